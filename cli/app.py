@@ -1,0 +1,23 @@
+"""The `toolchoice` command: wiring only. Each command lives in its own module and imports what it
+needs (httpx, jsonschema, rich) inside the function, so `render --format json` stays fast."""
+
+from __future__ import annotations
+
+import typer
+
+from . import providers_cmd, render_cmd
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="What does your tool_choice become on each provider's wire, and did the model obey it?",
+)
+
+app.command("render")(render_cmd.render)
+app.command("providers")(providers_cmd.providers)
+# --- more commands register below (send, parse, compare, probe) ---
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,61 @@
+"""Exit codes and the one-line error rule: no command ever shows a traceback for bad input."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from typing import Any, Callable, TypeVar
+
+import typer
+
+from toolchoice.providers.model import ToolchoiceError
+
+OK = 0
+FAILED = 1  # network or provider error
+BAD_INPUT = 2  # bad scenario, option or file
+REFUSED = 3  # a translation was refused (an error in the ledger, or a warning under --strict)
+DISOBEYED = 4  # a reply did not obey the requested tool_choice
+
+EXIT_CODES: dict[int, str] = {
+    OK: "rendered / sent and obeyed (warnings allowed)",
+    FAILED: "network or provider error",
+    BAD_INPUT: "bad input or usage",
+    REFUSED: "translation refused (an error in the ledger, or a warning under --strict)",
+    DISOBEYED: "the reply disobeyed the requested tool_choice",
+}
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def error_line(message: str) -> None:
+    sys.stderr.write(f"toolchoice: error: {message}\n")
+    sys.stderr.flush()
+
+
+def handled(fn: F) -> F:
+    """Turn ToolchoiceError into one line on stderr and its exit code; anything unexpected into one
+    line too (set TOOLCHOICE_DEBUG=1 for the traceback)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ToolchoiceError as exc:
+            error_line(exc.one_line())
+            raise typer.Exit(exc.exit_code) from None
+        except (typer.Exit, typer.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            error_line("interrupted")
+            raise typer.Exit(130) from None
+        except BrokenPipeError:
+            raise typer.Exit(OK) from None
+        except Exception as exc:  # noqa: BLE001 - the promise is: never a traceback
+            if os.environ.get("TOOLCHOICE_DEBUG"):
+                raise
+            error_line(f"internal error: {type(exc).__name__}: {exc} (please report it; "
+                       "TOOLCHOICE_DEBUG=1 shows the traceback)")
+            raise typer.Exit(70) from None
+
+    return wrapper  # type: ignore[return-value]

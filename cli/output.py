@@ -1,0 +1,103 @@
+"""Turning translations into text: JSON, a paste-safe curl command, and rich's pretty view.
+
+JSON and curl need nothing beyond the standard library; rich is imported only for pretty output.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+from toolchoice.providers.model import Translation, wire_json
+
+SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def write(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def translations_json(translations: list[Translation]) -> str:
+    """One JSON document: an object for one provider, a list for several."""
+    data = [t.to_json() for t in translations]
+    return dumps(data[0] if len(data) == 1 else data)
+
+
+_PLACEHOLDER = re.compile(r"\$([A-Z_][A-Z0-9_]*)")
+
+
+def _shell_single(text: str) -> str:
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def _shell_header(name: str, value: str) -> str:
+    """A header argument: double-quoted so $ENV_VAR placeholders expand, everything else literal."""
+    escaped = re.sub(r'(["\\`])', r"\\\1", f"{name}: {value}")
+    escaped = re.sub(r"\$(?![A-Z_][A-Z0-9_]*)", r"\\$", escaped)
+    return f'"{escaped}"'
+
+
+def curl_command(t: Translation) -> str:
+    if t.request is None:
+        reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
+        return f"# {t.provider}: refused: {reasons}"
+    r = t.request
+    lines = [f"# {t.provider}", f"curl -sS -X {r.method} {_shell_single(r.url)} \\"]
+    for name, value in r.headers.items():
+        lines.append(f"  -H {_shell_header(name, value)} \\")
+    lines.append("  --data-binary @- <<'TOOLCHOICE_JSON'")
+    lines.append(wire_json(r.body))
+    lines.append("TOOLCHOICE_JSON")
+    return "\n".join(lines)
+
+
+def translations_curl(translations: list[Translation]) -> str:
+    return "\n\n".join(curl_command(t) for t in translations)
+
+
+def _choice_text(value: Any) -> str:
+    if value is None:
+        return "(not sent)"
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:
+    from rich.console import Console
+    from rich.json import JSON
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(highlight=False, soft_wrap=False)
+    for t in translations:
+        console.rule(f"[bold]{t.provider}[/bold] · {titles.get(t.provider, '')}")
+        line = Text()
+        line.append("tool_choice  ", style="bold")
+        line.append(f"requested {_choice_text(t.requested_tool_choice)}")
+        line.append("  →  ")
+        line.append(f"on the wire {_choice_text(t.effective_tool_choice)}",
+                    style="green" if t.request else "red")
+        console.print(line)
+        if t.request is None:
+            console.print(Text("REFUSED: nothing would be sent", style="bold red"))
+        else:
+            r = t.request
+            console.print(Text.assemble((f"{r.method} ", "bold"), r.url))
+            for name, value in r.headers.items():
+                console.print(Text.assemble(("  " + name + ": ", "dim"), value))
+            console.print(JSON(wire_json(r.body), indent=2))
+        if t.ledger:
+            table = Table(show_header=True, header_style="bold", expand=False, show_lines=False)
+            table.add_column("severity")
+            table.add_column("code")
+            table.add_column("what changed / what to know", overflow="fold")
+            for e in t.ledger:
+                style = SEVERITY_STYLE[e.severity]
+                table.add_row(Text(e.severity, style=style), Text(e.code, style=style), e.message)
+            console.print(table)
+        console.print()

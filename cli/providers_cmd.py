@@ -1,0 +1,67 @@
+"""`toolchoice providers`: the support matrix, straight from the capability table."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+
+import typer
+
+from toolchoice.providers.capabilities import CAPABILITIES, FEATURES, matrix_rows
+
+from .exits import handled
+from .output import write
+
+
+class MatrixFormat(str, Enum):
+    pretty = "pretty"
+    json = "json"
+    markdown = "markdown"
+
+
+def matrix_markdown() -> str:
+    """The README's support matrix (regenerate with `toolchoice providers --format markdown`)."""
+    head = "| provider | " + " | ".join(FEATURES) + " | arguments |"
+    lines = [head, "|" + "---|" * (len(FEATURES) + 2)]
+    for cap in CAPABILITIES.values():
+        cells = []
+        for feature in FEATURES:
+            s = cap.feature(feature)
+            wire = f" `{s.wire}`" if s.wire else ""
+            cells.append(f"{s.level.mark}{wire}".replace("|", "\\|"))
+        lines.append(f"| `{cap.provider}` | " + " | ".join(cells) + f" | {cap.arguments} |")
+    lines.append("")
+    lines.append("✔ native · → same meaning, the provider's own word · ≈ emulated (lossy, in the ledger) · "
+                 "✘ unsupported (dropped with a warning, or refused under --no-emulate)")
+    return "\n".join(lines)
+
+
+@handled
+def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format", "-f",
+                                                 help="pretty, json or markdown.")) -> None:
+    """Print the support matrix: auto/none/required/any/named/allowed/parallel/strict per provider."""
+    if format is MatrixFormat.json:
+        write(json.dumps(matrix_rows(), indent=2, ensure_ascii=False))
+        return
+    if format is MatrixFormat.markdown:
+        write(matrix_markdown())
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    style = {"native": "green", "renamed": "green", "emulated": "yellow", "unsupported": "red"}
+    table = Table(title="tool_choice support (✔ native  → renamed  ≈ emulated  ✘ unsupported)", show_lines=False)
+    table.add_column("provider", style="bold")
+    for feature in FEATURES:
+        table.add_column(feature, overflow="fold")
+    table.add_column("args")
+    for cap in CAPABILITIES.values():
+        cells = []
+        for feature in FEATURES:
+            s = cap.feature(feature)
+            cells.append(f"[{style[s.level.value]}]{s.level.mark}[/] {s.wire}".rstrip())
+        table.add_row(cap.provider, *cells, cap.arguments)
+    console = Console()
+    console.print(table)
+    console.print("Sources: " + "; ".join(f"{c.provider}: {c.sources[0]}" for c in CAPABILITIES.values()),
+                  style="dim")

@@ -1,0 +1,71 @@
+"""`toolchoice render`: the exact request for each provider, and the ledger. A dry run: no socket."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from toolchoice.providers.capabilities import CAPABILITIES
+from toolchoice.providers.model import RenderOptions, Translation
+from toolchoice.providers.registry import translate
+
+from . import exits
+from .exits import handled
+from .inputs import capabilities_from, scenario_with_override, selected_providers
+from .output import print_pretty, translations_curl, translations_json, write
+
+
+class RenderFormat(str, Enum):
+    pretty = "pretty"
+    json = "json"
+    curl = "curl"
+
+
+SCENARIO = typer.Argument(..., help="Scenario file (YAML or JSON).", show_default=False)
+PROVIDER = typer.Option(None, "--provider", "-p", help="Provider id (repeatable, comma lists, or 'all'). "
+                        "Default: the scenario's providers, else all.")
+TOOL_CHOICE = typer.Option(None, "--tool-choice", help="Override the scenario's tool_choice (same spellings: "
+                           "auto, none, required, any, NAME, '{tool: NAME}', '{allowed: [a, b], mode: auto}', ...).")
+MODEL = typer.Option(None, "--model", help="Model for every selected provider.")
+BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's convention: OpenAI-style ones include /v1).")
+STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")
+NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provider supports natively; refuse emulations.")
+CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
+
+
+def build_translations(scenario_path: Path, providers: Optional[List[str]], tool_choice: Optional[str],
+                       model: Optional[str], base_url: Optional[str], strict: bool, no_emulate: bool,
+                       capabilities: Optional[Path]) -> list[Translation]:
+    scenario = scenario_with_override(scenario_path, tool_choice)
+    ids = selected_providers(providers, scenario)
+    options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url)
+    caps = capabilities_from(capabilities)
+    return [translate(pid, scenario, options, caps) for pid in ids]
+
+
+@handled
+def render(
+    scenario: Path = SCENARIO,
+    provider: Optional[List[str]] = PROVIDER,
+    tool_choice: Optional[str] = TOOL_CHOICE,
+    model: Optional[str] = MODEL,
+    base_url: Optional[str] = BASE_URL,
+    format: RenderFormat = typer.Option(RenderFormat.pretty, "--format", "-f", help="pretty, json or curl."),
+    strict: bool = STRICT,
+    no_emulate: bool = NO_EMULATE,
+    capabilities: Optional[Path] = CAPS,
+) -> None:
+    """Show each provider's exact HTTP request for the scenario and what changed on the way."""
+    translations = build_translations(scenario, provider, tool_choice, model, base_url, strict, no_emulate,
+                                      capabilities)
+    if format is RenderFormat.json:
+        write(translations_json(translations))
+    elif format is RenderFormat.curl:
+        write(translations_curl(translations))
+    else:
+        print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
+    if any(t.refused for t in translations):
+        raise typer.Exit(exits.REFUSED)

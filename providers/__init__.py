@@ -1,0 +1,15 @@
+"""toolchoice's core: scenario model, tool_choice parsing, provider translators and parsers.
+
+Public entry points: ``load_scenario``, ``translate``, ``parse_reply`` and the data classes in
+``model``. Importing this package imports no provider module and no HTTP client."""
+
+from .model import (Ledger, LedgerEntry, Message, ProviderError, ProviderSettings, RenderOptions, Reply,
+                    Request, Scenario, Tool, ToolCall, ToolChoice, ToolchoiceError, Translation)
+from .registry import parse_reply, translate
+from .scenario import load_scenario, load_scenario_text
+
+__all__ = [
+    "Ledger", "LedgerEntry", "Message", "ProviderError", "ProviderSettings", "RenderOptions", "Reply", "Request",
+    "Scenario", "Tool", "ToolCall", "ToolChoice", "ToolchoiceError", "Translation", "load_scenario",
+    "load_scenario_text", "parse_reply", "translate",
+]

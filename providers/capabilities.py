@@ -1,0 +1,314 @@
+"""The support table: what each provider can do with tool_choice, as data.
+
+Translators consult these rows to decide between sending a value natively, emulating it or
+refusing it; `toolchoice providers` prints them; the README's matrix is generated from them.
+A test checks that every translator behaves as its row says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+
+class Level(str, Enum):
+    NATIVE = "native"  # the provider has this, under the same name
+    RENAMED = "renamed"  # same meaning, the provider's own word (e.g. required -> "any")
+    EMULATED = "emulated"  # approximated (filtered tools, dropped field, other mode); lossy
+    UNSUPPORTED = "unsupported"  # cannot be expressed; sent without it (warning) or refused
+
+    @property
+    def mark(self) -> str:
+        return {"native": "✔", "renamed": "→", "emulated": "≈", "unsupported": "✘"}[self.value]
+
+
+@dataclass(frozen=True)
+class Support:
+    level: Level
+    wire: str = ""  # how it looks on the wire, for people
+    note: str = ""
+
+    @property
+    def usable(self) -> bool:
+        return self.level in (Level.NATIVE, Level.RENAMED)
+
+
+def _n(wire: str, note: str = "") -> Support:
+    return Support(Level.NATIVE, wire, note)
+
+
+def _r(wire: str, note: str = "") -> Support:
+    return Support(Level.RENAMED, wire, note)
+
+
+def _e(wire: str, note: str = "") -> Support:
+    return Support(Level.EMULATED, wire, note)
+
+
+def _u(wire: str = "", note: str = "") -> Support:
+    return Support(Level.UNSUPPORTED, wire, note)
+
+
+FEATURES: tuple[str, ...] = ("auto", "none", "required", "any", "named", "allowed", "parallel", "strict")
+
+
+@dataclass(frozen=True)
+class Capability:
+    provider: str
+    title: str
+    endpoint: str  # default URL (may contain {model} / {deployment} / {region})
+    key_env: tuple[str, ...]  # env vars for the key, first wins; () = no key
+    default_model: str
+    auto: Support
+    none: Support
+    required: Support
+    any: Support
+    named: Support
+    allowed: Support
+    parallel: Support
+    strict: Support
+    arguments: str  # how replies encode tool-call arguments: "string" (JSON text) or "object"
+    sources: tuple[str, ...]
+    measured: str = ""  # set when a probe overlay replaced built-in facts: where and when
+
+    def feature(self, name: str) -> Support:
+        return getattr(self, name)
+
+    def with_feature(self, name: str, support: Support) -> "Capability":
+        return replace(self, **{name: support})
+
+
+_OPENAI_SOURCES = (
+    "openai-python 3.54.0 types/chat (chat_completion_tool_choice_option_param.py, chat_completion_allowed_tools_param.py)",
+    "platform.openai.com function-calling guide (strict mode, 2026-03-31)",
+)
+
+_OPENAI_LIKE = dict(
+    auto=_n('"auto"'),
+    none=_n('"none"'),
+    required=_n('"required"'),
+    any=_r('"required"', "'any' is not an OpenAI word"),
+    named=_n('{"type":"function","function":{"name":N}}'),
+    arguments="string",
+)
+
+
+CAPABILITIES: dict[str, Capability] = {
+    "openai": Capability(
+        provider="openai", title="OpenAI Chat Completions",
+        endpoint="https://api.openai.com/v1/chat/completions", key_env=("OPENAI_API_KEY",),
+        default_model="gpt-4o-mini",
+        allowed=_n('{"type":"allowed_tools","allowed_tools":{"mode":M,"tools":[...]}}'),
+        parallel=_n("parallel_tool_calls"),
+        strict=_n("function.strict", "off unless sent"),
+        sources=_OPENAI_SOURCES, **_OPENAI_LIKE,
+    ),
+    "openai-responses": Capability(
+        provider="openai-responses", title="OpenAI Responses",
+        endpoint="https://api.openai.com/v1/responses", key_env=("OPENAI_API_KEY",),
+        default_model="gpt-4o-mini",
+        auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
+        any=_r('"required"', "'any' is not an OpenAI word"),
+        named=_n('{"type":"function","name":N}'),
+        allowed=_n('{"type":"allowed_tools","mode":M,"tools":[{"type":"function","name":N}]}'),
+        parallel=_n("parallel_tool_calls"),
+        strict=_n("tool.strict", "strict by default when omitted: always sent explicitly"),
+        arguments="string",
+        sources=("openai-python 3.54.0 types/responses (tool_choice_function_param.py, tool_choice_allowed_param.py, function_tool_param.py)",
+                 "platform.openai.com function-calling guide (Responses strict default, 2026-03-31)"),
+    ),
+    "anthropic": Capability(
+        provider="anthropic", title="Anthropic Messages",
+        endpoint="https://api.anthropic.com/v1/messages", key_env=("ANTHROPIC_API_KEY",),
+        default_model="claude-sonnet-4-5",
+        auto=_n('{"type":"auto"}'), none=_n('{"type":"none"}'),
+        required=_r('{"type":"any"}'), any=_n('{"type":"any"}'),
+        named=_n('{"type":"tool","name":N}'),
+        allowed=_e("only the allowed tools are sent", "no allowed-subset form"),
+        parallel=_n("tool_choice.disable_parallel_tool_use"),
+        strict=_n("tool.strict"),
+        arguments="object",
+        sources=("anthropic 2.12.0 types/tool_choice_*_param.py, tool_param.py",
+                 "docs.anthropic.com tool use: implement-tool-use, strict-tool-use"),
+    ),
+    "gemini": Capability(
+        provider="gemini", title="Google Gemini API (generateContent)",
+        endpoint="https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
+        key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"), default_model="gemini-2.5-flash",
+        auto=_n('{"mode":"AUTO"}'), none=_n('{"mode":"NONE"}'),
+        required=_r('{"mode":"ANY"}'), any=_r('{"mode":"ANY"}'),
+        named=_n('{"mode":"ANY","allowedFunctionNames":[N]}'),
+        allowed=_n('{"mode":"ANY","allowedFunctionNames":[...]}', "mode auto: only the allowed tools are sent"),
+        parallel=_u("", "no switch for parallel calls"),
+        strict=_e('{"mode":"VALIDATED"}', "schema-validated calls via mode VALIDATED"),
+        arguments="object",
+        sources=("google-genai 3.4.0 types.py (FunctionCallingConfig, FunctionCallingConfigMode, Schema)",
+                 "ai.google.dev / cloud.google.com REST reference ToolConfig"),
+    ),
+    "mistral": Capability(
+        provider="mistral", title="Mistral La Plateforme",
+        endpoint="https://api.mistral.ai/v1/chat/completions", key_env=("MISTRAL_API_KEY",),
+        default_model="mistral-small-latest",
+        auto=_n('"auto"'), none=_n('"none"'), required=_r('"any"', '"required" is accepted too'),
+        any=_n('"any"'), named=_n('{"type":"function","function":{"name":N}}'),
+        allowed=_e("only the allowed tools are sent", "no allowed-subset form"),
+        parallel=_n("parallel_tool_calls"), strict=_n("function.strict"),
+        arguments="string",
+        sources=("mistralai 3.7.0 client/models (toolchoice.py, toolchoiceenum.py, chatcompletionrequest.py)",
+                 "docs.mistral.ai function calling"),
+    ),
+    "groq": Capability(
+        provider="groq", title="Groq", endpoint="https://api.groq.com/openai/v1/chat/completions",
+        key_env=("GROQ_API_KEY",), default_model="llama-3.3-70b-versatile",
+        allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
+        parallel=_n("parallel_tool_calls"),
+        strict=_n("function.strict", "in the SDK types; LangChain drops it"),
+        sources=("groq 1.7.0 types/chat (chat_completion_tool_choice_option_param.py, completion_create_params.py)",
+                 "console.groq.com docs tool use"), **_OPENAI_LIKE,
+    ),
+    "deepseek": Capability(
+        provider="deepseek", title="DeepSeek", endpoint="https://api.deepseek.com/chat/completions",
+        key_env=("DEEPSEEK_API_KEY",), default_model="deepseek-chat",
+        allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
+        parallel=_u("", "no documented parallel_tool_calls"),
+        strict=_n("function.strict", "beta: needs base URL https://api.deepseek.com/beta"),
+        sources=("api-docs.deepseek.com function calling, thinking mode",
+                 "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)"), **_OPENAI_LIKE,
+    ),
+    "ollama": Capability(
+        provider="ollama", title="Ollama (native /api/chat)", endpoint="http://localhost:11434/api/chat",
+        key_env=("OLLAMA_API_KEY",), default_model="llama3.1",
+        auto=_n("(default; no field)"), none=_e("tools omitted", "no tool_choice field"),
+        required=_u("", "no tool_choice field: cannot be enforced"),
+        any=_u("", "no tool_choice field: cannot be enforced"),
+        named=_e("only that tool is sent (not enforced)", "no tool_choice field"),
+        allowed=_e("only the allowed tools are sent"),
+        parallel=_u("", "no switch"), strict=_u("", "no switch"),
+        arguments="object",
+        sources=("ollama/ollama api/types.go ChatRequest (no tool_choice), docs/api.md",
+                 "ollama 0.6.3 _types.py"),
+    ),
+    "bedrock": Capability(
+        provider="bedrock", title="AWS Bedrock Converse",
+        endpoint="https://bedrock-runtime.{region}.amazonaws.com/model/{model}/converse",
+        key_env=("AWS_BEARER_TOKEN_BEDROCK",), default_model="anthropic.claude-3-5-sonnet-20240620-v1:0",
+        auto=_n('{"auto":{}}'),
+        none=_e("toolConfig omitted", "no none; toolConfig must stay when history has tool blocks"),
+        required=_r('{"any":{}}'), any=_n('{"any":{}}'),
+        named=_n('{"tool":{"name":N}}', "Claude 3+ and Nova only"),
+        allowed=_e("only the allowed tools are sent"),
+        parallel=_u("", "no switch in Converse"),
+        strict=_n("toolSpec.strict", "some models"),
+        arguments="object",
+        sources=("botocore 1.44.5 bedrock-runtime service-2.json (ToolConfiguration, ToolChoice, ToolSpecification)",
+                 "docs.aws.amazon.com Bedrock API reference ToolChoice"),
+    ),
+    "cohere": Capability(
+        provider="cohere", title="Cohere Chat v2", endpoint="https://api.cohere.com/v2/chat",
+        key_env=("CO_API_KEY", "COHERE_API_KEY"), default_model="command-r-plus-08-2024",
+        auto=_n("(default; omitted)"), none=_n('"NONE"'),
+        required=_r('"REQUIRED"'), any=_r('"REQUIRED"'),
+        named=_e('only that tool is sent + "REQUIRED"', "no named form"),
+        allowed=_e("only the allowed tools are sent"),
+        parallel=_u("", "no switch"),
+        strict=_n("strict_tools (top level, all tools)"),
+        arguments="string",
+        sources=("cohere 7.3.1 v2/types/v2chat_request_tool_choice.py, v2/client.py",
+                 "docs.cohere.com v2 chat reference"),
+    ),
+    "azure": Capability(
+        provider="azure", title="Azure OpenAI (deployments)",
+        endpoint="{endpoint}/openai/deployments/{deployment}/chat/completions?api-version={api_version}",
+        key_env=("AZURE_OPENAI_API_KEY",), default_model="(deployment)",
+        allowed=_n('{"type":"allowed_tools",...}', "depends on api-version and model"),
+        parallel=_n("parallel_tool_calls"), strict=_n("function.strict", "depends on api-version"),
+        sources=("openai-python 3.54.0 lib/azure.py", "learn.microsoft.com Azure OpenAI REST reference"),
+        **_OPENAI_LIKE,
+    ),
+    "fireworks": Capability(
+        provider="fireworks", title="Fireworks AI",
+        endpoint="https://api.fireworks.ai/inference/v1/chat/completions",
+        key_env=("FIREWORKS_API_KEY",), default_model="accounts/fireworks/models/llama-v3p1-70b-instruct",
+        auto=_n('"auto"'), none=_n('"none"'), required=_r('"any"'), any=_n('"any"'),
+        named=_n('{"type":"function","function":{"name":N}}'),
+        allowed=_e("only the allowed tools are sent"),
+        parallel=_n("parallel_tool_calls", "model-dependent"),
+        strict=_n("function.strict", "passed through"),
+        arguments="string",
+        sources=("docs.fireworks.ai function calling", "BerriAI/litellm fireworks_ai transformation (required -> any)"),
+    ),
+    "together": Capability(
+        provider="together", title="Together AI", endpoint="https://api.together.xyz/v1/chat/completions",
+        key_env=("TOGETHER_API_KEY",), default_model="meta-llama/Meta-Llama-3.1-70B-Instruct-Turbo",
+        allowed=_e("only the allowed tools are sent"),
+        parallel=_n("parallel_tool_calls", "model-dependent"),
+        strict=_n("function.strict", "passed through"),
+        sources=("docs.together.ai function calling",), **_OPENAI_LIKE,
+    ),
+    "openrouter": Capability(
+        provider="openrouter", title="OpenRouter", endpoint="https://openrouter.ai/api/v1/chat/completions",
+        key_env=("OPENROUTER_API_KEY",), default_model="openai/gpt-4o-mini",
+        allowed=_e("only the allowed tools are sent"),
+        parallel=_n("parallel_tool_calls", "enforced by the upstream model"),
+        strict=_n("function.strict", "forwarded upstream; some upstreams reject it"),
+        sources=("openrouter.ai docs tool calling, API reference",), **_OPENAI_LIKE,
+    ),
+    "xai": Capability(
+        provider="xai", title="xAI", endpoint="https://api.x.ai/v1/chat/completions",
+        key_env=("XAI_API_KEY",), default_model="grok-4",
+        allowed=_e("only the allowed tools are sent"),
+        parallel=_n("parallel_tool_calls"),
+        strict=_n("function.strict"),
+        sources=("docs.x.ai function calling", "vercel/ai packages/xai (xai-prepare-tools.ts)"), **_OPENAI_LIKE,
+    ),
+    "vllm": Capability(
+        provider="vllm", title="vLLM (OpenAI-compatible server)",
+        endpoint="http://localhost:8000/v1/chat/completions", key_env=("VLLM_API_KEY",),
+        default_model="(served model)",
+        allowed=_e("only the allowed tools are sent"),
+        parallel=_n("parallel_tool_calls", "historically ignored (vllm#9451)"),
+        strict=_n("function.strict"),
+        sources=("vllm-project/vllm docs/features/tool_calling.md",), **_OPENAI_LIKE,
+    ),
+    "llamacpp": Capability(
+        provider="llamacpp", title="llama.cpp llama-server",
+        endpoint="http://localhost:8080/v1/chat/completions", key_env=("LLAMA_API_KEY",),
+        default_model="(loaded model)",
+        auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
+        any=_r('"required"'),
+        named=_e('only that tool is sent + "required"', "the object form is silently read as auto"),
+        allowed=_e("only the allowed tools are sent"),
+        parallel=_n("parallel_tool_calls", "defaults to false"),
+        strict=_u("", "no strict switch"),
+        arguments="string",
+        sources=("ggml-org/llama.cpp docs/function-calling.md", "llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat"),
+    ),
+    "huggingface": Capability(
+        provider="huggingface", title="Hugging Face Inference Providers / TGI",
+        endpoint="https://router.huggingface.co/v1/chat/completions", key_env=("HF_TOKEN",),
+        default_model="meta-llama/Llama-3.1-8B-Instruct",
+        allowed=_e("only the allowed tools are sent"),
+        parallel=_u("", "not in the chat-completion input types"),
+        strict=_u("", "not in the chat-completion input types"),
+        sources=("huggingface_hub inference/_generated/types/chat_completion.py", "huggingface/text-generation-inference docs"),
+        **_OPENAI_LIKE,
+    ),
+}
+
+PROVIDER_IDS: tuple[str, ...] = tuple(CAPABILITIES)
+
+
+def matrix_rows() -> list[dict[str, object]]:
+    """The support matrix as plain rows (for `toolchoice providers --format json` and the README)."""
+    rows = []
+    for cap in CAPABILITIES.values():
+        row: dict[str, object] = {"provider": cap.provider, "title": cap.title}
+        for feature in FEATURES:
+            s = cap.feature(feature)
+            row[feature] = {"level": s.level.value, "wire": s.wire, "note": s.note}
+        row["arguments"] = cap.arguments
+        row["sources"] = list(cap.sources)
+        if cap.measured:
+            row["measured"] = cap.measured
+        rows.append(row)
+    return rows

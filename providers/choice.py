@@ -1,0 +1,189 @@
+"""Every spelling of tool_choice people write, read into one neutral ``ToolChoice``.
+
+Accepted: auto | none | required | any | true (= required) | false / null (= not specified) | a
+tool name | {tool: NAME} | {allowed: [..], mode: auto|required} | provider-native objects
+(OpenAI chat and Responses, Anthropic, Gemini, Bedrock, Hugging Face) | upper-case provider words
+(AUTO, ANY, NONE, REQUIRED). A bare keyword always means the keyword; a tool literally called
+``auto`` is chosen with ``{tool: auto}``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any, Callable
+
+from .model import ToolChoice, ToolchoiceError
+
+_KEYWORDS = {"auto": "auto", "none": "none", "required": "required", "any": "required"}
+_UPPER = {"AUTO": "auto", "NONE": "none", "REQUIRED": "required", "ANY": "required"}
+
+Fail = Callable[[str, str | None], ToolchoiceError]
+
+
+def _compact(value: Any) -> str:
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def did_you_mean(word: str, options: list[str] | tuple[str, ...]) -> str | None:
+    match = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f"did you mean {match[0]}?" if match else None
+
+
+def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None = None) -> ToolChoice | None:
+    """Read one tool_choice value. Returns None for 'not specified' (null, false, absent).
+
+    ``fail(message, hint)`` builds the error to raise (the loader passes one that knows the file
+    and line); by default a plain ToolchoiceError.
+    """
+    fail = fail or (lambda message, hint=None: ToolchoiceError(message, hint=hint))
+    spelling = value if isinstance(value, str) else _compact(value)
+
+    def named(name: Any, spelled: str = spelling) -> ToolChoice:
+        return ToolChoice("named", name=_declared(name, tool_names, fail), spelling=spelled)
+
+    if value is None or value is False:
+        return None
+    if value is True:
+        return ToolChoice("required", spelling="true")
+    if isinstance(value, str):
+        word = value.strip()
+        if word in _KEYWORDS:
+            return ToolChoice(_KEYWORDS[word], spelling=word)  # type: ignore[arg-type]
+        if word in _UPPER:
+            return ToolChoice(_UPPER[word], spelling=word)  # type: ignore[arg-type]
+        if word.lower() in _KEYWORDS and word not in tool_names:
+            return ToolChoice(_KEYWORDS[word.lower()], spelling=word)  # type: ignore[arg-type]
+        return named(word)
+    if isinstance(value, dict):
+        return _parse_object(value, tool_names, fail, spelling, named)
+    raise fail(f"tool_choice must be a word, a tool name or an object, not {type(value).__name__} {spelling}",
+               "write auto, none, required, a tool name, {tool: NAME} or {allowed: [...], mode: auto}")
+
+
+def _declared(name: Any, tool_names: tuple[str, ...], fail: Fail) -> str:
+    if not isinstance(name, str) or not name:
+        raise fail(f"tool_choice names a tool with {_compact(name)}, which is not a tool name", None)
+    if name not in tool_names:
+        declared = ", ".join(tool_names) if tool_names else "none"
+        hint = did_you_mean(name, tool_names)
+        raise fail(f"tool_choice names '{name}', which is not a declared tool (declared: {declared})",
+                   hint or "declare it under tools:, or use auto, none, required or {tool: NAME}")
+    return name
+
+
+def _names_from(items: Any, fail: Fail, tool_names: tuple[str, ...]) -> tuple[str, ...]:
+    if not isinstance(items, list) or not items:
+        raise fail("the allowed list must be a non-empty list of tool names", None)
+    names: list[str] = []
+    for item in items:
+        if isinstance(item, dict):  # OpenAI {"type":"function","function":{"name"}} or flat {"name"}
+            inner = item.get("function") if isinstance(item.get("function"), dict) else item
+            item = inner.get("name")
+        names.append(_declared(item, tool_names, fail))
+    if len(set(names)) != len(names):
+        raise fail("the allowed list names a tool twice", None)
+    return tuple(names)
+
+
+def _mode(word: Any, fail: Fail) -> str:
+    if word in ("auto", "required"):
+        return word
+    if word in ("any", "ANY", "REQUIRED"):
+        return "required"
+    if word == "AUTO":
+        return "auto"
+    raise fail(f"allowed mode must be auto or required, not {_compact(word)}", None)
+
+
+def _parse_object(value: dict[str, Any], tool_names: tuple[str, ...], fail: Fail, spelling: str,
+                  named: Callable[..., ToolChoice]) -> ToolChoice:
+    keys = set(value)
+    # neutral forms
+    if keys == {"tool"} and isinstance(value["tool"], str):
+        return named(value["tool"])
+    if "allowed" in keys and keys <= {"allowed", "mode"}:
+        names = _names_from(value["allowed"], fail, tool_names)
+        return ToolChoice("allowed", allowed=names, allowed_mode=_mode(value.get("mode", "auto"), fail),  # type: ignore[arg-type]
+                          spelling=spelling)
+    # Gemini: {functionCallingConfig: {...}} or {mode: ANY, allowedFunctionNames: [...]}
+    for wrapper in ("functionCallingConfig", "function_calling_config", "toolConfig", "tool_config"):
+        if keys == {wrapper} and isinstance(value[wrapper], dict):
+            return _parse_object(value[wrapper], tool_names, fail, spelling, named)
+    if "mode" in keys and keys <= {"mode", "allowedFunctionNames", "allowed_function_names"}:
+        return _gemini(value, tool_names, fail, spelling)
+    # Bedrock: {auto: {}}, {any: {}}, {tool: {name: X}}
+    if len(keys) == 1 and next(iter(keys)) in ("auto", "any") and value[next(iter(keys))] in ({}, None):
+        word = next(iter(keys))
+        return ToolChoice(_KEYWORDS[word], spelling=spelling)  # type: ignore[arg-type]
+    if keys == {"tool"} and isinstance(value["tool"], dict) and set(value["tool"]) == {"name"}:
+        return named(value["tool"]["name"])
+    # Hugging Face: {function: {name: X}}
+    if keys == {"function"} and isinstance(value["function"], dict):
+        return named(value["function"].get("name"))
+    kind = value.get("type")
+    if kind == "function":
+        if isinstance(value.get("function"), dict) and keys == {"type", "function"}:
+            return named(value["function"].get("name"))  # OpenAI chat
+        if keys == {"type", "name"}:
+            return named(value["name"])  # OpenAI Responses
+    if kind == "tool" and keys <= {"type", "name", "disable_parallel_tool_use"}:
+        _no_parallel_inside(value, fail)
+        return named(value.get("name"))  # Anthropic
+    if kind in ("auto", "any", "none") and keys <= {"type", "disable_parallel_tool_use"}:
+        _no_parallel_inside(value, fail)
+        return ToolChoice(_KEYWORDS[kind], spelling=spelling)  # type: ignore[arg-type]
+    if kind == "allowed_tools":
+        inner = value.get("allowed_tools") if isinstance(value.get("allowed_tools"), dict) else value
+        names = _names_from(inner.get("tools"), fail, tool_names)
+        return ToolChoice("allowed", allowed=names, allowed_mode=_mode(inner.get("mode", "auto"), fail),  # type: ignore[arg-type]
+                          spelling=spelling)
+    raise fail(f"tool_choice object {spelling} is not a form toolchoice knows",
+               "use {tool: NAME}, {allowed: [a, b], mode: auto}, or an OpenAI/Anthropic/Gemini/Bedrock tool_choice object")
+
+
+def _no_parallel_inside(value: dict[str, Any], fail: Fail) -> None:
+    if "disable_parallel_tool_use" in value:
+        raise fail("disable_parallel_tool_use inside tool_choice is Anthropic's wire form",
+                   "write parallel_tool_calls: false at the top level instead")
+
+
+def _gemini(value: dict[str, Any], tool_names: tuple[str, ...], fail: Fail, spelling: str) -> ToolChoice:
+    mode = str(value.get("mode", "")).upper()
+    names_value = value.get("allowedFunctionNames", value.get("allowed_function_names"))
+    if mode == "VALIDATED":
+        raise fail("Gemini mode VALIDATED has no neutral equivalent",
+                   "use tool_choice: auto with strict: true; toolchoice sends VALIDATED for strict tools on Gemini")
+    if mode not in ("AUTO", "ANY", "NONE"):
+        raise fail(f"Gemini mode must be AUTO, ANY or NONE, not {_compact(value.get('mode'))}", None)
+    if names_value is None:
+        return ToolChoice(_UPPER[mode], spelling=spelling)  # type: ignore[arg-type]
+    if mode == "NONE":
+        raise fail("allowedFunctionNames makes no sense with mode NONE", None)
+    names = _names_from(names_value, fail, tool_names)
+    if mode == "ANY" and len(names) == 1:
+        return ToolChoice("named", name=names[0], spelling=spelling)
+    return ToolChoice("allowed", allowed=names, allowed_mode="required" if mode == "ANY" else "auto",
+                      spelling=spelling)
+
+
+def parse_cli_value(text: str) -> Any:
+    """Read ``--tool-choice VALUE``: a YAML/JSON object or list, true/false/null, or a plain word.
+
+    A plain word is never read as a YAML 1.1 boolean (``no``/``off`` stay words)."""
+    stripped = text.strip()
+    if stripped.startswith(("{", "[")):
+        import yaml
+
+        try:
+            return yaml.safe_load(stripped)
+        except yaml.YAMLError as exc:
+            raise ToolchoiceError(f"--tool-choice {text!r} is not valid YAML/JSON: {str(exc).splitlines()[0]}",
+                                  hint="quote it for the shell, e.g. --tool-choice '{tool: get_weather}'") from None
+    lowered = stripped.lower()
+    if lowered in ("true", "false", "null", "~"):
+        return {"true": True, "false": False}.get(lowered)
+    return stripped

@@ -1,0 +1,384 @@
+"""Translation logic every provider shares: planning the tool_choice against a capability row,
+the pitfall lint, schema and name checks, URLs, extras and the final refusal rule.
+
+A provider module calls ``start`` (ledger + model + plan), builds its body from the plan, and
+returns ``finish(...)``. Nothing here knows a provider's wire words: the module maps plan modes
+to them and records each mapping with ``mapped``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .capabilities import CAPABILITIES, Capability, Level
+from .model import Ledger, RenderOptions, Request, Scenario, Tool, Translation
+
+PlanMode = Literal["unset", "auto", "none", "required", "named", "allowed"]
+
+
+@dataclass(frozen=True)
+class ChoicePlan:
+    """What to put on the wire, in neutral terms, after emulation decisions.
+
+    ``tools`` are the tools to declare (possibly a filtered subset); ``omit_tools`` is set when
+    ``none`` is emulated by leaving the tools out."""
+
+    mode: PlanMode
+    tools: tuple[Tool, ...]
+    name: str | None = None
+    allowed: tuple[str, ...] = ()
+    omit_tools: bool = False
+    emulated: bool = False  # the plan does not express the request natively
+
+    @property
+    def forces_call(self) -> bool:
+        return self.mode in ("required", "named")
+
+
+@dataclass
+class Context:
+    """Everything a provider module needs while it builds one request."""
+
+    provider: str
+    cap: Capability
+    scenario: Scenario
+    options: RenderOptions
+    ledger: Ledger
+    model: str
+    plan: ChoicePlan
+
+    @property
+    def settings(self):  # noqa: ANN201 - ProviderSettings
+        return self.scenario.settings_for(self.provider)
+
+
+def compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _names(tools: tuple[Tool, ...] | tuple[str, ...]) -> str:
+    return ", ".join(t if isinstance(t, str) else t.name for t in tools) or "(none)"
+
+
+def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability | None = None) -> Context:
+    """Create the ledger, pick the model, plan the tool_choice and run the shared lints."""
+    cap = cap or CAPABILITIES[provider]
+    ledger = Ledger()
+    if cap.measured:
+        ledger.info("capabilities.overlay", f"capabilities for {provider} come from a probe: {cap.measured}")
+    settings = scenario.settings_for(provider)
+    model = options.model or settings.model or cap.default_model
+    if not (options.model or settings.model):
+        ledger.info("model.default", f"no model set for {provider}; using {model} (set providers.{provider}.model or --model)")
+    plan = plan_choice(cap, scenario, options, ledger)
+    lint_pitfalls(cap, scenario, plan, ledger)
+    return Context(provider, cap, scenario, options, ledger, model, plan)
+
+
+def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger) -> ChoicePlan:
+    choice = scenario.tool_choice
+    tools = scenario.tools
+    if choice is None:
+        ledger.info("tool_choice.unset", "tool_choice not specified: the field is omitted and the provider's "
+                    "default applies (auto when tools are declared)")
+        return ChoicePlan("unset", tools)
+    neutral = compact(choice.to_json()) if not isinstance(choice.to_json(), str) else choice.to_json()
+    if choice.spelling and choice.spelling != neutral and choice.spelling != choice.name:
+        ledger.info("tool_choice.spelling", f"tool_choice {choice.spelling} read as {neutral}")
+    if not tools:
+        if choice.forces_call:
+            ledger.error("tool_choice.without_tools",
+                         f"tool_choice {neutral} forces a tool call but no tools are declared; declare the tools")
+            return ChoicePlan(choice.mode if choice.mode != "allowed" else "required", tools)
+        ledger.info("tool_choice.without_tools",
+                    f"tool_choice {neutral} with no tools declared: the field is omitted (OpenAI-style APIs "
+                    f"reject tool_choice without tools, and without tools no call is possible)")
+        return ChoicePlan("unset", tools)
+
+    def unsupported(what: str, how: str) -> bool:
+        """Record that the request cannot go natively; True when emulation may go ahead."""
+        if not options.emulate:
+            ledger.error("tool_choice.unsupported",
+                         f"{cap.title} cannot express tool_choice {what} natively and --no-emulate is set")
+            return False
+        ledger.warning("tool_choice.emulated", f"{cap.title} has no native tool_choice {what}: {how}")
+        return True
+
+    if choice.mode == "auto":
+        return ChoicePlan("auto", tools)
+    if choice.mode == "none":
+        if cap.none.usable:
+            return ChoicePlan("none", tools)
+        unsupported("none", "the tools are left out of the request instead")
+        return ChoicePlan("none", (), omit_tools=True, emulated=True)
+    if choice.mode == "required":
+        if cap.required.usable:
+            return ChoicePlan("required", tools)
+        _ignored(cap, "required", ledger, options)
+        return ChoicePlan("unset", tools, emulated=True)
+    if choice.mode == "named":
+        assert choice.name is not None
+        if cap.named.usable:
+            return ChoicePlan("named", tools, name=choice.name)
+        kept = tuple(t for t in tools if t.name == choice.name)
+        if cap.required.usable:
+            if unsupported(f"naming '{choice.name}'", f"only '{choice.name}' is offered and a call is required"):
+                _filtered(tools, kept, ledger, f"to emulate naming '{choice.name}'")
+            return ChoicePlan("required", kept, emulated=True)
+        if options.emulate:
+            _filtered(tools, kept, ledger, f"to steer toward '{choice.name}'")
+        _ignored(cap, f"naming '{choice.name}'", ledger, options)
+        return ChoicePlan("unset", kept, emulated=True)
+    # allowed subset
+    subset = tuple(t for t in tools if t.name in choice.allowed)
+    if cap.allowed.usable:
+        return ChoicePlan("allowed", tools, allowed=choice.allowed)
+    want = "required" if choice.allowed_mode == "required" else "auto"
+    if len(subset) == len(tools):
+        ledger.info("tool_choice.mapped", f"the allowed subset is every declared tool: sent as {want}")
+        return ChoicePlan(want if want == "auto" or cap.required.usable else "unset", tools)
+    if unsupported(f"allowed subset [{_names(choice.allowed)}]", "only the allowed tools are offered"):
+        _filtered(tools, subset, ledger, "to emulate the allowed subset")
+    if want == "required" and not cap.required.usable:
+        _ignored(cap, "required (allowed subset)", ledger, options)
+        return ChoicePlan("unset", subset, emulated=True)
+    return ChoicePlan(want, subset, emulated=True)
+
+
+def _filtered(before: tuple[Tool, ...], after: tuple[Tool, ...], ledger: Ledger, why: str) -> None:
+    removed = [t.name for t in before if t not in after]
+    if removed:
+        ledger.warning("tools.filtered", f"tools removed from the request {why}: {', '.join(removed)} "
+                       f"(the model no longer sees them)")
+
+
+def _ignored(cap: Capability, what: str, ledger: Ledger, options: RenderOptions) -> None:
+    if not options.emulate:
+        ledger.error("tool_choice.unsupported",
+                     f"{cap.title} has no way to enforce tool_choice {what} and --no-emulate is set")
+        return
+    ledger.warning("tool_choice.ignored",
+                   f"{cap.title} cannot enforce tool_choice {what}: sent without it, so the model may answer in "
+                   f"text or call any offered tool; state the requirement in the system prompt, or offer only that tool")
+
+
+def mapped(ctx: Context, wire: Any, note: str = "") -> None:
+    """Record how the requested tool_choice appears on this provider's wire."""
+    choice = ctx.scenario.tool_choice
+    if choice is None or ctx.plan.mode == "unset":
+        return
+    requested = choice.to_json()
+    shown = requested if isinstance(requested, str) else compact(requested)
+    text = f"tool_choice {shown} → {wire if isinstance(wire, str) else compact(wire)}"
+    ctx.ledger.info("tool_choice.mapped", text + (f" ({note})" if note else ""))
+
+
+def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger: Ledger) -> None:
+    offered = {t.name for t in plan.tools} if not plan.omit_tools else set()
+    stale = [n for n in scenario.history_tool_names() if n not in offered]
+    choice = scenario.tool_choice
+    if stale and choice is not None and plan.forces_call and not (plan.mode == "named" and not plan.emulated):
+        only = [t.name for t in plan.tools]
+        if choice.mode == "named":
+            suggestion = (f"{cap.title} cannot force '{choice.name}' natively: the emulation forces any call, so "
+                          "also say in the system prompt which tool to call")
+        elif len(only) == 1:
+            suggestion = f"name the tool instead (tool_choice: {only[0]})"
+        else:
+            suggestion = "name the tool you want (tool_choice: NAME)"
+        ledger.warning("pitfall.required_trap",
+                       f"the history calls {', '.join(stale)}, which {'is' if len(stale) == 1 else 'are'} not offered now; "
+                       f"with a forced call the model may call {'it' if len(stale) == 1 else 'them'} anyway "
+                       f"(a planner called a history tool 15 times in 20); {suggestion}")
+    elif stale and (choice is None or choice.mode in ("auto", "allowed")) and not plan.omit_tools:
+        ledger.info("pitfall.history_tools_not_offered",
+                    f"the history calls {', '.join(stale)}, not offered now; the model may still try to call "
+                    f"{'it' if len(stale) == 1 else 'them'}")
+    if choice is not None and choice.mode == "none" and any(m.tool_calls for m in scenario.messages):
+        ledger.warning("pitfall.none_with_history",
+                       "tool_choice none while the history holds tool calls: some models imitate the earlier calls "
+                       "in text, and some APIs need the tools declared to accept that history")
+    if scenario.tools_written_empty:
+        ledger.info("pitfall.empty_tools", "tools: [] is written explicitly: no tools are sent (an empty tools "
+                    "array is rejected by OpenAI-style APIs), exactly as if tools were left out")
+    if choice is not None and choice.forces_call and scenario.messages and scenario.messages[-1].role == "tool":
+        ledger.info("pitfall.forced_after_tool_result",
+                    "a forced tool_choice right after a tool result makes an agent loop call tools forever; "
+                    "switch to auto once results arrive")
+    if (plan.mode == "named" and cap.parallel.usable and scenario.parallel_tool_calls is not False
+            and cap.provider not in ("anthropic", "bedrock", "gemini")):
+        ledger.info("pitfall.named_parallel", "a named tool_choice with parallel calls allowed can still return "
+                    "extra calls; set parallel_tool_calls: false to get exactly one")
+
+
+def parallel_value(ctx: Context) -> bool | None:
+    """The parallel_tool_calls value to send, or None; records drops in the ledger."""
+    wanted = ctx.scenario.parallel_tool_calls
+    if wanted is None:
+        return None
+    if ctx.plan.omit_tools or not ctx.plan.tools:
+        ctx.ledger.info("parallel.dropped", f"parallel_tool_calls {str(wanted).lower()} not sent: no tools in the request")
+        return None
+    if ctx.cap.parallel.usable:
+        wire = ctx.cap.parallel.wire
+        shown = "sent as is" if wire == "parallel_tool_calls" else f"→ {wire}"
+        ctx.ledger.info("parallel.mapped", f"parallel_tool_calls {str(wanted).lower()} {shown}")
+        return wanted
+    if wanted is False:
+        ctx.ledger.warning("parallel.unsupported", f"{ctx.cap.title} has no switch for parallel tool calls: "
+                           "parallel_tool_calls false is not sent, so the model may return several calls")
+    else:
+        ctx.ledger.info("parallel.unsupported", f"{ctx.cap.title} has no switch for parallel tool calls: "
+                        "parallel_tool_calls true is not sent (its default already allows several)")
+    return None
+
+
+def strict_tools(ctx: Context) -> set[str]:
+    """Names of tools to send as strict; records drops when the provider has no strict mode."""
+    wanted = {t.name for t in ctx.plan.tools if ctx.scenario.tool_is_strict(t)}
+    if not wanted:
+        return set()
+    if ctx.cap.strict.level is Level.UNSUPPORTED:
+        ctx.ledger.warning("strict.unsupported", f"{ctx.cap.title} has no strict mode: strict dropped for "
+                           f"{', '.join(sorted(wanted))}; arguments are not schema-constrained")
+        return set()
+    return wanted
+
+
+_NAME_RULES: dict[str, tuple[str, str]] = {
+    "openai": (r"^[a-zA-Z0-9_-]{1,64}$", "letters, digits, _ and -, at most 64"),
+    "anthropic": (r"^[a-zA-Z0-9_-]{1,64}$", "letters, digits, _ and -, at most 64"),
+    "gemini": (r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$", "a letter or _ first, then letters, digits, _ . : -, at most 128"),
+    "bedrock": (r"^[a-zA-Z0-9_-]{1,64}$", "letters, digits, _ and -, at most 64"),
+}
+
+
+def check_names(ctx: Context, rule: str = "openai") -> None:
+    pattern, words = _NAME_RULES[rule]
+    for tool in ctx.plan.tools:
+        if not re.match(pattern, tool.name):
+            ctx.ledger.error("tool.name_invalid", f"tool name '{tool.name}' is rejected by {ctx.cap.title} "
+                             f"({words}); rename the tool")
+
+
+def openai_strict_problems(schema: dict[str, Any], path: str = "parameters") -> list[str]:
+    """Where a schema breaks OpenAI's strict rules: additionalProperties false on every object,
+    every property required."""
+    problems: list[str] = []
+    if not isinstance(schema, dict):
+        return problems
+    if schema.get("type") == "object" or "properties" in schema:
+        if schema.get("additionalProperties") is not False:
+            problems.append(f"{path} needs additionalProperties: false")
+        props = schema.get("properties") or {}
+        missing = [k for k in props if k not in (schema.get("required") or [])]
+        if missing:
+            problems.append(f"{path} must list every property in required (missing: {', '.join(missing)}; "
+                            "make optional ones nullable)")
+        for key, sub in props.items():
+            problems.extend(openai_strict_problems(sub, f"{path}.{key}"))
+    for key in ("items",):
+        if isinstance(schema.get(key), dict):
+            problems.extend(openai_strict_problems(schema[key], f"{path}[]"))
+    for key in ("anyOf", "oneOf", "allOf"):
+        for i, sub in enumerate(schema.get(key) or []):
+            problems.extend(openai_strict_problems(sub, f"{path}.{key}[{i}]"))
+    for key in ("$defs", "definitions"):
+        for name, sub in (schema.get(key) or {}).items():
+            problems.extend(openai_strict_problems(sub, f"{path}.{key}.{name}"))
+    return problems
+
+
+def endpoint(ctx: Context, default_base: str, path: str) -> str:
+    """``base + path``, where base is --base-url, providers.<id>.base_url or the default.
+
+    Base URLs follow each official SDK: OpenAI-style ones include /v1, Anthropic's does not."""
+    override = ctx.options.base_url or ctx.settings.base_url
+    if override:
+        ctx.ledger.info("endpoint.base_url", f"base URL {override} replaces {default_base}")
+        return override.rstrip("/") + path
+    return default_base + path
+
+
+def key_env(ctx: Context) -> tuple[str, ...]:
+    if ctx.settings.api_key_env:
+        return (ctx.settings.api_key_env,)
+    return ctx.cap.key_env
+
+
+def merge_extra(ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
+    """Merge providers.<id>.extra into the body last; overrides are warnings, additions info."""
+    for key, value in ctx.settings.extra.items():
+        if key in body and body[key] != value:
+            ctx.ledger.warning("extra.overrides", f"extra.{key} replaces the translated value "
+                               f"{compact(body[key])[:120]} with {compact(value)[:120]}")
+        else:
+            ctx.ledger.info("extra.merged", f"extra.{key} = {compact(value)[:120]} added to the body")
+        body[key] = value
+    return body
+
+
+def with_user_headers(ctx: Context, headers: dict[str, str]) -> dict[str, str]:
+    for name, value in ctx.settings.headers.items():
+        verb = "replaces" if name.lower() in {h.lower() for h in headers} else "adds"
+        ctx.ledger.info("headers.user", f"providers.{ctx.provider}.headers {verb} header {name}")
+        headers = {k: v for k, v in headers.items() if k.lower() != name.lower()}
+        headers[name] = value
+    return headers
+
+
+def dig(body: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        if not isinstance(body, dict) or key not in body:
+            return None
+        body = body[key]
+    return body
+
+
+def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, str], body: dict[str, Any],
+           choice_path: tuple[str, ...], key_optional: bool = False) -> Translation:
+    """Merge extras and user headers, apply --strict, and build the Translation."""
+    body = merge_extra(ctx, body)
+    headers = with_user_headers(ctx, headers)
+    if ctx.options.strict and ctx.ledger.has_warnings and not ctx.ledger.has_errors:
+        count = sum(1 for e in ctx.ledger.entries if e.severity == "warning")
+        ctx.ledger.error("strict.refused", f"--strict: {count} warning{'s' if count != 1 else ''} above refuse this request")
+    choice = ctx.scenario.tool_choice
+    request = None
+    if not ctx.ledger.has_errors:
+        request = Request(method=method, url=url, headers=headers, body=body, key_env=key_env(ctx),
+                          key_optional=key_optional)
+    return Translation(
+        provider=ctx.provider,
+        requested_tool_choice=choice.to_json() if choice else None,
+        effective_tool_choice=dig(body, choice_path),
+        request=request,
+        ledger=list(ctx.ledger.entries),
+    )
+
+
+def bearer(ctx: Context) -> dict[str, str]:
+    """Content-Type plus ``Authorization: Bearer $KEY`` (the placeholder, never the value)."""
+    env = key_env(ctx)
+    headers = {"Content-Type": "application/json"}
+    if env:
+        headers["Authorization"] = f"Bearer ${env[0]}"
+    return headers
+
+
+def history_arguments_json(arguments: dict[str, Any]) -> str:
+    """Tool-call arguments as the JSON text OpenAI-style histories carry."""
+    return json.dumps(arguments, ensure_ascii=False)
+
+
+def tool_result_object(content: str) -> dict[str, Any]:
+    """A tool result as a JSON object for APIs that want one (Gemini, Bedrock): a JSON object is
+    used as is, anything else is wrapped as {"output": ...}."""
+    try:
+        value = json.loads(content)
+    except ValueError:
+        return {"output": content}
+    return value if isinstance(value, dict) else {"output": value}

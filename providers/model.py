@@ -1,0 +1,336 @@
+"""Plain data that flows through toolchoice: scenario in, request + ledger out, reply back.
+
+Everything here is a frozen dataclass or a plain container with a ``to_json`` that yields
+JSON-ready data. No I/O, no third-party imports: this module is on `render`'s hot path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["info", "warning", "error"]
+ChoiceMode = Literal["auto", "none", "required", "named", "allowed"]
+Role = Literal["user", "assistant", "tool"]
+
+
+class ToolchoiceError(Exception):
+    """The one error type the project raises for bad input or a bad body: printed as one line."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
+                 column: int | None = None, hint: str | None = None) -> None:
+        self.message = message
+        self.path = path
+        self.line = line
+        self.column = column
+        self.hint = hint
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        where = ""
+        if self.path:
+            where = self.path
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.column is not None:
+                    where += f":{self.column}"
+            where += ": "
+        text = f"{where}{self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A function tool as the user declared it. ``parameters`` None means 'takes no arguments'."""
+
+    name: str
+    description: str | None = None
+    parameters: dict[str, Any] | None = None
+    strict: bool | None = None
+    line: int | None = None
+
+    def schema(self) -> dict[str, Any]:
+        """The parameters schema, with the empty object schema standing in for 'no parameters'."""
+        return self.parameters if self.parameters is not None else {"type": "object", "properties": {}}
+
+
+@dataclass(frozen=True)
+class HistoryCall:
+    """A tool call an assistant made earlier in the conversation."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str | None = None
+    tool_calls: tuple[HistoryCall, ...] = ()
+    tool_call_id: str | None = None
+    tool_name: str | None = None  # for role 'tool': the name of the call it answers (resolved on load)
+    is_error: bool = False  # for role 'tool': the tool failed
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class ToolChoice:
+    """The provider-neutral tool_choice.
+
+    ``mode`` is one of auto | none | required | named | allowed. ``spelling`` keeps what the user
+    wrote (``any``, ``true``, a provider-native dict) so the ledger can say how it was read.
+    """
+
+    mode: ChoiceMode
+    name: str | None = None
+    allowed: tuple[str, ...] = ()
+    allowed_mode: Literal["auto", "required"] = "auto"
+    spelling: str = ""
+
+    @property
+    def forces_call(self) -> bool:
+        return self.mode in ("required", "named") or (self.mode == "allowed" and self.allowed_mode == "required")
+
+    def to_json(self) -> Any:
+        if self.mode == "named":
+            return {"tool": self.name}
+        if self.mode == "allowed":
+            return {"allowed": list(self.allowed), "mode": self.allowed_mode}
+        return self.mode
+
+
+@dataclass(frozen=True)
+class ProviderSettings:
+    """Per-provider settings from ``providers.<id>`` in the scenario (all optional)."""
+
+    model: str | None = None
+    base_url: str | None = None
+    max_tokens: int | None = None
+    temperature: float | None = None
+    thinking: bool | None = None
+    deployment: str | None = None
+    endpoint: str | None = None
+    api_version: str | None = None
+    region: str | None = None
+    api_key_env: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+SETTINGS_KEYS: tuple[str, ...] = tuple(ProviderSettings.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: str
+    tools: tuple[Tool, ...] = ()
+    tools_written_empty: bool = False  # `tools: []` written explicitly (vs. the key omitted)
+    tool_choice: ToolChoice | None = None
+    parallel_tool_calls: bool | None = None
+    strict: bool | None = None
+    system: str | None = None
+    messages: tuple[Message, ...] = ()
+    providers: dict[str, ProviderSettings] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)  # top-level key -> line, for messages
+
+    def settings_for(self, provider: str) -> ProviderSettings:
+        return self.providers.get(provider, ProviderSettings())
+
+    def tool(self, name: str) -> Tool | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.tools)
+
+    def history_tool_names(self) -> tuple[str, ...]:
+        """Names of tools called earlier in the conversation, in first-seen order."""
+        seen: dict[str, None] = {}
+        for message in self.messages:
+            for call in message.tool_calls:
+                seen.setdefault(call.name, None)
+        return tuple(seen)
+
+    @property
+    def has_tool_history(self) -> bool:
+        return any(m.tool_calls or m.role == "tool" for m in self.messages)
+
+    def tool_is_strict(self, tool: Tool) -> bool:
+        return tool.strict if tool.strict is not None else bool(self.strict)
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    severity: Severity
+    code: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"severity": self.severity, "code": self.code, "message": self.message}
+
+
+class Ledger:
+    """What changed on the way from the scenario to the wire, in order."""
+
+    def __init__(self) -> None:
+        self.entries: list[LedgerEntry] = []
+
+    def add(self, severity: Severity, code: str, message: str) -> None:
+        self.entries.append(LedgerEntry(severity, code, message))
+
+    def info(self, code: str, message: str) -> None:
+        self.add("info", code, message)
+
+    def warning(self, code: str, message: str) -> None:
+        self.add("warning", code, message)
+
+    def error(self, code: str, message: str) -> None:
+        self.add("error", code, message)
+
+    def codes(self) -> list[str]:
+        return [e.code for e in self.entries]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(e.severity == "error" for e in self.entries)
+
+    @property
+    def has_warnings(self) -> bool:
+        return any(e.severity == "warning" for e in self.entries)
+
+
+def wire_json(body: Any) -> str:
+    """The exact bytes (as text) toolchoice sends for a body; curl output prints the same string."""
+    import json
+
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Request:
+    """An HTTP request as it would go on the wire, with keys as ``$ENV_VAR`` placeholders.
+
+    ``key_env`` lists the environment variables that can supply the key, first match wins; the
+    placeholder in ``headers`` (and, rarely, ``url``) always names ``key_env[0]``.
+    """
+
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+    key_env: tuple[str, ...] = ()
+    key_optional: bool = False  # local servers: send without a key when none is set
+
+    def to_json(self) -> dict[str, Any]:
+        return {"method": self.method, "url": self.url, "headers": dict(self.headers), "body": self.body}
+
+
+@dataclass
+class Translation:
+    """The result of translating one scenario for one provider."""
+
+    provider: str
+    requested_tool_choice: Any
+    effective_tool_choice: Any
+    request: Request | None
+    ledger: list[LedgerEntry]
+
+    @property
+    def refused(self) -> bool:
+        return self.request is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "requested_tool_choice": self.requested_tool_choice,
+            "effective_tool_choice": self.effective_tool_choice,
+            "request": self.request.to_json() if self.request else None,
+            "ledger": [e.to_json() for e in self.ledger],
+        }
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """Command-line switches that change translation."""
+
+    strict: bool = False  # every warning refuses the request
+    emulate: bool = True  # False: send only what the provider supports natively
+    model: str | None = None
+    base_url: str | None = None
+
+
+# ---- replies (send / parse) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool call from a reply, normalized. ``arguments`` is always a dict unless undecodable,
+    in which case it is None and ``raw_arguments``/``arguments_error`` say why."""
+
+    id: str | None
+    name: str
+    arguments: dict[str, Any] | None
+    raw_arguments: str | None = None
+    arguments_error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "name": self.name, "arguments": self.arguments}
+        if self.arguments_error is not None:
+            data["raw_arguments"] = self.raw_arguments
+            data["arguments_error"] = self.arguments_error
+        return data
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+    def to_json(self) -> dict[str, int | None]:
+        return {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens}
+
+
+@dataclass(frozen=True)
+class ProviderError:
+    """An error the provider answered with (or the transport hit), as one line."""
+
+    status: int | None
+    type: str | None
+    message: str
+
+    def one_line(self, provider: str) -> str:
+        parts = [f"{provider}:"]
+        if self.status is not None:
+            parts.append(str(self.status))
+        if self.type:
+            parts.append(f"{self.type}:")
+        elif self.status is not None:
+            parts[-1] += ":"
+        parts.append(self.message or "(empty message)")
+        return " ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "type": self.type, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Reply:
+    tool_calls: tuple[ToolCall, ...] = ()
+    text: str | None = None
+    finish_reason: str | None = None
+    usage: Usage = Usage()
+    error: ProviderError | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tool_calls": [c.to_json() for c in self.tool_calls],
+            "text": self.text,
+            "finish_reason": self.finish_reason,
+            "usage": self.usage.to_json(),
+            "error": self.error.to_json() if self.error else None,
+        }

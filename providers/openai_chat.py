@@ -1,0 +1,321 @@
+"""OpenAI Chat Completions and every host that speaks it.
+
+One translator serves openai, azure, mistral, groq, deepseek, fireworks, together, openrouter,
+xai, vllm, llamacpp and huggingface; what differs between them is data in ``HOSTS`` (endpoint,
+auth header, id rules, notes) and in their capability rows (which words they use, what they can
+do natively).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .capabilities import Capability
+from .common import (Context, bearer, check_names, compact, endpoint, finish, history_arguments_json, key_env,
+                     mapped, openai_strict_problems, parallel_value, start, strict_tools)
+from .model import RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
+from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+
+When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
+
+
+@dataclass(frozen=True)
+class Note:
+    """A host-specific fact worth a ledger line whenever the situation ``when`` arises."""
+
+    when: When
+    code: str
+    severity: Literal["info", "warning"]
+    message: str
+
+
+@dataclass(frozen=True)
+class Host:
+    base: str  # default base URL, as the host's OpenAI-compatible SDK base (includes /v1 where it does)
+    path: str = "/chat/completions"
+    auth: Literal["bearer", "api-key"] = "bearer"
+    key_optional: bool = False  # local servers: no key unless one is set
+    max_tokens_field: str = "max_tokens"
+    id_rule: Literal["", "alnum9"] = ""  # rewrite history tool-call ids to 9 alphanumerics
+    tool_message_name: bool = False  # tool results carry the tool's name
+    thinking: Literal["", "deepseek"] = ""
+    strict_errors: bool = False  # the host rejects strict schemas that break OpenAI's rules
+    strict_base: str = ""  # strict tools need this base URL
+    notes: tuple[Note, ...] = field(default_factory=tuple)
+
+
+HOSTS: dict[str, Host] = {
+    "openai": Host("https://api.openai.com/v1", max_tokens_field="max_completion_tokens", strict_errors=True),
+    "azure": Host("{endpoint}/openai/deployments/{deployment}", auth="api-key", strict_errors=True,
+                  max_tokens_field="max_completion_tokens"),
+    "mistral": Host("https://api.mistral.ai/v1", id_rule="alnum9", tool_message_name=True),
+    "groq": Host("https://api.groq.com/openai/v1", notes=(
+        Note("strict", "pitfall.strict_best_effort", "info",
+             "Groq's SDK types carry function.strict but enforcement is not documented; validate the arguments"),
+    )),
+    "deepseek": Host("https://api.deepseek.com", thinking="deepseek", strict_base="https://api.deepseek.com/beta"),
+    "fireworks": Host("https://api.fireworks.ai/inference/v1"),
+    "together": Host("https://api.together.xyz/v1"),
+    "openrouter": Host("https://openrouter.ai/api/v1", notes=(
+        Note("always", "pitfall.upstream_dependent", "info",
+             "OpenRouter forwards tool_choice to the upstream model; support depends on that model "
+             "(pick models listing tools and tool_choice in supported_parameters)"),
+    )),
+    "xai": Host("https://api.x.ai/v1"),
+    "vllm": Host("http://localhost:8000/v1", key_optional=True, notes=(
+        Note("auto", "pitfall.vllm_auto_flags", "info",
+             "vLLM answers auto only when started with --enable-auto-tool-choice and --tool-call-parser"),
+        Note("required", "pitfall.vllm_required_version", "info", "vLLM accepts tool_choice required from 0.8.3 on"),
+        Note("none", "pitfall.vllm_none_prompt", "info",
+             "with none, vLLM still renders the tools into the prompt unless started with "
+             "--exclude-tools-when-tool-choice-none"),
+    )),
+    "llamacpp": Host("http://localhost:8080/v1", key_optional=True, notes=(
+        Note("parallel_unset", "parallel.default_false", "info",
+             "llama-server defaults parallel_tool_calls to false: at most one call unless you send true"),
+        Note("always", "pitfall.llamacpp_jinja", "info", "llama-server handles tools only when started with --jinja"),
+    )),
+    "huggingface": Host("https://router.huggingface.co/v1", notes=(
+        Note("named", "pitfall.langchain_hf_one_tool", "info",
+             "LangChain's ChatHuggingFace refuses tool_choice unless exactly one tool is bound; the API itself "
+             "accepts several"),
+    )),
+}
+
+LEDGER_CODES: dict[str, str] = {
+    "history.ids_rewritten": "tool-call ids rewritten to the host's required form (Mistral: 9 alphanumerics)",
+    "history.is_error_dropped": "a tool result's is_error has no field here; the content carries the error",
+    "thinking.forced_choice": "a forcing tool_choice with thinking/reasoning on is rejected: request refused",
+    "thinking.mapped": "the thinking setting sent in the host's field",
+    "pitfall.deepseek_reasoning_content": "DeepSeek thinking mode needs reasoning_content replayed after tool calls",
+    "max_tokens.mapped": "max_tokens sent under the host's field name",
+    "schema.strict_invalid": "a strict tool's schema breaks OpenAI's strict rules",
+    "schema.empty_parameters": "a tool without parameters is sent with an empty object schema",
+    "strict.mapped": "strict tools sent with function.strict true",
+    "strict.beta_endpoint": "strict tools moved the request to the host's beta endpoint",
+    "endpoint.placeholder": "the endpoint has a placeholder the user must fill in",
+    "parallel.default_false": "the host's parallel default is false",
+    "pitfall.strict_best_effort": "strict is accepted but its enforcement is undocumented",
+    "pitfall.upstream_dependent": "support depends on the upstream model",
+    "pitfall.vllm_auto_flags": "vLLM auto needs server flags",
+    "pitfall.vllm_required_version": "vLLM accepts required from 0.8.3",
+    "pitfall.vllm_none_prompt": "vLLM keeps tools in the prompt under none",
+    "pitfall.llamacpp_jinja": "llama-server needs --jinja for tools",
+    "pitfall.langchain_hf_one_tool": "LangChain's HuggingFace wrapper differs from the API",
+}
+
+
+def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
+    host = HOSTS[provider]
+    ctx = start(provider, scenario, options, cap)
+    check_names(ctx, "openai")
+    body: dict[str, Any] = {"model": ctx.model}
+    ids = _id_map(ctx, host)
+    body["messages"] = _messages(ctx, host, ids)
+    _tools_and_choice(ctx, host, body)
+    _thinking(ctx, host, body)
+    settings = ctx.settings
+    if settings.max_tokens is not None:
+        body[host.max_tokens_field] = settings.max_tokens
+        if host.max_tokens_field != "max_tokens":
+            ctx.ledger.info("max_tokens.mapped", f"max_tokens sent as {host.max_tokens_field}")
+    if settings.temperature is not None:
+        body["temperature"] = settings.temperature
+    _notes(ctx, host)
+    url = _url(ctx, host, body)
+    headers = bearer(ctx)
+    if host.auth == "api-key":
+        headers = {"Content-Type": "application/json", "api-key": f"${key_env(ctx)[0]}"}
+    if provider == "azure":
+        body.pop("model")  # the deployment in the URL picks the model
+    return finish(ctx, url=url, headers=headers, body=body, choice_path=("tool_choice",),
+                  key_optional=host.key_optional)
+
+
+def _word(support_wire: str) -> str:
+    return json.loads(support_wire)
+
+
+def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
+    plan, cap = ctx.plan, ctx.cap
+    if plan.omit_tools or not plan.tools:
+        return
+    strict = strict_tools(ctx)
+    tools = []
+    for tool in plan.tools:
+        function: dict[str, Any] = {"name": tool.name}
+        if tool.description is not None:
+            function["description"] = tool.description
+        if tool.parameters is None:
+            ctx.ledger.info("schema.empty_parameters", f"tool '{tool.name}' has no parameters: sent with an empty "
+                            "object schema")
+        function["parameters"] = tool.schema()
+        if tool.name in strict:
+            function["strict"] = True
+            for problem in openai_strict_problems(tool.schema()):
+                if host.strict_errors:
+                    ctx.ledger.error("schema.strict_invalid", f"tool '{tool.name}' is strict but {problem}; "
+                                     f"{cap.title} rejects such schemas")
+                else:
+                    ctx.ledger.warning("schema.strict_invalid", f"tool '{tool.name}' is strict but {problem}; "
+                                       f"{cap.title} may reject it or not enforce strictness")
+        tools.append({"type": "function", "function": function})
+    body["tools"] = tools
+    if strict:
+        ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → function.strict true")
+    choice: Any = None
+    if plan.mode == "auto":
+        choice = "auto"
+    elif plan.mode == "none":
+        choice = "none"
+    elif plan.mode == "required":
+        choice = _word(cap.required.wire)
+    elif plan.mode == "named":
+        choice = {"type": "function", "function": {"name": plan.name}}
+    elif plan.mode == "allowed":
+        choice = {"type": "allowed_tools", "allowed_tools": {
+            "mode": ctx.scenario.tool_choice.allowed_mode if ctx.scenario.tool_choice else "auto",
+            "tools": [{"type": "function", "function": {"name": n}} for n in plan.allowed]}}
+    if choice is not None:
+        body["tool_choice"] = choice
+        mapped(ctx, choice)
+    parallel = parallel_value(ctx)
+    if parallel is not None:
+        body["parallel_tool_calls"] = parallel
+
+
+def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
+    if host.thinking != "deepseek":
+        return
+    thinking = ctx.settings.thinking
+    if thinking is not None:
+        body["thinking"] = {"type": "enabled" if thinking else "disabled"}
+        ctx.ledger.info("thinking.mapped", f"thinking {str(thinking).lower()} → {compact(body['thinking'])}")
+    on = thinking if thinking is not None else ctx.model == "deepseek-reasoner" or ctx.model.startswith("deepseek-v4")
+    if ctx.model == "deepseek-reasoner":
+        on = True
+    if on and ctx.plan.forces_call and "tools" in body:
+        ctx.ledger.error("thinking.forced_choice", f"DeepSeek in thinking mode ({ctx.model}) rejects a forcing "
+                         "tool_choice (400 'does not support this tool_choice'); set providers.deepseek.thinking: "
+                         "false or use tool_choice auto")
+    if on and any(m.tool_calls for m in ctx.scenario.messages):
+        ctx.ledger.warning("pitfall.deepseek_reasoning_content", "DeepSeek thinking mode needs each earlier "
+                           "assistant tool-call turn's reasoning_content sent back; the scenario's history has none, "
+                           "so the API may answer 400 'Missing reasoning_content'")
+
+
+def _notes(ctx: Context, host: Host) -> None:
+    mode = ctx.plan.mode
+    active = {"always"}
+    if mode in ("auto", "unset") and ctx.plan.tools:
+        active.add("auto")
+    if mode in ("none", "required", "named"):
+        active.add(mode)
+    if ctx.scenario.parallel_tool_calls is None and ctx.plan.tools:
+        active.add("parallel_unset")
+    if any(ctx.scenario.tool_is_strict(t) for t in ctx.plan.tools):
+        active.add("strict")
+    for note in host.notes:
+        if note.when in active and (note.when != "always" or ctx.plan.tools):
+            ctx.ledger.add(note.severity, note.code, note.message)
+
+
+def _url(ctx: Context, host: Host, body: dict[str, Any]) -> str:
+    base = host.base
+    if ctx.provider == "azure":
+        settings = ctx.settings
+        ep = (settings.endpoint or "").rstrip("/")
+        if not ep and not (ctx.options.base_url or settings.base_url):
+            ep = "https://YOUR-RESOURCE.openai.azure.com"
+            ctx.ledger.warning("endpoint.placeholder", "providers.azure.endpoint is not set: the URL shows "
+                               "YOUR-RESOURCE; set it to https://<resource>.openai.azure.com")
+        deployment = settings.deployment or ctx.model
+        base = base.format(endpoint=ep, deployment=deployment)
+        version = settings.api_version or "2024-10-21"
+        return endpoint(ctx, base, host.path) + f"?api-version={version}"
+    if host.strict_base and any(f.get("function", {}).get("strict") for f in body.get("tools", [])):
+        if not (ctx.options.base_url or ctx.settings.base_url):
+            ctx.ledger.info("strict.beta_endpoint", f"strict tools need {host.strict_base}: the request goes there")
+            return host.strict_base + host.path
+    return endpoint(ctx, base, host.path)
+
+
+def _id_map(ctx: Context, host: Host) -> dict[str, str]:
+    """History call ids as the host requires them (Mistral: exactly 9 of [a-zA-Z0-9])."""
+    ids = {c.id: c.id for m in ctx.scenario.messages for c in m.tool_calls}
+    if host.id_rule != "alnum9":
+        return ids
+    used: set[str] = {i for i in ids if re.fullmatch(r"[a-zA-Z0-9]{9}", i)}
+    changed = []
+    for original in ids:
+        if re.fullmatch(r"[a-zA-Z0-9]{9}", original):
+            continue
+        digest = hashlib.sha256(original.encode()).hexdigest()
+        candidate, n = digest[:9], 0
+        while candidate in used:
+            n += 1
+            candidate = hashlib.sha256(f"{original}#{n}".encode()).hexdigest()[:9]
+        used.add(candidate)
+        ids[original] = candidate
+        changed.append(f"{original}→{candidate}")
+    if changed:
+        ctx.ledger.info("history.ids_rewritten", f"{ctx.cap.title} needs 9-character alphanumeric tool-call ids: "
+                        + ", ".join(changed))
+    return ids
+
+
+def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if ctx.scenario.system is not None:
+        out.append({"role": "system", "content": ctx.scenario.system})
+    for m in ctx.scenario.messages:
+        if m.role == "user":
+            out.append({"role": "user", "content": m.content})
+        elif m.role == "assistant":
+            msg: dict[str, Any] = {"role": "assistant", "content": m.content}
+            if m.tool_calls:
+                msg["tool_calls"] = [{"id": ids[c.id], "type": "function",
+                                      "function": {"name": c.name, "arguments": history_arguments_json(c.arguments)}}
+                                     for c in m.tool_calls]
+            out.append(msg)
+        else:
+            msg = {"role": "tool", "tool_call_id": ids.get(m.tool_call_id or "", m.tool_call_id), "content": m.content}
+            if host.tool_message_name:
+                msg["name"] = m.tool_name
+            if m.is_error:
+                ctx.ledger.info("history.is_error_dropped", f"tool result {m.tool_call_id} is_error: true has no "
+                                f"field in {ctx.cap.title}; the content carries the error")
+            out.append(msg)
+    return out
+
+
+def parse_reply(provider: str, body: Any) -> Reply:
+    body = expect_dict(provider, body, "the body")
+    choices = expect_list(provider, body.get("choices"), "choices")
+    if not choices:
+        raise bad_body(provider, "no choices")
+    choice = expect_dict(provider, choices[0], "choices[0]")
+    message = expect_dict(provider, choice.get("message") or {}, "choices[0].message")
+    calls: list[ToolCall] = []
+    for raw in expect_list(provider, message.get("tool_calls"), "message.tool_calls"):
+        raw = expect_dict(provider, raw, "a tool call")
+        if raw.get("type") == "custom" and isinstance(raw.get("custom"), dict):
+            custom = raw["custom"]
+            calls.append(ToolCall(raw.get("id"), str(custom.get("name", "")), None, raw_arguments=str(custom.get("input")),
+                                  arguments_error="custom tool call: free-text input, not JSON arguments"))
+            continue
+        function = expect_dict(provider, raw.get("function") or {}, "tool_call.function")
+        calls.append(make_call(raw.get("id"), function.get("name"), function.get("arguments")))
+    content = message.get("content")
+    if isinstance(content, list):  # content parts
+        content = join_text([p.get("text") for p in content if isinstance(p, dict)])
+    text = content if isinstance(content, str) and content else None
+    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+    finish_reason = choice.get("finish_reason")
+    return Reply(tool_calls=tuple(calls), text=text,
+                 finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+                 usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))))

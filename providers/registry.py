@@ -1,0 +1,58 @@
+"""Which module translates and parses each provider id; modules are imported only when used,
+so rendering one provider loads one translator."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+from .capabilities import CAPABILITIES, PROVIDER_IDS, Capability
+from .choice import did_you_mean
+from .model import RenderOptions, Reply, Scenario, ToolchoiceError, Translation
+
+# OpenAI-compatible hosts share one translator; their quirks are data in openai_chat.HOSTS.
+MODULES: dict[str, str] = {
+    "openai": "openai_chat",
+    "openai-responses": "openai_responses",
+    "anthropic": "anthropic",
+    "gemini": "gemini",
+    "mistral": "openai_chat",
+    "groq": "openai_chat",
+    "deepseek": "openai_chat",
+    "ollama": "ollama",
+    "bedrock": "bedrock",
+    "cohere": "cohere",
+    "azure": "openai_chat",
+    "fireworks": "openai_chat",
+    "together": "openai_chat",
+    "openrouter": "openai_chat",
+    "xai": "openai_chat",
+    "vllm": "openai_chat",
+    "llamacpp": "openai_chat",
+    "huggingface": "openai_chat",
+}
+assert tuple(MODULES) == PROVIDER_IDS
+
+
+def check_provider(provider: str) -> str:
+    if provider not in MODULES:
+        hint = did_you_mean(provider, PROVIDER_IDS) or f"providers: {', '.join(PROVIDER_IDS)}"
+        raise ToolchoiceError(f"unknown provider '{provider}'", hint=hint)
+    return provider
+
+
+def module_for(provider: str) -> ModuleType:
+    return importlib.import_module(f".{MODULES[check_provider(provider)]}", __package__)
+
+
+def translate(provider: str, scenario: Scenario, options: RenderOptions = RenderOptions(),
+              capabilities: dict[str, Capability] | None = None) -> Translation:
+    """Scenario → request + ledger for one provider. ``capabilities`` may overlay measured facts."""
+    cap = (capabilities or CAPABILITIES).get(provider, CAPABILITIES.get(provider))
+    return module_for(provider).translate(provider, scenario, options, cap)
+
+
+def parse_reply(provider: str, body: Any) -> Reply:
+    """A provider's success response body → normalized Reply."""
+    return module_for(provider).parse_reply(provider, body)

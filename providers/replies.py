@@ -1,0 +1,67 @@
+"""Helpers every response parser shares: decoding arguments, reading usage, checking shapes.
+
+Parsers raise only ToolchoiceError (``bad_body``) for bodies they cannot read; a model's broken
+arguments are data (kept raw and reported), never an exception."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .model import ToolCall, ToolchoiceError
+
+
+def bad_body(provider: str, what: str) -> ToolchoiceError:
+    err = ToolchoiceError(f"{provider}: response body is not a {provider} reply: {what}")
+    err.exit_code = 1
+    return err
+
+
+def expect_dict(provider: str, value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise bad_body(provider, f"{what} is {type(value).__name__}, expected an object")
+    return value
+
+
+def expect_list(provider: str, value: Any, what: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise bad_body(provider, f"{what} is {type(value).__name__}, expected a list")
+    return value
+
+
+def make_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
+    """Normalize one call. ``arguments`` may be a JSON string, an object, "null", "" or None;
+    invalid JSON (or JSON that is not an object) is kept raw with the reason."""
+    cid = call_id if isinstance(call_id, str) else (str(call_id) if call_id is not None else None)
+    cname = name if isinstance(name, str) else ("" if name is None else str(name))
+    if arguments is None:
+        return ToolCall(cid, cname, {})
+    if isinstance(arguments, dict):
+        return ToolCall(cid, cname, arguments)
+    if isinstance(arguments, str):
+        text = arguments.strip()
+        if text in ("", "null"):
+            return ToolCall(cid, cname, {})
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            return ToolCall(cid, cname, None, raw_arguments=arguments, arguments_error=f"invalid JSON: {exc}")
+        if value is None:
+            return ToolCall(cid, cname, {})
+        if isinstance(value, dict):
+            return ToolCall(cid, cname, value)
+        return ToolCall(cid, cname, None, raw_arguments=arguments,
+                        arguments_error=f"arguments are JSON {type(value).__name__}, not an object")
+    return ToolCall(cid, cname, None, raw_arguments=json.dumps(arguments, default=str),
+                    arguments_error=f"arguments are {type(arguments).__name__}, not an object")
+
+
+def int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def join_text(parts: list[str]) -> str | None:
+    text = "".join(p for p in parts if isinstance(p, str))
+    return text if text else None

@@ -1,0 +1,389 @@
+"""Load a scenario file (YAML, so JSON too) into a ``Scenario``, with errors that name the line.
+
+The YAML is composed into nodes with PyYAML's safe loader (no object tags) and walked by hand, so
+every value keeps its position: a semantic error (an unknown tool in tool_choice, a tool result
+that answers no call) points at the line that caused it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .capabilities import PROVIDER_IDS
+from .choice import did_you_mean, parse_tool_choice
+from .model import (SETTINGS_KEYS, HistoryCall, Message, ProviderSettings, Scenario, Tool,
+                    ToolChoice, ToolchoiceError)
+
+TOP_KEYS = ("name", "description", "tools", "tool_choice", "parallel_tool_calls", "strict", "system",
+            "messages", "providers")
+TOOL_KEYS = ("name", "description", "parameters", "strict")
+ROLES = ("user", "assistant", "tool")
+
+
+class _Loc:
+    """A YAML node with the file it came from, for error messages."""
+
+    __slots__ = ("node", "path")
+
+    def __init__(self, node: yaml.Node, path: str) -> None:
+        self.node = node
+        self.path = path
+
+    @property
+    def line(self) -> int:
+        return self.node.start_mark.line + 1
+
+    def fail(self, message: str, hint: str | None = None) -> ToolchoiceError:
+        return ToolchoiceError(message, path=self.path, line=self.line,
+                               column=self.node.start_mark.column + 1, hint=hint)
+
+
+class _Reader:
+    def __init__(self, path: str, loader: yaml.SafeLoader) -> None:
+        self.path = path
+        self.loader = loader
+
+    def loc(self, node: yaml.Node) -> _Loc:
+        return _Loc(node, self.path)
+
+    def value(self, node: yaml.Node) -> Any:
+        """Plain Python data for a node, refusing duplicate keys and non-JSON values."""
+        if isinstance(node, yaml.MappingNode):
+            return {key: self.value(child) for key, child in self.pairs(node)}
+        if isinstance(node, yaml.SequenceNode):
+            return [self.value(child) for child in node.value]
+        try:
+            value = self.loader.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError as exc:
+            raise self.loc(node).fail(f"cannot read this value: {exc.problem}",
+                                      "scenario files hold plain data: strings, numbers, lists, mappings") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.loc(node).fail("numbers must be finite", None)
+        if not isinstance(value, (str, int, float, bool, type(None))):
+            raise self.loc(node).fail(f"a {type(value).__name__} value is not JSON data", "quote it to make it a string")
+        return value
+
+    def pairs(self, node: yaml.MappingNode) -> list[tuple[str, yaml.Node]]:
+        seen: dict[str, int] = {}
+        out = []
+        for key_node, child in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise self.loc(key_node).fail("YAML merge keys (<<) are not supported", "write the keys out")
+            key = self.value(key_node)
+            if not isinstance(key, str):
+                raise self.loc(key_node).fail(f"keys must be strings, not {key!r}", "quote the key")
+            if key in seen:
+                raise self.loc(key_node).fail(f"duplicate key '{key}' (first on line {seen[key]})", "keep one of them")
+            seen[key] = key_node.start_mark.line + 1
+            out.append((key, child))
+        return out
+
+    def mapping(self, node: yaml.Node, what: str, allowed: tuple[str, ...] | None = None) -> dict[str, yaml.Node]:
+        if not isinstance(node, yaml.MappingNode):
+            raise self.loc(node).fail(f"{what} must be a mapping (key: value), not {_kind(node)}", None)
+        result = dict(self.pairs(node))
+        if allowed is not None:
+            for key_node, _ in node.value:
+                key = key_node.value
+                if key not in allowed:
+                    hint = did_you_mean(key, allowed) or f"known keys: {', '.join(allowed)}"
+                    raise self.loc(key_node).fail(f"unknown key '{key}' in {what}", hint)
+        return result
+
+    def sequence(self, node: yaml.Node, what: str) -> list[yaml.Node]:
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.loc(node).fail(f"{what} must be a list, not {_kind(node)}", None)
+        return list(node.value)
+
+    def string(self, node: yaml.Node, what: str, *, empty_ok: bool = False) -> str:
+        value = self.value(node)
+        if not isinstance(value, str) or (not empty_ok and not value.strip()):
+            raise self.loc(node).fail(f"{what} must be a non-empty string, not {_show(value)}",
+                                      "quote it if YAML read it as something else")
+        return value
+
+    def boolean(self, node: yaml.Node, what: str) -> bool | None:
+        value = self.value(node)
+        if value is not None and not isinstance(value, bool):
+            raise self.loc(node).fail(f"{what} must be true or false, not {_show(value)}", None)
+        return value
+
+
+def _kind(node: yaml.Node) -> str:
+    if isinstance(node, yaml.MappingNode):
+        return "a mapping"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    return f"the scalar {node.value!r}" if node.value != "" else "an empty value"
+
+
+def _show(value: Any) -> str:
+    return "nothing" if value is None else f"{type(value).__name__} {value!r}"
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file. Raises ToolchoiceError (one line, with file:line)."""
+    name = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ToolchoiceError(f"{name}: no such file", hint="check the path") from None
+    except IsADirectoryError:
+        raise ToolchoiceError(f"{name}: is a directory, not a scenario file", hint="name a .yaml file") from None
+    except OSError as exc:
+        raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
+    if b"\x00" in raw:
+        raise ToolchoiceError("this is a binary file, not a YAML scenario", path=name,
+                              hint="a scenario is a YAML or JSON text file")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ToolchoiceError(f"not UTF-8 text (byte {exc.start})", path=name, hint="save the file as UTF-8") from None
+    return load_scenario_text(text, name)
+
+
+def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
+    loader = yaml.SafeLoader(text)
+    try:
+        try:
+            root = loader.get_single_node()
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            raise ToolchoiceError(f"invalid YAML: {exc.problem or exc.context}", path=path,
+                                  line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None,
+                                  hint="check indentation and quoting around this point") from None
+        except yaml.YAMLError as exc:
+            raise ToolchoiceError(f"invalid YAML: {str(exc).splitlines()[0]}", path=path) from None
+        if root is None or (isinstance(root, yaml.ScalarNode) and root.value.strip() == ""):
+            raise ToolchoiceError("the scenario is empty", path=path,
+                                  hint="start with tools:, tool_choice: and messages: (see configs/weather.yaml)")
+        return _build(_Reader(path, loader), root)
+    finally:
+        loader.dispose()
+
+
+def _build(r: _Reader, root: yaml.Node) -> Scenario:
+    top = r.mapping(root, "the scenario", TOP_KEYS)
+    lines = {key: r.loc(node).line for key, node in top.items()}
+    tools, written_empty = _tools(r, top.get("tools"))
+    names = tuple(t.name for t in tools)
+
+    choice: ToolChoice | None = None
+    if "tool_choice" in top:
+        loc = r.loc(top["tool_choice"])
+        choice = parse_tool_choice(r.value(top["tool_choice"]), names,
+                                   lambda m, h=None: loc.fail(m, h))
+
+    messages = _messages(r, top.get("messages"))
+    system = r.string(top["system"], "system", empty_ok=True) if "system" in top and r.value(top["system"]) is not None else None
+    parallel = r.boolean(top["parallel_tool_calls"], "parallel_tool_calls") if "parallel_tool_calls" in top else None
+    strict = r.boolean(top["strict"], "strict") if "strict" in top else None
+    providers = _providers(r, top.get("providers"))
+    for key in ("name", "description"):
+        if key in top and r.value(top[key]) is not None:
+            r.string(top[key], key, empty_ok=True)
+    return Scenario(path=r.path, tools=tools, tools_written_empty="tools" in top and not tools and written_empty,
+                    tool_choice=choice, parallel_tool_calls=parallel, strict=strict, system=system,
+                    messages=messages, providers=providers, lines=lines)
+
+
+def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool]:
+    if node is None:
+        return (), False
+    if isinstance(node, yaml.ScalarNode) and r.value(node) is None:
+        return (), False
+    items = r.sequence(node, "tools")
+    tools: list[Tool] = []
+    first_line: dict[str, int] = {}
+    for item in items:
+        tool = _tool(r, item)
+        if tool.name in first_line:
+            raise r.loc(item).fail(f"duplicate tool name '{tool.name}' (first declared on line {first_line[tool.name]})",
+                                   "tool names must be unique: rename or remove one")
+        first_line[tool.name] = r.loc(item).line
+        tools.append(tool)
+    return tuple(tools), not items
+
+
+def _tool(r: _Reader, node: yaml.Node) -> Tool:
+    fields = r.mapping(node, "a tool")
+    # Accept tools pasted in OpenAI's wrapped form and Anthropic's input_schema spelling.
+    if "function" in fields and set(fields) <= {"type", "function"}:
+        if "type" in fields and r.value(fields["type"]) != "function":
+            raise r.loc(fields["type"]).fail("only function tools are supported", "use type: function")
+        fields = r.mapping(fields["function"], "function", TOOL_KEYS)
+    elif "input_schema" in fields and "parameters" not in fields:
+        fields = {("parameters" if k == "input_schema" else k): v for k, v in fields.items()}
+    loc = r.loc(node)
+    unknown = [k for k in fields if k not in TOOL_KEYS]
+    if unknown:
+        hint = did_you_mean(unknown[0], TOOL_KEYS) or f"known keys: {', '.join(TOOL_KEYS)}"
+        raise r.loc(fields[unknown[0]]).fail(f"unknown key '{unknown[0]}' in a tool", hint)
+    if "name" not in fields:
+        raise loc.fail("a tool needs a name", "add name: my_tool")
+    name = r.string(fields["name"], "a tool's name")
+    description = None
+    if "description" in fields and r.value(fields["description"]) is not None:
+        description = r.string(fields["description"], f"description of tool '{name}'", empty_ok=True)
+    parameters = None
+    if "parameters" in fields and r.value(fields["parameters"]) is not None:
+        pnode = fields["parameters"]
+        parameters = r.value(pnode)
+        if not isinstance(parameters, dict):
+            raise r.loc(pnode).fail(f"parameters of tool '{name}' must be a JSON Schema object (a mapping)", None)
+        if "type" in parameters and parameters["type"] != "object":
+            raise r.loc(pnode).fail(f"parameters of tool '{name}' must describe an object, not type {parameters['type']!r}",
+                                    "wrap the value in an object property")
+    strict = r.boolean(fields["strict"], f"strict of tool '{name}'") if "strict" in fields else None
+    return Tool(name=name, description=description, parameters=parameters, strict=strict, line=loc.line)
+
+
+def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
+    if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
+        return ()
+    messages: list[Message] = []
+    calls: dict[str, tuple[str, int]] = {}  # id -> (tool name, line)
+    answered: set[str] = set()
+    for item in r.sequence(node, "messages"):
+        loc = r.loc(item)
+        fields = r.mapping(item, "a message")
+        if "role" not in fields:
+            raise loc.fail("a message needs a role", "role: user, assistant or tool")
+        role = r.value(fields["role"])
+        if role == "system":
+            raise r.loc(fields["role"]).fail("role 'system' is not a message role here",
+                                             "put the system prompt in the top-level system: key")
+        if role not in ROLES:
+            hint = did_you_mean(str(role), ROLES) or "role: user, assistant or tool"
+            raise r.loc(fields["role"]).fail(f"unknown message role {role!r}", hint)
+        if role == "user":
+            _only(r, fields, ("role", "content"), "a user message")
+            if "content" not in fields:
+                raise loc.fail("a user message needs content", None)
+            messages.append(Message("user", content=r.string(fields["content"], "content", empty_ok=True), line=loc.line))
+        elif role == "assistant":
+            messages.append(_assistant(r, fields, loc, calls))
+        else:
+            messages.append(_tool_result(r, fields, loc, calls, answered))
+    return tuple(messages)
+
+
+def _only(r: _Reader, fields: dict[str, yaml.Node], allowed: tuple[str, ...], what: str) -> None:
+    for key, node in fields.items():
+        if key not in allowed:
+            hint = did_you_mean(key, allowed) or f"known keys: {', '.join(allowed)}"
+            raise r.loc(node).fail(f"unknown key '{key}' in {what}", hint)
+
+
+def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]]) -> Message:
+    _only(r, fields, ("role", "content", "tool_calls"), "an assistant message")
+    content = None
+    if "content" in fields and r.value(fields["content"]) is not None:
+        content = r.string(fields["content"], "content", empty_ok=True)
+    history: list[HistoryCall] = []
+    if "tool_calls" in fields:
+        for call_node in r.sequence(fields["tool_calls"], "tool_calls"):
+            call_loc = r.loc(call_node)
+            call = r.mapping(call_node, "a tool call", ("id", "name", "arguments"))
+            for key in ("id", "name"):
+                if key not in call:
+                    raise call_loc.fail(f"a tool call needs {key}", "write {id: call_1, name: read_file, arguments: {...}}")
+            call_id = r.string(call["id"], "a tool call id")
+            name = r.string(call["name"], "a tool call name")
+            if call_id in calls:
+                raise r.loc(call["id"]).fail(f"tool call id '{call_id}' is used twice (first on line {calls[call_id][1]})",
+                                             "give each call its own id")
+            arguments: Any = {}
+            if "arguments" in call:
+                arguments = r.value(call["arguments"])
+                if isinstance(arguments, str):
+                    try:
+                        arguments = json.loads(arguments)
+                    except ValueError:
+                        raise r.loc(call["arguments"]).fail("arguments is a string but not JSON", "write a mapping") from None
+                if arguments is None:
+                    arguments = {}
+                if not isinstance(arguments, dict):
+                    raise r.loc(call["arguments"]).fail("arguments must be a mapping", None)
+            calls[call_id] = (name, call_loc.line)
+            history.append(HistoryCall(id=call_id, name=name, arguments=arguments))
+    if content is None and not history:
+        raise loc.fail("an assistant message needs content or tool_calls", None)
+    return Message("assistant", content=content, tool_calls=tuple(history), line=loc.line)
+
+
+def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]],
+                 answered: set[str]) -> Message:
+    _only(r, fields, ("role", "tool_call_id", "content", "name", "is_error"), "a tool message")
+    if "tool_call_id" not in fields:
+        raise loc.fail("a tool message needs tool_call_id", "name the id of the assistant's tool call it answers")
+    call_id = r.string(fields["tool_call_id"], "tool_call_id")
+    if call_id not in calls:
+        known = ", ".join(calls) or "none so far"
+        raise r.loc(fields["tool_call_id"]).fail(
+            f"tool result answers tool_call_id '{call_id}', which matches no earlier assistant tool call (earlier ids: {known})",
+            did_you_mean(call_id, list(calls)) or "add the assistant message with that call before it")
+    if call_id in answered:
+        raise r.loc(fields["tool_call_id"]).fail(f"tool call '{call_id}' already has a result", "remove the second result")
+    answered.add(call_id)
+    tool_name = calls[call_id][0]
+    if "name" in fields:
+        given = r.string(fields["name"], "name")
+        if given != tool_name:
+            raise r.loc(fields["name"]).fail(f"name '{given}' differs from the call's tool '{tool_name}'", "drop name: or fix it")
+    content = ""
+    if "content" in fields:
+        value = r.value(fields["content"])
+        if isinstance(value, (dict, list)):
+            content = json.dumps(value, ensure_ascii=False)
+        elif value is None:
+            content = ""
+        else:
+            content = value if isinstance(value, str) else json.dumps(value)
+    is_error = bool(r.boolean(fields["is_error"], "is_error")) if "is_error" in fields else False
+    return Message("tool", content=content, tool_call_id=call_id, tool_name=tool_name, is_error=is_error, line=loc.line)
+
+
+_SETTING_TYPES: dict[str, tuple[type, ...]] = {
+    "model": (str,), "base_url": (str,), "max_tokens": (int,), "temperature": (int, float), "thinking": (bool,),
+    "deployment": (str,), "endpoint": (str,), "api_version": (str,), "region": (str,), "api_key_env": (str,),
+    "headers": (dict,), "extra": (dict,),
+}
+
+
+def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings]:
+    if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
+        return {}
+    out: dict[str, ProviderSettings] = {}
+    for key_node, value_node in node.value if isinstance(node, yaml.MappingNode) else []:
+        pid = key_node.value
+        if pid not in PROVIDER_IDS:
+            hint = did_you_mean(pid, PROVIDER_IDS) or f"providers: {', '.join(PROVIDER_IDS)}"
+            raise r.loc(key_node).fail(f"unknown provider '{pid}'", hint)
+    for pid, value_node in r.mapping(node, "providers").items():
+        if isinstance(value_node, yaml.ScalarNode) and r.value(value_node) is None:
+            out[pid] = ProviderSettings()
+            continue
+        fields = r.mapping(value_node, f"providers.{pid}", SETTINGS_KEYS)
+        values: dict[str, Any] = {}
+        for key, child in fields.items():
+            value = r.value(child)
+            if value is None:
+                continue
+            types = _SETTING_TYPES[key]
+            if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+                want = " or ".join("number" if t is float else {str: "string", int: "integer", bool: "true/false",
+                                                                 dict: "mapping"}.get(t, t.__name__) for t in types)
+                raise r.loc(child).fail(f"providers.{pid}.{key} must be a {want}, not {_show(value)}", None)
+            if key == "headers" and not all(isinstance(v, str) for v in value.values()):
+                raise r.loc(child).fail(f"providers.{pid}.headers values must be strings", None)
+            if key == "max_tokens" and value < 1:
+                raise r.loc(child).fail(f"providers.{pid}.max_tokens must be at least 1", None)
+            values[key] = value
+        out[pid] = ProviderSettings(**values)
+    return out
