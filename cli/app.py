@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from . import providers_cmd, render_cmd
+from . import compare_cmd, providers_cmd, render_cmd
 
 app = typer.Typer(
     add_completion=False,
@@ -16,6 +16,7 @@ app = typer.Typer(
 
 app.command("render")(render_cmd.render)
 app.command("providers")(providers_cmd.providers)
+app.command("compare")(compare_cmd.compare)
 # --- more commands register below (send, parse, compare, probe) ---
 
 

@@ -339,8 +339,12 @@ def dig(body: Any, path: tuple[str, ...]) -> Any:
 
 
 def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, str], body: dict[str, Any],
-           choice_path: tuple[str, ...], key_optional: bool = False) -> Translation:
-    """Merge extras and user headers, apply --strict, and build the Translation."""
+           choice_path: tuple[str, ...], key_optional: bool = False,
+           offered: tuple[str, ...] | None = None) -> Translation:
+    """Merge extras and user headers, apply --strict, and build the Translation.
+
+    ``offered`` names the tools the body declares when that differs from the plan (Bedrock keeps
+    toolConfig for a tool history even when ``none`` is emulated by leaving tools out)."""
     body = merge_extra(ctx, body)
     headers = with_user_headers(ctx, headers)
     if ctx.options.strict and ctx.ledger.has_warnings and not ctx.ledger.has_errors:
@@ -357,6 +361,8 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         effective_tool_choice=dig(body, choice_path),
         request=request,
         ledger=list(ctx.ledger.entries),
+        offered_tools=offered if offered is not None else
+        (() if ctx.plan.omit_tools else tuple(t.name for t in ctx.plan.tools)),
     )
 
 

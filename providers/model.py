@@ -239,6 +239,7 @@ class Translation:
     effective_tool_choice: Any
     request: Request | None
     ledger: list[LedgerEntry]
+    offered_tools: tuple[str, ...] = ()  # the tools the request declares (after any filtering)
 
     @property
     def refused(self) -> bool:
@@ -251,6 +252,7 @@ class Translation:
             "effective_tool_choice": self.effective_tool_choice,
             "request": self.request.to_json() if self.request else None,
             "ledger": [e.to_json() for e in self.ledger],
+            "offered_tools": list(self.offered_tools),
         }
 
 

@@ -45,6 +45,7 @@ class Host:
     thinking: Literal["", "deepseek"] = ""
     strict_errors: bool = False  # the host rejects strict schemas that break OpenAI's rules
     strict_base: str = ""  # strict tools need this base URL
+    named_form: Literal["openai", "function-only"] = "openai"  # TGI/HF: {"function": {"name": N}}
     notes: tuple[Note, ...] = field(default_factory=tuple)
 
 
@@ -77,9 +78,8 @@ HOSTS: dict[str, Host] = {
     "llamacpp": Host("http://localhost:8080/v1", key_optional=True, notes=(
         Note("parallel_unset", "parallel.default_false", "info",
              "llama-server defaults parallel_tool_calls to false: at most one call unless you send true"),
-        Note("always", "pitfall.llamacpp_jinja", "info", "llama-server handles tools only when started with --jinja"),
     )),
-    "huggingface": Host("https://router.huggingface.co/v1", notes=(
+    "huggingface": Host("https://router.huggingface.co/v1", named_form="function-only", notes=(
         Note("named", "pitfall.langchain_hf_one_tool", "info",
              "LangChain's ChatHuggingFace refuses tool_choice unless exactly one tool is bound; the API itself "
              "accepts several"),
@@ -91,6 +91,7 @@ LEDGER_CODES: dict[str, str] = {
     "history.is_error_dropped": "a tool result's is_error has no field here; the content carries the error",
     "thinking.forced_choice": "a forcing tool_choice with thinking/reasoning on is rejected: request refused",
     "thinking.mapped": "the thinking setting sent in the host's field",
+    "thinking.disabled_for_choice": "thinking (on by default) sent disabled so a forcing tool_choice is accepted",
     "pitfall.deepseek_reasoning_content": "DeepSeek thinking mode needs reasoning_content replayed after tool calls",
     "max_tokens.mapped": "max_tokens sent under the host's field name",
     "schema.strict_invalid": "a strict tool's schema breaks OpenAI's strict rules",
@@ -104,7 +105,6 @@ LEDGER_CODES: dict[str, str] = {
     "pitfall.vllm_auto_flags": "vLLM auto needs server flags",
     "pitfall.vllm_required_version": "vLLM accepts required from 0.8.3",
     "pitfall.vllm_none_prompt": "vLLM keeps tools in the prompt under none",
-    "pitfall.llamacpp_jinja": "llama-server needs --jinja for tools",
     "pitfall.langchain_hf_one_tool": "LangChain's HuggingFace wrapper differs from the API",
 }
 
@@ -175,7 +175,8 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     elif plan.mode == "required":
         choice = _word(cap.required.wire)
     elif plan.mode == "named":
-        choice = {"type": "function", "function": {"name": plan.name}}
+        choice = ({"function": {"name": plan.name}} if host.named_form == "function-only"
+                  else {"type": "function", "function": {"name": plan.name}})
     elif plan.mode == "allowed":
         choice = {"type": "allowed_tools", "allowed_tools": {
             "mode": ctx.scenario.tool_choice.allowed_mode if ctx.scenario.tool_choice else "auto",
@@ -189,19 +190,27 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
 
 
 def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
+    """DeepSeek: thinking is on by default (V4) and then rejects a forcing tool_choice."""
     if host.thinking != "deepseek":
         return
-    thinking = ctx.settings.thinking
-    if thinking is not None:
-        body["thinking"] = {"type": "enabled" if thinking else "disabled"}
-        ctx.ledger.info("thinking.mapped", f"thinking {str(thinking).lower()} → {compact(body['thinking'])}")
-    on = thinking if thinking is not None else ctx.model == "deepseek-reasoner" or ctx.model.startswith("deepseek-v4")
-    if ctx.model == "deepseek-reasoner":
-        on = True
-    if on and ctx.plan.forces_call and "tools" in body:
-        ctx.ledger.error("thinking.forced_choice", f"DeepSeek in thinking mode ({ctx.model}) rejects a forcing "
-                         "tool_choice (400 'does not support this tool_choice'); set providers.deepseek.thinking: "
-                         "false or use tool_choice auto")
+    wanted = ctx.settings.thinking
+    always = ctx.model == "deepseek-reasoner"
+    on = True if always else (wanted if wanted is not None else True)
+    forced = ctx.plan.forces_call and "tools" in body
+    if forced and on:
+        if wanted is None and not always and ctx.options.emulate:
+            body["thinking"] = {"type": "disabled"}
+            ctx.ledger.warning("thinking.disabled_for_choice", f"DeepSeek thinking mode (on by default for {ctx.model}) "
+                               "rejects a forcing tool_choice, so thinking is sent disabled; set "
+                               "providers.deepseek.thinking to decide yourself")
+            on = False
+        else:
+            ctx.ledger.error("thinking.forced_choice", f"DeepSeek in thinking mode ({ctx.model}) rejects a forcing "
+                             "tool_choice (400 'Thinking mode does not support this tool_choice'); set "
+                             "providers.deepseek.thinking: false (not deepseek-reasoner) or use tool_choice auto")
+    elif wanted is not None:
+        body["thinking"] = {"type": "enabled" if wanted else "disabled"}
+        ctx.ledger.info("thinking.mapped", f"thinking {str(wanted).lower()} → {compact(body['thinking'])}")
     if on and any(m.tool_calls for m in ctx.scenario.messages):
         ctx.ledger.warning("pitfall.deepseek_reasoning_content", "DeepSeek thinking mode needs each earlier "
                            "assistant tool-call turn's reasoning_content sent back; the scenario's history has none, "

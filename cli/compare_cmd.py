@@ -1,0 +1,81 @@
+"""`toolchoice compare`: one scenario across providers, side by side. A dry run unless --send."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from toolchoice.providers.model import Scenario, Translation
+
+from . import exits
+from .compare_view import markdown, print_table, row_cells
+from .exits import handled
+from .render_cmd import BASE_URL, CAPS, MODEL, NO_EMULATE, SCENARIO, STRICT, TOOL_CHOICE, build_translations
+
+
+class CompareFormat(str, Enum):
+    pretty = "pretty"
+    json = "json"
+    markdown = "markdown"
+
+
+def dry_rows(scenario: Scenario, translations: list[Translation]) -> list[dict[str, str]]:
+    strict_set = bool(scenario.strict) or any(t.strict for t in scenario.tools)
+    return [row_cells(t, len(scenario.tools), scenario.parallel_tool_calls is not None, strict_set)
+            for t in translations]
+
+
+def dry_json(scenario_path: Path, translations: list[Translation]) -> dict:
+    return {"scenario": str(scenario_path), "providers": [t.to_json() for t in translations]}
+
+
+@handled
+def compare(
+    scenario: Path = SCENARIO,
+    providers: Optional[str] = typer.Option(None, "--providers", help="Comma list of provider ids, or 'all'. "
+                                            "Default: the scenario's providers, else all 18."),
+    tool_choice: Optional[str] = TOOL_CHOICE,
+    model: Optional[str] = MODEL,
+    base_url: Optional[str] = BASE_URL,
+    send: bool = typer.Option(False, "--send", help="Send to every provider concurrently (needs keys)."),
+    repeat: int = typer.Option(1, "--repeat", min=1, max=1000, help="With --send: samples per provider."),
+    concurrency: int = typer.Option(8, "--concurrency", min=1, max=64, help="With --send: requests in flight."),
+    timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="With --send: read timeout in seconds."),
+    retries: int = typer.Option(2, "--retries", min=0, max=10, help="With --send: retries per request."),
+    format: CompareFormat = typer.Option(CompareFormat.pretty, "--format", "-f", help="pretty, json or markdown."),
+    strict: bool = STRICT,
+    no_emulate: bool = NO_EMULATE,
+    capabilities: Optional[Path] = CAPS,
+) -> None:
+    """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
+    from .inputs import scenario_with_override
+
+    loaded = scenario_with_override(scenario, tool_choice)
+    translations = build_translations(scenario, [providers] if providers else None, tool_choice, model, base_url,
+                                      strict, no_emulate, capabilities)
+    if send:
+        from .compare_send import run_compare_send
+
+        code = run_compare_send(scenario, loaded, translations, repeat=repeat, concurrency=concurrency,
+                                timeout=timeout, retries=retries, format=format.value)
+        raise typer.Exit(code)
+    rows = dry_rows(loaded, translations)
+    if format is CompareFormat.json:
+        sys_out(json.dumps(dry_json(scenario, translations), indent=2, ensure_ascii=False))
+    elif format is CompareFormat.markdown:
+        sys_out(markdown(rows))
+    else:
+        print_table(rows, f"{scenario} · dry run (nothing sent)",
+                    ledgers={t.provider: t.ledger for t in translations})
+    if any(t.refused for t in translations):
+        raise typer.Exit(exits.REFUSED)
+
+
+def sys_out(text: str) -> None:
+    from .output import write
+
+    write(text)

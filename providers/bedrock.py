@@ -1,0 +1,287 @@
+"""AWS Bedrock Converse (``POST https://bedrock-runtime.{region}.amazonaws.com/model/{modelId}/converse``).
+
+Auth is a Bedrock API key sent as ``Authorization: Bearer $AWS_BEARER_TOKEN_BEDROCK`` (the service
+model lists ``smithy.api#httpBearerAuth`` next to SigV4). SigV4 signing (AWS access keys) is not
+supported: it signs the exact bytes at send time, which a rendered request cannot show.
+
+Facts this module relies on (botocore ``data/bedrock-runtime/2023-09-30/service-2.json``):
+- ``toolConfig {tools: [{toolSpec: {name, description, inputSchema: {json}, strict}}], toolChoice}``;
+  toolChoice is a union ``{auto: {}} | {any: {}} | {tool: {name}}``; there is no none; ``tool``
+  is "only supported by Anthropic Claude 3 and Amazon Nova models"; ``tools`` is required.
+- a history holding toolUse/toolResult blocks needs toolConfig, or 400 "The toolConfig field must
+  be defined when using toolUse and toolResult content blocks." (langgenius/dify#17545).
+- toolResult ``{toolUseId, content: [{json: object} | {text}], status: success|error}``; status
+  is for Claude and Nova only (strands-agents/sdk-python#686); ``json`` must be an object
+  (sigoden/aichat#1550); all results of one turn go in one user message (agno-agi/agno#6694);
+  a blank message text block is rejected.
+- ``system: [{text}]``, ``inferenceConfig {maxTokens, temperature}``; Claude's thinking goes in
+  ``additionalModelRequestFields`` and carries Anthropic's rules (can1357/oh-my-pi#341).
+- replies: ``output.message.content[]`` with ``{text}`` / ``{toolUse: {toolUseId, name, input}}``,
+  ``stopReason``, ``usage.inputTokens/outputTokens``; errors are ``{"message": ...}`` with the
+  type in the ``x-amzn-ErrorType`` header.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from typing import Any
+from urllib.parse import quote
+
+from .anthropic import THINKING_BUDGET, DEFAULT_MAX_TOKENS_THINKING, group_turns, last_assistant_has_calls
+from .capabilities import Capability
+from .common import Context, bearer, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
+    strict_tools
+from .model import Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+
+DEFAULT_REGION = "us-east-1"
+
+# Model ids may carry a cross-region prefix (us., eu., global.) or be ARNs; match the family inside.
+_CLAUDE = re.compile(r"anthropic\.claude-(?!v1|v2|instant)")
+_NOVA = re.compile(r"amazon\.nova-")
+
+LEDGER_CODES: dict[str, str] = {
+    "region.default": "no region set: us-east-1 is used",
+    "tool_choice.none_unenforced": "tool_choice none cannot be enforced: the history needs toolConfig, so the tools "
+                                   "are sent without a toolChoice",
+    "tool_choice.model_support": "a named toolChoice sent to a model family Bedrock does not document it for",
+    "history.tool_config_required": "the history holds tool blocks but no tools are declared: request refused",
+    "history.merged": "messages merged into one turn (tool results first, then the user's text)",
+    "history.missing_tool_result": "a tool call has no result in the next message, which Bedrock rejects",
+    "history.blank_text": "a message with blank text, which Bedrock rejects: request refused",
+    "history.blank_text_dropped": "a blank text block next to other content is left out",
+    "history.tool_result_format": "how tool results are sent: a JSON object as {json}, anything else as {text}",
+    "history.status_dropped": "a failed tool result's status is not sent: the model family does not take status",
+    "thinking.budget": "thinking: true sent as additionalModelRequestFields.thinking with budget_tokens 1024",
+    "thinking.forced_choice": "a forcing toolChoice with Claude thinking on is rejected: request refused",
+    "thinking.temperature": "Claude thinking with a temperature other than 1 is rejected: request refused",
+    "thinking.max_tokens": "maxTokens leaves no room for the minimum thinking budget: request refused",
+    "thinking.tool_history": "Claude thinking while the last assistant turn holds tool calls: request refused",
+    "thinking.unsupported_model": "thinking: true for a model this translator cannot enable thinking on: not sent",
+    "max_tokens.default": "thinking needs maxTokens above the budget: a default is sent",
+    "schema.type_added": "an input schema without type gets type: object, which Bedrock requires",
+    "tool.description_dropped": "an empty tool description is left out (Bedrock needs a non-empty one or none)",
+    "system.empty_dropped": "an empty system prompt is left out (Bedrock rejects blank text)",
+    "messages.empty": "no messages: Converse needs at least one",
+}
+
+
+def _is_claude(model: str) -> bool:
+    return bool(_CLAUDE.search(model))
+
+
+def _takes_status(model: str) -> bool:
+    return _is_claude(model) or bool(_NOVA.search(model))
+
+
+def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
+    ctx = start(provider, scenario, options, cap)
+    _keep_tools_for_history(ctx)
+    check_names(ctx, "bedrock")
+    settings = ctx.settings
+    body: dict[str, Any] = {"messages": _messages(ctx)}
+    if scenario.system is not None:
+        if scenario.system.strip():
+            body["system"] = [{"text": scenario.system}]
+        else:
+            ctx.ledger.info("system.empty_dropped", "the system prompt is blank: left out (Bedrock rejects blank text)")
+    inference: dict[str, Any] = {}
+    max_tokens = settings.max_tokens
+    if settings.thinking and _is_claude(ctx.model) and max_tokens is None:
+        max_tokens = DEFAULT_MAX_TOKENS_THINKING
+        ctx.ledger.info("max_tokens.default", f"thinking needs maxTokens above budget_tokens {THINKING_BUDGET}: sent "
+                        f"{max_tokens} (set providers.{provider}.max_tokens)")
+    if max_tokens is not None:
+        inference["maxTokens"] = max_tokens
+    if settings.temperature is not None:
+        inference["temperature"] = settings.temperature
+    if inference:
+        body["inferenceConfig"] = inference
+    _tool_config(ctx, body)
+    if settings.thinking:
+        _thinking(ctx, body, max_tokens)
+    region = settings.region
+    if not region:
+        region = DEFAULT_REGION
+        if not (options.base_url or settings.base_url):
+            ctx.ledger.info("region.default", f"no region set: {DEFAULT_REGION} (set providers.{provider}.region)")
+    base = f"https://bedrock-runtime.{region}.amazonaws.com"
+    url = endpoint(ctx, base, f"/model/{quote(ctx.model, safe='')}/converse")
+    return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("toolConfig", "toolChoice"))
+
+
+# ---- history ----------------------------------------------------------------------------
+
+
+def _messages(ctx: Context) -> list[dict[str, Any]]:
+    scenario = ctx.scenario
+    if not scenario.messages:
+        ctx.ledger.warning("messages.empty", f"the scenario has no messages; {ctx.cap.title} needs at least one "
+                           "(add a user message)")
+        return []
+    takes_status = _takes_status(ctx.model)
+    formats: set[str] = set()
+    wire = []
+    for turn in group_turns(scenario.messages, ctx.ledger, ctx.cap.title):
+        content: list[dict[str, Any]] = []
+        for result in turn.results:
+            content.append({"toolResult": _tool_result(ctx, result, takes_status, formats)})
+        content.extend({"text": text} for text in turn.texts)
+        content.extend({"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}} for c in turn.calls)
+        wire.append({"role": turn.role, "content": content})
+    if formats:
+        ctx.ledger.info("history.tool_result_format", "tool results sent as " + " and ".join(sorted(formats)) +
+                        " (Converse takes {json} only for JSON objects)")
+    return wire
+
+
+def _tool_result(ctx: Context, result: Message, takes_status: bool, formats: set[str]) -> dict[str, Any]:
+    text = result.content or ""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if isinstance(value, dict):
+        block: dict[str, Any] = {"json": value}
+        formats.add("{json} (JSON object content)")
+    else:
+        block = {"text": text}
+        formats.add("{text} (other content, verbatim)")
+    wire: dict[str, Any] = {"toolUseId": result.tool_call_id, "content": [block]}
+    if takes_status:
+        wire["status"] = "error" if result.is_error else "success"
+    elif result.is_error:
+        ctx.ledger.warning("history.status_dropped", f"tool result {result.tool_call_id} failed, but {ctx.model} does "
+                           "not take toolResult.status (Claude and Nova only): status: error is not sent; say so in "
+                           "the content")
+    return wire
+
+
+# ---- tools and toolChoice -----------------------------------------------------------------
+
+
+def _spec(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
+    schema = tool.schema()
+    if "type" not in schema:
+        schema = {"type": "object", **schema}
+        ctx.ledger.info("schema.type_added", f"tool '{tool.name}': input schema has no type; sent with type: object "
+                        "(Bedrock requires an object at the top level)")
+    spec: dict[str, Any] = {"name": tool.name}
+    if tool.description:
+        spec["description"] = tool.description
+    elif tool.description is not None:
+        ctx.ledger.info("tool.description_dropped", f"tool '{tool.name}': empty description left out (Bedrock "
+                        "rejects an empty one)")
+    spec["inputSchema"] = {"json": schema}
+    if tool.name in strict:
+        spec["strict"] = True
+    return {"toolSpec": spec}
+
+
+def _keep_tools_for_history(ctx: Context) -> None:
+    """none is planned as 'leave the tools out', but a history with tool blocks needs toolConfig:
+    then the tools go back in, without a toolChoice."""
+    plan, scenario = ctx.plan, ctx.scenario
+    if not (plan.omit_tools and scenario.has_tool_history and scenario.tools):
+        return
+    ctx.plan = replace(plan, tools=scenario.tools, omit_tools=False)
+    ctx.ledger.warning("tool_choice.none_unenforced", "Bedrock has no tool_choice none, and the history holds "
+                       "toolUse/toolResult blocks, so toolConfig must stay (400 'The toolConfig field must be defined "
+                       "when using toolUse and toolResult content blocks.'): the tools are sent without a toolChoice "
+                       "instead of left out, and the model may still call them; ask for an answer without tools in "
+                       "the prompt")
+
+
+def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
+    plan = ctx.plan
+    parallel_value(ctx)  # Converse has no parallel switch: records what is not sent
+    if plan.omit_tools or not plan.tools:
+        if ctx.scenario.has_tool_history:
+            ctx.ledger.error("history.tool_config_required", "the history holds toolUse/toolResult blocks but no "
+                             "tools are sent; Bedrock answers 400 'The toolConfig field must be defined when using "
+                             "toolUse and toolResult content blocks.'; declare the tools the history calls")
+        elif plan.mode == "none" and plan.omit_tools:
+            mapped(ctx, "toolConfig omitted")
+        return
+    strict = strict_tools(ctx)
+    config: dict[str, Any] = {"tools": [_spec(ctx, tool, strict) for tool in plan.tools]}
+    choice: dict[str, Any] | None = None
+    if plan.mode == "auto":
+        choice = {"auto": {}}
+    elif plan.mode == "required":
+        choice = {"any": {}}
+    elif plan.mode == "named":
+        choice = {"tool": {"name": plan.name}}
+        if not (_is_claude(ctx.model) or _NOVA.search(ctx.model)):
+            ctx.ledger.warning("tool_choice.model_support", "Bedrock documents toolChoice.tool only for Anthropic "
+                               f"Claude 3+ and Amazon Nova; {ctx.model} may answer 400 'This model doesn't support "
+                               "the toolConfig.toolChoice.tool field'; use tool_choice required with only that tool")
+    elif plan.mode == "allowed":  # only with a capability overlay claiming a native form; there is none
+        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no allowed-subset toolChoice; remove the "
+                         "capability overlay for 'allowed'")
+    if choice is not None:
+        config["toolChoice"] = choice
+        mapped(ctx, choice)
+    elif plan.mode == "none":
+        mapped(ctx, "toolConfig without toolChoice", "tools kept for the history; none is not enforced")
+    body["toolConfig"] = config
+
+
+def _thinking(ctx: Context, body: dict[str, Any], max_tokens: int | None) -> None:
+    if not _is_claude(ctx.model):
+        ctx.ledger.warning("thinking.unsupported_model", f"thinking: true is sent only for Anthropic Claude models on "
+                           f"Bedrock; {ctx.model} gets no thinking field (use providers.{ctx.provider}.extra."
+                           "additionalModelRequestFields for the model's own reasoning switch)")
+        return
+    choice = (body.get("toolConfig") or {}).get("toolChoice")
+    if ctx.plan.forces_call and choice is not None:
+        ctx.ledger.error("thinking.forced_choice", f"Claude on Bedrock answers 400 'The model returned the following "
+                         f"errors: Thinking may not be enabled when tool_choice forces tool use.' for toolChoice "
+                         f"{compact(choice)}; set providers.{ctx.provider}.thinking: false, or use tool_choice auto")
+    temperature = ctx.settings.temperature
+    if temperature is not None and temperature != 1:
+        ctx.ledger.error("thinking.temperature", f"Claude accepts only temperature 1 with thinking on (here "
+                         f"{temperature}); drop temperature or set thinking: false")
+    if max_tokens is not None and max_tokens <= THINKING_BUDGET:
+        ctx.ledger.error("thinking.max_tokens", f"thinking needs budget_tokens ≥ {THINKING_BUDGET} and below "
+                         f"maxTokens, but max_tokens is {max_tokens}; raise it above {THINKING_BUDGET}")
+    if last_assistant_has_calls(ctx.scenario.messages):
+        ctx.ledger.error("thinking.tool_history", "with thinking on, Claude requires the last assistant turn to start "
+                         "with the thinking block that preceded its tool calls, which a scenario cannot carry; set "
+                         "thinking: false for this history")
+    body["additionalModelRequestFields"] = {"thinking": {"type": "enabled", "budget_tokens": THINKING_BUDGET}}
+    ctx.ledger.info("thinking.budget", f"thinking: true → additionalModelRequestFields.thinking with budget_tokens "
+                    f"{THINKING_BUDGET} (the documented minimum; below maxTokens)")
+
+
+# ---- parse ------------------------------------------------------------------------------
+
+
+def parse_reply(provider: str, body: Any) -> Reply:
+    """A Converse response body → Reply; a ``{"message": ...}`` error body becomes ``Reply.error``
+    (its type, e.g. ValidationException, travels in the x-amzn-ErrorType header, not the body)."""
+    body = expect_dict(provider, body, "the body")
+    if "output" not in body:
+        if isinstance(body.get("message"), str):
+            return Reply(error=ProviderError(None, None, body["message"]))
+        raise bad_body(provider, "no output")
+    output = expect_dict(provider, body["output"], "output")
+    message = expect_dict(provider, output.get("message"), "output.message")
+    calls, texts = [], []
+    for i, block in enumerate(expect_list(provider, message.get("content"), "output.message.content")):
+        block = expect_dict(provider, block, f"output.message.content[{i}]")
+        if "toolUse" in block:
+            use = expect_dict(provider, block["toolUse"], f"output.message.content[{i}].toolUse")
+            calls.append(make_call(use.get("toolUseId"), use.get("name"), use.get("input")))
+        elif isinstance(block.get("text"), str):
+            texts.append(block["text"])
+        # reasoningContent and other blocks are not the answer
+    stop = body.get("stopReason")
+    if stop is not None and not isinstance(stop, str):
+        raise bad_body(provider, f"stopReason is {type(stop).__name__}, expected a string")
+    usage = body.get("usage")
+    usage = expect_dict(provider, usage, "usage") if usage is not None else {}
+    return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=stop,
+                 usage=Usage(int_or_none(usage.get("inputTokens")), int_or_none(usage.get("outputTokens"))))

@@ -1,0 +1,190 @@
+"""Cohere Chat v2 (``POST https://api.cohere.com/v2/chat``).
+
+Facts this module relies on (cohere 7.3.1 wheel; docs.cohere.com):
+- tool_choice takes only ``"REQUIRED"`` or ``"NONE"``; leaving it out means auto; it works only on
+  Command R7B and newer models (``v2/types/v2chat_request_tool_choice.py``, ``v2/client.py``).
+- strictness is one top-level ``strict_tools`` flag for every tool; a per-tool ``strict`` key is
+  rejected with 422 (OpenRouterTeam/openrouter-examples#71).
+- an assistant message may not carry text ``content`` next to ``tool_calls``; such text goes in
+  ``tool_plan`` (vercel/ai#5794 quotes the API's error).
+- replies: ``message.tool_calls[].function.arguments`` is JSON text (``"null"`` for no arguments),
+  ``message.content`` a list of ``{type: text|thinking}`` blocks, ``message.tool_plan`` the model's
+  plan (not its answer), ``finish_reason`` upper case, usage in ``usage.tokens``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .capabilities import Capability
+from .common import (Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
+                     start, strict_tools)
+from .model import RenderOptions, Reply, Scenario, Translation, Usage
+from .replies import bad_body, expect_dict, expect_list, join_text, make_call
+
+BASE_URL = "https://api.cohere.com"
+PATH = "/v2/chat"
+WORDS = {"none": "NONE", "required": "REQUIRED"}
+
+# Models older than Command R7B, which the SDK says cannot take tool_choice.
+_PRE_R7B = re.compile(r"command(-light)?(-nightly)?|command-r(-plus)?(-\d{2}-\d{4}|-v01)?")
+
+LEDGER_CODES: dict[str, str] = {
+    "pitfall.tool_choice_model": "tool_choice is sent to a Cohere model older than Command R7B, which does not support it",
+    "strict.mapped": "strict tools sent as the top-level strict_tools: true",
+    "strict.widened": "strict_tools applies to every tool, so tools not marked strict become strict too",
+    "history.text_as_tool_plan": "assistant text next to tool calls sent as tool_plan (Cohere rejects content there)",
+    "history.is_error_dropped": "a tool result's is_error has no Cohere field; the content carries the error",
+    "schema.empty_parameters": "a tool without parameters is sent with an empty object schema",
+    "thinking.mapped": "the thinking setting sent as thinking {type: enabled|disabled}",
+}
+
+
+def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
+    ctx = start(provider, scenario, options, cap)
+    body: dict[str, Any] = {"model": ctx.model, "messages": _messages(ctx)}
+    choice = _tools(ctx, body)
+    settings = ctx.settings
+    if settings.max_tokens is not None:
+        body["max_tokens"] = settings.max_tokens
+    if settings.temperature is not None:
+        body["temperature"] = settings.temperature
+    if choice is not None:
+        body["tool_choice"] = choice  # keys in the SDK's order: tool_choice after the sampling settings
+    if settings.thinking is not None:
+        body["thinking"] = {"type": "enabled" if settings.thinking else "disabled"}
+        ctx.ledger.info("thinking.mapped", f"thinking {str(settings.thinking).lower()} → {compact(body['thinking'])}")
+    body["stream"] = False  # as the SDK's non-streaming chat sends it
+    url = endpoint(ctx, BASE_URL, PATH)
+    return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("tool_choice",))
+
+
+def _tools(ctx: Context, body: dict[str, Any]) -> str | None:
+    """Put tools and strict_tools in the body; return the tool_choice word to send, if any."""
+    plan = ctx.plan
+    parallel_value(ctx)  # no parallel switch on Cohere: records the drop
+    if plan.omit_tools or not plan.tools:
+        return None
+    tools = []
+    for tool in plan.tools:
+        function: dict[str, Any] = {"name": tool.name}
+        if tool.description is not None:
+            function["description"] = tool.description
+        if tool.parameters is None:
+            ctx.ledger.info("schema.empty_parameters", f"tool '{tool.name}' has no parameters: sent with an empty "
+                            "object schema (Cohere requires parameters)")
+        function["parameters"] = tool.schema()
+        tools.append({"type": "function", "function": function})
+    body["tools"] = tools
+    strict = strict_tools(ctx)
+    if strict:
+        loose = [t.name for t in plan.tools if t.name not in strict]
+        if loose:
+            ctx.ledger.warning("strict.widened", f"Cohere's strict_tools covers every tool: {', '.join(loose)} "
+                               f"become{'s' if len(loose) == 1 else ''} strict too (only "
+                               f"{', '.join(sorted(strict))} asked for it)")
+        body["strict_tools"] = True
+        ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → strict_tools: true "
+                        "(top level; a per-tool strict key is rejected with 422)")
+    if plan.mode == "auto":
+        mapped(ctx, "(omitted)", "Cohere has no AUTO value: leaving tool_choice out means auto")
+        return None
+    if plan.mode == "unset":
+        return None
+    word = WORDS.get(plan.mode)
+    if word is None:  # named/allowed planned as native: only a wrong capability overlay gets here
+        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no wire form for tool_choice "
+                         f"{plan.mode}; the capability row (or overlay) claiming it is wrong")
+        return None
+    offered = ", ".join(t.name for t in plan.tools)
+    mapped(ctx, word, f"only {offered} offered" if plan.emulated else "")
+    if _PRE_R7B.fullmatch(ctx.model.lower()):
+        ctx.ledger.warning("pitfall.tool_choice_model",
+                           f"{ctx.model} predates Command R7B; Cohere supports tool_choice only on Command R7B and "
+                           f"newer, so {word} may be rejected or ignored (use e.g. command-a-03-2025 or "
+                           f"command-r7b-12-2024)")
+    return word
+
+
+def _messages(ctx: Context) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if ctx.scenario.system is not None:
+        out.append({"role": "system", "content": ctx.scenario.system})
+    for m in ctx.scenario.messages:
+        if m.role == "user":
+            out.append({"role": "user", "content": m.content})
+        elif m.role == "assistant":
+            msg: dict[str, Any] = {"role": "assistant"}
+            if m.tool_calls:
+                if m.content:
+                    msg["tool_plan"] = m.content
+                    ctx.ledger.info("history.text_as_tool_plan", f"assistant text before calls "
+                                    f"{', '.join(c.id for c in m.tool_calls)} sent as tool_plan: Cohere rejects "
+                                    "text content next to tool_calls")
+                msg["tool_calls"] = [{"id": c.id, "type": "function",
+                                      "function": {"name": c.name, "arguments": history_arguments_json(c.arguments)}}
+                                     for c in m.tool_calls]
+            else:
+                msg["content"] = m.content
+            out.append(msg)
+        else:
+            out.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content})
+            if m.is_error:
+                ctx.ledger.info("history.is_error_dropped", f"tool result {m.tool_call_id} is_error: true has no "
+                                f"field in {ctx.cap.title}; the content carries the error")
+    return out
+
+
+# ---- replies -----------------------------------------------------------------------------
+
+
+def _count(value: Any) -> int | None:
+    """Token counts are typed float in the SDK; accept integral floats, nothing else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _usage(provider: str, body: dict[str, Any]) -> Usage:
+    """``usage.tokens`` (what the model read and wrote), else ``usage.billed_units``."""
+    usage = body.get("usage")
+    if usage is None:
+        return Usage()
+    usage = expect_dict(provider, usage, "usage")
+    for key in ("tokens", "billed_units"):
+        part = usage.get(key)
+        if isinstance(part, dict):
+            found = Usage(_count(part.get("input_tokens")), _count(part.get("output_tokens")))
+            if found != Usage():
+                return found
+    return Usage()
+
+
+def parse_reply(provider: str, body: Any) -> Reply:
+    """A Cohere v2 chat body → Reply. ``tool_plan`` is not the answer and is not returned as text."""
+    body = expect_dict(provider, body, "the body")
+    message = expect_dict(provider, body.get("message"), "message")
+    calls = []
+    for i, call in enumerate(expect_list(provider, message.get("tool_calls"), "message.tool_calls")):
+        call = expect_dict(provider, call, f"message.tool_calls[{i}]")
+        function = expect_dict(provider, call.get("function"), f"message.tool_calls[{i}].function")
+        calls.append(make_call(call.get("id"), function.get("name"), function.get("arguments")))
+    content = message.get("content")
+    if isinstance(content, str):
+        text = content or None
+    else:
+        parts = []
+        for i, block in enumerate(expect_list(provider, content, "message.content")):
+            block = expect_dict(provider, block, f"message.content[{i}]")
+            if block.get("type") == "text":
+                parts.append(block.get("text"))
+        text = join_text(parts)
+    finish_reason = body.get("finish_reason")
+    if finish_reason is not None and not isinstance(finish_reason, str):
+        raise bad_body(provider, f"finish_reason is {type(finish_reason).__name__}, expected a string")
+    return Reply(tool_calls=tuple(calls), text=text, finish_reason=finish_reason, usage=_usage(provider, body))

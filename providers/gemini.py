@@ -1,0 +1,506 @@
+"""Google Gemini API (``generateContent``): translate a scenario, parse a reply.
+
+Wire facts, with their sources:
+
+- ``POST https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent`` with the key in
+  ``x-goog-api-key`` (google-genai ``_api_client.py``; the SDK's base URL carries no version).
+- ``tool_choice`` lives in ``toolConfig.functionCallingConfig``: ``mode`` AUTO | ANY | NONE | VALIDATED and
+  ``allowedFunctionNames``, which "should only be set when the Mode is ANY or VALIDATED"; VALIDATED lets
+  the model answer in text or call, "but will validate function calls with constrained decoding"
+  (ai.google.dev/api/caching#FunctionCallingConfig, updated 2026-09-11; google-genai ``types.py``
+  ``FunctionCallingConfigMode``). There is no per-tool strict flag and no parallel-call switch.
+- ``parameters`` is a subset of the OpenAPI 3.0 Schema object; the fields are listed in ``SCHEMA_FIELDS``
+  (ai.google.dev/api/caching#Schema). Anything else is refused by the API ("Unknown name ... Cannot find
+  field"), so it is converted or removed here, and every removal is in the ledger.
+- History: the assistant is role ``model``; tool results are ``functionResponse`` parts in a ``user`` turn
+  whose ``response`` must be a JSON object ('Use "output" key to specify function output and "error" key to
+  specify error details', google-genai ``FunctionResponse``).
+- Gemini 3 models answer 400 when a ``functionCall`` in the history has no ``thoughtSignature``; for
+  history the model did not produce Google documents the sentinel ``skip_thought_signature_validator``
+  (ai.google.dev/gemini-api/docs/thought-signatures, as quoted by vercel/ai ``convert-to-google-messages.ts``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import common
+from .capabilities import Capability
+from .common import Context
+from .model import Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+
+DEFAULT_BASE = "https://generativelanguage.googleapis.com"
+THOUGHT_SIGNATURE_SENTINEL = "skip_thought_signature_validator"
+
+# ai.google.dev/api/caching#Schema (v1beta): the only keys a Gemini API Schema object may carry.
+SCHEMA_FIELDS = frozenset({
+    "type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties",
+    "required", "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example", "anyOf",
+    "propertyOrdering", "default", "items", "minimum", "maximum",
+})
+# The Schema ``Type`` enum (STRING ... NULL); JSON Schema's lower-case spelling is what clients send.
+SCHEMA_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
+# Keywords that only annotate the document: dropping them loses nothing the model could use.
+_ANNOTATIONS = frozenset({"$schema", "$id", "$comment"})
+# Which keywords belong to which type, for splitting a type list into anyOf branches.
+_TYPE_KEYWORDS = {
+    "array": ("items", "minItems", "maxItems"),
+    "object": ("properties", "required", "minProperties", "maxProperties", "propertyOrdering"),
+    "string": ("minLength", "maxLength", "pattern", "format"),
+    "number": ("minimum", "maximum"),
+    "integer": ("minimum", "maximum"),
+}
+_IGNORED_SETTINGS = ("thinking", "deployment", "endpoint", "api_version", "region")
+
+LEDGER_CODES: dict[str, str] = {
+    "schema.converted": "a schema keyword was rewritten into Gemini's Schema form without losing meaning "
+                        "($ref inlined, type list → nullable/anyOf, const → enum, ...)",
+    "schema.keyword_removed": "a schema keyword Gemini's Schema does not have was removed; the model no longer sees it",
+    "schema.type_unsupported": "a schema type is not one of Gemini's Schema types: the request is refused",
+    "schema.ref_unresolved": "a $ref that cannot be inlined (not local, or recursive): the request is refused",
+    "strict.validated": "strict tools are sent with mode VALIDATED (Gemini's schema-validated calling mode)",
+    "strict.not_validated": "strict tools with a forced call: mode ANY cannot be combined with VALIDATED",
+    "history.tool_result_wrapped": "a tool result was wrapped into the JSON object functionResponse.response needs",
+    "history.thought_signature": "Gemini 3 history calls got Google's documented placeholder thoughtSignature",
+    "messages.empty": "no messages: Gemini refuses a request without contents",
+    "model.normalized": "a 'models/' prefix was removed from the model name (the URL adds it)",
+    "settings.ignored": "a providers.gemini setting this translator does not use",
+}
+
+
+# ---- translation ----------------------------------------------------------------------------
+
+
+def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
+    ctx = common.start(provider, scenario, options, cap)
+    model = _model_name(ctx)
+    _ignored_settings(ctx)
+    common.check_names(ctx, "gemini")
+
+    body: dict[str, Any] = {"contents": _contents(ctx, model)}
+    if scenario.system is not None:
+        body["systemInstruction"] = {"parts": [{"text": scenario.system}]}
+    tools = () if ctx.plan.omit_tools else ctx.plan.tools
+    if tools:
+        body["tools"] = [{"functionDeclarations": [_declaration(ctx, tool) for tool in tools]}]
+        calling = _calling_config(ctx)
+        if calling is not None:
+            body["toolConfig"] = {"functionCallingConfig": calling}
+    common.parallel_value(ctx)  # no switch on Gemini: records the drop
+    generation: dict[str, Any] = {}
+    if ctx.settings.max_tokens is not None:
+        generation["maxOutputTokens"] = ctx.settings.max_tokens
+    if ctx.settings.temperature is not None:
+        generation["temperature"] = ctx.settings.temperature
+    if generation:
+        body["generationConfig"] = generation
+
+    url = common.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:generateContent")
+    headers = {"Content-Type": "application/json"}
+    env = common.key_env(ctx)
+    if env:
+        headers["x-goog-api-key"] = f"${env[0]}"
+    return common.finish(ctx, url=url, headers=headers, body=body,
+                         choice_path=("toolConfig", "functionCallingConfig"))
+
+
+def _model_name(ctx: Context) -> str:
+    model = ctx.model
+    if model.startswith("models/"):
+        ctx.ledger.info("model.normalized", f"model {model} → {model[len('models/'):]} (the URL path adds 'models/')")
+        model = model[len("models/"):]
+    return model
+
+
+def _ignored_settings(ctx: Context) -> None:
+    for key in _IGNORED_SETTINGS:
+        value = getattr(ctx.settings, key)
+        if value is not None:
+            ctx.ledger.warning("settings.ignored", f"providers.{ctx.provider}.{key} = {common.compact(value)} is not "
+                               "used by the Gemini translator; set the field through providers.gemini.extra")
+
+
+def _calling_config(ctx: Context) -> dict[str, Any] | None:
+    """``functionCallingConfig`` for the plan, or None to leave the API default (AUTO)."""
+    plan = ctx.plan
+    choice = ctx.scenario.tool_choice
+    if plan.mode == "none":
+        config: dict[str, Any] = {"mode": "NONE"}
+        common.mapped(ctx, config)
+        return config
+    strict = common.strict_tools(ctx)
+    if plan.mode in ("unset", "auto"):
+        config = {"mode": "VALIDATED"} if strict else {"mode": "AUTO"}
+        if strict:
+            _strict_validated(ctx, strict)
+        if plan.mode == "unset":
+            return config if strict else None
+        common.mapped(ctx, config)
+        return config
+    if plan.mode == "required":
+        config = {"mode": "ANY"}
+        common.mapped(ctx, config)
+    elif plan.mode == "named":
+        config = {"mode": "ANY", "allowedFunctionNames": [plan.name]}
+        common.mapped(ctx, config)
+    else:  # allowed subset, natively
+        names = list(plan.allowed)
+        if choice is not None and choice.allowed_mode == "required":
+            config = {"mode": "ANY", "allowedFunctionNames": names}
+            common.mapped(ctx, config)
+        else:
+            config = {"mode": "VALIDATED", "allowedFunctionNames": names}
+            common.mapped(ctx, config, "allowedFunctionNames is accepted with ANY or VALIDATED only; VALIDATED lets the "
+                          "model answer in text and also validates its calls against the schemas")
+            if strict:
+                _strict_validated(ctx, strict)
+            return config
+    if strict:
+        ctx.ledger.warning("strict.not_validated",
+                           f"strict tools ({', '.join(sorted(strict))}) with a forced call: Gemini's schema-validated "
+                           "mode is VALIDATED, which cannot also force a call, so mode ANY is sent and the arguments "
+                           "are not validated by VALIDATED; use tool_choice auto to get validated calls")
+    return config
+
+
+def _strict_validated(ctx: Context, strict: set[str]) -> None:
+    others = [t.name for t in ctx.plan.tools if t.name not in strict]
+    also = f"; the mode covers every declared tool, so also {', '.join(others)}" if others else ""
+    ctx.ledger.info("strict.validated",
+                    f"strict tools ({', '.join(sorted(strict))}) → mode VALIDATED: Gemini has no per-tool strict flag; "
+                    f"VALIDATED validates function calls with constrained decoding{also}")
+
+
+def _declaration(ctx: Context, tool: Tool) -> dict[str, Any]:
+    declaration: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        declaration["description"] = tool.description
+    if tool.parameters is not None:
+        parameters = convert_schema(ctx, tool.name, tool.parameters)
+        if parameters is not None:
+            declaration["parameters"] = parameters
+    return declaration
+
+
+# ---- JSON Schema → Gemini Schema ------------------------------------------------------------
+
+
+def convert_schema(ctx: Context, tool_name: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+    """A tool's JSON Schema as Gemini's Schema subset, or None when ``parameters`` is better left out.
+
+    Every change is recorded in ``ctx.ledger``, grouped per tool and keyword with the JSON paths."""
+    converter = _SchemaConverter(tool_name, schema)
+    root = converter.node(schema, "parameters", ())
+    if "type" not in root and "anyOf" not in root:
+        root = {"type": "object", **root}
+        converter.note("info", "schema.converted", "type object added", "parameters",
+                       "Gemini wants an OBJECT schema for function parameters")
+    empty = str(root.get("type", "")).lower() == "object" and not root.get("properties") and "anyOf" not in root
+    if empty:
+        converter.note("info", "schema.converted", "empty object schema left out", "parameters",
+                       "the tool takes no arguments; Gemini has answered 400 'properties: should be non-empty for "
+                       "OBJECT type' to an empty one (pipecat-ai/pipecat-flows#110)")
+    converter.flush(ctx)
+    return None if empty else root
+
+
+class _SchemaConverter:
+    def __init__(self, tool_name: str, root: dict[str, Any]) -> None:
+        self.tool = tool_name
+        self.defs: dict[str, Any] = {}
+        for key in ("$defs", "definitions"):
+            if isinstance(root.get(key), dict):
+                self.defs.update({f"#/{key}/{name}": sub for name, sub in root[key].items()})
+        # (severity, code, what, why) -> paths, in first-seen order
+        self.notes: dict[tuple[str, str, str, str], list[str]] = {}
+
+    def note(self, severity: str, code: str, what: str, path: str, why: str) -> None:
+        paths = self.notes.setdefault((severity, code, what, why), [])
+        if path not in paths:
+            paths.append(path)
+
+    def flush(self, ctx: Context) -> None:
+        for (severity, code, what, why), paths in self.notes.items():
+            shown = ", ".join(paths[:6]) + (f" and {len(paths) - 6} more" if len(paths) > 6 else "")
+            ctx.ledger.add(severity, code, f"tool '{self.tool}': {what} at {shown} ({why})")  # type: ignore[arg-type]
+
+    def removed(self, keyword: str, path: str, why: str = "") -> None:
+        self.note("warning", "schema.keyword_removed", f"{keyword} removed", path,
+                  why or "not a field of Gemini's Schema (ai.google.dev/api/caching#Schema)")
+
+    def node(self, schema: Any, path: str, refs: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(schema, dict):
+            self.note("error", "schema.type_unsupported", f"a {type(schema).__name__} schema", path,
+                      "Gemini needs a Schema object here; write an object schema")
+            return {}
+        if "$ref" in schema:
+            return self.reference(schema, path, refs)
+        node = dict(schema)
+        for key in ("allOf", "oneOf"):
+            if key in node:
+                node = self.combinator(node, key, path)
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key == "type":
+                self.type_(value, node, out, path)
+            elif key == "properties" and isinstance(value, dict):
+                out["properties"] = {name: self.node(sub, f"{path}.{name}", refs) for name, sub in value.items()}
+            elif key == "items":
+                if isinstance(value, dict):
+                    out["items"] = self.node(value, f"{path}[]", refs)
+                else:
+                    self.removed("items (tuple form)", path, "Gemini's items is a single schema")
+            elif key == "anyOf" and isinstance(value, list):
+                self.any_of(value, out, path, refs)
+            elif key == "enum":
+                self.enum(value, out, path)
+            elif key == "const":
+                self.const(value, node, out, path)
+            elif key in ("$defs", "definitions") and not refs and path == "parameters":
+                self.note("info", "schema.converted", f"{key} dropped", path,
+                          "its references are inlined where they are used")
+            elif key in _ANNOTATIONS:
+                self.note("info", "schema.converted", f"{key} dropped", path, "an annotation; no meaning is lost")
+            elif key == "additionalProperties":
+                self.removed(key, path, "not in the Gemini API Schema; the google-genai SDK refuses it for the "
+                             "Gemini API, so extra keys are no longer forbidden")
+            elif key in SCHEMA_FIELDS:
+                out[key] = value
+            else:
+                self.removed(key, path)
+        return out
+
+    def reference(self, schema: dict[str, Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
+        ref = schema["$ref"]
+        target = self.defs.get(ref) if isinstance(ref, str) else None
+        if target is None or ref in refs:
+            why = ("it refers back to itself; Gemini's Schema has no references, so it cannot be inlined"
+                   if ref in refs else "only local #/$defs/... and #/definitions/... references can be inlined")
+            self.note("error", "schema.ref_unresolved", f"$ref {ref}", path, why)
+            return {}
+        self.note("info", "schema.converted", f"$ref {ref} inlined", path, "Gemini's Schema has no references")
+        siblings = {k: v for k, v in schema.items() if k != "$ref"}
+        merged = {**target, **siblings} if isinstance(target, dict) else target
+        return self.node(merged, path, refs + (ref,))
+
+    def combinator(self, node: dict[str, Any], key: str, path: str) -> dict[str, Any]:
+        branches = node.pop(key)
+        if not isinstance(branches, list) or not branches:
+            self.removed(key, path)
+            return node
+        if key == "allOf":
+            if len(branches) == 1 and isinstance(branches[0], dict):
+                self.note("info", "schema.converted", "allOf with one branch merged", path, "Gemini has no allOf")
+                return {**branches[0], **node}
+            self.removed(key, path, "Gemini has no allOf; its constraints are no longer sent")
+            return node
+        if "anyOf" in node:
+            self.removed(key, path, "Gemini has no oneOf, and this node already has an anyOf")
+            return node
+        self.note("warning", "schema.keyword_removed", "oneOf sent as anyOf", path,
+                  "Gemini has no oneOf; 'exactly one branch' becomes 'at least one'")
+        return {**node, "anyOf": branches}
+
+    def type_(self, value: Any, node: dict[str, Any], out: dict[str, Any], path: str) -> None:
+        names = value if isinstance(value, list) else [value]
+        unknown = [n for n in names if not isinstance(n, str) or n.lower() not in SCHEMA_TYPES]
+        if unknown:
+            self.note("error", "schema.type_unsupported", f"type {common.compact(unknown[0])}", path,
+                      f"Gemini's Schema types are {', '.join(SCHEMA_TYPES)}; fix the schema")
+            return
+        if not isinstance(value, list):
+            out["type"] = value
+            return
+        concrete = [n for n in value if n.lower() != "null"]
+        nullable = len(concrete) < len(value)
+        if len(concrete) <= 1:
+            out["type"] = concrete[0] if concrete else "null"
+            if nullable and concrete:
+                out["nullable"] = True
+            self.note("info", "schema.converted", f"type {common.compact(value)} → "
+                      f"{common.compact(out['type'])}{' + nullable' if nullable and concrete else ''}", path,
+                      "Gemini's type is a single value")
+            return
+        # Several concrete types: one anyOf branch per type, each with the keywords of its type.
+        branches = []
+        for name in concrete:
+            branch: dict[str, Any] = {"type": name}
+            for keyword in _TYPE_KEYWORDS.get(name.lower(), ()):
+                if keyword in node:
+                    branch[keyword] = node[keyword]
+            branches.append(branch)
+        out["anyOf"] = branches
+        if nullable:
+            out["nullable"] = True
+        self.note("info", "schema.converted", f"type {common.compact(value)} → anyOf", path,
+                  "Gemini's type is a single value")
+
+    def any_of(self, branches: list[Any], out: dict[str, Any], path: str, refs: tuple[str, ...]) -> None:
+        concrete = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null" and len(b) == 1)]
+        if len(concrete) < len(branches):
+            out["nullable"] = True
+            self.note("info", "schema.converted", "anyOf null branch → nullable", path,
+                      "Gemini marks optional values with nullable")
+        converted = [self.node(b, f"{path}.anyOf[{i}]", refs) for i, b in enumerate(concrete)]
+        if len(converted) == 1:
+            for key, value in converted[0].items():
+                out.setdefault(key, value)
+            self.note("info", "schema.converted", "single anyOf branch merged into its node", path,
+                      "the same schema without the anyOf wrapper")
+        elif converted:
+            out["anyOf"] = converted
+
+    def enum(self, values: Any, out: dict[str, Any], path: str) -> None:
+        if not isinstance(values, list):
+            self.removed("enum", path, "enum must be a list")
+            return
+        kept = [v for v in values if v is not None]
+        if len(kept) < len(values):
+            out["nullable"] = True
+            self.note("info", "schema.converted", "null in enum → nullable", path, "Gemini enums hold strings only")
+        if all(isinstance(v, str) for v in kept):
+            out["enum"] = kept
+        else:
+            self.removed(f"enum {common.compact(values)[:60]}", path,
+                         "Gemini enums hold strings only (Type.STRING with enum format); the allowed values are lost")
+
+    def const(self, value: Any, node: dict[str, Any], out: dict[str, Any], path: str) -> None:
+        if "enum" in node:
+            self.removed("const", path, "Gemini has no const and the node already has an enum")
+        elif isinstance(value, str):
+            out["enum"] = [value]
+            self.note("info", "schema.converted", "const → enum with one value", path, "Gemini has no const")
+        else:
+            self.removed(f"const {common.compact(value)[:40]}", path,
+                         "Gemini has no const, and its enums hold strings only")
+
+
+# ---- history --------------------------------------------------------------------------------
+
+
+def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
+    messages = ctx.scenario.messages
+    if not messages:
+        ctx.ledger.error("messages.empty", "the scenario has no messages: Gemini answers 400 'contents is not "
+                         "specified' (langchain-ai/langchain-google#1393); add a user message")
+        return []
+    signed = model.lower().startswith("gemini-3")
+    contents: list[dict[str, Any]] = []
+    wrapped: list[str] = []
+    errors: list[str] = []
+    signatures = 0
+    results: list[dict[str, Any]] | None = None  # the parts of the current run of tool results
+    for message in messages:
+        if message.role == "tool":
+            if results is None:
+                results = []
+                contents.append({"role": "user", "parts": results})
+            results.append(_function_response(message, wrapped, errors))
+            continue
+        results = None
+        if message.role == "user":
+            contents.append({"role": "user", "parts": [{"text": message.content or ""}]})
+            continue
+        parts: list[dict[str, Any]] = []
+        if message.content:
+            parts.append({"text": message.content})
+        for call in message.tool_calls:
+            part: dict[str, Any] = {"functionCall": {"id": call.id, "name": call.name, "args": call.arguments}}
+            if signed:
+                part["thoughtSignature"] = THOUGHT_SIGNATURE_SENTINEL
+                signatures += 1
+            parts.append(part)
+        contents.append({"role": "model", "parts": parts})
+    if wrapped:
+        ctx.ledger.info("history.tool_result_wrapped",
+                        f"tool result{'s' if len(wrapped) > 1 else ''} for {', '.join(wrapped)} "
+                        f"{'are' if len(wrapped) > 1 else 'is'} not a JSON object: sent as "
+                        '{"output": ...} (functionResponse.response must be an object; "output" is the documented key)')
+    if errors:
+        ctx.ledger.info("history.tool_result_wrapped",
+                        f"failed tool result{'s' if len(errors) > 1 else ''} for {', '.join(errors)}: sent as "
+                        '{"error": ...} ("error" is the documented key for error details)')
+    if signatures:
+        ctx.ledger.info("history.thought_signature",
+                        f"{model} refuses history function calls without a thoughtSignature: "
+                        f"{signatures} call{'s' if signatures > 1 else ''} written by hand got "
+                        f'"{THOUGHT_SIGNATURE_SENTINEL}", the placeholder Google documents for calls the model did '
+                        "not produce (ai.google.dev/gemini-api/docs/thought-signatures)")
+    return contents
+
+
+def _function_response(message: Message, wrapped: list[str], errors: list[str]) -> dict[str, Any]:
+    content = message.content or ""
+    call_id = message.tool_call_id or ""
+    if message.is_error:
+        try:
+            detail: Any = json.loads(content)
+        except ValueError:
+            detail = content
+        response: dict[str, Any] = {"error": detail}
+        errors.append(call_id)
+    else:
+        response = common.tool_result_object(content)
+        if not _is_json_object(content):
+            wrapped.append(call_id)
+    return {"functionResponse": {"id": message.tool_call_id, "name": message.tool_name, "response": response}}
+
+
+def _is_json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
+# ---- replies --------------------------------------------------------------------------------
+
+
+def parse_reply(provider: str, body: Any) -> Reply:
+    """A generateContent body → Reply. Calls are read from the parts (finishReason is STOP even with
+    calls); thought parts and thoughtSignature are skipped. An error envelope becomes ``Reply.error``."""
+    data = expect_dict(provider, body, "the body")
+    if "candidates" not in data and isinstance(data.get("error"), dict):
+        return Reply(error=_error(data["error"]))
+    usage = _usage(data.get("usageMetadata"))
+    candidates = expect_list(provider, data.get("candidates"), "candidates")
+    if not candidates:
+        feedback = data.get("promptFeedback")
+        reason = feedback.get("blockReason") if isinstance(feedback, dict) else None
+        return Reply(finish_reason=reason if isinstance(reason, str) else None, usage=usage)
+    first = expect_dict(provider, candidates[0], "candidates[0]")
+    content = first.get("content")
+    parts = [] if content is None else expect_list(
+        provider, expect_dict(provider, content, "candidates[0].content").get("parts"), "candidates[0].content.parts")
+    calls = []
+    texts = []
+    for i, raw in enumerate(parts):
+        part = expect_dict(provider, raw, f"candidates[0].content.parts[{i}]")
+        if "functionCall" in part:
+            call = expect_dict(provider, part["functionCall"], f"candidates[0].content.parts[{i}].functionCall")
+            if not isinstance(call.get("name"), str):
+                raise bad_body(provider, f"candidates[0].content.parts[{i}].functionCall has no name")
+            calls.append(make_call(call.get("id"), call["name"], call.get("args")))
+        elif part.get("thought") is True:
+            continue
+        elif isinstance(part.get("text"), str):
+            texts.append(part["text"])
+    finish = first.get("finishReason")
+    return Reply(tool_calls=tuple(calls), text=join_text(texts),
+                 finish_reason=finish if isinstance(finish, str) else None, usage=usage)
+
+
+def _usage(meta: Any) -> Usage:
+    if not isinstance(meta, dict):
+        return Usage()
+    return Usage(int_or_none(meta.get("promptTokenCount")), int_or_none(meta.get("candidatesTokenCount")))
+
+
+def _error(error: dict[str, Any]) -> ProviderError:
+    """Google's envelope: ``{"error": {"code": 400, "message": ..., "status": "INVALID_ARGUMENT"}}``."""
+    message = error.get("message")
+    status = error.get("status")
+    return ProviderError(status=int_or_none(error.get("code")), type=status if isinstance(status, str) else None,
+                         message=message if isinstance(message, str) else common.compact(error))

@@ -1,0 +1,163 @@
+"""Ollama's native chat API (``POST http://localhost:11434/api/chat``).
+
+Facts this module relies on (ollama/ollama ``api/types.go``, ``docs/api.md``; ollama 0.6.3 wheel):
+- ``ChatRequest`` has no tool_choice (nor parallel or strict) field: every tool_choice other than
+  auto is emulated by the shared planner (tools filtered or left out) or cannot be enforced.
+- ``stream`` defaults to true (NDJSON chunks); ``stream: false`` gets one JSON object.
+- sampling settings live in ``options`` (``num_predict``, ``temperature``); ``think`` is top level.
+- history: assistant ``tool_calls[].function.arguments`` is an object, calls may carry ``id``;
+  tool results are ``{role: tool, content, tool_name, tool_call_id}``.
+- the server reads tool schemas into fixed structs (``ToolFunctionParameters``, ``ToolProperty``):
+  keywords outside them never reach the model's prompt.
+- replies: arguments are objects, ids may be absent, ``done_reason`` stays ``stop`` when tools are
+  called, usage is ``prompt_eval_count`` / ``eval_count``.
+- with ``OLLAMA_API_KEY`` set the SDK sends ``Authorization: Bearer``; locally no key is needed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .capabilities import Capability
+from .common import Context, bearer, endpoint, finish, mapped, parallel_value, start, strict_tools
+from .model import RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .replies import bad_body, expect_dict, expect_list, int_or_none, make_call
+
+BASE_URL = "http://localhost:11434"
+PATH = "/api/chat"
+
+# JSON Schema keys the server keeps (api/types.go): the parameters object, then each property.
+_PARAMETER_KEYS = frozenset({"type", "$defs", "items", "required", "properties"})
+_PROPERTY_KEYS = frozenset({"anyOf", "type", "items", "description", "enum", "properties"})
+_SHOWN = 8  # ignored keywords listed per tool before "and N more"
+
+LEDGER_CODES: dict[str, str] = {
+    "stream.disabled": "stream: false is sent so the reply is one JSON object (Ollama streams by default)",
+    "max_tokens.mapped": "max_tokens sent as options.num_predict",
+    "temperature.mapped": "temperature sent as options.temperature",
+    "thinking.mapped": "the thinking setting sent as think",
+    "history.is_error_dropped": "a tool result's is_error has no Ollama field; the content carries the error",
+    "schema.empty_parameters": "a tool without parameters is sent with an empty object schema",
+    "schema.keywords_ignored": "schema keywords Ollama's tool structs do not read, so the model never sees them",
+}
+
+
+def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
+    ctx = start(provider, scenario, options, cap)
+    body: dict[str, Any] = {"model": ctx.model, "messages": _messages(ctx)}
+    _tools(ctx, body)
+    body["stream"] = False
+    ctx.ledger.info("stream.disabled", "stream: false sent so the reply is one JSON object "
+                    "(Ollama streams NDJSON chunks by default)")
+    settings = ctx.settings
+    model_options: dict[str, Any] = {}
+    if settings.max_tokens is not None:
+        model_options["num_predict"] = settings.max_tokens
+        ctx.ledger.info("max_tokens.mapped", "max_tokens sent as options.num_predict")
+    if settings.temperature is not None:
+        model_options["temperature"] = settings.temperature
+        ctx.ledger.info("temperature.mapped", "temperature sent as options.temperature")
+    if model_options:
+        body["options"] = model_options
+    if settings.thinking is not None:
+        body["think"] = settings.thinking
+        ctx.ledger.info("thinking.mapped", f"thinking {str(settings.thinking).lower()} → think: "
+                        f"{str(settings.thinking).lower()}")
+    url = endpoint(ctx, BASE_URL, PATH)
+    # The placeholder header stays: the key is sent only when OLLAMA_API_KEY is set (ollama.com, proxies).
+    return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("tool_choice",), key_optional=True)
+
+
+def _tools(ctx: Context, body: dict[str, Any]) -> None:
+    plan = ctx.plan
+    if not (plan.omit_tools or not plan.tools):
+        tools = []
+        for tool in plan.tools:
+            function: dict[str, Any] = {"name": tool.name}
+            if tool.description is not None:
+                function["description"] = tool.description
+            if tool.parameters is None:
+                ctx.ledger.info("schema.empty_parameters", f"tool '{tool.name}' has no parameters: sent with an "
+                                "empty object schema")
+            function["parameters"] = tool.schema()
+            _lint_schema(ctx, tool)
+            tools.append({"type": "function", "function": function})
+        body["tools"] = tools
+        strict_tools(ctx)  # no strict mode: records the drop
+    parallel_value(ctx)  # no parallel switch: records the drop
+    if plan.mode == "auto":
+        mapped(ctx, "(no field)", "Ollama has no tool_choice field; auto is its only behaviour")
+    elif plan.mode == "none" and plan.omit_tools:
+        mapped(ctx, "(no field)", "the tools are left out instead")
+    elif plan.mode != "unset":  # only a capability overlay claiming a native form gets here
+        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no tool_choice field, so tool_choice "
+                         f"{plan.mode} cannot be sent; the capability row (or overlay) claiming it is wrong")
+
+
+def _lint_schema(ctx: Context, tool: Tool) -> None:
+    ignored = _ignored_keys(tool.schema(), _PARAMETER_KEYS, "parameters")
+    if ignored:
+        shown = ", ".join(ignored[:_SHOWN]) + (f" and {len(ignored) - _SHOWN} more" if len(ignored) > _SHOWN else "")
+        ctx.ledger.info("schema.keywords_ignored", f"tool '{tool.name}': Ollama's tool structs do not read {shown}; "
+                        "the model never sees these constraints, so validate the arguments yourself")
+
+
+def _ignored_keys(schema: Any, allowed: frozenset[str], path: str) -> list[str]:
+    """Schema keys the server drops when it reads ``schema`` into its structs, as dotted paths."""
+    if not isinstance(schema, dict):
+        return []
+    found = [f"{path}.{key}" for key in schema if key not in allowed]
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        for name, sub in properties.items():
+            found.extend(_ignored_keys(sub, _PROPERTY_KEYS, f"{path}.properties.{name}"))
+    if allowed is _PROPERTY_KEYS:
+        for i, sub in enumerate(schema.get("anyOf") or []):
+            found.extend(_ignored_keys(sub, _PROPERTY_KEYS, f"{path}.anyOf[{i}]"))
+    return found
+
+
+def _messages(ctx: Context) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if ctx.scenario.system is not None:
+        out.append({"role": "system", "content": ctx.scenario.system})
+    for m in ctx.scenario.messages:
+        if m.role == "user":
+            out.append({"role": "user", "content": m.content})
+        elif m.role == "assistant":
+            msg: dict[str, Any] = {"role": "assistant"}
+            if m.content is not None:
+                msg["content"] = m.content
+            if m.tool_calls:
+                msg["tool_calls"] = [{"id": c.id, "function": {"name": c.name, "arguments": c.arguments}}
+                                     for c in m.tool_calls]
+            out.append(msg)
+        else:
+            out.append({"role": "tool", "content": m.content, "tool_name": m.tool_name,
+                        "tool_call_id": m.tool_call_id})
+            if m.is_error:
+                ctx.ledger.info("history.is_error_dropped", f"tool result {m.tool_call_id} is_error: true has no "
+                                f"field in {ctx.cap.title}; the content carries the error")
+    return out
+
+
+# ---- replies -----------------------------------------------------------------------------
+
+
+def parse_reply(provider: str, body: Any) -> Reply:
+    """An /api/chat body (stream: false) → Reply. Content is kept as sent, even when empty."""
+    body = expect_dict(provider, body, "the body")
+    message = expect_dict(provider, body.get("message"), "message")
+    calls = []
+    for i, call in enumerate(expect_list(provider, message.get("tool_calls"), "message.tool_calls")):
+        call = expect_dict(provider, call, f"message.tool_calls[{i}]")
+        function = expect_dict(provider, call.get("function"), f"message.tool_calls[{i}].function")
+        calls.append(make_call(call.get("id"), function.get("name"), function.get("arguments")))
+    content = message.get("content")
+    if content is not None and not isinstance(content, str):
+        raise bad_body(provider, f"message.content is {type(content).__name__}, expected a string")
+    done_reason = body.get("done_reason")
+    if done_reason is not None and not isinstance(done_reason, str):
+        raise bad_body(provider, f"done_reason is {type(done_reason).__name__}, expected a string")
+    usage = Usage(int_or_none(body.get("prompt_eval_count")), int_or_none(body.get("eval_count")))
+    return Reply(tool_calls=tuple(calls), text=content, finish_reason=done_reason, usage=usage)

@@ -1,0 +1,443 @@
+"""Sending one Request over HTTP: key resolution, timeouts, retries, redaction.
+
+The only module that imports httpx (inside the functions that need it), so `render` never loads it.
+Keys live in the environment: a Request carries ``$ENV_VAR`` placeholders, resolved here at send
+time and never returned; every string this module hands back (bodies, error text) is passed
+through ``redact`` first.
+
+Retry rules follow the official OpenAI/Anthropic Python SDKs (openai-python ``_base_client.py``:
+408, 409, 429 and 5xx are retried; ``retry-after-ms`` is preferred over ``retry-after``, which may
+be seconds or an HTTP date; ``x-should-retry`` overrides; backoff 0.5 s doubling to at most 8 s
+with up to 25% jitter); 529 is Anthropic's overloaded_error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import os
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Mapping
+
+from .model import Request, ToolchoiceError, wire_json
+
+RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+USER_AGENT = "toolchoice/0.1"
+
+# $NAME or ${NAME}; names start with a letter or _ (so "$5" is not a placeholder)
+_PLACEHOLDER = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Seconds to wait for the TCP/TLS connection and for each read of the response."""
+
+    connect: float = 10.0
+    read: float = 120.0
+
+    @classmethod
+    def from_total(cls, seconds: float) -> "Timeouts":
+        """``--timeout S``: S for reads, at most 10 s (and at most S) to connect."""
+        return cls(connect=min(10.0, seconds), read=seconds)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    retries: int = 2  # retries after the first attempt
+    initial_delay: float = 0.5
+    max_delay: float = 8.0
+    max_server_wait: float = 60.0  # a longer Retry-After is not waited for: the attempt is final
+    total_budget: float = 180.0  # no retry starts once attempts + waits would pass this
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One try: what came back and how long we waited afterwards (0 for the last)."""
+
+    status: int | None
+    error: str | None  # transport error text (redacted), None when a response arrived
+    latency_ms: float
+    wait: float = 0.0  # seconds slept before the next attempt
+    wait_source: str | None = None  # "retry-after-ms" | "retry-after" | "backoff" | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "error": self.error, "latency_ms": round(self.latency_ms, 1),
+                "wait_s": round(self.wait, 3), "wait_source": self.wait_source}
+
+
+@dataclass
+class Response:
+    """The final outcome of a send. ``status`` is None when no HTTP response arrived."""
+
+    status: int | None
+    headers: dict[str, str]
+    text: str  # raw body text, redacted
+    body: Any  # parsed JSON (redacted), or None when the body is not JSON
+    json_error: str | None  # why the body is not JSON, when it is not
+    latency_ms: float  # of the final attempt
+    elapsed_ms: float  # all attempts and waits
+    attempts: list[Attempt] = field(default_factory=list)
+    transport_error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+    @property
+    def waits(self) -> list[float]:
+        return [a.wait for a in self.attempts[:-1]]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A Request with its placeholders resolved. ``secrets`` maps each resolved value to the
+    placeholder it replaced, for redaction. Never print or save this object."""
+
+    method: str
+    url: str
+    display_url: str  # with placeholders, safe to show
+    headers: dict[str, str]
+    content: bytes
+    secrets: dict[str, str]
+
+    def __repr__(self) -> str:  # never show resolved values, even by accident
+        return f"Prepared({self.method} {self.display_url})"
+
+
+def redact(text: str, secrets: Mapping[str, str]) -> str:
+    """Replace every occurrence of a secret value with its placeholder (longest values first)."""
+    for value in sorted(secrets, key=len, reverse=True):
+        if value:
+            text = text.replace(value, secrets[value])
+    return text
+
+
+def redact_data(value: Any, secrets: Mapping[str, str]) -> Any:
+    """``redact`` applied to every string (keys included) inside parsed JSON."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        return redact(value, secrets)
+    if isinstance(value, list):
+        return [redact_data(v, secrets) for v in value]
+    if isinstance(value, dict):
+        return {redact(str(k), secrets): redact_data(v, secrets) for k, v in value.items()}
+    return value
+
+
+def _key_value(request: Request, environ: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """(value, variable) of the first non-empty variable in ``key_env``."""
+    for name in request.key_env:
+        value = environ.get(name)
+        if value:
+            return value, name
+    return None, None
+
+
+def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | None = None) -> Prepared:
+    """Resolve ``$ENV_VAR`` placeholders. Raises ToolchoiceError (exit 2) naming the variables when
+    the key is missing, before anything touches the network.
+
+    The key placeholder (any name in ``key_env``; translators write ``key_env[0]``) takes the first
+    set variable. Other ``$NAME`` placeholders in header values (user headers) are read from the
+    environment by name and are treated as secrets too. With ``key_optional`` and no key set, a
+    header that needs the key is left out."""
+    env = os.environ if environ is None else environ
+    who = f"{provider}: " if provider else ""
+    key, _ = _key_value(request, env)
+    secrets: dict[str, str] = {}
+    missing: list[str] = []
+
+    def resolve(match: re.Match[str], *, in_header: bool) -> str:
+        name = match.group(1) or match.group(2)
+        if name in request.key_env:
+            if key is None:
+                missing.append(name)
+                return match.group(0)
+            secrets[key] = f"${request.key_env[0]}"
+            return key
+        if not in_header:
+            return match.group(0)  # a URL may hold a literal '$'; only key placeholders are ours
+        value = env.get(name)
+        if not value:
+            missing.append(name)
+            return match.group(0)
+        secrets[value] = f"${name}"
+        return value
+
+    headers: dict[str, str] = {}
+    for name, value in request.headers.items():
+        before = len(missing)
+        resolved = _PLACEHOLDER.sub(lambda m: resolve(m, in_header=True), value)
+        if request.key_optional and any(n in request.key_env for n in missing[before:]):
+            del missing[before:]
+            continue  # a local server and no key set: the auth header is left out
+        headers[name] = resolved
+    url = _PLACEHOLDER.sub(lambda m: resolve(m, in_header=False), request.url)
+    if any(n in request.key_env for n in missing):
+        raise ToolchoiceError(f"{who}no API key: set {' or '.join(request.key_env)}",
+                              hint="the key is read from the environment at send time and never printed")
+    if missing:
+        raise ToolchoiceError(f"{who}a header needs {', '.join(dict.fromkeys(missing))}, which is not set "
+                              "in the environment", hint="export it, or remove it from providers.<id>.headers")
+    lowered = {h.lower() for h in headers}
+    if "content-type" not in lowered:
+        headers["Content-Type"] = "application/json"
+    if "user-agent" not in lowered:
+        headers["User-Agent"] = USER_AGENT
+    return Prepared(request.method, url, request.url, headers, wire_json(request.body).encode("utf-8"), secrets)
+
+
+# ---- retry decisions (pure) --------------------------------------------------------------
+
+
+def retry_after(headers: Mapping[str, str], now: float | None = None) -> tuple[float, str] | None:
+    """The server's requested wait in seconds, and which header said so.
+
+    ``retry-after-ms`` wins over ``retry-after``; ``retry-after`` is seconds (floats tolerated) or
+    an HTTP date. Negative values and unreadable ones count as absent."""
+    lowered = {k.lower(): v for k, v in headers.items()}
+    for name, divisor in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        raw = lowered.get(name)
+        if raw is None:
+            continue
+        try:
+            value = float(raw.strip())
+        except ValueError:
+            continue
+        if value != value or value in (float("inf"), float("-inf")) or value < 0:
+            continue
+        return value / divisor, name
+    raw = lowered.get("retry-after")
+    if raw:
+        try:
+            parsed = email.utils.parsedate_tz(raw)
+            if parsed is not None:
+                seconds = email.utils.mktime_tz(parsed) - (time.time() if now is None else now)
+                return max(0.0, float(seconds)), "retry-after"
+        except (TypeError, ValueError, OverflowError):
+            return None
+    return None
+
+
+def should_retry(status: int, headers: Mapping[str, str]) -> bool:
+    flag = {k.lower(): v for k, v in headers.items()}.get("x-should-retry")
+    if flag == "true":
+        return True
+    if flag == "false":
+        return False
+    return status in RETRY_STATUSES
+
+
+def backoff(retry_number: int, policy: RetryPolicy, rng: Callable[[], float] = random.random) -> float:
+    """Exponential backoff for the n-th retry (0-based) with up to 25% jitter taken off."""
+    delay = min(policy.initial_delay * (2.0 ** min(retry_number, 30)), policy.max_delay)
+    return delay * (1.0 - 0.25 * rng())
+
+
+def next_wait(retry_number: int, status: int | None, headers: Mapping[str, str], elapsed: float,
+              policy: RetryPolicy, rng: Callable[[], float] = random.random) -> tuple[float, str] | None:
+    """How long to wait before retry number ``retry_number``, or None to stop here."""
+    if retry_number >= policy.retries:
+        return None
+    if status is not None and not should_retry(status, headers):
+        return None
+    server = retry_after(headers) if status is not None else None
+    if server is not None:
+        if server[0] > policy.max_server_wait:
+            return None
+        wait = server
+    else:
+        wait = (backoff(retry_number, policy, rng), "backoff")
+    if elapsed + wait[0] > policy.total_budget:
+        return None
+    return wait
+
+
+# ---- sending -----------------------------------------------------------------------------
+
+
+def _retryable_exception(exc: Exception) -> bool:
+    import httpx
+
+    return isinstance(exc, (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError))
+
+
+def _describe(exc: Exception, prepared: Prepared) -> str:
+    import httpx
+
+    kind = {
+        httpx.ConnectTimeout: "connect timeout",
+        httpx.ReadTimeout: "read timeout",
+        httpx.WriteTimeout: "write timeout",
+        httpx.PoolTimeout: "connection pool timeout",
+        httpx.ConnectError: "connection failed",
+        httpx.RemoteProtocolError: "connection dropped",
+        httpx.ReadError: "connection broken while reading",
+        httpx.WriteError: "connection broken while sending",
+        httpx.UnsupportedProtocol: "unsupported URL",
+    }
+    label = next((text for cls, text in kind.items() if isinstance(exc, cls)), type(exc).__name__)
+    detail = str(exc).strip()
+    text = f"{label}: {detail}" if detail else label
+    return redact(f"{text} ({prepared.method} {prepared.display_url})", prepared.secrets)
+
+
+def _decode(raw: bytes, encoding: str | None, secrets: Mapping[str, str]) -> tuple[str, Any, str | None]:
+    try:
+        text = raw.decode(encoding or "utf-8")
+    except (LookupError, UnicodeDecodeError):
+        text = raw.decode("utf-8", errors="replace")
+    text = redact(text, secrets)
+    if not text.strip():
+        return text, None, "empty body"
+    try:
+        return text, redact_data(json.loads(text), secrets), None
+    except ValueError as exc:
+        return text, None, f"not JSON: {exc}"
+
+
+def _client_kwargs(timeouts: Timeouts) -> dict[str, Any]:
+    import httpx
+
+    return {"timeout": httpx.Timeout(timeouts.read, connect=timeouts.connect), "follow_redirects": False,
+            "trust_env": True}
+
+
+class _Attempts:
+    """The retry loop's bookkeeping, shared by the blocking and the asyncio sender."""
+
+    def __init__(self, prepared: Prepared, provider: str, policy: RetryPolicy, rng: Callable[[], float]) -> None:
+        self.prepared = prepared
+        self.provider = provider
+        self.policy = policy
+        self.rng = rng
+        self.started = time.perf_counter()
+        self.t0 = self.started
+        self.attempts: list[Attempt] = []
+        self.response: Response | None = None
+
+    def begin(self) -> None:
+        self.t0 = time.perf_counter()
+
+    def _record(self, status: int | None, error: str | None, wait: tuple[float, str] | None) -> None:
+        latency = (time.perf_counter() - self.t0) * 1000.0
+        self.attempts.append(Attempt(status, error, latency, *(wait or (0.0, None))))
+
+    def failed(self, exc: Exception) -> float | None:
+        """A transport exception: the wait before the next try, or None (``self.response`` set)."""
+        import httpx
+
+        if isinstance(exc, (httpx.InvalidURL, httpx.UnsupportedProtocol)):
+            who = f"{self.provider}: " if self.provider else ""
+            raise ToolchoiceError(f"{who}cannot send to {self.prepared.display_url}: "
+                                  f"{redact(str(exc), self.prepared.secrets)}",
+                                  hint="check --base-url / providers.<id>.base_url") from None
+        error = _describe(exc, self.prepared)
+        wait = None
+        if _retryable_exception(exc):
+            wait = next_wait(len(self.attempts), None, {}, time.perf_counter() - self.started, self.policy, self.rng)
+        self._record(None, error, wait)
+        if wait is None:
+            self.response = self._final(None, {}, b"", None, error)
+            return None
+        return wait[0]
+
+    def answered(self, status: int, headers: Mapping[str, str], raw: bytes, encoding: str | None) -> float | None:
+        """An HTTP response: the wait before the next try, or None (``self.response`` set)."""
+        wait = None
+        if status >= 300:
+            wait = next_wait(len(self.attempts), status, headers, time.perf_counter() - self.started,
+                             self.policy, self.rng)
+        self._record(status, None, wait)
+        if wait is None:
+            self.response = self._final(status, headers, raw, encoding, None)
+            return None
+        return wait[0]
+
+    def _final(self, status: int | None, headers: Mapping[str, str], raw: bytes, encoding: str | None,
+               error: str | None) -> Response:
+        secrets = self.prepared.secrets
+        text, body, json_error = ("", None, None) if status is None else _decode(raw, encoding, secrets)
+        return Response(
+            status=status,
+            headers={k.lower(): redact(v, secrets) for k, v in headers.items()},
+            text=text, body=body, json_error=json_error,
+            latency_ms=self.attempts[-1].latency_ms if self.attempts else 0.0,
+            elapsed_ms=(time.perf_counter() - self.started) * 1000.0,
+            attempts=self.attempts, transport_error=error,
+        )
+
+
+def send(request: Request, *, provider: str = "", timeouts: Timeouts = Timeouts(),
+         policy: RetryPolicy = RetryPolicy(), environ: Mapping[str, str] | None = None,
+         prepared: Prepared | None = None, sleep: Callable[[float], None] = time.sleep,
+         rng: Callable[[], float] = random.random, client: Any = None) -> Response:
+    """Send ``request`` (blocking), retrying per ``policy``. HTTP and network failures come back in
+    the Response; ToolchoiceError is raised only for a missing key or an unusable URL."""
+    import httpx
+
+    prepared = prepared or prepare(request, provider, environ)
+    own = client is None
+    client = client or httpx.Client(**_client_kwargs(timeouts))
+    loop = _Attempts(prepared, provider, policy, rng)
+    try:
+        while True:
+            loop.begin()
+            try:
+                r = client.request(prepared.method, prepared.url, headers=prepared.headers, content=prepared.content)
+                wait = loop.answered(r.status_code, r.headers, r.read(), r.encoding)
+            except httpx.HTTPError as exc:
+                wait = loop.failed(exc)
+            except httpx.InvalidURL as exc:
+                wait = loop.failed(exc)
+            if wait is None:
+                assert loop.response is not None
+                return loop.response
+            sleep(wait)
+    finally:
+        if own:
+            client.close()
+
+
+async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts = Timeouts(),
+                     policy: RetryPolicy = RetryPolicy(), environ: Mapping[str, str] | None = None,
+                     prepared: Prepared | None = None,
+                     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+                     rng: Callable[[], float] = random.random, client: Any = None) -> Response:
+    """``send`` for asyncio; pass a shared client (``new_async_client``) to run samples concurrently."""
+    import httpx
+
+    prepared = prepared or prepare(request, provider, environ)
+    own = client is None
+    client = client or httpx.AsyncClient(**_client_kwargs(timeouts))
+    loop = _Attempts(prepared, provider, policy, rng)
+    try:
+        while True:
+            loop.begin()
+            try:
+                r = await client.request(prepared.method, prepared.url, headers=prepared.headers,
+                                         content=prepared.content)
+                wait = loop.answered(r.status_code, r.headers, await r.aread(), r.encoding)
+            except httpx.HTTPError as exc:
+                wait = loop.failed(exc)
+            except httpx.InvalidURL as exc:
+                wait = loop.failed(exc)
+            if wait is None:
+                assert loop.response is not None
+                return loop.response
+            await sleep(wait)
+    finally:
+        if own:
+            await client.aclose()
+
+
+def new_async_client(timeouts: Timeouts, concurrency: int = 4) -> Any:
+    """An ``httpx.AsyncClient`` for ``send_async`` with explicit timeouts and connection limits."""
+    import httpx
+
+    return httpx.AsyncClient(limits=httpx.Limits(max_connections=max(1, concurrency)), **_client_kwargs(timeouts))

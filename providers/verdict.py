@@ -1,0 +1,246 @@
+"""Did a reply obey the requested tool_choice? One verdict per reply, and the tally of many.
+
+The verdict judges the request's intent (the scenario's neutral tool_choice), against the tools
+that were actually in the request: a tool the translator filtered out counts as not offered.
+Where the provider could not enforce the choice (the ledger says ``tool_choice.ignored`` or
+``tool_choice.emulated``) the verdict says so, and still judges the intent.
+
+Categories, first match wins (issue 3): error, phantom_tool, wrong_tool, unwanted_call, no_call,
+too_many_calls, invalid_arguments, obeyed. jsonschema is imported only when a call is checked.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+from .model import Reply, Scenario, Tool, ToolCall, Translation
+
+CATEGORIES: tuple[str, ...] = ("error", "phantom_tool", "wrong_tool", "unwanted_call", "no_call", "too_many_calls",
+                               "invalid_arguments", "obeyed")
+NOT_ENFORCED_CODES = ("tool_choice.ignored", "tool_choice.emulated")
+MAX_SCHEMA_ERRORS = 10
+
+
+# ---- which tools were offered ------------------------------------------------------------
+
+
+def _names_in(items: Any) -> list[str]:
+    """Tool names from a provider's tools list, whatever its shape."""
+    names: list[str] = []
+    if not isinstance(items, list):
+        return names
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        if isinstance(item.get("function"), dict) and isinstance(item["function"].get("name"), str):
+            names.append(item["function"]["name"])  # OpenAI chat and kin, Ollama, Cohere
+        elif isinstance(item.get("toolSpec"), dict) and isinstance(item["toolSpec"].get("name"), str):
+            names.append(item["toolSpec"]["name"])  # Bedrock Converse
+        elif isinstance(item.get("functionDeclarations") or item.get("function_declarations"), list):
+            for decl in item.get("functionDeclarations") or item.get("function_declarations"):
+                if isinstance(decl, dict) and isinstance(decl.get("name"), str):
+                    names.append(decl["name"])  # Gemini
+        elif isinstance(item.get("name"), str):
+            names.append(item["name"])  # Anthropic, OpenAI Responses
+    return names
+
+
+def offered_tools(translation: Translation | None, scenario: Scenario) -> tuple[str, ...]:
+    """Names of the tools in the request that was sent; the scenario's tools when no request
+    is known (e.g. `parse` without a translation)."""
+    if translation is None or translation.request is None:
+        return scenario.tool_names
+    body = translation.request.body
+    tools = body.get("tools")
+    if tools is None and isinstance(body.get("toolConfig"), dict):
+        tools = body["toolConfig"].get("tools")
+    return tuple(dict.fromkeys(_names_in(tools)))
+
+
+def not_enforced(translation: Translation | None) -> list[str]:
+    """Ledger messages saying the provider could not enforce the requested choice."""
+    if translation is None:
+        return []
+    return [e.message for e in translation.ledger if e.code in NOT_ENFORCED_CODES]
+
+
+# ---- arguments against the schema --------------------------------------------------------
+
+
+def argument_errors(tool: Tool | None, call: ToolCall) -> list[str]:
+    """Why a call's arguments fail its tool's JSON Schema, each with its JSON path ([] = valid)."""
+    if call.arguments is None:
+        return [f"$: arguments could not be decoded ({call.arguments_error or 'not an object'})"]
+    if tool is None:
+        return []
+    from jsonschema import exceptions, validators
+
+    schema = tool.schema()
+    try:
+        cls = validators.validator_for(schema)
+        cls.check_schema(schema)
+    except exceptions.SchemaError as exc:
+        return [f"schema: the tool's own schema is invalid ({exc.message}); arguments not checked"]
+    errors = sorted(cls(schema).iter_errors(call.arguments), key=lambda e: (e.json_path, e.message))
+    shown = [f"{e.json_path}: {e.message}" for e in errors[:MAX_SCHEMA_ERRORS]]
+    if len(errors) > MAX_SCHEMA_ERRORS:
+        shown.append(f"… and {len(errors) - MAX_SCHEMA_ERRORS} more")
+    return shown
+
+
+def _schema_problem(lines: list[str]) -> bool:
+    return bool(lines) and not lines[0].startswith("schema:")
+
+
+# ---- the verdict -------------------------------------------------------------------------
+
+
+def _intent(scenario: Scenario) -> str:
+    choice = scenario.tool_choice
+    if choice is None:
+        return "tool_choice not set"
+    value = choice.to_json()
+    if isinstance(value, str):
+        return f"tool_choice {value}"
+    if choice.mode == "named":
+        return f"tool_choice {{tool: {choice.name}}}"
+    return f"tool_choice {{allowed: [{', '.join(choice.allowed)}], mode: {choice.allowed_mode}}}"
+
+
+def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = None) -> dict[str, Any]:
+    """Judge one reply. Returns ``{"obeyed", "category", "reasons", "enforced", "calls"}``:
+    ``enforced`` is False when the provider could not enforce the choice; ``calls`` holds each
+    call's schema check (``valid`` None when the tool is unknown)."""
+    offered = offered_tools(translation, scenario)
+    unenforced = not_enforced(translation)
+    calls = list(reply.tool_calls)
+    checks = []
+    for call in calls:
+        tool = scenario.tool(call.name) if call.name in offered else None
+        errors = argument_errors(tool, call) if (tool is not None or call.arguments is None) else []
+        valid = None if tool is None and call.arguments is not None else not _schema_problem(errors)
+        checks.append({"name": call.name, "offered": call.name in offered, "valid": valid, "errors": errors})
+    who = translation.provider if translation is not None else "provider"
+    category, reasons = _categorize(scenario, reply, offered, checks, who)
+    if unenforced:
+        reasons.append("the provider could not enforce this tool_choice (judged against the request's intent): "
+                       + " / ".join(unenforced))
+    return {"obeyed": category == "obeyed", "category": category, "reasons": reasons,
+            "enforced": not unenforced, "calls": checks}
+
+
+def _categorize(scenario: Scenario, reply: Reply, offered: tuple[str, ...],
+                checks: list[dict[str, Any]], who: str) -> tuple[str, list[str]]:
+    choice = scenario.tool_choice
+    calls = list(reply.tool_calls)
+    names = [c.name for c in calls]
+    intent = _intent(scenario)
+    if reply.error is not None:
+        return "error", [reply.error.one_line(who)]
+    phantom = [n for n in names if n not in offered]
+    if phantom:
+        reasons = []
+        history = set(scenario.history_tool_names())
+        for name in dict.fromkeys(phantom):
+            why = f"called '{name}', which was not offered (offered: {', '.join(offered) or 'none'})"
+            if name in history:
+                why += "; it appears in the conversation history"
+            elif scenario.tool(name) is not None:
+                why += "; it is declared in the scenario but was left out of the request"
+            reasons.append(why)
+        return "phantom_tool", reasons
+    if choice is not None and choice.mode == "named":
+        wrong = [n for n in names if n != choice.name]
+        if wrong:
+            return "wrong_tool", [f"{intent} forces '{choice.name}', but the reply called "
+                                  f"{', '.join(repr(n) for n in dict.fromkeys(wrong))}"]
+    if choice is not None and choice.mode == "allowed":
+        outside = [n for n in names if n not in choice.allowed]
+        if outside:
+            return "wrong_tool", [f"{intent}: {', '.join(repr(n) for n in dict.fromkeys(outside))} "
+                                  "is outside the allowed subset"]
+    if choice is not None and choice.mode == "none" and calls:
+        return "unwanted_call", [f"{intent}, but the reply called {', '.join(repr(n) for n in names)}"]
+    if choice is not None and choice.forces_call and not calls:
+        text = f" and answered in text ({len(reply.text)} chars)" if reply.text else ""
+        finish = f"; finish_reason {reply.finish_reason}" if reply.finish_reason else ""
+        return "no_call", [f"{intent} requires a tool call, but the reply made none{text}{finish}"]
+    if scenario.parallel_tool_calls is False and len(calls) > 1:
+        return "too_many_calls", [f"parallel_tool_calls false, but the reply made {len(calls)} calls "
+                                  f"({', '.join(names)})"]
+    bad = [c for c in checks if c["valid"] is False]
+    if bad:
+        return "invalid_arguments", [f"{c['name']}: {err}" for c in bad for err in c["errors"]]
+    if calls:
+        return "obeyed", [f"{intent}: called {', '.join(names)} with valid arguments"]
+    return "obeyed", [f"{intent}: answered without a tool call"]
+
+
+def error_verdict(message: str) -> dict[str, Any]:
+    """The verdict for a sample that produced no reply (transport failure, unreadable body)."""
+    return {"obeyed": False, "category": "error", "reasons": [message], "enforced": True, "calls": []}
+
+
+# ---- many samples ------------------------------------------------------------------------
+
+
+def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval for a binomial proportion (95% by default)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: Iterable[float], q: float) -> float | None:
+    """Linear-interpolation percentile (numpy's default), ``q`` in [0, 100]."""
+    data = sorted(values)
+    if not data:
+        return None
+    position = (len(data) - 1) * q / 100.0
+    low = math.floor(position)
+    high = math.ceil(position)
+    return data[low] + (data[high] - data[low]) * (position - low)
+
+
+def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Tally samples. Each result needs ``verdict`` (with ``category``), and may have
+    ``latency_ms`` and ``reply.usage`` ({input_tokens, output_tokens})."""
+    n = len(results)
+    counts = {c: 0 for c in CATEGORIES}
+    for result in results:
+        category = result["verdict"]["category"]
+        counts[category] = counts.get(category, 0) + 1
+    rates = {}
+    for category, count in counts.items():
+        low, high = wilson(count, n)
+        rates[category] = {"rate": count / n if n else 0.0, "low": low, "high": high}
+    latencies = [r["latency_ms"] for r in results if isinstance(r.get("latency_ms"), (int, float))
+                 and r["verdict"]["category"] != "error"]
+    tokens_in = [u["input_tokens"] for u in _usages(results) if isinstance(u.get("input_tokens"), int)]
+    tokens_out = [u["output_tokens"] for u in _usages(results) if isinstance(u.get("output_tokens"), int)]
+    return {
+        "samples": n,
+        "counts": counts,
+        "rates": rates,
+        "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95), "n": len(latencies)},
+        "tokens": {
+            "input_total": sum(tokens_in), "output_total": sum(tokens_out),
+            "input_mean": sum(tokens_in) / len(tokens_in) if tokens_in else None,
+            "output_mean": sum(tokens_out) / len(tokens_out) if tokens_out else None,
+        },
+    }
+
+
+def _usages(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for result in results:
+        reply = result.get("reply")
+        usage = reply.get("usage") if isinstance(reply, dict) else None
+        if isinstance(usage, dict):
+            out.append(usage)
+    return out
