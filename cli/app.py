@@ -18,6 +18,10 @@ app.command("render")(render_cmd.render)
 app.command("providers")(providers_cmd.providers)
 app.command("compare")(compare_cmd.compare)
 # --- more commands register below (send, parse, compare, probe) ---
+from . import parse_cmd, send_cmd  # noqa: E402
+
+app.command("send")(send_cmd.send)
+app.command("parse")(parse_cmd.parse)
 
 
 def main() -> None:

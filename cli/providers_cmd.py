@@ -51,7 +51,7 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
 
     style = {"native": "green", "renamed": "green", "emulated": "yellow", "unsupported": "red"}
     table = Table(title="tool_choice support (✔ native  → renamed  ≈ emulated  ✘ unsupported)", show_lines=False)
-    table.add_column("provider", style="bold")
+    table.add_column("provider", style="bold", no_wrap=True)
     for feature in FEATURES:
         table.add_column(feature, overflow="fold")
     table.add_column("args")
@@ -59,9 +59,10 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
         cells = []
         for feature in FEATURES:
             s = cap.feature(feature)
-            cells.append(f"[{style[s.level.value]}]{s.level.mark}[/] {s.wire}".rstrip())
+            wire = s.wire if len(s.wire) <= 12 else ""
+            cells.append(f"[{style[s.level.value]}]{s.level.mark}[/] {wire}".rstrip())
         table.add_row(cap.provider, *cells, cap.arguments)
     console = Console()
     console.print(table)
-    console.print("Sources: " + "; ".join(f"{c.provider}: {c.sources[0]}" for c in CAPABILITIES.values()),
+    console.print("The exact wire forms and each row's sources: toolchoice providers --format json (or markdown).",
                   style="dim")

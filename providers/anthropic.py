@@ -23,13 +23,15 @@ Facts this module relies on:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from .capabilities import Capability
 from .common import Context, check_names, compact, endpoint, finish, key_env, mapped, parallel_value, start, \
     strict_tools
-from .model import HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Translation, Usage
+from .model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
+                    Usage)
 from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 BASE_URL = "https://api.anthropic.com"  # the SDK's base URL: no /v1
@@ -39,6 +41,8 @@ DEFAULT_MAX_TOKENS = 1024
 THINKING_BUDGET = 1024  # the documented minimum budget_tokens
 DEFAULT_MAX_TOKENS_THINKING = 2048  # leaves room above the budget (budget_tokens < max_tokens)
 COMPOSITION_KEYS = ("anyOf", "oneOf", "allOf")
+# Claude models before 3.7 have no extended thinking (Claude 3 / 3.5, 2.x, instant).
+_NO_THINKING = re.compile(r"claude-(?:3-(?!7)|2|v1|v2|instant)")
 
 LEDGER_CODES: dict[str, str] = {
     "max_tokens.default": "max_tokens is required and was not set: a default is sent",
@@ -48,6 +52,7 @@ LEDGER_CODES: dict[str, str] = {
     "thinking.max_tokens": "max_tokens leaves no room for the minimum thinking budget: request refused",
     "thinking.tool_history": "thinking on while the last assistant turn holds tool calls without thinking blocks: "
                              "request refused",
+    "thinking.unsupported_model": "thinking: true for a Claude model without extended thinking: not sent",
     "schema.rejected": "a tool's input_schema has top-level anyOf/oneOf/allOf, which the API rejects: request refused",
     "schema.type_added": "an input_schema without type gets type: object, which the API requires",
     "parallel.auto_added": "parallel_tool_calls false with no tool_choice: sent as {type: auto, "
@@ -145,6 +150,11 @@ def _check_results(messages: tuple[Message, ...], ledger: Ledger, title: str) ->
                          "role: tool messages with these ids right after it")
 
 
+def supports_thinking(model: str) -> bool:
+    """Extended thinking exists from Claude 3.7 Sonnet on; older Claude models reject it."""
+    return not _NO_THINKING.search(model)
+
+
 def last_assistant_has_calls(messages: tuple[Message, ...]) -> bool:
     for message in reversed(messages):
         if message.role == "assistant":
@@ -159,9 +169,14 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     ctx = start(provider, scenario, options, cap)
     check_names(ctx, "anthropic")
     settings = ctx.settings
+    thinking = bool(settings.thinking)
+    if thinking and not supports_thinking(ctx.model):
+        thinking = False
+        ctx.ledger.warning("thinking.unsupported_model", f"{ctx.model} has no extended thinking (Claude 3.7 Sonnet "
+                           "and newer have it): thinking is not sent")
     max_tokens = settings.max_tokens
     if max_tokens is None:
-        max_tokens = DEFAULT_MAX_TOKENS_THINKING if settings.thinking else DEFAULT_MAX_TOKENS
+        max_tokens = DEFAULT_MAX_TOKENS_THINKING if thinking else DEFAULT_MAX_TOKENS
         ctx.ledger.info("max_tokens.default", f"max_tokens is required by {cap.title} and not set: sent "
                         f"{max_tokens} (set providers.{provider}.max_tokens)")
     body: dict[str, Any] = {"model": ctx.model, "max_tokens": max_tokens}
@@ -169,7 +184,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["system"] = scenario.system
     body["messages"] = _messages(ctx)
     _tools_and_choice(ctx, body)
-    if settings.thinking:
+    if thinking:
         _thinking(ctx, body, max_tokens)
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
@@ -207,7 +222,7 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
     return wire
 
 
-def _tool(ctx: Context, tool: Any, strict: set[str]) -> dict[str, Any]:
+def _tool(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
     schema = dict(tool.schema())
     composed = [k for k in COMPOSITION_KEYS if k in schema]
     if composed:

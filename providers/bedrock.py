@@ -29,7 +29,8 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
-from .anthropic import THINKING_BUDGET, DEFAULT_MAX_TOKENS_THINKING, group_turns, last_assistant_has_calls
+from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, group_turns, last_assistant_has_calls, \
+    supports_thinking
 from .capabilities import Capability
 from .common import Context, bearer, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
     strict_tools
@@ -72,6 +73,10 @@ def _is_claude(model: str) -> bool:
     return bool(_CLAUDE.search(model))
 
 
+def _thinks(model: str) -> bool:
+    return _is_claude(model) and supports_thinking(model)
+
+
 def _takes_status(model: str) -> bool:
     return _is_claude(model) or bool(_NOVA.search(model))
 
@@ -89,7 +94,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
             ctx.ledger.info("system.empty_dropped", "the system prompt is blank: left out (Bedrock rejects blank text)")
     inference: dict[str, Any] = {}
     max_tokens = settings.max_tokens
-    if settings.thinking and _is_claude(ctx.model) and max_tokens is None:
+    if settings.thinking and _thinks(ctx.model) and max_tokens is None:
         max_tokens = DEFAULT_MAX_TOKENS_THINKING
         ctx.ledger.info("max_tokens.default", f"thinking needs maxTokens above budget_tokens {THINKING_BUDGET}: sent "
                         f"{max_tokens} (set providers.{provider}.max_tokens)")
@@ -230,10 +235,10 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
 
 
 def _thinking(ctx: Context, body: dict[str, Any], max_tokens: int | None) -> None:
-    if not _is_claude(ctx.model):
-        ctx.ledger.warning("thinking.unsupported_model", f"thinking: true is sent only for Anthropic Claude models on "
-                           f"Bedrock; {ctx.model} gets no thinking field (use providers.{ctx.provider}.extra."
-                           "additionalModelRequestFields for the model's own reasoning switch)")
+    if not _thinks(ctx.model):
+        ctx.ledger.warning("thinking.unsupported_model", "thinking: true is sent only for Anthropic Claude models with "
+                           f"extended thinking (3.7 Sonnet and newer); {ctx.model} gets no thinking field (use "
+                           f"providers.{ctx.provider}.extra.additionalModelRequestFields for a model's own switch)")
         return
     choice = (body.get("toolConfig") or {}).get("toolChoice")
     if ctx.plan.forces_call and choice is not None:

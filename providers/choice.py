@@ -24,7 +24,7 @@ Fail = Callable[[str, str | None], ToolchoiceError]
 def _compact(value: Any) -> str:
     try:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=False)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return repr(value)
 
 
@@ -122,11 +122,11 @@ def _parse_object(value: dict[str, Any], tool_names: tuple[str, ...], fail: Fail
     if keys == {"tool"} and isinstance(value["tool"], dict) and set(value["tool"]) == {"name"}:
         return named(value["tool"]["name"])
     # Hugging Face: {function: {name: X}}
-    if keys == {"function"} and isinstance(value["function"], dict):
+    if keys == {"function"} and _name_only(value["function"]):
         return named(value["function"].get("name"))
     kind = value.get("type")
     if kind == "function":
-        if isinstance(value.get("function"), dict) and keys == {"type", "function"}:
+        if keys == {"type", "function"} and _name_only(value["function"]):
             return named(value["function"].get("name"))  # OpenAI chat
         if keys == {"type", "name"}:
             return named(value["name"])  # OpenAI Responses
@@ -137,12 +137,23 @@ def _parse_object(value: dict[str, Any], tool_names: tuple[str, ...], fail: Fail
         _no_parallel_inside(value, fail)
         return ToolChoice(_KEYWORDS[kind], spelling=spelling)  # type: ignore[arg-type]
     if kind == "allowed_tools":
-        inner = value.get("allowed_tools") if isinstance(value.get("allowed_tools"), dict) else value
+        # OpenAI chat nests {mode, tools} under allowed_tools; Responses puts them beside type.
+        nested = keys == {"type", "allowed_tools"} and isinstance(value["allowed_tools"], dict)
+        inner = value["allowed_tools"] if nested else value
+        extra = set(inner) - ({"mode", "tools"} if nested else {"type", "mode", "tools"})
+        if extra:
+            raise fail(f"tool_choice object {spelling} has unknown keys: {', '.join(sorted(map(str, extra)))}",
+                       "allowed_tools holds only mode and tools")
         names = _names_from(inner.get("tools"), fail, tool_names)
         return ToolChoice("allowed", allowed=names, allowed_mode=_mode(inner.get("mode", "auto"), fail),  # type: ignore[arg-type]
                           spelling=spelling)
     raise fail(f"tool_choice object {spelling} is not a form toolchoice knows",
                "use {tool: NAME}, {allowed: [a, b], mode: auto}, or an OpenAI/Anthropic/Gemini/Bedrock tool_choice object")
+
+
+def _name_only(function: Any) -> bool:
+    """``{"name": X}``, the function part of a named choice (a stray key means a form we don't know)."""
+    return isinstance(function, dict) and set(function) <= {"name"}
 
 
 def _no_parallel_inside(value: dict[str, Any], fail: Fail) -> None:
@@ -180,8 +191,15 @@ def parse_cli_value(text: str) -> Any:
 
         try:
             return yaml.safe_load(stripped)
-        except yaml.YAMLError as exc:
-            raise ToolchoiceError(f"--tool-choice {text!r} is not valid YAML/JSON: {str(exc).splitlines()[0]}",
+        except (yaml.YAMLError, RecursionError) as exc:
+            if isinstance(exc, yaml.MarkedYAMLError):
+                reason = exc.problem or exc.context
+            elif isinstance(exc, RecursionError):
+                reason = "it nests too deeply"
+            else:
+                reason = str(exc).splitlines()[0]
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise ToolchoiceError(f"--tool-choice {shown!r} is not valid YAML/JSON: {reason}",
                                   hint="quote it for the shell, e.g. --tool-choice '{tool: get_weather}'") from None
     lowered = stripped.lower()
     if lowered in ("true", "false", "null", "~"):

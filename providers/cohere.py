@@ -31,7 +31,7 @@ WORDS = {"none": "NONE", "required": "REQUIRED"}
 _PRE_R7B = re.compile(r"command(-light)?(-nightly)?|command-r(-plus)?(-\d{2}-\d{4}|-v01)?")
 
 LEDGER_CODES: dict[str, str] = {
-    "pitfall.tool_choice_model": "tool_choice is sent to a Cohere model older than Command R7B, which does not support it",
+    "pitfall.tool_choice_model": "tool_choice sent to a Cohere model older than Command R7B, which lacks it",
     "strict.mapped": "strict tools sent as the top-level strict_tools: true",
     "strict.widened": "strict_tools applies to every tool, so tools not marked strict become strict too",
     "history.text_as_tool_plan": "assistant text next to tool calls sent as tool_plan (Cohere rejects content there)",

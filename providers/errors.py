@@ -23,7 +23,7 @@ import json
 import re
 from typing import Any, Mapping
 
-from .model import ProviderError
+from .model import ProviderError, Reply
 
 MAX_MESSAGE = 1000
 BODY_START = 200
@@ -214,3 +214,23 @@ def looks_like_error(body: Any) -> bool:
         return True
     message = body.get("message", body.get("Message"))
     return isinstance(message, str)
+
+
+def read_reply(provider: str, status: int | None, body: Any, text: str = "", *,
+               headers: Mapping[str, str] | None = None) -> Reply:
+    """Any answer (or a saved body) → a normalized Reply; every failure becomes ``Reply.error``.
+
+    ``body`` is the parsed JSON or None; ``text`` the raw text (used when ``body`` is None). A
+    non-2xx status, a body that is not JSON, an error envelope (even with 200) and a body the
+    provider's parser cannot read are all errors. ``status`` None means unknown (``parse``)."""
+    from .model import ToolchoiceError
+    from .registry import parse_reply
+
+    failed = status is not None and not 200 <= status < 300
+    if failed or body is None or looks_like_error(body):
+        return Reply(error=provider_error(provider, status, body if body is not None else text, headers=headers))
+    try:
+        return parse_reply(provider, body)
+    except ToolchoiceError as exc:
+        message = exc.message.removeprefix(f"{provider}: ")
+        return Reply(error=ProviderError(status, "unreadable_reply", _one_line(message)))

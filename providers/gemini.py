@@ -28,7 +28,8 @@ from typing import Any
 from . import common
 from .capabilities import Capability
 from .common import Context
-from .model import Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .model import Message, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .errors import looks_like_error, provider_error
 from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_BASE = "https://generativelanguage.googleapis.com"
@@ -58,6 +59,7 @@ LEDGER_CODES: dict[str, str] = {
     "schema.converted": "a schema keyword was rewritten into Gemini's Schema form without losing meaning "
                         "($ref inlined, type list → nullable/anyOf, const → enum, ...)",
     "schema.keyword_removed": "a schema keyword Gemini's Schema does not have was removed; the model no longer sees it",
+    "schema.type_added": "parameters without a type get type: object, the form Gemini wants for parameters",
     "schema.type_unsupported": "a schema type is not one of Gemini's Schema types: the request is refused",
     "schema.ref_unresolved": "a $ref that cannot be inlined (not local, or recursive): the request is refused",
     "strict.validated": "strict tools are sent with mode VALIDATED (Gemini's schema-validated calling mode)",
@@ -193,9 +195,9 @@ def convert_schema(ctx: Context, tool_name: str, schema: dict[str, Any]) -> dict
     Every change is recorded in ``ctx.ledger``, grouped per tool and keyword with the JSON paths."""
     converter = _SchemaConverter(tool_name, schema)
     root = converter.node(schema, "parameters", ())
-    if "type" not in root and "anyOf" not in root:
+    if "type" not in schema and "anyOf" not in root:
         root = {"type": "object", **root}
-        converter.note("info", "schema.converted", "type object added", "parameters",
+        converter.note("info", "schema.type_added", "type object added", "parameters",
                        "Gemini wants an OBJECT schema for function parameters")
     empty = str(root.get("type", "")).lower() == "object" and not root.get("properties") and "anyOf" not in root
     if empty:
@@ -241,10 +243,15 @@ class _SchemaConverter:
         for key in ("allOf", "oneOf"):
             if key in node:
                 node = self.combinator(node, key, path)
+        kinds = node.get("type")
+        if (isinstance(kinds, list) and "anyOf" not in node and all(isinstance(k, str) for k in kinds)
+                and all(k.lower() in SCHEMA_TYPES for k in kinds)
+                and len([k for k in kinds if k.lower() != "null"]) > 1):
+            node = self.split_types(node, path)
         out: dict[str, Any] = {}
         for key, value in node.items():
             if key == "type":
-                self.type_(value, node, out, path)
+                self.type_(value, out, path)
             elif key == "properties" and isinstance(value, dict):
                 out["properties"] = {name: self.node(sub, f"{path}.{name}", refs) for name, sub in value.items()}
             elif key == "items":
@@ -303,7 +310,7 @@ class _SchemaConverter:
                   "Gemini has no oneOf; 'exactly one branch' becomes 'at least one'")
         return {**node, "anyOf": branches}
 
-    def type_(self, value: Any, node: dict[str, Any], out: dict[str, Any], path: str) -> None:
+    def type_(self, value: Any, out: dict[str, Any], path: str) -> None:
         names = value if isinstance(value, list) else [value]
         unknown = [n for n in names if not isinstance(n, str) or n.lower() not in SCHEMA_TYPES]
         if unknown:
@@ -314,43 +321,53 @@ class _SchemaConverter:
             out["type"] = value
             return
         concrete = [n for n in value if n.lower() != "null"]
-        nullable = len(concrete) < len(value)
-        if len(concrete) <= 1:
-            out["type"] = concrete[0] if concrete else "null"
-            if nullable and concrete:
-                out["nullable"] = True
-            self.note("info", "schema.converted", f"type {common.compact(value)} → "
-                      f"{common.compact(out['type'])}{' + nullable' if nullable and concrete else ''}", path,
-                      "Gemini's type is a single value")
-            return
-        # Several concrete types: one anyOf branch per type, each with the keywords of its type.
+        out["type"] = concrete[0] if concrete else "null"
+        nullable = bool(concrete) and len(concrete) < len(value)
+        if nullable:
+            out["nullable"] = True
+        self.note("info", "schema.converted",
+                  f"type {common.compact(value)} → {common.compact(out['type'])}{' + nullable' if nullable else ''}",
+                  path, "Gemini's type is a single value")
+
+    def split_types(self, node: dict[str, Any], path: str) -> dict[str, Any]:
+        """A list of several concrete types becomes one anyOf branch per type, each carrying the
+        keywords of its type (items for array, properties for object, ...)."""
+        value = node["type"]
+        concrete = [n for n in value if isinstance(n, str) and n.lower() != "null"]
+        rest = {k: v for k, v in node.items() if k != "type"}
         branches = []
         for name in concrete:
             branch: dict[str, Any] = {"type": name}
             for keyword in _TYPE_KEYWORDS.get(name.lower(), ()):
-                if keyword in node:
-                    branch[keyword] = node[keyword]
+                if keyword in rest:
+                    branch[keyword] = rest[keyword]
             branches.append(branch)
-        out["anyOf"] = branches
-        if nullable:
-            out["nullable"] = True
+        for name in concrete:
+            for keyword in _TYPE_KEYWORDS.get(name.lower(), ()):
+                rest.pop(keyword, None)
+        if len(concrete) < len(value):
+            rest["nullable"] = True
         self.note("info", "schema.converted", f"type {common.compact(value)} → anyOf", path,
                   "Gemini's type is a single value")
+        return {**rest, "anyOf": branches}
 
     def any_of(self, branches: list[Any], out: dict[str, Any], path: str, refs: tuple[str, ...]) -> None:
         concrete = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null" and len(b) == 1)]
-        if len(concrete) < len(branches):
+        nullable = len(concrete) < len(branches)
+        if nullable:
             out["nullable"] = True
-            self.note("info", "schema.converted", "anyOf null branch → nullable", path,
-                      "Gemini marks optional values with nullable")
         converted = [self.node(b, f"{path}.anyOf[{i}]", refs) for i, b in enumerate(concrete)]
         if len(converted) == 1:
             for key, value in converted[0].items():
                 out.setdefault(key, value)
-            self.note("info", "schema.converted", "single anyOf branch merged into its node", path,
-                      "the same schema without the anyOf wrapper")
-        elif converted:
-            out["anyOf"] = converted
+            what = "anyOf [schema, null] → schema + nullable" if nullable else "anyOf with one branch merged"
+            self.note("info", "schema.converted", what, path, "the same values, in the form Gemini's Schema takes")
+        else:
+            if converted:
+                out["anyOf"] = converted
+            if nullable:
+                self.note("info", "schema.converted", "anyOf null branch → nullable", path,
+                          "Gemini marks optional values with nullable")
 
     def enum(self, values: Any, out: dict[str, Any], path: str) -> None:
         if not isinstance(values, list):
@@ -462,8 +479,10 @@ def parse_reply(provider: str, body: Any) -> Reply:
     """A generateContent body → Reply. Calls are read from the parts (finishReason is STOP even with
     calls); thought parts and thoughtSignature are skipped. An error envelope becomes ``Reply.error``."""
     data = expect_dict(provider, body, "the body")
-    if "candidates" not in data and isinstance(data.get("error"), dict):
-        return Reply(error=_error(data["error"]))
+    if "candidates" not in data and looks_like_error(data):
+        error = data.get("error")
+        code = int_or_none(error.get("code")) if isinstance(error, dict) else None
+        return Reply(error=provider_error(provider, code, data))
     usage = _usage(data.get("usageMetadata"))
     candidates = expect_list(provider, data.get("candidates"), "candidates")
     if not candidates:
@@ -496,11 +515,3 @@ def _usage(meta: Any) -> Usage:
     if not isinstance(meta, dict):
         return Usage()
     return Usage(int_or_none(meta.get("promptTokenCount")), int_or_none(meta.get("candidatesTokenCount")))
-
-
-def _error(error: dict[str, Any]) -> ProviderError:
-    """Google's envelope: ``{"error": {"code": 400, "message": ..., "status": "INVALID_ARGUMENT"}}``."""
-    message = error.get("message")
-    status = error.get("status")
-    return ProviderError(status=int_or_none(error.get("code")), type=status if isinstance(status, str) else None,
-                         message=message if isinstance(message, str) else common.compact(error))

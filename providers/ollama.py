@@ -70,7 +70,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
 
 def _tools(ctx: Context, body: dict[str, Any]) -> None:
     plan = ctx.plan
-    if not (plan.omit_tools or not plan.tools):
+    if plan.tools and not plan.omit_tools:
         tools = []
         for tool in plan.tools:
             function: dict[str, Any] = {"name": tool.name}

@@ -2,11 +2,13 @@
 
 The YAML is composed into nodes with PyYAML's safe loader (no object tags) and walked by hand, so
 every value keeps its position: a semantic error (an unknown tool in tool_choice, a tool result
-that answers no call) points at the line that caused it.
+that answers no call) points at the line that caused it. The walk refuses tags that would build
+objects, alias loops, alias bombs ("billion laughs") and absurd nesting, each with a line.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 from pathlib import Path
@@ -23,6 +25,12 @@ TOP_KEYS = ("name", "description", "tools", "tool_choice", "parallel_tool_calls"
             "messages", "providers")
 TOOL_KEYS = ("name", "description", "parameters", "strict")
 ROLES = ("user", "assistant", "tool")
+
+MAX_DEPTH = 100  # nesting of mappings/lists; real tool schemas stay under 20
+MAX_VALUES = 1_000_000  # values read after alias expansion (a file of nested aliases can mean billions)
+_CORE = "tag:yaml.org,2002:"
+_SCALAR_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp", "binary"))
+_PLAIN_DATA = "scenario files hold plain data: strings, numbers, lists, mappings"
 
 
 class _Loc:
@@ -47,28 +55,56 @@ class _Reader:
     def __init__(self, path: str, loader: yaml.SafeLoader) -> None:
         self.path = path
         self.loader = loader
+        self.budget = MAX_VALUES
+        self.open: set[int] = set()  # ids of the collections being read: an alias loop comes back to one
 
     def loc(self, node: yaml.Node) -> _Loc:
         return _Loc(node, self.path)
 
+    def plain(self, node: yaml.Node) -> None:
+        """Refuse explicit tags other than the JSON-like core ones (``!!python/object...``, ``!!set``)."""
+        if isinstance(node, yaml.MappingNode):
+            ok = node.tag == _CORE + "map"
+        elif isinstance(node, yaml.SequenceNode):
+            ok = node.tag == _CORE + "seq"
+        else:
+            ok = node.tag in _SCALAR_TAGS
+        if not ok:
+            shown = "!!" + node.tag[len(_CORE):] if node.tag.startswith(_CORE) else node.tag
+            raise self.loc(node).fail(f"the YAML tag {shown} is not allowed", _PLAIN_DATA)
+
     def value(self, node: yaml.Node) -> Any:
         """Plain Python data for a node, refusing duplicate keys and non-JSON values."""
-        if isinstance(node, yaml.MappingNode):
-            return {key: self.value(child) for key, child in self.pairs(node)}
-        if isinstance(node, yaml.SequenceNode):
-            return [self.value(child) for child in node.value]
+        self.plain(node)
+        self.budget -= 1
+        if self.budget < 0:
+            raise self.loc(node).fail(f"the scenario expands to more than {MAX_VALUES} values",
+                                      "YAML aliases (*name) repeat what they name: write the data out once")
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            if id(node) in self.open:
+                raise self.loc(node).fail("a YAML alias refers to a mapping or list that contains it",
+                                          "remove the alias loop")
+            if len(self.open) >= MAX_DEPTH:
+                raise self.loc(node).fail(f"values nest more than {MAX_DEPTH} levels deep", None)
+            self.open.add(id(node))
+            try:
+                if isinstance(node, yaml.MappingNode):
+                    return {key: self.value(child) for key, child in self.pairs(node)}
+                return [self.value(child) for child in node.value]
+            finally:
+                self.open.discard(id(node))
         try:
             value = self.loader.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError as exc:
-            raise self.loc(node).fail(f"cannot read this value: {exc.problem}",
-                                      "scenario files hold plain data: strings, numbers, lists, mappings") from None
+            raise self.loc(node).fail(f"cannot read this value: {exc.problem}", _PLAIN_DATA) from None
         if isinstance(value, float) and not math.isfinite(value):
-            raise self.loc(node).fail("numbers must be finite", None)
+            raise self.loc(node).fail("numbers must be finite", "quote it to make it a string")
         if not isinstance(value, (str, int, float, bool, type(None))):
             raise self.loc(node).fail(f"a {type(value).__name__} value is not JSON data", "quote it to make it a string")
         return value
 
     def pairs(self, node: yaml.MappingNode) -> list[tuple[str, yaml.Node]]:
+        self.plain(node)
         seen: dict[str, int] = {}
         out = []
         for key_node, child in node.value:
@@ -84,6 +120,7 @@ class _Reader:
         return out
 
     def mapping(self, node: yaml.Node, what: str, allowed: tuple[str, ...] | None = None) -> dict[str, yaml.Node]:
+        self.plain(node)
         if not isinstance(node, yaml.MappingNode):
             raise self.loc(node).fail(f"{what} must be a mapping (key: value), not {_kind(node)}", None)
         result = dict(self.pairs(node))
@@ -96,6 +133,7 @@ class _Reader:
         return result
 
     def sequence(self, node: yaml.Node, what: str) -> list[yaml.Node]:
+        self.plain(node)
         if not isinstance(node, yaml.SequenceNode):
             raise self.loc(node).fail(f"{what} must be a list, not {_kind(node)}", None)
         return list(node.value)
@@ -103,8 +141,8 @@ class _Reader:
     def string(self, node: yaml.Node, what: str, *, empty_ok: bool = False) -> str:
         value = self.value(node)
         if not isinstance(value, str) or (not empty_ok and not value.strip()):
-            raise self.loc(node).fail(f"{what} must be a non-empty string, not {_show(value)}",
-                                      "quote it if YAML read it as something else")
+            raise self.loc(node).fail(f"{what} must be a {'string' if empty_ok else 'non-empty string'}, "
+                                      f"not {_show(value)}", "quote it if YAML read it as something else")
         return value
 
     def boolean(self, node: yaml.Node, what: str) -> bool | None:
@@ -137,44 +175,76 @@ def load_scenario(path: str | Path) -> Scenario:
         raise ToolchoiceError(f"{name}: is a directory, not a scenario file", hint="name a .yaml file") from None
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise ToolchoiceError("not UTF-8 text (UTF-16)", path=name, line=1, column=1, hint="save the file as UTF-8")
     if b"\x00" in raw:
-        raise ToolchoiceError("this is a binary file, not a YAML scenario", path=name,
-                              hint="a scenario is a YAML or JSON text file")
+        line, column = _byte_position(raw, raw.index(b"\x00"))
+        raise ToolchoiceError("this is a binary file (it holds NUL bytes), not a YAML scenario", path=name,
+                              line=line, column=column, hint="a scenario is a YAML or JSON text file")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise ToolchoiceError(f"not UTF-8 text (byte {exc.start})", path=name, hint="save the file as UTF-8") from None
+        line, column = _byte_position(raw, exc.start)
+        raise ToolchoiceError(f"not UTF-8 text (byte {exc.start} is 0x{raw[exc.start]:02x})", path=name, line=line,
+                              column=column, hint="save the file as UTF-8") from None
     return load_scenario_text(text, name)
 
 
+def _byte_position(raw: bytes, index: int) -> tuple[int, int]:
+    """1-based line and column (in bytes) of ``raw[index]``."""
+    return raw.count(b"\n", 0, index) + 1, index - (raw.rfind(b"\n", 0, index) + 1) + 1
+
+
 def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)  # the reader refuses control characters right here
+    except yaml.reader.ReaderError as exc:
+        raise _reader_error(exc, text, path) from None
     try:
         try:
             root = loader.get_single_node()
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
-            raise ToolchoiceError(f"invalid YAML: {exc.problem or exc.context}", path=path,
+            problem = exc.problem or exc.context
+            if exc.context and exc.problem and exc.problem.startswith("but "):  # "expected X" + "but found Y"
+                problem = f"{exc.context}, {exc.problem}"
+            raise ToolchoiceError(f"invalid YAML: {problem}", path=path,
                                   line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None,
                                   hint="check indentation and quoting around this point") from None
+        except yaml.reader.ReaderError as exc:
+            raise _reader_error(exc, text, path) from None
         except yaml.YAMLError as exc:
             raise ToolchoiceError(f"invalid YAML: {str(exc).splitlines()[0]}", path=path) from None
+        except RecursionError:  # PyYAML composes nested collections recursively
+            mark = loader.get_mark()
+            raise ToolchoiceError("invalid YAML: mappings and lists nest too deeply to read", path=path,
+                                  line=mark.line + 1, column=mark.column + 1, hint=None) from None
         if root is None or (isinstance(root, yaml.ScalarNode) and root.value.strip() == ""):
-            raise ToolchoiceError("the scenario is empty", path=path,
+            raise ToolchoiceError("the scenario is empty", path=path, line=1,
                                   hint="start with tools:, tool_choice: and messages: (see configs/weather.yaml)")
         return _build(_Reader(path, loader), root)
     finally:
         loader.dispose()
 
 
+def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> ToolchoiceError:
+    position = exc.position
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    character = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
+    return ToolchoiceError(f"invalid YAML: control character {character} is not allowed", path=path, line=line,
+                           column=column, hint="remove it, or write it as an escape in a double-quoted string")
+
+
 def _build(r: _Reader, root: yaml.Node) -> Scenario:
     top = r.mapping(root, "the scenario", TOP_KEYS)
-    lines = {key: r.loc(node).line for key, node in top.items()}
+    lines = {key_node.value: key_node.start_mark.line + 1 for key_node, _ in root.value}
     tools, written_empty = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)
 
     choice: ToolChoice | None = None
     if "tool_choice" in top:
+        _no_yaml11_word(r, top["tool_choice"])
         loc = r.loc(top["tool_choice"])
         choice = parse_tool_choice(r.value(top["tool_choice"]), names,
                                    lambda m, h=None: loc.fail(m, h))
@@ -190,6 +260,20 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
     return Scenario(path=r.path, tools=tools, tools_written_empty="tools" in top and not tools and written_empty,
                     tool_choice=choice, parallel_tool_calls=parallel, strict=strict, system=system,
                     messages=messages, providers=providers, lines=lines)
+
+
+def _no_yaml11_word(r: _Reader, node: yaml.Node) -> None:
+    """``tool_choice: off`` / ``no`` / ``yes`` / ``on`` are YAML 1.1 booleans: refuse instead of guessing."""
+    if not (isinstance(node, yaml.ScalarNode) and node.tag == _CORE + "bool"):
+        return
+    word = node.value
+    if word.lower() in ("true", "false"):
+        return
+    if r.value(node):
+        hint = f'write true or required to require a tool call, or "{word}" for a tool named {word}'
+    else:
+        hint = f'write false to leave tool_choice unset, none to forbid tool calls, or "{word}" for a tool named {word}'
+    raise r.loc(node).fail(f"tool_choice: {word} is a YAML boolean ({str(bool(r.value(node))).lower()})", hint)
 
 
 def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool]:
@@ -360,12 +444,13 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
     if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
         return {}
     out: dict[str, ProviderSettings] = {}
-    for key_node, value_node in node.value if isinstance(node, yaml.MappingNode) else []:
+    entries = r.mapping(node, "providers")  # a mapping with string keys, none twice
+    for key_node, _ in node.value:
         pid = key_node.value
         if pid not in PROVIDER_IDS:
             hint = did_you_mean(pid, PROVIDER_IDS) or f"providers: {', '.join(PROVIDER_IDS)}"
             raise r.loc(key_node).fail(f"unknown provider '{pid}'", hint)
-    for pid, value_node in r.mapping(node, "providers").items():
+    for pid, value_node in entries.items():
         if isinstance(value_node, yaml.ScalarNode) and r.value(value_node) is None:
             out[pid] = ProviderSettings()
             continue

@@ -212,7 +212,8 @@ def test_overlay_claiming_a_named_form_is_an_error_not_silence() -> None:
 
 
 def test_settings_max_tokens_temperature_thinking() -> None:
-    s = load_scenario_text(TOOLS_YAML + "tool_choice: none\nmessages:\n  - {role: user, content: \"Weather in Paris?\"}\n"
+    s = load_scenario_text(TOOLS_YAML + "tool_choice: none\n"
+                           "messages:\n  - {role: user, content: \"Weather in Paris?\"}\n"
                            "providers:\n  cohere: {model: command-a-03-2025, max_tokens: 300, temperature: 0.2, "
                            "thinking: false}\n")
     t = cohere.translate("cohere", s, RenderOptions(), CAP)
@@ -255,7 +256,8 @@ def test_history_encoding() -> None:
         {"role": "system", "content": "Be brief."},
         {"role": "user", "content": "Weather in Paris?"},
         {"role": "assistant", "tool_plan": "I will look it up.", "tool_calls": [
-            {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+            {"id": "call_1", "type": "function",
+             "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
         {"role": "tool", "tool_call_id": "call_1", "content": '{"temp_c": 18}'},
         {"role": "assistant", "tool_calls": [
             {"id": "call_2", "type": "function", "function": {"name": "get_time", "arguments": "{}"}}]},
@@ -277,7 +279,8 @@ def test_every_ledger_code_is_emitted_by_some_scenario() -> None:
                                                                            "  - name: get_time\n    strict: true\n")}),
                       ("tool_choice: auto\n", {"tools": "tools:\n  - name: current_time\n"})]:
         seen.update(codes(render(extra, **kw)))
-    s = load_scenario_text(TOOLS_YAML + "messages:\n  - {role: user, content: hi}\nproviders:\n  cohere: {thinking: true}\n")
+    s = load_scenario_text(TOOLS_YAML + "messages:\n  - {role: user, content: hi}\n"
+                           "providers:\n  cohere: {thinking: true}\n")
     seen.update(codes(cohere.translate("cohere", s, RenderOptions(), CAP)))
     assert set(cohere.LEDGER_CODES) <= seen
 

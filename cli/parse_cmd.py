@@ -1,0 +1,103 @@
+"""`toolchoice parse`: read a saved response body offline, exactly as `send` reads a live one.
+
+Works on a body from `send --save` (``sample-NNN.response.json``), a provider's documented example,
+or an error body. With ``--scenario`` the reply is judged against its tool_choice.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from toolchoice.providers.model import Reply, ToolchoiceError, Translation
+from toolchoice.providers.registry import check_provider, translate
+
+from . import exits
+from .exits import handled
+from .render_cmd import MODEL, TOOL_CHOICE
+from .output import write
+from .send_cmd import FORMAT, OutputFormat, exit_code, print_ledger, print_reply
+
+
+def read_body(path: Path) -> tuple[Any, str]:
+    """(parsed JSON or None, raw text) of a response file; ``-`` reads stdin."""
+    if str(path) == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise ToolchoiceError(f"{path}: no such file", hint="give a saved response body (JSON)") from None
+        except IsADirectoryError:
+            raise ToolchoiceError(f"{path}: is a folder", hint="name one sample-NNN.response.json file") from None
+        except OSError as exc:
+            raise ToolchoiceError(f"{path}: cannot read: {exc.strerror}") from None
+        text = data.decode("utf-8-sig", errors="replace")
+    try:
+        return json.loads(text), text
+    except ValueError:
+        return None, text
+
+
+def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
+               translation: Translation | None) -> dict[str, Any]:
+    return {
+        "provider": provider,
+        "reply": reply.to_json(),
+        "verdict": verdict,
+        "ledger": [e.to_json() for e in translation.ledger] if translation is not None else [],
+        "error": reply.error.one_line(provider) if reply.error else None,
+    }
+
+
+@handled
+def parse(
+    response: Path = typer.Argument(..., help="A saved response body (JSON), e.g. from `send --save`; - for stdin.",
+                                    show_default=False),
+    provider: str = typer.Option(..., "--provider", "-p", help="Provider id whose reply format to read.",
+                                 show_default=False),
+    scenario: Optional[Path] = typer.Option(None, "--scenario", "-s", help="Scenario to judge the reply against."),
+    tool_choice: Optional[str] = TOOL_CHOICE,
+    model: Optional[str] = MODEL,
+    format: OutputFormat = FORMAT,
+) -> None:
+    """Normalize a saved reply (tool calls, text, finish reason, usage) and judge it."""
+    from toolchoice.providers.errors import read_reply
+
+    check_provider(provider)
+    if tool_choice is not None and scenario is None:
+        raise ToolchoiceError("--tool-choice needs --scenario (the tools it names are declared there)")
+    translation = None
+    judged = None
+    if scenario is not None:
+        from toolchoice.providers.model import RenderOptions
+
+        from .inputs import scenario_with_override
+
+        loaded = scenario_with_override(scenario, tool_choice)
+        translation = translate(provider, loaded, RenderOptions(model=model))
+    body, text = read_body(response)
+    reply = read_reply(provider, None, body, text)
+    if scenario is not None:
+        from toolchoice.providers.verdict import verdict
+
+        judged = verdict(loaded, reply, translation)
+    if format is OutputFormat.json:
+        write(json.dumps(parse_json(provider, reply, judged, translation), indent=2, ensure_ascii=False))
+    else:
+        from rich.console import Console
+
+        console = Console(highlight=False, soft_wrap=False)
+        console.rule(f"[bold]{provider}[/bold] · {response}")
+        print_reply(console, provider, reply, judged if scenario is not None else None)
+        if translation is not None:
+            print_ledger(console, translation.ledger)
+    if reply.error is not None:
+        raise typer.Exit(exits.FAILED)
+    code = exit_code([judged])
+    if code != exits.OK:
+        raise typer.Exit(code)

@@ -1,0 +1,501 @@
+"""`toolchoice send`: send the rendered request, read the reply, judge it against tool_choice.
+
+The body sent is exactly the one `render` prints (``wire_json``). Keys are resolved from the
+environment at send time and never printed or saved: every text this command writes goes through
+the transport's redaction. httpx, rich and jsonschema are imported inside the functions.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from toolchoice.providers.capabilities import CAPABILITIES
+from toolchoice.providers.model import Reply, Scenario, ToolchoiceError, Translation
+from toolchoice.providers.registry import check_provider, translate
+
+from . import exits
+from .exits import handled
+from .output import SEVERITY_STYLE, write
+from .render_cmd import BASE_URL, CAPS, MODEL, NO_EMULATE, SCENARIO, STRICT, TOOL_CHOICE, RenderFormat, render
+
+
+class OutputFormat(str, Enum):
+    pretty = "pretty"
+    json = "json"
+
+
+@dataclass
+class Sample:
+    """One sent request and what became of it (JSON-ready parts only; texts already redacted)."""
+
+    index: int
+    status: int | None
+    attempts: list[dict[str, Any]]
+    latency_ms: float | None
+    reply: Reply
+    verdict: dict[str, Any]
+    raw_text: str  # the response body as received ("" when none arrived)
+    raw_json: Any  # the parsed body, or None
+
+    def error_line(self, provider: str) -> str | None:
+        return self.reply.error.one_line(provider) if self.reply.error else None
+
+    def to_json(self, provider: str, raw: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "sample": self.index,
+            "status": self.status,
+            "attempts": self.attempts,
+            "latency_ms": None if self.latency_ms is None else round(self.latency_ms, 1),
+            "reply": self.reply.to_json(),
+            "verdict": self.verdict,
+            "error": self.error_line(provider),
+        }
+        if raw:
+            data["raw"] = self.raw_json if self.raw_json is not None else self.raw_text
+        return data
+
+
+def exit_code(verdicts: list[dict[str, Any] | None]) -> int:
+    """0 all obeyed (or nothing to judge), 4 any reply disobeyed, else 1 when any sample failed."""
+    judged = [v for v in verdicts if v is not None]
+    if any(v["category"] not in ("obeyed", "error") for v in judged):
+        return exits.DISOBEYED
+    if any(v["category"] == "error" for v in judged):
+        return exits.FAILED
+    return exits.OK
+
+
+# ---- sending -------------------------------------------------------------------------------
+
+
+def judge(provider: str, scenario: Scenario, translation: Translation, index: int, response: Any) -> Sample:
+    """A transport Response → Sample (reply + verdict)."""
+    from toolchoice.providers.errors import read_reply
+    from toolchoice.providers.model import ProviderError
+    from toolchoice.providers.verdict import verdict
+
+    attempts = [a.to_json() for a in response.attempts]
+    if response.status is None:
+        tries = len(response.attempts)
+        message = f"{response.transport_error} (after {tries} attempt{'s' if tries != 1 else ''})"
+        reply = Reply(error=ProviderError(None, "transport_error", message))
+    else:
+        reply = read_reply(provider, response.status, response.body, response.text, headers=response.headers)
+    return Sample(index, response.status, attempts, response.latency_ms if response.attempts else None,
+                  reply, verdict(scenario, reply, translation), response.text, response.body)
+
+
+def _failed_sample(provider: str, scenario: Scenario, translation: Translation, index: int, exc: Exception) -> Sample:
+    from toolchoice.providers.model import ProviderError
+    from toolchoice.providers.verdict import verdict
+
+    reply = Reply(error=ProviderError(None, "internal_error", f"{type(exc).__name__}: {exc}"))
+    return Sample(index, None, [], None, reply, verdict(scenario, reply, translation), "", None)
+
+
+async def _send_all(provider: str, scenario: Scenario, translation: Translation, prepared: Any, repeat: int,
+                    concurrency: int, timeouts: Any, policy: Any, progress: Any) -> list[Sample]:
+    import asyncio
+
+    from toolchoice.providers import transport
+
+    assert translation.request is not None
+    gate = asyncio.Semaphore(max(1, concurrency))
+    results: list[Sample | None] = [None] * repeat
+
+    async def one(index: int, client: Any) -> None:
+        async with gate:
+            try:
+                response = await transport.send_async(translation.request, provider=provider, prepared=prepared,
+                                                      policy=policy, client=client)
+                results[index] = judge(provider, scenario, translation, index + 1, response)
+            except ToolchoiceError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one failed sample never loses the others
+                results[index] = _failed_sample(provider, scenario, translation, index + 1, exc)
+            if progress is not None:
+                progress.advance()
+
+    async with transport.new_async_client(timeouts, concurrency) as client:
+        await asyncio.gather(*(one(i, client) for i in range(repeat)))
+    return [r for r in results if r is not None]
+
+
+class _Progress:
+    """A rich progress bar on stderr while samples run (only on a terminal, only for --repeat)."""
+
+    def __init__(self, total: int, label: str) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        self.task = self.bar.add_task(label, total=total)
+
+    def __enter__(self) -> "_Progress":
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
+
+    def advance(self) -> None:
+        self.bar.advance(self.task)
+
+
+def run_samples(provider: str, scenario: Scenario, translation: Translation, *, repeat: int, concurrency: int,
+                timeout: float, retries: int) -> tuple[list[Sample], dict[str, str]]:
+    """Resolve the key (fails before any connection), send ``repeat`` samples, judge each.
+    Returns the samples and the secrets map the caller redacts output with."""
+    import asyncio
+
+    from toolchoice.providers import transport
+
+    assert translation.request is not None
+    prepared = transport.prepare(translation.request, provider)
+    timeouts = transport.Timeouts.from_total(timeout)
+    policy = transport.RetryPolicy(retries=retries)
+    show = repeat > 1 and sys.stderr.isatty()
+    if show:
+        with _Progress(repeat, f"{provider} × {repeat}") as progress:
+            samples = asyncio.run(_send_all(provider, scenario, translation, prepared, repeat, concurrency,
+                                            timeouts, policy, progress))
+    else:
+        samples = asyncio.run(_send_all(provider, scenario, translation, prepared, repeat, concurrency,
+                                        timeouts, policy, None))
+    return samples, prepared.secrets
+
+
+# ---- saving --------------------------------------------------------------------------------
+
+
+def prepare_save_dir(path: Path) -> Path:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ToolchoiceError(f"--save {path}: cannot create the folder: {exc.strerror}") from None
+    if not path.is_dir():
+        raise ToolchoiceError(f"--save {path}: not a folder")
+    return path
+
+
+def save_sample(folder: Path, provider: str, translation: Translation, sample: Sample, secrets: dict[str, str]) -> None:
+    """sample-NNN.request.json (placeholders only), sample-NNN.response.json (the body as received;
+    .txt when it is not JSON; none when nothing arrived) and sample-NNN.reply.json."""
+    from toolchoice.providers.transport import redact
+
+    stem = folder / f"sample-{sample.index:03d}"
+    assert translation.request is not None
+
+    def dump(path: Path, text: str) -> None:
+        try:
+            path.write_text(redact(text, secrets), encoding="utf-8")
+        except OSError as exc:
+            raise ToolchoiceError(f"--save: cannot write {path}: {exc.strerror}") from None
+
+    dump(stem.with_name(stem.name + ".request.json"), _dumps(translation.request.to_json()))
+    if sample.status is not None:
+        suffix = ".response.json" if sample.raw_json is not None else ".response.txt"
+        dump(stem.with_name(stem.name + suffix), sample.raw_text)
+    meta = {"provider": provider, **sample.to_json(provider)}
+    dump(stem.with_name(stem.name + ".reply.json"), _dumps(meta))
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+# ---- output --------------------------------------------------------------------------------
+
+
+def sample_json(provider: str, translation: Translation, sample: Sample, raw: bool) -> dict[str, Any]:
+    data = {
+        "provider": provider,
+        "request": translation.request.to_json() if translation.request else None,
+        "reply": sample.reply.to_json(),
+        "verdict": sample.verdict,
+        "ledger": [e.to_json() for e in translation.ledger],
+        "latency_ms": None if sample.latency_ms is None else round(sample.latency_ms, 1),
+        "status": sample.status,
+        "attempts": sample.attempts,
+        "error": sample.error_line(provider),
+    }
+    if raw:
+        data["raw"] = sample.raw_json if sample.raw_json is not None else sample.raw_text
+    return data
+
+
+def repeat_json(provider: str, translation: Translation, samples: list[Sample], raw: bool) -> dict[str, Any]:
+    from toolchoice.providers.verdict import aggregate
+
+    results = [s.to_json(provider, raw) for s in samples]
+    summary = aggregate(results)
+    return {"provider": provider,
+            "request": translation.request.to_json() if translation.request else None,
+            "ledger": [e.to_json() for e in translation.ledger],
+            **summary, "results": results}
+
+
+def refused_json(provider: str, translation: Translation) -> dict[str, Any]:
+    return {"provider": provider, "request": None, "reply": None, "verdict": None,
+            "ledger": [e.to_json() for e in translation.ledger], "latency_ms": None}
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def print_ledger(console: Any, ledger: list[Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    if not ledger:
+        return
+    table = Table(show_header=True, header_style="bold", expand=False, title="ledger", title_justify="left")
+    table.add_column("severity")
+    table.add_column("code")
+    table.add_column("what changed / what to know", overflow="fold")
+    for e in ledger:
+        style = SEVERITY_STYLE[e.severity]
+        table.add_row(Text(e.severity, style=style), Text(e.code, style=style), e.message)
+    console.print(table)
+
+
+def verdict_text(v: dict[str, Any] | None) -> Any:
+    from rich.text import Text
+
+    if v is None:
+        return Text("no verdict (give --scenario to judge the reply)", style="dim")
+    if v["obeyed"]:
+        line = Text("✔ obeyed", style="bold green")
+    elif v["category"] == "error":
+        line = Text("✘ error", style="bold red")
+    else:
+        line = Text(f"✘ disobeyed: {v['category']}", style="bold red")
+    if not v.get("enforced", True):
+        line.append("  (not enforced by the provider)", style="yellow")
+    return line
+
+
+def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | None) -> None:
+    """The calls table, text, finish reason, tokens and the verdict with its reasons."""
+    from rich.table import Table
+    from rich.text import Text
+
+    if reply.error is not None:
+        console.print(Text(reply.error.one_line(provider), style="red"))
+    checks = (v or {}).get("calls") or []
+    if reply.tool_calls:
+        table = Table(show_header=True, header_style="bold", expand=False, title="tool calls", title_justify="left")
+        table.add_column("#", justify="right")
+        table.add_column("name")
+        table.add_column("arguments", overflow="fold")
+        table.add_column("schema")
+        for i, call in enumerate(reply.tool_calls):
+            args = (json.dumps(call.arguments, indent=2, ensure_ascii=False) if call.arguments is not None
+                    else f"{call.raw_arguments}\n({call.arguments_error})")
+            check = checks[i] if i < len(checks) else {}
+            valid = check.get("valid")
+            mark = Text("✔", style="green") if valid else Text("✘", style="red") if valid is False else Text("–", style="dim")
+            if check.get("offered") is False:
+                mark = Text("not offered", style="red")
+            table.add_row(str(i + 1), call.name, args, mark)
+        console.print(table)
+    elif reply.error is None:
+        console.print(Text("no tool calls", style="dim"))
+    if reply.text:
+        shown = reply.text if len(reply.text) <= 600 else reply.text[:600] + "…"
+        console.print(Text.assemble(("text  ", "bold"), shown))
+    facts = []
+    if reply.finish_reason:
+        facts.append(f"finish_reason {reply.finish_reason}")
+    if reply.usage.input_tokens is not None or reply.usage.output_tokens is not None:
+        facts.append(f"tokens in {reply.usage.input_tokens} / out {reply.usage.output_tokens}")
+    if facts:
+        console.print(Text("  ·  ".join(facts), style="dim"))
+    console.print(Text.assemble(("verdict  ", "bold"), verdict_text(v)))
+    for reason in (v or {}).get("reasons", []):
+        console.print(Text(f"  - {reason}"))
+
+
+def print_raw(console: Any, sample_raw_json: Any, raw_text: str) -> None:
+    from rich.json import JSON
+    from rich.text import Text
+
+    console.print(Text("raw response", style="bold"))
+    if sample_raw_json is not None:
+        console.print(JSON(json.dumps(sample_raw_json, ensure_ascii=False), indent=2))
+    else:
+        console.print(Text(raw_text or "(no body)"))
+
+
+def print_sample(console: Any, provider: str, translation: Translation, sample: Sample, raw: bool) -> None:
+    from rich.text import Text
+
+    title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
+    console.rule(f"[bold]{provider}[/bold] · {title}")
+    request = translation.request
+    assert request is not None
+    head = Text.assemble((f"{request.method} ", "bold"), request.url)
+    if sample.status is not None:
+        head.append(f"  →  {sample.status}", style="green" if 200 <= sample.status < 300 else "red")
+    if sample.latency_ms is not None:
+        head.append(f"  {sample.latency_ms:.0f} ms", style="dim")
+    console.print(head)
+    if len(sample.attempts) > 1:
+        tries = ", ".join(f"{a['status'] or a['error']} (waited {a['wait_s']}s, {a['wait_source']})"
+                          for a in sample.attempts[:-1])
+        console.print(Text(f"retried: {tries}", style="yellow"))
+    print_reply(console, provider, sample.reply, sample.verdict)
+    print_ledger(console, translation.ledger)
+    if raw:
+        print_raw(console, sample.raw_json, sample.raw_text)
+
+
+def print_repeat(console: Any, provider: str, translation: Translation, samples: list[Sample], raw: bool) -> None:
+    from collections import Counter
+
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolchoice.providers.verdict import aggregate
+
+    data = aggregate([s.to_json(provider) for s in samples])
+    title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
+    console.rule(f"[bold]{provider}[/bold] · {title} · {data['samples']} samples")
+    table = Table(show_header=True, header_style="bold", expand=False)
+    table.add_column("category")
+    table.add_column("count", justify="right")
+    table.add_column("%", justify="right")
+    table.add_column("95% CI (Wilson)", justify="right")
+    for category, count in data["counts"].items():
+        if count == 0 and category not in ("obeyed",):
+            continue
+        rate = data["rates"][category]
+        style = "green" if category == "obeyed" else "red"
+        table.add_row(Text(category, style=style), str(count), f"{100 * rate['rate']:.0f}%",
+                      f"{100 * rate['low']:.0f}–{100 * rate['high']:.0f}%")
+    console.print(table)
+    lat = data["latency_ms"]
+    if lat["p50"] is not None:
+        console.print(f"latency  p50 {lat['p50']:.0f} ms  ·  p95 {lat['p95']:.0f} ms")
+    tokens = data["tokens"]
+    if tokens["input_mean"] is not None or tokens["output_mean"] is not None:
+        console.print(f"tokens   in {tokens['input_total']} (mean {_num(tokens['input_mean'])})  ·  "
+                      f"out {tokens['output_total']} (mean {_num(tokens['output_mean'])})")
+    errors = Counter(s.error_line(provider) for s in samples if s.reply.error is not None)
+    for line, count in errors.most_common(5):
+        console.print(Text(f"{count}× {line}", style="red"))
+    reasons = Counter(r for s in samples if s.verdict["category"] not in ("obeyed", "error")
+                      for r in s.verdict["reasons"][:1])
+    for line, count in reasons.most_common(5):
+        console.print(Text(f"{count}× {line}", style="yellow"))
+    unenforced = next((s.verdict for s in samples if not s.verdict.get("enforced", True)), None)
+    if unenforced is not None:
+        console.print(Text("the provider could not enforce this tool_choice: judged against the request's intent",
+                           style="yellow"))
+    print_ledger(console, translation.ledger)
+    if raw:
+        for sample in samples:
+            console.print(Text(f"sample {sample.index}", style="bold"))
+            print_raw(console, sample.raw_json, sample.raw_text)
+
+
+def _num(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+
+
+def emit(text: str, secrets: dict[str, str]) -> None:
+    """Write to stdout with every resolved key value replaced by its placeholder."""
+    from toolchoice.providers.transport import redact
+
+    write(redact(text, secrets))
+
+
+def emit_pretty(draw: Any, secrets: dict[str, str]) -> None:
+    console = _console()
+    with console.capture() as captured:
+        draw(console)
+    from toolchoice.providers.transport import redact
+
+    sys.stdout.write(redact(captured.get(), secrets))
+
+
+# ---- the command ---------------------------------------------------------------------------
+
+
+PROVIDER_ONE = typer.Option(..., "--provider", "-p", help="Provider id (one).", show_default=False)
+FORMAT = typer.Option(OutputFormat.pretty, "--format", "-f", help="pretty or json.")
+
+
+@handled
+def send(
+    scenario: Path = SCENARIO,
+    provider: str = PROVIDER_ONE,
+    tool_choice: Optional[str] = TOOL_CHOICE,
+    model: Optional[str] = MODEL,
+    base_url: Optional[str] = BASE_URL,
+    timeout: float = typer.Option(120.0, "--timeout", min=0.1, help="Seconds to wait for a response (reads); "
+                                  "connecting waits at most 10 s."),
+    retries: int = typer.Option(2, "--retries", min=0, help="Retries on 408/409/429/5xx/529 and connection errors."),
+    repeat: int = typer.Option(1, "--repeat", "-n", min=1, help="Send N samples and tally the verdicts."),
+    concurrency: int = typer.Option(4, "--concurrency", "-k", min=1, help="Samples in flight at once."),
+    format: OutputFormat = FORMAT,
+    save: Optional[Path] = typer.Option(None, "--save", help="Write each sample's request, raw response and "
+                                        "parsed reply as JSON files into this folder."),
+    raw: bool = typer.Option(False, "--raw", help="Also show the raw response body."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be sent (exactly `render`) and stop."),
+    strict: bool = STRICT,
+    no_emulate: bool = NO_EMULATE,
+    capabilities: Optional[Path] = CAPS,
+) -> None:
+    """Send the scenario to one provider, show the tool calls, and judge them against tool_choice."""
+    check_provider(provider)
+    if dry_run:
+        render(scenario=scenario, provider=[provider], tool_choice=tool_choice, model=model, base_url=base_url,
+               format=RenderFormat(format.value), strict=strict, no_emulate=no_emulate, capabilities=capabilities)
+        return
+    from toolchoice.providers.model import RenderOptions
+
+    from .inputs import capabilities_from, scenario_with_override
+
+    loaded = scenario_with_override(scenario, tool_choice)
+    options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url)
+    translation = translate(provider, loaded, options, capabilities_from(capabilities))
+    if translation.refused:
+        if format is OutputFormat.json:
+            emit(json.dumps(refused_json(provider, translation), indent=2, ensure_ascii=False), {})
+        else:
+            from .output import print_pretty
+
+            print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
+        raise typer.Exit(exits.REFUSED)
+    folder = prepare_save_dir(save) if save is not None else None
+    samples, secrets = run_samples(provider, loaded, translation, repeat=repeat, concurrency=concurrency,
+                                   timeout=timeout, retries=retries)
+    if folder is not None:
+        for sample in samples:
+            save_sample(folder, provider, translation, sample, secrets)
+    if repeat == 1:
+        sample = samples[0]
+        if format is OutputFormat.json:
+            emit(json.dumps(sample_json(provider, translation, sample, raw), indent=2, ensure_ascii=False), secrets)
+        else:
+            emit_pretty(lambda c: print_sample(c, provider, translation, sample, raw), secrets)
+    elif format is OutputFormat.json:
+        emit(json.dumps(repeat_json(provider, translation, samples, raw), indent=2, ensure_ascii=False), secrets)
+    else:
+        emit_pretty(lambda c: print_repeat(c, provider, translation, samples, raw), secrets)
+    code = exit_code([s.verdict for s in samples])
+    if code != exits.OK:
+        raise typer.Exit(code)
+

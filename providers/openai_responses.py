@@ -1,0 +1,214 @@
+"""OpenAI Responses API (``POST /v1/responses``): translate a scenario, parse a reply.
+
+Wire facts, with their sources (openai-python ``src/openai/types/responses/``):
+
+- Function tools are flat: ``{"type": "function", "name", "description", "parameters", "strict"}``
+  (``function_tool_param.py``), and ``strict`` is documented "Default `true`": when it is omitted the
+  Responses API normalizes the schema into strict mode, which makes optional fields mandatory; "To opt out
+  ... explicitly set `strict: false`" (OpenAI function-calling guide, change of 2026-03-31). So strict is
+  always sent explicitly here.
+- ``tool_choice``: ``"none" | "auto" | "required"`` (``tool_choice_options.py``),
+  ``{"type": "function", "name"}`` (``tool_choice_function_param.py``) and
+  ``{"type": "allowed_tools", "mode": "auto" | "required", "tools": [{"type": "function", "name"}]}``
+  (``tool_choice_allowed_param.py``, flat, unlike Chat Completions).
+- History items: messages ``{"role", "content"}``, calls ``{"type": "function_call", "call_id", "name",
+  "arguments": <JSON text>}`` (``response_function_tool_call_param.py``) and results
+  ``{"type": "function_call_output", "call_id", "output"}`` (``response_input_param.py`` FunctionCallOutput).
+- Replies have no finish_reason: ``status`` (and ``incomplete_details.reason``) stand in for it; calls are
+  ``output[]`` items of type ``function_call`` whose ``call_id`` answers the result, not the item ``id``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import common
+from .capabilities import Capability
+from .common import Context
+from .errors import looks_like_error, provider_error
+from .model import ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+
+DEFAULT_BASE = "https://api.openai.com/v1"
+_IGNORED_SETTINGS = ("thinking", "deployment", "endpoint", "api_version", "region")
+
+LEDGER_CODES: dict[str, str] = {
+    "strict.explicit_false": "non-strict tools are sent with strict: false, because the Responses API treats an "
+                             "omitted strict as true",
+    "strict.mapped": "strict tools sent with strict: true",
+    "schema.strict_invalid": "a strict tool's schema breaks OpenAI's strict rules, which the API rejects: "
+                             "request refused",
+    "schema.empty_parameters": "a tool without parameters is sent with an empty object schema",
+    "history.is_error_dropped": "a tool result's is_error has no field in function_call_output; the content "
+                                "carries the error",
+    "settings.ignored": "a providers.openai-responses setting this translator does not use",
+}
+
+
+# ---- translation ----------------------------------------------------------------------------
+
+
+def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
+    ctx = common.start(provider, scenario, options, cap)
+    _ignored_settings(ctx)
+    common.check_names(ctx, "openai")
+
+    body: dict[str, Any] = {"model": ctx.model}
+    if scenario.system is not None:
+        body["instructions"] = scenario.system
+    body["input"] = _input(ctx)
+    tools = () if ctx.plan.omit_tools else ctx.plan.tools
+    if tools:
+        body["tools"] = _tools(ctx, tools)
+        choice = _choice(ctx)
+        if choice is not None:
+            body["tool_choice"] = choice
+    parallel = common.parallel_value(ctx)
+    if parallel is not None:
+        body["parallel_tool_calls"] = parallel
+    if ctx.settings.max_tokens is not None:
+        body["max_output_tokens"] = ctx.settings.max_tokens
+    if ctx.settings.temperature is not None:
+        body["temperature"] = ctx.settings.temperature
+
+    url = common.endpoint(ctx, DEFAULT_BASE, "/responses")
+    return common.finish(ctx, url=url, headers=common.bearer(ctx), body=body, choice_path=("tool_choice",))
+
+
+def _ignored_settings(ctx: Context) -> None:
+    for key in _IGNORED_SETTINGS:
+        value = getattr(ctx.settings, key)
+        if value is not None:
+            ctx.ledger.warning("settings.ignored", f"providers.{ctx.provider}.{key} = {common.compact(value)} is not "
+                               "used by the Responses translator; set the field through providers."
+                               f"{ctx.provider}.extra")
+
+
+def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
+    strict = common.strict_tools(ctx)
+    out = []
+    for tool in tools:
+        is_strict = tool.name in strict
+        entry: dict[str, Any] = {"type": "function", "name": tool.name}
+        if tool.description is not None:
+            entry["description"] = tool.description
+        if tool.parameters is None:
+            # Nothing was written: the empty object schema, closed when strict so the strict rules hold.
+            parameters: dict[str, Any] = {"type": "object", "properties": {}}
+            if is_strict:
+                parameters["additionalProperties"] = False
+            ctx.ledger.info("schema.empty_parameters", f"tool '{tool.name}' has no parameters: sent with "
+                            f"{common.compact(parameters)}")
+        else:
+            parameters = tool.parameters
+        entry["parameters"] = parameters
+        entry["strict"] = is_strict
+        if is_strict:
+            for problem in common.openai_strict_problems(parameters):
+                ctx.ledger.error("schema.strict_invalid",
+                                 f"tool '{tool.name}' is strict but {problem}: OpenAI rejects a strict schema that "
+                                 "breaks its rules; fix the schema or set strict: false")
+        out.append(entry)
+    if strict:
+        ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → strict: true")
+    loose = [t.name for t in tools if t.name not in strict]
+    if loose:
+        ctx.ledger.info("strict.explicit_false",
+                        f"{', '.join(loose)} sent with strict: false: the Responses API treats an omitted strict as "
+                        "true and would make every field required (OpenAI function-calling guide)")
+    return out
+
+
+def _choice(ctx: Context) -> Any:
+    plan = ctx.plan
+    choice = ctx.scenario.tool_choice
+    wire: Any
+    if plan.mode == "unset":
+        return None
+    if plan.mode in ("auto", "none", "required"):
+        wire = plan.mode
+    elif plan.mode == "named":
+        wire = {"type": "function", "name": plan.name}
+    else:
+        mode = choice.allowed_mode if choice is not None else "auto"
+        wire = {"type": "allowed_tools", "mode": mode,
+                "tools": [{"type": "function", "name": name} for name in plan.allowed]}
+    common.mapped(ctx, wire)
+    return wire
+
+
+def _input(ctx: Context) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    for message in ctx.scenario.messages:
+        if message.role == "user":
+            items.append({"role": "user", "content": message.content or ""})
+        elif message.role == "assistant":
+            if message.content:
+                items.append({"role": "assistant", "content": message.content})
+            for call in message.tool_calls:
+                items.append({"type": "function_call", "call_id": call.id, "name": call.name,
+                              "arguments": common.history_arguments_json(call.arguments)})
+        else:
+            items.append({"type": "function_call_output", "call_id": message.tool_call_id,
+                          "output": message.content or ""})
+            if message.is_error:
+                ctx.ledger.info("history.is_error_dropped",
+                                f"tool result {message.tool_call_id} is_error: true has no field in "
+                                "function_call_output; the content carries the error")
+    return items
+
+
+# ---- replies --------------------------------------------------------------------------------
+
+
+def parse_reply(provider: str, body: Any) -> Reply:
+    """A Responses body → Reply: ``function_call`` items (``call_id`` as the id), ``output_text`` and
+    ``refusal`` text of ``message`` items, ``status`` as the finish reason. Reasoning and hosted-tool
+    items are skipped. An error envelope becomes ``Reply.error``."""
+    data = expect_dict(provider, body, "the body")
+    if "output" not in data and looks_like_error(data):
+        return Reply(error=provider_error(provider, None, data))
+    calls = []
+    texts: list[str] = []
+    for i, raw in enumerate(expect_list(provider, data.get("output"), "output")):
+        item = expect_dict(provider, raw, f"output[{i}]")
+        kind = item.get("type")
+        if kind == "function_call":
+            if not isinstance(item.get("name"), str):
+                raise bad_body(provider, f"output[{i}] is a function_call without a name")
+            call_id = item.get("call_id", item.get("id"))
+            calls.append(make_call(call_id, item["name"], item.get("arguments")))
+        elif kind == "message":
+            for j, part in enumerate(expect_list(provider, item.get("content"), f"output[{i}].content")):
+                part = expect_dict(provider, part, f"output[{i}].content[{j}]")
+                if part.get("type") == "output_text" and isinstance(part.get("text"), str):
+                    texts.append(part["text"])
+                elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
+                    texts.append(part["refusal"])
+    return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=_finish(data),
+                 usage=_usage(data.get("usage")), error=_failure(data.get("error")))
+
+
+def _finish(data: dict[str, Any]) -> str | None:
+    status = data.get("status")
+    if not isinstance(status, str):
+        return None
+    details = data.get("incomplete_details")
+    reason = details.get("reason") if isinstance(details, dict) else None
+    return f"{status}:{reason}" if status == "incomplete" and isinstance(reason, str) else status
+
+
+def _failure(error: Any) -> ProviderError | None:
+    """A response that failed on the server carries ``error: {code, message}`` with status ``failed``."""
+    if not isinstance(error, dict):
+        return None
+    code = error.get("code")
+    message = error.get("message")
+    return ProviderError(status=None, type=code if isinstance(code, str) else None,
+                         message=message if isinstance(message, str) else common.compact(error))
+
+
+def _usage(usage: Any) -> Usage:
+    if not isinstance(usage, dict):
+        return Usage()
+    return Usage(int_or_none(usage.get("input_tokens")), int_or_none(usage.get("output_tokens")))

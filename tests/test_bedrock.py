@@ -1,0 +1,407 @@
+"""AWS Bedrock Converse: exact wire JSON per neutral tool_choice, none and the history rule, URL,
+thinking, ledger, parser.
+
+Expected wire values come from botocore's ``data/bedrock-runtime/2023-09-30/service-2.json`` and
+AWS's docs, not from our output:
+- operation Converse: ``POST /model/{modelId}/converse``; metadata auth ``aws.auth#sigv4`` and
+  ``smithy.api#httpBearerAuth`` (Bedrock API keys: ``Authorization: Bearer``).
+- ``ToolConfiguration {tools (required), toolChoice}``; ``ToolChoice`` union ``auto {}`` | ``any {}``
+  | ``tool {name}`` — no none; ``tool`` "Only supported by Anthropic Claude 3 and Amazon Nova models".
+- ``Tool {toolSpec}``, ``ToolSpecification {name, description (NonEmptyString), inputSchema {json},
+  strict}``; ``ToolInputSchema``: "The top level schema type must be object".
+- ``ToolUseBlock {toolUseId, name, input}``; ``ToolResultBlock {toolUseId, content, status}`` with
+  status ``success|error`` "only supported by Amazon Nova and Anthropic Claude 3 and 4 models";
+  ``ToolResultContentBlock`` union ``json | text | ...``.
+- ``SystemContentBlock {text}``, ``InferenceConfiguration {maxTokens, temperature}``,
+  ``additionalModelRequestFields`` (Document).
+- the toolConfig-with-history rule: 400 "The toolConfig field must be defined when using toolUse
+  and toolResult content blocks." (langgenius/dify#17545, elastic/kibana#246943).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolchoice.providers import bedrock
+from toolchoice.providers.capabilities import CAPABILITIES, Level, Support
+from toolchoice.providers.model import RenderOptions, ToolchoiceError
+from toolchoice.providers.scenario import load_scenario_text
+
+DATA = Path(__file__).parent / "data" / "responses" / "bedrock"
+CAP = CAPABILITIES["bedrock"]
+CLAUDE = "anthropic.claude-3-5-sonnet-20240620-v1:0"
+MISTRAL = "mistral.mistral-large-2402-v1:0"
+SONNET4 = "us.anthropic.claude-sonnet-4-20250514-v1:0"  # extended thinking exists from Claude 3.7 on
+
+TOOLS = [
+    {"name": "get_weather", "description": "Current weather for a city.",
+     "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
+    {"name": "get_time", "description": "Current local time.",
+     "parameters": {"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"]}},
+]
+WEATHER = {"toolSpec": {"name": "get_weather", "description": "Current weather for a city.", "inputSchema": {
+    "json": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}}
+TIME = {"toolSpec": {"name": "get_time", "description": "Current local time.", "inputSchema": {
+    "json": {"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"]}}}}
+USER = {"role": "user", "content": [{"text": "Weather in Paris?"}]}
+ABSENT = object()
+
+HISTORY = [
+    {"role": "user", "content": "Weather in Paris and Tokyo?"},
+    {"role": "assistant", "content": "Checking both.",
+     "tool_calls": [{"id": "tooluse_1", "name": "get_weather", "arguments": {"city": "Paris"}},
+                    {"id": "tooluse_2", "name": "get_weather", "arguments": {"city": "Tokyo"}}]},
+    {"role": "tool", "tool_call_id": "tooluse_1", "content": {"temp_c": 18}},
+    {"role": "tool", "tool_call_id": "tooluse_2", "content": "timeout", "is_error": True},
+    {"role": "user", "content": "Summarize."},
+]
+
+
+def scenario(choice: Any = ABSENT, *, tools: Any = TOOLS, messages: Any = None, settings: dict[str, Any] | None = None,
+             model: str = CLAUDE, **top: Any):
+    data: dict[str, Any] = {}
+    if tools is not None:
+        data["tools"] = tools
+    if choice is not ABSENT:
+        data["tool_choice"] = choice
+    data.update(top)
+    data["messages"] = messages if messages is not None else [{"role": "user", "content": "Weather in Paris?"}]
+    data["providers"] = {"bedrock": {"model": model, "region": "us-west-2", **(settings or {})}}
+    return load_scenario_text(json.dumps(data), "test.yaml")
+
+
+def render(choice: Any = ABSENT, options: RenderOptions = RenderOptions(), cap=CAP, **kw):
+    return bedrock.translate("bedrock", scenario(choice, **kw), options, cap)
+
+
+def codes(translation) -> list[str]:
+    return [e.code for e in translation.ledger]
+
+
+def entry(translation, code: str):
+    found = [e for e in translation.ledger if e.code == code]
+    assert found, f"{code} not in {codes(translation)}"
+    return found[0]
+
+
+# ---- toolChoice on the wire ----------------------------------------------------------------
+
+CHOICES = [
+    # (scenario tool_choice, expected toolConfig or ABSENT)
+    ("auto", {"tools": [WEATHER, TIME], "toolChoice": {"auto": {}}}),
+    ("none", ABSENT),  # no none in the ToolChoice union: the tools are left out
+    ("required", {"tools": [WEATHER, TIME], "toolChoice": {"any": {}}}),
+    ("any", {"tools": [WEATHER, TIME], "toolChoice": {"any": {}}}),
+    (True, {"tools": [WEATHER, TIME], "toolChoice": {"any": {}}}),
+    (False, {"tools": [WEATHER, TIME]}),  # not specified: no toolChoice, Bedrock's default (auto)
+    (None, {"tools": [WEATHER, TIME]}),
+    ("get_weather", {"tools": [WEATHER, TIME], "toolChoice": {"tool": {"name": "get_weather"}}}),
+    ({"allowed": ["get_weather"], "mode": "auto"}, {"tools": [WEATHER], "toolChoice": {"auto": {}}}),
+    ({"allowed": ["get_weather"], "mode": "required"}, {"tools": [WEATHER], "toolChoice": {"any": {}}}),
+]
+
+
+@pytest.mark.parametrize(("choice", "config"), CHOICES, ids=[json.dumps(c[0]) for c in CHOICES])
+def test_tool_choice_wire(choice, config):
+    t = render(choice)
+    assert t.request is not None
+    expected: dict[str, Any] = {"messages": [USER]}
+    if config is not ABSENT:
+        expected["toolConfig"] = config
+    assert t.request.body == expected
+    assert t.effective_tool_choice == (None if config is ABSENT else config.get("toolChoice"))
+
+
+def test_none_without_history_leaves_tools_out_with_a_warning():
+    t = render("none")
+    assert entry(t, "tool_choice.emulated").severity == "warning"
+    assert entry(t, "tool_choice.mapped").message == "tool_choice none → toolConfig omitted"
+    assert t.offered_tools == ()
+
+
+def test_none_with_tool_history_keeps_tool_config_without_tool_choice():
+    t = render("none", messages=HISTORY)
+    assert t.request.body["toolConfig"] == {"tools": [WEATHER, TIME]}
+    e = entry(t, "tool_choice.none_unenforced")
+    assert e.severity == "warning" and "toolConfig field must be defined" in e.message
+    assert t.offered_tools == ("get_weather", "get_time")
+
+
+def test_none_with_tool_history_and_no_emulation_is_refused():
+    t = render("none", messages=HISTORY, options=RenderOptions(emulate=False))
+    assert t.refused and "tool_choice.unsupported" in codes(t)
+
+
+def test_tool_history_without_tools_is_refused():
+    t = render(tools=None, messages=HISTORY)
+    assert t.refused
+    assert entry(t, "history.tool_config_required").severity == "error"
+
+
+def test_parallel_false_cannot_be_sent():
+    t = render("auto", parallel_tool_calls=False)
+    assert t.request.body == {"messages": [USER], "toolConfig": {"tools": [WEATHER, TIME], "toolChoice": {"auto": {}}}}
+    assert entry(t, "parallel.unsupported").severity == "warning"
+
+
+@pytest.mark.parametrize(("model", "warned"), [
+    (CLAUDE, False), ("us.anthropic.claude-sonnet-4-20250514-v1:0", False), ("amazon.nova-pro-v1:0", False),
+    (MISTRAL, True), ("meta.llama3-1-70b-instruct-v1:0", True)])
+def test_named_choice_model_support(model, warned):
+    t = render("get_weather", model=model)
+    assert t.request.body["toolConfig"]["toolChoice"] == {"tool": {"name": "get_weather"}}
+    assert ("tool_choice.model_support" in codes(t)) == warned
+
+
+def test_allowed_overlay_has_no_wire_form():
+    cap = CAP.with_feature("allowed", Support(Level.NATIVE, "?"))
+    t = render({"allowed": ["get_weather"], "mode": "auto"}, cap=cap)
+    assert t.refused and entry(t, "tool_choice.unsupported").severity == "error"
+
+
+# ---- URL, headers, settings ----------------------------------------------------------------
+
+
+def test_url_and_headers():
+    t = render("auto")
+    assert t.request.method == "POST"
+    # modelId URL-encoded: ':' → %3A
+    assert t.request.url == ("https://bedrock-runtime.us-west-2.amazonaws.com/model/"
+                             "anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse")
+    assert t.request.headers == {"Content-Type": "application/json",
+                                 "Authorization": "Bearer $AWS_BEARER_TOKEN_BEDROCK"}
+    assert t.request.key_env == ("AWS_BEARER_TOKEN_BEDROCK",)
+    assert "region.default" not in codes(t)
+
+
+def test_default_region_and_arn_model():
+    arn = "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-3-7-sonnet-20250219-v1:0"
+    sc = load_scenario_text(json.dumps({"tools": TOOLS, "messages": [{"role": "user", "content": "hi"}],
+                                        "providers": {"bedrock": {"model": arn}}}), "t.yaml")
+    t = bedrock.translate("bedrock", sc, RenderOptions(), CAP)
+    assert t.request.url == ("https://bedrock-runtime.us-east-1.amazonaws.com/model/arn%3Aaws%3Abedrock%3Aus-east-1"
+                             "%3A123456789012%3Ainference-profile%2Fus.anthropic.claude-3-7-sonnet-20250219-v1%3A0"
+                             "/converse")
+    assert entry(t, "region.default").severity == "info"
+
+
+def test_base_url_override():
+    t = render("auto", settings={"base_url": "http://localhost:4566"})
+    assert t.request.url == "http://localhost:4566/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse"
+
+
+def test_system_inference_strict_and_empty_parameters():
+    tools = [dict(TOOLS[0], strict=True), {"name": "ping"}]
+    t = render("auto", tools=tools, system="Be brief.", settings={"max_tokens": 300, "temperature": 0.2})
+    assert t.request.body == {
+        "messages": [USER],
+        "system": [{"text": "Be brief."}],
+        "inferenceConfig": {"maxTokens": 300, "temperature": 0.2},
+        "toolConfig": {"tools": [{"toolSpec": dict(WEATHER["toolSpec"], strict=True)},
+                                 {"toolSpec": {"name": "ping", "inputSchema": {"json": {"type": "object",
+                                                                                         "properties": {}}}}}],
+                       "toolChoice": {"auto": {}}}}
+
+
+def test_blank_system_and_description_are_left_out():
+    t = render("auto", tools=[{"name": "ping", "description": ""}], system=" ")
+    assert "system" not in t.request.body
+    assert t.request.body["toolConfig"]["tools"] == [
+        {"toolSpec": {"name": "ping", "inputSchema": {"json": {"type": "object", "properties": {}}}}}]
+    assert {"system.empty_dropped", "tool.description_dropped"} <= set(codes(t))
+
+
+def test_missing_schema_type_is_added():
+    t = render("auto", tools=[{"name": "q", "parameters": {"properties": {"s": {"type": "string"}}}}])
+    assert t.request.body["toolConfig"]["tools"][0]["toolSpec"]["inputSchema"] == {
+        "json": {"type": "object", "properties": {"s": {"type": "string"}}}}
+    assert "schema.type_added" in codes(t)
+
+
+def test_invalid_tool_name_refused():
+    t = render("auto", tools=[{"name": "get weather"}])
+    assert t.refused and "tool.name_invalid" in codes(t)
+
+
+# ---- history -------------------------------------------------------------------------------
+
+
+def test_history_encoding_claude():
+    t = render("auto", messages=HISTORY)
+    assert t.request.body["messages"] == [
+        {"role": "user", "content": [{"text": "Weather in Paris and Tokyo?"}]},
+        {"role": "assistant", "content": [
+            {"text": "Checking both."},
+            {"toolUse": {"toolUseId": "tooluse_1", "name": "get_weather", "input": {"city": "Paris"}}},
+            {"toolUse": {"toolUseId": "tooluse_2", "name": "get_weather", "input": {"city": "Tokyo"}}}]},
+        {"role": "user", "content": [
+            {"toolResult": {"toolUseId": "tooluse_1", "content": [{"json": {"temp_c": 18}}], "status": "success"}},
+            {"toolResult": {"toolUseId": "tooluse_2", "content": [{"text": "timeout"}], "status": "error"}},
+            {"text": "Summarize."}]},
+    ]
+    assert entry(t, "history.merged").severity == "info"
+    assert "{json}" in entry(t, "history.tool_result_format").message
+
+
+def test_history_status_only_for_claude_and_nova():
+    t = render("auto", messages=HISTORY, model=MISTRAL)
+    results = [b["toolResult"] for b in t.request.body["messages"][2]["content"] if "toolResult" in b]
+    assert all("status" not in r for r in results)
+    e = entry(t, "history.status_dropped")
+    assert e.severity == "warning" and "tooluse_2" in e.message
+
+
+def test_non_object_json_result_goes_as_text():
+    messages = [HISTORY[0], dict(HISTORY[1], tool_calls=HISTORY[1]["tool_calls"][:1]),
+                {"role": "tool", "tool_call_id": "tooluse_1", "content": [1, 2]}]
+    t = render("auto", messages=messages)
+    assert t.request.body["messages"][2]["content"] == [
+        {"toolResult": {"toolUseId": "tooluse_1", "content": [{"text": "[1, 2]"}], "status": "success"}}]
+
+
+def test_missing_tool_result_is_refused():
+    t = render("auto", messages=HISTORY[:3] + HISTORY[4:])
+    assert t.refused and "tooluse_2" in entry(t, "history.missing_tool_result").message
+
+
+def test_blank_texts():
+    t = render("auto", messages=[{"role": "user", "content": ""}])
+    assert t.refused and entry(t, "history.blank_text").severity == "error"
+    t = render("auto", messages=[HISTORY[0], dict(HISTORY[1], content=" "), *HISTORY[2:]])
+    assert t.request.body["messages"][1]["content"][0] == {
+        "toolUse": {"toolUseId": "tooluse_1", "name": "get_weather", "input": {"city": "Paris"}}}
+    assert "history.blank_text_dropped" in codes(t)
+
+
+# ---- thinking ------------------------------------------------------------------------------
+
+
+def test_thinking_for_claude():
+    t = render("auto", model=SONNET4, settings={"thinking": True})
+    assert t.request.body["additionalModelRequestFields"] == {"thinking": {"type": "enabled", "budget_tokens": 1024}}
+    assert t.request.body["inferenceConfig"] == {"maxTokens": 2048}
+    assert {"thinking.budget", "max_tokens.default"} <= set(codes(t))
+
+
+@pytest.mark.parametrize("choice", ["required", True, "get_weather", {"allowed": ["get_weather"], "mode": "required"}])
+def test_thinking_with_forced_choice_is_refused(choice):
+    t = render(choice, model=SONNET4, settings={"thinking": True})
+    assert t.refused
+    e = entry(t, "thinking.forced_choice")
+    assert e.severity == "error" and "thinking: false" in e.message
+
+
+def test_thinking_other_rules():
+    assert "thinking.temperature" in codes(render("auto", model=SONNET4, settings={"thinking": True,
+                                                                                   "temperature": 0.5}))
+    assert "thinking.max_tokens" in codes(render("auto", model=SONNET4, settings={"thinking": True, "max_tokens": 800}))
+    assert "thinking.tool_history" in codes(render("auto", model=SONNET4, messages=HISTORY[:4],
+                                                   settings={"thinking": True}))
+
+
+@pytest.mark.parametrize("model", [MISTRAL, CLAUDE, "amazon.nova-pro-v1:0"])
+def test_thinking_not_sent_for_other_models(model):
+    t = render("required", model=model, settings={"thinking": True})
+    assert not t.refused and "additionalModelRequestFields" not in t.request.body
+    assert "inferenceConfig" not in t.request.body
+    assert entry(t, "thinking.unsupported_model").severity == "warning"
+
+
+# ---- every module ledger code is emitted by some scenario ----------------------------------
+
+TRIGGERS: dict[str, dict[str, Any]] = {
+    "region.default": {"settings": {"region": None}},
+    "tool_choice.none_unenforced": {"choice": "none", "messages": HISTORY},
+    "tool_choice.model_support": {"choice": "get_weather", "model": MISTRAL},
+    "history.tool_config_required": {"tools": None, "messages": HISTORY},
+    "history.merged": {"messages": HISTORY},
+    "history.missing_tool_result": {"messages": HISTORY[:2]},
+    "history.blank_text": {"messages": [{"role": "user", "content": "\n"}]},
+    "history.blank_text_dropped": {"messages": [HISTORY[0], dict(HISTORY[1], content=""), *HISTORY[2:]]},
+    "history.tool_result_format": {"messages": HISTORY},
+    "history.status_dropped": {"messages": HISTORY, "model": MISTRAL},
+    "thinking.budget": {"model": SONNET4, "settings": {"thinking": True}},
+    "thinking.forced_choice": {"model": SONNET4, "choice": "any", "settings": {"thinking": True}},
+    "thinking.temperature": {"model": SONNET4, "settings": {"thinking": True, "temperature": 0}},
+    "thinking.max_tokens": {"model": SONNET4, "settings": {"thinking": True, "max_tokens": 1024}},
+    "thinking.tool_history": {"model": SONNET4, "messages": HISTORY[:4], "settings": {"thinking": True}},
+    "thinking.unsupported_model": {"model": "amazon.nova-pro-v1:0", "settings": {"thinking": True}},
+    "max_tokens.default": {"model": SONNET4, "settings": {"thinking": True}},
+    "schema.type_added": {"tools": [{"name": "x", "parameters": {"properties": {}}}]},
+    "tool.description_dropped": {"tools": [{"name": "x", "description": ""}]},
+    "system.empty_dropped": {"system": ""},
+    "messages.empty": {"messages": []},
+}
+
+
+def test_trigger_table_covers_ledger_codes():
+    assert set(TRIGGERS) == set(bedrock.LEDGER_CODES)
+
+
+@pytest.mark.parametrize("code", sorted(TRIGGERS))
+def test_ledger_code_emitted(code):
+    kw = dict(TRIGGERS[code])
+    choice = kw.pop("choice", ABSENT)
+    t = render(choice, **kw)
+    assert code in codes(t)
+
+
+# ---- parser --------------------------------------------------------------------------------
+
+
+def _expect(path: Path) -> dict[str, Any]:
+    return json.loads(path.with_name(path.stem + ".expect.json").read_text())
+
+
+def _fixtures(kind: str) -> list[Path]:
+    """Recorded bodies: ``reply`` for success bodies, ``error`` for those whose expect file says is_error."""
+    bodies = [p for p in DATA.glob("*.json") if not p.name.endswith(".expect.json")]
+    return sorted(p for p in bodies if _expect(p).get("is_error", False) == (kind == "error"))
+
+
+@pytest.mark.parametrize("path", _fixtures("reply"), ids=lambda p: p.stem)
+def test_parse_recorded_replies(path: Path):
+    expect = _expect(path)
+    raw = json.loads(path.read_text())
+    reply = bedrock.parse_reply("bedrock", raw)
+    assert [c.to_json() for c in reply.tool_calls] == expect["calls"]
+    assert reply.text == expect["text"]
+    assert reply.finish_reason == expect["finish_reason"]
+    assert reply.usage.input_tokens == raw["usage"]["inputTokens"]
+    assert reply.usage.output_tokens == raw["usage"]["outputTokens"]
+    assert reply.error is None
+
+
+@pytest.mark.parametrize("path", _fixtures("error"), ids=lambda p: p.stem)
+def test_parse_recorded_errors(path: Path):
+    expect = _expect(path)
+    reply = bedrock.parse_reply("bedrock", json.loads(path.read_text()))
+    assert reply.error is not None
+    assert reply.error.message == expect["error_message"]
+    assert reply.error.type is None  # ValidationException travels in the x-amzn-ErrorType header
+    assert list(reply.tool_calls) == expect["calls"]
+
+
+def test_parse_fixtures_exist():
+    assert len(_fixtures("reply")) == 3 and len(_fixtures("error")) == 1
+
+
+def test_parse_ignores_reasoning_blocks():
+    reply = bedrock.parse_reply("bedrock", {"output": {"message": {"role": "assistant", "content": [
+        {"reasoningContent": {"reasoningText": {"text": "hmm"}}}, {"text": "Hi"}]}}, "stopReason": "end_turn"})
+    assert reply.text == "Hi" and reply.tool_calls == () and reply.finish_reason == "end_turn"
+
+
+@pytest.mark.parametrize("bad", [[], "x", {}, {"output": []}, {"output": {"message": "x"}},
+                                 {"output": {"message": {"content": {}}}},
+                                 {"output": {"message": {"content": [1]}}},
+                                 {"output": {"message": {"content": [{"toolUse": "x"}]}}},
+                                 {"output": {"message": {"content": []}}, "stopReason": 1},
+                                 {"output": {"message": {"content": []}}, "usage": 5}])
+def test_parse_malformed_bodies_raise_toolchoice_error(bad):
+    with pytest.raises(ToolchoiceError):
+        bedrock.parse_reply("bedrock", bad)

@@ -1,0 +1,227 @@
+"""`toolchoice render` and `compare` (dry run) as a user runs them: the installed command, real
+processes, the JSON contract, exit codes, paste-safe curl, no socket, no httpx, no key in output."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolchoice.providers.capabilities import CAPABILITIES, PROVIDER_IDS
+from toolchoice.providers.model import wire_json
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
+CANARY = "sk-CANARY-4f1e9c2d-do-not-print"
+KEY_VARS = sorted({env for cap in CAPABILITIES.values() for env in cap.key_env})
+
+
+def run(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("toolchoice")
+    assert exe, "the toolchoice console script must be installed (pip install -e .)"
+    return subprocess.run([exe, *args], capture_output=True, text=True, env=env, input=stdin, timeout=120)
+
+
+def canary_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({name: CANARY for name in KEY_VARS})
+    return env
+
+
+def test_json_for_one_provider_is_an_object_with_the_documented_keys():
+    result = run("render", str(ROOT / "configs/planner-trap.yaml"), "--provider", "openai", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert set(data) == {"provider", "requested_tool_choice", "effective_tool_choice", "request", "ledger",
+                         "offered_tools"}
+    assert data["requested_tool_choice"] == "required"
+    assert data["effective_tool_choice"] == "required"
+    assert data["request"]["url"] == "https://api.openai.com/v1/chat/completions"
+    assert data["request"]["headers"]["Authorization"] == "Bearer $OPENAI_API_KEY"
+    assert data["request"]["body"]["tool_choice"] == "required"
+    codes = [e["code"] for e in data["ledger"]]
+    assert "pitfall.required_trap" in codes
+
+
+def test_json_for_several_providers_is_a_list_in_the_order_asked():
+    result = run("render", str(ROOT / "configs/weather.yaml"), "-p", "anthropic", "-p", "openai,groq", "-f", "json")
+    assert result.returncode == 0, result.stderr
+    assert [t["provider"] for t in json.loads(result.stdout)] == ["anthropic", "openai", "groq"]
+
+
+def test_tool_choice_override_takes_every_spelling():
+    path = str(ROOT / "configs/planner-trap.yaml")
+    for spelling, wire in [("plan_tool_call", {"type": "function", "function": {"name": "plan_tool_call"}}),
+                           ("{tool: plan_tool_call}", {"type": "function", "function": {"name": "plan_tool_call"}}),
+                           ("any", "required"), ("true", "required"), ("none", "none"), ("auto", "auto")]:
+        result = run("render", path, "-p", "openai", "-f", "json", "--tool-choice", spelling)
+        assert result.returncode == 0, (spelling, result.stderr)
+        assert json.loads(result.stdout)["effective_tool_choice"] == wire, spelling
+    result = run("render", path, "-p", "openai", "-f", "json", "--tool-choice", "false")
+    assert json.loads(result.stdout)["effective_tool_choice"] is None
+
+
+def test_naming_the_tool_clears_the_required_trap_warning():
+    path = str(ROOT / "configs/planner-trap.yaml")
+    forced = json.loads(run("render", path, "-p", "openai", "-f", "json").stdout)
+    named = json.loads(run("render", path, "-p", "openai", "-f", "json", "--tool-choice", "plan_tool_call").stdout)
+    assert "pitfall.required_trap" in [e["code"] for e in forced["ledger"]]
+    assert "pitfall.required_trap" not in [e["code"] for e in named["ledger"]]
+
+
+def test_refused_translation_exits_3_with_request_null():
+    result = run("render", str(ROOT / "configs/strict-schema.yaml"), "-p", "openai", "-f", "json")
+    assert result.returncode == 3
+    data = json.loads(result.stdout)
+    assert data["request"] is None
+    assert any(e["severity"] == "error" and e["code"] == "schema.strict_invalid" for e in data["ledger"])
+
+
+def test_strict_flag_turns_warnings_into_a_refusal():
+    path = str(ROOT / "configs/planner-trap.yaml")
+    assert run("render", path, "-p", "openai", "-f", "json").returncode == 0
+    result = run("render", path, "-p", "openai", "-f", "json", "--strict")
+    assert result.returncode == 3
+    assert json.loads(result.stdout)["ledger"][-1]["code"] == "strict.refused"
+
+
+def test_no_emulate_refuses_what_the_provider_cannot_do_natively():
+    path = str(ROOT / "configs/allowed-subset.yaml")
+    assert run("render", path, "-p", "mistral", "-f", "json").returncode == 0
+    result = run("render", path, "-p", "mistral", "-f", "json", "--no-emulate")
+    assert result.returncode == 3
+    assert "tool_choice.unsupported" in [e["code"] for e in json.loads(result.stdout)["ledger"]]
+
+
+def test_bad_input_is_one_line_exit_2_without_traceback(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("tools:\n  - name: a\n    parameters: {type: object}\ntool_chioce: a\n")
+    result = run("render", str(bad), "-f", "json")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr
+    assert lines[0].startswith(f"toolchoice: error: {bad}:4:1: unknown key 'tool_chioce'")
+    assert "did you mean tool_choice?" in lines[0]
+
+
+def test_curl_is_valid_shell_that_sends_the_exact_body_with_keys_from_the_environment(tmp_path):
+    result = run("render", str(ROOT / "configs/planner-trap.yaml"), "-p", "openai,anthropic", "-f", "curl")
+    assert result.returncode == 0, result.stderr
+    script = result.stdout
+    assert "$OPENAI_API_KEY" in script and CANARY not in script
+    # Run the pasted commands with a stand-in curl that prints what it would send.
+    fake = tmp_path / "curl"
+    fake.write_text('#!/bin/sh\nfor a in "$@"; do printf "ARG:%s\\n" "$a"; done\nprintf "BODY:"; cat\nprintf "\\n"\n')
+    fake.chmod(0o755)
+    env = canary_env()
+    env["PATH"] = f"{tmp_path}:{env['PATH']}"
+    shell = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env, timeout=30)
+    assert shell.returncode == 0, shell.stderr
+    assert f"ARG:Authorization: Bearer {CANARY}" in shell.stdout
+    rendered = json.loads(run("render", str(ROOT / "configs/planner-trap.yaml"), "-p", "openai", "-f", "json").stdout)
+    bodies = [line[len("BODY:"):] for line in shell.stdout.splitlines() if line.startswith("BODY:")]
+    assert bodies[0] == wire_json(rendered["request"]["body"])
+
+
+def test_curl_escapes_shell_metacharacters_in_headers(tmp_path):
+    scenario = tmp_path / "s.yaml"
+    note = 'a "quoted" $home `id` \\ value'
+    scenario.write_text(json.dumps({
+        "tools": [{"name": "t", "parameters": {"type": "object"}}],
+        "messages": [{"role": "user", "content": "it's $HOME `id`"}],
+        "providers": {"openai": {"headers": {"X-Note": note, "X-Key": "$MY_PROXY_KEY"}}},
+    }))
+    result = run("render", str(scenario), "-p", "openai", "-f", "curl")
+    fake = tmp_path / "curl"
+    fake.write_text('#!/bin/sh\nfor a in "$@"; do printf "ARG:%s\\n" "$a"; done\nprintf "BODY:"; cat\nprintf "\\n"\n')
+    fake.chmod(0o755)
+    env = dict(os.environ, PATH=f"{tmp_path}:{os.environ['PATH']}", MY_PROXY_KEY=CANARY)
+    shell = subprocess.run(["bash", "-c", result.stdout], capture_output=True, text=True, env=env, timeout=30)
+    assert f"ARG:X-Note: {note}" in shell.stdout
+    # An upper-case $NAME in a header value is an environment reference: the shell (and send) expand it,
+    # render never prints its value.
+    assert "$MY_PROXY_KEY" in result.stdout and f"ARG:X-Key: {CANARY}" in shell.stdout
+    body = json.loads(next(line[5:] for line in shell.stdout.splitlines() if line.startswith("BODY:")))
+    assert body["messages"][0]["content"] == "it's $HOME `id`"
+
+
+NO_SOCKET = """
+import socket, sys
+def refuse(*args, **kwargs):
+    raise SystemExit("a dry run opened a socket")
+socket.socket.connect = refuse
+socket.socket.connect_ex = refuse
+socket.create_connection = refuse
+socket.getaddrinfo = refuse
+sys.argv = ["toolchoice"] + sys.argv[1:]
+from toolchoice.cli.app import main
+try:
+    main()
+finally:
+    assert "httpx" not in sys.modules, "render imported httpx"
+"""
+
+
+@pytest.mark.parametrize("command", ["render", "compare"])
+def test_dry_runs_open_no_socket_and_never_import_httpx(command):
+    for config in CONFIGS:
+        args = [sys.executable, "-c", NO_SOCKET, command, str(config), "--format", "json"]
+        args += ["--provider", "all"] if command == "render" else ["--providers", "all"]
+        result = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        assert result.returncode in (0, 3), (config.name, result.stderr)
+        assert "socket" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["json", "curl", "pretty"])
+def test_no_key_value_appears_in_any_render_output(fmt):
+    env = canary_env()
+    for config in CONFIGS:
+        result = run("render", str(config), "--provider", "all", "--format", fmt, env=env)
+        assert result.returncode in (0, 3), result.stderr
+        assert CANARY not in result.stdout and CANARY not in result.stderr
+
+
+def test_every_shipped_scenario_renders_for_every_provider():
+    """All 18 providers translate every shipped scenario; the only refusals are the documented ones."""
+    expected_refusals = {
+        ("strict-schema.yaml", "openai"), ("strict-schema.yaml", "azure"),
+        ("strict-schema.yaml", "openai-responses"),
+        ("think-forced.yaml", "anthropic"),
+    }
+    refused = set()
+    for config in CONFIGS:
+        result = run("render", str(config), "--provider", "all", "--format", "json")
+        assert result.returncode in (0, 3), (config.name, result.stderr)
+        data = json.loads(result.stdout)
+        assert [t["provider"] for t in data] == list(PROVIDER_IDS)
+        for t in data:
+            assert t["ledger"], (config.name, t["provider"])
+            if t["request"] is None:
+                refused.add((config.name, t["provider"]))
+            else:
+                assert t["request"]["method"] == "POST" and t["request"]["url"].startswith("http")
+    assert refused == expected_refusals
+
+
+def test_pretty_output_shows_the_ledger_and_the_refusal():
+    result = run("render", str(ROOT / "configs/think-forced.yaml"), "-p", "anthropic")
+    assert result.returncode == 3
+    assert "REFUSED" in result.stdout and "thinking.forced_choice" in result.stdout
+
+
+def test_providers_matrix_comes_from_the_capability_table():
+    data = json.loads(run("providers", "--format", "json").stdout)
+    assert [row["provider"] for row in data] == list(PROVIDER_IDS)
+    by_id = {row["provider"]: row for row in data}
+    assert by_id["anthropic"]["required"] == {"level": "renamed", "wire": '{"type":"any"}', "note": ""}
+    assert by_id["ollama"]["required"]["level"] == "unsupported"
+    assert all(row["sources"] for row in data)
+    markdown = run("providers", "--format", "markdown").stdout
+    readme = (ROOT / "README.md").read_text()
+    assert markdown.strip() in readme, "README's support matrix is stale: paste `toolchoice providers -f markdown`"

@@ -1,0 +1,355 @@
+"""providers/transport.py: key resolution, retry decisions and real HTTP against the stand-in.
+
+Retry facts under test come from openai-python's ``_base_client.py`` (retried statuses 408, 409,
+429, >=500; ``retry-after-ms`` preferred over ``retry-after``, which is seconds or an HTTP date;
+``x-should-retry`` overrides) and ``_constants.py`` (INITIAL_RETRY_DELAY 0.5, MAX_RETRY_DELAY 8.0,
+jitter ``1 - 0.25 * random()``); 529 is Anthropic's overloaded_error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import socket
+import sys
+import time
+
+import pytest
+
+from toolchoice.providers import transport
+from toolchoice.providers.model import Request, ToolchoiceError, wire_json
+from toolchoice.providers.transport import RetryPolicy, Timeouts
+
+from servers import StandIn, Step
+
+KEY = "sk-canary-TRANSPORT-0123456789"
+BODY = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Grüße — ✓"}], "tool_choice": "auto"}
+
+
+def openai_request(url: str, **kw) -> Request:
+    return Request("POST", url + "/chat/completions", {"Content-Type": "application/json",
+                                                         "Authorization": "Bearer $OPENAI_API_KEY"},
+                   BODY, key_env=("OPENAI_API_KEY",), **kw)
+
+
+ENV = {"OPENAI_API_KEY": KEY}
+
+
+class FakeSleep:
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+# ---- prepare: keys -------------------------------------------------------------------------
+
+
+def test_key_placeholder_resolved_and_redaction_map_built():
+    p = transport.prepare(openai_request("http://x/v1"), "openai", ENV)
+    assert p.headers["Authorization"] == f"Bearer {KEY}"
+    assert p.secrets == {KEY: "$OPENAI_API_KEY"}
+    assert p.content == wire_json(BODY).encode("utf-8")
+    assert KEY not in repr(p)
+    assert p.display_url == "http://x/v1/chat/completions"
+
+
+def test_first_set_variable_wins_and_placeholder_names_the_first():
+    req = Request("POST", "http://x/v1beta/models/m:generateContent", {"x-goog-api-key": "$GEMINI_API_KEY"}, {},
+                  key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"))
+    only_google = transport.prepare(req, "gemini", {"GOOGLE_API_KEY": "g-key-1"})
+    assert only_google.headers["x-goog-api-key"] == "g-key-1"
+    assert only_google.secrets == {"g-key-1": "$GEMINI_API_KEY"}
+    both = transport.prepare(req, "gemini", {"GOOGLE_API_KEY": "g-key-1", "GEMINI_API_KEY": "gm-key-2"})
+    assert both.headers["x-goog-api-key"] == "gm-key-2"
+    empty_first = transport.prepare(req, "gemini", {"GEMINI_API_KEY": "", "GOOGLE_API_KEY": "g-key-1"})
+    assert empty_first.headers["x-goog-api-key"] == "g-key-1"
+
+
+def test_missing_key_names_every_variable_and_is_bad_input():
+    req = Request("POST", "http://x", {"x-goog-api-key": "$GEMINI_API_KEY"}, {},
+                  key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"))
+    with pytest.raises(ToolchoiceError) as info:
+        transport.prepare(req, "gemini", {})
+    assert "gemini: no API key: set GEMINI_API_KEY or GOOGLE_API_KEY" in str(info.value)
+    assert info.value.exit_code == 2
+
+
+def test_missing_key_fails_before_any_connection():
+    with StandIn("openai") as server:
+        with pytest.raises(ToolchoiceError, match="OPENAI_API_KEY"):
+            transport.send(openai_request(server.base_url()), provider="openai", environ={})
+        assert server.requests == []
+
+
+def test_optional_key_drops_the_auth_header_when_unset():
+    req = Request("POST", "http://localhost:11434/api/chat",
+                  {"Content-Type": "application/json", "Authorization": "Bearer $OLLAMA_API_KEY"}, {},
+                  key_env=("OLLAMA_API_KEY",), key_optional=True)
+    p = transport.prepare(req, "ollama", {})
+    assert "Authorization" not in p.headers and p.secrets == {}
+    with_key = transport.prepare(req, "ollama", {"OLLAMA_API_KEY": "ol-key"})
+    assert with_key.headers["Authorization"] == "Bearer ol-key"
+
+
+def test_user_header_placeholders_are_resolved_as_secrets_or_named_when_missing():
+    req = Request("POST", "http://x", {"Authorization": "Bearer ${OPENAI_API_KEY}", "OpenAI-Organization": "$ORG_ID",
+                                        "X-Price": "$5"}, {}, key_env=("OPENAI_API_KEY",))
+    p = transport.prepare(req, "openai", {"OPENAI_API_KEY": KEY, "ORG_ID": "org-secret"})
+    assert p.headers["Authorization"] == f"Bearer {KEY}"
+    assert p.headers["OpenAI-Organization"] == "org-secret"
+    assert p.headers["X-Price"] == "$5"  # not a placeholder
+    assert p.secrets["org-secret"] == "$ORG_ID"
+    with pytest.raises(ToolchoiceError, match="ORG_ID"):
+        transport.prepare(req, "openai", {"OPENAI_API_KEY": KEY})
+
+
+def test_key_placeholder_in_url_is_resolved_but_shown_as_placeholder():
+    req = Request("POST", "http://x/v1beta/models/m:generateContent?key=$GEMINI_API_KEY", {}, {},
+                  key_env=("GEMINI_API_KEY",))
+    p = transport.prepare(req, "gemini", {"GEMINI_API_KEY": "gm-url-key"})
+    assert p.url.endswith("?key=gm-url-key")
+    assert p.display_url.endswith("?key=$GEMINI_API_KEY")
+
+
+def test_redact_replaces_every_occurrence_longest_first():
+    secrets = {"abc": "$SHORT", "abcdef": "$LONG"}
+    assert transport.redact("x abcdef y abc", secrets) == "x $LONG y $SHORT"
+    assert transport.redact_data({"k abc": ["abcdef", 1]}, secrets) == {"k $SHORT": ["$LONG", 1]}
+
+
+# ---- retry decisions -----------------------------------------------------------------------
+
+
+def test_retry_after_ms_wins_then_seconds_then_http_date():
+    assert transport.retry_after({"retry-after-ms": "250", "retry-after": "9"}) == (0.25, "retry-after-ms")
+    assert transport.retry_after({"Retry-After": "2"}) == (2.0, "retry-after")
+    assert transport.retry_after({"Retry-After": "1.5"}) == (1.5, "retry-after")
+    now = 1_700_000_000.0
+    date = email.utils.formatdate(now + 30, usegmt=True)
+    assert transport.retry_after({"Retry-After": date}, now=now) == (30.0, "retry-after")
+    past = email.utils.formatdate(now - 30, usegmt=True)
+    assert transport.retry_after({"Retry-After": past}, now=now) == (0.0, "retry-after")
+    assert transport.retry_after({"Retry-After": "soon"}) is None
+    assert transport.retry_after({"retry-after-ms": "-5"}) is None
+    assert transport.retry_after({}) is None
+
+
+@pytest.mark.parametrize("status", [408, 409, 429, 500, 502, 503, 504, 529])
+def test_retried_statuses(status):
+    assert transport.should_retry(status, {})
+
+
+@pytest.mark.parametrize("status", [400, 401, 403, 404, 422])
+def test_client_errors_are_not_retried(status):
+    assert not transport.should_retry(status, {})
+
+
+def test_x_should_retry_overrides_the_status():
+    assert not transport.should_retry(503, {"x-should-retry": "false"})
+    assert transport.should_retry(400, {"X-Should-Retry": "true"})
+
+
+def test_backoff_doubles_from_half_a_second_to_eight_with_at_most_25_percent_jitter():
+    policy = RetryPolicy(retries=10)
+    assert [transport.backoff(n, policy, rng=lambda: 0.0) for n in range(6)] == [0.5, 1.0, 2.0, 4.0, 8.0, 8.0]
+    assert [transport.backoff(n, policy, rng=lambda: 1.0) for n in range(3)] == [0.375, 0.75, 1.5]
+
+
+def test_next_wait_is_bounded_by_count_server_wait_and_total_budget():
+    policy = RetryPolicy(retries=2, max_server_wait=60, total_budget=10)
+    zero = lambda: 0.0  # noqa: E731
+    assert transport.next_wait(0, 429, {}, 0.0, policy, zero) == (0.5, "backoff")
+    assert transport.next_wait(2, 429, {}, 0.0, policy, zero) is None  # retries used up
+    assert transport.next_wait(0, 429, {"retry-after": "3"}, 0.0, policy, zero) == (3.0, "retry-after")
+    assert transport.next_wait(0, 429, {"retry-after": "61"}, 0.0, policy, zero) is None  # too long to wait
+    assert transport.next_wait(0, 429, {"retry-after": "3"}, 8.0, policy, zero) is None  # budget 10 s
+    assert transport.next_wait(0, 400, {}, 0.0, policy, zero) is None
+    assert transport.next_wait(0, None, {}, 0.0, policy, zero) == (0.5, "backoff")  # connection error
+
+
+# ---- real HTTP -----------------------------------------------------------------------------
+
+
+def test_body_bytes_headers_and_key_arrive_as_prepared():
+    with StandIn("openai") as server:
+        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV)
+        assert response.ok and response.status == 200
+        got = server.requests[0]
+        assert got.method == "POST" and got.path == "/v1/chat/completions"
+        assert got.raw == wire_json(BODY).encode("utf-8")
+        assert got.headers["authorization"] == f"Bearer {KEY}"
+        assert got.headers["content-type"] == "application/json"
+        assert response.body["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "get_weather"
+        assert len(response.attempts) == 1 and response.waits == []
+        assert response.latency_ms > 0
+
+
+def test_retry_after_ms_is_waited_for_real():
+    with StandIn("openai") as server:
+        server.script(Step.error("openai", 429, "rate limited", retry_after_ms="150"))
+        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV)
+        assert response.status == 200
+        assert [a.status for a in response.attempts] == [429, 200]
+        assert response.waits == [0.15]
+        assert response.attempts[0].wait_source == "retry-after-ms"
+        first, second = server.requests
+        assert second.at - first.at >= 0.15
+
+
+def test_retry_after_seconds_and_http_date_are_honoured():
+    sleep = FakeSleep()
+    date = email.utils.formatdate(time.time() + 5, usegmt=True)
+    with StandIn("anthropic") as server:
+        server.script(Step.error("anthropic", 529, "Overloaded", retry_after="2"),
+                      Step.error("anthropic", 429, retry_after=date))
+        req = Request("POST", server.base_url() + "/v1/messages", {"x-api-key": "$ANTHROPIC_API_KEY"}, {},
+                      key_env=("ANTHROPIC_API_KEY",))
+        response = transport.send(req, provider="anthropic", environ={"ANTHROPIC_API_KEY": "a"}, sleep=sleep)
+    assert [a.status for a in response.attempts] == [529, 429, 200]
+    assert sleep.waits[0] == 2.0
+    assert 3.0 <= sleep.waits[1] <= 5.0  # the date is whole seconds, minus the time spent so far
+    assert [a.wait_source for a in response.attempts] == ["retry-after", "retry-after", None]
+
+
+def test_exponential_backoff_until_retries_run_out():
+    sleep = FakeSleep()
+    with StandIn("openai") as server:
+        server.script(*[Step.error("openai", 503, "unavailable") for _ in range(5)])
+        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV,
+                                  policy=RetryPolicy(retries=3), sleep=sleep, rng=lambda: 0.0)
+        assert len(server.requests) == 4
+    assert response.status == 503 and not response.ok
+    assert sleep.waits == [0.5, 1.0, 2.0]
+    assert response.body["error"]["message"] == "unavailable"
+
+
+@pytest.mark.parametrize("status", [400, 401, 404, 422])
+def test_client_errors_are_final_at_once(status):
+    sleep = FakeSleep()
+    with StandIn("openai") as server:
+        server.script(Step.error("openai", status))
+        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV, sleep=sleep)
+        assert len(server.requests) == 1
+    assert response.status == status and sleep.waits == []
+
+
+def test_a_server_wait_beyond_the_limit_is_not_waited_for():
+    sleep = FakeSleep()
+    with StandIn("openai") as server:
+        server.script(Step.error("openai", 429, retry_after="3600"))
+        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV, sleep=sleep)
+    assert response.status == 429 and sleep.waits == [] and len(response.attempts) == 1
+
+
+def test_total_budget_stops_retrying():
+    sleep = FakeSleep()
+    with StandIn("openai") as server:
+        server.script(Step.error("openai", 429, retry_after="2"))
+        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV, sleep=sleep,
+                                  policy=RetryPolicy(total_budget=1.0))
+    assert response.status == 429 and sleep.waits == []
+
+
+def test_dropped_connection_is_retried():
+    with StandIn("openai") as server:
+        server.script(Step.dropped())
+        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV,
+                                  sleep=FakeSleep())
+        assert len(server.requests) == 2
+    assert response.status == 200
+    assert response.attempts[0].status is None
+    assert response.attempts[0].error.startswith("connection dropped")
+    assert response.attempts[0].wait_source == "backoff"
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_connection_refused_after_all_retries_comes_back_as_a_transport_error():
+    sleep = FakeSleep()
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    response = transport.send(openai_request(url), provider="openai", environ=ENV, sleep=sleep, rng=lambda: 0.0)
+    assert response.status is None and not response.ok
+    assert len(response.attempts) == 3 and sleep.waits == [0.5, 1.0]
+    assert response.transport_error.startswith("connection failed")
+    assert "/v1/chat/completions" in response.transport_error
+
+
+def test_read_timeout_is_reported_and_bounded():
+    with StandIn("openai") as server:
+        server.script(Step(delay=1.0, body={}), Step(delay=1.0, body={}))
+        started = time.monotonic()
+        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV,
+                                  timeouts=Timeouts(connect=1.0, read=0.2), policy=RetryPolicy(retries=1),
+                                  sleep=FakeSleep())
+    assert response.status is None
+    assert [a.error.split(":")[0] for a in response.attempts] == ["read timeout", "read timeout"]
+    assert time.monotonic() - started < 1.5
+
+
+def test_malformed_json_and_html_bodies_come_back_as_text():
+    with StandIn("openai") as server:
+        server.script(Step.malformed(), Step.html(404))
+        bad = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV)
+        html = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV)
+    assert bad.status == 200 and bad.body is None and bad.json_error.startswith("not JSON")
+    assert bad.text.startswith('{"id": "chatcmpl-1"')
+    assert html.status == 404 and html.body is None and "<title>502 Bad Gateway</title>" in html.text
+
+
+def test_an_echoed_key_is_redacted_from_body_text_and_headers():
+    echo = {"error": {"message": f"Incorrect API key provided: {KEY}.", "type": "invalid_request_error"}}
+    with StandIn("openai") as server:
+        server.script(Step(status=401, body=echo, headers={"X-Debug": KEY}))
+        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV)
+    assert KEY not in response.text and KEY not in json.dumps(response.body) and KEY not in str(response.headers)
+    assert response.body["error"]["message"] == "Incorrect API key provided: $OPENAI_API_KEY."
+
+
+def test_an_escaped_echo_of_the_key_is_redacted_too():
+    key = "sk-with/slash-0123456789"
+    with StandIn("openai") as server:
+        server.script(Step(status=401, body='{"error": {"message": "bad key sk-with\\/slash-0123456789"}}'))
+        response = transport.send(openai_request(server.base_url()), provider="openai",
+                                  environ={"OPENAI_API_KEY": key})
+    assert response.body["error"]["message"] == "bad key $OPENAI_API_KEY"
+
+
+def test_a_bad_url_is_bad_input_not_a_crash():
+    with pytest.raises(ToolchoiceError, match="cannot send to"):
+        transport.send(openai_request("ftp://127.0.0.1:1/v1"), provider="openai", environ=ENV)
+
+
+def test_async_send_retries_like_the_blocking_one():
+    waits: list[float] = []
+
+    async def fake_sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    async def main(url: str):
+        async with transport.new_async_client(Timeouts(), 2) as client:
+            return await asyncio.gather(*(transport.send_async(openai_request(url), provider="openai", environ=ENV,
+                                                               sleep=fake_sleep, client=client, rng=lambda: 0.0)
+                                          for _ in range(2)))
+
+    with StandIn("openai") as server:
+        server.script(Step.error("openai", 500), Step.error("openai", 502))
+        first, second = asyncio.run(main(server.base_url()))
+        assert len(server.requests) == 4
+    assert first.status == second.status == 200
+    assert sorted(len(r.attempts) for r in (first, second)) == [2, 2]
+    assert waits == [0.5, 0.5]
+
+
+def test_transport_is_not_imported_by_the_core_package():
+    code = "import sys, toolchoice.providers, toolchoice.providers.registry; print('httpx' in sys.modules)"
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
