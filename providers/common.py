@@ -32,10 +32,11 @@ class ChoicePlan:
     allowed: tuple[str, ...] = ()
     omit_tools: bool = False
     emulated: bool = False  # the plan does not express the request natively
+    allowed_mode: Literal["auto", "required"] = "auto"
 
     @property
     def forces_call(self) -> bool:
-        return self.mode in ("required", "named")
+        return self.mode in ("required", "named") or (self.mode == "allowed" and self.allowed_mode == "required")
 
 
 @dataclass
@@ -135,11 +136,14 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     # allowed subset
     subset = tuple(t for t in tools if t.name in choice.allowed)
     if cap.allowed.usable:
-        return ChoicePlan("allowed", tools, allowed=choice.allowed)
+        return ChoicePlan("allowed", tools, allowed=choice.allowed, allowed_mode=choice.allowed_mode)
     want = "required" if choice.allowed_mode == "required" else "auto"
     if len(subset) == len(tools):
+        if want == "required" and not cap.required.usable:
+            _ignored(cap, "required (allowed subset of every tool)", ledger, options)
+            return ChoicePlan("unset", tools, emulated=True)
         ledger.info("tool_choice.mapped", f"the allowed subset is every declared tool: sent as {want}")
-        return ChoicePlan(want if want == "auto" or cap.required.usable else "unset", tools)
+        return ChoicePlan(want, tools)
     if unsupported(f"allowed subset [{_names(choice.allowed)}]", "only the allowed tools are offered"):
         _filtered(tools, subset, ledger, "to emulate the allowed subset")
     if want == "required" and not cap.required.usable:

@@ -154,8 +154,8 @@ def _calling_config(ctx: Context) -> dict[str, Any] | None:
             common.mapped(ctx, config)
         else:
             config = {"mode": "VALIDATED", "allowedFunctionNames": names}
-            common.mapped(ctx, config, "allowedFunctionNames is accepted with ANY or VALIDATED only; VALIDATED lets the "
-                          "model answer in text and also validates its calls against the schemas")
+            common.mapped(ctx, config, "allowedFunctionNames is accepted with ANY or VALIDATED only; VALIDATED "
+                          "lets the model answer in text and also validates its calls against the schemas")
             if strict:
                 _strict_validated(ctx, strict)
             return config
@@ -171,8 +171,8 @@ def _strict_validated(ctx: Context, strict: set[str]) -> None:
     others = [t.name for t in ctx.plan.tools if t.name not in strict]
     also = f"; the mode covers every declared tool, so also {', '.join(others)}" if others else ""
     ctx.ledger.info("strict.validated",
-                    f"strict tools ({', '.join(sorted(strict))}) → mode VALIDATED: Gemini has no per-tool strict flag; "
-                    f"VALIDATED validates function calls with constrained decoding{also}")
+                    f"strict tools ({', '.join(sorted(strict))}) → mode VALIDATED: Gemini has no per-tool strict "
+                    f"flag; VALIDATED validates function calls with constrained decoding{also}")
 
 
 def _declaration(ctx: Context, tool: Tool) -> dict[str, Any]:
@@ -306,8 +306,14 @@ class _SchemaConverter:
         if "anyOf" in node:
             self.removed(key, path, "Gemini has no oneOf, and this node already has an anyOf")
             return node
-        self.note("warning", "schema.keyword_removed", "oneOf sent as anyOf", path,
-                  "Gemini has no oneOf; 'exactly one branch' becomes 'at least one'")
+        kinds = [b.get("type") for b in branches if isinstance(b, dict)]
+        if len(kinds) == len(branches) and all(isinstance(k, str) for k in kinds) and len(set(kinds)) == len(kinds):
+            # Branches of different types cannot both match: oneOf and anyOf accept the same values.
+            self.note("info", "schema.converted", "oneOf sent as anyOf", path,
+                      "Gemini has no oneOf; the branches have different types, so no value matches two")
+        else:
+            self.note("warning", "schema.keyword_removed", "oneOf sent as anyOf", path,
+                      "Gemini has no oneOf; 'exactly one branch' becomes 'at least one'")
         return {**node, "anyOf": branches}
 
     def type_(self, value: Any, out: dict[str, Any], path: str) -> None:

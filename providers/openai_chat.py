@@ -92,6 +92,7 @@ LEDGER_CODES: dict[str, str] = {
     "thinking.forced_choice": "a forcing tool_choice with thinking/reasoning on is rejected: request refused",
     "thinking.mapped": "the thinking setting sent in the host's field",
     "thinking.disabled_for_choice": "thinking (on by default) sent disabled so a forcing tool_choice is accepted",
+    "thinking.always_on": "the model always thinks; thinking: false cannot turn it off",
     "pitfall.deepseek_reasoning_content": "DeepSeek thinking mode needs reasoning_content replayed after tool calls",
     "max_tokens.mapped": "max_tokens sent under the host's field name",
     "schema.strict_invalid": "a strict tool's schema breaks OpenAI's strict rules",
@@ -143,6 +144,7 @@ def _word(support_wire: str) -> str:
 def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     plan, cap = ctx.plan, ctx.cap
     if plan.omit_tools or not plan.tools:
+        parallel_value(ctx)  # records that parallel_tool_calls is not sent
         return
     strict = strict_tools(ctx)
     tools = []
@@ -150,13 +152,16 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
         function: dict[str, Any] = {"name": tool.name}
         if tool.description is not None:
             function["description"] = tool.description
+        schema = tool.schema()
         if tool.parameters is None:
+            if tool.name in strict:  # strict needs a closed object even when there is nothing in it
+                schema = {"type": "object", "properties": {}, "additionalProperties": False}
             ctx.ledger.info("schema.empty_parameters", f"tool '{tool.name}' has no parameters: sent with an empty "
                             "object schema")
-        function["parameters"] = tool.schema()
+        function["parameters"] = schema
         if tool.name in strict:
             function["strict"] = True
-            for problem in openai_strict_problems(tool.schema()):
+            for problem in openai_strict_problems(schema):
                 if host.strict_errors:
                     ctx.ledger.error("schema.strict_invalid", f"tool '{tool.name}' is strict but {problem}; "
                                      f"{cap.title} rejects such schemas")
@@ -196,6 +201,10 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     wanted = ctx.settings.thinking
     always = ctx.model == "deepseek-reasoner"
     on = True if always else (wanted if wanted is not None else True)
+    if always and wanted is False:
+        ctx.ledger.warning("thinking.always_on", "deepseek-reasoner always thinks: thinking: false has no effect "
+                           "(use deepseek-v4-flash with thinking: false)")
+        wanted = None
     forced = ctx.plan.forces_call and "tools" in body
     if forced and on:
         if wanted is None and not always and ctx.options.emulate:
@@ -242,7 +251,11 @@ def _url(ctx: Context, host: Host, body: dict[str, Any]) -> str:
             ep = "https://YOUR-RESOURCE.openai.azure.com"
             ctx.ledger.warning("endpoint.placeholder", "providers.azure.endpoint is not set: the URL shows "
                                "YOUR-RESOURCE; set it to https://<resource>.openai.azure.com")
-        deployment = settings.deployment or ctx.model
+        deployment = settings.deployment or (ctx.options.model or settings.model)
+        if not deployment:
+            deployment = "YOUR-DEPLOYMENT"
+            ctx.ledger.warning("endpoint.placeholder", "providers.azure.deployment is not set: the URL shows "
+                               "YOUR-DEPLOYMENT; set it (or model) to your deployment's name")
         base = base.format(endpoint=ep, deployment=deployment)
         version = settings.api_version or "2024-10-21"
         return endpoint(ctx, base, host.path) + f"?api-version={version}"
@@ -308,7 +321,8 @@ def parse_reply(provider: str, body: Any) -> Reply:
     if not choices:
         raise bad_body(provider, "no choices")
     choice = expect_dict(provider, choices[0], "choices[0]")
-    message = expect_dict(provider, choice.get("message") or {}, "choices[0].message")
+    message = expect_dict(provider, choice.get("message", {}) if choice.get("message") is not None else {},
+                          "choices[0].message")
     calls: list[ToolCall] = []
     for raw in expect_list(provider, message.get("tool_calls"), "message.tool_calls"):
         raw = expect_dict(provider, raw, "a tool call")
@@ -317,7 +331,9 @@ def parse_reply(provider: str, body: Any) -> Reply:
             calls.append(ToolCall(raw.get("id"), str(custom.get("name", "")), None, raw_arguments=str(custom.get("input")),
                                   arguments_error="custom tool call: free-text input, not JSON arguments"))
             continue
-        function = expect_dict(provider, raw.get("function") or {}, "tool_call.function")
+        function = expect_dict(provider, raw.get("function"), "tool_call.function")
+        if not isinstance(function.get("name"), str) or not function["name"]:
+            raise bad_body(provider, "a tool call without a function name")
         calls.append(make_call(raw.get("id"), function.get("name"), function.get("arguments")))
     content = message.get("content")
     if isinstance(content, list):  # content parts

@@ -206,8 +206,12 @@ def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             problem = exc.problem or exc.context
+            start = exc.context_mark
             if exc.context and exc.problem and exc.problem.startswith("but "):  # "expected X" + "but found Y"
                 problem = f"{exc.context}, {exc.problem}"
+            elif exc.context and exc.problem and start and mark and start.line != mark.line:
+                # an unclosed quote or bracket: say where it began, the problem is only where it ended
+                problem += f", {exc.context} that began on line {start.line + 1}, column {start.column + 1}"
             raise ToolchoiceError(f"invalid YAML: {problem}", path=path,
                                   line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None,
                                   hint="check indentation and quoting around this point") from None
@@ -296,18 +300,22 @@ def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool]:
 
 def _tool(r: _Reader, node: yaml.Node) -> Tool:
     fields = r.mapping(node, "a tool")
-    # Accept tools pasted in OpenAI's wrapped form and Anthropic's input_schema spelling.
-    if "function" in fields and set(fields) <= {"type", "function"}:
-        if "type" in fields and r.value(fields["type"]) != "function":
-            raise r.loc(fields["type"]).fail("only function tools are supported", "use type: function")
+    # Accept tools pasted in OpenAI's wrapped form, Responses' flat form (type: function beside
+    # name) and Anthropic's form (input_schema, optional type: custom).
+    wrapped = "function" in fields and set(fields) <= {"type", "function"}
+    if "type" in fields and r.value(fields["type"]) not in (("function",) if wrapped else ("function", "custom")):
+        raise r.loc(fields["type"]).fail("only function tools are supported", "use type: function")
+    if wrapped:
         fields = r.mapping(fields["function"], "function", TOOL_KEYS)
-    elif "input_schema" in fields and "parameters" not in fields:
+    elif "type" in fields:
+        fields = {k: v for k, v in fields.items() if k != "type"}
+    if "input_schema" in fields and "parameters" not in fields:
         fields = {("parameters" if k == "input_schema" else k): v for k, v in fields.items()}
     loc = r.loc(node)
     unknown = [k for k in fields if k not in TOOL_KEYS]
     if unknown:
         hint = did_you_mean(unknown[0], TOOL_KEYS) or f"known keys: {', '.join(TOOL_KEYS)}"
-        raise r.loc(fields[unknown[0]]).fail(f"unknown key '{unknown[0]}' in a tool", hint)
+        raise r.loc(_key_node(node, unknown[0]) or fields[unknown[0]]).fail(f"unknown key '{unknown[0]}' in a tool", hint)
     if "name" not in fields:
         raise loc.fail("a tool needs a name", "add name: my_tool")
     name = r.string(fields["name"], "a tool's name")
@@ -346,7 +354,7 @@ def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
             hint = did_you_mean(str(role), ROLES) or "role: user, assistant or tool"
             raise r.loc(fields["role"]).fail(f"unknown message role {role!r}", hint)
         if role == "user":
-            _only(r, fields, ("role", "content"), "a user message")
+            _only(r, item, ("role", "content"), "a user message")
             if "content" not in fields:
                 raise loc.fail("a user message needs content", None)
             messages.append(Message("user", content=r.string(fields["content"], "content", empty_ok=True), line=loc.line))
@@ -357,15 +365,22 @@ def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
     return tuple(messages)
 
 
-def _only(r: _Reader, fields: dict[str, yaml.Node], allowed: tuple[str, ...], what: str) -> None:
-    for key, node in fields.items():
-        if key not in allowed:
-            hint = did_you_mean(key, allowed) or f"known keys: {', '.join(allowed)}"
-            raise r.loc(node).fail(f"unknown key '{key}' in {what}", hint)
+def _only(r: _Reader, mapping: yaml.MappingNode, allowed: tuple[str, ...], what: str) -> None:
+    """Refuse keys outside ``allowed``, pointing at the key (``mapping`` was read with r.mapping)."""
+    for key_node, _ in mapping.value:
+        if key_node.value not in allowed:
+            hint = did_you_mean(key_node.value, allowed) or f"known keys: {', '.join(allowed)}"
+            raise r.loc(key_node).fail(f"unknown key '{key_node.value}' in {what}", hint)
+
+
+def _key_node(mapping: yaml.Node, key: str) -> yaml.Node | None:
+    if isinstance(mapping, yaml.MappingNode):
+        return next((k for k, _ in mapping.value if k.value == key), None)
+    return None
 
 
 def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]]) -> Message:
-    _only(r, fields, ("role", "content", "tool_calls"), "an assistant message")
+    _only(r, loc.node, ("role", "content", "tool_calls"), "an assistant message")
     content = None
     if "content" in fields and r.value(fields["content"]) is not None:
         content = r.string(fields["content"], "content", empty_ok=True)
@@ -403,7 +418,7 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
 
 def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]],
                  answered: set[str]) -> Message:
-    _only(r, fields, ("role", "tool_call_id", "content", "name", "is_error"), "a tool message")
+    _only(r, loc.node, ("role", "tool_call_id", "content", "name", "is_error"), "a tool message")
     if "tool_call_id" not in fields:
         raise loc.fail("a tool message needs tool_call_id", "name the id of the assistant's tool call it answers")
     call_id = r.string(fields["tool_call_id"], "tool_call_id")
@@ -465,8 +480,11 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
                 want = " or ".join("number" if t is float else {str: "string", int: "integer", bool: "true/false",
                                                                  dict: "mapping"}.get(t, t.__name__) for t in types)
                 raise r.loc(child).fail(f"providers.{pid}.{key} must be a {want}, not {_show(value)}", None)
-            if key == "headers" and not all(isinstance(v, str) for v in value.values()):
-                raise r.loc(child).fail(f"providers.{pid}.headers values must be strings", None)
+            if key == "headers":
+                for name_node, header_node in child.value:
+                    if not isinstance(r.value(header_node), str):
+                        raise r.loc(header_node).fail(f"providers.{pid}.headers values must be strings",
+                                                      f'quote it: {name_node.value}: "{header_node.value}"')
             if key == "max_tokens" and value < 1:
                 raise r.loc(child).fail(f"providers.{pid}.max_tokens must be at least 1", None)
             values[key] = value

@@ -47,15 +47,19 @@ def _names_in(items: Any) -> list[str]:
 
 
 def offered_tools(translation: Translation | None, scenario: Scenario) -> tuple[str, ...]:
-    """Names of the tools in the request that was sent; the scenario's tools when no request
-    is known (e.g. `parse` without a translation)."""
-    if translation is None or translation.request is None:
+    """Names of the tools in the request: the translator's ``offered_tools`` plus any other tool
+    the body declares (e.g. merged from ``providers.<id>.extra``). Without a translation (``parse``
+    with no scenario translation) the scenario's tools."""
+    if translation is None:
         return scenario.tool_names
-    body = translation.request.body
-    tools = body.get("tools")
-    if tools is None and isinstance(body.get("toolConfig"), dict):
-        tools = body["toolConfig"].get("tools")
-    return tuple(dict.fromkeys(_names_in(tools)))
+    names = list(translation.offered_tools)
+    if translation.request is not None:
+        body = translation.request.body
+        tools = body.get("tools")
+        if tools is None and isinstance(body.get("toolConfig"), dict):
+            tools = body["toolConfig"].get("tools")
+        names.extend(_names_in(tools))
+    return tuple(dict.fromkeys(names))
 
 
 def not_enforced(translation: Translation | None) -> list[str]:

@@ -198,7 +198,8 @@ class StandIn:
         handler = type("Handler", (_Handler,), {"stand_in": self})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="stand-in", daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
+                                        name="stand-in", daemon=True)
         self._thread.start()
         return self
 

@@ -231,7 +231,8 @@ def test_unused_settings_are_warned():
 
 
 def test_invalid_tool_name_refused():
-    t = render("auto", tools=[{"name": "9lives", "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}}])
+    t = render("auto", tools=[{"name": "9lives", "parameters": {"type": "object",
+                                                                "properties": {"x": {"type": "string"}}}}])
     assert t.request is None and "tool.name_invalid" in codes(t)
 
 
@@ -339,7 +340,8 @@ def test_query_refs_are_inlined_and_additional_properties_removed():
     assert "additionalProperties removed at parameters.conditions[].value.anyOf[2], parameters.conditions[], " \
            "parameters" in removed.message
     refs = [e.message for e in entries(t, "schema.converted") if "$ref" in e.message]
-    assert len(refs) == 6 and any("$ref #/$defs/Operator inlined at parameters.conditions[].operator" in m for m in refs)
+    assert len(refs) == 6
+    assert any("$ref #/$defs/Operator inlined at parameters.conditions[].operator" in m for m in refs)
     assert t.request is not None
 
 
@@ -361,15 +363,15 @@ def test_issue_write_type_list_and_nullable_any_of():
     value = p["properties"]["issue_fields"]["items"]["properties"]["value"]
     assert value["anyOf"] == [{"type": "string"}, {"type": "number"}, {"type": "boolean"}]
     assert "type" not in value
-    assert p["properties"]["type"] == {"nullable": True, "minLength": 1, "type": "string",
-                                       "description": ISSUE_WRITE_TOOL["parameters"]["properties"]["type"]["description"]}
+    description = ISSUE_WRITE_TOOL["parameters"]["properties"]["type"]["description"]
+    assert p["properties"]["type"] == {"nullable": True, "minLength": 1, "type": "string", "description": description}
     messages = [e.message for e in entries(t, "schema.converted")]
     assert any('type ["string","number","boolean"] → anyOf at parameters.issue_fields[].value' in m for m in messages)
     assert any("anyOf [schema, null] → schema + nullable at parameters.type" in m for m in messages)
     assert "parameters.issue_fields[]" in entry(t, "schema.keyword_removed").message
 
 
-def test_update_labels_one_of_becomes_any_of_with_a_warning():
+def test_update_labels_one_of_of_distinct_types_becomes_any_of():
     t = render_tools(UPDATE_LABELS_TOOL)
     p = parameters(t)
     _assert_only_schema_fields(p)
@@ -377,8 +379,19 @@ def test_update_labels_one_of_becomes_any_of_with_a_warning():
     assert branches[0] == {"description": "Label name", "type": "string"}
     assert branches[1]["properties"]["rationale"]["maxLength"] == 280
     assert p["properties"]["issue_number"]["minimum"] == 1  # kept: a Gemini field
+    # a label is a string or an object, never both: oneOf and anyOf accept the same values
+    info = entry(t, "schema.converted")
+    assert info.severity == "info" and "oneOf sent as anyOf at parameters.labels[]" in info.message
+    assert "schema.keyword_removed" not in codes(t)
+
+
+def test_one_of_with_overlapping_branches_warns():
+    t = render_tools({"name": "f", "parameters": {"type": "object", "properties": {"x": {"oneOf": [
+        {"type": "string", "maxLength": 3}, {"type": "string", "pattern": "^a"}]}}}})
+    assert parameters(t)["properties"]["x"] == {"anyOf": [{"type": "string", "maxLength": 3},
+                                                          {"type": "string", "pattern": "^a"}]}
     warning = entry(t, "schema.keyword_removed")
-    assert warning.severity == "warning" and "oneOf sent as anyOf at parameters.labels[]" in warning.message
+    assert warning.severity == "warning" and "'exactly one branch' becomes 'at least one'" in warning.message
 
 
 def test_bfcl_dict_type_is_refused_and_unknown_keys_removed():

@@ -46,7 +46,7 @@ def test_full_scenario_loads_into_the_exact_dataclasses():
         strict: false
         system: You are terse.
         messages:
-          - {role: user, content: Weather in Paris?}
+          - {role: user, content: "Weather in Paris?"}
           - role: assistant
             content: Checking.
             tool_calls:
@@ -68,7 +68,7 @@ def test_full_scenario_loads_into_the_exact_dataclasses():
         """)
     assert scenario == Scenario(
         path="s.yaml",
-        tools=(Tool(name="get_weather", description="Current weather.", parameters=WEATHER_SCHEMA, strict=True, line=3),
+        tools=(Tool(name="get_weather", description="Current weather.", parameters=WEATHER_SCHEMA, strict=True, line=4),
                Tool(name="ping", line=8)),
         tools_written_empty=False,
         tool_choice=ToolChoice("required", spelling="required"),
@@ -114,6 +114,21 @@ def test_openai_wrapped_tool_and_input_schema_tool():
         Tool(name="get_weather", description="Weather.", parameters=WEATHER_SCHEMA, strict=True, line=2),
         Tool(name="get_time", parameters={"type": "object", "properties": {}}, line=4),
     )
+
+
+def test_responses_flat_tool_and_anthropic_custom_tool():
+    scenario = load("""\
+        tools:
+          - {type: function, name: get_weather, parameters: {type: object, properties: {city: {type: string}}, required: [city]}}
+          - {type: custom, name: get_time, input_schema: {type: object}}
+        """)
+    assert scenario.tools == (Tool(name="get_weather", parameters=WEATHER_SCHEMA, line=2),
+                              Tool(name="get_time", parameters={"type": "object"}, line=3))
+
+
+@pytest.mark.parametrize("tool", ["{type: web_search, name: s}", "{type: custom, function: {name: s}}"])
+def test_non_function_tools_are_refused(tool):
+    check(error(f"tools:\n  - {tool}\n"), 2, 12, "only function tools are supported", "use type: function")
 
 
 def test_json_scenario_loads():
@@ -256,17 +271,17 @@ def test_unknown_key_without_a_near_one_lists_the_known_keys():
 
 
 @pytest.mark.parametrize("text, line, column, message, hint", [
-    ("tools:\n  - {name: a, paramters: {}}\n", 2, 26, "unknown key 'paramters' in a tool", "did you mean parameters?"),
-    ("tools:\n  - {type: function, function: {name: a, descripton: x}}\n", 2, 51, "unknown key 'descripton' in function",
+    ("tools:\n  - {name: a, paramters: {}}\n", 2, 15, "unknown key 'paramters' in a tool", "did you mean parameters?"),
+    ("tools:\n  - {type: function, function: {name: a, descripton: x}}\n", 2, 42, "unknown key 'descripton' in function",
      "did you mean description?"),
-    ("messages:\n  - {role: user, content: hi, contnet: x}\n", 2, 37, "unknown key 'contnet' in a user message",
+    ("messages:\n  - {role: user, content: hi, contnet: x}\n", 2, 31, "unknown key 'contnet' in a user message",
      "did you mean content?"),
-    ("messages:\n  - {role: assistant, content: hi, tool_call: []}\n", 2, 45, "unknown key 'tool_call' in an assistant message",
+    ("messages:\n  - {role: assistant, content: hi, tool_call: []}\n", 2, 36, "unknown key 'tool_call' in an assistant message",
      "did you mean tool_calls?"),
-    ("messages:\n  - role: assistant\n    tool_calls: [{id: a, name: f, args: {}}]\n", 3, 30,
-     "unknown key 'args' in a tool call", None),
+    ("messages:\n  - role: assistant\n    tool_calls: [{id: a, name: f, args: {}}]\n", 3, 35,
+     "unknown key 'args' in a tool call", "did you mean arguments?"),
     ("messages:\n  - role: assistant\n    tool_calls: [{id: a, name: f}]\n  - {role: tool, tool_call_id: a, eror: true}\n",
-     4, 40, "unknown key 'eror' in a tool message", "did you mean is_error?"),
+     4, 35, "unknown key 'eror' in a tool message", "did you mean is_error?"),
 ])
 def test_unknown_nested_keys(text, line, column, message, hint):
     check(error(text), line, column, message, hint)
@@ -318,12 +333,12 @@ def test_wrong_types(text, line, column, message):
 
 def test_unknown_role():
     exc = error("messages:\n  - {role: asistant, content: hi}\n")
-    check(exc, 2, 11, "unknown message role 'asistant'", "did you mean assistant?")
+    check(exc, 2, 12, "unknown message role 'asistant'", "did you mean assistant?")
 
 
 def test_role_system_points_to_the_system_key():
     exc = error("messages:\n  - {role: system, content: be terse}\n")
-    check(exc, 2, 11, "role 'system' is not a message role here", "put the system prompt in the top-level system: key")
+    check(exc, 2, 12, "role 'system' is not a message role here", "put the system prompt in the top-level system: key")
 
 
 def test_tool_result_with_unknown_tool_call_id():
@@ -367,7 +382,7 @@ def test_call_id_used_twice():
               - {id: c, name: f}
               - {id: c, name: g}
         """)
-    check(exc, 5, 15, "tool call id 'c' is used twice (first on line 4)", "give each call its own id")
+    check(exc, 5, 14, "tool call id 'c' is used twice (first on line 4)", "give each call its own id")
 
 
 def test_tool_result_name_must_match_the_call():
@@ -377,7 +392,7 @@ def test_tool_result_name_must_match_the_call():
             tool_calls: [{id: c, name: f}]
           - {role: tool, tool_call_id: c, name: g, content: x}
         """)
-    check(exc, 4, 43, "name 'g' differs from the call's tool 'f'", "drop name: or fix it")
+    check(exc, 4, 41, "name 'g' differs from the call's tool 'f'", "drop name: or fix it")
 
 
 def test_unknown_provider_id():
@@ -442,7 +457,7 @@ def test_yaml11_booleans_in_tool_choice_are_refused(word, value, hint):
 @pytest.mark.parametrize("value, tag", [
     ("!!python/object/apply:os.system ['touch {marker}']", "!!python/object/apply:os.system"),
     ("!!python/object/new:os.system {{args: ['touch {marker}']}}", "!!python/object/new:os.system"),
-    ("!!python/object/apply:os.system\n  args: ['touch {marker}']", "!!python/object/apply:os.system"),
+    ("!!python/object/apply:os.system\n      args: ['touch {marker}']", "!!python/object/apply:os.system"),
     ("!!python/name:os.system", "!!python/name:os.system"),
     ("!!python/tuple [a, b]", "!!python/tuple"),
     ("!!set {{a, b}}", "!!set"),
@@ -495,7 +510,7 @@ def test_non_finite_numbers_are_refused(number):
 
 def test_timestamps_and_binary_are_not_json():
     check(error("messages:\n  - role: assistant\n    tool_calls: [{id: a, name: f, arguments: {when: 2024-01-02}}]\n"),
-          3, 54, "a date value is not JSON data", "quote it to make it a string")
+          3, 53, "a date value is not JSON data", "quote it to make it a string")
     check(error("system: !!binary aGk=\n"), 1, 9, "a bytes value is not JSON data")
 
 
@@ -569,7 +584,7 @@ def test_binary_file(tmp_path):
     with pytest.raises(ToolchoiceError) as info:
         load_scenario(path)
     exc = info.value
-    assert (exc.path, exc.line, exc.column) == (str(path), 2, 3)
+    assert (exc.path, exc.line, exc.column) == (str(path), 3, 1)  # the first NUL byte
     assert exc.message == "this is a binary file (it holds NUL bytes), not a YAML scenario"
 
 

@@ -1,0 +1,145 @@
+"""Bad input never crashes: the installed `toolchoice` refuses every file in tests/data/bad/ and every bad
+command-line value with exit code 2 and exactly one line on stderr (see tests/data/bad/README.md)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+BAD = Path(__file__).resolve().parent / "data" / "bad"
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+CASES = sorted(p.stem for p in BAD.glob("*.yaml"))
+MARKER = "toolchoice-pwned-marker"  # what the object-tag files try to create in the working directory
+
+
+def toolchoice() -> list[str]:
+    exe = shutil.which("toolchoice")
+    if exe is None:
+        pytest.fail("the toolchoice console script is not installed (pip install -e '.[test]')")
+    return [exe]
+
+
+def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "TOOLCHOICE_DEBUG"}
+    env["NO_COLOR"] = "1"
+    return subprocess.run(toolchoice() + args, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("bad-input-cwd")
+
+
+@pytest.fixture(scope="module")
+def results(workdir: Path) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Run the whole corpus once, in parallel (each run is a cold start of the CLI)."""
+    def one(name: str) -> subprocess.CompletedProcess[str]:
+        return run(["render", str(BAD / f"{name}.yaml"), "--format", "json"], workdir)
+
+    with ThreadPoolExecutor(max_workers=min(8, (os.cpu_count() or 2) * 2)) as pool:
+        return dict(zip(CASES, pool.map(one, CASES)))
+
+
+def test_corpus_is_big_enough_and_paired():
+    assert len(CASES) >= 30
+    expects = sorted(p.stem for p in BAD.glob("*.expect"))
+    assert expects == CASES, "every NAME.yaml needs a NAME.expect and vice versa"
+
+
+def test_corpus_covers_the_required_kinds():
+    required = {"malformed-indent", "setting-wrong-type", "unknown-top-key", "unknown-provider",
+                "unknown-tool-in-tool-choice", "duplicate-tools", "result-before-call", "dangling-tool-call-id",
+                "object-tag-apply", "empty", "binary", "merge-key", "infinite-number", "latin1"}
+    assert required <= set(CASES)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_bad_file_is_refused_with_one_line(name, results, workdir):
+    done = results[name]
+    path = str(BAD / f"{name}.yaml")
+    expected = (BAD / f"{name}.expect").read_text(encoding="utf-8").replace("{path}", path)
+    assert "Traceback" not in done.stderr + done.stdout
+    assert done.stdout == ""
+    assert done.stderr == expected
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"toolchoice: error: {path}:")
+    assert done.returncode == 2
+    # the error names the line (after the path): "{path}:LINE:" or "{path}:LINE:COL:"
+    line = done.stderr[len(f"toolchoice: error: {path}:"):].split(":")[0]
+    assert line.isdigit() and int(line) >= 1
+
+
+def test_object_tags_never_execute(results, workdir):
+    tagged = [name for name in CASES if "!!python/" in (BAD / f"{name}.yaml").read_text(errors="replace")]
+    assert len(tagged) >= 3
+    for name in tagged:
+        assert results[name].returncode == 2
+    assert not (workdir / MARKER).exists()
+    assert not (Path.cwd() / MARKER).exists()
+
+
+def test_alias_bomb_is_refused_fast(workdir):
+    import time
+
+    start = time.perf_counter()
+    done = run(["render", str(BAD / "alias-bomb.yaml"), "--format", "json"], workdir)
+    assert done.returncode == 2
+    assert time.perf_counter() - start < 20
+
+
+# ---- bad command-line input ----------------------------------------------------------------
+
+WEATHER = str(CONFIGS / "weather.yaml")
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["render", WEATHER, "--provider", "open-ai"],
+     "toolchoice: error: unknown provider 'open-ai' (did you mean openai?)\n"),
+    (["render", WEATHER, "--provider", "openai,zzzzzz"],
+     "toolchoice: error: unknown provider 'zzzzzz' (providers: openai, openai-responses, anthropic, gemini, mistral, "
+     "groq, deepseek, ollama, bedrock, cohere, azure, fireworks, together, openrouter, xai, vllm, llamacpp, "
+     "huggingface)\n"),
+    (["render", WEATHER, "--tool-choice", "get_wether"],
+     "toolchoice: error: --tool-choice: tool_choice names 'get_wether', which is not a declared tool "
+     "(declared: get_weather, get_time) (did you mean get_weather?)\n"),
+    (["render", WEATHER, "--tool-choice", "{tool: get_weather"],
+     "toolchoice: error: --tool-choice '{tool: get_weather' is not valid YAML/JSON: expected ',' or '}', but got "
+     "'<stream end>' (quote it for the shell, e.g. --tool-choice '{tool: get_weather}')\n"),
+    (["render", WEATHER, "--tool-choice", "{type: tool, name: get_time, disable_parallel_tool_use: true}"],
+     "toolchoice: error: --tool-choice: disable_parallel_tool_use inside tool_choice is Anthropic's wire form "
+     "(write parallel_tool_calls: false at the top level instead)\n"),
+    (["render", WEATHER, "--tool-choice", "[get_weather]"],
+     "toolchoice: error: --tool-choice: tool_choice must be a word, a tool name or an object, not list "
+     '["get_weather"] (write auto, none, required, a tool name, {tool: NAME} or {allowed: [...], mode: auto})\n'),
+    (["render", WEATHER, "--tool-choice", "{a: !!python/object/apply:os.system [touch toolchoice-pwned-marker]}"],
+     "toolchoice: error: --tool-choice '{a: !!python/object/apply:os.system [touch toolchoice-p...' is not valid "
+     "YAML/JSON: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object/apply:os.system' "
+     "(quote it for the shell, e.g. --tool-choice '{tool: get_weather}')\n"),
+    (["render", "no-such-scenario.yaml", "--format", "json"],
+     "toolchoice: error: no-such-scenario.yaml: no such file (check the path)\n"),
+    (["render", ".", "--format", "json"],
+     "toolchoice: error: .: is a directory, not a scenario file (name a .yaml file)\n"),
+])
+def test_bad_command_line(args, expected, workdir):
+    done = run(args, workdir)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", expected)
+    assert not (workdir / MARKER).exists()
+
+
+def test_bad_file_and_bad_provider_still_give_one_line(workdir):
+    """A bad file with a bad --provider: still exactly one line (the first problem found)."""
+    done = run(["render", str(BAD / "unknown-tool-key.yaml"), "--provider", "nope"], workdir)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("toolchoice: error: ")
+
+
+def test_module_is_importable_without_the_console_script():
+    """The test above uses the installed script; make sure it runs this checkout's code."""
+    done = subprocess.run([sys.executable, "-c", "import toolchoice.providers.scenario as s; print(s.__file__)"],
+                          capture_output=True, text=True, timeout=60)
+    assert Path(done.stdout.strip()).resolve() == (Path(__file__).resolve().parent.parent / "providers" / "scenario.py")

@@ -1,0 +1,907 @@
+"""OpenAI Chat Completions and the 11 hosts that speak it: exact wire JSON, URL and headers per host
+and per neutral tool_choice, history encoding, settings, ledger, and the reply parser.
+
+Expected wire values come from the providers' SDK types and docs, not from our output:
+- OpenAI: openai-python ``types/chat/chat_completion_tool_choice_option_param.py`` (``"none" | "auto" |
+  "required"`` | named | allowed), ``chat_completion_named_tool_choice_param.py`` (``{"type": "function",
+  "function": {"name"}}``), ``chat_completion_allowed_tool_choice_param.py`` + ``chat_completion_allowed_tools_param.py``
+  (``{"type": "allowed_tools", "allowed_tools": {"mode": "auto"|"required", "tools": [{"type": "function",
+  "function": {"name"}}]}}``), ``completion_create_params.py`` (``parallel_tool_calls: bool``,
+  ``max_completion_tokens``), ``shared_params/function_definition.py`` (``strict``). History:
+  ``chat_completion_assistant_message_param.py`` (content optional, ``tool_calls[{id, type: function,
+  function: {name, arguments: str}}]``), ``chat_completion_tool_message_param.py`` (``{role: tool,
+  tool_call_id, content}``). Base URL ``https://api.openai.com/v1`` with ``Authorization: Bearer``.
+  API: ``tool_choice`` without ``tools`` → 400 "Invalid value for 'tool_choice': 'tool_choice' is only
+  allowed when 'tools' are specified." (tests/data/responses/errors/error-openai-tool-choice-without-tools.json);
+  ``tools: []`` → 400 (empty array).
+- Azure: openai-python ``lib/azure.py``: ``{endpoint}/openai/deployments/{deployment}``, ``api-key`` header,
+  ``api-version`` query (2024-10-21 is the GA version we default to).
+- Mistral: mistralai client ``models/toolchoiceenum.py`` (``auto | none | any | required``),
+  ``models/toolchoice.py`` (named object), ``models/toolmessage.py`` (``name``); API error "Tool call id
+  was ... but must be a-z, A-Z, 0-9, with a length of 9." (langchain-ai/langchain#24668, magentic#276).
+  Base ``https://api.mistral.ai/v1``.
+- Groq: groq-python ``types/chat`` (OpenAI words), base ``https://api.groq.com/openai/v1``.
+- DeepSeek: api-docs.deepseek.com guides/thinking_mode (``{"thinking": {"type": "enabled/disabled"}}``,
+  thinking on by default; after tool calls ``reasoning_content`` must be sent back), guides/tool_calls
+  (strict needs ``https://api.deepseek.com/beta``); base ``https://api.deepseek.com`` (no /v1).
+- Fireworks: docs.fireworks.ai API reference post-chatcompletions (``tool_choice`` enum with
+  ``required``, alias ``any``; no ``parallel_tool_calls``, no ``function.strict``).
+- Together ``https://api.together.xyz/v1``; OpenRouter ``https://openrouter.ai/api/v1``; xAI
+  ``https://api.x.ai/v1`` (their docs' OpenAI-compatible base URLs).
+- vLLM docs/features/tool_calling.md: ``auto`` needs ``--enable-auto-tool-choice``/``--tool-call-parser``,
+  ``required`` from 0.8.3, ``none`` keeps tools in the prompt unless ``--exclude-tools-when-tool-choice-none``.
+- llama.cpp ``common/chat.cpp::common_chat_tool_choice_parse_oaicompat`` reads only the strings auto /
+  none / required (the object form never reaches it), docs/function-calling.md: parallel calls off
+  unless ``parallel_tool_calls: true``.
+- Hugging Face: huggingface_hub ``inference/_generated/types/chat_completion.py``
+  (``ChatCompletionInputToolChoiceEnum = auto | none | required``; ``ChatCompletionInputToolChoiceClass``
+  has only ``function: {name}``; no parallel/strict fields); router ``https://router.huggingface.co/v1``, ``HF_TOKEN``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolchoice.providers import common, openai_chat
+from toolchoice.providers.capabilities import CAPABILITIES
+from toolchoice.providers.model import RenderOptions, Translation, ToolchoiceError
+from toolchoice.providers.scenario import load_scenario_text
+
+DATA = Path(__file__).parent / "data" / "responses"
+HOST_IDS = ("openai", "azure", "mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "xai",
+            "vllm", "llamacpp", "huggingface")
+
+# ---- the scenario pieces --------------------------------------------------------------------
+
+TOOLS_YAML = """\
+tools:
+  - name: get_weather
+    description: Current weather for a city.
+    parameters:
+      type: object
+      properties:
+        city: {type: string}
+      required: [city]
+      additionalProperties: false
+  - name: get_time
+    description: Current local time.
+    parameters:
+      type: object
+      properties:
+        timezone: {type: string}
+      required: [timezone]
+      additionalProperties: false
+"""
+USER_YAML = "messages:\n  - {role: user, content: \"Weather in Paris?\"}\n"
+
+WEATHER_PARAMS = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
+                  "additionalProperties": False}
+TIME_PARAMS = {"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"],
+               "additionalProperties": False}
+WEATHER = {"type": "function", "function": {"name": "get_weather", "description": "Current weather for a city.",
+                                            "parameters": WEATHER_PARAMS}}
+TIME = {"type": "function", "function": {"name": "get_time", "description": "Current local time.",
+                                         "parameters": TIME_PARAMS}}
+USER = {"role": "user", "content": "Weather in Paris?"}
+
+
+def strict(tool: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(tool)
+    out["function"]["strict"] = True
+    return out
+
+
+def settings_yaml(host: str) -> str:
+    if host == "azure":
+        return ("providers:\n  azure: {endpoint: \"https://res.openai.azure.com/\", deployment: chat-dep, "
+                "model: test-model}\n")
+    return f"providers:\n  {host}: {{model: test-model}}\n"
+
+
+def render(host: str, yaml: str, options: RenderOptions = RenderOptions()) -> Translation:
+    return openai_chat.translate(host, load_scenario_text(yaml, "test.yaml"), options, CAPABILITIES[host])
+
+
+def render_std(host: str, extra: str = "", options: RenderOptions = RenderOptions(), tools: str = TOOLS_YAML,
+               messages: str = USER_YAML) -> Translation:
+    return render(host, tools + extra + messages + settings_yaml(host), options)
+
+
+def codes(t: Translation) -> list[str]:
+    return [e.code for e in t.ledger]
+
+
+def entry(t: Translation, code: str):
+    return next(e for e in t.ledger if e.code == code)
+
+
+def serious(t: Translation) -> set[str]:
+    return {e.code for e in t.ledger if e.severity in ("warning", "error")}
+
+
+# ---- per-host wire facts (see the module docstring for sources) -----------------------------
+
+@dataclass(frozen=True)
+class Wire:
+    url: str
+    key_env: str
+    auth: str = "bearer"  # or "api-key"
+    key_optional: bool = False
+    required_word: str = "required"
+    named_form: str = "openai"  # "openai" | "function-only" | "emulated"
+    allowed_native: bool = False
+    parallel: bool = True
+    strict: bool = True
+    thinking_default_on: bool = False
+    notes: dict[str, str] = field(default_factory=dict)  # note code -> when (plan mode / situation)
+
+    def headers(self) -> dict[str, str]:
+        if self.auth == "api-key":
+            return {"Content-Type": "application/json", "api-key": f"${self.key_env}"}
+        return {"Content-Type": "application/json", "Authorization": f"Bearer ${self.key_env}"}
+
+
+WIRE: dict[str, Wire] = {
+    "openai": Wire("https://api.openai.com/v1/chat/completions", "OPENAI_API_KEY", allowed_native=True),
+    "azure": Wire("https://res.openai.azure.com/openai/deployments/chat-dep/chat/completions?api-version=2024-10-21",
+                  "AZURE_OPENAI_API_KEY", auth="api-key", allowed_native=True),
+    "mistral": Wire("https://api.mistral.ai/v1/chat/completions", "MISTRAL_API_KEY", required_word="any"),
+    "groq": Wire("https://api.groq.com/openai/v1/chat/completions", "GROQ_API_KEY",
+                 notes={"pitfall.strict_best_effort": "strict"}),
+    "deepseek": Wire("https://api.deepseek.com/chat/completions", "DEEPSEEK_API_KEY", parallel=False,
+                     thinking_default_on=True),
+    "fireworks": Wire("https://api.fireworks.ai/inference/v1/chat/completions", "FIREWORKS_API_KEY",
+                      parallel=False, strict=False),
+    "together": Wire("https://api.together.xyz/v1/chat/completions", "TOGETHER_API_KEY", parallel=False),
+    "openrouter": Wire("https://openrouter.ai/api/v1/chat/completions", "OPENROUTER_API_KEY",
+                       notes={"pitfall.upstream_dependent": "always"}),
+    "xai": Wire("https://api.x.ai/v1/chat/completions", "XAI_API_KEY"),
+    "vllm": Wire("http://localhost:8000/v1/chat/completions", "VLLM_API_KEY", key_optional=True,
+                 notes={"pitfall.vllm_auto_flags": "auto", "pitfall.vllm_required_version": "required",
+                        "pitfall.vllm_none_prompt": "none"}),
+    "llamacpp": Wire("http://localhost:8080/v1/chat/completions", "LLAMA_API_KEY", key_optional=True,
+                     named_form="emulated", strict=False, notes={"parallel.default_false": "parallel_unset"}),
+    "huggingface": Wire("https://router.huggingface.co/v1/chat/completions", "HF_TOKEN", named_form="function-only",
+                        parallel=False, strict=False, notes={"pitfall.langchain_hf_one_tool": "named"}),
+}
+assert tuple(WIRE) == HOST_IDS == tuple(openai_chat.HOSTS)
+NOTE_CODES = {code for w in WIRE.values() for code in w.notes}
+
+
+@dataclass(frozen=True)
+class Expect:
+    body: dict[str, Any]
+    serious: set[str]  # exactly the warning/error codes
+    infos: set[str]  # info codes that must be present (notes are checked exactly, separately)
+    plan_mode: str  # what the host effectively does: unset|auto|none|required|named|allowed
+
+
+# neutral tool_choice cases: id -> scenario lines
+CHOICES: dict[str, str] = {
+    "auto": "tool_choice: auto\n",
+    "none": "tool_choice: none\n",
+    "required": "tool_choice: required\n",
+    "any": "tool_choice: any\n",
+    "true": "tool_choice: true\n",
+    "false": "tool_choice: false\n",
+    "null": "tool_choice: null\n",
+    "absent": "",
+    "named": "tool_choice: get_time\n",
+    "allowed_auto": "tool_choice: {allowed: [get_time], mode: auto}\n",
+    "allowed_required": "tool_choice: {allowed: [get_time], mode: required}\n",
+    "parallel_false": "tool_choice: auto\nparallel_tool_calls: false\n",
+    "strict": "tool_choice: auto\nstrict: true\n",
+}
+NAMED_OPENAI = {"type": "function", "function": {"name": "get_time"}}
+
+
+def expected(host: str, case: str) -> Expect:
+    w = WIRE[host]
+    tools: list[dict[str, Any]] = [WEATHER, TIME]
+    extra: dict[str, Any] = {}
+    bad: set[str] = set()
+    infos: set[str] = set()
+    mode = "unset"
+    if case in ("auto", "parallel_false", "strict"):
+        extra["tool_choice"], mode = "auto", "auto"
+    elif case == "none":
+        extra["tool_choice"], mode = "none", "none"
+    elif case in ("required", "any", "true"):
+        extra["tool_choice"], mode = w.required_word, "required"
+        if case != "required":
+            infos.add("tool_choice.spelling")
+    elif case in ("false", "null", "absent"):
+        infos.add("tool_choice.unset")
+    elif case == "named":
+        if w.named_form == "emulated":  # llama.cpp: only that tool + "required"
+            tools, extra["tool_choice"], mode = [TIME], "required", "required"
+            bad |= {"tool_choice.emulated", "tools.filtered"}
+        else:
+            extra["tool_choice"] = {"function": {"name": "get_time"}} if w.named_form == "function-only" else NAMED_OPENAI
+            mode = "named"
+    elif case.startswith("allowed_"):
+        allowed_mode = case.removeprefix("allowed_")
+        if w.allowed_native:
+            extra["tool_choice"] = {"type": "allowed_tools", "allowed_tools": {
+                "mode": allowed_mode, "tools": [{"type": "function", "function": {"name": "get_time"}}]}}
+            mode = "allowed"
+        else:
+            tools = [TIME]
+            extra["tool_choice"] = "auto" if allowed_mode == "auto" else w.required_word
+            mode = allowed_mode
+            bad |= {"tool_choice.emulated", "tools.filtered"}
+    if mode != "unset":
+        infos.add("tool_choice.mapped")
+    if case == "parallel_false":
+        if w.parallel:
+            extra["parallel_tool_calls"] = False
+            infos.add("parallel.mapped")
+        else:
+            bad.add("parallel.unsupported")
+    if case == "strict":
+        if w.strict:
+            tools = [strict(t) for t in tools]
+            infos.add("strict.mapped")
+        else:
+            bad.add("strict.unsupported")
+    forced = mode in ("required", "named") or (mode == "allowed" and case == "allowed_required")
+    if w.thinking_default_on and forced and mode != "allowed":
+        extra["thinking"] = {"type": "disabled"}
+        bad.add("thinking.disabled_for_choice")
+    body: dict[str, Any] = {"messages": [USER], "tools": tools, **extra}
+    if host != "azure":
+        body["model"] = "test-model"
+    return Expect(body, bad, infos, mode)
+
+
+def expected_notes(host: str, case: str, mode: str) -> set[str]:
+    out = set()
+    for code, when in WIRE[host].notes.items():
+        if (when == "always"
+                or (when == "auto" and mode in ("auto", "unset"))
+                or (when == mode)
+                or (when == "parallel_unset" and case != "parallel_false")
+                or (when == "strict" and case == "strict")):
+            out.add(code)
+    return out
+
+
+TABLE = [(h, c) for h in HOST_IDS for c in CHOICES]
+
+
+@pytest.mark.parametrize("host, case", TABLE, ids=[f"{h}-{c}" for h, c in TABLE])
+def test_tool_choice_wire(host: str, case: str) -> None:
+    t = render_std(host, CHOICES[case])
+    exp = expected(host, case)
+    assert t.request is not None, [e.to_json() for e in t.ledger]
+    assert t.request.body == exp.body
+    strict_beta = host == "deepseek" and case == "strict"  # DeepSeek guides/tool_calls: strict is a beta feature
+    assert t.request.url == ("https://api.deepseek.com/beta/chat/completions" if strict_beta else WIRE[host].url)
+    assert t.request.headers == WIRE[host].headers()
+    assert t.request.key_env == (WIRE[host].key_env,)
+    assert t.request.key_optional is WIRE[host].key_optional
+    assert t.effective_tool_choice == exp.body.get("tool_choice")
+    assert t.offered_tools == tuple(tool["function"]["name"] for tool in exp.body["tools"])
+    assert serious(t) == exp.serious
+    assert exp.infos <= set(codes(t))
+    assert set(codes(t)) & NOTE_CODES == expected_notes(host, case, exp.plan_mode)
+
+
+def test_requested_tool_choice_is_the_neutral_form() -> None:
+    assert render_std("llamacpp", CHOICES["named"]).requested_tool_choice == {"tool": "get_time"}
+    assert render_std("openai", CHOICES["allowed_required"]).requested_tool_choice == {
+        "allowed": ["get_time"], "mode": "required"}
+    assert render_std("openai", CHOICES["any"]).requested_tool_choice == "required"
+    assert render_std("openai", "").requested_tool_choice is None
+
+
+def test_mapped_entry_names_both_sides() -> None:
+    t = render_std("mistral", CHOICES["required"])
+    assert entry(t, "tool_choice.mapped").message == "tool_choice required → any"
+
+
+def test_vllm_notes_are_info_and_say_what_to_do() -> None:
+    auto = entry(render_std("vllm", CHOICES["auto"]), "pitfall.vllm_auto_flags")
+    assert auto.severity == "info" and "--enable-auto-tool-choice" in auto.message
+    assert "0.8.3" in entry(render_std("vllm", CHOICES["required"]), "pitfall.vllm_required_version").message
+    assert "--exclude-tools-when-tool-choice-none" in entry(render_std("vllm", CHOICES["none"]),
+                                                            "pitfall.vllm_none_prompt").message
+
+
+# ---- llama.cpp named emulation ---------------------------------------------------------------
+
+def test_llamacpp_named_with_one_tool_is_emulated_without_filtering() -> None:
+    one = "tools:\n  - name: get_time\n    parameters: {type: object, properties: {}}\n"
+    t = render_std("llamacpp", "tool_choice: get_time\n", tools=one)
+    assert t.request.body["tool_choice"] == "required"
+    assert "tool_choice.emulated" in codes(t)
+    assert "tools.filtered" not in codes(t)
+
+
+def test_llamacpp_filtered_warning_names_the_removed_tool() -> None:
+    t = render_std("llamacpp", CHOICES["named"])
+    filtered = entry(t, "tools.filtered")
+    assert filtered.severity == "warning" and "get_weather" in filtered.message
+    assert entry(t, "tool_choice.emulated").severity == "warning"
+
+
+def test_llamacpp_parallel_default_false_only_when_unset() -> None:
+    assert "parallel.default_false" in codes(render_std("llamacpp", CHOICES["auto"]))
+    t = render_std("llamacpp", "tool_choice: auto\nparallel_tool_calls: true\n")
+    assert t.request.body["parallel_tool_calls"] is True
+    assert "parallel.default_false" not in codes(t)
+
+
+# ---- DeepSeek thinking ----------------------------------------------------------------------
+
+def deepseek(extra: str, settings: str = "{model: deepseek-v4-flash}", options: RenderOptions = RenderOptions(),
+             messages: str = USER_YAML) -> Translation:
+    return render("deepseek", TOOLS_YAML + extra + messages + f"providers:\n  deepseek: {settings}\n", options)
+
+
+def test_deepseek_forced_with_thinking_unset_disables_thinking() -> None:
+    t = deepseek("tool_choice: required\n")
+    assert t.request.body["thinking"] == {"type": "disabled"}
+    assert t.request.body["tool_choice"] == "required"
+    assert entry(t, "thinking.disabled_for_choice").severity == "warning"
+
+
+@pytest.mark.parametrize("choice", ["tool_choice: required\n", "tool_choice: get_time\n",
+                                    "tool_choice: {allowed: [get_time], mode: required}\n"])
+def test_deepseek_forced_with_thinking_true_is_refused(choice: str) -> None:
+    t = deepseek(choice, "{model: deepseek-v4-flash, thinking: true}")
+    assert t.request is None
+    assert entry(t, "thinking.forced_choice").severity == "error"
+
+
+def test_deepseek_reasoner_always_thinks_so_forced_is_refused() -> None:
+    t = deepseek("tool_choice: get_time\n", "{model: deepseek-reasoner}")
+    assert t.request is None
+    assert "thinking.forced_choice" in codes(t)
+    assert "thinking.disabled_for_choice" not in codes(t)
+
+
+def test_deepseek_reasoner_ignores_thinking_false_and_says_so() -> None:
+    t = deepseek("tool_choice: auto\n", "{model: deepseek-reasoner, thinking: false}")
+    assert entry(t, "thinking.always_on").severity == "warning"
+    assert t.request is not None and "thinking" not in t.request.body
+
+
+def test_deepseek_no_emulate_does_not_switch_thinking_off_for_you() -> None:
+    t = deepseek("tool_choice: required\n", options=RenderOptions(emulate=False))
+    assert t.request is None
+    assert "thinking.forced_choice" in codes(t)
+
+
+@pytest.mark.parametrize("value, wire", [("false", "disabled"), ("true", "enabled")])
+def test_deepseek_thinking_setting_is_sent(value: str, wire: str) -> None:
+    t = deepseek("tool_choice: auto\n", f"{{model: deepseek-v4-flash, thinking: {value}}}")
+    assert t.request.body["thinking"] == {"type": wire}
+    assert entry(t, "thinking.mapped").severity == "info"
+
+
+def test_deepseek_thinking_false_allows_forced_choice_without_warning() -> None:
+    t = deepseek("tool_choice: get_time\n", "{model: deepseek-v4-flash, thinking: false}")
+    assert t.request.body["tool_choice"] == NAMED_OPENAI
+    assert t.request.body["thinking"] == {"type": "disabled"}
+    assert "thinking.mapped" in codes(t)
+    assert "thinking.disabled_for_choice" not in codes(t)
+
+
+def test_deepseek_auto_leaves_thinking_to_the_default() -> None:
+    t = deepseek("tool_choice: auto\n")
+    assert "thinking" not in t.request.body
+    assert not any(c.startswith("thinking.") for c in codes(t))
+
+
+DS_HISTORY = """\
+messages:
+  - {role: user, content: "Weather in Paris?"}
+  - role: assistant
+    tool_calls:
+      - {id: call_00_abc, name: get_weather, arguments: {city: Paris}}
+  - {role: tool, tool_call_id: call_00_abc, content: "18C"}
+  - {role: user, content: "And tomorrow?"}
+"""
+
+
+def test_deepseek_tool_history_in_thinking_mode_warns_about_reasoning_content() -> None:
+    t = deepseek("tool_choice: auto\n", messages=DS_HISTORY)
+    warning = entry(t, "pitfall.deepseek_reasoning_content")
+    assert warning.severity == "warning" and "reasoning_content" in warning.message
+    off = deepseek("tool_choice: auto\n", "{model: deepseek-v4-flash, thinking: false}", messages=DS_HISTORY)
+    assert "pitfall.deepseek_reasoning_content" not in codes(off)
+    forced = deepseek("tool_choice: required\n", messages=DS_HISTORY)  # thinking switched off for the choice
+    assert "pitfall.deepseek_reasoning_content" not in codes(forced)
+
+
+def test_deepseek_strict_goes_to_the_beta_endpoint() -> None:
+    t = deepseek("tool_choice: auto\nstrict: true\n")
+    assert t.request.url == "https://api.deepseek.com/beta/chat/completions"
+    assert t.request.body["tools"] == [strict(WEATHER), strict(TIME)]
+    assert "strict.beta_endpoint" in codes(t)
+
+
+def test_deepseek_strict_with_a_base_url_keeps_the_override() -> None:
+    t = deepseek("tool_choice: auto\nstrict: true\n", "{model: deepseek-v4-flash, base_url: \"https://proxy.local/ds\"}")
+    assert t.request.url == "https://proxy.local/ds/chat/completions"
+    assert "strict.beta_endpoint" not in codes(t)
+    assert "endpoint.base_url" in codes(t)
+
+
+def test_deepseek_parallel_true_is_dropped_as_info() -> None:
+    t = deepseek("tool_choice: auto\nparallel_tool_calls: true\n")
+    assert "parallel_tool_calls" not in t.request.body
+    assert entry(t, "parallel.unsupported").severity == "info"
+
+
+# ---- history --------------------------------------------------------------------------------
+
+HISTORY = """\
+system: Be brief.
+messages:
+  - {role: user, content: "Weather in Paris?"}
+  - role: assistant
+    tool_calls:
+      - {id: call_abc_1, name: get_weather, arguments: {city: Paris}}
+      - {id: gSIMJiOkT, name: get_time, arguments: {timezone: Europe/Paris}}
+  - {role: tool, tool_call_id: call_abc_1, content: "{\\"temp_c\\": 18}"}
+  - {role: tool, tool_call_id: gSIMJiOkT, content: timeout, is_error: true}
+  - {role: assistant, content: It is 18 degrees.}
+  - {role: user, content: Thanks}
+"""
+
+
+def openai_history(ids: dict[str, str], names: bool) -> list[dict[str, Any]]:
+    def tool_msg(cid: str, content: str, name: str) -> dict[str, Any]:
+        msg = {"role": "tool", "tool_call_id": ids[cid], "content": content}
+        if names:
+            msg["name"] = name
+        return msg
+
+    return [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": ids["call_abc_1"], "type": "function",
+             "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
+            {"id": ids["gSIMJiOkT"], "type": "function",
+             "function": {"name": "get_time", "arguments": '{"timezone": "Europe/Paris"}'}}]},
+        tool_msg("call_abc_1", '{"temp_c": 18}', "get_weather"),
+        tool_msg("gSIMJiOkT", "timeout", "get_time"),
+        {"role": "assistant", "content": "It is 18 degrees."},
+        {"role": "user", "content": "Thanks"},
+    ]
+
+
+@pytest.mark.parametrize("host", [h for h in HOST_IDS if h != "mistral"])
+def test_history_encoding_openai_style(host: str) -> None:
+    t = render_std(host, "tool_choice: auto\n", messages=HISTORY)
+    same = {"call_abc_1": "call_abc_1", "gSIMJiOkT": "gSIMJiOkT"}
+    assert t.request.body["messages"] == openai_history(same, names=False)
+    assert "history.ids_rewritten" not in codes(t)
+    dropped = entry(t, "history.is_error_dropped")
+    assert dropped.severity == "info" and "gSIMJiOkT" in dropped.message
+
+
+def test_history_encoding_mistral_rewrites_ids_consistently_and_names_tool_results() -> None:
+    t = render_std("mistral", "tool_choice: auto\n", messages=HISTORY)
+    messages = t.request.body["messages"]
+    new_id = messages[2]["tool_calls"][0]["id"]
+    # Mistral: "Tool call id ... must be a-z, A-Z, 0-9, with a length of 9"
+    assert re.fullmatch(r"[a-zA-Z0-9]{9}", new_id)
+    assert messages == openai_history({"call_abc_1": new_id, "gSIMJiOkT": "gSIMJiOkT"}, names=True)
+    rewritten = entry(t, "history.ids_rewritten")
+    assert rewritten.severity == "info" and f"call_abc_1→{new_id}" in rewritten.message
+    assert "gSIMJiOkT" not in rewritten.message  # already valid: kept
+
+
+def test_mistral_id_rewrite_is_deterministic_and_distinct() -> None:
+    many = "messages:\n  - {role: user, content: go}\n  - role: assistant\n    tool_calls:\n" + "".join(
+        f"      - {{id: call_{i}, name: get_time, arguments: {{timezone: UTC}}}}\n" for i in range(40))
+    first = render_std("mistral", "tool_choice: auto\n", messages=many)
+    again = render_std("mistral", "tool_choice: auto\n", messages=many)
+    ids = [c["id"] for c in first.request.body["messages"][1]["tool_calls"]]
+    assert len(set(ids)) == 40 and all(re.fullmatch(r"[a-zA-Z0-9]{9}", i) for i in ids)
+    assert first.request.body == again.request.body
+
+
+# ---- tools: none / empty / names / schemas --------------------------------------------------
+
+@pytest.mark.parametrize("host", HOST_IDS)
+def test_no_tools_sends_neither_tools_nor_tool_choice(host: str) -> None:
+    t = render_std(host, "tool_choice: auto\n", tools="")
+    assert "tools" not in t.request.body and "tool_choice" not in t.request.body
+    assert "tool_choice.without_tools" in codes(t)
+
+
+def test_forced_choice_without_tools_is_refused() -> None:
+    t = render_std("openai", "tool_choice: required\n", tools="")
+    assert t.request is None
+    assert entry(t, "tool_choice.without_tools").severity == "error"
+
+
+def test_empty_tools_list_is_not_sent() -> None:
+    t = render_std("openai", "tool_choice: none\n", tools="tools: []\n")
+    assert t.request.body == {"model": "test-model", "messages": [USER]}
+    assert "pitfall.empty_tools" in codes(t)
+
+
+def test_parallel_without_tools_is_recorded_not_silently_dropped() -> None:
+    t = render_std("openai", "parallel_tool_calls: false\n", tools="")
+    assert "parallel_tool_calls" not in t.request.body
+    assert "parallel.dropped" in codes(t)
+
+
+def test_tool_without_parameters_gets_an_empty_object_schema() -> None:
+    t = render_std("groq", "tool_choice: auto\n", tools="tools:\n  - name: now\n")
+    # FunctionDefinition.parameters is optional, but several hosts reject a missing schema: always send one.
+    assert t.request.body["tools"] == [{"type": "function", "function": {
+        "name": "now", "parameters": {"type": "object", "properties": {}}}}]
+    assert "schema.empty_parameters" in codes(t)
+
+
+def test_strict_tool_without_parameters_is_sent_strict_valid() -> None:
+    t = render_std("openai", "tool_choice: auto\n", tools="tools:\n  - {name: now, strict: true}\n")
+    assert t.request is not None
+    assert t.request.body["tools"][0]["function"]["parameters"] == {
+        "type": "object", "properties": {}, "additionalProperties": False}
+
+
+@pytest.mark.parametrize("name", ["boardgame.calculate_score", "requests.get", "x" * 65, "get weather"])
+def test_invalid_tool_name_refuses(name: str) -> None:
+    # Names from BFCL (tests' shared schemas): OpenAI function names match ^[a-zA-Z0-9_-]{1,64}$.
+    t = render_std("openai", "tool_choice: auto\n", tools=f"tools:\n  - name: \"{name}\"\n")
+    assert t.request is None
+    assert entry(t, "tool.name_invalid").severity == "error"
+
+
+NON_STRICT_TOOLS = """\
+tools:
+  - name: get_weather
+    strict: true
+    parameters:
+      type: object
+      properties:
+        city: {type: string}
+        units: {type: string}
+      required: [city]
+"""
+
+
+def test_strict_invalid_schema_is_an_error_on_openai_and_azure() -> None:
+    for host in ("openai", "azure"):
+        t = render_std(host, "tool_choice: auto\n", tools=NON_STRICT_TOOLS)
+        assert t.request is None
+        problems = [e for e in t.ledger if e.code == "schema.strict_invalid"]
+        assert {e.severity for e in problems} == {"error"}
+        assert any("additionalProperties" in e.message for e in problems)
+        assert any("units" in e.message for e in problems)
+
+
+def test_strict_invalid_schema_is_a_warning_elsewhere() -> None:
+    t = render_std("groq", "tool_choice: auto\n", tools=NON_STRICT_TOOLS)
+    assert t.request is not None
+    assert t.request.body["tools"][0]["function"]["strict"] is True
+    assert {e.severity for e in t.ledger if e.code == "schema.strict_invalid"} == {"warning"}
+    assert "pitfall.strict_best_effort" in codes(t)
+
+
+def test_per_tool_strict_only_marks_that_tool() -> None:
+    tools = TOOLS_YAML.replace("  - name: get_time\n", "  - name: get_time\n    strict: true\n")
+    t = render_std("openai", "tool_choice: auto\n", tools=tools)
+    assert t.request.body["tools"] == [WEATHER, strict(TIME)]
+    assert "get_time" in entry(t, "strict.mapped").message
+
+
+# ---- settings, extras, headers, endpoints ---------------------------------------------------
+
+@pytest.mark.parametrize("host, field", [("openai", "max_completion_tokens"), ("azure", "max_completion_tokens"),
+                                         ("groq", "max_tokens"), ("mistral", "max_tokens")])
+def test_max_tokens_field(host: str, field: str) -> None:
+    yaml = TOOLS_YAML + USER_YAML + f"providers:\n  {host}: {{model: m, max_tokens: 50, temperature: 0.3, endpoint: https://r.example}}\n"
+    t = render(host, yaml)
+    assert t.request.body[field] == 50 and t.request.body["temperature"] == 0.3
+    other = {"max_tokens", "max_completion_tokens"} - {field}
+    assert not other & set(t.request.body)
+    assert ("max_tokens.mapped" in codes(t)) is (field != "max_tokens")
+
+
+def test_extra_adds_and_overrides_body_fields() -> None:
+    yaml = TOOLS_YAML + "tool_choice: required\n" + USER_YAML + (
+        "providers:\n  openai:\n    model: m\n    extra: {tool_choice: none, top_p: 0.5}\n")
+    t = render("openai", yaml)
+    assert t.request.body["top_p"] == 0.5
+    assert t.request.body["tool_choice"] == "none"
+    assert t.effective_tool_choice == "none"  # what goes on the wire, after extra
+    assert entry(t, "extra.overrides").severity == "warning"
+    assert entry(t, "extra.merged").severity == "info"
+
+
+def test_user_headers_replace_and_add() -> None:
+    yaml = TOOLS_YAML + USER_YAML + ("providers:\n  openrouter:\n    model: m\n    headers:\n"
+                                     "      authorization: Bearer $MY_KEY\n      X-Title: toolchoice\n")
+    t = render("openrouter", yaml)
+    assert t.request.headers == {"Content-Type": "application/json", "authorization": "Bearer $MY_KEY",
+                                 "X-Title": "toolchoice"}
+    messages = [e.message for e in t.ledger if e.code == "headers.user"]
+    assert any("replaces header authorization" in m for m in messages)
+    assert any("adds header X-Title" in m for m in messages)
+
+
+def test_api_key_env_override() -> None:
+    t = render("groq", TOOLS_YAML + USER_YAML + "providers:\n  groq: {model: m, api_key_env: MY_GROQ}\n")
+    assert t.request.headers["Authorization"] == "Bearer $MY_GROQ"
+    assert t.request.key_env == ("MY_GROQ",)
+
+
+@pytest.mark.parametrize("host", HOST_IDS)
+def test_headers_never_hold_a_key_value(host: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(WIRE[host].key_env, "sk-secret-value")
+    t = render_std(host, "tool_choice: auto\n")
+    assert "sk-secret-value" not in json.dumps(t.request.to_json())
+
+
+@pytest.mark.parametrize("via", ["option", "setting"])
+def test_base_url_override(via: str) -> None:
+    if via == "option":
+        t = render_std("vllm", "tool_choice: auto\n", RenderOptions(base_url="http://gpu-box:9000/v1/"))
+    else:
+        t = render("vllm", TOOLS_YAML + USER_YAML + "providers:\n  vllm: {model: m, base_url: \"http://gpu-box:9000/v1\"}\n")
+    assert t.request.url == "http://gpu-box:9000/v1/chat/completions"
+    assert "http://gpu-box:9000/v1" in entry(t, "endpoint.base_url").message
+
+
+def test_model_option_beats_setting() -> None:
+    t = render_std("xai", "tool_choice: auto\n", RenderOptions(model="grok-code-fast-1"))
+    assert t.request.body["model"] == "grok-code-fast-1"
+
+
+def test_default_model_is_recorded() -> None:
+    t = render("together", TOOLS_YAML + USER_YAML)
+    assert t.request.body["model"] == CAPABILITIES["together"].default_model
+    assert "model.default" in codes(t)
+
+
+def test_azure_missing_endpoint_shows_a_placeholder() -> None:
+    t = render("azure", TOOLS_YAML + USER_YAML + "providers:\n  azure: {deployment: d1}\n")
+    assert t.request.url == ("https://YOUR-RESOURCE.openai.azure.com/openai/deployments/d1/chat/completions"
+                             "?api-version=2024-10-21")
+    assert entry(t, "endpoint.placeholder").severity == "warning"
+    assert "model" not in t.request.body
+
+
+def test_azure_api_version_and_model_as_deployment() -> None:
+    t = render("azure", TOOLS_YAML + USER_YAML +
+               "providers:\n  azure: {endpoint: \"https://r.openai.azure.com\", model: gpt-4o, api_version: 2025-04-01-preview}\n")
+    assert t.request.url == "https://r.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2025-04-01-preview"
+    assert t.request.headers == {"Content-Type": "application/json", "api-key": "$AZURE_OPENAI_API_KEY"}
+
+
+def test_azure_missing_deployment_is_a_placeholder_warning() -> None:
+    t = render("azure", TOOLS_YAML + USER_YAML + "providers:\n  azure: {endpoint: \"https://r.openai.azure.com\"}\n")
+    placeholder = [e for e in t.ledger if e.code == "endpoint.placeholder"]
+    assert placeholder and placeholder[0].severity == "warning" and "deployment" in placeholder[0].message
+
+
+# ---- refusals --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("host, choice", [("llamacpp", "tool_choice: get_time\n"),
+                                          ("groq", "tool_choice: {allowed: [get_time], mode: auto}\n"),
+                                          ("huggingface", "tool_choice: {allowed: [get_time], mode: required}\n")])
+def test_no_emulate_refuses_what_the_host_cannot_express(host: str, choice: str) -> None:
+    t = render_std(host, choice, RenderOptions(emulate=False))
+    assert t.request is None
+    assert entry(t, "tool_choice.unsupported").severity == "error"
+    assert "tools.filtered" not in codes(t)
+
+
+def test_no_emulate_passes_native_values() -> None:
+    t = render_std("huggingface", "tool_choice: get_time\n", RenderOptions(emulate=False))
+    assert t.request is not None
+
+
+def test_strict_option_refuses_on_warnings() -> None:
+    t = render_std("groq", "tool_choice: {allowed: [get_time], mode: auto}\n", RenderOptions(strict=True))
+    assert t.request is None
+    assert "strict.refused" in codes(t)
+    assert "2 warnings" in entry(t, "strict.refused").message
+
+
+def test_strict_option_lets_info_only_requests_through() -> None:
+    t = render_std("groq", "tool_choice: get_time\n", RenderOptions(strict=True))
+    assert t.request is not None
+    assert "strict.refused" not in codes(t)
+
+
+# ---- every ledger code ------------------------------------------------------------------------
+
+# Scenarios that, between them, must produce every code this module declares; each is asserted
+# in the test named next to it above and re-rendered here so the check does not depend on order.
+CODE_SCENARIOS: list[tuple[str, str, RenderOptions, set[str]]] = [
+    ("mistral", TOOLS_YAML + "tool_choice: auto\n" + HISTORY + settings_yaml("mistral"), RenderOptions(),
+     {"history.ids_rewritten", "history.is_error_dropped"}),
+    ("deepseek", TOOLS_YAML + "tool_choice: required\n" + USER_YAML + "providers:\n  deepseek: {thinking: true}\n",
+     RenderOptions(), {"thinking.forced_choice"}),
+    ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + DS_HISTORY + "providers:\n  deepseek: {thinking: false}\n",
+     RenderOptions(), {"thinking.mapped"}),
+    ("deepseek", TOOLS_YAML + "tool_choice: required\nstrict: true\n" + USER_YAML, RenderOptions(),
+     {"thinking.disabled_for_choice", "strict.beta_endpoint", "strict.mapped"}),
+    ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + DS_HISTORY, RenderOptions(), {"pitfall.deepseek_reasoning_content"}),
+    ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + USER_YAML + "providers:\n  deepseek: {model: deepseek-reasoner, thinking: false}\n",
+     RenderOptions(), {"thinking.always_on"}),
+    ("openai", TOOLS_YAML + USER_YAML + "providers:\n  openai: {max_tokens: 9}\n", RenderOptions(), {"max_tokens.mapped"}),
+    ("openai", NON_STRICT_TOOLS + USER_YAML, RenderOptions(), {"schema.strict_invalid"}),
+    ("openai", "tools:\n  - name: now\n" + USER_YAML, RenderOptions(), {"schema.empty_parameters"}),
+    ("azure", TOOLS_YAML + USER_YAML, RenderOptions(), {"endpoint.placeholder"}),
+    ("llamacpp", TOOLS_YAML + USER_YAML, RenderOptions(), {"parallel.default_false"}),
+    ("groq", TOOLS_YAML + "strict: true\n" + USER_YAML, RenderOptions(), {"pitfall.strict_best_effort"}),
+    ("openrouter", TOOLS_YAML + USER_YAML, RenderOptions(), {"pitfall.upstream_dependent"}),
+    ("vllm", TOOLS_YAML + "tool_choice: auto\n" + USER_YAML, RenderOptions(), {"pitfall.vllm_auto_flags"}),
+    ("vllm", TOOLS_YAML + "tool_choice: required\n" + USER_YAML, RenderOptions(), {"pitfall.vllm_required_version"}),
+    ("vllm", TOOLS_YAML + "tool_choice: none\n" + USER_YAML, RenderOptions(), {"pitfall.vllm_none_prompt"}),
+    ("huggingface", TOOLS_YAML + "tool_choice: get_time\n" + USER_YAML, RenderOptions(),
+     {"pitfall.langchain_hf_one_tool"}),
+]
+
+
+@pytest.mark.parametrize("host, yaml, options, expected_codes", CODE_SCENARIOS,
+                         ids=[f"{s[0]}-{sorted(s[3])[0]}" for s in CODE_SCENARIOS])
+def test_code_scenario(host: str, yaml: str, options: RenderOptions, expected_codes: set[str]) -> None:
+    assert expected_codes <= set(codes(render(host, yaml, options)))
+
+
+def _common_codes() -> set[str]:
+    source = Path(common.__file__).read_text()
+    return set(re.findall(r"\.(?:info|warning|error)\(\s*\"([a-z_]+\.[a-z_.]+)\"", source))
+
+
+def test_every_declared_code_is_emitted_and_asserted() -> None:
+    emitted: set[str] = set()
+    asserted: set[str] = set()
+    for host, yaml, options, expected_codes in CODE_SCENARIOS:
+        emitted.update(codes(render(host, yaml, options)))
+        asserted |= expected_codes
+    for host, case in TABLE:
+        emitted.update(codes(render_std(host, CHOICES[case])))
+    assert set(openai_chat.LEDGER_CODES) <= asserted
+    assert set(openai_chat.LEDGER_CODES) <= emitted
+
+
+def test_every_host_note_is_declared_and_emitted() -> None:
+    notes = {n.code for h in openai_chat.HOSTS.values() for n in h.notes}
+    assert notes <= set(openai_chat.LEDGER_CODES)
+    assert notes == NOTE_CODES  # this file's per-host table knows every note
+
+
+def test_module_emits_only_declared_or_shared_codes() -> None:
+    source = Path(openai_chat.__file__).read_text()
+    literal = set(re.findall(r"\.(?:info|warning|error)\(\s*\"([a-z_]+\.[a-z_.]+)\"", source))
+    assert literal and literal <= set(openai_chat.LEDGER_CODES)
+    shared = _common_codes()
+    assert not set(openai_chat.LEDGER_CODES) & shared, "a module code shadows a shared one"
+    for host, yaml, options, _ in CODE_SCENARIOS:
+        assert set(codes(render(host, yaml, options))) <= set(openai_chat.LEDGER_CODES) | shared
+
+
+# ---- parser -----------------------------------------------------------------------------------
+
+RECORDED = [(folder, p.name[:-len(".expect.json")]) for folder in ("openai", "groq", "mistral", "deepseek")
+            for p in sorted((DATA / folder).glob("*.expect.json"))]
+
+
+@pytest.mark.parametrize("folder, name", RECORDED, ids=[n for _, n in RECORDED])
+def test_parse_recorded_bodies(folder: str, name: str) -> None:
+    body = json.loads((DATA / folder / f"{name}.json").read_text())
+    expect = json.loads((DATA / folder / f"{name}.expect.json").read_text())
+    reply = openai_chat.parse_reply(expect["provider"], body)
+    assert [c.to_json() for c in reply.tool_calls] == expect["calls"]
+    assert reply.finish_reason == expect["finish_reason"]
+    # Reply.text is None when the model wrote no text: DeepSeek's content "" and a missing content key
+    # (Mistral, Groq) both mean "no text".
+    assert reply.text == (expect["text"] or None)
+    usage = body["usage"]
+    assert (reply.usage.input_tokens, reply.usage.output_tokens) == (usage["prompt_tokens"], usage["completion_tokens"])
+    assert reply.error is None
+
+
+def test_recorded_set_covers_the_awkward_shapes() -> None:
+    names = {n for _, n in RECORDED}
+    assert {"mistral-tool-call-no-type-field", "groq-tool-call-empty-arguments",
+            "deepseek-tool-call-with-reasoning", "openai-chat-parallel"} <= names
+
+
+def test_deepseek_reasoning_content_is_not_the_answer() -> None:
+    body = json.loads((DATA / "deepseek" / "deepseek-tool-call-with-reasoning.json").read_text())
+    reply = openai_chat.parse_reply("deepseek", body)
+    assert reply.text is None
+    assert "San Francisco" not in json.dumps(reply.to_json()["text"])
+
+
+def test_parse_text_parts_and_custom_tool_calls() -> None:
+    reply = openai_chat.parse_reply("vllm", {"choices": [{"finish_reason": "stop", "message": {
+        "content": [{"type": "text", "text": "It is "}, {"type": "text", "text": "18 C."}, {"type": "image_url"}],
+        "tool_calls": [{"id": "c1", "type": "custom", "custom": {"name": "shell", "input": "ls -la"}}]}}]})
+    assert reply.text == "It is 18 C."
+    call = reply.tool_calls[0]
+    # openai-python chat_completion_message_custom_tool_call.py: {id, type: custom, custom: {name, input}}
+    assert (call.id, call.name, call.arguments, call.raw_arguments) == ("c1", "shell", None, "ls -la")
+    assert "custom" in call.arguments_error
+
+
+def test_parse_invalid_and_odd_arguments() -> None:
+    reply = openai_chat.parse_reply("together", {"choices": [{"message": {"tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "f", "arguments": "{oops"}},
+        {"id": "b", "type": "function", "function": {"name": "g", "arguments": ""}},
+        {"id": "c", "type": "function", "function": {"name": "h", "arguments": "[1]"}},
+        {"id": "d", "type": "function", "function": {"name": "i", "arguments": {"x": 1}}}]}}]})
+    a, b, c, d = reply.tool_calls
+    assert a.arguments is None and a.raw_arguments == "{oops" and "invalid JSON" in a.arguments_error
+    assert b.arguments == {}
+    assert c.arguments is None and "list" in c.arguments_error
+    assert d.arguments == {"x": 1}
+    assert reply.finish_reason is None and reply.text is None
+
+
+def test_parse_text_only_reply() -> None:
+    reply = openai_chat.parse_reply("openai", {"choices": [{"finish_reason": "stop", "message": {
+        "role": "assistant", "content": "Hello"}}], "usage": {"prompt_tokens": 3, "completion_tokens": 1}})
+    assert (reply.tool_calls, reply.text, reply.finish_reason) == ((), "Hello", "stop")
+    assert (reply.usage.input_tokens, reply.usage.output_tokens) == (3, 1)
+
+
+@pytest.mark.parametrize("bad", [
+    None, [], "text", 3, {}, {"choices": None}, {"choices": []}, {"choices": {}}, {"choices": ["x"]},
+    {"choices": [{"message": "hi"}]},
+    {"choices": [{"message": {"tool_calls": {"id": "a"}}}]},
+    {"choices": [{"message": {"tool_calls": ["a"]}}]},
+    {"choices": [{"message": {"tool_calls": [{"id": "a", "function": "f"}]}}]},
+])
+def test_malformed_bodies_raise_toolchoice_error(bad: Any) -> None:
+    with pytest.raises(ToolchoiceError):
+        openai_chat.parse_reply("openai", bad)
+
+
+@pytest.mark.parametrize("bad", [
+    {"choices": [{"message": {"tool_calls": [{"id": "a", "type": "function"}]}}]},
+    {"choices": [{"message": {"tool_calls": [{"id": "a", "function": []}]}}]},
+    {"choices": [{"message": []}]},
+], ids=["no-function", "function-empty-list", "message-empty-list"])
+def test_tool_call_without_a_function_object_is_malformed(bad: Any) -> None:
+    with pytest.raises(ToolchoiceError):
+        openai_chat.parse_reply("openai", bad)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                        st.sampled_from(["choices", "message", "tool_calls", "function", "content", "type", "text",
+                                         "custom", "input", "usage", "prompt_tokens", "completion_tokens",
+                                         "finish_reason", "arguments", "name", "id"]),
+                        inner, max_size=4), max_leaves=25)
+
+
+@settings(max_examples=400, deadline=None)
+@given(JSON)
+def test_parser_raises_only_toolchoice_error(value: Any) -> None:
+    try:
+        openai_chat.parse_reply("openai", value)
+    except ToolchoiceError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["id", "type", "function", "custom"]), JSON, max_size=4), max_size=3))
+def test_parser_survives_odd_tool_call_items(items: list[Any]) -> None:
+    try:
+        openai_chat.parse_reply("openai", {"choices": [{"message": {"tool_calls": items}}]})
+    except ToolchoiceError:
+        pass
