@@ -305,7 +305,7 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
                     else f"{call.raw_arguments}\n({call.arguments_error})")
             check = checks[i] if i < len(checks) else {}
             valid = check.get("valid")
-            mark = Text("✔", style="green") if valid else Text("✘", style="red") if valid is False else Text("–", style="dim")
+            mark = {True: Text("✔", style="green"), False: Text("✘", style="red")}.get(valid, Text("–", style="dim"))
             if check.get("offered") is False:
                 mark = Text("not offered", style="red")
             table.add_row(str(i + 1), call.name, args, mark)
@@ -323,8 +323,9 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
     if facts:
         console.print(Text("  ·  ".join(facts), style="dim"))
     console.print(Text.assemble(("verdict  ", "bold"), verdict_text(v)))
-    for reason in (v or {}).get("reasons", []):
-        console.print(Text(f"  - {reason}"))
+    if v is not None and v["category"] != "error":  # an error's one reason is the line printed above
+        for reason in v["reasons"]:
+            console.print(Text(f"  - {reason}"))
 
 
 def print_raw(console: Any, sample_raw_json: Any, raw_text: str) -> None:
@@ -352,7 +353,7 @@ def print_sample(console: Any, provider: str, translation: Translation, sample: 
         head.append(f"  {sample.latency_ms:.0f} ms", style="dim")
     console.print(head)
     if len(sample.attempts) > 1:
-        tries = ", ".join(f"{a['status'] or a['error']} (waited {a['wait_s']}s, {a['wait_source']})"
+        tries = ", ".join(f"{a['status'] or a['error'].split(':')[0]} (waited {a['wait_s']}s, {a['wait_source']})"
                           for a in sample.attempts[:-1])
         console.print(Text(f"retried: {tries}", style="yellow"))
     print_reply(console, provider, sample.reply, sample.verdict)

@@ -94,11 +94,12 @@ def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
 
 
 def _aws_type(headers: Mapping[str, str] | None, body: Mapping[str, Any]) -> str | None:
-    """AWS error type: the x-amzn-ErrorType header (``Name:uri``) or a ``__type`` (``ns#Name``)."""
+    """AWS error type: the x-amzn-ErrorType header (``Name:uri``), else a body ``__type``
+    (``ns#Name``); cleaned as the AWS SDKs do (first of a comma list, before ':', after '#')."""
     raw = _header(headers, "x-amzn-errortype") or _str_or_none(body.get("__type"))
     if not raw:
         return None
-    return raw.split(":", 1)[0].rsplit("#", 1)[-1] or None
+    return raw.split(",", 1)[0].split(":", 1)[0].rsplit("#", 1)[-1].strip() or None
 
 
 def _from_error_object(err: Mapping[str, Any], status: int | None) -> ProviderError:

@@ -315,7 +315,8 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
     unknown = [k for k in fields if k not in TOOL_KEYS]
     if unknown:
         hint = did_you_mean(unknown[0], TOOL_KEYS) or f"known keys: {', '.join(TOOL_KEYS)}"
-        raise r.loc(_key_node(node, unknown[0]) or fields[unknown[0]]).fail(f"unknown key '{unknown[0]}' in a tool", hint)
+        where = _key_node(node, unknown[0]) or fields[unknown[0]]
+        raise r.loc(where).fail(f"unknown key '{unknown[0]}' in a tool", hint)
     if "name" not in fields:
         raise loc.fail("a tool needs a name", "add name: my_tool")
     name = r.string(fields["name"], "a tool's name")
@@ -453,6 +454,8 @@ _SETTING_TYPES: dict[str, tuple[type, ...]] = {
     "deployment": (str,), "endpoint": (str,), "api_version": (str,), "region": (str,), "api_key_env": (str,),
     "headers": (dict,), "extra": (dict,),
 }
+_WANTED = {(str,): "a string", (int,): "an integer", (int, float): "a number", (bool,): "true or false",
+           (dict,): "a mapping"}
 
 
 def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings]:
@@ -477,14 +480,13 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
                 continue
             types = _SETTING_TYPES[key]
             if isinstance(value, bool) and bool not in types or not isinstance(value, types):
-                want = " or ".join("number" if t is float else {str: "string", int: "integer", bool: "true/false",
-                                                                 dict: "mapping"}.get(t, t.__name__) for t in types)
-                raise r.loc(child).fail(f"providers.{pid}.{key} must be a {want}, not {_show(value)}", None)
+                raise r.loc(child).fail(f"providers.{pid}.{key} must be {_WANTED[types]}, not {_show(value)}", None)
             if key == "headers":
                 for name_node, header_node in child.value:
                     if not isinstance(r.value(header_node), str):
-                        raise r.loc(header_node).fail(f"providers.{pid}.headers values must be strings",
-                                                      f'quote it: {name_node.value}: "{header_node.value}"')
+                        hint = (f'quote it: {name_node.value}: "{header_node.value}"'
+                                if isinstance(header_node, yaml.ScalarNode) else None)
+                        raise r.loc(header_node).fail(f"providers.{pid}.headers values must be strings", hint)
             if key == "max_tokens" and value < 1:
                 raise r.loc(child).fail(f"providers.{pid}.max_tokens must be at least 1", None)
             values[key] = value

@@ -26,7 +26,16 @@ from typing import Any, Awaitable, Callable, Mapping
 from .model import Request, ToolchoiceError, wire_json
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
-USER_AGENT = "toolchoice/0.1"
+
+
+def user_agent() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"toolchoice/{version('toolchoice')}"
+    except PackageNotFoundError:
+        return "toolchoice"
+
 
 # $NAME or ${NAME}; names start with a letter or _ (so "$5" is not a placeholder)
 _PLACEHOLDER = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
@@ -129,13 +138,9 @@ def redact_data(value: Any, secrets: Mapping[str, str]) -> Any:
     return value
 
 
-def _key_value(request: Request, environ: Mapping[str, str]) -> tuple[str | None, str | None]:
-    """(value, variable) of the first non-empty variable in ``key_env``."""
-    for name in request.key_env:
-        value = environ.get(name)
-        if value:
-            return value, name
-    return None, None
+def _key_value(request: Request, environ: Mapping[str, str]) -> str | None:
+    """The value of the first non-empty variable in ``key_env``."""
+    return next((environ[name] for name in request.key_env if environ.get(name)), None)
 
 
 def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | None = None) -> Prepared:
@@ -148,7 +153,7 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
     header that needs the key is left out."""
     env = os.environ if environ is None else environ
     who = f"{provider}: " if provider else ""
-    key, _ = _key_value(request, env)
+    key = _key_value(request, env)
     secrets: dict[str, str] = {}
     missing: list[str] = []
 
@@ -188,7 +193,7 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
     if "content-type" not in lowered:
         headers["Content-Type"] = "application/json"
     if "user-agent" not in lowered:
-        headers["User-Agent"] = USER_AGENT
+        headers["User-Agent"] = user_agent()
     return Prepared(request.method, url, request.url, headers, wire_json(request.body).encode("utf-8"), secrets)
 
 

@@ -104,7 +104,8 @@ class Step:
             headers["Retry-After"] = retry_after
         if retry_after_ms is not None:
             headers["retry-after-ms"] = retry_after_ms
-        default_kind = {429: "rate_limit_error", 529: "overloaded_error"}.get(status, "invalid_request_error")
+        default_kind = {429: "rate_limit_error", 529: "overloaded_error"}.get(
+            status, "server_error" if status >= 500 else "invalid_request_error")
         if provider == "bedrock":
             headers.setdefault("x-amzn-ErrorType", "ThrottlingException" if status == 429 else "ValidationException")
         return cls(status=status, body=error_body(provider, status, message, kind or default_kind),

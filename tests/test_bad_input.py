@@ -117,7 +117,7 @@ WEATHER = str(CONFIGS / "weather.yaml")
      "toolchoice: error: --tool-choice: tool_choice must be a word, a tool name or an object, not list "
      '["get_weather"] (write auto, none, required, a tool name, {tool: NAME} or {allowed: [...], mode: auto})\n'),
     (["render", WEATHER, "--tool-choice", "{a: !!python/object/apply:os.system [touch toolchoice-pwned-marker]}"],
-     "toolchoice: error: --tool-choice '{a: !!python/object/apply:os.system [touch toolchoice-p...' is not valid "
+     "toolchoice: error: --tool-choice '{a: !!python/object/apply:os.system [touch toolchoice-pwn...' is not valid "
      "YAML/JSON: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object/apply:os.system' "
      "(quote it for the shell, e.g. --tool-choice '{tool: get_weather}')\n"),
     (["render", "no-such-scenario.yaml", "--format", "json"],
@@ -138,7 +138,7 @@ def test_bad_file_and_bad_provider_still_give_one_line(workdir):
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("toolchoice: error: ")
 
 
-def test_module_is_importable_without_the_console_script():
+def test_installed_package_is_this_checkout():
     """The test above uses the installed script; make sure it runs this checkout's code."""
     done = subprocess.run([sys.executable, "-c", "import toolchoice.providers.scenario as s; print(s.__file__)"],
                           capture_output=True, text=True, timeout=60)

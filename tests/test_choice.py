@@ -350,7 +350,7 @@ def test_cli_words_go_through_the_same_parser():
     ("{tool: get_weather", "expected ',' or '}', but got '<stream end>'"),
     ("[a", "expected ',' or ']', but got '<stream end>'"),
     ("{a: !!python/object/apply:os.system [echo]}", "could not determine a constructor for the tag"),
-    ("[" * 3000, "it nests too deeply"),
+    pytest.param("[" * 3000, "it nests too deeply", id="deep"),
 ])
 def test_parse_cli_value_bad_yaml(text, reason):
     with pytest.raises(ToolchoiceError) as info:

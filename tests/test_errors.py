@@ -37,7 +37,8 @@ def test_recorded_errors_match_their_expectations(expect_path: Path):
 
 def test_one_line_format_matches_the_issue_example():
     line = error_line("anthropic", 400, load("error-anthropic-invalid-input-schema.json"))
-    assert line.startswith("anthropic: 400 invalid_request_error: tools.17.custom.input_schema: JSON schema is invalid.")
+    assert line.startswith("anthropic: 400 invalid_request_error: tools.17.custom.input_schema: "
+                           "JSON schema is invalid.")
     gemini = error_line("gemini", 400, load("error-gemini-invalid-function-name.json"))
     assert "\n" not in gemini and gemini.startswith("gemini: 400 INVALID_ARGUMENT: The GenerateContentRequest proto")
 
@@ -83,7 +84,8 @@ def test_llama_cpp_python_500_with_an_empty_message():
 
 def test_llama_cpp_python_plain_text_500():
     # an exception outside the route handler reaches Starlette's default "Internal Server Error" text
-    assert error_line("llamacpp", 500, "Internal Server Error") == "llamacpp: 500: non-JSON response: Internal Server Error"
+    line = error_line("llamacpp", 500, "Internal Server Error")
+    assert line == "llamacpp: 500: non-JSON response: Internal Server Error"
 
 
 def test_fastapi_and_mistral_422_detail_lists():
@@ -157,8 +159,9 @@ def test_never_raises_on_any_text(text):
 
 def _success_bodies():
     for path in sorted(RESPONSES.glob("*/*.json")):
-        if path.parent.name != "errors" and not path.name.startswith("error-") and not path.name.endswith(".expect.json"):
-            yield path
+        if path.parent.name == "errors" or path.name.startswith("error-") or path.name.endswith(".expect.json"):
+            continue
+        yield path
 
 
 @pytest.mark.parametrize("path", list(_success_bodies()), ids=lambda p: p.stem)

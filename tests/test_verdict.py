@@ -100,7 +100,8 @@ def test_unwanted_call_with_none():
     assert v["reasons"] == ["tool_choice none, but the reply called 'get_weather'"]
 
 
-@pytest.mark.parametrize("choice", ["required", "any", "true", "get_weather", "{allowed: [get_weather], mode: required}"])
+@pytest.mark.parametrize("choice", ["required", "any", "true", "get_weather",
+                                    "{allowed: [get_weather], mode: required}"])
 def test_no_call_when_a_call_was_forced(choice):
     v = judge(f"tool_choice: {choice}\n", TEXT, "openai")
     assert v["category"] == "no_call"

@@ -42,6 +42,7 @@ N_THREADS = 2
 START_TIMEOUT_S = 120.0
 STOP_TIMEOUT_S = 15.0
 LOG_TAIL_LINES = 40
+KEEP_LOGS = 20  # newest server logs kept in the cache, one per start
 
 
 class ServerError(RuntimeError):
@@ -178,6 +179,12 @@ def _log_tail(log: Path) -> str:
     return "\n".join(lines[-LOG_TAIL_LINES:]) or "(empty log)"
 
 
+def _prune_logs(folder: Path, keep: int = KEEP_LOGS) -> None:
+    logs = sorted(folder.glob("llama-server-*.log"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in logs[keep:]:
+        old.unlink(missing_ok=True)
+
+
 def _is_ready(base_url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{base_url}/models", timeout=2) as resp:
@@ -241,10 +248,20 @@ class LlamaServer:
         stop_pid(self.pid)
 
 
-def start(model: Path | None = None, port: int | None = None, timeout: float = START_TIMEOUT_S) -> LlamaServer:
+def _die_with_parent() -> None:
+    """Runs in the child before exec: Linux sends it SIGTERM when the parent dies (e.g. a killed pytest)."""
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+def start(model: Path | None = None, port: int | None = None, timeout: float = START_TIMEOUT_S,
+          die_with_parent: bool = False) -> LlamaServer:
     """Start llama_cpp.server on 127.0.0.1 and wait until GET /v1/models answers.
 
-    The server runs in its own session (process group), so it outlives a `start` command and is stopped by pid.
+    The server runs in its own session (process group) and is stopped by pid. With die_with_parent (Linux)
+    it also ends when the calling process dies; without it, it outlives a `start` command.
     """
     missing = missing_packages()
     if missing:
@@ -253,12 +270,14 @@ def start(model: Path | None = None, port: int | None = None, timeout: float = S
     port = port or free_port()
     log = cache_dir() / "logs" / f"llama-server-{port}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
+    _prune_logs(log.parent)
     cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--chat_format", CHAT_FORMAT,
            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(N_CTX), "--n_threads", str(N_THREADS)]
     began = time.monotonic()
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
+                                start_new_session=True,
+                                preexec_fn=_die_with_parent if die_with_parent and sys.platform == "linux" else None)
     server = LlamaServer(pid=proc.pid, port=port, log=log, started_s=0.0)
     base_url = server.base_url
     deadline = began + timeout
