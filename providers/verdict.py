@@ -181,11 +181,6 @@ def _categorize(scenario: Scenario, reply: Reply, offered: tuple[str, ...],
     return "obeyed", [f"{intent}: answered without a tool call"]
 
 
-def error_verdict(message: str) -> dict[str, Any]:
-    """The verdict for a sample that produced no reply (transport failure, unreadable body)."""
-    return {"obeyed": False, "category": "error", "reasons": [message], "enforced": True, "calls": []}
-
-
 # ---- many samples ------------------------------------------------------------------------
 
 

@@ -24,7 +24,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 DATA = Path(__file__).parent / "data" / "responses"
-SHARED = Path("/work/shared/data/responses")  # used only when a provider folder is not there yet
 
 # One recorded real success body per provider (file stem inside tests/data/responses/<provider>/).
 DEFAULT_REPLY: dict[str, str] = {
@@ -52,8 +51,8 @@ BASE_PATH: dict[str, str] = {
 
 
 def fixture_path(provider: str, stem: str) -> Path:
-    """tests/data/responses/<provider>/<stem>.json, else the shared copy of the same file."""
-    for folder in (DATA / provider, DATA / "errors", SHARED):
+    """tests/data/responses/<provider>/<stem>.json (or .html), else the errors folder's file."""
+    for folder in (DATA / provider, DATA / "errors"):
         for suffix in (".json", ".html", ""):
             path = folder / f"{stem}{suffix}"
             if path.is_file():

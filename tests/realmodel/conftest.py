@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import llama_server as server_harness  # noqa: E402  (a plain script module beside this file)
+import llama_server as server_harness  # a plain script module beside this file, not a package
 
 
 def _in_ci() -> bool:

