@@ -84,7 +84,9 @@ def main(corpus_path: str) -> int:
         return 0
     corpus = json.loads(open(corpus_path, encoding="utf-8").read())
     jobs: list[tuple[Translate, dict[str, Any]]] = []
-    providers, skipped, failing = [], {}, {}
+    providers: list[str] = []
+    skipped: dict[str, str] = {}
+    failing: dict[str, dict[str, Any]] = {}
     for provider, model in corpus["models"].items():
         if provider not in LITELLM_PROVIDER:
             skipped[provider] = "no offline LiteLLM transformation for this API"
@@ -94,13 +96,12 @@ def main(corpus_path: str) -> int:
         except Exception as exc:  # noqa: BLE001
             skipped[provider] = f"{type(exc).__name__}: {exc}"
             continue
-        bad = 0
         for request in corpus["requests"]:
             try:
                 translate(copy.deepcopy(request))
             except Exception as exc:  # noqa: BLE001
-                bad += 1
-                failing.setdefault(provider, f"{type(exc).__name__}: {str(exc)[:160]}")
+                entry = failing.setdefault(provider, {"count": 0, "first": f"{type(exc).__name__}: {str(exc)[:160]}"})
+                entry["count"] += 1
             jobs.append((translate, request))
         providers.append(provider)
     print(json.dumps({"ready": True, "version": version("litellm"), "providers": providers, "skipped": skipped,

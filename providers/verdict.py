@@ -18,7 +18,7 @@ from .model import Reply, Scenario, Tool, ToolCall, Translation
 
 CATEGORIES: tuple[str, ...] = ("error", "phantom_tool", "wrong_tool", "unwanted_call", "no_call", "too_many_calls",
                                "invalid_arguments", "obeyed")
-NOT_ENFORCED_CODES = ("tool_choice.ignored", "tool_choice.emulated")
+NOT_ENFORCED_CODES = ("tool_choice.ignored", "tool_choice.emulated", "tool_choice.none_unenforced")
 MAX_SCHEMA_ERRORS = 10
 
 

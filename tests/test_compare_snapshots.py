@@ -1,0 +1,44 @@
+"""`toolchoice compare --format json` (dry run, all providers) for every shipped scenario, pinned as
+snapshots in tests/snapshots/compare/. A change in any provider's wire output or ledger shows up
+here as a diff to review; refresh on purpose with TOOLCHOICE_UPDATE_SNAPSHOTS=1."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAPSHOTS = ROOT / "tests" / "snapshots" / "compare"
+CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
+
+
+def compare_json(config: Path) -> tuple[int, str]:
+    exe = shutil.which("toolchoice")
+    assert exe
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    result = subprocess.run([exe, "compare", f"configs/{config.name}", "--providers", "all", "--format", "json"],
+                            capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert result.stderr == ""
+    return result.returncode, result.stdout
+
+
+def test_every_shipped_scenario_has_a_snapshot():
+    assert sorted(p.stem for p in SNAPSHOTS.glob("*.json")) == sorted(c.stem for c in CONFIGS)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[c.stem for c in CONFIGS])
+def test_compare_dry_run_matches_its_snapshot(config: Path):
+    code, out = compare_json(config)
+    data = json.loads(out)
+    snapshot = SNAPSHOTS / f"{config.stem}.json"
+    if os.environ.get("TOOLCHOICE_UPDATE_SNAPSHOTS"):
+        snapshot.parent.mkdir(parents=True, exist_ok=True)
+        snapshot.write_text(json.dumps({"exit_code": code, "output": data}, indent=2, ensure_ascii=False) + "\n")
+    expected = json.loads(snapshot.read_text())
+    assert code == expected["exit_code"]
+    assert data == expected["output"]
