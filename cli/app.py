@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from . import compare_cmd, providers_cmd, render_cmd
+from . import compare_cmd, parse_cmd, probe_cmd, providers_cmd, render_cmd, send_cmd
 
 app = typer.Typer(
     add_completion=False,
@@ -15,13 +15,11 @@ app = typer.Typer(
 )
 
 app.command("render")(render_cmd.render)
-app.command("providers")(providers_cmd.providers)
-app.command("compare")(compare_cmd.compare)
-# --- more commands register below (send, parse, compare, probe) ---
-from . import parse_cmd, send_cmd  # noqa: E402
-
 app.command("send")(send_cmd.send)
 app.command("parse")(parse_cmd.parse)
+app.command("compare")(compare_cmd.compare)
+app.command("probe")(probe_cmd.probe)
+app.command("providers")(providers_cmd.providers)
 
 
 def main() -> None:

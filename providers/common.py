@@ -99,13 +99,15 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
                     f"reject tool_choice without tools, and without tools no call is possible)")
         return ChoicePlan("unset", tools)
 
-    def unsupported(what: str, how: str) -> bool:
+    def unsupported(what: str, how: str, feature: str) -> bool:
         """Record that the request cannot go natively; True when emulation may go ahead."""
+        measured = _measured(cap, feature)
+        why = f" (measured: {measured})" if measured else ""
         if not options.emulate:
             ledger.error("tool_choice.unsupported",
-                         f"{cap.title} cannot express tool_choice {what} natively and --no-emulate is set")
+                         f"{cap.title} cannot express tool_choice {what} natively{why} and --no-emulate is set")
             return False
-        ledger.warning("tool_choice.emulated", f"{cap.title} has no native tool_choice {what}: {how}")
+        ledger.warning("tool_choice.emulated", f"{cap.title} has no native tool_choice {what}{why}: {how}")
         return True
 
     if choice.mode == "auto":
@@ -113,12 +115,12 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     if choice.mode == "none":
         if cap.none.usable:
             return ChoicePlan("none", tools)
-        unsupported("none", "the tools are left out of the request instead")
+        unsupported("none", "the tools are left out of the request instead", "none")
         return ChoicePlan("none", (), omit_tools=True, emulated=True)
     if choice.mode == "required":
         if cap.required.usable:
             return ChoicePlan("required", tools)
-        _ignored(cap, "required", ledger, options)
+        _ignored(cap, "required", ledger, options, _measured(cap, "required"))
         return ChoicePlan("unset", tools, emulated=True)
     if choice.mode == "named":
         assert choice.name is not None
@@ -126,12 +128,12 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
             return ChoicePlan("named", tools, name=choice.name)
         kept = tuple(t for t in tools if t.name == choice.name)
         if cap.required.usable:
-            if unsupported(f"naming '{choice.name}'", f"only '{choice.name}' is offered and a call is required"):
+            if unsupported(f"naming '{choice.name}'", f"only '{choice.name}' is offered and a call is required", "named"):
                 _filtered(tools, kept, ledger, f"to emulate naming '{choice.name}'")
             return ChoicePlan("required", kept, emulated=True)
         if options.emulate:
             _filtered(tools, kept, ledger, f"to steer toward '{choice.name}'")
-        _ignored(cap, f"naming '{choice.name}'", ledger, options)
+        _ignored(cap, f"naming '{choice.name}'", ledger, options, _measured(cap, "named"))
         return ChoicePlan("unset", kept, emulated=True)
     # allowed subset
     subset = tuple(t for t in tools if t.name in choice.allowed)
@@ -144,7 +146,7 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
             return ChoicePlan("unset", tools, emulated=True)
         ledger.info("tool_choice.mapped", f"the allowed subset is every declared tool: sent as {want}")
         return ChoicePlan(want, tools)
-    if unsupported(f"allowed subset [{_names(choice.allowed)}]", "only the allowed tools are offered"):
+    if unsupported(f"allowed subset [{_names(choice.allowed)}]", "only the allowed tools are offered", "allowed"):
         _filtered(tools, subset, ledger, "to emulate the allowed subset")
     if want == "required" and not cap.required.usable:
         _ignored(cap, "required (allowed subset)", ledger, options)
@@ -159,13 +161,19 @@ def _filtered(before: tuple[Tool, ...], after: tuple[Tool, ...], ledger: Ledger,
                        f"(the model no longer sees them)")
 
 
-def _ignored(cap: Capability, what: str, ledger: Ledger, options: RenderOptions) -> None:
+def _measured(cap: Capability, feature: str) -> str:
+    """The probe's finding for a feature, when the row comes from a capability overlay."""
+    return cap.feature(feature).note if cap.measured else ""
+
+
+def _ignored(cap: Capability, what: str, ledger: Ledger, options: RenderOptions, measured: str = "") -> None:
+    why = f" (measured: {measured})" if measured else ""
     if not options.emulate:
         ledger.error("tool_choice.unsupported",
-                     f"{cap.title} has no way to enforce tool_choice {what} and --no-emulate is set")
+                     f"{cap.title} has no way to enforce tool_choice {what}{why} and --no-emulate is set")
         return
     ledger.warning("tool_choice.ignored",
-                   f"{cap.title} cannot enforce tool_choice {what}: sent without it, so the model may answer in "
+                   f"{cap.title} cannot enforce tool_choice {what}{why}: sent without it, so the model may answer in "
                    f"text or call any offered tool; state the requirement in the system prompt, or offer only that tool")
 
 

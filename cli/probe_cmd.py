@@ -1,0 +1,147 @@
+"""`toolchoice probe`: measure what an endpoint does with each tool_choice value.
+
+Each question (auto, none, required, the word "any", named in each form the translator can produce,
+allowed subset, parallel_tool_calls false) is sent ``--repeat`` times with `send`'s machinery and
+classified: honored, ignored, rejected or inconclusive. ``--save FILE`` writes a capability
+overlay that `render`/`compare --capabilities FILE` apply for that endpoint.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from enum import Enum
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from toolchoice.providers.capabilities import CAPABILITIES
+from toolchoice.providers.model import RenderOptions, ToolchoiceError
+from toolchoice.providers.registry import check_provider
+
+from .exits import handled
+
+
+class ProbeFormat(str, Enum):
+    pretty = "pretty"
+    json = "json"
+
+
+def _evidence(samples: list[Any], provider: str) -> tuple[str, float | None]:
+    from toolchoice.providers.verdict import percentile
+
+    statuses = sorted({str(s.status) if s.status is not None else "no response" for s in samples})
+    parts = [f"status {', '.join(statuses)}"]
+    errors = [s.error_line(provider) for s in samples if s.reply.error is not None]
+    if errors:
+        parts.append(errors[0])
+    calls = [",".join(c.name for c in s.reply.tool_calls) or ("(text)" if s.reply.text else "(empty text)")
+             for s in samples if s.reply.error is None]
+    finishes = sorted({s.reply.finish_reason for s in samples if s.reply.error is None and s.reply.finish_reason})
+    broken = sum(1 for s in samples for c in s.reply.tool_calls if c.arguments_error)
+    if calls:
+        parts.append("calls: " + "; ".join(calls[:5]) + (" …" if len(calls) > 5 else ""))
+    if finishes:
+        parts.append(f"finish {', '.join(finishes)}")
+    if broken:
+        parts.append(f"{broken} call(s) with undecodable arguments")
+    categories: dict[str, int] = {}
+    for s in samples:
+        categories[s.verdict["category"]] = categories.get(s.verdict["category"], 0) + 1
+    if len(categories) > 1 or (categories and "obeyed" not in categories):
+        parts.append(", ".join(f"{c} {n}/{len(samples)}" for c, n in categories.items()))
+    latencies = [s.latency_ms for s in samples if s.latency_ms is not None]
+    return "; ".join(parts), percentile(latencies, 50)
+
+
+def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[str], model: Optional[str],
+              repeat: int, concurrency: int, timeout: float, retries: int) -> tuple[dict[str, Any], dict[str, str]]:
+    from toolchoice.providers.probe import (classify, overlay_document, probe_scenario, question_translation,
+                                            questions_for, settings_with_model)
+    from toolchoice.providers.scenario import load_scenario
+
+    from .send_cmd import run_samples
+
+    cap = CAPABILITIES[provider]
+    scenario = load_scenario(scenario_path) if scenario_path else probe_scenario()
+    scenario = settings_with_model(scenario, provider, model)
+    options = RenderOptions(base_url=base_url)
+    outcomes: list[dict[str, Any]] = []
+    secrets: dict[str, str] = {}
+    endpoint, used_model = "", model or ""
+    for question in questions_for(provider, cap, scenario):
+        asked, t = question_translation(question, provider, scenario, options, cap)
+        wire = t.effective_tool_choice
+        outcome: dict[str, Any] = {"question": question.id, "feature": question.feature, "wire": wire}
+        if t.request is None:
+            reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
+            outcomes.append(outcome | {"result": "not asked", "evidence": f"refused: {reasons}", "samples": 0,
+                                       "latency_ms_p50": None})
+            continue
+        endpoint = t.request.url
+        used_model = str(t.request.body.get("model", used_model))
+        samples, found = run_samples(provider, asked, t, repeat=repeat, concurrency=concurrency,
+                                     timeout=timeout, retries=retries)
+        secrets.update(found)
+        evidence, p50 = _evidence(samples, provider)
+        outcomes.append(outcome | {"result": classify([s.verdict for s in samples]), "evidence": evidence,
+                                   "samples": len(samples), "latency_ms_p50": p50,
+                                   "verdicts": [s.verdict["category"] for s in samples]})
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    document = overlay_document(provider, endpoint, used_model, repeat, when, outcomes)
+    return {"provider": provider, "endpoint": endpoint, "model": used_model, "measured_at": when,
+            "samples_per_question": repeat, "questions": outcomes, "overlay": document}, secrets
+
+
+_STYLE = {"honored": "bold green", "ignored": "bold yellow", "rejected": "bold red", "inconclusive": "magenta",
+          "not asked": "dim"}
+
+
+def _print(console: Any, result: dict[str, Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    title = (f"probe {result['provider']} · {result['endpoint']} · {result['model'] or 'default model'} · "
+             f"{result['samples_per_question']} sample(s) per question")
+    table = Table(title=title, title_justify="left", show_lines=True)
+    for column in ("question", "on the wire", "result", "evidence", "p50 ms"):
+        table.add_column(column, overflow="fold")
+    for q in result["questions"]:
+        wire = q["wire"] if isinstance(q["wire"], str) or q["wire"] is None else json.dumps(q["wire"])
+        p50 = "–" if q["latency_ms_p50"] is None else f"{q['latency_ms_p50']:.0f}"
+        table.add_row(Text(q["question"]), Text(str(wire) if wire is not None else "(not sent)"),
+                      Text(q["result"], style=_STYLE[q["result"]]), Text(q["evidence"]), p50)
+    console.print(table)
+
+
+@handled
+def probe(
+    scenario: Optional[Path] = typer.Argument(None, help="Probe with your own tools (default: a built-in two-tool "
+                                              "scenario).", show_default=False),
+    provider: str = typer.Option(..., "--provider", "-p", help="Provider id.", show_default=False),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="Base URL (OpenAI-style ones include /v1)."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model to probe."),
+    repeat: int = typer.Option(3, "--repeat", min=1, max=100, help="Samples per question."),
+    concurrency: int = typer.Option(1, "--concurrency", min=1, max=32, help="Samples in flight per question."),
+    timeout: float = typer.Option(120.0, "--timeout", min=0.1, help="Read timeout per request, seconds."),
+    retries: int = typer.Option(0, "--retries", min=0, max=10, help="Retries per request (0: an error is an answer)."),
+    format: ProbeFormat = typer.Option(ProbeFormat.pretty, "--format", "-f", help="pretty or json."),
+    save: Optional[Path] = typer.Option(None, "--save", help="Write the capability overlay here."),
+) -> None:
+    """Measure which tool_choice values an endpoint honors, ignores or rejects."""
+    from .send_cmd import emit, emit_pretty
+
+    check_provider(provider)
+    result, secrets = run_probe(provider, scenario, base_url, model, repeat, concurrency, timeout, retries)
+    if save is not None:
+        try:
+            save.write_text(json.dumps(result["overlay"], indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise ToolchoiceError(f"cannot write {save}: {exc.strerror}") from None
+    if format is ProbeFormat.json:
+        emit(json.dumps(result, indent=2, ensure_ascii=False), secrets)
+    else:
+        emit_pretty(lambda console: _print(console, result), secrets)
+        if save is not None:
+            emit(f"capability overlay written to {save}: use it with render/compare --capabilities {save}", secrets)

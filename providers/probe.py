@@ -1,0 +1,176 @@
+"""`toolchoice probe`: ask an endpoint each tool_choice question and record what it actually did.
+
+Pure parts only: which questions to ask a provider, how to build each question's translation,
+how to classify the samples, and the capability overlay document they produce. Sending lives in
+the CLI (it reuses `send`'s machinery).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .capabilities import Capability, Level, Support
+from .choice import parse_tool_choice
+from .model import ProviderSettings, RenderOptions, Scenario, Translation
+from .registry import translate
+from .scenario import load_scenario_text
+
+PROBE_SCENARIO = """
+description: toolchoice's built-in probe — two tools and a question that could use either.
+tools:
+  - name: get_weather
+    description: Current weather for a city.
+    parameters:
+      type: object
+      properties:
+        city: {type: string, description: "City name, e.g. Paris"}
+      required: [city]
+  - name: get_time
+    description: Current local time in an IANA time zone.
+    parameters:
+      type: object
+      properties:
+        timezone: {type: string, description: "e.g. Asia/Tokyo"}
+      required: [timezone]
+system: You are a helpful assistant. Use the tools when they help.
+messages:
+  - {role: user, content: "What is the weather in Paris, and what time is it in Tokyo?"}
+"""
+
+# For the history question: an earlier call and its result, then a new request.
+_HISTORY = """
+  - role: assistant
+    tool_calls: [{id: call_probe_1, name: get_weather, arguments: {city: Paris}}]
+  - {role: tool, tool_call_id: call_probe_1, content: "18 C, clear"}
+  - {role: user, content: "Thanks. And what time is it in Tokyo?"}
+"""
+
+RESULTS = ("honored", "ignored", "rejected", "inconclusive", "not asked")
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str  # what the table shows
+    feature: str  # the capability it measures (auto, none, required, any, named, allowed, parallel)
+    tool_choice: Any  # neutral value, as a scenario would spell it
+    parallel: bool | None = None
+    emulated_named: bool = False  # force the emulated form (only that tool + required)
+    wire_word: str | None = None  # put this literal word at the provider's tool_choice field
+    with_history: bool = False  # replay an earlier tool call (assistant turn with only tool calls)
+    max_tokens: int | None = None  # a tiny budget, sent as the body's max_tokens
+
+
+def probe_scenario() -> Scenario:
+    return load_scenario_text(PROBE_SCENARIO, "<built-in probe scenario>")
+
+
+def questions_for(provider: str, cap: Capability, scenario: Scenario) -> list[Question]:
+    """The questions worth asking this provider: one per wire form its translator can produce."""
+    names = scenario.tool_names
+    target = names[-1]
+    qs = [Question("(not set)", "unset", None), Question("auto", "auto", "auto"), Question("none", "none", "none"),
+          Question("required", "required", "required")]
+    required_wire = cap.required.wire.strip('"')
+    if cap.arguments == "string" and provider != "cohere" and required_wire != "any":
+        qs.append(Question('any (the word "any")', "any", "required", wire_word="any"))
+    qs.append(Question(f"named {target}" + (" (emulated form)" if not cap.named.usable else " (native form)"),
+                       "named", {"tool": target}))
+    if cap.named.usable and cap.required.usable:
+        qs.append(Question(f"named {target} (emulated: only it + required)", "named_emulated", {"tool": target},
+                           emulated_named=True))
+    if len(names) > 1 and cap.allowed.usable:
+        qs.append(Question(f"allowed [{target}] required", "allowed", {"allowed": [target], "mode": "required"}))
+    if cap.parallel.usable:
+        qs.append(Question("parallel_tool_calls false", "parallel", "required", parallel=False))
+    qs.append(Question(f"history with an earlier call, named {target}", "history", {"tool": target},
+                       with_history=True))
+    if cap.arguments == "string" and provider != "cohere":
+        qs.append(Question(f"max_tokens 8, named {target}", "truncation", {"tool": target}, max_tokens=8))
+    return qs
+
+
+def question_translation(question: Question, provider: str, scenario: Scenario, options: RenderOptions,
+                         cap: Capability) -> tuple[Scenario, Translation]:
+    """The scenario as asked (this question's tool_choice and parallel setting), and its translation.
+    Verdicts judge the asked scenario: its tool_choice is the intent."""
+    choice = parse_tool_choice(question.tool_choice, scenario.tool_names)
+    asked = replace(scenario, tool_choice=choice, parallel_tool_calls=question.parallel)
+    if question.with_history:
+        history = load_scenario_text(_history_yaml(scenario), "<probe history>").messages[1:]  # after "hi"
+        asked = replace(asked, messages=scenario.messages + history)
+    extra: dict[str, Any] = {}
+    if question.wire_word is not None:
+        extra["tool_choice"] = question.wire_word
+    if question.max_tokens is not None:
+        extra["max_tokens"] = question.max_tokens
+    if extra:
+        settings = scenario.settings_for(provider)
+        asked = replace(asked, providers={**scenario.providers,
+                                          provider: replace(settings, extra={**settings.extra, **extra})})
+    if question.emulated_named:
+        cap = cap.with_feature("named", Support(Level.EMULATED, "only that tool + required", "probe"))
+    return asked, translate(provider, asked, options, {provider: cap})
+
+
+def _history_yaml(scenario: Scenario) -> str:
+    """The probe's follow-up turns, calling the scenario's first tool with arguments from its schema."""
+    import json
+
+    first = scenario.tools[0]
+    required = first.schema().get("required") or list((first.schema().get("properties") or {}))[:1]
+    arguments = {name: "Paris" for name in required}
+    return ("tools: []\nmessages:\n  - {role: user, content: hi}\n"
+            + _HISTORY.replace("get_weather", first.name).replace("{city: Paris}", json.dumps(arguments)))
+
+
+def classify(verdicts: list[dict[str, Any]]) -> str:
+    """honored (obeyed every time), ignored (answered, never obeyed), rejected (every answer an HTTP
+    error), inconclusive (anything mixed)."""
+    if not verdicts:
+        return "not asked"
+    categories = [v["category"] for v in verdicts]
+    if all(c == "obeyed" for c in categories):
+        return "honored"
+    if all(c == "error" for c in categories):
+        return "rejected"
+    if all(c not in ("obeyed", "error") for c in categories):
+        return "ignored"
+    return "inconclusive"
+
+
+def overlay_document(provider: str, endpoint: str, model: str, repeat: int, measured_at: str,
+                     outcomes: list[dict[str, Any]]) -> dict[str, Any]:
+    """A capability overlay file: what was measured where and when, per feature."""
+    features = {o["feature"]: {"result": o["result"], "question": o["question"], "evidence": o["evidence"]}
+                for o in outcomes if o["result"] != "not asked"}
+    return {"toolchoice_capabilities": 1, "provider": provider, "endpoint": endpoint, "model": model,
+            "measured_at": measured_at, "samples_per_question": repeat, "features": features}
+
+
+def apply_overlay(cap: Capability, document: dict[str, Any]) -> Capability:
+    """Built-in facts with the measured ones laid over: rejected/ignored features become unsupported
+    (so translators warn or refuse), honored ones keep their form; the row says where it was measured."""
+    where = f"{document['endpoint']} ({document.get('model') or 'default model'}), {document['measured_at']}"
+    for feature, measured in document["features"].items():
+        if feature not in ("auto", "none", "required", "any", "named", "allowed", "parallel"):
+            continue
+        built_in = cap.feature(feature)
+        result, evidence = measured["result"], measured.get("evidence", "")
+        if result in ("rejected", "ignored"):
+            cap = cap.with_feature(feature, Support(Level.UNSUPPORTED, built_in.wire,
+                                                    f"{result} by {document['endpoint']}: {evidence}"))
+        else:
+            cap = cap.with_feature(feature, replace(built_in, note=f"{result} at {document['endpoint']}"))
+    return replace(cap, measured=where)
+
+
+def settings_with_model(scenario: Scenario, provider: str, model: str | None) -> Scenario:
+    if not model:
+        return scenario
+    settings = scenario.settings_for(provider)
+    return replace(scenario, providers={**scenario.providers, provider: replace(settings, model=model)})
+
+
+__all__ = ["PROBE_SCENARIO", "Question", "RESULTS", "apply_overlay", "classify", "overlay_document",
+           "probe_scenario", "question_translation", "questions_for", "settings_with_model", "ProviderSettings"]
