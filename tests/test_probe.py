@@ -1,0 +1,174 @@
+"""`toolchoice probe` and capability overlays: the questions per provider, the classification, the
+overlay file and how render uses it. The endpoint is a local stand-in scripted to behave like the
+servers probe exists to catch (a 500 on required, a named choice answered with another tool)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from servers import StandIn, Step
+
+from toolchoice.providers.capabilities import CAPABILITIES, Level
+from toolchoice.providers.model import RenderOptions, ToolchoiceError
+from toolchoice.providers.overlay import load_overlay
+from toolchoice.providers.probe import (apply_overlay, classify, overlay_document, probe_scenario,
+                                        question_translation, questions_for)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def toolchoice(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("toolchoice")
+    assert exe
+    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=120,
+                          env=env or dict(os.environ, OPENAI_API_KEY="sk-probe-test"))
+
+
+def test_questions_cover_each_wire_form_the_translator_can_produce():
+    scenario = probe_scenario()
+    ids = {p: [q.feature for q in questions_for(p, CAPABILITIES[p], scenario)] for p in CAPABILITIES}
+    # OpenAI: native named and allowed, the literal word "any", and the emulated named form
+    assert ids["openai"] == ["unset", "auto", "none", "required", "any", "named", "named_emulated", "allowed",
+                             "parallel", "history", "truncation"]
+    # llama-server can only emulate named; Ollama has nothing to force with
+    assert "named_emulated" not in ids["llamacpp"] and "named" in ids["llamacpp"]
+    assert ids["ollama"] == ["unset", "auto", "none", "required", "named", "history"]
+    # Anthropic's forcing word already is "any": no separate question
+    assert "any" not in ids["anthropic"] and "parallel" in ids["anthropic"]
+
+
+def test_each_question_builds_the_wire_it_claims():
+    scenario = probe_scenario()
+    cap = CAPABILITIES["openai"]
+    by_feature = {q.feature: q for q in questions_for("openai", cap, scenario)}
+    wire = {}
+    for feature, question in by_feature.items():
+        asked, t = question_translation(question, "openai", scenario, RenderOptions(), cap)
+        assert t.request is not None, feature
+        wire[feature] = t.request.body.get("tool_choice")
+    assert wire["unset"] is None and wire["auto"] == "auto" and wire["none"] == "none"
+    assert wire["required"] == "required" and wire["any"] == "any"
+    assert wire["named"] == {"type": "function", "function": {"name": "get_time"}}
+    assert wire["named_emulated"] == "required"
+    assert wire["allowed"]["type"] == "allowed_tools"
+    asked, t = question_translation(by_feature["named_emulated"], "openai", scenario, RenderOptions(), cap)
+    assert [tool["function"]["name"] for tool in t.request.body["tools"]] == ["get_time"]
+    asked, t = question_translation(by_feature["history"], "openai", scenario, RenderOptions(), cap)
+    assert [m["role"] for m in t.request.body["messages"]] == ["system", "user", "assistant", "tool", "user"]
+    assert t.request.body["messages"][2]["content"] is None  # the form some servers reject
+    asked, t = question_translation(by_feature["truncation"], "openai", scenario, RenderOptions(), cap)
+    assert t.request.body["max_tokens"] == 8
+    assert asked.tool_choice is not None and asked.tool_choice.name == "get_time"
+
+
+@pytest.mark.parametrize("categories, result", [
+    (["obeyed", "obeyed"], "honored"),
+    (["error", "error"], "rejected"),
+    (["unwanted_call", "wrong_tool"], "ignored"),
+    (["obeyed", "no_call"], "inconclusive"),
+    (["obeyed", "error"], "inconclusive"),
+    ([], "not asked"),
+])
+def test_classification(categories: list[str], result: str):
+    assert classify([{"category": c} for c in categories]) == result
+
+
+def document(**features: str) -> dict[str, Any]:
+    return overlay_document("openai", "http://127.0.0.1:9/v1/chat/completions", "tiny", 3, "2026-11-21T00:00:00Z",
+                            [{"feature": f, "result": r, "question": f, "evidence": f"{f} evidence"}
+                             for f, r in features.items()])
+
+
+def test_overlay_turns_rejected_and_ignored_into_unsupported_and_keeps_honored():
+    cap = apply_overlay(CAPABILITIES["openai"], document(required="rejected", none="ignored", named="honored",
+                                                         history="rejected"))
+    assert cap.required.level is Level.UNSUPPORTED and "rejected by http://127.0.0.1:9" in cap.required.note
+    assert cap.none.level is Level.UNSUPPORTED
+    assert cap.named.level is Level.NATIVE and "honored" in cap.named.note
+    assert cap.auto == CAPABILITIES["openai"].auto  # not measured: built-in fact kept
+    assert "2026-11-21" in cap.measured and "tiny" in cap.measured
+
+
+def test_render_with_an_overlay_warns_where_the_endpoint_rejects(tmp_path):
+    path = tmp_path / "caps.json"
+    path.write_text(json.dumps(document(required="rejected")))
+    result = toolchoice("render", str(ROOT / "configs/planner-trap.yaml"), "-p", "openai", "-f", "json",
+                        "--capabilities", str(path))
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    entries = {e["code"]: e for e in data["ledger"]}
+    assert "http://127.0.0.1:9" in entries["capabilities.overlay"]["message"]
+    assert entries["tool_choice.ignored"]["severity"] == "warning"
+    assert "rejected by http://127.0.0.1:9" in entries["tool_choice.ignored"]["message"]
+    assert data["effective_tool_choice"] is None  # not sent where it is known to fail
+    # other providers are untouched by an openai overlay
+    other = json.loads(toolchoice("render", str(ROOT / "configs/planner-trap.yaml"), "-p", "groq", "-f", "json",
+                                  "--capabilities", str(path)).stdout)
+    assert other["effective_tool_choice"] == "required"
+    refused = toolchoice("render", str(ROOT / "configs/planner-trap.yaml"), "-p", "openai", "-f", "json",
+                         "--capabilities", str(path), "--no-emulate")
+    assert refused.returncode == 3
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json", "not a capability overlay"),
+    ('{"provider": "openai"}', "no toolchoice_capabilities: 1"),
+    ('{"toolchoice_capabilities": 1, "provider": "nope", "features": {}, "endpoint": "x", "measured_at": "y"}',
+     "unknown provider"),
+    ('{"toolchoice_capabilities": 1, "provider": "openai", "features": {"auto": {"result": "great"}}, '
+     '"endpoint": "x", "measured_at": "y"}', "features must map"),
+])
+def test_bad_overlay_files_are_bad_input(tmp_path, content: str, message: str):
+    path = tmp_path / "caps.json"
+    path.write_text(content)
+    with pytest.raises(ToolchoiceError, match=message):
+        load_overlay(path, CAPABILITIES)
+    result = toolchoice("render", str(ROOT / "configs/weather.yaml"), "-p", "openai", "--capabilities", str(path))
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+class Scripted(StandIn):
+    """Answers like a server that rejects required, ignores none and named, and honors the rest."""
+
+    def next_step(self) -> Step:
+        body = self.requests[-1].json if self.requests else {}
+        choice = body.get("tool_choice")
+        if choice == "required":
+            return Step(status=500, body={"error": {"message": "", "type": "internal_server_error",
+                                                    "param": None, "code": None}})
+        return Step.reply("openai", "openai-chat-single-strict")  # always calls the same tool
+
+
+def test_probe_classifies_a_scripted_endpoint_and_saves_an_overlay(tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - {name: get_weather, parameters: {type: object, properties: {city: {type: string},"
+                        " state: {type: string}}}}\n  - {name: other, parameters: {type: object}}\n"
+                        "system: use tools\nmessages:\n  - {role: user, content: \"weather?\"}\n")
+    with Scripted("openai") as server:
+        base_url = server.base_url()
+        overlay = tmp_path / "caps.json"
+        result = toolchoice("probe", str(scenario), "-p", "openai", "--base-url", server.base_url(), "--repeat", "2",
+                            "-f", "json", "--save", str(overlay))
+        assert result.returncode == 0, result.stderr
+        data = json.loads(result.stdout)
+    results = {q["feature"]: q["result"] for q in data["questions"]}
+    assert results["required"] == "rejected"
+    assert results["none"] == "ignored"  # it called a tool under none
+    assert results["auto"] == "honored"
+    assert results["named"] == "ignored"  # named 'other', got get_weather: wrong_tool
+    named = next(q for q in data["questions"] if q["feature"] == "named")
+    assert named["verdicts"] == ["wrong_tool", "wrong_tool"] and "status 200" in named["evidence"]
+    assert results["parallel"] == "rejected"  # the parallel question forces a call with required
+    assert results["history"] == "ignored" and results["unset"] == "honored"
+    required = next(q for q in data["questions"] if q["feature"] == "required")
+    assert "openai: 500" in required["evidence"]
+    saved = json.loads(overlay.read_text())
+    assert saved["features"]["required"]["result"] == "rejected"
+    assert saved["endpoint"] == f"{base_url}/chat/completions"
+    assert "sk-probe-test" not in overlay.read_text() + result.stdout + result.stderr
