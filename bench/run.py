@@ -1,0 +1,240 @@
+"""toolchoice benchmarks: startup, throughput and concurrency, as ratios measured in one run.
+
+    python bench/run.py            # full run (a few minutes)
+    python bench/run.py --quick    # fewer rounds
+    python bench/run.py --rounds 31 --send-rounds 9 --litellm-python /path/to/venv/bin/python
+
+Prints a table (measurement, value, baseline, ratio, target, result) with the machine it ran on and
+writes everything to bench/results/latest.json. Medians over the rounds; peak RSS is the maximum.
+See bench/README.md for what each line measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from measure import RESULTS, ROOT, median_seconds, peak_rss_mib  # noqa: E402
+
+RSS_LIMIT_MIB = 40.0
+
+
+@dataclass
+class Row:
+    measurement: str
+    value: str
+    baseline: str = ""
+    ratio: str = ""
+    target: str = ""
+    result: str = ""  # pass | FAIL | info | skipped | pending
+
+
+def machine() -> dict[str, Any]:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+    def ver(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "-"
+
+    return {"cpu": cpu, "cores": os.cpu_count(), "usable_cores": usable, "python": platform.python_version(),
+            "implementation": platform.python_implementation(), "os": platform.platform(),
+            "executable": sys.executable,
+            "packages": {n: ver(n) for n in ("toolchoice", "typer", "pydantic", "rich", "httpx", "PyYAML")}}
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def verdict(ok: bool) -> str:
+    return "pass" if ok else "FAIL"
+
+
+def startup_rows(runs: dict[str, list[Any]], imports: dict[str, Any], problems: dict[str, str]) -> list[Row]:
+    t = {name: median_seconds(r) for name, r in runs.items()}
+    render, floor = t["render json"], t["stack floor"]
+    rows = [
+        Row("render --format json, cold", ms(render), f"{ms(floor)} import typer, yaml, json",
+            f"{render / floor:.2f}×", "≤ 1.25×", verdict(render / floor <= 1.25)),
+        Row("  same, vs python -c pass", ms(render), ms(t["python -c pass"]), f"{render / t['python -c pass']:.2f}×",
+            "", "info"),
+        Row("  same, vs a do-nothing Typer app", ms(render), f"{ms(t['typer app floor'])} bench/typer_app.py",
+            f"{render / t['typer app floor']:.2f}×", "", "info"),
+        Row("  same, no bytecode cache", ms(t["render json, no bytecode cache"]), ms(render),
+            f"{t['render json, no bytecode cache'] / render:.2f}×", "", "info"),
+        Row("render (pretty), cold", ms(t["render pretty"]), f"{ms(render)} render json",
+            f"{t['render pretty'] / render:.2f}×", "adds rich only",
+            verdict(not imports["pretty_extra_not_rich"])),
+        Row("render json: lazy imports", f"{len(imports['render_json_not_lazy'])} unneeded", "", "",
+            "0 (httpx, jsonschema, rich, other translators)", verdict(not imports["render_json_not_lazy"])),
+        Row("peak RSS, render json", f"{peak_rss_mib(runs['render json']):.1f} MiB",
+            f"{peak_rss_mib(runs['stack floor']):.1f} MiB floor", "", f"≤ {RSS_LIMIT_MIB:.0f} MiB",
+            verdict(peak_rss_mib(runs["render json"]) <= RSS_LIMIT_MIB)),
+        Row("peak RSS, render pretty / compare", f"{peak_rss_mib(runs['render pretty']):.1f} / "
+            f"{peak_rss_mib(runs['compare json']):.1f} MiB", "", "", f"≤ {RSS_LIMIT_MIB:.0f} MiB",
+            verdict(max(peak_rss_mib(runs["render pretty"]), peak_rss_mib(runs["compare json"])) <= RSS_LIMIT_MIB)),
+        Row("compare --providers all (18) json", ms(t["compare json"]), f"{ms(render)} render json",
+            f"{t['compare json'] / render:.2f}×", "≤ 1.3×", verdict(t["compare json"] / render <= 1.3)),
+    ]
+    for name, problem in problems.items():
+        rows.append(Row(f"check: {name}", problem, result="FAIL"))
+    return rows
+
+
+def throughput_rows(result: dict[str, Any]) -> list[Row]:
+    rows = [Row(f"translate, {result['cases']} cases × {result['providers']} providers",
+                f"{result['toolchoice_rps']:,.0f} req/s", "", "", "", "info")]
+    lite = result["litellm"]
+    if "skipped" in lite:
+        rows.append(Row("translate vs LiteLLM", lite["skipped"], "", "", "≥ 10×", "skipped"))
+        return rows
+    rows.append(Row(f"translate vs LiteLLM {lite['version']} ({len(lite['providers'])} providers)",
+                    f"{lite['toolchoice_rps_shared']:,.0f} req/s", f"{lite['litellm_rps']:,.0f} req/s",
+                    f"{lite['ratio']:.1f}×", "≥ 10×", verdict(lite["ratio"] >= 10)))
+    return rows
+
+
+def concurrency_rows(results: dict[str, Any]) -> list[Row]:
+    from concurrency import COMPARE_DELAY, COMPARE_PROVIDERS, CONCURRENCY, REPEAT, REPEAT_DELAY
+
+    send, compare, repeat = results["send"], results["compare_send"], results["repeat"]
+    rows = []
+    if send.status == "ok":
+        rows.append(Row(f"send, 1 request, server {COMPARE_DELAY * 1000:.0f} ms", ms(send.median_s), "", "", "",
+                        "info"))
+    else:
+        rows.append(Row("send, 1 request", send.detail, result=send.status))
+    name = f"compare --send, {len(COMPARE_PROVIDERS)} providers × {COMPARE_DELAY * 1000:.0f} ms"
+    if compare.status == "ok" and send.status == "ok":
+        ratio = compare.median_s / send.median_s
+        rows.append(Row(name, ms(compare.median_s), f"{ms(send.median_s)} one send", f"{ratio:.2f}×", "≤ 1.3×",
+                        verdict(ratio <= 1.3)))
+    else:
+        rows.append(Row(name, compare.detail or "needs a working send", target="≤ 1.3×",
+                        result=compare.status if compare.status != "ok" else "pending"))
+    name = f"send --repeat {REPEAT} --concurrency {CONCURRENCY} × {REPEAT_DELAY * 1000:.0f} ms"
+    ideal = REPEAT / CONCURRENCY * REPEAT_DELAY
+    if repeat.status == "ok":
+        rows.append(Row(name, f"{repeat.median_s:.2f} s", f"{ideal:.2f} s ideal", f"{repeat.median_s / ideal:.2f}×",
+                        "≤ 1.5 s", verdict(repeat.median_s <= 1.5)))
+    else:
+        rows.append(Row(name, repeat.detail, target="≤ 1.5 s", result=repeat.status))
+    return rows
+
+
+def print_table(rows: list[Row], info: dict[str, Any]) -> None:
+    print(f"machine: {info['cpu']} · {info['usable_cores']}/{info['cores']} cores · {info['implementation']} "
+          f"{info['python']} · {info['os']}")
+    print("versions: " + ", ".join(f"{k} {v}" for k, v in info["packages"].items()))
+    headers = ("measurement", "value", "baseline", "ratio", "target", "result")
+    table = [headers] + [(r.measurement, r.value, r.baseline, r.ratio, r.target, r.result) for r in rows]
+    widths = [min(max(len(row[i]) for row in table), 60) for i in range(len(headers))]
+    for n, row in enumerate(table):
+        print("  ".join(cell[:60].ljust(w) for cell, w in zip(row, widths)).rstrip())
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def print_details(imports: dict[str, Any], throughput: dict[str, Any], sends: dict[str, Any]) -> None:
+    print("\nrender json imports beyond `import typer, yaml, json` (self ms under -X importtime, inflated):")
+    via = imports["imported_via"]
+    print("  " + ", ".join(f"{p} {v}" + (f" (via {via[p]})" if p in via else "")
+                           for p, v in imports["beyond_floor_by_package_ms"].items()))
+    print("  toolchoice's own modules, top: " + ", ".join(f"{n.removeprefix('toolchoice.')} {v}"
+                                                          for n, v in list(imports["own_modules_self_ms"].items())[:6]))
+    if imports["render_json_not_lazy"]:
+        print("  should be lazy: " + ", ".join(imports["render_json_not_lazy"]))
+    if imports["pretty_extra_not_rich"]:
+        print("  pretty imports beyond rich: " + ", ".join(imports["pretty_extra_not_rich"]))
+    us = throughput["toolchoice_us_per_request"]
+    slow = sorted(us, key=lambda p: -us[p])[:4]
+    print("\ntranslate µs/request, slowest: " + ", ".join(f"{p} {us[p]}" for p in slow))
+    lite = throughput["litellm"]
+    if "ratio_per_provider" in lite:
+        print("LiteLLM µs / toolchoice µs per provider: " + ", ".join(
+            f"{p} {r}" for p, r in sorted(lite["ratio_per_provider"].items(), key=lambda x: x[1])))
+        if lite["failing"]:
+            print("LiteLLM raised for: " + "; ".join(f"{p} ×{v['count']} ({v['first'][:90]})"
+                                                       for p, v in lite["failing"].items()))
+    for name, result in sends.items():
+        if result.status == "ok" and result.first_request_s:
+            print(f"{name}: first request at {median_list(result.first_request_s) * 1000:.0f} ms after spawn, "
+                  f"last request at {median_list(result.last_request_s) * 1000:.0f} ms, exit at "
+                  f"{result.median_s * 1000:.0f} ms")
+
+
+def median_list(values: list[float]) -> float:
+    from measure import median
+
+    return median(values)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds (5 startup/throughput, 2 send)")
+    parser.add_argument("--rounds", type=int, help="rounds for startup and throughput (default 21)")
+    parser.add_argument("--send-rounds", type=int, help="rounds for the concurrency runs (default 5)")
+    parser.add_argument("--scenario", type=Path, default=ROOT / "configs" / "weather.yaml")
+    parser.add_argument("--litellm-python", help="an interpreter with litellm installed "
+                        "(default: $BENCH_LITELLM_PYTHON, else this one)")
+    args = parser.parse_args()
+    rounds = args.rounds or (5 if args.quick else 21)
+    send_rounds = args.send_rounds or (2 if args.quick else 5)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+
+    from concurrency import measure_concurrency
+    from startup import analyse_imports, measure_startup
+    from throughput import litellm_python, measure_throughput
+
+    info = machine()
+    print(f"startup: {rounds} rounds ...", file=sys.stderr)
+    runs, problems = measure_startup(args.scenario.resolve(), rounds)
+    imports = analyse_imports(args.scenario.resolve(), 1 if args.quick else 3)
+    print(f"throughput: {rounds} rounds ...", file=sys.stderr)
+    throughput = measure_throughput(rounds, litellm_python(args.litellm_python))
+    print(f"concurrency: {send_rounds} rounds ...", file=sys.stderr)
+    sends = measure_concurrency(send_rounds)
+
+    rows = startup_rows(runs, imports, problems) + throughput_rows(throughput) + concurrency_rows(sends)
+    print_table(rows, info)
+    print_details(imports, throughput, sends)
+    report = {
+        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": info,
+        "settings": {"rounds": rounds, "send_rounds": send_rounds, "scenario": str(args.scenario)},
+        "rows": [asdict(r) for r in rows],
+        "startup": {name: {"median_ms": round(median_seconds(r) * 1000, 1), "peak_rss_mib": round(peak_rss_mib(r), 1),
+                           "runs_ms": [round(x.seconds * 1000, 1) for x in r]} for name, r in runs.items()},
+        "imports": imports, "throughput": throughput,
+        "concurrency": {name: {"status": s.status, "detail": s.detail, "median_s": s.median_s if s.runs else None,
+                               "runs_s": [round(r.seconds, 3) for r in s.runs],
+                               "first_request_s": s.first_request_s, "last_request_s": s.last_request_s}
+                        for name, s in sends.items()},
+    }
+    out = RESULTS / "latest.json"
+    out.write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
+    print(f"\nwritten: {out.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
