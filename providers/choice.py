@@ -9,7 +9,6 @@ tool name | {tool: NAME} | {allowed: [..], mode: auto|required} | provider-nativ
 
 from __future__ import annotations
 
-import difflib
 import json
 from typing import Any, Callable
 
@@ -29,6 +28,8 @@ def _compact(value: Any) -> str:
 
 
 def did_you_mean(word: str, options: list[str] | tuple[str, ...]) -> str | None:
+    import difflib  # only errors need it
+
     match = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
     return f"did you mean {match[0]}?" if match else None
 

@@ -8,7 +8,6 @@ do natively).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -271,6 +270,7 @@ def _id_map(ctx: Context, host: Host) -> dict[str, str]:
     ids = {c.id: c.id for m in ctx.scenario.messages for c in m.tool_calls}
     if host.id_rule != "alnum9":
         return ids
+    import hashlib  # only Mistral needs it; keep it off render's start-up path
     used: set[str] = {i for i in ids if re.fullmatch(r"[a-zA-Z0-9]{9}", i)}
     changed = []
     for original in ids:
