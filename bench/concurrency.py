@@ -16,7 +16,7 @@ import importlib.util
 import json
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
@@ -52,17 +52,17 @@ def load_stand_in() -> ModuleType:
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     module._Handler.disable_nagle_algorithm = True
-    module.ThreadingHTTPServer = type("BenchServer", (ThreadingHTTPServer,), {"request_queue_size": 128})
+    setattr(module, "ThreadingHTTPServer", type("BenchServer", (ThreadingHTTPServer,), {"request_queue_size": 128}))
     return module
 
 
 @dataclass
 class SendResult:
-    runs: list[Run]
     status: str  # "ok" | "pending" | "failed"
     detail: str = ""
-    first_request_s: list[float] | None = None  # from spawn to the server seeing the first request
-    last_request_s: list[float] | None = None
+    runs: list[Run] = field(default_factory=list)
+    first_request_s: list[float] = field(default_factory=list)  # from spawn to the server seeing the first request
+    last_request_s: list[float] = field(default_factory=list)
 
     @property
     def median_s(self) -> float:
@@ -100,10 +100,10 @@ def check(job: Job) -> SendResult:
     run, _, stderr = run_once(job.command, capture=True)
     got = sum(len(s.requests) for s in job.servers)
     if run.returncode in OK_EXITS and got == job.expected:
-        return SendResult([], "ok", "", [], [])
+        return SendResult("ok")
     last = (stderr.strip().splitlines() or [""])[-1][:200]
     status = "pending" if "No module named" in stderr or "No such " in stderr else "failed"
-    return SendResult([], status, f"exit {run.returncode}, {got}/{job.expected} requests: {last}")
+    return SendResult(status, f"exit {run.returncode}, {got}/{job.expected} requests: {last}")
 
 
 def time_once(job: Job, result: SendResult) -> None:
@@ -115,7 +115,6 @@ def time_once(job: Job, result: SendResult) -> None:
         result.status, result.detail = "failed", f"exit {run.returncode}, {len(arrivals)}/{job.expected} requests"
         return
     result.runs.append(run)
-    assert result.first_request_s is not None and result.last_request_s is not None
     result.first_request_s.append(arrivals[0] - spawned)
     result.last_request_s.append(arrivals[-1] - spawned)
 

@@ -136,7 +136,7 @@ def tool_sets() -> list[tuple[str, tuple[dict[str, Any], ...]]]:
 
 def cases() -> list[Case]:
     """Every tool set × auto, none, required, required + parallel false, named, allowed subset."""
-    out = []
+    out: list[Case] = []
     for source, tools in tool_sets():
         names = [t["name"] for t in tools]
         choices: list[tuple[Any, bool | None]] = [("auto", None), ("none", None), ("required", None),

@@ -20,7 +20,7 @@ import json
 import os
 import sys
 import time
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no download of the price list at import
 
@@ -53,8 +53,9 @@ def translator(provider: str, model: str) -> Translate:
         from litellm.llms.vertex_ai.gemini.transformation import _transform_request_body
 
         def gemini(request: dict[str, Any]) -> dict[str, Any]:
-            return _transform_request_body(messages=request["messages"], model=model, optional_params=params(request),
+            body = _transform_request_body(messages=request["messages"], model=model, optional_params=params(request),
                                            custom_llm_provider="gemini", litellm_params={}, cached_content=None)
+            return cast(dict[str, Any], body)
         return gemini
 
     def generic(request: dict[str, Any]) -> dict[str, Any]:

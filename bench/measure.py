@@ -1,7 +1,10 @@
-"""Running commands and summarising timings: wall time and peak RSS of one child process each.
+"""Running commands and summarising timings: wall time of a child process, and its peak RSS.
 
-Peak RSS comes from ``os.wait4``, the kernel's ru_maxrss for exactly that child (KiB on Linux),
-so nothing else in the bench process is counted.
+Peak RSS is the kernel's ru_maxrss for the child (KiB on Linux), read with ``os.wait4`` by a tiny
+helper interpreter (``python -I -S``, ~8 MiB) that spawns the command. Not by this process: on
+Linux a child's ru_maxrss starts at its parent's RSS (the fork copies it and exec keeps the high
+water mark), so children of the bench, which has loaded toolchoice, could never read below ~27 MiB.
+``/usr/bin/time -f %M`` gives the same figures as the helper.
 """
 
 from __future__ import annotations
@@ -32,8 +35,16 @@ class Command:
 @dataclass(frozen=True)
 class Run:
     seconds: float
-    max_rss_kib: int
     returncode: int
+
+
+RSS_HELPER = """
+import os, sys
+pid = os.posix_spawn(sys.argv[1], sys.argv[1:], os.environ,
+                     file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)])
+_, status, usage = os.wait4(pid, 0)
+print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
 
 
 def entry_argv() -> tuple[str, ...]:
@@ -59,18 +70,26 @@ def child_env(**extra: str) -> dict[str, str]:
 
 
 def run_once(command: Command, *, capture: bool = False, timeout: float = 120.0) -> tuple[Run, str, str]:
-    """Run once; returns the Run, and stdout/stderr text when ``capture`` (else empty strings)."""
+    """Run once; returns the Run, and stdout/stderr text when ``capture`` (else empty strings).
+
+    A timed run waits with a plain blocking ``wait()``: given a timeout, subprocess polls with
+    sleeps of up to 50 ms and every time would be rounded up to that grid."""
     out = subprocess.PIPE if capture else subprocess.DEVNULL
     start = time.perf_counter()
-    proc = subprocess.Popen(command.argv, stdout=out, stderr=out, env=command.env or None, cwd=ROOT,
-                            text=capture)
+    proc = subprocess.Popen(command.argv, stdout=out, stderr=out, env=command.env or None, cwd=ROOT, text=capture)
     if capture:
-        stdout, stderr = proc.communicate(timeout=timeout)  # reaps the child: no rusage for it
-        return Run(time.perf_counter() - start, 0, proc.returncode), stdout, stderr
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return Run(seconds, usage.ru_maxrss, proc.returncode), "", ""
+        stdout, stderr = proc.communicate(timeout=timeout)
+        return Run(time.perf_counter() - start, proc.returncode), stdout, stderr
+    proc.wait()
+    return Run(time.perf_counter() - start, proc.returncode), "", ""
+
+
+def peak_rss_kib(command: Command) -> int:
+    """The command's peak RSS in KiB, measured by the helper (see the module docstring)."""
+    argv = (sys.executable, "-I", "-S", "-c", RSS_HELPER, *command.argv)
+    proc = subprocess.run(argv, capture_output=True, text=True, env=command.env or None, cwd=ROOT, timeout=120)
+    kib, _ = proc.stdout.split()
+    return int(kib)
 
 
 def interleaved(commands: Sequence[Command], rounds: int) -> dict[str, list[Run]]:
@@ -92,6 +111,6 @@ def median_seconds(runs: Sequence[Run]) -> float:
     return median([r.seconds for r in runs])
 
 
-def peak_rss_mib(runs: Sequence[Run]) -> float:
-    """The largest peak RSS over the runs, in MiB (a ceiling, not a median)."""
-    return max((r.max_rss_kib for r in runs), default=0) / 1024
+def peak_rss_mib(command: Command, runs: int) -> float:
+    """The largest peak RSS over ``runs`` runs, in MiB (a ceiling, not a median)."""
+    return max(peak_rss_kib(command) for _ in range(runs)) / 1024

@@ -20,11 +20,15 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from measure import RESULTS, ROOT, median_seconds, peak_rss_mib  # noqa: E402
+from measure import RESULTS, ROOT, median, median_seconds  # noqa: E402
+
+if TYPE_CHECKING:
+    from concurrency import SendResult
+    from startup import Startup
 
 RSS_LIMIT_MIB = 40.0
 
@@ -56,10 +60,14 @@ def machine() -> dict[str, Any]:
         except PackageNotFoundError:
             return "-"
 
-    return {"cpu": cpu, "cores": os.cpu_count(), "usable_cores": usable, "python": platform.python_version(),
-            "implementation": platform.python_implementation(), "os": platform.platform(),
-            "executable": sys.executable,
+    return {"cpu": cpu, "cores": os.cpu_count(), "usable_cores": usable, "load_average_at_start": load_average(),
+            "python": platform.python_version(), "implementation": platform.python_implementation(),
+            "os": platform.platform(), "executable": sys.executable,
             "packages": {n: ver(n) for n in ("toolchoice", "typer", "pydantic", "rich", "httpx", "PyYAML")}}
+
+
+def load_average() -> float | None:
+    return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
 
 
 def ms(seconds: float) -> str:
@@ -70,8 +78,9 @@ def verdict(ok: bool) -> str:
     return "pass" if ok else "FAIL"
 
 
-def startup_rows(runs: dict[str, list[Any]], imports: dict[str, Any], problems: dict[str, str]) -> list[Row]:
-    t = {name: median_seconds(r) for name, r in runs.items()}
+def startup_rows(startup: Startup, imports: dict[str, Any]) -> list[Row]:
+    t = {name: median_seconds(r) for name, r in startup.runs.items()}
+    rss = startup.rss_mib
     render, floor = t["render json"], t["stack floor"]
     rows = [
         Row("render --format json, cold", ms(render), f"{ms(floor)} import typer, yaml, json",
@@ -86,24 +95,24 @@ def startup_rows(runs: dict[str, list[Any]], imports: dict[str, Any], problems: 
             f"{t['render pretty'] / render:.2f}×", "adds rich only",
             verdict(not imports["pretty_extra_not_rich"])),
         Row("render json: lazy imports", f"{len(imports['render_json_not_lazy'])} unneeded", "", "",
-            "0 (httpx, jsonschema, rich, other translators)", verdict(not imports["render_json_not_lazy"])),
-        Row("peak RSS, render json", f"{peak_rss_mib(runs['render json']):.1f} MiB",
-            f"{peak_rss_mib(runs['stack floor']):.1f} MiB floor", "", f"≤ {RSS_LIMIT_MIB:.0f} MiB",
-            verdict(peak_rss_mib(runs["render json"]) <= RSS_LIMIT_MIB)),
-        Row("peak RSS, render pretty / compare", f"{peak_rss_mib(runs['render pretty']):.1f} / "
-            f"{peak_rss_mib(runs['compare json']):.1f} MiB", "", "", f"≤ {RSS_LIMIT_MIB:.0f} MiB",
-            verdict(max(peak_rss_mib(runs["render pretty"]), peak_rss_mib(runs["compare json"])) <= RSS_LIMIT_MIB)),
+            "0", verdict(not imports["render_json_not_lazy"])),
+        Row("peak RSS, render json", f"{rss['render json']:.1f} MiB", f"{rss['stack floor']:.1f} MiB floor",
+            f"{rss['render json'] / rss['stack floor']:.2f}×", f"≤ {RSS_LIMIT_MIB:.0f} MiB",
+            verdict(rss["render json"] <= RSS_LIMIT_MIB)),
+        Row("peak RSS, render pretty / compare", f"{rss['render pretty']:.1f} / {rss['compare json']:.1f} MiB",
+            f"{rss['typer app floor']:.1f} MiB Typer app", "", f"≤ {RSS_LIMIT_MIB:.0f} MiB",
+            verdict(max(rss["render pretty"], rss["compare json"]) <= RSS_LIMIT_MIB)),
         Row("compare --providers all (18) json", ms(t["compare json"]), f"{ms(render)} render json",
             f"{t['compare json'] / render:.2f}×", "≤ 1.3×", verdict(t["compare json"] / render <= 1.3)),
     ]
-    for name, problem in problems.items():
+    for name, problem in startup.problems.items():
         rows.append(Row(f"check: {name}", problem, result="FAIL"))
     return rows
 
 
 def throughput_rows(result: dict[str, Any]) -> list[Row]:
     rows = [Row(f"translate, {result['cases']} cases × {result['providers']} providers",
-                f"{result['toolchoice_rps']:,.0f} req/s", "", "", "", "info")]
+                f"{result['toolchoice_rps']:,.0f} req/s", f"{result['refused_per_round']} refused", "", "", "info")]
     lite = result["litellm"]
     if "skipped" in lite:
         rows.append(Row("translate vs LiteLLM", lite["skipped"], "", "", "≥ 10×", "skipped"))
@@ -114,7 +123,7 @@ def throughput_rows(result: dict[str, Any]) -> list[Row]:
     return rows
 
 
-def concurrency_rows(results: dict[str, Any]) -> list[Row]:
+def concurrency_rows(results: dict[str, SendResult]) -> list[Row]:
     from concurrency import COMPARE_DELAY, COMPARE_PROVIDERS, CONCURRENCY, REPEAT, REPEAT_DELAY
 
     send, compare, repeat = results["send"], results["compare_send"], results["repeat"]
@@ -145,6 +154,10 @@ def concurrency_rows(results: dict[str, Any]) -> list[Row]:
 def print_table(rows: list[Row], info: dict[str, Any]) -> None:
     print(f"machine: {info['cpu']} · {info['usable_cores']}/{info['cores']} cores · {info['implementation']} "
           f"{info['python']} · {info['os']}")
+    load = max(info["load_average_at_start"] or 0, info.get("load_average_at_end") or 0)
+    busy = load > (info["usable_cores"] or 1)  # the bench itself keeps about one core busy
+    print(f"load average (1 min): {info['load_average_at_start']} at start, {info.get('load_average_at_end')} at end"
+          + ("  (a busy machine: expect noise)" if busy else ""))
     print("versions: " + ", ".join(f"{k} {v}" for k, v in info["packages"].items()))
     headers = ("measurement", "value", "baseline", "ratio", "target", "result")
     table = [headers] + [(r.measurement, r.value, r.baseline, r.ratio, r.target, r.result) for r in rows]
@@ -155,8 +168,13 @@ def print_table(rows: list[Row], info: dict[str, Any]) -> None:
             print("  ".join("-" * w for w in widths))
 
 
-def print_details(imports: dict[str, Any], throughput: dict[str, Any], sends: dict[str, Any]) -> None:
-    print("\nrender json imports beyond `import typer, yaml, json` (self ms under -X importtime, inflated):")
+def print_details(startup: Startup, imports: dict[str, Any], throughput: dict[str, Any],
+                  sends: dict[str, SendResult]) -> None:
+    fastest = {name: min(r.seconds for r in runs) for name, runs in startup.runs.items()}
+    print(f"\nfastest runs: render json {ms(fastest['render json'])}, floor {ms(fastest['stack floor'])} "
+          f"({fastest['render json'] / fastest['stack floor']:.2f}×), Typer app {ms(fastest['typer app floor'])}, "
+          f"compare {ms(fastest['compare json'])} ({fastest['compare json'] / fastest['render json']:.2f}× render)")
+    print("render json imports beyond `import typer, yaml, json` (self ms under -X importtime, inflated):")
     via = imports["imported_via"]
     print("  " + ", ".join(f"{p} {v}" + (f" (via {via[p]})" if p in via else "")
                            for p, v in imports["beyond_floor_by_package_ms"].items()))
@@ -176,30 +194,28 @@ def print_details(imports: dict[str, Any], throughput: dict[str, Any], sends: di
         if lite["failing"]:
             print("LiteLLM raised for: " + "; ".join(f"{p} ×{v['count']} ({v['first'][:90]})"
                                                        for p, v in lite["failing"].items()))
+    from concurrency import COMPARE_DELAY, REPEAT_DELAY
+
     for name, result in sends.items():
         if result.status == "ok" and result.first_request_s:
-            print(f"{name}: first request at {median_list(result.first_request_s) * 1000:.0f} ms after spawn, "
-                  f"last request at {median_list(result.last_request_s) * 1000:.0f} ms, exit at "
-                  f"{result.median_s * 1000:.0f} ms")
-
-
-def median_list(values: list[float]) -> float:
-    from measure import median
-
-    return median(values)
+            first, last = median(result.first_request_s), median(result.last_request_s)
+            delay = REPEAT_DELAY if name == "repeat" else COMPARE_DELAY
+            print(f"{name}: first request {first * 1000:.0f} ms after spawn, last request {last * 1000:.0f} ms, "
+                  f"exit {result.median_s * 1000:.0f} ms ({(result.median_s - last - delay) * 1000:.0f} ms after "
+                  f"the last reply)")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds (5 startup/throughput, 2 send)")
     parser.add_argument("--rounds", type=int, help="rounds for startup and throughput (default 21)")
-    parser.add_argument("--send-rounds", type=int, help="rounds for the concurrency runs (default 5)")
+    parser.add_argument("--send-rounds", type=int, help="rounds for the concurrency runs (default 7)")
     parser.add_argument("--scenario", type=Path, default=ROOT / "configs" / "weather.yaml")
     parser.add_argument("--litellm-python", help="an interpreter with litellm installed "
                         "(default: $BENCH_LITELLM_PYTHON, else this one)")
     args = parser.parse_args()
     rounds = args.rounds or (5 if args.quick else 21)
-    send_rounds = args.send_rounds or (2 if args.quick else 5)
+    send_rounds = args.send_rounds or (2 if args.quick else 7)
     RESULTS.mkdir(parents=True, exist_ok=True)
 
     from concurrency import measure_concurrency
@@ -208,22 +224,25 @@ def main() -> int:
 
     info = machine()
     print(f"startup: {rounds} rounds ...", file=sys.stderr)
-    runs, problems = measure_startup(args.scenario.resolve(), rounds)
+    startup = measure_startup(args.scenario.resolve(), rounds, 1 if args.quick else 3)
     imports = analyse_imports(args.scenario.resolve(), 1 if args.quick else 3)
     print(f"throughput: {rounds} rounds ...", file=sys.stderr)
     throughput = measure_throughput(rounds, litellm_python(args.litellm_python))
     print(f"concurrency: {send_rounds} rounds ...", file=sys.stderr)
     sends = measure_concurrency(send_rounds)
 
-    rows = startup_rows(runs, imports, problems) + throughput_rows(throughput) + concurrency_rows(sends)
+    info["load_average_at_end"] = load_average()
+    rows = startup_rows(startup, imports) + throughput_rows(throughput) + concurrency_rows(sends)
     print_table(rows, info)
-    print_details(imports, throughput, sends)
+    print_details(startup, imports, throughput, sends)
     report = {
         "when": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": info,
         "settings": {"rounds": rounds, "send_rounds": send_rounds, "scenario": str(args.scenario)},
         "rows": [asdict(r) for r in rows],
-        "startup": {name: {"median_ms": round(median_seconds(r) * 1000, 1), "peak_rss_mib": round(peak_rss_mib(r), 1),
-                           "runs_ms": [round(x.seconds * 1000, 1) for x in r]} for name, r in runs.items()},
+        "startup": {name: {"median_ms": round(median_seconds(r) * 1000, 1),
+                           "min_ms": round(min(x.seconds for x in r) * 1000, 1),
+                           "peak_rss_mib": round(startup.rss_mib[name], 1),
+                           "runs_ms": [round(x.seconds * 1000, 1) for x in r]} for name, r in startup.runs.items()},
         "imports": imports, "throughput": throughput,
         "concurrency": {name: {"status": s.status, "detail": s.detail, "median_s": s.median_s if s.runs else None,
                                "runs_s": [round(r.seconds, 3) for r in s.runs],

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from measure import BENCH, Command, Run, child_env, entry_argv, interleaved, run_once
+from measure import BENCH, Command, Run, child_env, entry_argv, interleaved, peak_rss_mib, run_once
 
 FLOOR_IMPORTS = "import typer, yaml, json"
 
@@ -76,21 +76,41 @@ def check_outputs(commands: Sequence[Command]) -> dict[str, str]:
     for command in commands:
         run, stdout, stderr = run_once(command, capture=True)
         if run.returncode != 0:
-            problems[command.name] = f"exit {run.returncode}: {stderr.strip().splitlines()[-1:] or ''}"
-            continue
-        if command.name == "render json":
-            data = json.loads(stdout)
-            if data.get("provider") != "openai" or data.get("request") is None:
-                problems[command.name] = "render did not print the openai request"
-        if command.name == "compare json" and len(json.loads(stdout)["providers"]) != 18:
+            problems[command.name] = f"exit {run.returncode}: {(stderr.strip().splitlines() or [''])[-1][:160]}"
+        elif command.name == "render json" and not _is_openai_request(stdout):
+            problems[command.name] = "render did not print the openai request"
+        elif command.name == "compare json" and _provider_count(stdout) != 18:
             problems[command.name] = "compare did not print 18 providers"
     return problems
 
 
-def measure_startup(scenario: Path, rounds: int) -> tuple[dict[str, list[Run]], dict[str, str]]:
+def _is_openai_request(stdout: str) -> bool:
+    try:
+        data = json.loads(stdout)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("provider") == "openai" and data.get("request") is not None
+
+
+def _provider_count(stdout: str) -> int:
+    try:
+        return len(json.loads(stdout)["providers"])
+    except (ValueError, KeyError, TypeError):
+        return -1
+
+
+@dataclass
+class Startup:
+    runs: dict[str, list[Run]]  # timed runs per command
+    rss_mib: dict[str, float]  # peak RSS per command (max over a few runs)
+    problems: dict[str, str]  # command -> what went wrong in its checked run
+
+
+def measure_startup(scenario: Path, rounds: int, rss_runs: int = 3) -> Startup:
     commands = startup_commands(scenario)
     problems = check_outputs(commands)
-    return interleaved(commands, rounds), problems
+    runs = interleaved(commands, rounds)
+    return Startup(runs, {c.name: peak_rss_mib(c, rss_runs) for c in commands}, problems)
 
 
 # ---- import analysis ------------------------------------------------------------------------------

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from corpus import PROVIDER_SETTINGS, cases
@@ -99,6 +98,7 @@ def measure_throughput(rounds: int, python: str) -> dict[str, Any]:
     loaded = scenarios()
     options = RenderOptions()
     toolchoice_round(loaded, options)  # warm-up: imports every translator
+    refused = sum(translate(p, s, options).refused for p in PROVIDER_IDS for s in loaded)
     ours = Rounds(len(loaded))
     worker = LiteLLM(python)
     theirs: Rounds | None = None
@@ -110,14 +110,15 @@ def measure_throughput(rounds: int, python: str) -> dict[str, Any]:
         for _ in range(rounds):
             ours.add(toolchoice_round(loaded, options))
             if theirs is not None:
-                result = worker.round()
-                theirs.add(result["per_provider"])
-                errors = result["errors"]
+                answer = worker.round()
+                theirs.add(answer["per_provider"])
+                errors = answer["errors"]
     finally:
         worker.close()
 
     result: dict[str, Any] = {
         "cases": len(loaded), "providers": len(PROVIDER_IDS), "requests_per_round": len(loaded) * len(PROVIDER_IDS),
+        "refused_per_round": refused,
         "toolchoice_rps": ours.rate(list(PROVIDER_IDS)),
         "toolchoice_us_per_request": {p: round(ours.micros(p), 1) for p in PROVIDER_IDS},
     }

@@ -19,8 +19,7 @@ from toolchoice.providers.registry import check_provider, translate
 from . import exits
 from .exits import handled
 from .render_cmd import MODEL, TOOL_CHOICE
-from .output import write
-from .send_cmd import FORMAT, OutputFormat, exit_code, print_ledger, print_reply
+from .send_cmd import FORMAT, OutputFormat, emit, emit_pretty, exit_code, print_ledger, print_reply
 
 
 def read_body(path: Path) -> tuple[Any, str]:
@@ -86,16 +85,27 @@ def parse(
         from toolchoice.providers.verdict import verdict
 
         judged = verdict(loaded, reply, translation)
-    if format is OutputFormat.json:
-        write(json.dumps(parse_json(provider, reply, judged, translation), indent=2, ensure_ascii=False))
-    else:
-        from rich.console import Console
+    import os
+    import re
 
-        console = Console(highlight=False, soft_wrap=False)
-        console.rule(f"[bold]{provider}[/bold] · {response}")
-        print_reply(console, provider, reply, judged if scenario is not None else None)
-        if translation is not None:
-            print_ledger(console, translation.ledger)
+    from toolchoice.providers.transport import environment_secrets
+
+    extra_names: tuple[str, ...] = ()
+    if scenario is not None:
+        settings = loaded.settings_for(provider)
+        extra_names = tuple(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", " ".join(settings.headers.values())))
+        extra_names += (settings.api_key_env,) if settings.api_key_env else ()
+    secrets = environment_secrets(os.environ, extra_names)
+    if format is OutputFormat.json:
+        emit(json.dumps(parse_json(provider, reply, judged, translation), indent=2, ensure_ascii=False), secrets)
+    else:
+        def draw(console: Any) -> None:
+            console.rule(f"[bold]{provider}[/bold] · {response}")
+            print_reply(console, provider, reply, judged if scenario is not None else None)
+            if translation is not None:
+                print_ledger(console, translation.ledger)
+
+        emit_pretty(draw, secrets)
     if reply.error is not None:
         raise typer.Exit(exits.FAILED)
     code = exit_code([judged])

@@ -28,14 +28,17 @@ class ProbeFormat(str, Enum):
     json = "json"
 
 
+EVIDENCE_ERROR_CHARS = 800  # of a provider's error message in the evidence (table, overlay, ledger notes)
+
+
 def _evidence(samples: list[Any], provider: str) -> tuple[str, float | None]:
     from toolchoice.providers.verdict import percentile
 
     statuses = sorted({str(s.status) if s.status is not None else "no response" for s in samples})
     parts = [f"status {', '.join(statuses)}"]
     errors = [s.error_line(provider) for s in samples if s.reply.error is not None]
-    if errors:
-        parts.append(errors[0])
+    if errors:  # clipped: validation errors run to kilobytes; sample_details keeps each line whole
+        parts.append(errors[0] if len(errors[0]) <= EVIDENCE_ERROR_CHARS else errors[0][:EVIDENCE_ERROR_CHARS] + "…")
     calls = [",".join(c.name for c in s.reply.tool_calls) or ("(text)" if s.reply.text else "(empty text)")
              for s in samples if s.reply.error is None]
     finishes = sorted({s.reply.finish_reason for s in samples if s.reply.error is None and s.reply.finish_reason})
@@ -55,9 +58,19 @@ def _evidence(samples: list[Any], provider: str) -> tuple[str, float | None]:
     return "; ".join(parts), percentile(latencies, 50)
 
 
+def _detail(sample: Any, provider: str) -> dict[str, Any]:
+    """One sample's evidence for machines: what came back, without the argument values."""
+    reply = sample.reply
+    return {"status": sample.status, "calls": [c.name for c in reply.tool_calls],
+            "invalid_arguments": sum(1 for c in reply.tool_calls if c.arguments_error),
+            "text": reply.text is not None, "finish_reason": reply.finish_reason,
+            "error": sample.error_line(provider),
+            "latency_ms": None if sample.latency_ms is None else round(sample.latency_ms, 1)}
+
+
 def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[str], model: Optional[str],
               repeat: int, concurrency: int, timeout: float, retries: int) -> tuple[dict[str, Any], dict[str, str]]:
-    from toolchoice.providers.probe import (classify, overlay_document, probe_scenario, question_translation,
+    from toolchoice.providers.probe import (adapt, classify, overlay_document, probe_scenario, question_translation,
                                             questions_for, settings_with_model)
     from toolchoice.providers.scenario import load_scenario
 
@@ -70,7 +83,13 @@ def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[s
     outcomes: list[dict[str, Any]] = []
     secrets: dict[str, str] = {}
     endpoint, used_model = "", model or ""
-    for question in questions_for(provider, cap, scenario):
+    results: dict[str, str] = {}  # feature -> result so far, so later questions avoid a known rejection
+    for planned in questions_for(provider, cap, scenario):
+        question, skipped = adapt(planned, results)
+        if question is None:
+            outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
+                             "evidence": skipped, "samples": 0, "latency_ms_p50": None})
+            continue
         asked, t = question_translation(question, provider, scenario, options, cap)
         wire = t.effective_tool_choice
         outcome: dict[str, Any] = {"question": question.id, "feature": question.feature, "wire": wire}
@@ -85,13 +104,23 @@ def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[s
                                      timeout=timeout, retries=retries)
         secrets.update(found)
         evidence, p50 = _evidence(samples, provider)
-        outcomes.append(outcome | {"result": classify([s.verdict for s in samples]), "evidence": evidence,
+        result = classify([s.verdict for s in samples])
+        results[question.feature] = result
+        outcomes.append(outcome | {"result": result, "evidence": evidence,
                                    "samples": len(samples), "latency_ms_p50": p50,
-                                   "verdicts": [s.verdict["category"] for s in samples]})
+                                   "verdicts": [s.verdict["category"] for s in samples],
+                                   "sample_details": [_detail(s, provider) for s in samples]})
     when = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     document = overlay_document(provider, endpoint, used_model, repeat, when, outcomes)
     return {"provider": provider, "endpoint": endpoint, "model": used_model, "measured_at": when,
             "samples_per_question": repeat, "questions": outcomes, "overlay": document}, secrets
+
+
+TABLE_EVIDENCE_CHARS = 200  # in the pretty table; --format json and the overlay keep the full evidence
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= TABLE_EVIDENCE_CHARS else text[:TABLE_EVIDENCE_CHARS] + "… (--format json: all)"
 
 
 _STYLE = {"honored": "bold green", "ignored": "bold yellow", "rejected": "bold red", "inconclusive": "magenta",
@@ -111,7 +140,7 @@ def _print(console: Any, result: dict[str, Any]) -> None:
         wire = q["wire"] if isinstance(q["wire"], str) or q["wire"] is None else json.dumps(q["wire"])
         p50 = "–" if q["latency_ms_p50"] is None else f"{q['latency_ms_p50']:.0f}"
         table.add_row(Text(q["question"]), Text(str(wire) if wire is not None else "(not sent)"),
-                      Text(q["result"], style=_STYLE[q["result"]]), Text(q["evidence"]), p50)
+                      Text(q["result"], style=_STYLE[q["result"]]), Text(_clip(q["evidence"])), p50)
     console.print(table)
 
 

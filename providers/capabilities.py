@@ -70,6 +70,7 @@ class Capability:
     arguments: str  # how replies encode tool-call arguments: "string" (JSON text) or "object"
     sources: tuple[str, ...]
     measured: str = ""  # set when a probe overlay replaced built-in facts: where and when
+    measured_endpoint: str = ""  # the URL the overlay was measured at; it applies to that endpoint only
 
     def feature(self, name: str) -> Support:
         return getattr(self, name)

@@ -192,13 +192,13 @@ def parse_cli_value(text: str) -> Any:
 
         try:
             return yaml.safe_load(stripped)
-        except (yaml.YAMLError, RecursionError) as exc:
+        except (yaml.YAMLError, RecursionError, ValueError, KeyError, AttributeError, TypeError, OverflowError) as exc:
             if isinstance(exc, yaml.MarkedYAMLError):
                 reason = exc.problem or exc.context
             elif isinstance(exc, RecursionError):
                 reason = "it nests too deeply"
             else:
-                reason = str(exc).splitlines()[0]
+                reason = (str(exc).splitlines() or [type(exc).__name__])[0]
             shown = text if len(text) <= 60 else text[:57] + "..."
             raise ToolchoiceError(f"--tool-choice {shown!r} is not valid YAML/JSON: {reason}",
                                   hint="quote it for the shell, e.g. --tool-choice '{tool: get_weather}'") from None

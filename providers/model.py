@@ -123,6 +123,7 @@ class ProviderSettings:
 
 
 SETTINGS_KEYS: tuple[str, ...] = tuple(ProviderSettings.__dataclass_fields__)
+_NO_SETTINGS = ProviderSettings()  # frozen, so one shared instance serves every provider left unset
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ class Scenario:
     lines: dict[str, int] = field(default_factory=dict)  # top-level key -> line, for messages
 
     def settings_for(self, provider: str) -> ProviderSettings:
-        return self.providers.get(provider, ProviderSettings())
+        return self.providers.get(provider, _NO_SETTINGS)
 
     def tool(self, name: str) -> Tool | None:
         return next((t for t in self.tools if t.name == name), None)

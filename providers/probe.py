@@ -90,6 +90,24 @@ def questions_for(provider: str, cap: Capability, scenario: Scenario) -> list[Qu
     return qs
 
 
+def adapt(question: Question, results: dict[str, str]) -> tuple[Question | None, str]:
+    """The question as it will be asked, given the results so far (feature -> result).
+
+    Questions that force a call reuse a forcing tool_choice; when the endpoint already rejected that
+    tool_choice, asking again would only measure the same rejection and charge it to another feature
+    (a parallel_tool_calls switch marked unsupported because "required" is). So: parallel is asked with
+    auto when required was rejected, history with auto when named was, and truncation (which needs a
+    named choice) is not asked then. Returns the question, or None and the reason it is not asked."""
+    if question.feature == "parallel" and question.tool_choice == "required" and results.get("required") == "rejected":
+        return replace(question, id=f"{question.id} (with auto: required is rejected)", tool_choice="auto"), ""
+    if question.feature in ("history", "truncation") and results.get("named") == "rejected":
+        if question.feature == "truncation":
+            return None, "needs a named tool_choice, which this endpoint rejected"
+        return replace(question, id=f"{question.id.split(', named')[0]} (with auto: named is rejected)",
+                       tool_choice="auto"), ""
+    return question, ""
+
+
 def question_translation(question: Question, provider: str, scenario: Scenario, options: RenderOptions,
                          cap: Capability) -> tuple[Scenario, Translation]:
     """The scenario as asked (this question's tool_choice and parallel setting), and its translation.
@@ -162,7 +180,7 @@ def apply_overlay(cap: Capability, document: dict[str, Any]) -> Capability:
                                                     f"{result} by {document['endpoint']}: {evidence}"))
         else:
             cap = cap.with_feature(feature, replace(built_in, note=f"{result} at {document['endpoint']}"))
-    return replace(cap, measured=where)
+    return replace(cap, measured=where, measured_endpoint=document["endpoint"])
 
 
 def settings_with_model(scenario: Scenario, provider: str, model: str | None) -> Scenario:
@@ -172,5 +190,5 @@ def settings_with_model(scenario: Scenario, provider: str, model: str | None) ->
     return replace(scenario, providers={**scenario.providers, provider: replace(settings, model=model)})
 
 
-__all__ = ["PROBE_SCENARIO", "Question", "RESULTS", "apply_overlay", "classify", "overlay_document",
+__all__ = ["PROBE_SCENARIO", "Question", "RESULTS", "adapt", "apply_overlay", "classify", "overlay_document",
            "probe_scenario", "question_translation", "questions_for", "settings_with_model", "ProviderSettings"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from .capabilities import CAPABILITIES, PROVIDER_IDS, Capability
 from .choice import did_you_mean
-from .model import RenderOptions, Reply, Scenario, ToolchoiceError, Translation
+from .model import LedgerEntry, RenderOptions, Reply, Scenario, ToolchoiceError, Translation
 
 # OpenAI-compatible hosts share one translator; their quirks are data in openai_chat.HOSTS.
 MODULES: dict[str, str] = {
@@ -42,15 +42,32 @@ def check_provider(provider: str) -> str:
     return provider
 
 
+_LOADED: dict[str, ModuleType] = {}
+
+
 def module_for(provider: str) -> ModuleType:
-    return importlib.import_module(f".{MODULES[check_provider(provider)]}", __package__)
+    module = _LOADED.get(provider)
+    if module is None:
+        module = _LOADED[provider] = importlib.import_module(f".{MODULES[check_provider(provider)]}", __package__)
+    return module
 
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions = RenderOptions(),
               capabilities: dict[str, Capability] | None = None) -> Translation:
-    """Scenario → request + ledger for one provider. ``capabilities`` may overlay measured facts."""
-    cap = (capabilities or CAPABILITIES).get(provider, CAPABILITIES.get(provider))
-    return module_for(provider).translate(provider, scenario, options, cap)
+    """Scenario → request + ledger for one provider. ``capabilities`` may overlay measured facts;
+    an overlay measured at another endpoint than this request's is not applied (the ledger says so)."""
+    module = module_for(provider)
+    cap = (capabilities or CAPABILITIES).get(provider, CAPABILITIES[provider])
+    if not cap.measured_endpoint:
+        return module.translate(provider, scenario, options, cap)
+    built_in = module.translate(provider, scenario, options, CAPABILITIES[provider])
+    url = built_in.request.url.split("?")[0] if built_in.request else None
+    if url == cap.measured_endpoint.split("?")[0]:
+        return module.translate(provider, scenario, options, cap)
+    built_in.ledger.append(LedgerEntry("info", "capabilities.overlay_skipped",
+                                       f"the capability overlay was measured at {cap.measured_endpoint}, not at "
+                                       f"{url or 'this endpoint'}: built-in facts used"))
+    return built_in
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

@@ -97,6 +97,9 @@ class _Reader:
             value = self.loader.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError as exc:
             raise self.loc(node).fail(f"cannot read this value: {exc.problem}", _PLAIN_DATA) from None
+        except (ValueError, KeyError, AttributeError, TypeError, OverflowError):  # e.g. !!int abc
+            raise self.loc(node).fail(f"cannot read {node.value!r} as {node.tag.rsplit(':', 1)[-1]}",
+                                      "drop the !!tag, or quote the value") from None
         if isinstance(value, float) and not math.isfinite(value):
             raise self.loc(node).fail("numbers must be finite", "quote it to make it a string")
         if not isinstance(value, (str, int, float, bool, type(None))):
@@ -196,6 +199,13 @@ def _byte_position(raw: bytes, index: int) -> tuple[int, int]:
 
 
 def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
+    fast = _compose_fast(text)
+    if fast is not None:
+        loader, root = fast
+        try:
+            return _built(path, loader, root)
+        finally:
+            loader.dispose()
     try:
         loader = yaml.SafeLoader(text)  # the reader refuses control characters right here
     except yaml.reader.ReaderError as exc:
@@ -223,12 +233,50 @@ def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
             mark = loader.get_mark()
             raise ToolchoiceError("invalid YAML: mappings and lists nest too deeply to read", path=path,
                                   line=mark.line + 1, column=mark.column + 1, hint=None) from None
-        if root is None or (isinstance(root, yaml.ScalarNode) and root.value.strip() == ""):
-            raise ToolchoiceError("the scenario is empty", path=path, line=1,
-                                  hint="start with tools:, tool_choice: and messages: (see configs/weather.yaml)")
-        return _build(_Reader(path, loader), root)
+        return _built(path, loader, root)
     finally:
         loader.dispose()
+
+
+def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
+    """Compose with libyaml when PyYAML has it (several times faster). Any problem returns None and the
+    pure-Python loader reads the text again: its messages are the ones the user sees."""
+    c_loader = getattr(yaml, "CSafeLoader", None)
+    if c_loader is None or any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text):
+        return None
+    loader = c_loader(text)
+    try:
+        root = loader.get_single_node()
+    except Exception:  # noqa: BLE001 - the slow path reports it precisely
+        loader.dispose()
+        return None
+    if _unusual(root, MAX_DEPTH):  # the slow path refuses these with its own messages and limits
+        loader.dispose()
+        return None
+    return loader, root
+
+
+def _unusual(root: yaml.Node | None, limit: int) -> bool:
+    """Nesting deeper than ``limit``, or a node reached twice (YAML aliases: possibly an alias bomb)."""
+    stack = [(root, 0)]
+    seen: set[int] = set()
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit or (node is not None and id(node) in seen):
+            return True
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((child, depth + 1) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend((child, depth + 1) for pair in node.value for child in pair)
+    return False
+
+
+def _built(path: str, loader: Any, root: yaml.Node | None) -> Scenario:
+    if root is None or (isinstance(root, yaml.ScalarNode) and root.value.strip() == ""):
+        raise ToolchoiceError("the scenario is empty", path=path, line=1,
+                              hint="start with tools:, tool_choice: and messages: (see configs/weather.yaml)")
+    return _build(_Reader(path, loader), root)
 
 
 def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> ToolchoiceError:

@@ -117,11 +117,18 @@ class Prepared:
         return f"Prepared({self.method} {self.display_url})"
 
 
+def _spellings(value: str) -> set[str]:
+    """A secret as it may appear in text: verbatim, JSON-escaped, and with '/' escaped as '\\/'."""
+    escaped = json.dumps(value)[1:-1]
+    return {value, escaped, value.replace("/", "\\/"), escaped.replace("/", "\\/")}
+
+
 def redact(text: str, secrets: Mapping[str, str]) -> str:
-    """Replace every occurrence of a secret value with its placeholder (longest values first)."""
-    for value in sorted(secrets, key=len, reverse=True):
-        if value:
-            text = text.replace(value, secrets[value])
+    """Replace every occurrence of a secret value (in any spelling) with its placeholder."""
+    forms = sorted(((form, secrets[value]) for value in secrets if value for form in _spellings(value)),
+                   key=lambda pair: len(pair[0]), reverse=True)
+    for form, placeholder in forms:
+        text = text.replace(form, placeholder)
     return text
 
 
@@ -136,6 +143,19 @@ def redact_data(value: Any, secrets: Mapping[str, str]) -> Any:
     if isinstance(value, dict):
         return {redact(str(k), secrets): redact_data(v, secrets) for k, v in value.items()}
     return value
+
+
+def environment_secrets(environ: Mapping[str, str], names: tuple[str, ...] = ()) -> dict[str, str]:
+    """Every provider key variable (and ``names``) set in the environment, as value -> $NAME, for
+    redacting output that never went through ``prepare`` (e.g. `parse` of a saved body)."""
+    from .capabilities import CAPABILITIES
+
+    found: dict[str, str] = {}
+    for name in (*{n for cap in CAPABILITIES.values() for n in cap.key_env}, *names):
+        value = environ.get(name)
+        if value and len(value) >= 4:
+            found[value] = f"${name}"
+    return found
 
 
 def _key_value(request: Request, environ: Mapping[str, str]) -> str | None:
@@ -157,6 +177,12 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
     secrets: dict[str, str] = {}
     missing: list[str] = []
 
+    def usable(name: str, value: str) -> str:
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+            raise ToolchoiceError(f"{who}${name} holds a control character (a line ending from a .env file?)",
+                                  hint=f"set {name} to the key alone")
+        return value
+
     def resolve(match: re.Match[str], *, in_header: bool) -> str:
         name = match.group(1) or match.group(2)
         if name in request.key_env:
@@ -164,7 +190,8 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
                 missing.append(name)
                 return match.group(0)
             secrets[key] = f"${request.key_env[0]}"
-            return key
+            source = next(n for n in request.key_env if env.get(n) == key)
+            return usable(source, key)
         if not in_header:
             return match.group(0)  # a URL may hold a literal '$'; only key placeholders are ours
         value = env.get(name)
@@ -172,7 +199,7 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
             missing.append(name)
             return match.group(0)
         secrets[value] = f"${name}"
-        return value
+        return usable(name, value)
 
     headers: dict[str, str] = {}
     for name, value in request.headers.items():
@@ -183,6 +210,7 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
             continue  # a local server and no key set: the auth header is left out
         headers[name] = resolved
     url = _PLACEHOLDER.sub(lambda m: resolve(m, in_header=False), request.url)
+    _check_url(url, request.url, who)
     if any(n in request.key_env for n in missing):
         raise ToolchoiceError(f"{who}no API key: set {' or '.join(request.key_env)}",
                               hint="the key is read from the environment at send time and never printed")
@@ -195,6 +223,21 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
     if "user-agent" not in lowered:
         headers["User-Agent"] = user_agent()
     return Prepared(request.method, url, request.url, headers, wire_json(request.body).encode("utf-8"), secrets)
+
+
+def _check_url(url: str, shown: str, who: str) -> None:
+    """Refuse a URL no client can send to, as bad input (exit 2), before any connection."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError when out of range
+    except ValueError as exc:
+        reason = str(exc)
+        raise ToolchoiceError(f"{who}cannot send to {shown}: {reason[:1].lower()}{reason[1:]}",
+                              hint="check --base-url") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ToolchoiceError(f"{who}cannot send to {shown}: not an http(s) URL", hint="check --base-url") from None
 
 
 # ---- retry decisions (pure) --------------------------------------------------------------
@@ -394,8 +437,16 @@ def send(request: Request, *, provider: str = "", timeouts: Timeouts = Timeouts(
         while True:
             loop.begin()
             try:
-                r = client.request(prepared.method, prepared.url, headers=prepared.headers, content=prepared.content)
-                wait = loop.answered(r.status_code, r.headers, r.read(), r.encoding)
+                deadline = time.monotonic() + _attempt_limit(client)
+                with client.stream(prepared.method, prepared.url, headers=prepared.headers,
+                                   content=prepared.content) as r:
+                    chunks = []
+                    for chunk in r.iter_bytes():
+                        chunks.append(chunk)
+                        if time.monotonic() > deadline:
+                            raise _too_slow(httpx)
+                    raw = b"".join(chunks)
+                    wait = loop.answered(r.status_code, r.headers, raw, r.encoding)
             except httpx.HTTPError as exc:
                 wait = loop.failed(exc)
             except httpx.InvalidURL as exc:
@@ -425,9 +476,11 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
         while True:
             loop.begin()
             try:
-                r = await client.request(prepared.method, prepared.url, headers=prepared.headers,
-                                         content=prepared.content)
-                wait = loop.answered(r.status_code, r.headers, await r.aread(), r.encoding)
+                try:
+                    r, raw = await asyncio.wait_for(_fetch(client, prepared), _attempt_limit(client))
+                except asyncio.TimeoutError:
+                    raise _too_slow(httpx) from None
+                wait = loop.answered(r.status_code, r.headers, raw, r.encoding)
             except httpx.HTTPError as exc:
                 wait = loop.failed(exc)
             except httpx.InvalidURL as exc:
@@ -439,6 +492,22 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
     finally:
         if own:
             await client.aclose()
+
+
+def _attempt_limit(client: Any) -> float:
+    """One attempt, as a whole (connect + every read), may take connect + read timeout: a body that
+    trickles in, each piece under the read timeout, still ends."""
+    timeout = client.timeout
+    return (timeout.connect or 10.0) + (timeout.read or 120.0)
+
+
+def _too_slow(httpx: Any) -> Exception:
+    return httpx.ReadTimeout("the response as a whole took longer than the timeout allows")
+
+
+async def _fetch(client: Any, prepared: Prepared) -> tuple[Any, bytes]:
+    r = await client.request(prepared.method, prepared.url, headers=prepared.headers, content=prepared.content)
+    return r, await r.aread()
 
 
 def new_async_client(timeouts: Timeouts, concurrency: int = 4) -> Any:

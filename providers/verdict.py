@@ -86,7 +86,12 @@ def argument_errors(tool: Tool | None, call: ToolCall) -> list[str]:
         cls.check_schema(schema)
     except exceptions.SchemaError as exc:
         return [f"schema: the tool's own schema is invalid ({exc.message}); arguments not checked"]
-    errors = sorted(cls(schema).iter_errors(call.arguments), key=lambda e: (e.json_path, e.message))
+    from referencing.exceptions import Unresolvable
+
+    try:
+        errors = sorted(cls(schema).iter_errors(call.arguments), key=lambda e: (e.json_path, e.message))
+    except (Unresolvable, exceptions._RefResolutionError) as exc:  # a $ref to nowhere, or off-site (never fetched)
+        return [f"schema: a $ref cannot be resolved ({exc}); arguments not checked"]
     shown = [f"{e.json_path}: {e.message}" for e in errors[:MAX_SCHEMA_ERRORS]]
     if len(errors) > MAX_SCHEMA_ERRORS:
         shown.append(f"… and {len(errors) - MAX_SCHEMA_ERRORS} more")

@@ -79,6 +79,19 @@ def test_classification(categories: list[str], result: str):
     assert classify([{"category": c} for c in categories]) == result
 
 
+def test_adapt_never_charges_an_earlier_rejection_to_another_feature():
+    from toolchoice.providers.probe import adapt
+
+    qs = {q.feature: q for q in questions_for("openai", CAPABILITIES["openai"], probe_scenario())}
+    assert adapt(qs["parallel"], {"required": "honored"}) == (qs["parallel"], "")
+    asked, _ = adapt(qs["parallel"], {"required": "rejected"})
+    assert asked is not None and asked.tool_choice == "auto" and asked.parallel is False
+    asked, _ = adapt(qs["history"], {"named": "rejected"})
+    assert asked is not None and asked.tool_choice == "auto" and asked.with_history
+    asked, reason = adapt(qs["truncation"], {"named": "rejected"})
+    assert asked is None and "named" in reason
+
+
 def document(**features: str) -> dict[str, Any]:
     return overlay_document("openai", "http://127.0.0.1:9/v1/chat/completions", "tiny", 3, "2026-11-21T00:00:00Z",
                             [{"feature": f, "result": r, "question": f, "evidence": f"{f} evidence"}
@@ -98,8 +111,9 @@ def test_overlay_turns_rejected_and_ignored_into_unsupported_and_keeps_honored()
 def test_render_with_an_overlay_warns_where_the_endpoint_rejects(tmp_path):
     path = tmp_path / "caps.json"
     path.write_text(json.dumps(document(required="rejected")))
+    local = ("--base-url", "http://127.0.0.1:9/v1")  # the endpoint the overlay was measured at
     result = toolchoice("render", str(ROOT / "configs/planner-trap.yaml"), "-p", "openai", "-f", "json",
-                        "--capabilities", str(path))
+                        "--capabilities", str(path), *local)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     entries = {e["code"]: e for e in data["ledger"]}
@@ -112,8 +126,14 @@ def test_render_with_an_overlay_warns_where_the_endpoint_rejects(tmp_path):
                                   "--capabilities", str(path)).stdout)
     assert other["effective_tool_choice"] == "required"
     refused = toolchoice("render", str(ROOT / "configs/planner-trap.yaml"), "-p", "openai", "-f", "json",
-                         "--capabilities", str(path), "--no-emulate")
+                         "--capabilities", str(path), "--no-emulate", *local)
     assert refused.returncode == 3
+    # measured at a local server, it says nothing about api.openai.com: built-in facts there
+    elsewhere = json.loads(toolchoice("render", str(ROOT / "configs/planner-trap.yaml"), "-p", "openai", "-f", "json",
+                                      "--capabilities", str(path)).stdout)
+    assert elsewhere["effective_tool_choice"] == "required"
+    skipped = next(e for e in elsewhere["ledger"] if e["code"] == "capabilities.overlay_skipped")
+    assert "http://127.0.0.1:9/v1/chat/completions" in skipped["message"]
 
 
 @pytest.mark.parametrize("content, message", [
@@ -164,7 +184,10 @@ def test_probe_classifies_a_scripted_endpoint_and_saves_an_overlay(tmp_path):
     assert results["named"] == "ignored"  # named 'other', got get_weather: wrong_tool
     named = next(q for q in data["questions"] if q["feature"] == "named")
     assert named["verdicts"] == ["wrong_tool", "wrong_tool"] and "status 200" in named["evidence"]
-    assert results["parallel"] == "rejected"  # the parallel question forces a call with required
+    # required was rejected, so parallel is asked with auto (else it would only repeat that rejection)
+    assert results["parallel"] == "honored"
+    parallel = next(q for q in data["questions"] if q["feature"] == "parallel")
+    assert "with auto" in parallel["question"]
     assert results["history"] == "ignored" and results["unset"] == "honored"
     required = next(q for q in data["questions"] if q["feature"] == "required")
     assert "openai: 500" in required["evidence"]

@@ -1,0 +1,223 @@
+"""No network in dry runs: render, compare (dry), `send --dry-run`, parse and providers, for every
+provider × every shipped config × every format, run with sockets blocked — and with every key set,
+so a dry run that would send "because it could" is caught too.
+
+The runner replaces ``socket.socket`` (construction, connect, connect_ex), ``socket.create_connection``,
+``socket.getaddrinfo`` and ``socket.socketpair`` with functions that record the attempt and raise, then
+runs the real `toolchoice` click command in-process once per job (one cold start for ~1500 jobs).
+An attempt is recorded even when something catches the exception, so a swallowed connection
+attempt still fails the test. Exit codes are checked against the translator itself: 3 exactly when
+the translation is refused (``request`` is None), else 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolchoice.providers.capabilities import CAPABILITIES, PROVIDER_IDS
+from toolchoice.providers.model import RenderOptions
+from toolchoice.providers.registry import translate
+from toolchoice.providers.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
+RESPONSES = ROOT / "tests" / "data" / "responses"
+KEY_VARS = sorted({name for cap in CAPABILITIES.values() for name in cap.key_env})
+
+RUNNER = r"""
+import contextlib, io, json, os, socket, sys
+
+ATTEMPTS = []
+
+def refuse(what):
+    def blocked(*args, **kwargs):
+        ATTEMPTS.append(what)
+        raise OSError(f"toolchoice dry-run test: {what} is blocked")
+    return blocked
+
+class NoSocket(socket.socket):
+    def __init__(self, *args, **kwargs):
+        ATTEMPTS.append("socket.socket()")
+        raise OSError("toolchoice dry-run test: socket.socket() is blocked")
+
+socket.socket.connect = refuse("socket.connect")
+socket.socket.connect_ex = refuse("socket.connect_ex")
+socket.socket = NoSocket
+socket.create_connection = refuse("socket.create_connection")
+socket.getaddrinfo = refuse("socket.getaddrinfo")
+socket.socketpair = refuse("socket.socketpair")
+
+import typer
+from toolchoice.cli.app import app
+command = typer.main.get_command(app)
+results = []
+for argv in json.loads(sys.stdin.read()):
+    ATTEMPTS.clear()
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            command.main(args=argv, prog_name="toolchoice", standalone_mode=True)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    results.append({"code": code, "stdout": out.getvalue(), "stderr": err.getvalue(), "sockets": list(ATTEMPTS)})
+sys.stdout.write(json.dumps(results))
+"""
+
+
+def runner_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLCHOICE_")}
+    env.update({name: f"offline-canary-{name.lower()}" for name in KEY_VARS})  # keys present: still no socket
+    env.update({"COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"})
+    return env
+
+
+def run_jobs(jobs: dict[str, list[str]], processes: int = 2) -> dict[str, dict[str, Any]]:
+    names = list(jobs)
+    chunks = [c for c in (names[i::processes] for i in range(processes)) if c]
+
+    def one(chunk: list[str]) -> tuple[list[str], list[dict[str, Any]]]:
+        proc = subprocess.run([sys.executable, "-c", RUNNER], input=json.dumps([jobs[n] for n in chunk]),
+                              capture_output=True, text=True, env=runner_env(), timeout=300)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+        return chunk, json.loads(proc.stdout)
+
+    results: dict[str, dict[str, Any]] = {}
+    with ThreadPoolExecutor(len(chunks)) as pool:
+        for chunk, outs in pool.map(one, chunks):
+            results.update(zip(chunk, outs))
+    return results
+
+
+def success_bodies(provider: str) -> list[Path]:
+    """Recorded success bodies in the provider's format (OpenAI-compatible hosts read OpenAI's)."""
+    folder = RESPONSES / provider if (RESPONSES / provider).is_dir() else RESPONSES / "openai"
+    if provider == "azure":
+        folder = RESPONSES / "openai"
+    return sorted(p for p in folder.glob("*.json") if not p.name.endswith(".expect.json")
+                  and not p.name.startswith("error-"))
+
+
+ERROR_BODIES = sorted(p for p in (RESPONSES / "errors").iterdir() if p.suffix in (".json", ".html")
+                      and not p.name.endswith(".expect.json"))
+
+
+def refused(config: Path, provider: str) -> bool:
+    """What the translator itself says (the CLI must agree): is this request refused?"""
+    return translate(provider, load_scenario(config), RenderOptions()).request is None
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, dict[str, Any]]:
+    jobs: dict[str, list[str]] = {}
+    for config in CONFIGS:
+        for pid in PROVIDER_IDS:
+            for fmt in ("pretty", "json", "curl"):
+                jobs[f"render/{config.name}/{pid}/{fmt}"] = ["render", str(config), "-p", pid, "-f", fmt]
+            for fmt in ("pretty", "json"):
+                jobs[f"send-dry/{config.name}/{pid}/{fmt}"] = ["send", str(config), "-p", pid, "--dry-run", "-f", fmt]
+            # a local base URL changes nothing: still no socket
+            jobs[f"send-dry-local/{config.name}/{pid}/json"] = ["send", str(config), "-p", pid, "--dry-run", "-f",
+                                                                "json", "--base-url", "http://127.0.0.1:1/v1"]
+            body = success_bodies(pid)[0]
+            jobs[f"parse-judged/{config.name}/{pid}/json"] = ["parse", str(body), "-p", pid, "--scenario",
+                                                              str(config), "-f", "json"]
+        for fmt in ("pretty", "json", "markdown"):
+            jobs[f"compare/{config.name}/all/{fmt}"] = ["compare", str(config), "--providers", "all", "-f", fmt]
+        jobs[f"render-all/{config.name}/all/json"] = ["render", str(config), "-p", "all", "-f", "json"]
+    for pid in PROVIDER_IDS:
+        for body in success_bodies(pid):
+            for fmt in ("pretty", "json"):
+                jobs[f"parse-ok/{body.name}/{pid}/{fmt}"] = ["parse", str(body), "-p", pid, "-f", fmt]
+        for body in ERROR_BODIES:
+            jobs[f"parse-error/{body.name}/{pid}/json"] = ["parse", str(body), "-p", pid, "-f", "json"]
+    for fmt in ("pretty", "json", "markdown"):
+        jobs[f"providers/-/-/{fmt}"] = ["providers", "-f", fmt]
+    return run_jobs(jobs)
+
+
+def group(results: dict[str, dict[str, Any]], kind: str) -> dict[str, dict[str, Any]]:
+    return {name: r for name, r in results.items() if name.split("/")[0] == kind}
+
+
+def no_socket_no_crash(name: str, result: dict[str, Any]) -> None:
+    assert result["sockets"] == [], (name, result["sockets"])
+    assert "Traceback" not in result["stderr"] and "internal error" not in result["stderr"], (name, result["stderr"])
+    assert "blocked" not in result["stdout"] + result["stderr"], name
+
+
+def test_every_job_ran(results):
+    kinds = {name.split("/")[0] for name in results}
+    assert kinds == {"render", "render-all", "send-dry", "send-dry-local", "compare", "parse-ok", "parse-error",
+                     "parse-judged", "providers"}
+    assert len(group(results, "render")) == len(CONFIGS) * len(PROVIDER_IDS) * 3
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.name)
+def test_render_and_send_dry_run_open_no_socket_and_exit_as_the_translation_says(results, config):
+    for kind in ("render", "send-dry", "send-dry-local"):
+        for pid in PROVIDER_IDS:
+            expected = 3 if refused(config, pid) else 0
+            for name, result in results.items():
+                if name.startswith(f"{kind}/{config.name}/{pid}/"):
+                    no_socket_no_crash(name, result)
+                    assert result["code"] == expected, (name, result["code"], result["stderr"])
+                    assert result["stdout"].strip(), name
+    for pid in PROVIDER_IDS:  # send --dry-run prints exactly what render prints
+        for fmt in ("pretty", "json"):
+            assert (results[f"send-dry/{config.name}/{pid}/{fmt}"]["stdout"]
+                    == results[f"render/{config.name}/{pid}/{fmt}"]["stdout"]), (pid, fmt)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.name)
+def test_compare_dry_run_opens_no_socket(results, config):
+    expected = 3 if any(refused(config, pid) for pid in PROVIDER_IDS) else 0
+    for kind in ("compare", "render-all"):
+        for name, result in results.items():
+            if name.startswith(f"{kind}/{config.name}/"):
+                no_socket_no_crash(name, result)
+                assert result["code"] == expected, (name, result["code"], result["stderr"])
+    data = json.loads(results[f"compare/{config.name}/all/json"]["stdout"])
+    assert [p["provider"] for p in data["providers"]] == list(PROVIDER_IDS)
+
+
+def test_parse_opens_no_socket(results):
+    ok = group(results, "parse-ok")
+    assert len(ok) >= 2 * len(PROVIDER_IDS)
+    for name, result in ok.items():
+        no_socket_no_crash(name, result)
+        assert result["code"] == 0, (name, result["stdout"][-500:])
+    errors = group(results, "parse-error")
+    assert len(errors) == len(ERROR_BODIES) * len(PROVIDER_IDS)
+    for name, result in errors.items():
+        no_socket_no_crash(name, result)
+        assert result["code"] == 1, (name, result["stdout"][-500:])
+        assert json.loads(result["stdout"])["error"], name
+    for name, result in group(results, "parse-judged").items():
+        no_socket_no_crash(name, result)
+        assert result["code"] in (0, 4), (name, result["code"], result["stderr"])
+        assert json.loads(result["stdout"])["verdict"]["category"] != "error", name
+
+
+def test_providers_matrix_opens_no_socket(results):
+    for name, result in group(results, "providers").items():
+        no_socket_no_crash(name, result)
+        assert result["code"] == 0
+
+
+def test_the_blocker_catches_a_real_send():
+    """The harness can fail: a real `send` (no --dry-run) under the same blocker records an attempt."""
+    config = str(ROOT / "configs" / "weather.yaml")
+    out = run_jobs({"send": ["send", config, "-p", "openai", "--base-url", "http://127.0.0.1:1/v1", "--retries", "0",
+                             "-f", "json"]}, processes=1)["send"]
+    assert out["sockets"], out  # (asyncio's self-pipe socketpair comes first: blocked, so the send fails)
+    assert out["code"] != 0
