@@ -196,7 +196,7 @@ class StandIn:
 
     def start(self) -> "StandIn":
         handler = type("Handler", (_Handler,), {"stand_in": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server = _Server(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
                                         name="stand-in", daemon=True)
@@ -216,7 +216,12 @@ class StandIn:
         self.stop()
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # a burst of concurrent clients must not hit the kernel's default backlog of 5
+
+
 class _Handler(BaseHTTPRequestHandler):
+    disable_nagle_algorithm = True  # small replies go out at once, not after a delayed ACK
     protocol_version = "HTTP/1.1"
     stand_in: StandIn
 
