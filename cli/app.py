@@ -45,6 +45,32 @@ def __getattr__(name: str) -> Any:  # `from toolchoice.cli.app import app`: the 
     raise AttributeError(name)
 
 
+def _click_errors() -> tuple[type[Exception], type[Exception]]:
+    """(UsageError, Abort) of the click typer runs on: typer 0.28 vendors click as typer._click."""
+    try:
+        from typer._click.exceptions import UsageError
+    except ImportError:  # typer versions that use the click package
+        from click.exceptions import UsageError
+    return UsageError, typer.Abort
+
+
 def main() -> None:
-    first = sys.argv[1] if len(sys.argv) > 1 else ""
-    build([first] if first in COMMANDS else None)()
+    """Run the command; usage errors (an unknown option, a bad --format) are one line and exit 2."""
+    from .exits import BAD_INPUT, error_line
+
+    if len(sys.argv) < 2:
+        build()()  # no arguments: the help
+        return
+    first = sys.argv[1]
+    command = typer.main.get_command(build([first] if first in COMMANDS else None))
+    usage_error, abort = _click_errors()
+    try:
+        code = command.main(prog_name="toolchoice", standalone_mode=False)
+    except usage_error as exc:
+        where = f"toolchoice {first} --help" if first in COMMANDS else "toolchoice --help"
+        error_line(f"{exc.format_message()} (see {where})")  # type: ignore[attr-defined]
+        sys.exit(BAD_INPUT)
+    except abort:
+        error_line("aborted")
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)

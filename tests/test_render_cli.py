@@ -225,3 +225,16 @@ def test_providers_matrix_comes_from_the_capability_table():
     markdown = run("providers", "--format", "markdown").stdout
     readme = (ROOT / "README.md").read_text()
     assert markdown.strip() in readme, "README's support matrix is stale: paste `toolchoice providers -f markdown`"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["render", "configs/weather.yaml", "--format", "xml"], "'xml' is not one of"),
+    (["rendr"], "No such command 'rendr'"),
+    (["render"], "Missing argument 'scenario'"),
+    (["compare", "configs/weather.yaml", "--bogus"], "No such option: --bogus"),
+])
+def test_usage_errors_are_one_line_exit_2(args, words):
+    result = subprocess.run([shutil.which("toolchoice"), *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("toolchoice: error: ")
+    assert words in result.stderr and "--help" in result.stderr
