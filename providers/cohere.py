@@ -18,9 +18,9 @@ import re
 from typing import Any
 
 from .capabilities import Capability
-from .common import (Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
+from .common import (chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
                      start, strict_tools)
-from .model import RenderOptions, Reply, Scenario, Translation, Usage
+from .model import Message, RenderOptions, Reply, Scenario, Translation, Usage
 from .replies import bad_body, expect_dict, expect_list, join_text, make_call
 
 BASE_URL = "https://api.cohere.com"
@@ -35,7 +35,6 @@ LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent as the top-level strict_tools: true",
     "strict.widened": "strict_tools applies to every tool, so tools not marked strict become strict too",
     "history.text_as_tool_plan": "assistant text next to tool calls sent as tool_plan (Cohere rejects content there)",
-    "history.is_error_dropped": "a tool result's is_error has no Cohere field; the content carries the error",
     "schema.empty_parameters": "a tool without parameters is sent with an empty object schema",
     "thinking.mapped": "the thinking setting sent as thinking {type: enabled|disabled}",
 }
@@ -108,32 +107,23 @@ def _tools(ctx: Context, body: dict[str, Any]) -> str | None:
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    if ctx.scenario.system is not None:
-        out.append({"role": "system", "content": ctx.scenario.system})
-    for m in ctx.scenario.messages:
-        if m.role == "user":
-            out.append({"role": "user", "content": m.content})
-        elif m.role == "assistant":
-            msg: dict[str, Any] = {"role": "assistant"}
-            if m.tool_calls:
-                if m.content:
-                    msg["tool_plan"] = m.content
-                    ctx.ledger.info("history.text_as_tool_plan", f"assistant text before calls "
-                                    f"{', '.join(c.id for c in m.tool_calls)} sent as tool_plan: Cohere rejects "
-                                    "text content next to tool_calls")
-                msg["tool_calls"] = [{"id": c.id, "type": "function",
-                                      "function": {"name": c.name, "arguments": history_arguments_json(c.arguments)}}
-                                     for c in m.tool_calls]
-            else:
-                msg["content"] = m.content
-            out.append(msg)
-        else:
-            out.append({"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content})
-            if m.is_error:
-                ctx.ledger.info("history.is_error_dropped", f"tool result {m.tool_call_id} is_error: true has no "
-                                f"field in {ctx.cap.title}; the content carries the error")
-    return out
+    def assistant(m: Message) -> dict[str, Any]:
+        msg: dict[str, Any] = {"role": "assistant"}
+        if not m.tool_calls:
+            msg["content"] = m.content
+            return msg
+        if m.content:
+            msg["tool_plan"] = m.content
+            ctx.ledger.info("history.text_as_tool_plan", f"assistant text before calls "
+                            f"{', '.join(c.id for c in m.tool_calls)} sent as tool_plan: Cohere rejects "
+                            "text content next to tool_calls")
+        msg["tool_calls"] = [{"id": c.id, "type": "function",
+                              "function": {"name": c.name, "arguments": history_arguments_json(c.arguments)}}
+                             for c in m.tool_calls]
+        return msg
+
+    return chat_messages(ctx, assistant, lambda m: {"role": "tool", "tool_call_id": m.tool_call_id,
+                                                    "content": m.content})
 
 
 # ---- replies -----------------------------------------------------------------------------

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from .capabilities import CAPABILITIES, Capability, Level
-from .model import Ledger, RenderOptions, Request, Scenario, Tool, Translation
+from .model import Ledger, Message, RenderOptions, Request, Scenario, Tool, Translation
 
 PlanMode = Literal["unset", "auto", "none", "required", "named", "allowed"]
 
@@ -390,6 +390,27 @@ def bearer(ctx: Context) -> dict[str, str]:
 def history_arguments_json(arguments: dict[str, Any]) -> str:
     """Tool-call arguments as the JSON text OpenAI-style histories carry."""
     return json.dumps(arguments, ensure_ascii=False)
+
+
+def chat_messages(ctx: Context, assistant: Callable[[Message], dict[str, Any]],
+                  tool: Callable[[Message], dict[str, Any]]) -> list[dict[str, Any]]:
+    """The role-per-message history most chat APIs take: system first, users as they are, assistant
+    turns and tool results in the provider's own encoding. A tool result's is_error, which these APIs
+    have no field for, is recorded in the ledger."""
+    out: list[dict[str, Any]] = []
+    if ctx.scenario.system is not None:
+        out.append({"role": "system", "content": ctx.scenario.system})
+    for m in ctx.scenario.messages:
+        if m.role == "user":
+            out.append({"role": "user", "content": m.content})
+        elif m.role == "assistant":
+            out.append(assistant(m))
+        else:
+            out.append(tool(m))
+            if m.is_error:
+                ctx.ledger.info("history.is_error_dropped", f"tool result {m.tool_call_id} is_error: true has no "
+                                f"field in {ctx.cap.title}; the content carries the error")
+    return out
 
 
 def tool_result_object(content: str) -> dict[str, Any]:

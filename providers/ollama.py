@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from .capabilities import Capability
-from .common import Context, bearer, endpoint, finish, mapped, parallel_value, start, strict_tools
-from .model import RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .common import chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, start, strict_tools
+from .model import Message, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .replies import bad_body, expect_dict, expect_list, int_or_none, make_call
 
 BASE_URL = "http://localhost:11434"
@@ -36,7 +36,6 @@ LEDGER_CODES: dict[str, str] = {
     "max_tokens.mapped": "max_tokens sent as options.num_predict",
     "temperature.mapped": "temperature sent as options.temperature",
     "thinking.mapped": "the thinking setting sent as think",
-    "history.is_error_dropped": "a tool result's is_error has no Ollama field; the content carries the error",
     "schema.empty_parameters": "a tool without parameters is sent with an empty object schema",
     "schema.keywords_ignored": "schema keywords Ollama's tool structs do not read, so the model never sees them",
 }
@@ -118,27 +117,17 @@ def _ignored_keys(schema: Any, allowed: frozenset[str], path: str) -> list[str]:
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    if ctx.scenario.system is not None:
-        out.append({"role": "system", "content": ctx.scenario.system})
-    for m in ctx.scenario.messages:
-        if m.role == "user":
-            out.append({"role": "user", "content": m.content})
-        elif m.role == "assistant":
-            msg: dict[str, Any] = {"role": "assistant"}
-            if m.content is not None:
-                msg["content"] = m.content
-            if m.tool_calls:
-                msg["tool_calls"] = [{"id": c.id, "function": {"name": c.name, "arguments": c.arguments}}
-                                     for c in m.tool_calls]
-            out.append(msg)
-        else:
-            out.append({"role": "tool", "content": m.content, "tool_name": m.tool_name,
-                        "tool_call_id": m.tool_call_id})
-            if m.is_error:
-                ctx.ledger.info("history.is_error_dropped", f"tool result {m.tool_call_id} is_error: true has no "
-                                f"field in {ctx.cap.title}; the content carries the error")
-    return out
+    def assistant(m: Message) -> dict[str, Any]:
+        msg: dict[str, Any] = {"role": "assistant"}
+        if m.content is not None:
+            msg["content"] = m.content
+        if m.tool_calls:  # Ollama takes arguments as objects
+            msg["tool_calls"] = [{"id": c.id, "function": {"name": c.name, "arguments": c.arguments}}
+                                 for c in m.tool_calls]
+        return msg
+
+    return chat_messages(ctx, assistant, lambda m: {"role": "tool", "content": m.content, "tool_name": m.tool_name,
+                                                    "tool_call_id": m.tool_call_id})
 
 
 # ---- replies -----------------------------------------------------------------------------

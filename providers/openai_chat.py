@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .capabilities import Capability
-from .common import (Context, bearer, check_names, compact, endpoint, finish, history_arguments_json, key_env,
+from .common import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json, key_env,
                      mapped, openai_strict_problems, parallel_value, start, strict_tools)
-from .model import RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
+from .model import Message, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
 from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
@@ -87,7 +87,6 @@ HOSTS: dict[str, Host] = {
 
 LEDGER_CODES: dict[str, str] = {
     "history.ids_rewritten": "tool-call ids rewritten to the host's required form (Mistral: 9 alphanumerics)",
-    "history.is_error_dropped": "a tool result's is_error has no field here; the content carries the error",
     "thinking.forced_choice": "a forcing tool_choice with thinking/reasoning on is rejected: request refused",
     "thinking.mapped": "the thinking setting sent in the host's field",
     "thinking.disabled_for_choice": "thinking (on by default) sent disabled so a forcing tool_choice is accepted",
@@ -291,28 +290,21 @@ def _id_map(ctx: Context, host: Host) -> dict[str, str]:
 
 
 def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    if ctx.scenario.system is not None:
-        out.append({"role": "system", "content": ctx.scenario.system})
-    for m in ctx.scenario.messages:
-        if m.role == "user":
-            out.append({"role": "user", "content": m.content})
-        elif m.role == "assistant":
-            msg: dict[str, Any] = {"role": "assistant", "content": m.content}
-            if m.tool_calls:
-                msg["tool_calls"] = [{"id": ids[c.id], "type": "function",
-                                      "function": {"name": c.name, "arguments": history_arguments_json(c.arguments)}}
-                                     for c in m.tool_calls]
-            out.append(msg)
-        else:
-            msg = {"role": "tool", "tool_call_id": ids.get(m.tool_call_id or "", m.tool_call_id), "content": m.content}
-            if host.tool_message_name:
-                msg["name"] = m.tool_name
-            if m.is_error:
-                ctx.ledger.info("history.is_error_dropped", f"tool result {m.tool_call_id} is_error: true has no "
-                                f"field in {ctx.cap.title}; the content carries the error")
-            out.append(msg)
-    return out
+    def assistant(m: Message) -> dict[str, Any]:
+        msg: dict[str, Any] = {"role": "assistant", "content": m.content}
+        if m.tool_calls:
+            msg["tool_calls"] = [{"id": ids[c.id], "type": "function",
+                                  "function": {"name": c.name, "arguments": history_arguments_json(c.arguments)}}
+                                 for c in m.tool_calls]
+        return msg
+
+    def tool(m: Message) -> dict[str, Any]:
+        msg = {"role": "tool", "tool_call_id": ids.get(m.tool_call_id or "", m.tool_call_id), "content": m.content}
+        if host.tool_message_name:
+            msg["name"] = m.tool_name
+        return msg
+
+    return chat_messages(ctx, assistant, tool)
 
 
 def parse_reply(provider: str, body: Any) -> Reply:
