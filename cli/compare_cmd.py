@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
 import typer
 
@@ -14,6 +14,7 @@ from toolchoice.providers.model import Scenario, Translation
 from . import exits
 from .compare_view import markdown, print_table, row_cells
 from .exits import handled
+from .output import write
 from .render_cmd import BASE_URL, CAPS, MODEL, NO_EMULATE, SCENARIO, STRICT, TOOL_CHOICE, build_translations
 
 
@@ -55,8 +56,8 @@ def compare(
     from .inputs import scenario_with_override
 
     loaded = scenario_with_override(scenario, tool_choice)
-    translations = build_translations(scenario, [providers] if providers else None, tool_choice, model, base_url,
-                                      strict, no_emulate, capabilities)
+    translations = build_translations(loaded, [providers] if providers else None, model, base_url, strict,
+                                      no_emulate, capabilities)
     if send:
         from .compare_send import run_compare_send
 
@@ -65,17 +66,11 @@ def compare(
         raise typer.Exit(code)
     rows = dry_rows(loaded, translations)
     if format is CompareFormat.json:
-        sys_out(json.dumps(dry_json(scenario, translations), indent=2, ensure_ascii=False))
+        write(json.dumps(dry_json(scenario, translations), indent=2, ensure_ascii=False))
     elif format is CompareFormat.markdown:
-        sys_out(markdown(rows))
+        write(markdown(rows))
     else:
         print_table(rows, f"{scenario} · dry run (nothing sent)",
                     ledgers={t.provider: t.ledger for t in translations})
     if any(t.refused for t in translations):
         raise typer.Exit(exits.REFUSED)
-
-
-def sys_out(text: str) -> None:
-    from .output import write
-
-    write(text)

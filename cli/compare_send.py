@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolchoice.providers.common import compact
 from toolchoice.providers.model import Reply, Scenario, ToolchoiceError, Translation
 
 from . import exits
+from .output import choice_text
 from .send_cmd import Sample, _failed_sample, emit, emit_pretty, judge
 
 
@@ -80,10 +82,6 @@ async def _send_everything(scenario: Scenario, runs: list[ProviderRun], repeat: 
         run.samples.sort(key=lambda s: s.index)
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
 def _calls_text(reply: Reply) -> str:
     if reply.error is not None:
         return ""
@@ -91,7 +89,7 @@ def _calls_text(reply: Reply) -> str:
         return f"(text) {reply.text[:60]}" if reply.text else "(no call, no text)"
     parts = []
     for call in reply.tool_calls:
-        args = _compact(call.arguments) if call.arguments is not None else f"<{call.arguments_error}>"
+        args = compact(call.arguments) if call.arguments is not None else f"<{call.arguments_error}>"
         parts.append(f"{call.name}({args[:80]})")
     return "\n".join(parts)
 
@@ -106,8 +104,7 @@ def _summary(run: ProviderRun) -> dict[str, Any] | None:
 
 def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
     t = run.translation
-    choice = t.effective_tool_choice
-    wire = "(not sent)" if choice is None else choice if isinstance(choice, str) else _compact(choice)
+    wire = choice_text(t.effective_tool_choice)
     if run.skipped:
         return {"provider": run.provider, "tool_choice on the wire": "REFUSED" if t.request is None else wire,
                 "calls": run.skipped, "verdict": "refused" if t.request is None else "skipped",
@@ -183,7 +180,7 @@ def _diff_lines(diff: dict[str, Any]) -> list[str]:
     else:
         lines.append("tools chosen: " + "; ".join(f"{p}: {', '.join(n) or '(none)'}" for p, n in diff["tools"].items()))
     for d in diff["arguments"]:
-        values = ", ".join(f"{p}={_compact(v) if v != '<missing>' else v}" for p, v in d["values"].items())
+        values = ", ".join(f"{p}={compact(v) if v != '<missing>' else v}" for p, v in d["values"].items())
         lines.append(f"{d['tool']}.{d['path']} {d['kind']}: {values}")
     if diff["tools"] and not diff["arguments"] and diff["same_tools"]:
         lines.append("no argument differences")

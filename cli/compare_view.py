@@ -5,21 +5,17 @@ Pure data first (``row_cells``, ``differing``), then the three renderings: JSON,
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from typing import Any
 from urllib.parse import urlsplit
 
 from toolchoice.providers.model import LedgerEntry, Translation
+
+from .output import choice_text
 
 COLUMNS = ("provider", "endpoint", "tool_choice on the wire", "tools", "parallel", "strict", "ledger")
 COMPARED = ("tool_choice on the wire", "tools", "parallel", "strict")  # cells highlighted when they differ
 _NOISE = {"model.default", "tool_choice.spelling", "tool_choice.mapped", "parallel.mapped", "strict.mapped",
           "endpoint.base_url"}
-
-
-def _compact(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def headline(ledger: list[LedgerEntry]) -> LedgerEntry | None:
@@ -52,7 +48,7 @@ def row_cells(t: Translation, declared: int, parallel_set: bool, strict_set: boo
     else:
         parts = urlsplit(t.request.url)
         endpoint = parts.netloc
-        wire = "(not sent)" if t.effective_tool_choice is None else _compact(t.effective_tool_choice)
+        wire = choice_text(t.effective_tool_choice)
     offered = len(t.offered_tools)
     tools = f"{offered} sent" if offered == declared else f"{offered} of {declared} sent"
     summary = " ".join(f"{counts[s]}{s[0].upper()}" for s in ("error", "warning", "info") if counts[s])

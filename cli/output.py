@@ -10,6 +10,7 @@ import re
 import sys
 from typing import Any
 
+from toolchoice.providers.common import compact
 from toolchoice.providers.model import Translation, wire_json
 
 SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
@@ -27,9 +28,6 @@ def translations_json(translations: list[Translation]) -> str:
     """One JSON document: an object for one provider, a list for several."""
     data = [t.to_json() for t in translations]
     return dumps(data[0] if len(data) == 1 else data)
-
-
-_PLACEHOLDER = re.compile(r"\$([A-Z_][A-Z0-9_]*)")
 
 
 def _shell_single(text: str) -> str:
@@ -61,10 +59,11 @@ def translations_curl(translations: list[Translation]) -> str:
     return "\n\n".join(curl_command(t) for t in translations)
 
 
-def _choice_text(value: Any) -> str:
+def choice_text(value: Any) -> str:
+    """A tool_choice for people: a bare word as is, an object as compact JSON, "(not sent)" for None."""
     if value is None:
         return "(not sent)"
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return value if isinstance(value, str) else compact(value)
 
 
 def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:
@@ -78,9 +77,9 @@ def print_pretty(translations: list[Translation], titles: dict[str, str]) -> Non
         console.rule(f"[bold]{t.provider}[/bold] · {titles.get(t.provider, '')}")
         line = Text()
         line.append("tool_choice  ", style="bold")
-        line.append(f"requested {_choice_text(t.requested_tool_choice)}")
+        line.append(f"requested {choice_text(t.requested_tool_choice)}")
         line.append("  →  ")
-        line.append(f"on the wire {_choice_text(t.effective_tool_choice)}",
+        line.append(f"on the wire {choice_text(t.effective_tool_choice)}",
                     style="green" if t.request else "red")
         console.print(line)
         if t.request is None:

@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from toolchoice.providers.capabilities import CAPABILITIES
-from toolchoice.providers.model import RenderOptions, Translation
+from toolchoice.providers.model import RenderOptions, Scenario, Translation
 from toolchoice.providers.registry import translate
 
 from . import exits
@@ -36,10 +36,10 @@ NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provid
 CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
 
 
-def build_translations(scenario_path: Path, providers: Optional[List[str]], tool_choice: Optional[str],
-                       model: Optional[str], base_url: Optional[str], strict: bool, no_emulate: bool,
+def build_translations(scenario: Scenario, providers: Optional[List[str]], model: Optional[str],
+                       base_url: Optional[str], strict: bool, no_emulate: bool,
                        capabilities: Optional[Path]) -> list[Translation]:
-    scenario = scenario_with_override(scenario_path, tool_choice)
+    """The loaded scenario translated for each selected provider, with the command line's options."""
     ids = selected_providers(providers, scenario)
     options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url)
     caps = capabilities_from(capabilities)
@@ -59,8 +59,8 @@ def render(
     capabilities: Optional[Path] = CAPS,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
-    translations = build_translations(scenario, provider, tool_choice, model, base_url, strict, no_emulate,
-                                      capabilities)
+    translations = build_translations(scenario_with_override(scenario, tool_choice), provider, model, base_url,
+                                      strict, no_emulate, capabilities)
     if format is RenderFormat.json:
         write(translations_json(translations))
     elif format is RenderFormat.curl:

@@ -18,12 +18,13 @@ import typer
 
 from toolchoice.providers.capabilities import CAPABILITIES
 from toolchoice.providers.model import Reply, Scenario, ToolchoiceError, Translation
-from toolchoice.providers.registry import check_provider, translate
+from toolchoice.providers.registry import check_provider
 
 from . import exits
 from .exits import handled
 from .output import SEVERITY_STYLE, write
-from .render_cmd import BASE_URL, CAPS, MODEL, NO_EMULATE, SCENARIO, STRICT, TOOL_CHOICE, RenderFormat, render
+from .render_cmd import (BASE_URL, CAPS, MODEL, NO_EMULATE, SCENARIO, STRICT, TOOL_CHOICE, RenderFormat,
+                         build_translations, render)
 
 
 class OutputFormat(str, Enum):
@@ -465,13 +466,10 @@ def send(
         render(scenario=scenario, provider=[provider], tool_choice=tool_choice, model=model, base_url=base_url,
                format=RenderFormat(format.value), strict=strict, no_emulate=no_emulate, capabilities=capabilities)
         return
-    from toolchoice.providers.model import RenderOptions
-
-    from .inputs import capabilities_from, scenario_with_override
+    from .inputs import scenario_with_override
 
     loaded = scenario_with_override(scenario, tool_choice)
-    options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url)
-    translation = translate(provider, loaded, options, capabilities_from(capabilities))
+    translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities)[0]
     if translation.refused:
         if format is OutputFormat.json:
             emit(json.dumps(refused_json(provider, translation), indent=2, ensure_ascii=False), {})

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .capabilities import Capability, Level, Support
+from .capabilities import FEATURES, Capability, Level, Support
 from .choice import parse_tool_choice
 from .model import ProviderSettings, RenderOptions, Scenario, Translation
 from .registry import translate
@@ -171,7 +171,7 @@ def apply_overlay(cap: Capability, document: dict[str, Any]) -> Capability:
     (so translators warn or refuse), honored ones keep their form; the row says where it was measured."""
     where = f"{document['endpoint']} ({document.get('model') or 'default model'}), {document['measured_at']}"
     for feature, measured in document["features"].items():
-        if feature not in ("auto", "none", "required", "any", "named", "allowed", "parallel"):
+        if feature not in FEATURES:  # probe also records facts (history, truncation) no row has a column for
             continue
         built_in = cap.feature(feature)
         result, evidence = measured["result"], measured.get("evidence", "")
