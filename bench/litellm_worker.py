@@ -2,7 +2,7 @@
 
 Run by bench/run.py with an interpreter that has litellm (never a toolchoice dependency):
 
-    python bench/litellm_worker.py CORPUS.json
+    python bench/litellm_worker.py CORPUS.json [WARM_UP_S]
     stdin:  "round" (translate the whole corpus once) ... "quit"
     stdout: one JSON object per line: first {"ready": ...}, then {"seconds": ..., "calls": ...} per round
 
@@ -64,8 +64,17 @@ def translator(provider: str, model: str) -> Translate:
     return generic
 
 
-def one_round(jobs: dict[str, tuple[Translate, list[dict[str, Any]]]]) -> dict[str, Any]:
-    """Translate every request for every provider once; the clock runs per provider."""
+def one_round(jobs: dict[str, tuple[Translate, list[dict[str, Any]]]], warm_up_s: float) -> dict[str, Any]:
+    """Translate every request for every provider once with the clock running per provider, after
+    ``warm_up_s`` seconds of the same passes untimed (as toolchoice's side: see bench/throughput.py)."""
+    warm_until = time.perf_counter() + warm_up_s
+    while time.perf_counter() < warm_until:
+        for translate, requests in jobs.values():
+            for request in copy.deepcopy(requests):
+                try:
+                    translate(request)
+                except Exception:  # noqa: BLE001 - counted in the timed pass
+                    pass
     per_provider: dict[str, float] = {}
     calls = errors = 0
     for provider, (translate, requests) in jobs.items():
@@ -81,7 +90,7 @@ def one_round(jobs: dict[str, tuple[Translate, list[dict[str, Any]]]]) -> dict[s
     return {"seconds": sum(per_provider.values()), "calls": calls, "errors": errors, "per_provider": per_provider}
 
 
-def main(corpus_path: str) -> int:
+def main(corpus_path: str, warm_up_s: float) -> int:
     try:
         import litellm  # noqa: F401
         from importlib.metadata import version
@@ -113,9 +122,9 @@ def main(corpus_path: str) -> int:
     for line in sys.stdin:
         if line.strip() != "round":
             break
-        print(json.dumps(one_round(jobs)), flush=True)
+        print(json.dumps(one_round(jobs, warm_up_s)), flush=True)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(sys.argv[1], float(sys.argv[2]) if len(sys.argv) > 2 else 0.0))

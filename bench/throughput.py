@@ -3,6 +3,12 @@
 toolchoice's side runs here; LiteLLM's runs in bench/litellm_worker.py under an interpreter that has
 litellm (this one, --litellm-python, or $BENCH_LITELLM_PYTHON). Rounds alternate between the two
 so machine drift hits both; each side's clock covers translation only (inputs prepared before).
+
+Warm-up: while one side works the other waits, and work that starts after a wait runs slow for its
+first ~100 ms (on the 2-core VM of the README figures, toolchoice's ~25 ms pass took 1.5-1.8× as
+long for the first three passes after LiteLLM's round as afterwards). Timing the first pass would
+penalize whichever side's pass is shorter, so before its timed pass each side repeats its untimed
+pass for at least ``WARM_UP_S`` (toolchoice ~8 passes, LiteLLM ~1): both are timed at speed.
 """
 
 from __future__ import annotations
@@ -20,6 +26,9 @@ from measure import BENCH, RESULTS, child_env, median
 from toolchoice.providers import RenderOptions, Scenario, load_scenario_text
 from toolchoice.providers.capabilities import PROVIDER_IDS
 from toolchoice.providers.registry import translate
+
+
+WARM_UP_S = 0.2  # seconds of untimed work before each timed pass, on both sides
 
 
 @dataclass
@@ -49,6 +58,12 @@ def scenarios() -> list[Scenario]:
 
 
 def toolchoice_round(loaded: list[Scenario], options: RenderOptions) -> dict[str, float]:
+    """Seconds per provider for one timed pass over the corpus, after ``WARM_UP_S`` of untimed passes."""
+    warm_until = time.perf_counter() + WARM_UP_S
+    while time.perf_counter() < warm_until:
+        for provider in PROVIDER_IDS:
+            for scenario in loaded:
+                translate(provider, scenario, options)
     seconds = {}
     for provider in PROVIDER_IDS:
         start = time.perf_counter()
@@ -68,7 +83,8 @@ class LiteLLM:
             "requests": [c.openai_request() for c in cases()],
         }, ensure_ascii=False), encoding="utf-8")
         self.log = open(RESULTS / "litellm-worker.log", "w", encoding="utf-8")
-        self.proc = subprocess.Popen([python, str(BENCH / "litellm_worker.py"), str(corpus_file)], text=True,
+        self.proc = subprocess.Popen([python, str(BENCH / "litellm_worker.py"), str(corpus_file), str(WARM_UP_S)],
+                                     text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, env=child_env())
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         self.ready: dict[str, Any] = json.loads(line) if line else {"ready": False, "error": "worker died"}

@@ -3,7 +3,6 @@ provider list and a capability overlay."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from toolchoice.providers.capabilities import CAPABILITIES, PROVIDER_IDS, Capability
@@ -23,7 +22,7 @@ def scenario_with_override(path: Path, tool_choice: str | None) -> Scenario:
     def fail(message: str, hint: str | None = None) -> ToolchoiceError:
         return ToolchoiceError(f"--tool-choice: {message}", hint=hint)
 
-    return replace(scenario, tool_choice=parse_tool_choice(value, scenario.tool_names, fail))
+    return scenario._replace(tool_choice=parse_tool_choice(value, scenario.tool_names, fail))
 
 
 def selected_providers(requested: list[str] | None, scenario: Scenario) -> list[str]:

@@ -24,7 +24,6 @@ Facts this module relies on:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from .capabilities import Capability
@@ -71,14 +70,20 @@ LEDGER_CODES: dict[str, str] = {
 # ---- turns: shared with bedrock ----------------------------------------------------------
 
 
-@dataclass
 class Turn:
-    """One wire message: neighbouring scenario messages of the same wire role, merged."""
+    """One wire message: neighbouring scenario messages of the same wire role, merged. Filled in
+    place while grouping (a plain class: no dataclass machinery on `render`'s start-up path)."""
 
-    role: str  # "user" or "assistant"
-    texts: list[str] = field(default_factory=list)
-    calls: list[HistoryCall] = field(default_factory=list)
-    results: list[Message] = field(default_factory=list)
+    __slots__ = ("role", "texts", "calls", "results")
+
+    def __init__(self, role: str) -> None:
+        self.role = role  # "user" or "assistant"
+        self.texts: list[str] = []
+        self.calls: list[HistoryCall] = []
+        self.results: list[Message] = []
+
+    def __repr__(self) -> str:
+        return f"Turn({self.role!r}, texts={self.texts!r}, calls={self.calls!r}, results={self.results!r})"
 
 
 def group_turns(messages: tuple[Message, ...], ledger: Ledger, title: str) -> list[Turn]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
@@ -113,8 +112,17 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         if not (options.base_url or settings.base_url):
             ctx.ledger.info("region.default", f"no region set: {DEFAULT_REGION} (set providers.{provider}.region)")
     base = f"https://bedrock-runtime.{region}.amazonaws.com"
-    url = endpoint(ctx, base, f"/model/{quote(ctx.model, safe='')}/converse")
+    url = endpoint(ctx, base, f"/model/{_model_path(ctx.model)}/converse")
     return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("toolConfig", "toolChoice"))
+
+
+_UNRESERVED_OR_COLON = re.compile(r"[A-Za-z0-9_.~:-]*").fullmatch
+
+
+def _model_path(model: str) -> str:
+    """The model id as one URL path segment: ``quote(model, safe='')``, with a fast path for the
+    usual ids (``anthropic.claude-...-v1:0``), where only the colon needs escaping."""
+    return model.replace(":", "%3A") if _UNRESERVED_OR_COLON(model) else quote(model, safe="")
 
 
 # ---- history ----------------------------------------------------------------------------
@@ -191,7 +199,7 @@ def _keep_tools_for_history(ctx: Context) -> None:
     plan, scenario = ctx.plan, ctx.scenario
     if not (plan.omit_tools and scenario.has_tool_history and scenario.tools):
         return
-    ctx.plan = replace(plan, tools=scenario.tools, omit_tools=False)
+    ctx.plan = plan._replace(tools=scenario.tools, omit_tools=False)
     ctx.ledger.warning("tool_choice.none_unenforced", "Bedrock has no tool_choice none, and the history holds "
                        "toolUse/toolResult blocks, so toolConfig must stay (400 'The toolConfig field must be defined "
                        "when using toolUse and toolResult content blocks.'): the tools are sent without a toolChoice "

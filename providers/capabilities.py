@@ -7,8 +7,8 @@ A test checks that every translator behaves as its row says.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from enum import Enum
+from typing import NamedTuple
 
 
 class Level(str, Enum):
@@ -22,8 +22,7 @@ class Level(str, Enum):
         return {"native": "✔", "renamed": "→", "emulated": "≈", "unsupported": "✘"}[self.value]
 
 
-@dataclass(frozen=True)
-class Support:
+class Support(NamedTuple):
     level: Level
     wire: str = ""  # how it looks on the wire, for people
     note: str = ""
@@ -52,8 +51,7 @@ def _u(wire: str = "", note: str = "") -> Support:
 FEATURES: tuple[str, ...] = ("auto", "none", "required", "any", "named", "allowed", "parallel", "strict")
 
 
-@dataclass(frozen=True)
-class Capability:
+class Capability(NamedTuple):
     provider: str
     title: str
     endpoint: str  # default URL (may contain {model} / {deployment} / {region})
@@ -76,7 +74,7 @@ class Capability:
         return getattr(self, name)
 
     def with_feature(self, name: str, support: Support) -> "Capability":
-        return replace(self, **{name: support})
+        return self._replace(**{name: support})
 
 
 _OPENAI_SOURCES = (

@@ -43,6 +43,9 @@ SCHEMA_FIELDS = frozenset({
 })
 # The Schema ``Type`` enum (STRING ... NULL); JSON Schema's lower-case spelling is what clients send.
 SCHEMA_TYPES = ("string", "number", "integer", "boolean", "array", "object", "null")
+_TYPE_SET = frozenset(SCHEMA_TYPES)
+# Schema fields copied as they are (the others in SCHEMA_FIELDS are converted by _SchemaConverter.node).
+_COPIED = SCHEMA_FIELDS - {"type", "properties", "items", "anyOf", "enum"}
 # Keywords that only annotate the document: dropping them loses nothing the model could use.
 _ANNOTATIONS = frozenset({"$schema", "$id", "$comment"})
 # Which keywords belong to which type, for splitting a type list into anyOf branches.
@@ -239,19 +242,26 @@ class _SchemaConverter:
             return {}
         if "$ref" in schema:
             return self.reference(schema, path, refs)
-        node = dict(schema)
-        for key in ("allOf", "oneOf"):
-            if key in node:
-                node = self.combinator(node, key, path)
+        node = schema
+        if "allOf" in node or "oneOf" in node:
+            node = dict(schema)  # combinator edits it
+            for key in ("allOf", "oneOf"):
+                if key in node:
+                    node = self.combinator(node, key, path)
         kinds = node.get("type")
         if (isinstance(kinds, list) and "anyOf" not in node and all(isinstance(k, str) for k in kinds)
-                and all(k.lower() in SCHEMA_TYPES for k in kinds)
+                and all(k.lower() in _TYPE_SET for k in kinds)
                 and len([k for k in kinds if k.lower() != "null"]) > 1):
             node = self.split_types(node, path)
         out: dict[str, Any] = {}
         for key, value in node.items():
-            if key == "type":
-                self.type_(value, out, path)
+            if key in _COPIED:  # most keys: description, required, format, ...
+                out[key] = value
+            elif key == "type":
+                if isinstance(value, str) and value.lower() in _TYPE_SET:  # the common case: one known type
+                    out["type"] = value
+                else:
+                    self.type_(value, out, path)
             elif key == "properties" and isinstance(value, dict):
                 out["properties"] = {name: self.node(sub, f"{path}.{name}", refs) for name, sub in value.items()}
             elif key == "items":
@@ -317,8 +327,9 @@ class _SchemaConverter:
         return {**node, "anyOf": branches}
 
     def type_(self, value: Any, out: dict[str, Any], path: str) -> None:
+        """A type list (or an unknown type; node() handles one known type itself)."""
         names = value if isinstance(value, list) else [value]
-        unknown = [n for n in names if not isinstance(n, str) or n.lower() not in SCHEMA_TYPES]
+        unknown = [n for n in names if not isinstance(n, str) or n.lower() not in _TYPE_SET]
         if unknown:
             self.note("error", "schema.type_unsupported", f"type {common.compact(unknown[0])}", path,
                       f"Gemini's Schema types are {', '.join(SCHEMA_TYPES)}; fix the schema")

@@ -20,7 +20,7 @@ from typing import Any
 
 from .capabilities import Capability
 from .common import chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, start, strict_tools
-from .model import Message, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .model import Message, RenderOptions, Reply, Scenario, Translation, Usage
 from .replies import bad_body, expect_dict, expect_list, int_or_none, make_call
 
 BASE_URL = "http://localhost:11434"
@@ -29,6 +29,7 @@ PATH = "/api/chat"
 # JSON Schema keys the server keeps (api/types.go): the parameters object, then each property.
 _PARAMETER_KEYS = frozenset({"type", "$defs", "items", "required", "properties"})
 _PROPERTY_KEYS = frozenset({"anyOf", "type", "items", "description", "enum", "properties"})
+_PLAIN_PROPERTY_KEYS = _PROPERTY_KEYS - {"anyOf", "properties"}  # a property with only these: nothing to look into
 _SHOWN = 8  # ignored keywords listed per tool before "and N more"
 
 LEDGER_CODES: dict[str, str] = {
@@ -78,8 +79,8 @@ def _tools(ctx: Context, body: dict[str, Any]) -> None:
             if tool.parameters is None:
                 ctx.ledger.info("schema.empty_parameters", f"tool '{tool.name}' has no parameters: sent with an "
                                 "empty object schema")
-            function["parameters"] = tool.schema()
-            _lint_schema(ctx, tool)
+            function["parameters"] = schema = tool.schema()
+            _lint_schema(ctx, tool.name, schema)
             tools.append({"type": "function", "function": function})
         body["tools"] = tools
         strict_tools(ctx)  # no strict mode: records the drop
@@ -93,26 +94,33 @@ def _tools(ctx: Context, body: dict[str, Any]) -> None:
                          f"{plan.mode} cannot be sent; the capability row (or overlay) claiming it is wrong")
 
 
-def _lint_schema(ctx: Context, tool: Tool) -> None:
-    ignored = _ignored_keys(tool.schema(), _PARAMETER_KEYS, "parameters")
+def _lint_schema(ctx: Context, name: str, schema: dict[str, Any]) -> None:
+    ignored = [f"parameters.{key}" for key in _ignored_keys(schema, _PARAMETER_KEYS)]
     if ignored:
         shown = ", ".join(ignored[:_SHOWN]) + (f" and {len(ignored) - _SHOWN} more" if len(ignored) > _SHOWN else "")
-        ctx.ledger.info("schema.keywords_ignored", f"tool '{tool.name}': Ollama's tool structs do not read {shown}; "
+        ctx.ledger.info("schema.keywords_ignored", f"tool '{name}': Ollama's tool structs do not read {shown}; "
                         "the model never sees these constraints, so validate the arguments yourself")
 
 
-def _ignored_keys(schema: Any, allowed: frozenset[str], path: str) -> list[str]:
-    """Schema keys the server drops when it reads ``schema`` into its structs, as dotted paths."""
+def _ignored_keys(schema: Any, allowed: frozenset[str]) -> list[str]:
+    """Schema keys the server drops when it reads ``schema`` into its structs, as dotted paths
+    relative to ``schema`` (built only for what is found)."""
     if not isinstance(schema, dict):
         return []
-    found = [f"{path}.{key}" for key in schema if key not in allowed]
+    found = [] if schema.keys() <= allowed else [key for key in schema if key not in allowed]
     properties = schema.get("properties")
     if isinstance(properties, dict):
         for name, sub in properties.items():
-            found.extend(_ignored_keys(sub, _PROPERTY_KEYS, f"{path}.properties.{name}"))
+            if isinstance(sub, dict) and sub.keys() <= _PLAIN_PROPERTY_KEYS:  # most properties
+                continue
+            inner = _ignored_keys(sub, _PROPERTY_KEYS)
+            if inner:
+                found.extend(f"properties.{name}.{key}" for key in inner)
     if allowed is _PROPERTY_KEYS:
         for i, sub in enumerate(schema.get("anyOf") or []):
-            found.extend(_ignored_keys(sub, _PROPERTY_KEYS, f"{path}.anyOf[{i}]"))
+            inner = _ignored_keys(sub, _PROPERTY_KEYS)
+            if inner:
+                found.extend(f"anyOf[{i}].{key}" for key in inner)
     return found
 
 

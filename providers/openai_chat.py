@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .capabilities import Capability
 from .common import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json, key_env,
@@ -22,8 +21,7 @@ from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text,
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
 
 
-@dataclass(frozen=True)
-class Note:
+class Note(NamedTuple):
     """A host-specific fact worth a ledger line whenever the situation ``when`` arises."""
 
     when: When
@@ -32,8 +30,7 @@ class Note:
     message: str
 
 
-@dataclass(frozen=True)
-class Host:
+class Host(NamedTuple):
     base: str  # default base URL, as the host's OpenAI-compatible SDK base (includes /v1 where it does)
     path: str = "/chat/completions"
     auth: Literal["bearer", "api-key"] = "bearer"
@@ -45,7 +42,7 @@ class Host:
     strict_errors: bool = False  # the host rejects strict schemas that break OpenAI's rules
     strict_base: str = ""  # strict tools need this base URL
     named_form: Literal["openai", "function-only"] = "openai"  # TGI/HF: {"function": {"name": N}}
-    notes: tuple[Note, ...] = field(default_factory=tuple)
+    notes: tuple[Note, ...] = ()
 
 
 HOSTS: dict[str, Host] = {
@@ -135,8 +132,15 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
                   key_optional=host.key_optional)
 
 
+_WORDS: dict[str, str] = {}
+
+
 def _word(support_wire: str) -> str:
-    return json.loads(support_wire)
+    """The JSON word a capability row's wire text holds ('"required"' -> required), decoded once."""
+    word = _WORDS.get(support_wire)
+    if word is None:
+        word = _WORDS[support_wire] = json.loads(support_wire)
+    return word
 
 
 def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
@@ -225,6 +229,8 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
 
 
 def _notes(ctx: Context, host: Host) -> None:
+    if not host.notes:
+        return
     mode = ctx.plan.mode
     active = {"always"}
     if mode in ("auto", "unset") and ctx.plan.tools:

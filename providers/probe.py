@@ -113,10 +113,10 @@ def question_translation(question: Question, provider: str, scenario: Scenario, 
     """The scenario as asked (this question's tool_choice and parallel setting), and its translation.
     Verdicts judge the asked scenario: its tool_choice is the intent."""
     choice = parse_tool_choice(question.tool_choice, scenario.tool_names)
-    asked = replace(scenario, tool_choice=choice, parallel_tool_calls=question.parallel)
+    asked = scenario._replace(tool_choice=choice, parallel_tool_calls=question.parallel)
     if question.with_history:
         history = load_scenario_text(_history_yaml(scenario), "<probe history>").messages[1:]  # after "hi"
-        asked = replace(asked, messages=scenario.messages + history)
+        asked = asked._replace(messages=scenario.messages + history)
     extra: dict[str, Any] = {}
     if question.wire_word is not None:
         extra["tool_choice"] = question.wire_word
@@ -124,8 +124,8 @@ def question_translation(question: Question, provider: str, scenario: Scenario, 
         extra["max_tokens"] = question.max_tokens
     if extra:
         settings = scenario.settings_for(provider)
-        asked = replace(asked, providers={**scenario.providers,
-                                          provider: replace(settings, extra={**settings.extra, **extra})})
+        asked = asked._replace(providers={**scenario.providers,
+                                          provider: settings._replace(extra={**settings.extra, **extra})})
     if question.emulated_named:
         cap = cap.with_feature("named", Support(Level.EMULATED, "only that tool + required", "probe"))
     return asked, translate(provider, asked, options, {provider: cap})
@@ -179,15 +179,15 @@ def apply_overlay(cap: Capability, document: dict[str, Any]) -> Capability:
             cap = cap.with_feature(feature, Support(Level.UNSUPPORTED, built_in.wire,
                                                     f"{result} by {document['endpoint']}: {evidence}"))
         else:
-            cap = cap.with_feature(feature, replace(built_in, note=f"{result} at {document['endpoint']}"))
-    return replace(cap, measured=where, measured_endpoint=document["endpoint"])
+            cap = cap.with_feature(feature, built_in._replace(note=f"{result} at {document['endpoint']}"))
+    return cap._replace(measured=where, measured_endpoint=document["endpoint"])
 
 
 def settings_with_model(scenario: Scenario, provider: str, model: str | None) -> Scenario:
     if not model:
         return scenario
     settings = scenario.settings_for(provider)
-    return replace(scenario, providers={**scenario.providers, provider: replace(settings, model=model)})
+    return scenario._replace(providers={**scenario.providers, provider: settings._replace(model=model)})
 
 
 __all__ = ["PROBE_SCENARIO", "Question", "RESULTS", "adapt", "apply_overlay", "classify", "overlay_document",

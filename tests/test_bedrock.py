@@ -23,8 +23,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolchoice.providers import bedrock
 from toolchoice.providers.capabilities import CAPABILITIES, Level, Support
@@ -187,6 +190,13 @@ def test_default_region_and_arn_model():
                              "%3A123456789012%3Ainference-profile%2Fus.anthropic.claude-3-7-sonnet-20250219-v1%3A0"
                              "/converse")
     assert entry(t, "region.default").severity == "info"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(r"[A-Za-z0-9_.~:-]*", fullmatch=True) | st.text())
+def test_model_path_is_one_fully_quoted_path_segment(model: str) -> None:
+    """The fast path for usual model ids gives exactly what urllib's quote(model, safe="") gives."""
+    assert bedrock._model_path(model) == quote(model, safe="")
 
 
 def test_base_url_override():

@@ -322,9 +322,7 @@ def test_model_default_is_recorded_only_when_nothing_is_set() -> None:
 
 
 def test_measured_capabilities_are_recorded() -> None:
-    from dataclasses import replace
-
-    cap = replace(CAPABILITIES["vllm"], measured="probe on gpu-box, 2026-01-02")
+    cap = CAPABILITIES["vllm"]._replace(measured="probe on gpu-box, 2026-01-02")
     ctx = start("vllm", scenario(TOOLS + USER), RenderOptions(), cap)
     assert any(e.code == "capabilities.overlay" and "gpu-box" in e.message for e in ctx.ledger.entries)
 
@@ -486,3 +484,39 @@ def test_any_and_required_rows_agree() -> None:
     # The scenario reads `any` as required, so a row cannot make them differ in usability.
     for cap in CAPABILITIES.values():
         assert cap.any.usable == cap.required.usable, cap.provider
+
+
+# ---- compact: the shared encoder behind every quoted value in ledger messages ------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from toolchoice.providers.common import compact  # noqa: E402
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES)
+def test_compact_is_json_dumps_without_spaces(value: Any) -> None:
+    assert compact(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_compact_refuses_what_json_refuses() -> None:
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        compact({"a": object()})
+
+
+def test_ledger_counts_warnings_and_errors_as_they_are_added() -> None:
+    ledger = Ledger()
+    assert (ledger.warnings, ledger.errors, ledger.has_warnings, ledger.has_errors) == (0, 0, False, False)
+    ledger.info("a", "x")
+    ledger.warning("b", "y")
+    ledger.add("warning", "c", "z")
+    ledger.error("d", "w")
+    assert (ledger.warnings, ledger.errors, ledger.has_warnings, ledger.has_errors) == (2, 1, True, True)
+    assert ledger.codes() == ["a", "b", "c", "d"]
