@@ -18,7 +18,7 @@ from toolchoice.providers.model import Reply, Scenario, ToolchoiceError, Transla
 
 from . import exits
 from .output import choice_text
-from .send_cmd import Sample, _failed_sample, emit, emit_pretty, judge
+from .send_cmd import JudgingHeadStart, Sample, _failed_sample, emit, emit_pretty, judge, sending
 
 
 @dataclass
@@ -64,18 +64,23 @@ async def _send_everything(scenario: Scenario, runs: list[ProviderRun], repeat: 
     policy = transport.RetryPolicy(retries=retries)
     gate = asyncio.Semaphore(concurrency)
 
-    async def one(run: ProviderRun, index: int, client: Any) -> tuple[ProviderRun, Sample]:
+    async def one(run: ProviderRun, index: int, client: Any,
+                  head_start: JudgingHeadStart) -> tuple[ProviderRun, Sample]:
         async with gate:
             try:
                 response = await transport.send_async(run.translation.request, provider=run.provider,
-                                                      prepared=run.prepared, policy=policy, client=client)
+                                                      prepared=run.prepared, policy=policy, client=client,
+                                                      on_waiting=head_start.waiting)
+                head_start.wait()
                 return run, judge(run.provider, scenario, run.translation, index, response)
             except Exception as exc:  # noqa: BLE001 - one provider's failure never sinks the others
+                head_start.wait()
                 return run, _failed_sample(run.provider, scenario, run.translation, index, exc)
 
     live = [run for run in runs if run.prepared is not None]
-    async with transport.new_async_client(timeouts, concurrency) as client:
-        done = await asyncio.gather(*(one(run, i + 1, client) for run in live for i in range(repeat)))
+    async with sending(scenario, [run.translation for run in live], [run.prepared.url for run in live],
+                       samples=len(live) * repeat, concurrency=concurrency, timeouts=timeouts) as (client, head_start):
+        done = await asyncio.gather(*(one(run, i + 1, client, head_start) for run in live for i in range(repeat)))
     for run, sample in done:
         run.samples.append(sample)
     for run in live:

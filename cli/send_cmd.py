@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, AsyncIterator, Optional
 
 import typer
 
@@ -101,6 +102,109 @@ def _failed_sample(provider: str, scenario: Scenario, translation: Translation, 
     return Sample(index, None, [], None, reply, verdict(scenario, reply, translation), "", None)
 
 
+# ---- what every sending command shares ---------------------------------------------------------
+
+# Modules httpx and httpcore import when installed that sending never uses: httpx's own command-line
+# client (httpx._main: click, rich, pygments) and trio, for httpcore's trio backend (sending runs on
+# asyncio; importing trio 0.22 even runs `ldconfig -p`). ~60-80 ms of every send's start, and more
+# again at exit, when the interpreter tears the modules down.
+UNUSED_BY_SENDING = ("httpx._main", "trio")
+
+
+def load_http_stack() -> None:
+    """Import httpx and httpcore without ``UNUSED_BY_SENDING``."""
+    import_without(("httpcore", "httpx"), UNUSED_BY_SENDING)
+
+
+def import_without(modules: tuple[str, ...], optional: tuple[str, ...]) -> None:
+    """Import ``modules`` while the ``optional`` modules they try to import (``try: import x`` /
+    ``except ImportError``) are held back: a None entry in sys.modules makes such an import fail at
+    once. Only while ``modules`` load, and only those optional modules not imported already: a later
+    ``import x`` works as ever. Should one of ``modules`` import a held-back module unguarded, all
+    this attempt loaded is dropped and the import redone with nothing held back."""
+    import importlib
+
+    if all(name in sys.modules for name in modules):
+        return
+    before = set(sys.modules)
+    held = [name for name in optional if name not in sys.modules]
+    for name in held:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        for name in modules:
+            importlib.import_module(name)
+    except ImportError:
+        for name in set(sys.modules) - before:  # the held entries and whatever this attempt loaded
+            del sys.modules[name]
+        for name in modules:
+            importlib.import_module(name)
+    finally:
+        for name in held:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
+
+class JudgingHeadStart:
+    """Judging's one-time work — importing the reply reader, the verdict and jsonschema, and checking
+    the schema of every offered tool against its metaschema (~30 ms) — done on a thread while the first
+    requests wait for their replies. Left to the first reply, it would run on the event loop and hold
+    up every sample behind it. The thread starts once the whole first wave of requests is on the wire
+    (``waiting``, called by the transport): earlier, it would compete with sending them.
+
+    Call ``wait()`` before judging. Nothing here can fail a sample: whatever the thread did not do
+    (never started, or raised), judging does itself and reports as it always has."""
+
+    def __init__(self, scenario: Scenario, translations: list[Translation], first_wave: int) -> None:
+        self.scenario = scenario
+        self.translations = translations
+        self.first_wave = max(1, first_wave)
+        self.on_the_wire = 0
+        self.judging = False
+        self.thread: Any = None
+
+    def waiting(self) -> None:
+        """One more request awaits its response."""
+        self.on_the_wire += 1
+        if self.on_the_wire == self.first_wave and not self.judging:
+            import threading
+
+            thread = threading.Thread(target=self._work, name="toolchoice-judging-head-start")
+            try:
+                thread.start()
+            except RuntimeError:  # no thread to be had: judging does the work when the time comes
+                return
+            self.thread = thread
+
+    def wait(self) -> None:
+        self.judging = True
+        if self.thread is not None:
+            self.thread.join()
+
+    def _work(self) -> None:
+        try:
+            from toolchoice.providers import errors  # noqa: F401 - read_reply, which judge imports
+            from toolchoice.providers.verdict import offered_tools, prepare_tools
+
+            names = dict.fromkeys(name for t in self.translations for name in offered_tools(t, self.scenario))
+            prepare_tools(tool for tool in map(self.scenario.tool, names) if tool is not None)
+        except Exception:  # noqa: BLE001 - a head start only; judging redoes it and reports any failure
+            pass
+
+
+@asynccontextmanager
+async def sending(scenario: Scenario, translations: list[Translation], urls: list[str], *, samples: int,
+                  concurrency: int, timeouts: Any) -> AsyncIterator[tuple[Any, JudgingHeadStart]]:
+    """The client every request shares (sized for ``concurrency``, told the ``urls`` it sends to, so
+    it builds no TLS context when none is https) and the judging head start; `send`, `probe` and
+    `compare --send` all send through this."""
+    from toolchoice.providers import transport
+
+    load_http_stack()
+    head_start = JudgingHeadStart(scenario, translations, min(samples, concurrency))
+    async with transport.new_async_client(timeouts, concurrency, urls) as client:
+        yield client, head_start
+
+
 async def _send_all(provider: str, scenario: Scenario, translation: Translation, prepared: Any, repeat: int,
                     concurrency: int, timeouts: Any, policy: Any, progress: Any) -> list[Sample]:
     import asyncio
@@ -111,21 +215,24 @@ async def _send_all(provider: str, scenario: Scenario, translation: Translation,
     gate = asyncio.Semaphore(max(1, concurrency))
     results: list[Sample | None] = [None] * repeat
 
-    async def one(index: int, client: Any) -> None:
+    async def one(index: int, client: Any, head_start: JudgingHeadStart) -> None:
         async with gate:
             try:
                 response = await transport.send_async(translation.request, provider=provider, prepared=prepared,
-                                                      policy=policy, client=client)
+                                                      policy=policy, client=client, on_waiting=head_start.waiting)
+                head_start.wait()
                 results[index] = judge(provider, scenario, translation, index + 1, response)
             except ToolchoiceError:
                 raise
             except Exception as exc:  # noqa: BLE001 - one failed sample never loses the others
+                head_start.wait()
                 results[index] = _failed_sample(provider, scenario, translation, index + 1, exc)
             if progress is not None:
                 progress.advance()
 
-    async with transport.new_async_client(timeouts, concurrency) as client:
-        await asyncio.gather(*(one(i, client) for i in range(repeat)))
+    async with sending(scenario, [translation], [prepared.url], samples=repeat, concurrency=concurrency,
+                       timeouts=timeouts) as (client, head_start):
+        await asyncio.gather(*(one(i, client, head_start) for i in range(repeat)))
     return [r for r in results if r is not None]
 
 

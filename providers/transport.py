@@ -15,20 +15,24 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import functools
 import json
 import os
 import random
 import re
+import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Iterable, Mapping
 
 from .model import Request, ToolchoiceError, wire_json
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 
 
+@functools.lru_cache(maxsize=None)
 def user_agent() -> str:
+    """Once per process: `compare --send` prepares a request per provider."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -349,11 +353,70 @@ def _decode(raw: bytes, encoding: str | None, secrets: Mapping[str, str]) -> tup
         return text, None, f"not JSON: {exc}"
 
 
-def _client_kwargs(timeouts: Timeouts) -> dict[str, Any]:
+def _client_kwargs(timeouts: Timeouts, urls: Iterable[str] | None = None) -> dict[str, Any]:
+    """The client settings every sender shares. ``urls``: where the client will send (None: anywhere)."""
     import httpx
 
+    trust_env = True  # proxies, and $SSL_CERT_FILE / $SSL_CERT_DIR, from the environment
     return {"timeout": httpx.Timeout(timeouts.read, connect=timeouts.connect), "follow_redirects": False,
-            "trust_env": True}
+            "trust_env": trust_env, "verify": tls_verify(urls, trust_env=trust_env)}
+
+
+def tls_verify(urls: Iterable[str] | None, *, trust_env: bool = True) -> Any:
+    """The ``verify`` setting for a client that will send to ``urls`` (None: anywhere).
+
+    Any https URL: True, httpx's own verifying context, built with the client (reading the CA bundle
+    takes ~15-20 ms, for every proxy from the environment again). Only plain http:// URLs (a local
+    server): no TLS is expected (redirects are not followed), so the client gets a context that checks
+    certificates and host names just the same but reads its trust store only if it is ever used."""
+    from urllib.parse import urlsplit
+
+    if urls is None or any(urlsplit(url).scheme.lower() != "http" for url in urls):
+        return True
+    return _verifying_context_loaded_on_use(trust_env)
+
+
+def _verifying_context_loaded_on_use(trust_env: bool) -> Any:
+    """A client TLS context that checks certificates and host names (PROTOCOL_TLS_CLIENT) and loads
+    the CA certificates httpx would (``$SSL_CERT_FILE``, else ``$SSL_CERT_DIR`` when ``trust_env``,
+    else certifi's bundle) on its first handshake instead of up front."""
+    import ssl
+    import threading
+
+    class LoadedOnUse(ssl.SSLContext):
+        def _load(self) -> None:
+            with self.loading:
+                if not self.loaded:
+                    self.load_verify_locations(**_trust_store(trust_env))
+                    self.loaded = True
+
+        def wrap_socket(self, *args: Any, **kwargs: Any) -> Any:
+            self._load()
+            return super().wrap_socket(*args, **kwargs)
+
+        def wrap_bio(self, *args: Any, **kwargs: Any) -> Any:
+            self._load()
+            return super().wrap_bio(*args, **kwargs)
+
+    context = LoadedOnUse(ssl.PROTOCOL_TLS_CLIENT)
+    context.verify_mode = ssl.CERT_REQUIRED
+    context.check_hostname = True
+    context.loading, context.loaded = threading.Lock(), False
+    keylog = os.environ.get("SSLKEYLOGFILE")  # as ssl.create_default_context does
+    if keylog and hasattr(context, "keylog_filename") and not sys.flags.ignore_environment:
+        context.keylog_filename = keylog
+    return context
+
+
+def _trust_store(trust_env: bool) -> dict[str, str]:
+    """Where httpx's default context reads its CA certificates (httpx._config.create_ssl_context)."""
+    if trust_env and os.environ.get("SSL_CERT_FILE"):
+        return {"cafile": os.environ["SSL_CERT_FILE"]}
+    if trust_env and os.environ.get("SSL_CERT_DIR"):
+        return {"capath": os.environ["SSL_CERT_DIR"]}
+    import certifi
+
+    return {"cafile": certifi.where()}
 
 
 class _Attempts:
@@ -431,7 +494,7 @@ def send(request: Request, *, provider: str = "", timeouts: Timeouts = Timeouts(
 
     prepared = prepared or prepare(request, provider, environ)
     own = client is None
-    client = client or httpx.Client(**_client_kwargs(timeouts))
+    client = client or httpx.Client(**_client_kwargs(timeouts, [prepared.url]))
     loop = _Attempts(prepared, provider, policy, rng)
     try:
         while True:
@@ -464,20 +527,23 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
                      policy: RetryPolicy = RetryPolicy(), environ: Mapping[str, str] | None = None,
                      prepared: Prepared | None = None,
                      sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                     rng: Callable[[], float] = random.random, client: Any = None) -> Response:
-    """``send`` for asyncio; pass a shared client (``new_async_client``) to run samples concurrently."""
+                     rng: Callable[[], float] = random.random, client: Any = None,
+                     on_waiting: Callable[[], None] | None = None) -> Response:
+    """``send`` for asyncio; pass a shared client (``new_async_client``) to run samples concurrently.
+    ``on_waiting`` is called on the event loop each time an attempt's request has been sent and its
+    response is awaited (it must not raise)."""
     import httpx
 
     prepared = prepared or prepare(request, provider, environ)
     own = client is None
-    client = client or httpx.AsyncClient(**_client_kwargs(timeouts))
+    client = client or httpx.AsyncClient(**_client_kwargs(timeouts, [prepared.url]))
     loop = _Attempts(prepared, provider, policy, rng)
     try:
         while True:
             loop.begin()
             try:
                 try:
-                    r, raw = await asyncio.wait_for(_fetch(client, prepared), _attempt_limit(client))
+                    r, raw = await asyncio.wait_for(_fetch(client, prepared, on_waiting), _attempt_limit(client))
                 except asyncio.TimeoutError:
                     raise _too_slow(httpx) from None
                 wait = loop.answered(r.status_code, r.headers, raw, r.encoding)
@@ -505,13 +571,28 @@ def _too_slow(httpx: Any) -> Exception:
     return httpx.ReadTimeout("the response as a whole took longer than the timeout allows")
 
 
-async def _fetch(client: Any, prepared: Prepared) -> tuple[Any, bytes]:
-    r = await client.request(prepared.method, prepared.url, headers=prepared.headers, content=prepared.content)
+async def _fetch(client: Any, prepared: Prepared, on_waiting: Callable[[], None] | None = None) -> tuple[Any, bytes]:
+    extensions = None if on_waiting is None else {"trace": _waiting_trace(on_waiting)}
+    r = await client.request(prepared.method, prepared.url, headers=prepared.headers, content=prepared.content,
+                             extensions=extensions)
     return r, await r.aread()
 
 
-def new_async_client(timeouts: Timeouts, concurrency: int = 4) -> Any:
-    """An ``httpx.AsyncClient`` for ``send_async`` with explicit timeouts and connection limits."""
+def _waiting_trace(on_waiting: Callable[[], None]) -> Callable[[str, Any], Awaitable[None]]:
+    """An httpx ``trace`` request extension calling ``on_waiting`` once the request is sent (httpcore's
+    ``http11.receive_response_headers.started``, or http2's)."""
+
+    async def trace(event: str, info: Any) -> None:
+        if event.endswith(".receive_response_headers.started"):
+            on_waiting()
+
+    return trace
+
+
+def new_async_client(timeouts: Timeouts, concurrency: int = 4, urls: Iterable[str] | None = None) -> Any:
+    """An ``httpx.AsyncClient`` for ``send_async`` with explicit timeouts and connection limits.
+    ``urls``: the (prepared) URLs it will send to, when known (see ``tls_verify``)."""
     import httpx
 
-    return httpx.AsyncClient(limits=httpx.Limits(max_connections=max(1, concurrency)), **_client_kwargs(timeouts))
+    return httpx.AsyncClient(limits=httpx.Limits(max_connections=max(1, concurrency)),
+                             **_client_kwargs(timeouts, urls))

@@ -6,7 +6,8 @@ Where the provider could not enforce the choice (the ledger says ``tool_choice.i
 ``tool_choice.emulated``) the verdict says so, and still judges the intent.
 
 Categories, first match wins (issue 3): error, phantom_tool, wrong_tool, unwanted_call, no_call,
-too_many_calls, invalid_arguments, obeyed. jsonschema is imported only when a call is checked.
+too_many_calls, invalid_arguments, obeyed. jsonschema is imported only when a call is checked, and each
+tool schema is checked against its metaschema once.
 """
 
 from __future__ import annotations
@@ -78,24 +79,56 @@ def argument_errors(tool: Tool | None, call: ToolCall) -> list[str]:
         return [f"$: arguments could not be decoded ({call.arguments_error or 'not an object'})"]
     if tool is None:
         return []
-    from jsonschema import exceptions, validators
-
-    schema = tool.schema()
-    try:
-        cls = validators.validator_for(schema)
-        cls.check_schema(schema)
-    except exceptions.SchemaError as exc:
-        return [f"schema: the tool's own schema is invalid ({exc.message}); arguments not checked"]
+    checked = _checked(tool.schema())
+    if isinstance(checked, str):
+        return [checked]
+    from jsonschema import exceptions
     from referencing.exceptions import Unresolvable
 
     try:
-        errors = sorted(cls(schema).iter_errors(call.arguments), key=lambda e: (e.json_path, e.message))
+        errors = sorted(checked.iter_errors(call.arguments), key=lambda e: (e.json_path, e.message))
     except (Unresolvable, exceptions._RefResolutionError) as exc:  # a $ref to nowhere, or off-site (never fetched)
         return [f"schema: a $ref cannot be resolved ({exc}); arguments not checked"]
     shown = [f"{e.json_path}: {e.message}" for e in errors[:MAX_SCHEMA_ERRORS]]
     if len(errors) > MAX_SCHEMA_ERRORS:
         shown.append(f"… and {len(errors) - MAX_SCHEMA_ERRORS} more")
     return shown
+
+
+# repr(schema) -> its validator, or the line saying the schema itself is invalid. Checking a schema
+# against its metaschema costs far more than validating arguments, so each schema is checked once
+# per process, not once per call (`send --repeat 100` judges 100 replies against the same tools).
+_CHECKED: dict[str, Any] = {}
+_CHECKED_MAX = 1024  # distinct schemas kept; past that the cache starts over
+
+
+def _checked(schema: Any) -> Any:
+    """The validator for ``schema`` (checked against its metaschema once), or the "schema: …" line."""
+    key = repr(schema)  # the content, not the object: Tool.schema() may build a fresh dict per call
+    found = _CHECKED.get(key)
+    if found is None:
+        from copy import deepcopy
+
+        from jsonschema import exceptions, validators
+
+        schema = deepcopy(schema)  # what the key says, even should the caller's dict change later
+        try:
+            cls = validators.validator_for(schema)
+            cls.check_schema(schema)
+            found = cls(schema)
+        except exceptions.SchemaError as exc:
+            found = f"schema: the tool's own schema is invalid ({exc.message}); arguments not checked"
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.clear()
+        _CHECKED[key] = found
+    return found
+
+
+def prepare_tools(tools: Iterable[Tool]) -> None:
+    """Check these tools' schemas now (importing jsonschema), so that judging a reply later only
+    validates its arguments. The sending commands run this while their first requests are in flight."""
+    for tool in tools:
+        _checked(tool.schema())
 
 
 def _schema_problem(lines: list[str]) -> bool:

@@ -7,11 +7,13 @@ of each kind of reply, retries and their waits, and the --repeat tally."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import socket
 import subprocess
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -447,3 +449,138 @@ def test_unenforceable_choice_is_flagged(tmp_path):
         result, data = send_json(server, path, provider="ollama")
     assert data["verdict"]["enforced"] is False
     assert any("could not enforce" in r for r in data["verdict"]["reasons"])
+
+
+# ---- what sending loads, and when --------------------------------------------------------------
+
+LOADED = """
+import gc, sys
+sys.argv = ["toolchoice"] + sys.argv[1:]
+from toolchoice.cli.app import main
+try:
+    main()
+finally:
+    unused = sorted(m for m in sys.modules if m.split(".")[0] in ("trio", "rich", "pygments", "click")
+                    or m == "httpx._main")
+    sys.stderr.write(f"UNUSED {unused} FROZEN {gc.get_freeze_count() > 0}\\n")
+"""
+
+
+@pytest.mark.parametrize("command", ["send", "compare"])
+def test_sending_as_json_loads_no_terminal_ui_nor_trio_and_leaves_teardown_out(tmp_path, command):
+    """httpx's command-line client (click, rich, pygments) and httpcore's trio backend are held back,
+    rich is not needed for JSON, and once the output is written the objects are frozen for the exit."""
+    path = str(scenario_file(tmp_path))
+    args = ["send", path, "-p", "openai"] if command == "send" else ["compare", path, "--send", "--providers", "openai"]
+    with StandIn("openai") as server:
+        result = subprocess.run([sys.executable, "-c", LOADED, *args, "--base-url", server.base_url(), "-f", "json"],
+                                capture_output=True, text=True, env=base_env(), timeout=120)
+        assert len(server.requests) == 1
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)
+    assert "UNUSED [] FROZEN True" in result.stderr
+
+
+def test_the_http_stack_loads_without_trio_yet_trio_still_imports_afterwards():
+    code = ("import sys\n"
+            "from toolchoice.cli.send_cmd import load_http_stack\n"
+            "load_http_stack()\n"
+            "import httpcore._synchronization as sync\n"
+            "print('trio' in sys.modules, 'httpx._main' in sys.modules, sync.trio is None)\n"
+            "import trio, httpx._main\n"
+            "print(trio.__name__, httpx._main.__name__)\n")
+    if importlib.util.find_spec("trio") is None:
+        pytest.skip("trio is not installed: there is nothing to hold back")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["False False True", "trio httpx._main"]
+
+
+@pytest.fixture
+def optional_packages(tmp_path, monkeypatch):
+    """tc_optional, imported guarded by tc_guarded and unguarded by tc_unguarded."""
+    (tmp_path / "tc_optional.py").write_text("VALUE = 1\n")
+    (tmp_path / "tc_guarded.py").write_text("try:\n    import tc_optional\nexcept ImportError:\n"
+                                            "    tc_optional = None\n")
+    (tmp_path / "tc_unguarded.py").write_text("import tc_optional\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield
+    for name in ("tc_optional", "tc_guarded", "tc_unguarded"):
+        sys.modules.pop(name, None)
+
+
+def test_import_without_holds_an_optional_module_back_only_while_importing(optional_packages):
+    from toolchoice.cli.send_cmd import import_without
+
+    import_without(("tc_guarded",), ("tc_optional",))
+    assert sys.modules["tc_guarded"].tc_optional is None
+    assert "tc_optional" not in sys.modules
+    import tc_optional  # noqa: F401 - works as ever afterwards
+
+    assert sys.modules["tc_optional"].VALUE == 1
+
+
+def test_import_without_redoes_an_import_that_needs_the_optional_module(optional_packages):
+    from toolchoice.cli.send_cmd import import_without
+
+    import_without(("tc_guarded", "tc_unguarded"), ("tc_optional",))
+    assert sys.modules["tc_unguarded"].tc_optional.VALUE == 1
+    assert sys.modules["tc_guarded"].tc_optional is sys.modules["tc_optional"]
+
+
+def test_import_without_keeps_an_optional_module_already_loaded(optional_packages):
+    from toolchoice.cli.send_cmd import import_without
+
+    import tc_optional
+
+    import_without(("tc_guarded",), ("tc_optional",))
+    assert sys.modules["tc_guarded"].tc_optional is tc_optional
+
+
+def _head_start(first_wave: int):
+    from toolchoice.cli.send_cmd import JudgingHeadStart
+    from toolchoice.providers import load_scenario_text, translate
+
+    scenario = load_scenario_text(TOOLS_YAML + "tool_choice: get_weather\n", "scenario.yaml")
+    translation = translate("cohere", scenario)  # no named choice on Cohere: only get_weather is offered
+    return scenario, JudgingHeadStart(scenario, [translation], first_wave)
+
+
+def test_the_judging_head_start_begins_once_the_first_wave_is_on_the_wire(monkeypatch):
+    from toolchoice.providers import verdict
+
+    monkeypatch.setattr(verdict, "_CHECKED", {})
+    scenario, head = _head_start(3)
+    head.waiting()
+    head.waiting()
+    assert head.thread is None and verdict._CHECKED == {}
+    head.waiting()
+    assert head.thread is not None
+    head.wait()
+    assert not head.thread.is_alive()
+    assert list(verdict._CHECKED) == [repr(scenario.tool("get_weather").schema())]  # the offered tool only
+    head.waiting()  # later requests start nothing more
+
+
+def test_once_judging_has_begun_there_is_no_head_start():
+    _, head = _head_start(1)
+    head.wait()
+    head.waiting()
+    assert head.thread is None
+
+
+def test_a_failing_head_start_fails_nothing(monkeypatch):
+    import threading
+
+    from toolchoice.providers import verdict
+
+    def broken(tools):
+        raise RuntimeError("no jsonschema today")
+
+    raised: list[object] = []
+    monkeypatch.setattr(threading, "excepthook", raised.append)
+    monkeypatch.setattr(verdict, "prepare_tools", broken)
+    _, head = _head_start(1)
+    head.waiting()
+    head.wait()
+    assert head.thread is not None and raised == []

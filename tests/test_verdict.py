@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -131,7 +130,7 @@ parallel_tool_calls: false
     v = verdict(sc, parallel, translate("openai", sc))
     assert v["category"] == "too_many_calls"
     assert v["reasons"] == ["parallel_tool_calls false, but the reply made 2 calls (GetWeatherArgs, get_stock_price)"]
-    assert verdict(replace(sc, parallel_tool_calls=True), parallel)["category"] == "obeyed"
+    assert verdict(sc._replace(parallel_tool_calls=True), parallel)["category"] == "obeyed"
 
 
 def test_invalid_arguments_list_every_error_with_its_json_path():
@@ -289,3 +288,80 @@ def test_offered_tools_join_the_translator_list_and_the_body():
     assert offered_tools(t, scenario()) == ("b", "c", "from_extra")
     refused = Translation("x", None, None, None, [], offered_tools=("c",))
     assert offered_tools(refused, scenario()) == ("c",)
+
+
+# ---- each schema checked once ------------------------------------------------------------------
+
+
+@pytest.fixture
+def metaschema_checks(monkeypatch):
+    """Every check of a tool schema against its metaschema, counted (the cache starts empty)."""
+    from jsonschema import validators
+
+    from toolchoice.providers import verdict as verdict_module
+
+    monkeypatch.setattr(verdict_module, "_CHECKED", {})
+    checked: list[object] = []
+    cls = validators.validator_for({})
+    original = cls.check_schema.__func__
+
+    def counting(klass, schema, *args, **kwargs):
+        checked.append(schema)
+        return original(klass, schema, *args, **kwargs)
+
+    monkeypatch.setattr(cls, "check_schema", classmethod(counting))
+    return checked
+
+
+def test_each_schema_is_checked_once_however_many_replies_are_judged(metaschema_checks):
+    sc = scenario()
+    bad = call("get_weather", {"city": "San Francisco", "state": "California"})
+    verdicts = [verdict(sc, WEATHER) for _ in range(5)] + [verdict(sc, bad) for _ in range(5)]
+    assert [v["category"] for v in verdicts] == ["obeyed"] * 5 + ["invalid_arguments"] * 5
+    assert all(v["reasons"] == ["get_weather: $.state: 'California' is too long"] for v in verdicts[5:])
+    assert len(metaschema_checks) == 1
+    verdict(scenario(), WEATHER)  # the same schema, loaded again into new objects
+    assert len(metaschema_checks) == 1
+
+
+def test_the_cache_follows_the_schema_not_the_tool_name(metaschema_checks):
+    three = TOOLS.replace("minLength: 2, maxLength: 2", "minLength: 2, maxLength: 3")
+    reply = call("get_weather", {"city": "Paris", "state": "IDF"})
+    assert verdict(scenario(), reply)["category"] == "invalid_arguments"
+    assert verdict(load_scenario_text(three, "test.yaml"), reply)["category"] == "obeyed"
+    assert verdict(scenario(), reply)["category"] == "invalid_arguments"
+    assert len(metaschema_checks) == 2
+
+
+def test_an_invalid_schema_is_reported_on_every_call_and_checked_once(metaschema_checks):
+    from toolchoice.providers.model import Tool
+
+    tool = Tool("get_weather", parameters={"type": "object", "properties": {"city": {"type": 12}}})
+    first, second = (argument_errors(tool, make_call("c1", "get_weather", {"city": "x"})) for _ in range(2))
+    assert first == second and len(first) == 1
+    assert first[0].startswith("schema: the tool's own schema is invalid (12 is not valid under any of")
+    assert len(metaschema_checks) == 1
+
+
+def test_prepare_tools_checks_ahead_so_judging_only_validates(metaschema_checks):
+    from toolchoice.providers.verdict import prepare_tools
+
+    sc = scenario()
+    prepare_tools(sc.tools)
+    assert len(metaschema_checks) == 2
+    assert verdict(sc, WEATHER)["category"] == "obeyed"
+    assert len(metaschema_checks) == 2
+
+
+def test_a_schema_changed_in_place_after_judging_leaves_the_cache_right(metaschema_checks):
+    from toolchoice.providers.model import Tool
+
+    def schema(max_length: int) -> dict:
+        return {"type": "object", "properties": {"state": {"type": "string", "maxLength": max_length}}}
+
+    args = make_call("c1", "t", {"state": "IDF"})
+    changing = schema(2)
+    assert argument_errors(Tool("t", parameters=changing), args) == ["$.state: 'IDF' is too long"]
+    changing["properties"]["state"]["maxLength"] = 3
+    assert argument_errors(Tool("t", parameters=changing), args) == []
+    assert argument_errors(Tool("t", parameters=schema(2)), args) == ["$.state: 'IDF' is too long"]
