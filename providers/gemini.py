@@ -46,6 +46,7 @@ SCHEMA_TYPES = ("string", "number", "integer", "boolean", "array", "object", "nu
 _TYPE_SET = frozenset(SCHEMA_TYPES)
 # Schema fields copied as they are (the others in SCHEMA_FIELDS are converted by _SchemaConverter.node).
 _COPIED = SCHEMA_FIELDS - {"type", "properties", "items", "anyOf", "enum"}
+_PLAIN = _COPIED | {"type"}  # a property with only these keys and one known type is sent as it is
 # Keywords that only annotate the document: dropping them loses nothing the model could use.
 _ANNOTATIONS = frozenset({"$schema", "$id", "$comment"})
 # Which keywords belong to which type, for splitting a type list into anyOf branches.
@@ -211,6 +212,11 @@ def convert_schema(ctx: Context, tool_name: str, schema: dict[str, Any]) -> dict
     return None if empty else root
 
 
+def _plain_type(kind: Any) -> bool:
+    """A type node() would copy as it is: absent, or one of Gemini's type names."""
+    return kind is None or (isinstance(kind, str) and kind.lower() in _TYPE_SET)
+
+
 class _SchemaConverter:
     def __init__(self, tool_name: str, root: dict[str, Any]) -> None:
         self.tool = tool_name
@@ -263,7 +269,12 @@ class _SchemaConverter:
                 else:
                     self.type_(value, out, path)
             elif key == "properties" and isinstance(value, dict):
-                out["properties"] = {name: self.node(sub, f"{path}.{name}", refs) for name, sub in value.items()}
+                out["properties"] = properties = {}
+                for name, sub in value.items():
+                    if isinstance(sub, dict) and sub.keys() <= _PLAIN and _plain_type(sub.get("type")):
+                        properties[name] = dict(sub)  # most properties: nothing to convert
+                    else:
+                        properties[name] = self.node(sub, f"{path}.{name}", refs)
             elif key == "items":
                 if isinstance(value, dict):
                     out["items"] = self.node(value, f"{path}[]", refs)
