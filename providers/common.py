@@ -41,10 +41,11 @@ class Context:
     """Everything a provider module needs while it builds one request. Mutable: a module may
     replace ``plan`` (Bedrock keeps the tools declared for a tool history)."""
 
-    __slots__ = ("provider", "cap", "scenario", "options", "ledger", "model", "plan", "settings", "requested")
+    __slots__ = ("provider", "cap", "scenario", "options", "ledger", "model", "plan", "settings", "requested",
+                 "key_env")
 
     def __init__(self, provider: str, cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
-                 model: str, plan: ChoicePlan, settings: ProviderSettings) -> None:
+                 model: str, plan: ChoicePlan, settings: ProviderSettings, requested: Any = None) -> None:
         self.provider = provider
         self.cap = cap
         self.scenario = scenario
@@ -53,8 +54,9 @@ class Context:
         self.model = model
         self.plan = plan
         self.settings = settings  # providers.<id> of the scenario
-        choice = scenario.tool_choice
-        self.requested: Any = choice.to_json() if choice is not None else None  # the neutral tool_choice, as JSON
+        self.requested = requested  # the neutral tool_choice as JSON (ToolChoice.to_json), None when unset
+        # the variables that can hold the key, first wins: providers.<id>.api_key_env, else the provider's own
+        self.key_env: tuple[str, ...] = (settings.api_key_env,) if settings.api_key_env else cap.key_env
 
 
 def _compact_encoder() -> Callable[[Any], str]:
@@ -94,19 +96,24 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     if not model:
         model = cap.default_model
         ledger.info("model.default", f"no model set for {provider}; using {model} (set providers.{provider}.model or --model)")
-    plan = plan_choice(cap, scenario, options, ledger)
+    choice = scenario.tool_choice
+    requested = choice.to_json() if choice is not None else None
+    plan = plan_choice(cap, scenario, options, ledger, requested)
     lint_pitfalls(cap, scenario, plan, ledger)
-    return Context(provider, cap, scenario, options, ledger, model, plan, settings)
+    return Context(provider, cap, scenario, options, ledger, model, plan, settings, requested)
 
 
-def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger) -> ChoicePlan:
+def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
+                requested: Any = None) -> ChoicePlan:
+    """``requested``: the tool_choice's ``to_json()`` when the caller has it already."""
     choice = scenario.tool_choice
     tools = scenario.tools
     if choice is None:
         ledger.info("tool_choice.unset", "tool_choice not specified: the field is omitted and the provider's "
                     "default applies (auto when tools are declared)")
         return ChoicePlan("unset", tools)
-    requested = choice.to_json()
+    if requested is None:
+        requested = choice.to_json()
     neutral = requested if isinstance(requested, str) else compact(requested)
     if choice.spelling and choice.spelling != neutral and choice.spelling != choice.name:
         ledger.info("tool_choice.spelling", f"tool_choice {choice.spelling} read as {neutral}")
@@ -348,9 +355,7 @@ def endpoint(ctx: Context, default_base: str, path: str) -> str:
 
 
 def key_env(ctx: Context) -> tuple[str, ...]:
-    if ctx.settings.api_key_env:
-        return (ctx.settings.api_key_env,)
-    return ctx.cap.key_env
+    return ctx.key_env
 
 
 def merge_extra(ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
@@ -397,7 +402,7 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
     if ctx.options.strict and ledger.warnings and not ledger.errors:
         count = ledger.warnings
         ledger.error("strict.refused", f"--strict: {count} warning{'s' if count != 1 else ''} above refuse this request")
-    request = None if ledger.errors else Request(method, url, headers, body, key_env(ctx), key_optional)
+    request = None if ledger.errors else Request(method, url, headers, body, ctx.key_env, key_optional)
     if offered is None:
         offered = () if plan.omit_tools else tuple([t.name for t in plan.tools])
     # The ledger's list is handed over: the translation is done with it.
@@ -406,7 +411,7 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
 
 def bearer(ctx: Context) -> dict[str, str]:
     """Content-Type plus ``Authorization: Bearer $KEY`` (the placeholder, never the value)."""
-    env = key_env(ctx)
+    env = ctx.key_env
     headers = {"Content-Type": "application/json"}
     if env:
         headers["Authorization"] = f"Bearer ${env[0]}"

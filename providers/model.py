@@ -192,13 +192,15 @@ class Ledger:
             self.errors += 1
 
     def info(self, code: str, message: str) -> None:
-        self.add("info", code, message)
+        self.entries.append(LedgerEntry("info", code, message))
 
     def warning(self, code: str, message: str) -> None:
-        self.add("warning", code, message)
+        self.entries.append(LedgerEntry("warning", code, message))
+        self.warnings += 1
 
     def error(self, code: str, message: str) -> None:
-        self.add("error", code, message)
+        self.entries.append(LedgerEntry("error", code, message))
+        self.errors += 1
 
     def codes(self) -> list[str]:
         return [e.code for e in self.entries]
