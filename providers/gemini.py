@@ -105,7 +105,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
 
     url = common.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:generateContent")
     headers = {"Content-Type": "application/json"}
-    env = common.key_env(ctx)
+    env = ctx.key_env
     if env:
         headers["x-goog-api-key"] = f"${env[0]}"
     return common.finish(ctx, url=url, headers=headers, body=body,
@@ -212,9 +212,9 @@ def convert_schema(ctx: Context, tool_name: str, schema: dict[str, Any]) -> dict
     return None if empty else root
 
 
-def _plain_type(kind: Any) -> bool:
-    """A type node() would copy as it is: absent, or one of Gemini's type names."""
-    return kind is None or (isinstance(kind, str) and kind.lower() in _TYPE_SET)
+def _known_type(kind: Any) -> bool:
+    """One of Gemini's type names: node() copies such a type as it is."""
+    return isinstance(kind, str) and kind.lower() in _TYPE_SET
 
 
 class _SchemaConverter:
@@ -264,14 +264,14 @@ class _SchemaConverter:
             if key in _COPIED:  # most keys: description, required, format, ...
                 out[key] = value
             elif key == "type":
-                if isinstance(value, str) and value.lower() in _TYPE_SET:  # the common case: one known type
+                if _known_type(value):  # the common case
                     out["type"] = value
                 else:
                     self.type_(value, out, path)
             elif key == "properties" and isinstance(value, dict):
                 out["properties"] = properties = {}
                 for name, sub in value.items():
-                    if isinstance(sub, dict) and sub.keys() <= _PLAIN and _plain_type(sub.get("type")):
+                    if isinstance(sub, dict) and sub.keys() <= _PLAIN and ("type" not in sub or _known_type(sub["type"])):
                         properties[name] = dict(sub)  # most properties: nothing to convert
                     else:
                         properties[name] = self.node(sub, f"{path}.{name}", refs)

@@ -402,6 +402,21 @@ def test_bfcl_dict_type_is_refused_and_unknown_keys_removed():
     assert "optional removed at parameters.cell_function" in entry(t, "schema.keyword_removed").message
 
 
+@pytest.mark.parametrize("kind", [None, "STRING", ["string", "null"]])
+def test_a_property_is_copied_as_it_is_only_with_one_known_type(kind):
+    """{"type": null} is refused, upper case is a known type sent as written, a type list is converted:
+    only the middle one may skip the schema walk."""
+    t = render_tools({"name": "f", "parameters": {"type": "object", "properties": {
+        "x": {"type": kind, "description": "d"}, "y": {"type": "string"}}}})
+    if kind is None:
+        assert t.request is None and "type null at parameters.x" in entry(t, "schema.type_unsupported").message
+    elif kind == "STRING":
+        assert parameters(t)["properties"] == {"x": {"type": "STRING", "description": "d"}, "y": {"type": "string"}}
+        assert "schema.type_unsupported" not in codes(t)
+    else:
+        assert parameters(t)["properties"]["x"] == {"type": "string", "nullable": True, "description": "d"}
+
+
 @pytest.mark.parametrize("schema,expected,code,severity", [
     # JSON Schema 2020-12 const → Gemini enum of one string (the Schema has no const)
     ({"properties": {"kind": {"type": "string", "const": "issue"}}},
