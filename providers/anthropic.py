@@ -27,7 +27,7 @@ import re
 from typing import Any
 
 from .capabilities import Capability
-from .common import Context, check_names, compact, endpoint, finish, key_env, mapped, parallel_value, start, \
+from .common import Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
     strict_tools
 from .model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
                     Usage)
@@ -193,7 +193,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         _thinking(ctx, body, max_tokens)
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
-    headers = {"content-type": "application/json", "x-api-key": f"${key_env(ctx)[0]}",
+    headers = {"content-type": "application/json", "x-api-key": f"${ctx.key_env[0]}",
                "anthropic-version": API_VERSION}
     url = endpoint(ctx, BASE_URL, PATH)
     return finish(ctx, url=url, headers=headers, body=body, choice_path=("tool_choice",))

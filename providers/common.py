@@ -283,11 +283,7 @@ def parallel_value(ctx: Context) -> bool | None:
 
 def strict_tools(ctx: Context) -> set[str]:
     """Names of tools to send as strict; records drops when the provider has no strict mode."""
-    tools = ctx.plan.tools
-    if ctx.scenario.strict:  # Scenario.tool_is_strict, for every tool at once
-        wanted = {t.name for t in tools if t.strict is not False}
-    else:
-        wanted = {t.name for t in tools if t.strict}
+    wanted = {t.name for t in ctx.plan.tools if ctx.scenario.tool_is_strict(t)}
     if not wanted:
         return set()
     if ctx.cap.strict.level is Level.UNSUPPORTED:
@@ -352,10 +348,6 @@ def endpoint(ctx: Context, default_base: str, path: str) -> str:
         ctx.ledger.info("endpoint.base_url", f"base URL {override} replaces {default_base}")
         return override.rstrip("/") + path
     return default_base + path
-
-
-def key_env(ctx: Context) -> tuple[str, ...]:
-    return ctx.key_env
 
 
 def merge_extra(ctx: Context, body: dict[str, Any]) -> dict[str, Any]:

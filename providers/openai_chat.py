@@ -13,7 +13,7 @@ import re
 from typing import Any, Literal, NamedTuple
 
 from .capabilities import Capability
-from .common import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json, key_env,
+from .common import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, openai_strict_problems, parallel_value, start, strict_tools)
 from .model import Message, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
 from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -125,7 +125,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     url = _url(ctx, host, body)
     headers = bearer(ctx)
     if host.auth == "api-key":
-        headers = {"Content-Type": "application/json", "api-key": f"${key_env(ctx)[0]}"}
+        headers = {"Content-Type": "application/json", "api-key": f"${ctx.key_env[0]}"}
     if provider == "azure":
         body.pop("model")  # the deployment in the URL picks the model
     return finish(ctx, url=url, headers=headers, body=body, choice_path=("tool_choice",),
