@@ -23,7 +23,7 @@ from types import ModuleType
 from typing import Any
 
 from measure import RESULTS, ROOT, Command, Run, child_env, entry_argv, median, run_once
-from toolchoice.providers.capabilities import CAPABILITIES
+from toolchoice.providers.core.capabilities import CAPABILITIES
 
 COMPARE_PROVIDERS = ("openai", "anthropic", "gemini", "mistral", "groq", "deepseek", "ollama", "cohere")
 COMPARE_DELAY = 0.3

@@ -24,8 +24,8 @@ from typing import Any
 from corpus import PROVIDER_SETTINGS, cases
 from measure import BENCH, RESULTS, child_env, median
 from toolchoice.providers import RenderOptions, Scenario, load_scenario_text
-from toolchoice.providers.capabilities import PROVIDER_IDS
-from toolchoice.providers.registry import translate
+from toolchoice.providers.core.capabilities import PROVIDER_IDS
+from toolchoice.providers.core.registry import translate
 
 
 WARM_UP_S = 0.2  # seconds of untimed work before each timed pass, on both sides

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from toolchoice.providers.model import Scenario, Translation
+from toolchoice.providers.core.model import Scenario, Translation
 
 from . import exits
 from .compare_view import markdown, print_table, row_cells

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolchoice.providers.common import compact
-from toolchoice.providers.model import Reply, Scenario, ToolchoiceError, Translation
+from toolchoice.providers.core.translation import compact
+from toolchoice.providers.core.model import Reply, Scenario, ToolchoiceError, Translation
 
 from . import exits
 from .output import choice_text
@@ -36,7 +36,7 @@ class ProviderRun:
 
 def _prepare(runs: list[ProviderRun]) -> dict[str, str]:
     """Resolve keys before any connection; collect every secret for redaction."""
-    from toolchoice.providers import transport
+    from toolchoice.providers.core import transport
 
     secrets: dict[str, str] = {}
     for run in runs:
@@ -58,7 +58,7 @@ async def _send_everything(scenario: Scenario, runs: list[ProviderRun], repeat: 
                            timeout: float, retries: int) -> None:
     import asyncio
 
-    from toolchoice.providers import transport
+    from toolchoice.providers.core import transport
 
     timeouts = transport.Timeouts.from_total(timeout)
     policy = transport.RetryPolicy(retries=retries)
@@ -100,7 +100,7 @@ def _calls_text(reply: Reply) -> str:
 
 
 def _summary(run: ProviderRun) -> dict[str, Any] | None:
-    from toolchoice.providers.verdict import aggregate
+    from toolchoice.providers.core.verdict import aggregate
 
     if not run.samples:
         return None
@@ -150,7 +150,7 @@ def _verdict_style(text: str) -> str:
 
 
 def _diff(runs: list[ProviderRun]) -> dict[str, Any]:
-    from toolchoice.providers.argdiff import argument_diff
+    from toolchoice.providers.core.argdiff import argument_diff
 
     return argument_diff({r.provider: r.first.reply for r in runs if r.first is not None})
 

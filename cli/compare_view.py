@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from urllib.parse import urlsplit
 
-from toolchoice.providers.model import LedgerEntry, Translation
+from toolchoice.providers.core.model import LedgerEntry, Translation
 
 from .output import choice_text
 

@@ -9,7 +9,7 @@ from typing import Any, Callable, TypeVar
 
 import typer
 
-from toolchoice.providers.model import ToolchoiceError
+from toolchoice.providers.core.model import ToolchoiceError
 
 OK = 0
 FAILED = 1  # network or provider error

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from toolchoice.providers.capabilities import CAPABILITIES, PROVIDER_IDS, Capability
-from toolchoice.providers.choice import parse_cli_value, parse_tool_choice
-from toolchoice.providers.model import Scenario, ToolchoiceError
-from toolchoice.providers.registry import check_provider
-from toolchoice.providers.scenario import load_scenario
+from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS, Capability
+from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
+from toolchoice.providers.core.model import Scenario, ToolchoiceError
+from toolchoice.providers.core.registry import check_provider
+from toolchoice.providers.core.scenario import load_scenario
 
 
 def scenario_with_override(path: Path, tool_choice: str | None) -> Scenario:
@@ -46,6 +46,6 @@ def capabilities_from(path: Path | None) -> dict[str, Capability] | None:
     """The built-in table, with a probe overlay file applied when one is given."""
     if path is None:
         return None
-    from toolchoice.providers.overlay import load_overlay
+    from toolchoice.providers.core.overlay import load_overlay
 
     return load_overlay(path, CAPABILITIES)

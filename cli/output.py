@@ -10,8 +10,8 @@ import re
 import sys
 from typing import Any
 
-from toolchoice.providers.common import compact
-from toolchoice.providers.model import Translation, wire_json
+from toolchoice.providers.core.translation import compact
+from toolchoice.providers.core.model import Translation, wire_json
 
 SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
 

@@ -13,8 +13,8 @@ from typing import Any, Optional
 
 import typer
 
-from toolchoice.providers.model import Reply, ToolchoiceError, Translation
-from toolchoice.providers.registry import check_provider, translate
+from toolchoice.providers.core.model import Reply, ToolchoiceError, Translation
+from toolchoice.providers.core.registry import check_provider, translate
 
 from . import exits
 from .exits import handled
@@ -65,7 +65,7 @@ def parse(
     format: OutputFormat = FORMAT,
 ) -> None:
     """Normalize a saved reply (tool calls, text, finish reason, usage) and judge it."""
-    from toolchoice.providers.errors import read_reply
+    from toolchoice.providers.core.reply import read_reply
 
     check_provider(provider)
     if tool_choice is not None and scenario is None:
@@ -73,7 +73,7 @@ def parse(
     translation = None
     judged = None
     if scenario is not None:
-        from toolchoice.providers.model import RenderOptions
+        from toolchoice.providers.core.model import RenderOptions
 
         from .inputs import scenario_with_override
 
@@ -82,13 +82,13 @@ def parse(
     body, text = read_body(response)
     reply = read_reply(provider, None, body, text)
     if scenario is not None:
-        from toolchoice.providers.verdict import verdict
+        from toolchoice.providers.core.verdict import verdict
 
         judged = verdict(loaded, reply, translation)
     import os
     import re
 
-    from toolchoice.providers.transport import environment_secrets
+    from toolchoice.providers.core.transport import environment_secrets
 
     extra_names: tuple[str, ...] = ()
     if scenario is not None:

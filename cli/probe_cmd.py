@@ -16,9 +16,9 @@ from typing import Any, Optional
 
 import typer
 
-from toolchoice.providers.capabilities import CAPABILITIES
-from toolchoice.providers.model import RenderOptions, ToolchoiceError
-from toolchoice.providers.registry import check_provider
+from toolchoice.providers.core.capabilities import CAPABILITIES
+from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
+from toolchoice.providers.core.registry import check_provider
 
 from .exits import handled
 
@@ -32,7 +32,7 @@ EVIDENCE_ERROR_CHARS = 800  # of a provider's error message in the evidence (tab
 
 
 def _evidence(samples: list[Any], provider: str) -> tuple[str, float | None]:
-    from toolchoice.providers.verdict import percentile
+    from toolchoice.providers.core.verdict import percentile
 
     statuses = sorted({str(s.status) if s.status is not None else "no response" for s in samples})
     parts = [f"status {', '.join(statuses)}"]
@@ -70,9 +70,9 @@ def _detail(sample: Any, provider: str) -> dict[str, Any]:
 
 def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[str], model: Optional[str],
               repeat: int, concurrency: int, timeout: float, retries: int) -> tuple[dict[str, Any], dict[str, str]]:
-    from toolchoice.providers.probe import (adapt, classify, overlay_document, probe_scenario, question_translation,
+    from toolchoice.providers.core.probe import (adapt, classify, overlay_document, probe_scenario, question_translation,
                                             questions_for, settings_with_model)
-    from toolchoice.providers.scenario import load_scenario
+    from toolchoice.providers.core.scenario import load_scenario
 
     from .send_cmd import run_samples
 

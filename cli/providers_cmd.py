@@ -7,7 +7,7 @@ from enum import Enum
 
 import typer
 
-from toolchoice.providers.capabilities import CAPABILITIES, FEATURES, matrix_rows
+from toolchoice.providers.core.capabilities import CAPABILITIES, FEATURES, matrix_rows
 
 from .exits import handled
 from .output import write

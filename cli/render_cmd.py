@@ -8,9 +8,9 @@ from typing import List, Optional
 
 import typer
 
-from toolchoice.providers.capabilities import CAPABILITIES
-from toolchoice.providers.model import RenderOptions, Scenario, Translation
-from toolchoice.providers.registry import translate
+from toolchoice.providers.core.capabilities import CAPABILITIES
+from toolchoice.providers.core.model import RenderOptions, Scenario, Translation
+from toolchoice.providers.core.registry import translate
 
 from . import exits
 from .exits import handled

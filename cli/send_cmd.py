@@ -17,9 +17,9 @@ from typing import Any, AsyncIterator, Optional
 
 import typer
 
-from toolchoice.providers.capabilities import CAPABILITIES
-from toolchoice.providers.model import Reply, Scenario, ToolchoiceError, Translation
-from toolchoice.providers.registry import check_provider
+from toolchoice.providers.core.capabilities import CAPABILITIES
+from toolchoice.providers.core.model import Reply, Scenario, ToolchoiceError, Translation
+from toolchoice.providers.core.registry import check_provider
 
 from . import exits
 from .exits import handled
@@ -79,9 +79,9 @@ def exit_code(verdicts: list[dict[str, Any] | None]) -> int:
 
 def judge(provider: str, scenario: Scenario, translation: Translation, index: int, response: Any) -> Sample:
     """A transport Response → Sample (reply + verdict)."""
-    from toolchoice.providers.errors import read_reply
-    from toolchoice.providers.model import ProviderError
-    from toolchoice.providers.verdict import verdict
+    from toolchoice.providers.core.reply import read_reply
+    from toolchoice.providers.core.model import ProviderError
+    from toolchoice.providers.core.verdict import verdict
 
     attempts = [a.to_json() for a in response.attempts]
     if response.status is None:
@@ -95,8 +95,8 @@ def judge(provider: str, scenario: Scenario, translation: Translation, index: in
 
 
 def _failed_sample(provider: str, scenario: Scenario, translation: Translation, index: int, exc: Exception) -> Sample:
-    from toolchoice.providers.model import ProviderError
-    from toolchoice.providers.verdict import verdict
+    from toolchoice.providers.core.model import ProviderError
+    from toolchoice.providers.core.verdict import verdict
 
     reply = Reply(error=ProviderError(None, "internal_error", f"{type(exc).__name__}: {exc}"))
     return Sample(index, None, [], None, reply, verdict(scenario, reply, translation), "", None)
@@ -182,8 +182,8 @@ class JudgingHeadStart:
 
     def _work(self) -> None:
         try:
-            from toolchoice.providers import errors  # noqa: F401 - read_reply, which judge imports
-            from toolchoice.providers.verdict import offered_tools, prepare_tools
+            from toolchoice.providers.core import reply  # noqa: F401 - read_reply, which judge imports
+            from toolchoice.providers.core.verdict import offered_tools, prepare_tools
 
             names = dict.fromkeys(name for t in self.translations for name in offered_tools(t, self.scenario))
             prepare_tools(tool for tool in map(self.scenario.tool, names) if tool is not None)
@@ -197,7 +197,7 @@ async def sending(scenario: Scenario, translations: list[Translation], urls: lis
     """The client every request shares (sized for ``concurrency``, told the ``urls`` it sends to, so
     it builds no TLS context when none is https) and the judging head start; `send`, `probe` and
     `compare --send` all send through this."""
-    from toolchoice.providers import transport
+    from toolchoice.providers.core import transport
 
     load_http_stack()
     head_start = JudgingHeadStart(scenario, translations, min(samples, concurrency))
@@ -209,7 +209,7 @@ async def _send_all(provider: str, scenario: Scenario, translation: Translation,
                     concurrency: int, timeouts: Any, policy: Any, progress: Any) -> list[Sample]:
     import asyncio
 
-    from toolchoice.providers import transport
+    from toolchoice.providers.core import transport
 
     assert translation.request is not None
     gate = asyncio.Semaphore(max(1, concurrency))
@@ -264,7 +264,7 @@ def run_samples(provider: str, scenario: Scenario, translation: Translation, *, 
     Returns the samples and the secrets map the caller redacts output with."""
     import asyncio
 
-    from toolchoice.providers import transport
+    from toolchoice.providers.core import transport
 
     assert translation.request is not None
     prepared = transport.prepare(translation.request, provider)
@@ -297,7 +297,7 @@ def prepare_save_dir(path: Path) -> Path:
 def save_sample(folder: Path, provider: str, translation: Translation, sample: Sample, secrets: dict[str, str]) -> None:
     """sample-NNN.request.json (placeholders only), sample-NNN.response.json (the body as received;
     .txt when it is not JSON; none when nothing arrived) and sample-NNN.reply.json."""
-    from toolchoice.providers.transport import redact
+    from toolchoice.providers.core.transport import redact
 
     stem = folder / f"sample-{sample.index:03d}"
     assert translation.request is not None
@@ -341,7 +341,7 @@ def sample_json(provider: str, translation: Translation, sample: Sample, raw: bo
 
 
 def repeat_json(provider: str, translation: Translation, samples: list[Sample], raw: bool) -> dict[str, Any]:
-    from toolchoice.providers.verdict import aggregate
+    from toolchoice.providers.core.verdict import aggregate
 
     results = [s.to_json(provider, raw) for s in samples]
     summary = aggregate(results)
@@ -476,7 +476,7 @@ def print_repeat(console: Any, provider: str, translation: Translation, samples:
     from rich.table import Table
     from rich.text import Text
 
-    from toolchoice.providers.verdict import aggregate
+    from toolchoice.providers.core.verdict import aggregate
 
     data = aggregate([s.to_json(provider) for s in samples])
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
@@ -525,7 +525,7 @@ def _num(value: float | None) -> str:
 
 def emit(text: str, secrets: dict[str, str]) -> None:
     """Write to stdout with every resolved key value replaced by its placeholder."""
-    from toolchoice.providers.transport import redact
+    from toolchoice.providers.core.transport import redact
 
     write(redact(text, secrets))
 
@@ -534,7 +534,7 @@ def emit_pretty(draw: Any, secrets: dict[str, str]) -> None:
     console = _console()
     with console.capture() as captured:
         draw(console)
-    from toolchoice.providers.transport import redact
+    from toolchoice.providers.core.transport import redact
 
     sys.stdout.write(redact(captured.get(), secrets))
 

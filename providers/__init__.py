@@ -3,10 +3,10 @@
 Public entry points: ``load_scenario``, ``translate``, ``parse_reply`` and the data classes in
 ``model``. Importing this package imports no provider module and no HTTP client."""
 
-from .model import (Ledger, LedgerEntry, Message, ProviderError, ProviderSettings, RenderOptions, Reply,
+from .core.model import (Ledger, LedgerEntry, Message, ProviderError, ProviderSettings, RenderOptions, Reply,
                     Request, Scenario, Tool, ToolCall, ToolChoice, ToolchoiceError, Translation)
-from .registry import parse_reply, translate
-from .scenario import load_scenario, load_scenario_text
+from .core.registry import parse_reply, translate
+from .core.scenario import load_scenario, load_scenario_text
 
 __all__ = [
     "Ledger", "LedgerEntry", "Message", "ProviderError", "ProviderSettings", "RenderOptions", "Reply", "Request",

@@ -26,12 +26,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .capabilities import Capability
-from .common import Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
+from .core.capabilities import Capability
+from .core.translation import Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
     strict_tools
-from .model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
+from .core.model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
                     Usage)
-from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 BASE_URL = "https://api.anthropic.com"  # the SDK's base URL: no /v1
 PATH = "/v1/messages"

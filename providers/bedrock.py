@@ -30,11 +30,11 @@ from urllib.parse import quote
 
 from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, group_turns, last_assistant_has_calls, \
     supports_thinking
-from .capabilities import Capability
-from .common import Context, bearer, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
+from .core.capabilities import Capability
+from .core.translation import Context, bearer, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
     strict_tools
-from .model import Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
-from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.model import Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_REGION = "us-east-1"
 

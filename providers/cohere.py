@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .capabilities import Capability
-from .common import (chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
+from .core.capabilities import Capability
+from .core.translation import (chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
                      start, strict_tools)
-from .model import Message, RenderOptions, Reply, Scenario, Translation, Usage
-from .replies import bad_body, expect_dict, expect_list, join_text, make_call
+from .core.model import Message, RenderOptions, Reply, Scenario, Translation, Usage
+from .core.parsing import bad_body, expect_dict, expect_list, join_text, make_call
 
 BASE_URL = "https://api.cohere.com"
 PATH = "/v2/chat"

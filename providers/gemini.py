@@ -25,12 +25,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import common
-from .capabilities import Capability
-from .common import Context
-from .model import Message, RenderOptions, Reply, Scenario, Tool, Translation, Usage
-from .errors import looks_like_error, provider_error
-from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core import translation as common
+from .core.capabilities import Capability
+from .core.translation import Context
+from .core.model import Message, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .core.reply import looks_like_error, provider_error
+from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_BASE = "https://generativelanguage.googleapis.com"
 THOUGHT_SIGNATURE_SENTINEL = "skip_thought_signature_validator"

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .capabilities import Capability
-from .common import chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, start, strict_tools
-from .model import Message, RenderOptions, Reply, Scenario, Translation, Usage
-from .replies import bad_body, expect_dict, expect_list, int_or_none, make_call
+from .core.capabilities import Capability
+from .core.translation import chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, start, strict_tools
+from .core.model import Message, RenderOptions, Reply, Scenario, Translation, Usage
+from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, make_call
 
 BASE_URL = "http://localhost:11434"
 PATH = "/api/chat"

@@ -12,11 +12,11 @@ import json
 import re
 from typing import Any, Literal, NamedTuple
 
-from .capabilities import Capability
-from .common import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
+from .core.capabilities import Capability
+from .core.translation import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, openai_strict_problems, parallel_value, start, strict_tools)
-from .model import Message, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
-from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.model import Message, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
+from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
 

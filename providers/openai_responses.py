@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import common
-from .capabilities import Capability
-from .common import Context
-from .errors import looks_like_error, provider_error
-from .model import ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
-from .replies import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core import translation as common
+from .core.capabilities import Capability
+from .core.translation import Context
+from .core.reply import looks_like_error, provider_error
+from .core.model import ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_BASE = "https://api.openai.com/v1"
 _IGNORED_SETTINGS = ("thinking", "deployment", "endpoint", "api_version", "region")

@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 
 from toolchoice.providers import anthropic
-from toolchoice.providers.capabilities import CAPABILITIES, Level, Support
-from toolchoice.providers.model import RenderOptions, ToolchoiceError
-from toolchoice.providers.scenario import load_scenario_text
+from toolchoice.providers.core.capabilities import CAPABILITIES, Level, Support
+from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
+from toolchoice.providers.core.scenario import load_scenario_text
 
 DATA = Path(__file__).parent / "data" / "responses" / "anthropic"
 CAP = CAPABILITIES["anthropic"]

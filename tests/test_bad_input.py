@@ -140,6 +140,6 @@ def test_bad_file_and_bad_provider_still_give_one_line(workdir):
 
 def test_installed_package_is_this_checkout():
     """The test above uses the installed script; make sure it runs this checkout's code."""
-    done = subprocess.run([sys.executable, "-c", "import toolchoice.providers.scenario as s; print(s.__file__)"],
+    done = subprocess.run([sys.executable, "-c", "import toolchoice.providers.core.scenario as s; print(s.__file__)"],
                           capture_output=True, text=True, timeout=60)
-    assert Path(done.stdout.strip()).resolve() == (Path(__file__).resolve().parent.parent / "providers" / "scenario.py")
+    assert Path(done.stdout.strip()).resolve() == (Path(__file__).resolve().parent.parent / "providers" / "core" / "scenario.py")

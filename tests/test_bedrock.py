@@ -30,9 +30,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolchoice.providers import bedrock
-from toolchoice.providers.capabilities import CAPABILITIES, Level, Support
-from toolchoice.providers.model import RenderOptions, ToolchoiceError
-from toolchoice.providers.scenario import load_scenario_text
+from toolchoice.providers.core.capabilities import CAPABILITIES, Level, Support
+from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
+from toolchoice.providers.core.scenario import load_scenario_text
 
 DATA = Path(__file__).parent / "data" / "responses" / "bedrock"
 CAP = CAPABILITIES["bedrock"]

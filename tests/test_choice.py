@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolchoice.providers.choice import did_you_mean, parse_cli_value, parse_tool_choice
-from toolchoice.providers.model import ToolChoice, ToolchoiceError
+from toolchoice.providers.core.choice import did_you_mean, parse_cli_value, parse_tool_choice
+from toolchoice.providers.core.model import ToolChoice, ToolchoiceError
 
 TOOLS = ("get_weather", "get_time", "auto")  # a tool literally named "auto" on purpose
 

@@ -21,12 +21,12 @@ from typing import Any
 
 import pytest
 
-from toolchoice.providers import registry
-from toolchoice.providers.capabilities import CAPABILITIES, FEATURES, Level
-from toolchoice.providers.common import (ChoicePlan, check_names, lint_pitfalls, openai_strict_problems,
+from toolchoice.providers.core import registry
+from toolchoice.providers.core.capabilities import CAPABILITIES, FEATURES, Level
+from toolchoice.providers.core.translation import (ChoicePlan, check_names, lint_pitfalls, openai_strict_problems,
                                          plan_choice, start)
-from toolchoice.providers.model import Ledger, RenderOptions, Scenario, Translation
-from toolchoice.providers.scenario import load_scenario_text
+from toolchoice.providers.core.model import Ledger, RenderOptions, Scenario, Translation
+from toolchoice.providers.core.scenario import load_scenario_text
 
 # Real tool schemas (BFCL, github-mcp-server, openai-python; see SOURCES.md there): a repo copy if one
 # exists, else the shared data folder; the schema tests skip when neither is present.
@@ -491,7 +491,7 @@ def test_any_and_required_rows_agree() -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from toolchoice.providers.common import compact  # noqa: E402
+from toolchoice.providers.core.translation import compact  # noqa: E402
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),

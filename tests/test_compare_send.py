@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from servers import StandIn, Step
 
-from toolchoice.providers.argdiff import argument_diff
-from toolchoice.providers.model import Reply, ToolCall
+from toolchoice.providers.core.argdiff import argument_diff
+from toolchoice.providers.core.model import Reply, ToolCall
 
 ROOT = Path(__file__).resolve().parents[1]
 CANARY = "sk-CANARY-compare-7d1b"

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolchoice.providers.errors import error_line, looks_like_error, provider_error, read_reply
-from toolchoice.providers.model import ProviderError
+from toolchoice.providers.core.reply import error_line, looks_like_error, provider_error, read_reply
+from toolchoice.providers.core.model import ProviderError
 
 ERRORS = Path(__file__).parent / "data" / "responses" / "errors"
 RESPONSES = Path(__file__).parent / "data" / "responses"

@@ -31,13 +31,14 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from toolchoice.providers import errors, registry
-from toolchoice.providers.capabilities import PROVIDER_IDS
-from toolchoice.providers.choice import parse_cli_value, parse_tool_choice
-from toolchoice.providers.model import (SETTINGS_KEYS, ProviderError, RenderOptions, Reply, ToolchoiceError,
+from toolchoice.providers.core import registry
+from toolchoice.providers.core import reply as reply_reader
+from toolchoice.providers.core.capabilities import PROVIDER_IDS
+from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
+from toolchoice.providers.core.model import (SETTINGS_KEYS, ProviderError, RenderOptions, Reply, ToolchoiceError,
                                         Translation, wire_json)
-from toolchoice.providers.scenario import TOP_KEYS, load_scenario_text
-from toolchoice.providers.verdict import verdict
+from toolchoice.providers.core.scenario import TOP_KEYS, load_scenario_text
+from toolchoice.providers.core.verdict import verdict
 
 RESPONSES = Path(__file__).resolve().parent / "data" / "responses"
 SCALE = int(os.environ.get("TOOLCHOICE_FUZZ_SCALE", "1"))
@@ -347,7 +348,7 @@ error_like = st.one_of(json_values, mutated_bodies(), st.text(max_size=80), st.b
 @fuzz(400)
 @given(st.sampled_from(PROVIDER_IDS), statuses, error_like, header_maps)
 def test_provider_error_never_raises(provider, status, body, headers):
-    err = errors.provider_error(provider, status, body, headers=headers)
+    err = reply_reader.provider_error(provider, status, body, headers=headers)
     assert isinstance(err, ProviderError)
     line = err.one_line(provider)
     assert line.startswith(f"{provider}:") and "\n" not in line
@@ -357,7 +358,7 @@ def test_provider_error_never_raises(provider, status, body, headers):
 @given(st.sampled_from(PROVIDER_IDS), statuses, st.one_of(st.none(), json_values, mutated_bodies()),
        st.text(max_size=60), header_maps)
 def test_read_reply_never_raises(provider, status, body, text, headers):
-    reply = errors.read_reply(provider, status, body, text, headers=headers)
+    reply = reply_reader.read_reply(provider, status, body, text, headers=headers)
     reply_is_plain_data(reply)
     if status is not None and not 200 <= status < 300:
         assert reply.error is not None
@@ -557,7 +558,7 @@ def test_translate_every_provider_over_random_valid_scenarios(case):
 
 @pytest.mark.parametrize("ref", ["#/$defs/missing", "https://example.com/schema.json"])
 def test_verdict_survives_a_ref_it_cannot_resolve(ref):
-    from toolchoice.providers.model import ToolCall
+    from toolchoice.providers.core.model import ToolCall
 
     scenario = load_scenario_text(
         "tools:\n  - name: t\n    parameters: {type: object, properties: {a: {$ref: '" + ref + "'}}}\n"

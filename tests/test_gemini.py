@@ -29,9 +29,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolchoice.providers import gemini
-from toolchoice.providers.capabilities import CAPABILITIES
-from toolchoice.providers.model import Message, RenderOptions, Scenario, Tool, ToolchoiceError
-from toolchoice.providers.scenario import load_scenario_text
+from toolchoice.providers.core.capabilities import CAPABILITIES
+from toolchoice.providers.core.model import Message, RenderOptions, Scenario, Tool, ToolchoiceError
+from toolchoice.providers.core.scenario import load_scenario_text
 
 DATA = Path(__file__).parent / "data" / "responses" / "gemini"
 CAP = CAPABILITIES["gemini"]

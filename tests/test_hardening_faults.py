@@ -180,7 +180,7 @@ def server():
 
 
 def env() -> dict[str, str]:
-    from toolchoice.providers.capabilities import CAPABILITIES
+    from toolchoice.providers.core.capabilities import CAPABILITIES
 
     out = {k: v for k, v in os.environ.items() if "proxy" not in k.lower() and not k.startswith("TOOLCHOICE_")}
     out.update({name: "fault-test-key" for cap in CAPABILITIES.values() for name in cap.key_env})

@@ -22,10 +22,10 @@ from typing import Any
 
 import pytest
 
-from toolchoice.providers.capabilities import CAPABILITIES, PROVIDER_IDS
-from toolchoice.providers.model import RenderOptions
-from toolchoice.providers.registry import translate
-from toolchoice.providers.scenario import load_scenario
+from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
+from toolchoice.providers.core.model import RenderOptions
+from toolchoice.providers.core.registry import translate
+from toolchoice.providers.core.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))

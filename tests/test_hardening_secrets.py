@@ -33,7 +33,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from toolchoice.providers.capabilities import CAPABILITIES, PROVIDER_IDS
+from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 
 from servers import DEFAULT_REPLY, error_body, fixture
 

@@ -51,10 +51,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolchoice.providers import common, openai_chat
-from toolchoice.providers.capabilities import CAPABILITIES
-from toolchoice.providers.model import RenderOptions, Translation, ToolchoiceError
-from toolchoice.providers.scenario import load_scenario_text
+from toolchoice.providers import openai_chat
+from toolchoice.providers.core import translation
+from toolchoice.providers.core.capabilities import CAPABILITIES
+from toolchoice.providers.core.model import RenderOptions, Translation, ToolchoiceError
+from toolchoice.providers.core.scenario import load_scenario_text
 
 DATA = Path(__file__).parent / "data" / "responses"
 HOST_IDS = ("openai", "azure", "mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "xai",
@@ -761,7 +762,7 @@ def test_code_scenario(host: str, yaml: str, options: RenderOptions, expected_co
 
 
 def _common_codes() -> set[str]:
-    source = Path(common.__file__).read_text()
+    source = Path(translation.__file__).read_text()
     return set(re.findall(r"\.(?:info|warning|error)\(\s*\"([a-z_]+\.[a-z_.]+)\"", source))
 
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from servers import StandIn, Step
 
-from toolchoice.providers.capabilities import CAPABILITIES, Level
-from toolchoice.providers.model import RenderOptions, ToolchoiceError
-from toolchoice.providers.overlay import load_overlay
-from toolchoice.providers.probe import (apply_overlay, classify, overlay_document, probe_scenario,
+from toolchoice.providers.core.capabilities import CAPABILITIES, Level
+from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
+from toolchoice.providers.core.overlay import load_overlay
+from toolchoice.providers.core.probe import (apply_overlay, classify, overlay_document, probe_scenario,
                                         question_translation, questions_for)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,7 +80,7 @@ def test_classification(categories: list[str], result: str):
 
 
 def test_adapt_never_charges_an_earlier_rejection_to_another_feature():
-    from toolchoice.providers.probe import adapt
+    from toolchoice.providers.core.probe import adapt
 
     qs = {q.feature: q for q in questions_for("openai", CAPABILITIES["openai"], probe_scenario())}
     assert adapt(qs["parallel"], {"required": "honored"}) == (qs["parallel"], "")

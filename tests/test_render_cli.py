@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from toolchoice.providers.capabilities import CAPABILITIES, PROVIDER_IDS
-from toolchoice.providers.model import wire_json
+from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
+from toolchoice.providers.core.model import wire_json
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from toolchoice.providers.capabilities import PROVIDER_IDS
-from toolchoice.providers.model import (HistoryCall, Message, ProviderSettings, Scenario, Tool, ToolChoice,
+from toolchoice.providers.core.capabilities import PROVIDER_IDS
+from toolchoice.providers.core.model import (HistoryCall, Message, ProviderSettings, Scenario, Tool, ToolChoice,
                                         ToolchoiceError)
-from toolchoice.providers.scenario import MAX_DEPTH, load_scenario, load_scenario_text
+from toolchoice.providers.core.scenario import MAX_DEPTH, load_scenario, load_scenario_text
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 

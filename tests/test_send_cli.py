@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from toolchoice.providers.capabilities import CAPABILITIES, PROVIDER_IDS
-from toolchoice.providers.model import wire_json
+from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
+from toolchoice.providers.core.model import wire_json
 
 from servers import DEFAULT_REPLY, StandIn, Step, fixture
 
@@ -547,7 +547,7 @@ def _head_start(first_wave: int):
 
 
 def test_the_judging_head_start_begins_once_the_first_wave_is_on_the_wire(monkeypatch):
-    from toolchoice.providers import verdict
+    from toolchoice.providers.core import verdict
 
     monkeypatch.setattr(verdict, "_CHECKED", {})
     scenario, head = _head_start(3)
@@ -572,7 +572,7 @@ def test_once_judging_has_begun_there_is_no_head_start():
 def test_a_failing_head_start_fails_nothing(monkeypatch):
     import threading
 
-    from toolchoice.providers import verdict
+    from toolchoice.providers.core import verdict
 
     def broken(tools):
         raise RuntimeError("no jsonschema today")

@@ -17,9 +17,9 @@ import time
 
 import pytest
 
-from toolchoice.providers import transport
-from toolchoice.providers.model import Request, ToolchoiceError, wire_json
-from toolchoice.providers.transport import RetryPolicy, Timeouts
+from toolchoice.providers.core import transport
+from toolchoice.providers.core.model import Request, ToolchoiceError, wire_json
+from toolchoice.providers.core.transport import RetryPolicy, Timeouts
 
 from servers import StandIn, Step
 
@@ -349,7 +349,7 @@ def test_async_send_retries_like_the_blocking_one():
 
 
 def test_transport_is_not_imported_by_the_core_package():
-    code = "import sys, toolchoice.providers, toolchoice.providers.registry; print('httpx' in sys.modules)"
+    code = "import sys, toolchoice.providers, toolchoice.providers.core.registry; print('httpx' in sys.modules)"
     import subprocess
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from toolchoice.providers import load_scenario, load_scenario_text, parse_reply, translate
-from toolchoice.providers.model import ProviderError, Reply, ToolCall, Usage
-from toolchoice.providers.replies import make_call
-from toolchoice.providers.verdict import (CATEGORIES, aggregate, argument_errors, offered_tools, percentile,
+from toolchoice.providers.core.model import ProviderError, Reply, ToolCall, Usage
+from toolchoice.providers.core.parsing import make_call
+from toolchoice.providers.core.verdict import (CATEGORIES, aggregate, argument_errors, offered_tools, percentile,
                                           verdict, wilson)
 
 ROOT = Path(__file__).parent.parent
@@ -281,7 +281,7 @@ def test_aggregate_counts_rates_latency_and_tokens():
 
 
 def test_offered_tools_join_the_translator_list_and_the_body():
-    from toolchoice.providers.model import Request, Translation
+    from toolchoice.providers.core.model import Request, Translation
 
     request = Request("POST", "http://x", {}, {"tools": [{"name": "from_extra"}, {"name": "b"}]})
     t = Translation("x", None, None, request, [], offered_tools=("b", "c"))
@@ -298,7 +298,7 @@ def metaschema_checks(monkeypatch):
     """Every check of a tool schema against its metaschema, counted (the cache starts empty)."""
     from jsonschema import validators
 
-    from toolchoice.providers import verdict as verdict_module
+    from toolchoice.providers.core import verdict as verdict_module
 
     monkeypatch.setattr(verdict_module, "_CHECKED", {})
     checked: list[object] = []
@@ -334,7 +334,7 @@ def test_the_cache_follows_the_schema_not_the_tool_name(metaschema_checks):
 
 
 def test_an_invalid_schema_is_reported_on_every_call_and_checked_once(metaschema_checks):
-    from toolchoice.providers.model import Tool
+    from toolchoice.providers.core.model import Tool
 
     tool = Tool("get_weather", parameters={"type": "object", "properties": {"city": {"type": 12}}})
     first, second = (argument_errors(tool, make_call("c1", "get_weather", {"city": "x"})) for _ in range(2))
@@ -344,7 +344,7 @@ def test_an_invalid_schema_is_reported_on_every_call_and_checked_once(metaschema
 
 
 def test_prepare_tools_checks_ahead_so_judging_only_validates(metaschema_checks):
-    from toolchoice.providers.verdict import prepare_tools
+    from toolchoice.providers.core.verdict import prepare_tools
 
     sc = scenario()
     prepare_tools(sc.tools)
@@ -354,7 +354,7 @@ def test_prepare_tools_checks_ahead_so_judging_only_validates(metaschema_checks)
 
 
 def test_a_schema_changed_in_place_after_judging_leaves_the_cache_right(metaschema_checks):
-    from toolchoice.providers.model import Tool
+    from toolchoice.providers.core.model import Tool
 
     def schema(max_length: int) -> dict:
         return {"type": "object", "properties": {"state": {"type": "string", "maxLength": max_length}}}

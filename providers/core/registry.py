@@ -48,7 +48,7 @@ _LOADED: dict[str, ModuleType] = {}
 def module_for(provider: str) -> ModuleType:
     module = _LOADED.get(provider)
     if module is None:
-        module = _LOADED[provider] = importlib.import_module(f".{MODULES[check_provider(provider)]}", __package__)
+        module = _LOADED[provider] = importlib.import_module(f"toolchoice.providers.{MODULES[check_provider(provider)]}")
     return module
 
 
