@@ -184,30 +184,46 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
     if not live:
         return
     load_http_stack()
-    timeouts = transport.Timeouts.from_total(settings.timeout)
     policy = transport.RetryPolicy(retries=settings.retries)
     gate = asyncio.Semaphore(max(1, settings.concurrency))
-    extra = {} if settings.sleep is None else {"sleep": settings.sleep}
 
     async def one(job: Job, index: int, client: Any) -> None:
         async with gate:
-            try:
-                response = await transport.send_async(job.translation.request, provider=job.provider,
-                                                      prepared=job.prepared, policy=policy, client=client, **extra)
-                sample = judge(job, index, response)
-            except ToolchoiceError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - one failed sample never loses the others
-                sample = failed_sample(job, index, exc)
+            sample = await send_sample(job, index, client, policy, settings.sleep)
         job.samples.append(sample)
         if on_sample is not None:
             on_sample(job, sample)
 
-    urls = [job.prepared.url for job in live]
-    async with transport.new_async_client(timeouts, settings.concurrency, urls, transport=settings.transport) as client:
+    async with open_client(settings, [job.prepared.url for job in live]) as client:
         await asyncio.gather(*(one(job, i + 1, client) for job in live for i in range(repeat)))
     for job in live:
         job.samples.sort(key=lambda s: s.index)
+
+
+async def send_sample(job: Job, index: int, client: Any, policy: Any,
+                      sleep: Callable[[float], Awaitable[None]] | None = None) -> Sample:
+    """Send one prepared job on ``client`` and judge the reply: a Sample, never an exception (a
+    ToolchoiceError aside). ``run_async`` and the agent loop (loop.py) send through this."""
+    from . import transport
+
+    extra = {} if sleep is None else {"sleep": sleep}
+    try:
+        response = await transport.send_async(job.translation.request, provider=job.provider,
+                                              prepared=job.prepared, policy=policy, client=client, **extra)
+        return judge(job, index, response)
+    except ToolchoiceError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - one failed sample never loses the others
+        return failed_sample(job, index, exc)
+
+
+def open_client(settings: SendSettings, urls: Iterable[str]) -> Any:
+    """The shared ``httpx.AsyncClient`` ``run_async`` sends on (use as ``async with``)."""
+    from . import transport
+
+    load_http_stack()
+    return transport.new_async_client(transport.Timeouts.from_total(settings.timeout), settings.concurrency,
+                                      list(urls), transport=settings.transport)
 
 
 def run(jobs: list[Job], repeat: int, settings: SendSettings, on_sample: OnSample | None = None) -> list[Job]:
