@@ -173,33 +173,51 @@ def later_steps(scenario: Scenario, override: Any = None) -> list[str]:
 # ---- the assistant turn and the tool results ---------------------------------------------
 
 
-def assistant_message(reply: Reply, provider: str, step: int) -> tuple[Message, list[LedgerEntry]]:
-    """The assistant turn to append, as the provider needs it back: its text and calls with their
-    ids. A call without an id gets a stable one (``call_s<step>_<n>``); undecodable arguments go back
-    as {}. OpenAI-style hosts get content "" rather than null beside tool calls: OpenAI accepts
-    both, llama-cpp-python's server rejects null (tests/realmodel/test_server_facts.py)."""
+def assistant_message(reply: Reply, provider: str) -> Message:
+    """The assistant turn to append: the reply's text and calls (ids as the provider gave them;
+    undecodable arguments as {}). Swapped for providers/core/history.py's when reasoning state lands."""
+    calls = tuple(HistoryCall(call.id or "", call.name, call.arguments if call.arguments is not None else {})
+                  for call in reply.tool_calls)
+    return Message("assistant", content=reply.text, tool_calls=calls)
+
+
+def settle_turn(turn: Message, reply: Reply, provider: str, history: list[Message],
+                step: int) -> tuple[Message, list[LedgerEntry]]:
+    """Make the turn one the next request can carry, each change a ledger note: a call without an id
+    gets a stable one (``call_s<step>_<n>``), an id used before in the history gets ``_s<step>``
+    appended (its result answers the new id); OpenAI-style hosts get content "" rather than null
+    beside tool calls (OpenAI accepts both; llama-cpp-python's server rejects null, measured in
+    tests/realmodel/test_server_facts.py)."""
     from .registry import MODULES
 
     notes: list[LedgerEntry] = []
+    seen = {c.id for m in history for c in m.tool_calls}
     calls = []
-    for n, call in enumerate(reply.tool_calls, 1):
+    for n, (call, original) in enumerate(zip(turn.tool_calls, reply.tool_calls), 1):
         call_id = call.id
         if not call_id:
             call_id = f"call_s{step}_{n}"
             notes.append(LedgerEntry("info", "loop.call_id_generated",
                                      f"{call.name} came back without an id: the history gives it '{call_id}' (stable: "
                                      "step and position), and its result answers that id"))
-        arguments = call.arguments
-        if arguments is None:
-            arguments = {}
+        elif call_id in seen:
+            call_id = f"{call_id}_s{step}"
+            notes.append(LedgerEntry("warning", "loop.call_id_reused",
+                                     f"{call.name} came back with id '{call.id}', already used earlier in the history: "
+                                     f"the history gives it '{call_id}' (ids must be unique)"))
+        if original.arguments is None:
             notes.append(LedgerEntry("warning", "loop.arguments_undecodable",
-                                     f"{call.name}'s arguments could not be decoded ({call.arguments_error}): the "
+                                     f"{call.name}'s arguments could not be decoded ({original.arguments_error}): the "
                                      "history carries {} and its result is an error"))
-        calls.append(HistoryCall(call_id, call.name, arguments))
-    content = reply.text
+        seen.add(call_id)
+        calls.append(call._replace(id=call_id))
+    content = turn.content
     if content is None and calls and MODULES.get(provider) == "openai_chat":
         content = ""
-    return Message("assistant", content=content, tool_calls=tuple(calls)), notes
+        notes.append(LedgerEntry("info", "loop.empty_content", "the assistant turn goes back with content \"\" (the "
+                                 "reply's was null): OpenAI accepts either beside tool_calls; llama-cpp-python's "
+                                 "server rejects null"))
+    return turn._replace(content=content, tool_calls=tuple(calls)), notes
 
 
 class ToolResults:
@@ -327,7 +345,7 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
             run.final = reply.text
             _finish(run, record, "no_tool_call", None, on_step)
             return run
-        turn, notes = assistant_message(reply, run.provider, number)
+        turn, notes = settle_turn(assistant_message(reply, run.provider), reply, run.provider, run.history, number)
         record.notes.extend(notes)
         run.history.append(turn)
         context = {"loop": run.index, "step": number, "provider": run.provider}
@@ -378,7 +396,8 @@ def offline_prepare(translation: Translation, scenario: Scenario) -> Job:
         return job
     environ = dict(os.environ)
     for name in translation.request.key_env:
-        environ.setdefault(name, "replay-offline")
+        if not environ.get(name):
+            environ[name] = "replay-offline"
     try:
         job.prepared = transport.prepare(translation.request, translation.provider, environ=environ)
     except ToolchoiceError as exc:
