@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Mapping
 
-from .model import Request, ToolchoiceError, wire_json
+from .model import MissingKey, Request, ToolchoiceError, wire_json
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 
@@ -216,10 +216,10 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
     url = _PLACEHOLDER.sub(lambda m: resolve(m, in_header=False), request.url)
     _check_url(url, request.url, who)
     if any(n in request.key_env for n in missing):
-        raise ToolchoiceError(f"{who}no API key: set {' or '.join(request.key_env)}",
+        raise MissingKey(f"{who}no API key: set {' or '.join(request.key_env)}",
                               hint="the key is read from the environment at send time and never printed")
     if missing:
-        raise ToolchoiceError(f"{who}a header needs {', '.join(dict.fromkeys(missing))}, which is not set "
+        raise MissingKey(f"{who}a header needs {', '.join(dict.fromkeys(missing))}, which is not set "
                               "in the environment", hint="export it, or remove it from providers.<id>.headers")
     lowered = {h.lower() for h in headers}
     if "content-type" not in lowered:
