@@ -188,7 +188,7 @@ def settle_turn(turn: Message, reply: Reply, provider: str, history: list[Messag
     appended (its result answers the new id); OpenAI-style hosts get content "" rather than null
     beside tool calls (OpenAI accepts both; llama-cpp-python's server rejects null, measured in
     tests/realmodel/test_server_facts.py)."""
-    from .registry import MODULES
+    from .capabilities import CAPABILITIES
 
     notes: list[LedgerEntry] = []
     seen = {c.id for m in history for c in m.tool_calls}
@@ -212,7 +212,7 @@ def settle_turn(turn: Message, reply: Reply, provider: str, history: list[Messag
         seen.add(call_id)
         calls.append(call._replace(id=call_id))
     content = turn.content
-    if content is None and calls and MODULES.get(provider) == "openai_chat":
+    if content is None and calls and provider in CAPABILITIES and CAPABILITIES[provider].module == "openai_chat":
         content = ""
         notes.append(LedgerEntry("info", "loop.empty_content", "the assistant turn goes back with content \"\" (the "
                                  "reply's was null): OpenAI accepts either beside tool_calls; llama-cpp-python's "
