@@ -62,11 +62,11 @@ def _calls(record: Any) -> str:
     if reply is None:
         return "–"
     if not reply.tool_calls:
-        return "(no call)" + (f" {_short(reply.text, 40)}" if reply.text else "")
+        return "(no call)" + (f" {_short(reply.text, 30)}" if reply.text else "")
     parts = []
     for call in reply.tool_calls:
         args = json.dumps(call.arguments, ensure_ascii=False) if call.arguments is not None else call.raw_arguments
-        parts.append(f"{call.name}({_short(args or '', 60)})")
+        parts.append(f"{call.name}({_short(args or '', 40)})")
     return "\n".join(parts)
 
 
@@ -111,8 +111,19 @@ def _final(run: Any) -> str | None:
     return run.final if isinstance(run.final, str) else json.dumps(run.final, ensure_ascii=False)
 
 
+def _requested(choice: Any) -> str:
+    """The neutral tool_choice as a scenario spells it: auto, {tool: NAME}, {allowed: [a, b], mode: auto}."""
+    if choice is None:
+        return "unset"
+    if choice.mode == "named":
+        return f"{{tool: {choice.name}}}"
+    if choice.mode == "allowed":
+        return f"{{allowed: [{', '.join(choice.allowed)}], mode: {choice.allowed_mode}}}"
+    return choice.mode
+
+
 def step_rows(run: Any) -> list[list[str]]:
-    return [[str(r.number), _choice(r.scenario.tool_choice.to_json() if r.scenario.tool_choice else None),
+    return [[str(r.number), _requested(r.scenario.tool_choice),
              _choice(r.translation.effective_tool_choice), _calls(r), _verdict(r), _latency(r), _tokens(r)]
             for r in run.steps]
 
@@ -199,8 +210,7 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
     for s in data["steps"]:
         rate, ci = _pct(s["obey_rate"])
         other = ", ".join(f"{c} {k}" for k, c in s["counts"].items() if c and k != "obeyed") or "–"
-        choices = Counter(_choice(r.steps[s["step"] - 1].scenario.tool_choice.to_json()
-                                  if r.steps[s["step"] - 1].scenario.tool_choice else None)
+        choices = Counter(_requested(r.steps[s["step"] - 1].scenario.tool_choice)
                           for r in runs if len(r.steps) >= s["step"])
         lat = s["latency_ms"]["p50"]
         tok = s["tokens"]

@@ -195,7 +195,7 @@ def settle_turn(turn: Message, reply: Reply, provider: str, history: list[Messag
     calls = []
     for n, (call, original) in enumerate(zip(turn.tool_calls, reply.tool_calls), 1):
         call_id = call.id
-        if not call_id:
+        if not original.id:  # whatever id assistant_message gave it, the loop's is unique across steps
             call_id = f"call_s{step}_{n}"
             notes.append(LedgerEntry("info", "loop.call_id_generated",
                                      f"{call.name} came back without an id: the history gives it '{call_id}' (stable: "
