@@ -338,9 +338,7 @@ def run(
     runs = loop.new_runs(providers, count)
     folder = None
     if save is not None:
-        from toolchoice.providers.core.save import prepare_save_dir
-
-        folder = prepare_save_dir(save)
+        folder = loop.prepare_loop_save(save)
     settings = runner.SendSettings(
         timeout=timeout, retries=retries, concurrency=concurrency)
 

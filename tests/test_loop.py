@@ -534,3 +534,17 @@ def test_ctrl_c_keeps_the_finished_steps_and_exits_130(tmp_path: Path) -> None:
     assert [s["verdict"]["category"] for s in run["steps"]] == ["obeyed"]
     assert "interrupted" in err
     assert json.loads((saved / "openai" / "loop-001" / "loop.json").read_text())["ended"]["reason"] == "interrupted"
+
+
+def test_save_into_a_folder_of_an_earlier_run_drops_its_loops(tmp_path: Path) -> None:
+    saved = tmp_path / "saved"
+    stale = saved / "openai" / "loop-002"
+    stale.mkdir(parents=True)
+    (stale / "step-01.response.json").write_text("{}")
+    (stale / "notes.txt").write_text("mine")  # not a file run writes: kept
+    with planner_server() as server:
+        result = toolchoice("run", str(planner_file(tmp_path)), "-p", "openai", "--base-url", server.base_url(),
+                            "--save", str(saved))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in stale.iterdir()) == ["notes.txt"]
+    assert (saved / "openai" / "loop-001" / "step-03.reply.json").is_file()

@@ -606,6 +606,35 @@ def reply_from_json(data: dict[str, Any]) -> Reply:
 # ---- saving ----------------------------------------------------------------------------------
 
 
+_SAVED_FILE = re.compile(r"step-\d+\.(request|response|reply)\.(json|txt)|scenario\.yaml|loop\.json")
+
+
+def prepare_loop_save(folder: Path) -> Path:
+    """Create the --save folder, removing an earlier run's loop transcripts from it (only the files
+    this module writes), so a replay never mixes two runs' loops."""
+    from .capabilities import PROVIDER_IDS
+    from .save import prepare_save_dir
+
+    prepare_save_dir(folder)
+    for provider in PROVIDER_IDS:
+        base = folder / provider
+        if not base.is_dir():
+            continue
+        for loop_dir in base.iterdir():
+            if not (loop_dir.is_dir() and re.fullmatch(r"loop-\d+", loop_dir.name)):
+                continue
+            try:
+                for old in loop_dir.iterdir():
+                    if _SAVED_FILE.fullmatch(old.name) and old.is_file():
+                        old.unlink()
+                if not any(loop_dir.iterdir()):
+                    loop_dir.rmdir()
+            except OSError as exc:
+                raise ToolchoiceError(f"--save {folder}: cannot remove the earlier run's {loop_dir}: "
+                                      f"{exc.strerror}") from None
+    return folder
+
+
 def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario, secrets: dict[str, str]) -> None:
     """``DIR/<provider>/loop-NNN/``: step-NN.request.json, step-NN.response.json (as received),
     step-NN.reply.json (reply, verdict, results: written last, so it marks the step complete),
