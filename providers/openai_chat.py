@@ -56,7 +56,7 @@ HOSTS: dict[str, Host] = {
     )),
     "deepseek": Host("https://api.deepseek.com", thinking="deepseek", strict_base="https://api.deepseek.com/beta"),
     "fireworks": Host("https://api.fireworks.ai/inference/v1"),
-    "together": Host("https://api.together.xyz/v1"),
+    "together": Host("https://api-inference.together.ai/v1"),  # together 3.1.1's default for chat completions
     "openrouter": Host("https://openrouter.ai/api/v1", notes=(
         Note("always", "pitfall.upstream_dependent", "info",
              "OpenRouter forwards tool_choice to the upstream model; support depends on that model "

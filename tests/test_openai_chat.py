@@ -26,7 +26,7 @@ Expected wire values come from the providers' SDK types and docs, not from our o
   (strict needs ``https://api.deepseek.com/beta``); base ``https://api.deepseek.com`` (no /v1).
 - Fireworks: docs.fireworks.ai API reference post-chatcompletions (``tool_choice`` enum with
   ``required``, alias ``any``; no ``parallel_tool_calls``, no ``function.strict``).
-- Together ``https://api.together.xyz/v1``; OpenRouter ``https://openrouter.ai/api/v1``; xAI
+- Together ``https://api-inference.together.ai/v1`` (together 3.1.1); OpenRouter ``https://openrouter.ai/api/v1``; xAI
   ``https://api.x.ai/v1`` (their docs' OpenAI-compatible base URLs).
 - vLLM docs/features/tool_calling.md: ``auto`` needs ``--enable-auto-tool-choice``/``--tool-call-parser``,
   ``required`` from 0.8.3, ``none`` keeps tools in the prompt unless ``--exclude-tools-when-tool-choice-none``.
@@ -162,7 +162,10 @@ WIRE: dict[str, Wire] = {
                      thinking_default_on=True),
     "fireworks": Wire("https://api.fireworks.ai/inference/v1/chat/completions", "FIREWORKS_API_KEY",
                       parallel=False, strict=False),
-    "together": Wire("https://api.together.xyz/v1/chat/completions", "TOGETHER_API_KEY", parallel=False),
+    # together 3.1.1 resources/chat/completions.py posts to this URL when no base URL is given; its
+    # types/tools_param.py Function has description, name, parameters and no strict
+    "together": Wire("https://api-inference.together.ai/v1/chat/completions", "TOGETHER_API_KEY", parallel=False,
+                     strict=False),
     "openrouter": Wire("https://openrouter.ai/api/v1/chat/completions", "OPENROUTER_API_KEY",
                        notes={"pitfall.upstream_dependent": "always"}),
     "xai": Wire("https://api.x.ai/v1/chat/completions", "XAI_API_KEY"),
