@@ -68,6 +68,10 @@ FACTS: tuple[Fact, ...] = (
          "FunctionDeclaration takes parametersJsonSchema (plain JSON Schema), mutually exclusive with parameters "
          "(the OpenAPI-subset Schema); responseJsonSchema likewise with response",
          "google-genai 3.4.0 types.py (FunctionDeclaration.parameters_json_schema)", "2026-11-23"),
+    Fact("gemini.sdk_default_version", ("gemini",),
+         "google-genai defaults the Gemini API to version v1 (GOOGLE_AI_API_DEFAULT_VERSION); toolchoice posts to "
+         "v1beta, where ai.google.dev documents FunctionCallingConfig (VALIDATED) and parametersJsonSchema",
+         "google-genai 3.4.0 _api_client.py; ai.google.dev/api/caching (FunctionCallingConfig)", "2026-11-23"),
     Fact("openrouter.require_parameters", ("openrouter",),
          "provider.require_parameters (default false): only route to upstreams that support every parameter in "
          "the request",
