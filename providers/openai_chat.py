@@ -42,6 +42,7 @@ class Host(NamedTuple):
     strict_errors: bool = False  # the host rejects strict schemas that break OpenAI's rules
     strict_base: str = ""  # strict tools need this base URL
     named_form: Literal["openai", "function-only"] = "openai"  # TGI/HF: {"function": {"name": N}}
+    router: bool = False  # OpenRouter: provider.require_parameters routing; replies name their upstream
     notes: tuple[Note, ...] = ()
 
 
@@ -57,7 +58,7 @@ HOSTS: dict[str, Host] = {
     "deepseek": Host("https://api.deepseek.com", thinking="deepseek", strict_base="https://api.deepseek.com/beta"),
     "fireworks": Host("https://api.fireworks.ai/inference/v1"),
     "together": Host("https://api-inference.together.ai/v1"),  # together 3.1.1's default for chat completions
-    "openrouter": Host("https://openrouter.ai/api/v1", notes=(
+    "openrouter": Host("https://openrouter.ai/api/v1", router=True, notes=(
         Note("always", "pitfall.upstream_dependent", "info",
              "OpenRouter forwards tool_choice to the upstream model; support depends on that model "
              "(pick models listing tools and tool_choice in supported_parameters)"),
@@ -98,6 +99,8 @@ LEDGER_CODES: dict[str, str] = {
     "parallel.default_false": "the host's parallel default is false",
     "pitfall.strict_best_effort": "strict is accepted but its enforcement is undocumented",
     "pitfall.upstream_dependent": "support depends on the upstream model",
+    "routing.require_parameters": "OpenRouter: provider.require_parameters true (default when tool_choice forces a call)",
+    "routing.any_upstream": "OpenRouter: require_parameters turned off while tool_choice forces a call",
     "pitfall.vllm_auto_flags": "vLLM auto needs server flags",
     "pitfall.vllm_required_version": "vLLM accepts required from 0.8.3",
     "pitfall.vllm_none_prompt": "vLLM keeps tools in the prompt under none",
@@ -114,6 +117,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     body["messages"] = _messages(ctx, host, ids)
     _tools_and_choice(ctx, host, body)
     _thinking(ctx, host, body)
+    if host.router:
+        _require_parameters(ctx, body)
     settings = ctx.settings
     if settings.max_tokens is not None:
         body[host.max_tokens_field] = settings.max_tokens
@@ -194,6 +199,41 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     parallel = parallel_value(ctx)
     if parallel is not None:
         body["parallel_tool_calls"] = parallel
+
+
+def _require_parameters(ctx: Context, body: dict[str, Any]) -> None:
+    """OpenRouter routes to any upstream serving the model, and an upstream that lacks a parameter gets
+    the request without it: a forcing tool_choice can silently become auto. provider.require_parameters
+    true routes only to upstreams that take every parameter; on by default when the choice forces a call."""
+    wanted = ctx.settings.require_parameters
+    forced = ctx.plan.forces_call and "tool_choice" in body
+    if wanted is None:
+        if not forced:
+            return
+        body["provider"] = {"require_parameters": True}
+        ctx.ledger.info("routing.require_parameters", "the tool_choice forces a call: provider.require_parameters "
+                        "true is sent so OpenRouter routes only to upstreams that honour tool_choice (set "
+                        "providers.openrouter.require_parameters: false to route freely)")
+    elif wanted:
+        body["provider"] = {"require_parameters": True}
+        ctx.ledger.info("routing.require_parameters", "providers.openrouter.require_parameters true → "
+                        "provider.require_parameters true")
+    elif forced:
+        ctx.ledger.warning("routing.any_upstream", "providers.openrouter.require_parameters is false: an upstream "
+                           "without tool_choice support may receive the request without it and answer as if auto")
+
+
+def _upstream(body: dict[str, Any]) -> str | None:
+    """Which upstream answered an OpenRouter reply: the top-level provider field real replies carry, else the
+    last attempt in openrouter_metadata (openrouter 1.3.84 components/openroutermetadata.py, routerattempt.py)."""
+    if isinstance(body.get("provider"), str):
+        return body["provider"]
+    meta = body.get("openrouter_metadata")
+    attempts = meta.get("attempts") if isinstance(meta, dict) else None
+    if isinstance(attempts, list) and attempts and isinstance(attempts[-1], dict):
+        name = attempts[-1].get("provider")
+        return name if isinstance(name, str) else None
+    return None
 
 
 def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
@@ -341,4 +381,5 @@ def parse_reply(provider: str, body: Any) -> Reply:
     finish_reason = choice.get("finish_reason")
     return Reply(tool_calls=tuple(calls), text=text,
                  finish_reason=finish_reason if isinstance(finish_reason, str) else None,
-                 usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))))
+                 usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))),
+                 upstream=_upstream(body) if provider in HOSTS and HOSTS[provider].router else None)

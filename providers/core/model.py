@@ -120,6 +120,7 @@ class ProviderSettings(NamedTuple):
     api_key_env: str | None = None
     headers: Mapping[str, str] = _EMPTY
     extra: Mapping[str, Any] = _EMPTY
+    require_parameters: bool | None = None  # OpenRouter: route only to upstreams that take every parameter
 
 
 SETTINGS_KEYS: tuple[str, ...] = ProviderSettings._fields
@@ -330,12 +331,16 @@ class Reply(NamedTuple):
     finish_reason: str | None = None
     usage: Usage = Usage()
     error: ProviderError | None = None
+    upstream: str | None = None  # a router's reply: which upstream provider answered (OpenRouter)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "tool_calls": [c.to_json() for c in self.tool_calls],
             "text": self.text,
             "finish_reason": self.finish_reason,
             "usage": self.usage.to_json(),
             "error": self.error.to_json() if self.error else None,
         }
+        if self.upstream is not None:
+            data["upstream"] = self.upstream
+        return data

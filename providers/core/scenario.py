@@ -500,7 +500,7 @@ def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dic
 _SETTING_TYPES: dict[str, tuple[type, ...]] = {
     "model": (str,), "base_url": (str,), "max_tokens": (int,), "temperature": (int, float), "thinking": (bool,),
     "deployment": (str,), "endpoint": (str,), "api_version": (str,), "region": (str,), "api_key_env": (str,),
-    "headers": (dict,), "extra": (dict,),
+    "headers": (dict,), "extra": (dict,), "require_parameters": (bool,),
 }
 _WANTED = {(str,): "a string", (int,): "an integer", (int, float): "a number", (bool,): "true or false",
            (dict,): "a mapping"}
