@@ -28,7 +28,7 @@ from typing import Any
 
 from .core.capabilities import Capability
 from .core.translation import Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
-    strict_tools, anthropic_strict_problems
+    strict_tools, anthropic_strict_problems, tool_fields
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
                     Usage)
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -243,6 +243,7 @@ def _tool(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
     if tool.description is not None:
         wire["description"] = tool.description
     wire["input_schema"] = schema
+    wire.update(tool_fields(ctx, tool))
     if tool.name in strict:
         wire["strict"] = True
         for problem in anthropic_strict_problems(schema):

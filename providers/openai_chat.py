@@ -15,8 +15,8 @@ from typing import Any, Literal, NamedTuple
 from .core.capabilities import Capability
 from .core.translation import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, openai_strict_problems, parallel_value, start, strict_tools)
-from .core.model import Message, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.model import Message, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
+from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
 
@@ -156,6 +156,9 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     strict = strict_tools(ctx)
     tools = []
     for tool in plan.tools:
+        if tool.kind == "custom":
+            tools.append(_custom_tool(tool))
+            continue
         function: dict[str, Any] = {"name": tool.name}
         if tool.description is not None:
             function["description"] = tool.description
@@ -187,12 +190,15 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     elif plan.mode == "required":
         choice = _word(cap.required.wire)
     elif plan.mode == "named":
-        choice = ({"function": {"name": plan.name}} if host.named_form == "function-only"
+        custom = _is_custom(ctx, plan.name)
+        choice = ({"type": "custom", "custom": {"name": plan.name}} if custom
+                  else {"function": {"name": plan.name}} if host.named_form == "function-only"
                   else {"type": "function", "function": {"name": plan.name}})
     elif plan.mode == "allowed":
         choice = {"type": "allowed_tools", "allowed_tools": {
             "mode": ctx.scenario.tool_choice.allowed_mode if ctx.scenario.tool_choice else "auto",
-            "tools": [{"type": "function", "function": {"name": n}} for n in plan.allowed]}}
+            "tools": [{"type": "custom", "custom": {"name": n}} if _is_custom(ctx, n)
+                      else {"type": "function", "function": {"name": n}} for n in plan.allowed]}}
     if choice is not None:
         body["tool_choice"] = choice
         mapped(ctx, choice)
@@ -234,6 +240,24 @@ def _upstream(body: dict[str, Any]) -> str | None:
         name = attempts[-1].get("provider")
         return name if isinstance(name, str) else None
     return None
+
+
+def _is_custom(ctx: Context, name: str | None) -> bool:
+    tool = ctx.scenario.tool(name) if name else None
+    return tool is not None and tool.kind == "custom"
+
+
+def _custom_tool(tool: Tool) -> dict[str, Any]:
+    """A custom tool in Chat's wrapped form; a grammar format nests {syntax, definition} under grammar
+    (openai-python types/chat/chat_completion_custom_tool_param.py)."""
+    custom: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        custom["description"] = tool.description
+    if tool.format is not None:
+        form = tool.format
+        custom["format"] = ({"type": "grammar", "grammar": {"syntax": form["syntax"], "definition": form["definition"]}}
+                            if form["type"] == "grammar" else {"type": "text"})
+    return {"type": "custom", "custom": custom}
 
 
 def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
@@ -365,9 +389,13 @@ def parse_reply(provider: str, body: Any) -> Reply:
     for raw in expect_list(provider, message.get("tool_calls"), "message.tool_calls"):
         raw = expect_dict(provider, raw, "a tool call")
         if raw.get("type") == "custom" and isinstance(raw.get("custom"), dict):
+            # openai-python types/chat/chat_completion_message_custom_tool_call.py: {id, type, custom: {name, input}}
             custom = raw["custom"]
-            calls.append(ToolCall(raw.get("id"), str(custom.get("name", "")), None, raw_arguments=str(custom.get("input")),
-                                  arguments_error="custom tool call: free-text input, not JSON arguments"))
+            if not isinstance(custom.get("name"), str) or not custom["name"]:
+                raise bad_body(provider, "a custom tool call without a name")
+            text = custom.get("input")
+            calls.append(ToolCall(raw.get("id"), custom["name"], None, input=text if isinstance(text, str) else "",
+                                  **custom_display(text)))
             continue
         function = expect_dict(provider, raw.get("function"), "tool_call.function")
         if not isinstance(function.get("name"), str) or not function["name"]:

@@ -325,6 +325,20 @@ CAPABILITIES: dict[str, Capability] = {
 
 PROVIDER_IDS: tuple[str, ...] = tuple(CAPABILITIES)
 
+# Tool kinds beyond function tools, and the providers that take each natively (facts
+# openai.custom_tool.chat / openai.custom_tool.responses). Elsewhere such a tool is refused.
+CUSTOM_TOOL_PROVIDERS: frozenset[str] = frozenset(("openai", "azure", "openai-responses"))
+
+# Newer per-tool fields: field -> the providers whose tool type has it (facts anthropic.tool_fields,
+# openai-responses.tool_fields). Elsewhere the field is dropped with a ledger entry.
+TOOL_FIELDS: dict[str, tuple[str, ...]] = {
+    "input_examples": ("anthropic",),
+    "defer_loading": ("anthropic", "openai-responses"),
+    "eager_input_streaming": ("anthropic",),
+    "cache_control": ("anthropic",),
+    "output_schema": ("openai-responses",),
+}
+
 
 def matrix_rows() -> list[dict[str, object]]:
     """The support matrix as plain rows (for `toolchoice providers --format json` and the README)."""

@@ -100,6 +100,8 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     requested = choice.to_json() if choice is not None else None
     plan = plan_choice(cap, scenario, options, ledger, requested)
     lint_pitfalls(cap, scenario, plan, ledger)
+    if not plan.omit_tools and any(t.kind != "function" or t.fields for t in plan.tools):
+        lint_tool_kinds(cap, plan.tools, ledger)
     return Context(provider, cap, scenario, options, ledger, model, plan, settings, requested)
 
 
@@ -216,6 +218,31 @@ def mapped(ctx: Context, wire: Any, note: str = "") -> None:
     shown = requested if isinstance(requested, str) else compact(requested)
     text = f"tool_choice {shown} → {wire if isinstance(wire, str) else compact(wire)}"
     ctx.ledger.info("tool_choice.mapped", text + (f" ({note})" if note else ""))
+
+
+def lint_tool_kinds(cap: Capability, tools: tuple[Tool, ...], ledger: Ledger) -> None:
+    """Custom (free-text) tools are refused where the API has no such tool (never turned into function
+    tools); newer per-tool fields are dropped, with an entry, where the provider's tool type lacks them."""
+    from .capabilities import CUSTOM_TOOL_PROVIDERS, TOOL_FIELDS
+
+    for tool in tools:
+        if tool.kind == "custom" and cap.provider not in CUSTOM_TOOL_PROVIDERS:
+            ledger.error("tool.custom_unsupported", f"tool '{tool.name}' is a custom (free-text) tool and {cap.title} "
+                         "has no such tool kind (only OpenAI Chat, Azure OpenAI and Responses do); declare it as a "
+                         "function tool with a string parameter, or leave it out for this provider")
+        for key in tool.fields:
+            if cap.provider not in TOOL_FIELDS.get(key, ()):
+                ledger.info("tool.field_dropped", f"tool '{tool.name}': {key} is not sent ({cap.title}'s tool type has "
+                            f"no such field; {', '.join(TOOL_FIELDS.get(key, ()))} take it)")
+
+
+def tool_fields(ctx: Context, tool: Tool) -> dict[str, Any]:
+    """The tool's newer per-tool fields this provider takes (the others were recorded as dropped)."""
+    if not tool.fields:
+        return {}
+    from .capabilities import TOOL_FIELDS
+
+    return {k: v for k, v in tool.fields.items() if ctx.provider in TOOL_FIELDS.get(k, ())}
 
 
 def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger: Ledger) -> None:
