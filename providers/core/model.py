@@ -132,6 +132,7 @@ class ProviderSettings(NamedTuple):
     headers: Mapping[str, str] = _EMPTY
     extra: Mapping[str, Any] = _EMPTY
     require_parameters: bool | None = None  # OpenRouter: route only to upstreams that take every parameter
+    schema_form: str | None = None  # Gemini: auto | parameters | parametersJsonSchema
 
 
 SETTINGS_KEYS: tuple[str, ...] = ProviderSettings._fields

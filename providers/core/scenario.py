@@ -585,7 +585,9 @@ _SETTING_TYPES: dict[str, tuple[type, ...]] = {
     "model": (str,), "base_url": (str,), "max_tokens": (int,), "temperature": (int, float), "thinking": (bool,),
     "deployment": (str,), "endpoint": (str,), "api_version": (str,), "region": (str,), "api_key_env": (str,),
     "headers": (dict,), "extra": (dict,), "require_parameters": (bool,),
+    "schema_form": (str,),
 }
+_SETTING_CHOICES: dict[str, tuple[str, ...]] = {"schema_form": ("auto", "parameters", "parametersJsonSchema")}
 _WANTED = {(str,): "a string", (int,): "an integer", (int, float): "a number", (bool,): "true or false",
            (dict,): "a mapping"}
 
@@ -619,6 +621,9 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
                         hint = (f'quote it: {name_node.value}: "{header_node.value}"'
                                 if isinstance(header_node, yaml.ScalarNode) else None)
                         raise r.loc(header_node).fail(f"providers.{pid}.headers values must be strings", hint)
+            if key in _SETTING_CHOICES and value not in _SETTING_CHOICES[key]:
+                raise r.loc(child).fail(f"providers.{pid}.{key} must be one of {', '.join(_SETTING_CHOICES[key])}, "
+                                        f"not {_show(value)}", did_you_mean(value, _SETTING_CHOICES[key]))
             if key == "max_tokens" and value < 1:
                 raise r.loc(child).fail(f"providers.{pid}.max_tokens must be at least 1", None)
             values[key] = value
