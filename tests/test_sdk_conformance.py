@@ -9,6 +9,9 @@ sends for the same call are compared with toolchoice's.
 - Gemini: google-genai's pydantic models (``Content``, ``Tool``, ``ToolConfig``, ``GenerationConfig``), whose
   ``_common.BaseModel`` sets ``extra='forbid'``, so an unknown key fails validation.
 - Bedrock: botocore's ``ParamValidator`` on the bedrock-runtime ``Converse`` input shape.
+- Where the client can be pointed elsewhere, the real client's request is compared: openai, anthropic and
+  google-genai through a mock transport, botocore's bedrock-runtime client through the stand-in server on
+  127.0.0.1 (tests/servers.py) with placeholder credentials.
 - Cohere and Ollama have no SDK in the test extra (the issue names openai, anthropic, google-genai and
   botocore): not checked here.
 
@@ -338,3 +341,39 @@ def _gemini_sdk_normalized(body: Any) -> Any:
     if isinstance(body, list):
         return [_gemini_sdk_normalized(v) for v in body]
     return body
+
+
+BEDROCK_CASES = [(c, p, m) for (c, p, m) in _cases() if p == "bedrock"]
+
+
+@pytest.fixture(scope="module")
+def bedrock_stand_in():
+    from servers import StandIn
+
+    import botocore.session
+
+    with StandIn("bedrock") as server:
+        client = botocore.session.get_session().create_client(
+            "bedrock-runtime", region_name="us-east-1", endpoint_url=server.url, aws_access_key_id="AKIDTEST",
+            aws_secret_access_key="test-secret")
+        yield server, client
+
+
+@pytest.mark.parametrize("config, provider, mode", BEDROCK_CASES, ids=["-".join(c) for c in BEDROCK_CASES])
+def test_botocore_sends_the_same_converse_path_and_body(config: str, provider: str, mode: str, bedrock_stand_in):
+    """botocore's bedrock-runtime client, pointed at the stand-in on 127.0.0.1 with placeholder credentials,
+    sends converse(modelId=..., **body): the same path (modelId URL-quoted by botocore) and JSON body."""
+    from urllib.parse import unquote
+
+    translation = _render(config, provider, mode)
+    if translation is None or translation.request is None:
+        pytest.skip("nothing to send")
+    body = translation.request.body
+    path = httpx.URL(translation.request.url).path
+    model = unquote(path.split("/model/")[1].rsplit("/", 1)[0])
+    server, client = bedrock_stand_in
+    before = len(server.requests)
+    client.converse(modelId=model, **body)
+    sent = server.requests[before]
+    assert unquote(sent.path) == unquote(path)
+    assert sent.json == body

@@ -61,6 +61,10 @@ FACTS: tuple[Fact, ...] = (
          "a tool may carry input_examples, allowed_callers, defer_loading, eager_input_streaming, cache_control, "
          "strict and type custom",
          "anthropic 2.12.0 types/tool_param.py (ToolParam)", "2026-11-23"),
+    Fact("anthropic.default_model_eol", ("anthropic",),
+         "claude-sonnet-4-5 (the anthropic row's default_model) is deprecated and reaches end-of-life on "
+         "2026-11-30; the SDK warns on every call with it",
+         "anthropic 2.12.0 _data/deprecated_models.py (DEPRECATED_MODELS)", "2026-11-23"),
     Fact("openai-responses.tool_fields", ("openai-responses",),
          "a function tool may carry allowed_callers, defer_loading and output_schema",
          "openai-python 3.54.0 types/responses/function_tool_param.py (FunctionToolParam)", "2026-11-23"),
