@@ -13,7 +13,7 @@ import re
 from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
+from .core.translation import (tool_names, chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, openai_strict_problems, parallel_value, start, strict_tools)
 from .core.model import Message, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -375,6 +375,12 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
         return msg
 
     return chat_messages(ctx, assistant, tool)
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].function.name``, custom tools' ``tools[].custom.name``)."""
+    tools = body.get("tools")
+    return tool_names(tools, "function", "name") + tool_names(tools, "custom", "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:
