@@ -378,12 +378,7 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
         hint = did_you_mean(unknown[0], known) or f"known keys: {', '.join(known)}"
         where = _key_node(node, unknown[0]) or fields[unknown[0]]
         raise r.loc(where).fail(f"unknown key '{unknown[0]}' in a tool", hint)
-    if "name" not in fields:
-        raise loc.fail("a tool needs a name", "add name: my_tool")
-    name = r.string(fields["name"], "a tool's name")
-    description = None
-    if "description" in fields and r.value(fields["description"]) is not None:
-        description = r.string(fields["description"], f"description of tool '{name}'", empty_ok=True)
+    name, description = _name_and_description(r, loc, fields)
     parameters = None
     if "parameters" in fields and r.value(fields["parameters"]) is not None:
         pnode = fields["parameters"]
@@ -398,15 +393,22 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
                 fields=_tool_fields(r, name, extras))
 
 
+def _name_and_description(r: _Reader, loc: _Loc, fields: dict[str, yaml.Node]) -> tuple[str, str | None]:
+    if "name" not in fields:
+        raise loc.fail("a tool needs a name", "add name: my_tool")
+    name = r.string(fields["name"], "a tool's name")
+    description = None
+    if "description" in fields and r.value(fields["description"]) is not None:
+        description = r.string(fields["description"], f"description of tool '{name}'", empty_ok=True)
+    return name, description
+
+
 def _tool_fields(r: _Reader, name: str, extras: dict[str, yaml.Node]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, child in extras.items():
-        value = r.value(child)
+        value = _typed(r, child, TOOL_FIELD_TYPES[key], f"{key} of tool '{name}'")
         if value is None:
             continue
-        types = TOOL_FIELD_TYPES[key]
-        if isinstance(value, bool) and bool not in types or not isinstance(value, types):
-            raise r.loc(child).fail(f"{key} of tool '{name}' must be {_WANTED[types]}, not {_show(value)}", None)
         if key == "input_examples" and not all(isinstance(v, dict) for v in value):
             raise r.loc(child).fail(f"input_examples of tool '{name}' must be a list of argument mappings",
                                     "write input_examples: [{city: Paris}]")
@@ -431,12 +433,7 @@ def _custom_tool(r: _Reader, node: yaml.Node, fields: dict[str, yaml.Node]) -> T
             raise r.loc(_key_node(node, unknown[0]) or fields[unknown[0]]).fail(
                 f"unknown key '{unknown[0]}' in a custom tool", hint)
     loc = r.loc(node)
-    if "name" not in fields:
-        raise loc.fail("a tool needs a name", "add name: my_tool")
-    name = r.string(fields["name"], "a tool's name")
-    description = None
-    if "description" in fields and r.value(fields["description"]) is not None:
-        description = r.string(fields["description"], f"description of tool '{name}'", empty_ok=True)
+    name, description = _name_and_description(r, loc, fields)
     form = None
     if "format" in fields and r.value(fields["format"]) is not None:
         form = _custom_format(r, name, fields["format"])
@@ -592,6 +589,14 @@ _WANTED = {(str,): "a string", (int,): "an integer", (int, float): "a number", (
            (dict,): "a mapping"}
 
 
+def _typed(r: _Reader, node: yaml.Node, types: tuple[type, ...], what: str) -> Any:
+    """The node's value (None when written null), refused in one line unless it is of ``types``."""
+    value = r.value(node)
+    if value is not None and (isinstance(value, bool) and bool not in types or not isinstance(value, types)):
+        raise r.loc(node).fail(f"{what} must be {_WANTED[types]}, not {_show(value)}", None)
+    return value
+
+
 def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings]:
     if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
         return {}
@@ -609,12 +614,9 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
         fields = r.mapping(value_node, f"providers.{pid}", SETTINGS_KEYS)
         values: dict[str, Any] = {}
         for key, child in fields.items():
-            value = r.value(child)
+            value = _typed(r, child, _SETTING_TYPES[key], f"providers.{pid}.{key}")
             if value is None:
                 continue
-            types = _SETTING_TYPES[key]
-            if isinstance(value, bool) and bool not in types or not isinstance(value, types):
-                raise r.loc(child).fail(f"providers.{pid}.{key} must be {_WANTED[types]}, not {_show(value)}", None)
             if key == "headers":
                 for name_node, header_node in child.value:
                     if not isinstance(r.value(header_node), str):
