@@ -363,9 +363,11 @@ def run(
                          f"{' and saved' if folder is not None else ''}; unfinished loops keep their finished steps)")
         raise typer.Exit(130)
     refused = any(s.skipped and s.skipped.startswith("refused") for r in runs for s in r.steps)
-    code = exits.outcome((v for r in runs for v in r.verdicts), refused)
-    if code == exits.OK and any(r.ended == "error" for r in runs):
-        code = exits.REFUSED if refused else exits.FAILED
+    verdicts = [v for r in runs for v in r.verdicts]
+    # a loop that ended in an error with nothing judged (a missing key, an internal error) failed too
+    verdicts += [{"category": "error"} for r in runs if r.ended == "error" and r.steps and r.steps[-1].verdict is None
+                 and not (r.steps[-1].skipped or "").startswith("refused")]
+    code = exits.outcome(verdicts, refused)
     if code != exits.OK:
         raise typer.Exit(code)
 

@@ -409,14 +409,12 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
                           secrets: dict[str, str], on_step: OnStep | None = None,
                           replay: "Replay | None" = None) -> None:
     """Run every loop in ``runs`` concurrently (live: one shared client, ``settings.concurrency``
-    requests in flight; replay: each loop answered from its own transcript). A loop that raises
+    requests in flight per provider, as `send` counts it; replay: each loop answered from its own transcript). A loop that raises
     ends as an error; the others go on."""
     import asyncio
 
     from . import runner, transport
 
-    runner.load_http_stack()
-    gate = asyncio.Semaphore(max(1, settings.concurrency))
     policy = transport.RetryPolicy(retries=settings.retries)
 
     async def guarded(run: LoopRun, send: Sender, prepare: Callable[[Translation, Scenario], Job]) -> None:
@@ -427,44 +425,33 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
             run.ended_step = len(run.steps) + 1
 
     if replay is not None:
+        no_retry = transport.RetryPolicy(retries=0)
+
         async def replayed(run: LoopRun) -> None:
             source = replay.transcript(run.index)
             if source.provider == run.provider:
-                no_retry = runner.SendSettings(timeout=settings.timeout, retries=0, concurrency=1,
-                                               transport=source.transport())
-                async with runner.open_client(no_retry, ()) as client:
-                    await guarded(run, lambda job, n: runner.send_sample(job, n, client, transport.RetryPolicy(retries=0)),
-                                  offline_prepare)
+                offline = runner.SendSettings(timeout=settings.timeout, retries=0, transport=source.transport())
+                async with runner.open_client(offline, 1) as client:
+                    await guarded(run, lambda job, n: runner.send_sample(job, n, client, no_retry), offline_prepare)
             else:
                 await guarded(run, source.translated_sender(), offline_prepare)
 
         await asyncio.gather(*(replayed(run) for run in runs))
         return
 
-    urls = _urls(scenario, {run.provider for run in runs}, options)
+    providers = sorted({run.provider for run in runs})
+    per_provider = max(1, min(settings.concurrency, len(runs)))
+    gates = {p: asyncio.Semaphore(per_provider) for p in providers}  # --concurrency: per provider, as in send
 
     async def live(run: LoopRun, client: Any) -> None:
         async def send(job: Job, number: int) -> Sample:
-            async with gate:
+            async with gates[run.provider]:
                 return await runner.send_sample(job, number, client, policy, settings.sleep)
 
         await guarded(run, send, live_prepare(secrets))
 
-    async with runner.open_client(settings, urls) as client:
+    async with runner.open_client(settings, per_provider * len(providers)) as client:
         await asyncio.gather(*(live(run, client) for run in runs))
-
-
-def _urls(scenario: Scenario, providers: set[str], options: LoopOptions) -> list[str]:
-    """Step 1's URLs (for the client's TLS settings); later steps go to the same endpoints."""
-    from .registry import translate
-
-    urls = []
-    for provider in sorted(providers):
-        t = translate(provider, step_scenario(scenario, 1, scenario.messages, options.override), options.render,
-                      options.capabilities)
-        if t.request is not None:
-            urls.append(t.request.url)
-    return urls
 
 
 def new_runs(providers: list[str], repeat: int) -> list[LoopRun]:
