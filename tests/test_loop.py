@@ -548,3 +548,26 @@ def test_save_into_a_folder_of_an_earlier_run_drops_its_loops(tmp_path: Path) ->
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in stale.iterdir()) == ["notes.txt"]
     assert (saved / "openai" / "loop-001" / "step-03.reply.json").is_file()
+
+
+RECORDED = Path(__file__).parent / "data" / "loops" / "planner-loop-gemma-270m"
+
+
+def test_a_real_recorded_loop_replays_offline(tmp_path: Path) -> None:
+    """The transcript of the real local model (tests/data/loops/SOURCES.md), judged from its raw bodies."""
+    folder = RECORDED / "openai" / "loop-001"
+    raw = [json.loads((folder / f"step-{n:02d}.response.json").read_text()) for n in range(1, 7)]
+    recorded_calls = [[(c["id"], c["function"]["name"]) for c in body["choices"][0]["message"]["tool_calls"]]
+                      for body in raw]
+    result = toolchoice("run", str(ROOT / "configs" / "planner-loop.yaml"), "-p", "openai", "--replay", str(RECORDED),
+                        "--model", "gemma-3-270m", "--format", "json", **{"OPENAI_API_KEY": ""})
+    assert result.returncode == 0, result.stderr
+    [run] = json.loads(result.stdout)["runs"][0]["loops"]
+    assert run["ended"] == {"reason": "max_steps", "step": 6, "error": None}
+    assert [[(c["id"], c["name"]) for c in s["reply"]["tool_calls"]] for s in run["steps"]] == recorded_calls
+    assert [s["verdict"]["category"] for s in run["steps"]] == ["obeyed"] * 6
+    assert [s["latency_ms"] for s in run["steps"]] == [
+        json.loads((folder / f"step-{n:02d}.reply.json").read_text())["latency_ms"] for n in range(1, 7)]
+    # each replayed request body is the recorded one (the URL differs: the recording had --base-url)
+    for n, step in enumerate(run["steps"], 1):
+        assert step["request"]["body"] == json.loads((folder / f"step-{n:02d}.request.json").read_text())["body"]

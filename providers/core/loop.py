@@ -432,7 +432,14 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
             if source.provider == run.provider:
                 offline = runner.SendSettings(timeout=settings.timeout, retries=0, transport=source.transport())
                 async with runner.open_client(offline, 1) as client:
-                    await guarded(run, lambda job, n: runner.send_sample(job, n, client, no_retry), offline_prepare)
+                    async def send(job: Job, number: int) -> Sample:
+                        sample = await runner.send_sample(job, number, client, no_retry)
+                        recorded = (source.replies.get(number) or {}).get("latency_ms")
+                        if isinstance(recorded, (int, float)):
+                            sample.latency_ms = float(recorded)  # the recorded latency: replay output is stable
+                        return sample
+
+                    await guarded(run, send, offline_prepare)
             else:
                 await guarded(run, source.translated_sender(), offline_prepare)
 
