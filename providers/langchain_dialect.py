@@ -310,6 +310,7 @@ class Wrapper(NamedTuple):
     choice_path: str | None  # where tool_choice sits (None: the wire has none)
     fields: tuple[str, ...]  # the body paths compared with the API request
     tools: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = list  # API tools -> LangChain's
+    tools_note: tuple[str, str] | None = None  # (severity, what the tools transform changes)
 
 
 _CHAT = ("tools", "tool_choice", "parallel_tool_calls")
@@ -318,7 +319,9 @@ _CHAT = ("tools", "tool_choice", "parallel_tool_calls")
 WRAPPERS: dict[str, Wrapper] = {
     "openai": Wrapper("ChatOpenAI", "langchain-openai", openai_chat, "tools", "tool_choice", _CHAT),
     "openai-responses": Wrapper("ChatOpenAI(use_responses_api=True)", "langchain-openai", openai_responses,
-                                "tools", "tool_choice", _CHAT, _strict_key_omitted),
+                                "tools", "tool_choice", _CHAT, _strict_key_omitted,
+                                ("warning", "leaves out \"strict\": false, so the Responses API reads the tools as "
+                                            "strict (an omitted strict means true); the API request opts out")),
     "anthropic": Wrapper("ChatAnthropic", "langchain-anthropic", anthropic, "tools", "tool_choice",
                          ("tools", "tool_choice")),
     "groq": Wrapper("ChatGroq", "langchain-groq", groq, "tools", "tool_choice", _CHAT),
@@ -327,7 +330,10 @@ WRAPPERS: dict[str, Wrapper] = {
     "ollama": Wrapper("ChatOllama", "langchain-ollama", ollama, "tools", None, ("tools",)),
     "huggingface": Wrapper("ChatHuggingFace", "langchain-huggingface", huggingface, "tools", "tool_choice", _CHAT),
     "gemini": Wrapper("ChatGoogleGenerativeAI", "langchain-google-genai", gemini, "tools",
-                      "toolConfig.functionCallingConfig", ("tools", "toolConfig"), _gemini_tools),
+                      "toolConfig.functionCallingConfig", ("tools", "toolConfig"), _gemini_tools,
+                      ("info", "writes schema type names upper-case (google-genai's Schema enum: OBJECT, STRING), "
+                               "the API request lower-case (JSON Schema); other schema keywords go through "
+                               "langchain-google-genai's own conversion, which is not described here")),
     "deepseek": Wrapper("ChatDeepSeek", "langchain-deepseek", openai_chat, "tools", "tool_choice", _CHAT),
     "bedrock": Wrapper("ChatBedrockConverse", "langchain-aws", bedrock, "toolConfig.tools",
                        "toolConfig.toolChoice", ("toolConfig.tools", "toolConfig.toolChoice")),
@@ -389,6 +395,28 @@ def _set(body: dict[str, Any], path: str, value: Any) -> None:
 
 def _shown(value: Any) -> str:
     return "(not sent)" if value is _ABSENT else json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _tool_names(tools: Any) -> list[str]:
+    names: list[str] = []
+    for tool in tools if isinstance(tools, list) else []:
+        inner = tool.get("function") or tool.get("toolSpec") or tool
+        names += [d.get("name") for d in tool["functionDeclarations"]] if "functionDeclarations" in tool else [inner.get("name")]
+    return names
+
+
+def _difference(wrapper: Wrapper, path: str, ours: Any, theirs: Any) -> LedgerEntry:
+    """One dialect.differs entry; tool lists are named, not dumped."""
+    if path != wrapper.tools_path:
+        return LedgerEntry("warning", "dialect.differs",
+                           f"{path}: {wrapper.name} sends {_shown(theirs)}; the API request sends {_shown(ours)}")
+    sent, api_sent = _tool_names(theirs), _tool_names(ours)
+    if sent != api_sent:
+        return LedgerEntry("warning", "dialect.differs",
+                           f"{path}: {wrapper.name} sends {', '.join(sent) or 'no tools'}; the API request sends "
+                           f"{', '.join(api_sent) or 'no tools'} (LangChain binds every tool whatever the choice)")
+    severity, note = wrapper.tools_note or ("warning", "writes the tool declarations differently")
+    return LedgerEntry(severity, "dialect.differs", f"{path}: {wrapper.name} {note}")  # type: ignore[arg-type]
 
 
 class DialectView(NamedTuple):
@@ -478,9 +506,11 @@ def apply(api: Translation, scenario: Scenario) -> DialectView:
     for path in wrapper.fields:
         ours, theirs = _get(api.request.body, path), _get(body, path)
         if ours != theirs:
-            ledger.append(LedgerEntry("warning", "dialect.differs",
-                                      f"{path}: {wrapper.name} sends {_shown(theirs)}; the API request sends "
-                                      f"{_shown(ours)}"))
+            ledger.append(_difference(wrapper, path, ours, theirs))
+    if wrapper.choice_path is None and value is not None:
+        ledger.append(LedgerEntry("warning", "dialect.differs",
+                                  f"tool_choice: {wrapper.name}.bind_tools takes tool_choice={_python(value)} and "
+                                  "drops it; nothing in its request asks for (or rules out) a tool call"))
     effective = _get(body, wrapper.choice_path) if wrapper.choice_path else _ABSENT
     translation = api._replace(effective_tool_choice=None if effective is _ABSENT else effective,
                                request=api.request._replace(body=body), ledger=ledger,
