@@ -507,7 +507,7 @@ def apply(api: Translation, scenario: Scenario) -> DialectView:
         ours, theirs = _get(api.request.body, path), _get(body, path)
         if ours != theirs:
             ledger.append(_difference(wrapper, path, ours, theirs))
-    if wrapper.choice_path is None and value is not None:
+    if wrapper.choice_path is None and value not in (None, "auto"):  # no choice on the wire means auto
         ledger.append(LedgerEntry("warning", "dialect.differs",
                                   f"tool_choice: {wrapper.name}.bind_tools takes tool_choice={_python(value)} and "
                                   "drops it; nothing in its request asks for (or rules out) a tool call"))
