@@ -477,6 +477,8 @@ def apply(api: Translation, scenario: Scenario) -> DialectView:
     if scenario.tool_choice is not None and scenario.tool_choice.mode == "allowed":
         return keep("dialect.no_spelling", f"{note}: {wrapper.name}'s request is not described; the API "
                                            "request is shown", "warning")
+    if not scenario.tools:
+        return keep("dialect.no_tools", f"no tools, so no {wrapper.name}.bind_tools call: the API request is shown")
     tools = _all_tools(api, scenario, wrapper)
     chat_tools = [{"type": "function", "function": {"name": t.name, **({"description": t.description}
                    if t.description is not None else {}), "parameters": t.schema()}} for t in scenario.tools]
@@ -488,7 +490,9 @@ def apply(api: Translation, scenario: Scenario) -> DialectView:
     versions = f"{wrapper.distribution} {VERSIONS[wrapper.distribution]}"
     ledger.append(LedgerEntry("info", "dialect.call", f"described: {call} with the scenario's "
                               f"{len(scenario.tools)} tool(s) as OpenAI-format dicts ({versions}, "
-                              f"langchain-core {VERSIONS['langchain-core']})" + (f"; {note}" if note else "")))
+                              f"langchain-core {VERSIONS['langchain-core']})" + (f"; {note}" if note else "")
+                              + ("; strict tools (bind_tools(strict=True)) are not described: their declarations "
+                                 "are the API request's" if any(map(scenario.tool_is_strict, scenario.tools)) else "")))
     outcome = wrapper.rule(bound)
     if isinstance(outcome, Refusal):
         error = " ".join(outcome.error.split())
