@@ -121,41 +121,33 @@ def anthropic(b: Bound) -> Fields | Refusal:
     return {"tool_choice": choice}
 
 
-def groq(b: Bound) -> Fields | Refusal:
-    """ChatGroq.bind_tools: "any" -> "required"; strings other than auto/none/required are tool names;
-    True names the one tool (refused with more); parallel_tool_calls passes through to the body."""
-    refused = _only_one_tool_for_true(b)
-    if refused:
-        return refused
-    value = b.value
-    if not value:
-        choice: Any = _ABSENT
-    elif value is True:
-        choice = _named(b.names[0])
-    elif isinstance(value, str):
-        value = "required" if value == "any" else value
-        choice = value if value in ("auto", "none", "required") else _named(value)
-    else:
-        choice = value
-    return {"tool_choice": choice, "parallel_tool_calls": _parallel_field(b)}
+def _true_names_the_one_tool(keywords: tuple[str, ...], aliases: dict[str, str]) -> Callable[[Bound], Fields | Refusal]:
+    """The rule of ChatGroq's and ChatFireworks' bind_tools: aliases first, then strings other than
+    ``keywords`` are tool names; True names the one tool (refused with more); parallel_tool_calls
+    passes through to the body."""
+
+    def rule(b: Bound) -> Fields | Refusal:
+        refused = _only_one_tool_for_true(b)
+        if refused:
+            return refused
+        value = b.value
+        if not value:
+            choice: Any = _ABSENT
+        elif value is True:
+            choice = _named(b.names[0])
+        elif isinstance(value, str):
+            value = aliases.get(value, value)
+            choice = value if value in keywords else _named(value)
+        else:
+            choice = value
+        return {"tool_choice": choice, "parallel_tool_calls": _parallel_field(b)}
+
+    return rule
 
 
-def fireworks(b: Bound) -> Fields | Refusal:
-    """ChatFireworks.bind_tools: strings other than auto/any/none are tool names (so "required" forces
-    a tool named required); True names the one tool (refused with more)."""
-    refused = _only_one_tool_for_true(b)
-    if refused:
-        return refused
-    value = b.value
-    if not value:
-        choice: Any = _ABSENT
-    elif value is True:
-        choice = _named(b.names[0])
-    elif isinstance(value, str):
-        choice = value if value in ("auto", "any", "none") else _named(value)
-    else:
-        choice = value
-    return {"tool_choice": choice, "parallel_tool_calls": _parallel_field(b)}
+# ChatGroq: "any" -> "required". ChatFireworks: "any" as is, and "required" is read as a tool name.
+groq = _true_names_the_one_tool(("auto", "none", "required"), {"any": "required"})
+fireworks = _true_names_the_one_tool(("auto", "any", "none"), {})
 
 
 def mistral(b: Bound) -> Fields | Refusal:
