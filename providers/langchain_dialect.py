@@ -253,7 +253,10 @@ def bedrock(b: Bound) -> Fields | Refusal:
     value = b.value
     choice: Any = _ABSENT
     if value:
-        choice = value if isinstance(value, dict) else {value: {}} if value in ("auto", "any") else {"tool": {"name": value}}
+        if isinstance(value, dict):
+            choice = value
+        else:
+            choice = {value: {}} if value in ("auto", "any") else {"tool": {"name": value}}
         kind = next(iter(choice))
         supported = bedrock_choice_support(b.model)
         base = b.model.partition(".")[2] if b.model.startswith(_BEDROCK_REGIONS) else b.model
@@ -393,7 +396,8 @@ def _tool_names(tools: Any) -> list[str]:
     names: list[str] = []
     for tool in tools if isinstance(tools, list) else []:
         inner = tool.get("function") or tool.get("toolSpec") or tool
-        names += [d.get("name") for d in tool["functionDeclarations"]] if "functionDeclarations" in tool else [inner.get("name")]
+        declared = tool.get("functionDeclarations", [inner])
+        names += [d.get("name") for d in declared]
     return names
 
 

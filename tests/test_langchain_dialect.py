@@ -30,7 +30,8 @@ def cases() -> list[Any]:
     out = []
     for stem, recording in RECORDINGS.items():
         for case in recording["cases"]:
-            label = f"{stem}-{case['tools']}tools-{json.dumps(case['tool_choice'])}-parallel={case['parallel_tool_calls']}"
+            choice, parallel = json.dumps(case["tool_choice"]), case["parallel_tool_calls"]
+            label = f"{stem}-{case['tools']}tools-{choice}-parallel={parallel}"
             out.append(pytest.param(stem, case, id=label))
     return out
 

@@ -219,7 +219,7 @@ def main(out_dir: str) -> None:
                  for n in (1, 2) for parallel in (None, False, True) for choice in CHOICES]
         document = {
             "wrapper": name.split("-")[0], "provider": provider,
-            "model": getattr(model, "model_name", None) or getattr(model, "model", None) or getattr(model, "model_id", None),
+            "model": next(getattr(model, a) for a in ("model_name", "model", "model_id") if getattr(model, a, None)),
             "use_responses_api": getattr(model, "use_responses_api", None),
             "bind_tools_takes_parallel_tool_calls": takes_parallel,
             "versions": {d: version(d) for d in sorted({distribution, "langchain-core"})},
