@@ -83,9 +83,10 @@ def test_the_versions_the_module_describes_are_the_recorded_ones() -> None:
 
 # ---- the command line: `render` and `compare` with --dialect -----------------------------------------
 
-import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
+
+from cli import run_cli  # noqa: E402
 
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 FAMILY_FIELDS = {"openai": FIELDS["openai"], "openai-responses": FIELDS["openai"], "groq": FIELDS["openai"],
@@ -95,9 +96,7 @@ FAMILY_FIELDS = {"openai": FIELDS["openai"], "openai-responses": FIELDS["openai"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
-    assert exe, "the toolchoice console script must be installed (pip install -e .)"
-    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=120)
+    return run_cli(args)
 
 
 @pytest.mark.parametrize("choice", ["auto", "none", "any", "required", True, False, None, "get_weather",
