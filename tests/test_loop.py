@@ -27,6 +27,7 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+from cli import run_cli  # noqa: E402
 from servers import DEFAULT_REPLY, StandIn, Step, fixture  # noqa: E402
 
 from toolchoice.providers.core import loop, runner  # noqa: E402
@@ -46,7 +47,8 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def toolchoice(*args: str, **extra: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([EXE, *args], capture_output=True, text=True, env=env(**extra), timeout=120, check=False)
+    """The command in-process (tests/cli.py); the Ctrl-C test below starts a real process."""
+    result = run_cli(args, env=env(**extra))
     assert KEY not in result.stdout + result.stderr
     return result
 
