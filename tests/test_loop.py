@@ -294,6 +294,8 @@ def test_results_lists_errors_phantoms_and_the_stop_tool() -> None:
     assert step2.verdict["category"] == "phantom_tool"  # the phantom call is on the step's verdict
     assert "loop.phantom_call" in [n.code for n in step2.notes]
     assert step3.results[0].content == "results for cats"
+    assert [(m.content, m.is_error) for m in run.steps[3].results] == [("done", False)]
+    assert "loop.stop_tool_result" in [n.code for n in run.steps[3].notes]
 
 
 def test_max_steps_ends_the_loop() -> None:

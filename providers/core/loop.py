@@ -25,6 +25,7 @@ from .model import (HistoryCall, LedgerEntry, LoopResult, LoopSpec, Message, Pro
 from .runner import Job, Sample, SendSettings
 
 ENDINGS = ("no_tool_call", "stop_tool", "max_steps", "error", "interrupted")
+STOP_RESULT = "done"  # the stop tool's result in the history when loop.results gives none
 NO_LOOP = LoopSpec()  # a scenario without `loop:`: every step uses its tools and tool_choice, 10 steps
 
 
@@ -315,6 +316,7 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
                    prepare: Callable[[Translation, Scenario], Job], on_step: OnStep | None = None) -> LoopRun:
     """Run one loop to its end, appending each finished step to ``run.steps``."""
     from .registry import translate
+    from .verdict import offered_tools
 
     spec = scenario.loop or NO_LOOP
     results = ToolResults(spec, options.results_from, options.results_timeout)
@@ -334,7 +336,8 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         if reply.error is not None:
             _finish(run, record, "error", record.sample.error_line(run.provider), on_step)
             return run
-        phantom = [c.name for c in reply.tool_calls if c.name not in translation.offered_tools]
+        offered = offered_tools(translation, s)  # what the verdict counts as offered
+        phantom = [c.name for c in reply.tool_calls if c.name not in offered]
         for name in dict.fromkeys(phantom):
             record.notes.append(LedgerEntry("warning", "loop.phantom_call",
                                             f"the model called '{name}', which step {number} did not offer: its "
@@ -350,7 +353,13 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         run.history.append(turn)
         context = {"loop": run.index, "step": number, "provider": run.provider}
         for call, history_call in zip(reply.tool_calls, turn.tool_calls):
-            message = await results.answer(call, history_call, translation.offered_tools, context)
+            if call.name == spec.stop_tool and call.name not in spec.results and options.results_from is None:
+                message = Message("tool", content=STOP_RESULT, tool_call_id=history_call.id, tool_name=call.name)
+                record.notes.append(LedgerEntry("info", "loop.stop_tool_result",
+                                                f"the stop tool '{call.name}' has no loop.results entry: the history "
+                                                f"answers it with '{STOP_RESULT}' (so the saved scenario is complete)"))
+            else:
+                message = await results.answer(call, history_call, offered, context)
             record.results.append(message)
             run.history.append(message)
         stop = next((c for c in reply.tool_calls if spec.stop_tool and c.name == spec.stop_tool), None)
