@@ -291,7 +291,8 @@ def run(
                                   "connecting waits at most 10 s."),
     retries: int = typer.Option(2, "--retries", min=0, help="Retries on 408/409/429/5xx/529 and connection errors."),
     repeat: int = typer.Option(1, "--repeat", "-n", min=1, help="Run N independent loops and tally them."),
-    concurrency: int = typer.Option(4, "--concurrency", "-k", min=1, help="Requests in flight at once."),
+    concurrency: int = typer.Option(4, "--concurrency", "-k", min=1, help="Requests in flight at once, per provider "
+                                    "(loops beyond that wait their turn)."),
     format: RunFormat = typer.Option(RunFormat.pretty, "--format", "-f", help="pretty, json or markdown."),
     save: Optional[Path] = typer.Option(None, "--save", help="Write each loop's transcript (requests, replies as "
                                         "received, verdicts, and a scenario with the full history) into this folder."),

@@ -119,6 +119,14 @@ def _result_json(m: Message) -> dict[str, Any]:
     return {"tool_call_id": m.tool_call_id, "name": m.tool_name, "content": m.content, "is_error": m.is_error}
 
 
+def _call_json(call: HistoryCall) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": call.id, "name": call.name, "arguments": call.arguments}
+    signature = getattr(call, "signature", None)  # Gemini's thoughtSignature, where the model has it
+    if signature is not None:
+        data["signature"] = signature
+    return data
+
+
 def message_json(m: Message) -> dict[str, Any]:
     """A history message as a scenario file writes it (the loader reads it back unchanged)."""
     if m.role == "user":
@@ -128,7 +136,10 @@ def message_json(m: Message) -> dict[str, Any]:
         if m.content is not None:
             data["content"] = m.content
         if m.tool_calls:
-            data["tool_calls"] = [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in m.tool_calls]
+            data["tool_calls"] = [_call_json(c) for c in m.tool_calls]
+        reasoning = getattr(m, "reasoning", ())  # reasoning state, where the model has it (issue: reasoning)
+        if reasoning:
+            data["reasoning"] = [item.to_json() for item in reasoning]
         return data
     data = {"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content}
     if m.is_error:
