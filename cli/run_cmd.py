@@ -206,7 +206,7 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
     table = Table(show_header=True, header_style="bold", expand=False, title="per step", title_justify="left")
     for h in ("step", "tool_choice", "reached", "obeyed", "%", "95% CI (Wilson)", "other verdicts", "latency p50",
               "tokens in/out (mean)"):
-        table.add_column(h, justify="left" if h in ("tool_choice", "other verdicts") else "right")
+        table.add_column(h, justify="left" if h in ("tool_choice", "other verdicts") else "right", overflow="fold")
     for s in data["steps"]:
         rate, ci = _pct(s["obey_rate"])
         other = ", ".join(f"{c} {k}" for k, c in s["counts"].items() if c and k != "obeyed") or "–"
@@ -239,6 +239,10 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
     errors = Counter(r.error for r in runs if r.error)
     for line, count in errors.most_common(5):
         console.print(Text(f"{count}× {line}", style="red"))
+    reasons = Counter(f"step {s.number}: {s.verdict['reasons'][0]}" for r in runs for s in r.steps
+                      if s.verdict and s.verdict["category"] not in ("obeyed", "error") and s.verdict["reasons"])
+    for line, count in reasons.most_common(5):
+        console.print(Text(f"{count}× {line}", style="yellow"))
 
 
 def _num(value: float | None) -> str:

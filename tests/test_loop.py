@@ -575,3 +575,23 @@ def test_a_real_recorded_loop_replays_offline(tmp_path: Path) -> None:
     # each replayed request body is the recorded one (the URL differs: the recording had --base-url)
     for n, step in enumerate(run["steps"], 1):
         assert step["request"]["body"] == json.loads((folder / f"step-{n:02d}.request.json").read_text())["body"]
+
+
+def test_five_real_recorded_loops_replay_to_their_table() -> None:
+    folder = RECORDED.with_name("planner-loop-gemma-270m-x5")
+    bodies = sorted(folder.glob("openai/loop-*/step-*.response.json"))
+    assert len(bodies) == 30
+    undecodable = 0
+    for path in bodies:  # judged here from the raw bodies: arguments that are not JSON
+        for call in json.loads(path.read_text())["choices"][0]["message"]["tool_calls"]:
+            try:
+                json.loads(call["function"]["arguments"])
+            except ValueError:
+                undecodable += 1
+    result = toolchoice("run", str(ROOT / "configs" / "planner-loop.yaml"), "-p", "openai", "--model", "gemma-3-270m",
+                        "--replay", str(folder), "--format", "json")
+    assert result.returncode == 4, result.stderr
+    summary = json.loads(result.stdout)["runs"][0]["summary"]
+    assert summary["loops"] == 5 and summary["ended"]["max_steps"]["count"] == 5
+    assert sum(s["counts"]["invalid_arguments"] for s in summary["steps"]) == undecodable == 3
+    assert [s["reached"] for s in summary["steps"]] == [5] * 6
