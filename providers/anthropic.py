@@ -29,8 +29,8 @@ from typing import Any
 from .core.capabilities import Capability
 from .core.translation import Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
     strict_tools
-from .core.model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
-                    Usage)
+from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool,
+                    Translation, Usage)
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 BASE_URL = "https://api.anthropic.com"  # the SDK's base URL: no /v1
@@ -325,7 +325,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
                                          message if isinstance(message, str) else ""))
     if "content" not in body:
         raise bad_body(provider, "no content")
-    calls, texts = [], []
+    calls, texts, reasoning = [], [], []
     for i, block in enumerate(expect_list(provider, body.get("content"), "content")):
         block = expect_dict(provider, block, f"content[{i}]")
         kind = block.get("type")
@@ -333,11 +333,28 @@ def parse_reply(provider: str, body: Any) -> Reply:
             texts.append(block.get("text"))
         elif kind == "tool_use":
             calls.append(make_call(block.get("id"), block.get("name"), block.get("input")))
-        # thinking / redacted_thinking / server tool blocks are not the answer
+        elif kind in ("thinking", "redacted_thinking"):  # kept whole: they go back first and unchanged
+            reasoning.append(thinking_item(provider, block, f"content[{i}]", len(calls)))
+        # server tool blocks are not the answer
     stop = body.get("stop_reason")
     if stop is not None and not isinstance(stop, str):
         raise bad_body(provider, f"stop_reason is {type(stop).__name__}, expected a string")
     usage = body.get("usage")
     usage = expect_dict(provider, usage, "usage") if usage is not None else {}
     return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=stop,
-                 usage=Usage(int_or_none(usage.get("input_tokens")), int_or_none(usage.get("output_tokens"))))
+                 usage=Usage(int_or_none(usage.get("input_tokens")), int_or_none(usage.get("output_tokens"))),
+                 reasoning=tuple(reasoning))
+
+
+def thinking_item(provider: str, block: dict[str, Any], where: str, position: int) -> ReasoningItem:
+    """A ``thinking`` block (thinking + signature) or ``redacted_thinking`` block (data) as a ReasoningItem
+    (anthropic-sdk-python ``types/thinking_block.py``, ``types/redacted_thinking_block.py``)."""
+    if block.get("type") == "redacted_thinking":
+        data = block.get("data")
+        if not isinstance(data, str):
+            raise bad_body(provider, f"{where} is redacted_thinking without data")
+        return ReasoningItem("anthropic", encrypted=data, redacted=True, position=position)
+    text, signature = block.get("thinking"), block.get("signature")
+    if not isinstance(text, str) or not isinstance(signature, str):
+        raise bad_body(provider, f"{where} is a thinking block without thinking text and signature")
+    return ReasoningItem("anthropic", text=text, signature=signature, position=position)

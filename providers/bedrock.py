@@ -33,7 +33,7 @@ from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, group_turns
 from .core.capabilities import Capability
 from .core.translation import Context, bearer, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
     strict_tools
-from .core.model import Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_REGION = "us-east-1"
@@ -282,7 +282,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
         raise bad_body(provider, "no output")
     output = expect_dict(provider, body["output"], "output")
     message = expect_dict(provider, output.get("message"), "output.message")
-    calls, texts = [], []
+    calls, texts, reasoning = [], [], []
     for i, block in enumerate(expect_list(provider, message.get("content"), "output.message.content")):
         block = expect_dict(provider, block, f"output.message.content[{i}]")
         if "toolUse" in block:
@@ -290,11 +290,29 @@ def parse_reply(provider: str, body: Any) -> Reply:
             calls.append(make_call(use.get("toolUseId"), use.get("name"), use.get("input")))
         elif isinstance(block.get("text"), str):
             texts.append(block["text"])
-        # reasoningContent and other blocks are not the answer
+        elif "reasoningContent" in block:
+            reasoning.append(_reasoning_item(provider, block["reasoningContent"], i, len(calls)))
+        # other blocks are not the answer
     stop = body.get("stopReason")
     if stop is not None and not isinstance(stop, str):
         raise bad_body(provider, f"stopReason is {type(stop).__name__}, expected a string")
     usage = body.get("usage")
     usage = expect_dict(provider, usage, "usage") if usage is not None else {}
     return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=stop,
-                 usage=Usage(int_or_none(usage.get("inputTokens")), int_or_none(usage.get("outputTokens"))))
+                 usage=Usage(int_or_none(usage.get("inputTokens")), int_or_none(usage.get("outputTokens"))),
+                 reasoning=tuple(reasoning))
+
+
+def _reasoning_item(provider: str, block: Any, index: int, position: int) -> ReasoningItem:
+    """botocore ReasoningContentBlock: ``{reasoningText: {text, signature}}`` or ``{redactedContent: blob}``
+    (a blob is base64 text in the JSON body)."""
+    where = f"output.message.content[{index}].reasoningContent"
+    block = expect_dict(provider, block, where)
+    inner = block.get("reasoningText")
+    if isinstance(inner, dict) and isinstance(inner.get("text"), str):
+        signature = inner.get("signature")
+        return ReasoningItem("bedrock", text=inner["text"], signature=signature if isinstance(signature, str) else None,
+                             position=position)
+    if isinstance(block.get("redactedContent"), str):
+        return ReasoningItem("bedrock", encrypted=block["redactedContent"], redacted=True, position=position)
+    raise bad_body(provider, f"{where} has neither reasoningText nor redactedContent")

@@ -28,7 +28,7 @@ from typing import Any
 from .core import translation as common
 from .core.capabilities import Capability
 from .core.translation import Context
-from .core.model import Message, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.reply import looks_like_error, provider_error
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
@@ -523,20 +523,28 @@ def parse_reply(provider: str, body: Any) -> Reply:
         provider, expect_dict(provider, content, "candidates[0].content").get("parts"), "candidates[0].content.parts")
     calls = []
     texts = []
+    reasoning = []
     for i, raw in enumerate(parts):
         part = expect_dict(provider, raw, f"candidates[0].content.parts[{i}]")
+        signature = part.get("thoughtSignature")
+        signature = signature if isinstance(signature, str) else None
         if "functionCall" in part:
             call = expect_dict(provider, part["functionCall"], f"candidates[0].content.parts[{i}].functionCall")
             if not isinstance(call.get("name"), str):
                 raise bad_body(provider, f"candidates[0].content.parts[{i}].functionCall has no name")
-            calls.append(make_call(call.get("id"), call["name"], call.get("args")))
+            made = make_call(call.get("id"), call["name"], call.get("args"))
+            calls.append(made._replace(signature=signature) if signature is not None else made)
         elif part.get("thought") is True:
-            continue
+            text = part.get("text")
+            reasoning.append(ReasoningItem("gemini", text=text if isinstance(text, str) else None, signature=signature,
+                                           position=len(calls)))
         elif isinstance(part.get("text"), str):
             texts.append(part["text"])
+            if signature is not None:  # a signed answer part: the signature goes back on the first text part
+                reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
     finish = first.get("finishReason")
     return Reply(tool_calls=tuple(calls), text=join_text(texts),
-                 finish_reason=finish if isinstance(finish, str) else None, usage=usage)
+                 finish_reason=finish if isinstance(finish, str) else None, usage=usage, reasoning=tuple(reasoning))
 
 
 def _usage(meta: Any) -> Usage:

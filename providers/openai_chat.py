@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple
 from .core.capabilities import Capability
 from .core.translation import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, openai_strict_problems, parallel_value, start, strict_tools)
-from .core.model import Message, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
+from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
@@ -339,6 +339,13 @@ def parse_reply(provider: str, body: Any) -> Reply:
     text = content if isinstance(content, str) and content else None
     usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
     finish_reason = choice.get("finish_reason")
+    # DeepSeek, vLLM (before 0.10: reasoning_content; since: reasoning) and llama.cpp put the chain of thought
+    # beside content; DeepSeek requires it back on tool-call turns.
+    thought = message.get("reasoning_content")
+    if not isinstance(thought, str):
+        thought = message.get("reasoning") if isinstance(message.get("reasoning"), str) else None
+    reasoning = (ReasoningItem("openai-chat", text=thought),) if thought is not None else ()
     return Reply(tool_calls=tuple(calls), text=text,
                  finish_reason=finish_reason if isinstance(finish_reason, str) else None,
-                 usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))))
+                 usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))),
+                 reasoning=reasoning)

@@ -26,7 +26,7 @@ from .core import translation as common
 from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
-from .core.model import ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_BASE = "https://api.openai.com/v1"
@@ -163,17 +163,20 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
 
 def parse_reply(provider: str, body: Any) -> Reply:
     """A Responses body → Reply: ``function_call`` items (``call_id`` as the id), ``output_text`` and
-    ``refusal`` text of ``message`` items, ``status`` as the finish reason. Reasoning and hosted-tool
-    items are skipped. An error envelope becomes ``Reply.error``."""
+    ``refusal`` text of ``message`` items, ``status`` as the finish reason, ``reasoning`` items kept as
+    reasoning state. Hosted-tool items are skipped. An error envelope becomes ``Reply.error``."""
     data = expect_dict(provider, body, "the body")
     if "output" not in data and looks_like_error(data):
         return Reply(error=provider_error(provider, None, data))
     calls = []
     texts: list[str] = []
+    reasoning: list[ReasoningItem] = []
     for i, raw in enumerate(expect_list(provider, data.get("output"), "output")):
         item = expect_dict(provider, raw, f"output[{i}]")
         kind = item.get("type")
-        if kind == "function_call":
+        if kind == "reasoning":
+            reasoning.append(_reasoning_item(item, len(calls)))
+        elif kind == "function_call":
             if not isinstance(item.get("name"), str):
                 raise bad_body(provider, f"output[{i}] is a function_call without a name")
             call_id = item.get("call_id", item.get("id"))
@@ -186,7 +189,19 @@ def parse_reply(provider: str, body: Any) -> Reply:
                 elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
                     texts.append(part["refusal"])
     return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=_finish(data),
-                 usage=_usage(data.get("usage")), error=_failure(data.get("error")))
+                 usage=_usage(data.get("usage")), error=_failure(data.get("error")), reasoning=tuple(reasoning))
+
+
+def _reasoning_item(item: dict[str, Any], position: int) -> ReasoningItem:
+    """A ``reasoning`` output item (openai-python ``types/responses/response_reasoning_item.py``): id,
+    summary[] of summary_text, content[] of reasoning_text, encrypted_content."""
+    summary = tuple(p["text"] for p in item.get("summary") or [] if isinstance(p, dict) and isinstance(p.get("text"), str))
+    content = [p["text"] for p in item.get("content") or [] if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    encrypted = item.get("encrypted_content")
+    item_id = item.get("id")
+    return ReasoningItem("openai-responses", id=item_id if isinstance(item_id, str) else None, summary=summary,
+                         text="".join(content) if content else None,
+                         encrypted=encrypted if isinstance(encrypted, str) else None, position=position)
 
 
 def _finish(data: dict[str, Any]) -> str | None:

@@ -560,9 +560,11 @@ def test_parse_text_call_ids_and_thoughts():
         {"functionCall": {"name": "get_time"}},
         {"text": "Done."}]}, "finishReason": "STOP"}]})
     assert reply.text == "Let me check. Done."
+    # issue 11: the thoughtSignature stays on its call, the thought part is reasoning state, not text
     assert [c.to_json() for c in reply.tool_calls] == [
-        {"id": "abc", "name": "get_weather", "arguments": {"city": "Paris"}},
+        {"id": "abc", "name": "get_weather", "arguments": {"city": "Paris"}, "signature": "x"},
         {"id": None, "name": "get_time", "arguments": {}}]
+    assert [r.to_json() for r in reply.reasoning] == [{"family": "gemini", "text": "thinking about it"}]
 
 
 def test_parse_blocked_prompt_and_empty_candidate():

@@ -62,12 +62,54 @@ class Tool(NamedTuple):
         return self.parameters if self.parameters is not None else {"type": "object", "properties": {}}
 
 
+ReasoningFamily = Literal["anthropic", "bedrock", "gemini", "openai-responses", "openai-chat"]
+REASONING_FAMILIES: tuple[str, ...] = ("anthropic", "bedrock", "gemini", "openai-responses", "openai-chat")
+
+
+class ReasoningItem(NamedTuple):
+    """Reasoning state an assistant turn carried, in neutral terms, kept exactly as the API returned it.
+
+    ``family`` says which API wrote it: its signature or encrypted content is valid only there.
+    - anthropic: a ``thinking`` block (text + signature) or a ``redacted_thinking`` block (encrypted = data);
+    - bedrock: a ``reasoningContent`` block (reasoningText text + signature, or redactedContent = encrypted);
+    - gemini: a thought part (text, thought: true) or the thoughtSignature of the turn's first text part;
+    - openai-responses: a ``reasoning`` item (id, summary texts, content text, encrypted_content);
+    - openai-chat: ``reasoning_content`` (DeepSeek, vLLM, llama.cpp), text only.
+    """
+
+    family: ReasoningFamily
+    text: str | None = None
+    signature: str | None = None
+    encrypted: str | None = None  # Responses encrypted_content, Anthropic redacted data, Bedrock redactedContent
+    redacted: bool = False
+    id: str | None = None  # Responses reasoning item id
+    summary: tuple[str, ...] = ()  # Responses summary_text texts
+    position: int = 0  # how many of the turn's tool calls came before it (interleaved thinking)
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"family": self.family}
+        for key in ("id", "text", "signature", "encrypted"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        if self.redacted:
+            data["redacted"] = True
+        if self.summary:
+            data["summary"] = list(self.summary)
+        if self.position:
+            data["position"] = self.position
+        return data
+
+
 class HistoryCall(NamedTuple):
-    """A tool call an assistant made earlier in the conversation."""
+    """A tool call an assistant made earlier in the conversation. ``signature`` is Gemini's
+    thoughtSignature of that functionCall part (only Gemini signs calls)."""
 
     id: str
     name: str
     arguments: dict[str, Any]
+    signature: str | None = None
 
 
 class Message(NamedTuple):
@@ -78,6 +120,8 @@ class Message(NamedTuple):
     tool_name: str | None = None  # for role 'tool': the name of the call it answers (resolved on load)
     is_error: bool = False  # for role 'tool': the tool failed
     line: int | None = None
+    reasoning: tuple[ReasoningItem, ...] = ()  # for role 'assistant': reasoning state, in the order written
+    parts: tuple[dict[str, Any], ...] | None = None  # for role 'tool': content as a list of content parts
 
 
 class ToolChoice(NamedTuple):
@@ -112,7 +156,7 @@ class ProviderSettings(NamedTuple):
     base_url: str | None = None
     max_tokens: int | None = None
     temperature: float | None = None
-    thinking: bool | None = None
+    thinking: bool | None = None  # on/off; the richer forms are in thinking_mode
     deployment: str | None = None
     endpoint: str | None = None
     api_version: str | None = None
@@ -120,9 +164,30 @@ class ProviderSettings(NamedTuple):
     api_key_env: str | None = None
     headers: Mapping[str, str] = _EMPTY
     extra: Mapping[str, Any] = _EMPTY
+    rules: Mapping[str, Any] = _EMPTY  # model-rule overrides (model_rules.RULE_KEYS -> value)
+    thinking_mode: ThinkingSetting | None = None  # filled from `thinking:` by the loader, never written
 
 
-SETTINGS_KEYS: tuple[str, ...] = ProviderSettings._fields
+class ThinkingSetting(NamedTuple):
+    """The neutral thinking setting: ``thinking: true/false`` (on/off), ``adaptive``, ``{budget: N}``,
+    ``{effort: low|medium|high|...}``, or ``{type: adaptive, effort: high}``."""
+
+    mode: Literal["off", "on", "adaptive"]
+    budget: int | None = None
+    effort: str | None = None
+
+    def to_json(self) -> Any:
+        if self.budget is None and self.effort is None and self.mode != "adaptive":
+            return self.mode == "on"
+        data: dict[str, Any] = {"mode": self.mode}
+        if self.budget is not None:
+            data["budget"] = self.budget
+        if self.effort is not None:
+            data["effort"] = self.effort
+        return data
+
+
+SETTINGS_KEYS: tuple[str, ...] = tuple(f for f in ProviderSettings._fields if f != "thinking_mode")
 _NO_SETTINGS = ProviderSettings()  # immutable, so one shared instance serves every provider left unset
 
 
@@ -285,12 +350,15 @@ class ToolCall(NamedTuple):
     arguments: dict[str, Any] | None
     raw_arguments: str | None = None
     arguments_error: str | None = None
+    signature: str | None = None  # Gemini's thoughtSignature on this functionCall part
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "name": self.name, "arguments": self.arguments}
         if self.arguments_error is not None:
             data["raw_arguments"] = self.raw_arguments
             data["arguments_error"] = self.arguments_error
+        if self.signature is not None:
+            data["signature"] = self.signature
         return data
 
 
@@ -330,12 +398,16 @@ class Reply(NamedTuple):
     finish_reason: str | None = None
     usage: Usage = Usage()
     error: ProviderError | None = None
+    reasoning: tuple[ReasoningItem, ...] = ()  # the reply's reasoning state, in reply order
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "tool_calls": [c.to_json() for c in self.tool_calls],
             "text": self.text,
             "finish_reason": self.finish_reason,
             "usage": self.usage.to_json(),
             "error": self.error.to_json() if self.error else None,
         }
+        if self.reasoning:  # only when present: replies without reasoning keep their exact JSON
+            data["reasoning"] = [item.to_json() for item in self.reasoning]
+        return data
