@@ -163,7 +163,7 @@ def _reasoning_setting(ctx: Context) -> dict[str, Any] | None:
     return {"effort": effort}
 
 
-def _reasoning_item(item: Any) -> dict[str, Any]:
+def _reasoning_wire(item: Any) -> dict[str, Any]:
     """A reasoning item as the API returned it (``response_reasoning_item_param.py``: id and summary required)."""
     wire: dict[str, Any] = {"type": "reasoning"}
     if item.id is not None:
@@ -191,16 +191,16 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
                                        "requires the id it returned (response_reasoning_item_param.py)")
             replayed += len(own)
             slots = common.placed(own, len(message.tool_calls))
-            items.extend(_reasoning_item(i) for i in slots[0])  # reasoning precedes what followed it
+            items.extend(_reasoning_wire(i) for i in slots[0])  # reasoning precedes what followed it
             if message.content:
                 items.append({"role": "assistant", "content": message.content})
             for index, call in enumerate(message.tool_calls):
                 if index:
-                    items.extend(_reasoning_item(i) for i in slots[index])
+                    items.extend(_reasoning_wire(i) for i in slots[index])
                 items.append({"type": "function_call", "call_id": call.id, "name": call.name,
                               "arguments": common.history_arguments_json(call.arguments)})
             if message.tool_calls:
-                items.extend(_reasoning_item(i) for i in slots[-1])
+                items.extend(_reasoning_wire(i) for i in slots[-1])
         else:
             output: Any = message.content or ""
             if message.parts is not None:
