@@ -14,12 +14,11 @@ Facts this module relies on (cohere 7.3.1 wheel; docs.cohere.com):
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from .core.capabilities import Capability
 from .core.translation import (chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
-                     start, strict_tools)
+                     model_facts, rule_applied, start, strict_tools)
 from .core.model import Message, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, join_text, make_call
 
@@ -27,8 +26,7 @@ BASE_URL = "https://api.cohere.com"
 PATH = "/v2/chat"
 WORDS = {"none": "NONE", "required": "REQUIRED"}
 
-# Models older than Command R7B, which the SDK says cannot take tool_choice.
-_PRE_R7B = re.compile(r"command(-light)?(-nightly)?|command-r(-plus)?(-\d{2}-\d{4}|-v01)?")
+# Models older than Command R7B, which the SDK says cannot take tool_choice: model rule cohere-pre-r7b.
 
 LEDGER_CODES: dict[str, str] = {
     "pitfall.tool_choice_model": "tool_choice sent to a Cohere model older than Command R7B, which lacks it",
@@ -98,11 +96,13 @@ def _tools(ctx: Context, body: dict[str, Any]) -> str | None:
         return None
     offered = ", ".join(t.name for t in plan.tools)
     mapped(ctx, word, f"only {offered} offered" if plan.emulated else "")
-    if _PRE_R7B.fullmatch(ctx.model.lower()):
+    fact = model_facts(ctx).get("tool_choice")
+    if fact is not None and not fact.value:
         ctx.ledger.warning("pitfall.tool_choice_model",
                            f"{ctx.model} predates Command R7B; Cohere supports tool_choice only on Command R7B and "
                            f"newer, so {word} may be rejected or ignored (use e.g. command-a-03-2025 or "
                            f"command-r7b-12-2024)")
+        rule_applied(ctx, "tool_choice", fact, "tool_choice on this model")
     return word
 
 
