@@ -36,10 +36,56 @@ def matrix_markdown() -> str:
     return "\n".join(lines)
 
 
+def model_rules_data(model: str) -> list[dict]:
+    """For each provider with a rule matching ``model``: the facts that apply and the rule each comes from."""
+    from toolchoice.providers.core.model_rules import resolve
+
+    out = []
+    for provider in CAPABILITIES:
+        facts = resolve(provider, model)
+        if not facts:
+            continue
+        out.append({"provider": provider, "model": model, "facts": [
+            {"fact": key, "value": fact.value, "rule": fact.rule.name, "source": fact.rule.source,
+             "checked": fact.rule.checked} for key, fact in facts.items() if fact.rule is not None]})
+    return out
+
+
+def print_model_rules(model: str, format: "MatrixFormat") -> None:
+    data = model_rules_data(model)
+    if format is not MatrixFormat.pretty:
+        write(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    if not data:
+        write(f"no model rule matches {model} (facts then come from the provider's capability row alone)")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)")
+    for column in ("provider", "fact", "value", "rule"):
+        table.add_column(column, no_wrap=True)
+    sources: dict[str, str] = {}
+    for entry in data:
+        for fact in entry["facts"]:
+            value = str(fact["value"]).lower() if isinstance(fact["value"], bool) else str(fact["value"])
+            table.add_row(entry["provider"], fact["fact"], value, fact["rule"])
+            sources[fact["rule"]] = f"{fact['source']} (checked {fact['checked']})"
+    console = Console()
+    console.print(table)
+    for name, source in sources.items():
+        console.print(f"[bold]{name}[/bold]: {source}", highlight=False)
+
+
 @handled
 def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format", "-f",
-                                                 help="pretty, json or markdown.")) -> None:
+                                                 help="pretty, json or markdown."),
+              model: str = typer.Option(None, "--model", "-m",
+                                        help="Print the model rules that apply to this model id instead.")) -> None:
     """Print the support matrix: auto/none/required/any/named/allowed/parallel/strict per provider."""
+    if model:
+        print_model_rules(model, format)
+        return
     if format is MatrixFormat.json:
         write(json.dumps(matrix_rows(), indent=2, ensure_ascii=False))
         return

@@ -32,7 +32,7 @@ from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPla
     thinking_config, thinking_plan
 from .core.capabilities import Capability
 from .core.translation import Context, bearer, check_names, endpoint, finish, mapped, model_facts, \
-    parallel_value, placed, reasoning_for, start, strict_tools
+    parallel_value, placed, reasoning_for, rule_applied, start, strict_tools
 from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
@@ -269,10 +269,12 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
         choice = {"any": {}}
     elif plan.mode == "named":
         choice = {"tool": {"name": plan.name}}
-        if not (_is_claude(ctx.model) or _NOVA.search(ctx.model)):
+        fact = model_facts(ctx).get("named_tool_choice")
+        if fact is not None and not fact.value:
             ctx.ledger.warning("tool_choice.model_support", "Bedrock documents toolChoice.tool only for Anthropic "
                                f"Claude 3+ and Amazon Nova; {ctx.model} may answer 400 'This model doesn't support "
                                "the toolConfig.toolChoice.tool field'; use tool_choice required with only that tool")
+            rule_applied(ctx, "named_tool_choice", fact, "named toolChoice on this model")
     elif plan.mode == "allowed":  # only with a capability overlay claiming a native form; there is none
         ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no allowed-subset toolChoice; remove the "
                          "capability overlay for 'allowed'")
