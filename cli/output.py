@@ -69,6 +69,7 @@ def choice_text(value: Any) -> str:
 # Keys whose values are opaque reasoning state (signatures, encrypted reasoning): long, meaningless to read.
 OPAQUE_KEYS = frozenset({"signature", "thoughtSignature", "encrypted_content", "redactedContent"})
 _OPAQUE_SHOWN = 12
+_SENTINEL = "skip_thought_signature_validator"  # Google's documented stand-in: a word, not a secret
 
 
 def shorten_opaque(value: Any, key: str = "", parent: Any = None) -> Any:
@@ -80,7 +81,7 @@ def shorten_opaque(value: Any, key: str = "", parent: Any = None) -> Any:
         return [shorten_opaque(v, key, parent) for v in value]
     opaque = key in OPAQUE_KEYS or (key == "data" and isinstance(parent, dict)
                                     and parent.get("type") == "redacted_thinking")
-    if opaque and isinstance(value, str) and len(value) > _OPAQUE_SHOWN + 8:
+    if opaque and isinstance(value, str) and len(value) > _OPAQUE_SHOWN + 8 and value != _SENTINEL:
         return f"{value[:_OPAQUE_SHOWN]}…({len(value)} chars)"
     return value
 
