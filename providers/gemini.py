@@ -526,7 +526,7 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
     if signatures:
         ctx.ledger.info("history.thought_signature",
                         f"{model} refuses history function calls without a thoughtSignature: "
-                        f"{signatures} call{'s' if signatures > 1 else ''} written by hand got "
+                        f"{signatures} call{'s' if signatures > 1 else ''} it did not write (by hand or another model) got "
                         f'"{THOUGHT_SIGNATURE_SENTINEL}", the placeholder Google documents for calls the model did '
                         "not produce (ai.google.dev/gemini-api/docs/thought-signatures)")
     return contents
