@@ -27,7 +27,7 @@ import re
 from typing import Any, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
+from .core.translation import tool_names, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
     model_facts, reasoning_for, rule_applied, start, strict_tools
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
                          ThinkingSetting, Tool, Translation, Usage)
@@ -443,6 +443,11 @@ def forced_choice_lint(ctx: Context, thinking: Any, choice: Any, facts: dict[str
 
 
 # ---- parse ------------------------------------------------------------------------------
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].name``)."""
+    return tool_names(body.get("tools"), "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

@@ -31,7 +31,7 @@ from urllib.parse import quote
 from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, forced_choice_lint, group_turns, \
     thinking_config, thinking_plan
 from .core.capabilities import Capability
-from .core.translation import Context, bearer, check_names, endpoint, finish, mapped, model_facts, \
+from .core.translation import tool_names, Context, bearer, check_names, endpoint, finish, mapped, model_facts, \
     parallel_value, placed, reasoning_for, rule_applied, start, strict_tools
 from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -287,6 +287,12 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
 
 
 # ---- parse ------------------------------------------------------------------------------
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``toolConfig.tools[].toolSpec.name``)."""
+    config = body.get("toolConfig")
+    return tool_names(config.get("tools") if isinstance(config, dict) else None, "toolSpec", "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

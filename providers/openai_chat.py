@@ -13,7 +13,7 @@ import re
 from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
+from .core.translation import (tool_names, chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, model_facts, openai_strict_problems, parallel_value, reasoning_for, rule_applied, start,
                      strict_tools)
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
@@ -372,6 +372,11 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
         ctx.ledger.info("reasoning.not_taken", f"reasoning_content of {dropped} assistant turn{'s' if dropped > 1 else ''} "
                         f"left out: {ctx.cap.title} takes no reasoning back in the history")
     return out
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].function.name``)."""
+    return tool_names(body.get("tools"), "function", "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

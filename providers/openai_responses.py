@@ -26,7 +26,7 @@ from .core import translation as common
 from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
-from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .core.model import ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_BASE = "https://api.openai.com/v1"
@@ -221,6 +221,11 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
 
 
 # ---- replies --------------------------------------------------------------------------------
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].name``)."""
+    return common.tool_names(body.get("tools"), "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:
