@@ -18,8 +18,8 @@ from typing import Any
 
 from .core.capabilities import Capability
 from .core.translation import (tool_names, chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
-                     model_facts, rule_applied, start, strict_tools)
-from .core.model import Message, RenderOptions, Reply, Scenario, Translation, Usage
+                     model_facts, rule_applied, reasoning_for, start, strict_tools)
+from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, join_text, make_call
 
 BASE_URL = "https://api.cohere.com"
@@ -34,6 +34,7 @@ PROBE_SKIPS = ("any", "truncation")
 
 LEDGER_CODES: dict[str, str] = {
     "pitfall.tool_choice_model": "tool_choice sent to a Cohere model older than Command R7B, which lacks it",
+    "history.thinking_dropped": "thinking of a tool-call turn left out: Cohere takes no content beside tool_calls",
     "strict.mapped": "strict tools sent as the top-level strict_tools: true",
     "strict.widened": "strict_tools applies to every tool, so tools not marked strict become strict too",
     "history.text_as_tool_plan": "assistant text next to tool calls sent as tool_plan (Cohere rejects content there)",
@@ -111,11 +112,20 @@ def _tools(ctx: Context, body: dict[str, Any]) -> str | None:
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
+    reasoning_for(ctx, "cohere")
+
     def assistant(m: Message) -> dict[str, Any]:
         msg: dict[str, Any] = {"role": "assistant"}
+        thinking = [{"type": "thinking", "thinking": i.text} for i in m.reasoning
+                    if i.family == "cohere" and i.text is not None]
         if not m.tool_calls:
-            msg["content"] = m.content
+            # cohere-python AssistantMessageV2ContentOneItem: text | thinking items
+            msg["content"] = thinking + [{"type": "text", "text": m.content or ""}] if thinking else m.content
             return msg
+        if thinking:
+            ctx.ledger.info("history.thinking_dropped", f"thinking of the turn with calls "
+                            f"{', '.join(c.id for c in m.tool_calls)} left out: Cohere takes no content next to "
+                            "tool_calls (only tool_plan)")
         if m.content:
             msg["tool_plan"] = m.content
             ctx.ledger.info("history.text_as_tool_plan", f"assistant text before calls "
@@ -174,6 +184,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
         function = expect_dict(provider, call.get("function"), f"message.tool_calls[{i}].function")
         calls.append(make_call(call.get("id"), function.get("name"), function.get("arguments")))
     content = message.get("content")
+    reasoning: list[ReasoningItem] = []
     if isinstance(content, str):
         text = content or None
     else:
@@ -182,8 +193,11 @@ def parse_reply(provider: str, body: Any) -> Reply:
             block = expect_dict(provider, block, f"message.content[{i}]")
             if block.get("type") == "text":
                 parts.append(block.get("text"))
+            elif block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
+                reasoning.append(ReasoningItem("cohere", text=block["thinking"]))
         text = join_text(parts)
     finish_reason = body.get("finish_reason")
     if finish_reason is not None and not isinstance(finish_reason, str):
         raise bad_body(provider, f"finish_reason is {type(finish_reason).__name__}, expected a string")
-    return Reply(tool_calls=tuple(calls), text=text, finish_reason=finish_reason, usage=_usage(provider, body))
+    return Reply(tool_calls=tuple(calls), text=text, finish_reason=finish_reason, usage=_usage(provider, body),
+                 reasoning=tuple(reasoning))

@@ -153,6 +153,25 @@ def test_hosts_without_reasoning_replay_leave_it_out_with_a_ledger_entry():
     assert "reasoning.not_taken" in [e.code for e in t.ledger]
 
 
+def test_cohere_thinking_goes_back_as_a_content_item_on_a_text_turn():
+    body = recorded("cohere-reasoning.json")
+    reply = parse_reply("cohere", body)
+    scenario = load_scenario_text("messages:\n  - {role: user, content: 2+2?}\n")
+    scenario = scenario._replace(messages=scenario.messages + (assistant_message(reply, "cohere"),
+                                                               Message("user", content="And 3+3?")))
+    wire = translate("cohere", scenario).request.body["messages"][1]
+    assert wire["content"] == body["message"]["content"]  # AssistantMessageV2ContentOneItem: thinking, text
+
+
+def test_ollama_thinking_goes_back_in_the_message_thinking_field():
+    # the /api/chat reply shape of ollama-python ChatResponse / Message.thinking
+    body = {"model": "qwen3", "message": {"role": "assistant", "content": "", "thinking": "Use the tool.",
+                                          "tool_calls": [{"function": {"name": "ping", "arguments": {}}}]},
+            "done": True, "done_reason": "stop"}
+    _, t = replay("ollama", body, "{model: qwen3}")
+    assert t.request.body["messages"][1]["thinking"] == "Use the tool."
+
+
 # ---- moving a history across families ---------------------------------------------------------
 
 

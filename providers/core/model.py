@@ -78,8 +78,9 @@ class Tool(NamedTuple):
         return self.parameters if self.parameters is not None else {"type": "object", "properties": {}}
 
 
-ReasoningFamily = Literal["anthropic", "bedrock", "gemini", "openai-responses", "openai-chat"]
-REASONING_FAMILIES: tuple[str, ...] = ("anthropic", "bedrock", "gemini", "openai-responses", "openai-chat")
+ReasoningFamily = Literal["anthropic", "bedrock", "gemini", "openai-responses", "openai-chat", "ollama", "cohere"]
+REASONING_FAMILIES: tuple[str, ...] = ("anthropic", "bedrock", "gemini", "openai-responses", "openai-chat", "ollama",
+                                       "cohere")
 
 
 class ReasoningItem(NamedTuple):
@@ -90,7 +91,9 @@ class ReasoningItem(NamedTuple):
     - bedrock: a ``reasoningContent`` block (reasoningText text + signature, or redactedContent = encrypted);
     - gemini: a thought part (text, thought: true) or the thoughtSignature of the turn's first text part;
     - openai-responses: a ``reasoning`` item (id, summary texts, content text, encrypted_content);
-    - openai-chat: ``reasoning_content`` (DeepSeek, vLLM, llama.cpp), text only.
+    - openai-chat: ``reasoning_content`` (DeepSeek, vLLM, llama.cpp), text only;
+    - ollama: ``message.thinking`` (ollama-python ``Message.thinking``), text only;
+    - cohere: a ``thinking`` content item (cohere-python ``ThinkingAssistantMessageV2ContentOneItem``).
     """
 
     family: ReasoningFamily
