@@ -398,3 +398,38 @@ def test_items_keep_their_place_between_interleaved_calls():
     t = translate("anthropic", scenario._replace(messages=scenario.messages + (message,) + results))
     kinds = [b["type"] for b in t.request.body["messages"][1]["content"]]
     assert kinds == ["thinking", "tool_use", "thinking", "tool_use"]
+
+
+# ---- the official SDKs' request types (run when the SDKs are installed: the `test` extra) ----------
+
+
+def _replayed_bodies():
+    cases = [("anthropic", "anthropic-thinking-tool-use.json", "{model: claude-sonnet-4-6, max_tokens: 4096, thinking: true}"),
+             ("bedrock", "bedrock-converse-reasoning.json", "{model: us.anthropic.claude-sonnet-4-6, max_tokens: 4096}"),
+             ("gemini", "gemini-3-function-call-thought-signature.json", "{model: gemini-3-pro-preview}"),
+             ("openai-responses", "openai-responses-o3-reasoning-function-call.json", "{model: o3}"),
+             ("openai-responses", "openai-responses-reasoning-encrypted.json", "{model: gpt-5-mini}")]
+    for provider, name, settings in cases:
+        yield provider, replay(provider, recorded(name), settings)[1].request.body
+
+
+@pytest.mark.parametrize("provider, body", list(_replayed_bodies()), ids=lambda v: v if isinstance(v, str) else "")
+def test_replayed_reasoning_validates_against_the_sdk_request_types(provider, body):
+    pydantic = pytest.importorskip("pydantic")
+    if provider == "anthropic":
+        types = pytest.importorskip("anthropic.types.message_create_params")
+        pydantic.TypeAdapter(types.MessageCreateParamsNonStreaming).validate_python(body)
+    elif provider == "openai-responses":
+        types = pytest.importorskip("openai.types.responses.response_create_params")
+        pydantic.TypeAdapter(types.ResponseCreateParamsNonStreaming).validate_python(body)
+    elif provider == "gemini":
+        genai = pytest.importorskip("google.genai.types")
+        for content in body["contents"]:  # google-genai models refuse unknown keys (extra='forbid')
+            genai.Content.model_validate(content)
+    else:
+        botocore_session = pytest.importorskip("botocore.session")
+        from botocore.validate import ParamValidator
+
+        shape = botocore_session.get_session().get_service_model("bedrock-runtime").operation_model("Converse").input_shape
+        report = ParamValidator().validate({"modelId": "m", **body}, shape)  # unknown keys are errors here
+        assert not report.has_errors(), report.generate_report()
