@@ -15,7 +15,12 @@ from toolchoice.providers.core.registry import translate
 from . import exits
 from .exits import handled
 from .inputs import capabilities_from, scenario_with_override, selected_providers
-from .output import print_pretty, translations_curl, translations_json, write
+from .output import dumps, print_pretty, translations_curl, translations_json, write
+
+
+class Dialect(str, Enum):
+    api = "api"
+    langchain = "langchain"
 
 
 class RenderFormat(str, Enum):
@@ -34,6 +39,8 @@ BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's conventio
 STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")
 NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provider supports natively; refuse emulations.")
 CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
+DIALECT = typer.Option(Dialect.api, "--dialect", help="api: what each API accepts. langchain: what LangChain's "
+                       "bind_tools would send instead (or refuse), each difference in the ledger.")
 
 
 def build_translations(scenario: Scenario, providers: Optional[List[str]], model: Optional[str],
@@ -57,10 +64,13 @@ def render(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    dialect: Dialect = DIALECT,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
-    translations = build_translations(scenario_with_override(scenario, tool_choice), provider, model, base_url,
-                                      strict, no_emulate, capabilities)
+    loaded = scenario_with_override(scenario, tool_choice)
+    translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities)
+    if dialect is Dialect.langchain:
+        return _render_langchain(loaded, translations, format)
     if format is RenderFormat.json:
         write(translations_json(translations))
     elif format is RenderFormat.curl:
@@ -68,4 +78,23 @@ def render(
     else:
         print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
     if any(t.refused for t in translations):
+        raise typer.Exit(exits.REFUSED)
+
+
+def _render_langchain(scenario: Scenario, translations: list[Translation], format: RenderFormat) -> None:
+    """The requests LangChain's wrappers would send (each with the API request beside it in JSON)."""
+    from toolchoice.providers.langchain_dialect import apply
+
+    views = [apply(t, scenario) for t in translations]
+    shown = [v.translation for v in views]
+    if format is RenderFormat.json:
+        data = [v.to_json() for v in views]
+        write(dumps(data[0] if len(data) == 1 else data))
+    elif format is RenderFormat.curl:
+        write(translations_curl(shown))
+    else:
+        titles = {v.api.provider: f"{CAPABILITIES[v.api.provider].title} · LangChain {v.wrapper or '(no wrapper)'}"
+                  for v in views}
+        print_pretty(shown, titles)
+    if any(t.refused for t in shown):
         raise typer.Exit(exits.REFUSED)

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from .core.capabilities import Capability
 from .core.translation import tool_names, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
-    model_facts, reasoning_for, rule_applied, start, strict_tools
+    model_facts, reasoning_for, rule_applied, start, strict_tools, anthropic_strict_problems, tool_fields
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
                          ThinkingSetting, Tool, Translation, Usage)
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -44,6 +44,7 @@ COMPOSITION_KEYS = ("anyOf", "oneOf", "allOf")
 _NO_THINKING = re.compile(r"claude-(?:3-(?!7)|2|v1|v2|instant)")
 
 LEDGER_CODES: dict[str, str] = {
+    "schema.strict_invalid": "a strict tool's schema breaks Anthropic's strict rules (its SDK's transform_schema)",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
     "thinking.effort": "a thinking effort sent as output_config.effort (or refused when not one of Claude's levels)",
     "thinking.form": "the thinking form asked for is one this model rejects (model rule thinking_form): refused",
@@ -273,8 +274,12 @@ def _tool(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
     if tool.description is not None:
         wire["description"] = tool.description
     wire["input_schema"] = schema
+    wire.update(tool_fields(ctx, tool))
     if tool.name in strict:
         wire["strict"] = True
+        for problem in anthropic_strict_problems(schema):
+            ctx.ledger.warning("schema.strict_invalid", f"tool '{tool.name}' is strict but {problem}; "
+                               f"{ctx.cap.title}'s strict mode may reject the tool or not enforce that keyword")
     return wire
 
 
