@@ -47,7 +47,7 @@ def model_rules_data(model: str) -> list[dict]:
             continue
         out.append({"provider": provider, "model": model, "facts": [
             {"fact": key, "value": fact.value, "rule": fact.rule.name, "source": fact.rule.source,
-             "checked": fact.rule.checked} for key, fact in facts.items() if fact.rule is not None]})
+             "verified": fact.rule.verified} for key, fact in facts.items() if fact.rule is not None]})
     return out
 
 
@@ -70,7 +70,7 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
         for fact in entry["facts"]:
             value = str(fact["value"]).lower() if isinstance(fact["value"], bool) else str(fact["value"])
             table.add_row(entry["provider"], fact["fact"], value, fact["rule"])
-            sources[fact["rule"]] = f"{fact['source']} (checked {fact['checked']})"
+            sources[fact["rule"]] = f"{fact['source']} (verified {fact['verified']})"
     console = Console()
     console.print(table)
     for name, source in sources.items():

@@ -350,7 +350,7 @@ def test_missing_thought_signature_finish_reason_is_a_request_error():
 
 def test_every_rule_has_a_source_and_a_date():
     for rule in RULES:
-        assert rule.source.strip() and len(rule.checked) == 10 and rule.checked[4] == "-", rule.name
+        assert rule.source.strip() and len(rule.verified) == 10 and rule.verified[4] == "-", rule.name
 
 
 def test_rules_follow_the_anthropic_table():

@@ -37,7 +37,7 @@ _ANTHROPIC_FORCED = ("platform.claude.com/docs/en/build-with-claude/extended-thi
                      "('Thinking isn't compatible with ... forced tool use', quoted in anthropics/claude-code#19414); "
                      "API error 'Thinking may not be enabled when tool_choice forces tool use.' (mastra-ai/mastra#7507)")
 _CLAUDE_PROVIDERS = ("anthropic", "bedrock")
-_CHECKED = "2026-11-23"
+_VERIFIED = "2026-11-23"
 
 
 class Rule(NamedTuple):
@@ -46,14 +46,18 @@ class Rule(NamedTuple):
     pattern: str  # searched (re.search) in the lower-cased model id
     facts: Mapping[str, Any]
     source: str
-    checked: str = _CHECKED
+    verified: str = _VERIFIED  # ISO date the source was last checked
+
+    @property
+    def id(self) -> str:
+        return self.name
 
     def matches(self, provider: str, model: str) -> bool:
         return provider in self.providers and _compiled(self.pattern).search(model.lower()) is not None
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "providers": list(self.providers), "pattern": self.pattern,
-                "facts": dict(self.facts), "source": self.source, "checked": self.checked}
+                "facts": dict(self.facts), "source": self.source, "verified": self.verified}
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
@@ -169,7 +173,7 @@ def cite(key: str, fact: Fact, provider: str) -> str:
     """How the ledger names the origin of a fact."""
     if fact.rule is None:
         return f"providers.{provider}.rules.{key} = {_show(fact.value)} (your override)"
-    return f"model rule {fact.rule.name}: {key} = {_show(fact.value)} ({fact.rule.source}; checked {fact.rule.checked})"
+    return f"model rule {fact.rule.name}: {key} = {_show(fact.value)} ({fact.rule.source}; verified {fact.rule.verified})"
 
 
 def _show(value: Any) -> str:
