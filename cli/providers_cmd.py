@@ -120,5 +120,13 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
     for fact in FACTS:
         facts.add_row(fact.id, ", ".join(fact.providers), fact.verified, fact.source)
     console.print(facts)
+    from toolchoice.providers.core.model_rules import RULES
+
+    rules = Table(title="model rules (matched on the model id; toolchoice providers --model ID)", show_lines=False)
+    for column in ("rule", "providers", "verified", "source"):
+        rules.add_column(column, overflow="fold")
+    for rule in RULES:
+        rules.add_row(rule.name, ", ".join(rule.providers), rule.verified, rule.source)
+    console.print(rules)
     console.print("The exact wire forms and each row's sources: toolchoice providers --format json (or markdown).",
                   style="dim")
