@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 from enum import Enum
 
 import typer
@@ -77,6 +78,18 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
         console.print(f"[bold]{name}[/bold]: {source}", highlight=False)
 
 
+def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], str, str]]) -> Any:
+    """A table of dated items: name, providers, verified date, source."""
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False)
+    for column in (first, "providers", "verified", "source"):
+        table.add_column(column, overflow="fold")
+    for name, providers, verified, source in rows:
+        table.add_row(name, ", ".join(providers), verified, source)
+    return table
+
+
 @handled
 def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format", "-f",
                                                  help="pretty, json or markdown."),
@@ -113,20 +126,11 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
     console = Console()
     console.print(table)
     from toolchoice.providers.core.facts import FACTS
-
-    facts = Table(title="dated facts (beyond the table)", show_lines=False)
-    for column in ("fact", "providers", "verified", "source"):
-        facts.add_column(column, overflow="fold")
-    for fact in FACTS:
-        facts.add_row(fact.id, ", ".join(fact.providers), fact.verified, fact.source)
-    console.print(facts)
     from toolchoice.providers.core.model_rules import RULES
 
-    rules = Table(title="model rules (matched on the model id; toolchoice providers --model ID)", show_lines=False)
-    for column in ("rule", "providers", "verified", "source"):
-        rules.add_column(column, overflow="fold")
-    for rule in RULES:
-        rules.add_row(rule.name, ", ".join(rule.providers), rule.verified, rule.source)
-    console.print(rules)
+    console.print(_dated_table("dated facts (beyond the table)", "fact",
+                               [(f.id, f.providers, f.verified, f.source) for f in FACTS]))
+    console.print(_dated_table("model rules (matched on the model id; toolchoice providers --model ID)", "rule",
+                               [(r.name, r.providers, r.verified, r.source) for r in RULES]))
     console.print("The exact wire forms and each row's sources: toolchoice providers --format json (or markdown).",
                   style="dim")
