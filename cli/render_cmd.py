@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
-from toolchoice.providers.core.model import RenderOptions, Scenario, Translation
+from toolchoice.providers.core.model import RenderOptions, Scenario, ToolchoiceError, Translation
 from toolchoice.providers.core.registry import translate
 
 from . import exits
@@ -24,7 +24,7 @@ class RenderFormat(str, Enum):
     curl = "curl"
 
 
-SCENARIO = typer.Argument(..., help="Scenario file (YAML or JSON).", show_default=False)
+SCENARIO = typer.Argument(..., help="Scenario file (YAML or JSON); several with --snapshot.", show_default=False)
 PROVIDER = typer.Option(None, "--provider", "-p", help="Provider id (repeatable, comma lists, or 'all'). "
                         "Default: the scenario's providers, else all.")
 TOOL_CHOICE = typer.Option(None, "--tool-choice", help="Override the scenario's tool_choice (same spellings: "
@@ -34,6 +34,9 @@ BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's conventio
 STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")
 NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provider supports natively; refuse emulations.")
 CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
+SNAPSHOT = typer.Option(None, "--snapshot", help="Check the wire snapshots in this folder (one file per scenario x "
+                        "provider); exit 5 with a diff when any changed, is missing or is extra.")
+UPDATE = typer.Option(False, "--update", help="With --snapshot: write the snapshots instead of checking them.")
 
 
 def build_translations(scenario: Scenario, providers: Optional[List[str]], model: Optional[str],
@@ -48,7 +51,7 @@ def build_translations(scenario: Scenario, providers: Optional[List[str]], model
 
 @handled
 def render(
-    scenario: Path = SCENARIO,
+    scenario: List[Path] = SCENARIO,
     provider: Optional[List[str]] = PROVIDER,
     tool_choice: Optional[str] = TOOL_CHOICE,
     model: Optional[str] = MODEL,
@@ -57,9 +60,20 @@ def render(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    snapshot: Optional[Path] = SNAPSHOT,
+    update: bool = UPDATE,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
-    translations = build_translations(scenario_with_override(scenario, tool_choice), provider, model, base_url,
+    if update and snapshot is None:
+        raise ToolchoiceError("--update goes with --snapshot DIR")
+    if snapshot is not None:
+        rendered = [(str(path), build_translations(scenario_with_override(path, tool_choice), provider, model,
+                                                   base_url, strict, no_emulate, capabilities)) for path in scenario]
+        _snapshots(snapshot, rendered, update)
+        return
+    if len(scenario) > 1:
+        raise ToolchoiceError("render takes one scenario file, or several with --snapshot DIR")
+    translations = build_translations(scenario_with_override(scenario[0], tool_choice), provider, model, base_url,
                                       strict, no_emulate, capabilities)
     if format is RenderFormat.json:
         write(translations_json(translations))
@@ -69,3 +83,31 @@ def render(
         print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
     if any(t.refused for t in translations):
         raise typer.Exit(exits.REFUSED)
+
+
+def _snapshots(directory: Path, rendered: list[tuple[str, list[Translation]]], update: bool) -> None:
+    """Write (--update) or check the snapshot files; a refused translation is a snapshot like any other."""
+    from toolchoice.providers.core import snapshot
+
+    expected = snapshot.snapshot_files(rendered)
+    if update:
+        changed = snapshot.update(directory, expected)
+        counts = {kind: sum(d.kind == kind for d in changed) for kind in ("missing", "changed", "extra")}
+        write(f"{directory}: {len(expected)} snapshot files; wrote {counts['missing']} new, updated "
+              f"{counts['changed']}, removed {counts['extra']}")
+        return
+    drifts = snapshot.check(directory, expected)
+    out = []
+    for drift in drifts:
+        if drift.kind == "changed":
+            out.append(f"--- {drift.path}: changed\n{drift.diff}")
+        elif drift.kind == "missing":
+            out.append(f"--- {drift.path}: missing (render produces it; run with --update to write it)")
+        else:
+            out.append(f"--- {drift.path}: extra (render no longer produces it; --update removes it)")
+    summary = (f"{directory}: {len(expected)} snapshot files match" if not drifts else
+               f"{directory}: {len(drifts)} of {len(set(expected) | {d.path for d in drifts})} snapshot files "
+               f"differ (toolchoice render ... --snapshot {directory} --update accepts them)")
+    write("\n".join([*out, summary]))
+    if drifts:
+        raise typer.Exit(exits.DRIFT)
