@@ -146,13 +146,17 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
     if lines is not None:
         data: Any = [entry for entry, _ in lines]
         return _imported(data, shown, lambda where: lines[where[0]][1] if where else 1)
+    read = False
     try:
         with composed(text, shown) as (reader, root):
+            read = True
             if root is None or (isinstance(root, yaml.ScalarNode) and not root.value.strip()):
                 raise ToolchoiceError("the file is empty: no tools to import", path=shown, line=1)
             data = reader.value(root)
             return _imported(data, shown, lambda where: _line_of(root, where))
     except ToolchoiceError:
+        if read:
+            raise
         try:  # JSON that YAML cannot read (tabs for indentation): read it as JSON, lines unknown
             data = json.loads(text)
         except ValueError:
