@@ -71,7 +71,9 @@ def test_compare_send_runs_providers_concurrently_and_a_dead_one_sinks_nothing(t
     alone_ms = json.loads(alone.stdout)["wall_ms"]
 
     result = toolchoice("compare", str(path), "--send", "-f", "json", "--retries", "1", env=env)
-    assert result.returncode == 1, result.stderr  # one provider failed
+    # one provider failed and others disobeyed: the one exit-code rule (cli/exits.outcome) puts
+    # DISOBEYED (4) before FAILED (1), as `send --repeat` always did
+    assert result.returncode == 4, result.stderr
     data = json.loads(result.stdout)
     assert [p["provider"] for p in data["providers"]] == PROVIDERS + ["groq"]
     # Five providers with 0.6 s each: serial would take about 5x one of them; concurrent about 1x.

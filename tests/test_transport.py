@@ -469,33 +469,6 @@ def test_on_first_use_the_trust_store_is_the_one_httpx_would_read(tls_server, mo
     assert used(transport.tls_verify(["http://127.0.0.1:9/v1"])) == {"x509": 1, "crl": 0, "x509_ca": 1}
 
 
-# ---- on_waiting: the request is on the wire ------------------------------------------------------
-
-
-def test_on_waiting_is_called_for_each_attempt_whose_request_was_sent():
-    waiting: list[int] = []
-
-    async def no_sleep(seconds: float) -> None:
-        pass
-
-    async def main(url: str) -> transport.Response:
-        return await transport.send_async(openai_request(url), provider="openai", environ=ENV, sleep=no_sleep,
-                                          on_waiting=lambda: waiting.append(1))
-
-    with StandIn("openai") as server:
-        server.script(Step.error("openai", 429, retry_after="0"))
-        response = asyncio.run(main(server.base_url()))
-    assert [a.status for a in response.attempts] == [429, 200]
-    assert len(waiting) == 2
-    with socket.socket() as s:  # a port nobody listens on: no request ever leaves
-        s.bind(("127.0.0.1", 0))
-        refused = f"http://127.0.0.1:{s.getsockname()[1]}/v1"
-    waiting.clear()
-    response = asyncio.run(main(refused))
-    assert response.status is None and len(response.attempts) == 3
-    assert waiting == []
-
-
 def test_the_user_agent_reads_package_metadata_once(monkeypatch):
     import importlib.metadata
 

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Mapping
 
-from .model import Request, ToolchoiceError, wire_json
+from .model import MissingKey, Request, ToolchoiceError, wire_json
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 
@@ -216,10 +216,10 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
     url = _PLACEHOLDER.sub(lambda m: resolve(m, in_header=False), request.url)
     _check_url(url, request.url, who)
     if any(n in request.key_env for n in missing):
-        raise ToolchoiceError(f"{who}no API key: set {' or '.join(request.key_env)}",
+        raise MissingKey(f"{who}no API key: set {' or '.join(request.key_env)}",
                               hint="the key is read from the environment at send time and never printed")
     if missing:
-        raise ToolchoiceError(f"{who}a header needs {', '.join(dict.fromkeys(missing))}, which is not set "
+        raise MissingKey(f"{who}a header needs {', '.join(dict.fromkeys(missing))}, which is not set "
                               "in the environment", hint="export it, or remove it from providers.<id>.headers")
     lowered = {h.lower() for h in headers}
     if "content-type" not in lowered:
@@ -527,11 +527,8 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
                      policy: RetryPolicy = RetryPolicy(), environ: Mapping[str, str] | None = None,
                      prepared: Prepared | None = None,
                      sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                     rng: Callable[[], float] = random.random, client: Any = None,
-                     on_waiting: Callable[[], None] | None = None) -> Response:
-    """``send`` for asyncio; pass a shared client (``new_async_client``) to run samples concurrently.
-    ``on_waiting`` is called on the event loop each time an attempt's request has been sent and its
-    response is awaited (it must not raise)."""
+                     rng: Callable[[], float] = random.random, client: Any = None) -> Response:
+    """``send`` for asyncio; pass a shared client (``new_async_client``) to run samples concurrently."""
     import httpx
 
     prepared = prepared or prepare(request, provider, environ)
@@ -543,7 +540,7 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
             loop.begin()
             try:
                 try:
-                    r, raw = await asyncio.wait_for(_fetch(client, prepared, on_waiting), _attempt_limit(client))
+                    r, raw = await asyncio.wait_for(_fetch(client, prepared), _attempt_limit(client))
                 except asyncio.TimeoutError:
                     raise _too_slow(httpx) from None
                 wait = loop.answered(r.status_code, r.headers, raw, r.encoding)
@@ -571,28 +568,18 @@ def _too_slow(httpx: Any) -> Exception:
     return httpx.ReadTimeout("the response as a whole took longer than the timeout allows")
 
 
-async def _fetch(client: Any, prepared: Prepared, on_waiting: Callable[[], None] | None = None) -> tuple[Any, bytes]:
-    extensions = None if on_waiting is None else {"trace": _waiting_trace(on_waiting)}
-    r = await client.request(prepared.method, prepared.url, headers=prepared.headers, content=prepared.content,
-                             extensions=extensions)
+async def _fetch(client: Any, prepared: Prepared) -> tuple[Any, bytes]:
+    r = await client.request(prepared.method, prepared.url, headers=prepared.headers, content=prepared.content)
     return r, await r.aread()
 
 
-def _waiting_trace(on_waiting: Callable[[], None]) -> Callable[[str, Any], Awaitable[None]]:
-    """An httpx ``trace`` request extension calling ``on_waiting`` once the request is sent (httpcore's
-    ``http11.receive_response_headers.started``, or http2's)."""
-
-    async def trace(event: str, info: Any) -> None:
-        if event.endswith(".receive_response_headers.started"):
-            on_waiting()
-
-    return trace
-
-
-def new_async_client(timeouts: Timeouts, concurrency: int = 4, urls: Iterable[str] | None = None) -> Any:
+def new_async_client(timeouts: Timeouts, concurrency: int = 4, urls: Iterable[str] | None = None,
+                     transport: Any = None) -> Any:
     """An ``httpx.AsyncClient`` for ``send_async`` with explicit timeouts and connection limits.
-    ``urls``: the (prepared) URLs it will send to, when known (see ``tls_verify``)."""
+    ``urls``: the (prepared) URLs it will send to, when known (see ``tls_verify``); ``transport``:
+    an ``httpx.AsyncBaseTransport`` to use instead of real sockets (tests)."""
     import httpx
 
+    extra = {} if transport is None else {"transport": transport}
     return httpx.AsyncClient(limits=httpx.Limits(max_connections=max(1, concurrency)),
-                             **_client_kwargs(timeouts, urls))
+                             **_client_kwargs(timeouts, urls), **extra)

@@ -26,27 +26,6 @@ MAX_SCHEMA_ERRORS = 10
 # ---- which tools were offered ------------------------------------------------------------
 
 
-def _names_in(items: Any) -> list[str]:
-    """Tool names from a provider's tools list, whatever its shape."""
-    names: list[str] = []
-    if not isinstance(items, list):
-        return names
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        if isinstance(item.get("function"), dict) and isinstance(item["function"].get("name"), str):
-            names.append(item["function"]["name"])  # OpenAI chat and kin, Ollama, Cohere
-        elif isinstance(item.get("toolSpec"), dict) and isinstance(item["toolSpec"].get("name"), str):
-            names.append(item["toolSpec"]["name"])  # Bedrock Converse
-        elif isinstance(item.get("functionDeclarations") or item.get("function_declarations"), list):
-            for decl in item.get("functionDeclarations") or item.get("function_declarations"):
-                if isinstance(decl, dict) and isinstance(decl.get("name"), str):
-                    names.append(decl["name"])  # Gemini
-        elif isinstance(item.get("name"), str):
-            names.append(item["name"])  # Anthropic, OpenAI Responses
-    return names
-
-
 def offered_tools(translation: Translation | None, scenario: Scenario) -> tuple[str, ...]:
     """Names of the tools in the request: the translator's ``offered_tools`` plus any other tool
     the body declares (e.g. merged from ``providers.<id>.extra``). Without a translation (``parse``
@@ -55,11 +34,9 @@ def offered_tools(translation: Translation | None, scenario: Scenario) -> tuple[
         return scenario.tool_names
     names = list(translation.offered_tools)
     if translation.request is not None:
-        body = translation.request.body
-        tools = body.get("tools")
-        if tools is None and isinstance(body.get("toolConfig"), dict):
-            tools = body["toolConfig"].get("tools")
-        names.extend(_names_in(tools))
+        from .registry import module_for
+
+        names.extend(module_for(translation.provider).offered_tools(translation.request.body))
     return tuple(dict.fromkeys(names))
 
 
