@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
@@ -34,9 +34,9 @@ BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's conventio
 STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")
 NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provider supports natively; refuse emulations.")
 CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
-SNAPSHOT = typer.Option(None, "--snapshot", help="Check the wire snapshots in this folder (one file per scenario x "
+SNAPSHOT = typer.Option("--snapshot", help="Check the wire snapshots in this folder (one file per scenario x "
                         "provider); exit 5 with a diff when any changed, is missing or is extra.")
-UPDATE = typer.Option(False, "--update", help="With --snapshot: write the snapshots instead of checking them.")
+UPDATE = typer.Option("--update", help="With --snapshot: write the snapshots instead of checking them.")
 
 
 def build_translations(scenario: Scenario, providers: Optional[List[str]], model: Optional[str],
@@ -60,10 +60,12 @@ def render(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
-    snapshot: Optional[Path] = SNAPSHOT,
-    update: bool = UPDATE,
+    snapshot: Annotated[Optional[Path], SNAPSHOT] = None,  # Annotated: a direct call (send --dry-run) gets None
+    update: Annotated[bool, UPDATE] = False,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
+    if isinstance(scenario, Path):  # `send --dry-run` calls this function with its one scenario
+        scenario = [scenario]
     if update and snapshot is None:
         raise ToolchoiceError("--update goes with --snapshot DIR")
     if snapshot is not None:
