@@ -126,6 +126,9 @@ def _diff_lines(diff: dict[str, Any]) -> list[str]:
     return lines
 
 
+MAX_IN_FLIGHT = 64  # requests in flight across every provider of one compare --send
+
+
 def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list[Translation], *, repeat: int,
                      concurrency: int, timeout: float, retries: int, format: str) -> int:
     from toolchoice.providers.core import runner
@@ -135,7 +138,8 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
         reasons = "; ".join(f"{r.provider}: {r.skipped}" for r in runs)
         raise ToolchoiceError(f"nothing to send: {reasons}")
     started = time.perf_counter()
-    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency)
+    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency,
+                                   max_in_flight=MAX_IN_FLIGHT)
     runner.run(runs, repeat, settings)
     wall_ms = (time.perf_counter() - started) * 1000.0
     rows = [_row(r, repeat) for r in runs]

@@ -31,16 +31,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def outcome(verdicts: Iterable[dict[str, Any] | None], refused: bool = False) -> int:
-    """The one exit-code rule of every command that judges replies: DISOBEYED when any reply
-    disobeyed (a finding about a model outranks an incomplete measurement), else FAILED when any
-    sample failed (network, provider or body error), else REFUSED when a translation was refused,
-    else OK. ``None`` (nothing to judge) counts as OK."""
+    """The one exit-code rule of every command that judges replies, most fundamental first: FAILED
+    when any sample failed (network, provider or body error: the measurement is incomplete), else
+    REFUSED when a translation was refused, else DISOBEYED when any reply disobeyed, else OK.
+    ``None`` (nothing to judge) counts as OK."""
     categories = {v["category"] for v in verdicts if v is not None}
-    if categories - {"obeyed", "error"}:
-        return DISOBEYED
     if "error" in categories:
         return FAILED
-    return REFUSED if refused else OK
+    if refused:
+        return REFUSED
+    return DISOBEYED if categories - {"obeyed"} else OK
 
 
 def error_line(message: str) -> None:

@@ -52,15 +52,16 @@ def sample_json(provider: str, translation: Translation, sample: Sample, raw: bo
     return data
 
 
-def repeat_json(provider: str, translation: Translation, samples: list[Sample], raw: bool) -> dict[str, Any]:
-    from toolchoice.providers.core.verdict import aggregate
-
-    results = [s.to_json(provider, raw) for s in samples]
-    summary = aggregate(results)
-    return {"provider": provider,
-            "request": translation.request.to_json() if translation.request else None,
-            "ledger": [e.to_json() for e in translation.ledger],
-            **summary, "results": results}
+def repeat_json(provider: str, translation: Translation, collected: Any) -> dict[str, Any]:
+    """The document of a repeated send: the summary over every sample, and the kept results."""
+    document = {"provider": provider,
+                "request": translation.request.to_json() if translation.request else None,
+                "ledger": [e.to_json() for e in translation.ledger],
+                **collected.tally.summary(), "results": collected.sorted_results()}
+    if collected.keep is not None and collected.done > collected.keep:
+        document["results_kept"] = {"kept": collected.keep, "of": collected.done,
+                                    "which": "the first to finish; --all-results keeps every one"}
+    return document
 
 
 def refused_json(provider: str, translation: Translation) -> dict[str, Any]:
@@ -182,15 +183,11 @@ def print_sample(console: Any, provider: str, translation: Translation, sample: 
         print_raw(console, sample.raw_json, sample.raw_text)
 
 
-def print_repeat(console: Any, provider: str, translation: Translation, samples: list[Sample], raw: bool) -> None:
-    from collections import Counter
-
+def print_repeat(console: Any, provider: str, translation: Translation, collected: Any, raw: bool) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from toolchoice.providers.core.verdict import aggregate
-
-    data = aggregate([s.to_json(provider) for s in samples])
+    data = collected.tally.summary()
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
     console.rule(f"[bold]{provider}[/bold] · {title} · {data['samples']} samples")
     table = Table(show_header=True, header_style="bold", expand=False)
@@ -213,22 +210,18 @@ def print_repeat(console: Any, provider: str, translation: Translation, samples:
     if tokens["input_mean"] is not None or tokens["output_mean"] is not None:
         console.print(f"tokens   in {tokens['input_total']} (mean {_num(tokens['input_mean'])})  ·  "
                       f"out {tokens['output_total']} (mean {_num(tokens['output_mean'])})")
-    errors = Counter(s.error_line(provider) for s in samples if s.reply.error is not None)
-    for line, count in errors.most_common(5):
+    for line, count in collected.errors.most_common(5):
         console.print(Text(f"{count}× {line}", style="red"))
-    reasons = Counter(r for s in samples if s.verdict["category"] not in ("obeyed", "error")
-                      for r in s.verdict["reasons"][:1])
-    for line, count in reasons.most_common(5):
+    for line, count in collected.reasons.most_common(5):
         console.print(Text(f"{count}× {line}", style="yellow"))
-    unenforced = next((s.verdict for s in samples if not s.verdict.get("enforced", True)), None)
-    if unenforced is not None:
+    if collected.unenforced:
         console.print(Text("the provider could not enforce this tool_choice: judged against the request's intent",
                            style="yellow"))
     print_ledger(console, translation.ledger)
     if raw:
-        for sample in samples:
-            console.print(Text(f"sample {sample.index}", style="bold"))
-            print_raw(console, sample.raw_json, sample.raw_text)
+        for index, raw_json, raw_text in sorted(collected.raws, key=lambda item: item[0]):
+            console.print(Text(f"sample {index}", style="bold"))
+            print_raw(console, raw_json, raw_text)
 
 
 def _num(value: float | None) -> str:
@@ -268,7 +261,11 @@ def send(
     timeout: float = typer.Option(120.0, "--timeout", min=0.1, help="Seconds to wait for a response (reads); "
                                   "connecting waits at most 10 s."),
     retries: int = typer.Option(2, "--retries", min=0, help="Retries on 408/409/429/5xx/529 and connection errors."),
-    repeat: int = typer.Option(1, "--repeat", "-n", min=1, help="Send N samples and tally the verdicts."),
+    repeat: int = typer.Option(1, "--repeat", "-n", min=1, max=1_000_000,
+                               help="Send N samples and tally the verdicts (at most 1,000,000)."),
+    all_results: bool = typer.Option(False, "--all-results", help="With --repeat and --format json: keep every "
+                                     f"sample's result in the document (default: the first 100 to finish; the "
+                                     "summary always counts every sample)."),
     concurrency: int = typer.Option(4, "--concurrency", "-k", min=1, help="Samples in flight at once."),
     format: OutputFormat = FORMAT,
     save: Optional[Path] = typer.Option(None, "--save", help="Write each sample's request, raw response and "
@@ -305,14 +302,19 @@ def send(
         from toolchoice.providers.core.save import prepare_save_dir, save_sample
 
         folder = prepare_save_dir(save)
-    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency)
+    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency, keep=repeat == 1)
+    collected = runner.Collector(provider, None if all_results else runner.RESULTS_KEPT, raw)
+    categories: set[str] = set()
     progress = _Progress(repeat, f"{provider} × {repeat}") if repeat > 1 and sys.stderr.isatty() else None
 
     def on_sample(job: runner.Job, sample: Sample) -> None:
         if folder is not None:
             save_sample(folder, provider, translation, sample, secrets)
+        categories.add(sample.verdict["category"])
+        if repeat > 1:
+            collected.add(sample)
         if progress is not None:
-            progress.advance()
+            progress.advance(sample.verdict["category"] == "obeyed")
 
     interrupted = False
     try:
@@ -323,30 +325,29 @@ def send(
             runner.run(jobs, repeat, settings, on_sample)
     except KeyboardInterrupt:
         interrupted = True
-        jobs[0].samples.sort(key=lambda s: s.index)
-    samples = jobs[0].samples
-    if interrupted and not samples:
+    done = len(jobs[0].samples) if repeat == 1 else collected.done
+    if interrupted and not done:
         raise
-    if repeat == 1 and samples:
-        sample = samples[0]
+    if repeat == 1:
+        sample = jobs[0].samples[0]
         if format is OutputFormat.json:
             emit(json.dumps(sample_json(provider, translation, sample, raw), indent=2, ensure_ascii=False), secrets)
         else:
             emit_pretty(lambda c: print_sample(c, provider, translation, sample, raw), secrets)
     elif format is OutputFormat.json:
-        document = repeat_json(provider, translation, samples, raw)
+        document = repeat_json(provider, translation, collected)
         if interrupted:
-            document["partial"] = {"done": len(samples), "requested": repeat}
+            document["partial"] = {"done": done, "requested": repeat}
         emit(json.dumps(document, indent=2, ensure_ascii=False), secrets)
     else:
-        emit_pretty(lambda c: print_repeat(c, provider, translation, samples, raw), secrets)
+        emit_pretty(lambda c: print_repeat(c, provider, translation, collected, raw), secrets)
     if interrupted:
         from .exits import error_line
 
-        error_line(f"interrupted: {len(samples)} of {repeat} samples finished (shown above"
+        error_line(f"interrupted: {done} of {repeat} samples finished (shown above"
                    f"{' and saved' if folder is not None else ''})")
         raise typer.Exit(130)
-    code = exits.outcome(s.verdict for s in samples)
+    code = exits.outcome({"category": c} for c in categories)
     if code != exits.OK:
         raise typer.Exit(code)
 
@@ -356,11 +357,14 @@ class _Progress:
 
     def __init__(self, total: int, label: str) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
 
         self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-        self.task = self.bar.add_task(label, total=total)
+                            TextColumn("{task.fields[obeyed]} obeyed"), TimeElapsedColumn(), TimeRemainingColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.task = self.bar.add_task(label, total=total, obeyed=0)
+        self.obeyed = 0
 
     def __enter__(self) -> "_Progress":
         self.bar.start()
@@ -369,5 +373,6 @@ class _Progress:
     def __exit__(self, *exc: object) -> None:
         self.bar.stop()
 
-    def advance(self) -> None:
-        self.bar.advance(self.task)
+    def advance(self, obeyed: bool) -> None:
+        self.obeyed += obeyed
+        self.bar.update(self.task, advance=1, obeyed=self.obeyed)
