@@ -69,16 +69,18 @@ def test_openai_responses_tools_leave_hosted_tools_out_with_a_warning(tmp_path):
     assert "OpenAI Responses tools" in sc.notes[0].message
 
 
-def test_anthropic_tools_drop_cache_control_and_server_tools(tmp_path):
+def test_anthropic_tools_keep_cache_control_and_leave_server_tools_out(tmp_path):
     shutil.copy(TOOLS / "anthropic.yaml", tmp_path)
     sc = load_scenario(scenario_with(tmp_path, [{"from": "anthropic.yaml"}]))
     (tool,) = sc.tools
     assert tool.parameters == {"type": "object", "properties": {"location": {
         "type": "string", "description": "The city and state, e.g. San Francisco, CA"}}, "required": ["location"]}
+    assert dict(tool.fields) == {"cache_control": {"type": "ephemeral"}}
     messages = {n.code: n.message for n in sc.notes}
-    assert "Anthropic tools" in messages["import.format"]
-    assert "cache_control" in messages["import.dropped"]
+    assert "Anthropic tools" in messages["import.format"] and "import.dropped" not in messages
     assert "web_search" in messages["import.skipped"]
+    anthropic = translate("anthropic", sc, RenderOptions())
+    assert anthropic.request.body["tools"][0]["cache_control"] == {"type": "ephemeral"}
 
 
 def test_gemini_schema_becomes_json_schema(tmp_path):

@@ -243,7 +243,8 @@ def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
     notes.insert(0, LedgerEntry("info", "import.format", f"{shown}: {count} read as {FORMATS[fmt]}"))
     if skipped:
         notes.append(LedgerEntry("warning", "import.skipped", f"{shown}: not function tools, left out: "
-                                 f"{', '.join(skipped)}"))
+                                 f"{', '.join(skipped)} (hosted tools have no neutral form; write a custom "
+                                 "free-text tool inline in the scenario)"))
     return Imported(tuple(tools), tuple(notes), fmt, shown)
 
 
@@ -293,7 +294,7 @@ def _entry_format(entry: dict[str, Any], where: DataPath) -> str:
     if kind == "function" and "function" not in entry:
         marked.add("openai-responses")
     if kind not in (None, "function") and not marked:
-        return "skip"  # hosted or free-form tools: web_search, code_interpreter, bash_20250124, custom ...
+        return "skip"  # hosted tools (web_search, code_interpreter, bash_20250124), OpenAI custom tools
     if "parameters" in entry and marked - {"openai-responses", "gemini"}:
         marked.add("toolchoice")  # parameters beside input_schema / inputSchema / function
     if len(marked) > 1:
@@ -375,13 +376,33 @@ def _convert_entry(entry: dict[str, Any], fmt: str, where: DataPath, notes: list
     if schema is not None and "type" in schema and schema["type"] != "object":
         raise ImportProblem(f"the schema of tool '{name}' must describe an object, not type {schema['type']!r}",
                             schema_at, "a tool's arguments are an object: wrap the value in an object property")
-    dropped = [k for k in fields if k not in _KEPT and not (fmt == "toolchoice" and k == "line")]
+    extras = _tool_fields(name, fields, inner) if fmt in ("anthropic", "openai-responses", "toolchoice") else {}
+    dropped = [k for k in fields if k not in _KEPT and k not in extras]
     if fmt == "openai-chat":
         dropped += [k for k in entry if k not in ("type", "function")]
     if dropped:
         notes.append(LedgerEntry("info", "import.dropped", f"tool '{name}': {', '.join(dropped)} not imported "
                                  f"(a function tool has no field for {'it' if len(dropped) == 1 else 'them'})"))
-    return Tool(name=name, description=description, parameters=schema, strict=strict)
+    return Tool(name=name, description=description, parameters=schema, strict=strict, fields=extras)
+
+
+def _tool_fields(name: str, fields: dict[str, Any], where: DataPath) -> dict[str, Any]:
+    """The newer per-tool fields a scenario's tool takes too (cache_control, input_examples, ...); the
+    translators keep them where the provider's tool type has them and say so where not."""
+    from .scenario import TOOL_FIELD_TYPES
+
+    out: dict[str, Any] = {}
+    for key, types in TOOL_FIELD_TYPES.items():
+        value = fields.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+            raise ImportProblem(f"{key} of tool '{name}' must be {' or '.join(t.__name__ for t in types)}",
+                                (*where, key))
+        if key == "input_examples" and not all(isinstance(v, dict) for v in value):
+            raise ImportProblem(f"input_examples of tool '{name}' must be a list of argument mappings", (*where, key))
+        out[key] = value
+    return out
 
 
 def _schema_of(fields: dict[str, Any], fmt: str) -> tuple[str | None, Any]:
