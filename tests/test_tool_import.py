@@ -256,3 +256,31 @@ def test_plain_render_does_not_load_the_importer():
             "print(sorted(m for m in sys.modules if 'tool_import' in m or 'mcp' in m.split('.')[0] or 'httpx' in m))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_the_tool_files_fit_the_sdk_types():
+    """The test files are what each SDK accepts: its TypedDicts (strictly, tests/sdk_types.check) or models."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from sdk_types import check
+
+    from anthropic.types import ToolParam, WebSearchTool20250305Param
+    from google.genai import types as genai
+    from openai.types.chat import ChatCompletionFunctionToolParam
+    from openai.types.responses import FunctionToolParam, WebSearchToolParam
+
+    chat = json.loads((TOOLS / "openai-chat.json").read_text(encoding="utf-8"))
+    assert check(chat[0], ChatCompletionFunctionToolParam) == []
+    responses = json.loads((TOOLS / "openai-responses.json").read_text(encoding="utf-8"))
+    assert check(responses[0], FunctionToolParam) == [] and check(responses[1], WebSearchToolParam) == []
+    anthropic = yaml.safe_load((TOOLS / "anthropic.yaml").read_text(encoding="utf-8"))
+    assert check(anthropic[0], ToolParam) == [] and check(anthropic[1], WebSearchTool20250305Param) == []
+    gemini = genai.Tool.model_validate(json.loads((TOOLS / "gemini.json").read_text(encoding="utf-8")))
+    assert gemini.function_declarations[0].parameters.properties["topic"].nullable is True
+    wrapped = json.loads((TOOLS / "gemini-tools.json").read_text(encoding="utf-8"))
+    assert genai.Tool.model_validate(wrapped["tools"][0]).function_declarations[0].parameters_json_schema
+
+
+def test_mcp_listings_fit_the_mcp_types():
+    mcp_types = pytest.importorskip("mcp.types")
+    listing = {"tools": [original("github-mcp-issue-write.json"), original("github-mcp-push-files.json")]}
+    assert [t.name for t in mcp_types.ListToolsResult.model_validate(listing).tools] == ["issue_write", "push_files"]
