@@ -131,11 +131,13 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
 # ---- files ---------------------------------------------------------------------------------------
 
 def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None = None) -> Imported:
-    """Tools from a JSON, YAML or JSON Lines file. ``shown``: the path as the user wrote it (notes and
-    errors name it, never the absolute path); ``at``: the scenario file and line that asked for it."""
+    """Tools from a JSON, YAML or JSON Lines file. ``shown``: the path as the user wrote it (the notes
+    name it: the same on every machine); errors name ``path``, where the user finds the file; ``at``:
+    the scenario file and line that asked for it."""
     from .scenario import composed, read_text
 
     shown = shown or str(path)
+    name = str(path)
     try:
         text = read_text(path, "tool")
     except ToolchoiceError as exc:
@@ -145,15 +147,15 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
     lines = _json_lines(text)
     if lines is not None:
         data: Any = [entry for entry, _ in lines]
-        return _imported(data, shown, lambda where: lines[where[0]][1] if where else 1)
+        return _imported(data, shown, lambda where: lines[where[0]][1] if where else 1, name)
     read = False
     try:
-        with composed(text, shown) as (reader, root):
+        with composed(text, name) as (reader, root):
             read = True
             if root is None or (isinstance(root, yaml.ScalarNode) and not root.value.strip()):
-                raise ToolchoiceError("the file is empty: no tools to import", path=shown, line=1)
+                raise ToolchoiceError("the file is empty: no tools to import", path=name, line=1)
             data = reader.value(root)
-            return _imported(data, shown, lambda where: _line_of(root, where))
+            return _imported(data, shown, lambda where: _line_of(root, where), name)
     except ToolchoiceError:
         if read:
             raise
@@ -161,7 +163,7 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
             data = json.loads(text)
         except ValueError:
             raise
-        return _imported(data, shown, lambda where: None)
+        return _imported(data, shown, lambda where: None, name)
 
 
 def _json_lines(text: str) -> list[tuple[Any, int]] | None:
@@ -192,11 +194,11 @@ def _line_of(root: yaml.Node, where: DataPath) -> int | None:
     return node.start_mark.line + 1
 
 
-def _imported(data: Any, shown: str, line_of: Callable[[DataPath], int | None]) -> Imported:
+def _imported(data: Any, shown: str, line_of: Callable[[DataPath], int | None], name: str) -> Imported:
     try:
         return convert(data, shown)
     except ImportProblem as problem:
-        raise ToolchoiceError(problem.message, path=shown, line=line_of(problem.where), hint=problem.hint) from None
+        raise ToolchoiceError(problem.message, path=name, line=line_of(problem.where), hint=problem.hint) from None
 
 
 def import_listing(listing: Any, shown: str) -> Imported:
@@ -414,6 +416,11 @@ def _schema_of(fields: dict[str, Any], fmt: str) -> tuple[str | None, Any]:
     return None, None
 
 
+def _counted(seen: Counter[str]) -> str:
+    """"dict -> object, float -> number (2x)": each change once, with how often it happened."""
+    return ", ".join(k + (f" ({n}x)" if n > 1 else "") for k, n in seen.items())
+
+
 # ---- BFCL types -> JSON Schema ---------------------------------------------------------------------
 
 def bfcl_schema(schema: Any, seen: Counter[str] | None = None) -> Any:
@@ -443,9 +450,8 @@ def _bfcl_schema(name: str, schema: dict[str, Any], notes: list[LedgerEntry]) ->
     seen: Counter[str] = Counter()
     out = bfcl_schema(schema, seen)
     if seen:
-        shown = ", ".join(f"{k}" + (f" ({n}x)" if n > 1 else "") for k, n in seen.items())
         notes.append(LedgerEntry("info", "import.bfcl_types", f"tool '{name}': BFCL types read as JSON Schema, "
-                                 f"as BFCL sends them: {shown}"))
+                                 f"as BFCL sends them: {_counted(seen)}"))
     lossy = sorted({k.split(" ")[0] for k in seen if k.split(" ")[0] in ("any", "Any", "tuple")})
     if lossy:
         what = {"any": "any becomes string", "Any": "Any becomes string", "tuple": "tuple an array of any length"}
@@ -467,7 +473,7 @@ def _gemini_schema(name: str, schema: dict[str, Any], notes: list[LedgerEntry]) 
     out = _gemini_node(schema, seen)
     if seen:
         notes.append(LedgerEntry("info", "import.gemini_schema", f"tool '{name}': Gemini Schema read as JSON Schema: "
-                                 + ", ".join(k + (f" ({n}x)" if n > 1 else "") for k, n in seen.items())))
+                                 f"{_counted(seen)}"))
     return out
 
 
