@@ -15,7 +15,12 @@ from toolchoice.providers.core.registry import translate
 from . import exits
 from .exits import handled
 from .inputs import capabilities_from, scenario_with_override, selected_providers
-from .output import print_pretty, translations_curl, translations_json, write
+from .output import dumps, print_pretty, translations_curl, translations_json, write
+
+
+class Dialect(str, Enum):
+    api = "api"
+    langchain = "langchain"
 
 
 class RenderFormat(str, Enum):
@@ -34,6 +39,8 @@ BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's conventio
 STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")
 NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provider supports natively; refuse emulations.")
 CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
+DIALECT = typer.Option(Dialect.api, "--dialect", help="api: what each API accepts. langchain: what LangChain's "
+                       "bind_tools would send instead (or refuse), each difference in the ledger.")
 SNAPSHOT = typer.Option("--snapshot", help="Check the wire snapshots in this folder (one file per scenario x "
                         "provider); exit 5 with a diff when any changed, is missing or is extra.")
 UPDATE = typer.Option("--update", help="With --snapshot: write the snapshots instead of checking them.")
@@ -60,6 +67,7 @@ def render(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    dialect: Dialect = DIALECT,
     snapshot: Annotated[Optional[Path], SNAPSHOT] = None,  # Annotated: a direct call (send --dry-run) gets None
     update: Annotated[bool, UPDATE] = False,
 ) -> None:
@@ -69,14 +77,23 @@ def render(
     if update and snapshot is None:
         raise ToolchoiceError("--update goes with --snapshot DIR")
     if snapshot is not None:
-        rendered = [(str(path), build_translations(scenario_with_override(path, tool_choice), provider, model,
-                                                   base_url, strict, no_emulate, capabilities)) for path in scenario]
+        rendered = []
+        for path in scenario:
+            loaded = scenario_with_override(path, tool_choice)
+            translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities)
+            if dialect is Dialect.langchain:
+                from toolchoice.providers.langchain_dialect import apply
+
+                translations = [apply(t, loaded).translation for t in translations]
+            rendered.append((str(path), translations))
         _snapshots(snapshot, rendered, update)
         return
     if len(scenario) > 1:
         raise ToolchoiceError("render takes one scenario file, or several with --snapshot DIR")
-    translations = build_translations(scenario_with_override(scenario[0], tool_choice), provider, model, base_url,
-                                      strict, no_emulate, capabilities)
+    loaded = scenario_with_override(scenario[0], tool_choice)
+    translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities)
+    if dialect is Dialect.langchain:
+        return _render_langchain(loaded, translations, format)
     if format is RenderFormat.json:
         write(translations_json(translations))
     elif format is RenderFormat.curl:
@@ -84,6 +101,25 @@ def render(
     else:
         print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
     if any(t.refused for t in translations):
+        raise typer.Exit(exits.REFUSED)
+
+
+def _render_langchain(scenario: Scenario, translations: list[Translation], format: RenderFormat) -> None:
+    """The requests LangChain's wrappers would send (each with the API request beside it in JSON)."""
+    from toolchoice.providers.langchain_dialect import apply
+
+    views = [apply(t, scenario) for t in translations]
+    shown = [v.translation for v in views]
+    if format is RenderFormat.json:
+        data = [v.to_json() for v in views]
+        write(dumps(data[0] if len(data) == 1 else data))
+    elif format is RenderFormat.curl:
+        write(translations_curl(shown))
+    else:
+        titles = {v.api.provider: f"{CAPABILITIES[v.api.provider].title} · LangChain {v.wrapper or '(no wrapper)'}"
+                  for v in views}
+        print_pretty(shown, titles)
+    if any(t.refused for t in shown):
         raise typer.Exit(exits.REFUSED)
 
 
