@@ -153,6 +153,11 @@ def test_gemini_step2_function_response_names_the_function(tmp_path: Path) -> No
     step1 = doc["runs"][0]["loops"][0]["steps"][0]
     assert "loop.call_id_generated" in [e["code"] for e in step1["ledger"]]
     assert response["id"] == call["id"] == "call_s1_1"
+    # the call's thoughtSignature goes back on its part, as the recorded reply gave it
+    recorded = [p for p in fixture("gemini", DEFAULT_REPLY["gemini"])["candidates"][0]["content"]["parts"]
+                if "functionCall" in p]
+    [part] = [p for p in contents[1]["parts"] if "functionCall" in p]
+    assert part["thoughtSignature"] == recorded[0]["thoughtSignature"]
 
 
 def test_responses_step2_pairs_the_output_with_the_call_id(tmp_path: Path) -> None:

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from .model import (HistoryCall, LedgerEntry, LoopResult, LoopSpec, Message, ProviderError, RenderOptions, Reply,
-                    Scenario, ToolCall, ToolchoiceError, Translation, Usage)
+from .model import (HistoryCall, LedgerEntry, LoopResult, LoopSpec, Message, ProviderError, ReasoningItem,
+                    RenderOptions, Reply, Scenario, ToolCall, ToolchoiceError, Translation, Usage)
 from .runner import Job, Sample, SendSettings
 
 ENDINGS = ("no_tool_call", "stop_tool", "max_steps", "error", "interrupted")
@@ -121,9 +121,8 @@ def _result_json(m: Message) -> dict[str, Any]:
 
 def _call_json(call: HistoryCall) -> dict[str, Any]:
     data: dict[str, Any] = {"id": call.id, "name": call.name, "arguments": call.arguments}
-    signature = getattr(call, "signature", None)  # Gemini's thoughtSignature, where the model has it
-    if signature is not None:
-        data["signature"] = signature
+    if call.signature is not None:  # Gemini's thoughtSignature on the functionCall part
+        data["signature"] = call.signature
     return data
 
 
@@ -137,9 +136,8 @@ def message_json(m: Message) -> dict[str, Any]:
             data["content"] = m.content
         if m.tool_calls:
             data["tool_calls"] = [_call_json(c) for c in m.tool_calls]
-        reasoning = getattr(m, "reasoning", ())  # reasoning state, where the model has it (issue: reasoning)
-        if reasoning:
-            data["reasoning"] = [item.to_json() for item in reasoning]
+        if m.reasoning:  # thinking blocks, signatures, reasoning items: sent back where the API wants them
+            data["reasoning"] = [item.to_json() for item in m.reasoning]
         return data
     data = {"role": "tool", "tool_call_id": m.tool_call_id, "content": m.content}
     if m.is_error:
@@ -185,18 +183,11 @@ def later_steps(scenario: Scenario, override: Any = None) -> list[str]:
 # ---- the assistant turn and the tool results ---------------------------------------------
 
 
-def assistant_message(reply: Reply, provider: str) -> Message:
-    """The assistant turn to append: the reply's text and calls (ids as the provider gave them;
-    undecodable arguments as {}). Swapped for providers/core/history.py's when reasoning state lands."""
-    calls = tuple(HistoryCall(call.id or "", call.name, call.arguments if call.arguments is not None else {})
-                  for call in reply.tool_calls)
-    return Message("assistant", content=reply.text, tool_calls=calls)
-
-
 def settle_turn(turn: Message, reply: Reply, provider: str, history: list[Message],
                 step: int) -> tuple[Message, list[LedgerEntry]]:
-    """Make the turn one the next request can carry, each change a ledger note: a call without an id
-    gets a stable one (``call_s<step>_<n>``), an id used before in the history gets ``_s<step>``
+    """Make the turn (history.assistant_message's: text, calls with their ids and signatures, reasoning
+    state) one the next request can carry, each change a ledger note: a call without an id
+    gets a stable one (``call_s<step>_<n>``), unique across steps, an id used before in the history gets ``_s<step>``
     appended (its result answers the new id); OpenAI-style hosts get content "" rather than null
     beside tool calls (OpenAI accepts both; llama-cpp-python's server rejects null, measured in
     tests/realmodel/test_server_facts.py)."""
@@ -326,6 +317,7 @@ class LoopOptions:
 async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send: Sender,
                    prepare: Callable[[Translation, Scenario], Job], on_step: OnStep | None = None) -> LoopRun:
     """Run one loop to its end, appending each finished step to ``run.steps``."""
+    from .history import assistant_message
     from .registry import translate
     from .verdict import offered_tools
 
@@ -354,8 +346,8 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
                                             f"the model called '{name}', which step {number} did not offer: its "
                                             "result is an error saying so"))
         if not reply.tool_calls:
-            if reply.text:
-                run.history.append(Message("assistant", content=reply.text))
+            if reply.text or reply.reasoning:
+                run.history.append(assistant_message(reply, run.provider))
             run.final = reply.text
             _finish(run, record, "no_tool_call", None, on_step)
             return run
@@ -607,14 +599,19 @@ def _transcript(base: Path, provider: str) -> Transcript:
 
 
 def reply_from_json(data: dict[str, Any]) -> Reply:
-    """``Reply.to_json()`` read back."""
+    """``Reply.to_json()`` read back (calls with their signatures, reasoning state)."""
     calls = tuple(ToolCall(c.get("id"), c.get("name", ""), c.get("arguments"), c.get("raw_arguments"),
-                           c.get("arguments_error")) for c in data.get("tool_calls") or [])
+                           c.get("arguments_error"), input=c.get("input"), signature=c.get("signature"))
+                  for c in data.get("tool_calls") or [])
     usage = data.get("usage") or {}
     error = data.get("error")
+    reasoning = tuple(ReasoningItem(**{k: (tuple(v) if k == "summary" else v) for k, v in item.items()
+                                       if k in ReasoningItem._fields})
+                      for item in data.get("reasoning") or [])
     return Reply(calls, data.get("text"), data.get("finish_reason"),
                  Usage(usage.get("input_tokens"), usage.get("output_tokens")),
-                 ProviderError(error.get("status"), error.get("type"), error.get("message", "")) if error else None)
+                 ProviderError(error.get("status"), error.get("type"), error.get("message", "")) if error else None,
+                 upstream=data.get("upstream"), reasoning=reasoning)
 
 
 # ---- saving ----------------------------------------------------------------------------------
@@ -680,13 +677,19 @@ def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
     data: dict[str, Any] = {"description": f"transcript of a toolchoice run of {scenario.path}"}
     tools = []
     for t in scenario.tools:
-        tool: dict[str, Any] = {"name": t.name}
+        tool: dict[str, Any] = {"type": "custom", "name": t.name} if t.kind == "custom" else {"name": t.name}
         if t.description is not None:
             tool["description"] = t.description
+        if t.kind == "custom":
+            if t.format is not None:
+                tool["format"] = dict(t.format)
+            tools.append(tool)
+            continue
         if t.parameters is not None:
             tool["parameters"] = t.parameters
         if t.strict is not None:
             tool["strict"] = t.strict
+        tool.update(dict(t.fields))
         tools.append(tool)
     if tools or scenario.tools_written_empty:
         data["tools"] = tools
