@@ -600,3 +600,25 @@ def test_five_real_recorded_loops_replay_to_their_table() -> None:
     assert summary["loops"] == 5 and summary["ended"]["max_steps"]["count"] == 5
     assert sum(s["counts"]["invalid_arguments"] for s in summary["steps"]) == undecodable == 3
     assert [s["reached"] for s in summary["steps"]] == [5] * 6
+
+
+def test_anthropic_thinking_goes_back_first_with_its_signature(tmp_path: Path) -> None:
+    """A recorded Claude thinking + tool_use reply (tests/data/responses/reasoning/SOURCES.md): step 2 sends the
+    thinking block back unchanged before the tool_use, as Anthropic requires with thinking on."""
+    body = json.loads((Path(__file__).parent / "data" / "responses" / "reasoning" /
+                       "anthropic-thinking-tool-use.json").read_text())
+    path = tmp_path / "think.yaml"
+    path.write_text("tools:\n  - {name: checkSandboxErrors, parameters: {type: object}}\ntool_choice: auto\n"
+                    "messages:\n  - {role: user, content: Check the sandbox.}\n"
+                    "providers:\n  anthropic: {model: claude-sonnet-4-6, thinking: true, max_tokens: 4096}\n"
+                    "loop:\n  max_steps: 2\n  results:\n    checkSandboxErrors: no errors\n")
+    with StandIn("anthropic", default=Step(body=body)) as server:
+        result = toolchoice("run", str(path), "-p", "anthropic", "--base-url", server.base_url("anthropic"),
+                            "--format", "json")
+        step2 = server.requests[1].json
+    assert result.returncode == 0, result.stdout + result.stderr
+    assistant = step2["messages"][1]
+    assert assistant["role"] == "assistant"
+    assert assistant["content"][0] == {k: body["content"][0][k] for k in ("type", "thinking", "signature")}
+    assert assistant["content"][1]["type"] == "tool_use" and assistant["content"][1]["id"] == body["content"][1]["id"]
+    assert step2["messages"][2]["content"][0]["tool_use_id"] == body["content"][1]["id"]
