@@ -34,14 +34,15 @@ BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's conventio
 STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")
 NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provider supports natively; refuse emulations.")
 CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
+STREAM = typer.Option(False, "--stream", help="The provider's streaming form (SSE, NDJSON or AWS event stream).")
 
 
 def build_translations(scenario: Scenario, providers: Optional[List[str]], model: Optional[str],
                        base_url: Optional[str], strict: bool, no_emulate: bool,
-                       capabilities: Optional[Path]) -> list[Translation]:
+                       capabilities: Optional[Path], stream: bool = False) -> list[Translation]:
     """The loaded scenario translated for each selected provider, with the command line's options."""
     ids = selected_providers(providers, scenario)
-    options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url)
+    options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url, stream=stream)
     caps = capabilities_from(capabilities)
     return [translate(pid, scenario, options, caps) for pid in ids]
 
@@ -57,10 +58,11 @@ def render(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    stream: bool = STREAM,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
     translations = build_translations(scenario_with_override(scenario, tool_choice), provider, model, base_url,
-                                      strict, no_emulate, capabilities)
+                                      strict, no_emulate, capabilities, stream)
     if format is RenderFormat.json:
         write(translations_json(translations))
     elif format is RenderFormat.curl:

@@ -28,7 +28,7 @@ from typing import Any
 
 from .core.capabilities import Capability
 from .core.translation import Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
-    strict_tools
+    streamed, strict_tools
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
                     Usage)
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -193,6 +193,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         _thinking(ctx, body, max_tokens)
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
+    if options.stream:
+        body["stream"] = True
+        streamed(ctx, "stream: true, server-sent events (message_start, content_block_start/delta/stop with "
+                 "input_json_delta, message_delta, message_stop)")
     headers = {"content-type": "application/json", "x-api-key": f"${ctx.key_env[0]}",
                "anthropic-version": API_VERSION}
     url = endpoint(ctx, BASE_URL, PATH)

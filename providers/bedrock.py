@@ -32,7 +32,7 @@ from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, group_turns
     supports_thinking
 from .core.capabilities import Capability
 from .core.translation import Context, bearer, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
-    strict_tools
+    streamed, strict_tools
 from .core.model import Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
@@ -112,7 +112,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         if not (options.base_url or settings.base_url):
             ctx.ledger.info("region.default", f"no region set: {DEFAULT_REGION} (set providers.{provider}.region)")
     base = f"https://bedrock-runtime.{region}.amazonaws.com"
-    url = endpoint(ctx, base, f"/model/{_model_path(ctx.model)}/converse")
+    url = endpoint(ctx, base, f"/model/{_model_path(ctx.model)}/converse{'-stream' if options.stream else ''}")
+    if options.stream:
+        streamed(ctx, "ConverseStream (/converse-stream): AWS event-stream binary frames (messageStart, "
+                 "contentBlockStart/Delta/Stop, messageStop, metadata)")
     return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("toolConfig", "toolChoice"))
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from .core.capabilities import Capability
 from .core.translation import (chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
-                     start, strict_tools)
+                     start, streamed, strict_tools)
 from .core.model import Message, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, join_text, make_call
 
@@ -54,7 +54,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if settings.thinking is not None:
         body["thinking"] = {"type": "enabled" if settings.thinking else "disabled"}
         ctx.ledger.info("thinking.mapped", f"thinking {str(settings.thinking).lower()} → {compact(body['thinking'])}")
-    body["stream"] = False  # as the SDK's non-streaming chat sends it
+    body["stream"] = options.stream  # False as the SDK's non-streaming chat sends it; True as chat_stream does
+    if options.stream:
+        streamed(ctx, "stream: true, server-sent events (message-start, tool-call-start/delta/end, message-end)")
     url = endpoint(ctx, BASE_URL, PATH)
     return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("tool_choice",))
 

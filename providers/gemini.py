@@ -103,7 +103,12 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if generation:
         body["generationConfig"] = generation
 
-    url = common.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:generateContent")
+    if options.stream:
+        url = common.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:streamGenerateContent") + "?alt=sse"
+        common.streamed(ctx, "streamGenerateContent?alt=sse: server-sent events, each a GenerateContentResponse "
+                        "chunk; the last carries finishReason")
+    else:
+        url = common.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:generateContent")
     headers = {"Content-Type": "application/json"}
     env = ctx.key_env
     if env:

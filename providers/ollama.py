@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from .core.capabilities import Capability
-from .core.translation import chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, start, strict_tools
+from .core.translation import chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, start, \
+    streamed, strict_tools
 from .core.model import Message, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, make_call
 
@@ -46,9 +47,12 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     ctx = start(provider, scenario, options, cap)
     body: dict[str, Any] = {"model": ctx.model, "messages": _messages(ctx)}
     _tools(ctx, body)
-    body["stream"] = False
-    ctx.ledger.info("stream.disabled", "stream: false sent so the reply is one JSON object "
-                    "(Ollama streams NDJSON chunks by default)")
+    body["stream"] = options.stream
+    if options.stream:
+        streamed(ctx, "stream: true, newline-delimited JSON chunks ending with one that has done: true")
+    else:
+        ctx.ledger.info("stream.disabled", "stream: false sent so the reply is one JSON object "
+                        "(Ollama streams NDJSON chunks by default)")
     settings = ctx.settings
     model_options: dict[str, Any] = {}
     if settings.max_tokens is not None:

@@ -14,7 +14,7 @@ from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
 from .core.translation import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
-                     mapped, openai_strict_problems, parallel_value, start, strict_tools)
+                     mapped, openai_strict_problems, parallel_value, start, streamed, strict_tools)
 from .core.model import Message, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
@@ -42,6 +42,11 @@ class Host(NamedTuple):
     strict_errors: bool = False  # the host rejects strict schemas that break OpenAI's rules
     strict_base: str = ""  # strict tools need this base URL
     named_form: Literal["openai", "function-only"] = "openai"  # TGI/HF: {"function": {"name": N}}
+    # How a stream reports usage: asked for with stream_options.include_usage (openai-python
+    # chat/completion_create_params.py), or sent in the final chunk unasked (Mistral: its SDK's
+    # ChatCompletionStreamRequest has no stream_options; vercel/ai's recorded mistral-tool-call stream
+    # carries usage on its last chunk).
+    stream_usage: Literal["stream_options", "final_chunk"] = "stream_options"
     notes: tuple[Note, ...] = ()
 
 
@@ -49,7 +54,7 @@ HOSTS: dict[str, Host] = {
     "openai": Host("https://api.openai.com/v1", max_tokens_field="max_completion_tokens", strict_errors=True),
     "azure": Host("{endpoint}/openai/deployments/{deployment}", auth="api-key", strict_errors=True,
                   max_tokens_field="max_completion_tokens"),
-    "mistral": Host("https://api.mistral.ai/v1", id_rule="alnum9", tool_message_name=True),
+    "mistral": Host("https://api.mistral.ai/v1", id_rule="alnum9", tool_message_name=True, stream_usage="final_chunk"),
     "groq": Host("https://api.groq.com/openai/v1", notes=(
         Note("strict", "pitfall.strict_best_effort", "info",
              "Groq's SDK types carry function.strict but enforcement is not documented; validate the arguments"),
@@ -121,6 +126,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
             ctx.ledger.info("max_tokens.mapped", f"max_tokens sent as {host.max_tokens_field}")
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
+    if options.stream:
+        _stream(ctx, host, body)
     _notes(ctx, host)
     url = _url(ctx, host, body)
     headers = bearer(ctx)
@@ -194,6 +201,17 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     parallel = parallel_value(ctx)
     if parallel is not None:
         body["parallel_tool_calls"] = parallel
+
+
+def _stream(ctx: Context, host: Host, body: dict[str, Any]) -> None:
+    body["stream"] = True
+    if host.stream_usage == "stream_options":
+        body["stream_options"] = {"include_usage": True}
+        streamed(ctx, "stream: true, server-sent events ending with data: [DONE]; stream_options.include_usage "
+                 "asks for usage in a last chunk")
+    else:
+        streamed(ctx, f"stream: true, server-sent events ending with data: [DONE]; {ctx.cap.title} sends usage in "
+                 "its final chunk and takes no stream_options")
 
 
 def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:

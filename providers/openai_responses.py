@@ -70,6 +70,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["max_output_tokens"] = ctx.settings.max_tokens
     if ctx.settings.temperature is not None:
         body["temperature"] = ctx.settings.temperature
+    if options.stream:
+        body["stream"] = True
+        common.streamed(ctx, "stream: true, typed server-sent events (response.output_item.added, "
+                        "response.function_call_arguments.delta, ...) ending with response.completed")
 
     url = common.endpoint(ctx, DEFAULT_BASE, "/responses")
     return common.finish(ctx, url=url, headers=common.bearer(ctx), body=body, choice_path=("tool_choice",))
