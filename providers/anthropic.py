@@ -345,3 +345,108 @@ def parse_reply(provider: str, body: Any) -> Reply:
     usage = expect_dict(provider, usage, "usage") if usage is not None else {}
     return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=stop,
                  usage=Usage(int_or_none(usage.get("input_tokens")), int_or_none(usage.get("output_tokens"))))
+
+
+# ---- streamed replies ------------------------------------------------------------------------
+
+STREAM_FRAMING = "sse"
+
+
+class MessagesStreamAssembler:
+    """Messages stream events → the Reply ``parse_reply`` makes of the whole message.
+
+    ``content_block_start`` opens block ``index`` (a ``tool_use`` block is a call with its id and
+    name); ``content_block_delta`` adds ``text_delta`` text, ``input_json_delta`` argument pieces,
+    ``thinking_delta``/``signature_delta`` reasoning; ``message_delta`` brings ``stop_reason`` and the
+    output token count; ``message_stop`` ends the stream; an ``error`` event is the reply's error
+    (anthropic-sdk-python ``types/raw_message_stream_event.py``). Input tokens come from
+    ``message_start`` (a later ``message_delta`` count wins)."""
+
+    def __init__(self, provider: str) -> None:
+        from .core.streaming import Calls, Finding, error_event, missing_final
+
+        self.provider = provider
+        self.findings: list[Finding] = []
+        self.calls = Calls(self.findings)
+        self._missing_final, self._error_event = missing_final, error_event
+        self.blocks: dict[Any, str] = {}  # index -> block type
+        self.texts: dict[Any, list[str]] = {}
+        self.stop: str | None = None
+        self.input_tokens: int | None = None
+        self.output_tokens: int | None = None
+        self.reasoning = 0
+        self.signatures = 0
+        self.error: ProviderError | None = None
+        self.done = False
+
+    def feed(self, event: Any) -> bool:
+        data = event.data
+        if not isinstance(data, dict):
+            return False
+        kind = data.get("type", event.name)
+        if kind == "content_block_delta":
+            index, delta = data.get("index"), data.get("delta")
+            if not isinstance(delta, dict):
+                return False
+            dtype = delta.get("type")
+            if dtype == "input_json_delta":
+                block = self.blocks.get(index)
+                if block is None or block == "tool_use":
+                    self.calls.delta(index, delta.get("partial_json"))
+                    return True
+            elif dtype == "text_delta" and isinstance(delta.get("text"), str):
+                self.texts.setdefault(index, []).append(delta["text"])
+            elif dtype == "thinking_delta" and isinstance(delta.get("thinking"), str):
+                self.reasoning += len(delta["thinking"])
+            elif dtype == "signature_delta":
+                self.signatures += 1
+        elif kind == "content_block_start":
+            index, block = data.get("index"), data.get("content_block")
+            if not isinstance(block, dict):
+                return False
+            self.blocks[index] = block.get("type")
+            if block.get("type") == "tool_use":
+                call = self.calls.open(index, block.get("id"), block.get("name"))
+                call.whole = block.get("input")
+                return True
+            if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"]:
+                self.texts.setdefault(index, []).append(block["text"])
+        elif kind == "message_start":
+            usage = (data.get("message") or {}).get("usage") if isinstance(data.get("message"), dict) else None
+            if isinstance(usage, dict):
+                self.input_tokens = int_or_none(usage.get("input_tokens"))
+                self.output_tokens = int_or_none(usage.get("output_tokens"))
+        elif kind == "message_delta":
+            delta, usage = data.get("delta"), data.get("usage")
+            if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
+                self.stop = delta["stop_reason"]
+            if isinstance(usage, dict):
+                if int_or_none(usage.get("output_tokens")) is not None:
+                    self.output_tokens = usage["output_tokens"]
+                if int_or_none(usage.get("input_tokens")) is not None:
+                    self.input_tokens = usage["input_tokens"]
+        elif kind == "message_stop":
+            self.done = True
+        elif kind == "error":
+            error = data.get("error") if isinstance(data.get("error"), dict) else {}
+            etype, message = error.get("type"), error.get("message")
+            self.error = ProviderError(None, etype if isinstance(etype, str) else None,
+                                       message if isinstance(message, str) else compact(data))
+            self.findings.append(self._error_event(self.provider, self.error))
+        return False
+
+    def finish(self) -> Any:
+        from .core.streaming import Assembly
+
+        calls, deltas = self.calls.build()
+        if not self.done and self.error is None:
+            self.findings.append(self._missing_final("message_stop"))
+        texts = ["".join(parts) for index, parts in self.texts.items() if self.blocks.get(index, "text") == "text"]
+        reply = Reply(tool_calls=calls, text=join_text(texts), finish_reason=self.stop,
+                      usage=Usage(self.input_tokens, self.output_tokens), error=self.error)
+        extras = {k: v for k, v in (("reasoning_chars", self.reasoning), ("signatures", self.signatures)) if v}
+        return Assembly(reply, deltas, tuple(self.findings), extras)
+
+
+def stream_assembler(provider: str) -> MessagesStreamAssembler:
+    return MessagesStreamAssembler(provider)

@@ -301,3 +301,80 @@ def parse_reply(provider: str, body: Any) -> Reply:
     usage = expect_dict(provider, usage, "usage") if usage is not None else {}
     return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=stop,
                  usage=Usage(int_or_none(usage.get("inputTokens")), int_or_none(usage.get("outputTokens"))))
+
+
+# ---- streamed replies ------------------------------------------------------------------------
+
+STREAM_FRAMING = "eventstream"
+
+
+class ConverseStreamAssembler:
+    """ConverseStream events (AWS event-stream messages named by ``:event-type``) → the Reply
+    ``parse_reply`` makes of a Converse body (botocore ``bedrock-runtime`` service-2.json
+    ``ConverseStreamOutput``): ``contentBlockStart`` with ``start.toolUse`` (toolUseId, name) opens a
+    call at ``contentBlockIndex``, ``contentBlockDelta`` adds ``delta.text`` or ``delta.toolUse.input``
+    pieces (``reasoningContent`` is counted), ``messageStop`` carries ``stopReason`` and ends the
+    message, ``metadata`` brings usage. Exception messages (``:message-type`` exception, e.g.
+    ``throttlingException``) are the reply's error."""
+
+    def __init__(self, provider: str) -> None:
+        from .core.streaming import Calls, Finding, error_event, missing_final
+
+        self.provider = provider
+        self.findings: list[Finding] = []
+        self.calls = Calls(self.findings)
+        self._missing_final, self._error_event = missing_final, error_event
+        self.text: list[str] = []
+        self.reasoning = 0
+        self.stop: str | None = None
+        self.usage = Usage()
+        self.done = False
+        self.error: ProviderError | None = None
+
+    def feed(self, event: Any) -> bool:
+        name, data = event.name, event.data
+        if not isinstance(data, dict):
+            return False
+        if name == "contentBlockDelta":
+            delta = data.get("delta") if isinstance(data.get("delta"), dict) else {}
+            if isinstance(delta.get("toolUse"), dict):
+                self.calls.delta(data.get("contentBlockIndex"), delta["toolUse"].get("input"))
+                return True
+            if isinstance(delta.get("text"), str):
+                self.text.append(delta["text"])
+            elif isinstance(delta.get("reasoningContent"), dict):
+                self.reasoning += len(delta["reasoningContent"].get("text") or "")
+        elif name == "contentBlockStart":
+            start = data.get("start") if isinstance(data.get("start"), dict) else {}
+            if isinstance(start.get("toolUse"), dict):
+                use = start["toolUse"]
+                self.calls.open(data.get("contentBlockIndex"), use.get("toolUseId"), use.get("name"))
+                return True
+        elif name == "messageStop":
+            self.done = True
+            if isinstance(data.get("stopReason"), str):
+                self.stop = data["stopReason"]
+        elif name == "metadata":
+            usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+            self.usage = Usage(int_or_none(usage.get("inputTokens")), int_or_none(usage.get("outputTokens")))
+        elif isinstance(name, str) and name.startswith(":"):
+            kind = name.rsplit(":", 1)[-1]
+            message = data.get("message", data.get("Message"))
+            self.error = ProviderError(None, kind or None, message if isinstance(message, str) else compact(data))
+            self.findings.append(self._error_event(self.provider, self.error))
+        return False
+
+    def finish(self) -> Any:
+        from .core.streaming import Assembly
+
+        calls, deltas = self.calls.build()
+        if not self.done and self.error is None:
+            self.findings.append(self._missing_final("messageStop"))
+        reply = Reply(tool_calls=calls, text=join_text(self.text), finish_reason=self.stop, usage=self.usage,
+                      error=self.error)
+        extras = {"reasoning_chars": self.reasoning} if self.reasoning else {}
+        return Assembly(reply, deltas, tuple(self.findings), extras)
+
+
+def stream_assembler(provider: str) -> ConverseStreamAssembler:
+    return ConverseStreamAssembler(provider)

@@ -162,3 +162,80 @@ def parse_reply(provider: str, body: Any) -> Reply:
         raise bad_body(provider, f"done_reason is {type(done_reason).__name__}, expected a string")
     usage = Usage(int_or_none(body.get("prompt_eval_count")), int_or_none(body.get("eval_count")))
     return Reply(tool_calls=tuple(calls), text=content, finish_reason=done_reason, usage=usage)
+
+
+# ---- streamed replies ------------------------------------------------------------------------
+
+STREAM_FRAMING = "ndjson"
+
+
+class OllamaStreamAssembler:
+    """``/api/chat`` NDJSON chunks (stream: true) → the Reply ``parse_reply`` makes of the body.
+
+    Each line is a ChatResponse (ollama ``api/types.go``): ``message.content`` pieces, whole
+    ``message.tool_calls`` (arguments as objects, ids optional), ``message.thinking`` pieces; the last
+    line has ``done: true`` with ``done_reason`` and the counts. A line ``{"error": ...}`` is the
+    reply's error."""
+
+    def __init__(self, provider: str) -> None:
+        from .core.streaming import Calls, Finding, error_event, missing_final
+
+        self.provider = provider
+        self.findings: list[Finding] = []
+        self.calls = Calls(self.findings)
+        self._missing_final, self._error_event = missing_final, error_event
+        self.text: list[str] = []
+        self.saw_content = False
+        self.reasoning = 0
+        self.finish_reason: str | None = None
+        self.usage = Usage()
+        self.done = False
+        self.error: Any = None
+
+    def feed(self, event: Any) -> bool:
+        data = event.data
+        if not isinstance(data, dict):
+            return False
+        if "error" in data and "message" not in data:
+            from .core.reply import provider_error
+
+            self.error = provider_error(self.provider, None, data)
+            self.findings.append(self._error_event(self.provider, self.error))
+            return False
+        message = data.get("message") if isinstance(data.get("message"), dict) else {}
+        if isinstance(message.get("content"), str):
+            self.saw_content = True
+            self.text.append(message["content"])
+        if isinstance(message.get("thinking"), str):
+            self.reasoning += len(message["thinking"])
+        called = False
+        for raw in message.get("tool_calls") or ():
+            if not isinstance(raw, dict):
+                continue
+            function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
+            call = self.calls.open(len(self.calls.by_key), raw.get("id"), function.get("name"))
+            call.whole = function.get("arguments")
+            call.deltas = 1
+            called = True
+        if data.get("done") is True:
+            self.done = True
+            if isinstance(data.get("done_reason"), str):
+                self.finish_reason = data["done_reason"]
+            self.usage = Usage(int_or_none(data.get("prompt_eval_count")), int_or_none(data.get("eval_count")))
+        return called
+
+    def finish(self) -> Any:
+        from .core.streaming import Assembly
+
+        calls, deltas = self.calls.build()
+        if not self.done and self.error is None:
+            self.findings.append(self._missing_final("a line with done: true"))
+        text = "".join(self.text) if self.saw_content else None
+        reply = Reply(tool_calls=calls, text=text, finish_reason=self.finish_reason, usage=self.usage,
+                      error=self.error)
+        extras = {"reasoning_chars": self.reasoning} if self.reasoning else {}
+        return Assembly(reply, deltas, tuple(self.findings), extras)
+
+
+def stream_assembler(provider: str) -> OllamaStreamAssembler:
+    return OllamaStreamAssembler(provider)

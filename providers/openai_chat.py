@@ -360,3 +360,121 @@ def parse_reply(provider: str, body: Any) -> Reply:
     return Reply(tool_calls=tuple(calls), text=text,
                  finish_reason=finish_reason if isinstance(finish_reason, str) else None,
                  usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))))
+
+
+# ---- streamed replies ------------------------------------------------------------------------
+
+STREAM_FRAMING = "sse"
+
+
+class ChatStreamAssembler:
+    """Chat Completions chunks → the Reply ``parse_reply`` makes of the whole body.
+
+    Calls are keyed by ``delta.tool_calls[].index``; the id and name come on a call's first delta
+    only and its arguments as text pieces. Hosts that leave ``index`` out (Mistral sends each call
+    whole, vercel/ai's mistral-tool-call recording) are keyed by id, and a piece with neither
+    continues the last call. Only ``choices[0]`` is read, as ``parse_reply`` does. The stream ends
+    with ``data: [DONE]``; usage comes in a chunk with ``usage`` (a last one with empty choices when
+    stream_options.include_usage is sent)."""
+
+    def __init__(self, provider: str) -> None:
+        from .core.streaming import Calls, Finding, error_event, missing_final
+
+        self.provider = provider
+        self.findings: list[Finding] = []
+        self.calls = Calls(self.findings)
+        self._missing_final, self._error_event = missing_final, error_event
+        self.text: list[str] = []
+        self.reasoning = 0
+        self.finish_reason: str | None = None
+        self.usage = Usage()
+        self.error: Any = None
+        self.done = False
+        self._ids: dict[str, Any] = {}
+        self._last: Any = None
+
+    def feed(self, event: Any) -> bool:
+        data = event.data
+        if data is None:
+            if event.text == "[DONE]":
+                self.done = True
+            return False
+        if not isinstance(data, dict):
+            return False
+        if data.get("error") is not None:
+            from .core.reply import provider_error
+
+            self.error = provider_error(self.provider, None, data)
+            self.findings.append(self._error_event(self.provider, self.error))
+            return False
+        usage = data.get("usage")
+        if isinstance(usage, dict):
+            self.usage = Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens")))
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices:
+            return False
+        choice = choices[0]
+        if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+            return False
+        if isinstance(choice.get("finish_reason"), str):
+            self.finish_reason = choice["finish_reason"]
+        delta = choice.get("delta")
+        if not isinstance(delta, dict):
+            return False
+        content = delta.get("content")
+        if isinstance(content, str):
+            self.text.append(content)
+        for key in ("reasoning_content", "reasoning"):
+            if isinstance(delta.get(key), str):
+                self.reasoning += len(delta[key])
+        pieces = delta.get("tool_calls")
+        if not isinstance(pieces, list):
+            return False
+        for piece in pieces:
+            if isinstance(piece, dict):
+                self._piece(piece)
+        return bool(pieces)
+
+    def _piece(self, piece: dict[str, Any]) -> None:
+        function = piece.get("function") if isinstance(piece.get("function"), dict) else {}
+        call_id, name = piece.get("id"), function.get("name")
+        key = piece.get("index")
+        if not isinstance(key, int) or isinstance(key, bool):
+            if call_id:
+                key = self._ids.get(call_id, ("id", call_id))
+            elif self._last is not None:
+                key = self._last
+            else:
+                key = 0
+        if key not in self.calls.by_key and (call_id or name):
+            call = self.calls.open(key, call_id, name)
+        elif key in self.calls.by_key:
+            call = self.calls.by_key[key]
+            self.calls.update(call, call_id, name)
+        else:
+            call = None
+        arguments = function.get("arguments")
+        if call is None:
+            self.calls.delta(key, arguments)
+        elif isinstance(arguments, str):
+            call.parts.append(arguments)
+            call.deltas += 1
+        if call_id:
+            self._ids.setdefault(call_id, key)
+        self._last = key
+
+    def finish(self) -> Any:
+        from .core.streaming import Assembly
+
+        calls, deltas = self.calls.build()
+        if not self.done and self.error is None:
+            self.findings.append(self._missing_final("data: [DONE]"))
+        text = "".join(self.text) or None
+        reply = Reply(tool_calls=calls, text=text, finish_reason=self.finish_reason, usage=self.usage,
+                      error=self.error)
+        extras = {"reasoning_chars": self.reasoning} if self.reasoning else {}
+        return Assembly(reply, deltas, tuple(self.findings), extras)
+
+
+def stream_assembler(provider: str) -> ChatStreamAssembler:
+    return ChatStreamAssembler(provider)

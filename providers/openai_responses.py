@@ -216,3 +216,118 @@ def _usage(usage: Any) -> Usage:
     if not isinstance(usage, dict):
         return Usage()
     return Usage(int_or_none(usage.get("input_tokens")), int_or_none(usage.get("output_tokens")))
+
+
+# ---- streamed replies ------------------------------------------------------------------------
+
+STREAM_FRAMING = "sse"
+_FINAL_EVENTS = ("response.completed", "response.incomplete", "response.failed")
+
+
+class ResponsesStreamAssembler:
+    """Responses API events → the Reply ``parse_reply`` makes of the final response object.
+
+    A call opens with ``response.output_item.added`` (item type ``function_call``: ``call_id``,
+    ``name``), its arguments come as ``response.function_call_arguments.delta`` pieces (matched by
+    ``item_id``, else ``output_index``), and ``...arguments.done`` / ``output_item.done`` carry the
+    whole text; the concatenated pieces are what is decoded, and a differing ``done`` text is a
+    finding. Text is ``response.output_text.delta`` and ``response.refusal.delta``; finish reason,
+    usage and a failure come from the final ``response.completed|incomplete|failed`` event
+    (openai-python ``types/responses/response_stream_event.py``)."""
+
+    def __init__(self, provider: str) -> None:
+        from .core.streaming import Calls, Finding, error_event, missing_final
+
+        self.provider = provider
+        self.findings: list[Finding] = []
+        self._finding = Finding
+        self.calls = Calls(self.findings)
+        self._missing_final, self._error_event = missing_final, error_event
+        self._items: dict[str, Any] = {}  # item id -> call key
+        self.text: list[str] = []
+        self.reasoning = 0
+        self.final: dict[str, Any] | None = None
+        self.error: ProviderError | None = None
+
+    def _key(self, data: dict[str, Any]) -> Any:
+        item_id = data.get("item_id")
+        if isinstance(item_id, str) and item_id in self._items:
+            return self._items[item_id]
+        return data.get("output_index", item_id)
+
+    def feed(self, event: Any) -> bool:
+        data = event.data
+        if not isinstance(data, dict):
+            return False
+        kind = data.get("type", event.name)
+        if kind == "response.function_call_arguments.delta":
+            self.calls.delta(self._key(data), data.get("delta"))
+            return True
+        if kind in ("response.output_text.delta", "response.refusal.delta"):
+            if isinstance(data.get("delta"), str):
+                self.text.append(data["delta"])
+        elif kind == "response.output_item.added":
+            item = data.get("item")
+            if isinstance(item, dict) and item.get("type") == "function_call":
+                key = data.get("output_index", item.get("id"))
+                if isinstance(item.get("id"), str):
+                    self._items[item["id"]] = key
+                call = self.calls.open(key, item.get("call_id"), item.get("name"))
+                if isinstance(item.get("arguments"), str) and item["arguments"]:
+                    call.parts.append(item["arguments"])
+                return True
+        elif kind in ("response.function_call_arguments.done", "response.output_item.done"):
+            self._done(kind, data)
+        elif kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
+            if isinstance(data.get("delta"), str):
+                self.reasoning += len(data["delta"])
+        elif kind in _FINAL_EVENTS:
+            response = data.get("response")
+            self.final = response if isinstance(response, dict) else {}
+            self.error = _failure(self.final.get("error")) or self.error
+        elif kind == "error":
+            code, message = data.get("code"), data.get("message")
+            self.error = ProviderError(None, code if isinstance(code, str) else None,
+                                       message if isinstance(message, str) else common.compact(data))
+            self.findings.append(self._error_event(self.provider, self.error))
+        return False
+
+    def _done(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "response.output_item.done":
+            item = data.get("item")
+            if not isinstance(item, dict) or item.get("type") != "function_call":
+                return
+            key = data.get("output_index", item.get("id"))
+            call = self.calls.by_key.get(key)
+            if call is None:
+                call = self.calls.open(key, item.get("call_id"), item.get("name"))
+            else:
+                self.calls.update(call, item.get("call_id"), item.get("name"))
+            whole = item.get("arguments")
+        else:
+            call = self.calls.by_key.get(self._key(data))
+            whole = data.get("arguments")
+        if call is None or not isinstance(whole, str):
+            return
+        if not call.parts:
+            call.parts.append(whole)
+        elif "".join(call.parts) != whole:
+            self.findings.append(self._finding("stream.arguments_mismatch", f"call {call.key}: the argument deltas "
+                                               f"join to {''.join(call.parts)[:80]!r} but {kind} says {whole[:80]!r}; "
+                                               "the deltas are kept"))
+
+    def finish(self) -> Any:
+        from .core.streaming import Assembly
+
+        calls, deltas = self.calls.build()
+        final = self.final or {}
+        if self.final is None and self.error is None:
+            self.findings.append(self._missing_final("response.completed (or response.incomplete/failed)"))
+        reply = Reply(tool_calls=calls, text=join_text(self.text), finish_reason=_finish(final),
+                      usage=_usage(final.get("usage")), error=self.error)
+        extras = {"reasoning_chars": self.reasoning} if self.reasoning else {}
+        return Assembly(reply, deltas, tuple(self.findings), extras)
+
+
+def stream_assembler(provider: str) -> ResponsesStreamAssembler:
+    return ResponsesStreamAssembler(provider)
