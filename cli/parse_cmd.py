@@ -1,7 +1,9 @@
 """`toolchoice parse`: read a saved response body offline, exactly as `send` reads a live one.
 
 Works on a body from `send --save` (``sample-NNN.response.json``), a provider's documented example,
-or an error body. With ``--scenario`` the reply is judged against its tool_choice.
+or an error body. With ``--stream`` the file is a saved raw stream (SSE, NDJSON or AWS event-stream
+bytes, or an SDK's one-payload-a-line chunk file), assembled as a live stream is. With ``--scenario``
+the reply is judged against its tool_choice.
 """
 
 from __future__ import annotations
@@ -42,15 +44,32 @@ def read_body(path: Path) -> tuple[Any, str]:
         return None, text
 
 
+def read_stream_bytes(path: Path) -> bytes:
+    """The raw bytes of a saved stream; ``-`` reads stdin."""
+    if str(path) == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise ToolchoiceError(f"{path}: no such file", hint="give a saved raw stream (send --stream --save)") from None
+    except IsADirectoryError:
+        raise ToolchoiceError(f"{path}: is a folder", hint="name one saved stream file") from None
+    except OSError as exc:
+        raise ToolchoiceError(f"{path}: cannot read: {exc.strerror}") from None
+
+
 def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
-               translation: Translation | None) -> dict[str, Any]:
-    return {
+               translation: Translation | None, stream: Any = None) -> dict[str, Any]:
+    data = {
         "provider": provider,
         "reply": reply.to_json(),
         "verdict": verdict,
         "ledger": [e.to_json() for e in translation.ledger] if translation is not None else [],
         "error": reply.error.one_line(provider) if reply.error else None,
     }
+    if stream is not None:
+        data["stream"] = stream.to_json()
+    return data
 
 
 @handled
@@ -63,6 +82,8 @@ def parse(
     tool_choice: Optional[str] = TOOL_CHOICE,
     model: Optional[str] = MODEL,
     format: OutputFormat = FORMAT,
+    stream: bool = typer.Option(False, "--stream", help="The file is a saved raw stream (SSE, NDJSON or AWS "
+                                "event-stream), assembled like a live one."),
 ) -> None:
     """Normalize a saved reply (tool calls, text, finish reason, usage) and judge it."""
     from toolchoice.providers.core.reply import read_reply
@@ -79,8 +100,15 @@ def parse(
 
         loaded = scenario_with_override(scenario, tool_choice)
         translation = translate(provider, loaded, RenderOptions(model=model))
-    body, text = read_body(response)
-    reply = read_reply(provider, None, body, text)
+    streamed = None
+    if stream:
+        from toolchoice.providers.core.streaming import assemble_bytes
+
+        streamed = assemble_bytes(provider, read_stream_bytes(response))
+        reply = streamed.reply
+    else:
+        body, text = read_body(response)
+        reply = read_reply(provider, None, body, text)
     if scenario is not None:
         from toolchoice.providers.core.verdict import verdict
 
@@ -97,11 +125,16 @@ def parse(
         extra_names += (settings.api_key_env,) if settings.api_key_env else ()
     secrets = environment_secrets(os.environ, extra_names)
     if format is OutputFormat.json:
-        emit(json.dumps(parse_json(provider, reply, judged, translation), indent=2, ensure_ascii=False), secrets)
+        emit(json.dumps(parse_json(provider, reply, judged, translation, streamed), indent=2, ensure_ascii=False),
+             secrets)
     else:
         def draw(console: Any) -> None:
             console.rule(f"[bold]{provider}[/bold] · {response}")
             print_reply(console, provider, reply, judged if scenario is not None else None)
+            if streamed is not None:
+                from .stream_view import print_stream
+
+                print_stream(console, streamed)
             if translation is not None:
                 print_ledger(console, translation.ledger)
 

@@ -509,10 +509,43 @@ def assemble_events(provider: str, events: Iterable[Event]) -> Assembly:
     return assembler.finish()
 
 
+_SSE_FIELD = re.compile(rb"^(?:data|event|id|retry)?:", re.MULTILINE)
+
+
+def saved_events(framing: Framing, data: bytes) -> tuple[list[Event], list[Finding]]:
+    """A saved stream -> events. Besides the raw framing (what ``send --stream --save`` keeps, or a
+    ``curl -N`` capture) this reads the one-payload-a-line chunk files SDK test suites record
+    (vercel/ai ``__fixtures__/*.chunks.txt``): SSE payloads without ``data:`` lines, and Bedrock
+    events written as ``{"<event type>": {...}}`` lines."""
+    start = data.lstrip()[:1]
+    if framing == "sse" and start in (b"{", b"[") and not _SSE_FIELD.search(data):
+        lines = [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
+        events, findings = [], []
+        for line in lines:
+            value = _json_or_none(line)
+            if value is None:
+                findings.append(Finding("stream.framing", f"a chunk line is not JSON: {line[:120]!r}"))
+            name = value.get("type") if isinstance(value, dict) and isinstance(value.get("type"), str) else "message"
+            events.append(Event(name, value, line))
+        return events, findings
+    if framing == "eventstream" and start == b"{":
+        events, findings = [], []
+        for line in data.decode("utf-8", errors="replace").splitlines():
+            value = _json_or_none(line) if line.strip() else None
+            if isinstance(value, dict) and len(value) == 1:
+                ((name, payload),) = value.items()
+                events.append(Event(name, payload, json.dumps(payload)))
+            elif line.strip():
+                findings.append(Finding("stream.framing", f"not an event line: {line[:120]!r}"))
+        return events, findings
+    return decode_bytes(framing, data)
+
+
 def assemble_bytes(provider: str, data: bytes) -> StreamResult:
-    """A saved raw stream (``send --stream --save``, a curl -N capture) -> StreamResult, offline."""
+    """A saved stream (``send --stream --save``, a curl -N capture, an SDK's chunk file; see
+    ``saved_events``) -> StreamResult, offline."""
     framing, assembler = assembler_for(provider)
-    events, framing_findings = decode_bytes(framing, data)
+    events, framing_findings = saved_events(framing, data)
     for event in events:
         assembler.feed(event)
     assembly = assembler.finish()
