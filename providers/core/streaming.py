@@ -287,6 +287,9 @@ def parse_headers(data: bytes) -> dict[str, Any]:
     return headers
 
 
+_HEADER_CACHE: dict[bytes, dict[str, Any]] = {}  # read-only once parsed: never mutate a message's headers
+
+
 class EventStreamDecoder:
     """AWS event-stream messages out of bytes in any split, with both CRC checks."""
 
@@ -296,23 +299,36 @@ class EventStreamDecoder:
     def feed(self, chunk: bytes) -> list[EventStreamMessage]:
         self._buffer += chunk
         out = []
-        buffer = self._buffer
-        while len(buffer) >= 12:
-            total, headers_length, prelude_crc = _PRELUDE.unpack_from(buffer, 0)
-            if zlib.crc32(bytes(buffer[:8])) != prelude_crc:
-                raise StreamFault(f"event-stream prelude CRC mismatch (expected {prelude_crc:#010x}, computed "
-                                  f"{zlib.crc32(bytes(buffer[:8])):#010x})")
-            if total > MAX_MESSAGE or headers_length > MAX_HEADERS or total < 16 + headers_length:
-                raise StreamFault(f"event-stream message length {total} (headers {headers_length}) is not possible")
-            if len(buffer) < total:
-                break
-            message = bytes(buffer[:total])
-            (message_crc,) = struct.unpack_from(">I", message, total - 4)
-            if zlib.crc32(message[:-4]) != message_crc:
-                raise StreamFault(f"event-stream message CRC mismatch (expected {message_crc:#010x})")
-            headers = parse_headers(message[12:12 + headers_length])
-            out.append(EventStreamMessage(headers, message[12 + headers_length:-4]))
-            del buffer[:total]
+        buffer = memoryview(self._buffer)
+        at, size = 0, len(buffer)
+        try:
+            while size - at >= 12:
+                total, headers_length, prelude_crc = _PRELUDE.unpack_from(buffer, at)
+                computed = zlib.crc32(buffer[at:at + 8])
+                if computed != prelude_crc:
+                    raise StreamFault(f"event-stream prelude CRC mismatch (expected {prelude_crc:#010x}, computed "
+                                      f"{computed:#010x})")
+                if total > MAX_MESSAGE or headers_length > MAX_HEADERS or total < 16 + headers_length:
+                    raise StreamFault(f"event-stream message length {total} (headers {headers_length}) is not "
+                                      "possible")
+                if size - at < total:
+                    break
+                end = at + total
+                (message_crc,) = struct.unpack_from(">I", buffer, end - 4)
+                if zlib.crc32(buffer[at:end - 4]) != message_crc:
+                    raise StreamFault(f"event-stream message CRC mismatch (expected {message_crc:#010x})")
+                raw_headers = bytes(buffer[at + 12:at + 12 + headers_length])
+                headers = _HEADER_CACHE.get(raw_headers)
+                if headers is None:
+                    headers = parse_headers(raw_headers)
+                    if len(_HEADER_CACHE) < 256:  # a stream repeats a handful of header blocks
+                        _HEADER_CACHE[raw_headers] = headers
+                out.append(EventStreamMessage(headers, bytes(buffer[at + 12 + headers_length:end - 4])))
+                at = end
+        finally:
+            buffer.release()
+            if at:
+                del self._buffer[:at]
         return out
 
     def close(self) -> tuple[list[EventStreamMessage], str]:
@@ -541,16 +557,38 @@ def saved_events(framing: Framing, data: bytes) -> tuple[list[Event], list[Findi
     return decode_bytes(framing, data)
 
 
-def assemble_bytes(provider: str, data: bytes) -> StreamResult:
+def assemble_bytes(provider: str, data: bytes, *, keep_events: bool = False) -> StreamResult:
     """A saved stream (``send --stream --save``, a curl -N capture, an SDK's chunk file; see
-    ``saved_events``) -> StreamResult, offline."""
+    ``saved_events``) -> StreamResult, offline. Raw framings are decoded 64 KiB at a time and each
+    event is dropped once assembled (unless ``keep_events``), so a long stream does not pile up
+    parsed payloads."""
     framing, assembler = assembler_for(provider)
-    events, framing_findings = saved_events(framing, data)
-    for event in events:
-        assembler.feed(event)
+    start = data.lstrip()[:1]
+    log: list[Event] = []
+    if (framing == "sse" and start in (b"{", b"[")) or (framing == "eventstream" and start == b"{"):
+        events, findings = saved_events(framing, data)
+        count = len(events)
+        for event in events:
+            assembler.feed(event)
+        log = events if keep_events else []
+    else:
+        decoder = EventDecoder(framing)
+        count = 0
+        for chunk in iter_chunks(data, 65536):
+            for event in decoder.feed(chunk):
+                count += 1
+                assembler.feed(event)
+                if keep_events:
+                    log.append(event)
+        for event in decoder.close():
+            count += 1
+            assembler.feed(event)
+            if keep_events:
+                log.append(event)
+        findings = decoder.findings
     assembly = assembler.finish()
-    return StreamResult(provider, None, assembly.reply, len(events), assembly.deltas, Timings(),
-                        tuple(framing_findings) + assembly.findings, data, tuple(events), assembly.extras)
+    return StreamResult(provider, None, assembly.reply, count, assembly.deltas, Timings(),
+                        tuple(findings) + assembly.findings, data, tuple(log), assembly.extras)
 
 
 class _Clock:
