@@ -1,0 +1,106 @@
+"""Streaming against the real llama-cpp-python server: the request rendered with --stream (the same
+translator `render --stream` uses), read live by stream_reply, assembles to the same kind of call the
+non-streamed path gets for the same scenario, and the verdict is the same.
+
+The model is Gemma 3 270M (not instruction-tuned): a named tool_choice is grammar-constrained, so both
+paths yield one call of the named tool whose arguments validate against its schema; what the arguments
+say is not asserted (sampling is greedy, but streamed and whole replies are separate generations).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import httpx
+import jsonschema
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from toolchoice.providers.core.model import RenderOptions  # noqa: E402
+from toolchoice.providers.core.registry import translate  # noqa: E402
+from toolchoice.providers.core.reply import read_reply  # noqa: E402
+from toolchoice.providers.core.scenario import load_scenario_text  # noqa: E402
+from toolchoice.providers.core.streaming import stream_reply  # noqa: E402
+from toolchoice.providers.core.transport import Timeouts, prepare, send  # noqa: E402
+from toolchoice.providers.core.verdict import verdict  # noqa: E402
+
+pytestmark = pytest.mark.realmodel
+
+SCENARIO = """
+tools:
+  - name: get_weather
+    description: Current weather for a city.
+    parameters:
+      type: object
+      properties:
+        city: {type: string, description: "City name, e.g. Paris"}
+      required: [city]
+  - name: get_time
+    description: Current local time in an IANA time zone.
+    parameters:
+      type: object
+      properties:
+        timezone: {type: string, description: "e.g. Asia/Tokyo"}
+      required: [timezone]
+tool_choice: get_time
+system: You are a helpful assistant. Use the tools when they help.
+messages:
+  - {role: user, content: "What time is it in Tokyo?"}
+providers:
+  openai: {model: gemma-3-270m, max_tokens: 64, temperature: 0}
+"""
+TIMEOUT_S = 300.0
+ENV = {"OPENAI_API_KEY": "sk-realmodel-not-a-key"}
+
+
+def both_ways(base_url: str):
+    scenario = load_scenario_text(SCENARIO)
+    plain = translate("openai", scenario, RenderOptions(base_url=base_url))
+    streamed = translate("openai", scenario, RenderOptions(base_url=base_url, stream=True))
+    response = send(plain.request, provider="openai", timeouts=Timeouts.from_total(TIMEOUT_S), environ=ENV)
+    whole = read_reply("openai", response.status, response.body, response.text, headers=response.headers)
+
+    async def go():
+        async with httpx.AsyncClient(timeout=httpx.Timeout(TIMEOUT_S)) as client:
+            return await stream_reply(client, prepare(streamed.request, "openai", ENV), "openai", TIMEOUT_S,
+                                      idle=TIMEOUT_S)
+
+    return scenario, plain, streamed, whole, asyncio.run(go())
+
+
+@pytest.fixture(scope="module")
+def exchange(llama_server: str):
+    return both_ways(llama_server)
+
+
+def test_streamed_request_is_the_rendered_streaming_form(exchange, llama_server: str) -> None:
+    _, plain, streamed, _, _ = exchange
+    assert streamed.request.url == f"{llama_server}/chat/completions" == plain.request.url
+    assert streamed.request.body["stream"] is True
+    assert streamed.request.body["stream_options"] == {"include_usage": True}
+
+
+def test_streamed_call_is_the_same_kind_as_the_non_streamed_one(exchange) -> None:
+    scenario, plain, streamed, whole, result = exchange
+    assert whole.error is None and result.reply.error is None, (whole.error, result.reply.error)
+    assert result.status == 200
+    assert [c.name for c in result.reply.tool_calls] == [c.name for c in whole.tool_calls] == ["get_time"]
+    [call] = result.reply.tool_calls
+    assert call.id and call.arguments_error is None
+    jsonschema.validate(call.arguments, scenario.tool("get_time").schema())
+    assert result.reply.finish_reason == whole.finish_reason == "tool_calls"
+    judged_stream, judged_whole = verdict(scenario, result.reply, streamed), verdict(scenario, whole, plain)
+    assert judged_stream["category"] == judged_whole["category"] == "obeyed"
+    assert judged_stream["calls"] == judged_whole["calls"]
+
+
+def test_the_real_stream_is_clean_and_timed(exchange) -> None:
+    *_, result = exchange
+    assert result.findings == ()  # ended with data: [DONE], every call's arguments decoded
+    assert result.events >= 2 and result.deltas and result.deltas[0] >= 1
+    t = result.timings
+    assert t.first_byte_ms <= t.first_tool_delta_ms <= t.last_event_ms <= t.total_ms
+    assert result.raw.rstrip().endswith(b"data: [DONE]")
