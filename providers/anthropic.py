@@ -31,7 +31,7 @@ from .core.translation import Context, check_names, compact, endpoint, finish, m
     streamed, strict_tools
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
                     Usage)
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 BASE_URL = "https://api.anthropic.com"  # the SDK's base URL: no /v1
 PATH = "/v1/messages"
@@ -352,7 +352,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
 STREAM_FRAMING = "sse"
 
 
-class MessagesStreamAssembler:
+class MessagesStreamAssembler(StreamAssembler):
     """Messages stream events → the Reply ``parse_reply`` makes of the whole message.
 
     ``content_block_start`` opens block ``index`` (a ``tool_use`` block is a call with its id and
@@ -362,22 +362,12 @@ class MessagesStreamAssembler:
     (anthropic-sdk-python ``types/raw_message_stream_event.py``). Input tokens come from
     ``message_start`` (a later ``message_delta`` count wins)."""
 
-    def __init__(self, provider: str) -> None:
-        from .core.streaming import Calls, Finding, error_event, missing_final
+    final_event = "message_stop"
 
-        self.provider = provider
-        self.findings: list[Finding] = []
-        self.calls = Calls(self.findings)
-        self._missing_final, self._error_event = missing_final, error_event
-        self.blocks: dict[Any, str] = {}  # index -> block type
-        self.texts: dict[Any, list[str]] = {}
-        self.stop: str | None = None
-        self.input_tokens: int | None = None
-        self.output_tokens: int | None = None
-        self.reasoning = 0
-        self.signatures = 0
-        self.error: ProviderError | None = None
-        self.done = False
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
+        self.blocks: dict[Any, Any] = {}  # index -> block type
+        self.texts: dict[Any, list[str]] = {}  # text blocks' pieces, in block order
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -390,62 +380,53 @@ class MessagesStreamAssembler:
                 return False
             dtype = delta.get("type")
             if dtype == "input_json_delta":
-                block = self.blocks.get(index)
-                if block is None or block == "tool_use":
+                if self.blocks.get(index, "tool_use") == "tool_use":
                     self.calls.delta(index, delta.get("partial_json"))
                     return True
             elif dtype == "text_delta" and isinstance(delta.get("text"), str):
                 self.texts.setdefault(index, []).append(delta["text"])
-            elif dtype == "thinking_delta" and isinstance(delta.get("thinking"), str):
-                self.reasoning += len(delta["thinking"])
+            elif dtype == "thinking_delta":
+                self.count("reasoning_chars", delta.get("thinking"))
             elif dtype == "signature_delta":
-                self.signatures += 1
+                self.extras["signatures"] = self.extras.get("signatures", 0) + 1
         elif kind == "content_block_start":
             index, block = data.get("index"), data.get("content_block")
             if not isinstance(block, dict):
                 return False
             self.blocks[index] = block.get("type")
             if block.get("type") == "tool_use":
-                call = self.calls.open(index, block.get("id"), block.get("name"))
-                call.whole = block.get("input")
+                self.calls.open(index, block.get("id"), block.get("name")).whole = block.get("input")
                 return True
             if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"]:
                 self.texts.setdefault(index, []).append(block["text"])
         elif kind == "message_start":
-            usage = (data.get("message") or {}).get("usage") if isinstance(data.get("message"), dict) else None
-            if isinstance(usage, dict):
-                self.input_tokens = int_or_none(usage.get("input_tokens"))
-                self.output_tokens = int_or_none(usage.get("output_tokens"))
+            message = data.get("message") if isinstance(data.get("message"), dict) else {}
+            self._usage(message.get("usage"))
         elif kind == "message_delta":
-            delta, usage = data.get("delta"), data.get("usage")
+            delta = data.get("delta")
             if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
-                self.stop = delta["stop_reason"]
-            if isinstance(usage, dict):
-                if int_or_none(usage.get("output_tokens")) is not None:
-                    self.output_tokens = usage["output_tokens"]
-                if int_or_none(usage.get("input_tokens")) is not None:
-                    self.input_tokens = usage["input_tokens"]
+                self.finish_reason = delta["stop_reason"]
+            self._usage(data.get("usage"))
         elif kind == "message_stop":
             self.done = True
         elif kind == "error":
             error = data.get("error") if isinstance(data.get("error"), dict) else {}
             etype, message = error.get("type"), error.get("message")
-            self.error = ProviderError(None, etype if isinstance(etype, str) else None,
-                                       message if isinstance(message, str) else compact(data))
-            self.findings.append(self._error_event(self.provider, self.error))
+            self.fail(ProviderError(None, etype if isinstance(etype, str) else None,
+                                    message if isinstance(message, str) else compact(data)))
         return False
 
-    def finish(self) -> Any:
-        from .core.streaming import Assembly
+    def _usage(self, usage: Any) -> None:
+        """Counts present in ``usage`` replace the ones so far (output_tokens is cumulative)."""
+        if isinstance(usage, dict):
+            self.usage = Usage(int_or_none(usage.get("input_tokens")) if "input_tokens" in usage
+                               else self.usage.input_tokens,
+                               int_or_none(usage.get("output_tokens")) if "output_tokens" in usage
+                               else self.usage.output_tokens)
 
-        calls, deltas = self.calls.build()
-        if not self.done and self.error is None:
-            self.findings.append(self._missing_final("message_stop"))
-        texts = ["".join(parts) for index, parts in self.texts.items() if self.blocks.get(index, "text") == "text"]
-        reply = Reply(tool_calls=calls, text=join_text(texts), finish_reason=self.stop,
-                      usage=Usage(self.input_tokens, self.output_tokens), error=self.error)
-        extras = {k: v for k, v in (("reasoning_chars", self.reasoning), ("signatures", self.signatures)) if v}
-        return Assembly(reply, deltas, tuple(self.findings), extras)
+    def reply_text(self) -> str | None:
+        return join_text(["".join(parts) for index, parts in self.texts.items()
+                          if self.blocks.get(index, "text") == "text"])
 
 
 def stream_assembler(provider: str) -> MessagesStreamAssembler:

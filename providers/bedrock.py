@@ -34,7 +34,7 @@ from .core.capabilities import Capability
 from .core.translation import Context, bearer, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
     streamed, strict_tools
 from .core.model import Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_REGION = "us-east-1"
 
@@ -308,7 +308,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
 STREAM_FRAMING = "eventstream"
 
 
-class ConverseStreamAssembler:
+class ConverseStreamAssembler(StreamAssembler):
     """ConverseStream events (AWS event-stream messages named by ``:event-type``) → the Reply
     ``parse_reply`` makes of a Converse body (botocore ``bedrock-runtime`` service-2.json
     ``ConverseStreamOutput``): ``contentBlockStart`` with ``start.toolUse`` (toolUseId, name) opens a
@@ -317,19 +317,7 @@ class ConverseStreamAssembler:
     message, ``metadata`` brings usage. Exception messages (``:message-type`` exception, e.g.
     ``throttlingException``) are the reply's error."""
 
-    def __init__(self, provider: str) -> None:
-        from .core.streaming import Calls, Finding, error_event, missing_final
-
-        self.provider = provider
-        self.findings: list[Finding] = []
-        self.calls = Calls(self.findings)
-        self._missing_final, self._error_event = missing_final, error_event
-        self.text: list[str] = []
-        self.reasoning = 0
-        self.stop: str | None = None
-        self.usage = Usage()
-        self.done = False
-        self.error: ProviderError | None = None
+    final_event = "messageStop"
 
     def feed(self, event: Any) -> bool:
         name, data = event.name, event.data
@@ -343,7 +331,7 @@ class ConverseStreamAssembler:
             if isinstance(delta.get("text"), str):
                 self.text.append(delta["text"])
             elif isinstance(delta.get("reasoningContent"), dict):
-                self.reasoning += len(delta["reasoningContent"].get("text") or "")
+                self.count("reasoning_chars", delta["reasoningContent"].get("text"))
         elif name == "contentBlockStart":
             start = data.get("start") if isinstance(data.get("start"), dict) else {}
             if isinstance(start.get("toolUse"), dict):
@@ -353,27 +341,15 @@ class ConverseStreamAssembler:
         elif name == "messageStop":
             self.done = True
             if isinstance(data.get("stopReason"), str):
-                self.stop = data["stopReason"]
+                self.finish_reason = data["stopReason"]
         elif name == "metadata":
             usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
             self.usage = Usage(int_or_none(usage.get("inputTokens")), int_or_none(usage.get("outputTokens")))
         elif isinstance(name, str) and name.startswith(":"):
-            kind = name.rsplit(":", 1)[-1]
             message = data.get("message", data.get("Message"))
-            self.error = ProviderError(None, kind or None, message if isinstance(message, str) else compact(data))
-            self.findings.append(self._error_event(self.provider, self.error))
+            self.fail(ProviderError(None, name.rsplit(":", 1)[-1] or None,
+                                    message if isinstance(message, str) else compact(data)))
         return False
-
-    def finish(self) -> Any:
-        from .core.streaming import Assembly
-
-        calls, deltas = self.calls.build()
-        if not self.done and self.error is None:
-            self.findings.append(self._missing_final("messageStop"))
-        reply = Reply(tool_calls=calls, text=join_text(self.text), finish_reason=self.stop, usage=self.usage,
-                      error=self.error)
-        extras = {"reasoning_chars": self.reasoning} if self.reasoning else {}
-        return Assembly(reply, deltas, tuple(self.findings), extras)
 
 
 def stream_assembler(provider: str) -> ConverseStreamAssembler:

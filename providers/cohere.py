@@ -21,7 +21,7 @@ from .core.capabilities import Capability
 from .core.translation import (chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
                      start, streamed, strict_tools)
 from .core.model import Message, ProviderError, RenderOptions, Reply, Scenario, Translation, Usage
-from .core.parsing import bad_body, expect_dict, expect_list, join_text, make_call
+from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, join_text, make_call
 
 BASE_URL = "https://api.cohere.com"
 PATH = "/v2/chat"
@@ -187,7 +187,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
 STREAM_FRAMING = "sse"
 
 
-class CohereStreamAssembler:
+class CohereStreamAssembler(StreamAssembler):
     """Chat v2 stream events → the Reply ``parse_reply`` makes of the whole body.
 
     ``tool-call-start`` (``index``, ``delta.message.tool_calls`` with id and name) opens a call,
@@ -196,21 +196,11 @@ class CohereStreamAssembler:
     ``message-end`` carries ``finish_reason`` and usage and ends the stream (cohere-python
     ``v2/types/streamed_chat_response_v2.py``)."""
 
-    def __init__(self, provider: str) -> None:
-        from .core.streaming import Calls, Finding, error_event, missing_final
+    final_event = "message-end"
 
-        self.provider = provider
-        self.findings: list[Finding] = []
-        self.calls = Calls(self.findings)
-        self._missing_final, self._error_event = missing_final, error_event
-        self.kinds: dict[Any, str] = {}  # content index -> text | thinking
-        self.text: list[str] = []
-        self.reasoning = 0
-        self.plan = 0
-        self.finish_reason: str | None = None
-        self.usage = Usage()
-        self.done = False
-        self.error: Any = None
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
+        self.kinds: dict[Any, Any] = {}  # content index -> text | thinking
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -219,52 +209,37 @@ class CohereStreamAssembler:
         kind = data.get("type", event.name)
         delta = data.get("delta") if isinstance(data.get("delta"), dict) else {}
         message = delta.get("message") if isinstance(delta.get("message"), dict) else {}
-        if kind == "tool-call-delta":
+        if kind in ("tool-call-delta", "tool-call-start"):
             calls = message.get("tool_calls") if isinstance(message.get("tool_calls"), dict) else {}
             function = calls.get("function") if isinstance(calls.get("function"), dict) else {}
-            self.calls.delta(data.get("index"), function.get("arguments"))
+            if kind == "tool-call-delta":
+                self.calls.delta(data.get("index"), function.get("arguments"))
+            else:
+                call = self.calls.open(data.get("index"), calls.get("id"), function.get("name"))
+                if isinstance(function.get("arguments"), str) and function["arguments"]:
+                    call.parts.append(function["arguments"])
             return True
+        content = message.get("content") if isinstance(message.get("content"), dict) else {}
         if kind == "content-delta":
-            content = message.get("content") if isinstance(message.get("content"), dict) else {}
             if self.kinds.get(data.get("index"), "text") == "thinking" or "thinking" in content:
-                self.reasoning += len(content.get("thinking") or content.get("text") or "")
+                self.count("reasoning_chars", content.get("thinking") or content.get("text"))
             elif isinstance(content.get("text"), str):
                 self.text.append(content["text"])
-        elif kind == "tool-call-start":
-            calls = message.get("tool_calls") if isinstance(message.get("tool_calls"), dict) else {}
-            function = calls.get("function") if isinstance(calls.get("function"), dict) else {}
-            call = self.calls.open(data.get("index"), calls.get("id"), function.get("name"))
-            if isinstance(function.get("arguments"), str) and function["arguments"]:
-                call.parts.append(function["arguments"])
-            return True
         elif kind == "content-start":
-            content = message.get("content") if isinstance(message.get("content"), dict) else {}
             self.kinds[data.get("index")] = content.get("type", "text")
             if content.get("type", "text") == "text" and isinstance(content.get("text"), str):
                 self.text.append(content["text"])
         elif kind == "tool-plan-delta":
-            self.plan += len(message.get("tool_plan") or "")
+            self.count("tool_plan_chars", message.get("tool_plan"))
         elif kind == "message-end":
             self.done = True
             if isinstance(delta.get("finish_reason"), str):
                 self.finish_reason = delta["finish_reason"]
             if delta.get("error"):
-                self.error = ProviderError(None, None, str(delta["error"]))
-                self.findings.append(self._error_event(self.provider, self.error))
-            self.usage = _usage(self.provider, {"usage": delta.get("usage")}) if isinstance(delta.get("usage"),
-                                                                                            dict) else self.usage
+                self.fail(ProviderError(None, None, str(delta["error"])))
+            if isinstance(delta.get("usage"), dict):
+                self.usage = _usage(self.provider, {"usage": delta["usage"]})
         return False
-
-    def finish(self) -> Any:
-        from .core.streaming import Assembly
-
-        calls, deltas = self.calls.build()
-        if not self.done and self.error is None:
-            self.findings.append(self._missing_final("message-end"))
-        reply = Reply(tool_calls=calls, text=join_text(self.text), finish_reason=self.finish_reason, usage=self.usage,
-                      error=self.error)
-        extras = {k: v for k, v in (("reasoning_chars", self.reasoning), ("tool_plan_chars", self.plan)) if v}
-        return Assembly(reply, deltas, tuple(self.findings), extras)
 
 
 def stream_assembler(provider: str) -> CohereStreamAssembler:

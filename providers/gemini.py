@@ -30,7 +30,7 @@ from .core.capabilities import Capability
 from .core.translation import Context
 from .core.model import Message, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.reply import looks_like_error, provider_error
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_BASE = "https://generativelanguage.googleapis.com"
 THOUGHT_SIGNATURE_SENTINEL = "skip_thought_signature_validator"
@@ -555,7 +555,7 @@ def _usage(meta: Any) -> Usage:
 STREAM_FRAMING = "sse"
 
 
-class GeminiStreamAssembler:
+class GeminiStreamAssembler(StreamAssembler):
     """``streamGenerateContent?alt=sse`` chunks → the Reply ``parse_reply`` makes of one body.
 
     Each chunk is a GenerateContentResponse; ``candidates[0].content.parts`` add text and
@@ -565,20 +565,10 @@ class GeminiStreamAssembler:
     value, then an empty ``functionCall``) the pieces are joined per path. The last chunk carries
     ``finishReason``; there is no other end-of-stream event, so a stream without one is cut short."""
 
-    def __init__(self, provider: str) -> None:
-        from .core.streaming import Calls, Finding, error_event, missing_final
+    final_event = "a chunk with finishReason"
 
-        self.provider = provider
-        self.findings: list[Finding] = []
-        self.calls = Calls(self.findings)
-        self._missing_final, self._error_event = missing_final, error_event
-        self.text: list[str] = []
-        self.finish_reason: str | None = None
-        self.usage = Usage()
-        self.error: Any = None
-        self.blocked = False
-        self.signatures = 0
-        self.reasoning = 0
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
         self._open: Any = None  # key of a call whose arguments are still streaming
         self._partial: dict[Any, dict[str, Any]] = {}
 
@@ -588,9 +578,8 @@ class GeminiStreamAssembler:
             return False
         if "candidates" not in data and data.get("error") is not None:
             error = data.get("error")
-            self.error = provider_error(self.provider, int_or_none(error.get("code")) if isinstance(error, dict)
-                                        else None, data)
-            self.findings.append(self._error_event(self.provider, self.error))
+            self.fail(provider_error(self.provider, int_or_none(error.get("code")) if isinstance(error, dict)
+                                     else None, data))
             return False
         if isinstance(data.get("usageMetadata"), dict):
             usage = _usage(data["usageMetadata"])
@@ -600,11 +589,11 @@ class GeminiStreamAssembler:
         if not isinstance(candidates, list) or not candidates:
             feedback = data.get("promptFeedback")
             if isinstance(feedback, dict) and isinstance(feedback.get("blockReason"), str):
-                self.finish_reason, self.blocked = feedback["blockReason"], True
+                self.finish_reason, self.done = feedback["blockReason"], True
             return False
         first = candidates[0] if isinstance(candidates[0], dict) else {}
         if isinstance(first.get("finishReason"), str):
-            self.finish_reason = first["finishReason"]
+            self.finish_reason, self.done = first["finishReason"], True
         content = first.get("content")
         parts = content.get("parts") if isinstance(content, dict) else None
         called = False
@@ -612,30 +601,29 @@ class GeminiStreamAssembler:
             if not isinstance(part, dict):
                 continue
             if part.get("thoughtSignature"):
-                self.signatures += 1
+                self.extras["signatures"] = self.extras.get("signatures", 0) + 1
             if isinstance(part.get("functionCall"), dict):
                 self._call(part["functionCall"])
                 called = True
             elif part.get("thought") is True:
-                self.reasoning += len(part.get("text") or "")
+                self.count("reasoning_chars", part.get("text"))
             elif isinstance(part.get("text"), str):
                 self.text.append(part["text"])
         return called
 
     def _call(self, call: dict[str, Any]) -> None:
         if "partialArgs" in call or (self._open is not None and not call.get("name")):
-            if self._open is None:
-                self.calls.delta(len(self.calls.by_key), None)
-                self._open = len(self.calls.by_key) - 1
+            if self._open is None:  # argument pieces no call opened: a finding, kept as their own call
+                self._open = len(self.calls.by_key)
+                self.calls.delta(self._open, None)
             key = self._open
-            parts = self.calls.by_key[key]
             for piece in call.get("partialArgs") or ():
                 if isinstance(piece, dict):
                     self._piece(key, piece)
-            parts.deltas += 1
+            self.calls.by_key[key].deltas += 1
             if not call.get("willContinue"):
                 self._open = None
-                parts.whole = _unflatten(self._partial.pop(key, {}))
+                self.calls.by_key[key].whole = _unflatten(self._partial.pop(key, {}))
             return
         key = len(self.calls.by_key)
         opened = self.calls.open(key, call.get("id"), call.get("name"))
@@ -661,17 +649,9 @@ class GeminiStreamAssembler:
             values[path] = None
 
     def finish(self) -> Any:
-        from .core.streaming import Assembly
-
         for key in list(self._partial):  # arguments still streaming when the stream ended
             self.calls.by_key[key].whole = _unflatten(self._partial.pop(key))
-        calls, deltas = self.calls.build()
-        if self.finish_reason is None and self.error is None:
-            self.findings.append(self._missing_final("a chunk with finishReason"))
-        reply = Reply(tool_calls=calls, text=join_text(self.text), finish_reason=self.finish_reason, usage=self.usage,
-                      error=self.error)
-        extras = {k: v for k, v in (("reasoning_chars", self.reasoning), ("signatures", self.signatures)) if v}
-        return Assembly(reply, deltas, tuple(self.findings), extras)
+        return super().finish()
 
 
 def _unflatten(values: dict[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from .core.capabilities import Capability
 from .core.translation import chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, start, \
     streamed, strict_tools
 from .core.model import Message, RenderOptions, Reply, Scenario, Translation, Usage
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, make_call
+from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, make_call
 
 BASE_URL = "http://localhost:11434"
 PATH = "/api/chat"
@@ -169,28 +169,19 @@ def parse_reply(provider: str, body: Any) -> Reply:
 STREAM_FRAMING = "ndjson"
 
 
-class OllamaStreamAssembler:
+class OllamaStreamAssembler(StreamAssembler):
     """``/api/chat`` NDJSON chunks (stream: true) → the Reply ``parse_reply`` makes of the body.
 
     Each line is a ChatResponse (ollama ``api/types.go``): ``message.content`` pieces, whole
     ``message.tool_calls`` (arguments as objects, ids optional), ``message.thinking`` pieces; the last
     line has ``done: true`` with ``done_reason`` and the counts. A line ``{"error": ...}`` is the
-    reply's error."""
+    reply's error. Content is kept as sent, even when empty, as ``parse_reply`` keeps it."""
+
+    final_event = "a line with done: true"
 
     def __init__(self, provider: str) -> None:
-        from .core.streaming import Calls, Finding, error_event, missing_final
-
-        self.provider = provider
-        self.findings: list[Finding] = []
-        self.calls = Calls(self.findings)
-        self._missing_final, self._error_event = missing_final, error_event
-        self.text: list[str] = []
+        super().__init__(provider)
         self.saw_content = False
-        self.reasoning = 0
-        self.finish_reason: str | None = None
-        self.usage = Usage()
-        self.done = False
-        self.error: Any = None
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -199,24 +190,19 @@ class OllamaStreamAssembler:
         if "error" in data and "message" not in data:
             from .core.reply import provider_error
 
-            self.error = provider_error(self.provider, None, data)
-            self.findings.append(self._error_event(self.provider, self.error))
+            self.fail(provider_error(self.provider, None, data))
             return False
         message = data.get("message") if isinstance(data.get("message"), dict) else {}
         if isinstance(message.get("content"), str):
             self.saw_content = True
             self.text.append(message["content"])
-        if isinstance(message.get("thinking"), str):
-            self.reasoning += len(message["thinking"])
+        self.count("reasoning_chars", message.get("thinking"))
         called = False
         for raw in message.get("tool_calls") or ():
-            if not isinstance(raw, dict):
-                continue
-            function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
-            call = self.calls.open(len(self.calls.by_key), raw.get("id"), function.get("name"))
-            call.whole = function.get("arguments")
-            call.deltas = 1
-            called = True
+            if isinstance(raw, dict):
+                function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
+                call = self.calls.open(len(self.calls.by_key), raw.get("id"), function.get("name"))
+                call.whole, call.deltas, called = function.get("arguments"), 1, True
         if data.get("done") is True:
             self.done = True
             if isinstance(data.get("done_reason"), str):
@@ -224,17 +210,8 @@ class OllamaStreamAssembler:
             self.usage = Usage(int_or_none(data.get("prompt_eval_count")), int_or_none(data.get("eval_count")))
         return called
 
-    def finish(self) -> Any:
-        from .core.streaming import Assembly
-
-        calls, deltas = self.calls.build()
-        if not self.done and self.error is None:
-            self.findings.append(self._missing_final("a line with done: true"))
-        text = "".join(self.text) if self.saw_content else None
-        reply = Reply(tool_calls=calls, text=text, finish_reason=self.finish_reason, usage=self.usage,
-                      error=self.error)
-        extras = {"reasoning_chars": self.reasoning} if self.reasoning else {}
-        return Assembly(reply, deltas, tuple(self.findings), extras)
+    def reply_text(self) -> str | None:
+        return "".join(self.text) if self.saw_content else None
 
 
 def stream_assembler(provider: str) -> OllamaStreamAssembler:

@@ -16,7 +16,7 @@ from .core.capabilities import Capability
 from .core.translation import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, openai_strict_problems, parallel_value, start, streamed, strict_tools)
 from .core.model import Message, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
 
@@ -367,7 +367,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
 STREAM_FRAMING = "sse"
 
 
-class ChatStreamAssembler:
+class ChatStreamAssembler(StreamAssembler):
     """Chat Completions chunks → the Reply ``parse_reply`` makes of the whole body.
 
     Calls are keyed by ``delta.tool_calls[].index``; the id and name come on a call's first delta
@@ -377,35 +377,23 @@ class ChatStreamAssembler:
     with ``data: [DONE]``; usage comes in a chunk with ``usage`` (a last one with empty choices when
     stream_options.include_usage is sent)."""
 
-    def __init__(self, provider: str) -> None:
-        from .core.streaming import Calls, Finding, error_event, missing_final
+    final_event = "data: [DONE]"
 
-        self.provider = provider
-        self.findings: list[Finding] = []
-        self.calls = Calls(self.findings)
-        self._missing_final, self._error_event = missing_final, error_event
-        self.text: list[str] = []
-        self.reasoning = 0
-        self.finish_reason: str | None = None
-        self.usage = Usage()
-        self.error: Any = None
-        self.done = False
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
         self._ids: dict[str, Any] = {}
         self._last: Any = None
 
     def feed(self, event: Any) -> bool:
         data = event.data
-        if data is None:
+        if not isinstance(data, dict):
             if event.text == "[DONE]":
                 self.done = True
-            return False
-        if not isinstance(data, dict):
             return False
         if data.get("error") is not None:
             from .core.reply import provider_error
 
-            self.error = provider_error(self.provider, None, data)
-            self.findings.append(self._error_event(self.provider, self.error))
+            self.fail(provider_error(self.provider, None, data))
             return False
         usage = data.get("usage")
         if isinstance(usage, dict):
@@ -421,12 +409,10 @@ class ChatStreamAssembler:
         delta = choice.get("delta")
         if not isinstance(delta, dict):
             return False
-        content = delta.get("content")
-        if isinstance(content, str):
-            self.text.append(content)
-        for key in ("reasoning_content", "reasoning"):
-            if isinstance(delta.get(key), str):
-                self.reasoning += len(delta[key])
+        if isinstance(delta.get("content"), str):
+            self.text.append(delta["content"])
+        if "reasoning_content" in delta or "reasoning" in delta:
+            self.count("reasoning_chars", delta.get("reasoning_content") or delta.get("reasoning"))
         pieces = delta.get("tool_calls")
         if not isinstance(pieces, list):
             return False
@@ -442,17 +428,13 @@ class ChatStreamAssembler:
         if not isinstance(key, int) or isinstance(key, bool):
             if call_id:
                 key = self._ids.get(call_id, ("id", call_id))
-            elif self._last is not None:
-                key = self._last
             else:
-                key = 0
-        if key not in self.calls.by_key and (call_id or name):
+                key = self._last if self._last is not None else 0
+        call = self.calls.by_key.get(key)
+        if call is None and (call_id or name):
             call = self.calls.open(key, call_id, name)
-        elif key in self.calls.by_key:
-            call = self.calls.by_key[key]
+        elif call is not None:
             self.calls.update(call, call_id, name)
-        else:
-            call = None
         arguments = function.get("arguments")
         if call is None:
             self.calls.delta(key, arguments)
@@ -463,17 +445,8 @@ class ChatStreamAssembler:
             self._ids.setdefault(call_id, key)
         self._last = key
 
-    def finish(self) -> Any:
-        from .core.streaming import Assembly
-
-        calls, deltas = self.calls.build()
-        if not self.done and self.error is None:
-            self.findings.append(self._missing_final("data: [DONE]"))
-        text = "".join(self.text) or None
-        reply = Reply(tool_calls=calls, text=text, finish_reason=self.finish_reason, usage=self.usage,
-                      error=self.error)
-        extras = {"reasoning_chars": self.reasoning} if self.reasoning else {}
-        return Assembly(reply, deltas, tuple(self.findings), extras)
+    def reply_text(self) -> str | None:
+        return "".join(self.text) or None
 
 
 def stream_assembler(provider: str) -> ChatStreamAssembler:

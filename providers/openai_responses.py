@@ -27,7 +27,7 @@ from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
 from .core.model import ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_BASE = "https://api.openai.com/v1"
 _IGNORED_SETTINGS = ("thinking", "deployment", "endpoint", "api_version", "region")
@@ -224,7 +224,7 @@ STREAM_FRAMING = "sse"
 _FINAL_EVENTS = ("response.completed", "response.incomplete", "response.failed")
 
 
-class ResponsesStreamAssembler:
+class ResponsesStreamAssembler(StreamAssembler):
     """Responses API events → the Reply ``parse_reply`` makes of the final response object.
 
     A call opens with ``response.output_item.added`` (item type ``function_call``: ``call_id``,
@@ -235,19 +235,11 @@ class ResponsesStreamAssembler:
     usage and a failure come from the final ``response.completed|incomplete|failed`` event
     (openai-python ``types/responses/response_stream_event.py``)."""
 
-    def __init__(self, provider: str) -> None:
-        from .core.streaming import Calls, Finding, error_event, missing_final
+    final_event = "response.completed (or response.incomplete/failed)"
 
-        self.provider = provider
-        self.findings: list[Finding] = []
-        self._finding = Finding
-        self.calls = Calls(self.findings)
-        self._missing_final, self._error_event = missing_final, error_event
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
         self._items: dict[str, Any] = {}  # item id -> call key
-        self.text: list[str] = []
-        self.reasoning = 0
-        self.final: dict[str, Any] | None = None
-        self.error: ProviderError | None = None
 
     def _key(self, data: dict[str, Any]) -> Any:
         item_id = data.get("item_id")
@@ -279,17 +271,16 @@ class ResponsesStreamAssembler:
         elif kind in ("response.function_call_arguments.done", "response.output_item.done"):
             self._done(kind, data)
         elif kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
-            if isinstance(data.get("delta"), str):
-                self.reasoning += len(data["delta"])
+            self.count("reasoning_chars", data.get("delta"))
         elif kind in _FINAL_EVENTS:
-            response = data.get("response")
-            self.final = response if isinstance(response, dict) else {}
-            self.error = _failure(self.final.get("error")) or self.error
+            final = data.get("response") if isinstance(data.get("response"), dict) else {}
+            self.done = True
+            self.finish_reason, self.usage = _finish(final), _usage(final.get("usage"))
+            self.error = _failure(final.get("error")) or self.error
         elif kind == "error":
             code, message = data.get("code"), data.get("message")
-            self.error = ProviderError(None, code if isinstance(code, str) else None,
-                                       message if isinstance(message, str) else common.compact(data))
-            self.findings.append(self._error_event(self.provider, self.error))
+            self.fail(ProviderError(None, code if isinstance(code, str) else None,
+                                    message if isinstance(message, str) else common.compact(data)))
         return False
 
     def _done(self, kind: str, data: dict[str, Any]) -> None:
@@ -298,11 +289,7 @@ class ResponsesStreamAssembler:
             if not isinstance(item, dict) or item.get("type") != "function_call":
                 return
             key = data.get("output_index", item.get("id"))
-            call = self.calls.by_key.get(key)
-            if call is None:
-                call = self.calls.open(key, item.get("call_id"), item.get("name"))
-            else:
-                self.calls.update(call, item.get("call_id"), item.get("name"))
+            call = self.calls.open(key, item.get("call_id"), item.get("name"))
             whole = item.get("arguments")
         else:
             call = self.calls.by_key.get(self._key(data))
@@ -312,21 +299,11 @@ class ResponsesStreamAssembler:
         if not call.parts:
             call.parts.append(whole)
         elif "".join(call.parts) != whole:
-            self.findings.append(self._finding("stream.arguments_mismatch", f"call {call.key}: the argument deltas "
-                                               f"join to {''.join(call.parts)[:80]!r} but {kind} says {whole[:80]!r}; "
-                                               "the deltas are kept"))
+            from .core.streaming import Finding
 
-    def finish(self) -> Any:
-        from .core.streaming import Assembly
-
-        calls, deltas = self.calls.build()
-        final = self.final or {}
-        if self.final is None and self.error is None:
-            self.findings.append(self._missing_final("response.completed (or response.incomplete/failed)"))
-        reply = Reply(tool_calls=calls, text=join_text(self.text), finish_reason=_finish(final),
-                      usage=_usage(final.get("usage")), error=self.error)
-        extras = {"reasoning_chars": self.reasoning} if self.reasoning else {}
-        return Assembly(reply, deltas, tuple(self.findings), extras)
+            self.findings.append(Finding("stream.arguments_mismatch", f"call {call.key}: the argument deltas join "
+                                         f"to {''.join(call.parts)[:80]!r} but {kind} says {whole[:80]!r}; the "
+                                         "deltas are kept"))
 
 
 def stream_assembler(provider: str) -> ResponsesStreamAssembler:
