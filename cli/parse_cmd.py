@@ -24,38 +24,32 @@ from .render_cmd import MODEL, TOOL_CHOICE
 from .send_cmd import FORMAT, OutputFormat, emit, emit_pretty, exit_code, print_ledger, print_reply
 
 
-def read_body(path: Path) -> tuple[Any, str]:
-    """(parsed JSON or None, raw text) of a response file; ``-`` reads stdin."""
-    if str(path) == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise ToolchoiceError(f"{path}: no such file", hint="give a saved response body (JSON)") from None
-        except IsADirectoryError:
-            raise ToolchoiceError(f"{path}: is a folder", hint="name one sample-NNN.response.json file") from None
-        except OSError as exc:
-            raise ToolchoiceError(f"{path}: cannot read: {exc.strerror}") from None
-        text = data.decode("utf-8-sig", errors="replace")
-    try:
-        return json.loads(text), text
-    except ValueError:
-        return None, text
-
-
-def read_stream_bytes(path: Path) -> bytes:
-    """The raw bytes of a saved stream; ``-`` reads stdin."""
+def read_bytes(path: Path, missing: str, folder: str) -> bytes:
+    """The bytes of a saved file; ``-`` reads stdin. ``missing``/``folder``: the hints when the path
+    does not exist or is a folder."""
     if str(path) == "-":
         return sys.stdin.buffer.read()
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        raise ToolchoiceError(f"{path}: no such file", hint="give a saved raw stream (send --stream --save)") from None
+        raise ToolchoiceError(f"{path}: no such file", hint=missing) from None
     except IsADirectoryError:
-        raise ToolchoiceError(f"{path}: is a folder", hint="name one saved stream file") from None
+        raise ToolchoiceError(f"{path}: is a folder", hint=folder) from None
     except OSError as exc:
         raise ToolchoiceError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def read_body(path: Path) -> tuple[Any, str]:
+    """(parsed JSON or None, raw text) of a response file; ``-`` reads stdin."""
+    if str(path) == "-":
+        text = sys.stdin.read()
+    else:
+        text = read_bytes(path, "give a saved response body (JSON)", "name one sample-NNN.response.json file").decode(
+            "utf-8-sig", errors="replace")
+    try:
+        return json.loads(text), text
+    except ValueError:
+        return None, text
 
 
 def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
@@ -104,7 +98,8 @@ def parse(
     if stream:
         from toolchoice.providers.core.streaming import assemble_bytes
 
-        streamed = assemble_bytes(provider, read_stream_bytes(response))
+        data = read_bytes(response, "give a saved raw stream (send --stream --save)", "name one saved stream file")
+        streamed = assemble_bytes(provider, data)
         reply = streamed.reply
     else:
         body, text = read_body(response)

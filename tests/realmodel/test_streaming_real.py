@@ -19,45 +19,23 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from test_end_to_end import scenario_file  # noqa: E402  (the scenario the send tests use)
 from toolchoice.providers.core.model import RenderOptions  # noqa: E402
 from toolchoice.providers.core.registry import translate  # noqa: E402
 from toolchoice.providers.core.reply import read_reply  # noqa: E402
-from toolchoice.providers.core.scenario import load_scenario_text  # noqa: E402
+from toolchoice.providers.core.scenario import load_scenario  # noqa: E402
 from toolchoice.providers.core.streaming import stream_reply  # noqa: E402
 from toolchoice.providers.core.transport import Timeouts, prepare, send  # noqa: E402
 from toolchoice.providers.core.verdict import verdict  # noqa: E402
 
 pytestmark = pytest.mark.realmodel
 
-SCENARIO = """
-tools:
-  - name: get_weather
-    description: Current weather for a city.
-    parameters:
-      type: object
-      properties:
-        city: {type: string, description: "City name, e.g. Paris"}
-      required: [city]
-  - name: get_time
-    description: Current local time in an IANA time zone.
-    parameters:
-      type: object
-      properties:
-        timezone: {type: string, description: "e.g. Asia/Tokyo"}
-      required: [timezone]
-tool_choice: get_time
-system: You are a helpful assistant. Use the tools when they help.
-messages:
-  - {role: user, content: "What time is it in Tokyo?"}
-providers:
-  openai: {model: gemma-3-270m, max_tokens: 64, temperature: 0}
-"""
 TIMEOUT_S = 300.0
 ENV = {"OPENAI_API_KEY": "sk-realmodel-not-a-key"}
 
 
-def both_ways(base_url: str):
-    scenario = load_scenario_text(SCENARIO)
+def both_ways(base_url: str, folder: Path):
+    scenario = load_scenario(scenario_file(folder))  # two tools, tool_choice get_time, greedy, 64 tokens
     plain = translate("openai", scenario, RenderOptions(base_url=base_url))
     streamed = translate("openai", scenario, RenderOptions(base_url=base_url, stream=True))
     response = send(plain.request, provider="openai", timeouts=Timeouts.from_total(TIMEOUT_S), environ=ENV)
@@ -72,8 +50,8 @@ def both_ways(base_url: str):
 
 
 @pytest.fixture(scope="module")
-def exchange(llama_server: str):
-    return both_ways(llama_server)
+def exchange(llama_server: str, tmp_path_factory: pytest.TempPathFactory):
+    return both_ways(llama_server, tmp_path_factory.mktemp("stream"))
 
 
 def test_streamed_request_is_the_rendered_streaming_form(exchange, llama_server: str) -> None:
