@@ -21,7 +21,7 @@ from toolchoice.providers.core.registry import check_provider, translate
 from . import exits
 from .exits import handled
 from .render_cmd import MODEL, TOOL_CHOICE
-from .send_cmd import FORMAT, OutputFormat, emit, emit_pretty, exit_code, print_ledger, print_reply
+from .send_cmd import FORMAT, OutputFormat, emit, emit_pretty, print_ledger, print_reply
 
 
 def read_bytes(path: Path, missing: str, folder: str) -> bytes:
@@ -136,6 +136,6 @@ def parse(
         emit_pretty(draw, secrets)
     if reply.error is not None:
         raise typer.Exit(exits.FAILED)
-    code = exit_code([judged])
+    code = exits.outcome([judged])
     if code != exits.OK:
         raise typer.Exit(code)
