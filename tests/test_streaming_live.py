@@ -261,3 +261,20 @@ def test_ollama_ndjson_paced_line_by_line():
     assert result.reply.text == "Let me check. "
     assert result.reply.usage.output_tokens == 9
     assert result.events == 3 and result.findings == ()
+
+
+def test_the_clients_read_timeout_is_a_stall_too():
+    data = interleaved_openai()
+    with StreamServer(Script([Piece(data[:200])], stall=30.0)) as server:
+        request = Request("POST", server.url + "/s", {}, {"stream": True}, stream=True)
+        prepared = prepare(request, "openai", {})
+
+        async def go():
+            async with httpx.AsyncClient(timeout=httpx.Timeout(0.4)) as client:
+                return await stream_reply(client, prepared, "openai", 10.0, idle=5.0)
+
+        started = time.monotonic()
+        result = asyncio.run(go())
+    assert time.monotonic() - started < 3
+    assert [f.code for f in result.findings][0] == "stream.stalled"
+    assert result.raw == data[:200]

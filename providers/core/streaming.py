@@ -413,6 +413,16 @@ def _aws_event(message: EventStreamMessage, at: float | None) -> Event:
     return Event(name if isinstance(name, str) else None, _json_or_none(text) if text else {}, text, at)
 
 
+SAVE_SUFFIX: dict[str, str] = {"sse": ".sse", "ndjson": ".ndjson", "eventstream": ".eventstream"}
+
+
+def save_suffix(provider: str) -> str:
+    """The file suffix for a provider's saved raw stream (``StreamResult.raw``), e.g. ``.sse``."""
+    from .registry import module_for
+
+    return SAVE_SUFFIX[module_for(provider).STREAM_FRAMING]
+
+
 def decode_bytes(framing: Framing, data: bytes) -> tuple[list[Event], list[Finding]]:
     """A whole saved stream -> its events and framing findings (offline)."""
     decoder = EventDecoder(framing)
@@ -636,7 +646,11 @@ async def read_stream(chunks: AsyncIterator[bytes], framing: Framing, *, started
                               "stopped; what arrived is kept")
             break
         except Exception as exc:  # noqa: BLE001 - a broken connection is a finding, not a traceback
-            yield Finding("stream.transport", f"{type(exc).__name__}: {exc}".strip())
+            if type(exc).__name__ == "ReadTimeout":  # the client's own read timeout: no byte for that long
+                yield Finding("stream.stalled", f"no byte within the client's read timeout ({exc or 'ReadTimeout'}): "
+                              "reading stopped; what arrived is kept")
+            else:
+                yield Finding("stream.transport", f"{type(exc).__name__}: {exc}".strip())
             break
         arrival = clock()
         last_arrival = arrival
