@@ -16,6 +16,7 @@ from servers import StandIn, Step
 
 from toolchoice.providers.core.argdiff import argument_diff
 from toolchoice.providers.core.model import Reply, ToolCall
+from cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CANARY = "sk-CANARY-compare-7d1b"
@@ -25,9 +26,7 @@ PROVIDERS = ["openai", "anthropic", "gemini", "mistral", "cohere"]
 
 
 def toolchoice(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("toolchoice")
-    assert exe
-    return subprocess.run([exe, *args], capture_output=True, text=True, env=env, timeout=120)
+    return run_cli(args, env=env)
 
 
 def scenario_for(tmp_path: Path, urls: dict[str, str]) -> Path:

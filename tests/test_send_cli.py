@@ -23,6 +23,7 @@ from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import wire_json
 
 from servers import DEFAULT_REPLY, StandIn, Step, fixture
+from cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 WEATHER_YAML = ROOT / "configs" / "weather.yaml"
@@ -65,10 +66,7 @@ providers:
 
 
 def run(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("toolchoice")
-    assert exe, "the toolchoice console script must be installed (pip install -e .)"
-    return subprocess.run([exe, *args], capture_output=True, text=True, env=env if env is not None else base_env(),
-                          input=stdin, timeout=120)
+    return run_cli(args, env=env if env is not None else base_env(), input=stdin)
 
 
 def base_env(**overrides: str) -> dict[str, str]:

@@ -218,16 +218,24 @@ class Ledger:
         self.entries.append(LedgerEntry("error", code, message))
         self.errors += 1
 
-    def codes(self) -> list[str]:
-        return [e.code for e in self.entries]
 
-    @property
-    def has_errors(self) -> bool:
-        return self.errors > 0
+def _compact_encoder() -> Any:
+    import json
 
-    @property
-    def has_warnings(self) -> bool:
-        return self.warnings > 0
+    return json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+compact = _compact_encoder()
+"""JSON text without spaces, as toolchoice quotes values in ledger messages (one encoder for all)."""
+
+
+def quoted(value: Any) -> str:
+    """``compact``, for values read from the user or a server: whatever cannot be JSON (a loop, an
+    object) is shown with ``repr`` instead of raising."""
+    try:
+        return compact(value)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
 
 
 def wire_json(body: Any) -> str:
