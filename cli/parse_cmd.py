@@ -28,7 +28,8 @@ def read_bytes(path: Path, missing: str, folder: str) -> bytes:
     """The bytes of a saved file; ``-`` reads stdin. ``missing``/``folder``: the hints when the path
     does not exist or is a folder."""
     if str(path) == "-":
-        return sys.stdin.buffer.read()
+        stdin = getattr(sys.stdin, "buffer", None)  # a text-only stdin (in-process runs): its text as UTF-8
+        return stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
     try:
         return path.read_bytes()
     except FileNotFoundError:

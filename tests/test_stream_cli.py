@@ -1,31 +1,24 @@
-"""`render --stream` and `parse --stream` through the installed command."""
+"""`render --stream` and `parse --stream`, run in-process as the console script runs them (tests/cli.py)."""
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli import run_cli
 from streams import STREAMS, bedrock_stream, fixture_lines, sse
 
 ROOT = Path(__file__).resolve().parents[1]
 WEATHER = ROOT / "configs" / "weather.yaml"
 
 
-def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    beside = Path(sys.executable).with_name("toolchoice")  # this environment's command first
-    exe = str(beside) if beside.exists() else shutil.which("toolchoice")
-    assert exe
-    result = subprocess.run([exe, *args], capture_output=True, input=stdin, timeout=60,
-                            env={**os.environ, "COLUMNS": "160", "NO_COLOR": "1"})
-    out = subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())
-    assert "Traceback" not in out.stderr
-    return out
+def run(*args: str, stdin: str | None = None):
+    result = run_cli(list(args), env={**os.environ, "COLUMNS": "160", "NO_COLOR": "1"}, input=stdin)
+    assert "Traceback" not in result.stderr
+    return result
 
 
 def rendered(provider: str, *extra: str) -> dict:
@@ -78,7 +71,7 @@ def test_curl_export_streams_with_n_only_when_streaming():
 
 def test_parse_stream_reads_a_saved_sse_stream_and_judges_it():
     data = sse(fixture_lines("deepseek", "deepseek-tool-call.chunks.txt"), done=True)
-    result = run("parse", "-", "-p", "deepseek", "--stream", "-f", "json", stdin=data)
+    result = run("parse", "-", "-p", "deepseek", "--stream", "-f", "json", stdin=data.decode())
     doc = json.loads(result.stdout)
     assert doc["reply"]["tool_calls"][0]["arguments"] == {"location": "San Francisco"}
     assert doc["stream"]["findings"] == []
