@@ -61,8 +61,10 @@ def render(
     stream: bool = STREAM,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
+    # `stream is True`: callers that invoke render() directly (send --dry-run) without the argument get
+    # typer's option object as the default, which must not read as --stream
     translations = build_translations(scenario_with_override(scenario, tool_choice), provider, model, base_url,
-                                      strict, no_emulate, capabilities, stream)
+                                      strict, no_emulate, capabilities, stream is True)
     if format is RenderFormat.json:
         write(translations_json(translations))
     elif format is RenderFormat.curl:

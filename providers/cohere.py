@@ -203,7 +203,7 @@ class CohereStreamAssembler(StreamAssembler):
     ``tool-call-delta`` adds ``function.arguments`` pieces, ``content-delta`` adds text (thinking
     content is counted, not returned), ``tool-plan-delta`` is the plan (not the answer), and
     ``message-end`` carries ``finish_reason`` and usage and ends the stream (cohere-python
-    ``v2/types/streamed_chat_response_v2.py``)."""
+    ``v2/types/streamed_chat_response2.py``)."""
 
     final_event = "message-end"
 

@@ -30,7 +30,7 @@ def rendered(provider: str, *extra: str) -> dict:
 # The streaming forms, each from its provider's own reference:
 # openai-python chat/completion_create_params.py (stream, stream_options.include_usage),
 # responses/response_create_params.py (stream), anthropic-sdk-python message_create_params.py (stream),
-# google-genai models.py (streamGenerateContent?alt=sse), cohere v2 chat_stream (stream: true),
+# ai.google.dev/api (streamGenerateContent sends server-sent events with alt=sse), cohere v2 chat_stream (stream: true),
 # ollama api/types.go ChatRequest.Stream, botocore bedrock-runtime ConverseStream (/converse-stream).
 STREAM_FORMS = {
     "openai": ("/chat/completions", {"stream": True, "stream_options": {"include_usage": True}}),
