@@ -705,7 +705,8 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
     def scrub(chunk: bytes) -> bytes:
         if not secrets or framing == "eventstream":
             return chunk
-        return redact(chunk.decode("utf-8", errors="surrogateescape"), secrets).encode("utf-8", errors="surrogateescape")
+        text = redact(chunk.decode("utf-8", errors="surrogateescape"), secrets)
+        return text.encode("utf-8", errors="surrogateescape")
 
     try:
         async with _open(client, prepared, end - clock()) as response:

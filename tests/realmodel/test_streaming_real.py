@@ -86,7 +86,8 @@ def test_the_real_stream_is_clean_and_timed(exchange) -> None:
 
 def test_this_server_takes_stream_options_but_streams_no_usage(exchange) -> None:
     # Measured on llama-cpp-python 0.3.36: stream_options.include_usage is accepted (200) but no chunk
-    # carries usage, while the non-streamed reply has it (abetlen/llama-cpp-python#1552, which adds it, was still open when checked).
+    # carries usage, while the non-streamed reply has it (abetlen/llama-cpp-python#1552, which adds it,
+    # was still open when checked).
     *_, whole, result = exchange
     assert whole.usage.input_tokens and whole.usage.output_tokens
     assert result.reply.usage == Usage()
