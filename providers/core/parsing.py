@@ -65,6 +65,13 @@ def join_text(parts: list[str]) -> str | None:
     return text if text else None
 
 
+def custom_display(text: Any) -> dict[str, Any]:
+    """raw_arguments/arguments_error for a custom (free-text) call, so that views written for JSON
+    arguments show its input and say why there are no arguments."""
+    return {"raw_arguments": text if isinstance(text, str) else "",
+            "arguments_error": "custom tool call: free-text input, not JSON arguments"}
+
+
 class StreamAssembler:
     """What every provider's stream assembler keeps, and the Reply it folds into; each provider module
     subclasses it (``stream_assembler``) and writes only its own ``feed``. Defined here, on every
@@ -88,6 +95,7 @@ class StreamAssembler:
         self.usage = Usage()
         self.error: Any = None
         self.done = False
+        self.upstream: str | None = None  # a router's stream: which upstream answered
         self.extras: dict[str, int] = {}
 
     def count(self, what: str, text: Any) -> None:
@@ -113,5 +121,5 @@ class StreamAssembler:
         if not self.done and self.error is None:
             self.findings.append(missing_final(self.final_event))
         reply = Reply(tool_calls=calls, text=self.reply_text(), finish_reason=self.finish_reason, usage=self.usage,
-                      error=self.error)
+                      error=self.error, upstream=self.upstream)
         return Assembly(reply, deltas, tuple(self.findings), {k: v for k, v in self.extras.items() if v})
