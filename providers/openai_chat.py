@@ -476,7 +476,7 @@ class ChatStreamAssembler(StreamAssembler):
         if isinstance(usage, dict):
             self.usage = Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens")))
         if self._router and self.upstream is None:
-            self.upstream = _upstream(data)  # OpenRouter's chunks name the upstream as the whole reply does
+            self.upstream = _upstream(data)  # when a chunk carries the field a whole reply names its upstream by
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices:
             return False
