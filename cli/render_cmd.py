@@ -44,14 +44,15 @@ DIALECT = typer.Option(Dialect.api, "--dialect", help="api: what each API accept
 SNAPSHOT = typer.Option("--snapshot", help="Check the wire snapshots in this folder (one file per scenario x "
                         "provider); exit 5 with a diff when any changed, is missing or is extra.")
 UPDATE = typer.Option("--update", help="With --snapshot: write the snapshots instead of checking them.")
+STREAM = typer.Option("--stream", help="The provider's streaming form (SSE, NDJSON or AWS event stream).")
 
 
 def build_translations(scenario: Scenario, providers: Optional[List[str]], model: Optional[str],
                        base_url: Optional[str], strict: bool, no_emulate: bool,
-                       capabilities: Optional[Path]) -> list[Translation]:
+                       capabilities: Optional[Path], stream: bool = False) -> list[Translation]:
     """The loaded scenario translated for each selected provider, with the command line's options."""
     ids = selected_providers(providers, scenario)
-    options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url)
+    options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url, stream=stream)
     caps = capabilities_from(capabilities)
     return [translate(pid, scenario, options, caps) for pid in ids]
 
@@ -70,6 +71,7 @@ def render(
     dialect: Dialect = DIALECT,
     snapshot: Annotated[Optional[Path], SNAPSHOT] = None,  # Annotated: a direct call (send --dry-run) gets None
     update: Annotated[bool, UPDATE] = False,
+    stream: Annotated[bool, STREAM] = False,  # Annotated: a direct call (send --dry-run) gets False
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
     if isinstance(scenario, Path):  # `send --dry-run` calls this function with its one scenario
@@ -80,7 +82,7 @@ def render(
         rendered = []
         for path in scenario:
             loaded = scenario_with_override(path, tool_choice)
-            translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities)
+            translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream)
             if dialect is Dialect.langchain:
                 from toolchoice.providers.langchain_dialect import apply
 
@@ -91,7 +93,7 @@ def render(
     if len(scenario) > 1:
         raise ToolchoiceError("render takes one scenario file, or several with --snapshot DIR")
     loaded = scenario_with_override(scenario[0], tool_choice)
-    translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities)
+    translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream)
     if dialect is Dialect.langchain:
         return _render_langchain(loaded, translations, format)
     if format is RenderFormat.json:

@@ -381,6 +381,7 @@ class Request(NamedTuple):
     body: dict[str, Any]
     key_env: tuple[str, ...] = ()
     key_optional: bool = False  # local servers: send without a key when none is set
+    stream: bool = False  # the reply comes as a stream (rendered with --stream)
 
     def to_json(self) -> dict[str, Any]:
         return {"method": self.method, "url": self.url, "headers": dict(self.headers), "body": self.body}
@@ -418,6 +419,7 @@ class RenderOptions(NamedTuple):
     emulate: bool = True  # False: send only what the provider supports natively
     model: str | None = None
     base_url: str | None = None
+    stream: bool = False  # render the provider's streaming form (SSE, NDJSON or AWS event stream)
 
 
 # ---- replies (send / parse) -------------------------------------------------------------

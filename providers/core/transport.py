@@ -20,7 +20,6 @@ import json
 import os
 import random
 import re
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Mapping
