@@ -54,6 +54,8 @@ def compare(
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
     dialect: Dialect = DIALECT,
+    stream: bool = typer.Option(False, "--stream", help="The providers' streaming forms (with --send: each reply "
+                                "assembled from its events)."),
 ) -> None:
     """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
     from .inputs import scenario_with_override
@@ -63,7 +65,7 @@ def compare(
                               hint="drop --send, or send the API requests with --dialect api")
     loaded = scenario_with_override(scenario, tool_choice)
     translations = build_translations(loaded, [providers] if providers else None, model, base_url, strict,
-                                      no_emulate, capabilities)
+                                      no_emulate, capabilities, stream)
     if dialect is Dialect.langchain:
         return _compare_langchain(scenario, loaded, translations, format)
     if send:

@@ -47,6 +47,8 @@ def sample_json(provider: str, translation: Translation, sample: Sample, raw: bo
         "attempts": sample.attempts,
         "error": sample.error_line(provider),
     }
+    if sample.stream is not None:
+        data["stream"] = sample.stream
     if raw:
         data["raw"] = sample.raw_json if sample.raw_json is not None else sample.raw_text
     return data
@@ -177,10 +179,28 @@ def print_sample(console: Any, provider: str, translation: Translation, sample: 
         tries = ", ".join(f"{a['status'] or a['error'].split(':')[0]} (waited {a['wait_s']}s, {a['wait_source']})"
                           for a in sample.attempts[:-1])
         console.print(Text(f"retried: {tries}", style="yellow"))
+    if sample.stream is not None:
+        print_stream_facts(console, sample.stream)
     print_reply(console, provider, sample.reply, sample.verdict)
     print_ledger(console, translation.ledger)
     if raw:
         print_raw(console, sample.raw_json, sample.raw_text)
+
+
+def print_stream_facts(console: Any, stream: dict[str, Any]) -> None:
+    """A streamed reply's timings, event counts and findings (StreamResult.to_json)."""
+    from rich.text import Text
+
+    t = stream["timings"]
+
+    def ms(value: float | None) -> str:
+        return "–" if value is None else f"{value:.0f} ms"
+
+    console.print(Text(f"stream  {stream['events']} events · first byte {ms(t['first_byte_ms'])} · first tool delta "
+                       f"{ms(t['first_tool_delta_ms'])} · last event {ms(t['last_event_ms'])} · argument deltas "
+                       f"{', '.join(map(str, stream['argument_deltas'])) or '–'}", style="dim"))
+    for finding in stream["findings"]:
+        console.print(Text(f"  {finding['code']}: {finding['message']}", style="yellow"))
 
 
 def print_repeat(console: Any, provider: str, translation: Translation, collected: Any, raw: bool) -> None:
@@ -272,6 +292,8 @@ def send(
                                         "parsed reply as JSON files into this folder."),
     raw: bool = typer.Option(False, "--raw", help="Also show the raw response body."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be sent (exactly `render`) and stop."),
+    stream: bool = typer.Option(False, "--stream", help="Send the provider's streaming form and assemble the reply "
+                                "from its events (timings, deltas and stream faults are reported)."),
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
@@ -280,14 +302,16 @@ def send(
     check_provider(provider)
     if dry_run:
         render(scenario=scenario, provider=[provider], tool_choice=tool_choice, model=model, base_url=base_url,
-               format=RenderFormat(format.value), strict=strict, no_emulate=no_emulate, capabilities=capabilities)
+               format=RenderFormat(format.value), strict=strict, no_emulate=no_emulate, capabilities=capabilities,
+               stream=stream)
         return
     from toolchoice.providers.core import runner
 
     from .inputs import scenario_with_override
 
     loaded = scenario_with_override(scenario, tool_choice)
-    translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities)[0]
+    translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
+                                     stream)[0]
     if translation.refused:
         if format is OutputFormat.json:
             emit(json.dumps(refused_json(provider, translation), indent=2, ensure_ascii=False), {})

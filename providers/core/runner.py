@@ -30,8 +30,11 @@ class Sample:
     latency_ms: float | None
     reply: Reply
     verdict: dict[str, Any]
-    raw_text: str  # the response body as received ("" when none arrived)
+    raw_text: str  # the response body as received ("" when none arrived); a stream's raw bytes as text
     raw_json: Any  # the parsed body, or None
+    stream: dict[str, Any] | None = None  # a streamed reply's facts (StreamResult.to_json), None when not streamed
+    raw_suffix: str = ""  # the saved raw stream's file suffix (.sse, .ndjson, .eventstream), "" when not streamed
+    raw_bytes: bytes | None = None  # a stream's bytes as they arrived (redacted), what --save keeps
 
     def error_line(self, provider: str) -> str | None:
         return self.reply.error.one_line(provider) if self.reply.error else None
@@ -46,6 +49,8 @@ class Sample:
             "verdict": self.verdict,
             "error": self.error_line(provider),
         }
+        if self.stream is not None:
+            data["stream"] = self.stream
         if raw:
             data["raw"] = self.raw_json if self.raw_json is not None else self.raw_text
         return data
@@ -230,6 +235,8 @@ async def send_sample(job: Job, index: int, client: Any, policy: Any,
 
     extra = {} if sleep is None else {"sleep": sleep}
     try:
+        if job.translation.request is not None and job.translation.request.stream:
+            return await stream_sample(job, index, client, policy, sleep)
         response = await transport.send_async(job.translation.request, provider=job.provider,
                                               prepared=job.prepared, policy=policy, client=client, **extra)
         return judge(job, index, response)
@@ -237,6 +244,40 @@ async def send_sample(job: Job, index: int, client: Any, policy: Any,
         raise
     except Exception as exc:  # noqa: BLE001 - one failed sample never loses the others
         return failed_sample(job, index, exc)
+
+
+async def stream_sample(job: Job, index: int, client: Any, policy: Any,
+                        sleep: Callable[[float], Awaitable[None]] | None = None) -> Sample:
+    """A ``--stream`` request: read and assemble the stream as it arrives (streaming.stream_reply) and
+    judge the assembled reply. A stream that failed before its first event (no answer, or a
+    retryable status) is retried as ``send_async`` retries; once events arrived, never."""
+    import asyncio
+    import time
+
+    from . import streaming, transport
+    from .verdict import verdict
+
+    started = time.monotonic()
+    attempts: list[dict[str, Any]] = []
+    read_timeout = client.timeout.read or 120.0
+    while True:
+        result = await streaming.stream_reply(client, job.prepared, job.provider, deadline=read_timeout,
+                                              idle=min(streaming.DEFAULT_IDLE, read_timeout))
+        retryable = result.events == 0 and (result.status is None
+                                           or transport.should_retry(result.status, result.headers))
+        wait = (transport.next_wait(len(attempts), result.status, result.headers, time.monotonic() - started, policy)
+                if retryable else None)
+        attempts.append({"status": result.status, "error": None if result.status is not None else
+                         (result.reply.error.message if result.reply.error else "no answer"),
+                         "latency_ms": round(result.timings.total_ms or 0.0, 1),
+                         "wait_s": round(wait[0], 3) if wait else 0.0, "wait_source": wait[1] if wait else None})
+        if wait is None:
+            break
+        await (sleep or asyncio.sleep)(wait[0])
+    text = result.raw.decode("utf-8", errors="replace")
+    return Sample(index, result.status, attempts, result.timings.total_ms, result.reply,
+                  verdict(job.scenario, result.reply, job.translation), text, None,
+                  stream=result.to_json(), raw_suffix=streaming.save_suffix(job.provider), raw_bytes=result.raw)
 
 
 def open_client(settings: SendSettings, connections: int) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .model import ToolchoiceError, Translation
 
-SAMPLE_FILE = re.compile(r"sample-\d{3,}\.(request|response|reply)\.(json|txt)")
+SAMPLE_FILE = re.compile(r"sample-\d{3,}\.(request|response|reply)\.(json|txt|sse|ndjson|eventstream)")
 
 
 def prepare_save_dir(path: Path) -> Path:
@@ -35,11 +35,14 @@ def prepare_save_dir(path: Path) -> Path:
     return path
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path`` and rename it into place."""
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Write ``text`` (or bytes) to a temporary file beside ``path`` and rename it into place."""
     temporary = path.with_name(f".{path.name}.partial")
     try:
-        temporary.write_text(text, encoding="utf-8")
+        if isinstance(text, bytes):
+            temporary.write_bytes(text)
+        else:
+            temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)
     except OSError as exc:
         raise ToolchoiceError(f"--save: cannot write {path}: {exc.strerror}") from None
@@ -59,7 +62,8 @@ def save_sample(folder: Path, provider: str, translation: Translation, sample: A
     assert translation.request is not None
     write_atomic(folder / f"{stem}.request.json", redact(dumps(translation.request.to_json()), secrets))
     if sample.status is not None:
-        suffix = ".response.json" if sample.raw_json is not None else ".response.txt"
-        write_atomic(folder / f"{stem}{suffix}", redact(sample.raw_text, secrets))
+        suffix = ".response.json" if sample.raw_json is not None else ".response" + (sample.raw_suffix or ".txt")
+        body = sample.raw_bytes if sample.raw_bytes is not None else redact(sample.raw_text, secrets)
+        write_atomic(folder / f"{stem}{suffix}", body)
     meta = {"provider": provider, **sample.to_json(provider)}
     write_atomic(folder / f"{stem}.reply.json", redact(dumps(meta), secrets))
