@@ -41,8 +41,44 @@ def outcome(verdicts: Iterable[dict[str, Any] | None], refused: bool = False) ->
     return REFUSED if refused else OK
 
 
+def threshold_outcome(verdicts: dict[str, list[dict[str, Any]]], min_obeyed: float, refused: bool = False) -> int:
+    """--min-obeyed: DISOBEYED when a provider's obeyed rate is below the threshold (each one named on
+    stderr), else REFUSED when a translation was refused, else OK; errors count as not obeyed."""
+    below = False
+    for provider, samples in verdicts.items():
+        obeyed = sum(1 for v in samples if v["category"] == "obeyed")
+        if samples and obeyed / len(samples) < min_obeyed:
+            below = True
+            error_line(f"{provider}: obeyed {obeyed}/{len(samples)} ({obeyed / len(samples):.0%}), "
+                       f"below --min-obeyed {min_obeyed:g}")
+    if below:
+        return DISOBEYED
+    return REFUSED if refused else OK
+
+
+_RANK = {OK: 0, REFUSED: 1, FAILED: 2, DISOBEYED: 3}  # the order of `outcome`: a finding outranks a failure
+
+
+def worst(codes: Iterable[int]) -> int:
+    """The exit code of several runs (several scenarios): the one `outcome` ranks highest."""
+    return max(codes, key=lambda c: _RANK.get(c, 4), default=OK)
+
+
+def summary_text(results: Iterable[tuple[Any, int]]) -> str:
+    """One line per scenario with its exit code and meaning, for runs over several scenarios."""
+    rows = list(results)
+    lines = [f"{len(rows)} scenarios:"]
+    lines += [f"  {code}  {path}  ({EXIT_CODES.get(code, 'exit ' + str(code))})" for path, code in rows]
+    return "\n".join(lines)
+
+
 def error_line(message: str) -> None:
     sys.stderr.write(f"toolchoice: error: {message}\n")
+    sys.stderr.flush()
+
+
+def warning_line(message: str) -> None:
+    sys.stderr.write(f"toolchoice: warning: {message}\n")
     sys.stderr.flush()
 
 

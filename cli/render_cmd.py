@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 import typer
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
-from toolchoice.providers.core.model import RenderOptions, Scenario, Translation
+from toolchoice.providers.core.model import RenderOptions, Scenario, ToolchoiceError, Translation
 from toolchoice.providers.core.registry import translate
 
 from . import exits
 from .exits import handled
-from .inputs import capabilities_from, scenario_with_override, selected_providers
-from .output import print_pretty, translations_curl, translations_json, write
+from .inputs import capabilities_from, models_for, scenario_with_override, selected_providers
+from .options import BASE_URL, CAPS, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE, format_option
+from .output import dumps, print_ledgers, print_pretty, translations_curl, translations_json, write
 
 
 class RenderFormat(str, Enum):
@@ -24,48 +25,65 @@ class RenderFormat(str, Enum):
     curl = "curl"
 
 
-SCENARIO = typer.Argument(..., help="Scenario file (YAML or JSON).", show_default=False)
-PROVIDER = typer.Option(None, "--provider", "-p", help="Provider id (repeatable, comma lists, or 'all'). "
-                        "Default: the scenario's providers, else all.")
-TOOL_CHOICE = typer.Option(None, "--tool-choice", help="Override the scenario's tool_choice (same spellings: "
-                           "auto, none, required, any, NAME, '{tool: NAME}', '{allowed: [a, b], mode: auto}', ...).")
-MODEL = typer.Option(None, "--model", help="Model for every selected provider.")
-BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's convention: OpenAI-style ones include /v1).")
-STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")
-NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provider supports natively; refuse emulations.")
-CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
-
-
-def build_translations(scenario: Scenario, providers: Optional[List[str]], model: Optional[str],
+def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], model: Sequence[str] | str | None,
                        base_url: Optional[str], strict: bool, no_emulate: bool,
                        capabilities: Optional[Path]) -> list[Translation]:
     """The loaded scenario translated for each selected provider, with the command line's options."""
     ids = selected_providers(providers, scenario)
-    options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url)
+    models = models_for(model, ids)
     caps = capabilities_from(capabilities)
-    return [translate(pid, scenario, options, caps) for pid in ids]
+    return [translate(pid, scenario, RenderOptions(strict=strict, emulate=not no_emulate, model=models[pid],
+                                                   base_url=base_url), caps) for pid in ids]
+
+
+def _summary(path: Path, translations: list[Translation], loaded: Scenario) -> None:
+    from .compare_cmd import dry_rows
+    from .compare_view import print_table
+
+    print_table(dry_rows(loaded, translations), f"{path} · {len(translations)} providers · dry run (nothing sent)",
+                ledgers={t.provider: t.ledger for t in translations})
+    write(f"render {path} -p ID shows one provider's exact request (-p all: every one; --ledger-only: the ledgers)")
 
 
 @handled
 def render(
-    scenario: Path = SCENARIO,
+    scenario: List[Path] = SCENARIOS,
     provider: Optional[List[str]] = PROVIDER,
     tool_choice: Optional[str] = TOOL_CHOICE,
-    model: Optional[str] = MODEL,
+    model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
-    format: RenderFormat = typer.Option(RenderFormat.pretty, "--format", "-f", help="pretty, json or curl."),
+    format: RenderFormat = format_option(RenderFormat.pretty, "pretty, json or curl"),
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    ledger_only: bool = typer.Option(False, "--ledger-only", help="Pretty view: only each provider's ledger."),
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
-    translations = build_translations(scenario_with_override(scenario, tool_choice), provider, model, base_url,
-                                      strict, no_emulate, capabilities)
+    if ledger_only and format is not RenderFormat.pretty:
+        raise ToolchoiceError("--ledger-only is a pretty view", hint="--format json has each ledger in 'ledger'")
+    documents = []
+    refused = False
+    for path in scenario:
+        loaded = scenario_with_override(path, tool_choice)
+        translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities)
+        refused = refused or any(t.refused for t in translations)
+        if format is RenderFormat.json:
+            documents.append((path, translations))
+            continue
+        if len(scenario) > 1:
+            write(f"# scenario {path}" if format is RenderFormat.curl else f"══ {path}")
+        if format is RenderFormat.curl:
+            write(translations_curl(translations))
+        elif ledger_only:
+            print_ledgers(translations, {p: c.title for p, c in CAPABILITIES.items()})
+        elif not provider and len(translations) > 1:
+            _summary(path, translations, loaded)
+        else:
+            print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
     if format is RenderFormat.json:
-        write(translations_json(translations))
-    elif format is RenderFormat.curl:
-        write(translations_curl(translations))
-    else:
-        print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
-    if any(t.refused for t in translations):
+        if len(documents) == 1:
+            write(translations_json(documents[0][1]))
+        else:
+            write(dumps([{"scenario": str(path), "providers": [t.to_json() for t in ts]} for path, ts in documents]))
+    if refused:
         raise typer.Exit(exits.REFUSED)

@@ -44,6 +44,7 @@ COMPOSITION_KEYS = ("anyOf", "oneOf", "allOf")
 _NO_THINKING = re.compile(r"claude-(?:3-(?!7)|2|v1|v2|instant)")
 
 LEDGER_CODES: dict[str, str] = {
+    "strict.mapped": "strict tools sent with tool.strict true",
     "max_tokens.default": "max_tokens is required and was not set: a default is sent",
     "thinking.budget": "thinking: true sent as thinking {type: enabled, budget_tokens: 1024}",
     "thinking.forced_choice": "a forcing tool_choice with thinking on is rejected by the API: request refused",
@@ -254,6 +255,8 @@ def _tools_and_choice(ctx: Context, body: dict[str, Any]) -> None:
         return
     strict = strict_tools(ctx)
     body["tools"] = [_tool(ctx, tool, strict) for tool in plan.tools]
+    if strict:
+        ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → strict: true")
     choice: dict[str, Any] | None = None
     if plan.mode == "auto":
         choice = {"type": "auto"}

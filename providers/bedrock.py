@@ -43,6 +43,7 @@ _CLAUDE = re.compile(r"anthropic\.claude-(?!v1|v2|instant)")
 _NOVA = re.compile(r"amazon\.nova-")
 
 LEDGER_CODES: dict[str, str] = {
+    "strict.mapped": "strict tools sent with toolSpec.strict true",
     "region.default": "no region set: us-east-1 is used",
     "tool_choice.none_unenforced": "tool_choice none cannot be enforced: the history needs toolConfig, so the tools "
                                    "are sent without a toolChoice",
@@ -220,6 +221,8 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
         return
     strict = strict_tools(ctx)
     config: dict[str, Any] = {"tools": [_spec(ctx, tool, strict) for tool in plan.tools]}
+    if strict:
+        ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → toolSpec.strict: true")
     choice: dict[str, Any] | None = None
     if plan.mode == "auto":
         choice = {"auto": {}}

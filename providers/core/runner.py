@@ -173,8 +173,8 @@ OnSample = Callable[[Job, Sample], None]
 
 
 async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sample: OnSample | None = None) -> None:
-    """Send every live job ``repeat`` times (``settings.concurrency`` requests in flight across all
-    of them), judge each reply and append it to its job's ``samples`` (sorted by index at the end);
+    """Send every live job ``repeat`` times (``settings.concurrency`` requests in flight per job, so
+    several providers run side by side and the wall time tracks the slowest), judge each reply and append it to its job's ``samples`` (sorted by index at the end);
     ``on_sample`` sees each sample as it completes."""
     import asyncio
 
@@ -186,11 +186,11 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
     load_http_stack()
     timeouts = transport.Timeouts.from_total(settings.timeout)
     policy = transport.RetryPolicy(retries=settings.retries)
-    gate = asyncio.Semaphore(max(1, settings.concurrency))
+    gates = {id(job): asyncio.Semaphore(max(1, settings.concurrency)) for job in live}
     extra = {} if settings.sleep is None else {"sleep": settings.sleep}
 
     async def one(job: Job, index: int, client: Any) -> None:
-        async with gate:
+        async with gates[id(job)]:
             try:
                 response = await transport.send_async(job.translation.request, provider=job.provider,
                                                       prepared=job.prepared, policy=policy, client=client, **extra)
@@ -204,7 +204,8 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
             on_sample(job, sample)
 
     urls = [job.prepared.url for job in live]
-    async with transport.new_async_client(timeouts, settings.concurrency, urls, transport=settings.transport) as client:
+    async with transport.new_async_client(timeouts, settings.concurrency * len(live), urls,
+                                          transport=settings.transport) as client:
         await asyncio.gather(*(one(job, i + 1, client) for job in live for i in range(repeat)))
     for job in live:
         job.samples.sort(key=lambda s: s.index)
