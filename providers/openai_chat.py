@@ -42,11 +42,13 @@ class Host(NamedTuple):
     strict_errors: bool = False  # the host rejects strict schemas that break OpenAI's rules
     strict_base: str = ""  # strict tools need this base URL
     named_form: Literal["openai", "function-only"] = "openai"  # TGI/HF: {"function": {"name": N}}
+    developer_role: bool = False  # the API takes {"role": "developer"} (openai-python: ChatCompletionDeveloperMessageParam)
     notes: tuple[Note, ...] = ()
 
 
 HOSTS: dict[str, Host] = {
-    "openai": Host("https://api.openai.com/v1", max_tokens_field="max_completion_tokens", strict_errors=True),
+    "openai": Host("https://api.openai.com/v1", max_tokens_field="max_completion_tokens", strict_errors=True,
+                   developer_role=True),
     "azure": Host("{endpoint}/openai/deployments/{deployment}", auth="api-key", strict_errors=True,
                   max_tokens_field="max_completion_tokens"),
     "mistral": Host("https://api.mistral.ai/v1", id_rule="alnum9", tool_message_name=True),
@@ -310,7 +312,7 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
             msg["name"] = m.tool_name
         return msg
 
-    return chat_messages(ctx, assistant, tool)
+    return chat_messages(ctx, assistant, tool, developer_role=HOSTS[ctx.provider].developer_role)
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

@@ -25,6 +25,7 @@ TOP_KEYS = ("name", "description", "tools", "tool_choice", "parallel_tool_calls"
             "messages", "providers")
 TOOL_KEYS = ("name", "description", "parameters", "strict")
 ROLES = ("user", "assistant", "tool")
+LEADING_ROLES = ("system", "developer")  # accepted at the start of messages: they become the system prompt
 
 MAX_DEPTH = 100  # nesting of mappings/lists; real tool schemas stay under 20
 MAX_VALUES = 1_000_000  # values read after alias expansion (a file of nested aliases can mean billions)
@@ -301,8 +302,16 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
         choice = parse_tool_choice(r.value(top["tool_choice"]), names,
                                    lambda m, h=None: loc.fail(m, h))
 
-    messages = _messages(r, top.get("messages"))
+    messages, leading = _messages(r, top.get("messages"))
     system = r.string(top["system"], "system", empty_ok=True) if "system" in top and r.value(top["system"]) is not None else None
+    system_role = "system"
+    if leading:
+        if system is not None:
+            raise leading[0][2].fail(f"a {leading[0][0]} message and the top-level system: key both set the "
+                                     "system prompt", "keep one of them")
+        system = "\n\n".join(content for _, content, _ in leading)
+        roles = {role for role, _, _ in leading}
+        system_role = "developer" if roles == {"developer"} else "system"
     parallel = r.boolean(top["parallel_tool_calls"], "parallel_tool_calls") if "parallel_tool_calls" in top else None
     strict = r.boolean(top["strict"], "strict") if "strict" in top else None
     providers = _providers(r, top.get("providers"))
@@ -311,7 +320,7 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
             r.string(top[key], key, empty_ok=True)
     return Scenario(path=r.path, tools=tools, tools_written_empty="tools" in top and not tools and written_empty,
                     tool_choice=choice, parallel_tool_calls=parallel, strict=strict, system=system,
-                    messages=messages, providers=providers, lines=lines)
+                    messages=messages, providers=providers, lines=lines, system_role=system_role)
 
 
 def _no_yaml11_word(r: _Reader, node: yaml.Node) -> None:
@@ -384,10 +393,12 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
     return Tool(name=name, description=description, parameters=parameters, strict=strict, line=loc.line)
 
 
-def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
+def _messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ...], list[tuple[str, str, _Loc]]]:
+    """The conversation, and the system/developer messages it starts with (role, content, where)."""
     if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
-        return ()
+        return (), []
     messages: list[Message] = []
+    leading: list[tuple[str, str, _Loc]] = []  # system/developer messages before the conversation
     calls: dict[str, tuple[str, int]] = {}  # id -> (tool name, line)
     answered: set[str] = set()
     for item in r.sequence(node, "messages"):
@@ -396,11 +407,17 @@ def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
         if "role" not in fields:
             raise loc.fail("a message needs a role", "role: user, assistant or tool")
         role = r.value(fields["role"])
-        if role == "system":
-            raise r.loc(fields["role"]).fail("role 'system' is not a message role here",
-                                             "put the system prompt in the top-level system: key")
+        if role in LEADING_ROLES:
+            if messages:
+                raise r.loc(fields["role"]).fail(f"a {role} message after the conversation started",
+                                                 f"put {role} messages first, or use the top-level system: key")
+            _only(r, item, ("role", "content"), f"a {role} message")
+            if "content" not in fields:
+                raise loc.fail(f"a {role} message needs content", None)
+            leading.append((role, r.string(fields["content"], "content", empty_ok=True), loc))
+            continue
         if role not in ROLES:
-            hint = did_you_mean(str(role), ROLES) or "role: user, assistant or tool"
+            hint = did_you_mean(str(role), ROLES + LEADING_ROLES) or "role: user, assistant or tool"
             raise r.loc(fields["role"]).fail(f"unknown message role {role!r}", hint)
         if role == "user":
             _only(r, item, ("role", "content"), "a user message")
@@ -411,7 +428,7 @@ def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
             messages.append(_assistant(r, fields, loc, calls))
         else:
             messages.append(_tool_result(r, fields, loc, calls, answered))
-    return tuple(messages)
+    return tuple(messages), leading
 
 
 def _only(r: _Reader, mapping: yaml.MappingNode, allowed: tuple[str, ...], what: str) -> None:
