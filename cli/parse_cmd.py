@@ -54,14 +54,12 @@ def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
     }
 
 
-def wrong_format(provider: str, body: Any, reply: Reply) -> ToolchoiceError | None:
-    """When the body did not read as ``provider``'s reply but has another family's documented shape:
-    a usage error naming the -p that reads it."""
+def wrong_format(provider: str, body: Any) -> ToolchoiceError | None:
+    """When the body has another family's documented reply shape (some parsers read a foreign body as
+    an empty reply, others fail): a usage error naming the -p that reads it."""
     from toolchoice.providers.core.registry import MODULES
     from toolchoice.providers.core.sniff import FAMILIES, family_of
 
-    if reply.error is None or reply.error.status is not None:
-        return None
     family = family_of(body)
     if family is None or family == MODULES[provider]:
         return None
@@ -107,7 +105,7 @@ def parse(
         translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities)[0]
     body, text = read_body(response)
     reply = read_reply(provider, None, body, text)
-    mismatch = wrong_format(provider, body, reply)
+    mismatch = wrong_format(provider, body)
     if mismatch is not None:
         raise mismatch
     if scenario is not None:
