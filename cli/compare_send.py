@@ -42,9 +42,10 @@ def _summary(run: ProviderRun) -> dict[str, Any] | None:
 
 
 def _summary_json(run: ProviderRun) -> dict[str, Any] | None:
-    from .send_cmd import summary_json
+    from .send_cmd import renamed_latency
 
-    return summary_json([s.to_json(run.provider) for s in run.samples]) if run.samples else None
+    summary = _summary(run)
+    return renamed_latency(summary) if summary is not None else None
 
 
 def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
@@ -140,6 +141,9 @@ def _diff_lines(diff: dict[str, Any]) -> list[str]:
     return lines
 
 
+MAX_IN_FLIGHT = 64  # requests in flight across every provider of one compare --send
+
+
 def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list[Translation], *, repeat: int,
                      concurrency: int, timeout: float, retries: int, format: str, min_obeyed: float | None = None,
                      save: Path | None = None) -> tuple[int, dict[str, Any] | None]:
@@ -160,7 +164,8 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
             save_sample(folders[job.provider], job.provider, job.translation, sample, secrets)
 
     started = time.perf_counter()
-    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency)
+    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency,
+                                   max_in_flight=MAX_IN_FLIGHT)
     runner.run(runs, repeat, settings, on_sample)
     wall_ms = (time.perf_counter() - started) * 1000.0
     rows = [_row(r, repeat) for r in runs]
@@ -181,7 +186,8 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
 def _exit(runs: list[ProviderRun], min_obeyed: float | None = None) -> int:
     refused = any(r.translation.request is None for r in runs)
     if min_obeyed is not None:
-        return exits.threshold_outcome({r.provider: [s.verdict for s in r.samples] for r in runs if r.samples},
+        return exits.threshold_outcome({r.provider: (sum(1 for s in r.samples if s.verdict["category"] == "obeyed"),
+                                                     len(r.samples)) for r in runs if r.samples},
                                        min_obeyed, refused)
     return exits.outcome((s.verdict for r in runs for s in r.samples), refused=refused)
 

@@ -29,28 +29,27 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def outcome(verdicts: Iterable[dict[str, Any] | None], refused: bool = False) -> int:
-    """The one exit-code rule of every command that judges replies: DISOBEYED when any reply
-    disobeyed (a finding about a model outranks an incomplete measurement), else FAILED when any
-    sample failed (network, provider or body error), else REFUSED when a translation was refused,
-    else OK. ``None`` (nothing to judge) counts as OK."""
+    """The one exit-code rule of every command that judges replies, most fundamental first: FAILED
+    when any sample failed (network, provider or body error: the measurement is incomplete), else
+    REFUSED when a translation was refused, else DISOBEYED when any reply disobeyed, else OK.
+    ``None`` (nothing to judge) counts as OK."""
     categories = {v["category"] for v in verdicts if v is not None}
-    if categories - {"obeyed", "error"}:
-        return DISOBEYED
     if "error" in categories:
         return FAILED
-    return REFUSED if refused else OK
+    if refused:
+        return REFUSED
+    return DISOBEYED if categories - {"obeyed"} else OK
 
 
-def threshold_outcome(verdicts: dict[str, list[dict[str, Any]]], min_obeyed: float, refused: bool = False) -> int:
-    """--min-obeyed: DISOBEYED when a provider's obeyed rate is below the threshold (each one named on
-    stderr), else REFUSED when a translation was refused, else OK; errors count as not obeyed."""
+def threshold_outcome(obeyed: dict[str, tuple[int, int]], min_obeyed: float, refused: bool = False) -> int:
+    """--min-obeyed over provider -> (obeyed samples, samples): DISOBEYED when a provider's obeyed rate
+    is below the threshold (each one named on stderr), else REFUSED when a translation was refused,
+    else OK; errors count as not obeyed."""
     below = False
-    for provider, samples in verdicts.items():
-        obeyed = sum(1 for v in samples if v["category"] == "obeyed")
-        if samples and obeyed / len(samples) < min_obeyed:
+    for provider, (good, total) in obeyed.items():
+        if total and good / total < min_obeyed:
             below = True
-            error_line(f"{provider}: obeyed {obeyed}/{len(samples)} ({obeyed / len(samples):.0%}), "
-                       f"below --min-obeyed {min_obeyed:g}")
+            error_line(f"{provider}: obeyed {good}/{total} ({good / total:.0%}), below --min-obeyed {min_obeyed:g}")
     if below:
         return DISOBEYED
     return REFUSED if refused else OK

@@ -47,12 +47,10 @@ def choices_json(translation: Translation) -> dict[str, Any]:
             "effective_tool_choice": translation.effective_tool_choice}
 
 
-def summary_json(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """The tallies of several samples. ``latency_ms`` is a number wherever it appears (one sample's);
-    the distribution is ``latency_percentiles_ms``."""
-    from toolchoice.providers.core.verdict import aggregate
-
-    summary = aggregate(results)
+def renamed_latency(summary: dict[str, Any]) -> dict[str, Any]:
+    """A tally's summary for a JSON document: ``latency_ms`` is a number wherever it appears (one
+    sample's), so the distribution is ``latency_percentiles_ms``."""
+    summary = dict(summary)
     summary["latency_percentiles_ms"] = summary.pop("latency_ms")
     return summary
 
@@ -75,13 +73,16 @@ def sample_json(provider: str, translation: Translation, sample: Sample, raw: bo
     return data
 
 
-def repeat_json(provider: str, translation: Translation, samples: list[Sample], raw: bool) -> dict[str, Any]:
-    results = [s.to_json(provider, raw) for s in samples]
-    summary = summary_json(results)
-    return {"provider": provider, **choices_json(translation),
-            "request": translation.request.to_json() if translation.request else None,
-            "ledger": [e.to_json() for e in translation.ledger],
-            **summary, "results": results}
+def repeat_json(provider: str, translation: Translation, collected: Any) -> dict[str, Any]:
+    """The document of a repeated send: the summary over every sample, and the kept results."""
+    document = {"provider": provider, **choices_json(translation),
+                "request": translation.request.to_json() if translation.request else None,
+                "ledger": [e.to_json() for e in translation.ledger],
+                **renamed_latency(collected.tally.summary()), "results": collected.sorted_results()}
+    if collected.keep is not None and collected.done > collected.keep:
+        document["results_kept"] = {"kept": collected.keep, "of": collected.done,
+                                    "which": "the first to finish; --all-results keeps every one"}
+    return document
 
 
 def refused_json(provider: str, translation: Translation) -> dict[str, Any]:
@@ -198,15 +199,11 @@ def print_sample(console: Any, provider: str, translation: Translation, sample: 
         print_raw(console, sample.raw_json, sample.raw_text)
 
 
-def print_repeat(console: Any, provider: str, translation: Translation, samples: list[Sample], raw: bool) -> None:
-    from collections import Counter
-
+def print_repeat(console: Any, provider: str, translation: Translation, collected: Any, raw: bool) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from toolchoice.providers.core.verdict import aggregate
-
-    data = aggregate([s.to_json(provider) for s in samples])
+    data = collected.tally.summary()
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
     console.rule(Text.assemble((provider, "bold"), f" · {title} · {data['samples']} samples"))
     table = Table(show_header=True, header_style="bold", expand=False)
@@ -229,22 +226,18 @@ def print_repeat(console: Any, provider: str, translation: Translation, samples:
     if tokens["input_mean"] is not None or tokens["output_mean"] is not None:
         console.print(f"tokens   in {tokens['input_total']} (mean {_num(tokens['input_mean'])})  ·  "
                       f"out {tokens['output_total']} (mean {_num(tokens['output_mean'])})")
-    errors = Counter(s.error_line(provider) for s in samples if s.reply.error is not None)
-    for line, count in errors.most_common(5):
+    for line, count in collected.errors.most_common(5):
         console.print(Text(f"{count}× {line}", style="red"))
-    reasons = Counter(r for s in samples if s.verdict["category"] not in ("obeyed", "error")
-                      for r in s.verdict["reasons"][:1])
-    for line, count in reasons.most_common(5):
+    for line, count in collected.reasons.most_common(5):
         console.print(Text(f"{count}× {line}", style="yellow"))
-    unenforced = next((s.verdict for s in samples if not s.verdict.get("enforced", True)), None)
-    if unenforced is not None:
+    if collected.unenforced:
         console.print(Text("the provider could not enforce this tool_choice: judged against the request's intent",
                            style="yellow"))
     print_ledger(console, translation.ledger)
     if raw:
-        for sample in samples:
-            console.print(Text(f"sample {sample.index}", style="bold"))
-            print_raw(console, sample.raw_json, sample.raw_text)
+        for index, raw_json, raw_text in sorted(collected.raws, key=lambda item: item[0]):
+            console.print(Text(f"sample {index}", style="bold"))
+            print_raw(console, raw_json, raw_text)
 
 
 def _num(value: float | None) -> str:
@@ -282,7 +275,11 @@ def send(
     base_url: Optional[str] = BASE_URL,
     timeout: float = TIMEOUT,
     retries: int = RETRIES,
-    repeat: int = REPEAT,
+    repeat: int = typer.Option(1, "--repeat", "-n", min=1, max=1_000_000,
+                               help="Send N samples and tally the verdicts (at most 1,000,000)."),
+    all_results: bool = typer.Option(False, "--all-results", help="With --repeat and --format json: keep every "
+                                     "sample's result in the document (default: the first 100 to finish; the "
+                                     "summary always counts every sample)."),
     concurrency: int = CONCURRENCY,
     min_obeyed: Optional[float] = MIN_OBEYED,
     format: SendFormat = format_option(SendFormat.pretty, "pretty or json (curl with --dry-run)"),
@@ -311,7 +308,8 @@ def send(
         folder = save / Path(str(path)).stem if save is not None and many else save
         code, document = _send_one(path, provider, tool_choice, model, base_url, timeout, retries, repeat,
                                    concurrency, min_obeyed, OutputFormat(format.value), folder, raw, strict,
-                                   no_emulate, capabilities, print_json=not many)
+                                   no_emulate, capabilities, print_json=not many,
+                                   all_results=all_results)
         codes.append((path, code))
         if document is not None:
             documents.append({"scenario": str(path), **document})
@@ -327,7 +325,8 @@ def send(
 def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: Optional[List[str]],
               base_url: Optional[str], timeout: float, retries: int, repeat: int, concurrency: int,
               min_obeyed: Optional[float], format: OutputFormat, save: Optional[Path], raw: bool, strict: bool,
-              no_emulate: bool, capabilities: Optional[Path], print_json: bool) -> tuple[int, dict[str, Any] | None]:
+              no_emulate: bool, capabilities: Optional[Path], print_json: bool,
+              all_results: bool = False) -> tuple[int, dict[str, Any] | None]:
     """One scenario sent: draw it (JSON only when ``print_json``), return (exit code, JSON document)."""
     from toolchoice.providers.core import runner
 
@@ -360,14 +359,19 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
         from toolchoice.providers.core.save import prepare_save_dir, save_sample
 
         folder = prepare_save_dir(save)
-    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency)
+    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency, keep=repeat == 1)
+    collected = runner.Collector(provider, None if all_results else runner.RESULTS_KEPT, raw)
+    categories: set[str] = set()
     progress = _Progress(repeat, f"{provider} × {repeat}") if repeat > 1 and sys.stderr.isatty() else None
 
     def on_sample(job: runner.Job, sample: Sample) -> None:
         if folder is not None:
             save_sample(folder, provider, translation, sample, secrets)
+        categories.add(sample.verdict["category"])
+        if repeat > 1:
+            collected.add(sample)
         if progress is not None:
-            progress.advance()
+            progress.advance(sample.verdict["category"] == "obeyed")
 
     interrupted = False
     try:
@@ -378,33 +382,38 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
             runner.run(jobs, repeat, settings, on_sample)
     except KeyboardInterrupt:
         interrupted = True
-        jobs[0].samples.sort(key=lambda s: s.index)
-    samples = jobs[0].samples
-    if interrupted and not samples:
+    done = len(jobs[0].samples) if repeat == 1 else collected.done
+    if interrupted and not done:
         raise
     document = None
-    if repeat == 1 and samples:
-        sample = samples[0]
+    if repeat == 1:
+        sample = jobs[0].samples[0]
         if format is OutputFormat.json:
             document = out(sample_json(provider, translation, sample, raw), secrets)
         else:
             emit_pretty(lambda c: print_sample(c, provider, translation, sample, raw), secrets)
     elif format is OutputFormat.json:
-        data = repeat_json(provider, translation, samples, raw)
+        data = repeat_json(provider, translation, collected)
         if interrupted:
-            data["partial"] = {"done": len(samples), "requested": repeat}
+            data["partial"] = {"done": done, "requested": repeat}
         document = out(data, secrets)
     else:
-        emit_pretty(lambda c: print_repeat(c, provider, translation, samples, raw), secrets)
+        emit_pretty(lambda c: print_repeat(c, provider, translation, collected, raw), secrets)
     if interrupted:
         from .exits import error_line
 
-        error_line(f"interrupted: {len(samples)} of {repeat} samples finished (shown above"
+        error_line(f"interrupted: {done} of {repeat} samples finished (shown above"
                    f"{' and saved' if folder is not None else ''})")
         raise typer.Exit(130)
+    if repeat == 1:
+        tallied = [sample.verdict["category"] for sample in jobs[0].samples]
+        obeyed, total = tallied.count("obeyed"), len(tallied)
+    else:
+        summary = collected.tally.summary()
+        obeyed, total = summary["counts"].get("obeyed", 0), summary["samples"]
     if min_obeyed is not None:
-        return exits.threshold_outcome({provider: [s.verdict for s in samples]}, min_obeyed), document
-    return exits.outcome(s.verdict for s in samples), document
+        return exits.threshold_outcome({provider: (obeyed, total)}, min_obeyed), document
+    return exits.outcome({"category": c} for c in categories), document
 
 
 class _Progress:
@@ -412,11 +421,14 @@ class _Progress:
 
     def __init__(self, total: int, label: str) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
 
         self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-        self.task = self.bar.add_task(label, total=total)
+                            TextColumn("{task.fields[obeyed]} obeyed"), TimeElapsedColumn(), TimeRemainingColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.task = self.bar.add_task(label, total=total, obeyed=0)
+        self.obeyed = 0
 
     def __enter__(self) -> "_Progress":
         self.bar.start()
@@ -425,5 +437,6 @@ class _Progress:
     def __exit__(self, *exc: object) -> None:
         self.bar.stop()
 
-    def advance(self) -> None:
-        self.bar.advance(self.task)
+    def advance(self, obeyed: bool) -> None:
+        self.obeyed += obeyed
+        self.bar.update(self.task, advance=1, obeyed=self.obeyed)

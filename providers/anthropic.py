@@ -27,7 +27,7 @@ import re
 from typing import Any
 
 from .core.capabilities import Capability
-from .core.translation import Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
+from .core.translation import tool_names, Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
     strict_tools
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
                     Usage)
@@ -316,6 +316,11 @@ def _thinking(ctx: Context, body: dict[str, Any], max_tokens: int) -> None:
 
 
 # ---- parse ------------------------------------------------------------------------------
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].name``)."""
+    return tool_names(body.get("tools"), "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

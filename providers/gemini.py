@@ -503,6 +503,13 @@ def _is_json_object(text: str) -> bool:
 # ---- replies --------------------------------------------------------------------------------
 
 
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].functionDeclarations[].name``)."""
+    declarations = [d for t in body.get("tools") or () if isinstance(t, dict)
+                    for d in (t.get("functionDeclarations") or t.get("function_declarations") or ())]
+    return common.tool_names(declarations, "name")
+
+
 def parse_reply(provider: str, body: Any) -> Reply:
     """A generateContent body → Reply. Calls are read from the parts (finishReason is STOP even with
     calls); thought parts and thoughtSignature are skipped. An error envelope becomes ``Reply.error``."""

@@ -13,7 +13,7 @@ import re
 from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
+from .core.translation import (tool_names, chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, openai_strict_problems, parallel_value, start, strict_tools)
 from .core.model import Message, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -313,6 +313,11 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
         return msg
 
     return chat_messages(ctx, assistant, tool, developer_role=HOSTS[ctx.provider].developer_role)
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].function.name``)."""
+    return tool_names(body.get("tools"), "function", "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

@@ -162,6 +162,11 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
 # ---- replies --------------------------------------------------------------------------------
 
 
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].name``)."""
+    return common.tool_names(body.get("tools"), "name")
+
+
 def parse_reply(provider: str, body: Any) -> Reply:
     """A Responses body → Reply: ``function_call`` items (``call_id`` as the id), ``output_text`` and
     ``refusal`` text of ``message`` items, ``status`` as the finish reason. Reasoning and hosted-tool

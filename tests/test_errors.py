@@ -188,3 +188,11 @@ def test_read_reply_turns_every_failure_into_reply_error():
     unreadable = read_reply("openai", 200, {"choices": "nope"})
     assert unreadable.error.type == "unreadable_reply"
     assert unreadable.error.one_line("openai").startswith("openai: 200 unreadable_reply: response body is not")
+
+
+def test_an_aws_error_type_header_with_a_line_break_stays_on_one_line():
+    """Found by test_fuzz: a header value is text from the server; the error line must stay one line."""
+    from toolchoice.providers.core.reply import provider_error
+
+    line = provider_error("bedrock", 400, {"message": "bad"}, headers={"x-amzn-ErrorType": "Validation\nException"})
+    assert "\n" not in line.one_line("bedrock") and line.type == "Validation Exception"

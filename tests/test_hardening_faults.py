@@ -31,6 +31,7 @@ from typing import Any
 import pytest
 
 from servers import DEFAULT_REPLY, error_body, fixture
+from cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 WEATHER = ROOT / "configs" / "weather.yaml"
@@ -189,10 +190,8 @@ def env() -> dict[str, str]:
 
 
 def toolchoice(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    exe = shutil.which("toolchoice")
-    assert exe, "the toolchoice console script must be installed (pip install -e .)"
     started = time.monotonic()
-    result = subprocess.run([exe, *args], capture_output=True, text=True, env=env(), timeout=120)
+    result = run_cli(args, env=env())
     return result, time.monotonic() - started
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import tomllib
 from pathlib import Path
@@ -17,6 +16,7 @@ import pytest
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import wire_json
 
+from cli import run_cli
 from servers import StandIn, Step, fixture
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,10 +36,8 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def run(*args: str, stdin: str | None = None, **extra: str) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("toolchoice")
-    assert exe, "the toolchoice console script must be installed (pip install -e .)"
-    return subprocess.run([exe, *args], capture_output=True, text=True, env=env(**extra), input=stdin, timeout=120,
-                          cwd=ROOT)
+    """``toolchoice ARGS`` in this process (tests/cli.py), with its own environment and stdin."""
+    return run_cli(args, env=env(**extra), input=stdin, cwd=ROOT)
 
 
 def one_error_line(result: subprocess.CompletedProcess[str], code: int = 2) -> str:

@@ -69,6 +69,8 @@ class Capability(NamedTuple):
     sources: tuple[str, ...]
     measured: str = ""  # set when a probe overlay replaced built-in facts: where and when
     measured_endpoint: str = ""  # the URL the overlay was measured at; it applies to that endpoint only
+    module: str = "openai_chat"  # the provider's module in toolchoice.providers: everything else it needs is there
+    named_single_call: bool = False  # a named tool_choice yields exactly one call (no parallel extras)
 
     def feature(self, name: str) -> Support:
         return getattr(self, name)
@@ -103,7 +105,7 @@ CAPABILITIES: dict[str, Capability] = {
         sources=_OPENAI_SOURCES, **_OPENAI_LIKE,
     ),
     "openai-responses": Capability(
-        provider="openai-responses", title="OpenAI Responses",
+        provider="openai-responses", module="openai_responses", title="OpenAI Responses",
         endpoint="https://api.openai.com/v1/responses", key_env=("OPENAI_API_KEY",),
         default_model="gpt-4o-mini",
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
@@ -117,7 +119,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "platform.openai.com function-calling guide (Responses strict default, 2026-03-31)"),
     ),
     "anthropic": Capability(
-        provider="anthropic", title="Anthropic Messages",
+        provider="anthropic", module="anthropic", named_single_call=True, title="Anthropic Messages",
         endpoint="https://api.anthropic.com/v1/messages", key_env=("ANTHROPIC_API_KEY",),
         default_model="claude-sonnet-4-5",
         auto=_n('{"type":"auto"}'), none=_n('{"type":"none"}'),
@@ -131,7 +133,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "docs.anthropic.com tool use: implement-tool-use, strict-tool-use"),
     ),
     "gemini": Capability(
-        provider="gemini", title="Google Gemini API (generateContent)",
+        provider="gemini", module="gemini", named_single_call=True, title="Google Gemini API (generateContent)",
         endpoint="https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
         key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"), default_model="gemini-2.5-flash",
         auto=_n('{"mode":"AUTO"}'), none=_n('{"mode":"NONE"}'),
@@ -177,7 +179,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)"), **_OPENAI_LIKE,
     ),
     "ollama": Capability(
-        provider="ollama", title="Ollama (native /api/chat)", endpoint="http://localhost:11434/api/chat",
+        provider="ollama", module="ollama", title="Ollama (native /api/chat)", endpoint="http://localhost:11434/api/chat",
         key_env=("OLLAMA_API_KEY",), default_model="llama3.1",
         auto=_n("(default; no field)"), none=_e("tools omitted", "no tool_choice field"),
         required=_u("", "no tool_choice field: cannot be enforced"),
@@ -190,7 +192,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "ollama 0.6.3 _types.py"),
     ),
     "bedrock": Capability(
-        provider="bedrock", title="AWS Bedrock Converse",
+        provider="bedrock", module="bedrock", named_single_call=True, title="AWS Bedrock Converse",
         endpoint="https://bedrock-runtime.{region}.amazonaws.com/model/{model}/converse",
         key_env=("AWS_BEARER_TOKEN_BEDROCK",), default_model="anthropic.claude-3-5-sonnet-20240620-v1:0",
         auto=_n('{"auto":{}}'),
@@ -205,7 +207,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "docs.aws.amazon.com Bedrock API reference ToolChoice"),
     ),
     "cohere": Capability(
-        provider="cohere", title="Cohere Chat v2", endpoint="https://api.cohere.com/v2/chat",
+        provider="cohere", module="cohere", title="Cohere Chat v2", endpoint="https://api.cohere.com/v2/chat",
         key_env=("CO_API_KEY", "COHERE_API_KEY"), default_model="command-a-03-2025",
         auto=_n("(default; omitted)"), none=_n('"NONE"'),
         required=_r('"REQUIRED"'), any=_r('"REQUIRED"'),

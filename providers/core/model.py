@@ -20,7 +20,13 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})  # the shared, read-only defaul
 
 
 class ToolchoiceError(Exception):
-    """The one error type the project raises for bad input or a bad body: printed as one line."""
+    """What toolchoice raises for a problem it can name: printed as one line, never a traceback.
+    The subclass says what kind of problem it is, and its ``exit_code`` the command's exit code::
+
+        ToolchoiceError          exit 2: bad input (a scenario, an option, a file) — the default
+        ├── MissingKey           exit 2: a key or a variable a request needs is not set
+        └── BadReply             exit 1: a response body that is not the provider's reply
+    """
 
     exit_code = 2
 
@@ -46,6 +52,16 @@ class ToolchoiceError(Exception):
         if self.hint:
             text += f" ({self.hint})"
         return text
+
+
+class MissingKey(ToolchoiceError):
+    """A key (or a variable a header names) that sending needs is not set."""
+
+
+class BadReply(ToolchoiceError):
+    """A response body that cannot be read as the provider's reply."""
+
+    exit_code = 1
 
 
 class Tool(NamedTuple):

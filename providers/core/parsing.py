@@ -1,6 +1,6 @@
 """Helpers every response parser shares: decoding arguments, reading usage, checking shapes.
 
-Parsers raise only ToolchoiceError (``bad_body``) for bodies they cannot read; a model's broken
+Parsers raise only BadReply (``bad_body``) for bodies they cannot read; a model's broken
 arguments are data (kept raw and reported), never an exception."""
 
 from __future__ import annotations
@@ -8,13 +8,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .model import ToolCall, ToolchoiceError
+from .model import BadReply, ToolCall, ToolchoiceError
 
 
-def bad_body(provider: str, what: str) -> ToolchoiceError:
-    err = ToolchoiceError(f"{provider}: response body is not a {provider} reply: {what}")
-    err.exit_code = 1
-    return err
+def bad_body(provider: str, what: str) -> BadReply:
+    return BadReply(f"{provider}: response body is not a {provider} reply: {what}")
 
 
 def expect_dict(provider: str, value: Any, what: str) -> dict[str, Any]:

@@ -99,7 +99,7 @@ def _aws_type(headers: Mapping[str, str] | None, body: Mapping[str, Any]) -> str
     raw = _header(headers, "x-amzn-errortype") or _str_or_none(body.get("__type"))
     if not raw:
         return None
-    return raw.split(",", 1)[0].split(":", 1)[0].rsplit("#", 1)[-1].strip() or None
+    return _one_line(raw.split(",", 1)[0].split(":", 1)[0].rsplit("#", 1)[-1]).strip() or None
 
 
 def _from_error_object(err: Mapping[str, Any], status: int | None) -> ProviderError:

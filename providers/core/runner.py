@@ -70,12 +70,14 @@ class Job:
 
 @dataclass(frozen=True)
 class SendSettings:
-    """How to send: the read timeout (seconds), retries per request, requests in flight at once,
-    and, for tests, the httpx transport and the sleep between retries."""
+    """How to send: the read timeout (seconds), retries per request, requests in flight, whether the
+    runner keeps every sample, and, for tests, the httpx transport and the sleep between retries."""
 
     timeout: float = 120.0
     retries: int = 2
-    concurrency: int = 4
+    concurrency: int = 4  # requests in flight per job (provider)
+    max_in_flight: int | None = None  # requests in flight across all jobs (None: no bound beyond per job)
+    keep: bool = True  # append each sample to its job (False: only ``on_sample`` sees it)
     transport: Any = None  # an httpx.AsyncBaseTransport; None: real sockets
     sleep: Callable[[float], Awaitable[None]] | None = None
 
@@ -173,9 +175,11 @@ OnSample = Callable[[Job, Sample], None]
 
 
 async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sample: OnSample | None = None) -> None:
-    """Send every live job ``repeat`` times (``settings.concurrency`` requests in flight per job, so
-    several providers run side by side and the wall time tracks the slowest), judge each reply and append it to its job's ``samples`` (sorted by index at the end);
-    ``on_sample`` sees each sample as it completes."""
+    """Send every live job ``repeat`` times, judge each reply, and hand each sample to ``on_sample``
+    as it completes (in completion order). Each job has at most ``settings.concurrency`` requests in
+    flight, all jobs together at most ``settings.max_in_flight``: a fixed pool of workers pulls the
+    next sample number, so memory does not grow with ``repeat``. Unless ``settings.keep`` is False,
+    the samples are also appended to their job's ``samples`` (sorted by index at the end)."""
     import asyncio
 
     from . import transport
@@ -186,11 +190,15 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
     load_http_stack()
     timeouts = transport.Timeouts.from_total(settings.timeout)
     policy = transport.RetryPolicy(retries=settings.retries)
-    gates = {id(job): asyncio.Semaphore(max(1, settings.concurrency)) for job in live}
+    per_job = max(1, min(settings.concurrency, repeat))
+    in_flight = per_job * len(live)
+    if settings.max_in_flight is not None:
+        in_flight = max(1, min(settings.max_in_flight, in_flight))
+    gate = asyncio.Semaphore(in_flight)
     extra = {} if settings.sleep is None else {"sleep": settings.sleep}
 
     async def one(job: Job, index: int, client: Any) -> None:
-        async with gates[id(job)]:
+        async with gate:
             try:
                 response = await transport.send_async(job.translation.request, provider=job.provider,
                                                       prepared=job.prepared, policy=policy, client=client, **extra)
@@ -199,14 +207,25 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
                 raise
             except Exception as exc:  # noqa: BLE001 - one failed sample never loses the others
                 sample = failed_sample(job, index, exc)
-        job.samples.append(sample)
+        if settings.keep:
+            job.samples.append(sample)
         if on_sample is not None:
             on_sample(job, sample)
 
-    urls = [job.prepared.url for job in live]
-    async with transport.new_async_client(timeouts, settings.concurrency * len(live), urls,
-                                          transport=settings.transport) as client:
-        await asyncio.gather(*(one(job, i + 1, client) for job in live for i in range(repeat)))
+    async def worker(job: Job, numbers: Any, client: Any) -> None:
+        for index in numbers:  # one shared iterator per job: each number is taken once
+            await one(job, index, client)
+
+    clients = transport.new_async_clients(timeouts, in_flight, transport=settings.transport)
+    try:
+        workers = []
+        for job in live:
+            numbers = iter(range(1, repeat + 1))
+            workers += [worker(job, numbers, clients[len(workers) % len(clients)]) for _ in range(per_job)]
+        await asyncio.gather(*workers)
+    finally:
+        for client in clients:
+            await client.aclose()
     for job in live:
         job.samples.sort(key=lambda s: s.index)
 
@@ -217,3 +236,49 @@ def run(jobs: list[Job], repeat: int, settings: SendSettings, on_sample: OnSampl
 
     asyncio.run(run_async(jobs, repeat, settings, on_sample))
     return jobs
+
+
+RESULTS_KEPT = 100  # per-sample results a repeated run's document keeps by default (the summary counts all)
+
+
+class Collector:
+    """What the final document of many samples needs, reduced as each sample completes, so memory
+    does not grow with their number: the running tally, the first ``keep`` samples' results (all
+    when ``keep`` is None), the most frequent error lines and disobedience reasons, and — only when
+    ``raw`` is asked for — every raw body."""
+
+    def __init__(self, provider: str, keep: int | None = RESULTS_KEPT, raw: bool = False) -> None:
+        from collections import Counter
+
+        from .verdict import Tally
+
+        self.provider = provider
+        self.keep = keep
+        self.raw = raw
+        self.tally = Tally()
+        self.results: list[dict[str, Any]] = []
+        self.errors: Counter[str] = Counter()
+        self.reasons: Counter[str] = Counter()
+        self.unenforced = False
+        self.raws: list[tuple[int, Any, str]] = []
+
+    def add(self, sample: Sample) -> None:
+        result = sample.to_json(self.provider, self.raw)
+        self.tally.add(result)
+        if self.keep is None or len(self.results) < self.keep:
+            self.results.append(result)
+        if sample.reply.error is not None:
+            self.errors[sample.error_line(self.provider) or ""] += 1
+        elif sample.verdict["category"] != "obeyed":
+            self.reasons.update(sample.verdict["reasons"][:1])
+        if not sample.verdict.get("enforced", True):
+            self.unenforced = True
+        if self.raw:
+            self.raws.append((sample.index, sample.raw_json, sample.raw_text))
+
+    @property
+    def done(self) -> int:
+        return self.tally.n
+
+    def sorted_results(self) -> list[dict[str, Any]]:
+        return sorted(self.results, key=lambda r: r["sample"])

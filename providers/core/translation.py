@@ -256,7 +256,7 @@ def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger:
                     "a forced tool_choice right after a tool result makes an agent loop call tools forever; "
                     "switch to auto once results arrive")
     if (plan.mode == "named" and cap.parallel.usable and scenario.parallel_tool_calls is not False
-            and cap.provider not in ("anthropic", "bedrock", "gemini")):
+            and not cap.named_single_call):
         ledger.info("pitfall.named_parallel", "a named tool_choice with parallel calls allowed can still return "
                     "extra calls; set parallel_tool_calls: false to get exactly one")
 
@@ -371,6 +371,16 @@ def with_user_headers(ctx: Context, headers: dict[str, str]) -> dict[str, str]:
         headers = {k: v for k, v in headers.items() if k.lower() != name.lower()}
         headers[name] = value
     return headers
+
+
+def tool_names(items: Any, *path: str) -> list[str]:
+    """The string at ``path`` in each object of a tools list (a provider's ``offered_tools``)."""
+    names: list[str] = []
+    for item in items if isinstance(items, list) else ():
+        value = dig(item, path)
+        if isinstance(value, str):
+            names.append(value)
+    return names
 
 
 def dig(body: Any, path: tuple[str, ...]) -> Any:

@@ -26,27 +26,6 @@ MAX_SCHEMA_ERRORS = 10
 # ---- which tools were offered ------------------------------------------------------------
 
 
-def _names_in(items: Any) -> list[str]:
-    """Tool names from a provider's tools list, whatever its shape."""
-    names: list[str] = []
-    if not isinstance(items, list):
-        return names
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        if isinstance(item.get("function"), dict) and isinstance(item["function"].get("name"), str):
-            names.append(item["function"]["name"])  # OpenAI chat and kin, Ollama, Cohere
-        elif isinstance(item.get("toolSpec"), dict) and isinstance(item["toolSpec"].get("name"), str):
-            names.append(item["toolSpec"]["name"])  # Bedrock Converse
-        elif isinstance(item.get("functionDeclarations") or item.get("function_declarations"), list):
-            for decl in item.get("functionDeclarations") or item.get("function_declarations"):
-                if isinstance(decl, dict) and isinstance(decl.get("name"), str):
-                    names.append(decl["name"])  # Gemini
-        elif isinstance(item.get("name"), str):
-            names.append(item["name"])  # Anthropic, OpenAI Responses
-    return names
-
-
 def offered_tools(translation: Translation | None, scenario: Scenario) -> tuple[str, ...]:
     """Names of the tools in the request: the translator's ``offered_tools`` plus any other tool
     the body declares (e.g. merged from ``providers.<id>.extra``). Without a translation (``parse``
@@ -55,11 +34,9 @@ def offered_tools(translation: Translation | None, scenario: Scenario) -> tuple[
         return scenario.tool_names
     names = list(translation.offered_tools)
     if translation.request is not None:
-        body = translation.request.body
-        tools = body.get("tools")
-        if tools is None and isinstance(body.get("toolConfig"), dict):
-            tools = body["toolConfig"].get("tools")
-        names.extend(_names_in(tools))
+        from .registry import module_for
+
+        names.extend(module_for(translation.provider).offered_tools(translation.request.body))
     return tuple(dict.fromkeys(names))
 
 
@@ -244,40 +221,57 @@ def percentile(values: Iterable[float], q: float) -> float | None:
     return data[low] + (data[high] - data[low]) * (position - low)
 
 
-def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Tally samples. Each result needs ``verdict`` (with ``category``), and may have
-    ``latency_ms`` and ``reply.usage`` ({input_tokens, output_tokens})."""
-    n = len(results)
-    counts = {c: 0 for c in CATEGORIES}
-    for result in results:
+class Tally:
+    """Running statistics of judged samples, added as they complete: what a summary needs (counts,
+    latencies, tokens) and nothing else, so memory stays flat however many samples run. Each
+    result is a sample's JSON form: ``verdict`` (with ``category``), and optionally ``latency_ms``
+    and ``reply.usage`` ({input_tokens, output_tokens})."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.counts = {c: 0 for c in CATEGORIES}
+        self.latencies: list[float] = []
+        self.tokens_in: list[int] = []
+        self.tokens_out: list[int] = []
+
+    def add(self, result: dict[str, Any]) -> None:
+        self.n += 1
         category = result["verdict"]["category"]
-        counts[category] = counts.get(category, 0) + 1
-    rates = {}
-    for category, count in counts.items():
-        low, high = wilson(count, n)
-        rates[category] = {"rate": count / n if n else 0.0, "low": low, "high": high}
-    latencies = [r["latency_ms"] for r in results if isinstance(r.get("latency_ms"), (int, float))
-                 and r["verdict"]["category"] != "error"]
-    tokens_in = [u["input_tokens"] for u in _usages(results) if isinstance(u.get("input_tokens"), int)]
-    tokens_out = [u["output_tokens"] for u in _usages(results) if isinstance(u.get("output_tokens"), int)]
-    return {
-        "samples": n,
-        "counts": counts,
-        "rates": rates,
-        "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95), "n": len(latencies)},
-        "tokens": {
-            "input_total": sum(tokens_in), "output_total": sum(tokens_out),
-            "input_mean": sum(tokens_in) / len(tokens_in) if tokens_in else None,
-            "output_mean": sum(tokens_out) / len(tokens_out) if tokens_out else None,
-        },
-    }
-
-
-def _usages(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    for result in results:
+        self.counts[category] = self.counts.get(category, 0) + 1
+        latency = result.get("latency_ms")
+        if isinstance(latency, (int, float)) and category != "error":
+            self.latencies.append(latency)
         reply = result.get("reply")
         usage = reply.get("usage") if isinstance(reply, dict) else None
         if isinstance(usage, dict):
-            out.append(usage)
-    return out
+            if isinstance(usage.get("input_tokens"), int):
+                self.tokens_in.append(usage["input_tokens"])
+            if isinstance(usage.get("output_tokens"), int):
+                self.tokens_out.append(usage["output_tokens"])
+
+    def summary(self) -> dict[str, Any]:
+        n, tokens_in, tokens_out = self.n, self.tokens_in, self.tokens_out
+        rates = {}
+        for category, count in self.counts.items():
+            low, high = wilson(count, n)
+            rates[category] = {"rate": count / n if n else 0.0, "low": low, "high": high}
+        return {
+            "samples": n,
+            "counts": dict(self.counts),
+            "rates": rates,
+            "latency_ms": {"p50": percentile(self.latencies, 50), "p95": percentile(self.latencies, 95),
+                           "n": len(self.latencies)},
+            "tokens": {
+                "input_total": sum(tokens_in), "output_total": sum(tokens_out),
+                "input_mean": sum(tokens_in) / len(tokens_in) if tokens_in else None,
+                "output_mean": sum(tokens_out) / len(tokens_out) if tokens_out else None,
+            },
+        }
+
+
+def aggregate(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Tally samples (see ``Tally``) and summarize them."""
+    tally = Tally()
+    for result in results:
+        tally.add(result)
+    return tally.summary()
