@@ -42,20 +42,20 @@ def outcome(verdicts: Iterable[dict[str, Any] | None], refused: bool = False) ->
 
 
 def threshold_outcome(obeyed: dict[str, tuple[int, int]], min_obeyed: float, refused: bool = False) -> int:
-    """--min-obeyed over provider -> (obeyed samples, samples): DISOBEYED when a provider's obeyed rate
-    is below the threshold (each one named on stderr), else REFUSED when a translation was refused,
-    else OK; errors count as not obeyed."""
+    """--min-obeyed over provider -> (obeyed samples, samples), in `outcome`'s order: REFUSED when a
+    translation was refused, else DISOBEYED when a provider's obeyed rate is below the threshold (each
+    one named on stderr), else OK. A failed sample counts as not obeyed: the rate decides, not one error."""
     below = False
     for provider, (good, total) in obeyed.items():
         if total and good / total < min_obeyed:
             below = True
             error_line(f"{provider}: obeyed {good}/{total} ({good / total:.0%}), below --min-obeyed {min_obeyed:g}")
-    if below:
-        return DISOBEYED
-    return REFUSED if refused else OK
+    if refused:
+        return REFUSED
+    return DISOBEYED if below else OK
 
 
-_RANK = {OK: 0, REFUSED: 1, FAILED: 2, DISOBEYED: 3}  # the order of `outcome`: a finding outranks a failure
+_RANK = {OK: 0, DISOBEYED: 1, REFUSED: 2, FAILED: 3}  # the order of `outcome`, most fundamental first
 
 
 def worst(codes: Iterable[int]) -> int:
