@@ -204,15 +204,21 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
 
 def grouped_findings(ledgers: dict[str, list[LedgerEntry]]) -> list[tuple[str, str, list[str], str]]:
     """Warnings and errors across providers, one line per code and message: (severity, code, providers,
-    message). Providers share a line only when their message is the same, so each reads its own."""
-    found: dict[tuple[str, str], tuple[str, list[str]]] = {}
+    message). Providers share a line only when their messages are the same once each provider's own
+    name (its capability title) reads "the provider", so every provider's line says what its ledger says."""
+    from toolchoice.providers.core.capabilities import CAPABILITIES
+
+    found: dict[tuple[str, str], tuple[str, list[str], str]] = {}
     for provider, ledger in ledgers.items():
+        title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
         for e in ledger:
             if e.severity == "info":
                 continue
-            severity, names = found.setdefault((e.code, e.message), (e.severity, []))
+            general = e.message.replace(title, "the provider") if title else e.message
+            severity, names, message = found.setdefault((e.code, general), (e.severity, [], e.message))
             if provider not in names:
                 names.append(provider)
     order = {"error": 0, "warning": 1}
-    return sorted(((sev, code, names, msg) for (code, msg), (sev, names) in found.items()),
-                  key=lambda item: order[item[0]])
+    lines = [(sev, code, names, msg if len(names) == 1 else general)
+             for (code, general), (sev, names, msg) in found.items()]
+    return sorted(lines, key=lambda item: order[item[0]])

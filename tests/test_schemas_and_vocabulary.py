@@ -16,6 +16,7 @@ from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 
 from cli import run_cli
 from servers import StandIn, Step, fixture
+from test_interface import TOOLS
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
@@ -127,41 +128,30 @@ def test_render_json_validates():
     jsonschema.validate(json.loads(many.stdout), s)
 
 
+def served(tmp_path: Path, commands: list[list[str]]) -> list:
+    """Each command (name and flags) run on TOOLS against a stand-in OpenAI server, with --format json."""
+    path = tmp_path / "s.yaml"
+    path.write_text(TOOLS)
+    with StandIn("openai") as server:
+        server.script(*[Step(body=fixture("openai", "openai-chat-single-strict")) for _ in range(8)])
+        base = server.base_url("openai")
+        return [run_cli([c[0], str(path), *c[1:], "--base-url", base, "-f", "json"], env=env()) for c in commands]
+
+
 def test_compare_json_validates_dry_and_sent(tmp_path):
     s = schema("compare")
     for config in CONFIGS:
         jsonschema.validate(json.loads(run_cli(["compare", str(config), "-p", "all", "-f", "json"], env=env()).stdout), s)
-    path = tmp_path / "s.yaml"
-    path.write_text(TOOLS)
-    with StandIn("openai") as server:
-        server.script(*[Step(body=fixture("openai", "openai-chat-single-strict")) for _ in range(3)])
-        base = server.base_url("openai")
-        for extra in ([], ["-n", "2"]):
-            result = run_cli(["compare", str(path), "-p", "openai,anthropic", "--base-url", base, "--send",
-                              "-f", "json", *extra], env=env())
-            jsonschema.validate(json.loads(result.stdout), s)
-
-
-TOOLS = """tools:
-  - name: get_weather
-    parameters: {type: object, properties: {city: {type: string}, state: {type: string}}, required: [city, state]}
-tool_choice: required
-messages:
-  - {role: user, content: "What's the weather in San Francisco?"}
-"""
+    for result in served(tmp_path, [["compare", "-p", "openai,anthropic", "--send"],
+                                    ["compare", "-p", "openai,anthropic", "--send", "-n", "2"]]):
+        jsonschema.validate(json.loads(result.stdout), s)
 
 
 def test_send_json_validates_for_one_sample_several_and_a_refusal(tmp_path):
     s = schema("send")
-    path = tmp_path / "s.yaml"
-    path.write_text(TOOLS)
-    with StandIn("openai") as server:
-        server.script(*[Step(body=fixture("openai", "openai-chat-single-strict")) for _ in range(4)])
-        base = server.base_url("openai")
-        for extra in ([], ["-n", "3"]):
-            result = run_cli(["send", str(path), "-p", "openai", "--base-url", base, "-f", "json", *extra], env=env())
-            assert result.returncode == 0, result.stderr
-            jsonschema.validate(json.loads(result.stdout), s)
+    for result in served(tmp_path, [["send", "-p", "openai"], ["send", "-p", "openai", "-n", "3"]]):
+        assert result.returncode == 0, result.stderr
+        jsonschema.validate(json.loads(result.stdout), s)
     refused = run_cli(["send", str(ROOT / "configs/think-forced.yaml"), "-p", "anthropic", "-f", "json"],
                       env=env(ANTHROPIC_API_KEY="x"))
     assert refused.returncode == 3
