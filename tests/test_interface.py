@@ -57,15 +57,23 @@ def test_version_prints_the_packages_version():
 
 
 def test_shell_completion_is_on():
-    """In a real process: completion scripts are about the installed console script."""
+    """In a real process, through the completion protocol the installed script answers (what
+    `--install-completion` wires into the shell): commands, then a command's options."""
     import shutil
 
-    assert "--install-completion" in run("--help").stdout
+    assert "--install-completion" in run("--help").stdout and "--show-completion" in run("--help").stdout
     exe = shutil.which("toolchoice")
     assert exe, "the toolchoice console script must be installed (pip install -e .)"
-    result = subprocess.run([exe, "--show-completion", "bash"], capture_output=True, text=True, env=env(), timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert "_TOOLCHOICE_COMPLETE" in result.stdout and "complete " in result.stdout
+
+    def complete(words: str) -> list[str]:
+        parts = words.split(" ")
+        result = subprocess.run([exe], capture_output=True, text=True, timeout=60, env=env(
+            _TOOLCHOICE_COMPLETE="complete_bash", COMP_WORDS=words, COMP_CWORD=str(len(parts) - 1)))
+        assert result.returncode == 0, result.stderr
+        return result.stdout.split()
+
+    assert complete("toolchoice ren") == ["render"]
+    assert "--tool-choice" in complete("toolchoice render x.yaml --tool")
 
 
 @pytest.mark.parametrize("command", ["render", "compare", "send", "parse", "probe"])
