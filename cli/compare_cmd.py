@@ -14,8 +14,8 @@ from toolchoice.providers.core.model import Scenario, ToolchoiceError, Translati
 from . import exits
 from .compare_view import COMPARED, differing_values, markdown, print_table, row_cells
 from .exits import handled
-from .options import (BASE_URL, CAPS, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
-                      SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, format_option)
+from .options import (BASE_URL, CAPS, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
+                      SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect, format_option)
 from .output import write
 from .render_cmd import build_translations
 
@@ -64,10 +64,14 @@ def compare(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    dialect: Dialect = DIALECT,
 ) -> None:
     """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
     from .inputs import scenario_with_override
 
+    if send and dialect is Dialect.langchain:
+        raise ToolchoiceError("--dialect langchain is a dry run: it shows what LangChain would send",
+                              hint="drop --send, or send the API requests with --dialect api")
     if not send:
         given = [name for name, value in (("--repeat", repeat != 1), ("--min-obeyed", min_obeyed is not None),
                                           ("--save", save is not None)) if value]
@@ -80,6 +84,12 @@ def compare(
     for path in scenario:
         loaded = scenario_with_override(path, tool_choice)
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities)
+        if dialect is Dialect.langchain:
+            code, document = _compare_langchain(path, loaded, translations, format, many)
+            codes.append((path, code))
+            if document is not None:
+                documents.append(document)
+            continue
         if send:
             from .compare_send import run_compare_send
 
@@ -107,3 +117,31 @@ def compare(
     code = exits.worst(c for _, c in codes)
     if code != exits.OK:
         raise typer.Exit(code)
+
+
+LANGCHAIN_COLUMNS = ("langchain wrapper", "API tool_choice")
+
+
+def _compare_langchain(scenario_path: Path, scenario: Scenario, translations: list[Translation],
+                       format: CompareFormat, many: bool) -> tuple[int, dict[str, Any] | None]:
+    """One row per provider for what LangChain's wrapper sends, with the API's tool_choice beside it.
+    Returns (exit code, the JSON document when --format json)."""
+    from toolchoice.providers.langchain_dialect import apply
+
+    from .output import choice_text
+
+    views = [apply(t, scenario) for t in translations]
+    shown = [v.translation for v in views]
+    rows = dry_rows(scenario, shown)
+    for row, view in zip(rows, views):
+        row["langchain wrapper"] = view.wrapper or "–"
+        row["API tool_choice"] = choice_text(view.api.effective_tool_choice) if view.api.request else "REFUSED"
+    document = None
+    if format is CompareFormat.json:
+        document = {"scenario": str(scenario_path), "dialect": "langchain", "providers": [v.to_json() for v in views]}
+    elif format is CompareFormat.markdown:
+        write((f"### {scenario_path}\n\n" if many else "") + markdown(rows, LANGCHAIN_COLUMNS))
+    else:
+        print_table(rows, f"{scenario_path} · dry run · as LangChain's bind_tools sends it (nothing sent)",
+                    LANGCHAIN_COLUMNS, ledgers={t.provider: t.ledger for t in shown})
+    return (exits.REFUSED if any(t.refused for t in shown) else exits.OK), document

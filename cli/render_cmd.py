@@ -15,8 +15,9 @@ from toolchoice.providers.core.registry import translate
 from . import exits
 from .exits import handled
 from .inputs import capabilities_from, models_for, scenario_with_override, selected_providers
-from .options import BASE_URL, CAPS, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE, format_option
-from .output import dumps, print_ledgers, print_pretty, translations_curl, translations_json, write
+from .options import (BASE_URL, CAPS, DIALECT, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE, Dialect,
+                      format_option)
+from .output import dumps, print_ledgers, print_pretty, translations_curl, write
 
 
 class RenderFormat(str, Enum):
@@ -57,18 +58,25 @@ def render(
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
     ledger_only: bool = typer.Option(False, "--ledger-only", help="Pretty view: only each provider's ledger."),
+    dialect: Dialect = DIALECT,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
     if ledger_only and format is not RenderFormat.pretty:
         raise ToolchoiceError("--ledger-only is a pretty view", hint="--format json has each ledger in 'ledger'")
-    documents = []
+    documents: list[tuple[Path, list[Translation], list[dict] | None]] = []
     refused = False
     for path in scenario:
         loaded = scenario_with_override(path, tool_choice)
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities)
+        views = None
+        if dialect is Dialect.langchain:
+            from toolchoice.providers.langchain_dialect import apply
+
+            applied = [apply(t, loaded) for t in translations]
+            translations, views = [v.translation for v in applied], applied
         refused = refused or any(t.refused for t in translations)
         if format is RenderFormat.json:
-            documents.append((path, translations))
+            documents.append((path, translations, [v.to_json() for v in views] if views is not None else None))
             continue
         if len(scenario) > 1:
             write(f"# scenario {path}" if format is RenderFormat.curl else f"══ {path}")
@@ -78,12 +86,19 @@ def render(
             print_ledgers(translations, {p: c.title for p, c in CAPABILITIES.items()})
         elif not provider and len(translations) > 1:
             _summary(path, translations, loaded)
+        elif views is not None:
+            print_pretty(translations, {v.api.provider: f"{CAPABILITIES[v.api.provider].title} · LangChain "
+                                        f"{v.wrapper or '(no wrapper)'}" for v in views})
         else:
             print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
     if format is RenderFormat.json:
+        def shown(ts: list[Translation], views: list[dict] | None) -> list[dict]:
+            return views if views is not None else [t.to_json() for t in ts]
+
         if len(documents) == 1:
-            write(translations_json(documents[0][1]))
+            data = shown(documents[0][1], documents[0][2])
+            write(dumps(data[0] if len(data) == 1 else data))
         else:
-            write(dumps([{"scenario": str(path), "providers": [t.to_json() for t in ts]} for path, ts in documents]))
+            write(dumps([{"scenario": str(path), "providers": shown(ts, views)} for path, ts, views in documents]))
     if refused:
         raise typer.Exit(exits.REFUSED)

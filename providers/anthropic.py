@@ -28,7 +28,7 @@ from typing import Any
 
 from .core.capabilities import Capability
 from .core.translation import tool_names, Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
-    strict_tools
+    strict_tools, anthropic_strict_problems, tool_fields
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
                     Usage)
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -45,6 +45,7 @@ _NO_THINKING = re.compile(r"claude-(?:3-(?!7)|2|v1|v2|instant)")
 
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with tool.strict true",
+    "schema.strict_invalid": "a strict tool's schema breaks Anthropic's strict rules (its SDK's transform_schema)",
     "max_tokens.default": "max_tokens is required and was not set: a default is sent",
     "thinking.budget": "thinking: true sent as thinking {type: enabled, budget_tokens: 1024}",
     "thinking.forced_choice": "a forcing tool_choice with thinking on is rejected by the API: request refused",
@@ -243,8 +244,12 @@ def _tool(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
     if tool.description is not None:
         wire["description"] = tool.description
     wire["input_schema"] = schema
+    wire.update(tool_fields(ctx, tool))
     if tool.name in strict:
         wire["strict"] = True
+        for problem in anthropic_strict_problems(schema):
+            ctx.ledger.warning("schema.strict_invalid", f"tool '{tool.name}' is strict but {problem}; "
+                               f"{ctx.cap.title}'s strict mode may reject the tool or not enforce that keyword")
     return wire
 
 

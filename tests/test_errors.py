@@ -9,7 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolchoice.providers.core.reply import error_line, looks_like_error, provider_error, read_reply
+from toolchoice.providers.core.reply import looks_like_error, provider_error, read_reply
+
+
+def error_line(provider, status, body):
+    return provider_error(provider, status, body).one_line(provider)
 from toolchoice.providers.core.model import ProviderError
 
 ERRORS = Path(__file__).parent / "data" / "responses" / "errors"

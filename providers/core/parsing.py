@@ -63,3 +63,10 @@ def int_or_none(value: Any) -> int | None:
 def join_text(parts: list[str]) -> str | None:
     text = "".join(p for p in parts if isinstance(p, str))
     return text if text else None
+
+
+def custom_display(text: Any) -> dict[str, Any]:
+    """raw_arguments/arguments_error for a custom (free-text) call, so that views written for JSON
+    arguments show its input and say why there are no arguments."""
+    return {"raw_arguments": text if isinstance(text, str) else "",
+            "arguments_error": "custom tool call: free-text input, not JSON arguments"}

@@ -52,6 +52,8 @@ def not_enforced(translation: Translation | None) -> list[str]:
 
 def argument_errors(tool: Tool | None, call: ToolCall) -> list[str]:
     """Why a call's arguments fail its tool's JSON Schema, each with its JSON path ([] = valid)."""
+    if call.is_custom or (tool is not None and tool.kind == "custom"):
+        return custom_input_errors(tool, call)
     if call.arguments is None:
         return [f"$: arguments could not be decoded ({call.arguments_error or 'not an object'})"]
     if tool is None:
@@ -70,6 +72,34 @@ def argument_errors(tool: Tool | None, call: ToolCall) -> list[str]:
     if len(errors) > MAX_SCHEMA_ERRORS:
         shown.append(f"… and {len(errors) - MAX_SCHEMA_ERRORS} more")
     return shown
+
+
+def custom_input_errors(tool: Tool | None, call: ToolCall) -> list[str]:
+    """A custom (free-text) call's input against its tool's format. A regex grammar is checked with
+    Python's re.fullmatch when the definition compiles there (OpenAI documents its regex syntax as the
+    Rust regex crate's; most patterns mean the same in both, some do not compile in Python and are then
+    not checked); a lark grammar is not checked. A ``schema:`` line means 'not checked', not 'invalid'."""
+    if tool is None:
+        return []
+    if tool.kind != "custom":
+        return [f"$: a custom (free-text) call to function tool '{tool.name}', which takes JSON arguments"]
+    if not call.is_custom:
+        return [f"$: a function call with JSON arguments to custom tool '{tool.name}', which takes free text"]
+    form = tool.format
+    if form is None or form.get("type") != "grammar":
+        return []
+    if form["syntax"] == "lark":
+        return ["schema: a lark grammar is not checked here; input accepted as is"]
+    import re
+
+    try:
+        pattern = re.compile(form["definition"])
+    except re.error as exc:
+        return [f"schema: the regex does not compile in Python's re ({exc}); input not checked"]
+    if pattern.fullmatch(call.input or "") is None:
+        shown = call.input if len(call.input or "") <= 80 else (call.input or "")[:77] + "..."
+        return [f"$: input {shown!r} does not match the tool's regex grammar {form['definition']!r}"]
+    return []
 
 
 # repr(schema) -> its validator, or the line saying the schema itself is invalid. Checking a schema
@@ -137,8 +167,9 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
     checks = []
     for call in calls:
         tool = scenario.tool(call.name) if call.name in offered else None
-        errors = argument_errors(tool, call) if (tool is not None or call.arguments is None) else []
-        valid = None if tool is None and call.arguments is not None else not _schema_problem(errors)
+        decoded = call.arguments is not None or call.is_custom
+        errors = argument_errors(tool, call) if (tool is not None or not decoded) else []
+        valid = None if tool is None and decoded else not _schema_problem(errors)
         checks.append({"name": call.name, "offered": call.name in offered, "valid": valid, "errors": errors})
     who = translation.provider if translation is not None else "provider"
     category, reasons = _categorize(scenario, reply, offered, checks, who)
