@@ -107,7 +107,8 @@ def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) ->
 SHORT = {"tool_choice on the wire": "on the wire", "parallel": "par.", "endpoint": "host", "latency ms": "ms",
          "tokens in/out": "tokens"}
 DROP_ORDER = ("endpoint", "tools", "parallel", "strict", "tokens in/out", "latency ms", "ledger")
-WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "endpoint"}
+WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "endpoint",
+         "API tool_choice"}
 DIFF_MARK = "*"  # marks a differing cell when there is no colour to see
 
 

@@ -7,6 +7,7 @@ brackets so examples like ``'{allowed: [a, b], mode: auto}'`` show as written. N
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 import typer
@@ -66,3 +67,12 @@ RAW = typer.Option(False, "--raw", help="Also show the raw response body.")
 
 def format_option(default: Any, choices: str) -> Any:
     return typer.Option(default, "--format", "-f", help=f"{choices}.")
+
+
+class Dialect(str, Enum):
+    api = "api"
+    langchain = "langchain"
+
+
+DIALECT = typer.Option(Dialect.api, "--dialect", help="api: what each API accepts. langchain: what LangChain's "
+                       "bind_tools would send instead (or refuse), each difference in the ledger.")

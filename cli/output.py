@@ -42,11 +42,12 @@ def _shell_header(name: str, value: str) -> str:
 
 
 def curl_command(t: Translation) -> str:
-    """A paste-safe command: the ledger's warnings and errors as comments, then the request. The body is
+    """A paste-safe command: the ledger's warnings as comments (a refusal's errors on its first line), then the request. The body is
     piped by printf '%s', so curl sends it byte for byte (a heredoc would add a newline)."""
-    notes = [f"# {e.severity} {e.code}: {' '.join(e.message.split())}" for e in t.ledger if e.severity != "info"]
+    notes = [f"# {e.severity} {e.code}: {' '.join(e.message.split())}" for e in t.ledger if e.severity == "warning"]
     if t.request is None:
-        return "\n".join([f"# {t.provider}: refused", *notes])
+        reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
+        return "\n".join([f"# {t.provider}: refused: {reasons}", *notes])
     r = t.request
     lines = [f"# {t.provider}", *notes, f"printf '%s' {_shell_single(wire_json(r.body))} \\",
              f"| curl -sS -X {r.method} {_shell_single(r.url)} \\"]

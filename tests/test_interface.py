@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 TRAP = str(ROOT / "configs" / "planner-trap.yaml")
 WEATHER = str(ROOT / "configs" / "weather.yaml")
-STRICT_YAML = str(ROOT / "configs" / "strict-schema.yaml")
 KEY_VARS = sorted({env for cap in CAPABILITIES.values() for env in cap.key_env})
 
 
@@ -101,14 +100,28 @@ def test_compare_footer_gives_each_provider_its_own_message():
     assert any(line.startswith("tool_choice.ignored (ollama): Ollama (native /api/chat) cannot") for line in footer)
 
 
+STRICT_TOOL = """tools:
+  - name: get_weather
+    strict: true
+    parameters:
+      type: object
+      properties: {city: {type: string}}
+      required: [city]
+      additionalProperties: false
+tool_choice: required
+messages:
+  - {role: user, content: "Weather in Paris?"}
+"""
+
+
 def test_compare_strict_column_says_sent_for_anthropic_and_bedrock():
     """Anthropic's strict tool use (docs' strict-tool-use quickstart: "strict": true on the tool) and
     Bedrock's toolSpec.strict are sent; the compare cell says so."""
-    data = json.loads(run("compare", STRICT_YAML, "-p", "anthropic,bedrock", "-f", "json").stdout)
+    data = json.loads(run("compare", "-", "-p", "anthropic,bedrock", "-f", "json", stdin=STRICT_TOOL).stdout)
     bodies = {p["provider"]: p["request"]["body"] for p in data["providers"]}
     assert bodies["anthropic"]["tools"][0]["strict"] is True
     assert bodies["bedrock"]["toolConfig"]["tools"][0]["toolSpec"]["strict"] is True
-    table = run("compare", STRICT_YAML, "-p", "anthropic,bedrock", "-f", "markdown").stdout
+    table = run("compare", "-", "-p", "anthropic,bedrock", "-f", "markdown", stdin=STRICT_TOOL).stdout
     rows = [r for r in table.splitlines() if r.startswith("| anthropic") or r.startswith("| bedrock")]
     strict_col = table.splitlines()[0].split(" | ").index("strict")
     assert [r.split(" | ")[strict_col] for r in rows] == ["sent", "sent"]
