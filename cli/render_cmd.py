@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Annotated, List, Optional, Sequence
 
 import typer
 
@@ -24,6 +24,11 @@ class RenderFormat(str, Enum):
     pretty = "pretty"
     json = "json"
     curl = "curl"
+
+
+SNAPSHOT = typer.Option("--snapshot", help="Check the wire snapshots in this folder (one file per scenario x "
+                        "provider); exit 5 with a diff when any changed, is missing or is extra.")
+UPDATE = typer.Option("--update", help="With --snapshot: write the snapshots instead of checking them.")
 
 
 def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], model: Sequence[str] | str | None,
@@ -59,10 +64,28 @@ def render(
     capabilities: Optional[Path] = CAPS,
     ledger_only: bool = typer.Option(False, "--ledger-only", help="Pretty view: only each provider's ledger."),
     dialect: Dialect = DIALECT,
+    snapshot: Annotated[Optional[Path], SNAPSHOT] = None,  # Annotated: a direct call (send --dry-run) gets None
+    update: Annotated[bool, UPDATE] = False,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
+    if isinstance(scenario, Path):  # a direct call with one scenario
+        scenario = [scenario]
+    if update and snapshot is None:
+        raise ToolchoiceError("--update goes with --snapshot DIR")
     if ledger_only and format is not RenderFormat.pretty:
         raise ToolchoiceError("--ledger-only is a pretty view", hint="--format json has each ledger in 'ledger'")
+    if snapshot is not None:
+        rendered = []
+        for path in scenario:
+            loaded = scenario_with_override(path, tool_choice)
+            translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities)
+            if dialect is Dialect.langchain:
+                from toolchoice.providers.langchain_dialect import apply
+
+                translations = [apply(t, loaded).translation for t in translations]
+            rendered.append((str(path), translations))
+        _snapshots(snapshot, rendered, update)
+        return
     documents: list[tuple[Path, list[Translation], list[dict] | None]] = []
     refused = False
     for path in scenario:
@@ -102,3 +125,31 @@ def render(
             write(dumps([{"scenario": str(path), "providers": shown(ts, views)} for path, ts, views in documents]))
     if refused:
         raise typer.Exit(exits.REFUSED)
+
+
+def _snapshots(directory: Path, rendered: list[tuple[str, list[Translation]]], update: bool) -> None:
+    """Write (--update) or check the snapshot files; a refused translation is a snapshot like any other."""
+    from toolchoice.providers.core import snapshot
+
+    expected = snapshot.snapshot_files(rendered)
+    if update:
+        changed = snapshot.update(directory, expected)
+        counts = {kind: sum(d.kind == kind for d in changed) for kind in ("missing", "changed", "extra")}
+        write(f"{directory}: {len(expected)} snapshot files; wrote {counts['missing']} new, updated "
+              f"{counts['changed']}, removed {counts['extra']}")
+        return
+    drifts = snapshot.check(directory, expected)
+    out = []
+    for drift in drifts:
+        if drift.kind == "changed":
+            out.append(f"--- {drift.path}: changed\n{drift.diff}")
+        elif drift.kind == "missing":
+            out.append(f"--- {drift.path}: missing (render produces it; run with --update to write it)")
+        else:
+            out.append(f"--- {drift.path}: extra (render no longer produces it; --update removes it)")
+    summary = (f"{directory}: {len(expected)} snapshot files match" if not drifts else
+               f"{directory}: {len(drifts)} of {len(set(expected) | {d.path for d in drifts})} snapshot files "
+               f"differ (toolchoice render ... --snapshot {directory} --update accepts them)")
+    write("\n".join([*out, summary]))
+    if drifts:
+        raise typer.Exit(exits.DRIFT)

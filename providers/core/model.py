@@ -167,6 +167,7 @@ class Scenario(NamedTuple):
     providers: Mapping[str, ProviderSettings] = _EMPTY
     lines: Mapping[str, int] = _EMPTY  # top-level key -> line, for messages
     system_role: str = "system"  # "developer" when the prompt came from a leading developer message
+    notes: tuple[LedgerEntry, ...] = ()  # from loading (tools imported with from:): start of every ledger
 
     def settings_for(self, provider: str) -> ProviderSettings:
         return self.providers.get(provider, _NO_SETTINGS)
