@@ -2,7 +2,7 @@
 
 Every ``$ toolchoice ...`` line in a plain fenced block is run in-process (tests/cli.py) and its
 output (stdout, then stderr) compared with the lines under it; ``$ echo $?`` compares the exit code.
-Commands that send (``send``, ``probe``, ``compare --send``) were recorded against the real local model
+Examples whose output is shortened (a line ``...``) are not compared. Commands that send (``send``, ``probe``, ``compare --send``) were recorded against the real local model
 of "Try it against a real local model" and are checked by the realmodel tests instead. Refresh on
 purpose with TOOLCHOICE_UPDATE_README=1."""
 
@@ -22,7 +22,22 @@ from cli import run_cli
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 KEY_VARS = {env for cap in CAPABILITIES.values() for env in cap.key_env}
-BLOCK = re.compile(r"^```\n(.*?)^```$", re.M | re.S)
+
+
+def plain_blocks(text: str) -> list[list[str]]:
+    """The lines of each fenced block opened by a bare ``` (no language), fences paired in order."""
+    blocks, current, inside = [], None, False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            if inside:
+                if current is not None:
+                    blocks.append(current)
+                current, inside = None, False
+            else:
+                current, inside = ([] if line == "```" else None), True
+        elif current is not None:
+            current.append(line)
+    return blocks
 
 
 def offline(command: str) -> bool:
@@ -34,8 +49,7 @@ def offline(command: str) -> bool:
 def examples(text: str) -> list[tuple[str, str, str | None]]:
     """(command, shown output, shown exit code or None) for each offline example."""
     out = []
-    for block in BLOCK.finditer(text):
-        lines = block.group(1).splitlines()
+    for lines in plain_blocks(text):
         i = 0
         while i < len(lines):
             if lines[i].startswith("$ toolchoice "):
@@ -44,7 +58,8 @@ def examples(text: str) -> list[tuple[str, str, str | None]]:
                 while j < len(lines) and not lines[j].startswith("$ "):
                     j += 1
                 code = lines[j + 1] if j < len(lines) and lines[j] == "$ echo $?" else None
-                if offline(command):
+                elided = any(line.strip() == "..." for line in lines[i + 1:j])  # a shortened example
+                if offline(command) and not elided:
                     out.append((command, "\n".join(lines[i + 1:j]), code))
                 i = j
             else:
