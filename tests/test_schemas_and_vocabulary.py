@@ -174,3 +174,14 @@ def test_doctor_names_the_set_variables_and_never_their_values():
     assert data["dependencies"]["httpx"] and data["toolchoice"]
     pretty = run_cli(["doctor"], env=env(OPENAI_API_KEY=secret))
     assert secret not in pretty.stdout and "OPENAI_API_KEY set" in pretty.stdout
+
+
+def test_the_scenario_schema_knows_every_key_the_loader_takes():
+    """The schema keeps up with the loader: top-level keys and providers.<id> settings."""
+    from toolchoice.providers.core.model import SETTINGS_KEYS
+    from toolchoice.providers.core.scenario import TOP_KEYS
+
+    s = schema("scenario")
+    assert set(s["properties"]) == set(TOP_KEYS)
+    assert set(s["properties"]["providers"]["additionalProperties"]["properties"]) == set(SETTINGS_KEYS)
+    assert s["properties"]["providers"]["propertyNames"]["enum"] == list(PROVIDER_IDS)
