@@ -42,17 +42,19 @@ def _shell_header(name: str, value: str) -> str:
 
 
 def curl_command(t: Translation) -> str:
+    """A paste-safe command: the ledger's warnings as comments (a refusal's errors on its first line), then the request. The body is
+    piped by printf '%s', so curl sends it byte for byte (a heredoc would add a newline)."""
+    notes = [f"# {e.severity} {e.code}: {' '.join(e.message.split())}" for e in t.ledger if e.severity == "warning"]
     if t.request is None:
         reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
-        return f"# {t.provider}: refused: {reasons}"
+        return "\n".join([f"# {t.provider}: refused: {reasons}", *notes])
     r = t.request
     # -N: print each event as it arrives instead of buffering the stream
-    lines = [f"# {t.provider}", f"curl -sS{' -N' if r.stream else ''} -X {r.method} {_shell_single(r.url)} \\"]
+    lines = [f"# {t.provider}", *notes, f"printf '%s' {_shell_single(wire_json(r.body))} \\",
+             f"| curl -sS{' -N' if r.stream else ''} -X {r.method} {_shell_single(r.url)} \\"]
     for name, value in r.headers.items():
         lines.append(f"  -H {_shell_header(name, value)} \\")
-    lines.append("  --data-binary @- <<'TOOLCHOICE_JSON'")
-    lines.append(wire_json(r.body))
-    lines.append("TOOLCHOICE_JSON")
+    lines.append("  --data-binary @-")
     return "\n".join(lines)
 
 
@@ -87,15 +89,42 @@ def shorten_opaque(value: Any, key: str = "", parent: Any = None) -> Any:
     return value
 
 
-def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:
-    from rich.console import Console
-    from rich.json import JSON
+def ledger_table(ledger: list[Any]) -> Any:
+    """The ledger as a rich table: severity, code (never broken), what changed."""
     from rich.table import Table
+    from rich.text import Text
+
+    table = Table(show_header=True, header_style="bold", expand=False, show_lines=False)
+    table.add_column("severity", no_wrap=True)
+    table.add_column("code", no_wrap=True)
+    table.add_column("what changed / what to know", overflow="fold", min_width=20)
+    for e in ledger:
+        style = SEVERITY_STYLE[e.severity]
+        table.add_row(Text(e.severity, style=style), Text(e.code, style=style), e.message)
+    return table
+
+
+def print_ledgers(translations: list[Translation], titles: dict[str, str]) -> None:
+    """Only the ledgers, one heading per provider (render --ledger-only)."""
+    from rich.console import Console
     from rich.text import Text
 
     console = Console(highlight=False, soft_wrap=False)
     for t in translations:
-        console.rule(f"[bold]{t.provider}[/bold] · {titles.get(t.provider, '')}")
+        console.rule(Text.assemble((t.provider, "bold"), f" · {titles.get(t.provider, '')}"))
+        if t.request is None:
+            console.print(Text("REFUSED: nothing would be sent", style="bold red"))
+        console.print(ledger_table(t.ledger) if t.ledger else Text("(no ledger entries)", style="dim"))
+
+
+def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:
+    from rich.console import Console
+    from rich.json import JSON
+    from rich.text import Text
+
+    console = Console(highlight=False, soft_wrap=False)
+    for t in translations:
+        console.rule(Text.assemble((t.provider, "bold"), f" · {titles.get(t.provider, '')}"))
         line = Text()
         line.append("tool_choice  ", style="bold")
         line.append(f"requested {choice_text(t.requested_tool_choice)}")
@@ -112,12 +141,5 @@ def print_pretty(translations: list[Translation], titles: dict[str, str]) -> Non
                 console.print(Text.assemble(("  " + name + ": ", "dim"), value))
             console.print(JSON(wire_json(shorten_opaque(r.body)), indent=2))
         if t.ledger:
-            table = Table(show_header=True, header_style="bold", expand=False, show_lines=False)
-            table.add_column("severity")
-            table.add_column("code")
-            table.add_column("what changed / what to know", overflow="fold")
-            for e in t.ledger:
-                style = SEVERITY_STYLE[e.severity]
-                table.add_row(Text(e.severity, style=style), Text(e.code, style=style), e.message)
-            console.print(table)
+            console.print(ledger_table(t.ledger))
         console.print()

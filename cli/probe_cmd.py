@@ -12,15 +12,16 @@ import json
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 import typer
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
-from toolchoice.providers.core.registry import check_provider
 
 from .exits import handled
+from .options import (BASE_URL, CONCURRENCY, MODEL, REPEAT_MAX, REPEAT_MIN, PROVIDER_ONE, RETRIES, TIMEOUT,
+                      TOOL_CHOICE, format_option)
 
 
 class ProbeFormat(str, Enum):
@@ -69,21 +70,26 @@ def _detail(sample: Any, provider: str) -> dict[str, Any]:
 
 
 def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[str], model: Optional[str],
-              repeat: int, concurrency: int, timeout: float, retries: int) -> tuple[dict[str, Any], dict[str, str]]:
+              repeat: int, concurrency: int, timeout: float, retries: int,
+              tool_choice: Optional[str] = None) -> tuple[dict[str, Any], dict[str, str]]:
     from toolchoice.providers.core.probe import (adapt, classify, overlay_document, probe_scenario, question_translation,
-                                            questions_for, settings_with_model)
+                                            questions_for, questions_for_choice, settings_with_model)
     from toolchoice.providers.core import runner
-    from toolchoice.providers.core.scenario import load_scenario
+
+    from .inputs import load_path, with_tool_choice
 
     cap = CAPABILITIES[provider]
-    scenario = load_scenario(scenario_path) if scenario_path else probe_scenario()
+    scenario = load_path(scenario_path) if scenario_path else probe_scenario()
     scenario = settings_with_model(scenario, provider, model)
+    questions = questions_for(provider, cap, scenario)
+    if tool_choice is not None:
+        questions = questions_for_choice(questions, with_tool_choice(scenario, tool_choice).tool_choice)
     options = RenderOptions(base_url=base_url)
     outcomes: list[dict[str, Any]] = []
     secrets: dict[str, str] = {}
     endpoint, used_model = "", model or ""
     results: dict[str, str] = {}  # feature -> result so far, so later questions avoid a known rejection
-    for planned in questions_for(provider, cap, scenario):
+    for planned in questions:
         question, skipped = adapt(planned, results)
         if question is None:
             outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
@@ -147,22 +153,26 @@ def _print(console: Any, result: dict[str, Any]) -> None:
 @handled
 def probe(
     scenario: Optional[Path] = typer.Argument(None, help="Probe with your own tools (default: a built-in two-tool "
-                                              "scenario).", show_default=False),
-    provider: str = typer.Option(..., "--provider", "-p", help="Provider id.", show_default=False),
-    base_url: Optional[str] = typer.Option(None, "--base-url", help="Base URL (OpenAI-style ones include /v1)."),
-    model: Optional[str] = typer.Option(None, "--model", help="Model to probe."),
-    repeat: int = typer.Option(3, "--repeat", min=1, max=100, help="Samples per question."),
-    concurrency: int = typer.Option(1, "--concurrency", min=1, max=32, help="Samples in flight per question."),
-    timeout: float = typer.Option(120.0, "--timeout", min=0.1, help="Read timeout per request, seconds."),
-    retries: int = typer.Option(0, "--retries", min=0, max=10, help="Retries per request (0: an error is an answer)."),
-    format: ProbeFormat = typer.Option(ProbeFormat.pretty, "--format", "-f", help="pretty or json."),
+                                              "scenario); - reads it from stdin.", show_default=False),
+    provider: str = PROVIDER_ONE,
+    tool_choice: Optional[str] = TOOL_CHOICE,
+    base_url: Optional[str] = BASE_URL,
+    model: Optional[List[str]] = MODEL,
+    repeat: int = typer.Option(3, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX, help="Samples per question."),
+    concurrency: int = CONCURRENCY,
+    timeout: float = TIMEOUT,
+    retries: int = RETRIES,
+    format: ProbeFormat = format_option(ProbeFormat.pretty, "pretty or json"),
     save: Optional[Path] = typer.Option(None, "--save", help="Write the capability overlay here."),
 ) -> None:
     """Measure which tool_choice values an endpoint honors, ignores or rejects."""
     from .send_cmd import emit, emit_pretty
 
-    check_provider(provider)
-    result, secrets = run_probe(provider, scenario, base_url, model, repeat, concurrency, timeout, retries)
+    from .inputs import models_for, one_provider
+
+    provider = one_provider(provider, "probe", "probe one endpoint at a time")
+    result, secrets = run_probe(provider, scenario, base_url, models_for(model, [provider])[provider], repeat,
+                                concurrency, timeout, retries, tool_choice)
     if save is not None:
         try:
             save.write_text(json.dumps(result["overlay"], indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -49,6 +49,7 @@ class Host(NamedTuple):
     # ChatCompletionStreamRequest has no stream_options; vercel/ai's recorded mistral-tool-call stream
     # carries usage on its last chunk).
     stream_usage: Literal["stream_options", "final_chunk"] = "stream_options"
+    developer_role: bool = False  # the API takes {"role": "developer"} (openai-python: ChatCompletionDeveloperMessageParam)
     router: bool = False  # OpenRouter: provider.require_parameters routing; replies name their upstream
     reasoning_replay: bool = False  # assistant messages take reasoning_content back (DeepSeek, vLLM, llama.cpp)
     reasoning_effort: bool = False  # the host takes reasoning_effort
@@ -57,7 +58,7 @@ class Host(NamedTuple):
 
 HOSTS: dict[str, Host] = {
     "openai": Host("https://api.openai.com/v1", max_tokens_field="max_completion_tokens", strict_errors=True,
-                   reasoning_effort=True),
+                   developer_role=True, reasoning_effort=True),
     "azure": Host("{endpoint}/openai/deployments/{deployment}", auth="api-key", strict_errors=True,
                   max_tokens_field="max_completion_tokens", reasoning_effort=True),
     "mistral": Host("https://api.mistral.ai/v1", id_rule="alnum9", tool_message_name=True, stream_usage="final_chunk"),
@@ -447,7 +448,7 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
             msg["name"] = m.tool_name
         return msg
 
-    out = chat_messages(ctx, assistant, tool)
+    out = chat_messages(ctx, assistant, tool, developer_role=HOSTS[ctx.provider].developer_role)
     if replayed:
         ctx.ledger.info("reasoning.replayed", f"reasoning_content of {replayed} assistant turn{'s' if replayed > 1 else ''} "
                         "sent back unchanged")

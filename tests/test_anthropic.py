@@ -357,6 +357,7 @@ def test_no_messages():
 # ---- every module ledger code is emitted by some scenario ----------------------------------
 
 TRIGGERS: dict[str, dict[str, Any]] = {
+    "strict.mapped": {"tools": [{"name": "x", "parameters": {"type": "object"}, "strict": True}]},
     "max_tokens.default": {"settings": {"max_tokens": None}},
     "thinking.budget": {"settings": {"thinking": True, "max_tokens": 4096}},
     "thinking.forced_choice": {"choice": "required", "settings": {"thinking": True, "max_tokens": 4096}},

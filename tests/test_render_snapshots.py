@@ -97,9 +97,9 @@ def test_drift_missing_and_extra_exit_5_with_a_diff_per_provider(tmp_path):
 
 def test_snapshot_usage_errors_are_one_line(tmp_path):
     here = project(tmp_path, "u")
-    several = toolchoice("render", "weather.yaml", "allowed-subset.yaml", cwd=here)
-    assert (several.returncode, several.stderr) == (2, "toolchoice: error: render takes one scenario file, or "
-                                                       "several with --snapshot DIR\n")
+    several = toolchoice("render", "weather.yaml", "allowed-subset.yaml", "-p", "openai", "-f", "json", cwd=here)
+    assert several.returncode == 0 and several.stderr == ""  # several scenarios per call (issue 14)
+    assert [d["scenario"] for d in json.loads(several.stdout)] == ["weather.yaml", "allowed-subset.yaml"]
     update = toolchoice("render", "weather.yaml", "--update", cwd=here)
     assert (update.returncode, update.stderr) == (2, "toolchoice: error: --update goes with --snapshot DIR\n")
     (here / "sub").mkdir()

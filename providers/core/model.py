@@ -272,6 +272,7 @@ class Scenario(NamedTuple):
     messages: tuple[Message, ...] = ()
     providers: Mapping[str, ProviderSettings] = _EMPTY
     lines: Mapping[str, int] = _EMPTY  # top-level key -> line, for messages
+    system_role: str = "system"  # "developer" when the prompt came from a leading developer message
     notes: tuple[LedgerEntry, ...] = ()  # from loading (tools imported with from:): start of every ledger
     loop: LoopSpec | None = None  # the optional `loop:` section (toolchoice run)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from .capabilities import FEATURES, Capability, Level, Support
 from .choice import parse_tool_choice
-from .model import ProviderSettings, RenderOptions, Scenario, Translation
+from .model import ProviderSettings, RenderOptions, Scenario, ToolChoice, Translation
 from .registry import translate
 from .scenario import load_scenario_text
 
@@ -96,6 +96,29 @@ def questions_for(provider: str, cap: Capability, scenario: Scenario) -> list[Qu
     if cap.arguments == "string" and "truncation" not in skipped:
         qs.append(Question(f"max_tokens 8, named {target}", "truncation", {"tool": target}, max_tokens=8))
     return qs
+
+
+# the questions that measure each neutral tool_choice mode (probe --tool-choice asks only those)
+_MODE_FEATURES = {"auto": ("auto",), "none": ("none",), "required": ("required", "any"),
+                  "named": ("named", "named_emulated", "history", "truncation"), "allowed": ("allowed",)}
+
+
+def questions_for_choice(questions: list[Question], choice: ToolChoice | None) -> list[Question]:
+    """Only the questions about ``choice``'s mode, asked with its own tool names (None: not set)."""
+    if choice is None:
+        return [q for q in questions if q.feature == "unset"]
+    wanted = _MODE_FEATURES[choice.mode]
+    value = choice.to_json()
+    kept = []
+    for q in questions:
+        if q.feature not in wanted:
+            continue
+        if choice.mode == "named" and isinstance(q.tool_choice, dict):
+            q = replace(q, tool_choice=value, id=q.id.replace(str(q.tool_choice.get("tool")), str(choice.name)))
+        elif choice.mode == "allowed":
+            q = replace(q, tool_choice=value, id=f"allowed [{', '.join(choice.allowed)}] {choice.allowed_mode}")
+        kept.append(q)
+    return kept
 
 
 def adapt(question: Question, results: dict[str, str]) -> tuple[Question | None, str]:
@@ -199,4 +222,4 @@ def settings_with_model(scenario: Scenario, provider: str, model: str | None) ->
 
 
 __all__ = ["PROBE_SCENARIO", "Question", "RESULTS", "adapt", "apply_overlay", "classify", "overlay_document",
-           "probe_scenario", "question_translation", "questions_for", "settings_with_model", "ProviderSettings"]
+           "probe_scenario", "question_translation", "questions_for", "questions_for_choice", "settings_with_model", "ProviderSettings"]

@@ -32,6 +32,7 @@ TOOL_FIELD_TYPES: dict[str, tuple[type, ...]] = {"input_examples": (list,), "def
                                                  "output_schema": (dict,)}
 CUSTOM_TOOL_KEYS = ("name", "description", "format")
 ROLES = ("user", "assistant", "tool")
+LEADING_ROLES = ("system", "developer")  # accepted at the start of messages: they become the system prompt
 
 MAX_DEPTH = 100  # nesting of mappings/lists; real tool schemas stay under 20
 MAX_VALUES = 1_000_000  # values read after alias expansion (a file of nested aliases can mean billions)
@@ -320,8 +321,16 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
         choice = parse_tool_choice(r.value(top["tool_choice"]), names,
                                    lambda m, h=None: loc.fail(m, h))
 
-    messages = _messages(r, top.get("messages"))
+    messages, leading = _messages(r, top.get("messages"))
     system = r.string(top["system"], "system", empty_ok=True) if "system" in top and r.value(top["system"]) is not None else None
+    system_role = "system"
+    if leading:
+        if system is not None:
+            raise leading[0][2].fail(f"a {leading[0][0]} message and the top-level system: key both set the "
+                                     "system prompt", "keep one of them")
+        system = "\n\n".join(content for _, content, _ in leading)
+        roles = {role for role, _, _ in leading}
+        system_role = "developer" if roles == {"developer"} else "system"
     parallel = r.boolean(top["parallel_tool_calls"], "parallel_tool_calls") if "parallel_tool_calls" in top else None
     strict = r.boolean(top["strict"], "strict") if "strict" in top else None
     providers = _providers(r, top.get("providers"))
@@ -331,7 +340,8 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
     loop = _loop(r, top["loop"], tools) if "loop" in top and r.value(top["loop"]) is not None else None
     return Scenario(path=r.path, tools=tools, tools_written_empty="tools" in top and not tools and written_empty,
                     tool_choice=choice, parallel_tool_calls=parallel, strict=strict, system=system,
-                    messages=messages, providers=providers, lines=lines, notes=notes, loop=loop)
+                    messages=messages, providers=providers, lines=lines, notes=notes, loop=loop,
+                    system_role=system_role)
 
 
 def _no_yaml11_word(r: _Reader, node: yaml.Node) -> None:
@@ -489,10 +499,12 @@ def _custom_format(r: _Reader, name: str, node: yaml.Node) -> dict[str, Any]:
     return {"type": "grammar", "syntax": syntax, "definition": definition}
 
 
-def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
+def _messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ...], list[tuple[str, str, _Loc]]]:
+    """The conversation, and the system/developer messages it starts with (role, content, where)."""
     if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
-        return ()
+        return (), []
     messages: list[Message] = []
+    leading: list[tuple[str, str, _Loc]] = []  # system/developer messages before the conversation
     calls: dict[str, tuple[str, int]] = {}  # id -> (tool name, line)
     answered: set[str] = set()
     for item in r.sequence(node, "messages"):
@@ -501,11 +513,17 @@ def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
         if "role" not in fields:
             raise loc.fail("a message needs a role", "role: user, assistant or tool")
         role = r.value(fields["role"])
-        if role == "system":
-            raise r.loc(fields["role"]).fail("role 'system' is not a message role here",
-                                             "put the system prompt in the top-level system: key")
+        if role in LEADING_ROLES:
+            if messages:
+                raise r.loc(fields["role"]).fail(f"a {role} message after the conversation started",
+                                                 f"put {role} messages first, or use the top-level system: key")
+            _only(r, item, ("role", "content"), f"a {role} message")
+            if "content" not in fields:
+                raise loc.fail(f"a {role} message needs content", None)
+            leading.append((role, r.string(fields["content"], "content", empty_ok=True), loc))
+            continue
         if role not in ROLES:
-            hint = did_you_mean(str(role), ROLES) or "role: user, assistant or tool"
+            hint = did_you_mean(str(role), ROLES + LEADING_ROLES) or "role: user, assistant or tool"
             raise r.loc(fields["role"]).fail(f"unknown message role {role!r}", hint)
         if role == "user":
             _only(r, item, ("role", "content"), "a user message")
@@ -516,7 +534,7 @@ def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
             messages.append(_assistant(r, fields, loc, calls))
         else:
             messages.append(_tool_result(r, fields, loc, calls, answered))
-    return tuple(messages)
+    return tuple(messages), leading
 
 
 def _only(r: _Reader, mapping: yaml.MappingNode, allowed: tuple[str, ...], what: str) -> None:

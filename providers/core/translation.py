@@ -42,7 +42,7 @@ class Context:
     replace ``plan`` (Bedrock keeps the tools declared for a tool history)."""
 
     __slots__ = ("provider", "cap", "scenario", "options", "ledger", "model", "plan", "settings", "requested",
-                 "key_env")
+                 "key_env", "developer_sent")
 
     def __init__(self, provider: str, cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
                  model: str, plan: ChoicePlan, settings: ProviderSettings, requested: Any = None) -> None:
@@ -57,6 +57,8 @@ class Context:
         self.requested = requested  # the neutral tool_choice as JSON (ToolChoice.to_json), None when unset
         # the variables that can hold the key, first wins: providers.<id>.api_key_env, else the provider's own
         self.key_env: tuple[str, ...] = (settings.api_key_env,) if settings.api_key_env else cap.key_env
+        # a developer prompt went out as the API's developer role (else finish() records it became system)
+        self.developer_sent = False
 
 
 def _names(tools: tuple[Tool, ...] | tuple[str, ...]) -> str:
@@ -467,6 +469,9 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
     toolConfig for a tool history even when ``none`` is emulated by leaving tools out). ``final_lint``
     checks the body after ``extra`` is merged, so a conflict written in ``extra`` is caught too."""
     settings, ledger, plan = ctx.settings, ctx.ledger, ctx.plan
+    if ctx.scenario.system_role == "developer" and ctx.scenario.system is not None and not ctx.developer_sent:
+        ledger.info("system.developer_as_system", f"{ctx.cap.title} has no developer role: the developer message "
+                    "is sent as the system prompt")
     if settings.extra:
         body = merge_extra(ctx, body)
     if final_lint is not None:
@@ -504,13 +509,15 @@ def history_arguments_json(arguments: dict[str, Any]) -> str:
 
 
 def chat_messages(ctx: Context, assistant: Callable[[Message], dict[str, Any]],
-                  tool: Callable[[Message], dict[str, Any]]) -> list[dict[str, Any]]:
+                  tool: Callable[[Message], dict[str, Any]], developer_role: bool = False) -> list[dict[str, Any]]:
     """The role-per-message history most chat APIs take: system first, users as they are, assistant
     turns and tool results in the provider's own encoding. A tool result's is_error, which these APIs
     have no field for, is recorded in the ledger."""
     out: list[dict[str, Any]] = []
     if ctx.scenario.system is not None:
-        out.append({"role": "system", "content": ctx.scenario.system})
+        developer = developer_role and ctx.scenario.system_role == "developer"
+        ctx.developer_sent = developer
+        out.append({"role": "developer" if developer else "system", "content": ctx.scenario.system})
     for m in ctx.scenario.messages:
         if m.role == "user":
             out.append({"role": "user", "content": m.content})
