@@ -1,0 +1,200 @@
+"""Keeping API keys out of everything shown or saved.
+
+A *secret* is a resolved key value mapped to the placeholder it stands for (``{"sk-…": "$OPENAI_API_KEY"}``).
+Redaction replaces it in text or in parsed data, before anything is laid out: rich wraps and cuts
+lines, so a key that reaches the layout whole may leave it in two halves nobody can match.
+
+What counts as the key in a text:
+
+- the value itself and its escaped spellings (JSON ``\\"``/``\\\\``, ``\\/``, every character
+  ``\\uXXXX``-escaped, base64);
+- any piece of it at least ``PIECE`` characters long (a server that truncates, wraps or quotes
+  only part of a key still gives most of it away).
+
+A value shorter than ``MIN_SECRET_LENGTH`` is not a key anyone can redact without destroying the
+text around it (``OPENAI_API_KEY=a`` would turn every ``a`` into a placeholder), so it is left
+alone: the parsed results never depend on redaction (parsing reads the real bytes), only what is
+shown does.
+
+Only the standard library: `render` and `parse` use this without httpx.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from typing import Any, Iterable, Mapping
+
+MIN_SECRET_LENGTH = 8  # shorter values are not redacted (see the module docstring)
+PIECE = 12  # a run this long of a key's characters is redacted even when the rest is missing
+_BLOCK = 6  # PIECE >= 2 * _BLOCK - 1: every PIECE-long run contains one whole aligned block
+
+
+def usable_secrets(secrets: Mapping[str, str]) -> dict[str, str]:
+    """The secrets long enough to redact (value -> placeholder)."""
+    return {value: name for value, name in secrets.items() if value and len(value) >= MIN_SECRET_LENGTH}
+
+
+def spellings(value: str) -> set[str]:
+    """A secret as it may appear in a text: verbatim, JSON-escaped, '/' escaped as '\\/', every
+    character ``\\u``-escaped (either case of hex), and base64 of the value (each of the three
+    alignments it may take inside a longer base64 text, e.g. ``user:KEY`` in Basic auth)."""
+    escaped = json.dumps(value)[1:-1]
+    forms = {value, escaped, value.replace("/", "\\/"), escaped.replace("/", "\\/")}
+    utf16 = value.encode("utf-16-be", "surrogatepass")
+    units = [int.from_bytes(utf16[i:i + 2], "big") for i in range(0, len(utf16), 2)]
+    forms.add("".join(f"\\u{u:04x}" for u in units))
+    forms.add("".join(f"\\u{u:04X}" for u in units))
+    forms.update(_base64_cores(value.encode("utf-8", "surrogatepass")))
+    return {f for f in forms if f}
+
+
+def _base64_cores(raw: bytes) -> set[str]:
+    """The part of base64(prefix + raw + suffix) that depends only on ``raw``, for 0-2 prefix bytes."""
+    cores = set()
+    for offset in range(3):
+        encoded = base64.b64encode(b"\0" * offset + raw + b"\0\0").decode("ascii")
+        start = 4 if offset else 0  # the first group mixes prefix bytes in
+        whole = (offset + len(raw)) // 3  # groups made of prefix+raw bytes only
+        core = encoded[start:whole * 4]
+        if len(core) >= PIECE:
+            cores.add(core)
+            cores.add(core.replace("+", "-").replace("/", "_"))  # the URL-safe alphabet
+    return cores
+
+
+class Redactor:
+    """Replaces every secret (any spelling, any long piece) in texts. Build once, apply often."""
+
+    def __init__(self, secrets: Mapping[str, str]) -> None:
+        self.secrets = usable_secrets(secrets)
+        # (spelling, placeholder), longest first, so a long spelling wins over a shorter one inside it
+        self._forms = sorted(((form, name) for value, name in self.secrets.items() for form in spellings(value)),
+                             key=lambda pair: len(pair[0]), reverse=True)
+        # every match contains one of these: a whole short form, or an aligned block of a long one
+        self._needles = {form if len(form) < PIECE else form[at:at + _BLOCK]
+                         for form, _ in self._forms for at in range(0, max(1, len(form) - _BLOCK + 1), _BLOCK)}
+
+    def __bool__(self) -> bool:
+        return bool(self.secrets)
+
+    def text(self, text: str) -> str:
+        if not self._forms or not text or not self._maybe_in(text):
+            return text
+        spans = sorted(span for form, name in self._forms for span in _occurrences(text, form, name))
+        if not spans:
+            return text
+        merged: list[list[Any]] = []
+        for start, end, name in spans:
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end, name])
+        out, at = [], 0
+        for start, end, name in merged:
+            out.append(text[at:start])
+            out.append(name)
+            at = end
+        out.append(text[at:])
+        return "".join(out)
+
+    def _maybe_in(self, text: str) -> bool:
+        """A quick look (C-speed finds) before the exact search: could any secret be in ``text``?"""
+        return any(needle in text for needle in self._needles)
+
+    def data(self, value: Any) -> Any:
+        """``text`` applied to every string (keys included) inside parsed JSON, lists, tuples."""
+        if not self._forms:
+            return value
+        if not isinstance(value, str) and not self._maybe_in(_dump(value)):
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, list):
+            return [self.data(v) for v in value]
+        if isinstance(value, tuple) and hasattr(value, "_fields"):  # a record (NamedTuple)
+            return type(value)(*(self.data(v) for v in value))
+        if isinstance(value, tuple):
+            return tuple(self.data(v) for v in value)
+        if isinstance(value, dict):
+            return {self.text(k) if isinstance(k, str) else k: self.data(v) for k, v in value.items()}
+        return value
+
+    def contains(self, text: str) -> bool:
+        """Whether any spelling or long piece of a secret is in ``text``."""
+        return self._maybe_in(text) and any(True for form, name in self._forms for _ in _occurrences(text, form, name))
+
+
+def _dump(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, default=repr)
+    except (ValueError, RecursionError):
+        return repr(value)
+
+
+def _occurrences(text: str, form: str, name: str) -> Iterable[tuple[int, int, str]]:
+    """Spans of ``text`` holding ``form`` whole, or (for a form of PIECE characters or more) any run of
+    at least PIECE consecutive characters of it. Found with str.find on aligned blocks of ``form``:
+    every such run contains a whole block, so no run is missed."""
+    if len(form) < PIECE:
+        start = text.find(form)
+        while start != -1:
+            yield start, start + len(form), name
+            start = text.find(form, start + len(form))
+        return
+    seen: set[tuple[int, int]] = set()
+    for block_at in range(0, len(form) - _BLOCK + 1, _BLOCK):
+        block = form[block_at:block_at + _BLOCK]
+        hit = text.find(block)
+        while hit != -1:
+            # extend the match around this hit, aligned with the block's place in the form
+            left, right = hit, hit + _BLOCK
+            f_left, f_right = block_at, block_at + _BLOCK
+            while left > 0 and f_left > 0 and text[left - 1] == form[f_left - 1]:
+                left, f_left = left - 1, f_left - 1
+            while right < len(text) and f_right < len(form) and text[right] == form[f_right]:
+                right, f_right = right + 1, f_right + 1
+            if right - left >= PIECE and (left, right) not in seen:
+                seen.add((left, right))
+                yield left, right, name
+            hit = text.find(block, hit + 1)
+
+
+def redact(text: str, secrets: Mapping[str, str]) -> str:
+    """Every secret in ``text`` (any spelling, any long piece) replaced with its placeholder."""
+    return Redactor(secrets).text(text)
+
+
+def redact_data(value: Any, secrets: Mapping[str, str]) -> Any:
+    """``redact`` applied to every string inside parsed JSON (and records)."""
+    return Redactor(secrets).data(value)
+
+
+def safe_json_text(text: str, parsed: Any, redactor: Redactor) -> str:
+    """A body as received, for saving: redacted as text; when the key is still there once the JSON is
+    decoded (a server that escaped it character by character in its own way), the decoded document,
+    redacted, written out again instead."""
+    shown = redactor.text(text)
+    if parsed is None or not redactor:
+        return shown
+    try:
+        again = json.loads(shown)
+    except (ValueError, RecursionError):
+        again = None
+    if again is not None and not redactor.contains(json.dumps(again, ensure_ascii=False)):
+        return shown
+    return json.dumps(redactor.data(parsed), ensure_ascii=False, indent=2)
+
+
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f\x9b]")
+
+
+def printable(text: str) -> str:
+    """``text`` without terminal escape sequences and control characters (tabs and newlines stay):
+    what a server writes into an error message must not move the cursor or recolour the terminal."""
+    return _ANSI.sub("", text) if ("\x1b" in text or _has_control(text)) else text
+
+
+def _has_control(text: str) -> bool:
+    return any((ord(ch) < 32 and ch not in "\t\n") or ord(ch) in (0x7F, 0x9B) for ch in text)
