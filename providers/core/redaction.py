@@ -82,7 +82,8 @@ class Redactor:
     def text(self, text: str) -> str:
         if not self._forms or not text or not self._maybe_in(text):
             return text
-        spans = sorted(span for form, name in self._forms for span in _occurrences(text, form, name))
+        spans = sorted((span for form, name in self._forms for span in _occurrences(text, form, name)),
+                       key=lambda span: (span[0], -span[1]))  # the longest match at a place names it
         if not spans:
             return text
         merged: list[list[Any]] = []
