@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 import typer
 
@@ -18,8 +18,8 @@ from toolchoice.providers.core.registry import check_provider, translate
 
 from . import exits
 from .exits import handled
-from .render_cmd import MODEL, TOOL_CHOICE
-from .send_cmd import FORMAT, OutputFormat, emit, emit_pretty, exit_code, print_ledger, print_reply
+from .render_cmd import ALLOW_ENV, MODEL, TOOL_CHOICE, allowed_env
+from .send_cmd import FORMAT, OutputFormat, exit_code, print_ledger, print_reply
 
 
 def read_body(path: Path) -> tuple[Any, str]:
@@ -38,6 +38,9 @@ def read_body(path: Path) -> tuple[Any, str]:
         text = data.decode("utf-8-sig", errors="replace")
     try:
         return json.loads(text), text
+    except RecursionError:
+        raise ToolchoiceError(f"{path}: the JSON nests too deeply to read",
+                              hint="a provider's reply nests a few levels, not thousands") from None
     except ValueError:
         return None, text
 
@@ -63,6 +66,7 @@ def parse(
     tool_choice: Optional[str] = TOOL_CHOICE,
     model: Optional[str] = MODEL,
     format: OutputFormat = FORMAT,
+    allow_env: Optional[List[str]] = ALLOW_ENV,
 ) -> None:
     """Normalize a saved reply (tool calls, text, finish reason, usage) and judge it."""
     from toolchoice.providers.core.reply import read_reply
@@ -78,34 +82,35 @@ def parse(
         from .inputs import scenario_with_override
 
         loaded = scenario_with_override(scenario, tool_choice)
-        translation = translate(provider, loaded, RenderOptions(model=model))
+        translation = translate(provider, loaded, RenderOptions(model=model, allow_env=allowed_env(allow_env)))
     body, text = read_body(response)
     reply = read_reply(provider, None, body, text)
     if scenario is not None:
         from toolchoice.providers.core.verdict import verdict
 
         judged = verdict(loaded, reply, translation)
-    import os
     import re
 
-    from toolchoice.providers.core.transport import environment_secrets
+    from .output import emit_drawn, emit_json, output_redactor
 
-    extra_names: tuple[str, ...] = ()
+    extra_names: tuple[str, ...] = allowed_env(allow_env)
     if scenario is not None:
         settings = loaded.settings_for(provider)
-        extra_names = tuple(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", " ".join(settings.headers.values())))
+        extra_names += tuple(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", " ".join(settings.headers.values())))
         extra_names += (settings.api_key_env,) if settings.api_key_env else ()
-    secrets = environment_secrets(os.environ, extra_names)
+    redactor = output_redactor(extra_names)
+    # redacted before layout: a key wrapped or cut by the table must not survive in pieces
+    shown_reply, shown_verdict, shown_translation = redactor.data((reply, judged, translation))
     if format is OutputFormat.json:
-        emit(json.dumps(parse_json(provider, reply, judged, translation), indent=2, ensure_ascii=False), secrets)
+        emit_json(parse_json(provider, shown_reply, shown_verdict, shown_translation), redactor)
     else:
         def draw(console: Any) -> None:
-            console.rule(f"[bold]{provider}[/bold] · {response}")
-            print_reply(console, provider, reply, judged if scenario is not None else None)
-            if translation is not None:
-                print_ledger(console, translation.ledger)
+            console.rule(f"[bold]{provider}[/bold] · {redactor.text(str(response))}")
+            print_reply(console, provider, shown_reply, shown_verdict if scenario is not None else None)
+            if shown_translation is not None:
+                print_ledger(console, shown_translation.ledger)
 
-        emit_pretty(draw, secrets)
+        emit_drawn(draw, redactor)
     if reply.error is not None:
         raise typer.Exit(exits.FAILED)
     code = exit_code([judged])

@@ -162,6 +162,21 @@ def _occurrences(text: str, form: str, name: str) -> Iterable[tuple[int, int, st
             hit = text.find(block, hit + 1)
 
 
+def environment_secrets(environ: Mapping[str, str], names: tuple[str, ...] = ()) -> dict[str, str]:
+    """Every provider key variable (and ``names``, and the names in ``$TOOLCHOICE_ALLOW_ENV``) set in
+    the environment, as value -> $NAME, for redacting output that never went through the transport's
+    ``prepare`` (render, parse, error lines). Values shorter than MIN_SECRET_LENGTH are left out."""
+    from .capabilities import CAPABILITIES
+
+    found: dict[str, str] = {}
+    allowed = re.split(r"[,\s]+", environ.get("TOOLCHOICE_ALLOW_ENV", "").strip())
+    for name in (*{n for cap in CAPABILITIES.values() for n in cap.key_env}, *names, *filter(None, allowed)):
+        value = environ.get(name)
+        if value and len(value) >= MIN_SECRET_LENGTH:
+            found[value] = f"${name}"
+    return found
+
+
 def redact(text: str, secrets: Mapping[str, str]) -> str:
     """Every secret in ``text`` (any spelling, any long piece) replaced with its placeholder."""
     return Redactor(secrets).text(text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,12 @@ TOP_KEYS = ("name", "description", "tools", "tool_choice", "parallel_tool_calls"
 TOOL_KEYS = ("name", "description", "parameters", "strict")
 ROLES = ("user", "assistant", "tool")
 
+MAX_BYTES = 8 * 1024 * 1024  # a scenario file; real ones are a few KB, a big tool catalogue well under 1 MB
 MAX_DEPTH = 100  # nesting of mappings/lists; real tool schemas stay under 20
+_COMPOSE_SAFE = 1000  # libyaml's composer recurses in C: no document nesting deeper than this reaches it
 MAX_VALUES = 1_000_000  # values read after alias expansion (a file of nested aliases can mean billions)
 _CORE = "tag:yaml.org,2002:"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _SCALAR_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp", "binary"))
 _PLAIN_DATA = "scenario files hold plain data: strings, numbers, lists, mappings"
 
@@ -57,6 +61,8 @@ class _Reader:
         self.loader = loader
         self.budget = MAX_VALUES
         self.open: set[int] = set()  # ids of the collections being read: an alias loop comes back to one
+        self.escapes = True  # whether a string may hold an escape (\ud800 makes a lone surrogate)
+        self.aliases = True  # whether the document may use aliases (for the size message)
 
     def loc(self, node: yaml.Node) -> _Loc:
         return _Loc(node, self.path)
@@ -79,7 +85,8 @@ class _Reader:
         self.budget -= 1
         if self.budget < 0:
             raise self.loc(node).fail(f"the scenario expands to more than {MAX_VALUES} values",
-                                      "YAML aliases (*name) repeat what they name: write the data out once")
+                                      "YAML aliases (*name) repeat what they name: write the data out once"
+                                      if self.aliases else "a scenario holds tools and messages, not bulk data")
         if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
             if id(node) in self.open:
                 raise self.loc(node).fail("a YAML alias refers to a mapping or list that contains it",
@@ -100,6 +107,9 @@ class _Reader:
         except (ValueError, KeyError, AttributeError, TypeError, OverflowError):  # e.g. !!int abc
             raise self.loc(node).fail(f"cannot read {node.value!r} as {node.tag.rsplit(':', 1)[-1]}",
                                       "drop the !!tag, or quote the value") from None
+        if isinstance(value, str) and self.escapes and _SURROGATE.search(value):
+            raise self.loc(node).fail("a string holds a lone surrogate escape (\\ud800-\\udfff), which is half "
+                                      "of a character, not text", "write the character itself, or both halves")
         if isinstance(value, float) and not math.isfinite(value):
             raise self.loc(node).fail("numbers must be finite", "quote it to make it a string")
         if not isinstance(value, (str, int, float, bool, type(None))):
@@ -171,13 +181,19 @@ def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file. Raises ToolchoiceError (one line, with file:line)."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as handle:  # read at most one byte past the cap (/dev/zero never ends)
+            raw = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise ToolchoiceError(f"{name}: no such file", hint="check the path") from None
     except IsADirectoryError:
         raise ToolchoiceError(f"{name}: is a directory, not a scenario file", hint="name a .yaml file") from None
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
+    if len(raw) > MAX_BYTES:
+        raise ToolchoiceError(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MB, not a scenario file",
+                              hint="a scenario is a YAML or JSON text file of tools and messages")
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00 starts both
+        raise ToolchoiceError("not UTF-8 text (UTF-32)", path=name, line=1, column=1, hint="save the file as UTF-8")
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise ToolchoiceError("not UTF-8 text (UTF-16)", path=name, line=1, column=1, hint="save the file as UTF-8")
     if b"\x00" in raw:
@@ -203,7 +219,7 @@ def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
     if fast is not None:
         loader, root = fast
         try:
-            return _built(path, loader, root)
+            return _built(path, loader, root, text)
         finally:
             loader.dispose()
     try:
@@ -233,7 +249,7 @@ def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
             mark = loader.get_mark()
             raise ToolchoiceError("invalid YAML: mappings and lists nest too deeply to read", path=path,
                                   line=mark.line + 1, column=mark.column + 1, hint=None) from None
-        return _built(path, loader, root)
+        return _built(path, loader, root, text)
     finally:
         loader.dispose()
 
@@ -244,6 +260,8 @@ def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
     c_loader = getattr(yaml, "CSafeLoader", None)
     if c_loader is None or any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text):
         return None
+    if not _shallow_for_libyaml(text, c_loader):
+        return None  # the pure-Python composer refuses it (RecursionError is caught there)
     loader = c_loader(text)
     try:
         root = loader.get_single_node()
@@ -254,6 +272,35 @@ def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
         loader.dispose()
         return None
     return loader, root
+
+
+def _shallow_for_libyaml(text: str, c_loader: Any) -> bool:
+    """Whether the document nests at most ``_COMPOSE_SAFE`` levels, found without composing it: PyYAML's
+    C composer recurses once per level and overflows the C stack (a segfault) somewhere past 10,000.
+
+    A cheap bound first: a level opens with a flow bracket or an indented/``- ``/``? `` block entry,
+    so depth <= brackets + the longest line. Only a document that could pass it is counted exactly,
+    from libyaml's parser events (an iterative state machine, no recursion)."""
+    brackets = text.count("[") + text.count("{")
+    if brackets + max(map(len, text.splitlines()), default=0) <= _COMPOSE_SAFE:
+        return True
+    parser = c_loader(text)
+    depth = 0
+    try:
+        while True:
+            event = parser.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                return True
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > _COMPOSE_SAFE:
+                    return False
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except Exception:  # noqa: BLE001 - a parse error: the pure-Python loader reports it precisely
+        return False
+    finally:
+        parser.dispose()
 
 
 def _unusual(root: yaml.Node | None, limit: int) -> bool:
@@ -272,11 +319,14 @@ def _unusual(root: yaml.Node | None, limit: int) -> bool:
     return False
 
 
-def _built(path: str, loader: Any, root: yaml.Node | None) -> Scenario:
+def _built(path: str, loader: Any, root: yaml.Node | None, text: str) -> Scenario:
     if root is None or (isinstance(root, yaml.ScalarNode) and root.value.strip() == ""):
         raise ToolchoiceError("the scenario is empty", path=path, line=1,
                               hint="start with tools:, tool_choice: and messages: (see configs/weather.yaml)")
-    return _build(_Reader(path, loader), root)
+    reader = _Reader(path, loader)
+    reader.escapes = "\\" in text
+    reader.aliases = "*" in text
+    return _build(reader, root)
 
 
 def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> ToolchoiceError:
@@ -506,6 +556,23 @@ _WANTED = {(str,): "a string", (int,): "an integer", (int, float): "a number", (
            (dict,): "a mapping"}
 
 
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name (RFC 9110 token)
+
+
+def _check_header(r: _Reader, pid: str, name_node: yaml.Node, value_node: yaml.Node) -> None:
+    """A header that no HTTP client can send is bad input here, not a failure at send time."""
+    name, value = r.value(name_node), r.value(value_node)
+    if not _TOKEN.fullmatch(name):
+        raise r.loc(name_node).fail(f"providers.{pid}.headers: {name!r} is not a valid HTTP header name",
+                                    "letters, digits and - only")
+    if any(ord(ch) < 32 and ch != "\t" or ord(ch) == 127 for ch in value):
+        raise r.loc(value_node).fail(f"providers.{pid}.headers.{name} holds a line break or control character, "
+                                     "which no HTTP header can carry", "keep the value on one line")
+    if any(ord(ch) > 255 for ch in value) or value != value.strip():
+        raise r.loc(value_node).fail(f"providers.{pid}.headers.{name} must be plain text without spaces at its "
+                                     "ends (HTTP header values are Latin-1 bytes)", None)
+
+
 def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings]:
     if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
         return {}
@@ -535,6 +602,7 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
                         hint = (f'quote it: {name_node.value}: "{header_node.value}"'
                                 if isinstance(header_node, yaml.ScalarNode) else None)
                         raise r.loc(header_node).fail(f"providers.{pid}.headers values must be strings", hint)
+                    _check_header(r, pid, name_node, header_node)
             if key == "max_tokens" and value < 1:
                 raise r.loc(child).fail(f"providers.{pid}.max_tokens must be at least 1", None)
             values[key] = value

@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Mapping
 
 from .model import Request, ToolchoiceError, wire_json
-from .redaction import MIN_SECRET_LENGTH, Redactor, printable, redact, redact_data, safe_json_text
+from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
+                        safe_json_text)
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_RETRIES = 10  # the most --retries any command accepts (each SDK's default is 2)
@@ -190,19 +191,6 @@ class Prepared:
         return f"Prepared({self.method} {self.display_url})"
 
 
-def environment_secrets(environ: Mapping[str, str], names: tuple[str, ...] = ()) -> dict[str, str]:
-    """Every provider key variable (and ``names``) set in the environment, as value -> $NAME, for
-    redacting output that never went through ``prepare`` (e.g. `parse` of a saved body)."""
-    from .capabilities import CAPABILITIES
-
-    found: dict[str, str] = {}
-    for name in (*{n for cap in CAPABILITIES.values() for n in cap.key_env}, *names):
-        value = environ.get(name)
-        if value and len(value) >= MIN_SECRET_LENGTH:
-            found[value] = f"${name}"
-    return found
-
-
 def _key_value(request: Request, environ: Mapping[str, str]) -> str | None:
     """The value of the first non-empty variable in ``key_env``."""
     return next((environ[name] for name in request.key_env if environ.get(name)), None)
@@ -295,41 +283,10 @@ def _check_url(url: str, shown: str, who: str) -> None:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ToolchoiceError(f"{who}cannot send to {shown}: not an http(s) URL", hint="check --base-url") from None
     if "@" in parts.netloc:  # endpoint() refuses it in a base URL; a request built another way too
+        from .translation import redact_url, url_problem
+
         raise ToolchoiceError(f"{who}cannot send to {redact_url(shown)}: {url_problem(shown)}",
                               hint="check --base-url")
-
-
-def url_problem(url: str) -> str | None:
-    """Why a base URL cannot be used as one, or None. A user name or password in it would make
-    httpx send Basic auth instead of the provider's key header (and the password travels); a
-    query string or fragment would have the endpoint path appended after it."""
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None  # reported by the caller's own check
-    if "@" in parts.netloc:
-        return "it holds a user name or password (user:pass@host); keys are read from the environment"
-    if parts.query or url.rstrip().endswith("?"):
-        return "it holds a query string (?...), after which the endpoint path would be appended"
-    if parts.fragment or "#" in url:
-        return "it holds a fragment (#...)"
-    return None
-
-
-def redact_url(url: str) -> str:
-    """``url`` with any user info and query values left out, for messages."""
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)[-1]
-    if "@" in parts.netloc:
-        netloc = "…@" + netloc
-    return parts._replace(netloc=netloc, query="…" if parts.query else "", fragment="").geturl()
 
 
 # ---- retry decisions (pure) --------------------------------------------------------------
