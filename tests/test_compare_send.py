@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from servers import StandIn, Step
+from servers import CLI, StandIn, Step
 
 from toolchoice.providers.core.argdiff import argument_diff
 from toolchoice.providers.core.model import Reply, ToolCall
@@ -25,9 +24,7 @@ PROVIDERS = ["openai", "anthropic", "gemini", "mistral", "cohere"]
 
 
 def toolchoice(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("toolchoice")
-    assert exe
-    return subprocess.run([exe, *args], capture_output=True, text=True, env=env, timeout=120)
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, timeout=120)
 
 
 def scenario_for(tmp_path: Path, urls: dict[str, str]) -> Path:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import email.utils
 import json
 import os
-import shutil
 import socket
 import subprocess
 import threading
@@ -30,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from servers import DEFAULT_REPLY, error_body, fixture
+from servers import CLI, DEFAULT_REPLY, error_body, fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 WEATHER = ROOT / "configs" / "weather.yaml"
@@ -189,10 +188,8 @@ def env() -> dict[str, str]:
 
 
 def toolchoice(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    exe = shutil.which("toolchoice")
-    assert exe, "the toolchoice console script must be installed (pip install -e .)"
     started = time.monotonic()
-    result = subprocess.run([exe, *args], capture_output=True, text=True, env=env(), timeout=120)
+    result = subprocess.run([*CLI, *args], capture_output=True, text=True, env=env(), timeout=120)
     return result, time.monotonic() - started
 
 

@@ -243,6 +243,8 @@ def runner_env() -> dict[str, str]:
            if k not in CANARIES and "proxy" not in k.lower() and not k.startswith("TOOLCHOICE_")}
     env.update(CANARIES)
     env.update({"NO_PROXY": "127.0.0.1,localhost", "COLUMNS": "4000", "TERM": "dumb", "NO_COLOR": "1"})
+    # the user-level setting (issue 16, finding 4): these scenarios read variables beyond the providers' own
+    env["TOOLCHOICE_ALLOW_ENV"] = ",".join([RELAY_VAR, *CUSTOM_VARS.values()])
     return env
 
 

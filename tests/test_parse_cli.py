@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from servers import CLI
 
 ROOT = Path(__file__).resolve().parents[1]
 RESPONSES = ROOT / "tests" / "data" / "responses"
@@ -16,9 +17,7 @@ TRAP_YAML = ROOT / "configs" / "planner-trap.yaml"
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("toolchoice")
-    assert exe, "the toolchoice console script must be installed (pip install -e .)"
-    result = subprocess.run([exe, *args], capture_output=True, text=True, input=stdin, timeout=60,
+    result = subprocess.run([*CLI, *args], capture_output=True, text=True, input=stdin, timeout=60,
                             env={**__import__("os").environ, "COLUMNS": "160", "NO_COLOR": "1"})
     assert "Traceback" not in result.stderr
     return result

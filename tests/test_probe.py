@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from servers import StandIn, Step
+from servers import CLI, StandIn, Step
 
 from toolchoice.providers.core.capabilities import CAPABILITIES, Level
 from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
@@ -24,9 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def toolchoice(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("toolchoice")
-    assert exe
-    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=120,
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120,
                           env=env or dict(os.environ, OPENAI_API_KEY="sk-probe-test"))
 
 
@@ -69,7 +66,6 @@ def test_each_question_builds_the_wire_it_claims():
 
 @pytest.mark.parametrize("categories, result", [
     (["obeyed", "obeyed"], "honored"),
-    (["error", "error"], "rejected"),
     (["unwanted_call", "wrong_tool"], "ignored"),
     (["obeyed", "no_call"], "inconclusive"),
     (["obeyed", "error"], "inconclusive"),
@@ -77,6 +73,14 @@ def test_each_question_builds_the_wire_it_claims():
 ])
 def test_classification(categories: list[str], result: str):
     assert classify([{"category": c} for c in categories]) == result
+
+
+def test_rejected_needs_the_endpoint_to_say_the_request_is_invalid():
+    """Issue 16, finding 12: an all-error question is "rejected" only when every answer was an HTTP
+    400/422; the statuses come with the verdicts (hardening suites test the transport failures)."""
+    errors = [{"category": "error"}] * 2
+    assert classify(errors, [400, 422]) == "rejected"
+    assert classify(errors) == "inconclusive"
 
 
 def test_adapt_never_charges_an_earlier_rejection_to_another_feature():

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from servers import CLI
 
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import wire_json
@@ -22,9 +23,7 @@ KEY_VARS = sorted({env for cap in CAPABILITIES.values() for env in cap.key_env})
 
 
 def run(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("toolchoice")
-    assert exe, "the toolchoice console script must be installed (pip install -e .)"
-    return subprocess.run([exe, *args], capture_output=True, text=True, env=env, input=stdin, timeout=120)
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, input=stdin, timeout=120)
 
 
 def canary_env() -> dict[str, str]:
@@ -234,7 +233,7 @@ def test_providers_matrix_comes_from_the_capability_table():
     (["compare", "configs/weather.yaml", "--bogus"], "No such option: --bogus"),
 ])
 def test_usage_errors_are_one_line_exit_2(args, words):
-    result = subprocess.run([shutil.which("toolchoice"), *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    result = subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("toolchoice: error: ")
     assert words in result.stderr and "--help" in result.stderr

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import pytest
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import wire_json
 
-from servers import DEFAULT_REPLY, StandIn, Step, fixture
+from servers import CLI, DEFAULT_REPLY, StandIn, Step, fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 WEATHER_YAML = ROOT / "configs" / "weather.yaml"
@@ -65,9 +64,7 @@ providers:
 
 
 def run(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("toolchoice")
-    assert exe, "the toolchoice console script must be installed (pip install -e .)"
-    return subprocess.run([exe, *args], capture_output=True, text=True, env=env if env is not None else base_env(),
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env if env is not None else base_env(),
                           input=stdin, timeout=120)
 
 

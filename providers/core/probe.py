@@ -8,7 +8,7 @@ the CLI (it reuses `send`'s machinery).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Sequence
 
 from .capabilities import FEATURES, Capability, Level, Support
 from .choice import parse_tool_choice
@@ -142,19 +142,38 @@ def _history_yaml(scenario: Scenario) -> str:
             + _HISTORY.replace("get_weather", first.name).replace("{city: Paris}", json.dumps(arguments)))
 
 
-def classify(verdicts: list[dict[str, Any]]) -> str:
+REJECTING_STATUSES = frozenset({400, 422})  # "this request is invalid": the feature is refused
+
+
+def classify(verdicts: list[dict[str, Any]], statuses: Sequence[int | None] | None = None) -> str:
     """honored (obeyed every time), ignored (answered, never obeyed), rejected (every answer an HTTP
-    error), inconclusive (anything mixed)."""
+    400/422: the endpoint refused the request), inconclusive (anything else: mixed answers, and
+    every failure that says nothing about the feature).
+
+    ``statuses`` are the samples' HTTP statuses (None when no response arrived). A transport failure
+    (closed port, timeout, DNS), an auth error (401/403), a wrong path (404), a rate limit (429) or a
+    server error (5xx) is not the endpoint rejecting the feature: such a sample makes the answer
+    inconclusive, never "rejected", so nothing false is saved as a measured fact. Without
+    ``statuses`` only the verdicts are known, and an all-error question cannot be called rejected."""
     if not verdicts:
         return "not asked"
     categories = [v["category"] for v in verdicts]
     if all(c == "obeyed" for c in categories):
         return "honored"
     if all(c == "error" for c in categories):
-        return "rejected"
+        if statuses is not None and len(statuses) == len(categories) and \
+                all(s in REJECTING_STATUSES for s in statuses):
+            return "rejected"
+        return "inconclusive"
     if all(c not in ("obeyed", "error") for c in categories):
         return "ignored"
     return "inconclusive"
+
+
+def conclusive(outcomes: list[dict[str, Any]]) -> bool:
+    """Whether every asked question got a measured answer (``result`` other than inconclusive):
+    only then may an overlay be saved or the probe exit 0."""
+    return all(o["result"] not in ("inconclusive",) for o in outcomes if o["result"] != "not asked")
 
 
 def overlay_document(provider: str, endpoint: str, model: str, repeat: int, measured_at: str,
@@ -190,5 +209,5 @@ def settings_with_model(scenario: Scenario, provider: str, model: str | None) ->
     return scenario._replace(providers={**scenario.providers, provider: settings._replace(model=model)})
 
 
-__all__ = ["PROBE_SCENARIO", "Question", "RESULTS", "adapt", "apply_overlay", "classify", "overlay_document",
+__all__ = ["PROBE_SCENARIO", "Question", "RESULTS", "adapt", "apply_overlay", "classify", "conclusive", "overlay_document",
            "probe_scenario", "question_translation", "questions_for", "settings_with_model", "ProviderSettings"]
