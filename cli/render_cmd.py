@@ -47,6 +47,8 @@ def allowed_env(names: Optional[List[str]]) -> tuple[str, ...]:
     import re
 
     found: list[str] = []
+    if not isinstance(names, (list, tuple)):  # render() called as a function (send --dry-run): the default
+        names = None
     for item in [*(names or []), os.environ.get(ALLOW_ENV_SETTING, "")]:
         for name in re.split(r"[,\s]+", item.strip()):
             if not name:

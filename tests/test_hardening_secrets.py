@@ -555,6 +555,9 @@ def test_compare_send_never_leaks(matrix: Matrix, mode: str):
                     assert f"${CAPABILITIES[entry['provider']].key_env[0]}" in entry["error"], entry["error"]
 
 
+@pytest.mark.xfail(strict=True, reason="issue 16 finding 4: the relay scenario reads $TC_RELAY_TOKEN, which probe may "
+                   "read only once it passes allow_env=allowed_env(...) (with TOOLCHOICE_ALLOW_ENV) to RenderOptions "
+                   "like render/send/compare do; the integrator's runner does that: then drop this mark")
 @pytest.mark.parametrize("provider", PROVIDER_IDS)
 def test_probe_never_leaks_in_output_or_overlay(matrix: Matrix, provider: str):
     for fmt in SEND_FORMATS:

@@ -76,11 +76,17 @@ def test_classification(categories: list[str], result: str):
 
 
 def test_rejected_needs_the_endpoint_to_say_the_request_is_invalid():
-    """Issue 16, finding 12: an all-error question is "rejected" only when every answer was an HTTP
-    400/422; the statuses come with the verdicts (hardening suites test the transport failures)."""
+    """Issue 16, finding 12: an all-error question is "rejected" only when every sample was an HTTP
+    error about the request; nothing arriving, a bad key or a rate limit says nothing about it."""
     errors = [{"category": "error"}] * 2
     assert classify(errors, [400, 422]) == "rejected"
-    assert classify(errors) == "inconclusive"
+    assert classify(errors, [None, None]) == classify(errors, [401, 401]) == classify(errors, [429, 400]) \
+        == "inconclusive"
+    assert classify(errors) == "inconclusive"  # no reason says which status came back
+    said = [{"category": "error", "reasons": ["openai: 400 invalid_request_error: tool_choice is not supported"]}]
+    assert classify(said * 2) == "rejected"
+    failed = [{"category": "error", "reasons": ["openai: transport_error: connection failed (after 3 attempts)"]}]
+    assert classify(failed * 2) == "inconclusive" and classify(said + failed) == "inconclusive"
 
 
 def test_adapt_never_charges_an_earlier_rejection_to_another_feature():

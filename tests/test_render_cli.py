@@ -136,7 +136,7 @@ def test_curl_escapes_shell_metacharacters_in_headers(tmp_path):
         "messages": [{"role": "user", "content": "it's $HOME `id`"}],
         "providers": {"openai": {"headers": {"X-Note": note, "X-Key": "$MY_PROXY_KEY"}}},
     }))
-    result = run("render", str(scenario), "-p", "openai", "-f", "curl")
+    result = run("render", str(scenario), "-p", "openai", "-f", "curl", "--allow-env", "MY_PROXY_KEY")
     fake = tmp_path / "curl"
     fake.write_text('#!/bin/sh\nfor a in "$@"; do printf "ARG:%s\\n" "$a"; done\nprintf "BODY:"; cat\nprintf "\\n"\n')
     fake.chmod(0o755)

@@ -603,6 +603,9 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
                                 if isinstance(header_node, yaml.ScalarNode) else None)
                         raise r.loc(header_node).fail(f"providers.{pid}.headers values must be strings", hint)
                     _check_header(r, pid, name_node, header_node)
+            if key == "api_key_env" and not re.fullmatch(r"[A-Z_][A-Z0-9_]*", value):
+                raise r.loc(child).fail(f"providers.{pid}.api_key_env must name an environment variable in upper "
+                                        f"case (A-Z, 0-9, _), not {_show(value)}", "e.g. api_key_env: MY_PROXY_KEY")
             if key == "max_tokens" and value < 1:
                 raise r.loc(child).fail(f"providers.{pid}.max_tokens must be at least 1", None)
             values[key] = value

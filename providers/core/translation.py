@@ -409,7 +409,7 @@ def with_user_headers(ctx: Context, headers: dict[str, str]) -> dict[str, str]:
     return headers
 
 
-_ENV_NAME = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")  # as the transport resolves
+_ENV_NAME = re.compile(r"\$(?:\{([A-Z_][A-Z0-9_]*)\}|([A-Z_][A-Z0-9_]*))(?![A-Za-z0-9_])")  # as the transport resolves
 
 
 def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:

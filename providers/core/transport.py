@@ -53,8 +53,8 @@ def user_agent() -> str:
         return "toolchoice"
 
 
-# $NAME or ${NAME}; names start with a letter or _ (so "$5" is not a placeholder)
-_PLACEHOLDER = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+# $NAME or ${NAME} in upper case, as `render -f curl` leaves them for the shell ("$home", "$5" are text)
+_PLACEHOLDER = re.compile(r"\$(?:\{([A-Z_][A-Z0-9_]*)\}|([A-Z_][A-Z0-9_]*))(?![A-Za-z0-9_])")
 
 
 @dataclass(frozen=True)
