@@ -26,10 +26,10 @@ from urllib.parse import urlsplit
 
 DATA = Path(__file__).parent / "data" / "responses"
 
-# One recorded real success body per provider (file stem inside tests/data/responses/<provider>/).
 # The CLI as the interpreter running the tests runs it: `python -m pytest` needs no console script on PATH.
 CLI: list[str] = [sys.executable, "-m", "toolchoice.cli"]
 
+# One recorded real success body per provider (file stem inside tests/data/responses/<provider>/).
 DEFAULT_REPLY: dict[str, str] = {
     "openai": "openai-chat-single-strict",
     "openai-responses": "openai-responses-function-call",
