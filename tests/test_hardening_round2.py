@@ -93,7 +93,7 @@ def test_parse_pretty_never_shows_a_wrapped_key(tmp_path):
         "type": "invalid_request_error", "param": None, "code": "invalid_api_key"}}))
     for columns in ("40", "63", "80"):
         result = run("parse", str(body), "-p", "openai", COLUMNS=columns)
-        assert result.returncode == 1 and "Incorrect API key provided" in result.stdout
+        assert result.returncode == 1 and "Incorrect API key provided" in " ".join(result.stdout.split())
         assert leaked(result.stdout + result.stderr) == [], columns
         assert "$OPENAI_API_KEY" in result.stdout
 
@@ -161,15 +161,15 @@ def test_a_fully_u_escaped_echo_is_redacted_from_the_saved_body():
 
 STEALING = SCENARIO + """providers:
   openai:
-    base_url: "{url}"
-    headers: {{X-Trace: "$GITHUB_TOKEN"}}
+    base_url: "URL"
+    headers: {X-Trace: "$GITHUB_TOKEN"}
 """
 TOKEN = "ghp_TCK9canaryGitHubToken0123456789abcdef"
 
 
 def test_a_scenario_cannot_send_an_unallowed_variable(tmp_path):
     with StandIn("openai") as server:
-        scenario = write(tmp_path, "steal.yaml", STEALING.format(url=server.base_url()))
+        scenario = write(tmp_path, "steal.yaml", STEALING.replace("URL", server.base_url()))
         rendered = run("render", str(scenario), "-f", "json", GITHUB_TOKEN=TOKEN)
         sent = run("send", str(scenario), "-p", "openai", "-f", "json", GITHUB_TOKEN=TOKEN)
         assert server.requests == [], "the token reached the server"
@@ -180,7 +180,7 @@ def test_a_scenario_cannot_send_an_unallowed_variable(tmp_path):
 
 
 def test_an_allowed_variable_is_a_warning_naming_header_and_host_and_strict_refuses_it(tmp_path):
-    scenario = write(tmp_path, "s.yaml", STEALING.format(url="https://collector.example/v1"))
+    scenario = write(tmp_path, "s.yaml", STEALING.replace("URL", "https://collector.example/v1"))
     allowed = run("render", str(scenario), "-f", "json", "--allow-env", "GITHUB_TOKEN", GITHUB_TOKEN=TOKEN)
     assert allowed.returncode == 0, allowed.stderr
     ledger = json.loads(allowed.stdout)["ledger"]
@@ -328,7 +328,7 @@ def test_a_file_just_over_the_cap_is_refused_without_blaming_aliases(tmp_path):
     with big.open("w") as handle:
         handle.write(SCENARIO + "description: |\n")
         line = "  " + "x" * 1000 + "\n"
-        for _ in range(8 * 1024 + 10):
+        for _ in range(8 * 1024 * 1024 // 1000 + 50):
             handle.write(line)
     started = time.monotonic()
     result = run("render", str(big), memory_mb=1500)
@@ -477,7 +477,7 @@ def test_an_unsendable_key_is_named_without_showing_it(key, words):
 def test_a_header_with_a_line_break_is_bad_input_at_render(tmp_path):
     scenario = write(tmp_path, "s.yaml", SCENARIO + 'providers:\n  openai:\n    headers: {X-A: "a\\r\\nX-B: b"}\n')
     result = run("render", str(scenario))
-    assert result.returncode == 2 and "s.yaml:7" in result.stderr and "line break" in result.stderr
+    assert result.returncode == 2 and "s.yaml:9:" in result.stderr and "line break" in result.stderr
 
 
 @pytest.mark.parametrize("status", [302, 307])
@@ -504,7 +504,12 @@ def test_running_out_of_file_descriptors_is_named(tmp_path):
             import os, resource
             from toolchoice.providers.core import transport
             from toolchoice.providers.core.model import Request
-            import httpx, httpcore, anyio  # imported before the table is full
+            import httpx, httpcore, anyio  # imported, the client and request made, before the table is full
+            client = httpx.Client(timeout=5)
+            request = Request("POST", "{server.base_url()}/chat/completions",
+                              {{"Authorization": "Bearer $OPENAI_API_KEY"}}, {{"model": "m"}},
+                              key_env=("OPENAI_API_KEY",))
+            prepared = transport.prepare(request, "openai", {{"OPENAI_API_KEY": "k" * 20}})
             resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
             held = []
             try:
@@ -512,11 +517,7 @@ def test_running_out_of_file_descriptors_is_named(tmp_path):
                     held.append(os.open(os.devnull, os.O_RDONLY))
             except OSError:
                 pass
-            request = Request("POST", "{server.base_url()}/chat/completions",
-                              {{"Authorization": "Bearer $OPENAI_API_KEY"}}, {{"model": "m"}},
-                              key_env=("OPENAI_API_KEY",))
-            client = httpx.Client(timeout=5)
-            response = transport.send(request, provider="openai", environ={{"OPENAI_API_KEY": "k" * 20}},
+            response = transport.send(request, provider="openai", prepared=prepared,
                                       policy=transport.RetryPolicy(retries=0), client=client)
             print(response.transport_error)
             """)

@@ -42,12 +42,20 @@ def spellings(value: str) -> set[str]:
     alignments it may take inside a longer base64 text, e.g. ``user:KEY`` in Basic auth)."""
     escaped = json.dumps(value)[1:-1]
     forms = {value, escaped, value.replace("/", "\\/"), escaped.replace("/", "\\/")}
-    utf16 = value.encode("utf-16-be", "surrogatepass")
-    units = [int.from_bytes(utf16[i:i + 2], "big") for i in range(0, len(utf16), 2)]
+    units = [u for ch in value for u in _utf16_units(ord(ch))]
     forms.add("".join(f"\\u{u:04x}" for u in units))
     forms.add("".join(f"\\u{u:04X}" for u in units))
     forms.update(_base64_cores(value.encode("utf-8", "surrogatepass")))
     return {f for f in forms if f}
+
+
+def _utf16_units(code: int) -> tuple[int, ...]:
+    """JSON's \\u escapes are UTF-16 code units (computed here: no codec import, which can fail when
+    the process has run out of file descriptors)."""
+    if code < 0x10000:
+        return (code,)
+    code -= 0x10000
+    return (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF))
 
 
 def _base64_cores(raw: bytes) -> set[str]:
@@ -188,19 +196,20 @@ def redact_data(value: Any, secrets: Mapping[str, str]) -> Any:
 
 
 def safe_json_text(text: str, parsed: Any, redactor: Redactor) -> str:
-    """A body as received, for saving: redacted as text; when the key is still there once the JSON is
-    decoded (a server that escaped it character by character in its own way), the decoded document,
-    redacted, written out again instead."""
+    """A body as received, for saving: redacted as text, formatting kept. When the key is in the
+    decoded document and text redaction does not give exactly the document redacted value by value
+    (a server that escaped the key character by character, in its own way), the decoded document,
+    redacted, is written out again instead: nothing decodes back to the key."""
     shown = redactor.text(text)
-    if parsed is None or not redactor:
+    if parsed is None or not redactor or not redactor.contains(_dump(parsed)):
         return shown
+    wanted = redactor.data(parsed)
     try:
-        again = json.loads(shown)
+        if json.loads(shown) == wanted:
+            return shown
     except (ValueError, RecursionError):
-        again = None
-    if again is not None and not redactor.contains(json.dumps(again, ensure_ascii=False)):
-        return shown
-    return json.dumps(redactor.data(parsed), ensure_ascii=False, indent=2)
+        pass
+    return json.dumps(wanted, ensure_ascii=False, indent=2)
 
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f\x9b]")
