@@ -54,27 +54,37 @@ def _click_errors() -> tuple[type[Exception], type[Exception]]:
     return UsageError, typer.Abort
 
 
-def main() -> None:
-    """Run the command; usage errors (an unknown option, a bad --format) are one line and exit 2."""
+def run(argv: list[str]) -> int:
+    """Run ``toolchoice ARGV`` in this process and return its exit code (what ``main`` exits with);
+    usage errors (an unknown option, a bad --format) are one line and exit 2."""
     from .exits import BAD_INPUT, error_line
 
-    if len(sys.argv) < 2:
-        build()()  # no arguments: the help
-        return
-    first = sys.argv[1]
+    if not argv:  # no arguments: the help, exactly as typer shows it
+        try:
+            build()(args=[], prog_name="toolchoice")
+        except SystemExit as exc:
+            return exc.code if isinstance(exc.code, int) else 0
+        return 0
+    first = argv[0]
     command = typer.main.get_command(build([first] if first in COMMANDS else None))
     usage_error, abort = _click_errors()
     try:
-        code = command.main(prog_name="toolchoice", standalone_mode=False)
+        code = command.main(args=list(argv), prog_name="toolchoice", standalone_mode=False)
     except usage_error as exc:
         where = f"toolchoice {first} --help" if first in COMMANDS else "toolchoice --help"
         error_line(f"{exc.format_message()} (see {where})")  # type: ignore[attr-defined]
-        sys.exit(BAD_INPUT)
+        return BAD_INPUT
     except abort:
         error_line("aborted")
-        sys.exit(130)
+        return 130
+    return code if isinstance(code, int) else 0
+
+
+def main() -> None:
+    """The console script: run the command, then exit without the interpreter's teardown walk."""
+    code = run(sys.argv[1:])
     _skip_teardown()
-    sys.exit(code if isinstance(code, int) else 0)
+    sys.exit(code)
 
 
 def _skip_teardown() -> None:

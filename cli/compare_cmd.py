@@ -44,7 +44,8 @@ def compare(
     base_url: Optional[str] = BASE_URL,
     send: bool = typer.Option(False, "--send", help="Send to every provider concurrently (needs keys)."),
     repeat: int = typer.Option(1, "--repeat", min=1, max=1000, help="With --send: samples per provider."),
-    concurrency: int = typer.Option(8, "--concurrency", min=1, max=64, help="With --send: requests in flight."),
+    concurrency: int = typer.Option(8, "--concurrency", min=1, max=64, help="With --send: requests in flight per "
+                                    "provider (every provider is sent at once, at most 64 requests in all)."),
     timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="With --send: read timeout in seconds."),
     retries: int = typer.Option(2, "--retries", min=0, max=10, help="With --send: retries per request."),
     format: CompareFormat = typer.Option(CompareFormat.pretty, "--format", "-f", help="pretty, json or markdown."),

@@ -9,82 +9,16 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolchoice.providers.core.translation import compact
 from toolchoice.providers.core.model import Reply, Scenario, ToolchoiceError, Translation
+from toolchoice.providers.core.runner import Job as ProviderRun
+from toolchoice.providers.core.translation import compact
 
 from . import exits
 from .output import choice_text
-from .send_cmd import JudgingHeadStart, Sample, _failed_sample, emit, emit_pretty, judge, sending
-
-
-@dataclass
-class ProviderRun:
-    provider: str
-    translation: Translation
-    prepared: Any = None
-    skipped: str | None = None  # why nothing was sent (refused, no key, unusable URL)
-    samples: list[Sample] = field(default_factory=list)
-
-    @property
-    def first(self) -> Sample | None:
-        return self.samples[0] if self.samples else None
-
-
-def _prepare(runs: list[ProviderRun]) -> dict[str, str]:
-    """Resolve keys before any connection; collect every secret for redaction."""
-    from toolchoice.providers.core import transport
-
-    secrets: dict[str, str] = {}
-    for run in runs:
-        t = run.translation
-        if t.request is None:
-            errors = "; ".join(e.message for e in t.ledger if e.severity == "error")
-            run.skipped = f"refused: {errors}"
-            continue
-        try:
-            run.prepared = transport.prepare(t.request, run.provider)
-        except ToolchoiceError as exc:
-            run.skipped = f"skipped: {exc.message}"
-            continue
-        secrets.update(run.prepared.secrets)
-    return secrets
-
-
-async def _send_everything(scenario: Scenario, runs: list[ProviderRun], repeat: int, concurrency: int,
-                           timeout: float, retries: int) -> None:
-    import asyncio
-
-    from toolchoice.providers.core import transport
-
-    timeouts = transport.Timeouts.from_total(timeout)
-    policy = transport.RetryPolicy(retries=retries)
-    gate = asyncio.Semaphore(concurrency)
-
-    async def one(run: ProviderRun, index: int, client: Any,
-                  head_start: JudgingHeadStart) -> tuple[ProviderRun, Sample]:
-        async with gate:
-            try:
-                response = await transport.send_async(run.translation.request, provider=run.provider,
-                                                      prepared=run.prepared, policy=policy, client=client,
-                                                      on_waiting=head_start.waiting)
-                head_start.wait()
-                return run, judge(run.provider, scenario, run.translation, index, response)
-            except Exception as exc:  # noqa: BLE001 - one provider's failure never sinks the others
-                head_start.wait()
-                return run, _failed_sample(run.provider, scenario, run.translation, index, exc)
-
-    live = [run for run in runs if run.prepared is not None]
-    async with sending(scenario, [run.translation for run in live], [run.prepared.url for run in live],
-                       samples=len(live) * repeat, concurrency=concurrency, timeouts=timeouts) as (client, head_start):
-        done = await asyncio.gather(*(one(run, i + 1, client, head_start) for run in live for i in range(repeat)))
-    for run, sample in done:
-        run.samples.append(sample)
-    for run in live:
-        run.samples.sort(key=lambda s: s.index)
+from .send_cmd import emit, emit_pretty
 
 
 def _calls_text(reply: Reply) -> str:
@@ -192,17 +126,21 @@ def _diff_lines(diff: dict[str, Any]) -> list[str]:
     return lines
 
 
+MAX_IN_FLIGHT = 64  # requests in flight across every provider of one compare --send
+
+
 def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list[Translation], *, repeat: int,
                      concurrency: int, timeout: float, retries: int, format: str) -> int:
-    import asyncio
+    from toolchoice.providers.core import runner
 
-    runs = [ProviderRun(t.provider, t) for t in translations]
-    secrets = _prepare(runs)
+    runs, secrets = runner.prepare_jobs(scenario, translations)
     if not any(r.prepared for r in runs):
         reasons = "; ".join(f"{r.provider}: {r.skipped}" for r in runs)
         raise ToolchoiceError(f"nothing to send: {reasons}")
     started = time.perf_counter()
-    asyncio.run(_send_everything(scenario, runs, repeat, concurrency, timeout, retries))
+    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency,
+                                   max_in_flight=MAX_IN_FLIGHT)
+    runner.run(runs, repeat, settings)
     wall_ms = (time.perf_counter() - started) * 1000.0
     rows = [_row(r, repeat) for r in runs]
     if format == "json":
@@ -216,14 +154,8 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
 
 
 def _exit(runs: list[ProviderRun]) -> int:
-    verdicts = [s.verdict for r in runs for s in r.samples]
-    if any(v["category"] == "error" for v in verdicts):
-        return exits.FAILED
-    if any(r.translation.request is None for r in runs):
-        return exits.REFUSED
-    if any(v["category"] != "obeyed" for v in verdicts):
-        return exits.DISOBEYED
-    return exits.OK
+    return exits.outcome((s.verdict for r in runs for s in r.samples),
+                         refused=any(r.translation.request is None for r in runs))
 
 
 COLUMNS = ("provider", "tool_choice on the wire", "calls", "verdict", "latency ms", "tokens in/out")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 
 import typer
 
@@ -26,6 +26,19 @@ EXIT_CODES: dict[int, str] = {
 }
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def outcome(verdicts: Iterable[dict[str, Any] | None], refused: bool = False) -> int:
+    """The one exit-code rule of every command that judges replies, most fundamental first: FAILED
+    when any sample failed (network, provider or body error: the measurement is incomplete), else
+    REFUSED when a translation was refused, else DISOBEYED when any reply disobeyed, else OK.
+    ``None`` (nothing to judge) counts as OK."""
+    categories = {v["category"] for v in verdicts if v is not None}
+    if "error" in categories:
+        return FAILED
+    if refused:
+        return REFUSED
+    return DISOBEYED if categories - {"obeyed"} else OK
 
 
 def error_line(message: str) -> None:

@@ -19,7 +19,7 @@ from toolchoice.providers.core.registry import check_provider, translate
 from . import exits
 from .exits import handled
 from .render_cmd import ALLOW_ENV, MODEL, TOOL_CHOICE, allowed_env
-from .send_cmd import FORMAT, OutputFormat, exit_code, print_ledger, print_reply
+from .send_cmd import FORMAT, OutputFormat, print_ledger, print_reply
 
 
 def read_body(path: Path) -> tuple[Any, str]:
@@ -113,6 +113,6 @@ def parse(
         emit_drawn(draw, redactor)
     if reply.error is not None:
         raise typer.Exit(exits.FAILED)
-    code = exit_code([judged])
+    code = exits.outcome([judged])
     if code != exits.OK:
         raise typer.Exit(code)

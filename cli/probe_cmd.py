@@ -72,9 +72,8 @@ def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[s
               repeat: int, concurrency: int, timeout: float, retries: int) -> tuple[dict[str, Any], dict[str, str]]:
     from toolchoice.providers.core.probe import (adapt, classify, overlay_document, probe_scenario, question_translation,
                                             questions_for, settings_with_model)
+    from toolchoice.providers.core import runner
     from toolchoice.providers.core.scenario import load_scenario
-
-    from .send_cmd import run_samples
 
     cap = CAPABILITIES[provider]
     scenario = load_scenario(scenario_path) if scenario_path else probe_scenario()
@@ -100,9 +99,10 @@ def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[s
             continue
         endpoint = t.request.url
         used_model = str(t.request.body.get("model", used_model))
-        samples, found = run_samples(provider, asked, t, repeat=repeat, concurrency=concurrency,
-                                     timeout=timeout, retries=retries)
+        jobs, found = runner.prepare_jobs(asked, [t], missing_key_fails=True)
         secrets.update(found)
+        runner.run(jobs, repeat, runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency))
+        samples = jobs[0].samples
         evidence, p50 = _evidence(samples, provider)
         result = classify([s.verdict for s in samples])
         results[question.feature] = result

@@ -21,15 +21,15 @@ class MatrixFormat(str, Enum):
 
 def matrix_markdown() -> str:
     """The README's support matrix (regenerate with `toolchoice providers --format markdown`)."""
-    head = "| provider | " + " | ".join(FEATURES) + " | arguments |"
-    lines = [head, "|" + "---|" * (len(FEATURES) + 2)]
+    head = "| provider | " + " | ".join(FEATURES) + " | arguments | verified |"
+    lines = [head, "|" + "---|" * (len(FEATURES) + 3)]
     for cap in CAPABILITIES.values():
         cells = []
         for feature in FEATURES:
             s = cap.feature(feature)
             wire = f" `{s.wire}`" if s.wire else ""
             cells.append(f"{s.level.mark}{wire}".replace("|", "\\|"))
-        lines.append(f"| `{cap.provider}` | " + " | ".join(cells) + f" | {cap.arguments} |")
+        lines.append(f"| `{cap.provider}` | " + " | ".join(cells) + f" | {cap.arguments} | {cap.verified} |")
     lines.append("")
     lines.append("✔ native · → same meaning, the provider's own word · ≈ emulated (lossy, in the ledger) · "
                  "✘ unsupported (dropped with a warning, or refused under --no-emulate)")
@@ -39,7 +39,8 @@ def matrix_markdown() -> str:
 @handled
 def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format", "-f",
                                                  help="pretty, json or markdown.")) -> None:
-    """Print the support matrix: auto/none/required/any/named/allowed/parallel/strict per provider."""
+    """Print the support matrix (auto/none/required/any/named/allowed/parallel/strict per provider) and the
+    dated facts, each with its source and the date it was verified."""
     if format is MatrixFormat.json:
         write(json.dumps(matrix_rows(), indent=2, ensure_ascii=False))
         return
@@ -55,14 +56,23 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
     for feature in FEATURES:
         table.add_column(feature, overflow="fold")
     table.add_column("args")
+    table.add_column("verified", no_wrap=True)
     for cap in CAPABILITIES.values():
         cells = []
         for feature in FEATURES:
             s = cap.feature(feature)
             wire = s.wire if len(s.wire) <= 12 else ""
             cells.append(f"[{style[s.level.value]}]{s.level.mark}[/] {wire}".rstrip())
-        table.add_row(cap.provider, *cells, cap.arguments)
+        table.add_row(cap.provider, *cells, cap.arguments, cap.verified)
     console = Console()
     console.print(table)
+    from toolchoice.providers.core.facts import FACTS
+
+    facts = Table(title="dated facts (beyond the table)", show_lines=False)
+    for column in ("fact", "providers", "verified", "source"):
+        facts.add_column(column, overflow="fold")
+    for fact in FACTS:
+        facts.add_row(fact.id, ", ".join(fact.providers), fact.verified, fact.source)
+    console.print(facts)
     console.print("The exact wire forms and each row's sources: toolchoice providers --format json (or markdown).",
                   style="dim")

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import json
 import sys
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any, AsyncIterator, Optional
+from typing import Any, Optional
 
 import typer
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
-from toolchoice.providers.core.model import Reply, Scenario, ToolchoiceError, Translation
+from toolchoice.providers.core.model import Reply, Translation
 from toolchoice.providers.core.registry import check_provider
+from toolchoice.providers.core.runner import Sample
 
 from . import exits
 from .exits import handled
@@ -31,293 +30,6 @@ from .render_cmd import (BASE_URL, CAPS, MODEL, NO_EMULATE, SCENARIO, STRICT, TO
 class OutputFormat(str, Enum):
     pretty = "pretty"
     json = "json"
-
-
-@dataclass
-class Sample:
-    """One sent request and what became of it (JSON-ready parts only; texts already redacted)."""
-
-    index: int
-    status: int | None
-    attempts: list[dict[str, Any]]
-    latency_ms: float | None
-    reply: Reply
-    verdict: dict[str, Any]
-    raw_text: str  # the response body as received ("" when none arrived)
-    raw_json: Any  # the parsed body, or None
-
-    def error_line(self, provider: str) -> str | None:
-        return self.reply.error.one_line(provider) if self.reply.error else None
-
-    def to_json(self, provider: str, raw: bool = False) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "sample": self.index,
-            "status": self.status,
-            "attempts": self.attempts,
-            "latency_ms": None if self.latency_ms is None else round(self.latency_ms, 1),
-            "reply": self.reply.to_json(),
-            "verdict": self.verdict,
-            "error": self.error_line(provider),
-        }
-        if raw:
-            data["raw"] = self.raw_json if self.raw_json is not None else self.raw_text
-        return data
-
-
-def exit_code(verdicts: list[dict[str, Any] | None]) -> int:
-    """0 all obeyed (or nothing to judge), 4 any reply disobeyed, else 1 when any sample failed."""
-    judged = [v for v in verdicts if v is not None]
-    if any(v["category"] not in ("obeyed", "error") for v in judged):
-        return exits.DISOBEYED
-    if any(v["category"] == "error" for v in judged):
-        return exits.FAILED
-    return exits.OK
-
-
-# ---- sending -------------------------------------------------------------------------------
-
-
-def judge(provider: str, scenario: Scenario, translation: Translation, index: int, response: Any) -> Sample:
-    """A transport Response → Sample (reply + verdict)."""
-    from toolchoice.providers.core.reply import read_reply
-    from toolchoice.providers.core.model import ProviderError
-    from toolchoice.providers.core.verdict import verdict
-
-    attempts = [a.to_json() for a in response.attempts]
-    if response.status is None:
-        tries = len(response.attempts)
-        message = f"{response.transport_error} (after {tries} attempt{'s' if tries != 1 else ''})"
-        reply = Reply(error=ProviderError(None, "transport_error", message))
-    else:
-        reply = read_reply(provider, response.status, response.body, response.text, headers=response.headers)
-    return Sample(index, response.status, attempts, response.latency_ms if response.attempts else None,
-                  reply, verdict(scenario, reply, translation), response.text, response.body)
-
-
-def _failed_sample(provider: str, scenario: Scenario, translation: Translation, index: int, exc: Exception) -> Sample:
-    from toolchoice.providers.core.model import ProviderError
-    from toolchoice.providers.core.verdict import verdict
-
-    reply = Reply(error=ProviderError(None, "internal_error", f"{type(exc).__name__}: {exc}"))
-    return Sample(index, None, [], None, reply, verdict(scenario, reply, translation), "", None)
-
-
-# ---- what every sending command shares ---------------------------------------------------------
-
-# Modules httpx and httpcore import when installed that sending never uses: httpx's own command-line
-# client (httpx._main: click, rich, pygments) and trio, for httpcore's trio backend (sending runs on
-# asyncio; importing trio 0.22 even runs `ldconfig -p`). ~60-80 ms of every send's start, and more
-# again at exit, when the interpreter tears the modules down.
-UNUSED_BY_SENDING = ("httpx._main", "trio")
-
-
-def load_http_stack() -> None:
-    """Import httpx and httpcore without ``UNUSED_BY_SENDING``."""
-    import_without(("httpcore", "httpx"), UNUSED_BY_SENDING)
-
-
-def import_without(modules: tuple[str, ...], optional: tuple[str, ...]) -> None:
-    """Import ``modules`` while the ``optional`` modules they try to import (``try: import x`` /
-    ``except ImportError``) are held back: a None entry in sys.modules makes such an import fail at
-    once. Only while ``modules`` load, and only those optional modules not imported already: a later
-    ``import x`` works as ever. Should one of ``modules`` import a held-back module unguarded, all
-    this attempt loaded is dropped and the import redone with nothing held back."""
-    import importlib
-
-    if all(name in sys.modules for name in modules):
-        return
-    before = set(sys.modules)
-    held = [name for name in optional if name not in sys.modules]
-    for name in held:
-        sys.modules[name] = None  # type: ignore[assignment]
-    try:
-        for name in modules:
-            importlib.import_module(name)
-    except ImportError:
-        for name in set(sys.modules) - before:  # the held entries and whatever this attempt loaded
-            del sys.modules[name]
-        for name in modules:
-            importlib.import_module(name)
-    finally:
-        for name in held:
-            if name in sys.modules and sys.modules[name] is None:
-                del sys.modules[name]
-
-
-class JudgingHeadStart:
-    """Judging's one-time work — importing the reply reader, the verdict and jsonschema, and checking
-    the schema of every offered tool against its metaschema (~30 ms) — done on a thread while the first
-    requests wait for their replies. Left to the first reply, it would run on the event loop and hold
-    up every sample behind it. The thread starts once the whole first wave of requests is on the wire
-    (``waiting``, called by the transport): earlier, it would compete with sending them.
-
-    Call ``wait()`` before judging. Nothing here can fail a sample: whatever the thread did not do
-    (never started, or raised), judging does itself and reports as it always has."""
-
-    def __init__(self, scenario: Scenario, translations: list[Translation], first_wave: int) -> None:
-        self.scenario = scenario
-        self.translations = translations
-        self.first_wave = max(1, first_wave)
-        self.on_the_wire = 0
-        self.judging = False
-        self.thread: Any = None
-
-    def waiting(self) -> None:
-        """One more request awaits its response."""
-        self.on_the_wire += 1
-        if self.on_the_wire == self.first_wave and not self.judging:
-            import threading
-
-            thread = threading.Thread(target=self._work, name="toolchoice-judging-head-start")
-            try:
-                thread.start()
-            except RuntimeError:  # no thread to be had: judging does the work when the time comes
-                return
-            self.thread = thread
-
-    def wait(self) -> None:
-        self.judging = True
-        if self.thread is not None:
-            self.thread.join()
-
-    def _work(self) -> None:
-        try:
-            from toolchoice.providers.core import reply  # noqa: F401 - read_reply, which judge imports
-            from toolchoice.providers.core.verdict import offered_tools, prepare_tools
-
-            names = dict.fromkeys(name for t in self.translations for name in offered_tools(t, self.scenario))
-            prepare_tools(tool for tool in map(self.scenario.tool, names) if tool is not None)
-        except Exception:  # noqa: BLE001 - a head start only; judging redoes it and reports any failure
-            pass
-
-
-@asynccontextmanager
-async def sending(scenario: Scenario, translations: list[Translation], urls: list[str], *, samples: int,
-                  concurrency: int, timeouts: Any) -> AsyncIterator[tuple[Any, JudgingHeadStart]]:
-    """The client every request shares (sized for ``concurrency``, told the ``urls`` it sends to, so
-    it builds no TLS context when none is https) and the judging head start; `send`, `probe` and
-    `compare --send` all send through this."""
-    from toolchoice.providers.core import transport
-
-    load_http_stack()
-    head_start = JudgingHeadStart(scenario, translations, min(samples, concurrency))
-    async with transport.new_async_client(timeouts, concurrency, urls) as client:
-        yield client, head_start
-
-
-async def _send_all(provider: str, scenario: Scenario, translation: Translation, prepared: Any, repeat: int,
-                    concurrency: int, timeouts: Any, policy: Any, progress: Any) -> list[Sample]:
-    import asyncio
-
-    from toolchoice.providers.core import transport
-
-    assert translation.request is not None
-    gate = asyncio.Semaphore(max(1, concurrency))
-    results: list[Sample | None] = [None] * repeat
-
-    async def one(index: int, client: Any, head_start: JudgingHeadStart) -> None:
-        async with gate:
-            try:
-                response = await transport.send_async(translation.request, provider=provider, prepared=prepared,
-                                                      policy=policy, client=client, on_waiting=head_start.waiting)
-                head_start.wait()
-                results[index] = judge(provider, scenario, translation, index + 1, response)
-            except ToolchoiceError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - one failed sample never loses the others
-                head_start.wait()
-                results[index] = _failed_sample(provider, scenario, translation, index + 1, exc)
-            if progress is not None:
-                progress.advance()
-
-    async with sending(scenario, [translation], [prepared.url], samples=repeat, concurrency=concurrency,
-                       timeouts=timeouts) as (client, head_start):
-        await asyncio.gather(*(one(i, client, head_start) for i in range(repeat)))
-    return [r for r in results if r is not None]
-
-
-class _Progress:
-    """A rich progress bar on stderr while samples run (only on a terminal, only for --repeat)."""
-
-    def __init__(self, total: int, label: str) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-        self.task = self.bar.add_task(label, total=total)
-
-    def __enter__(self) -> "_Progress":
-        self.bar.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.bar.stop()
-
-    def advance(self) -> None:
-        self.bar.advance(self.task)
-
-
-def run_samples(provider: str, scenario: Scenario, translation: Translation, *, repeat: int, concurrency: int,
-                timeout: float, retries: int) -> tuple[list[Sample], dict[str, str]]:
-    """Resolve the key (fails before any connection), send ``repeat`` samples, judge each.
-    Returns the samples and the secrets map the caller redacts output with."""
-    import asyncio
-
-    from toolchoice.providers.core import transport
-
-    assert translation.request is not None
-    prepared = transport.prepare(translation.request, provider)
-    timeouts = transport.Timeouts.from_total(timeout)
-    policy = transport.RetryPolicy(retries=retries)
-    show = repeat > 1 and sys.stderr.isatty()
-    if show:
-        with _Progress(repeat, f"{provider} × {repeat}") as progress:
-            samples = asyncio.run(_send_all(provider, scenario, translation, prepared, repeat, concurrency,
-                                            timeouts, policy, progress))
-    else:
-        samples = asyncio.run(_send_all(provider, scenario, translation, prepared, repeat, concurrency,
-                                        timeouts, policy, None))
-    return samples, prepared.secrets
-
-
-# ---- saving --------------------------------------------------------------------------------
-
-
-def prepare_save_dir(path: Path) -> Path:
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ToolchoiceError(f"--save {path}: cannot create the folder: {exc.strerror}") from None
-    if not path.is_dir():
-        raise ToolchoiceError(f"--save {path}: not a folder")
-    return path
-
-
-def save_sample(folder: Path, provider: str, translation: Translation, sample: Sample, secrets: dict[str, str]) -> None:
-    """sample-NNN.request.json (placeholders only), sample-NNN.response.json (the body as received;
-    .txt when it is not JSON; none when nothing arrived) and sample-NNN.reply.json."""
-    from toolchoice.providers.core.transport import redact
-
-    stem = folder / f"sample-{sample.index:03d}"
-    assert translation.request is not None
-
-    def dump(path: Path, text: str) -> None:
-        try:
-            path.write_text(redact(text, secrets), encoding="utf-8")
-        except OSError as exc:
-            raise ToolchoiceError(f"--save: cannot write {path}: {exc.strerror}") from None
-
-    dump(stem.with_name(stem.name + ".request.json"), _dumps(translation.request.to_json()))
-    if sample.status is not None:
-        suffix = ".response.json" if sample.raw_json is not None else ".response.txt"
-        dump(stem.with_name(stem.name + suffix), sample.raw_text)
-    meta = {"provider": provider, **sample.to_json(provider)}
-    dump(stem.with_name(stem.name + ".reply.json"), _dumps(meta))
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
 # ---- output --------------------------------------------------------------------------------
@@ -340,15 +52,16 @@ def sample_json(provider: str, translation: Translation, sample: Sample, raw: bo
     return data
 
 
-def repeat_json(provider: str, translation: Translation, samples: list[Sample], raw: bool) -> dict[str, Any]:
-    from toolchoice.providers.core.verdict import aggregate
-
-    results = [s.to_json(provider, raw) for s in samples]
-    summary = aggregate(results)
-    return {"provider": provider,
-            "request": translation.request.to_json() if translation.request else None,
-            "ledger": [e.to_json() for e in translation.ledger],
-            **summary, "results": results}
+def repeat_json(provider: str, translation: Translation, collected: Any) -> dict[str, Any]:
+    """The document of a repeated send: the summary over every sample, and the kept results."""
+    document = {"provider": provider,
+                "request": translation.request.to_json() if translation.request else None,
+                "ledger": [e.to_json() for e in translation.ledger],
+                **collected.tally.summary(), "results": collected.sorted_results()}
+    if collected.keep is not None and collected.done > collected.keep:
+        document["results_kept"] = {"kept": collected.keep, "of": collected.done,
+                                    "which": "the first to finish; --all-results keeps every one"}
+    return document
 
 
 def refused_json(provider: str, translation: Translation) -> dict[str, Any]:
@@ -470,15 +183,11 @@ def print_sample(console: Any, provider: str, translation: Translation, sample: 
         print_raw(console, sample.raw_json, sample.raw_text)
 
 
-def print_repeat(console: Any, provider: str, translation: Translation, samples: list[Sample], raw: bool) -> None:
-    from collections import Counter
-
+def print_repeat(console: Any, provider: str, translation: Translation, collected: Any, raw: bool) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from toolchoice.providers.core.verdict import aggregate
-
-    data = aggregate([s.to_json(provider) for s in samples])
+    data = collected.tally.summary()
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
     console.rule(f"[bold]{provider}[/bold] · {title} · {data['samples']} samples")
     table = Table(show_header=True, header_style="bold", expand=False)
@@ -501,22 +210,18 @@ def print_repeat(console: Any, provider: str, translation: Translation, samples:
     if tokens["input_mean"] is not None or tokens["output_mean"] is not None:
         console.print(f"tokens   in {tokens['input_total']} (mean {_num(tokens['input_mean'])})  ·  "
                       f"out {tokens['output_total']} (mean {_num(tokens['output_mean'])})")
-    errors = Counter(s.error_line(provider) for s in samples if s.reply.error is not None)
-    for line, count in errors.most_common(5):
+    for line, count in collected.errors.most_common(5):
         console.print(Text(f"{count}× {line}", style="red"))
-    reasons = Counter(r for s in samples if s.verdict["category"] not in ("obeyed", "error")
-                      for r in s.verdict["reasons"][:1])
-    for line, count in reasons.most_common(5):
+    for line, count in collected.reasons.most_common(5):
         console.print(Text(f"{count}× {line}", style="yellow"))
-    unenforced = next((s.verdict for s in samples if not s.verdict.get("enforced", True)), None)
-    if unenforced is not None:
+    if collected.unenforced:
         console.print(Text("the provider could not enforce this tool_choice: judged against the request's intent",
                            style="yellow"))
     print_ledger(console, translation.ledger)
     if raw:
-        for sample in samples:
-            console.print(Text(f"sample {sample.index}", style="bold"))
-            print_raw(console, sample.raw_json, sample.raw_text)
+        for index, raw_json, raw_text in sorted(collected.raws, key=lambda item: item[0]):
+            console.print(Text(f"sample {index}", style="bold"))
+            print_raw(console, raw_json, raw_text)
 
 
 def _num(value: float | None) -> str:
@@ -556,7 +261,11 @@ def send(
     timeout: float = typer.Option(120.0, "--timeout", min=0.1, help="Seconds to wait for a response (reads); "
                                   "connecting waits at most 10 s."),
     retries: int = typer.Option(2, "--retries", min=0, help="Retries on 408/409/429/5xx/529 and connection errors."),
-    repeat: int = typer.Option(1, "--repeat", "-n", min=1, help="Send N samples and tally the verdicts."),
+    repeat: int = typer.Option(1, "--repeat", "-n", min=1, max=1_000_000,
+                               help="Send N samples and tally the verdicts (at most 1,000,000)."),
+    all_results: bool = typer.Option(False, "--all-results", help="With --repeat and --format json: keep every "
+                                     f"sample's result in the document (default: the first 100 to finish; the "
+                                     "summary always counts every sample)."),
     concurrency: int = typer.Option(4, "--concurrency", "-k", min=1, help="Samples in flight at once."),
     format: OutputFormat = FORMAT,
     save: Optional[Path] = typer.Option(None, "--save", help="Write each sample's request, raw response and "
@@ -573,6 +282,8 @@ def send(
         render(scenario=scenario, provider=[provider], tool_choice=tool_choice, model=model, base_url=base_url,
                format=RenderFormat(format.value), strict=strict, no_emulate=no_emulate, capabilities=capabilities)
         return
+    from toolchoice.providers.core import runner
+
     from .inputs import scenario_with_override
 
     loaded = scenario_with_override(scenario, tool_choice)
@@ -585,23 +296,83 @@ def send(
 
             print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
         raise typer.Exit(exits.REFUSED)
-    folder = prepare_save_dir(save) if save is not None else None
-    samples, secrets = run_samples(provider, loaded, translation, repeat=repeat, concurrency=concurrency,
-                                   timeout=timeout, retries=retries)
-    if folder is not None:
-        for sample in samples:
+    jobs, secrets = runner.prepare_jobs(loaded, [translation], missing_key_fails=True)
+    folder = None
+    if save is not None:
+        from toolchoice.providers.core.save import prepare_save_dir, save_sample
+
+        folder = prepare_save_dir(save)
+    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency, keep=repeat == 1)
+    collected = runner.Collector(provider, None if all_results else runner.RESULTS_KEPT, raw)
+    categories: set[str] = set()
+    progress = _Progress(repeat, f"{provider} × {repeat}") if repeat > 1 and sys.stderr.isatty() else None
+
+    def on_sample(job: runner.Job, sample: Sample) -> None:
+        if folder is not None:
             save_sample(folder, provider, translation, sample, secrets)
+        categories.add(sample.verdict["category"])
+        if repeat > 1:
+            collected.add(sample)
+        if progress is not None:
+            progress.advance(sample.verdict["category"] == "obeyed")
+
+    interrupted = False
+    try:
+        if progress is not None:
+            with progress:
+                runner.run(jobs, repeat, settings, on_sample)
+        else:
+            runner.run(jobs, repeat, settings, on_sample)
+    except KeyboardInterrupt:
+        interrupted = True
+    done = len(jobs[0].samples) if repeat == 1 else collected.done
+    if interrupted and not done:
+        raise
     if repeat == 1:
-        sample = samples[0]
+        sample = jobs[0].samples[0]
         if format is OutputFormat.json:
             emit(json.dumps(sample_json(provider, translation, sample, raw), indent=2, ensure_ascii=False), secrets)
         else:
             emit_pretty(lambda c: print_sample(c, provider, translation, sample, raw), secrets)
     elif format is OutputFormat.json:
-        emit(json.dumps(repeat_json(provider, translation, samples, raw), indent=2, ensure_ascii=False), secrets)
+        document = repeat_json(provider, translation, collected)
+        if interrupted:
+            document["partial"] = {"done": done, "requested": repeat}
+        emit(json.dumps(document, indent=2, ensure_ascii=False), secrets)
     else:
-        emit_pretty(lambda c: print_repeat(c, provider, translation, samples, raw), secrets)
-    code = exit_code([s.verdict for s in samples])
+        emit_pretty(lambda c: print_repeat(c, provider, translation, collected, raw), secrets)
+    if interrupted:
+        from .exits import error_line
+
+        error_line(f"interrupted: {done} of {repeat} samples finished (shown above"
+                   f"{' and saved' if folder is not None else ''})")
+        raise typer.Exit(130)
+    code = exits.outcome({"category": c} for c in categories)
     if code != exits.OK:
         raise typer.Exit(code)
 
+
+class _Progress:
+    """A rich progress bar on stderr while samples run (only on a terminal, only for --repeat)."""
+
+    def __init__(self, total: int, label: str) -> None:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                                   TimeRemainingColumn)
+
+        self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[obeyed]} obeyed"), TimeElapsedColumn(), TimeRemainingColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.task = self.bar.add_task(label, total=total, obeyed=0)
+        self.obeyed = 0
+
+    def __enter__(self) -> "_Progress":
+        self.bar.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.stop()
+
+    def advance(self, obeyed: bool) -> None:
+        self.obeyed += obeyed
+        self.bar.update(self.task, advance=1, obeyed=self.obeyed)

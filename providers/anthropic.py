@@ -27,8 +27,8 @@ import re
 from typing import Any
 
 from .core.capabilities import Capability
-from .core.translation import Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
-    strict_tools
+from .core.translation import tool_names, Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
+    strict_tools, anthropic_strict_problems, tool_fields
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
                     Usage)
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -44,6 +44,7 @@ COMPOSITION_KEYS = ("anyOf", "oneOf", "allOf")
 _NO_THINKING = re.compile(r"claude-(?:3-(?!7)|2|v1|v2|instant)")
 
 LEDGER_CODES: dict[str, str] = {
+    "schema.strict_invalid": "a strict tool's schema breaks Anthropic's strict rules (its SDK's transform_schema)",
     "max_tokens.default": "max_tokens is required and was not set: a default is sent",
     "thinking.budget": "thinking: true sent as thinking {type: enabled, budget_tokens: 1024}",
     "thinking.forced_choice": "a forcing tool_choice with thinking on is rejected by the API: request refused",
@@ -242,8 +243,12 @@ def _tool(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
     if tool.description is not None:
         wire["description"] = tool.description
     wire["input_schema"] = schema
+    wire.update(tool_fields(ctx, tool))
     if tool.name in strict:
         wire["strict"] = True
+        for problem in anthropic_strict_problems(schema):
+            ctx.ledger.warning("schema.strict_invalid", f"tool '{tool.name}' is strict but {problem}; "
+                               f"{ctx.cap.title}'s strict mode may reject the tool or not enforce that keyword")
     return wire
 
 
@@ -313,6 +318,11 @@ def _thinking(ctx: Context, body: dict[str, Any], max_tokens: int) -> None:
 
 
 # ---- parse ------------------------------------------------------------------------------
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].name``)."""
+    return tool_names(body.get("tools"), "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

@@ -31,7 +31,7 @@ from urllib.parse import quote
 from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, group_turns, last_assistant_has_calls, \
     supports_thinking
 from .core.capabilities import Capability
-from .core.translation import Context, bearer, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
+from .core.translation import tool_names, Context, bearer, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
     strict_tools
 from .core.model import Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -270,6 +270,12 @@ def _thinking(ctx: Context, body: dict[str, Any], max_tokens: int | None) -> Non
 
 
 # ---- parse ------------------------------------------------------------------------------
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``toolConfig.tools[].toolSpec.name``)."""
+    config = body.get("toolConfig")
+    return tool_names(config.get("tools") if isinstance(config, dict) else None, "toolSpec", "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

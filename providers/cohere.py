@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from .core.capabilities import Capability
-from .core.translation import (chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
+from .core.translation import (tool_names, chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
                      start, strict_tools)
 from .core.model import Message, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, join_text, make_call
@@ -26,6 +26,10 @@ from .core.parsing import bad_body, expect_dict, expect_list, join_text, make_ca
 BASE_URL = "https://api.cohere.com"
 PATH = "/v2/chat"
 WORDS = {"none": "NONE", "required": "REQUIRED"}
+
+# Probe questions (providers/core/probe.py) not asked here: the OpenAI word "any" (Cohere's tool_choice
+# is an upper-case enum, so the word can only be rejected) and the max_tokens truncation question.
+PROBE_SKIPS = ("any", "truncation")
 
 # Models older than Command R7B, which the SDK says cannot take tool_choice.
 _PRE_R7B = re.compile(r"command(-light)?(-nightly)?|command-r(-plus)?(-\d{2}-\d{4}|-v01)?")
@@ -153,6 +157,11 @@ def _usage(provider: str, body: dict[str, Any]) -> Usage:
             if found != Usage():
                 return found
     return Usage()
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].function.name``)."""
+    return tool_names(body.get("tools"), "function", "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

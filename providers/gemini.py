@@ -66,6 +66,8 @@ LEDGER_CODES: dict[str, str] = {
     "schema.type_added": "parameters without a type get type: object, the form Gemini wants for parameters",
     "schema.type_unsupported": "a schema type is not one of Gemini's Schema types: the request is refused",
     "schema.ref_unresolved": "a $ref that cannot be inlined (not local, or recursive): the request is refused",
+    "schema.json_schema": "parameters sent whole as parametersJsonSchema (plain JSON Schema, exclusive with "
+                          "parameters): the OpenAPI-subset conversion would have lost something, or schema_form says so",
     "strict.validated": "strict tools are sent with mode VALIDATED (Gemini's schema-validated calling mode)",
     "strict.not_validated": "strict tools with a forced call: mode ANY cannot be combined with VALIDATED",
     "history.tool_result_wrapped": "a tool result was wrapped into the JSON object functionResponse.response needs",
@@ -184,7 +186,22 @@ def _declaration(ctx: Context, tool: Tool) -> dict[str, Any]:
     if tool.description is not None:
         declaration["description"] = tool.description
     if tool.parameters is not None:
-        parameters = convert_schema(ctx, tool.name, tool.parameters)
+        form = ctx.settings.schema_form or "auto"
+        if form == "parametersJsonSchema":
+            declaration["parametersJsonSchema"] = tool.parameters
+            ctx.ledger.info("schema.json_schema", f"tool '{tool.name}': parameters sent whole as parametersJsonSchema "
+                            "(providers.gemini.schema_form)")
+            return declaration
+        converter, parameters = _convert(tool.name, tool.parameters)
+        lossy = [what for (severity, code, what, _), _ in converter.notes.items()
+                 if severity != "info" and code != "schema.converted"]
+        if form == "auto" and lossy:
+            declaration["parametersJsonSchema"] = tool.parameters
+            ctx.ledger.info("schema.json_schema", f"tool '{tool.name}': converting to Gemini's OpenAPI Schema subset "
+                            f"would lose something ({'; '.join(dict.fromkeys(lossy))}): sent whole as "
+                            "parametersJsonSchema instead (set providers.gemini.schema_form: parameters to convert)")
+            return declaration
+        converter.flush(ctx)
         if parameters is not None:
             declaration["parameters"] = parameters
     return declaration
@@ -197,6 +214,13 @@ def convert_schema(ctx: Context, tool_name: str, schema: dict[str, Any]) -> dict
     """A tool's JSON Schema as Gemini's Schema subset, or None when ``parameters`` is better left out.
 
     Every change is recorded in ``ctx.ledger``, grouped per tool and keyword with the JSON paths."""
+    converter, root = _convert(tool_name, schema)
+    converter.flush(ctx)
+    return root
+
+
+def _convert(tool_name: str, schema: dict[str, Any]) -> tuple["_SchemaConverter", dict[str, Any] | None]:
+    """The conversion and its notes, not yet in the ledger (the caller decides whether it is used)."""
     converter = _SchemaConverter(tool_name, schema)
     root = converter.node(schema, "parameters", ())
     if "type" not in schema and "anyOf" not in root:
@@ -208,8 +232,7 @@ def convert_schema(ctx: Context, tool_name: str, schema: dict[str, Any]) -> dict
         converter.note("info", "schema.converted", "empty object schema left out", "parameters",
                        "the tool takes no arguments; Gemini has answered 400 'properties: should be non-empty for "
                        "OBJECT type' to an empty one (pipecat-ai/pipecat-flows#110)")
-    converter.flush(ctx)
-    return None if empty else root
+    return converter, None if empty else root
 
 
 def _known_type(kind: Any) -> bool:
@@ -501,6 +524,13 @@ def _is_json_object(text: str) -> bool:
 
 
 # ---- replies --------------------------------------------------------------------------------
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].functionDeclarations[].name``)."""
+    declarations = [d for t in body.get("tools") or () if isinstance(t, dict)
+                    for d in (t.get("functionDeclarations") or t.get("function_declarations") or ())]
+    return common.tool_names(declarations, "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

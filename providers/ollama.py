@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from .core.capabilities import Capability
-from .core.translation import chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, start, strict_tools
+from .core.translation import tool_names, chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, start, strict_tools
 from .core.model import Message, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, make_call
 
@@ -139,6 +139,11 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
 
 
 # ---- replies -----------------------------------------------------------------------------
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].function.name``)."""
+    return tool_names(body.get("tools"), "function", "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

@@ -13,10 +13,10 @@ import re
 from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import (chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
+from .core.translation import (tool_names, chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, openai_strict_problems, parallel_value, start, strict_tools)
-from .core.model import Message, RenderOptions, Reply, Scenario, ToolCall, Translation, Usage
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.model import Message, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
+from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
 
@@ -42,6 +42,7 @@ class Host(NamedTuple):
     strict_errors: bool = False  # the host rejects strict schemas that break OpenAI's rules
     strict_base: str = ""  # strict tools need this base URL
     named_form: Literal["openai", "function-only"] = "openai"  # TGI/HF: {"function": {"name": N}}
+    router: bool = False  # OpenRouter: provider.require_parameters routing; replies name their upstream
     notes: tuple[Note, ...] = ()
 
 
@@ -56,8 +57,8 @@ HOSTS: dict[str, Host] = {
     )),
     "deepseek": Host("https://api.deepseek.com", thinking="deepseek", strict_base="https://api.deepseek.com/beta"),
     "fireworks": Host("https://api.fireworks.ai/inference/v1"),
-    "together": Host("https://api.together.xyz/v1"),
-    "openrouter": Host("https://openrouter.ai/api/v1", notes=(
+    "together": Host("https://api-inference.together.ai/v1"),  # together 3.1.1's default for chat completions
+    "openrouter": Host("https://openrouter.ai/api/v1", router=True, notes=(
         Note("always", "pitfall.upstream_dependent", "info",
              "OpenRouter forwards tool_choice to the upstream model; support depends on that model "
              "(pick models listing tools and tool_choice in supported_parameters)"),
@@ -98,6 +99,8 @@ LEDGER_CODES: dict[str, str] = {
     "parallel.default_false": "the host's parallel default is false",
     "pitfall.strict_best_effort": "strict is accepted but its enforcement is undocumented",
     "pitfall.upstream_dependent": "support depends on the upstream model",
+    "routing.require_parameters": "OpenRouter: provider.require_parameters true (default when tool_choice forces a call)",
+    "routing.any_upstream": "OpenRouter: require_parameters turned off while tool_choice forces a call",
     "pitfall.vllm_auto_flags": "vLLM auto needs server flags",
     "pitfall.vllm_required_version": "vLLM accepts required from 0.8.3",
     "pitfall.vllm_none_prompt": "vLLM keeps tools in the prompt under none",
@@ -114,6 +117,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     body["messages"] = _messages(ctx, host, ids)
     _tools_and_choice(ctx, host, body)
     _thinking(ctx, host, body)
+    if host.router:
+        _require_parameters(ctx, body)
     settings = ctx.settings
     if settings.max_tokens is not None:
         body[host.max_tokens_field] = settings.max_tokens
@@ -151,6 +156,9 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     strict = strict_tools(ctx)
     tools = []
     for tool in plan.tools:
+        if tool.kind == "custom":
+            tools.append(_custom_tool(tool))
+            continue
         function: dict[str, Any] = {"name": tool.name}
         if tool.description is not None:
             function["description"] = tool.description
@@ -182,18 +190,74 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     elif plan.mode == "required":
         choice = _word(cap.required.wire)
     elif plan.mode == "named":
-        choice = ({"function": {"name": plan.name}} if host.named_form == "function-only"
+        custom = _is_custom(ctx, plan.name)
+        choice = ({"type": "custom", "custom": {"name": plan.name}} if custom
+                  else {"function": {"name": plan.name}} if host.named_form == "function-only"
                   else {"type": "function", "function": {"name": plan.name}})
     elif plan.mode == "allowed":
         choice = {"type": "allowed_tools", "allowed_tools": {
             "mode": ctx.scenario.tool_choice.allowed_mode if ctx.scenario.tool_choice else "auto",
-            "tools": [{"type": "function", "function": {"name": n}} for n in plan.allowed]}}
+            "tools": [{"type": "custom", "custom": {"name": n}} if _is_custom(ctx, n)
+                      else {"type": "function", "function": {"name": n}} for n in plan.allowed]}}
     if choice is not None:
         body["tool_choice"] = choice
         mapped(ctx, choice)
     parallel = parallel_value(ctx)
     if parallel is not None:
         body["parallel_tool_calls"] = parallel
+
+
+def _require_parameters(ctx: Context, body: dict[str, Any]) -> None:
+    """OpenRouter routes to any upstream serving the model, and an upstream that lacks a parameter gets
+    the request without it: a forcing tool_choice can silently become auto. provider.require_parameters
+    true routes only to upstreams that take every parameter; on by default when the choice forces a call."""
+    wanted = ctx.settings.require_parameters
+    forced = ctx.plan.forces_call and "tool_choice" in body
+    if wanted is None:
+        if not forced:
+            return
+        body["provider"] = {"require_parameters": True}
+        ctx.ledger.info("routing.require_parameters", "the tool_choice forces a call: provider.require_parameters "
+                        "true is sent so OpenRouter routes only to upstreams that honour tool_choice (set "
+                        "providers.openrouter.require_parameters: false to route freely)")
+    elif wanted:
+        body["provider"] = {"require_parameters": True}
+        ctx.ledger.info("routing.require_parameters", "providers.openrouter.require_parameters true → "
+                        "provider.require_parameters true")
+    elif forced:
+        ctx.ledger.warning("routing.any_upstream", "providers.openrouter.require_parameters is false: an upstream "
+                           "without tool_choice support may receive the request without it and answer as if auto")
+
+
+def _upstream(body: dict[str, Any]) -> str | None:
+    """Which upstream answered an OpenRouter reply: the top-level provider field real replies carry, else the
+    last attempt in openrouter_metadata (openrouter 1.3.84 components/openroutermetadata.py, routerattempt.py)."""
+    if isinstance(body.get("provider"), str):
+        return body["provider"]
+    meta = body.get("openrouter_metadata")
+    attempts = meta.get("attempts") if isinstance(meta, dict) else None
+    if isinstance(attempts, list) and attempts and isinstance(attempts[-1], dict):
+        name = attempts[-1].get("provider")
+        return name if isinstance(name, str) else None
+    return None
+
+
+def _is_custom(ctx: Context, name: str | None) -> bool:
+    tool = ctx.scenario.tool(name) if name else None
+    return tool is not None and tool.kind == "custom"
+
+
+def _custom_tool(tool: Tool) -> dict[str, Any]:
+    """A custom tool in Chat's wrapped form; a grammar format nests {syntax, definition} under grammar
+    (openai-python types/chat/chat_completion_custom_tool_param.py)."""
+    custom: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        custom["description"] = tool.description
+    if tool.format is not None:
+        form = tool.format
+        custom["format"] = ({"type": "grammar", "grammar": {"syntax": form["syntax"], "definition": form["definition"]}}
+                            if form["type"] == "grammar" else {"type": "text"})
+    return {"type": "custom", "custom": custom}
 
 
 def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
@@ -313,6 +377,12 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
     return chat_messages(ctx, assistant, tool)
 
 
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].function.name``, custom tools' ``tools[].custom.name``)."""
+    tools = body.get("tools")
+    return tool_names(tools, "function", "name") + tool_names(tools, "custom", "name")
+
+
 def parse_reply(provider: str, body: Any) -> Reply:
     body = expect_dict(provider, body, "the body")
     choices = expect_list(provider, body.get("choices"), "choices")
@@ -325,9 +395,13 @@ def parse_reply(provider: str, body: Any) -> Reply:
     for raw in expect_list(provider, message.get("tool_calls"), "message.tool_calls"):
         raw = expect_dict(provider, raw, "a tool call")
         if raw.get("type") == "custom" and isinstance(raw.get("custom"), dict):
+            # openai-python types/chat/chat_completion_message_custom_tool_call.py: {id, type, custom: {name, input}}
             custom = raw["custom"]
-            calls.append(ToolCall(raw.get("id"), str(custom.get("name", "")), None, raw_arguments=str(custom.get("input")),
-                                  arguments_error="custom tool call: free-text input, not JSON arguments"))
+            if not isinstance(custom.get("name"), str) or not custom["name"]:
+                raise bad_body(provider, "a custom tool call without a name")
+            text = custom.get("input")
+            calls.append(ToolCall(raw.get("id"), custom["name"], None, input=text if isinstance(text, str) else "",
+                                  **custom_display(text)))
             continue
         function = expect_dict(provider, raw.get("function"), "tool_call.function")
         if not isinstance(function.get("name"), str) or not function["name"]:
@@ -341,4 +415,5 @@ def parse_reply(provider: str, body: Any) -> Reply:
     finish_reason = choice.get("finish_reason")
     return Reply(tool_calls=tuple(calls), text=text,
                  finish_reason=finish_reason if isinstance(finish_reason, str) else None,
-                 usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))))
+                 usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))),
+                 upstream=_upstream(body) if provider in HOSTS and HOSTS[provider].router else None)

@@ -26,8 +26,8 @@ from .core import translation as common
 from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
-from .core.model import ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.model import ProviderError, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
+from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_BASE = "https://api.openai.com/v1"
 _IGNORED_SETTINGS = ("thinking", "deployment", "endpoint", "api_version", "region")
@@ -88,6 +88,15 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
     strict = common.strict_tools(ctx)
     out = []
     for tool in tools:
+        if tool.kind == "custom":
+            # openai-python types/responses/custom_tool_param.py: flat {type, name, description, format}
+            custom: dict[str, Any] = {"type": "custom", "name": tool.name}
+            if tool.description is not None:
+                custom["description"] = tool.description
+            if tool.format is not None:
+                custom["format"] = dict(tool.format)
+            out.append(custom)
+            continue
         is_strict = tool.name in strict
         entry: dict[str, Any] = {"type": "function", "name": tool.name}
         if tool.description is not None:
@@ -103,6 +112,7 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
             parameters = tool.parameters
         entry["parameters"] = parameters
         entry["strict"] = is_strict
+        entry.update(common.tool_fields(ctx, tool))
         if is_strict:
             for problem in common.openai_strict_problems(parameters):
                 ctx.ledger.error("schema.strict_invalid",
@@ -111,7 +121,7 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
         out.append(entry)
     if strict:
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → strict: true")
-    loose = [t.name for t in tools if t.name not in strict]
+    loose = [t.name for t in tools if t.name not in strict and t.kind == "function"]
     if loose:
         ctx.ledger.info("strict.explicit_false",
                         f"{', '.join(loose)} sent with strict: false: the Responses API treats an omitted strict as "
@@ -128,11 +138,11 @@ def _choice(ctx: Context) -> Any:
     if plan.mode in ("auto", "none", "required"):
         wire = plan.mode
     elif plan.mode == "named":
-        wire = {"type": "function", "name": plan.name}
+        wire = {"type": _kind(ctx, plan.name), "name": plan.name}
     else:
         mode = choice.allowed_mode if choice is not None else "auto"
         wire = {"type": "allowed_tools", "mode": mode,
-                "tools": [{"type": "function", "name": name} for name in plan.allowed]}
+                "tools": [{"type": _kind(ctx, name), "name": name} for name in plan.allowed]}
     common.mapped(ctx, wire)
     return wire
 
@@ -161,6 +171,17 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
 # ---- replies --------------------------------------------------------------------------------
 
 
+def _kind(ctx: Context, name: str | None) -> str:
+    """"custom" for a custom tool (tool_choice_custom_param.py: {type: custom, name}), else "function"."""
+    tool = ctx.scenario.tool(name) if name else None
+    return tool.kind if tool is not None else "function"
+
+
+def offered_tools(body: dict[str, Any]) -> list[str]:
+    """The tool names a request body declares (``tools[].name``)."""
+    return common.tool_names(body.get("tools"), "name")
+
+
 def parse_reply(provider: str, body: Any) -> Reply:
     """A Responses body → Reply: ``function_call`` items (``call_id`` as the id), ``output_text`` and
     ``refusal`` text of ``message`` items, ``status`` as the finish reason. Reasoning and hosted-tool
@@ -178,6 +199,13 @@ def parse_reply(provider: str, body: Any) -> Reply:
                 raise bad_body(provider, f"output[{i}] is a function_call without a name")
             call_id = item.get("call_id", item.get("id"))
             calls.append(make_call(call_id, item["name"], item.get("arguments")))
+        elif kind == "custom_tool_call":
+            # openai-python types/responses/response_custom_tool_call.py: {type, call_id, name, input}
+            if not isinstance(item.get("name"), str):
+                raise bad_body(provider, f"output[{i}] is a custom_tool_call without a name")
+            text = item.get("input")
+            calls.append(ToolCall(item.get("call_id", item.get("id")), item["name"], None,
+                                  input=text if isinstance(text, str) else "", **custom_display(text)))
         elif kind == "message":
             for j, part in enumerate(expect_list(provider, item.get("content"), f"output[{i}].content")):
                 part = expect_dict(provider, part, f"output[{i}].content[{j}]")

@@ -367,6 +367,7 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "thinking.unsupported_model": {"settings": {"thinking": True, "model": "claude-3-opus-20240229"}},
     "schema.rejected": {"tools": [{"name": "x", "parameters": {"type": "object", "oneOf": [{}]}}]},
     "schema.type_added": {"tools": [{"name": "x", "parameters": {"properties": {}}}]},
+    "schema.strict_invalid": {"tools": [{"name": "x", "strict": True, "parameters": {"type": "object", "properties": {}}}]},
     "parallel.auto_added": {"parallel_tool_calls": False},
     "parallel.not_with_none": {"choice": "none", "parallel_tool_calls": False},
     "parallel.default": {"parallel_tool_calls": True},

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from servers import CLI, StandIn, Step
+from servers import StandIn, Step
 
 from toolchoice.providers.core.argdiff import argument_diff
 from toolchoice.providers.core.model import Reply, ToolCall
+from cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CANARY = "sk-CANARY-compare-7d1b"
@@ -24,7 +25,7 @@ PROVIDERS = ["openai", "anthropic", "gemini", "mistral", "cohere"]
 
 
 def toolchoice(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, timeout=120)
+    return run_cli(args, env=env)
 
 
 def scenario_for(tmp_path: Path, urls: dict[str, str]) -> Path:

@@ -9,7 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolchoice.providers.core.reply import error_line, looks_like_error, provider_error, read_reply
+from toolchoice.providers.core.reply import looks_like_error, provider_error, read_reply
+
+
+def error_line(provider, status, body):
+    return provider_error(provider, status, body).one_line(provider)
 from toolchoice.providers.core.model import ProviderError
 
 ERRORS = Path(__file__).parent / "data" / "responses" / "errors"
@@ -188,3 +192,11 @@ def test_read_reply_turns_every_failure_into_reply_error():
     unreadable = read_reply("openai", 200, {"choices": "nope"})
     assert unreadable.error.type == "unreadable_reply"
     assert unreadable.error.one_line("openai").startswith("openai: 200 unreadable_reply: response body is not")
+
+
+def test_an_aws_error_type_header_with_a_line_break_stays_on_one_line():
+    """Found by test_fuzz: a header value is text from the server; the error line must stay one line."""
+    from toolchoice.providers.core.reply import provider_error
+
+    line = provider_error("bedrock", 400, {"message": "bad"}, headers={"x-amzn-ErrorType": "Validation\nException"})
+    assert "\n" not in line.one_line("bedrock") and line.type == "Validation Exception"

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from toolchoice.providers import gemini
 from toolchoice.providers.core.capabilities import CAPABILITIES
-from toolchoice.providers.core.model import Message, RenderOptions, Scenario, Tool, ToolchoiceError
+from toolchoice.providers.core.model import Message, ProviderSettings, RenderOptions, Scenario, Tool, ToolchoiceError
 from toolchoice.providers.core.scenario import load_scenario_text
 
 DATA = Path(__file__).parent / "data" / "responses" / "gemini"
@@ -59,7 +59,9 @@ def render(choice: Any = ABSENT, *, tools: Any = TOOLS, messages: Any = None, mo
         doc["tool_choice"] = choice
     doc.update(top)
     doc["messages"] = [{"role": "user", "content": "Weather in Paris?"}] if messages is None else messages
-    provider = dict(settings or {})
+    # These tests exercise the conversion to Gemini's Schema subset, which schema_form: parameters forces;
+    # the default (auto) sends a lossy schema as parametersJsonSchema instead (tests at the end of this file).
+    provider = {"schema_form": "parameters", **(settings or {})}
     if model is not None:
         provider["model"] = model
     doc["providers"] = {"gemini": provider}
@@ -71,7 +73,8 @@ def render_tools(*tools: dict[str, Any], choice: Any = ABSENT, strict: bool | No
     """Render tools that the YAML loader would refuse (BFCL's root type "dict") by building the Scenario."""
     scenario = Scenario(path="t", tools=tuple(Tool(t["name"], t.get("description"), t.get("parameters"),
                                                    t.get("strict")) for t in tools),
-                        strict=strict, messages=(Message("user", "hi"),))
+                        strict=strict, messages=(Message("user", "hi"),),
+                        providers={"gemini": ProviderSettings(schema_form="parameters")})
     return gemini.translate("gemini", scenario, RenderOptions(model=MODEL), CAP)
 
 
@@ -497,6 +500,7 @@ TRIGGERS: dict[str, Any] = {
     "schema.type_unsupported": lambda: render_tools(BLOODCELL_TOOL),
     "schema.ref_unresolved": lambda: render_tools({"name": "f", "parameters": {"type": "object", "properties": {
         "x": {"$ref": "#/$defs/missing"}}}}),
+    "schema.json_schema": lambda: render("auto", tools=[QUERY_TOOL], settings={"schema_form": "auto"}),
     "strict.validated": lambda: render("auto", strict=True),
     "strict.not_validated": lambda: render("required", strict=True),
     "history.tool_result_wrapped": lambda: render("auto", messages=HISTORY),
@@ -609,3 +613,51 @@ def test_parse_never_raises_anything_but_toolchoice_error(body):
         gemini.parse_reply("gemini", body)
     except ToolchoiceError:
         pass
+
+
+# ---- parametersJsonSchema -----------------------------------------------------------------------
+# google-genai 3.4.0 types.py FunctionDeclaration: parameters_json_schema "Describes the parameters to the
+# function in JSON Schema format ... This field is mutually exclusive with `parameters`." (alias
+# parametersJsonSchema; the SDK's models forbid unknown keys, so a wrong name fails validation).
+
+
+def _declarations(t) -> list[dict[str, Any]]:
+    return t.request.body["tools"][0]["functionDeclarations"]
+
+
+def _sdk_valid(declaration: dict[str, Any]) -> None:
+    genai_types = pytest.importorskip("google.genai.types")
+    genai_types.FunctionDeclaration.model_validate(declaration)
+    assert not ("parameters" in declaration and "parametersJsonSchema" in declaration)
+
+
+def test_auto_sends_a_lossy_schema_whole_as_parameters_json_schema():
+    t = render("auto", tools=[QUERY_TOOL, TOOLS[0]], settings={"schema_form": "auto"})
+    query, weather = _declarations(t)
+    assert query == {"name": "Query", "parametersJsonSchema": QUERY_TOOL["parameters"]}
+    assert weather == TOOLS[0]  # already inside the subset: converted (unchanged) as before
+    assert "schema.keyword_removed" not in codes(t)
+    assert "additionalProperties" in entry(t, "schema.json_schema").message
+    for declaration in (query, weather):
+        _sdk_valid(declaration)
+
+
+def test_auto_is_the_default():
+    doc = {"tools": [QUERY_TOOL], "messages": [{"role": "user", "content": "hi"}]}
+    t = gemini.translate("gemini", load_scenario_text(json.dumps(doc), "t.json"), RenderOptions(model=MODEL), CAP)
+    assert "parametersJsonSchema" in _declarations(t)[0]
+
+
+def test_schema_form_forces_either_form():
+    forced = render("auto", tools=TOOLS[:1], settings={"schema_form": "parametersJsonSchema"})
+    assert _declarations(forced)[0] == {"name": "get_weather", "description": "Current weather for a city.",
+                                        "parametersJsonSchema": TOOLS[0]["parameters"]}
+    _sdk_valid(_declarations(forced)[0])
+    converted = render("auto", tools=[QUERY_TOOL], settings={"schema_form": "parameters"})
+    assert "parameters" in _declarations(converted)[0] and "schema.keyword_removed" in codes(converted)
+
+
+def test_schema_form_values_are_checked():
+    with pytest.raises(ToolchoiceError) as info:
+        render("auto", settings={"schema_form": "json"})
+    assert "schema_form must be one of auto, parameters, parametersJsonSchema" in info.value.message

@@ -29,7 +29,8 @@ from typing import Any
 
 import pytest
 
-from servers import CLI, DEFAULT_REPLY, error_body, fixture
+from servers import DEFAULT_REPLY, error_body, fixture
+from cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 WEATHER = ROOT / "configs" / "weather.yaml"
@@ -189,7 +190,7 @@ def env() -> dict[str, str]:
 
 def toolchoice(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
     started = time.monotonic()
-    result = subprocess.run([*CLI, *args], capture_output=True, text=True, env=env(), timeout=120)
+    result = run_cli(args, env=env())
     return result, time.monotonic() - started
 
 

@@ -26,7 +26,7 @@ Expected wire values come from the providers' SDK types and docs, not from our o
   (strict needs ``https://api.deepseek.com/beta``); base ``https://api.deepseek.com`` (no /v1).
 - Fireworks: docs.fireworks.ai API reference post-chatcompletions (``tool_choice`` enum with
   ``required``, alias ``any``; no ``parallel_tool_calls``, no ``function.strict``).
-- Together ``https://api.together.xyz/v1``; OpenRouter ``https://openrouter.ai/api/v1``; xAI
+- Together ``https://api-inference.together.ai/v1`` (together 3.1.1); OpenRouter ``https://openrouter.ai/api/v1``; xAI
   ``https://api.x.ai/v1`` (their docs' OpenAI-compatible base URLs).
 - vLLM docs/features/tool_calling.md: ``auto`` needs ``--enable-auto-tool-choice``/``--tool-call-parser``,
   ``required`` from 0.8.3, ``none`` keeps tools in the prompt unless ``--exclude-tools-when-tool-choice-none``.
@@ -143,6 +143,7 @@ class Wire:
     parallel: bool = True
     strict: bool = True
     thinking_default_on: bool = False
+    router: bool = False  # OpenRouter: a forcing choice sends provider.require_parameters (provider-routing docs)
     notes: dict[str, str] = field(default_factory=dict)  # note code -> when (plan mode / situation)
 
     def headers(self) -> dict[str, str]:
@@ -162,8 +163,11 @@ WIRE: dict[str, Wire] = {
                      thinking_default_on=True),
     "fireworks": Wire("https://api.fireworks.ai/inference/v1/chat/completions", "FIREWORKS_API_KEY",
                       parallel=False, strict=False),
-    "together": Wire("https://api.together.xyz/v1/chat/completions", "TOGETHER_API_KEY", parallel=False),
-    "openrouter": Wire("https://openrouter.ai/api/v1/chat/completions", "OPENROUTER_API_KEY",
+    # together 3.1.1 resources/chat/completions.py posts to this URL when no base URL is given; its
+    # types/tools_param.py Function has description, name, parameters and no strict
+    "together": Wire("https://api-inference.together.ai/v1/chat/completions", "TOGETHER_API_KEY", parallel=False,
+                     strict=False),
+    "openrouter": Wire("https://openrouter.ai/api/v1/chat/completions", "OPENROUTER_API_KEY", router=True,
                        notes={"pitfall.upstream_dependent": "always"}),
     "xai": Wire("https://api.x.ai/v1/chat/completions", "XAI_API_KEY"),
     "vllm": Wire("http://localhost:8000/v1/chat/completions", "VLLM_API_KEY", key_optional=True,
@@ -258,6 +262,11 @@ def expected(host: str, case: str) -> Expect:
     if w.thinking_default_on and forced and mode != "allowed":
         extra["thinking"] = {"type": "disabled"}
         bad.add("thinking.disabled_for_choice")
+    if w.router and forced:
+        # openrouter.ai/docs/features/provider-routing: provider.require_parameters (default false) routes only
+        # to upstreams that support every parameter in the request
+        extra["provider"] = {"require_parameters": True}
+        infos.add("routing.require_parameters")
     body: dict[str, Any] = {"messages": [USER], "tools": tools, **extra}
     if host != "azure":
         body["model"] = "test-model"
@@ -730,6 +739,10 @@ def test_strict_option_lets_info_only_requests_through() -> None:
 # Scenarios that, between them, must produce every code this module declares; each is asserted
 # in the test named next to it above and re-rendered here so the check does not depend on order.
 CODE_SCENARIOS: list[tuple[str, str, RenderOptions, set[str]]] = [
+    ("openrouter", TOOLS_YAML + "tool_choice: required\n" + USER_YAML
+     + "providers:\n  openrouter: {require_parameters: false}\n", RenderOptions(), {"routing.any_upstream"}),
+    ("openrouter", TOOLS_YAML + "tool_choice: auto\n" + USER_YAML
+     + "providers:\n  openrouter: {require_parameters: true}\n", RenderOptions(), {"routing.require_parameters"}),
     ("mistral", TOOLS_YAML + "tool_choice: auto\n" + HISTORY + settings_yaml("mistral"), RenderOptions(),
      {"history.ids_rewritten", "history.is_error_dropped"}),
     ("deepseek", TOOLS_YAML + "tool_choice: required\n" + USER_YAML + "providers:\n  deepseek: {thinking: true}\n",
@@ -907,3 +920,25 @@ def test_parser_survives_odd_tool_call_items(items: list[Any]) -> None:
         openai_chat.parse_reply("openai", {"choices": [{"message": {"tool_calls": items}}]})
     except ToolchoiceError:
         pass
+
+
+def test_openrouter_require_parameters_can_be_turned_off() -> None:
+    t = render("openrouter", TOOLS_YAML + "tool_choice: required\n" + USER_YAML
+               + "providers:\n  openrouter: {require_parameters: false}\n")
+    assert t.request is not None and "provider" not in t.request.body
+    assert entry(t, "routing.any_upstream").severity == "warning"
+    auto = render("openrouter", TOOLS_YAML + "tool_choice: auto\n" + USER_YAML)
+    assert "provider" not in auto.request.body and "routing.require_parameters" not in codes(auto)
+
+
+def test_openrouter_reply_names_its_upstream() -> None:
+    # A top-level "provider" string as real OpenRouter replies carry it, and the official SDK's
+    # openrouter_metadata.attempts[].provider (openrouter 1.3.84 components/routerattempt.py: model, provider, status)
+    base = {"choices": [{"message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}
+    assert openai_chat.parse_reply("openrouter", {**base, "provider": "Together"}).upstream == "Together"
+    meta = {"openrouter_metadata": {"attempts": [{"model": "m", "provider": "DeepInfra", "status": 429},
+                                                  {"model": "m", "provider": "Fireworks", "status": 200}]}}
+    reply = openai_chat.parse_reply("openrouter", {**base, **meta})
+    assert reply.upstream == "Fireworks" and reply.to_json()["upstream"] == "Fireworks"
+    plain = openai_chat.parse_reply("openai", {**base, "provider": "Together"})
+    assert plain.upstream is None and "upstream" not in plain.to_json()

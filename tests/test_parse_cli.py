@@ -7,8 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from servers import CLI
+from cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 RESPONSES = ROOT / "tests" / "data" / "responses"
@@ -17,8 +16,7 @@ TRAP_YAML = ROOT / "configs" / "planner-trap.yaml"
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([*CLI, *args], capture_output=True, text=True, input=stdin, timeout=60,
-                            env={**__import__("os").environ, "COLUMNS": "160", "NO_COLOR": "1"})
+    result = run_cli(args, input=stdin, env={**__import__("os").environ, "COLUMNS": "160", "NO_COLOR": "1"})
     assert "Traceback" not in result.stderr
     return result
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from servers import CLI, StandIn, Step
+from servers import StandIn, Step
 
 from toolchoice.providers.core.capabilities import CAPABILITIES, Level
 from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
@@ -19,12 +19,13 @@ from toolchoice.providers.core.overlay import load_overlay
 from toolchoice.providers.core.probe import (apply_overlay, classify, overlay_document, probe_scenario,
                                         question_translation, questions_for)
 
+from cli import run_cli
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def toolchoice(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120,
-                          env=env or dict(os.environ, OPENAI_API_KEY="sk-probe-test"))
+    return run_cli(args, env=env or dict(os.environ, OPENAI_API_KEY="sk-probe-test"))
 
 
 def test_questions_cover_each_wire_form_the_translator_can_produce():

@@ -16,6 +16,8 @@ from servers import CLI
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import wire_json
 
+from cli import run_cli
+
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 CANARY = "sk-CANARY-4f1e9c2d-do-not-print"
@@ -23,7 +25,7 @@ KEY_VARS = sorted({env for cap in CAPABILITIES.values() for env in cap.key_env})
 
 
 def run(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, input=stdin, timeout=120)
+    return run_cli(args, env=env, input=stdin)
 
 
 def canary_env() -> dict[str, str]:

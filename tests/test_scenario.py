@@ -128,7 +128,7 @@ def test_responses_flat_tool_and_anthropic_custom_tool():
 
 @pytest.mark.parametrize("tool", ["{type: web_search, name: s}", "{type: custom, function: {name: s}}"])
 def test_non_function_tools_are_refused(tool):
-    check(error(f"tools:\n  - {tool}\n"), 2, 12, "only function tools are supported", "use type: function")
+    check(error(f"tools:\n  - {tool}\n"), 2, 12, "only function and custom tools are supported", "use type: function")
 
 
 def test_json_scenario_loads():

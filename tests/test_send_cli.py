@@ -21,7 +21,8 @@ import pytest
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import wire_json
 
-from servers import CLI, DEFAULT_REPLY, StandIn, Step, fixture
+from servers import DEFAULT_REPLY, StandIn, Step, fixture
+from cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 WEATHER_YAML = ROOT / "configs" / "weather.yaml"
@@ -64,8 +65,7 @@ providers:
 
 
 def run(*args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env if env is not None else base_env(),
-                          input=stdin, timeout=120)
+    return run_cli(args, env=env if env is not None else base_env(), input=stdin)
 
 
 def base_env(**overrides: str) -> dict[str, str]:
@@ -366,7 +366,9 @@ def test_repeat_counts_every_sample_and_keeps_going_after_failures(tmp_path):
         result, data = send_json(server, scenario_file(tmp_path, "tool_choice: required\nparallel_tool_calls: false\n"),
                                  "--repeat", "6", "--concurrency", "3")
         assert len(server.requests) == 6
-    assert result.returncode == 4
+    # one sample failed and two disobeyed: the one exit-code rule (cli/exits.outcome) of every command
+    # puts FAILED (1, the measurement is incomplete) first, as `compare --send` always did
+    assert result.returncode == 1
     assert data["samples"] == 6 and len(data["results"]) == 6
     assert {k: v for k, v in data["counts"].items() if v} == {"obeyed": 3, "no_call": 1, "error": 1,
                                                                "too_many_calls": 1}
@@ -480,7 +482,7 @@ def test_sending_as_json_loads_no_terminal_ui_nor_trio_and_leaves_teardown_out(t
 
 def test_the_http_stack_loads_without_trio_yet_trio_still_imports_afterwards():
     code = ("import sys\n"
-            "from toolchoice.cli.send_cmd import load_http_stack\n"
+            "from toolchoice.providers.core.runner import load_http_stack\n"
             "load_http_stack()\n"
             "import httpcore._synchronization as sync\n"
             "print('trio' in sys.modules, 'httpx._main' in sys.modules, sync.trio is None)\n"
@@ -507,7 +509,7 @@ def optional_packages(tmp_path, monkeypatch):
 
 
 def test_import_without_holds_an_optional_module_back_only_while_importing(optional_packages):
-    from toolchoice.cli.send_cmd import import_without
+    from toolchoice.providers.core.runner import import_without
 
     import_without(("tc_guarded",), ("tc_optional",))
     assert sys.modules["tc_guarded"].tc_optional is None
@@ -518,7 +520,7 @@ def test_import_without_holds_an_optional_module_back_only_while_importing(optio
 
 
 def test_import_without_redoes_an_import_that_needs_the_optional_module(optional_packages):
-    from toolchoice.cli.send_cmd import import_without
+    from toolchoice.providers.core.runner import import_without
 
     import_without(("tc_guarded", "tc_unguarded"), ("tc_optional",))
     assert sys.modules["tc_unguarded"].tc_optional.VALUE == 1
@@ -526,58 +528,9 @@ def test_import_without_redoes_an_import_that_needs_the_optional_module(optional
 
 
 def test_import_without_keeps_an_optional_module_already_loaded(optional_packages):
-    from toolchoice.cli.send_cmd import import_without
+    from toolchoice.providers.core.runner import import_without
 
     import tc_optional
 
     import_without(("tc_guarded",), ("tc_optional",))
     assert sys.modules["tc_guarded"].tc_optional is tc_optional
-
-
-def _head_start(first_wave: int):
-    from toolchoice.cli.send_cmd import JudgingHeadStart
-    from toolchoice.providers import load_scenario_text, translate
-
-    scenario = load_scenario_text(TOOLS_YAML + "tool_choice: get_weather\n", "scenario.yaml")
-    translation = translate("cohere", scenario)  # no named choice on Cohere: only get_weather is offered
-    return scenario, JudgingHeadStart(scenario, [translation], first_wave)
-
-
-def test_the_judging_head_start_begins_once_the_first_wave_is_on_the_wire(monkeypatch):
-    from toolchoice.providers.core import verdict
-
-    monkeypatch.setattr(verdict, "_CHECKED", {})
-    scenario, head = _head_start(3)
-    head.waiting()
-    head.waiting()
-    assert head.thread is None and verdict._CHECKED == {}
-    head.waiting()
-    assert head.thread is not None
-    head.wait()
-    assert not head.thread.is_alive()
-    assert list(verdict._CHECKED) == [repr(scenario.tool("get_weather").schema())]  # the offered tool only
-    head.waiting()  # later requests start nothing more
-
-
-def test_once_judging_has_begun_there_is_no_head_start():
-    _, head = _head_start(1)
-    head.wait()
-    head.waiting()
-    assert head.thread is None
-
-
-def test_a_failing_head_start_fails_nothing(monkeypatch):
-    import threading
-
-    from toolchoice.providers.core import verdict
-
-    def broken(tools):
-        raise RuntimeError("no jsonschema today")
-
-    raised: list[object] = []
-    monkeypatch.setattr(threading, "excepthook", raised.append)
-    monkeypatch.setattr(verdict, "prepare_tools", broken)
-    _, head = _head_start(1)
-    head.waiting()
-    head.wait()
-    assert head.thread is not None and raised == []

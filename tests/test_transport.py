@@ -360,22 +360,7 @@ def test_transport_is_not_imported_by_the_core_package():
     assert out.stdout.strip() == "False"
 
 
-# ---- TLS: a context only when needed, verification always ---------------------------------------
-
-
-def test_a_client_for_https_gets_httpxs_own_verifying_context():
-    assert transport.tls_verify(None) is True
-    assert transport.tls_verify(["http://127.0.0.1:8080/v1", "https://api.openai.com/v1/chat/completions"]) is True
-    assert transport.tls_verify(["HTTPS://api.openai.com/v1"]) is True
-
-
-def test_a_client_for_plain_http_reads_no_certificates_but_would_verify():
-    import ssl
-
-    context = transport.tls_verify(["http://127.0.0.1:8080/v1/chat/completions", "http://localhost:11434/api/chat"])
-    assert isinstance(context, ssl.SSLContext)
-    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
-    assert context.cert_store_stats()["x509_ca"] == 0  # nothing read yet
+# ---- TLS: verification always ----------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -435,9 +420,9 @@ def _send_with_client_for(urls: list[str], url: str) -> transport.Response:
 
 @pytest.mark.parametrize("made_for", ["http", "https"])
 def test_tls_is_verified_whatever_the_client_was_made_for(tls_server, monkeypatch, made_for):
-    """A client made for plain http:// URLs loads the trust store only if TLS does happen, and then
-    the same one httpx's default context uses ($SSL_CERT_FILE here, else certifi), with the same
-    checks: an unknown certificate and a host name the certificate does not name are refused."""
+    """Whatever URLs a client was made for, TLS is verified with the trust store httpx's default
+    context uses ($SSL_CERT_FILE here, else certifi): an unknown certificate and a host name the
+    certificate does not name are refused."""
     url, cert = tls_server
     urls = ["http://127.0.0.1:9/v1"] if made_for == "http" else [url]
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
@@ -450,71 +435,3 @@ def test_tls_is_verified_whatever_the_client_was_made_for(tls_server, monkeypatc
     wrong_name = _send_with_client_for(urls, url.replace("127.0.0.1", "localhost"))
     assert wrong_name.status is None and "CERTIFICATE_VERIFY_FAILED" in wrong_name.transport_error
     assert "127.0.0.1" in wrong_name.transport_error or "match" in wrong_name.transport_error
-
-
-@pytest.mark.parametrize("use", ["wrap_bio", "wrap_socket"])  # asyncio / anyio, and blocking sockets
-def test_on_first_use_the_trust_store_is_the_one_httpx_would_read(tls_server, monkeypatch, use):
-    import ssl
-
-    import httpx
-
-    def used(context: ssl.SSLContext) -> dict[str, int]:
-        if use == "wrap_bio":
-            context.wrap_bio(ssl.MemoryBIO(), ssl.MemoryBIO(), server_hostname="example.com")
-        else:
-            context.wrap_socket(socket.socket(), server_hostname="example.com").close()
-        return context.cert_store_stats()  # no handshake has happened: only the loading
-
-    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
-    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
-    certifi_bundle = used(transport.tls_verify(["http://127.0.0.1:9/v1"]))
-    assert certifi_bundle == httpx.create_ssl_context().cert_store_stats() and certifi_bundle["x509_ca"] > 50
-    monkeypatch.setenv("SSL_CERT_FILE", str(tls_server[1]))
-    assert used(transport.tls_verify(["http://127.0.0.1:9/v1"])) == {"x509": 1, "crl": 0, "x509_ca": 1}
-
-
-# ---- on_waiting: the request is on the wire ------------------------------------------------------
-
-
-def test_on_waiting_is_called_for_each_attempt_whose_request_was_sent():
-    waiting: list[int] = []
-
-    async def no_sleep(seconds: float) -> None:
-        pass
-
-    async def main(url: str) -> transport.Response:
-        return await transport.send_async(openai_request(url), provider="openai", environ=ENV, sleep=no_sleep,
-                                          on_waiting=lambda: waiting.append(1))
-
-    with StandIn("openai") as server:
-        server.script(Step.error("openai", 429, retry_after="0"))
-        response = asyncio.run(main(server.base_url()))
-    assert [a.status for a in response.attempts] == [429, 200]
-    assert len(waiting) == 2
-    with socket.socket() as s:  # a port nobody listens on: no request ever leaves
-        s.bind(("127.0.0.1", 0))
-        refused = f"http://127.0.0.1:{s.getsockname()[1]}/v1"
-    waiting.clear()
-    response = asyncio.run(main(refused))
-    assert response.status is None and len(response.attempts) == 3
-    assert waiting == []
-
-
-def test_the_user_agent_reads_package_metadata_once(monkeypatch):
-    import importlib.metadata
-
-    looked_up: list[str] = []
-
-    def version(name: str) -> str:
-        looked_up.append(name)
-        return "9.9.9"
-
-    monkeypatch.setattr(importlib.metadata, "version", version)
-    transport.user_agent.cache_clear()
-    try:
-        for _ in range(3):
-            p = transport.prepare(openai_request("http://x/v1"), "openai", ENV)
-            assert p.headers["User-Agent"] == "toolchoice/9.9.9"
-        assert looked_up == ["toolchoice"]
-    finally:
-        transport.user_agent.cache_clear()

@@ -283,8 +283,9 @@ def test_aggregate_counts_rates_latency_and_tokens():
 def test_offered_tools_join_the_translator_list_and_the_body():
     from toolchoice.providers.core.model import Request, Translation
 
+    # an Anthropic-shaped tools list (tools[].name, anthropic ToolParam), e.g. one merged from extra
     request = Request("POST", "http://x", {}, {"tools": [{"name": "from_extra"}, {"name": "b"}]})
-    t = Translation("x", None, None, request, [], offered_tools=("b", "c"))
+    t = Translation("anthropic", None, None, request, [], offered_tools=("b", "c"))
     assert offered_tools(t, scenario()) == ("b", "c", "from_extra")
     refused = Translation("x", None, None, None, [], offered_tools=("c",))
     assert offered_tools(refused, scenario()) == ("c",)

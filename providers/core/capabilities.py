@@ -67,8 +67,11 @@ class Capability(NamedTuple):
     strict: Support
     arguments: str  # how replies encode tool-call arguments: "string" (JSON text) or "object"
     sources: tuple[str, ...]
+    verified: str = ""  # ISO date the row was last checked against its sources (tests require one)
     measured: str = ""  # set when a probe overlay replaced built-in facts: where and when
     measured_endpoint: str = ""  # the URL the overlay was measured at; it applies to that endpoint only
+    module: str = "openai_chat"  # the provider's module in toolchoice.providers: everything else it needs is there
+    named_single_call: bool = False  # a named tool_choice yields exactly one call (no parallel extras)
 
     def feature(self, name: str) -> Support:
         return getattr(self, name)
@@ -100,10 +103,11 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_n('{"type":"allowed_tools","allowed_tools":{"mode":M,"tools":[...]}}'),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "off unless sent"),
+        verified="2026-11-23",
         sources=_OPENAI_SOURCES, **_OPENAI_LIKE,
     ),
     "openai-responses": Capability(
-        provider="openai-responses", title="OpenAI Responses",
+        provider="openai-responses", module="openai_responses", title="OpenAI Responses",
         endpoint="https://api.openai.com/v1/responses", key_env=("OPENAI_API_KEY",),
         default_model="gpt-4o-mini",
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
@@ -113,11 +117,12 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("parallel_tool_calls"),
         strict=_n("tool.strict", "strict by default when omitted: always sent explicitly"),
         arguments="string",
+        verified="2026-11-23",
         sources=("openai-python 3.54.0 types/responses (tool_choice_function_param.py, tool_choice_allowed_param.py, function_tool_param.py)",
                  "platform.openai.com function-calling guide (Responses strict default, 2026-03-31)"),
     ),
     "anthropic": Capability(
-        provider="anthropic", title="Anthropic Messages",
+        provider="anthropic", module="anthropic", named_single_call=True, title="Anthropic Messages",
         endpoint="https://api.anthropic.com/v1/messages", key_env=("ANTHROPIC_API_KEY",),
         default_model="claude-sonnet-4-5",
         auto=_n('{"type":"auto"}'), none=_n('{"type":"none"}'),
@@ -127,11 +132,12 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("tool_choice.disable_parallel_tool_use"),
         strict=_n("tool.strict"),
         arguments="object",
+        verified="2026-11-23",
         sources=("anthropic 2.12.0 types/tool_choice_*_param.py, tool_param.py",
                  "docs.anthropic.com tool use: implement-tool-use, strict-tool-use"),
     ),
     "gemini": Capability(
-        provider="gemini", title="Google Gemini API (generateContent)",
+        provider="gemini", module="gemini", named_single_call=True, title="Google Gemini API (generateContent)",
         endpoint="https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
         key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"), default_model="gemini-2.5-flash",
         auto=_n('{"mode":"AUTO"}'), none=_n('{"mode":"NONE"}'),
@@ -142,6 +148,7 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "no switch for parallel calls"),
         strict=_e('{"mode":"VALIDATED"}', "auto/unset only: a forced call (ANY) cannot also be VALIDATED"),
         arguments="object",
+        verified="2026-11-23",
         sources=("google-genai 3.4.0 types.py (FunctionCallingConfig, FunctionCallingConfigMode, Schema)",
                  "ai.google.dev/api/caching (FunctionCallingConfig, Mode, Schema; 2026-09-11)"),
     ),
@@ -154,6 +161,7 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent", "no allowed-subset form"),
         parallel=_n("parallel_tool_calls"), strict=_n("function.strict"),
         arguments="string",
+        verified="2026-11-21",
         sources=("mistralai 3.7.0 client/models (toolchoice.py, toolchoiceenum.py, chatcompletionrequest.py)",
                  "docs.mistral.ai function calling"),
     ),
@@ -163,6 +171,7 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "in the SDK types; LangChain drops it"),
+        verified="2026-11-21",
         sources=("groq 1.7.0 types/chat (chat_completion_tool_choice_option_param.py, completion_create_params.py)",
                  "console.groq.com docs tool use"), **_OPENAI_LIKE,
     ),
@@ -172,12 +181,13 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
         parallel=_u("", "no documented parallel_tool_calls"),
         strict=_n("function.strict", "beta: needs base URL https://api.deepseek.com/beta"),
+        verified="2026-11-21",
         sources=("api-docs.deepseek.com guides/thinking_mode (thinking on by default; forced tool_choice rejected), "
                  "guides/tool_calls",
                  "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)"), **_OPENAI_LIKE,
     ),
     "ollama": Capability(
-        provider="ollama", title="Ollama (native /api/chat)", endpoint="http://localhost:11434/api/chat",
+        provider="ollama", module="ollama", title="Ollama (native /api/chat)", endpoint="http://localhost:11434/api/chat",
         key_env=("OLLAMA_API_KEY",), default_model="llama3.1",
         auto=_n("(default; no field)"), none=_e("tools omitted", "no tool_choice field"),
         required=_u("", "no tool_choice field: cannot be enforced"),
@@ -186,11 +196,12 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_u("", "no switch"), strict=_u("", "no switch"),
         arguments="object",
+        verified="2026-11-21",
         sources=("ollama/ollama api/types.go ChatRequest (no tool_choice), docs/api.md",
                  "ollama 0.6.3 _types.py"),
     ),
     "bedrock": Capability(
-        provider="bedrock", title="AWS Bedrock Converse",
+        provider="bedrock", module="bedrock", named_single_call=True, title="AWS Bedrock Converse",
         endpoint="https://bedrock-runtime.{region}.amazonaws.com/model/{model}/converse",
         key_env=("AWS_BEARER_TOKEN_BEDROCK",), default_model="anthropic.claude-3-5-sonnet-20240620-v1:0",
         auto=_n('{"auto":{}}'),
@@ -201,11 +212,12 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "no switch in Converse"),
         strict=_n("toolSpec.strict", "some models"),
         arguments="object",
+        verified="2026-11-23",
         sources=("botocore 1.44.5 bedrock-runtime service-2.json (ToolConfiguration, ToolChoice, ToolSpecification)",
                  "docs.aws.amazon.com Bedrock API reference ToolChoice"),
     ),
     "cohere": Capability(
-        provider="cohere", title="Cohere Chat v2", endpoint="https://api.cohere.com/v2/chat",
+        provider="cohere", module="cohere", title="Cohere Chat v2", endpoint="https://api.cohere.com/v2/chat",
         key_env=("CO_API_KEY", "COHERE_API_KEY"), default_model="command-a-03-2025",
         auto=_n("(default; omitted)"), none=_n('"NONE"'),
         required=_r('"REQUIRED"'), any=_r('"REQUIRED"'),
@@ -214,6 +226,7 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "no switch"),
         strict=_n("strict_tools (top level, all tools)"),
         arguments="string",
+        verified="2026-11-21",
         sources=("cohere 7.3.1 v2/types/v2chat_request_tool_choice.py, v2/client.py",
                  "docs.cohere.com v2 chat reference"),
     ),
@@ -223,6 +236,7 @@ CAPABILITIES: dict[str, Capability] = {
         key_env=("AZURE_OPENAI_API_KEY",), default_model="(deployment)",
         allowed=_n('{"type":"allowed_tools",...}', "depends on api-version and model"),
         parallel=_n("parallel_tool_calls"), strict=_n("function.strict", "depends on api-version"),
+        verified="2026-11-21",
         sources=("openai-python 3.54.0 lib/azure.py", "learn.microsoft.com Azure OpenAI REST reference"),
         **_OPENAI_LIKE,
     ),
@@ -237,15 +251,19 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "not in the chat-completions API reference"),
         strict=_u("", "not in the API reference's function object"),
         arguments="string",
+        verified="2026-11-21",
         sources=("docs.fireworks.ai API reference post-chatcompletions (tool_choice enum: required, alias any)",),
     ),
     "together": Capability(
-        provider="together", title="Together AI", endpoint="https://api.together.xyz/v1/chat/completions",
+        provider="together", title="Together AI", endpoint="https://api-inference.together.ai/v1/chat/completions",
         key_env=("TOGETHER_API_KEY",), default_model="meta-llama/Meta-Llama-3.1-70B-Instruct-Turbo",
         allowed=_e("only the allowed tools are sent"),
         parallel=_u("", "not in the API's request parameters"),
-        strict=_n("function.strict", "passed through; enforcement undocumented"),
-        sources=("docs.together.ai docs/inference/function-calling", "togethercomputer/together-py completion_create_params.py"),
+        strict=_u("", "not in the SDK's tool type (function: name, description, parameters)"),
+        verified="2026-11-23",
+        sources=("together 3.1.1 resources/chat/completions.py (default URL https://api-inference.together.ai/v1/"
+                 "chat/completions), types/tools_param.py (no strict), types/chat/completion_create_params.py",
+                 "docs.together.ai docs/inference/function-calling"),
         **_OPENAI_LIKE,
     ),
     "openrouter": Capability(
@@ -254,6 +272,7 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "default true; enforced by the upstream model"),
         strict=_n("function.strict", "forwarded upstream; some upstreams reject it"),
+        verified="2026-11-23",
         sources=("openrouter.ai docs tool calling, API reference",), **_OPENAI_LIKE,
     ),
     "xai": Capability(
@@ -262,6 +281,7 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "wire key not confirmed in xAI's docs"),
         strict=_n("function.strict"),
+        verified="2026-11-21",
         sources=("docs.x.ai function calling", "vercel/ai packages/xai (xai-prepare-tools.ts)"), **_OPENAI_LIKE,
     ),
     "vllm": Capability(
@@ -271,6 +291,7 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "false honored since vllm#26233 (extra calls dropped)"),
         strict=_n("function.strict"),
+        verified="2026-11-21",
         sources=("vllm-project/vllm docs/features/tool_calling.md",), **_OPENAI_LIKE,
     ),
     "llamacpp": Capability(
@@ -284,6 +305,7 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("parallel_tool_calls", "defaults to false"),
         strict=_u("", "no strict switch"),
         arguments="string",
+        verified="2026-11-21",
         sources=("ggml-org/llama.cpp docs/function-calling.md", "llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat"),
     ),
     "huggingface": Capability(
@@ -293,6 +315,7 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_u("", "not in the chat-completion input types"),
         strict=_u("", "not in the chat-completion input types"),
+        verified="2026-11-21",
         sources=("huggingface_hub inference/_generated/types/chat_completion.py (tool_choice: auto|none|required|"
                  "{function: {name}})", "huggingface/text-generation-inference docs"),
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
@@ -303,6 +326,20 @@ CAPABILITIES: dict[str, Capability] = {
 }
 
 PROVIDER_IDS: tuple[str, ...] = tuple(CAPABILITIES)
+
+# Tool kinds beyond function tools, and the providers that take each natively (facts
+# openai.custom_tool.chat / openai.custom_tool.responses). Elsewhere such a tool is refused.
+CUSTOM_TOOL_PROVIDERS: frozenset[str] = frozenset(("openai", "azure", "openai-responses"))
+
+# Newer per-tool fields: field -> the providers whose tool type has it (facts anthropic.tool_fields,
+# openai-responses.tool_fields). Elsewhere the field is dropped with a ledger entry.
+TOOL_FIELDS: dict[str, tuple[str, ...]] = {
+    "input_examples": ("anthropic",),
+    "defer_loading": ("anthropic", "openai-responses"),
+    "eager_input_streaming": ("anthropic",),
+    "cache_control": ("anthropic",),
+    "output_schema": ("openai-responses",),
+}
 
 
 def matrix_rows() -> list[dict[str, object]]:
@@ -315,7 +352,11 @@ def matrix_rows() -> list[dict[str, object]]:
             row[feature] = {"level": s.level.value, "wire": s.wire, "note": s.note}
         row["arguments"] = cap.arguments
         row["sources"] = list(cap.sources)
+        row["verified"] = cap.verified
         if cap.measured:
             row["measured"] = cap.measured
+        from .facts import facts_for  # only `providers` and the stale-facts report read the dated facts
+
+        row["facts"] = [f.to_json() for f in facts_for(cap.provider)]
         rows.append(row)
     return rows

@@ -9,22 +9,14 @@ tool name | {tool: NAME} | {allowed: [..], mode: auto|required} | provider-nativ
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable
 
-from .model import ToolChoice, ToolchoiceError
+from .model import ToolChoice, ToolchoiceError, quoted
 
 _KEYWORDS = {"auto": "auto", "none": "none", "required": "required", "any": "required"}
 _UPPER = {"AUTO": "auto", "NONE": "none", "REQUIRED": "required", "ANY": "required"}
 
 Fail = Callable[[str, str | None], ToolchoiceError]
-
-
-def _compact(value: Any) -> str:
-    try:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=False)
-    except (TypeError, ValueError, RecursionError):
-        return repr(value)
 
 
 def did_you_mean(word: str, options: list[str] | tuple[str, ...]) -> str | None:
@@ -41,7 +33,7 @@ def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None
     and line); by default a plain ToolchoiceError.
     """
     fail = fail or (lambda message, hint=None: ToolchoiceError(message, hint=hint))
-    spelling = value if isinstance(value, str) else _compact(value)
+    spelling = value if isinstance(value, str) else quoted(value)
 
     def named(name: Any, spelled: str = spelling) -> ToolChoice:
         return ToolChoice("named", name=_declared(name, tool_names, fail), spelling=spelled)
@@ -67,7 +59,7 @@ def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None
 
 def _declared(name: Any, tool_names: tuple[str, ...], fail: Fail) -> str:
     if not isinstance(name, str) or not name:
-        raise fail(f"tool_choice names a tool with {_compact(name)}, which is not a tool name", None)
+        raise fail(f"tool_choice names a tool with {quoted(name)}, which is not a tool name", None)
     if name not in tool_names:
         declared = ", ".join(tool_names) if tool_names else "none"
         hint = did_you_mean(name, tool_names)
@@ -97,7 +89,7 @@ def _mode(word: Any, fail: Fail) -> str:
         return "required"
     if word == "AUTO":
         return "auto"
-    raise fail(f"allowed mode must be auto or required, not {_compact(word)}", None)
+    raise fail(f"allowed mode must be auto or required, not {quoted(word)}", None)
 
 
 def _parse_object(value: dict[str, Any], tool_names: tuple[str, ...], fail: Fail, spelling: str,
@@ -170,7 +162,7 @@ def _gemini(value: dict[str, Any], tool_names: tuple[str, ...], fail: Fail, spel
         raise fail("Gemini mode VALIDATED has no neutral equivalent",
                    "use tool_choice: auto with strict: true; toolchoice sends VALIDATED for strict tools on Gemini")
     if mode not in ("AUTO", "ANY", "NONE"):
-        raise fail(f"Gemini mode must be AUTO, ANY or NONE, not {_compact(value.get('mode'))}", None)
+        raise fail(f"Gemini mode must be AUTO, ANY or NONE, not {quoted(value.get('mode'))}", None)
     if names_value is None:
         return ToolChoice(_UPPER[mode], spelling=spelling)  # type: ignore[arg-type]
     if mode == "NONE":

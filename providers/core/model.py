@@ -20,7 +20,13 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})  # the shared, read-only defaul
 
 
 class ToolchoiceError(Exception):
-    """The one error type the project raises for bad input or a bad body: printed as one line."""
+    """What toolchoice raises for a problem it can name: printed as one line, never a traceback.
+    The subclass says what kind of problem it is, and its ``exit_code`` the command's exit code::
+
+        ToolchoiceError          exit 2: bad input (a scenario, an option, a file) — the default
+        ├── MissingKey           exit 2: a key or a variable a request needs is not set
+        └── BadReply             exit 1: a response body that is not the provider's reply
+    """
 
     exit_code = 2
 
@@ -48,14 +54,35 @@ class ToolchoiceError(Exception):
         return text
 
 
+class MissingKey(ToolchoiceError):
+    """A key (or a variable a header names) that sending needs is not set."""
+
+
+class BadReply(ToolchoiceError):
+    """A response body that cannot be read as the provider's reply."""
+
+    exit_code = 1
+
+
+ToolKind = Literal["function", "custom"]
+
+
 class Tool(NamedTuple):
-    """A function tool as the user declared it. ``parameters`` None means 'takes no arguments'."""
+    """A tool as the user declared it. ``parameters`` None means 'takes no arguments'.
+
+    ``kind`` "custom" is OpenAI's free-text tool: no parameters, and ``format`` (Responses' flat form:
+    ``{"type": "text"}`` or ``{"type": "grammar", "syntax": "lark"|"regex", "definition": ...}``, None for
+    unconstrained text) says what its input must look like. ``fields`` holds the newer per-tool fields
+    some providers take (e.g. Anthropic's input_examples); translators keep or drop them (TOOL_FIELDS)."""
 
     name: str
     description: str | None = None
     parameters: dict[str, Any] | None = None
     strict: bool | None = None
     line: int | None = None
+    kind: ToolKind = "function"
+    format: Mapping[str, Any] | None = None
+    fields: Mapping[str, Any] = _EMPTY
 
     def schema(self) -> dict[str, Any]:
         """The parameters schema, with the empty object schema standing in for 'no parameters'."""
@@ -120,6 +147,8 @@ class ProviderSettings(NamedTuple):
     api_key_env: str | None = None
     headers: Mapping[str, str] = _EMPTY
     extra: Mapping[str, Any] = _EMPTY
+    require_parameters: bool | None = None  # OpenRouter: route only to upstreams that take every parameter
+    schema_form: str | None = None  # Gemini: auto | parameters | parametersJsonSchema
 
 
 SETTINGS_KEYS: tuple[str, ...] = ProviderSettings._fields
@@ -161,6 +190,8 @@ class Scenario(NamedTuple):
         return any(m.tool_calls or m.role == "tool" for m in self.messages)
 
     def tool_is_strict(self, tool: Tool) -> bool:
+        if tool.kind != "function":
+            return False  # a custom tool's input is free text: strict schemas do not apply
         return tool.strict if tool.strict is not None else bool(self.strict)
 
 
@@ -202,16 +233,24 @@ class Ledger:
         self.entries.append(LedgerEntry("error", code, message))
         self.errors += 1
 
-    def codes(self) -> list[str]:
-        return [e.code for e in self.entries]
 
-    @property
-    def has_errors(self) -> bool:
-        return self.errors > 0
+def _compact_encoder() -> Any:
+    import json
 
-    @property
-    def has_warnings(self) -> bool:
-        return self.warnings > 0
+    return json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+compact = _compact_encoder()
+"""JSON text without spaces, as toolchoice quotes values in ledger messages (one encoder for all)."""
+
+
+def quoted(value: Any) -> str:
+    """``compact``, for values read from the user or a server: whatever cannot be JSON (a loop, an
+    object) is shown with ``repr`` instead of raising."""
+    try:
+        return compact(value)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
 
 
 def wire_json(body: Any) -> str:
@@ -286,8 +325,15 @@ class ToolCall(NamedTuple):
     arguments: dict[str, Any] | None
     raw_arguments: str | None = None
     arguments_error: str | None = None
+    input: str | None = None  # a custom (free-text) tool call's input; arguments is then None
+
+    @property
+    def is_custom(self) -> bool:
+        return self.input is not None
 
     def to_json(self) -> dict[str, Any]:
+        if self.is_custom:
+            return {"id": self.id, "name": self.name, "kind": "custom", "input": self.input}
         data: dict[str, Any] = {"id": self.id, "name": self.name, "arguments": self.arguments}
         if self.arguments_error is not None:
             data["raw_arguments"] = self.raw_arguments
@@ -331,12 +377,16 @@ class Reply(NamedTuple):
     finish_reason: str | None = None
     usage: Usage = Usage()
     error: ProviderError | None = None
+    upstream: str | None = None  # a router's reply: which upstream provider answered (OpenRouter)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "tool_calls": [c.to_json() for c in self.tool_calls],
             "text": self.text,
             "finish_reason": self.finish_reason,
             "usage": self.usage.to_json(),
             "error": self.error.to_json() if self.error else None,
         }
+        if self.upstream is not None:
+            data["upstream"] = self.upstream
+        return data

@@ -1,6 +1,6 @@
 """Helpers every response parser shares: decoding arguments, reading usage, checking shapes.
 
-Parsers raise only ToolchoiceError (``bad_body``) for bodies they cannot read; a model's broken
+Parsers raise only BadReply (``bad_body``) for bodies they cannot read; a model's broken
 arguments are data (kept raw and reported), never an exception."""
 
 from __future__ import annotations
@@ -8,13 +8,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .model import ToolCall, ToolchoiceError
+from .model import BadReply, ToolCall, ToolchoiceError
 
 
-def bad_body(provider: str, what: str) -> ToolchoiceError:
-    err = ToolchoiceError(f"{provider}: response body is not a {provider} reply: {what}")
-    err.exit_code = 1
-    return err
+def bad_body(provider: str, what: str) -> BadReply:
+    return BadReply(f"{provider}: response body is not a {provider} reply: {what}")
 
 
 def expect_dict(provider: str, value: Any, what: str) -> dict[str, Any]:
@@ -65,3 +63,10 @@ def int_or_none(value: Any) -> int | None:
 def join_text(parts: list[str]) -> str | None:
     text = "".join(p for p in parts if isinstance(p, str))
     return text if text else None
+
+
+def custom_display(text: Any) -> dict[str, Any]:
+    """raw_arguments/arguments_error for a custom (free-text) call, so that views written for JSON
+    arguments show its input and say why there are no arguments."""
+    return {"raw_arguments": text if isinstance(text, str) else "",
+            "arguments_error": "custom tool call: free-text input, not JSON arguments"}

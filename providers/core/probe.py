@@ -66,6 +66,13 @@ def probe_scenario() -> Scenario:
     return load_scenario_text(PROBE_SCENARIO, "<built-in probe scenario>")
 
 
+def probe_skips(provider: str) -> tuple[str, ...]:
+    """Probe features (question ids) a provider's module says are not worth asking (``PROBE_SKIPS``)."""
+    from .registry import module_for
+
+    return getattr(module_for(provider), "PROBE_SKIPS", ())
+
+
 def questions_for(provider: str, cap: Capability, scenario: Scenario) -> list[Question]:
     """The questions worth asking this provider: one per wire form its translator can produce."""
     names = scenario.tool_names
@@ -73,7 +80,8 @@ def questions_for(provider: str, cap: Capability, scenario: Scenario) -> list[Qu
     qs = [Question("(not set)", "unset", None), Question("auto", "auto", "auto"), Question("none", "none", "none"),
           Question("required", "required", "required")]
     required_wire = cap.required.wire.strip('"')
-    if cap.arguments == "string" and provider != "cohere" and required_wire != "any":
+    skipped = probe_skips(provider)
+    if cap.arguments == "string" and "any" not in skipped and required_wire != "any":
         qs.append(Question('any (the word "any")', "any", "required", wire_word="any"))
     qs.append(Question(f"named {target}" + (" (emulated form)" if not cap.named.usable else " (native form)"),
                        "named", {"tool": target}))
@@ -86,7 +94,7 @@ def questions_for(provider: str, cap: Capability, scenario: Scenario) -> list[Qu
         qs.append(Question("parallel_tool_calls false", "parallel", "required", parallel=False))
     qs.append(Question(f"history with an earlier call, named {target}", "history", {"tool": target},
                        with_history=True))
-    if cap.arguments == "string" and provider != "cohere":
+    if cap.arguments == "string" and "truncation" not in skipped:
         qs.append(Question(f"max_tokens 8, named {target}", "truncation", {"tool": target}, max_tokens=8))
     return qs
 

@@ -11,45 +11,16 @@ from .capabilities import CAPABILITIES, PROVIDER_IDS, Capability
 from .choice import did_you_mean
 from .model import LedgerEntry, RenderOptions, Reply, Scenario, ToolchoiceError, Translation
 
-# OpenAI-compatible hosts share one translator; their quirks are data in openai_chat.HOSTS.
-MODULES: dict[str, str] = {
-    "openai": "openai_chat",
-    "openai-responses": "openai_responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-    "mistral": "openai_chat",
-    "groq": "openai_chat",
-    "deepseek": "openai_chat",
-    "ollama": "ollama",
-    "bedrock": "bedrock",
-    "cohere": "cohere",
-    "azure": "openai_chat",
-    "fireworks": "openai_chat",
-    "together": "openai_chat",
-    "openrouter": "openai_chat",
-    "xai": "openai_chat",
-    "vllm": "openai_chat",
-    "llamacpp": "openai_chat",
-    "huggingface": "openai_chat",
-}
-assert tuple(MODULES) == PROVIDER_IDS
-
-
 def check_provider(provider: str) -> str:
-    if provider not in MODULES:
+    if provider not in CAPABILITIES:
         hint = did_you_mean(provider, PROVIDER_IDS) or f"providers: {', '.join(PROVIDER_IDS)}"
         raise ToolchoiceError(f"unknown provider '{provider}'", hint=hint)
     return provider
 
 
-_LOADED: dict[str, ModuleType] = {}
-
-
 def module_for(provider: str) -> ModuleType:
-    module = _LOADED.get(provider)
-    if module is None:
-        module = _LOADED[provider] = importlib.import_module(f"toolchoice.providers.{MODULES[check_provider(provider)]}")
-    return module
+    """The provider's module, named by its capability row (imported on first use)."""
+    return importlib.import_module(f"toolchoice.providers.{CAPABILITIES[check_provider(provider)].module}")
 
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions = RenderOptions(),

@@ -23,7 +23,7 @@ import json
 import re
 from typing import Any, Mapping
 
-from .model import ProviderError, Reply
+from .model import ProviderError, Reply, quoted
 from .redaction import printable
 
 MAX_MESSAGE = 1000
@@ -39,19 +39,12 @@ def _one_line(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _compact(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
 def _detail_list(items: list[Any]) -> str:
     """FastAPI/pydantic validation details: ``msg (loc.path)`` joined by '; '."""
     parts = []
     for item in items:
         if isinstance(item, dict):
-            msg = item.get("msg") or item.get("message") or _compact(item)
+            msg = item.get("msg") or item.get("message") or quoted(item)
             loc = item.get("loc")
             where = ".".join(str(p) for p in loc) if isinstance(loc, list) and loc else ""
             parts.append(f"{msg} ({where})" if where else str(msg))
@@ -72,7 +65,7 @@ def _text(value: Any) -> str:
         return value["detail"]
     if isinstance(value, list):
         return _detail_list(value)
-    return _compact(value)
+    return quoted(value)
 
 
 def _str_or_none(value: Any) -> str | None:
@@ -101,7 +94,7 @@ def _aws_type(headers: Mapping[str, str] | None, body: Mapping[str, Any]) -> str
     raw = _header(headers, "x-amzn-errortype") or _str_or_none(body.get("__type"))
     if not raw:
         return None
-    return raw.split(",", 1)[0].split(":", 1)[0].rsplit("#", 1)[-1].strip() or None
+    return _one_line(raw.split(",", 1)[0].split(":", 1)[0].rsplit("#", 1)[-1]).strip() or None
 
 
 def _from_error_object(err: Mapping[str, Any], status: int | None) -> ProviderError:
@@ -119,7 +112,7 @@ def _from_error_object(err: Mapping[str, Any], status: int | None) -> ProviderEr
     if err.get("failed_generation"):
         extras.append(f"failed_generation: {_text(err['failed_generation'])}")
     if not message and isinstance(err.get("details"), list) and err["details"]:
-        message = _compact(err["details"])
+        message = quoted(err["details"])
     if not message:
         message = "(empty message)"
     if extras:
@@ -153,7 +146,7 @@ def provider_error(provider: str, status: int | None, body: Any, *,
         return _read(provider, status, body, headers)
     except Exception as exc:  # noqa: BLE001 - an error reader must not fail
         return ProviderError(status, None, _one_line(f"unreadable error body ({type(exc).__name__}): "
-                                                     f"{_compact(body)}", BODY_START))
+                                                     f"{quoted(body)}", BODY_START))
 
 
 def _redirect(status: int, headers: Mapping[str, str] | None) -> ProviderError:
@@ -177,12 +170,12 @@ def _read(provider: str, status: int | None, body: Any, headers: Mapping[str, st
     if isinstance(body, list):
         first = next((item for item in body if isinstance(item, dict)), None)
         if first is None:
-            return ProviderError(status, None, _one_line(_compact(body), BODY_START))
+            return ProviderError(status, None, _one_line(quoted(body), BODY_START))
         body = first
     if body is None:
         return ProviderError(status, None, "empty response body")
     if not isinstance(body, dict):
-        return ProviderError(status, None, _one_line(f"error body is JSON {type(body).__name__}: {_compact(body)}",
+        return ProviderError(status, None, _one_line(f"error body is JSON {type(body).__name__}: {quoted(body)}",
                                                      BODY_START))
     err = body.get("error")
     if isinstance(err, dict):
@@ -199,13 +192,8 @@ def _read(provider: str, status: int | None, body: Any, headers: Mapping[str, st
             if isinstance(code, str) and code and code != kind:
                 message += f" [code {code}]"
             return ProviderError(status, kind, _one_line(message))
-    return ProviderError(status, _aws_type(headers, body), _one_line(f"unrecognized error body: {_compact(body)}",
+    return ProviderError(status, _aws_type(headers, body), _one_line(f"unrecognized error body: {quoted(body)}",
                                                                        BODY_START * 2))
-
-
-def error_line(provider: str, status: int | None, body: Any, *, headers: Mapping[str, str] | None = None) -> str:
-    """``anthropic: 400 invalid_request_error: …``"""
-    return provider_error(provider, status, body, headers=headers).one_line(provider)
 
 
 _SUCCESS_KEYS = ("choices", "candidates", "output", "content", "tool_calls", "stop_reason", "finish_reason",

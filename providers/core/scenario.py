@@ -25,6 +25,11 @@ from .model import (SETTINGS_KEYS, HistoryCall, Message, ProviderSettings, Scena
 TOP_KEYS = ("name", "description", "tools", "tool_choice", "parallel_tool_calls", "strict", "system",
             "messages", "providers")
 TOOL_KEYS = ("name", "description", "parameters", "strict")
+# Newer per-tool fields (capabilities.TOOL_FIELDS) and the JSON type each must have
+TOOL_FIELD_TYPES: dict[str, tuple[type, ...]] = {"input_examples": (list,), "defer_loading": (bool,),
+                                                 "eager_input_streaming": (bool,), "cache_control": (dict,),
+                                                 "output_schema": (dict,)}
+CUSTOM_TOOL_KEYS = ("name", "description", "format")
 ROLES = ("user", "assistant", "tool")
 
 MAX_BYTES = 8 * 1024 * 1024  # a scenario file; real ones are a few KB, a big tool catalogue well under 1 MB
@@ -399,10 +404,15 @@ def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool]:
 def _tool(r: _Reader, node: yaml.Node) -> Tool:
     fields = r.mapping(node, "a tool")
     # Accept tools pasted in OpenAI's wrapped form, Responses' flat form (type: function beside
-    # name) and Anthropic's form (input_schema, optional type: custom).
+    # name) and Anthropic's form (input_schema, optional type: custom). OpenAI's custom (free-text)
+    # tools are type: custom without input_schema/parameters, flat or wrapped in custom: {...}.
     wrapped = "function" in fields and set(fields) <= {"type", "function"}
+    if ("type" in fields and r.value(fields["type"]) == "custom" and not wrapped
+            and "input_schema" not in fields and "parameters" not in fields):
+        return _custom_tool(r, node, fields)
     if "type" in fields and r.value(fields["type"]) not in (("function",) if wrapped else ("function", "custom")):
-        raise r.loc(fields["type"]).fail("only function tools are supported", "use type: function")
+        raise r.loc(fields["type"]).fail("only function and custom tools are supported",
+                                         "use type: function (or type: custom for a free-text tool)")
     if wrapped:
         fields = r.mapping(fields["function"], "function", TOOL_KEYS)
     elif "type" in fields:
@@ -410,17 +420,15 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
     if "input_schema" in fields and "parameters" not in fields:
         fields = {("parameters" if k == "input_schema" else k): v for k, v in fields.items()}
     loc = r.loc(node)
+    extras = {k: v for k, v in fields.items() if k in TOOL_FIELD_TYPES}
+    fields = {k: v for k, v in fields.items() if k not in TOOL_FIELD_TYPES}
     unknown = [k for k in fields if k not in TOOL_KEYS]
     if unknown:
-        hint = did_you_mean(unknown[0], TOOL_KEYS) or f"known keys: {', '.join(TOOL_KEYS)}"
+        known = TOOL_KEYS + tuple(TOOL_FIELD_TYPES)
+        hint = did_you_mean(unknown[0], known) or f"known keys: {', '.join(known)}"
         where = _key_node(node, unknown[0]) or fields[unknown[0]]
         raise r.loc(where).fail(f"unknown key '{unknown[0]}' in a tool", hint)
-    if "name" not in fields:
-        raise loc.fail("a tool needs a name", "add name: my_tool")
-    name = r.string(fields["name"], "a tool's name")
-    description = None
-    if "description" in fields and r.value(fields["description"]) is not None:
-        description = r.string(fields["description"], f"description of tool '{name}'", empty_ok=True)
+    name, description = _name_and_description(r, loc, fields)
     parameters = None
     if "parameters" in fields and r.value(fields["parameters"]) is not None:
         pnode = fields["parameters"]
@@ -431,7 +439,80 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
             raise r.loc(pnode).fail(f"parameters of tool '{name}' must describe an object, not type {parameters['type']!r}",
                                     "wrap the value in an object property")
     strict = r.boolean(fields["strict"], f"strict of tool '{name}'") if "strict" in fields else None
-    return Tool(name=name, description=description, parameters=parameters, strict=strict, line=loc.line)
+    return Tool(name=name, description=description, parameters=parameters, strict=strict, line=loc.line,
+                fields=_tool_fields(r, name, extras))
+
+
+def _name_and_description(r: _Reader, loc: _Loc, fields: dict[str, yaml.Node]) -> tuple[str, str | None]:
+    if "name" not in fields:
+        raise loc.fail("a tool needs a name", "add name: my_tool")
+    name = r.string(fields["name"], "a tool's name")
+    description = None
+    if "description" in fields and r.value(fields["description"]) is not None:
+        description = r.string(fields["description"], f"description of tool '{name}'", empty_ok=True)
+    return name, description
+
+
+def _tool_fields(r: _Reader, name: str, extras: dict[str, yaml.Node]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, child in extras.items():
+        value = _typed(r, child, TOOL_FIELD_TYPES[key], f"{key} of tool '{name}'")
+        if value is None:
+            continue
+        if key == "input_examples" and not all(isinstance(v, dict) for v in value):
+            raise r.loc(child).fail(f"input_examples of tool '{name}' must be a list of argument mappings",
+                                    "write input_examples: [{city: Paris}]")
+        out[key] = value
+    return out
+
+
+def _custom_tool(r: _Reader, node: yaml.Node, fields: dict[str, yaml.Node]) -> Tool:
+    """OpenAI's custom tool: flat (Responses: name, description, format) or wrapped (Chat: custom: {...},
+    whose grammar format nests {grammar: {syntax, definition}}); kept in the flat form."""
+    if "custom" in fields:
+        if set(fields) - {"type", "custom"}:
+            extra = sorted(set(fields) - {"type", "custom"})[0]
+            raise r.loc(fields[extra]).fail(f"unknown key '{extra}' beside custom in a custom tool",
+                                            "put name, description and format inside custom: {...}")
+        fields = r.mapping(fields["custom"], "custom", CUSTOM_TOOL_KEYS)
+    else:
+        fields = {k: v for k, v in fields.items() if k != "type"}
+        unknown = [k for k in fields if k not in CUSTOM_TOOL_KEYS]
+        if unknown:
+            hint = did_you_mean(unknown[0], CUSTOM_TOOL_KEYS) or f"a custom tool takes {', '.join(CUSTOM_TOOL_KEYS)}"
+            raise r.loc(_key_node(node, unknown[0]) or fields[unknown[0]]).fail(
+                f"unknown key '{unknown[0]}' in a custom tool", hint)
+    loc = r.loc(node)
+    name, description = _name_and_description(r, loc, fields)
+    form = None
+    if "format" in fields and r.value(fields["format"]) is not None:
+        form = _custom_format(r, name, fields["format"])
+    return Tool(name=name, description=description, line=loc.line, kind="custom", format=form)
+
+
+def _custom_format(r: _Reader, name: str, node: yaml.Node) -> dict[str, Any]:
+    value = r.value(node)
+    fail = r.loc(node).fail
+    if not isinstance(value, dict) or value.get("type") not in ("text", "grammar"):
+        raise fail(f"format of custom tool '{name}' must be {{type: text}} or {{type: grammar, syntax, definition}}",
+                   None)
+    if value["type"] == "text":
+        if set(value) != {"type"}:
+            raise fail(f"format {{type: text}} of custom tool '{name}' takes no other key", None)
+        return {"type": "text"}
+    grammar = value.get("grammar") if isinstance(value.get("grammar"), dict) else value  # Chat nests it
+    keys = set(value) - {"type"} if grammar is value else set(value) - {"type", "grammar"}
+    if grammar is not value and keys:
+        raise fail(f"format of custom tool '{name}': put syntax and definition inside grammar, not beside it", None)
+    if grammar is value and keys - {"syntax", "definition"}:
+        raise fail(f"format of custom tool '{name}' has unknown key '{sorted(keys - {'syntax', 'definition'})[0]}'",
+                   "a grammar format takes syntax and definition")
+    syntax, definition = grammar.get("syntax"), grammar.get("definition")
+    if syntax not in ("lark", "regex"):
+        raise fail(f"grammar syntax of custom tool '{name}' must be lark or regex, not {_show(syntax)}", None)
+    if not isinstance(definition, str) or not definition:
+        raise fail(f"grammar of custom tool '{name}' needs a definition (a non-empty string)", None)
+    return {"type": "grammar", "syntax": syntax, "definition": definition}
 
 
 def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
@@ -550,8 +631,10 @@ def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dic
 _SETTING_TYPES: dict[str, tuple[type, ...]] = {
     "model": (str,), "base_url": (str,), "max_tokens": (int,), "temperature": (int, float), "thinking": (bool,),
     "deployment": (str,), "endpoint": (str,), "api_version": (str,), "region": (str,), "api_key_env": (str,),
-    "headers": (dict,), "extra": (dict,),
+    "headers": (dict,), "extra": (dict,), "require_parameters": (bool,),
+    "schema_form": (str,),
 }
+_SETTING_CHOICES: dict[str, tuple[str, ...]] = {"schema_form": ("auto", "parameters", "parametersJsonSchema")}
 _WANTED = {(str,): "a string", (int,): "an integer", (int, float): "a number", (bool,): "true or false",
            (dict,): "a mapping"}
 
@@ -573,6 +656,14 @@ def _check_header(r: _Reader, pid: str, name_node: yaml.Node, value_node: yaml.N
                                      "ends (HTTP header values are Latin-1 bytes)", None)
 
 
+def _typed(r: _Reader, node: yaml.Node, types: tuple[type, ...], what: str) -> Any:
+    """The node's value (None when written null), refused in one line unless it is of ``types``."""
+    value = r.value(node)
+    if value is not None and (isinstance(value, bool) and bool not in types or not isinstance(value, types)):
+        raise r.loc(node).fail(f"{what} must be {_WANTED[types]}, not {_show(value)}", None)
+    return value
+
+
 def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings]:
     if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
         return {}
@@ -590,12 +681,9 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
         fields = r.mapping(value_node, f"providers.{pid}", SETTINGS_KEYS)
         values: dict[str, Any] = {}
         for key, child in fields.items():
-            value = r.value(child)
+            value = _typed(r, child, _SETTING_TYPES[key], f"providers.{pid}.{key}")
             if value is None:
                 continue
-            types = _SETTING_TYPES[key]
-            if isinstance(value, bool) and bool not in types or not isinstance(value, types):
-                raise r.loc(child).fail(f"providers.{pid}.{key} must be {_WANTED[types]}, not {_show(value)}", None)
             if key == "headers":
                 for name_node, header_node in child.value:
                     if not isinstance(r.value(header_node), str):
@@ -606,6 +694,9 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
             if key == "api_key_env" and not re.fullmatch(r"[A-Z_][A-Z0-9_]*", value):
                 raise r.loc(child).fail(f"providers.{pid}.api_key_env must name an environment variable in upper "
                                         f"case (A-Z, 0-9, _), not {_show(value)}", "e.g. api_key_env: MY_PROXY_KEY")
+            if key in _SETTING_CHOICES and value not in _SETTING_CHOICES[key]:
+                raise r.loc(child).fail(f"providers.{pid}.{key} must be one of {', '.join(_SETTING_CHOICES[key])}, "
+                                        f"not {_show(value)}", did_you_mean(value, _SETTING_CHOICES[key]))
             if key == "max_tokens" and value < 1:
                 raise r.loc(child).fail(f"providers.{pid}.max_tokens must be at least 1", None)
             values[key] = value

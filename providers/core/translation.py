@@ -13,7 +13,8 @@ import re
 from typing import Any, Callable, Literal, NamedTuple
 
 from .capabilities import CAPABILITIES, Capability, Level
-from .model import Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, ToolchoiceError, Translation
+from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, ToolchoiceError,
+                    Translation, compact)
 
 PlanMode = Literal["unset", "auto", "none", "required", "named", "allowed"]
 
@@ -59,28 +60,6 @@ class Context:
         self.key_env: tuple[str, ...] = (settings.api_key_env,) if settings.api_key_env else cap.key_env
 
 
-def _compact_encoder() -> Callable[[Any], str]:
-    """``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``, with the C encoder built once.
-
-    json.dumps builds a new encoder on every call, which is most of its cost for the small values
-    ledger messages quote (1.4 µs → 0.6 µs for a tool_choice object). No circular-reference check:
-    the values are translator-built or loaded from YAML/JSON, and the loader refuses alias loops."""
-    from json import encoder
-
-    if encoder.c_make_encoder is None:  # no C accelerator (e.g. PyPy): the plain way
-        return json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-
-    def default(value: Any) -> Any:
-        raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-    chunks = encoder.c_make_encoder(None, default, encoder.encode_basestring, None, ":", ",", False, False, True)
-    return lambda value: "".join(chunks(value, 0))
-
-
-compact: Callable[[Any], str] = _compact_encoder()
-"""JSON text without spaces, as toolchoice quotes values in ledger messages."""
-
-
 def _names(tools: tuple[Tool, ...] | tuple[str, ...]) -> str:
     return ", ".join(t if isinstance(t, str) else t.name for t in tools) or "(none)"
 
@@ -100,6 +79,8 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     requested = choice.to_json() if choice is not None else None
     plan = plan_choice(cap, scenario, options, ledger, requested)
     lint_pitfalls(cap, scenario, plan, ledger)
+    if not plan.omit_tools and any(t.kind != "function" or t.fields for t in plan.tools):
+        lint_tool_kinds(cap, plan.tools, ledger)
     return Context(provider, cap, scenario, options, ledger, model, plan, settings, requested)
 
 
@@ -218,6 +199,31 @@ def mapped(ctx: Context, wire: Any, note: str = "") -> None:
     ctx.ledger.info("tool_choice.mapped", text + (f" ({note})" if note else ""))
 
 
+def lint_tool_kinds(cap: Capability, tools: tuple[Tool, ...], ledger: Ledger) -> None:
+    """Custom (free-text) tools are refused where the API has no such tool (never turned into function
+    tools); newer per-tool fields are dropped, with an entry, where the provider's tool type lacks them."""
+    from .capabilities import CUSTOM_TOOL_PROVIDERS, TOOL_FIELDS
+
+    for tool in tools:
+        if tool.kind == "custom" and cap.provider not in CUSTOM_TOOL_PROVIDERS:
+            ledger.error("tool.custom_unsupported", f"tool '{tool.name}' is a custom (free-text) tool and {cap.title} "
+                         "has no such tool kind (only OpenAI Chat, Azure OpenAI and Responses do); declare it as a "
+                         "function tool with a string parameter, or leave it out for this provider")
+        for key in tool.fields:
+            if cap.provider not in TOOL_FIELDS.get(key, ()):
+                ledger.info("tool.field_dropped", f"tool '{tool.name}': {key} is not sent ({cap.title}'s tool type has "
+                            f"no such field; {', '.join(TOOL_FIELDS.get(key, ()))} take it)")
+
+
+def tool_fields(ctx: Context, tool: Tool) -> dict[str, Any]:
+    """The tool's newer per-tool fields this provider takes (the others were recorded as dropped)."""
+    if not tool.fields:
+        return {}
+    from .capabilities import TOOL_FIELDS
+
+    return {k: v for k, v in tool.fields.items() if ctx.provider in TOOL_FIELDS.get(k, ())}
+
+
 def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger: Ledger) -> None:
     history = scenario.history_tool_names() if scenario.messages else ()
     stale: list[str] = []
@@ -254,7 +260,7 @@ def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger:
                     "a forced tool_choice right after a tool result makes an agent loop call tools forever; "
                     "switch to auto once results arrive")
     if (plan.mode == "named" and cap.parallel.usable and scenario.parallel_tool_calls is not False
-            and cap.provider not in ("anthropic", "bedrock", "gemini")):
+            and not cap.named_single_call):
         ledger.info("pitfall.named_parallel", "a named tool_choice with parallel calls allowed can still return "
                     "extra calls; set parallel_tool_calls: false to get exactly one")
 
@@ -372,6 +378,67 @@ def redact_url(url: str) -> str:
     return parts._replace(netloc=netloc, query="…" if parts.query else "", fragment="").geturl()
 
 
+# Anthropic's strict tool use, as its SDK's transform_schema (anthropic 2.12.0 lib/_parse/_transform.py)
+# encodes the API's JSON Schema subset: what it keeps is supported, what it moves into the description is not.
+_ANTHROPIC_STRING_FORMATS = frozenset(("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4",
+                                       "ipv6", "uuid"))
+_ANTHROPIC_TYPES = frozenset(("object", "array", "string", "integer", "number", "boolean", "null"))
+_ANTHROPIC_KEPT = frozenset(("$defs", "$ref", "type", "anyOf", "allOf", "enum", "const", "description", "title",
+                             "properties", "additionalProperties", "required", "format", "items", "minItems"))
+
+
+def _primitive(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def anthropic_strict_problems(schema: Any, path: str = "input_schema") -> list[str]:
+    """Where a schema breaks Anthropic's strict-tool rules: every object closed with additionalProperties
+    false, enum/const of primitives, anyOf rather than oneOf, a type (or anyOf/allOf/enum/const) on every
+    node, the listed string formats only, minItems 0 or 1, none of the other keywords (minimum, pattern,
+    maxLength, ...). Optional properties may stay out of required, unlike OpenAI's rules."""
+    problems: list[str] = []
+    if not isinstance(schema, dict):
+        return problems
+    for name, sub in (schema.get("$defs") or {}).items():
+        problems.extend(anthropic_strict_problems(sub, f"{path}.$defs.{name}"))
+    if "$ref" in schema:
+        return problems
+    kind = schema.get("type")
+    literal = ("enum" in schema and isinstance(schema["enum"], list) and schema["enum"]
+               and all(_primitive(v) for v in schema["enum"])) or ("const" in schema and _primitive(schema["const"]))
+    if "enum" in schema and not literal and "const" not in schema:
+        problems.append(f"{path}: enum must list strings, numbers, booleans or null")
+    if "oneOf" in schema:
+        problems.append(f"{path}: oneOf is not supported (use anyOf)")
+    for key in ("anyOf", "oneOf", "allOf"):
+        for i, sub in enumerate(schema.get(key) or []):
+            problems.extend(anthropic_strict_problems(sub, f"{path}.{key}[{i}]"))
+    composed = any(k in schema for k in ("anyOf", "oneOf", "allOf"))
+    if not composed and not literal:
+        if kind is None:
+            problems.append(f"{path}: needs a type (or anyOf, enum or const)")
+        elif not isinstance(kind, str) or kind not in _ANTHROPIC_TYPES:
+            problems.append(f"{path}: type {kind!r} is not supported (one type per node; use anyOf for several)")
+    unsupported = [k for k in schema if k not in _ANTHROPIC_KEPT and k != "oneOf"]
+    if kind == "object" and not composed and not literal:
+        if schema.get("additionalProperties") is not False:
+            problems.append(f"{path} needs additionalProperties: false")
+        for key, sub in (schema.get("properties") or {}).items():
+            problems.extend(anthropic_strict_problems(sub, f"{path}.{key}"))
+    if "format" in schema and (kind != "string" or schema["format"] not in _ANTHROPIC_STRING_FORMATS):
+        unsupported.append("format")
+    if kind == "array" and not composed and not literal:
+        if isinstance(schema.get("items"), dict):
+            problems.extend(anthropic_strict_problems(schema["items"], f"{path}[]"))
+        if "minItems" in schema and schema["minItems"] not in (0, 1):
+            unsupported.append("minItems")
+    elif "minItems" in schema:
+        unsupported.append("minItems")
+    if unsupported:
+        problems.append(f"{path}: {', '.join(f'{k}: {schema[k]!r}' for k in unsupported)} not supported")
+    return problems
+
+
 def endpoint(ctx: Context, default_base: str, path: str) -> str:
     """``base + path``, where base is --base-url, providers.<id>.base_url or the default.
 
@@ -452,6 +519,16 @@ def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
                              f"in {where}; only {' / '.join(ctx.cap.key_env) or 'no variable'} is read without "
                              f"asking: pass --allow-env {var} (or set TOOLCHOICE_ALLOW_ENV={var}) if you trust "
                              "this file")
+
+
+def tool_names(items: Any, *path: str) -> list[str]:
+    """The string at ``path`` in each object of a tools list (a provider's ``offered_tools``)."""
+    names: list[str] = []
+    for item in items if isinstance(items, list) else ():
+        value = dig(item, path)
+        if isinstance(value, str):
+            names.append(value)
+    return names
 
 
 def dig(body: Any, path: tuple[str, ...]) -> Any:

@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Mapping
 
-from .model import Request, ToolchoiceError, wire_json
+from .model import MissingKey, Request, ToolchoiceError, wire_json
 from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
                         safe_json_text)
 
@@ -256,10 +256,10 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
     url = _PLACEHOLDER.sub(lambda m: resolve(m, in_header=False), request.url)
     _check_url(url, request.url, who)
     if any(n in request.key_env for n in missing):
-        raise ToolchoiceError(f"{who}no API key: set {' or '.join(request.key_env)}",
+        raise MissingKey(f"{who}no API key: set {' or '.join(request.key_env)}",
                               hint="the key is read from the environment at send time and never printed")
     if missing:
-        raise ToolchoiceError(f"{who}a header needs {', '.join(dict.fromkeys(missing))}, which is not set "
+        raise MissingKey(f"{who}a header needs {', '.join(dict.fromkeys(missing))}, which is not set "
                               "in the environment", hint="export it, or remove it from providers.<id>.headers")
     lowered = {h.lower() for h in headers}
     if "content-type" not in lowered:
@@ -419,70 +419,13 @@ def _decode(raw: bytes, encoding: str | None) -> tuple[str, Any, str | None]:
         return text, None, f"not JSON: {exc}"
 
 
-def _client_kwargs(timeouts: Timeouts, urls: Iterable[str] | None = None) -> dict[str, Any]:
-    """The client settings every sender shares. ``urls``: where the client will send (None: anywhere)."""
+def _client_kwargs(timeouts: Timeouts, verify: Any = True) -> dict[str, Any]:
+    """The client settings every sender shares; ``verify`` may be one TLS context shared by clients."""
     import httpx
 
-    trust_env = True  # proxies, and $SSL_CERT_FILE / $SSL_CERT_DIR, from the environment
+    # trust_env: proxies, and $SSL_CERT_FILE / $SSL_CERT_DIR, from the environment
     return {"timeout": httpx.Timeout(timeouts.read, connect=timeouts.connect), "follow_redirects": False,
-            "trust_env": trust_env, "verify": tls_verify(urls, trust_env=trust_env)}
-
-
-def tls_verify(urls: Iterable[str] | None, *, trust_env: bool = True) -> Any:
-    """The ``verify`` setting for a client that will send to ``urls`` (None: anywhere).
-
-    Any https URL: True, httpx's own verifying context, built with the client (reading the CA bundle
-    takes ~15-20 ms, for every proxy from the environment again). Only plain http:// URLs (a local
-    server): no TLS is expected (redirects are not followed), so the client gets a context that checks
-    certificates and host names just the same but reads its trust store only if it is ever used."""
-    from urllib.parse import urlsplit
-
-    if urls is None or any(urlsplit(url).scheme.lower() != "http" for url in urls):
-        return True
-    return _verifying_context_loaded_on_use(trust_env)
-
-
-def _verifying_context_loaded_on_use(trust_env: bool) -> Any:
-    """A client TLS context that checks certificates and host names (PROTOCOL_TLS_CLIENT) and loads
-    the CA certificates httpx would (``$SSL_CERT_FILE``, else ``$SSL_CERT_DIR`` when ``trust_env``,
-    else certifi's bundle) on its first handshake instead of up front."""
-    import ssl
-    import threading
-
-    class LoadedOnUse(ssl.SSLContext):
-        def _load(self) -> None:
-            with self.loading:
-                if not self.loaded:
-                    self.load_verify_locations(**_trust_store(trust_env))
-                    self.loaded = True
-
-        def wrap_socket(self, *args: Any, **kwargs: Any) -> Any:
-            self._load()
-            return super().wrap_socket(*args, **kwargs)
-
-        def wrap_bio(self, *args: Any, **kwargs: Any) -> Any:
-            self._load()
-            return super().wrap_bio(*args, **kwargs)
-
-    context = LoadedOnUse(ssl.PROTOCOL_TLS_CLIENT)
-    context.verify_mode = ssl.CERT_REQUIRED
-    context.check_hostname = True
-    context.loading, context.loaded = threading.Lock(), False
-    keylog = os.environ.get("SSLKEYLOGFILE")  # as ssl.create_default_context does
-    if keylog and hasattr(context, "keylog_filename") and not sys.flags.ignore_environment:
-        context.keylog_filename = keylog
-    return context
-
-
-def _trust_store(trust_env: bool) -> dict[str, str]:
-    """Where httpx's default context reads its CA certificates (httpx._config.create_ssl_context)."""
-    if trust_env and os.environ.get("SSL_CERT_FILE"):
-        return {"cafile": os.environ["SSL_CERT_FILE"]}
-    if trust_env and os.environ.get("SSL_CERT_DIR"):
-        return {"capath": os.environ["SSL_CERT_DIR"]}
-    import certifi
-
-    return {"cafile": certifi.where()}
+            "trust_env": True, "verify": verify}
 
 
 class _Attempts:
@@ -583,7 +526,7 @@ def send(request: Request, *, provider: str = "", timeouts: Timeouts = Timeouts(
 
     prepared = prepared or prepare(request, provider, environ)
     own = client is None
-    client = client or httpx.Client(**_client_kwargs(timeouts, [prepared.url]))
+    client = client or httpx.Client(**_client_kwargs(timeouts))
     loop = _Attempts(prepared, provider, policy, rng)
     try:
         while True:
@@ -624,24 +567,20 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
                      prepared: Prepared | None = None,
                      sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                      rng: Callable[[], float] = random.random, client: Any = None,
-                     on_waiting: Callable[[], None] | None = None,
                      limits: SendLimits = SendLimits()) -> Response:
-    """``send`` for asyncio; pass a shared client (``new_async_client``) to run samples concurrently.
-    ``on_waiting`` is called on the event loop each time an attempt's request has been sent and its
-    response is awaited (it must not raise)."""
+    """``send`` for asyncio; pass a shared client (``new_async_client``) to run samples concurrently."""
     import httpx
 
     prepared = prepared or prepare(request, provider, environ)
     own = client is None
-    client = client or httpx.AsyncClient(**_client_kwargs(timeouts, [prepared.url]))
+    client = client or httpx.AsyncClient(**_client_kwargs(timeouts))
     loop = _Attempts(prepared, provider, policy, rng)
     try:
         while True:
             loop.begin()
             try:
                 try:
-                    r, raw = await asyncio.wait_for(_fetch(client, prepared, on_waiting, limits),
-                                                    _attempt_limit(client))
+                    r, raw = await asyncio.wait_for(_fetch(client, prepared, limits), _attempt_limit(client))
                 except asyncio.TimeoutError:
                     raise _too_slow(httpx) from None
                 if raw is None:
@@ -672,12 +611,9 @@ def _too_slow(httpx: Any) -> Exception:
     return httpx.ReadTimeout("the response as a whole took longer than the timeout allows")
 
 
-async def _fetch(client: Any, prepared: Prepared, on_waiting: Callable[[], None] | None = None,
-                 limits: SendLimits = SendLimits()) -> tuple[Any, bytes | None]:
+async def _fetch(client: Any, prepared: Prepared, limits: SendLimits = SendLimits()) -> tuple[Any, bytes | None]:
     """The response and its decoded body, or None for the body once it passes ``limits``."""
-    extensions = None if on_waiting is None else {"trace": _waiting_trace(on_waiting)}
-    request = client.build_request(prepared.method, prepared.url, headers=prepared.headers,
-                                   content=prepared.content, extensions=extensions)
+    request = client.build_request(prepared.method, prepared.url, headers=prepared.headers, content=prepared.content)
     r = await client.send(request, stream=True)
     try:
         chunks, size = [], 0
@@ -691,21 +627,33 @@ async def _fetch(client: Any, prepared: Prepared, on_waiting: Callable[[], None]
         await r.aclose()
 
 
-def _waiting_trace(on_waiting: Callable[[], None]) -> Callable[[str, Any], Awaitable[None]]:
-    """An httpx ``trace`` request extension calling ``on_waiting`` once the request is sent (httpcore's
-    ``http11.receive_response_headers.started``, or http2's)."""
-
-    async def trace(event: str, info: Any) -> None:
-        if event.endswith(".receive_response_headers.started"):
-            on_waiting()
-
-    return trace
+# Connections per httpx client when many requests are in flight. httpcore's pool examines every
+# connection it holds on each request (has_expired() polls each idle socket), so one client with 50
+# connections spends its time scanning its pool: 1000 requests, 50 at a time, against a local server
+# answering after 50 ms took 13.3 s with one client of 50 connections, 4.4 s with keep-alive capped at
+# 20, and 1.7 s with ten clients of 5 connections each (bench/send_scale.py; bench/README.md).
+CONNECTIONS_PER_CLIENT = 5
 
 
-def new_async_client(timeouts: Timeouts, concurrency: int = 4, urls: Iterable[str] | None = None) -> Any:
+def new_async_client(timeouts: Timeouts, concurrency: int = 4, urls: Iterable[str] | None = None,
+                     transport: Any = None, verify: Any = True) -> Any:
     """An ``httpx.AsyncClient`` for ``send_async`` with explicit timeouts and connection limits.
-    ``urls``: the (prepared) URLs it will send to, when known (see ``tls_verify``)."""
+    ``urls`` is accepted for callers that know where they send (unused); ``transport``: an
+    ``httpx.AsyncBaseTransport`` to use instead of real sockets (tests)."""
     import httpx
 
-    return httpx.AsyncClient(limits=httpx.Limits(max_connections=max(1, concurrency)),
-                             **_client_kwargs(timeouts, urls))
+    del urls
+    extra = {} if transport is None else {"transport": transport}
+    limits = httpx.Limits(max_connections=max(1, concurrency), max_keepalive_connections=max(1, concurrency))
+    return httpx.AsyncClient(limits=limits, **_client_kwargs(timeouts, verify), **extra)
+
+
+def new_async_clients(timeouts: Timeouts, in_flight: int, transport: Any = None) -> list[Any]:
+    """Enough clients of at most ``CONNECTIONS_PER_CLIENT`` connections for ``in_flight`` requests,
+    sharing one verifying TLS context (built once: reading the CA bundle takes ~15 ms)."""
+    import httpx
+
+    count = max(1, -(-in_flight // CONNECTIONS_PER_CLIENT))
+    verify: Any = True if count == 1 or transport is not None else httpx.create_ssl_context(trust_env=True)
+    size = -(-in_flight // count)
+    return [new_async_client(timeouts, size, transport=transport, verify=verify) for _ in range(count)]

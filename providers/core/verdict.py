@@ -26,27 +26,6 @@ MAX_SCHEMA_ERRORS = 10
 # ---- which tools were offered ------------------------------------------------------------
 
 
-def _names_in(items: Any) -> list[str]:
-    """Tool names from a provider's tools list, whatever its shape."""
-    names: list[str] = []
-    if not isinstance(items, list):
-        return names
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        if isinstance(item.get("function"), dict) and isinstance(item["function"].get("name"), str):
-            names.append(item["function"]["name"])  # OpenAI chat and kin, Ollama, Cohere
-        elif isinstance(item.get("toolSpec"), dict) and isinstance(item["toolSpec"].get("name"), str):
-            names.append(item["toolSpec"]["name"])  # Bedrock Converse
-        elif isinstance(item.get("functionDeclarations") or item.get("function_declarations"), list):
-            for decl in item.get("functionDeclarations") or item.get("function_declarations"):
-                if isinstance(decl, dict) and isinstance(decl.get("name"), str):
-                    names.append(decl["name"])  # Gemini
-        elif isinstance(item.get("name"), str):
-            names.append(item["name"])  # Anthropic, OpenAI Responses
-    return names
-
-
 def offered_tools(translation: Translation | None, scenario: Scenario) -> tuple[str, ...]:
     """Names of the tools in the request: the translator's ``offered_tools`` plus any other tool
     the body declares (e.g. merged from ``providers.<id>.extra``). Without a translation (``parse``
@@ -55,11 +34,9 @@ def offered_tools(translation: Translation | None, scenario: Scenario) -> tuple[
         return scenario.tool_names
     names = list(translation.offered_tools)
     if translation.request is not None:
-        body = translation.request.body
-        tools = body.get("tools")
-        if tools is None and isinstance(body.get("toolConfig"), dict):
-            tools = body["toolConfig"].get("tools")
-        names.extend(_names_in(tools))
+        from .registry import module_for
+
+        names.extend(module_for(translation.provider).offered_tools(translation.request.body))
     return tuple(dict.fromkeys(names))
 
 
@@ -75,6 +52,8 @@ def not_enforced(translation: Translation | None) -> list[str]:
 
 def argument_errors(tool: Tool | None, call: ToolCall) -> list[str]:
     """Why a call's arguments fail its tool's JSON Schema, each with its JSON path ([] = valid)."""
+    if call.is_custom or (tool is not None and tool.kind == "custom"):
+        return custom_input_errors(tool, call)
     if call.arguments is None:
         return [f"$: arguments could not be decoded ({call.arguments_error or 'not an object'})"]
     if tool is None:
@@ -95,6 +74,34 @@ def argument_errors(tool: Tool | None, call: ToolCall) -> list[str]:
     if len(errors) > MAX_SCHEMA_ERRORS:
         shown.append(f"… and {len(errors) - MAX_SCHEMA_ERRORS} more")
     return shown
+
+
+def custom_input_errors(tool: Tool | None, call: ToolCall) -> list[str]:
+    """A custom (free-text) call's input against its tool's format. A regex grammar is checked with
+    Python's re.fullmatch when the definition compiles there (OpenAI documents its regex syntax as the
+    Rust regex crate's; most patterns mean the same in both, some do not compile in Python and are then
+    not checked); a lark grammar is not checked. A ``schema:`` line means 'not checked', not 'invalid'."""
+    if tool is None:
+        return []
+    if tool.kind != "custom":
+        return [f"$: a custom (free-text) call to function tool '{tool.name}', which takes JSON arguments"]
+    if not call.is_custom:
+        return [f"$: a function call with JSON arguments to custom tool '{tool.name}', which takes free text"]
+    form = tool.format
+    if form is None or form.get("type") != "grammar":
+        return []
+    if form["syntax"] == "lark":
+        return ["schema: a lark grammar is not checked here; input accepted as is"]
+    import re
+
+    try:
+        pattern = re.compile(form["definition"])
+    except re.error as exc:
+        return [f"schema: the regex does not compile in Python's re ({exc}); input not checked"]
+    if pattern.fullmatch(call.input or "") is None:
+        shown = call.input if len(call.input or "") <= 80 else (call.input or "")[:77] + "..."
+        return [f"$: input {shown!r} does not match the tool's regex grammar {form['definition']!r}"]
+    return []
 
 
 # repr(schema) -> its validator, or the line saying the schema itself is invalid. Checking a schema
@@ -175,8 +182,9 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
     checks = []
     for call in calls:
         tool = scenario.tool(call.name) if call.name in offered else None
-        errors = argument_errors(tool, call) if (tool is not None or call.arguments is None) else []
-        valid = None if tool is None and call.arguments is not None else not _schema_problem(errors)
+        decoded = call.arguments is not None or call.is_custom
+        errors = argument_errors(tool, call) if (tool is not None or not decoded) else []
+        valid = None if tool is None and decoded else not _schema_problem(errors)
         checks.append({"name": call.name, "offered": call.name in offered, "valid": valid, "errors": errors})
     who = translation.provider if translation is not None else "provider"
     category, reasons = _categorize(scenario, reply, offered, checks, who)
@@ -259,40 +267,57 @@ def percentile(values: Iterable[float], q: float) -> float | None:
     return data[low] + (data[high] - data[low]) * (position - low)
 
 
-def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """Tally samples. Each result needs ``verdict`` (with ``category``), and may have
-    ``latency_ms`` and ``reply.usage`` ({input_tokens, output_tokens})."""
-    n = len(results)
-    counts = {c: 0 for c in CATEGORIES}
-    for result in results:
+class Tally:
+    """Running statistics of judged samples, added as they complete: what a summary needs (counts,
+    latencies, tokens) and nothing else, so memory stays flat however many samples run. Each
+    result is a sample's JSON form: ``verdict`` (with ``category``), and optionally ``latency_ms``
+    and ``reply.usage`` ({input_tokens, output_tokens})."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.counts = {c: 0 for c in CATEGORIES}
+        self.latencies: list[float] = []
+        self.tokens_in: list[int] = []
+        self.tokens_out: list[int] = []
+
+    def add(self, result: dict[str, Any]) -> None:
+        self.n += 1
         category = result["verdict"]["category"]
-        counts[category] = counts.get(category, 0) + 1
-    rates = {}
-    for category, count in counts.items():
-        low, high = wilson(count, n)
-        rates[category] = {"rate": count / n if n else 0.0, "low": low, "high": high}
-    latencies = [r["latency_ms"] for r in results if isinstance(r.get("latency_ms"), (int, float))
-                 and r["verdict"]["category"] != "error"]
-    tokens_in = [u["input_tokens"] for u in _usages(results) if isinstance(u.get("input_tokens"), int)]
-    tokens_out = [u["output_tokens"] for u in _usages(results) if isinstance(u.get("output_tokens"), int)]
-    return {
-        "samples": n,
-        "counts": counts,
-        "rates": rates,
-        "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95), "n": len(latencies)},
-        "tokens": {
-            "input_total": sum(tokens_in), "output_total": sum(tokens_out),
-            "input_mean": sum(tokens_in) / len(tokens_in) if tokens_in else None,
-            "output_mean": sum(tokens_out) / len(tokens_out) if tokens_out else None,
-        },
-    }
-
-
-def _usages(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    for result in results:
+        self.counts[category] = self.counts.get(category, 0) + 1
+        latency = result.get("latency_ms")
+        if isinstance(latency, (int, float)) and category != "error":
+            self.latencies.append(latency)
         reply = result.get("reply")
         usage = reply.get("usage") if isinstance(reply, dict) else None
         if isinstance(usage, dict):
-            out.append(usage)
-    return out
+            if isinstance(usage.get("input_tokens"), int):
+                self.tokens_in.append(usage["input_tokens"])
+            if isinstance(usage.get("output_tokens"), int):
+                self.tokens_out.append(usage["output_tokens"])
+
+    def summary(self) -> dict[str, Any]:
+        n, tokens_in, tokens_out = self.n, self.tokens_in, self.tokens_out
+        rates = {}
+        for category, count in self.counts.items():
+            low, high = wilson(count, n)
+            rates[category] = {"rate": count / n if n else 0.0, "low": low, "high": high}
+        return {
+            "samples": n,
+            "counts": dict(self.counts),
+            "rates": rates,
+            "latency_ms": {"p50": percentile(self.latencies, 50), "p95": percentile(self.latencies, 95),
+                           "n": len(self.latencies)},
+            "tokens": {
+                "input_total": sum(tokens_in), "output_total": sum(tokens_out),
+                "input_mean": sum(tokens_in) / len(tokens_in) if tokens_in else None,
+                "output_mean": sum(tokens_out) / len(tokens_out) if tokens_out else None,
+            },
+        }
+
+
+def aggregate(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Tally samples (see ``Tally``) and summarize them."""
+    tally = Tally()
+    for result in results:
+        tally.add(result)
+    return tally.summary()

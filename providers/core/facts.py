@@ -1,0 +1,93 @@
+"""Dated facts about the providers' wires that are not a tool_choice feature of the support table.
+
+Each fact names the providers it concerns, the primary source it was read at and the date it was
+last checked there. Translators keep their own code paths; this table is what `toolchoice
+providers` prints beside each row and what `bench/stale_facts.py` lists when a fact grows old.
+Capability rows (capabilities.py) carry their own ``sources`` and ``verified`` date.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Fact(NamedTuple):
+    id: str
+    providers: tuple[str, ...]
+    statement: str
+    source: str
+    verified: str  # ISO date
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "providers": list(self.providers), "statement": self.statement,
+                "source": self.source, "verified": self.verified}
+
+
+_CHAT_HOSTS = ("openai", "azure")
+
+FACTS: tuple[Fact, ...] = (
+    Fact("together.endpoint", ("together",),
+         "chat completions go to https://api-inference.together.ai/v1/chat/completions when no base URL is set",
+         "together 3.1.1 together/resources/chat/completions.py (create) and _client.py (base_url)", "2026-11-23"),
+    Fact("together.no_strict", ("together",),
+         "the tool type has no strict field (function: description, name, parameters)",
+         "together 3.1.1 together/types/tools_param.py", "2026-11-23"),
+    Fact("together.named_choice_type", ("together",),
+         "the SDK types tool_choice as str | ToolChoiceParam, and ToolChoiceParam is a tool-call shape (id, index, "
+         "function.arguments): the OpenAI named form is not in the SDK's types",
+         "together 3.1.1 together/types/chat/completion_create_params.py, together/types/tool_choice_param.py",
+         "2026-11-23"),
+    Fact("openai.custom_tool.chat", _CHAT_HOSTS,
+         'Chat custom tools are {"type":"custom","custom":{"name","description","format"}}, format '
+         '{"type":"text"} or {"type":"grammar","grammar":{"syntax":"lark"|"regex","definition"}}; a named choice is '
+         '{"type":"custom","custom":{"name"}}; a reply call is {"id","type":"custom","custom":{"name","input"}}',
+         "openai-python 3.54.0 types/chat/chat_completion_custom_tool_param.py, "
+         "chat_completion_named_tool_choice_custom_param.py, chat_completion_message_custom_tool_call.py",
+         "2026-11-23"),
+    Fact("openai.custom_tool.responses", ("openai-responses",),
+         'Responses custom tools are flat: {"type":"custom","name","description","format"}, format {"type":"text"} or '
+         '{"type":"grammar","syntax":"lark"|"regex","definition"}; a named choice is {"type":"custom","name"}; a reply '
+         'item is {"type":"custom_tool_call","call_id","name","input"}',
+         "openai-python 3.54.0 types/responses/custom_tool_param.py, shared_params/custom_tool_input_format.py, "
+         "tool_choice_custom_param.py, response_custom_tool_call.py", "2026-11-23"),
+    Fact("anthropic.strict_schema", ("anthropic",),
+         "strict tools take a JSON Schema subset: every object has additionalProperties false; enum/const of "
+         "primitives; oneOf becomes anyOf; string formats date-time, time, date, duration, email, hostname, uri, ipv4, "
+         "ipv6, uuid; minItems only 0 or 1; other keywords (minimum, maximum, pattern, minLength, ...) are unsupported "
+         "(the SDK moves them into the description); unlike OpenAI, optional properties may stay out of required",
+         "anthropic 2.12.0 lib/_parse/_transform.py (transform_schema); platform.claude.com strict-tool-use, "
+         "structured-outputs JSON Schema limitations", "2026-11-23"),
+    Fact("anthropic.tool_fields", ("anthropic",),
+         "a tool may carry input_examples, allowed_callers, defer_loading, eager_input_streaming, cache_control, "
+         "strict and type custom",
+         "anthropic 2.12.0 types/tool_param.py (ToolParam)", "2026-11-23"),
+    Fact("anthropic.default_model_eol", ("anthropic",),
+         "claude-sonnet-4-5 (the anthropic row's default_model) is deprecated and reaches end-of-life on "
+         "2026-11-30; the SDK warns on every call with it",
+         "anthropic 2.12.0 _data/deprecated_models.py (DEPRECATED_MODELS)", "2026-11-23"),
+    Fact("openai-responses.tool_fields", ("openai-responses",),
+         "a function tool may carry allowed_callers, defer_loading and output_schema",
+         "openai-python 3.54.0 types/responses/function_tool_param.py (FunctionToolParam)", "2026-11-23"),
+    Fact("gemini.parameters_json_schema", ("gemini",),
+         "FunctionDeclaration takes parametersJsonSchema (plain JSON Schema), mutually exclusive with parameters "
+         "(the OpenAPI-subset Schema); responseJsonSchema likewise with response",
+         "google-genai 3.4.0 types.py (FunctionDeclaration.parameters_json_schema)", "2026-11-23"),
+    Fact("gemini.sdk_default_version", ("gemini",),
+         "google-genai defaults the Gemini API to version v1 (GOOGLE_AI_API_DEFAULT_VERSION); toolchoice posts to "
+         "v1beta, where ai.google.dev documents FunctionCallingConfig (VALIDATED) and parametersJsonSchema",
+         "google-genai 3.4.0 _api_client.py; ai.google.dev/api/caching (FunctionCallingConfig)", "2026-11-23"),
+    Fact("openrouter.require_parameters", ("openrouter",),
+         "provider.require_parameters (default false): only route to upstreams that support every parameter in "
+         "the request",
+         "openrouter.ai/docs/features/provider-routing (provider object fields); openrouter 1.3.84 (PyPI) "
+         "components/providerpreferences.py", "2026-11-23"),
+    Fact("openrouter.reply_provider", ("openrouter",),
+         "a reply names the upstream that served it: real replies carry a top-level provider field (seen in "
+         "third-party clients' reply types, not in the official SDK's ChatResult); the official SDK types "
+         "openrouter_metadata.attempts[].provider",
+         "openrouter 1.3.84 (PyPI) components/chatresult.py, openroutermetadata.py, routerattempt.py", "2026-11-23"),
+)
+
+
+def facts_for(provider: str) -> list[Fact]:
+    return [f for f in FACTS if provider in f.providers]

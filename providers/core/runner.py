@@ -1,0 +1,284 @@
+"""The one runner: prepare → send → read the reply → judge, for one sample, N samples and many
+providers at once. `send`, `compare --send`, `probe` and `run` all send through it; it never prints.
+
+A ``Job`` is one provider's translated request. ``prepare_jobs`` resolves every key before any
+connection (a missing key fails the job, or raises for callers that want that); ``run`` sends each
+live job ``repeat`` times on one event loop and one shared connection pool, judges each reply as it
+arrives and hands every ``Sample`` to ``on_sample`` in completion order. A sample that fails for any
+reason becomes an error sample: one provider's failure never loses another's result.
+
+The transport (an ``httpx.AsyncBaseTransport``, e.g. ``httpx.MockTransport``) and the sleep between
+retries can be injected, so retry and fault logic is tested in-process without sockets or waits.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Iterable
+
+from .model import ProviderError, Reply, Scenario, ToolchoiceError, Translation
+
+
+@dataclass
+class Sample:
+    """One sent request and what became of it (JSON-ready parts only; texts already redacted)."""
+
+    index: int
+    status: int | None
+    attempts: list[dict[str, Any]]
+    latency_ms: float | None
+    reply: Reply
+    verdict: dict[str, Any]
+    raw_text: str  # the response body as received ("" when none arrived)
+    raw_json: Any  # the parsed body, or None
+
+    def error_line(self, provider: str) -> str | None:
+        return self.reply.error.one_line(provider) if self.reply.error else None
+
+    def to_json(self, provider: str, raw: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "sample": self.index,
+            "status": self.status,
+            "attempts": self.attempts,
+            "latency_ms": None if self.latency_ms is None else round(self.latency_ms, 1),
+            "reply": self.reply.to_json(),
+            "verdict": self.verdict,
+            "error": self.error_line(provider),
+        }
+        if raw:
+            data["raw"] = self.raw_json if self.raw_json is not None else self.raw_text
+        return data
+
+
+@dataclass
+class Job:
+    """One provider's request, ready to send. ``skipped`` says why nothing is sent (refused
+    translation, missing key, unusable URL); ``prepared`` holds the resolved request otherwise."""
+
+    provider: str
+    scenario: Scenario
+    translation: Translation
+    prepared: Any = None
+    skipped: str | None = None
+    samples: list[Sample] = field(default_factory=list)
+
+    @property
+    def first(self) -> Sample | None:
+        return self.samples[0] if self.samples else None
+
+
+@dataclass(frozen=True)
+class SendSettings:
+    """How to send: the read timeout (seconds), retries per request, requests in flight, whether the
+    runner keeps every sample, and, for tests, the httpx transport and the sleep between retries."""
+
+    timeout: float = 120.0
+    retries: int = 2
+    concurrency: int = 4  # requests in flight per job (provider)
+    max_in_flight: int | None = None  # requests in flight across all jobs (None: no bound beyond per job)
+    keep: bool = True  # append each sample to its job (False: only ``on_sample`` sees it)
+    transport: Any = None  # an httpx.AsyncBaseTransport; None: real sockets
+    sleep: Callable[[float], Awaitable[None]] | None = None
+
+
+def prepare_jobs(scenario: Scenario, translations: Iterable[Translation], *,
+                 missing_key_fails: bool = False) -> tuple[list[Job], dict[str, str]]:
+    """One Job per translation with its key resolved (before any connection), and every resolved
+    secret (value → placeholder) for redacting output. A refused translation, a missing key or an
+    unusable URL marks the job skipped — or, with ``missing_key_fails``, raises ToolchoiceError."""
+    from . import transport
+
+    jobs: list[Job] = []
+    secrets: dict[str, str] = {}
+    for t in translations:
+        job = Job(t.provider, scenario, t)
+        jobs.append(job)
+        if t.request is None:
+            job.skipped = "refused: " + "; ".join(e.message for e in t.ledger if e.severity == "error")
+            continue
+        try:
+            job.prepared = transport.prepare(t.request, t.provider)
+        except ToolchoiceError as exc:
+            if missing_key_fails:
+                raise
+            job.skipped = f"skipped: {exc.message}"
+            continue
+        secrets.update(job.prepared.secrets)
+    return jobs, secrets
+
+
+def judge(job: Job, index: int, response: Any) -> Sample:
+    """A transport Response → Sample (reply + verdict)."""
+    from .reply import read_reply
+    from .verdict import verdict
+
+    attempts = [a.to_json() for a in response.attempts]
+    if response.status is None:
+        tries = len(response.attempts)
+        message = f"{response.transport_error} (after {tries} attempt{'s' if tries != 1 else ''})"
+        reply = Reply(error=ProviderError(None, "transport_error", message))
+    else:
+        reply = read_reply(job.provider, response.status, response.body, response.text, headers=response.headers)
+    return Sample(index, response.status, attempts, response.latency_ms if response.attempts else None,
+                  reply, verdict(job.scenario, reply, job.translation), response.text, response.body)
+
+
+def failed_sample(job: Job, index: int, exc: Exception) -> Sample:
+    """A sample whose sending or judging raised: an error reply, judged as such."""
+    from .verdict import verdict
+
+    reply = Reply(error=ProviderError(None, "internal_error", f"{type(exc).__name__}: {exc}"))
+    return Sample(index, None, [], None, reply, verdict(job.scenario, reply, job.translation), "", None)
+
+
+# Modules httpx and httpcore import when installed that sending never uses: httpx's own command-line
+# client (httpx._main: click, rich, pygments) and trio, for httpcore's trio backend (sending runs on
+# asyncio; importing trio 0.22 even runs `ldconfig -p`).
+UNUSED_BY_SENDING = ("httpx._main", "trio")
+
+
+def load_http_stack() -> None:
+    """Import httpx and httpcore without ``UNUSED_BY_SENDING``."""
+    import_without(("httpcore", "httpx"), UNUSED_BY_SENDING)
+
+
+def import_without(modules: tuple[str, ...], optional: tuple[str, ...]) -> None:
+    """Import ``modules`` while the ``optional`` modules they try to import (``try: import x`` /
+    ``except ImportError``) are held back: a None entry in sys.modules makes such an import fail at
+    once. Only while ``modules`` load, and only those optional modules not imported already: a later
+    ``import x`` works as ever. Should one of ``modules`` import a held-back module unguarded, all
+    this attempt loaded is dropped and the import redone with nothing held back."""
+    import importlib
+
+    if all(name in sys.modules for name in modules):
+        return
+    before = set(sys.modules)
+    held = [name for name in optional if name not in sys.modules]
+    for name in held:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        for name in modules:
+            importlib.import_module(name)
+    except ImportError:
+        for name in set(sys.modules) - before:  # the held entries and whatever this attempt loaded
+            del sys.modules[name]
+        for name in modules:
+            importlib.import_module(name)
+    finally:
+        for name in held:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+
+
+OnSample = Callable[[Job, Sample], None]
+
+
+async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sample: OnSample | None = None) -> None:
+    """Send every live job ``repeat`` times, judge each reply, and hand each sample to ``on_sample``
+    as it completes (in completion order). Each job has at most ``settings.concurrency`` requests in
+    flight, all jobs together at most ``settings.max_in_flight``: a fixed pool of workers pulls the
+    next sample number, so memory does not grow with ``repeat``. Unless ``settings.keep`` is False,
+    the samples are also appended to their job's ``samples`` (sorted by index at the end)."""
+    import asyncio
+
+    from . import transport
+
+    live = [job for job in jobs if job.prepared is not None]
+    if not live:
+        return
+    load_http_stack()
+    timeouts = transport.Timeouts.from_total(settings.timeout)
+    policy = transport.RetryPolicy(retries=settings.retries)
+    per_job = max(1, min(settings.concurrency, repeat))
+    in_flight = per_job * len(live)
+    if settings.max_in_flight is not None:
+        in_flight = max(1, min(settings.max_in_flight, in_flight))
+    gate = asyncio.Semaphore(in_flight)
+    extra = {} if settings.sleep is None else {"sleep": settings.sleep}
+
+    async def one(job: Job, index: int, client: Any) -> None:
+        async with gate:
+            try:
+                response = await transport.send_async(job.translation.request, provider=job.provider,
+                                                      prepared=job.prepared, policy=policy, client=client, **extra)
+                sample = judge(job, index, response)
+            except ToolchoiceError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one failed sample never loses the others
+                sample = failed_sample(job, index, exc)
+        if settings.keep:
+            job.samples.append(sample)
+        if on_sample is not None:
+            on_sample(job, sample)
+
+    async def worker(job: Job, numbers: Any, client: Any) -> None:
+        for index in numbers:  # one shared iterator per job: each number is taken once
+            await one(job, index, client)
+
+    clients = transport.new_async_clients(timeouts, in_flight, transport=settings.transport)
+    try:
+        workers = []
+        for job in live:
+            numbers = iter(range(1, repeat + 1))
+            workers += [worker(job, numbers, clients[len(workers) % len(clients)]) for _ in range(per_job)]
+        await asyncio.gather(*workers)
+    finally:
+        for client in clients:
+            await client.aclose()
+    for job in live:
+        job.samples.sort(key=lambda s: s.index)
+
+
+def run(jobs: list[Job], repeat: int, settings: SendSettings, on_sample: OnSample | None = None) -> list[Job]:
+    """``run_async`` on a new event loop; returns ``jobs`` with their samples."""
+    import asyncio
+
+    asyncio.run(run_async(jobs, repeat, settings, on_sample))
+    return jobs
+
+
+RESULTS_KEPT = 100  # per-sample results a repeated run's document keeps by default (the summary counts all)
+
+
+class Collector:
+    """What the final document of many samples needs, reduced as each sample completes, so memory
+    does not grow with their number: the running tally, the first ``keep`` samples' results (all
+    when ``keep`` is None), the most frequent error lines and disobedience reasons, and — only when
+    ``raw`` is asked for — every raw body."""
+
+    def __init__(self, provider: str, keep: int | None = RESULTS_KEPT, raw: bool = False) -> None:
+        from collections import Counter
+
+        from .verdict import Tally
+
+        self.provider = provider
+        self.keep = keep
+        self.raw = raw
+        self.tally = Tally()
+        self.results: list[dict[str, Any]] = []
+        self.errors: Counter[str] = Counter()
+        self.reasons: Counter[str] = Counter()
+        self.unenforced = False
+        self.raws: list[tuple[int, Any, str]] = []
+
+    def add(self, sample: Sample) -> None:
+        result = sample.to_json(self.provider, self.raw)
+        self.tally.add(result)
+        if self.keep is None or len(self.results) < self.keep:
+            self.results.append(result)
+        if sample.reply.error is not None:
+            self.errors[sample.error_line(self.provider) or ""] += 1
+        elif sample.verdict["category"] != "obeyed":
+            self.reasons.update(sample.verdict["reasons"][:1])
+        if not sample.verdict.get("enforced", True):
+            self.unenforced = True
+        if self.raw:
+            self.raws.append((sample.index, sample.raw_json, sample.raw_text))
+
+    @property
+    def done(self) -> int:
+        return self.tally.n
+
+    def sorted_results(self) -> list[dict[str, Any]]:
+        return sorted(self.results, key=lambda r: r["sample"])

@@ -1,0 +1,74 @@
+"""Every capability row and every dated fact names its source and the date it was verified, and
+the facts changed in issue 12 hold against the providers' own SDK files (expected values are
+copied from those files, cited beside each)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from servers import CLI
+
+from toolchoice.providers.core.capabilities import CAPABILITIES
+from toolchoice.providers.core.facts import FACTS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _is_date(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(text)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("provider", list(CAPABILITIES))
+def test_every_capability_row_has_sources_and_a_verified_date(provider: str):
+    cap = CAPABILITIES[provider]
+    assert cap.sources and all(s.strip() for s in cap.sources), f"{provider}: no source"
+    assert _is_date(cap.verified), f"{provider}: verified must be an ISO date, not {cap.verified!r}"
+
+
+@pytest.mark.parametrize("fact", FACTS, ids=[f.id for f in FACTS])
+def test_every_fact_has_a_source_a_date_and_known_providers(fact):
+    assert fact.source.strip(), f"{fact.id}: no source"
+    assert _is_date(fact.verified), f"{fact.id}: verified must be an ISO date"
+    assert fact.providers and set(fact.providers) <= set(CAPABILITIES)
+    assert len({f.id for f in FACTS}) == len(FACTS)
+
+
+def test_providers_json_carries_dates_and_facts():
+    out = subprocess.run([*CLI, "providers", "--format", "json"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    by_id = {row["provider"]: row for row in rows}
+    assert all(_is_date(row["verified"]) for row in rows)
+    assert {f["id"] for f in by_id["together"]["facts"]} >= {"together.endpoint", "together.no_strict"}
+
+
+def test_together_endpoint_and_strict_follow_its_sdk():
+    # together 3.1.1 together/resources/chat/completions.py: without a base URL the SDK posts to
+    # "https://api-inference.together.ai/v1/chat/completions"; together/types/tools_param.py's Function
+    # has description, name, parameters: no strict.
+    cap = CAPABILITIES["together"]
+    assert cap.endpoint == "https://api-inference.together.ai/v1/chat/completions"
+    assert cap.strict.level.value == "unsupported"
+
+
+def test_stale_facts_script_lists_old_facts_and_exits_nonzero():
+    script = ROOT / "bench" / "stale_facts.py"
+    fresh = subprocess.run([sys.executable, str(script), "--older-than", "100000"], capture_output=True, text=True,
+                           timeout=60)
+    assert fresh.returncode == 0, fresh.stderr
+    old = subprocess.run([sys.executable, str(script), "--older-than", "0", "--today", "2100-01-01", "--format",
+                          "json"], capture_output=True, text=True, timeout=60)
+    assert old.returncode == 1, old.stderr
+    listed = json.loads(old.stdout)
+    assert {item["id"] for item in listed} >= {"capability:together", "fact:together.endpoint"}
+    assert all(item["age_days"] > 0 and item["source"] for item in listed)

@@ -1,0 +1,146 @@
+"""The library runner in-process: httpx's MockTransport stands in for the network and an injected
+sleep records the waits, so retry and fault logic is checked without sockets or real waits.
+
+Replies are real recorded bodies (tests/data/responses/*/SOURCES.md); the expected calls come from
+each fixture's ``.expect.json``, written from the recording, not from the code under test."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from toolchoice.providers import load_scenario_text, translate
+from toolchoice.providers.core import runner
+
+DATA = Path(__file__).parent / "data" / "responses"
+KEY = "sk-test-runner-canary-0123456789"
+
+SCENARIO = """
+tools:
+  - name: get_weather
+    parameters:
+      type: object
+      properties: {city: {type: string}, state: {type: string}}
+      required: [city, state]
+tool_choice: required
+messages: [{role: user, content: Weather in San Francisco?}]
+"""
+
+
+def recorded(provider: str, name: str) -> tuple[dict, dict]:
+    body = json.loads((DATA / provider / f"{name}.json").read_text())
+    expect = json.loads((DATA / provider / f"{name}.expect.json").read_text())
+    return body, expect
+
+
+@pytest.fixture
+def key(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+
+
+def jobs_for(scenario_text: str = SCENARIO, provider: str = "openai"):
+    scenario = load_scenario_text(scenario_text, "scenario.yaml")
+    return runner.prepare_jobs(scenario, [translate(provider, scenario)])
+
+
+def test_every_sample_is_sent_once_judged_and_reported_in_completion_order(key):
+    body, expect = recorded("openai", "openai-chat-single-strict")
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json=body)
+
+    jobs, secrets = jobs_for()
+    reported: list[int] = []
+    runner.run(jobs, 5, runner.SendSettings(concurrency=2, transport=httpx.MockTransport(answer)),
+               on_sample=lambda job, sample: reported.append(sample.index))
+    samples = jobs[0].samples
+    assert len(seen) == 5 and sorted(reported) == [1, 2, 3, 4, 5]
+    assert [s.index for s in samples] == [1, 2, 3, 4, 5]
+    for sample in samples:
+        assert [(c.id, c.name, c.arguments) for c in sample.reply.tool_calls] == [
+            (c["id"], c["name"], c["arguments"]) for c in expect["calls"]]
+        assert sample.reply.finish_reason == expect["finish_reason"]
+        assert sample.verdict["category"] == "obeyed"
+    # the key went in the header, and only there; the body sent is render's body
+    assert seen[0].headers["authorization"] == f"Bearer {KEY}"
+    assert json.loads(seen[0].content) == jobs[0].translation.request.body
+    assert secrets == {KEY: "$OPENAI_API_KEY"}
+
+
+def test_a_429_with_retry_after_is_retried_after_the_servers_wait_without_sleeping(key):
+    body, _ = recorded("openai", "openai-chat-single-strict")
+    answers = [httpx.Response(429, headers={"retry-after": "2"}, json={"error": {"message": "slow down"}}),
+               httpx.Response(200, json=body)]
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    jobs, _ = jobs_for()
+    runner.run(jobs, 1, runner.SendSettings(retries=2, transport=httpx.MockTransport(lambda r: answers.pop(0)),
+                                            sleep=sleep))
+    sample = jobs[0].samples[0]
+    assert waits == [2.0]
+    assert [a["status"] for a in sample.attempts] == [429, 200]
+    assert sample.attempts[0]["wait_source"] == "retry-after"
+    assert sample.verdict["category"] == "obeyed"
+
+
+def test_a_sample_whose_transport_breaks_is_an_error_sample_and_the_others_survive(key):
+    body, _ = recorded("openai", "openai-chat-single-strict")
+    calls = {"n": 0}
+
+    def flaky(request: httpx.Request) -> httpx.Response:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise httpx.ConnectError("connection refused", request=request)
+        return httpx.Response(200, json=body)
+
+    async def sleep(seconds: float) -> None:
+        pass
+
+    jobs, _ = jobs_for()
+    runner.run(jobs, 3, runner.SendSettings(retries=0, concurrency=1, transport=httpx.MockTransport(flaky),
+                                            sleep=sleep))
+    categories = [s.verdict["category"] for s in jobs[0].samples]
+    assert sorted(categories) == ["error", "obeyed", "obeyed"]
+    failed = next(s for s in jobs[0].samples if s.verdict["category"] == "error")
+    assert failed.status is None and "connection refused" in failed.reply.error.message
+
+
+def test_a_missing_key_skips_the_job_naming_the_variable_or_raises_when_asked(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    jobs, secrets = jobs_for()
+    assert jobs[0].prepared is None and "OPENAI_API_KEY" in jobs[0].skipped and secrets == {}
+    scenario = load_scenario_text(SCENARIO, "scenario.yaml")
+    from toolchoice.providers.core.model import ToolchoiceError
+
+    with pytest.raises(ToolchoiceError, match="OPENAI_API_KEY"):
+        runner.prepare_jobs(scenario, [translate("openai", scenario)], missing_key_fails=True)
+
+
+def test_a_refused_translation_is_skipped_with_the_ledger_error_and_nothing_is_sent():
+    """Ollama ignores tool_choice (its API has no such field), so --no-emulate refuses a named choice."""
+    from toolchoice.providers import RenderOptions
+
+    scenario = load_scenario_text(SCENARIO.replace("tool_choice: required", "tool_choice: get_weather"), "s.yaml")
+    translation = translate("ollama", scenario, RenderOptions(emulate=False))
+    jobs, _ = runner.prepare_jobs(scenario, [translation])
+    assert translation.request is None and jobs[0].skipped.startswith("refused: ")
+    runner.run(jobs, 1, runner.SendSettings(transport=httpx.MockTransport(lambda r: pytest.fail("sent"))))
+    assert jobs[0].samples == []
+
+
+def test_a_provider_error_body_becomes_the_providers_own_message(key):
+    error = json.loads((DATA / "errors" / "error-openai-tool-choice-without-tools.json").read_text())
+    jobs, _ = jobs_for()
+    runner.run(jobs, 1, runner.SendSettings(retries=0, transport=httpx.MockTransport(
+        lambda r: httpx.Response(400, json=error))))
+    sample = jobs[0].samples[0]
+    assert sample.status == 400 and sample.verdict["category"] == "error"
+    assert sample.reply.error.message == error["error"]["message"]

@@ -1,0 +1,379 @@
+"""Official-SDK conformance: every shipped config × provider × tool_choice value, rendered by
+toolchoice, is checked against the provider's official SDK request type with unknown keys refused,
+and, where the SDK client can be pointed at a stand-in transport, the path and body the real SDK
+sends for the same call are compared with toolchoice's.
+
+- OpenAI Chat and its compatible hosts: openai's ``CompletionCreateParamsNonStreaming`` TypedDict,
+  checked strictly by tests/sdk_types.py (the SDK itself does not refuse unknown keys).
+- OpenAI Responses: ``ResponseCreateParamsNonStreaming``; Anthropic: ``MessageCreateParamsNonStreaming``.
+- Gemini: google-genai's pydantic models (``Content``, ``Tool``, ``ToolConfig``, ``GenerationConfig``), whose
+  ``_common.BaseModel`` sets ``extra='forbid'``, so an unknown key fails validation.
+- Bedrock: botocore's ``ParamValidator`` on the bedrock-runtime ``Converse`` input shape.
+- Where the client can be pointed elsewhere, the real client's request is compared: openai, anthropic and
+  google-genai through a mock transport, botocore's bedrock-runtime client through the stand-in server on
+  127.0.0.1 (tests/servers.py) with placeholder credentials.
+- Cohere and Ollama have no SDK in the test extra (the issue names openai, anthropic, google-genai and
+  botocore): not checked here.
+
+Each exception is listed in ``HOST_EXTRAS`` / ``EXCEPTIONS`` with the source that documents it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+pytest.importorskip("openai")
+pytest.importorskip("anthropic")
+pytest.importorskip("google.genai")
+pytest.importorskip("botocore")
+
+import httpx  # noqa: E402
+
+from sdk_types import check  # noqa: E402
+from toolchoice.providers.core import registry  # noqa: E402
+from toolchoice.providers.core.capabilities import PROVIDER_IDS  # noqa: E402
+from toolchoice.providers.core.model import Scenario, ToolChoice, Translation  # noqa: E402
+from toolchoice.providers.core.scenario import load_scenario  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
+CHOICES = ("auto", "none", "required", "named", "allowed")
+
+OPENAI_CHAT_HOSTS = ("openai", "azure", "mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "xai",
+                     "vllm", "llamacpp", "huggingface")
+NO_SDK_IN_TEST_EXTRA = ("cohere", "ollama")
+assert set(OPENAI_CHAT_HOSTS + NO_SDK_IN_TEST_EXTRA + ("openai-responses", "anthropic", "gemini", "bedrock")) == set(
+    PROVIDER_IDS)
+
+# Host extras: keys or values an OpenAI-compatible host documents beyond openai's types. Each entry
+# is (provider, a text the problem line contains) -> the source that documents it.
+HOST_EXTRAS: dict[tuple[str, str], str] = {
+    ("mistral", "$.tool_choice"): 'mistralai 3.7.0 client/models/toolchoiceenum.py: "any" (not an OpenAI word)',
+    ("mistral", "unknown key 'name' (ChatCompletionToolMessageParam"):
+        "mistralai 3.7.0 client/models/toolmessage.py: a tool message has name",
+    ("deepseek", "$: unknown key 'thinking'"): "api-docs.deepseek.com guides/thinking_mode (thinking: {type})",
+    ("huggingface", "$.tool_choice"): "huggingface_hub chat_completion.py: named choice {function: {name}}, no type",
+    ("azure", "$: missing required key 'model'"): "openai-python lib/azure.py: the deployment in the URL names the model",
+    ("openrouter", "$: unknown key 'provider'"): "openrouter.ai/docs/features/provider-routing (provider object)",
+}
+
+
+def _choice(mode: str, scenario: Scenario) -> ToolChoice | None:
+    names = scenario.tool_names
+    if mode in ("named", "allowed") and not names:
+        return None
+    if mode == "named":
+        return ToolChoice("named", name=names[0], spelling=names[0])
+    if mode == "allowed":
+        return ToolChoice("allowed", allowed=names[:1], allowed_mode="auto", spelling="allowed")
+    return ToolChoice(mode, spelling=mode)  # type: ignore[arg-type]
+
+
+def _cases() -> list[tuple[str, str, str]]:
+    return [(config.stem, provider, mode) for config in CONFIGS for provider in PROVIDER_IDS
+            if provider not in NO_SDK_IN_TEST_EXTRA for mode in CHOICES]
+
+
+_SCENARIOS: dict[str, Scenario] = {}
+
+
+def _render(config: str, provider: str, mode: str) -> Translation | None:
+    scenario = _SCENARIOS.get(config)
+    if scenario is None:
+        scenario = _SCENARIOS[config] = load_scenario(ROOT / "configs" / f"{config}.yaml")
+    choice = _choice(mode, scenario)
+    if choice is None:
+        return None
+    return registry.translate(provider, scenario._replace(tool_choice=choice))
+
+
+# ---- validators ---------------------------------------------------------------------------------
+
+
+def _openai_chat(body: dict[str, Any]) -> list[str]:
+    from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
+
+    return check(body, CompletionCreateParamsNonStreaming)
+
+
+def _openai_responses(body: dict[str, Any]) -> list[str]:
+    from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
+
+    return check(body, ResponseCreateParamsNonStreaming)
+
+
+def _anthropic(body: dict[str, Any]) -> list[str]:
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+
+    return check(body, MessageCreateParamsNonStreaming)
+
+
+# The REST body's top-level fields and the google-genai model each one is (GenerateContentRequest in
+# ai.google.dev/api/generate-content; google-genai 3.4.0 types.py).
+def _gemini_models() -> dict[str, Any]:
+    from google.genai import types
+
+    return {"contents": types.Content, "tools": types.Tool, "toolConfig": types.ToolConfig,
+            "systemInstruction": types.Content, "generationConfig": types.GenerationConfig}
+
+
+def _gemini(body: dict[str, Any]) -> list[str]:
+    import pydantic
+
+    models = _gemini_models()
+    problems = [f"$: unknown key '{k}'" for k in body if k not in models]
+    for key, model in models.items():
+        if key not in body:
+            continue
+        values = body[key] if key in ("contents", "tools") else [body[key]]
+        if not isinstance(values, list):
+            problems.append(f"$.{key}: expected an array")
+            continue
+        for i, value in enumerate(values):
+            try:
+                model.model_validate(value)
+            except pydantic.ValidationError as exc:
+                problems += [f"$.{key}[{i}].{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
+    return problems
+
+
+def _bedrock(body: dict[str, Any], model: str) -> list[str]:
+    import botocore.session
+    from botocore.validate import ParamValidator
+
+    shape = botocore.session.get_session().get_service_model("bedrock-runtime").operation_model("Converse").input_shape
+    report = ParamValidator().validate({"modelId": model, **body}, shape)
+    return [line for line in report.generate_report().splitlines() if line.strip() and "Invalid" not in line[:8]] \
+        if report.has_errors() else []
+
+
+def validate(provider: str, translation: Translation) -> list[str]:
+    assert translation.request is not None
+    body = translation.request.body
+    if provider in OPENAI_CHAT_HOSTS:
+        problems = _openai_chat(body)
+    elif provider == "openai-responses":
+        problems = _openai_responses(body)
+    elif provider == "anthropic":
+        problems = _anthropic(body)
+    elif provider == "gemini":
+        problems = _gemini(body)
+    elif provider == "bedrock":
+        model = translation.request.url.split("/model/")[1].split("/")[0]
+        problems = _bedrock(body, model)
+    else:  # pragma: no cover - guarded by _cases
+        raise AssertionError(provider)
+    return [p for p in problems if not any(provider == host and text in p for (host, text) in HOST_EXTRAS)]
+
+
+@pytest.mark.parametrize("config, provider, mode", _cases(), ids=["-".join(c) for c in _cases()])
+def test_rendered_body_conforms_to_the_official_sdk_type(config: str, provider: str, mode: str):
+    translation = _render(config, provider, mode)
+    if translation is None:
+        pytest.skip("the config has no tools to name")
+    if translation.request is None:
+        codes = [e.code for e in translation.ledger if e.severity == "error"]
+        assert codes, "refused without an error in the ledger"
+        return  # refused with a reason: nothing goes on the wire
+    assert validate(provider, translation) == []
+
+
+# ---- the checks can fail: an unknown key anywhere is reported ------------------------------------
+
+
+def _weather(provider: str, mode: str = "named") -> Translation:
+    translation = _render("weather", provider, mode)
+    assert translation is not None and translation.request is not None
+    return translation
+
+
+def _with(translation: Translation, change: Callable[[dict[str, Any]], None]) -> Translation:
+    body = json.loads(json.dumps(translation.request.body))
+    change(body)
+    return translation._replace(request=translation.request._replace(body=body))
+
+
+def _first_tool(body: dict[str, Any]) -> dict[str, Any]:
+    tools = body["tools"] if "tools" in body else body["toolConfig"]["tools"]
+    tool = tools[0]
+    if "functionDeclarations" in tool:
+        return tool["functionDeclarations"][0]
+    return tool.get("function") or tool.get("toolSpec") or tool
+
+
+@pytest.mark.parametrize("provider", ["openai", "together", "openai-responses", "anthropic", "gemini", "bedrock"])
+@pytest.mark.parametrize("where", ["top", "tool", "choice"])
+def test_an_unknown_key_is_refused(provider: str, where: str):
+    translation = _weather(provider)
+    assert validate(provider, translation) == []
+
+    def change(body: dict[str, Any]) -> None:
+        if where == "top":
+            body["not_a_field"] = 1
+        elif where == "tool":
+            _first_tool(body)["not_a_field"] = 1
+        else:
+            choice = body.get("tool_choice") or body.get("toolConfig", {}).get("toolChoice") or \
+                body.get("toolConfig", {}).get("functionCallingConfig")
+            if isinstance(choice, dict):
+                choice["not_a_field"] = 1
+            else:
+                body["tool_choice"] = {"type": "not_a_type"}
+
+    problems = validate(provider, _with(translation, change))
+    assert problems and any("not_a_field" in p or "not_a_type" in p or "not_a" in p or "extra" in p.lower()
+                            for p in problems), problems
+
+
+def test_together_strict_is_not_in_openai_hosts_exceptions():
+    # together 3.1.1 types/tools_param.py has no strict; toolchoice no longer sends it (the row says unsupported)
+    scenario = load_scenario(ROOT / "configs" / "strict-schema.yaml")
+    translation = registry.translate("together", scenario)
+    assert translation.request is not None
+    assert all("strict" not in t["function"] for t in translation.request.body.get("tools", []))
+
+
+# ---- the real SDK client's request, through a stand-in transport ---------------------------------
+
+
+class _Capture:
+    """A transport handler that records the request and answers a minimal valid reply. ``http`` is the
+    HTTP package the SDK is built on (anthropic 2.x uses httpx2, the others httpx)."""
+
+    def __init__(self, reply: dict[str, Any], http: Any = httpx) -> None:
+        self.requests: list[Any] = []
+        self.reply = reply
+        self.http = http
+
+    def __call__(self, request: Any) -> Any:
+        self.requests.append(request)
+        return self.http.Response(200, json=self.reply)
+
+    def client(self) -> Any:
+        return self.http.Client(transport=self.http.MockTransport(self))
+
+    @property
+    def body(self) -> Any:
+        return json.loads(self.requests[-1].content)
+
+
+_CHAT_REPLY = {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+               "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}]}
+_RESPONSES_REPLY = {"id": "r", "object": "response", "created_at": 0, "model": "m", "output": [], "status": "completed",
+                    "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+_ANTHROPIC_REPLY = {"id": "m", "type": "message", "role": "assistant", "model": "m", "content": [],
+                    "stop_reason": "end_turn", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+_GEMINI_REPLY = {"candidates": [{"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}]}
+
+# Documented exception: google-genai 3.4.0 _api_client.py defaults the Gemini API to version "v1"
+# (GOOGLE_AI_API_DEFAULT_VERSION); toolchoice posts to v1beta, the version ai.google.dev's tool-calling
+# reference (FunctionCallingConfig, Mode VALIDATED) documents. The SDK is told v1beta here so that the
+# rest of the path and the body are compared; the version difference is the fact
+# "gemini.sdk_default_version" in providers/core/facts.py.
+GEMINI_API_VERSION = "v1beta"
+
+WIRE_CASES = [(c, p, m) for (c, p, m) in _cases() if p in ("openai", "openai-responses", "anthropic", "gemini")]
+
+
+@pytest.mark.parametrize("config, provider, mode", WIRE_CASES, ids=["-".join(c) for c in WIRE_CASES])
+def test_the_official_client_sends_the_same_path_and_body(config: str, provider: str, mode: str):
+    translation = _render(config, provider, mode)
+    if translation is None or translation.request is None:
+        pytest.skip("nothing to send")
+    body = translation.request.body
+    url = httpx.URL(translation.request.url)
+    if provider == "openai":
+        import openai
+
+        capture = _Capture(_CHAT_REPLY)
+        client = openai.OpenAI(api_key="sk-test", base_url="http://127.0.0.1:9/v1",
+                               http_client=capture.client())
+        client.chat.completions.create(**body)
+    elif provider == "openai-responses":
+        import openai
+
+        capture = _Capture(_RESPONSES_REPLY)
+        client = openai.OpenAI(api_key="sk-test", base_url="http://127.0.0.1:9/v1",
+                               http_client=capture.client())
+        client.responses.create(**body)
+    elif provider == "anthropic":
+        import anthropic
+        import httpx2
+
+        capture = _Capture(_ANTHROPIC_REPLY, httpx2)
+        client = anthropic.Anthropic(api_key="sk-test", base_url="http://127.0.0.1:9", http_client=capture.client())
+        client.messages.create(**body)
+    else:
+        from google import genai
+        from google.genai import types
+
+        capture = _Capture(_GEMINI_REPLY)
+        client = genai.Client(api_key="test-key", http_options=types.HttpOptions(
+            base_url="http://127.0.0.1:9/", api_version=GEMINI_API_VERSION, httpx_client=capture.client()))
+        config_fields = {"tools": body.get("tools"), "tool_config": body.get("toolConfig"),
+                         "system_instruction": body.get("systemInstruction")}
+        config_fields.update({k: v for k, v in (body.get("generationConfig") or {}).items()})
+        model = url.path.split("/models/")[1].split(":")[0]
+        client.models.generate_content(model=model, contents=body["contents"], config=types.GenerateContentConfig(
+            **{k: v for k, v in config_fields.items() if v is not None}))
+    sent = capture.requests[-1]
+    assert sent.url.path == url.path
+    if provider == "gemini":
+        assert _gemini_sdk_normalized(capture.body) == _gemini_sdk_normalized(body)
+    else:
+        assert capture.body == body
+
+
+def _gemini_sdk_normalized(body: Any) -> Any:
+    """Documented differences of google-genai 3.4.0's serialization, not of meaning: its ``Type`` enum
+    writes schema types in capitals (types.py class Type: OBJECT, STRING, ...; the REST reference lists the
+    same enum), and an empty ``generationConfig: {}`` is always sent."""
+    if isinstance(body, dict):
+        out = {k: (v.upper() if k == "type" and isinstance(v, str) else _gemini_sdk_normalized(v))
+               for k, v in body.items()}
+        if out.get("generationConfig") == {}:
+            del out["generationConfig"]
+        return out
+    if isinstance(body, list):
+        return [_gemini_sdk_normalized(v) for v in body]
+    return body
+
+
+BEDROCK_CASES = [(c, p, m) for (c, p, m) in _cases() if p == "bedrock"]
+
+
+@pytest.fixture(scope="module")
+def bedrock_stand_in():
+    from servers import StandIn
+
+    import botocore.session
+
+    with StandIn("bedrock") as server:
+        client = botocore.session.get_session().create_client(
+            "bedrock-runtime", region_name="us-east-1", endpoint_url=server.url, aws_access_key_id="AKIDTEST",
+            aws_secret_access_key="test-secret")
+        yield server, client
+
+
+@pytest.mark.parametrize("config, provider, mode", BEDROCK_CASES, ids=["-".join(c) for c in BEDROCK_CASES])
+def test_botocore_sends_the_same_converse_path_and_body(config: str, provider: str, mode: str, bedrock_stand_in):
+    """botocore's bedrock-runtime client, pointed at the stand-in on 127.0.0.1 with placeholder credentials,
+    sends converse(modelId=..., **body): the same path (modelId URL-quoted by botocore) and JSON body."""
+    from urllib.parse import unquote
+
+    translation = _render(config, provider, mode)
+    if translation is None or translation.request is None:
+        pytest.skip("nothing to send")
+    body = translation.request.body
+    path = httpx.URL(translation.request.url).path
+    model = unquote(path.split("/model/")[1].rsplit("/", 1)[0])
+    server, client = bedrock_stand_in
+    before = len(server.requests)
+    client.converse(modelId=model, **body)
+    sent = server.requests[before]
+    assert unquote(sent.path) == unquote(path)
+    assert sent.json == body
