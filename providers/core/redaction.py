@@ -215,11 +215,10 @@ def safe_json_text(text: str, parsed: Any, redactor: Redactor) -> str:
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f\x9b]")
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
+
+
 def printable(text: str) -> str:
     """``text`` without terminal escape sequences and control characters (tabs and newlines stay):
     what a server writes into an error message must not move the cursor or recolour the terminal."""
-    return _ANSI.sub("", text) if ("\x1b" in text or _has_control(text)) else text
-
-
-def _has_control(text: str) -> bool:
-    return any((ord(ch) < 32 and ch not in "\t\n") or ord(ch) in (0x7F, 0x9B) for ch in text)
+    return _ANSI.sub("", text) if _CONTROL.search(text) else text  # C-speed look first: bodies can be large
