@@ -7,8 +7,8 @@ OpenAI-format chat requests (tools / tool_choice / messages) for LiteLLM's trans
 BFCL function docs use their own type names ("dict", "float", "tuple", "any", ...). Before sending
 them to a native tools API, BFCL itself maps them to JSON Schema types with its GORILLA_TO_OPENAPI
 table (bfcl_eval/constants/type_mappings.py, ShishirPatil/gorilla, Apache-2.0) and replaces "." in
-function names with "_" (OpenAI-style name rules); ``BFCL_TYPES`` and ``wire_name`` apply the same
-facts, so both sides translate the schemas the leaderboard actually sends and every request is built.
+function names with "_" (OpenAI-style name rules); the library's ``bfcl_schema`` (the same table, in
+toolchoice.providers.core.tool_import) and ``wire_name`` apply the same facts, so both sides translate the schemas the leaderboard actually sends and every request is built.
 """
 
 from __future__ import annotations
@@ -18,17 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolchoice.providers.core.tool_import import bfcl_schema
+
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "tests" / "data" / "schemas"
-
-BFCL_TYPES: dict[str, str] = {
-    "integer": "integer", "number": "number", "float": "number", "double": "number", "string": "string",
-    "boolean": "boolean", "bool": "boolean", "array": "array", "list": "array", "tuple": "array",
-    "dict": "object", "object": "object", "any": "string", "Any": "string", "byte": "integer",
-    "short": "integer", "long": "integer", "Bigint": "integer", "char": "string", "String": "string",
-    "ArrayList": "array", "Array": "array", "Queue": "array", "Stack": "array", "HashMap": "object",
-    "Hashtable": "object",
-}
 
 # One model per provider id, used by both toolchoice and LiteLLM; azure and bedrock need their location.
 PROVIDER_SETTINGS: dict[str, dict[str, Any]] = {
@@ -96,26 +89,6 @@ def openai_tool_choice(value: Any) -> Any:
     return value
 
 
-def json_schema_types(schema: Any) -> Any:
-    """BFCL type names -> JSON Schema type names, recursively (other keys untouched)."""
-    if isinstance(schema, list):
-        return [json_schema_types(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key == "type" and isinstance(value, str):
-            out[key] = BFCL_TYPES.get(value, value)
-        elif key == "properties" and isinstance(value, dict):
-            out[key] = {name: json_schema_types(prop) for name, prop in value.items()}
-        elif key in ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs", "definitions"):
-            out[key] = ({k: json_schema_types(v) for k, v in value.items()}
-                        if key in ("$defs", "definitions") and isinstance(value, dict) else json_schema_types(value))
-        else:
-            out[key] = value
-    return out
-
-
 def wire_name(name: str) -> str:
     return name.replace(".", "_")
 
@@ -126,7 +99,7 @@ def tool_sets() -> list[tuple[str, tuple[dict[str, Any], ...]]]:
     for path in sorted(SCHEMAS.glob("*.json")):
         tools = []
         for tool in json.loads(path.read_text(encoding="utf-8"))["tools"]:
-            entry = {"name": wire_name(tool["name"]), "parameters": json_schema_types(tool.get("parameters") or {})}
+            entry = {"name": wire_name(tool["name"]), "parameters": bfcl_schema(tool.get("parameters") or {})}
             if tool.get("description"):
                 entry["description"] = tool["description"]
             tools.append(entry)

@@ -24,7 +24,7 @@ FLOOR_IMPORTS = "import typer, yaml, json"
 HEAVY_PACKAGES = ("httpx", "httpcore", "h11", "anyio", "jsonschema", "referencing", "rpds", "rich", "pygments",
                   "markdown_it")
 UNNEEDED_OWN = ("anthropic", "bedrock", "cohere", "gemini", "ollama", "openai_responses", "transport", "verdict",
-                "errors", "overlay")
+                "errors", "overlay", "langchain_dialect")
 
 _LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( +)(\S+)")
 

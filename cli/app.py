@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "compare": ("compare_cmd", "compare"),
     "probe": ("probe_cmd", "probe"),
     "providers": ("providers_cmd", "providers"),
+    "tools": ("tools_cmd", "tools"),
 }
 
 

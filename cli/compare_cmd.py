@@ -9,13 +9,14 @@ from typing import Optional
 
 import typer
 
-from toolchoice.providers.core.model import Scenario, Translation
+from toolchoice.providers.core.model import Scenario, ToolchoiceError, Translation
 
 from . import exits
 from .compare_view import markdown, print_table, row_cells
 from .exits import handled
 from .output import write
-from .render_cmd import BASE_URL, CAPS, MODEL, NO_EMULATE, SCENARIO, STRICT, TOOL_CHOICE, build_translations
+from .render_cmd import (BASE_URL, CAPS, DIALECT, MODEL, NO_EMULATE, SCENARIO, STRICT, TOOL_CHOICE, Dialect,
+                         build_translations)
 
 
 class CompareFormat(str, Enum):
@@ -52,13 +53,19 @@ def compare(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    dialect: Dialect = DIALECT,
 ) -> None:
     """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
     from .inputs import scenario_with_override
 
+    if send and dialect is Dialect.langchain:
+        raise ToolchoiceError("--dialect langchain is a dry run: it shows what LangChain would send",
+                              hint="drop --send, or send the API requests with --dialect api")
     loaded = scenario_with_override(scenario, tool_choice)
     translations = build_translations(loaded, [providers] if providers else None, model, base_url, strict,
                                       no_emulate, capabilities)
+    if dialect is Dialect.langchain:
+        return _compare_langchain(scenario, loaded, translations, format)
     if send:
         from .compare_send import run_compare_send
 
@@ -74,4 +81,32 @@ def compare(
         print_table(rows, f"{scenario} · dry run (nothing sent)",
                     ledgers={t.provider: t.ledger for t in translations})
     if any(t.refused for t in translations):
+        raise typer.Exit(exits.REFUSED)
+
+
+LANGCHAIN_COLUMNS = ("langchain wrapper", "API tool_choice")
+
+
+def _compare_langchain(scenario_path: Path, scenario: Scenario, translations: list[Translation],
+                       format: CompareFormat) -> None:
+    """One row per provider for what LangChain's wrapper sends, with the API's tool_choice beside it."""
+    from toolchoice.providers.langchain_dialect import apply
+
+    from .output import choice_text
+
+    views = [apply(t, scenario) for t in translations]
+    shown = [v.translation for v in views]
+    rows = dry_rows(scenario, shown)
+    for row, view in zip(rows, views):
+        row["langchain wrapper"] = view.wrapper or "–"
+        row["API tool_choice"] = choice_text(view.api.effective_tool_choice) if view.api.request else "REFUSED"
+    if format is CompareFormat.json:
+        document = {"scenario": str(scenario_path), "dialect": "langchain", "providers": [v.to_json() for v in views]}
+        write(json.dumps(document, indent=2, ensure_ascii=False))
+    elif format is CompareFormat.markdown:
+        write(markdown(rows, LANGCHAIN_COLUMNS))
+    else:
+        print_table(rows, f"{scenario_path} · dry run · as LangChain's bind_tools sends it (nothing sent)",
+                    LANGCHAIN_COLUMNS, ledgers={t.provider: t.ledger for t in shown})
+    if any(t.refused for t in shown):
         raise typer.Exit(exits.REFUSED)

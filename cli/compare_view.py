@@ -15,7 +15,7 @@ from .output import choice_text
 COLUMNS = ("provider", "endpoint", "tool_choice on the wire", "tools", "parallel", "strict", "ledger")
 COMPARED = ("tool_choice on the wire", "tools", "parallel", "strict")  # cells highlighted when they differ
 _NOISE = {"model.default", "tool_choice.spelling", "tool_choice.mapped", "parallel.mapped", "strict.mapped",
-          "endpoint.base_url"}
+          "endpoint.base_url", "dialect.call"}
 
 
 def headline(ledger: list[LedgerEntry]) -> LedgerEntry | None:

@@ -16,6 +16,7 @@ FAILED = 1  # network or provider error
 BAD_INPUT = 2  # bad scenario, option or file
 REFUSED = 3  # a translation was refused (an error in the ledger, or a warning under --strict)
 DISOBEYED = 4  # a reply did not obey the requested tool_choice
+DRIFT = 5  # `render --snapshot`: the snapshot files differ from what render produces now
 
 EXIT_CODES: dict[int, str] = {
     OK: "rendered / sent and obeyed (warnings allowed)",
@@ -23,6 +24,7 @@ EXIT_CODES: dict[int, str] = {
     BAD_INPUT: "bad input or usage",
     REFUSED: "translation refused (an error in the ledger, or a warning under --strict)",
     DISOBEYED: "the reply disobeyed the requested tool_choice",
+    DRIFT: "snapshot check failed: a snapshot file changed, is missing or is extra",
 }
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -166,6 +166,7 @@ class Scenario(NamedTuple):
     messages: tuple[Message, ...] = ()
     providers: Mapping[str, ProviderSettings] = _EMPTY
     lines: Mapping[str, int] = _EMPTY  # top-level key -> line, for messages
+    notes: tuple[LedgerEntry, ...] = ()  # from loading (tools imported with from:): start of every ledger
 
     def settings_for(self, provider: str) -> ProviderSettings:
         return self.providers.get(provider, _NO_SETTINGS)

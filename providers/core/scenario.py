@@ -12,14 +12,15 @@ import codecs
 import json
 import math
 import re
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import yaml
 
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
-from .model import (SETTINGS_KEYS, HistoryCall, Message, ProviderSettings, Scenario, Tool,
+from .model import (SETTINGS_KEYS, HistoryCall, LedgerEntry, Message, ProviderSettings, Scenario, Tool,
                     ToolChoice, ToolchoiceError)
 
 TOP_KEYS = ("name", "description", "tools", "tool_choice", "parallel_tool_calls", "strict", "system",
@@ -184,6 +185,11 @@ def _show(value: Any) -> str:
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file. Raises ToolchoiceError (one line, with file:line)."""
+    return load_scenario_text(read_text(path), str(path))
+
+
+def read_text(path: str | Path, what: str = "scenario") -> str:
+    """A file's text, refusing what is not UTF-8 text with one line (``what``: the kind of file)."""
     name = str(path)
     try:
         with open(path, "rb") as handle:  # read at most one byte past the cap (/dev/zero never ends)
@@ -191,7 +197,7 @@ def load_scenario(path: str | Path) -> Scenario:
     except FileNotFoundError:
         raise ToolchoiceError(f"{name}: no such file", hint="check the path") from None
     except IsADirectoryError:
-        raise ToolchoiceError(f"{name}: is a directory, not a scenario file", hint="name a .yaml file") from None
+        raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint="name a .yaml file") from None
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
     if len(raw) > MAX_BYTES:
@@ -203,15 +209,14 @@ def load_scenario(path: str | Path) -> Scenario:
         raise ToolchoiceError("not UTF-8 text (UTF-16)", path=name, line=1, column=1, hint="save the file as UTF-8")
     if b"\x00" in raw:
         line, column = _byte_position(raw, raw.index(b"\x00"))
-        raise ToolchoiceError("this is a binary file (it holds NUL bytes), not a YAML scenario", path=name,
-                              line=line, column=column, hint="a scenario is a YAML or JSON text file")
+        raise ToolchoiceError(f"this is a binary file (it holds NUL bytes), not a YAML {what}", path=name,
+                              line=line, column=column, hint=f"a {what} is a YAML or JSON text file")
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line, column = _byte_position(raw, exc.start)
         raise ToolchoiceError(f"not UTF-8 text (byte {exc.start} is 0x{raw[exc.start]:02x})", path=name, line=line,
                               column=column, hint="save the file as UTF-8") from None
-    return load_scenario_text(text, name)
 
 
 def _byte_position(raw: bytes, index: int) -> tuple[int, int]:
@@ -220,13 +225,21 @@ def _byte_position(raw: bytes, index: int) -> tuple[int, int]:
 
 
 def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
+    with composed(text, path) as (reader, root):
+        return _built(reader, root)
+
+
+@contextmanager
+def composed(text: str, path: str) -> Iterator[tuple[_Reader, yaml.Node | None]]:
+    """The YAML document's root node and a reader for it (values with lines), or one-line errors."""
     fast = _compose_fast(text)
     if fast is not None:
         loader, root = fast
         try:
-            return _built(path, loader, root, text)
+            yield _reader(path, loader, text), root
         finally:
             loader.dispose()
+        return
     try:
         loader = yaml.SafeLoader(text)  # the reader refuses control characters right here
     except yaml.reader.ReaderError as exc:
@@ -254,7 +267,7 @@ def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
             mark = loader.get_mark()
             raise ToolchoiceError("invalid YAML: mappings and lists nest too deeply to read", path=path,
                                   line=mark.line + 1, column=mark.column + 1, hint=None) from None
-        return _built(path, loader, root, text)
+        yield _reader(path, loader, text), root
     finally:
         loader.dispose()
 
@@ -324,14 +337,19 @@ def _unusual(root: yaml.Node | None, limit: int) -> bool:
     return False
 
 
-def _built(path: str, loader: Any, root: yaml.Node | None, text: str) -> Scenario:
-    if root is None or (isinstance(root, yaml.ScalarNode) and root.value.strip() == ""):
-        raise ToolchoiceError("the scenario is empty", path=path, line=1,
-                              hint="start with tools:, tool_choice: and messages: (see configs/weather.yaml)")
+def _reader(path: str, loader: Any, text: str) -> _Reader:
+    """A reader for ``text``'s nodes, told what the text can hold (cheap checks skip the rest)."""
     reader = _Reader(path, loader)
-    reader.escapes = "\\" in text
+    reader.escapes = "\\" in text  # only an escape makes a lone surrogate (\ud800)
     reader.aliases = "*" in text
-    return _build(reader, root)
+    return reader
+
+
+def _built(r: _Reader, root: yaml.Node | None) -> Scenario:
+    if root is None or (isinstance(root, yaml.ScalarNode) and root.value.strip() == ""):
+        raise ToolchoiceError("the scenario is empty", path=r.path, line=1,
+                              hint="start with tools:, tool_choice: and messages: (see configs/weather.yaml)")
+    return _build(r, root)
 
 
 def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> ToolchoiceError:
@@ -346,7 +364,7 @@ def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> Toolcho
 def _build(r: _Reader, root: yaml.Node) -> Scenario:
     top = r.mapping(root, "the scenario", TOP_KEYS)
     lines = {key_node.value: key_node.start_mark.line + 1 for key_node, _ in root.value}
-    tools, written_empty = _tools(r, top.get("tools"))
+    tools, written_empty, notes = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)
 
     choice: ToolChoice | None = None
@@ -366,7 +384,7 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
             r.string(top[key], key, empty_ok=True)
     return Scenario(path=r.path, tools=tools, tools_written_empty="tools" in top and not tools and written_empty,
                     tool_choice=choice, parallel_tool_calls=parallel, strict=strict, system=system,
-                    messages=messages, providers=providers, lines=lines)
+                    messages=messages, providers=providers, lines=lines, notes=notes)
 
 
 def _no_yaml11_word(r: _Reader, node: yaml.Node) -> None:
@@ -383,22 +401,31 @@ def _no_yaml11_word(r: _Reader, node: yaml.Node) -> None:
     raise r.loc(node).fail(f"tool_choice: {word} is a YAML boolean ({str(bool(r.value(node))).lower()})", hint)
 
 
-def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool]:
+def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool, tuple[LedgerEntry, ...]]:
     if node is None:
-        return (), False
+        return (), False, ()
     if isinstance(node, yaml.ScalarNode) and r.value(node) is None:
-        return (), False
+        return (), False, ()
     items = r.sequence(node, "tools")
     tools: list[Tool] = []
+    notes: list[LedgerEntry] = []
     first_line: dict[str, int] = {}
     for item in items:
-        tool = _tool(r, item)
-        if tool.name in first_line:
-            raise r.loc(item).fail(f"duplicate tool name '{tool.name}' (first declared on line {first_line[tool.name]})",
-                                   "tool names must be unique: rename or remove one")
-        first_line[tool.name] = r.loc(item).line
-        tools.append(tool)
-    return tuple(tools), not items
+        if _key_node(item, "from") is not None:  # tools from a file or an MCP server (imported on use)
+            from .tool_import import import_tools
+
+            imported = import_tools(r, item)
+            batch, origin = imported.tools, f" (imported by from: {imported.source})"
+            notes.extend(imported.notes)
+        else:
+            batch, origin = (_tool(r, item),), ""
+        for tool in batch:
+            if tool.name in first_line:
+                raise r.loc(item).fail(f"duplicate tool name '{tool.name}'{origin} (first declared on line "
+                                       f"{first_line[tool.name]})", "tool names must be unique: rename or remove one")
+            first_line[tool.name] = r.loc(item).line
+            tools.append(tool)
+    return tuple(tools), not items, tuple(notes)
 
 
 def _tool(r: _Reader, node: yaml.Node) -> Tool:

@@ -68,6 +68,8 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     """Create the ledger, pick the model, plan the tool_choice and run the shared lints."""
     cap = cap or CAPABILITIES[provider]
     ledger = Ledger()
+    for note in scenario.notes:
+        ledger.add(*note)
     if cap.measured:
         ledger.info("capabilities.overlay", f"capabilities for {provider} come from a probe: {cap.measured}")
     settings = scenario.settings_for(provider)

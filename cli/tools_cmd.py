@@ -1,0 +1,85 @@
+"""`toolchoice tools`: read tools from a file or an MCP server and print them as neutral YAML (or JSON)."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from toolchoice.providers.core.model import ToolchoiceError
+
+from .exits import handled
+from .output import dumps, write
+
+
+class ToolsFormat(str, Enum):
+    yaml = "yaml"
+    json = "json"
+
+
+@handled
+def tools(
+    file: Optional[Path] = typer.Argument(None, help="A tool file: OpenAI chat or Responses tools, Anthropic tools, "
+                                          "Gemini functionDeclarations, an MCP tools/list result, BFCL function docs.",
+                                          show_default=False),
+    mcp: Optional[str] = typer.Option(None, "--mcp", help="Start this stdio MCP server (a command line) and list its tools."),
+    mcp_url: Optional[str] = typer.Option(None, "--mcp-url", help="List the tools of the streamable-HTTP MCP server at this URL."),
+    header: Optional[List[str]] = typer.Option(None, "--header", "-H", help="'Name: value' for --mcp-url (repeatable); "
+                                               "$NAME in the value is read from the environment, never printed."),
+    timeout: float = typer.Option(30.0, "--timeout", help="Seconds an MCP server gets to list its tools."),
+    format: ToolsFormat = typer.Option(ToolsFormat.yaml, "--format", "-f", help="yaml (a scenario's tools:) or json."),
+) -> None:
+    """Print the tools a file or an MCP server holds as neutral YAML: a quick start for a scenario."""
+    from toolchoice.providers.core import tool_import
+
+    given = [name for name, value in (("FILE", file), ("--mcp", mcp), ("--mcp-url", mcp_url)) if value is not None]
+    if len(given) != 1:
+        raise ToolchoiceError("give one of FILE, --mcp COMMAND or --mcp-url URL" if not given else
+                              f"give one source, not {' and '.join(given)}", hint="see toolchoice tools --help")
+    if header and not mcp_url:
+        raise ToolchoiceError("--header goes with --mcp-url")
+    if timeout <= 0:
+        raise ToolchoiceError("--timeout must be a positive number of seconds")
+    if file is not None:
+        imported = tool_import.import_file(file, shown=str(file))
+    else:
+        from toolchoice.providers.core import mcp_client
+
+        if mcp is not None:
+            listing = mcp_client.list_tools_stdio(mcp, timeout=timeout)
+            imported = tool_import.import_listing(listing, f"mcp: {mcp}")
+        else:
+            assert mcp_url is not None
+            listing = mcp_client.list_tools_http(mcp_url, _headers(header or []), timeout=timeout)
+            imported = tool_import.import_listing(listing, f"mcp_url: {mcp_url}")
+    doc = {"tools": [_neutral(t) for t in imported.tools]}
+    if format is ToolsFormat.json:
+        write(dumps({**doc, "ledger": [e.to_json() for e in imported.notes]}))
+        return
+    import yaml
+
+    notes = "".join(f"# {e.severity} {e.code}: {e.message}\n" for e in imported.notes)
+    write(notes + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100))
+
+
+def _headers(values: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for value in values:
+        name, sep, rest = value.partition(":")
+        if not sep or not name.strip():
+            raise ToolchoiceError(f"--header {name.strip() or value!r}: write 'Name: value'",
+                                  hint="e.g. -H 'Authorization: Bearer $MCP_TOKEN'")
+        out[name.strip()] = rest.strip()
+    return out
+
+
+def _neutral(tool: object) -> dict[str, object]:
+    """A Tool as a scenario writes it: name, then description, parameters and strict when set."""
+    out: dict[str, object] = {"name": tool.name}  # type: ignore[attr-defined]
+    for key in ("description", "parameters", "strict"):
+        value = getattr(tool, key)
+        if value is not None:
+            out[key] = value
+    return out

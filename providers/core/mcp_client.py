@@ -1,0 +1,191 @@
+"""List a live MCP server's tools with the official MCP Python SDK (the optional extra ``toolchoice[mcp]``).
+
+Imported only when a scenario or `toolchoice tools` names an MCP source. A stdio server is started as
+a subprocess and always stopped (the SDK's ``stdio_client`` closes stdin, then terminates the process
+tree); everything runs under one deadline, so a server that hangs, crashes or answers nonsense ends
+in a one-line ToolchoiceError in bounded time. Header values may name environment variables
+(``$TOKEN``, ``${TOKEN}``); their values are never printed.
+
+SDK facts (mcp 2.x, modelcontextprotocol/python-sdk): ``mcp.Client`` takes a ``StdioServerParameters``
+or a transport such as ``streamable_http_client(url, http_client=...)`` and negotiates the protocol
+on entry; ``Client.list_tools(cursor=...)`` returns a ``ListToolsResult`` (``tools``, ``next_cursor``).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Mapping
+
+from .model import ToolchoiceError
+
+INSTALL_HINT = "pip install 'toolchoice[mcp]'"
+MAX_PAGES = 100  # a server that keeps answering with a next cursor is cut off here
+
+
+def _sdk() -> Any:
+    try:
+        import mcp
+    except ImportError:
+        raise ToolchoiceError("importing tools from an MCP server needs the MCP Python SDK",
+                              hint=INSTALL_HINT) from None
+    if not hasattr(mcp, "Client"):
+        raise ToolchoiceError(f"the installed MCP SDK is too old (mcp {_version()}; toolchoice needs mcp 2)",
+                              hint=INSTALL_HINT) from None
+    return mcp
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mcp")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -> dict[str, Any]:
+    """``tools/list`` of a stdio server started with ``command`` (a command line, split like a shell)."""
+    who = f"mcp: {command}"
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise ToolchoiceError(f"{who}: cannot split the command line: {exc}", hint="check the quotes") from None
+    if not argv:
+        raise ToolchoiceError(f"{who}: the command is empty")
+    program = argv[0]
+    found = shutil.which(program, path=os.environ.get("PATH")) if os.sep not in program else (
+        program if os.access(Path(cwd or ".") / program, os.X_OK) else None)
+    if found is None:
+        raise ToolchoiceError(f"{who}: no such command: {program}", hint="check the command, or give its full path")
+    mcp = _sdk()
+    from mcp.client.stdio import stdio_client
+
+    params = mcp.StdioServerParameters(command=program, args=argv[1:], cwd=str(cwd) if cwd else None)
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:  # the server's stderr
+        try:
+            return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog))), who, timeout, {})
+        except ToolchoiceError as exc:
+            errlog.seek(0)
+            last = [line.strip() for line in errlog.read().splitlines() if line.strip()]
+            message = exc.message + (f"; the server's last stderr line: {last[-1][:200]}" if last else "")
+            raise ToolchoiceError(message, hint=exc.hint) from None
+
+
+def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> dict[str, Any]:
+    """``tools/list`` of a streamable-HTTP server at ``url``; ``$NAME`` in header values comes from the environment."""
+    who = f"mcp_url: {url}"
+    resolved, secrets = resolve_headers(headers, who)
+    mcp = _sdk()
+    from mcp.client.streamable_http import streamable_http_client
+    import httpx2  # the SDK's HTTP client (a dependency of mcp 2)
+
+    def connect() -> Awaitable[dict[str, Any]]:
+        client = httpx2.AsyncClient(headers=resolved, timeout=httpx2.Timeout(timeout))
+        return _listing(mcp.Client(streamable_http_client(url, http_client=client)), client)
+
+    return _run(connect, who, timeout, secrets)
+
+
+def resolve_headers(headers: Mapping[str, str], who: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Header values with ``$NAME`` / ``${NAME}`` read from the environment, and value -> $NAME for redaction."""
+    from .transport import _PLACEHOLDER
+
+    secrets: dict[str, str] = {}
+    missing: list[str] = []
+
+    def value_of(match: Any) -> str:
+        name = match.group(1) or match.group(2)
+        value = os.environ.get(name)
+        if not value:
+            missing.append(name)
+            return match.group(0)
+        secrets[value] = f"${name}"
+        return value
+
+    resolved = {name: _PLACEHOLDER.sub(value_of, value) for name, value in headers.items()}
+    if missing:
+        raise ToolchoiceError(f"{who}: a header needs {', '.join(dict.fromkeys(missing))}, which is not set in "
+                              "the environment", hint="export it, or remove it from headers")
+    return resolved, secrets
+
+
+async def _listing(client: Any, http: Any = None) -> dict[str, Any]:
+    """Every page of tools/list as one MCP result: ``{"tools": [...]}`` with the wire's field names."""
+    tools: list[Any] = []
+    try:
+        async with client:
+            cursor = None
+            for _ in range(MAX_PAGES):
+                page = await client.list_tools(cursor=cursor)
+                tools.extend(tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    break
+    finally:
+        if http is not None:
+            await http.aclose()
+    return {"tools": tools}
+
+
+def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float,
+         secrets: dict[str, str]) -> dict[str, Any]:
+    """Run the listing under one deadline; every failure becomes one line (secrets redacted)."""
+    import anyio
+
+    async def bounded() -> dict[str, Any]:
+        with anyio.fail_after(timeout):
+            return await make()
+
+    try:
+        return anyio.run(bounded)
+    except ToolchoiceError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - task groups wrap errors; each becomes one line
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        cause = _leaf(exc)
+        if isinstance(cause, TimeoutError):
+            message = f"{who}: no tool listing within {timeout:g} s (the server hangs, or is slow to start)"
+            hint = "check the server, or raise from: timeout"
+        else:
+            message, hint = f"{who}: {_describe(cause)}", None
+        for value, name in secrets.items():
+            message = message.replace(value, name)
+        raise ToolchoiceError(message, hint=hint) from None
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The first real error inside nested exception groups (cancellations are what it caused)."""
+    try:
+        group: type[BaseException] = BaseExceptionGroup  # type: ignore[name-defined]  # Python 3.11+
+    except NameError:  # Python 3.10: anyio's backport
+        from exceptiongroup import BaseExceptionGroup as group  # type: ignore[no-redef]
+    while isinstance(exc, group):
+        inner = [e for e in exc.exceptions if not _is_cancel(e)] or list(exc.exceptions)
+        exc = inner[0]
+    return exc
+
+
+def _is_cancel(exc: BaseException) -> bool:
+    import asyncio
+
+    return isinstance(exc, asyncio.CancelledError)  # anyio.run runs on asyncio
+
+
+def _describe(exc: BaseException) -> str:
+    name = type(exc).__name__
+    if name == "ValidationError":  # pydantic: the server's answer does not fit the MCP types
+        errors = exc.errors()  # type: ignore[attr-defined]
+        first = errors[0] if errors else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return f"the server's answer is malformed: {where + ': ' if where else ''}{first.get('msg', exc)}"
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+    if name in ("MCPError", "McpError"):
+        return f"the server failed: {text}"
+    if isinstance(exc, OSError) or "Connect" in name:
+        return f"cannot connect: {text}"
+    return f"{name}: {text}"

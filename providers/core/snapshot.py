@@ -1,0 +1,105 @@
+"""Golden wire snapshots: one reviewable file per scenario x provider, written or checked.
+
+A snapshot is the translation (request with keys as ``$VARS``, tool_choice requested and on the
+wire, the ledger, the offered tools) as JSON with sorted keys, two-space indents and a final
+newline. Nothing in it depends on the machine: translations carry no timestamps and no environment
+values, and absolute paths that reach a ledger message (an MCP command line, say) are written
+relative to the scenario's folder, the working directory or the home folder. So ``--update`` on
+one machine and a check on another compare byte for byte.
+
+Layout: ``DIR/<scenario file stem>/<provider>.json``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from pathlib import Path
+from typing import Iterable, NamedTuple
+
+from .model import ToolchoiceError, Translation
+
+SUFFIX = ".json"
+
+
+class Drift(NamedTuple):
+    """One snapshot file that does not match: changed, missing (not written yet) or extra (no longer rendered)."""
+
+    path: str  # relative to the snapshot folder, with /
+    kind: str  # "changed" | "missing" | "extra"
+    diff: str  # a unified diff for "changed", else ""
+
+
+def snapshot_text(translation: Translation, scenario_path: str) -> str:
+    """The stable text of one translation."""
+    text = json.dumps(translation.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return _relative_paths(text, scenario_path)
+
+
+def _relative_paths(text: str, scenario_path: str) -> str:
+    places = [(str(Path(scenario_path).resolve().parent), "<scenario-dir>"), (os.getcwd(), "<cwd>"),
+              (str(Path.home()), "~")]
+    for absolute, shown in sorted(places, key=lambda p: -len(p[0])):
+        if len(absolute) > 1:  # never "/" alone
+            for form in (absolute, json.dumps(absolute)[1:-1]):  # as is, and as JSON escapes it
+                text = text.replace(form, shown)
+    return text
+
+
+def snapshot_files(rendered: Iterable[tuple[str, list[Translation]]]) -> dict[str, str]:
+    """(scenario path, its translations) -> {"<stem>/<provider>.json": text}. Two scenarios with the same
+    file stem would share a folder: refused."""
+    files: dict[str, str] = {}
+    stems: dict[str, str] = {}
+    for scenario_path, translations in rendered:
+        stem = Path(scenario_path).stem
+        if stem in stems and stems[stem] != scenario_path:
+            raise ToolchoiceError(f"{scenario_path} and {stems[stem]} would share the snapshot folder '{stem}'",
+                                  hint="give the scenario files different names")
+        stems[stem] = scenario_path
+        for t in translations:
+            files[f"{stem}/{t.provider}{SUFFIX}"] = snapshot_text(t, scenario_path)
+    return files
+
+
+def _existing(directory: Path) -> dict[str, Path]:
+    if not directory.is_dir():
+        return {}
+    return {p.relative_to(directory).as_posix(): p for p in sorted(directory.glob(f"*/*{SUFFIX}"))}
+
+
+def check(directory: Path, expected: dict[str, str]) -> list[Drift]:
+    """Every difference between the snapshot folder and ``expected``, in path order."""
+    if directory.exists() and not directory.is_dir():
+        raise ToolchoiceError(f"{directory}: not a folder", hint="--snapshot names a folder of snapshot files")
+    existing = _existing(directory)
+    drifts: list[Drift] = []
+    for rel in sorted(set(expected) | set(existing)):
+        if rel not in existing:
+            drifts.append(Drift(rel, "missing", ""))
+        elif rel not in expected:
+            drifts.append(Drift(rel, "extra", ""))
+        else:
+            old = existing[rel].read_text(encoding="utf-8")
+            if old != expected[rel]:
+                diff = "".join(difflib.unified_diff(old.splitlines(keepends=True), expected[rel].splitlines(keepends=True),
+                                                    f"{rel} (snapshot)", f"{rel} (now)"))
+                drifts.append(Drift(rel, "changed", diff))
+    return drifts
+
+
+def update(directory: Path, expected: dict[str, str]) -> list[Drift]:
+    """Write ``expected`` (only files whose text changed) and remove extra snapshot files; returns what changed."""
+    drifts = check(directory, expected)
+    for drift in drifts:
+        path = directory / drift.path
+        if drift.kind == "extra":
+            path.unlink()
+            if not any(path.parent.iterdir()):
+                path.parent.rmdir()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(expected[drift.path])
+    return drifts

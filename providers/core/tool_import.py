@@ -1,0 +1,513 @@
+"""Tools from where they already are: a tool file in another API's format, or a live MCP server.
+
+A scenario's ``tools:`` may hold ``{from: PATH}``, ``{from: {mcp: "COMMAND ARGS"}}`` or
+``{from: {mcp_url: URL, headers: {...}}}`` next to inline tools. The file's format is detected
+(OpenAI chat or Responses tool lists, Anthropic tools, Gemini function declarations, an MCP
+``tools/list`` result, BFCL function docs, or toolchoice's own ``tools:`` list), converted to
+neutral ``Tool`` records, and every change is a ledger note that reaches every translation
+(``Scenario.notes``). A file that reads as two formats is refused, never guessed.
+
+Field names per format, from the SDK type files: openai-python ``ChatCompletionFunctionToolParam``
+(``{type: function, function: FunctionDefinition}``) and Responses ``FunctionToolParam`` (flat
+``name``/``parameters``/``strict``/``type: function``), anthropic ``ToolParam`` (``input_schema``,
+``cache_control``, ``type: custom``), google-genai ``FunctionDeclaration`` (``parameters`` as a Gemini
+``Schema`` with upper-case ``Type`` names and ``nullable``, or ``parametersJsonSchema``) and the MCP
+``Tool`` (mcp-types: ``name``, ``title``, ``description``, ``inputSchema``, ``outputSchema``,
+``annotations``, ``icons``, ``execution``, ``_meta``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, NamedTuple
+
+import yaml
+
+from .model import LedgerEntry, Tool, ToolchoiceError
+
+# BFCL function docs use their own type names. Before sending them to a native tools API, BFCL maps
+# them to JSON Schema types with this table: GORILLA_TO_OPENAPI in
+# berkeley-function-call-leaderboard/bfcl_eval/constants/type_mappings.py (ShishirPatil/gorilla, Apache-2.0).
+BFCL_TYPES: dict[str, str] = {
+    "integer": "integer", "number": "number", "float": "number", "double": "number", "string": "string",
+    "boolean": "boolean", "bool": "boolean", "array": "array", "list": "array", "tuple": "array",
+    "dict": "object", "object": "object", "any": "string", "Any": "string", "byte": "integer",
+    "short": "integer", "long": "integer", "Bigint": "integer", "char": "string", "String": "string",
+    "ArrayList": "array", "Array": "array", "Queue": "array", "Stack": "array", "HashMap": "object",
+    "Hashtable": "object",
+}
+JSON_TYPES = frozenset(("integer", "number", "string", "boolean", "array", "object", "null"))
+_SCHEMA_LISTS = ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs", "definitions")
+
+FORMATS: dict[str, str] = {
+    "toolchoice": "toolchoice tools (name, description, parameters)",
+    "openai-chat": "OpenAI chat tools",
+    "openai-responses": "OpenAI Responses tools",
+    "anthropic": "Anthropic tools",
+    "gemini": "Gemini function declarations",
+    "mcp": "an MCP tools/list result",
+    "bfcl": "BFCL function docs",
+}
+# keys of a tool entry that only one format has
+_MARKERS = {"function": "openai-chat", "input_schema": "anthropic", "inputSchema": "mcp",
+            "parametersJsonSchema": "gemini", "parameters_json_schema": "gemini", "behavior": "gemini",
+            "responseJsonSchema": "gemini", "response_json_schema": "gemini"}
+_GEMINI_TYPES = frozenset(("STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL", "TYPE_UNSPECIFIED"))
+# what each format may carry beside name/description/parameters, and is not sent (no neutral field)
+_KEPT = {"name", "description", "parameters", "strict", "type", "function", "input_schema", "inputSchema",
+         "parametersJsonSchema", "parameters_json_schema"}
+
+DataPath = tuple[Any, ...]
+
+
+class Imported(NamedTuple):
+    tools: tuple[Tool, ...]
+    notes: tuple[LedgerEntry, ...]
+    format: str
+    source: str  # as the user wrote it: a path, or "mcp: COMMAND" / "mcp_url: URL"
+
+
+class ImportProblem(Exception):
+    """A problem at a place in the imported data; the caller turns it into file:line."""
+
+    def __init__(self, message: str, where: DataPath = (), hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message, self.where, self.hint = message, where, hint
+
+
+# ---- the scenario's `from:` entries --------------------------------------------------------------
+
+FROM_KEYS = ("mcp", "mcp_url", "headers", "timeout")
+DEFAULT_TIMEOUT = 30.0
+
+
+def import_tools(r: Any, item: yaml.Node) -> Imported:
+    """``{from: ...}`` in a scenario's tools (``r``: the scenario's reader, for lines and values)."""
+    fields = r.mapping(item, "a tools entry with from:", ("from",))
+    node = fields["from"]
+    loc = r.loc(node)
+    base = Path(r.path).parent if not r.path.startswith("<") else Path.cwd()
+    value = r.value(node)
+    if isinstance(value, str):
+        if not value.strip():
+            raise loc.fail("from: needs a file path", "from: tools.json, or from: {mcp: COMMAND}")
+        return import_file(base / value, shown=value, at=(r.path, loc.line))
+    if not isinstance(value, dict):
+        raise loc.fail("from: must be a file path or {mcp: COMMAND} / {mcp_url: URL}", None)
+    r.mapping(node, "from:", FROM_KEYS)
+    sources = [k for k in ("mcp", "mcp_url") if k in value]
+    if len(sources) != 1:
+        raise loc.fail("from: needs exactly one of mcp: or mcp_url:" if sources else
+                       "from: needs a file path, mcp: COMMAND or mcp_url: URL", None)
+    timeout = value.get("timeout", DEFAULT_TIMEOUT)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
+        raise loc.fail("from: timeout must be a positive number of seconds", None)
+    headers = value.get("headers") or {}
+    if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
+        raise loc.fail("from: headers must map names to strings", 'headers: {Authorization: "Bearer $TOKEN"}')
+    from . import mcp_client
+
+    try:
+        if "mcp" in value:
+            command = value["mcp"]
+            if not isinstance(command, str) or not command.strip():
+                raise loc.fail("from: mcp must be a command line", 'mcp: "python -m my_server"')
+            if headers:
+                raise loc.fail("from: headers go with mcp_url:, not mcp:", None)
+            return import_listing(mcp_client.list_tools_stdio(command, timeout=float(timeout), cwd=base),
+                                  f"mcp: {command}")
+        url = value["mcp_url"]
+        if not isinstance(url, str) or not url.strip():
+            raise loc.fail("from: mcp_url must be a URL", 'mcp_url: "http://127.0.0.1:8000/mcp"')
+        return import_listing(mcp_client.list_tools_http(url, headers, timeout=float(timeout)), f"mcp_url: {url}")
+    except ToolchoiceError as exc:
+        if exc.path:
+            raise
+        raise ToolchoiceError(exc.message, path=r.path, line=loc.line, hint=exc.hint) from None
+
+
+# ---- files ---------------------------------------------------------------------------------------
+
+def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None = None) -> Imported:
+    """Tools from a JSON, YAML or JSON Lines file. ``shown``: the path as the user wrote it (the notes
+    name it: the same on every machine); errors name ``path``, where the user finds the file; ``at``:
+    the scenario file and line that asked for it."""
+    from .scenario import composed, read_text
+
+    shown = shown or str(path)
+    name = str(path)
+    try:
+        text = read_text(path, "tool")
+    except ToolchoiceError as exc:
+        if at and not exc.path:  # no such file: say which scenario line asked for it
+            raise ToolchoiceError(f"from: {exc.message}", path=at[0], line=at[1], hint=exc.hint) from None
+        raise
+    lines = _json_lines(text)
+    if lines is not None:
+        data: Any = [entry for entry, _ in lines]
+        return _imported(data, shown, lambda where: lines[where[0]][1] if where else 1, name)
+    read = False
+    try:
+        with composed(text, name) as (reader, root):
+            read = True
+            if root is None or (isinstance(root, yaml.ScalarNode) and not root.value.strip()):
+                raise ToolchoiceError("the file is empty: no tools to import", path=name, line=1)
+            data = reader.value(root)
+            return _imported(data, shown, lambda where: _line_of(root, where), name)
+    except ToolchoiceError:
+        if read:
+            raise
+        try:  # JSON that YAML cannot read (tabs for indentation): read it as JSON, lines unknown
+            data = json.loads(text)
+        except ValueError:
+            raise
+        return _imported(data, shown, lambda where: None, name)
+
+
+def _json_lines(text: str) -> list[tuple[Any, int]] | None:
+    """JSON Lines (BFCL's function doc files): one JSON object per line; None when it is not that."""
+    rows = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if len(rows) < 2 or not all(line.lstrip().startswith("{") and line.rstrip().endswith("}") for _, line in rows):
+        return None
+    out = []
+    for n, line in rows:
+        try:
+            out.append((json.loads(line), n))
+        except ValueError:
+            return None
+    return out
+
+
+def _line_of(root: yaml.Node, where: DataPath) -> int | None:
+    node = root
+    for step in where:
+        if isinstance(node, yaml.MappingNode) and isinstance(step, str):
+            node = next((v for k, v in node.value if k.value == step), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and step < len(node.value):
+            node = node.value[step]
+        else:
+            break
+        if node is None:
+            return None
+    return node.start_mark.line + 1
+
+
+def _imported(data: Any, shown: str, line_of: Callable[[DataPath], int | None], name: str) -> Imported:
+    try:
+        return convert(data, shown)
+    except ImportProblem as problem:
+        raise ToolchoiceError(problem.message, path=name, line=line_of(problem.where), hint=problem.hint) from None
+
+
+def import_listing(listing: Any, shown: str) -> Imported:
+    """An MCP tools/list result read from a live server (no lines: errors name the source)."""
+    try:
+        return convert(listing, shown, expect="mcp")
+    except ImportProblem as problem:
+        where = ".".join(str(w) for w in problem.where)
+        raise ToolchoiceError(f"{shown}: {problem.message}" + (f" (at {where})" if where else ""),
+                              hint=problem.hint) from None
+
+
+# ---- detection and conversion --------------------------------------------------------------------
+
+def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
+    """Plain data (a parsed file) -> tools and notes. Raises ImportProblem."""
+    entries, at, wrapper = _tool_list(data)
+    formats: list[str] = []
+    skipped: list[str] = []
+    for i, (entry, where) in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise ImportProblem(f"tool {i + 1} is not a mapping (found {type(entry).__name__})", where)
+        kind = wrapper or _entry_format(entry, where)
+        if kind == "skip":
+            skipped.append(str(entry.get("name") or entry.get("type")))
+        formats.append(kind)
+    fmt = _one_format([f for f in formats if f != "skip"], expect)
+    notes: list[LedgerEntry] = []
+    tools: list[Tool] = []
+    first: dict[str, int] = {}
+    for i, ((entry, where), kind) in enumerate(zip(entries, formats)):
+        if kind == "skip":
+            continue
+        tool = _convert_entry(entry, fmt, where, notes)
+        if tool.name in first:
+            raise ImportProblem(f"duplicate tool name '{tool.name}' (also tool {first[tool.name] + 1})", where,
+                                "tool names must be unique")
+        first[tool.name] = i
+        tools.append(tool)
+    if not tools:
+        raise ImportProblem(f"no function tools to import (only {', '.join(skipped)})" if entries
+                            else "the tool list is empty", at)
+    count = f"{len(tools)} tool{'s' if len(tools) != 1 else ''}"
+    notes.insert(0, LedgerEntry("info", "import.format", f"{shown}: {count} read as {FORMATS[fmt]}"))
+    if skipped:
+        notes.append(LedgerEntry("warning", "import.skipped", f"{shown}: not function tools, left out: "
+                                 f"{', '.join(skipped)} (hosted tools have no neutral form; write a custom "
+                                 "free-text tool inline in the scenario)"))
+    return Imported(tuple(tools), tuple(notes), fmt, shown)
+
+
+def _tool_list(data: Any) -> tuple[list[tuple[Any, DataPath]], DataPath, str | None]:
+    """The tool entries with where each is, where the list is, and the format a wrapper decides (Gemini)."""
+    if isinstance(data, list):
+        if data and all(isinstance(e, dict) and _declarations_key(e) for e in data):
+            # Gemini's tools: [{functionDeclarations: [...]}, {googleSearch: {}}, ...]
+            out: list[tuple[Any, DataPath]] = []
+            for i, group in enumerate(data):
+                key = _declarations_key(group)
+                if not isinstance(group[key], list):
+                    raise ImportProblem(f"{key} must be a list", (i, key))
+                out.extend((entry, (i, key, j)) for j, entry in enumerate(group[key]))
+            return out, (), "gemini"
+        return [(entry, (i,)) for i, entry in enumerate(data)], (), None
+    if not isinstance(data, dict):
+        raise ImportProblem(f"expected a list of tools or a mapping, not {type(data).__name__}", (),
+                            "see `toolchoice tools --help` for the formats read")
+    declarations = _declarations_key(data)
+    containers = [k for k in ("tools", "function") if isinstance(data.get(k), list)]
+    if declarations and containers:
+        raise ImportProblem(f"ambiguous: the file has both {declarations}: and {containers[0]}:", (),
+                            "keep one tool list per file")
+    if declarations:
+        if not isinstance(data[declarations], list):
+            raise ImportProblem(f"{declarations} must be a list", (declarations,))
+        return [(e, (declarations, i)) for i, e in enumerate(data[declarations])], (declarations,), "gemini"
+    if len(containers) > 1:
+        raise ImportProblem("ambiguous: the file has both tools: and function: lists", ())
+    if containers:  # tools: an MCP tools/list result, a request body, toolchoice's own list;
+        key = containers[0]  # function: a BFCL question entry {id, question, function: [...]}
+        entries, _, wrapper = _tool_list(data[key])
+        return [(entry, (key, *where)) for entry, where in entries], (key,), wrapper
+    if isinstance(data.get("name"), str):  # one tool on its own
+        return [(data, ())], (), None
+    raise ImportProblem("no tool list found", (), "expected a list of tools, or tools: / functionDeclarations:")
+
+
+def _declarations_key(data: dict[str, Any]) -> str | None:
+    return next((k for k in ("functionDeclarations", "function_declarations") if k in data), None)
+
+
+def _entry_format(entry: dict[str, Any], where: DataPath) -> str:
+    kind = entry.get("type")
+    marked = {fmt for key, fmt in _MARKERS.items() if key in entry}
+    if kind == "function" and "function" not in entry:
+        marked.add("openai-responses")
+    if kind not in (None, "function") and not marked:
+        return "skip"  # hosted tools (web_search, code_interpreter, bash_20250124), OpenAI custom tools
+    if "parameters" in entry and marked - {"openai-responses", "gemini"}:
+        marked.add("toolchoice")  # parameters beside input_schema / inputSchema / function
+    if len(marked) > 1:
+        raise ImportProblem(f"ambiguous tool: it reads as {' and as '.join(FORMATS[m] for m in sorted(marked))}",
+                            where, "keep one format's keys in each tool")
+    if marked:
+        return marked.pop()
+    types = _types_in(entry.get("parameters"))
+    if types & _GEMINI_TYPES:
+        return "gemini"
+    if types - JSON_TYPES and types - JSON_TYPES <= set(BFCL_TYPES):
+        return "bfcl"
+    return "toolchoice"
+
+
+def _types_in(schema: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("type"), str):
+                found.add(node["type"])
+            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+def _one_format(formats: list[str], expect: str | None) -> str:
+    kinds = set(formats)
+    if len(kinds) > 1 and kinds - {"toolchoice", "bfcl"} and kinds - {"toolchoice", "gemini"}:
+        first = {k: formats.index(k) + 1 for k in kinds}
+        shown = ", ".join(f"tool {first[k]} as {FORMATS[k]}" for k in sorted(kinds, key=first.get))
+        raise ImportProblem(f"ambiguous: the tools read as different formats ({shown})", (),
+                            "import each format from its own file")
+    if kinds == {"toolchoice", "bfcl"}:
+        kinds = {"bfcl"}
+    elif kinds == {"toolchoice", "gemini"}:
+        kinds = {"gemini"}
+    fmt = kinds.pop() if kinds else (expect or "toolchoice")
+    if expect == "mcp" and fmt == "toolchoice":
+        return "mcp"  # a server listed tools without inputSchema: the checks below say so
+    return fmt
+
+
+def _convert_entry(entry: dict[str, Any], fmt: str, where: DataPath, notes: list[LedgerEntry]) -> Tool:
+    fields = entry
+    inner: DataPath = where
+    if fmt == "openai-chat":
+        if entry.get("type") not in ("function", None):
+            raise ImportProblem(f"OpenAI chat tool of type {entry.get('type')!r}: only function tools import", where)
+        fields, inner = entry["function"], (*where, "function")
+        if not isinstance(fields, dict):
+            raise ImportProblem("function must be a mapping (name, description, parameters)", inner)
+    name = fields.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ImportProblem("a tool needs a name (a non-empty string)", inner)
+    description = fields.get("description")
+    if description is not None and not isinstance(description, str):
+        raise ImportProblem(f"description of tool '{name}' must be a string", (*inner, "description"))
+    strict = fields.get("strict") if fmt in ("openai-chat", "openai-responses", "anthropic", "toolchoice") else None
+    if strict is not None and not isinstance(strict, bool):
+        raise ImportProblem(f"strict of tool '{name}' must be true or false", (*inner, "strict"))
+
+    key, schema = _schema_of(fields, fmt)
+    if fmt == "mcp" and key is None:
+        raise ImportProblem(f"MCP tool '{name}' has no inputSchema", inner, "the MCP Tool requires inputSchema")
+    if fmt == "anthropic" and key is None:
+        raise ImportProblem(f"Anthropic tool '{name}' has no input_schema", inner)
+    schema_at = (*inner, key) if key else inner
+    if schema is not None and not isinstance(schema, dict):
+        raise ImportProblem(f"the schema of tool '{name}' must be a JSON Schema object (a mapping), not "
+                            f"{type(schema).__name__}", schema_at)
+    if fmt == "bfcl" and schema is not None:
+        schema = _bfcl_schema(name, schema, notes)
+    elif fmt == "gemini" and schema is not None and key == "parameters":
+        schema = _gemini_schema(name, schema, notes)
+    if schema is not None and "type" in schema and schema["type"] != "object":
+        raise ImportProblem(f"the schema of tool '{name}' must describe an object, not type {schema['type']!r}",
+                            schema_at, "a tool's arguments are an object: wrap the value in an object property")
+    extras = _tool_fields(name, fields, inner) if fmt in ("anthropic", "openai-responses", "toolchoice") else {}
+    dropped = [k for k in fields if k not in _KEPT and k not in extras]
+    if fmt == "openai-chat":
+        dropped += [k for k in entry if k not in ("type", "function")]
+    if dropped:
+        notes.append(LedgerEntry("info", "import.dropped", f"tool '{name}': {', '.join(dropped)} not imported "
+                                 f"(a function tool has no field for {'it' if len(dropped) == 1 else 'them'})"))
+    return Tool(name=name, description=description, parameters=schema, strict=strict, fields=extras)
+
+
+def _tool_fields(name: str, fields: dict[str, Any], where: DataPath) -> dict[str, Any]:
+    """The newer per-tool fields a scenario's tool takes too (cache_control, input_examples, ...); the
+    translators keep them where the provider's tool type has them and say so where not."""
+    from .scenario import TOOL_FIELD_TYPES
+
+    out: dict[str, Any] = {}
+    for key, types in TOOL_FIELD_TYPES.items():
+        value = fields.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+            raise ImportProblem(f"{key} of tool '{name}' must be {' or '.join(t.__name__ for t in types)}",
+                                (*where, key))
+        if key == "input_examples" and not all(isinstance(v, dict) for v in value):
+            raise ImportProblem(f"input_examples of tool '{name}' must be a list of argument mappings", (*where, key))
+        out[key] = value
+    return out
+
+
+def _schema_of(fields: dict[str, Any], fmt: str) -> tuple[str | None, Any]:
+    keys = {"anthropic": ("input_schema",), "mcp": ("inputSchema",),
+            "gemini": ("parametersJsonSchema", "parameters_json_schema", "parameters")}.get(fmt, ("parameters",))
+    for key in keys:
+        if key in fields and fields[key] is not None:
+            return key, fields[key]
+    return None, None
+
+
+def _counted(seen: Counter[str]) -> str:
+    """"dict -> object, float -> number (2x)": each change once, with how often it happened."""
+    return ", ".join(k + (f" ({n}x)" if n > 1 else "") for k, n in seen.items())
+
+
+# ---- BFCL types -> JSON Schema ---------------------------------------------------------------------
+
+def bfcl_schema(schema: Any, seen: Counter[str] | None = None) -> Any:
+    """BFCL type names -> JSON Schema type names, recursively (other keys untouched), as BFCL itself
+    converts them before a native tools request. ``seen`` counts each conversion ("float -> number")."""
+    if isinstance(schema, list):
+        return [bfcl_schema(item, seen) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, str):
+            out[key] = BFCL_TYPES.get(value, value)
+            if seen is not None and out[key] != value:
+                seen[f"{value} -> {out[key]}"] += 1
+        elif key == "properties" and isinstance(value, dict):
+            out[key] = {name: bfcl_schema(prop, seen) for name, prop in value.items()}
+        elif key in _SCHEMA_LISTS:
+            out[key] = ({k: bfcl_schema(v, seen) for k, v in value.items()}
+                        if key in ("$defs", "definitions") and isinstance(value, dict) else bfcl_schema(value, seen))
+        else:
+            out[key] = value
+    return out
+
+
+def _bfcl_schema(name: str, schema: dict[str, Any], notes: list[LedgerEntry]) -> dict[str, Any]:
+    seen: Counter[str] = Counter()
+    out = bfcl_schema(schema, seen)
+    if seen:
+        notes.append(LedgerEntry("info", "import.bfcl_types", f"tool '{name}': BFCL types read as JSON Schema, "
+                                 f"as BFCL sends them: {_counted(seen)}"))
+    lossy = sorted({k.split(" ")[0] for k in seen if k.split(" ")[0] in ("any", "Any", "tuple")})
+    if lossy:
+        what = {"any": "any becomes string", "Any": "Any becomes string", "tuple": "tuple an array of any length"}
+        notes.append(LedgerEntry("warning", "import.bfcl_lossy", f"tool '{name}': no JSON Schema type means the "
+                                 f"same, so BFCL's own mapping narrows it: {', '.join(what[t] for t in lossy)}"))
+    return out
+
+
+# ---- Gemini Schema -> JSON Schema --------------------------------------------------------------------
+
+_GEMINI_RENAMES = {"any_of": "anyOf", "max_items": "maxItems", "min_items": "minItems", "max_length": "maxLength",
+                   "min_length": "minLength", "max_properties": "maxProperties", "min_properties": "minProperties",
+                   "additional_properties": "additionalProperties", "defs": "$defs", "ref": "$ref"}
+_GEMINI_DROPPED = ("propertyOrdering", "property_ordering", "example")
+
+
+def _gemini_schema(name: str, schema: dict[str, Any], notes: list[LedgerEntry]) -> dict[str, Any]:
+    seen: Counter[str] = Counter()
+    out = _gemini_node(schema, seen)
+    if seen:
+        notes.append(LedgerEntry("info", "import.gemini_schema", f"tool '{name}': Gemini Schema read as JSON Schema: "
+                                 f"{_counted(seen)}"))
+    return out
+
+
+def _gemini_node(node: Any, seen: Counter[str]) -> Any:
+    if isinstance(node, list):
+        return [_gemini_node(item, seen) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _GEMINI_DROPPED:
+            seen[f"{key} dropped"] += 1
+            continue
+        new_key = _GEMINI_RENAMES.get(key, key)
+        if new_key != key:
+            seen[f"{key} -> {new_key}"] += 1
+        if key == "type" and isinstance(value, str) and value in _GEMINI_TYPES:
+            if value == "TYPE_UNSPECIFIED":
+                seen["TYPE_UNSPECIFIED dropped"] += 1
+                continue
+            out["type"] = value.lower()
+            seen["upper-case type names"] += 1
+        elif key in ("properties", "defs", "$defs") and isinstance(value, dict):
+            out[new_key] = {k: _gemini_node(v, seen) for k, v in value.items()}
+        elif new_key in ("items", "anyOf", "additionalProperties"):
+            out[new_key] = _gemini_node(value, seen)
+        elif key == "nullable":
+            continue
+        else:
+            out[new_key] = value
+    if node.get("nullable") is True:
+        seen["nullable -> type with null"] += 1
+        if isinstance(out.get("type"), str):
+            out["type"] = [out["type"], "null"]
+        else:
+            out = {"anyOf": [out, {"type": "null"}]}
+    return out

@@ -1,0 +1,240 @@
+"""Record what LangChain's partner packages put on the wire for each tool_choice spelling.
+
+NOT part of toolchoice and never imported by it or by the tests: run it by hand in a throwaway
+virtual environment outside the repository, with the partner packages installed there:
+
+    python3 -m venv /work/lc-venv
+    /work/lc-venv/bin/pip install langchain-openai langchain-anthropic langchain-groq \
+        langchain-mistralai langchain-fireworks langchain-ollama langchain-huggingface \
+        langchain-google-genai langchain-deepseek langchain-aws
+    /work/lc-venv/bin/python tests/dialect/record_langchain.py tests/data/langchain
+
+Nothing reaches the network: every HTTP send (httpx transports, which all the SDKs use, and
+botocore's ``before-send`` event for Bedrock) raises ``Captured`` with the request instead. The
+exception derives from BaseException so no SDK's retry or error wrapping (``except Exception``)
+swallows it. For each wrapper it writes ``<wrapper>.json``: the package versions, the date, and one
+case per (tool_choice spelling, number of tools, parallel_tool_calls) with either the body's tool
+fields (the conversation is dropped) or the exception the wrapper raised, and from which step.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+import importlib.util
+import inspect
+import json
+import os
+import sys
+import warnings
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any, Callable
+
+import httpx
+
+TOOLS = [
+    {"type": "function", "function": {
+        "name": "get_weather", "description": "Current weather for a city.",
+        "parameters": {"type": "object", "properties": {
+            "city": {"type": "string", "description": "City name, e.g. Paris"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["city"]}}},
+    {"type": "function", "function": {
+        "name": "get_time", "description": "Current local time in an IANA time zone.",
+        "parameters": {"type": "object", "properties": {
+            "timezone": {"type": "string", "description": "e.g. Europe/Paris"}}, "required": ["timezone"]}}},
+]
+BEDROCK_MODELS = ["anthropic.claude-3-5-sonnet-20240620-v1:0", "mistral.mistral-large-2407-v1:0",
+                  "meta.llama3-1-70b-instruct-v1:0"]
+CHOICES: list[Any] = ["auto", "none", "any", "required", True, False, None, "get_weather",
+                      {"type": "function", "function": {"name": "get_weather"}}]
+PROMPT = "What's the weather in Paris?"
+# conversation and sampling keys: not about tools, left out of the recording
+CONVERSATION = {"messages", "input", "contents", "system", "systemInstruction", "system_instruction", "model",
+                "modelId", "stream", "stream_options", "max_tokens", "max_completion_tokens", "temperature",
+                "inferenceConfig", "generationConfig", "generation_config", "options", "n", "keep_alive",
+                "think", "format"}
+
+
+class Captured(BaseException):
+    def __init__(self, url: str, body: Any) -> None:
+        super().__init__(url)
+        self.url = url
+        self.body = body
+
+
+def _capture_httpx(request: Any) -> None:
+    content = request.read() if not request.content else request.content
+    try:
+        body = json.loads(content)
+    except ValueError:
+        body = content.decode("utf-8", "replace")
+    raise Captured(str(request.url), body)
+
+
+def _patch_httpx() -> None:
+    """httpx, and httpx2 (the fork the openai and anthropic SDKs of these versions send with)."""
+    def send(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
+        _capture_httpx(request)
+
+    async def asend(self: Any, request: Any, *args: Any, **kwargs: Any) -> Any:
+        _capture_httpx(request)
+
+    for module in (httpx, importlib.import_module("httpx2") if importlib.util.find_spec("httpx2") else None):
+        if module is not None:
+            module.Client.send = send  # type: ignore[method-assign]
+            module.AsyncClient.send = asend  # type: ignore[method-assign]
+
+
+def _bedrock_hook(request: Any, **_: Any) -> None:
+    raise Captured(request.url, json.loads(request.body))
+
+
+def _env() -> None:
+    for name, value in {"OPENAI_API_KEY": "sk-test", "ANTHROPIC_API_KEY": "sk-ant-test", "GROQ_API_KEY": "gsk_test",
+                        "MISTRAL_API_KEY": "test", "FIREWORKS_API_KEY": "fw_test", "DEEPSEEK_API_KEY": "sk-test",
+                        "GOOGLE_API_KEY": "test", "HUGGINGFACEHUB_API_TOKEN": "hf_test", "HF_TOKEN": "hf_test",
+                        "AWS_ACCESS_KEY_ID": "AKIATEST", "AWS_SECRET_ACCESS_KEY": "test",
+                        "AWS_DEFAULT_REGION": "us-east-1", "HF_HUB_OFFLINE": "1"}.items():
+        os.environ[name] = value
+
+
+def wrappers() -> dict[str, tuple[str, str, Callable[[], Any]]]:
+    """wrapper name -> (toolchoice provider id, distribution, factory)."""
+
+    def openai_chat() -> Any:
+        from langchain_openai import ChatOpenAI
+        return ChatOpenAI(model="gpt-4o-mini", max_retries=0)
+
+    def openai_responses() -> Any:
+        from langchain_openai import ChatOpenAI
+        return ChatOpenAI(model="gpt-4o-mini", use_responses_api=True, max_retries=0)
+
+    def anthropic() -> Any:
+        from langchain_anthropic import ChatAnthropic
+        return ChatAnthropic(model="claude-sonnet-4-5", max_retries=0)
+
+    def groq() -> Any:
+        from langchain_groq import ChatGroq
+        return ChatGroq(model="llama-3.3-70b-versatile", max_retries=0)
+
+    def mistral() -> Any:
+        from langchain_mistralai import ChatMistralAI
+        return ChatMistralAI(model="mistral-small-latest", max_retries=0)
+
+    def fireworks() -> Any:
+        from langchain_fireworks import ChatFireworks
+        return ChatFireworks(model="accounts/fireworks/models/llama-v3p1-70b-instruct", max_retries=0)
+
+    def ollama() -> Any:
+        from langchain_ollama import ChatOllama
+        return ChatOllama(model="llama3.1")
+
+    def huggingface() -> Any:
+        from langchain_huggingface import ChatHuggingFace, HuggingFaceEndpoint
+        llm = HuggingFaceEndpoint(repo_id="meta-llama/Llama-3.1-8B-Instruct", task="text-generation",
+                                  huggingfacehub_api_token="hf_test", provider="auto")
+        return ChatHuggingFace(llm=llm, model_id="meta-llama/Llama-3.1-8B-Instruct")
+
+    def gemini() -> Any:
+        from langchain_google_genai import ChatGoogleGenerativeAI
+        return ChatGoogleGenerativeAI(model="gemini-2.5-flash", max_retries=0)
+
+    def deepseek() -> Any:
+        from langchain_deepseek import ChatDeepSeek
+        return ChatDeepSeek(model="deepseek-chat", max_retries=0)
+
+    def bedrock(model_id: str) -> Callable[[], Any]:
+        def factory() -> Any:
+            from langchain_aws import ChatBedrockConverse
+            model = ChatBedrockConverse(model=model_id, region_name="us-east-1")
+            model.client.meta.events.register("before-send.bedrock-runtime.*", _bedrock_hook)
+            return model
+        return factory
+
+    return {
+        "ChatOpenAI": ("openai", "langchain-openai", openai_chat),
+        "ChatOpenAI-responses": ("openai-responses", "langchain-openai", openai_responses),
+        "ChatAnthropic": ("anthropic", "langchain-anthropic", anthropic),
+        "ChatGroq": ("groq", "langchain-groq", groq),
+        "ChatMistralAI": ("mistral", "langchain-mistralai", mistral),
+        "ChatFireworks": ("fireworks", "langchain-fireworks", fireworks),
+        "ChatOllama": ("ollama", "langchain-ollama", ollama),
+        "ChatHuggingFace": ("huggingface", "langchain-huggingface", huggingface),
+        "ChatGoogleGenerativeAI": ("gemini", "langchain-google-genai", gemini),
+        "ChatDeepSeek": ("deepseek", "langchain-deepseek", deepseek),
+        "ChatBedrockConverse": ("bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[0])),
+        # which tool_choice types the wrapper lets through depends on the model id
+        "ChatBedrockConverse-mistral-large": ("bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[1])),
+        "ChatBedrockConverse-llama3-1": ("bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[2])),
+    }
+
+
+def _error(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def record_case(factory: Callable[[], Any], n_tools: int, choice: Any, parallel: bool | None) -> dict[str, Any]:
+    case: dict[str, Any] = {"tools": n_tools, "tool_choice": choice, "parallel_tool_calls": parallel}
+    model = factory()
+    kwargs: dict[str, Any] = {"tool_choice": choice}
+    if parallel is not None:
+        kwargs["parallel_tool_calls"] = parallel
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            bound = model.bind_tools(TOOLS[:n_tools], **kwargs)
+        except Exception as exc:  # the wrapper refuses in bind_tools
+            case.update(outcome="refused", step="bind_tools", error=_error(exc))
+            return case
+        try:
+            bound.invoke(PROMPT)
+        except Captured as sent:
+            body = sent.body if isinstance(sent.body, dict) else {"_raw": sent.body}
+            case.update(outcome="sent", url=sent.url.split("?")[0],
+                        body={k: v for k, v in body.items() if k not in CONVERSATION})
+        except Exception as exc:  # the wrapper refuses while building the request
+            case.update(outcome="refused", step="invoke", error=_error(exc))
+        else:
+            case.update(outcome="no request")
+    notes = sorted({str(w.message) for w in caught if "tool" in str(w.message).lower()})
+    if notes:
+        case["warnings"] = notes
+    return case
+
+
+def main(out_dir: str) -> None:
+    _env()
+    _patch_httpx()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    today = datetime.date.today().isoformat()
+    only = set(sys.argv[2:])
+    for name, (provider, distribution, factory) in wrappers().items():
+        if only and name not in only:
+            continue
+        model = factory()
+        takes_parallel = "parallel_tool_calls" in inspect.signature(type(model).bind_tools).parameters
+        cases = [record_case(factory, n, choice, parallel)
+                 for n in (1, 2) for parallel in (None, False, True) for choice in CHOICES]
+        document = {
+            "wrapper": name.split("-")[0], "provider": provider,
+            "model": next(getattr(model, a) for a in ("model_name", "model", "model_id") if getattr(model, a, None)),
+            "use_responses_api": getattr(model, "use_responses_api", None),
+            "bind_tools_takes_parallel_tool_calls": takes_parallel,
+            "versions": {d: version(d) for d in sorted({distribution, "langchain-core"})},
+            "recorded": today,
+            "recorded_by": "tests/dialect/record_langchain.py (httpx and botocore sends intercepted; nothing sent)",
+            "tools_bound": [t["function"]["name"] for t in TOOLS],
+            "cases": cases,
+        }
+        path = out / f"{name}.json"
+        path.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+        summary = {}
+        for c in cases:
+            summary[c["outcome"]] = summary.get(c["outcome"], 0) + 1
+        print(f"{name}: {summary} -> {path}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "tests/data/langchain")

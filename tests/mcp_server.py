@@ -1,0 +1,83 @@
+"""A small real MCP server for the import tests, written with the official SDK (mcp 2: MCPServer, which
+was FastMCP in mcp 1), plus three broken servers speaking raw JSON-RPC over stdio.
+
+    python tests/mcp_server.py stdio              # the good server over stdio
+    python tests/mcp_server.py http PORT          # the good server over streamable HTTP on 127.0.0.1:PORT
+    python tests/mcp_server.py hang PIDFILE       # writes its pid, reads stdin, never answers
+    python tests/mcp_server.py crash              # says why on stderr and exits 3 at once
+    python tests/mcp_server.py malformed          # answers initialize, then tools/list with "tools": "nope"
+    python tests/mcp_server.py string-schema      # a listing whose inputSchema is {"type": "string"}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from typing import Literal
+
+
+def good_server():  # type: ignore[no-untyped-def]
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
+
+    server = MCPServer("toolchoice-test")
+
+    @server.tool(title="Current weather", annotations=ToolAnnotations(readOnlyHint=True))
+    def get_weather(city: str, unit: Literal["celsius", "fahrenheit"] = "celsius") -> str:
+        """Current weather for a city."""
+        return f"sunny in {city}"
+
+    @server.tool()
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    return server
+
+
+def raw(listing: object) -> None:
+    """Answer initialize properly, then tools/list with ``listing`` as the result."""
+    for line in sys.stdin:
+        message = json.loads(line)
+        if "id" not in message:
+            continue
+        method = message.get("method")
+        if method == "initialize":
+            result: object = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                              "serverInfo": {"name": "broken", "version": "0"}}
+        elif method == "tools/list":
+            result = listing
+        else:
+            reply = {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "Method not found"}}
+            sys.stdout.write(json.dumps(reply) + "\n")
+            sys.stdout.flush()
+            continue
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}) + "\n")
+        sys.stdout.flush()
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    if mode == "stdio":
+        good_server().run("stdio")
+    elif mode == "http":
+        good_server().run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    elif mode == "hang":
+        with open(sys.argv[2], "w") as handle:
+            handle.write(str(os.getpid()))
+        for _ in sys.stdin:
+            pass
+        time.sleep(3600)
+    elif mode == "crash":
+        sys.stderr.write("boom: the server could not open its database\n")
+        sys.exit(3)
+    elif mode == "malformed":
+        raw({"tools": "nope"})
+    elif mode == "string-schema":
+        raw({"tools": [{"name": "echo", "inputSchema": {"type": "string"}}]})
+
+
+if __name__ == "__main__":
+    main()

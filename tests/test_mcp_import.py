@@ -1,0 +1,164 @@
+"""Tools from a live MCP server: a real server written with the official SDK (tests/mcp_server.py) over
+stdio and over streamable HTTP on 127.0.0.1, rendered for every provider; servers that hang, crash
+or answer with a malformed listing end in one line within a bounded time."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytest.importorskip("mcp", reason="the [mcp] extra (in [test]) is not installed")
+
+from toolchoice.providers.core.capabilities import PROVIDER_IDS  # noqa: E402
+from toolchoice.providers.core.model import RenderOptions  # noqa: E402
+from toolchoice.providers.core.registry import translate  # noqa: E402
+from toolchoice.providers.core.scenario import load_scenario  # noqa: E402
+
+SERVER = Path(__file__).resolve().parent / "mcp_server.py"
+TOKEN = "mcp-test-token-5e1d77"
+
+
+def server_command(mode: str, *args: str) -> str:
+    return shlex.join([sys.executable, str(SERVER), mode, *args])
+
+
+def toolchoice(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
+    assert exe
+    full = {k: v for k, v in os.environ.items() if k != "TOOLCHOICE_DEBUG"} | (env or {})
+    return subprocess.run([exe, *args], capture_output=True, text=True, cwd=cwd, env=full, timeout=180)
+
+
+def write_scenario(tmp_path: Path, source: dict, tool_choice: object = "auto") -> Path:
+    doc = {"tools": [{"from": source}], "tool_choice": tool_choice, "messages": [{"role": "user", "content": "hi"}]}
+    path = tmp_path / "scenario.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def check_server_tools(scenario) -> None:
+    assert [t.name for t in scenario.tools] == ["get_weather", "add"]
+    weather = scenario.tool("get_weather")
+    assert weather.description == "Current weather for a city."
+    assert weather.parameters["required"] == ["city"]
+    assert weather.parameters["properties"]["unit"]["enum"] == ["celsius", "fahrenheit"]
+    dropped = next(n.message for n in scenario.notes if n.code == "import.dropped")
+    assert dropped == "tool 'get_weather': title, outputSchema, annotations not imported (a function tool has no field for them)"
+    for pid in PROVIDER_IDS:
+        t = translate(pid, scenario, RenderOptions())
+        assert t.request is not None, (pid, t.ledger)
+        body = json.dumps(t.request.body)
+        assert '"get_weather"' in body and '"add"' in body and '"celsius"' in body, pid
+        assert t.ledger[0].code == "import.format", pid
+
+
+@pytest.fixture(scope="module")
+def http_server():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen([sys.executable, str(SERVER), "http", str(port)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            pytest.fail("the MCP test server did not start")
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_stdio_server_tools_render_for_every_provider(tmp_path):
+    scenario = load_scenario(write_scenario(tmp_path, {"mcp": server_command("stdio"), "timeout": 90}))
+    check_server_tools(scenario)
+    assert scenario.notes[0].message.endswith(": 2 tools read as an MCP tools/list result")
+
+
+def test_http_server_with_an_env_header(tmp_path, http_server, monkeypatch):
+    monkeypatch.setenv("MCP_TEST_TOKEN", TOKEN)
+    source = {"mcp_url": http_server, "headers": {"Authorization": "Bearer $MCP_TEST_TOKEN"}, "timeout": 60}
+    scenario = load_scenario(write_scenario(tmp_path, source))
+    check_server_tools(scenario)
+    assert TOKEN not in json.dumps([n._asdict() for n in scenario.notes])
+
+
+def test_tools_command_reads_both_transports(http_server):
+    stdio = toolchoice("tools", "--mcp", server_command("stdio"), "--timeout", "90")
+    assert stdio.returncode == 0, stdio.stderr
+    http = toolchoice("tools", "--mcp-url", http_server, "-H", "Authorization: Bearer $MCP_TEST_TOKEN",
+                      "--timeout", "60", env={"MCP_TEST_TOKEN": TOKEN})
+    assert http.returncode == 0, http.stderr
+    tools = yaml.safe_load(stdio.stdout)["tools"]
+    assert [t["name"] for t in tools] == ["get_weather", "add"]
+    assert yaml.safe_load(http.stdout)["tools"] == tools
+    assert TOKEN not in http.stdout + http.stderr
+
+
+def test_header_variable_not_set_is_bad_input(http_server, tmp_path):
+    result = toolchoice("tools", "--mcp-url", http_server, "-H", "Authorization: Bearer $MCP_UNSET_VAR_X")
+    assert result.returncode == 2
+    assert result.stderr.strip() == (f"toolchoice: error: mcp_url: {http_server}: a header needs MCP_UNSET_VAR_X, "
+                                     "which is not set in the environment (export it, or remove it from headers)")
+
+
+def run_bad(tmp_path: Path, source: dict) -> tuple[str, float]:
+    path = write_scenario(tmp_path, source)
+    started = time.monotonic()
+    result = toolchoice("render", path.name, "-p", "openai", "-f", "json", cwd=tmp_path)
+    elapsed = time.monotonic() - started
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    return lines[0], elapsed
+
+
+def test_a_hanging_server_times_out_and_is_stopped(tmp_path):
+    pidfile = tmp_path / "pid"
+    line, elapsed = run_bad(tmp_path, {"mcp": server_command("hang", str(pidfile)), "timeout": 3})
+    assert line.startswith("toolchoice: error: scenario.yaml:3: mcp: ") and \
+        "no tool listing within 3 s (the server hangs, or is slow to start)" in line, line
+    assert elapsed < 3 + 20, elapsed  # the deadline, the SDK's stop (stdin closed, 2 s, then the kill) and start-up
+    pid = int(pidfile.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # the server process is gone
+
+
+def test_a_crashing_server_says_why(tmp_path):
+    line, elapsed = run_bad(tmp_path, {"mcp": server_command("crash"), "timeout": 30})
+    assert "the server failed: Connection closed" in line
+    assert line.endswith("the server's last stderr line: boom: the server could not open its database"), line
+    assert elapsed < 30
+
+
+def test_a_malformed_listing_is_refused(tmp_path):
+    line, elapsed = run_bad(tmp_path, {"mcp": server_command("malformed"), "timeout": 30})
+    assert line.endswith("the server's answer is malformed: tools: Input should be a valid list"), line
+    line, _ = run_bad(tmp_path, {"mcp": server_command("string-schema"), "timeout": 30})
+    assert "malformed: tools.0.inputSchema.type" in line, line
+    assert elapsed < 30
+
+
+def test_nothing_listening_at_the_url(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    line, elapsed = run_bad(tmp_path, {"mcp_url": f"http://127.0.0.1:{port}/mcp", "timeout": 10})
+    assert line.startswith(f"toolchoice: error: scenario.yaml:3: mcp_url: http://127.0.0.1:{port}/mcp: cannot connect"), line
+    assert elapsed < 30
