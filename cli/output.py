@@ -121,6 +121,26 @@ def choice_text(value: Any) -> str:
     return value if isinstance(value, str) else compact(value)
 
 
+# Keys whose values are opaque reasoning state (signatures, encrypted reasoning): long, meaningless to read.
+OPAQUE_KEYS = frozenset({"signature", "thoughtSignature", "encrypted_content", "redactedContent"})
+_OPAQUE_SHOWN = 12
+_SENTINEL = "skip_thought_signature_validator"  # Google's documented stand-in: a word, not a secret
+
+
+def shorten_opaque(value: Any, key: str = "", parent: Any = None) -> Any:
+    """A copy of a body for people: signatures and encrypted reasoning shortened to their first characters
+    and length (JSON and curl output keep them whole). Redacted thinking's ``data`` is opaque too."""
+    if isinstance(value, dict):
+        return {k: shorten_opaque(v, k, value) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shorten_opaque(v, key, parent) for v in value]
+    opaque = key in OPAQUE_KEYS or (key == "data" and isinstance(parent, dict)
+                                    and parent.get("type") == "redacted_thinking")
+    if opaque and isinstance(value, str) and len(value) > _OPAQUE_SHOWN + 8 and value != _SENTINEL:
+        return f"{value[:_OPAQUE_SHOWN]}…({len(value)} chars)"
+    return value
+
+
 def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:
     from rich.json import JSON
     from rich.table import Table
@@ -143,7 +163,7 @@ def print_pretty(translations: list[Translation], titles: dict[str, str]) -> Non
             console.print(Text.assemble((f"{r.method} ", "bold"), r.url))
             for name, value in r.headers.items():
                 console.print(Text.assemble(("  " + name + ": ", "dim"), value))
-            console.print(JSON(wire_json(r.body), indent=2))
+            console.print(JSON(wire_json(shorten_opaque(r.body)), indent=2))
         if t.ledger:
             table = Table(show_header=True, header_style="bold", expand=False, show_lines=False)
             table.add_column("severity")

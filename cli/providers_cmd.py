@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 from enum import Enum
 
 import typer
@@ -36,11 +37,69 @@ def matrix_markdown() -> str:
     return "\n".join(lines)
 
 
+def model_rules_data(model: str) -> list[dict]:
+    """For each provider with a rule matching ``model``: the facts that apply and the rule each comes from."""
+    from toolchoice.providers.core.model_rules import resolve
+
+    out = []
+    for provider in CAPABILITIES:
+        facts = resolve(provider, model)
+        if not facts:
+            continue
+        out.append({"provider": provider, "model": model, "facts": [
+            {"fact": key, "value": fact.value, "rule": fact.rule.name, "source": fact.rule.source,
+             "verified": fact.rule.verified} for key, fact in facts.items() if fact.rule is not None]})
+    return out
+
+
+def print_model_rules(model: str, format: "MatrixFormat") -> None:
+    data = model_rules_data(model)
+    if format is not MatrixFormat.pretty:
+        write(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    if not data:
+        write(f"no model rule matches {model} (facts then come from the provider's capability row alone)")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)")
+    for column in ("provider", "fact", "value", "rule"):
+        table.add_column(column, no_wrap=True)
+    sources: dict[str, str] = {}
+    for entry in data:
+        for fact in entry["facts"]:
+            value = str(fact["value"]).lower() if isinstance(fact["value"], bool) else str(fact["value"])
+            table.add_row(entry["provider"], fact["fact"], value, fact["rule"])
+            sources[fact["rule"]] = f"{fact['source']} (verified {fact['verified']})"
+    console = Console()
+    console.print(table)
+    for name, source in sources.items():
+        console.print(f"[bold]{name}[/bold]: {source}", highlight=False)
+
+
+def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], str, str]]) -> Any:
+    """A table of dated items: name, providers, verified date, source."""
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False)
+    for column in (first, "providers", "verified", "source"):
+        table.add_column(column, overflow="fold")
+    for name, providers, verified, source in rows:
+        table.add_row(name, ", ".join(providers), verified, source)
+    return table
+
+
 @handled
 def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format", "-f",
-                                                 help="pretty, json or markdown.")) -> None:
+                                                 help="pretty, json or markdown."),
+              model: str = typer.Option(None, "--model", "-m",
+                                        help="Print the model rules that apply to this model id instead.")) -> None:
     """Print the support matrix (auto/none/required/any/named/allowed/parallel/strict per provider) and the
-    dated facts, each with its source and the date it was verified."""
+    dated facts, each with its source and the date it was verified; with --model, the model rules for that id."""
+    if model:
+        print_model_rules(model, format)
+        return
     if format is MatrixFormat.json:
         write(json.dumps(matrix_rows(), indent=2, ensure_ascii=False))
         return
@@ -67,12 +126,11 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
     console = Console()
     console.print(table)
     from toolchoice.providers.core.facts import FACTS
+    from toolchoice.providers.core.model_rules import RULES
 
-    facts = Table(title="dated facts (beyond the table)", show_lines=False)
-    for column in ("fact", "providers", "verified", "source"):
-        facts.add_column(column, overflow="fold")
-    for fact in FACTS:
-        facts.add_row(fact.id, ", ".join(fact.providers), fact.verified, fact.source)
-    console.print(facts)
+    console.print(_dated_table("dated facts (beyond the table)", "fact",
+                               [(f.id, f.providers, f.verified, f.source) for f in FACTS]))
+    console.print(_dated_table("model rules (matched on the model id; toolchoice providers --model ID)", "rule",
+                               [(r.name, r.providers, r.verified, r.source) for r in RULES]))
     console.print("The exact wire forms and each row's sources: toolchoice providers --format json (or markdown).",
                   style="dim")

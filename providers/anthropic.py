@@ -24,13 +24,13 @@ Facts this module relies on:
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import tool_names, Context, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
-    strict_tools, anthropic_strict_problems, tool_fields
-from .core.model import (HistoryCall, Ledger, Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation,
-                    Usage)
+from .core.translation import tool_names, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
+    model_facts, reasoning_for, rule_applied, start, strict_tools, anthropic_strict_problems, tool_fields
+from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
+                         ThinkingSetting, Tool, Translation, Usage)
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 BASE_URL = "https://api.anthropic.com"  # the SDK's base URL: no /v1
@@ -45,6 +45,11 @@ _NO_THINKING = re.compile(r"claude-(?:3-(?!7)|2|v1|v2|instant)")
 
 LEDGER_CODES: dict[str, str] = {
     "schema.strict_invalid": "a strict tool's schema breaks Anthropic's strict rules (its SDK's transform_schema)",
+    "thinking.adaptive": "thinking sent as {type: adaptive}",
+    "thinking.effort": "a thinking effort sent as output_config.effort (or refused when not one of Claude's levels)",
+    "thinking.form": "the thinking form asked for is one this model rejects (model rule thinking_form): refused",
+    "thinking.always_on": "the model always thinks: thinking: false cannot turn it off",
+    "thinking.disabled_for_choice": "a model thinking by default is sent thinking disabled so a forcing choice works",
     "max_tokens.default": "max_tokens is required and was not set: a default is sent",
     "thinking.budget": "thinking: true sent as thinking {type: enabled, budget_tokens: 1024}",
     "thinking.forced_choice": "a forcing tool_choice with thinking on is rejected by the API: request refused",
@@ -75,13 +80,14 @@ class Turn:
     """One wire message: neighbouring scenario messages of the same wire role, merged. Filled in
     place while grouping (a plain class: no dataclass machinery on `render`'s start-up path)."""
 
-    __slots__ = ("role", "texts", "calls", "results")
+    __slots__ = ("role", "texts", "calls", "results", "reasoning")
 
     def __init__(self, role: str) -> None:
         self.role = role  # "user" or "assistant"
         self.texts: list[str] = []
         self.calls: list[HistoryCall] = []
         self.results: list[Message] = []
+        self.reasoning: list[ReasoningItem] = []  # positions counted over the merged turn's calls
 
     def __repr__(self) -> str:
         return f"Turn({self.role!r}, texts={self.texts!r}, calls={self.calls!r}, results={self.results!r})"
@@ -113,6 +119,9 @@ def group_turns(messages: tuple[Message, ...], ledger: Ledger, title: str) -> li
         else:
             if message.content is not None:
                 turn.texts.append(message.content)
+            before = len(turn.calls)
+            turn.reasoning.extend(item._replace(position=item.position + before) if before else item
+                                  for item in message.reasoning)
             turn.calls.extend(message.tool_calls)
     if merged:
         kinds = list(dict.fromkeys(merged))
@@ -123,7 +132,7 @@ def group_turns(messages: tuple[Message, ...], ledger: Ledger, title: str) -> li
         if not blank:
             continue
         turn.texts = [t for t in turn.texts if t.strip()]
-        if turn.texts or turn.calls or turn.results:
+        if turn.texts or turn.calls or turn.results or turn.reasoning:
             ledger.info("history.blank_text_dropped", f"blank text in {turn.role} message {index + 1} left out "
                         f"({title} rejects blank text blocks)")
         else:
@@ -161,11 +170,22 @@ def supports_thinking(model: str) -> bool:
     return not _NO_THINKING.search(model)
 
 
-def last_assistant_has_calls(messages: tuple[Message, ...]) -> bool:
+def last_assistant_has_calls(messages: tuple[Message, ...], family: str | None = None) -> bool:
+    """The last assistant turn made tool calls (and, with ``family``, carries no thinking block of that family)."""
     for message in reversed(messages):
         if message.role == "assistant":
+            if family is not None and any(item.family == family for item in message.reasoning):
+                return False
             return bool(message.tool_calls)
     return False
+
+
+def thinking_block(item: ReasoningItem) -> dict[str, Any]:
+    """An anthropic-family ReasoningItem as the block the API returned (types/thinking_block_param.py,
+    types/redacted_thinking_block_param.py)."""
+    if item.redacted:
+        return {"type": "redacted_thinking", "data": item.encrypted}
+    return {"type": "thinking", "thinking": item.text or "", "signature": item.signature}
 
 
 # ---- translate --------------------------------------------------------------------------
@@ -175,14 +195,11 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     ctx = start(provider, scenario, options, cap)
     check_names(ctx, "anthropic")
     settings = ctx.settings
-    thinking = bool(settings.thinking)
-    if thinking and not supports_thinking(ctx.model):
-        thinking = False
-        ctx.ledger.warning("thinking.unsupported_model", f"{ctx.model} has no extended thinking (Claude 3.7 Sonnet "
-                           "and newer have it): thinking is not sent")
+    facts = model_facts(ctx)
+    plan = thinking_plan(ctx, facts)
     max_tokens = settings.max_tokens
     if max_tokens is None:
-        max_tokens = DEFAULT_MAX_TOKENS_THINKING if thinking else DEFAULT_MAX_TOKENS
+        max_tokens = DEFAULT_MAX_TOKENS_THINKING if plan.budget is not None else DEFAULT_MAX_TOKENS
         ctx.ledger.info("max_tokens.default", f"max_tokens is required by {cap.title} and not set: sent "
                         f"{max_tokens} (set providers.{provider}.max_tokens)")
     body: dict[str, Any] = {"model": ctx.model, "max_tokens": max_tokens}
@@ -190,14 +207,19 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["system"] = scenario.system
     body["messages"] = _messages(ctx)
     _tools_and_choice(ctx, body)
-    if thinking:
-        _thinking(ctx, body, max_tokens)
+    config = thinking_config(ctx, plan, facts, max_tokens, "tools" in body)
+    if config is not None:
+        body["thinking"] = config
+    if plan.effort is not None:
+        body["output_config"] = {"effort": plan.effort}
+        ctx.ledger.info("thinking.effort", f"thinking effort {plan.effort} → output_config.effort")
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
     headers = {"content-type": "application/json", "x-api-key": f"${ctx.key_env[0]}",
                "anthropic-version": API_VERSION}
     url = endpoint(ctx, BASE_URL, PATH)
-    return finish(ctx, url=url, headers=headers, body=body, choice_path=("tool_choice",))
+    return finish(ctx, url=url, headers=headers, body=body, choice_path=("tool_choice",),
+                  final_lint=lambda c, b: forced_choice_lint(c, b.get("thinking"), b.get("tool_choice"), facts))
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
@@ -210,6 +232,7 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         ctx.ledger.warning("history.tools_undeclared", "the history holds tool calls but no tools are declared; "
                            "the API has answered 400 'Requests which include tool_use or tool_result blocks must "
                            "define tools' (anthropic-sdk-python#494); declare the tools")
+    reasoning_for(ctx, "anthropic")
     wire = []
     for turn in group_turns(scenario.messages, ctx.ledger, ctx.cap.title):
         blocks: list[dict[str, Any]] = []
@@ -219,8 +242,16 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
             if result.is_error:
                 block["is_error"] = True
             blocks.append(block)
+        # thinking blocks first and unchanged; interleaved ones stay before the call that followed them
+        slots = placed([i for i in turn.reasoning if i.family == "anthropic"], len(turn.calls))
+        blocks.extend(thinking_block(item) for item in slots[0])
         blocks.extend({"type": "text", "text": text} for text in turn.texts)
-        blocks.extend({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments} for c in turn.calls)
+        for index, c in enumerate(turn.calls):
+            if index:
+                blocks.extend(thinking_block(item) for item in slots[index])
+            blocks.append({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments})
+        if turn.calls:
+            blocks.extend(thinking_block(item) for item in slots[-1])
         if len(turn.texts) == 1 and len(blocks) == 1:
             wire.append({"role": turn.role, "content": turn.texts[0]})  # plain string content, as documented
         else:
@@ -292,29 +323,128 @@ def _tools_and_choice(ctx: Context, body: dict[str, Any]) -> None:
         mapped(ctx, choice)
 
 
-def _thinking(ctx: Context, body: dict[str, Any], max_tokens: int) -> None:
-    """thinking: true → an enabled thinking block, refusing the combinations the API rejects."""
+class ThinkingPlan(NamedTuple):
+    """What to send for thinking: ``form`` enabled | adaptive | disabled | None (send nothing)."""
+
+    form: str | None
+    budget: int | None = None
+    effort: str | None = None
+
+
+_EFFORTS = ("low", "medium", "high", "xhigh", "max")  # anthropic-sdk-python types/output_config_param.py
+
+
+def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
+    """The neutral thinking setting → Claude's form, by the model rules (shared with Bedrock)."""
+    settings, ledger, model = ctx.settings, ctx.ledger, ctx.model
+    spec = settings.thinking_mode
+    if spec is None and settings.thinking is not None:
+        spec = ThinkingSetting("on" if settings.thinking else "off")
+    form_fact = facts.get("thinking_form")
+    form = form_fact.value if form_fact else None
+    if spec is None or spec.mode == "off":
+        default = facts.get("thinking_default")
+        if spec is not None and default is not None and default.value:
+            always = facts.get("thinking_always_on")
+            if always is not None and always.value:
+                ledger.warning("thinking.always_on", f"{model} always thinks: thinking: false cannot turn it off "
+                               "(the API rejects disabled)")
+                rule_applied(ctx, "thinking_always_on", always, "thinking stays on")
+                return ThinkingPlan(None)
+            rule_applied(ctx, "thinking_default", default, "thinking: false sent as {type: disabled}")
+            return ThinkingPlan("disabled")
+        return ThinkingPlan(None)
+    if form == "none" or (form is None and not supports_thinking(model)):
+        ledger.warning("thinking.unsupported_model", f"{model} has no extended thinking (Claude 3.7 Sonnet "
+                       "and newer have it): thinking is not sent")
+        return ThinkingPlan(None)
+    effort = spec.effort
+    if effort is not None and effort not in _EFFORTS:
+        ledger.error("thinking.effort", f"effort {effort} is not one of Claude's effort levels ({', '.join(_EFFORTS)})"
+                     "; choose one of them, or thinking: false")
+        effort = None
+    if spec.mode == "adaptive" or (form == "adaptive" and spec.budget is None):
+        if form == "enabled":
+            ledger.error("thinking.form", f"{model} takes only thinking {{type: enabled, budget_tokens}}; adaptive is "
+                         "answered 400; write thinking: true or {budget: N}")
+            rule_applied(ctx, "thinking_form", form_fact, "adaptive refused")
+            return ThinkingPlan(None)
+        if form_fact is not None and spec.mode != "adaptive":
+            rule_applied(ctx, "thinking_form", form_fact, "thinking: true sent as {type: adaptive}")
+        return ThinkingPlan("adaptive", effort=effort)
+    if form == "adaptive":  # a budget was asked for, the model has none
+        ledger.error("thinking.form", f"{model} rejects thinking {{type: enabled, budget_tokens}} (adaptive only): "
+                     f"budget {spec.budget} cannot be sent; write thinking: adaptive, or {{effort: ...}}")
+        rule_applied(ctx, "thinking_form", form_fact, "budget refused")
+        return ThinkingPlan(None)
+    return ThinkingPlan("enabled", budget=spec.budget if spec.budget is not None else THINKING_BUDGET, effort=effort)
+
+
+def thinking_config(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], max_tokens: int | None,
+                    has_tools: bool) -> dict[str, Any] | None:
+    """The ``thinking`` object for the plan, refusing the combinations the API rejects (shared with Bedrock).
+    A model that thinks by default gets {type: disabled} when the choice forces a call."""
     title = ctx.cap.title
-    if ctx.plan.forces_call and "tools" in body:
-        ctx.ledger.error("thinking.forced_choice", f"{title} answers 400 'Thinking may not be enabled when "
-                         f"tool_choice forces tool use.' for tool_choice {compact(body.get('tool_choice'))}; set "
-                         f"providers.{ctx.provider}.thinking: false, or use tool_choice auto")
+    if plan.form is None:
+        default = facts.get("thinking_default")
+        if (default is not None and default.value and ctx.settings.thinking is None and ctx.plan.forces_call
+                and has_tools and ctx.options.emulate):
+            always = facts.get("thinking_always_on")
+            allowed = facts.get("forced_choice_with_thinking")
+            if not (always is not None and always.value) and allowed is not None and not allowed.value:
+                ctx.ledger.warning("thinking.disabled_for_choice", f"{ctx.model} thinks by default and then rejects "
+                                   "a forcing tool_choice, so thinking is sent disabled; set "
+                                   f"providers.{ctx.provider}.thinking to decide yourself")
+                rule_applied(ctx, "thinking_default", default, "thinking on by default")
+                return {"type": "disabled"}
+        return None
+    if plan.form == "disabled":
+        return {"type": "disabled"}
     temperature = ctx.settings.temperature
     if temperature is not None and temperature != 1:
         ctx.ledger.error("thinking.temperature", f"{title} accepts only temperature 1 with thinking on (here "
                          f"{temperature}); drop temperature or set thinking: false")
-    if max_tokens <= THINKING_BUDGET:
-        ctx.ledger.error("thinking.max_tokens", f"thinking needs budget_tokens ≥ {THINKING_BUDGET} and below "
-                         f"max_tokens, but max_tokens is {max_tokens}; raise max_tokens above {THINKING_BUDGET}")
-    if last_assistant_has_calls(ctx.scenario.messages):
+    if last_assistant_has_calls(ctx.scenario.messages, "anthropic" if ctx.provider == "anthropic" else "bedrock"):
         ctx.ledger.error("thinking.tool_history", f"with thinking on, {title} requires the last assistant turn to "
-                         "start with the thinking block that preceded its tool calls, which a scenario cannot "
-                         "carry (400 'Expected thinking or redacted_thinking, but found tool_use'); set "
-                         "thinking: false for this history")
-    body["thinking"] = {"type": "enabled", "budget_tokens": THINKING_BUDGET}
-    ctx.ledger.info("thinking.budget", f"thinking: true → budget_tokens {THINKING_BUDGET} (the documented minimum; "
-                    "it must stay below max_tokens); set providers."
-                    f"{ctx.provider}.extra.thinking to choose another budget")
+                         "start with the thinking block that preceded its tool calls (400 'Expected thinking or "
+                         "redacted_thinking, but found tool_use'), and this history's has none; add the turn's "
+                         "reasoning: items as the API returned them, or set thinking: false for this history")
+    if plan.form == "adaptive":
+        ctx.ledger.info("thinking.adaptive", "thinking → {type: adaptive} (Claude decides when and how much to think)")
+        return {"type": "adaptive"}
+    budget = plan.budget if plan.budget is not None else THINKING_BUDGET
+    if budget < THINKING_BUDGET or (max_tokens is not None and max_tokens <= budget):
+        ctx.ledger.error("thinking.max_tokens", f"thinking needs budget_tokens ≥ {THINKING_BUDGET} and below "
+                         f"max_tokens, but max_tokens is {max_tokens} and the budget {budget}; raise max_tokens "
+                         f"above {max(budget, THINKING_BUDGET)}")
+    if plan.budget == THINKING_BUDGET and ctx.settings.thinking_mode is None:
+        ctx.ledger.info("thinking.budget", f"thinking: true → budget_tokens {THINKING_BUDGET} (the documented minimum; "
+                        "it must stay below max_tokens); write thinking: {budget: N} to choose another budget")
+    else:
+        ctx.ledger.info("thinking.budget", f"thinking budget → budget_tokens {budget}")
+    return {"type": "enabled", "budget_tokens": budget}
+
+
+def forced_choice_lint(ctx: Context, thinking: Any, choice: Any, facts: dict[str, Any]) -> None:
+    """On the final body (after extra): thinking on with a forcing tool_choice, which the API rejects."""
+    on = isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
+    if thinking is None:
+        default = facts.get("thinking_default")
+        on = default is not None and bool(default.value)
+    forced = isinstance(choice, dict) and (choice.get("type") in ("any", "tool") or "any" in choice or "tool" in choice)
+    if not (on and forced):
+        return
+    allowed = facts.get("forced_choice_with_thinking")
+    if allowed is not None and allowed.value:
+        rule_applied(ctx, "forced_choice_with_thinking", allowed, "forcing tool_choice kept with thinking on")
+        return
+    where = "additionalModelRequestFields.thinking" if ctx.provider == "bedrock" else "thinking"
+    ctx.ledger.error("thinking.forced_choice", f"{ctx.cap.title} answers 400 'Thinking may not be enabled when "
+                     f"tool_choice forces tool use.' for tool_choice {compact(choice)} with {where} "
+                     f"{compact(thinking) if thinking is not None else '(on by default)'}; set "
+                     f"providers.{ctx.provider}.thinking: false, or use tool_choice auto")
+    if allowed is not None:
+        rule_applied(ctx, "forced_choice_with_thinking", allowed, "forcing tool_choice refused with thinking on")
 
 
 # ---- parse ------------------------------------------------------------------------------
@@ -335,7 +465,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
                                          message if isinstance(message, str) else ""))
     if "content" not in body:
         raise bad_body(provider, "no content")
-    calls, texts = [], []
+    calls, texts, reasoning = [], [], []
     for i, block in enumerate(expect_list(provider, body.get("content"), "content")):
         block = expect_dict(provider, block, f"content[{i}]")
         kind = block.get("type")
@@ -343,11 +473,28 @@ def parse_reply(provider: str, body: Any) -> Reply:
             texts.append(block.get("text"))
         elif kind == "tool_use":
             calls.append(make_call(block.get("id"), block.get("name"), block.get("input")))
-        # thinking / redacted_thinking / server tool blocks are not the answer
+        elif kind in ("thinking", "redacted_thinking"):  # kept whole: they go back first and unchanged
+            reasoning.append(thinking_item(provider, block, f"content[{i}]", len(calls)))
+        # server tool blocks are not the answer
     stop = body.get("stop_reason")
     if stop is not None and not isinstance(stop, str):
         raise bad_body(provider, f"stop_reason is {type(stop).__name__}, expected a string")
     usage = body.get("usage")
     usage = expect_dict(provider, usage, "usage") if usage is not None else {}
     return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=stop,
-                 usage=Usage(int_or_none(usage.get("input_tokens")), int_or_none(usage.get("output_tokens"))))
+                 usage=Usage(int_or_none(usage.get("input_tokens")), int_or_none(usage.get("output_tokens"))),
+                 reasoning=tuple(reasoning))
+
+
+def thinking_item(provider: str, block: dict[str, Any], where: str, position: int) -> ReasoningItem:
+    """A ``thinking`` block (thinking + signature) or ``redacted_thinking`` block (data) as a ReasoningItem
+    (anthropic-sdk-python ``types/thinking_block.py``, ``types/redacted_thinking_block.py``)."""
+    if block.get("type") == "redacted_thinking":
+        data = block.get("data")
+        if not isinstance(data, str):
+            raise bad_body(provider, f"{where} is redacted_thinking without data")
+        return ReasoningItem("anthropic", encrypted=data, redacted=True, position=position)
+    text, signature = block.get("thinking"), block.get("signature")
+    if not isinstance(text, str) or not isinstance(signature, str):
+        raise bad_body(provider, f"{where} is a thinking block without thinking text and signature")
+    return ReasoningItem("anthropic", text=text, signature=signature, position=position)

@@ -28,12 +28,12 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, group_turns, last_assistant_has_calls, \
-    supports_thinking
+from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, forced_choice_lint, group_turns, \
+    thinking_config, thinking_plan
 from .core.capabilities import Capability
-from .core.translation import tool_names, Context, bearer, check_names, compact, endpoint, finish, mapped, parallel_value, start, \
-    strict_tools
-from .core.model import Message, ProviderError, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .core.translation import tool_names, Context, bearer, check_names, endpoint, finish, mapped, model_facts, \
+    parallel_value, placed, reasoning_for, rule_applied, start, strict_tools
+from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_REGION = "us-east-1"
@@ -43,6 +43,11 @@ _CLAUDE = re.compile(r"anthropic\.claude-(?!v1|v2|instant)")
 _NOVA = re.compile(r"amazon\.nova-")
 
 LEDGER_CODES: dict[str, str] = {
+    "thinking.adaptive": "thinking sent as {type: adaptive}",
+    "thinking.effort": "a thinking effort sent as additionalModelRequestFields.output_config.effort (or refused when not one of Claude's levels)",
+    "thinking.form": "the thinking form asked for is one this model rejects (model rule thinking_form): refused",
+    "thinking.always_on": "the model always thinks: thinking: false cannot turn it off",
+    "thinking.disabled_for_choice": "a model thinking by default is sent thinking disabled so a forcing choice works",
     "region.default": "no region set: us-east-1 is used",
     "tool_choice.none_unenforced": "tool_choice none cannot be enforced: the history needs toolConfig, so the tools "
                                    "are sent without a toolChoice",
@@ -72,10 +77,6 @@ def _is_claude(model: str) -> bool:
     return bool(_CLAUDE.search(model))
 
 
-def _thinks(model: str) -> bool:
-    return _is_claude(model) and supports_thinking(model)
-
-
 def _takes_status(model: str) -> bool:
     return _is_claude(model) or bool(_NOVA.search(model))
 
@@ -93,7 +94,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
             ctx.ledger.info("system.empty_dropped", "the system prompt is blank: left out (Bedrock rejects blank text)")
     inference: dict[str, Any] = {}
     max_tokens = settings.max_tokens
-    if settings.thinking and _thinks(ctx.model) and max_tokens is None:
+    facts = model_facts(ctx)
+    thinking = thinking_plan(ctx, facts) if _is_claude(ctx.model) else ThinkingPlan(None)
+    if thinking.budget is not None and max_tokens is None:
         max_tokens = DEFAULT_MAX_TOKENS_THINKING
         ctx.ledger.info("max_tokens.default", f"thinking needs maxTokens above budget_tokens {THINKING_BUDGET}: sent "
                         f"{max_tokens} (set providers.{provider}.max_tokens)")
@@ -104,8 +107,18 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if inference:
         body["inferenceConfig"] = inference
     _tool_config(ctx, body)
-    if settings.thinking:
-        _thinking(ctx, body, max_tokens)
+    if _is_claude(ctx.model):
+        config = thinking_config(ctx, thinking, facts, max_tokens, "toolConfig" in body)
+        if config is not None:
+            body["additionalModelRequestFields"] = {"thinking": config}
+        if thinking.effort is not None:
+            body.setdefault("additionalModelRequestFields", {})["output_config"] = {"effort": thinking.effort}
+            ctx.ledger.info("thinking.effort", f"thinking effort {thinking.effort} → "
+                            "additionalModelRequestFields.output_config.effort")
+    elif settings.thinking:
+        ctx.ledger.warning("thinking.unsupported_model", "thinking: true is sent only for Anthropic Claude models with "
+                           f"extended thinking (3.7 Sonnet and newer); {ctx.model} gets no thinking field (use "
+                           f"providers.{ctx.provider}.extra.additionalModelRequestFields for a model's own switch)")
     region = settings.region
     if not region:
         region = DEFAULT_REGION
@@ -113,7 +126,17 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
             ctx.ledger.info("region.default", f"no region set: {DEFAULT_REGION} (set providers.{provider}.region)")
     base = f"https://bedrock-runtime.{region}.amazonaws.com"
     url = endpoint(ctx, base, f"/model/{_model_path(ctx.model)}/converse")
-    return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("toolConfig", "toolChoice"))
+    return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("toolConfig", "toolChoice"),
+                  final_lint=_final_lint(facts) if _is_claude(ctx.model) else None)
+
+
+def _final_lint(facts: dict[str, Any]) -> Any:
+    def lint(ctx: Context, body: dict[str, Any]) -> None:
+        fields = body.get("additionalModelRequestFields")
+        thinking = fields.get("thinking") if isinstance(fields, dict) else None
+        config = body.get("toolConfig")
+        forced_choice_lint(ctx, thinking, config.get("toolChoice") if isinstance(config, dict) else None, facts)
+    return lint
 
 
 _UNRESERVED_OR_COLON = re.compile(r"[A-Za-z0-9_.~:-]*").fullmatch
@@ -136,18 +159,37 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         return []
     takes_status = _takes_status(ctx.model)
     formats: set[str] = set()
+    reasoning_for(ctx, "bedrock")
     wire = []
     for turn in group_turns(scenario.messages, ctx.ledger, ctx.cap.title):
         content: list[dict[str, Any]] = []
         for result in turn.results:
             content.append({"toolResult": _tool_result(ctx, result, takes_status, formats)})
+        # reasoningContent blocks first and unchanged (botocore ReasoningTextBlock.signature: "include the text
+        # and its signature unmodified"); interleaved ones stay before the call that followed them
+        slots = placed([i for i in turn.reasoning if i.family == "bedrock"], len(turn.calls))
+        content.extend(_reasoning_block(item) for item in slots[0])
         content.extend({"text": text} for text in turn.texts)
-        content.extend({"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}} for c in turn.calls)
+        for index, c in enumerate(turn.calls):
+            if index:
+                content.extend(_reasoning_block(item) for item in slots[index])
+            content.append({"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}})
+        if turn.calls:
+            content.extend(_reasoning_block(item) for item in slots[-1])
         wire.append({"role": turn.role, "content": content})
     if formats:
         ctx.ledger.info("history.tool_result_format", "tool results sent as " + " and ".join(sorted(formats)) +
                         " (Converse takes {json} only for JSON objects)")
     return wire
+
+
+def _reasoning_block(item: ReasoningItem) -> dict[str, Any]:
+    if item.redacted:
+        return {"reasoningContent": {"redactedContent": item.encrypted}}
+    text: dict[str, Any] = {"text": item.text or ""}
+    if item.signature is not None:
+        text["signature"] = item.signature
+    return {"reasoningContent": {"reasoningText": text}}
 
 
 def _tool_result(ctx: Context, result: Message, takes_status: bool, formats: set[str]) -> dict[str, Any]:
@@ -227,10 +269,12 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
         choice = {"any": {}}
     elif plan.mode == "named":
         choice = {"tool": {"name": plan.name}}
-        if not (_is_claude(ctx.model) or _NOVA.search(ctx.model)):
+        fact = model_facts(ctx).get("named_tool_choice")
+        if fact is not None and not fact.value:
             ctx.ledger.warning("tool_choice.model_support", "Bedrock documents toolChoice.tool only for Anthropic "
                                f"Claude 3+ and Amazon Nova; {ctx.model} may answer 400 'This model doesn't support "
                                "the toolConfig.toolChoice.tool field'; use tool_choice required with only that tool")
+            rule_applied(ctx, "named_tool_choice", fact, "named toolChoice on this model")
     elif plan.mode == "allowed":  # only with a capability overlay claiming a native form; there is none
         ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no allowed-subset toolChoice; remove the "
                          "capability overlay for 'allowed'")
@@ -240,33 +284,6 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
     elif plan.mode == "none":
         mapped(ctx, "toolConfig without toolChoice", "tools kept for the history; none is not enforced")
     body["toolConfig"] = config
-
-
-def _thinking(ctx: Context, body: dict[str, Any], max_tokens: int | None) -> None:
-    if not _thinks(ctx.model):
-        ctx.ledger.warning("thinking.unsupported_model", "thinking: true is sent only for Anthropic Claude models with "
-                           f"extended thinking (3.7 Sonnet and newer); {ctx.model} gets no thinking field (use "
-                           f"providers.{ctx.provider}.extra.additionalModelRequestFields for a model's own switch)")
-        return
-    choice = (body.get("toolConfig") or {}).get("toolChoice")
-    if ctx.plan.forces_call and choice is not None:
-        ctx.ledger.error("thinking.forced_choice", f"Claude on Bedrock answers 400 'The model returned the following "
-                         f"errors: Thinking may not be enabled when tool_choice forces tool use.' for toolChoice "
-                         f"{compact(choice)}; set providers.{ctx.provider}.thinking: false, or use tool_choice auto")
-    temperature = ctx.settings.temperature
-    if temperature is not None and temperature != 1:
-        ctx.ledger.error("thinking.temperature", f"Claude accepts only temperature 1 with thinking on (here "
-                         f"{temperature}); drop temperature or set thinking: false")
-    if max_tokens is not None and max_tokens <= THINKING_BUDGET:
-        ctx.ledger.error("thinking.max_tokens", f"thinking needs budget_tokens ≥ {THINKING_BUDGET} and below "
-                         f"maxTokens, but max_tokens is {max_tokens}; raise it above {THINKING_BUDGET}")
-    if last_assistant_has_calls(ctx.scenario.messages):
-        ctx.ledger.error("thinking.tool_history", "with thinking on, Claude requires the last assistant turn to start "
-                         "with the thinking block that preceded its tool calls, which a scenario cannot carry; set "
-                         "thinking: false for this history")
-    body["additionalModelRequestFields"] = {"thinking": {"type": "enabled", "budget_tokens": THINKING_BUDGET}}
-    ctx.ledger.info("thinking.budget", f"thinking: true → additionalModelRequestFields.thinking with budget_tokens "
-                    f"{THINKING_BUDGET} (the documented minimum; below maxTokens)")
 
 
 # ---- parse ------------------------------------------------------------------------------
@@ -288,7 +305,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
         raise bad_body(provider, "no output")
     output = expect_dict(provider, body["output"], "output")
     message = expect_dict(provider, output.get("message"), "output.message")
-    calls, texts = [], []
+    calls, texts, reasoning = [], [], []
     for i, block in enumerate(expect_list(provider, message.get("content"), "output.message.content")):
         block = expect_dict(provider, block, f"output.message.content[{i}]")
         if "toolUse" in block:
@@ -296,11 +313,29 @@ def parse_reply(provider: str, body: Any) -> Reply:
             calls.append(make_call(use.get("toolUseId"), use.get("name"), use.get("input")))
         elif isinstance(block.get("text"), str):
             texts.append(block["text"])
-        # reasoningContent and other blocks are not the answer
+        elif "reasoningContent" in block:
+            reasoning.append(_reasoning_item(provider, block["reasoningContent"], i, len(calls)))
+        # other blocks are not the answer
     stop = body.get("stopReason")
     if stop is not None and not isinstance(stop, str):
         raise bad_body(provider, f"stopReason is {type(stop).__name__}, expected a string")
     usage = body.get("usage")
     usage = expect_dict(provider, usage, "usage") if usage is not None else {}
     return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=stop,
-                 usage=Usage(int_or_none(usage.get("inputTokens")), int_or_none(usage.get("outputTokens"))))
+                 usage=Usage(int_or_none(usage.get("inputTokens")), int_or_none(usage.get("outputTokens"))),
+                 reasoning=tuple(reasoning))
+
+
+def _reasoning_item(provider: str, block: Any, index: int, position: int) -> ReasoningItem:
+    """botocore ReasoningContentBlock: ``{reasoningText: {text, signature}}`` or ``{redactedContent: blob}``
+    (a blob is base64 text in the JSON body)."""
+    where = f"output.message.content[{index}].reasoningContent"
+    block = expect_dict(provider, block, where)
+    inner = block.get("reasoningText")
+    if isinstance(inner, dict) and isinstance(inner.get("text"), str):
+        signature = inner.get("signature")
+        return ReasoningItem("bedrock", text=inner["text"], signature=signature if isinstance(signature, str) else None,
+                             position=position)
+    if isinstance(block.get("redactedContent"), str):
+        return ReasoningItem("bedrock", encrypted=block["redactedContent"], redacted=True, position=position)
+    raise bad_body(provider, f"{where} has neither reasoningText nor redactedContent")

@@ -14,13 +14,12 @@ Facts this module relies on (cohere 7.3.1 wheel; docs.cohere.com):
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from .core.capabilities import Capability
 from .core.translation import (tool_names, chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
-                     start, strict_tools)
-from .core.model import Message, RenderOptions, Reply, Scenario, Translation, Usage
+                     model_facts, rule_applied, reasoning_for, start, strict_tools)
+from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, join_text, make_call
 
 BASE_URL = "https://api.cohere.com"
@@ -31,11 +30,11 @@ WORDS = {"none": "NONE", "required": "REQUIRED"}
 # is an upper-case enum, so the word can only be rejected) and the max_tokens truncation question.
 PROBE_SKIPS = ("any", "truncation")
 
-# Models older than Command R7B, which the SDK says cannot take tool_choice.
-_PRE_R7B = re.compile(r"command(-light)?(-nightly)?|command-r(-plus)?(-\d{2}-\d{4}|-v01)?")
+# Models older than Command R7B, which the SDK says cannot take tool_choice: model rule cohere-pre-r7b.
 
 LEDGER_CODES: dict[str, str] = {
     "pitfall.tool_choice_model": "tool_choice sent to a Cohere model older than Command R7B, which lacks it",
+    "history.thinking_dropped": "thinking of a tool-call turn left out: Cohere takes no content beside tool_calls",
     "strict.mapped": "strict tools sent as the top-level strict_tools: true",
     "strict.widened": "strict_tools applies to every tool, so tools not marked strict become strict too",
     "history.text_as_tool_plan": "assistant text next to tool calls sent as tool_plan (Cohere rejects content there)",
@@ -102,20 +101,31 @@ def _tools(ctx: Context, body: dict[str, Any]) -> str | None:
         return None
     offered = ", ".join(t.name for t in plan.tools)
     mapped(ctx, word, f"only {offered} offered" if plan.emulated else "")
-    if _PRE_R7B.fullmatch(ctx.model.lower()):
+    fact = model_facts(ctx).get("tool_choice")
+    if fact is not None and not fact.value:
         ctx.ledger.warning("pitfall.tool_choice_model",
                            f"{ctx.model} predates Command R7B; Cohere supports tool_choice only on Command R7B and "
                            f"newer, so {word} may be rejected or ignored (use e.g. command-a-03-2025 or "
                            f"command-r7b-12-2024)")
+        rule_applied(ctx, "tool_choice", fact, "tool_choice on this model")
     return word
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
+    reasoning_for(ctx, "cohere")
+
     def assistant(m: Message) -> dict[str, Any]:
         msg: dict[str, Any] = {"role": "assistant"}
+        thinking = [{"type": "thinking", "thinking": i.text} for i in m.reasoning
+                    if i.family == "cohere" and i.text is not None]
         if not m.tool_calls:
-            msg["content"] = m.content
+            # cohere-python AssistantMessageV2ContentOneItem: text | thinking items
+            msg["content"] = thinking + [{"type": "text", "text": m.content or ""}] if thinking else m.content
             return msg
+        if thinking:
+            ctx.ledger.info("history.thinking_dropped", f"thinking of the turn with calls "
+                            f"{', '.join(c.id for c in m.tool_calls)} left out: Cohere takes no content next to "
+                            "tool_calls (only tool_plan)")
         if m.content:
             msg["tool_plan"] = m.content
             ctx.ledger.info("history.text_as_tool_plan", f"assistant text before calls "
@@ -174,6 +184,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
         function = expect_dict(provider, call.get("function"), f"message.tool_calls[{i}].function")
         calls.append(make_call(call.get("id"), function.get("name"), function.get("arguments")))
     content = message.get("content")
+    reasoning: list[ReasoningItem] = []
     if isinstance(content, str):
         text = content or None
     else:
@@ -182,8 +193,11 @@ def parse_reply(provider: str, body: Any) -> Reply:
             block = expect_dict(provider, block, f"message.content[{i}]")
             if block.get("type") == "text":
                 parts.append(block.get("text"))
+            elif block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
+                reasoning.append(ReasoningItem("cohere", text=block["thinking"]))
         text = join_text(parts)
     finish_reason = body.get("finish_reason")
     if finish_reason is not None and not isinstance(finish_reason, str):
         raise bad_body(provider, f"finish_reason is {type(finish_reason).__name__}, expected a string")
-    return Reply(tool_calls=tuple(calls), text=text, finish_reason=finish_reason, usage=_usage(provider, body))
+    return Reply(tool_calls=tuple(calls), text=text, finish_reason=finish_reason, usage=_usage(provider, body),
+                 reasoning=tuple(reasoning))

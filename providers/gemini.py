@@ -28,7 +28,7 @@ from typing import Any
 from .core import translation as common
 from .core.capabilities import Capability
 from .core.translation import Context
-from .core.model import Message, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.reply import looks_like_error, provider_error
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
@@ -57,7 +57,9 @@ _TYPE_KEYWORDS = {
     "number": ("minimum", "maximum"),
     "integer": ("minimum", "maximum"),
 }
-_IGNORED_SETTINGS = ("thinking", "deployment", "endpoint", "api_version", "region")
+_IGNORED_SETTINGS = ("deployment", "endpoint", "api_version", "region")
+# google-genai types.ThinkingLevel values (MINIMAL, LOW, MEDIUM, HIGH, XHIGH); neutral effort → thinkingLevel.
+_LEVELS = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH", "xhigh": "XHIGH"}
 
 LEDGER_CODES: dict[str, str] = {
     "schema.converted": "a schema keyword was rewritten into Gemini's Schema form without losing meaning "
@@ -72,6 +74,9 @@ LEDGER_CODES: dict[str, str] = {
     "strict.not_validated": "strict tools with a forced call: mode ANY cannot be combined with VALIDATED",
     "history.tool_result_wrapped": "a tool result was wrapped into the JSON object functionResponse.response needs",
     "history.thought_signature": "Gemini 3 history calls got Google's documented placeholder thoughtSignature",
+    "history.signature_kept": "history calls and parts carry the thoughtSignature the model returned, unchanged",
+    "thinking.mapped": "the thinking setting sent as generationConfig.thinkingConfig",
+    "thinking.unsupported": "a thinking setting with no thinkingConfig form (e.g. effort max): not sent",
     "messages.empty": "no messages: Gemini refuses a request without contents",
     "model.normalized": "a 'models/' prefix was removed from the model name (the URL adds it)",
     "settings.ignored": "a providers.gemini setting this translator does not use",
@@ -102,6 +107,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         generation["maxOutputTokens"] = ctx.settings.max_tokens
     if ctx.settings.temperature is not None:
         generation["temperature"] = ctx.settings.temperature
+    thinking = _thinking_config(ctx, model)
+    if thinking is not None:
+        generation["thinkingConfig"] = thinking
     if generation:
         body["generationConfig"] = generation
 
@@ -120,6 +128,33 @@ def _model_name(ctx: Context) -> str:
         ctx.ledger.info("model.normalized", f"model {model} → {model[len('models/'):]} (the URL path adds 'models/')")
         model = model[len("models/"):]
     return model
+
+
+def _thinking_config(ctx: Context, model: str) -> dict[str, Any] | None:
+    """The neutral thinking setting → ``thinkingConfig`` (google-genai ``types.ThinkingConfig``: thinkingBudget,
+    thinkingLevel, includeThoughts). Budget -1 is dynamic, 0 turns thinking off (ai.google.dev/gemini-api/docs/thinking)."""
+    settings = ctx.settings
+    spec = settings.thinking_mode
+    if spec is None:
+        if settings.thinking is None:
+            return None
+        config: dict[str, Any] = {"thinkingBudget": -1 if settings.thinking else 0}
+    elif spec.effort is not None and spec.effort != "none":
+        level = _LEVELS.get(spec.effort)
+        if level is None:
+            ctx.ledger.warning("thinking.unsupported", f"effort {spec.effort} has no thinkingLevel (levels: "
+                               f"{', '.join(_LEVELS)}): thinking is not sent")
+            return None
+        config = {"thinkingLevel": level}
+    elif spec.mode == "off":
+        config = {"thinkingBudget": 0}
+    elif spec.budget is not None:
+        config = {"thinkingBudget": spec.budget}
+    else:  # on / adaptive: the model decides how much
+        config = {"thinkingBudget": -1}
+    ctx.ledger.info("thinking.mapped", f"thinking {common.compact(spec.to_json() if spec else settings.thinking)} → "
+                    f"generationConfig.thinkingConfig {common.compact(config)}")
+    return config
 
 
 def _ignored_settings(ctx: Context) -> None:
@@ -454,11 +489,13 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
         ctx.ledger.error("messages.empty", "the scenario has no messages: Gemini answers 400 'contents is not "
                          "specified' (langchain-ai/langchain-google#1393); add a user message")
         return []
-    signed = model.lower().startswith("gemini-3")
+    signed = _signatures_required(ctx, model)
+    common.reasoning_for(ctx, "gemini")
     contents: list[dict[str, Any]] = []
     wrapped: list[str] = []
     errors: list[str] = []
     signatures = 0
+    kept = 0
     results: list[dict[str, Any]] | None = None  # the parts of the current run of tool results
     for message in messages:
         if message.role == "tool":
@@ -471,16 +508,35 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
         if message.role == "user":
             contents.append({"role": "user", "parts": [{"text": message.content or ""}]})
             continue
-        parts: list[dict[str, Any]] = []
+        items = [i for i in message.reasoning if i.family == "gemini"]
+        slots = common.placed([i for i in items if i.text is not None], len(message.tool_calls))
+        loose = [i.signature for i in items if i.text is None and i.signature is not None]
+        parts: list[dict[str, Any]] = [_thought_part(i) for i in slots[0]]
+        first = len(parts)
         if message.content:
             parts.append({"text": message.content})
-        for call in message.tool_calls:
+        # the model signs only the first call of a parallel turn: unsigned calls next to a signed one stay so
+        written_by_model = any(c.signature is not None for c in message.tool_calls) or bool(items)
+        for index, call in enumerate(message.tool_calls):
+            if index:
+                parts.extend(_thought_part(i) for i in slots[index])
             part: dict[str, Any] = {"functionCall": {"id": call.id, "name": call.name, "args": call.arguments}}
-            if signed:
+            if call.signature is not None:
+                part["thoughtSignature"] = call.signature
+                kept += 1
+            elif signed and not written_by_model:
                 part["thoughtSignature"] = THOUGHT_SIGNATURE_SENTINEL
                 signatures += 1
             parts.append(part)
+        if message.tool_calls:
+            parts.extend(_thought_part(i) for i in slots[-1])
+        if loose and len(parts) > first and "thoughtSignature" not in parts[first]:
+            parts[first]["thoughtSignature"] = loose[0]  # a signed answer: the signature sits on its first part
+            kept += 1
         contents.append({"role": "model", "parts": parts})
+    if kept:
+        ctx.ledger.info("history.signature_kept", f"{kept} thoughtSignature{'s' if kept > 1 else ''} the model returned "
+                        "sent back unchanged on the parts that carried them")
     if wrapped:
         ctx.ledger.info("history.tool_result_wrapped",
                         f"tool result{'s' if len(wrapped) > 1 else ''} for {', '.join(wrapped)} "
@@ -493,10 +549,27 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
     if signatures:
         ctx.ledger.info("history.thought_signature",
                         f"{model} refuses history function calls without a thoughtSignature: "
-                        f"{signatures} call{'s' if signatures > 1 else ''} written by hand got "
+                        f"{signatures} call{'s' if signatures > 1 else ''} it did not write (by hand or another model) got "
                         f'"{THOUGHT_SIGNATURE_SENTINEL}", the placeholder Google documents for calls the model did '
                         "not produce (ai.google.dev/gemini-api/docs/thought-signatures)")
     return contents
+
+
+def _thought_part(item: Any) -> dict[str, Any]:
+    part: dict[str, Any] = {"text": item.text, "thought": True}
+    if item.signature is not None:
+        part["thoughtSignature"] = item.signature
+    return part
+
+
+def _signatures_required(ctx: Context, model: str) -> bool:
+    """Whether history calls need a thoughtSignature: model rule signatures_required, or the user's override."""
+    fact = common.model_facts(ctx, model).get("signatures_required")
+    if fact is None or not fact.value:
+        return False
+    if any(m.tool_calls for m in ctx.scenario.messages):
+        common.rule_applied(ctx, "signatures_required", fact, f"{model} needs thought signatures on history calls")
+    return True
 
 
 def _function_response(message: Message, wrapped: list[str], errors: list[str]) -> dict[str, Any]:
@@ -553,20 +626,28 @@ def parse_reply(provider: str, body: Any) -> Reply:
         provider, expect_dict(provider, content, "candidates[0].content").get("parts"), "candidates[0].content.parts")
     calls = []
     texts = []
+    reasoning = []
     for i, raw in enumerate(parts):
         part = expect_dict(provider, raw, f"candidates[0].content.parts[{i}]")
+        signature = part.get("thoughtSignature")
+        signature = signature if isinstance(signature, str) else None
         if "functionCall" in part:
             call = expect_dict(provider, part["functionCall"], f"candidates[0].content.parts[{i}].functionCall")
             if not isinstance(call.get("name"), str):
                 raise bad_body(provider, f"candidates[0].content.parts[{i}].functionCall has no name")
-            calls.append(make_call(call.get("id"), call["name"], call.get("args")))
+            made = make_call(call.get("id"), call["name"], call.get("args"))
+            calls.append(made._replace(signature=signature) if signature is not None else made)
         elif part.get("thought") is True:
-            continue
+            text = part.get("text")
+            reasoning.append(ReasoningItem("gemini", text=text if isinstance(text, str) else None, signature=signature,
+                                           position=len(calls)))
         elif isinstance(part.get("text"), str):
             texts.append(part["text"])
+            if signature is not None:  # a signed answer part: the signature goes back on the first text part
+                reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
     finish = first.get("finishReason")
     return Reply(tool_calls=tuple(calls), text=join_text(texts),
-                 finish_reason=finish if isinstance(finish, str) else None, usage=usage)
+                 finish_reason=finish if isinstance(finish, str) else None, usage=usage, reasoning=tuple(reasoning))
 
 
 def _usage(meta: Any) -> Usage:

@@ -19,8 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from .core.capabilities import Capability
-from .core.translation import tool_names, chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, start, strict_tools
-from .core.model import Message, RenderOptions, Reply, Scenario, Translation, Usage
+from .core.translation import tool_names, chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, \
+    reasoning_for, start, strict_tools
+from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, make_call
 
 BASE_URL = "http://localhost:11434"
@@ -59,7 +60,11 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         ctx.ledger.info("temperature.mapped", "temperature sent as options.temperature")
     if model_options:
         body["options"] = model_options
-    if settings.thinking is not None:
+    effort = settings.thinking_mode.effort if settings.thinking_mode is not None else None
+    if effort in ("low", "medium", "high"):  # ollama-python ChatRequest.think: bool | 'low' | 'medium' | 'high'
+        body["think"] = effort
+        ctx.ledger.info("thinking.mapped", f"thinking effort {effort} → think: {effort}")
+    elif settings.thinking is not None:
         body["think"] = settings.thinking
         ctx.ledger.info("thinking.mapped", f"thinking {str(settings.thinking).lower()} → think: "
                         f"{str(settings.thinking).lower()}")
@@ -125,10 +130,15 @@ def _ignored_keys(schema: Any, allowed: frozenset[str]) -> list[str]:
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
+    reasoning_for(ctx, "ollama")
+
     def assistant(m: Message) -> dict[str, Any]:
         msg: dict[str, Any] = {"role": "assistant"}
         if m.content is not None:
             msg["content"] = m.content
+        thought = [i.text for i in m.reasoning if i.family == "ollama" and i.text is not None]
+        if thought:  # ollama-python Message.thinking: the turn's thinking, sent back as it came
+            msg["thinking"] = "".join(thought)
         if m.tool_calls:  # Ollama takes arguments as objects
             msg["tool_calls"] = [{"id": c.id, "function": {"name": c.name, "arguments": c.arguments}}
                                  for c in m.tool_calls]
@@ -162,4 +172,6 @@ def parse_reply(provider: str, body: Any) -> Reply:
     if done_reason is not None and not isinstance(done_reason, str):
         raise bad_body(provider, f"done_reason is {type(done_reason).__name__}, expected a string")
     usage = Usage(int_or_none(body.get("prompt_eval_count")), int_or_none(body.get("eval_count")))
-    return Reply(tool_calls=tuple(calls), text=content, finish_reason=done_reason, usage=usage)
+    thinking = message.get("thinking")
+    reasoning = (ReasoningItem("ollama", text=thinking),) if isinstance(thinking, str) and thinking else ()
+    return Reply(tool_calls=tuple(calls), text=content, finish_reason=done_reason, usage=usage, reasoning=reasoning)

@@ -14,8 +14,9 @@ from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
 from .core.translation import (tool_names, chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
-                     mapped, openai_strict_problems, parallel_value, start, strict_tools)
-from .core.model import Message, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
+                     mapped, model_facts, openai_strict_problems, parallel_value, reasoning_for, rule_applied, start,
+                     strict_tools)
+from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
@@ -43,19 +44,23 @@ class Host(NamedTuple):
     strict_base: str = ""  # strict tools need this base URL
     named_form: Literal["openai", "function-only"] = "openai"  # TGI/HF: {"function": {"name": N}}
     router: bool = False  # OpenRouter: provider.require_parameters routing; replies name their upstream
+    reasoning_replay: bool = False  # assistant messages take reasoning_content back (DeepSeek, vLLM, llama.cpp)
+    reasoning_effort: bool = False  # the host takes reasoning_effort
     notes: tuple[Note, ...] = ()
 
 
 HOSTS: dict[str, Host] = {
-    "openai": Host("https://api.openai.com/v1", max_tokens_field="max_completion_tokens", strict_errors=True),
+    "openai": Host("https://api.openai.com/v1", max_tokens_field="max_completion_tokens", strict_errors=True,
+                   reasoning_effort=True),
     "azure": Host("{endpoint}/openai/deployments/{deployment}", auth="api-key", strict_errors=True,
-                  max_tokens_field="max_completion_tokens"),
+                  max_tokens_field="max_completion_tokens", reasoning_effort=True),
     "mistral": Host("https://api.mistral.ai/v1", id_rule="alnum9", tool_message_name=True),
     "groq": Host("https://api.groq.com/openai/v1", notes=(
         Note("strict", "pitfall.strict_best_effort", "info",
              "Groq's SDK types carry function.strict but enforcement is not documented; validate the arguments"),
     )),
-    "deepseek": Host("https://api.deepseek.com", thinking="deepseek", strict_base="https://api.deepseek.com/beta"),
+    "deepseek": Host("https://api.deepseek.com", thinking="deepseek", strict_base="https://api.deepseek.com/beta",
+                     reasoning_replay=True, reasoning_effort=True),
     "fireworks": Host("https://api.fireworks.ai/inference/v1"),
     "together": Host("https://api-inference.together.ai/v1"),  # together 3.1.1's default for chat completions
     "openrouter": Host("https://openrouter.ai/api/v1", router=True, notes=(
@@ -64,7 +69,7 @@ HOSTS: dict[str, Host] = {
              "(pick models listing tools and tool_choice in supported_parameters)"),
     )),
     "xai": Host("https://api.x.ai/v1"),
-    "vllm": Host("http://localhost:8000/v1", key_optional=True, notes=(
+    "vllm": Host("http://localhost:8000/v1", key_optional=True, reasoning_replay=True, notes=(
         Note("auto", "pitfall.vllm_auto_flags", "info",
              "vLLM answers auto only when started with --enable-auto-tool-choice and --tool-call-parser"),
         Note("required", "pitfall.vllm_required_version", "info", "vLLM accepts tool_choice required from 0.8.3 on"),
@@ -72,7 +77,7 @@ HOSTS: dict[str, Host] = {
              "with none, vLLM still renders the tools into the prompt unless started with "
              "--exclude-tools-when-tool-choice-none"),
     )),
-    "llamacpp": Host("http://localhost:8080/v1", key_optional=True, notes=(
+    "llamacpp": Host("http://localhost:8080/v1", key_optional=True, reasoning_replay=True, notes=(
         Note("parallel_unset", "parallel.default_false", "info",
              "llama-server defaults parallel_tool_calls to false: at most one call unless you send true"),
     )),
@@ -90,6 +95,11 @@ LEDGER_CODES: dict[str, str] = {
     "thinking.disabled_for_choice": "thinking (on by default) sent disabled so a forcing tool_choice is accepted",
     "thinking.always_on": "the model always thinks; thinking: false cannot turn it off",
     "pitfall.deepseek_reasoning_content": "DeepSeek thinking mode needs reasoning_content replayed after tool calls",
+    "reasoning.replayed": "assistant turns' reasoning_content sent back as the reply carried it",
+    "reasoning.not_taken": "reasoning_content in the history left out: the host takes no reasoning back",
+    "thinking.effort": "a thinking effort sent as reasoning_effort",
+    "thinking.effort_for_tools": "function tools on this model need reasoning_effort none (model rule): "
+                                 "sent, or refused when another effort was asked",
     "max_tokens.mapped": "max_tokens sent under the host's field name",
     "schema.strict_invalid": "a strict tool's schema breaks OpenAI's strict rules",
     "schema.empty_parameters": "a tool without parameters is sent with an empty object schema",
@@ -134,7 +144,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if provider == "azure":
         body.pop("model")  # the deployment in the URL picks the model
     return finish(ctx, url=url, headers=headers, body=body, choice_path=("tool_choice",),
-                  key_optional=host.key_optional)
+                  key_optional=host.key_optional, final_lint=_effort_lint if host.reasoning_effort else None)
 
 
 _WORDS: dict[str, str] = {}
@@ -261,17 +271,25 @@ def _custom_tool(tool: Tool) -> dict[str, Any]:
 
 
 def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
-    """DeepSeek: thinking is on by default (V4) and then rejects a forcing tool_choice."""
+    """DeepSeek: thinking is on by default (V4) and then rejects a forcing tool_choice (model rules)."""
+    spec = ctx.settings.thinking_mode
+    if host.reasoning_effort and spec is not None and spec.effort is not None:
+        body["reasoning_effort"] = spec.effort
+        ctx.ledger.info("thinking.effort", f"thinking effort {spec.effort} → reasoning_effort {spec.effort}")
     if host.thinking != "deepseek":
         return
+    facts = model_facts(ctx)
     wanted = ctx.settings.thinking
-    always = ctx.model == "deepseek-reasoner"
-    on = True if always else (wanted if wanted is not None else True)
+    always_fact = facts.get("thinking_always_on")
+    always = bool(always_fact and always_fact.value)
+    default = facts.get("thinking_default")
+    on = True if always else (wanted if wanted is not None else bool(default.value) if default else True)
     if always and wanted is False:
-        ctx.ledger.warning("thinking.always_on", "deepseek-reasoner always thinks: thinking: false has no effect "
+        ctx.ledger.warning("thinking.always_on", f"{ctx.model} always thinks: thinking: false has no effect "
                            "(use deepseek-v4-flash with thinking: false)")
         wanted = None
-    forced = ctx.plan.forces_call and "tools" in body
+    allowed = facts.get("forced_choice_with_thinking")
+    forced = ctx.plan.forces_call and "tools" in body and not (allowed and allowed.value)
     if forced and on:
         if wanted is None and not always and ctx.options.emulate:
             body["thinking"] = {"type": "disabled"}
@@ -286,10 +304,36 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     elif wanted is not None:
         body["thinking"] = {"type": "enabled" if wanted else "disabled"}
         ctx.ledger.info("thinking.mapped", f"thinking {str(wanted).lower()} → {compact(body['thinking'])}")
-    if on and any(m.tool_calls for m in ctx.scenario.messages):
+    replay = facts.get("reasoning_replay")
+    missing = [m for m in ctx.scenario.messages if m.tool_calls and not any(i.family == "openai-chat" for i in m.reasoning)]
+    if on and missing and (replay is None or replay.value):
+        calls = sum(1 for m in ctx.scenario.messages if m.tool_calls)
+        which = "the scenario's history has none" if len(missing) == calls else f"{len(missing)} of {calls} have none"
         ctx.ledger.warning("pitfall.deepseek_reasoning_content", "DeepSeek thinking mode needs each earlier "
-                           "assistant tool-call turn's reasoning_content sent back; the scenario's history has none, "
-                           "so the API may answer 400 'Missing reasoning_content'")
+                           f"assistant tool-call turn's reasoning_content sent back; {which}, so the API may answer "
+                           "400 'Missing reasoning_content'" + ("" if len(missing) == calls else
+                                                               " (add reasoning_content: as the reply carried it)"))
+
+
+def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
+    """On the final body (after extra): GPT-5.x on Chat Completions refuses function tools with reasoning_effort
+    (model rule tools_reasoning_effort)."""
+    fact = model_facts(ctx).get("tools_reasoning_effort")
+    if fact is None or fact.value == "any" or not body.get("tools"):
+        return
+    effort = body.get("reasoning_effort")
+    if effort == "none" or (effort is None and fact.value == "absent-or-none"):
+        return
+    if effort is None and ctx.options.emulate:
+        body["reasoning_effort"] = "none"
+        ctx.ledger.warning("thinking.effort_for_tools", f"{ctx.model} refuses function tools on Chat Completions unless "
+                           "reasoning_effort is 'none' (its default effort is not), so reasoning_effort: none is sent; "
+                           "use openai-responses to reason with tools")
+    else:
+        ctx.ledger.error("thinking.effort_for_tools", f"{ctx.model} answers 400 'Function tools with reasoning_effort are "
+                         f"not supported' for reasoning_effort {compact(effort)} with tools on Chat Completions; use "
+                         "thinking: {effort: none}, or the openai-responses provider")
+    rule_applied(ctx, "tools_reasoning_effort", fact, "function tools with reasoning_effort")
 
 
 def _notes(ctx: Context, host: Host) -> None:
@@ -360,8 +404,18 @@ def _id_map(ctx: Context, host: Host) -> dict[str, str]:
 
 
 def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, Any]]:
+    reasoning_for(ctx, "openai-chat")
+    replayed = dropped = 0
+
     def assistant(m: Message) -> dict[str, Any]:
+        nonlocal replayed, dropped
         msg: dict[str, Any] = {"role": "assistant", "content": m.content}
+        thought = [i.text for i in m.reasoning if i.family == "openai-chat" and i.text is not None]
+        if thought and host.reasoning_replay:
+            msg["reasoning_content"] = "".join(thought)  # as the reply carried it, beside content
+            replayed += 1
+        elif thought:
+            dropped += 1
         if m.tool_calls:
             msg["tool_calls"] = [{"id": ids[c.id], "type": "function",
                                   "function": {"name": c.name, "arguments": history_arguments_json(c.arguments)}}
@@ -374,7 +428,14 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
             msg["name"] = m.tool_name
         return msg
 
-    return chat_messages(ctx, assistant, tool)
+    out = chat_messages(ctx, assistant, tool)
+    if replayed:
+        ctx.ledger.info("reasoning.replayed", f"reasoning_content of {replayed} assistant turn{'s' if replayed > 1 else ''} "
+                        "sent back unchanged")
+    if dropped:
+        ctx.ledger.info("reasoning.not_taken", f"reasoning_content of {dropped} assistant turn{'s' if dropped > 1 else ''} "
+                        f"left out: {ctx.cap.title} takes no reasoning back in the history")
+    return out
 
 
 def offered_tools(body: dict[str, Any]) -> list[str]:
@@ -413,7 +474,14 @@ def parse_reply(provider: str, body: Any) -> Reply:
     text = content if isinstance(content, str) and content else None
     usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
     finish_reason = choice.get("finish_reason")
+    # DeepSeek, vLLM (before 0.10: reasoning_content; since: reasoning) and llama.cpp put the chain of thought
+    # beside content; DeepSeek requires it back on tool-call turns.
+    thought = message.get("reasoning_content")
+    if not isinstance(thought, str):
+        thought = message.get("reasoning") if isinstance(message.get("reasoning"), str) else None
+    reasoning = (ReasoningItem("openai-chat", text=thought),) if thought is not None else ()
     return Reply(tool_calls=tuple(calls), text=text,
                  finish_reason=finish_reason if isinstance(finish_reason, str) else None,
                  usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))),
-                 upstream=_upstream(body) if provider in HOSTS and HOSTS[provider].router else None)
+                 upstream=_upstream(body) if provider in HOSTS and HOSTS[provider].router else None,
+                 reasoning=reasoning)

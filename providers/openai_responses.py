@@ -26,11 +26,12 @@ from .core import translation as common
 from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
-from .core.model import ProviderError, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
+from .core.model import ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_BASE = "https://api.openai.com/v1"
-_IGNORED_SETTINGS = ("thinking", "deployment", "endpoint", "api_version", "region")
+_IGNORED_SETTINGS = ("deployment", "endpoint", "api_version", "region")
+_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")  # openai-python shared/reasoning_effort.py
 
 LEDGER_CODES: dict[str, str] = {
     "strict.explicit_false": "non-strict tools are sent with strict: false, because the Responses API treats an "
@@ -42,6 +43,11 @@ LEDGER_CODES: dict[str, str] = {
     "history.is_error_dropped": "a tool result's is_error has no field in function_call_output; the content "
                                 "carries the error",
     "settings.ignored": "a providers.openai-responses setting this translator does not use",
+    "reasoning.replayed": "reasoning items sent back before the items that followed them (with encrypted_content "
+                          "when the reply had it)",
+    "reasoning.incomplete": "a reasoning item without the id the API requires on input",
+    "thinking.mapped": "the thinking setting sent as reasoning.effort",
+    "history.output_parts": "a tool result given as content parts is sent as a list output",
 }
 
 
@@ -66,6 +72,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     parallel = common.parallel_value(ctx)
     if parallel is not None:
         body["parallel_tool_calls"] = parallel
+    reasoning = _reasoning_setting(ctx)
+    if reasoning is not None:
+        body["reasoning"] = reasoning
     if ctx.settings.max_tokens is not None:
         body["max_output_tokens"] = ctx.settings.max_tokens
     if ctx.settings.temperature is not None:
@@ -147,24 +156,77 @@ def _choice(ctx: Context) -> Any:
     return wire
 
 
+def _reasoning_setting(ctx: Context) -> dict[str, Any] | None:
+    """The neutral thinking setting → ``reasoning: {effort}`` (openai-python ``shared_params/reasoning.py``)."""
+    settings = ctx.settings
+    spec = settings.thinking_mode
+    if spec is not None and spec.effort is not None:
+        effort = spec.effort
+    elif spec is not None and spec.mode == "off" or spec is None and settings.thinking is False:
+        effort = "none"
+    else:
+        if settings.thinking is not None:
+            ctx.ledger.info("thinking.mapped", f"thinking {common.compact(spec.to_json() if spec else True)}: "
+                            "reasoning models reason by default; no reasoning field sent (write {effort: ...} to set one)")
+        return None
+    ctx.ledger.info("thinking.mapped", f"thinking → reasoning {{effort: {effort}}}")
+    return {"effort": effort}
+
+
+def _reasoning_wire(item: Any) -> dict[str, Any]:
+    """A reasoning item as the API returned it (``response_reasoning_item_param.py``: id and summary required)."""
+    wire: dict[str, Any] = {"type": "reasoning"}
+    if item.id is not None:
+        wire["id"] = item.id
+    wire["summary"] = [{"type": "summary_text", "text": text} for text in item.summary]
+    if item.text is not None:
+        wire["content"] = [{"type": "reasoning_text", "text": item.text}]
+    if item.encrypted is not None:
+        wire["encrypted_content"] = item.encrypted
+    return wire
+
+
 def _input(ctx: Context) -> list[dict[str, Any]]:
+    common.reasoning_for(ctx, "openai-responses")
     items: list[dict[str, Any]] = []
+    replayed = 0
     for message in ctx.scenario.messages:
         if message.role == "user":
             items.append({"role": "user", "content": message.content or ""})
         elif message.role == "assistant":
+            own = [i for i in message.reasoning if i.family == "openai-responses"]
+            for item in own:
+                if item.id is None:
+                    ctx.ledger.warning("reasoning.incomplete", "a reasoning item without id: the Responses API "
+                                       "requires the id it returned (response_reasoning_item_param.py)")
+            replayed += len(own)
+            slots = common.placed(own, len(message.tool_calls))
+            items.extend(_reasoning_wire(i) for i in slots[0])  # reasoning precedes what followed it
             if message.content:
                 items.append({"role": "assistant", "content": message.content})
-            for call in message.tool_calls:
+            for index, call in enumerate(message.tool_calls):
+                if index:
+                    items.extend(_reasoning_wire(i) for i in slots[index])
                 items.append({"type": "function_call", "call_id": call.id, "name": call.name,
                               "arguments": common.history_arguments_json(call.arguments)})
+            if message.tool_calls:
+                items.extend(_reasoning_wire(i) for i in slots[-1])
         else:
-            items.append({"type": "function_call_output", "call_id": message.tool_call_id,
-                          "output": message.content or ""})
+            output: Any = message.content or ""
+            if message.parts is not None:
+                output = list(message.parts)
+                ctx.ledger.info("history.output_parts", f"tool result {message.tool_call_id} is a list of content "
+                                "parts: sent as function_call_output.output list (string or parts, "
+                                "response_input_param.py FunctionCallOutput)")
+            items.append({"type": "function_call_output", "call_id": message.tool_call_id, "output": output})
             if message.is_error:
                 ctx.ledger.info("history.is_error_dropped",
                                 f"tool result {message.tool_call_id} is_error: true has no field in "
                                 "function_call_output; the content carries the error")
+    if replayed:
+        ctx.ledger.info("reasoning.replayed", f"{replayed} reasoning item{'s' if replayed > 1 else ''} sent back before "
+                        "the items that followed them, unchanged (a function_call needs its reasoning item: "
+                        "'provided without its required reasoning item')")
     return items
 
 
@@ -184,17 +246,20 @@ def offered_tools(body: dict[str, Any]) -> list[str]:
 
 def parse_reply(provider: str, body: Any) -> Reply:
     """A Responses body → Reply: ``function_call`` items (``call_id`` as the id), ``output_text`` and
-    ``refusal`` text of ``message`` items, ``status`` as the finish reason. Reasoning and hosted-tool
-    items are skipped. An error envelope becomes ``Reply.error``."""
+    ``refusal`` text of ``message`` items, ``status`` as the finish reason, ``reasoning`` items kept as
+    reasoning state. Hosted-tool items are skipped. An error envelope becomes ``Reply.error``."""
     data = expect_dict(provider, body, "the body")
     if "output" not in data and looks_like_error(data):
         return Reply(error=provider_error(provider, None, data))
     calls = []
     texts: list[str] = []
+    reasoning: list[ReasoningItem] = []
     for i, raw in enumerate(expect_list(provider, data.get("output"), "output")):
         item = expect_dict(provider, raw, f"output[{i}]")
         kind = item.get("type")
-        if kind == "function_call":
+        if kind == "reasoning":
+            reasoning.append(_reasoning_item(item, len(calls)))
+        elif kind == "function_call":
             if not isinstance(item.get("name"), str):
                 raise bad_body(provider, f"output[{i}] is a function_call without a name")
             call_id = item.get("call_id", item.get("id"))
@@ -214,7 +279,19 @@ def parse_reply(provider: str, body: Any) -> Reply:
                 elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
                     texts.append(part["refusal"])
     return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=_finish(data),
-                 usage=_usage(data.get("usage")), error=_failure(data.get("error")))
+                 usage=_usage(data.get("usage")), error=_failure(data.get("error")), reasoning=tuple(reasoning))
+
+
+def _reasoning_item(item: dict[str, Any], position: int) -> ReasoningItem:
+    """A ``reasoning`` output item (openai-python ``types/responses/response_reasoning_item.py``): id,
+    summary[] of summary_text, content[] of reasoning_text, encrypted_content."""
+    summary = tuple(p["text"] for p in item.get("summary") or [] if isinstance(p, dict) and isinstance(p.get("text"), str))
+    content = [p["text"] for p in item.get("content") or [] if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    encrypted = item.get("encrypted_content")
+    item_id = item.get("id")
+    return ReasoningItem("openai-responses", id=item_id if isinstance(item_id, str) else None, summary=summary,
+                         text="".join(content) if content else None,
+                         encrypted=encrypted if isinstance(encrypted, str) else None, position=position)
 
 
 def _finish(data: dict[str, Any]) -> str | None:

@@ -377,6 +377,11 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "history.blank_text_dropped": {"messages": [HISTORY[0], dict(HISTORY[1], content=" "), *HISTORY[2:]]},
     "history.tools_undeclared": {"tools": None, "messages": HISTORY},
     "messages.empty": {"messages": []},
+    "thinking.adaptive": {"settings": {"thinking": True, "model": "claude-opus-4-7"}},
+    "thinking.effort": {"settings": {"thinking": {"effort": "high"}, "model": "claude-opus-4-7"}},
+    "thinking.form": {"settings": {"thinking": "adaptive"}},
+    "thinking.always_on": {"settings": {"thinking": False, "model": "claude-fable-5"}},
+    "thinking.disabled_for_choice": {"choice": "required", "settings": {"model": "claude-sonnet-5"}},
 }
 
 

@@ -282,6 +282,10 @@ def test_every_ledger_code_is_emitted_by_some_scenario() -> None:
     s = load_scenario_text(TOOLS_YAML + "messages:\n  - {role: user, content: hi}\n"
                            "providers:\n  cohere: {thinking: true}\n")
     seen.update(codes(cohere.translate("cohere", s, RenderOptions(), CAP)))
+    thought = load_scenario_text(TOOLS_YAML + "messages:\n  - {role: user, content: hi}\n  - role: assistant\n"
+                                 "    reasoning: [{family: cohere, text: hmm}]\n    tool_calls: [{id: c1, name: get_time}]\n"
+                                 "  - {role: tool, tool_call_id: c1, content: '10:00'}\n")
+    seen.update(codes(cohere.translate("cohere", thought, RenderOptions(), CAP)))
     assert set(cohere.LEDGER_CODES) <= seen
 
 

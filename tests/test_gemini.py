@@ -230,8 +230,8 @@ def test_system_max_tokens_temperature():
 
 def test_unused_settings_are_warned():
     t = render("auto", settings={"thinking": True, "region": "eu"})
-    assert [e.message.split(" =")[0] for e in entries(t, "settings.ignored")] == [
-        "providers.gemini.thinking", "providers.gemini.region"]
+    # issue 11: thinking now maps to generationConfig.thinkingConfig; only region is left unused
+    assert [e.message.split(" =")[0] for e in entries(t, "settings.ignored")] == ["providers.gemini.region"]
 
 
 def test_invalid_tool_name_refused():
@@ -507,7 +507,11 @@ TRIGGERS: dict[str, Any] = {
     "history.thought_signature": lambda: render("auto", messages=HISTORY, model="gemini-3-pro-preview"),
     "messages.empty": lambda: render("auto", messages=[]),
     "model.normalized": lambda: render("auto", model="models/gemini-2.5-flash"),
-    "settings.ignored": lambda: render("auto", settings={"thinking": False}),
+    "settings.ignored": lambda: render("auto", settings={"region": "eu"}),
+    "history.signature_kept": lambda: render("auto", model="gemini-3-pro-preview", messages=[
+        HISTORY[0], dict(HISTORY[1], tool_calls=[dict(HISTORY[1]["tool_calls"][0], signature="c2ln")])]),
+    "thinking.mapped": lambda: render("auto", settings={"thinking": {"budget": 512}}),
+    "thinking.unsupported": lambda: render("auto", settings={"thinking": {"effort": "max"}}),
 }
 
 
@@ -565,9 +569,11 @@ def test_parse_text_call_ids_and_thoughts():
         {"functionCall": {"name": "get_time"}},
         {"text": "Done."}]}, "finishReason": "STOP"}]})
     assert reply.text == "Let me check. Done."
+    # issue 11: the thoughtSignature stays on its call, the thought part is reasoning state, not text
     assert [c.to_json() for c in reply.tool_calls] == [
-        {"id": "abc", "name": "get_weather", "arguments": {"city": "Paris"}},
+        {"id": "abc", "name": "get_weather", "arguments": {"city": "Paris"}, "signature": "x"},
         {"id": None, "name": "get_time", "arguments": {}}]
+    assert [r.to_json() for r in reply.reasoning] == [{"family": "gemini", "text": "thinking about it"}]
 
 
 def test_parse_blocked_prompt_and_empty_candidate():

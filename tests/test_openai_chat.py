@@ -752,6 +752,16 @@ CODE_SCENARIOS: list[tuple[str, str, RenderOptions, set[str]]] = [
     ("deepseek", TOOLS_YAML + "tool_choice: required\nstrict: true\n" + USER_YAML, RenderOptions(),
      {"thinking.disabled_for_choice", "strict.beta_endpoint", "strict.mapped"}),
     ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + DS_HISTORY, RenderOptions(), {"pitfall.deepseek_reasoning_content"}),
+    ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + DS_HISTORY.replace(
+        "  - role: assistant\n", "  - role: assistant\n    reasoning_content: Call the weather tool.\n"),
+     RenderOptions(), {"reasoning.replayed"}),
+    ("groq", TOOLS_YAML + "tool_choice: auto\n" + DS_HISTORY.replace(
+        "  - role: assistant\n", "  - role: assistant\n    reasoning_content: Call the weather tool.\n"),
+     RenderOptions(), {"reasoning.not_taken"}),
+    ("openai", TOOLS_YAML + USER_YAML + "providers:\n  openai: {thinking: {effort: low}}\n", RenderOptions(),
+     {"thinking.effort"}),
+    ("openai", TOOLS_YAML + USER_YAML + "providers:\n  openai: {model: gpt-5.6}\n", RenderOptions(),
+     {"thinking.effort_for_tools"}),
     ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + USER_YAML + "providers:\n  deepseek: {model: deepseek-reasoner, thinking: false}\n",
      RenderOptions(), {"thinking.always_on"}),
     ("openai", TOOLS_YAML + USER_YAML + "providers:\n  openai: {max_tokens: 9}\n", RenderOptions(), {"max_tokens.mapped"}),

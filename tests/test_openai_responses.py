@@ -218,7 +218,7 @@ def test_system_max_tokens_temperature():
 
 
 def test_unused_settings_are_warned():
-    t = render("auto", settings={"thinking": True})
+    t = render("auto", settings={"region": "eu"})  # issue 11: thinking now maps to reasoning.effort
     assert entry(t, "settings.ignored").severity == "warning"
 
 
@@ -275,6 +275,13 @@ TRIGGERS: dict[str, Any] = {
     "schema.empty_parameters": lambda: render("auto", tools=[{"name": "ping"}]),
     "history.is_error_dropped": lambda: render("auto", messages=HISTORY),
     "settings.ignored": lambda: render("auto", settings={"region": "eu"}),
+    "reasoning.replayed": lambda: render("auto", messages=[HISTORY[0], dict(HISTORY[1], reasoning=[
+        {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA"}])]),
+    "reasoning.incomplete": lambda: render("auto", messages=[HISTORY[0], dict(HISTORY[1], reasoning=[
+        {"family": "openai-responses", "encrypted": "gAAA"}])]),
+    "thinking.mapped": lambda: render("auto", settings={"thinking": {"effort": "low"}}),
+    "history.output_parts": lambda: render("auto", messages=[*HISTORY[:2], dict(HISTORY[2], content=[
+        {"type": "input_text", "text": "18 C"}])]),
 }
 
 

@@ -59,6 +59,14 @@ HOST_EXTRAS: dict[tuple[str, str], str] = {
     ("huggingface", "$.tool_choice"): "huggingface_hub chat_completion.py: named choice {function: {name}}, no type",
     ("azure", "$: missing required key 'model'"): "openai-python lib/azure.py: the deployment in the URL names the model",
     ("openrouter", "$: unknown key 'provider'"): "openrouter.ai/docs/features/provider-routing (provider object)",
+    ("deepseek", "unknown key 'reasoning_content'"):
+        "api-docs.deepseek.com guides/thinking_mode: a tool-call turn's reasoning_content must be sent back",
+    ("vllm", "unknown key 'reasoning_content'"):
+        "vllm-project/vllm docs/features/reasoning_outputs.md: reasoning_content beside content (the reply field; "
+        "that vLLM reads it back from a request's messages is not documented there)",
+    ("llamacpp", "unknown key 'reasoning_content'"):
+        "ggml-org/llama.cpp common/chat.cpp common_chat_msgs_parse_oaicompat: an input message's reasoning_content "
+        "is read into the chat message",
 }
 
 
@@ -179,6 +187,54 @@ def test_rendered_body_conforms_to_the_official_sdk_type(config: str, provider: 
         codes = [e.code for e in translation.ledger if e.severity == "error"]
         assert codes, "refused without an error in the ledger"
         return  # refused with a reason: nothing goes on the wire
+    assert validate(provider, translation) == []
+
+
+# ---- reasoning state replayed (issue 11) ----------------------------------------------------------
+
+# Recorded replies with reasoning state (tests/data/responses/reasoning/SOURCES.md) -> the provider that wrote
+# them and its settings. Each is appended to a history by history.assistant_message and rendered for every
+# provider: the one that wrote it gets its reasoning back in place, the others leave it out.
+REASONING_DATA = ROOT / "tests" / "data" / "responses" / "reasoning"
+REASONING_REPLIES: dict[str, tuple[str, str]] = {
+    "anthropic-thinking-tool-use": ("anthropic", "{model: claude-sonnet-4-6, max_tokens: 4096, thinking: true}"),
+    "bedrock-converse-reasoning": ("bedrock", "{model: us.anthropic.claude-sonnet-4-6, max_tokens: 4096}"),
+    "gemini-3-function-call-thought-signature": ("gemini", "{model: gemini-3-pro-preview}"),
+    "gemini-3-text-thought-signature": ("gemini", "{model: gemini-3-pro-preview}"),
+    "openai-responses-o3-reasoning-function-call": ("openai-responses", "{model: o3}"),
+    "openai-responses-reasoning-encrypted": ("openai-responses", "{model: gpt-5-mini}"),
+    "deepseek-reasoner-tool-call": ("deepseek", "{model: deepseek-reasoner}"),
+}
+
+
+def _reasoning_cases() -> list[tuple[str, str]]:
+    return [(name, provider) for name in REASONING_REPLIES for provider in PROVIDER_IDS
+            if provider not in NO_SDK_IN_TEST_EXTRA]
+
+
+def _replayed(name: str, provider: str) -> Translation:
+    from toolchoice.providers.core.history import assistant_message
+    from toolchoice.providers.core.model import Message
+    from toolchoice.providers.core.scenario import load_scenario_text
+
+    source, settings = REASONING_REPLIES[name]
+    reply = registry.parse_reply(source, json.loads((REASONING_DATA / f"{name}.json").read_text()))
+    message = assistant_message(reply, source)
+    names = list(dict.fromkeys(c.name for c in message.tool_calls)) or ["noop"]
+    tools = "".join(f"  - {{name: {n}, parameters: {{type: object, properties: {{}}}}}}\n" for n in names)
+    scenario = load_scenario_text(f"tools:\n{tools}tool_choice: auto\nmessages:\n  - {{role: user, content: Go.}}\n"
+                                  f"providers:\n  {source}: {settings}\n")
+    after = tuple(Message("tool", content="ok", tool_call_id=c.id, tool_name=c.name) for c in message.tool_calls) \
+        or (Message("user", content="And then?"),)
+    return registry.translate(provider, scenario._replace(messages=scenario.messages + (message,) + after))
+
+
+@pytest.mark.parametrize("name, provider", _reasoning_cases(), ids=["-".join(c) for c in _reasoning_cases()])
+def test_replayed_reasoning_conforms_to_the_official_sdk_type(name: str, provider: str):
+    translation = _replayed(name, provider)
+    if translation.request is None:
+        assert [e.code for e in translation.ledger if e.severity == "error"], "refused without an error"
+        return
     assert validate(provider, translation) == []
 
 

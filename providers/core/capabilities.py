@@ -358,5 +358,8 @@ def matrix_rows() -> list[dict[str, object]]:
         from .facts import facts_for  # only `providers` and the stale-facts report read the dated facts
 
         row["facts"] = [f.to_json() for f in facts_for(cap.provider)]
+        from .model_rules import RULES  # facts per model family, matched on the model id
+
+        row["model_rules"] = [r.to_json() for r in RULES if cap.provider in r.providers]
         rows.append(row)
     return rows

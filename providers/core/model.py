@@ -89,12 +89,57 @@ class Tool(NamedTuple):
         return self.parameters if self.parameters is not None else {"type": "object", "properties": {}}
 
 
+ReasoningFamily = Literal["anthropic", "bedrock", "gemini", "openai-responses", "openai-chat", "ollama", "cohere"]
+REASONING_FAMILIES: tuple[str, ...] = ("anthropic", "bedrock", "gemini", "openai-responses", "openai-chat", "ollama",
+                                       "cohere")
+
+
+class ReasoningItem(NamedTuple):
+    """Reasoning state an assistant turn carried, in neutral terms, kept exactly as the API returned it.
+
+    ``family`` says which API wrote it: its signature or encrypted content is valid only there.
+    - anthropic: a ``thinking`` block (text + signature) or a ``redacted_thinking`` block (encrypted = data);
+    - bedrock: a ``reasoningContent`` block (reasoningText text + signature, or redactedContent = encrypted);
+    - gemini: a thought part (text, thought: true) or the thoughtSignature of the turn's first text part;
+    - openai-responses: a ``reasoning`` item (id, summary texts, content text, encrypted_content);
+    - openai-chat: ``reasoning_content`` (DeepSeek, vLLM, llama.cpp), text only;
+    - ollama: ``message.thinking`` (ollama-python ``Message.thinking``), text only;
+    - cohere: a ``thinking`` content item (cohere-python ``ThinkingAssistantMessageV2ContentOneItem``).
+    """
+
+    family: ReasoningFamily
+    text: str | None = None
+    signature: str | None = None
+    encrypted: str | None = None  # Responses encrypted_content, Anthropic redacted data, Bedrock redactedContent
+    redacted: bool = False
+    id: str | None = None  # Responses reasoning item id
+    summary: tuple[str, ...] = ()  # Responses summary_text texts
+    position: int = 0  # how many of the turn's tool calls came before it (interleaved thinking)
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"family": self.family}
+        for key in ("id", "text", "signature", "encrypted"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        if self.redacted:
+            data["redacted"] = True
+        if self.summary:
+            data["summary"] = list(self.summary)
+        if self.position:
+            data["position"] = self.position
+        return data
+
+
 class HistoryCall(NamedTuple):
-    """A tool call an assistant made earlier in the conversation."""
+    """A tool call an assistant made earlier in the conversation. ``signature`` is Gemini's
+    thoughtSignature of that functionCall part (only Gemini signs calls)."""
 
     id: str
     name: str
     arguments: dict[str, Any]
+    signature: str | None = None
 
 
 class Message(NamedTuple):
@@ -105,6 +150,8 @@ class Message(NamedTuple):
     tool_name: str | None = None  # for role 'tool': the name of the call it answers (resolved on load)
     is_error: bool = False  # for role 'tool': the tool failed
     line: int | None = None
+    reasoning: tuple[ReasoningItem, ...] = ()  # for role 'assistant': reasoning state, in the order written
+    parts: tuple[dict[str, Any], ...] | None = None  # for role 'tool': content as a list of content parts
 
 
 class ToolChoice(NamedTuple):
@@ -139,7 +186,7 @@ class ProviderSettings(NamedTuple):
     base_url: str | None = None
     max_tokens: int | None = None
     temperature: float | None = None
-    thinking: bool | None = None
+    thinking: bool | None = None  # on/off; the richer forms are in thinking_mode
     deployment: str | None = None
     endpoint: str | None = None
     api_version: str | None = None
@@ -149,9 +196,30 @@ class ProviderSettings(NamedTuple):
     extra: Mapping[str, Any] = _EMPTY
     require_parameters: bool | None = None  # OpenRouter: route only to upstreams that take every parameter
     schema_form: str | None = None  # Gemini: auto | parameters | parametersJsonSchema
+    rules: Mapping[str, Any] = _EMPTY  # model-rule overrides (model_rules.RULE_KEYS -> value)
+    thinking_mode: ThinkingSetting | None = None  # filled from `thinking:` by the loader, never written
 
 
-SETTINGS_KEYS: tuple[str, ...] = ProviderSettings._fields
+class ThinkingSetting(NamedTuple):
+    """The neutral thinking setting: ``thinking: true/false`` (on/off), ``adaptive``, ``{budget: N}``,
+    ``{effort: low|medium|high|...}``, or ``{type: adaptive, effort: high}``."""
+
+    mode: Literal["off", "on", "adaptive"]
+    budget: int | None = None
+    effort: str | None = None
+
+    def to_json(self) -> Any:
+        if self.budget is None and self.effort is None and self.mode != "adaptive":
+            return self.mode == "on"
+        data: dict[str, Any] = {"mode": self.mode}
+        if self.budget is not None:
+            data["budget"] = self.budget
+        if self.effort is not None:
+            data["effort"] = self.effort
+        return data
+
+
+SETTINGS_KEYS: tuple[str, ...] = tuple(f for f in ProviderSettings._fields if f != "thinking_mode")
 _NO_SETTINGS = ProviderSettings()  # immutable, so one shared instance serves every provider left unset
 
 
@@ -327,6 +395,7 @@ class ToolCall(NamedTuple):
     raw_arguments: str | None = None
     arguments_error: str | None = None
     input: str | None = None  # a custom (free-text) tool call's input; arguments is then None
+    signature: str | None = None  # Gemini's thoughtSignature on this functionCall part
 
     @property
     def is_custom(self) -> bool:
@@ -339,6 +408,8 @@ class ToolCall(NamedTuple):
         if self.arguments_error is not None:
             data["raw_arguments"] = self.raw_arguments
             data["arguments_error"] = self.arguments_error
+        if self.signature is not None:
+            data["signature"] = self.signature
         return data
 
 
@@ -379,6 +450,7 @@ class Reply(NamedTuple):
     usage: Usage = Usage()
     error: ProviderError | None = None
     upstream: str | None = None  # a router's reply: which upstream provider answered (OpenRouter)
+    reasoning: tuple[ReasoningItem, ...] = ()  # the reply's reasoning state, in reply order
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -390,4 +462,6 @@ class Reply(NamedTuple):
         }
         if self.upstream is not None:
             data["upstream"] = self.upstream
+        if self.reasoning:  # only when present: replies without reasoning keep their exact JSON
+            data["reasoning"] = [item.to_json() for item in self.reasoning]
         return data

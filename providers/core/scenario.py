@@ -20,8 +20,8 @@ import yaml
 
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
-from .model import (SETTINGS_KEYS, HistoryCall, LedgerEntry, Message, ProviderSettings, Scenario, Tool,
-                    ToolChoice, ToolchoiceError)
+from .model import (REASONING_FAMILIES, SETTINGS_KEYS, HistoryCall, LedgerEntry, Message, ProviderSettings,
+                    ReasoningItem, Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError)
 
 TOP_KEYS = ("name", "description", "tools", "tool_choice", "parallel_tool_calls", "strict", "system",
             "messages", "providers")
@@ -586,8 +586,14 @@ def _key_node(mapping: yaml.Node, key: str) -> yaml.Node | None:
     return None
 
 
+ASSISTANT_KEYS = ("role", "content", "tool_calls", "reasoning", "reasoning_content")
+CALL_KEYS = ("id", "name", "arguments", "signature", "thought_signature", "thoughtSignature")
+REASONING_KEYS = ("family", "text", "signature", "encrypted", "redacted", "id", "summary", "position")
+_SIGNATURE_KEYS = ("signature", "thought_signature", "thoughtSignature")
+
+
 def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]]) -> Message:
-    _only(r, loc.node, ("role", "content", "tool_calls"), "an assistant message")
+    _only(r, loc.node, ASSISTANT_KEYS, "an assistant message")
     content = None
     if "content" in fields and r.value(fields["content"]) is not None:
         content = r.string(fields["content"], "content", empty_ok=True)
@@ -595,7 +601,7 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
     if "tool_calls" in fields:
         for call_node in r.sequence(fields["tool_calls"], "tool_calls"):
             call_loc = r.loc(call_node)
-            call = r.mapping(call_node, "a tool call", ("id", "name", "arguments"))
+            call = r.mapping(call_node, "a tool call", CALL_KEYS)
             for key in ("id", "name"):
                 if key not in call:
                     raise call_loc.fail(f"a tool call needs {key}", "write {id: call_1, name: read_file, arguments: {...}}")
@@ -617,10 +623,92 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
                 if not isinstance(arguments, dict):
                     raise r.loc(call["arguments"]).fail("arguments must be a mapping", None)
             calls[call_id] = (name, call_loc.line)
-            history.append(HistoryCall(id=call_id, name=name, arguments=arguments))
+            written = [k for k in _SIGNATURE_KEYS if k in call]
+            if len(written) > 1:
+                raise r.loc(call[written[1]]).fail(f"a tool call has both {written[0]} and {written[1]}", "keep one")
+            signature = r.string(call[written[0]], f"{written[0]} of a tool call") if written else None
+            history.append(HistoryCall(id=call_id, name=name, arguments=arguments, signature=signature))
+    reasoning = _reasoning(r, fields, len(history))
     if content is None and not history:
         raise loc.fail("an assistant message needs content or tool_calls", None)
-    return Message("assistant", content=content, tool_calls=tuple(history), line=loc.line)
+    return Message("assistant", content=content, tool_calls=tuple(history), line=loc.line, reasoning=reasoning)
+
+
+def _reasoning(r: _Reader, fields: dict[str, yaml.Node], calls: int) -> tuple[ReasoningItem, ...]:
+    """``reasoning:`` items (neutral, or as an API returned them) and ``reasoning_content:``."""
+    items: list[ReasoningItem] = []
+    if "reasoning" in fields and r.value(fields["reasoning"]) is not None:
+        for node in r.sequence(fields["reasoning"], "reasoning"):
+            items.append(_reasoning_item(r, node, calls))
+    if "reasoning_content" in fields and r.value(fields["reasoning_content"]) is not None:
+        node = fields["reasoning_content"]
+        items.append(ReasoningItem("openai-chat", text=r.string(node, "reasoning_content", empty_ok=True),
+                                   line=r.loc(node).line))
+    return tuple(items)
+
+
+def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
+    """One reasoning item. Native spellings: Anthropic thinking / redacted_thinking blocks, Bedrock
+    reasoningContent blocks, Responses reasoning items, Gemini thought parts or a bare thoughtSignature."""
+    loc = r.loc(node)
+    fields = r.mapping(node, "a reasoning item")
+    value = r.value(node)
+    kind = value.get("type")
+    line = loc.line
+
+    def text(key: str, where: dict[str, Any] = value) -> str | None:
+        found = where.get(key)
+        if found is not None and not isinstance(found, str):
+            raise loc.fail(f"{key} of a reasoning item must be a string, not {_show(found)}", None)
+        return found
+
+    if kind == "thinking":  # Anthropic
+        _only(r, node, ("type", "thinking", "signature"), "an Anthropic thinking block")
+        return ReasoningItem("anthropic", text=text("thinking") or "", signature=text("signature"), line=line)
+    if kind == "redacted_thinking":
+        _only(r, node, ("type", "data"), "an Anthropic redacted_thinking block")
+        return ReasoningItem("anthropic", encrypted=text("data"), redacted=True, line=line)
+    if kind == "reasoning":  # OpenAI Responses
+        _only(r, node, ("type", "id", "summary", "content", "encrypted_content", "status"), "a Responses reasoning item")
+        summary = tuple(p.get("text", "") for p in value.get("summary") or [] if isinstance(p, dict))
+        parts = [p.get("text") for p in value.get("content") or [] if isinstance(p, dict)]
+        return ReasoningItem("openai-responses", id=text("id"), summary=summary,
+                             text="".join(t for t in parts if isinstance(t, str)) if parts else None,
+                             encrypted=text("encrypted_content"), line=line)
+    if "reasoningContent" in value:  # Bedrock Converse
+        block = value["reasoningContent"]
+        inner = block.get("reasoningText") if isinstance(block, dict) else None
+        if isinstance(inner, dict):
+            return ReasoningItem("bedrock", text=text("text", inner) or "", signature=text("signature", inner),
+                                 line=line)
+        if isinstance(block, dict) and isinstance(block.get("redactedContent"), str):
+            return ReasoningItem("bedrock", encrypted=block["redactedContent"], redacted=True, line=line)
+        raise loc.fail("reasoningContent needs reasoningText {text, signature} or redactedContent", None)
+    if "thoughtSignature" in value or value.get("thought") is True:  # Gemini
+        _only(r, node, ("thought", "text", "thoughtSignature"), "a Gemini thought part")
+        return ReasoningItem("gemini", text=text("text"), signature=text("thoughtSignature"), line=line)
+    _only(r, node, REASONING_KEYS, "a reasoning item")
+    if "family" not in fields:
+        raise loc.fail("a reasoning item needs family (the API that wrote it)",
+                       f"family: {' | '.join(REASONING_FAMILIES)}, or paste the block as the API returned it")
+    family = r.value(fields["family"])
+    if family not in REASONING_FAMILIES:
+        raise r.loc(fields["family"]).fail(f"unknown reasoning family {family!r}",
+                                           did_you_mean(str(family), REASONING_FAMILIES)
+                                           or f"family: {' | '.join(REASONING_FAMILIES)}")
+    summary = value.get("summary") or ()
+    if isinstance(summary, str) or not all(isinstance(t, str) for t in summary):
+        raise r.loc(fields["summary"]).fail("summary must be a list of strings", None)
+    position = value.get("position", 0)
+    if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= calls:
+        raise r.loc(fields["position"]).fail(f"position must be a whole number from 0 to {calls} (the number of "
+                                             "tool calls before this item)", None)
+    redacted = r.boolean(fields["redacted"], "redacted") if "redacted" in fields else False
+    item = ReasoningItem(family, text=text("text"), signature=text("signature"), encrypted=text("encrypted"),
+                         redacted=bool(redacted), id=text("id"), summary=tuple(summary), position=position, line=line)
+    if item.text is None and item.signature is None and item.encrypted is None:
+        raise loc.fail("a reasoning item needs text, signature or encrypted", None)
+    return item
 
 
 def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]],
@@ -643,8 +731,11 @@ def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dic
         if given != tool_name:
             raise r.loc(fields["name"]).fail(f"name '{given}' differs from the call's tool '{tool_name}'", "drop name: or fix it")
     content = ""
+    parts = None
     if "content" in fields:
         value = r.value(fields["content"])
+        if _content_parts(value):
+            parts = tuple(value)  # Responses takes these as they are; others get the JSON text, as before
         if isinstance(value, (dict, list)):
             content = json.dumps(value, ensure_ascii=False)
         elif value is None:
@@ -652,16 +743,29 @@ def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dic
         else:
             content = value if isinstance(value, str) else json.dumps(value)
     is_error = bool(r.boolean(fields["is_error"], "is_error")) if "is_error" in fields else False
-    return Message("tool", content=content, tool_call_id=call_id, tool_name=tool_name, is_error=is_error, line=loc.line)
+    return Message("tool", content=content, tool_call_id=call_id, tool_name=tool_name, is_error=is_error, line=loc.line,
+                   parts=parts)
+
+
+_PART_TYPES = ("input_text", "input_image", "input_file")
+
+
+def _content_parts(value: Any) -> bool:
+    """A non-empty list of Responses content parts ({type: input_text|input_image|input_file, ...})."""
+    return (isinstance(value, list) and bool(value)
+            and all(isinstance(p, dict) and p.get("type") in _PART_TYPES for p in value))
 
 
 _SETTING_TYPES: dict[str, tuple[type, ...]] = {
     "model": (str,), "base_url": (str,), "max_tokens": (int,), "temperature": (int, float), "thinking": (bool,),
     "deployment": (str,), "endpoint": (str,), "api_version": (str,), "region": (str,), "api_key_env": (str,),
     "headers": (dict,), "extra": (dict,), "require_parameters": (bool,),
-    "schema_form": (str,),
+    "schema_form": (str,), "rules": (dict,),
 }
 _SETTING_CHOICES: dict[str, tuple[str, ...]] = {"schema_form": ("auto", "parameters", "parametersJsonSchema")}
+EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
+_THINKING_HINT = ("thinking: true | false | adaptive | {budget: 4096} | {effort: high} | "
+                  "{type: adaptive, effort: medium}")
 _WANTED = {(str,): "a string", (int,): "an integer", (int, float): "a number", (bool,): "true or false",
            (dict,): "a mapping"}
 
@@ -708,8 +812,14 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
         fields = r.mapping(value_node, f"providers.{pid}", SETTINGS_KEYS)
         values: dict[str, Any] = {}
         for key, child in fields.items():
+            if key == "thinking" and not isinstance(r.value(child), (bool, type(None))):
+                values["thinking"], values["thinking_mode"] = _thinking(r, child, pid, r.value(child))
+                continue
             value = _typed(r, child, _SETTING_TYPES[key], f"providers.{pid}.{key}")
             if value is None:
+                continue
+            if key == "rules":
+                values["rules"] = _rules(r, child, pid)
                 continue
             if key == "headers":
                 for name_node, header_node in child.value:
@@ -728,4 +838,49 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
                 raise r.loc(child).fail(f"providers.{pid}.max_tokens must be at least 1", None)
             values[key] = value
         out[pid] = ProviderSettings(**values)
+    return out
+
+
+def _thinking(r: _Reader, node: yaml.Node, pid: str, value: Any) -> tuple[bool, ThinkingSetting]:
+    """The richer thinking forms; ``thinking`` keeps the on/off meaning every translator already reads."""
+    where = f"providers.{pid}.thinking"
+    if value == "adaptive":
+        return True, ThinkingSetting("adaptive")
+    if not isinstance(value, dict):
+        raise r.loc(node).fail(f"{where} must be true or false, not {_show(value)}", _THINKING_HINT)
+    fields = r.mapping(node, where, ("type", "budget", "effort"))
+    kind = value.get("type", "on")
+    kinds = {"on": "on", "enabled": "on", "adaptive": "adaptive", "off": "off", "disabled": "off"}
+    if isinstance(kind, bool):
+        kind = "on" if kind else "off"
+    if kind not in kinds:
+        raise r.loc(fields["type"]).fail(f"{where}.type must be enabled, adaptive or disabled, not {_show(kind)}", None)
+    budget = value.get("budget")
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 0):
+        raise r.loc(fields["budget"]).fail(f"{where}.budget must be a whole number of tokens, not {_show(budget)}", None)
+    effort = value.get("effort")
+    if effort is not None and effort not in EFFORTS:
+        raise r.loc(fields["effort"]).fail(f"{where}.effort must be one of {', '.join(EFFORTS)}, not {_show(effort)}",
+                                           did_you_mean(str(effort), EFFORTS))
+    mode = kinds[kind]
+    if effort == "none" and "type" not in value:
+        mode = "off"  # effort none is OpenAI's and DeepSeek's word for no reasoning
+    if mode == "off" and budget:
+        raise r.loc(fields["budget"]).fail(f"{where} is off but has a budget", "drop budget or the type")
+    return mode != "off", ThinkingSetting(mode, budget, effort)  # type: ignore[arg-type]
+
+
+def _rules(r: _Reader, node: yaml.Node, pid: str) -> dict[str, Any]:
+    from .model_rules import RULE_KEYS, check_override
+
+    out: dict[str, Any] = {}
+    for key, child in r.mapping(node, f"providers.{pid}.rules").items():
+        value = r.value(child)
+        problem = check_override(key, value)
+        if problem:
+            where = child if key in RULE_KEYS else _key_node(node, key) or child
+            raise r.loc(where).fail(f"providers.{pid}.{problem}",
+                                    did_you_mean(key, tuple(RULE_KEYS)) if key not in RULE_KEYS
+                                    else RULE_KEYS[key][1])
+        out[key] = value
     return out

@@ -543,14 +543,18 @@ def dig(body: Any, path: tuple[str, ...]) -> Any:
 
 def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, str], body: dict[str, Any],
            choice_path: tuple[str, ...], key_optional: bool = False,
-           offered: tuple[str, ...] | None = None) -> Translation:
+           offered: tuple[str, ...] | None = None,
+           final_lint: Callable[[Context, dict[str, Any]], None] | None = None) -> Translation:
     """Merge extras and user headers, apply --strict, and build the Translation.
 
     ``offered`` names the tools the body declares when that differs from the plan (Bedrock keeps
-    toolConfig for a tool history even when ``none`` is emulated by leaving tools out)."""
+    toolConfig for a tool history even when ``none`` is emulated by leaving tools out). ``final_lint``
+    checks the body after ``extra`` is merged, so a conflict written in ``extra`` is caught too."""
     settings, ledger, plan = ctx.settings, ctx.ledger, ctx.plan
     if settings.extra:
         body = merge_extra(ctx, body)
+    if final_lint is not None:
+        final_lint(ctx, body)
     if settings.headers:
         headers = with_user_headers(ctx, headers)
     check_environment(ctx, url, headers)
@@ -607,3 +611,48 @@ def tool_result_object(content: str) -> dict[str, Any]:
     except ValueError:
         return {"output": content}
     return value if isinstance(value, dict) else {"output": value}
+
+
+def reasoning_for(ctx: Context, family: str, title: str | None = None) -> None:
+    """Record the history's reasoning state this API cannot take: items another API family wrote (their
+    signatures and encrypted content are valid only there) and Gemini call signatures. The translator
+    renders only ``family``'s items; this says, once per family, what was left out and why."""
+    title = title or ctx.cap.title
+    foreign: dict[str, int] = {}
+    signed = 0
+    for message in ctx.scenario.messages:
+        for item in message.reasoning:
+            if item.family != family:
+                foreign[item.family] = foreign.get(item.family, 0) + 1
+        if family != "gemini":
+            signed += sum(1 for call in message.tool_calls if call.signature is not None)
+    for other, count in foreign.items():
+        ctx.ledger.info("reasoning.dropped", f"{count} reasoning item{'s' if count > 1 else ''} written by {other} "
+                        f"left out: {title} takes only reasoning state its own API returned (signatures and "
+                        "encrypted reasoning do not carry across APIs)")
+    if signed:
+        ctx.ledger.info("reasoning.dropped", f"{signed} Gemini thoughtSignature{'s' if signed > 1 else ''} on history "
+                        f"tool calls left out: {title} has no field for them")
+
+
+def placed(items: Any, calls: int) -> list[list[Any]]:
+    """Reasoning items grouped by where they go: ``[before call 0, before call 1, ..., after the last call]``
+    (an item's ``position`` is how many of the turn's calls came before it)."""
+    slots: list[list[Any]] = [[] for _ in range(calls + 1)]
+    for item in items:
+        slots[min(item.position, calls)].append(item)
+    return slots
+
+
+def model_facts(ctx: Context, model: str | None = None) -> dict[str, Any]:
+    """The model rules for this request (model_rules.resolve), the user's providers.<id>.rules first."""
+    from .model_rules import resolve
+
+    return resolve(ctx.provider, model or ctx.model, ctx.settings.rules)
+
+
+def rule_applied(ctx: Context, key: str, fact: Any, what: str) -> None:
+    """A ledger line saying which model rule (or override) decided ``what``."""
+    from .model_rules import cite
+
+    ctx.ledger.info("rule.applied", f"{what}: {cite(key, fact, ctx.provider)}")

@@ -6,7 +6,10 @@ Where the provider could not enforce the choice (the ledger says ``tool_choice.i
 ``tool_choice.emulated``) the verdict says so, and still judges the intent.
 
 Categories, first match wins (issue 3): error, phantom_tool, wrong_tool, unwanted_call, no_call,
-too_many_calls, invalid_arguments, obeyed. jsonschema is imported only when a call is checked, and each
+too_many_calls, invalid_arguments, obeyed. ``request_error`` (issue 11) comes before all of them: the
+request was refused for missing reasoning state (a thinking block, a thought signature, a reasoning
+item, reasoning_content), which is the request's problem, not the model's. It is counted only when it
+occurs, so tallies without it keep their exact shape. jsonschema is imported only when a call is checked, and each
 tool schema is checked against its metaschema once.
 """
 
@@ -20,6 +23,32 @@ from .model import Reply, Scenario, Tool, ToolCall, Translation
 CATEGORIES: tuple[str, ...] = ("error", "phantom_tool", "wrong_tool", "unwanted_call", "no_call", "too_many_calls",
                                "invalid_arguments", "obeyed")
 NOT_ENFORCED_CODES = ("tool_choice.ignored", "tool_choice.emulated", "tool_choice.none_unenforced")
+REQUEST_ERROR = "request_error"
+# Provider messages that name missing reasoning state, with where each was seen.
+_REASONING_REFUSALS = (
+    "thought_signature",  # Gemini 3: 'Function call is missing a thought_signature in functionCall parts'
+    "thoughtsignature",
+    "thought signature",
+    "reasoning_content",  # DeepSeek: 'The reasoning_content in the thinking mode must be passed back to the API.'
+    "expected `thinking` or `redacted_thinking`",  # Anthropic, with thinking on and a bare tool_use turn
+    "expected thinking or redacted_thinking",
+    "required 'reasoning' item",  # OpenAI Responses (cline/cline#12242)
+    "without its required reasoning item",
+)
+_MISSING_SIGNATURE = "MISSING_THOUGHT_SIGNATURE"  # google-genai types.FinishReason
+
+
+def reasoning_refusal(reply: Reply) -> str | None:
+    """Why the reply is a refusal for missing reasoning state, or None."""
+    if reply.finish_reason == _MISSING_SIGNATURE:
+        return (f"finish reason {_MISSING_SIGNATURE}: the request's history lacks the thought signature the model "
+                "returned (a request problem, not the model's answer)")
+    if reply.error is not None:
+        text = reply.error.message.lower()
+        if any(pattern in text for pattern in _REASONING_REFUSALS):
+            return "the provider refused the request for missing reasoning state; send back the reasoning the " \
+                   "earlier reply carried (reasoning: items, signatures on calls, reasoning_content)"
+    return None
 MAX_SCHEMA_ERRORS = 10
 
 
@@ -201,6 +230,10 @@ def _categorize(scenario: Scenario, reply: Reply, offered: tuple[str, ...],
     calls = list(reply.tool_calls)
     names = [c.name for c in calls]
     intent = _intent(scenario)
+    refusal = reasoning_refusal(reply)
+    if refusal is not None:
+        reasons = [reply.error.one_line(who)] if reply.error is not None else []
+        return REQUEST_ERROR, reasons + [refusal]
     if reply.error is not None:
         return "error", [reply.error.one_line(who)]
     phantom = [n for n in names if n not in offered]
@@ -285,7 +318,7 @@ class Tally:
         category = result["verdict"]["category"]
         self.counts[category] = self.counts.get(category, 0) + 1
         latency = result.get("latency_ms")
-        if isinstance(latency, (int, float)) and category != "error":
+        if isinstance(latency, (int, float)) and category not in ("error", REQUEST_ERROR):
             self.latencies.append(latency)
         reply = result.get("reply")
         usage = reply.get("usage") if isinstance(reply, dict) else None
