@@ -80,9 +80,10 @@ class Redactor:
         # (spelling, placeholder), longest first, so a long spelling wins over a shorter one inside it
         self._forms = sorted(((form, name) for value, name in self.secrets.items() for form in spellings(value)),
                              key=lambda pair: len(pair[0]), reverse=True)
-        # every match contains one of these: a whole short form, or an aligned block of a long one
-        self._needles = {form if len(form) < PIECE else form[at:at + _BLOCK]
-                         for form, _ in self._forms for at in range(0, max(1, len(form) - _BLOCK + 1), _BLOCK)}
+        # \u-escaped spellings can only be in a text that holds "\u": most texts skip them (and their needles)
+        self._plain_forms = [(form, name) for form, name in self._forms if not form.startswith("\\u")]
+        self._needles = _needles(self._forms)
+        self._plain_needles = _needles(self._plain_forms)
 
     def __bool__(self) -> bool:
         return bool(self.secrets)
@@ -90,7 +91,8 @@ class Redactor:
     def text(self, text: str) -> str:
         if not self._forms or not text or not self._maybe_in(text):
             return text
-        spans = sorted((span for form, name in self._forms for span in _occurrences(text, form, name)),
+        forms = self._forms if "\\u" in text else self._plain_forms
+        spans = sorted((span for form, name in forms for span in _occurrences(text, form, name)),
                        key=lambda span: (span[0], -span[1]))  # the longest match at a place names it
         if not spans:
             return text
@@ -110,7 +112,8 @@ class Redactor:
 
     def _maybe_in(self, text: str) -> bool:
         """A quick look (C-speed finds) before the exact search: could any secret be in ``text``?"""
-        return any(needle in text for needle in self._needles)
+        needles = self._needles if "\\u" in text else self._plain_needles
+        return any(needle in text for needle in needles)
 
     def data(self, value: Any) -> Any:
         """``text`` applied to every string (keys included) inside parsed JSON, lists, tuples."""
@@ -132,7 +135,14 @@ class Redactor:
 
     def contains(self, text: str) -> bool:
         """Whether any spelling or long piece of a secret is in ``text``."""
-        return self._maybe_in(text) and any(True for form, name in self._forms for _ in _occurrences(text, form, name))
+        forms = self._forms if "\\u" in text else self._plain_forms
+        return self._maybe_in(text) and any(True for form, name in forms for _ in _occurrences(text, form, name))
+
+
+def _needles(forms: list[tuple[str, str]]) -> set[str]:
+    """Every match contains one of these: a whole short form, or an aligned block of a long one."""
+    return {form if len(form) < PIECE else form[at:at + _BLOCK]
+            for form, _ in forms for at in range(0, max(1, len(form) - _BLOCK + 1), _BLOCK)}
 
 
 def _dump(value: Any) -> str:
