@@ -17,6 +17,7 @@ import typer
 COMMANDS: dict[str, tuple[str, str]] = {
     "render": ("render_cmd", "render"),
     "send": ("send_cmd", "send"),
+    "run": ("run_cmd", "run"),
     "parse": ("parse_cmd", "parse"),
     "compare": ("compare_cmd", "compare"),
     "probe": ("probe_cmd", "probe"),

@@ -101,7 +101,8 @@ def curl_command(t: Translation) -> str:
         reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
         return f"# {t.provider}: refused: {reasons}"
     r = t.request
-    lines = [f"# {t.provider}", f"curl -sS -X {r.method} {_shell_single(r.url)} \\"]
+    # -N: print each event as it arrives instead of buffering the stream
+    lines = [f"# {t.provider}", f"curl -sS{' -N' if r.stream else ''} -X {r.method} {_shell_single(r.url)} \\"]
     for name, value in r.headers.items():
         lines.append(f"  -H {_shell_header(name, value)} \\")
     lines.append("  --data-binary @- <<'TOOLCHOICE_JSON'")

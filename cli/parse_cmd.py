@@ -1,7 +1,9 @@
 """`toolchoice parse`: read a saved response body offline, exactly as `send` reads a live one.
 
 Works on a body from `send --save` (``sample-NNN.response.json``), a provider's documented example,
-or an error body. With ``--scenario`` the reply is judged against its tool_choice.
+or an error body. With ``--stream`` the file is a saved raw stream (SSE, NDJSON or AWS event-stream
+bytes, or an SDK's one-payload-a-line chunk file), assembled as a live stream is. With ``--scenario``
+the reply is judged against its tool_choice.
 """
 
 from __future__ import annotations
@@ -22,20 +24,29 @@ from .render_cmd import ALLOW_ENV, MODEL, TOOL_CHOICE, allowed_env
 from .send_cmd import FORMAT, OutputFormat, print_ledger, print_reply
 
 
+def read_bytes(path: Path, missing: str, folder: str) -> bytes:
+    """The bytes of a saved file; ``-`` reads stdin. ``missing``/``folder``: the hints when the path
+    does not exist or is a folder."""
+    if str(path) == "-":
+        stdin = getattr(sys.stdin, "buffer", None)  # a text-only stdin (in-process runs): its text as UTF-8
+        return stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise ToolchoiceError(f"{path}: no such file", hint=missing) from None
+    except IsADirectoryError:
+        raise ToolchoiceError(f"{path}: is a folder", hint=folder) from None
+    except OSError as exc:
+        raise ToolchoiceError(f"{path}: cannot read: {exc.strerror}") from None
+
+
 def read_body(path: Path) -> tuple[Any, str]:
     """(parsed JSON or None, raw text) of a response file; ``-`` reads stdin."""
     if str(path) == "-":
         text = sys.stdin.read()
     else:
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise ToolchoiceError(f"{path}: no such file", hint="give a saved response body (JSON)") from None
-        except IsADirectoryError:
-            raise ToolchoiceError(f"{path}: is a folder", hint="name one sample-NNN.response.json file") from None
-        except OSError as exc:
-            raise ToolchoiceError(f"{path}: cannot read: {exc.strerror}") from None
-        text = data.decode("utf-8-sig", errors="replace")
+        text = read_bytes(path, "give a saved response body (JSON)", "name one sample-NNN.response.json file").decode(
+            "utf-8-sig", errors="replace")
     try:
         return json.loads(text), text
     except RecursionError:
@@ -46,14 +57,17 @@ def read_body(path: Path) -> tuple[Any, str]:
 
 
 def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
-               translation: Translation | None) -> dict[str, Any]:
-    return {
+               translation: Translation | None, stream: Any = None) -> dict[str, Any]:
+    data = {
         "provider": provider,
         "reply": reply.to_json(),
         "verdict": verdict,
         "ledger": [e.to_json() for e in translation.ledger] if translation is not None else [],
         "error": reply.error.one_line(provider) if reply.error else None,
     }
+    if stream is not None:
+        data["stream"] = stream.to_json()
+    return data
 
 
 @handled
@@ -67,6 +81,8 @@ def parse(
     model: Optional[str] = MODEL,
     format: OutputFormat = FORMAT,
     allow_env: Optional[List[str]] = ALLOW_ENV,
+    stream: bool = typer.Option(False, "--stream", help="The file is a saved raw stream (SSE, NDJSON or AWS "
+                                "event-stream), assembled like a live one."),
 ) -> None:
     """Normalize a saved reply (tool calls, text, finish reason, usage) and judge it."""
     from toolchoice.providers.core.reply import read_reply
@@ -83,8 +99,16 @@ def parse(
 
         loaded = scenario_with_override(scenario, tool_choice)
         translation = translate(provider, loaded, RenderOptions(model=model, allow_env=allowed_env(allow_env)))
-    body, text = read_body(response)
-    reply = read_reply(provider, None, body, text)
+    streamed = None
+    if stream:
+        from toolchoice.providers.core.streaming import assemble_bytes
+
+        data = read_bytes(response, "give a saved raw stream (send --stream --save)", "name one saved stream file")
+        streamed = assemble_bytes(provider, data)
+        reply = streamed.reply
+    else:
+        body, text = read_body(response)
+        reply = read_reply(provider, None, body, text)
     if scenario is not None:
         from toolchoice.providers.core.verdict import verdict
 
@@ -102,11 +126,15 @@ def parse(
     # redacted before layout: a key wrapped or cut by the table must not survive in pieces
     shown_reply, shown_verdict, shown_translation = redactor.data((reply, judged, translation))
     if format is OutputFormat.json:
-        emit_json(parse_json(provider, shown_reply, shown_verdict, shown_translation), redactor)
+        emit_json(parse_json(provider, shown_reply, shown_verdict, shown_translation, streamed), redactor)
     else:
         def draw(console: Any) -> None:
             console.rule(f"[bold]{provider}[/bold] · {redactor.text(str(response))}")
             print_reply(console, provider, shown_reply, shown_verdict if scenario is not None else None)
+            if streamed is not None:  # its texts are redacted by the final pass over the drawing only
+                from .stream_view import print_stream
+
+                print_stream(console, streamed)
             if shown_translation is not None:
                 print_ledger(console, shown_translation.ledger)
 

@@ -70,15 +70,17 @@ DIALECT = typer.Option(Dialect.api, "--dialect", help="api: what each API accept
 SNAPSHOT = typer.Option("--snapshot", help="Check the wire snapshots in this folder (one file per scenario x "
                         "provider); exit 5 with a diff when any changed, is missing or is extra.")
 UPDATE = typer.Option("--update", help="With --snapshot: write the snapshots instead of checking them.")
+STREAM = typer.Option("--stream", help="The provider's streaming form (SSE, NDJSON or AWS event stream).")
 
 
 def build_translations(scenario: Scenario, providers: Optional[List[str]], model: Optional[str],
                        base_url: Optional[str], strict: bool, no_emulate: bool,
-                       capabilities: Optional[Path], allow_env: Optional[List[str]] = None) -> list[Translation]:
+                       capabilities: Optional[Path], stream: bool = False,
+                       allow_env: Optional[List[str]] = None) -> list[Translation]:
     """The loaded scenario translated for each selected provider, with the command line's options.
     ``allow_env``: the --allow-env values as given ($TOOLCHOICE_ALLOW_ENV is added here)."""
     ids = selected_providers(providers, scenario)
-    options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url,
+    options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url, stream=stream,
                             allow_env=allowed_env(allow_env))
     caps = capabilities_from(capabilities)
     return [translate(pid, scenario, options, caps) for pid in ids]
@@ -99,6 +101,7 @@ def render(
     dialect: Dialect = DIALECT,
     snapshot: Annotated[Optional[Path], SNAPSHOT] = None,  # Annotated: a direct call (send --dry-run) gets None
     update: Annotated[bool, UPDATE] = False,
+    stream: Annotated[bool, STREAM] = False,  # Annotated: a direct call (send --dry-run) gets False
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
     if isinstance(scenario, Path):  # `send --dry-run` calls this function with its one scenario
@@ -109,7 +112,7 @@ def render(
         rendered = []
         for path in scenario:
             loaded = scenario_with_override(path, tool_choice)
-            translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
+            translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream,
                                               allow_env)
             if dialect is Dialect.langchain:
                 from toolchoice.providers.langchain_dialect import apply
@@ -121,7 +124,8 @@ def render(
     if len(scenario) > 1:
         raise ToolchoiceError("render takes one scenario file, or several with --snapshot DIR")
     loaded = scenario_with_override(scenario[0], tool_choice)
-    translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, allow_env)
+    translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream,
+                                      allow_env)
     redactor = output_redactor(allowed_env(allow_env))  # a key the shell expanded into --base-url, say
     translations = [redactor.data(t) for t in translations]
     if dialect is Dialect.langchain:

@@ -264,7 +264,7 @@ def send(
     repeat: int = typer.Option(1, "--repeat", "-n", min=1, max=1_000_000,
                                help="Send N samples and tally the verdicts (at most 1,000,000)."),
     all_results: bool = typer.Option(False, "--all-results", help="With --repeat and --format json: keep every "
-                                     f"sample's result in the document (default: the first 100 to finish; the "
+                                     "sample's result in the document (default: the first 100 to finish; the "
                                      "summary always counts every sample)."),
     concurrency: int = typer.Option(4, "--concurrency", "-k", min=1, help="Samples in flight at once."),
     format: OutputFormat = FORMAT,

@@ -28,10 +28,10 @@ from typing import Any, NamedTuple
 
 from .core.capabilities import Capability
 from .core.translation import tool_names, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
-    model_facts, reasoning_for, rule_applied, start, strict_tools, anthropic_strict_problems, tool_fields
+    model_facts, reasoning_for, rule_applied, start, streamed, strict_tools, anthropic_strict_problems, tool_fields
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
                          ThinkingSetting, Tool, Translation, Usage)
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 BASE_URL = "https://api.anthropic.com"  # the SDK's base URL: no /v1
 PATH = "/v1/messages"
@@ -215,6 +215,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         ctx.ledger.info("thinking.effort", f"thinking effort {plan.effort} → output_config.effort")
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
+    if options.stream:
+        body["stream"] = True
+        streamed(ctx, "stream: true, server-sent events (message_start, content_block_start/delta/stop with "
+                 "input_json_delta, message_delta, message_stop)")
     headers = {"content-type": "application/json", "x-api-key": f"${ctx.key_env[0]}",
                "anthropic-version": API_VERSION}
     url = endpoint(ctx, BASE_URL, PATH)
@@ -498,3 +502,89 @@ def thinking_item(provider: str, block: dict[str, Any], where: str, position: in
     if not isinstance(text, str) or not isinstance(signature, str):
         raise bad_body(provider, f"{where} is a thinking block without thinking text and signature")
     return ReasoningItem("anthropic", text=text, signature=signature, position=position)
+
+
+# ---- streamed replies ------------------------------------------------------------------------
+
+STREAM_FRAMING = "sse"
+
+
+class MessagesStreamAssembler(StreamAssembler):
+    """Messages stream events → the Reply ``parse_reply`` makes of the whole message.
+
+    ``content_block_start`` opens block ``index`` (a ``tool_use`` block is a call with its id and
+    name); ``content_block_delta`` adds ``text_delta`` text, ``input_json_delta`` argument pieces,
+    ``thinking_delta``/``signature_delta`` reasoning; ``message_delta`` brings ``stop_reason`` and the
+    output token count; ``message_stop`` ends the stream; an ``error`` event is the reply's error
+    (anthropic-sdk-python ``types/raw_message_stream_event.py``). Input tokens come from
+    ``message_start`` (a later ``message_delta`` count wins)."""
+
+    final_event = "message_stop"
+
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
+        self.blocks: dict[Any, Any] = {}  # index -> block type
+        self.texts: dict[Any, list[str]] = {}  # text blocks' pieces, in block order
+
+    def feed(self, event: Any) -> bool:
+        data = event.data
+        if not isinstance(data, dict):
+            return False
+        kind = data.get("type", event.name)
+        if kind == "content_block_delta":
+            index, delta = data.get("index"), data.get("delta")
+            if not isinstance(delta, dict):
+                return False
+            dtype = delta.get("type")
+            if dtype == "input_json_delta":
+                if self.blocks.get(index, "tool_use") == "tool_use":
+                    self.calls.delta(index, delta.get("partial_json"))
+                    return True
+            elif dtype == "text_delta" and isinstance(delta.get("text"), str):
+                self.texts.setdefault(index, []).append(delta["text"])
+            elif dtype == "thinking_delta":
+                self.count("reasoning_chars", delta.get("thinking"))
+            elif dtype == "signature_delta":
+                self.extras["signatures"] = self.extras.get("signatures", 0) + 1
+        elif kind == "content_block_start":
+            index, block = data.get("index"), data.get("content_block")
+            if not isinstance(block, dict):
+                return False
+            self.blocks[index] = block.get("type")
+            if block.get("type") == "tool_use":
+                self.calls.open(index, block.get("id"), block.get("name")).whole = block.get("input")
+                return True
+            if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"]:
+                self.texts.setdefault(index, []).append(block["text"])
+        elif kind == "message_start":
+            message = data.get("message") if isinstance(data.get("message"), dict) else {}
+            self._usage(message.get("usage"))
+        elif kind == "message_delta":
+            delta = data.get("delta")
+            if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
+                self.finish_reason = delta["stop_reason"]
+            self._usage(data.get("usage"))
+        elif kind == "message_stop":
+            self.done = True
+        elif kind == "error":
+            error = data.get("error") if isinstance(data.get("error"), dict) else {}
+            etype, message = error.get("type"), error.get("message")
+            self.fail(ProviderError(None, etype if isinstance(etype, str) else None,
+                                    message if isinstance(message, str) else compact(data)))
+        return False
+
+    def _usage(self, usage: Any) -> None:
+        """Counts present in ``usage`` replace the ones so far (output_tokens is cumulative)."""
+        if isinstance(usage, dict):
+            self.usage = Usage(int_or_none(usage.get("input_tokens")) if "input_tokens" in usage
+                               else self.usage.input_tokens,
+                               int_or_none(usage.get("output_tokens")) if "output_tokens" in usage
+                               else self.usage.output_tokens)
+
+    def reply_text(self) -> str | None:
+        return join_text(["".join(parts) for index, parts in self.texts.items()
+                          if self.blocks.get(index, "text") == "text"])
+
+
+def stream_assembler(provider: str) -> MessagesStreamAssembler:
+    return MessagesStreamAssembler(provider)

@@ -31,10 +31,10 @@ from urllib.parse import quote
 from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, forced_choice_lint, group_turns, \
     thinking_config, thinking_plan
 from .core.capabilities import Capability
-from .core.translation import tool_names, Context, bearer, check_names, endpoint, finish, mapped, model_facts, \
-    parallel_value, placed, reasoning_for, rule_applied, start, strict_tools
+from .core.translation import tool_names, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
+    parallel_value, placed, reasoning_for, rule_applied, start, streamed, strict_tools
 from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_REGION = "us-east-1"
 
@@ -125,7 +125,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         if not (options.base_url or settings.base_url):
             ctx.ledger.info("region.default", f"no region set: {DEFAULT_REGION} (set providers.{provider}.region)")
     base = f"https://bedrock-runtime.{region}.amazonaws.com"
-    url = endpoint(ctx, base, f"/model/{_model_path(ctx.model)}/converse")
+    url = endpoint(ctx, base, f"/model/{_model_path(ctx.model)}/converse{'-stream' if options.stream else ''}")
+    if options.stream:
+        streamed(ctx, "ConverseStream (/converse-stream): AWS event-stream binary frames (messageStart, "
+                 "contentBlockStart/Delta/Stop, messageStop, metadata)")
     return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("toolConfig", "toolChoice"),
                   final_lint=_final_lint(facts) if _is_claude(ctx.model) else None)
 
@@ -339,3 +342,56 @@ def _reasoning_item(provider: str, block: Any, index: int, position: int) -> Rea
     if isinstance(block.get("redactedContent"), str):
         return ReasoningItem("bedrock", encrypted=block["redactedContent"], redacted=True, position=position)
     raise bad_body(provider, f"{where} has neither reasoningText nor redactedContent")
+
+
+# ---- streamed replies ------------------------------------------------------------------------
+
+STREAM_FRAMING = "eventstream"
+
+
+class ConverseStreamAssembler(StreamAssembler):
+    """ConverseStream events (AWS event-stream messages named by ``:event-type``) → the Reply
+    ``parse_reply`` makes of a Converse body (botocore ``bedrock-runtime`` service-2.json
+    ``ConverseStreamOutput``): ``contentBlockStart`` with ``start.toolUse`` (toolUseId, name) opens a
+    call at ``contentBlockIndex``, ``contentBlockDelta`` adds ``delta.text`` or ``delta.toolUse.input``
+    pieces (``reasoningContent`` is counted), ``messageStop`` carries ``stopReason`` and ends the
+    message, ``metadata`` brings usage. Exception messages (``:message-type`` exception, e.g.
+    ``throttlingException``) are the reply's error."""
+
+    final_event = "messageStop"
+
+    def feed(self, event: Any) -> bool:
+        name, data = event.name, event.data
+        if not isinstance(data, dict):
+            return False
+        if name == "contentBlockDelta":
+            delta = data.get("delta") if isinstance(data.get("delta"), dict) else {}
+            if isinstance(delta.get("toolUse"), dict):
+                self.calls.delta(data.get("contentBlockIndex"), delta["toolUse"].get("input"))
+                return True
+            if isinstance(delta.get("text"), str):
+                self.text.append(delta["text"])
+            elif isinstance(delta.get("reasoningContent"), dict):
+                self.count("reasoning_chars", delta["reasoningContent"].get("text"))
+        elif name == "contentBlockStart":
+            start = data.get("start") if isinstance(data.get("start"), dict) else {}
+            if isinstance(start.get("toolUse"), dict):
+                use = start["toolUse"]
+                self.calls.open(data.get("contentBlockIndex"), use.get("toolUseId"), use.get("name"))
+                return True
+        elif name == "messageStop":
+            self.done = True
+            if isinstance(data.get("stopReason"), str):
+                self.finish_reason = data["stopReason"]
+        elif name == "metadata":
+            usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+            self.usage = Usage(int_or_none(usage.get("inputTokens")), int_or_none(usage.get("outputTokens")))
+        elif isinstance(name, str) and name.startswith(":"):
+            message = data.get("message", data.get("Message"))
+            self.fail(ProviderError(None, name.rsplit(":", 1)[-1] or None,
+                                    message if isinstance(message, str) else compact(data)))
+        return False
+
+
+def stream_assembler(provider: str) -> ConverseStreamAssembler:
+    return ConverseStreamAssembler(provider)

@@ -18,9 +18,9 @@ from typing import Any
 
 from .core.capabilities import Capability
 from .core.translation import (tool_names, chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
-                     model_facts, rule_applied, reasoning_for, start, strict_tools)
-from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
-from .core.parsing import bad_body, expect_dict, expect_list, join_text, make_call
+                     model_facts, rule_applied, reasoning_for, start, streamed, strict_tools)
+from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
+from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, join_text, make_call
 
 BASE_URL = "https://api.cohere.com"
 PATH = "/v2/chat"
@@ -57,7 +57,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if settings.thinking is not None:
         body["thinking"] = {"type": "enabled" if settings.thinking else "disabled"}
         ctx.ledger.info("thinking.mapped", f"thinking {str(settings.thinking).lower()} → {compact(body['thinking'])}")
-    body["stream"] = False  # as the SDK's non-streaming chat sends it
+    body["stream"] = options.stream  # False as the SDK's non-streaming chat sends it; True as chat_stream does
+    if options.stream:
+        streamed(ctx, "stream: true, server-sent events (message-start, tool-call-start/delta/end, message-end)")
     url = endpoint(ctx, BASE_URL, PATH)
     return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("tool_choice",))
 
@@ -201,3 +203,67 @@ def parse_reply(provider: str, body: Any) -> Reply:
         raise bad_body(provider, f"finish_reason is {type(finish_reason).__name__}, expected a string")
     return Reply(tool_calls=tuple(calls), text=text, finish_reason=finish_reason, usage=_usage(provider, body),
                  reasoning=tuple(reasoning))
+
+
+# ---- streamed replies ------------------------------------------------------------------------
+
+STREAM_FRAMING = "sse"
+
+
+class CohereStreamAssembler(StreamAssembler):
+    """Chat v2 stream events → the Reply ``parse_reply`` makes of the whole body.
+
+    ``tool-call-start`` (``index``, ``delta.message.tool_calls`` with id and name) opens a call,
+    ``tool-call-delta`` adds ``function.arguments`` pieces, ``content-delta`` adds text (thinking
+    content is counted, not returned), ``tool-plan-delta`` is the plan (not the answer), and
+    ``message-end`` carries ``finish_reason`` and usage and ends the stream (cohere-python
+    ``v2/types/streamed_chat_response2.py``)."""
+
+    final_event = "message-end"
+
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
+        self.kinds: dict[Any, Any] = {}  # content index -> text | thinking
+
+    def feed(self, event: Any) -> bool:
+        data = event.data
+        if not isinstance(data, dict):
+            return False
+        kind = data.get("type", event.name)
+        delta = data.get("delta") if isinstance(data.get("delta"), dict) else {}
+        message = delta.get("message") if isinstance(delta.get("message"), dict) else {}
+        if kind in ("tool-call-delta", "tool-call-start"):
+            calls = message.get("tool_calls") if isinstance(message.get("tool_calls"), dict) else {}
+            function = calls.get("function") if isinstance(calls.get("function"), dict) else {}
+            if kind == "tool-call-delta":
+                self.calls.delta(data.get("index"), function.get("arguments"))
+            else:
+                call = self.calls.open(data.get("index"), calls.get("id"), function.get("name"))
+                if isinstance(function.get("arguments"), str) and function["arguments"]:
+                    call.parts.append(function["arguments"])
+            return True
+        content = message.get("content") if isinstance(message.get("content"), dict) else {}
+        if kind == "content-delta":
+            if self.kinds.get(data.get("index"), "text") == "thinking" or "thinking" in content:
+                self.count("reasoning_chars", content.get("thinking") or content.get("text"))
+            elif isinstance(content.get("text"), str):
+                self.text.append(content["text"])
+        elif kind == "content-start":
+            self.kinds[data.get("index")] = content.get("type", "text")
+            if content.get("type", "text") == "text" and isinstance(content.get("text"), str):
+                self.text.append(content["text"])
+        elif kind == "tool-plan-delta":
+            self.count("tool_plan_chars", message.get("tool_plan"))
+        elif kind == "message-end":
+            self.done = True
+            if isinstance(delta.get("finish_reason"), str):
+                self.finish_reason = delta["finish_reason"]
+            if delta.get("error"):
+                self.fail(ProviderError(None, None, str(delta["error"])))
+            if isinstance(delta.get("usage"), dict):
+                self.usage = _usage(self.provider, {"usage": delta["usage"]})
+        return False
+
+
+def stream_assembler(provider: str) -> CohereStreamAssembler:
+    return CohereStreamAssembler(provider)

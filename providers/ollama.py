@@ -20,9 +20,9 @@ from typing import Any
 
 from .core.capabilities import Capability
 from .core.translation import tool_names, chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, \
-    reasoning_for, start, strict_tools
+    reasoning_for, start, streamed, strict_tools
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
-from .core.parsing import bad_body, expect_dict, expect_list, int_or_none, make_call
+from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, make_call
 
 BASE_URL = "http://localhost:11434"
 PATH = "/api/chat"
@@ -47,9 +47,12 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     ctx = start(provider, scenario, options, cap)
     body: dict[str, Any] = {"model": ctx.model, "messages": _messages(ctx)}
     _tools(ctx, body)
-    body["stream"] = False
-    ctx.ledger.info("stream.disabled", "stream: false sent so the reply is one JSON object "
-                    "(Ollama streams NDJSON chunks by default)")
+    body["stream"] = options.stream
+    if options.stream:
+        streamed(ctx, "stream: true, newline-delimited JSON chunks ending with one that has done: true")
+    else:
+        ctx.ledger.info("stream.disabled", "stream: false sent so the reply is one JSON object "
+                        "(Ollama streams NDJSON chunks by default)")
     settings = ctx.settings
     model_options: dict[str, Any] = {}
     if settings.max_tokens is not None:
@@ -175,3 +178,57 @@ def parse_reply(provider: str, body: Any) -> Reply:
     thinking = message.get("thinking")
     reasoning = (ReasoningItem("ollama", text=thinking),) if isinstance(thinking, str) and thinking else ()
     return Reply(tool_calls=tuple(calls), text=content, finish_reason=done_reason, usage=usage, reasoning=reasoning)
+
+
+# ---- streamed replies ------------------------------------------------------------------------
+
+STREAM_FRAMING = "ndjson"
+
+
+class OllamaStreamAssembler(StreamAssembler):
+    """``/api/chat`` NDJSON chunks (stream: true) → the Reply ``parse_reply`` makes of the body.
+
+    Each line is a ChatResponse (ollama ``api/types.go``): ``message.content`` pieces, whole
+    ``message.tool_calls`` (arguments as objects, ids optional), ``message.thinking`` pieces; the last
+    line has ``done: true`` with ``done_reason`` and the counts. A line ``{"error": ...}`` is the
+    reply's error. Content is kept as sent, even when empty, as ``parse_reply`` keeps it."""
+
+    final_event = "a line with done: true"
+
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
+        self.saw_content = False
+
+    def feed(self, event: Any) -> bool:
+        data = event.data
+        if not isinstance(data, dict):
+            return False
+        if "error" in data and "message" not in data:
+            from .core.reply import provider_error
+
+            self.fail(provider_error(self.provider, None, data))
+            return False
+        message = data.get("message") if isinstance(data.get("message"), dict) else {}
+        if isinstance(message.get("content"), str):
+            self.saw_content = True
+            self.text.append(message["content"])
+        self.count("reasoning_chars", message.get("thinking"))
+        called = False
+        for raw in message.get("tool_calls") or ():
+            if isinstance(raw, dict):
+                function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
+                call = self.calls.open(len(self.calls.by_key), raw.get("id"), function.get("name"))
+                call.whole, call.deltas, called = function.get("arguments"), 1, True
+        if data.get("done") is True:
+            self.done = True
+            if isinstance(data.get("done_reason"), str):
+                self.finish_reason = data["done_reason"]
+            self.usage = Usage(int_or_none(data.get("prompt_eval_count")), int_or_none(data.get("eval_count")))
+        return called
+
+    def reply_text(self) -> str | None:
+        return "".join(self.text) if self.saw_content else None
+
+
+def stream_assembler(provider: str) -> OllamaStreamAssembler:
+    return OllamaStreamAssembler(provider)

@@ -15,9 +15,10 @@ from typing import Any, Literal, NamedTuple
 from .core.capabilities import Capability
 from .core.translation import (tool_names, chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, model_facts, openai_strict_problems, parallel_value, reasoning_for, rule_applied, start,
-                     strict_tools)
+                     streamed, strict_tools)
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
-from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.parsing import StreamAssembler, bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, \
+    make_call
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
 
@@ -43,6 +44,11 @@ class Host(NamedTuple):
     strict_errors: bool = False  # the host rejects strict schemas that break OpenAI's rules
     strict_base: str = ""  # strict tools need this base URL
     named_form: Literal["openai", "function-only"] = "openai"  # TGI/HF: {"function": {"name": N}}
+    # How a stream reports usage: asked for with stream_options.include_usage (openai-python
+    # chat/completion_create_params.py), or sent in the final chunk unasked (Mistral: its SDK's
+    # ChatCompletionStreamRequest has no stream_options; vercel/ai's recorded mistral-tool-call stream
+    # carries usage on its last chunk).
+    stream_usage: Literal["stream_options", "final_chunk"] = "stream_options"
     router: bool = False  # OpenRouter: provider.require_parameters routing; replies name their upstream
     reasoning_replay: bool = False  # assistant messages take reasoning_content back (DeepSeek, vLLM, llama.cpp)
     reasoning_effort: bool = False  # the host takes reasoning_effort
@@ -54,7 +60,7 @@ HOSTS: dict[str, Host] = {
                    reasoning_effort=True),
     "azure": Host("{endpoint}/openai/deployments/{deployment}", auth="api-key", strict_errors=True,
                   max_tokens_field="max_completion_tokens", reasoning_effort=True),
-    "mistral": Host("https://api.mistral.ai/v1", id_rule="alnum9", tool_message_name=True),
+    "mistral": Host("https://api.mistral.ai/v1", id_rule="alnum9", tool_message_name=True, stream_usage="final_chunk"),
     "groq": Host("https://api.groq.com/openai/v1", notes=(
         Note("strict", "pitfall.strict_best_effort", "info",
              "Groq's SDK types carry function.strict but enforcement is not documented; validate the arguments"),
@@ -136,6 +142,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
             ctx.ledger.info("max_tokens.mapped", f"max_tokens sent as {host.max_tokens_field}")
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
+    if options.stream:
+        _stream(ctx, host, body)
     _notes(ctx, host)
     url = _url(ctx, host, body)
     headers = bearer(ctx)
@@ -215,6 +223,17 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     parallel = parallel_value(ctx)
     if parallel is not None:
         body["parallel_tool_calls"] = parallel
+
+
+def _stream(ctx: Context, host: Host, body: dict[str, Any]) -> None:
+    body["stream"] = True
+    if host.stream_usage == "stream_options":
+        body["stream_options"] = {"include_usage": True}
+        streamed(ctx, "stream: true, server-sent events ending with data: [DONE]; stream_options.include_usage "
+                 "asks for usage in a last chunk")
+    else:
+        streamed(ctx, f"stream: true, server-sent events ending with data: [DONE]; {ctx.cap.title} sends usage in "
+                 "its final chunk and takes no stream_options")
 
 
 def _require_parameters(ctx: Context, body: dict[str, Any]) -> None:
@@ -485,3 +504,97 @@ def parse_reply(provider: str, body: Any) -> Reply:
                  usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))),
                  upstream=_upstream(body) if provider in HOSTS and HOSTS[provider].router else None,
                  reasoning=reasoning)
+
+
+# ---- streamed replies ------------------------------------------------------------------------
+
+STREAM_FRAMING = "sse"
+
+
+class ChatStreamAssembler(StreamAssembler):
+    """Chat Completions chunks → the Reply ``parse_reply`` makes of the whole body.
+
+    Calls are keyed by ``delta.tool_calls[].index``; the id and name come on a call's first delta
+    only and its arguments as text pieces. Hosts that leave ``index`` out (Mistral sends each call
+    whole, vercel/ai's mistral-tool-call recording) are keyed by id, and a piece with neither
+    continues the last call. Only ``choices[0]`` is read, as ``parse_reply`` does. The stream ends
+    with ``data: [DONE]``; usage comes in a chunk with ``usage`` (a last one with empty choices when
+    stream_options.include_usage is sent)."""
+
+    final_event = "data: [DONE]"
+
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
+        self._ids: dict[str, Any] = {}
+        self._last: Any = None
+        self._router = provider in HOSTS and HOSTS[provider].router
+
+    def feed(self, event: Any) -> bool:
+        data = event.data
+        if not isinstance(data, dict):
+            if event.text == "[DONE]":
+                self.done = True
+            return False
+        if data.get("error") is not None:
+            from .core.reply import provider_error
+
+            self.fail(provider_error(self.provider, None, data))
+            return False
+        usage = data.get("usage")
+        if isinstance(usage, dict):
+            self.usage = Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens")))
+        if self._router and self.upstream is None:
+            self.upstream = _upstream(data)  # when a chunk carries the field a whole reply names its upstream by
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices:
+            return False
+        choice = choices[0]
+        if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+            return False
+        if isinstance(choice.get("finish_reason"), str):
+            self.finish_reason = choice["finish_reason"]
+        delta = choice.get("delta")
+        if not isinstance(delta, dict):
+            return False
+        if isinstance(delta.get("content"), str):
+            self.text.append(delta["content"])
+        if "reasoning_content" in delta or "reasoning" in delta:
+            self.count("reasoning_chars", delta.get("reasoning_content") or delta.get("reasoning"))
+        pieces = delta.get("tool_calls")
+        if not isinstance(pieces, list):
+            return False
+        for piece in pieces:
+            if isinstance(piece, dict):
+                self._piece(piece)
+        return bool(pieces)
+
+    def _piece(self, piece: dict[str, Any]) -> None:
+        function = piece.get("function") if isinstance(piece.get("function"), dict) else {}
+        call_id, name = piece.get("id"), function.get("name")
+        key = piece.get("index")
+        if not isinstance(key, int) or isinstance(key, bool):
+            if call_id:
+                key = self._ids.get(call_id, ("id", call_id))
+            else:
+                key = self._last if self._last is not None else 0
+        call = self.calls.by_key.get(key)
+        if call is None and (call_id or name):
+            call = self.calls.open(key, call_id, name)
+        elif call is not None:
+            self.calls.update(call, call_id, name)
+        arguments = function.get("arguments")
+        if call is None:
+            self.calls.delta(key, arguments)
+        elif isinstance(arguments, str):
+            call.parts.append(arguments)
+            call.deltas += 1
+        if call_id:
+            self._ids.setdefault(call_id, key)
+        self._last = key
+
+    def reply_text(self) -> str | None:
+        return "".join(self.text) or None
+
+
+def stream_assembler(provider: str) -> ChatStreamAssembler:
+    return ChatStreamAssembler(provider)

@@ -27,7 +27,8 @@ from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
 from .core.model import ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
-from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.parsing import StreamAssembler, bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, \
+    make_call
 
 DEFAULT_BASE = "https://api.openai.com/v1"
 _IGNORED_SETTINGS = ("deployment", "endpoint", "api_version", "region")
@@ -79,6 +80,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["max_output_tokens"] = ctx.settings.max_tokens
     if ctx.settings.temperature is not None:
         body["temperature"] = ctx.settings.temperature
+    if options.stream:
+        body["stream"] = True
+        common.streamed(ctx, "stream: true, typed server-sent events (response.output_item.added, "
+                        "response.function_call_arguments.delta, ...) ending with response.completed")
 
     url = common.endpoint(ctx, DEFAULT_BASE, "/responses")
     return common.finish(ctx, url=url, headers=common.bearer(ctx), body=body, choice_path=("tool_choice",))
@@ -317,3 +322,95 @@ def _usage(usage: Any) -> Usage:
     if not isinstance(usage, dict):
         return Usage()
     return Usage(int_or_none(usage.get("input_tokens")), int_or_none(usage.get("output_tokens")))
+
+
+# ---- streamed replies ------------------------------------------------------------------------
+
+STREAM_FRAMING = "sse"
+_FINAL_EVENTS = ("response.completed", "response.incomplete", "response.failed")
+
+
+class ResponsesStreamAssembler(StreamAssembler):
+    """Responses API events → the Reply ``parse_reply`` makes of the final response object.
+
+    A call opens with ``response.output_item.added`` (item type ``function_call``: ``call_id``,
+    ``name``), its arguments come as ``response.function_call_arguments.delta`` pieces (matched by
+    ``item_id``, else ``output_index``), and ``...arguments.done`` / ``output_item.done`` carry the
+    whole text; the concatenated pieces are what is decoded, and a differing ``done`` text is a
+    finding. Text is ``response.output_text.delta`` and ``response.refusal.delta``; finish reason,
+    usage and a failure come from the final ``response.completed|incomplete|failed`` event
+    (openai-python ``types/responses/response_stream_event.py``)."""
+
+    final_event = "response.completed (or response.incomplete/failed)"
+
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
+        self._items: dict[str, Any] = {}  # item id -> call key
+
+    def _key(self, data: dict[str, Any]) -> Any:
+        item_id = data.get("item_id")
+        if isinstance(item_id, str) and item_id in self._items:
+            return self._items[item_id]
+        return data.get("output_index", item_id)
+
+    def feed(self, event: Any) -> bool:
+        data = event.data
+        if not isinstance(data, dict):
+            return False
+        kind = data.get("type", event.name)
+        if kind == "response.function_call_arguments.delta":
+            self.calls.delta(self._key(data), data.get("delta"))
+            return True
+        if kind in ("response.output_text.delta", "response.refusal.delta"):
+            if isinstance(data.get("delta"), str):
+                self.text.append(data["delta"])
+        elif kind == "response.output_item.added":
+            item = data.get("item")
+            if isinstance(item, dict) and item.get("type") == "function_call":
+                key = data.get("output_index", item.get("id"))
+                if isinstance(item.get("id"), str):
+                    self._items[item["id"]] = key
+                call = self.calls.open(key, item.get("call_id"), item.get("name"))
+                if isinstance(item.get("arguments"), str) and item["arguments"]:
+                    call.parts.append(item["arguments"])
+                return True
+        elif kind in ("response.function_call_arguments.done", "response.output_item.done"):
+            self._done(kind, data)
+        elif kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
+            self.count("reasoning_chars", data.get("delta"))
+        elif kind in _FINAL_EVENTS:
+            final = data.get("response") if isinstance(data.get("response"), dict) else {}
+            self.done = True
+            self.finish_reason, self.usage = _finish(final), _usage(final.get("usage"))
+            self.error = _failure(final.get("error")) or self.error
+        elif kind == "error":
+            code, message = data.get("code"), data.get("message")
+            self.fail(ProviderError(None, code if isinstance(code, str) else None,
+                                    message if isinstance(message, str) else common.compact(data)))
+        return False
+
+    def _done(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "response.output_item.done":
+            item = data.get("item")
+            if not isinstance(item, dict) or item.get("type") != "function_call":
+                return
+            key = data.get("output_index", item.get("id"))
+            call = self.calls.open(key, item.get("call_id"), item.get("name"))
+            whole = item.get("arguments")
+        else:
+            call = self.calls.by_key.get(self._key(data))
+            whole = data.get("arguments")
+        if call is None or not isinstance(whole, str):
+            return
+        if not call.parts:
+            call.parts.append(whole)
+        elif "".join(call.parts) != whole:
+            from .core.streaming import Finding
+
+            self.findings.append(Finding("stream.arguments_mismatch", f"call {call.key}: the argument deltas join "
+                                         f"to {''.join(call.parts)[:80]!r} but {kind} says {whole[:80]!r}; the "
+                                         "deltas are kept"))
+
+
+def stream_assembler(provider: str) -> ResponsesStreamAssembler:
+    return ResponsesStreamAssembler(provider)

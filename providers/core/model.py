@@ -223,6 +223,44 @@ SETTINGS_KEYS: tuple[str, ...] = tuple(f for f in ProviderSettings._fields if f 
 _NO_SETTINGS = ProviderSettings()  # immutable, so one shared instance serves every provider left unset
 
 
+class LoopResult(NamedTuple):
+    """What a tool "returns" in a loop (``loop.results``): ``kind`` literal (``value`` is the content
+    text), list (``value`` a tuple of LoopResult, one per call), template (``value`` the text with
+    ``{argument}`` fields) or error (``value`` the message; sent with is_error)."""
+
+    kind: Literal["literal", "list", "template", "error"]
+    value: Any
+    line: int | None = None
+
+
+class LoopStep(NamedTuple):
+    """One entry of ``loop.steps``: the tool_choice (``has_choice`` False: the scenario's) and the
+    tools offered (None: every declared tool)."""
+
+    tool_choice: ToolChoice | None = None
+    has_choice: bool = False
+    tools: tuple[str, ...] | None = None
+    line: int | None = None
+
+
+class LoopSpec(NamedTuple):
+    """The scenario's ``loop:`` section. The last step entry repeats; ``stop_tool`` ends the loop
+    when called; ``raw`` is the section as written (saved transcripts carry it back)."""
+
+    max_steps: int = 10
+    steps: tuple[LoopStep, ...] = ()
+    stop_tool: str | None = None
+    results: Mapping[str, LoopResult] = _EMPTY
+    raw: Any = None
+    line: int | None = None
+
+    def step(self, number: int) -> LoopStep:
+        """The entry for step ``number`` (1-based): the last entry repeats."""
+        if not self.steps:
+            return LoopStep()
+        return self.steps[min(number, len(self.steps)) - 1]
+
+
 class Scenario(NamedTuple):
     path: str
     tools: tuple[Tool, ...] = ()
@@ -235,6 +273,7 @@ class Scenario(NamedTuple):
     providers: Mapping[str, ProviderSettings] = _EMPTY
     lines: Mapping[str, int] = _EMPTY  # top-level key -> line, for messages
     notes: tuple[LedgerEntry, ...] = ()  # from loading (tools imported with from:): start of every ledger
+    loop: LoopSpec | None = None  # the optional `loop:` section (toolchoice run)
 
     def settings_for(self, provider: str) -> ProviderSettings:
         return self.providers.get(provider, _NO_SETTINGS)
@@ -342,6 +381,7 @@ class Request(NamedTuple):
     body: dict[str, Any]
     key_env: tuple[str, ...] = ()
     key_optional: bool = False  # local servers: send without a key when none is set
+    stream: bool = False  # the reply comes as a stream (rendered with --stream)
 
     def to_json(self) -> dict[str, Any]:
         return {"method": self.method, "url": self.url, "headers": dict(self.headers), "body": self.body}
@@ -380,6 +420,7 @@ class RenderOptions(NamedTuple):
     model: str | None = None
     base_url: str | None = None
     allow_env: tuple[str, ...] = ()  # variables beyond the provider's own key a scenario may read (--allow-env)
+    stream: bool = False  # render the provider's streaming form (SSE, NDJSON or AWS event stream)
 
 
 # ---- replies (send / parse) -------------------------------------------------------------

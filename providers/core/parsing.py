@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .model import BadReply, ToolCall, ToolchoiceError
+from .model import BadReply, ToolCall
 
 
 def bad_body(provider: str, what: str) -> BadReply:
@@ -70,3 +70,56 @@ def custom_display(text: Any) -> dict[str, Any]:
     arguments show its input and say why there are no arguments."""
     return {"raw_arguments": text if isinstance(text, str) else "",
             "arguments_error": "custom tool call: free-text input, not JSON arguments"}
+
+
+class StreamAssembler:
+    """What every provider's stream assembler keeps, and the Reply it folds into; each provider module
+    subclasses it (``stream_assembler``) and writes only its own ``feed``. Defined here, on every
+    provider module's import path, but it imports streaming.py only when an instance is made.
+
+    ``final_event`` names the event that ends the provider's stream (for the finding when it never
+    came); a subclass sets ``done`` when it arrives. ``extras`` counts what the Reply has no field
+    for (reasoning characters, signatures, tool-plan characters); zero counts are left out."""
+
+    final_event = "its final event"
+
+    def __init__(self, provider: str) -> None:
+        from .model import Usage
+        from .streaming import Calls
+
+        self.provider = provider
+        self.findings: list[Any] = []
+        self.calls = Calls(self.findings)
+        self.text: list[str] = []
+        self.finish_reason: str | None = None
+        self.usage = Usage()
+        self.error: Any = None
+        self.done = False
+        self.upstream: str | None = None  # a router's stream: which upstream answered
+        self.extras: dict[str, int] = {}
+
+    def count(self, what: str, text: Any) -> None:
+        """Add the length of ``text`` (when a string) to the ``what`` extra."""
+        if isinstance(text, str):
+            self.extras[what] = self.extras.get(what, 0) + len(text)
+
+    def fail(self, error: Any) -> None:
+        """The provider sent an error inside the stream: it is the reply's error, and a finding."""
+        from .streaming import error_event
+
+        self.error = error
+        self.findings.append(error_event(self.provider, error))
+
+    def reply_text(self) -> str | None:
+        return join_text(self.text)
+
+    def finish(self) -> Any:
+        from .model import Reply
+        from .streaming import Assembly, missing_final
+
+        calls, deltas = self.calls.build()
+        if not self.done and self.error is None:
+            self.findings.append(missing_final(self.final_event))
+        reply = Reply(tool_calls=calls, text=self.reply_text(), finish_reason=self.finish_reason, usage=self.usage,
+                      error=self.error, upstream=self.upstream)
+        return Assembly(reply, deltas, tuple(self.findings), {k: v for k, v in self.extras.items() if v})

@@ -33,6 +33,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
         return module.translate(provider, scenario, options, cap)
     built_in = module.translate(provider, scenario, options, CAPABILITIES[provider])
     url = built_in.request.url.split("?")[0] if built_in.request else None
+    if options.stream and built_in.request:  # an overlay is measured non-streamed: compare that endpoint
+        plain = module.translate(provider, scenario, options._replace(stream=False), CAPABILITIES[provider]).request
+        url = plain.url.split("?")[0] if plain else url
     if url == cap.measured_endpoint.split("?")[0]:
         return module.translate(provider, scenario, options, cap)
     built_in.ledger.append(LedgerEntry("info", "capabilities.overlay_skipped",

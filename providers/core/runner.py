@@ -202,18 +202,10 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
     if settings.max_in_flight is not None:
         in_flight = max(1, min(settings.max_in_flight, in_flight))
     gate = asyncio.Semaphore(in_flight)
-    extra = {} if settings.sleep is None else {"sleep": settings.sleep}
 
     async def one(job: Job, index: int, client: Any) -> None:
         async with gate:
-            try:
-                response = await transport.send_async(job.translation.request, provider=job.provider,
-                                                      prepared=job.prepared, policy=policy, client=client, **extra)
-                sample = judge(job, index, response)
-            except ToolchoiceError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - one failed sample never loses the others
-                sample = failed_sample(job, index, exc)
+            sample = await send_sample(job, index, client, policy, settings.sleep)
         if settings.keep:
             job.samples.append(sample)
         if on_sample is not None:
@@ -235,6 +227,33 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
             await client.aclose()
     for job in live:
         job.samples.sort(key=lambda s: s.index)
+
+
+async def send_sample(job: Job, index: int, client: Any, policy: Any,
+                      sleep: Callable[[float], Awaitable[None]] | None = None) -> Sample:
+    """Send one prepared job on ``client`` and judge the reply: a Sample, never an exception (a
+    ToolchoiceError aside). ``run_async`` and the agent loop (loop.py) send through this."""
+    from . import transport
+
+    extra = {} if sleep is None else {"sleep": sleep}
+    try:
+        response = await transport.send_async(job.translation.request, provider=job.provider,
+                                              prepared=job.prepared, policy=policy, client=client, **extra)
+        return judge(job, index, response)
+    except ToolchoiceError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - one failed sample never loses the others
+        return failed_sample(job, index, exc)
+
+
+def open_client(settings: SendSettings, connections: int) -> Any:
+    """One ``httpx.AsyncClient`` of ``connections`` connections, with the settings' timeouts and
+    transport, for callers that send sample by sample (the agent loop); use as ``async with``."""
+    from . import transport
+
+    load_http_stack()
+    return transport.new_async_client(transport.Timeouts.from_total(settings.timeout), connections,
+                                      transport=settings.transport)
 
 
 def run(jobs: list[Job], repeat: int, settings: SendSettings, on_sample: OnSample | None = None) -> list[Job]:

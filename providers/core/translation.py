@@ -561,7 +561,8 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
     if ctx.options.strict and ledger.warnings and not ledger.errors:
         count = ledger.warnings
         ledger.error("strict.refused", f"--strict: {count} warning{'s' if count != 1 else ''} above refuse this request")
-    request = None if ledger.errors else Request(method, url, headers, body, ctx.key_env, key_optional)
+    request = None if ledger.errors else Request(method, url, headers, body, ctx.key_env, key_optional,
+                                                 ctx.options.stream)
     if offered is None:
         offered = () if plan.omit_tools else tuple([t.name for t in plan.tools])
     # The ledger's list is handed over: the translation is done with it.
@@ -575,6 +576,11 @@ def bearer(ctx: Context) -> dict[str, str]:
     if env:
         headers["Authorization"] = f"Bearer ${env[0]}"
     return headers
+
+
+def streamed(ctx: Context, how: str) -> None:
+    """Record that the request asks for the provider's streaming form (``--stream``), and what it is."""
+    ctx.ledger.info("stream.requested", f"streamed: {how}")
 
 
 def history_arguments_json(arguments: dict[str, Any]) -> str:

@@ -28,7 +28,6 @@ import math
 import os
 import random
 import re
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Mapping

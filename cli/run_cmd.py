@@ -1,0 +1,434 @@
+"""`toolchoice run`: the whole agent loop, step by step, with a tool_choice and a verdict per step.
+
+The loop itself lives in providers/core/loop.py; this module parses options and draws (pretty via
+rich, JSON, markdown). Every text written goes through the transport's redaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Any, List, Optional
+
+import typer
+
+from toolchoice.providers.core.capabilities import CAPABILITIES
+
+from . import exits
+from .exits import handled
+from .render_cmd import BASE_URL, CAPS, MODEL, NO_EMULATE, SCENARIO, STRICT, TOOL_CHOICE
+
+
+class RunFormat(str, Enum):
+    pretty = "pretty"
+    json = "json"
+    markdown = "markdown"
+
+
+PROVIDERS = typer.Option(..., "--provider", "-p", help="Provider id; repeat it (or a comma list) to run the loop on "
+                         "several providers side by side.", show_default=False)
+
+
+# ---- the document ----------------------------------------------------------------------------
+
+
+def document(scenario: Any, runs: list[Any], providers: list[str], repeat: int, replayed: bool) -> dict[str, Any]:
+    """The stable JSON document: per provider its loops (every step's request, reply, ledger,
+    verdict and results) and, for --repeat, the tallies."""
+    from toolchoice.providers.core.loop import summary
+
+    out = []
+    for provider in providers:
+        mine = [r for r in runs if r.provider == provider]
+        entry: dict[str, Any] = {"provider": provider, "loops": [r.to_json() for r in mine]}
+        entry["summary"] = summary(mine)
+        out.append(entry)
+    return {"scenario": scenario.path, "replay": replayed, "repeat": repeat, "runs": out}
+
+
+# ---- drawing -------------------------------------------------------------------------------
+
+
+def _choice(value: Any) -> str:
+    if value is None:
+        return "unset"
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _calls(record: Any) -> str:
+    reply = record.reply
+    if reply is None:
+        return "–"
+    if not reply.tool_calls:
+        return "(no call)" + (f" {_short(reply.text, 30)}" if reply.text else "")
+    parts = []
+    for call in reply.tool_calls:
+        args = json.dumps(call.arguments, ensure_ascii=False) if call.arguments is not None else call.raw_arguments
+        parts.append(f"{call.name}({_short(args or '', 40)})")
+    return "\n".join(parts)
+
+
+def _short(text: str, n: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _verdict(record: Any) -> str:
+    v = record.verdict
+    if v is None:
+        return "✘ " + (record.skipped or "error")
+    if v["obeyed"]:
+        return "✔ obeyed" + ("" if v.get("enforced", True) else " (not enforced)")
+    return "✘ " + v["category"]
+
+
+def _tokens(record: Any) -> str:
+    reply = record.reply
+    if reply is None or (reply.usage.input_tokens is None and reply.usage.output_tokens is None):
+        return "–"
+    return f"{reply.usage.input_tokens}/{reply.usage.output_tokens}"
+
+
+def _latency(record: Any) -> str:
+    s = record.sample
+    return "–" if s is None or s.latency_ms is None else f"{s.latency_ms:.0f} ms"
+
+
+def _ended(run: Any) -> str:
+    reason = run.ended or "interrupted"
+    where = f" at step {run.ended_step}" if run.ended_step else ""
+    text = f"ended: {reason}{where}"
+    if run.error:
+        text += f" ({run.error})"
+    return text
+
+
+def _final(run: Any) -> str | None:
+    if run.final is None:
+        return None
+    return run.final if isinstance(run.final, str) else json.dumps(run.final, ensure_ascii=False)
+
+
+def _requested(choice: Any) -> str:
+    """The neutral tool_choice as a scenario spells it: auto, {tool: NAME}, {allowed: [a, b], mode: auto}."""
+    if choice is None:
+        return "unset"
+    if choice.mode == "named":
+        return f"{{tool: {choice.name}}}"
+    if choice.mode == "allowed":
+        return f"{{allowed: [{', '.join(choice.allowed)}], mode: {choice.allowed_mode}}}"
+    return choice.mode
+
+
+def step_rows(run: Any) -> list[list[str]]:
+    return [[str(r.number), _requested(r.scenario.tool_choice),
+             _choice(r.translation.effective_tool_choice), _calls(r), _verdict(r), _latency(r), _tokens(r)]
+            for r in run.steps]
+
+
+STEP_HEADERS = ["step", "tool_choice", "on the wire", "calls", "verdict", "latency", "tokens in/out"]
+
+
+def notes(run: Any) -> list[tuple[int, str, str, str]]:
+    """Per step: ledger warnings/errors (the pitfall lint) and the loop's own notes."""
+    out = []
+    for r in run.steps:
+        for e in (*r.translation.ledger, *r.notes):
+            if e.severity != "info":
+                out.append((r.number, e.severity, e.code, e.message))
+    return out
+
+
+def print_loop(console: Any, run: Any) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from .output import SEVERITY_STYLE
+
+    title = CAPABILITIES[run.provider].title if run.provider in CAPABILITIES else run.provider
+    console.rule(f"[bold]{run.provider}[/bold] · {title} · loop {run.index}")
+    table = Table(show_header=True, header_style="bold", expand=False)
+    for h in STEP_HEADERS:
+        table.add_column(h, justify="right" if h in ("step", "latency") else "left", overflow="fold")
+    for row, record in zip(step_rows(run), run.steps):
+        style = "green" if record.verdict and record.verdict["obeyed"] else "red"
+        table.add_row(*row[:4], Text(row[4], style=style), *row[5:])
+    console.print(table)
+    for number, severity, code, message in notes(run):
+        console.print(Text.assemble((f"  step {number} ", "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
+                                    f": {message}"))
+    console.print(Text(_ended(run), style="bold"))
+    final = _final(run)
+    if final is not None:
+        console.print(Text.assemble(("final answer  ", "bold"), _short(final, 600)))
+
+
+def print_side_by_side(console: Any, runs: list[Any], providers: list[str]) -> None:
+    from rich.table import Table
+
+    table = Table(show_header=True, header_style="bold", expand=False, title="per-step verdicts", title_justify="left")
+    table.add_column("step", justify="right")
+    for p in providers:
+        table.add_column(p, overflow="fold")
+    by = {r.provider: r for r in runs}
+    depth = max(len(r.steps) for r in runs)
+    for n in range(depth):
+        cells = []
+        for p in providers:
+            run = by[p]
+            if n < len(run.steps):
+                record = run.steps[n]
+                cells.append(f"{_verdict(record)}\n{_calls(record)}")
+            else:
+                cells.append("")
+        table.add_row(str(n + 1), *cells)
+    table.add_row("end", *[_ended(by[p]).removeprefix("ended: ") for p in providers])
+    console.print(table)
+
+
+def _pct(rate: dict[str, float]) -> tuple[str, str]:
+    return f"{100 * rate['rate']:.0f}%", f"{100 * rate['low']:.0f}–{100 * rate['high']:.0f}%"
+
+
+def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
+    from collections import Counter
+
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolchoice.providers.core.loop import summary
+
+    data = summary(runs)
+    title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
+    console.rule(f"[bold]{provider}[/bold] · {title} · {data['loops']} loops")
+    table = Table(show_header=True, header_style="bold", expand=False, title="per step", title_justify="left")
+    for h in ("step", "tool_choice", "reached", "obeyed", "%", "95% CI (Wilson)", "other verdicts", "latency p50",
+              "tokens in/out (mean)"):
+        table.add_column(h, justify="left" if h in ("tool_choice", "other verdicts") else "right", overflow="fold")
+    for s in data["steps"]:
+        rate, ci = _pct(s["obey_rate"])
+        other = ", ".join(f"{c} {k}" for k, c in s["counts"].items() if c and k != "obeyed") or "–"
+        choices = Counter(_requested(r.steps[s["step"] - 1].scenario.tool_choice)
+                          for r in runs if len(r.steps) >= s["step"])
+        lat = s["latency_ms"]["p50"]
+        tok = s["tokens"]
+        table.add_row(str(s["step"]), ", ".join(choices), str(s["reached"]), str(s["obeyed"]), rate, ci, other,
+                      "–" if lat is None else f"{lat:.0f} ms",
+                      f"{_num(tok['input_mean'])}/{_num(tok['output_mean'])}")
+    console.print(table)
+    ended = Table(show_header=True, header_style="bold", expand=False, title="how loops ended", title_justify="left")
+    for h in ("ended", "count", "%", "95% CI (Wilson)"):
+        ended.add_column(h, justify="left" if h == "ended" else "right")
+    for reason, e in data["ended"].items():
+        if e["count"]:
+            rate, ci = _pct(e)
+            ended.add_row(reason, str(e["count"]), rate, ci)
+    console.print(ended)
+    fin = data["steps_to_finish"]
+    if fin["n"]:
+        console.print(f"steps to finish  p50 {fin['p50']:g}  ·  p95 {fin['p95']:g}  (n={fin['n']})")
+    lat = data["latency_ms"]
+    if lat["p50"] is not None:
+        console.print(f"loop latency     p50 {lat['p50']:.0f} ms  ·  p95 {lat['p95']:.0f} ms")
+    tok = data["tokens"]
+    if tok["input_mean"] is not None:
+        console.print(f"loop tokens      in {tok['input_total']} (mean {_num(tok['input_mean'])})  ·  "
+                      f"out {tok['output_total']} (mean {_num(tok['output_mean'])})")
+    errors = Counter(r.error for r in runs if r.error)
+    for line, count in errors.most_common(5):
+        console.print(Text(f"{count}× {line}", style="red"))
+    reasons = Counter(f"step {s.number}: {s.verdict['reasons'][0]}" for r in runs for s in r.steps
+                      if s.verdict and s.verdict["category"] not in ("obeyed", "error") and s.verdict["reasons"])
+    for line, count in reasons.most_common(5):
+        console.print(Text(f"{count}× {line}", style="yellow"))
+
+
+def _num(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+
+
+def markdown(runs: list[Any], providers: list[str], repeat: int) -> str:
+    from toolchoice.providers.core.loop import summary
+
+    def row(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|").replace("\n", "<br>") for c in cells) + " |"
+
+    lines: list[str] = []
+    for provider in providers:
+        mine = [r for r in runs if r.provider == provider]
+        if repeat == 1:
+            for run in mine:
+                lines += [f"### {provider} · loop {run.index}", "", row(STEP_HEADERS),
+                          row(["---"] * len(STEP_HEADERS))]
+                lines += [row(cells) for cells in step_rows(run)]
+                lines += ["", f"{_ended(run)}" + (f" — final answer: {_short(_final(run) or '', 300)}"
+                                                  if run.final is not None else ""), ""]
+            continue
+        data = summary(mine)
+        lines += [f"### {provider} · {data['loops']} loops", "",
+                  row(["step", "reached", "obeyed", "%", "95% CI (Wilson)"]), row(["---"] * 5)]
+        for s in data["steps"]:
+            lines.append(row([str(s["step"]), str(s["reached"]), str(s["obeyed"]), *_pct(s["obey_rate"])]))
+        lines += ["", row(["ended", "count", "%", "95% CI (Wilson)"]), row(["---"] * 4)]
+        lines += [row([k, str(e["count"]), *_pct(e)]) for k, e in data["ended"].items() if e["count"]]
+        fin = data["steps_to_finish"]
+        if fin["n"]:
+            lines += ["", f"steps to finish: p50 {fin['p50']:g}, p95 {fin['p95']:g} (n={fin['n']})"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+# ---- the command ---------------------------------------------------------------------------
+
+
+@handled
+def run(
+    scenario: Path = SCENARIO,
+    provider: List[str] = PROVIDERS,
+    tool_choice: Optional[str] = typer.Option(None, "--tool-choice", help="Override step 1's tool_choice (same "
+                                              "spellings as --tool-choice elsewhere)."),
+    model: Optional[str] = MODEL,
+    base_url: Optional[str] = BASE_URL,
+    timeout: float = typer.Option(120.0, "--timeout", min=0.1, help="Seconds to wait for a response (reads); "
+                                  "connecting waits at most 10 s."),
+    retries: int = typer.Option(2, "--retries", min=0, help="Retries on 408/409/429/5xx/529 and connection errors."),
+    repeat: int = typer.Option(1, "--repeat", "-n", min=1, help="Run N independent loops and tally them."),
+    concurrency: int = typer.Option(4, "--concurrency", "-k", min=1, help="Requests in flight at once, per provider "
+                                    "(loops beyond that wait their turn)."),
+    format: RunFormat = typer.Option(RunFormat.pretty, "--format", "-f", help="pretty, json or markdown."),
+    save: Optional[Path] = typer.Option(None, "--save", help="Write each loop's transcript (requests, replies as "
+                                        "received, verdicts, and a scenario with the full history) into this folder."),
+    replay: Optional[Path] = typer.Option(None, "--replay", help="Run offline from a folder --save wrote (or "
+                                          "step-01.response.json, step-02... files): no network, deterministic."),
+    results_from: Optional[str] = typer.Option(None, "--results-from", help="Run this shell command per tool call "
+                                               "(the call as JSON on stdin, the result on stdout) instead of "
+                                               "loop.results."),
+    results_timeout: float = typer.Option(30.0, "--results-timeout", min=0.1, help="Seconds --results-from may "
+                                          "take per call."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Render step 1 and say what later steps depend on."),
+    strict: bool = STRICT,
+    no_emulate: bool = NO_EMULATE,
+    capabilities: Optional[Path] = CAPS,
+) -> None:
+    """Run the agent loop: a tool_choice per step, tool results fed back, a verdict per step."""
+    from toolchoice.providers.core import loop, runner
+    from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
+    from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
+    from toolchoice.providers.core.scenario import load_scenario
+
+    from .inputs import capabilities_from, selected_providers
+
+    loaded = load_scenario(scenario)
+    providers = selected_providers(provider, loaded)
+    override = None
+    if tool_choice is not None:
+        def fail(message: str, hint: str | None = None) -> ToolchoiceError:
+            return ToolchoiceError(f"--tool-choice: {message}", hint=hint)
+
+        override = parse_tool_choice(parse_cli_value(tool_choice), loop.step_scenario(loaded, 1, ()).tool_names, fail)
+    options = loop.LoopOptions(RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url),
+                               capabilities_from(capabilities), override, results_from, results_timeout)
+    if dry_run:
+        _dry_run(loaded, providers, options, format)
+        return
+    replayed = loop.load_replay(replay, providers[0]) if replay is not None else None
+    if replayed is not None and len(providers) > 1:
+        raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
+    secrets: dict[str, str] = {}
+    if replayed is None:
+        _check_keys(loaded, providers, options)
+    count = len(replayed.transcripts) if replayed is not None and repeat == 1 else repeat
+    runs = loop.new_runs(providers, count)
+    folder = None
+    if save is not None:
+        folder = loop.prepare_loop_save(save)
+    settings = runner.SendSettings(
+        timeout=timeout, retries=retries, concurrency=concurrency)
+
+    def on_step(r: Any, record: Any) -> None:
+        if folder is not None:
+            loop.save_step(folder, r, record, loaded, secrets)
+
+    interrupted = False
+    try:
+        loop.run_loops(loaded, runs, settings, options, secrets, on_step, replayed)
+    except KeyboardInterrupt:
+        interrupted = True
+        for r in runs:
+            if r.ended is None:
+                r.ended = "interrupted"
+                if folder is not None and r.steps:
+                    loop.save_step(folder, r, r.steps[-1], loaded, secrets)
+    _draw(loaded, runs, providers, count, format, secrets, replayed is not None)
+    if interrupted:
+        done = sum(1 for r in runs if r.ended != "interrupted")
+        exits.error_line(f"interrupted: {done} of {len(runs)} loops finished (shown above"
+                         f"{' and saved' if folder is not None else ''}; unfinished loops keep their finished steps)")
+        raise typer.Exit(130)
+    refused = any(s.skipped and s.skipped.startswith("refused") for r in runs for s in r.steps)
+    verdicts = [v for r in runs for v in r.verdicts]
+    # a loop that ended in an error with nothing judged (a missing key, an internal error) failed too
+    verdicts += [{"category": "error"} for r in runs if r.ended == "error" and r.steps and r.steps[-1].verdict is None
+                 and not (r.steps[-1].skipped or "").startswith("refused")]
+    code = exits.outcome(verdicts, refused)
+    if code != exits.OK:
+        raise typer.Exit(code)
+
+
+def _check_keys(scenario: Any, providers: list[str], options: Any) -> None:
+    """A missing key is one line and exit 2 before any request (as `send`)."""
+    from toolchoice.providers.core import loop, runner
+    from toolchoice.providers.core.registry import translate
+
+    first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
+    translations = [translate(p, first, options.render, options.capabilities) for p in providers]
+    runner.prepare_jobs(first, [t for t in translations if t.request is not None], missing_key_fails=True)
+
+
+def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, format: RunFormat,
+          secrets: dict[str, str], replayed: bool) -> None:
+    from .send_cmd import emit, emit_pretty
+
+    if format is RunFormat.json:
+        emit(json.dumps(document(scenario, runs, providers, repeat, replayed), indent=2, ensure_ascii=False), secrets)
+        return
+    if format is RunFormat.markdown:
+        emit(markdown(runs, providers, repeat), secrets)
+        return
+
+    def draw(console: Any) -> None:
+        if repeat == 1:
+            for r in runs:
+                print_loop(console, r)
+            if len(providers) > 1:
+                print_side_by_side(console, runs, providers)
+        else:
+            for p in providers:
+                print_summary(console, p, [r for r in runs if r.provider == p])
+
+    emit_pretty(draw, secrets)
+
+
+def _dry_run(scenario: Any, providers: list[str], options: Any, format: RunFormat) -> None:
+    from toolchoice.providers.core import loop
+    from toolchoice.providers.core.registry import translate
+
+    from .output import print_pretty, translations_json, write
+
+    first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
+    translations = [translate(p, first, options.render, options.capabilities) for p in providers]
+    later = loop.later_steps(scenario, options.override)
+    if format is RunFormat.json:
+        write(json.dumps({"step": 1, "translations": [t.to_json() for t in translations], "later_steps": later},
+                         indent=2, ensure_ascii=False))
+    else:
+        if format is RunFormat.pretty:
+            print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
+        else:
+            write(translations_json(translations))
+        write("\n".join(["later steps depend on the replies:", *(f"  {line}" for line in later)]))
+    if any(t.refused for t in translations):
+        raise typer.Exit(exits.REFUSED)
+    sys.stdout.flush()
