@@ -74,7 +74,15 @@ def summary_text(results: Iterable[tuple[Any, int]]) -> str:
 
 
 def error_line(message: str) -> None:
-    sys.stderr.write(f"toolchoice: error: {message}\n")
+    """One line on stderr, with every key in the environment redacted (an error may quote what the
+    user typed: a .env file given as the scenario, a key pasted into --provider) and no terminal
+    escapes."""
+    from toolchoice.providers.core.redaction import printable
+
+    from .output import output_redactor
+
+    text = output_redactor().text(printable(message).replace("\n", " "))
+    sys.stderr.write(f"toolchoice: error: {text}\n")
     sys.stderr.flush()
 
 
@@ -99,7 +107,13 @@ def handled(fn: F) -> F:
         except KeyboardInterrupt:
             error_line("interrupted")
             raise typer.Exit(130) from None
-        except BrokenPipeError:
+        except BrokenPipeError:  # `toolchoice render -p all | head`: the reader has all it wanted
+            from .output import closed_pipe
+
+            try:
+                closed_pipe()
+            except BrokenPipeError:
+                pass
             raise typer.Exit(OK) from None
         except Exception as exc:  # noqa: BLE001 - the promise is: never a traceback
             if os.environ.get("TOOLCHOICE_DEBUG"):

@@ -76,3 +76,32 @@ class Dialect(str, Enum):
 
 DIALECT = typer.Option(Dialect.api, "--dialect", help="api: what each API accepts. langchain: what LangChain's "
                        "bind_tools would send instead (or refuse), each difference in the ledger.")
+
+
+# ---- environment variables a scenario may read (issue 16, finding 4) ----
+ALLOW_ENV = typer.Option(None, "--allow-env", metavar="NAME",
+                         help="Let the scenario read this environment variable (repeatable, comma lists) beyond the "
+                              "provider's own key: for $NAME in providers.<id>.headers or providers.<id>.api_key_env. "
+                              "Also read from $TOOLCHOICE_ALLOW_ENV.")
+ALLOW_ENV_SETTING = "TOOLCHOICE_ALLOW_ENV"  # the user-level setting: names, comma- or space-separated
+
+
+def allowed_env(names: Any) -> tuple[str, ...]:
+    """--allow-env NAME values (repeatable, comma lists) and the names in $TOOLCHOICE_ALLOW_ENV."""
+    import os
+    import re
+
+    found: list[str] = []
+    if not isinstance(names, (list, tuple)):  # render() called as a function (send --dry-run): the default
+        names = None
+    for item in [*(names or []), os.environ.get(ALLOW_ENV_SETTING, "")]:
+        for name in re.split(r"[,\s]+", item.strip()):
+            if not name:
+                continue
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                from toolchoice.providers.core.model import ToolchoiceError
+
+                raise ToolchoiceError(f"--allow-env {name!r}: not an environment variable name",
+                                      hint="give the name without $, e.g. --allow-env MY_TOKEN")
+            found.append(name)
+    return tuple(dict.fromkeys(found))

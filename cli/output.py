@@ -1,17 +1,24 @@
 """Turning translations into text: JSON, a paste-safe curl command, and rich's pretty view.
 
 JSON and curl need nothing beyond the standard library; rich is imported only for pretty output.
+
+Keys: every command redacts what it shows BEFORE layout (``Redactor.data`` on the records and
+documents it is about to draw or dump), because rich wraps and cuts lines and a key split across two
+lines, or cut to a prefix, can no longer be matched afterwards. ``emit_json`` / ``emit_drawn`` do
+that for a document / a drawing and pass the finished text through the redactor once more as a net.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
-from typing import Any
+from typing import Any, Callable, Iterable, NoReturn
 
 from toolchoice.providers.core.translation import compact
 from toolchoice.providers.core.model import Translation, wire_json
+from toolchoice.providers.core.redaction import Redactor, environment_secrets
 
 SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
 
@@ -22,6 +29,54 @@ def dumps(value: Any) -> str:
 
 def write(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def output_redactor(names: Iterable[str] = (), secrets: dict[str, str] | None = None) -> Redactor:
+    """A redactor for every key this process could show: each provider key variable set in the
+    environment, the ``names`` given (a scenario's header variables, --allow-env ones) and
+    ``secrets`` (value -> placeholder, e.g. ``Prepared.secrets`` from the transport)."""
+    found = environment_secrets(os.environ, tuple(names))
+    found.update(secrets or {})
+    return Redactor(found)
+
+
+def emit_json(document: Any, redactor: Redactor) -> None:
+    """A JSON document on stdout, every string redacted before it is laid out (so the output is still
+    valid JSON, and a key is never cut by escaping or indentation)."""
+    write(redactor.text(dumps(redactor.data(document))))
+
+
+def emit_drawn(draw: Callable[[Any], None], redactor: Redactor) -> None:
+    """Draw with rich into a capture and write it. ``draw`` must be given redacted values already
+    (``redactor.data(reply)``, ...): this last pass only catches what slipped through whole."""
+    out = new_console()
+    with out.capture() as captured:
+        draw(out)
+    sys.stdout.write(redactor.text(captured.get()))
+
+
+def new_console() -> Any:
+    """rich's Console for stdout, plain (no highlighting, no soft wrap); a closed pipe (``| head``)
+    ends the command quietly with exit 0 instead of rich's exit 1."""
+    from rich.console import Console
+
+    class PipeFriendly(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            closed_pipe()
+
+    return PipeFriendly(highlight=False, soft_wrap=False)
+
+
+def closed_pipe() -> NoReturn:
+    """The reader of stdout went away: point stdout at /dev/null (so the interpreter's last flush
+    cannot fail again) and end the command as a success."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    raise BrokenPipeError("stdout closed")
 
 
 def translations_json(translations: list[Translation]) -> str:
@@ -106,10 +161,9 @@ def ledger_table(ledger: list[Any]) -> Any:
 
 def print_ledgers(translations: list[Translation], titles: dict[str, str]) -> None:
     """Only the ledgers, one heading per provider (render --ledger-only)."""
-    from rich.console import Console
     from rich.text import Text
 
-    console = Console(highlight=False, soft_wrap=False)
+    console = new_console()
     for t in translations:
         console.rule(Text.assemble((t.provider, "bold"), f" · {titles.get(t.provider, '')}"))
         if t.request is None:
@@ -118,11 +172,10 @@ def print_ledgers(translations: list[Translation], titles: dict[str, str]) -> No
 
 
 def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:
-    from rich.console import Console
     from rich.json import JSON
     from rich.text import Text
 
-    console = Console(highlight=False, soft_wrap=False)
+    console = new_console()
     for t in translations:
         console.rule(Text.assemble((t.provider, "bold"), f" · {titles.get(t.provider, '')}"))
         line = Text()

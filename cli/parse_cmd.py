@@ -19,8 +19,8 @@ from toolchoice.providers.core.model import Reply, ToolchoiceError, Translation
 
 from . import exits
 from .exits import handled
-from .options import BASE_URL, CAPS, MODEL, NO_EMULATE, PROVIDER_ONE, STRICT, TOOL_CHOICE
-from .send_cmd import FORMAT, OutputFormat, emit, emit_pretty, print_ledger, print_reply
+from .options import ALLOW_ENV, BASE_URL, CAPS, MODEL, NO_EMULATE, PROVIDER_ONE, STRICT, TOOL_CHOICE, allowed_env
+from .send_cmd import FORMAT, OutputFormat, print_ledger, print_reply
 
 
 def read_bytes(path: Path, missing: str, folder: str) -> bytes:
@@ -48,6 +48,9 @@ def read_body(path: Path) -> tuple[Any, str]:
             "utf-8-sig", errors="replace")
     try:
         return json.loads(text), text
+    except RecursionError:
+        raise ToolchoiceError(f"{path}: the JSON nests too deeply to read",
+                              hint="a provider's reply nests a few levels, not thousands") from None
     except ValueError:
         return None, text
 
@@ -94,6 +97,7 @@ def parse(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    allow_env: Optional[List[str]] = ALLOW_ENV,
     stream: bool = typer.Option(False, "--stream", help="The file is a saved raw stream (SSE, NDJSON or AWS "
                                 "event-stream), assembled like a live one."),
 ) -> None:
@@ -118,7 +122,8 @@ def parse(
         from .render_cmd import build_translations
 
         loaded = scenario_with_override(scenario, tool_choice)
-        translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities)[0]
+        translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
+                                         allow_env=allow_env)[0]
     streamed = None
     if stream:
         from toolchoice.providers.core.streaming import assemble_bytes
@@ -136,34 +141,34 @@ def parse(
         from toolchoice.providers.core.verdict import verdict
 
         judged = verdict(loaded, reply, translation)
-    import os
     import re
 
-    from toolchoice.providers.core.transport import environment_secrets
+    from .output import emit_drawn, emit_json, output_redactor
 
-    extra_names: tuple[str, ...] = ()
+    extra_names: tuple[str, ...] = allowed_env(allow_env)
     if scenario is not None:
         settings = loaded.settings_for(provider)
-        extra_names = tuple(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", " ".join(settings.headers.values())))
+        extra_names += tuple(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", " ".join(settings.headers.values())))
         extra_names += (settings.api_key_env,) if settings.api_key_env else ()
-    secrets = environment_secrets(os.environ, extra_names)
+    redactor = output_redactor(extra_names)
+    # redacted before layout: a key wrapped or cut by the table must not survive in pieces
+    shown_reply, shown_verdict, shown_translation = redactor.data((reply, judged, translation))
     if format is OutputFormat.json:
-        emit(json.dumps(parse_json(provider, reply, judged, translation, streamed), indent=2, ensure_ascii=False),
-             secrets)
+        emit_json(parse_json(provider, shown_reply, shown_verdict, shown_translation, streamed), redactor)
     else:
         def draw(console: Any) -> None:
             from rich.text import Text
 
-            console.rule(Text.assemble((provider, "bold"), f" · {response}"))
-            print_reply(console, provider, reply, judged if scenario is not None else None)
-            if streamed is not None:
+            console.rule(Text.assemble((provider, "bold"), f" · {redactor.text(str(response))}"))
+            print_reply(console, provider, shown_reply, shown_verdict if scenario is not None else None)
+            if streamed is not None:  # its texts are redacted by the final pass over the drawing only
                 from .stream_view import print_stream
 
                 print_stream(console, streamed)
-            if translation is not None:
-                print_ledger(console, translation.ledger)
+            if shown_translation is not None:
+                print_ledger(console, shown_translation.ledger)
 
-        emit_pretty(draw, secrets)
+        emit_drawn(draw, redactor)
     if reply.error is not None:
         raise typer.Exit(exits.FAILED)
     code = exits.outcome([judged])

@@ -15,9 +15,9 @@ from toolchoice.providers.core.registry import translate
 from . import exits
 from .exits import handled
 from .inputs import capabilities_from, models_for, scenario_with_override, selected_providers
-from .options import (BASE_URL, CAPS, DIALECT, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE, Dialect,
-                      format_option)
-from .output import dumps, print_ledgers, print_pretty, translations_curl, write
+from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
+                      Dialect, allowed_env, format_option)
+from .output import dumps, output_redactor, print_ledgers, print_pretty, translations_curl, write
 
 
 class RenderFormat(str, Enum):
@@ -34,13 +34,17 @@ STREAM = typer.Option("--stream", help="The provider's streaming form (SSE, NDJS
 
 def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], model: Sequence[str] | str | None,
                        base_url: Optional[str], strict: bool, no_emulate: bool,
-                       capabilities: Optional[Path], stream: bool = False) -> list[Translation]:
-    """The loaded scenario translated for each selected provider, with the command line's options."""
+                       capabilities: Optional[Path], stream: bool = False,
+                       allow_env: Optional[List[str]] = None) -> list[Translation]:
+    """The loaded scenario translated for each selected provider, with the command line's options.
+    ``allow_env``: the --allow-env values as given ($TOOLCHOICE_ALLOW_ENV is added here)."""
     ids = selected_providers(providers, scenario)
     models = models_for(model, ids)
     caps = capabilities_from(capabilities)
+    allowed = allowed_env(allow_env)
     return [translate(pid, scenario, RenderOptions(strict=strict, emulate=not no_emulate, model=models[pid],
-                                                   base_url=base_url, stream=stream), caps) for pid in ids]
+                                                   base_url=base_url, stream=stream, allow_env=allowed), caps)
+            for pid in ids]
 
 
 def _summary(path: Path, translations: list[Translation], loaded: Scenario) -> None:
@@ -64,6 +68,7 @@ def render(
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
     ledger_only: bool = typer.Option(False, "--ledger-only", help="Pretty view: only each provider's ledger."),
+    allow_env: Optional[List[str]] = ALLOW_ENV,
     dialect: Dialect = DIALECT,
     snapshot: Annotated[Optional[Path], SNAPSHOT] = None,  # Annotated: a direct call (send --dry-run) gets None
     update: Annotated[bool, UPDATE] = False,
@@ -80,7 +85,8 @@ def render(
         rendered = []
         for path in scenario:
             loaded = scenario_with_override(path, tool_choice)
-            translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream)
+            translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream,
+                                              allow_env)
             if dialect is Dialect.langchain:
                 from toolchoice.providers.langchain_dialect import apply
 
@@ -89,11 +95,13 @@ def render(
         _snapshots(snapshot, rendered, update)
         return
     documents: list[tuple[Path, list[Translation], list[dict] | None]] = []
+    redactor = output_redactor(allowed_env(allow_env))
     refused = False
     for path in scenario:
         loaded = scenario_with_override(path, tool_choice)
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
-                                          stream)
+                                          stream, allow_env)
+        translations = [redactor.data(t) for t in translations]  # a key the shell expanded into --base-url, say
         views = None
         if dialect is Dialect.langchain:
             from toolchoice.providers.langchain_dialect import apply

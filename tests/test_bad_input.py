@@ -4,7 +4,6 @@ command-line value with exit code 2 and exactly one line on stderr (see tests/da
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -19,10 +18,8 @@ MARKER = "toolchoice-pwned-marker"  # what the object-tag files try to create in
 
 
 def toolchoice() -> list[str]:
-    exe = shutil.which("toolchoice")
-    if exe is None:
-        pytest.fail("the toolchoice console script is not installed (pip install -e '.[test]')")
-    return [exe]
+    """The CLI as this interpreter runs it: `python -m pytest` works without the venv's bin on PATH."""
+    return [sys.executable, "-m", "toolchoice.cli"]
 
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -640,7 +640,7 @@ def test_extra_adds_and_overrides_body_fields() -> None:
 def test_user_headers_replace_and_add() -> None:
     yaml = TOOLS_YAML + USER_YAML + ("providers:\n  openrouter:\n    model: m\n    headers:\n"
                                      "      authorization: Bearer $MY_KEY\n      X-Title: toolchoice\n")
-    t = render("openrouter", yaml)
+    t = render("openrouter", yaml, RenderOptions(allow_env=("MY_KEY",)))
     assert t.request.headers == {"Content-Type": "application/json", "authorization": "Bearer $MY_KEY",
                                  "X-Title": "toolchoice"}
     messages = [e.message for e in t.ledger if e.code == "headers.user"]
@@ -649,7 +649,8 @@ def test_user_headers_replace_and_add() -> None:
 
 
 def test_api_key_env_override() -> None:
-    t = render("groq", TOOLS_YAML + USER_YAML + "providers:\n  groq: {model: m, api_key_env: MY_GROQ}\n")
+    t = render("groq", TOOLS_YAML + USER_YAML + "providers:\n  groq: {model: m, api_key_env: MY_GROQ}\n",
+               RenderOptions(allow_env=("MY_GROQ",)))
     assert t.request.headers["Authorization"] == "Bearer $MY_GROQ"
     assert t.request.key_env == ("MY_GROQ",)
 

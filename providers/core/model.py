@@ -420,6 +420,7 @@ class RenderOptions(NamedTuple):
     emulate: bool = True  # False: send only what the provider supports natively
     model: str | None = None
     base_url: str | None = None
+    allow_env: tuple[str, ...] = ()  # variables beyond the provider's own key a scenario may read (--allow-env)
     stream: bool = False  # render the provider's streaming form (SSE, NDJSON or AWS event stream)
 
 
