@@ -42,7 +42,10 @@ def plain_blocks(text: str) -> list[list[str]]:
 
 def offline(command: str) -> bool:
     words = shlex.split(command)
-    # doctor's output is this machine's (keys set, versions): shown in the README, not compared
+    # doctor's output is this machine's (keys set, versions): shown in the README, not compared; `run`
+    # sends unless it replays a saved transcript or only renders step 1
+    if words[1:2] == ["run"] and not {"--replay", "--dry-run"} & set(words):
+        return False
     return words[:1] == ["toolchoice"] and words[1] not in ("send", "probe", "doctor") and "--send" not in words
 
 
