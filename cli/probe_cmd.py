@@ -17,10 +17,10 @@ from typing import Any, List, Optional
 import typer
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
-from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
+from toolchoice.providers.core.model import RenderOptions
 
 from .exits import handled
-from .options import (BASE_URL, CONCURRENCY, MODEL, REPEAT_MAX, REPEAT_MIN, PROVIDER_ONE, RETRIES, TIMEOUT,
+from .options import (ALLOW_ENV, BASE_URL, CONCURRENCY, MODEL, REPEAT_MAX, REPEAT_MIN, PROVIDER_ONE, RETRIES, TIMEOUT,
                       TOOL_CHOICE, format_option)
 
 
@@ -71,7 +71,8 @@ def _detail(sample: Any, provider: str) -> dict[str, Any]:
 
 def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[str], model: Optional[str],
               repeat: int, concurrency: int, timeout: float, retries: int,
-              tool_choice: Optional[str] = None) -> tuple[dict[str, Any], dict[str, str]]:
+              tool_choice: Optional[str] = None,
+              allow_env: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, str]]:
     from toolchoice.providers.core.probe import (adapt, classify, overlay_document, probe_scenario, question_translation,
                                             questions_for, questions_for_choice, settings_with_model)
     from toolchoice.providers.core import runner
@@ -84,7 +85,7 @@ def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[s
     questions = questions_for(provider, cap, scenario)
     if tool_choice is not None:
         questions = questions_for_choice(questions, with_tool_choice(scenario, tool_choice).tool_choice)
-    options = RenderOptions(base_url=base_url)
+    options = RenderOptions(base_url=base_url, allow_env=allow_env)
     outcomes: list[dict[str, Any]] = []
     secrets: dict[str, str] = {}
     endpoint, used_model = "", model or ""
@@ -110,7 +111,7 @@ def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[s
         runner.run(jobs, repeat, runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency))
         samples = jobs[0].samples
         evidence, p50 = _evidence(samples, provider)
-        result = classify([s.verdict for s in samples])
+        result = classify([s.verdict for s in samples], [s.status for s in samples])
         results[question.feature] = result
         outcomes.append(outcome | {"result": result, "evidence": evidence,
                                    "samples": len(samples), "latency_ms_p50": p50,
@@ -163,7 +164,9 @@ def probe(
     timeout: float = TIMEOUT,
     retries: int = RETRIES,
     format: ProbeFormat = format_option(ProbeFormat.pretty, "pretty or json"),
-    save: Optional[Path] = typer.Option(None, "--save", help="Write the capability overlay here."),
+    save: Optional[Path] = typer.Option(None, "--save", help="Write the capability overlay here (only when every "
+                                        "question asked got a measured answer)."),
+    allow_env: Optional[List[str]] = ALLOW_ENV,
 ) -> None:
     """Measure which tool_choice values an endpoint honors, ignores or rejects."""
     from .send_cmd import emit, emit_pretty
@@ -171,16 +174,26 @@ def probe(
     from .inputs import models_for, one_provider
 
     provider = one_provider(provider, "probe", "probe one endpoint at a time")
+    from toolchoice.providers.core.probe import conclusive
+
+    from . import exits
+    from .options import allowed_env
+
     result, secrets = run_probe(provider, scenario, base_url, models_for(model, [provider])[provider], repeat,
-                                concurrency, timeout, retries, tool_choice)
-    if save is not None:
-        try:
-            save.write_text(json.dumps(result["overlay"], indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise ToolchoiceError(f"cannot write {save}: {exc.strerror}") from None
+                                concurrency, timeout, retries, tool_choice, allowed_env(allow_env))
+    measured = conclusive(result["questions"])
+    if save is not None and measured:
+        from toolchoice.providers.core.save import write_atomic
+
+        write_atomic(save, json.dumps(result["overlay"], indent=2, ensure_ascii=False) + "\n")
     if format is ProbeFormat.json:
         emit(json.dumps(result, indent=2, ensure_ascii=False), secrets)
     else:
         emit_pretty(lambda console: _print(console, result), secrets)
-        if save is not None:
+        if save is not None and measured:
             emit(f"capability overlay written to {save}: use it with render/compare --capabilities {save}", secrets)
+    if not measured:  # a failure to answer is not a fact about the endpoint: nothing saved, exit 1
+        unclear = [q["question"] for q in result["questions"] if q["result"] == "inconclusive"]
+        exits.error_line(f"{len(unclear)} question(s) inconclusive ({'; '.join(unclear)}): "
+                         + (f"no overlay written to {save}" if save is not None else "see the evidence column"))
+        raise typer.Exit(exits.FAILED)

@@ -21,7 +21,7 @@ from toolchoice.providers.core.runner import Sample
 
 from . import exits
 from .exits import handled
-from .options import (BASE_URL, CAPS, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, REPEAT, RETRIES,
+from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, REPEAT, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, format_option)
 from .output import write
 from .render_cmd import RenderFormat, build_translations, render
@@ -308,6 +308,7 @@ def send(
     dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be sent (exactly `render`) and stop."),
     stream: bool = typer.Option(False, "--stream", help="Send the provider's streaming form and assemble the reply "
                                 "from its events (timings, deltas and stream faults are reported)."),
+    allow_env: Optional[List[str]] = ALLOW_ENV,
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
@@ -319,7 +320,7 @@ def send(
     if dry_run:
         render(scenario=scenario, provider=[provider], tool_choice=tool_choice, model=model, base_url=base_url,
                format=RenderFormat(format.value), strict=strict, no_emulate=no_emulate, capabilities=capabilities,
-               ledger_only=False, stream=stream)
+               ledger_only=False, stream=stream, allow_env=allow_env)
         return
     if format is SendFormat.curl:
         raise ToolchoiceError("--format curl prints the request without sending it", hint="add --dry-run")
@@ -331,7 +332,7 @@ def send(
         code, document = _send_one(path, provider, tool_choice, model, base_url, timeout, retries, repeat,
                                    concurrency, min_obeyed, OutputFormat(format.value), folder, raw, strict,
                                    no_emulate, capabilities, print_json=not many,
-                                   all_results=all_results, stream=stream)
+                                   all_results=all_results, stream=stream, allow_env=allow_env)
         codes.append((path, code))
         if document is not None:
             documents.append({"scenario": str(path), **document})
@@ -348,7 +349,8 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
               base_url: Optional[str], timeout: float, retries: int, repeat: int, concurrency: int,
               min_obeyed: Optional[float], format: OutputFormat, save: Optional[Path], raw: bool, strict: bool,
               no_emulate: bool, capabilities: Optional[Path], print_json: bool,
-              all_results: bool = False, stream: bool = False) -> tuple[int, dict[str, Any] | None]:
+              all_results: bool = False, stream: bool = False,
+              allow_env: Optional[List[str]] = None) -> tuple[int, dict[str, Any] | None]:
     """One scenario sent: draw it (JSON only when ``print_json``), return (exit code, JSON document)."""
     from toolchoice.providers.core import runner
 
@@ -356,7 +358,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
 
     loaded = scenario_with_override(scenario, tool_choice)
     translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
-                                     stream)[0]
+                                     stream, allow_env)[0]
 
     def out(document: dict[str, Any], secrets: dict[str, str]) -> dict[str, Any] | None:
         from toolchoice.providers.core.transport import redact

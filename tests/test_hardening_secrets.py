@@ -539,13 +539,7 @@ def test_send_key_resolution_paths_never_leak(matrix: Matrix):
     assert port.code in (1, 2)
 
 
-PROBE_ALLOW_ENV = ("issue 16 finding 4: probe refuses the relay scenario until cli/probe_cmd.py builds its RenderOptions with "
-                   "allow_env=allowed_env(...) (a one-line change, left to the runner's owner); the mixed route's "
-                   "answers rotate per request, so the probe requests missing shift what compare gets: then drop this")
-
-
-@pytest.mark.parametrize("mode", [pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=PROBE_ALLOW_ENV))
-                                  if m == "mixed" else m for m in COMPARE_MODES])
+@pytest.mark.parametrize("mode", COMPARE_MODES)
 def test_compare_send_never_leaks(matrix: Matrix, mode: str):
     for fmt in COMPARE_FORMATS:
         name = f"compare-send/{mode}/{fmt}"
@@ -561,19 +555,17 @@ def test_compare_send_never_leaks(matrix: Matrix, mode: str):
                     assert f"${CAPABILITIES[entry['provider']].key_env[0]}" in entry["error"], entry["error"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 16 finding 4: the relay scenario reads $TC_RELAY_TOKEN, which probe may "
-                   "read only once it passes allow_env=allowed_env(...) (with TOOLCHOICE_ALLOW_ENV) to RenderOptions "
-                   "like render/send/compare do; the integrator's runner does that: then drop this mark")
 @pytest.mark.parametrize("provider", PROVIDER_IDS)
 def test_probe_never_leaks_in_output_or_overlay(matrix: Matrix, provider: str):
     for fmt in SEND_FORMATS:
         name = f"probe/{provider}/{fmt}"
         run = matrix.results[name]
         check(run, name)
-        assert run.code == 0, (name, run.code, run.stderr)
         overlay = matrix.root / "probe" / f"{provider}-{fmt}.json"
-        text = overlay.read_text(encoding="utf-8")
-        assert not leaks(text), (overlay, leaks(text))
+        # the relay answers 401 (or a failed upstream): not a fact about tool_choice, so every question is
+        # inconclusive, the probe exits 1 and no overlay is written (issue 16, finding 12)
+        assert run.code == 1, (name, run.code, run.stderr)
+        assert not overlay.exists() or not leaks(overlay.read_text(encoding="utf-8")), overlay
     data = json.loads(matrix.results[f"probe/{provider}/json"].stdout)
     evidence = " ".join(q["evidence"] for q in data["questions"])
     assert "Incorrect API key provided" in evidence or "upstream failed" in evidence, evidence
