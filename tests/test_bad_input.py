@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from toolchoice.providers.core.capabilities import PROVIDER_IDS
+
 BAD = Path(__file__).resolve().parent / "data" / "bad"
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 CASES = sorted(p.stem for p in BAD.glob("*.yaml"))
@@ -98,9 +100,7 @@ WEATHER = str(CONFIGS / "weather.yaml")
     (["render", WEATHER, "--provider", "open-ai"],
      "toolchoice: error: unknown provider 'open-ai' (did you mean openai?)\n"),
     (["render", WEATHER, "--provider", "openai,zzzzzz"],
-     "toolchoice: error: unknown provider 'zzzzzz' (providers: openai, openai-responses, anthropic, gemini, mistral, "
-     "groq, deepseek, ollama, bedrock, cohere, azure, fireworks, together, openrouter, xai, vllm, llamacpp, "
-     "huggingface)\n"),
+     f"toolchoice: error: unknown provider 'zzzzzz' (providers: {', '.join(PROVIDER_IDS)})\n"),
     (["render", WEATHER, "--tool-choice", "get_wether"],
      "toolchoice: error: --tool-choice: tool_choice names 'get_wether', which is not a declared tool "
      "(declared: get_weather, get_time) (did you mean get_weather?)\n"),

@@ -59,7 +59,7 @@ from toolchoice.providers.core.scenario import load_scenario_text
 
 DATA = Path(__file__).parent / "data" / "responses"
 HOST_IDS = ("openai", "azure", "mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "xai",
-            "vllm", "llamacpp", "huggingface")
+            "cerebras", "vllm", "llamacpp", "huggingface")
 
 # ---- the scenario pieces --------------------------------------------------------------------
 
@@ -170,6 +170,9 @@ WIRE: dict[str, Wire] = {
     "openrouter": Wire("https://openrouter.ai/api/v1/chat/completions", "OPENROUTER_API_KEY", router=True,
                        notes={"pitfall.upstream_dependent": "always"}),
     "xai": Wire("https://api.x.ai/v1/chat/completions", "XAI_API_KEY"),
+    # cerebras-cloud-sdk-python: base https://api.cerebras.ai + POST /v1/chat/completions, CEREBRAS_API_KEY,
+    # tool_choice none|auto|required|{type, function: {name}}, parallel_tool_calls, function.strict
+    "cerebras": Wire("https://api.cerebras.ai/v1/chat/completions", "CEREBRAS_API_KEY"),
     "vllm": Wire("http://localhost:8000/v1/chat/completions", "VLLM_API_KEY", key_optional=True,
                  notes={"pitfall.vllm_auto_flags": "auto", "pitfall.vllm_required_version": "required",
                         "pitfall.vllm_none_prompt": "none"}),

@@ -185,3 +185,32 @@ def test_the_scenario_schema_knows_every_key_the_loader_takes():
     assert set(s["properties"]) == set(TOP_KEYS)
     assert set(s["properties"]["providers"]["additionalProperties"]["properties"]) == set(SETTINGS_KEYS)
     assert s["properties"]["providers"]["propertyNames"]["enum"] == list(PROVIDER_IDS)
+
+
+# ---- provider ids in the shipped schemas come from the capability table ------------------------------
+
+PROVIDER_ENUMS = {"scenario": ("properties", "providers", "propertyNames", "enum"),
+                  "render": ("$defs", "translation", "properties", "provider", "enum"),
+                  "compare": ("$defs", "translation", "properties", "provider", "enum")}
+
+
+@pytest.mark.parametrize("name", sorted(PROVIDER_ENUMS))
+def test_the_schemas_list_the_provider_ids_of_the_capability_table(name: str) -> None:
+    """A provider added as a capability row is known to the editors' schemas too: refresh the files on
+    purpose with TOOLCHOICE_UPDATE_SCHEMAS=1 (ARCHITECTURE.md, adding a provider)."""
+    import json
+    import os
+    from importlib import resources
+
+    from toolchoice.providers.core.capabilities import PROVIDER_IDS
+
+    path = Path(str(resources.files("toolchoice.cli").joinpath("schemas", f"{name}.schema.json")))
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    *parents, last = PROVIDER_ENUMS[name]
+    node = schema
+    for key in parents:
+        node = node[key]
+    if os.environ.get("TOOLCHOICE_UPDATE_SCHEMAS") and node[last] != list(PROVIDER_IDS):
+        node[last] = list(PROVIDER_IDS)
+        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert node[last] == list(PROVIDER_IDS)
