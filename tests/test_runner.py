@@ -144,3 +144,52 @@ def test_a_provider_error_body_becomes_the_providers_own_message(key):
     sample = jobs[0].samples[0]
     assert sample.status == 400 and sample.verdict["category"] == "error"
     assert sample.reply.error.message == error["error"]["message"]
+
+
+def test_concurrency_k_puts_k_requests_on_a_real_server_at_once(key):
+    """--concurrency 10 means ten requests in flight (over clients of at most 5 connections each): a
+    real server counts the requests it holds at the same time."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    body, _ = recorded("openai", "openai-chat-single-strict")
+    payload = json.dumps(body).encode()
+    state = {"now": 0, "most": 0}
+    lock = threading.Lock()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            self.rfile.read(int(self.headers.get("content-length", 0)))
+            with lock:
+                state["now"] += 1
+                state["most"] = max(state["most"], state["now"])
+            threading.Event().wait(0.3)
+            with lock:
+                state["now"] -= 1
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    class Server(ThreadingHTTPServer):
+        request_queue_size = 64
+        daemon_threads = True
+
+    server = Server(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        scenario = load_scenario_text(SCENARIO, "scenario.yaml")
+        from toolchoice.providers import RenderOptions
+
+        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        jobs, _ = runner.prepare_jobs(scenario, [translate("openai", scenario, RenderOptions(base_url=url))])
+        runner.run(jobs, 20, runner.SendSettings(concurrency=10, retries=0))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert [s.verdict["category"] for s in jobs[0].samples] == ["obeyed"] * 20
+    assert state["most"] == 10, state

@@ -10,6 +10,8 @@ No third-party imports: this module is on `render`'s start-up path (the patterns
 
 from __future__ import annotations
 
+import functools
+
 import re
 from typing import Any, Mapping, NamedTuple
 
@@ -154,15 +156,22 @@ class Fact(NamedTuple):
 
 def resolve(provider: str, model: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Fact]:
     """Every fact known for this provider and model: the user's overrides, then the first matching rule."""
-    facts: dict[str, Fact] = {}
-    for key, value in (overrides or {}).items():
-        facts[key] = Fact(value, None)
-    for rule in RULES:
-        if not rule.matches(provider, model):
-            continue
-        for key, value in rule.facts.items():
-            facts.setdefault(key, Fact(value, rule))
+    facts: dict[str, Fact] = {key: Fact(value, None) for key, value in (overrides or {}).items()}
+    for key, fact in _rule_facts(provider, model):
+        facts.setdefault(key, fact)
     return facts
+
+
+@functools.lru_cache(maxsize=4096)
+def _rule_facts(provider: str, model: str) -> tuple[tuple[str, Fact], ...]:
+    """The rules' facts for a provider and model, first matching rule first (RULES never changes, so
+    each pair is matched against every rule once per process, not once per translation)."""
+    facts: dict[str, Fact] = {}
+    for rule in RULES:
+        if rule.matches(provider, model):
+            for key, value in rule.facts.items():
+                facts.setdefault(key, Fact(value, rule))
+    return tuple(facts.items())
 
 
 def matching(provider: str, model: str) -> list[Rule]:

@@ -3,6 +3,7 @@ so rendering one provider loads one translator."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 from types import ModuleType
 from typing import Any
@@ -18,8 +19,10 @@ def check_provider(provider: str) -> str:
     return provider
 
 
+@functools.lru_cache(maxsize=None)
 def module_for(provider: str) -> ModuleType:
-    """The provider's module, named by its capability row (imported on first use)."""
+    """The provider's module, named by its capability row (imported on first use; remembered, since
+    import_module's lookup would otherwise run on every translation)."""
     return importlib.import_module(f"toolchoice.providers.{CAPABILITIES[check_provider(provider)].module}")
 
 

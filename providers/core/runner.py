@@ -225,7 +225,8 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
         workers = []
         for job in live:
             numbers = iter(range(1, repeat + 1))
-            workers += [worker(job, numbers, clients[len(workers) % len(clients)]) for _ in range(per_job)]
+            for _ in range(per_job):  # each worker keeps one client: the clients share the load evenly
+                workers.append(worker(job, numbers, clients[len(workers) % len(clients)]))
         await asyncio.gather(*workers)
     finally:
         for client in clients:
