@@ -23,15 +23,27 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "probe": ("probe_cmd", "probe"),
     "providers": ("providers_cmd", "providers"),
     "tools": ("tools_cmd", "tools"),
+    "schema": ("schema_cmd", "schema"),
+    "doctor": ("doctor_cmd", "doctor"),
+    "init": ("init_cmd", "init"),
 }
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"toolchoice {version('toolchoice')}\n")
+        raise typer.Exit()
 
 
 def build(names: list[str] | None = None) -> typer.Typer:
     """The Typer app with the named commands (all when None)."""
-    app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False)
+    app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False)
 
     @app.callback()
-    def toolchoice() -> None:
+    def toolchoice(version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_version,
+                                                help="Print the version and exit.")) -> None:
         """What does your tool_choice become on each provider's wire, and did the model obey it?"""
 
     for name, (module_name, function) in COMMANDS.items():

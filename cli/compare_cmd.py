@@ -5,18 +5,19 @@ from __future__ import annotations
 import json
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Any, List, Optional
 
 import typer
 
 from toolchoice.providers.core.model import Scenario, ToolchoiceError, Translation
 
 from . import exits
-from .compare_view import markdown, print_table, row_cells
+from .compare_view import COMPARED, differing_values, markdown, print_table, row_cells
 from .exits import handled
+from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
+                      SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect, format_option)
 from .output import write
-from .render_cmd import (BASE_URL, CAPS, DIALECT, MODEL, NO_EMULATE, SCENARIO, STRICT, TOOL_CHOICE, Dialect,
-                         build_translations)
+from .render_cmd import build_translations
 
 
 class CompareFormat(str, Enum):
@@ -31,31 +32,42 @@ def dry_rows(scenario: Scenario, translations: list[Translation]) -> list[dict[s
             for t in translations]
 
 
-def dry_json(scenario_path: Path, translations: list[Translation]) -> dict:
-    return {"scenario": str(scenario_path), "providers": [t.to_json() for t in translations]}
+def wire_diff(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """The compared cells that differ between providers: [{field, values: {provider: cell}}]."""
+    return [{"field": column, "values": {r["provider"]: r[column] for r in rows}}
+            for column in COMPARED if differing_values(rows, column)]
+
+
+def dry_json(scenario_path: Path, translations: list[Translation], rows: list[dict[str, str]]) -> dict:
+    """The dry run's document: the same keys as --send's, with an empty reply diff."""
+    from toolchoice.providers.core.argdiff import argument_diff
+
+    return {"scenario": str(scenario_path), "sent": False, "providers": [t.to_json() for t in translations],
+            "diff": {**argument_diff({}), "wire": wire_diff(rows)}, "wall_ms": None}
 
 
 @handled
 def compare(
-    scenario: Path = SCENARIO,
-    providers: Optional[str] = typer.Option(None, "--providers", help="Comma list of provider ids, or 'all'. "
-                                            "Default: the scenario's providers, else all 18."),
+    scenario: List[Path] = SCENARIOS,
+    provider: Optional[List[str]] = PROVIDER,
     tool_choice: Optional[str] = TOOL_CHOICE,
-    model: Optional[str] = MODEL,
+    model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
     send: bool = typer.Option(False, "--send", help="Send to every provider concurrently (needs keys)."),
-    repeat: int = typer.Option(1, "--repeat", min=1, max=1000, help="With --send: samples per provider."),
-    concurrency: int = typer.Option(8, "--concurrency", min=1, max=64, help="With --send: requests in flight per "
-                                    "provider (every provider is sent at once, at most 64 requests in all)."),
-    timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="With --send: read timeout in seconds."),
-    retries: int = typer.Option(2, "--retries", min=0, max=10, help="With --send: retries per request."),
-    format: CompareFormat = typer.Option(CompareFormat.pretty, "--format", "-f", help="pretty, json or markdown."),
+    repeat: int = REPEAT,
+    concurrency: int = CONCURRENCY,
+    timeout: float = TIMEOUT,
+    retries: int = RETRIES,
+    min_obeyed: Optional[float] = MIN_OBEYED,
+    save: Optional[Path] = SAVE_DIR,
+    format: CompareFormat = format_option(CompareFormat.pretty, "pretty, json or markdown"),
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
     dialect: Dialect = DIALECT,
     stream: bool = typer.Option(False, "--stream", help="The providers' streaming forms (with --send: each reply "
                                 "assembled from its events)."),
+    allow_env: Optional[List[str]] = ALLOW_ENV,
 ) -> None:
     """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
     from .inputs import scenario_with_override
@@ -63,35 +75,61 @@ def compare(
     if send and dialect is Dialect.langchain:
         raise ToolchoiceError("--dialect langchain is a dry run: it shows what LangChain would send",
                               hint="drop --send, or send the API requests with --dialect api")
-    loaded = scenario_with_override(scenario, tool_choice)
-    translations = build_translations(loaded, [providers] if providers else None, model, base_url, strict,
-                                      no_emulate, capabilities, stream)
-    if dialect is Dialect.langchain:
-        return _compare_langchain(scenario, loaded, translations, format)
-    if send:
-        from .compare_send import run_compare_send
+    if not send:
+        given = [name for name, value in (("--repeat", repeat != 1), ("--min-obeyed", min_obeyed is not None),
+                                          ("--save", save is not None)) if value]
+        if given:
+            raise ToolchoiceError(f"{', '.join(given)} needs --send (a dry run sends nothing)",
+                                  hint="add --send, or drop " + ", ".join(given))
+    codes: list[tuple[Path, int]] = []
+    documents: list[dict[str, Any]] = []
+    many = len(scenario) > 1
+    for path in scenario:
+        loaded = scenario_with_override(path, tool_choice)
+        translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
+                                          stream, allow_env)
+        if dialect is Dialect.langchain:
+            code, document = _compare_langchain(path, loaded, translations, format, many)
+            codes.append((path, code))
+            if document is not None:
+                documents.append(document)
+            continue
+        if send:
+            from .compare_send import run_compare_send
 
-        code = run_compare_send(scenario, loaded, translations, repeat=repeat, concurrency=concurrency,
-                                timeout=timeout, retries=retries, format=format.value)
+            folder = save / Path(str(path)).stem if save is not None and many else save
+            code, document = run_compare_send(path, loaded, translations, repeat=repeat, concurrency=concurrency,
+                                              timeout=timeout, retries=retries, format=format.value,
+                                              min_obeyed=min_obeyed, save=folder)
+            if document is not None:
+                documents.append(document)
+            codes.append((path, code))
+            continue
+        rows = dry_rows(loaded, translations)
+        if format is CompareFormat.json:
+            documents.append(dry_json(path, translations, rows))
+        elif format is CompareFormat.markdown:
+            write((f"### {path}\n\n" if many else "") + markdown(rows))
+        else:
+            print_table(rows, f"{path} · dry run (nothing sent)",
+                        ledgers={t.provider: t.ledger for t in translations})
+        codes.append((path, exits.REFUSED if any(t.refused for t in translations) else exits.OK))
+    if format is CompareFormat.json and documents:
+        write(json.dumps(documents if many else documents[0], indent=2, ensure_ascii=False))
+    elif many and format is CompareFormat.pretty:
+        write(exits.summary_text(codes))
+    code = exits.worst(c for _, c in codes)
+    if code != exits.OK:
         raise typer.Exit(code)
-    rows = dry_rows(loaded, translations)
-    if format is CompareFormat.json:
-        write(json.dumps(dry_json(scenario, translations), indent=2, ensure_ascii=False))
-    elif format is CompareFormat.markdown:
-        write(markdown(rows))
-    else:
-        print_table(rows, f"{scenario} · dry run (nothing sent)",
-                    ledgers={t.provider: t.ledger for t in translations})
-    if any(t.refused for t in translations):
-        raise typer.Exit(exits.REFUSED)
 
 
 LANGCHAIN_COLUMNS = ("langchain wrapper", "API tool_choice")
 
 
 def _compare_langchain(scenario_path: Path, scenario: Scenario, translations: list[Translation],
-                       format: CompareFormat) -> None:
-    """One row per provider for what LangChain's wrapper sends, with the API's tool_choice beside it."""
+                       format: CompareFormat, many: bool) -> tuple[int, dict[str, Any] | None]:
+    """One row per provider for what LangChain's wrapper sends, with the API's tool_choice beside it.
+    Returns (exit code, the JSON document when --format json)."""
     from toolchoice.providers.langchain_dialect import apply
 
     from .output import choice_text
@@ -102,13 +140,12 @@ def _compare_langchain(scenario_path: Path, scenario: Scenario, translations: li
     for row, view in zip(rows, views):
         row["langchain wrapper"] = view.wrapper or "–"
         row["API tool_choice"] = choice_text(view.api.effective_tool_choice) if view.api.request else "REFUSED"
+    document = None
     if format is CompareFormat.json:
         document = {"scenario": str(scenario_path), "dialect": "langchain", "providers": [v.to_json() for v in views]}
-        write(json.dumps(document, indent=2, ensure_ascii=False))
     elif format is CompareFormat.markdown:
-        write(markdown(rows, LANGCHAIN_COLUMNS))
+        write((f"### {scenario_path}\n\n" if many else "") + markdown(rows, LANGCHAIN_COLUMNS))
     else:
         print_table(rows, f"{scenario_path} · dry run · as LangChain's bind_tools sends it (nothing sent)",
                     LANGCHAIN_COLUMNS, ledgers={t.provider: t.ledger for t in shown})
-    if any(t.refused for t in shown):
-        raise typer.Exit(exits.REFUSED)
+    return (exits.REFUSED if any(t.refused for t in shown) else exits.OK), document

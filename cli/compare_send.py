@@ -41,6 +41,13 @@ def _summary(run: ProviderRun) -> dict[str, Any] | None:
     return aggregate([s.to_json(run.provider) for s in run.samples])
 
 
+def _summary_json(run: ProviderRun) -> dict[str, Any] | None:
+    from .send_cmd import renamed_latency
+
+    summary = _summary(run)
+    return renamed_latency(summary) if summary is not None else None
+
+
 def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
     t = run.translation
     wire = choice_text(t.effective_tool_choice)
@@ -86,27 +93,35 @@ def _verdict_style(text: str) -> str:
 def _diff(runs: list[ProviderRun]) -> dict[str, Any]:
     from toolchoice.providers.core.argdiff import argument_diff
 
-    return argument_diff({r.provider: r.first.reply for r in runs if r.first is not None})
+    from .compare_cmd import dry_rows, wire_diff
+
+    rows = dry_rows(runs[0].scenario, [r.translation for r in runs]) if runs else []
+    return {**argument_diff({r.provider: r.first.reply for r in runs if r.first is not None}), "wire": wire_diff(rows)}
 
 
 def _json(scenario_path: Path, runs: list[ProviderRun], repeat: int, wall_ms: float) -> dict[str, Any]:
+    """--send's document. Every provider entry has the same keys whatever --repeat is: latency_ms is
+    the first sample's (a number or null), the tallies are in summary (null for one sample)."""
     providers = []
     for run in runs:
         t = run.translation
         entry: dict[str, Any] = {"provider": run.provider,
+                                 "requested_tool_choice": t.requested_tool_choice,
+                                 "effective_tool_choice": t.effective_tool_choice,
                                  "request": t.request.to_json() if t.request else None,
-                                 "ledger": [e.to_json() for e in t.ledger]}
-        if run.skipped:
-            entry["error"] = run.skipped
-        elif repeat == 1 and run.first is not None:
+                                 "ledger": [e.to_json() for e in t.ledger],
+                                 "reply": None, "verdict": None, "error": run.skipped, "latency_ms": None,
+                                 "status": None, "attempts": [], "summary": None, "results": []}
+        if not run.skipped and run.first is not None:
             s = run.first
             entry.update({"reply": s.reply.to_json(), "verdict": s.verdict,
                           "error": s.error_line(run.provider), "latency_ms": s.to_json(run.provider)["latency_ms"],
-                          "status": s.status, "attempts": s.attempts})
-        else:
-            entry.update({"summary": _summary(run), "results": [s.to_json(run.provider) for s in run.samples]})
+                          "status": s.status, "attempts": s.attempts,
+                          "summary": _summary_json(run) if repeat > 1 else None,
+                          "results": [x.to_json(run.provider) for x in run.samples] if repeat > 1 else []})
         providers.append(entry)
-    return {"scenario": str(scenario_path), "providers": providers, "diff": _diff(runs), "wall_ms": round(wall_ms, 1)}
+    return {"scenario": str(scenario_path), "sent": True, "providers": providers, "diff": _diff(runs),
+            "wall_ms": round(wall_ms, 1)}
 
 
 def _diff_lines(diff: dict[str, Any]) -> list[str]:
@@ -130,32 +145,53 @@ MAX_IN_FLIGHT = 64  # requests in flight across every provider of one compare --
 
 
 def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list[Translation], *, repeat: int,
-                     concurrency: int, timeout: float, retries: int, format: str) -> int:
+                     concurrency: int, timeout: float, retries: int, format: str, min_obeyed: float | None = None,
+                     save: Path | None = None) -> tuple[int, dict[str, Any] | None]:
+    """Send, draw (pretty, markdown) and return (exit code, the redacted JSON document for --format json)."""
     from toolchoice.providers.core import runner
 
     runs, secrets = runner.prepare_jobs(scenario, translations)
     if not any(r.prepared for r in runs):
         reasons = "; ".join(f"{r.provider}: {r.skipped}" for r in runs)
         raise ToolchoiceError(f"nothing to send: {reasons}")
+    on_sample: Any = None
+    if save is not None:
+        from toolchoice.providers.core.save import prepare_save_dir, save_sample
+
+        folders = {r.provider: prepare_save_dir(save / r.provider) for r in runs if r.prepared}
+
+        def save_each(job: ProviderRun, sample: Any) -> None:
+            save_sample(folders[job.provider], job.provider, job.translation, sample, secrets)
+
+        on_sample = save_each
+
     started = time.perf_counter()
     settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency,
                                    max_in_flight=MAX_IN_FLIGHT)
-    runner.run(runs, repeat, settings)
+    runner.run(runs, repeat, settings, on_sample)
     wall_ms = (time.perf_counter() - started) * 1000.0
     rows = [_row(r, repeat) for r in runs]
+    document = None
     if format == "json":
-        emit(json.dumps(_json(scenario_path, runs, repeat, wall_ms), indent=2, ensure_ascii=False), secrets)
+        from toolchoice.providers.core.transport import redact
+
+        document = json.loads(redact(json.dumps(_json(scenario_path, runs, repeat, wall_ms), ensure_ascii=False),
+                                     secrets))
     elif format == "markdown":
         emit(_markdown(rows, _diff_lines(_diff(runs))), secrets)
     else:
         emit_pretty(lambda console: _pretty(console, scenario_path, rows, _diff_lines(_diff(runs)), wall_ms,
                                             repeat), secrets)
-    return _exit(runs)
+    return _exit(runs, min_obeyed), document
 
 
-def _exit(runs: list[ProviderRun]) -> int:
-    return exits.outcome((s.verdict for r in runs for s in r.samples),
-                         refused=any(r.translation.request is None for r in runs))
+def _exit(runs: list[ProviderRun], min_obeyed: float | None = None) -> int:
+    refused = any(r.translation.request is None for r in runs)
+    if min_obeyed is not None:
+        return exits.threshold_outcome({r.provider: (sum(1 for s in r.samples if s.verdict["category"] == "obeyed"),
+                                                     len(r.samples)) for r in runs if r.samples},
+                                       min_obeyed, refused)
+    return exits.outcome((s.verdict for r in runs for s in r.samples), refused=refused)
 
 
 COLUMNS = ("provider", "tool_choice on the wire", "calls", "verdict", "latency ms", "tokens in/out")
@@ -174,16 +210,13 @@ def _markdown(rows: list[dict[str, str]], diff_lines: list[str]) -> str:
 
 def _pretty(console: Any, scenario_path: Path, rows: list[dict[str, str]], diff_lines: list[str], wall_ms: float,
             repeat: int) -> None:
-    from rich.table import Table
     from rich.text import Text
 
+    from .compare_view import fit_table
+
     title = f"{scenario_path} · sent{f' × {repeat}' if repeat > 1 else ''} · wall {wall_ms / 1000:.2f} s"
-    table = Table(title=title, title_justify="left", show_lines=True)
-    for column in COLUMNS:
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(*(Text(row[c], style=_verdict_style(row[c]) if c == "verdict" else "") for c in COLUMNS))
-    console.print(table)
+    cells = [[Text(row[c], style=_verdict_style(row[c]) if c == "verdict" else "") for c in COLUMNS] for row in rows]
+    console.print(fit_table(console, title, COLUMNS, cells, show_lines=True))
     if diff_lines:
         console.print(Text("argument diff", style="bold"))
         for line in diff_lines:

@@ -67,6 +67,10 @@ def row_cells(t: Translation, declared: int, parallel_set: bool, strict_set: boo
     }
 
 
+def differing_values(rows: list[dict[str, str]], column: str) -> bool:
+    return len({r[column] for r in rows}) > 1
+
+
 def differing(rows: list[dict[str, str]]) -> set[tuple[int, str]]:
     """Cells (row index, column) whose value differs from the most common one in their column."""
     marks: set[tuple[int, str]] = set()
@@ -99,21 +103,80 @@ def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) ->
     return "\n".join(lines)
 
 
+# Short headers for narrow terminals, and the order columns are dropped in when even those do not fit.
+SHORT = {"tool_choice on the wire": "on the wire", "parallel": "par.", "endpoint": "host", "latency ms": "ms",
+         "tokens in/out": "tokens"}
+DROP_ORDER = ("endpoint", "tools", "parallel", "strict", "tokens in/out", "latency ms", "ledger")
+WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "endpoint",
+         "API tool_choice"}
+DIFF_MARK = "*"  # marks a differing cell when there is no colour to see
+
+
+def colourless(console: object) -> bool:
+    return getattr(console, "color_system", None) is None or bool(getattr(console, "no_color", False))
+
+
+def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list[list[object]],
+              show_lines: bool = False) -> object:
+    """The widest table that fits the console: full headers, then short ones, then columns dropped in
+    DROP_ORDER. Ids, codes and headers never wrap; only free-text columns (WRAPS) fold. Returns the
+    table (rows of rich Texts in ``cells``, one per column)."""
+    from rich.table import Table
+
+    width = getattr(console, "width", 80)
+    keep = list(columns)
+    candidates: list[tuple[list[str], bool]] = [(list(keep), False), (list(keep), True)]
+    for column in DROP_ORDER:
+        if column in keep and column != columns[0]:
+            keep.remove(column)
+            candidates.append((list(keep), True))
+    table = None
+    for chosen, short in candidates:
+        table = Table(title=title, show_lines=show_lines, title_justify="left")
+        for column in chosen:
+            header = SHORT.get(column, column) if short else column
+            if column in WRAPS:
+                table.add_column(header, overflow="fold", min_width=max(8, min(len(header), 12)))
+            else:
+                table.add_column(header, no_wrap=True)
+        for row in cells:
+            table.add_row(*(row[columns.index(c)] for c in chosen))
+        if _minimum_width(chosen, columns, cells, short) <= width:
+            break
+    return table
+
+
+def _minimum_width(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool) -> int:
+    """The narrowest the table can be: unbroken columns at their longest line, folding ones at their
+    minimum, plus rich's borders and padding (3 per column and 1)."""
+    total = 1
+    for column in chosen:
+        header = SHORT.get(column, column) if short else column
+        if column in WRAPS:
+            total += max(8, min(len(header), 12))
+        else:
+            index = columns.index(column)
+            longest = max((len(line) for row in cells for line in str(row[index]).splitlines()), default=0)
+            total += max(len(header), longest)
+        total += 3
+    return total
+
+
 def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str, ...] = (),
                 styles: dict[tuple[int, str], str] | None = None,
                 ledgers: dict[str, list[LedgerEntry]] | None = None) -> None:
     from rich.console import Console
-    from rich.table import Table
     from rich.text import Text
 
     severity_style = {"error": "bold red", "warning": "yellow", "info": "cyan"}
     marks = differing(rows)
-    table = Table(title=title, show_lines=False, title_justify="left")
-    for column in COLUMNS + extra_columns:
-        table.add_column(column, overflow="fold")
+    console = Console()
+    plain = colourless(console)
+    columns = COLUMNS + extra_columns
+    cells = []
     for i, row in enumerate(rows):
-        cells = []
-        for column in COLUMNS + extra_columns:
+        line = []
+        for column in columns:
             value = str(row.get(column, ""))
             style = ""
             if (styles or {}).get((i, column)):
@@ -125,11 +188,13 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
                 style = "bold red"
             elif (i, column) in marks:
                 style = "bold magenta"
-            cells.append(Text(value, style=style))
-        table.add_row(*cells)
-    console = Console()
-    console.print(table)
-    console.print(Text("magenta: differs from most providers · ledger: E errors, W warnings, I info; "
+                if plain:
+                    value += DIFF_MARK
+            line.append(Text(value, style=style))
+        cells.append(line)
+    console.print(fit_table(console, title, columns, cells))
+    legend = f"{DIFF_MARK}: differs from most providers" if plain else "magenta: differs from most providers"
+    console.print(Text(f"{legend} · ledger: E errors, W warnings, I info; "
                        "`toolchoice render SCENARIO -p ID` shows every entry", style="dim"))
     for severity, code, providers, message in grouped_findings(ledgers or {}):
         line = Text(f"{code} ", style=severity_style[severity])
@@ -139,15 +204,22 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
 
 
 def grouped_findings(ledgers: dict[str, list[LedgerEntry]]) -> list[tuple[str, str, list[str], str]]:
-    """Warnings and errors across providers, one line per code: (severity, code, providers, first message)."""
-    found: dict[str, tuple[str, list[str], str]] = {}
+    """Warnings and errors across providers, one line per code and message: (severity, code, providers,
+    message). Providers share a line only when their messages are the same once each provider's own
+    name (its capability title) reads "the provider", so every provider's line says what its ledger says."""
+    from toolchoice.providers.core.capabilities import CAPABILITIES
+
+    found: dict[tuple[str, str], tuple[str, list[str], str]] = {}
     for provider, ledger in ledgers.items():
+        title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
         for e in ledger:
             if e.severity == "info":
                 continue
-            severity, names, message = found.setdefault(e.code, (e.severity, [], e.message))
+            general = e.message.replace(title, "the provider") if title else e.message
+            severity, names, message = found.setdefault((e.code, general), (e.severity, [], e.message))
             if provider not in names:
                 names.append(provider)
     order = {"error": 0, "warning": 1}
-    return sorted(((sev, code, names, msg) for code, (sev, names, msg) in found.items()),
-                  key=lambda item: order[item[0]])
+    lines = [(sev, code, names, msg if len(names) == 1 else general)
+             for (code, general), (sev, names, msg) in found.items()]
+    return sorted(lines, key=lambda item: order[item[0]])

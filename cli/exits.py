@@ -43,8 +43,51 @@ def outcome(verdicts: Iterable[dict[str, Any] | None], refused: bool = False) ->
     return DISOBEYED if categories - {"obeyed"} else OK
 
 
+def threshold_outcome(obeyed: dict[str, tuple[int, int]], min_obeyed: float, refused: bool = False) -> int:
+    """--min-obeyed over provider -> (obeyed samples, samples), in `outcome`'s order: REFUSED when a
+    translation was refused, else DISOBEYED when a provider's obeyed rate is below the threshold (each
+    one named on stderr), else OK. A failed sample counts as not obeyed: the rate decides, not one error."""
+    below = False
+    for provider, (good, total) in obeyed.items():
+        if total and good / total < min_obeyed:
+            below = True
+            error_line(f"{provider}: obeyed {good}/{total} ({good / total:.0%}), below --min-obeyed {min_obeyed:g}")
+    if refused:
+        return REFUSED
+    return DISOBEYED if below else OK
+
+
+_RANK = {OK: 0, DISOBEYED: 1, REFUSED: 2, FAILED: 3}  # the order of `outcome`, most fundamental first
+
+
+def worst(codes: Iterable[int]) -> int:
+    """The exit code of several runs (several scenarios): the one `outcome` ranks highest."""
+    return max(codes, key=lambda c: _RANK.get(c, 4), default=OK)
+
+
+def summary_text(results: Iterable[tuple[Any, int]]) -> str:
+    """One line per scenario with its exit code and meaning, for runs over several scenarios."""
+    rows = list(results)
+    lines = [f"{len(rows)} scenarios:"]
+    lines += [f"  {code}  {path}  ({EXIT_CODES.get(code, 'exit ' + str(code))})" for path, code in rows]
+    return "\n".join(lines)
+
+
 def error_line(message: str) -> None:
-    sys.stderr.write(f"toolchoice: error: {message}\n")
+    """One line on stderr, with every key in the environment redacted (an error may quote what the
+    user typed: a .env file given as the scenario, a key pasted into --provider) and no terminal
+    escapes."""
+    from toolchoice.providers.core.redaction import printable
+
+    from .output import output_redactor
+
+    text = output_redactor().text(printable(message).replace("\n", " "))
+    sys.stderr.write(f"toolchoice: error: {text}\n")
+    sys.stderr.flush()
+
+
+def warning_line(message: str) -> None:
+    sys.stderr.write(f"toolchoice: warning: {message}\n")
     sys.stderr.flush()
 
 
@@ -64,7 +107,13 @@ def handled(fn: F) -> F:
         except KeyboardInterrupt:
             error_line("interrupted")
             raise typer.Exit(130) from None
-        except BrokenPipeError:
+        except BrokenPipeError:  # `toolchoice render -p all | head`: the reader has all it wanted
+            from .output import closed_pipe
+
+            try:
+                closed_pipe()
+            except BrokenPipeError:
+                pass
             raise typer.Exit(OK) from None
         except Exception as exc:  # noqa: BLE001 - the promise is: never a traceback
             if os.environ.get("TOOLCHOICE_DEBUG"):

@@ -1,20 +1,34 @@
-"""Reading what the user gave on the command line: the scenario, a --tool-choice override, the
-provider list and a capability overlay."""
+"""Reading what the user gave on the command line: the scenario(s), a --tool-choice override, the
+provider list, per-provider models and a capability overlay."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Sequence
 
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS, Capability
 from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
 from toolchoice.providers.core.model import Scenario, ToolchoiceError
 from toolchoice.providers.core.registry import check_provider
-from toolchoice.providers.core.scenario import load_scenario
+from toolchoice.providers.core.scenario import load_scenario, load_scenario_text
+
+STDIN = "-"
 
 
-def scenario_with_override(path: Path, tool_choice: str | None) -> Scenario:
+def load_path(path: Path | str) -> Scenario:
+    """A scenario file, or ``-``: the scenario read from stdin (named ``<stdin>`` in messages)."""
+    if str(path) == STDIN:
+        return load_scenario_text(sys.stdin.read(), "<stdin>")
+    return load_scenario(path)
+
+
+def scenario_with_override(path: Path | str, tool_choice: str | None) -> Scenario:
     """Load the scenario; ``--tool-choice VALUE`` replaces the file's tool_choice (same spellings)."""
-    scenario = load_scenario(path)
+    return with_tool_choice(load_path(path), tool_choice)
+
+
+def with_tool_choice(scenario: Scenario, tool_choice: str | None) -> Scenario:
     if tool_choice is None:
         return scenario
     value = parse_cli_value(tool_choice)
@@ -25,11 +39,17 @@ def scenario_with_override(path: Path, tool_choice: str | None) -> Scenario:
     return scenario._replace(tool_choice=parse_tool_choice(value, scenario.tool_names, fail))
 
 
-def selected_providers(requested: list[str] | None, scenario: Scenario) -> list[str]:
-    """--provider values (repeatable, comma lists, 'all'); default: the scenario's providers, else all."""
+def provider_names(requested: Sequence[str] | None) -> list[str]:
+    """--provider values split on commas (repeatable), blanks dropped, in the order given."""
     names: list[str] = []
     for item in requested or []:
         names.extend(part.strip() for part in item.split(",") if part.strip())
+    return names
+
+
+def selected_providers(requested: Sequence[str] | None, scenario: Scenario) -> list[str]:
+    """--provider values (repeatable, comma lists, 'all'); default: the scenario's providers, else all."""
+    names = provider_names(requested)
     if not names:
         return list(scenario.providers) or list(PROVIDER_IDS)
     if "all" in names:
@@ -39,6 +59,46 @@ def selected_providers(requested: list[str] | None, scenario: Scenario) -> list[
         check_provider(name)
         if name not in out:
             out.append(name)
+    return out
+
+
+def one_provider(requested: str, command: str, hint: str | None = None) -> str:
+    """The single provider a command talks to; a comma list points to `compare`."""
+    names = provider_names([requested])
+    if len(names) > 1 or names == ["all"]:
+        raise ToolchoiceError(f"{command} takes one provider, got '{requested}'",
+                              hint=hint or f"use `toolchoice compare SCENARIO -p {requested} --send` for several")
+    return check_provider(names[0] if names else requested)
+
+
+def models_for(values: Sequence[str] | str | None, providers: Sequence[str]) -> dict[str, str | None]:
+    """--model values -> provider -> model. ``PROVIDER=MODEL`` gives one provider its model; a bare
+    value goes to every selected provider without one (a warning on stderr when that is several)."""
+    if isinstance(values, str):
+        values = [values]
+    bare: list[str] = []
+    per: dict[str, str] = {}
+    for value in values or []:
+        head, sep, tail = value.partition("=")
+        if sep and head in CAPABILITIES:
+            per[head] = tail
+        elif sep and head and "/" not in head and ":" not in head:
+            check_provider(head)  # an unknown id before '=': say so, with a suggestion
+        else:
+            bare.append(value)
+    if len(bare) > 1:
+        raise ToolchoiceError(f"--model given {len(bare)} models without a provider ({', '.join(bare)})",
+                              hint="write --model PROVIDER=MODEL for each provider")
+    out: dict[str, str | None] = {p: per.get(p) for p in providers}
+    if bare:
+        rest = [p for p in providers if p not in per]
+        for p in rest:
+            out[p] = bare[0]
+        if len(rest) > 1:
+            from .exits import warning_line
+
+            warning_line(f"--model {bare[0]} goes to {len(rest)} providers ({', '.join(rest)}); "
+                         f"give each its own with --model PROVIDER=MODEL")
     return out
 
 

@@ -1,17 +1,24 @@
 """Turning translations into text: JSON, a paste-safe curl command, and rich's pretty view.
 
 JSON and curl need nothing beyond the standard library; rich is imported only for pretty output.
+
+Keys: every command redacts what it shows BEFORE layout (``Redactor.data`` on the records and
+documents it is about to draw or dump), because rich wraps and cuts lines and a key split across two
+lines, or cut to a prefix, can no longer be matched afterwards. ``emit_json`` / ``emit_drawn`` do
+that for a document / a drawing and pass the finished text through the redactor once more as a net.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
-from typing import Any
+from typing import Any, Callable, Iterable, NoReturn
 
 from toolchoice.providers.core.translation import compact
 from toolchoice.providers.core.model import Translation, wire_json
+from toolchoice.providers.core.redaction import Redactor, environment_secrets
 
 SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
 
@@ -22,6 +29,54 @@ def dumps(value: Any) -> str:
 
 def write(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def output_redactor(names: Iterable[str] = (), secrets: dict[str, str] | None = None) -> Redactor:
+    """A redactor for every key this process could show: each provider key variable set in the
+    environment, the ``names`` given (a scenario's header variables, --allow-env ones) and
+    ``secrets`` (value -> placeholder, e.g. ``Prepared.secrets`` from the transport)."""
+    found = environment_secrets(os.environ, tuple(names))
+    found.update(secrets or {})
+    return Redactor(found)
+
+
+def emit_json(document: Any, redactor: Redactor) -> None:
+    """A JSON document on stdout, every string redacted before it is laid out (so the output is still
+    valid JSON, and a key is never cut by escaping or indentation)."""
+    write(redactor.text(dumps(redactor.data(document))))
+
+
+def emit_drawn(draw: Callable[[Any], None], redactor: Redactor) -> None:
+    """Draw with rich into a capture and write it. ``draw`` must be given redacted values already
+    (``redactor.data(reply)``, ...): this last pass only catches what slipped through whole."""
+    out = new_console()
+    with out.capture() as captured:
+        draw(out)
+    sys.stdout.write(redactor.text(captured.get()))
+
+
+def new_console() -> Any:
+    """rich's Console for stdout, plain (no highlighting, no soft wrap); a closed pipe (``| head``)
+    ends the command quietly with exit 0 instead of rich's exit 1."""
+    from rich.console import Console
+
+    class PipeFriendly(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            closed_pipe()
+
+    return PipeFriendly(highlight=False, soft_wrap=False)
+
+
+def closed_pipe() -> NoReturn:
+    """The reader of stdout went away: point stdout at /dev/null (so the interpreter's last flush
+    cannot fail again) and end the command as a success."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    raise BrokenPipeError("stdout closed")
 
 
 def translations_json(translations: list[Translation]) -> str:
@@ -42,17 +97,19 @@ def _shell_header(name: str, value: str) -> str:
 
 
 def curl_command(t: Translation) -> str:
+    """A paste-safe command: the ledger's warnings as comments (a refusal's errors on its first line), then the request. The body is
+    piped by printf '%s', so curl sends it byte for byte (a heredoc would add a newline)."""
+    notes = [f"# {e.severity} {e.code}: {' '.join(e.message.split())}" for e in t.ledger if e.severity == "warning"]
     if t.request is None:
         reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
-        return f"# {t.provider}: refused: {reasons}"
+        return "\n".join([f"# {t.provider}: refused: {reasons}", *notes])
     r = t.request
     # -N: print each event as it arrives instead of buffering the stream
-    lines = [f"# {t.provider}", f"curl -sS{' -N' if r.stream else ''} -X {r.method} {_shell_single(r.url)} \\"]
+    lines = [f"# {t.provider}", *notes, f"printf '%s' {_shell_single(wire_json(r.body))} \\",
+             f"| curl -sS{' -N' if r.stream else ''} -X {r.method} {_shell_single(r.url)} \\"]
     for name, value in r.headers.items():
         lines.append(f"  -H {_shell_header(name, value)} \\")
-    lines.append("  --data-binary @- <<'TOOLCHOICE_JSON'")
-    lines.append(wire_json(r.body))
-    lines.append("TOOLCHOICE_JSON")
+    lines.append("  --data-binary @-")
     return "\n".join(lines)
 
 
@@ -87,15 +144,40 @@ def shorten_opaque(value: Any, key: str = "", parent: Any = None) -> Any:
     return value
 
 
-def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:
-    from rich.console import Console
-    from rich.json import JSON
+def ledger_table(ledger: list[Any]) -> Any:
+    """The ledger as a rich table: severity, code (never broken), what changed."""
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(highlight=False, soft_wrap=False)
+    table = Table(show_header=True, header_style="bold", expand=False, show_lines=False)
+    table.add_column("severity", no_wrap=True)
+    table.add_column("code", no_wrap=True)
+    table.add_column("what changed / what to know", overflow="fold", min_width=20)
+    for e in ledger:
+        style = SEVERITY_STYLE[e.severity]
+        table.add_row(Text(e.severity, style=style), Text(e.code, style=style), e.message)
+    return table
+
+
+def print_ledgers(translations: list[Translation], titles: dict[str, str]) -> None:
+    """Only the ledgers, one heading per provider (render --ledger-only)."""
+    from rich.text import Text
+
+    console = new_console()
     for t in translations:
-        console.rule(f"[bold]{t.provider}[/bold] · {titles.get(t.provider, '')}")
+        console.rule(Text.assemble((t.provider, "bold"), f" · {titles.get(t.provider, '')}"))
+        if t.request is None:
+            console.print(Text("REFUSED: nothing would be sent", style="bold red"))
+        console.print(ledger_table(t.ledger) if t.ledger else Text("(no ledger entries)", style="dim"))
+
+
+def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:
+    from rich.json import JSON
+    from rich.text import Text
+
+    console = new_console()
+    for t in translations:
+        console.rule(Text.assemble((t.provider, "bold"), f" · {titles.get(t.provider, '')}"))
         line = Text()
         line.append("tool_choice  ", style="bold")
         line.append(f"requested {choice_text(t.requested_tool_choice)}")
@@ -112,12 +194,5 @@ def print_pretty(translations: list[Translation], titles: dict[str, str]) -> Non
                 console.print(Text.assemble(("  " + name + ": ", "dim"), value))
             console.print(JSON(wire_json(shorten_opaque(r.body)), indent=2))
         if t.ledger:
-            table = Table(show_header=True, header_style="bold", expand=False, show_lines=False)
-            table.add_column("severity")
-            table.add_column("code")
-            table.add_column("what changed / what to know", overflow="fold")
-            for e in t.ledger:
-                style = SEVERITY_STYLE[e.severity]
-                table.add_row(Text(e.severity, style=style), Text(e.code, style=style), e.message)
-            console.print(table)
+            console.print(ledger_table(t.ledger))
         console.print()

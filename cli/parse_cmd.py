@@ -11,17 +11,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 import typer
 
 from toolchoice.providers.core.model import Reply, ToolchoiceError, Translation
-from toolchoice.providers.core.registry import check_provider, translate
 
 from . import exits
 from .exits import handled
-from .render_cmd import MODEL, TOOL_CHOICE
-from .send_cmd import FORMAT, OutputFormat, emit, emit_pretty, print_ledger, print_reply
+from .options import ALLOW_ENV, BASE_URL, CAPS, MODEL, NO_EMULATE, PROVIDER_ONE, STRICT, TOOL_CHOICE, allowed_env
+from .send_cmd import FORMAT, OutputFormat, print_ledger, print_reply
 
 
 def read_bytes(path: Path, missing: str, folder: str) -> bytes:
@@ -49,6 +48,9 @@ def read_body(path: Path) -> tuple[Any, str]:
             "utf-8-sig", errors="replace")
     try:
         return json.loads(text), text
+    except RecursionError:
+        raise ToolchoiceError(f"{path}: the JSON nests too deeply to read",
+                              hint="a provider's reply nests a few levels, not thousands") from None
     except ValueError:
         return None, text
 
@@ -57,6 +59,8 @@ def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
                translation: Translation | None, stream: Any = None) -> dict[str, Any]:
     data = {
         "provider": provider,
+        "requested_tool_choice": translation.requested_tool_choice if translation is not None else None,
+        "effective_tool_choice": translation.effective_tool_choice if translation is not None else None,
         "reply": reply.to_json(),
         "verdict": verdict,
         "ledger": [e.to_json() for e in translation.ledger] if translation is not None else [],
@@ -67,34 +71,59 @@ def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
     return data
 
 
+def wrong_format(provider: str, body: Any) -> ToolchoiceError | None:
+    """When the body has another family's documented reply shape (some parsers read a foreign body as
+    an empty reply, others fail): a usage error naming the -p that reads it."""
+    from toolchoice.providers.core.capabilities import CAPABILITIES
+    from toolchoice.providers.core.sniff import FAMILIES, family_of
+
+    family = family_of(body)
+    if family is None or family == CAPABILITIES[provider].module:
+        return None
+    what, suggestion = FAMILIES[family]
+    return ToolchoiceError(f"this body looks like {what}, not a reply in {provider}'s format", hint=f"use -p {suggestion}")
+
+
 @handled
 def parse(
     response: Path = typer.Argument(..., help="A saved response body (JSON), e.g. from `send --save`; - for stdin.",
                                     show_default=False),
-    provider: str = typer.Option(..., "--provider", "-p", help="Provider id whose reply format to read.",
-                                 show_default=False),
+    provider: str = PROVIDER_ONE,
     scenario: Optional[Path] = typer.Option(None, "--scenario", "-s", help="Scenario to judge the reply against."),
     tool_choice: Optional[str] = TOOL_CHOICE,
-    model: Optional[str] = MODEL,
+    model: Optional[List[str]] = MODEL,
+    base_url: Optional[str] = BASE_URL,
     format: OutputFormat = FORMAT,
+    strict: bool = STRICT,
+    no_emulate: bool = NO_EMULATE,
+    capabilities: Optional[Path] = CAPS,
+    allow_env: Optional[List[str]] = ALLOW_ENV,
     stream: bool = typer.Option(False, "--stream", help="The file is a saved raw stream (SSE, NDJSON or AWS "
                                 "event-stream), assembled like a live one."),
 ) -> None:
     """Normalize a saved reply (tool calls, text, finish reason, usage) and judge it."""
     from toolchoice.providers.core.reply import read_reply
 
-    check_provider(provider)
-    if tool_choice is not None and scenario is None:
-        raise ToolchoiceError("--tool-choice needs --scenario (the tools it names are declared there)")
+    from .inputs import one_provider
+
+    provider = one_provider(provider, "parse", "a body is in one provider's format: name that one")
+    if scenario is None:
+        needs = [flag for flag, given in (("--tool-choice", tool_choice is not None), ("--model", bool(model)),
+                                          ("--base-url", base_url is not None), ("--strict", strict),
+                                          ("--no-emulate", no_emulate), ("--capabilities", capabilities is not None))
+                 if given]
+        if needs:
+            raise ToolchoiceError(f"{', '.join(needs)} needs --scenario (the request to judge against is built "
+                                  "from it)")
     translation = None
     judged = None
     if scenario is not None:
-        from toolchoice.providers.core.model import RenderOptions
-
         from .inputs import scenario_with_override
+        from .render_cmd import build_translations
 
         loaded = scenario_with_override(scenario, tool_choice)
-        translation = translate(provider, loaded, RenderOptions(model=model))
+        translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
+                                         allow_env=allow_env)[0]
     streamed = None
     if stream:
         from toolchoice.providers.core.streaming import assemble_bytes
@@ -105,36 +134,41 @@ def parse(
     else:
         body, text = read_body(response)
         reply = read_reply(provider, None, body, text)
+        mismatch = wrong_format(provider, body)
+        if mismatch is not None:
+            raise mismatch
     if scenario is not None:
         from toolchoice.providers.core.verdict import verdict
 
         judged = verdict(loaded, reply, translation)
-    import os
     import re
 
-    from toolchoice.providers.core.transport import environment_secrets
+    from .output import emit_drawn, emit_json, output_redactor
 
-    extra_names: tuple[str, ...] = ()
+    extra_names: tuple[str, ...] = allowed_env(allow_env)
     if scenario is not None:
         settings = loaded.settings_for(provider)
-        extra_names = tuple(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", " ".join(settings.headers.values())))
+        extra_names += tuple(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)", " ".join(settings.headers.values())))
         extra_names += (settings.api_key_env,) if settings.api_key_env else ()
-    secrets = environment_secrets(os.environ, extra_names)
+    redactor = output_redactor(extra_names)
+    # redacted before layout: a key wrapped or cut by the table must not survive in pieces
+    shown_reply, shown_verdict, shown_translation = redactor.data((reply, judged, translation))
     if format is OutputFormat.json:
-        emit(json.dumps(parse_json(provider, reply, judged, translation, streamed), indent=2, ensure_ascii=False),
-             secrets)
+        emit_json(parse_json(provider, shown_reply, shown_verdict, shown_translation, streamed), redactor)
     else:
         def draw(console: Any) -> None:
-            console.rule(f"[bold]{provider}[/bold] · {response}")
-            print_reply(console, provider, reply, judged if scenario is not None else None)
-            if streamed is not None:
+            from rich.text import Text
+
+            console.rule(Text.assemble((provider, "bold"), f" · {redactor.text(str(response))}"))
+            print_reply(console, provider, shown_reply, shown_verdict if scenario is not None else None)
+            if streamed is not None:  # its texts are redacted by the final pass over the drawing only
                 from .stream_view import print_stream
 
                 print_stream(console, streamed)
-            if translation is not None:
-                print_ledger(console, translation.ledger)
+            if shown_translation is not None:
+                print_ledger(console, shown_translation.ledger)
 
-        emit_pretty(draw, secrets)
+        emit_drawn(draw, redactor)
     if reply.error is not None:
         raise typer.Exit(exits.FAILED)
     code = exits.outcome([judged])

@@ -12,15 +12,16 @@ import json
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 import typer
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
-from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
-from toolchoice.providers.core.registry import check_provider
+from toolchoice.providers.core.model import RenderOptions
 
 from .exits import handled
+from .options import (ALLOW_ENV, BASE_URL, CONCURRENCY, MODEL, REPEAT_MAX, REPEAT_MIN, PROVIDER_ONE, RETRIES, TIMEOUT,
+                      TOOL_CHOICE, format_option)
 
 
 class ProbeFormat(str, Enum):
@@ -69,21 +70,27 @@ def _detail(sample: Any, provider: str) -> dict[str, Any]:
 
 
 def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[str], model: Optional[str],
-              repeat: int, concurrency: int, timeout: float, retries: int) -> tuple[dict[str, Any], dict[str, str]]:
+              repeat: int, concurrency: int, timeout: float, retries: int,
+              tool_choice: Optional[str] = None,
+              allow_env: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, str]]:
     from toolchoice.providers.core.probe import (adapt, classify, overlay_document, probe_scenario, question_translation,
-                                            questions_for, settings_with_model)
+                                            questions_for, questions_for_choice, settings_with_model)
     from toolchoice.providers.core import runner
-    from toolchoice.providers.core.scenario import load_scenario
+
+    from .inputs import load_path, with_tool_choice
 
     cap = CAPABILITIES[provider]
-    scenario = load_scenario(scenario_path) if scenario_path else probe_scenario()
+    scenario = load_path(scenario_path) if scenario_path else probe_scenario()
     scenario = settings_with_model(scenario, provider, model)
-    options = RenderOptions(base_url=base_url)
+    questions = questions_for(provider, cap, scenario)
+    if tool_choice is not None:
+        questions = questions_for_choice(questions, with_tool_choice(scenario, tool_choice).tool_choice)
+    options = RenderOptions(base_url=base_url, allow_env=allow_env)
     outcomes: list[dict[str, Any]] = []
     secrets: dict[str, str] = {}
     endpoint, used_model = "", model or ""
     results: dict[str, str] = {}  # feature -> result so far, so later questions avoid a known rejection
-    for planned in questions_for(provider, cap, scenario):
+    for planned in questions:
         question, skipped = adapt(planned, results)
         if question is None:
             outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
@@ -104,7 +111,7 @@ def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[s
         runner.run(jobs, repeat, runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency))
         samples = jobs[0].samples
         evidence, p50 = _evidence(samples, provider)
-        result = classify([s.verdict for s in samples])
+        result = classify([s.verdict for s in samples], [s.status for s in samples])
         results[question.feature] = result
         outcomes.append(outcome | {"result": result, "evidence": evidence,
                                    "samples": len(samples), "latency_ms_p50": p50,
@@ -147,30 +154,46 @@ def _print(console: Any, result: dict[str, Any]) -> None:
 @handled
 def probe(
     scenario: Optional[Path] = typer.Argument(None, help="Probe with your own tools (default: a built-in two-tool "
-                                              "scenario).", show_default=False),
-    provider: str = typer.Option(..., "--provider", "-p", help="Provider id.", show_default=False),
-    base_url: Optional[str] = typer.Option(None, "--base-url", help="Base URL (OpenAI-style ones include /v1)."),
-    model: Optional[str] = typer.Option(None, "--model", help="Model to probe."),
-    repeat: int = typer.Option(3, "--repeat", min=1, max=100, help="Samples per question."),
-    concurrency: int = typer.Option(1, "--concurrency", min=1, max=32, help="Samples in flight per question."),
-    timeout: float = typer.Option(120.0, "--timeout", min=0.1, help="Read timeout per request, seconds."),
-    retries: int = typer.Option(0, "--retries", min=0, max=10, help="Retries per request (0: an error is an answer)."),
-    format: ProbeFormat = typer.Option(ProbeFormat.pretty, "--format", "-f", help="pretty or json."),
-    save: Optional[Path] = typer.Option(None, "--save", help="Write the capability overlay here."),
+                                              "scenario); - reads it from stdin.", show_default=False),
+    provider: str = PROVIDER_ONE,
+    tool_choice: Optional[str] = TOOL_CHOICE,
+    base_url: Optional[str] = BASE_URL,
+    model: Optional[List[str]] = MODEL,
+    repeat: int = typer.Option(3, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX, help="Samples per question."),
+    concurrency: int = CONCURRENCY,
+    timeout: float = TIMEOUT,
+    retries: int = RETRIES,
+    format: ProbeFormat = format_option(ProbeFormat.pretty, "pretty or json"),
+    save: Optional[Path] = typer.Option(None, "--save", help="Write the capability overlay here (only when every "
+                                        "question asked got a measured answer)."),
+    allow_env: Optional[List[str]] = ALLOW_ENV,
 ) -> None:
     """Measure which tool_choice values an endpoint honors, ignores or rejects."""
     from .send_cmd import emit, emit_pretty
 
-    check_provider(provider)
-    result, secrets = run_probe(provider, scenario, base_url, model, repeat, concurrency, timeout, retries)
-    if save is not None:
-        try:
-            save.write_text(json.dumps(result["overlay"], indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise ToolchoiceError(f"cannot write {save}: {exc.strerror}") from None
+    from .inputs import models_for, one_provider
+
+    provider = one_provider(provider, "probe", "probe one endpoint at a time")
+    from toolchoice.providers.core.probe import conclusive
+
+    from . import exits
+    from .options import allowed_env
+
+    result, secrets = run_probe(provider, scenario, base_url, models_for(model, [provider])[provider], repeat,
+                                concurrency, timeout, retries, tool_choice, allowed_env(allow_env))
+    measured = conclusive(result["questions"])
+    if save is not None and measured:
+        from toolchoice.providers.core.save import write_atomic
+
+        write_atomic(save, json.dumps(result["overlay"], indent=2, ensure_ascii=False) + "\n")
     if format is ProbeFormat.json:
         emit(json.dumps(result, indent=2, ensure_ascii=False), secrets)
     else:
         emit_pretty(lambda console: _print(console, result), secrets)
-        if save is not None:
+        if save is not None and measured:
             emit(f"capability overlay written to {save}: use it with render/compare --capabilities {save}", secrets)
+    if not measured:  # a failure to answer is not a fact about the endpoint: nothing saved, exit 1
+        unclear = [q["question"] for q in result["questions"] if q["result"] == "inconclusive"]
+        exits.error_line(f"{len(unclear)} question(s) inconclusive ({'; '.join(unclear)}): "
+                         + (f"no overlay written to {save}" if save is not None else "see the evidence column"))
+        raise typer.Exit(exits.FAILED)

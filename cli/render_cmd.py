@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, List, Optional
+from typing import Annotated, List, Optional, Sequence
 
 import typer
 
@@ -14,13 +14,10 @@ from toolchoice.providers.core.registry import translate
 
 from . import exits
 from .exits import handled
-from .inputs import capabilities_from, scenario_with_override, selected_providers
-from .output import dumps, print_pretty, translations_curl, translations_json, write
-
-
-class Dialect(str, Enum):
-    api = "api"
-    langchain = "langchain"
+from .inputs import capabilities_from, models_for, scenario_with_override, selected_providers
+from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
+                      Dialect, allowed_env, format_option)
+from .output import dumps, output_redactor, print_ledgers, print_pretty, translations_curl, write
 
 
 class RenderFormat(str, Enum):
@@ -29,60 +26,67 @@ class RenderFormat(str, Enum):
     curl = "curl"
 
 
-SCENARIO = typer.Argument(..., help="Scenario file (YAML or JSON); several with --snapshot.", show_default=False)
-PROVIDER = typer.Option(None, "--provider", "-p", help="Provider id (repeatable, comma lists, or 'all'). "
-                        "Default: the scenario's providers, else all.")
-TOOL_CHOICE = typer.Option(None, "--tool-choice", help="Override the scenario's tool_choice (same spellings: "
-                           "auto, none, required, any, NAME, '{tool: NAME}', '{allowed: [a, b], mode: auto}', ...).")
-MODEL = typer.Option(None, "--model", help="Model for every selected provider.")
-BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's convention: OpenAI-style ones include /v1).")
-STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")
-NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provider supports natively; refuse emulations.")
-CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
-DIALECT = typer.Option(Dialect.api, "--dialect", help="api: what each API accepts. langchain: what LangChain's "
-                       "bind_tools would send instead (or refuse), each difference in the ledger.")
 SNAPSHOT = typer.Option("--snapshot", help="Check the wire snapshots in this folder (one file per scenario x "
                         "provider); exit 5 with a diff when any changed, is missing or is extra.")
 UPDATE = typer.Option("--update", help="With --snapshot: write the snapshots instead of checking them.")
 STREAM = typer.Option("--stream", help="The provider's streaming form (SSE, NDJSON or AWS event stream).")
 
 
-def build_translations(scenario: Scenario, providers: Optional[List[str]], model: Optional[str],
+def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], model: Sequence[str] | str | None,
                        base_url: Optional[str], strict: bool, no_emulate: bool,
-                       capabilities: Optional[Path], stream: bool = False) -> list[Translation]:
-    """The loaded scenario translated for each selected provider, with the command line's options."""
+                       capabilities: Optional[Path], stream: bool = False,
+                       allow_env: Optional[List[str]] = None) -> list[Translation]:
+    """The loaded scenario translated for each selected provider, with the command line's options.
+    ``allow_env``: the --allow-env values as given ($TOOLCHOICE_ALLOW_ENV is added here)."""
     ids = selected_providers(providers, scenario)
-    options = RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url, stream=stream)
+    models = models_for(model, ids)
     caps = capabilities_from(capabilities)
-    return [translate(pid, scenario, options, caps) for pid in ids]
+    allowed = allowed_env(allow_env)
+    return [translate(pid, scenario, RenderOptions(strict=strict, emulate=not no_emulate, model=models[pid],
+                                                   base_url=base_url, stream=stream, allow_env=allowed), caps)
+            for pid in ids]
+
+
+def _summary(path: Path, translations: list[Translation], loaded: Scenario) -> None:
+    from .compare_cmd import dry_rows
+    from .compare_view import print_table
+
+    print_table(dry_rows(loaded, translations), f"{path} · {len(translations)} providers · dry run (nothing sent)",
+                ledgers={t.provider: t.ledger for t in translations})
+    write(f"render {path} -p ID shows one provider's exact request (-p all: every one; --ledger-only: the ledgers)")
 
 
 @handled
 def render(
-    scenario: List[Path] = SCENARIO,
+    scenario: List[Path] = SCENARIOS,
     provider: Optional[List[str]] = PROVIDER,
     tool_choice: Optional[str] = TOOL_CHOICE,
-    model: Optional[str] = MODEL,
+    model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
-    format: RenderFormat = typer.Option(RenderFormat.pretty, "--format", "-f", help="pretty, json or curl."),
+    format: RenderFormat = format_option(RenderFormat.pretty, "pretty, json or curl"),
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    ledger_only: bool = typer.Option(False, "--ledger-only", help="Pretty view: only each provider's ledger."),
+    allow_env: Optional[List[str]] = ALLOW_ENV,
     dialect: Dialect = DIALECT,
     snapshot: Annotated[Optional[Path], SNAPSHOT] = None,  # Annotated: a direct call (send --dry-run) gets None
     update: Annotated[bool, UPDATE] = False,
     stream: Annotated[bool, STREAM] = False,  # Annotated: a direct call (send --dry-run) gets False
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
-    if isinstance(scenario, Path):  # `send --dry-run` calls this function with its one scenario
+    if isinstance(scenario, Path):  # a direct call with one scenario
         scenario = [scenario]
     if update and snapshot is None:
         raise ToolchoiceError("--update goes with --snapshot DIR")
+    if ledger_only and format is not RenderFormat.pretty:
+        raise ToolchoiceError("--ledger-only is a pretty view", hint="--format json has each ledger in 'ledger'")
     if snapshot is not None:
         rendered = []
         for path in scenario:
             loaded = scenario_with_override(path, tool_choice)
-            translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream)
+            translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream,
+                                              allow_env)
             if dialect is Dialect.langchain:
                 from toolchoice.providers.langchain_dialect import apply
 
@@ -90,38 +94,47 @@ def render(
             rendered.append((str(path), translations))
         _snapshots(snapshot, rendered, update)
         return
-    if len(scenario) > 1:
-        raise ToolchoiceError("render takes one scenario file, or several with --snapshot DIR")
-    loaded = scenario_with_override(scenario[0], tool_choice)
-    translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream)
-    if dialect is Dialect.langchain:
-        return _render_langchain(loaded, translations, format)
+    documents: list[tuple[Path, list[Translation], list[dict] | None]] = []
+    redactor = output_redactor(allowed_env(allow_env))
+    refused = False
+    for path in scenario:
+        loaded = scenario_with_override(path, tool_choice)
+        translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
+                                          stream, allow_env)
+        translations = [redactor.data(t) for t in translations]  # a key the shell expanded into --base-url, say
+        views = None
+        if dialect is Dialect.langchain:
+            from toolchoice.providers.langchain_dialect import apply
+
+            applied = [apply(t, loaded) for t in translations]
+            translations, views = [v.translation for v in applied], applied
+        refused = refused or any(t.refused for t in translations)
+        if format is RenderFormat.json:
+            documents.append((path, translations, [v.to_json() for v in views] if views is not None else None))
+            continue
+        if len(scenario) > 1:
+            write(f"# scenario {path}" if format is RenderFormat.curl else f"══ {path}")
+        if format is RenderFormat.curl:
+            write(translations_curl(translations))
+        elif ledger_only:
+            print_ledgers(translations, {p: c.title for p, c in CAPABILITIES.items()})
+        elif not provider and len(translations) > 1:
+            _summary(path, translations, loaded)
+        elif views is not None:
+            print_pretty(translations, {v.api.provider: f"{CAPABILITIES[v.api.provider].title} · LangChain "
+                                        f"{v.wrapper or '(no wrapper)'}" for v in views})
+        else:
+            print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
     if format is RenderFormat.json:
-        write(translations_json(translations))
-    elif format is RenderFormat.curl:
-        write(translations_curl(translations))
-    else:
-        print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
-    if any(t.refused for t in translations):
-        raise typer.Exit(exits.REFUSED)
+        def shown(ts: list[Translation], views: list[dict] | None) -> list[dict]:
+            return views if views is not None else [t.to_json() for t in ts]
 
-
-def _render_langchain(scenario: Scenario, translations: list[Translation], format: RenderFormat) -> None:
-    """The requests LangChain's wrappers would send (each with the API request beside it in JSON)."""
-    from toolchoice.providers.langchain_dialect import apply
-
-    views = [apply(t, scenario) for t in translations]
-    shown = [v.translation for v in views]
-    if format is RenderFormat.json:
-        data = [v.to_json() for v in views]
-        write(dumps(data[0] if len(data) == 1 else data))
-    elif format is RenderFormat.curl:
-        write(translations_curl(shown))
-    else:
-        titles = {v.api.provider: f"{CAPABILITIES[v.api.provider].title} · LangChain {v.wrapper or '(no wrapper)'}"
-                  for v in views}
-        print_pretty(shown, titles)
-    if any(t.refused for t in shown):
+        if len(documents) == 1:
+            data = shown(documents[0][1], documents[0][2])
+            write(dumps(data[0] if len(data) == 1 else data))
+        else:
+            write(dumps([{"scenario": str(path), "providers": shown(ts, views)} for path, ts, views in documents]))
+    if refused:
         raise typer.Exit(exits.REFUSED)
 
 

@@ -18,7 +18,7 @@ from toolchoice.providers.core.capabilities import CAPABILITIES
 
 from . import exits
 from .exits import handled
-from .render_cmd import BASE_URL, CAPS, MODEL, NO_EMULATE, SCENARIO, STRICT, TOOL_CHOICE
+from .options import BASE_URL, CAPS, CONCURRENCY, MODEL, NO_EMULATE, REPEAT, RETRIES, STRICT, TIMEOUT
 
 
 class RunFormat(str, Enum):
@@ -27,6 +27,7 @@ class RunFormat(str, Enum):
     markdown = "markdown"
 
 
+SCENARIO = typer.Argument(..., help="Scenario file (YAML or JSON) with a loop: section.", show_default=False)
 PROVIDERS = typer.Option(..., "--provider", "-p", help="Provider id; repeat it (or a comma list) to run the loop on "
                          "several providers side by side.", show_default=False)
 
@@ -289,14 +290,12 @@ def run(
     provider: List[str] = PROVIDERS,
     tool_choice: Optional[str] = typer.Option(None, "--tool-choice", help="Override step 1's tool_choice (same "
                                               "spellings as --tool-choice elsewhere)."),
-    model: Optional[str] = MODEL,
+    model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
-    timeout: float = typer.Option(120.0, "--timeout", min=0.1, help="Seconds to wait for a response (reads); "
-                                  "connecting waits at most 10 s."),
-    retries: int = typer.Option(2, "--retries", min=0, help="Retries on 408/409/429/5xx/529 and connection errors."),
-    repeat: int = typer.Option(1, "--repeat", "-n", min=1, help="Run N independent loops and tally them."),
-    concurrency: int = typer.Option(4, "--concurrency", "-k", min=1, help="Requests in flight at once, per provider "
-                                    "(loops beyond that wait their turn)."),
+    timeout: float = TIMEOUT,
+    retries: int = RETRIES,
+    repeat: int = REPEAT,
+    concurrency: int = CONCURRENCY,
     format: RunFormat = typer.Option(RunFormat.pretty, "--format", "-f", help="pretty, json or markdown."),
     save: Optional[Path] = typer.Option(None, "--save", help="Write each loop's transcript (requests, replies as "
                                         "received, verdicts, and a scenario with the full history) into this folder."),
@@ -308,6 +307,8 @@ def run(
     results_timeout: float = typer.Option(30.0, "--results-timeout", min=0.1, help="Seconds --results-from may "
                                           "take per call."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Render step 1 and say what later steps depend on."),
+    stream: bool = typer.Option(False, "--stream", help="Send each step in the provider's streaming form and "
+                                "assemble its reply from the events."),
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
@@ -328,8 +329,11 @@ def run(
             return ToolchoiceError(f"--tool-choice: {message}", hint=hint)
 
         override = parse_tool_choice(parse_cli_value(tool_choice), loop.step_scenario(loaded, 1, ()).tool_names, fail)
-    options = loop.LoopOptions(RenderOptions(strict=strict, emulate=not no_emulate, model=model, base_url=base_url),
-                               capabilities_from(capabilities), override, results_from, results_timeout)
+    from .inputs import models_for
+
+    options = loop.LoopOptions(RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url, stream=stream),
+                               capabilities_from(capabilities), override, results_from, results_timeout,
+                               models=models_for(model, providers))
     if dry_run:
         _dry_run(loaded, providers, options, format)
         return
@@ -383,7 +387,7 @@ def _check_keys(scenario: Any, providers: list[str], options: Any) -> None:
     from toolchoice.providers.core.registry import translate
 
     first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
-    translations = [translate(p, first, options.render, options.capabilities) for p in providers]
+    translations = [translate(p, first, options.render_for(p), options.capabilities) for p in providers]
     runner.prepare_jobs(first, [t for t in translations if t.request is not None], missing_key_fails=True)
 
 
@@ -418,7 +422,7 @@ def _dry_run(scenario: Any, providers: list[str], options: Any, format: RunForma
     from .output import print_pretty, translations_json, write
 
     first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
-    translations = [translate(p, first, options.render, options.capabilities) for p in providers]
+    translations = [translate(p, first, options.render_for(p), options.capabilities) for p in providers]
     later = loop.later_steps(scenario, options.override)
     if format is RunFormat.json:
         write(json.dumps({"step": 1, "translations": [t.to_json() for t in translations], "later_steps": later},

@@ -11,20 +11,20 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 import typer
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
-from toolchoice.providers.core.model import Reply, Translation
-from toolchoice.providers.core.registry import check_provider
+from toolchoice.providers.core.model import Reply, ToolchoiceError, Translation
 from toolchoice.providers.core.runner import Sample
 
 from . import exits
 from .exits import handled
-from .output import SEVERITY_STYLE, write
-from .render_cmd import (BASE_URL, CAPS, MODEL, NO_EMULATE, SCENARIO, STRICT, TOOL_CHOICE, RenderFormat,
-                         build_translations, render)
+from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, REPEAT, RETRIES,
+                      SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, format_option)
+from .output import write
+from .render_cmd import RenderFormat, build_translations, render
 
 
 class OutputFormat(str, Enum):
@@ -32,12 +32,33 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
+class SendFormat(str, Enum):
+    pretty = "pretty"
+    json = "json"
+    curl = "curl"  # with --dry-run only: `send --dry-run` is exactly `render`
+
+
 # ---- output --------------------------------------------------------------------------------
+
+
+def choices_json(translation: Translation) -> dict[str, Any]:
+    """What was asked and what went on the wire: in every document that names a request."""
+    return {"requested_tool_choice": translation.requested_tool_choice,
+            "effective_tool_choice": translation.effective_tool_choice}
+
+
+def renamed_latency(summary: dict[str, Any]) -> dict[str, Any]:
+    """A tally's summary for a JSON document: ``latency_ms`` is a number wherever it appears (one
+    sample's), so the distribution is ``latency_percentiles_ms``."""
+    summary = dict(summary)
+    summary["latency_percentiles_ms"] = summary.pop("latency_ms")
+    return summary
 
 
 def sample_json(provider: str, translation: Translation, sample: Sample, raw: bool) -> dict[str, Any]:
     data = {
         "provider": provider,
+        **choices_json(translation),
         "request": translation.request.to_json() if translation.request else None,
         "reply": sample.reply.to_json(),
         "verdict": sample.verdict,
@@ -56,10 +77,10 @@ def sample_json(provider: str, translation: Translation, sample: Sample, raw: bo
 
 def repeat_json(provider: str, translation: Translation, collected: Any) -> dict[str, Any]:
     """The document of a repeated send: the summary over every sample, and the kept results."""
-    document = {"provider": provider,
+    document = {"provider": provider, **choices_json(translation),
                 "request": translation.request.to_json() if translation.request else None,
                 "ledger": [e.to_json() for e in translation.ledger],
-                **collected.tally.summary(), "results": collected.sorted_results()}
+                **renamed_latency(collected.tally.summary()), "results": collected.sorted_results()}
     if collected.keep is not None and collected.done > collected.keep:
         document["results_kept"] = {"kept": collected.keep, "of": collected.done,
                                     "which": "the first to finish; --all-results keeps every one"}
@@ -67,8 +88,9 @@ def repeat_json(provider: str, translation: Translation, collected: Any) -> dict
 
 
 def refused_json(provider: str, translation: Translation) -> dict[str, Any]:
-    return {"provider": provider, "request": None, "reply": None, "verdict": None,
-            "ledger": [e.to_json() for e in translation.ledger], "latency_ms": None}
+    return {"provider": provider, **choices_json(translation), "request": None, "reply": None, "verdict": None,
+            "ledger": [e.to_json() for e in translation.ledger], "latency_ms": None, "status": None, "attempts": [],
+            "error": "; ".join(e.message for e in translation.ledger if e.severity == "error") or None}
 
 
 def _console() -> Any:
@@ -78,18 +100,12 @@ def _console() -> Any:
 
 
 def print_ledger(console: Any, ledger: list[Any]) -> None:
-    from rich.table import Table
-    from rich.text import Text
+    from .output import ledger_table
 
     if not ledger:
         return
-    table = Table(show_header=True, header_style="bold", expand=False, title="ledger", title_justify="left")
-    table.add_column("severity")
-    table.add_column("code")
-    table.add_column("what changed / what to know", overflow="fold")
-    for e in ledger:
-        style = SEVERITY_STYLE[e.severity]
-        table.add_row(Text(e.severity, style=style), Text(e.code, style=style), e.message)
+    table = ledger_table(ledger)
+    table.title, table.title_justify = "ledger", "left"
     console.print(table)
 
 
@@ -166,7 +182,7 @@ def print_sample(console: Any, provider: str, translation: Translation, sample: 
     from rich.text import Text
 
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
-    console.rule(f"[bold]{provider}[/bold] · {title}")
+    console.rule(Text.assemble((provider, "bold"), f" · {title}"))
     request = translation.request
     assert request is not None
     head = Text.assemble((f"{request.method} ", "bold"), request.url)
@@ -209,7 +225,7 @@ def print_repeat(console: Any, provider: str, translation: Translation, collecte
 
     data = collected.tally.summary()
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
-    console.rule(f"[bold]{provider}[/bold] · {title} · {data['samples']} samples")
+    console.rule(Text.assemble((provider, "bold"), f" · {title} · {data['samples']} samples"))
     table = Table(show_header=True, header_style="bold", expand=False)
     table.add_column("category")
     table.add_column("count", justify="right")
@@ -267,59 +283,101 @@ def emit_pretty(draw: Any, secrets: dict[str, str]) -> None:
 # ---- the command ---------------------------------------------------------------------------
 
 
-PROVIDER_ONE = typer.Option(..., "--provider", "-p", help="Provider id (one).", show_default=False)
-FORMAT = typer.Option(OutputFormat.pretty, "--format", "-f", help="pretty or json.")
+FORMAT = format_option(OutputFormat.pretty, "pretty or json")
 
 
 @handled
 def send(
-    scenario: Path = SCENARIO,
+    scenario: List[Path] = SCENARIOS,
     provider: str = PROVIDER_ONE,
     tool_choice: Optional[str] = TOOL_CHOICE,
-    model: Optional[str] = MODEL,
+    model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
-    timeout: float = typer.Option(120.0, "--timeout", min=0.1, help="Seconds to wait for a response (reads); "
-                                  "connecting waits at most 10 s."),
-    retries: int = typer.Option(2, "--retries", min=0, help="Retries on 408/409/429/5xx/529 and connection errors."),
+    timeout: float = TIMEOUT,
+    retries: int = RETRIES,
     repeat: int = typer.Option(1, "--repeat", "-n", min=1, max=1_000_000,
                                help="Send N samples and tally the verdicts (at most 1,000,000)."),
     all_results: bool = typer.Option(False, "--all-results", help="With --repeat and --format json: keep every "
                                      "sample's result in the document (default: the first 100 to finish; the "
                                      "summary always counts every sample)."),
-    concurrency: int = typer.Option(4, "--concurrency", "-k", min=1, help="Samples in flight at once."),
-    format: OutputFormat = FORMAT,
-    save: Optional[Path] = typer.Option(None, "--save", help="Write each sample's request, raw response and "
-                                        "parsed reply as JSON files into this folder."),
-    raw: bool = typer.Option(False, "--raw", help="Also show the raw response body."),
+    concurrency: int = CONCURRENCY,
+    min_obeyed: Optional[float] = MIN_OBEYED,
+    format: SendFormat = format_option(SendFormat.pretty, "pretty or json (curl with --dry-run)"),
+    save: Optional[Path] = SAVE_DIR,
+    raw: bool = RAW,
     dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be sent (exactly `render`) and stop."),
     stream: bool = typer.Option(False, "--stream", help="Send the provider's streaming form and assemble the reply "
                                 "from its events (timings, deltas and stream faults are reported)."),
+    allow_env: Optional[List[str]] = ALLOW_ENV,
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
 ) -> None:
     """Send the scenario to one provider, show the tool calls, and judge them against tool_choice."""
-    check_provider(provider)
+    from .inputs import one_provider
+
+    provider = one_provider(provider, "send")
     if dry_run:
         render(scenario=scenario, provider=[provider], tool_choice=tool_choice, model=model, base_url=base_url,
                format=RenderFormat(format.value), strict=strict, no_emulate=no_emulate, capabilities=capabilities,
-               stream=stream)
+               ledger_only=False, stream=stream, allow_env=allow_env)
         return
+    if format is SendFormat.curl:
+        raise ToolchoiceError("--format curl prints the request without sending it", hint="add --dry-run")
+    codes = []
+    documents = []
+    many = len(scenario) > 1
+    for path in scenario:
+        folder = save / Path(str(path)).stem if save is not None and many else save
+        code, document = _send_one(path, provider, tool_choice, model, base_url, timeout, retries, repeat,
+                                   concurrency, min_obeyed, OutputFormat(format.value), folder, raw, strict,
+                                   no_emulate, capabilities, print_json=not many,
+                                   all_results=all_results, stream=stream, allow_env=allow_env)
+        codes.append((path, code))
+        if document is not None:
+            documents.append({"scenario": str(path), **document})
+    if many and format is SendFormat.json:
+        write(json.dumps(documents, indent=2, ensure_ascii=False))
+    elif many:
+        write(exits.summary_text(codes))
+    code = exits.worst(c for _, c in codes)
+    if code != exits.OK:
+        raise typer.Exit(code)
+
+
+def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: Optional[List[str]],
+              base_url: Optional[str], timeout: float, retries: int, repeat: int, concurrency: int,
+              min_obeyed: Optional[float], format: OutputFormat, save: Optional[Path], raw: bool, strict: bool,
+              no_emulate: bool, capabilities: Optional[Path], print_json: bool,
+              all_results: bool = False, stream: bool = False,
+              allow_env: Optional[List[str]] = None) -> tuple[int, dict[str, Any] | None]:
+    """One scenario sent: draw it (JSON only when ``print_json``), return (exit code, JSON document)."""
     from toolchoice.providers.core import runner
 
     from .inputs import scenario_with_override
 
     loaded = scenario_with_override(scenario, tool_choice)
     translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
-                                     stream)[0]
+                                     stream, allow_env)[0]
+
+    def out(document: dict[str, Any], secrets: dict[str, str]) -> dict[str, Any] | None:
+        from toolchoice.providers.core.transport import redact
+
+        text = redact(json.dumps(document, indent=2, ensure_ascii=False), secrets)
+        if print_json:
+            write(text)
+            return None
+        return json.loads(text)
+
     if translation.refused:
+        document = None
         if format is OutputFormat.json:
-            emit(json.dumps(refused_json(provider, translation), indent=2, ensure_ascii=False), {})
+            document = out(refused_json(provider, translation), {})
         else:
             from .output import print_pretty
 
             print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
-        raise typer.Exit(exits.REFUSED)
+        return exits.REFUSED, document
     jobs, secrets = runner.prepare_jobs(loaded, [translation], missing_key_fails=True)
     folder = None
     if save is not None:
@@ -352,17 +410,18 @@ def send(
     done = len(jobs[0].samples) if repeat == 1 else collected.done
     if interrupted and not done:
         raise
+    document = None
     if repeat == 1:
         sample = jobs[0].samples[0]
         if format is OutputFormat.json:
-            emit(json.dumps(sample_json(provider, translation, sample, raw), indent=2, ensure_ascii=False), secrets)
+            document = out(sample_json(provider, translation, sample, raw), secrets)
         else:
             emit_pretty(lambda c: print_sample(c, provider, translation, sample, raw), secrets)
     elif format is OutputFormat.json:
-        document = repeat_json(provider, translation, collected)
+        data = repeat_json(provider, translation, collected)
         if interrupted:
-            document["partial"] = {"done": done, "requested": repeat}
-        emit(json.dumps(document, indent=2, ensure_ascii=False), secrets)
+            data["partial"] = {"done": done, "requested": repeat}
+        document = out(data, secrets)
     else:
         emit_pretty(lambda c: print_repeat(c, provider, translation, collected, raw), secrets)
     if interrupted:
@@ -371,9 +430,15 @@ def send(
         error_line(f"interrupted: {done} of {repeat} samples finished (shown above"
                    f"{' and saved' if folder is not None else ''})")
         raise typer.Exit(130)
-    code = exits.outcome({"category": c} for c in categories)
-    if code != exits.OK:
-        raise typer.Exit(code)
+    if repeat == 1:
+        tallied = [sample.verdict["category"] for sample in jobs[0].samples]
+        obeyed, total = tallied.count("obeyed"), len(tallied)
+    else:
+        summary = collected.tally.summary()
+        obeyed, total = summary["counts"].get("obeyed", 0), summary["samples"]
+    if min_obeyed is not None:
+        return exits.threshold_outcome({provider: (obeyed, total)}, min_obeyed), document
+    return exits.outcome({"category": c} for c in categories), document
 
 
 class _Progress:

@@ -44,6 +44,7 @@ COMPOSITION_KEYS = ("anyOf", "oneOf", "allOf")
 _NO_THINKING = re.compile(r"claude-(?:3-(?!7)|2|v1|v2|instant)")
 
 LEDGER_CODES: dict[str, str] = {
+    "strict.mapped": "strict tools sent with tool.strict true",
     "schema.strict_invalid": "a strict tool's schema breaks Anthropic's strict rules (its SDK's transform_schema)",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
     "thinking.effort": "a thinking effort sent as output_config.effort (or refused when not one of Claude's levels)",
@@ -294,6 +295,8 @@ def _tools_and_choice(ctx: Context, body: dict[str, Any]) -> None:
         return
     strict = strict_tools(ctx)
     body["tools"] = [_tool(ctx, tool, strict) for tool in plan.tools]
+    if strict:
+        ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → strict: true")
     choice: dict[str, Any] | None = None
     if plan.mode == "auto":
         choice = {"type": "auto"}

@@ -43,6 +43,7 @@ _CLAUDE = re.compile(r"anthropic\.claude-(?!v1|v2|instant)")
 _NOVA = re.compile(r"amazon\.nova-")
 
 LEDGER_CODES: dict[str, str] = {
+    "strict.mapped": "strict tools sent with toolSpec.strict true",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
     "thinking.effort": "a thinking effort sent as additionalModelRequestFields.output_config.effort (or refused when not one of Claude's levels)",
     "thinking.form": "the thinking form asked for is one this model rejects (model rule thinking_form): refused",
@@ -265,6 +266,8 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
         return
     strict = strict_tools(ctx)
     config: dict[str, Any] = {"tools": [_spec(ctx, tool, strict) for tool in plan.tools]}
+    if strict:
+        ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → toolSpec.strict: true")
     choice: dict[str, Any] | None = None
     if plan.mode == "auto":
         choice = {"auto": {}}

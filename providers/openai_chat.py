@@ -49,6 +49,7 @@ class Host(NamedTuple):
     # ChatCompletionStreamRequest has no stream_options; vercel/ai's recorded mistral-tool-call stream
     # carries usage on its last chunk).
     stream_usage: Literal["stream_options", "final_chunk"] = "stream_options"
+    developer_role: bool = False  # the API takes {"role": "developer"} (openai-python: ChatCompletionDeveloperMessageParam)
     router: bool = False  # OpenRouter: provider.require_parameters routing; replies name their upstream
     reasoning_replay: bool = False  # assistant messages take reasoning_content back (DeepSeek, vLLM, llama.cpp)
     reasoning_effort: bool = False  # the host takes reasoning_effort
@@ -57,7 +58,7 @@ class Host(NamedTuple):
 
 HOSTS: dict[str, Host] = {
     "openai": Host("https://api.openai.com/v1", max_tokens_field="max_completion_tokens", strict_errors=True,
-                   reasoning_effort=True),
+                   developer_role=True, reasoning_effort=True),
     "azure": Host("{endpoint}/openai/deployments/{deployment}", auth="api-key", strict_errors=True,
                   max_tokens_field="max_completion_tokens", reasoning_effort=True),
     "mistral": Host("https://api.mistral.ai/v1", id_rule="alnum9", tool_message_name=True, stream_usage="final_chunk"),
@@ -67,14 +68,11 @@ HOSTS: dict[str, Host] = {
     )),
     "deepseek": Host("https://api.deepseek.com", thinking="deepseek", strict_base="https://api.deepseek.com/beta",
                      reasoning_replay=True, reasoning_effort=True),
-    "fireworks": Host("https://api.fireworks.ai/inference/v1"),
-    "together": Host("https://api-inference.together.ai/v1"),  # together 3.1.1's default for chat completions
     "openrouter": Host("https://openrouter.ai/api/v1", router=True, notes=(
         Note("always", "pitfall.upstream_dependent", "info",
              "OpenRouter forwards tool_choice to the upstream model; support depends on that model "
              "(pick models listing tools and tool_choice in supported_parameters)"),
     )),
-    "xai": Host("https://api.x.ai/v1"),
     "vllm": Host("http://localhost:8000/v1", key_optional=True, reasoning_replay=True, notes=(
         Note("auto", "pitfall.vllm_auto_flags", "info",
              "vLLM answers auto only when started with --enable-auto-tool-choice and --tool-call-parser"),
@@ -124,8 +122,20 @@ LEDGER_CODES: dict[str, str] = {
 }
 
 
+def host_for(provider: str, cap: Capability) -> Host:
+    """The host's quirks. A host with none needs no entry in HOSTS: its base URL is its capability
+    row's endpoint without the chat-completions path (so adding such a host is one row)."""
+    host = HOSTS.get(provider)
+    if host is not None:
+        return host
+    path = Host._field_defaults["path"]
+    if not cap.endpoint.endswith(path):
+        raise ValueError(f"{provider}: endpoint {cap.endpoint} does not end with {path}; give it a HOSTS entry")
+    return Host(cap.endpoint[: -len(path)])
+
+
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
-    host = HOSTS[provider]
+    host = host_for(provider, cap)
     ctx = start(provider, scenario, options, cap)
     check_names(ctx, "openai")
     body: dict[str, Any] = {"model": ctx.model}
@@ -447,7 +457,7 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
             msg["name"] = m.tool_name
         return msg
 
-    out = chat_messages(ctx, assistant, tool)
+    out = chat_messages(ctx, assistant, tool, developer_role=host_for(ctx.provider, ctx.cap).developer_role)
     if replayed:
         ctx.ledger.info("reasoning.replayed", f"reasoning_content of {replayed} assistant turn{'s' if replayed > 1 else ''} "
                         "sent back unchanged")

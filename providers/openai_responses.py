@@ -62,7 +62,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
 
     body: dict[str, Any] = {"model": ctx.model}
     if scenario.system is not None:
-        body["instructions"] = scenario.system
+        body["instructions"] = scenario.system  # "a system (or developer) message": either role fits
+        ctx.developer_sent = True
     body["input"] = _input(ctx)
     tools = () if ctx.plan.omit_tools else ctx.plan.tools
     if tools:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -24,6 +25,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 DATA = Path(__file__).parent / "data" / "responses"
+
+# The CLI as the interpreter running the tests runs it: `python -m pytest` needs no console script on PATH.
+CLI: list[str] = [sys.executable, "-m", "toolchoice.cli"]
 
 # One recorded real success body per provider (file stem inside tests/data/responses/<provider>/).
 DEFAULT_REPLY: dict[str, str] = {

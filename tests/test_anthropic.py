@@ -169,7 +169,8 @@ def test_url_and_headers():
 
 def test_base_url_key_env_and_header_overrides():
     t = render("auto", settings={"base_url": "https://proxy.example/anthropic/", "api_key_env": "MY_KEY",
-                                 "headers": {"anthropic-version": "2024-01-01"}})
+                                 "headers": {"anthropic-version": "2024-01-01"}},
+               options=RenderOptions(allow_env=("MY_KEY",)))  # another variable than the provider's own
     assert t.request.url == "https://proxy.example/anthropic/v1/messages"
     assert t.request.headers == {"content-type": "application/json", "x-api-key": "$MY_KEY",
                                  "anthropic-version": "2024-01-01"}
@@ -357,6 +358,7 @@ def test_no_messages():
 # ---- every module ledger code is emitted by some scenario ----------------------------------
 
 TRIGGERS: dict[str, dict[str, Any]] = {
+    "strict.mapped": {"tools": [{"name": "x", "parameters": {"type": "object"}, "strict": True}]},
     "max_tokens.default": {"settings": {"max_tokens": None}},
     "thinking.budget": {"settings": {"thinking": True, "max_tokens": 4096}},
     "thinking.forced_choice": {"choice": "required", "settings": {"thinking": True, "max_tokens": 4096}},

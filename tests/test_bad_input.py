@@ -4,13 +4,14 @@ command-line value with exit code 2 and exactly one line on stderr (see tests/da
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
+from toolchoice.providers.core.capabilities import PROVIDER_IDS
 
 BAD = Path(__file__).resolve().parent / "data" / "bad"
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
@@ -19,10 +20,8 @@ MARKER = "toolchoice-pwned-marker"  # what the object-tag files try to create in
 
 
 def toolchoice() -> list[str]:
-    exe = shutil.which("toolchoice")
-    if exe is None:
-        pytest.fail("the toolchoice console script is not installed (pip install -e '.[test]')")
-    return [exe]
+    """The CLI as this interpreter runs it: `python -m pytest` works without the venv's bin on PATH."""
+    return [sys.executable, "-m", "toolchoice.cli"]
 
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -101,9 +100,7 @@ WEATHER = str(CONFIGS / "weather.yaml")
     (["render", WEATHER, "--provider", "open-ai"],
      "toolchoice: error: unknown provider 'open-ai' (did you mean openai?)\n"),
     (["render", WEATHER, "--provider", "openai,zzzzzz"],
-     "toolchoice: error: unknown provider 'zzzzzz' (providers: openai, openai-responses, anthropic, gemini, mistral, "
-     "groq, deepseek, ollama, bedrock, cohere, azure, fireworks, together, openrouter, xai, vllm, llamacpp, "
-     "huggingface)\n"),
+     f"toolchoice: error: unknown provider 'zzzzzz' (providers: {', '.join(PROVIDER_IDS)})\n"),
     (["render", WEATHER, "--tool-choice", "get_wether"],
      "toolchoice: error: --tool-choice: tool_choice names 'get_wether', which is not a declared tool "
      "(declared: get_weather, get_time) (did you mean get_weather?)\n"),

@@ -324,6 +324,7 @@ def test_thinking_not_sent_for_other_models(model):
 # ---- every module ledger code is emitted by some scenario ----------------------------------
 
 TRIGGERS: dict[str, dict[str, Any]] = {
+    "strict.mapped": {"tools": [{"name": "x", "parameters": {"type": "object"}, "strict": True}]},
     "region.default": {"settings": {"region": None}},
     "tool_choice.none_unenforced": {"choice": "none", "messages": HISTORY},
     "tool_choice.model_support": {"choice": "get_weather", "model": MISTRAL},

@@ -146,7 +146,7 @@ def test_base_url_and_key_env_overrides() -> None:
     s = load_scenario_text(TOOLS_YAML + "messages:\n  - {role: user, content: hi}\nproviders:\n  cohere:\n"
                            "    model: command-a-03-2025\n    base_url: https://proxy.example/\n"
                            "    api_key_env: MY_CO_KEY\n")
-    t = cohere.translate("cohere", s, RenderOptions(), CAP)
+    t = cohere.translate("cohere", s, RenderOptions(allow_env=("MY_CO_KEY",)), CAP)
     assert t.request.url == "https://proxy.example/v2/chat"
     assert t.request.headers["Authorization"] == "Bearer $MY_CO_KEY"
     assert t.request.key_env == ("MY_CO_KEY",)

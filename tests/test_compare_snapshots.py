@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from servers import CLI
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAPSHOTS = ROOT / "tests" / "snapshots" / "compare"
@@ -18,10 +19,8 @@ CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 
 
 def compare_json(config: Path) -> tuple[int, str]:
-    exe = shutil.which("toolchoice")
-    assert exe
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-    result = subprocess.run([exe, "compare", f"configs/{config.name}", "--providers", "all", "--format", "json"],
+    result = subprocess.run([*CLI, "compare", f"configs/{config.name}", "--providers", "all", "--format", "json"],
                             capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
     assert result.stderr == ""
     return result.returncode, result.stdout

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import datetime
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from servers import CLI
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.facts import FACTS
@@ -43,9 +44,7 @@ def test_every_fact_has_a_source_a_date_and_known_providers(fact):
 
 
 def test_providers_json_carries_dates_and_facts():
-    exe = shutil.which("toolchoice")
-    assert exe
-    out = subprocess.run([exe, "providers", "--format", "json"], capture_output=True, text=True, timeout=60)
+    out = subprocess.run([*CLI, "providers", "--format", "json"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     by_id = {row["provider"]: row for row in rows}

@@ -206,7 +206,8 @@ def test_url_and_headers():
 
 
 def test_base_url_and_key_env_overrides():
-    t = render("auto", settings={"base_url": "https://proxy.example/", "api_key_env": "MY_KEY"})
+    t = render("auto", settings={"base_url": "https://proxy.example/", "api_key_env": "MY_KEY"},
+               options=RenderOptions(model=MODEL, allow_env=("MY_KEY",)))
     assert t.request.url == f"https://proxy.example/v1beta/models/{MODEL}:generateContent"
     assert t.request.headers["x-goog-api-key"] == "$MY_KEY"
     assert "endpoint.base_url" in codes(t)

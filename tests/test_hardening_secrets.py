@@ -243,6 +243,8 @@ def runner_env() -> dict[str, str]:
            if k not in CANARIES and "proxy" not in k.lower() and not k.startswith("TOOLCHOICE_")}
     env.update(CANARIES)
     env.update({"NO_PROXY": "127.0.0.1,localhost", "COLUMNS": "4000", "TERM": "dumb", "NO_COLOR": "1"})
+    # the user-level setting (issue 16, finding 4): these scenarios read variables beyond the providers' own
+    env["TOOLCHOICE_ALLOW_ENV"] = ",".join([RELAY_VAR, *CUSTOM_VARS.values()])
     return env
 
 
@@ -559,10 +561,11 @@ def test_probe_never_leaks_in_output_or_overlay(matrix: Matrix, provider: str):
         name = f"probe/{provider}/{fmt}"
         run = matrix.results[name]
         check(run, name)
-        assert run.code == 0, (name, run.code, run.stderr)
         overlay = matrix.root / "probe" / f"{provider}-{fmt}.json"
-        text = overlay.read_text(encoding="utf-8")
-        assert not leaks(text), (overlay, leaks(text))
+        # the relay answers 401 (or a failed upstream): not a fact about tool_choice, so every question is
+        # inconclusive, the probe exits 1 and no overlay is written (issue 16, finding 12)
+        assert run.code == 1, (name, run.code, run.stderr)
+        assert not overlay.exists() or not leaks(overlay.read_text(encoding="utf-8")), overlay
     data = json.loads(matrix.results[f"probe/{provider}/json"].stdout)
     evidence = " ".join(q["evidence"] for q in data["questions"])
     assert "Incorrect API key provided" in evidence or "upstream failed" in evidence, evidence

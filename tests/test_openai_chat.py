@@ -59,7 +59,7 @@ from toolchoice.providers.core.scenario import load_scenario_text
 
 DATA = Path(__file__).parent / "data" / "responses"
 HOST_IDS = ("openai", "azure", "mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "xai",
-            "vllm", "llamacpp", "huggingface")
+            "cerebras", "vllm", "llamacpp", "huggingface")
 
 # ---- the scenario pieces --------------------------------------------------------------------
 
@@ -170,6 +170,9 @@ WIRE: dict[str, Wire] = {
     "openrouter": Wire("https://openrouter.ai/api/v1/chat/completions", "OPENROUTER_API_KEY", router=True,
                        notes={"pitfall.upstream_dependent": "always"}),
     "xai": Wire("https://api.x.ai/v1/chat/completions", "XAI_API_KEY"),
+    # cerebras-cloud-sdk-python: base https://api.cerebras.ai + POST /v1/chat/completions, CEREBRAS_API_KEY,
+    # tool_choice none|auto|required|{type, function: {name}}, parallel_tool_calls, function.strict
+    "cerebras": Wire("https://api.cerebras.ai/v1/chat/completions", "CEREBRAS_API_KEY"),
     "vllm": Wire("http://localhost:8000/v1/chat/completions", "VLLM_API_KEY", key_optional=True,
                  notes={"pitfall.vllm_auto_flags": "auto", "pitfall.vllm_required_version": "required",
                         "pitfall.vllm_none_prompt": "none"}),
@@ -178,7 +181,8 @@ WIRE: dict[str, Wire] = {
     "huggingface": Wire("https://router.huggingface.co/v1/chat/completions", "HF_TOKEN", named_form="function-only",
                         parallel=False, strict=False, notes={"pitfall.langchain_hf_one_tool": "named"}),
 }
-assert tuple(WIRE) == HOST_IDS == tuple(openai_chat.HOSTS)
+# every provider whose capability row names this module has its expected wire facts here
+assert set(WIRE) == set(HOST_IDS) == {p for p, c in CAPABILITIES.items() if c.module == "openai_chat"}
 NOTE_CODES = {code for w in WIRE.values() for code in w.notes}
 
 
@@ -640,7 +644,7 @@ def test_extra_adds_and_overrides_body_fields() -> None:
 def test_user_headers_replace_and_add() -> None:
     yaml = TOOLS_YAML + USER_YAML + ("providers:\n  openrouter:\n    model: m\n    headers:\n"
                                      "      authorization: Bearer $MY_KEY\n      X-Title: toolchoice\n")
-    t = render("openrouter", yaml)
+    t = render("openrouter", yaml, RenderOptions(allow_env=("MY_KEY",)))
     assert t.request.headers == {"Content-Type": "application/json", "authorization": "Bearer $MY_KEY",
                                  "X-Title": "toolchoice"}
     messages = [e.message for e in t.ledger if e.code == "headers.user"]
@@ -649,7 +653,8 @@ def test_user_headers_replace_and_add() -> None:
 
 
 def test_api_key_env_override() -> None:
-    t = render("groq", TOOLS_YAML + USER_YAML + "providers:\n  groq: {model: m, api_key_env: MY_GROQ}\n")
+    t = render("groq", TOOLS_YAML + USER_YAML + "providers:\n  groq: {model: m, api_key_env: MY_GROQ}\n",
+               RenderOptions(allow_env=("MY_GROQ",)))
     assert t.request.headers["Authorization"] == "Bearer $MY_GROQ"
     assert t.request.key_env == ("MY_GROQ",)
 

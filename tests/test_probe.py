@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -68,7 +67,6 @@ def test_each_question_builds_the_wire_it_claims():
 
 @pytest.mark.parametrize("categories, result", [
     (["obeyed", "obeyed"], "honored"),
-    (["error", "error"], "rejected"),
     (["unwanted_call", "wrong_tool"], "ignored"),
     (["obeyed", "no_call"], "inconclusive"),
     (["obeyed", "error"], "inconclusive"),
@@ -76,6 +74,20 @@ def test_each_question_builds_the_wire_it_claims():
 ])
 def test_classification(categories: list[str], result: str):
     assert classify([{"category": c} for c in categories]) == result
+
+
+def test_rejected_needs_the_endpoint_to_say_the_request_is_invalid():
+    """Issue 16, finding 12: an all-error question is "rejected" only when every sample was an HTTP
+    error about the request; nothing arriving, a bad key or a rate limit says nothing about it."""
+    errors = [{"category": "error"}] * 2
+    assert classify(errors, [400, 422]) == "rejected"
+    assert classify(errors, [None, None]) == classify(errors, [401, 401]) == classify(errors, [429, 400]) \
+        == "inconclusive"
+    assert classify(errors) == "inconclusive"  # no reason says which status came back
+    said = [{"category": "error", "reasons": ["openai: 400 invalid_request_error: tool_choice is not supported"]}]
+    assert classify(said * 2) == "rejected"
+    failed = [{"category": "error", "reasons": ["openai: transport_error: connection failed (after 3 attempts)"]}]
+    assert classify(failed * 2) == "inconclusive" and classify(said + failed) == "inconclusive"
 
 
 def test_adapt_never_charges_an_earlier_rejection_to_another_feature():

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from servers import CLI
 
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import wire_json
@@ -137,7 +138,7 @@ def test_curl_escapes_shell_metacharacters_in_headers(tmp_path):
         "messages": [{"role": "user", "content": "it's $HOME `id`"}],
         "providers": {"openai": {"headers": {"X-Note": note, "X-Key": "$MY_PROXY_KEY"}}},
     }))
-    result = run("render", str(scenario), "-p", "openai", "-f", "curl")
+    result = run("render", str(scenario), "-p", "openai", "-f", "curl", "--allow-env", "MY_PROXY_KEY")
     fake = tmp_path / "curl"
     fake.write_text('#!/bin/sh\nfor a in "$@"; do printf "ARG:%s\\n" "$a"; done\nprintf "BODY:"; cat\nprintf "\\n"\n')
     fake.chmod(0o755)
@@ -234,7 +235,7 @@ def test_providers_matrix_comes_from_the_capability_table():
     (["compare", "configs/weather.yaml", "--bogus"], "No such option: --bogus"),
 ])
 def test_usage_errors_are_one_line_exit_2(args, words):
-    result = subprocess.run([shutil.which("toolchoice"), *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    result = subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("toolchoice: error: ")
     assert words in result.stderr and "--help" in result.stderr

@@ -336,9 +336,25 @@ def test_unknown_role():
     check(exc, 2, 12, "unknown message role 'asistant'", "did you mean assistant?")
 
 
-def test_role_system_points_to_the_system_key():
-    exc = error("messages:\n  - {role: system, content: be terse}\n")
-    check(exc, 2, 12, "role 'system' is not a message role here", "put the system prompt in the top-level system: key")
+def test_leading_system_and_developer_messages_become_the_system_prompt():
+    """OpenAI-style message lists start with a system (or developer) message: it is the system prompt."""
+    s = load_scenario_text("messages:\n  - {role: system, content: be terse}\n  - {role: system, content: and kind}\n"
+                           "  - {role: user, content: hi}\n", "s.yaml")
+    assert s.system == "be terse\n\nand kind" and s.system_role == "system"
+    assert [m.role for m in s.messages] == ["user"]
+    d = load_scenario_text("messages:\n  - {role: developer, content: be terse}\n  - {role: user, content: hi}\n")
+    assert d.system == "be terse" and d.system_role == "developer"
+
+
+def test_a_system_message_after_the_conversation_started_is_refused():
+    exc = error("messages:\n  - {role: user, content: hi}\n  - {role: system, content: be terse}\n")
+    check(exc, 3, 12, "a system message after the conversation started",
+          "put system messages first, or use the top-level system: key")
+
+
+def test_a_system_message_and_the_system_key_together_are_refused():
+    exc = error("system: one\nmessages:\n  - {role: developer, content: two}\n  - {role: user, content: hi}\n")
+    check(exc, 3, 5, "a developer message and the top-level system: key both set the system prompt", "keep one of them")
 
 
 def test_tool_result_with_unknown_tool_call_id():

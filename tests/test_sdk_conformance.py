@@ -35,7 +35,7 @@ import httpx  # noqa: E402
 
 from sdk_types import check  # noqa: E402
 from toolchoice.providers.core import registry  # noqa: E402
-from toolchoice.providers.core.capabilities import PROVIDER_IDS  # noqa: E402
+from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS  # noqa: E402
 from toolchoice.providers.core.model import Scenario, ToolChoice, Translation  # noqa: E402
 from toolchoice.providers.core.scenario import load_scenario  # noqa: E402
 
@@ -43,8 +43,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 CHOICES = ("auto", "none", "required", "named", "allowed")
 
-OPENAI_CHAT_HOSTS = ("openai", "azure", "mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "xai",
-                     "vllm", "llamacpp", "huggingface")
+# every host the OpenAI Chat module serves (its capability row names openai_chat) is checked against openai's types
+OPENAI_CHAT_HOSTS = tuple(p for p in PROVIDER_IDS if CAPABILITIES[p].module == "openai_chat")
 NO_SDK_IN_TEST_EXTRA = ("cohere", "ollama")
 assert set(OPENAI_CHAT_HOSTS + NO_SDK_IN_TEST_EXTRA + ("openai-responses", "anthropic", "gemini", "bedrock")) == set(
     PROVIDER_IDS)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -375,7 +374,7 @@ def test_repeat_counts_every_sample_and_keeps_going_after_failures(tmp_path):
                                                                "too_many_calls": 1}
     assert data["rates"]["obeyed"]["rate"] == 0.5
     assert data["rates"]["obeyed"]["low"] == pytest.approx(0.18761, abs=1e-4)  # Wilson 3/6
-    assert data["latency_ms"]["p50"] is not None and data["latency_ms"]["n"] == 5
+    assert data["latency_percentiles_ms"]["p50"] is not None and data["latency_percentiles_ms"]["n"] == 5
     assert data["tokens"]["input_total"] == 48 * 3 + 9 + 149
     assert sorted(r["sample"] for r in data["results"]) == [1, 2, 3, 4, 5, 6]
 

@@ -284,6 +284,20 @@ CAPABILITIES: dict[str, Capability] = {
         verified="2026-11-21",
         sources=("docs.x.ai function calling", "vercel/ai packages/xai (xai-prepare-tools.ts)"), **_OPENAI_LIKE,
     ),
+    "cerebras": Capability(
+        provider="cerebras", title="Cerebras Inference", endpoint="https://api.cerebras.ai/v1/chat/completions",
+        key_env=("CEREBRAS_API_KEY",), default_model="llama-3.3-70b",
+        allowed=_e("only the allowed tools are sent", "no allowed_tools form in the SDK's ToolChoice"),
+        parallel=_n("parallel_tool_calls"),
+        strict=_n("function.strict"),
+        verified="2026-11-23",
+        sources=("cerebras-cloud-sdk-python (2026-01-06) types/chat/completion_create_params.py: tool_choice "
+                 "none|auto|required|{type, function: {name}}, parallel_tool_calls, tools[].function.strict; "
+                 "_client.py: base URL https://api.cerebras.ai, CEREBRAS_API_KEY; resources/chat/completions.py: "
+                 "POST /v1/chat/completions; types/chat/chat_completion.py: arguments is a string",
+                 "inference-docs.cerebras.ai api-reference chat-completions (parallel_tool_calls, default true)"),
+        **_OPENAI_LIKE,
+    ),
     "vllm": Capability(
         provider="vllm", title="vLLM (OpenAI-compatible server)",
         endpoint="http://localhost:8000/v1/chat/completions", key_env=("VLLM_API_KEY",),

@@ -312,6 +312,13 @@ class LoopOptions:
     override: Any = None
     results_from: str | None = None
     results_timeout: float = 30.0
+    models: dict[str, str | None] | None = None  # provider -> model (--model PROVIDER=MODEL); None: render.model
+
+    def render_for(self, provider: str) -> RenderOptions:
+        """The translation options for one provider: its own model where one was given."""
+        if self.models is None or self.models.get(provider) is None:
+            return self.render
+        return self.render._replace(model=self.models[provider])
 
 
 async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send: Sender,
@@ -327,7 +334,7 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         run.history = list(scenario.messages)
     for number in range(1, spec.max_steps + 1):
         s = step_scenario(scenario, number, run.history, options.override)
-        translation = translate(run.provider, s, options.render, options.capabilities)
+        translation = translate(run.provider, s, options.render_for(run.provider), options.capabilities)
         record = StepRecord(number, s, translation)
         job = prepare(translation, s)
         if job.skipped is not None:

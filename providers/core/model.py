@@ -272,6 +272,7 @@ class Scenario(NamedTuple):
     messages: tuple[Message, ...] = ()
     providers: Mapping[str, ProviderSettings] = _EMPTY
     lines: Mapping[str, int] = _EMPTY  # top-level key -> line, for messages
+    system_role: str = "system"  # "developer" when the prompt came from a leading developer message
     notes: tuple[LedgerEntry, ...] = ()  # from loading (tools imported with from:): start of every ledger
     loop: LoopSpec | None = None  # the optional `loop:` section (toolchoice run)
 
@@ -419,6 +420,7 @@ class RenderOptions(NamedTuple):
     emulate: bool = True  # False: send only what the provider supports natively
     model: str | None = None
     base_url: str | None = None
+    allow_env: tuple[str, ...] = ()  # variables beyond the provider's own key a scenario may read (--allow-env)
     stream: bool = False  # render the provider's streaming form (SSE, NDJSON or AWS event stream)
 
 

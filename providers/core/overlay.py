@@ -19,6 +19,9 @@ def load_overlay(path: Path, capabilities: dict[str, Capability]) -> dict[str, C
         document = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ToolchoiceError(f"{name}: no such capability file", hint="write one with toolchoice probe --save FILE") from None
+    except RecursionError:
+        raise ToolchoiceError(f"{name}: not a capability overlay: the JSON nests too deeply to read",
+                              hint="write one with toolchoice probe --save FILE") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ToolchoiceError(f"{name}: not a capability overlay (JSON): {exc}",
                               hint="write one with toolchoice probe --save FILE") from None

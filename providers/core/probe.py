@@ -7,12 +7,13 @@ the CLI (it reuses `send`'s machinery).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Sequence
 
 from .capabilities import FEATURES, Capability, Level, Support
 from .choice import parse_tool_choice
-from .model import ProviderSettings, RenderOptions, Scenario, Translation
+from .model import ProviderSettings, RenderOptions, Scenario, ToolChoice, Translation
 from .registry import translate
 from .scenario import load_scenario_text
 
@@ -98,6 +99,29 @@ def questions_for(provider: str, cap: Capability, scenario: Scenario) -> list[Qu
     return qs
 
 
+# the questions that measure each neutral tool_choice mode (probe --tool-choice asks only those)
+_MODE_FEATURES = {"auto": ("auto",), "none": ("none",), "required": ("required", "any"),
+                  "named": ("named", "named_emulated", "history", "truncation"), "allowed": ("allowed",)}
+
+
+def questions_for_choice(questions: list[Question], choice: ToolChoice | None) -> list[Question]:
+    """Only the questions about ``choice``'s mode, asked with its own tool names (None: not set)."""
+    if choice is None:
+        return [q for q in questions if q.feature == "unset"]
+    wanted = _MODE_FEATURES[choice.mode]
+    value = choice.to_json()
+    kept = []
+    for q in questions:
+        if q.feature not in wanted:
+            continue
+        if choice.mode == "named" and isinstance(q.tool_choice, dict):
+            q = replace(q, tool_choice=value, id=q.id.replace(str(q.tool_choice.get("tool")), str(choice.name)))
+        elif choice.mode == "allowed":
+            q = replace(q, tool_choice=value, id=f"allowed [{', '.join(choice.allowed)}] {choice.allowed_mode}")
+        kept.append(q)
+    return kept
+
+
 def adapt(question: Question, results: dict[str, str]) -> tuple[Question | None, str]:
     """The question as it will be asked, given the results so far (feature -> result).
 
@@ -150,19 +174,52 @@ def _history_yaml(scenario: Scenario) -> str:
             + _HISTORY.replace("get_weather", first.name).replace("{city: Paris}", json.dumps(arguments)))
 
 
-def classify(verdicts: list[dict[str, Any]]) -> str:
-    """honored (obeyed every time), ignored (answered, never obeyed), rejected (every answer an HTTP
-    error), inconclusive (anything mixed)."""
+# Answers that say nothing about the feature asked: the key (401/403), the proxy (407), the path (404),
+# a timeout (408) or a rate limit (429). With no status at all (nothing arrived) the same holds.
+NOT_ABOUT_THE_FEATURE = frozenset({401, 403, 404, 407, 408, 429})
+
+
+def classify(verdicts: list[dict[str, Any]], statuses: Sequence[int | None] | None = None) -> str:
+    """honored (obeyed every time), ignored (answered, never obeyed), rejected (every sample an HTTP
+    error answer about the request: 400, 422, or the 500 some servers send for an option they do
+    not support), inconclusive (anything else: mixed answers, and failures that say nothing about
+    the feature).
+
+    ``statuses`` are the samples' HTTP statuses (None when no response arrived). A transport failure
+    (closed port, timeout, DNS: no status), an auth error (401/403), a wrong path (404) or a rate
+    limit (429) is not the endpoint rejecting the feature: such a sample makes the answer
+    inconclusive, never "rejected", so nothing false is saved as a measured fact. Without
+    ``statuses`` each error verdict's status is read from its reason (``ProviderError.one_line``).""" 
     if not verdicts:
         return "not asked"
     categories = [v["category"] for v in verdicts]
     if all(c == "obeyed" for c in categories):
         return "honored"
     if all(c == "error" for c in categories):
-        return "rejected"
+        if statuses is None or len(statuses) != len(categories):
+            statuses = [_error_status(v) for v in verdicts]
+        rejected = all(s is not None and s >= 400 and s not in NOT_ABOUT_THE_FEATURE for s in statuses)
+        return "rejected" if rejected else "inconclusive"
     if all(c not in ("obeyed", "error") for c in categories):
         return "ignored"
     return "inconclusive"
+
+
+_ERROR_STATUS = re.compile(r"^\S+: (\d{3})\b")  # ProviderError.one_line: "provider: STATUS type: message"
+
+
+def _error_status(verdict: dict[str, Any]) -> int | None:
+    """The HTTP status an error verdict reports (its reason is ``ProviderError.one_line``), or None
+    when no response arrived (a transport error has no status in that line)."""
+    reasons = verdict.get("reasons") or [""]
+    match = _ERROR_STATUS.match(reasons[0])
+    return int(match.group(1)) if match else None
+
+
+def conclusive(outcomes: list[dict[str, Any]]) -> bool:
+    """Whether every asked question got a measured answer (``result`` other than inconclusive):
+    only then may an overlay be saved or the probe exit 0."""
+    return all(o["result"] not in ("inconclusive",) for o in outcomes if o["result"] != "not asked")
 
 
 def overlay_document(provider: str, endpoint: str, model: str, repeat: int, measured_at: str,
@@ -198,5 +255,6 @@ def settings_with_model(scenario: Scenario, provider: str, model: str | None) ->
     return scenario._replace(providers={**scenario.providers, provider: settings._replace(model=model)})
 
 
-__all__ = ["PROBE_SCENARIO", "Question", "RESULTS", "adapt", "apply_overlay", "classify", "overlay_document",
-           "probe_scenario", "question_translation", "questions_for", "settings_with_model", "ProviderSettings"]
+__all__ = ["PROBE_SCENARIO", "Question", "RESULTS", "adapt", "apply_overlay", "classify", "conclusive", "overlay_document",
+           "probe_scenario", "question_translation", "questions_for", "questions_for_choice", "settings_with_model",
+           "ProviderSettings"]

@@ -24,6 +24,7 @@ import re
 from typing import Any, Mapping
 
 from .model import ProviderError, Reply, quoted
+from .redaction import printable
 
 MAX_MESSAGE = 1000
 BODY_START = 200
@@ -33,7 +34,8 @@ _TAGS = re.compile(r"<[^>]+>")
 
 
 def _one_line(text: str, limit: int = MAX_MESSAGE) -> str:
-    text = _WS.sub(" ", text).strip()
+    """One line of at most ``limit`` characters, without terminal escapes a server may have sent."""
+    text = _WS.sub(" ", printable(text)).strip()
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -139,10 +141,21 @@ def provider_error(provider: str, status: int | None, body: Any, *,
     """Read an error response. ``body`` is the parsed JSON, or the raw text when it was not JSON
     (a string that parses as JSON is read as JSON). Never raises."""
     try:
+        if status is not None and 300 <= status < 400:
+            return _redirect(status, headers)
         return _read(provider, status, body, headers)
     except Exception as exc:  # noqa: BLE001 - an error reader must not fail
         return ProviderError(status, None, _one_line(f"unreadable error body ({type(exc).__name__}): "
                                                      f"{quoted(body)}", BODY_START))
+
+
+def _redirect(status: int, headers: Mapping[str, str] | None) -> ProviderError:
+    """A 3xx: redirects are never followed (a key must not travel to a host nobody named), so say
+    where the server points instead."""
+    location = _header(headers, "location")
+    where = f"to {_one_line(location, BODY_START)}" if location else "without a Location header"
+    return ProviderError(status, "redirect", f"the server redirects {where}; redirects are not followed "
+                                             "(give the final URL as the base URL if you trust it)")
 
 
 def _read(provider: str, status: int | None, body: Any, headers: Mapping[str, str] | None) -> ProviderError:

@@ -124,9 +124,16 @@ def judge(job: Job, index: int, response: Any) -> Sample:
         message = f"{response.transport_error} (after {tries} attempt{'s' if tries != 1 else ''})"
         reply = Reply(error=ProviderError(None, "transport_error", message))
     else:
+        # parsed and judged from the body as received (a short key must not rewrite it: issue 16, 5) ...
         reply = read_reply(job.provider, response.status, response.body, response.text, headers=response.headers)
+    judged = verdict(job.scenario, reply, job.translation)
+    # ... then every text derived from it redacted, so replies, verdicts and probe evidence are safe to
+    # show and save; raw_text/raw_json stay as received and are redacted where they are shown or saved
+    redactor = getattr(response, "redactor", None)
+    if redactor:
+        reply, judged = redactor.data(reply), redactor.data(judged)
     return Sample(index, response.status, attempts, response.latency_ms if response.attempts else None,
-                  reply, verdict(job.scenario, reply, job.translation), response.text, response.body)
+                  reply, judged, response.text, response.body)
 
 
 def failed_sample(job: Job, index: int, exc: Exception) -> Sample:

@@ -56,14 +56,17 @@ def save_sample(folder: Path, provider: str, translation: Translation, sample: A
     """sample-NNN.request.json (placeholders only), sample-NNN.response.json (the body as received;
     .txt when it is not JSON; none when nothing arrived) and sample-NNN.reply.json, the reply last:
     a reply file means its sample is complete."""
-    from .transport import redact
+    from .redaction import Redactor, safe_json_text
 
+    redactor = Redactor(secrets)
     stem = f"sample-{sample.index:03d}"
     assert translation.request is not None
-    write_atomic(folder / f"{stem}.request.json", redact(dumps(translation.request.to_json()), secrets))
+    write_atomic(folder / f"{stem}.request.json", redactor.text(dumps(redactor.data(translation.request.to_json()))))
     if sample.status is not None:
         suffix = ".response.json" if sample.raw_json is not None else ".response" + (sample.raw_suffix or ".txt")
-        body = sample.raw_bytes if sample.raw_bytes is not None else redact(sample.raw_text, secrets)
-        write_atomic(folder / f"{stem}{suffix}", body)
+        if sample.raw_bytes is not None:  # a stream's bytes, redacted as they arrived (streaming.stream_reply)
+            write_atomic(folder / f"{stem}{suffix}", sample.raw_bytes)
+        else:  # the body as received, unless a key in it would survive as text (a \u-escaped echo): issue 16, 3
+            write_atomic(folder / f"{stem}{suffix}", safe_json_text(sample.raw_text, sample.raw_json, redactor))
     meta = {"provider": provider, **sample.to_json(provider)}
-    write_atomic(folder / f"{stem}.reply.json", redact(dumps(meta), secrets))
+    write_atomic(folder / f"{stem}.reply.json", redactor.text(dumps(redactor.data(meta))))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import codecs
 import json
 import math
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
@@ -32,10 +33,14 @@ TOOL_FIELD_TYPES: dict[str, tuple[type, ...]] = {"input_examples": (list,), "def
                                                  "output_schema": (dict,)}
 CUSTOM_TOOL_KEYS = ("name", "description", "format")
 ROLES = ("user", "assistant", "tool")
+LEADING_ROLES = ("system", "developer")  # accepted at the start of messages: they become the system prompt
 
+MAX_BYTES = 8 * 1024 * 1024  # a scenario file; real ones are a few KB, a big tool catalogue well under 1 MB
 MAX_DEPTH = 100  # nesting of mappings/lists; real tool schemas stay under 20
+_COMPOSE_SAFE = 1000  # libyaml's composer recurses in C: no document nesting deeper than this reaches it
 MAX_VALUES = 1_000_000  # values read after alias expansion (a file of nested aliases can mean billions)
 _CORE = "tag:yaml.org,2002:"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _SCALAR_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp", "binary"))
 _PLAIN_DATA = "scenario files hold plain data: strings, numbers, lists, mappings"
 
@@ -64,6 +69,8 @@ class _Reader:
         self.loader = loader
         self.budget = MAX_VALUES
         self.open: set[int] = set()  # ids of the collections being read: an alias loop comes back to one
+        self.escapes = True  # whether a string may hold an escape (\ud800 makes a lone surrogate)
+        self.aliases = True  # whether the document may use aliases (for the size message)
 
     def loc(self, node: yaml.Node) -> _Loc:
         return _Loc(node, self.path)
@@ -86,7 +93,8 @@ class _Reader:
         self.budget -= 1
         if self.budget < 0:
             raise self.loc(node).fail(f"the scenario expands to more than {MAX_VALUES} values",
-                                      "YAML aliases (*name) repeat what they name: write the data out once")
+                                      "YAML aliases (*name) repeat what they name: write the data out once"
+                                      if self.aliases else "a scenario holds tools and messages, not bulk data")
         if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
             if id(node) in self.open:
                 raise self.loc(node).fail("a YAML alias refers to a mapping or list that contains it",
@@ -107,6 +115,9 @@ class _Reader:
         except (ValueError, KeyError, AttributeError, TypeError, OverflowError):  # e.g. !!int abc
             raise self.loc(node).fail(f"cannot read {node.value!r} as {node.tag.rsplit(':', 1)[-1]}",
                                       "drop the !!tag, or quote the value") from None
+        if isinstance(value, str) and self.escapes and _SURROGATE.search(value):
+            raise self.loc(node).fail("a string holds a lone surrogate escape (\\ud800-\\udfff), which is half "
+                                      "of a character, not text", "write the character itself, or both halves")
         if isinstance(value, float) and not math.isfinite(value):
             raise self.loc(node).fail("numbers must be finite", "quote it to make it a string")
         if not isinstance(value, (str, int, float, bool, type(None))):
@@ -183,13 +194,19 @@ def read_text(path: str | Path, what: str = "scenario") -> str:
     """A file's text, refusing what is not UTF-8 text with one line (``what``: the kind of file)."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as handle:  # read at most one byte past the cap (/dev/zero never ends)
+            raw = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise ToolchoiceError(f"{name}: no such file", hint="check the path") from None
     except IsADirectoryError:
         raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint="name a .yaml file") from None
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
+    if len(raw) > MAX_BYTES:
+        raise ToolchoiceError(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MB, not a scenario file",
+                              hint="a scenario is a YAML or JSON text file of tools and messages")
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00 starts both
+        raise ToolchoiceError("not UTF-8 text (UTF-32)", path=name, line=1, column=1, hint="save the file as UTF-8")
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         raise ToolchoiceError("not UTF-8 text (UTF-16)", path=name, line=1, column=1, hint="save the file as UTF-8")
     if b"\x00" in raw:
@@ -221,7 +238,7 @@ def composed(text: str, path: str) -> Iterator[tuple[_Reader, yaml.Node | None]]
     if fast is not None:
         loader, root = fast
         try:
-            yield _Reader(path, loader), root
+            yield _reader(path, loader, text), root
         finally:
             loader.dispose()
         return
@@ -252,7 +269,7 @@ def composed(text: str, path: str) -> Iterator[tuple[_Reader, yaml.Node | None]]
             mark = loader.get_mark()
             raise ToolchoiceError("invalid YAML: mappings and lists nest too deeply to read", path=path,
                                   line=mark.line + 1, column=mark.column + 1, hint=None) from None
-        yield _Reader(path, loader), root
+        yield _reader(path, loader, text), root
     finally:
         loader.dispose()
 
@@ -263,6 +280,8 @@ def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
     c_loader = getattr(yaml, "CSafeLoader", None)
     if c_loader is None or any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text):
         return None
+    if not _shallow_for_libyaml(text, c_loader):
+        return None  # the pure-Python composer refuses it (RecursionError is caught there)
     loader = c_loader(text)
     try:
         root = loader.get_single_node()
@@ -273,6 +292,35 @@ def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
         loader.dispose()
         return None
     return loader, root
+
+
+def _shallow_for_libyaml(text: str, c_loader: Any) -> bool:
+    """Whether the document nests at most ``_COMPOSE_SAFE`` levels, found without composing it: PyYAML's
+    C composer recurses once per level and overflows the C stack (a segfault) somewhere past 10,000.
+
+    A cheap bound first: a level opens with a flow bracket or an indented/``- ``/``? `` block entry,
+    so depth <= brackets + the longest line. Only a document that could pass it is counted exactly,
+    from libyaml's parser events (an iterative state machine, no recursion)."""
+    brackets = text.count("[") + text.count("{")
+    if brackets + max(map(len, text.splitlines()), default=0) <= _COMPOSE_SAFE:
+        return True
+    parser = c_loader(text)
+    depth = 0
+    try:
+        while True:
+            event = parser.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                return True
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > _COMPOSE_SAFE:
+                    return False
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except Exception:  # noqa: BLE001 - a parse error: the pure-Python loader reports it precisely
+        return False
+    finally:
+        parser.dispose()
 
 
 def _unusual(root: yaml.Node | None, limit: int) -> bool:
@@ -289,6 +337,14 @@ def _unusual(root: yaml.Node | None, limit: int) -> bool:
         elif isinstance(node, yaml.MappingNode):
             stack.extend((child, depth + 1) for pair in node.value for child in pair)
     return False
+
+
+def _reader(path: str, loader: Any, text: str) -> _Reader:
+    """A reader for ``text``'s nodes, told what the text can hold (cheap checks skip the rest)."""
+    reader = _Reader(path, loader)
+    reader.escapes = "\\" in text  # only an escape makes a lone surrogate (\ud800)
+    reader.aliases = "*" in text
+    return reader
 
 
 def _built(r: _Reader, root: yaml.Node | None) -> Scenario:
@@ -320,8 +376,16 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
         choice = parse_tool_choice(r.value(top["tool_choice"]), names,
                                    lambda m, h=None: loc.fail(m, h))
 
-    messages = _messages(r, top.get("messages"))
+    messages, leading = _messages(r, top.get("messages"))
     system = r.string(top["system"], "system", empty_ok=True) if "system" in top and r.value(top["system"]) is not None else None
+    system_role = "system"
+    if leading:
+        if system is not None:
+            raise leading[0][2].fail(f"a {leading[0][0]} message and the top-level system: key both set the "
+                                     "system prompt", "keep one of them")
+        system = "\n\n".join(content for _, content, _ in leading)
+        roles = {role for role, _, _ in leading}
+        system_role = "developer" if roles == {"developer"} else "system"
     parallel = r.boolean(top["parallel_tool_calls"], "parallel_tool_calls") if "parallel_tool_calls" in top else None
     strict = r.boolean(top["strict"], "strict") if "strict" in top else None
     providers = _providers(r, top.get("providers"))
@@ -331,7 +395,8 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
     loop = _loop(r, top["loop"], tools) if "loop" in top and r.value(top["loop"]) is not None else None
     return Scenario(path=r.path, tools=tools, tools_written_empty="tools" in top and not tools and written_empty,
                     tool_choice=choice, parallel_tool_calls=parallel, strict=strict, system=system,
-                    messages=messages, providers=providers, lines=lines, notes=notes, loop=loop)
+                    messages=messages, providers=providers, lines=lines, notes=notes, loop=loop,
+                    system_role=system_role)
 
 
 def _no_yaml11_word(r: _Reader, node: yaml.Node) -> None:
@@ -489,10 +554,12 @@ def _custom_format(r: _Reader, name: str, node: yaml.Node) -> dict[str, Any]:
     return {"type": "grammar", "syntax": syntax, "definition": definition}
 
 
-def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
+def _messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ...], list[tuple[str, str, _Loc]]]:
+    """The conversation, and the system/developer messages it starts with (role, content, where)."""
     if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
-        return ()
+        return (), []
     messages: list[Message] = []
+    leading: list[tuple[str, str, _Loc]] = []  # system/developer messages before the conversation
     calls: dict[str, tuple[str, int]] = {}  # id -> (tool name, line)
     answered: set[str] = set()
     for item in r.sequence(node, "messages"):
@@ -501,11 +568,17 @@ def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
         if "role" not in fields:
             raise loc.fail("a message needs a role", "role: user, assistant or tool")
         role = r.value(fields["role"])
-        if role == "system":
-            raise r.loc(fields["role"]).fail("role 'system' is not a message role here",
-                                             "put the system prompt in the top-level system: key")
+        if role in LEADING_ROLES:
+            if messages:
+                raise r.loc(fields["role"]).fail(f"a {role} message after the conversation started",
+                                                 f"put {role} messages first, or use the top-level system: key")
+            _only(r, item, ("role", "content"), f"a {role} message")
+            if "content" not in fields:
+                raise loc.fail(f"a {role} message needs content", None)
+            leading.append((role, r.string(fields["content"], "content", empty_ok=True), loc))
+            continue
         if role not in ROLES:
-            hint = did_you_mean(str(role), ROLES) or "role: user, assistant or tool"
+            hint = did_you_mean(str(role), ROLES + LEADING_ROLES) or "role: user, assistant or tool"
             raise r.loc(fields["role"]).fail(f"unknown message role {role!r}", hint)
         if role == "user":
             _only(r, item, ("role", "content"), "a user message")
@@ -516,7 +589,7 @@ def _messages(r: _Reader, node: yaml.Node | None) -> tuple[Message, ...]:
             messages.append(_assistant(r, fields, loc, calls))
         else:
             messages.append(_tool_result(r, fields, loc, calls, answered))
-    return tuple(messages)
+    return tuple(messages), leading
 
 
 def _only(r: _Reader, mapping: yaml.MappingNode, allowed: tuple[str, ...], what: str) -> None:
@@ -717,6 +790,23 @@ _WANTED = {(str,): "a string", (int,): "an integer", (int, float): "a number", (
            (dict,): "a mapping"}
 
 
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name (RFC 9110 token)
+
+
+def _check_header(r: _Reader, pid: str, name_node: yaml.Node, value_node: yaml.Node) -> None:
+    """A header that no HTTP client can send is bad input here, not a failure at send time."""
+    name, value = r.value(name_node), r.value(value_node)
+    if not _TOKEN.fullmatch(name):
+        raise r.loc(name_node).fail(f"providers.{pid}.headers: {name!r} is not a valid HTTP header name",
+                                    "letters, digits and - only")
+    if any(ord(ch) < 32 and ch != "\t" or ord(ch) == 127 for ch in value):
+        raise r.loc(value_node).fail(f"providers.{pid}.headers.{name} holds a line break or control character, "
+                                     "which no HTTP header can carry", "keep the value on one line")
+    if any(ord(ch) > 255 for ch in value) or value != value.strip():
+        raise r.loc(value_node).fail(f"providers.{pid}.headers.{name} must be plain text without spaces at its "
+                                     "ends (HTTP header values are Latin-1 bytes)", None)
+
+
 def _typed(r: _Reader, node: yaml.Node, types: tuple[type, ...], what: str) -> Any:
     """The node's value (None when written null), refused in one line unless it is of ``types``."""
     value = r.value(node)
@@ -757,6 +847,10 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
                         hint = (f'quote it: {name_node.value}: "{header_node.value}"'
                                 if isinstance(header_node, yaml.ScalarNode) else None)
                         raise r.loc(header_node).fail(f"providers.{pid}.headers values must be strings", hint)
+                    _check_header(r, pid, name_node, header_node)
+            if key == "api_key_env" and not re.fullmatch(r"[A-Z_][A-Z0-9_]*", value):
+                raise r.loc(child).fail(f"providers.{pid}.api_key_env must name an environment variable in upper "
+                                        f"case (A-Z, 0-9, _), not {_show(value)}", "e.g. api_key_env: MY_PROXY_KEY")
             if key in _SETTING_CHOICES and value not in _SETTING_CHOICES[key]:
                 raise r.loc(child).fail(f"providers.{pid}.{key} must be one of {', '.join(_SETTING_CHOICES[key])}, "
                                         f"not {_show(value)}", did_you_mean(value, _SETTING_CHOICES[key]))

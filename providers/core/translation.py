@@ -13,7 +13,8 @@ import re
 from typing import Any, Callable, Literal, NamedTuple
 
 from .capabilities import CAPABILITIES, Capability, Level
-from .model import Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, Translation, compact
+from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, ToolchoiceError,
+                    Translation, compact)
 
 PlanMode = Literal["unset", "auto", "none", "required", "named", "allowed"]
 
@@ -42,7 +43,7 @@ class Context:
     replace ``plan`` (Bedrock keeps the tools declared for a tool history)."""
 
     __slots__ = ("provider", "cap", "scenario", "options", "ledger", "model", "plan", "settings", "requested",
-                 "key_env")
+                 "key_env", "developer_sent")
 
     def __init__(self, provider: str, cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
                  model: str, plan: ChoicePlan, settings: ProviderSettings, requested: Any = None) -> None:
@@ -57,6 +58,8 @@ class Context:
         self.requested = requested  # the neutral tool_choice as JSON (ToolChoice.to_json), None when unset
         # the variables that can hold the key, first wins: providers.<id>.api_key_env, else the provider's own
         self.key_env: tuple[str, ...] = (settings.api_key_env,) if settings.api_key_env else cap.key_env
+        # a developer prompt went out as the API's developer role (else finish() records it became system)
+        self.developer_sent = False
 
 
 def _names(tools: tuple[Tool, ...] | tuple[str, ...]) -> str:
@@ -346,6 +349,39 @@ def openai_strict_problems(schema: dict[str, Any], path: str = "parameters") -> 
     return problems
 
 
+def url_problem(url: str) -> str | None:
+    """Why a base URL cannot be used as one, or None. A user name or password in it would make
+    httpx send Basic auth instead of the provider's key header (and the password travels); a
+    query string or fragment would have the endpoint path appended after it."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None  # reported by the caller's own check
+    if "@" in parts.netloc:
+        return "it holds a user name or password (user:pass@host); keys are read from the environment"
+    if parts.query or url.rstrip().endswith("?"):
+        return "it holds a query string (?...), after which the endpoint path would be appended"
+    if parts.fragment or "#" in url:
+        return "it holds a fragment (#...)"
+    return None
+
+
+def redact_url(url: str) -> str:
+    """``url`` with any user info and query values left out, for messages."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    if "@" in parts.netloc:
+        netloc = "…@" + netloc
+    return parts._replace(netloc=netloc, query="…" if parts.query else "", fragment="").geturl()
+
+
 # Anthropic's strict tool use, as its SDK's transform_schema (anthropic 2.12.0 lib/_parse/_transform.py)
 # encodes the API's JSON Schema subset: what it keeps is supported, what it moves into the description is not.
 _ANTHROPIC_STRING_FORMATS = frozenset(("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4",
@@ -413,6 +449,11 @@ def endpoint(ctx: Context, default_base: str, path: str) -> str:
     Base URLs follow each official SDK: OpenAI-style ones include /v1, Anthropic's does not."""
     override = ctx.options.base_url or ctx.settings.base_url
     if override:
+        problem = url_problem(override)
+        if problem:
+            where = "--base-url" if ctx.options.base_url else f"providers.{ctx.provider}.base_url"
+            raise ToolchoiceError(f"{where} {redact_url(override)}: {problem}",
+                                  hint="give scheme://host[:port]/path only")
         ctx.ledger.info("endpoint.base_url", f"base URL {override} replaces {default_base}")
         return override.rstrip("/") + path
     return default_base + path
@@ -437,6 +478,51 @@ def with_user_headers(ctx: Context, headers: dict[str, str]) -> dict[str, str]:
         headers = {k: v for k, v in headers.items() if k.lower() != name.lower()}
         headers[name] = value
     return headers
+
+
+_ENV_NAME = re.compile(r"\$(?:\{([A-Z_][A-Z0-9_]*)\}|([A-Z_][A-Z0-9_]*))(?![A-Za-z0-9_])")  # as the transport resolves
+
+
+def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
+    """Which environment variables the request reads at send time, and where each one goes.
+
+    A provider's own key variables (the capability table's ``key_env``) are read without asking, to
+    the provider's own host. Anything else a scenario file names (``$NAME`` in a header,
+    ``api_key_env``) is read only when the user allowed it (``--allow-env NAME``, or
+    ``TOOLCHOICE_ALLOW_ENV``): a scenario someone else wrote must not mail ``$GITHUB_TOKEN`` to a
+    server of its choosing. Allowed ones are warnings naming the header and host (so --strict
+    refuses them), others errors; so is the provider's own key sent to a base URL the scenario
+    file chose."""
+    from urllib.parse import urlsplit
+
+    own = set(ctx.cap.key_env)
+    host = urlsplit(url).netloc or url
+    reads: dict[str, list[str]] = {}
+    for name, value in headers.items():
+        for match in _ENV_NAME.finditer(value):
+            reads.setdefault(match.group(1) or match.group(2), []).append(f"header {name}")
+    for match in _ENV_NAME.finditer(url):
+        var = match.group(1) or match.group(2)
+        if var in ctx.key_env:  # the only placeholders a URL resolves (Gemini's ?key=)
+            reads.setdefault(var, []).append("the URL")
+    allowed = set(ctx.options.allow_env)
+    for var, places in reads.items():
+        where = f"{' and '.join(dict.fromkeys(places))} to {host}"
+        source = (f"providers.{ctx.provider}.api_key_env" if var == ctx.settings.api_key_env
+                  else f"providers.{ctx.provider}.headers")
+        if var in own:
+            if ctx.settings.base_url and not ctx.options.base_url:
+                ctx.ledger.warning("env.key_destination", f"${var} is sent in {where}, a base URL the scenario "
+                                   f"file sets (providers.{ctx.provider}.base_url)")
+            continue
+        if var in allowed:
+            ctx.ledger.warning("env.allowed", f"${var} (allowed by --allow-env) is read from the environment "
+                               f"and sent in {where}")
+        else:
+            ctx.ledger.error("env.not_allowed", f"{source} reads ${var} from the environment and would send it "
+                             f"in {where}; only {' / '.join(ctx.cap.key_env) or 'no variable'} is read without "
+                             f"asking: pass --allow-env {var} (or set TOOLCHOICE_ALLOW_ENV={var}) if you trust "
+                             "this file")
 
 
 def tool_names(items: Any, *path: str) -> list[str]:
@@ -467,12 +553,16 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
     toolConfig for a tool history even when ``none`` is emulated by leaving tools out). ``final_lint``
     checks the body after ``extra`` is merged, so a conflict written in ``extra`` is caught too."""
     settings, ledger, plan = ctx.settings, ctx.ledger, ctx.plan
+    if ctx.scenario.system_role == "developer" and ctx.scenario.system is not None and not ctx.developer_sent:
+        ledger.info("system.developer_as_system", f"{ctx.cap.title} has no developer role: the developer message "
+                    "is sent as the system prompt")
     if settings.extra:
         body = merge_extra(ctx, body)
     if final_lint is not None:
         final_lint(ctx, body)
     if settings.headers:
         headers = with_user_headers(ctx, headers)
+    check_environment(ctx, url, headers)
     if ctx.options.strict and ledger.warnings and not ledger.errors:
         count = ledger.warnings
         ledger.error("strict.refused", f"--strict: {count} warning{'s' if count != 1 else ''} above refuse this request")
@@ -504,13 +594,15 @@ def history_arguments_json(arguments: dict[str, Any]) -> str:
 
 
 def chat_messages(ctx: Context, assistant: Callable[[Message], dict[str, Any]],
-                  tool: Callable[[Message], dict[str, Any]]) -> list[dict[str, Any]]:
+                  tool: Callable[[Message], dict[str, Any]], developer_role: bool = False) -> list[dict[str, Any]]:
     """The role-per-message history most chat APIs take: system first, users as they are, assistant
     turns and tool results in the provider's own encoding. A tool result's is_error, which these APIs
     have no field for, is recorded in the ledger."""
     out: list[dict[str, Any]] = []
     if ctx.scenario.system is not None:
-        out.append({"role": "system", "content": ctx.scenario.system})
+        developer = developer_role and ctx.scenario.system_role == "developer"
+        ctx.developer_sent = developer
+        out.append({"role": "developer" if developer else "system", "content": ctx.scenario.system})
     for m in ctx.scenario.messages:
         if m.role == "user":
             out.append({"role": "user", "content": m.content})

@@ -2,13 +2,20 @@
 
 The only module that imports httpx (inside the functions that need it), so `render` never loads it.
 Keys live in the environment: a Request carries ``$ENV_VAR`` placeholders, resolved here at send
-time and never returned; every string this module hands back (bodies, error text) is passed
-through ``redact`` first.
+time and never returned. A Response keeps the body exactly as received (``text``, ``body``) so that
+parsing never depends on redaction (a short key such as ``a`` must not rewrite ``false``); what is
+shown or saved goes through ``Response.shown_text`` / ``shown_body`` / ``redactor``. Error texts and
+headers are redacted here already.
+
+Bounds: a body is read up to ``SendLimits.max_body_bytes`` after decoding (a gzip bomb stops
+there); retries are at most ``MAX_RETRIES``; timeouts must be finite and positive.
 
 Retry rules follow the official OpenAI/Anthropic Python SDKs (openai-python ``_base_client.py``:
 408, 409, 429 and 5xx are retried; ``retry-after-ms`` is preferred over ``retry-after``, which may
 be seconds or an HTTP date; ``x-should-retry`` overrides; backoff 0.5 s doubling to at most 8 s
-with up to 25% jitter); 529 is Anthropic's overloaded_error.
+with up to 25% jitter); 529 is Anthropic's overloaded_error. A server wait is taken only when
+``0 < wait <= 60`` (``_calculate_retry_timeout`` in both SDKs): ``Retry-After: 0`` or a date in the
+past gets the exponential backoff, never an immediate retry.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import asyncio
 import email.utils
 import functools
 import json
+import math
 import os
 import random
 import re
@@ -25,8 +33,12 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Mapping
 
 from .model import MissingKey, Request, ToolchoiceError, wire_json
+from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
+                        safe_json_text)
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+MAX_RETRIES = 10  # the most --retries any command accepts (each SDK's default is 2)
+DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024  # decoded response bytes read before giving up
 
 
 @functools.lru_cache(maxsize=None)
@@ -40,8 +52,8 @@ def user_agent() -> str:
         return "toolchoice"
 
 
-# $NAME or ${NAME}; names start with a letter or _ (so "$5" is not a placeholder)
-_PLACEHOLDER = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+# $NAME or ${NAME} in upper case, as `render -f curl` leaves them for the shell ("$home", "$5" are text)
+_PLACEHOLDER = re.compile(r"\$(?:\{([A-Z_][A-Z0-9_]*)\}|([A-Z_][A-Z0-9_]*))(?![A-Za-z0-9_])")
 
 
 @dataclass(frozen=True)
@@ -51,10 +63,35 @@ class Timeouts:
     connect: float = 10.0
     read: float = 120.0
 
+    def __post_init__(self) -> None:
+        for value in (self.connect, self.read):
+            check_seconds(value)
+
     @classmethod
     def from_total(cls, seconds: float) -> "Timeouts":
         """``--timeout S``: S for reads, at most 10 s (and at most S) to connect."""
+        check_seconds(seconds)
         return cls(connect=min(10.0, seconds), read=seconds)
+
+
+MAX_TIMEOUT = 3600.0
+
+
+def check_seconds(seconds: float, option: str = "--timeout") -> float:
+    """A timeout must be a finite number of seconds, > 0 and at most an hour: ``nan`` compares false
+    with everything and would turn every read into an instant timeout; ``inf`` never ends."""
+    if not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT:
+        raise ToolchoiceError(f"{option} {seconds}: give a number of seconds greater than 0 and at most "
+                              f"{MAX_TIMEOUT:.0f}", hint="for example --timeout 60")
+    return float(seconds)
+
+
+def check_retries(retries: int, option: str = "--retries") -> int:
+    """Retries are bounded alike in every command: 0 to MAX_RETRIES."""
+    if isinstance(retries, bool) or not isinstance(retries, int) or not 0 <= retries <= MAX_RETRIES:
+        raise ToolchoiceError(f"{option} {retries}: give a whole number from 0 to {MAX_RETRIES}",
+                              hint="each retry waits longer (0.5 s doubling to 8 s); the SDKs default to 2")
+    return retries
 
 
 @dataclass(frozen=True)
@@ -64,6 +101,23 @@ class RetryPolicy:
     max_delay: float = 8.0
     max_server_wait: float = 60.0  # a longer Retry-After is not waited for: the attempt is final
     total_budget: float = 180.0  # no retry starts once attempts + waits would pass this
+
+    def __post_init__(self) -> None:
+        check_retries(self.retries)
+
+
+@dataclass(frozen=True)
+class SendLimits:
+    """How much of a response is read. ``max_body_bytes`` counts decoded bytes (after gzip/deflate),
+    so a small compressed body that expands without end stops at the cap too."""
+
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+
+    def __post_init__(self) -> None:
+        if isinstance(self.max_body_bytes, bool) or not isinstance(self.max_body_bytes, int) \
+                or self.max_body_bytes < 1024:
+            raise ToolchoiceError(f"the response size cap must be a whole number of bytes >= 1024, "
+                                  f"not {self.max_body_bytes!r}")
 
 
 @dataclass(frozen=True)
@@ -83,17 +137,33 @@ class Attempt:
 
 @dataclass
 class Response:
-    """The final outcome of a send. ``status`` is None when no HTTP response arrived."""
+    """The final outcome of a send. ``status`` is None when no HTTP response arrived.
+
+    ``text`` and ``body`` are the body as received (NOT redacted): parse them, never print or save
+    them; show ``shown_text()`` / ``shown_body()`` and pass anything else derived from them through
+    ``redactor``. ``headers``, ``json_error``, ``transport_error``, ``stopped`` and the attempts'
+    errors are redacted already."""
 
     status: int | None
-    headers: dict[str, str]
-    text: str  # raw body text, redacted
-    body: Any  # parsed JSON (redacted), or None when the body is not JSON
+    headers: dict[str, str]  # lower-case names, redacted
+    text: str  # the body text as received: for parsing only
+    body: Any  # parsed JSON of the body as received, or None when it is not JSON: for parsing only
     json_error: str | None  # why the body is not JSON, when it is not
     latency_ms: float  # of the final attempt
     elapsed_ms: float  # all attempts and waits
     attempts: list[Attempt] = field(default_factory=list)
     transport_error: str | None = None
+    stopped: str | None = None  # why no retry followed a retryable answer (a Retry-After too long, ...)
+    redactor: Redactor = field(default_factory=lambda: Redactor({}), repr=False)
+
+    def shown_text(self) -> str:
+        """The body text safe to show or save (every secret spelling replaced, also when the server
+        escaped it character by character)."""
+        return safe_json_text(self.text, self.body, self.redactor)
+
+    def shown_body(self) -> Any:
+        """The parsed body with every secret replaced in every string."""
+        return self.redactor.data(self.body)
 
     @property
     def ok(self) -> bool:
@@ -120,47 +190,6 @@ class Prepared:
         return f"Prepared({self.method} {self.display_url})"
 
 
-def _spellings(value: str) -> set[str]:
-    """A secret as it may appear in text: verbatim, JSON-escaped, and with '/' escaped as '\\/'."""
-    escaped = json.dumps(value)[1:-1]
-    return {value, escaped, value.replace("/", "\\/"), escaped.replace("/", "\\/")}
-
-
-def redact(text: str, secrets: Mapping[str, str]) -> str:
-    """Replace every occurrence of a secret value (in any spelling) with its placeholder."""
-    forms = sorted(((form, secrets[value]) for value in secrets if value for form in _spellings(value)),
-                   key=lambda pair: len(pair[0]), reverse=True)
-    for form, placeholder in forms:
-        text = text.replace(form, placeholder)
-    return text
-
-
-def redact_data(value: Any, secrets: Mapping[str, str]) -> Any:
-    """``redact`` applied to every string (keys included) inside parsed JSON."""
-    if not secrets:
-        return value
-    if isinstance(value, str):
-        return redact(value, secrets)
-    if isinstance(value, list):
-        return [redact_data(v, secrets) for v in value]
-    if isinstance(value, dict):
-        return {redact(str(k), secrets): redact_data(v, secrets) for k, v in value.items()}
-    return value
-
-
-def environment_secrets(environ: Mapping[str, str], names: tuple[str, ...] = ()) -> dict[str, str]:
-    """Every provider key variable (and ``names``) set in the environment, as value -> $NAME, for
-    redacting output that never went through ``prepare`` (e.g. `parse` of a saved body)."""
-    from .capabilities import CAPABILITIES
-
-    found: dict[str, str] = {}
-    for name in (*{n for cap in CAPABILITIES.values() for n in cap.key_env}, *names):
-        value = environ.get(name)
-        if value and len(value) >= 4:
-            found[value] = f"${name}"
-    return found
-
-
 def _key_value(request: Request, environ: Mapping[str, str]) -> str | None:
     """The value of the first non-empty variable in ``key_env``."""
     return next((environ[name] for name in request.key_env if environ.get(name)), None)
@@ -181,9 +210,20 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
     missing: list[str] = []
 
     def usable(name: str, value: str) -> str:
+        """A value that can travel in an HTTP header; the errors say where the problem is, never
+        what the value is."""
         if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
             raise ToolchoiceError(f"{who}${name} holds a control character (a line ending from a .env file?)",
                                   hint=f"set {name} to the key alone")
+        if value != value.strip():
+            end = "start" if value[:1].isspace() else "end"
+            raise ToolchoiceError(f"{who}${name} has a space at its {end}, which no HTTP header can carry",
+                                  hint=f"set {name} to the key alone, without spaces")
+        bad = next((i for i, ch in enumerate(value) if ord(ch) > 126), None)
+        if bad is not None:
+            raise ToolchoiceError(f"{who}${name} holds a non-ASCII character (character {bad + 1} of "
+                                  f"{len(value)}), which no HTTP header can carry",
+                                  hint=f"check {name}: a key copied with a typographic quote or dash?")
         return value
 
     def resolve(match: re.Match[str], *, in_header: bool) -> str:
@@ -241,6 +281,11 @@ def _check_url(url: str, shown: str, who: str) -> None:
                               hint="check --base-url") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ToolchoiceError(f"{who}cannot send to {shown}: not an http(s) URL", hint="check --base-url") from None
+    if "@" in parts.netloc:  # endpoint() refuses it in a base URL; a request built another way too
+        from .translation import redact_url, url_problem
+
+        raise ToolchoiceError(f"{who}cannot send to {redact_url(shown)}: {url_problem(shown)}",
+                              hint="check --base-url")
 
 
 # ---- retry decisions (pure) --------------------------------------------------------------
@@ -298,11 +343,11 @@ def next_wait(retry_number: int, status: int | None, headers: Mapping[str, str],
     if status is not None and not should_retry(status, headers):
         return None
     server = retry_after(headers) if status is not None else None
-    if server is not None:
-        if server[0] > policy.max_server_wait:
-            return None
+    if server is not None and server[0] > policy.max_server_wait:
+        return None
+    if server is not None and server[0] > 0:
         wait = server
-    else:
+    else:  # no header, or 0 / a date already past: as the SDKs do, back off instead of retrying at once
         wait = (backoff(retry_number, policy, rng), "backoff")
     if elapsed + wait[0] > policy.total_budget:
         return None
@@ -319,7 +364,14 @@ def _retryable_exception(exc: Exception) -> bool:
 
 
 def _describe(exc: Exception, prepared: Prepared) -> str:
+    import errno
+
     import httpx
+
+    if _os_errno(exc) in (errno.EMFILE, errno.ENFILE):
+        return redact(f"this machine ran out of file descriptors (too many open files) before the request "
+                      f"could be sent; lower --concurrency or raise `ulimit -n` ({prepared.method} "
+                      f"{prepared.display_url})", prepared.secrets)
 
     kind = {
         httpx.ConnectTimeout: "connect timeout",
@@ -333,21 +385,35 @@ def _describe(exc: Exception, prepared: Prepared) -> str:
         httpx.UnsupportedProtocol: "unsupported URL",
     }
     label = next((text for cls, text in kind.items() if isinstance(exc, cls)), type(exc).__name__)
-    detail = str(exc).strip()
+    detail = printable(str(exc)).strip()
     text = f"{label}: {detail}" if detail else label
     return redact(f"{text} ({prepared.method} {prepared.display_url})", prepared.secrets)
 
 
-def _decode(raw: bytes, encoding: str | None, secrets: Mapping[str, str]) -> tuple[str, Any, str | None]:
+def _os_errno(exc: BaseException) -> int | None:
+    """The errno of the OSError behind an httpx/httpcore exception, if any."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, OSError) and exc.errno is not None:
+            return exc.errno
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+        seen += 1
+    return None
+
+
+def _decode(raw: bytes, encoding: str | None) -> tuple[str, Any, str | None]:
+    """The body as received: its text, its JSON (or None) and why it is not JSON. Never redacted:
+    parsing reads the real bytes."""
     try:
         text = raw.decode(encoding or "utf-8")
     except (LookupError, UnicodeDecodeError):
         text = raw.decode("utf-8", errors="replace")
-    text = redact(text, secrets)
     if not text.strip():
         return text, None, "empty body"
     try:
-        return text, redact_data(json.loads(text), secrets), None
+        return text, json.loads(text), None
+    except RecursionError:
+        return text, None, "not JSON this program can read: it nests too deeply"
     except ValueError as exc:
         return text, None, f"not JSON: {exc}"
 
@@ -412,24 +478,47 @@ class _Attempts:
             return None
         return wait[0]
 
+    def too_large(self, limits: "SendLimits") -> None:
+        """The body passed the size cap: the attempt is final, nothing of it is kept."""
+        mib = limits.max_body_bytes / (1024 * 1024)
+        error = (f"response body larger than {mib:g} MiB once decoded; reading stopped there "
+                 f"({self.prepared.method} {self.prepared.display_url})")
+        self._record(None, error, None)
+        self.response = self._final(None, {}, b"", None, error)
+
     def _final(self, status: int | None, headers: Mapping[str, str], raw: bytes, encoding: str | None,
                error: str | None) -> Response:
-        secrets = self.prepared.secrets
-        text, body, json_error = ("", None, None) if status is None else _decode(raw, encoding, secrets)
+        redactor = Redactor(self.prepared.secrets)
+        text, body, json_error = ("", None, None) if status is None else _decode(raw, encoding)
         return Response(
             status=status,
-            headers={k.lower(): redact(v, secrets) for k, v in headers.items()},
-            text=text, body=body, json_error=json_error,
+            headers={k.lower(): redactor.text(printable(v)) for k, v in headers.items()},
+            text=text, body=body, json_error=redactor.text(json_error) if json_error else None,
             latency_ms=self.attempts[-1].latency_ms if self.attempts else 0.0,
             elapsed_ms=(time.perf_counter() - self.started) * 1000.0,
-            attempts=self.attempts, transport_error=error,
+            attempts=self.attempts, transport_error=error, stopped=self._stopped(status, headers),
+            redactor=redactor,
         )
+
+    def _stopped(self, status: int | None, headers: Mapping[str, str]) -> str | None:
+        """Why a retryable answer was not retried, when that was not just running out of retries."""
+        if status is None or status < 300 or not should_retry(status, headers):
+            return None
+        if len(self.attempts) > self.policy.retries:
+            return None
+        server = retry_after(headers)
+        if server is not None and server[0] > self.policy.max_server_wait:
+            return (f"not retried: the server asked to wait {server[0]:g} s ({server[1]}), longer than the "
+                    f"{self.policy.max_server_wait:g} s this program waits")
+        return (f"not retried: another attempt would pass the {self.policy.total_budget:g} s "
+                "budget for all attempts and waits")
 
 
 def send(request: Request, *, provider: str = "", timeouts: Timeouts = Timeouts(),
          policy: RetryPolicy = RetryPolicy(), environ: Mapping[str, str] | None = None,
          prepared: Prepared | None = None, sleep: Callable[[float], None] = time.sleep,
-         rng: Callable[[], float] = random.random, client: Any = None) -> Response:
+         rng: Callable[[], float] = random.random, client: Any = None,
+         limits: SendLimits = SendLimits()) -> Response:
     """Send ``request`` (blocking), retrying per ``policy``. HTTP and network failures come back in
     the Response; ToolchoiceError is raised only for a missing key or an unusable URL."""
     import httpx
@@ -445,11 +534,18 @@ def send(request: Request, *, provider: str = "", timeouts: Timeouts = Timeouts(
                 deadline = time.monotonic() + _attempt_limit(client)
                 with client.stream(prepared.method, prepared.url, headers=prepared.headers,
                                    content=prepared.content) as r:
-                    chunks = []
+                    chunks, size = [], 0
                     for chunk in r.iter_bytes():
+                        size += len(chunk)
+                        if size > limits.max_body_bytes:
+                            chunks = []
+                            break
                         chunks.append(chunk)
                         if time.monotonic() > deadline:
                             raise _too_slow(httpx)
+                    if size > limits.max_body_bytes:
+                        loop.too_large(limits)
+                        return loop.response  # type: ignore[return-value]
                     raw = b"".join(chunks)
                     wait = loop.answered(r.status_code, r.headers, raw, r.encoding)
             except httpx.HTTPError as exc:
@@ -469,7 +565,8 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
                      policy: RetryPolicy = RetryPolicy(), environ: Mapping[str, str] | None = None,
                      prepared: Prepared | None = None,
                      sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-                     rng: Callable[[], float] = random.random, client: Any = None) -> Response:
+                     rng: Callable[[], float] = random.random, client: Any = None,
+                     limits: SendLimits = SendLimits()) -> Response:
     """``send`` for asyncio; pass a shared client (``new_async_client``) to run samples concurrently."""
     import httpx
 
@@ -482,9 +579,12 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
             loop.begin()
             try:
                 try:
-                    r, raw = await asyncio.wait_for(_fetch(client, prepared), _attempt_limit(client))
+                    r, raw = await asyncio.wait_for(_fetch(client, prepared, limits), _attempt_limit(client))
                 except asyncio.TimeoutError:
                     raise _too_slow(httpx) from None
+                if raw is None:
+                    loop.too_large(limits)
+                    return loop.response  # type: ignore[return-value]
                 wait = loop.answered(r.status_code, r.headers, raw, r.encoding)
             except httpx.HTTPError as exc:
                 wait = loop.failed(exc)
@@ -510,9 +610,20 @@ def _too_slow(httpx: Any) -> Exception:
     return httpx.ReadTimeout("the response as a whole took longer than the timeout allows")
 
 
-async def _fetch(client: Any, prepared: Prepared) -> tuple[Any, bytes]:
-    r = await client.request(prepared.method, prepared.url, headers=prepared.headers, content=prepared.content)
-    return r, await r.aread()
+async def _fetch(client: Any, prepared: Prepared, limits: SendLimits = SendLimits()) -> tuple[Any, bytes | None]:
+    """The response and its decoded body, or None for the body once it passes ``limits``."""
+    request = client.build_request(prepared.method, prepared.url, headers=prepared.headers, content=prepared.content)
+    r = await client.send(request, stream=True)
+    try:
+        chunks, size = [], 0
+        async for chunk in r.aiter_bytes():
+            size += len(chunk)
+            if size > limits.max_body_bytes:
+                return r, None
+            chunks.append(chunk)
+        return r, b"".join(chunks)
+    finally:
+        await r.aclose()
 
 
 # Connections per httpx client when many requests are in flight. httpcore's pool examines every

@@ -97,6 +97,8 @@ def argument_errors(tool: Tool | None, call: ToolCall) -> list[str]:
         errors = sorted(checked.iter_errors(call.arguments), key=lambda e: (e.json_path, e.message))
     except (Unresolvable, exceptions._RefResolutionError) as exc:  # a $ref to nowhere, or off-site (never fetched)
         return [f"schema: a $ref cannot be resolved ({exc}); arguments not checked"]
+    except RecursionError:  # a $ref cycle that never reaches a value ($defs a -> b -> a)
+        return ["schema: its $refs loop without end; arguments not checked"]
     shown = [f"{e.json_path}: {e.message}" for e in errors[:MAX_SCHEMA_ERRORS]]
     if len(errors) > MAX_SCHEMA_ERRORS:
         shown.append(f"… and {len(errors) - MAX_SCHEMA_ERRORS} more")
@@ -138,6 +140,19 @@ _CHECKED: dict[str, Any] = {}
 _CHECKED_MAX = 1024  # distinct schemas kept; past that the cache starts over
 
 
+def _offline_registry() -> Any:
+    """A ``referencing`` registry that resolves only references inside the schema itself: judging a
+    reply is offline, so a ``$ref`` to ``http://…`` or ``file://…`` is never fetched or read (without
+    a registry jsonschema would fetch it with urllib) and reports as unresolvable instead."""
+    from referencing import Registry
+    from referencing.exceptions import NoSuchResource
+
+    def refuse(uri: str) -> Any:
+        raise NoSuchResource(ref=uri)
+
+    return Registry(retrieve=refuse)  # type: ignore[call-arg]
+
+
 def _checked(schema: Any) -> Any:
     """The validator for ``schema`` (checked against its metaschema once), or the "schema: …" line."""
     key = repr(schema)  # the content, not the object: Tool.schema() may build a fresh dict per call
@@ -151,7 +166,7 @@ def _checked(schema: Any) -> Any:
         try:
             cls = validators.validator_for(schema)
             cls.check_schema(schema)
-            found = cls(schema)
+            found = cls(schema, registry=_offline_registry())
         except exceptions.SchemaError as exc:
             found = f"schema: the tool's own schema is invalid ({exc.message}); arguments not checked"
         if len(_CHECKED) >= _CHECKED_MAX:

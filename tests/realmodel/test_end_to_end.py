@@ -158,7 +158,7 @@ def test_send_repeat_5_counts_add_up(llama_server: str, tmp_path: Path) -> None:
         assert sample["status"] == 200 and sample["error"] is None
         assert_schema_valid_calls(sample["reply"], "get_time")
     assert data["rates"]["obeyed"]["rate"] == 1.0
-    assert data["latency_ms"]["n"] == 5 and data["latency_ms"]["p50"] > 0
+    assert data["latency_percentiles_ms"]["n"] == 5 and data["latency_percentiles_ms"]["p50"] > 0
     assert data["tokens"]["input_total"] == 5 * data["results"][0]["reply"]["usage"]["input_tokens"]
 
 

@@ -1,0 +1,101 @@
+"""`toolchoice doctor`: what this machine would send with — which provider key variables are set
+(names only: a value is never read into the output), base-URL overrides in a scenario, proxy
+variables, and the versions of toolchoice, Python and its dependencies."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from toolchoice.providers.core.capabilities import CAPABILITIES
+
+from .exits import handled
+from .output import write
+
+DEPENDENCIES = ("typer", "rich", "httpx", "pyyaml", "jsonschema")
+PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY",
+                   "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR")
+
+
+class DoctorFormat(str, Enum):
+    pretty = "pretty"
+    json = "json"
+
+
+def _version(name: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+
+
+def _key_optional() -> dict[str, bool]:
+    """Which providers send without a key (local servers), as their translators say."""
+    from toolchoice.providers.core.registry import translate
+    from toolchoice.providers.core.scenario import load_scenario_text
+
+    probe = load_scenario_text("tools: [{name: t}]\nmessages: [{role: user, content: hi}]\n", "<doctor>")
+    out = {}
+    for provider in CAPABILITIES:
+        request = translate(provider, probe).request
+        out[provider] = bool(request is not None and request.key_optional)
+    return out
+
+
+def report(scenario: Optional[Path]) -> dict[str, Any]:
+    keys = []
+    optional = _key_optional()
+    for provider, cap in CAPABILITIES.items():
+        set_names = [name for name in cap.key_env if os.environ.get(name)]
+        keys.append({"provider": provider, "variables": list(cap.key_env), "set": set_names,
+                     "key_optional": optional[provider], "ready": bool(set_names) or optional[provider]})
+    overrides: list[dict[str, str]] = []
+    if scenario is not None:
+        from .inputs import load_path
+
+        loaded = load_path(scenario)
+        overrides = [{"provider": pid, "base_url": settings.base_url} for pid, settings in loaded.providers.items()
+                     if settings.base_url]
+    return {"toolchoice": _version("toolchoice"), "python": platform.python_version(), "executable": sys.executable,
+            "dependencies": {name: _version(name) for name in DEPENDENCIES},
+            "keys": keys, "base_url_overrides": overrides,
+            "proxy_variables_set": [name for name in PROXY_VARIABLES if os.environ.get(name)]}
+
+
+@handled
+def doctor(
+    scenario: Optional[Path] = typer.Argument(None, help="Also list the base URLs this scenario overrides.",
+                                              show_default=False),
+    format: DoctorFormat = typer.Option(DoctorFormat.pretty, "--format", "-f", help="pretty or json."),
+) -> None:
+    """Check the set-up: key variables set (names only), base-URL overrides, proxies and versions."""
+    data = report(scenario)
+    if format is DoctorFormat.json:
+        write(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    deps = ", ".join(f"{k} {v or 'missing'}" for k, v in data["dependencies"].items())
+    lines = [f"toolchoice {data['toolchoice']} · Python {data['python']} ({data['executable']})", f"  {deps}", "",
+             "keys (names only; values are never shown):"]
+    for row in data["keys"]:
+        if row["set"]:
+            state = f"{' / '.join(row['set'])} set"
+        elif row["key_optional"]:
+            state = f"no key needed (a local server; {row['variables'][0]} if yours wants one)"
+        else:
+            state = f"missing: export {row['variables'][0]}"
+        lines.append(f"  {'✔' if row['ready'] else '✘'} {row['provider']:<17} {state}")
+    if scenario is not None:
+        lines += ["", f"base URLs overridden in {scenario}:"]
+        lines += [f"  {o['provider']:<17} {o['base_url']}" for o in data["base_url_overrides"]] or ["  (none)"]
+    lines += ["", "proxy variables set: " + (", ".join(data["proxy_variables_set"]) or "(none)"),
+              "--base-url on the command line overrides any of these for one run."]
+    write("\n".join(lines))

@@ -1,0 +1,75 @@
+"""`toolchoice init [FILE]`: a commented starter scenario, ready for render/compare/send."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from toolchoice.providers.core.model import ToolchoiceError
+
+from .exits import handled
+from .output import write
+
+STARTER = """\
+# A toolchoice scenario: the tools, a neutral tool_choice, the conversation, per-provider settings.
+# Try it:   toolchoice compare {name}            (dry run: no key, no network)
+#           toolchoice render {name} -p openai   (the exact request and its ledger)
+# Editors with the YAML language server autocomplete this file with the line below
+# (`toolchoice schema scenario --path` prints where the schema is installed):
+# yaml-language-server: $schema={schema}
+
+tools:                           # name, description, parameters (JSON Schema of the arguments)
+  - name: get_weather
+    description: Current weather for a city.
+    parameters:
+      type: object
+      properties:
+        city: {{type: string, description: "City name, e.g. Paris"}}
+        unit: {{type: string, enum: [celsius, fahrenheit]}}
+      required: [city]
+  - name: get_time
+    description: Current local time for a city.
+    parameters:
+      type: object
+      properties:
+        city: {{type: string}}
+      required: [city]
+
+# auto | none | required | a tool's name | {{allowed: [get_weather, get_time], mode: required}}
+tool_choice: get_weather
+parallel_tool_calls: false       # optional: at most one call per turn
+
+messages:                        # a system/developer message may come first; then user / assistant / tool
+  - {{role: system, content: You answer with tools when they help.}}
+  - {{role: user, content: "What's the weather in Paris?"}}
+
+providers:                       # optional, per provider id (toolchoice providers lists them)
+  openai: {{model: gpt-4o-mini}}
+  anthropic: {{model: claude-sonnet-4-5, max_tokens: 1024}}
+"""
+
+
+@handled
+def init(
+    file: Optional[Path] = typer.Argument(None, help="Where to write the starter scenario (default: stdout).",
+                                          show_default=False),
+    force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
+) -> None:
+    """Write a commented starter scenario."""
+    from importlib import resources
+
+    schema = resources.files("toolchoice.cli").joinpath("schemas", "scenario.schema.json")
+    text = STARTER.format(name=file or "scenario.yaml", schema=schema)
+    if file is None or str(file) == "-":
+        sys.stdout.write(text)
+        return
+    if file.exists() and not force:
+        raise ToolchoiceError(f"{file} exists", hint="give another name, or --force to overwrite it")
+    try:
+        file.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise ToolchoiceError(f"cannot write {file}: {exc.strerror}") from None
+    write(f"wrote {file}: try `toolchoice compare {file}`")

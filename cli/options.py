@@ -1,0 +1,107 @@
+"""The one option vocabulary every command uses: the same flags, short flags, defaults and bounds.
+
+Help texts are written for rich's markup, which reads ``[...]`` as a style tag: ``_h`` escapes the
+brackets so examples like ``'{allowed: [a, b], mode: auto}'`` show as written. No rich import here
+(render's start-up): the escape is rich's documented backslash.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+import typer
+
+
+def _h(text: str) -> str:
+    """Help text with rich markup's square brackets escaped (``\\[`` is a literal bracket)."""
+    return text.replace("[", "\\[")
+
+
+# ---- send settings: one set of defaults and bounds for send, compare --send, probe (and run) ----
+TIMEOUT_DEFAULT = 120.0
+TIMEOUT_MIN, TIMEOUT_MAX = 0.1, 3600.0
+RETRIES_DEFAULT = 2
+RETRIES_MIN, RETRIES_MAX = 0, 10
+CONCURRENCY_DEFAULT = 4
+CONCURRENCY_MIN, CONCURRENCY_MAX = 1, 64
+REPEAT_MIN, REPEAT_MAX = 1, 1000
+
+
+def scenarios_argument() -> Any:
+    return typer.Argument(..., help=_h("Scenario file(s), YAML or JSON; several run one after another "
+                                       "(configs/*.yaml); - reads one from stdin."), show_default=False)
+
+
+SCENARIOS = scenarios_argument()
+PROVIDER = typer.Option(None, "--provider", "-p", "--providers",
+                        help=_h("Provider id(s): repeatable, comma lists (-p openai,anthropic) or 'all'. "
+                                "Default: the scenario's providers, else all."))
+PROVIDER_ONE = typer.Option(..., "--provider", "-p", help="Provider id (one).", show_default=False)
+TOOL_CHOICE = typer.Option(None, "--tool-choice",
+                           help=_h("Override the scenario's tool_choice (same spellings: auto, none, required, any, "
+                                   "NAME, '{tool: NAME}', '{allowed: [a, b], mode: auto}', ...)."))
+MODEL = typer.Option(None, "--model", "-m",
+                     help=_h("Model: one for every selected provider, or PROVIDER=MODEL per provider "
+                             "(repeatable: -m openai=gpt-4o -m anthropic=claude-sonnet-4-5)."))
+BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's convention: OpenAI-style ones include /v1).")
+STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")
+NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provider supports natively; refuse "
+                          "emulations.")
+CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
+
+TIMEOUT = typer.Option(TIMEOUT_DEFAULT, "--timeout", min=TIMEOUT_MIN, max=TIMEOUT_MAX,
+                       help="Seconds to wait for a response (reads); connecting waits at most 10 s.")
+RETRIES = typer.Option(RETRIES_DEFAULT, "--retries", min=RETRIES_MIN, max=RETRIES_MAX,
+                       help="Retries on 408/409/429/5xx/529 and connection errors.")
+CONCURRENCY = typer.Option(CONCURRENCY_DEFAULT, "--concurrency", "-k", min=CONCURRENCY_MIN, max=CONCURRENCY_MAX,
+                           help="Requests in flight at once.")
+REPEAT = typer.Option(1, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX,
+                      help="Samples per provider; the verdicts are tallied.")
+MIN_OBEYED = typer.Option(None, "--min-obeyed", min=0.0, max=1.0,
+                          help="With --repeat: exit 4 when a provider's obeyed rate is below this (e.g. 0.95).")
+SAVE_DIR = typer.Option(None, "--save", help="Write each sample's request, raw response and parsed reply as JSON "
+                        "files into this folder.")
+RAW = typer.Option(False, "--raw", help="Also show the raw response body.")
+
+
+def format_option(default: Any, choices: str) -> Any:
+    return typer.Option(default, "--format", "-f", help=f"{choices}.")
+
+
+class Dialect(str, Enum):
+    api = "api"
+    langchain = "langchain"
+
+
+DIALECT = typer.Option(Dialect.api, "--dialect", help="api: what each API accepts. langchain: what LangChain's "
+                       "bind_tools would send instead (or refuse), each difference in the ledger.")
+
+
+# ---- environment variables a scenario may read (issue 16, finding 4) ----
+ALLOW_ENV = typer.Option(None, "--allow-env", metavar="NAME",
+                         help="Let the scenario read this environment variable (repeatable, comma lists) beyond the "
+                              "provider's own key: for $NAME in providers.<id>.headers or providers.<id>.api_key_env. "
+                              "Also read from $TOOLCHOICE_ALLOW_ENV.")
+ALLOW_ENV_SETTING = "TOOLCHOICE_ALLOW_ENV"  # the user-level setting: names, comma- or space-separated
+
+
+def allowed_env(names: Any) -> tuple[str, ...]:
+    """--allow-env NAME values (repeatable, comma lists) and the names in $TOOLCHOICE_ALLOW_ENV."""
+    import os
+    import re
+
+    found: list[str] = []
+    if not isinstance(names, (list, tuple)):  # render() called as a function (send --dry-run): the default
+        names = None
+    for item in [*(names or []), os.environ.get(ALLOW_ENV_SETTING, "")]:
+        for name in re.split(r"[,\s]+", item.strip()):
+            if not name:
+                continue
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                from toolchoice.providers.core.model import ToolchoiceError
+
+                raise ToolchoiceError(f"--allow-env {name!r}: not an environment variable name",
+                                      hint="give the name without $, e.g. --allow-env MY_TOKEN")
+            found.append(name)
+    return tuple(dict.fromkeys(found))

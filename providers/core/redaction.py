@@ -1,0 +1,234 @@
+"""Keeping API keys out of everything shown or saved.
+
+A *secret* is a resolved key value mapped to the placeholder it stands for (``{"sk-…": "$OPENAI_API_KEY"}``).
+Redaction replaces it in text or in parsed data, before anything is laid out: rich wraps and cuts
+lines, so a key that reaches the layout whole may leave it in two halves nobody can match.
+
+What counts as the key in a text:
+
+- the value itself and its escaped spellings (JSON ``\\"``/``\\\\``, ``\\/``, every character
+  ``\\uXXXX``-escaped, base64);
+- any piece of it at least ``PIECE`` characters long (a server that truncates, wraps or quotes
+  only part of a key still gives most of it away).
+
+A value shorter than ``MIN_SECRET_LENGTH`` is not a key anyone can redact without destroying the
+text around it (``OPENAI_API_KEY=a`` would turn every ``a`` into a placeholder), so it is left
+alone: the parsed results never depend on redaction (parsing reads the real bytes), only what is
+shown does.
+
+Only the standard library: `render` and `parse` use this without httpx.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from typing import Any, Iterable, Mapping
+
+MIN_SECRET_LENGTH = 8  # shorter values are not redacted (see the module docstring)
+PIECE = 12  # a run this long of a key's characters is redacted even when the rest is missing
+_BLOCK = 6  # PIECE >= 2 * _BLOCK - 1: every PIECE-long run contains one whole aligned block
+
+
+def usable_secrets(secrets: Mapping[str, str]) -> dict[str, str]:
+    """The secrets long enough to redact (value -> placeholder)."""
+    return {value: name for value, name in secrets.items() if value and len(value) >= MIN_SECRET_LENGTH}
+
+
+def spellings(value: str) -> set[str]:
+    """A secret as it may appear in a text: verbatim, JSON-escaped, '/' escaped as '\\/', every
+    character ``\\u``-escaped (either case of hex), and base64 of the value (each of the three
+    alignments it may take inside a longer base64 text, e.g. ``user:KEY`` in Basic auth)."""
+    escaped = json.dumps(value)[1:-1]
+    forms = {value, escaped, value.replace("/", "\\/"), escaped.replace("/", "\\/")}
+    units = [u for ch in value for u in _utf16_units(ord(ch))]
+    forms.add("".join(f"\\u{u:04x}" for u in units))
+    forms.add("".join(f"\\u{u:04X}" for u in units))
+    forms.update(_base64_cores(value.encode("utf-8", "surrogatepass")))
+    return {f for f in forms if f}
+
+
+def _utf16_units(code: int) -> tuple[int, ...]:
+    """JSON's \\u escapes are UTF-16 code units (computed here: no codec import, which can fail when
+    the process has run out of file descriptors)."""
+    if code < 0x10000:
+        return (code,)
+    code -= 0x10000
+    return (0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF))
+
+
+def _base64_cores(raw: bytes) -> set[str]:
+    """The part of base64(prefix + raw + suffix) that depends only on ``raw``, for 0-2 prefix bytes."""
+    cores = set()
+    for offset in range(3):
+        encoded = base64.b64encode(b"\0" * offset + raw + b"\0\0").decode("ascii")
+        start = 4 if offset else 0  # the first group mixes prefix bytes in
+        whole = (offset + len(raw)) // 3  # groups made of prefix+raw bytes only
+        core = encoded[start:whole * 4]
+        if len(core) >= PIECE:
+            cores.add(core)
+            cores.add(core.replace("+", "-").replace("/", "_"))  # the URL-safe alphabet
+    return cores
+
+
+class Redactor:
+    """Replaces every secret (any spelling, any long piece) in texts. Build once, apply often."""
+
+    def __init__(self, secrets: Mapping[str, str]) -> None:
+        self.secrets = usable_secrets(secrets)
+        # (spelling, placeholder), longest first, so a long spelling wins over a shorter one inside it
+        self._forms = sorted(((form, name) for value, name in self.secrets.items() for form in spellings(value)),
+                             key=lambda pair: len(pair[0]), reverse=True)
+        # \u-escaped spellings can only be in a text that holds "\u": most texts skip them (and their needles)
+        self._plain_forms = [(form, name) for form, name in self._forms if not form.startswith("\\u")]
+        self._needles = _needles(self._forms)
+        self._plain_needles = _needles(self._plain_forms)
+
+    def __bool__(self) -> bool:
+        return bool(self.secrets)
+
+    def text(self, text: str) -> str:
+        if not self._forms or not text or not self._maybe_in(text):
+            return text
+        forms = self._forms if "\\u" in text else self._plain_forms
+        spans = sorted((span for form, name in forms for span in _occurrences(text, form, name)),
+                       key=lambda span: (span[0], -span[1]))  # the longest match at a place names it
+        if not spans:
+            return text
+        merged: list[list[Any]] = []
+        for start, end, name in spans:
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end, name])
+        out, at = [], 0
+        for start, end, name in merged:
+            out.append(text[at:start])
+            out.append(name)
+            at = end
+        out.append(text[at:])
+        return "".join(out)
+
+    def _maybe_in(self, text: str) -> bool:
+        """A quick look (C-speed finds) before the exact search: could any secret be in ``text``?"""
+        needles = self._needles if "\\u" in text else self._plain_needles
+        return any(needle in text for needle in needles)
+
+    def data(self, value: Any) -> Any:
+        """``text`` applied to every string (keys included) inside parsed JSON, lists, tuples."""
+        if not self._forms:
+            return value
+        if not isinstance(value, str) and not self._maybe_in(_dump(value)):
+            return value
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, list):
+            return [self.data(v) for v in value]
+        if isinstance(value, tuple) and hasattr(value, "_fields"):  # a record (NamedTuple)
+            return type(value)(*(self.data(v) for v in value))
+        if isinstance(value, tuple):
+            return tuple(self.data(v) for v in value)
+        if isinstance(value, dict):
+            return {self.text(k) if isinstance(k, str) else k: self.data(v) for k, v in value.items()}
+        return value
+
+    def contains(self, text: str) -> bool:
+        """Whether any spelling or long piece of a secret is in ``text``."""
+        forms = self._forms if "\\u" in text else self._plain_forms
+        return self._maybe_in(text) and any(True for form, name in forms for _ in _occurrences(text, form, name))
+
+
+def _needles(forms: list[tuple[str, str]]) -> set[str]:
+    """Every match contains one of these: a whole short form, or an aligned block of a long one."""
+    return {form if len(form) < PIECE else form[at:at + _BLOCK]
+            for form, _ in forms for at in range(0, max(1, len(form) - _BLOCK + 1), _BLOCK)}
+
+
+def _dump(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, default=repr)
+    except (ValueError, RecursionError):
+        return repr(value)
+
+
+def _occurrences(text: str, form: str, name: str) -> Iterable[tuple[int, int, str]]:
+    """Spans of ``text`` holding ``form`` whole, or (for a form of PIECE characters or more) any run of
+    at least PIECE consecutive characters of it. Found with str.find on aligned blocks of ``form``:
+    every such run contains a whole block, so no run is missed."""
+    if len(form) < PIECE:
+        start = text.find(form)
+        while start != -1:
+            yield start, start + len(form), name
+            start = text.find(form, start + len(form))
+        return
+    seen: set[tuple[int, int]] = set()
+    for block_at in range(0, len(form) - _BLOCK + 1, _BLOCK):
+        block = form[block_at:block_at + _BLOCK]
+        hit = text.find(block)
+        while hit != -1:
+            # extend the match around this hit, aligned with the block's place in the form
+            left, right = hit, hit + _BLOCK
+            f_left, f_right = block_at, block_at + _BLOCK
+            while left > 0 and f_left > 0 and text[left - 1] == form[f_left - 1]:
+                left, f_left = left - 1, f_left - 1
+            while right < len(text) and f_right < len(form) and text[right] == form[f_right]:
+                right, f_right = right + 1, f_right + 1
+            if right - left >= PIECE and (left, right) not in seen:
+                seen.add((left, right))
+                yield left, right, name
+            hit = text.find(block, hit + 1)
+
+
+def environment_secrets(environ: Mapping[str, str], names: tuple[str, ...] = ()) -> dict[str, str]:
+    """Every provider key variable (and ``names``, and the names in ``$TOOLCHOICE_ALLOW_ENV``) set in
+    the environment, as value -> $NAME, for redacting output that never went through the transport's
+    ``prepare`` (render, parse, error lines). Values shorter than MIN_SECRET_LENGTH are left out."""
+    from .capabilities import CAPABILITIES
+
+    found: dict[str, str] = {}
+    allowed = re.split(r"[,\s]+", environ.get("TOOLCHOICE_ALLOW_ENV", "").strip())
+    for name in (*{n for cap in CAPABILITIES.values() for n in cap.key_env}, *names, *filter(None, allowed)):
+        value = environ.get(name)
+        if value and len(value) >= MIN_SECRET_LENGTH:
+            found[value] = f"${name}"
+    return found
+
+
+def redact(text: str, secrets: Mapping[str, str]) -> str:
+    """Every secret in ``text`` (any spelling, any long piece) replaced with its placeholder."""
+    return Redactor(secrets).text(text)
+
+
+def redact_data(value: Any, secrets: Mapping[str, str]) -> Any:
+    """``redact`` applied to every string inside parsed JSON (and records)."""
+    return Redactor(secrets).data(value)
+
+
+def safe_json_text(text: str, parsed: Any, redactor: Redactor) -> str:
+    """A body as received, for saving: redacted as text, formatting kept. When the key is in the
+    decoded document and text redaction does not give exactly the document redacted value by value
+    (a server that escaped the key character by character, in its own way), the decoded document,
+    redacted, is written out again instead: nothing decodes back to the key."""
+    shown = redactor.text(text)
+    if parsed is None or not redactor or not redactor.contains(_dump(parsed)):
+        return shown
+    wanted = redactor.data(parsed)
+    try:
+        if json.loads(shown) == wanted:
+            return shown
+    except (ValueError, RecursionError):
+        pass
+    return json.dumps(wanted, ensure_ascii=False, indent=2)
+
+
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f\x9b]")
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
+
+
+def printable(text: str) -> str:
+    """``text`` without terminal escape sequences and control characters (tabs and newlines stay):
+    what a server writes into an error message must not move the cursor or recolour the terminal."""
+    return _ANSI.sub("", text) if _CONTROL.search(text) else text  # C-speed look first: bodies can be large

@@ -1,0 +1,382 @@
+"""The command-line interface as a new user meets it (issue 14): one flag vocabulary, stable JSON,
+layouts that fit 60/80/200 columns, and the fixes for what a first run turned up. The installed
+`toolchoice` in real processes; sends go to the stand-in servers on 127.0.0.1 (tests/servers.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
+from toolchoice.providers.core.model import wire_json
+
+from cli import run_cli
+from servers import StandIn, Step, fixture
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
+TRAP = str(ROOT / "configs" / "planner-trap.yaml")
+WEATHER = str(ROOT / "configs" / "weather.yaml")
+KEY_VARS = sorted({env for cap in CAPABILITIES.values() for env in cap.key_env})
+
+
+def env(**extra: str) -> dict[str, str]:
+    out = {k: v for k, v in os.environ.items() if k not in KEY_VARS and "proxy" not in k.lower()}
+    out.update({"NO_PROXY": "127.0.0.1,localhost", "COLUMNS": "160", "TERM": "dumb", "NO_COLOR": "1",
+                "OPENAI_API_KEY": "sk-test-interface"})
+    out.update(extra)
+    return out
+
+
+def run(*args: str, stdin: str | None = None, **extra: str) -> subprocess.CompletedProcess[str]:
+    """``toolchoice ARGS`` in this process (tests/cli.py), with its own environment and stdin."""
+    return run_cli(args, env=env(**extra), input=stdin, cwd=ROOT)
+
+
+def one_error_line(result: subprocess.CompletedProcess[str], code: int = 2) -> str:
+    assert result.returncode == code, (result.returncode, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("toolchoice: error: "), result.stderr
+    return lines[0]
+
+
+# ---- --version, completion, help -----------------------------------------------------------------
+
+
+def test_version_prints_the_packages_version():
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    result = run("--version")
+    assert result.returncode == 0 and result.stdout == f"toolchoice {version}\n"
+
+
+def test_shell_completion_is_on():
+    """In a real process, through the completion protocol the installed script answers (what
+    `--install-completion` wires into the shell): commands, then a command's options."""
+    import shutil
+
+    assert "--install-completion" in run("--help").stdout and "--show-completion" in run("--help").stdout
+    exe = shutil.which("toolchoice")
+    assert exe, "the toolchoice console script must be installed (pip install -e .)"
+
+    def complete(words: str) -> list[str]:
+        parts = words.split(" ")
+        result = subprocess.run([exe], capture_output=True, text=True, timeout=60, env=env(
+            _TOOLCHOICE_COMPLETE="complete_bash", COMP_WORDS=words, COMP_CWORD=str(len(parts) - 1)))
+        assert result.returncode == 0, result.stderr
+        return result.stdout.split()
+
+    assert complete("toolchoice ren") == ["render"]
+    assert "--tool-choice" in complete("toolchoice render x.yaml --tool")
+
+
+@pytest.mark.parametrize("command", ["render", "compare", "send", "parse", "probe"])
+def test_help_examples_keep_their_brackets(command):
+    result = run(command, "--help", COLUMNS="400")
+    assert result.returncode == 0
+    assert "'{allowed: [a, b], mode: auto}'" in result.stdout
+
+
+# ---- compare: the footer, the strict column -------------------------------------------------------
+
+
+def test_compare_footer_gives_each_provider_its_own_message():
+    ledgers = {t["provider"]: t["ledger"] for t in json.loads(run("render", TRAP, "-p", "all", "-f", "json").stdout)}
+    out = run("compare", TRAP, "-p", "all", COLUMNS="100000").stdout
+    footer = [line for line in out.splitlines() if re.match(r"^[a-z_]+\.[a-z_]+ \(", line)]
+    assert footer, out
+    for line in footer:
+        code, providers, message = re.match(r"^(\S+) \(([^)]*)\): (.*)$", line).groups()
+        for provider in providers.split(", "):
+            title = CAPABILITIES[provider].title  # several providers share a line in words that fit each
+            own = [e["message"] for e in ledgers[provider] if e["code"] == code]
+            assert message in own or message in [m.replace(title, "the provider") for m in own], (provider, line)
+    # one provider's line is its own message, word for word (Ollama's title stays in it)
+    assert any(line.startswith("tool_choice.ignored (ollama): Ollama (native /api/chat) cannot") for line in footer)
+
+
+STRICT_TOOL = """tools:
+  - name: get_weather
+    strict: true
+    parameters:
+      type: object
+      properties: {city: {type: string}}
+      required: [city]
+      additionalProperties: false
+tool_choice: required
+messages:
+  - {role: user, content: "Weather in Paris?"}
+"""
+
+
+def test_compare_strict_column_says_sent_for_anthropic_and_bedrock():
+    """Anthropic's strict tool use (docs' strict-tool-use quickstart: "strict": true on the tool) and
+    Bedrock's toolSpec.strict are sent; the compare cell says so."""
+    data = json.loads(run("compare", "-", "-p", "anthropic,bedrock", "-f", "json", stdin=STRICT_TOOL).stdout)
+    bodies = {p["provider"]: p["request"]["body"] for p in data["providers"]}
+    assert bodies["anthropic"]["tools"][0]["strict"] is True
+    assert bodies["bedrock"]["toolConfig"]["tools"][0]["toolSpec"]["strict"] is True
+    table = run("compare", "-", "-p", "anthropic,bedrock", "-f", "markdown", stdin=STRICT_TOOL).stdout
+    rows = [r for r in table.splitlines() if r.startswith("| anthropic") or r.startswith("| bedrock")]
+    strict_col = table.splitlines()[0].split(" | ").index("strict")
+    assert [r.split(" | ")[strict_col] for r in rows] == ["sent", "sent"]
+
+
+# ---- --model per provider -------------------------------------------------------------------------
+
+
+def test_model_per_provider_and_a_warning_when_one_model_goes_to_several():
+    result = run("render", WEATHER, "-p", "openai,anthropic", "-m", "anthropic=claude-sonnet-4-5", "-m", "gpt-4o",
+                 "-f", "json")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    models = {t["provider"]: t["request"]["body"]["model"] for t in json.loads(result.stdout)}
+    assert models == {"openai": "gpt-4o", "anthropic": "claude-sonnet-4-5"}
+    shared = run("render", WEATHER, "-p", "openai,anthropic", "--model", "gpt-4o", "-f", "json")
+    assert shared.returncode == 0
+    assert shared.stderr.startswith("toolchoice: warning: --model gpt-4o goes to 2 providers (openai, anthropic)")
+    assert {t["request"]["body"]["model"] for t in json.loads(shared.stdout)} == {"gpt-4o"}
+    assert "unknown provider 'antropic'" in one_error_line(run("render", WEATHER, "-m", "antropic=claude", "-f", "json"))
+
+
+# ---- one flag vocabulary ------------------------------------------------------------------------
+
+
+def test_provider_flags_are_the_same_on_render_and_compare():
+    a = run("compare", WEATHER, "-p", "openai,anthropic", "-f", "json")
+    b = run("render", WEATHER, "--providers", "openai,anthropic", "-f", "json")
+    assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
+    assert [p["provider"] for p in json.loads(a.stdout)["providers"]] == ["openai", "anthropic"]
+    assert [t["provider"] for t in json.loads(b.stdout)] == ["openai", "anthropic"]
+
+
+def test_send_with_several_providers_points_to_compare():
+    line = one_error_line(run("send", WEATHER, "-p", "openai,anthropic"))
+    assert "toolchoice compare" in line and "--send" in line and "unknown provider" not in line
+
+
+@pytest.mark.parametrize("flag", [["--repeat", "5"], ["--min-obeyed", "0.9"], ["--save", "out"]])
+def test_compare_send_only_options_without_send_are_refused(flag):
+    assert "needs --send" in one_error_line(run("compare", WEATHER, *flag))
+
+
+def test_parse_takes_the_translation_options():
+    body = ROOT / "tests/data/responses/anthropic/anthropic-tool-use-only.json"
+    result = run("parse", str(body), "-p", "anthropic", "-s", WEATHER, "--strict", "--no-emulate",
+                 "--base-url", "http://127.0.0.1:9/x", "-f", "json")
+    assert result.returncode in (0, 4), result.stderr
+    assert json.loads(result.stdout)["provider"] == "anthropic"
+    assert "needs --scenario" in one_error_line(run("parse", str(body), "-p", "anthropic", "--strict"))
+
+
+def test_probe_asks_only_the_given_tool_choice():
+    with StandIn("openai") as server:
+        server.script(*[Step(body=fixture("openai", "openai-chat-single-strict")) for _ in range(4)])
+        result = run("probe", "-p", "openai", "--base-url", server.base_url("openai"), "--tool-choice", "auto",
+                     "--repeat", "1", "-f", "json")
+        sent = [r.json["tool_choice"] for r in server.requests]
+    assert result.returncode == 0, result.stderr
+    assert [q["question"] for q in json.loads(result.stdout)["questions"]] == ["auto"]
+    assert sent == ["auto"]
+
+
+def test_send_dry_run_curl_is_exactly_render_curl():
+    dry = run("send", TRAP, "-p", "anthropic", "--dry-run", "-f", "curl")
+    assert dry.returncode == 0, dry.stderr
+    assert dry.stdout == run("render", TRAP, "-p", "anthropic", "-f", "curl").stdout
+    assert "--dry-run" in one_error_line(run("send", TRAP, "-p", "anthropic", "-f", "curl"))
+
+
+# ---- curl ------------------------------------------------------------------------------------------
+
+
+def test_curl_keeps_the_ledger_warnings_and_sends_the_body_byte_for_byte(tmp_path):
+    script = run("render", TRAP, "-p", "openai", "-f", "curl").stdout
+    rendered = json.loads(run("render", TRAP, "-p", "openai", "-f", "json").stdout)
+    warnings = [e for e in rendered["ledger"] if e["severity"] != "info"]
+    assert any(e["code"] == "pitfall.required_trap" for e in warnings)
+    for e in warnings:
+        assert f"# {e['severity']} {e['code']}: " in script
+    fake = tmp_path / "curl"
+    fake.write_text(f'#!/bin/sh\ncat > "{tmp_path}/body"\n')
+    fake.chmod(0o755)
+    shell = subprocess.run(["bash", "-c", script], env=env(PATH=f"{tmp_path}:{os.environ['PATH']}"),
+                           capture_output=True, text=True, timeout=30)
+    assert shell.returncode == 0, shell.stderr
+    assert (tmp_path / "body").read_bytes() == wire_json(rendered["request"]["body"]).encode()
+
+
+# ---- parse: the wrong -p -----------------------------------------------------------------------
+
+
+FAMILY_DIRS = {"openai": "openai_chat", "groq": "openai_chat", "mistral": "openai_chat", "deepseek": "openai_chat",
+               "openai-responses": "openai_responses", "anthropic": "anthropic", "gemini": "gemini",
+               "bedrock": "bedrock", "cohere": "cohere", "ollama": "ollama"}
+
+
+def recorded_bodies() -> list[tuple[str, Path]]:
+    out = []
+    for folder, family in FAMILY_DIRS.items():
+        for path in sorted((ROOT / "tests/data/responses" / folder).glob("*.json")):
+            if not path.name.endswith(".expect.json") and not path.name.startswith("error-"):
+                out.append((family, path))
+    return out
+
+
+@pytest.mark.parametrize("family, path", recorded_bodies(), ids=lambda v: getattr(v, "name", v))
+def test_every_recorded_reply_is_recognised_as_its_family(family, path):
+    from toolchoice.providers.core.sniff import family_of
+
+    assert family_of(json.loads(path.read_text())) == family
+
+
+def test_parse_with_the_wrong_provider_says_which_format_the_file_is():
+    body = ROOT / "tests/data/responses/openai/openai-chat-parallel.json"
+    line = one_error_line(run("parse", str(body), "-p", "anthropic"))
+    assert "OpenAI Chat Completions" in line and "-p openai" in line
+    anthropic = ROOT / "tests/data/responses/anthropic/anthropic-tool-use-only.json"
+    assert "-p anthropic" in one_error_line(run("parse", str(anthropic), "-p", "gemini"))
+
+
+# ---- layout ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", [60, 80, 200])
+@pytest.mark.parametrize("command", [["compare", TRAP, "-p", "all"], ["render", TRAP]])
+def test_tables_fit_the_width_and_never_break_ids(width, command):
+    out = run(*command, COLUMNS=str(width)).stdout
+    table = [line for line in out.splitlines() if line[:1] in "┏┃┡│└"]
+    assert table and all(len(line) <= width for line in table), out
+    first_cells = [line.split("│")[1].strip() for line in table if line.startswith("│")]
+    assert [c for c in first_cells if c] == list(PROVIDER_IDS)  # every id whole, on one line
+    header = next(line for line in table if line.startswith("┃") and "provider" in line)
+    for word in [w.strip() for w in header.strip("┃").split("┃")]:
+        assert word in ("provider", "endpoint", "host", "tool_choice on the wire", "on the wire", "tools",
+                        "parallel", "par.", "strict", "ledger"), header
+
+
+def test_without_colour_differences_are_marked_with_a_symbol():
+    out = run("compare", TRAP, "-p", "openai,groq,anthropic").stdout
+    assert re.search(r"│ anthropic .*\}\*", out), out
+    assert "*: differs from most providers" in out and "magenta" not in out
+
+
+# ---- render: summary, ledger only, stdin, several scenarios -------------------------------------
+
+
+def test_render_without_providers_prints_a_summary_and_ledger_only_shows_ledgers():
+    summary = run("render", TRAP)
+    assert summary.returncode == 0 and len(summary.stdout.splitlines()) < 60
+    assert "-p ID" in summary.stdout and '"messages"' not in summary.stdout
+    ledgers = run("render", TRAP, "-p", "openai,anthropic", "--ledger-only", COLUMNS="200").stdout
+    assert "pitfall.required_trap" in ledgers and '"messages"' not in ledgers and "POST " not in ledgers
+
+
+def test_render_reads_the_scenario_from_stdin():
+    from_file = run("render", TRAP, "-p", "gemini", "-f", "json")
+    from_stdin = run("render", "-", "-p", "gemini", "-f", "json", stdin=Path(TRAP).read_text())
+    assert from_stdin.returncode == 0, from_stdin.stderr
+    assert json.loads(from_stdin.stdout)["request"] == json.loads(from_file.stdout)["request"]
+
+
+def test_several_scenarios_per_call_with_a_summary_and_the_worst_exit_code():
+    names = [str(c.relative_to(ROOT)) for c in CONFIGS]
+    result = run("compare", *names, "-p", "openai,anthropic")
+    assert result.returncode == 3  # strict-schema and think-forced are refused somewhere
+    assert f"{len(names)} scenarios:" in result.stdout
+    for name in names:
+        assert re.search(rf"^  [03]  {re.escape(name)}  ", result.stdout, re.M), name
+    docs = json.loads(run("render", *names, "-p", "openai", "-f", "json").stdout)
+    assert [d["scenario"] for d in docs] == names
+
+
+def test_a_developer_message_is_the_developer_role_where_the_api_has_one():
+    scenario = ("tools: [{name: t, parameters: {type: object}}]\nmessages:\n  - {role: developer, content: be terse}\n"
+                "  - {role: user, content: hi}\n")
+    data = {t["provider"]: t for t in json.loads(run("render", "-", "-p", "openai,groq,anthropic,openai-responses",
+                                                     "-f", "json", stdin=scenario).stdout)}
+    # openai-python: ChatCompletionDeveloperMessageParam (role "developer"); Responses: instructions is
+    # "a system (or developer) message"
+    assert data["openai"]["request"]["body"]["messages"][0] == {"role": "developer", "content": "be terse"}
+    assert data["openai-responses"]["request"]["body"]["instructions"] == "be terse"
+    assert data["groq"]["request"]["body"]["messages"][0] == {"role": "system", "content": "be terse"}
+    assert data["anthropic"]["request"]["body"]["system"] == "be terse"
+    for pid, has_role in (("openai", True), ("openai-responses", True), ("groq", False), ("anthropic", False)):
+        codes = [e["code"] for e in data[pid]["ledger"]]
+        assert ("system.developer_as_system" in codes) is (not has_role), pid
+
+
+# ---- JSON shapes ---------------------------------------------------------------------------------
+
+
+TOOLS = """tools:
+  - name: get_weather
+    parameters: {type: object, properties: {city: {type: string}, state: {type: string}}, required: [city, state]}
+tool_choice: required
+messages:
+  - {role: user, content: "What's the weather in San Francisco?"}
+"""
+
+
+def test_sent_json_has_the_same_shape_whatever_repeat_is(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(TOOLS)
+    with StandIn("openai") as server:
+        server.script(*[Step(body=fixture("openai", "openai-chat-single-strict")) for _ in range(3)])
+        base = server.base_url("openai")
+        one = json.loads(run("send", str(path), "-p", "openai", "--base-url", base, "-f", "json").stdout)
+        many = json.loads(run("send", str(path), "-p", "openai", "--base-url", base, "-f", "json", "-n", "2").stdout)
+    assert isinstance(one["latency_ms"], float)
+    assert "latency_ms" not in many and set(many["latency_percentiles_ms"]) == {"p50", "p95", "n"}
+    assert all(isinstance(r["latency_ms"], float) for r in many["results"])
+    for document in (one, many):
+        assert document["effective_tool_choice"] == "required" and document["requested_tool_choice"] == "required"
+
+
+def test_compare_json_has_the_same_keys_dry_and_sent(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(TOOLS)
+    dry = json.loads(run("compare", str(path), "-p", "openai", "-f", "json").stdout)
+    with StandIn("openai") as server:
+        server.script(*[Step(body=fixture("openai", "openai-chat-single-strict")) for _ in range(3)])
+        base = server.base_url("openai")
+        sent = json.loads(run("compare", str(path), "-p", "openai", "--base-url", base, "--send", "-f", "json").stdout)
+        repeated = json.loads(run("compare", str(path), "-p", "openai", "--base-url", base, "--send", "-n", "2",
+                                  "-f", "json").stdout)
+    assert set(dry) == set(sent) == {"scenario", "sent", "providers", "diff", "wall_ms"}
+    assert set(dry["diff"]) == set(sent["diff"]) == {"tools", "same_tools", "arguments", "wire"}
+    assert set(sent["providers"][0]) == set(repeated["providers"][0])
+    assert isinstance(sent["providers"][0]["latency_ms"], float)
+    assert isinstance(repeated["providers"][0]["latency_ms"], float)
+    assert sent["providers"][0]["effective_tool_choice"] == "required"
+
+
+def test_min_obeyed_sets_the_exit_code(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(TOOLS)
+    text = {"id": "x", "object": "chat.completion", "created": 1, "model": "m",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "no"}, "finish_reason": "stop"}]}
+    with StandIn("openai") as server:
+        base = server.base_url("openai")
+        server.script(*[Step(body=fixture("openai", "openai-chat-single-strict")) for _ in range(3)], Step(body=text))
+        low = run("send", str(path), "-p", "openai", "--base-url", base, "-n", "4", "-k", "1", "--min-obeyed", "0.9")
+        server.script(*[Step(body=fixture("openai", "openai-chat-single-strict")) for _ in range(3)], Step(body=text))
+        ok = run("send", str(path), "-p", "openai", "--base-url", base, "-n", "4", "-k", "1", "--min-obeyed", "0.7")
+    assert low.returncode == 4 and "obeyed 3/4 (75%), below --min-obeyed 0.9" in low.stderr
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_compare_send_saves_each_provider_into_its_own_folder(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(TOOLS)
+    with StandIn("openai") as server:
+        server.script(*[Step(body=fixture("openai", "openai-chat-single-strict")) for _ in range(2)])
+        result = run("compare", str(path), "-p", "openai", "--base-url", server.base_url("openai"), "--send",
+                     "-n", "2", "--save", str(tmp_path / "out"))
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in (tmp_path / "out" / "openai").iterdir() if p.name.endswith(".reply.json")) == \
+        ["sample-001.reply.json", "sample-002.reply.json"]

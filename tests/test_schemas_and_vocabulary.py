@@ -1,0 +1,216 @@
+"""One option vocabulary across commands (walked from the app's own parameters), and the JSON Schemas
+shipped in the package: every scenario validates, every --format json document validates."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import jsonschema
+import pytest
+import typer
+
+from toolchoice.cli.app import COMMANDS, build
+from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
+
+from cli import run_cli
+from servers import StandIn, Step, fixture
+from test_interface import TOOLS
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
+KEY_VARS = sorted({env for cap in CAPABILITIES.values() for env in cap.key_env})
+
+
+def commands() -> dict[str, object]:
+    group = typer.main.get_command(build())
+    return {name: group.commands[name] for name in COMMANDS}  # type: ignore[attr-defined]
+
+
+def params(command: object) -> dict[str, object]:
+    return {p.name: p for p in command.params}  # type: ignore[attr-defined]
+
+
+# The vocabulary: a name means the same flags, default and bounds wherever it appears.
+SHARED = {"provider", "tool_choice", "model", "base_url", "strict", "no_emulate", "capabilities", "timeout",
+          "retries", "concurrency", "format", "repeat", "save", "raw", "min_obeyed"}
+TRANSLATING = ("render", "compare", "send", "parse")
+SENDING = ("compare", "send", "probe")
+
+
+def test_every_translating_command_takes_the_translation_options():
+    found = commands()
+    for name in TRANSLATING:
+        assert {"provider", "tool_choice", "model", "base_url", "strict", "no_emulate", "capabilities"} <= \
+            set(params(found[name])), name
+    assert {"provider", "tool_choice", "model", "base_url"} <= set(params(found["probe"]))
+
+
+def test_every_sending_command_has_the_same_send_settings():
+    found = commands()
+    seen: dict[str, tuple] = {}
+    for name in SENDING:
+        for option in ("timeout", "retries", "concurrency"):
+            p = params(found[name])[option]
+            shape = (tuple(sorted(p.opts)), p.default, getattr(p.type, "min", None), getattr(p.type, "max", None))
+            assert seen.setdefault(option, shape) == shape, (name, option, shape, seen[option])
+
+
+def test_a_shared_name_has_the_same_flags_everywhere():
+    flags: dict[str, set[str]] = {}
+    for name, command in commands().items():
+        for pname, p in params(command).items():
+            if pname in SHARED and p.opts and p.opts[0].startswith("-"):
+                opts = frozenset(o for o in p.opts if o != "--providers")  # --providers: the old spelling, kept
+                flags.setdefault(pname, set()).add(opts)
+    for pname, variants in flags.items():
+        assert len(variants) == 1, (pname, variants)
+    assert flags["provider"] == {frozenset({"--provider", "-p"})}
+    assert flags["format"] == {frozenset({"--format", "-f"})}
+    assert flags["repeat"] == {frozenset({"--repeat", "-n"})}
+    assert flags["model"] == {frozenset({"--model", "-m"})}
+
+
+def test_every_command_has_help_for_every_option():
+    for name, command in commands().items():
+        for p in command.params:  # type: ignore[attr-defined]
+            assert getattr(p, "help", None), (name, p.name)
+
+
+# ---- schemas ----------------------------------------------------------------------------------
+
+
+def schema(name: str) -> dict:
+    result = run_cli(["schema", name])
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    jsonschema.Draft202012Validator.check_schema(document)
+    return document
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=[c.stem for c in CONFIGS])
+def test_every_shipped_scenario_validates_against_the_scenario_schema(config):
+    import yaml
+
+    jsonschema.validate(yaml.safe_load(config.read_text()), schema("scenario"))
+
+
+def test_the_schema_file_is_shipped_in_the_package_and_the_starter_names_it(tmp_path):
+    path = Path(run_cli(["schema", "scenario", "--path"]).stdout.strip())
+    assert path.is_file() and json.loads(path.read_text())["title"] == "toolchoice scenario file"
+    out = tmp_path / "starter.yaml"
+    assert run_cli(["init", str(out)]).returncode == 0
+    text = out.read_text()
+    assert f"# yaml-language-server: $schema={path}" in text
+    import yaml
+
+    jsonschema.validate(yaml.safe_load(text), schema("scenario"))
+    compared = run_cli(["compare", str(out), "-f", "json"])
+    assert compared.returncode == 0, compared.stderr
+    assert run_cli(["init", str(out)]).returncode == 2  # never overwrites without --force
+
+
+def env(**extra: str) -> dict[str, str]:
+    out = {k: v for k, v in os.environ.items() if k not in KEY_VARS and "proxy" not in k.lower()}
+    out.update({"NO_PROXY": "127.0.0.1,localhost", "COLUMNS": "160", "OPENAI_API_KEY": "sk-schema-test"})
+    out.update(extra)
+    return out
+
+
+def test_render_json_validates():
+    s = schema("render")
+    for config in CONFIGS:
+        for args in (["-p", "openai"], ["-p", "all"]):
+            result = run_cli(["render", str(config), *args, "-f", "json"], env=env())
+            jsonschema.validate(json.loads(result.stdout), s)
+    many = run_cli(["render", *map(str, CONFIGS), "-p", "anthropic", "-f", "json"], env=env())
+    jsonschema.validate(json.loads(many.stdout), s)
+
+
+def served(tmp_path: Path, commands: list[list[str]]) -> list:
+    """Each command (name and flags) run on TOOLS against a stand-in OpenAI server, with --format json."""
+    path = tmp_path / "s.yaml"
+    path.write_text(TOOLS)
+    with StandIn("openai") as server:
+        server.script(*[Step(body=fixture("openai", "openai-chat-single-strict")) for _ in range(8)])
+        base = server.base_url("openai")
+        return [run_cli([c[0], str(path), *c[1:], "--base-url", base, "-f", "json"], env=env()) for c in commands]
+
+
+def test_compare_json_validates_dry_and_sent(tmp_path):
+    s = schema("compare")
+    for config in CONFIGS:
+        jsonschema.validate(json.loads(run_cli(["compare", str(config), "-p", "all", "-f", "json"], env=env()).stdout), s)
+    for result in served(tmp_path, [["compare", "-p", "openai,anthropic", "--send"],
+                                    ["compare", "-p", "openai,anthropic", "--send", "-n", "2"]]):
+        jsonschema.validate(json.loads(result.stdout), s)
+
+
+def test_send_json_validates_for_one_sample_several_and_a_refusal(tmp_path):
+    s = schema("send")
+    for result in served(tmp_path, [["send", "-p", "openai"], ["send", "-p", "openai", "-n", "3"]]):
+        assert result.returncode == 0, result.stderr
+        jsonschema.validate(json.loads(result.stdout), s)
+    refused = run_cli(["send", str(ROOT / "configs/think-forced.yaml"), "-p", "anthropic", "-f", "json"],
+                      env=env(ANTHROPIC_API_KEY="x"))
+    assert refused.returncode == 3
+    jsonschema.validate(json.loads(refused.stdout), s)
+
+
+# ---- doctor ---------------------------------------------------------------------------------------
+
+
+def test_doctor_names_the_set_variables_and_never_their_values():
+    secret = "sk-doctor-CANARY-31337"
+    result = run_cli(["doctor", str(ROOT / "configs/weather.yaml"), "-f", "json"],
+                     env=env(OPENAI_API_KEY=secret, ANTHROPIC_API_KEY=secret))
+    assert result.returncode == 0 and secret not in result.stdout + result.stderr
+    data = json.loads(result.stdout)
+    ready = {k["provider"]: k for k in data["keys"]}
+    assert list(ready) == list(PROVIDER_IDS)
+    assert ready["anthropic"]["set"] == ["ANTHROPIC_API_KEY"] and ready["gemini"]["set"] == []
+    assert ready["llamacpp"]["ready"] and not ready["gemini"]["ready"]
+    assert data["dependencies"]["httpx"] and data["toolchoice"]
+    pretty = run_cli(["doctor"], env=env(OPENAI_API_KEY=secret))
+    assert secret not in pretty.stdout and "OPENAI_API_KEY set" in pretty.stdout
+
+
+def test_the_scenario_schema_knows_every_key_the_loader_takes():
+    """The schema keeps up with the loader: top-level keys and providers.<id> settings."""
+    from toolchoice.providers.core.model import SETTINGS_KEYS
+    from toolchoice.providers.core.scenario import TOP_KEYS
+
+    s = schema("scenario")
+    assert set(s["properties"]) == set(TOP_KEYS)
+    assert set(s["properties"]["providers"]["additionalProperties"]["properties"]) == set(SETTINGS_KEYS)
+    assert s["properties"]["providers"]["propertyNames"]["enum"] == list(PROVIDER_IDS)
+
+
+# ---- provider ids in the shipped schemas come from the capability table ------------------------------
+
+PROVIDER_ENUMS = {"scenario": ("properties", "providers", "propertyNames", "enum"),
+                  "render": ("$defs", "translation", "properties", "provider", "enum"),
+                  "compare": ("$defs", "translation", "properties", "provider", "enum")}
+
+
+@pytest.mark.parametrize("name", sorted(PROVIDER_ENUMS))
+def test_the_schemas_list_the_provider_ids_of_the_capability_table(name: str) -> None:
+    """A provider added as a capability row is known to the editors' schemas too: refresh the files on
+    purpose with TOOLCHOICE_UPDATE_SCHEMAS=1 (ARCHITECTURE.md, adding a provider)."""
+    import json
+    import os
+    from importlib import resources
+
+    from toolchoice.providers.core.capabilities import PROVIDER_IDS
+
+    path = Path(str(resources.files("toolchoice.cli").joinpath("schemas", f"{name}.schema.json")))
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    *parents, last = PROVIDER_ENUMS[name]
+    node = schema
+    for key in parents:
+        node = node[key]
+    if os.environ.get("TOOLCHOICE_UPDATE_SCHEMAS") and node[last] != list(PROVIDER_IDS):
+        node[last] = list(PROVIDER_IDS)
+        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert node[last] == list(PROVIDER_IDS)
