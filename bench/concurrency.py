@@ -1,7 +1,7 @@
 """Sending concurrently, against local stand-in servers (tests/servers.py) with injected latency.
 
 - one `send` to a server that answers after 300 ms (the baseline),
-- `compare --send` over all 18 providers, each its own server answering after 300 ms (the
+- `compare --send` over every provider (19 on 2026-11-23), each its own server answering after 300 ms (the
   OpenAI-compatible hosts without a recorded reply of their own answer with OpenAI's),
 - `send --repeat 100 --concurrency 10` to a server answering after 100 ms (ideal: 10 waves, 1.0 s).
 
@@ -25,7 +25,7 @@ from measure import RESULTS, ROOT, Command, Run, child_env, entry_argv, median, 
 from corpus import PROVIDER_SETTINGS
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 
-COMPARE_PROVIDERS = tuple(PROVIDER_IDS)  # all 18
+COMPARE_PROVIDERS = tuple(PROVIDER_IDS)  # every provider in the capability table
 COMPARE_DELAY = 0.3
 REPEAT, CONCURRENCY, REPEAT_DELAY = 100, 10, 0.1
 OK_EXITS = (0, 4)  # 4: a canned reply "disobeyed" the scenario; the request/response work was all done

@@ -31,7 +31,7 @@ LITELLM_PROVIDER: dict[str, str] = {
     "openai": "openai", "anthropic": "anthropic", "gemini": "gemini", "mistral": "mistral", "groq": "groq",
     "deepseek": "deepseek", "ollama": "ollama_chat", "bedrock": "bedrock", "cohere": "cohere_chat",
     "azure": "azure", "fireworks": "fireworks_ai", "together": "together_ai", "openrouter": "openrouter",
-    "xai": "xai", "vllm": "hosted_vllm", "llamacpp": "llamafile", "huggingface": "huggingface",
+    "xai": "xai", "cerebras": "cerebras", "vllm": "hosted_vllm", "llamacpp": "llamafile", "huggingface": "huggingface",
 }
 
 Translate = Callable[[dict[str, Any]], dict[str, Any]]
