@@ -12,12 +12,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import typer
+
 from toolchoice.providers.core.model import Reply, Scenario, ToolchoiceError, Translation
 from toolchoice.providers.core.runner import Job as ProviderRun
 from toolchoice.providers.core.translation import compact
 
 from . import exits
-from .output import choice_text
+from .output import write, choice_text
 from .send_cmd import emit, emit_pretty
 
 
@@ -168,7 +170,15 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
     started = time.perf_counter()
     settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency,
                                    max_in_flight=MAX_IN_FLIGHT)
-    runner.run(runs, repeat, settings, on_sample)
+    interrupted = False
+    try:
+        runner.run(runs, repeat, settings, on_sample)
+    except KeyboardInterrupt:  # Ctrl-C: what finished is shown (and was saved), marked partial
+        interrupted = True
+        for r in runs:
+            r.samples.sort(key=lambda s: s.index)
+            if r.prepared is not None and not r.samples:
+                r.skipped = "interrupted before it answered"
     wall_ms = (time.perf_counter() - started) * 1000.0
     rows = [_row(r, repeat) for r in runs]
     document = None
@@ -177,11 +187,19 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
 
         document = json.loads(redact(json.dumps(_json(scenario_path, runs, repeat, wall_ms), ensure_ascii=False),
                                      secrets))
+        if interrupted:
+            document["partial"] = True
+            write(json.dumps(document, indent=2, ensure_ascii=False))
     elif format == "markdown":
         emit(_markdown(rows, _diff_lines(_diff(runs))), secrets)
     else:
         emit_pretty(lambda console: _pretty(console, scenario_path, rows, _diff_lines(_diff(runs)), wall_ms,
                                             repeat), secrets)
+    if interrupted:
+        done = sum(len(r.samples) for r in runs)
+        exits.error_line(f"interrupted: {done} of {repeat * sum(1 for r in runs if r.prepared)} samples finished "
+                         f"(shown above{' and saved' if save is not None else ''})")
+        raise typer.Exit(130)
     return _exit(runs, min_obeyed), document
 
 

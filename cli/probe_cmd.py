@@ -72,7 +72,7 @@ def _detail(sample: Any, provider: str) -> dict[str, Any]:
 def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[str], model: Optional[str],
               repeat: int, concurrency: int, timeout: float, retries: int,
               tool_choice: Optional[str] = None,
-              allow_env: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, str]]:
+              allow_env: tuple[str, ...] = (), stream: bool = False) -> tuple[dict[str, Any], dict[str, str]]:
     from toolchoice.providers.core.probe import (adapt, classify, overlay_document, probe_scenario, question_translation,
                                             questions_for, questions_for_choice, settings_with_model)
     from toolchoice.providers.core import runner
@@ -85,7 +85,7 @@ def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[s
     questions = questions_for(provider, cap, scenario)
     if tool_choice is not None:
         questions = questions_for_choice(questions, with_tool_choice(scenario, tool_choice).tool_choice)
-    options = RenderOptions(base_url=base_url, allow_env=allow_env)
+    options = RenderOptions(base_url=base_url, allow_env=allow_env, stream=stream)
     outcomes: list[dict[str, Any]] = []
     secrets: dict[str, str] = {}
     endpoint, used_model = "", model or ""
@@ -167,6 +167,8 @@ def probe(
     save: Optional[Path] = typer.Option(None, "--save", help="Write the capability overlay here (only when every "
                                         "question asked got a measured answer)."),
     allow_env: Optional[List[str]] = ALLOW_ENV,
+    stream: bool = typer.Option(False, "--stream", help="Ask each question in the provider's streaming form "
+                                "(what a streaming agent sees)."),
 ) -> None:
     """Measure which tool_choice values an endpoint honors, ignores or rejects."""
     from .send_cmd import emit, emit_pretty
@@ -180,7 +182,7 @@ def probe(
     from .options import allowed_env
 
     result, secrets = run_probe(provider, scenario, base_url, models_for(model, [provider])[provider], repeat,
-                                concurrency, timeout, retries, tool_choice, allowed_env(allow_env))
+                                concurrency, timeout, retries, tool_choice, allowed_env(allow_env), stream)
     measured = conclusive(result["questions"])
     if save is not None and measured:
         from toolchoice.providers.core.save import write_atomic

@@ -18,6 +18,7 @@ class SchemaName(str, Enum):
     render = "render"
     send = "send"
     compare = "compare"
+    run = "run"
 
 
 def schema_text(name: str) -> str:
@@ -27,7 +28,7 @@ def schema_text(name: str) -> str:
 @handled
 def schema(
     name: SchemaName = typer.Argument(..., help="scenario, or the command whose --format json output to describe: "
-                                      "render, send, compare.", show_default=False),
+                                      "render, send, compare, run.", show_default=False),
     path: bool = typer.Option(False, "--path", help="Print where the schema file is instead (for $schema=...)."),
 ) -> None:
     """Print the JSON Schema of a scenario file or of a command's --format json output."""

@@ -56,23 +56,13 @@ def renamed_latency(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def sample_json(provider: str, translation: Translation, sample: Sample, raw: bool) -> dict[str, Any]:
-    data = {
-        "provider": provider,
-        **choices_json(translation),
-        "request": translation.request.to_json() if translation.request else None,
-        "reply": sample.reply.to_json(),
-        "verdict": sample.verdict,
-        "ledger": [e.to_json() for e in translation.ledger],
-        "latency_ms": None if sample.latency_ms is None else round(sample.latency_ms, 1),
-        "status": sample.status,
-        "attempts": sample.attempts,
-        "error": sample.error_line(provider),
-    }
-    if sample.stream is not None:
-        data["stream"] = sample.stream
-    if raw:
-        data["raw"] = sample.raw_json if sample.raw_json is not None else sample.raw_text
-    return data
+    """One sent sample's document: the request and its ledger, then the sample as ``Sample.to_json``
+    writes it everywhere (--save, --repeat results)."""
+    data = sample.to_json(provider, raw)
+    del data["sample"]
+    return {"provider": provider, **choices_json(translation),
+            "request": translation.request.to_json() if translation.request else None,
+            "ledger": [e.to_json() for e in translation.ledger], **data}
 
 
 def repeat_json(provider: str, translation: Translation, collected: Any) -> dict[str, Any]:

@@ -262,3 +262,19 @@ class _Handler(BaseHTTPRequestHandler):
 
     do_POST = _handle
     do_GET = _handle
+
+
+def send_blocking(request: Any, **kwargs: Any) -> Any:
+    """``transport.send_async`` run to completion, for tests that send one request: a plain ``sleep``
+    callable is awaited as the transport's sleep between retries."""
+    import asyncio
+
+    from toolchoice.providers.core import transport
+
+    sleep = kwargs.pop("sleep", None)
+    if sleep is not None:
+        async def awaited(seconds: float) -> None:
+            sleep(seconds)
+
+        kwargs["sleep"] = awaited
+    return asyncio.run(transport.send_async(request, **kwargs))

@@ -28,7 +28,7 @@ from toolchoice.providers.core.model import Request
 from toolchoice.providers.core.redaction import MIN_SECRET_LENGTH
 from toolchoice.providers.core.reply import read_reply
 
-from servers import StandIn, Step, fixture
+from servers import StandIn, Step, fixture, send_blocking
 
 PIECE = 12
 PLACEHOLDER = "$OPENAI_API_KEY"
@@ -138,8 +138,8 @@ def test_a_reply_without_the_key_parses_the_same_and_what_is_shown_holds_no_key(
     expected = read_reply("openai", 200, recorded)
     echo = data.draw(echoes(key))
     with StandIn("openai", Step.reply("openai"), Step(status=401, body=bodies(echo)[0])) as server:
-        clean = transport.send(request(server.base_url()), provider="openai", environ={"OPENAI_API_KEY": key})
-        echoed = transport.send(request(server.base_url()), provider="openai", environ={"OPENAI_API_KEY": key},
+        clean = send_blocking(request(server.base_url()), provider="openai", environ={"OPENAI_API_KEY": key})
+        echoed = send_blocking(request(server.base_url()), provider="openai", environ={"OPENAI_API_KEY": key},
                                 policy=transport.RetryPolicy(retries=0))
     # the reply that does not hold the key: parsed from the real bytes, whatever the key is
     assert clean.body == recorded and read_reply("openai", clean.status, clean.body, clean.text) == expected

@@ -30,7 +30,7 @@ from toolchoice.providers.core import transport
 from toolchoice.providers.core.model import Request, ToolchoiceError
 from toolchoice.providers.core.reply import read_reply
 
-from servers import CLI, StandIn, Step, fixture
+from servers import CLI, StandIn, Step, fixture, send_blocking
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "sk-proj-TCK9canary" + "Qz7xW2mN4pR8vB1cY6uT3eH5jK0dL9fG2sA7" * 3  # 126 characters, like a real project key
@@ -149,7 +149,7 @@ def test_a_fully_u_escaped_echo_is_redacted_from_the_saved_body():
     for echo in (escaped, mixed):
         raw = '{"error": {"message": "bad key ' + echo + '", "type": "invalid_request_error"}}'
         with StandIn("openai", Step(status=401, body=raw)) as server:
-            response = transport.send(openai_request(server.base_url()), provider="openai",
+            response = send_blocking(openai_request(server.base_url()), provider="openai",
                                       environ={"OPENAI_API_KEY": KEY}, policy=transport.RetryPolicy(retries=0))
         saved = response.shown_text()
         assert leaked(saved) == [] and leaked(json.dumps(json.loads(saved), ensure_ascii=False)) == []
@@ -211,7 +211,7 @@ def test_a_short_key_does_not_change_the_reply_or_the_json(tmp_path, short_key):
     recorded = fixture("openai", "openai-chat-single-strict")
     scenario = write(tmp_path, "s.yaml", SCENARIO)
     with StandIn("openai", Step.reply("openai")) as server:
-        response = transport.send(openai_request(server.base_url()), provider="openai",
+        response = send_blocking(openai_request(server.base_url()), provider="openai",
                                   environ={"OPENAI_API_KEY": short_key})
         assert response.body == recorded  # exactly as received
         sent = run("send", str(scenario), "-p", "openai", "--base-url", server.base_url(), "-f", "json",
@@ -289,7 +289,7 @@ def test_a_gzip_bomb_stops_at_the_size_cap(async_):
             response = asyncio.run(transport.send_async(openai_request(server.url), provider="openai",
                                                         environ={"OPENAI_API_KEY": KEY}, limits=limits))
         else:
-            response = transport.send(openai_request(server.url), provider="openai",
+            response = send_blocking(openai_request(server.url), provider="openai",
                                       environ={"OPENAI_API_KEY": KEY}, limits=limits)
     finally:
         server.close()
@@ -307,7 +307,7 @@ def test_an_endless_chunked_body_stops_at_the_default_cap():
 
     server = RawServer(head, endless)
     try:
-        response = transport.send(openai_request(server.url), provider="openai", environ={"OPENAI_API_KEY": KEY},
+        response = send_blocking(openai_request(server.url), provider="openai", environ={"OPENAI_API_KEY": KEY},
                                   timeouts=transport.Timeouts(connect=5, read=60))
     finally:
         server.close()
@@ -361,7 +361,7 @@ def test_retry_after_zero_or_past_backs_off_like_the_sdks():
 def test_retry_after_zero_really_waits_between_attempts():
     steps = [Step.error("openai", 429, retry_after="0") for _ in range(3)]
     with StandIn("openai", *steps, default=steps[0]) as server:
-        response = transport.send(openai_request(server.base_url()), provider="openai",
+        response = send_blocking(openai_request(server.base_url()), provider="openai",
                                   environ={"OPENAI_API_KEY": KEY}, policy=transport.RetryPolicy(retries=2))
         arrivals = [r.at for r in server.requests]
     assert len(arrivals) == 3 and response.status == 429
@@ -399,7 +399,7 @@ def test_a_closed_port_is_inconclusive_never_rejected():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    response = transport.send(openai_request(f"http://127.0.0.1:{port}/v1"), provider="openai",
+    response = send_blocking(openai_request(f"http://127.0.0.1:{port}/v1"), provider="openai",
                               environ={"OPENAI_API_KEY": KEY}, policy=transport.RetryPolicy(retries=0))
     assert response.status is None
     from toolchoice.providers.core.model import ProviderError, Reply
@@ -485,7 +485,7 @@ def test_a_header_with_a_line_break_is_bad_input_at_render(tmp_path):
 def test_a_redirect_names_its_target(status):
     target = "https://elsewhere.example/v1/chat/completions"
     with StandIn("openai", Step(status=status, body="", headers={"Location": target})) as server:
-        response = transport.send(openai_request(server.base_url()), provider="openai", environ={"OPENAI_API_KEY": KEY})
+        response = send_blocking(openai_request(server.base_url()), provider="openai", environ={"OPENAI_API_KEY": KEY})
         assert len(server.requests) == 1  # not followed
     reply = read_reply("openai", response.status, response.body, response.text, headers=response.headers)
     assert reply.error is not None and target in reply.error.message and "not followed" in reply.error.message
@@ -493,7 +493,7 @@ def test_a_redirect_names_its_target(status):
 
 def test_a_retry_after_too_long_says_why_it_stopped():
     with StandIn("openai", Step.error("openai", 429, retry_after="999999")) as server:
-        response = transport.send(openai_request(server.base_url()), provider="openai", environ={"OPENAI_API_KEY": KEY})
+        response = send_blocking(openai_request(server.base_url()), provider="openai", environ={"OPENAI_API_KEY": KEY})
         assert len(server.requests) == 1
     assert response.stopped is not None and "999999" in response.stopped and "60 s" in response.stopped
 
@@ -502,15 +502,18 @@ def test_running_out_of_file_descriptors_is_named(tmp_path):
     """A real EMFILE: the child fills its descriptor table, then sends to a live server."""
     with StandIn("openai") as server:
         script = textwrap.dedent(f"""
-            import os, resource
+            import asyncio, os, resource
             from toolchoice.providers.core import transport
             from toolchoice.providers.core.model import Request
-            import httpx, httpcore, anyio  # imported, the client and request made, before the table is full
-            client = httpx.Client(timeout=5)
+            import httpx, httpcore, anyio  # imported, the loop, client and request made, before the table is full
+            loop = asyncio.new_event_loop()
+            warm, client = httpx.AsyncClient(timeout=5), httpx.AsyncClient(timeout=5)
             request = Request("POST", "{server.base_url()}/chat/completions",
                               {{"Authorization": "Bearer $OPENAI_API_KEY"}}, {{"model": "m"}},
                               key_env=("OPENAI_API_KEY",))
             prepared = transport.prepare(request, "openai", {{"OPENAI_API_KEY": "k" * 20}})
+            # one request first, on another client, so that everything a send imports lazily is imported
+            loop.run_until_complete(transport.send_async(request, provider="openai", prepared=prepared, client=warm))
             resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
             held = []
             try:
@@ -518,8 +521,8 @@ def test_running_out_of_file_descriptors_is_named(tmp_path):
                     held.append(os.open(os.devnull, os.O_RDONLY))
             except OSError:
                 pass
-            response = transport.send(request, provider="openai", prepared=prepared,
-                                      policy=transport.RetryPolicy(retries=0), client=client)
+            response = loop.run_until_complete(transport.send_async(
+                request, provider="openai", prepared=prepared, policy=transport.RetryPolicy(retries=0), client=client))
             print(response.transport_error)
             """)
         done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,

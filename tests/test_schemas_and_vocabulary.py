@@ -158,6 +158,16 @@ def test_send_json_validates_for_one_sample_several_and_a_refusal(tmp_path):
     jsonschema.validate(json.loads(refused.stdout), s)
 
 
+@pytest.mark.parametrize("transcript", ["planner-loop-gemma-270m", "planner-loop-gemma-270m-x5"])
+def test_run_json_validates_for_one_loop_and_several(transcript: str):
+    """Recorded real transcripts (tests/data/loops/SOURCES.md) replayed offline: one loop, and five."""
+    result = run_cli(["run", str(ROOT / "configs/planner-loop.yaml"), "-p", "openai", "--model", "gemma-3-270m",
+                      "--replay", str(ROOT / "tests/data/loops" / transcript), "-f", "json"])
+    data = json.loads(result.stdout)
+    jsonschema.validate(data, schema("run"))
+    assert data["replay"] is True and data["runs"][0]["loops"][0]["steps"]
+
+
 # ---- doctor ---------------------------------------------------------------------------------------
 
 

@@ -75,3 +75,15 @@ def test_a_stream_that_ends_early_is_a_finding_and_keeps_what_arrived(tmp_path):
     codes = [f["code"] for f in data["stream"]["findings"]]
     assert "stream.no_final_event" in codes, codes
     assert data["stream"]["events"] >= 2
+
+
+def test_probe_sends_the_streaming_form_too(tmp_path):
+    """`probe --stream` asks every question in the streaming form, and the answers are assembled."""
+    recorded = framed("groq", fixture_lines("groq", "groq-tool-call.chunks.txt"), done=True)
+    with StreamServer(Script(paced(recorded, 400, 0.0))) as server:
+        result = run_cli(["probe", "-p", "groq", "--base-url", server.url + "/openai/v1", "--stream", "-n", "1",
+                          "-f", "json", "--retries", "0"], env=env())
+        bodies = list(server.bodies)
+    assert bodies and all(b["stream"] is True for b in bodies), bodies
+    data = json.loads(result.stdout)
+    assert data["questions"] and all(q["result"] != "inconclusive" for q in data["questions"]), data["questions"]

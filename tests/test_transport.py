@@ -21,7 +21,7 @@ from toolchoice.providers.core import transport
 from toolchoice.providers.core.model import Request, ToolchoiceError, wire_json
 from toolchoice.providers.core.transport import RetryPolicy, Timeouts
 
-from servers import StandIn, Step
+from servers import StandIn, Step, send_blocking
 
 KEY = "sk-canary-TRANSPORT-0123456789"
 BODY = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Grüße — ✓"}], "tool_choice": "auto"}
@@ -80,7 +80,7 @@ def test_missing_key_names_every_variable_and_is_bad_input():
 def test_missing_key_fails_before_any_connection():
     with StandIn("openai") as server:
         with pytest.raises(ToolchoiceError, match="OPENAI_API_KEY"):
-            transport.send(openai_request(server.base_url()), provider="openai", environ={})
+            send_blocking(openai_request(server.base_url()), provider="openai", environ={})
         assert server.requests == []
 
 
@@ -175,7 +175,7 @@ def test_next_wait_is_bounded_by_count_server_wait_and_total_budget():
 
 def test_body_bytes_headers_and_key_arrive_as_prepared():
     with StandIn("openai") as server:
-        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV)
+        response = send_blocking(openai_request(server.base_url()), provider="openai", environ=ENV)
         assert response.ok and response.status == 200
         got = server.requests[0]
         assert got.method == "POST" and got.path == "/v1/chat/completions"
@@ -191,7 +191,7 @@ def test_body_bytes_headers_and_key_arrive_as_prepared():
 def test_retry_after_ms_is_waited_for_real():
     with StandIn("openai") as server:
         server.script(Step.error("openai", 429, "rate limited", retry_after_ms="150"))
-        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV)
+        response = send_blocking(openai_request(server.base_url()), provider="openai", environ=ENV)
         assert response.status == 200
         assert [a.status for a in response.attempts] == [429, 200]
         assert response.waits == [0.15]
@@ -208,7 +208,7 @@ def test_retry_after_seconds_and_http_date_are_honoured():
                       Step.error("anthropic", 429, retry_after=date))
         req = Request("POST", server.base_url() + "/v1/messages", {"x-api-key": "$ANTHROPIC_API_KEY"}, {},
                       key_env=("ANTHROPIC_API_KEY",))
-        response = transport.send(req, provider="anthropic", environ={"ANTHROPIC_API_KEY": "a"}, sleep=sleep)
+        response = send_blocking(req, provider="anthropic", environ={"ANTHROPIC_API_KEY": "a"}, sleep=sleep)
     assert [a.status for a in response.attempts] == [529, 429, 200]
     assert sleep.waits[0] == 2.0
     assert 3.0 <= sleep.waits[1] <= 5.0  # the date is whole seconds, minus the time spent so far
@@ -219,7 +219,7 @@ def test_exponential_backoff_until_retries_run_out():
     sleep = FakeSleep()
     with StandIn("openai") as server:
         server.script(*[Step.error("openai", 503, "unavailable") for _ in range(5)])
-        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV,
+        response = send_blocking(openai_request(server.base_url()), provider="openai", environ=ENV,
                                   policy=RetryPolicy(retries=3), sleep=sleep, rng=lambda: 0.0)
         assert len(server.requests) == 4
     assert response.status == 503 and not response.ok
@@ -232,7 +232,7 @@ def test_client_errors_are_final_at_once(status):
     sleep = FakeSleep()
     with StandIn("openai") as server:
         server.script(Step.error("openai", status))
-        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV, sleep=sleep)
+        response = send_blocking(openai_request(server.base_url()), provider="openai", environ=ENV, sleep=sleep)
         assert len(server.requests) == 1
     assert response.status == status and sleep.waits == []
 
@@ -241,7 +241,7 @@ def test_a_server_wait_beyond_the_limit_is_not_waited_for():
     sleep = FakeSleep()
     with StandIn("openai") as server:
         server.script(Step.error("openai", 429, retry_after="3600"))
-        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV, sleep=sleep)
+        response = send_blocking(openai_request(server.base_url()), provider="openai", environ=ENV, sleep=sleep)
     assert response.status == 429 and sleep.waits == [] and len(response.attempts) == 1
 
 
@@ -249,7 +249,7 @@ def test_total_budget_stops_retrying():
     sleep = FakeSleep()
     with StandIn("openai") as server:
         server.script(Step.error("openai", 429, retry_after="2"))
-        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV, sleep=sleep,
+        response = send_blocking(openai_request(server.base_url()), provider="openai", environ=ENV, sleep=sleep,
                                   policy=RetryPolicy(total_budget=1.0))
     assert response.status == 429 and sleep.waits == []
 
@@ -257,7 +257,7 @@ def test_total_budget_stops_retrying():
 def test_dropped_connection_is_retried():
     with StandIn("openai") as server:
         server.script(Step.dropped())
-        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV,
+        response = send_blocking(openai_request(server.base_url()), provider="openai", environ=ENV,
                                   sleep=FakeSleep())
         assert len(server.requests) == 2
     assert response.status == 200
@@ -275,7 +275,7 @@ def _closed_port() -> int:
 def test_connection_refused_after_all_retries_comes_back_as_a_transport_error():
     sleep = FakeSleep()
     url = f"http://127.0.0.1:{_closed_port()}/v1"
-    response = transport.send(openai_request(url), provider="openai", environ=ENV, sleep=sleep, rng=lambda: 0.0)
+    response = send_blocking(openai_request(url), provider="openai", environ=ENV, sleep=sleep, rng=lambda: 0.0)
     assert response.status is None and not response.ok
     assert len(response.attempts) == 3 and sleep.waits == [0.5, 1.0]
     assert response.transport_error.startswith("connection failed")
@@ -286,19 +286,19 @@ def test_read_timeout_is_reported_and_bounded():
     with StandIn("openai") as server:
         server.script(Step(delay=1.0, body={}), Step(delay=1.0, body={}))
         started = time.monotonic()
-        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV,
+        response = send_blocking(openai_request(server.base_url()), provider="openai", environ=ENV,
                                   timeouts=Timeouts(connect=1.0, read=0.2), policy=RetryPolicy(retries=1),
                                   sleep=FakeSleep())
     assert response.status is None
-    assert [a.error.split(":")[0] for a in response.attempts] == ["read timeout", "read timeout"]
+    assert [a.error.startswith("read timeout") for a in response.attempts] == [True, True]
     assert time.monotonic() - started < 1.5
 
 
 def test_malformed_json_and_html_bodies_come_back_as_text():
     with StandIn("openai") as server:
         server.script(Step.malformed(), Step.html(404))
-        bad = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV)
-        html = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV)
+        bad = send_blocking(openai_request(server.base_url()), provider="openai", environ=ENV)
+        html = send_blocking(openai_request(server.base_url()), provider="openai", environ=ENV)
     assert bad.status == 200 and bad.body is None and bad.json_error.startswith("not JSON")
     assert bad.text.startswith('{"id": "chatcmpl-1"')
     assert html.status == 404 and html.body is None and "<title>502 Bad Gateway</title>" in html.text
@@ -308,7 +308,7 @@ def test_an_echoed_key_is_redacted_from_body_text_and_headers():
     echo = {"error": {"message": f"Incorrect API key provided: {KEY}.", "type": "invalid_request_error"}}
     with StandIn("openai") as server:
         server.script(Step(status=401, body=echo, headers={"X-Debug": KEY}))
-        response = transport.send(openai_request(server.base_url()), provider="openai", environ=ENV)
+        response = send_blocking(openai_request(server.base_url()), provider="openai", environ=ENV)
     # the body is kept as received for parsing (issue 16, finding 5); what is shown is redacted
     assert response.body["error"]["message"] == f"Incorrect API key provided: {KEY}."
     assert KEY not in response.shown_text() and KEY not in json.dumps(response.shown_body())
@@ -320,7 +320,7 @@ def test_an_escaped_echo_of_the_key_is_redacted_too():
     key = "sk-with/slash-0123456789"
     with StandIn("openai") as server:
         server.script(Step(status=401, body='{"error": {"message": "bad key sk-with\\/slash-0123456789"}}'))
-        response = transport.send(openai_request(server.base_url()), provider="openai",
+        response = send_blocking(openai_request(server.base_url()), provider="openai",
                                   environ={"OPENAI_API_KEY": key})
     assert response.shown_body()["error"]["message"] == "bad key $OPENAI_API_KEY"
     assert "$OPENAI_API_KEY" in response.shown_text() and "0123456789" not in response.shown_text()
@@ -328,7 +328,7 @@ def test_an_escaped_echo_of_the_key_is_redacted_too():
 
 def test_a_bad_url_is_bad_input_not_a_crash():
     with pytest.raises(ToolchoiceError, match="cannot send to"):
-        transport.send(openai_request("ftp://127.0.0.1:1/v1"), provider="openai", environ=ENV)
+        send_blocking(openai_request("ftp://127.0.0.1:1/v1"), provider="openai", environ=ENV)
 
 
 def test_async_send_retries_like_the_blocking_one():

@@ -514,60 +514,15 @@ class _Attempts:
                 "budget for all attempts and waits")
 
 
-def send(request: Request, *, provider: str = "", timeouts: Timeouts = Timeouts(),
-         policy: RetryPolicy = RetryPolicy(), environ: Mapping[str, str] | None = None,
-         prepared: Prepared | None = None, sleep: Callable[[float], None] = time.sleep,
-         rng: Callable[[], float] = random.random, client: Any = None,
-         limits: SendLimits = SendLimits()) -> Response:
-    """Send ``request`` (blocking), retrying per ``policy``. HTTP and network failures come back in
-    the Response; ToolchoiceError is raised only for a missing key or an unusable URL."""
-    import httpx
-
-    prepared = prepared or prepare(request, provider, environ)
-    own = client is None
-    client = client or httpx.Client(**_client_kwargs(timeouts))
-    loop = _Attempts(prepared, provider, policy, rng)
-    try:
-        while True:
-            loop.begin()
-            try:
-                deadline = time.monotonic() + _attempt_limit(client)
-                with client.stream(prepared.method, prepared.url, headers=prepared.headers,
-                                   content=prepared.content) as r:
-                    chunks, size = [], 0
-                    for chunk in r.iter_bytes():
-                        size += len(chunk)
-                        if size > limits.max_body_bytes:
-                            chunks = []
-                            break
-                        chunks.append(chunk)
-                        if time.monotonic() > deadline:
-                            raise _too_slow(httpx)
-                    if size > limits.max_body_bytes:
-                        loop.too_large(limits)
-                        return loop.response  # type: ignore[return-value]
-                    raw = b"".join(chunks)
-                    wait = loop.answered(r.status_code, r.headers, raw, r.encoding)
-            except httpx.HTTPError as exc:
-                wait = loop.failed(exc)
-            except httpx.InvalidURL as exc:
-                wait = loop.failed(exc)
-            if wait is None:
-                assert loop.response is not None
-                return loop.response
-            sleep(wait)
-    finally:
-        if own:
-            client.close()
-
-
 async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts = Timeouts(),
                      policy: RetryPolicy = RetryPolicy(), environ: Mapping[str, str] | None = None,
                      prepared: Prepared | None = None,
                      sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                      rng: Callable[[], float] = random.random, client: Any = None,
                      limits: SendLimits = SendLimits()) -> Response:
-    """``send`` for asyncio; pass a shared client (``new_async_client``) to run samples concurrently."""
+    """Send ``request``, retrying per ``policy``; pass a shared client (``new_async_client``) to run
+    samples concurrently. HTTP and network failures come back in the Response; ToolchoiceError is
+    raised only for a missing key or an unusable URL."""
     import httpx
 
     prepared = prepared or prepare(request, provider, environ)
