@@ -25,7 +25,7 @@ from toolchoice.providers.core.registry import translate  # noqa: E402
 from toolchoice.providers.core.reply import read_reply  # noqa: E402
 from toolchoice.providers.core.scenario import load_scenario  # noqa: E402
 from toolchoice.providers.core.streaming import stream_reply  # noqa: E402
-from toolchoice.providers.core.transport import Timeouts, prepare, send  # noqa: E402
+from toolchoice.providers.core.transport import Timeouts, prepare, send_async  # noqa: E402
 from toolchoice.providers.core.verdict import verdict  # noqa: E402
 
 pytestmark = pytest.mark.realmodel
@@ -38,7 +38,8 @@ def both_ways(base_url: str, folder: Path):
     scenario = load_scenario(scenario_file(folder))  # two tools, tool_choice get_time, greedy, 64 tokens
     plain = translate("openai", scenario, RenderOptions(base_url=base_url))
     streamed = translate("openai", scenario, RenderOptions(base_url=base_url, stream=True))
-    response = send(plain.request, provider="openai", timeouts=Timeouts.from_total(TIMEOUT_S), environ=ENV)
+    response = asyncio.run(send_async(plain.request, provider="openai", timeouts=Timeouts.from_total(TIMEOUT_S),
+                                      environ=ENV))
     whole = read_reply("openai", response.status, response.body, response.text, headers=response.headers)
 
     async def go():
