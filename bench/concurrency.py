@@ -1,13 +1,13 @@
 """Sending concurrently, against local stand-in servers (tests/servers.py) with injected latency.
 
 - one `send` to a server that answers after 300 ms (the baseline),
-- `compare --send` over 8 providers, each its own server answering after 300 ms,
+- `compare --send` over every provider (19 on 2026-11-23), each its own server answering after 300 ms (the
+  OpenAI-compatible hosts without a recorded reply of their own answer with OpenAI's),
 - `send --repeat 100 --concurrency 10` to a server answering after 100 ms (ideal: 10 waves, 1.0 s).
 
-The stand-in is imported by path and used as is, with two settings for this process only: the
-handler sets TCP_NODELAY (without it, its header-then-body writes meet the client's delayed ACK
-and each reply waits ~40 ms more), and the listen backlog holds 128 connections (the default 5
-makes a burst of 10 connects wait for SYN retries).
+The stand-in is imported by path and used as is; it sets TCP_NODELAY (without it, its
+header-then-body writes meet the client's delayed ACK and each reply waits ~40 ms more) and a
+listen backlog of 128 (the default 5 makes a burst of connects wait for SYN retries).
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ import json
 import sys
 import time
 from dataclasses import dataclass, field
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from measure import RESULTS, ROOT, Command, Run, child_env, entry_argv, median, run_once
-from toolchoice.providers.core.capabilities import CAPABILITIES
+from corpus import PROVIDER_SETTINGS
+from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 
-COMPARE_PROVIDERS = ("openai", "anthropic", "gemini", "mistral", "groq", "deepseek", "ollama", "cohere")
+COMPARE_PROVIDERS = tuple(PROVIDER_IDS)  # every provider in the capability table
 COMPARE_DELAY = 0.3
 REPEAT, CONCURRENCY, REPEAT_DELAY = 100, 10, 0.1
 OK_EXITS = (0, 4)  # 4: a canned reply "disobeyed" the scenario; the request/response work was all done
@@ -39,9 +39,6 @@ SEND_TOOLS = [
         "location": {"type": "string"}, "format": {"type": "string"}}}},
     {"name": "cityAttractions", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}},
 ]
-MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-5", "gemini": "gemini-2.5-flash",
-          "mistral": "mistral-small-latest", "groq": "llama-3.3-70b-versatile", "deepseek": "deepseek-chat",
-          "ollama": "llama3.1", "cohere": "command-r7b-12-2024"}
 
 
 def load_stand_in() -> ModuleType:
@@ -51,9 +48,14 @@ def load_stand_in() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
-    module._Handler.disable_nagle_algorithm = True
-    setattr(module, "ThreadingHTTPServer", type("BenchServer", (ThreadingHTTPServer,), {"request_queue_size": 128}))
+    assert module._Handler.disable_nagle_algorithm and module._Server.request_queue_size >= 128
     return module
+
+
+def stand_in_for(module: ModuleType, provider: str, delay: float) -> Any:
+    """A server answering as ``provider`` after ``delay``; hosts with no recorded reply answer as OpenAI."""
+    recorded = provider if provider in module.DEFAULT_REPLY else "openai"
+    return module.StandIn(provider, default=module.Step.reply(recorded, delay=delay))
 
 
 @dataclass
@@ -70,7 +72,7 @@ class SendResult:
 
 
 def write_scenario(servers: dict[str, Any]) -> Path:
-    providers = {p: {"model": MODELS[p], "base_url": s.base_url(p)} for p, s in servers.items()}
+    providers = {p: {**PROVIDER_SETTINGS[p], "base_url": s.base_url(p)} for p, s in servers.items()}
     doc = {"tools": SEND_TOOLS, "tool_choice": "auto",
            "messages": [{"role": "user", "content": "What's the weather in San Francisco?"}], "providers": providers}
     path = RESULTS / "send-scenario.yaml"
@@ -123,7 +125,7 @@ def measure_concurrency(rounds: int) -> dict[str, SendResult]:
     stand_in = load_stand_in()
     entry = entry_argv()
     env = child_env(**fake_keys())
-    slow = {p: stand_in.StandIn(p, default=stand_in.Step.reply(p, delay=COMPARE_DELAY)) for p in COMPARE_PROVIDERS}
+    slow = {p: stand_in_for(stand_in, p, COMPARE_DELAY) for p in COMPARE_PROVIDERS}
     fast = stand_in.StandIn("openai", default=stand_in.Step.reply("openai", delay=REPEAT_DELAY))
     for server in [*slow.values(), fast]:
         server.start()

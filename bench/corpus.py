@@ -40,6 +40,7 @@ PROVIDER_SETTINGS: dict[str, dict[str, Any]] = {
     "together": {"model": "meta-llama/Llama-3.3-70B-Instruct-Turbo"},
     "openrouter": {"model": "openai/gpt-4o-mini"},
     "xai": {"model": "grok-3"},
+    "cerebras": {"model": "llama-3.3-70b"},
     "vllm": {"model": "meta-llama/Llama-3.1-8B-Instruct"},
     "llamacpp": {"model": "llama-3.1-8b-instruct"},
     "huggingface": {"model": "meta-llama/Llama-3.3-70B-Instruct"},

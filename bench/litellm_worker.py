@@ -4,7 +4,9 @@ Run by bench/run.py with an interpreter that has litellm (never a toolchoice dep
 
     python bench/litellm_worker.py CORPUS.json [WARM_UP_S]
     stdin:  "round" (translate the whole corpus once) ... "quit"
-    stdout: one JSON object per line: first {"ready": ...}, then {"seconds": ..., "calls": ...} per round
+    stdout: one JSON object per line: first {"ready": ..., "missing": ...}, then {"seconds": ..., "calls": ...}
+            per round; "missing" names, per provider, the cases whose body lacks tools or tool_choice
+            (LiteLLM drops some silently), so the comparison can be restricted to like-for-like work
 
 Per provider: ``map_openai_params`` (tools, tool_choice, parallel_tool_calls) then ``transform_request``
 (the body LiteLLM would POST), the two steps ``litellm.completion`` runs before the network; Gemini
@@ -29,10 +31,46 @@ LITELLM_PROVIDER: dict[str, str] = {
     "openai": "openai", "anthropic": "anthropic", "gemini": "gemini", "mistral": "mistral", "groq": "groq",
     "deepseek": "deepseek", "ollama": "ollama_chat", "bedrock": "bedrock", "cohere": "cohere_chat",
     "azure": "azure", "fireworks": "fireworks_ai", "together": "together_ai", "openrouter": "openrouter",
-    "xai": "xai", "vllm": "hosted_vllm", "llamacpp": "llamafile", "huggingface": "huggingface",
+    "xai": "xai", "cerebras": "cerebras", "vllm": "hosted_vllm", "llamacpp": "llamafile", "huggingface": "huggingface",
 }
 
 Translate = Callable[[dict[str, Any]], dict[str, Any]]
+
+# Where a request body carries the tools and the tool choice, by wire family: OpenAI-style and
+# Anthropic/Cohere/Mistral `tools` + `tool_choice`; Bedrock Converse `toolConfig.tools` +
+# `toolConfig.toolChoice`; Gemini `tools[].functionDeclarations` + `toolConfig.functionCallingConfig`.
+TOOL_KEYS = frozenset({"tools", "functionDeclarations", "function_declarations"})
+CHOICE_KEYS = frozenset({"tool_choice", "toolChoice", "functionCallingConfig", "function_calling_config"})
+
+
+def wire_keys(body: Any, found: set[str] | None = None) -> set[str]:
+    """The keys of TOOL_KEYS and CHOICE_KEYS that appear anywhere in ``body`` with a non-empty value."""
+    found = set() if found is None else found
+    if isinstance(body, dict):
+        for key, value in body.items():
+            if key in TOOL_KEYS or key in CHOICE_KEYS:
+                if value not in (None, "", [], {}):
+                    found.add(key)
+            wire_keys(value, found)
+    elif isinstance(body, (list, tuple)):
+        for value in body:
+            wire_keys(value, found)
+    return found
+
+
+def lacks(body: Any) -> list[str]:
+    """What a request body lacks of the two: [], ["tools"], ["tool_choice"] or both."""
+    keys = wire_keys(body)
+    return [name for name, wanted in (("tools", TOOL_KEYS), ("tool_choice", CHOICE_KEYS)) if not keys & wanted]
+
+
+def choice_label(request: dict[str, Any]) -> str:
+    """A short name for a corpus request's tool_choice (for the report of what a side left out)."""
+    choice = request.get("tool_choice")
+    label = choice if isinstance(choice, str) else (choice or {}).get("type", "?")
+    if isinstance(choice, dict) and choice.get("type") == "function":
+        label = "function"
+    return label + ("+parallel=false" if request.get("parallel_tool_calls") is False else "")
 
 
 def translator(provider: str, model: str) -> Translate:
@@ -101,6 +139,7 @@ def main(corpus_path: str, warm_up_s: float) -> int:
     jobs: dict[str, tuple[Translate, list[dict[str, Any]]]] = {}
     skipped: dict[str, str] = {}
     failing: dict[str, dict[str, Any]] = {}
+    missing: dict[str, dict[str, Any]] = {}  # provider -> cases whose body lacks tools or tool_choice
     for provider, model in corpus["models"].items():
         if provider not in LITELLM_PROVIDER:
             skipped[provider] = "no offline LiteLLM transformation for this API"
@@ -112,13 +151,22 @@ def main(corpus_path: str, warm_up_s: float) -> int:
             continue
         for request in corpus["requests"]:
             try:
-                translate(copy.deepcopy(request))
+                body = translate(copy.deepcopy(request))
             except Exception as exc:  # noqa: BLE001
                 entry = failing.setdefault(provider, {"count": 0, "first": f"{type(exc).__name__}: {str(exc)[:160]}"})
                 entry["count"] += 1
+                continue
+            absent = lacks(body)
+            if absent:
+                entry = missing.setdefault(provider, {"count": 0, "lacks": {}})
+                entry["count"] += 1
+                for name in absent:
+                    by_choice = entry["lacks"].setdefault(name, {})
+                    label = choice_label(request)
+                    by_choice[label] = by_choice.get(label, 0) + 1
         jobs[provider] = (translate, corpus["requests"])
     print(json.dumps({"ready": True, "version": version("litellm"), "providers": list(jobs), "skipped": skipped,
-                      "failing": failing, "calls": len(jobs) * len(corpus["requests"])}), flush=True)
+                      "failing": failing, "missing": missing, "calls": len(jobs) * len(corpus["requests"])}), flush=True)
     for line in sys.stdin:
         if line.strip() != "round":
             break

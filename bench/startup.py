@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from measure import BENCH, Command, Run, child_env, entry_argv, interleaved, peak_rss_mib, run_once
+from toolchoice.providers.core.capabilities import PROVIDER_IDS
 
 FLOOR_IMPORTS = "import typer, yaml, json"
 
@@ -79,8 +80,8 @@ def check_outputs(commands: Sequence[Command]) -> dict[str, str]:
             problems[command.name] = f"exit {run.returncode}: {(stderr.strip().splitlines() or [''])[-1][:160]}"
         elif command.name == "render json" and not _is_openai_request(stdout):
             problems[command.name] = "render did not print the openai request"
-        elif command.name == "compare json" and _provider_count(stdout) != 18:
-            problems[command.name] = "compare did not print 18 providers"
+        elif command.name == "compare json" and _provider_count(stdout) != len(PROVIDER_IDS):
+            problems[command.name] = f"compare did not print {len(PROVIDER_IDS)} providers"
     return problems
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpus import PROVIDER_SETTINGS, cases
+from litellm_worker import choice_label, lacks
 from measure import BENCH, RESULTS, child_env, median
 from toolchoice.providers import RenderOptions, Scenario, load_scenario_text
 from toolchoice.providers.core.capabilities import PROVIDER_IDS
@@ -73,6 +74,23 @@ def toolchoice_round(loaded: list[Scenario], options: RenderOptions) -> dict[str
     return seconds
 
 
+def toolchoice_missing(loaded: list[Scenario], options: RenderOptions) -> dict[str, dict[str, Any]]:
+    """Per provider, the cases whose request lacks tools or tool_choice (as the worker reports LiteLLM's)."""
+    requests = [c.openai_request() for c in cases()]
+    missing: dict[str, dict[str, Any]] = {}
+    for provider in PROVIDER_IDS:
+        for scenario, request in zip(loaded, requests):
+            translation = translate(provider, scenario, options)
+            absent = lacks(translation.request.body) if translation.request else ["tools", "tool_choice"]
+            if absent:
+                entry = missing.setdefault(provider, {"count": 0, "lacks": {}})
+                entry["count"] += 1
+                for name in absent:
+                    by_choice = entry["lacks"].setdefault(name, {})
+                    by_choice[choice_label(request)] = by_choice.get(choice_label(request), 0) + 1
+    return missing
+
+
 class LiteLLM:
     """The worker process: started once, one line in per round, one JSON line out."""
 
@@ -115,6 +133,7 @@ def measure_throughput(rounds: int, python: str) -> dict[str, Any]:
     options = RenderOptions()
     toolchoice_round(loaded, options)  # warm-up: imports every translator
     refused = sum(translate(p, s, options).refused for p in PROVIDER_IDS for s in loaded)
+    ours_missing = toolchoice_missing(loaded, options)
     ours = Rounds(len(loaded))
     worker = LiteLLM(python)
     theirs: Rounds | None = None
@@ -143,6 +162,11 @@ def measure_throughput(rounds: int, python: str) -> dict[str, Any]:
                              "detail": worker.ready.get("error", ""), "python": python}
         return result
     shared = [p for p in PROVIDER_IDS if p in theirs.per_provider]
+    theirs_missing = worker.ready.get("missing", {})
+    # (b): like for like. A provider where either side left tools or tool_choice out of any case (or
+    # LiteLLM raised) did less work there than a full translation, which flatters that side.
+    full = [p for p in shared if p not in theirs_missing and p not in ours_missing
+            and p not in worker.ready["failing"]]
     result["litellm"] = {
         "version": worker.ready["version"], "python": python, "providers": shared,
         "skipped_providers": worker.ready["skipped"], "failing": worker.ready["failing"],
@@ -152,6 +176,14 @@ def measure_throughput(rounds: int, python: str) -> dict[str, Any]:
         "ratio_per_provider": {p: round(theirs.micros(p) / ours.micros(p), 2) for p in shared},
     }
     result["litellm"]["ratio"] = result["litellm"]["toolchoice_rps_shared"] / result["litellm"]["litellm_rps"]
+    result["litellm"].update({
+        "missing_litellm": theirs_missing, "missing_toolchoice": ours_missing,
+        "full_providers": full, "excluded_providers": [p for p in shared if p not in full],
+        "toolchoice_rps_full": ours.rate(full) if full else None,
+        "litellm_rps_full": theirs.rate(full) if full else None,
+    })
+    if full:
+        result["litellm"]["ratio_full"] = result["litellm"]["toolchoice_rps_full"] / result["litellm"]["litellm_rps_full"]
     return result
 
 
