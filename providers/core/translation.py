@@ -493,10 +493,6 @@ def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
     server of its choosing. Allowed ones are warnings naming the header and host (so --strict
     refuses them), others errors; so is the provider's own key sent to a base URL the scenario
     file chose."""
-    from urllib.parse import urlsplit
-
-    own = set(ctx.cap.key_env)
-    host = urlsplit(url).netloc or url
     reads: dict[str, list[str]] = {}
     for name, value in headers.items():
         for match in _ENV_NAME.finditer(value):
@@ -505,17 +501,20 @@ def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
         var = match.group(1) or match.group(2)
         if var in ctx.key_env:  # the only placeholders a URL resolves (Gemini's ?key=)
             reads.setdefault(var, []).append("the URL")
-    allowed = set(ctx.options.allow_env)
     for var, places in reads.items():
-        where = f"{' and '.join(dict.fromkeys(places))} to {host}"
+        if var in ctx.cap.key_env and not (ctx.settings.base_url and not ctx.options.base_url):
+            continue  # the provider's own key, to the provider's own host: nothing to say
+        from urllib.parse import urlsplit
+
+        where = f"{' and '.join(dict.fromkeys(places))} to {urlsplit(url).netloc or url}"
         source = (f"providers.{ctx.provider}.api_key_env" if var == ctx.settings.api_key_env
                   else f"providers.{ctx.provider}.headers")
-        if var in own:
+        if var in ctx.cap.key_env:
             if ctx.settings.base_url and not ctx.options.base_url:
                 ctx.ledger.warning("env.key_destination", f"${var} is sent in {where}, a base URL the scenario "
                                    f"file sets (providers.{ctx.provider}.base_url)")
             continue
-        if var in allowed:
+        if var in ctx.options.allow_env:
             ctx.ledger.warning("env.allowed", f"${var} (allowed by --allow-env) is read from the environment "
                                f"and sent in {where}")
         else:
