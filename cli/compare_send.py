@@ -20,7 +20,7 @@ from toolchoice.providers.core.translation import compact
 
 from . import exits
 from .output import write, choice_text
-from .send_cmd import emit, emit_pretty
+from .sample_view import emit, emit_pretty
 
 
 def _calls_text(reply: Reply) -> str:
@@ -44,7 +44,7 @@ def _summary(run: ProviderRun) -> dict[str, Any] | None:
 
 
 def _summary_json(run: ProviderRun) -> dict[str, Any] | None:
-    from .send_cmd import renamed_latency
+    from .sample_view import renamed_latency
 
     summary = _summary(run)
     return renamed_latency(summary) if summary is not None else None

@@ -20,7 +20,8 @@ from toolchoice.providers.core.model import Reply, ToolchoiceError, Translation
 from . import exits
 from .exits import handled
 from .options import ALLOW_ENV, BASE_URL, CAPS, MODEL, NO_EMULATE, PROVIDER_ONE, STRICT, TOOL_CHOICE, allowed_env
-from .send_cmd import FORMAT, OutputFormat, print_ledger, print_reply
+from .sample_view import print_ledger, print_reply
+from .send_cmd import FORMAT, OutputFormat
 
 
 def read_bytes(path: Path, missing: str, folder: str) -> bytes:

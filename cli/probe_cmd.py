@@ -171,7 +171,7 @@ def probe(
                                 "(what a streaming agent sees)."),
 ) -> None:
     """Measure which tool_choice values an endpoint honors, ignores or rejects."""
-    from .send_cmd import emit, emit_pretty
+    from .sample_view import emit, emit_pretty
 
     from .inputs import models_for, one_provider
 

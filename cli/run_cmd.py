@@ -393,7 +393,7 @@ def _check_keys(scenario: Any, providers: list[str], options: Any) -> None:
 
 def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, format: RunFormat,
           secrets: dict[str, str], replayed: bool) -> None:
-    from .send_cmd import emit, emit_pretty
+    from .sample_view import emit, emit_pretty
 
     if format is RunFormat.json:
         emit(json.dumps(document(scenario, runs, providers, repeat, replayed), indent=2, ensure_ascii=False), secrets)

@@ -1,0 +1,248 @@
+"""What a sent sample looks like: its JSON documents (one sample, a repeated run, a refusal) and its
+pretty drawing (the request line, the calls, the verdict, the ledger, the stream facts, the rates).
+`send` draws with these; `parse`, `compare --send`, `probe` and `run` share the pieces they need. Every
+text written goes through the redaction of the run's secrets (``emit``, ``emit_pretty``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from toolchoice.providers.core.capabilities import CAPABILITIES
+from toolchoice.providers.core.model import Reply, Translation
+from toolchoice.providers.core.runner import Sample
+
+from .output import write
+
+
+def choices_json(translation: Translation) -> dict[str, Any]:
+    """What was asked and what went on the wire: in every document that names a request."""
+    return {"requested_tool_choice": translation.requested_tool_choice,
+            "effective_tool_choice": translation.effective_tool_choice}
+
+
+def renamed_latency(summary: dict[str, Any]) -> dict[str, Any]:
+    """A tally's summary for a JSON document: ``latency_ms`` is a number wherever it appears (one
+    sample's), so the distribution is ``latency_percentiles_ms``."""
+    summary = dict(summary)
+    summary["latency_percentiles_ms"] = summary.pop("latency_ms")
+    return summary
+
+
+def sample_json(provider: str, translation: Translation, sample: Sample, raw: bool) -> dict[str, Any]:
+    """One sent sample's document: the request and its ledger, then the sample as ``Sample.to_json``
+    writes it everywhere (--save, --repeat results)."""
+    data = sample.to_json(provider, raw)
+    del data["sample"]
+    return {"provider": provider, **choices_json(translation),
+            "request": translation.request.to_json() if translation.request else None,
+            "ledger": [e.to_json() for e in translation.ledger], **data}
+
+
+def repeat_json(provider: str, translation: Translation, collected: Any) -> dict[str, Any]:
+    """The document of a repeated send: the summary over every sample, and the kept results."""
+    document = {"provider": provider, **choices_json(translation),
+                "request": translation.request.to_json() if translation.request else None,
+                "ledger": [e.to_json() for e in translation.ledger],
+                **renamed_latency(collected.tally.summary()), "results": collected.sorted_results()}
+    if collected.keep is not None and collected.done > collected.keep:
+        document["results_kept"] = {"kept": collected.keep, "of": collected.done,
+                                    "which": "the first to finish; --all-results keeps every one"}
+    return document
+
+
+def refused_json(provider: str, translation: Translation) -> dict[str, Any]:
+    return {"provider": provider, **choices_json(translation), "request": None, "reply": None, "verdict": None,
+            "ledger": [e.to_json() for e in translation.ledger], "latency_ms": None, "status": None, "attempts": [],
+            "error": "; ".join(e.message for e in translation.ledger if e.severity == "error") or None}
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def print_ledger(console: Any, ledger: list[Any]) -> None:
+    from .output import ledger_table
+
+    if not ledger:
+        return
+    table = ledger_table(ledger)
+    table.title, table.title_justify = "ledger", "left"
+    console.print(table)
+
+
+def verdict_text(v: dict[str, Any] | None) -> Any:
+    from rich.text import Text
+
+    if v is None:
+        return Text("no verdict (give --scenario to judge the reply)", style="dim")
+    if v["obeyed"]:
+        line = Text("✔ obeyed", style="bold green")
+    elif v["category"] == "error":
+        line = Text("✘ error", style="bold red")
+    else:
+        line = Text(f"✘ disobeyed: {v['category']}", style="bold red")
+    if not v.get("enforced", True):
+        line.append("  (not enforced by the provider)", style="yellow")
+    return line
+
+
+def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | None) -> None:
+    """The calls table, text, finish reason, tokens and the verdict with its reasons."""
+    from rich.table import Table
+    from rich.text import Text
+
+    if reply.error is not None:
+        console.print(Text(reply.error.one_line(provider), style="red"))
+    checks = (v or {}).get("calls") or []
+    if reply.tool_calls:
+        table = Table(show_header=True, header_style="bold", expand=False, title="tool calls", title_justify="left")
+        table.add_column("#", justify="right")
+        table.add_column("name")
+        table.add_column("arguments", overflow="fold")
+        table.add_column("schema")
+        for i, call in enumerate(reply.tool_calls):
+            args = (json.dumps(call.arguments, indent=2, ensure_ascii=False) if call.arguments is not None
+                    else f"{call.raw_arguments}\n({call.arguments_error})")
+            check = checks[i] if i < len(checks) else {}
+            valid = check.get("valid")
+            mark = {True: Text("✔", style="green"), False: Text("✘", style="red")}.get(valid, Text("–", style="dim"))
+            if check.get("offered") is False:
+                mark = Text("not offered", style="red")
+            table.add_row(str(i + 1), call.name, args, mark)
+        console.print(table)
+    elif reply.error is None:
+        console.print(Text("no tool calls", style="dim"))
+    if reply.text:
+        shown = reply.text if len(reply.text) <= 600 else reply.text[:600] + "…"
+        console.print(Text.assemble(("text  ", "bold"), shown))
+    facts = []
+    if reply.finish_reason:
+        facts.append(f"finish_reason {reply.finish_reason}")
+    if reply.usage.input_tokens is not None or reply.usage.output_tokens is not None:
+        facts.append(f"tokens in {reply.usage.input_tokens} / out {reply.usage.output_tokens}")
+    if facts:
+        console.print(Text("  ·  ".join(facts), style="dim"))
+    console.print(Text.assemble(("verdict  ", "bold"), verdict_text(v)))
+    if v is not None and v["category"] != "error":  # an error's one reason is the line printed above
+        for reason in v["reasons"]:
+            console.print(Text(f"  - {reason}"))
+
+
+def print_raw(console: Any, sample_raw_json: Any, raw_text: str) -> None:
+    from rich.json import JSON
+    from rich.text import Text
+
+    console.print(Text("raw response", style="bold"))
+    if sample_raw_json is not None:
+        console.print(JSON(json.dumps(sample_raw_json, ensure_ascii=False), indent=2))
+    else:
+        console.print(Text(raw_text or "(no body)"))
+
+
+def print_sample(console: Any, provider: str, translation: Translation, sample: Sample, raw: bool) -> None:
+    from rich.text import Text
+
+    title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
+    console.rule(Text.assemble((provider, "bold"), f" · {title}"))
+    request = translation.request
+    assert request is not None
+    head = Text.assemble((f"{request.method} ", "bold"), request.url)
+    if sample.status is not None:
+        head.append(f"  →  {sample.status}", style="green" if 200 <= sample.status < 300 else "red")
+    if sample.latency_ms is not None:
+        head.append(f"  {sample.latency_ms:.0f} ms", style="dim")
+    console.print(head)
+    if len(sample.attempts) > 1:
+        tries = ", ".join(f"{a['status'] or a['error'].split(':')[0]} (waited {a['wait_s']}s, {a['wait_source']})"
+                          for a in sample.attempts[:-1])
+        console.print(Text(f"retried: {tries}", style="yellow"))
+    if sample.stream is not None:
+        print_stream_facts(console, sample.stream)
+    print_reply(console, provider, sample.reply, sample.verdict)
+    print_ledger(console, translation.ledger)
+    if raw:
+        print_raw(console, sample.raw_json, sample.raw_text)
+
+
+def print_stream_facts(console: Any, stream: dict[str, Any]) -> None:
+    """A streamed reply's timings, event counts and findings (StreamResult.to_json)."""
+    from rich.text import Text
+
+    t = stream["timings"]
+
+    def ms(value: float | None) -> str:
+        return "–" if value is None else f"{value:.0f} ms"
+
+    console.print(Text(f"stream  {stream['events']} events · first byte {ms(t['first_byte_ms'])} · first tool delta "
+                       f"{ms(t['first_tool_delta_ms'])} · last event {ms(t['last_event_ms'])} · argument deltas "
+                       f"{', '.join(map(str, stream['argument_deltas'])) or '–'}", style="dim"))
+    for finding in stream["findings"]:
+        console.print(Text(f"  {finding['code']}: {finding['message']}", style="yellow"))
+
+
+def print_repeat(console: Any, provider: str, translation: Translation, collected: Any, raw: bool) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    data = collected.tally.summary()
+    title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
+    console.rule(Text.assemble((provider, "bold"), f" · {title} · {data['samples']} samples"))
+    table = Table(show_header=True, header_style="bold", expand=False)
+    table.add_column("category")
+    table.add_column("count", justify="right")
+    table.add_column("%", justify="right")
+    table.add_column("95% CI (Wilson)", justify="right")
+    for category, count in data["counts"].items():
+        if count == 0 and category not in ("obeyed",):
+            continue
+        rate = data["rates"][category]
+        style = "green" if category == "obeyed" else "red"
+        table.add_row(Text(category, style=style), str(count), f"{100 * rate['rate']:.0f}%",
+                      f"{100 * rate['low']:.0f}–{100 * rate['high']:.0f}%")
+    console.print(table)
+    lat = data["latency_ms"]
+    if lat["p50"] is not None:
+        console.print(f"latency  p50 {lat['p50']:.0f} ms  ·  p95 {lat['p95']:.0f} ms")
+    tokens = data["tokens"]
+    if tokens["input_mean"] is not None or tokens["output_mean"] is not None:
+        console.print(f"tokens   in {tokens['input_total']} (mean {_num(tokens['input_mean'])})  ·  "
+                      f"out {tokens['output_total']} (mean {_num(tokens['output_mean'])})")
+    for line, count in collected.errors.most_common(5):
+        console.print(Text(f"{count}× {line}", style="red"))
+    for line, count in collected.reasons.most_common(5):
+        console.print(Text(f"{count}× {line}", style="yellow"))
+    if collected.unenforced:
+        console.print(Text("the provider could not enforce this tool_choice: judged against the request's intent",
+                           style="yellow"))
+    print_ledger(console, translation.ledger)
+    if raw:
+        for index, raw_json, raw_text in sorted(collected.raws, key=lambda item: item[0]):
+            console.print(Text(f"sample {index}", style="bold"))
+            print_raw(console, raw_json, raw_text)
+
+
+def _num(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+
+
+def emit(text: str, secrets: dict[str, str]) -> None:
+    """Write to stdout with every resolved key value replaced by its placeholder."""
+    from toolchoice.providers.core.transport import redact
+
+    write(redact(text, secrets))
+
+
+def emit_pretty(draw: Any, secrets: dict[str, str]) -> None:
+    console = _console()
+    with console.capture() as captured:
+        draw(console)
+    from toolchoice.providers.core.transport import redact
+
+    sys.stdout.write(redact(captured.get(), secrets))
+
+
+# ---- the command ---------------------------------------------------------------------------
