@@ -545,7 +545,10 @@ def test_compare_send_never_leaks(matrix: Matrix, mode: str):
         name = f"compare-send/{mode}/{fmt}"
         run = matrix.results[name]
         check(run, name)
-        assert run.code in ((0, 4) if mode == "ok" else (1,)), (name, run.code, run.stderr)
+        # "mixed" rotates each provider's answer per request, and the probe and send jobs that share those routes
+        # run in parallel processes: which answer compare gets is not fixed, so neither is the exit code
+        codes = {"ok": (0, 4), "mixed": (0, 1, 4)}.get(mode, (1,))
+        assert run.code in codes, (name, run.code, run.stderr)
         if fmt == "json":
             data = json.loads(run.stdout)
             assert [p["provider"] for p in data["providers"]] == list(PROVIDER_IDS)
