@@ -409,29 +409,34 @@ def tls_server(tmp_path_factory):
     server.server_close()
 
 
-def _send_with_client_for(urls: list[str], url: str) -> transport.Response:
+def _send_with_client(made: str, url: str) -> transport.Response:
     async def main() -> transport.Response:
-        async with transport.new_async_client(Timeouts(connect=5.0, read=5.0), 1, urls) as client:
-            return await transport.send_async(openai_request(url), provider="openai", environ=ENV, client=client,
+        timeouts = Timeouts(connect=5.0, read=5.0)
+        # one client with httpx's own context, or the runner's clients sharing one context (in flight 6: 2 clients)
+        clients = [transport.new_async_client(timeouts, 1)] if made == "one" else transport.new_async_clients(timeouts, 6)
+        try:
+            return await transport.send_async(openai_request(url), provider="openai", environ=ENV, client=clients[-1],
                                               policy=RetryPolicy(retries=0))
+        finally:
+            for client in clients:
+                await client.aclose()
 
     return asyncio.run(main())
 
 
-@pytest.mark.parametrize("made_for", ["http", "https"])
-def test_tls_is_verified_whatever_the_client_was_made_for(tls_server, monkeypatch, made_for):
-    """Whatever URLs a client was made for, TLS is verified with the trust store httpx's default
-    context uses ($SSL_CERT_FILE here, else certifi): an unknown certificate and a host name the
-    certificate does not name are refused."""
+@pytest.mark.parametrize("made", ["one", "shared-context"])
+def test_tls_is_verified_however_the_clients_were_made(tls_server, monkeypatch, made):
+    """A lone client and the runner's clients that share one TLS context verify alike, with the trust
+    store httpx's default context uses ($SSL_CERT_FILE here, else certifi): an unknown certificate and
+    a host name the certificate does not name are refused."""
     url, cert = tls_server
-    urls = ["http://127.0.0.1:9/v1"] if made_for == "http" else [url]
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)
     monkeypatch.delenv("SSL_CERT_DIR", raising=False)
-    unknown = _send_with_client_for(urls, url)
+    unknown = _send_with_client(made, url)
     assert unknown.status is None and "CERTIFICATE_VERIFY_FAILED" in unknown.transport_error
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))
-    trusted = _send_with_client_for(urls, url)
+    trusted = _send_with_client(made, url)
     assert trusted.status == 200 and trusted.body["choices"][0]["message"]["content"] == "hi"
-    wrong_name = _send_with_client_for(urls, url.replace("127.0.0.1", "localhost"))
+    wrong_name = _send_with_client(made, url.replace("127.0.0.1", "localhost"))
     assert wrong_name.status is None and "CERTIFICATE_VERIFY_FAILED" in wrong_name.transport_error
     assert "127.0.0.1" in wrong_name.transport_error or "match" in wrong_name.transport_error

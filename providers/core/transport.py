@@ -30,7 +30,7 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterable, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 
 from .model import MissingKey, Request, ToolchoiceError, wire_json
 from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
@@ -589,14 +589,12 @@ async def _fetch(client: Any, prepared: Prepared, limits: SendLimits = SendLimit
 CONNECTIONS_PER_CLIENT = 5
 
 
-def new_async_client(timeouts: Timeouts, concurrency: int = 4, urls: Iterable[str] | None = None,
-                     transport: Any = None, verify: Any = True) -> Any:
+def new_async_client(timeouts: Timeouts, concurrency: int = 4, transport: Any = None, verify: Any = True) -> Any:
     """An ``httpx.AsyncClient`` for ``send_async`` with explicit timeouts and connection limits.
-    ``urls`` is accepted for callers that know where they send (unused); ``transport``: an
-    ``httpx.AsyncBaseTransport`` to use instead of real sockets (tests)."""
+    ``transport``: an ``httpx.AsyncBaseTransport`` to use instead of real sockets (tests); ``verify``:
+    a TLS context several clients share (default: httpx's own)."""
     import httpx
 
-    del urls
     extra = {} if transport is None else {"transport": transport}
     limits = httpx.Limits(max_connections=max(1, concurrency), max_keepalive_connections=max(1, concurrency))
     return httpx.AsyncClient(limits=limits, **_client_kwargs(timeouts, verify), **extra)
