@@ -120,17 +120,17 @@ def group_turns(messages: tuple[Message, ...], ledger: Ledger, title: str) -> li
         else:
             if message.content is not None:
                 turn.texts.append(message.content)
-            before = len(turn.calls)
-            turn.reasoning.extend(item._replace(position=item.position + before) if before else item
-                                  for item in message.reasoning)
+            if message.reasoning:
+                before = len(turn.calls)
+                turn.reasoning.extend(item._replace(position=item.position + before) if before else item
+                                      for item in message.reasoning)
             turn.calls.extend(message.tool_calls)
     if merged:
         kinds = list(dict.fromkeys(merged))
         ledger.info("history.merged", f"{title} takes one message per turn: merged {'; '.join(kinds)} "
                     "(tool results first, then text)")
     for index, turn in enumerate(turns):
-        blank = [t for t in turn.texts if not t.strip()]
-        if not blank:
+        if all(t.strip() for t in turn.texts):
             continue
         turn.texts = [t for t in turn.texts if t.strip()]
         if turn.texts or turn.calls or turn.results or turn.reasoning:
@@ -248,14 +248,17 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
                 block["is_error"] = True
             blocks.append(block)
         # thinking blocks first and unchanged; interleaved ones stay before the call that followed them
-        slots = placed([i for i in turn.reasoning if i.family == "anthropic"], len(turn.calls))
-        blocks.extend(thinking_block(item) for item in slots[0])
-        blocks.extend({"type": "text", "text": text} for text in turn.texts)
+        thinking = [i for i in turn.reasoning if i.family == "anthropic"] if turn.reasoning else None
+        if thinking:
+            slots = placed(thinking, len(turn.calls))
+            blocks.extend(thinking_block(item) for item in slots[0])
+        for text in turn.texts:
+            blocks.append({"type": "text", "text": text})
         for index, c in enumerate(turn.calls):
-            if index:
+            if index and thinking:
                 blocks.extend(thinking_block(item) for item in slots[index])
             blocks.append({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments})
-        if turn.calls:
+        if turn.calls and thinking:
             blocks.extend(thinking_block(item) for item in slots[-1])
         if len(turn.texts) == 1 and len(blocks) == 1:
             wire.append({"role": turn.role, "content": turn.texts[0]})  # plain string content, as documented
@@ -266,8 +269,8 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
 
 def _tool(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
     schema = dict(tool.schema())
-    composed = [k for k in COMPOSITION_KEYS if k in schema]
-    if composed:
+    if "anyOf" in schema or "oneOf" in schema or "allOf" in schema:
+        composed = [k for k in COMPOSITION_KEYS if k in schema]
         ctx.ledger.error("schema.rejected", f"tool '{tool.name}': input_schema has top-level {'/'.join(composed)}; "
                          f"{ctx.cap.title} answers 400 'input_schema does not support oneOf, allOf, or anyOf at the "
                          "top level'; move the alternatives into a property or split the tool")
@@ -279,7 +282,8 @@ def _tool(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
     if tool.description is not None:
         wire["description"] = tool.description
     wire["input_schema"] = schema
-    wire.update(tool_fields(ctx, tool))
+    if tool.fields:
+        wire.update(tool_fields(ctx, tool))
     if tool.name in strict:
         wire["strict"] = True
         for problem in anthropic_strict_problems(schema):

@@ -96,7 +96,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     inference: dict[str, Any] = {}
     max_tokens = settings.max_tokens
     facts = model_facts(ctx)
-    thinking = thinking_plan(ctx, facts) if _is_claude(ctx.model) else ThinkingPlan(None)
+    claude = _is_claude(ctx.model)
+    thinking = thinking_plan(ctx, facts) if claude else ThinkingPlan(None)
     if thinking.budget is not None and max_tokens is None:
         max_tokens = DEFAULT_MAX_TOKENS_THINKING
         ctx.ledger.info("max_tokens.default", f"thinking needs maxTokens above budget_tokens {THINKING_BUDGET}: sent "
@@ -108,7 +109,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if inference:
         body["inferenceConfig"] = inference
     _tool_config(ctx, body)
-    if _is_claude(ctx.model):
+    if claude:
         config = thinking_config(ctx, thinking, facts, max_tokens, "toolConfig" in body)
         if config is not None:
             body["additionalModelRequestFields"] = {"thinking": config}
@@ -131,7 +132,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         streamed(ctx, "ConverseStream (/converse-stream): AWS event-stream binary frames (messageStart, "
                  "contentBlockStart/Delta/Stop, messageStop, metadata)")
     return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("toolConfig", "toolChoice"),
-                  final_lint=_final_lint(facts) if _is_claude(ctx.model) else None)
+                  final_lint=_final_lint(facts) if claude else None)
 
 
 def _final_lint(facts: dict[str, Any]) -> Any:
@@ -171,14 +172,17 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
             content.append({"toolResult": _tool_result(ctx, result, takes_status, formats)})
         # reasoningContent blocks first and unchanged (botocore ReasoningTextBlock.signature: "include the text
         # and its signature unmodified"); interleaved ones stay before the call that followed them
-        slots = placed([i for i in turn.reasoning if i.family == "bedrock"], len(turn.calls))
-        content.extend(_reasoning_block(item) for item in slots[0])
-        content.extend({"text": text} for text in turn.texts)
+        reasoning = [i for i in turn.reasoning if i.family == "bedrock"] if turn.reasoning else None
+        if reasoning:
+            slots = placed(reasoning, len(turn.calls))
+            content.extend(_reasoning_block(item) for item in slots[0])
+        for text in turn.texts:
+            content.append({"text": text})
         for index, c in enumerate(turn.calls):
-            if index:
+            if index and reasoning:
                 content.extend(_reasoning_block(item) for item in slots[index])
             content.append({"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}})
-        if turn.calls:
+        if turn.calls and reasoning:
             content.extend(_reasoning_block(item) for item in slots[-1])
         wire.append({"role": turn.role, "content": content})
     if formats:

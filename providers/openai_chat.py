@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple
 from .core.capabilities import Capability
 from .core.translation import (tool_names, chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, model_facts, openai_strict_problems, parallel_value, reasoning_for, rule_applied, start,
-                     streamed, strict_tools)
+                     streamed, strict_tools, strict_wanted)
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import StreamAssembler, bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, \
     make_call
@@ -128,10 +128,16 @@ def host_for(provider: str, cap: Capability) -> Host:
     host = HOSTS.get(provider)
     if host is not None:
         return host
-    path = Host._field_defaults["path"]
-    if not cap.endpoint.endswith(path):
-        raise ValueError(f"{provider}: endpoint {cap.endpoint} does not end with {path}; give it a HOSTS entry")
-    return Host(cap.endpoint[: -len(path)])
+    host = _ROW_HOSTS.get(cap.endpoint)
+    if host is None:
+        path = Host._field_defaults["path"]
+        if not cap.endpoint.endswith(path):
+            raise ValueError(f"{provider}: endpoint {cap.endpoint} does not end with {path}; give it a HOSTS entry")
+        host = _ROW_HOSTS[cap.endpoint] = Host(cap.endpoint[: -len(path)])
+    return host
+
+
+_ROW_HOSTS: dict[str, Host] = {}  # host_for's Host per capability-row endpoint, made once
 
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
@@ -190,10 +196,10 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
         function: dict[str, Any] = {"name": tool.name}
         if tool.description is not None:
             function["description"] = tool.description
-        schema = tool.schema()
-        if tool.parameters is None:
-            if tool.name in strict:  # strict needs a closed object even when there is nothing in it
-                schema = {"type": "object", "properties": {}, "additionalProperties": False}
+        schema = tool.parameters
+        if schema is None:  # tool.schema(), or for strict a closed object even when there is nothing in it
+            schema = ({"type": "object", "properties": {}, "additionalProperties": False} if tool.name in strict
+                      else tool.schema())
             ctx.ledger.info("schema.empty_parameters", f"tool '{tool.name}' has no parameters: sent with an empty "
                             "object schema")
         function["parameters"] = schema
@@ -376,7 +382,7 @@ def _notes(ctx: Context, host: Host) -> None:
         active.add(mode)
     if ctx.scenario.parallel_tool_calls is None and ctx.plan.tools:
         active.add("parallel_unset")
-    if any(ctx.scenario.tool_is_strict(t) for t in ctx.plan.tools):
+    if strict_wanted(ctx):
         active.add("strict")
     for note in host.notes:
         if note.when in active and (note.when != "always" or ctx.plan.tools):
@@ -457,7 +463,7 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
             msg["name"] = m.tool_name
         return msg
 
-    out = chat_messages(ctx, assistant, tool, developer_role=host_for(ctx.provider, ctx.cap).developer_role)
+    out = chat_messages(ctx, assistant, tool, developer_role=host.developer_role)
     if replayed:
         ctx.ledger.info("reasoning.replayed", f"reasoning_content of {replayed} assistant turn{'s' if replayed > 1 else ''} "
                         "sent back unchanged")

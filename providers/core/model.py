@@ -178,6 +178,14 @@ class ToolChoice(NamedTuple):
             return {"allowed": list(self.allowed), "mode": self.allowed_mode}
         return self.mode
 
+    def quoted(self) -> str:
+        """``to_json()`` as ledger messages quote it: a word as is, an object as ``compact`` JSON text."""
+        if self.mode == "named":
+            return f'{{"tool":{compact(self.name)}}}'
+        if self.mode == "allowed":
+            return f'{{"allowed":[{",".join(map(compact, self.allowed))}],"mode":{compact(self.allowed_mode)}}}'
+        return self.mode
+
 
 class ProviderSettings(NamedTuple):
     """Per-provider settings from ``providers.<id>`` in the scenario (all optional)."""
@@ -349,8 +357,56 @@ def _compact_encoder() -> Any:
     return json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
-compact = _compact_encoder()
-"""JSON text without spaces, as toolchoice quotes values in ledger messages (one encoder for all)."""
+_encode = _compact_encoder()
+
+
+def _small_json(value: Any, depth: int) -> str | None:
+    """JSON text for strings, ints, true/false/null and dicts (string keys) and lists of them, two levels
+    deep at most: the small tool_choice values ledger messages quote. None for anything else (the encoder's
+    work). Built here because the encoder sets up its C encoder on every call for a dict or list (~1.2 µs,
+    several times a string's cost); strings go through the encoder's own fast path, so the text is the
+    same. Deeper values are left to the encoder, which is faster for them."""
+    if isinstance(value, str):
+        return _encode(value)
+    kind = type(value)
+    if kind is dict:
+        if depth > 1:
+            return None
+        parts = []
+        for key, item in value.items():
+            text = _encode(item) if isinstance(item, str) else _small_json(item, depth + 1)
+            if text is None or type(key) is not str:
+                return None
+            parts.append(f"{_encode(key)}:{text}")
+        return "{" + ",".join(parts) + "}"
+    if kind is list or kind is tuple:
+        if depth > 1:
+            return None
+        parts = []
+        for item in value:
+            text = _encode(item) if isinstance(item, str) else _small_json(item, depth + 1)
+            if text is None:
+                return None
+            parts.append(text)
+        return "[" + ",".join(parts) + "]"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if kind is int:
+        return int.__repr__(value)
+    return None
+
+
+def compact(value: Any) -> str:
+    """JSON text without spaces, as toolchoice quotes values in ledger messages
+    (``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``)."""
+    if isinstance(value, str):
+        return _encode(value)
+    text = _small_json(value, 0)
+    return text if text is not None else _encode(value)
 
 
 def quoted(value: Any) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 
 import re
+from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple
 
 # The facts a rule can set, with the values each takes and what it means.
@@ -154,24 +155,29 @@ class Fact(NamedTuple):
     rule: Rule | None  # None: the user's override
 
 
-def resolve(provider: str, model: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Fact]:
-    """Every fact known for this provider and model: the user's overrides, then the first matching rule."""
-    facts: dict[str, Fact] = {key: Fact(value, None) for key, value in (overrides or {}).items()}
-    for key, fact in _rule_facts(provider, model):
-        facts.setdefault(key, fact)
-    return facts
+def resolve(provider: str, model: str, overrides: Mapping[str, Any] | None = None) -> Mapping[str, Fact]:
+    """Every fact known for this provider and model: the user's overrides, then the first matching rule.
+    Read-only: without overrides it is the rules' own mapping for the pair, shared by every caller."""
+    facts = rule_facts(provider, model)
+    if not overrides:
+        return facts
+    mine: dict[str, Fact] = {key: Fact(value, None) for key, value in overrides.items()}
+    for key, fact in facts.items():
+        mine.setdefault(key, fact)
+    return mine
 
 
 @functools.lru_cache(maxsize=4096)
-def _rule_facts(provider: str, model: str) -> tuple[tuple[str, Fact], ...]:
-    """The rules' facts for a provider and model, first matching rule first (RULES never changes, so
-    each pair is matched against every rule once per process, not once per translation)."""
+def rule_facts(provider: str, model: str) -> Mapping[str, Fact]:
+    """The rules' facts for a provider and model (``resolve`` without overrides), first matching rule first
+    (RULES never changes, so each pair is matched against every rule once per process, not once per
+    translation). Read-only: every caller shares it."""
     facts: dict[str, Fact] = {}
     for rule in RULES:
         if rule.matches(provider, model):
             for key, value in rule.facts.items():
                 facts.setdefault(key, Fact(value, rule))
-    return tuple(facts.items())
+    return MappingProxyType(facts)
 
 
 def matching(provider: str, model: str) -> list[Rule]:

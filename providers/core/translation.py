@@ -10,13 +10,23 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, Literal, NamedTuple
+from operator import attrgetter
+from typing import Any, Callable, Literal, Mapping, NamedTuple
 
 from .capabilities import CAPABILITIES, Capability, Level
 from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, ToolchoiceError,
                     Translation, compact)
 
 PlanMode = Literal["unset", "auto", "none", "required", "named", "allowed"]
+
+# Per-tool checks run on every request over every tool; map() with these does the common pass in C.
+_TOOL_NAME = attrgetter("name")
+_TOOL_KIND = attrgetter("kind")
+_TOOL_FIELDS = attrgetter("fields")
+_TOOL_STRICT = attrgetter("strict")
+_FUNCTION_ONLY = frozenset(("function",))
+_MESSAGE_CALLS = attrgetter("tool_calls")
+_MESSAGE_REASONING = attrgetter("reasoning")
 
 
 class ChoicePlan(NamedTuple):
@@ -43,10 +53,11 @@ class Context:
     replace ``plan`` (Bedrock keeps the tools declared for a tool history)."""
 
     __slots__ = ("provider", "cap", "scenario", "options", "ledger", "model", "plan", "settings", "requested",
-                 "key_env", "developer_sent")
+                 "key_env", "developer_sent", "requested_text")
 
     def __init__(self, provider: str, cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
-                 model: str, plan: ChoicePlan, settings: ProviderSettings, requested: Any = None) -> None:
+                 model: str, plan: ChoicePlan, settings: ProviderSettings, requested: Any = None,
+                 requested_text: str | None = None) -> None:
         self.provider = provider
         self.cap = cap
         self.scenario = scenario
@@ -60,6 +71,8 @@ class Context:
         self.key_env: tuple[str, ...] = (settings.api_key_env,) if settings.api_key_env else cap.key_env
         # a developer prompt went out as the API's developer role (else finish() records it became system)
         self.developer_sent = False
+        # requested as ledger messages quote it (a word as is, an object as compact JSON); start() makes it
+        self.requested_text = requested_text
 
 
 def _names(tools: tuple[Tool, ...] | tuple[str, ...]) -> str:
@@ -70,8 +83,9 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     """Create the ledger, pick the model, plan the tool_choice and run the shared lints."""
     cap = cap or CAPABILITIES[provider]
     ledger = Ledger()
-    for note in scenario.notes:
-        ledger.add(*note)
+    if scenario.notes:
+        for note in scenario.notes:
+            ledger.add(*note)
     if cap.measured:
         ledger.info("capabilities.overlay", f"capabilities for {provider} come from a probe: {cap.measured}")
     settings = scenario.settings_for(provider)
@@ -80,17 +94,22 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
         model = cap.default_model
         ledger.info("model.default", f"no model set for {provider}; using {model} (set providers.{provider}.model or --model)")
     choice = scenario.tool_choice
-    requested = choice.to_json() if choice is not None else None
-    plan = plan_choice(cap, scenario, options, ledger, requested)
+    requested = requested_text = None
+    if choice is not None:
+        requested = choice.to_json()
+        requested_text = choice.quoted()
+    plan = plan_choice(cap, scenario, options, ledger, requested, requested_text)
     lint_pitfalls(cap, scenario, plan, ledger)
-    if not plan.omit_tools and any(t.kind != "function" or t.fields for t in plan.tools):
+    if not plan.omit_tools and (not _FUNCTION_ONLY.issuperset(map(_TOOL_KIND, plan.tools))
+                                or any(map(_TOOL_FIELDS, plan.tools))):
         lint_tool_kinds(cap, plan.tools, ledger)
-    return Context(provider, cap, scenario, options, ledger, model, plan, settings, requested)
+    return Context(provider, cap, scenario, options, ledger, model, plan, settings, requested, requested_text)
 
 
 def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
-                requested: Any = None) -> ChoicePlan:
-    """``requested``: the tool_choice's ``to_json()`` when the caller has it already."""
+                requested: Any = None, neutral: str | None = None) -> ChoicePlan:
+    """``requested``: the tool_choice's ``to_json()`` when the caller has it already; ``neutral``: the same
+    quoted as the ledger shows it."""
     choice = scenario.tool_choice
     tools = scenario.tools
     if choice is None:
@@ -99,7 +118,8 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
         return ChoicePlan("unset", tools)
     if requested is None:
         requested = choice.to_json()
-    neutral = requested if isinstance(requested, str) else compact(requested)
+    if neutral is None:
+        neutral = _quoted_choice(requested)
     if choice.spelling and choice.spelling != neutral and choice.spelling != choice.name:
         ledger.info("tool_choice.spelling", f"tool_choice {choice.spelling} read as {neutral}")
     if not tools:
@@ -158,6 +178,10 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     return ChoicePlan(want, subset, emulated=True)
 
 
+def _quoted_choice(requested: Any) -> str:
+    return requested if isinstance(requested, str) else compact(requested)
+
+
 def _unsupported(cap: Capability, options: RenderOptions, ledger: Ledger, what: str, how: str, feature: str) -> bool:
     """Record that the request cannot go natively; True when emulation may go ahead."""
     measured = _measured(cap, feature)
@@ -198,8 +222,7 @@ def mapped(ctx: Context, wire: Any, note: str = "") -> None:
     requested = ctx.requested
     if requested is None or ctx.plan.mode == "unset":
         return
-    shown = requested if isinstance(requested, str) else compact(requested)
-    text = f"tool_choice {shown} → {wire if isinstance(wire, str) else compact(wire)}"
+    text = f"tool_choice {ctx.requested_text} → {wire if isinstance(wire, str) else compact(wire)}"
     ctx.ledger.info("tool_choice.mapped", text + (f" ({note})" if note else ""))
 
 
@@ -229,7 +252,7 @@ def tool_fields(ctx: Context, tool: Tool) -> dict[str, Any]:
 
 
 def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger: Ledger) -> None:
-    history = scenario.history_tool_names() if scenario.messages else ()
+    history = scenario.history_tool_names() if any(map(_MESSAGE_CALLS, scenario.messages)) else ()
     stale: list[str] = []
     if history:
         offered = {t.name for t in plan.tools} if not plan.omit_tools else set()
@@ -291,12 +314,18 @@ def parallel_value(ctx: Context) -> bool | None:
     return None
 
 
+def strict_wanted(ctx: Context) -> set[str]:
+    """Names of the planned tools the scenario marks strict (before any provider drops strict)."""
+    scenario, tools = ctx.scenario, ctx.plan.tools
+    if not scenario.strict and not any(map(_TOOL_STRICT, tools)):
+        return set()  # the common case, checked in C: nothing marks any tool strict
+    return {t.name for t in tools if scenario.tool_is_strict(t)}
+
+
 def strict_tools(ctx: Context) -> set[str]:
     """Names of tools to send as strict; records drops when the provider has no strict mode."""
-    wanted = {t.name for t in ctx.plan.tools if ctx.scenario.tool_is_strict(t)}
-    if not wanted:
-        return set()
-    if ctx.cap.strict.level is Level.UNSUPPORTED:
+    wanted = strict_wanted(ctx)
+    if wanted and ctx.cap.strict.level is Level.UNSUPPORTED:
         ctx.ledger.warning("strict.unsupported", f"{ctx.cap.title} has no strict mode: strict dropped for "
                            f"{', '.join(sorted(wanted))}; arguments are not schema-constrained")
         return set()
@@ -315,6 +344,8 @@ _NAME_RULES: dict[str, tuple[Callable[[str], Any], str]] = {
 
 def check_names(ctx: Context, rule: str = "openai") -> None:
     valid, words = _NAME_RULES[rule]
+    if all(map(valid, map(_TOOL_NAME, ctx.plan.tools))):
+        return
     for tool in ctx.plan.tools:
         if not valid(tool.name):
             ctx.ledger.error("tool.name_invalid", f"tool name '{tool.name}' is rejected by {ctx.cap.title} "
@@ -493,17 +524,25 @@ def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
     server of its choosing. Allowed ones are warnings naming the header and host (so --strict
     refuses them), others errors; so is the provider's own key sent to a base URL the scenario
     file chose."""
+    settings = ctx.settings
+    if not (settings.headers or settings.api_key_env or settings.base_url):
+        return  # translators write only the provider's own key ($KEY_ENV[0]), to its own host: nothing to say
+    # The provider's own key to the provider's own host needs no entry: such reads are skipped as they
+    # are found (and a header or URL without "$" reads nothing).
+    own = ctx.cap.key_env if not (ctx.settings.base_url and not ctx.options.base_url) else ()
     reads: dict[str, list[str]] = {}
     for name, value in headers.items():
-        for match in _ENV_NAME.finditer(value):
-            reads.setdefault(match.group(1) or match.group(2), []).append(f"header {name}")
-    for match in _ENV_NAME.finditer(url):
-        var = match.group(1) or match.group(2)
-        if var in ctx.key_env:  # the only placeholders a URL resolves (Gemini's ?key=)
-            reads.setdefault(var, []).append("the URL")
+        if "$" in value:
+            for match in _ENV_NAME.finditer(value):
+                var = match.group(1) or match.group(2)
+                if var not in own:
+                    reads.setdefault(var, []).append(f"header {name}")
+    if "$" in url:
+        for match in _ENV_NAME.finditer(url):
+            var = match.group(1) or match.group(2)
+            if var in ctx.key_env and var not in own:  # the only placeholders a URL resolves (Gemini's ?key=)
+                reads.setdefault(var, []).append("the URL")
     for var, places in reads.items():
-        if var in ctx.cap.key_env and not (ctx.settings.base_url and not ctx.options.base_url):
-            continue  # the provider's own key, to the provider's own host: nothing to say
         from urllib.parse import urlsplit
 
         where = f"{' and '.join(dict.fromkeys(places))} to {urlsplit(url).netloc or url}"
@@ -568,7 +607,7 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
     request = None if ledger.errors else Request(method, url, headers, body, ctx.key_env, key_optional,
                                                  ctx.options.stream)
     if offered is None:
-        offered = () if plan.omit_tools else tuple([t.name for t in plan.tools])
+        offered = () if plan.omit_tools else tuple(map(_TOOL_NAME, plan.tools))
     # The ledger's list is handed over: the translation is done with it.
     return Translation(ctx.provider, ctx.requested, dig(body, choice_path), request, ledger.entries, offered)
 
@@ -629,15 +668,23 @@ def reasoning_for(ctx: Context, family: str, title: str | None = None) -> None:
     """Record the history's reasoning state this API cannot take: items another API family wrote (their
     signatures and encrypted content are valid only there) and Gemini call signatures. The translator
     renders only ``family``'s items; this says, once per family, what was left out and why."""
-    title = title or ctx.cap.title
+    messages = ctx.scenario.messages
+    count_signed = family != "gemini"
+    if not any(map(_MESSAGE_REASONING, messages)) and not (count_signed and any(map(_MESSAGE_CALLS, messages))):
+        return  # no reasoning items, and no history calls that could carry a signature
     foreign: dict[str, int] = {}
     signed = 0
-    for message in ctx.scenario.messages:
+    for message in messages:
         for item in message.reasoning:
             if item.family != family:
                 foreign[item.family] = foreign.get(item.family, 0) + 1
-        if family != "gemini":
-            signed += sum(1 for call in message.tool_calls if call.signature is not None)
+        if count_signed:
+            for call in message.tool_calls:
+                if call.signature is not None:
+                    signed += 1
+    if not foreign and not signed:
+        return
+    title = title or ctx.cap.title
     for other, count in foreign.items():
         ctx.ledger.info("reasoning.dropped", f"{count} reasoning item{'s' if count > 1 else ''} written by {other} "
                         f"left out: {title} takes only reasoning state its own API returned (signatures and "
@@ -656,11 +703,18 @@ def placed(items: Any, calls: int) -> list[list[Any]]:
     return slots
 
 
-def model_facts(ctx: Context, model: str | None = None) -> dict[str, Any]:
-    """The model rules for this request (model_rules.resolve), the user's providers.<id>.rules first."""
-    from .model_rules import resolve
+_model_rules: Any = None  # the model_rules module, imported on first use (not at import: render's start-up)
 
-    return resolve(ctx.provider, model or ctx.model, ctx.settings.rules)
+
+def model_facts(ctx: Context, model: str | None = None) -> Mapping[str, Any]:
+    """The model rules for this request (model_rules.resolve), the user's providers.<id>.rules first."""
+    global _model_rules
+    if _model_rules is None:
+        from . import model_rules as _model_rules
+    overrides = ctx.settings.rules
+    if not overrides:
+        return _model_rules.rule_facts(ctx.provider, model or ctx.model)
+    return _model_rules.resolve(ctx.provider, model or ctx.model, overrides)
 
 
 def rule_applied(ctx: Context, key: str, fact: Any, what: str) -> None:
