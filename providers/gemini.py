@@ -234,7 +234,7 @@ def _declaration(ctx: Context, tool: Tool) -> dict[str, Any]:
             return declaration
         converter, parameters = _convert(tool.name, tool.parameters)
         lossy = [what for (severity, code, what, _), _ in converter.notes.items()
-                 if severity != "info" and code != "schema.converted"]
+                 if severity != "info" and code != "schema.converted"] if converter.notes else None
         if form == "auto" and lossy:
             declaration["parametersJsonSchema"] = tool.parameters
             ctx.ledger.info("schema.json_schema", f"tool '{tool.name}': converting to Gemini's OpenAPI Schema subset "
@@ -273,11 +273,6 @@ def _convert(tool_name: str, schema: dict[str, Any]) -> tuple["_SchemaConverter"
                        "the tool takes no arguments; Gemini has answered 400 'properties: should be non-empty for "
                        "OBJECT type' to an empty one (pipecat-ai/pipecat-flows#110)")
     return converter, None if empty else root
-
-
-def _known_type(kind: Any) -> bool:
-    """One of Gemini's type names: node() copies such a type as it is."""
-    return isinstance(kind, str) and kind.lower() in _TYPE_SET
 
 
 class _SchemaConverter:
@@ -327,15 +322,17 @@ class _SchemaConverter:
             if key in _COPIED:  # most keys: description, required, format, ...
                 out[key] = value
             elif key == "type":
-                if _known_type(value):  # the common case
+                if isinstance(value, str) and value.lower() in _TYPE_SET:  # the common case: one known type
                     out["type"] = value
                 else:
                     self.type_(value, out, path)
             elif key == "properties" and isinstance(value, dict):
                 out["properties"] = properties = {}
                 for name, sub in value.items():
-                    if isinstance(sub, dict) and sub.keys() <= _PLAIN and ("type" not in sub or _known_type(sub["type"])):
-                        properties[name] = dict(sub)  # most properties: nothing to convert
+                    # most properties have only copied keys and one known type (or none): nothing to convert
+                    kind = sub.get("type", "object") if isinstance(sub, dict) and sub.keys() <= _PLAIN else None
+                    if isinstance(kind, str) and kind.lower() in _TYPE_SET:
+                        properties[name] = dict(sub)
                     else:
                         properties[name] = self.node(sub, f"{path}.{name}", refs)
             elif key == "items":

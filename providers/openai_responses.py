@@ -127,7 +127,8 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
             parameters = tool.parameters
         entry["parameters"] = parameters
         entry["strict"] = is_strict
-        entry.update(common.tool_fields(ctx, tool))
+        if tool.fields:
+            entry.update(common.tool_fields(ctx, tool))
         if is_strict:
             for problem in common.openai_strict_problems(parameters):
                 ctx.ledger.error("schema.strict_invalid",

@@ -360,31 +360,35 @@ def _compact_encoder() -> Any:
 _encode = _compact_encoder()
 
 
+def _string(text: str) -> str:
+    """A string as JSON text: a plain ASCII word (letters, digits, _) has nothing to escape, so it is
+    quoted as it is; anything else goes through the encoder's own string path."""
+    return f'"{text}"' if text.isascii() and text.isidentifier() else _encode(text)
+
+
 def _small_json(value: Any, depth: int) -> str | None:
     """JSON text for strings, ints, true/false/null and dicts (string keys) and lists of them, two levels
     deep at most: the small tool_choice values ledger messages quote. None for anything else (the encoder's
     work). Built here because the encoder sets up its C encoder on every call for a dict or list (~1.2 µs,
-    several times a string's cost); strings go through the encoder's own fast path, so the text is the
-    same. Deeper values are left to the encoder, which is faster for them."""
-    if isinstance(value, str):
-        return _encode(value)
+    several times a string's cost); the text is the same. Deeper values are left to the encoder, which is
+    faster for them."""
     kind = type(value)
     if kind is dict:
         if depth > 1:
             return None
         parts = []
         for key, item in value.items():
-            text = _encode(item) if isinstance(item, str) else _small_json(item, depth + 1)
+            text = _string(item) if type(item) is str else _small_json(item, depth + 1)
             if text is None or type(key) is not str:
                 return None
-            parts.append(f"{_encode(key)}:{text}")
+            parts.append(f"{_string(key)}:{text}")
         return "{" + ",".join(parts) + "}"
     if kind is list or kind is tuple:
         if depth > 1:
             return None
         parts = []
         for item in value:
-            text = _encode(item) if isinstance(item, str) else _small_json(item, depth + 1)
+            text = _string(item) if type(item) is str else _small_json(item, depth + 1)
             if text is None:
                 return None
             parts.append(text)
@@ -397,14 +401,14 @@ def _small_json(value: Any, depth: int) -> str | None:
         return "false"
     if kind is int:
         return int.__repr__(value)
-    return None
+    return None  # a str subclass, a float, anything else: the encoder's
 
 
 def compact(value: Any) -> str:
     """JSON text without spaces, as toolchoice quotes values in ledger messages
     (``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``)."""
-    if isinstance(value, str):
-        return _encode(value)
+    if type(value) is str:
+        return _string(value)
     text = _small_json(value, 0)
     return text if text is not None else _encode(value)
 

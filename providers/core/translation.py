@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from operator import attrgetter
 from typing import Any, Callable, Literal, Mapping, NamedTuple
 
 from .capabilities import CAPABILITIES, Capability, Level
@@ -19,14 +18,6 @@ from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, S
 
 PlanMode = Literal["unset", "auto", "none", "required", "named", "allowed"]
 
-# Per-tool checks run on every request over every tool; map() with these does the common pass in C.
-_TOOL_NAME = attrgetter("name")
-_TOOL_KIND = attrgetter("kind")
-_TOOL_FIELDS = attrgetter("fields")
-_TOOL_STRICT = attrgetter("strict")
-_FUNCTION_ONLY = frozenset(("function",))
-_MESSAGE_CALLS = attrgetter("tool_calls")
-_MESSAGE_REASONING = attrgetter("reasoning")
 
 
 class ChoicePlan(NamedTuple):
@@ -100,9 +91,11 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
         requested_text = choice.quoted()
     plan = plan_choice(cap, scenario, options, ledger, requested, requested_text)
     lint_pitfalls(cap, scenario, plan, ledger)
-    if not plan.omit_tools and (not _FUNCTION_ONLY.issuperset(map(_TOOL_KIND, plan.tools))
-                                or any(map(_TOOL_FIELDS, plan.tools))):
-        lint_tool_kinds(cap, plan.tools, ledger)
+    if not plan.omit_tools:
+        for tool in plan.tools:
+            if tool.kind != "function" or tool.fields:
+                lint_tool_kinds(cap, plan.tools, ledger)
+                break
     return Context(provider, cap, scenario, options, ledger, model, plan, settings, requested, requested_text)
 
 
@@ -252,7 +245,11 @@ def tool_fields(ctx: Context, tool: Tool) -> dict[str, Any]:
 
 
 def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger: Ledger) -> None:
-    history = scenario.history_tool_names() if any(map(_MESSAGE_CALLS, scenario.messages)) else ()
+    history: tuple[str, ...] = ()
+    for message in scenario.messages:
+        if message.tool_calls:
+            history = scenario.history_tool_names()
+            break
     stale: list[str] = []
     if history:
         offered = {t.name for t in plan.tools} if not plan.omit_tools else set()
@@ -317,8 +314,12 @@ def parallel_value(ctx: Context) -> bool | None:
 def strict_wanted(ctx: Context) -> set[str]:
     """Names of the planned tools the scenario marks strict (before any provider drops strict)."""
     scenario, tools = ctx.scenario, ctx.plan.tools
-    if not scenario.strict and not any(map(_TOOL_STRICT, tools)):
-        return set()  # the common case, checked in C: nothing marks any tool strict
+    if not scenario.strict:
+        for tool in tools:
+            if tool.strict:
+                break
+        else:
+            return set()  # the common case: nothing marks any tool strict
     return {t.name for t in tools if scenario.tool_is_strict(t)}
 
 
@@ -344,8 +345,6 @@ _NAME_RULES: dict[str, tuple[Callable[[str], Any], str]] = {
 
 def check_names(ctx: Context, rule: str = "openai") -> None:
     valid, words = _NAME_RULES[rule]
-    if all(map(valid, map(_TOOL_NAME, ctx.plan.tools))):
-        return
     for tool in ctx.plan.tools:
         if not valid(tool.name):
             ctx.ledger.error("tool.name_invalid", f"tool name '{tool.name}' is rejected by {ctx.cap.title} "
@@ -607,7 +606,7 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
     request = None if ledger.errors else Request(method, url, headers, body, ctx.key_env, key_optional,
                                                  ctx.options.stream)
     if offered is None:
-        offered = () if plan.omit_tools else tuple(map(_TOOL_NAME, plan.tools))
+        offered = () if plan.omit_tools else tuple([t.name for t in plan.tools])
     # The ledger's list is handed over: the translation is done with it.
     return Translation(ctx.provider, ctx.requested, dig(body, choice_path), request, ledger.entries, offered)
 
@@ -668,13 +667,10 @@ def reasoning_for(ctx: Context, family: str, title: str | None = None) -> None:
     """Record the history's reasoning state this API cannot take: items another API family wrote (their
     signatures and encrypted content are valid only there) and Gemini call signatures. The translator
     renders only ``family``'s items; this says, once per family, what was left out and why."""
-    messages = ctx.scenario.messages
-    count_signed = family != "gemini"
-    if not any(map(_MESSAGE_REASONING, messages)) and not (count_signed and any(map(_MESSAGE_CALLS, messages))):
-        return  # no reasoning items, and no history calls that could carry a signature
     foreign: dict[str, int] = {}
     signed = 0
-    for message in messages:
+    count_signed = family != "gemini"
+    for message in ctx.scenario.messages:
         for item in message.reasoning:
             if item.family != family:
                 foreign[item.family] = foreign.get(item.family, 0) + 1
