@@ -212,11 +212,11 @@ def _ignored(cap: Capability, what: str, ledger: Ledger, options: RenderOptions,
 
 def mapped(ctx: Context, wire: Any, note: str = "") -> None:
     """Record how the requested tool_choice appears on this provider's wire."""
-    requested = ctx.requested
-    if requested is None or ctx.plan.mode == "unset":
+    if ctx.requested is None or ctx.plan.mode == "unset":
         return
-    text = f"tool_choice {ctx.requested_text} → {wire if isinstance(wire, str) else compact(wire)}"
-    ctx.ledger.info("tool_choice.mapped", text + (f" ({note})" if note else ""))
+    shown = wire if isinstance(wire, str) else compact(wire)
+    ctx.ledger.info("tool_choice.mapped", f"tool_choice {ctx.requested_text} → {shown} ({note})" if note
+                    else f"tool_choice {ctx.requested_text} → {shown}")
 
 
 def lint_tool_kinds(cap: Capability, tools: tuple[Tool, ...], ledger: Ledger) -> None:
@@ -279,7 +279,7 @@ def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger:
     if scenario.tools_written_empty:
         ledger.info("pitfall.empty_tools", "tools: [] is written explicitly: no tools are sent (an empty tools "
                     "array is rejected by OpenAI-style APIs), exactly as if tools were left out")
-    if choice is not None and choice.forces_call and scenario.messages and scenario.messages[-1].role == "tool":
+    if scenario.messages and scenario.messages[-1].role == "tool" and choice is not None and choice.forces_call:
         ledger.info("pitfall.forced_after_tool_result",
                     "a forced tool_choice right after a tool result makes an agent loop call tools forever; "
                     "switch to auto once results arrive")
@@ -522,10 +522,11 @@ def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
     ``TOOLCHOICE_ALLOW_ENV``): a scenario someone else wrote must not mail ``$GITHUB_TOKEN`` to a
     server of its choosing. Allowed ones are warnings naming the header and host (so --strict
     refuses them), others errors; so is the provider's own key sent to a base URL the scenario
-    file chose."""
-    settings = ctx.settings
-    if not (settings.headers or settings.api_key_env or settings.base_url):
-        return  # translators write only the provider's own key ($KEY_ENV[0]), to its own host: nothing to say
+    file chose.
+
+    ``finish`` calls it only when the scenario sets headers, api_key_env or base_url: without them the
+    request reads only what the translator wrote, the provider's own key (``$KEY_ENV[0]``), sent to the
+    provider's own host, and there is nothing to say."""
     # The provider's own key to the provider's own host needs no entry: such reads are skipped as they
     # are found (and a header or URL without "$" reads nothing).
     own = ctx.cap.key_env if not (ctx.settings.base_url and not ctx.options.base_url) else ()
@@ -599,7 +600,8 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         final_lint(ctx, body)
     if settings.headers:
         headers = with_user_headers(ctx, headers)
-    check_environment(ctx, url, headers)
+    if settings.headers or settings.api_key_env or settings.base_url:
+        check_environment(ctx, url, headers)
     if ctx.options.strict and ledger.warnings and not ledger.errors:
         count = ledger.warnings
         ledger.error("strict.refused", f"--strict: {count} warning{'s' if count != 1 else ''} above refuse this request")
@@ -607,8 +609,9 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
                                                  ctx.options.stream)
     if offered is None:
         offered = () if plan.omit_tools else tuple([t.name for t in plan.tools])
+    effective = body.get(choice_path[0]) if len(choice_path) == 1 else dig(body, choice_path)
     # The ledger's list is handed over: the translation is done with it.
-    return Translation(ctx.provider, ctx.requested, dig(body, choice_path), request, ledger.entries, offered)
+    return Translation(ctx.provider, ctx.requested, effective, request, ledger.entries, offered)
 
 
 def bearer(ctx: Context) -> dict[str, str]:
@@ -671,10 +674,11 @@ def reasoning_for(ctx: Context, family: str, title: str | None = None) -> None:
     signed = 0
     count_signed = family != "gemini"
     for message in ctx.scenario.messages:
-        for item in message.reasoning:
-            if item.family != family:
-                foreign[item.family] = foreign.get(item.family, 0) + 1
-        if count_signed:
+        if message.reasoning:
+            for item in message.reasoning:
+                if item.family != family:
+                    foreign[item.family] = foreign.get(item.family, 0) + 1
+        if count_signed and message.tool_calls:
             for call in message.tool_calls:
                 if call.signature is not None:
                     signed += 1
