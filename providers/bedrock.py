@@ -23,6 +23,7 @@ Facts this module relies on (botocore ``data/bedrock-runtime/2023-09-30/service-
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -74,10 +75,12 @@ LEDGER_CODES: dict[str, str] = {
 }
 
 
+@functools.lru_cache(maxsize=256)  # per model id: asked on every request
 def _is_claude(model: str) -> bool:
     return bool(_CLAUDE.search(model))
 
 
+@functools.lru_cache(maxsize=256)
 def _takes_status(model: str) -> bool:
     return _is_claude(model) or bool(_NOVA.search(model))
 
