@@ -381,7 +381,8 @@ def _small_json(value: Any, depth: int) -> str | None:
             text = _string(item) if type(item) is str else _small_json(item, depth + 1)
             if text is None or type(key) is not str:
                 return None
-            parts.append(f"{_string(key)}:{text}")
+            # keys are nearly always plain words: _string inlined
+            parts.append(f'"{key}":{text}' if key.isascii() and key.isidentifier() else f"{_encode(key)}:{text}")
         return "{" + ",".join(parts) + "}"
     if kind is list or kind is tuple:
         if depth > 1:

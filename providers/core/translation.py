@@ -88,7 +88,7 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     requested = requested_text = None
     if choice is not None:
         requested = choice.to_json()
-        requested_text = choice.quoted()
+        requested_text = requested if isinstance(requested, str) else choice.quoted()
     plan = plan_choice(cap, scenario, options, ledger, requested, requested_text)
     lint_pitfalls(cap, scenario, plan, ledger)
     if not plan.omit_tools:
