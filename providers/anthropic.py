@@ -130,8 +130,11 @@ def group_turns(messages: tuple[Message, ...], ledger: Ledger, title: str) -> li
         ledger.info("history.merged", f"{title} takes one message per turn: merged {'; '.join(kinds)} "
                     "(tool results first, then text)")
     for index, turn in enumerate(turns):
-        if all(t.strip() for t in turn.texts):
-            continue
+        for text in turn.texts:
+            if not text.strip():
+                break
+        else:
+            continue  # no blank text in this turn
         turn.texts = [t for t in turn.texts if t.strip()]
         if turn.texts or turn.calls or turn.results or turn.reasoning:
             ledger.info("history.blank_text_dropped", f"blank text in {turn.role} message {index + 1} left out "
