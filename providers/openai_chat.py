@@ -406,11 +406,18 @@ def _url(ctx: Context, host: Host, body: dict[str, Any]) -> str:
         base = base.format(endpoint=ep, deployment=deployment)
         version = settings.api_version or "2024-10-21"
         return endpoint(ctx, base, host.path) + f"?api-version={version}"
-    if host.strict_base and any(f.get("function", {}).get("strict") for f in body.get("tools", [])):
-        if not (ctx.options.base_url or ctx.settings.base_url):
-            ctx.ledger.info("strict.beta_endpoint", f"strict tools need {host.strict_base}: the request goes there")
-            return host.strict_base + host.path
+    if host.strict_base and _sends_strict(body) and not (ctx.options.base_url or ctx.settings.base_url):
+        ctx.ledger.info("strict.beta_endpoint", f"strict tools need {host.strict_base}: the request goes there")
+        return host.strict_base + host.path
     return endpoint(ctx, base, host.path)
+
+
+def _sends_strict(body: dict[str, Any]) -> bool:
+    """Some function tool in the body is sent with strict: true."""
+    for tool in body.get("tools", ()):
+        if tool.get("function", {}).get("strict"):
+            return True
+    return False
 
 
 def _id_map(ctx: Context, host: Host) -> dict[str, str]:

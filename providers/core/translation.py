@@ -113,31 +113,33 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
         requested = choice.to_json()
     if neutral is None:
         neutral = _quoted_choice(requested)
-    if choice.spelling and choice.spelling != neutral and choice.spelling != choice.name:
-        ledger.info("tool_choice.spelling", f"tool_choice {choice.spelling} read as {neutral}")
+    spelling = choice.spelling
+    if spelling and spelling != neutral and spelling != choice.name:
+        ledger.info("tool_choice.spelling", f"tool_choice {spelling} read as {neutral}")
+    mode = choice.mode  # the records are tuples: each field read is a lookup, so read once
     if not tools:
         if choice.forces_call:
             ledger.error("tool_choice.without_tools",
                          f"tool_choice {neutral} forces a tool call but no tools are declared; declare the tools")
-            return ChoicePlan(choice.mode if choice.mode != "allowed" else "required", tools)
+            return ChoicePlan(mode if mode != "allowed" else "required", tools)
         ledger.info("tool_choice.without_tools",
                     f"tool_choice {neutral} with no tools declared: the field is omitted (OpenAI-style APIs "
                     f"reject tool_choice without tools, and without tools no call is possible)")
         return ChoicePlan("unset", tools)
 
-    if choice.mode == "auto":
+    if mode == "auto":
         return ChoicePlan("auto", tools)
-    if choice.mode == "none":
+    if mode == "none":
         if cap.none.usable:
             return ChoicePlan("none", tools)
         _unsupported(cap, options, ledger, "none", "the tools are left out of the request instead", "none")
         return ChoicePlan("none", (), omit_tools=True, emulated=True)
-    if choice.mode == "required":
+    if mode == "required":
         if cap.required.usable:
             return ChoicePlan("required", tools)
         _ignored(cap, "required", ledger, options, _measured(cap, "required"))
         return ChoicePlan("unset", tools, emulated=True)
-    if choice.mode == "named":
+    if mode == "named":
         assert choice.name is not None
         if cap.named.usable:
             return ChoicePlan("named", tools, name=choice.name)
@@ -245,8 +247,9 @@ def tool_fields(ctx: Context, tool: Tool) -> dict[str, Any]:
 
 
 def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger: Ledger) -> None:
-    history: tuple[str, ...] = ()
-    for message in scenario.messages:
+    history: tuple[str, ...] = ()  # the history's tool names: empty exactly when no message calls a tool
+    messages = scenario.messages
+    for message in messages:
         if message.tool_calls:
             history = scenario.history_tool_names()
             break
@@ -272,14 +275,14 @@ def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger:
         ledger.info("pitfall.history_tools_not_offered",
                     f"the history calls {', '.join(stale)}, not offered now; the model may still try to call "
                     f"{'it' if len(stale) == 1 else 'them'}")
-    if choice is not None and choice.mode == "none" and any(m.tool_calls for m in scenario.messages):
+    if history and choice is not None and choice.mode == "none":
         ledger.warning("pitfall.none_with_history",
                        "tool_choice none while the history holds tool calls: some models imitate the earlier calls "
                        "in text, and some APIs need the tools declared to accept that history")
     if scenario.tools_written_empty:
         ledger.info("pitfall.empty_tools", "tools: [] is written explicitly: no tools are sent (an empty tools "
                     "array is rejected by OpenAI-style APIs), exactly as if tools were left out")
-    if scenario.messages and scenario.messages[-1].role == "tool" and choice is not None and choice.forces_call:
+    if messages and messages[-1].role == "tool" and choice is not None and choice.forces_call:
         ledger.info("pitfall.forced_after_tool_result",
                     "a forced tool_choice right after a tool result makes an agent loop call tools forever; "
                     "switch to auto once results arrive")
