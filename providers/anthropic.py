@@ -27,7 +27,7 @@ import re
 from typing import Any, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import tool_names, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
+from .core.translation import tool_names, choice_value, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
     model_facts, reasoning_for, rule_applied, start, streamed, strict_tools, anthropic_strict_problems, tool_fields
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
                          ThinkingSetting, Tool, Translation, Usage)
@@ -298,30 +298,25 @@ def _tools_and_choice(ctx: Context, body: dict[str, Any]) -> None:
     if strict:
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → strict: true")
     choice: dict[str, Any] | None = None
-    if plan.mode == "auto":
-        choice = {"type": "auto"}
-    elif plan.mode == "none":
-        choice = {"type": "none"}
-    elif plan.mode == "required":
-        choice = {"type": "any"}
-    elif plan.mode == "named":
-        choice = {"type": "tool", "name": plan.name}
-    elif plan.mode == "allowed":  # only with a capability overlay claiming a native form; there is none
-        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no allowed-subset tool_choice; "
-                         "remove the capability overlay for 'allowed'")
+    if plan.mode != "unset":  # the value is the row's (allowed is emulated: a row claiming it is refused there)
+        choice = choice_value(ctx)
+    # Anthropic's parallel switch lives inside tool_choice (the row's parallel: tool_choice.disable_parallel_tool_use,
+    # tool_choice_*_param.py; none has no such field): the flag is added to the row's value here.
     parallel = parallel_value(ctx)
+    none = plan.mode == "none"
     if parallel is False:
         if choice is None:
-            choice = {"type": "auto"}
+            choice = choice_value(ctx, "auto")
             ctx.ledger.info("parallel.auto_added", "parallel_tool_calls false with no tool_choice: sent as "
-                            '{"type":"auto","disable_parallel_tool_use":true} (the flag lives inside tool_choice)')
-        if choice["type"] == "none":
+                            f"{compact({**choice, 'disable_parallel_tool_use': True})} (the flag lives inside "
+                            "tool_choice)")
+        if none:
             ctx.ledger.info("parallel.not_with_none", "parallel_tool_calls false not sent: tool_choice none has no "
                             "disable_parallel_tool_use field (and calls no tools)")
         else:
             choice["disable_parallel_tool_use"] = True
     elif parallel is True:
-        if choice is not None and choice["type"] != "none":
+        if choice is not None and not none:
             choice["disable_parallel_tool_use"] = False
         else:
             ctx.ledger.info("parallel.default", "parallel_tool_calls true is Anthropic's default: nothing to send")

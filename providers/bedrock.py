@@ -31,7 +31,7 @@ from urllib.parse import quote
 from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, forced_choice_lint, group_turns, \
     thinking_config, thinking_plan
 from .core.capabilities import Capability
-from .core.translation import tool_names, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
+from .core.translation import tool_names, choice_value, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
     parallel_value, placed, reasoning_for, rule_applied, start, streamed, strict_tools
 from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -269,26 +269,20 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
     if strict:
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → toolSpec.strict: true")
     choice: dict[str, Any] | None = None
-    if plan.mode == "auto":
-        choice = {"auto": {}}
-    elif plan.mode == "required":
-        choice = {"any": {}}
-    elif plan.mode == "named":
-        choice = {"tool": {"name": plan.name}}
+    if plan.mode == "none" and plan.emulated:  # none has no form: the tools stay for the history (above)
+        mapped(ctx, "toolConfig without toolChoice", "tools kept for the history; none is not enforced")
+    elif plan.mode != "unset":  # the value is the row's (allowed is emulated: a row claiming it is refused there)
+        choice = choice_value(ctx)
+    if plan.mode == "named":
         fact = model_facts(ctx).get("named_tool_choice")
         if fact is not None and not fact.value:
             ctx.ledger.warning("tool_choice.model_support", "Bedrock documents toolChoice.tool only for Anthropic "
                                f"Claude 3+ and Amazon Nova; {ctx.model} may answer 400 'This model doesn't support "
                                "the toolConfig.toolChoice.tool field'; use tool_choice required with only that tool")
             rule_applied(ctx, "named_tool_choice", fact, "named toolChoice on this model")
-    elif plan.mode == "allowed":  # only with a capability overlay claiming a native form; there is none
-        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no allowed-subset toolChoice; remove the "
-                         "capability overlay for 'allowed'")
     if choice is not None:
         config["toolChoice"] = choice
         mapped(ctx, choice)
-    elif plan.mode == "none":
-        mapped(ctx, "toolConfig without toolChoice", "tools kept for the history; none is not enforced")
     body["toolConfig"] = config
 
 

@@ -144,21 +144,18 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
     return out
 
 
+# A custom tool in a named choice or an allowed list (openai-python types/responses/tool_choice_custom_param.py:
+# {type: custom, name}); the row's forms name function tools.
+CUSTOM_NAMED = '{"type":"custom","name":N}'
+
+
 def _choice(ctx: Context) -> Any:
     plan = ctx.plan
-    choice = ctx.scenario.tool_choice
-    wire: Any
     if plan.mode == "unset":
         return None
-    if plan.mode in ("auto", "none", "required"):
-        wire = plan.mode
-    elif plan.mode == "named":
-        wire = {"type": _kind(ctx, plan.name), "name": plan.name}
-    else:
-        mode = choice.allowed_mode if choice is not None else "auto"
-        wire = {"type": "allowed_tools", "mode": mode,
-                "tools": [{"type": _kind(ctx, name), "name": name} for name in plan.allowed]}
-    common.mapped(ctx, wire)
+    wire = common.choice_value(ctx, custom=CUSTOM_NAMED)
+    if wire is not None:
+        common.mapped(ctx, wire)
     return wire
 
 
@@ -237,12 +234,6 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
 
 
 # ---- replies --------------------------------------------------------------------------------
-
-
-def _kind(ctx: Context, name: str | None) -> str:
-    """"custom" for a custom tool (tool_choice_custom_param.py: {type: custom, name}), else "function"."""
-    tool = ctx.scenario.tool(name) if name else None
-    return tool.kind if tool is not None else "function"
 
 
 def offered_tools(body: dict[str, Any]) -> list[str]:
