@@ -79,7 +79,6 @@ class Tool(NamedTuple):
     description: str | None = None
     parameters: dict[str, Any] | None = None
     strict: bool | None = None
-    line: int | None = None
     kind: ToolKind = "function"
     format: Mapping[str, Any] | None = None
     fields: Mapping[str, Any] = _EMPTY
@@ -149,7 +148,6 @@ class Message(NamedTuple):
     tool_call_id: str | None = None
     tool_name: str | None = None  # for role 'tool': the name of the call it answers (resolved on load)
     is_error: bool = False  # for role 'tool': the tool failed
-    line: int | None = None
     reasoning: tuple[ReasoningItem, ...] = ()  # for role 'assistant': reasoning state, in the order written
     parts: tuple[dict[str, Any], ...] | None = None  # for role 'tool': content as a list of content parts
 
@@ -271,7 +269,6 @@ class Scenario(NamedTuple):
     system: str | None = None
     messages: tuple[Message, ...] = ()
     providers: Mapping[str, ProviderSettings] = _EMPTY
-    lines: Mapping[str, int] = _EMPTY  # top-level key -> line, for messages
     system_role: str = "system"  # "developer" when the prompt came from a leading developer message
     notes: tuple[LedgerEntry, ...] = ()  # from loading (tools imported with from:): start of every ledger
     loop: LoopSpec | None = None  # the optional `loop:` section (toolchoice run)

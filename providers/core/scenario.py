@@ -365,7 +365,6 @@ def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> Toolcho
 
 def _build(r: _Reader, root: yaml.Node) -> Scenario:
     top = r.mapping(root, "the scenario", TOP_KEYS)
-    lines = {key_node.value: key_node.start_mark.line + 1 for key_node, _ in root.value}
     tools, written_empty, notes = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)
 
@@ -395,7 +394,7 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
     loop = _loop(r, top["loop"], tools) if "loop" in top and r.value(top["loop"]) is not None else None
     return Scenario(path=r.path, tools=tools, tools_written_empty="tools" in top and not tools and written_empty,
                     tool_choice=choice, parallel_tool_calls=parallel, strict=strict, system=system,
-                    messages=messages, providers=providers, lines=lines, notes=notes, loop=loop,
+                    messages=messages, providers=providers, notes=notes, loop=loop,
                     system_role=system_role)
 
 
@@ -478,7 +477,7 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
             raise r.loc(pnode).fail(f"parameters of tool '{name}' must describe an object, not type {parameters['type']!r}",
                                     "wrap the value in an object property")
     strict = r.boolean(fields["strict"], f"strict of tool '{name}'") if "strict" in fields else None
-    return Tool(name=name, description=description, parameters=parameters, strict=strict, line=loc.line,
+    return Tool(name=name, description=description, parameters=parameters, strict=strict,
                 fields=_tool_fields(r, name, extras))
 
 
@@ -526,7 +525,7 @@ def _custom_tool(r: _Reader, node: yaml.Node, fields: dict[str, yaml.Node]) -> T
     form = None
     if "format" in fields and r.value(fields["format"]) is not None:
         form = _custom_format(r, name, fields["format"])
-    return Tool(name=name, description=description, line=loc.line, kind="custom", format=form)
+    return Tool(name=name, description=description, kind="custom", format=form)
 
 
 def _custom_format(r: _Reader, name: str, node: yaml.Node) -> dict[str, Any]:
@@ -584,7 +583,7 @@ def _messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ...], 
             _only(r, item, ("role", "content"), "a user message")
             if "content" not in fields:
                 raise loc.fail("a user message needs content", None)
-            messages.append(Message("user", content=r.string(fields["content"], "content", empty_ok=True), line=loc.line))
+            messages.append(Message("user", content=r.string(fields["content"], "content", empty_ok=True)))
         elif role == "assistant":
             messages.append(_assistant(r, fields, loc, calls))
         else:
@@ -651,7 +650,7 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
     reasoning = _reasoning(r, fields, len(history))
     if content is None and not history:
         raise loc.fail("an assistant message needs content or tool_calls", None)
-    return Message("assistant", content=content, tool_calls=tuple(history), line=loc.line, reasoning=reasoning)
+    return Message("assistant", content=content, tool_calls=tuple(history), reasoning=reasoning)
 
 
 def _reasoning(r: _Reader, fields: dict[str, yaml.Node], calls: int) -> tuple[ReasoningItem, ...]:
@@ -763,7 +762,7 @@ def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dic
         else:
             content = value if isinstance(value, str) else json.dumps(value)
     is_error = bool(r.boolean(fields["is_error"], "is_error")) if "is_error" in fields else False
-    return Message("tool", content=content, tool_call_id=call_id, tool_name=tool_name, is_error=is_error, line=loc.line,
+    return Message("tool", content=content, tool_call_id=call_id, tool_name=tool_name, is_error=is_error,
                    parts=parts)
 
 
