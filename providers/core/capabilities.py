@@ -472,7 +472,9 @@ def _builder(node: Any, alternatives: list[tuple[str, str]]) -> Builder:
 
 
 def matrix_rows() -> list[dict[str, object]]:
-    """The support matrix as plain rows (for `toolchoice providers --format json` and the README)."""
+    """The support matrix as plain rows (for `toolchoice providers --format json` and the README); each row
+    also lists the ledger codes its module writes beyond the shared ones, with what each means (the
+    module's ``LEDGER_CODES``; the module's tests trigger every code it declares)."""
     rows = []
     for cap in CAPABILITIES.values():
         row: dict[str, object] = {"provider": cap.provider, "title": cap.title}
@@ -490,5 +492,9 @@ def matrix_rows() -> list[dict[str, object]]:
         from .model_rules import RULES  # facts per model family, matched on the model id
 
         row["model_rules"] = [r.to_json() for r in RULES if cap.provider in r.providers]
+        from .registry import module_for  # the codes are declared where they are written: the provider's module
+
+        row["module"] = cap.module
+        row["ledger_codes"] = dict(module_for(cap.provider).LEDGER_CODES)  # beyond the shared tool_choice.* codes
         rows.append(row)
     return rows
