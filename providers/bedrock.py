@@ -28,12 +28,12 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, forced_choice_lint, group_turns, \
-    thinking_config, thinking_plan
+from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, ThinkingWire, group_turns, \
+    thinking_fields, thinking_lint, thinking_plan, turn_content
 from .core.capabilities import Capability
 from .core.translation import tool_names, choice_value, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
-    parallel_value, placed, reasoning_for, rule_applied, start, streamed, strict_tools
-from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+    parallel_value, reasoning_for, rule_applied, start, streamed, strict_tools
+from .core.model import HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_REGION = "us-east-1"
@@ -74,6 +74,10 @@ LEDGER_CODES: dict[str, str] = {
 }
 
 
+# Claude's thinking and output_config go in additionalModelRequestFields, under Messages' rules.
+CONVERSE_THINKING = ThinkingWire("bedrock", ("additionalModelRequestFields",), ("toolConfig", "toolChoice"))
+
+
 def _is_claude(model: str) -> bool:
     return bool(_CLAUDE.search(model))
 
@@ -109,13 +113,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["inferenceConfig"] = inference
     _tool_config(ctx, body)
     if _is_claude(ctx.model):
-        config = thinking_config(ctx, thinking, facts, max_tokens, "toolConfig" in body)
-        if config is not None:
-            body["additionalModelRequestFields"] = {"thinking": config}
-        if thinking.effort is not None:
-            body.setdefault("additionalModelRequestFields", {})["output_config"] = {"effort": thinking.effort}
-            ctx.ledger.info("thinking.effort", f"thinking effort {thinking.effort} → "
-                            "additionalModelRequestFields.output_config.effort")
+        fields = thinking_fields(ctx, thinking, facts, max_tokens, "toolConfig" in body, CONVERSE_THINKING)
+        if fields:
+            body["additionalModelRequestFields"] = fields
     elif settings.thinking:
         ctx.ledger.warning("thinking.unsupported_model", "thinking: true is sent only for Anthropic Claude models with "
                            f"extended thinking (3.7 Sonnet and newer); {ctx.model} gets no thinking field (use "
@@ -131,16 +131,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         streamed(ctx, "ConverseStream (/converse-stream): AWS event-stream binary frames (messageStart, "
                  "contentBlockStart/Delta/Stop, messageStop, metadata)")
     return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("toolConfig", "toolChoice"),
-                  final_lint=_final_lint(facts) if _is_claude(ctx.model) else None)
-
-
-def _final_lint(facts: dict[str, Any]) -> Any:
-    def lint(ctx: Context, body: dict[str, Any]) -> None:
-        fields = body.get("additionalModelRequestFields")
-        thinking = fields.get("thinking") if isinstance(fields, dict) else None
-        config = body.get("toolConfig")
-        forced_choice_lint(ctx, thinking, config.get("toolChoice") if isinstance(config, dict) else None, facts)
-    return lint
+                  final_lint=thinking_lint(facts, CONVERSE_THINKING) if _is_claude(ctx.model) else None)
 
 
 _UNRESERVED_OR_COLON = re.compile(r"[A-Za-z0-9_.~:-]*").fullmatch
@@ -169,22 +160,22 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         content: list[dict[str, Any]] = []
         for result in turn.results:
             content.append({"toolResult": _tool_result(ctx, result, takes_status, formats)})
-        # reasoningContent blocks first and unchanged (botocore ReasoningTextBlock.signature: "include the text
-        # and its signature unmodified"); interleaved ones stay before the call that followed them
-        slots = placed([i for i in turn.reasoning if i.family == "bedrock"], len(turn.calls))
-        content.extend(_reasoning_block(item) for item in slots[0])
-        content.extend({"text": text} for text in turn.texts)
-        for index, c in enumerate(turn.calls):
-            if index:
-                content.extend(_reasoning_block(item) for item in slots[index])
-            content.append({"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}})
-        if turn.calls:
-            content.extend(_reasoning_block(item) for item in slots[-1])
+        # reasoningContent blocks unchanged (botocore ReasoningTextBlock.signature: "include the text and its
+        # signature unmodified"), in Claude's order
+        content.extend(turn_content(turn, "bedrock", _reasoning_block, _text_block, _tool_use_block))
         wire.append({"role": turn.role, "content": content})
     if formats:
         ctx.ledger.info("history.tool_result_format", "tool results sent as " + " and ".join(sorted(formats)) +
                         " (Converse takes {json} only for JSON objects)")
     return wire
+
+
+def _text_block(text: str) -> dict[str, Any]:
+    return {"text": text}
+
+
+def _tool_use_block(call: HistoryCall) -> dict[str, Any]:
+    return {"toolUse": {"toolUseId": call.id, "name": call.name, "input": call.arguments}}
 
 
 def _reasoning_block(item: ReasoningItem) -> dict[str, Any]:
