@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from toolchoice.providers import load_scenario_text, translate
-from toolchoice.providers.core.capabilities import CAPABILITIES
+from toolchoice.providers.core.capabilities import CAPABILITIES, WireTemplateError, wire_value
 
 TOOLS = """
 tools:
@@ -77,6 +77,27 @@ def test_the_rows_wire_is_what_the_translator_sends(provider: str, feature: str)
 
 
 # ---- the row is the one source: change it and the bytes change -------------------------------------------
+
+def test_wire_value_fills_the_template_in():
+    assert wire_value('"auto"') == "auto"
+    assert wire_value('{"type":"tool","name":N}', ("get_time",)) == {"type": "tool", "name": "get_time"}
+    allowed = '{"type":"allowed_tools","mode":M,"tools":[{"type":"function","name":N}]}'
+    assert wire_value(allowed, ("a", "b"), "required") == {"type": "allowed_tools", "mode": "required", "tools": [
+        {"type": "function", "name": "a"}, {"type": "function", "name": "b"}]}
+    assert wire_value(allowed, ("a", "b"), "auto", lambda n: {"type": "custom", "name": n} if n == "b" else None) == {
+        "type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "a"}, {"type": "custom", "name": "b"}]}
+    gemini = '{"mode":"ANY"|"VALIDATED","allowedFunctionNames":[N]}'
+    assert wire_value(gemini, ("a", "b"), "required") == {"mode": "ANY", "allowedFunctionNames": ["a", "b"]}
+    assert wire_value(gemini, ("a",), "auto") == {"mode": "VALIDATED", "allowedFunctionNames": ["a"]}
+    assert wire_value('{"any":{}}') == {"any": {}} and wire_value('"a|b"') == "a|b"
+    assert wire_value("(default; no field)") is None
+    first = wire_value('{"type":"auto"}')
+    first["disable_parallel_tool_use"] = True  # a translator may add to what it gets
+    assert wire_value('{"type":"auto"}') == {"type": "auto"}
+    for note in ("only the allowed tools are sent", '{"name":X}', '"a"|"b"|"c"'):
+        with pytest.raises(WireTemplateError):
+            wire_value(note)
+
 
 def sent(provider: str, choice: str, path: tuple[str, ...] = ("tool_choice",), extra: str = "") -> Any:
     scenario = load_scenario_text(TOOLS + f"tool_choice: {choice}\n" + extra, "claims.yaml")

@@ -372,7 +372,7 @@ TOOL_FIELDS: dict[str, tuple[str, ...]] = {
 # Builders take (name, names, mode, each): the one tool's name (or a list item's), every allowed name,
 # the allowed mode, and an optional per-name replacement for list items (None keeps the template's item).
 Builder = Callable[[Any, Sequence[str], str, Any], Any]
-_BUILDERS: dict[str, Builder] = {}
+WIRE_FORMS: dict[str, Builder] = {}  # template -> its builder, read once (wire_form)
 _STRING = r'"(?:[^"\\]|\\.)*"'
 _TOKENS = re.compile(rf"{_STRING}(?:\|{_STRING})+|{_STRING}|\bN\b|\bM\b")
 _SLOT = "\x00"  # marks a placeholder inside the parsed template (no JSON template holds this character)
@@ -396,12 +396,19 @@ def wire_value(wire: str, names: Sequence[str] = (), mode: str = "auto", each: A
     """The value a row's wire template stands for: ``N`` filled with ``names[0]`` (in a list's item,
     with each name in turn), ``M`` with ``mode``, ``"A"|"B"`` with A when mode is required, else B.
     ``each(name)`` may give a list item of its own (None: the template's item). A ``(...)`` template
-    gives None (no field); a note raises ``WireTemplateError``. Read once per template; each call builds
-    fresh containers, so a translator may add keys to what it gets."""
-    build = _BUILDERS.get(wire)
-    if build is None:
-        build = _BUILDERS[wire] = _compile(wire)
+    gives None (no field); a note raises ``WireTemplateError``. Each call builds fresh containers, so
+    a translator may add keys to what it gets."""
+    build = WIRE_FORMS.get(wire) or wire_form(wire)
     return build(names[0] if names else None, names, mode, each)
+
+
+def wire_form(wire: str) -> Builder:
+    """The template's builder, ``build(name, names, mode, each)``, read once and kept in ``WIRE_FORMS``
+    (translators call the builder per request: no parsing on the hot path)."""
+    build = WIRE_FORMS.get(wire)
+    if build is None:
+        build = WIRE_FORMS[wire] = _compile(wire)
+    return build
 
 
 def _compile(wire: str) -> Builder:
@@ -415,16 +422,17 @@ def _compile(wire: str) -> Builder:
         text = match.group(0)
         if text in ("N", "M"):
             return json.dumps(_SLOT + text)
-        if text.startswith('"') and "|" in text[1:-1] and re.fullmatch(rf"{_STRING}\|{_STRING}", text):
-            required, auto = (json.loads(part) for part in re.findall(_STRING, text))
-            alternatives.append((required, auto))
-            return json.dumps(f"{_SLOT}|{len(alternatives) - 1}")
-        if not text.startswith('"'):
-            raise WireTemplateError(f"{wire!r}: only two alternatives, \"for required\"|\"for auto\"")
-        return text
+        words = re.findall(_STRING, text)
+        if len(words) == 1:
+            return text
+        if len(words) != 2:
+            raise WireTemplateError(f'{wire!r}: "A"|"B" takes two words, for allowed mode required and for auto')
+        alternatives.append((json.loads(words[0]), json.loads(words[1])))
+        return json.dumps(f"{_SLOT}|{len(alternatives) - 1}")
 
+    text = _TOKENS.sub(token, wire)
     try:
-        parsed = json.loads(_TOKENS.sub(token, wire))
+        parsed = json.loads(text)
     except ValueError as exc:
         raise WireTemplateError(f"{wire!r} is not a JSON form: {exc}") from None
     return _builder(parsed, alternatives)
@@ -438,21 +446,33 @@ def _holds_name(node: Any) -> bool:
     return node == _SLOT + "N"
 
 
+_CONSTANT, _NAME, _BUILT = "constant", "name", "built"  # how a dict template's value is made
+
+
+def _constant(node: Any) -> bool:
+    return node is None or isinstance(node, (bool, int, float)) or (isinstance(node, str) and not node.startswith(_SLOT))
+
+
 def _builder(node: Any, alternatives: list[tuple[str, str]]) -> Builder:
     if isinstance(node, dict):
-        if len(node) == 1:  # the common nesting ({"function": {"name": N}}): one call less
-            [(key, value)] = node.items()
-            inner = _builder(value, alternatives)
-            return lambda name, names, mode, each: {key: inner(name, names, mode, each)}
-        items = [(key, _builder(value, alternatives)) for key, value in node.items()]
-        return lambda name, names, mode, each: {key: b(name, names, mode, each) for key, b in items}
+        # Keys in the template's order; constants and N are put in place, the rest built (a call each).
+        items = [(key, _NAME, None) if value == _SLOT + "N" else (key, _CONSTANT, value) if _constant(value)
+                 else (key, _BUILT, _builder(value, alternatives)) for key, value in node.items()]
+
+        def build(name: Any, names: Sequence[str], mode: str, each: Any) -> dict[str, Any]:
+            out = {}
+            for key, how, what in items:
+                out[key] = what if how is _CONSTANT else name if how is _NAME else what(name, names, mode, each)
+            return out
+        return build
     if isinstance(node, list):
         if len(node) == 1 and _holds_name(node[0]):  # one item per name
             item = _builder(node[0], alternatives)
+            bare = node[0] == _SLOT + "N"  # [N]: the names themselves
 
             def repeat(name: Any, names: Sequence[str], mode: str, each: Any) -> list[Any]:
                 if each is None:
-                    return [item(n, names, mode, None) for n in names]
+                    return list(names) if bare else [item(n, names, mode, None) for n in names]
                 out = []
                 for n in names:
                     own = each(n)

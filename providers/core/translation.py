@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any, Callable, Literal, NamedTuple
 
-from .capabilities import CAPABILITIES, Capability, Level, WireTemplateError, wire_value
+from .capabilities import CAPABILITIES, WIRE_FORMS, Capability, Level, WireTemplateError, wire_form, wire_value
 from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, ToolchoiceError,
                     Translation, compact)
 
@@ -214,21 +214,26 @@ def choice_value(ctx: Context, feature: str = "", custom: str = "") -> Any:
     error entry, when the row claims a value it does not give (a note where a form should be: a wrong row
     or overlay)."""
     plan = ctx.plan
-    names = (plan.name,) if plan.name is not None else plan.allowed
     each = None
-    if custom and any(t.kind == "custom" for t in plan.tools):
-        kinds = {t.name: t.kind for t in plan.tools}
-        if plan.mode == "named" and kinds.get(plan.name) == "custom":
-            return wire_value(custom, names)
-        each = lambda name: wire_value(custom, (name,)) if kinds.get(name) == "custom" else None  # noqa: E731
+    if custom and plan.mode in ("named", "allowed"):
+        customs = [t.name for t in plan.tools if t.kind == "custom"]
+        if plan.name in customs:
+            return wire_value(custom, (plan.name,))
+        if customs:
+            each = lambda name: wire_value(custom, (name,)) if name in customs else None  # noqa: E731
     wire = getattr(ctx.cap, feature or plan.mode).wire
-    try:
-        return wire_value(wire, names, plan.allowed_mode, each)
-    except WireTemplateError:
-        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no wire form for tool_choice {plan.mode}: "
-                         f"its capability row gives {feature or plan.mode} as {wire!r}, not a value to send; the row "
-                         "(or overlay) claiming it is wrong")
-        return None
+    build = WIRE_FORMS.get(wire)
+    if build is None:
+        try:
+            build = wire_form(wire)
+        except WireTemplateError:
+            ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no wire form for tool_choice "
+                             f"{plan.mode}: its capability row gives {feature or plan.mode} as {wire!r}, not a value "
+                             "to send; the row (or overlay) claiming it is wrong")
+            return None
+    if plan.name is not None:
+        return build(plan.name, (plan.name,), plan.allowed_mode, each)
+    return build(plan.allowed[0] if plan.allowed else None, plan.allowed, plan.allowed_mode, each)
 
 
 def lint_tool_kinds(cap: Capability, tools: tuple[Tool, ...], ledger: Ledger) -> None:
