@@ -182,16 +182,15 @@ def _calling_config(ctx: Context) -> dict[str, Any] | None:
         return config
     strict = common.strict_tools(ctx)
     if plan.mode in ("unset", "auto"):
-        if strict:
+        if strict:  # the strict row's value (VALIDATED) stands in for auto
             config = common.choice_value(ctx, "strict")
             _strict_validated(ctx, strict)
         elif plan.mode == "unset":
             return None
         else:
             config = common.choice_value(ctx)
-        if plan.mode == "unset":
-            return config
-        common.mapped(ctx, config)
+        if plan.mode == "auto":
+            common.mapped(ctx, config)
         return config
     config = common.choice_value(ctx)
     if plan.mode == "allowed" and plan.allowed_mode != "required":
