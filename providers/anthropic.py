@@ -18,8 +18,8 @@ Facts this module relies on:
 - replies: ``content[]`` blocks, ``tool_use.input`` is an object, ``stop_reason``,
   ``usage.input_tokens/output_tokens``; errors are ``{"type":"error","error":{type,message}}``.
 
-``group_turns`` and ``turn_content`` are shared with the Bedrock translator (Converse enforces the same turn
-rules), and so is everything about Claude's thinking (``thinking_plan``, ``thinking_fields``, ``thinking_lint``):
+``group_turns`` is shared with the Bedrock translator (Converse enforces the same turn rules), and so is
+everything about Claude's thinking (``thinking_plan``, ``thinking_fields``, ``thinking_lint``):
 a ``ThinkingWire`` says where each API keeps it.
 """
 
@@ -191,31 +191,6 @@ def thinking_block(item: ReasoningItem) -> dict[str, Any]:
     return {"type": "thinking", "thinking": item.text or "", "signature": item.signature}
 
 
-def turn_content(turn: Turn, family: ReasoningFamily, reasoning: Callable[[ReasoningItem], dict[str, Any]],
-                 text: Callable[[str], dict[str, Any]], call: Callable[[HistoryCall], dict[str, Any]]) -> list[dict[str, Any]]:
-    """A turn's blocks after its tool results, in the order Claude needs (Messages and Converse alike): its
-    ``family``'s reasoning first and unchanged, then the texts, then the calls, interleaved reasoning kept
-    before the call that followed it. ``reasoning``, ``text`` and ``call`` spell each block for the wire."""
-    slots = placed([i for i in turn.reasoning if i.family == family], len(turn.calls))
-    content = [reasoning(item) for item in slots[0]]
-    content.extend(text(t) for t in turn.texts)
-    for index, c in enumerate(turn.calls):
-        if index:
-            content.extend(reasoning(item) for item in slots[index])
-        content.append(call(c))
-    if turn.calls:
-        content.extend(reasoning(item) for item in slots[-1])
-    return content
-
-
-def _text_block(text: str) -> dict[str, Any]:
-    return {"type": "text", "text": text}
-
-
-def _tool_use_block(call: HistoryCall) -> dict[str, Any]:
-    return {"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}
-
-
 # ---- translate --------------------------------------------------------------------------
 
 
@@ -269,7 +244,16 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
             if result.is_error:
                 block["is_error"] = True
             blocks.append(block)
-        blocks.extend(turn_content(turn, "anthropic", thinking_block, _text_block, _tool_use_block))
+        # thinking blocks first and unchanged; interleaved ones stay before the call that followed them
+        slots = placed([i for i in turn.reasoning if i.family == "anthropic"], len(turn.calls))
+        blocks.extend(thinking_block(item) for item in slots[0])
+        blocks.extend({"type": "text", "text": text} for text in turn.texts)
+        for index, c in enumerate(turn.calls):
+            if index:
+                blocks.extend(thinking_block(item) for item in slots[index])
+            blocks.append({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments})
+        if turn.calls:
+            blocks.extend(thinking_block(item) for item in slots[-1])
         if len(turn.texts) == 1 and len(blocks) == 1:
             wire.append({"role": turn.role, "content": turn.texts[0]})  # plain string content, as documented
         else:

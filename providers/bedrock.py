@@ -29,11 +29,11 @@ from typing import Any
 from urllib.parse import quote
 
 from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, ThinkingWire, group_turns, \
-    thinking_fields, thinking_lint, thinking_plan, turn_content
+    thinking_fields, thinking_lint, thinking_plan
 from .core.capabilities import Capability
 from .core.translation import tool_names, choice_value, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
-    parallel_value, reasoning_for, rule_applied, start, streamed, strict_tools
-from .core.model import HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+    parallel_value, placed, reasoning_for, rule_applied, start, streamed, strict_tools
+from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_REGION = "us-east-1"
@@ -100,7 +100,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     inference: dict[str, Any] = {}
     max_tokens = settings.max_tokens
     facts = model_facts(ctx)
-    thinking = thinking_plan(ctx, facts) if _is_claude(ctx.model) else ThinkingPlan(None)
+    claude = _is_claude(ctx.model)
+    thinking = thinking_plan(ctx, facts) if claude else ThinkingPlan(None)
     if thinking.budget is not None and max_tokens is None:
         max_tokens = DEFAULT_MAX_TOKENS_THINKING
         ctx.ledger.info("max_tokens.default", f"thinking needs maxTokens above budget_tokens {THINKING_BUDGET}: sent "
@@ -112,7 +113,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if inference:
         body["inferenceConfig"] = inference
     _tool_config(ctx, body)
-    if _is_claude(ctx.model):
+    if claude:
         fields = thinking_fields(ctx, thinking, facts, max_tokens, "toolConfig" in body, CONVERSE_THINKING)
         if fields:
             body["additionalModelRequestFields"] = fields
@@ -131,7 +132,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         streamed(ctx, "ConverseStream (/converse-stream): AWS event-stream binary frames (messageStart, "
                  "contentBlockStart/Delta/Stop, messageStop, metadata)")
     return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("toolConfig", "toolChoice"),
-                  final_lint=thinking_lint(facts, CONVERSE_THINKING) if _is_claude(ctx.model) else None)
+                  final_lint=thinking_lint(facts, CONVERSE_THINKING) if claude else None)
 
 
 _UNRESERVED_OR_COLON = re.compile(r"[A-Za-z0-9_.~:-]*").fullmatch
@@ -160,22 +161,22 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         content: list[dict[str, Any]] = []
         for result in turn.results:
             content.append({"toolResult": _tool_result(ctx, result, takes_status, formats)})
-        # reasoningContent blocks unchanged (botocore ReasoningTextBlock.signature: "include the text and its
-        # signature unmodified"), in Claude's order
-        content.extend(turn_content(turn, "bedrock", _reasoning_block, _text_block, _tool_use_block))
+        # reasoningContent blocks first and unchanged (botocore ReasoningTextBlock.signature: "include the text
+        # and its signature unmodified"); interleaved ones stay before the call that followed them
+        slots = placed([i for i in turn.reasoning if i.family == "bedrock"], len(turn.calls))
+        content.extend(_reasoning_block(item) for item in slots[0])
+        content.extend({"text": text} for text in turn.texts)
+        for index, c in enumerate(turn.calls):
+            if index:
+                content.extend(_reasoning_block(item) for item in slots[index])
+            content.append({"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}})
+        if turn.calls:
+            content.extend(_reasoning_block(item) for item in slots[-1])
         wire.append({"role": turn.role, "content": content})
     if formats:
         ctx.ledger.info("history.tool_result_format", "tool results sent as " + " and ".join(sorted(formats)) +
                         " (Converse takes {json} only for JSON objects)")
     return wire
-
-
-def _text_block(text: str) -> dict[str, Any]:
-    return {"text": text}
-
-
-def _tool_use_block(call: HistoryCall) -> dict[str, Any]:
-    return {"toolUse": {"toolUseId": call.id, "name": call.name, "input": call.arguments}}
 
 
 def _reasoning_block(item: ReasoningItem) -> dict[str, Any]:
