@@ -279,11 +279,16 @@ def parse_reply(provider: str, body: Any) -> Reply:
                  usage=_usage(data.get("usage")), error=_failure(data.get("error")), reasoning=tuple(reasoning))
 
 
+def _list(value: Any) -> list[Any]:
+    """A field that should hold a list; anything else (a fuzzed or broken body) holds nothing to read."""
+    return value if isinstance(value, list) else []
+
+
 def _reasoning_item(item: dict[str, Any], position: int) -> ReasoningItem:
     """A ``reasoning`` output item (openai-python ``types/responses/response_reasoning_item.py``): id,
     summary[] of summary_text, content[] of reasoning_text, encrypted_content."""
-    summary = tuple(p["text"] for p in item.get("summary") or [] if isinstance(p, dict) and isinstance(p.get("text"), str))
-    content = [p["text"] for p in item.get("content") or [] if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    summary = tuple(p["text"] for p in _list(item.get("summary")) if isinstance(p, dict) and isinstance(p.get("text"), str))
+    content = [p["text"] for p in _list(item.get("content")) if isinstance(p, dict) and isinstance(p.get("text"), str)]
     encrypted = item.get("encrypted_content")
     item_id = item.get("id")
     return ReasoningItem("openai-responses", id=item_id if isinstance(item_id, str) else None, summary=summary,
