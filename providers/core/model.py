@@ -114,7 +114,6 @@ class ReasoningItem(NamedTuple):
     id: str | None = None  # Responses reasoning item id
     summary: tuple[str, ...] = ()  # Responses summary_text texts
     position: int = 0  # how many of the turn's tool calls came before it (interleaved thinking)
-    line: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"family": self.family}
@@ -228,7 +227,6 @@ class LoopResult(NamedTuple):
 
     kind: Literal["literal", "list", "template", "error"]
     value: Any
-    line: int | None = None
 
 
 class LoopStep(NamedTuple):
@@ -238,7 +236,6 @@ class LoopStep(NamedTuple):
     tool_choice: ToolChoice | None = None
     has_choice: bool = False
     tools: tuple[str, ...] | None = None
-    line: int | None = None
 
 
 class LoopSpec(NamedTuple):
@@ -250,7 +247,6 @@ class LoopSpec(NamedTuple):
     stop_tool: str | None = None
     results: Mapping[str, LoopResult] = _EMPTY
     raw: Any = None
-    line: int | None = None
 
     def step(self, number: int) -> LoopStep:
         """The entry for step ``number`` (1-based): the last entry repeats."""

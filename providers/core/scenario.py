@@ -661,8 +661,7 @@ def _reasoning(r: _Reader, fields: dict[str, yaml.Node], calls: int) -> tuple[Re
             items.append(_reasoning_item(r, node, calls))
     if "reasoning_content" in fields and r.value(fields["reasoning_content"]) is not None:
         node = fields["reasoning_content"]
-        items.append(ReasoningItem("openai-chat", text=r.string(node, "reasoning_content", empty_ok=True),
-                                   line=r.loc(node).line))
+        items.append(ReasoningItem("openai-chat", text=r.string(node, "reasoning_content", empty_ok=True)))
     return tuple(items)
 
 
@@ -673,7 +672,6 @@ def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
     fields = r.mapping(node, "a reasoning item")
     value = r.value(node)
     kind = value.get("type")
-    line = loc.line
 
     def text(key: str, where: dict[str, Any] = value) -> str | None:
         found = where.get(key)
@@ -683,29 +681,28 @@ def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
 
     if kind == "thinking":  # Anthropic
         _only(r, node, ("type", "thinking", "signature"), "an Anthropic thinking block")
-        return ReasoningItem("anthropic", text=text("thinking") or "", signature=text("signature"), line=line)
+        return ReasoningItem("anthropic", text=text("thinking") or "", signature=text("signature"))
     if kind == "redacted_thinking":
         _only(r, node, ("type", "data"), "an Anthropic redacted_thinking block")
-        return ReasoningItem("anthropic", encrypted=text("data"), redacted=True, line=line)
+        return ReasoningItem("anthropic", encrypted=text("data"), redacted=True)
     if kind == "reasoning":  # OpenAI Responses
         _only(r, node, ("type", "id", "summary", "content", "encrypted_content", "status"), "a Responses reasoning item")
         summary = tuple(p.get("text", "") for p in value.get("summary") or [] if isinstance(p, dict))
         parts = [p.get("text") for p in value.get("content") or [] if isinstance(p, dict)]
         return ReasoningItem("openai-responses", id=text("id"), summary=summary,
                              text="".join(t for t in parts if isinstance(t, str)) if parts else None,
-                             encrypted=text("encrypted_content"), line=line)
+                             encrypted=text("encrypted_content"))
     if "reasoningContent" in value:  # Bedrock Converse
         block = value["reasoningContent"]
         inner = block.get("reasoningText") if isinstance(block, dict) else None
         if isinstance(inner, dict):
-            return ReasoningItem("bedrock", text=text("text", inner) or "", signature=text("signature", inner),
-                                 line=line)
+            return ReasoningItem("bedrock", text=text("text", inner) or "", signature=text("signature", inner))
         if isinstance(block, dict) and isinstance(block.get("redactedContent"), str):
-            return ReasoningItem("bedrock", encrypted=block["redactedContent"], redacted=True, line=line)
+            return ReasoningItem("bedrock", encrypted=block["redactedContent"], redacted=True)
         raise loc.fail("reasoningContent needs reasoningText {text, signature} or redactedContent", None)
     if "thoughtSignature" in value or value.get("thought") is True:  # Gemini
         _only(r, node, ("thought", "text", "thoughtSignature"), "a Gemini thought part")
-        return ReasoningItem("gemini", text=text("text"), signature=text("thoughtSignature"), line=line)
+        return ReasoningItem("gemini", text=text("text"), signature=text("thoughtSignature"))
     _only(r, node, REASONING_KEYS, "a reasoning item")
     if "family" not in fields:
         raise loc.fail("a reasoning item needs family (the API that wrote it)",
@@ -724,7 +721,7 @@ def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
                                              "tool calls before this item)", None)
     redacted = r.boolean(fields["redacted"], "redacted") if "redacted" in fields else False
     item = ReasoningItem(family, text=text("text"), signature=text("signature"), encrypted=text("encrypted"),
-                         redacted=bool(redacted), id=text("id"), summary=tuple(summary), position=position, line=line)
+                         redacted=bool(redacted), id=text("id"), summary=tuple(summary), position=position)
     if item.text is None and item.signature is None and item.encrypted is None:
         raise loc.fail("a reasoning item needs text, signature or encrypted", None)
     return item
@@ -942,7 +939,7 @@ def _loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
                 raise r.loc(key_node).fail(f"loop.results has an entry for '{name}', which is not a declared tool", hint)
             results[name] = _loop_result(r, entries[name], tool, allow_list=True)
     return LoopSpec(max_steps=max_steps, steps=tuple(steps), stop_tool=stop_tool, results=results,
-                    raw=r.value(node), line=r.loc(node).line)
+                    raw=r.value(node))
 
 
 def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...]) -> LoopStep:
@@ -970,7 +967,7 @@ def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...])
         if missing:
             raise loc.fail(f"loop step {number}: tool_choice names '{missing[0]}', which this step's tools do not offer",
                            f"add it to tools: [{', '.join((*(offered or ()), missing[0]))}]")
-    return LoopStep(tool_choice=choice, has_choice=has_choice, tools=offered, line=r.loc(node).line)
+    return LoopStep(tool_choice=choice, has_choice=has_choice, tools=offered)
 
 
 def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> str | None:
@@ -990,22 +987,21 @@ def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> str | Non
 
 
 def _loop_result(r: _Reader, node: yaml.Node, tool: Tool, *, allow_list: bool) -> LoopResult:
-    line = r.loc(node).line
     if isinstance(node, yaml.SequenceNode) and allow_list:
         items = [_loop_result(r, item, tool, allow_list=False) for item in r.sequence(node, f"loop.results.{tool.name}")]
         if not items:
             raise r.loc(node).fail(f"loop.results.{tool.name} is an empty list", "give one result per expected call")
-        return LoopResult("list", tuple(items), line)
+        return LoopResult("list", tuple(items))
     if isinstance(node, yaml.MappingNode) and len(node.value) == 1 and node.value[0][0].value in ("template", "error"):
         key, child = node.value[0][0].value, node.value[0][1]
         text = r.string(child, f"loop.results.{tool.name}.{key}", empty_ok=True)
         if key == "error":
-            return LoopResult("error", text, line)
+            return LoopResult("error", text)
         _check_template(r, child, text, tool)
-        return LoopResult("template", text, line)
+        return LoopResult("template", text)
     value = r.value(node)
     content = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return LoopResult("literal", content, line)
+    return LoopResult("literal", content)
 
 
 def _check_template(r: _Reader, node: yaml.Node, text: str, tool: Tool) -> None:
