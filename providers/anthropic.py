@@ -454,18 +454,17 @@ def _thinking_config(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], ma
 def thinking_lint(facts: dict[str, Any], wire: ThinkingWire) -> Callable[[Context, dict[str, Any]], None]:
     """The final lint (``finish``'s final_lint): thinking on with a forcing tool choice, read from the final body
     (after extra), which the API rejects."""
+    thinking_path = wire.fields + ("thinking",)
+
     def lint(ctx: Context, body: dict[str, Any]) -> None:
-        _forced_choice_lint(ctx, _dig(body, wire.fields + ("thinking",)), _dig(body, wire.choice), facts, wire)
+        thinking: Any = body
+        for key in thinking_path:
+            thinking = thinking.get(key) if isinstance(thinking, dict) else None
+        choice: Any = body
+        for key in wire.choice:
+            choice = choice.get(key) if isinstance(choice, dict) else None
+        _forced_choice_lint(ctx, thinking, choice, facts, wire)
     return lint
-
-
-def _dig(body: dict[str, Any], path: tuple[str, ...]) -> Any:
-    value: Any = body
-    for key in path:
-        if not isinstance(value, dict):
-            return None
-        value = value.get(key)
-    return value
 
 
 def _forced_choice_lint(ctx: Context, thinking: Any, choice: Any, facts: dict[str, Any], wire: ThinkingWire) -> None:

@@ -373,6 +373,7 @@ TOOL_FIELDS: dict[str, tuple[str, ...]] = {
 # the allowed mode, and an optional per-name replacement for list items (None keeps the template's item).
 Builder = Callable[[Any, Sequence[str], str, Any], Any]
 WIRE_FORMS: dict[str, Builder] = {}  # template -> its builder, read once (wire_form)
+WIRE_WORDS: dict[str, str] = {}  # a template that is one JSON string ('"required"') -> the word, read once (wire_form)
 _STRING = r'"(?:[^"\\]|\\.)*"'
 _TOKENS = re.compile(rf"{_STRING}(?:\|{_STRING})+|{_STRING}|\bN\b|\bM\b")
 _SLOT = "\x00"  # marks a placeholder inside the parsed template (no JSON template holds this character)
@@ -435,6 +436,8 @@ def _compile(wire: str) -> Builder:
         parsed = json.loads(text)
     except ValueError as exc:
         raise WireTemplateError(f"{wire!r} is not a JSON form: {exc}") from None
+    if isinstance(parsed, str) and _constant(parsed):
+        WIRE_WORDS[wire] = parsed  # a word is the same every time: translators take it without a builder call
     return _builder(parsed, alternatives)
 
 

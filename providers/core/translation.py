@@ -12,7 +12,8 @@ import json
 import re
 from typing import Any, Callable, Literal, NamedTuple
 
-from .capabilities import CAPABILITIES, WIRE_FORMS, Capability, Level, WireTemplateError, wire_form, wire_value
+from .capabilities import (CAPABILITIES, WIRE_FORMS, WIRE_WORDS, Capability, Level, WireTemplateError, wire_form,
+                           wire_value)
 from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, ToolchoiceError,
                     Translation, compact)
 
@@ -222,6 +223,9 @@ def choice_value(ctx: Context, feature: str = "", custom: str = "") -> Any:
         if customs:
             each = lambda name: wire_value(custom, (name,)) if name in customs else None  # noqa: E731
     wire = getattr(ctx.cap, feature or plan.mode).wire
+    word = WIRE_WORDS.get(wire)
+    if word is not None:
+        return word
     build = WIRE_FORMS.get(wire)
     if build is None:
         try:
