@@ -409,11 +409,13 @@ def tls_server(tmp_path_factory):
     server.server_close()
 
 
-def _send_with_client(made: str, url: str) -> transport.Response:
+def _send_with_client(made: str, url: str, urls: list[str] | None = None) -> transport.Response:
     async def main() -> transport.Response:
         timeouts = Timeouts(connect=5.0, read=5.0)
-        # one client with httpx's own context, or the runner's clients sharing one context (in flight 6: 2 clients)
-        clients = [transport.new_async_client(timeouts, 1)] if made == "one" else transport.new_async_clients(timeouts, 6)
+        # one client with httpx's own context, or the runner's clients sharing one context (in flight 6: 2 clients),
+        # made for ``urls`` when given
+        clients = [transport.new_async_client(timeouts, 1)] if made == "one" else \
+            transport.new_async_clients(timeouts, 6, urls=urls)
         try:
             return await transport.send_async(openai_request(url), provider="openai", environ=ENV, client=clients[-1],
                                               policy=RetryPolicy(retries=0))
@@ -451,19 +453,6 @@ def _without_proxies(monkeypatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-def _send_with_clients(url: str, urls: list[str]) -> transport.Response:
-    async def main() -> transport.Response:
-        clients = transport.new_async_clients(Timeouts(connect=5.0, read=5.0), 6, urls=urls)
-        try:
-            return await transport.send_async(openai_request(url), provider="openai", environ=ENV, client=clients[-1],
-                                              policy=RetryPolicy(retries=0))
-        finally:
-            for client in clients:
-                await client.aclose()
-
-    return asyncio.run(main())
-
-
 def test_clients_for_plain_http_read_no_ca_bundle_and_never_let_tls_through(tls_server, monkeypatch):
     """Clients made for plain http URLs (no proxy set) send to them as ever; should such a client meet
     TLS after all, it refuses even a certificate the trust store accepts, where the runner's usual
@@ -472,10 +461,10 @@ def test_clients_for_plain_http_read_no_ca_bundle_and_never_let_tls_through(tls_
     https_url, cert = tls_server
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))
     with StandIn("openai") as server:
-        plain = _send_with_clients(server.base_url(), [server.base_url()])
+        plain = _send_with_client("shared", server.base_url(), [server.base_url()])
     assert plain.status == 200 and len(server.requests) == 1
-    assert _send_with_clients(https_url, [https_url]).status == 200
-    refused = _send_with_clients(https_url, ["http://127.0.0.1:1/v1"])
+    assert _send_with_client("shared", https_url, [https_url]).status == 200
+    refused = _send_with_client("shared", https_url, ["http://127.0.0.1:1/v1"])
     assert refused.status is None and "CERTIFICATE_VERIFY_FAILED" in refused.transport_error
 
 

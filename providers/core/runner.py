@@ -237,7 +237,7 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
 
 
 async def warm_judging(jobs: list[Job]) -> None:
-    """What judging the first reply needs — reading replies, jsonschema (~20 ms to import) and each
+    """What judging the first reply needs — reading replies, jsonschema (~30 ms to import) and each
     tool's checked schema — loaded while the first requests are in flight rather than after the first
     reply arrived, where it held up every reply of the first wave. Started after every worker (it
     runs once each has reached its first wait); any failure is left for judging to meet and report
