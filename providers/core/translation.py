@@ -20,7 +20,6 @@ from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, S
 PlanMode = Literal["unset", "auto", "none", "required", "named", "allowed"]
 
 
-
 class ChoicePlan(NamedTuple):
     """What to put on the wire, in neutral terms, after emulation decisions.
 
