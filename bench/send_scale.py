@@ -6,29 +6,40 @@ wall time is N/K × L: no client can do better. Each case times
   parsing, judging, output), and
 - a bare ``httpx.AsyncClient`` loop sending the same body N times, K at once, reading each JSON
   reply, twice: with the best pool settings this bench found (what toolchoice uses: ceil(K/5)
-  clients of at most 5 connections, keep-alive = connections; httpcore scans its whole pool on
-  every request, so small pools win) and, for reference, naively (one client of K connections),
-and reports them against the ideal, plus toolchoice ÷ best bare. Memory: peak RSS of
-`send --repeat` at N = 200 and N = 3000 (flat memory: the second within 15% of the first).
+  clients of at most 5 connections, keep-alive = connections, one TLS context shared; httpcore
+  scans its whole pool on every request, so small pools win) and, for reference, naively (one client of K connections),
+- the same loop with aiohttp (one ``ClientSession``, ``TCPConnector(limit=K)``), the evidence for
+  or against a cheaper client than httpx (aiohttp is a bench-only extra, ``pip install -e '.[bench]'``,
+  never a runtime dependency; left out with a note when it is not installed),
+and reports them against the ideal, plus toolchoice ÷ best bare. For every run it also reads the
+client process's CPU (user + sys from ``getrusage(RUSAGE_CHILDREN)``, divided by N: on two cores
+the stand-in runs on the other one, so a client's CPU per sample is what bounds its rate) and its
+start-up: the time from spawning it to the stand-in receiving its first request (the ideal counts
+none of that). Memory: peak RSS of `send --repeat` at N = 200 and N = 3000 (flat memory: the
+second within 15% of the first).
 
 Targets (issue 17): N=1000, K=50, 50 ms: ≤ 1.5× the ideal and ≤ 1.3× the best bare loop;
 RSS at N=3000 ≤ 1.15× N=200.
 
-Run: python bench/send_scale.py [--rounds R] (writes bench/results/send_scale.json).
+Run: python bench/send_scale.py [--rounds R] [--goal-only] (writes bench/results/send_scale.json).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
+import resource
+import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from concurrency import fake_keys, load_stand_in, write_scenario
 from toolchoice.providers.core.transport import CONNECTIONS_PER_CLIENT
-from measure import RESULTS, Command, child_env, entry_argv, median, peak_rss_kib, run_once
+from measure import ROOT, RESULTS, Command, child_env, entry_argv, median, peak_rss_kib
 
 CASES = [(1000, 10, 0.0), (1000, 50, 0.0), (1000, 10, 0.05), (1000, 50, 0.05)]
 MEMORY_N = (200, 3000)
@@ -44,7 +55,8 @@ async def main():
     count = -(-k // per)
     size = -(-k // count)
     limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
-    clients = [httpx.AsyncClient(limits=limits, timeout=60) for _ in range(count)]
+    verify = httpx.create_ssl_context()  # one CA bundle read for all clients (~15-25 ms each otherwise)
+    clients = [httpx.AsyncClient(limits=limits, timeout=60, verify=verify) for _ in range(count)]
     numbers = iter(range(n))
     async def worker(client):
         for _ in numbers:
@@ -56,10 +68,57 @@ async def main():
 asyncio.run(main())
 """
 
+AIOHTTP = """
+import asyncio, json, sys
+import aiohttp
+url, n, k, body = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4].encode()
+headers = {"authorization": "Bearer bench-not-a-key", "content-type": "application/json"}
+
+async def main():
+    connector = aiohttp.TCPConnector(limit=k, limit_per_host=k)
+    async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=60)) as session:
+        numbers = iter(range(n))
+        async def worker():
+            for _ in numbers:
+                async with session.post(url, data=body, headers=headers) as r:
+                    json.loads(await r.read())
+        await asyncio.gather(*(worker() for _ in range(k)))
+asyncio.run(main())
+"""
+
+
+@dataclass(frozen=True)
+class Timed:
+    seconds: float  # wall, spawn to exit
+    cpu: float  # user + sys of the child, seconds
+    startup: float  # spawn to the stand-in's first arrival, seconds
+    returncode: int
+
+
+def run_timed(command: Command, server: object) -> Timed:
+    """Run once, waiting with a blocking ``wait()`` (see measure.run_once); CPU from the children's
+    rusage (only this child ends in between; the stand-in is a thread of this process)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start, spawned = time.perf_counter(), time.monotonic()
+    proc = subprocess.Popen(command.argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=command.env or None, cwd=ROOT)
+    proc.wait()
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    arrivals = [r.at for r in server.requests]  # type: ignore[attr-defined]
+    return Timed(seconds, cpu, (min(arrivals) - spawned) if arrivals else float("nan"), proc.returncode)
+
+
+def spread(values: list[float], digits: int = 2) -> str:
+    low, high = min(values), max(values)
+    return f"{low:.{digits}f}" if round(low, digits) == round(high, digits) else f"{low:.{digits}f}-{high:.{digits}f}"
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--goal-only", action="store_true", help="only the goal case (N=1000, K=50, 50 ms), no memory")
     args = parser.parse_args()
     RESULTS.mkdir(exist_ok=True)
     load_at_start = round(os.getloadavg()[0], 2)
@@ -67,7 +126,10 @@ def main() -> None:
     entry = entry_argv()
     env = child_env(**fake_keys())
     report: dict[str, object] = {"cases": [], "memory": {}, "goals": {}}
-    for n, k, latency in CASES:
+    have_aiohttp = importlib.util.find_spec("aiohttp") is not None
+    if not have_aiohttp:
+        print("aiohttp is not installed: its baseline is left out (pip install -e '.[bench]')")
+    for n, k, latency in [GOAL_CASE] if args.goal_only else CASES:
         server = stand_in.StandIn("openai", default=stand_in.Step.reply("openai", delay=latency))
         server.start()
         try:
@@ -80,36 +142,51 @@ def main() -> None:
                                           str(CONNECTIONS_PER_CLIENT)), env)
             naive = Command("bare httpx, one client", (sys.executable, "-c", BARE, url + "/chat/completions", str(n),
                                                        str(k), body, str(k)), env)
-            commands = (ours, bare, naive) if k > CONNECTIONS_PER_CLIENT else (ours, bare)
-            times: dict[str, list[float]] = {c.name: [] for c in commands}
-            for _ in range(args.rounds):
-                for command in commands:
+            aio = Command("aiohttp", (sys.executable, "-c", AIOHTTP, url + "/chat/completions", str(n), str(k), body), env)
+            commands = [ours, bare] + ([naive] if k > CONNECTIONS_PER_CLIENT else []) + ([aio] if have_aiohttp else [])
+            runs: dict[str, list[Timed]] = {c.name: [] for c in commands}
+            for i in range(args.rounds):
+                shift = i % len(commands)  # interleaved, the order rotated per round: drift hits all alike
+                for command in commands[shift:] + commands[:shift]:
                     server.requests.clear()
-                    run, _, _ = run_once(command, timeout=600)
+                    run = run_timed(command, server)
                     if run.returncode not in (0, 4) or len(server.requests) != n:
                         raise SystemExit(f"{command.name}: exit {run.returncode}, {len(server.requests)}/{n} requests")
-                    times[command.name].append(run.seconds)
+                    runs[command.name].append(run)
         finally:
             server.stop()
         ideal = n / k * latency
-        t_ours, t_bare = median(times["toolchoice"]), median(times["bare httpx"])
-        t_naive = median(times["bare httpx, one client"]) if "bare httpx, one client" in times else None
-        case = {"n": n, "k": k, "latency_ms": latency * 1000, "ideal_s": ideal, "toolchoice_s": round(t_ours, 3),
-                "runs_s": {name: [round(t, 3) for t in ts] for name, ts in times.items()},
-                "bare_httpx_s": round(t_bare, 3), "toolchoice_vs_bare": round(t_ours / t_bare, 2),
-                "bare_one_client_s": round(t_naive, 3) if t_naive else None,
-                "toolchoice_vs_ideal": round(t_ours / ideal, 2) if ideal else None,
-                "bare_vs_ideal": round(t_bare / ideal, 2) if ideal else None}
+        med = {name: median([r.seconds for r in rs]) for name, rs in runs.items()}
+        t_ours, t_bare = med["toolchoice"], med["bare httpx"]
+        per_round = [o.seconds / b.seconds for o, b in zip(runs["toolchoice"], runs["bare httpx"])]
+        case: dict[str, object] = {
+            "n": n, "k": k, "latency_ms": latency * 1000, "ideal_s": ideal,
+            "runs_s": {name: [round(r.seconds, 3) for r in rs] for name, rs in runs.items()},
+            "cpu_ms_per_sample": {name: [round(r.cpu / n * 1000, 3) for r in rs] for name, rs in runs.items()},
+            "startup_s": {name: [round(r.startup, 3) for r in rs] for name, rs in runs.items()},
+            "median_s": {name: round(t, 3) for name, t in med.items()},
+            "toolchoice_vs_bare": round(t_ours / t_bare, 2), "toolchoice_vs_bare_per_round": [round(x, 2) for x in per_round],
+            "vs_ideal": {name: round(t / ideal, 2) for name, t in med.items()} if ideal else None,
+            # kept for readers of older results
+            "toolchoice_s": round(t_ours, 3), "bare_httpx_s": round(t_bare, 3),
+            "toolchoice_vs_ideal": round(t_ours / ideal, 2) if ideal else None,
+        }
         report["cases"].append(case)  # type: ignore[union-attr]
-        print(f"N={n} K={k} L={latency * 1000:.0f} ms: toolchoice {t_ours:.2f} s, bare httpx {t_bare:.2f} s "
-              f"(×{t_ours / t_bare:.2f}), ideal {ideal:.2f} s"
-              + (f" (toolchoice ×{t_ours / ideal:.2f}, bare ×{t_bare / ideal:.2f})" if ideal else "")
-              + (f"; bare httpx, one client of {k}: {t_naive:.2f} s" if t_naive else ""))
+        print(f"N={n} K={k} L={latency * 1000:.0f} ms, ideal {ideal:.2f} s:")
+        for name, rs in runs.items():
+            walls = [r.seconds for r in rs]
+            print(f"  {name:24s} {spread(walls)} s" + (f" (×{spread([w / ideal for w in walls])} ideal)" if ideal else "")
+                  + f", start-up {spread([r.startup for r in rs], 3)} s, CPU {spread([r.cpu / n * 1000 for r in rs], 3)} ms/sample")
+        print(f"  toolchoice ÷ bare httpx: {spread(per_round)} per round, ×{t_ours / t_bare:.2f} of the medians")
         if (n, k, latency) == GOAL_CASE:
             goals = {"vs_ideal": (t_ours / ideal, 1.5), "vs_bare": (t_ours / t_bare, 1.3)}
             report["goals"].update(goals)  # type: ignore[union-attr]
             print("  goal: " + ", ".join(f"{name} {got:.2f}× (≤ {limit}×: {'pass' if got <= limit else 'FAIL'})"
                                          for name, (got, limit) in goals.items()))
+    if args.goal_only:
+        report["load_average"] = {"start": load_at_start, "end": round(os.getloadavg()[0], 2)}
+        print(f"load average (1 min): {load_at_start} at start, {report['load_average']['end']} at end")
+        return
     server = stand_in.StandIn("openai", default=stand_in.Step.reply("openai"))
     server.start()
     try:

@@ -34,6 +34,10 @@ def matrix_markdown() -> str:
     lines.append("")
     lines.append("✔ native · → same meaning, the provider's own word · ≈ emulated (lossy, in the ledger) · "
                  "✘ unsupported (dropped with a warning, or refused under --no-emulate)")
+    lines.append("")
+    lines.append("The forms are what the translators send: `N` the tool's name, `M` the allowed mode, a list holding "
+                 "`N` one item per allowed tool, `\"A\"|\"B\"` A for allowed mode required and B for auto; "
+                 "`(…)`: no field is sent.")
     return "\n".join(lines)
 
 

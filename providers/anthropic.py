@@ -18,19 +18,21 @@ Facts this module relies on:
 - replies: ``content[]`` blocks, ``tool_use.input`` is an object, ``stop_reason``,
   ``usage.input_tokens/output_tokens``; errors are ``{"type":"error","error":{type,message}}``.
 
-``group_turns`` is shared with the Bedrock translator: Converse enforces the same turn rules.
+``group_turns`` is shared with the Bedrock translator (Converse enforces the same turn rules), and so is
+everything about Claude's thinking (``thinking_plan``, ``thinking_fields``, ``thinking_lint``):
+a ``ThinkingWire`` says where each API keeps it.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import tool_names, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
+from .core.translation import tool_names, choice_value, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
     model_facts, reasoning_for, rule_applied, start, streamed, strict_tools, anthropic_strict_problems, tool_fields
-from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
-                         ThinkingSetting, Tool, Translation, Usage)
+from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningFamily, ReasoningItem, RenderOptions,
+                         Reply, Scenario, ThinkingSetting, Tool, Translation, Usage)
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 BASE_URL = "https://api.anthropic.com"  # the SDK's base URL: no /v1
@@ -208,12 +210,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["system"] = scenario.system
     body["messages"] = _messages(ctx)
     _tools_and_choice(ctx, body)
-    config = thinking_config(ctx, plan, facts, max_tokens, "tools" in body)
-    if config is not None:
-        body["thinking"] = config
-    if plan.effort is not None:
-        body["output_config"] = {"effort": plan.effort}
-        ctx.ledger.info("thinking.effort", f"thinking effort {plan.effort} → output_config.effort")
+    body.update(thinking_fields(ctx, plan, facts, max_tokens, "tools" in body, MESSAGES_THINKING))
     if settings.temperature is not None:
         body["temperature"] = settings.temperature
     if options.stream:
@@ -224,7 +221,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
                "anthropic-version": API_VERSION}
     url = endpoint(ctx, BASE_URL, PATH)
     return finish(ctx, url=url, headers=headers, body=body, choice_path=("tool_choice",),
-                  final_lint=lambda c, b: forced_choice_lint(c, b.get("thinking"), b.get("tool_choice"), facts))
+                  final_lint=thinking_lint(facts, MESSAGES_THINKING))
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
@@ -298,36 +295,44 @@ def _tools_and_choice(ctx: Context, body: dict[str, Any]) -> None:
     if strict:
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → strict: true")
     choice: dict[str, Any] | None = None
-    if plan.mode == "auto":
-        choice = {"type": "auto"}
-    elif plan.mode == "none":
-        choice = {"type": "none"}
-    elif plan.mode == "required":
-        choice = {"type": "any"}
-    elif plan.mode == "named":
-        choice = {"type": "tool", "name": plan.name}
-    elif plan.mode == "allowed":  # only with a capability overlay claiming a native form; there is none
-        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no allowed-subset tool_choice; "
-                         "remove the capability overlay for 'allowed'")
+    if plan.mode != "unset":  # the value is the row's (allowed is emulated: a row claiming it is refused there)
+        choice = choice_value(ctx)
+    # Anthropic's parallel switch lives inside tool_choice (the row's parallel: tool_choice.disable_parallel_tool_use,
+    # tool_choice_*_param.py; none has no such field): the flag is added to the row's value here.
     parallel = parallel_value(ctx)
+    none = plan.mode == "none"
     if parallel is False:
         if choice is None:
-            choice = {"type": "auto"}
+            choice = choice_value(ctx, "auto")
             ctx.ledger.info("parallel.auto_added", "parallel_tool_calls false with no tool_choice: sent as "
-                            '{"type":"auto","disable_parallel_tool_use":true} (the flag lives inside tool_choice)')
-        if choice["type"] == "none":
+                            f"{compact({**choice, 'disable_parallel_tool_use': True})} (the flag lives inside "
+                            "tool_choice)")
+        if none:
             ctx.ledger.info("parallel.not_with_none", "parallel_tool_calls false not sent: tool_choice none has no "
                             "disable_parallel_tool_use field (and calls no tools)")
         else:
             choice["disable_parallel_tool_use"] = True
     elif parallel is True:
-        if choice is not None and choice["type"] != "none":
+        if choice is not None and not none:
             choice["disable_parallel_tool_use"] = False
         else:
             ctx.ledger.info("parallel.default", "parallel_tool_calls true is Anthropic's default: nothing to send")
     if choice is not None:
         body["tool_choice"] = choice
         mapped(ctx, choice)
+
+
+class ThinkingWire(NamedTuple):
+    """Where Claude's thinking lives on a wire. Messages has ``thinking`` and ``output_config`` at the top
+    level; Bedrock Converse passes the same objects, under the same rules, in additionalModelRequestFields
+    (can1357/oh-my-pi#341). Everything else about thinking is one piece of logic here, for both."""
+
+    family: ReasoningFamily  # whose reasoning items the history replays (a signature is valid only there)
+    fields: tuple[str, ...]  # the path to the object holding thinking and output_config (() = the body)
+    choice: tuple[str, ...]  # the path to the tool choice
+
+
+MESSAGES_THINKING = ThinkingWire("anthropic", (), ("tool_choice",))
 
 
 class ThinkingPlan(NamedTuple):
@@ -387,9 +392,23 @@ def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
     return ThinkingPlan("enabled", budget=spec.budget if spec.budget is not None else THINKING_BUDGET, effort=effort)
 
 
-def thinking_config(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], max_tokens: int | None,
-                    has_tools: bool) -> dict[str, Any] | None:
-    """The ``thinking`` object for the plan, refusing the combinations the API rejects (shared with Bedrock).
+def thinking_fields(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], max_tokens: int | None,
+                    has_tools: bool, wire: ThinkingWire) -> dict[str, Any]:
+    """``thinking`` and ``output_config`` (the effort) for the plan, as the object ``wire.fields`` names holds them."""
+    fields: dict[str, Any] = {}
+    config = _thinking_config(ctx, plan, facts, max_tokens, has_tools, wire)
+    if config is not None:
+        fields["thinking"] = config
+    if plan.effort is not None:
+        fields["output_config"] = {"effort": plan.effort}
+        where = ".".join(wire.fields + ("output_config", "effort"))
+        ctx.ledger.info("thinking.effort", f"thinking effort {plan.effort} → {where}")
+    return fields
+
+
+def _thinking_config(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], max_tokens: int | None,
+                     has_tools: bool, wire: ThinkingWire) -> dict[str, Any] | None:
+    """The ``thinking`` object for the plan, refusing the combinations the API rejects.
     A model that thinks by default gets {type: disabled} when the choice forces a call."""
     title = ctx.cap.title
     if plan.form is None:
@@ -411,7 +430,7 @@ def thinking_config(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], max
     if temperature is not None and temperature != 1:
         ctx.ledger.error("thinking.temperature", f"{title} accepts only temperature 1 with thinking on (here "
                          f"{temperature}); drop temperature or set thinking: false")
-    if last_assistant_has_calls(ctx.scenario.messages, "anthropic" if ctx.provider == "anthropic" else "bedrock"):
+    if last_assistant_has_calls(ctx.scenario.messages, wire.family):
         ctx.ledger.error("thinking.tool_history", f"with thinking on, {title} requires the last assistant turn to "
                          "start with the thinking block that preceded its tool calls (400 'Expected thinking or "
                          "redacted_thinking, but found tool_use'), and this history's has none; add the turn's "
@@ -432,8 +451,23 @@ def thinking_config(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], max
     return {"type": "enabled", "budget_tokens": budget}
 
 
-def forced_choice_lint(ctx: Context, thinking: Any, choice: Any, facts: dict[str, Any]) -> None:
-    """On the final body (after extra): thinking on with a forcing tool_choice, which the API rejects."""
+def thinking_lint(facts: dict[str, Any], wire: ThinkingWire) -> Callable[[Context, dict[str, Any]], None]:
+    """The final lint (``finish``'s final_lint): thinking on with a forcing tool choice, read from the final body
+    (after extra), which the API rejects."""
+    thinking_path = wire.fields + ("thinking",)
+
+    def lint(ctx: Context, body: dict[str, Any]) -> None:
+        thinking: Any = body
+        for key in thinking_path:
+            thinking = thinking.get(key) if isinstance(thinking, dict) else None
+        choice: Any = body
+        for key in wire.choice:
+            choice = choice.get(key) if isinstance(choice, dict) else None
+        _forced_choice_lint(ctx, thinking, choice, facts, wire)
+    return lint
+
+
+def _forced_choice_lint(ctx: Context, thinking: Any, choice: Any, facts: dict[str, Any], wire: ThinkingWire) -> None:
     on = isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
     if thinking is None:
         default = facts.get("thinking_default")
@@ -445,7 +479,7 @@ def forced_choice_lint(ctx: Context, thinking: Any, choice: Any, facts: dict[str
     if allowed is not None and allowed.value:
         rule_applied(ctx, "forced_choice_with_thinking", allowed, "forcing tool_choice kept with thinking on")
         return
-    where = "additionalModelRequestFields.thinking" if ctx.provider == "bedrock" else "thinking"
+    where = ".".join(wire.fields + ("thinking",))
     ctx.ledger.error("thinking.forced_choice", f"{ctx.cap.title} answers 400 'Thinking may not be enabled when "
                      f"tool_choice forces tool use.' for tool_choice {compact(choice)} with {where} "
                      f"{compact(thinking) if thinking is not None else '(on by default)'}; set "

@@ -28,10 +28,10 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, forced_choice_lint, group_turns, \
-    thinking_config, thinking_plan
+from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, ThinkingWire, group_turns, \
+    thinking_fields, thinking_lint, thinking_plan
 from .core.capabilities import Capability
-from .core.translation import tool_names, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
+from .core.translation import tool_names, choice_value, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
     parallel_value, placed, reasoning_for, rule_applied, start, streamed, strict_tools
 from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -74,6 +74,10 @@ LEDGER_CODES: dict[str, str] = {
 }
 
 
+# Claude's thinking and output_config go in additionalModelRequestFields, under Messages' rules.
+CONVERSE_THINKING = ThinkingWire("bedrock", ("additionalModelRequestFields",), ("toolConfig", "toolChoice"))
+
+
 def _is_claude(model: str) -> bool:
     return bool(_CLAUDE.search(model))
 
@@ -96,7 +100,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     inference: dict[str, Any] = {}
     max_tokens = settings.max_tokens
     facts = model_facts(ctx)
-    thinking = thinking_plan(ctx, facts) if _is_claude(ctx.model) else ThinkingPlan(None)
+    claude = _is_claude(ctx.model)
+    thinking = thinking_plan(ctx, facts) if claude else ThinkingPlan(None)
     if thinking.budget is not None and max_tokens is None:
         max_tokens = DEFAULT_MAX_TOKENS_THINKING
         ctx.ledger.info("max_tokens.default", f"thinking needs maxTokens above budget_tokens {THINKING_BUDGET}: sent "
@@ -108,14 +113,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if inference:
         body["inferenceConfig"] = inference
     _tool_config(ctx, body)
-    if _is_claude(ctx.model):
-        config = thinking_config(ctx, thinking, facts, max_tokens, "toolConfig" in body)
-        if config is not None:
-            body["additionalModelRequestFields"] = {"thinking": config}
-        if thinking.effort is not None:
-            body.setdefault("additionalModelRequestFields", {})["output_config"] = {"effort": thinking.effort}
-            ctx.ledger.info("thinking.effort", f"thinking effort {thinking.effort} → "
-                            "additionalModelRequestFields.output_config.effort")
+    if claude:
+        fields = thinking_fields(ctx, thinking, facts, max_tokens, "toolConfig" in body, CONVERSE_THINKING)
+        if fields:
+            body["additionalModelRequestFields"] = fields
     elif settings.thinking:
         ctx.ledger.warning("thinking.unsupported_model", "thinking: true is sent only for Anthropic Claude models with "
                            f"extended thinking (3.7 Sonnet and newer); {ctx.model} gets no thinking field (use "
@@ -131,16 +132,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         streamed(ctx, "ConverseStream (/converse-stream): AWS event-stream binary frames (messageStart, "
                  "contentBlockStart/Delta/Stop, messageStop, metadata)")
     return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("toolConfig", "toolChoice"),
-                  final_lint=_final_lint(facts) if _is_claude(ctx.model) else None)
-
-
-def _final_lint(facts: dict[str, Any]) -> Any:
-    def lint(ctx: Context, body: dict[str, Any]) -> None:
-        fields = body.get("additionalModelRequestFields")
-        thinking = fields.get("thinking") if isinstance(fields, dict) else None
-        config = body.get("toolConfig")
-        forced_choice_lint(ctx, thinking, config.get("toolChoice") if isinstance(config, dict) else None, facts)
-    return lint
+                  final_lint=thinking_lint(facts, CONVERSE_THINKING) if claude else None)
 
 
 _UNRESERVED_OR_COLON = re.compile(r"[A-Za-z0-9_.~:-]*").fullmatch
@@ -269,26 +261,20 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
     if strict:
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → toolSpec.strict: true")
     choice: dict[str, Any] | None = None
-    if plan.mode == "auto":
-        choice = {"auto": {}}
-    elif plan.mode == "required":
-        choice = {"any": {}}
-    elif plan.mode == "named":
-        choice = {"tool": {"name": plan.name}}
+    if plan.mode == "none" and plan.emulated:  # none has no form: the tools stay for the history (above)
+        mapped(ctx, "toolConfig without toolChoice", "tools kept for the history; none is not enforced")
+    elif plan.mode != "unset":  # the value is the row's (allowed is emulated: a row claiming it is refused there)
+        choice = choice_value(ctx)
+    if plan.mode == "named":
         fact = model_facts(ctx).get("named_tool_choice")
         if fact is not None and not fact.value:
             ctx.ledger.warning("tool_choice.model_support", "Bedrock documents toolChoice.tool only for Anthropic "
                                f"Claude 3+ and Amazon Nova; {ctx.model} may answer 400 'This model doesn't support "
                                "the toolConfig.toolChoice.tool field'; use tool_choice required with only that tool")
             rule_applied(ctx, "named_tool_choice", fact, "named toolChoice on this model")
-    elif plan.mode == "allowed":  # only with a capability overlay claiming a native form; there is none
-        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no allowed-subset toolChoice; remove the "
-                         "capability overlay for 'allowed'")
     if choice is not None:
         config["toolChoice"] = choice
         mapped(ctx, choice)
-    elif plan.mode == "none":
-        mapped(ctx, "toolConfig without toolChoice", "tools kept for the history; none is not enforced")
     body["toolConfig"] = config
 
 

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core.capabilities import Capability
-from .core.translation import (tool_names, chat_messages, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
+from .core.capabilities import Capability, sends_no_field
+from .core.translation import (tool_names, chat_messages, choice_value, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
                      model_facts, rule_applied, reasoning_for, start, streamed, strict_tools)
 from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, join_text, make_call
 
 BASE_URL = "https://api.cohere.com"
 PATH = "/v2/chat"
-WORDS = {"none": "NONE", "required": "REQUIRED"}
 
 # Probe questions (providers/core/probe.py) not asked here: the OpenAI word "any" (Cohere's tool_choice
 # is an upper-case enum, so the word can only be rejected) and the max_tokens truncation question.
@@ -91,15 +90,13 @@ def _tools(ctx: Context, body: dict[str, Any]) -> str | None:
         body["strict_tools"] = True
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → strict_tools: true "
                         "(top level; a per-tool strict key is rejected with 422)")
-    if plan.mode == "auto":
-        mapped(ctx, "(omitted)", "Cohere has no AUTO value: leaving tool_choice out means auto")
-        return None
     if plan.mode == "unset":
         return None
-    word = WORDS.get(plan.mode)
-    if word is None:  # named/allowed planned as native: only a wrong capability overlay gets here
-        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no wire form for tool_choice "
-                         f"{plan.mode}; the capability row (or overlay) claiming it is wrong")
+    word = choice_value(ctx)  # the row's value (named/allowed are emulated: a row claiming them is refused there)
+    if word is None:
+        if sends_no_field(ctx.cap.feature(plan.mode).wire):  # auto: "(default; omitted)"
+            mapped(ctx, "(omitted)", f"Cohere has no {plan.mode.upper()} value: leaving tool_choice out means "
+                   f"{plan.mode}")
         return None
     offered = ", ".join(t.name for t in plan.tools)
     mapped(ctx, word, f"only {offered} offered" if plan.emulated else "")

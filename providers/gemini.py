@@ -171,40 +171,35 @@ def _ignored_settings(ctx: Context) -> None:
 
 
 def _calling_config(ctx: Context) -> dict[str, Any] | None:
-    """``functionCallingConfig`` for the plan, or None to leave the API default (AUTO)."""
+    """``functionCallingConfig`` for the plan, or None to leave the API default (AUTO). The value is the row's
+    (for an allowed subset, mode ANY when the allowed mode is required, else VALIDATED, the only modes that take
+    allowedFunctionNames); strict tools under auto or no choice send the strict row's value instead (VALIDATED:
+    Gemini has no per-tool strict flag, and a forced call cannot also be VALIDATED)."""
     plan = ctx.plan
-    choice = ctx.scenario.tool_choice
     if plan.mode == "none":
-        config: dict[str, Any] = {"mode": "NONE"}
+        config: dict[str, Any] = common.choice_value(ctx)
         common.mapped(ctx, config)
         return config
     strict = common.strict_tools(ctx)
     if plan.mode in ("unset", "auto"):
-        config = {"mode": "VALIDATED"} if strict else {"mode": "AUTO"}
+        if strict:  # the strict row's value (VALIDATED) stands in for auto
+            config = common.choice_value(ctx, "strict")
+            _strict_validated(ctx, strict)
+        elif plan.mode == "unset":
+            return None
+        else:
+            config = common.choice_value(ctx)
+        if plan.mode == "auto":
+            common.mapped(ctx, config)
+        return config
+    config = common.choice_value(ctx)
+    if plan.mode == "allowed" and plan.allowed_mode != "required":
+        common.mapped(ctx, config, "allowedFunctionNames is accepted with ANY or VALIDATED only; VALIDATED "
+                      "lets the model answer in text and also validates its calls against the schemas")
         if strict:
             _strict_validated(ctx, strict)
-        if plan.mode == "unset":
-            return config if strict else None
-        common.mapped(ctx, config)
         return config
-    if plan.mode == "required":
-        config = {"mode": "ANY"}
-        common.mapped(ctx, config)
-    elif plan.mode == "named":
-        config = {"mode": "ANY", "allowedFunctionNames": [plan.name]}
-        common.mapped(ctx, config)
-    else:  # allowed subset, natively
-        names = list(plan.allowed)
-        if choice is not None and choice.allowed_mode == "required":
-            config = {"mode": "ANY", "allowedFunctionNames": names}
-            common.mapped(ctx, config)
-        else:
-            config = {"mode": "VALIDATED", "allowedFunctionNames": names}
-            common.mapped(ctx, config, "allowedFunctionNames is accepted with ANY or VALIDATED only; VALIDATED "
-                          "lets the model answer in text and also validates its calls against the schemas")
-            if strict:
-                _strict_validated(ctx, strict)
-            return config
+    common.mapped(ctx, config)
     if strict:
         ctx.ledger.warning("strict.not_validated",
                            f"strict tools ({', '.join(sorted(strict))}) with a forced call: Gemini's schema-validated "

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core.capabilities import Capability
-from .core.translation import tool_names, chat_messages, Context, bearer, endpoint, finish, mapped, parallel_value, \
+from .core.capabilities import Capability, sends_no_field
+from .core.translation import tool_names, chat_messages, choice_value, Context, bearer, endpoint, finish, mapped, parallel_value, \
     reasoning_for, start, streamed, strict_tools
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, make_call
@@ -93,13 +93,18 @@ def _tools(ctx: Context, body: dict[str, Any]) -> None:
         body["tools"] = tools
         strict_tools(ctx)  # no strict mode: records the drop
     parallel_value(ctx)  # no parallel switch: records the drop
-    if plan.mode == "auto":
-        mapped(ctx, "(no field)", "Ollama has no tool_choice field; auto is its only behaviour")
-    elif plan.mode == "none" and plan.omit_tools:
+    if plan.mode == "none" and plan.omit_tools:
         mapped(ctx, "(no field)", "the tools are left out instead")
-    elif plan.mode != "unset":  # only a capability overlay claiming a native form gets here
-        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no tool_choice field, so tool_choice "
-                         f"{plan.mode} cannot be sent; the capability row (or overlay) claiming it is wrong")
+    elif plan.mode != "unset":
+        # The row's value: auto is "(default; no field)"; every other choice is emulated, and a row claiming
+        # one natively without a value is refused there. Ollama has no tool_choice field, so a row giving
+        # a value would be wrong, but its value is what goes out: the row is the one source.
+        value = choice_value(ctx)
+        if value is not None:
+            body["tool_choice"] = value
+            mapped(ctx, value)
+        elif sends_no_field(ctx.cap.feature(plan.mode).wire):
+            mapped(ctx, "(no field)", "Ollama has no tool_choice field; auto is its only behaviour")
 
 
 def _lint_schema(ctx: Context, name: str, schema: dict[str, Any]) -> None:

@@ -8,12 +8,11 @@ do natively).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import (tool_names, chat_messages, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
+from .core.translation import (tool_names, chat_messages, choice_value, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
                      mapped, model_facts, openai_strict_problems, parallel_value, reasoning_for, rule_applied, start,
                      streamed, strict_tools)
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
@@ -43,7 +42,6 @@ class Host(NamedTuple):
     thinking: Literal["", "deepseek"] = ""
     strict_errors: bool = False  # the host rejects strict schemas that break OpenAI's rules
     strict_base: str = ""  # strict tools need this base URL
-    named_form: Literal["openai", "function-only"] = "openai"  # TGI/HF: {"function": {"name": N}}
     # How a stream reports usage: asked for with stream_options.include_usage (openai-python
     # chat/completion_create_params.py), or sent in the final chunk unasked (Mistral: its SDK's
     # ChatCompletionStreamRequest has no stream_options; vercel/ai's recorded mistral-tool-call stream
@@ -85,7 +83,7 @@ HOSTS: dict[str, Host] = {
         Note("parallel_unset", "parallel.default_false", "info",
              "llama-server defaults parallel_tool_calls to false: at most one call unless you send true"),
     )),
-    "huggingface": Host("https://router.huggingface.co/v1", named_form="function-only", notes=(
+    "huggingface": Host("https://router.huggingface.co/v1", notes=(
         Note("named", "pitfall.langchain_hf_one_tool", "info",
              "LangChain's ChatHuggingFace refuses tool_choice unless exactly one tool is bound; the API itself "
              "accepts several"),
@@ -165,15 +163,11 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
                   key_optional=host.key_optional, final_lint=_effort_lint if host.reasoning_effort else None)
 
 
-_WORDS: dict[str, str] = {}
-
-
-def _word(support_wire: str) -> str:
-    """The JSON word a capability row's wire text holds ('"required"' -> required), decoded once."""
-    word = _WORDS.get(support_wire)
-    if word is None:
-        word = _WORDS[support_wire] = json.loads(support_wire)
-    return word
+# A custom (free-text) tool in a named choice or an allowed list: openai-python types/chat
+# chat_completion_named_tool_choice_custom_param.py {type: custom, custom: {name}}. The rows' forms are for
+# function tools; only OpenAI and Azure take custom tools (CUSTOM_TOOL_PROVIDERS; elsewhere the tool is
+# refused), so this one form serves every host.
+CUSTOM_NAMED = '{"type":"custom","custom":{"name":N}}'
 
 
 def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
@@ -210,23 +204,7 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     body["tools"] = tools
     if strict:
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → function.strict true")
-    choice: Any = None
-    if plan.mode == "auto":
-        choice = "auto"
-    elif plan.mode == "none":
-        choice = "none"
-    elif plan.mode == "required":
-        choice = _word(cap.required.wire)
-    elif plan.mode == "named":
-        custom = _is_custom(ctx, plan.name)
-        choice = ({"type": "custom", "custom": {"name": plan.name}} if custom
-                  else {"function": {"name": plan.name}} if host.named_form == "function-only"
-                  else {"type": "function", "function": {"name": plan.name}})
-    elif plan.mode == "allowed":
-        choice = {"type": "allowed_tools", "allowed_tools": {
-            "mode": ctx.scenario.tool_choice.allowed_mode if ctx.scenario.tool_choice else "auto",
-            "tools": [{"type": "custom", "custom": {"name": n}} if _is_custom(ctx, n)
-                      else {"type": "function", "function": {"name": n}} for n in plan.allowed]}}
+    choice = choice_value(ctx, custom=CUSTOM_NAMED) if plan.mode != "unset" else None
     if choice is not None:
         body["tool_choice"] = choice
         mapped(ctx, choice)
@@ -279,11 +257,6 @@ def _upstream(body: dict[str, Any]) -> str | None:
         name = attempts[-1].get("provider")
         return name if isinstance(name, str) else None
     return None
-
-
-def _is_custom(ctx: Context, name: str | None) -> bool:
-    tool = ctx.scenario.tool(name) if name else None
-    return tool is not None and tool.kind == "custom"
 
 
 def _custom_tool(tool: Tool) -> dict[str, Any]:

@@ -144,21 +144,18 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
     return out
 
 
+# A custom tool in a named choice or an allowed list (openai-python types/responses/tool_choice_custom_param.py:
+# {type: custom, name}); the row's forms name function tools.
+CUSTOM_NAMED = '{"type":"custom","name":N}'
+
+
 def _choice(ctx: Context) -> Any:
     plan = ctx.plan
-    choice = ctx.scenario.tool_choice
-    wire: Any
     if plan.mode == "unset":
         return None
-    if plan.mode in ("auto", "none", "required"):
-        wire = plan.mode
-    elif plan.mode == "named":
-        wire = {"type": _kind(ctx, plan.name), "name": plan.name}
-    else:
-        mode = choice.allowed_mode if choice is not None else "auto"
-        wire = {"type": "allowed_tools", "mode": mode,
-                "tools": [{"type": _kind(ctx, name), "name": name} for name in plan.allowed]}
-    common.mapped(ctx, wire)
+    wire = common.choice_value(ctx, custom=CUSTOM_NAMED)
+    if wire is not None:
+        common.mapped(ctx, wire)
     return wire
 
 
@@ -239,12 +236,6 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
 # ---- replies --------------------------------------------------------------------------------
 
 
-def _kind(ctx: Context, name: str | None) -> str:
-    """"custom" for a custom tool (tool_choice_custom_param.py: {type: custom, name}), else "function"."""
-    tool = ctx.scenario.tool(name) if name else None
-    return tool.kind if tool is not None else "function"
-
-
 def offered_tools(body: dict[str, Any]) -> list[str]:
     """The tool names a request body declares (``tools[].name``)."""
     return common.tool_names(body.get("tools"), "name")
@@ -288,11 +279,16 @@ def parse_reply(provider: str, body: Any) -> Reply:
                  usage=_usage(data.get("usage")), error=_failure(data.get("error")), reasoning=tuple(reasoning))
 
 
+def _list(value: Any) -> list[Any]:
+    """A field that should hold a list; anything else (a fuzzed or broken body) holds nothing to read."""
+    return value if isinstance(value, list) else []
+
+
 def _reasoning_item(item: dict[str, Any], position: int) -> ReasoningItem:
     """A ``reasoning`` output item (openai-python ``types/responses/response_reasoning_item.py``): id,
     summary[] of summary_text, content[] of reasoning_text, encrypted_content."""
-    summary = tuple(p["text"] for p in item.get("summary") or [] if isinstance(p, dict) and isinstance(p.get("text"), str))
-    content = [p["text"] for p in item.get("content") or [] if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    summary = tuple(p["text"] for p in _list(item.get("summary")) if isinstance(p, dict) and isinstance(p.get("text"), str))
+    content = [p["text"] for p in _list(item.get("content")) if isinstance(p, dict) and isinstance(p.get("text"), str)]
     encrypted = item.get("encrypted_content")
     item_id = item.get("id")
     return ReasoningItem("openai-responses", id=item_id if isinstance(item_id, str) else None, summary=summary,

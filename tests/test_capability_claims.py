@@ -1,21 +1,25 @@
 """Every capability row's claim about the wire, checked against what its translator renders.
 
 `toolchoice providers`, the README's support matrix and the translators all read the rows in
-providers/core/capabilities.py. A row's ``wire`` is the value the provider gets for a neutral choice,
-written as a template: ``N`` the tool's name, ``M`` the allowed mode, ``[...]`` any list, ``,...`` any
-further keys, ``"A"|"B"`` either value. For every usable (native or renamed) choice, the template must
-match the tool_choice the translator actually put in the body, so the table and the bytes cannot
-drift apart; a row whose wire is a note (no tool_choice field) must render no tool_choice at all."""
+providers/core/capabilities.py: a row's ``wire`` is the value the provider gets for a neutral choice,
+written as a template: ``N`` the tool's name, ``M`` the allowed mode, a list whose one item holds ``N``
+that item once per allowed tool, ``"A"|"B"`` either value. The translators fill the template in
+(``translation.choice_value``), so the second half of this file changes rows and checks that the bytes
+follow; whether a row is TRUE is checked by each provider's own tests, whose expected bodies come from
+the providers' SDK types and docs. For every usable (native or renamed) choice the template must match
+the tool_choice actually put in the body; a row whose wire is a note (no tool_choice field) must render
+no tool_choice at all."""
 
 from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 
 from toolchoice.providers import load_scenario_text, translate
-from toolchoice.providers.core.capabilities import CAPABILITIES
+from toolchoice.providers.core.capabilities import CAPABILITIES, WireTemplateError, wire_value
 
 TOOLS = """
 tools:
@@ -31,9 +35,9 @@ CASES = [(p, f) for p, cap in CAPABILITIES.items() for f in CHOICES if cap.featu
 
 
 def template_regex(wire: str) -> re.Pattern[str]:
-    """The row's wire template as a regex over compact JSON (json.dumps with no spaces)."""
+    """The row's wire template as a regex over compact JSON (json.dumps with no spaces), read here
+    independently of the code; the choices rendered name one tool, so a list holding N has one item."""
     pattern = re.escape(wire)
-    pattern = pattern.replace(re.escape("[...]"), r"\[.*\]").replace(re.escape(",..."), r",.*")
     pattern = re.sub(r'("[^"]*")\\\|("[^"]*")', r"(?:\1|\2)", pattern)
     pattern = re.sub(r'(?<![\w"])N(?![\w"])', '"get_time"', pattern)
     pattern = re.sub(r'(?<![\w"])M(?![\w"])', '"required"', pattern)
@@ -43,9 +47,19 @@ def template_regex(wire: str) -> re.Pattern[str]:
 def test_the_template_reader_reads_the_forms_the_table_uses():
     assert template_regex('{"type":"tool","name":N}').fullmatch('{"type":"tool","name":"get_time"}')
     assert not template_regex('{"type":"tool","name":N}').fullmatch('{"type":"tool","name":"other"}')
-    assert template_regex('{"mode":"ANY"|"VALIDATED","allowedFunctionNames":[...]}').fullmatch(
-        '{"mode":"VALIDATED","allowedFunctionNames":["a","b"]}')
+    assert template_regex('{"mode":"ANY"|"VALIDATED","allowedFunctionNames":[N]}').fullmatch(
+        '{"mode":"VALIDATED","allowedFunctionNames":["get_time"]}')
+    assert template_regex('{"mode":M,"tools":[{"type":"function","name":N}]}').fullmatch(
+        '{"mode":"required","tools":[{"type":"function","name":"get_time"}]}')
     assert template_regex('"NONE"').fullmatch('"NONE"') and not template_regex('"NONE"').fullmatch('"none"')
+
+
+def test_every_usable_choice_is_a_whole_value_or_no_field():
+    """A translator sends the row's template: it must be complete (no "..." for people to fill in)."""
+    for provider, feature in CASES:
+        wire = CAPABILITIES[provider].feature(feature).wire
+        assert "..." not in wire, (provider, feature, wire)
+        assert wire.startswith(("{", '"')) or (wire.startswith("(") and wire.endswith(")")), (provider, feature, wire)
 
 
 @pytest.mark.parametrize("provider, feature", CASES, ids=[f"{p}-{f}" for p, f in CASES])
@@ -60,3 +74,114 @@ def test_the_rows_wire_is_what_the_translator_sends(provider: str, feature: str)
         return
     shown = json.dumps(sent, separators=(",", ":"), ensure_ascii=False)
     assert template_regex(wire).fullmatch(shown), f"row says {wire}, the body has {shown}"
+
+
+# ---- the row is the one source: change it and the bytes change -------------------------------------------
+
+def test_wire_value_fills_the_template_in():
+    assert wire_value('"auto"') == "auto"
+    assert wire_value('{"type":"tool","name":N}', ("get_time",)) == {"type": "tool", "name": "get_time"}
+    allowed = '{"type":"allowed_tools","mode":M,"tools":[{"type":"function","name":N}]}'
+    assert wire_value(allowed, ("a", "b"), "required") == {"type": "allowed_tools", "mode": "required", "tools": [
+        {"type": "function", "name": "a"}, {"type": "function", "name": "b"}]}
+    assert wire_value(allowed, ("a", "b"), "auto", lambda n: {"type": "custom", "name": n} if n == "b" else None) == {
+        "type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "a"}, {"type": "custom", "name": "b"}]}
+    gemini = '{"mode":"ANY"|"VALIDATED","allowedFunctionNames":[N]}'
+    assert wire_value(gemini, ("a", "b"), "required") == {"mode": "ANY", "allowedFunctionNames": ["a", "b"]}
+    assert wire_value(gemini, ("a",), "auto") == {"mode": "VALIDATED", "allowedFunctionNames": ["a"]}
+    assert wire_value('{"any":{}}') == {"any": {}} and wire_value('"a|b"') == "a|b"
+    assert wire_value("(default; no field)") is None
+    first = wire_value('{"type":"auto"}')
+    first["disable_parallel_tool_use"] = True  # a translator may add to what it gets
+    assert wire_value('{"type":"auto"}') == {"type": "auto"}
+    for note in ("only the allowed tools are sent", '{"name":X}', '"a"|"b"|"c"'):
+        with pytest.raises(WireTemplateError):
+            wire_value(note)
+
+
+def sent(provider: str, choice: str, path: tuple[str, ...] = ("tool_choice",), extra: str = "") -> Any:
+    scenario = load_scenario_text(TOOLS + f"tool_choice: {choice}\n" + extra, "claims.yaml")
+    translation = translate(provider, scenario)
+    assert translation.request is not None, translation.ledger
+    value: Any = translation.request.body
+    for key in path:
+        if key not in value:
+            return ABSENT
+        value = value[key]
+    return value
+
+
+ABSENT = "(absent)"
+GEMINI = ("toolConfig", "functionCallingConfig")
+BEDROCK = ("toolConfig", "toolChoice")
+# (module, provider, feature, the row's new wire, choice, where the value is, what the body must then hold)
+CHANGED_ROWS = [
+    ("openai_chat", "openai", "named", '{"function":{"name":N}}', "get_time", ("tool_choice",),
+     {"function": {"name": "get_time"}}),
+    ("openai_chat", "huggingface", "named", '{"type":"function","function":{"name":N}}', "get_time", ("tool_choice",),
+     {"type": "function", "function": {"name": "get_time"}}),
+    ("openai_chat", "mistral", "required", '"required"', "required", ("tool_choice",), "required"),
+    ("openai_chat", "openai", "allowed", '{"type":"allowed_tools","mode":M,"tools":[{"name":N}]}',
+     "{allowed: [get_time, get_date], mode: required}", ("tool_choice",),
+     {"type": "allowed_tools", "mode": "required", "tools": [{"name": "get_time"}, {"name": "get_date"}]}),
+    ("openai_chat", "groq", "auto", '"AUTO"', "auto", ("tool_choice",), "AUTO"),
+    ("openai_responses", "openai-responses", "named", '{"type":"function","function":{"name":N}}', "get_time",
+     ("tool_choice",), {"type": "function", "function": {"name": "get_time"}}),
+    ("openai_responses", "openai-responses", "allowed", '{"type":"allowed_tools","mode":M,"tools":[N]}',
+     "{allowed: [get_time], mode: auto}", ("tool_choice",), {"type": "allowed_tools", "mode": "auto", "tools": ["get_time"]}),
+    ("anthropic", "anthropic", "required", '{"type":"required"}', "required", ("tool_choice",), {"type": "required"}),
+    ("anthropic", "anthropic", "named", '{"type":"function","function":{"name":N}}', "get_time", ("tool_choice",),
+     {"type": "function", "function": {"name": "get_time"}}),
+    ("gemini", "gemini", "allowed", '{"mode":"ANY"|"AUTO","allowedFunctionNames":[N]}',
+     "{allowed: [get_time, get_date], mode: auto}", GEMINI, {"mode": "AUTO", "allowedFunctionNames": ["get_time", "get_date"]}),
+    ("gemini", "gemini", "named", '{"mode":"ANY","allowedFunctionNames":[N],"x":1}', "get_time", GEMINI,
+     {"mode": "ANY", "allowedFunctionNames": ["get_time"], "x": 1}),
+    ("bedrock", "bedrock", "named", '{"tool":{"toolName":N}}', "get_time", BEDROCK, {"tool": {"toolName": "get_time"}}),
+    ("bedrock", "bedrock", "required", '{"required":{}}', "required", BEDROCK, {"required": {}}),
+    ("cohere", "cohere", "none", '"NONE_X"', "none", ("tool_choice",), "NONE_X"),
+    ("cohere", "cohere", "auto", '"AUTO"', "auto", ("tool_choice",), "AUTO"),
+    ("ollama", "ollama", "auto", '"auto"', "auto", ("tool_choice",), "auto"),
+]
+
+
+@pytest.mark.parametrize("module, provider, feature, wire, choice, path, expected", CHANGED_ROWS,
+                         ids=[f"{r[1]}-{r[2]}" for r in CHANGED_ROWS])
+def test_changing_a_row_changes_the_bytes(monkeypatch, module, provider, feature, wire, choice, path, expected):
+    cap = CAPABILITIES[provider]
+    assert cap.module == module
+    before = sent(provider, choice, path)
+    assert before != expected
+    monkeypatch.setitem(CAPABILITIES, provider, cap.with_feature(feature, cap.feature(feature)._replace(wire=wire)))
+    assert sent(provider, choice, path) == expected
+
+
+def test_every_module_is_held_to_its_rows():
+    assert {r[0] for r in CHANGED_ROWS} == {cap.module for cap in CAPABILITIES.values()}
+
+
+def test_gemini_strict_under_auto_sends_the_strict_rows_value(monkeypatch):
+    strict = "  - name: get_day\n    strict: true\n    parameters: {type: object, properties: {}, additionalProperties: false}\n"
+    scenario = TOOLS.replace("messages:", strict + "messages:")
+    cap = CAPABILITIES["gemini"]
+    monkeypatch.setitem(CAPABILITIES, "gemini", cap.with_feature("strict", cap.strict._replace(wire='{"mode":"STRICT"}')))
+    body = translate("gemini", load_scenario_text(scenario + "tool_choice: auto\n", "claims.yaml")).request.body
+    assert body["toolConfig"] == {"functionCallingConfig": {"mode": "STRICT"}}
+
+
+def test_anthropic_adds_its_parallel_flag_to_the_rows_value(monkeypatch):
+    """disable_parallel_tool_use lives inside tool_choice (anthropic types/tool_choice_*_param.py): the
+    translator adds it to whatever the row gives."""
+    cap = CAPABILITIES["anthropic"]
+    monkeypatch.setitem(CAPABILITIES, "anthropic", cap.with_feature("auto", cap.auto._replace(wire='{"type":"AUTO"}')))
+    assert sent("anthropic", "auto", extra="parallel_tool_calls: false\n") == {"type": "AUTO",
+                                                                               "disable_parallel_tool_use": True}
+    unset = load_scenario_text(TOOLS + "parallel_tool_calls: false\n", "claims.yaml")
+    assert translate("anthropic", unset).request.body["tool_choice"] == {"type": "AUTO", "disable_parallel_tool_use": True}
+
+
+def test_a_row_claiming_a_choice_without_a_value_refuses(monkeypatch):
+    cap = CAPABILITIES["openai"]
+    monkeypatch.setitem(CAPABILITIES, "openai", cap.with_feature("named", cap.named._replace(wire="only that tool")))
+    translation = translate("openai", load_scenario_text(TOOLS + "tool_choice: get_time\n", "claims.yaml"))
+    assert translation.refused
+    assert [e.code for e in translation.ledger if e.severity == "error"] == ["tool_choice.unsupported"]

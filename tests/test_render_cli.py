@@ -223,6 +223,10 @@ def test_providers_matrix_comes_from_the_capability_table():
     assert by_id["anthropic"]["required"] == {"level": "renamed", "wire": '{"type":"any"}', "note": ""}
     assert by_id["ollama"]["required"]["level"] == "unsupported"
     assert all(row["sources"] for row in data)
+    # each row lists its module's own ledger codes with their meaning (the module's LEDGER_CODES)
+    assert by_id["mistral"]["module"] == "openai_chat" and "history.ids_rewritten" in by_id["mistral"]["ledger_codes"]
+    assert "thinking.forced_choice" in by_id["bedrock"]["ledger_codes"]
+    assert all(isinstance(m, str) and m for row in data for m in row["ledger_codes"].values())
     markdown = run("providers", "--format", "markdown").stdout
     readme = (ROOT / "README.md").read_text()
     assert markdown.strip() in readme, "README's support matrix is stale: paste `toolchoice providers -f markdown`"

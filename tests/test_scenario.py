@@ -68,23 +68,21 @@ def test_full_scenario_loads_into_the_exact_dataclasses():
         """)
     assert scenario == Scenario(
         path="s.yaml",
-        tools=(Tool(name="get_weather", description="Current weather.", parameters=WEATHER_SCHEMA, strict=True, line=4),
-               Tool(name="ping", line=8)),
+        tools=(Tool(name="get_weather", description="Current weather.", parameters=WEATHER_SCHEMA, strict=True),
+               Tool(name="ping")),
         tools_written_empty=False,
         tool_choice=ToolChoice("required", spelling="required"),
         parallel_tool_calls=False,
         strict=False,
         system="You are terse.",
         messages=(
-            Message("user", content="Weather in Paris?", line=14),
-            Message("assistant", content="Checking.", line=15, tool_calls=(
+            Message("user", content="Weather in Paris?"),
+            Message("assistant", content="Checking.", tool_calls=(
                 HistoryCall(id="call_1", name="get_weather", arguments={"city": "Paris"}),
                 HistoryCall(id="call_2", name="read_file", arguments={"path": "a.py"}))),
-            Message("tool", content='{"temp_c": 21, "sky": "clear"}', tool_call_id="call_1", tool_name="get_weather",
-                    line=20),
-            Message("tool", content="no such file", tool_call_id="call_2", tool_name="read_file", is_error=True,
-                    line=21),
-            Message("user", content="", line=22),
+            Message("tool", content='{"temp_c": 21, "sky": "clear"}', tool_call_id="call_1", tool_name="get_weather"),
+            Message("tool", content="no such file", tool_call_id="call_2", tool_name="read_file", is_error=True),
+            Message("user", content=""),
         ),
         providers={
             "openai": ProviderSettings(model="gpt-4o-mini", temperature=0, max_tokens=100),
@@ -95,8 +93,6 @@ def test_full_scenario_loads_into_the_exact_dataclasses():
             "bedrock": ProviderSettings(region="us-east-1", base_url="http://127.0.0.1:9"),
             "llamacpp": ProviderSettings(),
         },
-        lines={"name": 1, "description": 2, "tools": 3, "tool_choice": 9, "parallel_tool_calls": 10, "strict": 11,
-               "system": 12, "messages": 13, "providers": 23},
     )
     assert scenario.history_tool_names() == ("get_weather", "read_file")
     assert scenario.has_tool_history
@@ -111,8 +107,8 @@ def test_openai_wrapped_tool_and_input_schema_tool():
           - {name: get_time, input_schema: {type: object, properties: {}}}
         """)
     assert scenario.tools == (
-        Tool(name="get_weather", description="Weather.", parameters=WEATHER_SCHEMA, strict=True, line=2),
-        Tool(name="get_time", parameters={"type": "object", "properties": {}}, line=4),
+        Tool(name="get_weather", description="Weather.", parameters=WEATHER_SCHEMA, strict=True),
+        Tool(name="get_time", parameters={"type": "object", "properties": {}}),
     )
 
 
@@ -122,8 +118,8 @@ def test_responses_flat_tool_and_anthropic_custom_tool():
           - {type: function, name: get_weather, parameters: {type: object, properties: {city: {type: string}}, required: [city]}}
           - {type: custom, name: get_time, input_schema: {type: object}}
         """)
-    assert scenario.tools == (Tool(name="get_weather", parameters=WEATHER_SCHEMA, line=2),
-                              Tool(name="get_time", parameters={"type": "object"}, line=3))
+    assert scenario.tools == (Tool(name="get_weather", parameters=WEATHER_SCHEMA),
+                              Tool(name="get_time", parameters={"type": "object"}))
 
 
 @pytest.mark.parametrize("tool", ["{type: web_search, name: s}", "{type: custom, function: {name: s}}"])
@@ -135,7 +131,7 @@ def test_json_scenario_loads():
     scenario = load('{"tools": [{"name": "a"}], "tool_choice": {"type": "tool", "name": "a"}, '
                     '"messages": [{"role": "user", "content": "hi"}]}', "s.json")
     assert scenario.tool_choice == ToolChoice("named", name="a", spelling='{"type":"tool","name":"a"}')
-    assert scenario.messages == (Message("user", content="hi", line=1),)
+    assert scenario.messages == (Message("user", content="hi"),)
 
 
 @pytest.mark.parametrize("text, written_empty", [

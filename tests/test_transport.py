@@ -409,11 +409,13 @@ def tls_server(tmp_path_factory):
     server.server_close()
 
 
-def _send_with_client(made: str, url: str) -> transport.Response:
+def _send_with_client(made: str, url: str, urls: list[str] | None = None) -> transport.Response:
     async def main() -> transport.Response:
         timeouts = Timeouts(connect=5.0, read=5.0)
-        # one client with httpx's own context, or the runner's clients sharing one context (in flight 6: 2 clients)
-        clients = [transport.new_async_client(timeouts, 1)] if made == "one" else transport.new_async_clients(timeouts, 6)
+        # one client with httpx's own context, or the runner's clients sharing one context (in flight 6: 2 clients),
+        # made for ``urls`` when given
+        clients = [transport.new_async_client(timeouts, 1)] if made == "one" else \
+            transport.new_async_clients(timeouts, 6, urls=urls)
         try:
             return await transport.send_async(openai_request(url), provider="openai", environ=ENV, client=clients[-1],
                                               policy=RetryPolicy(retries=0))
@@ -440,3 +442,80 @@ def test_tls_is_verified_however_the_clients_were_made(tls_server, monkeypatch, 
     wrong_name = _send_with_client(made, url.replace("127.0.0.1", "localhost"))
     assert wrong_name.status is None and "CERTIFICATE_VERIFY_FAILED" in wrong_name.transport_error
     assert "127.0.0.1" in wrong_name.transport_error or "match" in wrong_name.transport_error
+
+
+PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
+                   "NO_PROXY")
+
+
+def _without_proxies(monkeypatch) -> None:
+    for name in PROXY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_clients_for_plain_http_read_no_ca_bundle_and_never_let_tls_through(tls_server, monkeypatch):
+    """Clients made for plain http URLs (no proxy set) send to them as ever; should such a client meet
+    TLS after all, it refuses even a certificate the trust store accepts, where the runner's usual
+    clients (made for an https URL) take it."""
+    _without_proxies(monkeypatch)
+    https_url, cert = tls_server
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    with StandIn("openai") as server:
+        plain = _send_with_client("shared", server.base_url(), [server.base_url()])
+    assert plain.status == 200 and len(server.requests) == 1
+    assert _send_with_client("shared", https_url, [https_url]).status == 200
+    refused = _send_with_client("shared", https_url, ["http://127.0.0.1:1/v1"])
+    assert refused.status is None and "CERTIFICATE_VERIFY_FAILED" in refused.transport_error
+
+
+@pytest.mark.parametrize("variable", ["HTTP_PROXY", "https_proxy", "ALL_PROXY", "NO_PROXY", None])
+def test_plain_http_only_sees_the_proxies_httpx_takes_from_the_environment(monkeypatch, variable):
+    """Any proxy httpx would take from the environment (its own get_environment_proxies: a value that
+    is not None) may be https, so the CA bundle is needed; NO_PROXY alone names none."""
+    from httpx._utils import get_environment_proxies
+
+    _without_proxies(monkeypatch)
+    if variable:
+        monkeypatch.setenv(variable, "https://proxy.invalid:3128" if variable != "NO_PROXY" else "127.0.0.1")
+    httpx_proxies = any(value is not None for value in get_environment_proxies().values())
+    assert transport.plain_http_only(["http://127.0.0.1:8080/v1"]) is (not httpx_proxies)
+    assert httpx_proxies is (variable not in (None, "NO_PROXY"))
+    assert transport.plain_http_only(["http://127.0.0.1:8080/v1", "https://api.openai.com/v1"]) is False
+
+
+def test_an_attempt_is_bounded_as_a_whole_when_the_body_trickles():
+    """Each piece of the body arrives within the read timeout, the whole never does: the attempt ends
+    after connect + read timeout (0.6 s here), not after the 3 s the server would take."""
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    stop = threading.Event()
+
+    def serve() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(65536)
+            connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n")
+            for _ in range(60):
+                if stop.wait(0.05):
+                    return
+                try:
+                    connection.sendall(b" ")
+                except OSError:
+                    return
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    started = time.monotonic()
+    try:
+        response = send_blocking(openai_request(f"http://127.0.0.1:{listener.getsockname()[1]}/v1"), provider="openai",
+                                 environ=ENV, timeouts=Timeouts(connect=0.2, read=0.4), policy=RetryPolicy(retries=0))
+    finally:
+        stop.set()
+        listener.close()
+    took = time.monotonic() - started
+    assert response.status is None
+    assert response.transport_error.startswith("read timeout: the response as a whole took longer than the timeout")
+    assert 0.5 < took < 2.0

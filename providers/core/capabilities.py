@@ -1,14 +1,24 @@
 """The support table: what each provider can do with tool_choice, as data.
 
 Translators consult these rows to decide between sending a value natively, emulating it or
-refusing it; `toolchoice providers` prints them; the README's matrix is generated from them.
+refusing it, and take the value they send from the row's wire template (``wire_value``);
+`toolchoice providers` prints the same templates; the README's matrix is generated from them.
 A test checks that every translator behaves as its row says.
+
+A choice's ``wire`` is one of:
+- a JSON value with placeholders, the value sent: ``N`` the tool's name, ``M`` the allowed mode
+  (auto | required), a list whose one item holds ``N`` has that item once per allowed tool, and
+  ``"A"|"B"`` is the provider's word for the allowed mode, A for required and B for auto;
+- text in parentheses, such as ``(default; no field)``: the choice is expressed by sending no field;
+- any other text: a note for people about an emulated or unsupported choice (never sent).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, Callable, NamedTuple, Sequence
 
 
 class Level(str, Enum):
@@ -24,7 +34,7 @@ class Level(str, Enum):
 
 class Support(NamedTuple):
     level: Level
-    wire: str = ""  # how it looks on the wire, for people
+    wire: str = ""  # the wire template (see the module's docstring): what translators send and people read
     note: str = ""
 
     @property
@@ -100,7 +110,7 @@ CAPABILITIES: dict[str, Capability] = {
         provider="openai", title="OpenAI Chat Completions",
         endpoint="https://api.openai.com/v1/chat/completions", key_env=("OPENAI_API_KEY",),
         default_model="gpt-4o-mini",
-        allowed=_n('{"type":"allowed_tools","allowed_tools":{"mode":M,"tools":[...]}}'),
+        allowed=_n('{"type":"allowed_tools","allowed_tools":{"mode":M,"tools":[{"type":"function","function":{"name":N}}]}}'),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "off unless sent"),
         verified="2026-11-23",
@@ -143,7 +153,7 @@ CAPABILITIES: dict[str, Capability] = {
         auto=_n('{"mode":"AUTO"}'), none=_n('{"mode":"NONE"}'),
         required=_r('{"mode":"ANY"}'), any=_r('{"mode":"ANY"}'),
         named=_n('{"mode":"ANY","allowedFunctionNames":[N]}'),
-        allowed=_n('{"mode":"ANY"|"VALIDATED","allowedFunctionNames":[...]}',
+        allowed=_n('{"mode":"ANY"|"VALIDATED","allowedFunctionNames":[N]}',
                    "mode required → ANY; mode auto → VALIDATED (which also validates calls)"),
         parallel=_u("", "no switch for parallel calls"),
         strict=_e('{"mode":"VALIDATED"}', "auto/unset only: a forced call (ANY) cannot also be VALIDATED"),
@@ -234,7 +244,8 @@ CAPABILITIES: dict[str, Capability] = {
         provider="azure", title="Azure OpenAI (deployments)",
         endpoint="{endpoint}/openai/deployments/{deployment}/chat/completions?api-version={api_version}",
         key_env=("AZURE_OPENAI_API_KEY",), default_model="(deployment)",
-        allowed=_n('{"type":"allowed_tools",...}', "depends on api-version and model"),
+        allowed=_n('{"type":"allowed_tools","allowed_tools":{"mode":M,"tools":[{"type":"function","function":{"name":N}}]}}',
+                   "depends on api-version and model"),
         parallel=_n("parallel_tool_calls"), strict=_n("function.strict", "depends on api-version"),
         verified="2026-11-21",
         sources=("openai-python 3.54.0 lib/azure.py", "learn.microsoft.com Azure OpenAI REST reference"),
@@ -356,8 +367,137 @@ TOOL_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+# ---- wire templates -----------------------------------------------------------------------
+
+# Builders take (name, names, mode, each): the one tool's name (or a list item's), every allowed name,
+# the allowed mode, and an optional per-name replacement for list items (None keeps the template's item).
+Builder = Callable[[Any, Sequence[str], str, Any], Any]
+WIRE_FORMS: dict[str, Builder] = {}  # template -> its builder, read once (wire_form)
+WIRE_WORDS: dict[str, str] = {}  # a template that is one JSON string ('"required"') -> the word, read once (wire_form)
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_TOKENS = re.compile(rf"{_STRING}(?:\|{_STRING})+|{_STRING}|\bN\b|\bM\b")
+_SLOT = "\x00"  # marks a placeholder inside the parsed template (no JSON template holds this character)
+
+
+class WireTemplateError(ValueError):
+    """A row's wire is not a value to send (a note where a translator needs a value)."""
+
+
+def is_value_template(wire: str) -> bool:
+    """True when ``wire`` is a value to send (a JSON form), not a note."""
+    return wire[:1] in ('"', "{", "[")
+
+
+def sends_no_field(wire: str) -> bool:
+    """True when ``wire`` says the choice is expressed by sending no field, e.g. ``(default; omitted)``."""
+    return wire.startswith("(") and wire.endswith(")")
+
+
+def wire_value(wire: str, names: Sequence[str] = (), mode: str = "auto", each: Any = None) -> Any:
+    """The value a row's wire template stands for: ``N`` filled with ``names[0]`` (in a list's item,
+    with each name in turn), ``M`` with ``mode``, ``"A"|"B"`` with A when mode is required, else B.
+    ``each(name)`` may give a list item of its own (None: the template's item). A ``(...)`` template
+    gives None (no field); a note raises ``WireTemplateError``. Each call builds fresh containers, so
+    a translator may add keys to what it gets."""
+    build = WIRE_FORMS.get(wire) or wire_form(wire)
+    return build(names[0] if names else None, names, mode, each)
+
+
+def wire_form(wire: str) -> Builder:
+    """The template's builder, ``build(name, names, mode, each)``, read once and kept in ``WIRE_FORMS``
+    (translators call the builder per request: no parsing on the hot path)."""
+    build = WIRE_FORMS.get(wire)
+    if build is None:
+        build = WIRE_FORMS[wire] = _compile(wire)
+    return build
+
+
+def _compile(wire: str) -> Builder:
+    if sends_no_field(wire):
+        return lambda name, names, mode, each: None
+    if not is_value_template(wire):
+        raise WireTemplateError(f"{wire!r} is a note, not a value to send")
+    alternatives: list[tuple[str, str]] = []
+
+    def token(match: re.Match[str]) -> str:
+        text = match.group(0)
+        if text in ("N", "M"):
+            return json.dumps(_SLOT + text)
+        words = re.findall(_STRING, text)
+        if len(words) == 1:
+            return text
+        if len(words) != 2:
+            raise WireTemplateError(f'{wire!r}: "A"|"B" takes two words, for allowed mode required and for auto')
+        alternatives.append((json.loads(words[0]), json.loads(words[1])))
+        return json.dumps(f"{_SLOT}|{len(alternatives) - 1}")
+
+    text = _TOKENS.sub(token, wire)
+    try:
+        parsed = json.loads(text)
+    except ValueError as exc:
+        raise WireTemplateError(f"{wire!r} is not a JSON form: {exc}") from None
+    if isinstance(parsed, str) and _constant(parsed):
+        WIRE_WORDS[wire] = parsed  # a word is the same every time: translators take it without a builder call
+    return _builder(parsed, alternatives)
+
+
+def _holds_name(node: Any) -> bool:
+    if isinstance(node, dict):
+        return any(_holds_name(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_holds_name(v) for v in node)
+    return node == _SLOT + "N"
+
+
+_CONSTANT, _NAME, _BUILT = "constant", "name", "built"  # how a dict template's value is made
+
+
+def _constant(node: Any) -> bool:
+    return node is None or isinstance(node, (bool, int, float)) or (isinstance(node, str) and not node.startswith(_SLOT))
+
+
+def _builder(node: Any, alternatives: list[tuple[str, str]]) -> Builder:
+    if isinstance(node, dict):
+        # Keys in the template's order; constants and N are put in place, the rest built (a call each).
+        items = [(key, _NAME, None) if value == _SLOT + "N" else (key, _CONSTANT, value) if _constant(value)
+                 else (key, _BUILT, _builder(value, alternatives)) for key, value in node.items()]
+
+        def build(name: Any, names: Sequence[str], mode: str, each: Any) -> dict[str, Any]:
+            out = {}
+            for key, how, what in items:
+                out[key] = what if how is _CONSTANT else name if how is _NAME else what(name, names, mode, each)
+            return out
+        return build
+    if isinstance(node, list):
+        if len(node) == 1 and _holds_name(node[0]):  # one item per name
+            item = _builder(node[0], alternatives)
+            bare = node[0] == _SLOT + "N"  # [N]: the names themselves
+
+            def repeat(name: Any, names: Sequence[str], mode: str, each: Any) -> list[Any]:
+                if each is None:
+                    return list(names) if bare else [item(n, names, mode, None) for n in names]
+                out = []
+                for n in names:
+                    own = each(n)
+                    out.append(item(n, names, mode, None) if own is None else own)
+                return out
+            return repeat
+        parts = [_builder(value, alternatives) for value in node]
+        return lambda name, names, mode, each: [b(name, names, mode, each) for b in parts]
+    if node == _SLOT + "N":
+        return lambda name, names, mode, each: name
+    if node == _SLOT + "M":
+        return lambda name, names, mode, each: mode
+    if isinstance(node, str) and node.startswith(_SLOT + "|"):
+        required, auto = alternatives[int(node[2:])]
+        return lambda name, names, mode, each: required if mode == "required" else auto
+    return lambda name, names, mode, each: node  # a constant: str, number, bool or null
+
+
 def matrix_rows() -> list[dict[str, object]]:
-    """The support matrix as plain rows (for `toolchoice providers --format json` and the README)."""
+    """The support matrix as plain rows (for `toolchoice providers --format json` and the README); each row
+    also lists the ledger codes its module writes beyond the shared ones, with what each means (the
+    module's ``LEDGER_CODES``; the module's tests trigger every code it declares)."""
     rows = []
     for cap in CAPABILITIES.values():
         row: dict[str, object] = {"provider": cap.provider, "title": cap.title}
@@ -375,5 +515,9 @@ def matrix_rows() -> list[dict[str, object]]:
         from .model_rules import RULES  # facts per model family, matched on the model id
 
         row["model_rules"] = [r.to_json() for r in RULES if cap.provider in r.providers]
+        from .registry import module_for  # the codes are declared where they are written: the provider's module
+
+        row["module"] = cap.module
+        row["ledger_codes"] = dict(module_for(cap.provider).LEDGER_CODES)  # beyond the shared tool_choice.* codes
         rows.append(row)
     return rows

@@ -79,7 +79,6 @@ class Tool(NamedTuple):
     description: str | None = None
     parameters: dict[str, Any] | None = None
     strict: bool | None = None
-    line: int | None = None
     kind: ToolKind = "function"
     format: Mapping[str, Any] | None = None
     fields: Mapping[str, Any] = _EMPTY
@@ -115,7 +114,6 @@ class ReasoningItem(NamedTuple):
     id: str | None = None  # Responses reasoning item id
     summary: tuple[str, ...] = ()  # Responses summary_text texts
     position: int = 0  # how many of the turn's tool calls came before it (interleaved thinking)
-    line: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"family": self.family}
@@ -149,7 +147,6 @@ class Message(NamedTuple):
     tool_call_id: str | None = None
     tool_name: str | None = None  # for role 'tool': the name of the call it answers (resolved on load)
     is_error: bool = False  # for role 'tool': the tool failed
-    line: int | None = None
     reasoning: tuple[ReasoningItem, ...] = ()  # for role 'assistant': reasoning state, in the order written
     parts: tuple[dict[str, Any], ...] | None = None  # for role 'tool': content as a list of content parts
 
@@ -230,7 +227,6 @@ class LoopResult(NamedTuple):
 
     kind: Literal["literal", "list", "template", "error"]
     value: Any
-    line: int | None = None
 
 
 class LoopStep(NamedTuple):
@@ -240,7 +236,6 @@ class LoopStep(NamedTuple):
     tool_choice: ToolChoice | None = None
     has_choice: bool = False
     tools: tuple[str, ...] | None = None
-    line: int | None = None
 
 
 class LoopSpec(NamedTuple):
@@ -252,7 +247,6 @@ class LoopSpec(NamedTuple):
     stop_tool: str | None = None
     results: Mapping[str, LoopResult] = _EMPTY
     raw: Any = None
-    line: int | None = None
 
     def step(self, number: int) -> LoopStep:
         """The entry for step ``number`` (1-based): the last entry repeats."""
@@ -271,7 +265,6 @@ class Scenario(NamedTuple):
     system: str | None = None
     messages: tuple[Message, ...] = ()
     providers: Mapping[str, ProviderSettings] = _EMPTY
-    lines: Mapping[str, int] = _EMPTY  # top-level key -> line, for messages
     system_role: str = "system"  # "developer" when the prompt came from a leading developer message
     notes: tuple[LedgerEntry, ...] = ()  # from loading (tools imported with from:): start of every ledger
     loop: LoopSpec | None = None  # the optional `loop:` section (toolchoice run)

@@ -220,19 +220,38 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
         for index in numbers:  # one shared iterator per job: each number is taken once
             await one(job, index, client)
 
-    clients = transport.new_async_clients(timeouts, in_flight, transport=settings.transport)
+    clients = transport.new_async_clients(timeouts, in_flight, transport=settings.transport,
+                                          urls=[job.prepared.url for job in live])
     try:
         workers = []
         for job in live:
             numbers = iter(range(1, repeat + 1))
             for _ in range(per_job):  # each worker keeps one client: the clients share the load evenly
                 workers.append(worker(job, numbers, clients[len(workers) % len(clients)]))
-        await asyncio.gather(*workers)
+        await asyncio.gather(*workers, warm_judging(live))
     finally:
         for client in clients:
             await client.aclose()
     for job in live:
         job.samples.sort(key=lambda s: s.index)
+
+
+async def warm_judging(jobs: list[Job]) -> None:
+    """What judging the first reply needs — reading replies, jsonschema (~30 ms to import) and each
+    tool's checked schema — loaded while the first requests are in flight rather than after the first
+    reply arrived, where it held up every reply of the first wave. Started after every worker (it
+    runs once each has reached its first wait); any failure is left for judging to meet and report
+    sample by sample, as before."""
+    import asyncio
+
+    await asyncio.sleep(0)
+    try:
+        from . import reply, verdict  # noqa: F401 - loaded for judge()
+
+        for job in jobs:
+            verdict.prepare_tools(job.scenario.tools)
+    except Exception:  # noqa: BLE001, S110 - see the docstring
+        pass
 
 
 async def send_sample(job: Job, index: int, client: Any, policy: Any,

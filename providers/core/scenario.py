@@ -365,7 +365,6 @@ def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> Toolcho
 
 def _build(r: _Reader, root: yaml.Node) -> Scenario:
     top = r.mapping(root, "the scenario", TOP_KEYS)
-    lines = {key_node.value: key_node.start_mark.line + 1 for key_node, _ in root.value}
     tools, written_empty, notes = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)
 
@@ -395,7 +394,7 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
     loop = _loop(r, top["loop"], tools) if "loop" in top and r.value(top["loop"]) is not None else None
     return Scenario(path=r.path, tools=tools, tools_written_empty="tools" in top and not tools and written_empty,
                     tool_choice=choice, parallel_tool_calls=parallel, strict=strict, system=system,
-                    messages=messages, providers=providers, lines=lines, notes=notes, loop=loop,
+                    messages=messages, providers=providers, notes=notes, loop=loop,
                     system_role=system_role)
 
 
@@ -478,7 +477,7 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
             raise r.loc(pnode).fail(f"parameters of tool '{name}' must describe an object, not type {parameters['type']!r}",
                                     "wrap the value in an object property")
     strict = r.boolean(fields["strict"], f"strict of tool '{name}'") if "strict" in fields else None
-    return Tool(name=name, description=description, parameters=parameters, strict=strict, line=loc.line,
+    return Tool(name=name, description=description, parameters=parameters, strict=strict,
                 fields=_tool_fields(r, name, extras))
 
 
@@ -526,7 +525,7 @@ def _custom_tool(r: _Reader, node: yaml.Node, fields: dict[str, yaml.Node]) -> T
     form = None
     if "format" in fields and r.value(fields["format"]) is not None:
         form = _custom_format(r, name, fields["format"])
-    return Tool(name=name, description=description, line=loc.line, kind="custom", format=form)
+    return Tool(name=name, description=description, kind="custom", format=form)
 
 
 def _custom_format(r: _Reader, name: str, node: yaml.Node) -> dict[str, Any]:
@@ -584,7 +583,7 @@ def _messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ...], 
             _only(r, item, ("role", "content"), "a user message")
             if "content" not in fields:
                 raise loc.fail("a user message needs content", None)
-            messages.append(Message("user", content=r.string(fields["content"], "content", empty_ok=True), line=loc.line))
+            messages.append(Message("user", content=r.string(fields["content"], "content", empty_ok=True)))
         elif role == "assistant":
             messages.append(_assistant(r, fields, loc, calls))
         else:
@@ -651,7 +650,7 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
     reasoning = _reasoning(r, fields, len(history))
     if content is None and not history:
         raise loc.fail("an assistant message needs content or tool_calls", None)
-    return Message("assistant", content=content, tool_calls=tuple(history), line=loc.line, reasoning=reasoning)
+    return Message("assistant", content=content, tool_calls=tuple(history), reasoning=reasoning)
 
 
 def _reasoning(r: _Reader, fields: dict[str, yaml.Node], calls: int) -> tuple[ReasoningItem, ...]:
@@ -662,8 +661,7 @@ def _reasoning(r: _Reader, fields: dict[str, yaml.Node], calls: int) -> tuple[Re
             items.append(_reasoning_item(r, node, calls))
     if "reasoning_content" in fields and r.value(fields["reasoning_content"]) is not None:
         node = fields["reasoning_content"]
-        items.append(ReasoningItem("openai-chat", text=r.string(node, "reasoning_content", empty_ok=True),
-                                   line=r.loc(node).line))
+        items.append(ReasoningItem("openai-chat", text=r.string(node, "reasoning_content", empty_ok=True)))
     return tuple(items)
 
 
@@ -674,7 +672,6 @@ def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
     fields = r.mapping(node, "a reasoning item")
     value = r.value(node)
     kind = value.get("type")
-    line = loc.line
 
     def text(key: str, where: dict[str, Any] = value) -> str | None:
         found = where.get(key)
@@ -684,29 +681,28 @@ def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
 
     if kind == "thinking":  # Anthropic
         _only(r, node, ("type", "thinking", "signature"), "an Anthropic thinking block")
-        return ReasoningItem("anthropic", text=text("thinking") or "", signature=text("signature"), line=line)
+        return ReasoningItem("anthropic", text=text("thinking") or "", signature=text("signature"))
     if kind == "redacted_thinking":
         _only(r, node, ("type", "data"), "an Anthropic redacted_thinking block")
-        return ReasoningItem("anthropic", encrypted=text("data"), redacted=True, line=line)
+        return ReasoningItem("anthropic", encrypted=text("data"), redacted=True)
     if kind == "reasoning":  # OpenAI Responses
         _only(r, node, ("type", "id", "summary", "content", "encrypted_content", "status"), "a Responses reasoning item")
         summary = tuple(p.get("text", "") for p in value.get("summary") or [] if isinstance(p, dict))
         parts = [p.get("text") for p in value.get("content") or [] if isinstance(p, dict)]
         return ReasoningItem("openai-responses", id=text("id"), summary=summary,
                              text="".join(t for t in parts if isinstance(t, str)) if parts else None,
-                             encrypted=text("encrypted_content"), line=line)
+                             encrypted=text("encrypted_content"))
     if "reasoningContent" in value:  # Bedrock Converse
         block = value["reasoningContent"]
         inner = block.get("reasoningText") if isinstance(block, dict) else None
         if isinstance(inner, dict):
-            return ReasoningItem("bedrock", text=text("text", inner) or "", signature=text("signature", inner),
-                                 line=line)
+            return ReasoningItem("bedrock", text=text("text", inner) or "", signature=text("signature", inner))
         if isinstance(block, dict) and isinstance(block.get("redactedContent"), str):
-            return ReasoningItem("bedrock", encrypted=block["redactedContent"], redacted=True, line=line)
+            return ReasoningItem("bedrock", encrypted=block["redactedContent"], redacted=True)
         raise loc.fail("reasoningContent needs reasoningText {text, signature} or redactedContent", None)
     if "thoughtSignature" in value or value.get("thought") is True:  # Gemini
         _only(r, node, ("thought", "text", "thoughtSignature"), "a Gemini thought part")
-        return ReasoningItem("gemini", text=text("text"), signature=text("thoughtSignature"), line=line)
+        return ReasoningItem("gemini", text=text("text"), signature=text("thoughtSignature"))
     _only(r, node, REASONING_KEYS, "a reasoning item")
     if "family" not in fields:
         raise loc.fail("a reasoning item needs family (the API that wrote it)",
@@ -725,7 +721,7 @@ def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
                                              "tool calls before this item)", None)
     redacted = r.boolean(fields["redacted"], "redacted") if "redacted" in fields else False
     item = ReasoningItem(family, text=text("text"), signature=text("signature"), encrypted=text("encrypted"),
-                         redacted=bool(redacted), id=text("id"), summary=tuple(summary), position=position, line=line)
+                         redacted=bool(redacted), id=text("id"), summary=tuple(summary), position=position)
     if item.text is None and item.signature is None and item.encrypted is None:
         raise loc.fail("a reasoning item needs text, signature or encrypted", None)
     return item
@@ -763,7 +759,7 @@ def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dic
         else:
             content = value if isinstance(value, str) else json.dumps(value)
     is_error = bool(r.boolean(fields["is_error"], "is_error")) if "is_error" in fields else False
-    return Message("tool", content=content, tool_call_id=call_id, tool_name=tool_name, is_error=is_error, line=loc.line,
+    return Message("tool", content=content, tool_call_id=call_id, tool_name=tool_name, is_error=is_error,
                    parts=parts)
 
 
@@ -943,7 +939,7 @@ def _loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
                 raise r.loc(key_node).fail(f"loop.results has an entry for '{name}', which is not a declared tool", hint)
             results[name] = _loop_result(r, entries[name], tool, allow_list=True)
     return LoopSpec(max_steps=max_steps, steps=tuple(steps), stop_tool=stop_tool, results=results,
-                    raw=r.value(node), line=r.loc(node).line)
+                    raw=r.value(node))
 
 
 def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...]) -> LoopStep:
@@ -971,7 +967,7 @@ def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...])
         if missing:
             raise loc.fail(f"loop step {number}: tool_choice names '{missing[0]}', which this step's tools do not offer",
                            f"add it to tools: [{', '.join((*(offered or ()), missing[0]))}]")
-    return LoopStep(tool_choice=choice, has_choice=has_choice, tools=offered, line=r.loc(node).line)
+    return LoopStep(tool_choice=choice, has_choice=has_choice, tools=offered)
 
 
 def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> str | None:
@@ -991,22 +987,21 @@ def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> str | Non
 
 
 def _loop_result(r: _Reader, node: yaml.Node, tool: Tool, *, allow_list: bool) -> LoopResult:
-    line = r.loc(node).line
     if isinstance(node, yaml.SequenceNode) and allow_list:
         items = [_loop_result(r, item, tool, allow_list=False) for item in r.sequence(node, f"loop.results.{tool.name}")]
         if not items:
             raise r.loc(node).fail(f"loop.results.{tool.name} is an empty list", "give one result per expected call")
-        return LoopResult("list", tuple(items), line)
+        return LoopResult("list", tuple(items))
     if isinstance(node, yaml.MappingNode) and len(node.value) == 1 and node.value[0][0].value in ("template", "error"):
         key, child = node.value[0][0].value, node.value[0][1]
         text = r.string(child, f"loop.results.{tool.name}.{key}", empty_ok=True)
         if key == "error":
-            return LoopResult("error", text, line)
+            return LoopResult("error", text)
         _check_template(r, child, text, tool)
-        return LoopResult("template", text, line)
+        return LoopResult("template", text)
     value = r.value(node)
     content = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return LoopResult("literal", content, line)
+    return LoopResult("literal", content)
 
 
 def _check_template(r: _Reader, node: yaml.Node, text: str, tool: Tool) -> None:

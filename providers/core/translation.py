@@ -12,7 +12,8 @@ import json
 import re
 from typing import Any, Callable, Literal, NamedTuple
 
-from .capabilities import CAPABILITIES, Capability, Level
+from .capabilities import (CAPABILITIES, WIRE_FORMS, WIRE_WORDS, Capability, Level, WireTemplateError, wire_form,
+                           wire_value)
 from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, ToolchoiceError,
                     Translation, compact)
 
@@ -201,6 +202,42 @@ def mapped(ctx: Context, wire: Any, note: str = "") -> None:
     shown = requested if isinstance(requested, str) else compact(requested)
     text = f"tool_choice {shown} → {wire if isinstance(wire, str) else compact(wire)}"
     ctx.ledger.info("tool_choice.mapped", text + (f" ({note})" if note else ""))
+
+
+def choice_value(ctx: Context, feature: str = "", custom: str = "") -> Any:
+    """The value to send for the plan's choice (or for ``feature``: Gemini's strict, Anthropic's auto),
+    taken from the capability row's wire template and filled in with the plan's tool name or allowed
+    names and allowed mode (``capabilities.wire_value``): the one place the value comes from, so the
+    table and the bytes cannot disagree. The rows' forms name function tools; ``custom`` is the template
+    that names a custom tool instead (alone, or as its item of an allowed list).
+
+    None when the row says the choice is sent as no field (``capabilities.sends_no_field``), or, with an
+    error entry, when the row claims a value it does not give (a note where a form should be: a wrong row
+    or overlay)."""
+    plan = ctx.plan
+    each = None
+    if custom and plan.mode in ("named", "allowed"):
+        customs = [t.name for t in plan.tools if t.kind == "custom"]
+        if plan.name in customs:
+            return wire_value(custom, (plan.name,))
+        if customs:
+            each = lambda name: wire_value(custom, (name,)) if name in customs else None  # noqa: E731
+    wire = getattr(ctx.cap, feature or plan.mode).wire
+    word = WIRE_WORDS.get(wire)
+    if word is not None:
+        return word
+    build = WIRE_FORMS.get(wire)
+    if build is None:
+        try:
+            build = wire_form(wire)
+        except WireTemplateError:
+            ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no wire form for tool_choice "
+                             f"{plan.mode}: its capability row gives {feature or plan.mode} as {wire!r}, not a value "
+                             "to send; the row (or overlay) claiming it is wrong")
+            return None
+    if plan.name is not None:
+        return build(plan.name, (plan.name,), plan.allowed_mode, each)
+    return build(plan.allowed[0] if plan.allowed else None, plan.allowed, plan.allowed_mode, each)
 
 
 def lint_tool_kinds(cap: Capability, tools: tuple[Tool, ...], ledger: Ledger) -> None:

@@ -30,7 +30,7 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Iterable, Mapping
 
 from .model import MissingKey, Request, ToolchoiceError, wire_json
 from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
@@ -188,6 +188,21 @@ class Prepared:
 
     def __repr__(self) -> str:  # never show resolved values, even by accident
         return f"Prepared({self.method} {self.display_url})"
+
+    # Built once per prepared request, not once per sample (a frozen dataclass still takes a
+    # cached_property: it writes the instance's __dict__, not through __setattr__).
+    @functools.cached_property
+    def redactor(self) -> Redactor:
+        """The redactor of ``secrets`` (computing every spelling of a key costs ~40 µs a response)."""
+        return Redactor(self.secrets)
+
+    @functools.cached_property
+    def httpx_url(self) -> Any:
+        """``url`` parsed by httpx once (parsing it again for every sample cost ~50 µs each); raises
+        httpx.InvalidURL each time it is asked for while the URL is unusable."""
+        import httpx
+
+        return httpx.URL(self.url)
 
 
 def _key_value(request: Request, environ: Mapping[str, str]) -> str | None:
@@ -488,7 +503,7 @@ class _Attempts:
 
     def _final(self, status: int | None, headers: Mapping[str, str], raw: bytes, encoding: str | None,
                error: str | None) -> Response:
-        redactor = Redactor(self.prepared.secrets)
+        redactor = self.prepared.redactor
         text, body, json_error = ("", None, None) if status is None else _decode(raw, encoding)
         return Response(
             status=status,
@@ -534,7 +549,7 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
             loop.begin()
             try:
                 try:
-                    r, raw = await asyncio.wait_for(_fetch(client, prepared, limits), _attempt_limit(client))
+                    r, raw = await _within(_fetch(client, prepared, limits), _attempt_limit(client))
                 except asyncio.TimeoutError:
                     raise _too_slow(httpx) from None
                 if raw is None:
@@ -554,6 +569,17 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
             await client.aclose()
 
 
+async def _within(work: Awaitable[Any], seconds: float) -> Any:
+    """``await work``, cancelled after ``seconds`` (asyncio.TimeoutError). On Python 3.11+ the
+    attempt runs in the caller's task under ``asyncio.timeout``; ``wait_for`` (3.10) wraps it in a
+    task of its own, one more task and a few more loop turns for every request."""
+    timeout = getattr(asyncio, "timeout", None)
+    if timeout is None:
+        return await asyncio.wait_for(work, seconds)
+    async with timeout(seconds):
+        return await work
+
+
 def _attempt_limit(client: Any) -> float:
     """One attempt, as a whole (connect + every read), may take connect + read timeout: a body that
     trickles in, each piece under the read timeout, still ends."""
@@ -567,7 +593,8 @@ def _too_slow(httpx: Any) -> Exception:
 
 async def _fetch(client: Any, prepared: Prepared, limits: SendLimits = SendLimits()) -> tuple[Any, bytes | None]:
     """The response and its decoded body, or None for the body once it passes ``limits``."""
-    request = client.build_request(prepared.method, prepared.url, headers=prepared.headers, content=prepared.content)
+    request = client.build_request(prepared.method, prepared.httpx_url, headers=prepared.headers,
+                                   content=prepared.content)
     r = await client.send(request, stream=True)
     try:
         chunks, size = [], 0
@@ -589,6 +616,18 @@ async def _fetch(client: Any, prepared: Prepared, limits: SendLimits = SendLimit
 CONNECTIONS_PER_CLIENT = 5
 
 
+def plain_http_only(urls: Iterable[str]) -> bool:
+    """Whether sending to ``urls`` never makes a TLS connection: each is ``http://`` and the
+    environment names no proxy (httpx, with ``trust_env``, takes http/https/all proxies from the
+    environment as ``urllib.request.getproxies`` reads them, and a proxy may be https)."""
+    from urllib.parse import urlsplit
+    from urllib.request import getproxies
+
+    proxies = getproxies()
+    return all(urlsplit(url).scheme == "http" for url in urls) and not any(
+        proxies.get(scheme) for scheme in ("http", "https", "all"))
+
+
 def new_async_client(timeouts: Timeouts, concurrency: int = 4, transport: Any = None, verify: Any = True) -> Any:
     """An ``httpx.AsyncClient`` for ``send_async`` with explicit timeouts and connection limits.
     ``transport``: an ``httpx.AsyncBaseTransport`` to use instead of real sockets (tests); ``verify``:
@@ -600,12 +639,25 @@ def new_async_client(timeouts: Timeouts, concurrency: int = 4, transport: Any = 
     return httpx.AsyncClient(limits=limits, **_client_kwargs(timeouts, verify), **extra)
 
 
-def new_async_clients(timeouts: Timeouts, in_flight: int, transport: Any = None) -> list[Any]:
+def new_async_clients(timeouts: Timeouts, in_flight: int, transport: Any = None,
+                      urls: Iterable[str] | None = None) -> list[Any]:
     """Enough clients of at most ``CONNECTIONS_PER_CLIENT`` connections for ``in_flight`` requests,
-    sharing one verifying TLS context (built once: reading the CA bundle takes ~15 ms)."""
+    sharing one verifying TLS context (built once: reading the CA bundle takes ~20 ms). ``urls``:
+    where the clients will send, when known; if every one is plain http and no proxy is set in the
+    environment (``plain_http_only``), TLS never happens and no CA bundle is read before the first
+    request: the clients get a context that trusts no certificate, which would refuse, never let
+    through, a TLS connection should one ever be made."""
     import httpx
 
     count = max(1, -(-in_flight // CONNECTIONS_PER_CLIENT))
-    verify: Any = True if count == 1 or transport is not None else httpx.create_ssl_context(trust_env=True)
+    verify: Any
+    if transport is not None:
+        verify = True
+    elif urls is not None and plain_http_only(urls):
+        import ssl
+
+        verify = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # CERT_REQUIRED, host names checked, no CA: refuses all
+    else:
+        verify = True if count == 1 else httpx.create_ssl_context(trust_env=True)
     size = -(-in_flight // count)
     return [new_async_client(timeouts, size, transport=transport, verify=verify) for _ in range(count)]
