@@ -256,7 +256,7 @@ class Run:
     seconds: float = 0.0  # in-process run time, handy when the matrix gets slow
 
 
-def run_jobs(jobs: dict[str, dict[str, Any]], processes: int = 2) -> tuple[dict[str, Run], str]:
+def run_jobs(jobs: dict[str, dict[str, Any]], processes: int = 4) -> tuple[dict[str, Run], str]:
     """Run the jobs split over ``processes`` runner processes; returns results and the runners' own stderr."""
     names = list(jobs)
     chunks = [names[i::processes] for i in range(processes)]

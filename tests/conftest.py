@@ -1,0 +1,57 @@
+"""Suite-wide set-up: how many worker processes run the suite, and a one-certificate CA bundle in
+``$SSL_CERT_FILE``.
+
+Workers (pytest-xdist, ``-n auto --dist loadfile`` in pyproject): two, the cores of the machine the suite is
+timed on; the suite is green under two (issue 18: three full runs). None (one process) on a one-core
+machine and for the realmodel tests, which share one llama.cpp server per session: a second worker would
+start a second server.
+
+Every httpx client builds a verifying TLS context, and reading certifi's bundle (~140 CAs) takes 15-50 ms
+on this machine; the suite builds a few thousand clients (the secrets matrix alone ~1300: one per send,
+one per probe question, one per provider in compare --send), all against ``http://127.0.0.1``. No test
+reaches the internet, so no test verifies a public certificate: one real CA from certifi's bundle gives
+httpx the same code path (``trust_env`` reads ``$SSL_CERT_FILE``, as transport.py relies on) at a
+fraction of the cost. Subprocesses inherit it. It replaces any ``$SSL_CERT_FILE``/``$SSL_CERT_DIR`` of the
+shell (this machine sets the system bundle, 140-odd CAs) for the session only; the TLS test in
+test_transport.py sets its own bundle.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+
+def _one_ca_bundle() -> None:
+    import certifi
+
+    text = Path(certifi.where()).read_text(encoding="ascii")
+    first = re.search(r"-----BEGIN CERTIFICATE-----.*?-----END CERTIFICATE-----\n", text, re.S)
+    assert first, certifi.where()
+    folder = Path(tempfile.mkdtemp(prefix="toolchoice-tests-ca-"))
+    bundle = folder / "one-ca.pem"
+    bundle.write_text(first.group(0), encoding="ascii")
+    os.environ["SSL_CERT_FILE"] = str(bundle)
+    os.environ.pop("SSL_CERT_DIR", None)
+    _made.append(bundle)
+
+
+def pytest_xdist_auto_num_workers(config: object) -> int:
+    marks = getattr(getattr(config, "option", None), "markexpr", "") or ""
+    if "realmodel" in marks and "not realmodel" not in marks:
+        return 0
+    return 2 if (os.cpu_count() or 1) >= 2 else 0
+
+
+_made: list[Path] = []
+_one_ca_bundle()
+
+
+def pytest_unconfigure(config: object) -> None:
+    for bundle in _made:
+        bundle.unlink(missing_ok=True)
+        bundle.parent.rmdir()
+        if os.environ.get("SSL_CERT_FILE") == str(bundle):
+            del os.environ["SSL_CERT_FILE"]
