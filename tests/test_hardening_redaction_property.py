@@ -34,6 +34,12 @@ PIECE = 12
 PLACEHOLDER = "$OPENAI_API_KEY"
 PRINTABLE = st.characters(min_codepoint=0x20, max_codepoint=0x7E)
 KEYS = st.text(PRINTABLE, min_size=1, max_size=200)
+_EDGE = st.characters(min_codepoint=0x21, max_codepoint=0x7E)  # no space: a key is stripped when read
+# Keys the leak property applies to, drawn directly rather than filtered out of KEYS: MIN_SECRET_LENGTH
+# to 200 printable characters with no space at either end (filtering KEYS rejected most draws, and
+# Hypothesis's filter_too_much health check failed the test now and then).
+REDACTED_KEYS = st.builds(lambda first, middle, last: first + middle + last, _EDGE,
+                          st.text(PRINTABLE, min_size=MIN_SECRET_LENGTH - 2, max_size=198), _EDGE)
 
 
 def pieces(key: str) -> set[str]:
@@ -109,9 +115,9 @@ def bodies(echo: str) -> list[str]:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                    HealthCheck.too_slow])
-@given(data=st.data(), key=KEYS, columns=st.sampled_from(["40", "57", "80", "200"]))
+@given(data=st.data(), key=REDACTED_KEYS, columns=st.sampled_from(["40", "57", "80", "200"]))
 def test_parse_never_shows_a_key_in_any_echo_form(tmp_path, data, key, columns):
-    assume(len(key) >= MIN_SECRET_LENGTH and key == key.strip())
+    assert len(key) >= MIN_SECRET_LENGTH and key == key.strip()
     assume(not leaks(PLACEHOLDER, key))  # a key that is part of its own placeholder cannot be told apart
     echo = data.draw(echoes(key))
     scenario = tmp_path / "s.yaml"
