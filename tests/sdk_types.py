@@ -15,6 +15,17 @@ from typing import Any
 
 import typing_extensions
 
+
+def missing(*packages: str) -> bool:
+    """Whether any of ``packages`` is not installed, found without importing it (the SDKs take up to ~1 s to
+    import; tests import them when they run, and a skip mark reads this at collection)."""
+    from importlib.util import find_spec
+
+    try:
+        return any(find_spec(name) is None for name in packages)
+    except ModuleNotFoundError:  # a dotted name whose parent package is missing
+        return True
+
 _ORIGINS_LIST = (list, collections.abc.Iterable, collections.abc.Sequence, collections.abc.Collection,
                  collections.abc.MutableSequence)
 _HINTS: dict[Any, dict[str, Any]] = {}
