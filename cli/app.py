@@ -31,9 +31,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from toolchoice.providers import __version__
 
-        sys.stdout.write(f"toolchoice {version('toolchoice')}\n")
+        sys.stdout.write(f"toolchoice {__version__}\n")
         raise typer.Exit()
 
 

@@ -3,12 +3,17 @@
 Public entry points: ``load_scenario``, ``translate``, ``parse_reply`` and the data classes in
 ``model``. Importing this package imports no provider module and no HTTP client."""
 
+# The one place the version is written: pyproject.toml reads it (``[tool.setuptools.dynamic]``), and the
+# User-Agent and --version print it without importlib.metadata, which took ~16 ms before a send's first request.
+__version__ = "0.1.0"
+
 from .core.model import (Ledger, LedgerEntry, Message, ProviderError, ProviderSettings, RenderOptions, Reply,
                     Request, Scenario, Tool, ToolCall, ToolChoice, ToolchoiceError, Translation)
 from .core.registry import parse_reply, translate
 from .core.scenario import load_scenario, load_scenario_text
 
 __all__ = [
+    "__version__",
     "Ledger", "LedgerEntry", "Message", "ProviderError", "ProviderSettings", "RenderOptions", "Reply", "Request",
     "Scenario", "Tool", "ToolCall", "ToolChoice", "ToolchoiceError", "Translation", "load_scenario",
     "load_scenario_text", "parse_reply", "translate",

@@ -44,12 +44,9 @@ DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024  # decoded response bytes read before 
 @functools.lru_cache(maxsize=None)
 def user_agent() -> str:
     """Once per process: `compare --send` prepares a request per provider."""
-    from importlib.metadata import PackageNotFoundError, version
+    from .. import __version__
 
-    try:
-        return f"toolchoice/{version('toolchoice')}"
-    except PackageNotFoundError:
-        return "toolchoice"
+    return f"toolchoice/{__version__}"
 
 
 # $NAME or ${NAME} in upper case, as `render -f curl` leaves them for the shell ("$home", "$5" are text)
