@@ -8,7 +8,6 @@ import json
 import os
 import re
 import subprocess
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -50,7 +49,9 @@ def one_error_line(result: subprocess.CompletedProcess[str], code: int = 2) -> s
 
 
 def test_version_prints_the_packages_version():
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    from importlib.metadata import version as installed
+
+    version = installed("toolchoice")  # what pip recorded from pyproject (its version is read from the package)
     result = run("--version")
     assert result.returncode == 0 and result.stdout == f"toolchoice {version}\n"
 
