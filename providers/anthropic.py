@@ -194,6 +194,32 @@ def thinking_block(item: ReasoningItem) -> dict[str, Any]:
     return {"type": "thinking", "thinking": item.text or "", "signature": item.signature}
 
 
+def ordered_blocks(turn: Turn, family: str, reasoning_block: Callable[[ReasoningItem], dict[str, Any]],
+                   text_block: Callable[[str], dict[str, Any]],
+                   call_block: Callable[[HistoryCall], dict[str, Any]]) -> list[dict[str, Any]]:
+    """A turn's texts and calls as blocks, with its reasoning items of ``family`` put back where Claude's
+    APIs (Messages and Bedrock Converse) want them: before the texts, and an interleaved item before the
+    call that followed it, unchanged. Tool results are the caller's (they come first)."""
+    items = [i for i in turn.reasoning if i.family == family] if turn.reasoning else None
+    if not items:  # most turns: a plain loop (cheaper here than two comprehensions)
+        blocks = []
+        for text in turn.texts:
+            blocks.append(text_block(text))
+        for c in turn.calls:
+            blocks.append(call_block(c))
+        return blocks
+    slots = placed(items, len(turn.calls))
+    blocks = [reasoning_block(item) for item in slots[0]]
+    blocks.extend(text_block(text) for text in turn.texts)
+    for index, c in enumerate(turn.calls):
+        if index:
+            blocks.extend(reasoning_block(item) for item in slots[index])
+        blocks.append(call_block(c))
+    if turn.calls:
+        blocks.extend(reasoning_block(item) for item in slots[-1])
+    return blocks
+
+
 # ---- translate --------------------------------------------------------------------------
 
 
@@ -247,24 +273,20 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
             if result.is_error:
                 block["is_error"] = True
             blocks.append(block)
-        # thinking blocks first and unchanged; interleaved ones stay before the call that followed them
-        thinking = [i for i in turn.reasoning if i.family == "anthropic"] if turn.reasoning else None
-        if thinking:
-            slots = placed(thinking, len(turn.calls))
-            blocks.extend(thinking_block(item) for item in slots[0])
-        for text in turn.texts:
-            blocks.append({"type": "text", "text": text})
-        for index, c in enumerate(turn.calls):
-            if index and thinking:
-                blocks.extend(thinking_block(item) for item in slots[index])
-            blocks.append({"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments})
-        if turn.calls and thinking:
-            blocks.extend(thinking_block(item) for item in slots[-1])
+        blocks.extend(ordered_blocks(turn, "anthropic", thinking_block, _text_block, _tool_use_block))
         if len(turn.texts) == 1 and len(blocks) == 1:
             wire.append({"role": turn.role, "content": turn.texts[0]})  # plain string content, as documented
         else:
             wire.append({"role": turn.role, "content": blocks})
     return wire
+
+
+def _text_block(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def _tool_use_block(call: HistoryCall) -> dict[str, Any]:
+    return {"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}
 
 
 def _tool(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:

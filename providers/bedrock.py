@@ -30,11 +30,11 @@ from typing import Any
 from urllib.parse import quote
 
 from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, ThinkingWire, group_turns, \
-    thinking_fields, thinking_lint, thinking_plan
+    ordered_blocks, thinking_fields, thinking_lint, thinking_plan
 from .core.capabilities import Capability
 from .core.translation import tool_names, choice_value, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
-    parallel_value, placed, reasoning_for, rule_applied, start, streamed, strict_tools
-from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+    parallel_value, reasoning_for, rule_applied, start, streamed, strict_tools
+from .core.model import HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_REGION = "us-east-1"
@@ -164,25 +164,22 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         content: list[dict[str, Any]] = []
         for result in turn.results:
             content.append({"toolResult": _tool_result(ctx, result, takes_status, formats)})
-        # reasoningContent blocks first and unchanged (botocore ReasoningTextBlock.signature: "include the text
-        # and its signature unmodified"); interleaved ones stay before the call that followed them
-        reasoning = [i for i in turn.reasoning if i.family == "bedrock"] if turn.reasoning else None
-        if reasoning:
-            slots = placed(reasoning, len(turn.calls))
-            content.extend(_reasoning_block(item) for item in slots[0])
-        for text in turn.texts:
-            content.append({"text": text})
-        for index, c in enumerate(turn.calls):
-            if index and reasoning:
-                content.extend(_reasoning_block(item) for item in slots[index])
-            content.append({"toolUse": {"toolUseId": c.id, "name": c.name, "input": c.arguments}})
-        if turn.calls and reasoning:
-            content.extend(_reasoning_block(item) for item in slots[-1])
+        # reasoningContent blocks unchanged (botocore ReasoningTextBlock.signature: "include the text and its
+        # signature unmodified"), where Claude wants them
+        content.extend(ordered_blocks(turn, "bedrock", _reasoning_block, _text_block, _tool_use_block))
         wire.append({"role": turn.role, "content": content})
     if formats:
         ctx.ledger.info("history.tool_result_format", "tool results sent as " + " and ".join(sorted(formats)) +
                         " (Converse takes {json} only for JSON objects)")
     return wire
+
+
+def _text_block(text: str) -> dict[str, Any]:
+    return {"text": text}
+
+
+def _tool_use_block(call: HistoryCall) -> dict[str, Any]:
+    return {"toolUse": {"toolUseId": call.id, "name": call.name, "input": call.arguments}}
 
 
 def _reasoning_block(item: ReasoningItem) -> dict[str, Any]:
