@@ -8,9 +8,7 @@ probe runner and are tested with it.
 
 from __future__ import annotations
 
-import base64
 import email.utils
-import errno
 import gzip
 import json
 import os
