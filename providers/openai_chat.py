@@ -139,7 +139,7 @@ _ROW_HOSTS: dict[str, Host] = {}  # host_for's Host per capability-row endpoint,
 
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
-    host = HOSTS.get(provider) or host_for(provider, cap)
+    host = host_for(provider, cap)
     ctx = start(provider, scenario, options, cap)
     check_names(ctx, "openai")
     body: dict[str, Any] = {"model": ctx.model}

@@ -399,8 +399,7 @@ def wire_value(wire: str, names: Sequence[str] = (), mode: str = "auto", each: A
     ``each(name)`` may give a list item of its own (None: the template's item). A ``(...)`` template
     gives None (no field); a note raises ``WireTemplateError``. Each call builds fresh containers, so
     a translator may add keys to what it gets."""
-    build = WIRE_FORMS.get(wire) or wire_form(wire)
-    return build(names[0] if names else None, names, mode, each)
+    return wire_form(wire)(names[0] if names else None, names, mode, each)
 
 
 def wire_form(wire: str) -> Builder:

@@ -177,11 +177,8 @@ class ToolChoice(NamedTuple):
 
     def quoted(self) -> str:
         """``to_json()`` as ledger messages quote it: a word as is, an object as ``compact`` JSON text."""
-        if self.mode == "named":
-            return f'{{"tool":{compact(self.name)}}}'
-        if self.mode == "allowed":
-            return f'{{"allowed":[{",".join(map(compact, self.allowed))}],"mode":{compact(self.allowed_mode)}}}'
-        return self.mode
+        requested = self.to_json()
+        return requested if isinstance(requested, str) else compact(requested)
 
 
 class ProviderSettings(NamedTuple):

@@ -12,7 +12,8 @@ import json
 import re
 from typing import Any, Callable, Literal, Mapping, NamedTuple
 
-from .capabilities import (CAPABILITIES, WIRE_FORMS, WIRE_WORDS, Capability, Level, WireTemplateError, wire_form,
+from . import model_rules  # every translator reads the model rules
+from .capabilities import (CAPABILITIES, WIRE_WORDS, Capability, Level, WireTemplateError, wire_form,
                            wire_value)
 from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, ToolchoiceError,
                     Translation, compact)
@@ -88,8 +89,8 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     requested = requested_text = None
     if choice is not None:
         requested = choice.to_json()
-        requested_text = requested if isinstance(requested, str) else choice.quoted()
-    plan = plan_choice(cap, scenario, options, ledger, requested, requested_text)
+        requested_text = choice.quoted()
+    plan = plan_choice(cap, scenario, options, ledger, requested_text)
     lint_pitfalls(cap, scenario, plan, ledger)
     if not plan.omit_tools:
         for tool in plan.tools:
@@ -100,19 +101,16 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
 
 
 def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
-                requested: Any = None, neutral: str | None = None) -> ChoicePlan:
-    """``requested``: the tool_choice's ``to_json()`` when the caller has it already; ``neutral``: the same
-    quoted as the ledger shows it."""
+                neutral: str | None = None) -> ChoicePlan:
+    """``neutral``: the tool_choice as the ledger quotes it (``ToolChoice.quoted``), when the caller has it."""
     choice = scenario.tool_choice
     tools = scenario.tools
     if choice is None:
         ledger.info("tool_choice.unset", "tool_choice not specified: the field is omitted and the provider's "
                     "default applies (auto when tools are declared)")
         return ChoicePlan("unset", tools)
-    if requested is None:
-        requested = choice.to_json()
     if neutral is None:
-        neutral = _quoted_choice(requested)
+        neutral = choice.quoted()
     spelling = choice.spelling
     if spelling and spelling != neutral and spelling != choice.name:
         ledger.info("tool_choice.spelling", f"tool_choice {spelling} read as {neutral}")
@@ -171,10 +169,6 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
         _ignored(cap, "required (allowed subset)", ledger, options)
         return ChoicePlan("unset", subset, emulated=True)
     return ChoicePlan(want, subset, emulated=True)
-
-
-def _quoted_choice(requested: Any) -> str:
-    return requested if isinstance(requested, str) else compact(requested)
 
 
 def _unsupported(cap: Capability, options: RenderOptions, ledger: Ledger, what: str, how: str, feature: str) -> bool:
@@ -243,15 +237,13 @@ def choice_value(ctx: Context, feature: str = "", custom: str = "") -> Any:
     word = WIRE_WORDS.get(wire)
     if word is not None:
         return word
-    build = WIRE_FORMS.get(wire)
-    if build is None:
-        try:
-            build = wire_form(wire)
-        except WireTemplateError:
-            ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no wire form for tool_choice "
-                             f"{plan.mode}: its capability row gives {feature or plan.mode} as {wire!r}, not a value "
-                             "to send; the row (or overlay) claiming it is wrong")
-            return None
+    try:
+        build = wire_form(wire)
+    except WireTemplateError:
+        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no wire form for tool_choice "
+                         f"{plan.mode}: its capability row gives {feature or plan.mode} as {wire!r}, not a value "
+                         "to send; the row (or overlay) claiming it is wrong")
+        return None
     if plan.name is not None:
         return build(plan.name, (plan.name,), plan.allowed_mode, each)
     return build(plan.allowed[0] if plan.allowed else None, plan.allowed, plan.allowed_mode, each)
@@ -742,18 +734,9 @@ def placed(items: Any, calls: int) -> list[list[Any]]:
     return slots
 
 
-_model_rules: Any = None  # the model_rules module, imported on first use (not at import: render's start-up)
-
-
 def model_facts(ctx: Context, model: str | None = None) -> Mapping[str, Any]:
     """The model rules for this request (model_rules.resolve), the user's providers.<id>.rules first."""
-    global _model_rules
-    if _model_rules is None:
-        from . import model_rules as _model_rules
-    overrides = ctx.settings.rules
-    if not overrides:
-        return _model_rules.rule_facts(ctx.provider, model or ctx.model)
-    return _model_rules.resolve(ctx.provider, model or ctx.model, overrides)
+    return model_rules.resolve(ctx.provider, model or ctx.model, ctx.settings.rules)
 
 
 def rule_applied(ctx: Context, key: str, fact: Any, what: str) -> None:
