@@ -55,7 +55,9 @@ def document(scenario: Any, runs: list[Any], providers: list[str], repeat: int, 
 def _choice(value: Any) -> str:
     if value is None:
         return "unset"
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    from toolchoice.providers.core.model import compact
+
+    return value if isinstance(value, str) else compact(value)
 
 
 def _calls(record: Any) -> str:

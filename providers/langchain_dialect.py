@@ -22,7 +22,7 @@ import re
 from typing import Any, Callable, NamedTuple
 from urllib.parse import unquote
 
-from .core.model import LedgerEntry, Scenario, ToolChoice, Translation
+from .core.model import LedgerEntry, Scenario, ToolChoice, Translation, compact
 
 # The versions the recordings and the rules below describe (recorded 2026-11-23).
 VERSIONS: dict[str, str] = {
@@ -389,7 +389,7 @@ def _set(body: dict[str, Any], path: str, value: Any) -> None:
 
 
 def _shown(value: Any) -> str:
-    return "(not sent)" if value is _ABSENT else json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return "(not sent)" if value is _ABSENT else compact(value)
 
 
 def _tool_names(tools: Any) -> list[str]:
