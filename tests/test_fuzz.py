@@ -81,9 +81,8 @@ tool_name_pool = st.sampled_from(["get_weather", "get_time", "auto", "none", "se
 tool_names = st.lists(tool_name_pool | st.text(max_size=10), max_size=5, unique=True).map(tuple)
 
 
-def choice_objects(names: tuple[str, ...]) -> st.SearchStrategy[Any]:
-    """Shapes close to the tool_choice forms the reader knows, with random holes."""
-    name = st.sampled_from(names) if names else st.text(max_size=6)
+def choice_objects(name: st.SearchStrategy[str]) -> st.SearchStrategy[Any]:
+    """Shapes close to the tool_choice forms the reader knows, with random holes; ``name`` draws a tool name."""
     anything = name | json_values
     return st.one_of(
         st.fixed_dictionaries({"tool": anything}),
@@ -103,12 +102,33 @@ def choice_objects(names: tuple[str, ...]) -> st.SearchStrategy[Any]:
     )
 
 
+# One test case's tool names: every draw of ``case_names`` in a test case returns the same tuple, so the
+# strategies that pick from those names are built once here rather than anew for every example (building
+# and validating a strategy tree per draw cost more than drawing from it).
+case_names = st.shared(tool_names, key="fuzz.case_names")
+
+
+@st.composite
+def case_name(draw: st.DrawFn) -> str:
+    """One of this test case's tool names; text when it has none."""
+    names = draw(case_names)
+    return draw(st.sampled_from(names) if names else st.text(max_size=6))
+
+
+@st.composite
+def case_word(draw: st.DrawFn) -> str:
+    """A tool_choice word or one of this test case's tool names."""
+    names = draw(case_names)
+    return draw(st.sampled_from(WORDS + list(names) if names else WORDS))
+
+
+choice_values = st.one_of(yaml_values, case_word(), choice_objects(case_name()))
+
+
 @st.composite
 def choice_inputs(draw: st.DrawFn) -> tuple[Any, tuple[str, ...]]:
-    names = draw(tool_names)
-    value = draw(st.one_of(yaml_values, st.sampled_from(WORDS + list(names) if names else WORDS),
-                           choice_objects(names)))
-    return value, names
+    names = draw(case_names)
+    return draw(choice_values), names
 
 
 # ---- 1. the tool_choice reader ---------------------------------------------------------------------
@@ -195,7 +215,7 @@ loose_settings = st.dictionaries(st.sampled_from(list(SETTINGS_KEYS) + ["modle",
 loose_document = st.fixed_dictionaries({}, optional={
     "tools": maybe(st.lists(loose_tool, max_size=4)),
     "tool_choice": st.one_of(yaml_values, st.sampled_from(WORDS + ["yes", "off", "get_weather"]),
-                             choice_objects(("get_weather", "get_time"))),
+                             choice_objects(st.sampled_from(("get_weather", "get_time")))),
     "messages": maybe(st.lists(loose_message, max_size=5)),
     "providers": maybe(st.dictionaries(st.sampled_from(list(PROVIDER_IDS) + ["opneai"]), maybe(loose_settings),
                                        max_size=3)),
