@@ -443,9 +443,37 @@ parameters = st.one_of(
 )
 
 
+# Strategies the scenario builder draws from, built once (a strategy built inside a composite is built and
+# validated again for every example).
+valid_name_lists = st.lists(st.sampled_from(VALID_NAMES), max_size=5, unique=True)
+allowed_modes = st.sampled_from(["auto", "required", "any", "ANY", "AUTO", "REQUIRED"])
+auto_or_required = st.sampled_from(["auto", "required"])
+any_or_auto = st.sampled_from(["ANY", "AUTO"])
+history_steps = st.lists(st.sampled_from(["user", "assistant", "calls", "results"]), max_size=6)
+call_arguments = st.dictionaries(st.text(max_size=5), json_values, max_size=3)
+provider_id_lists = st.lists(st.sampled_from(PROVIDER_IDS), max_size=4, unique=True)
+option_models = st.none() | st.sampled_from(["m", "gpt-4o", "claude-3-5-sonnet-20240620", "claude-sonnet-4-5",
+                                             "deepseek-reasoner", "o3-mini", "gemini-2.0-flash"])
+option_base_urls = st.none() | st.sampled_from(["http://127.0.0.1:8000/v1", "http://x/", "not a url",
+                                                "http://h/$OPENAI_API_KEY"])
+provider_settings = st.fixed_dictionaries({}, optional={
+    "model": st.sampled_from(["m", "gpt-4o-mini", "claude-3-haiku-20240307", "claude-sonnet-4-5",
+                              "deepseek-reasoner", "gemini-2.5-flash", "command-r", "llama3.1"]),
+    "base_url": st.sampled_from(["http://127.0.0.1:9/v1", "https://proxy.example/openai/"]),
+    "max_tokens": st.integers(1, 300_000), "temperature": st.floats(0, 2), "thinking": st.booleans(),
+    "deployment": st.sampled_from(["dep", "gpt 4o"]), "endpoint": st.sampled_from(["https://r.openai.azure.com"]),
+    "api_version": st.sampled_from(["2024-10-21", "preview"]), "region": st.sampled_from(["us-east-1", "eu"]),
+    "api_key_env": st.sampled_from(["MY_KEY", "OTHER_KEY"]),
+    "headers": st.dictionaries(st.sampled_from(["X-A", "Authorization", "anthropic-beta", "x-api-key"]),
+                               st.sampled_from(["v", "$MY_TOKEN", "Bearer ${X}", "tools-2024-05-16"]), max_size=2),
+    "extra": st.dictionaries(st.sampled_from(["tool_choice", "tools", "seed", "top_k", "stream", "x"]),
+                             json_values, max_size=2),
+})
+
+
 @st.composite
 def valid_scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], RenderOptions]:
-    names = draw(st.lists(st.sampled_from(VALID_NAMES), max_size=5, unique=True))
+    names = draw(valid_name_lists)
     document: dict[str, Any] = {}
     if names or draw(st.booleans()):
         document["tools"] = []
@@ -471,13 +499,13 @@ def valid_scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], RenderOptions]:
             spellings.append(name)
     if names:
         subset = draw(st.lists(st.sampled_from(names), min_size=1, max_size=len(names), unique=True))
-        mode = draw(st.sampled_from(["auto", "required", "any", "ANY", "AUTO", "REQUIRED"]))
+        mode = draw(allowed_modes)
         spellings += [{"allowed": subset}, {"allowed": subset, "mode": mode},
-                      {"type": "allowed_tools", "mode": draw(st.sampled_from(["auto", "required"])),
+                      {"type": "allowed_tools", "mode": draw(auto_or_required),
                        "tools": [{"type": "function", "name": n} for n in subset]},
                       {"type": "allowed_tools", "allowed_tools": {"mode": "required", "tools": [
                           {"type": "function", "function": {"name": n}} for n in subset]}},
-                      {"mode": draw(st.sampled_from(["ANY", "AUTO"])), "allowedFunctionNames": subset}]
+                      {"mode": draw(any_or_auto), "allowedFunctionNames": subset}]
     if draw(st.integers(0, 9)):
         document["tool_choice"] = draw(st.sampled_from(spellings))
     for key in ("parallel_tool_calls", "strict"):
@@ -488,15 +516,11 @@ def valid_scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], RenderOptions]:
     document["messages"] = draw(histories(names))
     if not document["messages"]:
         del document["messages"]
-    providers = draw(st.lists(st.sampled_from(PROVIDER_IDS), max_size=4, unique=True))
+    providers = draw(provider_id_lists)
     if providers:
-        document["providers"] = {pid: draw(provider_settings()) for pid in providers}
+        document["providers"] = {pid: draw(provider_settings) for pid in providers}
     options = RenderOptions(strict=draw(st.booleans()), emulate=draw(st.booleans()),
-                            model=draw(st.none() | st.sampled_from(["m", "gpt-4o", "claude-3-5-sonnet-20240620",
-                                                                     "claude-sonnet-4-5", "deepseek-reasoner",
-                                                                     "o3-mini", "gemini-2.0-flash"])),
-                            base_url=draw(st.none() | st.sampled_from(["http://127.0.0.1:8000/v1", "http://x/",
-                                                                        "not a url", "http://h/$OPENAI_API_KEY"])))
+                            model=draw(option_models), base_url=draw(option_base_urls))
     return document, options
 
 
@@ -505,7 +529,7 @@ def histories(draw: st.DrawFn, names: list[str]) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = []
     open_calls: list[str] = []
     counter = 0
-    for step in draw(st.lists(st.sampled_from(["user", "assistant", "calls", "results"]), max_size=6)):
+    for step in draw(history_steps):
         if step == "user":
             messages.append({"role": "user", "content": draw(st.text(max_size=20))})
         elif step == "assistant":
@@ -516,7 +540,7 @@ def histories(draw: st.DrawFn, names: list[str]) -> list[dict[str, Any]]:
                 counter += 1
                 call_id = f"call_{counter}"
                 calls.append({"id": call_id, "name": draw(st.sampled_from(names + ["old_tool", "get_weather"])),
-                              "arguments": draw(st.dictionaries(st.text(max_size=5), json_values, max_size=3))})
+                              "arguments": draw(call_arguments)})
                 open_calls.append(call_id)
             message: dict[str, Any] = {"role": "assistant", "tool_calls": calls}
             if draw(st.booleans()):
@@ -533,22 +557,6 @@ def histories(draw: st.DrawFn, names: list[str]) -> list[dict[str, Any]]:
     return messages
 
 
-@st.composite
-def provider_settings(draw: st.DrawFn) -> dict[str, Any]:
-    optional = {
-        "model": st.sampled_from(["m", "gpt-4o-mini", "claude-3-haiku-20240307", "claude-sonnet-4-5",
-                                  "deepseek-reasoner", "gemini-2.5-flash", "command-r", "llama3.1"]),
-        "base_url": st.sampled_from(["http://127.0.0.1:9/v1", "https://proxy.example/openai/"]),
-        "max_tokens": st.integers(1, 300_000), "temperature": st.floats(0, 2), "thinking": st.booleans(),
-        "deployment": st.sampled_from(["dep", "gpt 4o"]), "endpoint": st.sampled_from(["https://r.openai.azure.com"]),
-        "api_version": st.sampled_from(["2024-10-21", "preview"]), "region": st.sampled_from(["us-east-1", "eu"]),
-        "api_key_env": st.sampled_from(["MY_KEY", "OTHER_KEY"]),
-        "headers": st.dictionaries(st.sampled_from(["X-A", "Authorization", "anthropic-beta", "x-api-key"]),
-                                   st.sampled_from(["v", "$MY_TOKEN", "Bearer ${X}", "tools-2024-05-16"]), max_size=2),
-        "extra": st.dictionaries(st.sampled_from(["tool_choice", "tools", "seed", "top_k", "stream", "x"]),
-                                 json_values, max_size=2),
-    }
-    return draw(st.fixed_dictionaries({}, optional=optional))
 
 
 @fuzz(150)
