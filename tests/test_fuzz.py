@@ -287,13 +287,17 @@ def mutate(body: Any, path: tuple[Any, ...], action: str, new: Any) -> Any:
     return body
 
 
+recorded_bodies_drawn = st.sampled_from(RECORDED)
+mutations = st.sampled_from(["replace", "replace", "delete", "wrap", "stringify", "null"])
+
+
 @st.composite
 def mutated_bodies(draw: st.DrawFn) -> Any:
-    body = json.loads(json.dumps(draw(st.sampled_from(RECORDED))))
+    body = json.loads(json.dumps(draw(recorded_bodies_drawn)))
     for _ in range(draw(st.integers(1, 4))):
         paths = paths_in(body)
         path = paths[draw(st.integers(0, len(paths) - 1))]
-        action = draw(st.sampled_from(["replace", "replace", "delete", "wrap", "stringify", "null"]))
+        action = draw(mutations)
         new = None if action == "null" else draw(json_values)
         body = mutate(body, path, action, new)
     return body
