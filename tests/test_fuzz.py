@@ -455,6 +455,7 @@ auto_or_required = st.sampled_from(["auto", "required"])
 any_or_auto = st.sampled_from(["ANY", "AUTO"])
 history_steps = st.lists(st.sampled_from(["user", "assistant", "calls", "results"]), max_size=6)
 call_arguments = st.dictionaries(st.text(max_size=5), json_values, max_size=3)
+result_contents = st.text(max_size=20) | json_values
 provider_id_lists = st.lists(st.sampled_from(PROVIDER_IDS), max_size=4, unique=True)
 option_models = st.none() | st.sampled_from(["m", "gpt-4o", "claude-3-5-sonnet-20240620", "claude-sonnet-4-5",
                                              "deepseek-reasoner", "o3-mini", "gemini-2.0-flash"])
@@ -554,7 +555,7 @@ def histories(draw: st.DrawFn, names: list[str]) -> list[dict[str, Any]]:
             for call_id in draw(st.lists(st.sampled_from(open_calls), min_size=1, unique=True)):
                 open_calls.remove(call_id)
                 result: dict[str, Any] = {"role": "tool", "tool_call_id": call_id,
-                                          "content": draw(st.text(max_size=20) | json_values)}
+                                          "content": draw(result_contents)}
                 if draw(st.booleans()):
                     result["is_error"] = draw(st.booleans())
                 messages.append(result)
