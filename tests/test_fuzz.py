@@ -19,6 +19,7 @@ CI is reproducible; ``TOOLCHOICE_FUZZ_SCALE=10`` multiplies the examples for a d
 from __future__ import annotations
 
 import datetime
+import gc
 import json
 import math
 import os
@@ -48,6 +49,18 @@ def fuzz(examples: int) -> settings:
     return settings(max_examples=examples * SCALE, deadline=None, database=None, derandomize=SCALE == 1,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.filter_too_much])
+
+
+@pytest.fixture(autouse=True, scope="module")
+def fewer_collector_passes():
+    """Generating examples allocates millions of short-lived objects, and at CPython's default threshold
+    (a young-generation pass every 700 net allocations) the cyclic collector cost ~15% of this module's CPU.
+    A larger young generation for this module only; the previous thresholds come back after it. Which
+    objects are collected, and every check, are unchanged: only how often the collector runs."""
+    before = gc.get_threshold()
+    gc.set_threshold(10_000, *before[1:])
+    yield
+    gc.set_threshold(*before)
 
 
 # ---- value strategies --------------------------------------------------------------------------
