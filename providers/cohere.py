@@ -20,7 +20,8 @@ from .core.capabilities import Capability, sends_no_field
 from .core.translation import (tool_names, chat_messages, choice_value, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
                      model_facts, rule_applied, reasoning_for, start, streamed, strict_tools)
 from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
-from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, join_text, make_call
+from .core.parsing import (StreamAssembler, bad_body, expect_dict, expect_list, join_text,
+                           message_function_calls)
 
 BASE_URL = "https://api.cohere.com"
 PATH = "/v2/chat"
@@ -177,11 +178,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
     """A Cohere v2 chat body → Reply. ``tool_plan`` is not the answer and is not returned as text."""
     body = expect_dict(provider, body, "the body")
     message = expect_dict(provider, body.get("message"), "message")
-    calls = []
-    for i, call in enumerate(expect_list(provider, message.get("tool_calls"), "message.tool_calls")):
-        call = expect_dict(provider, call, f"message.tool_calls[{i}]")
-        function = expect_dict(provider, call.get("function"), f"message.tool_calls[{i}].function")
-        calls.append(make_call(call.get("id"), function.get("name"), function.get("arguments")))
+    calls = message_function_calls(provider, message)
     content = message.get("content")
     reasoning: list[ReasoningItem] = []
     if isinstance(content, str):
@@ -198,7 +195,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
     finish_reason = body.get("finish_reason")
     if finish_reason is not None and not isinstance(finish_reason, str):
         raise bad_body(provider, f"finish_reason is {type(finish_reason).__name__}, expected a string")
-    return Reply(tool_calls=tuple(calls), text=text, finish_reason=finish_reason, usage=_usage(provider, body),
+    return Reply(tool_calls=calls, text=text, finish_reason=finish_reason, usage=_usage(provider, body),
                  reasoning=tuple(reasoning))
 
 

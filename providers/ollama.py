@@ -22,7 +22,8 @@ from .core.capabilities import Capability, sends_no_field
 from .core.translation import tool_names, chat_messages, choice_value, Context, bearer, endpoint, finish, mapped, parallel_value, \
     reasoning_for, start, streamed, strict_tools
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
-from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, make_call
+from .core.parsing import (StreamAssembler, bad_body, expect_dict, int_or_none,
+                           message_function_calls)
 
 BASE_URL = "http://localhost:11434"
 PATH = "/api/chat"
@@ -168,11 +169,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
     """An /api/chat body (stream: false) → Reply. Content is kept as sent, even when empty."""
     body = expect_dict(provider, body, "the body")
     message = expect_dict(provider, body.get("message"), "message")
-    calls = []
-    for i, call in enumerate(expect_list(provider, message.get("tool_calls"), "message.tool_calls")):
-        call = expect_dict(provider, call, f"message.tool_calls[{i}]")
-        function = expect_dict(provider, call.get("function"), f"message.tool_calls[{i}].function")
-        calls.append(make_call(call.get("id"), function.get("name"), function.get("arguments")))
+    calls = message_function_calls(provider, message)
     content = message.get("content")
     if content is not None and not isinstance(content, str):
         raise bad_body(provider, f"message.content is {type(content).__name__}, expected a string")
@@ -182,7 +179,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
     usage = Usage(int_or_none(body.get("prompt_eval_count")), int_or_none(body.get("eval_count")))
     thinking = message.get("thinking")
     reasoning = (ReasoningItem("ollama", text=thinking),) if isinstance(thinking, str) and thinking else ()
-    return Reply(tool_calls=tuple(calls), text=content, finish_reason=done_reason, usage=usage, reasoning=reasoning)
+    return Reply(tool_calls=calls, text=content, finish_reason=done_reason, usage=usage, reasoning=reasoning)
 
 
 # ---- streamed replies ------------------------------------------------------------------------

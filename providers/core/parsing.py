@@ -56,6 +56,17 @@ def make_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
                     arguments_error=f"arguments are {type(arguments).__name__}, not an object")
 
 
+def message_function_calls(provider: str, message: dict[str, Any]) -> tuple[ToolCall, ...]:
+    """``message.tool_calls`` as ``[{id, function: {name, arguments}}]``, the form Cohere v2 and Ollama
+    share, without a name check: a call with no name is kept (named "") for the verdict to judge."""
+    calls = []
+    for i, call in enumerate(expect_list(provider, message.get("tool_calls"), "message.tool_calls")):
+        call = expect_dict(provider, call, f"message.tool_calls[{i}]")
+        function = expect_dict(provider, call.get("function"), f"message.tool_calls[{i}].function")
+        calls.append(make_call(call.get("id"), function.get("name"), function.get("arguments")))
+    return tuple(calls)
+
+
 def int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
