@@ -79,7 +79,7 @@ def http_server():
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
             except OSError:
-                time.sleep(0.2)
+                time.sleep(0.05)
         else:
             pytest.fail("the MCP test server did not start")
         yield f"http://127.0.0.1:{port}/mcp"
