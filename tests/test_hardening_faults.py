@@ -310,7 +310,7 @@ def test_a_body_shorter_than_its_content_length_is_retried_then_one_line(server,
 # ---- rate limits and server errors ---------------------------------------------------------------
 
 
-def test_429_with_an_http_date_retry_after_is_waited_for(server, monkeypatch):
+def test_429_with_an_http_date_retry_after_is_the_wait_asked_for(server, monkeypatch):
     slept = record_retry_waits(monkeypatch)
     when = email.utils.formatdate(time.time() + 1, usegmt=True)
     url = server.route("date", err(429, "Rate limit reached", headers={"Retry-After": when}))

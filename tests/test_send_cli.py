@@ -290,7 +290,7 @@ def test_malformed_json_in_a_200_is_an_error_not_a_crash(tmp_path):
 def test_retries_honour_retry_after_ms_and_retry_after_seconds(tmp_path, monkeypatch):
     """The waits asked for are recorded, not slept (a server's wait really waited for: test_transport.py's
     test_retry_after_ms_is_waited_for_real, and through the command test_hardening_faults.py's
-    test_429_with_an_http_date_retry_after_is_waited_for)."""
+    test_429_with_retry_after_ms_forever_stops_after_the_retries)."""
     slept = record_retry_waits(monkeypatch)
     with StandIn("openai") as server:
         server.script(Step.error("openai", 429, "Rate limit reached", retry_after_ms="100"),
