@@ -96,7 +96,7 @@ class FaultServer:
         self.lock = threading.Lock()
         handler = type("Handler", (_FaultHandler,), {"owner": self})
         self.http = _Server(("127.0.0.1", 0), handler)
-        threading.Thread(target=self.http.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+        threading.Thread(target=self.http.serve_forever, kwargs={"poll_interval": 0.005}, daemon=True).start()
 
     def route(self, name: str, *steps: Fault, default: Fault | None = None) -> str:
         """Script ``name``; returns its base URL (OpenAI-style, ending in /v1)."""
