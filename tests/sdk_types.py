@@ -10,6 +10,7 @@ loudly so that a checker gap can never pass silently.
 from __future__ import annotations
 
 import collections.abc
+import functools
 import typing
 from typing import Any
 
@@ -25,6 +26,16 @@ def missing(*packages: str) -> bool:
         return any(find_spec(name) is None for name in packages)
     except ModuleNotFoundError:  # a dotted name whose parent package is missing
         return True
+
+
+@functools.cache
+def converse_input_shape() -> Any:
+    """botocore's bedrock-runtime ``Converse`` input shape, for ``botocore.validate.ParamValidator``. Loaded once
+    per process: a new botocore session re-reads the service model's JSON (~30 ms a time)."""
+    import botocore.session
+
+    return botocore.session.get_session().get_service_model("bedrock-runtime").operation_model("Converse").input_shape
+
 
 _ORIGINS_LIST = (list, collections.abc.Iterable, collections.abc.Sequence, collections.abc.Collection,
                  collections.abc.MutableSequence)

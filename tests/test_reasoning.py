@@ -427,9 +427,9 @@ def test_replayed_reasoning_validates_against_the_sdk_request_types(provider, bo
         for content in body["contents"]:  # google-genai models refuse unknown keys (extra='forbid')
             genai.Content.model_validate(content)
     else:
-        botocore_session = pytest.importorskip("botocore.session")
+        pytest.importorskip("botocore.session")
         from botocore.validate import ParamValidator
+        from sdk_types import converse_input_shape
 
-        shape = botocore_session.get_session().get_service_model("bedrock-runtime").operation_model("Converse").input_shape
-        report = ParamValidator().validate({"modelId": "m", **body}, shape)  # unknown keys are errors here
+        report = ParamValidator().validate({"modelId": "m", **body}, converse_input_shape())  # unknown keys are errors here
         assert not report.has_errors(), report.generate_report()
