@@ -29,12 +29,18 @@ def missing(*packages: str) -> bool:
 
 
 @functools.cache
-def converse_input_shape() -> Any:
-    """botocore's bedrock-runtime ``Converse`` input shape, for ``botocore.validate.ParamValidator``. Loaded once
-    per process: a new botocore session re-reads the service model's JSON (~30 ms a time)."""
+def botocore_session() -> Any:
+    """One botocore session per process: a new session re-reads the service models' JSON (~30 ms a time) that
+    this one's loader has cached."""
     import botocore.session
 
-    return botocore.session.get_session().get_service_model("bedrock-runtime").operation_model("Converse").input_shape
+    return botocore.session.get_session()
+
+
+@functools.cache
+def converse_input_shape() -> Any:
+    """botocore's bedrock-runtime ``Converse`` input shape, for ``botocore.validate.ParamValidator``."""
+    return botocore_session().get_service_model("bedrock-runtime").operation_model("Converse").input_shape
 
 
 _ORIGINS_LIST = (list, collections.abc.Iterable, collections.abc.Sequence, collections.abc.Collection,

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import httpx
 import pytest
 
-from sdk_types import check, converse_input_shape, missing
+from sdk_types import botocore_session, check, converse_input_shape, missing
 from toolchoice.providers.core import registry
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import Scenario, ToolChoice, Translation
@@ -418,10 +418,8 @@ BEDROCK_CASES = [(c, p, m) for (c, p, m) in _cases() if p == "bedrock"]
 def bedrock_stand_in():
     from servers import StandIn
 
-    import botocore.session
-
     with StandIn("bedrock") as server:
-        client = botocore.session.get_session().create_client(
+        client = botocore_session().create_client(
             "bedrock-runtime", region_name="us-east-1", endpoint_url=server.url, aws_access_key_id="AKIDTEST",
             aws_secret_access_key="test-secret")
         yield server, client
