@@ -54,7 +54,7 @@ def fuzz(examples: int) -> settings:
 @pytest.fixture(autouse=True, scope="module")
 def fewer_collector_passes():
     """Generating examples allocates millions of short-lived objects, and at CPython's default threshold
-    (a young-generation pass every 700 net allocations) the cyclic collector cost 10-15% of this module's CPU
+    (a young-generation pass every 700 net allocations) the cyclic collector cost 10-15% of this module's CPU.
     A larger young generation for this module only; the previous thresholds come back after it. Which
     objects are collected, and every check, are unchanged: only how often the collector runs."""
     before = gc.get_threshold()
