@@ -22,12 +22,18 @@ the 4.8 s CPU that collecting the suite takes in one process. The suite caches t
 (``__pycache__`` beside each source, git-ignored) from here on; modules loaded before this file are
 unaffected, and the environment of subprocesses is not changed (they read the cached ``.pyc`` files).
 bench/ does the same for its children (bench/README.md, "Bytecode cache").
+
+Ctrl-C: a shell without job control starts a background command (``pytest &``, a CI step run in the
+background) with SIGINT ignored, and an ignored signal stays ignored in every process started from it, so
+the real processes the Ctrl-C tests interrupt would never see their SIGINT and run to the end. The suite
+restores Python's own handler; the processes it starts then begin with the default, as from a terminal.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -55,7 +61,16 @@ def pytest_xdist_auto_num_workers(config: object) -> int:
 
 
 _made: list[Path] = []
+def _interruptible() -> None:
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        try:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        except ValueError:  # not the main thread: leave it
+            pass
+
+
 _one_ca_bundle()
+_interruptible()
 sys.dont_write_bytecode = False
 
 
