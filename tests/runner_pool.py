@@ -21,6 +21,7 @@ import json
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout  # the builtin TimeoutError from 3.11 on
 from typing import Any, Mapping
 
 LOOP = r"""
@@ -102,7 +103,8 @@ finally:  # what the process prints from here on (and a crash's traceback) goes 
 class RunnerPool:
     """``processes`` runner processes with environment ``env``; ``run`` splits jobs over them."""
 
-    def __init__(self, processes: int, env: Mapping[str, str], prelude: str = "") -> None:
+    def __init__(self, processes: int, env: Mapping[str, str], prelude: str = "", timeout: float = 300) -> None:
+        self.timeout = timeout  # seconds for one call of ``run``, as the one-shot runners had
         self.procs = [subprocess.Popen([sys.executable, "-c", prelude + LOOP], stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                        env=dict(env))
@@ -130,18 +132,33 @@ class RunnerPool:
         output = ""
         if not chunks:
             return results, output
-        with ThreadPoolExecutor(len(chunks)) as pool:
-            answers = pool.map(lambda c: (c[1], self._batch(c[0], [jobs[n] for n in c[1]])), chunks)
+        pool = ThreadPoolExecutor(len(chunks))
+        try:
+            answers = pool.map(lambda c: (c[1], self._batch(c[0], [jobs[n] for n in c[1]])), chunks,
+                               timeout=self.timeout)
             for chunk, answer in answers:
                 results.update(zip(chunk, answer["results"]))
                 output += answer["process_output"]
+        except FuturesTimeout:
+            self.kill()
+            raise AssertionError(f"the runners took more than {self.timeout} s") from None
+        finally:
+            pool.shutdown(wait=True)
         return results, output
+
+    def kill(self) -> None:
+        for proc in self.procs:
+            proc.kill()
 
     def close(self) -> str:
         """End the runners; returns what they printed at exit. Each must exit 0."""
         output = ""
         for proc in self.procs:
-            _, stderr = proc.communicate(timeout=60)
+            try:
+                _, stderr = proc.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                raise
             assert proc.returncode == 0, stderr[-3000:]
             output += stderr
         return output
