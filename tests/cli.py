@@ -11,7 +11,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Awaitable, Callable, Mapping, Sequence
+
+if TYPE_CHECKING:
+    import pytest
 
 
 def run_cli(args: Sequence[str], *, env: Mapping[str, str] | None = None, input: str | None = None,
@@ -40,3 +43,29 @@ def run_cli(args: Sequence[str], *, env: Mapping[str, str] | None = None, input:
         os.environ.clear()
         os.environ.update(saved_env)
     return subprocess.CompletedProcess(["toolchoice", *args], code, out.getvalue(), err.getvalue())
+
+
+def record_retry_waits(monkeypatch: "pytest.MonkeyPatch") -> list[float]:
+    """From here to the end of the test, every send the CLI makes in-process (send, compare --send,
+    probe, run: each builds ``runner.SendSettings`` at call time) sleeps between retries through a
+    recorder: the waits the runner asks for are appended to the returned list, in order, and none is
+    slept. Everything else stays real: the sockets, the servers counting requests, the read timeouts.
+    A test using this asserts on the list, so should the CLI ever stop reaching the seam, the list
+    stays empty and the test fails rather than silently sleeping."""
+    import asyncio
+    from dataclasses import dataclass
+
+    from toolchoice.providers.core import runner
+
+    waits: list[float] = []
+
+    async def recorded(seconds: float) -> None:
+        waits.append(seconds)
+        await asyncio.sleep(0)  # still a turn of the event loop, as a real sleep is
+
+    @dataclass(frozen=True)
+    class RecordedSleep(runner.SendSettings):
+        sleep: Callable[[float], Awaitable[None]] | None = recorded
+
+    monkeypatch.setattr(runner, "SendSettings", RecordedSleep)
+    return waits

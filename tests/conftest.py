@@ -14,12 +14,21 @@ httpx the same code path (``trust_env`` reads ``$SSL_CERT_FILE``, as transport.p
 fraction of the cost. Subprocesses inherit it. It replaces any ``$SSL_CERT_FILE``/``$SSL_CERT_DIR`` of the
 shell (this machine sets the system bundle, 140-odd CAs) for the session only; the TLS test in
 test_transport.py sets its own bundle.
+
+Bytecode: some machines (this one) set ``PYTHONDONTWRITEBYTECODE=1``. pytest then never caches its
+assert-rewritten test modules, and an editable install has no ``.pyc`` for toolchoice's own modules, so every
+run, in every worker, re-parses, rewrites and compiles ~60 test files and all of providers/ and cli/: 3.3 of
+the 4.8 s CPU that collecting the suite takes in one process. The suite caches them the usual way
+(``__pycache__`` beside each source, git-ignored) from here on; modules loaded before this file are
+unaffected, and the environment of subprocesses is not changed (they read the cached ``.pyc`` files).
+bench/ does the same for its children (bench/README.md, "Bytecode cache").
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
 
@@ -47,6 +56,7 @@ def pytest_xdist_auto_num_workers(config: object) -> int:
 
 _made: list[Path] = []
 _one_ca_bundle()
+sys.dont_write_bytecode = False
 
 
 def pytest_unconfigure(config: object) -> None:

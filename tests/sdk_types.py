@@ -10,6 +10,7 @@ loudly so that a checker gap can never pass silently.
 from __future__ import annotations
 
 import collections.abc
+import functools
 import typing
 from typing import Any
 
@@ -25,6 +26,22 @@ def missing(*packages: str) -> bool:
         return any(find_spec(name) is None for name in packages)
     except ModuleNotFoundError:  # a dotted name whose parent package is missing
         return True
+
+
+@functools.cache
+def botocore_session() -> Any:
+    """One botocore session per process: a new session re-reads the service models' JSON (~30 ms a time) that
+    this one's loader has cached."""
+    import botocore.session
+
+    return botocore.session.get_session()
+
+
+@functools.cache
+def converse_input_shape() -> Any:
+    """botocore's bedrock-runtime ``Converse`` input shape, for ``botocore.validate.ParamValidator``."""
+    return botocore_session().get_service_model("bedrock-runtime").operation_model("Converse").input_shape
+
 
 _ORIGINS_LIST = (list, collections.abc.Iterable, collections.abc.Sequence, collections.abc.Collection,
                  collections.abc.MutableSequence)

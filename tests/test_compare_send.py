@@ -15,7 +15,7 @@ from servers import StandIn, Step
 
 from toolchoice.providers.core.argdiff import argument_diff
 from toolchoice.providers.core.model import Reply, ToolCall
-from cli import run_cli
+from cli import record_retry_waits, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 CANARY = "sk-CANARY-compare-7d1b"
@@ -52,13 +52,19 @@ def env_with_keys() -> dict[str, str]:
 
 @pytest.fixture()
 def servers():
-    started = {p: StandIn(p, default=Step.reply(p, delay=0.6)).start() for p in PROVIDERS}
+    started = {p: StandIn(p, default=Step.reply(p)).start() for p in PROVIDERS}
     yield started
     for server in started.values():
         server.stop()
 
 
-def test_compare_send_runs_providers_concurrently_and_a_dead_one_sinks_nothing(tmp_path, servers):
+SLOW = 0.4  # seconds each server takes to answer in the concurrency test
+
+
+def test_compare_send_runs_providers_concurrently_and_a_dead_one_sinks_nothing(tmp_path, servers, monkeypatch):
+    for server in servers.values():
+        server.default = Step.reply(server.provider, delay=SLOW)
+    slept = record_retry_waits(monkeypatch)  # the dead provider's backoff: recorded, not slept
     urls = {p: s.base_url(p) for p, s in servers.items()} | {"groq": dead_url()}
     path = scenario_for(tmp_path, urls)
     env = env_with_keys()
@@ -72,12 +78,15 @@ def test_compare_send_runs_providers_concurrently_and_a_dead_one_sinks_nothing(t
     assert result.returncode == 1, result.stderr  # one provider failed
     data = json.loads(result.stdout)
     assert [p["provider"] for p in data["providers"]] == PROVIDERS + ["groq"]
-    # Five providers with 0.6 s each: serial would take about 5x one of them; concurrent about 1x.
+    # Five providers with 0.4 s each: serial would take about 5x one of them; concurrent about 1x.
+    assert data["wall_ms"] >= SLOW * 1000
     assert data["wall_ms"] / alone_ms < 1.6, (data["wall_ms"], alone_ms)
 
     by_id = {p["provider"]: p for p in data["providers"]}
     assert "groq" in by_id and by_id["groq"]["verdict"]["category"] == "error"
     assert "groq:" in by_id["groq"]["error"] and "connect" in by_id["groq"]["error"].lower()
+    assert [a["wait_s"] for a in by_id["groq"]["attempts"]] == [round(slept[0], 3), 0.0] and len(slept) == 1
+    assert by_id["groq"]["attempts"][0]["wait_source"] == "backoff" and 0.375 <= slept[0] <= 0.5
     for provider in PROVIDERS:
         entry = by_id[provider]
         assert entry["error"] is None, entry["error"]

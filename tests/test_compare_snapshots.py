@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from servers import CLI
+from cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAPSHOTS = ROOT / "tests" / "snapshots" / "compare"
@@ -19,9 +18,10 @@ CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 
 
 def compare_json(config: Path) -> tuple[int, str]:
+    """``toolchoice compare`` in this process (tests/cli.py run_cli: the console script's entry, exit code and
+    streams, without an interpreter start per scenario); test_render_snapshots runs the installed command."""
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
-    result = subprocess.run([*CLI, "compare", f"configs/{config.name}", "--providers", "all", "--format", "json"],
-                            capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    result = run_cli(["compare", f"configs/{config.name}", "--providers", "all", "--format", "json"], cwd=ROOT, env=env)
     assert result.stderr == ""
     return result.returncode, result.stdout
 

@@ -11,6 +11,13 @@ The fault server below goes beyond tests/servers.py: bodies that trickle in or s
 Content-Length that promises more than arrives, wrong content types and 20 MB bodies. Retry facts
 (which statuses are retried, retry-after-ms over Retry-After seconds or HTTP date, 0.5 s backoff
 doubling) are the official openai-python client's (``_base_client.py``), as transport.py says.
+
+Real time only where time is the point: read timeouts, a trickle bounded as a whole, and the server's
+retry-after-ms waits (test_429_with_retry_after_ms_forever_stops_after_the_retries compares the
+requests' arrival times: the command's real sleep between retries). Where the test is
+about which waits and how many attempts, the back-off between retries is recorded, not slept
+(``record_retry_waits`` in tests/cli.py), while the real server still counts the requests; the real
+back-off sleep is shown in test_hardening_round2.py (test_retry_after_zero_really_waits_between_attempts).
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from typing import Any
 import pytest
 
 from servers import DEFAULT_REPLY, error_body, fixture
-from cli import run_cli
+from cli import record_retry_waits, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 WEATHER = ROOT / "configs" / "weather.yaml"
@@ -89,7 +96,7 @@ class FaultServer:
         self.lock = threading.Lock()
         handler = type("Handler", (_FaultHandler,), {"owner": self})
         self.http = _Server(("127.0.0.1", 0), handler)
-        threading.Thread(target=self.http.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+        threading.Thread(target=self.http.serve_forever, kwargs={"poll_interval": 0.005}, daemon=True).start()
 
     def route(self, name: str, *steps: Fault, default: Fault | None = None) -> str:
         """Script ``name``; returns its base URL (OpenAI-style, ending in /v1)."""
@@ -219,37 +226,48 @@ def refusing_socket() -> socket.socket:
 # ---- transport faults --------------------------------------------------------------------------
 
 
-def test_refused_connection_is_retried_a_bounded_number_of_times():
+def asked(data: dict[str, Any], slept: list[float]) -> list[float]:
+    """The waits the output reports, which must be the waits the runner asked the sleep for."""
+    waits = [a["wait_s"] for a in data["attempts"]]
+    assert waits[:-1] == [round(s, 3) for s in slept] and waits[-1] == 0, (waits, slept)
+    return waits
+
+
+def test_refused_connection_is_retried_a_bounded_number_of_times(monkeypatch):
+    slept = record_retry_waits(monkeypatch)
     with refusing_socket() as sock:
         data, seconds, result = send(f"http://127.0.0.1:{sock.getsockname()[1]}/v1", "--retries", "2")
     assert result.returncode == 1
     one_clear_line(data, "openai", "transport_error: connection failed", "(after 3 attempts)")
     assert [a["status"] for a in data["attempts"]] == [None, None, None]
-    waits = [a["wait_s"] for a in data["attempts"]]
+    waits = asked(data, slept)
     assert 0.375 <= waits[0] <= 0.5 and 0.75 <= waits[1] <= 1.0 and waits[2] == 0  # backoff 0.5·2ⁿ − ≤25%
     assert seconds < 10
 
 
-def test_timeout_is_retried_then_one_line(server):
+def test_timeout_is_retried_then_one_line(server, monkeypatch):
+    slept = record_retry_waits(monkeypatch)
     url = server.route("slow", default=Fault(delay=3.0, body=OPENAI_REPLY))
     data, seconds, result = send(url, "--timeout", "0.3", "--retries", "1")
     assert result.returncode == 1
     one_clear_line(data, "openai", "read timeout", "(after 2 attempts)")
     assert server.count("slow") == 2
-    assert seconds < 3.0  # 2 × 0.3 s + one backoff, never the server's 3 s
+    assert 0.375 <= asked(data, slept)[0] <= 0.5  # one backoff between the two timeouts
+    assert seconds < 3.0  # 2 × 0.3 s (real read timeouts), never the server's 3 s
 
 
-def test_a_body_that_stalls_half_way_is_a_read_timeout(server):
+def test_a_body_that_stalls_half_way_is_a_read_timeout(server, monkeypatch):
+    slept = record_retry_waits(monkeypatch)
     url = server.route("stall", default=Fault(body=OPENAI_REPLY, stall=3.0))
     data, seconds, result = send(url, "--timeout", "0.3", "--retries", "1")
     assert result.returncode == 1
     one_clear_line(data, "openai", "read timeout")
-    assert server.count("stall") == 2
+    assert server.count("stall") == 2 and len(asked(data, slept)) == 2
     assert seconds < 3.0
 
 
 def test_a_body_trickling_in_under_the_timeout_still_arrives_whole(server):
-    url = server.route("trickle", default=Fault(body=OPENAI_REPLY, chunks=4, chunk_delay=0.1))
+    url = server.route("trickle", default=Fault(body=OPENAI_REPLY, chunks=4, chunk_delay=0.05))
     data, _, result = send(url, "--timeout", "0.5")
     assert result.returncode == 0, data["error"]
     assert [c["name"] for c in data["reply"]["tool_calls"]] == ["get_weather"]
@@ -257,35 +275,43 @@ def test_a_body_trickling_in_under_the_timeout_still_arrives_whole(server):
 
 
 def test_a_trickling_body_is_bounded_by_the_timeout(server):
-    url = server.route("drip", default=Fault(body=OPENAI_REPLY, chunks=12, chunk_delay=0.25))  # 3 s in all
-    data, seconds, result = send(url, "--timeout", "0.5", "--retries", "0")
+    # each piece 0.15 s apart, under the 0.3 s read timeout; 20 pieces take 3 s in all, the attempt as a
+    # whole may take connect + read timeout (0.6 s)
+    url = server.route("drip", default=Fault(body=OPENAI_REPLY, chunks=20, chunk_delay=0.15))
+    data, seconds, result = send(url, "--timeout", "0.3", "--retries", "0")
     assert seconds < 2.0, seconds
     assert result.returncode == 1
     one_clear_line(data, "openai", "timeout")
 
 
-def test_a_connection_dropped_every_time_is_retried_a_bounded_number_of_times(server):
+def test_a_connection_dropped_every_time_is_retried_a_bounded_number_of_times(server, monkeypatch):
+    slept = record_retry_waits(monkeypatch)
     url = server.route("drop", default=Fault(drop=True))
     data, _, result = send(url, "--retries", "2")
     assert result.returncode == 1
     one_clear_line(data, "openai", "transport_error: connection dropped", "(after 3 attempts)")
     assert server.count("drop") == 3
+    waits = asked(data, slept)
+    assert 0.375 <= waits[0] <= 0.5 and 0.75 <= waits[1] <= 1.0
 
 
-def test_a_body_shorter_than_its_content_length_is_retried_then_one_line(server):
+def test_a_body_shorter_than_its_content_length_is_retried_then_one_line(server, monkeypatch):
     # the status line and headers arrive, then the connection closes 100 bytes into a longer body
+    slept = record_retry_waits(monkeypatch)
     body = json.dumps(OPENAI_REPLY).encode()
     url = server.route("short", default=Fault(body=body[:100], declared_length=len(body)))
     data, _, result = send(url, "--retries", "1")
     assert result.returncode == 1
     one_clear_line(data, "openai", "transport_error", "(after 2 attempts)")
     assert server.count("short") == 2
+    assert 0.375 <= asked(data, slept)[0] <= 0.5
 
 
 # ---- rate limits and server errors ---------------------------------------------------------------
 
 
-def test_429_with_an_http_date_retry_after_is_waited_for(server):
+def test_429_with_an_http_date_retry_after_is_the_wait_asked_for(server, monkeypatch):
+    slept = record_retry_waits(monkeypatch)
     when = email.utils.formatdate(time.time() + 1, usegmt=True)
     url = server.route("date", err(429, "Rate limit reached", headers={"Retry-After": when}))
     data, _, result = send(url)
@@ -296,8 +322,7 @@ def test_429_with_an_http_date_retry_after_is_waited_for(server):
     # (0.5 s less up to 25% jitter) instead of retrying at once (issue 16, finding 11)
     assert (first["wait_source"] == "retry-after" and 0.0 < first["wait_s"] <= 1.0) or \
         (first["wait_source"] == "backoff" and 0.375 <= first["wait_s"] <= 0.5)
-    arrivals = server.arrivals["date"]
-    assert len(arrivals) == 2 and arrivals[1] - arrivals[0] >= first["wait_s"] - 0.05
+    assert len(server.arrivals["date"]) == 2 and [first["wait_s"]] == [round(s, 3) for s in slept]
 
 
 def test_429_with_retry_after_ms_forever_stops_after_the_retries(server):
@@ -306,6 +331,9 @@ def test_429_with_retry_after_ms_forever_stops_after_the_retries(server):
     assert result.returncode == 1
     assert server.count("limited") == 4
     assert [a["wait_source"] for a in data["attempts"]] == ["retry-after-ms"] * 3 + [None]
+    # slept for real (the command's own sleep, not a recorder): each retry arrives 20 ms or more after the last
+    arrivals = server.arrivals["limited"]
+    assert all(later - earlier >= 0.02 for earlier, later in zip(arrivals, arrivals[1:])), arrivals
     assert one_clear_line(data, "openai") == "openai: 429 rate_limit_error: Rate limit reached for requests"
 
 
@@ -409,13 +437,14 @@ def test_a_20_mb_html_error_page_is_retried_and_shown_as_one_short_line(server):
     assert len(result.stdout) < 20_000
 
 
-def test_pretty_output_shows_the_same_one_line(server):
+def test_pretty_output_shows_the_same_one_line(server, monkeypatch):
+    slept = record_retry_waits(monkeypatch)
     url = server.route("pretty", default=Fault(drop=True))
     result, _ = toolchoice("send", str(WEATHER), "-p", "openai", "--base-url", url, "--retries", "1")
     assert result.returncode == 1 and result.stderr == ""
     lines = [line for line in result.stdout.splitlines() if line.startswith("openai: transport_error")]
     assert len(lines) == 1 and "connection dropped" in lines[0] and "(after 2 attempts)" in lines[0], result.stdout
-    assert server.count("pretty") == 2
+    assert server.count("pretty") == 2 and len(slept) == 1 and 0.375 <= slept[0] <= 0.5
 
 
 def test_an_out_of_range_port_is_bad_input_with_a_clear_message():
@@ -444,7 +473,8 @@ FAULTY: dict[str, tuple[Fault, int, tuple[str, ...]]] = {
 DEAD = "llamacpp"  # connection refused
 
 
-def test_compare_send_keeps_every_healthy_result_whatever_the_others_do(server, tmp_path):
+def test_compare_send_keeps_every_healthy_result_whatever_the_others_do(server, tmp_path, monkeypatch):
+    slept = record_retry_waits(monkeypatch)
     urls: dict[str, str] = {}
     for pid in HEALTHY:
         urls[pid] = server.route(pid, default=ok(pid))
@@ -480,7 +510,15 @@ def test_compare_send_keeps_every_healthy_result_whatever_the_others_do(server, 
         one_clear_line(entry, pid, *words)
         assert server.count(pid) == requests, (pid, server.count(pid))
     one_clear_line(by_id[DEAD], DEAD, "connection failed", "(after 2 attempts)")
-    assert seconds < 15  # concurrent: the slowest fault (two 0.5 s timeouts plus a backoff), not the sum
+    # one backoff for each provider retried after no answer or a 502 without a server wait, the server's
+    # 10 ms for the 503: what each provider's attempts report is what was asked of the sleep
+    retried = {pid: by_id[pid]["attempts"][0] for pid in (*FAULTY, DEAD) if len(by_id[pid]["attempts"]) == 2}
+    assert sorted(retried) == ["deepseek", "fireworks", "groq", "llamacpp", "mistral", "vllm"]
+    assert sorted(a["wait_s"] for a in retried.values()) == sorted(round(s, 3) for s in slept)
+    assert retried["deepseek"]["wait_s"] == 0.01 and retried["deepseek"]["wait_source"] == "retry-after-ms"
+    assert all(0.375 <= a["wait_s"] <= 0.5 and a["wait_source"] == "backoff"
+               for pid, a in retried.items() if pid != "deepseek")
+    assert seconds < 15  # concurrent: the slowest fault (two 0.5 s timeouts), not the sum
     md, _ = toolchoice("compare", str(scenario), "--send", "-f", "markdown", "--retries", "0", "--timeout", "0.5")
     rows = [line for line in md.stdout.splitlines() if line.startswith("| `") or line.startswith("| ")]
     assert len([r for r in rows if any(r.startswith(f"| {pid} ") for pid in urls)]) == len(urls), md.stdout

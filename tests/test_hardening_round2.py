@@ -363,13 +363,23 @@ def test_retry_after_zero_or_past_backs_off_like_the_sdks():
 
 
 def test_retry_after_zero_really_waits_between_attempts():
-    steps = [Step.error("openai", 429, retry_after="0") for _ in range(3)]
-    with StandIn("openai", *steps, default=steps[0]) as server:
+    """The suite's one back-off slept for real (the other retry tests record the waits): the server sees
+    the retry no sooner than the backoff. How the waits go on (doubling) is then checked recorded."""
+    answer = Step.error("openai", 429, retry_after="0")
+    with StandIn("openai", default=answer) as server:
         response = send_blocking(openai_request(server.base_url()), provider="openai",
-                                  environ={"OPENAI_API_KEY": KEY}, policy=transport.RetryPolicy(retries=2))
+                                  environ={"OPENAI_API_KEY": KEY}, policy=transport.RetryPolicy(retries=1))
         arrivals = [r.at for r in server.requests]
-    assert len(arrivals) == 3 and response.status == 429
-    assert arrivals[1] - arrivals[0] >= 0.37 and arrivals[2] - arrivals[1] >= 0.74  # 0.5 and 1.0 less 25%
+    assert len(arrivals) == 2 and response.status == 429
+    assert response.attempts[0].wait_source == "backoff" and 0.375 <= response.attempts[0].wait <= 0.5
+    assert arrivals[1] - arrivals[0] >= 0.37  # 0.5 less up to 25%, waited for real
+    recorded: list[float] = []
+    with StandIn("openai", default=answer) as server:
+        response = send_blocking(openai_request(server.base_url()), provider="openai", sleep=recorded.append,
+                                  environ={"OPENAI_API_KEY": KEY}, policy=transport.RetryPolicy(retries=2))
+        assert len(server.requests) == 3 and response.status == 429
+    assert 0.375 <= recorded[0] <= 0.5 and 0.75 <= recorded[1] <= 1.0 and len(recorded) == 2  # 0.5 and 1.0 less 25%
+    assert [a.wait_source for a in response.attempts] == ["backoff", "backoff", None]
 
 
 def test_retries_are_bounded_alike():

@@ -1,7 +1,9 @@
 """Ctrl-C keeps what finished, and a --save folder holds one run (issue 16, findings 14 and 15).
 
 A real process is interrupted with a real SIGINT while it waits on stand-in servers (tests/servers.py)
-that answer slowly; what it printed and saved is read afterwards."""
+that answer slowly; what it printed and saved is read afterwards. The signal is sent once the process
+has shown it is where the test needs it (a sample saved, the next request arrived), not after a fixed
+time."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Callable
 
 from servers import CLI, StandIn, Step
 
@@ -27,9 +30,13 @@ def env(**extra: str) -> dict[str, str]:
     return out
 
 
-def interrupt_after(argv: list[str], seconds: float) -> subprocess.CompletedProcess[str]:
+def interrupt_when(argv: list[str], ready: Callable[[], bool]) -> subprocess.CompletedProcess[str]:
+    """Start ``argv``, send SIGINT as soon as ``ready()`` (checked every 20 ms, for at most 60 s)."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
-    time.sleep(seconds)
+    deadline = time.monotonic() + 60
+    while not ready() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert proc.poll() is None, "the command ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
@@ -37,9 +44,11 @@ def interrupt_after(argv: list[str], seconds: float) -> subprocess.CompletedProc
 
 def test_ctrl_c_during_send_repeat_prints_and_keeps_the_finished_samples(tmp_path):
     saved = tmp_path / "saved"
-    with StandIn("openai", default=Step.reply("openai", delay=0.4)) as server:
-        result = interrupt_after([*CLI, "send", str(WEATHER), "-p", "openai", "--base-url", server.base_url(),
-                                  "--repeat", "40", "--concurrency", "1", "--save", str(saved), "-f", "json"], 3.5)
+    with StandIn("openai", default=Step.reply("openai", delay=0.2)) as server:
+        # one at a time: the second request arrives once the first sample is saved, and waits 0.2 s
+        result = interrupt_when([*CLI, "send", str(WEATHER), "-p", "openai", "--base-url", server.base_url(),
+                                 "--repeat", "40", "--concurrency", "1", "--save", str(saved), "-f", "json"],
+                                lambda: (saved / "sample-001.reply.json").exists() and len(server.requests) >= 2)
     assert result.returncode == 130, result.stderr
     data = json.loads(result.stdout)
     done = data["partial"]["done"]
@@ -54,18 +63,22 @@ def test_ctrl_c_during_send_repeat_prints_and_keeps_the_finished_samples(tmp_pat
 
 def test_ctrl_c_during_compare_send_shows_the_providers_that_answered(tmp_path):
     scenario = tmp_path / "two.yaml"
+    saved = tmp_path / "saved"  # openai's saved reply says its sample is complete: then the signal
     with StandIn("openai", default=Step.reply("openai", delay=0.05)) as fast, \
             StandIn("anthropic", default=Step.reply("anthropic", delay=30)) as slow:
         scenario.write_text(WEATHER.read_text().split("providers:")[0] + "providers:\n"
                             f"  openai: {{model: m, base_url: \"{fast.base_url()}\"}}\n"
                             f"  anthropic: {{model: m, base_url: \"{slow.base_url('anthropic')}\"}}\n")
-        result = interrupt_after([*CLI, "compare", str(scenario), "--send", "-f", "json", "--retries", "0"], 3.0)
+        result = interrupt_when([*CLI, "compare", str(scenario), "--send", "-f", "json", "--retries", "0",
+                                 "--save", str(saved)],
+                                lambda: (saved / "openai" / "sample-001.reply.json").exists() and len(slow.requests) == 1)
     assert result.returncode == 130, result.stderr
     data = json.loads(result.stdout)
     assert data["partial"] is True
     by_id = {p["provider"]: p for p in data["providers"]}
     assert by_id["openai"]["reply"]["tool_calls"], by_id["openai"]
     assert "interrupted" in by_id["anthropic"]["error"]
+    assert not list((saved / "anthropic").iterdir())  # nothing of the interrupted provider was saved
 
 
 def test_a_reused_save_folder_holds_only_the_new_runs_samples(tmp_path):

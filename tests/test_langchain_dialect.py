@@ -5,6 +5,7 @@ tools, parallel_tool_calls unset/false/true) is rendered by toolchoice and compa
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,14 @@ def cases() -> list[Any]:
     return out
 
 
+@functools.cache
+def _base() -> Any:
+    """The scenario, read once for the 702 cases (each takes a copy with its own tools and settings)."""
+    return load_scenario(SCENARIO)
+
+
 def render(provider: str, model: str, case: dict[str, Any]):
-    base = load_scenario(SCENARIO)
+    base = _base()
     scenario = base._replace(tools=base.tools[:case["tools"]], parallel_tool_calls=case["parallel_tool_calls"])
     names = scenario.tool_names
     scenario = scenario._replace(tool_choice=parse_tool_choice(case["tool_choice"], names))

@@ -79,7 +79,7 @@ def http_server():
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
             except OSError:
-                time.sleep(0.2)
+                time.sleep(0.05)
         else:
             pytest.fail("the MCP test server did not start")
         yield f"http://127.0.0.1:{port}/mcp"
@@ -132,12 +132,17 @@ def run_bad(tmp_path: Path, source: dict) -> tuple[str, float]:
     return lines[0], elapsed
 
 
-def test_a_hanging_server_times_out_and_is_stopped(tmp_path):
+def test_a_hanging_server_times_out_and_is_stopped(tmp_path, monkeypatch):
+    # The SDK stops a stdio server by closing its stdin, waiting PROCESS_TERMINATION_TIMEOUT (2 s) for it
+    # to exit, then killing its process tree (mcp/client/stdio.py). This server ignores the closed stdin,
+    # so it is killed whatever that grace is: 0.2 s here, the same path without 1.8 s of waiting.
+    monkeypatch.setattr("mcp.client.stdio.PROCESS_TERMINATION_TIMEOUT", 0.2)
     pidfile = tmp_path / "pid"
-    line, elapsed = run_bad(tmp_path, {"mcp": server_command("hang", str(pidfile)), "timeout": 1})
+    # half a second: the hanging server writes its pid file as it starts (~30 ms), then never answers
+    line, elapsed = run_bad(tmp_path, {"mcp": server_command("hang", str(pidfile)), "timeout": 0.5})
     assert line.startswith("toolchoice: error: scenario.yaml:3: mcp: ") and \
-        "no tool listing within 1 s (the server hangs, or is slow to start)" in line, line
-    assert elapsed < 1 + 20, elapsed  # the deadline, the SDK's stop (stdin closed, 2 s, then the kill) and start-up
+        "no tool listing within 0.5 s (the server hangs, or is slow to start)" in line, line
+    assert elapsed < 0.5 + 20, elapsed  # the deadline, the SDK's stop (stdin closed, the grace, then the kill), start-up
     pid = int(pidfile.read_text())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # the server process is gone

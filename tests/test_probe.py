@@ -19,7 +19,7 @@ from toolchoice.providers.core.overlay import load_overlay
 from toolchoice.providers.core.probe import (apply_overlay, classify, overlay_document, probe_scenario,
                                         question_translation, questions_for)
 
-from cli import run_cli
+from cli import record_retry_waits, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -176,7 +176,8 @@ class Scripted(StandIn):
         return Step.reply("openai", "openai-chat-single-strict")  # always calls the same tool
 
 
-def test_probe_classifies_a_scripted_endpoint_and_saves_an_overlay(tmp_path):
+def test_probe_classifies_a_scripted_endpoint_and_saves_an_overlay(tmp_path, monkeypatch):
+    slept = record_retry_waits(monkeypatch)  # the 500s are retried: the backoff is recorded, not slept
     scenario = tmp_path / "s.yaml"
     scenario.write_text("tools:\n  - {name: get_weather, parameters: {type: object, properties: {city: {type: string},"
                         " state: {type: string}}}}\n  - {name: other, parameters: {type: object}}\n"
@@ -202,6 +203,14 @@ def test_probe_classifies_a_scripted_endpoint_and_saves_an_overlay(tmp_path):
     assert results["history"] == "ignored" and results["unset"] == "honored"
     required = next(q for q in data["questions"] if q["feature"] == "required")
     assert "openai: 500" in required["evidence"]
+    # only the requests sending "required" got 500s (the required question and named_emulated, which sends
+    # required with the one named tool): two samples each, each retried twice (the default --retries 2),
+    # backing off 0.5·2ⁿ less up to 25%
+    asked = [r for r in server.requests if r.json.get("tool_choice") == "required"]
+    assert results["named_emulated"] == "rejected"
+    assert len(asked) == 2 * 2 * 3 and len(slept) == 2 * 2 * 2
+    first, second = sorted(slept)[:4], sorted(slept)[4:]
+    assert all(0.375 <= w <= 0.5 for w in first) and all(0.75 <= w <= 1.0 for w in second)
     saved = json.loads(overlay.read_text())
     assert saved["features"]["required"]["result"] == "rejected"
     assert saved["endpoint"] == f"{base_url}/chat/completions"

@@ -12,9 +12,8 @@ byte-for-byte, in the position the API wants it.
 
 from __future__ import annotations
 
+import functools
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,8 @@ from toolchoice.providers.core.model import Message, ProviderError, Reply, Reaso
 from toolchoice.providers.core.model_rules import RULES, resolve
 from toolchoice.providers.core.reply import read_reply
 from toolchoice.providers.core.verdict import REQUEST_ERROR, verdict
+
+from cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "responses" / "reasoning"
@@ -366,9 +367,7 @@ def test_rules_follow_the_anthropic_table():
 
 
 def test_providers_model_prints_the_rules(tmp_path):
-    exe = Path(sys.executable).parent / "toolchoice"
-    result = subprocess.run([str(exe), "providers", "--model", "gemini-3-pro-preview", "--format", "json"],
-                            capture_output=True, text=True, cwd=ROOT, timeout=60)
+    result = run_cli(["providers", "--model", "gemini-3-pro-preview", "--format", "json"], cwd=ROOT)
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     gemini = next(d for d in data if d["provider"] == "gemini")
@@ -413,23 +412,31 @@ def _replayed_bodies():
         yield provider, replay(provider, recorded(name), settings)[1].request.body
 
 
+@functools.cache
+def _adapter(params: Any) -> Any:
+    """pydantic's validator for an SDK's request TypedDict, built once (~0.1 s for the Responses type)."""
+    import pydantic
+
+    return pydantic.TypeAdapter(params)
+
+
 @pytest.mark.parametrize("provider, body", list(_replayed_bodies()), ids=lambda v: v if isinstance(v, str) else "")
 def test_replayed_reasoning_validates_against_the_sdk_request_types(provider, body):
     pydantic = pytest.importorskip("pydantic")
     if provider == "anthropic":
         types = pytest.importorskip("anthropic.types.message_create_params")
-        pydantic.TypeAdapter(types.MessageCreateParamsNonStreaming).validate_python(body)
+        _adapter(types.MessageCreateParamsNonStreaming).validate_python(body)
     elif provider == "openai-responses":
         types = pytest.importorskip("openai.types.responses.response_create_params")
-        pydantic.TypeAdapter(types.ResponseCreateParamsNonStreaming).validate_python(body)
+        _adapter(types.ResponseCreateParamsNonStreaming).validate_python(body)
     elif provider == "gemini":
         genai = pytest.importorskip("google.genai.types")
         for content in body["contents"]:  # google-genai models refuse unknown keys (extra='forbid')
             genai.Content.model_validate(content)
     else:
-        botocore_session = pytest.importorskip("botocore.session")
+        pytest.importorskip("botocore.session")
         from botocore.validate import ParamValidator
+        from sdk_types import converse_input_shape
 
-        shape = botocore_session.get_session().get_service_model("bedrock-runtime").operation_model("Converse").input_shape
-        report = ParamValidator().validate({"modelId": "m", **body}, shape)  # unknown keys are errors here
+        report = ParamValidator().validate({"modelId": "m", **body}, converse_input_shape())  # unknown keys are errors here
         assert not report.has_errors(), report.generate_report()

@@ -13,20 +13,33 @@ from pathlib import Path
 
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 
+from cli import run_cli
+
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = ROOT / "configs"
 CANARY = "sk-CANARY-snapshot-7d0c-do-not-write"
 KEY_VARS = sorted({env for cap in CAPABILITIES.values() for env in cap.key_env})
 
 
-def toolchoice(*args: str, cwd: Path, home: Path | None = None) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
-    assert exe
+def _env(home: Path | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "TOOLCHOICE_DEBUG"}
     env.update({name: CANARY for name in KEY_VARS})  # a key in the environment must never reach a snapshot
     if home is not None:
         env["HOME"] = str(home)
-    return subprocess.run([exe, *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=180)
+    return env
+
+
+def toolchoice(*args: str, cwd: Path, home: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The installed command in a real process."""
+    exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
+    assert exe
+    return subprocess.run([exe, *args], capture_output=True, text=True, cwd=cwd, env=_env(home), timeout=180)
+
+
+def toolchoice_in_process(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The same command through tests/cli.py run_cli (the console script's entry, exit code and streams) without
+    an interpreter start: the drift and usage-error cases. The round trip runs the installed command."""
+    return run_cli(list(args), cwd=cwd, env=_env(None))
 
 
 def project(tmp_path: Path, name: str) -> Path:
@@ -75,13 +88,13 @@ def test_update_then_check_round_trips_on_another_machine(tmp_path):
 
 def test_drift_missing_and_extra_exit_5_with_a_diff_per_provider(tmp_path):
     here = project(tmp_path, "p")
-    assert toolchoice("render", "weather.yaml", "-p", "all", "--snapshot", "snaps", "--update", cwd=here).returncode == 0
+    assert toolchoice_in_process("render", "weather.yaml", "-p", "all", "--snapshot", "snaps", "--update", cwd=here).returncode == 0
     scenario = (here / "weather.yaml").read_text(encoding="utf-8")
     (here / "weather.yaml").write_text(scenario.replace("tool_choice: auto", "tool_choice: required"), encoding="utf-8")
     (here / "snaps" / "weather" / "cohere.json").unlink()
     (here / "snaps" / "weather" / "retired-provider.json").write_text("{}\n", encoding="utf-8")
 
-    result = toolchoice("render", "weather.yaml", "-p", "all", "--snapshot", "snaps", cwd=here)
+    result = toolchoice_in_process("render", "weather.yaml", "-p", "all", "--snapshot", "snaps", cwd=here)
     assert result.returncode == 5, result.stdout + result.stderr
     out = result.stdout
     assert "--- weather/cohere.json: missing (render produces it; run with --update to write it)" in out
@@ -91,22 +104,22 @@ def test_drift_missing_and_extra_exit_5_with_a_diff_per_provider(tmp_path):
     assert out.rstrip().endswith("(toolchoice render ... --snapshot snaps --update accepts them)")
     assert out.count(": changed\n") == len(PROVIDER_IDS) - 1  # every provider but the missing one
 
-    accepted = toolchoice("render", "weather.yaml", "-p", "all", "--snapshot", "snaps", "--update", cwd=here)
+    accepted = toolchoice_in_process("render", "weather.yaml", "-p", "all", "--snapshot", "snaps", "--update", cwd=here)
     assert accepted.stdout == (f"snaps: {len(PROVIDER_IDS)} snapshot files; wrote 1 new, updated "
                                f"{len(PROVIDER_IDS) - 1}, removed 1\n")
-    assert toolchoice("render", "weather.yaml", "-p", "all", "--snapshot", "snaps", cwd=here).returncode == 0
+    assert toolchoice_in_process("render", "weather.yaml", "-p", "all", "--snapshot", "snaps", cwd=here).returncode == 0
 
 
 def test_snapshot_usage_errors_are_one_line(tmp_path):
     here = project(tmp_path, "u")
-    several = toolchoice("render", "weather.yaml", "allowed-subset.yaml", "-p", "openai", "-f", "json", cwd=here)
+    several = toolchoice_in_process("render", "weather.yaml", "allowed-subset.yaml", "-p", "openai", "-f", "json", cwd=here)
     assert several.returncode == 0 and several.stderr == ""  # several scenarios per call (issue 14)
     assert [d["scenario"] for d in json.loads(several.stdout)] == ["weather.yaml", "allowed-subset.yaml"]
-    update = toolchoice("render", "weather.yaml", "--update", cwd=here)
+    update = toolchoice_in_process("render", "weather.yaml", "--update", cwd=here)
     assert (update.returncode, update.stderr) == (2, "toolchoice: error: --update goes with --snapshot DIR\n")
     (here / "sub").mkdir()
     shutil.copy(here / "weather.yaml", here / "sub" / "weather.yaml")
-    same = toolchoice("render", "weather.yaml", "sub/weather.yaml", "--snapshot", "s", "--update", cwd=here)
+    same = toolchoice_in_process("render", "weather.yaml", "sub/weather.yaml", "--snapshot", "s", "--update", cwd=here)
     assert same.returncode == 2
     assert same.stderr == ("toolchoice: error: sub/weather.yaml and weather.yaml would share the snapshot folder "
                            "'weather' (give the scenario files different names)\n")

@@ -180,7 +180,7 @@ def test_concurrency_k_puts_k_requests_on_a_real_server_at_once(key):
         daemon_threads = True
 
     server = Server(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
     try:
         scenario = load_scenario_text(SCENARIO, "scenario.yaml")
         from toolchoice.providers import RenderOptions

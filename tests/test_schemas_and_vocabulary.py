@@ -3,9 +3,11 @@ shipped in the package: every scenario validates, every --format json document v
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -81,19 +83,36 @@ def test_every_command_has_help_for_every_option():
 # ---- schemas ----------------------------------------------------------------------------------
 
 
-def schema(name: str) -> dict:
+@functools.cache
+def _schema_text(name: str) -> str:
+    """``toolchoice schema NAME``, run and its document checked against the 2020-12 meta-schema once per name."""
     result = run_cli(["schema", name])
     assert result.returncode == 0, result.stderr
-    document = json.loads(result.stdout)
-    jsonschema.Draft202012Validator.check_schema(document)
-    return document
+    jsonschema.Draft202012Validator.check_schema(json.loads(result.stdout))
+    return result.stdout
+
+
+def schema(name: str) -> dict:
+    return json.loads(_schema_text(name))
+
+
+@functools.cache
+def _validator(name: str) -> Any:
+    document = schema(name)
+    return jsonschema.validators.validator_for(document)(document)  # what jsonschema.validate builds for it
+
+
+def validate(instance: object, name: str) -> None:
+    """``jsonschema.validate(instance, schema(name))`` with the validator built once per schema: raises
+    ``ValidationError`` if the instance does not conform."""
+    _validator(name).validate(instance)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[c.stem for c in CONFIGS])
 def test_every_shipped_scenario_validates_against_the_scenario_schema(config):
     import yaml
 
-    jsonschema.validate(yaml.safe_load(config.read_text()), schema("scenario"))
+    validate(yaml.safe_load(config.read_text()), "scenario")
 
 
 def test_the_schema_file_is_shipped_in_the_package_and_the_starter_names_it(tmp_path):
@@ -105,7 +124,7 @@ def test_the_schema_file_is_shipped_in_the_package_and_the_starter_names_it(tmp_
     assert f"# yaml-language-server: $schema={path}" in text
     import yaml
 
-    jsonschema.validate(yaml.safe_load(text), schema("scenario"))
+    validate(yaml.safe_load(text), "scenario")
     compared = run_cli(["compare", str(out), "-f", "json"])
     assert compared.returncode == 0, compared.stderr
     assert run_cli(["init", str(out)]).returncode == 2  # never overwrites without --force
@@ -119,13 +138,12 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def test_render_json_validates():
-    s = schema("render")
     for config in CONFIGS:
         for args in (["-p", "openai"], ["-p", "all"]):
             result = run_cli(["render", str(config), *args, "-f", "json"], env=env())
-            jsonschema.validate(json.loads(result.stdout), s)
+            validate(json.loads(result.stdout), "render")
     many = run_cli(["render", *map(str, CONFIGS), "-p", "anthropic", "-f", "json"], env=env())
-    jsonschema.validate(json.loads(many.stdout), s)
+    validate(json.loads(many.stdout), "render")
 
 
 def served(tmp_path: Path, commands: list[list[str]]) -> list:
@@ -139,23 +157,21 @@ def served(tmp_path: Path, commands: list[list[str]]) -> list:
 
 
 def test_compare_json_validates_dry_and_sent(tmp_path):
-    s = schema("compare")
     for config in CONFIGS:
-        jsonschema.validate(json.loads(run_cli(["compare", str(config), "-p", "all", "-f", "json"], env=env()).stdout), s)
+        validate(json.loads(run_cli(["compare", str(config), "-p", "all", "-f", "json"], env=env()).stdout), "compare")
     for result in served(tmp_path, [["compare", "-p", "openai,anthropic", "--send"],
                                     ["compare", "-p", "openai,anthropic", "--send", "-n", "2"]]):
-        jsonschema.validate(json.loads(result.stdout), s)
+        validate(json.loads(result.stdout), "compare")
 
 
 def test_send_json_validates_for_one_sample_several_and_a_refusal(tmp_path):
-    s = schema("send")
     for result in served(tmp_path, [["send", "-p", "openai"], ["send", "-p", "openai", "-n", "3"]]):
         assert result.returncode == 0, result.stderr
-        jsonschema.validate(json.loads(result.stdout), s)
+        validate(json.loads(result.stdout), "send")
     refused = run_cli(["send", str(ROOT / "configs/think-forced.yaml"), "-p", "anthropic", "-f", "json"],
                       env=env(ANTHROPIC_API_KEY="x"))
     assert refused.returncode == 3
-    jsonschema.validate(json.loads(refused.stdout), s)
+    validate(json.loads(refused.stdout), "send")
 
 
 @pytest.mark.parametrize("transcript", ["planner-loop-gemma-270m", "planner-loop-gemma-270m-x5"])
@@ -164,7 +180,7 @@ def test_run_json_validates_for_one_loop_and_several(transcript: str):
     result = run_cli(["run", str(ROOT / "configs/planner-loop.yaml"), "-p", "openai", "--model", "gemma-3-270m",
                       "--replay", str(ROOT / "tests/data/loops" / transcript), "-f", "json"])
     data = json.loads(result.stdout)
-    jsonschema.validate(data, schema("run"))
+    validate(data, "run")
     assert data["replay"] is True and data["runs"][0]["loops"][0]["steps"]
 
 

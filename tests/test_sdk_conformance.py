@@ -27,7 +27,7 @@ from typing import Any, Callable
 import httpx
 import pytest
 
-from sdk_types import check, missing
+from sdk_types import botocore_session, check, converse_input_shape, missing
 from toolchoice.providers.core import registry
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import Scenario, ToolChoice, Translation
@@ -149,11 +149,9 @@ def _gemini(body: dict[str, Any]) -> list[str]:
 
 
 def _bedrock(body: dict[str, Any], model: str) -> list[str]:
-    import botocore.session
     from botocore.validate import ParamValidator
 
-    shape = botocore.session.get_session().get_service_model("bedrock-runtime").operation_model("Converse").input_shape
-    report = ParamValidator().validate({"modelId": model, **body}, shape)
+    report = ParamValidator().validate({"modelId": model, **body}, converse_input_shape())
     return [line for line in report.generate_report().splitlines() if line.strip() and "Invalid" not in line[:8]] \
         if report.has_errors() else []
 
@@ -334,6 +332,38 @@ GEMINI_API_VERSION = "v1beta"
 WIRE_CASES = [(c, p, m) for (c, p, m) in _cases() if p in ("openai", "openai-responses", "anthropic", "gemini")]
 
 
+_CLIENTS: dict[str, tuple[_Capture, Any]] = {}
+
+
+def _official_client(provider: str) -> tuple[_Capture, Any]:
+    """The SDK's client for ``provider`` over a capturing transport, built once per module (a google-genai client
+    alone builds two httpx clients, ~10 ms), its capture emptied for each call."""
+    if provider not in _CLIENTS:
+        if provider in ("openai", "openai-responses"):
+            import openai
+
+            capture = _Capture(_CHAT_REPLY if provider == "openai" else _RESPONSES_REPLY)
+            client: Any = openai.OpenAI(api_key="sk-test", base_url="http://127.0.0.1:9/v1",
+                                        http_client=capture.client())
+        elif provider == "anthropic":
+            import anthropic
+            import httpx2
+
+            capture = _Capture(_ANTHROPIC_REPLY, httpx2)
+            client = anthropic.Anthropic(api_key="sk-test", base_url="http://127.0.0.1:9", http_client=capture.client())
+        else:
+            from google import genai
+            from google.genai import types
+
+            capture = _Capture(_GEMINI_REPLY)
+            client = genai.Client(api_key="test-key", http_options=types.HttpOptions(
+                base_url="http://127.0.0.1:9/", api_version=GEMINI_API_VERSION, httpx_client=capture.client()))
+        _CLIENTS[provider] = (capture, client)
+    capture, client = _CLIENTS[provider]
+    capture.requests.clear()
+    return capture, client
+
+
 @pytest.mark.parametrize("config, provider, mode", WIRE_CASES, ids=["-".join(c) for c in WIRE_CASES])
 def test_the_official_client_sends_the_same_path_and_body(config: str, provider: str, mode: str):
     translation = _render(config, provider, mode)
@@ -341,40 +371,23 @@ def test_the_official_client_sends_the_same_path_and_body(config: str, provider:
         pytest.skip("nothing to send")
     body = translation.request.body
     url = httpx.URL(translation.request.url)
+    capture, client = _official_client(provider)
     if provider == "openai":
-        import openai
-
-        capture = _Capture(_CHAT_REPLY)
-        client = openai.OpenAI(api_key="sk-test", base_url="http://127.0.0.1:9/v1",
-                               http_client=capture.client())
         client.chat.completions.create(**body)
     elif provider == "openai-responses":
-        import openai
-
-        capture = _Capture(_RESPONSES_REPLY)
-        client = openai.OpenAI(api_key="sk-test", base_url="http://127.0.0.1:9/v1",
-                               http_client=capture.client())
         client.responses.create(**body)
     elif provider == "anthropic":
-        import anthropic
-        import httpx2
-
-        capture = _Capture(_ANTHROPIC_REPLY, httpx2)
-        client = anthropic.Anthropic(api_key="sk-test", base_url="http://127.0.0.1:9", http_client=capture.client())
         client.messages.create(**body)
     else:
-        from google import genai
         from google.genai import types
 
-        capture = _Capture(_GEMINI_REPLY)
-        client = genai.Client(api_key="test-key", http_options=types.HttpOptions(
-            base_url="http://127.0.0.1:9/", api_version=GEMINI_API_VERSION, httpx_client=capture.client()))
         config_fields = {"tools": body.get("tools"), "tool_config": body.get("toolConfig"),
                          "system_instruction": body.get("systemInstruction")}
         config_fields.update({k: v for k, v in (body.get("generationConfig") or {}).items()})
         model = url.path.split("/models/")[1].split(":")[0]
         client.models.generate_content(model=model, contents=body["contents"], config=types.GenerateContentConfig(
             **{k: v for k, v in config_fields.items() if v is not None}))
+    assert len(capture.requests) == 1
     sent = capture.requests[-1]
     assert sent.url.path == url.path
     if provider == "gemini":
@@ -405,10 +418,8 @@ BEDROCK_CASES = [(c, p, m) for (c, p, m) in _cases() if p == "bedrock"]
 def bedrock_stand_in():
     from servers import StandIn
 
-    import botocore.session
-
     with StandIn("bedrock") as server:
-        client = botocore.session.get_session().create_client(
+        client = botocore_session().create_client(
             "bedrock-runtime", region_name="us-east-1", endpoint_url=server.url, aws_access_key_id="AKIDTEST",
             aws_secret_access_key="test-secret")
         yield server, client

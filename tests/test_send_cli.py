@@ -22,7 +22,7 @@ from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import wire_json
 
 from servers import DEFAULT_REPLY, StandIn, Step, fixture
-from cli import run_cli
+from cli import record_retry_waits, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 WEATHER_YAML = ROOT / "configs" / "weather.yaml"
@@ -287,7 +287,11 @@ def test_malformed_json_in_a_200_is_an_error_not_a_crash(tmp_path):
 # ---- retries -------------------------------------------------------------------------------
 
 
-def test_retries_honour_retry_after_ms_and_retry_after_seconds(tmp_path):
+def test_retries_honour_retry_after_ms_and_retry_after_seconds(tmp_path, monkeypatch):
+    """The waits asked for are recorded, not slept (a server's wait really waited for: test_transport.py's
+    test_retry_after_ms_is_waited_for_real, and through the command test_hardening_faults.py's
+    test_429_with_retry_after_ms_forever_stops_after_the_retries)."""
+    slept = record_retry_waits(monkeypatch)
     with StandIn("openai") as server:
         server.script(Step.error("openai", 429, "Rate limit reached", retry_after_ms="100"),
                       Step.error("openai", 503, "Service unavailable", retry_after="1"))
@@ -296,17 +300,19 @@ def test_retries_honour_retry_after_ms_and_retry_after_seconds(tmp_path):
     assert result.returncode == 0, result.stderr
     assert [(a["status"], a["wait_s"], a["wait_source"]) for a in data["attempts"]] == [
         (429, 0.1, "retry-after-ms"), (503, 1.0, "retry-after"), (200, 0.0, None)]
-    assert second.at - first.at >= 0.1 and third.at - second.at >= 1.0
+    assert slept == [0.1, 1.0]
     assert first.raw == second.raw == third.raw  # the same bytes every time
 
 
-def test_retries_are_bounded_and_back_off_exponentially(tmp_path):
+def test_retries_are_bounded_and_back_off_exponentially(tmp_path, monkeypatch):
+    slept = record_retry_waits(monkeypatch)
     with StandIn("openai", default=Step.error("openai", 503, "overloaded")) as server:
         result, data = send_json(server, scenario_file(tmp_path), "--retries", "2")
         assert len(server.requests) == 3
     assert result.returncode == 1
     waits = [a["wait_s"] for a in data["attempts"]]
     assert 0.375 <= waits[0] <= 0.5 and 0.75 <= waits[1] <= 1.0 and waits[2] == 0.0  # 0.5·2ⁿ less ≤25% jitter
+    assert waits[:2] == [round(s, 3) for s in slept] and len(slept) == 2  # what was asked of the sleep
     assert data["error"] == "openai: 503 server_error: overloaded"
 
 
@@ -318,13 +324,16 @@ def test_anthropic_529_is_retried(tmp_path):
     assert data["verdict"]["category"] != "error"
 
 
-def test_a_dropped_connection_is_retried(tmp_path):
+def test_a_dropped_connection_is_retried(tmp_path, monkeypatch):
+    slept = record_retry_waits(monkeypatch)
     with StandIn("openai") as server:
         server.script(Step.dropped())
         result, data = send_json(server, scenario_file(tmp_path, "tool_choice: get_weather\n"))
     assert result.returncode == 0
     assert data["attempts"][0]["status"] is None
     assert data["attempts"][0]["error"].startswith("connection dropped")
+    assert len(server.requests) == 2 and [data["attempts"][0]["wait_s"]] == [round(s, 3) for s in slept]
+    assert data["attempts"][0]["wait_source"] == "backoff" and 0.375 <= slept[0] <= 0.5
 
 
 def test_connection_refused_is_a_network_error(tmp_path):

@@ -144,9 +144,9 @@ def test_a_stream_that_stalls_stops_at_the_idle_limit_and_keeps_what_came():
 
 def test_the_whole_stream_is_bounded_by_its_deadline():
     data = interleaved_openai()
-    pieces = paced(data, 20, 0.2)  # a trickle: each pause is under the idle limit
+    pieces = paced(data, 20, 0.1)  # a trickle of 6 s: each pause is far under the idle limit
     with StreamServer(Script(pieces)) as server:
-        result, took = run(server, "openai", deadline=1.0, idle=5.0)
+        result, took = run(server, "openai", deadline=0.5, idle=5.0)
     assert took < 2.5
     assert [f.code for f in result.findings][:1] == ["stream.deadline"]
     assert result.raw and result.raw == data[:len(result.raw)]

@@ -19,6 +19,8 @@ from toolchoice.providers.core.model import RenderOptions
 from toolchoice.providers.core.registry import translate
 from toolchoice.providers.core.scenario import load_scenario
 
+from cli import run_cli
+
 DATA = Path(__file__).resolve().parent / "data"
 TOOLS = DATA / "tools"
 SCHEMAS = DATA / "schemas"
@@ -184,7 +186,10 @@ def bad(tmp_path: Path, files: dict[str, str], tools_yaml: str) -> subprocess.Co
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     (tmp_path / "s.yaml").write_text(f"tools:\n{tools_yaml}messages:\n  - {{role: user, content: hi}}\n", encoding="utf-8")
-    return toolchoice("render", "s.yaml", "-p", "openai", "-f", "json", cwd=tmp_path)
+    # in-process (tests/cli.py: the console script's entry, exit code and streams); the installed command in a real
+    # process is test_tools_command_prints_neutral_yaml_that_imports_again's
+    env = {k: v for k, v in os.environ.items() if k != "TOOLCHOICE_DEBUG"}
+    return run_cli(["render", "s.yaml", "-p", "openai", "-f", "json"], cwd=tmp_path, env=env)
 
 
 def one_line(result: subprocess.CompletedProcess[str]) -> str:

@@ -403,7 +403,8 @@ def tls_server(tmp_path_factory):
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     server.socket = context.wrap_socket(server.socket, server_side=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # polled every 20 ms (the default 0.5 s is what shutdown() waits at the end)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
     yield f"https://127.0.0.1:{server.server_address[1]}/v1", cert
     server.shutdown()
     server.server_close()

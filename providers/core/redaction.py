@@ -91,6 +91,8 @@ class Redactor:
                        key=lambda span: (span[0], -span[1]))  # the longest match at a place names it
         if not spans:
             return text
+        if "\\" in text:  # a span must not split an escape: a lone "\\" left behind would break JSON text
+            spans = sorted((*_whole_escapes(text, start, end), name) for start, end, name in spans)
         merged: list[list[Any]] = []
         for start, end, name in spans:
             if merged and start <= merged[-1][1]:
@@ -148,6 +150,48 @@ def _search_plan(secrets: _Forms) -> tuple[_Forms, _Forms, frozenset[str], froze
     # \u-escaped spellings can only be in a text that holds "\u": most texts skip them (and their needles)
     plain_forms = tuple((form, name) for form, name in forms if not form.startswith("\\u"))
     return forms, plain_forms, frozenset(_needles(forms)), frozenset(_needles(plain_forms))
+
+
+def _escape_starts(text: str, at: int) -> bool:
+    """Whether the backslash at ``at`` begins an escape (an odd run of backslashes ends there)."""
+    run = 0
+    while at - run >= 0 and text[at - run] == "\\":
+        run += 1
+    return run % 2 == 1
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _unicode_escape_at(text: str, at: int) -> bool:
+    """Whether ``text[at:at + 6]`` is a ``\\uXXXX`` escape."""
+    return (text.startswith("\\u", at) and _escape_starts(text, at) and len(text) >= at + 6
+            and all(c in _HEX for c in text[at + 2:at + 6]))
+
+
+def _whole_escapes(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` widened so that it holds any escape sequence (``\\n``, ``\\\\``, ``\\uXXXX``) it cuts
+    into. A key's JSON-escaped spelling can match from the letter of an escape just before it (``\\n``
+    followed by a key starting with ``n``): replacing from there would leave the backslash to escape the
+    placeholder's first character."""
+    for back in range(1, 6):  # start inside an escape that began ``back`` characters before it
+        at = start - back
+        if at < 0:
+            break
+        if text[at] == "\\" and _escape_starts(text, at) and (back == 1 or _unicode_escape_at(text, at)):
+            start = at
+            break
+    for back in range(1, 6):  # end inside an escape that began ``back`` characters before it
+        at = end - back
+        if at < start:
+            break
+        if text[at] == "\\" and _escape_starts(text, at):
+            if _unicode_escape_at(text, at):
+                end = max(end, at + 6)
+            elif back == 1:
+                end = min(len(text), end + 1)
+            break
+    return start, end
 
 
 def _needles(forms: Iterable[tuple[str, str]]) -> set[str]:
