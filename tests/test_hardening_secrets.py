@@ -366,8 +366,8 @@ def matrix(tmp_path_factory: pytest.TempPathFactory, pool: RunnerPool) -> Iterat
             # probe: every question against a server that alternates success, 401, 500 and HTML
             for fmt in SEND_FORMATS:
                 jobs[f"probe/{pid}/{fmt}"] = {"argv": [
-                    "probe", str(relay), "-p", pid, "--base-url", server.base(pid, "mixed"), "--repeat", "1", "--retries", "0",
-                    "-f", fmt, "--save", str(root / "probe" / f"{pid}-{fmt}.json")]}
+                    "probe", str(relay), "-p", pid, "--base-url", server.base(pid, "mixed"), "--repeat", "1",
+                    "--retries", "0", "-f", fmt, "--save", str(root / "probe" / f"{pid}-{fmt}.json")]}
         # parse: a clean recorded body judged against scenarios whose headers and key names are secrets
         for pid in PROVIDER_IDS:
             body = root / f"{pid}-reply.json"
