@@ -4,7 +4,8 @@ so a dry run that would send "because it could" is caught too.
 
 The runner replaces ``socket.socket`` (construction, connect, connect_ex), ``socket.create_connection``,
 ``socket.getaddrinfo`` and ``socket.socketpair`` with functions that record the attempt and raise, then
-runs the real `toolchoice` click command in-process once per job (one cold start for ~1500 jobs).
+runs the real `toolchoice` click command in-process once per job, in two runner processes started once
+for the module (tests/runner_pool.py: two cold starts for ~1300 jobs).
 An attempt is recorded even when something catches the exception, so a swallowed connection
 attempt still fails the test. Exit codes are checked against the translator itself: 3 exactly when
 the translation is refused (``request`` is None), else 0.
@@ -14,11 +15,9 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -27,13 +26,17 @@ from toolchoice.providers.core.model import RenderOptions
 from toolchoice.providers.core.registry import translate
 from toolchoice.providers.core.scenario import load_scenario
 
+from runner_pool import RunnerPool
+
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 RESPONSES = ROOT / "tests" / "data" / "responses"
 KEY_VARS = sorted({name for cap in CAPABILITIES.values() for name in cap.key_env})
 
-RUNNER = r"""
-import contextlib, io, json, os, socket, sys
+# Blocks every way to open a connection, recording each attempt (tests/runner_pool.py runs this before
+# the CLI is imported; job_started/job_extra are its per-job hooks).
+BLOCK_SOCKETS = r"""
+import socket
 
 ATTEMPTS = []
 
@@ -55,21 +58,11 @@ socket.create_connection = refuse("socket.create_connection")
 socket.getaddrinfo = refuse("socket.getaddrinfo")
 socket.socketpair = refuse("socket.socketpair")
 
-import typer
-from toolchoice.cli.app import app
-command = typer.main.get_command(app)
-results = []
-for argv in json.loads(sys.stdin.read()):
+def job_started():
     ATTEMPTS.clear()
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            command.main(args=argv, prog_name="toolchoice", standalone_mode=True)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    results.append({"code": code, "stdout": out.getvalue(), "stderr": err.getvalue(), "sockets": list(ATTEMPTS)})
-sys.stdout.write(json.dumps(results))
+
+def job_extra():
+    return {"sockets": list(ATTEMPTS)}
 """
 
 
@@ -80,21 +73,20 @@ def runner_env() -> dict[str, str]:
     return env
 
 
-def run_jobs(jobs: dict[str, list[str]], processes: int = 2) -> dict[str, dict[str, Any]]:
-    names = list(jobs)
-    chunks = [c for c in (names[i::processes] for i in range(processes)) if c]
+@pytest.fixture(scope="module")
+def pool() -> Iterator[RunnerPool]:
+    """Two runner processes (the machine's cores), for the matrix and the blocker's own check."""
+    runners = RunnerPool(2, runner_env(), prelude=BLOCK_SOCKETS)
+    try:
+        yield runners
+    finally:
+        at_exit = runners.close()
+        assert "Traceback" not in at_exit, at_exit[-3000:]
 
-    def one(chunk: list[str]) -> tuple[list[str], list[dict[str, Any]]]:
-        proc = subprocess.run([sys.executable, "-c", RUNNER], input=json.dumps([jobs[n] for n in chunk]),
-                              capture_output=True, text=True, env=runner_env(), timeout=300)
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
-        return chunk, json.loads(proc.stdout)
 
-    results: dict[str, dict[str, Any]] = {}
-    with ThreadPoolExecutor(len(chunks)) as pool:
-        for chunk, outs in pool.map(one, chunks):
-            results.update(zip(chunk, outs))
+def run_jobs(pool: RunnerPool, jobs: dict[str, list[str]], processes: int | None = None) -> dict[str, dict[str, Any]]:
+    results, output = pool.run({name: {"argv": argv} for name, argv in jobs.items()}, processes)
+    assert "Traceback" not in output, output[-3000:]
     return results
 
 
@@ -111,13 +103,14 @@ ERROR_BODIES = sorted(p for p in (RESPONSES / "errors").iterdir() if p.suffix in
                       and not p.name.endswith(".expect.json"))
 
 
+@lru_cache(maxsize=None)  # asked for each kind of job: one translation per config and provider
 def refused(config: Path, provider: str) -> bool:
     """What the translator itself says (the CLI must agree): is this request refused?"""
     return translate(provider, load_scenario(config), RenderOptions()).request is None
 
 
 @pytest.fixture(scope="module")
-def results() -> dict[str, dict[str, Any]]:
+def results(pool: RunnerPool) -> dict[str, dict[str, Any]]:
     jobs: dict[str, list[str]] = {}
     for config in CONFIGS:
         for pid in PROVIDER_IDS:
@@ -142,7 +135,7 @@ def results() -> dict[str, dict[str, Any]]:
             jobs[f"parse-error/{body.name}/{pid}/json"] = ["parse", str(body), "-p", pid, "-f", "json"]
     for fmt in ("pretty", "json", "markdown"):
         jobs[f"providers/-/-/{fmt}"] = ["providers", "-f", fmt]
-    return run_jobs(jobs)
+    return run_jobs(pool, jobs)
 
 
 def group(results: dict[str, dict[str, Any]], kind: str) -> dict[str, dict[str, Any]]:
@@ -214,10 +207,10 @@ def test_providers_matrix_opens_no_socket(results):
         assert result["code"] == 0
 
 
-def test_the_blocker_catches_a_real_send():
+def test_the_blocker_catches_a_real_send(pool: RunnerPool):
     """The harness can fail: a real `send` (no --dry-run) under the same blocker records an attempt."""
     config = str(ROOT / "configs" / "weather.yaml")
-    out = run_jobs({"send": ["send", config, "-p", "openai", "--base-url", "http://127.0.0.1:1/v1", "--retries", "0",
-                             "-f", "json"]}, processes=1)["send"]
+    out = run_jobs(pool, {"send": ["send", config, "-p", "openai", "--base-url", "http://127.0.0.1:1/v1",
+                                   "--retries", "0", "-f", "json"]}, processes=1)["send"]
     assert out["sockets"], out  # (asyncio's self-pipe socketpair comes first: blocked, so the send fails)
     assert out["code"] != 0

@@ -1,6 +1,8 @@
 """The command-line interface as a new user meets it (issue 14): one flag vocabulary, stable JSON,
-layouts that fit 60/80/200 columns, and the fixes for what a first run turned up. The installed
-`toolchoice` in real processes; sends go to the stand-in servers on 127.0.0.1 (tests/servers.py)."""
+layouts that fit 60/80/200 columns, and the fixes for what a first run turned up. `toolchoice` runs
+in-process (tests/cli.py: the console script's entry), the installed script itself in a real process
+where the shell's view matters (completion); sends go to the stand-in servers on 127.0.0.1
+(tests/servers.py)."""
 
 from __future__ import annotations
 
@@ -57,23 +59,27 @@ def test_version_prints_the_packages_version():
 
 
 def test_shell_completion_is_on():
-    """In a real process, through the completion protocol the installed script answers (what
-    `--install-completion` wires into the shell): commands, then a command's options."""
+    """Through the completion protocol (what `--install-completion` wires into the shell): the installed
+    script answers in a real process (commands), and a command's options come back from the same entry
+    (``run([])``, what the script calls) in this process."""
     import shutil
 
     assert "--install-completion" in run("--help").stdout and "--show-completion" in run("--help").stdout
     exe = shutil.which("toolchoice")
     assert exe, "the toolchoice console script must be installed (pip install -e .)"
 
-    def complete(words: str) -> list[str]:
+    def complete(words: str, process: bool) -> list[str]:
         parts = words.split(" ")
-        result = subprocess.run([exe], capture_output=True, text=True, timeout=60, env=env(
-            _TOOLCHOICE_COMPLETE="complete_bash", COMP_WORDS=words, COMP_CWORD=str(len(parts) - 1)))
+        protocol = env(_TOOLCHOICE_COMPLETE="complete_bash", COMP_WORDS=words, COMP_CWORD=str(len(parts) - 1))
+        if process:
+            result = subprocess.run([exe], capture_output=True, text=True, timeout=60, env=protocol)
+        else:
+            result = run_cli([], env=protocol)
         assert result.returncode == 0, result.stderr
         return result.stdout.split()
 
-    assert complete("toolchoice ren") == ["render"]
-    assert "--tool-choice" in complete("toolchoice render x.yaml --tool")
+    assert complete("toolchoice ren", process=True) == ["render"]
+    assert "--tool-choice" in complete("toolchoice render x.yaml --tool", process=False)
 
 
 @pytest.mark.parametrize("command", ["render", "compare", "send", "parse", "probe"])

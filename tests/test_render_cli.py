@@ -152,31 +152,51 @@ def test_curl_escapes_shell_metacharacters_in_headers(tmp_path):
     assert body["messages"][0]["content"] == "it's $HOME `id`"
 
 
+# One real process for every dry run below: sockets refused, and after each run a look at whether httpx
+# has been imported (by that run or an earlier one: the first run that shows it is the culprit).
 NO_SOCKET = """
-import socket, sys
+import contextlib, io, json, socket, sys
 def refuse(*args, **kwargs):
     raise SystemExit("a dry run opened a socket")
 socket.socket.connect = refuse
 socket.socket.connect_ex = refuse
 socket.create_connection = refuse
 socket.getaddrinfo = refuse
-sys.argv = ["toolchoice"] + sys.argv[1:]
-from toolchoice.cli.app import main
-try:
-    main()
-finally:
-    assert "httpx" not in sys.modules, "render imported httpx"
+from toolchoice.cli.app import run
+done = []
+for argv in json.loads(sys.stdin.read()):
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        try:
+            code = run(argv)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+            err.write(str(exc.code))
+    done.append({"argv": argv, "code": code, "stderr": err.getvalue(), "httpx": "httpx" in sys.modules})
+print(json.dumps(done))
 """
 
 
+@pytest.fixture(scope="module")
+def dry_runs() -> list[dict[str, object]]:
+    """render and compare (dry) of every shipped config, all providers, JSON, in that order."""
+    jobs = [["render", str(config), "--format", "json", "--provider", "all"] for config in CONFIGS]
+    jobs += [["compare", str(config), "--format", "json", "--providers", "all"] for config in CONFIGS]
+    result = subprocess.run([sys.executable, "-c", NO_SOCKET], input=json.dumps(jobs), capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-3000:]
+    return json.loads(result.stdout)
+
+
 @pytest.mark.parametrize("command", ["render", "compare"])
-def test_dry_runs_open_no_socket_and_never_import_httpx(command):
-    for config in CONFIGS:
-        args = [sys.executable, "-c", NO_SOCKET, command, str(config), "--format", "json"]
-        args += ["--provider", "all"] if command == "render" else ["--providers", "all"]
-        result = subprocess.run(args, capture_output=True, text=True, timeout=120)
-        assert result.returncode in (0, 3), (config.name, result.stderr)
-        assert "socket" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+def test_dry_runs_open_no_socket_and_never_import_httpx(command, dry_runs):
+    runs = [run for run in dry_runs if run["argv"][0] == command]
+    assert len(runs) == len(CONFIGS)
+    for run in runs:
+        config = run["argv"][1]
+        assert run["code"] in (0, 3), (config, run["stderr"])
+        assert "socket" not in run["stderr"] and "Traceback" not in run["stderr"], run["stderr"]
+        assert not run["httpx"], f"{command} {config} imported httpx"
 
 
 @pytest.mark.parametrize("fmt", ["json", "curl", "pretty"])
@@ -232,14 +252,17 @@ def test_providers_matrix_comes_from_the_capability_table():
     assert markdown.strip() in readme, "README's support matrix is stale: paste `toolchoice providers -f markdown`"
 
 
-@pytest.mark.parametrize("args, words", [
-    (["render", "configs/weather.yaml", "--format", "xml"], "'xml' is not one of"),
-    (["rendr"], "No such command 'rendr'"),
-    (["render"], "Missing argument 'scenario'"),
-    (["compare", "configs/weather.yaml", "--bogus"], "No such option: --bogus"),
+@pytest.mark.parametrize("args, words, process", [
+    (["render", "configs/weather.yaml", "--format", "xml"], "'xml' is not one of", False),
+    (["rendr"], "No such command 'rendr'", True),  # the installed entry, as the shell sees its exit code
+    (["render"], "Missing argument 'scenario'", False),
+    (["compare", "configs/weather.yaml", "--bogus"], "No such option: --bogus", False),
 ])
-def test_usage_errors_are_one_line_exit_2(args, words):
-    result = subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+def test_usage_errors_are_one_line_exit_2(args, words, process):
+    if process:
+        result = subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    else:
+        result = run_cli(args, cwd=ROOT)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("toolchoice: error: ")
     assert words in result.stderr and "--help" in result.stderr
