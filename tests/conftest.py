@@ -23,6 +23,12 @@ the 4.8 s CPU that collecting the suite takes in one process. The suite caches t
 unaffected, and the environment of subprocesses is not changed (they read the cached ``.pyc`` files).
 bench/ does the same for its children (bench/README.md, "Bytecode cache").
 
+Garbage collector: after collection the workers hold every test module, the SDKs' type modules and
+Hypothesis, none of which will be freed before the end; ``gc.freeze`` moves them out of the collector's
+reach, so its full collections no longer walk them again and again (the CLI does the same with what it
+imported, cli/app.py). The cost: cyclic garbage left by collection itself stays until the worker ends.
+In three alternating pairs of full runs (fresh venv): 63.3-63.9 s CPU without it, 58.0-59.1 s with it.
+
 Ctrl-C: a shell without job control starts a background command (``pytest &``, a CI step run in the
 background) with SIGINT ignored, and an ignored signal stays ignored in every process started from it, so
 the real processes the Ctrl-C tests interrupt would never see their SIGINT and run to the end. The suite
@@ -31,6 +37,7 @@ restores Python's own handler; the processes it starts then begin with the defau
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import signal
@@ -80,3 +87,7 @@ def pytest_unconfigure(config: object) -> None:
         bundle.parent.rmdir()
         if os.environ.get("SSL_CERT_FILE") == str(bundle):
             del os.environ["SSL_CERT_FILE"]
+
+
+def pytest_collection_finish(session: object) -> None:
+    gc.freeze()
