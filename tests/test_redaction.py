@@ -33,3 +33,10 @@ def test_a_span_holds_whole_escapes(key: str, text: str, expected: str):
     shown = Redactor({key: "$K"}).text(text)
     assert shown == expected
     json.loads(shown)
+
+
+def test_the_longest_match_still_names_a_span_in_a_text_with_escapes():
+    """Two keys matching at one place: the longer names the placeholder, with or without a backslash near."""
+    redactor = Redactor({"ABCDEFGHIJKLMNOP": "$LONG", "ABCDEFGHIJKLM": "$SHORT"})
+    assert redactor.text("a ABCDEFGHIJKLMNOP") == "a $LONG"
+    assert redactor.text(r'"a\\ABCDEFGHIJKLMNOP"') == r'"a\\$LONG"'

@@ -87,12 +87,12 @@ class Redactor:
         if not self._forms or not text or not self._maybe_in(text):
             return text
         forms = self._forms if "\\u" in text else self._plain_forms
-        spans = sorted((span for form, name in forms for span in _occurrences(text, form, name)),
-                       key=lambda span: (span[0], -span[1]))  # the longest match at a place names it
+        spans = [span for form, name in forms for span in _occurrences(text, form, name)]
         if not spans:
             return text
         if "\\" in text:  # a span must not split an escape: a lone "\\" left behind would break JSON text
-            spans = sorted((*_whole_escapes(text, start, end), name) for start, end, name in spans)
+            spans = [(*_whole_escapes(text, start, end), name) for start, end, name in spans]
+        spans.sort(key=lambda span: (span[0], -span[1]))  # the longest match at a place names it
         merged: list[list[Any]] = []
         for start, end, name in spans:
             if merged and start <= merged[-1][1]:
