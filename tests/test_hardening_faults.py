@@ -10,7 +10,8 @@ with truncated JSON, a 502 nginx page with --retries 0.
 The fault server below goes beyond tests/servers.py: bodies that trickle in or stall half way, a
 Content-Length that promises more than arrives, wrong content types and 20 MB bodies. Retry facts
 (which statuses are retried, retry-after-ms over Retry-After seconds or HTTP date, 0.5 s backoff
-doubling) are the official openai-python client's (``_base_client.py``), as transport.py says.
+doubling) are the official openai-python client's (``_base_client.py``; the delays in ``_constants.py``),
+as transport.py says.
 
 Real time only where time is the point: read timeouts, a trickle bounded as a whole, and the server's
 retry-after-ms waits (test_429_with_retry_after_ms_forever_stops_after_the_retries compares the
