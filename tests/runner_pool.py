@@ -100,6 +100,40 @@ finally:  # what the process prints from here on (and a crash's traceback) goes 
 """
 
 
+# A prelude that blocks every way to open a connection, recording each attempt, and says after each job
+# whether httpx has been imported by then (by that job or an earlier one): the offline and dry-run checks.
+BLOCK_SOCKETS = r"""
+import socket
+
+ATTEMPTS = []
+
+def refuse(what):
+    def blocked(*args, **kwargs):
+        ATTEMPTS.append(what)
+        raise OSError(f"toolchoice dry-run test: {what} is blocked")
+    return blocked
+
+class NoSocket(socket.socket):
+    def __init__(self, *args, **kwargs):
+        ATTEMPTS.append("socket.socket()")
+        raise OSError("toolchoice dry-run test: socket.socket() is blocked")
+
+socket.socket.connect = refuse("socket.connect")
+socket.socket.connect_ex = refuse("socket.connect_ex")
+socket.socket = NoSocket
+socket.create_connection = refuse("socket.create_connection")
+socket.getaddrinfo = refuse("socket.getaddrinfo")
+socket.socketpair = refuse("socket.socketpair")
+
+def job_started():
+    ATTEMPTS.clear()
+
+def job_extra():
+    import sys
+    return {"sockets": list(ATTEMPTS), "httpx": "httpx" in sys.modules}
+"""
+
+
 class RunnerPool:
     """``processes`` runner processes with environment ``env``; ``run`` splits jobs over them."""
 

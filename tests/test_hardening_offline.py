@@ -26,44 +26,12 @@ from toolchoice.providers.core.model import RenderOptions
 from toolchoice.providers.core.registry import translate
 from toolchoice.providers.core.scenario import load_scenario
 
-from runner_pool import RunnerPool
+from runner_pool import BLOCK_SOCKETS, RunnerPool
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
 RESPONSES = ROOT / "tests" / "data" / "responses"
 KEY_VARS = sorted({name for cap in CAPABILITIES.values() for name in cap.key_env})
-
-# Blocks every way to open a connection, recording each attempt (tests/runner_pool.py runs this before
-# the CLI is imported; job_started/job_extra are its per-job hooks).
-BLOCK_SOCKETS = r"""
-import socket
-
-ATTEMPTS = []
-
-def refuse(what):
-    def blocked(*args, **kwargs):
-        ATTEMPTS.append(what)
-        raise OSError(f"toolchoice dry-run test: {what} is blocked")
-    return blocked
-
-class NoSocket(socket.socket):
-    def __init__(self, *args, **kwargs):
-        ATTEMPTS.append("socket.socket()")
-        raise OSError("toolchoice dry-run test: socket.socket() is blocked")
-
-socket.socket.connect = refuse("socket.connect")
-socket.socket.connect_ex = refuse("socket.connect_ex")
-socket.socket = NoSocket
-socket.create_connection = refuse("socket.create_connection")
-socket.getaddrinfo = refuse("socket.getaddrinfo")
-socket.socketpair = refuse("socket.socketpair")
-
-def job_started():
-    ATTEMPTS.clear()
-
-def job_extra():
-    return {"sockets": list(ATTEMPTS)}
-"""
 
 
 def runner_env() -> dict[str, str]:

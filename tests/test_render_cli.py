@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import wire_json
 
 from cli import run_cli
+from runner_pool import BLOCK_SOCKETS, RunnerPool
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
@@ -152,40 +152,20 @@ def test_curl_escapes_shell_metacharacters_in_headers(tmp_path):
     assert body["messages"][0]["content"] == "it's $HOME `id`"
 
 
-# One real process for every dry run below: sockets refused, and after each run a look at whether httpx
-# has been imported (by that run or an earlier one: the first run that shows it is the culprit).
-NO_SOCKET = """
-import contextlib, io, json, socket, sys
-def refuse(*args, **kwargs):
-    raise SystemExit("a dry run opened a socket")
-socket.socket.connect = refuse
-socket.socket.connect_ex = refuse
-socket.create_connection = refuse
-socket.getaddrinfo = refuse
-from toolchoice.cli.app import run
-done = []
-for argv in json.loads(sys.stdin.read()):
-    err = io.StringIO()
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-        try:
-            code = run(argv)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
-            err.write(str(exc.code))
-    done.append({"argv": argv, "code": code, "stderr": err.getvalue(), "httpx": "httpx" in sys.modules})
-print(json.dumps(done))
-"""
-
-
 @pytest.fixture(scope="module")
 def dry_runs() -> list[dict[str, object]]:
-    """render and compare (dry) of every shipped config, all providers, JSON, in that order."""
+    """render and compare (dry) of every shipped config, all providers, JSON, in that order, in one real
+    process with sockets blocked (each attempt recorded) that says after each run whether httpx has been
+    imported (by that run or an earlier one: the first run that shows it is the culprit)."""
     jobs = [["render", str(config), "--format", "json", "--provider", "all"] for config in CONFIGS]
     jobs += [["compare", str(config), "--format", "json", "--providers", "all"] for config in CONFIGS]
-    result = subprocess.run([sys.executable, "-c", NO_SOCKET], input=json.dumps(jobs), capture_output=True, text=True,
-                            timeout=120)
-    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-3000:]
-    return json.loads(result.stdout)
+    runner = RunnerPool(1, os.environ, prelude=BLOCK_SOCKETS)
+    try:
+        results, own_output = runner.run({str(i): {"argv": argv} for i, argv in enumerate(jobs)})
+    finally:
+        runner_output = runner.close()
+    assert "Traceback" not in own_output + runner_output, own_output + runner_output
+    return [{"argv": argv, **results[str(i)]} for i, argv in enumerate(jobs)]
 
 
 @pytest.mark.parametrize("command", ["render", "compare"])
@@ -195,6 +175,7 @@ def test_dry_runs_open_no_socket_and_never_import_httpx(command, dry_runs):
     for run in runs:
         config = run["argv"][1]
         assert run["code"] in (0, 3), (config, run["stderr"])
+        assert run["sockets"] == [], (config, run["sockets"])
         assert "socket" not in run["stderr"] and "Traceback" not in run["stderr"], run["stderr"]
         assert not run["httpx"], f"{command} {config} imported httpx"
 
