@@ -13,7 +13,8 @@ there); retries are at most ``MAX_RETRIES``; timeouts must be finite and positiv
 Retry rules follow the official OpenAI/Anthropic Python SDKs (openai-python ``_base_client.py``:
 408, 409, 429 and 5xx are retried; ``retry-after-ms`` is preferred over ``retry-after``, which may
 be seconds or an HTTP date; ``x-should-retry`` overrides; backoff 0.5 s doubling to at most 8 s
-with up to 25% jitter, the constants ``INITIAL_RETRY_DELAY``/``MAX_RETRY_DELAY`` in ``_constants.py``); 529 is Anthropic's overloaded_error. A server wait is taken only when
+with up to 25% jitter, ``INITIAL_RETRY_DELAY``/``MAX_RETRY_DELAY`` in its ``_constants.py``); 529 is
+Anthropic's overloaded_error. A server wait is taken only when
 ``0 < wait <= 60`` (``_calculate_retry_timeout`` in both SDKs): ``Retry-After: 0`` or a date in the
 past gets the exponential backoff, never an immediate retry.
 """
