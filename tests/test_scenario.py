@@ -544,6 +544,55 @@ def test_alias_bomb_is_refused_quickly():
     assert "YAML aliases" in exc.hint
 
 
+def _nested(depth: int, inner: str) -> str:
+    return "[" * depth + inner + "]" * depth
+
+
+# Documents with aliases, read with libyaml's composer since they no longer fall back to the pure-Python one:
+# (text, whether libyaml composes it). Each is read both ways and must give the same scenario or error.
+ALIAS_DOCUMENTS = [
+    ("tools:\n  - {name: a, parameters: &s {type: object, properties: {q: {type: string}}}}\n"
+     "  - {name: b, parameters: *s}\n", True),
+    ("system: &s hello\ntools: [{name: a, description: *s}]\nmessages: [{role: user, content: *s}]\n", True),
+    ("tools: [{name: &n a, parameters: {type: object, properties: {*n : {type: string}}}}]\ntool_choice: *n\n",
+     True),
+    ("tools:\n  - name: a\n    parameters: &p {type: object, properties: {x: *p}}\n", True),  # a loop
+    ("tools:\n  - name: a\n    parameters: {type: object, x: {" + ", ".join(
+        ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"]
+        + [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, 9)]) + "}}\n", True),
+    ("tools:\n  - &t {name: a}\n  - {<<: *t, description: d}\n", True),  # a merge key
+    ("tools: [{name: a, parameters: {type: object, x: &x 1}}]\nsystem: *x\n", True),  # a number for a text
+    ("tools: [{name: a, parameters: {x: &x 1, y: &x 2}}]\nsystem: *x\n", False),  # an anchor defined twice
+    ("tools: *nothing\n", False),
+    # nested 60 deep where the anchor is written, 120 where the alias repeats it
+    ("tools: [{name: a, parameters: {type: object, x: &d " + _nested(60, "1") + ", y: " + _nested(60, "*d")
+     + "}}]\n", True),
+    # an anchor written 150 deep, repeated at the top: deeper than the reader allows, either way
+    ("tools: [{name: a, parameters: {type: object, x: " + _nested(150, "&d [1]") + "}}]\nsystem: *d\n", False),
+    # 400 deep where it is written: more than the pure-Python composer can recurse through
+    ("tools: [{name: a, parameters: {type: object, x: " + _nested(400, "&d [1]") + "}}]\nsystem: *d\n", False),
+]
+
+
+def _outcome(text: str) -> object:
+    try:
+        return load_scenario_text(text, "s.yaml")
+    except ToolchoiceError as exc:
+        return exc.one_line()
+
+
+@pytest.mark.parametrize("text, fast", ALIAS_DOCUMENTS)
+def test_documents_with_aliases_read_the_same_with_either_composer(text, fast, monkeypatch):
+    """libyaml composes an alias as the node its anchor made, as the pure-Python composer does; the reader
+    then refuses loops, alias bombs and nesting on either path. Both read every document alike."""
+    from toolchoice.providers.core import scenario as loader
+
+    assert (loader._compose_fast(text) is not None) == fast
+    with_libyaml = _outcome(text)
+    monkeypatch.setattr(loader, "_compose_fast", lambda text: None)
+    assert _outcome(text) == with_libyaml
+
+
 def test_deep_nesting_is_refused_with_a_line():
     depth = MAX_DEPTH + 10
     exc = error("tools:\n  - name: a\n    parameters: " + "[" * depth + "]" * depth + "\n")

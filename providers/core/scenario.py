@@ -324,18 +324,26 @@ def _shallow_for_libyaml(text: str, c_loader: Any) -> bool:
 
 
 def _unusual(root: yaml.Node | None, limit: int) -> bool:
-    """Nesting deeper than ``limit``, or a node reached twice (YAML aliases: possibly an alias bomb)."""
+    """Whether the text nests mappings and lists deeper than ``limit``.
+
+    An alias (``*name``) is the node its anchor composed, reached again: each node is looked at once, at
+    the first place it is reached in document order, which is where its anchor is written (an alias
+    comes after its anchor). That place's depth is the one the pure-Python composer recurses to. What
+    aliases expand to (loops, alias bombs) is not composing's business: the reader refuses it with the
+    same messages on either path (``_Reader.value``: the loop, the depth and the value budget)."""
     stack = [(root, 0)]
     seen: set[int] = set()
     while stack:
         node, depth = stack.pop()
-        if depth > limit or (node is not None and id(node) in seen):
+        if id(node) in seen:
+            continue
+        if depth > limit:
             return True
         seen.add(id(node))
         if isinstance(node, yaml.SequenceNode):
-            stack.extend((child, depth + 1) for child in node.value)
+            stack.extend((child, depth + 1) for child in reversed(node.value))
         elif isinstance(node, yaml.MappingNode):
-            stack.extend((child, depth + 1) for pair in node.value for child in pair)
+            stack.extend((child, depth + 1) for pair in reversed(node.value) for child in reversed(pair))
     return False
 
 
