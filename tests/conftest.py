@@ -41,6 +41,7 @@ restores Python's own handler; the processes it starts then begin with the defau
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import re
@@ -49,6 +50,7 @@ import sys
 import tempfile
 from collections.abc import Generator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,6 +74,53 @@ def pytest_xdist_auto_num_workers(config: object) -> int:
     if "realmodel" in marks and "not realmodel" not in marks:
         return 0
     return 2 if (os.cpu_count() or 1) >= 2 else 0
+
+
+# A test file that imports one of these (directly, or through tests/sdk_types.py or tests/mcp_server.py)
+_SDK_IMPORT = re.compile(r"(?:^\s*(?:from|import)\s+|importorskip\(\s*[\"'])"
+                         r"(?:openai|anthropic|google\.genai|botocore|mcp|sdk_types|mcp_server)\b", re.M)
+
+
+@functools.lru_cache(maxsize=None)
+def _uses_sdks(path: Path) -> bool:
+    try:
+        return bool(_SDK_IMPORT.search(path.read_text(encoding="utf-8")))
+    except OSError:
+        return False
+
+
+# The files that take 5 s or more in a worker (--durations, issue 18), handed out first, longest first: a
+# long file handed out last leaves one worker busy while the other has nothing left. xdist's own order
+# (most tests first) hands them out late: test_fuzz has 16 tests and takes ~11 s.
+LONG_FIRST = ("tests/test_fuzz.py", "tests/test_hardening_secrets.py", "tests/test_hardening_faults.py",
+              "tests/test_hardening_offline.py")
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """``--dist loadfile``, handing out the long files first, then with an affinity: the first worker takes
+    the files that use the SDKs' types before any other, the others take them last. Each file still goes
+    whole to one worker, and workers still pull the next file when they run short, so the load stays
+    balanced; what changes is that the SDKs (anthropic ~1.0 s to import, mcp 0.6, openai 0.4,
+    google-genai 0.4, and the pydantic adapters built from their types) are mostly loaded in one worker
+    instead of in both."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    root = config.rootpath  # node ids are relative to it
+
+    class LongFirstSdkAffinity(LoadFileScheduling):
+        def _assign_work_unit(self, node: Any) -> None:
+            files = {scope.split("::", 1)[0]: scope for scope in self.workqueue}
+            first = next((files[f] for f in LONG_FIRST if f in files), None)
+            if first is None:
+                wants_sdks = node.workerinput.get("workerid") == "gw0"
+                first = next((scope for path, scope in files.items() if _uses_sdks(root / path) == wants_sdks), None)
+            if first is not None:
+                self.workqueue.move_to_end(first, last=False)
+            super()._assign_work_unit(node)
+
+    return LongFirstSdkAffinity(config, log)
 
 
 _made: list[Path] = []
