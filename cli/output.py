@@ -16,8 +16,7 @@ import re
 import sys
 from typing import Any, Callable, Iterable, NoReturn
 
-from toolchoice.providers.core.translation import compact
-from toolchoice.providers.core.model import Translation, wire_json
+from toolchoice.providers.core.model import Translation, wire_json, word_or_json
 from toolchoice.providers.core.redaction import Redactor, environment_secrets
 
 SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
@@ -121,7 +120,7 @@ def choice_text(value: Any) -> str:
     """A tool_choice for people: a bare word as is, an object as compact JSON, "(not sent)" for None."""
     if value is None:
         return "(not sent)"
-    return value if isinstance(value, str) else compact(value)
+    return word_or_json(value)
 
 
 # Keys whose values are opaque reasoning state (signatures, encrypted reasoning): long, meaningless to read.

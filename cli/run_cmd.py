@@ -55,9 +55,9 @@ def document(scenario: Any, runs: list[Any], providers: list[str], repeat: int, 
 def _choice(value: Any) -> str:
     if value is None:
         return "unset"
-    from toolchoice.providers.core.model import compact
+    from toolchoice.providers.core.model import word_or_json
 
-    return value if isinstance(value, str) else compact(value)
+    return word_or_json(value)
 
 
 def _calls(record: Any) -> str:

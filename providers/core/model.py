@@ -177,8 +177,7 @@ class ToolChoice(NamedTuple):
 
     def quoted(self) -> str:
         """``to_json()`` as ledger messages quote it: a word as is, an object as ``compact`` JSON text."""
-        requested = self.to_json()
-        return requested if isinstance(requested, str) else compact(requested)
+        return word_or_json(self.to_json())
 
 
 class ProviderSettings(NamedTuple):
@@ -402,6 +401,11 @@ def compact(value: Any) -> str:
         return _string(value)
     text = _small_json(value, 0)
     return text if text is not None else _encode(value)
+
+
+def word_or_json(value: Any) -> str:
+    """A value as ledger messages (and tables) quote it: a word as is, anything else as ``compact`` JSON."""
+    return value if isinstance(value, str) else compact(value)
 
 
 def quoted(value: Any) -> str:

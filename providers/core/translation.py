@@ -16,7 +16,7 @@ from . import model_rules  # every translator reads the model rules
 from .capabilities import (CAPABILITIES, WIRE_WORDS, Capability, Level, WireTemplateError, wire_form,
                            wire_value)
 from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, ToolchoiceError,
-                    Translation, compact)
+                    Translation, compact, word_or_json)
 
 PlanMode = Literal["unset", "auto", "none", "required", "named", "allowed"]
 
@@ -89,7 +89,7 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     requested = requested_text = None
     if choice is not None:
         requested = choice.to_json()
-        requested_text = choice.quoted()
+        requested_text = word_or_json(requested)  # choice.quoted(), without a second to_json
     plan = plan_choice(cap, scenario, options, ledger, requested_text)
     lint_pitfalls(cap, scenario, plan, ledger)
     if not plan.omit_tools:
@@ -210,7 +210,7 @@ def mapped(ctx: Context, wire: Any, note: str = "") -> None:
     """Record how the requested tool_choice appears on this provider's wire."""
     if ctx.requested is None or ctx.plan.mode == "unset":
         return
-    shown = wire if isinstance(wire, str) else compact(wire)
+    shown = word_or_json(wire)
     ctx.ledger.info("tool_choice.mapped", f"tool_choice {ctx.requested_text} → {shown} ({note})" if note
                     else f"tool_choice {ctx.requested_text} → {shown}")
 
