@@ -89,39 +89,46 @@ def _uses_sdks(path: Path) -> bool:
         return False
 
 
-# The files that take 5 s or more in a worker (--durations, issue 18), handed out first, longest first: a
-# long file handed out last leaves one worker busy while the other has nothing left. xdist's own order
-# (most tests first) hands them out late: test_fuzz has 16 tests and takes ~11 s.
-LONG_FIRST = ("tests/test_fuzz.py", "tests/test_hardening_secrets.py", "tests/test_hardening_faults.py",
-              "tests/test_hardening_offline.py")
+# What each worker takes first (issue 18, measured per file: wall and CPU, --durations): the first worker
+# the two matrices that run their jobs in two runner processes (they can keep both cores busy on their
+# own), the second, meanwhile, the files that mostly wait (real timeouts, pauses, back-off), then
+# test_fuzz (~11 s of CPU: a long file handed out last leaves one worker busy while the other has nothing
+# left to do). xdist's own order (most tests first) would hand test_fuzz (16 tests) out near the end.
+FIRST = {
+    "gw0": ("tests/test_hardening_secrets.py", "tests/test_hardening_offline.py"),
+    "gw1": ("tests/test_hardening_faults.py", "tests/test_streaming_live.py", "tests/test_transport.py",
+            "tests/test_compare_send.py", "tests/test_fuzz.py"),
+}
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
-    """``--dist loadfile``, handing out the long files first, then with an affinity: the first worker takes
-    the files that use the SDKs' types before any other, the others take them last. Each file still goes
-    whole to one worker, and workers still pull the next file when they run short, so the load stays
-    balanced; what changes is that the SDKs (anthropic ~1.0 s to import, mcp 0.6, openai 0.4,
-    google-genai 0.4, and the pydantic adapters built from their types) are mostly loaded in one worker
-    instead of in both. (xdist's LoadFileScheduling hands out the front of ``workqueue``, an OrderedDict of
-    files, in ``_assign_work_unit``: pytest-xdist 3.5 to 3.8.)"""
+    """``--dist loadfile``, in this order for each worker: its own ``FIRST`` files, any other worker's
+    ``FIRST`` file not yet handed out, then with an affinity: the first worker takes the files that use the
+    SDKs' types before any other, the others take them last. Each file still goes whole to one worker, and
+    workers still pull the next file when they run short, so the load stays balanced; the SDKs (anthropic
+    ~1.0 s to import, mcp 0.6, openai 0.4, google-genai 0.4, and the pydantic adapters built from their
+    types) are mostly loaded in one worker instead of in both. (xdist's LoadFileScheduling hands out the
+    front of ``workqueue``, an OrderedDict of files, in ``_assign_work_unit``: pytest-xdist 3.5 to 3.8.)"""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
     root = config.rootpath  # node ids are relative to it
+    anyone_first = [path for paths in FIRST.values() for path in paths]
 
-    class LongFirstSdkAffinity(LoadFileScheduling):
+    class FirstThenSdkAffinity(LoadFileScheduling):
         def _assign_work_unit(self, node: Any) -> None:
+            worker = node.workerinput.get("workerid")
             files = {scope.split("::", 1)[0]: scope for scope in self.workqueue}
-            first = next((files[f] for f in LONG_FIRST if f in files), None)
+            first = next((files[f] for f in (*FIRST.get(worker, ()), *anyone_first) if f in files), None)
             if first is None:
-                wants_sdks = node.workerinput.get("workerid") == "gw0"
+                wants_sdks = worker == "gw0"
                 first = next((scope for path, scope in files.items() if _uses_sdks(root / path) == wants_sdks), None)
             if first is not None:
                 self.workqueue.move_to_end(first, last=False)
             super()._assign_work_unit(node)
 
-    return LongFirstSdkAffinity(config, log)
+    return FirstThenSdkAffinity(config, log)
 
 
 _made: list[Path] = []
