@@ -164,9 +164,8 @@ _HEX = frozenset("0123456789abcdefABCDEF")
 
 
 def _unicode_escape_at(text: str, at: int) -> bool:
-    """Whether ``text[at:at + 6]`` is a ``\\uXXXX`` escape."""
-    return (text.startswith("\\u", at) and _escape_starts(text, at) and len(text) >= at + 6
-            and all(c in _HEX for c in text[at + 2:at + 6]))
+    """Whether ``text[at:at + 6]`` reads ``\\uXXXX`` (the caller knows the backslash begins an escape)."""
+    return text.startswith("\\u", at) and len(text) >= at + 6 and all(c in _HEX for c in text[at + 2:at + 6])
 
 
 def _whole_escapes(text: str, start: int, end: int) -> tuple[int, int]:
