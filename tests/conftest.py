@@ -119,11 +119,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     class FirstThenSdkAffinity(LoadFileScheduling):
         def _assign_work_unit(self, node: Any) -> None:
             worker = node.workerinput.get("workerid")
-            files = {scope.split("::", 1)[0]: scope for scope in self.workqueue}
-            first = next((files[f] for f in (*FIRST.get(worker, ()), *anyone_first) if f in files), None)
+            queued = self.workqueue  # file path -> its tests: loadfile's scope is the file
+            first = next((path for path in (*FIRST.get(worker, ()), *anyone_first) if path in queued), None)
             if first is None:
                 wants_sdks = worker == "gw0"
-                first = next((scope for path, scope in files.items() if _uses_sdks(root / path) == wants_sdks), None)
+                first = next((path for path in queued if _uses_sdks(root / path) == wants_sdks), None)
             if first is not None:
                 self.workqueue.move_to_end(first, last=False)
             super()._assign_work_unit(node)
