@@ -26,10 +26,10 @@ a ``ThinkingWire`` says where each API keeps it.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import tool_names, choice_value, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
+from .core.translation import tool_names, choice_value, choice_with, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
     model_facts, reasoning_for, rule_applied, start, streamed, strict_tools, anthropic_strict_problems, tool_fields
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningFamily, ReasoningItem, RenderOptions,
                          Reply, Scenario, ThinkingSetting, Tool, Translation, Usage)
@@ -250,7 +250,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
                "anthropic-version": API_VERSION}
     url = endpoint(ctx, BASE_URL, PATH)
     return finish(ctx, url=url, headers=headers, body=body, choice_path=("tool_choice",),
-                  final_lint=thinking_lint(facts, MESSAGES_THINKING))
+                  final_lint=_MESSAGES_LINT if thinking_lint_needed(ctx, plan, facts) else None)
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
@@ -259,7 +259,7 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         ctx.ledger.warning("messages.empty", f"the scenario has no messages; {ctx.cap.title} answers 400 without "
                            "at least one (add a user message)")
         return []
-    if scenario.has_tool_history and not scenario.tools:
+    if not scenario.tools and scenario.has_tool_history:
         ctx.ledger.warning("history.tools_undeclared", "the history holds tool calls but no tools are declared; "
                            "the API has answered 400 'Requests which include tool_use or tool_result blocks must "
                            "define tools' (anthropic-sdk-python#494); declare the tools")
@@ -340,10 +340,10 @@ def _tools_and_choice(ctx: Context, body: dict[str, Any]) -> None:
             ctx.ledger.info("parallel.not_with_none", "parallel_tool_calls false not sent: tool_choice none has no "
                             "disable_parallel_tool_use field (and calls no tools)")
         else:
-            choice["disable_parallel_tool_use"] = True
+            choice = choice_with(ctx, choice, "disable_parallel_tool_use", True)
     elif parallel is True:
         if choice is not None and not none:
-            choice["disable_parallel_tool_use"] = False
+            choice = choice_with(ctx, choice, "disable_parallel_tool_use", False)
         else:
             ctx.ledger.info("parallel.default", "parallel_tool_calls true is Anthropic's default: nothing to send")
     if choice is not None:
@@ -373,32 +373,35 @@ class ThinkingPlan(NamedTuple):
 
 
 _EFFORTS = ("low", "medium", "high", "xhigh", "max")  # anthropic-sdk-python types/output_config_param.py
+_NOT_SENT = ThinkingPlan(None)
 
 
 def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
     """The neutral thinking setting → Claude's form, by the model rules (shared with Bedrock)."""
     settings, ledger, model = ctx.settings, ctx.ledger, ctx.model
     spec = settings.thinking_mode
-    if spec is None and settings.thinking is not None:
+    if spec is None:
+        if settings.thinking is None:
+            return _NOT_SENT  # nothing asked: the model's default stands
         spec = ThinkingSetting("on" if settings.thinking else "off")
     form_fact = facts.get("thinking_form")
     form = form_fact.value if form_fact else None
-    if spec is None or spec.mode == "off":
+    if spec.mode == "off":
         default = facts.get("thinking_default")
-        if spec is not None and default is not None and default.value:
+        if default is not None and default.value:
             always = facts.get("thinking_always_on")
             if always is not None and always.value:
                 ledger.warning("thinking.always_on", f"{model} always thinks: thinking: false cannot turn it off "
                                "(the API rejects disabled)")
                 rule_applied(ctx, "thinking_always_on", always, "thinking stays on")
-                return ThinkingPlan(None)
+                return _NOT_SENT
             rule_applied(ctx, "thinking_default", default, "thinking: false sent as {type: disabled}")
             return ThinkingPlan("disabled")
-        return ThinkingPlan(None)
+        return _NOT_SENT
     if form == "none" or (form is None and not supports_thinking(model)):
         ledger.warning("thinking.unsupported_model", f"{model} has no extended thinking (Claude 3.7 Sonnet "
                        "and newer have it): thinking is not sent")
-        return ThinkingPlan(None)
+        return _NOT_SENT
     effort = spec.effort
     if effort is not None and effort not in _EFFORTS:
         ledger.error("thinking.effort", f"effort {effort} is not one of Claude's effort levels ({', '.join(_EFFORTS)})"
@@ -409,7 +412,7 @@ def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
             ledger.error("thinking.form", f"{model} takes only thinking {{type: enabled, budget_tokens}}; adaptive is "
                          "answered 400; write thinking: true or {budget: N}")
             rule_applied(ctx, "thinking_form", form_fact, "adaptive refused")
-            return ThinkingPlan(None)
+            return _NOT_SENT
         if form_fact is not None and spec.mode != "adaptive":
             rule_applied(ctx, "thinking_form", form_fact, "thinking: true sent as {type: adaptive}")
         return ThinkingPlan("adaptive", effort=effort)
@@ -417,7 +420,7 @@ def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
         ledger.error("thinking.form", f"{model} rejects thinking {{type: enabled, budget_tokens}} (adaptive only): "
                      f"budget {spec.budget} cannot be sent; write thinking: adaptive, or {{effort: ...}}")
         rule_applied(ctx, "thinking_form", form_fact, "budget refused")
-        return ThinkingPlan(None)
+        return _NOT_SENT
     return ThinkingPlan("enabled", budget=spec.budget if spec.budget is not None else THINKING_BUDGET, effort=effort)
 
 
@@ -480,29 +483,47 @@ def _thinking_config(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], ma
     return {"type": "enabled", "budget_tokens": budget}
 
 
-def thinking_lint(facts: dict[str, Any], wire: ThinkingWire) -> Callable[[Context, dict[str, Any]], None]:
-    """The final lint (``finish``'s final_lint): thinking on with a forcing tool choice, read from the final body
-    (after extra), which the API rejects."""
+def thinking_lint_needed(ctx: Context, plan: ThinkingPlan, facts: Mapping[str, Any]) -> bool:
+    """Whether the final body can pair thinking with a forcing tool choice (``thinking_lint``): only when the
+    tool_choice plan forces a call and thinking is sent on or is the model's default, or when ``extra`` rewrites
+    the body. Translators pass the lint only then."""
+    if ctx.settings.extra:
+        return True
+    if not ctx.plan.forces_call:
+        return False
+    if plan.form == "enabled" or plan.form == "adaptive":
+        return True
+    default = facts.get("thinking_default")
+    return default is not None and bool(default.value)
+
+
+def thinking_lint(wire: ThinkingWire) -> Callable[[Context, dict[str, Any]], None]:
+    """The final lint (``finish``'s final_lint) for a wire, made once: thinking on with a forcing tool choice,
+    read from the final body (after extra), which the API rejects (``thinking_lint_needed`` says when)."""
     thinking_path = wire.fields + ("thinking",)
 
     def lint(ctx: Context, body: dict[str, Any]) -> None:
-        thinking: Any = body
-        for key in thinking_path:
-            thinking = thinking.get(key) if isinstance(thinking, dict) else None
         choice: Any = body
         for key in wire.choice:
             choice = choice.get(key) if isinstance(choice, dict) else None
-        _forced_choice_lint(ctx, thinking, choice, facts, wire)
+        if not (isinstance(choice, dict)
+                and (choice.get("type") in ("any", "tool") or "any" in choice or "tool" in choice)):
+            return  # the choice forces no call: nothing to refuse
+        thinking: Any = body
+        for key in thinking_path:
+            thinking = thinking.get(key) if isinstance(thinking, dict) else None
+        _forced_choice_lint(ctx, thinking, choice, wire)
     return lint
 
 
-def _forced_choice_lint(ctx: Context, thinking: Any, choice: Any, facts: dict[str, Any], wire: ThinkingWire) -> None:
+def _forced_choice_lint(ctx: Context, thinking: Any, choice: Any, wire: ThinkingWire) -> None:
+    """``choice`` forces a call: refused when thinking is on (sent, or the model's default)."""
+    facts = model_facts(ctx)
     on = isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
     if thinking is None:
         default = facts.get("thinking_default")
         on = default is not None and bool(default.value)
-    forced = isinstance(choice, dict) and (choice.get("type") in ("any", "tool") or "any" in choice or "tool" in choice)
-    if not (on and forced):
+    if not on:
         return
     allowed = facts.get("forced_choice_with_thinking")
     if allowed is not None and allowed.value:
@@ -515,6 +536,9 @@ def _forced_choice_lint(ctx: Context, thinking: Any, choice: Any, facts: dict[st
                      f"providers.{ctx.provider}.thinking: false, or use tool_choice auto")
     if allowed is not None:
         rule_applied(ctx, "forced_choice_with_thinking", allowed, "forcing tool_choice refused with thinking on")
+
+
+_MESSAGES_LINT = thinking_lint(MESSAGES_THINKING)
 
 
 # ---- parse ------------------------------------------------------------------------------

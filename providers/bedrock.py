@@ -30,7 +30,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, ThinkingWire, group_turns, \
-    ordered_blocks, thinking_fields, thinking_lint, thinking_plan
+    ordered_blocks, thinking_fields, thinking_lint, thinking_lint_needed, thinking_plan
 from .core.capabilities import Capability
 from .core.translation import tool_names, choice_value, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
     parallel_value, reasoning_for, rule_applied, start, streamed, strict_tools
@@ -77,6 +77,7 @@ LEDGER_CODES: dict[str, str] = {
 
 # Claude's thinking and output_config go in additionalModelRequestFields, under Messages' rules.
 CONVERSE_THINKING = ThinkingWire("bedrock", ("additionalModelRequestFields",), ("toolConfig", "toolChoice"))
+_CONVERSE_LINT = thinking_lint(CONVERSE_THINKING)
 
 
 @functools.lru_cache(maxsize=256)  # per model id: asked on every request
@@ -135,7 +136,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         streamed(ctx, "ConverseStream (/converse-stream): AWS event-stream binary frames (messageStart, "
                  "contentBlockStart/Delta/Stop, messageStop, metadata)")
     return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("toolConfig", "toolChoice"),
-                  final_lint=thinking_lint(facts, CONVERSE_THINKING) if claude else None)
+                  final_lint=_CONVERSE_LINT if claude and thinking_lint_needed(ctx, thinking, facts) else None)
 
 
 _UNRESERVED_OR_COLON = re.compile(r"[A-Za-z0-9_.~:-]*").fullmatch

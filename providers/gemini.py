@@ -486,7 +486,7 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
         ctx.ledger.error("messages.empty", "the scenario has no messages: Gemini answers 400 'contents is not "
                          "specified' (langchain-ai/langchain-google#1393); add a user message")
         return []
-    signed = _signatures_required(ctx, model)
+    signed = ctx.history_calls and _signatures_required(ctx, model)  # only history calls carry signatures
     common.reasoning_for(ctx, "gemini")
     contents: list[dict[str, Any]] = []
     wrapped: list[str] = []
@@ -564,7 +564,7 @@ def _signatures_required(ctx: Context, model: str) -> bool:
     fact = common.model_facts(ctx, model).get("signatures_required")
     if fact is None or not fact.value:
         return False
-    if any(m.tool_calls for m in ctx.scenario.messages):
+    if ctx.history_calls:
         common.rule_applied(ctx, "signatures_required", fact, f"{model} needs thought signatures on history calls")
     return True
 

@@ -313,7 +313,8 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
         body["thinking"] = {"type": "enabled" if wanted else "disabled"}
         ctx.ledger.info("thinking.mapped", f"thinking {str(wanted).lower()} → {compact(body['thinking'])}")
     replay = facts.get("reasoning_replay")
-    missing = [m for m in ctx.scenario.messages if m.tool_calls and not any(i.family == "openai-chat" for i in m.reasoning)]
+    missing = ([m for m in ctx.scenario.messages if m.tool_calls and not any(i.family == "openai-chat" for i in m.reasoning)]
+               if ctx.history_calls else [])
     if on and missing and (replay is None or replay.value):
         calls = sum(1 for m in ctx.scenario.messages if m.tool_calls)
         which = "the scenario's history has none" if len(missing) == calls else f"{len(missing)} of {calls} have none"
@@ -326,8 +327,10 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
 def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
     """On the final body (after extra): GPT-5.x on Chat Completions refuses function tools with reasoning_effort
     (model rule tools_reasoning_effort)."""
+    if not body.get("tools"):
+        return
     fact = model_facts(ctx).get("tools_reasoning_effort")
-    if fact is None or fact.value == "any" or not body.get("tools"):
+    if fact is None or fact.value == "any":
         return
     effort = body.get("reasoning_effort")
     if effort == "none" or (effort is None and fact.value == "absent-or-none"):
@@ -395,6 +398,8 @@ def _sends_strict(body: dict[str, Any]) -> bool:
 
 def _id_map(ctx: Context, host: Host) -> dict[str, str]:
     """History call ids as the host requires them (Mistral: exactly 9 of [a-zA-Z0-9])."""
+    if not ctx.history_calls:
+        return {}
     ids = {c.id: c.id for m in ctx.scenario.messages for c in m.tool_calls}
     if host.id_rule != "alnum9":
         return ids
@@ -419,18 +424,14 @@ def _id_map(ctx: Context, host: Host) -> dict[str, str]:
 
 
 def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, Any]]:
-    reasoning_for(ctx, "openai-chat")
-    replayed = dropped = 0
+    with_reasoning = reasoning_for(ctx, "openai-chat")
 
     def assistant(m: Message) -> dict[str, Any]:
-        nonlocal replayed, dropped
         msg: dict[str, Any] = {"role": "assistant", "content": m.content}
-        thought = [i.text for i in m.reasoning if i.family == "openai-chat" and i.text is not None]
-        if thought and host.reasoning_replay:
-            msg["reasoning_content"] = "".join(thought)  # as the reply carried it, beside content
-            replayed += 1
-        elif thought:
-            dropped += 1
+        if m.reasoning and host.reasoning_replay:
+            thought = _thought(m)
+            if thought:
+                msg["reasoning_content"] = "".join(thought)  # as the reply carried it, beside content
         if m.tool_calls:
             msg["tool_calls"] = [{"id": ids[c.id], "type": "function",
                                   "function": {"name": c.name, "arguments": history_arguments_json(c.arguments)}}
@@ -444,13 +445,20 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
         return msg
 
     out = chat_messages(ctx, assistant, tool, developer_role=host.developer_role)
-    if replayed:
-        ctx.ledger.info("reasoning.replayed", f"reasoning_content of {replayed} assistant turn{'s' if replayed > 1 else ''} "
-                        "sent back unchanged")
-    if dropped:
-        ctx.ledger.info("reasoning.not_taken", f"reasoning_content of {dropped} assistant turn{'s' if dropped > 1 else ''} "
-                        f"left out: {ctx.cap.title} takes no reasoning back in the history")
+    if with_reasoning:
+        turns = sum(1 for m in ctx.scenario.messages if m.role == "assistant" and _thought(m))
+        if turns and host.reasoning_replay:
+            ctx.ledger.info("reasoning.replayed", f"reasoning_content of {turns} assistant turn{'s' if turns > 1 else ''} "
+                            "sent back unchanged")
+        elif turns:
+            ctx.ledger.info("reasoning.not_taken", f"reasoning_content of {turns} assistant turn{'s' if turns > 1 else ''} "
+                            f"left out: {ctx.cap.title} takes no reasoning back in the history")
     return out
+
+
+def _thought(message: Message) -> list[str]:
+    """The reasoning_content texts an assistant message carries (its openai-chat reasoning items)."""
+    return [i.text for i in message.reasoning if i.family == "openai-chat" and i.text is not None]
 
 
 def offered_tools(body: dict[str, Any]) -> list[str]:

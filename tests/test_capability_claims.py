@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
-from toolchoice.providers import load_scenario_text, translate
-from toolchoice.providers.core.capabilities import CAPABILITIES, WireTemplateError, wire_value
+from toolchoice.providers import RenderOptions, load_scenario_text, translate
+from toolchoice.providers.core.capabilities import CAPABILITIES, WireTemplateError, wire_form, wire_value
+from toolchoice.providers.core.model import ToolChoice
+from toolchoice.providers.core.translation import choice_value, choice_with, mapped, start
 
 TOOLS = """
 tools:
@@ -97,6 +99,89 @@ def test_wire_value_fills_the_template_in():
     for note in ("only the allowed tools are sent", '{"name":X}', '"a"|"b"|"c"'):
         with pytest.raises(WireTemplateError):
             wire_value(note)
+
+
+def compact_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+# Tool names as the loader lets them through and as JSON must escape them (quotes, backslashes, control
+# characters, non-ASCII), so the text builders' quoting is checked against json.dumps, not against itself.
+NAMES = [("get_time",), ("get_time", "get_date"), ("a.b-c:d",), ("wetter_für_heute", "Ω"), ('say "hi"', "back\\slash"),
+         ("tab\tand\nline", "\u2028"), ("12", "_"), ("x",) * 3]
+TEMPLATES = sorted({cap.feature(f).wire for cap in CAPABILITIES.values() for f in ("auto", "none", "required", "named",
+                                                                                    "allowed", "strict")
+                    if cap.feature(f).wire.startswith(("{", "["))} | {
+    '{"type":"custom","custom":{"name":N}}', '{"type":"custom","name":N}',  # the translators' custom forms
+    '[N]', '{"a":[1,2.5,true,null,"x"],"b":{"c":{}},"n":N,"m":M}', '{"mode":"ANY"|"VALIDATED","names":[N],"k":"N"}',
+    '{"list":[{"t":"f","f":{"name":N,"mode":M}}]}', '{"é":"ü","q":"\\"","e":{}}'})
+
+
+@pytest.mark.parametrize("wire", TEMPLATES)
+def test_a_templates_text_is_its_values_compact_json(wire: str) -> None:
+    """The ledger quotes a built choice from text the template gives (no encoding per request): that text must
+    be what json.dumps writes for the value, for every row's template and names JSON has to escape."""
+    form = wire_form(wire)
+    assert form.text is not None and form.word is None
+    for names in NAMES:
+        for mode in ("auto", "required"):
+            value = form.build(names[0], names, mode, None)
+            assert form.text(names[0], names, mode) == compact_json(value), (wire, names, mode)
+
+
+@pytest.mark.parametrize("choice", ["auto", "none", "required", "any", "get_time", "'wetter_für_heute'",
+                                    "{allowed: [get_time], mode: required}",
+                                    "{allowed: [get_time, wetter_für_heute], mode: auto}"])
+@pytest.mark.parametrize("parallel", ["", "parallel_tool_calls: false\n", "parallel_tool_calls: true\n"])
+def test_the_mapped_line_quotes_what_is_sent(choice: str, parallel: str) -> None:
+    """``tool_choice.mapped`` says "tool_choice REQUESTED → SENT": REQUESTED is the neutral choice and SENT the
+    body's tool_choice, a word as it is and anything else as compact JSON, for every provider (Anthropic adds
+    its parallel flag to the row's value: the line must show it). Refused requests (a name a provider
+    rejects) still say what the body would hold."""
+    tools = TOOLS.replace("messages:", "  - name: wetter_für_heute\n    parameters: {type: object}\nmessages:")
+    scenario = load_scenario_text(tools + f"tool_choice: {choice}\n" + parallel, "claims.yaml")
+    assert scenario.tool_choice is not None
+    requested = scenario.tool_choice.to_json()
+    quoted = requested if isinstance(requested, str) else compact_json(requested)
+    checked = 0
+    for provider in CAPABILITIES:
+        translation = translate(provider, scenario)
+        lines = [e.message for e in translation.ledger if e.code == "tool_choice.mapped"]
+        sent = translation.effective_tool_choice
+        if sent is None or not lines:  # sent as no field: the line names the emulation instead
+            continue
+        shown = sent if isinstance(sent, str) else compact_json(sent)
+        assert lines[-1] == f"tool_choice {quoted} → {shown}" or lines[-1].startswith(f"tool_choice {quoted} → {shown} ("), \
+            (provider, lines, shown)
+        checked += 1
+    assert checked >= 10, checked
+
+
+@pytest.mark.parametrize("names", NAMES)
+def test_a_requested_choice_is_quoted_as_its_json(names: tuple[str, ...]) -> None:
+    """Ledger lines quote the neutral choice (``ToolChoice.quoted``, written without encoding): a word as it is,
+    an object as json.dumps writes its ``to_json``."""
+    choices = [ToolChoice("named", name=names[0]), ToolChoice("allowed", allowed=names, allowed_mode="required"),
+               ToolChoice("allowed", allowed=names), ToolChoice("auto"), ToolChoice("none"), ToolChoice("required")]
+    for choice in choices:
+        value = choice.to_json()
+        assert choice.quoted() == (value if isinstance(value, str) else compact_json(value))
+
+
+def test_mapped_quotes_the_object_it_is_given():
+    """The template's text stands for the object choice_value built, not for another one (a copy with a field
+    more, which ``choice_with`` would have kept in step)."""
+    scenario = load_scenario_text(TOOLS + "tool_choice: get_time\n", "claims.yaml")
+    ctx = start("openai", scenario, RenderOptions())
+    built = choice_value(ctx)
+    other = {**built, "extra": True}
+    mapped(ctx, other)
+    mapped(ctx, built)
+    added = choice_with(ctx, built, "flag", False)
+    mapped(ctx, added)
+    assert [e.message for e in ctx.ledger.entries if e.code == "tool_choice.mapped"] == [
+        f'tool_choice {{"tool":"get_time"}} → {compact_json(value)}' for value in (other, built, added)]
+    assert list(added) == ["type", "function", "flag"] and "flag" not in built
 
 
 def sent(provider: str, choice: str, path: tuple[str, ...] = ("tool_choice",), extra: str = "") -> Any:

@@ -176,8 +176,15 @@ class ToolChoice(NamedTuple):
         return self.mode
 
     def quoted(self) -> str:
-        """``to_json()`` as ledger messages quote it: a word as is, an object as ``compact`` JSON text."""
-        return word_or_json(self.to_json())
+        """``to_json()`` as ledger messages quote it (``word_or_json``): a word as is, an object as ``compact``
+        JSON text, written here without building the object (every translation quotes the choice)."""
+        mode = self.mode
+        if mode == "named":
+            return '{"tool":' + (json_string(self.name) if self.name is not None else "null") + "}"
+        if mode == "allowed":
+            names = ",".join([json_string(name) for name in self.allowed])
+            return '{"allowed":[' + names + '],"mode":' + json_string(self.allowed_mode) + "}"
+        return mode
 
 
 class ProviderSettings(NamedTuple):
@@ -349,9 +356,9 @@ def _compact_encoder() -> Any:
 _encode = _compact_encoder()
 
 
-def _string(text: str) -> str:
-    """A string as JSON text: a plain ASCII word (letters, digits, _) has nothing to escape, so it is
-    quoted as it is; anything else goes through the encoder's own string path."""
+def json_string(text: str) -> str:
+    """A string as JSON text (as ``compact`` writes it): a plain ASCII word (letters, digits, _) has nothing
+    to escape, so it is quoted as it is; anything else goes through the encoder's own string path."""
     return f'"{text}"' if text.isascii() and text.isidentifier() else _encode(text)
 
 
@@ -367,10 +374,10 @@ def _small_json(value: Any, depth: int) -> str | None:
             return None
         parts = []
         for key, item in value.items():
-            text = _string(item) if type(item) is str else _small_json(item, depth + 1)
+            text = json_string(item) if type(item) is str else _small_json(item, depth + 1)
             if text is None or type(key) is not str:
                 return None
-            # keys are nearly always plain words: _string inlined
+            # keys are nearly always plain words: json_string inlined
             parts.append(f'"{key}":{text}' if key.isascii() and key.isidentifier() else f"{_encode(key)}:{text}")
         return "{" + ",".join(parts) + "}"
     if kind is list or kind is tuple:
@@ -378,7 +385,7 @@ def _small_json(value: Any, depth: int) -> str | None:
             return None
         parts = []
         for item in value:
-            text = _string(item) if type(item) is str else _small_json(item, depth + 1)
+            text = json_string(item) if type(item) is str else _small_json(item, depth + 1)
             if text is None:
                 return None
             parts.append(text)
@@ -398,7 +405,7 @@ def compact(value: Any) -> str:
     """JSON text without spaces, as toolchoice quotes values in ledger messages
     (``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``)."""
     if type(value) is str:
-        return _string(value)
+        return json_string(value)
     text = _small_json(value, 0)
     return text if text is not None else _encode(value)
 

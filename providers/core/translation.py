@@ -13,10 +13,9 @@ import re
 from typing import Any, Callable, Literal, Mapping, NamedTuple
 
 from . import model_rules  # every translator reads the model rules
-from .capabilities import (CAPABILITIES, WIRE_WORDS, Capability, Level, WireTemplateError, wire_form,
-                           wire_value)
+from .capabilities import CAPABILITIES, WIRE_FORMS, Capability, Level, WireTemplateError, wire_form, wire_value
 from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, ToolchoiceError,
-                    Translation, compact, word_or_json)
+                    Translation, compact, json_string, word_or_json)
 
 PlanMode = Literal["unset", "auto", "none", "required", "named", "allowed"]
 
@@ -45,11 +44,13 @@ class Context:
     replace ``plan`` (Bedrock keeps the tools declared for a tool history)."""
 
     __slots__ = ("provider", "cap", "scenario", "options", "ledger", "model", "plan", "settings", "requested",
-                 "key_env", "developer_sent", "requested_text")
+                 "key_env", "developer_sent", "requested_text", "special_tools", "history_calls", "history_reasoning",
+                 "built_choice", "facts")
 
     def __init__(self, provider: str, cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
                  model: str, plan: ChoicePlan, settings: ProviderSettings, requested: Any = None,
-                 requested_text: str | None = None) -> None:
+                 requested_text: str | None = None, special_tools: bool = True, history_calls: bool = True,
+                 history_reasoning: bool = True) -> None:
         self.provider = provider
         self.cap = cap
         self.scenario = scenario
@@ -65,6 +66,14 @@ class Context:
         self.developer_sent = False
         # requested as ledger messages quote it (a word as is, an object as compact JSON); start() makes it
         self.requested_text = requested_text
+        # some planned tool is custom or carries newer per-tool fields (False: all are plain function tools)
+        self.special_tools = special_tools
+        # some history message makes tool calls / carries reasoning items (False: the lints have nothing to look at)
+        self.history_calls = history_calls
+        self.history_reasoning = history_reasoning
+        # the last value choice_value built from a template, with its compact text (mapped quotes it)
+        self.built_choice: tuple[Any, str] | None = None
+        self.facts: Mapping[str, Any] | None = None  # model_facts(ctx), read once
 
 
 def _names(tools: tuple[Tool, ...] | tuple[str, ...]) -> str:
@@ -89,15 +98,24 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     requested = requested_text = None
     if choice is not None:
         requested = choice.to_json()
-        requested_text = word_or_json(requested)  # choice.quoted(), without a second to_json
+        requested_text = choice.quoted()
     plan = plan_choice(cap, scenario, options, ledger, requested_text)
-    lint_pitfalls(cap, scenario, plan, ledger)
+    calls = reasoning = False  # what the history holds, read once for every lint that asks
+    for message in scenario.messages:
+        if message.tool_calls:
+            calls = True
+        if message.reasoning:
+            reasoning = True
+    lint_pitfalls(cap, scenario, plan, ledger, calls)
+    special = False
     if not plan.omit_tools:
         for tool in plan.tools:
             if tool.kind != "function" or tool.fields:
+                special = True
                 lint_tool_kinds(cap, plan.tools, ledger)
                 break
-    return Context(provider, cap, scenario, options, ledger, model, plan, settings, requested, requested_text)
+    return Context(provider, cap, scenario, options, ledger, model, plan, settings, requested, requested_text,
+                   special, calls, reasoning)
 
 
 def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
@@ -210,7 +228,8 @@ def mapped(ctx: Context, wire: Any, note: str = "") -> None:
     """Record how the requested tool_choice appears on this provider's wire."""
     if ctx.requested is None or ctx.plan.mode == "unset":
         return
-    shown = word_or_json(wire)
+    built = ctx.built_choice
+    shown = built[1] if built is not None and built[0] is wire else word_or_json(wire)
     ctx.ledger.info("tool_choice.mapped", f"tool_choice {ctx.requested_text} → {shown} ({note})" if note
                     else f"tool_choice {ctx.requested_text} → {shown}")
 
@@ -224,29 +243,49 @@ def choice_value(ctx: Context, feature: str = "", custom: str = "") -> Any:
 
     None when the row says the choice is sent as no field (``capabilities.sends_no_field``), or, with an
     error entry, when the row claims a value it does not give (a note where a form should be: a wrong row
-    or overlay)."""
+    or overlay).
+
+    The value is the caller's to send, not to change: ``mapped`` quotes it from text the template gave
+    (``capabilities.WireForm.text``), so a translator that adds a field does so with ``choice_with``."""
     plan = ctx.plan
     each = None
-    if custom and plan.mode in ("named", "allowed"):
+    if custom and ctx.special_tools and plan.mode in ("named", "allowed"):
         customs = [t.name for t in plan.tools if t.kind == "custom"]
         if plan.name in customs:
             return wire_value(custom, (plan.name,))
         if customs:
             each = lambda name: wire_value(custom, (name,)) if name in customs else None  # noqa: E731
     wire = getattr(ctx.cap, feature or plan.mode).wire
-    word = WIRE_WORDS.get(wire)
-    if word is not None:
-        return word
-    try:
-        build = wire_form(wire)
-    except WireTemplateError:
-        ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no wire form for tool_choice "
-                         f"{plan.mode}: its capability row gives {feature or plan.mode} as {wire!r}, not a value "
-                         "to send; the row (or overlay) claiming it is wrong")
-        return None
+    form = WIRE_FORMS.get(wire)
+    if form is None:
+        try:
+            form = wire_form(wire)
+        except WireTemplateError:
+            ctx.ledger.error("tool_choice.unsupported", f"{ctx.cap.title} has no wire form for tool_choice "
+                             f"{plan.mode}: its capability row gives {feature or plan.mode} as {wire!r}, not a value "
+                             "to send; the row (or overlay) claiming it is wrong")
+            return None
+    if form.word is not None:
+        return form.word
     if plan.name is not None:
-        return build(plan.name, (plan.name,), plan.allowed_mode, each)
-    return build(plan.allowed[0] if plan.allowed else None, plan.allowed, plan.allowed_mode, each)
+        name, names = plan.name, (plan.name,)
+    else:
+        name, names = plan.allowed[0] if plan.allowed else None, plan.allowed
+    value = form.build(name, names, plan.allowed_mode, each)
+    if form.text is not None and each is None:
+        ctx.built_choice = (value, form.text(name, names, plan.allowed_mode))
+    return value
+
+
+def choice_with(ctx: Context, choice: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """``choice`` (from ``choice_value``) with one more field, as a new object whose text ``mapped`` still
+    quotes without encoding it (Anthropic's disable_parallel_tool_use lives inside tool_choice)."""
+    out = {**choice, key: value}
+    built = ctx.built_choice
+    if built is not None and built[0] is choice and key not in choice:
+        text = built[1]
+        ctx.built_choice = (out, f"{text[:-1]}{',' if choice else ''}{json_string(key)}:{compact(value)}}}")
+    return out
 
 
 def lint_tool_kinds(cap: Capability, tools: tuple[Tool, ...], ledger: Ledger) -> None:
@@ -274,13 +313,11 @@ def tool_fields(ctx: Context, tool: Tool) -> dict[str, Any]:
     return {k: v for k, v in tool.fields.items() if ctx.provider in TOOL_FIELDS.get(k, ())}
 
 
-def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger: Ledger) -> None:
-    history: tuple[str, ...] = ()  # the history's tool names: empty exactly when no message calls a tool
+def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger: Ledger, calls: bool = True) -> None:
+    """``calls``: some message makes tool calls (False when the caller knows none does)."""
+    # the history's tool names: empty exactly when no message calls a tool
+    history: tuple[str, ...] = scenario.history_tool_names() if calls else ()
     messages = scenario.messages
-    for message in messages:
-        if message.tool_calls:
-            history = scenario.history_tool_names()
-            break
     stale: list[str] = []
     if history:
         offered = {t.name for t in plan.tools} if not plan.omit_tools else set()
@@ -697,15 +734,21 @@ def tool_result_object(content: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"output": value}
 
 
-def reasoning_for(ctx: Context, family: str, title: str | None = None) -> None:
+def reasoning_for(ctx: Context, family: str, title: str | None = None) -> bool:
     """Record the history's reasoning state this API cannot take: items another API family wrote (their
     signatures and encrypted content are valid only there) and Gemini call signatures. The translator
-    renders only ``family``'s items; this says, once per family, what was left out and why."""
+    renders only ``family``'s items; this says, once per family, what was left out and why.
+
+    True when some message carries reasoning items (of any family)."""
+    count_signed = family != "gemini"
+    if not ctx.history_reasoning and not (count_signed and ctx.history_calls):
+        return False
     foreign: dict[str, int] = {}
     signed = 0
-    count_signed = family != "gemini"
+    reasoning = False
     for message in ctx.scenario.messages:
         if message.reasoning:
+            reasoning = True
             for item in message.reasoning:
                 if item.family != family:
                     foreign[item.family] = foreign.get(item.family, 0) + 1
@@ -714,7 +757,7 @@ def reasoning_for(ctx: Context, family: str, title: str | None = None) -> None:
                 if call.signature is not None:
                     signed += 1
     if not foreign and not signed:
-        return
+        return reasoning
     title = title or ctx.cap.title
     for other, count in foreign.items():
         ctx.ledger.info("reasoning.dropped", f"{count} reasoning item{'s' if count > 1 else ''} written by {other} "
@@ -723,6 +766,7 @@ def reasoning_for(ctx: Context, family: str, title: str | None = None) -> None:
     if signed:
         ctx.ledger.info("reasoning.dropped", f"{signed} Gemini thoughtSignature{'s' if signed > 1 else ''} on history "
                         f"tool calls left out: {title} has no field for them")
+    return reasoning
 
 
 def placed(items: Any, calls: int) -> list[list[Any]]:
@@ -736,7 +780,14 @@ def placed(items: Any, calls: int) -> list[list[Any]]:
 
 def model_facts(ctx: Context, model: str | None = None) -> Mapping[str, Any]:
     """The model rules for this request (model_rules.resolve), the user's providers.<id>.rules first."""
-    return model_rules.resolve(ctx.provider, model or ctx.model, ctx.settings.rules)
+    if model and model != ctx.model:
+        return model_rules.resolve(ctx.provider, model, ctx.settings.rules)
+    facts = ctx.facts
+    if facts is None:
+        rules = ctx.settings.rules
+        facts = ctx.facts = (model_rules.resolve(ctx.provider, ctx.model, rules) if rules
+                             else model_rules.rule_facts(ctx.provider, ctx.model))
+    return facts
 
 
 def rule_applied(ctx: Context, key: str, fact: Any, what: str) -> None:
