@@ -373,7 +373,13 @@ class ThinkingPlan(NamedTuple):
 
 
 _EFFORTS = ("low", "medium", "high", "xhigh", "max")  # anthropic-sdk-python types/output_config_param.py
-_NOT_SENT = ThinkingPlan(None)
+THINKING_NOT_SENT = ThinkingPlan(None)  # no thinking field: the model's default stands
+
+
+def thinks_by_default(facts: Mapping[str, Any]) -> bool:
+    """The model rules say the model thinks unless told not to (fact thinking_default)."""
+    default = facts.get("thinking_default")
+    return default is not None and bool(default.value)
 
 
 def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
@@ -382,7 +388,7 @@ def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
     spec = settings.thinking_mode
     if spec is None:
         if settings.thinking is None:
-            return _NOT_SENT  # nothing asked: the model's default stands
+            return THINKING_NOT_SENT  # nothing asked: the model's default stands
         spec = ThinkingSetting("on" if settings.thinking else "off")
     form_fact = facts.get("thinking_form")
     form = form_fact.value if form_fact else None
@@ -394,14 +400,14 @@ def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
                 ledger.warning("thinking.always_on", f"{model} always thinks: thinking: false cannot turn it off "
                                "(the API rejects disabled)")
                 rule_applied(ctx, "thinking_always_on", always, "thinking stays on")
-                return _NOT_SENT
+                return THINKING_NOT_SENT
             rule_applied(ctx, "thinking_default", default, "thinking: false sent as {type: disabled}")
             return ThinkingPlan("disabled")
-        return _NOT_SENT
+        return THINKING_NOT_SENT
     if form == "none" or (form is None and not supports_thinking(model)):
         ledger.warning("thinking.unsupported_model", f"{model} has no extended thinking (Claude 3.7 Sonnet "
                        "and newer have it): thinking is not sent")
-        return _NOT_SENT
+        return THINKING_NOT_SENT
     effort = spec.effort
     if effort is not None and effort not in _EFFORTS:
         ledger.error("thinking.effort", f"effort {effort} is not one of Claude's effort levels ({', '.join(_EFFORTS)})"
@@ -412,7 +418,7 @@ def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
             ledger.error("thinking.form", f"{model} takes only thinking {{type: enabled, budget_tokens}}; adaptive is "
                          "answered 400; write thinking: true or {budget: N}")
             rule_applied(ctx, "thinking_form", form_fact, "adaptive refused")
-            return _NOT_SENT
+            return THINKING_NOT_SENT
         if form_fact is not None and spec.mode != "adaptive":
             rule_applied(ctx, "thinking_form", form_fact, "thinking: true sent as {type: adaptive}")
         return ThinkingPlan("adaptive", effort=effort)
@@ -420,7 +426,7 @@ def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
         ledger.error("thinking.form", f"{model} rejects thinking {{type: enabled, budget_tokens}} (adaptive only): "
                      f"budget {spec.budget} cannot be sent; write thinking: adaptive, or {{effort: ...}}")
         rule_applied(ctx, "thinking_form", form_fact, "budget refused")
-        return _NOT_SENT
+        return THINKING_NOT_SENT
     return ThinkingPlan("enabled", budget=spec.budget if spec.budget is not None else THINKING_BUDGET, effort=effort)
 
 
@@ -491,10 +497,7 @@ def thinking_lint_needed(ctx: Context, plan: ThinkingPlan, facts: Mapping[str, A
         return True
     if not ctx.plan.forces_call:
         return False
-    if plan.form == "enabled" or plan.form == "adaptive":
-        return True
-    default = facts.get("thinking_default")
-    return default is not None and bool(default.value)
+    return plan.form == "enabled" or plan.form == "adaptive" or thinks_by_default(facts)
 
 
 def thinking_lint(wire: ThinkingWire) -> Callable[[Context, dict[str, Any]], None]:
@@ -519,10 +522,8 @@ def thinking_lint(wire: ThinkingWire) -> Callable[[Context, dict[str, Any]], Non
 def _forced_choice_lint(ctx: Context, thinking: Any, choice: Any, wire: ThinkingWire) -> None:
     """``choice`` forces a call: refused when thinking is on (sent, or the model's default)."""
     facts = model_facts(ctx)
-    on = isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
-    if thinking is None:
-        default = facts.get("thinking_default")
-        on = default is not None and bool(default.value)
+    on = thinks_by_default(facts) if thinking is None else (
+        isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive"))
     if not on:
         return
     allowed = facts.get("forced_choice_with_thinking")

@@ -29,7 +29,7 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, ThinkingPlan, ThinkingWire, group_turns, \
+from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, THINKING_NOT_SENT, ThinkingWire, group_turns, \
     ordered_blocks, thinking_fields, thinking_lint, thinking_lint_needed, thinking_plan
 from .core.capabilities import Capability
 from .core.translation import tool_names, choice_value, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
@@ -105,7 +105,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     max_tokens = settings.max_tokens
     facts = model_facts(ctx)
     claude = _is_claude(ctx.model)
-    thinking = thinking_plan(ctx, facts) if claude else ThinkingPlan(None)
+    thinking = thinking_plan(ctx, facts) if claude else THINKING_NOT_SENT
     if thinking.budget is not None and max_tokens is None:
         max_tokens = DEFAULT_MAX_TOKENS_THINKING
         ctx.ledger.info("max_tokens.default", f"thinking needs maxTokens above budget_tokens {THINKING_BUDGET}: sent "

@@ -541,7 +541,7 @@ def _text_builder(node: Any, alternatives: list[tuple[str, str]]) -> TextBuilder
         return lambda name, names, mode: constant
     if len(parts) == 3 and parts[1] is _name_text:  # one N between two texts: most named forms
         before, after = parts[0], parts[2]
-        return lambda name, names, mode: before + (json_string(name) if type(name) is str else compact(name)) + after
+        return lambda name, names, mode: before + compact(name) + after
     return lambda name, names, mode: "".join([p if type(p) is str else p(name, names, mode) for p in parts])
 
 
@@ -588,7 +588,7 @@ def _text_parts(node: Any, alternatives: list[tuple[str, str]]) -> list[Any]:
 
 
 def _name_text(name: Any, names: Sequence[str], mode: str) -> str:
-    return json_string(name) if type(name) is str else compact(name)
+    return compact(name)
 
 
 def matrix_rows() -> list[dict[str, object]]:

@@ -784,9 +784,7 @@ def model_facts(ctx: Context, model: str | None = None) -> Mapping[str, Any]:
         return model_rules.resolve(ctx.provider, model, ctx.settings.rules)
     facts = ctx.facts
     if facts is None:
-        rules = ctx.settings.rules
-        facts = ctx.facts = (model_rules.resolve(ctx.provider, ctx.model, rules) if rules
-                             else model_rules.rule_facts(ctx.provider, ctx.model))
+        facts = ctx.facts = model_rules.resolve(ctx.provider, ctx.model, ctx.settings.rules)
     return facts
 
 
