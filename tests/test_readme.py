@@ -230,3 +230,17 @@ def test_the_set_up_is_two_lines_in_a_virtual_environment_and_ci_runs_them_as_wr
     assert lines[0].startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e . && toolchoice ")
     ci = (ROOT / ".ci" / "run").read_text()
     assert "sed -n '/^## Set-up/,/^## /p' README.md" in ci and 'eval "${SETUP[0]}"' in ci and 'eval "${SETUP[1]}"' in ci
+
+
+def scenario_blocks(text: str) -> list[str]:
+    """The ```yaml blocks that are whole scenarios (they begin with ``tools:`` and hold ``messages:``)."""
+    blocks = re.findall(r"^```yaml\n(.*?)^```$", text, re.M | re.S)
+    return [b for b in blocks if b.startswith("tools:") and "\nmessages:" in b]
+
+
+@pytest.mark.parametrize("page, scenario", [(page, block) for page in PAGES for block in scenario_blocks(page.read_text())],
+                         ids=lambda v: page_id(v) if isinstance(v, Path) else "")
+def test_a_scenario_shown_in_the_docs_loads_and_renders(page, scenario):
+    env = {k: v for k, v in os.environ.items() if k not in KEY_VARS}
+    result = run_cli(["render", "-", "--provider", "all", "--format", "json"], env=env, input=scenario, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
