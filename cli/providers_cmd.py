@@ -21,7 +21,7 @@ class MatrixFormat(str, Enum):
 
 
 def matrix_markdown() -> str:
-    """The README's support matrix (regenerate with `toolchoice providers --format markdown`)."""
+    """The support matrix of docs/providers.md (and, cut to its marks, of the README): tests/test_readme.py checks both."""
     head = "| provider | " + " | ".join(FEATURES) + " | arguments | verified |"
     lines = [head, "|" + "---|" * (len(FEATURES) + 3)]
     for cap in CAPABILITIES.values():

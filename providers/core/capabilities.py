@@ -2,7 +2,7 @@
 
 Translators consult these rows to decide between sending a value natively, emulating it or
 refusing it, and take the value they send from the row's wire template (``wire_value``);
-`toolchoice providers` prints the same templates; the README's matrix is generated from them.
+`toolchoice providers` prints the same templates; the matrices in README.md and docs/providers.md are generated from them.
 A test checks that every translator behaves as its row says.
 
 A choice's ``wire`` is one of:
@@ -592,7 +592,7 @@ def _name_text(name: Any, names: Sequence[str], mode: str) -> str:
 
 
 def matrix_rows() -> list[dict[str, object]]:
-    """The support matrix as plain rows (for `toolchoice providers --format json` and the README); each row
+    """The support matrix as plain rows (for `toolchoice providers --format json` and docs/providers.md); each row
     also lists the ledger codes its module writes beyond the shared ones, with what each means (the
     module's ``LEDGER_CODES``; the module's tests trigger every code it declares)."""
     rows = []
