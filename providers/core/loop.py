@@ -7,7 +7,7 @@ stop tool is called, max_steps is reached, or a step fails.
 Every finished step is kept on its ``LoopRun`` as it completes (``on_step`` sees it), so a loop that
 fails at step k, or is interrupted, still has steps 1..k-1. ``--repeat N`` runs N independent loops
 concurrently; requests in flight are bounded by the send settings' concurrency; one loop's failure
-never loses another's steps. Replay (``replay_transport``) answers from saved bodies through an
+never loses another's steps. Replay (loop_replay.py) answers from saved bodies through an
 ``httpx.MockTransport``, so a replayed loop runs the same code path offline.
 """
 
@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from .model import (HistoryCall, LedgerEntry, LoopResult, LoopSpec, Message, ProviderError, ReasoningItem,
-                    RenderOptions, Reply, Scenario, ToolCall, ToolchoiceError, Translation, Usage)
+from .loop_replay import Replay, Transcript, load_replay, reply_from_json  # noqa: F401 - the loop's interface
+from .loop_tally import ENDINGS, summary  # noqa: F401 - the loop's interface
+from .model import (HistoryCall, LedgerEntry, LoopResult, LoopSpec, Message, RenderOptions, Reply, Scenario, ToolCall,
+                    ToolchoiceError, Translation)
 from .runner import Job, Sample, SendSettings
 
-ENDINGS = ("no_tool_call", "stop_tool", "max_steps", "error", "interrupted")
 STOP_RESULT = "done"  # the stop tool's result in the history when loop.results gives none
 NO_LOOP = LoopSpec()  # a scenario without `loop:`: every step uses its tools and tool_choice, 10 steps
 
@@ -494,133 +495,6 @@ def run_loops(scenario: Scenario, runs: list[LoopRun], settings: SendSettings, o
     return runs
 
 
-# ---- replay ----------------------------------------------------------------------------------
-
-_STEP_FILE = re.compile(r"step-0*(\d+)(?:\.response)?\.(json|txt)")
-
-
-@dataclass
-class Transcript:
-    """One saved loop: the recorded provider and, per step, the status and body as received (and
-    the parsed reply, for rendering the transcript for another provider)."""
-
-    folder: Path
-    provider: str
-    bodies: dict[int, tuple[int, bytes, str]]  # step -> (status, body, content type)
-    replies: dict[int, dict[str, Any]]  # step -> the saved reply.json (when there is one)
-
-    def transport(self) -> Any:
-        """An httpx.MockTransport answering the k-th request with step k's recorded body."""
-        import httpx
-
-        count = {"n": 0}
-
-        def handler(request: Any) -> Any:
-            count["n"] += 1
-            found = self.bodies.get(count["n"])
-            if found is None:
-                raise httpx.ConnectError(f"replay: {self.folder} has no recorded reply for step {count['n']}")
-            status, body, content_type = found
-            return httpx.Response(status, content=body, headers={"content-type": content_type})
-
-        return httpx.MockTransport(handler)
-
-    def translated_sender(self) -> Sender:
-        """For another provider than the recorded one: each step's request is rendered for it, and the
-        recorded (normalized) reply is judged against that request. Nothing is sent."""
-        from .verdict import verdict
-
-        async def send(job: Job, number: int) -> Sample:
-            saved = self.replies.get(number)
-            if saved is None:
-                reply = Reply(error=ProviderError(None, "replay",
-                                                  f"{self.folder} has no recorded reply for step {number}"))
-                return Sample(number, None, [], None, reply, verdict(job.scenario, reply, job.translation), "", None)
-            reply = reply_from_json(saved.get("reply") or {})
-            return Sample(number, saved.get("status"), [], saved.get("latency_ms"), reply,
-                          verdict(job.scenario, reply, job.translation), "", None)
-
-        return send
-
-
-@dataclass
-class Replay:
-    """``--replay DIR``: the transcripts found there, one per loop (loops beyond them reuse the last)."""
-
-    transcripts: list[Transcript]
-
-    def transcript(self, index: int) -> Transcript:
-        return self.transcripts[min(index, len(self.transcripts)) - 1]
-
-
-def load_replay(folder: Path, provider: str) -> Replay:
-    """Find the transcripts under ``folder``: ``<provider>/loop-NNN/`` (what --save writes),
-    ``loop-NNN/``, or step files directly in ``folder`` (``step-01.response.json``, ``step-1.json``);
-    a folder with one other provider's transcripts replays those rendered for ``provider``."""
-    if not folder.is_dir():
-        raise ToolchoiceError(f"--replay {folder}: no such folder", hint="give the folder --save wrote")
-    candidates = [folder / provider, folder]
-    others = sorted(p for p in folder.iterdir() if p.is_dir() and _loop_dirs(p))
-    candidates.extend(others)
-    for base in candidates:
-        dirs = _loop_dirs(base) if base.is_dir() else []
-        if dirs:
-            return Replay([_transcript(d, provider) for d in dirs])
-        if base.is_dir() and _step_files(base):
-            return Replay([_transcript(base, provider)])
-    raise ToolchoiceError(f"--replay {folder}: no saved loop found",
-                          hint="give the folder `run --save` wrote, or one with step-01.response.json, step-02...")
-
-
-def _loop_dirs(base: Path) -> list[Path]:
-    return sorted(p for p in base.iterdir() if p.is_dir() and re.fullmatch(r"loop-\d+", p.name) and _step_files(p))
-
-
-def _step_files(base: Path) -> dict[int, Path]:
-    found: dict[int, Path] = {}
-    for p in base.iterdir():
-        m = _STEP_FILE.fullmatch(p.name)
-        if m and p.is_file():
-            found.setdefault(int(m.group(1)), p)
-    return found
-
-
-def _transcript(base: Path, provider: str) -> Transcript:
-    bodies: dict[int, tuple[int, bytes, str]] = {}
-    replies: dict[int, dict[str, Any]] = {}
-    recorded = provider
-    for number, path in sorted(_step_files(base).items()):
-        reply_file = base / f"step-{number:02d}.reply.json"
-        saved: dict[str, Any] = {}
-        if reply_file.is_file():
-            try:
-                saved = json.loads(reply_file.read_text(encoding="utf-8"))
-            except ValueError:
-                raise ToolchoiceError(f"--replay: {reply_file} is not JSON") from None
-            replies[number] = saved
-            recorded = saved.get("provider") or recorded
-        status = saved.get("status") if isinstance(saved.get("status"), int) else 200
-        content_type = "application/json" if path.suffix == ".json" else "text/plain"
-        bodies[number] = (status, path.read_bytes(), content_type)
-    return Transcript(base, recorded, bodies, replies)
-
-
-def reply_from_json(data: dict[str, Any]) -> Reply:
-    """``Reply.to_json()`` read back (calls with their signatures, reasoning state)."""
-    calls = tuple(ToolCall(c.get("id"), c.get("name", ""), c.get("arguments"), c.get("raw_arguments"),
-                           c.get("arguments_error"), input=c.get("input"), signature=c.get("signature"))
-                  for c in data.get("tool_calls") or [])
-    usage = data.get("usage") or {}
-    error = data.get("error")
-    reasoning = tuple(ReasoningItem(**{k: (tuple(v) if k == "summary" else v) for k, v in item.items()
-                                       if k in ReasoningItem._fields})
-                      for item in data.get("reasoning") or [])
-    return Reply(calls, data.get("text"), data.get("finish_reason"),
-                 Usage(usage.get("input_tokens"), usage.get("output_tokens")),
-                 ProviderError(error.get("status"), error.get("type"), error.get("message", "")) if error else None,
-                 upstream=data.get("upstream"), reasoning=reasoning)
-
-
 # ---- saving ----------------------------------------------------------------------------------
 
 
@@ -716,43 +590,3 @@ def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
     if scenario.loop is not None and scenario.loop.raw is not None:
         data["loop"] = scenario.loop.raw
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
-
-
-# ---- tallies (--repeat) ---------------------------------------------------------------------
-
-
-def summary(runs: list[LoopRun]) -> dict[str, Any]:
-    """Per step (obey rate with 95% Wilson interval, categories, latency, tokens) and per loop (how
-    loops ended, steps to finish p50/p95, tokens and latency): the planner story's table."""
-    from .verdict import aggregate, percentile, wilson
-
-    n = len(runs)
-    depth = max((len(r.steps) for r in runs), default=0)
-    steps = []
-    for number in range(1, depth + 1):
-        results = [r.steps[number - 1].sample.to_json(r.provider) for r in runs
-                   if len(r.steps) >= number and r.steps[number - 1].sample is not None]
-        if not results:
-            continue
-        data = aggregate(results)
-        steps.append({"step": number, "reached": len(results), "obeyed": data["counts"]["obeyed"],
-                      "obey_rate": data["rates"]["obeyed"], **{k: data[k] for k in ("counts", "latency_ms", "tokens")}})
-    ended = {}
-    for reason in ENDINGS:
-        count = sum(1 for r in runs if (r.ended or "interrupted") == reason)
-        low, high = wilson(count, n)
-        ended[reason] = {"count": count, "rate": count / n if n else 0.0, "low": low, "high": high}
-    finished = [len(r.steps) for r in runs if r.ended in ("no_tool_call", "stop_tool")]
-    tokens_in = [t for t in (r.tokens()[0] for r in runs) if t is not None]
-    tokens_out = [t for t in (r.tokens()[1] for r in runs) if t is not None]
-    latencies = [v for v in (r.latency_ms() for r in runs) if v is not None]
-    return {
-        "loops": n,
-        "steps": steps,
-        "ended": ended,
-        "steps_to_finish": {"p50": percentile(finished, 50), "p95": percentile(finished, 95), "n": len(finished)},
-        "tokens": {"input_total": sum(tokens_in), "output_total": sum(tokens_out),
-                   "input_mean": sum(tokens_in) / len(tokens_in) if tokens_in else None,
-                   "output_mean": sum(tokens_out) / len(tokens_out) if tokens_out else None},
-        "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95), "n": len(latencies)},
-    }
