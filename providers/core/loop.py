@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+from .loop_policy import NO_LOOP, step_scenario  # noqa: F401 - the loop's interface
 from .loop_replay import Replay, Transcript, load_replay, reply_from_json  # noqa: F401 - the loop's interface
 from .loop_tally import ENDINGS, summary  # noqa: F401 - the loop's interface
 from .model import (HistoryCall, LedgerEntry, LoopResult, LoopSpec, Message, RenderOptions, Reply, Scenario, ToolCall,
@@ -27,7 +28,6 @@ from .model import (HistoryCall, LedgerEntry, LoopResult, LoopSpec, Message, Ren
 from .runner import Job, Sample, SendSettings
 
 STOP_RESULT = "done"  # the stop tool's result in the history when loop.results gives none
-NO_LOOP = LoopSpec()  # a scenario without `loop:`: every step uses its tools and tool_choice, 10 steps
 
 
 # ---- records ---------------------------------------------------------------------------------
@@ -100,13 +100,26 @@ class LoopRun:
         values = [s.sample.latency_ms for s in self.steps if s.sample and s.sample.latency_ms is not None]
         return sum(values) if values else None
 
+    def tool_results(self) -> tuple[int, int]:
+        """(tool results given, of which errors): a loop answering every call with an error is loud."""
+        given = [m for s in self.steps for m in s.results]
+        return len(given), sum(1 for m in given if m.is_error)
+
+    @property
+    def terminated(self) -> bool:
+        """The loop ended by itself (an answer without a call, or the stop tool), not by a limit or a failure."""
+        return self.ended in ("no_tool_call", "stop_tool")
+
     def to_json(self) -> dict[str, Any]:
         tokens = self.tokens()
         latency = self.latency_ms()
+        given, errors = self.tool_results()
         return {
             "provider": self.provider,
             "loop": self.index,
             "ended": {"reason": self.ended or "interrupted", "step": self.ended_step, "error": self.error},
+            "terminated": self.terminated,
+            "tool_results": {"total": given, "errors": errors},
             "final_answer": self.final,
             "steps_taken": len(self.steps),
             "tokens": {"input": tokens[0], "output": tokens[1]},
@@ -147,22 +160,6 @@ def message_json(m: Message) -> dict[str, Any]:
 
 
 # ---- the step's scenario -------------------------------------------------------------------
-
-
-def step_scenario(scenario: Scenario, number: int, history: list[Message] | tuple[Message, ...],
-                  override: Any = None) -> Scenario:
-    """The scenario step ``number`` sends: the step's tools and tool_choice (``override``, a parsed
-    ToolChoice from --tool-choice, replaces step 1's), with the history so far."""
-    spec = scenario.loop or NO_LOOP
-    entry = spec.step(number)
-    tools = scenario.tools
-    if entry.tools is not None:
-        tools = tuple(t for name in entry.tools for t in scenario.tools if t.name == name)
-    choice = entry.tool_choice if entry.has_choice else scenario.tool_choice
-    if number == 1 and override is not None:
-        choice = override
-    return scenario._replace(tools=tools, tool_choice=choice, messages=tuple(history),
-                             tools_written_empty=scenario.tools_written_empty and not tools)
 
 
 def later_steps(scenario: Scenario, override: Any = None) -> list[str]:
@@ -314,12 +311,33 @@ class LoopOptions:
     results_from: str | None = None
     results_timeout: float = 30.0
     models: dict[str, str | None] | None = None  # provider -> model (--model PROVIDER=MODEL); None: render.model
+    _found: dict[str, Any] = field(default_factory=dict)  # per provider: the loop's findings, made once per run
 
     def render_for(self, provider: str) -> RenderOptions:
         """The translation options for one provider: its own model where one was given."""
         if self.models is None or self.models.get(provider) is None:
             return self.render
         return self.render._replace(model=self.models[provider])
+
+    def findings(self, provider: str, scenario: Scenario) -> list[LedgerEntry]:
+        """loop.cannot_end and loop.no_results (loop_lint), once per provider: step 1's ledger carries them."""
+        if provider not in self._found:
+            from .loop_lint import cannot_end, no_results
+
+            ends = cannot_end(scenario, self.override)
+            self._found[provider] = [*([ends] if ends else []), *no_results(scenario, self.results_from, self.override)]
+        return self._found[provider]
+
+    def thinking_rules(self, provider: str, scenario: Scenario) -> tuple[str | None, str | None]:
+        from .loop_lint import model_of, thinking_rules
+
+        return thinking_rules(provider, model_of(provider, scenario, self.render_for(provider).model, self.capabilities),
+                            scenario)
+
+    def allowed_form(self, provider: str) -> bool:
+        from .loop_lint import has_allowed_form
+
+        return has_allowed_form(provider, self.capabilities)
 
 
 async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send: Sender,
@@ -329,14 +347,22 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
     from .registry import translate
     from .verdict import offered_tools
 
+    from .loop_lint import thinking_changes
+    from .loop_policy import Repeats
+
     spec = scenario.loop or NO_LOOP
     results = ToolResults(spec, options.results_from, options.results_timeout)
     if not run.history:
         run.history = list(scenario.messages)
+    repeats, called, previous, rule = Repeats(), False, None, options.thinking_rules(run.provider, scenario)
     for number in range(1, spec.max_steps + 1):
-        s = step_scenario(scenario, number, run.history, options.override)
+        notes: list[LedgerEntry] = list(options.findings(run.provider, scenario)) if number == 1 else []
+        s = step_scenario(scenario, number, run.history, options.override, called, notes)
         translation = translate(run.provider, s, options.render_for(run.provider), options.capabilities)
-        record = StepRecord(number, s, translation)
+        record = StepRecord(number, s, translation, notes=notes)
+        if previous is not None:
+            notes.extend(thinking_changes((previous, (number, s, translation)), rule, options.allowed_form(run.provider)))
+        previous = (number, s, translation)
         job = prepare(translation, s)
         if job.skipped is not None:
             record.skipped = job.skipped
@@ -359,8 +385,12 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
             run.final = reply.text
             _finish(run, record, "no_tool_call", None, on_step)
             return run
-        turn, notes = settle_turn(assistant_message(reply, run.provider), reply, run.provider, run.history, number)
-        record.notes.extend(notes)
+        called = True
+        turn, settled = settle_turn(assistant_message(reply, run.provider), reply, run.provider, run.history, number)
+        record.notes.extend(settled)
+        repeated = repeats.see(number, reply, spec.repeated_calls)
+        if repeated is not None:
+            record.notes.append(repeated)
         run.history.append(turn)
         context = {"loop": run.index, "step": number, "provider": run.provider}
         for call, history_call in zip(reply.tool_calls, turn.tool_calls):
@@ -377,6 +407,9 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         if stop is not None:
             run.final = stop.arguments
             _finish(run, record, "stop_tool", None, on_step)
+            return run
+        if spec.repeated_calls is not None and repeats.count >= spec.repeated_calls:
+            _finish(run, record, "repeated_call", None, on_step)
             return run
         if number == spec.max_steps:
             _finish(run, record, "max_steps", None, on_step)
