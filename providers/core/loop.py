@@ -167,7 +167,7 @@ def later_steps(scenario: Scenario, override: Any = None) -> list[str]:
     spec = scenario.loop or NO_LOOP
     lines = []
     for number in range(2, min(spec.max_steps, max(2, len(spec.steps))) + 1):
-        s = step_scenario(scenario, number, (), override)
+        s = step_scenario(scenario, number, (), override, called=True)  # a step after 1 follows a tool call
         choice = s.tool_choice.to_json() if s.tool_choice is not None else "unset"
         again = " (and every later step)" if spec.steps and number >= len(spec.steps) else ""
         lines.append(f"step {number}{again}: tool_choice {json.dumps(choice)}, offers "

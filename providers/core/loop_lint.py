@@ -16,8 +16,9 @@ _DISABLED_FOR_CHOICE = "thinking.disabled_for_choice"
 
 
 def distinct_steps(spec: LoopSpec) -> int:
-    """Steps after this number send what it sends (the last entry repeats; step 1 may be overridden)."""
-    return min(spec.max_steps, max(len(spec.steps), 1) + 1)
+    """Steps after this number send what it sends: the last entry repeats; step 1 may differ from the
+    steps after it even with one entry (--tool-choice, after_call)."""
+    return min(spec.max_steps, max(len(spec.steps), 2))
 
 
 def _can_end(s: Scenario, stop_tool: str | None) -> bool:
@@ -41,22 +42,24 @@ def cannot_end(scenario: Scenario, override: Any = None) -> LedgerEntry | None:
         return None
     last = distinct_steps(spec)
     tail = None
+    choices: list[str] = []
     for number in range(last, 0, -1):
         s = step_scenario(scenario, number, (), override)
         if _can_end(s, spec.stop_tool):
             break
-        tail, choice = number, s.tool_choice
+        tail = number
+        choices.insert(0, f"step {number}{' and later' if number == last else ''}: {_shown(s.tool_choice)}")
     if tail is None:
         return None
-    stop = (f"the stop tool '{spec.stop_tool}' cannot be called from there" if spec.stop_tool else
-            "there is no stop tool and the loop stops only when the model answers without a tool call")
-    guard = (f" (loop.stop.repeated_calls {spec.repeated_calls} only cuts a repeating loop short)"
+    stop = (f"the stop tool '{spec.stop_tool}' cannot be called there" if spec.stop_tool else
+            "there is no stop tool (the loop stops only when the model answers without a tool call)")
+    guard = (f"; loop.stop.repeated_calls {spec.repeated_calls} only cuts a repeating loop short"
              if spec.repeated_calls else "")
     return LedgerEntry("warning", "loop.cannot_end",
-                       f"from step {tail} on every step forces a call (tool_choice {_shown(choice)}) and {stop}: the "
-                       f"loop can only end at max_steps {spec.max_steps}{guard}. Ways out: a stop tool offered from "
-                       f"step {tail} (loop.stop: {{tool: NAME}}), tool_choice auto from step {tail}, or "
-                       "loop.after_call: auto")
+                       f"from step {tail} on every step forces a call ({'; '.join(choices)}) and {stop}: the loop can "
+                       f"only end at max_steps {spec.max_steps}{guard}. Ways out: a stop tool offered on step {last} "
+                       f"and later (loop.stop: {{tool: NAME}}), tool_choice auto on step {last} (it repeats to "
+                       "max_steps), or loop.after_call: auto")
 
 
 def no_results(scenario: Scenario, results_from: str | None, override: Any = None) -> list[LedgerEntry]:
