@@ -235,6 +235,9 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
     if fin["n"]:
         console.print(f"steps to finish  p50 {fin['p50']:g}  ·  p95 {fin['p95']:g}  (n={fin['n']})")
     _errors_line(console, data["tool_results"]["total"], data["tool_results"]["errors"])
+    for severity, code, message in dict.fromkeys((e.severity, e.code, e.message) for r in runs[:1]
+                                                  for s in r.steps[:1] for e in s.notes if e.severity != "info"):
+        console.print(Text.assemble((f"step 1 {severity} {code}", "yellow"), f": {message}"))  # the loop's findings
     lat = data["latency_ms"]
     if lat["p50"] is not None:
         console.print(f"loop latency     p50 {lat['p50']:.0f} ms  ·  p95 {lat['p95']:.0f} ms")

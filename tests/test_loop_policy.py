@@ -446,3 +446,17 @@ def test_bad_values_of_the_new_keys_are_one_line_with_file_and_line(tmp_path: Pa
     [out] = result.stderr.strip().splitlines()
     assert f"{path}:{line}:" in out and message in out, out
     assert "Traceback" not in result.stderr
+
+
+def test_the_scenario_schema_takes_the_new_keys_and_refuses_bad_values(tmp_path: Path) -> None:
+    import jsonschema
+    import yaml
+
+    schema = json.loads(toolchoice("schema", "scenario").stdout)
+    good = scenario(tmp_path, "openai", ["{tool_choice: auto}"],
+                    "  narrow: allowed\n  after_call: auto\n  stop: {tool: final_answer, repeated_calls: 3}\n")
+    jsonschema.validate(yaml.safe_load(good.read_text()), schema)
+    for change in ("  narrow: subset\n", "  after_call: reset\n", "  stop: {repeated_calls: 1}\n"):
+        bad = scenario(tmp_path, "openai", ["{tool_choice: auto}"], change)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(yaml.safe_load(bad.read_text()), schema)
