@@ -54,7 +54,7 @@ def scenario(tmp_path: Path, provider: str, steps: list[str], extra: str = "", m
                     f"{{location: {{type: string}}}}}}}}\n" for n in names)
     listed = "".join(f"    - {s}\n" for s in steps)
     answers = f"  results:\n    {called}: sunny\n    search: found\n" if results else ""
-    text = (f"{head}tools:\n{tools}tool_choice: auto\nmessages:\n  - {{role: user, content: weather in SF?}}\n"
+    text = (f"{head}tools:\n{tools}tool_choice: auto\nmessages:\n  - {{role: user, content: weather in SF}}\n"
             f"loop:\n  max_steps: {max_steps}\n  steps:\n{listed}{answers}{extra}")
     path = tmp_path / "loop.yaml"
     path.write_text(text)
