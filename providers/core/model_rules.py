@@ -109,11 +109,9 @@ RULES: tuple[Rule, ...] = (
     Rule("claude-preserved-thinking", _CLAUDE_PROVIDERS,
          r"claude-(fable|mythos)-5-[1-9](?!\d)|claude-(opus|sonnet|haiku)-5-5(?!\d)",
          {"thinking_prefix_check": True},
-         "platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks (supportedModels: "
-         "claude-fable-5-2, claude-mythos-5-2, claude-fable-5-1, claude-mythos-5-1, claude-opus-5-5, claude-sonnet-5-5, "
-         "claude-haiku-5-5; Claude API, Amazon Bedrock and the other platforms; 'A prefix check fails if system, tools, "
-         "or an earlier message changed after Claude produced a block'; preserved-thinking: 'Starting with Claude "
-         "Fable 5.1')", verified="2026-11-26"),
+         "platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks (models: Fable and Mythos "
+         "5.1, 5.2, Opus / Sonnet / Haiku 5.5; Claude API, Bedrock, other platforms): 'A prefix check fails if system, "
+         "tools, or an earlier message changed after Claude produced a block'", verified="2026-11-26"),
     Rule("claude-thinking-per-turn", _CLAUDE_PROVIDERS, r"claude", {"thinking_fixed_per_turn": True},
          "platform.claude.com/docs/build-with-claude/thinking-tool-workflows ('Keep one thinking configuration per "
          "assistant turn: a tool-use loop is one assistant turn, so change the configuration only between turns')",
