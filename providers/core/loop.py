@@ -174,6 +174,8 @@ def later_steps(scenario: Scenario, override: Any = None) -> list[str]:
                      f"{', '.join(s.tool_names) or 'no tools'}; its history adds step {number - 1}'s assistant turn "
                      "(the reply's calls and ids) and a result per call from loop.results")
     stop = f"the stop tool '{spec.stop_tool}' is called" if spec.stop_tool else "the model answers without a tool call"
+    if spec.repeated_calls:
+        stop += f", when the same call comes {spec.repeated_calls} steps in a row"
     lines.append(f"the loop ends when {stop}, at max_steps {spec.max_steps}, or when a step fails")
     return lines
 
@@ -354,14 +356,15 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
     results = ToolResults(spec, options.results_from, options.results_timeout)
     if not run.history:
         run.history = list(scenario.messages)
-    repeats, called, previous, rule = Repeats(), False, None, options.thinking_rules(run.provider, scenario)
+    repeats, called, previous = Repeats(), False, None
+    rules, has_allowed = options.thinking_rules(run.provider, scenario), options.allowed_form(run.provider)
     for number in range(1, spec.max_steps + 1):
         notes: list[LedgerEntry] = list(options.findings(run.provider, scenario)) if number == 1 else []
         s = step_scenario(scenario, number, run.history, options.override, called, notes)
         translation = translate(run.provider, s, options.render_for(run.provider), options.capabilities)
         record = StepRecord(number, s, translation, notes=notes)
         if previous is not None:
-            notes.extend(thinking_changes((previous, (number, s, translation)), rule, options.allowed_form(run.provider)))
+            notes.extend(thinking_changes((previous, (number, s, translation)), rules, has_allowed))
         previous = (number, s, translation)
         job = prepare(translation, s)
         if job.skipped is not None:

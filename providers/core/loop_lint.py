@@ -57,9 +57,9 @@ def cannot_end(scenario: Scenario, override: Any = None) -> LedgerEntry | None:
              if spec.repeated_calls else "")
     return LedgerEntry("warning", "loop.cannot_end",
                        f"from step {tail} on every step forces a call ({'; '.join(choices)}) and {stop}: the loop can "
-                       f"only end at max_steps {spec.max_steps}{guard}. Ways out: a stop tool offered on step {last} "
-                       f"and later (loop.stop: {{tool: NAME}}), tool_choice auto on step {last} (it repeats to "
-                       "max_steps), or loop.after_call: auto")
+                       f"only end at max_steps {spec.max_steps}{guard}. Ways out: a stop tool the forcing steps offer "
+                       f"(loop.stop: {{tool: NAME}}), tool_choice auto from step {tail} (at least on step {last}, "
+                       "which repeats to max_steps), or loop.after_call: auto")
 
 
 def no_results(scenario: Scenario, results_from: str | None, override: Any = None) -> list[LedgerEntry]:

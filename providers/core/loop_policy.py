@@ -100,8 +100,9 @@ def restricted(choice: ToolChoice | None, subset: tuple[str, ...]) -> ToolChoice
 def narrow_note(number: int, subset: tuple[str, ...], choice: ToolChoice | None) -> LedgerEntry:
     sent = "unset" if choice is None else choice.quoted()
     return LedgerEntry("info", "loop.narrowed", f"step {number} offers {', '.join(subset) or 'no tools'} (loop.narrow: "
-                       f"allowed): every tool is sent and the step's subset is the choice's restriction, {sent}; "
-                       "the tools stay the same from step to step (cache and thinking prefix intact)")
+                       f"allowed): every tool is sent and the step's subset restricts the choice, {sent}, so the "
+                       "tools stay the same from step to step (where the provider has no restriction form, only the "
+                       "subset is sent: see tool_choice.emulated)")
 
 
 def reset_note(number: int, before: ToolChoice, after: ToolChoice | None) -> LedgerEntry:
