@@ -363,9 +363,10 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         s = step_scenario(scenario, number, run.history, options.override, called, notes)
         translation = translate(run.provider, s, options.render_for(run.provider), options.capabilities)
         record = StepRecord(number, s, translation, notes=notes)
-        if previous is not None:
-            notes.extend(thinking_changes((previous, (number, s, translation)), rules, has_allowed))
-        previous = (number, s, translation)
+        if rules != (None, None):  # only where a model rule says thinking is at stake
+            if previous is not None:
+                notes.extend(thinking_changes((previous, (number, s, translation)), rules, has_allowed))
+            previous = (number, s, translation)
         job = prepare(translation, s)
         if job.skipped is not None:
             record.skipped = job.skipped

@@ -120,9 +120,9 @@ def thinking_changes(steps: Iterable[tuple[int, Scenario, Translation]], rules: 
                                        f"({', '.join(bt.offered_tools) or 'none'} → {', '.join(t.offered_tools) or 'none'}"
                                        f"): the thinking already in the history fails its prefix check (a 400, or "
                                        f"dropped) — {rule}. Way out: {way}"))
-            was = any(e.code == _DISABLED_FOR_CHOICE for e in bt.ledger)
-            now = any(e.code == _DISABLED_FOR_CHOICE for e in t.ledger)
-            if was != now and turn is not None:
+            was = turn is not None and any(e.code == _DISABLED_FOR_CHOICE for e in bt.ledger)
+            now = turn is not None and any(e.code == _DISABLED_FOR_CHOICE for e in t.ledger)
+            if was != now:
                 out.append(LedgerEntry("warning", "loop.tools_changed_with_thinking",
                                        f"step {number} sends thinking {'disabled' if now else 'as the model default'} "
                                        f"where step {before} sent it {'disabled' if was else 'as the model default'} "

@@ -115,17 +115,17 @@ def reset_note(number: int, before: ToolChoice, after: ToolChoice | None) -> Led
 # ---- repeated identical calls ---------------------------------------------------------------
 
 
-def call_key(reply: Reply) -> tuple[tuple[str, str], ...]:
-    """The step's calls as (name, arguments in canonical JSON): equal keys are the same call."""
-    return tuple((c.name, json.dumps(c.arguments if c.arguments is not None else c.raw_arguments, sort_keys=True,
-                                     ensure_ascii=False)) for c in reply.tool_calls)
+def call_key(reply: Reply) -> tuple[tuple[str, Any], ...]:
+    """The step's calls as (name, arguments): equal keys are the same call (dicts compare regardless of key
+    order, so nothing is serialized per step)."""
+    return tuple((c.name, c.arguments if c.arguments is not None else c.raw_arguments) for c in reply.tool_calls)
 
 
 class Repeats:
     """How many consecutive steps made the same call(s); a note from the second in a row on."""
 
     def __init__(self) -> None:
-        self.last: tuple[tuple[str, str], ...] = ()
+        self.last: tuple[tuple[str, Any], ...] = ()
         self.count = 0
 
     def see(self, number: int, reply: Reply, limit: int | None) -> LedgerEntry | None:
@@ -134,14 +134,10 @@ class Repeats:
         self.last = key
         if self.count < 2:
             return None
-        shown = ", ".join(f"{name}({args})" for name, args in key)
+        shown = ", ".join(f"{name}({json.dumps(args, sort_keys=True, ensure_ascii=False)})" for name, args in key)
         if len(shown) > 200:
             shown = shown[:199] + "…"
         ends = (f"; loop.stop.repeated_calls {limit} ends the loop" if limit is not None and self.count >= limit
                 else "" if limit is not None else "; loop.stop.repeated_calls: K would end such a loop")
         return LedgerEntry("warning", "loop.repeated_call",
                            f"step {number} makes the same call as the step before ({self.count} in a row): {shown}{ends}")
-
-
-def error_count(results: list[Message]) -> int:
-    return sum(1 for m in results if m.is_error)
