@@ -139,6 +139,11 @@ def main() -> None:
     for name, values in times.items():
         ms = statistics.median(values) / n * 1000
         print(f"| {name} | {ms:.3f} | {ms - limit:.3f} | {ms / base_ms:.3f} |")
+    base_times = times[f"baseline {args.baseline}, loop without new keys"]
+    for name, values in times.items():  # rounds alternate: a round's ratio cancels the machine's drift
+        ratios = sorted(v / b for v, b in zip(values, base_times))
+        print(f"{name}: per-round ratio to the baseline, median {statistics.median(ratios):.3f} "
+              f"(range {ratios[0]:.3f}-{ratios[-1]:.3f})")
     print(json.dumps({name: [round(v, 4) for v in values] for name, values in times.items()}))
 
 
