@@ -460,3 +460,20 @@ def test_the_scenario_schema_takes_the_new_keys_and_refuses_bad_values(tmp_path:
         bad = scenario(tmp_path, "openai", ["{tool_choice: auto}"], change)
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(yaml.safe_load(bad.read_text()), schema)
+
+
+# The page's own list (platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks,
+# featureMetadata.supportedModels, read 2026-11-26), and models it does not list.
+PREFIX_CHECKED = ("claude-fable-5-2", "claude-mythos-5-2", "claude-fable-5-1", "claude-mythos-5-1", "claude-opus-5-5",
+                  "claude-sonnet-5-5", "claude-haiku-5-5")
+NOT_LISTED = ("claude-fable-5", "claude-mythos-5", "claude-opus-5", "claude-sonnet-5", "claude-sonnet-4-5",
+              "claude-opus-4-8", "claude-fable-5-20261001", "claude-opus-5-50")
+
+
+@pytest.mark.parametrize("model", PREFIX_CHECKED + NOT_LISTED)
+def test_the_prefix_check_rule_matches_the_pages_model_list(model: str) -> None:
+    from toolchoice.providers.core.model_rules import resolve
+
+    for provider, model_id in (("anthropic", model), ("bedrock", f"us.anthropic.{model}-v1:0")):
+        fact = resolve(provider, model_id).get("thinking_prefix_check")
+        assert (fact is not None and fact.value is True) == (model in PREFIX_CHECKED), (provider, model_id)
