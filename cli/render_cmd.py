@@ -42,9 +42,14 @@ def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], m
     models = models_for(model, ids)
     caps = capabilities_from(capabilities)
     allowed = allowed_env(allow_env)
-    return [translate(pid, scenario, RenderOptions(strict=strict, emulate=not no_emulate, model=models[pid],
-                                                   base_url=base_url, stream=stream, allow_env=allowed), caps)
-            for pid in ids]
+    options = {pid: RenderOptions(strict=strict, emulate=not no_emulate, model=models[pid], base_url=base_url,
+                                  stream=stream, allow_env=allowed) for pid in ids}
+    translations = [translate(pid, scenario, options[pid], caps) for pid in ids]
+    if scenario.loop is None:
+        return translations
+    from toolchoice.providers.core.loop_lint import with_loop_findings  # a loop: section's findings join the ledger
+
+    return [with_loop_findings(t, scenario, options[t.provider], caps) for t in translations]
 
 
 def _summary(path: Path, translations: list[Translation], loaded: Scenario) -> None:

@@ -258,6 +258,9 @@ class LoopSpec(NamedTuple):
     stop_tool: str | None = None
     results: Mapping[str, LoopResult] = _EMPTY
     raw: Any = None
+    narrow: Literal["remove", "allowed"] = "remove"  # a step's tools: the tools sent, or the choice's restriction
+    after_call: Literal["keep", "auto"] = "keep"  # auto: a forcing step after a tool call sends auto instead
+    repeated_calls: int | None = None  # stop.repeated_calls: end after K identical calls in a row
 
     def step(self, number: int) -> LoopStep:
         """The entry for step ``number`` (1-based): the last entry repeats."""

@@ -912,14 +912,17 @@ def _rules(r: _Reader, node: yaml.Node, pid: str) -> dict[str, Any]:
 
 # ---- loop: (toolchoice run) ----------------------------------------------------------------
 
-LOOP_KEYS = ("max_steps", "steps", "stop", "results")
+LOOP_KEYS = ("max_steps", "steps", "stop", "results", "narrow", "after_call")
 STEP_KEYS = ("tool_choice", "tools")
 _LOOP_EXAMPLE = "see configs/planner-loop.yaml"
 
 
 def _loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
     """The ``loop:`` section: steps (tool_choice and tools offered per step; the last repeats),
-    max_steps, stop (``when: no_tool_call`` or ``tool: NAME``) and results per tool."""
+    max_steps, stop (``when: no_tool_call`` or ``tool: NAME``, ``repeated_calls: K``), results per tool,
+    narrow and after_call (core/loop_policy.py)."""
+    from .loop_policy import AFTER_CALL, NARROW, read_word
+
     fields = r.mapping(node, "loop", LOOP_KEYS)
     names = tuple(t.name for t in tools)
     max_steps = 10
@@ -935,7 +938,8 @@ def _loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
         if not items:
             raise r.loc(fields["steps"]).fail("loop.steps is empty", "give at least one {tool_choice: ...} or leave steps out")
         steps = [_loop_step(r, item, number, names) for number, item in enumerate(items, 1)]
-    stop_tool = _loop_stop(r, fields["stop"], names) if "stop" in fields and r.value(fields["stop"]) is not None else None
+    stop_tool, repeated = (_loop_stop(r, fields["stop"], names) if "stop" in fields and r.value(fields["stop"]) is not None
+                           else (None, None))
     results: dict[str, LoopResult] = {}
     if "results" in fields and r.value(fields["results"]) is not None:
         entries = r.mapping(fields["results"], "loop.results")
@@ -946,8 +950,10 @@ def _loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
                 hint = did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names else "declare it under tools:")
                 raise r.loc(key_node).fail(f"loop.results has an entry for '{name}', which is not a declared tool", hint)
             results[name] = _loop_result(r, entries[name], tool, allow_list=True)
+    policy = {key: read_word(r, fields[key], key, words) for key, words in (("narrow", NARROW), ("after_call", AFTER_CALL))
+              if key in fields}
     return LoopSpec(max_steps=max_steps, steps=tuple(steps), stop_tool=stop_tool, results=results,
-                    raw=r.value(node))
+                    raw=r.value(node), repeated_calls=repeated, **policy)
 
 
 def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...]) -> LoopStep:
@@ -978,20 +984,26 @@ def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...])
     return LoopStep(tool_choice=choice, has_choice=has_choice, tools=offered)
 
 
-def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> str | None:
-    fields = r.mapping(node, "loop.stop", ("when", "tool"))
+def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> tuple[str | None, int | None]:
+    """(the stop tool, stop.repeated_calls), each None when not written."""
+    from .loop_policy import read_repeated
+
+    fields = r.mapping(node, "loop.stop", ("when", "tool", "repeated_calls"))
+    repeated = read_repeated(r, fields.pop("repeated_calls")) if "repeated_calls" in fields else None
     if set(fields) == {"when"}:
         if r.value(fields["when"]) != "no_tool_call":
             raise r.loc(fields["when"]).fail(f"loop.stop.when must be no_tool_call, not {_show(r.value(fields['when']))}",
                                              "or write stop: {tool: NAME} to end the loop when NAME is called")
-        return None
+        return None, repeated
     if set(fields) == {"tool"}:
         name = r.string(fields["tool"], "loop.stop.tool")
         if name not in names:
             hint = did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names else "declare it under tools:")
             raise r.loc(fields["tool"]).fail(f"loop.stop.tool '{name}' is not a declared tool", hint)
-        return name
-    raise r.loc(node).fail("loop.stop takes one key: when: no_tool_call, or tool: NAME", None)
+        return name, repeated
+    if not fields and repeated is not None:
+        return None, repeated
+    raise r.loc(node).fail("loop.stop takes when: no_tool_call or tool: NAME (one of them), and repeated_calls: K", None)
 
 
 def _loop_result(r: _Reader, node: yaml.Node, tool: Tool, *, allow_list: bool) -> LoopResult:
