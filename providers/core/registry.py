@@ -8,7 +8,7 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from .capabilities import CAPABILITIES, PROVIDER_IDS, Capability
+from .capabilities import CAPABILITIES, FEATURES, PROVIDER_IDS, Capability
 from .choice import did_you_mean
 from .model import LedgerEntry, RenderOptions, Reply, Scenario, ToolchoiceError, Translation
 
@@ -50,3 +50,29 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
 def parse_reply(provider: str, body: Any) -> Reply:
     """A provider's success response body → normalized Reply."""
     return module_for(provider).parse_reply(provider, body)
+
+
+def matrix_rows() -> list[dict[str, object]]:
+    """The support matrix as plain rows (for `toolchoice providers --format json` and the README); each row
+    also lists the ledger codes its module writes beyond the shared ones, with what each means (the
+    module's ``LEDGER_CODES``; the module's tests trigger every code it declares)."""
+    from .facts import facts_for  # only `providers` and the stale-facts report read the dated facts
+    from .model_rules import RULES  # facts per model family, matched on the model id
+
+    rows = []
+    for cap in CAPABILITIES.values():
+        row: dict[str, object] = {"provider": cap.provider, "title": cap.title}
+        for feature in FEATURES:
+            s = cap.feature(feature)
+            row[feature] = {"level": s.level.value, "wire": s.wire, "note": s.note}
+        row["arguments"] = cap.arguments
+        row["sources"] = list(cap.sources)
+        row["verified"] = cap.verified
+        if cap.measured:
+            row["measured"] = cap.measured
+        row["facts"] = [f.to_json() for f in facts_for(cap.provider)]
+        row["model_rules"] = [r.to_json() for r in RULES if cap.provider in r.providers]
+        row["module"] = cap.module
+        row["ledger_codes"] = dict(module_for(cap.provider).LEDGER_CODES)  # beyond the shared tool_choice.* codes
+        rows.append(row)
+    return rows
