@@ -29,8 +29,9 @@ import re
 from typing import Any, Callable, Mapping, NamedTuple
 
 from .core.capabilities import Capability
+from .anthropic_strict import anthropic_strict_problems
 from .core.translation import tool_names, choice_value, choice_with, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
-    model_facts, reasoning_for, rule_applied, start, streamed, strict_tools, anthropic_strict_problems, tool_fields
+    model_facts, reasoning_for, rule_applied, start, streamed, strict_tools, tool_fields
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningFamily, ReasoningItem, RenderOptions,
                          Reply, Scenario, ThinkingSetting, Tool, Translation, Usage)
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -44,6 +45,12 @@ DEFAULT_MAX_TOKENS_THINKING = 2048  # leaves room above the budget (budget_token
 COMPOSITION_KEYS = ("anyOf", "oneOf", "allOf")
 # Claude models before 3.7 have no extended thinking (Claude 3 / 3.5, 2.x, instant).
 _NO_THINKING = re.compile(r"claude-(?:3-(?!7)|2|v1|v2|instant)")
+
+# Tool names: ^[a-zA-Z0-9_-]{1,64}$ (Anthropic's tool-use docs, the tool name's pattern)
+NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+
+# The newer per-tool fields its tool type has (fact anthropic.tool_fields); no custom tool kind.
+TOOL_FIELDS: tuple[str, ...] = ("input_examples", "defer_loading", "eager_input_streaming", "cache_control")
 
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with tool.strict true",
@@ -225,7 +232,7 @@ def ordered_blocks(turn: Turn, family: str, reasoning_block: Callable[[Reasoning
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
     ctx = start(provider, scenario, options, cap)
-    check_names(ctx, "anthropic")
+    check_names(ctx, NAME_RULE)
     settings = ctx.settings
     facts = model_facts(ctx)
     plan = thinking_plan(ctx, facts)

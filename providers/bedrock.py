@@ -43,6 +43,9 @@ DEFAULT_REGION = "us-east-1"
 _CLAUDE = re.compile(r"anthropic\.claude-(?!v1|v2|instant)")
 _NOVA = re.compile(r"amazon\.nova-")
 
+# Tool names: [a-zA-Z0-9_-]+, at most 64 (Bedrock Converse ToolSpecification.name)
+NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with toolSpec.strict true",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
@@ -93,7 +96,7 @@ def _takes_status(model: str) -> bool:
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
     ctx = start(provider, scenario, options, cap)
     _keep_tools_for_history(ctx)
-    check_names(ctx, "bedrock")
+    check_names(ctx, NAME_RULE)
     settings = ctx.settings
     body: dict[str, Any] = {"messages": _messages(ctx)}
     if scenario.system is not None:

@@ -23,6 +23,7 @@ Wire facts, with their sources:
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .core import translation
@@ -61,6 +62,9 @@ _IGNORED_SETTINGS = ("deployment", "endpoint", "api_version", "region")
 # google-genai types.ThinkingLevel values (MINIMAL, LOW, MEDIUM, HIGH, XHIGH); neutral effort → thinkingLevel.
 _LEVELS = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH", "xhigh": "XHIGH"}
 
+# Function names: a letter or _ first, then letters, digits, _ . : -, at most 128 (FunctionDeclaration.name)
+NAME_RULE = (re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}").fullmatch, "a letter or _ first, then letters, digits, _ . : -, at most 128")
+
 LEDGER_CODES: dict[str, str] = {
     "schema.converted": "a schema keyword was rewritten into Gemini's Schema form without losing meaning "
                         "($ref inlined, type list → nullable/anyOf, const → enum, ...)",
@@ -90,7 +94,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     ctx = translation.start(provider, scenario, options, cap)
     model = _model_name(ctx)
     _ignored_settings(ctx)
-    translation.check_names(ctx, "gemini")
+    translation.check_names(ctx, NAME_RULE)
 
     body: dict[str, Any] = {"contents": _contents(ctx, model)}
     if scenario.system is not None:

@@ -20,6 +20,7 @@ Wire facts, with their sources (openai-python ``src/openai/types/responses/``):
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .core import translation
@@ -33,6 +34,14 @@ from .core.parsing import StreamAssembler, bad_body, custom_display, expect_dict
 DEFAULT_BASE = "https://api.openai.com/v1"
 _IGNORED_SETTINGS = ("deployment", "endpoint", "api_version", "region")
 _EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")  # openai-python shared/reasoning_effort.py
+
+# Function names: ^[a-zA-Z0-9_-]{1,64}$, as in Chat Completions (OpenAI's function-calling guide)
+NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+
+# Custom (free-text) tools (fact openai.custom_tool.responses) and the newer per-tool fields its tools have
+# (fact openai-responses.tool_fields).
+CUSTOM_TOOLS: dict[str, str] = {"openai-responses": "Responses"}
+TOOL_FIELDS: tuple[str, ...] = ("defer_loading", "output_schema")
 
 LEDGER_CODES: dict[str, str] = {
     "strict.explicit_false": "non-strict tools are sent with strict: false, because the Responses API treats an "
@@ -58,7 +67,7 @@ LEDGER_CODES: dict[str, str] = {
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
     ctx = translation.start(provider, scenario, options, cap)
     _ignored_settings(ctx)
-    translation.check_names(ctx, "openai")
+    translation.check_names(ctx, NAME_RULE)
 
     body: dict[str, Any] = {"model": ctx.model}
     if scenario.system is not None:

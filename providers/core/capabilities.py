@@ -354,21 +354,6 @@ CAPABILITIES: dict[str, Capability] = {
 
 PROVIDER_IDS: tuple[str, ...] = tuple(CAPABILITIES)
 
-# Tool kinds beyond function tools, and the providers that take each natively (facts
-# openai.custom_tool.chat / openai.custom_tool.responses). Elsewhere such a tool is refused.
-CUSTOM_TOOL_PROVIDERS: frozenset[str] = frozenset(("openai", "azure", "openai-responses"))
-
-# Newer per-tool fields: field -> the providers whose tool type has it (facts anthropic.tool_fields,
-# openai-responses.tool_fields). Elsewhere the field is dropped with a ledger entry.
-TOOL_FIELDS: dict[str, tuple[str, ...]] = {
-    "input_examples": ("anthropic",),
-    "defer_loading": ("anthropic", "openai-responses"),
-    "eager_input_streaming": ("anthropic",),
-    "cache_control": ("anthropic",),
-    "output_schema": ("openai-responses",),
-}
-
-
 # ---- wire templates -----------------------------------------------------------------------
 
 # Builders take (name, names, mode, each): the one tool's name (or a list item's), every allowed name,

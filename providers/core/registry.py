@@ -26,6 +26,22 @@ def module_for(provider: str) -> ModuleType:
     return importlib.import_module(f"toolchoice.providers.{CAPABILITIES[check_provider(provider)].module}")
 
 
+def family_modules() -> list[ModuleType]:
+    """Every provider module, in the order the rows first name them (imports them all)."""
+    names = dict.fromkeys(cap.module for cap in CAPABILITIES.values())
+    return [importlib.import_module(f"toolchoice.providers.{name}") for name in names]
+
+
+def custom_tool_takers() -> list[tuple[str, str]]:
+    """(provider id, how to say it) for every provider whose module takes custom (free-text) tools."""
+    return [(pid, words) for module in family_modules() for pid, words in getattr(module, "CUSTOM_TOOLS", {}).items()]
+
+
+def tool_field_takers(key: str) -> list[str]:
+    """The provider ids whose tool type has the per-tool field ``key`` (their module's ``TOOL_FIELDS``)."""
+    return sorted(pid for pid in PROVIDER_IDS if key in getattr(module_for(pid), "TOOL_FIELDS", ()))
+
+
 def translate(provider: str, scenario: Scenario, options: RenderOptions = RenderOptions(),
               capabilities: dict[str, Capability] | None = None) -> Translation:
     """Scenario → request + ledger for one provider. ``capabilities`` may overlay measured facts;

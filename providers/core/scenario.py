@@ -27,7 +27,7 @@ from .model import (REASONING_FAMILIES, SETTINGS_KEYS, HistoryCall, LedgerEntry,
 TOP_KEYS = ("name", "description", "tools", "tool_choice", "parallel_tool_calls", "strict", "system",
             "messages", "providers", "loop")
 TOOL_KEYS = ("name", "description", "parameters", "strict")
-# Newer per-tool fields (capabilities.TOOL_FIELDS) and the JSON type each must have
+# Newer per-tool fields (each provider module's TOOL_FIELDS) and the JSON type each must have
 TOOL_FIELD_TYPES: dict[str, tuple[type, ...]] = {"input_examples": (list,), "defer_loading": (bool,),
                                                  "eager_input_streaming": (bool,), "cache_control": (dict,),
                                                  "output_schema": (dict,)}
