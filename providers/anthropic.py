@@ -52,6 +52,15 @@ NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ a
 # The newer per-tool fields its tool type has (fact anthropic.tool_fields); no custom tool kind.
 TOOL_FIELDS: tuple[str, ...] = ("input_examples", "defer_loading", "eager_input_streaming", "cache_control")
 
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("an Anthropic Messages reply", "anthropic")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """The Messages API's documented success shape: ``{type: "message", content: [...], stop_reason}``."""
+    return body.get("type") == "message" and isinstance(body.get("content"), list)
+
+
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with tool.strict true",
     "schema.strict_invalid": "a strict tool's schema breaks Anthropic's strict rules (its SDK's transform_schema)",

@@ -46,6 +46,15 @@ _NOVA = re.compile(r"amazon\.nova-")
 # Tool names: [a-zA-Z0-9_-]+, at most 64 (Bedrock Converse ToolSpecification.name)
 NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
 
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("a Bedrock Converse reply", "bedrock")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """Converse's documented success shape: ``{output: {message}, stopReason}``."""
+    return isinstance(body.get("output"), dict) and "stopReason" in body
+
+
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with toolSpec.strict true",
     "thinking.adaptive": "thinking sent as {type: adaptive}",

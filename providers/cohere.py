@@ -32,6 +32,16 @@ PROBE_SKIPS = ("any", "truncation")
 
 # Models older than Command R7B, which the SDK says cannot take tool_choice: model rule cohere-pre-r7b.
 
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("a Cohere v2 chat reply", "cohere")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """Chat v2's documented success shape: ``{id, message: {...}, finish_reason}`` (an Ollama body, which also has
+    ``done``, is Ollama's)."""
+    return isinstance(body.get("message"), dict) and "finish_reason" in body and "done" not in body
+
+
 LEDGER_CODES: dict[str, str] = {
     "pitfall.tool_choice_model": "tool_choice sent to a Cohere model older than Command R7B, which lacks it",
     "history.thinking_dropped": "thinking of a tool-call turn left out: Cohere takes no content beside tool_calls",

@@ -65,6 +65,15 @@ _LEVELS = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH
 # Function names: a letter or _ first, then letters, digits, _ . : -, at most 128 (FunctionDeclaration.name)
 NAME_RULE = (re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}").fullmatch, "a letter or _ first, then letters, digits, _ . : -, at most 128")
 
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("a Gemini generateContent reply", "gemini")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """generateContent's documented success shape: ``{candidates: [...]}``."""
+    return isinstance(body.get("candidates"), list)
+
+
 LEDGER_CODES: dict[str, str] = {
     "schema.converted": "a schema keyword was rewritten into Gemini's Schema form without losing meaning "
                         "($ref inlined, type list → nullable/anyOf, const → enum, ...)",

@@ -34,6 +34,15 @@ _PROPERTY_KEYS = frozenset({"anyOf", "type", "items", "description", "enum", "pr
 _PLAIN_PROPERTY_KEYS = _PROPERTY_KEYS - {"anyOf", "properties"}  # a property with only these: nothing to look into
 _SHOWN = 8  # ignored keywords listed per tool before "and N more"
 
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("an Ollama /api/chat reply", "ollama")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """/api/chat's documented success shape: ``{message: {...}, done, created_at}``."""
+    return isinstance(body.get("message"), dict) and "done" in body
+
+
 LEDGER_CODES: dict[str, str] = {
     "stream.disabled": "stream: false is sent so the reply is one JSON object (Ollama streams by default)",
     "max_tokens.mapped": "max_tokens sent as options.num_predict",

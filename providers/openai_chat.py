@@ -100,6 +100,15 @@ CUSTOM_TOOLS: dict[str, str] = {"openai": "OpenAI Chat", "azure": "Azure OpenAI"
 # Newer per-tool fields its function tools have: none.
 TOOL_FIELDS: tuple[str, ...] = ()
 
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("an OpenAI Chat Completions reply", "openai (or any OpenAI-compatible id)")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """Chat Completions' documented success shape: ``{object: "chat.completion", choices: [...]}``."""
+    return isinstance(body.get("choices"), list) or body.get("object") == "chat.completion"
+
+
 LEDGER_CODES: dict[str, str] = {
     "history.ids_rewritten": "tool-call ids rewritten to the host's required form (Mistral: 9 alphanumerics)",
     "thinking.forced_choice": "a forcing tool_choice with thinking/reasoning on is rejected: request refused",

@@ -43,6 +43,15 @@ NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ a
 CUSTOM_TOOLS: dict[str, str] = {"openai-responses": "Responses"}
 TOOL_FIELDS: tuple[str, ...] = ("defer_loading", "output_schema")
 
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("an OpenAI Responses reply", "openai-responses")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """The Responses API's documented success shape: ``{object: "response", output: [...]}``."""
+    return body.get("object") == "response" and isinstance(body.get("output"), list)
+
+
 LEDGER_CODES: dict[str, str] = {
     "strict.explicit_false": "non-strict tools are sent with strict: false, because the Responses API treats an "
                              "omitted strict as true",
