@@ -61,6 +61,23 @@ def looks_like_reply(body: dict[str, Any]) -> bool:
     return body.get("type") == "message" and isinstance(body.get("content"), list)
 
 
+# The family name its reasoning items carry (a signature or encrypted content is valid only there).
+REASONING_FAMILY = "anthropic"
+
+
+def reasoning_item(block: Any) -> ReasoningItem | None:
+    """A reasoning item pasted as Messages returns it: a ``thinking`` block (text + signature) or a
+    ``redacted_thinking`` block (encrypted = data); None for any other shape."""
+    kind = block.value.get("type")
+    if kind == "thinking":
+        block.only(("type", "thinking", "signature"), "an Anthropic thinking block")
+        return ReasoningItem("anthropic", text=block.text("thinking") or "", signature=block.text("signature"))
+    if kind == "redacted_thinking":
+        block.only(("type", "data"), "an Anthropic redacted_thinking block")
+        return ReasoningItem("anthropic", encrypted=block.text("data"), redacted=True)
+    return None
+
+
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with tool.strict true",
     "schema.strict_invalid": "a strict tool's schema breaks Anthropic's strict rules (its SDK's transform_schema)",

@@ -55,6 +55,25 @@ def looks_like_reply(body: dict[str, Any]) -> bool:
     return isinstance(body.get("output"), dict) and "stopReason" in body
 
 
+# The family name its reasoning items carry (a signature or encrypted content is valid only there).
+REASONING_FAMILY = "bedrock"
+
+
+def reasoning_item(block: Any) -> ReasoningItem | None:
+    """A ``reasoningContent`` block pasted as Converse returns it (reasoningText text + signature, or
+    redactedContent = encrypted); None for any other shape."""
+    value = block.value
+    if "reasoningContent" not in value:
+        return None
+    content = value["reasoningContent"]
+    inner = content.get("reasoningText") if isinstance(content, dict) else None
+    if isinstance(inner, dict):
+        return ReasoningItem("bedrock", text=block.text("text", inner) or "", signature=block.text("signature", inner))
+    if isinstance(content, dict) and isinstance(content.get("redactedContent"), str):
+        return ReasoningItem("bedrock", encrypted=content["redactedContent"], redacted=True)
+    raise block.fail("reasoningContent needs reasoningText {text, signature} or redactedContent")
+
+
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with toolSpec.strict true",
     "thinking.adaptive": "thinking sent as {type: adaptive}",

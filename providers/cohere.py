@@ -42,6 +42,11 @@ def looks_like_reply(body: dict[str, Any]) -> bool:
     return isinstance(body.get("message"), dict) and "finish_reason" in body and "done" not in body
 
 
+# The family name its reasoning items carry (a signature or encrypted content is valid only there)
+# (a ``thinking`` content item, cohere-python ``ThinkingAssistantMessageV2ContentOneItem``).
+REASONING_FAMILY = "cohere"
+
+
 LEDGER_CODES: dict[str, str] = {
     "pitfall.tool_choice_model": "tool_choice sent to a Cohere model older than Command R7B, which lacks it",
     "history.thinking_dropped": "thinking of a tool-call turn left out: Cohere takes no content beside tool_calls",

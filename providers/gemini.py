@@ -74,6 +74,20 @@ def looks_like_reply(body: dict[str, Any]) -> bool:
     return isinstance(body.get("candidates"), list)
 
 
+# The family name its reasoning items carry (a signature or encrypted content is valid only there).
+REASONING_FAMILY = "gemini"
+
+
+def reasoning_item(block: Any) -> ReasoningItem | None:
+    """A thought part pasted as generateContent returns it (text, thought: true) or a bare
+    thoughtSignature; None for any other shape."""
+    value = block.value
+    if "thoughtSignature" not in value and value.get("thought") is not True:
+        return None
+    block.only(("thought", "text", "thoughtSignature"), "a Gemini thought part")
+    return ReasoningItem("gemini", text=block.text("text"), signature=block.text("thoughtSignature"))
+
+
 LEDGER_CODES: dict[str, str] = {
     "schema.converted": "a schema keyword was rewritten into Gemini's Schema form without losing meaning "
                         "($ref inlined, type list → nullable/anyOf, const → enum, ...)",

@@ -43,6 +43,11 @@ def looks_like_reply(body: dict[str, Any]) -> bool:
     return isinstance(body.get("message"), dict) and "done" in body
 
 
+# The family name its reasoning items carry (a signature or encrypted content is valid only there)
+# (``message.thinking``, ollama-python ``Message.thinking``; text only).
+REASONING_FAMILY = "ollama"
+
+
 LEDGER_CODES: dict[str, str] = {
     "stream.disabled": "stream: false is sent so the reply is one JSON object (Ollama streams by default)",
     "max_tokens.mapped": "max_tokens sent as options.num_predict",

@@ -109,6 +109,11 @@ def looks_like_reply(body: dict[str, Any]) -> bool:
     return isinstance(body.get("choices"), list) or body.get("object") == "chat.completion"
 
 
+# The family name its reasoning items carry (a signature or encrypted content is valid only there)
+# (``reasoning_content``: DeepSeek, vLLM, llama.cpp; text only).
+REASONING_FAMILY = "openai-chat"
+
+
 LEDGER_CODES: dict[str, str] = {
     "history.ids_rewritten": "tool-call ids rewritten to the host's required form (Mistral: 9 alphanumerics)",
     "thinking.forced_choice": "a forcing tool_choice with thinking/reasoning on is rejected: request refused",

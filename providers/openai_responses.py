@@ -52,6 +52,24 @@ def looks_like_reply(body: dict[str, Any]) -> bool:
     return body.get("object") == "response" and isinstance(body.get("output"), list)
 
 
+# The family name its reasoning items carry (a signature or encrypted content is valid only there).
+REASONING_FAMILY = "openai-responses"
+
+
+def reasoning_item(block: Any) -> ReasoningItem | None:
+    """A reasoning item pasted as the Responses API returns it (id, summary texts, content text,
+    encrypted_content); None for any other shape."""
+    value = block.value
+    if value.get("type") != "reasoning":
+        return None
+    block.only(("type", "id", "summary", "content", "encrypted_content", "status"), "a Responses reasoning item")
+    summary = tuple(p.get("text", "") for p in value.get("summary") or [] if isinstance(p, dict))
+    parts = [p.get("text") for p in value.get("content") or [] if isinstance(p, dict)]
+    return ReasoningItem("openai-responses", id=block.text("id"), summary=summary,
+                         text="".join(t for t in parts if isinstance(t, str)) if parts else None,
+                         encrypted=block.text("encrypted_content"))
+
+
 LEDGER_CODES: dict[str, str] = {
     "strict.explicit_false": "non-strict tools are sent with strict: false, because the Responses API treats an "
                              "omitted strict as true",

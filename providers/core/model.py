@@ -89,22 +89,15 @@ class Tool(NamedTuple):
         return self.parameters if self.parameters is not None else {"type": "object", "properties": {}}
 
 
-ReasoningFamily = Literal["anthropic", "bedrock", "gemini", "openai-responses", "openai-chat", "ollama", "cohere"]
-REASONING_FAMILIES: tuple[str, ...] = ("anthropic", "bedrock", "gemini", "openai-responses", "openai-chat", "ollama",
-                                       "cohere")
+ReasoningFamily = str  # the API that wrote a reasoning item: a provider module's REASONING_FAMILY
 
 
 class ReasoningItem(NamedTuple):
     """Reasoning state an assistant turn carried, in neutral terms, kept exactly as the API returned it.
 
-    ``family`` says which API wrote it: its signature or encrypted content is valid only there.
-    - anthropic: a ``thinking`` block (text + signature) or a ``redacted_thinking`` block (encrypted = data);
-    - bedrock: a ``reasoningContent`` block (reasoningText text + signature, or redactedContent = encrypted);
-    - gemini: a thought part (text, thought: true) or the thoughtSignature of the turn's first text part;
-    - openai-responses: a ``reasoning`` item (id, summary texts, content text, encrypted_content);
-    - openai-chat: ``reasoning_content`` (DeepSeek, vLLM, llama.cpp), text only;
-    - ollama: ``message.thinking`` (ollama-python ``Message.thinking``), text only;
-    - cohere: a ``thinking`` content item (cohere-python ``ThinkingAssistantMessageV2ContentOneItem``).
+    ``family`` says which API wrote it (the ``REASONING_FAMILY`` of the provider module that reads and
+    writes it, whose docstrings say what each field holds there): its signature or encrypted content
+    is valid only there.
     """
 
     family: ReasoningFamily

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import importlib
 from types import ModuleType
-from typing import Any
+from typing import Any, Iterator
 
 from .capabilities import CAPABILITIES, FEATURES, PROVIDER_IDS, Capability
 from .choice import did_you_mean
@@ -26,10 +26,16 @@ def module_for(provider: str) -> ModuleType:
     return importlib.import_module(f"toolchoice.providers.{CAPABILITIES[check_provider(provider)].module}")
 
 
-def family_modules() -> list[ModuleType]:
-    """Every provider module, in the order the rows first name them (imports them all)."""
-    names = dict.fromkeys(cap.module for cap in CAPABILITIES.values())
-    return [importlib.import_module(f"toolchoice.providers.{name}") for name in names]
+def family_modules() -> Iterator[ModuleType]:
+    """Every provider module, in the order the rows first name them, each imported when reached (a
+    caller that stops early imports only the modules it asked)."""
+    for name in dict.fromkeys(cap.module for cap in CAPABILITIES.values()):
+        yield importlib.import_module(f"toolchoice.providers.{name}")
+
+
+def reasoning_families() -> tuple[str, ...]:
+    """The reasoning families a scenario may name (each provider module's ``REASONING_FAMILY``)."""
+    return tuple(dict.fromkeys(module.REASONING_FAMILY for module in family_modules()))
 
 
 def custom_tool_takers() -> list[tuple[str, str]]:

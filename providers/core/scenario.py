@@ -20,7 +20,7 @@ import yaml
 
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
-from .model import (REASONING_FAMILIES, SETTINGS_KEYS, HistoryCall, LedgerEntry, LoopResult, LoopSpec, LoopStep,
+from .model import (SETTINGS_KEYS, HistoryCall, LedgerEntry, LoopResult, LoopSpec, LoopStep,
                     Message, ProviderSettings, ReasoningItem, Scenario, ThinkingSetting, Tool, ToolChoice,
                     ToolchoiceError)
 
@@ -673,53 +673,51 @@ def _reasoning(r: _Reader, fields: dict[str, yaml.Node], calls: int) -> tuple[Re
     return tuple(items)
 
 
-def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
-    """One reasoning item. Native spellings: Anthropic thinking / redacted_thinking blocks, Bedrock
-    reasoningContent blocks, Responses reasoning items, Gemini thought parts or a bare thoughtSignature."""
-    loc = r.loc(node)
-    fields = r.mapping(node, "a reasoning item")
-    value = r.value(node)
-    kind = value.get("type")
+class _ReasoningBlock:
+    """A reasoning item as written, for the provider module that knows its native spelling
+    (``reasoning_item(block)``): its value, and checks that fail at its line."""
 
-    def text(key: str, where: dict[str, Any] = value) -> str | None:
-        found = where.get(key)
+    def __init__(self, r: _Reader, node: yaml.Node) -> None:
+        self.r, self.node, self.loc = r, node, r.loc(node)
+        self.value: dict[str, Any] = r.value(node)
+
+    def only(self, allowed: tuple[str, ...], what: str) -> None:
+        _only(self.r, self.node, allowed, what)
+
+    def text(self, key: str, where: dict[str, Any] | None = None) -> str | None:
+        found = (self.value if where is None else where).get(key)
         if found is not None and not isinstance(found, str):
-            raise loc.fail(f"{key} of a reasoning item must be a string, not {_show(found)}", None)
+            raise self.loc.fail(f"{key} of a reasoning item must be a string, not {_show(found)}", None)
         return found
 
-    if kind == "thinking":  # Anthropic
-        _only(r, node, ("type", "thinking", "signature"), "an Anthropic thinking block")
-        return ReasoningItem("anthropic", text=text("thinking") or "", signature=text("signature"))
-    if kind == "redacted_thinking":
-        _only(r, node, ("type", "data"), "an Anthropic redacted_thinking block")
-        return ReasoningItem("anthropic", encrypted=text("data"), redacted=True)
-    if kind == "reasoning":  # OpenAI Responses
-        _only(r, node, ("type", "id", "summary", "content", "encrypted_content", "status"), "a Responses reasoning item")
-        summary = tuple(p.get("text", "") for p in value.get("summary") or [] if isinstance(p, dict))
-        parts = [p.get("text") for p in value.get("content") or [] if isinstance(p, dict)]
-        return ReasoningItem("openai-responses", id=text("id"), summary=summary,
-                             text="".join(t for t in parts if isinstance(t, str)) if parts else None,
-                             encrypted=text("encrypted_content"))
-    if "reasoningContent" in value:  # Bedrock Converse
-        block = value["reasoningContent"]
-        inner = block.get("reasoningText") if isinstance(block, dict) else None
-        if isinstance(inner, dict):
-            return ReasoningItem("bedrock", text=text("text", inner) or "", signature=text("signature", inner))
-        if isinstance(block, dict) and isinstance(block.get("redactedContent"), str):
-            return ReasoningItem("bedrock", encrypted=block["redactedContent"], redacted=True)
-        raise loc.fail("reasoningContent needs reasoningText {text, signature} or redactedContent", None)
-    if "thoughtSignature" in value or value.get("thought") is True:  # Gemini
-        _only(r, node, ("thought", "text", "thoughtSignature"), "a Gemini thought part")
-        return ReasoningItem("gemini", text=text("text"), signature=text("thoughtSignature"))
+    def fail(self, message: str) -> ToolchoiceError:
+        return self.loc.fail(message, None)
+
+
+def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
+    """One reasoning item: neutral (``family:`` and the fields), or pasted as an API returned it (each
+    provider module reads its own family's spelling: ``reasoning_item``)."""
+    from .registry import family_modules, reasoning_families
+
+    loc = r.loc(node)
+    fields = r.mapping(node, "a reasoning item")
+    block = _ReasoningBlock(r, node)
+    value, text = block.value, block.text
+    for module in family_modules():
+        native = getattr(module, "reasoning_item", None)
+        item = native(block) if native is not None else None
+        if item is not None:
+            return item
     _only(r, node, REASONING_KEYS, "a reasoning item")
     if "family" not in fields:
+        families = reasoning_families()
         raise loc.fail("a reasoning item needs family (the API that wrote it)",
-                       f"family: {' | '.join(REASONING_FAMILIES)}, or paste the block as the API returned it")
+                       f"family: {' | '.join(families)}, or paste the block as the API returned it")
     family = r.value(fields["family"])
-    if family not in REASONING_FAMILIES:
+    if not any(module.REASONING_FAMILY == family for module in family_modules()):
+        families = reasoning_families()
         raise r.loc(fields["family"]).fail(f"unknown reasoning family {family!r}",
-                                           did_you_mean(str(family), REASONING_FAMILIES)
-                                           or f"family: {' | '.join(REASONING_FAMILIES)}")
+                                           did_you_mean(str(family), families) or f"family: {' | '.join(families)}")
     summary = value.get("summary") or ()
     if isinstance(summary, str) or not all(isinstance(t, str) for t in summary):
         raise r.loc(fields["summary"]).fail("summary must be a list of strings", None)
