@@ -220,9 +220,9 @@ def test_curl_keeps_the_ledger_warnings_and_sends_the_body_byte_for_byte(tmp_pat
 # ---- parse: the wrong -p -----------------------------------------------------------------------
 
 
-FAMILY_DIRS = {"openai": "openai_chat", "groq": "openai_chat", "mistral": "openai_chat", "deepseek": "openai_chat",
-               "openai-responses": "openai_responses", "anthropic": "anthropic", "gemini": "gemini",
-               "bedrock": "bedrock", "cohere": "cohere", "ollama": "ollama"}
+# every provider's folder of recorded replies -> its row's wire family
+FAMILY_DIRS = {folder.name: CAPABILITIES[folder.name].module
+               for folder in sorted((ROOT / "tests/data/responses").iterdir()) if folder.name in CAPABILITIES}
 
 
 def recorded_bodies() -> list[tuple[str, Path]]:
