@@ -86,8 +86,48 @@ def test_the_readme_shows_every_command():
         assert f"$ toolchoice {command} " in text, command
 
 
+def keys_markdown() -> str:
+    """The README's key list, from the capability rows: each key variable (or its alternatives) with the
+    providers that read it, then the local servers that send without one."""
+    import textwrap
+
+    from toolchoice.cli.doctor_cmd import _key_optional
+
+    optional = _key_optional()
+    needed: dict[tuple[str, ...], list[str]] = {}
+    local = []
+    for provider, cap in CAPABILITIES.items():
+        if optional[provider]:
+            local.append(f"{provider} (`{cap.key_env[0]}` if yours wants one)")
+        else:
+            needed.setdefault(cap.key_env, []).append(provider)
+    parts = [" or ".join(f"`{v}`" for v in names) + f" ({', '.join(ids)})" for names, ids in needed.items()]
+    text = ", ".join(parts) + "; local servers need none: " + ", ".join(local) + "."
+    return "\n".join(textwrap.wrap(text, 115, break_long_words=False, break_on_hyphens=False))
+
+
+def matrix_markdown() -> str:
+    from toolchoice.cli.providers_cmd import matrix_markdown
+
+    return matrix_markdown()
+
+
+# Blocks of the README generated from the capability rows, between these markers
+GENERATED = {"support matrix": matrix_markdown, "key variables": keys_markdown}
+
+
+def generated_block(text: str, name: str) -> tuple[int, int]:
+    """Where the generated block ``name`` sits in ``text``: (start, end) of the lines between its markers."""
+    begin = f"<!-- generated: {name} (tests/test_readme.py; TOOLCHOICE_UPDATE_README=1 rewrites it) -->\n"
+    start = text.index(begin) + len(begin)
+    return start, text.index(f"<!-- end generated: {name} -->", start)
+
+
 if os.environ.get("TOOLCHOICE_UPDATE_README"):
     text = README.read_text()
+    for name, make in GENERATED.items():
+        start, end = generated_block(text, name)
+        text = text[:start] + make() + "\n" + text[end:]
     for command, shown, _ in examples(text):
         fresh, _ = run_example(command)
         old = f"$ {command}\n{shown}\n" if shown else f"$ {command}\n"
@@ -111,3 +151,10 @@ def test_the_set_up_is_two_lines_in_a_virtual_environment_and_ci_runs_them_as_wr
     assert lines[0].startswith("python3 -m venv .venv && . .venv/bin/activate && pip install -e . && toolchoice ")
     ci = (ROOT / ".ci" / "run").read_text()
     assert "sed -n '/^## Set-up/,/^## /p' README.md" in ci and 'eval "${SETUP[0]}"' in ci and 'eval "${SETUP[1]}"' in ci
+
+
+@pytest.mark.parametrize("name", sorted(GENERATED))
+def test_the_generated_blocks_are_what_the_rows_say(name):
+    text = README.read_text()
+    start, end = generated_block(text, name)
+    assert text[start:end] == GENERATED[name]() + "\n", f"regenerate with TOOLCHOICE_UPDATE_README=1 ({name})"
