@@ -68,6 +68,12 @@ class BadReply(ToolchoiceError):
 ToolKind = Literal["function", "custom"]
 
 
+# Newer per-tool fields (each provider module's TOOL_FIELDS) and the JSON type each must have
+TOOL_FIELD_TYPES: dict[str, tuple[type, ...]] = {"input_examples": (list,), "defer_loading": (bool,),
+                                                 "eager_input_streaming": (bool,), "cache_control": (dict,),
+                                                 "output_schema": (dict,)}
+
+
 class Tool(NamedTuple):
     """A tool as the user declared it. ``parameters`` None means 'takes no arguments'.
 
