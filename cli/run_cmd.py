@@ -342,8 +342,6 @@ def run(
     replayed = loop.load_replay(replay, providers[0]) if replay is not None else None
     if replayed is not None and len(providers) > 1:
         raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
-    if replayed is None:
-        _check_keys(loaded, providers, options)
     count = len(replayed.transcripts) if replayed is not None and repeat == 1 else repeat
     result = jobs.run(loaded, providers, options, repeat=repeat, save=save, replay=replayed,
                       settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency))
@@ -352,16 +350,6 @@ def run(
         exits.error_line(result.interrupted.line())
     if result.code != exits.OK:
         raise typer.Exit(result.code)
-
-
-def _check_keys(scenario: Any, providers: list[str], options: Any) -> None:
-    """A missing key is one line and exit 2 before any request (as `send`)."""
-    from toolchoice.providers.core import loop, runner
-    from toolchoice.providers.core.registry import translate
-
-    first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
-    translations = [translate(p, first, options.render_for(p), options.capabilities) for p in providers]
-    runner.prepare_jobs(first, [t for t in translations if t.request is not None], missing_key_fails=True)
 
 
 def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, format: RunFormat,

@@ -279,14 +279,20 @@ class RunResult:
         return outcomes.shown(record, self.secrets)
 
 
-def run(scenario: Scenario, providers: Sequence[str], options: Any, *, repeat: int = 1, settings: Any = None,
-        save: Path | None = None, replay: Any = None) -> RunResult:
+def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, repeat: int = 1,
+        settings: Any = None, save: Path | None = None, replay: Any = None) -> RunResult:
     """Run the scenario's agent loop ``repeat`` times per provider (``options``: ``loop.LoopOptions``;
     ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport instead of the
-    network). ``save``: each loop's transcript in this folder. A loop that failed with nothing judged
-    (a missing key, an error reply) makes the outcome FAILED."""
+    network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``
+    before any request; a loop that failed with nothing judged (an error reply) makes the outcome
+    FAILED."""
     from . import loop, runner
 
+    options = options or loop.LoopOptions()
+    if replay is None:  # a missing key is one error before any request, as for send
+        first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
+        found = [translate(p, first, options.render_for(p), options.capabilities) for p in providers]
+        runner.prepare_jobs(first, [t for t in found if t.request is not None], missing_key_fails=True)
     count = len(replay.transcripts) if replay is not None and repeat == 1 else repeat
     runs = loop.new_runs(list(providers), count)
     result = RunResult(runs)
