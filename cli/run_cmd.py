@@ -354,10 +354,14 @@ def run(
 
 def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, format: RunFormat,
           secrets: dict[str, str], replayed: bool) -> None:
+    from toolchoice.providers.core.outcome import shown
+
+    from .output import write
     from .sample_view import emit, emit_pretty
 
     if format is RunFormat.json:
-        emit(json.dumps(document(scenario, runs, providers, repeat, replayed), indent=2, ensure_ascii=False), secrets)
+        write(json.dumps(shown(document(scenario, runs, providers, repeat, replayed), secrets), indent=2,
+                         ensure_ascii=False))
         return
     if format is RunFormat.markdown:
         emit(markdown(runs, providers, repeat), secrets)
