@@ -10,9 +10,9 @@ httpx is imported only when something is sent (``runner.run``); ``render`` never
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from . import outcome as outcomes
 from .capabilities import CAPABILITIES, PROVIDER_IDS, Capability
@@ -20,19 +20,38 @@ from .model import RenderOptions, Scenario, ToolchoiceError, Translation
 from .registry import check_provider, translate
 
 
-class Interrupted(NamedTuple):
+# Plain classes, not dataclasses or NamedTuples: `render` imports this module, and making those costs
+# milliseconds of start-up.
+
+class Interrupted:
     """Ctrl-C came: ``done`` of ``total`` ``unit`` finished (and are in the result, and saved)."""
 
-    done: int
-    total: int
-    unit: str = "samples"
-    saved: bool = False
-    note: str = ""
+    __slots__ = ("done", "total", "unit", "saved", "note")
+
+    def __init__(self, done: int, total: int, unit: str = "samples", saved: bool = False, note: str = "") -> None:
+        self.done, self.total, self.unit, self.saved, self.note = done, total, unit, saved, note
+
+    def __repr__(self) -> str:
+        return f"Interrupted(done={self.done}, total={self.total}, unit={self.unit!r})"
 
     def line(self) -> str:
         return (f"interrupted: {self.done} of {self.total} {self.unit} finished (shown above"
                 f"{' and saved' if self.saved else ''}{self.note})")
 
+
+class _Result:
+    """What every job's result has: the exit code, the interruption if any, and the secrets its records
+    are redacted with (never shown)."""
+
+    def __init__(self) -> None:
+        self.interrupted: Interrupted | None = None
+        self.code = outcomes.OK
+        self.below: list[str] = []  # one line per provider under --min-obeyed
+        self.secrets: dict[str, str] = {}
+
+    def shown(self, record: Any) -> Any:
+        """A record built from this result, redacted for display."""
+        return outcomes.shown(record, self.secrets)
 
 
 # ---- render ---------------------------------------------------------------------------------------
@@ -66,21 +85,16 @@ def render(scenario: Scenario, providers: Sequence[str] | None = None, options: 
 
 # ---- send -----------------------------------------------------------------------------------------
 
-@dataclass
-class SendResult:
+class SendResult(_Result):
     """One scenario sent to one provider ``repeat`` times. ``samples``: every sample in order when
-    ``repeat`` is 1 (else the ``collected`` tally keeps the first ``keep`` results); ``code``: the exit
-    code; ``below``: the providers under --min-obeyed, one line each."""
+    ``repeat`` is 1 (else ``collected``, a ``runner.Collector``, tallies them and keeps the first
+    ``keep`` results); ``code``: the exit code; ``below``: the provider under --min-obeyed, if so."""
 
-    provider: str
-    translation: Translation
-    repeat: int
-    samples: list[Any] = field(default_factory=list)
-    collected: Any = None
-    interrupted: Interrupted | None = None
-    code: int = outcomes.OK
-    below: list[str] = field(default_factory=list)
-    secrets: dict[str, str] = field(default_factory=dict, repr=False)
+    def __init__(self, provider: str, translation: Translation, repeat: int) -> None:
+        super().__init__()
+        self.provider, self.translation, self.repeat = provider, translation, repeat
+        self.samples: list[Any] = []
+        self.collected: Any = None
 
     @property
     def done(self) -> int:
@@ -168,23 +182,13 @@ def _save_folder(save: Path | None) -> Path | None:
 MAX_IN_FLIGHT = 64  # requests in flight across every provider of one compare --send
 
 
-@dataclass
-class CompareResult:
+class CompareResult(_Result):
     """Every provider's job (``runner.Job``: translation, samples or why it was skipped), the wall time,
     the exit code and the providers under --min-obeyed."""
 
-    scenario: Scenario
-    jobs: list[Any]
-    repeat: int
-    wall_ms: float
-    interrupted: Interrupted | None = None
-    code: int = outcomes.OK
-    below: list[str] = field(default_factory=list)
-    secrets: dict[str, str] = field(default_factory=dict, repr=False)
-
-    def shown(self, record: Any) -> Any:
-        """A record built from these jobs, redacted for display."""
-        return outcomes.shown(record, self.secrets)
+    def __init__(self, scenario: Scenario, jobs: list[Any], repeat: int, wall_ms: float) -> None:
+        super().__init__()
+        self.scenario, self.jobs, self.repeat, self.wall_ms = scenario, jobs, repeat, wall_ms
 
 
 def compare_send(scenario: Scenario, translations: Sequence[Translation], *, repeat: int = 1,
@@ -223,8 +227,8 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
                 j.skipped = "interrupted before it answered"
         interrupted = Interrupted(sum(len(j.samples) for j in jobs), repeat * sum(1 for j in jobs if j.prepared),
                                   "samples", save is not None)
-    result = CompareResult(scenario, jobs, repeat, (time.perf_counter() - started) * 1000.0, interrupted,
-                           secrets=secrets)
+    result = CompareResult(scenario, jobs, repeat, (time.perf_counter() - started) * 1000.0)
+    result.interrupted, result.secrets = interrupted, secrets
     if interrupted:
         result.code = outcomes.INTERRUPTED
         return result
@@ -265,18 +269,13 @@ def probe_code(result: dict[str, Any]) -> int:
 
 # ---- run (the agent loop) ----------------------------------------------------------------------------
 
-@dataclass
-class RunResult:
+class RunResult(_Result):
     """The loops run (``loop.LoopRun``: steps, verdicts, how each ended), the exit code and whether
     Ctrl-C cut them short."""
 
-    runs: list[Any]
-    interrupted: Interrupted | None = None
-    code: int = outcomes.OK
-    secrets: dict[str, str] = field(default_factory=dict, repr=False)
-
-    def shown(self, record: Any) -> Any:
-        return outcomes.shown(record, self.secrets)
+    def __init__(self, runs: list[Any]) -> None:
+        super().__init__()
+        self.runs = runs
 
 
 def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, repeat: int = 1,
