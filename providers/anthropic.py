@@ -296,7 +296,7 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         ctx.ledger.warning("history.tools_undeclared", "the history holds tool calls but no tools are declared; "
                            "the API has answered 400 'Requests which include tool_use or tool_result blocks must "
                            "define tools' (anthropic-sdk-python#494); declare the tools")
-    reasoning_for(ctx, "anthropic")
+    reasoning_for(ctx, REASONING_FAMILY)
     wire = []
     for turn in group_turns(scenario.messages, ctx.ledger, ctx.cap.title):
         blocks: list[dict[str, Any]] = []

@@ -190,7 +190,7 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         return []
     takes_status = _takes_status(ctx.model)
     formats: set[str] = set()
-    reasoning_for(ctx, "bedrock")
+    reasoning_for(ctx, REASONING_FAMILY)
     wire = []
     for turn in group_turns(scenario.messages, ctx.ledger, ctx.cap.title):
         content: list[dict[str, Any]] = []

@@ -127,7 +127,7 @@ def _tools(ctx: Context, body: dict[str, Any]) -> str | None:
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
-    reasoning_for(ctx, "cohere")
+    reasoning_for(ctx, REASONING_FAMILY)
 
     def assistant(m: Message) -> dict[str, Any]:
         msg: dict[str, Any] = {"role": "assistant"}

@@ -505,7 +505,7 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
                          "specified' (langchain-ai/langchain-google#1393); add a user message")
         return []
     signed = ctx.history_calls and _signatures_required(ctx, model)  # only history calls carry signatures
-    translation.reasoning_for(ctx, "gemini")
+    translation.reasoning_for(ctx, REASONING_FAMILY, takes_call_signatures=True)
     contents: list[dict[str, Any]] = []
     wrapped: list[str] = []
     errors: list[str] = []

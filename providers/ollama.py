@@ -153,7 +153,7 @@ def _ignored_keys(schema: Any, allowed: frozenset[str]) -> list[str]:
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
-    reasoning_for(ctx, "ollama")
+    reasoning_for(ctx, REASONING_FAMILY)
 
     def assistant(m: Message) -> dict[str, Any]:
         msg: dict[str, Any] = {"role": "assistant"}

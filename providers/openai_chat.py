@@ -448,7 +448,7 @@ def _id_map(ctx: Context, host: Host) -> dict[str, str]:
 
 
 def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, Any]]:
-    with_reasoning = reasoning_for(ctx, "openai-chat")
+    with_reasoning = reasoning_for(ctx, REASONING_FAMILY)
 
     def assistant(m: Message) -> dict[str, Any]:
         msg: dict[str, Any] = {"role": "assistant", "content": m.content}

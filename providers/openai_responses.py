@@ -227,7 +227,7 @@ def _reasoning_wire(item: Any) -> dict[str, Any]:
 
 
 def _input(ctx: Context) -> list[dict[str, Any]]:
-    translation.reasoning_for(ctx, "openai-responses")
+    translation.reasoning_for(ctx, REASONING_FAMILY)
     items: list[dict[str, Any]] = []
     replayed = 0
     for message in ctx.scenario.messages:

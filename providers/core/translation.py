@@ -670,13 +670,14 @@ def tool_result_object(content: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"output": value}
 
 
-def reasoning_for(ctx: Context, family: str, title: str | None = None) -> bool:
+def reasoning_for(ctx: Context, family: str, title: str | None = None, *, takes_call_signatures: bool = False) -> bool:
     """Record the history's reasoning state this API cannot take: items another API family wrote (their
-    signatures and encrypted content are valid only there) and Gemini call signatures. The translator
-    renders only ``family``'s items; this says, once per family, what was left out and why.
+    signatures and encrypted content are valid only there) and call signatures (Gemini's), unless
+    ``takes_call_signatures``. The translator renders only ``family``'s items; this says, once per
+    family, what was left out and why.
 
     True when some message carries reasoning items (of any family)."""
-    count_signed = family != "gemini"
+    count_signed = not takes_call_signatures
     if not ctx.history_reasoning and not (count_signed and ctx.history_calls):
         return False
     foreign: dict[str, int] = {}
