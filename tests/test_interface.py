@@ -387,3 +387,23 @@ def test_compare_send_saves_each_provider_into_its_own_folder(tmp_path):
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in (tmp_path / "out" / "openai").iterdir() if p.name.endswith(".reply.json")) == \
         ["sample-001.reply.json", "sample-002.reply.json"]
+
+
+# ---- the provider interface (ARCHITECTURE.md) ---------------------------------------------------
+
+
+def test_every_family_module_offers_the_provider_interface():
+    from toolchoice.providers.core.registry import family_modules, reasoning_families
+
+    modules = list(family_modules())
+    assert sorted(m.__name__.rsplit(".", 1)[1] for m in modules) == sorted({c.module for c in CAPABILITIES.values()})
+    for module in modules:
+        for name in ("translate", "parse_reply", "offered_tools", "looks_like_reply", "stream_assembler"):
+            assert callable(getattr(module, name, None)), (module.__name__, name)
+        assert isinstance(module.LEDGER_CODES, dict) and module.STREAM_FRAMING in ("sse", "ndjson", "eventstream")
+        what, suggestion = module.REPLY_KIND
+        assert what.startswith(("a ", "an ")) and suggestion.split()[0] in CAPABILITIES, module.__name__
+        assert not module.looks_like_reply({}), module.__name__
+        for pid in getattr(module, "CUSTOM_TOOLS", {}):
+            assert CAPABILITIES[pid].module == module.__name__.rsplit(".", 1)[1]
+    assert len(reasoning_families()) == len(modules)  # one family name per module, none shared
