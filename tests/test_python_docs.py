@@ -42,3 +42,11 @@ def test_every_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capt
         os.environ.update(saved)
     out = capsys.readouterr().out
     assert "obeyed" in out and "sk-test" not in out
+
+
+def test_a_repeated_send_keeps_what_the_command_line_keeps():
+    import inspect
+
+    from toolchoice.providers.core import jobs, runner
+
+    assert inspect.signature(jobs.send).parameters["keep"].default == runner.RESULTS_KEPT

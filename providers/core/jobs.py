@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from . import outcome as outcomes
-from .capabilities import CAPABILITIES, PROVIDER_IDS, Capability
+from .capabilities import PROVIDER_IDS, Capability
 from .model import RenderOptions, Scenario, ToolchoiceError, Translation
 from .registry import check_provider, translate
 
@@ -116,12 +116,14 @@ class SendResult(_Result):
 
 
 def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, settings: Any = None,
-         save: Path | None = None, keep: int | None = None, raw: bool = False,
+         save: Path | None = None, keep: int | None = 100, raw: bool = False,
          on_sample: Callable[[Any], None] | None = None, min_obeyed: float | None = None) -> SendResult:
-    """Send ``translation`` (from ``render``) ``repeat`` times and judge every reply. ``settings``: a
-    ``runner.SendSettings`` (timeouts, retries, concurrency, a test ``transport``); ``save``: a folder
-    for every sample; ``keep``: how many results a repeated run keeps (default 100, None: all, the
-    tally counts every one). A missing key raises ``MissingKey`` before anything is sent."""
+    """Send ``translation`` (one of ``translations``) ``repeat`` times and judge every reply.
+    ``settings``: a ``runner.SendSettings`` (timeouts, retries, concurrency, a test ``transport``);
+    ``save``: a folder for every sample; ``keep``: how many results a repeated run keeps
+    (``runner.RESULTS_KEPT``; None: all; the tally counts every one); ``on_sample``: called with each
+    sample as it completes (a progress bar); ``min_obeyed``: the outcome is the obeyed rate against it.
+    A missing key raises ``MissingKey`` before anything is sent."""
     from . import runner
 
     provider = translation.provider
@@ -321,4 +323,4 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
 
 
 __all__ = ["translations", "render", "send", "compare_send", "probe", "probe_code", "run", "SendResult", "CompareResult",
-           "RunResult", "Interrupted", "CAPABILITIES"]
+           "RunResult", "Interrupted"]
