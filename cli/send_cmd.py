@@ -118,7 +118,8 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
         from .output import print_pretty
 
         print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
-    progress = _Progress(repeat, f"{provider} × {repeat}") if repeat > 1 and sys.stderr.isatty() else None
+    progress = (_Progress(repeat, f"{provider} × {repeat}")
+                if repeat > 1 and not translation.refused and sys.stderr.isatty() else None)
     settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency)
 
     def send() -> jobs.SendResult:
