@@ -93,7 +93,8 @@ def probe(
                         repeat=repeat, settings=runner.SendSettings(timeout=timeout, retries=retries,
                                                                     concurrency=concurrency),
                         tool_choice=choice)
-    measured = jobs.probe_code(result) == exits.OK
+    code = jobs.probe_code(result)
+    measured = code == exits.OK
     if save is not None and measured:
         from toolchoice.providers.core.save import write_atomic
 
@@ -104,6 +105,11 @@ def probe(
         emit_pretty(lambda console: _print(console, result), {})
         if save is not None and measured:
             write(f"capability overlay written to {save}: use it with render/compare --capabilities {save}")
+    if code == exits.INTERRUPTED:  # nothing saved: the overlay would lack the questions not asked
+        partial = result["partial"]
+        exits.error_line(f"interrupted: {partial['done']} of {partial['requested']} questions answered (shown above"
+                         f"{f'; no overlay written to {save}' if save is not None else ''})")
+        raise typer.Exit(code)
     if not measured:  # a failure to answer is not a fact about the endpoint: nothing saved, exit 1
         unclear = [q["question"] for q in result["questions"] if q["result"] == "inconclusive"]
         exits.error_line(f"{len(unclear)} question(s) inconclusive ({'; '.join(unclear)}): "

@@ -253,8 +253,9 @@ def probe(provider: str, scenario: Scenario | None = None, *, model: str | None 
     parallel off) ``repeat`` times and classify what it did: honored, ignored, rejected, inconclusive
     or not asked. ``scenario``: your tools (default: a built-in two-tool scenario); ``tool_choice``:
     ask only the questions for this neutral ``ToolChoice``. Returns the redacted result: the
-    questions with their evidence, and ``overlay``, the capability overlay document
-    (``conclusive(result["questions"])`` says whether it may be saved)."""
+    questions with their evidence, and ``overlay``, the capability overlay document (``probe_code``
+    says whether it may be saved). On Ctrl-C after a question was answered, the rest are "not asked"
+    and ``partial`` says how many were answered."""
     from .probe import run_questions
 
     check_provider(provider)
@@ -263,9 +264,12 @@ def probe(provider: str, scenario: Scenario | None = None, *, model: str | None 
 
 
 def probe_code(result: dict[str, Any]) -> int:
-    """A probe's exit code: FAILED when a question got no measured answer (nothing may be saved)."""
+    """A probe's exit code: INTERRUPTED after Ctrl-C (``result["partial"]``: how many questions were
+    answered), FAILED when a question got no measured answer; only OK lets the overlay be saved."""
     from .probe import conclusive
 
+    if "partial" in result:
+        return outcomes.INTERRUPTED
     return outcomes.OK if conclusive(result["questions"]) else outcomes.FAILED
 
 

@@ -302,6 +302,9 @@ def _detail(sample: Any, provider: str) -> dict[str, Any]:
             "latency_ms": None if sample.latency_ms is None else round(sample.latency_ms, 1)}
 
 
+INTERRUPTED_EVIDENCE = "interrupted (Ctrl-C) before it was answered"
+
+
 def run_questions(provider: str, scenario: Scenario | None, model: str | None, options: RenderOptions,
                   repeat: int, settings: Any = None, tool_choice: ToolChoice | None = None
                   ) -> tuple[dict[str, Any], dict[str, str]]:
@@ -323,7 +326,13 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
     secrets: dict[str, str] = {}
     endpoint, used_model = "", model or ""
     results: dict[str, str] = {}  # feature -> result so far, so later questions avoid a known rejection
+    answered = 0
+    interrupted = False
     for planned in questions:
+        if interrupted:
+            outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
+                             "evidence": INTERRUPTED_EVIDENCE, "samples": 0, "latency_ms_p50": None})
+            continue
         question, skipped = adapt(planned, results)
         if question is None:
             outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
@@ -341,7 +350,16 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
         used_model = str(t.request.body.get("model", used_model))
         jobs, found = runner.prepare_jobs(asked, [t], missing_key_fails=True)
         secrets.update(found)
-        runner.run(jobs, repeat, settings or runner.SendSettings())
+        try:
+            runner.run(jobs, repeat, settings or runner.SendSettings())
+        except KeyboardInterrupt:  # Ctrl-C: the questions answered so far are the result (nothing is saved)
+            if not answered:
+                raise
+            interrupted = True
+            outcomes.append(outcome | {"result": "not asked", "evidence": INTERRUPTED_EVIDENCE, "samples": 0,
+                                       "latency_ms_p50": None})
+            continue
+        answered += 1
         samples = jobs[0].samples
         evidence, p50 = _evidence(samples, provider)
         result = classify([s.verdict for s in samples], [s.status for s in samples])
@@ -352,5 +370,8 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
                                    "sample_details": [_detail(s, provider) for s in samples]})
     when = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     document = overlay_document(provider, endpoint, used_model, repeat, when, outcomes)
-    return {"provider": provider, "endpoint": endpoint, "model": used_model, "measured_at": when,
-            "samples_per_question": repeat, "questions": outcomes, "overlay": document}, secrets
+    result = {"provider": provider, "endpoint": endpoint, "model": used_model, "measured_at": when,
+              "samples_per_question": repeat, "questions": outcomes, "overlay": document}
+    if interrupted:
+        result["partial"] = {"done": answered, "requested": len(questions)}
+    return result, secrets
