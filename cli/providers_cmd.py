@@ -8,7 +8,8 @@ from enum import Enum
 
 import typer
 
-from toolchoice.providers.core.capabilities import CAPABILITIES, FEATURES, matrix_rows
+from toolchoice.providers.core.capabilities import CAPABILITIES, FEATURES
+from toolchoice.providers.core.registry import matrix_rows
 
 from .exits import handled
 from .output import write

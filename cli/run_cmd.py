@@ -340,7 +340,7 @@ def run(
     capabilities: Optional[Path] = CAPS,
 ) -> None:
     """Run the agent loop: a tool_choice per step, tool results fed back, a verdict per step."""
-    from toolchoice.providers.core import loop, runner
+    from toolchoice.providers.core import jobs, loop, runner
     from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
     from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
     from toolchoice.providers.core.scenario import load_scenario
@@ -366,63 +366,26 @@ def run(
     replayed = loop.load_replay(replay, providers[0]) if replay is not None else None
     if replayed is not None and len(providers) > 1:
         raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
-    secrets: dict[str, str] = {}
-    if replayed is None:
-        _check_keys(loaded, providers, options)
     count = len(replayed.transcripts) if replayed is not None and repeat == 1 else repeat
-    runs = loop.new_runs(providers, count)
-    folder = None
-    if save is not None:
-        folder = loop.prepare_loop_save(save)
-    settings = runner.SendSettings(
-        timeout=timeout, retries=retries, concurrency=concurrency)
-
-    def on_step(r: Any, record: Any) -> None:
-        if folder is not None:
-            loop.save_step(folder, r, record, loaded, secrets)
-
-    interrupted = False
-    try:
-        loop.run_loops(loaded, runs, settings, options, secrets, on_step, replayed)
-    except KeyboardInterrupt:
-        interrupted = True
-        for r in runs:
-            if r.ended is None:
-                r.ended = "interrupted"
-                if folder is not None and r.steps:
-                    loop.save_step(folder, r, r.steps[-1], loaded, secrets)
-    _draw(loaded, runs, providers, count, format, secrets, replayed is not None)
-    if interrupted:
-        done = sum(1 for r in runs if r.ended != "interrupted")
-        exits.error_line(f"interrupted: {done} of {len(runs)} loops finished (shown above"
-                         f"{' and saved' if folder is not None else ''}; unfinished loops keep their finished steps)")
-        raise typer.Exit(130)
-    refused = any(s.skipped and s.skipped.startswith("refused") for r in runs for s in r.steps)
-    verdicts = [v for r in runs for v in r.verdicts]
-    # a loop that ended in an error with nothing judged (a missing key, an internal error) failed too
-    verdicts += [{"category": "error"} for r in runs if r.ended == "error" and r.steps and r.steps[-1].verdict is None
-                 and not (r.steps[-1].skipped or "").startswith("refused")]
-    code = exits.outcome(verdicts, refused)
-    if code != exits.OK:
-        raise typer.Exit(code)
-
-
-def _check_keys(scenario: Any, providers: list[str], options: Any) -> None:
-    """A missing key is one line and exit 2 before any request (as `send`)."""
-    from toolchoice.providers.core import loop, runner
-    from toolchoice.providers.core.registry import translate
-
-    first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
-    translations = [translate(p, first, options.render_for(p), options.capabilities) for p in providers]
-    runner.prepare_jobs(first, [t for t in translations if t.request is not None], missing_key_fails=True)
+    result = jobs.run(loaded, providers, options, repeat=repeat, save=save, replay=replayed,
+                      settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency))
+    _draw(loaded, result.runs, providers, count, format, result.secrets, replayed is not None)
+    if result.interrupted:
+        exits.error_line(result.interrupted.line())
+    if result.code != exits.OK:
+        raise typer.Exit(result.code)
 
 
 def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, format: RunFormat,
           secrets: dict[str, str], replayed: bool) -> None:
+    from toolchoice.providers.core.outcome import shown
+
+    from .output import write
     from .sample_view import emit, emit_pretty
 
     if format is RunFormat.json:
-        emit(json.dumps(document(scenario, runs, providers, repeat, replayed), indent=2, ensure_ascii=False), secrets)
+        write(json.dumps(shown(document(scenario, runs, providers, repeat, replayed), secrets), indent=2,
+                         ensure_ascii=False))
         return
     if format is RunFormat.markdown:
         emit(markdown(runs, providers, repeat), secrets)

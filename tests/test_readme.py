@@ -141,7 +141,28 @@ def sources_pages() -> str:
     return "\n".join(out)
 
 
-GENERATORS = {README: {"the marks of": lambda: marks_matrix(full_matrix())},
+def keys_markdown() -> str:
+    """The README's key list, from the capability rows: each key variable (or its alternatives) with the
+    providers that read it, then the local servers that send without one."""
+    import textwrap
+
+    from toolchoice.cli.doctor_cmd import _key_optional
+
+    optional = _key_optional()
+    needed: dict[tuple[str, ...], list[str]] = {}
+    local = []
+    for provider, cap in CAPABILITIES.items():
+        if optional[provider]:
+            local.append(f"{provider} (`{cap.key_env[0]}` if yours wants one)")
+        else:
+            needed.setdefault(cap.key_env, []).append(provider)
+    parts = [" or ".join(f"`{v}`" for v in names) + f" ({', '.join(ids)})" for names, ids in needed.items()]
+    text = ", ".join(parts) + "; local servers need none: " + ", ".join(local) + "."
+    return "\n".join(textwrap.wrap(text, 115, break_long_words=False, break_on_hyphens=False))
+
+
+GENERATORS = {README: {"the marks of": lambda: marks_matrix(full_matrix()),
+                       "the key variables of the capability rows": keys_markdown},
               PROVIDERS_PAGE: {"toolchoice providers --format markdown": full_matrix,
                                "from toolchoice providers --format json": sources_pages}}
 
@@ -212,6 +233,8 @@ def test_the_readme_holds_the_small_matrix_of_the_same_rows():
 
 
 def test_the_readme_names_every_key_variable_of_the_capability_rows():
+    assert generated_block(README.read_text(), "the key variables of the capability rows") == keys_markdown(), (
+        "README's key list is stale: TOOLCHOICE_UPDATE_README=1 python -m pytest tests/test_readme.py")
     keys = re.search(r"^## Keys\n(.*?)(?=^## |\Z)", README.read_text(), re.M | re.S)
     assert keys is not None
     missing = sorted(var for var in KEY_VARS if f"`{var}`" not in keys.group(1))

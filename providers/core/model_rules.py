@@ -194,10 +194,6 @@ def rule_facts(provider: str, model: str) -> Mapping[str, Fact]:
     return MappingProxyType(facts)
 
 
-def matching(provider: str, model: str) -> list[Rule]:
-    return [rule for rule in RULES if rule.matches(provider, model)]
-
-
 def cite(key: str, fact: Fact, provider: str) -> str:
     """How the ledger names the origin of a fact."""
     if fact.rule is None:
