@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .loop import LoopRun
+from typing import Any
 
 ENDINGS = ("no_tool_call", "stop_tool", "repeated_call", "max_steps", "error", "interrupted")
 
 
-def summary(runs: list[LoopRun]) -> dict[str, Any]:
-    """Per step (obey rate with 95% Wilson interval, categories, latency, tokens) and per loop (how
+def summary(runs: list[Any]) -> dict[str, Any]:
+    """``runs``: ``loop.LoopRun`` records (not imported: loop imports this module). Per step (obey rate with 95% Wilson interval, categories, latency, tokens) and per loop (how
     loops ended, how many ended by themselves with a Wilson interval, steps to finish p50/p95, tool results
     and their errors, tokens and latency): the planner story's table."""
     from .verdict import aggregate, percentile, wilson
