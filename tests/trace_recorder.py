@@ -1,0 +1,142 @@
+"""Record a two-step agent run with a REAL instrumentation and write it as OTLP/JSON.
+
+    python tests/trace_recorder.py KIND OUT.json
+
+KIND is one of ``openinference-openai``, ``openinference-anthropic``, ``otel-openai-v2``,
+``otel-anthropic``. The official SDK (openai or anthropic) is the client; the instrumentation
+package records it with the OpenTelemetry SDK's in-memory exporter; the spans are encoded with
+opentelemetry-exporter-otlp-proto-common's encoder and written with protobuf's JSON mapping, the
+trace and span ids turned to hex as OTLP/JSON requires. The model answers from a stand-in on
+127.0.0.1 (tests/servers.py): step 1 a recorded tool call, step 2 a text answer.
+
+Run in a process of its own: an instrumentation patches the SDK for the whole process.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from servers import StandIn, Step, fixture  # noqa: E402
+
+OPENAI_TOOLS = [{"type": "function", "function": {
+    "name": "get_weather", "description": "Weather in a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "state": {"type": "string"}},
+                   "required": ["city"]}}}]
+ANTHROPIC_TOOLS = [{"name": "weather", "description": "Weather at a location",
+                    "input_schema": {"type": "object", "properties": {"location": {"type": "string"}},
+                                     "required": ["location"]}}]
+SYSTEM = "You answer weather questions with the tool."
+OPENAI_TEXT = {"id": "chatcmpl-2", "object": "chat.completion", "created": 1727346170, "model": "gpt-4o-2024-08-06",
+               "choices": [{"index": 0, "message": {"role": "assistant", "content": "It is 18 C and sunny.",
+                                                     "refusal": None}, "logprobs": None, "finish_reason": "stop"}],
+               "usage": {"prompt_tokens": 80, "completion_tokens": 9, "total_tokens": 89}}
+ANTHROPIC_TEXT = {"model": "claude-haiku-4-5-20251001", "id": "msg_2", "type": "message", "role": "assistant",
+                  "content": [{"type": "text", "text": "It is 18 C and sunny."}], "stop_reason": "end_turn",
+                  "usage": {"input_tokens": 900, "output_tokens": 12}}
+
+
+def otlp_json(spans: Any) -> dict[str, Any]:
+    """Finished SDK spans → the OTLP/JSON document (ids in hex, enums as integers)."""
+    from google.protobuf import json_format
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+
+    data = json_format.MessageToDict(encode_spans(spans), use_integers_for_enums=True)
+    for resource in data.get("resourceSpans", []):
+        for scope in resource.get("scopeSpans", []):
+            for span in scope.get("spans", []):
+                for key in ("traceId", "spanId", "parentSpanId"):
+                    if span.get(key):
+                        span[key] = base64.b64decode(span[key]).hex()
+                for link in span.get("links", []):
+                    for key in ("traceId", "spanId"):
+                        if link.get(key):
+                            link[key] = base64.b64decode(link[key]).hex()
+    return data
+
+
+def _provider() -> Any:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    return provider, exporter
+
+
+def _agent_openai(base_url: str) -> None:
+    import openai
+
+    client = openai.OpenAI(api_key="sk-test-recorder", base_url=base_url, max_retries=0)
+    messages: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM},
+                                      {"role": "user", "content": "Weather in San Francisco?"}]
+    first = client.chat.completions.create(model="gpt-4o", messages=messages, tools=OPENAI_TOOLS,  # type: ignore
+                                           tool_choice={"type": "function", "function": {"name": "get_weather"}})
+    call = first.choices[0].message.tool_calls[0]  # type: ignore[index]
+    messages.append({"role": "assistant", "content": None, "tool_calls": [
+        {"id": call.id, "type": "function", "function": {"name": call.function.name,  # type: ignore[union-attr]
+                                                          "arguments": call.function.arguments}}]})  # type: ignore
+    messages.append({"role": "tool", "tool_call_id": call.id, "content": "18 C, sunny"})
+    client.chat.completions.create(model="gpt-4o", messages=messages, tools=OPENAI_TOOLS,  # type: ignore
+                                   tool_choice="auto")
+
+
+def _agent_anthropic(base_url: str) -> None:
+    import anthropic
+
+    client = anthropic.Anthropic(api_key="sk-ant-test-recorder", base_url=base_url, max_retries=0)
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "Weather in San Francisco?"}]
+    first = client.messages.create(model="claude-haiku-4-5", max_tokens=256, system=SYSTEM, messages=messages,  # type: ignore
+                                   tools=ANTHROPIC_TOOLS, tool_choice={"type": "any"})  # type: ignore
+    use = next(b for b in first.content if b.type == "tool_use")
+    messages.append({"role": "assistant", "content": [{"type": "tool_use", "id": use.id, "name": use.name,  # type: ignore
+                                                       "input": use.input}]})  # type: ignore[union-attr]
+    messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": use.id,  # type: ignore
+                                                  "content": "18 C, sunny"}]})
+    client.messages.create(model="claude-haiku-4-5", max_tokens=256, system=SYSTEM, messages=messages,  # type: ignore
+                           tools=ANTHROPIC_TOOLS, tool_choice={"type": "auto"})  # type: ignore
+
+
+def record(kind: str) -> dict[str, Any]:
+    provider, exporter = _provider()
+    family = "anthropic" if kind.endswith("anthropic") else "openai"
+    if kind == "openinference-openai":
+        from openinference.instrumentation.openai import OpenAIInstrumentor as Instrumentor
+    elif kind == "openinference-anthropic":
+        from openinference.instrumentation.anthropic import AnthropicInstrumentor as Instrumentor  # type: ignore
+    elif kind == "otel-openai-v2":
+        os.environ.setdefault("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
+        from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor  # type: ignore
+    elif kind == "otel-anthropic":
+        os.environ.setdefault("TRACELOOP_TRACE_CONTENT", "true")
+        from opentelemetry.instrumentation.anthropic import AnthropicInstrumentor as Instrumentor  # type: ignore
+    else:
+        raise SystemExit(f"unknown kind {kind}")
+    if family == "openai":
+        steps = [Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)]
+    else:
+        steps = [Step(body=fixture("anthropic", "anthropic-tool-use-only")), Step(body=ANTHROPIC_TEXT)]
+    instrumentor = Instrumentor()
+    instrumentor.instrument(tracer_provider=provider)
+    try:
+        with StandIn(family, *steps) as server:
+            if family == "openai":
+                _agent_openai(server.base_url("openai"))
+            else:
+                _agent_anthropic(server.base_url("anthropic"))
+    finally:
+        instrumentor.uninstrument()
+    provider.force_flush()
+    return otlp_json(exporter.get_finished_spans())
+
+
+if __name__ == "__main__":
+    Path(sys.argv[2]).write_text(json.dumps(record(sys.argv[1]), indent=1), encoding="utf-8")
