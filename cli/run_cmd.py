@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from enum import Enum
 from pathlib import Path
 from typing import Any, List, Optional
@@ -27,7 +28,8 @@ class RunFormat(str, Enum):
     markdown = "markdown"
 
 
-SCENARIO = typer.Argument(..., help="Scenario file (YAML or JSON) with a loop: section.", show_default=False)
+SCENARIO = typer.Argument(None, help="Scenario file (YAML or JSON) with a loop: section (with --replay TRACE_FILE: "
+                          "optional, the trace's own scenario by default).", show_default=False)
 PROVIDERS = typer.Option(..., "--provider", "-p", help="Provider id; repeat it (or a comma list) to run the loop on "
                          "several providers side by side.", show_default=False)
 
@@ -288,7 +290,7 @@ def markdown(runs: list[Any], providers: list[str], repeat: int) -> str:
 
 @handled
 def run(
-    scenario: Path = SCENARIO,
+    scenario: Optional[Path] = SCENARIO,
     provider: List[str] = PROVIDERS,
     tool_choice: Optional[str] = typer.Option(None, "--tool-choice", help="Override step 1's tool_choice (same "
                                               "spellings as --tool-choice elsewhere)."),
@@ -302,7 +304,12 @@ def run(
     save: Optional[Path] = typer.Option(None, "--save", help="Write each loop's transcript (requests, replies as "
                                         "received, verdicts, and a scenario with the full history) into this folder."),
     replay: Optional[Path] = typer.Option(None, "--replay", help="Run offline from a folder --save wrote (or "
-                                          "step-01.response.json, step-02... files): no network, deterministic."),
+                                          "step-01.response.json, step-02... files), or from an OTLP/JSON trace "
+                                          "file (its recorded replies): no network, deterministic."),
+    trace_id: Optional[str] = typer.Option(None, "--trace-id", help="With --replay TRACE_FILE: the run to replay "
+                                           "when the file holds several."),
+    trace_out: Optional[Path] = typer.Option(None, "--trace-out", help="Write the loops as OTLP/JSON (one span "
+                                             "per step, OTel GenAI conventions) to this file."),
     results_from: Optional[str] = typer.Option(None, "--results-from", help="Run this shell command per tool call "
                                                "(the call as JSON on stdin, the result on stdout) instead of "
                                                "loop.results."),
@@ -318,12 +325,23 @@ def run(
     """Run the agent loop: a tool_choice per step, tool results fed back, a verdict per step."""
     from toolchoice.providers.core import loop, runner
     from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
-    from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
+    from toolchoice.providers.core.model import RenderOptions, Scenario, ToolchoiceError
     from toolchoice.providers.core.scenario import load_scenario
 
     from .inputs import capabilities_from, selected_providers
 
-    loaded = load_scenario(scenario)
+    traced = None
+    if replay is not None and replay.is_file():  # an OTLP/JSON trace: its scenario and recorded replies
+        from toolchoice.providers.core.trace_scenario import replay_trace
+
+        traced = replay_trace(replay, trace_id, selected_providers(provider, Scenario("-"))[0])
+    elif trace_id is not None:
+        raise ToolchoiceError("--trace-id goes with --replay TRACE_FILE")
+    if scenario is None and traced is None:
+        raise ToolchoiceError("give a SCENARIO file (or --replay TRACE_FILE)", hint="see toolchoice run --help")
+    loaded = load_scenario(scenario) if scenario is not None else traced[0]  # type: ignore[index]
+    if traced is not None and scenario is not None:
+        loaded = loaded._replace(notes=(*traced[0].notes, *loaded.notes))
     providers = selected_providers(provider, loaded)
     override = None
     if tool_choice is not None:
@@ -339,7 +357,8 @@ def run(
     if dry_run:
         _dry_run(loaded, providers, options, format)
         return
-    replayed = loop.load_replay(replay, providers[0]) if replay is not None else None
+    replayed = traced[1] if traced is not None else (loop.load_replay(replay, providers[0]) if replay is not None
+                                                     else None)
     if replayed is not None and len(providers) > 1:
         raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
     secrets: dict[str, str] = {}
@@ -353,7 +372,11 @@ def run(
     settings = runner.SendSettings(
         timeout=timeout, retries=retries, concurrency=concurrency)
 
+    ended_at: dict[tuple[str, int, int], int] = {}
+
     def on_step(r: Any, record: Any) -> None:
+        if trace_out is not None:
+            ended_at[(r.provider, r.index, record.number)] = time.time_ns()
         if folder is not None:
             loop.save_step(folder, r, record, loaded, secrets)
 
@@ -367,6 +390,10 @@ def run(
                 r.ended = "interrupted"
                 if folder is not None and r.steps:
                     loop.save_step(folder, r, r.steps[-1], loaded, secrets)
+    if trace_out is not None:
+        from toolchoice.providers.core.trace_export import loops_document, write_document
+
+        write_document(trace_out, loops_document(runs, ended_at), secrets)
     _draw(loaded, runs, providers, count, format, secrets, replayed is not None)
     if interrupted:
         done = sum(1 for r in runs if r.ended != "interrupted")

@@ -68,6 +68,8 @@ def send(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    trace_out: Optional[Path] = typer.Option(None, "--trace-out", help="Write the samples as OTLP/JSON (one span "
+                                             "each, OTel GenAI conventions; the first 100) to this file."),
 ) -> None:
     """Send the scenario to one provider, show the tool calls, and judge them against tool_choice."""
     from .inputs import one_provider
@@ -83,15 +85,20 @@ def send(
     codes = []
     documents = []
     many = len(scenario) > 1
+    traced: dict[str, Any] | None = {"items": [], "secrets": {}} if trace_out is not None else None
     for path in scenario:
         folder = save / Path(str(path)).stem if save is not None and many else save
         code, document = _send_one(path, provider, tool_choice, model, base_url, timeout, retries, repeat,
                                    concurrency, min_obeyed, OutputFormat(format.value), folder, raw, strict,
                                    no_emulate, capabilities, print_json=not many,
-                                   all_results=all_results, stream=stream, allow_env=allow_env)
+                                   all_results=all_results, stream=stream, allow_env=allow_env, traced=traced)
         codes.append((path, code))
         if document is not None:
             documents.append({"scenario": str(path), **document})
+    if traced is not None and trace_out is not None:
+        from toolchoice.providers.core.trace_export import samples_document, write_document
+
+        write_document(trace_out, samples_document(traced["items"]), traced["secrets"])
     if many and format is SendFormat.json:
         write(json.dumps(documents, indent=2, ensure_ascii=False))
     elif many:
@@ -106,7 +113,8 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
               min_obeyed: Optional[float], format: OutputFormat, save: Optional[Path], raw: bool, strict: bool,
               no_emulate: bool, capabilities: Optional[Path], print_json: bool,
               all_results: bool = False, stream: bool = False,
-              allow_env: Optional[List[str]] = None) -> tuple[int, dict[str, Any] | None]:
+              allow_env: Optional[List[str]] = None,
+              traced: dict[str, Any] | None = None) -> tuple[int, dict[str, Any] | None]:
     """One scenario sent: draw it (JSON only when ``print_json``), return (exit code, JSON document)."""
     from toolchoice.providers.core import runner
 
@@ -145,7 +153,14 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
     categories: set[str] = set()
     progress = _Progress(repeat, f"{provider} × {repeat}") if repeat > 1 and sys.stderr.isatty() else None
 
+    if traced is not None:
+        traced["secrets"].update(secrets)
+
     def on_sample(job: runner.Job, sample: Sample) -> None:
+        if traced is not None and len(traced["items"]) < runner.RESULTS_KEPT:
+            import time
+
+            traced["items"].append((loaded, translation, sample, time.time_ns()))
         if folder is not None:
             save_sample(folder, provider, translation, sample, secrets)
         categories.add(sample.verdict["category"])
