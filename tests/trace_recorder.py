@@ -89,24 +89,41 @@ def _agent_openai(base_url: str) -> None:
                                    tool_choice="auto")
 
 
-def _agent_anthropic(base_url: str) -> None:
+def _agent_anthropic(base_url: str, tools: list[dict[str, Any]], first_choice: dict[str, Any]) -> None:
     import anthropic
 
     client = anthropic.Anthropic(api_key="sk-ant-test-recorder", base_url=base_url, max_retries=0)
     messages: list[dict[str, Any]] = [{"role": "user", "content": "Weather in San Francisco?"}]
-    first = client.messages.create(model="claude-haiku-4-5", max_tokens=256, system=SYSTEM, messages=messages,  # type: ignore
-                                   tools=ANTHROPIC_TOOLS, tool_choice={"type": "any"})  # type: ignore
+    first = client.messages.create(model="claude-haiku-4-5", max_tokens=2048, system=SYSTEM, messages=messages,  # type: ignore
+                                   tools=tools, tool_choice=first_choice)  # type: ignore
     use = next(b for b in first.content if b.type == "tool_use")
-    messages.append({"role": "assistant", "content": [{"type": "tool_use", "id": use.id, "name": use.name,  # type: ignore
-                                                       "input": use.input}]})  # type: ignore[union-attr]
+    # the assistant turn goes back whole (thinking blocks with their signatures, as the API requires)
+    messages.append({"role": "assistant", "content": [_block(b) for b in first.content]})
     messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": use.id,  # type: ignore
                                                   "content": "18 C, sunny"}]})
-    client.messages.create(model="claude-haiku-4-5", max_tokens=256, system=SYSTEM, messages=messages,  # type: ignore
-                           tools=ANTHROPIC_TOOLS, tool_choice={"type": "auto"})  # type: ignore
+    client.messages.create(model="claude-haiku-4-5", max_tokens=2048, system=SYSTEM, messages=messages,  # type: ignore
+                           tools=tools, tool_choice={"type": "auto"})  # type: ignore
 
 
-def record(kind: str) -> dict[str, Any]:
+def _block(block: Any) -> dict[str, Any]:
+    if block.type == "thinking":
+        return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
+    if block.type == "tool_use":
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+    return {"type": "text", "text": block.text}
+
+
+THINKING_TOOLS = [{"name": "checkSandboxErrors", "description": "Check the sandbox for errors",
+                   "input_schema": {"type": "object", "properties": {}}}]
+
+
+def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
+    """``runs`` agent runs (each in an "agent" parent span when ``parent``), recorded by ``kind``.
+    ``openinference-anthropic-thinking``: step 1's reply is a recorded thinking block (with its signature)
+    and a tool_use (tests/data/responses/reasoning/anthropic-thinking-tool-use.json)."""
     provider, exporter = _provider()
+    thinking = kind.endswith("-thinking")
+    kind = kind.removesuffix("-thinking")
     family = "anthropic" if kind.endswith("anthropic") else "openai"
     if kind == "openinference-openai":
         from openinference.instrumentation.openai import OpenAIInstrumentor as Instrumentor
@@ -122,21 +139,36 @@ def record(kind: str) -> dict[str, Any]:
         raise SystemExit(f"unknown kind {kind}")
     if family == "openai":
         steps = [Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)]
+    elif thinking:
+        steps = [Step(body=fixture("reasoning", "anthropic-thinking-tool-use")), Step(body=ANTHROPIC_TEXT)]
     else:
         steps = [Step(body=fixture("anthropic", "anthropic-tool-use-only")), Step(body=ANTHROPIC_TEXT)]
     instrumentor = Instrumentor()
     instrumentor.instrument(tracer_provider=provider)
+    tracer = provider.get_tracer("agent")
     try:
-        with StandIn(family, *steps) as server:
-            if family == "openai":
-                _agent_openai(server.base_url("openai"))
-            else:
-                _agent_anthropic(server.base_url("anthropic"))
+        with StandIn(family, *(steps * runs)) as server:
+            for _ in range(runs):
+                with tracer.start_as_current_span("agent run") if parent else _nothing():
+                    if family == "openai":
+                        _agent_openai(server.base_url("openai"))
+                    elif thinking:
+                        _agent_anthropic(server.base_url("anthropic"), THINKING_TOOLS, {"type": "auto"})
+                    else:
+                        _agent_anthropic(server.base_url("anthropic"), ANTHROPIC_TOOLS, {"type": "any"})
     finally:
         instrumentor.uninstrument()
     provider.force_flush()
     return otlp_json(exporter.get_finished_spans())
 
 
+def _nothing() -> Any:
+    import contextlib
+
+    return contextlib.nullcontext()
+
+
 if __name__ == "__main__":
-    Path(sys.argv[2]).write_text(json.dumps(record(sys.argv[1]), indent=1), encoding="utf-8")
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    data = record(sys.argv[1], runs, parent=len(sys.argv) > 4 and sys.argv[4] == "parent")
+    Path(sys.argv[2]).write_text(json.dumps(data, indent=1), encoding="utf-8")

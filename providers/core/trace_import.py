@@ -385,7 +385,8 @@ def _untravelled(output: Any) -> tuple[str, ...]:
     for block in (blocks if isinstance(blocks, list) else []) + (items if isinstance(items, list) else []):
         if not isinstance(block, dict):
             continue
-        if block.get("caller"):
+        caller = block.get("caller")
+        if isinstance(caller, dict) and caller.get("type") not in (None, "direct"):
             found.append(f"the call {block.get('name') or block.get('id')} came with a caller "
                          f"({json.dumps(block['caller'])[:80]}): programmatic tool calling is not replayed")
         if block.get("type") == "tool_reference" or "tool_reference" in json.dumps(block.get("content", ""))[:20000]:
