@@ -154,14 +154,23 @@ def _get(data: dict[str, Any], *names: str) -> Any:
     return None
 
 
+def _items(value: Any, what: str) -> list[dict[str, Any]]:
+    """A repeated field: a list of objects (absent: empty)."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ValueError(f"{what} must be a list of objects")
+    return value
+
+
 def _collect(document: dict[str, Any], spans: list[Span]) -> None:
-    for resource in _get(document, "resourceSpans", "resource_spans") or []:
-        scopes = _get(resource, "scopeSpans", "scope_spans", "instrumentationLibrarySpans") or []
+    for resource in _items(_get(document, "resourceSpans", "resource_spans"), "resourceSpans"):
+        scopes = _items(_get(resource, "scopeSpans", "scope_spans", "instrumentationLibrarySpans"), "scopeSpans")
         for scope in scopes:
             info = _get(scope, "scope", "instrumentationLibrary") or {}
-            for raw in scope.get("spans") or []:
+            for raw in _items(scope.get("spans"), "spans"):
                 events = tuple((str(e.get("name", "")), attributes(e.get("attributes")))
-                               for e in raw.get("events") or [])
+                               for e in _items(raw.get("events"), "events"))
                 spans.append(Span(_hex(_get(raw, "traceId", "trace_id"), 16), _hex(_get(raw, "spanId", "span_id"), 8),
                                   _hex(_get(raw, "parentSpanId", "parent_span_id"), 8), str(raw.get("name", "")),
                                   int(_get(raw, "startTimeUnixNano", "start_time_unix_nano") or 0),
@@ -186,7 +195,7 @@ def _hex(value: Any, size: int) -> str:
 
 
 def attributes(items: Any) -> dict[str, Any]:
-    return {str(item["key"]): any_value(item.get("value")) for item in items or []}
+    return {str(item["key"]): any_value(item.get("value")) for item in _items(items, "attributes")}
 
 
 def any_value(value: Any) -> Any:
