@@ -402,3 +402,53 @@ def test_render_and_send_start_up_import_no_trace_module():
                                 cwd=root)
         assert result.returncode == 0, result.stderr
         assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+# ---- forms no installed instrumentation writes (hand-written from the specifications; data/traces/SOURCES.md) --
+
+DATA = Path(__file__).parent / "data" / "traces"
+
+
+def test_older_per_message_span_events_are_read():
+    scenario, notes = imported(DATA / "genai-span-events.json")
+    assert scenario["system"] == "Be brief." and scenario["messages"] == [{"role": "user", "content": "Weather in Oslo?"}]
+    assert scenario["loop"]["results"] == {"get_weather": ["-3 C, snow"]}
+    assert scenario["providers"] == {"openai": {"model": "gpt-4o-mini"}}
+    assert "trace.tool_choice_not_recorded" in notes
+    result = run_cli(["run", "--replay", str(DATA / "genai-span-events.json"), "-p", "anthropic", "-f", "json"])
+    loop = json.loads(result.stdout)["runs"][0]["loops"][0]
+    assert loop["steps"][0]["reply"]["tool_calls"] == [{"id": "call_1", "name": "get_weather",
+                                                        "arguments": {"city": "Oslo"}}]
+    assert loop["final_answer"] == "-3 C and snowing."
+
+
+def test_structured_message_values_and_calls_without_ids_are_read():
+    scenario, _ = imported(DATA / "genai-structured-no-ids.json")
+    assert scenario["messages"] == [{"role": "user", "content": "Weather in Paris?"}]
+    assert scenario["providers"] == {"gemini": {"model": "gemini-2.5-flash"}}  # gcp.gemini
+    assert scenario["loop"]["results"] == {"get_weather": ['{"temp": 21}']}  # matched by position
+    result = run_cli(["run", "--replay", str(DATA / "genai-structured-no-ids.json"), "-p", "bedrock", "-f", "json"])
+    assert result.returncode == 0, result.stderr
+    loop = json.loads(result.stdout)["runs"][0]["loops"][0]
+    assert loop["final_answer"] == "21 C" and loop["steps"][0]["results"][0]["content"] == '{"temp": 21}'
+
+
+@pytest.mark.parametrize("recorded,expected", [("aws.bedrock", "bedrock"), ("gcp.vertex_ai", "gemini"),
+                                               ("azure.ai.openai", "azure"), ("mistral_ai", "mistral"),
+                                               ("x_ai", "xai"), ("anthropic", "anthropic")])
+def test_recorded_provider_names_map_to_toolchoice_ids(tmp_path, recorded, expected):
+    text = (DATA / "genai-structured-no-ids.json").read_text().replace('"gcp.gemini"', json.dumps(recorded))
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    scenario, _ = imported(path)
+    assert list(scenario["providers"]) == [expected]
+
+
+def test_an_unknown_provider_is_said_and_p_decides(tmp_path):
+    text = (DATA / "genai-structured-no-ids.json").read_text().replace('"gcp.gemini"', '"acme.llm"')
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    scenario, notes = imported(path)
+    assert "providers" not in scenario and "trace.provider_unknown" in notes and "acme.llm" in notes
+    result = run_cli(["run", "--replay", str(path), "-p", "cohere", "-f", "json"])
+    assert result.returncode == 0 and json.loads(result.stdout)["runs"][0]["provider"] == "cohere"

@@ -242,9 +242,10 @@ def _tools(shown: str, calls: list[LlmCall], notes: list[LedgerEntry]) -> tuple[
         for name in missing:
             declared[name] = {"name": name, "parameters": {"type": "object"}}
         recorded = any(call.tools for call in calls)
+        said = (f"no definition of {', '.join(missing)}" if recorded else
+                f"no tool definitions, only calls to {', '.join(missing)}")
         notes.append(LedgerEntry("warning", "trace.open_schema",
-                                 f"the trace records {'no definition for' if recorded else 'no tool definitions (only calls)'}"
-                                 f" {', '.join(missing)}: declared with an open schema {{type: object}}"))
+                                 f"the trace records {said}: declared with an open schema {{type: object}}"))
         if not recorded:
             per_step = [None] * len(calls)
     return list(declared.values()), per_step
@@ -285,18 +286,39 @@ def _history(message: dict[str, Any], notes: list[LedgerEntry]) -> dict[str, Any
 
 
 def _results(calls: list[LlmCall]) -> dict[str, list[str]]:
-    """Per tool, in call order, the result a later call sent back for each recorded call."""
+    """Per tool, in call order, the result a later call sent back for each recorded call: the tool message
+    with the call's id, else (no ids recorded, as Gemini's calls have none) the one at the call's position
+    after the next call's last assistant turn."""
     answers: dict[str, str] = {}
     for call in calls:
         for m in call.messages:
             if m.get("role") == "tool" and m.get("tool_call_id"):
                 answers.setdefault(m["tool_call_id"], m.get("content") or "")
     results: dict[str, list[str]] = {}
-    for call in calls:
-        for c in (call.output or {}).get("tool_calls", []):
-            if c.get("id") in answers and c.get("name"):
+    for number, call in enumerate(calls):
+        made = (call.output or {}).get("tool_calls", [])
+        following = _after_last_turn(calls[number + 1].messages) if number + 1 < len(calls) else []
+        for position, c in enumerate(made):
+            if not c.get("name"):
+                continue
+            if c.get("id") and c["id"] in answers:
                 results.setdefault(c["name"], []).append(answers[c["id"]])
+            elif position < len(following) and not following[position].get("tool_call_id"):
+                results.setdefault(c["name"], []).append(following[position].get("content") or "")
     return results
+
+
+def _after_last_turn(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tool messages right after the last assistant turn with calls."""
+    last = max((i for i, m in enumerate(messages) if m.get("role") == "assistant" and m.get("tool_calls")), default=None)
+    if last is None:
+        return []
+    out = []
+    for m in messages[last + 1:]:
+        if m.get("role") != "tool":
+            break
+        out.append(m)
+    return out
 
 
 def _reply(call: LlmCall) -> dict[str, Any]:
