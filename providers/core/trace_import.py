@@ -63,6 +63,38 @@ class LlmCall(NamedTuple):
     untravelled: tuple[str, ...] = ()  # what the recorded reply held that no replay carries
 
 
+# Recorded provider names → toolchoice ids: OTel GenAI's gen_ai.provider.name (and the older gen_ai.system)
+# values, OpenInference's llm.provider / llm.system values. Facts: the OTel GenAI registry
+# (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/, gen_ai.provider.name well-known
+# values) and openinference-semantic-conventions 0.1.42 (OpenInferenceLLMProviderValues / SystemValues).
+PROVIDER_NAMES: dict[str, str] = {
+    "openai": "openai", "azure.ai.openai": "azure", "azure": "azure", "az.ai.openai": "azure",
+    "anthropic": "anthropic", "aws.bedrock": "bedrock", "aws": "bedrock", "bedrock": "bedrock",
+    "gcp.gemini": "gemini", "gcp.vertex_ai": "gemini", "gcp.gen_ai": "gemini", "google": "gemini",
+    "gemini": "gemini", "vertexai": "gemini", "vertex_ai": "gemini",
+    "mistral_ai": "mistral", "mistralai": "mistral", "mistral": "mistral", "groq": "groq", "deepseek": "deepseek",
+    "cohere": "cohere", "x_ai": "xai", "xai": "xai", "ollama": "ollama", "together": "together",
+    "togetherai": "together", "fireworks": "fireworks", "openrouter": "openrouter", "cerebras": "cerebras",
+    "huggingface": "huggingface",
+}
+FAMILIES = {"anthropic": "anthropic", "bedrock": "bedrock", "gemini": "gemini", "cohere": "cohere",
+             "ollama": "ollama"}
+
+
+def provider_id(recorded: Any) -> str | None:
+    from .capabilities import PROVIDER_IDS
+
+    if not isinstance(recorded, str):
+        return None
+    word = recorded.strip().lower()
+    return word if word in PROVIDER_IDS else PROVIDER_NAMES.get(word)
+
+
+def reasoning_family(recorded: Any) -> str:
+    """Whose reasoning state a recorded provider writes (``ReasoningItem.family``)."""
+    return FAMILIES.get(provider_id(recorded) or "", "openai-chat")
+
+
 # ---- the file ------------------------------------------------------------------------------------
 
 
@@ -291,7 +323,7 @@ def _openinference(span: Span) -> LlmCall:
     params = _json(a.get("llm.invocation_parameters"))
     params = params if isinstance(params, dict) else {}
     provider = a.get("llm.provider") or a.get("llm.system")
-    family = _reasoning_family(provider)
+    family = reasoning_family(provider)
     system_parts: list[str] = []
     messages = []
     for item in _indexed(unflatten(a, "llm.input_messages")):
@@ -319,12 +351,6 @@ def _openinference(span: Span) -> LlmCall:
                    (_int(a.get("llm.token_count.prompt")), _int(a.get("llm.token_count.completion"))),
                    a.get("llm.finish_reason") if isinstance(a.get("llm.finish_reason"), str) else None,
                    untravelled=_untravelled(_json(a.get("output.value"))))
-
-
-def _reasoning_family(provider: Any) -> str:
-    from .trace_scenario import reasoning_family
-
-    return reasoning_family(provider)
 
 
 def _oi_message(node: dict[str, Any], family: str) -> dict[str, Any] | None:
@@ -409,7 +435,7 @@ def _untravelled(output: Any) -> tuple[str, ...]:
 def _genai(span: Span) -> LlmCall:
     a = span.attributes
     system = _system_text(_json(a.get("gen_ai.system_instructions")))
-    family = _reasoning_family(a.get("gen_ai.provider.name") or a.get("gen_ai.system"))
+    family = reasoning_family(a.get("gen_ai.provider.name") or a.get("gen_ai.system"))
     messages = _genai_messages(_json(a.get("gen_ai.input.messages")), family)
     outputs = _genai_messages(_json(a.get("gen_ai.output.messages")), family)
     if messages is None:

@@ -15,39 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .model import LedgerEntry, Scenario, ToolchoiceError
-from .trace_import import LlmCall
-
-# Recorded provider names → toolchoice ids: OTel GenAI's gen_ai.provider.name (and the older gen_ai.system)
-# values, OpenInference's llm.provider / llm.system values. Facts: the OTel GenAI registry
-# (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/, gen_ai.provider.name well-known
-# values) and openinference-semantic-conventions 0.1.42 (OpenInferenceLLMProviderValues / SystemValues).
-PROVIDER_NAMES: dict[str, str] = {
-    "openai": "openai", "azure.ai.openai": "azure", "azure": "azure", "az.ai.openai": "azure",
-    "anthropic": "anthropic", "aws.bedrock": "bedrock", "aws": "bedrock", "bedrock": "bedrock",
-    "gcp.gemini": "gemini", "gcp.vertex_ai": "gemini", "gcp.gen_ai": "gemini", "google": "gemini",
-    "gemini": "gemini", "vertexai": "gemini", "vertex_ai": "gemini",
-    "mistral_ai": "mistral", "mistralai": "mistral", "mistral": "mistral", "groq": "groq", "deepseek": "deepseek",
-    "cohere": "cohere", "x_ai": "xai", "xai": "xai", "ollama": "ollama", "together": "together",
-    "togetherai": "together", "fireworks": "fireworks", "openrouter": "openrouter", "cerebras": "cerebras",
-    "huggingface": "huggingface",
-}
-_FAMILIES = {"anthropic": "anthropic", "bedrock": "bedrock", "gemini": "gemini", "cohere": "cohere",
-             "ollama": "ollama"}
-
-
-def provider_id(recorded: Any) -> str | None:
-    from .capabilities import PROVIDER_IDS
-
-    if not isinstance(recorded, str):
-        return None
-    word = recorded.strip().lower()
-    return word if word in PROVIDER_IDS else PROVIDER_NAMES.get(word)
-
-
-def reasoning_family(recorded: Any) -> str:
-    """Whose reasoning state a recorded provider writes (``ReasoningItem.family``)."""
-    return _FAMILIES.get(provider_id(recorded) or "", "openai-chat")
-
+from .trace_import import FAMILIES, LlmCall, provider_id, reasoning_family  # noqa: F401 (re-exported)
 
 class Trajectory(NamedTuple):
     id: str
@@ -375,7 +343,7 @@ def replay_trace(path: Path, trace_id: str | None, provider: str) -> tuple[Scena
                               hint="pick one with --trace-id (toolchoice trace FILE lists them)")
     imported: ImportedTrace = found[0]  # type: ignore[assignment]
     notes = list(imported.notes)
-    family = _FAMILIES.get(provider, "openai-chat")
+    family = FAMILIES.get(provider, "openai-chat")
     carried = {item.get("family") for r in imported.replies for item in r.get("reasoning", [])}
     carried |= {item.get("family") for m in imported.data["messages"] for item in m.get("reasoning", [])}
     signed = any(c.get("signature") for r in imported.replies for c in r["tool_calls"])
