@@ -28,12 +28,14 @@ from servers import StandIn, Step, fixture
 RECORDER = Path(__file__).parent / "trace_recorder.py"
 NEEDS = {"openinference-openai": "openinference.instrumentation.openai",
          "openinference-anthropic": "openinference.instrumentation.anthropic",
+         "openinference-openai-responses": "openinference.instrumentation.openai",
          "openinference-anthropic-thinking": "openinference.instrumentation.anthropic",
          "otel-openai-v2": "opentelemetry.instrumentation.openai_v2",
          "otel-anthropic": "opentelemetry.instrumentation.anthropic"}
 # name -> (kind, runs, parent span, extra environment)
 RECORDINGS = {
     "oi-openai": ("openinference-openai", 1, False, {}),
+    "oi-responses": ("openinference-openai-responses", 1, False, {}),
     "oi-anthropic": ("openinference-anthropic", 1, False, {}),
     "oi-thinking": ("openinference-anthropic-thinking", 1, True, {}),
     "oi-two-runs": ("openinference-openai", 2, True, {}),
@@ -119,6 +121,24 @@ def test_openinference_anthropic_reads_its_native_tool_choice_and_tool_role_resu
     assert scenario["loop"]["steps"] == [{"tool_choice": "required"}, {"tool_choice": "auto"}]
     assert scenario["loop"]["results"] == {"weather": ["18 C, sunny"]}
     assert scenario["providers"] == {"anthropic": {"model": "claude-haiku-4-5"}}
+
+
+def test_openinference_responses_calls_are_the_responses_api(traces):
+    path = trace_of(traces, "oi-responses")
+    scenario, _ = imported(path)
+    # the request had input (not messages) and tool_choice {"type": "function", "name": "get_weather"}
+    assert scenario["providers"] == {"openai-responses": {"model": "gpt-4.1"}}
+    assert scenario["loop"]["steps"][0]["tool_choice"] == {"tool": "get_weather"}
+    assert scenario["system"] == SYSTEM and scenario["messages"] == [{"role": "user", "content": "Weather?"}]
+    recorded = next(i for i in fixture("openai-responses", "openai-responses-function-call")["output"]
+                    if i["type"] == "function_call")
+    for provider in ("openai-responses", "anthropic"):
+        result = run_cli(["run", "--replay", str(path), "-p", provider, "-f", "json"])
+        assert result.returncode == 0, result.stderr
+        (step,) = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"]
+        assert [(c["name"], c["arguments"]) for c in step["reply"]["tool_calls"]] == [
+            (recorded["name"], json.loads(recorded["arguments"]))]
+        assert step["verdict"]["category"] == "obeyed"
 
 
 def test_otel_genai_anthropic_has_no_tool_choice_so_it_is_said_and_left_unspecified(traces):

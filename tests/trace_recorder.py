@@ -2,8 +2,8 @@
 
     python tests/trace_recorder.py KIND OUT.json
 
-KIND is one of ``openinference-openai``, ``openinference-anthropic``, ``otel-openai-v2``,
-``otel-anthropic``. The official SDK (openai or anthropic) is the client; the instrumentation
+KIND is one of ``openinference-openai``, ``openinference-openai-responses`` (one Responses API call),
+``openinference-anthropic``, ``openinference-anthropic-thinking``, ``otel-openai-v2``, ``otel-anthropic``. The official SDK (openai or anthropic) is the client; the instrumentation
 package records it with the OpenTelemetry SDK's in-memory exporter; the spans are encoded with
 opentelemetry-exporter-otlp-proto-common's encoder and written with protobuf's JSON mapping, the
 trace and span ids turned to hex as OTLP/JSON requires. The model answers from a stand-in on
@@ -105,6 +105,17 @@ def _agent_anthropic(base_url: str, tools: list[dict[str, Any]], first_choice: d
                            tools=tools, tool_choice={"type": "auto"})  # type: ignore
 
 
+def _one_response(base_url: str) -> None:
+    """One Responses API call (the stand-in answers with a recorded function_call)."""
+    import openai
+
+    client = openai.OpenAI(api_key="sk-test-recorder", base_url=base_url, max_retries=0)
+    tool = {"type": "function", "name": "get_weather", "description": "Weather in a city", "strict": False,
+            "parameters": {"type": "object", "properties": {"location": {"type": "string"}}}}
+    client.responses.create(model="gpt-4.1", instructions=SYSTEM, input=[{"role": "user", "content": "Weather?"}],
+                            tools=[tool], tool_choice={"type": "function", "name": "get_weather"})  # type: ignore
+
+
 def _block(block: Any) -> dict[str, Any]:
     if block.type == "thinking":
         return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
@@ -124,6 +135,8 @@ def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
     provider, exporter = _provider()
     thinking = kind.endswith("-thinking")
     kind = kind.removesuffix("-thinking")
+    responses = kind.endswith("-responses")
+    kind = kind.removesuffix("-responses")
     family = "anthropic" if kind.endswith("anthropic") else "openai"
     if kind == "openinference-openai":
         from openinference.instrumentation.openai import OpenAIInstrumentor as Instrumentor
@@ -137,7 +150,9 @@ def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
         from opentelemetry.instrumentation.anthropic import AnthropicInstrumentor as Instrumentor  # type: ignore
     else:
         raise SystemExit(f"unknown kind {kind}")
-    if family == "openai":
+    if responses:
+        steps = [Step(body=fixture("openai-responses", "openai-responses-function-call"))]
+    elif family == "openai":
         steps = [Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)]
     elif thinking:
         steps = [Step(body=fixture("reasoning", "anthropic-thinking-tool-use")), Step(body=ANTHROPIC_TEXT)]
@@ -150,7 +165,9 @@ def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
         with StandIn(family, *(steps * runs)) as server:
             for _ in range(runs):
                 with tracer.start_as_current_span("agent run") if parent else _nothing():
-                    if family == "openai":
+                    if responses:
+                        _one_response(server.base_url("openai"))
+                    elif family == "openai":
                         _agent_openai(server.base_url("openai"))
                     elif thinking:
                         _agent_anthropic(server.base_url("anthropic"), THINKING_TOOLS, {"type": "auto"})

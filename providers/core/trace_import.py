@@ -344,13 +344,17 @@ def _openinference(span: Span) -> LlmCall:
     choice_key = next((k for k in ("tool_choice", "toolChoice", "tool_config", "toolConfig") if k in params), None)
     model = params.get("model") or a.get("llm.request.model_name") or a.get("llm.model_name")
     parallel = params.get("parallel_tool_calls")
+    request = _json(a.get("input.value"))
+    exact = None  # the OpenAI SDK's Responses calls (input, not messages) go to the Responses API
+    if provider_id(provider) == "openai" and isinstance(request, dict) and "input" in request and "messages" not in request:
+        exact = "openai-responses"
     return LlmCall(span, "openinference", provider, model if isinstance(model, str) else None,
                    "\n\n".join(system_parts) or None, messages, output, tools,
                    params.get(choice_key) if choice_key else None, choice_key is not None,
                    parallel if isinstance(parallel, bool) else None,
                    (_int(a.get("llm.token_count.prompt")), _int(a.get("llm.token_count.completion"))),
                    a.get("llm.finish_reason") if isinstance(a.get("llm.finish_reason"), str) else None,
-                   untravelled=_untravelled(_json(a.get("output.value"))))
+                   toolchoice_provider=exact, untravelled=_untravelled(_json(a.get("output.value"))))
 
 
 def _oi_message(node: dict[str, Any], family: str) -> dict[str, Any] | None:

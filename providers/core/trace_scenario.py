@@ -150,7 +150,8 @@ def build(path: Path, run: Trajectory) -> ImportedTrace:
         notes.append(LedgerEntry("warning", "trace.tool_choice_not_recorded",
                                  f"the trace records no tool_choice for {which} ({_convention(first)} has no "
                                  "tool_choice attribute): not recorded, left unspecified"))
-    data: dict[str, Any] = {"description": f"imported from {path.name}: trace {run.id}, {len(calls)} LLM calls"}
+    data: dict[str, Any] = {"description": f"imported from {path.name}: trace {run.id}, {len(calls)} LLM call"
+                                           f"{'s' if len(calls) != 1 else ''}"}
     if tools:
         data["tools"] = tools
     if parallel is not None:
