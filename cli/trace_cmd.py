@@ -36,25 +36,28 @@ def trace(
     """Print the scenario that reproduces a recorded agent run (tools, messages, per-step tool_choice, results)."""
     from toolchoice.providers.core import trace_scenario
 
+    from .output import output_redactor
+
+    redact = output_redactor().text  # a key pasted into a recorded message is not printed
     found = trace_scenario.import_trace(file, trace_id)
     if not isinstance(found[0], trace_scenario.ImportedTrace):
         runs = [trace_scenario.describe(r) for r in found]  # type: ignore[arg-type]
         if format is TraceFormat.json:
-            write(json.dumps({"file": str(file), "runs": runs}, indent=2, ensure_ascii=False))
+            write(redact(json.dumps({"file": str(file), "runs": runs}, indent=2, ensure_ascii=False)))
             return
         import yaml
 
-        write(f"# {file} holds {len(runs)} runs: pick one with --trace-id\n"
-              + yaml.safe_dump({"runs": runs}, sort_keys=False, allow_unicode=True, width=100))
+        write(redact(f"# {json.dumps(str(file))[1:-1]} holds {len(runs)} runs: pick one with --trace-id\n"
+                     + yaml.safe_dump({"runs": runs}, sort_keys=False, allow_unicode=True, width=100)))
         return
     imported = found[0]
     if format is TraceFormat.json:
         for e in imported.notes:  # type: ignore[union-attr]
-            sys.stderr.write(json.dumps(f"{e.severity} {e.code}: {e.message}", ensure_ascii=True)[1:-1] + "\n")
-        write(json.dumps(imported.data, indent=2, ensure_ascii=False))  # type: ignore[union-attr]
+            sys.stderr.write(redact(json.dumps(f"{e.severity} {e.code}: {e.message}", ensure_ascii=True)[1:-1]) + "\n")
+        write(redact(json.dumps(imported.data, indent=2, ensure_ascii=False)))  # type: ignore[union-attr]
         return
     import yaml
 
     notes = "".join("# " + json.dumps(f"{e.severity} {e.code}: {e.message}", ensure_ascii=True)[1:-1] + "\n"
                     for e in imported.notes)  # type: ignore[union-attr]
-    write(notes + yaml.safe_dump(imported.data, sort_keys=False, allow_unicode=True, width=100))  # type: ignore
+    write(redact(notes + yaml.safe_dump(imported.data, sort_keys=False, allow_unicode=True, width=100)))  # type: ignore

@@ -472,3 +472,29 @@ def test_an_unknown_provider_is_said_and_p_decides(tmp_path):
     assert "providers" not in scenario and "trace.provider_unknown" in notes and "acme.llm" in notes
     result = run_cli(["run", "--replay", str(path), "-p", "cohere", "-f", "json"])
     assert result.returncode == 0 and json.loads(result.stdout)["runs"][0]["provider"] == "cohere"
+
+
+def test_one_export_per_line_reads_as_the_whole_file(traces, tmp_path):
+    document = json.loads(trace_of(traces, "oi-openai").read_text())
+    lines = []
+    for resource in document["resourceSpans"]:
+        for scope in resource["scopeSpans"]:
+            for span in scope["spans"]:
+                lines.append(json.dumps({"resourceSpans": [{**resource, "scopeSpans": [{**scope, "spans": [span]}]}]}))
+    assert len(lines) == 2
+    path = tmp_path / "lines.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert imported(path)[0] == imported(trace_of(traces, "oi-openai"))[0] | {
+        "description": imported(path)[0]["description"]}
+
+
+def test_a_key_in_a_recorded_message_is_not_printed(tmp_path):
+    import os
+
+    text = (DATA / "genai-span-events.json").read_text().replace("Weather in Oslo?", f"Weather in Oslo? {KEY}")
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    for fmt in ("yaml", "json"):
+        result = run_cli(["trace", str(path), "-f", fmt], env={**os.environ, "OPENAI_API_KEY": KEY})
+        assert result.returncode == 0, result.stderr
+        assert "Weather in Oslo?" in result.stdout and KEY not in result.stdout + result.stderr

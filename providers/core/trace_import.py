@@ -141,28 +141,28 @@ def _reason(exc: Exception) -> str:
 
 
 def _documents(text: str, name: str) -> list[tuple[int, Any]]:
-    stripped = text.strip()
-    if not stripped:
+    """The file as one JSON document, else as one per line (line numbers for errors)."""
+    if not text.strip():
         raise ToolchoiceError(f"{name}: the file is empty", hint="give an OTLP/JSON trace export")
     try:
-        return [(0, _bounded(json.loads(stripped), name))]
+        return [(0, _bounded(json.loads(text), name))]
     except RecursionError:
         raise ToolchoiceError(f"{name}: nests deeper than {MAX_DEPTH} levels", hint="not a trace export") from None
     except ValueError as whole:
-        documents = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                documents.append((number, _bounded(json.loads(line), f"{name}:{number}")))
-            except RecursionError:
-                raise ToolchoiceError(f"{name}:{number}: nests deeper than {MAX_DEPTH} levels") from None
-            except ValueError as exc:
-                shown = exc if len(documents) or number > 1 else whole
-                raise ToolchoiceError(f"{name}:{getattr(shown, 'lineno', number) if shown is whole else number}: "
-                                      f"not JSON ({_reason(shown).split(':')[0]})",
-                                      hint="give an OTLP/JSON trace export, one object or one per line") from None
-        return documents
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if len(lines) < 2:
+            raise ToolchoiceError(f"{name}:{getattr(whole, 'lineno', 1)}: not JSON ({getattr(whole, 'msg', whole)})",
+                                  hint="give an OTLP/JSON trace export, one object or one per line") from None
+    documents = []
+    for number, line in lines:
+        try:
+            documents.append((number, _bounded(json.loads(line), f"{name}:{number}")))
+        except RecursionError:
+            raise ToolchoiceError(f"{name}:{number}: nests deeper than {MAX_DEPTH} levels") from None
+        except ValueError as exc:
+            raise ToolchoiceError(f"{name}:{number}: not JSON ({getattr(exc, 'msg', exc)})",
+                                  hint="give an OTLP/JSON trace export, one object or one per line") from None
+    return documents
 
 
 def _bounded(value: Any, where: str, limit: int = MAX_DEPTH) -> Any:
@@ -364,8 +364,11 @@ def _oi_message(node: dict[str, Any], family: str) -> dict[str, Any] | None:
     texts: list[str] = []
     reasoning: list[dict[str, Any]] = []
     calls = [_oi_call(_path(c, "tool_call") or {}) for c in _indexed(node.get("tool_calls"))]
+    calls_before = 0
     for part in _indexed(node.get("contents")):
         content = _path(part, "message_content") or {}
+        if content.get("type") == "tool_use":
+            calls_before += 1
         kind = content.get("type")
         if kind == "text" and isinstance(content.get("text"), str):
             texts.append(content["text"])
@@ -381,8 +384,6 @@ def _oi_message(node: dict[str, Any], family: str) -> dict[str, Any] | None:
                 item["id"] = content["id"]
             if isinstance(content.get("encrypted_content"), str):
                 item["encrypted"] = content["encrypted_content"]
-            calls_before = sum(1 for p in _indexed(node.get("contents"))[:_indexed(node.get("contents")).index(part)]
-                               if _path(p, "message_content", "type") == "tool_use")
             if calls_before:
                 item["position"] = calls_before
             reasoning.append(item)
