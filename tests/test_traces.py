@@ -29,6 +29,7 @@ RECORDER = Path(__file__).parent / "trace_recorder.py"
 NEEDS = {"openinference-openai": "openinference.instrumentation.openai",
          "openinference-anthropic": "openinference.instrumentation.anthropic",
          "openinference-openai-responses": "openinference.instrumentation.openai",
+         "openinference-anthropic-history": "openinference.instrumentation.anthropic",
          "openinference-anthropic-thinking": "openinference.instrumentation.anthropic",
          "otel-openai-v2": "opentelemetry.instrumentation.openai_v2",
          "otel-anthropic": "opentelemetry.instrumentation.anthropic"}
@@ -36,6 +37,7 @@ NEEDS = {"openinference-openai": "openinference.instrumentation.openai",
 RECORDINGS = {
     "oi-openai": ("openinference-openai", 1, False, {}),
     "oi-responses": ("openinference-openai-responses", 1, False, {}),
+    "oi-history": ("openinference-anthropic-history", 1, False, {}),
     "oi-anthropic": ("openinference-anthropic", 1, False, {}),
     "oi-thinking": ("openinference-anthropic-thinking", 1, True, {}),
     "oi-two-runs": ("openinference-openai", 2, True, {}),
@@ -121,6 +123,25 @@ def test_openinference_anthropic_reads_its_native_tool_choice_and_tool_role_resu
     assert scenario["loop"]["steps"] == [{"tool_choice": "required"}, {"tool_choice": "auto"}]
     assert scenario["loop"]["results"] == {"weather": ["18 C, sunny"]}
     assert scenario["providers"] == {"anthropic": {"model": "claude-haiku-4-5"}}
+
+
+def test_openinference_anthropic_history_keeps_parallel_calls_their_results_and_the_parallel_switch(traces):
+    scenario, _ = imported(trace_of(traces, "oi-history"))
+    assert scenario["messages"] == [
+        {"role": "user", "content": "Weather in SF and NYC?"},
+        {"role": "assistant", "content": "Checking both.", "tool_calls": [
+            {"id": "t1", "name": "weather", "arguments": {"location": "SF"}},
+            {"id": "t2", "name": "weather", "arguments": {"location": "NYC"}}]},
+        {"role": "tool", "tool_call_id": "t1", "content": "18 C"},
+        {"role": "tool", "tool_call_id": "t2", "content": json.dumps([{"type": "text", "text": "5 C"}])},
+        {"role": "user", "content": "Thanks"}]
+    # {"type": "auto", "disable_parallel_tool_use": true}
+    assert scenario["loop"]["steps"] == [{"tool_choice": "auto"}] and scenario["parallel_tool_calls"] is False
+    result = run_cli(["run", "--replay", str(trace_of(traces, "oi-history")), "-p", "openai", "-f", "json"])
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"][0]["request"]["body"]
+    assert body["parallel_tool_calls"] is False
+    assert [m["role"] for m in body["messages"]] == ["user", "assistant", "tool", "tool", "user"]
 
 
 def test_openinference_responses_calls_are_the_responses_api(traces):

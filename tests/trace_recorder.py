@@ -3,7 +3,8 @@
     python tests/trace_recorder.py KIND OUT.json
 
 KIND is one of ``openinference-openai``, ``openinference-openai-responses`` (one Responses API call),
-``openinference-anthropic``, ``openinference-anthropic-thinking``, ``otel-openai-v2``, ``otel-anthropic``. The official SDK (openai or anthropic) is the client; the instrumentation
+``openinference-anthropic``, ``openinference-anthropic-thinking``, ``openinference-anthropic-history`` (one
+call with parallel calls and their results in its history), ``otel-openai-v2``, ``otel-anthropic``. The official SDK (openai or anthropic) is the client; the instrumentation
 package records it with the OpenTelemetry SDK's in-memory exporter; the spans are encoded with
 opentelemetry-exporter-otlp-proto-common's encoder and written with protobuf's JSON mapping, the
 trace and span ids turned to hex as OTLP/JSON requires. The model answers from a stand-in on
@@ -116,6 +117,24 @@ def _one_response(base_url: str) -> None:
                             tools=[tool], tool_choice={"type": "function", "name": "get_weather"})  # type: ignore
 
 
+def _with_history(base_url: str) -> None:
+    """One Messages call whose history holds two parallel calls, their results (one as content blocks) and a
+    user text in the same turn; tool_choice auto with parallel tool use disabled."""
+    import anthropic
+
+    client = anthropic.Anthropic(api_key="sk-ant-test-recorder", base_url=base_url, max_retries=0)
+    client.messages.create(model="claude-haiku-4-5", max_tokens=256, tools=ANTHROPIC_TOOLS, messages=[  # type: ignore
+        {"role": "user", "content": "Weather in SF and NYC?"},
+        {"role": "assistant", "content": [{"type": "text", "text": "Checking both."},
+                                          {"type": "tool_use", "id": "t1", "name": "weather", "input": {"location": "SF"}},
+                                          {"type": "tool_use", "id": "t2", "name": "weather", "input": {"location": "NYC"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "18 C"},
+                                     {"type": "tool_result", "tool_use_id": "t2",
+                                      "content": [{"type": "text", "text": "5 C"}]},
+                                     {"type": "text", "text": "Thanks"}]}],
+        tool_choice={"type": "auto", "disable_parallel_tool_use": True})  # type: ignore
+
+
 def _block(block: Any) -> dict[str, Any]:
     if block.type == "thinking":
         return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
@@ -137,6 +156,8 @@ def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
     kind = kind.removesuffix("-thinking")
     responses = kind.endswith("-responses")
     kind = kind.removesuffix("-responses")
+    history = kind.endswith("-history")
+    kind = kind.removesuffix("-history")
     family = "anthropic" if kind.endswith("anthropic") else "openai"
     if kind == "openinference-openai":
         from openinference.instrumentation.openai import OpenAIInstrumentor as Instrumentor
@@ -152,6 +173,8 @@ def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
         raise SystemExit(f"unknown kind {kind}")
     if responses:
         steps = [Step(body=fixture("openai-responses", "openai-responses-function-call"))]
+    elif history:
+        steps = [Step(body=ANTHROPIC_TEXT)]
     elif family == "openai":
         steps = [Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)]
     elif thinking:
@@ -167,6 +190,8 @@ def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
                 with tracer.start_as_current_span("agent run") if parent else _nothing():
                     if responses:
                         _one_response(server.base_url("openai"))
+                    elif history:
+                        _with_history(server.base_url("anthropic"))
                     elif family == "openai":
                         _agent_openai(server.base_url("openai"))
                     elif thinking:
