@@ -466,12 +466,13 @@ def _genai(span: Span) -> LlmCall:
     elif "gen_ai.request.tool_choice" in a:
         choice, recorded = _json(a["gen_ai.request.tool_choice"]), True
     reasons = a.get("gen_ai.response.finish_reasons")
+    parallel = a.get("toolchoice.parallel_tool_calls")
     return LlmCall(span, "toolchoice" if "toolchoice.tool_choice.requested" in a else "genai",
                    a.get("gen_ai.provider.name") or a.get("gen_ai.system"),
                    a.get("gen_ai.request.model") or a.get("gen_ai.response.model"),
                    "\n\n".join(system_parts) or None, kept, outputs[0] if outputs else None,
                    tools if isinstance(tools, list) else None, choice, recorded,
-                   usage=(_int(a.get("gen_ai.usage.input_tokens")), _int(a.get("gen_ai.usage.output_tokens"))),
+                   parallel if isinstance(parallel, bool) else None, usage=(_int(a.get("gen_ai.usage.input_tokens")), _int(a.get("gen_ai.usage.output_tokens"))),
                    finish_reason=reasons[0] if isinstance(reasons, list) and reasons else None,
                    toolchoice_provider=a.get("toolchoice.provider"))
 

@@ -123,6 +123,9 @@ def build(path: Path, run: Trajectory) -> ImportedTrace:
             value = {k: v for k, v in value.items() if k != "disable_parallel_tool_use"}
             if call.choice.get("disable_parallel_tool_use") is True and parallel is None:
                 parallel = False
+                notes.append(LedgerEntry("info", "trace.parallel_from_choice",
+                                         f"step {number}'s recorded tool_choice disables parallel tool use: the "
+                                         "scenario says parallel_tool_calls: false"))
         if not call.choice_recorded:
             unrecorded.append(number)
         else:
