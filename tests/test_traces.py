@@ -553,3 +553,17 @@ def test_a_live_run_against_a_stand_in_exports_and_reads_back(tmp_path):
     assert [t["name"] for t in scenario["tools"]] == [t["name"] for t in written["tools"]]
     assert scenario["loop"]["steps"] == [{"tool_choice": written["tool_choice"]}] * 2
     assert scenario["messages"] == written["messages"]
+
+
+def test_unreadable_tool_definitions_are_said_and_the_called_tools_get_open_schemas(traces, tmp_path):
+    document = json.loads(trace_of(traces, "oi-openai").read_text())
+    for span in spans_of(document):
+        for attribute in span["attributes"]:
+            if attribute["key"] == "llm.tools.0.tool.json_schema":
+                attribute["value"] = {"stringValue": json.dumps({"type": "web_search"})}
+    path = tmp_path / "hosted.json"
+    path.write_text(json.dumps(document))
+    scenario, notes = imported(path)
+    assert scenario["tools"] == [{"name": "get_weather", "parameters": {"type": "object"}}]
+    assert "trace.tools_unreadable" in notes and "trace.open_schema" in notes
+    assert scenario["loop"]["steps"] == [{"tool_choice": {"tool": "get_weather"}}, {"tool_choice": "auto"}]

@@ -199,9 +199,13 @@ def _tools(shown: str, calls: list[LlmCall], notes: list[LedgerEntry]) -> tuple[
             continue
         try:
             imported = convert(call.tools, f"{shown} step {number}")
-        except ImportProblem as problem:
-            raise ToolchoiceError(f"{shown}: step {number}'s recorded tool definitions: {problem.message}",
-                                  hint=problem.hint) from None
+        except ImportProblem as problem:  # hosted tools only, an odd entry: said, and the step's tools unknown
+            where = ".".join(str(w) for w in problem.where)
+            notes.append(LedgerEntry("warning", "trace.tools_unreadable",
+                                     f"step {number}'s recorded tool definitions cannot be read: {problem.message}"
+                                     + (f" (at {where})" if where else "")))
+            per_step.append(None)
+            continue
         if not noted:
             notes.extend(e for e in imported.notes if e.code != "import.format")
             noted = True
@@ -213,7 +217,7 @@ def _tools(shown: str, calls: list[LlmCall], notes: list[LedgerEntry]) -> tuple[
     if missing:
         for name in missing:
             declared[name] = {"name": name, "parameters": {"type": "object"}}
-        recorded = any(call.tools for call in calls)
+        recorded = any(offered for offered in per_step)
         said = (f"no definition of {', '.join(missing)}" if recorded else
                 f"no tool definitions, only calls to {', '.join(missing)}")
         notes.append(LedgerEntry("warning", "trace.open_schema",
