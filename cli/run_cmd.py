@@ -338,7 +338,12 @@ def run(
     elif trace_id is not None:
         raise ToolchoiceError("--trace-id goes with --replay TRACE_FILE")
     if scenario is None and traced is None:
-        raise ToolchoiceError("give a SCENARIO file (or --replay TRACE_FILE)", hint="see toolchoice run --help")
+        if replay is not None and not replay.exists():
+            raise ToolchoiceError(f"--replay {replay}: no such file or folder",
+                                  hint="give an OTLP/JSON trace file, or a SCENARIO and the folder --save wrote")
+        raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)"
+                                                        if replay is not None else " (or --replay TRACE_FILE)"),
+                              hint="see toolchoice run --help")
     loaded = load_scenario(scenario) if scenario is not None else traced[0]  # type: ignore[index]
     if traced is not None and scenario is not None:
         loaded = loaded._replace(notes=(*traced[0].notes, *loaded.notes))
