@@ -325,28 +325,11 @@ def run(
     """Run the agent loop: a tool_choice per step, tool results fed back, a verdict per step."""
     from toolchoice.providers.core import loop, runner
     from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
-    from toolchoice.providers.core.model import RenderOptions, Scenario, ToolchoiceError
-    from toolchoice.providers.core.scenario import load_scenario
+    from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
 
     from .inputs import capabilities_from, selected_providers
 
-    traced = None
-    if replay is not None and replay.is_file():  # an OTLP/JSON trace: its scenario and recorded replies
-        from toolchoice.providers.core.trace_scenario import replay_trace
-
-        traced = replay_trace(replay, trace_id, selected_providers(provider, Scenario("-"))[0])
-    elif trace_id is not None:
-        raise ToolchoiceError("--trace-id goes with --replay TRACE_FILE")
-    if scenario is None and traced is None:
-        if replay is not None and not replay.exists():
-            raise ToolchoiceError(f"--replay {replay}: no such file or folder",
-                                  hint="give an OTLP/JSON trace file, or a SCENARIO and the folder --save wrote")
-        raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)"
-                                                        if replay is not None else " (or --replay TRACE_FILE)"),
-                              hint="see toolchoice run --help")
-    loaded = load_scenario(scenario) if scenario is not None else traced[0]  # type: ignore[index]
-    if traced is not None and scenario is not None:
-        loaded = loaded._replace(notes=(*traced[0].notes, *loaded.notes))
+    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider)
     providers = selected_providers(provider, loaded)
     override = None
     if tool_choice is not None:
@@ -362,8 +345,8 @@ def run(
     if dry_run:
         _dry_run(loaded, providers, options, format)
         return
-    replayed = traced[1] if traced is not None else (loop.load_replay(replay, providers[0]) if replay is not None
-                                                     else None)
+    replayed = traced if traced is not None else (loop.load_replay(replay, providers[0]) if replay is not None
+                                                  else None)
     if replayed is not None and len(providers) > 1:
         raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
     secrets: dict[str, str] = {}
@@ -413,6 +396,36 @@ def run(
     code = exits.outcome(verdicts, refused)
     if code != exits.OK:
         raise typer.Exit(code)
+
+
+def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_id: Optional[str],
+                       provider: List[str]) -> tuple[Any, Any]:
+    """The scenario to run and, for ``--replay TRACE_FILE``, the trace's replies (a ``loop.Replay``): the
+    trace's own scenario unless SCENARIO is given (then the trace's notes open its ledgers too)."""
+    from toolchoice.providers.core.model import Scenario, ToolchoiceError
+    from toolchoice.providers.core.scenario import load_scenario
+
+    from .inputs import selected_providers
+
+    if replay is None or not replay.is_file():
+        if trace_id is not None:
+            raise ToolchoiceError("--trace-id goes with --replay TRACE_FILE")
+        if scenario is None:
+            if replay is not None and not replay.exists():
+                raise ToolchoiceError(f"--replay {replay}: no such file or folder",
+                                      hint="give an OTLP/JSON trace file, or a SCENARIO and the folder --save wrote")
+            raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)"
+                                                            if replay is not None else " (or --replay TRACE_FILE)"),
+                                  hint="see toolchoice run --help")
+        return load_scenario(scenario), None
+    from toolchoice.providers.core.trace_scenario import replay_trace
+
+    target = selected_providers(provider, Scenario("-"))[0]  # what cannot travel depends on where it goes
+    traced, replies = replay_trace(replay, trace_id, target)
+    if scenario is None:
+        return traced, replies
+    loaded = load_scenario(scenario)
+    return loaded._replace(notes=(*traced.notes, *loaded.notes)), replies
 
 
 def _check_keys(scenario: Any, providers: list[str], options: Any) -> None:
