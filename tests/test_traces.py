@@ -32,7 +32,8 @@ NEEDS = {"openinference-openai": "openinference.instrumentation.openai",
          "openinference-anthropic-history": "openinference.instrumentation.anthropic",
          "openinference-anthropic-thinking": "openinference.instrumentation.anthropic",
          "otel-openai-v2": "opentelemetry.instrumentation.openai_v2",
-         "otel-anthropic": "opentelemetry.instrumentation.anthropic"}
+         "otel-anthropic": "opentelemetry.instrumentation.anthropic",
+         "otel-openai": "opentelemetry.instrumentation.openai"}
 # name -> (kind, runs, parent span, extra environment)
 RECORDINGS = {
     "oi-openai": ("openinference-openai", 1, False, {}),
@@ -45,6 +46,7 @@ RECORDINGS = {
                                                "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "SPAN_ONLY"}),
     "v2-no-content": ("otel-openai-v2", 1, False, {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "NO_CONTENT"}),
     "otel-anthropic": ("otel-anthropic", 1, False, {"TRACELOOP_TRACE_CONTENT": "true"}),
+    "otel-openai": ("otel-openai", 1, True, {"TRACELOOP_TRACE_CONTENT": "true"}),
 }
 
 
@@ -178,6 +180,15 @@ def test_otel_genai_anthropic_has_no_tool_choice_so_it_is_said_and_left_unspecif
     assert "trace.tool_choice_not_recorded" in notes and "not recorded" in notes
 
 
+def test_otel_genai_openai_reads_its_tool_definitions_and_says_tool_choice_is_not_recorded(traces):
+    scenario, notes = imported(trace_of(traces, "otel-openai"))
+    assert scenario["tools"] == [OPENAI_TOOL]
+    assert scenario["system"] == SYSTEM and scenario["messages"] == FIRST
+    assert "steps" not in scenario["loop"] and scenario["loop"]["results"] == {"get_weather": ["18 C, sunny"]}
+    assert scenario["providers"] == {"openai": {"model": "gpt-4o"}}
+    assert "trace.tool_choice_not_recorded" in notes
+
+
 def test_openai_v2_records_no_tool_definitions_so_the_called_tool_gets_an_open_schema_and_a_note(traces):
     scenario, notes = imported(trace_of(traces, "v2-content"))
     assert scenario["tools"] == [{"name": "get_weather", "parameters": {"type": "object"}}]
@@ -252,6 +263,7 @@ REPLAYED = ["openai", "anthropic", "gemini", "bedrock", "openai-responses", "mis
     ("oi-anthropic", "weather", {"location": "San Francisco"}, ["required", "auto"]),
     ("otel-anthropic", "weather", {"location": "San Francisco"}, [None, None]),
     ("v2-content", "get_weather", {"city": "San Francisco", "state": "CA"}, [None, None]),
+    ("otel-openai", "get_weather", {"city": "San Francisco", "state": "CA"}, [None, None]),
 ])
 @pytest.mark.parametrize("provider", REPLAYED)
 def test_replay_renders_and_judges_the_recorded_trajectory_on_each_provider(traces, name, call, arguments, choices,

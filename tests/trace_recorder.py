@@ -4,7 +4,8 @@
 
 KIND is one of ``openinference-openai``, ``openinference-openai-responses`` (one Responses API call),
 ``openinference-anthropic``, ``openinference-anthropic-thinking``, ``openinference-anthropic-history`` (one
-call with parallel calls and their results in its history), ``otel-openai-v2``, ``otel-anthropic``. The official SDK (openai or anthropic) is the client; the instrumentation
+call with parallel calls and their results in its history), ``otel-openai-v2``, ``otel-openai`` and
+``otel-anthropic`` (opentelemetry-instrumentation-openai / -anthropic, OpenLLMetry). The official SDK (openai or anthropic) is the client; the instrumentation
 package records it with the OpenTelemetry SDK's in-memory exporter; the spans are encoded with
 opentelemetry-exporter-otlp-proto-common's encoder and written with protobuf's JSON mapping, the
 trace and span ids turned to hex as OTLP/JSON requires. The model answers from a stand-in on
@@ -166,6 +167,9 @@ def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
     elif kind == "otel-openai-v2":
         os.environ.setdefault("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
         from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor  # type: ignore
+    elif kind == "otel-openai":
+        os.environ.setdefault("TRACELOOP_TRACE_CONTENT", "true")
+        from opentelemetry.instrumentation.openai import OpenAIInstrumentor as Instrumentor  # type: ignore
     elif kind == "otel-anthropic":
         os.environ.setdefault("TRACELOOP_TRACE_CONTENT", "true")
         from opentelemetry.instrumentation.anthropic import AnthropicInstrumentor as Instrumentor  # type: ignore
