@@ -579,3 +579,23 @@ def test_unreadable_tool_definitions_are_said_and_the_called_tools_get_open_sche
     assert scenario["tools"] == [{"name": "get_weather", "parameters": {"type": "object"}}]
     assert "trace.tools_unreadable" in notes and "trace.open_schema" in notes
     assert scenario["loop"]["steps"] == [{"tool_choice": {"tool": "get_weather"}}, {"tool_choice": "auto"}]
+
+
+def test_older_openai_v2_events_in_the_logs_export_are_read(tmp_path):
+    """openai-v2 2.1b0 (recorded: data/traces/SOURCES.md) writes messages as log events, not on the span."""
+    path = DATA / "openai-v2-2.1b0-events.jsonl"
+    scenario, notes = imported(path)
+    assert scenario["system"] == SYSTEM and scenario["messages"] == FIRST
+    assert scenario["tools"] == [{"name": "get_weather", "parameters": {"type": "object"}}]
+    assert scenario["loop"]["results"] == {"get_weather": ["18 C, sunny"]}
+    assert scenario["providers"] == {"openai": {"model": "gpt-4o"}}
+    assert "trace.tool_choice_not_recorded" in notes and "trace.open_schema" in notes
+    result = run_cli(["run", "--replay", str(path), "-p", "gemini", "-f", "json"])
+    loop = json.loads(result.stdout)["runs"][0]["loops"][0]
+    assert [(c["name"], c["arguments"]) for c in loop["steps"][0]["reply"]["tool_calls"]] == [
+        ("get_weather", {"city": "San Francisco", "state": "CA"})]
+    assert loop["final_answer"] == "It is 18 C and sunny."
+    spans_only = tmp_path / "spans.json"
+    spans_only.write_text(path.read_text().splitlines()[0])
+    result = run_cli(["trace", str(spans_only)])
+    assert result.returncode == 2 and "content was not captured" in result.stderr and "logs export" in result.stderr

@@ -63,6 +63,48 @@ def otlp_json(spans: Any) -> dict[str, Any]:
     return data
 
 
+def otlp_logs_json(records: Any) -> dict[str, Any]:
+    """Finished SDK log records → the OTLP/JSON logs document (ids in hex)."""
+    from google.protobuf import json_format
+    from opentelemetry.exporter.otlp.proto.common._log_encoder import encode_logs
+
+    data = json_format.MessageToDict(encode_logs(records), use_integers_for_enums=True)
+    for resource in data.get("resourceLogs", []):
+        for scope in resource.get("scopeLogs", []):
+            for record in scope.get("logRecords", []):
+                for key in ("traceId", "spanId"):
+                    if record.get(key):
+                        record[key] = base64.b64decode(record[key]).hex()
+    return data
+
+
+def record_events(out: Path) -> None:
+    """``otel-openai-v2-events``: opentelemetry-instrumentation-openai-v2 before 2.2 (2.1b0, with
+    opentelemetry-api < 1.39, which still has the Events API) writes the messages as events through the
+    Logs API, not on the span: the file is two lines, the trace export and the logs export."""
+    from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor
+    from opentelemetry.sdk._events import EventLoggerProvider
+    from opentelemetry.sdk._logs import LoggerProvider
+    from opentelemetry.sdk._logs.export import InMemoryLogExporter, SimpleLogRecordProcessor
+
+    os.environ["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] = "true"
+    provider, exporter = _provider()
+    logs = InMemoryLogExporter()
+    logger_provider = LoggerProvider()
+    logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
+    instrumentor = OpenAIInstrumentor()
+    instrumentor.instrument(tracer_provider=provider, event_logger_provider=EventLoggerProvider(logger_provider))
+    steps = [Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)]
+    try:
+        with StandIn("openai", *steps) as server:
+            with provider.get_tracer("agent").start_as_current_span("agent run"):
+                _agent_openai(server.base_url("openai"))
+    finally:
+        instrumentor.uninstrument()
+    lines = [otlp_json(exporter.get_finished_spans()), otlp_logs_json(logs.get_finished_logs())]
+    out.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
 def _provider() -> Any:
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
@@ -214,7 +256,9 @@ def _nothing() -> Any:
     return contextlib.nullcontext()
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and sys.argv[1] == "otel-openai-v2-events":
+    record_events(Path(sys.argv[2]))
+elif __name__ == "__main__":
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     data = record(sys.argv[1], runs, parent=len(sys.argv) > 4 and sys.argv[4] == "parent")
     Path(sys.argv[2]).write_text(json.dumps(data, indent=1), encoding="utf-8")

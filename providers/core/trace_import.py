@@ -121,18 +121,26 @@ def read_spans(path: Path) -> list[Span]:
                               hint="give an OTLP/JSON trace export") from None
     documents = _documents(text, name)
     spans: list[Span] = []
+    events: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for line, document in documents:
         where = f"{name}:{line}" if line else name
-        if not isinstance(document, dict) or not any(k in document for k in ("resourceSpans", "resource_spans")):
+        logs = isinstance(document, dict) and any(k in document for k in ("resourceLogs", "resource_logs"))
+        if not logs and (not isinstance(document, dict)
+                         or not any(k in document for k in ("resourceSpans", "resource_spans"))):
             raise ToolchoiceError(f"{where}: not an OTLP/JSON trace export (no resourceSpans)",
                                   hint="export the trace as OTLP/JSON: {\"resourceSpans\": [...]}")
         try:
-            _collect(document, spans)
+            if logs:
+                _collect_events(document, events)
+            else:
+                _collect(document, spans)
         except (TypeError, AttributeError, ValueError, KeyError) as exc:
-            raise ToolchoiceError(f"{where}: not an OTLP/JSON trace export ({_reason(exc)})",
+            raise ToolchoiceError(f"{where}: not an OTLP/JSON {'logs' if logs else 'trace'} export ({_reason(exc)})",
                                   hint="spans are resourceSpans[].scopeSpans[].spans[]") from None
-        if len(spans) > MAX_SPANS:
+        if len(spans) + len(events) > MAX_SPANS:
             raise ToolchoiceError(f"{where}: more than {MAX_SPANS} spans", hint="export one trace")
+    if events:  # events sent through the Logs API belong to the span they name
+        spans = [s._replace(events=s.events + tuple(events[s.span_id])) if s.span_id in events else s for s in spans]
     return spans
 
 
@@ -207,6 +215,24 @@ def _collect(document: dict[str, Any], spans: list[Span]) -> None:
                                   _hex(_get(raw, "parentSpanId", "parent_span_id"), 8), str(raw.get("name", "")),
                                   int(_get(raw, "startTimeUnixNano", "start_time_unix_nano") or 0),
                                   attributes(raw.get("attributes")), events, str(info.get("name", ""))))
+
+
+def _collect_events(document: dict[str, Any], events: dict[str, list[tuple[str, dict[str, Any]]]]) -> None:
+    """GenAI events written through the Logs API (opentelemetry-instrumentation-openai-v2 before 2.2): log
+    records named ``gen_ai.*`` (``eventName``, or the ``event.name`` attribute), their body's fields as the
+    event's attributes, kept per span id."""
+    for resource in _items(_get(document, "resourceLogs", "resource_logs"), "resourceLogs"):
+        for scope in _items(_get(resource, "scopeLogs", "scope_logs"), "scopeLogs"):
+            for record in _items(_get(scope, "logRecords", "log_records"), "logRecords"):
+                fields = attributes(record.get("attributes"))
+                name = _get(record, "eventName", "event_name") or fields.get("event.name")
+                span = _hex(_get(record, "spanId", "span_id"), 8)
+                if not isinstance(name, str) or not name.startswith("gen_ai.") or not span:
+                    continue
+                body = any_value(record.get("body"))
+                if isinstance(body, dict):
+                    fields.update(body)
+                events.setdefault(span, []).append((name, fields))
 
 
 def _hex(value: Any, size: int) -> str:

@@ -71,7 +71,8 @@ def select(path: Path, calls: list[LlmCall], trace_id: str | None) -> list[Traje
         raise ToolchoiceError(f"{path}: the LLM spans carry no messages: content was not captured",
                               hint="record with content capture on (OTel GenAI: "
                                    "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT; OpenInference captures it "
-                                   "unless OPENINFERENCE_HIDE_INPUTS/OUTPUTS is set)")
+                                   "unless OPENINFERENCE_HIDE_INPUTS/OUTPUTS is set); where the messages went to "
+                                   "log events, add the OTLP/JSON logs export as lines of the same file")
     runs = trajectories(calls)
     if trace_id is None:
         return runs
