@@ -507,7 +507,7 @@ def _system_text(value: Any) -> str | None:
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        texts = [p.get("content") for p in value if isinstance(p, dict) and isinstance(p.get("content"), str)]
+        texts = [p["content"] for p in value if isinstance(p, dict) and isinstance(p.get("content"), str)]
         return "\n\n".join(texts) or None
     return None
 
