@@ -114,6 +114,11 @@ def build(path: Path, run: Trajectory) -> ImportedTrace:
     if pid is None:
         notes.append(LedgerEntry("warning", "trace.provider_unknown",
                                  f"the recorded provider {json.dumps(recorded)} is not one toolchoice knows: -p decides"))
+    elif recorded != pid:
+        notes.append(LedgerEntry("info", "trace.provider_mapped",
+                                 f"the recorded provider {json.dumps(recorded)} is toolchoice's {pid}"
+                                 + (" (the Gemini API: Vertex AI speaks the same generateContent form)"
+                                    if "vertex" in str(recorded) else "")))
     parallel = first.parallel_tool_calls
     steps: list[dict[str, Any]] = []
     unrecorded: list[int] = []
