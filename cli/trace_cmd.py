@@ -47,17 +47,23 @@ def trace(
             return
         import yaml
 
-        write(redact(f"# {json.dumps(str(file))[1:-1]} holds {len(runs)} runs: pick one with --trace-id\n"
+        write(redact(f"# {_line(str(file))} holds {len(runs)} runs: pick one with --trace-id\n"
                      + yaml.safe_dump({"runs": runs}, sort_keys=False, allow_unicode=True, width=100)))
         return
     imported = found[0]
     if format is TraceFormat.json:
         for e in imported.notes:  # type: ignore[union-attr]
-            sys.stderr.write(redact(json.dumps(f"{e.severity} {e.code}: {e.message}", ensure_ascii=True)[1:-1]) + "\n")
+            sys.stderr.write(redact(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
         write(redact(json.dumps(imported.data, indent=2, ensure_ascii=False)))  # type: ignore[union-attr]
         return
     import yaml
 
-    notes = "".join("# " + json.dumps(f"{e.severity} {e.code}: {e.message}", ensure_ascii=True)[1:-1] + "\n"
-                    for e in imported.notes)  # type: ignore[union-attr]
+    notes = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in imported.notes)  # type: ignore
     write(redact(notes + yaml.safe_dump(imported.data, sort_keys=False, allow_unicode=True, width=100)))  # type: ignore
+
+
+def _line(text: str) -> str:
+    """One comment line: no terminal escapes, no line breaks (the text may quote the trace)."""
+    from toolchoice.providers.core.redaction import printable
+
+    return " ".join(printable(text).split())

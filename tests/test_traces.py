@@ -33,7 +33,8 @@ NEEDS = {"openinference-openai": "openinference.instrumentation.openai",
          "openinference-anthropic-thinking": "openinference.instrumentation.anthropic",
          "otel-openai-v2": "opentelemetry.instrumentation.openai_v2",
          "otel-anthropic": "opentelemetry.instrumentation.anthropic",
-         "otel-openai": "opentelemetry.instrumentation.openai"}
+         "otel-openai": "opentelemetry.instrumentation.openai",
+         "openinference-google-genai": "openinference.instrumentation.google_genai"}
 # name -> (kind, runs, parent span, extra environment)
 RECORDINGS = {
     "oi-openai": ("openinference-openai", 1, False, {}),
@@ -47,6 +48,7 @@ RECORDINGS = {
     "v2-no-content": ("otel-openai-v2", 1, False, {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "NO_CONTENT"}),
     "otel-anthropic": ("otel-anthropic", 1, False, {"TRACELOOP_TRACE_CONTENT": "true"}),
     "otel-openai": ("otel-openai", 1, True, {"TRACELOOP_TRACE_CONTENT": "true"}),
+    "oi-gemini": ("openinference-google-genai", 1, True, {}),
 }
 
 
@@ -151,6 +153,26 @@ def test_openinference_anthropic_history_keeps_parallel_calls_their_results_and_
     body = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"][0]["request"]["body"]
     assert body["parallel_tool_calls"] is False
     assert [m["role"] for m in body["messages"]] == ["user", "assistant", "tool", "tool", "user"]
+
+
+def test_openinference_google_genai_keeps_the_thought_signature_and_reads_tool_config(traces):
+    path = trace_of(traces, "oi-gemini")
+    scenario, notes = imported(path)
+    # google-genai records no invocation parameters: tool_config {function_calling_config: {mode: ANY}} then AUTO
+    assert scenario["loop"]["steps"] == [{"tool_choice": "required"}, {"tool_choice": "auto"}]
+    assert scenario["providers"] == {"gemini": {"model": "gemini-3-pro-preview"}}  # llm.provider "google"
+    assert scenario["tools"] == [ANTHROPIC_TOOL] and scenario["system"] == SYSTEM
+    assert scenario["loop"]["results"] == {"weather": [json.dumps({"result": "18 C, sunny"})]}
+    recorded = fixture("gemini", "gemini-function-call-thought-signature")["candidates"][0]["content"]["parts"][0]
+    result = run_cli(["run", "--replay", str(path), "-p", "gemini", "-f", "json"])
+    assert result.returncode == 0, result.stderr
+    second = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"][1]["request"]["body"]
+    turn = second["contents"][1]
+    assert turn["role"] == "model" and turn["parts"][0]["thoughtSignature"] == recorded["thoughtSignature"]
+    assert turn["parts"][0]["functionCall"]["args"] == recorded["functionCall"]["args"]
+    elsewhere = run_cli(["run", "--replay", str(path), "-p", "anthropic", "-f", "json"])
+    ledger = json.loads(elsewhere.stdout)["runs"][0]["loops"][0]["steps"][0]["ledger"]
+    assert any(e["code"] == "trace.reasoning_not_carried" for e in ledger)
 
 
 def test_openinference_responses_calls_are_the_responses_api(traces):
@@ -264,6 +286,7 @@ REPLAYED = ["openai", "anthropic", "gemini", "bedrock", "openai-responses", "mis
     ("otel-anthropic", "weather", {"location": "San Francisco"}, [None, None]),
     ("v2-content", "get_weather", {"city": "San Francisco", "state": "CA"}, [None, None]),
     ("otel-openai", "get_weather", {"city": "San Francisco", "state": "CA"}, [None, None]),
+    ("oi-gemini", "weather", {"location": "San Francisco"}, ["required", "auto"]),
 ])
 @pytest.mark.parametrize("provider", REPLAYED)
 def test_replay_renders_and_judges_the_recorded_trajectory_on_each_provider(traces, name, call, arguments, choices,

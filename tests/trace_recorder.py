@@ -4,7 +4,7 @@
 
 KIND is one of ``openinference-openai``, ``openinference-openai-responses`` (one Responses API call),
 ``openinference-anthropic``, ``openinference-anthropic-thinking``, ``openinference-anthropic-history`` (one
-call with parallel calls and their results in its history), ``otel-openai-v2``, ``otel-openai`` and
+call with parallel calls and their results in its history), ``openinference-google-genai``, ``otel-openai-v2``, ``otel-openai`` and
 ``otel-anthropic`` (opentelemetry-instrumentation-openai / -anthropic, OpenLLMetry). The official SDK (openai or anthropic) is the client; the instrumentation
 package records it with the OpenTelemetry SDK's in-memory exporter; the spans are encoded with
 opentelemetry-exporter-otlp-proto-common's encoder and written with protobuf's JSON mapping, the
@@ -178,6 +178,36 @@ def _with_history(base_url: str) -> None:
         tool_choice={"type": "auto", "disable_parallel_tool_use": True})  # type: ignore
 
 
+GEMINI_TEXT = {"candidates": [{"content": {"parts": [{"text": "It is 18 C and sunny."}], "role": "model"},
+                               "finishReason": "STOP", "index": 0}],
+               "usageMetadata": {"promptTokenCount": 40, "candidatesTokenCount": 8, "totalTokenCount": 48},
+               "modelVersion": "gemini-3-pro-preview"}
+
+
+def _agent_gemini(base_url: str) -> None:
+    """google-genai: step 1 mode ANY (answered with a recorded functionCall carrying a thoughtSignature), the
+    model turn sent back whole, then the function response and mode AUTO."""
+    from google import genai
+    from google.genai import types
+
+    client = genai.Client(api_key="test-key-recorder", http_options=types.HttpOptions(base_url=base_url))
+    tool = types.Tool(function_declarations=[types.FunctionDeclaration(
+        name="weather", description="Weather at a location",
+        parameters_json_schema={"type": "object", "properties": {"location": {"type": "string"}},
+                                "required": ["location"]})])
+
+    def config(mode: str) -> Any:
+        return types.GenerateContentConfig(system_instruction=SYSTEM, tools=[tool], tool_config=types.ToolConfig(
+            function_calling_config=types.FunctionCallingConfig(mode=mode)))  # type: ignore[arg-type]
+
+    contents = [types.Content(role="user", parts=[types.Part(text="Weather in San Francisco?")])]
+    first = client.models.generate_content(model="gemini-3-pro-preview", contents=contents, config=config("ANY"))
+    contents.append(first.candidates[0].content)  # type: ignore[index,arg-type]
+    contents.append(types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+        name="weather", response={"result": "18 C, sunny"}))]))
+    client.models.generate_content(model="gemini-3-pro-preview", contents=contents, config=config("AUTO"))
+
+
 def _block(block: Any) -> dict[str, Any]:
     if block.type == "thinking":
         return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
@@ -201,7 +231,7 @@ def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
     kind = kind.removesuffix("-responses")
     history = kind.endswith("-history")
     kind = kind.removesuffix("-history")
-    family = "anthropic" if kind.endswith("anthropic") else "openai"
+    family = "anthropic" if kind.endswith("anthropic") else "gemini" if kind.endswith("genai") else "openai"
     if kind == "openinference-openai":
         from openinference.instrumentation.openai import OpenAIInstrumentor as Instrumentor
     elif kind == "openinference-anthropic":
@@ -209,6 +239,8 @@ def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
     elif kind == "otel-openai-v2":
         os.environ.setdefault("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
         from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor  # type: ignore
+    elif kind == "openinference-google-genai":
+        from openinference.instrumentation.google_genai import GoogleGenAIInstrumentor as Instrumentor  # type: ignore
     elif kind == "otel-openai":
         os.environ.setdefault("TRACELOOP_TRACE_CONTENT", "true")
         from opentelemetry.instrumentation.openai import OpenAIInstrumentor as Instrumentor  # type: ignore
@@ -221,6 +253,8 @@ def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
         steps = [Step(body=fixture("openai-responses", "openai-responses-function-call"))]
     elif history:
         steps = [Step(body=ANTHROPIC_TEXT)]
+    elif family == "gemini":
+        steps = [Step(body=fixture("gemini", "gemini-function-call-thought-signature")), Step(body=GEMINI_TEXT)]
     elif family == "openai":
         steps = [Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)]
     elif thinking:
@@ -238,6 +272,8 @@ def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
                         _one_response(server.base_url("openai"))
                     elif history:
                         _with_history(server.base_url("anthropic"))
+                    elif family == "gemini":
+                        _agent_gemini(server.url)
                     elif family == "openai":
                         _agent_openai(server.base_url("openai"))
                     elif thinking:

@@ -90,6 +90,9 @@ def provider_id(recorded: Any) -> str | None:
     return word if word in PROVIDER_IDS else PROVIDER_NAMES.get(word)
 
 
+CHOICE_KEYS = ("tool_choice", "toolChoice", "tool_config", "toolConfig")  # OpenAI/Anthropic, Gemini
+
+
 def reasoning_family(recorded: Any) -> str:
     """Whose reasoning state a recorded provider writes (``ReasoningItem.family``)."""
     return FAMILIES.get(provider_id(recorded) or "", "openai-chat")
@@ -367,26 +370,34 @@ def _openinference(span: Span) -> LlmCall:
     tools = [_json(_path(t, "tool", "json_schema")) for t in tools_node] if tools_node else None
     if tools is None and isinstance(params.get("tools"), list):
         tools = params["tools"]
-    choice_key = next((k for k in ("tool_choice", "toolChoice", "tool_config", "toolConfig") if k in params), None)
+    request = _json(a.get("input.value"))
+    choice_key = next((k for k in CHOICE_KEYS if k in params), None)
+    choice = params.get(choice_key) if choice_key else None
+    if choice_key is None and isinstance(request, dict):  # google-genai records no invocation parameters
+        choice_key = next((k for k in CHOICE_KEYS if k in request), None)
+        choice = request.get(choice_key) if choice_key else None
     model = params.get("model") or a.get("llm.request.model_name") or a.get("llm.model_name")
     parallel = params.get("parallel_tool_calls")
-    request = _json(a.get("input.value"))
     exact = None  # the OpenAI SDK's Responses calls (input, not messages) go to the Responses API
     if provider_id(provider) == "openai" and isinstance(request, dict) and "input" in request and "messages" not in request:
         exact = "openai-responses"
     return LlmCall(span, "openinference", provider, model if isinstance(model, str) else None,
                    "\n\n".join(system_parts) or None, messages, output, tools,
-                   params.get(choice_key) if choice_key else None, choice_key is not None,
+                   choice, choice_key is not None,
                    parallel if isinstance(parallel, bool) else None,
                    (_int(a.get("llm.token_count.prompt")), _int(a.get("llm.token_count.completion"))),
                    a.get("llm.finish_reason") if isinstance(a.get("llm.finish_reason"), str) else None,
                    toolchoice_provider=exact, untravelled=_untravelled(_json(a.get("output.value"))))
 
 
+_ROLES = {"model": "assistant", "human": "user", "ai": "assistant", "function": "tool"}  # Gemini's, LangChain's
+
+
 def _oi_message(node: dict[str, Any], family: str) -> dict[str, Any] | None:
     role = node.get("role")
     if not isinstance(role, str):
         return None
+    role = _ROLES.get(role, role)
     texts: list[str] = []
     reasoning: list[dict[str, Any]] = []
     calls = [_oi_call(_path(c, "tool_call") or {}) for c in _indexed(node.get("tool_calls"))]
@@ -525,6 +536,7 @@ def _genai_messages(value: Any, family: str = "openai-chat") -> list[dict[str, A
 
 def _genai_message(m: dict[str, Any], family: str) -> list[dict[str, Any]]:
     role = str(m.get("role") or "user")
+    role = _ROLES.get(role, role)
     parts = m.get("parts")
     if not isinstance(parts, list):  # older shape: {role, content, tool_calls}
         return [_plain_message(m, role)]

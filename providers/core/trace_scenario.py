@@ -156,9 +156,10 @@ def build(path: Path, run: Trajectory) -> ImportedTrace:
         steps.append(step)
     if unrecorded:
         which = "every step" if len(unrecorded) == len(calls) else "step " + ", ".join(map(str, unrecorded))
+        why = ("its invocation parameters and request hold none" if first.convention == "openinference" else
+               f"{_convention(first)} has no tool_choice attribute")
         notes.append(LedgerEntry("warning", "trace.tool_choice_not_recorded",
-                                 f"the trace records no tool_choice for {which} ({_convention(first)} has no "
-                                 "tool_choice attribute): not recorded, left unspecified"))
+                                 f"the trace records no tool_choice for {which} ({why}): not recorded, left unspecified"))
     data: dict[str, Any] = {"description": f"imported from {path.name}: trace {run.id}, {len(calls)} LLM call"
                                            f"{'s' if len(calls) != 1 else ''}"}
     if tools:
