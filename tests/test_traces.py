@@ -625,3 +625,19 @@ def test_older_openai_v2_events_in_the_logs_export_are_read(tmp_path):
     spans_only.write_text(path.read_text().splitlines()[0])
     result = run_cli(["trace", str(spans_only)])
     assert result.returncode == 2 and "content was not captured" in result.stderr and "logs export" in result.stderr
+
+
+@pytest.mark.parametrize("provider", ["gemini", "bedrock", "azure"])
+def test_the_requested_model_of_a_url_keyed_provider_is_on_the_span(tmp_path, provider):
+    """Gemini and Bedrock name the model in the URL, Azure the deployment: the span says the one requested."""
+    from urllib.parse import quote
+
+    out = tmp_path / "out.json"
+    result = run_cli(["run", "--replay", str(DATA / "genai-span-events.json"), "-p", provider, "-f", "json",
+                      "--trace-out", str(out)])
+    assert result.returncode == 0, result.stderr
+    url = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"][0]["request"]["url"]
+    model = attrs(spans_of(json.loads(out.read_text()))[0])["gen_ai.request.model"]
+    assert f"/{quote(model, safe='')}" in url or f"/{model}" in url
+    assert attrs(spans_of(json.loads(out.read_text()))[0])["gen_ai.provider.name"] == {
+        "gemini": "gcp.gemini", "bedrock": "aws.bedrock", "azure": "azure.ai.openai"}[provider]

@@ -66,13 +66,14 @@ def _text(value: Any) -> str:
 
 
 def request_model(translation: Translation, scenario: Scenario) -> str | None:
-    """The model the request asks for: the body's, else the one in the URL (Gemini, Bedrock), else the settings'."""
+    """The model the request asks for: the body's, else the one in the URL (Gemini, Bedrock, an Azure
+    deployment), else the settings'."""
     request = translation.request
     if request is not None:
         model = request.body.get("model") if isinstance(request.body, dict) else None
         if isinstance(model, str):
             return model
-        found = re.search(r"/models?/([^/:?]+)", request.url)
+        found = re.search(r"/(?:models?|deployments)/([^/:?]+)", request.url)  # Gemini, Bedrock; Azure's deployment
         if found:
             from urllib.parse import unquote
 
