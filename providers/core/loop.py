@@ -467,17 +467,47 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
 
     providers = sorted({run.provider for run in runs})
     per_provider = max(1, min(settings.concurrency, len(runs)))
-    gates = {p: asyncio.Semaphore(per_provider) for p in providers}  # --concurrency: per provider, as in send
+    # --concurrency: per provider, as in send. The requests in flight are spread over clients of at most
+    # transport.CONNECTIONS_PER_CLIENT connections, as run_async does (one client of 50 connections spent
+    # most of a loop step scanning its pool): each provider holds ``per_provider`` slots, each slot a
+    # client, and no client has more slots than connections.
+    runner.load_http_stack()
+    clients = transport.new_async_clients(transport.Timeouts.from_total(settings.timeout), per_provider * len(providers),
+                                          transport=settings.transport, urls=_first_urls(scenario, providers, options))
+    slots: dict[str, asyncio.Queue[Any]] = {p: asyncio.Queue() for p in providers}
+    for n, slot in enumerate(slot for p in providers for slot in [p] * per_provider):
+        slots[slot].put_nowait(clients[n % len(clients)])
 
-    async def live(run: LoopRun, client: Any) -> None:
+    async def live(run: LoopRun) -> None:
+        free = slots[run.provider]
+
         async def send(job: Job, number: int) -> Sample:
-            async with gates[run.provider]:
+            client = await free.get()
+            try:
                 return await runner.send_sample(job, number, client, policy, settings.sleep)
+            finally:
+                free.put_nowait(client)
 
         await guarded(run, send, live_prepare(secrets))
 
-    async with runner.open_client(settings, per_provider * len(providers)) as client:
-        await asyncio.gather(*(live(run, client) for run in runs))
+    try:
+        await asyncio.gather(*(live(run) for run in runs))
+    finally:
+        for client in clients:
+            await client.aclose()
+
+
+def _first_urls(scenario: Scenario, providers: list[str], options: LoopOptions) -> list[str] | None:
+    """Where step 1 sends for each provider (every step of a loop sends to the same endpoint), so the
+    clients skip reading the CA bundle when all are plain http (transport.new_async_clients)."""
+    from .registry import translate
+
+    try:
+        first = step_scenario(scenario, 1, scenario.messages, options.override)
+        requests = [translate(p, first, options.render_for(p), options.capabilities).request for p in providers]
+    except Exception:  # noqa: BLE001 - the loops meet and report whatever fails here; the clients just verify
+        return None
+    return None if any(r is None for r in requests) else [r.url for r in requests]  # type: ignore[union-attr]
 
 
 def new_runs(providers: list[str], repeat: int) -> list[LoopRun]:
