@@ -195,15 +195,16 @@ def _pct(rate: dict[str, float]) -> tuple[str, str]:
     return f"{100 * rate['rate']:.0f}%", f"{100 * rate['low']:.0f}–{100 * rate['high']:.0f}%"
 
 
-def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
-    from collections import Counter
-
+def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = None) -> None:
+    """The tallies of one provider's loops: ``tally`` (loop_tally.LoopTally) when the loops were reduced
+    as they ended, else made from ``runs``."""
     from rich.table import Table
     from rich.text import Text
 
-    from toolchoice.providers.core.loop import summary
+    from toolchoice.providers.core.loop_tally import tally_of
 
-    data = summary(runs)
+    tally = tally or tally_of(runs)
+    data = tally.summary()
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
     console.rule(f"[bold]{provider}[/bold] · {title} · {data['loops']} loops")
     table = Table(show_header=True, header_style="bold", expand=False, title="per step", title_justify="left")
@@ -213,8 +214,7 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
     for s in data["steps"]:
         rate, ci = _pct(s["obey_rate"])
         other = ", ".join(f"{c} {k}" for k, c in s["counts"].items() if c and k != "obeyed") or "–"
-        choices = Counter(_requested(r.steps[s["step"] - 1].scenario.tool_choice)
-                          for r in runs if len(r.steps) >= s["step"])
+        choices = dict.fromkeys(_requested(choice) for choice in tally.step_choices(s["step"]))
         lat = s["latency_ms"]["p50"]
         tok = s["tokens"]
         table.add_row(str(s["step"]), ", ".join(choices), str(s["reached"]), str(s["obeyed"]), rate, ci, other,
@@ -239,12 +239,9 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
     if tok["input_mean"] is not None:
         console.print(f"loop tokens      in {tok['input_total']} (mean {_num(tok['input_mean'])})  ·  "
                       f"out {tok['output_total']} (mean {_num(tok['output_mean'])})")
-    errors = Counter(r.error for r in runs if r.error)
-    for line, count in errors.most_common(5):
+    for line, count in tally.error_lines().most_common(5):
         console.print(Text(f"{count}× {line}", style="red"))
-    reasons = Counter(f"step {s.number}: {s.verdict['reasons'][0]}" for r in runs for s in r.steps
-                      if s.verdict and s.verdict["category"] not in ("obeyed", "error") and s.verdict["reasons"])
-    for line, count in reasons.most_common(5):
+    for line, count in tally.reason_lines().most_common(5):
         console.print(Text(f"{count}× {line}", style="yellow"))
 
 
@@ -252,7 +249,7 @@ def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.0f}"
 
 
-def markdown(runs: list[Any], providers: list[str], repeat: int) -> str:
+def markdown(runs: list[Any], providers: list[str], repeat: int, tallies: dict[str, Any] | None = None) -> str:
     from toolchoice.providers.core.loop import summary
 
     def row(cells: list[str]) -> str:
@@ -269,7 +266,7 @@ def markdown(runs: list[Any], providers: list[str], repeat: int) -> str:
                 lines += ["", f"{_ended(run)}" + (f" — final answer: {_short(_final(run) or '', 300)}"
                                                   if run.final is not None else ""), ""]
             continue
-        data = summary(mine)
+        data = tallies[provider].summary() if tallies is not None else summary(mine)
         lines += [f"### {provider} · {data['loops']} loops", "",
                   row(["step", "reached", "obeyed", "%", "95% CI (Wilson)"]), row(["---"] * 5)]
         for s in data["steps"]:
@@ -357,9 +354,11 @@ def run(
         if folder is not None:
             loop.save_step(folder, r, record, loaded, secrets)
 
+    reduced = _Reduced(providers, format is RunFormat.json) if count > 1 else None
     interrupted = False
     try:
-        loop.run_loops(loaded, runs, settings, options, secrets, on_step, replayed)
+        loop.run_loops(loaded, runs, settings, options, secrets, on_step, replayed,
+                       reduced.add if reduced is not None else None)
     except KeyboardInterrupt:
         interrupted = True
         for r in runs:
@@ -367,20 +366,56 @@ def run(
                 r.ended = "interrupted"
                 if folder is not None and r.steps:
                     loop.save_step(folder, r, r.steps[-1], loaded, secrets)
-    _draw(loaded, runs, providers, count, format, secrets, replayed is not None)
+        if reduced is not None:
+            for r in runs:
+                reduced.add(r)
+    try:
+        _draw(loaded, runs, providers, count, format, secrets, replayed is not None, reduced)
+    finally:
+        if reduced is not None:
+            reduced.close()
     if interrupted:
         done = sum(1 for r in runs if r.ended != "interrupted")
         exits.error_line(f"interrupted: {done} of {len(runs)} loops finished (shown above"
                          f"{' and saved' if folder is not None else ''}; unfinished loops keep their finished steps)")
         raise typer.Exit(130)
-    refused = any(s.skipped and s.skipped.startswith("refused") for r in runs for s in r.steps)
-    verdicts = [v for r in runs for v in r.verdicts]
-    # a loop that ended in an error with nothing judged (a missing key, an internal error) failed too
-    verdicts += [{"category": "error"} for r in runs if r.ended == "error" and r.steps and r.steps[-1].verdict is None
-                 and not (r.steps[-1].skipped or "").startswith("refused")]
+    if reduced is not None:
+        refused = any(t.refused for t in reduced.tallies.values())
+        verdicts = [{"category": c} for t in reduced.tallies.values() for c in t.categories]
+    else:
+        refused = any(s.skipped and s.skipped.startswith("refused") for r in runs for s in r.steps)
+        verdicts = [v for r in runs for v in r.verdicts]
+        # a loop that ended in an error with nothing judged (a missing key, an internal error) failed too
+        verdicts += [{"category": "error"} for r in runs if r.ended == "error" and r.steps
+                     and r.steps[-1].verdict is None and not (r.steps[-1].skipped or "").startswith("refused")]
     code = exits.outcome(verdicts, refused)
     if code != exits.OK:
         raise typer.Exit(code)
+
+
+class _Reduced:
+    """--repeat: each loop, once it has ended, reduced to its provider's tallies (and, for --format json,
+    its JSON kept in a spool file), its steps and history dropped: memory does not grow with the loops."""
+
+    def __init__(self, providers: list[str], spool: bool) -> None:
+        from toolchoice.providers.core.loop_tally import LoopSpool, LoopTally
+
+        self.tallies = {p: LoopTally() for p in providers}
+        self.spool = LoopSpool() if spool else None
+        self.done: set[tuple[str, int]] = set()
+
+    def add(self, run: Any) -> None:
+        if (run.provider, run.index) in self.done:
+            return
+        self.done.add((run.provider, run.index))
+        self.tallies[run.provider].add(run)
+        if self.spool is not None:
+            self.spool.add(run)
+        run.steps, run.history = [], []
+
+    def close(self) -> None:
+        if self.spool is not None:
+            self.spool.close()
 
 
 def _check_keys(scenario: Any, providers: list[str], options: Any) -> None:
@@ -394,14 +429,21 @@ def _check_keys(scenario: Any, providers: list[str], options: Any) -> None:
 
 
 def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, format: RunFormat,
-          secrets: dict[str, str], replayed: bool) -> None:
+          secrets: dict[str, str], replayed: bool, reduced: _Reduced | None = None) -> None:
     from .sample_view import emit, emit_pretty
 
+    if format is RunFormat.json and reduced is not None and reduced.spool is not None:
+        from toolchoice.providers.core.transport import redact
+
+        head = {"scenario": scenario.path, "replay": replayed, "repeat": repeat}
+        entries = [(p, [r.index for r in runs if r.provider == p], reduced.tallies[p].summary()) for p in providers]
+        reduced.spool.write_document(head, entries, lambda text: sys.stdout.write(redact(text, secrets)))
+        return
     if format is RunFormat.json:
         emit(json.dumps(document(scenario, runs, providers, repeat, replayed), indent=2, ensure_ascii=False), secrets)
         return
     if format is RunFormat.markdown:
-        emit(markdown(runs, providers, repeat), secrets)
+        emit(markdown(runs, providers, repeat, reduced.tallies if reduced is not None else None), secrets)
         return
 
     def draw(console: Any) -> None:
@@ -412,7 +454,8 @@ def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, for
                 print_side_by_side(console, runs, providers)
         else:
             for p in providers:
-                print_summary(console, p, [r for r in runs if r.provider == p])
+                print_summary(console, p, [r for r in runs if r.provider == p],
+                              reduced.tallies[p] if reduced is not None else None)
 
     emit_pretty(draw, secrets)
 

@@ -22,9 +22,9 @@ from typing import Any, Awaitable, Callable
 
 from .model import (HistoryCall, LedgerEntry, LoopResult, LoopSpec, Message, ProviderError, ReasoningItem,
                     RenderOptions, Reply, Scenario, ToolCall, ToolchoiceError, Translation, Usage)
+from .loop_tally import ENDINGS, tally_of
 from .runner import Job, Sample, SendSettings
 
-ENDINGS = ("no_tool_call", "stop_tool", "max_steps", "error", "interrupted")
 STOP_RESULT = "done"  # the stop tool's result in the history when loop.results gives none
 NO_LOOP = LoopSpec()  # a scenario without `loop:`: every step uses its tools and tool_choice, 10 steps
 
@@ -300,6 +300,7 @@ class ToolResults:
 
 Sender = Callable[[Job, int], Awaitable[Sample]]
 OnStep = Callable[[LoopRun, StepRecord], None]
+OnLoop = Callable[[LoopRun], None]
 
 
 @dataclass
@@ -426,10 +427,11 @@ def offline_prepare(translation: Translation, scenario: Scenario) -> Job:
 
 async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: SendSettings, options: LoopOptions,
                           secrets: dict[str, str], on_step: OnStep | None = None,
-                          replay: "Replay | None" = None) -> None:
-    """Run every loop in ``runs`` concurrently (live: one shared client, ``settings.concurrency``
-    requests in flight per provider, as `send` counts it; replay: each loop answered from its own transcript). A loop that raises
-    ends as an error; the others go on."""
+                          replay: "Replay | None" = None, on_loop: OnLoop | None = None) -> None:
+    """Run every loop in ``runs`` concurrently (live: ``settings.concurrency`` loops at a time per
+    provider, each with one request in flight, as `send` counts it; replay: each loop answered from its
+    own transcript). A loop that raises ends as an error; the others go on. ``on_loop`` sees each loop
+    once it has ended (not on Ctrl-C: the caller has the unfinished ones)."""
     import asyncio
 
     from . import runner, transport
@@ -442,6 +444,8 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
         except Exception as exc:  # noqa: BLE001 - one loop's failure never loses another's steps
             run.ended, run.error = "error", f"{type(exc).__name__}: {exc}"
             run.ended_step = len(run.steps) + 1
+        if on_loop is not None:
+            on_loop(run)
 
     if replay is not None:
         no_retry = transport.RetryPolicy(retries=0)
@@ -467,31 +471,29 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
 
     providers = sorted({run.provider for run in runs})
     per_provider = max(1, min(settings.concurrency, len(runs)))
-    # --concurrency: per provider, as in send. The requests in flight are spread over clients of at most
-    # transport.CONNECTIONS_PER_CLIENT connections, as run_async does (one client of 50 connections spent
-    # most of a loop step scanning its pool): each provider holds ``per_provider`` slots, each slot a
-    # client, and no client has more slots than connections.
+    # --concurrency: per provider, as in send. As run_async does, a fixed pool of workers takes the next
+    # loop and runs it to its end, so only that many loops are held at once whatever their number (all
+    # started at once, every loop lived until nearly the last had ended), and the workers share clients
+    # of at most transport.CONNECTIONS_PER_CLIENT connections (one client of 50 connections spent most of
+    # a loop step scanning its pool).
     runner.load_http_stack()
     clients = transport.new_async_clients(transport.Timeouts.from_total(settings.timeout), per_provider * len(providers),
                                           transport=settings.transport, urls=_first_urls(scenario, providers, options))
-    slots: dict[str, asyncio.Queue[Any]] = {p: asyncio.Queue() for p in providers}
-    for n, slot in enumerate(slot for p in providers for slot in [p] * per_provider):
-        slots[slot].put_nowait(clients[n % len(clients)])
 
-    async def live(run: LoopRun) -> None:
-        free = slots[run.provider]
-
+    async def worker(queue: Any, client: Any) -> None:
         async def send(job: Job, number: int) -> Sample:
-            client = await free.get()
-            try:
-                return await runner.send_sample(job, number, client, policy, settings.sleep)
-            finally:
-                free.put_nowait(client)
+            return await runner.send_sample(job, number, client, policy, settings.sleep)
 
-        await guarded(run, send, live_prepare(secrets))
+        for run in queue:  # one shared iterator per provider: each loop is taken once
+            await guarded(run, send, live_prepare(secrets))
 
+    workers = []
+    for p in providers:
+        queue = iter([run for run in runs if run.provider == p])
+        for _ in range(per_provider):
+            workers.append(worker(queue, clients[len(workers) % len(clients)]))
     try:
-        await asyncio.gather(*(live(run) for run in runs))
+        await asyncio.gather(*workers)
     finally:
         for client in clients:
             await client.aclose()
@@ -515,12 +517,13 @@ def new_runs(providers: list[str], repeat: int) -> list[LoopRun]:
 
 
 def run_loops(scenario: Scenario, runs: list[LoopRun], settings: SendSettings, options: LoopOptions,
-              secrets: dict[str, str], on_step: OnStep | None = None, replay: "Replay | None" = None) -> list[LoopRun]:
+              secrets: dict[str, str], on_step: OnStep | None = None, replay: "Replay | None" = None,
+              on_loop: OnLoop | None = None) -> list[LoopRun]:
     """``run_loops_async`` on a new event loop. ``runs`` fill in place: on Ctrl-C (KeyboardInterrupt
-    propagates) they hold every step finished so far."""
+    propagates) they hold every step finished so far (except what ``on_loop`` took from them)."""
     import asyncio
 
-    asyncio.run(run_loops_async(scenario, runs, settings, options, secrets, on_step, replay))
+    asyncio.run(run_loops_async(scenario, runs, settings, options, secrets, on_step, replay, on_loop))
     return runs
 
 
@@ -753,36 +756,6 @@ def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
 
 def summary(runs: list[LoopRun]) -> dict[str, Any]:
     """Per step (obey rate with 95% Wilson interval, categories, latency, tokens) and per loop (how
-    loops ended, steps to finish p50/p95, tokens and latency): the planner story's table."""
-    from .verdict import aggregate, percentile, wilson
-
-    n = len(runs)
-    depth = max((len(r.steps) for r in runs), default=0)
-    steps = []
-    for number in range(1, depth + 1):
-        results = [r.steps[number - 1].sample.to_json(r.provider) for r in runs
-                   if len(r.steps) >= number and r.steps[number - 1].sample is not None]
-        if not results:
-            continue
-        data = aggregate(results)
-        steps.append({"step": number, "reached": len(results), "obeyed": data["counts"]["obeyed"],
-                      "obey_rate": data["rates"]["obeyed"], **{k: data[k] for k in ("counts", "latency_ms", "tokens")}})
-    ended = {}
-    for reason in ENDINGS:
-        count = sum(1 for r in runs if (r.ended or "interrupted") == reason)
-        low, high = wilson(count, n)
-        ended[reason] = {"count": count, "rate": count / n if n else 0.0, "low": low, "high": high}
-    finished = [len(r.steps) for r in runs if r.ended in ("no_tool_call", "stop_tool")]
-    tokens_in = [t for t in (r.tokens()[0] for r in runs) if t is not None]
-    tokens_out = [t for t in (r.tokens()[1] for r in runs) if t is not None]
-    latencies = [v for v in (r.latency_ms() for r in runs) if v is not None]
-    return {
-        "loops": n,
-        "steps": steps,
-        "ended": ended,
-        "steps_to_finish": {"p50": percentile(finished, 50), "p95": percentile(finished, 95), "n": len(finished)},
-        "tokens": {"input_total": sum(tokens_in), "output_total": sum(tokens_out),
-                   "input_mean": sum(tokens_in) / len(tokens_in) if tokens_in else None,
-                   "output_mean": sum(tokens_out) / len(tokens_out) if tokens_out else None},
-        "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95), "n": len(latencies)},
-    }
+    loops ended, steps to finish p50/p95, tokens and latency): the planner story's table
+    (``loop_tally.LoopTally``, which `run --repeat` fills as loops end)."""
+    return tally_of(runs).summary()
