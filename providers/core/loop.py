@@ -478,7 +478,8 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
     # a loop step scanning its pool).
     runner.load_http_stack()
     clients = transport.new_async_clients(transport.Timeouts.from_total(settings.timeout), per_provider * len(providers),
-                                          transport=settings.transport, urls=_first_urls(scenario, providers, options))
+                                          transport=settings.transport, urls=_first_urls(scenario, providers, options),
+                                          requests=len(runs) * (scenario.loop or NO_LOOP).max_steps)
 
     async def worker(queue: Any, client: Any) -> None:
         async def send(job: Job, number: int) -> Sample:
