@@ -18,7 +18,9 @@ start-up: the time from spawning it to the stand-in receiving its first request 
 none of that). Memory: peak RSS of `send --repeat` at N = 200 and N = 3000 (flat memory: the
 second within 15% of the first).
 
-Targets (issue 17): N=1000, K=50, 50 ms: ≤ 1.5× the ideal and ≤ 1.3× the best bare loop;
+Targets (issue 17): N=1000, K=50, 50 ms: ≤ 1.5× the ideal and ≤ 1.3× the best bare loop (issue 30: and
+≤ 1.2× the aiohttp loop); "toolchoice, httpx only" is the same command with $TOOLCHOICE_HTTP_CLIENT=httpx
+(N ≥ transport.AIOHTTP_MIN_REQUESTS goes out on aiohttp's connections otherwise);
 RSS at N=3000 ≤ 1.15× N=200.
 
 Loops (``--loops``, issue 30): `toolchoice run --repeat N --concurrency 50 --format json` of a 4-step
@@ -47,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from concurrency import fake_keys, load_stand_in, write_scenario
-from toolchoice.providers.core.transport import CONNECTIONS_PER_CLIENT
+from toolchoice.providers.core.transport import CONNECTIONS_PER_CLIENT, HTTP_CLIENT_ENV
 from measure import ROOT, RESULTS, Command, child_env, entry_argv, median, peak_rss_kib
 
 CASES = [(1000, 10, 0.0), (1000, 50, 0.0), (1000, 10, 0.05), (1000, 50, 0.05)]
@@ -161,7 +163,9 @@ def main() -> None:
             naive = Command("bare httpx, one client", (sys.executable, "-c", BARE, url + "/chat/completions", str(n),
                                                        str(k), body, str(k)), env)
             aio = Command("aiohttp", (sys.executable, "-c", AIOHTTP, url + "/chat/completions", str(n), str(k), body), env)
-            commands = [ours, bare] + ([naive] if k > CONNECTIONS_PER_CLIENT else []) + ([aio] if have_aiohttp else [])
+            httpx_only = Command("toolchoice, httpx only", ours.argv, {**env, HTTP_CLIENT_ENV: "httpx"})
+            commands = [ours, httpx_only, bare] + ([naive] if k > CONNECTIONS_PER_CLIENT else []) \
+                + ([aio] if have_aiohttp else [])
             runs: dict[str, list[Timed]] = {c.name: [] for c in commands}
             for i in range(args.rounds):
                 shift = i % len(commands)  # interleaved, the order rotated per round: drift hits all alike
@@ -198,6 +202,8 @@ def main() -> None:
         print(f"  toolchoice ÷ bare httpx: {spread(per_round)} per round, ×{t_ours / t_bare:.2f} of the medians")
         if (n, k, latency) == GOAL_CASE:
             goals = {"vs_ideal": (t_ours / ideal, 1.5), "vs_bare": (t_ours / t_bare, 1.3)}
+            if "aiohttp" in med:  # issue 30: ≤ 1.2× a raw aiohttp loop in the same run
+                goals["vs_aiohttp"] = (t_ours / med["aiohttp"], 1.2)
             report["goals"].update(goals)  # type: ignore[union-attr]
             print("  goal: " + ", ".join(f"{name} {got:.2f}× (≤ {limit}×: {'pass' if got <= limit else 'FAIL'})"
                                          for name, (got, limit) in goals.items()))
@@ -256,13 +262,14 @@ def measure_loops(rounds: int) -> None:
 
             for n, k, _ in [c for c in LOOP_CASES if c[2] == latency]:
                 requests = n * LOOP_STEPS
-                commands = [ours(n, k), Command("one loop", ours(1, k).argv, env),
+                commands = [ours(n, k), Command("toolchoice, httpx only", ours(n, k).argv, {**env, HTTP_CLIENT_ENV: "httpx"}),
+                            Command("one loop", ours(1, k).argv, env),
                             Command("bare httpx", (sys.executable, "-c", BARE, url + "/chat/completions", str(requests),
                                                    str(k), body, str(CONNECTIONS_PER_CLIENT)), env)]
                 if have_aiohttp:
                     commands.append(Command("aiohttp", (sys.executable, "-c", AIOHTTP, url + "/chat/completions",
                                                         str(requests), str(k), body), env))
-                expected = {"toolchoice run": requests, "one loop": LOOP_STEPS}
+                expected = {"one loop": LOOP_STEPS}
                 runs: dict[str, list[Timed]] = {c.name: [] for c in commands}
                 for i in range(rounds):
                     shift = i % len(commands)

@@ -5,9 +5,10 @@ tool_choice → append the assistant turn as the provider needs it back → appe
 stop tool is called, max_steps is reached, or a step fails.
 
 Every finished step is kept on its ``LoopRun`` as it completes (``on_step`` sees it), so a loop that
-fails at step k, or is interrupted, still has steps 1..k-1. ``--repeat N`` runs N independent loops
-concurrently; requests in flight are bounded by the send settings' concurrency; one loop's failure
-never loses another's steps. Replay (``replay_transport``) answers from saved bodies through an
+fails at step k, or is interrupted, still has steps 1..k-1. ``--repeat N`` runs N independent loops,
+the send settings' concurrency of them at a time per provider (each with one request in flight), and
+hands each to ``on_loop`` once ended (`run` reduces it to tallies there: loop_tally.py); one loop's
+failure never loses another's steps. Replay (``replay_transport``) answers from saved bodies through an
 ``httpx.MockTransport``, so a replayed loop runs the same code path offline.
 """
 

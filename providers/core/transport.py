@@ -196,11 +196,18 @@ class Prepared:
 
     @functools.cached_property
     def httpx_url(self) -> Any:
-        """``url`` parsed by httpx once (parsing it again for every sample cost ~50 µs each); raises
+        """``url`` parsed by httpx once (parsing it again for every sample cost ~50 µs each), and once
+        for every step of every loop, which prepares a request per step to the same URL; raises
         httpx.InvalidURL each time it is asked for while the URL is unusable."""
-        import httpx
+        return _httpx_url(self.url)
 
-        return httpx.URL(self.url)
+
+@functools.lru_cache(maxsize=64)
+def _httpx_url(url: str) -> Any:
+    """An ``httpx.URL`` (immutable: requests share it) per URL text; a failure is not cached."""
+    import httpx
+
+    return httpx.URL(url)
 
 
 def _key_value(request: Request, environ: Mapping[str, str]) -> str | None:
