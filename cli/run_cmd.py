@@ -354,7 +354,7 @@ def run(
         if folder is not None:
             loop.save_step(folder, r, record, loaded, secrets)
 
-    reduced = _Reduced(providers, format is RunFormat.json) if count > 1 else None
+    reduced = _Reduced(providers, format is RunFormat.json, secrets) if count > 1 else None
     interrupted = False
     try:
         loop.run_loops(loaded, runs, settings, options, secrets, on_step, replayed,
@@ -397,11 +397,12 @@ class _Reduced:
     """--repeat: each loop, once it has ended, reduced to its provider's tallies (and, for --format json,
     its JSON kept in a spool file), its steps and history dropped: memory does not grow with the loops."""
 
-    def __init__(self, providers: list[str], spool: bool) -> None:
+    def __init__(self, providers: list[str], spool: bool, secrets: dict[str, str]) -> None:
         from toolchoice.providers.core.loop_tally import LoopSpool, LoopTally
+        from toolchoice.providers.core.transport import redact
 
         self.tallies = {p: LoopTally() for p in providers}
-        self.spool = LoopSpool() if spool else None
+        self.spool = LoopSpool(lambda text: redact(text, secrets)) if spool else None
         self.done: set[tuple[str, int]] = set()
 
     def add(self, run: Any) -> None:

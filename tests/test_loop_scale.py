@@ -165,3 +165,26 @@ def test_ctrl_c_with_repeat_keeps_the_finished_loops_and_exits_130(tmp_path: Pat
     assert third["ended"]["reason"] == "interrupted" and third["steps"] == []
     assert entry["summary"]["ended"]["max_steps"]["count"] == 1
     assert entry["summary"]["ended"]["interrupted"]["count"] == 2
+
+
+def test_a_key_echoed_into_a_loop_never_reaches_the_spool_file_or_the_output(tmp_path: Path) -> None:
+    from toolchoice.providers.core.loop_tally import LoopSpool
+    from toolchoice.providers.core.transport import redact
+
+    secrets = {KEY: "$OPENAI_API_KEY"}
+    echoed = SimpleNamespace(provider="openai", index=1, to_json=lambda: {"final_answer": f"your key is {KEY}"})
+    spool = LoopSpool(lambda text: redact(text, secrets))
+    spool.add(echoed)
+    spool.file.seek(0)
+    assert KEY not in spool.file.read()
+    written: list[str] = []
+    spool.write_document({"scenario": "s.yaml"}, [("openai", [1], {})], written.append)
+    spool.close()
+    assert KEY not in "".join(written) and "your key is $OPENAI_API_KEY" in "".join(written)
+    path = tmp_path / "loop.yaml"
+    path.write_text(FOUR_STEPS)
+    with StandIn("openai", default=Step(body=openai_body(text=f"the key was {KEY}"))) as server:
+        result = toolchoice("run", str(path), "-p", "openai", "--base-url", server.base_url(), "--repeat", "3",
+                            "--format", "json", "--retries", "0")  # toolchoice() asserts the key is not shown
+    loops = json.loads(result.stdout)["runs"][0]["loops"]
+    assert [r["final_answer"] for r in loops] == ["the key was $OPENAI_API_KEY"] * 3

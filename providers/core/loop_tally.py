@@ -144,13 +144,15 @@ class LoopSpool:
     """Each finished loop's JSON (``LoopRun.to_json``), laid out as the document lays it out, kept in a
     temporary file by (provider, loop index) until ``write_document`` reads them back in order."""
 
-    def __init__(self) -> None:
-        self.file: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")
+    def __init__(self, redact: Callable[[str], str] = str) -> None:
+        """``redact``: applied to each loop's text before it is written (the file never holds a key)."""
+        self.file: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")  # unlinked at once, mode 0600
         self.where: dict[tuple[str, int], tuple[int, int]] = {}  # (provider, index) -> (offset, characters)
+        self.redact = redact
 
     def add(self, run: Any) -> None:
         text = json.dumps(run.to_json(), indent=2, ensure_ascii=False)
-        text = _ITEM_INDENT + text.replace("\n", "\n" + _ITEM_INDENT)
+        text = self.redact(_ITEM_INDENT + text.replace("\n", "\n" + _ITEM_INDENT))
         self.file.seek(0, 2)
         self.where[(run.provider, run.index)] = (self.file.tell(), len(text))
         self.file.write(text)
