@@ -650,10 +650,11 @@ def new_async_client(timeouts: Timeouts, concurrency: int = 4, transport: Any = 
     return httpx.AsyncClient(limits=limits, **_client_kwargs(timeouts, verify), **extra)
 
 
-# Requests from which a run sends through aiohttp's connections (aio_transport), when installed: they cost
-# ~0.4 ms of CPU a request where httpcore's cost ~0.9, but importing aiohttp costs ~60-100 ms before the first
-# request, so a few requests are sooner sent by httpx alone (bench/README.md, "Sending at scale").
-AIOHTTP_MIN_REQUESTS = 200
+# Requests from which a run sends through aiohttp's connections (aio_transport), when installed: they save
+# ~0.3 ms of CPU a request (0.40 against httpcore's 0.95 in process), but importing aiohttp costs ~80 ms of CPU
+# and ~7 MiB before the first request: even on CPU at ~250 requests, so from 400 on (bench/README.md, "Loops at
+# scale"); fewer are sooner sent by httpx alone.
+AIOHTTP_MIN_REQUESTS = 400
 HTTP_CLIENT_ENV = "TOOLCHOICE_HTTP_CLIENT"  # "httpx" or "aiohttp": one or the other whatever the number
 
 
