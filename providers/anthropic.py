@@ -8,9 +8,10 @@ Facts this module relies on:
   ``input_schema.type`` is ``"object"`` (``types/tool_param.py``); the API answers 400
   "input_schema does not support oneOf, allOf, or anyOf at the top level" (anthropics/claude-code#5319).
 - ``max_tokens`` is required; ``thinking: {type: enabled, budget_tokens}`` needs a budget of at
-  least 1024 and below max_tokens (``types/thinking_config_enabled_param.py``). Thinking is
+  least 1024 and below max_tokens (``types/thinking_config_enabled_param.py``). Manual thinking is
   rejected with a forcing tool_choice ("Thinking may not be enabled when tool_choice forces tool
-  use.", mastra-ai/mastra#7507), with a temperature other than 1, and when the last assistant turn
+  use.", mastra-ai/mastra#7507); adaptive thinking takes one, except on the models whose rule says
+  otherwise (core/model_rules.py). Thinking is rejected with a temperature other than 1, and when the last assistant turn
   holds tool_use blocks without the thinking block that preceded them (Kilo-Org/kilocode#5219).
 - history: tool_use blocks in the assistant turn; every result as a tool_result block at the start
   of the very next user message (anthropic-sdk-typescript#653); text blocks must not be blank
@@ -55,7 +56,11 @@ LEDGER_CODES: dict[str, str] = {
     "thinking.disabled_for_choice": "a model thinking by default is sent thinking disabled so a forcing choice works",
     "max_tokens.default": "max_tokens is required and was not set: a default is sent",
     "thinking.budget": "thinking: true sent as thinking {type: enabled, budget_tokens: 1024}",
-    "thinking.forced_choice": "a forcing tool_choice with thinking on is rejected by the API: request refused",
+    "thinking.forced_choice": "a forcing tool_choice the API rejects for this model and thinking setting (model rules "
+                              "forced_tool_choice, forced_choice_with_thinking, forced_choice_with_adaptive): "
+                              "request refused",
+    "thinking.between_tools": "thinking: false sent as {type: between_tools}, the lowest setting of a model that "
+                              "refuses disabled (model rule thinking_off)",
     "thinking.temperature": "thinking on with a temperature other than 1 is rejected by the API: request refused",
     "thinking.max_tokens": "max_tokens leaves no room for the minimum thinking budget: request refused",
     "thinking.tool_history": "thinking on while the last assistant turn holds tool calls without thinking blocks: "
@@ -395,10 +400,16 @@ def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
     if spec.mode == "off":
         default = facts.get("thinking_default")
         if default is not None and default.value:
+            lowest = facts.get("thinking_off")
+            if lowest is not None and lowest.value == "between_tools":
+                ledger.info("thinking.between_tools", f"{model} refuses {{type: disabled}}; its lowest setting, "
+                            "{type: between_tools} (no up-front thinking), is sent for thinking: false")
+                rule_applied(ctx, "thinking_off", lowest, "thinking: false sent as {type: between_tools}")
+                return ThinkingPlan("between_tools")
             always = facts.get("thinking_always_on")
             if always is not None and always.value:
                 ledger.warning("thinking.always_on", f"{model} always thinks: thinking: false cannot turn it off "
-                               "(the API rejects disabled)")
+                               "(the API rejects disabled); a lower effort ({effort: low}) thinks less")
                 rule_applied(ctx, "thinking_always_on", always, "thinking stays on")
                 return THINKING_NOT_SENT
             rule_applied(ctx, "thinking_default", default, "thinking: false sent as {type: disabled}")
@@ -453,17 +464,23 @@ def _thinking_config(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], ma
         default = facts.get("thinking_default")
         if (default is not None and default.value and ctx.settings.thinking is None and ctx.plan.forces_call
                 and has_tools and ctx.options.emulate):
+            # Only when a rule (or the user) says this model's default thinking refuses a forcing choice and
+            # thinking may be turned off: Claude's default is adaptive, which takes one (model rules).
             always = facts.get("thinking_always_on")
-            allowed = facts.get("forced_choice_with_thinking")
-            if not (always is not None and always.value) and allowed is not None and not allowed.value:
+            allowed = facts.get("forced_choice_with_adaptive")
+            forced = facts.get("forced_tool_choice")
+            if (not (always is not None and always.value) and allowed is not None and not allowed.value
+                    and not (forced is not None and not forced.value)):
                 ctx.ledger.warning("thinking.disabled_for_choice", f"{ctx.model} thinks by default and then rejects "
                                    "a forcing tool_choice, so thinking is sent disabled; set "
                                    f"providers.{ctx.provider}.thinking to decide yourself")
-                rule_applied(ctx, "thinking_default", default, "thinking on by default")
+                rule_applied(ctx, "forced_choice_with_adaptive", allowed, "forcing tool_choice with default thinking")
                 return {"type": "disabled"}
         return None
     if plan.form == "disabled":
         return {"type": "disabled"}
+    if plan.form == "between_tools":
+        return {"type": "between_tools"}
     temperature = ctx.settings.temperature
     if temperature is not None and temperature != 1:
         ctx.ledger.error("thinking.temperature", f"{title} accepts only temperature 1 with thinking on (here "
@@ -497,7 +514,9 @@ def thinking_lint_needed(ctx: Context, plan: ThinkingPlan, facts: Mapping[str, A
         return True
     if not ctx.plan.forces_call:
         return False
-    return plan.form == "enabled" or plan.form == "adaptive" or thinks_by_default(facts)
+    forced = facts.get("forced_tool_choice")
+    return (plan.form is not None and plan.form != "disabled") or thinks_by_default(facts) or (
+        forced is not None and not forced.value)
 
 
 def thinking_lint(wire: ThinkingWire) -> Callable[[Context, dict[str, Any]], None]:
@@ -520,23 +539,50 @@ def thinking_lint(wire: ThinkingWire) -> Callable[[Context, dict[str, Any]], Non
 
 
 def _forced_choice_lint(ctx: Context, thinking: Any, choice: Any, wire: ThinkingWire) -> None:
-    """``choice`` forces a call: refused when thinking is on (sent, or the model's default)."""
+    """``choice`` forces a call. Refused only where a model rule with its source says the API answers 400: a
+    model that takes no forcing choice at all (forced_tool_choice), manual thinking {type: enabled}
+    (forced_choice_with_thinking), adaptive thinking sent or on by default (forced_choice_with_adaptive)."""
     facts = model_facts(ctx)
-    on = thinks_by_default(facts) if thinking is None else (
-        isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive"))
-    if not on:
+    title, shown = ctx.cap.title, compact(choice)
+    forced = facts.get("forced_tool_choice")
+    if forced is not None and not forced.value:
+        ctx.ledger.error("thinking.forced_choice", f"{ctx.model} answers 400 to every forcing tool_choice (here "
+                         f"{shown}), whatever its thinking; use tool_choice auto (declare only the tool you want), "
+                         "or a model that takes forced tool use")
+        rule_applied(ctx, "forced_tool_choice", forced, "forcing tool_choice refused on this model")
         return
-    allowed = facts.get("forced_choice_with_thinking")
-    if allowed is not None and allowed.value:
-        rule_applied(ctx, "forced_choice_with_thinking", allowed, "forcing tool_choice kept with thinking on")
+    if thinking is None:
+        if not thinks_by_default(facts):
+            return
+        kind = "adaptive"  # Claude's default thinking is adaptive (thinking-troubleshooting)
+    else:
+        kind = thinking.get("type") if isinstance(thinking, dict) else None
+        if kind not in ("enabled", "adaptive", "between_tools"):
+            return
+    key = "forced_choice_with_thinking" if kind == "enabled" else "forced_choice_with_adaptive"
+    allowed = facts.get(key)
+    if allowed is None or allowed.value:
+        if allowed is not None:
+            rule_applied(ctx, key, allowed, f"forcing tool_choice kept with {kind} thinking")
         return
     where = ".".join(wire.fields + ("thinking",))
-    ctx.ledger.error("thinking.forced_choice", f"{ctx.cap.title} answers 400 'Thinking may not be enabled when "
-                     f"tool_choice forces tool use.' for tool_choice {compact(choice)} with {where} "
-                     f"{compact(thinking) if thinking is not None else '(on by default)'}; set "
-                     f"providers.{ctx.provider}.thinking: false, or use tool_choice auto")
-    if allowed is not None:
-        rule_applied(ctx, "forced_choice_with_thinking", allowed, "forcing tool_choice refused with thinking on")
+    sent = compact(thinking) if thinking is not None else "(adaptive, on by default)"
+    if kind == "enabled":
+        advice = (f"use thinking: adaptive if {ctx.model} takes it, set providers.{ctx.provider}.thinking: false, "
+                  "or use tool_choice auto")
+        said = "'Thinking may not be enabled when tool_choice forces tool use.'"
+    else:
+        advice = "use tool_choice auto" + (f", or set providers.{ctx.provider}.thinking: false"
+                                           if not _always_on(facts) else "")
+        said = "400"
+    ctx.ledger.error("thinking.forced_choice", f"{title} answers {said} for tool_choice {shown} with {where} "
+                     f"{sent}; {advice}")
+    rule_applied(ctx, key, allowed, f"forcing tool_choice refused with {kind} thinking")
+
+
+def _always_on(facts: Mapping[str, Any]) -> bool:
+    always = facts.get("thinking_always_on")
+    return always is not None and bool(always.value)
 
 
 _MESSAGES_LINT = thinking_lint(MESSAGES_THINKING)

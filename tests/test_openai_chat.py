@@ -25,7 +25,8 @@ Expected wire values come from the providers' SDK types and docs, not from our o
   thinking on by default; after tool calls ``reasoning_content`` must be sent back), guides/tool_calls
   (strict needs ``https://api.deepseek.com/beta``); base ``https://api.deepseek.com`` (no /v1).
 - Fireworks: docs.fireworks.ai API reference post-chatcompletions (``tool_choice`` enum with
-  ``required``, alias ``any``; no ``parallel_tool_calls``, no ``function.strict``).
+  ``required``, alias ``any``); fireworks-ai 1.2.30 ``types/chat/completion_create_params.py``
+  (``parallel_tool_calls``) and ``types/shared_params/chat_completion_tool.py`` (``function.strict``).
 - Together ``https://api-inference.together.ai/v1`` (together 3.1.1); OpenRouter ``https://openrouter.ai/api/v1``; xAI
   ``https://api.x.ai/v1`` (their docs' OpenAI-compatible base URLs).
 - vLLM docs/features/tool_calling.md: ``auto`` needs ``--enable-auto-tool-choice``/``--tool-call-parser``,
@@ -161,8 +162,7 @@ WIRE: dict[str, Wire] = {
                  notes={"pitfall.strict_best_effort": "strict"}),
     "deepseek": Wire("https://api.deepseek.com/chat/completions", "DEEPSEEK_API_KEY", parallel=False,
                      thinking_default_on=True),
-    "fireworks": Wire("https://api.fireworks.ai/inference/v1/chat/completions", "FIREWORKS_API_KEY",
-                      parallel=False, strict=False),
+    "fireworks": Wire("https://api.fireworks.ai/inference/v1/chat/completions", "FIREWORKS_API_KEY"),
     # together 3.1.1 resources/chat/completions.py posts to this URL when no base URL is given; its
     # types/tools_param.py Function has description, name, parameters and no strict
     "together": Wire("https://api-inference.together.ai/v1/chat/completions", "TOGETHER_API_KEY", parallel=False,

@@ -261,11 +261,14 @@ CAPABILITIES: dict[str, Capability] = {
         any=_n('"required"', '"any" is an accepted alias'),
         named=_n('{"type":"function","function":{"name":N}}'),
         allowed=_e("only the allowed tools are sent"),
-        parallel=_u("", "not in the chat-completions API reference"),
-        strict=_u("", "not in the API reference's function object"),
+        parallel=_n("parallel_tool_calls"),
+        strict=_n("function.strict"),
         arguments="string",
-        verified="2026-11-21",
-        sources=("docs.fireworks.ai API reference post-chatcompletions (tool_choice enum: required, alias any)",),
+        verified="2026-11-26",
+        sources=("docs.fireworks.ai API reference post-chatcompletions (tool_choice enum: required, alias any)",
+                 "fireworks-ai 1.2.30 types/chat/completion_create_params.py (parallel_tool_calls: 'Enable parallel "
+                 "function calling.'; ToolChoice: auto|none|any|required|{type: function, function: {name}}), "
+                 "types/shared_params/chat_completion_tool.py (Function.strict)"),
     ),
     "together": Capability(
         provider="together", title="Together AI", endpoint="https://api-inference.together.ai/v1/chat/completions",

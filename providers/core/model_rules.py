@@ -19,11 +19,21 @@ from typing import Any, Mapping, NamedTuple
 # The facts a rule can set, with the values each takes and what it means.
 RULE_KEYS: dict[str, tuple[tuple[Any, ...], str]] = {
     "thinking_form": (("enabled", "adaptive", "both", "none"),
-                      "which thinking config the model takes: {type: enabled, budget_tokens} (enabled), "
-                      "{type: adaptive} (adaptive), either (both), or none at all"),
+                      "which thinking config the model takes: manual {type: enabled, budget_tokens} (enabled), "
+                      "{type: adaptive} (adaptive), either (both), or none at all; the other form is answered 400"),
     "thinking_default": ((True, False), "thinking is on when the request does not say"),
-    "thinking_always_on": ((True, False), "thinking cannot be turned off (disabled is rejected or ignored)"),
-    "forced_choice_with_thinking": ((True, False), "a forcing tool_choice is accepted while thinking is on"),
+    "thinking_always_on": ((True, False), "thinking cannot be turned off: {type: disabled} is answered 400"),
+    "thinking_off": (("disabled", "between_tools"),
+                     "the lowest thinking setting the model takes: {type: disabled}, or {type: between_tools} where "
+                     "disabled is refused"),
+    "forced_tool_choice": ((True, False), "the model takes a forcing tool_choice (any / required / one named tool) "
+                                          "at all, whatever the thinking setting"),
+    "forced_choice_with_thinking": ((True, False), "a forcing tool_choice is accepted with manual thinking on "
+                                                   "({type: enabled}; DeepSeek: thinking mode)"),
+    "forced_choice_with_adaptive": ((True, False), "a forcing tool_choice is accepted with adaptive thinking (sent, "
+                                                   "or on by default)"),
+    "effort_default": (("low", "medium", "high", "xhigh", "max"), "the effort used when the request sets none"),
+    "parallel_tool_calls": ((True, False), "the model takes the parallel_tool_calls parameter at all"),
     "tools_reasoning_effort": (("none", "absent-or-none", "any"),
                                "Chat Completions with function tools: reasoning_effort must be 'none' (none), "
                                "absent or 'none' (absent-or-none), or anything (any)"),
@@ -34,13 +44,21 @@ RULE_KEYS: dict[str, tuple[tuple[Any, ...], str]] = {
     "reasoning_replay": ((True, False), "reasoning of earlier tool-call turns must be sent back, else HTTP 400"),
 }
 
-_ANTHROPIC_TABLE = ("platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, table 'Thinking "
-                    "support, defaults, and rejected configurations by model'")
-_ANTHROPIC_FORCED = ("platform.claude.com/docs/en/build-with-claude/extended-thinking#feature-compatibility "
-                     "('Thinking isn't compatible with ... forced tool use', quoted in anthropics/claude-code#19414); "
-                     "API error 'Thinking may not be enabled when tool_choice forces tool use.' (mastra-ai/mastra#7507)")
+_DOCS = "platform.claude.com/docs/en/"
+_ANTHROPIC_TABLE = (_DOCS + "build-with-claude/thinking-troubleshooting, table 'Thinking support, defaults, and "
+                    "rejected configurations by model'")
+_ANTHROPIC_FORCED = (_DOCS + "build-with-claude/thinking-tool-workflows: 'tool_choice options that force tool use "
+                     "return an error with manual extended thinking (thinking: {type: \"enabled\"}); adaptive thinking "
+                     "supports forced tool use'; the Thinking page ('Tool choice limitation (manual mode)'): 'Adaptive "
+                     "thinking, including on models where thinking is on by default, supports forced tool use.' "
+                     "(newer than the extended-thinking page's 'Thinking isn't compatible with ... forced tool use', "
+                     "quoted in anthropics/claude-code#19414, which this replaces); manual-mode error 'Thinking may "
+                     "not be enabled when tool_choice forces tool use.' (mastra-ai/mastra#7507)")
 _CLAUDE_PROVIDERS = ("anthropic", "bedrock")
-_VERIFIED = "2026-11-23"
+_VERIFIED = "2026-11-26"
+# After a model's version: no further short version number ("claude-opus-5" is not "claude-opus-5-5"), while a
+# date ("-20250929"), a Bedrock suffix ("-v1:0") or the end may follow. Rules match model families, not prefixes.
+_V = r"(?!-\d{1,7}(?!\d))"
 
 
 class Rule(NamedTuple):
@@ -50,6 +68,7 @@ class Rule(NamedTuple):
     facts: Mapping[str, Any]
     source: str
     verified: str = _VERIFIED  # ISO date the source was last checked
+    family: bool = True  # False: a rule of the whole API, not of a model family (it does not make a model known)
 
     @property
     def id(self) -> str:
@@ -60,7 +79,7 @@ class Rule(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "providers": list(self.providers), "pattern": self.pattern,
-                "facts": dict(self.facts), "source": self.source, "verified": self.verified}
+                "facts": dict(self.facts), "source": self.source, "verified": self.verified, "family": self.family}
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
@@ -76,42 +95,71 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 # Most specific first: for each fact the first matching rule wins.
 RULES: tuple[Rule, ...] = (
     # ---- Claude (Anthropic Messages; Bedrock model ids carry the same names after "anthropic.") ----
-    Rule("claude-5-always-adaptive", _CLAUDE_PROVIDERS, r"claude-(fable|mythos)-5",
+    Rule("claude-5.1-no-forced-choice", _CLAUDE_PROVIDERS, r"claude-(?:fable|mythos)-5-1" + _V,
+         {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True,
+          "forced_tool_choice": False},
+         _DOCS + "models/fable-5-1/migration-guide (claude-fable-5-1 and claude-mythos-5-1): 'Both thinking: {type: "
+         "\"disabled\"} and manual extended thinking (thinking: {type: \"enabled\", budget_tokens: N}) return a 400 "
+         "error.' '{type: \"auto\"} (the default) and {type: \"none\"} are supported. Forcing a tool call with {type: "
+         "\"any\"} or {type: \"tool\", name: \"...\"} returns a 400 error.'"),
+    Rule("claude-opus-5.5", _CLAUDE_PROVIDERS, r"claude-opus-5-5" + _V,
+         {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True,
+          "forced_tool_choice": False, "effort_default": "medium"},
+         _DOCS + "models/opus-5-5/whats-new-opus-5-5: breaking changes 'Thinking can't be disabled.' (disabled and "
+         "enabled answered 400 invalid_request_error) and 'Forced tool use returns an error.'; 'Adaptive thinking is "
+         "always on ... its default on this model is medium'"),
+    Rule("claude-sonnet-5.5", _CLAUDE_PROVIDERS, r"claude-sonnet-5-5" + _V,
+         {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True,
+          "thinking_off": "between_tools", "forced_tool_choice": False, "effort_default": "high"},
+         _DOCS + "models/sonnet-5-5/whats-new-sonnet-5-5: breaking changes 'Turn off up-front thinking with "
+         "between_tools.' and 'Forced tool use returns an error.'; 'Adaptive thinking is on by default ... Its default "
+         "on the Claude API is high.'; " + _ANTHROPIC_TABLE + ": 'Only Claude Sonnet 5.5 accepts \"between_tools\", and "
+         "it uses it in place of \"disabled\".'; anthropic 2.14.0 types/thinking_config_between_tools_param.py"),
+    Rule("claude-haiku-5.5", _CLAUDE_PROVIDERS, r"claude-haiku-5-5" + _V,
+         {"thinking_form": "adaptive"},
+         _DOCS + "models/haiku-5-5/whats-new-haiku-5-5: 'It supports adaptive thinking with the effort parameter'; "
+         "breaking change 'Manual extended thinking returns an error' (its default and disabled are not stated there)"),
+    Rule("claude-5-always-adaptive", _CLAUDE_PROVIDERS, r"claude-(?:fable|mythos)-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True},
-         _ANTHROPIC_TABLE + ": Fable 5 / Mythos 5 adaptive only, always on, reject enabled and disabled"),
+         _DOCS + "models/fable-5/migration-guide (claude-fable-5 and claude-mythos-5): 'Both thinking: {type: "
+         "\"disabled\"} and manual extended thinking ... return a 400 error.'; adaptive thinking is always on"),
     Rule("claude-mythos-preview", _CLAUDE_PROVIDERS, r"claude-mythos-preview",
          {"thinking_form": "both", "thinking_default": True, "thinking_always_on": True},
-         _ANTHROPIC_TABLE + ": Mythos Preview adaptive and extended, always on, rejects disabled"),
-    Rule("claude-5-adaptive-on", _CLAUDE_PROVIDERS, r"claude-(opus|sonnet)-5",
+         _ANTHROPIC_TABLE + ": Mythos Preview adaptive and extended ('Claude Mythos Preview supports both modes'), "
+         "always on, rejects disabled"),
+    Rule("claude-5-adaptive-on", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True},
-         _ANTHROPIC_TABLE + ": Opus 5 / Sonnet 5 adaptive only, on by default, reject enabled"),
-    Rule("claude-4.7-adaptive", _CLAUDE_PROVIDERS, r"claude-opus-4-[78]",
+         _ANTHROPIC_TABLE + ": 'Claude Opus 4.7, Claude Opus 4.8, Claude Sonnet 5, Claude Fable 5, and Claude Mythos 5 "
+         "do not support [extended thinking]'; " + _DOCS + "models/opus-5-5/whats-new-opus-5-5: 'On Claude Opus 5, "
+         "thinking is on by default and thinking: {\"type\": \"disabled\"} is accepted at effort high or below.'"),
+    Rule("claude-4.7-adaptive", _CLAUDE_PROVIDERS, r"claude-opus-4-[78]" + _V,
          {"thinking_form": "adaptive", "thinking_default": False},
-         _ANTHROPIC_TABLE + ": Opus 4.7 / 4.8 adaptive only, off by default, reject enabled"),
-    Rule("claude-4.6-both", _CLAUDE_PROVIDERS, r"claude-(opus|sonnet)-4-6",
+         _ANTHROPIC_TABLE + ": Opus 4.7 / 4.8 adaptive only ('do not support it and reject requests that use it'), "
+         "off by default"),
+    Rule("claude-4.6-both", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-4-6" + _V,
          {"thinking_form": "both", "thinking_default": False},
-         _ANTHROPIC_TABLE + ": Opus 4.6 / Sonnet 4.6 adaptive or extended (deprecated), off by default"),
+         _ANTHROPIC_TABLE + ": 'Extended thinking ... is deprecated on Claude Opus 4.6 and Claude Sonnet 4.6 (it still "
+         "works there)'; off by default"),
     Rule("claude-extended-only", _CLAUDE_PROVIDERS,
-         r"claude-((opus|sonnet|haiku)-4|3-7)",
+         r"claude-(?:(?:opus|sonnet|haiku)-4(?:-[015])?|3-7-sonnet)" + _V,
          {"thinking_form": "enabled", "thinking_default": False},
-         _ANTHROPIC_TABLE + ": Opus/Sonnet/Haiku 4.5, Opus 4.1 and earlier thinking models extended only, "
-         "reject adaptive; Claude 3.7 Sonnet introduced extended thinking"),
+         _ANTHROPIC_TABLE + ": 'On earlier models, including Claude Sonnet 4.5, Claude Opus 4.5, and Claude Haiku 4.5, "
+         "extended thinking is the only thinking mode' (Opus 4 / 4.1, Sonnet 4, Claude 3.7 Sonnet likewise)"),
     Rule("claude-no-thinking", _CLAUDE_PROVIDERS, r"claude-(?:3-(?!7)|2|v1|v2|instant)",
          {"thinking_form": "none"},
-         "platform.claude.com/docs/en/build-with-claude/extended-thinking (supported models: Claude 3.7 Sonnet "
-         "and newer)"),
-    Rule("claude-forced-choice", _CLAUDE_PROVIDERS, r"claude",
-         {"forced_choice_with_thinking": False}, _ANTHROPIC_FORCED),
+         _DOCS + "build-with-claude/extended-thinking (supported models: Claude 3.7 Sonnet and newer)"),
+    Rule("claude-thinking-forced-choice", _CLAUDE_PROVIDERS, r"claude-",
+         {"forced_choice_with_thinking": False, "forced_choice_with_adaptive": True}, _ANTHROPIC_FORCED, family=False),
     Rule("bedrock-named-choice", ("bedrock",), r"anthropic\.claude-(?!v1|v2|instant)|amazon\.nova-",
          {"named_tool_choice": True},
          "botocore data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool: 'only supported by Anthropic "
-         "Claude 3 and Amazon Nova models'"),
+         "Claude 3 and Amazon Nova models'", family=False),
     Rule("bedrock-named-choice-other", ("bedrock",), r".",
          {"named_tool_choice": False},
          "botocore data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool (other families: answered 400 "
-         "'This model doesn't support the toolConfig.toolChoice.tool field', vercel/ai#4396)"),
+         "'This model doesn't support the toolConfig.toolChoice.tool field', vercel/ai#4396)", family=False),
     # ---- Gemini ----
-    Rule("gemini-3-signatures", ("gemini",), r"^gemini-3",
+    Rule("gemini-3-signatures", ("gemini",), r"^gemini-3(?:[.-]|$)",
          {"signatures_required": True, "thinking_default": True},
          "ai.google.dev/gemini-api/docs/thought-signatures ('When using Gemini 3 models, you must pass back thought "
          "signatures during function calling, otherwise you will get a validation error'; stand-in "
@@ -121,27 +169,34 @@ RULES: tuple[Rule, ...] = (
          "ai.google.dev/gemini-api/docs/thinking (2.5 Pro and Flash think by default; signatures are returned "
          "but not validated)"),
     # ---- OpenAI Chat Completions (openai, azure) ----
-    Rule("gpt-5.6-tools-effort-none", ("openai", "azure"), r"gpt-5\.6",
+    Rule("gpt-5.6-tools-effort-none", ("openai", "azure"), r"gpt-5\.6(?!\d)",
          {"tools_reasoning_effort": "none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. "
          "To use function tools, use /v1/responses or set reasoning_effort to 'none'.' (BerriAI/litellm#34569: "
          "tools only → 400, tools + none → 200); the model's default effort is not none"),
-    Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.[2-5]",
+    Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.[2-5](?!\d)",
          {"tools_reasoning_effort": "absent-or-none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. "
          "Please use /v1/responses instead.' (pipecat-ai/pipecat#4043, openai/openai-openapi#541); sent without "
          "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169)"),
+    Rule("o-series-no-parallel", ("openai", "azure", "openai-responses"),
+         r"^(?:o1|o3-mini|o4-mini)(?:-\d{4}-\d{2}-\d{2})?$",
+         {"parallel_tool_calls": False},
+         "API error 400 \"Unsupported parameter: 'parallel_tool_calls' is not supported with this model.\" "
+         "(code unsupported_parameter): o3-mini langchain-ai/langchain#29704, browser-use/web-ui#648; o4-mini "
+         "evalstate/fast-agent#279, tensorzero/tensorzero#2805; o1 inngest/agent-kit#86"),
     # ---- DeepSeek ----
     Rule("deepseek-reasoner", ("deepseek",), r"^deepseek-reasoner$",
          {"thinking_default": True, "thinking_always_on": True, "forced_choice_with_thinking": False,
           "reasoning_replay": True},
          "api-docs.deepseek.com/guides/thinking_mode (thinking mode; tool-call turns' reasoning_content 'must be "
-         "fully passed back to the API in all subsequent requests', else 400)"),
-    Rule("deepseek-thinking", ("deepseek",), r"^deepseek",
+         "fully passed back to the API in all subsequent requests', else 400); retired 2026-07-24 (fact "
+         "deepseek.legacy_names_retired)"),
+    Rule("deepseek-v4-thinking", ("deepseek",), r"^deepseek-v4-(?:flash|pro)$",
          {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True},
          "api-docs.deepseek.com/guides/thinking_mode (thinking is enabled by default, effort high; "
          "{thinking: {type: enabled/disabled}}, reasoning_effort low/high/max; reasoning_content of tool-call turns "
-         "must be sent back, else 400)"),
+         "must be sent back, else 400); forcing tool_choice in thinking mode answered 400 (cloudwego/eino#994)"),
     # ---- Cohere ----
     Rule("cohere-pre-r7b", ("cohere",), r"^(command(-light)?(-nightly)?|command-r(-plus)?(-\d{2}-\d{4}|-v01)?)$",
          {"tool_choice": False},
@@ -182,6 +237,14 @@ def rule_facts(provider: str, model: str) -> Mapping[str, Fact]:
 
 def matching(provider: str, model: str) -> list[Rule]:
     return [rule for rule in RULES if rule.matches(provider, model)]
+
+
+@functools.lru_cache(maxsize=4096)
+def unknown(provider: str, model: str) -> bool:
+    """The provider has rules per model family and none knows this model: its limits are unknown (say so,
+    refuse nothing on a guess). API-wide rules (``family=False``) do not make a model known."""
+    families = [rule for rule in RULES if rule.family and provider in rule.providers]
+    return bool(families) and not any(rule.matches(provider, model) for rule in families)
 
 
 def cite(key: str, fact: Fact, provider: str) -> str:

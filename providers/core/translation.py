@@ -366,6 +366,13 @@ def parallel_value(ctx: Context) -> bool | None:
         ctx.ledger.info("parallel.dropped", f"parallel_tool_calls {str(wanted).lower()} not sent: no tools in the request")
         return None
     if ctx.cap.parallel.usable:
+        refused = model_facts(ctx).get("parallel_tool_calls")
+        if refused is not None and not refused.value:
+            ctx.ledger.warning("parallel.model_refuses", f"{ctx.model} answers 400 'Unsupported parameter: "
+                               f"parallel_tool_calls': parallel_tool_calls {str(wanted).lower()} is not sent"
+                               + (", so the model may return several calls" if wanted is False else ""))
+            rule_applied(ctx, "parallel_tool_calls", refused, "parallel_tool_calls left out")
+            return None
         wire = ctx.cap.parallel.wire
         shown = "sent as is" if wire == "parallel_tool_calls" else f"→ {wire}"
         ctx.ledger.info("parallel.mapped", f"parallel_tool_calls {str(wanted).lower()} {shown}")
@@ -785,6 +792,10 @@ def model_facts(ctx: Context, model: str | None = None) -> Mapping[str, Any]:
     facts = ctx.facts
     if facts is None:
         facts = ctx.facts = model_rules.resolve(ctx.provider, ctx.model, ctx.settings.rules)
+        if model_rules.unknown(ctx.provider, ctx.model):
+            ctx.ledger.info("model_rule.unknown", f"no model rule knows {ctx.model}: its thinking and tool_choice "
+                            "limits are unknown here, so nothing is refused or changed on a guess (set them with "
+                            f"providers.{ctx.provider}.rules; `toolchoice providers --model ID` lists the rules)")
     return facts
 
 
