@@ -48,7 +48,7 @@ messages:                        # a system/developer message may come first; th
 
 providers:                       # optional, per provider id (toolchoice providers lists them)
   openai: {{model: gpt-4o-mini}}
-  anthropic: {{model: claude-sonnet-4-5, max_tokens: 1024}}
+  anthropic: {{model: claude-sonnet-5, max_tokens: 1024}}
 """
 
 

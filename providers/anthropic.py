@@ -568,8 +568,10 @@ def _forced_choice_lint(ctx: Context, thinking: Any, choice: Any, wire: Thinking
     where = ".".join(wire.fields + ("thinking",))
     sent = compact(thinking) if thinking is not None else "(adaptive, on by default)"
     if kind == "enabled":
-        advice = (f"use thinking: adaptive if {ctx.model} takes it, set providers.{ctx.provider}.thinking: false, "
-                  "or use tool_choice auto")
+        form = facts.get("thinking_form")
+        adaptive = form is not None and form.value in ("adaptive", "both")
+        advice = (("use thinking: adaptive (it takes a forcing choice), " if adaptive else "")
+                  + f"set providers.{ctx.provider}.thinking: false, or use tool_choice auto")
         said = "'Thinking may not be enabled when tool_choice forces tool use.'"
     else:
         advice = "use tool_choice auto" + (f", or set providers.{ctx.provider}.thinking: false"

@@ -47,6 +47,8 @@ LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with toolSpec.strict true",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
     "thinking.effort": "a thinking effort sent as additionalModelRequestFields.output_config.effort (or refused when not one of Claude's levels)",
+    "thinking.between_tools": "thinking: false sent as {type: between_tools}, the lowest setting of a model that "
+                              "refuses disabled (model rule thinking_off)",
     "thinking.form": "the thinking form asked for is one this model rejects (model rule thinking_form): refused",
     "thinking.always_on": "the model always thinks: thinking: false cannot turn it off",
     "thinking.disabled_for_choice": "a model thinking by default is sent thinking disabled so a forcing choice works",

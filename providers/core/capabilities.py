@@ -136,7 +136,7 @@ CAPABILITIES: dict[str, Capability] = {
     "anthropic": Capability(
         provider="anthropic", module="anthropic", named_single_call=True, title="Anthropic Messages",
         endpoint="https://api.anthropic.com/v1/messages", key_env=("ANTHROPIC_API_KEY",),
-        default_model="claude-sonnet-4-5",
+        default_model="claude-sonnet-5",  # anthropic 2.14.0 types/model_param.py; not in _data/deprecated_models.py
         auto=_n('{"type":"auto"}'), none=_n('{"type":"none"}'),
         required=_r('{"type":"any"}'), any=_n('{"type":"any"}'),
         named=_n('{"type":"tool","name":N}'),
@@ -215,7 +215,7 @@ CAPABILITIES: dict[str, Capability] = {
     "bedrock": Capability(
         provider="bedrock", module="bedrock", named_single_call=True, title="AWS Bedrock Converse",
         endpoint="https://bedrock-runtime.{region}.amazonaws.com/model/{model}/converse",
-        key_env=("AWS_BEARER_TOKEN_BEDROCK",), default_model="anthropic.claude-3-5-sonnet-20240620-v1:0",
+        key_env=("AWS_BEARER_TOKEN_BEDROCK",), default_model="anthropic.claude-sonnet-4-6",
         auto=_n('{"auto":{}}'),
         none=_e("toolConfig omitted", "no none; toolConfig must stay when history has tool blocks"),
         required=_r('{"any":{}}'), any=_n('{"any":{}}'),
@@ -226,7 +226,9 @@ CAPABILITIES: dict[str, Capability] = {
         arguments="object",
         verified="2026-11-23",
         sources=("botocore 1.44.5 bedrock-runtime service-2.json (ToolConfiguration, ToolChoice, ToolSpecification)",
-                 "docs.aws.amazon.com Bedrock API reference ToolChoice"),
+                 "docs.aws.amazon.com Bedrock API reference ToolChoice",
+                 "docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html (model ID "
+                 "table: Claude Sonnet 4.6 anthropic.claude-sonnet-4-6; the default model, 2026-11-26)"),
     ),
     "cohere": Capability(
         provider="cohere", module="cohere", title="Cohere Chat v2", endpoint="https://api.cohere.com/v2/chat",

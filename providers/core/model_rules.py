@@ -205,6 +205,51 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+class EndOfLife(NamedTuple):
+    """A model's documented retirement: after ``date`` the API answers an error for it."""
+
+    providers: tuple[str, ...]
+    pattern: str  # searched in the lower-cased model id, as Rule.pattern
+    date: str  # ISO date of retirement (the last day it answers)
+    source: str  # where it is documented, with the words quoted
+    replacement: str  # a current model to use instead
+    verified: str = _VERIFIED
+
+
+_SDK_DEPRECATED = "anthropic 2.14.0 _data/deprecated_models.py (DEPRECATED_MODELS, the SDK warns on every call)"
+END_OF_LIFE: tuple[EndOfLife, ...] = (
+    EndOfLife(_CLAUDE_PROVIDERS, r"claude-sonnet-4-5" + _V, "2026-11-30",
+              _SDK_DEPRECATED + ": 'claude-sonnet-4-5': 'November 30th, 2026'", "claude-sonnet-5"),
+    EndOfLife(_CLAUDE_PROVIDERS, r"claude-opus-4-5" + _V, "2027-01-22",
+              _SDK_DEPRECATED + ": 'claude-opus-4-5': 'January 22nd, 2027'", "claude-opus-5"),
+    EndOfLife(_CLAUDE_PROVIDERS, r"claude-mythos-preview", "2026-06-30",
+              _SDK_DEPRECATED + ": 'claude-mythos-preview': 'June 30th, 2026'", "claude-mythos-5"),
+    EndOfLife(("deepseek",), r"^deepseek-(?:chat|reasoner)$", "2026-07-24",
+              "api-docs.deepseek.com/news (DeepSeek V4 preview, 2026-04-24): deepseek-chat and deepseek-reasoner "
+              "'will be fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)'", "deepseek-v4-flash"),
+)
+EOL_WARNING_DAYS = 30  # warn this many days before a documented end of life, and after it
+
+
+def end_of_life(provider: str, model: str, today: str | None = None) -> str | None:
+    """A warning when the model is past, or within EOL_WARNING_DAYS of, its documented end of life; else None.
+    ``today`` is an ISO date (default: the local date)."""
+    lowered = model.lower()
+    for entry in END_OF_LIFE:
+        if provider in entry.providers and _compiled(entry.pattern).search(lowered):
+            import datetime
+
+            day = datetime.date.fromisoformat(today) if today else datetime.date.today()
+            left = (datetime.date.fromisoformat(entry.date) - day).days
+            if left > EOL_WARNING_DAYS:
+                return None
+            when = (f"retired on {entry.date}" if left < 0 else
+                    f"reaches end of life on {entry.date} ({left} day{'s' if left != 1 else ''} from now)")
+            return f"{model} {when}: the API {'answers' if left < 0 else 'will answer'} an error for it; use " \
+                   f"{entry.replacement} or another current model ({entry.source}; verified {entry.verified})"
+    return None
+
+
 class Fact(NamedTuple):
     value: Any
     rule: Rule | None  # None: the user's override

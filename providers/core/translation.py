@@ -94,6 +94,9 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     if not model:
         model = cap.default_model
         ledger.info("model.default", f"no model set for {provider}; using {model} (set providers.{provider}.model or --model)")
+    retiring = model_rules.end_of_life(provider, model)
+    if retiring is not None:
+        ledger.warning("model.end_of_life", retiring)
     choice = scenario.tool_choice
     requested = requested_text = None
     if choice is not None:
