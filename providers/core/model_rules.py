@@ -130,7 +130,7 @@ RULES: tuple[Rule, ...] = (
     Rule("claude-5-adaptive-on", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True},
          _ANTHROPIC_TABLE + ": 'Claude Opus 4.7, Claude Opus 4.8, Claude Sonnet 5, Claude Fable 5, and Claude Mythos 5 "
-         "do not support [extended thinking]'; " + _DOCS + "models/opus-5-5/whats-new-opus-5-5: 'On Claude Opus 5, "
+         "do not support it' (extended thinking); " + _DOCS + "models/opus-5-5/whats-new-opus-5-5: 'On Claude Opus 5, "
          "thinking is on by default and thinking: {\"type\": \"disabled\"} is accepted at effort high or below.'"),
     Rule("claude-4.7-adaptive", _CLAUDE_PROVIDERS, r"claude-opus-4-[78]" + _V,
          {"thinking_form": "adaptive", "thinking_default": False},
