@@ -47,13 +47,13 @@ RULE_KEYS: dict[str, tuple[tuple[Any, ...], str]] = {
 _DOCS = "platform.claude.com/docs/en/"
 _ANTHROPIC_TABLE = (_DOCS + "build-with-claude/thinking-troubleshooting, table 'Thinking support, defaults, and "
                     "rejected configurations by model'")
+# The Thinking page's "Tool choice limitation (manual mode)" says the same ("Adaptive thinking, including on models
+# where thinking is on by default, supports forced tool use."); it replaced the older extended-thinking sentence
+# "Thinking isn't compatible with ... forced tool use" (anthropics/claude-code#19414) that toolchoice followed until
+# 2026-11-26. The newer primary source wins.
 _ANTHROPIC_FORCED = (_DOCS + "build-with-claude/thinking-tool-workflows: 'tool_choice options that force tool use "
                      "return an error with manual extended thinking (thinking: {type: \"enabled\"}); adaptive thinking "
-                     "supports forced tool use'; the Thinking page ('Tool choice limitation (manual mode)'): 'Adaptive "
-                     "thinking, including on models where thinking is on by default, supports forced tool use.' "
-                     "(newer than the extended-thinking page's 'Thinking isn't compatible with ... forced tool use', "
-                     "quoted in anthropics/claude-code#19414, which this replaces); manual-mode error 'Thinking may "
-                     "not be enabled when tool_choice forces tool use.' (mastra-ai/mastra#7507)")
+                     "supports forced tool use'")
 _CLAUDE_PROVIDERS = ("anthropic", "bedrock")
 _VERIFIED = "2026-11-26"
 # After a model's version: no further short version number ("claude-opus-5" is not "claude-opus-5-5"), while a
@@ -198,10 +198,14 @@ RULES: tuple[Rule, ...] = (
          "{thinking: {type: enabled/disabled}}, reasoning_effort low/high/max; reasoning_content of tool-call turns "
          "must be sent back, else 400); forcing tool_choice in thinking mode answered 400 (cloudwego/eino#994)"),
     # ---- Cohere ----
+    Rule("cohere-r7b-and-newer", ("cohere",), r"^command-(?:r7b|a)(?:-|$)",
+         {"tool_choice": True},
+         "cohere 7.3.1 v2/client.py chat(tool_choice=...) docstring: 'This parameter is only compatible with "
+         "models Command-r7b and newer.' (Command A, 2025-03, is newer)"),
     Rule("cohere-pre-r7b", ("cohere",), r"^(command(-light)?(-nightly)?|command-r(-plus)?(-\d{2}-\d{4}|-v01)?)$",
          {"tool_choice": False},
-         "cohere-python src/cohere/v2/client.py chat(tool_choice=...) docstring: tool_choice is for Command R7B "
-         "and newer models (as providers/cohere.py cites it)"),
+         "cohere 7.3.1 v2/client.py chat(tool_choice=...) docstring: 'This parameter is only compatible with "
+         "models Command-r7b and newer.'"),
 )
 
 

@@ -795,7 +795,7 @@ def model_facts(ctx: Context, model: str | None = None) -> Mapping[str, Any]:
     facts = ctx.facts
     if facts is None:
         facts = ctx.facts = model_rules.resolve(ctx.provider, ctx.model, ctx.settings.rules)
-        if model_rules.unknown(ctx.provider, ctx.model):
+        if not ctx.model.startswith("(") and model_rules.unknown(ctx.provider, ctx.model):  # "(deployment)": no id
             ctx.ledger.info("model_rule.unknown", f"no model rule knows {ctx.model}: its thinking and tool_choice "
                             "limits are unknown here, so nothing is refused or changed on a guess (set them with "
                             f"providers.{ctx.provider}.rules; `toolchoice providers --model ID` lists the rules)")
