@@ -34,7 +34,8 @@ from .core.translation import tool_names, choice_value, choice_with, Context, ch
     model_facts, reasoning_for, rule_applied, start, streamed, strict_tools, anthropic_strict_problems, tool_fields
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningFamily, ReasoningItem, RenderOptions,
                          Reply, Scenario, ThinkingSetting, Tool, Translation, Usage)
-from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+from .core.parsing import StreamAssembler, bad_body, caller_of, expect_dict, expect_list, int_or_none, join_text, \
+    make_call
 
 BASE_URL = "https://api.anthropic.com"  # the SDK's base URL: no /v1
 PATH = "/v1/messages"
@@ -484,12 +485,13 @@ def _thinking_config(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], ma
     temperature = ctx.settings.temperature
     if temperature is not None and temperature != 1:
         ctx.ledger.error("thinking.temperature", f"{title} accepts only temperature 1 with thinking on (here "
-                         f"{temperature}); drop temperature or set thinking: false")
+                         f"{temperature}); drop temperature" + ("" if _always_on(facts) else " or set thinking: false"))
     if last_assistant_has_calls(ctx.scenario.messages, wire.family):
         ctx.ledger.error("thinking.tool_history", f"with thinking on, {title} requires the last assistant turn to "
                          "start with the thinking block that preceded its tool calls (400 'Expected thinking or "
                          "redacted_thinking, but found tool_use'), and this history's has none; add the turn's "
-                         "reasoning: items as the API returned them, or set thinking: false for this history")
+                         "reasoning: items as the API returned them" + (
+                             "" if _always_on(facts) else ", or set thinking: false for this history"))
     if plan.form == "adaptive":
         ctx.ledger.info("thinking.adaptive", "thinking → {type: adaptive} (Claude decides when and how much to think)")
         return {"type": "adaptive"}
@@ -615,7 +617,9 @@ def parse_reply(provider: str, body: Any) -> Reply:
         if kind == "text":
             texts.append(block.get("text"))
         elif kind == "tool_use":
-            calls.append(make_call(block.get("id"), block.get("name"), block.get("input")))
+            call = make_call(block.get("id"), block.get("name"), block.get("input"))
+            caller = caller_of(block.get("caller"))  # anthropic types/tool_use_block.py caller
+            calls.append(call._replace(caller=caller) if caller is not None else call)
         elif kind in ("thinking", "redacted_thinking"):  # kept whole: they go back first and unchanged
             reasoning.append(thinking_item(provider, block, f"content[{i}]", len(calls)))
         # server tool blocks are not the answer

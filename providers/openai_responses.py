@@ -27,7 +27,7 @@ from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
 from .core.model import ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
-from .core.parsing import StreamAssembler, bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, \
+from .core.parsing import StreamAssembler, bad_body, caller_of, custom_display, expect_dict, expect_list, int_or_none, join_text, \
     make_call
 
 DEFAULT_BASE = "https://api.openai.com/v1"
@@ -261,7 +261,9 @@ def parse_reply(provider: str, body: Any) -> Reply:
             if not isinstance(item.get("name"), str):
                 raise bad_body(provider, f"output[{i}] is a function_call without a name")
             call_id = item.get("call_id", item.get("id"))
-            calls.append(make_call(call_id, item["name"], item.get("arguments")))
+            call = make_call(call_id, item["name"], item.get("arguments"))
+            caller = caller_of(item.get("caller"))  # programmatic tool calling: {type: program, caller_id}
+            calls.append(call._replace(caller=caller) if caller is not None else call)
         elif kind == "custom_tool_call":
             # openai-python types/responses/response_custom_tool_call.py: {type, call_id, name, input}
             if not isinstance(item.get("name"), str):

@@ -148,3 +148,14 @@ def test_a_scenario_naming_a_retired_model_is_told():
     t = translate("deepseek", load_scenario_text(text, "d.yaml"))
     entry = next(e for e in t.ledger if e.code == "model.end_of_life")
     assert entry.severity == "warning" and "2026-07-24" in entry.message
+
+
+@pytest.mark.parametrize("model", ["claude-opus-5-5", "claude-fable-5", "claude-mythos-5-1"])
+def test_advice_never_suggests_turning_off_what_cannot_be_turned_off(model):
+    """These models answer 400 to thinking {type: disabled} (their what's-new / migration pages): no advice says
+    'thinking: false'."""
+    text = TOOLS + f"tool_choice: required\nproviders:\n  anthropic: {{model: {model}, max_tokens: 4096, " \
+                   "thinking: adaptive, temperature: 0}\n"
+    t = translate("anthropic", load_scenario_text(text, "a.yaml"))
+    advice = [e.message for e in t.ledger if e.severity == "error"]
+    assert advice and not any("thinking: false" in m for m in advice)

@@ -367,6 +367,7 @@ CUSTOM_TOOL_PROVIDERS: frozenset[str] = frozenset(("openai", "azure", "openai-re
 # openai-responses.tool_fields). Elsewhere the field is dropped with a ledger entry.
 TOOL_FIELDS: dict[str, tuple[str, ...]] = {
     "input_examples": ("anthropic",),
+    "allowed_callers": ("anthropic", "openai-responses"),  # programmatic tool calling (SDK types, 2026-11-26)
     "defer_loading": ("anthropic", "openai-responses"),
     "eager_input_streaming": ("anthropic",),
     "cache_control": ("anthropic",),

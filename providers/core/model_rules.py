@@ -179,7 +179,7 @@ RULES: tuple[Rule, ...] = (
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. "
          "Please use /v1/responses instead.' (pipecat-ai/pipecat#4043, openai/openai-openapi#541); sent without "
          "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169)"),
-    Rule("o-series-no-parallel", ("openai", "azure", "openai-responses"),
+    Rule("o-series-no-parallel", ("openai", "azure"),  # seen on Chat Completions (Azure: langchain#29704 too)
          r"^(?:o1|o3-mini|o4-mini)(?:-\d{4}-\d{2}-\d{2})?$",
          {"parallel_tool_calls": False},
          "API error 400 \"Unsupported parameter: 'parallel_tool_calls' is not supported with this model.\" "

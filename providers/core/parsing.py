@@ -29,6 +29,17 @@ def expect_list(provider: str, value: Any, what: str) -> list[Any]:
     return value
 
 
+def caller_of(value: Any) -> str | None:
+    """A reply's ``caller`` object as ToolCall.caller: ``{"type": "direct"}`` → "direct"; a program or server tool
+    → "<type>:<its id>" (openai-python responses/response_function_tool_call.py Caller, anthropic
+    types/tool_use_caller.py); anything else → None."""
+    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+        return None
+    kind = value["type"]
+    ident = value.get("caller_id", value.get("tool_id"))
+    return kind if kind == "direct" or not isinstance(ident, str) else f"{kind}:{ident}"
+
+
 def make_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
     """Normalize one call. ``arguments`` may be a JSON string, an object, "null", "" or None;
     invalid JSON (or JSON that is not an object) is kept raw with the reason."""

@@ -30,7 +30,7 @@ TOOL_KEYS = ("name", "description", "parameters", "strict")
 # Newer per-tool fields (capabilities.TOOL_FIELDS) and the JSON type each must have
 TOOL_FIELD_TYPES: dict[str, tuple[type, ...]] = {"input_examples": (list,), "defer_loading": (bool,),
                                                  "eager_input_streaming": (bool,), "cache_control": (dict,),
-                                                 "output_schema": (dict,)}
+                                                 "output_schema": (dict,), "allowed_callers": (list,)}
 CUSTOM_TOOL_KEYS = ("name", "description", "format")
 ROLES = ("user", "assistant", "tool")
 LEADING_ROLES = ("system", "developer")  # accepted at the start of messages: they become the system prompt
