@@ -159,3 +159,17 @@ def test_advice_never_suggests_turning_off_what_cannot_be_turned_off(model):
     t = translate("anthropic", load_scenario_text(text, "a.yaml"))
     advice = [e.message for e in t.ledger if e.severity == "error"]
     assert advice and not any("thinking: false" in m for m in advice)
+
+
+def test_an_unknown_deepseek_model_is_not_guessed_at():
+    """No rule knows deepseek-v9: nothing is refused and no thinking setting is added for the forced choice."""
+    text = TOOLS + "tool_choice: required\nproviders:\n  deepseek: {model: deepseek-v9}\n"
+    t = translate("deepseek", load_scenario_text(text, "d.yaml"))
+    assert not t.refused and "thinking" not in t.request.body and "model_rule.unknown" in codes(t)
+
+
+def test_deepseek_v4_forced_choice_turns_its_default_thinking_off():
+    """DeepSeek V4 thinks by default and thinking mode rejects a forcing choice; disabled is accepted there."""
+    text = TOOLS + "tool_choice: required\nproviders:\n  deepseek: {model: deepseek-v4-flash}\n"
+    t = translate("deepseek", load_scenario_text(text, "d.yaml"))
+    assert t.request.body["thinking"] == {"type": "disabled"} and "thinking.disabled_for_choice" in codes(t)

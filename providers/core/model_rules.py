@@ -235,23 +235,32 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
 EOL_WARNING_DAYS = 30  # warn this many days before a documented end of life, and after it
 
 
-def end_of_life(provider: str, model: str, today: str | None = None) -> str | None:
-    """A warning when the model is past, or within EOL_WARNING_DAYS of, its documented end of life; else None.
-    ``today`` is an ISO date (default: the local date)."""
+@functools.lru_cache(maxsize=4096)
+def _retiring(provider: str, model: str) -> EndOfLife | None:
+    """The END_OF_LIFE entry for this provider and model, matched once per process."""
     lowered = model.lower()
     for entry in END_OF_LIFE:
         if provider in entry.providers and _compiled(entry.pattern).search(lowered):
-            import datetime
-
-            day = datetime.date.fromisoformat(today) if today else datetime.date.today()
-            left = (datetime.date.fromisoformat(entry.date) - day).days
-            if left > EOL_WARNING_DAYS:
-                return None
-            when = (f"retired on {entry.date}" if left < 0 else
-                    f"reaches end of life on {entry.date} ({left} day{'s' if left != 1 else ''} from now)")
-            return f"{model} {when}: the API {'answers' if left < 0 else 'will answer'} an error for it; use " \
-                   f"{entry.replacement} or another current model ({entry.source}; verified {entry.verified})"
+            return entry
     return None
+
+
+def end_of_life(provider: str, model: str, today: str | None = None) -> str | None:
+    """A warning when the model is past, or within EOL_WARNING_DAYS of, its documented end of life; else None.
+    ``today`` is an ISO date (default: the local date)."""
+    entry = _retiring(provider, model)
+    if entry is None:
+        return None
+    import datetime  # only for a model with a documented end of life
+
+    day = datetime.date.fromisoformat(today) if today else datetime.date.today()
+    left = (datetime.date.fromisoformat(entry.date) - day).days
+    if left > EOL_WARNING_DAYS:
+        return None
+    when = (f"retired on {entry.date}" if left < 0 else
+            f"reaches end of life on {entry.date} ({left} day{'s' if left != 1 else ''} from now)")
+    return (f"{model} {when}: the API {'answers' if left < 0 else 'will answer'} an error for it; use "
+            f"{entry.replacement} or another current model ({entry.source}; verified {entry.verified})")
 
 
 class Fact(NamedTuple):
