@@ -236,7 +236,7 @@ EOL_WARNING_DAYS = 30  # warn this many days before a documented end of life, an
 
 
 @functools.lru_cache(maxsize=4096)
-def _retiring(provider: str, model: str) -> EndOfLife | None:
+def retiring(provider: str, model: str) -> EndOfLife | None:
     """The END_OF_LIFE entry for this provider and model, matched once per process."""
     lowered = model.lower()
     for entry in END_OF_LIFE:
@@ -247,13 +247,26 @@ def _retiring(provider: str, model: str) -> EndOfLife | None:
 
 def end_of_life(provider: str, model: str, today: str | None = None) -> str | None:
     """A warning when the model is past, or within EOL_WARNING_DAYS of, its documented end of life; else None.
-    ``today`` is an ISO date (default: the local date)."""
-    entry = _retiring(provider, model)
-    if entry is None:
+    ``today`` is an ISO date (default: the local date, read once per process)."""
+    if retiring(provider, model) is None:
         return None
+    return _eol_text(provider, model, today or _today())
+
+
+@functools.lru_cache(maxsize=1)
+def _today() -> str:
     import datetime  # only for a model with a documented end of life
 
-    day = datetime.date.fromisoformat(today) if today else datetime.date.today()
+    return datetime.date.today().isoformat()
+
+
+@functools.lru_cache(maxsize=1024)
+def _eol_text(provider: str, model: str, today: str) -> str | None:
+    import datetime
+
+    entry = retiring(provider, model)
+    assert entry is not None
+    day = datetime.date.fromisoformat(today)
     left = (datetime.date.fromisoformat(entry.date) - day).days
     if left > EOL_WARNING_DAYS:
         return None
@@ -261,6 +274,11 @@ def end_of_life(provider: str, model: str, today: str | None = None) -> str | No
             f"reaches end of life on {entry.date} ({left} day{'s' if left != 1 else ''} from now)")
     return (f"{model} {when}: the API {'answers' if left < 0 else 'will answer'} an error for it; use "
             f"{entry.replacement} or another current model ({entry.source}; verified {entry.verified})")
+
+
+# Providers with a rule on parallel_tool_calls (the parallel lint asks the rules only for them), or an override.
+PARALLEL_RULED: frozenset[str] = frozenset(p for rule in RULES if "parallel_tool_calls" in rule.facts
+                                           for p in rule.providers)
 
 
 class Fact(NamedTuple):
@@ -303,6 +321,16 @@ def unknown(provider: str, model: str) -> bool:
     refuse nothing on a guess). API-wide rules (``family=False``) do not make a model known."""
     families = [rule for rule in RULES if rule.family and provider in rule.providers]
     return bool(families) and not any(rule.matches(provider, model) for rule in families)
+
+
+@functools.lru_cache(maxsize=4096)
+def unknown_note(provider: str, model: str) -> str | None:
+    """The ledger note for a model no family rule knows (``unknown``), or None; "(deployment)" is no model id."""
+    if model.startswith("(") or not unknown(provider, model):
+        return None
+    return (f"no model rule knows {model}: its thinking and tool_choice limits are unknown here, so nothing is "
+            f"refused or changed on a guess (set them with providers.{provider}.rules; `toolchoice providers --model "
+            "ID` lists the rules)")
 
 
 def cite(key: str, fact: Fact, provider: str) -> str:

@@ -94,9 +94,10 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     if not model:
         model = cap.default_model
         ledger.info("model.default", f"no model set for {provider}; using {model} (set providers.{provider}.model or --model)")
-    retiring = model_rules.end_of_life(provider, model)
-    if retiring is not None:
-        ledger.warning("model.end_of_life", retiring)
+    if model_rules.retiring(provider, model) is not None:  # a cached lookup; the text only for those models
+        retiring = model_rules.end_of_life(provider, model)
+        if retiring is not None:
+            ledger.warning("model.end_of_life", retiring)
     choice = scenario.tool_choice
     requested = requested_text = None
     if choice is not None:
@@ -369,7 +370,8 @@ def parallel_value(ctx: Context) -> bool | None:
         ctx.ledger.info("parallel.dropped", f"parallel_tool_calls {str(wanted).lower()} not sent: no tools in the request")
         return None
     if ctx.cap.parallel.usable:
-        refused = model_facts(ctx).get("parallel_tool_calls")
+        refused = model_facts(ctx).get("parallel_tool_calls") if (
+            ctx.provider in model_rules.PARALLEL_RULED or ctx.settings.rules) else None
         if refused is not None and not refused.value:
             ctx.ledger.warning("parallel.model_refuses", f"{ctx.model} answers 400 'Unsupported parameter: "
                                f"parallel_tool_calls': parallel_tool_calls {str(wanted).lower()} is not sent"
@@ -795,10 +797,9 @@ def model_facts(ctx: Context, model: str | None = None) -> Mapping[str, Any]:
     facts = ctx.facts
     if facts is None:
         facts = ctx.facts = model_rules.resolve(ctx.provider, ctx.model, ctx.settings.rules)
-        if not ctx.model.startswith("(") and model_rules.unknown(ctx.provider, ctx.model):  # "(deployment)": no id
-            ctx.ledger.info("model_rule.unknown", f"no model rule knows {ctx.model}: its thinking and tool_choice "
-                            "limits are unknown here, so nothing is refused or changed on a guess (set them with "
-                            f"providers.{ctx.provider}.rules; `toolchoice providers --model ID` lists the rules)")
+        note = model_rules.unknown_note(ctx.provider, ctx.model)
+        if note is not None:
+            ctx.ledger.info("model_rule.unknown", note)
     return facts
 
 
