@@ -221,6 +221,11 @@ def test_the_row_says_what_the_sdk_types_say(provider: str) -> None:
         elif row[claim] != getattr(sdk, claim):
             problems.append(f"{claim}: the row says {'usable' if row[claim] else 'unsupported'}, the SDK types "
                             f"{'have' if getattr(sdk, claim) else 'lack'} it")
+    for feature in ("none", "required"):  # a choice called unusable whose word the SDK types list
+        cap_word = {w.lower() for w in sdk.words}
+        if not CAPABILITIES[provider].feature(feature).usable and feature in cap_word \
+                and (provider, feature) not in EXCEPTIONS:
+            problems.append(f"{feature}: the row says unusable, the SDK's tool_choice lists {feature!r}")
     for feature, word in row["words"].items():
         if word not in sdk.words and ANY_WORD not in sdk.words and (provider, feature) not in EXCEPTIONS:
             problems.append(f"{feature}: the row sends {word!r}, not one of the SDK's words {sorted(sdk.words)}")
