@@ -47,7 +47,7 @@ messages:                        # a system/developer message may come first; th
   - {{role: user, content: "What's the weather in Paris?"}}
 
 providers:                       # optional, per provider id (toolchoice providers lists them)
-  openai: {{model: gpt-4o-mini}}
+  openai: {{model: gpt-5.4-mini}}
   anthropic: {{model: claude-sonnet-5, max_tokens: 1024}}
 """
 

@@ -258,3 +258,54 @@ def test_the_reader_reads_the_sdk_forms() -> None:
     assert literals(choice) == {"auto", "none"} and has_object(choice)
     assert not has_object(typing_extensions.Literal["auto"])
     assert literals(typing.Union[str, Named]) == {ANY_WORD}
+
+
+# ---- end-of-life dates held to the SDKs that publish them -------------------------------------------------
+
+def _openai_shutdowns() -> dict[str, str]:
+    """model id -> shutdown date, from openai's ChatModel 'Deprecated values' docstring."""
+    import re
+    from pathlib import Path
+
+    import openai.types.shared.chat_model as chat_model
+
+    text = Path(chat_model.__file__).read_text(encoding="utf-8")
+    block = text[text.index('"""Deprecated values:'):]
+    dates: dict[str, str] = {}
+    for item in re.split(r"\n- ", block)[1:]:
+        found = re.search(r"Announced shutdown\s+date:\s+(\d{4}-\d{2}-\d{2})", item)
+        if found:
+            for model in re.findall(r'"([^"]+)"', item.split("Announced")[0]):
+                dates[model] = found.group(1)
+    return dates
+
+
+@pytest.mark.skipif(missing("openai"), reason="needs openai")
+def test_openai_end_of_life_dates_are_the_sdks() -> None:
+    from toolchoice.providers.core.model_rules import END_OF_LIFE, retiring
+
+    sdk = _openai_shutdowns()
+    assert sdk.get("gpt-4o-mini") == "2027-01-14"  # the reader reads the docstring
+    ours = [e for e in END_OF_LIFE if "openai" in e.providers]
+    assert ours
+    for entry in ours:  # every listed date is the SDK's, and every SDK id with that date is listed
+        listed = {m for m, d in sdk.items() if d == entry.date}
+        for model in listed:
+            assert retiring("openai", model) is not None and retiring("openai", model).date == entry.date, model
+        for model in sdk:
+            if retiring("openai", model) is entry:
+                assert sdk[model] == entry.date, model
+
+
+@pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")
+def test_anthropic_end_of_life_dates_are_the_sdks() -> None:
+    import datetime
+    import re
+
+    from anthropic._data.deprecated_models import DEPRECATED_MODELS
+    from toolchoice.providers.core.model_rules import retiring
+
+    for model, when in DEPRECATED_MODELS.items():
+        day = datetime.datetime.strptime(re.sub(r"(\d+)(st|nd|rd|th)", r"\1", when), "%B %d, %Y").date()
+        entry = retiring("anthropic", model)
+        assert entry is not None and entry.date == day.isoformat(), (model, when)

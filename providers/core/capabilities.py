@@ -111,7 +111,7 @@ CAPABILITIES: dict[str, Capability] = {
     "openai": Capability(
         provider="openai", title="OpenAI Chat Completions",
         endpoint="https://api.openai.com/v1/chat/completions", key_env=("OPENAI_API_KEY",),
-        default_model="gpt-4o-mini",
+        default_model="gpt-5.4-mini",  # openai 3.57.0 ChatModel; gpt-4o-mini shuts down 2027-01-14 (model_rules)
         allowed=_n('{"type":"allowed_tools","allowed_tools":{"mode":M,"tools":[{"type":"function","function":{"name":N}}]}}'),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "off unless sent"),
@@ -121,7 +121,7 @@ CAPABILITIES: dict[str, Capability] = {
     "openai-responses": Capability(
         provider="openai-responses", module="openai_responses", title="OpenAI Responses",
         endpoint="https://api.openai.com/v1/responses", key_env=("OPENAI_API_KEY",),
-        default_model="gpt-4o-mini",
+        default_model="gpt-5.4-mini",
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
         any=_r('"required"', "'any' is not an OpenAI word"),
         named=_n('{"type":"function","name":N}'),

@@ -68,6 +68,13 @@ FACTS: tuple[Fact, ...] = (
          "(or past) its end of life gets the warning model.end_of_life (model_rules.END_OF_LIFE)",
          "anthropic 2.14.0 _data/deprecated_models.py (DEPRECATED_MODELS: 'claude-sonnet-4-5': 'November 30th, "
          "2026'), types/model_param.py", "2026-11-26"),
+    Fact("openai.default_model_eol", ("openai", "openai-responses"),
+         "gpt-4o-mini (the openai rows' default until 2026-11-26) shuts down on 2027-01-14 (gpt-4o, gpt-4.1 and "
+         "gpt-4.1-mini too; gpt-5 / gpt-5-mini / gpt-5-nano / o3 on 2026-12-11; o1, o3-mini, o4-mini on 2026-10-23); "
+         "the default is now gpt-5.4-mini, which ChatModel lists and does not deprecate; model.end_of_life warns "
+         "within 30 days",
+         "openai 3.57.0 types/shared/chat_model.py (ChatModel; 'Deprecated values: ... Announced shutdown date: "
+         "2027-01-14'); developers.openai.com/api/docs/deprecations", "2026-11-26"),
     Fact("deepseek.legacy_names_retired", ("deepseek",),
          "deepseek-chat and deepseek-reasoner were retired on 2026-07-24 (they routed to deepseek-v4-flash "
          "non-thinking / thinking until then); use deepseek-v4-flash or deepseek-v4-pro (thinking on by default)",

@@ -221,6 +221,17 @@ class EndOfLife(NamedTuple):
 
 
 _SDK_DEPRECATED = "anthropic 2.14.0 _data/deprecated_models.py (DEPRECATED_MODELS, the SDK warns on every call)"
+# OpenAI's own API (Azure retires on its own schedule); the SDK names no replacement, its docstring points to the page
+_OPENAI_PROVIDERS = ("openai", "openai-responses")
+_OPENAI_DEPRECATED = ("openai 3.57.0 types/shared/chat_model.py ('Deprecated values'; developers.openai.com/api/docs/"
+                      "deprecations)")
+_OPENAI_REPLACEMENT = "the replacement developers.openai.com/api/docs/deprecations recommends"
+
+
+def _exact(ids: tuple[str, ...]) -> str:
+    """A pattern matching exactly these model ids."""
+    return "^(?:" + "|".join(re.escape(i) for i in ids) + ")$"
+
 END_OF_LIFE: tuple[EndOfLife, ...] = (
     EndOfLife(_CLAUDE_PROVIDERS, r"claude-sonnet-4-5" + _V, "2026-11-30",
               _SDK_DEPRECATED + ": 'claude-sonnet-4-5': 'November 30th, 2026'", "claude-sonnet-5"),
@@ -231,6 +242,18 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
     EndOfLife(("deepseek",), r"^deepseek-(?:chat|reasoner)$", "2026-07-24",
               "api-docs.deepseek.com/news (DeepSeek V4 preview, 2026-04-24): deepseek-chat and deepseek-reasoner "
               "'will be fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)'", "deepseek-v4-flash"),
+    *(EndOfLife(_OPENAI_PROVIDERS, _exact(ids), date, _OPENAI_DEPRECATED + f": {', '.join(ids[:3])}, ...: "
+                f"'Announced shutdown date: {date}'", _OPENAI_REPLACEMENT) for date, ids in (
+        ("2026-10-23", ("gpt-4.1-nano", "gpt-4.1-nano-2025-04-14", "o4-mini", "o4-mini-2025-04-16", "o3-mini",
+                        "o3-mini-2025-01-31", "o1", "o1-2024-12-17", "gpt-4o-2024-05-13", "gpt-4-turbo",
+                        "gpt-4-turbo-2024-04-09", "gpt-4-1106-preview", "gpt-4", "gpt-4-0613", "gpt-3.5-turbo",
+                        "gpt-3.5-turbo-0125")),
+        ("2026-12-11", ("gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5-2025-08-07", "gpt-5-mini-2025-08-07",
+                        "gpt-5-nano-2025-08-07", "o3", "o3-2025-04-16")),
+        ("2027-01-14", ("gpt-4.1", "gpt-4.1-mini", "gpt-4.1-2025-04-14", "gpt-4.1-mini-2025-04-14", "gpt-4o",
+                        "gpt-4o-2024-11-20", "gpt-4o-2024-08-06", "gpt-4o-mini", "gpt-4o-mini-2024-07-18")),
+        ("2027-04-01", ("gpt-5.4-nano", "gpt-5.4-nano-2026-03-17", "gpt-5.1", "gpt-5.1-2025-11-13")),
+    )),
 )
 EOL_WARNING_DAYS = 30  # warn this many days before a documented end of life, and after it
 
