@@ -151,7 +151,7 @@ CAPABILITIES: dict[str, Capability] = {
     "gemini": Capability(
         provider="gemini", module="gemini", named_single_call=True, title="Google Gemini API (generateContent)",
         endpoint="https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
-        key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"), default_model="gemini-2.5-flash",
+        key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"), default_model="gemini-3.5-flash",  # GA, no shutdown date announced
         auto=_n('{"mode":"AUTO"}'), none=_n('{"mode":"NONE"}'),
         required=_r('{"mode":"ANY"}'), any=_r('{"mode":"ANY"}'),
         named=_n('{"mode":"ANY","allowedFunctionNames":[N]}'),
@@ -162,7 +162,9 @@ CAPABILITIES: dict[str, Capability] = {
         arguments="object",
         verified="2026-11-23",
         sources=("google-genai 3.4.0 types.py (FunctionCallingConfig, FunctionCallingConfigMode, Schema)",
-                 "ai.google.dev/api/caching (FunctionCallingConfig, Mode, Schema; 2026-09-11)"),
+                 "ai.google.dev/api/caching (FunctionCallingConfig, Mode, Schema; 2026-09-11)",
+                 "ai.google.dev/gemini-api/docs/deprecations (gemini-3.5-flash, May 19, 2026: 'No shutdown date "
+                 "announced'; the default model, 2026-11-26)"),
     ),
     "mistral": Capability(
         provider="mistral", title="Mistral La Plateforme",

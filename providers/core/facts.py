@@ -75,6 +75,12 @@ FACTS: tuple[Fact, ...] = (
          "within 30 days",
          "openai 3.57.0 types/shared/chat_model.py (ChatModel; 'Deprecated values: ... Announced shutdown date: "
          "2027-01-14'); developers.openai.com/api/docs/deprecations", "2026-11-26"),
+    Fact("gemini.default_model", ("gemini",),
+         "gemini-2.5-flash (the gemini row's default until 2026-11-26) and gemini-2.5-pro are past the earliest "
+         "shutdown date Google lists (2026-06-17); the default is now gemini-3.5-flash (GA 2026-05-19, no shutdown "
+         "date announced), a Gemini 3 model: history calls need thought signatures (model rule gemini-3-signatures)",
+         "ai.google.dev/gemini-api/docs/deprecations ('The shutdown dates listed in the table indicate the earliest "
+         "possible dates on which a model might be retired')", "2026-11-26"),
     Fact("deepseek.legacy_names_retired", ("deepseek",),
          "deepseek-chat and deepseek-reasoner were retired on 2026-07-24 (they routed to deepseek-v4-flash "
          "non-thinking / thinking until then); use deepseek-v4-flash or deepseek-v4-pro (thinking on by default)",

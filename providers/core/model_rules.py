@@ -56,6 +56,7 @@ _ANTHROPIC_FORCED = (_DOCS + "build-with-claude/thinking-tool-workflows: 'tool_c
                      "supports forced tool use'")
 _CLAUDE_PROVIDERS = ("anthropic", "bedrock")
 _VERIFIED = "2026-11-26"
+_EARLIER = "2026-11-23"  # rules not re-checked on 2026-11-26 keep the date their source was last read
 # After a model's version: no further short version number ("claude-opus-5" is not "claude-opus-5-5"), while a
 # date ("-20250929"), a Bedrock suffix ("-v1:0") or the end may follow. Rules match model families, not prefixes.
 _V = r"(?!-\d{1,7}(?!\d))"
@@ -147,38 +148,39 @@ RULES: tuple[Rule, ...] = (
          "extended thinking is the only thinking mode' (Opus 4 / 4.1, Sonnet 4, Claude 3.7 Sonnet likewise)"),
     Rule("claude-no-thinking", _CLAUDE_PROVIDERS, r"claude-(?:3-(?!7)|2|v1|v2|instant)",
          {"thinking_form": "none"},
-         _DOCS + "build-with-claude/extended-thinking (supported models: Claude 3.7 Sonnet and newer)"),
+         _DOCS + "build-with-claude/extended-thinking (supported models: Claude 3.7 Sonnet and newer)",
+         verified=_EARLIER),
     Rule("claude-thinking-forced-choice", _CLAUDE_PROVIDERS, r"claude-",
          {"forced_choice_with_thinking": False, "forced_choice_with_adaptive": True}, _ANTHROPIC_FORCED, family=False),
     Rule("bedrock-named-choice", ("bedrock",), r"anthropic\.claude-(?!v1|v2|instant)|amazon\.nova-",
          {"named_tool_choice": True},
          "botocore data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool: 'only supported by Anthropic "
-         "Claude 3 and Amazon Nova models'", family=False),
+         "Claude 3 and Amazon Nova models'", family=False, verified=_EARLIER),
     Rule("bedrock-named-choice-other", ("bedrock",), r".",
          {"named_tool_choice": False},
          "botocore data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool (other families: answered 400 "
-         "'This model doesn't support the toolConfig.toolChoice.tool field', vercel/ai#4396)", family=False),
+         "'This model doesn't support the toolConfig.toolChoice.tool field', vercel/ai#4396)", family=False, verified=_EARLIER),
     # ---- Gemini ----
     Rule("gemini-3-signatures", ("gemini",), r"^gemini-3(?:[.-]|$)",
          {"signatures_required": True, "thinking_default": True},
          "ai.google.dev/gemini-api/docs/thought-signatures ('When using Gemini 3 models, you must pass back thought "
          "signatures during function calling, otherwise you will get a validation error'; stand-in "
-         "'skip_thought_signature_validator' for calls the model did not write)"),
+         "'skip_thought_signature_validator' for calls the model did not write)", verified=_EARLIER),
     Rule("gemini-2.5-thinking", ("gemini",), r"^gemini-2\.5-(pro|flash)(?!-lite)",
          {"signatures_required": False, "thinking_default": True},
          "ai.google.dev/gemini-api/docs/thinking (2.5 Pro and Flash think by default; signatures are returned "
-         "but not validated)"),
+         "but not validated)", verified=_EARLIER),
     # ---- OpenAI Chat Completions (openai, azure) ----
     Rule("gpt-5.6-tools-effort-none", ("openai", "azure"), r"gpt-5\.6(?!\d)",
          {"tools_reasoning_effort": "none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. "
          "To use function tools, use /v1/responses or set reasoning_effort to 'none'.' (BerriAI/litellm#34569: "
-         "tools only → 400, tools + none → 200); the model's default effort is not none"),
+         "tools only → 400, tools + none → 200); the model's default effort is not none", verified=_EARLIER),
     Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.[2-5](?!\d)",
          {"tools_reasoning_effort": "absent-or-none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. "
          "Please use /v1/responses instead.' (pipecat-ai/pipecat#4043, openai/openai-openapi#541); sent without "
-         "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169)"),
+         "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169)", verified=_EARLIER),
     Rule("o-series-no-parallel", ("openai", "azure"),  # seen on Chat Completions (Azure: langchain#29704 too)
          r"^(?:o1|o3-mini|o4-mini)(?:-\d{4}-\d{2}-\d{2})?$",
          {"parallel_tool_calls": False},
@@ -191,12 +193,12 @@ RULES: tuple[Rule, ...] = (
           "reasoning_replay": True},
          "api-docs.deepseek.com/guides/thinking_mode (thinking mode; tool-call turns' reasoning_content 'must be "
          "fully passed back to the API in all subsequent requests', else 400); retired 2026-07-24 (fact "
-         "deepseek.legacy_names_retired)"),
+         "deepseek.legacy_names_retired)", verified=_EARLIER),
     Rule("deepseek-v4-thinking", ("deepseek",), r"^deepseek-v4-(?:flash|pro)$",
          {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True},
          "api-docs.deepseek.com/guides/thinking_mode (thinking is enabled by default, effort high; "
          "{thinking: {type: enabled/disabled}}, reasoning_effort low/high/max; reasoning_content of tool-call turns "
-         "must be sent back, else 400); forcing tool_choice in thinking mode answered 400 (cloudwego/eino#994)"),
+         "must be sent back, else 400); forcing tool_choice in thinking mode answered 400 (cloudwego/eino#994)", verified=_EARLIER),
     # ---- Cohere ----
     Rule("cohere-r7b-and-newer", ("cohere",), r"^command-(?:r7b|a)(?:-|$)",
          {"tool_choice": True},
@@ -218,6 +220,7 @@ class EndOfLife(NamedTuple):
     source: str  # where it is documented, with the words quoted
     replacement: str  # a current model to use instead
     verified: str = _VERIFIED
+    after: str = "the API answers an error for it"  # what the source says happens from that date
 
 
 _SDK_DEPRECATED = "anthropic 2.14.0 _data/deprecated_models.py (DEPRECATED_MODELS, the SDK warns on every call)"
@@ -242,6 +245,11 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
     EndOfLife(("deepseek",), r"^deepseek-(?:chat|reasoner)$", "2026-07-24",
               "api-docs.deepseek.com/news (DeepSeek V4 preview, 2026-04-24): deepseek-chat and deepseek-reasoner "
               "'will be fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)'", "deepseek-v4-flash"),
+    EndOfLife(("gemini",), r"^(?:models/)?gemini-2\.5-(?:flash|pro)$", "2026-06-17",
+              "ai.google.dev/gemini-api/docs/deprecations: 'gemini-2.5-flash June 17, 2025 June 17, 2026' (gemini-2.5-pro "
+              "likewise); 'The shutdown dates listed in the table indicate the earliest possible dates on which a model "
+              "might be retired'", "gemini-3.5-flash",
+              after="Google may shut it down, or answer with another model, from then on"),
     *(EndOfLife(_OPENAI_PROVIDERS, _exact(ids), date, _OPENAI_DEPRECATED + f": {', '.join(ids[:3])}, ...: "
                 f"'Announced shutdown date: {date}'", _OPENAI_REPLACEMENT) for date, ids in (
         ("2026-10-23", ("gpt-4.1-nano", "gpt-4.1-nano-2025-04-14", "o4-mini", "o4-mini-2025-04-16", "o3-mini",
@@ -295,7 +303,8 @@ def _eol_text(provider: str, model: str, today: str) -> str | None:
         return None
     when = (f"retired on {entry.date}" if left < 0 else
             f"reaches end of life on {entry.date} ({left} day{'s' if left != 1 else ''} from now)")
-    return (f"{model} {when}: the API {'answers' if left < 0 else 'will answer'} an error for it; use "
+    after = entry.after if left < 0 else entry.after.replace("answers", "will answer")
+    return (f"{model} {when}: {after}; use "
             f"{entry.replacement} or another current model ({entry.source}; verified {entry.verified})")
 
 
