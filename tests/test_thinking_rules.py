@@ -135,12 +135,23 @@ def test_gpt_4o_still_gets_parallel_tool_calls():
     ("deepseek", "deepseek-reasoner", "2026-11-26", True),
     ("deepseek", "deepseek-v4-flash", "2026-11-26", False),
     ("anthropic", "claude-sonnet-5", "2026-11-26", False),
+    # openai 3.57.0 types/shared/chat_model.py 'Deprecated values'
+    ("openai", "gpt-4o-mini", "2026-11-26", False),  # 2027-01-14: 49 days left
+    ("openai", "gpt-4o-mini", "2026-12-20", True),
+    ("openai-responses", "o3-mini", "2026-11-26", True),  # 2026-10-23
+    ("openai", "gpt-5", "2026-11-26", True),  # 2026-12-11
+    ("azure", "o3-mini", "2026-11-26", False),  # Azure retires on its own schedule
+    ("openai", "gpt-5.4-mini", "2026-11-26", False),
+    # ai.google.dev/gemini-api/docs/deprecations
+    ("gemini", "gemini-2.5-flash", "2026-11-26", True),
+    ("gemini", "gemini-3.5-flash", "2026-11-26", False),
 ])
 def test_end_of_life(provider, model, today, warned):
     text = model_rules.end_of_life(provider, model, today)
     assert (text is not None) is warned
     if text:
-        assert "verified 2026-11-26" in text and ("deprecated_models.py" in text or "api-docs.deepseek.com" in text)
+        assert "verified 2026-11-26" in text and any(source in text for source in (
+            "deprecated_models.py", "api-docs.deepseek.com", "chat_model.py", "ai.google.dev"))
 
 
 def test_a_scenario_naming_a_retired_model_is_told():
