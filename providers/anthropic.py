@@ -423,7 +423,7 @@ def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
     effort = spec.effort
     if effort is not None and effort not in _EFFORTS:
         ledger.error("thinking.effort", f"effort {effort} is not one of Claude's effort levels ({', '.join(_EFFORTS)})"
-                     "; choose one of them, or thinking: false")
+                     "; choose one of them" + ("" if _always_on(facts) else ", or thinking: false"))
         effort = None
     if spec.mode == "adaptive" or (form == "adaptive" and spec.budget is None):
         if form == "enabled":

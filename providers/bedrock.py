@@ -64,7 +64,9 @@ LEDGER_CODES: dict[str, str] = {
     "history.tool_result_format": "how tool results are sent: a JSON object as {json}, anything else as {text}",
     "history.status_dropped": "a failed tool result's status is not sent: the model family does not take status",
     "thinking.budget": "thinking: true sent as additionalModelRequestFields.thinking with budget_tokens 1024",
-    "thinking.forced_choice": "a forcing toolChoice with Claude thinking on is rejected: request refused",
+    "thinking.forced_choice": "a forcing toolChoice the API rejects for this Claude model and thinking setting (model "
+                              "rules forced_tool_choice, forced_choice_with_thinking, forced_choice_with_adaptive): "
+                              "request refused",
     "thinking.temperature": "Claude thinking with a temperature other than 1 is rejected: request refused",
     "thinking.max_tokens": "maxTokens leaves no room for the minimum thinking budget: request refused",
     "thinking.tool_history": "Claude thinking while the last assistant turn holds tool calls: request refused",
