@@ -29,8 +29,9 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, THINKING_NOT_SENT, ThinkingWire, group_turns, \
-    ordered_blocks, thinking_fields, thinking_lint, thinking_lint_needed, thinking_plan
+from .anthropic import DEFAULT_MAX_TOKENS_THINKING, group_turns, ordered_blocks
+from .claude_thinking import THINKING_BUDGET, THINKING_NOT_SENT, ThinkingWire, thinking_fields, thinking_lint, \
+    thinking_lint_needed, thinking_plan
 from .core.capabilities import Capability
 from .core.translation import tool_names, choice_value, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
     parallel_value, reasoning_for, rule_applied, start, streamed, strict_tools
