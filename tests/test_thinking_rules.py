@@ -184,3 +184,23 @@ def test_deepseek_v4_forced_choice_turns_its_default_thinking_off():
     text = TOOLS + "tool_choice: required\nproviders:\n  deepseek: {model: deepseek-v4-flash}\n"
     t = translate("deepseek", load_scenario_text(text, "d.yaml"))
     assert t.request.body["thinking"] == {"type": "disabled"} and "thinking.disabled_for_choice" in codes(t)
+
+
+IDS = ["claude-opus-5", "claude-opus-5-5", "claude-sonnet-5-5-20261001", "anthropic.claude-opus-4-6-v1",
+       "us.anthropic.claude-sonnet-4-6", "claude-fable-5-1", "claude-mythos-5-1", "claude-mythos-5", "claude-fable-5",
+       "claude-3-7-sonnet-20250219", "claude-3-5-haiku-20241022", "claude-2.1", "claude-instant-1.2",
+       "anthropic.claude-v2:1", "amazon.nova-pro-v1:0", "meta.llama3-70b", "gemini-3.5-flash", "gemini-2.5-flash",
+       "gemini-2.5-flash-lite", "models/gemini-2.5-pro", "gpt-5.6", "gpt-5.4-mini", "gpt-5.60", "o3-mini", "o1",
+       "o4-mini-2025-04-16", "deepseek-v4-flash", "deepseek-reasoner", "deepseek-chat", "command-a-03-2025",
+       "command-r7b-12-2024", "command-r-plus", "command", "claude-haiku-5-5", "claude-haiku-4-5", "claude-opus-4-1",
+       "claude-opus-4-8", "claude-sonnet-4-5-20250929", "claude-mythos-preview", "CLAUDE-OPUS-5-5"]
+
+
+@pytest.mark.parametrize("pattern", sorted({r.pattern for r in model_rules.RULES} | {
+    e.pattern for e in model_rules.END_OF_LIFE if not e.models}))
+def test_the_needle_prefilter_never_changes_a_match(pattern):
+    """Rules skip compiling a pattern when none of its literal texts is in the id: the result must be re.search's."""
+    import re
+
+    for model in IDS:
+        assert model_rules._search(pattern, model.lower()) is (re.search(pattern, model.lower()) is not None), model

@@ -76,7 +76,7 @@ class Rule(NamedTuple):
         return self.name
 
     def matches(self, provider: str, model: str) -> bool:
-        return provider in self.providers and _compiled(self.pattern).search(model.lower()) is not None
+        return provider in self.providers and _search(self.pattern, model.lower())
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "providers": list(self.providers), "pattern": self.pattern,
@@ -91,6 +91,86 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     if found is None:
         found = _PATTERNS[pattern] = re.compile(pattern)
     return found
+
+
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def _literal(pattern: str, at: int) -> tuple[str, int]:
+    """The literal run of ``pattern`` from ``at`` (letters, digits, _ - and escaped dots) and where it ends.
+    Plain string work: compiling a regex here would cost start-up what the needles save."""
+    out = []
+    while at < len(pattern):
+        if pattern[at] in _PLAIN:
+            out.append(pattern[at])
+            at += 1
+        elif pattern.startswith("\\.", at):
+            out.append(".")
+            at += 2
+        else:
+            break
+    return "".join(out), at
+
+
+@functools.lru_cache(maxsize=None)
+def _needles(pattern: str) -> tuple[str, ...]:
+    """Texts one of which every match of ``pattern`` contains: its leading literal run, spread over a first group
+    of plain alternatives ("claude-(?:fable|mythos)-5" -> claude-fable-5, claude-mythos-5); () when there is no
+    such text. A model id holding none of them cannot match, and the pattern is then never compiled (render's
+    start-up stays at the floor)."""
+    if _top_level_or(pattern):
+        return ()
+    first, end = _literal(pattern, 1 if pattern.startswith("^") else 0)
+    if pattern[end:end + 1] in ("?", "*", "{"):  # "ab?": only "a" is certain
+        return (first[:-1],) if first[:-1] else ()
+    alternatives: list[str] = []
+    if pattern.startswith("(?:", end):
+        at = end + 3
+        while True:
+            word, at = _literal(pattern, at)
+            if not word or pattern[at:at + 1] not in ("|", ")"):
+                alternatives = []
+                break
+            alternatives.append(word)
+            at += 1
+            if pattern[at - 1] == ")":
+                break
+        if alternatives and pattern[at:at + 1] in ("?", "*", "{"):
+            alternatives = []
+    if not alternatives:
+        return (first,) if first else ()
+    after, stop = _literal(pattern, at)
+    if pattern[stop:stop + 1] in ("?", "*", "{"):
+        after = after[:-1]
+    return tuple(first + alternative + after for alternative in alternatives)
+
+
+def _search(pattern: str, lowered: str) -> bool:
+    needles = _needles(pattern)
+    if needles and not any(needle in lowered for needle in needles):
+        return False
+    return _compiled(pattern).search(lowered) is not None
+
+
+def _top_level_or(pattern: str) -> bool:
+    depth, index, in_class = 0, 0, False
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            return True
+        index += 1
+    return False
 
 
 # Most specific first: for each fact the first matching rule wins.
@@ -211,16 +291,23 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-class EndOfLife(NamedTuple):
-    """A model's documented retirement: after ``date`` the API answers an error for it."""
+class EndOfLife:
+    """A model's documented retirement: after ``date`` the API answers an error for it. (A plain class: a NamedTuple
+    class costs render's start-up more to create.)"""
 
-    providers: tuple[str, ...]
-    pattern: str  # searched in the lower-cased model id, as Rule.pattern
-    date: str  # ISO date of retirement (the last day it answers)
-    source: str  # where it is documented, with the words quoted
-    replacement: str  # a current model to use instead
-    verified: str = _VERIFIED
-    after: str = "the API answers an error for it"  # what the source says happens from that date
+    __slots__ = ("providers", "pattern", "date", "source", "replacement", "verified", "after", "models")
+
+    def __init__(self, providers: tuple[str, ...], pattern: str, date: str, source: str, replacement: str,
+                 verified: str = _VERIFIED, after: str = "the API answers an error for it",
+                 models: frozenset[str] = frozenset()) -> None:
+        self.providers = providers
+        self.pattern = pattern  # searched in the lower-cased model id, as Rule.pattern
+        self.date = date  # ISO date of retirement (the last day it answers)
+        self.source = source  # where it is documented, with the words quoted
+        self.replacement = replacement  # a current model to use instead
+        self.verified = verified
+        self.after = after  # what the source says happens from that date
+        self.models = models  # exact model ids (then ``pattern`` is only for people)
 
 
 _SDK_DEPRECATED = "anthropic 2.14.0 _data/deprecated_models.py (DEPRECATED_MODELS, the SDK warns on every call)"
@@ -232,8 +319,8 @@ _OPENAI_REPLACEMENT = "the replacement developers.openai.com/api/docs/deprecatio
 
 
 def _exact(ids: tuple[str, ...]) -> str:
-    """A pattern matching exactly these model ids."""
-    return "^(?:" + "|".join(re.escape(i) for i in ids) + ")$"
+    """The ids as one pattern, for people reading the table (matching uses the set)."""
+    return "^(?:" + "|".join(ids) + ")$"
 
 END_OF_LIFE: tuple[EndOfLife, ...] = (
     EndOfLife(_CLAUDE_PROVIDERS, r"claude-sonnet-4-5" + _V, "2026-11-30",
@@ -251,7 +338,7 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
               "might be retired'", "gemini-3.5-flash",
               after="Google may shut it down, or answer with another model, from then on"),
     *(EndOfLife(_OPENAI_PROVIDERS, _exact(ids), date, _OPENAI_DEPRECATED + f": {', '.join(ids[:3])}, ...: "
-                f"'Announced shutdown date: {date}'", _OPENAI_REPLACEMENT) for date, ids in (
+                f"'Announced shutdown date: {date}'", _OPENAI_REPLACEMENT, models=frozenset(ids)) for date, ids in (
         ("2026-10-23", ("gpt-4.1-nano", "gpt-4.1-nano-2025-04-14", "o4-mini", "o4-mini-2025-04-16", "o3-mini",
                         "o3-mini-2025-01-31", "o1", "o1-2024-12-17", "gpt-4o-2024-05-13", "gpt-4-turbo",
                         "gpt-4-turbo-2024-04-09", "gpt-4-1106-preview", "gpt-4", "gpt-4-0613", "gpt-3.5-turbo",
@@ -271,7 +358,8 @@ def retiring(provider: str, model: str) -> EndOfLife | None:
     """The END_OF_LIFE entry for this provider and model, matched once per process."""
     lowered = model.lower()
     for entry in END_OF_LIFE:
-        if provider in entry.providers and _compiled(entry.pattern).search(lowered):
+        if provider in entry.providers and (lowered in entry.models if entry.models else _search(entry.pattern,
+                                                                                                   lowered)):
             return entry
     return None
 
