@@ -351,6 +351,7 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
     )),
 )
 EOL_WARNING_DAYS = 30  # warn this many days before a documented end of life, and after it
+EOL_PROVIDERS: frozenset[str] = frozenset(p for entry in END_OF_LIFE for p in entry.providers)  # a cheap first test
 
 
 @functools.lru_cache(maxsize=4096)
@@ -362,6 +363,12 @@ def retiring(provider: str, model: str) -> EndOfLife | None:
                                                                                                    lowered)):
             return entry
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def eol_warning(provider: str, model: str) -> str | None:
+    """``end_of_life`` for today (read once per process), cached per model: what ``start`` asks per request."""
+    return end_of_life(provider, model)
 
 
 def end_of_life(provider: str, model: str, today: str | None = None) -> str | None:
@@ -396,6 +403,8 @@ def _eol_text(provider: str, model: str, today: str) -> str | None:
             f"{entry.replacement} or another current model ({entry.source}; verified {entry.verified})")
 
 
+# Providers with rules per model family: only they can call a model unknown.
+FAMILY_PROVIDERS: frozenset[str] = frozenset(p for rule in RULES if rule.family for p in rule.providers)
 # Providers with a rule on parallel_tool_calls (the parallel lint asks the rules only for them), or an override.
 PARALLEL_RULED: frozenset[str] = frozenset(p for rule in RULES if "parallel_tool_calls" in rule.facts
                                            for p in rule.providers)

@@ -94,8 +94,8 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     if not model:
         model = cap.default_model
         ledger.info("model.default", f"no model set for {provider}; using {model} (set providers.{provider}.model or --model)")
-    if model_rules.retiring(provider, model) is not None:  # a cached lookup; the text only for those models
-        retiring = model_rules.end_of_life(provider, model)
+    if provider in model_rules.EOL_PROVIDERS:  # a set test; then one cached lookup per model
+        retiring = model_rules.eol_warning(provider, model)
         if retiring is not None:
             ledger.warning("model.end_of_life", retiring)
     choice = scenario.tool_choice
@@ -797,9 +797,10 @@ def model_facts(ctx: Context, model: str | None = None) -> Mapping[str, Any]:
     facts = ctx.facts
     if facts is None:
         facts = ctx.facts = model_rules.resolve(ctx.provider, ctx.model, ctx.settings.rules)
-        note = model_rules.unknown_note(ctx.provider, ctx.model)
-        if note is not None:
-            ctx.ledger.info("model_rule.unknown", note)
+        if ctx.provider in model_rules.FAMILY_PROVIDERS:
+            note = model_rules.unknown_note(ctx.provider, ctx.model)
+            if note is not None:
+                ctx.ledger.info("model_rule.unknown", note)
     return facts
 
 
