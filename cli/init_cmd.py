@@ -47,8 +47,8 @@ messages:                        # a system/developer message may come first; th
   - {{role: user, content: "What's the weather in Paris?"}}
 
 providers:                       # optional, per provider id (toolchoice providers lists them)
-  openai: {{model: gpt-4o-mini}}
-  anthropic: {{model: claude-sonnet-4-5, max_tokens: 1024}}
+  openai: {{model: gpt-5.4-mini}}
+  anthropic: {{model: claude-sonnet-5, max_tokens: 1024}}
 """
 
 

@@ -43,7 +43,7 @@ TOOL_CHOICE = typer.Option(None, "--tool-choice",
                                    "NAME, '{tool: NAME}', '{allowed: [a, b], mode: auto}', ...)."))
 MODEL = typer.Option(None, "--model", "-m",
                      help=_h("Model: one for every selected provider, or PROVIDER=MODEL per provider "
-                             "(repeatable: -m openai=gpt-4o -m anthropic=claude-sonnet-4-5)."))
+                             "(repeatable: -m openai=gpt-4o -m anthropic=claude-sonnet-5)."))
 BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's convention: OpenAI-style ones include /v1).")
 STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")
 NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provider supports natively; refuse "

@@ -44,16 +44,20 @@ def matrix_markdown() -> str:
 
 def model_rules_data(model: str) -> list[dict]:
     """For each provider with a rule matching ``model``: the facts that apply and the rule each comes from."""
-    from toolchoice.providers.core.model_rules import resolve
+    from toolchoice.providers.core.model_rules import end_of_life, resolve, unknown
 
     out = []
     for provider in CAPABILITIES:
         facts = resolve(provider, model)
         if not facts:
             continue
-        out.append({"provider": provider, "model": model, "facts": [
+        entry = {"provider": provider, "model": model, "known": not unknown(provider, model), "facts": [
             {"fact": key, "value": fact.value, "rule": fact.rule.name, "source": fact.rule.source,
-             "verified": fact.rule.verified} for key, fact in facts.items() if fact.rule is not None]})
+             "verified": fact.rule.verified} for key, fact in facts.items() if fact.rule is not None]}
+        retiring = end_of_life(provider, model)
+        if retiring:
+            entry["end_of_life"] = retiring
+        out.append(entry)
     return out
 
 
@@ -79,8 +83,16 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
             sources[fact["rule"]] = f"{fact['source']} (verified {fact['verified']})"
     console = Console()
     console.print(table)
+    from rich.markup import escape
+
     for name, source in sources.items():
-        console.print(f"[bold]{name}[/bold]: {source}", highlight=False)
+        console.print(f"[bold]{escape(name)}[/bold]: {escape(source)}", highlight=False)
+    for entry in data:
+        if not entry["known"]:
+            console.print(escape(f"{entry['provider']}: no model-family rule knows {model}; its thinking and "
+                                 "tool_choice limits are unknown (only the API-wide rules above apply)"), highlight=False)
+        if entry.get("end_of_life"):
+            console.print(escape(f"{entry['provider']}: {entry['end_of_life']}"), highlight=False)
 
 
 def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], str, str]]) -> Any:

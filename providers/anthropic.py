@@ -8,9 +8,10 @@ Facts this module relies on:
   ``input_schema.type`` is ``"object"`` (``types/tool_param.py``); the API answers 400
   "input_schema does not support oneOf, allOf, or anyOf at the top level" (anthropics/claude-code#5319).
 - ``max_tokens`` is required; ``thinking: {type: enabled, budget_tokens}`` needs a budget of at
-  least 1024 and below max_tokens (``types/thinking_config_enabled_param.py``). Thinking is
+  least 1024 and below max_tokens (``types/thinking_config_enabled_param.py``). Manual thinking is
   rejected with a forcing tool_choice ("Thinking may not be enabled when tool_choice forces tool
-  use.", mastra-ai/mastra#7507), with a temperature other than 1, and when the last assistant turn
+  use.", mastra-ai/mastra#7507); adaptive thinking takes one, except on the models whose rule says
+  otherwise (core/model_rules.py). Thinking is rejected with a temperature other than 1, and when the last assistant turn
   holds tool_use blocks without the thinking block that preceded them (Kilo-Org/kilocode#5219).
 - history: tool_use blocks in the assistant turn; every result as a tool_result block at the start
   of the very next user message (anthropic-sdk-typescript#653); text blocks must not be blank
@@ -19,38 +20,40 @@ Facts this module relies on:
   ``usage.input_tokens/output_tokens``; errors are ``{"type":"error","error":{type,message}}``.
 
 ``group_turns`` is shared with the Bedrock translator (Converse enforces the same turn rules), and so is
-everything about Claude's thinking (``thinking_plan``, ``thinking_fields``, ``thinking_lint``):
-a ``ThinkingWire`` says where each API keeps it.
+everything about Claude's thinking (``claude_thinking.py``: ``thinking_plan``, ``thinking_fields``,
+``thinking_lint``): a ``ThinkingWire`` says where each API keeps it.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable
 
 from .core.capabilities import Capability
 from .anthropic_strict import anthropic_strict_problems
 from .core.translation import tool_names, choice_value, choice_with, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
-    model_facts, reasoning_for, rule_applied, start, streamed, strict_tools, tool_fields
-from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningFamily, ReasoningItem, RenderOptions,
-                         Reply, Scenario, ThinkingSetting, Tool, Translation, Usage)
-from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
+    model_facts, reasoning_for, start, streamed, strict_tools, tool_fields
+from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
+                         Tool, Translation, Usage)
+from .core.parsing import StreamAssembler, bad_body, caller_of, expect_dict, expect_list, int_or_none, join_text, \
+    make_call
+from .claude_thinking import ThinkingWire, thinking_fields, thinking_lint, thinking_lint_needed, thinking_plan
+
+MESSAGES_THINKING = ThinkingWire("anthropic", (), ("tool_choice",))
 
 BASE_URL = "https://api.anthropic.com"  # the SDK's base URL: no /v1
 PATH = "/v1/messages"
 API_VERSION = "2023-06-01"  # the documented, wire-stable version; override with providers.anthropic.headers
 DEFAULT_MAX_TOKENS = 1024
-THINKING_BUDGET = 1024  # the documented minimum budget_tokens
 DEFAULT_MAX_TOKENS_THINKING = 2048  # leaves room above the budget (budget_tokens < max_tokens)
 COMPOSITION_KEYS = ("anyOf", "oneOf", "allOf")
-# Claude models before 3.7 have no extended thinking (Claude 3 / 3.5, 2.x, instant).
-_NO_THINKING = re.compile(r"claude-(?:3-(?!7)|2|v1|v2|instant)")
 
 # Tool names: ^[a-zA-Z0-9_-]{1,64}$ (Anthropic's tool-use docs, the tool name's pattern)
 NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
 
 # The newer per-tool fields its tool type has (fact anthropic.tool_fields); no custom tool kind.
-TOOL_FIELDS: tuple[str, ...] = ("input_examples", "defer_loading", "eager_input_streaming", "cache_control")
+TOOL_FIELDS: tuple[str, ...] = ("input_examples", "allowed_callers", "defer_loading", "eager_input_streaming",
+                                 "cache_control")
 
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("an Anthropic Messages reply", "anthropic")
@@ -88,7 +91,11 @@ LEDGER_CODES: dict[str, str] = {
     "thinking.disabled_for_choice": "a model thinking by default is sent thinking disabled so a forcing choice works",
     "max_tokens.default": "max_tokens is required and was not set: a default is sent",
     "thinking.budget": "thinking: true sent as thinking {type: enabled, budget_tokens: 1024}",
-    "thinking.forced_choice": "a forcing tool_choice with thinking on is rejected by the API: request refused",
+    "thinking.forced_choice": "a forcing tool_choice the API rejects for this model and thinking setting (model rules "
+                              "forced_tool_choice, forced_choice_with_thinking, forced_choice_with_adaptive): "
+                              "request refused",
+    "thinking.between_tools": "thinking: false sent as {type: between_tools}, the lowest setting of a model that "
+                              "refuses disabled (model rule thinking_off)",
     "thinking.temperature": "thinking on with a temperature other than 1 is rejected by the API: request refused",
     "thinking.max_tokens": "max_tokens leaves no room for the minimum thinking budget: request refused",
     "thinking.tool_history": "thinking on while the last assistant turn holds tool calls without thinking blocks: "
@@ -202,21 +209,6 @@ def _check_results(messages: tuple[Message, ...], ledger: Ledger, title: str) ->
                          f"tool calls {', '.join(missing)} have no result right after the assistant message; "
                          f"{title} rejects this (each tool call needs its result in the next message); add "
                          "role: tool messages with these ids right after it")
-
-
-def supports_thinking(model: str) -> bool:
-    """Extended thinking exists from Claude 3.7 Sonnet on; older Claude models reject it."""
-    return not _NO_THINKING.search(model)
-
-
-def last_assistant_has_calls(messages: tuple[Message, ...], family: str | None = None) -> bool:
-    """The last assistant turn made tool calls (and, with ``family``, carries no thinking block of that family)."""
-    for message in reversed(messages):
-        if message.role == "assistant":
-            if family is not None and any(item.family == family for item in message.reasoning):
-                return False
-            return bool(message.tool_calls)
-    return False
 
 
 def thinking_block(item: ReasoningItem) -> dict[str, Any]:
@@ -384,194 +376,6 @@ def _tools_and_choice(ctx: Context, body: dict[str, Any]) -> None:
         mapped(ctx, choice)
 
 
-class ThinkingWire(NamedTuple):
-    """Where Claude's thinking lives on a wire. Messages has ``thinking`` and ``output_config`` at the top
-    level; Bedrock Converse passes the same objects, under the same rules, in additionalModelRequestFields
-    (can1357/oh-my-pi#341). Everything else about thinking is one piece of logic here, for both."""
-
-    family: ReasoningFamily  # whose reasoning items the history replays (a signature is valid only there)
-    fields: tuple[str, ...]  # the path to the object holding thinking and output_config (() = the body)
-    choice: tuple[str, ...]  # the path to the tool choice
-
-
-MESSAGES_THINKING = ThinkingWire("anthropic", (), ("tool_choice",))
-
-
-class ThinkingPlan(NamedTuple):
-    """What to send for thinking: ``form`` enabled | adaptive | disabled | None (send nothing)."""
-
-    form: str | None
-    budget: int | None = None
-    effort: str | None = None
-
-
-_EFFORTS = ("low", "medium", "high", "xhigh", "max")  # anthropic-sdk-python types/output_config_param.py
-THINKING_NOT_SENT = ThinkingPlan(None)  # no thinking field: the model's default stands
-
-
-def thinks_by_default(facts: Mapping[str, Any]) -> bool:
-    """The model rules say the model thinks unless told not to (fact thinking_default)."""
-    default = facts.get("thinking_default")
-    return default is not None and bool(default.value)
-
-
-def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
-    """The neutral thinking setting → Claude's form, by the model rules (shared with Bedrock)."""
-    settings, ledger, model = ctx.settings, ctx.ledger, ctx.model
-    spec = settings.thinking_mode
-    if spec is None:
-        if settings.thinking is None:
-            return THINKING_NOT_SENT  # nothing asked: the model's default stands
-        spec = ThinkingSetting("on" if settings.thinking else "off")
-    form_fact = facts.get("thinking_form")
-    form = form_fact.value if form_fact else None
-    if spec.mode == "off":
-        default = facts.get("thinking_default")
-        if default is not None and default.value:
-            always = facts.get("thinking_always_on")
-            if always is not None and always.value:
-                ledger.warning("thinking.always_on", f"{model} always thinks: thinking: false cannot turn it off "
-                               "(the API rejects disabled)")
-                rule_applied(ctx, "thinking_always_on", always, "thinking stays on")
-                return THINKING_NOT_SENT
-            rule_applied(ctx, "thinking_default", default, "thinking: false sent as {type: disabled}")
-            return ThinkingPlan("disabled")
-        return THINKING_NOT_SENT
-    if form == "none" or (form is None and not supports_thinking(model)):
-        ledger.warning("thinking.unsupported_model", f"{model} has no extended thinking (Claude 3.7 Sonnet "
-                       "and newer have it): thinking is not sent")
-        return THINKING_NOT_SENT
-    effort = spec.effort
-    if effort is not None and effort not in _EFFORTS:
-        ledger.error("thinking.effort", f"effort {effort} is not one of Claude's effort levels ({', '.join(_EFFORTS)})"
-                     "; choose one of them, or thinking: false")
-        effort = None
-    if spec.mode == "adaptive" or (form == "adaptive" and spec.budget is None):
-        if form == "enabled":
-            ledger.error("thinking.form", f"{model} takes only thinking {{type: enabled, budget_tokens}}; adaptive is "
-                         "answered 400; write thinking: true or {budget: N}")
-            rule_applied(ctx, "thinking_form", form_fact, "adaptive refused")
-            return THINKING_NOT_SENT
-        if form_fact is not None and spec.mode != "adaptive":
-            rule_applied(ctx, "thinking_form", form_fact, "thinking: true sent as {type: adaptive}")
-        return ThinkingPlan("adaptive", effort=effort)
-    if form == "adaptive":  # a budget was asked for, the model has none
-        ledger.error("thinking.form", f"{model} rejects thinking {{type: enabled, budget_tokens}} (adaptive only): "
-                     f"budget {spec.budget} cannot be sent; write thinking: adaptive, or {{effort: ...}}")
-        rule_applied(ctx, "thinking_form", form_fact, "budget refused")
-        return THINKING_NOT_SENT
-    return ThinkingPlan("enabled", budget=spec.budget if spec.budget is not None else THINKING_BUDGET, effort=effort)
-
-
-def thinking_fields(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], max_tokens: int | None,
-                    has_tools: bool, wire: ThinkingWire) -> dict[str, Any]:
-    """``thinking`` and ``output_config`` (the effort) for the plan, as the object ``wire.fields`` names holds them."""
-    fields: dict[str, Any] = {}
-    config = _thinking_config(ctx, plan, facts, max_tokens, has_tools, wire)
-    if config is not None:
-        fields["thinking"] = config
-    if plan.effort is not None:
-        fields["output_config"] = {"effort": plan.effort}
-        where = ".".join(wire.fields + ("output_config", "effort"))
-        ctx.ledger.info("thinking.effort", f"thinking effort {plan.effort} → {where}")
-    return fields
-
-
-def _thinking_config(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], max_tokens: int | None,
-                     has_tools: bool, wire: ThinkingWire) -> dict[str, Any] | None:
-    """The ``thinking`` object for the plan, refusing the combinations the API rejects.
-    A model that thinks by default gets {type: disabled} when the choice forces a call."""
-    title = ctx.cap.title
-    if plan.form is None:
-        default = facts.get("thinking_default")
-        if (default is not None and default.value and ctx.settings.thinking is None and ctx.plan.forces_call
-                and has_tools and ctx.options.emulate):
-            always = facts.get("thinking_always_on")
-            allowed = facts.get("forced_choice_with_thinking")
-            if not (always is not None and always.value) and allowed is not None and not allowed.value:
-                ctx.ledger.warning("thinking.disabled_for_choice", f"{ctx.model} thinks by default and then rejects "
-                                   "a forcing tool_choice, so thinking is sent disabled; set "
-                                   f"providers.{ctx.provider}.thinking to decide yourself")
-                rule_applied(ctx, "thinking_default", default, "thinking on by default")
-                return {"type": "disabled"}
-        return None
-    if plan.form == "disabled":
-        return {"type": "disabled"}
-    temperature = ctx.settings.temperature
-    if temperature is not None and temperature != 1:
-        ctx.ledger.error("thinking.temperature", f"{title} accepts only temperature 1 with thinking on (here "
-                         f"{temperature}); drop temperature or set thinking: false")
-    if last_assistant_has_calls(ctx.scenario.messages, wire.family):
-        ctx.ledger.error("thinking.tool_history", f"with thinking on, {title} requires the last assistant turn to "
-                         "start with the thinking block that preceded its tool calls (400 'Expected thinking or "
-                         "redacted_thinking, but found tool_use'), and this history's has none; add the turn's "
-                         "reasoning: items as the API returned them, or set thinking: false for this history")
-    if plan.form == "adaptive":
-        ctx.ledger.info("thinking.adaptive", "thinking → {type: adaptive} (Claude decides when and how much to think)")
-        return {"type": "adaptive"}
-    budget = plan.budget if plan.budget is not None else THINKING_BUDGET
-    if budget < THINKING_BUDGET or (max_tokens is not None and max_tokens <= budget):
-        ctx.ledger.error("thinking.max_tokens", f"thinking needs budget_tokens ≥ {THINKING_BUDGET} and below "
-                         f"max_tokens, but max_tokens is {max_tokens} and the budget {budget}; raise max_tokens "
-                         f"above {max(budget, THINKING_BUDGET)}")
-    if plan.budget == THINKING_BUDGET and ctx.settings.thinking_mode is None:
-        ctx.ledger.info("thinking.budget", f"thinking: true → budget_tokens {THINKING_BUDGET} (the documented minimum; "
-                        "it must stay below max_tokens); write thinking: {budget: N} to choose another budget")
-    else:
-        ctx.ledger.info("thinking.budget", f"thinking budget → budget_tokens {budget}")
-    return {"type": "enabled", "budget_tokens": budget}
-
-
-def thinking_lint_needed(ctx: Context, plan: ThinkingPlan, facts: Mapping[str, Any]) -> bool:
-    """Whether the final body can pair thinking with a forcing tool choice (``thinking_lint``): only when the
-    tool_choice plan forces a call and thinking is sent on or is the model's default, or when ``extra`` rewrites
-    the body. Translators pass the lint only then."""
-    if ctx.settings.extra:
-        return True
-    if not ctx.plan.forces_call:
-        return False
-    return plan.form == "enabled" or plan.form == "adaptive" or thinks_by_default(facts)
-
-
-def thinking_lint(wire: ThinkingWire) -> Callable[[Context, dict[str, Any]], None]:
-    """The final lint (``finish``'s final_lint) for a wire, made once: thinking on with a forcing tool choice,
-    read from the final body (after extra), which the API rejects (``thinking_lint_needed`` says when)."""
-    thinking_path = wire.fields + ("thinking",)
-
-    def lint(ctx: Context, body: dict[str, Any]) -> None:
-        choice: Any = body
-        for key in wire.choice:
-            choice = choice.get(key) if isinstance(choice, dict) else None
-        if not (isinstance(choice, dict)
-                and (choice.get("type") in ("any", "tool") or "any" in choice or "tool" in choice)):
-            return  # the choice forces no call: nothing to refuse
-        thinking: Any = body
-        for key in thinking_path:
-            thinking = thinking.get(key) if isinstance(thinking, dict) else None
-        _forced_choice_lint(ctx, thinking, choice, wire)
-    return lint
-
-
-def _forced_choice_lint(ctx: Context, thinking: Any, choice: Any, wire: ThinkingWire) -> None:
-    """``choice`` forces a call: refused when thinking is on (sent, or the model's default)."""
-    facts = model_facts(ctx)
-    on = thinks_by_default(facts) if thinking is None else (
-        isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive"))
-    if not on:
-        return
-    allowed = facts.get("forced_choice_with_thinking")
-    if allowed is not None and allowed.value:
-        rule_applied(ctx, "forced_choice_with_thinking", allowed, "forcing tool_choice kept with thinking on")
-        return
-    where = ".".join(wire.fields + ("thinking",))
-    ctx.ledger.error("thinking.forced_choice", f"{ctx.cap.title} answers 400 'Thinking may not be enabled when "
-                     f"tool_choice forces tool use.' for tool_choice {compact(choice)} with {where} "
-                     f"{compact(thinking) if thinking is not None else '(on by default)'}; set "
-                     f"providers.{ctx.provider}.thinking: false, or use tool_choice auto")
-    if allowed is not None:
-        rule_applied(ctx, "forced_choice_with_thinking", allowed, "forcing tool_choice refused with thinking on")
-
-
 _MESSAGES_LINT = thinking_lint(MESSAGES_THINKING)
 
 
@@ -600,7 +404,9 @@ def parse_reply(provider: str, body: Any) -> Reply:
         if kind == "text":
             texts.append(block.get("text"))
         elif kind == "tool_use":
-            calls.append(make_call(block.get("id"), block.get("name"), block.get("input")))
+            call = make_call(block.get("id"), block.get("name"), block.get("input"))
+            caller = caller_of(block.get("caller"))  # anthropic types/tool_use_block.py caller
+            calls.append(call._replace(caller=caller) if caller is not None else call)
         elif kind in ("thinking", "redacted_thinking"):  # kept whole: they go back first and unchanged
             reasoning.append(thinking_item(provider, block, f"content[{i}]", len(calls)))
         # server tool blocks are not the answer

@@ -29,8 +29,9 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, THINKING_NOT_SENT, ThinkingWire, group_turns, \
-    ordered_blocks, thinking_fields, thinking_lint, thinking_lint_needed, thinking_plan
+from .anthropic import DEFAULT_MAX_TOKENS_THINKING, group_turns, ordered_blocks
+from .claude_thinking import THINKING_BUDGET, THINKING_NOT_SENT, ThinkingWire, thinking_fields, thinking_lint, \
+    thinking_lint_needed, thinking_plan
 from .core.capabilities import Capability
 from .core.translation import tool_names, choice_value, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
     parallel_value, reasoning_for, rule_applied, start, streamed, strict_tools
@@ -78,6 +79,8 @@ LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with toolSpec.strict true",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
     "thinking.effort": "a thinking effort sent as additionalModelRequestFields.output_config.effort (or refused when not one of Claude's levels)",
+    "thinking.between_tools": "thinking: false sent as {type: between_tools}, the lowest setting of a model that "
+                              "refuses disabled (model rule thinking_off)",
     "thinking.form": "the thinking form asked for is one this model rejects (model rule thinking_form): refused",
     "thinking.always_on": "the model always thinks: thinking: false cannot turn it off",
     "thinking.disabled_for_choice": "a model thinking by default is sent thinking disabled so a forcing choice works",
@@ -93,7 +96,9 @@ LEDGER_CODES: dict[str, str] = {
     "history.tool_result_format": "how tool results are sent: a JSON object as {json}, anything else as {text}",
     "history.status_dropped": "a failed tool result's status is not sent: the model family does not take status",
     "thinking.budget": "thinking: true sent as additionalModelRequestFields.thinking with budget_tokens 1024",
-    "thinking.forced_choice": "a forcing toolChoice with Claude thinking on is rejected: request refused",
+    "thinking.forced_choice": "a forcing toolChoice the API rejects for this Claude model and thinking setting (model "
+                              "rules forced_tool_choice, forced_choice_with_thinking, forced_choice_with_adaptive): "
+                              "request refused",
     "thinking.temperature": "Claude thinking with a temperature other than 1 is rejected: request refused",
     "thinking.max_tokens": "maxTokens leaves no room for the minimum thinking budget: request refused",
     "thinking.tool_history": "Claude thinking while the last assistant turn holds tool calls: request refused",

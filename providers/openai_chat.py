@@ -321,7 +321,8 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
                            "(use deepseek-v4-flash with thinking: false)")
         wanted = None
     allowed = facts.get("forced_choice_with_thinking")
-    forced = ctx.plan.forces_call and "tools" in body and not (allowed and allowed.value)
+    # only where a rule (or the user) says thinking mode refuses a forcing choice: an unknown model is not guessed at
+    forced = ctx.plan.forces_call and "tools" in body and allowed is not None and not allowed.value
     if forced and on:
         if wanted is None and not always and ctx.options.emulate:
             body["thinking"] = {"type": "disabled"}

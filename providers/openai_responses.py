@@ -28,7 +28,7 @@ from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
 from .core.model import ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
-from .core.parsing import StreamAssembler, bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, \
+from .core.parsing import StreamAssembler, bad_body, caller_of, custom_display, expect_dict, expect_list, int_or_none, join_text, \
     make_call
 
 DEFAULT_BASE = "https://api.openai.com/v1"
@@ -41,7 +41,7 @@ NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ a
 # Custom (free-text) tools (fact openai.custom_tool.responses) and the newer per-tool fields its tools have
 # (fact openai-responses.tool_fields).
 CUSTOM_TOOLS: dict[str, str] = {"openai-responses": "Responses"}
-TOOL_FIELDS: tuple[str, ...] = ("defer_loading", "output_schema")
+TOOL_FIELDS: tuple[str, ...] = ("allowed_callers", "defer_loading", "output_schema")
 
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("an OpenAI Responses reply", "openai-responses")
@@ -297,7 +297,9 @@ def parse_reply(provider: str, body: Any) -> Reply:
             if not isinstance(item.get("name"), str):
                 raise bad_body(provider, f"output[{i}] is a function_call without a name")
             call_id = item.get("call_id", item.get("id"))
-            calls.append(make_call(call_id, item["name"], item.get("arguments")))
+            call = make_call(call_id, item["name"], item.get("arguments"))
+            caller = caller_of(item.get("caller"))  # programmatic tool calling: {type: program, caller_id}
+            calls.append(call._replace(caller=caller) if caller is not None else call)
         elif kind == "custom_tool_call":
             # openai-python types/responses/response_custom_tool_call.py: {type, call_id, name, input}
             if not isinstance(item.get("name"), str):

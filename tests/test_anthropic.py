@@ -382,7 +382,9 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "thinking.effort": {"settings": {"thinking": {"effort": "high"}, "model": "claude-opus-4-7"}},
     "thinking.form": {"settings": {"thinking": "adaptive"}},
     "thinking.always_on": {"settings": {"thinking": False, "model": "claude-fable-5"}},
-    "thinking.disabled_for_choice": {"choice": "required", "settings": {"model": "claude-sonnet-5"}},
+    "thinking.disabled_for_choice": {"choice": "required", "settings": {
+        "model": "claude-sonnet-5", "rules": {"forced_choice_with_adaptive": False}}},
+    "thinking.between_tools": {"settings": {"thinking": False, "model": "claude-sonnet-5-5"}},
 }
 
 

@@ -215,7 +215,8 @@ def test_base_url_and_key_env_overrides():
 
 def test_default_model_and_models_prefix():
     t = render("auto", model=None)
-    assert t.request.url == URL  # capability default gemini-2.5-flash
+    default = CAPABILITIES["gemini"].default_model
+    assert t.request.url == URL.replace(MODEL, default) and default == "gemini-3.5-flash"
     assert "model.default" in codes(t)
     prefixed = render("auto", model="models/gemini-2.5-pro")
     assert prefixed.request.url.endswith("/v1beta/models/gemini-2.5-pro:generateContent")

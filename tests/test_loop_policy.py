@@ -364,8 +364,10 @@ def test_changing_tools_in_a_run_warns_at_the_step(tmp_path: Path) -> None:
 def test_a_thinking_switch_inside_the_turn_warns(tmp_path: Path) -> None:
     """A model that thinks by default is sent thinking disabled for a forcing choice (anthropic.py
     thinking.disabled_for_choice); the next, auto step thinks again: one turn, two settings
-    (platform.claude.com/docs/build-with-claude/thinking-tool-workflows)."""
-    path = thinking_scenario(tmp_path, "claude-opus-5", ["{tool_choice: weather}", "{tool_choice: auto}"])
+    (platform.claude.com/docs/build-with-claude/thinking-tool-workflows). Since adaptive thinking takes a forced
+    choice on the current models (issue 25), the scenario states a model that refuses it, as a user's rules can."""
+    path = scenario(tmp_path, "anthropic", ["{tool_choice: weather}", "{tool_choice: auto}"], "", max_steps=3,
+                    head="providers:\n  anthropic: {model: claude-opus-5, rules: {forced_choice_with_adaptive: false}}\n")
     result = toolchoice("run", str(path), "-p", "anthropic", "--dry-run", "--format", "json")
     ledger = [e for t in json.loads(result.stdout)["translations"] for e in t["ledger"]]
     assert "thinking.disabled_for_choice" in [e["code"] for e in ledger]

@@ -25,7 +25,8 @@ Expected wire values come from the providers' SDK types and docs, not from our o
   thinking on by default; after tool calls ``reasoning_content`` must be sent back), guides/tool_calls
   (strict needs ``https://api.deepseek.com/beta``); base ``https://api.deepseek.com`` (no /v1).
 - Fireworks: docs.fireworks.ai API reference post-chatcompletions (``tool_choice`` enum with
-  ``required``, alias ``any``; no ``parallel_tool_calls``, no ``function.strict``).
+  ``required``, alias ``any``); fireworks-ai 1.2.30 ``types/chat/completion_create_params.py``
+  (``parallel_tool_calls``) and ``types/shared_params/chat_completion_tool.py`` (``function.strict``).
 - Together ``https://api-inference.together.ai/v1`` (together 3.1.1); OpenRouter ``https://openrouter.ai/api/v1``; xAI
   ``https://api.x.ai/v1`` (their docs' OpenAI-compatible base URLs).
 - vLLM docs/features/tool_calling.md: ``auto`` needs ``--enable-auto-tool-choice``/``--tool-call-parser``,
@@ -141,7 +142,6 @@ class Wire:
     allowed_native: bool = False
     parallel: bool = True
     strict: bool = True
-    thinking_default_on: bool = False
     router: bool = False  # OpenRouter: a forcing choice sends provider.require_parameters (provider-routing docs)
     notes: dict[str, str] = field(default_factory=dict)  # note code -> when (plan mode / situation)
 
@@ -158,10 +158,10 @@ WIRE: dict[str, Wire] = {
     "mistral": Wire("https://api.mistral.ai/v1/chat/completions", "MISTRAL_API_KEY", required_word="any"),
     "groq": Wire("https://api.groq.com/openai/v1/chat/completions", "GROQ_API_KEY",
                  notes={"pitfall.strict_best_effort": "strict"}),
-    "deepseek": Wire("https://api.deepseek.com/chat/completions", "DEEPSEEK_API_KEY", parallel=False,
-                     thinking_default_on=True),
-    "fireworks": Wire("https://api.fireworks.ai/inference/v1/chat/completions", "FIREWORKS_API_KEY",
-                      parallel=False, strict=False),
+    # test-model is no DeepSeek model: no model rule knows it, so no thinking setting is added for a forced choice
+    # (deepseek-v4-flash's default thinking is tested below and in tests/test_thinking_rules.py)
+    "deepseek": Wire("https://api.deepseek.com/chat/completions", "DEEPSEEK_API_KEY", parallel=False),
+    "fireworks": Wire("https://api.fireworks.ai/inference/v1/chat/completions", "FIREWORKS_API_KEY"),
     # together 3.1.1 resources/chat/completions.py posts to this URL when no base URL is given; its
     # types/tools_param.py Function has description, name, parameters and no strict
     "together": Wire("https://api-inference.together.ai/v1/chat/completions", "TOGETHER_API_KEY", parallel=False,
@@ -262,9 +262,6 @@ def expected(host: str, case: str) -> Expect:
         else:
             bad.add("strict.unsupported")
     forced = mode in ("required", "named") or (mode == "allowed" and case == "allowed_required")
-    if w.thinking_default_on and forced and mode != "allowed":
-        extra["thinking"] = {"type": "disabled"}
-        bad.add("thinking.disabled_for_choice")
     if w.router and forced:
         # openrouter.ai/docs/features/provider-routing: provider.require_parameters (default false) routes only
         # to upstreams that support every parameter in the request

@@ -111,7 +111,7 @@ CAPABILITIES: dict[str, Capability] = {
     "openai": Capability(
         provider="openai", title="OpenAI Chat Completions",
         endpoint="https://api.openai.com/v1/chat/completions", key_env=("OPENAI_API_KEY",),
-        default_model="gpt-4o-mini",
+        default_model="gpt-5.4-mini",  # openai 3.57.0 ChatModel; gpt-4o-mini shuts down 2027-01-14 (model_rules)
         allowed=_n('{"type":"allowed_tools","allowed_tools":{"mode":M,"tools":[{"type":"function","function":{"name":N}}]}}'),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "off unless sent"),
@@ -121,7 +121,7 @@ CAPABILITIES: dict[str, Capability] = {
     "openai-responses": Capability(
         provider="openai-responses", module="openai_responses", title="OpenAI Responses",
         endpoint="https://api.openai.com/v1/responses", key_env=("OPENAI_API_KEY",),
-        default_model="gpt-4o-mini",
+        default_model="gpt-5.4-mini",
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
         any=_r('"required"', "'any' is not an OpenAI word"),
         named=_n('{"type":"function","name":N}'),
@@ -136,7 +136,7 @@ CAPABILITIES: dict[str, Capability] = {
     "anthropic": Capability(
         provider="anthropic", module="anthropic", named_single_call=True, title="Anthropic Messages",
         endpoint="https://api.anthropic.com/v1/messages", key_env=("ANTHROPIC_API_KEY",),
-        default_model="claude-sonnet-4-5",
+        default_model="claude-sonnet-5",  # anthropic 2.14.0 types/model_param.py; not in _data/deprecated_models.py
         auto=_n('{"type":"auto"}'), none=_n('{"type":"none"}'),
         required=_r('{"type":"any"}'), any=_n('{"type":"any"}'),
         named=_n('{"type":"tool","name":N}'),
@@ -151,7 +151,7 @@ CAPABILITIES: dict[str, Capability] = {
     "gemini": Capability(
         provider="gemini", module="gemini", named_single_call=True, title="Google Gemini API (generateContent)",
         endpoint="https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
-        key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"), default_model="gemini-2.5-flash",
+        key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"), default_model="gemini-3.5-flash",  # GA, no shutdown date announced
         auto=_n('{"mode":"AUTO"}'), none=_n('{"mode":"NONE"}'),
         required=_r('{"mode":"ANY"}'), any=_r('{"mode":"ANY"}'),
         named=_n('{"mode":"ANY","allowedFunctionNames":[N]}'),
@@ -162,7 +162,9 @@ CAPABILITIES: dict[str, Capability] = {
         arguments="object",
         verified="2026-11-23",
         sources=("google-genai 3.4.0 types.py (FunctionCallingConfig, FunctionCallingConfigMode, Schema)",
-                 "ai.google.dev/api/caching (FunctionCallingConfig, Mode, Schema; 2026-09-11)"),
+                 "ai.google.dev/api/caching (FunctionCallingConfig, Mode, Schema; 2026-09-11)",
+                 "ai.google.dev/gemini-api/docs/deprecations (gemini-3.5-flash, May 19, 2026: 'No shutdown date "
+                 "announced'; the default model, 2026-11-26)"),
     ),
     "mistral": Capability(
         provider="mistral", title="Mistral La Plateforme",
@@ -215,7 +217,7 @@ CAPABILITIES: dict[str, Capability] = {
     "bedrock": Capability(
         provider="bedrock", module="bedrock", named_single_call=True, title="AWS Bedrock Converse",
         endpoint="https://bedrock-runtime.{region}.amazonaws.com/model/{model}/converse",
-        key_env=("AWS_BEARER_TOKEN_BEDROCK",), default_model="anthropic.claude-3-5-sonnet-20240620-v1:0",
+        key_env=("AWS_BEARER_TOKEN_BEDROCK",), default_model="anthropic.claude-sonnet-4-6",
         auto=_n('{"auto":{}}'),
         none=_e("toolConfig omitted", "no none; toolConfig must stay when history has tool blocks"),
         required=_r('{"any":{}}'), any=_n('{"any":{}}'),
@@ -226,7 +228,9 @@ CAPABILITIES: dict[str, Capability] = {
         arguments="object",
         verified="2026-11-23",
         sources=("botocore 1.44.5 bedrock-runtime service-2.json (ToolConfiguration, ToolChoice, ToolSpecification)",
-                 "docs.aws.amazon.com Bedrock API reference ToolChoice"),
+                 "docs.aws.amazon.com Bedrock API reference ToolChoice",
+                 "docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html (model ID "
+                 "table: Claude Sonnet 4.6 anthropic.claude-sonnet-4-6; the default model, 2026-11-26)"),
     ),
     "cohere": Capability(
         provider="cohere", module="cohere", title="Cohere Chat v2", endpoint="https://api.cohere.com/v2/chat",
@@ -261,11 +265,14 @@ CAPABILITIES: dict[str, Capability] = {
         any=_n('"required"', '"any" is an accepted alias'),
         named=_n('{"type":"function","function":{"name":N}}'),
         allowed=_e("only the allowed tools are sent"),
-        parallel=_u("", "not in the chat-completions API reference"),
-        strict=_u("", "not in the API reference's function object"),
+        parallel=_n("parallel_tool_calls"),
+        strict=_n("function.strict"),
         arguments="string",
-        verified="2026-11-21",
-        sources=("docs.fireworks.ai API reference post-chatcompletions (tool_choice enum: required, alias any)",),
+        verified="2026-11-26",
+        sources=("docs.fireworks.ai API reference post-chatcompletions (tool_choice enum: required, alias any)",
+                 "fireworks-ai 1.2.30 types/chat/completion_create_params.py (parallel_tool_calls: 'Enable parallel "
+                 "function calling.'; ToolChoice: auto|none|any|required|{type: function, function: {name}}), "
+                 "types/shared_params/chat_completion_tool.py (Function.strict)"),
     ),
     "together": Capability(
         provider="together", title="Together AI", endpoint="https://api-inference.together.ai/v1/chat/completions",

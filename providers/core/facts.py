@@ -61,10 +61,42 @@ FACTS: tuple[Fact, ...] = (
          "a tool may carry input_examples, allowed_callers, defer_loading, eager_input_streaming, cache_control, "
          "strict and type custom",
          "anthropic 2.12.0 types/tool_param.py (ToolParam)", "2026-11-23"),
-    Fact("anthropic.default_model_eol", ("anthropic",),
-         "claude-sonnet-4-5 (the anthropic row's default_model) is deprecated and reaches end-of-life on "
-         "2026-11-30; the SDK warns on every call with it",
-         "anthropic 2.12.0 _data/deprecated_models.py (DEPRECATED_MODELS)", "2026-11-23"),
+    Fact("anthropic.default_model_eol", ("anthropic", "bedrock"),
+         "claude-sonnet-4-5 (the anthropic row's default_model until 2026-11-26) reaches end-of-life on 2026-11-30, "
+         "claude-opus-4-5 on 2027-01-22, claude-mythos-preview retired on 2026-06-30; the default is now "
+         "claude-sonnet-5, which the SDK lists and does not deprecate; a scenario naming a model within 30 days of "
+         "(or past) its end of life gets the warning model.end_of_life (model_rules.END_OF_LIFE)",
+         "anthropic 2.14.0 _data/deprecated_models.py (DEPRECATED_MODELS: 'claude-sonnet-4-5': 'November 30th, "
+         "2026'), types/model_param.py", "2026-11-26"),
+    Fact("openai.default_model_eol", ("openai", "openai-responses"),
+         "gpt-4o-mini (the openai rows' default until 2026-11-26) shuts down on 2027-01-14 (gpt-4o, gpt-4.1 and "
+         "gpt-4.1-mini too; gpt-5 / gpt-5-mini / gpt-5-nano / o3 on 2026-12-11; o1, o3-mini, o4-mini on 2026-10-23); "
+         "the default is now gpt-5.4-mini, which ChatModel lists and does not deprecate; model.end_of_life warns "
+         "within 30 days",
+         "openai 3.57.0 types/shared/chat_model.py (ChatModel; 'Deprecated values: ... Announced shutdown date: "
+         "2027-01-14'); developers.openai.com/api/docs/deprecations", "2026-11-26"),
+    Fact("gemini.default_model", ("gemini",),
+         "gemini-2.5-flash (the gemini row's default until 2026-11-26) and gemini-2.5-pro are past the earliest "
+         "shutdown date Google lists (2026-06-17); the default is now gemini-3.5-flash (GA 2026-05-19, no shutdown "
+         "date announced), a Gemini 3 model: history calls need thought signatures (model rule gemini-3-signatures)",
+         "ai.google.dev/gemini-api/docs/deprecations ('The shutdown dates listed in the table indicate the earliest "
+         "possible dates on which a model might be retired')", "2026-11-26"),
+    Fact("deepseek.legacy_names_retired", ("deepseek",),
+         "deepseek-chat and deepseek-reasoner were retired on 2026-07-24 (they routed to deepseek-v4-flash "
+         "non-thinking / thinking until then); use deepseek-v4-flash or deepseek-v4-pro (thinking on by default)",
+         "api-docs.deepseek.com/news (DeepSeek V4 preview, 2026-04-24): 'will be fully retired and inaccessible after "
+         "Jul 24th, 2026, 15:59 (UTC Time)'", "2026-11-26"),
+    Fact("fireworks.strict_and_parallel", ("fireworks",),
+         "the chat request takes parallel_tool_calls ('Enable parallel function calling.') and a function tool takes "
+         "strict; tool_choice is auto|none|any|required or {type: function, function: {name}}",
+         "fireworks-ai 1.2.30 types/chat/completion_create_params.py, types/shared_params/chat_completion_tool.py; "
+         "the Vercel AI SDK sends strict to Fireworks too", "2026-11-26"),
+    Fact("anthropic.thinking_forced_choice", ("anthropic", "bedrock"),
+         "a forcing tool_choice (any / tool) errors only with manual thinking {type: enabled}; adaptive thinking, "
+         "including on models where thinking is on by default, takes it; Opus 5.5, Sonnet 5.5, Fable 5.1 and "
+         "Mythos 5.1 refuse forced tool use whatever the thinking (model rules)",
+         "platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows; models/opus-5-5/whats-new-opus-5-5, "
+         "models/sonnet-5-5/whats-new-sonnet-5-5, models/fable-5-1/migration-guide", "2026-11-26"),
     Fact("openai-responses.tool_fields", ("openai-responses",),
          "a function tool may carry allowed_callers, defer_loading and output_schema",
          "openai-python 3.54.0 types/responses/function_tool_param.py (FunctionToolParam)", "2026-11-23"),

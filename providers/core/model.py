@@ -71,7 +71,7 @@ ToolKind = Literal["function", "custom"]
 # Newer per-tool fields (each provider module's TOOL_FIELDS) and the JSON type each must have
 TOOL_FIELD_TYPES: dict[str, tuple[type, ...]] = {"input_examples": (list,), "defer_loading": (bool,),
                                                  "eager_input_streaming": (bool,), "cache_control": (dict,),
-                                                 "output_schema": (dict,)}
+                                                 "output_schema": (dict,), "allowed_callers": (list,)}
 
 
 class Tool(NamedTuple):
@@ -503,6 +503,9 @@ class ToolCall(NamedTuple):
     arguments_error: str | None = None
     input: str | None = None  # a custom (free-text) tool call's input; arguments is then None
     signature: str | None = None  # Gemini's thoughtSignature on this functionCall part
+    # who made the call: "direct" (the model), or the code that made it, e.g. "program:<call id>" (OpenAI Responses
+    # programmatic tool calling) or "code_execution_20250825:<tool id>" (Anthropic); None when the reply does not say
+    caller: str | None = None
 
     @property
     def is_custom(self) -> bool:
@@ -517,6 +520,8 @@ class ToolCall(NamedTuple):
             data["arguments_error"] = self.arguments_error
         if self.signature is not None:
             data["signature"] = self.signature
+        if self.caller is not None:
+            data["caller"] = self.caller
         return data
 
 

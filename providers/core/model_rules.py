@@ -19,11 +19,21 @@ from typing import Any, Mapping, NamedTuple
 # The facts a rule can set, with the values each takes and what it means.
 RULE_KEYS: dict[str, tuple[tuple[Any, ...], str]] = {
     "thinking_form": (("enabled", "adaptive", "both", "none"),
-                      "which thinking config the model takes: {type: enabled, budget_tokens} (enabled), "
-                      "{type: adaptive} (adaptive), either (both), or none at all"),
+                      "which thinking config the model takes: manual {type: enabled, budget_tokens} (enabled), "
+                      "{type: adaptive} (adaptive), either (both), or none at all; the other form is answered 400"),
     "thinking_default": ((True, False), "thinking is on when the request does not say"),
-    "thinking_always_on": ((True, False), "thinking cannot be turned off (disabled is rejected or ignored)"),
-    "forced_choice_with_thinking": ((True, False), "a forcing tool_choice is accepted while thinking is on"),
+    "thinking_always_on": ((True, False), "thinking cannot be turned off: {type: disabled} is answered 400"),
+    "thinking_off": (("disabled", "between_tools"),
+                     "the lowest thinking setting the model takes: {type: disabled}, or {type: between_tools} where "
+                     "disabled is refused"),
+    "forced_tool_choice": ((True, False), "the model takes a forcing tool_choice (any / required / one named tool) "
+                                          "at all, whatever the thinking setting"),
+    "forced_choice_with_thinking": ((True, False), "a forcing tool_choice is accepted with manual thinking on "
+                                                   "({type: enabled}; DeepSeek: thinking mode)"),
+    "forced_choice_with_adaptive": ((True, False), "a forcing tool_choice is accepted with adaptive thinking (sent, "
+                                                   "or on by default)"),
+    "effort_default": (("low", "medium", "high", "xhigh", "max"), "the effort used when the request sets none"),
+    "parallel_tool_calls": ((True, False), "the model takes the parallel_tool_calls parameter at all"),
     "tools_reasoning_effort": (("none", "absent-or-none", "any"),
                                "Chat Completions with function tools: reasoning_effort must be 'none' (none), "
                                "absent or 'none' (absent-or-none), or anything (any)"),
@@ -38,13 +48,22 @@ RULE_KEYS: dict[str, tuple[tuple[Any, ...], str]] = {
                                                "turn, so thinking changes only between turns"),
 }
 
-_ANTHROPIC_TABLE = ("platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, table 'Thinking "
-                    "support, defaults, and rejected configurations by model'")
-_ANTHROPIC_FORCED = ("platform.claude.com/docs/en/build-with-claude/extended-thinking#feature-compatibility "
-                     "('Thinking isn't compatible with ... forced tool use', quoted in anthropics/claude-code#19414); "
-                     "API error 'Thinking may not be enabled when tool_choice forces tool use.' (mastra-ai/mastra#7507)")
+_DOCS = "platform.claude.com/docs/en/"
+_ANTHROPIC_TABLE = (_DOCS + "build-with-claude/thinking-troubleshooting, table 'Thinking support, defaults, and "
+                    "rejected configurations by model'")
+# The Thinking page's "Tool choice limitation (manual mode)" says the same ("Adaptive thinking, including on models
+# where thinking is on by default, supports forced tool use."); it replaced the older extended-thinking sentence
+# "Thinking isn't compatible with ... forced tool use" (anthropics/claude-code#19414) that toolchoice followed until
+# 2026-11-26. The newer primary source wins.
+_ANTHROPIC_FORCED = (_DOCS + "build-with-claude/thinking-tool-workflows: 'tool_choice options that force tool use "
+                     "return an error with manual extended thinking (thinking: {type: \"enabled\"}); adaptive thinking "
+                     "supports forced tool use'")
 _CLAUDE_PROVIDERS = ("anthropic", "bedrock")
-_VERIFIED = "2026-11-23"
+_VERIFIED = "2026-11-26"
+_EARLIER = "2026-11-23"  # rules not re-checked on 2026-11-26 keep the date their source was last read
+# After a model's version: no further short version number ("claude-opus-5" is not "claude-opus-5-5"), while a
+# date ("-20250929"), a Bedrock suffix ("-v1:0") or the end may follow. Rules match model families, not prefixes.
+_V = r"(?!-\d{1,7}(?!\d))"
 
 
 class Rule(NamedTuple):
@@ -54,17 +73,18 @@ class Rule(NamedTuple):
     facts: Mapping[str, Any]
     source: str
     verified: str = _VERIFIED  # ISO date the source was last checked
+    family: bool = True  # False: a rule of the whole API, not of a model family (it does not make a model known)
 
     @property
     def id(self) -> str:
         return self.name
 
     def matches(self, provider: str, model: str) -> bool:
-        return provider in self.providers and _compiled(self.pattern).search(model.lower()) is not None
+        return provider in self.providers and _search(self.pattern, model.lower())
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "providers": list(self.providers), "pattern": self.pattern,
-                "facts": dict(self.facts), "source": self.source, "verified": self.verified}
+                "facts": dict(self.facts), "source": self.source, "verified": self.verified, "family": self.family}
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
@@ -77,91 +97,331 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return found
 
 
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def _literal(pattern: str, at: int) -> tuple[str, int]:
+    """The literal run of ``pattern`` from ``at`` (letters, digits, _ - and escaped dots) and where it ends.
+    Plain string work: compiling a regex here would cost start-up what the needles save."""
+    out = []
+    while at < len(pattern):
+        if pattern[at] in _PLAIN:
+            out.append(pattern[at])
+            at += 1
+        elif pattern.startswith("\\.", at):
+            out.append(".")
+            at += 2
+        else:
+            break
+    return "".join(out), at
+
+
+@functools.lru_cache(maxsize=None)
+def _needles(pattern: str) -> tuple[str, ...]:
+    """Texts one of which every match of ``pattern`` contains: its leading literal run, spread over a first group
+    of plain alternatives ("claude-(?:fable|mythos)-5" -> claude-fable-5, claude-mythos-5); () when there is no
+    such text. A model id holding none of them cannot match, and the pattern is then never compiled (render's
+    start-up stays at the floor)."""
+    if _top_level_or(pattern):
+        return ()
+    first, end = _literal(pattern, 1 if pattern.startswith("^") else 0)
+    if pattern[end:end + 1] in ("?", "*", "{"):  # "ab?": only "a" is certain
+        return (first[:-1],) if first[:-1] else ()
+    alternatives: list[str] = []
+    if pattern.startswith("(?:", end):
+        at = end + 3
+        while True:
+            word, at = _literal(pattern, at)
+            if not word or pattern[at:at + 1] not in ("|", ")"):
+                alternatives = []
+                break
+            alternatives.append(word)
+            at += 1
+            if pattern[at - 1] == ")":
+                break
+        if alternatives and pattern[at:at + 1] in ("?", "*", "{"):
+            alternatives = []
+    if not alternatives:
+        return (first,) if first else ()
+    after, stop = _literal(pattern, at)
+    if pattern[stop:stop + 1] in ("?", "*", "{"):
+        after = after[:-1]
+    return tuple(first + alternative + after for alternative in alternatives)
+
+
+def _search(pattern: str, lowered: str) -> bool:
+    needles = _needles(pattern)
+    if needles and not any(needle in lowered for needle in needles):
+        return False
+    return _compiled(pattern).search(lowered) is not None
+
+
+def _top_level_or(pattern: str) -> bool:
+    depth, index, in_class = 0, 0, False
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            return True
+        index += 1
+    return False
+
+
 # Most specific first: for each fact the first matching rule wins.
 RULES: tuple[Rule, ...] = (
     # ---- Claude (Anthropic Messages; Bedrock model ids carry the same names after "anthropic.") ----
-    Rule("claude-5-always-adaptive", _CLAUDE_PROVIDERS, r"claude-(fable|mythos)-5",
+    Rule("claude-5.1-no-forced-choice", _CLAUDE_PROVIDERS, r"claude-(?:fable|mythos)-5-1" + _V,
+         {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True,
+          "forced_tool_choice": False},
+         _DOCS + "models/fable-5-1/migration-guide (claude-fable-5-1 and claude-mythos-5-1): 'Both thinking: {type: "
+         "\"disabled\"} and manual extended thinking (thinking: {type: \"enabled\", budget_tokens: N}) return a 400 "
+         "error.' '{type: \"auto\"} (the default) and {type: \"none\"} are supported. Forcing a tool call with {type: "
+         "\"any\"} or {type: \"tool\", name: \"...\"} returns a 400 error.'"),
+    Rule("claude-opus-5.5", _CLAUDE_PROVIDERS, r"claude-opus-5-5" + _V,
+         {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True,
+          "forced_tool_choice": False, "effort_default": "medium"},
+         _DOCS + "models/opus-5-5/whats-new-opus-5-5: breaking changes 'Thinking can't be disabled.' (disabled and "
+         "enabled answered 400 invalid_request_error) and 'Forced tool use returns an error.'; 'Adaptive thinking is "
+         "always on ... its default on this model is medium'"),
+    Rule("claude-sonnet-5.5", _CLAUDE_PROVIDERS, r"claude-sonnet-5-5" + _V,
+         {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True,
+          "thinking_off": "between_tools", "forced_tool_choice": False, "effort_default": "high"},
+         _DOCS + "models/sonnet-5-5/whats-new-sonnet-5-5: breaking changes 'Turn off up-front thinking with "
+         "between_tools.' and 'Forced tool use returns an error.'; 'Adaptive thinking is on by default ... Its default "
+         "on the Claude API is high.'; " + _ANTHROPIC_TABLE + ": 'Only Claude Sonnet 5.5 accepts \"between_tools\", and "
+         "it uses it in place of \"disabled\".'; anthropic 2.14.0 types/thinking_config_between_tools_param.py"),
+    Rule("claude-haiku-5.5", _CLAUDE_PROVIDERS, r"claude-haiku-5-5" + _V,
+         {"thinking_form": "adaptive"},
+         _DOCS + "models/haiku-5-5/whats-new-haiku-5-5: 'It supports adaptive thinking with the effort parameter'; "
+         "breaking change 'Manual extended thinking returns an error' (its default and disabled are not stated there)"),
+    Rule("claude-5-always-adaptive", _CLAUDE_PROVIDERS, r"claude-(?:fable|mythos)-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True},
-         _ANTHROPIC_TABLE + ": Fable 5 / Mythos 5 adaptive only, always on, reject enabled and disabled"),
+         _DOCS + "models/fable-5/migration-guide (claude-fable-5 and claude-mythos-5): 'Both thinking: {type: "
+         "\"disabled\"} and manual extended thinking ... return a 400 error.'; adaptive thinking is always on"),
     Rule("claude-mythos-preview", _CLAUDE_PROVIDERS, r"claude-mythos-preview",
          {"thinking_form": "both", "thinking_default": True, "thinking_always_on": True},
-         _ANTHROPIC_TABLE + ": Mythos Preview adaptive and extended, always on, rejects disabled"),
-    Rule("claude-5-adaptive-on", _CLAUDE_PROVIDERS, r"claude-(opus|sonnet)-5",
+         _ANTHROPIC_TABLE + ": Mythos Preview adaptive and extended ('Claude Mythos Preview supports both modes'), "
+         "always on, rejects disabled"),
+    Rule("claude-5-adaptive-on", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True},
-         _ANTHROPIC_TABLE + ": Opus 5 / Sonnet 5 adaptive only, on by default, reject enabled"),
-    Rule("claude-4.7-adaptive", _CLAUDE_PROVIDERS, r"claude-opus-4-[78]",
+         _ANTHROPIC_TABLE + ": 'Claude Opus 4.7, Claude Opus 4.8, Claude Sonnet 5, Claude Fable 5, and Claude Mythos 5 "
+         "do not support it' (extended thinking); " + _DOCS + "models/opus-5-5/whats-new-opus-5-5: 'On Claude Opus 5, "
+         "thinking is on by default and thinking: {\"type\": \"disabled\"} is accepted at effort high or below.'"),
+    Rule("claude-4.7-adaptive", _CLAUDE_PROVIDERS, r"claude-opus-4-[78]" + _V,
          {"thinking_form": "adaptive", "thinking_default": False},
-         _ANTHROPIC_TABLE + ": Opus 4.7 / 4.8 adaptive only, off by default, reject enabled"),
-    Rule("claude-4.6-both", _CLAUDE_PROVIDERS, r"claude-(opus|sonnet)-4-6",
+         _ANTHROPIC_TABLE + ": Opus 4.7 / 4.8 adaptive only ('do not support it and reject requests that use it'), "
+         "off by default"),
+    Rule("claude-4.6-both", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-4-6" + _V,
          {"thinking_form": "both", "thinking_default": False},
-         _ANTHROPIC_TABLE + ": Opus 4.6 / Sonnet 4.6 adaptive or extended (deprecated), off by default"),
+         _ANTHROPIC_TABLE + ": 'Extended thinking ... is deprecated on Claude Opus 4.6 and Claude Sonnet 4.6 (it still "
+         "works there)'; off by default"),
     Rule("claude-extended-only", _CLAUDE_PROVIDERS,
-         r"claude-((opus|sonnet|haiku)-4|3-7)",
+         r"claude-(?:(?:opus|sonnet|haiku)-4(?:-[015])?|3-7-sonnet)" + _V,
          {"thinking_form": "enabled", "thinking_default": False},
-         _ANTHROPIC_TABLE + ": Opus/Sonnet/Haiku 4.5, Opus 4.1 and earlier thinking models extended only, "
-         "reject adaptive; Claude 3.7 Sonnet introduced extended thinking"),
+         _ANTHROPIC_TABLE + ": 'On earlier models, including Claude Sonnet 4.5, Claude Opus 4.5, and Claude Haiku 4.5, "
+         "extended thinking is the only thinking mode' (Opus 4 / 4.1, Sonnet 4, Claude 3.7 Sonnet likewise)"),
     Rule("claude-no-thinking", _CLAUDE_PROVIDERS, r"claude-(?:3-(?!7)|2|v1|v2|instant)",
          {"thinking_form": "none"},
-         "platform.claude.com/docs/en/build-with-claude/extended-thinking (supported models: Claude 3.7 Sonnet "
-         "and newer)"),
-    Rule("claude-forced-choice", _CLAUDE_PROVIDERS, r"claude",
-         {"forced_choice_with_thinking": False}, _ANTHROPIC_FORCED),
+         _DOCS + "build-with-claude/extended-thinking (supported models: Claude 3.7 Sonnet and newer)",
+         verified=_EARLIER),
+    Rule("claude-thinking-forced-choice", _CLAUDE_PROVIDERS, r"claude-",
+         {"forced_choice_with_thinking": False, "forced_choice_with_adaptive": True}, _ANTHROPIC_FORCED, family=False),
     Rule("claude-preserved-thinking", _CLAUDE_PROVIDERS,
          r"claude-(fable|mythos)-5-[1-9](?!\d)|claude-(opus|sonnet|haiku)-5-5(?!\d)",
          {"thinking_prefix_check": True},
          "platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks (models: Fable and Mythos "
          "5.1, 5.2, Opus / Sonnet / Haiku 5.5; Claude API, Bedrock, other platforms): 'A prefix check fails if system, "
-         "tools, or an earlier message changed after Claude produced a block'", verified="2026-11-26"),
+         "tools, or an earlier message changed after Claude produced a block'", verified="2026-11-26", family=False),
     Rule("claude-thinking-per-turn", _CLAUDE_PROVIDERS, r"claude", {"thinking_fixed_per_turn": True},
          "platform.claude.com/docs/build-with-claude/thinking-tool-workflows ('Keep one thinking configuration per "
          "assistant turn: a tool-use loop is one assistant turn, so change the configuration only between turns')",
-         verified="2026-11-26"),
+         verified="2026-11-26", family=False),
     Rule("bedrock-named-choice", ("bedrock",), r"anthropic\.claude-(?!v1|v2|instant)|amazon\.nova-",
          {"named_tool_choice": True},
          "botocore data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool: 'only supported by Anthropic "
-         "Claude 3 and Amazon Nova models'"),
+         "Claude 3 and Amazon Nova models'", family=False, verified=_EARLIER),
     Rule("bedrock-named-choice-other", ("bedrock",), r".",
          {"named_tool_choice": False},
          "botocore data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool (other families: answered 400 "
-         "'This model doesn't support the toolConfig.toolChoice.tool field', vercel/ai#4396)"),
+         "'This model doesn't support the toolConfig.toolChoice.tool field', vercel/ai#4396)", family=False, verified=_EARLIER),
     # ---- Gemini ----
-    Rule("gemini-3-signatures", ("gemini",), r"^gemini-3",
+    Rule("gemini-3-signatures", ("gemini",), r"^gemini-3(?:[.-]|$)",
          {"signatures_required": True, "thinking_default": True},
          "ai.google.dev/gemini-api/docs/thought-signatures ('When using Gemini 3 models, you must pass back thought "
          "signatures during function calling, otherwise you will get a validation error'; stand-in "
-         "'skip_thought_signature_validator' for calls the model did not write)"),
+         "'skip_thought_signature_validator' for calls the model did not write)", verified=_EARLIER),
     Rule("gemini-2.5-thinking", ("gemini",), r"^gemini-2\.5-(pro|flash)(?!-lite)",
          {"signatures_required": False, "thinking_default": True},
          "ai.google.dev/gemini-api/docs/thinking (2.5 Pro and Flash think by default; signatures are returned "
-         "but not validated)"),
+         "but not validated)", verified=_EARLIER),
     # ---- OpenAI Chat Completions (openai, azure) ----
-    Rule("gpt-5.6-tools-effort-none", ("openai", "azure"), r"gpt-5\.6",
+    Rule("gpt-5.6-tools-effort-none", ("openai", "azure"), r"gpt-5\.6(?!\d)",
          {"tools_reasoning_effort": "none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. "
          "To use function tools, use /v1/responses or set reasoning_effort to 'none'.' (BerriAI/litellm#34569: "
-         "tools only → 400, tools + none → 200); the model's default effort is not none"),
-    Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.[2-5]",
+         "tools only → 400, tools + none → 200); the model's default effort is not none", verified=_EARLIER),
+    Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.[2-5](?!\d)",
          {"tools_reasoning_effort": "absent-or-none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. "
          "Please use /v1/responses instead.' (pipecat-ai/pipecat#4043, openai/openai-openapi#541); sent without "
-         "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169)"),
+         "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169)", verified=_EARLIER),
+    Rule("o-series-no-parallel", ("openai", "azure"),  # seen on Chat Completions (Azure: langchain#29704 too)
+         r"^(?:o1|o3-mini|o4-mini)(?:-\d{4}-\d{2}-\d{2})?$",
+         {"parallel_tool_calls": False},
+         "API error 400 \"Unsupported parameter: 'parallel_tool_calls' is not supported with this model.\" "
+         "(code unsupported_parameter): o3-mini langchain-ai/langchain#29704, browser-use/web-ui#648; o4-mini "
+         "evalstate/fast-agent#279, tensorzero/tensorzero#2805; o1 inngest/agent-kit#86"),
     # ---- DeepSeek ----
     Rule("deepseek-reasoner", ("deepseek",), r"^deepseek-reasoner$",
          {"thinking_default": True, "thinking_always_on": True, "forced_choice_with_thinking": False,
           "reasoning_replay": True},
          "api-docs.deepseek.com/guides/thinking_mode (thinking mode; tool-call turns' reasoning_content 'must be "
-         "fully passed back to the API in all subsequent requests', else 400)"),
-    Rule("deepseek-thinking", ("deepseek",), r"^deepseek",
+         "fully passed back to the API in all subsequent requests', else 400); retired 2026-07-24 (fact "
+         "deepseek.legacy_names_retired)", verified=_EARLIER),
+    Rule("deepseek-v4-thinking", ("deepseek",), r"^deepseek-v4-(?:flash|pro)$",
          {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True},
          "api-docs.deepseek.com/guides/thinking_mode (thinking is enabled by default, effort high; "
          "{thinking: {type: enabled/disabled}}, reasoning_effort low/high/max; reasoning_content of tool-call turns "
-         "must be sent back, else 400)"),
+         "must be sent back, else 400); forcing tool_choice in thinking mode answered 400 (cloudwego/eino#994)", verified=_EARLIER),
     # ---- Cohere ----
+    Rule("cohere-r7b-and-newer", ("cohere",), r"^command-(?:r7b|a)(?:-|$)",
+         {"tool_choice": True},
+         "cohere 7.3.1 v2/client.py chat(tool_choice=...) docstring: 'This parameter is only compatible with "
+         "models Command-r7b and newer.' (Command A, 2025-03, is newer)"),
     Rule("cohere-pre-r7b", ("cohere",), r"^(command(-light)?(-nightly)?|command-r(-plus)?(-\d{2}-\d{4}|-v01)?)$",
          {"tool_choice": False},
-         "cohere-python src/cohere/v2/client.py chat(tool_choice=...) docstring: tool_choice is for Command R7B "
-         "and newer models (as providers/cohere.py cites it)"),
+         "cohere 7.3.1 v2/client.py chat(tool_choice=...) docstring: 'This parameter is only compatible with "
+         "models Command-r7b and newer.'"),
 )
+
+
+class EndOfLife:
+    """A model's documented retirement: after ``date`` the API answers an error for it. (A plain class: a NamedTuple
+    class costs render's start-up more to create.)"""
+
+    __slots__ = ("providers", "pattern", "date", "source", "replacement", "verified", "after", "models")
+
+    def __init__(self, providers: tuple[str, ...], pattern: str, date: str, source: str, replacement: str,
+                 verified: str = _VERIFIED, after: str = "the API answers an error for it",
+                 models: frozenset[str] = frozenset()) -> None:
+        self.providers = providers
+        self.pattern = pattern  # searched in the lower-cased model id, as Rule.pattern
+        self.date = date  # ISO date of retirement (the last day it answers)
+        self.source = source  # where it is documented, with the words quoted
+        self.replacement = replacement  # a current model to use instead
+        self.verified = verified
+        self.after = after  # what the source says happens from that date
+        self.models = models  # exact model ids (then ``pattern`` is only for people)
+
+
+_SDK_DEPRECATED = "anthropic 2.14.0 _data/deprecated_models.py (DEPRECATED_MODELS, the SDK warns on every call)"
+# OpenAI's own API (Azure retires on its own schedule); the SDK names no replacement, its docstring points to the page
+_OPENAI_PROVIDERS = ("openai", "openai-responses")
+_OPENAI_DEPRECATED = ("openai 3.57.0 types/shared/chat_model.py ('Deprecated values'; developers.openai.com/api/docs/"
+                      "deprecations)")
+_OPENAI_REPLACEMENT = "the replacement developers.openai.com/api/docs/deprecations recommends"
+
+
+def _exact(ids: tuple[str, ...]) -> str:
+    """The ids as one pattern, for people reading the table (matching uses the set)."""
+    return "^(?:" + "|".join(ids) + ")$"
+
+END_OF_LIFE: tuple[EndOfLife, ...] = (
+    EndOfLife(_CLAUDE_PROVIDERS, r"claude-sonnet-4-5" + _V, "2026-11-30",
+              _SDK_DEPRECATED + ": 'claude-sonnet-4-5': 'November 30th, 2026'", "claude-sonnet-5"),
+    EndOfLife(_CLAUDE_PROVIDERS, r"claude-opus-4-5" + _V, "2027-01-22",
+              _SDK_DEPRECATED + ": 'claude-opus-4-5': 'January 22nd, 2027'", "claude-opus-5"),
+    EndOfLife(_CLAUDE_PROVIDERS, r"claude-mythos-preview", "2026-06-30",
+              _SDK_DEPRECATED + ": 'claude-mythos-preview': 'June 30th, 2026'", "claude-mythos-5"),
+    EndOfLife(("deepseek",), r"^deepseek-(?:chat|reasoner)$", "2026-07-24",
+              "api-docs.deepseek.com/news (DeepSeek V4 preview, 2026-04-24): deepseek-chat and deepseek-reasoner "
+              "'will be fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)'", "deepseek-v4-flash"),
+    EndOfLife(("gemini",), r"^(?:models/)?gemini-2\.5-(?:flash|pro)$", "2026-06-17",
+              "ai.google.dev/gemini-api/docs/deprecations: 'gemini-2.5-flash June 17, 2025 June 17, 2026' (gemini-2.5-pro "
+              "likewise); 'The shutdown dates listed in the table indicate the earliest possible dates on which a model "
+              "might be retired'", "gemini-3.5-flash",
+              after="Google may shut it down, or answer with another model, from then on"),
+    *(EndOfLife(_OPENAI_PROVIDERS, _exact(ids), date, _OPENAI_DEPRECATED + f": {', '.join(ids[:3])}, ...: "
+                f"'Announced shutdown date: {date}'", _OPENAI_REPLACEMENT, models=frozenset(ids)) for date, ids in (
+        ("2026-10-23", ("gpt-4.1-nano", "gpt-4.1-nano-2025-04-14", "o4-mini", "o4-mini-2025-04-16", "o3-mini",
+                        "o3-mini-2025-01-31", "o1", "o1-2024-12-17", "gpt-4o-2024-05-13", "gpt-4-turbo",
+                        "gpt-4-turbo-2024-04-09", "gpt-4-1106-preview", "gpt-4", "gpt-4-0613", "gpt-3.5-turbo",
+                        "gpt-3.5-turbo-0125")),
+        ("2026-12-11", ("gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5-2025-08-07", "gpt-5-mini-2025-08-07",
+                        "gpt-5-nano-2025-08-07", "o3", "o3-2025-04-16")),
+        ("2027-01-14", ("gpt-4.1", "gpt-4.1-mini", "gpt-4.1-2025-04-14", "gpt-4.1-mini-2025-04-14", "gpt-4o",
+                        "gpt-4o-2024-11-20", "gpt-4o-2024-08-06", "gpt-4o-mini", "gpt-4o-mini-2024-07-18")),
+        ("2027-04-01", ("gpt-5.4-nano", "gpt-5.4-nano-2026-03-17", "gpt-5.1", "gpt-5.1-2025-11-13")),
+    )),
+)
+EOL_WARNING_DAYS = 30  # warn this many days before a documented end of life, and after it
+EOL_PROVIDERS: frozenset[str] = frozenset(p for entry in END_OF_LIFE for p in entry.providers)  # a cheap first test
+
+
+@functools.lru_cache(maxsize=4096)
+def retiring(provider: str, model: str) -> EndOfLife | None:
+    """The END_OF_LIFE entry for this provider and model, matched once per process."""
+    lowered = model.lower()
+    for entry in END_OF_LIFE:
+        if provider in entry.providers and (lowered in entry.models if entry.models else _search(entry.pattern,
+                                                                                                   lowered)):
+            return entry
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def eol_warning(provider: str, model: str) -> str | None:
+    """``end_of_life`` for today (read once per process), cached per model: what ``start`` asks per request."""
+    return end_of_life(provider, model)
+
+
+def end_of_life(provider: str, model: str, today: str | None = None) -> str | None:
+    """A warning when the model is past, or within EOL_WARNING_DAYS of, its documented end of life; else None.
+    ``today`` is an ISO date (default: the local date, read once per process)."""
+    if retiring(provider, model) is None:
+        return None
+    return _eol_text(provider, model, today or _today())
+
+
+@functools.lru_cache(maxsize=1)
+def _today() -> str:
+    import datetime  # only for a model with a documented end of life
+
+    return datetime.date.today().isoformat()
+
+
+@functools.lru_cache(maxsize=1024)
+def _eol_text(provider: str, model: str, today: str) -> str | None:
+    import datetime
+
+    entry = retiring(provider, model)
+    assert entry is not None
+    day = datetime.date.fromisoformat(today)
+    left = (datetime.date.fromisoformat(entry.date) - day).days
+    if left > EOL_WARNING_DAYS:
+        return None
+    when = (f"retired on {entry.date}" if left < 0 else
+            f"reaches end of life on {entry.date} ({left} day{'s' if left != 1 else ''} from now)")
+    after = entry.after if left < 0 else entry.after.replace("answers", "will answer")
+    return (f"{model} {when}: {after}; use "
+            f"{entry.replacement} or another current model ({entry.source}; verified {entry.verified})")
+
+
+# Providers with rules per model family: only they can call a model unknown.
+FAMILY_PROVIDERS: frozenset[str] = frozenset(p for rule in RULES if rule.family for p in rule.providers)
+# Providers with a rule on parallel_tool_calls (the parallel lint asks the rules only for them), or an override.
+PARALLEL_RULED: frozenset[str] = frozenset(p for rule in RULES if "parallel_tool_calls" in rule.facts
+                                           for p in rule.providers)
 
 
 class Fact(NamedTuple):
@@ -192,6 +452,28 @@ def rule_facts(provider: str, model: str) -> Mapping[str, Fact]:
             for key, value in rule.facts.items():
                 facts.setdefault(key, Fact(value, rule))
     return MappingProxyType(facts)
+
+
+def matching(provider: str, model: str) -> list[Rule]:
+    return [rule for rule in RULES if rule.matches(provider, model)]
+
+
+@functools.lru_cache(maxsize=4096)
+def unknown(provider: str, model: str) -> bool:
+    """The provider has rules per model family and none knows this model: its limits are unknown (say so,
+    refuse nothing on a guess). API-wide rules (``family=False``) do not make a model known."""
+    families = [rule for rule in RULES if rule.family and provider in rule.providers]
+    return bool(families) and not any(rule.matches(provider, model) for rule in families)
+
+
+@functools.lru_cache(maxsize=4096)
+def unknown_note(provider: str, model: str) -> str | None:
+    """The ledger note for a model no family rule knows (``unknown``), or None; "(deployment)" is no model id."""
+    if model.startswith("(") or not unknown(provider, model):
+        return None
+    return (f"no model rule knows {model}: its thinking and tool_choice limits are unknown here, so nothing is "
+            f"refused or changed on a guess (set them with providers.{provider}.rules; `toolchoice providers --model "
+            "ID` lists the rules)")
 
 
 def cite(key: str, fact: Fact, provider: str) -> str:

@@ -28,6 +28,17 @@ def expect_list(provider: str, value: Any, what: str) -> list[Any]:
     return value
 
 
+def caller_of(value: Any) -> str | None:
+    """A reply's ``caller`` object as ToolCall.caller: ``{"type": "direct"}`` → "direct"; a program or server tool
+    → "<type>:<its id>" (openai-python responses/response_function_tool_call.py Caller, anthropic
+    types/tool_use_caller.py); anything else → None."""
+    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+        return None
+    kind = value["type"]
+    ident = value.get("caller_id", value.get("tool_id"))
+    return kind if kind == "direct" or not isinstance(ident, str) else f"{kind}:{ident}"
+
+
 def message_function_calls(provider: str, message: dict[str, Any]) -> tuple[ToolCall, ...]:
     """``message.tool_calls`` as ``[{id, function: {name, arguments}}]``, the form Cohere v2 and Ollama
     share, without a name check: a call with no name is kept (named "") for the verdict to judge."""

@@ -94,6 +94,10 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     if not model:
         model = cap.default_model
         ledger.info("model.default", f"no model set for {provider}; using {model} (set providers.{provider}.model or --model)")
+    if provider in model_rules.EOL_PROVIDERS:  # a set test; then one cached lookup per model
+        retiring = model_rules.eol_warning(provider, model)
+        if retiring is not None:
+            ledger.warning("model.end_of_life", retiring)
     choice = scenario.tool_choice
     requested = requested_text = None
     if choice is not None:
@@ -371,6 +375,14 @@ def parallel_value(ctx: Context) -> bool | None:
         ctx.ledger.info("parallel.dropped", f"parallel_tool_calls {str(wanted).lower()} not sent: no tools in the request")
         return None
     if ctx.cap.parallel.usable:
+        refused = model_facts(ctx).get("parallel_tool_calls") if (
+            ctx.provider in model_rules.PARALLEL_RULED or ctx.settings.rules) else None
+        if refused is not None and not refused.value:
+            ctx.ledger.warning("parallel.model_refuses", f"{ctx.model} answers 400 'Unsupported parameter: "
+                               f"parallel_tool_calls': parallel_tool_calls {str(wanted).lower()} is not sent"
+                               + (", so the model may return several calls" if wanted is False else ""))
+            rule_applied(ctx, "parallel_tool_calls", refused, "parallel_tool_calls left out")
+            return None
         wire = ctx.cap.parallel.wire
         shown = "sent as is" if wire == "parallel_tool_calls" else f"→ {wire}"
         ctx.ledger.info("parallel.mapped", f"parallel_tool_calls {str(wanted).lower()} {shown}")
@@ -722,6 +734,10 @@ def model_facts(ctx: Context, model: str | None = None) -> Mapping[str, Any]:
     facts = ctx.facts
     if facts is None:
         facts = ctx.facts = model_rules.resolve(ctx.provider, ctx.model, ctx.settings.rules)
+        if ctx.provider in model_rules.FAMILY_PROVIDERS:
+            note = model_rules.unknown_note(ctx.provider, ctx.model)
+            if note is not None:
+                ctx.ledger.info("model_rule.unknown", note)
     return facts
 
 

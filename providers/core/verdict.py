@@ -36,6 +36,7 @@ _REASONING_REFUSALS = (
     "without its required reasoning item",
 )
 _MISSING_SIGNATURE = "MISSING_THOUGHT_SIGNATURE"  # google-genai types.FinishReason
+_TOO_MANY_CALLS = "TOO_MANY_TOOL_CALLS"  # google-genai 3.6.1 types.FinishReason (server-side tool loop stopped)
 
 
 def reasoning_refusal(reply: Reply) -> str | None:
@@ -214,9 +215,18 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
         decoded = call.arguments is not None or call.is_custom
         errors = argument_errors(tool, call) if (tool is not None or not decoded) else []
         valid = None if tool is None and decoded else not _schema_problem(errors)
-        checks.append({"name": call.name, "offered": call.name in offered, "valid": valid, "errors": errors})
+        check = {"name": call.name, "offered": call.name in offered, "valid": valid, "errors": errors}
+        if call.caller is not None:
+            check["caller"] = call.caller
+        checks.append(check)
     who = translation.provider if translation is not None else "provider"
     category, reasons = _categorize(scenario, reply, offered, checks, who)
+    by_code = [c for c in calls if c.caller is not None and c.caller != "direct"]
+    if by_code:  # programmatic tool calling: the model's code made these calls, not the model's own turn
+        reasons.append("made by the model's code, not directly: " + ", ".join(f"{c.name} ({c.caller})" for c in by_code))
+    if reply.finish_reason == _TOO_MANY_CALLS:
+        reasons.append(f"finish reason {_TOO_MANY_CALLS}: the server-side tool loop stopped after too many tool calls, "
+                       "before the model returned a final answer")
     if unenforced:
         reasons.append("the provider could not enforce this tool_choice (judged against the request's intent): "
                        + " / ".join(unenforced))

@@ -1,0 +1,311 @@
+"""Every capability claim an official SDK's request types can decide, decided by them.
+
+The conformance tests prove that what toolchoice SENDS is valid; this file proves what it DROPS or calls
+unsupported. For each provider with an official Python SDK (pinned in pyproject's ``test`` extra) it reads
+the SDK's request types and compares them with the provider's row in ``core/capabilities.py``:
+
+- ``parallel``: the row calls parallel_tool_calls usable ⇔ the SDK's request type has the field;
+- ``strict``: the row calls strict anything but unsupported ⇔ the SDK's tool type has the field;
+- the tool_choice words: a usable choice whose wire is a word must be one of the SDK's tool_choice literals;
+- ``named``: the row calls a named choice usable ⇔ the SDK's tool_choice has an object form.
+
+A row may disagree with its SDK only through ``EXCEPTIONS`` below, each with the source that says the API
+differs from its SDK's types (checked 2026-11-26). The expected values come from the SDK files, never from
+the code under test; break one fact in the table (Fireworks strict unsupported again) and a test fails.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import importlib
+import typing
+from typing import Any, Callable, NamedTuple
+
+import pytest
+import typing_extensions
+
+from sdk_types import botocore_session, missing
+from toolchoice.providers.core.capabilities import CAPABILITIES, Level
+
+
+class SdkFacts(NamedTuple):
+    parallel: bool  # the request type has parallel_tool_calls (or the provider's own parallel switch)
+    strict: bool  # the tool type (or the request, for Cohere) has strict
+    words: frozenset[str]  # the tool_choice string literals
+    named: bool  # tool_choice has an object form naming one tool
+
+
+def _load(path: str) -> Any:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def fields(tp: Any) -> set[str]:
+    """The field names a TypedDict, pydantic model or dataclass declares (aliases included)."""
+    if typing_extensions.is_typeddict(tp):
+        names: set[str] = set()
+        for klass in tp.__mro__:  # TypedDict bases keep their own annotations
+            names.update(getattr(klass, "__annotations__", {}))
+        return names
+    model_fields = getattr(tp, "model_fields", None)
+    if model_fields is not None:
+        return set(model_fields) | {f.alias for f in model_fields.values() if f.alias}
+    if dataclasses.is_dataclass(tp):
+        return {f.name for f in dataclasses.fields(tp)}
+    raise TypeError(f"cannot read the fields of {tp!r}")
+
+
+def annotation(tp: Any, field: str) -> Any:
+    if typing_extensions.is_typeddict(tp):
+        return typing_extensions.get_type_hints(tp)[field]
+    model_fields = getattr(tp, "model_fields", None)
+    if model_fields is not None:
+        return model_fields[field].annotation
+    return typing.get_type_hints(tp)[field]
+
+
+def _members(tp: Any, seen: set[int] | None = None) -> list[Any]:
+    """The leaves of a type: unions, Optional, Required/NotRequired, Annotated and type aliases unwrapped."""
+    seen = seen if seen is not None else set()
+    if id(tp) in seen:
+        return []
+    seen.add(id(tp))
+    value = getattr(tp, "__value__", None)  # TypeAliasType
+    if value is not None:
+        return _members(value, seen)
+    origin = typing_extensions.get_origin(tp)
+    if origin in (typing.Union, typing_extensions.Required, typing_extensions.NotRequired, typing_extensions.Annotated) \
+            or str(origin) in ("types.UnionType",):
+        args = typing_extensions.get_args(tp)
+        if origin is typing_extensions.Annotated:
+            args = args[:1]
+        return [leaf for arg in args for leaf in _members(arg, seen)]
+    if isinstance(tp, str):  # a forward reference left unresolved
+        return []
+    return [tp]
+
+
+ANY_WORD = "*"
+
+
+def literals(tp: Any) -> frozenset[str]:
+    words: set[str] = set()
+    for leaf in _members(tp):
+        if leaf is str:  # any word (together types tool_choice as str | ToolChoiceParam)
+            words.add(ANY_WORD)
+        elif typing_extensions.get_origin(leaf) is typing_extensions.Literal:
+            words.update(a for a in typing_extensions.get_args(leaf) if isinstance(a, str))
+        elif isinstance(leaf, type) and issubclass(leaf, enum.Enum):
+            words.update(str(m.value) for m in leaf)
+    return frozenset(words)
+
+
+def has_object(tp: Any) -> bool:
+    return any(isinstance(leaf, type) and (typing_extensions.is_typeddict(leaf) or hasattr(leaf, "model_fields")
+                                           or dataclasses.is_dataclass(leaf)) for leaf in _members(tp))
+
+
+def typed(request: str, tool: str, choice: str = "tool_choice", strict_in: str = "tool") -> Callable[[], SdkFacts]:
+    """Facts read from a request type and a tool (function) type given as 'module:Name'."""
+    def read() -> SdkFacts:
+        params, function = _load(request), _load(tool)
+        has_choice = choice in fields(params)
+        tp = annotation(params, choice) if has_choice else None
+        strict_owner = params if strict_in == "request" else function
+        return SdkFacts("parallel_tool_calls" in fields(params), "strict" in fields(strict_owner),
+                        literals(tp) if has_choice else frozenset(), has_object(tp) if has_choice else False)
+    return read
+
+
+def anthropic_facts() -> SdkFacts:
+    choice = _load("anthropic.types.tool_choice_param:ToolChoiceParam")
+    words: set[str] = set()
+    for member in _members(choice):
+        kind = literals(annotation(member, "type"))
+        if fields(member) <= {"type", "disable_parallel_tool_use"}:
+            words.update(kind)
+    parallel = any("disable_parallel_tool_use" in fields(m) for m in _members(choice))
+    named = any("name" in fields(m) for m in _members(choice))
+    return SdkFacts(parallel, "strict" in fields(_load("anthropic.types.tool_param:ToolParam")), frozenset(words), named)
+
+
+def cohere_facts() -> SdkFacts:
+    import inspect
+
+    chat = _load("cohere.v2.client:V2Client").chat
+    params = inspect.signature(chat).parameters
+    choice = typing.get_type_hints(chat)["tool_choice"]
+    return SdkFacts("parallel_tool_calls" in params, "strict_tools" in params, literals(choice), has_object(choice))
+
+
+def gemini_facts() -> SdkFacts:
+    config = _load("google.genai.types:FunctionCallingConfig")
+    mode = _load("google.genai.types:FunctionCallingConfigMode")
+    words = frozenset(m.value for m in mode)
+    return SdkFacts("parallel_tool_calls" in fields(_load("google.genai.types:GenerateContentConfig")),
+                    "VALIDATED" in words, words, "allowed_function_names" in fields(config))
+
+
+def bedrock_facts() -> SdkFacts:
+    shapes = botocore_session().get_service_model("bedrock-runtime")
+    converse = shapes.operation_model("Converse").input_shape
+    choice = shapes.shape_for("ToolChoice")
+    return SdkFacts("parallelToolCalls" in converse.members, "strict" in shapes.shape_for("ToolSpecification").members,
+                    frozenset(choice.members) - {"tool"}, "tool" in choice.members)
+
+
+def ollama_facts() -> SdkFacts:
+    request = _load("ollama._types:ChatRequest")
+    function = _load("ollama._types:Tool").Function
+    return SdkFacts("parallel_tool_calls" in fields(request), "strict" in fields(function),
+                    frozenset(), "tool_choice" in fields(request))
+
+
+_CHAT = "types.chat.completion_create_params:CompletionCreateParamsBase"
+SDKS: dict[str, tuple[str, Callable[[], SdkFacts]]] = {
+    "openai": ("openai", typed("openai." + _CHAT,
+                               "openai.types.shared_params.function_definition:FunctionDefinition")),
+    "azure": ("openai", typed("openai." + _CHAT, "openai.types.shared_params.function_definition:FunctionDefinition")),
+    "openai-responses": ("openai", typed("openai.types.responses.response_create_params:ResponseCreateParamsBase",
+                                         "openai.types.responses.function_tool_param:FunctionToolParam")),
+    "anthropic": ("anthropic", anthropic_facts),
+    "gemini": ("google.genai", gemini_facts),
+    "mistral": ("mistralai", typed("mistralai.client.models.chatcompletionrequest:ChatCompletionRequest",
+                                   "mistralai.client.models.function:Function")),
+    "groq": ("groq", typed("groq.types.chat.completion_create_params:CompletionCreateParams", "groq.types.shared_params.function_definition:FunctionDefinition")),
+    "together": ("together", typed("together." + _CHAT, "together.types.tools_param:Function")),
+    "fireworks": ("fireworks", typed("fireworks." + _CHAT, "fireworks.types.shared_params.chat_completion_tool:Function")),
+    "cerebras": ("cerebras.cloud.sdk", typed("cerebras.cloud.sdk.types.chat.completion_create_params:CompletionCreateParams",
+                                             "cerebras.cloud.sdk.types.chat.completion_create_params:ToolFunction")),
+    "cohere": ("cohere", cohere_facts),
+    "bedrock": ("botocore", bedrock_facts),
+    "huggingface": ("huggingface_hub", typed(
+        "huggingface_hub.inference._generated.types.chat_completion:ChatCompletionInput",
+        "huggingface_hub.inference._generated.types.chat_completion:ChatCompletionInputFunctionDefinition")),
+    "ollama": ("ollama", ollama_facts),
+}
+
+# Where a row rightly differs from its SDK's types: (provider, claim) -> the source that says the API differs.
+EXCEPTIONS: dict[tuple[str, str], str] = {
+}
+
+# A usable choice's wire word -> the claim name.
+CHOICES = ("auto", "none", "required", "any")
+
+
+def _row_claims(provider: str) -> dict[str, Any]:
+    cap = CAPABILITIES[provider]
+    words = {}
+    for feature in CHOICES:
+        support = cap.feature(feature)
+        if support.usable and support.wire.startswith('"'):
+            words[feature] = support.wire.strip('"')
+    return {"parallel": cap.parallel.usable, "strict": cap.strict.level is not Level.UNSUPPORTED,
+            "named": cap.named.usable, "words": words}
+
+
+CASES = sorted(SDKS)
+
+
+@pytest.mark.parametrize("provider", CASES)
+def test_the_row_says_what_the_sdk_types_say(provider: str) -> None:
+    package, read = SDKS[provider]
+    if missing(package):
+        pytest.skip(f"{package} is not installed (pip install -e '.[test]')")
+    sdk, row = read(), _row_claims(provider)
+    problems = []
+    for claim in ("parallel", "strict", "named"):
+        if (provider, claim) in EXCEPTIONS:  # a documented exception must still be one
+            assert row[claim] != getattr(sdk, claim), f"{provider} {claim}: the exception is stale, remove it"
+        elif row[claim] != getattr(sdk, claim):
+            problems.append(f"{claim}: the row says {'usable' if row[claim] else 'unsupported'}, the SDK types "
+                            f"{'have' if getattr(sdk, claim) else 'lack'} it")
+    for feature in ("none", "required"):  # a choice called unusable whose word the SDK types list
+        cap_word = {w.lower() for w in sdk.words}
+        if not CAPABILITIES[provider].feature(feature).usable and feature in cap_word \
+                and (provider, feature) not in EXCEPTIONS:
+            problems.append(f"{feature}: the row says unusable, the SDK's tool_choice lists {feature!r}")
+    for feature, word in row["words"].items():
+        if word not in sdk.words and ANY_WORD not in sdk.words and (provider, feature) not in EXCEPTIONS:
+            problems.append(f"{feature}: the row sends {word!r}, not one of the SDK's words {sorted(sdk.words)}")
+    assert not problems, f"{provider}: " + "; ".join(problems)
+
+
+def test_a_broken_fact_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fireworks strict marked unsupported again (as it was until 2026-11-26) is caught."""
+    if missing("fireworks"):
+        pytest.skip("fireworks-ai is not installed")
+    from toolchoice.providers.core import capabilities
+
+    broken = CAPABILITIES["fireworks"].with_feature("strict", capabilities.Support(Level.UNSUPPORTED))
+    monkeypatch.setitem(CAPABILITIES, "fireworks", broken)
+    with pytest.raises(AssertionError, match="strict: the row says unsupported, the SDK types have it"):
+        test_the_row_says_what_the_sdk_types_say("fireworks")
+
+
+def test_the_reader_reads_the_sdk_forms() -> None:
+    """The type readers against small types written here (not against the code under test)."""
+    class Fn(typing_extensions.TypedDict, total=False):
+        name: typing_extensions.Required[str]
+        strict: bool
+
+    class Named(typing_extensions.TypedDict):
+        type: typing_extensions.Literal["function"]
+
+    choice = typing.Optional[typing.Union[typing_extensions.Literal["auto", "none"], Named]]
+    assert fields(Fn) == {"name", "strict"}
+    assert literals(choice) == {"auto", "none"} and has_object(choice)
+    assert not has_object(typing_extensions.Literal["auto"])
+    assert literals(typing.Union[str, Named]) == {ANY_WORD}
+
+
+# ---- end-of-life dates held to the SDKs that publish them -------------------------------------------------
+
+def _openai_shutdowns() -> dict[str, str]:
+    """model id -> shutdown date, from openai's ChatModel 'Deprecated values' docstring."""
+    import re
+    from pathlib import Path
+
+    import openai.types.shared.chat_model as chat_model
+
+    text = Path(chat_model.__file__).read_text(encoding="utf-8")
+    block = text[text.index('"""Deprecated values:'):]
+    dates: dict[str, str] = {}
+    for item in re.split(r"\n- ", block)[1:]:
+        found = re.search(r"Announced shutdown\s+date:\s+(\d{4}-\d{2}-\d{2})", item)
+        if found:
+            for model in re.findall(r'"([^"]+)"', item.split("Announced")[0]):
+                dates[model] = found.group(1)
+    return dates
+
+
+@pytest.mark.skipif(missing("openai"), reason="needs openai")
+def test_openai_end_of_life_dates_are_the_sdks() -> None:
+    from toolchoice.providers.core.model_rules import END_OF_LIFE, retiring
+
+    sdk = _openai_shutdowns()
+    assert sdk.get("gpt-4o-mini") == "2027-01-14"  # the reader reads the docstring
+    ours = [e for e in END_OF_LIFE if "openai" in e.providers]
+    assert ours
+    for entry in ours:  # every listed date is the SDK's, and every SDK id with that date is listed
+        listed = {m for m, d in sdk.items() if d == entry.date}
+        for model in listed:
+            assert retiring("openai", model) is not None and retiring("openai", model).date == entry.date, model
+        for model in sdk:
+            if retiring("openai", model) is entry:
+                assert sdk[model] == entry.date, model
+
+
+@pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")
+def test_anthropic_end_of_life_dates_are_the_sdks() -> None:
+    import datetime
+    import re
+
+    from anthropic._data.deprecated_models import DEPRECATED_MODELS
+    from toolchoice.providers.core.model_rules import retiring
+
+    for model, when in DEPRECATED_MODELS.items():
+        day = datetime.datetime.strptime(re.sub(r"(\d+)(st|nd|rd|th)", r"\1", when), "%B %d, %Y").date()
+        entry = retiring("anthropic", model)
+        assert entry is not None and entry.date == day.isoformat(), (model, when)
