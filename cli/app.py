@@ -24,6 +24,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "providers": ("providers_cmd", "providers"),
     "tools": ("tools_cmd", "tools"),
     "schema": ("schema_cmd", "schema"),
+    "mock": ("mock_cmd", "mock"),
+    "proxy": ("mock_cmd", "proxy"),
     "doctor": ("doctor_cmd", "doctor"),
     "init": ("init_cmd", "init"),
 }

@@ -674,7 +674,7 @@ def _mock_usage() -> dict[str, int]:
     return {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
 
 
-def mock_reply(answer: Any, read: Any, number: int) -> dict[str, Any]:
+def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
     """A whole chat.completion body (openai-python types/chat/chat_completion.py)."""
     return {"id": f"chatcmpl-mock{number}", "object": "chat.completion", "created": 1764147600,
             "model": read.model or "mock", "choices": [{"index": 0, "message": _mock_message(answer), "logprobs": None,

@@ -110,7 +110,7 @@ class MockService:
             events = self.module.mock_events(answer, read, number, data)
             chunks = ENCODERS[self.framing](events)
             return Exchange(200, {"content-type": CONTENT_TYPES[self.framing]}, None, chunks, line, delay, cut, answer)
-        return Exchange(200, {"content-type": "application/json"}, _dumps(self.module.mock_reply(answer, read, number)),
+        return Exchange(200, {"content-type": "application/json"}, _dumps(self.module.mock_reply(answer, read, number, data)),
                         None, line, delay, cut, answer)
 
 
