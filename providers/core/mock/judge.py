@@ -79,10 +79,16 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
         except ToolchoiceError as exc:
             if "not a declared tool" in exc.message or "not a tool name" in exc.message:
                 refusal = refusal or exc.message
+                try:  # the line still says how the choice reads: with the names it mentions taken as declared
+                    choice = parse_tool_choice(value, names + tuple(_strings(value)))
+                except ToolchoiceError:
+                    choice = None
             else:
                 findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {exc.message}: passed "
                                             "unjudged and answered as auto"))
     neutral = choice.to_json() if choice is not None else None
+    if refusal is not None:
+        choice = None  # refused: nothing is answered from it
     if refusal is None:
         refusal = _translator_judgement(provider, read, choice, findings)
     _pairing(read.messages, findings)
@@ -90,6 +96,16 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
         findings.append(LedgerEntry("info", "mock.unjudged", "fields toolchoice does not model, passed unjudged: "
                                     + ", ".join(read.unjudged)))
     return Judged(read, choice, names, tuple(findings), refusal, neutral)
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
 
 
 def _translator_judgement(provider: str, read: MockRead, choice: ToolChoice | None,
