@@ -27,7 +27,7 @@ def read_tools(entries: Any, expect: str | None = None) -> tuple[tuple[Tool, ...
         where = ".".join(str(w) for w in problem.where)
         raise MockMalformed(f"tools{'.' + where if where else ''}: {problem.message}") from None
     notes = tuple(LedgerEntry(n.severity, "mock.unjudged" if n.code == "import.skipped" else n.code, n.message)
-                  for n in imported.notes if n.code != "import.format")
+                  for n in imported.notes if not (n.severity == "info" and n.code.startswith("import.")))
     return imported.tools, notes
 
 
