@@ -69,3 +69,45 @@ def calls_message(calls: Iterable[HistoryCall], names: dict[str, str], text: str
 
 def unjudged(body: dict[str, Any], known: frozenset[str]) -> tuple[str, ...]:
     return tuple(sorted(key for key in body if key not in known))
+
+
+def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
+                 arguments_key: str = "arguments") -> tuple[Message, ...]:
+    """OpenAI-chat-like messages (Cohere v2, Ollama) as neutral messages. Calls without ids (Ollama) get
+    ``call_N`` ids, and their results are paired with them in order."""
+    from ..model import ReasoningItem
+
+    if not isinstance(messages, list):
+        raise MockMalformed("messages must be an array")
+    names: dict[str, str] = {}
+    waiting: list[str] = []  # ids of the last assistant turn's calls without an answer yet
+    history: list[Message] = []
+    made = 0
+    for i, raw in enumerate(messages):
+        if not isinstance(raw, dict) or raw.get("role") not in ("system", "developer", "user", "assistant", "tool"):
+            raise MockMalformed(f"messages[{i}]: a message needs a role of system, user, assistant or tool")
+        role = raw["role"]
+        if role == "user":
+            history.append(Message("user", text_of(raw.get("content")) or ""))
+        elif role == "tool":
+            call_id = raw.get("tool_call_id")
+            if not isinstance(call_id, str):
+                call_id = waiting[0] if waiting else f"call_{made + 1}"
+            if call_id in waiting:
+                waiting.remove(call_id)
+            history.append(tool_message(call_id, names, text_of(raw.get("content")) or raw.get("content") or ""))
+        elif role == "assistant":
+            calls = []
+            for call in raw.get("tool_calls") or []:
+                if not isinstance(call, dict):
+                    continue
+                function = call.get("function") if isinstance(call.get("function"), dict) else {}
+                made += 1
+                call_id = call.get("id") if isinstance(call.get("id"), str) else f"call_{made}"
+                calls.append(HistoryCall(call_id, str(function.get("name")),
+                                         arguments_object(function.get(arguments_key))))
+            waiting = [c.id for c in calls]
+            thought = raw.get(reasoning_key) if reasoning_key else None
+            reasoning = (ReasoningItem(family, text=thought),) if isinstance(thought, str) and thought else ()  # type: ignore[arg-type]
+            history.append(calls_message(calls, names, text_of(raw.get("content")), reasoning))
+    return tuple(history)
