@@ -87,8 +87,6 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
                 findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {exc.message}: passed "
                                             "unjudged and answered as auto"))
     neutral = choice.to_json() if choice is not None else None
-    if refusal is not None:
-        choice = None  # refused: nothing is answered from it
     if refusal is None:
         refusal = _translator_judgement(provider, read, choice, findings)
     _pairing(read.messages, findings)
