@@ -13,6 +13,7 @@
       - {status: 500}
       - {delay_ms: 200, text: slow}
       - {cut_after: 3}       # a stream cut after 3 events (a whole reply: the connection closes)
+      - {}                   # the default answer
     steps:                   # per request number (from 1): wins over replies
       3: {text: "Stop."}
 
@@ -98,9 +99,7 @@ def load_script(path: str | Path) -> Script:
 
 def _step(r: Any, node: Any) -> Step:
     loc = r.loc(node)
-    fields = r.mapping(node, "a reply", REPLY_KEYS)
-    if not fields:
-        raise loc.fail("a reply is empty", "write call:, calls:, text:, disobey:, phantom: or status:")
+    fields = r.mapping(node, "a reply", REPLY_KEYS)  # {} is the default answer, in its place in the order
     values = {key: r.value(child) for key, child in fields.items()}
 
     def fail(key: str, message: str, hint: str | None = None) -> ToolchoiceError:
