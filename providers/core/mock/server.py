@@ -19,6 +19,7 @@ from .service import MAX_BODY, Exchange, MockService, Recorder, client_secrets
 
 MAX_HEADER = 64 * 1024
 IDLE_SECONDS = 300.0
+_timeout = getattr(asyncio, "timeout", None)
 
 
 class Request:
@@ -136,7 +137,11 @@ class Server:
         try:
             while self.done is not None and not self.done.is_set():
                 try:
-                    request = await asyncio.wait_for(read_request(reader, writer), IDLE_SECONDS)
+                    if _timeout is not None:  # 3.11+: no task per request (wait_for wraps the read in one)
+                        async with _timeout(IDLE_SECONDS):
+                            request = await read_request(reader, writer)
+                    else:
+                        request = await asyncio.wait_for(read_request(reader, writer), IDLE_SECONDS)
                 except BadRequest as exc:
                     body, headers = self.bad_request(exc.status, str(exc)) if self.bad_request else (b"", {})
                     writer.write(head(exc.status, {**headers, "content-length": str(len(body)), "connection": "close"})
