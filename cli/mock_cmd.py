@@ -125,11 +125,11 @@ def _printer(format: MockFormat) -> Any:
 def _pretty(line: dict[str, Any]) -> None:
     """One plain line per request (data, never markup): n, path, the choice as sent → as read, tools, status,
     calls, findings."""
-    from toolchoice.providers.core.model import quoted
+    from toolchoice.providers.core.model import quoted, word_or_json
     from toolchoice.providers.core.redaction import printable
 
-    requested = "-" if line["requested"] is None else quoted(line["requested"])
-    neutral = "-" if line["tool_choice"] is None else quoted(line["tool_choice"])
+    requested = "-" if line["requested"] is None else word_or_json(line["requested"])
+    neutral = "-" if line["tool_choice"] is None else word_or_json(line["tool_choice"])
     calls = ", ".join(f"{c['name']}({quoted(c['arguments'])})" for c in line["calls"]) or "text"
     if line["status"] != 200:
         calls = "-"
