@@ -287,3 +287,65 @@ def test_openai_agents_reset_tool_choice_is_visible(api: str, stream: bool) -> N
     assert first["requested"] == "required" and first["calls"][0]["name"] == "get_weather"
     assert second["requested"] is None and second["tool_choice"] is None and second["calls"] == []
     assert first["stream"] is stream and second["stream"] is stream
+
+
+# ---- LangChain: the wrappers' own bodies ------------------------------------------------------------------
+
+
+def test_langchain_wrappers_show_what_they_send() -> None:
+    """ChatOpenAI's bind_tools(tool_choice="any") goes out as "required"; ChatAnthropic reads "none" as a tool name
+    (the case `--dialect langchain` emulates), and the mock answers it with Anthropic's 400, as the API does."""
+    from langchain_anthropic import ChatAnthropic
+    from langchain_core.tools import tool
+    from langchain_openai import ChatOpenAI
+
+    @tool
+    def get_weather(city: str) -> str:
+        """Current weather for a city."""
+        return "sunny"
+
+    with running_mock("openai") as mock:
+        llm = ChatOpenAI(model="gpt-4o-mini", base_url=mock.base_url, api_key=KEY, max_retries=0)
+        bound = llm.bind_tools([get_weather], tool_choice="any")
+        assert bound.invoke("Weather?").tool_calls[0]["name"] == "get_weather"
+        streamed = [chunk for chunk in bound.stream("Weather?")]
+        assert any(chunk.tool_call_chunks for chunk in streamed)
+    assert [(r["requested"], r["stream"]) for r in mock.records] == [("required", False), ("required", True)]
+    with warnings.catch_warnings(), running_mock("anthropic") as mock:
+        warnings.simplefilter("ignore", DeprecationWarning)
+        llm = ChatAnthropic(model="claude-sonnet-4-5", base_url=mock.base_url, api_key=KEY, max_retries=0)
+        assert llm.bind_tools([get_weather], tool_choice="get_weather").invoke("Weather?").tool_calls
+        with pytest.raises(Exception) as raised:
+            llm.bind_tools([get_weather], tool_choice="none").invoke("Weather?")
+        assert "400" in str(raised.value)
+    named, none = mock.records
+    assert named["requested"] == {"type": "tool", "name": "get_weather"} and named["status"] == 200
+    assert none["requested"] == {"type": "tool", "name": "none"} and none["tool_choice"] == {"tool": "none"}
+    assert none["status"] == 400
+
+
+# ---- cohere and ollama ---------------------------------------------------------------------------------------
+
+
+def test_cohere_and_ollama_sdks() -> None:
+    import cohere
+    import ollama
+
+    with running_mock("cohere") as mock:
+        client = cohere.ClientV2(api_key=KEY, base_url=mock.base_url)
+        reply = client.chat(model="command-a-03-2025", messages=USER, tools=CHAT_TOOLS, tool_choice="REQUIRED")
+        assert reply.finish_reason == "TOOL_CALL" and reply.message.tool_calls[0].function.name == "get_weather"
+        events = list(client.chat_stream(model="command-a-03-2025", messages=USER, tools=CHAT_TOOLS,
+                                         tool_choice="NONE"))
+        assert events[-1].type == "message-end" and events[-1].delta.finish_reason == "COMPLETE"
+    assert [(r["requested"], r["tool_choice"]) for r in mock.records] == [("REQUIRED", "required"), ("NONE", "none")]
+    with running_mock("ollama") as mock:
+        client = ollama.Client(host=mock.base_url)
+        first = client.chat(model="llama3.2", messages=USER, tools=CHAT_TOOLS)
+        call = first.message.tool_calls[0]
+        assert call.function.name == "get_weather" and call.function.arguments["unit"] in ("celsius", "fahrenheit")
+        history = USER + [first.message, {"role": "tool", "content": "sunny", "tool_name": "get_weather"}]
+        chunks = list(client.chat(model="llama3.2", messages=history, tools=CHAT_TOOLS, stream=True))
+        assert chunks[-1].done and "".join(c.message.content for c in chunks)
+    assert [r["stream"] for r in mock.records] == [False, True]
+    assert mock.records[1]["calls"] == [] and mock.records[1]["requested"] is None
