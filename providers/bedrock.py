@@ -422,7 +422,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                             "Member must not be null")
     config = body.get("toolConfig") if isinstance(body.get("toolConfig"), dict) else {}
     tools: list[Tool] = []
-    for entry in config.get("tools") or []:
+    for entry in config.get("tools") if isinstance(config.get("tools"), list) else []:
         spec = entry.get("toolSpec") if isinstance(entry, dict) else None
         if isinstance(spec, dict) and isinstance(spec.get("name"), str):
             schema = (spec.get("inputSchema") or {}).get("json") if isinstance(spec.get("inputSchema"), dict) else None

@@ -639,9 +639,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         elif role == "tool":
             history.append(tool_message(str(raw.get("tool_call_id")), names, text_of(raw.get("content")) or ""))
         else:
-            calls = [HistoryCall(str(c.get("id")), str((c.get("function") or {}).get("name")),
-                                 arguments_object((c.get("function") or {}).get("arguments")))
-                     for c in raw.get("tool_calls") or [] if isinstance(c, dict)]
+            calls = [HistoryCall(str(c.get("id")), str(c["function"].get("name")), arguments_object(c["function"].get("arguments")))
+                     for c in raw.get("tool_calls") or [] if isinstance(c, dict) and isinstance(c.get("function"), dict)]
             thought = raw.get("reasoning_content")
             reasoning = (ReasoningItem("openai-chat", text=thought),) if isinstance(thought, str) else ()
             history.append(calls_message(calls, names, text_of(raw.get("content")), reasoning))

@@ -309,3 +309,79 @@ def test_proxy_command_forwards_the_key_and_never_prints_it(tmp_path: Path) -> N
     assert KEY not in out + err
     arrived = json.loads((tmp_path / "sample-001.request.json").read_text(encoding="utf-8"))
     assert arrived["headers"]["x-api-key"] == "[redacted]"  # the key reached the upstream, and was not saved
+
+
+# ---- malformed requests never crash the mock ---------------------------------------------------------------
+
+_SCHEMA = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+VALID = {
+    "openai": ("/v1/chat/completions", {
+        "model": "gpt-4o", "tools": [{"type": "function", "function": {"name": "a", "parameters": _SCHEMA}}],
+        "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "a", "arguments": "{}"}}]},
+                     {"role": "tool", "tool_call_id": "c1", "content": "x"}], "tool_choice": "required"}),
+    "openai-responses": ("/v1/responses", {
+        "model": "gpt-4o", "tools": [{"type": "function", "name": "a", "parameters": _SCHEMA}], "tool_choice": "required",
+        "input": [{"role": "user", "content": "hi"}, {"type": "function_call", "call_id": "c1", "name": "a",
+                                                       "arguments": "{}"},
+                  {"type": "function_call_output", "call_id": "c1", "output": "x"}]}),
+    "anthropic": ("/v1/messages", {
+        "model": "claude-sonnet-4-5", "max_tokens": 2000, "tools": [{"name": "a", "input_schema": _SCHEMA}],
+        "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "a", "input": {}}]}, {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": "x"}]}], "tool_choice": {"type": "any"}}),
+    "gemini": ("/v1beta/models/gemini-2.5-flash:generateContent", {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]},
+                     {"role": "model", "parts": [{"functionCall": {"name": "a", "args": {}}}]},
+                     {"role": "user", "parts": [{"functionResponse": {"name": "a", "response": {}}}]}],
+        "tools": [{"functionDeclarations": [{"name": "a", "parameters": _SCHEMA}]}],
+        "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}),
+    "bedrock": ("/model/amazon.nova-pro-v1:0/converse", {
+        "messages": [{"role": "user", "content": [{"text": "hi"}]},
+                     {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "a", "input": {}}}]},
+                     {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [{"text": "x"}]}}]}],
+        "toolConfig": {"tools": [{"toolSpec": {"name": "a", "inputSchema": {"json": _SCHEMA}}}],
+                       "toolChoice": {"any": {}}}}),
+    "cohere": ("/v2/chat", {"model": "command-a", "messages": [{"role": "user", "content": "hi"}],
+                            "tools": [{"type": "function", "function": {"name": "a", "parameters": _SCHEMA}}],
+                            "tool_choice": "REQUIRED"}),
+    "ollama": ("/api/chat", {"model": "llama3.2", "messages": [{"role": "user", "content": "hi"}], "stream": False,
+                             "tools": [{"type": "function", "function": {"name": "a", "parameters": _SCHEMA}}]}),
+}
+_ODD = [None, True, 0, -1, 1.5, "", "x", "auto", "ANY", [], {}, [None], [{}], {"type": "tool"}, [{"role": "tool"}],
+        {"type": "enabled"}, {"a": {"type": {"x": 1}}}, [[{"name": 1}]], {"mode": [1]}]
+
+
+@pytest.mark.parametrize("provider", sorted(VALID))
+def test_mutated_requests_get_an_answer_or_the_providers_400(provider: str) -> None:
+    """Seeded mutations of a valid body (a value anywhere replaced by an odd one): every answer is 200 with a body
+    the family's own parser reads, or a 400 in the provider's envelope; never a fault of the mock."""
+    import random
+
+    from toolchoice.providers.core.mock.service import MockService
+    from toolchoice.providers.core.reply import read_reply
+
+    def mutate(value: Any) -> Any:
+        if isinstance(value, dict) and value and rng.random() < 0.7:
+            key = rng.choice(sorted(value))
+            return {**value, key: mutate(value[key])}
+        if isinstance(value, list) and value and rng.random() < 0.7:
+            index = rng.randrange(len(value))
+            return value[:index] + [mutate(value[index])] + value[index + 1:]
+        return rng.choice(_ODD)
+
+    rng = random.Random(27)
+    path, body = VALID[provider]
+    service = MockService(provider)
+    statuses = set()
+    for _ in range(300):
+        mutated = body
+        for _ in range(rng.randint(1, 3)):
+            mutated = mutate(mutated)
+        exchange = service.handle("POST", path, {}, json.dumps(mutated).encode())
+        statuses.add(exchange.status)
+        assert exchange.status in (200, 400), exchange.record
+        if exchange.chunks is None:
+            reply = read_reply(provider, exchange.status, json.loads(exchange.body or b"null"))
+            assert (reply.error is None) == (exchange.status == 200), reply
+    assert statuses == {200, 400}

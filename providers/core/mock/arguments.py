@@ -13,6 +13,8 @@ import re
 from typing import Any
 
 MAX_DEPTH = 24
+MAX_ITEMS = 256  # minItems / minProperties above this are not met: a schema cannot make the mock allocate without end
+MAX_LENGTH = 65536  # the same for minLength
 
 # values for the formats JSON Schema 2020-12 lists (validation vocabulary, "Defined Formats")
 FORMAT_VALUES: dict[str, str] = {
@@ -78,8 +80,8 @@ def _value(root: dict[str, Any], node: Any, depth: int) -> Any:
             return _value(root, {**rest, **usable[0]} if isinstance(usable[0], dict) else rest, depth + 1)
     kind = node.get("type")
     if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "null")
-    if kind is None:
+        kind = next((k for k in kind if isinstance(k, str) and k != "null"), "null")
+    if not isinstance(kind, str):
         kind = "object" if "properties" in node else "array" if "items" in node else "string"
     maker = _MAKERS.get(kind)
     return maker(root, node, depth) if maker else None
@@ -94,6 +96,7 @@ def _object(root: dict[str, Any], node: dict[str, Any], depth: int) -> dict[str,
         out[name] = _value(root, properties.get(name, {}), depth + 1)
     minimum = node.get("minProperties")
     if isinstance(minimum, int):
+        minimum = min(minimum, MAX_ITEMS)
         for name, sub in properties.items():
             if len(out) >= minimum:
                 break
@@ -109,7 +112,7 @@ def _array(root: dict[str, Any], node: dict[str, Any], depth: int) -> list[Any]:
         out = [_value(root, item, depth + 1) for item in prefix]
     elif isinstance(items, list):  # draft 4-7 tuple form
         out = [_value(root, item, depth + 1) for item in items]
-    minimum = node.get("minItems") if isinstance(node.get("minItems"), int) else 0
+    minimum = min(node.get("minItems"), MAX_ITEMS) if isinstance(node.get("minItems"), int) else 0
     if len(out) < minimum:
         item_schema = items if isinstance(items, dict) else {}
         made = [_value(root, item_schema, depth + 1) for _ in range(minimum - len(out))]
@@ -129,7 +132,7 @@ def _string(root: dict[str, Any], node: dict[str, Any], depth: int) -> str:
             compiled = None
         if compiled is not None and not compiled.search(text):
             text = next((t for t in _PATTERN_TRIES if compiled.search(t)), text)
-    low = node.get("minLength") if isinstance(node.get("minLength"), int) else 0
+    low = min(node.get("minLength"), MAX_LENGTH) if isinstance(node.get("minLength"), int) else 0
     high = node.get("maxLength") if isinstance(node.get("maxLength"), int) else None
     if len(text) < low:
         text = text + "x" * (low - len(text))

@@ -71,6 +71,16 @@ class MockService:
         return _dumps(body), {"content-type": "application/json", **headers, **(extra or {})}
 
     def handle(self, method: str, target: str, headers: dict[str, str], raw: bytes) -> Exchange:
+        """Answer one request; a fault of the mock's own is a 500 in the provider's envelope, never a traceback."""
+        try:
+            return self._handle(method, target, headers, raw)
+        except Exception as exc:  # noqa: BLE001 - the client gets an answer and the record says what happened
+            message = f"toolchoice mock: internal error: {type(exc).__name__}: {exc}"
+            body, out = self.error(500, message)
+            return Exchange(500, out, body, None, _bare(self.count, self.provider, urlsplit(target).path, 500,
+                                                         "mock.internal_error", message + " (please report it)"))
+
+    def _handle(self, method: str, target: str, headers: dict[str, str], raw: bytes) -> Exchange:
         self.count += 1
         number = self.count
         path = urlsplit(target).path
