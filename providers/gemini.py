@@ -902,7 +902,37 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                                 thinking=None if spec is None else spec.mode != "off", thinking_mode=spec)
     return MockRead(calling, tools, tuple(history), settings, route.get("stream", False), route.get("model"),
                     choice_value=value, unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(set(other))), notes=notes,
-                    thinking=spec is None or spec.mode != "off")
+                    thinking=spec is None or spec.mode != "off",
+                    refusal=_mock_unsigned(contents, route.get("model") or ""))
+
+
+def _mock_unsigned(contents: list[Any], model: str) -> str | None:
+    """A model that requires thought signatures (model rule signatures_required) refuses a functionCall of the
+    current turn (the model contents after the last user text) whose step carries none: its first functionCall part
+    is signed. The API's words, as clients quote them (e.g. chatboxai/chatbox#3308, niki914/zafiro#100)."""
+    from .core.model_rules import resolve
+
+    fact = resolve("gemini", model).get("signatures_required")
+    if fact is None or not fact.value:
+        return None
+    turn: list[tuple[int, dict[str, Any]]] = []
+    for index in range(len(contents) - 1, -1, -1):
+        content = contents[index]
+        parts = content.get("parts") or [] if isinstance(content, dict) else []
+        if content.get("role") != "model" and any(isinstance(p, dict) and "text" in p for p in parts):
+            break
+        if content.get("role") == "model":
+            turn.append((index, content))
+    for index, content in reversed(turn):
+        calls = [p for p in content.get("parts") or [] if isinstance(p, dict) and
+                 isinstance(p.get("functionCall", p.get("function_call")), dict)]
+        if calls and not (calls[0].get("thoughtSignature") or calls[0].get("thought_signature")):
+            name = calls[0].get("functionCall", calls[0].get("function_call")).get("name")
+            return ("Function call is missing a thought_signature in functionCall parts. This is required for tools to "
+                    "work correctly, and missing thought_signature may lead to degraded model performance. Additional "
+                    f"data, function call `default_api:{name}` , position {index + 1}. Please refer to "
+                    "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.")
+    return None
 
 
 def _mock_parts(answer: Any) -> list[dict[str, Any]]:

@@ -349,3 +349,25 @@ def test_cohere_and_ollama_sdks() -> None:
         assert chunks[-1].done and "".join(c.message.content for c in chunks)
     assert [r["stream"] for r in mock.records] == [False, True]
     assert mock.records[1]["calls"] == [] and mock.records[1]["requested"] is None
+
+
+def test_gemini_3_refuses_a_current_turn_call_without_its_signature() -> None:
+    """The client dropped the thoughtSignature of the call it replays: Gemini 3's documented 400 (model rule
+    gemini-3-signatures), raised by google-genai as its own ClientError; gemini-2.5 accepts the same history."""
+    from google.genai import errors, types
+
+    call = types.Part(function_call=types.FunctionCall(name="get_weather", args={"city": "Paris", "unit": "celsius"}))
+    history = [types.Content(role="user", parts=[types.Part(text="Weather?")]),
+               types.Content(role="model", parts=[call]),
+               types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+                   name="get_weather", response={"output": "sunny"}))])]
+    config = types.GenerateContentConfig(tools=[types.Tool(function_declarations=[types.FunctionDeclaration(
+        name="get_weather", parameters_json_schema=WEATHER_SCHEMA)])],
+        automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True))
+    with running_mock("gemini") as mock:
+        client = _genai(mock, "v1beta")
+        with pytest.raises(errors.ClientError) as raised:
+            client.models.generate_content(model="gemini-3-pro-preview", contents=history, config=config)
+        assert raised.value.code == 400 and "missing a thought_signature" in raised.value.message
+        assert client.models.generate_content(model="gemini-2.5-flash", contents=history, config=config).text
+    assert [r["status"] for r in mock.records] == [400, 200]
