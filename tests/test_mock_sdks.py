@@ -127,6 +127,20 @@ def test_anthropic_loop_with_thinking_round_trip() -> None:
         assert final.stop_reason == "end_turn" and final.content[-1].type == "text"
     assert [r["status"] for r in mock.records] == [200, 200]
     assert mock.records[1]["stream"] is True and mock.records[1]["calls"] == []
+    assert "reasoning.signature_foreign" not in [f["code"] for f in mock.records[1]["findings"]]
+
+
+def test_anthropic_altered_signature_is_a_finding() -> None:
+    with warnings.catch_warnings(), running_mock("anthropic") as mock:
+        warnings.simplefilter("ignore", DeprecationWarning)
+        client = _anthropic(mock)
+        history = USER + [{"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "hm", "signature": "EqQBCkgIARABGAIiQL-not-the-mocks"},
+            {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris", "unit": "celsius"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]}]
+        client.messages.create(model="claude-sonnet-4-5", max_tokens=4096, messages=history, tools=ANTHROPIC_TOOLS,
+                               thinking={"type": "enabled", "budget_tokens": 1024})
+    assert "reasoning.signature_foreign" in [f["code"] for f in mock.records[0]["findings"]]
 
 
 def test_anthropic_refuses_what_the_api_refuses() -> None:

@@ -90,6 +90,7 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     if refusal is None:
         refusal = _translator_judgement(provider, read, choice, findings)
     _pairing(read.messages, findings)
+    _signatures(read.messages, findings)
     if read.unjudged:
         findings.append(LedgerEntry("info", "mock.unjudged", "fields toolchoice does not model, passed unjudged: "
                                     + ", ".join(read.unjudged)))
@@ -138,6 +139,31 @@ def _pairing(messages: tuple[Message, ...], findings: list[LedgerEntry]) -> None
                                         f"{message.tool_call_id}, which no earlier assistant turn made"))
 
 
+_SIGNATURE_PREFIX = "toolchoice-mock-signature:"
+
+
+def is_mock_signature(value: str) -> bool:
+    """Whether a signature is one ``signature_for`` made (the mock hands out nothing else)."""
+    try:
+        return base64.b64decode(value, validate=True).decode().startswith(_SIGNATURE_PREFIX)
+    except (ValueError, UnicodeDecodeError):
+        return False
+
+
+def _signatures(messages: tuple[Message, ...], findings: list[LedgerEntry]) -> None:
+    """Reasoning state sent back that this mock never handed out: altered on the way, or another model's."""
+    foreign = 0
+    for message in messages:
+        values = [item.signature for item in message.reasoning] + [call.signature for call in message.tool_calls]
+        foreign += sum(1 for value in values if value and value != "skip_thought_signature_validator"
+                       and not is_mock_signature(value))
+    if foreign:
+        findings.append(LedgerEntry("warning", "reasoning.signature_foreign", f"{foreign} signature"
+                                    f"{'s' if foreign > 1 else ''} in the history {'were' if foreign > 1 else 'was'} "
+                                    "not handed out by this mock (altered, or from another model or session): the "
+                                    "real API answers 400 for a signature it cannot verify"))
+
+
 # ---- the answer ---------------------------------------------------------------------------------
 
 
@@ -157,7 +183,7 @@ class Answer(NamedTuple):
 
 def signature_for(number: int) -> str:
     """An opaque signature the mock hands out with request ``number``'s reasoning state."""
-    return base64.b64encode(f"toolchoice-mock-signature:{number}".encode()).decode()
+    return base64.b64encode(f"{_SIGNATURE_PREFIX}{number}".encode()).decode()
 
 
 def plan_answer(judged: Judged, step: Step | None, number: int) -> Answer:
