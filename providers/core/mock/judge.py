@@ -13,7 +13,7 @@ from typing import Any, Mapping, NamedTuple
 
 from ..choice import parse_tool_choice
 from ..model import (LedgerEntry, Message, ProviderSettings, RenderOptions, Scenario, Tool, ToolChoice,
-                     ToolchoiceError)
+                     ToolchoiceError, quoted)
 from .arguments import arguments_for
 from .script import Step
 
@@ -84,8 +84,9 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
                 except ToolchoiceError:
                     choice = None
             else:
-                findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {exc.message}: passed "
-                                            "unjudged and answered as auto"))
+                why = "" if "not a form" in exc.message else f" ({exc.message})"
+                findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} is not a form "
+                                            f"toolchoice reads{why}: passed unjudged, answered as auto"))
     neutral = choice.to_json() if choice is not None else None
     if refusal is None:
         refusal = _translator_judgement(provider, read, choice, findings)

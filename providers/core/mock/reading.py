@@ -23,11 +23,15 @@ def read_tools(entries: Any, expect: str | None = None) -> tuple[tuple[Tool, ...
         imported = convert(entries, "tools", expect=expect)
     except ImportProblem as problem:
         if "no function tools" in problem.message:
-            return (), (LedgerEntry("info", "mock.unjudged", "tools: only hosted tools, passed unjudged"),)
+            return (), (LedgerEntry("info", "mock.unjudged", "tools that are not functions, passed unjudged: "
+                                    + ", ".join(str(e.get("type")) for e in entries if isinstance(e, dict))),)
         where = ".".join(str(w) for w in problem.where)
         raise MockMalformed(f"tools{'.' + where if where else ''}: {problem.message}") from None
-    notes = tuple(LedgerEntry(n.severity, "mock.unjudged" if n.code == "import.skipped" else n.code, n.message)
-                  for n in imported.notes if not (n.severity == "info" and n.code.startswith("import.")))
+    hosted = [str(e.get("type")) for e in entries if isinstance(e, dict) and e.get("type") not in (None, "function")]
+    notes = tuple(n for n in imported.notes if not n.code.startswith("import."))
+    if hosted:
+        notes += (LedgerEntry("info", "mock.unjudged", f"tools that are not functions, passed unjudged: "
+                              f"{', '.join(hosted)}"),)
     return imported.tools, notes
 
 
