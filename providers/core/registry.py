@@ -50,3 +50,13 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
 def parse_reply(provider: str, body: Any) -> Reply:
     """A provider's success response body → normalized Reply."""
     return module_for(provider).parse_reply(provider, body)
+
+
+def mock_family(provider: str) -> ModuleType:
+    """The provider's module, for ``toolchoice mock`` / ``proxy``: the one that reads its request bodies back and
+    writes its replies (``mock_route``, ``mock_read``, ``mock_reply``, ``mock_events``, ``mock_error``)."""
+    module = module_for(provider)
+    if not hasattr(module, "mock_read"):
+        raise ToolchoiceError(f"toolchoice mock does not serve {provider}'s API yet",
+                              hint=f"its module {module.__name__} has no mock_read")
+    return module

@@ -8,7 +8,7 @@ import re
 from typing import Any, Callable, NamedTuple
 from urllib.parse import parse_qsl, urlsplit
 
-from ..registry import check_provider, module_for
+from ..registry import check_provider, mock_family
 from .framing import CONTENT_TYPES, ENCODERS
 from .judge import Answer, Judged, judge, plan_answer, record
 from .script import Script
@@ -56,11 +56,7 @@ class MockService:
 
     def __init__(self, provider: str, script: Script | None = None) -> None:
         self.provider = check_provider(provider)
-        self.module = module_for(provider)
-        if not hasattr(self.module, "mock_read"):
-            from ..model import ToolchoiceError
-
-            raise ToolchoiceError(f"the mock does not serve {provider}'s API yet")
+        self.module = mock_family(provider)
         self.framing = self.module.STREAM_FRAMING
         self.script = script or Script()
         self.count = 0
