@@ -264,7 +264,8 @@ def test_botocore_converse_whole_stream_and_refusal() -> None:
 # ---- an agent framework: openai-agents ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("api,stream", [("openai-responses", False), ("openai-responses", True), ("openai", False)])
+@pytest.mark.parametrize("api,stream", [("openai-responses", False), ("openai-responses", True), ("openai", False),
+                                        ("openai", True)])
 def test_openai_agents_reset_tool_choice_is_visible(api: str, stream: bool) -> None:
     from agents import (Agent, ModelSettings, OpenAIChatCompletionsModel, OpenAIResponsesModel, Runner, function_tool,
                         set_tracing_disabled)
