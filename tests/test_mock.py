@@ -53,6 +53,15 @@ def _real_world_tools() -> list[tuple[str, dict[str, Any]]]:
 REAL_WORLD = _real_world_tools()
 
 
+def _lines_valid(lines: list[dict[str, Any]]) -> None:
+    """Every jsonl line validates against the shipped schema (`toolchoice schema mock`)."""
+    from importlib import resources
+
+    schema = json.loads(resources.files("toolchoice.cli").joinpath("schemas", "mock.schema.json").read_text())
+    for line in lines:
+        assert _valid(schema, line) == [], line
+
+
 def _valid(schema: dict[str, Any], value: Any) -> list[str]:
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     cls.check_schema(schema)
@@ -157,6 +166,7 @@ def test_scripted_faults_reach_the_sdk(tmp_path: Path) -> None:
             openai.OpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0).chat.completions.create(**CHAT)
         with pytest.raises((openai.APIError, httpx.HTTPError)):
             list(client.with_options(max_retries=0).chat.completions.create(**CHAT, stream=True))
+    _lines_valid(mock.records)
     assert [r["status"] for r in mock.records] == [429, 200, 500, 200]
     assert mock.records[0]["findings"][-1]["code"] == "mock.scripted_fault"
     with running_mock("anthropic", script=load_script(path)) as mock:
@@ -203,6 +213,7 @@ def test_malformed_requests_get_the_providers_own_envelope(provider: str, record
             assert error is not None and error.message
         missing = httpx.post(root + "/nowhere", json={})
         assert missing.status_code == 404 and _shape(missing.json()) == expected
+    _lines_valid(mock.records)
     assert [r["status"] for r in mock.records] == [400, 400, 404]
     if provider == "bedrock":
         assert response.headers["x-amzn-errortype"].startswith("ValidationException")
@@ -232,6 +243,7 @@ def test_command_url_jsonl_max_requests_and_keys(tmp_path: Path) -> None:
         proc.kill()
     assert proc.returncode == 0 and first.status_code == 200 and refused.status_code == 400
     lines = [json.loads(line) for line in out.splitlines()]
+    _lines_valid(lines)
     assert [line["n"] for line in lines] == [1, 2]
     for line in lines:
         assert {"n", "provider", "path", "stream", "requested", "tool_choice", "offered_tools", "status", "calls",
@@ -282,6 +294,7 @@ def test_proxy_in_front_of_the_mock_passes_streams_and_judges(tmp_path: Path) ->
             time.sleep(0.2)
     assert whole.choices[0].message.tool_calls[0].function.name == "get_weather"
     assert any(c.choices and c.choices[0].delta.tool_calls for c in chunks)
+    _lines_valid(proxy.records + upstream.records)
     assert [r["verdict"] for r in proxy.records] == ["obeyed", "phantom_tool", "no_call"]
     assert [r["requested"] for r in proxy.records] == ["required"] * 3
     assert proxy.records[1]["stream"] is True and proxy.records[1]["calls"][0]["name"] == "rm_rf"
