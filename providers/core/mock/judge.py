@@ -55,10 +55,6 @@ class Judged(NamedTuple):
     refusal: str | None  # the 400 message, when the API refuses this request
     neutral: Any = None  # the neutral tool_choice as JSON
 
-    @property
-    def tool_choice(self) -> Any:
-        return self.neutral
-
 
 def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Judged:
     """Read and judge one request body for ``provider`` (its family ``module``)."""
@@ -118,6 +114,10 @@ def _translator_judgement(provider: str, read: MockRead, choice: ToolChoice | No
         translation = translate(provider, scenario, RenderOptions(model=read.model))
     except ToolchoiceError as exc:
         findings.append(LedgerEntry("info", "mock.not_judged", f"the translator could not judge it: {exc.message}"))
+        return None
+    except Exception as exc:  # noqa: BLE001 - values of odd types read back from a body: answered unjudged
+        findings.append(LedgerEntry("info", "mock.not_judged", f"the translator could not judge it: "
+                                    f"{type(exc).__name__}: {exc}"))
         return None
     refusal = None
     for entry in translation.ledger:
