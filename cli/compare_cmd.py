@@ -12,7 +12,7 @@ import typer
 from toolchoice.providers.core.model import Scenario, ToolchoiceError, Translation
 
 from . import exits
-from .compare_view import COMPARED, differing_values, markdown, print_table, row_cells
+from .compare_view import dry_rows, markdown, print_table, wire_diff
 from .exits import handled
 from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect, format_option)
@@ -24,18 +24,6 @@ class CompareFormat(str, Enum):
     pretty = "pretty"
     json = "json"
     markdown = "markdown"
-
-
-def dry_rows(scenario: Scenario, translations: list[Translation]) -> list[dict[str, str]]:
-    strict_set = bool(scenario.strict) or any(t.strict for t in scenario.tools)
-    return [row_cells(t, len(scenario.tools), scenario.parallel_tool_calls is not None, strict_set)
-            for t in translations]
-
-
-def wire_diff(rows: list[dict[str, str]]) -> list[dict[str, Any]]:
-    """The compared cells that differ between providers: [{field, values: {provider: cell}}]."""
-    return [{"field": column, "values": {r["provider"]: r[column] for r in rows}}
-            for column in COMPARED if differing_values(rows, column)]
 
 
 def dry_json(scenario_path: Path, translations: list[Translation], rows: list[dict[str, str]]) -> dict:

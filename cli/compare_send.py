@@ -8,13 +8,12 @@ in its own row and never sinks the others. All output is redacted with every res
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from toolchoice.providers.core.model import Reply, Scenario, ToolchoiceError, Translation
+from toolchoice.providers.core.model import Reply, Scenario, Translation
 from toolchoice.providers.core.runner import Job as ProviderRun
 from toolchoice.providers.core.translation import compact
 
@@ -44,7 +43,7 @@ def _summary(run: ProviderRun) -> dict[str, Any] | None:
 
 
 def _summary_json(run: ProviderRun) -> dict[str, Any] | None:
-    from .sample_view import renamed_latency
+    from toolchoice.providers.core.records import renamed_latency
 
     summary = _summary(run)
     return renamed_latency(summary) if summary is not None else None
@@ -95,7 +94,7 @@ def _verdict_style(text: str) -> str:
 def _diff(runs: list[ProviderRun]) -> dict[str, Any]:
     from toolchoice.providers.core.argdiff import argument_diff
 
-    from .compare_cmd import dry_rows, wire_diff
+    from .compare_view import dry_rows, wire_diff
 
     rows = dry_rows(runs[0].scenario, [r.translation for r in runs]) if runs else []
     return {**argument_diff({r.provider: r.first.reply for r in runs if r.first is not None}), "wire": wire_diff(rows)}
@@ -143,73 +142,34 @@ def _diff_lines(diff: dict[str, Any]) -> list[str]:
     return lines
 
 
-MAX_IN_FLIGHT = 64  # requests in flight across every provider of one compare --send
-
-
 def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list[Translation], *, repeat: int,
                      concurrency: int, timeout: float, retries: int, format: str, min_obeyed: float | None = None,
                      save: Path | None = None) -> tuple[int, dict[str, Any] | None]:
-    """Send, draw (pretty, markdown) and return (exit code, the redacted JSON document for --format json)."""
-    from toolchoice.providers.core import runner
+    """Send (``jobs.compare_send``), draw (pretty, markdown) and return (exit code, the redacted JSON
+    document for --format json)."""
+    from toolchoice.providers.core import jobs, runner
 
-    runs, secrets = runner.prepare_jobs(scenario, translations)
-    if not any(r.prepared for r in runs):
-        reasons = "; ".join(f"{r.provider}: {r.skipped}" for r in runs)
-        raise ToolchoiceError(f"nothing to send: {reasons}")
-    on_sample: Any = None
-    if save is not None:
-        from toolchoice.providers.core.save import prepare_save_dir, save_sample
-
-        folders = {r.provider: prepare_save_dir(save / r.provider) for r in runs if r.prepared}
-
-        def save_each(job: ProviderRun, sample: Any) -> None:
-            save_sample(folders[job.provider], job.provider, job.translation, sample, secrets)
-
-        on_sample = save_each
-
-    started = time.perf_counter()
-    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency,
-                                   max_in_flight=MAX_IN_FLIGHT)
-    interrupted = False
-    try:
-        runner.run(runs, repeat, settings, on_sample)
-    except KeyboardInterrupt:  # Ctrl-C: what finished is shown (and was saved), marked partial
-        interrupted = True
-        for r in runs:
-            r.samples.sort(key=lambda s: s.index)
-            if r.prepared is not None and not r.samples:
-                r.skipped = "interrupted before it answered"
-    wall_ms = (time.perf_counter() - started) * 1000.0
+    result = jobs.compare_send(scenario, translations, repeat=repeat, save=save, min_obeyed=min_obeyed,
+                               settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency))
+    runs, secrets = result.jobs, result.secrets
     rows = [_row(r, repeat) for r in runs]
     document = None
     if format == "json":
-        from toolchoice.providers.core.transport import redact
-
-        document = json.loads(redact(json.dumps(_json(scenario_path, runs, repeat, wall_ms), ensure_ascii=False),
-                                     secrets))
-        if interrupted:
+        document = result.shown(_json(scenario_path, runs, repeat, result.wall_ms))
+        if result.interrupted:
             document["partial"] = True
             write(json.dumps(document, indent=2, ensure_ascii=False))
     elif format == "markdown":
         emit(_markdown(rows, _diff_lines(_diff(runs))), secrets)
     else:
-        emit_pretty(lambda console: _pretty(console, scenario_path, rows, _diff_lines(_diff(runs)), wall_ms,
+        emit_pretty(lambda console: _pretty(console, scenario_path, rows, _diff_lines(_diff(runs)), result.wall_ms,
                                             repeat), secrets)
-    if interrupted:
-        done = sum(len(r.samples) for r in runs)
-        exits.error_line(f"interrupted: {done} of {repeat * sum(1 for r in runs if r.prepared)} samples finished "
-                         f"(shown above{' and saved' if save is not None else ''})")
-        raise typer.Exit(130)
-    return _exit(runs, min_obeyed), document
-
-
-def _exit(runs: list[ProviderRun], min_obeyed: float | None = None) -> int:
-    refused = any(r.translation.request is None for r in runs)
-    if min_obeyed is not None:
-        return exits.threshold_outcome({r.provider: (sum(1 for s in r.samples if s.verdict["category"] == "obeyed"),
-                                                     len(r.samples)) for r in runs if r.samples},
-                                       min_obeyed, refused)
-    return exits.outcome((s.verdict for r in runs for s in r.samples), refused=refused)
+    if result.interrupted:
+        exits.error_line(result.interrupted.line())
+        raise typer.Exit(result.code)
+    for line in result.below:
+        exits.error_line(line)
+    return result.code, document
 
 
 COLUMNS = ("provider", "tool_choice on the wire", "calls", "verdict", "latency ms", "tokens in/out")

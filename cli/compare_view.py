@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from urllib.parse import urlsplit
 
-from toolchoice.providers.core.model import LedgerEntry, Translation
+from toolchoice.providers.core.model import LedgerEntry, Scenario, Translation
 
 from .output import choice_text
 
@@ -69,6 +69,18 @@ def row_cells(t: Translation, declared: int, parallel_set: bool, strict_set: boo
 
 def differing_values(rows: list[dict[str, str]], column: str) -> bool:
     return len({r[column] for r in rows}) > 1
+
+
+def dry_rows(scenario: Scenario, translations: list[Translation]) -> list[dict[str, str]]:
+    strict_set = bool(scenario.strict) or any(t.strict for t in scenario.tools)
+    return [row_cells(t, len(scenario.tools), scenario.parallel_tool_calls is not None, strict_set)
+            for t in translations]
+
+
+def wire_diff(rows: list[dict[str, str]]) -> list[dict[str, object]]:
+    """The compared cells that differ between providers: [{field, values: {provider: cell}}]."""
+    return [{"field": column, "values": {r["provider"]: r[column] for r in rows}}
+            for column in COMPARED if differing_values(rows, column)]
 
 
 def differing(rows: list[dict[str, str]]) -> set[tuple[int, str]]:

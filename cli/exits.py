@@ -11,50 +11,10 @@ import typer
 
 from toolchoice.providers.core.model import ToolchoiceError
 
-OK = 0
-FAILED = 1  # network or provider error
-BAD_INPUT = 2  # bad scenario, option or file
-REFUSED = 3  # a translation was refused (an error in the ledger, or a warning under --strict)
-DISOBEYED = 4  # a reply did not obey the requested tool_choice
-DRIFT = 5  # `render --snapshot`: the snapshot files differ from what render produces now
-
-EXIT_CODES: dict[int, str] = {
-    OK: "rendered / sent and obeyed (warnings allowed)",
-    FAILED: "network or provider error",
-    BAD_INPUT: "bad input or usage",
-    REFUSED: "translation refused (an error in the ledger, or a warning under --strict)",
-    DISOBEYED: "the reply disobeyed the requested tool_choice",
-    DRIFT: "snapshot check failed: a snapshot file changed, is missing or is extra",
-}
+from toolchoice.providers.core.outcome import (BAD_INPUT, DISOBEYED, DRIFT, EXIT_CODES, FAILED, INTERRUPTED,  # noqa: F401
+                                               OK, REFUSED, outcome)
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def outcome(verdicts: Iterable[dict[str, Any] | None], refused: bool = False) -> int:
-    """The one exit-code rule of every command that judges replies, most fundamental first: FAILED
-    when any sample failed (network, provider or body error: the measurement is incomplete), else
-    REFUSED when a translation was refused, else DISOBEYED when any reply disobeyed, else OK.
-    ``None`` (nothing to judge) counts as OK."""
-    categories = {v["category"] for v in verdicts if v is not None}
-    if "error" in categories:
-        return FAILED
-    if refused:
-        return REFUSED
-    return DISOBEYED if categories - {"obeyed"} else OK
-
-
-def threshold_outcome(obeyed: dict[str, tuple[int, int]], min_obeyed: float, refused: bool = False) -> int:
-    """--min-obeyed over provider -> (obeyed samples, samples), in `outcome`'s order: REFUSED when a
-    translation was refused, else DISOBEYED when a provider's obeyed rate is below the threshold (each
-    one named on stderr), else OK. A failed sample counts as not obeyed: the rate decides, not one error."""
-    below = False
-    for provider, (good, total) in obeyed.items():
-        if total and good / total < min_obeyed:
-            below = True
-            error_line(f"{provider}: obeyed {good}/{total} ({good / total:.0%}), below --min-obeyed {min_obeyed:g}")
-    if refused:
-        return REFUSED
-    return DISOBEYED if below else OK
 
 
 _RANK = {OK: 0, DISOBEYED: 1, REFUSED: 2, FAILED: 3}  # the order of `outcome`, most fundamental first

@@ -76,12 +76,12 @@ def wrong_format(provider: str, body: Any) -> ToolchoiceError | None:
     """When the body has another family's documented reply shape (some parsers read a foreign body as
     an empty reply, others fail): a usage error naming the -p that reads it."""
     from toolchoice.providers.core.capabilities import CAPABILITIES
-    from toolchoice.providers.core.sniff import FAMILIES, family_of
+    from toolchoice.providers.core.sniff import family_of, reply_kind
 
     family = family_of(body)
     if family is None or family == CAPABILITIES[provider].module:
         return None
-    what, suggestion = FAMILIES[family]
+    what, suggestion = reply_kind(family)
     return ToolchoiceError(f"this body looks like {what}, not a reply in {provider}'s format", hint=f"use -p {suggestion}")
 
 

@@ -8,7 +8,8 @@ from enum import Enum
 
 import typer
 
-from toolchoice.providers.core.capabilities import CAPABILITIES, FEATURES, matrix_rows
+from toolchoice.providers.core.capabilities import CAPABILITIES, FEATURES
+from toolchoice.providers.core.registry import matrix_rows
 
 from .exits import handled
 from .output import write
@@ -21,7 +22,7 @@ class MatrixFormat(str, Enum):
 
 
 def matrix_markdown() -> str:
-    """The README's support matrix (regenerate with `toolchoice providers --format markdown`)."""
+    """The support matrix of docs/providers.md (and, cut to its marks, of the README): tests/test_readme.py checks both."""
     head = "| provider | " + " | ".join(FEATURES) + " | arguments | verified |"
     lines = [head, "|" + "---|" * (len(FEATURES) + 3)]
     for cap in CAPABILITIES.values():

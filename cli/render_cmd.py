@@ -10,14 +10,13 @@ import typer
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.model import RenderOptions, Scenario, ToolchoiceError, Translation
-from toolchoice.providers.core.registry import translate
 
 from . import exits
 from .exits import handled
 from .inputs import capabilities_from, models_for, scenario_with_override, selected_providers
 from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
                       Dialect, allowed_env, format_option)
-from .output import dumps, output_redactor, print_ledgers, print_pretty, translations_curl, write
+from .output import dumps, print_ledgers, print_pretty, translations_curl, write
 
 
 class RenderFormat(str, Enum):
@@ -35,21 +34,20 @@ STREAM = typer.Option("--stream", help="The provider's streaming form (SSE, NDJS
 def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], model: Sequence[str] | str | None,
                        base_url: Optional[str], strict: bool, no_emulate: bool,
                        capabilities: Optional[Path], stream: bool = False,
-                       allow_env: Optional[List[str]] = None) -> list[Translation]:
-    """The loaded scenario translated for each selected provider, with the command line's options.
-    ``allow_env``: the --allow-env values as given ($TOOLCHOICE_ALLOW_ENV is added here)."""
+                       allow_env: Optional[List[str]] = None, shown: bool = False) -> list[Translation]:
+    """The command line's options → ``jobs.translations`` (``shown``: ``jobs.render``, redacted for
+    display): the loaded scenario translated for each selected provider. ``allow_env``: the --allow-env
+    values as given ($TOOLCHOICE_ALLOW_ENV is added here)."""
+    from toolchoice.providers.core import jobs
+
     ids = selected_providers(providers, scenario)
-    models = models_for(model, ids)
-    caps = capabilities_from(capabilities)
-    allowed = allowed_env(allow_env)
-    return [translate(pid, scenario, RenderOptions(strict=strict, emulate=not no_emulate, model=models[pid],
-                                                   base_url=base_url, stream=stream, allow_env=allowed), caps)
-            for pid in ids]
+    return (jobs.render if shown else jobs.translations)(scenario, ids, RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url,
+                                                    stream=stream, allow_env=allowed_env(allow_env)),
+                       models=models_for(model, ids), capabilities=capabilities_from(capabilities))
 
 
 def _summary(path: Path, translations: list[Translation], loaded: Scenario) -> None:
-    from .compare_cmd import dry_rows
-    from .compare_view import print_table
+    from .compare_view import dry_rows, print_table
 
     print_table(dry_rows(loaded, translations), f"{path} · {len(translations)} providers · dry run (nothing sent)",
                 ledgers={t.provider: t.ledger for t in translations})
@@ -70,13 +68,20 @@ def render(
     ledger_only: bool = typer.Option(False, "--ledger-only", help="Pretty view: only each provider's ledger."),
     allow_env: Optional[List[str]] = ALLOW_ENV,
     dialect: Dialect = DIALECT,
-    snapshot: Annotated[Optional[Path], SNAPSHOT] = None,  # Annotated: a direct call (send --dry-run) gets None
+    snapshot: Annotated[Optional[Path], SNAPSHOT] = None,
     update: Annotated[bool, UPDATE] = False,
-    stream: Annotated[bool, STREAM] = False,  # Annotated: a direct call (send --dry-run) gets False
+    stream: Annotated[bool, STREAM] = False,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
-    if isinstance(scenario, Path):  # a direct call with one scenario
-        scenario = [scenario]
+    draw(scenario, provider, tool_choice, model, base_url, format, strict, no_emulate, capabilities, ledger_only,
+         allow_env, dialect, snapshot, update, stream)
+
+
+def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optional[str], model: Optional[List[str]],
+         base_url: Optional[str], format: RenderFormat, strict: bool, no_emulate: bool, capabilities: Optional[Path],
+         ledger_only: bool = False, allow_env: Optional[List[str]] = None, dialect: Dialect = Dialect.api,
+         snapshot: Optional[Path] = None, update: bool = False, stream: bool = False) -> None:
+    """`render`'s work once the options are parsed (also `send --dry-run`'s)."""
     if update and snapshot is None:
         raise ToolchoiceError("--update goes with --snapshot DIR")
     if ledger_only and format is not RenderFormat.pretty:
@@ -95,13 +100,11 @@ def render(
         _snapshots(snapshot, rendered, update)
         return
     documents: list[tuple[Path, list[Translation], list[dict] | None]] = []
-    redactor = output_redactor(allowed_env(allow_env))
     refused = False
     for path in scenario:
         loaded = scenario_with_override(path, tool_choice)
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
-                                          stream, allow_env)
-        translations = [redactor.data(t) for t in translations]  # a key the shell expanded into --base-url, say
+                                          stream, allow_env, shown=True)
         views = None
         if dialect is Dialect.langchain:
             from toolchoice.providers.langchain_dialect import apply

@@ -163,6 +163,7 @@ def print_loop(console: Any, run: Any) -> None:
         console.print(Text.assemble((f"  step {number} ", "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
                                     f": {message}"))
     console.print(Text(_ended(run), style="bold"))
+    _errors_line(console, *run.tool_results())
     final = _final(run)
     if final is not None:
         console.print(Text.assemble(("final answer  ", "bold"), _short(final, 600)))
@@ -229,9 +230,14 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
             rate, ci = _pct(e)
             ended.add_row(reason, str(e["count"]), rate, ci)
     console.print(ended)
+    console.print(f"ended by itself  {_by_itself(data['terminated'])}")
     fin = data["steps_to_finish"]
     if fin["n"]:
         console.print(f"steps to finish  p50 {fin['p50']:g}  ·  p95 {fin['p95']:g}  (n={fin['n']})")
+    _errors_line(console, data["tool_results"]["total"], data["tool_results"]["errors"])
+    for severity, code, message in dict.fromkeys((e.severity, e.code, e.message) for r in runs[:1]
+                                                  for s in r.steps[:1] for e in s.notes if e.severity != "info"):
+        console.print(Text.assemble((f"step 1 {severity} {code}", "yellow"), f": {message}"))  # the loop's findings
     lat = data["latency_ms"]
     if lat["p50"] is not None:
         console.print(f"loop latency     p50 {lat['p50']:.0f} ms  ·  p95 {lat['p95']:.0f} ms")
@@ -246,6 +252,19 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
                       if s.verdict and s.verdict["category"] not in ("obeyed", "error") and s.verdict["reasons"])
     for line, count in reasons.most_common(5):
         console.print(Text(f"{count}× {line}", style="yellow"))
+
+
+def _by_itself(t: dict[str, Any]) -> str:
+    """How many loops ended by themselves (not at max_steps, not by a failure), with the Wilson interval."""
+    rate, ci = _pct(t)
+    return f"{t['count']} of {t['loops']} loops ({rate}, 95% CI {ci}; the rest hit max_steps, repeated_call or failed)"
+
+
+def _errors_line(console: Any, total: int, errors: int) -> None:
+    if errors:
+        from rich.text import Text
+
+        console.print(Text(f"{errors} of {total} tool results were errors", style="yellow"))
 
 
 def _num(value: float | None) -> str:
@@ -268,6 +287,8 @@ def markdown(runs: list[Any], providers: list[str], repeat: int) -> str:
                 lines += [row(cells) for cells in step_rows(run)]
                 lines += ["", f"{_ended(run)}" + (f" — final answer: {_short(_final(run) or '', 300)}"
                                                   if run.final is not None else ""), ""]
+                total, errors = run.tool_results()
+                lines += [f"{errors} of {total} tool results were errors", ""] if errors else []
             continue
         data = summary(mine)
         lines += [f"### {provider} · {data['loops']} loops", "",
@@ -276,9 +297,12 @@ def markdown(runs: list[Any], providers: list[str], repeat: int) -> str:
             lines.append(row([str(s["step"]), str(s["reached"]), str(s["obeyed"]), *_pct(s["obey_rate"])]))
         lines += ["", row(["ended", "count", "%", "95% CI (Wilson)"]), row(["---"] * 4)]
         lines += [row([k, str(e["count"]), *_pct(e)]) for k, e in data["ended"].items() if e["count"]]
+        lines += ["", f"ended by itself: {_by_itself(data['terminated'])}"]
         fin = data["steps_to_finish"]
         if fin["n"]:
             lines += ["", f"steps to finish: p50 {fin['p50']:g}, p95 {fin['p95']:g} (n={fin['n']})"]
+        if data["tool_results"]["errors"]:
+            lines += ["", f"{data['tool_results']['errors']} of {data['tool_results']['total']} tool results were errors"]
         lines.append("")
     return "\n".join(lines)
 
@@ -316,7 +340,7 @@ def run(
     capabilities: Optional[Path] = CAPS,
 ) -> None:
     """Run the agent loop: a tool_choice per step, tool results fed back, a verdict per step."""
-    from toolchoice.providers.core import loop, runner
+    from toolchoice.providers.core import jobs, loop, runner
     from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
     from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
     from toolchoice.providers.core.scenario import load_scenario
@@ -342,63 +366,26 @@ def run(
     replayed = loop.load_replay(replay, providers[0]) if replay is not None else None
     if replayed is not None and len(providers) > 1:
         raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
-    secrets: dict[str, str] = {}
-    if replayed is None:
-        _check_keys(loaded, providers, options)
     count = len(replayed.transcripts) if replayed is not None and repeat == 1 else repeat
-    runs = loop.new_runs(providers, count)
-    folder = None
-    if save is not None:
-        folder = loop.prepare_loop_save(save)
-    settings = runner.SendSettings(
-        timeout=timeout, retries=retries, concurrency=concurrency)
-
-    def on_step(r: Any, record: Any) -> None:
-        if folder is not None:
-            loop.save_step(folder, r, record, loaded, secrets)
-
-    interrupted = False
-    try:
-        loop.run_loops(loaded, runs, settings, options, secrets, on_step, replayed)
-    except KeyboardInterrupt:
-        interrupted = True
-        for r in runs:
-            if r.ended is None:
-                r.ended = "interrupted"
-                if folder is not None and r.steps:
-                    loop.save_step(folder, r, r.steps[-1], loaded, secrets)
-    _draw(loaded, runs, providers, count, format, secrets, replayed is not None)
-    if interrupted:
-        done = sum(1 for r in runs if r.ended != "interrupted")
-        exits.error_line(f"interrupted: {done} of {len(runs)} loops finished (shown above"
-                         f"{' and saved' if folder is not None else ''}; unfinished loops keep their finished steps)")
-        raise typer.Exit(130)
-    refused = any(s.skipped and s.skipped.startswith("refused") for r in runs for s in r.steps)
-    verdicts = [v for r in runs for v in r.verdicts]
-    # a loop that ended in an error with nothing judged (a missing key, an internal error) failed too
-    verdicts += [{"category": "error"} for r in runs if r.ended == "error" and r.steps and r.steps[-1].verdict is None
-                 and not (r.steps[-1].skipped or "").startswith("refused")]
-    code = exits.outcome(verdicts, refused)
-    if code != exits.OK:
-        raise typer.Exit(code)
-
-
-def _check_keys(scenario: Any, providers: list[str], options: Any) -> None:
-    """A missing key is one line and exit 2 before any request (as `send`)."""
-    from toolchoice.providers.core import loop, runner
-    from toolchoice.providers.core.registry import translate
-
-    first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
-    translations = [translate(p, first, options.render_for(p), options.capabilities) for p in providers]
-    runner.prepare_jobs(first, [t for t in translations if t.request is not None], missing_key_fails=True)
+    result = jobs.run(loaded, providers, options, repeat=repeat, save=save, replay=replayed,
+                      settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency))
+    _draw(loaded, result.runs, providers, count, format, result.secrets, replayed is not None)
+    if result.interrupted:
+        exits.error_line(result.interrupted.line())
+    if result.code != exits.OK:
+        raise typer.Exit(result.code)
 
 
 def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, format: RunFormat,
           secrets: dict[str, str], replayed: bool) -> None:
+    from toolchoice.providers.core.outcome import shown
+
+    from .output import write
     from .sample_view import emit, emit_pretty
 
     if format is RunFormat.json:
-        emit(json.dumps(document(scenario, runs, providers, repeat, replayed), indent=2, ensure_ascii=False), secrets)
+        write(json.dumps(shown(document(scenario, runs, providers, repeat, replayed), secrets), indent=2,
+                         ensure_ascii=False))
         return
     if format is RunFormat.markdown:
         emit(markdown(runs, providers, repeat), secrets)
@@ -419,12 +406,11 @@ def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, for
 
 def _dry_run(scenario: Any, providers: list[str], options: Any, format: RunFormat) -> None:
     from toolchoice.providers.core import loop
-    from toolchoice.providers.core.registry import translate
+    from toolchoice.providers.core.loop_lint import dry_run
 
     from .output import print_pretty, translations_json, write
 
-    first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
-    translations = [translate(p, first, options.render_for(p), options.capabilities) for p in providers]
+    translations = dry_run(scenario, providers, options)  # step 1, its ledger followed by the loop's findings
     later = loop.later_steps(scenario, options.override)
     if format is RunFormat.json:
         write(json.dumps({"step": 1, "translations": [t.to_json() for t in translations], "later_steps": later},

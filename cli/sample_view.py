@@ -1,5 +1,4 @@
-"""What a sent sample looks like: its JSON documents (one sample, a repeated run, a refusal) and its
-pretty drawing (the request line, the calls, the verdict, the ledger, the stream facts, the rates).
+"""What a sent sample looks like drawn (its JSON documents are in ``core/records.py``): the pretty drawing (the request line, the calls, the verdict, the ledger, the stream facts, the rates).
 `send` draws with these; `parse`, `compare --send`, `probe` and `run` share the pieces they need. Every
 text written goes through the redaction of the run's secrets (``emit``, ``emit_pretty``)."""
 
@@ -14,48 +13,6 @@ from toolchoice.providers.core.model import Reply, Translation
 from toolchoice.providers.core.runner import Sample
 
 from .output import write
-
-
-def choices_json(translation: Translation) -> dict[str, Any]:
-    """What was asked and what went on the wire: in every document that names a request."""
-    return {"requested_tool_choice": translation.requested_tool_choice,
-            "effective_tool_choice": translation.effective_tool_choice}
-
-
-def renamed_latency(summary: dict[str, Any]) -> dict[str, Any]:
-    """A tally's summary for a JSON document: ``latency_ms`` is a number wherever it appears (one
-    sample's), so the distribution is ``latency_percentiles_ms``."""
-    summary = dict(summary)
-    summary["latency_percentiles_ms"] = summary.pop("latency_ms")
-    return summary
-
-
-def sample_json(provider: str, translation: Translation, sample: Sample, raw: bool) -> dict[str, Any]:
-    """One sent sample's document: the request and its ledger, then the sample as ``Sample.to_json``
-    writes it everywhere (--save, --repeat results)."""
-    data = sample.to_json(provider, raw)
-    del data["sample"]
-    return {"provider": provider, **choices_json(translation),
-            "request": translation.request.to_json() if translation.request else None,
-            "ledger": [e.to_json() for e in translation.ledger], **data}
-
-
-def repeat_json(provider: str, translation: Translation, collected: Any) -> dict[str, Any]:
-    """The document of a repeated send: the summary over every sample, and the kept results."""
-    document = {"provider": provider, **choices_json(translation),
-                "request": translation.request.to_json() if translation.request else None,
-                "ledger": [e.to_json() for e in translation.ledger],
-                **renamed_latency(collected.tally.summary()), "results": collected.sorted_results()}
-    if collected.keep is not None and collected.done > collected.keep:
-        document["results_kept"] = {"kept": collected.keep, "of": collected.done,
-                                    "which": "the first to finish; --all-results keeps every one"}
-    return document
-
-
-def refused_json(provider: str, translation: Translation) -> dict[str, Any]:
-    return {"provider": provider, **choices_json(translation), "request": None, "reply": None, "verdict": None,
-            "ledger": [e.to_json() for e in translation.ledger], "latency_ms": None, "status": None, "attempts": [],
-            "error": "; ".join(e.message for e in translation.ledger if e.severity == "error") or None}
 
 
 def _console() -> Any:

@@ -17,15 +17,14 @@ import typer
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.model import ToolchoiceError
-from toolchoice.providers.core.runner import Sample
 
 from . import exits
 from .exits import handled
 from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, format_option)
 from .output import write
-from .render_cmd import RenderFormat, build_translations, render
-from .sample_view import emit_pretty, print_repeat, print_sample, refused_json, repeat_json, sample_json
+from .render_cmd import RenderFormat, build_translations, draw
+from .sample_view import emit_pretty, print_repeat, print_sample
 
 
 class OutputFormat(str, Enum):
@@ -74,9 +73,8 @@ def send(
 
     provider = one_provider(provider, "send")
     if dry_run:
-        render(scenario=scenario, provider=[provider], tool_choice=tool_choice, model=model, base_url=base_url,
-               format=RenderFormat(format.value), strict=strict, no_emulate=no_emulate, capabilities=capabilities,
-               ledger_only=False, stream=stream, allow_env=allow_env)
+        draw(scenario, [provider], tool_choice, model, base_url, RenderFormat(format.value), strict, no_emulate,
+             capabilities, stream=stream, allow_env=allow_env)
         return
     if format is SendFormat.curl:
         raise ToolchoiceError("--format curl prints the request without sending it", hint="add --dry-run")
@@ -107,94 +105,52 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
               no_emulate: bool, capabilities: Optional[Path], print_json: bool,
               all_results: bool = False, stream: bool = False,
               allow_env: Optional[List[str]] = None) -> tuple[int, dict[str, Any] | None]:
-    """One scenario sent: draw it (JSON only when ``print_json``), return (exit code, JSON document)."""
-    from toolchoice.providers.core import runner
+    """One scenario sent (``jobs.send``) and drawn (JSON only when ``print_json``); returns (exit code,
+    the JSON document)."""
+    from toolchoice.providers.core import jobs, runner
 
     from .inputs import scenario_with_override
 
     loaded = scenario_with_override(scenario, tool_choice)
     translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
                                      stream, allow_env)[0]
+    if translation.refused and format is not OutputFormat.json:
+        from .output import print_pretty
 
-    def out(document: dict[str, Any], secrets: dict[str, str]) -> dict[str, Any] | None:
-        from toolchoice.providers.core.transport import redact
+        print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
+    progress = (_Progress(repeat, f"{provider} × {repeat}")
+                if repeat > 1 and not translation.refused and sys.stderr.isatty() else None)
+    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency)
 
-        text = redact(json.dumps(document, indent=2, ensure_ascii=False), secrets)
-        if print_json:
-            write(text)
-            return None
-        return json.loads(text)
+    def send() -> jobs.SendResult:
+        return jobs.send(loaded, translation, repeat=repeat, settings=settings, save=save,
+                         keep=None if all_results else runner.RESULTS_KEPT, raw=raw, min_obeyed=min_obeyed,
+                         on_sample=(lambda s: progress.advance(s.verdict["category"] == "obeyed"))
+                         if progress is not None else None)
 
-    if translation.refused:
-        document = None
-        if format is OutputFormat.json:
-            document = out(refused_json(provider, translation), {})
-        else:
-            from .output import print_pretty
-
-            print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
-        return exits.REFUSED, document
-    jobs, secrets = runner.prepare_jobs(loaded, [translation], missing_key_fails=True)
-    folder = None
-    if save is not None:
-        from toolchoice.providers.core.save import prepare_save_dir, save_sample
-
-        folder = prepare_save_dir(save)
-    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency, keep=repeat == 1)
-    collected = runner.Collector(provider, None if all_results else runner.RESULTS_KEPT, raw)
-    categories: set[str] = set()
-    progress = _Progress(repeat, f"{provider} × {repeat}") if repeat > 1 and sys.stderr.isatty() else None
-
-    def on_sample(job: runner.Job, sample: Sample) -> None:
-        if folder is not None:
-            save_sample(folder, provider, translation, sample, secrets)
-        categories.add(sample.verdict["category"])
-        if repeat > 1:
-            collected.add(sample)
-        if progress is not None:
-            progress.advance(sample.verdict["category"] == "obeyed")
-
-    interrupted = False
-    try:
-        if progress is not None:
-            with progress:
-                runner.run(jobs, repeat, settings, on_sample)
-        else:
-            runner.run(jobs, repeat, settings, on_sample)
-    except KeyboardInterrupt:
-        interrupted = True
-    done = len(jobs[0].samples) if repeat == 1 else collected.done
-    if interrupted and not done:
-        raise
+    if progress is not None:
+        with progress:
+            result = send()
+    else:
+        result = send()
     document = None
-    if repeat == 1:
-        sample = jobs[0].samples[0]
-        if format is OutputFormat.json:
-            document = out(sample_json(provider, translation, sample, raw), secrets)
-        else:
-            emit_pretty(lambda c: print_sample(c, provider, translation, sample, raw), secrets)
-    elif format is OutputFormat.json:
-        data = repeat_json(provider, translation, collected)
-        if interrupted:
-            data["partial"] = {"done": done, "requested": repeat}
-        document = out(data, secrets)
+    if format is OutputFormat.json:
+        document = result.document(raw)
+        if print_json:
+            write(json.dumps(document, indent=2, ensure_ascii=False))
+            document = None
+    elif result.translation.refused:
+        pass
+    elif result.collected is None:
+        emit_pretty(lambda c: print_sample(c, provider, translation, result.samples[0], raw), result.secrets)
     else:
-        emit_pretty(lambda c: print_repeat(c, provider, translation, collected, raw), secrets)
-    if interrupted:
-        from .exits import error_line
-
-        error_line(f"interrupted: {done} of {repeat} samples finished (shown above"
-                   f"{' and saved' if folder is not None else ''})")
-        raise typer.Exit(130)
-    if repeat == 1:
-        tallied = [sample.verdict["category"] for sample in jobs[0].samples]
-        obeyed, total = tallied.count("obeyed"), len(tallied)
-    else:
-        summary = collected.tally.summary()
-        obeyed, total = summary["counts"].get("obeyed", 0), summary["samples"]
-    if min_obeyed is not None:
-        return exits.threshold_outcome({provider: (obeyed, total)}, min_obeyed), document
-    return exits.outcome({"category": c} for c in categories), document
+        emit_pretty(lambda c: print_repeat(c, provider, translation, result.collected, raw), result.secrets)
+    if result.interrupted:
+        exits.error_line(result.interrupted.line())
+        raise typer.Exit(result.code)
+    for line in result.below:
+        exits.error_line(line)
+    return result.code, document
 
 
 class _Progress:

@@ -3,10 +3,7 @@
 Public entry points: ``load_scenario``, ``translate``, ``parse_reply`` and the data classes in
 ``model``. Importing this package imports no provider module and no HTTP client."""
 
-# The one place the version is written: pyproject.toml reads it (``[tool.setuptools.dynamic]``), and the
-# User-Agent and --version print it without importlib.metadata, which took ~16 ms before a send's first request.
-__version__ = "0.1.0"
-
+from .core.version import __version__
 from .core.model import (Ledger, LedgerEntry, Message, ProviderError, ProviderSettings, RenderOptions, Reply,
                     Request, Scenario, Tool, ToolCall, ToolChoice, ToolchoiceError, Translation)
 from .core.registry import parse_reply, translate

@@ -29,8 +29,9 @@ import re
 from typing import Any, Callable, Mapping, NamedTuple
 
 from .core.capabilities import Capability
+from .anthropic_strict import anthropic_strict_problems
 from .core.translation import tool_names, choice_value, choice_with, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
-    model_facts, reasoning_for, rule_applied, start, streamed, strict_tools, anthropic_strict_problems, tool_fields
+    model_facts, reasoning_for, rule_applied, start, streamed, strict_tools, tool_fields
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningFamily, ReasoningItem, RenderOptions,
                          Reply, Scenario, ThinkingSetting, Tool, Translation, Usage)
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -44,6 +45,38 @@ DEFAULT_MAX_TOKENS_THINKING = 2048  # leaves room above the budget (budget_token
 COMPOSITION_KEYS = ("anyOf", "oneOf", "allOf")
 # Claude models before 3.7 have no extended thinking (Claude 3 / 3.5, 2.x, instant).
 _NO_THINKING = re.compile(r"claude-(?:3-(?!7)|2|v1|v2|instant)")
+
+# Tool names: ^[a-zA-Z0-9_-]{1,64}$ (Anthropic's tool-use docs, the tool name's pattern)
+NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+
+# The newer per-tool fields its tool type has (fact anthropic.tool_fields); no custom tool kind.
+TOOL_FIELDS: tuple[str, ...] = ("input_examples", "defer_loading", "eager_input_streaming", "cache_control")
+
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("an Anthropic Messages reply", "anthropic")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """The Messages API's documented success shape: ``{type: "message", content: [...], stop_reason}``."""
+    return body.get("type") == "message" and isinstance(body.get("content"), list)
+
+
+# The family name its reasoning items carry (a signature or encrypted content is valid only there).
+REASONING_FAMILY = "anthropic"
+
+
+def reasoning_item(block: Any) -> ReasoningItem | None:
+    """A reasoning item pasted as Messages returns it: a ``thinking`` block (text + signature) or a
+    ``redacted_thinking`` block (encrypted = data); None for any other shape."""
+    kind = block.value.get("type")
+    if kind == "thinking":
+        block.only(("type", "thinking", "signature"), "an Anthropic thinking block")
+        return ReasoningItem("anthropic", text=block.text("thinking") or "", signature=block.text("signature"))
+    if kind == "redacted_thinking":
+        block.only(("type", "data"), "an Anthropic redacted_thinking block")
+        return ReasoningItem("anthropic", encrypted=block.text("data"), redacted=True)
+    return None
+
 
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with tool.strict true",
@@ -225,7 +258,7 @@ def ordered_blocks(turn: Turn, family: str, reasoning_block: Callable[[Reasoning
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
     ctx = start(provider, scenario, options, cap)
-    check_names(ctx, "anthropic")
+    check_names(ctx, NAME_RULE)
     settings = ctx.settings
     facts = model_facts(ctx)
     plan = thinking_plan(ctx, facts)
@@ -263,7 +296,7 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         ctx.ledger.warning("history.tools_undeclared", "the history holds tool calls but no tools are declared; "
                            "the API has answered 400 'Requests which include tool_use or tool_result blocks must "
                            "define tools' (anthropic-sdk-python#494); declare the tools")
-    reasoning_for(ctx, "anthropic")
+    reasoning_for(ctx, REASONING_FAMILY)
     wire = []
     for turn in group_turns(scenario.messages, ctx.ledger, ctx.cap.title):
         blocks: list[dict[str, Any]] = []

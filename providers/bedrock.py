@@ -43,6 +43,37 @@ DEFAULT_REGION = "us-east-1"
 _CLAUDE = re.compile(r"anthropic\.claude-(?!v1|v2|instant)")
 _NOVA = re.compile(r"amazon\.nova-")
 
+# Tool names: [a-zA-Z0-9_-]+, at most 64 (Bedrock Converse ToolSpecification.name)
+NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("a Bedrock Converse reply", "bedrock")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """Converse's documented success shape: ``{output: {message}, stopReason}``."""
+    return isinstance(body.get("output"), dict) and "stopReason" in body
+
+
+# The family name its reasoning items carry (a signature or encrypted content is valid only there).
+REASONING_FAMILY = "bedrock"
+
+
+def reasoning_item(block: Any) -> ReasoningItem | None:
+    """A ``reasoningContent`` block pasted as Converse returns it (reasoningText text + signature, or
+    redactedContent = encrypted); None for any other shape."""
+    value = block.value
+    if "reasoningContent" not in value:
+        return None
+    content = value["reasoningContent"]
+    inner = content.get("reasoningText") if isinstance(content, dict) else None
+    if isinstance(inner, dict):
+        return ReasoningItem("bedrock", text=block.text("text", inner) or "", signature=block.text("signature", inner))
+    if isinstance(content, dict) and isinstance(content.get("redactedContent"), str):
+        return ReasoningItem("bedrock", encrypted=content["redactedContent"], redacted=True)
+    raise block.fail("reasoningContent needs reasoningText {text, signature} or redactedContent")
+
+
 LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with toolSpec.strict true",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
@@ -93,7 +124,7 @@ def _takes_status(model: str) -> bool:
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
     ctx = start(provider, scenario, options, cap)
     _keep_tools_for_history(ctx)
-    check_names(ctx, "bedrock")
+    check_names(ctx, NAME_RULE)
     settings = ctx.settings
     body: dict[str, Any] = {"messages": _messages(ctx)}
     if scenario.system is not None:
@@ -159,7 +190,7 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         return []
     takes_status = _takes_status(ctx.model)
     formats: set[str] = set()
-    reasoning_for(ctx, "bedrock")
+    reasoning_for(ctx, REASONING_FAMILY)
     wire = []
     for turn in group_turns(scenario.messages, ctx.ledger, ctx.cap.title):
         content: list[dict[str, Any]] = []

@@ -32,6 +32,21 @@ PROBE_SKIPS = ("any", "truncation")
 
 # Models older than Command R7B, which the SDK says cannot take tool_choice: model rule cohere-pre-r7b.
 
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("a Cohere v2 chat reply", "cohere")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """Chat v2's documented success shape: ``{id, message: {...}, finish_reason}`` (an Ollama body, which also has
+    ``done``, is Ollama's)."""
+    return isinstance(body.get("message"), dict) and "finish_reason" in body and "done" not in body
+
+
+# The family name its reasoning items carry (a signature or encrypted content is valid only there)
+# (a ``thinking`` content item, cohere-python ``ThinkingAssistantMessageV2ContentOneItem``).
+REASONING_FAMILY = "cohere"
+
+
 LEDGER_CODES: dict[str, str] = {
     "pitfall.tool_choice_model": "tool_choice sent to a Cohere model older than Command R7B, which lacks it",
     "history.thinking_dropped": "thinking of a tool-call turn left out: Cohere takes no content beside tool_calls",
@@ -112,7 +127,7 @@ def _tools(ctx: Context, body: dict[str, Any]) -> str | None:
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
-    reasoning_for(ctx, "cohere")
+    reasoning_for(ctx, REASONING_FAMILY)
 
     def assistant(m: Message) -> dict[str, Any]:
         msg: dict[str, Any] = {"role": "assistant"}

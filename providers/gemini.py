@@ -23,9 +23,10 @@ Wire facts, with their sources:
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from .core import translation as common
+from .core import translation
 from .core.capabilities import Capability
 from .core.translation import Context
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
@@ -61,6 +62,32 @@ _IGNORED_SETTINGS = ("deployment", "endpoint", "api_version", "region")
 # google-genai types.ThinkingLevel values (MINIMAL, LOW, MEDIUM, HIGH, XHIGH); neutral effort → thinkingLevel.
 _LEVELS = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH", "xhigh": "XHIGH"}
 
+# Function names: a letter or _ first, then letters, digits, _ . : -, at most 128 (FunctionDeclaration.name)
+NAME_RULE = (re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}").fullmatch, "a letter or _ first, then letters, digits, _ . : -, at most 128")
+
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("a Gemini generateContent reply", "gemini")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """generateContent's documented success shape: ``{candidates: [...]}``."""
+    return isinstance(body.get("candidates"), list)
+
+
+# The family name its reasoning items carry (a signature or encrypted content is valid only there).
+REASONING_FAMILY = "gemini"
+
+
+def reasoning_item(block: Any) -> ReasoningItem | None:
+    """A thought part pasted as generateContent returns it (text, thought: true) or a bare
+    thoughtSignature; None for any other shape."""
+    value = block.value
+    if "thoughtSignature" not in value and value.get("thought") is not True:
+        return None
+    block.only(("thought", "text", "thoughtSignature"), "a Gemini thought part")
+    return ReasoningItem("gemini", text=block.text("text"), signature=block.text("thoughtSignature"))
+
+
 LEDGER_CODES: dict[str, str] = {
     "schema.converted": "a schema keyword was rewritten into Gemini's Schema form without losing meaning "
                         "($ref inlined, type list → nullable/anyOf, const → enum, ...)",
@@ -87,10 +114,10 @@ LEDGER_CODES: dict[str, str] = {
 
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
-    ctx = common.start(provider, scenario, options, cap)
+    ctx = translation.start(provider, scenario, options, cap)
     model = _model_name(ctx)
     _ignored_settings(ctx)
-    common.check_names(ctx, "gemini")
+    translation.check_names(ctx, NAME_RULE)
 
     body: dict[str, Any] = {"contents": _contents(ctx, model)}
     if scenario.system is not None:
@@ -101,7 +128,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         calling = _calling_config(ctx)
         if calling is not None:
             body["toolConfig"] = {"functionCallingConfig": calling}
-    common.parallel_value(ctx)  # no switch on Gemini: records the drop
+    translation.parallel_value(ctx)  # no switch on Gemini: records the drop
     generation: dict[str, Any] = {}
     if ctx.settings.max_tokens is not None:
         generation["maxOutputTokens"] = ctx.settings.max_tokens
@@ -114,16 +141,16 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["generationConfig"] = generation
 
     if options.stream:
-        url = common.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:streamGenerateContent") + "?alt=sse"
-        common.streamed(ctx, "streamGenerateContent?alt=sse: server-sent events, each a GenerateContentResponse "
+        url = translation.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:streamGenerateContent") + "?alt=sse"
+        translation.streamed(ctx, "streamGenerateContent?alt=sse: server-sent events, each a GenerateContentResponse "
                         "chunk; the last carries finishReason")
     else:
-        url = common.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:generateContent")
+        url = translation.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:generateContent")
     headers = {"Content-Type": "application/json"}
     env = ctx.key_env
     if env:
         headers["x-goog-api-key"] = f"${env[0]}"
-    return common.finish(ctx, url=url, headers=headers, body=body,
+    return translation.finish(ctx, url=url, headers=headers, body=body,
                          choice_path=("toolConfig", "functionCallingConfig"))
 
 
@@ -157,8 +184,8 @@ def _thinking_config(ctx: Context, model: str) -> dict[str, Any] | None:
         config = {"thinkingBudget": spec.budget}
     else:  # on / adaptive: the model decides how much
         config = {"thinkingBudget": -1}
-    ctx.ledger.info("thinking.mapped", f"thinking {common.compact(spec.to_json() if spec else settings.thinking)} → "
-                    f"generationConfig.thinkingConfig {common.compact(config)}")
+    ctx.ledger.info("thinking.mapped", f"thinking {translation.compact(spec.to_json() if spec else settings.thinking)} → "
+                    f"generationConfig.thinkingConfig {translation.compact(config)}")
     return config
 
 
@@ -166,7 +193,7 @@ def _ignored_settings(ctx: Context) -> None:
     for key in _IGNORED_SETTINGS:
         value = getattr(ctx.settings, key)
         if value is not None:
-            ctx.ledger.warning("settings.ignored", f"providers.{ctx.provider}.{key} = {common.compact(value)} is not "
+            ctx.ledger.warning("settings.ignored", f"providers.{ctx.provider}.{key} = {translation.compact(value)} is not "
                                "used by the Gemini translator; set the field through providers.gemini.extra")
 
 
@@ -177,29 +204,29 @@ def _calling_config(ctx: Context) -> dict[str, Any] | None:
     Gemini has no per-tool strict flag, and a forced call cannot also be VALIDATED)."""
     plan = ctx.plan
     if plan.mode == "none":
-        config: dict[str, Any] = common.choice_value(ctx)
-        common.mapped(ctx, config)
+        config: dict[str, Any] = translation.choice_value(ctx)
+        translation.mapped(ctx, config)
         return config
-    strict = common.strict_tools(ctx)
+    strict = translation.strict_tools(ctx)
     if plan.mode in ("unset", "auto"):
         if strict:  # the strict row's value (VALIDATED) stands in for auto
-            config = common.choice_value(ctx, "strict")
+            config = translation.choice_value(ctx, "strict")
             _strict_validated(ctx, strict)
         elif plan.mode == "unset":
             return None
         else:
-            config = common.choice_value(ctx)
+            config = translation.choice_value(ctx)
         if plan.mode == "auto":
-            common.mapped(ctx, config)
+            translation.mapped(ctx, config)
         return config
-    config = common.choice_value(ctx)
+    config = translation.choice_value(ctx)
     if plan.mode == "allowed" and plan.allowed_mode != "required":
-        common.mapped(ctx, config, "allowedFunctionNames is accepted with ANY or VALIDATED only; VALIDATED "
+        translation.mapped(ctx, config, "allowedFunctionNames is accepted with ANY or VALIDATED only; VALIDATED "
                       "lets the model answer in text and also validates its calls against the schemas")
         if strict:
             _strict_validated(ctx, strict)
         return config
-    common.mapped(ctx, config)
+    translation.mapped(ctx, config)
     if strict:
         ctx.ledger.warning("strict.not_validated",
                            f"strict tools ({', '.join(sorted(strict))}) with a forced call: Gemini's schema-validated "
@@ -243,15 +270,6 @@ def _declaration(ctx: Context, tool: Tool) -> dict[str, Any]:
 
 
 # ---- JSON Schema → Gemini Schema ------------------------------------------------------------
-
-
-def convert_schema(ctx: Context, tool_name: str, schema: dict[str, Any]) -> dict[str, Any] | None:
-    """A tool's JSON Schema as Gemini's Schema subset, or None when ``parameters`` is better left out.
-
-    Every change is recorded in ``ctx.ledger``, grouped per tool and keyword with the JSON paths."""
-    converter, root = _convert(tool_name, schema)
-    converter.flush(ctx)
-    return root
 
 
 def _convert(tool_name: str, schema: dict[str, Any]) -> tuple["_SchemaConverter", dict[str, Any] | None]:
@@ -397,7 +415,7 @@ class _SchemaConverter:
         names = value if isinstance(value, list) else [value]
         unknown = [n for n in names if not isinstance(n, str) or n.lower() not in _TYPE_SET]
         if unknown:
-            self.note("error", "schema.type_unsupported", f"type {common.compact(unknown[0])}", path,
+            self.note("error", "schema.type_unsupported", f"type {translation.compact(unknown[0])}", path,
                       f"Gemini's Schema types are {', '.join(SCHEMA_TYPES)}; fix the schema")
             return
         if not isinstance(value, list):
@@ -409,7 +427,7 @@ class _SchemaConverter:
         if nullable:
             out["nullable"] = True
         self.note("info", "schema.converted",
-                  f"type {common.compact(value)} → {common.compact(out['type'])}{' + nullable' if nullable else ''}",
+                  f"type {translation.compact(value)} → {translation.compact(out['type'])}{' + nullable' if nullable else ''}",
                   path, "Gemini's type is a single value")
 
     def split_types(self, node: dict[str, Any], path: str) -> dict[str, Any]:
@@ -430,7 +448,7 @@ class _SchemaConverter:
                 rest.pop(keyword, None)
         if len(concrete) < len(value):
             rest["nullable"] = True
-        self.note("info", "schema.converted", f"type {common.compact(value)} → anyOf", path,
+        self.note("info", "schema.converted", f"type {translation.compact(value)} → anyOf", path,
                   "Gemini's type is a single value")
         return {**rest, "anyOf": branches}
 
@@ -463,7 +481,7 @@ class _SchemaConverter:
         if all(isinstance(v, str) for v in kept):
             out["enum"] = kept
         else:
-            self.removed(f"enum {common.compact(values)[:60]}", path,
+            self.removed(f"enum {translation.compact(values)[:60]}", path,
                          "Gemini enums hold strings only (Type.STRING with enum format); the allowed values are lost")
 
     def const(self, value: Any, node: dict[str, Any], out: dict[str, Any], path: str) -> None:
@@ -473,7 +491,7 @@ class _SchemaConverter:
             out["enum"] = [value]
             self.note("info", "schema.converted", "const → enum with one value", path, "Gemini has no const")
         else:
-            self.removed(f"const {common.compact(value)[:40]}", path,
+            self.removed(f"const {translation.compact(value)[:40]}", path,
                          "Gemini has no const, and its enums hold strings only")
 
 
@@ -487,7 +505,7 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
                          "specified' (langchain-ai/langchain-google#1393); add a user message")
         return []
     signed = ctx.history_calls and _signatures_required(ctx, model)  # only history calls carry signatures
-    common.reasoning_for(ctx, "gemini")
+    translation.reasoning_for(ctx, REASONING_FAMILY, takes_call_signatures=True)
     contents: list[dict[str, Any]] = []
     wrapped: list[str] = []
     errors: list[str] = []
@@ -506,7 +524,7 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
             contents.append({"role": "user", "parts": [{"text": message.content or ""}]})
             continue
         items = [i for i in message.reasoning if i.family == "gemini"]
-        slots = common.placed([i for i in items if i.text is not None], len(message.tool_calls))
+        slots = translation.placed([i for i in items if i.text is not None], len(message.tool_calls))
         loose = [i.signature for i in items if i.text is None and i.signature is not None]
         parts: list[dict[str, Any]] = [_thought_part(i) for i in slots[0]]
         first = len(parts)
@@ -561,11 +579,11 @@ def _thought_part(item: Any) -> dict[str, Any]:
 
 def _signatures_required(ctx: Context, model: str) -> bool:
     """Whether history calls need a thoughtSignature: model rule signatures_required, or the user's override."""
-    fact = common.model_facts(ctx, model).get("signatures_required")
+    fact = translation.model_facts(ctx, model).get("signatures_required")
     if fact is None or not fact.value:
         return False
     if ctx.history_calls:
-        common.rule_applied(ctx, "signatures_required", fact, f"{model} needs thought signatures on history calls")
+        translation.rule_applied(ctx, "signatures_required", fact, f"{model} needs thought signatures on history calls")
     return True
 
 
@@ -580,7 +598,7 @@ def _function_response(message: Message, wrapped: list[str], errors: list[str]) 
         response: dict[str, Any] = {"error": detail}
         errors.append(call_id)
     else:
-        response = common.tool_result_object(content)
+        response = translation.tool_result_object(content)
         if not _is_json_object(content):
             wrapped.append(call_id)
     return {"functionResponse": {"id": message.tool_call_id, "name": message.tool_name, "response": response}}
@@ -600,7 +618,7 @@ def offered_tools(body: dict[str, Any]) -> list[str]:
     """The tool names a request body declares (``tools[].functionDeclarations[].name``)."""
     declarations = [d for t in body.get("tools") or () if isinstance(t, dict)
                     for d in (t.get("functionDeclarations") or t.get("function_declarations") or ())]
-    return common.tool_names(declarations, "name")
+    return translation.tool_names(declarations, "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

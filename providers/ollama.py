@@ -34,6 +34,20 @@ _PROPERTY_KEYS = frozenset({"anyOf", "type", "items", "description", "enum", "pr
 _PLAIN_PROPERTY_KEYS = _PROPERTY_KEYS - {"anyOf", "properties"}  # a property with only these: nothing to look into
 _SHOWN = 8  # ignored keywords listed per tool before "and N more"
 
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("an Ollama /api/chat reply", "ollama")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """/api/chat's documented success shape: ``{message: {...}, done, created_at}``."""
+    return isinstance(body.get("message"), dict) and "done" in body
+
+
+# The family name its reasoning items carry (a signature or encrypted content is valid only there)
+# (``message.thinking``, ollama-python ``Message.thinking``; text only).
+REASONING_FAMILY = "ollama"
+
+
 LEDGER_CODES: dict[str, str] = {
     "stream.disabled": "stream: false is sent so the reply is one JSON object (Ollama streams by default)",
     "max_tokens.mapped": "max_tokens sent as options.num_predict",
@@ -139,7 +153,7 @@ def _ignored_keys(schema: Any, allowed: frozenset[str]) -> list[str]:
 
 
 def _messages(ctx: Context) -> list[dict[str, Any]]:
-    reasoning_for(ctx, "ollama")
+    reasoning_for(ctx, REASONING_FAMILY)
 
     def assistant(m: Message) -> dict[str, Any]:
         msg: dict[str, Any] = {"role": "assistant"}

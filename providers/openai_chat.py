@@ -90,6 +90,30 @@ HOSTS: dict[str, Host] = {
     )),
 }
 
+# Function names: ^[a-zA-Z0-9_-]{1,64}$ (OpenAI's function-calling guide; the hosts that speak its wire
+# say the same or less)
+NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+
+# Custom (free-text) tools: provider id -> how the ledger names it (fact openai.custom_tool.chat: OpenAI's
+# Chat Completions and Azure OpenAI take {type: custom}; the other hosts do not).
+CUSTOM_TOOLS: dict[str, str] = {"openai": "OpenAI Chat", "azure": "Azure OpenAI"}
+# Newer per-tool fields its function tools have: none.
+TOOL_FIELDS: tuple[str, ...] = ()
+
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("an OpenAI Chat Completions reply", "openai (or any OpenAI-compatible id)")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """Chat Completions' documented success shape: ``{object: "chat.completion", choices: [...]}``."""
+    return isinstance(body.get("choices"), list) or body.get("object") == "chat.completion"
+
+
+# The family name its reasoning items carry (a signature or encrypted content is valid only there)
+# (``reasoning_content``: DeepSeek, vLLM, llama.cpp; text only).
+REASONING_FAMILY = "openai-chat"
+
+
 LEDGER_CODES: dict[str, str] = {
     "history.ids_rewritten": "tool-call ids rewritten to the host's required form (Mistral: 9 alphanumerics)",
     "thinking.forced_choice": "a forcing tool_choice with thinking/reasoning on is rejected: request refused",
@@ -141,7 +165,7 @@ _ROW_HOSTS: dict[str, Host] = {}  # host_for's Host per capability-row endpoint,
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
     host = host_for(provider, cap)
     ctx = start(provider, scenario, options, cap)
-    check_names(ctx, "openai")
+    check_names(ctx, NAME_RULE)
     body: dict[str, Any] = {"model": ctx.model}
     ids = _id_map(ctx, host)
     body["messages"] = _messages(ctx, host, ids)
@@ -171,7 +195,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
 
 # A custom (free-text) tool in a named choice or an allowed list: openai-python types/chat
 # chat_completion_named_tool_choice_custom_param.py {type: custom, custom: {name}}. The rows' forms are for
-# function tools; only OpenAI and Azure take custom tools (CUSTOM_TOOL_PROVIDERS; elsewhere the tool is
+# function tools; only OpenAI and Azure take custom tools (CUSTOM_TOOLS; elsewhere the tool is
 # refused), so this one form serves every host.
 CUSTOM_NAMED = '{"type":"custom","custom":{"name":N}}'
 
@@ -424,7 +448,7 @@ def _id_map(ctx: Context, host: Host) -> dict[str, str]:
 
 
 def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, Any]]:
-    with_reasoning = reasoning_for(ctx, "openai-chat")
+    with_reasoning = reasoning_for(ctx, REASONING_FAMILY)
 
     def assistant(m: Message) -> dict[str, Any]:
         msg: dict[str, Any] = {"role": "assistant", "content": m.content}

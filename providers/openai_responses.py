@@ -20,9 +20,10 @@ Wire facts, with their sources (openai-python ``src/openai/types/responses/``):
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .core import translation as common
+from .core import translation
 from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
@@ -33,6 +34,41 @@ from .core.parsing import StreamAssembler, bad_body, custom_display, expect_dict
 DEFAULT_BASE = "https://api.openai.com/v1"
 _IGNORED_SETTINGS = ("deployment", "endpoint", "api_version", "region")
 _EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")  # openai-python shared/reasoning_effort.py
+
+# Function names: ^[a-zA-Z0-9_-]{1,64}$, as in Chat Completions (OpenAI's function-calling guide)
+NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+
+# Custom (free-text) tools (fact openai.custom_tool.responses) and the newer per-tool fields its tools have
+# (fact openai-responses.tool_fields).
+CUSTOM_TOOLS: dict[str, str] = {"openai-responses": "Responses"}
+TOOL_FIELDS: tuple[str, ...] = ("defer_loading", "output_schema")
+
+# What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
+REPLY_KIND = ("an OpenAI Responses reply", "openai-responses")
+
+
+def looks_like_reply(body: dict[str, Any]) -> bool:
+    """The Responses API's documented success shape: ``{object: "response", output: [...]}``."""
+    return body.get("object") == "response" and isinstance(body.get("output"), list)
+
+
+# The family name its reasoning items carry (a signature or encrypted content is valid only there).
+REASONING_FAMILY = "openai-responses"
+
+
+def reasoning_item(block: Any) -> ReasoningItem | None:
+    """A reasoning item pasted as the Responses API returns it (id, summary texts, content text,
+    encrypted_content); None for any other shape."""
+    value = block.value
+    if value.get("type") != "reasoning":
+        return None
+    block.only(("type", "id", "summary", "content", "encrypted_content", "status"), "a Responses reasoning item")
+    summary = tuple(p.get("text", "") for p in value.get("summary") or [] if isinstance(p, dict))
+    parts = [p.get("text") for p in value.get("content") or [] if isinstance(p, dict)]
+    return ReasoningItem("openai-responses", id=block.text("id"), summary=summary,
+                         text="".join(t for t in parts if isinstance(t, str)) if parts else None,
+                         encrypted=block.text("encrypted_content"))
+
 
 LEDGER_CODES: dict[str, str] = {
     "strict.explicit_false": "non-strict tools are sent with strict: false, because the Responses API treats an "
@@ -56,9 +92,9 @@ LEDGER_CODES: dict[str, str] = {
 
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
-    ctx = common.start(provider, scenario, options, cap)
+    ctx = translation.start(provider, scenario, options, cap)
     _ignored_settings(ctx)
-    common.check_names(ctx, "openai")
+    translation.check_names(ctx, NAME_RULE)
 
     body: dict[str, Any] = {"model": ctx.model}
     if scenario.system is not None:
@@ -71,7 +107,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         choice = _choice(ctx)
         if choice is not None:
             body["tool_choice"] = choice
-    parallel = common.parallel_value(ctx)
+    parallel = translation.parallel_value(ctx)
     if parallel is not None:
         body["parallel_tool_calls"] = parallel
     reasoning = _reasoning_setting(ctx)
@@ -83,24 +119,24 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["temperature"] = ctx.settings.temperature
     if options.stream:
         body["stream"] = True
-        common.streamed(ctx, "stream: true, typed server-sent events (response.output_item.added, "
+        translation.streamed(ctx, "stream: true, typed server-sent events (response.output_item.added, "
                         "response.function_call_arguments.delta, ...) ending with response.completed")
 
-    url = common.endpoint(ctx, DEFAULT_BASE, "/responses")
-    return common.finish(ctx, url=url, headers=common.bearer(ctx), body=body, choice_path=("tool_choice",))
+    url = translation.endpoint(ctx, DEFAULT_BASE, "/responses")
+    return translation.finish(ctx, url=url, headers=translation.bearer(ctx), body=body, choice_path=("tool_choice",))
 
 
 def _ignored_settings(ctx: Context) -> None:
     for key in _IGNORED_SETTINGS:
         value = getattr(ctx.settings, key)
         if value is not None:
-            ctx.ledger.warning("settings.ignored", f"providers.{ctx.provider}.{key} = {common.compact(value)} is not "
+            ctx.ledger.warning("settings.ignored", f"providers.{ctx.provider}.{key} = {translation.compact(value)} is not "
                                "used by the Responses translator; set the field through providers."
                                f"{ctx.provider}.extra")
 
 
 def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
-    strict = common.strict_tools(ctx)
+    strict = translation.strict_tools(ctx)
     out = []
     for tool in tools:
         if tool.kind == "custom":
@@ -122,15 +158,15 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
             if is_strict:
                 parameters["additionalProperties"] = False
             ctx.ledger.info("schema.empty_parameters", f"tool '{tool.name}' has no parameters: sent with "
-                            f"{common.compact(parameters)}")
+                            f"{translation.compact(parameters)}")
         else:
             parameters = tool.parameters
         entry["parameters"] = parameters
         entry["strict"] = is_strict
         if tool.fields:
-            entry.update(common.tool_fields(ctx, tool))
+            entry.update(translation.tool_fields(ctx, tool))
         if is_strict:
-            for problem in common.openai_strict_problems(parameters):
+            for problem in translation.openai_strict_problems(parameters):
                 ctx.ledger.error("schema.strict_invalid",
                                  f"tool '{tool.name}' is strict but {problem}: OpenAI rejects a strict schema that "
                                  "breaks its rules; fix the schema or set strict: false")
@@ -154,9 +190,9 @@ def _choice(ctx: Context) -> Any:
     plan = ctx.plan
     if plan.mode == "unset":
         return None
-    wire = common.choice_value(ctx, custom=CUSTOM_NAMED)
+    wire = translation.choice_value(ctx, custom=CUSTOM_NAMED)
     if wire is not None:
-        common.mapped(ctx, wire)
+        translation.mapped(ctx, wire)
     return wire
 
 
@@ -170,7 +206,7 @@ def _reasoning_setting(ctx: Context) -> dict[str, Any] | None:
         effort = "none"
     else:
         if settings.thinking is not None:
-            ctx.ledger.info("thinking.mapped", f"thinking {common.compact(spec.to_json() if spec else True)}: "
+            ctx.ledger.info("thinking.mapped", f"thinking {translation.compact(spec.to_json() if spec else True)}: "
                             "reasoning models reason by default; no reasoning field sent (write {effort: ...} to set one)")
         return None
     ctx.ledger.info("thinking.mapped", f"thinking → reasoning {{effort: {effort}}}")
@@ -191,7 +227,7 @@ def _reasoning_wire(item: Any) -> dict[str, Any]:
 
 
 def _input(ctx: Context) -> list[dict[str, Any]]:
-    common.reasoning_for(ctx, "openai-responses")
+    translation.reasoning_for(ctx, REASONING_FAMILY)
     items: list[dict[str, Any]] = []
     replayed = 0
     for message in ctx.scenario.messages:
@@ -204,7 +240,7 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
                     ctx.ledger.warning("reasoning.incomplete", "a reasoning item without id: the Responses API "
                                        "requires the id it returned (response_reasoning_item_param.py)")
             replayed += len(own)
-            slots = common.placed(own, len(message.tool_calls))
+            slots = translation.placed(own, len(message.tool_calls))
             items.extend(_reasoning_wire(i) for i in slots[0])  # reasoning precedes what followed it
             if message.content:
                 items.append({"role": "assistant", "content": message.content})
@@ -212,7 +248,7 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
                 if index:
                     items.extend(_reasoning_wire(i) for i in slots[index])
                 items.append({"type": "function_call", "call_id": call.id, "name": call.name,
-                              "arguments": common.history_arguments_json(call.arguments)})
+                              "arguments": translation.history_arguments_json(call.arguments)})
             if message.tool_calls:
                 items.extend(_reasoning_wire(i) for i in slots[-1])
         else:
@@ -239,7 +275,7 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
 
 def offered_tools(body: dict[str, Any]) -> list[str]:
     """The tool names a request body declares (``tools[].name``)."""
-    return common.tool_names(body.get("tools"), "name")
+    return translation.tool_names(body.get("tools"), "name")
 
 
 def parse_reply(provider: str, body: Any) -> Reply:
@@ -313,7 +349,7 @@ def _failure(error: Any) -> ProviderError | None:
     code = error.get("code")
     message = error.get("message")
     return ProviderError(status=None, type=code if isinstance(code, str) else None,
-                         message=message if isinstance(message, str) else common.compact(error))
+                         message=message if isinstance(message, str) else translation.compact(error))
 
 
 def _usage(usage: Any) -> Usage:
@@ -384,7 +420,7 @@ class ResponsesStreamAssembler(StreamAssembler):
         elif kind == "error":
             code, message = data.get("code"), data.get("message")
             self.fail(ProviderError(None, code if isinstance(code, str) else None,
-                                    message if isinstance(message, str) else common.compact(data)))
+                                    message if isinstance(message, str) else translation.compact(data)))
         return False
 
     def _done(self, kind: str, data: dict[str, Any]) -> None:
@@ -403,7 +439,7 @@ class ResponsesStreamAssembler(StreamAssembler):
         if not call.parts:
             call.parts.append(whole)
         elif "".join(call.parts) != whole:
-            from .core.streaming import Finding
+            from .core.stream_assembly import Finding
 
             self.findings.append(Finding("stream.arguments_mismatch", f"call {call.key}: the argument deltas join "
                                          f"to {''.join(call.parts)[:80]!r} but {kind} says {whole[:80]!r}; the "

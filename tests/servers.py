@@ -43,6 +43,15 @@ DEFAULT_REPLY: dict[str, str] = {
     "cohere": "cohere-v2-parallel-tool-plan",
 }
 
+def default_reply(provider: str) -> str | None:
+    """The recorded body a stand-in answers for ``provider``: its DEFAULT_REPLY, else the first recorded
+    body in its own folder (a newly added host's fixture), else None."""
+    if provider in DEFAULT_REPLY:
+        return DEFAULT_REPLY[provider]
+    bodies = sorted(p for p in (DATA / provider).glob("*.json") if not p.name.endswith(".expect.json"))
+    return bodies[0].stem if bodies else None
+
+
 # Base URLs the way each official SDK spells them (what --base-url takes), relative to the server root.
 BASE_PATH: dict[str, str] = {
     "anthropic": "",
@@ -68,15 +77,23 @@ def fixture(provider: str, stem: str) -> Any:
     return json.loads(fixture_path(provider, stem).read_text(encoding="utf-8"))
 
 
+def error_family(provider: str) -> str:
+    from toolchoice.providers.core.capabilities import CAPABILITIES
+
+    return CAPABILITIES[provider].module
+
+
 def error_body(provider: str, status: int, message: str, kind: str = "invalid_request_error") -> Any:
-    """An error body in the provider's own envelope (shapes as recorded in data/responses/errors)."""
-    if provider == "anthropic":
+    """An error body in the envelope of the provider's wire family (its row's module; shapes as recorded
+    in data/responses/errors); Mistral, an OpenAI-compatible host, has its own."""
+    family = error_family(provider)
+    if family == "anthropic":
         return {"type": "error", "error": {"type": kind, "message": message}}
-    if provider == "gemini":
+    if family == "gemini":
         return {"error": {"code": status, "message": message, "status": kind.upper()}}
-    if provider in ("bedrock", "cohere"):
+    if family in ("bedrock", "cohere"):
         return {"message": message}
-    if provider == "ollama":
+    if family == "ollama":
         return {"error": message}
     if provider == "mistral":
         return {"object": "error", "message": message, "type": kind, "param": None, "code": None}
@@ -97,7 +114,7 @@ class Step:
     @classmethod
     def reply(cls, provider: str, stem: str | None = None, **kw: Any) -> "Step":
         """A recorded real success body for ``provider``."""
-        return cls(body=fixture(provider, stem or DEFAULT_REPLY[provider]), **kw)
+        return cls(body=fixture(provider, stem or default_reply(provider)), **kw)
 
     @classmethod
     def error(cls, provider: str, status: int, message: str = "stand-in error", *, kind: str | None = None,
@@ -109,7 +126,7 @@ class Step:
             headers["retry-after-ms"] = retry_after_ms
         default_kind = {429: "rate_limit_error", 529: "overloaded_error"}.get(
             status, "server_error" if status >= 500 else "invalid_request_error")
-        if provider == "bedrock":
+        if error_family(provider) == "bedrock":
             headers.setdefault("x-amzn-ErrorType", "ThrottlingException" if status == 429 else "ValidationException")
         return cls(status=status, body=error_body(provider, status, message, kind or default_kind),
                    headers=headers, **kw)
@@ -163,7 +180,7 @@ class StandIn:
 
     def __init__(self, provider: str = "openai", *steps: Step, default: Step | None = None) -> None:
         self.provider = provider
-        self.default = default or (Step.reply(provider) if provider in DEFAULT_REPLY else Step(body={}))
+        self.default = default or (Step.reply(provider) if default_reply(provider) else Step(body={}))
         self.steps: list[Step] = list(steps)
         self.requests: list[Received] = []
         self._lock = threading.Lock()

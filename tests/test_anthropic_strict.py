@@ -19,7 +19,7 @@ from sdk_types import missing
 
 from toolchoice.providers.core import registry
 from toolchoice.providers.core.scenario import load_scenario_text
-from toolchoice.providers.core.translation import anthropic_strict_problems
+from toolchoice.providers.anthropic_strict import anthropic_strict_problems
 
 SCHEMAS = Path(__file__).parent / "data" / "schemas"
 pytestmark = pytest.mark.skipif(missing("anthropic"), reason="anthropic (in the [test] extra) is not installed")

@@ -1,6 +1,6 @@
 """Every capability row's claim about the wire, checked against what its translator renders.
 
-`toolchoice providers`, the README's support matrix and the translators all read the rows in
+`toolchoice providers`, the support matrices (README.md, docs/providers.md) and the translators all read the rows in
 providers/core/capabilities.py: a row's ``wire`` is the value the provider gets for a neutral choice,
 written as a template: ``N`` the tool's name, ``M`` the allowed mode, a list whose one item holds ``N``
 that item once per allowed tool, ``"A"|"B"`` either value. The translators fill the template in

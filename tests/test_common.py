@@ -23,6 +23,7 @@ import pytest
 
 from toolchoice.providers.core import registry
 from toolchoice.providers.core.capabilities import CAPABILITIES, FEATURES, Level
+from toolchoice.providers.core.registry import module_for
 from toolchoice.providers.core.translation import (ChoicePlan, check_names, lint_pitfalls, openai_strict_problems,
                                          plan_choice, start)
 from toolchoice.providers.core.model import Ledger, RenderOptions, Scenario, Translation
@@ -341,23 +342,23 @@ def scenario_from_tools(tools: list[dict[str, Any]]) -> Scenario:
     return scenario(text)
 
 
-@pytest.mark.parametrize("rule, provider", [("openai", "openai"), ("gemini", "gemini")])
-def test_check_names_on_bfcl_dotted_names(rule: str, provider: str) -> None:
+@pytest.mark.parametrize("provider", ["openai", "gemini"])
+def test_check_names_on_bfcl_dotted_names(provider: str) -> None:
     tools = schema_file("bfcl-live-parallel-multiple-2-2-0-korean-enum-default.json")["tools"]
     ctx = start(provider, scenario_from_tools(tools), RenderOptions())
-    check_names(ctx, rule)
+    check_names(ctx, module_for(provider).NAME_RULE)
     rejected = {e.message.split("'")[1] for e in ctx.ledger.entries if e.code == "tool.name_invalid"}
     dotted = {t["name"] for t in tools if "." in t["name"]}
     assert dotted  # OpenWeatherMap.get_current_weather, ControlAppliance.execute, ...
     # OpenAI/Anthropic: ^[a-zA-Z0-9_-]{1,64}$ ; Gemini FunctionDeclaration.name allows '.', ':' and '-'
-    assert rejected == (dotted if rule == "openai" else set())
+    assert rejected == (dotted if provider == "openai" else set())
     assert all(e.severity == "error" for e in ctx.ledger.entries if e.code == "tool.name_invalid")
 
 
 def test_check_names_accepts_shell_like_names() -> None:
     tools = schema_file("bfcl-multi-turn-gorilla-file-system.json")["tools"]
     ctx = start("openai", scenario_from_tools(tools), RenderOptions())
-    check_names(ctx, "openai")
+    check_names(ctx, module_for("openai").NAME_RULE)
     assert "tool.name_invalid" not in [e.code for e in ctx.ledger.entries]
 
 

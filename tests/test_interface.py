@@ -220,9 +220,9 @@ def test_curl_keeps_the_ledger_warnings_and_sends_the_body_byte_for_byte(tmp_pat
 # ---- parse: the wrong -p -----------------------------------------------------------------------
 
 
-FAMILY_DIRS = {"openai": "openai_chat", "groq": "openai_chat", "mistral": "openai_chat", "deepseek": "openai_chat",
-               "openai-responses": "openai_responses", "anthropic": "anthropic", "gemini": "gemini",
-               "bedrock": "bedrock", "cohere": "cohere", "ollama": "ollama"}
+# every provider's folder of recorded replies -> its row's wire family
+FAMILY_DIRS = {folder.name: CAPABILITIES[folder.name].module
+               for folder in sorted((ROOT / "tests/data/responses").iterdir()) if folder.name in CAPABILITIES}
 
 
 def recorded_bodies() -> list[tuple[str, Path]]:
@@ -387,3 +387,23 @@ def test_compare_send_saves_each_provider_into_its_own_folder(tmp_path):
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in (tmp_path / "out" / "openai").iterdir() if p.name.endswith(".reply.json")) == \
         ["sample-001.reply.json", "sample-002.reply.json"]
+
+
+# ---- the provider interface (ARCHITECTURE.md) ---------------------------------------------------
+
+
+def test_every_family_module_offers_the_provider_interface():
+    from toolchoice.providers.core.registry import family_modules, reasoning_families
+
+    modules = list(family_modules())
+    assert sorted(m.__name__.rsplit(".", 1)[1] for m in modules) == sorted({c.module for c in CAPABILITIES.values()})
+    for module in modules:
+        for name in ("translate", "parse_reply", "offered_tools", "looks_like_reply", "stream_assembler"):
+            assert callable(getattr(module, name, None)), (module.__name__, name)
+        assert isinstance(module.LEDGER_CODES, dict) and module.STREAM_FRAMING in ("sse", "ndjson", "eventstream")
+        what, suggestion = module.REPLY_KIND
+        assert what.startswith(("a ", "an ")) and suggestion.split()[0] in CAPABILITIES, module.__name__
+        assert not module.looks_like_reply({}), module.__name__
+        for pid in getattr(module, "CUSTOM_TOOLS", {}):
+            assert CAPABILITIES[pid].module == module.__name__.rsplit(".", 1)[1]
+    assert len(reasoning_families()) == len(modules)  # one family name per module, none shared

@@ -97,3 +97,22 @@ def test_a_reused_save_folder_holds_only_the_new_runs_samples(tmp_path):
     reply = json.loads((saved / "sample-001.reply.json").read_text())
     response = json.loads((saved / "sample-001.response.json").read_text())
     assert reply["status"] == 400 and "bad request" in reply["error"] and "error" in response
+
+
+def test_ctrl_c_during_probe_shows_the_questions_answered_and_saves_no_overlay(tmp_path):
+    overlay = tmp_path / "overlay.json"
+    with StandIn("openai", default=Step.reply("openai", delay=0.3)) as server:
+        # one sample per question, one at a time: the third request means two questions were answered
+        result = interrupt_when([*CLI, "probe", "-p", "openai", "--base-url", server.base_url(), "--repeat", "1",
+                                 "--concurrency", "1", "--save", str(overlay), "-f", "json"],
+                                lambda: len(server.requests) >= 3)
+    assert result.returncode == 130, result.stderr
+    data = json.loads(result.stdout)
+    done = data["partial"]["done"]
+    assert 2 <= done < data["partial"]["requested"] == len(data["questions"])
+    asked = [q for q in data["questions"] if q["samples"]]
+    assert len(asked) == done and all(q["result"] != "not asked" for q in asked)
+    assert data["questions"][-1]["evidence"].startswith("interrupted")
+    assert not overlay.exists()  # a partial measurement is not a capability overlay
+    assert "interrupted: " in result.stderr and "Traceback" not in result.stderr
+    assert KEY not in result.stdout + result.stderr

@@ -58,8 +58,7 @@ from toolchoice.providers.core.model import RenderOptions, Translation, Toolchoi
 from toolchoice.providers.core.scenario import load_scenario_text
 
 DATA = Path(__file__).parent / "data" / "responses"
-HOST_IDS = ("openai", "azure", "mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "xai",
-            "cerebras", "vllm", "llamacpp", "huggingface")
+HOST_IDS = tuple(p for p, c in CAPABILITIES.items() if c.module == "openai_chat")  # every row this module serves
 
 # ---- the scenario pieces --------------------------------------------------------------------
 

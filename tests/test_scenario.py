@@ -12,7 +12,8 @@ import pytest
 from toolchoice.providers.core.capabilities import PROVIDER_IDS
 from toolchoice.providers.core.model import (HistoryCall, Message, ProviderSettings, Scenario, Tool, ToolChoice,
                                         ToolchoiceError)
-from toolchoice.providers.core.scenario import MAX_DEPTH, load_scenario, load_scenario_text
+from toolchoice.providers.core.scenario import load_scenario, load_scenario_text
+from toolchoice.providers.core.yaml_input import MAX_DEPTH
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
@@ -585,7 +586,7 @@ def _outcome(text: str) -> object:
 def test_documents_with_aliases_read_the_same_with_either_composer(text, fast, monkeypatch):
     """libyaml composes an alias as the node its anchor made, as the pure-Python composer does; the reader
     then refuses loops, alias bombs and nesting on either path. Both read every document alike."""
-    from toolchoice.providers.core import scenario as loader
+    from toolchoice.providers.core import yaml_input as loader
 
     assert (loader._compose_fast(text) is not None) == fast
     with_libyaml = _outcome(text)

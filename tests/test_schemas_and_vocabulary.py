@@ -221,15 +221,9 @@ PROVIDER_ENUMS = {"scenario": ("properties", "providers", "propertyNames", "enum
                   "mock": ("properties", "provider", "enum")}
 
 
-@pytest.mark.parametrize("name", sorted(PROVIDER_ENUMS))
-def test_the_schemas_list_the_provider_ids_of_the_capability_table(name: str) -> None:
-    """A provider added as a capability row is known to the editors' schemas too: refresh the files on
-    purpose with TOOLCHOICE_UPDATE_SCHEMAS=1 (ARCHITECTURE.md, adding a provider)."""
-    import json
-    import os
+def provider_enum(name: str) -> tuple[Path, dict, dict, str]:
+    """The shipped schema file ``name``, its document, and the node and key of its provider-id list."""
     from importlib import resources
-
-    from toolchoice.providers.core.capabilities import PROVIDER_IDS
 
     path = Path(str(resources.files("toolchoice.cli").joinpath("schemas", f"{name}.schema.json")))
     schema = json.loads(path.read_text(encoding="utf-8"))
@@ -237,7 +231,20 @@ def test_the_schemas_list_the_provider_ids_of_the_capability_table(name: str) ->
     node = schema
     for key in parents:
         node = node[key]
-    if os.environ.get("TOOLCHOICE_UPDATE_SCHEMAS") and node[last] != list(PROVIDER_IDS):
-        node[last] = list(PROVIDER_IDS)
-        path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path, schema, node, last
+
+
+if os.environ.get("TOOLCHOICE_UPDATE_SCHEMAS"):  # on import, before any test of this run reads a schema
+    for _name in PROVIDER_ENUMS:
+        _path, _schema, _node, _last = provider_enum(_name)
+        if _node[_last] != list(PROVIDER_IDS):
+            _node[_last] = list(PROVIDER_IDS)
+            _path.write_text(json.dumps(_schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(PROVIDER_ENUMS))
+def test_the_schemas_list_the_provider_ids_of_the_capability_table(name: str) -> None:
+    """A provider added as a capability row is known to the editors' schemas too: refresh the files on
+    purpose with TOOLCHOICE_UPDATE_SCHEMAS=1 (ARCHITECTURE.md, adding a provider)."""
+    _, _, node, last = provider_enum(name)
     assert node[last] == list(PROVIDER_IDS)

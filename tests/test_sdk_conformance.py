@@ -159,15 +159,16 @@ def _bedrock(body: dict[str, Any], model: str) -> list[str]:
 def validate(provider: str, translation: Translation) -> list[str]:
     assert translation.request is not None
     body = translation.request.body
-    if provider in OPENAI_CHAT_HOSTS:
+    family = CAPABILITIES[provider].module
+    if family == "openai_chat":
         problems = _openai_chat(body)
-    elif provider == "openai-responses":
+    elif family == "openai_responses":
         problems = _openai_responses(body)
-    elif provider == "anthropic":
+    elif family == "anthropic":
         problems = _anthropic(body)
-    elif provider == "gemini":
+    elif family == "gemini":
         problems = _gemini(body)
-    elif provider == "bedrock":
+    elif family == "bedrock":
         model = translation.request.url.split("/model/")[1].split("/")[0]
         problems = _bedrock(body, model)
     else:  # pragma: no cover - guarded by _cases
@@ -258,7 +259,8 @@ def _first_tool(body: dict[str, Any]) -> dict[str, Any]:
     return tool.get("function") or tool.get("toolSpec") or tool
 
 
-@pytest.mark.parametrize("provider", ["openai", "together", "openai-responses", "anthropic", "gemini", "bedrock"])
+@pytest.mark.parametrize("provider", [p for p in PROVIDER_IDS if p not in NO_SDK_IN_TEST_EXTRA and  # every family with
+                                      (CAPABILITIES[p].module != "openai_chat" or p in ("openai", "together"))])  # SDK types
 @pytest.mark.parametrize("where", ["top", "tool", "choice"])
 def test_an_unknown_key_is_refused(provider: str, where: str):
     translation = _weather(provider)

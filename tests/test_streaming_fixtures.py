@@ -8,6 +8,7 @@ import json
 import pytest
 
 from streams import STREAMS, fixture_lines, framed
+from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.registry import parse_reply
 from toolchoice.providers.core.streaming import assemble_bytes
 
@@ -36,7 +37,7 @@ DOCUMENTED = [
     ("ollama", "ollama-docs-streaming-with-tools.ndjson", [("get_weather", {"city": "Tokyo"})]),
 ]
 
-OPENAI_STYLE = {"groq", "mistral", "deepseek", "xai"}
+OPENAI_STYLE = {p for p, c in CAPABILITIES.items() if c.module == "openai_chat"}
 
 
 def assembled(provider: str, name: str):

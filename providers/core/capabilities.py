@@ -354,21 +354,6 @@ CAPABILITIES: dict[str, Capability] = {
 
 PROVIDER_IDS: tuple[str, ...] = tuple(CAPABILITIES)
 
-# Tool kinds beyond function tools, and the providers that take each natively (facts
-# openai.custom_tool.chat / openai.custom_tool.responses). Elsewhere such a tool is refused.
-CUSTOM_TOOL_PROVIDERS: frozenset[str] = frozenset(("openai", "azure", "openai-responses"))
-
-# Newer per-tool fields: field -> the providers whose tool type has it (facts anthropic.tool_fields,
-# openai-responses.tool_fields). Elsewhere the field is dropped with a ledger entry.
-TOOL_FIELDS: dict[str, tuple[str, ...]] = {
-    "input_examples": ("anthropic",),
-    "defer_loading": ("anthropic", "openai-responses"),
-    "eager_input_streaming": ("anthropic",),
-    "cache_control": ("anthropic",),
-    "output_schema": ("openai-responses",),
-}
-
-
 # ---- wire templates -----------------------------------------------------------------------
 
 # Builders take (name, names, mode, each): the one tool's name (or a list item's), every allowed name,
@@ -589,32 +574,3 @@ def _text_parts(node: Any, alternatives: list[tuple[str, str]]) -> list[Any]:
 
 def _name_text(name: Any, names: Sequence[str], mode: str) -> str:
     return compact(name)
-
-
-def matrix_rows() -> list[dict[str, object]]:
-    """The support matrix as plain rows (for `toolchoice providers --format json` and the README); each row
-    also lists the ledger codes its module writes beyond the shared ones, with what each means (the
-    module's ``LEDGER_CODES``; the module's tests trigger every code it declares)."""
-    rows = []
-    for cap in CAPABILITIES.values():
-        row: dict[str, object] = {"provider": cap.provider, "title": cap.title}
-        for feature in FEATURES:
-            s = cap.feature(feature)
-            row[feature] = {"level": s.level.value, "wire": s.wire, "note": s.note}
-        row["arguments"] = cap.arguments
-        row["sources"] = list(cap.sources)
-        row["verified"] = cap.verified
-        if cap.measured:
-            row["measured"] = cap.measured
-        from .facts import facts_for  # only `providers` and the stale-facts report read the dated facts
-
-        row["facts"] = [f.to_json() for f in facts_for(cap.provider)]
-        from .model_rules import RULES  # facts per model family, matched on the model id
-
-        row["model_rules"] = [r.to_json() for r in RULES if cap.provider in r.providers]
-        from .registry import module_for  # the codes are declared where they are written: the provider's module
-
-        row["module"] = cap.module
-        row["ledger_codes"] = dict(module_for(cap.provider).LEDGER_CODES)  # beyond the shared tool_choice.* codes
-        rows.append(row)
-    return rows

@@ -28,7 +28,3 @@ def assistant_message(reply: Reply, provider: str) -> Message:
         raise ToolchoiceError(f"the {provider} reply has no text, tool call or reasoning to append")
     return Message("assistant", content=reply.text, tool_calls=calls, reasoning=reply.reasoning)
 
-
-def append_reply(messages: tuple[Message, ...], reply: Reply, provider: str) -> tuple[Message, ...]:
-    """``messages`` with the reply's assistant message added at the end."""
-    return messages + (assistant_message(reply, provider),)

@@ -7,7 +7,7 @@ stop tool is called, max_steps is reached, or a step fails.
 Every finished step is kept on its ``LoopRun`` as it completes (``on_step`` sees it), so a loop that
 fails at step k, or is interrupted, still has steps 1..k-1. ``--repeat N`` runs N independent loops
 concurrently; requests in flight are bounded by the send settings' concurrency; one loop's failure
-never loses another's steps. Replay (``replay_transport``) answers from saved bodies through an
+never loses another's steps. Replay (loop_replay.py) answers from saved bodies through an
 ``httpx.MockTransport``, so a replayed loop runs the same code path offline.
 """
 
@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from .model import (HistoryCall, LedgerEntry, LoopResult, LoopSpec, Message, ProviderError, ReasoningItem,
-                    RenderOptions, Reply, Scenario, ToolCall, ToolchoiceError, Translation, Usage)
+from .loop_policy import NO_LOOP, step_scenario  # noqa: F401 - the loop's interface
+from .loop_replay import Replay, Transcript, load_replay, reply_from_json  # noqa: F401 - the loop's interface
+from .loop_tally import ENDINGS, summary  # noqa: F401 - the loop's interface
+from .model import (HistoryCall, LedgerEntry, LoopResult, LoopSpec, Message, RenderOptions, Reply, Scenario, ToolCall,
+                    ToolchoiceError, Translation)
 from .runner import Job, Sample, SendSettings
 
-ENDINGS = ("no_tool_call", "stop_tool", "max_steps", "error", "interrupted")
 STOP_RESULT = "done"  # the stop tool's result in the history when loop.results gives none
-NO_LOOP = LoopSpec()  # a scenario without `loop:`: every step uses its tools and tool_choice, 10 steps
 
 
 # ---- records ---------------------------------------------------------------------------------
@@ -99,13 +100,26 @@ class LoopRun:
         values = [s.sample.latency_ms for s in self.steps if s.sample and s.sample.latency_ms is not None]
         return sum(values) if values else None
 
+    def tool_results(self) -> tuple[int, int]:
+        """(tool results given, of which errors): a loop answering every call with an error is loud."""
+        given = [m for s in self.steps for m in s.results]
+        return len(given), sum(1 for m in given if m.is_error)
+
+    @property
+    def terminated(self) -> bool:
+        """The loop ended by itself (an answer without a call, or the stop tool), not by a limit or a failure."""
+        return self.ended in ("no_tool_call", "stop_tool")
+
     def to_json(self) -> dict[str, Any]:
         tokens = self.tokens()
         latency = self.latency_ms()
+        given, errors = self.tool_results()
         return {
             "provider": self.provider,
             "loop": self.index,
             "ended": {"reason": self.ended or "interrupted", "step": self.ended_step, "error": self.error},
+            "terminated": self.terminated,
+            "tool_results": {"total": given, "errors": errors},
             "final_answer": self.final,
             "steps_taken": len(self.steps),
             "tokens": {"input": tokens[0], "output": tokens[1]},
@@ -148,34 +162,20 @@ def message_json(m: Message) -> dict[str, Any]:
 # ---- the step's scenario -------------------------------------------------------------------
 
 
-def step_scenario(scenario: Scenario, number: int, history: list[Message] | tuple[Message, ...],
-                  override: Any = None) -> Scenario:
-    """The scenario step ``number`` sends: the step's tools and tool_choice (``override``, a parsed
-    ToolChoice from --tool-choice, replaces step 1's), with the history so far."""
-    spec = scenario.loop or NO_LOOP
-    entry = spec.step(number)
-    tools = scenario.tools
-    if entry.tools is not None:
-        tools = tuple(t for name in entry.tools for t in scenario.tools if t.name == name)
-    choice = entry.tool_choice if entry.has_choice else scenario.tool_choice
-    if number == 1 and override is not None:
-        choice = override
-    return scenario._replace(tools=tools, tool_choice=choice, messages=tuple(history),
-                             tools_written_empty=scenario.tools_written_empty and not tools)
-
-
 def later_steps(scenario: Scenario, override: Any = None) -> list[str]:
     """What steps 2.. depend on, one line each (for --dry-run)."""
     spec = scenario.loop or NO_LOOP
     lines = []
     for number in range(2, min(spec.max_steps, max(2, len(spec.steps))) + 1):
-        s = step_scenario(scenario, number, (), override)
+        s = step_scenario(scenario, number, (), override, called=True)  # a step after 1 follows a tool call
         choice = s.tool_choice.to_json() if s.tool_choice is not None else "unset"
         again = " (and every later step)" if spec.steps and number >= len(spec.steps) else ""
         lines.append(f"step {number}{again}: tool_choice {json.dumps(choice)}, offers "
                      f"{', '.join(s.tool_names) or 'no tools'}; its history adds step {number - 1}'s assistant turn "
                      "(the reply's calls and ids) and a result per call from loop.results")
     stop = f"the stop tool '{spec.stop_tool}' is called" if spec.stop_tool else "the model answers without a tool call"
+    if spec.repeated_calls:
+        stop += f", when the same call comes {spec.repeated_calls} steps in a row"
     lines.append(f"the loop ends when {stop}, at max_steps {spec.max_steps}, or when a step fails")
     return lines
 
@@ -313,12 +313,33 @@ class LoopOptions:
     results_from: str | None = None
     results_timeout: float = 30.0
     models: dict[str, str | None] | None = None  # provider -> model (--model PROVIDER=MODEL); None: render.model
+    _found: dict[str, Any] = field(default_factory=dict)  # per provider: the loop's findings, made once per run
 
     def render_for(self, provider: str) -> RenderOptions:
         """The translation options for one provider: its own model where one was given."""
         if self.models is None or self.models.get(provider) is None:
             return self.render
         return self.render._replace(model=self.models[provider])
+
+    def findings(self, provider: str, scenario: Scenario) -> list[LedgerEntry]:
+        """loop.cannot_end and loop.no_results (loop_lint), once per provider: step 1's ledger carries them."""
+        if provider not in self._found:
+            from .loop_lint import cannot_end, no_results
+
+            ends = cannot_end(scenario, self.override)
+            self._found[provider] = [*([ends] if ends else []), *no_results(scenario, self.results_from, self.override)]
+        return self._found[provider]
+
+    def thinking_rules(self, provider: str, scenario: Scenario) -> tuple[str | None, str | None]:
+        from .loop_lint import model_of, thinking_rules
+
+        return thinking_rules(provider, model_of(provider, scenario, self.render_for(provider).model, self.capabilities),
+                            scenario)
+
+    def allowed_form(self, provider: str) -> bool:
+        from .loop_lint import has_allowed_form
+
+        return has_allowed_form(provider, self.capabilities)
 
 
 async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send: Sender,
@@ -328,14 +349,24 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
     from .registry import translate
     from .verdict import offered_tools
 
+    from .loop_lint import thinking_changes
+    from .loop_policy import Repeats
+
     spec = scenario.loop or NO_LOOP
     results = ToolResults(spec, options.results_from, options.results_timeout)
     if not run.history:
         run.history = list(scenario.messages)
+    repeats, called, previous = Repeats(), False, None
+    rules, has_allowed = options.thinking_rules(run.provider, scenario), options.allowed_form(run.provider)
     for number in range(1, spec.max_steps + 1):
-        s = step_scenario(scenario, number, run.history, options.override)
+        notes: list[LedgerEntry] = list(options.findings(run.provider, scenario)) if number == 1 else []
+        s = step_scenario(scenario, number, run.history, options.override, called, notes)
         translation = translate(run.provider, s, options.render_for(run.provider), options.capabilities)
-        record = StepRecord(number, s, translation)
+        record = StepRecord(number, s, translation, notes=notes)
+        if rules != (None, None):  # only where a model rule says thinking is at stake
+            if previous is not None:
+                notes.extend(thinking_changes((previous, (number, s, translation)), rules, has_allowed))
+            previous = (number, s, translation)
         job = prepare(translation, s)
         if job.skipped is not None:
             record.skipped = job.skipped
@@ -358,8 +389,12 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
             run.final = reply.text
             _finish(run, record, "no_tool_call", None, on_step)
             return run
-        turn, notes = settle_turn(assistant_message(reply, run.provider), reply, run.provider, run.history, number)
-        record.notes.extend(notes)
+        called = True
+        turn, settled = settle_turn(assistant_message(reply, run.provider), reply, run.provider, run.history, number)
+        record.notes.extend(settled)
+        repeated = repeats.see(number, reply, spec.repeated_calls)
+        if repeated is not None:
+            record.notes.append(repeated)
         run.history.append(turn)
         context = {"loop": run.index, "step": number, "provider": run.provider}
         for call, history_call in zip(reply.tool_calls, turn.tool_calls):
@@ -376,6 +411,9 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         if stop is not None:
             run.final = stop.arguments
             _finish(run, record, "stop_tool", None, on_step)
+            return run
+        if spec.repeated_calls is not None and repeats.count >= spec.repeated_calls:
+            _finish(run, record, "repeated_call", None, on_step)
             return run
         if number == spec.max_steps:
             _finish(run, record, "max_steps", None, on_step)
@@ -494,133 +532,6 @@ def run_loops(scenario: Scenario, runs: list[LoopRun], settings: SendSettings, o
     return runs
 
 
-# ---- replay ----------------------------------------------------------------------------------
-
-_STEP_FILE = re.compile(r"step-0*(\d+)(?:\.response)?\.(json|txt)")
-
-
-@dataclass
-class Transcript:
-    """One saved loop: the recorded provider and, per step, the status and body as received (and
-    the parsed reply, for rendering the transcript for another provider)."""
-
-    folder: Path
-    provider: str
-    bodies: dict[int, tuple[int, bytes, str]]  # step -> (status, body, content type)
-    replies: dict[int, dict[str, Any]]  # step -> the saved reply.json (when there is one)
-
-    def transport(self) -> Any:
-        """An httpx.MockTransport answering the k-th request with step k's recorded body."""
-        import httpx
-
-        count = {"n": 0}
-
-        def handler(request: Any) -> Any:
-            count["n"] += 1
-            found = self.bodies.get(count["n"])
-            if found is None:
-                raise httpx.ConnectError(f"replay: {self.folder} has no recorded reply for step {count['n']}")
-            status, body, content_type = found
-            return httpx.Response(status, content=body, headers={"content-type": content_type})
-
-        return httpx.MockTransport(handler)
-
-    def translated_sender(self) -> Sender:
-        """For another provider than the recorded one: each step's request is rendered for it, and the
-        recorded (normalized) reply is judged against that request. Nothing is sent."""
-        from .verdict import verdict
-
-        async def send(job: Job, number: int) -> Sample:
-            saved = self.replies.get(number)
-            if saved is None:
-                reply = Reply(error=ProviderError(None, "replay",
-                                                  f"{self.folder} has no recorded reply for step {number}"))
-                return Sample(number, None, [], None, reply, verdict(job.scenario, reply, job.translation), "", None)
-            reply = reply_from_json(saved.get("reply") or {})
-            return Sample(number, saved.get("status"), [], saved.get("latency_ms"), reply,
-                          verdict(job.scenario, reply, job.translation), "", None)
-
-        return send
-
-
-@dataclass
-class Replay:
-    """``--replay DIR``: the transcripts found there, one per loop (loops beyond them reuse the last)."""
-
-    transcripts: list[Transcript]
-
-    def transcript(self, index: int) -> Transcript:
-        return self.transcripts[min(index, len(self.transcripts)) - 1]
-
-
-def load_replay(folder: Path, provider: str) -> Replay:
-    """Find the transcripts under ``folder``: ``<provider>/loop-NNN/`` (what --save writes),
-    ``loop-NNN/``, or step files directly in ``folder`` (``step-01.response.json``, ``step-1.json``);
-    a folder with one other provider's transcripts replays those rendered for ``provider``."""
-    if not folder.is_dir():
-        raise ToolchoiceError(f"--replay {folder}: no such folder", hint="give the folder --save wrote")
-    candidates = [folder / provider, folder]
-    others = sorted(p for p in folder.iterdir() if p.is_dir() and _loop_dirs(p))
-    candidates.extend(others)
-    for base in candidates:
-        dirs = _loop_dirs(base) if base.is_dir() else []
-        if dirs:
-            return Replay([_transcript(d, provider) for d in dirs])
-        if base.is_dir() and _step_files(base):
-            return Replay([_transcript(base, provider)])
-    raise ToolchoiceError(f"--replay {folder}: no saved loop found",
-                          hint="give the folder `run --save` wrote, or one with step-01.response.json, step-02...")
-
-
-def _loop_dirs(base: Path) -> list[Path]:
-    return sorted(p for p in base.iterdir() if p.is_dir() and re.fullmatch(r"loop-\d+", p.name) and _step_files(p))
-
-
-def _step_files(base: Path) -> dict[int, Path]:
-    found: dict[int, Path] = {}
-    for p in base.iterdir():
-        m = _STEP_FILE.fullmatch(p.name)
-        if m and p.is_file():
-            found.setdefault(int(m.group(1)), p)
-    return found
-
-
-def _transcript(base: Path, provider: str) -> Transcript:
-    bodies: dict[int, tuple[int, bytes, str]] = {}
-    replies: dict[int, dict[str, Any]] = {}
-    recorded = provider
-    for number, path in sorted(_step_files(base).items()):
-        reply_file = base / f"step-{number:02d}.reply.json"
-        saved: dict[str, Any] = {}
-        if reply_file.is_file():
-            try:
-                saved = json.loads(reply_file.read_text(encoding="utf-8"))
-            except ValueError:
-                raise ToolchoiceError(f"--replay: {reply_file} is not JSON") from None
-            replies[number] = saved
-            recorded = saved.get("provider") or recorded
-        status = saved.get("status") if isinstance(saved.get("status"), int) else 200
-        content_type = "application/json" if path.suffix == ".json" else "text/plain"
-        bodies[number] = (status, path.read_bytes(), content_type)
-    return Transcript(base, recorded, bodies, replies)
-
-
-def reply_from_json(data: dict[str, Any]) -> Reply:
-    """``Reply.to_json()`` read back (calls with their signatures, reasoning state)."""
-    calls = tuple(ToolCall(c.get("id"), c.get("name", ""), c.get("arguments"), c.get("raw_arguments"),
-                           c.get("arguments_error"), input=c.get("input"), signature=c.get("signature"))
-                  for c in data.get("tool_calls") or [])
-    usage = data.get("usage") or {}
-    error = data.get("error")
-    reasoning = tuple(ReasoningItem(**{k: (tuple(v) if k == "summary" else v) for k, v in item.items()
-                                       if k in ReasoningItem._fields})
-                      for item in data.get("reasoning") or [])
-    return Reply(calls, data.get("text"), data.get("finish_reason"),
-                 Usage(usage.get("input_tokens"), usage.get("output_tokens")),
-                 ProviderError(error.get("status"), error.get("type"), error.get("message", "")) if error else None,
-                 upstream=data.get("upstream"), reasoning=reasoning)
-
-
 # ---- saving ----------------------------------------------------------------------------------
 
 
@@ -716,43 +627,3 @@ def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
     if scenario.loop is not None and scenario.loop.raw is not None:
         data["loop"] = scenario.loop.raw
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
-
-
-# ---- tallies (--repeat) ---------------------------------------------------------------------
-
-
-def summary(runs: list[LoopRun]) -> dict[str, Any]:
-    """Per step (obey rate with 95% Wilson interval, categories, latency, tokens) and per loop (how
-    loops ended, steps to finish p50/p95, tokens and latency): the planner story's table."""
-    from .verdict import aggregate, percentile, wilson
-
-    n = len(runs)
-    depth = max((len(r.steps) for r in runs), default=0)
-    steps = []
-    for number in range(1, depth + 1):
-        results = [r.steps[number - 1].sample.to_json(r.provider) for r in runs
-                   if len(r.steps) >= number and r.steps[number - 1].sample is not None]
-        if not results:
-            continue
-        data = aggregate(results)
-        steps.append({"step": number, "reached": len(results), "obeyed": data["counts"]["obeyed"],
-                      "obey_rate": data["rates"]["obeyed"], **{k: data[k] for k in ("counts", "latency_ms", "tokens")}})
-    ended = {}
-    for reason in ENDINGS:
-        count = sum(1 for r in runs if (r.ended or "interrupted") == reason)
-        low, high = wilson(count, n)
-        ended[reason] = {"count": count, "rate": count / n if n else 0.0, "low": low, "high": high}
-    finished = [len(r.steps) for r in runs if r.ended in ("no_tool_call", "stop_tool")]
-    tokens_in = [t for t in (r.tokens()[0] for r in runs) if t is not None]
-    tokens_out = [t for t in (r.tokens()[1] for r in runs) if t is not None]
-    latencies = [v for v in (r.latency_ms() for r in runs) if v is not None]
-    return {
-        "loops": n,
-        "steps": steps,
-        "ended": ended,
-        "steps_to_finish": {"p50": percentile(finished, 50), "p95": percentile(finished, 95), "n": len(finished)},
-        "tokens": {"input_total": sum(tokens_in), "output_total": sum(tokens_out),
-                   "input_mean": sum(tokens_in) / len(tokens_in) if tokens_in else None,
-                   "output_mean": sum(tokens_out) / len(tokens_out) if tokens_out else None},
-        "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95), "n": len(latencies)},
-    }

@@ -9,6 +9,7 @@ is what this module's import costs: 5.8 ms as frozen dataclasses, 1.5 ms as Name
 
 from __future__ import annotations
 
+import json
 from types import MappingProxyType
 from typing import Any, Literal, Mapping, NamedTuple
 
@@ -67,6 +68,12 @@ class BadReply(ToolchoiceError):
 ToolKind = Literal["function", "custom"]
 
 
+# Newer per-tool fields (each provider module's TOOL_FIELDS) and the JSON type each must have
+TOOL_FIELD_TYPES: dict[str, tuple[type, ...]] = {"input_examples": (list,), "defer_loading": (bool,),
+                                                 "eager_input_streaming": (bool,), "cache_control": (dict,),
+                                                 "output_schema": (dict,)}
+
+
 class Tool(NamedTuple):
     """A tool as the user declared it. ``parameters`` None means 'takes no arguments'.
 
@@ -88,22 +95,15 @@ class Tool(NamedTuple):
         return self.parameters if self.parameters is not None else {"type": "object", "properties": {}}
 
 
-ReasoningFamily = Literal["anthropic", "bedrock", "gemini", "openai-responses", "openai-chat", "ollama", "cohere"]
-REASONING_FAMILIES: tuple[str, ...] = ("anthropic", "bedrock", "gemini", "openai-responses", "openai-chat", "ollama",
-                                       "cohere")
+ReasoningFamily = str  # the API that wrote a reasoning item: a provider module's REASONING_FAMILY
 
 
 class ReasoningItem(NamedTuple):
     """Reasoning state an assistant turn carried, in neutral terms, kept exactly as the API returned it.
 
-    ``family`` says which API wrote it: its signature or encrypted content is valid only there.
-    - anthropic: a ``thinking`` block (text + signature) or a ``redacted_thinking`` block (encrypted = data);
-    - bedrock: a ``reasoningContent`` block (reasoningText text + signature, or redactedContent = encrypted);
-    - gemini: a thought part (text, thought: true) or the thoughtSignature of the turn's first text part;
-    - openai-responses: a ``reasoning`` item (id, summary texts, content text, encrypted_content);
-    - openai-chat: ``reasoning_content`` (DeepSeek, vLLM, llama.cpp), text only;
-    - ollama: ``message.thinking`` (ollama-python ``Message.thinking``), text only;
-    - cohere: a ``thinking`` content item (cohere-python ``ThinkingAssistantMessageV2ContentOneItem``).
+    ``family`` says which API wrote it (the ``REASONING_FAMILY`` of the provider module that reads and
+    writes it, whose docstrings say what each field holds there): its signature or encrypted content
+    is valid only there.
     """
 
     family: ReasoningFamily
@@ -258,6 +258,9 @@ class LoopSpec(NamedTuple):
     stop_tool: str | None = None
     results: Mapping[str, LoopResult] = _EMPTY
     raw: Any = None
+    narrow: Literal["remove", "allowed"] = "remove"  # a step's tools: the tools sent, or the choice's restriction
+    after_call: Literal["keep", "auto"] = "keep"  # auto: a forcing step after a tool call sends auto instead
+    repeated_calls: int | None = None  # stop.repeated_calls: end after K identical calls in a row
 
     def step(self, number: int) -> LoopStep:
         """The entry for step ``number`` (1-based): the last entry repeats."""
@@ -515,6 +518,33 @@ class ToolCall(NamedTuple):
         if self.signature is not None:
             data["signature"] = self.signature
         return data
+
+
+def make_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
+    """Normalize one call. ``arguments`` may be a JSON string, an object, "null", "" or None;
+    invalid JSON (or JSON that is not an object) is kept raw with the reason."""
+    cid = call_id if isinstance(call_id, str) else (str(call_id) if call_id is not None else None)
+    cname = name if isinstance(name, str) else ("" if name is None else str(name))
+    if arguments is None:
+        return ToolCall(cid, cname, {})
+    if isinstance(arguments, dict):
+        return ToolCall(cid, cname, arguments)
+    if isinstance(arguments, str):
+        text = arguments.strip()
+        if text in ("", "null"):
+            return ToolCall(cid, cname, {})
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            return ToolCall(cid, cname, None, raw_arguments=arguments, arguments_error=f"invalid JSON: {exc}")
+        if value is None:
+            return ToolCall(cid, cname, {})
+        if isinstance(value, dict):
+            return ToolCall(cid, cname, value)
+        return ToolCall(cid, cname, None, raw_arguments=arguments,
+                        arguments_error=f"arguments are JSON {type(value).__name__}, not an object")
+    return ToolCall(cid, cname, None, raw_arguments=json.dumps(arguments, default=str),
+                    arguments_error=f"arguments are {type(arguments).__name__}, not an object")
 
 
 class Usage(NamedTuple):

@@ -32,6 +32,10 @@ RULE_KEYS: dict[str, tuple[tuple[Any, ...], str]] = {
     "signatures_required": ((True, False), "history function calls must carry the thought signature the model "
                                            "returned (a stand-in is needed for calls it did not write)"),
     "reasoning_replay": ((True, False), "reasoning of earlier tool-call turns must be sent back, else HTTP 400"),
+    "thinking_prefix_check": ((True, False), "thinking blocks sent back are checked against their prefix: a change "
+                                             "of tools or system since the block was made invalidates it"),
+    "thinking_fixed_per_turn": ((True, False), "one thinking configuration per assistant turn: a tool loop is one "
+                                               "turn, so thinking changes only between turns"),
 }
 
 _ANTHROPIC_TABLE = ("platform.claude.com/docs/en/build-with-claude/thinking-troubleshooting, table 'Thinking "
@@ -102,6 +106,16 @@ RULES: tuple[Rule, ...] = (
          "and newer)"),
     Rule("claude-forced-choice", _CLAUDE_PROVIDERS, r"claude",
          {"forced_choice_with_thinking": False}, _ANTHROPIC_FORCED),
+    Rule("claude-preserved-thinking", _CLAUDE_PROVIDERS,
+         r"claude-(fable|mythos)-5-[1-9](?!\d)|claude-(opus|sonnet|haiku)-5-5(?!\d)",
+         {"thinking_prefix_check": True},
+         "platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks (models: Fable and Mythos "
+         "5.1, 5.2, Opus / Sonnet / Haiku 5.5; Claude API, Bedrock, other platforms): 'A prefix check fails if system, "
+         "tools, or an earlier message changed after Claude produced a block'", verified="2026-11-26"),
+    Rule("claude-thinking-per-turn", _CLAUDE_PROVIDERS, r"claude", {"thinking_fixed_per_turn": True},
+         "platform.claude.com/docs/build-with-claude/thinking-tool-workflows ('Keep one thinking configuration per "
+         "assistant turn: a tool-use loop is one assistant turn, so change the configuration only between turns')",
+         verified="2026-11-26"),
     Rule("bedrock-named-choice", ("bedrock",), r"anthropic\.claude-(?!v1|v2|instant)|amazon\.nova-",
          {"named_tool_choice": True},
          "botocore data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool: 'only supported by Anthropic "
@@ -178,10 +192,6 @@ def rule_facts(provider: str, model: str) -> Mapping[str, Fact]:
             for key, value in rule.facts.items():
                 facts.setdefault(key, Fact(value, rule))
     return MappingProxyType(facts)
-
-
-def matching(provider: str, model: str) -> list[Rule]:
-    return [rule for rule in RULES if rule.matches(provider, model)]
 
 
 def cite(key: str, fact: Fact, provider: str) -> str:

@@ -5,10 +5,9 @@ arguments are data (kept raw and reported), never an exception."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from .model import BadReply, ToolCall
+from .model import BadReply, ToolCall, make_call
 
 
 def bad_body(provider: str, what: str) -> BadReply:
@@ -27,33 +26,6 @@ def expect_list(provider: str, value: Any, what: str) -> list[Any]:
     if not isinstance(value, list):
         raise bad_body(provider, f"{what} is {type(value).__name__}, expected a list")
     return value
-
-
-def make_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
-    """Normalize one call. ``arguments`` may be a JSON string, an object, "null", "" or None;
-    invalid JSON (or JSON that is not an object) is kept raw with the reason."""
-    cid = call_id if isinstance(call_id, str) else (str(call_id) if call_id is not None else None)
-    cname = name if isinstance(name, str) else ("" if name is None else str(name))
-    if arguments is None:
-        return ToolCall(cid, cname, {})
-    if isinstance(arguments, dict):
-        return ToolCall(cid, cname, arguments)
-    if isinstance(arguments, str):
-        text = arguments.strip()
-        if text in ("", "null"):
-            return ToolCall(cid, cname, {})
-        try:
-            value = json.loads(text)
-        except ValueError as exc:
-            return ToolCall(cid, cname, None, raw_arguments=arguments, arguments_error=f"invalid JSON: {exc}")
-        if value is None:
-            return ToolCall(cid, cname, {})
-        if isinstance(value, dict):
-            return ToolCall(cid, cname, value)
-        return ToolCall(cid, cname, None, raw_arguments=arguments,
-                        arguments_error=f"arguments are JSON {type(value).__name__}, not an object")
-    return ToolCall(cid, cname, None, raw_arguments=json.dumps(arguments, default=str),
-                    arguments_error=f"arguments are {type(arguments).__name__}, not an object")
 
 
 def message_function_calls(provider: str, message: dict[str, Any]) -> tuple[ToolCall, ...]:
@@ -86,7 +58,7 @@ def custom_display(text: Any) -> dict[str, Any]:
 class StreamAssembler:
     """What every provider's stream assembler keeps, and the Reply it folds into; each provider module
     subclasses it (``stream_assembler``) and writes only its own ``feed``. Defined here, on every
-    provider module's import path, but it imports streaming.py only when an instance is made.
+    provider module's import path, but it imports stream_assembly.py only when an instance is made.
 
     ``final_event`` names the event that ends the provider's stream (for the finding when it never
     came); a subclass sets ``done`` when it arrives. ``extras`` counts what the Reply has no field
@@ -96,7 +68,7 @@ class StreamAssembler:
 
     def __init__(self, provider: str) -> None:
         from .model import Usage
-        from .streaming import Calls
+        from .stream_assembly import Calls
 
         self.provider = provider
         self.findings: list[Any] = []
@@ -116,7 +88,7 @@ class StreamAssembler:
 
     def fail(self, error: Any) -> None:
         """The provider sent an error inside the stream: it is the reply's error, and a finding."""
-        from .streaming import error_event
+        from .stream_assembly import error_event
 
         self.error = error
         self.findings.append(error_event(self.provider, error))
@@ -126,7 +98,7 @@ class StreamAssembler:
 
     def finish(self) -> Any:
         from .model import Reply
-        from .streaming import Assembly, missing_final
+        from .stream_assembly import Assembly, missing_final
 
         calls, deltas = self.calls.build()
         if not self.done and self.error is None:

@@ -1,8 +1,8 @@
 """`toolchoice probe`: ask an endpoint each tool_choice question and record what it actually did.
 
-Pure parts only: which questions to ask a provider, how to build each question's translation,
-how to classify the samples, and the capability overlay document they produce. Sending lives in
-the CLI (it reuses `send`'s machinery).
+Which questions to ask a provider, how to build each question's translation, how to classify the
+samples, the capability overlay document they produce, and ``run_questions``: the probe itself, each
+question sent through the runner (``jobs.probe`` is its public entry).
 """
 
 from __future__ import annotations
@@ -258,3 +258,120 @@ def settings_with_model(scenario: Scenario, provider: str, model: str | None) ->
 __all__ = ["PROBE_SCENARIO", "Question", "RESULTS", "adapt", "apply_overlay", "classify", "conclusive", "overlay_document",
            "probe_scenario", "question_translation", "questions_for", "questions_for_choice", "settings_with_model",
            "ProviderSettings"]
+
+
+# ---- the probe ----------------------------------------------------------------------------------
+
+EVIDENCE_ERROR_CHARS = 800  # of a provider's error message in the evidence (table, overlay, ledger notes)
+
+
+def _evidence(samples: list[Any], provider: str) -> tuple[str, float | None]:
+    from .verdict import percentile
+
+    statuses = sorted({str(s.status) if s.status is not None else "no response" for s in samples})
+    parts = [f"status {', '.join(statuses)}"]
+    errors = [s.error_line(provider) for s in samples if s.reply.error is not None]
+    if errors:  # clipped: validation errors run to kilobytes; sample_details keeps each line whole
+        parts.append(errors[0] if len(errors[0]) <= EVIDENCE_ERROR_CHARS else errors[0][:EVIDENCE_ERROR_CHARS] + "…")
+    calls = [",".join(c.name for c in s.reply.tool_calls) or ("(text)" if s.reply.text else "(empty text)")
+             for s in samples if s.reply.error is None]
+    finishes = sorted({s.reply.finish_reason for s in samples if s.reply.error is None and s.reply.finish_reason})
+    broken = sum(1 for s in samples for c in s.reply.tool_calls if c.arguments_error)
+    if calls:
+        parts.append("calls: " + "; ".join(calls[:5]) + (" …" if len(calls) > 5 else ""))
+    if finishes:
+        parts.append(f"finish {', '.join(finishes)}")
+    if broken:
+        parts.append(f"{broken} call(s) with undecodable arguments")
+    categories: dict[str, int] = {}
+    for s in samples:
+        categories[s.verdict["category"]] = categories.get(s.verdict["category"], 0) + 1
+    if len(categories) > 1 or (categories and "obeyed" not in categories):
+        parts.append(", ".join(f"{c} {n}/{len(samples)}" for c, n in categories.items()))
+    latencies = [s.latency_ms for s in samples if s.latency_ms is not None]
+    return "; ".join(parts), percentile(latencies, 50)
+
+
+def _detail(sample: Any, provider: str) -> dict[str, Any]:
+    """One sample's evidence for machines: what came back, without the argument values."""
+    reply = sample.reply
+    return {"status": sample.status, "calls": [c.name for c in reply.tool_calls],
+            "invalid_arguments": sum(1 for c in reply.tool_calls if c.arguments_error),
+            "text": reply.text is not None, "finish_reason": reply.finish_reason,
+            "error": sample.error_line(provider),
+            "latency_ms": None if sample.latency_ms is None else round(sample.latency_ms, 1)}
+
+
+INTERRUPTED_EVIDENCE = "interrupted (Ctrl-C) before it was answered"
+
+
+def run_questions(provider: str, scenario: Scenario | None, model: str | None, options: RenderOptions,
+                  repeat: int, settings: Any = None, tool_choice: ToolChoice | None = None
+                  ) -> tuple[dict[str, Any], dict[str, str]]:
+    """Every question sent ``repeat`` times and classified, in order (a later question avoids a
+    rejection an earlier one measured); returns (the result document, the resolved secrets). Each
+    question sends through ``runner`` with ``settings`` (a ``runner.SendSettings``)."""
+    from datetime import datetime, timezone
+
+    from . import runner
+    from .capabilities import CAPABILITIES
+
+    cap = CAPABILITIES[provider]
+    scenario = scenario if scenario is not None else probe_scenario()
+    scenario = settings_with_model(scenario, provider, model)
+    questions = questions_for(provider, cap, scenario)
+    if tool_choice is not None:
+        questions = questions_for_choice(questions, tool_choice)
+    outcomes: list[dict[str, Any]] = []
+    secrets: dict[str, str] = {}
+    endpoint, used_model = "", model or ""
+    results: dict[str, str] = {}  # feature -> result so far, so later questions avoid a known rejection
+    answered = 0
+    interrupted = False
+    for planned in questions:
+        if interrupted:
+            outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
+                             "evidence": INTERRUPTED_EVIDENCE, "samples": 0, "latency_ms_p50": None})
+            continue
+        question, skipped = adapt(planned, results)
+        if question is None:
+            outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
+                             "evidence": skipped, "samples": 0, "latency_ms_p50": None})
+            continue
+        asked, t = question_translation(question, provider, scenario, options, cap)
+        wire = t.effective_tool_choice
+        outcome: dict[str, Any] = {"question": question.id, "feature": question.feature, "wire": wire}
+        if t.request is None:
+            reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
+            outcomes.append(outcome | {"result": "not asked", "evidence": f"refused: {reasons}", "samples": 0,
+                                       "latency_ms_p50": None})
+            continue
+        endpoint = t.request.url
+        used_model = str(t.request.body.get("model", used_model))
+        jobs, found = runner.prepare_jobs(asked, [t], missing_key_fails=True)
+        secrets.update(found)
+        try:
+            runner.run(jobs, repeat, settings or runner.SendSettings())
+        except KeyboardInterrupt:  # Ctrl-C: the questions answered so far are the result (nothing is saved)
+            if not answered:
+                raise
+            interrupted = True
+            outcomes.append(outcome | {"result": "not asked", "evidence": INTERRUPTED_EVIDENCE, "samples": 0,
+                                       "latency_ms_p50": None})
+            continue
+        answered += 1
+        samples = jobs[0].samples
+        evidence, p50 = _evidence(samples, provider)
+        result = classify([s.verdict for s in samples], [s.status for s in samples])
+        results[question.feature] = result
+        outcomes.append(outcome | {"result": result, "evidence": evidence,
+                                   "samples": len(samples), "latency_ms_p50": p50,
+                                   "verdicts": [s.verdict["category"] for s in samples],
+                                   "sample_details": [_detail(s, provider) for s in samples]})
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    document = overlay_document(provider, endpoint, used_model, repeat, when, outcomes)
+    result = {"provider": provider, "endpoint": endpoint, "model": used_model, "measured_at": when,
+              "samples_per_question": repeat, "questions": outcomes, "overlay": document}
+    if interrupted:
+        result["partial"] = {"done": answered, "requested": len(questions)}
+    return result, secrets

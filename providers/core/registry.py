@@ -6,9 +6,9 @@ from __future__ import annotations
 import functools
 import importlib
 from types import ModuleType
-from typing import Any
+from typing import Any, Iterator
 
-from .capabilities import CAPABILITIES, PROVIDER_IDS, Capability
+from .capabilities import CAPABILITIES, FEATURES, PROVIDER_IDS, Capability
 from .choice import did_you_mean
 from .model import LedgerEntry, RenderOptions, Reply, Scenario, ToolchoiceError, Translation
 
@@ -24,6 +24,28 @@ def module_for(provider: str) -> ModuleType:
     """The provider's module, named by its capability row (imported on first use; remembered, since
     import_module's lookup would otherwise run on every translation)."""
     return importlib.import_module(f"toolchoice.providers.{CAPABILITIES[check_provider(provider)].module}")
+
+
+def family_modules() -> Iterator[ModuleType]:
+    """Every provider module, in the order the rows first name them, each imported when reached (a
+    caller that stops early imports only the modules it asked)."""
+    for name in dict.fromkeys(cap.module for cap in CAPABILITIES.values()):
+        yield importlib.import_module(f"toolchoice.providers.{name}")
+
+
+def reasoning_families() -> tuple[str, ...]:
+    """The reasoning families a scenario may name (each provider module's ``REASONING_FAMILY``)."""
+    return tuple(dict.fromkeys(module.REASONING_FAMILY for module in family_modules()))
+
+
+def custom_tool_takers() -> list[tuple[str, str]]:
+    """(provider id, how to say it) for every provider whose module takes custom (free-text) tools."""
+    return [(pid, words) for module in family_modules() for pid, words in getattr(module, "CUSTOM_TOOLS", {}).items()]
+
+
+def tool_field_takers(key: str) -> list[str]:
+    """The provider ids whose tool type has the per-tool field ``key`` (their module's ``TOOL_FIELDS``)."""
+    return sorted(pid for pid in PROVIDER_IDS if key in getattr(module_for(pid), "TOOL_FIELDS", ()))
 
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions = RenderOptions(),
@@ -50,6 +72,32 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
 def parse_reply(provider: str, body: Any) -> Reply:
     """A provider's success response body → normalized Reply."""
     return module_for(provider).parse_reply(provider, body)
+
+
+def matrix_rows() -> list[dict[str, object]]:
+    """The support matrix as plain rows (for `toolchoice providers --format json` and the README); each row
+    also lists the ledger codes its module writes beyond the shared ones, with what each means (the
+    module's ``LEDGER_CODES``; the module's tests trigger every code it declares)."""
+    from .facts import facts_for  # only `providers` and the stale-facts report read the dated facts
+    from .model_rules import RULES  # facts per model family, matched on the model id
+
+    rows = []
+    for cap in CAPABILITIES.values():
+        row: dict[str, object] = {"provider": cap.provider, "title": cap.title}
+        for feature in FEATURES:
+            s = cap.feature(feature)
+            row[feature] = {"level": s.level.value, "wire": s.wire, "note": s.note}
+        row["arguments"] = cap.arguments
+        row["sources"] = list(cap.sources)
+        row["verified"] = cap.verified
+        if cap.measured:
+            row["measured"] = cap.measured
+        row["facts"] = [f.to_json() for f in facts_for(cap.provider)]
+        row["model_rules"] = [r.to_json() for r in RULES if cap.provider in r.providers]
+        row["module"] = cap.module
+        row["ledger_codes"] = dict(module_for(cap.provider).LEDGER_CODES)  # beyond the shared tool_choice.* codes
+        rows.append(row)
+    return rows
 
 
 def mock_family(provider: str) -> ModuleType:

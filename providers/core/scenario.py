@@ -1,229 +1,36 @@
 """Load a scenario file (YAML, so JSON too) into a ``Scenario``, with errors that name the line.
 
-The YAML is composed into nodes with PyYAML's safe loader (no object tags) and walked by hand, so
+The YAML is read by ``yaml_input`` (safe loader, no object tags, bounded) and walked by hand, so
 every value keeps its position: a semantic error (an unknown tool in tool_choice, a tool result
-that answers no call) points at the line that caused it. The walk refuses tags that would build
-objects, alias loops, alias bombs ("billion laughs") and absurd nesting, each with a line.
+that answers no call) points at the line that caused it.
 """
 
 from __future__ import annotations
 
-import codecs
 import json
-import math
 import re
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import yaml
 
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
-from .model import (REASONING_FAMILIES, SETTINGS_KEYS, HistoryCall, LedgerEntry, LoopResult, LoopSpec, LoopStep,
+from .model import (SETTINGS_KEYS, TOOL_FIELD_TYPES, HistoryCall, LedgerEntry, LoopResult, LoopSpec, LoopStep,
                     Message, ProviderSettings, ReasoningItem, Scenario, ThinkingSetting, Tool, ToolChoice,
                     ToolchoiceError)
+from .yaml_input import CORE_TAG, Loc as _Loc, Reader as _Reader, composed, read_text, show as _show
 
 TOP_KEYS = ("name", "description", "tools", "tool_choice", "parallel_tool_calls", "strict", "system",
             "messages", "providers", "loop")
 TOOL_KEYS = ("name", "description", "parameters", "strict")
-# Newer per-tool fields (capabilities.TOOL_FIELDS) and the JSON type each must have
-TOOL_FIELD_TYPES: dict[str, tuple[type, ...]] = {"input_examples": (list,), "defer_loading": (bool,),
-                                                 "eager_input_streaming": (bool,), "cache_control": (dict,),
-                                                 "output_schema": (dict,)}
 CUSTOM_TOOL_KEYS = ("name", "description", "format")
 ROLES = ("user", "assistant", "tool")
 LEADING_ROLES = ("system", "developer")  # accepted at the start of messages: they become the system prompt
 
-MAX_BYTES = 8 * 1024 * 1024  # a scenario file; real ones are a few KB, a big tool catalogue well under 1 MB
-MAX_DEPTH = 100  # nesting of mappings/lists; real tool schemas stay under 20
-_COMPOSE_SAFE = 1000  # libyaml's composer recurses in C: no document nesting deeper than this reaches it
-MAX_VALUES = 1_000_000  # values read after alias expansion (a file of nested aliases can mean billions)
-_CORE = "tag:yaml.org,2002:"
-_SURROGATE = re.compile("[\ud800-\udfff]")
-_SCALAR_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp", "binary"))
-_PLAIN_DATA = "scenario files hold plain data: strings, numbers, lists, mappings"
-
-
-class _Loc:
-    """A YAML node with the file it came from, for error messages."""
-
-    __slots__ = ("node", "path")
-
-    def __init__(self, node: yaml.Node, path: str) -> None:
-        self.node = node
-        self.path = path
-
-    @property
-    def line(self) -> int:
-        return self.node.start_mark.line + 1
-
-    def fail(self, message: str, hint: str | None = None) -> ToolchoiceError:
-        return ToolchoiceError(message, path=self.path, line=self.line,
-                               column=self.node.start_mark.column + 1, hint=hint)
-
-
-class _Reader:
-    def __init__(self, path: str, loader: yaml.SafeLoader) -> None:
-        self.path = path
-        self.loader = loader
-        self.budget = MAX_VALUES
-        self.open: set[int] = set()  # ids of the collections being read: an alias loop comes back to one
-        self.escapes = True  # whether a string may hold an escape (\ud800 makes a lone surrogate)
-        self.aliases = True  # whether the document may use aliases (for the size message)
-
-    def loc(self, node: yaml.Node) -> _Loc:
-        return _Loc(node, self.path)
-
-    def plain(self, node: yaml.Node) -> None:
-        """Refuse explicit tags other than the JSON-like core ones (``!!python/object...``, ``!!set``)."""
-        if isinstance(node, yaml.MappingNode):
-            ok = node.tag == _CORE + "map"
-        elif isinstance(node, yaml.SequenceNode):
-            ok = node.tag == _CORE + "seq"
-        else:
-            ok = node.tag in _SCALAR_TAGS
-        if not ok:
-            shown = "!!" + node.tag[len(_CORE):] if node.tag.startswith(_CORE) else node.tag
-            raise self.loc(node).fail(f"the YAML tag {shown} is not allowed", _PLAIN_DATA)
-
-    def value(self, node: yaml.Node) -> Any:
-        """Plain Python data for a node, refusing duplicate keys and non-JSON values."""
-        self.plain(node)
-        self.budget -= 1
-        if self.budget < 0:
-            raise self.loc(node).fail(f"the scenario expands to more than {MAX_VALUES} values",
-                                      "YAML aliases (*name) repeat what they name: write the data out once"
-                                      if self.aliases else "a scenario holds tools and messages, not bulk data")
-        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
-            if id(node) in self.open:
-                raise self.loc(node).fail("a YAML alias refers to a mapping or list that contains it",
-                                          "remove the alias loop")
-            if len(self.open) >= MAX_DEPTH:
-                raise self.loc(node).fail(f"values nest more than {MAX_DEPTH} levels deep", None)
-            self.open.add(id(node))
-            try:
-                if isinstance(node, yaml.MappingNode):
-                    return {key: self.value(child) for key, child in self.pairs(node)}
-                return [self.value(child) for child in node.value]
-            finally:
-                self.open.discard(id(node))
-        try:
-            value = self.loader.construct_object(node, deep=True)
-        except yaml.constructor.ConstructorError as exc:
-            raise self.loc(node).fail(f"cannot read this value: {exc.problem}", _PLAIN_DATA) from None
-        except (ValueError, KeyError, AttributeError, TypeError, OverflowError):  # e.g. !!int abc
-            raise self.loc(node).fail(f"cannot read {node.value!r} as {node.tag.rsplit(':', 1)[-1]}",
-                                      "drop the !!tag, or quote the value") from None
-        if isinstance(value, str) and self.escapes and _SURROGATE.search(value):
-            raise self.loc(node).fail("a string holds a lone surrogate escape (\\ud800-\\udfff), which is half "
-                                      "of a character, not text", "write the character itself, or both halves")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise self.loc(node).fail("numbers must be finite", "quote it to make it a string")
-        if not isinstance(value, (str, int, float, bool, type(None))):
-            raise self.loc(node).fail(f"a {type(value).__name__} value is not JSON data", "quote it to make it a string")
-        return value
-
-    def pairs(self, node: yaml.MappingNode) -> list[tuple[str, yaml.Node]]:
-        self.plain(node)
-        seen: dict[str, int] = {}
-        out = []
-        for key_node, child in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                raise self.loc(key_node).fail("YAML merge keys (<<) are not supported", "write the keys out")
-            key = self.value(key_node)
-            if not isinstance(key, str):
-                raise self.loc(key_node).fail(f"keys must be strings, not {key!r}", "quote the key")
-            if key in seen:
-                raise self.loc(key_node).fail(f"duplicate key '{key}' (first on line {seen[key]})", "keep one of them")
-            seen[key] = key_node.start_mark.line + 1
-            out.append((key, child))
-        return out
-
-    def mapping(self, node: yaml.Node, what: str, allowed: tuple[str, ...] | None = None) -> dict[str, yaml.Node]:
-        self.plain(node)
-        if not isinstance(node, yaml.MappingNode):
-            raise self.loc(node).fail(f"{what} must be a mapping (key: value), not {_kind(node)}", None)
-        result = dict(self.pairs(node))
-        if allowed is not None:
-            for key_node, _ in node.value:
-                key = key_node.value
-                if key not in allowed:
-                    hint = did_you_mean(key, allowed) or f"known keys: {', '.join(allowed)}"
-                    raise self.loc(key_node).fail(f"unknown key '{key}' in {what}", hint)
-        return result
-
-    def sequence(self, node: yaml.Node, what: str) -> list[yaml.Node]:
-        self.plain(node)
-        if not isinstance(node, yaml.SequenceNode):
-            raise self.loc(node).fail(f"{what} must be a list, not {_kind(node)}", None)
-        return list(node.value)
-
-    def string(self, node: yaml.Node, what: str, *, empty_ok: bool = False) -> str:
-        value = self.value(node)
-        if not isinstance(value, str) or (not empty_ok and not value.strip()):
-            raise self.loc(node).fail(f"{what} must be a {'string' if empty_ok else 'non-empty string'}, "
-                                      f"not {_show(value)}", "quote it if YAML read it as something else")
-        return value
-
-    def boolean(self, node: yaml.Node, what: str) -> bool | None:
-        value = self.value(node)
-        if value is not None and not isinstance(value, bool):
-            raise self.loc(node).fail(f"{what} must be true or false, not {_show(value)}", None)
-        return value
-
-
-def _kind(node: yaml.Node) -> str:
-    if isinstance(node, yaml.MappingNode):
-        return "a mapping"
-    if isinstance(node, yaml.SequenceNode):
-        return "a list"
-    return f"the scalar {node.value!r}" if node.value != "" else "an empty value"
-
-
-def _show(value: Any) -> str:
-    return "nothing" if value is None else f"{type(value).__name__} {value!r}"
-
-
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file. Raises ToolchoiceError (one line, with file:line)."""
     return load_scenario_text(read_text(path), str(path))
-
-
-def read_text(path: str | Path, what: str = "scenario") -> str:
-    """A file's text, refusing what is not UTF-8 text with one line (``what``: the kind of file)."""
-    name = str(path)
-    try:
-        with open(path, "rb") as handle:  # read at most one byte past the cap (/dev/zero never ends)
-            raw = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise ToolchoiceError(f"{name}: no such file", hint="check the path") from None
-    except IsADirectoryError:
-        raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint="name a .yaml file") from None
-    except OSError as exc:
-        raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
-    if len(raw) > MAX_BYTES:
-        raise ToolchoiceError(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MB, not a scenario file",
-                              hint="a scenario is a YAML or JSON text file of tools and messages")
-    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00 starts both
-        raise ToolchoiceError("not UTF-8 text (UTF-32)", path=name, line=1, column=1, hint="save the file as UTF-8")
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise ToolchoiceError("not UTF-8 text (UTF-16)", path=name, line=1, column=1, hint="save the file as UTF-8")
-    if b"\x00" in raw:
-        line, column = _byte_position(raw, raw.index(b"\x00"))
-        raise ToolchoiceError(f"this is a binary file (it holds NUL bytes), not a YAML {what}", path=name,
-                              line=line, column=column, hint=f"a {what} is a YAML or JSON text file")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line, column = _byte_position(raw, exc.start)
-        raise ToolchoiceError(f"not UTF-8 text (byte {exc.start} is 0x{raw[exc.start]:02x})", path=name, line=line,
-                              column=column, hint="save the file as UTF-8") from None
-
-
-def _byte_position(raw: bytes, index: int) -> tuple[int, int]:
-    """1-based line and column (in bytes) of ``raw[index]``."""
-    return raw.count(b"\n", 0, index) + 1, index - (raw.rfind(b"\n", 0, index) + 1) + 1
 
 
 def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
@@ -231,144 +38,11 @@ def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
         return _built(reader, root)
 
 
-@contextmanager
-def composed(text: str, path: str) -> Iterator[tuple[_Reader, yaml.Node | None]]:
-    """The YAML document's root node and a reader for it (values with lines), or one-line errors."""
-    fast = _compose_fast(text)
-    if fast is not None:
-        loader, root = fast
-        try:
-            yield _reader(path, loader, text), root
-        finally:
-            loader.dispose()
-        return
-    try:
-        loader = yaml.SafeLoader(text)  # the reader refuses control characters right here
-    except yaml.reader.ReaderError as exc:
-        raise _reader_error(exc, text, path) from None
-    try:
-        try:
-            root = loader.get_single_node()
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            problem = exc.problem or exc.context
-            start = exc.context_mark
-            if exc.context and exc.problem and exc.problem.startswith("but "):  # "expected X" + "but found Y"
-                problem = f"{exc.context}, {exc.problem}"
-            elif exc.context and exc.problem and start and mark and start.line != mark.line:
-                # an unclosed quote or bracket: say where it began, the problem is only where it ended
-                problem += f", {exc.context} that began on line {start.line + 1}, column {start.column + 1}"
-            raise ToolchoiceError(f"invalid YAML: {problem}", path=path,
-                                  line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None,
-                                  hint="check indentation and quoting around this point") from None
-        except yaml.reader.ReaderError as exc:
-            raise _reader_error(exc, text, path) from None
-        except yaml.YAMLError as exc:
-            raise ToolchoiceError(f"invalid YAML: {str(exc).splitlines()[0]}", path=path) from None
-        except RecursionError:  # PyYAML composes nested collections recursively
-            mark = loader.get_mark()
-            raise ToolchoiceError("invalid YAML: mappings and lists nest too deeply to read", path=path,
-                                  line=mark.line + 1, column=mark.column + 1, hint=None) from None
-        yield _reader(path, loader, text), root
-    finally:
-        loader.dispose()
-
-
-def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
-    """Compose with libyaml when PyYAML has it (several times faster). Any problem returns None and the
-    pure-Python loader reads the text again: its messages are the ones the user sees."""
-    c_loader = getattr(yaml, "CSafeLoader", None)
-    if c_loader is None or any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text):
-        return None
-    if not _shallow_for_libyaml(text, c_loader):
-        return None  # the pure-Python composer refuses it (RecursionError is caught there)
-    loader = c_loader(text)
-    try:
-        root = loader.get_single_node()
-    except Exception:  # noqa: BLE001 - the slow path reports it precisely
-        loader.dispose()
-        return None
-    if _unusual(root, MAX_DEPTH):  # the slow path refuses these with its own messages and limits
-        loader.dispose()
-        return None
-    return loader, root
-
-
-def _shallow_for_libyaml(text: str, c_loader: Any) -> bool:
-    """Whether the document nests at most ``_COMPOSE_SAFE`` levels, found without composing it: PyYAML's
-    C composer recurses once per level and overflows the C stack (a segfault) somewhere past 10,000.
-
-    A cheap bound first: a level opens with a flow bracket or an indented/``- ``/``? `` block entry,
-    so depth <= brackets + the longest line. Only a document that could pass it is counted exactly,
-    from libyaml's parser events (an iterative state machine, no recursion)."""
-    brackets = text.count("[") + text.count("{")
-    if brackets + max(map(len, text.splitlines()), default=0) <= _COMPOSE_SAFE:
-        return True
-    parser = c_loader(text)
-    depth = 0
-    try:
-        while True:
-            event = parser.get_event()
-            if event is None or isinstance(event, yaml.StreamEndEvent):
-                return True
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > _COMPOSE_SAFE:
-                    return False
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
-    except Exception:  # noqa: BLE001 - a parse error: the pure-Python loader reports it precisely
-        return False
-    finally:
-        parser.dispose()
-
-
-def _unusual(root: yaml.Node | None, limit: int) -> bool:
-    """Whether the text nests mappings and lists deeper than ``limit``.
-
-    An alias (``*name``) is the node its anchor composed, reached again: each node is looked at once, at
-    the first place it is reached in document order, which is where its anchor is written (an alias
-    comes after its anchor). That place's depth is the one the pure-Python composer recurses to. What
-    aliases expand to (loops, alias bombs) is not composing's business: the reader refuses it with the
-    same messages on either path (``_Reader.value``: the loop, the depth and the value budget)."""
-    stack = [(root, 0)]
-    seen: set[int] = set()
-    while stack:
-        node, depth = stack.pop()
-        if id(node) in seen:
-            continue
-        if depth > limit:
-            return True
-        seen.add(id(node))
-        if isinstance(node, yaml.SequenceNode):
-            stack.extend((child, depth + 1) for child in reversed(node.value))
-        elif isinstance(node, yaml.MappingNode):
-            stack.extend((child, depth + 1) for pair in reversed(node.value) for child in reversed(pair))
-    return False
-
-
-def _reader(path: str, loader: Any, text: str) -> _Reader:
-    """A reader for ``text``'s nodes, told what the text can hold (cheap checks skip the rest)."""
-    reader = _Reader(path, loader)
-    reader.escapes = "\\" in text  # only an escape makes a lone surrogate (\ud800)
-    reader.aliases = "*" in text
-    return reader
-
-
 def _built(r: _Reader, root: yaml.Node | None) -> Scenario:
     if root is None or (isinstance(root, yaml.ScalarNode) and root.value.strip() == ""):
         raise ToolchoiceError("the scenario is empty", path=r.path, line=1,
                               hint="start with tools:, tool_choice: and messages: (see configs/weather.yaml)")
     return _build(r, root)
-
-
-def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> ToolchoiceError:
-    position = exc.position
-    line = text.count("\n", 0, position) + 1
-    column = position - (text.rfind("\n", 0, position) + 1) + 1
-    character = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
-    return ToolchoiceError(f"invalid YAML: control character {character} is not allowed", path=path, line=line,
-                           column=column, hint="remove it, or write it as an escape in a double-quoted string")
 
 
 def _build(r: _Reader, root: yaml.Node) -> Scenario:
@@ -408,7 +82,7 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
 
 def _no_yaml11_word(r: _Reader, node: yaml.Node) -> None:
     """``tool_choice: off`` / ``no`` / ``yes`` / ``on`` are YAML 1.1 booleans: refuse instead of guessing."""
-    if not (isinstance(node, yaml.ScalarNode) and node.tag == _CORE + "bool"):
+    if not (isinstance(node, yaml.ScalarNode) and node.tag == CORE_TAG + "bool"):
         return
     word = node.value
     if word.lower() in ("true", "false"):
@@ -673,53 +347,51 @@ def _reasoning(r: _Reader, fields: dict[str, yaml.Node], calls: int) -> tuple[Re
     return tuple(items)
 
 
-def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
-    """One reasoning item. Native spellings: Anthropic thinking / redacted_thinking blocks, Bedrock
-    reasoningContent blocks, Responses reasoning items, Gemini thought parts or a bare thoughtSignature."""
-    loc = r.loc(node)
-    fields = r.mapping(node, "a reasoning item")
-    value = r.value(node)
-    kind = value.get("type")
+class _ReasoningBlock:
+    """A reasoning item as written, for the provider module that knows its native spelling
+    (``reasoning_item(block)``): its value, and checks that fail at its line."""
 
-    def text(key: str, where: dict[str, Any] = value) -> str | None:
-        found = where.get(key)
+    def __init__(self, r: _Reader, node: yaml.Node) -> None:
+        self.r, self.node, self.loc = r, node, r.loc(node)
+        self.value: dict[str, Any] = r.value(node)
+
+    def only(self, allowed: tuple[str, ...], what: str) -> None:
+        _only(self.r, self.node, allowed, what)
+
+    def text(self, key: str, where: dict[str, Any] | None = None) -> str | None:
+        found = (self.value if where is None else where).get(key)
         if found is not None and not isinstance(found, str):
-            raise loc.fail(f"{key} of a reasoning item must be a string, not {_show(found)}", None)
+            raise self.loc.fail(f"{key} of a reasoning item must be a string, not {_show(found)}", None)
         return found
 
-    if kind == "thinking":  # Anthropic
-        _only(r, node, ("type", "thinking", "signature"), "an Anthropic thinking block")
-        return ReasoningItem("anthropic", text=text("thinking") or "", signature=text("signature"))
-    if kind == "redacted_thinking":
-        _only(r, node, ("type", "data"), "an Anthropic redacted_thinking block")
-        return ReasoningItem("anthropic", encrypted=text("data"), redacted=True)
-    if kind == "reasoning":  # OpenAI Responses
-        _only(r, node, ("type", "id", "summary", "content", "encrypted_content", "status"), "a Responses reasoning item")
-        summary = tuple(p.get("text", "") for p in value.get("summary") or [] if isinstance(p, dict))
-        parts = [p.get("text") for p in value.get("content") or [] if isinstance(p, dict)]
-        return ReasoningItem("openai-responses", id=text("id"), summary=summary,
-                             text="".join(t for t in parts if isinstance(t, str)) if parts else None,
-                             encrypted=text("encrypted_content"))
-    if "reasoningContent" in value:  # Bedrock Converse
-        block = value["reasoningContent"]
-        inner = block.get("reasoningText") if isinstance(block, dict) else None
-        if isinstance(inner, dict):
-            return ReasoningItem("bedrock", text=text("text", inner) or "", signature=text("signature", inner))
-        if isinstance(block, dict) and isinstance(block.get("redactedContent"), str):
-            return ReasoningItem("bedrock", encrypted=block["redactedContent"], redacted=True)
-        raise loc.fail("reasoningContent needs reasoningText {text, signature} or redactedContent", None)
-    if "thoughtSignature" in value or value.get("thought") is True:  # Gemini
-        _only(r, node, ("thought", "text", "thoughtSignature"), "a Gemini thought part")
-        return ReasoningItem("gemini", text=text("text"), signature=text("thoughtSignature"))
+    def fail(self, message: str) -> ToolchoiceError:
+        return self.loc.fail(message, None)
+
+
+def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
+    """One reasoning item: neutral (``family:`` and the fields), or pasted as an API returned it (each
+    provider module reads its own family's spelling: ``reasoning_item``)."""
+    from .registry import family_modules, reasoning_families
+
+    loc = r.loc(node)
+    fields = r.mapping(node, "a reasoning item")
+    block = _ReasoningBlock(r, node)
+    value, text = block.value, block.text
+    for module in family_modules():
+        native = getattr(module, "reasoning_item", None)
+        item = native(block) if native is not None else None
+        if item is not None:
+            return item
     _only(r, node, REASONING_KEYS, "a reasoning item")
     if "family" not in fields:
+        families = reasoning_families()
         raise loc.fail("a reasoning item needs family (the API that wrote it)",
-                       f"family: {' | '.join(REASONING_FAMILIES)}, or paste the block as the API returned it")
+                       f"family: {' | '.join(families)}, or paste the block as the API returned it")
     family = r.value(fields["family"])
-    if family not in REASONING_FAMILIES:
+    if not any(module.REASONING_FAMILY == family for module in family_modules()):
+        families = reasoning_families()
         raise r.loc(fields["family"]).fail(f"unknown reasoning family {family!r}",
-                                           did_you_mean(str(family), REASONING_FAMILIES)
-                                           or f"family: {' | '.join(REASONING_FAMILIES)}")
+                                           did_you_mean(str(family), families) or f"family: {' | '.join(families)}")
     summary = value.get("summary") or ()
     if isinstance(summary, str) or not all(isinstance(t, str) for t in summary):
         raise r.loc(fields["summary"]).fail("summary must be a list of strings", None)
@@ -912,14 +584,17 @@ def _rules(r: _Reader, node: yaml.Node, pid: str) -> dict[str, Any]:
 
 # ---- loop: (toolchoice run) ----------------------------------------------------------------
 
-LOOP_KEYS = ("max_steps", "steps", "stop", "results")
+LOOP_KEYS = ("max_steps", "steps", "stop", "results", "narrow", "after_call")
 STEP_KEYS = ("tool_choice", "tools")
 _LOOP_EXAMPLE = "see configs/planner-loop.yaml"
 
 
 def _loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
     """The ``loop:`` section: steps (tool_choice and tools offered per step; the last repeats),
-    max_steps, stop (``when: no_tool_call`` or ``tool: NAME``) and results per tool."""
+    max_steps, stop (``when: no_tool_call`` or ``tool: NAME``, ``repeated_calls: K``), results per tool,
+    narrow and after_call (core/loop_policy.py)."""
+    from .loop_policy import AFTER_CALL, NARROW, read_word
+
     fields = r.mapping(node, "loop", LOOP_KEYS)
     names = tuple(t.name for t in tools)
     max_steps = 10
@@ -935,7 +610,8 @@ def _loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
         if not items:
             raise r.loc(fields["steps"]).fail("loop.steps is empty", "give at least one {tool_choice: ...} or leave steps out")
         steps = [_loop_step(r, item, number, names) for number, item in enumerate(items, 1)]
-    stop_tool = _loop_stop(r, fields["stop"], names) if "stop" in fields and r.value(fields["stop"]) is not None else None
+    stop_tool, repeated = (_loop_stop(r, fields["stop"], names) if "stop" in fields and r.value(fields["stop"]) is not None
+                           else (None, None))
     results: dict[str, LoopResult] = {}
     if "results" in fields and r.value(fields["results"]) is not None:
         entries = r.mapping(fields["results"], "loop.results")
@@ -946,8 +622,10 @@ def _loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
                 hint = did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names else "declare it under tools:")
                 raise r.loc(key_node).fail(f"loop.results has an entry for '{name}', which is not a declared tool", hint)
             results[name] = _loop_result(r, entries[name], tool, allow_list=True)
+    policy = {key: read_word(r, fields[key], key, words) for key, words in (("narrow", NARROW), ("after_call", AFTER_CALL))
+              if key in fields}
     return LoopSpec(max_steps=max_steps, steps=tuple(steps), stop_tool=stop_tool, results=results,
-                    raw=r.value(node))
+                    raw=r.value(node), repeated_calls=repeated, **policy)
 
 
 def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...]) -> LoopStep:
@@ -978,20 +656,26 @@ def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...])
     return LoopStep(tool_choice=choice, has_choice=has_choice, tools=offered)
 
 
-def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> str | None:
-    fields = r.mapping(node, "loop.stop", ("when", "tool"))
+def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> tuple[str | None, int | None]:
+    """(the stop tool, stop.repeated_calls), each None when not written."""
+    from .loop_policy import read_repeated
+
+    fields = r.mapping(node, "loop.stop", ("when", "tool", "repeated_calls"))
+    repeated = read_repeated(r, fields.pop("repeated_calls")) if "repeated_calls" in fields else None
     if set(fields) == {"when"}:
         if r.value(fields["when"]) != "no_tool_call":
             raise r.loc(fields["when"]).fail(f"loop.stop.when must be no_tool_call, not {_show(r.value(fields['when']))}",
                                              "or write stop: {tool: NAME} to end the loop when NAME is called")
-        return None
+        return None, repeated
     if set(fields) == {"tool"}:
         name = r.string(fields["tool"], "loop.stop.tool")
         if name not in names:
             hint = did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names else "declare it under tools:")
             raise r.loc(fields["tool"]).fail(f"loop.stop.tool '{name}' is not a declared tool", hint)
-        return name
-    raise r.loc(node).fail("loop.stop takes one key: when: no_tool_call, or tool: NAME", None)
+        return name, repeated
+    if not fields and repeated is not None:
+        return None, repeated
+    raise r.loc(node).fail("loop.stop takes when: no_tool_call or tool: NAME (one of them), and repeated_calls: K", None)
 
 
 def _loop_result(r: _Reader, node: yaml.Node, tool: Tool, *, allow_list: bool) -> LoopResult:

@@ -31,8 +31,8 @@ import time
 import zlib
 from typing import Any, AsyncIterator, Callable, Iterable, Iterator, Literal, NamedTuple, Protocol
 
-from .model import ProviderError, Reply, ToolCall
-from .parsing import make_call
+from .model import ProviderError, Reply
+from .stream_assembly import Assembly, Finding
 
 Framing = Literal["sse", "ndjson", "eventstream"]
 
@@ -55,32 +55,6 @@ class Event(NamedTuple):
                 "at_ms": None if self.at is None else round(self.at * 1000.0, 1)}
 
 
-class Finding(NamedTuple):
-    """A stream fault, as data: ``code`` (stream.*) and one line saying what happened."""
-
-    code: str
-    message: str
-
-    def to_json(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
-
-
-FINDING_CODES: dict[str, str] = {
-    "stream.unknown_index": "an argument delta for a call index or id that no start event opened",
-    "stream.arguments_invalid": "a call's concatenated argument deltas never formed valid JSON",
-    "stream.arguments_mismatch": "the argument deltas differ from the whole arguments a closing event repeats",
-    "stream.id_changed": "a call's id changed in the middle of the stream",
-    "stream.no_final_event": "the stream ended without the provider's final event",
-    "stream.stalled": "no byte arrived for the idle limit: reading stopped",
-    "stream.deadline": "the stream as a whole passed its deadline: reading stopped",
-    "stream.framing": "bytes that do not decode as the provider's framing (bad CRC, bad length, not JSON)",
-    "stream.incomplete_event": "bytes after the last complete event that never formed an event",
-    "stream.not_streamed": "the server answered with a plain body instead of a stream",
-    "stream.transport": "the connection failed while the stream was being read",
-    "stream.error_event": "the provider sent an error inside the stream",
-}
-
-
 class Timings(NamedTuple):
     """Milliseconds from sending the request; None when it did not happen."""
 
@@ -93,16 +67,6 @@ class Timings(NamedTuple):
 
     def to_json(self) -> dict[str, float | None]:
         return {k: None if v is None else round(v, 1) for k, v in self._asdict().items()}
-
-
-class Assembly(NamedTuple):
-    """What an assembler made of the events: the reply, argument deltas per call (aligned with
-    ``reply.tool_calls``), stream faults, and provider extras (reasoning text size, signatures)."""
-
-    reply: Reply
-    deltas: tuple[int, ...] = ()
-    findings: tuple[Finding, ...] = ()
-    extras: dict[str, Any] = {}
 
 
 class Assembler(Protocol):
@@ -431,93 +395,6 @@ def decode_bytes(framing: Framing, data: bytes) -> tuple[list[Event], list[Findi
     return events, decoder.findings
 
 
-# ---- helpers assemblers share ---------------------------------------------------------------
-
-
-class CallParts:
-    """One call under construction: id, name, argument pieces, how many deltas made it."""
-
-    __slots__ = ("key", "id", "name", "parts", "deltas", "whole")
-
-    def __init__(self, key: Any, call_id: str | None, name: str | None) -> None:
-        self.key = key
-        self.id = call_id
-        self.name = name
-        self.parts: list[str] = []
-        self.deltas = 0
-        self.whole: Any = None  # arguments that arrived as one object (Gemini, Ollama)
-
-
-class Calls:
-    """Calls by key (index or id), in the order they were opened, with the shared findings."""
-
-    def __init__(self, findings: list[Finding]) -> None:
-        self.by_key: dict[Any, CallParts] = {}
-        self.findings = findings
-
-    def open(self, key: Any, call_id: Any = None, name: Any = None) -> CallParts:
-        call = self.by_key.get(key)
-        if call is None:
-            call = self.by_key[key] = CallParts(key, _text(call_id), _text(name))
-            return call
-        self.update(call, call_id, name)
-        return call
-
-    def update(self, call: CallParts, call_id: Any = None, name: Any = None) -> None:
-        cid, cname = _text(call_id), _text(name)
-        if cid:
-            if call.id and call.id != cid:
-                self.findings.append(Finding("stream.id_changed", f"call {call.key}'s id changed from {call.id} to "
-                                             f"{cid}; the first is kept"))
-            elif not call.id:
-                call.id = cid
-        if cname and not call.name:
-            call.name = cname
-
-    def delta(self, key: Any, text: Any, *, open_unknown: bool = True) -> CallParts | None:
-        """An argument delta. For a key no start opened: a finding, and (``open_unknown``) a new call
-        so the arguments are not lost."""
-        call = self.by_key.get(key)
-        if call is None:
-            self.findings.append(Finding("stream.unknown_index", f"an argument delta for call {key}, which no "
-                                         "start event opened" + ("; kept as its own call" if open_unknown else "")))
-            if not open_unknown:
-                return None
-            call = self.open(key)
-        if isinstance(text, str):
-            call.parts.append(text)
-        call.deltas += 1
-        return call
-
-    def build(self) -> tuple[tuple[ToolCall, ...], tuple[int, ...]]:
-        calls = []
-        for call in self.by_key.values():
-            if call.whole is not None and not call.parts:
-                built = make_call(call.id, call.name, call.whole)
-            else:
-                built = make_call(call.id, call.name, "".join(call.parts))
-            if built.arguments_error is not None:
-                self.findings.append(Finding("stream.arguments_invalid", f"call {call.key} ({call.name or 'no name'}): "
-                                             f"the {call.deltas} argument deltas never formed valid JSON: "
-                                             f"{built.arguments_error}"))
-            calls.append(built)
-        return tuple(calls), tuple(c.deltas for c in self.by_key.values())
-
-
-def _text(value: Any) -> str | None:
-    if value is None or value == "":
-        return None
-    return value if isinstance(value, str) else str(value)
-
-
-def missing_final(what: str) -> Finding:
-    return Finding("stream.no_final_event", f"the stream ended without {what}: the reply may be cut short")
-
-
-def error_event(provider: str, error: ProviderError) -> Finding:
-    return Finding("stream.error_event", error.one_line(provider))
-
-
 # ---- the whole exchange ----------------------------------------------------------------------
 
 
@@ -599,15 +476,6 @@ def assemble_bytes(provider: str, data: bytes, *, keep_events: bool = False) -> 
     assembly = assembler.finish()
     return StreamResult(provider, None, assembly.reply, count, assembly.deltas, Timings(),
                         tuple(findings) + assembly.findings, data, tuple(log), assembly.extras)
-
-
-class _Clock:
-    def __init__(self, clock: Callable[[], float]) -> None:
-        self.clock = clock
-        self.t0 = clock()
-
-    def since(self) -> float:
-        return self.clock() - self.t0
 
 
 async def read_stream(chunks: AsyncIterator[bytes], framing: Framing, *, started: float,

@@ -25,7 +25,8 @@ from typing import Any, Callable, NamedTuple
 
 import yaml
 
-from .model import LedgerEntry, Tool, ToolchoiceError
+from .model import TOOL_FIELD_TYPES, LedgerEntry, Tool, ToolchoiceError
+from .yaml_input import composed, read_text
 
 # BFCL function docs use their own type names. Before sending them to a native tools API, BFCL maps
 # them to JSON Schema types with this table: GORILLA_TO_OPENAPI in
@@ -134,8 +135,6 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
     """Tools from a JSON, YAML or JSON Lines file. ``shown``: the path as the user wrote it (the notes
     name it: the same on every machine); errors name ``path``, where the user finds the file; ``at``:
     the scenario file and line that asked for it."""
-    from .scenario import composed, read_text
-
     shown = shown or str(path)
     name = str(path)
     try:
@@ -391,8 +390,6 @@ def _convert_entry(entry: dict[str, Any], fmt: str, where: DataPath, notes: list
 def _tool_fields(name: str, fields: dict[str, Any], where: DataPath) -> dict[str, Any]:
     """The newer per-tool fields a scenario's tool takes too (cache_control, input_examples, ...); the
     translators keep them where the provider's tool type has them and say so where not."""
-    from .scenario import TOOL_FIELD_TYPES
-
     out: dict[str, Any] = {}
     for key, types in TOOL_FIELD_TYPES.items():
         value = fields.get(key)

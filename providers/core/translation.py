@@ -290,27 +290,32 @@ def choice_with(ctx: Context, choice: dict[str, Any], key: str, value: Any) -> d
 
 def lint_tool_kinds(cap: Capability, tools: tuple[Tool, ...], ledger: Ledger) -> None:
     """Custom (free-text) tools are refused where the API has no such tool (never turned into function
-    tools); newer per-tool fields are dropped, with an entry, where the provider's tool type lacks them."""
-    from .capabilities import CUSTOM_TOOL_PROVIDERS, TOOL_FIELDS
+    tools); newer per-tool fields are dropped, with an entry, where the provider's tool type lacks them.
+    Each provider module declares what it takes (``CUSTOM_TOOLS``, ``TOOL_FIELDS``)."""
+    from .registry import custom_tool_takers, module_for, tool_field_takers
 
+    module = module_for(cap.provider)
     for tool in tools:
-        if tool.kind == "custom" and cap.provider not in CUSTOM_TOOL_PROVIDERS:
+        if tool.kind == "custom" and cap.provider not in getattr(module, "CUSTOM_TOOLS", {}):
+            takers = [words for _, words in custom_tool_takers()]
             ledger.error("tool.custom_unsupported", f"tool '{tool.name}' is a custom (free-text) tool and {cap.title} "
-                         "has no such tool kind (only OpenAI Chat, Azure OpenAI and Responses do); declare it as a "
+                         f"has no such tool kind (only {', '.join(takers[:-1])} and {takers[-1]} do); declare it as a "
                          "function tool with a string parameter, or leave it out for this provider")
         for key in tool.fields:
-            if cap.provider not in TOOL_FIELDS.get(key, ()):
+            if key not in getattr(module, "TOOL_FIELDS", ()):
                 ledger.info("tool.field_dropped", f"tool '{tool.name}': {key} is not sent ({cap.title}'s tool type has "
-                            f"no such field; {', '.join(TOOL_FIELDS.get(key, ()))} take it)")
+                            f"no such field; {', '.join(tool_field_takers(key))} take it)")
 
 
 def tool_fields(ctx: Context, tool: Tool) -> dict[str, Any]:
-    """The tool's newer per-tool fields this provider takes (the others were recorded as dropped)."""
+    """The tool's newer per-tool fields this provider takes (its module's ``TOOL_FIELDS``; the others
+    were recorded as dropped)."""
     if not tool.fields:
         return {}
-    from .capabilities import TOOL_FIELDS
+    from .registry import module_for
 
-    return {k: v for k, v in tool.fields.items() if ctx.provider in TOOL_FIELDS.get(k, ())}
+    taken = module_for(ctx.provider).TOOL_FIELDS
+    return {k: v for k, v in tool.fields.items() if k in taken}
 
 
 def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger: Ledger, calls: bool = True) -> None:
@@ -401,18 +406,10 @@ def strict_tools(ctx: Context) -> set[str]:
     return wanted
 
 
-_OPENAI_NAME = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
-_NAME_RULES: dict[str, tuple[Callable[[str], Any], str]] = {
-    "openai": _OPENAI_NAME,
-    "anthropic": _OPENAI_NAME,
-    "gemini": (re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}").fullmatch,
-               "a letter or _ first, then letters, digits, _ . : -, at most 128"),
-    "bedrock": _OPENAI_NAME,
-}
-
-
-def check_names(ctx: Context, rule: str = "openai") -> None:
-    valid, words = _NAME_RULES[rule]
+def check_names(ctx: Context, rule: tuple[Callable[[str], Any], str]) -> None:
+    """An error for every tool name the provider rejects. ``rule``: the provider module's ``NAME_RULE``
+    (a test of a name, and the words that say what it allows)."""
+    valid, words = rule
     for tool in ctx.plan.tools:
         if not valid(tool.name):
             ctx.ledger.error("tool.name_invalid", f"tool name '{tool.name}' is rejected by {ctx.cap.title} "
@@ -478,67 +475,6 @@ def redact_url(url: str) -> str:
     if "@" in parts.netloc:
         netloc = "…@" + netloc
     return parts._replace(netloc=netloc, query="…" if parts.query else "", fragment="").geturl()
-
-
-# Anthropic's strict tool use, as its SDK's transform_schema (anthropic 2.12.0 lib/_parse/_transform.py)
-# encodes the API's JSON Schema subset: what it keeps is supported, what it moves into the description is not.
-_ANTHROPIC_STRING_FORMATS = frozenset(("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4",
-                                       "ipv6", "uuid"))
-_ANTHROPIC_TYPES = frozenset(("object", "array", "string", "integer", "number", "boolean", "null"))
-_ANTHROPIC_KEPT = frozenset(("$defs", "$ref", "type", "anyOf", "allOf", "enum", "const", "description", "title",
-                             "properties", "additionalProperties", "required", "format", "items", "minItems"))
-
-
-def _primitive(value: Any) -> bool:
-    return value is None or isinstance(value, (str, int, float, bool))
-
-
-def anthropic_strict_problems(schema: Any, path: str = "input_schema") -> list[str]:
-    """Where a schema breaks Anthropic's strict-tool rules: every object closed with additionalProperties
-    false, enum/const of primitives, anyOf rather than oneOf, a type (or anyOf/allOf/enum/const) on every
-    node, the listed string formats only, minItems 0 or 1, none of the other keywords (minimum, pattern,
-    maxLength, ...). Optional properties may stay out of required, unlike OpenAI's rules."""
-    problems: list[str] = []
-    if not isinstance(schema, dict):
-        return problems
-    for name, sub in (schema.get("$defs") or {}).items():
-        problems.extend(anthropic_strict_problems(sub, f"{path}.$defs.{name}"))
-    if "$ref" in schema:
-        return problems
-    kind = schema.get("type")
-    literal = ("enum" in schema and isinstance(schema["enum"], list) and schema["enum"]
-               and all(_primitive(v) for v in schema["enum"])) or ("const" in schema and _primitive(schema["const"]))
-    if "enum" in schema and not literal and "const" not in schema:
-        problems.append(f"{path}: enum must list strings, numbers, booleans or null")
-    if "oneOf" in schema:
-        problems.append(f"{path}: oneOf is not supported (use anyOf)")
-    for key in ("anyOf", "oneOf", "allOf"):
-        for i, sub in enumerate(schema.get(key) or []):
-            problems.extend(anthropic_strict_problems(sub, f"{path}.{key}[{i}]"))
-    composed = any(k in schema for k in ("anyOf", "oneOf", "allOf"))
-    if not composed and not literal:
-        if kind is None:
-            problems.append(f"{path}: needs a type (or anyOf, enum or const)")
-        elif not isinstance(kind, str) or kind not in _ANTHROPIC_TYPES:
-            problems.append(f"{path}: type {kind!r} is not supported (one type per node; use anyOf for several)")
-    unsupported = [k for k in schema if k not in _ANTHROPIC_KEPT and k != "oneOf"]
-    if kind == "object" and not composed and not literal:
-        if schema.get("additionalProperties") is not False:
-            problems.append(f"{path} needs additionalProperties: false")
-        for key, sub in (schema.get("properties") or {}).items():
-            problems.extend(anthropic_strict_problems(sub, f"{path}.{key}"))
-    if "format" in schema and (kind != "string" or schema["format"] not in _ANTHROPIC_STRING_FORMATS):
-        unsupported.append("format")
-    if kind == "array" and not composed and not literal:
-        if isinstance(schema.get("items"), dict):
-            problems.extend(anthropic_strict_problems(schema["items"], f"{path}[]"))
-        if "minItems" in schema and schema["minItems"] not in (0, 1):
-            unsupported.append("minItems")
-    elif "minItems" in schema:
-        unsupported.append("minItems")
-    if unsupported:
-        problems.append(f"{path}: {', '.join(f'{k}: {schema[k]!r}' for k in unsupported)} not supported")
-    return problems
 
 
 def endpoint(ctx: Context, default_base: str, path: str) -> str:
@@ -734,13 +670,14 @@ def tool_result_object(content: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"output": value}
 
 
-def reasoning_for(ctx: Context, family: str, title: str | None = None) -> bool:
+def reasoning_for(ctx: Context, family: str, title: str | None = None, *, takes_call_signatures: bool = False) -> bool:
     """Record the history's reasoning state this API cannot take: items another API family wrote (their
-    signatures and encrypted content are valid only there) and Gemini call signatures. The translator
-    renders only ``family``'s items; this says, once per family, what was left out and why.
+    signatures and encrypted content are valid only there) and call signatures (Gemini's), unless
+    ``takes_call_signatures``. The translator renders only ``family``'s items; this says, once per
+    family, what was left out and why.
 
     True when some message carries reasoning items (of any family)."""
-    count_signed = family != "gemini"
+    count_signed = not takes_call_signatures
     if not ctx.history_reasoning and not (count_signed and ctx.history_calls):
         return False
     foreign: dict[str, int] = {}

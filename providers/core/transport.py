@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Iterable, Mapping
 
 from .model import MissingKey, Request, ToolchoiceError, wire_json
+from .version import __version__
 from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
                         safe_json_text)
 
@@ -45,8 +46,6 @@ DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024  # decoded response bytes read before 
 @functools.lru_cache(maxsize=None)
 def user_agent() -> str:
     """Once per process: `compare --send` prepares a request per provider."""
-    from .. import __version__
-
     return f"toolchoice/{__version__}"
 
 

@@ -1,0 +1,336 @@
+"""The library's jobs, one function each: ``render``, ``send`` (one or many samples, streamed or not),
+``compare_send``, ``probe`` and ``run`` (the agent loop). Each takes plain data (a loaded ``Scenario``,
+provider ids, ``RenderOptions``, ``SendSettings``), owns preparing the requests, the ``--save`` folder,
+Ctrl-C (what finished is kept and the result says ``interrupted``), the tally and the outcome (the
+exit code), and returns a result whose records are redacted for display. The command line parses
+options and draws these results; a Python caller uses them as they are (docs/python.md).
+
+httpx is imported only when something is sent (``runner.run``); ``render`` never sends."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from . import outcome as outcomes
+from .capabilities import PROVIDER_IDS, Capability
+from .model import RenderOptions, Scenario, ToolchoiceError, Translation
+from .registry import check_provider, translate
+
+
+# Plain classes, not dataclasses or NamedTuples: `render` imports this module, and making those costs
+# milliseconds of start-up.
+
+class Interrupted:
+    """Ctrl-C came: ``done`` of ``total`` ``unit`` finished (and are in the result, and saved)."""
+
+    __slots__ = ("done", "total", "unit", "saved", "note")
+
+    def __init__(self, done: int, total: int, unit: str = "samples", saved: bool = False, note: str = "") -> None:
+        self.done, self.total, self.unit, self.saved, self.note = done, total, unit, saved, note
+
+    def __repr__(self) -> str:
+        return f"Interrupted(done={self.done}, total={self.total}, unit={self.unit!r})"
+
+    def line(self) -> str:
+        return (f"interrupted: {self.done} of {self.total} {self.unit} finished (shown above"
+                f"{' and saved' if self.saved else ''}{self.note})")
+
+
+class _Result:
+    """What every job's result has: the exit code, the interruption if any, and the secrets its records
+    are redacted with (never shown)."""
+
+    def __init__(self) -> None:
+        self.interrupted: Interrupted | None = None
+        self.code = outcomes.OK
+        self.below: list[str] = []  # one line per provider under --min-obeyed
+        self.secrets: dict[str, str] = {}
+
+    def shown(self, record: Any) -> Any:
+        """A record built from this result, redacted for display."""
+        return outcomes.shown(record, self.secrets)
+
+
+# ---- render ---------------------------------------------------------------------------------------
+
+def translations(scenario: Scenario, providers: Sequence[str] | None = None,
+                 options: RenderOptions = RenderOptions(), *, models: Mapping[str, str | None] | None = None,
+                 capabilities: Mapping[str, Capability] | None = None) -> list[Translation]:
+    """The scenario's exact request and ledger for each provider (default: the scenario's providers,
+    else every one), as they are sent: ``send`` and ``compare_send`` take these. ``models`` gives a
+    provider its model (else ``options.model``); ``capabilities`` may be a probe overlay
+    (``overlay.load_overlay``)."""
+    ids = [check_provider(p) for p in providers] if providers else (list(scenario.providers) or list(PROVIDER_IDS))
+    models = models or {}
+    caps = dict(capabilities) if capabilities is not None else None
+    per_provider = {pid: options._replace(model=models.get(pid, options.model)) for pid in ids}
+    done = [translate(pid, scenario, per_provider[pid], caps) for pid in ids]
+    if scenario.loop is None:
+        return done
+    from .loop_lint import with_loop_findings  # a loop: section's findings join the ledger
+
+    return [with_loop_findings(t, scenario, per_provider[t.provider], caps) for t in done]
+
+
+def render(scenario: Scenario, providers: Sequence[str] | None = None, options: RenderOptions = RenderOptions(),
+           *, models: Mapping[str, str | None] | None = None,
+           capabilities: Mapping[str, Capability] | None = None) -> list[Translation]:
+    """``translations`` for display: every key set in the environment (and each ``options.allow_env``
+    variable) replaced by its placeholder, e.g. a key the shell expanded into a base URL. Nothing is sent."""
+    import os
+
+    from .redaction import Redactor, environment_secrets
+
+    redactor = Redactor(environment_secrets(os.environ, tuple(options.allow_env)))
+    return [redactor.data(t) for t in translations(scenario, providers, options, models=models,
+                                                   capabilities=capabilities)]
+
+
+# ---- send -----------------------------------------------------------------------------------------
+
+class SendResult(_Result):
+    """One scenario sent to one provider ``repeat`` times. ``samples``: every sample in order when
+    ``repeat`` is 1 (else ``collected``, a ``runner.Collector``, tallies them and keeps the first
+    ``keep`` results); ``code``: the exit code; ``below``: the provider under --min-obeyed, if so."""
+
+    def __init__(self, provider: str, translation: Translation, repeat: int) -> None:
+        super().__init__()
+        self.provider, self.translation, self.repeat = provider, translation, repeat
+        self.samples: list[Any] = []
+        self.collected: Any = None
+
+    @property
+    def done(self) -> int:
+        return len(self.samples) if self.collected is None else self.collected.done
+
+    def document(self, raw: bool = False) -> dict[str, Any]:
+        """The JSON document `send --format json` prints, redacted."""
+        from .records import refused_json, repeat_json, sample_json
+
+        if self.translation.refused:
+            return refused_json(self.provider, self.translation)
+        if self.collected is None:
+            data = sample_json(self.provider, self.translation, self.samples[0], raw)
+        else:
+            data = repeat_json(self.provider, self.translation, self.collected)
+            if self.interrupted:
+                data["partial"] = {"done": self.done, "requested": self.repeat}
+        return outcomes.shown(data, self.secrets)
+
+
+def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, settings: Any = None,
+         save: Path | None = None, keep: int | None = 100, raw: bool = False,
+         on_sample: Callable[[Any], None] | None = None, min_obeyed: float | None = None) -> SendResult:
+    """Send ``translation`` (one of ``translations``) ``repeat`` times and judge every reply.
+    ``settings``: a ``runner.SendSettings`` (timeouts, retries, concurrency, a test ``transport``);
+    ``save``: a folder for every sample; ``keep``: how many results a repeated run keeps
+    (``runner.RESULTS_KEPT``; None: all; the tally counts every one); ``on_sample``: called with each
+    sample as it completes (a progress bar); ``min_obeyed``: the outcome is the obeyed rate against it.
+    A missing key raises ``MissingKey`` before anything is sent."""
+    from . import runner
+
+    provider = translation.provider
+    result = SendResult(provider, translation, repeat)
+    if translation.refused:
+        result.code = outcomes.REFUSED
+        return result
+    jobs, result.secrets = runner.prepare_jobs(scenario, [translation], missing_key_fails=True)
+    folder = _save_folder(save)
+    base = settings or runner.SendSettings()
+    run_settings = replace(base, keep=repeat == 1)
+    categories: set[str] = set()
+    if repeat > 1:
+        result.collected = runner.Collector(provider, keep, raw)
+
+    def each(job: Any, sample: Any) -> None:
+        if folder is not None:
+            from .save import save_sample
+
+            save_sample(folder, provider, translation, sample, result.secrets)
+        categories.add(sample.verdict["category"])
+        if result.collected is not None:
+            result.collected.add(sample)
+        if on_sample is not None:
+            on_sample(sample)
+
+    try:
+        runner.run(jobs, repeat, run_settings, each)
+    except KeyboardInterrupt:
+        result.samples = jobs[0].samples
+        if not result.done:
+            raise
+        result.interrupted = Interrupted(result.done, repeat, "samples", folder is not None)
+    result.samples = jobs[0].samples
+    if result.interrupted:
+        result.code = outcomes.INTERRUPTED
+        return result
+    if min_obeyed is not None:
+        counts = (outcomes.obeyed_counts(s.verdict for s in result.samples) if result.collected is None else
+                  (result.collected.tally.counts.get("obeyed", 0), result.collected.tally.n))
+        result.below = outcomes.below_threshold({provider: counts}, min_obeyed)
+        result.code = outcomes.threshold_code(result.below)
+    else:
+        result.code = outcomes.outcome({"category": c} for c in categories)
+    return result
+
+
+def _save_folder(save: Path | None) -> Path | None:
+    if save is None:
+        return None
+    from .save import prepare_save_dir
+
+    return prepare_save_dir(save)
+
+
+# ---- compare --send --------------------------------------------------------------------------------
+
+MAX_IN_FLIGHT = 64  # requests in flight across every provider of one compare --send
+
+
+class CompareResult(_Result):
+    """Every provider's job (``runner.Job``: translation, samples or why it was skipped), the wall time,
+    the exit code and the providers under --min-obeyed."""
+
+    def __init__(self, scenario: Scenario, jobs: list[Any], repeat: int, wall_ms: float) -> None:
+        super().__init__()
+        self.scenario, self.jobs, self.repeat, self.wall_ms = scenario, jobs, repeat, wall_ms
+
+
+def compare_send(scenario: Scenario, translations: Sequence[Translation], *, repeat: int = 1,
+                 settings: Any = None, save: Path | None = None,
+                 min_obeyed: float | None = None) -> CompareResult:
+    """Send every translation at once (one event loop, one connection pool), ``repeat`` samples each.
+    A provider without a key is skipped with the variable to set; one that fails keeps its error in
+    its own job. ``save``: one folder per provider under it."""
+    from . import runner
+
+    jobs, secrets = runner.prepare_jobs(scenario, translations)
+    if not any(j.prepared for j in jobs):
+        reasons = "; ".join(f"{j.provider}: {j.skipped}" for j in jobs)
+        raise ToolchoiceError(f"nothing to send: {reasons}")
+    on_sample: Any = None
+    if save is not None:
+        from .save import prepare_save_dir, save_sample
+
+        folders = {j.provider: prepare_save_dir(save / j.provider) for j in jobs if j.prepared}
+
+        def save_each(job: Any, sample: Any) -> None:
+            save_sample(folders[job.provider], job.provider, job.translation, sample, secrets)
+
+        on_sample = save_each
+
+    base = settings or runner.SendSettings()
+    run_settings = replace(base, max_in_flight=base.max_in_flight or MAX_IN_FLIGHT)
+    started = time.perf_counter()
+    interrupted = None
+    try:
+        runner.run(jobs, repeat, run_settings, on_sample)
+    except KeyboardInterrupt:  # what finished is kept (and was saved), marked partial
+        for j in jobs:
+            j.samples.sort(key=lambda s: s.index)
+            if j.prepared is not None and not j.samples:
+                j.skipped = "interrupted before it answered"
+        interrupted = Interrupted(sum(len(j.samples) for j in jobs), repeat * sum(1 for j in jobs if j.prepared),
+                                  "samples", save is not None)
+    result = CompareResult(scenario, jobs, repeat, (time.perf_counter() - started) * 1000.0)
+    result.interrupted, result.secrets = interrupted, secrets
+    if interrupted:
+        result.code = outcomes.INTERRUPTED
+        return result
+    refused = any(j.translation.request is None for j in jobs)
+    if min_obeyed is not None:
+        result.below = outcomes.below_threshold(
+            {j.provider: outcomes.obeyed_counts(s.verdict for s in j.samples) for j in jobs if j.samples}, min_obeyed)
+        result.code = outcomes.threshold_code(result.below, refused)
+    else:
+        result.code = outcomes.outcome((s.verdict for j in jobs for s in j.samples), refused=refused)
+    return result
+
+
+# ---- probe ----------------------------------------------------------------------------------------
+
+def probe(provider: str, scenario: Scenario | None = None, *, model: str | None = None,
+          options: RenderOptions = RenderOptions(), repeat: int = 3, settings: Any = None,
+          tool_choice: Any = None) -> dict[str, Any]:
+    """Ask ``provider`` each probe question (auto, none, required, named in each form, allowed subset,
+    parallel off) ``repeat`` times and classify what it did: honored, ignored, rejected, inconclusive
+    or not asked. ``scenario``: your tools (default: a built-in two-tool scenario); ``tool_choice``:
+    ask only the questions for this neutral ``ToolChoice``. Returns the redacted result: the
+    questions with their evidence, and ``overlay``, the capability overlay document (``probe_code``
+    says whether it may be saved). On Ctrl-C after a question was answered, the rest are "not asked"
+    and ``partial`` says how many were answered."""
+    from .probe import run_questions
+
+    check_provider(provider)
+    result, secrets = run_questions(provider, scenario, model, options, repeat, settings, tool_choice)
+    return outcomes.shown(result, secrets)
+
+
+def probe_code(result: dict[str, Any]) -> int:
+    """A probe's exit code: INTERRUPTED after Ctrl-C (``result["partial"]``: how many questions were
+    answered), FAILED when a question got no measured answer; only OK lets the overlay be saved."""
+    from .probe import conclusive
+
+    if "partial" in result:
+        return outcomes.INTERRUPTED
+    return outcomes.OK if conclusive(result["questions"]) else outcomes.FAILED
+
+
+# ---- run (the agent loop) ----------------------------------------------------------------------------
+
+class RunResult(_Result):
+    """The loops run (``loop.LoopRun``: steps, verdicts, how each ended), the exit code and whether
+    Ctrl-C cut them short."""
+
+    def __init__(self, runs: list[Any]) -> None:
+        super().__init__()
+        self.runs = runs
+
+
+def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, repeat: int = 1,
+        settings: Any = None, save: Path | None = None, replay: Any = None) -> RunResult:
+    """Run the scenario's agent loop ``repeat`` times per provider (``options``: ``loop.LoopOptions``;
+    ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport instead of the
+    network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``
+    before any request; a loop that failed with nothing judged (an error reply) makes the outcome
+    FAILED."""
+    from . import loop, runner
+
+    options = options or loop.LoopOptions()
+    if replay is None:  # a missing key is one error before any request, as for send
+        first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
+        found = [translate(p, first, options.render_for(p), options.capabilities) for p in providers]
+        runner.prepare_jobs(first, [t for t in found if t.request is not None], missing_key_fails=True)
+    count = len(replay.transcripts) if replay is not None and repeat == 1 else repeat
+    runs = loop.new_runs(list(providers), count)
+    result = RunResult(runs)
+    folder = loop.prepare_loop_save(save) if save is not None else None
+
+    def on_step(r: Any, record: Any) -> None:
+        if folder is not None:
+            loop.save_step(folder, r, record, scenario, result.secrets)
+
+    try:
+        loop.run_loops(scenario, runs, settings or runner.SendSettings(), options, result.secrets, on_step, replay)
+    except KeyboardInterrupt:
+        for r in runs:
+            if r.ended is None:
+                r.ended = "interrupted"
+                if folder is not None and r.steps:
+                    loop.save_step(folder, r, r.steps[-1], scenario, result.secrets)
+        result.interrupted = Interrupted(sum(1 for r in runs if r.ended != "interrupted"), len(runs), "loops",
+                                         folder is not None, "; unfinished loops keep their finished steps")
+        result.code = outcomes.INTERRUPTED
+        return result
+    refused = any(s.skipped and s.skipped.startswith("refused") for r in runs for s in r.steps)
+    failed = any(r.ended == "error" and r.steps and r.steps[-1].verdict is None
+                 and not (r.steps[-1].skipped or "").startswith("refused") for r in runs)
+    result.code = outcomes.outcome((v for r in runs for v in r.verdicts), refused, failed)
+    return result
+
+
+__all__ = ["translations", "render", "send", "compare_send", "probe", "probe_code", "run", "SendResult", "CompareResult",
+           "RunResult", "Interrupted"]

@@ -1,0 +1,197 @@
+"""Findings about a loop as written, before (or while) it runs: a loop that cannot end
+(``loop.cannot_end``), tools without results (``loop.no_results``), and steps that change the tools,
+the system prompt or the thinking setting where that invalidates thinking already in the history
+(``loop.tools_changed_with_thinking``). Shown by `run` (on step 1's ledger), `run --dry-run`, and
+`render` / `compare` of a scenario with ``loop:``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .loop_policy import NO_LOOP, step_scenario
+from .model import LedgerEntry, LoopSpec, Scenario, ToolChoice, Translation
+
+_DISABLED_FOR_CHOICE = "thinking.disabled_for_choice"
+
+
+def distinct_steps(spec: LoopSpec) -> int:
+    """Steps after this number send what it sends: the last entry repeats; step 1 may differ from the
+    steps after it even with one entry (--tool-choice, after_call)."""
+    return min(spec.max_steps, max(len(spec.steps), 2))
+
+
+def _can_end(s: Scenario, stop_tool: str | None) -> bool:
+    choice = s.tool_choice
+    if choice is None or not choice.forces_call:
+        return True  # the model may answer without a call
+    if stop_tool is None or stop_tool not in s.tool_names:
+        return False
+    return choice.mode == "required" or choice.name == stop_tool or stop_tool in choice.allowed
+
+
+def _shown(choice: ToolChoice | None) -> str:
+    return "unset" if choice is None else choice.quoted()
+
+
+def cannot_end(scenario: Scenario, override: Any = None) -> LedgerEntry | None:
+    """From some step on every step forces a call and the stop tool (if any) cannot be called: the loop
+    ends only at max_steps."""
+    spec = scenario.loop or NO_LOOP
+    if spec.after_call == "auto":
+        return None
+    last = distinct_steps(spec)
+    tail = None
+    choices: list[str] = []
+    for number in range(last, 0, -1):
+        s = step_scenario(scenario, number, (), override)
+        if _can_end(s, spec.stop_tool):
+            break
+        tail = number
+        choices.insert(0, f"step {number}{' and later' if number == last else ''}: {_shown(s.tool_choice)}")
+    if tail is None:
+        return None
+    stop = (f"the stop tool '{spec.stop_tool}' cannot be called there" if spec.stop_tool else
+            "there is no stop tool (the loop stops only when the model answers without a tool call)")
+    guard = (f"; loop.stop.repeated_calls {spec.repeated_calls} only cuts a repeating loop short"
+             if spec.repeated_calls else "")
+    return LedgerEntry("warning", "loop.cannot_end",
+                       f"from step {tail} on every step forces a call ({'; '.join(choices)}) and {stop}: the loop can "
+                       f"only end at max_steps {spec.max_steps}{guard}. Ways out: a stop tool the forcing steps offer "
+                       f"(loop.stop: {{tool: NAME}}), tool_choice auto from step {tail} (at least on step {last}, "
+                       "which repeats to max_steps), or loop.after_call: auto")
+
+
+def no_results(scenario: Scenario, results_from: str | None, override: Any = None) -> list[LedgerEntry]:
+    """Each offered tool without a ``loop.results`` entry (and no --results-from): its calls get error results."""
+    if results_from is not None:
+        return []
+    spec = scenario.loop or NO_LOOP
+    offered: dict[str, None] = {}
+    for number in range(1, distinct_steps(spec) + 1):
+        s = step_scenario(scenario, number, (), override)
+        choice = s.tool_choice
+        if choice is not None and choice.mode == "none":
+            continue
+        names = choice.allowed if choice is not None and choice.mode == "allowed" else s.tool_names
+        offered.update(dict.fromkeys(names))
+    return [LedgerEntry("warning", "loop.no_results",
+                        f"'{name}' is offered but has no loop.results entry (and no --results-from): every call to "
+                        f"it gets an error result; add loop.results.{name}")
+            for name in offered if name not in spec.results and name != spec.stop_tool]
+
+
+def thinking_rules(provider: str, model: str, scenario: Scenario) -> tuple[str | None, str | None]:
+    """The model rules (as the ledger cites them) saying the model runs the preserved-thinking prefix
+    check, unless thinking is turned off (``thinking_prefix_check``), and that thinking stays one setting
+    per assistant turn (``thinking_fixed_per_turn``); None where no rule says so."""
+    from .model_rules import cite, resolve
+
+    settings = scenario.settings_for(provider)
+    facts = resolve(provider, model, settings.rules)
+    found = []
+    for key in ("thinking_prefix_check", "thinking_fixed_per_turn"):
+        fact = facts.get(key)
+        found.append(cite(key, fact, provider) if fact is not None and fact.value is True else None)
+    always = facts.get("thinking_always_on")
+    if settings.thinking is False and not (always is not None and always.value is True):
+        found[0] = None  # thinking off: no thinking in the history to invalidate
+    return found[0], found[1]
+
+
+def thinking_changes(steps: Iterable[tuple[int, Scenario, Translation]], rules: tuple[str | None, str | None],
+                     has_allowed: bool) -> list[LedgerEntry]:
+    """Consecutive steps (number, scenario sent, translation) whose tools or system differ where the prefix
+    rule (``thinking_rules``) says that invalidates thinking; and, where the per-turn rule holds, steps
+    switching thinking off for a forcing choice next to steps that keep it (inside one assistant turn)."""
+    rule, turn = rules
+    out: list[LedgerEntry] = []
+    previous: tuple[int, Scenario, Translation] | None = None
+    for number, s, t in steps:
+        if previous is not None and t.request is not None and previous[2].request is not None:
+            before, bs, bt = previous
+            if rule is not None and (bt.offered_tools != t.offered_tools or bs.system != s.system):
+                what = "tools" if bt.offered_tools != t.offered_tools else "system prompt"
+                way = ("loop.narrow: allowed keeps every tool on the wire and restricts the choice instead"
+                       if has_allowed else "keep the same tools on every step and steer with tool_choice (a named "
+                       "tool, auto or none keep the tools), or Anthropic's mid-conversation tool changes beta")
+                out.append(LedgerEntry("warning", "loop.tools_changed_with_thinking",
+                                       f"step {number} changes the {what} step {before} sent "
+                                       f"({', '.join(bt.offered_tools) or 'none'} → {', '.join(t.offered_tools) or 'none'}"
+                                       f"): the thinking already in the history fails its prefix check (a 400, or "
+                                       f"dropped) — {rule}. Way out: {way}"))
+            was = turn is not None and any(e.code == _DISABLED_FOR_CHOICE for e in bt.ledger)
+            now = turn is not None and any(e.code == _DISABLED_FOR_CHOICE for e in t.ledger)
+            if was != now:
+                out.append(LedgerEntry("warning", "loop.tools_changed_with_thinking",
+                                       f"step {number} sends thinking {'disabled' if now else 'as the model default'} "
+                                       f"where step {before} sent it {'disabled' if was else 'as the model default'} "
+                                       f"(a forcing choice needs thinking off): the thinking setting changes inside "
+                                       f"one assistant turn — {turn}. Way out: the same kind of tool_choice "
+                                       "on every step (auto, or loop.after_call: auto)"))
+        previous = (number, s, t)
+    return out
+
+
+def _row(provider: str, capabilities: Any = None) -> Any:
+    from .capabilities import CAPABILITIES
+
+    return (capabilities or CAPABILITIES).get(provider, CAPABILITIES.get(provider))
+
+
+def has_allowed_form(provider: str, capabilities: Any = None) -> bool:
+    """The provider's row sends the allowed-subset choice natively (else: only the allowed tools are sent)."""
+    row = _row(provider, capabilities)
+    return row is not None and row.allowed.usable
+
+
+def model_of(provider: str, scenario: Scenario, model: str | None, capabilities: Any = None) -> str:
+    """The model a request goes to, as translation.start picks it."""
+    row = _row(provider, capabilities)
+    return model or scenario.settings_for(provider).model or (row.default_model if row is not None else "")
+
+
+def static(scenario: Scenario, provider: str, render: Any, capabilities: Any = None, override: Any = None,
+           results_from: str | None = None, results: bool = True) -> list[LedgerEntry]:
+    """Every finding about the loop as written, for one provider: cannot_end, no_results (``results``:
+    for run) and the thinking-prefix changes between the steps as they would be rendered (history aside)."""
+    from .registry import translate
+
+    out: list[LedgerEntry] = []
+    found = cannot_end(scenario, override)
+    if found is not None:
+        out.append(found)
+    if results:
+        out.extend(no_results(scenario, results_from, override))
+    spec = scenario.loop or NO_LOOP
+    if distinct_steps(spec) < 2:
+        return out
+    rules = thinking_rules(provider, model_of(provider, scenario, render.model, capabilities), scenario)
+    steps = []
+    for number in range(1, distinct_steps(spec) + 1):
+        s = step_scenario(scenario, number, scenario.messages if number == 1 else (), override, called=number > 1)
+        steps.append((number, s, translate(provider, s, render, capabilities)))
+    out.extend(thinking_changes(steps, rules, has_allowed_form(provider, capabilities)))
+    return out
+
+
+def with_loop_findings(translation: Translation, scenario: Scenario, render: Any, capabilities: Any = None) -> Translation:
+    """`render` / `compare` of a scenario with ``loop:``: the loop's findings appended to the ledger."""
+    if scenario.loop is None:
+        return translation
+    found = static(scenario, translation.provider, render, capabilities, results=False)
+    return translation._replace(ledger=[*translation.ledger, *found]) if found else translation
+
+
+def dry_run(scenario: Scenario, providers: list[str], options: Any) -> list[Translation]:
+    """`run --dry-run`: step 1 rendered for each provider, its ledger followed by the loop's findings."""
+    from .registry import translate
+
+    first = step_scenario(scenario, 1, scenario.messages, options.override)
+    out = []
+    for provider in providers:
+        render = options.render_for(provider)
+        translation = translate(provider, first, render, options.capabilities)
+        found = static(scenario, provider, render, options.capabilities, options.override, options.results_from)
+        out.append(translation._replace(ledger=[*translation.ledger, *found]))
+    return out

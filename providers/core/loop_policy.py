@@ -1,0 +1,143 @@
+"""What happens between the steps of a loop: ``loop.narrow`` (a step's ``tools:`` are the tools sent,
+or every tool is sent and the step's subset becomes the provider's own restriction of the choice),
+``loop.after_call`` (after a step that called a tool, a forcing choice is sent as ``auto``, what
+openai-agents' ``reset_tool_choice`` does: openai/openai-agents-python#191) and
+``loop.stop.repeated_calls`` (the same call, same tool and arguments, K steps in a row ends the loop).
+
+The restriction is the neutral ``{allowed: [...], mode: ...}`` choice, so each provider's row in
+core/capabilities.py decides its wire form (OpenAI Chat and Responses ``allowed_tools``, Gemini
+``allowedFunctionNames``) and, where a provider has none, what is sent instead (only the allowed
+tools: removal), with its ledger entry.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .model import LedgerEntry, LoopSpec, Message, Reply, Scenario, ToolChoice
+
+NARROW = ("remove", "allowed")
+AFTER_CALL = ("keep", "auto")
+MAX_REPEATED = 1000  # a bound for stop.repeated_calls (max_steps has no larger use)
+AUTO = ToolChoice("auto", spelling="auto")
+NONE = ToolChoice("none", spelling="none")
+NO_LOOP = LoopSpec()  # a scenario without `loop:`: every step uses its tools and tool_choice, 10 steps
+
+
+# ---- reading the keys (the scenario loader's reader, so errors carry file:line) ------------------
+
+
+def read_word(r: Any, node: Any, key: str, words: tuple[str, ...]) -> str:
+    value = r.value(node)
+    if value not in words:
+        shown = "nothing" if value is None else f"{type(value).__name__} {value!r}"
+        raise r.loc(node).fail(f"loop.{key} must be {' or '.join(words)}, not {shown}",
+                               f"write loop.{key}: {words[0]} (the default) or {words[1]}")
+    return value
+
+
+def read_repeated(r: Any, node: Any) -> int:
+    value = r.value(node)
+    if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= MAX_REPEATED:
+        shown = "nothing" if value is None else f"{type(value).__name__} {value!r}"
+        raise r.loc(node).fail(f"loop.stop.repeated_calls must be a whole number from 2 to {MAX_REPEATED}, not {shown}",
+                               "K ends the loop when the model makes the same call in K consecutive steps")
+    return value
+
+
+# ---- the step's choice and tools -------------------------------------------------------------
+
+
+def step_scenario(scenario: Scenario, number: int, history: list[Message] | tuple[Message, ...],
+                  override: Any = None, called: bool = False, notes: list[LedgerEntry] | None = None) -> Scenario:
+    """The scenario step ``number`` sends: the step's tools and tool_choice (``override``, a parsed
+    ToolChoice from --tool-choice, replaces step 1's), with the history so far. ``called``: an earlier
+    step's reply called a tool (for after_call: auto). What narrow / after_call changed goes to ``notes``."""
+    spec = scenario.loop or NO_LOOP
+    entry = spec.step(number)
+    tools = scenario.tools
+    if entry.tools is not None:
+        tools = tuple(t for name in entry.tools for t in scenario.tools if t.name == name)
+    choice = entry.tool_choice if entry.has_choice else scenario.tool_choice
+    if number == 1 and override is not None:
+        choice = override
+    if called and spec.after_call == "auto" and choice is not None and choice.forces_call:
+        before, choice = choice, reset(choice)
+        if notes is not None:
+            notes.append(reset_note(number, before, choice))
+    if spec.narrow == "allowed" and len(tools) != len(scenario.tools):
+        subset = tuple(t.name for t in tools)
+        choice = restricted(choice, subset) if subset else NONE
+        tools = scenario.tools
+        if notes is not None:
+            notes.append(narrow_note(number, subset, choice))
+    return scenario._replace(tools=tools, tool_choice=choice, messages=tuple(history),
+                             tools_written_empty=scenario.tools_written_empty and not tools)
+
+
+def forces(choice: ToolChoice | None) -> bool:
+    """The choice makes a call mandatory: required / any, a named tool, or an allowed list in mode required."""
+    return choice is not None and choice.forces_call
+
+
+def reset(choice: ToolChoice | None) -> ToolChoice | None:
+    """``after_call: auto``: a forcing choice becomes auto (an allowed list keeps its tools, in mode auto)."""
+    if choice is not None and choice.mode == "allowed":
+        return choice._replace(allowed_mode="auto", spelling="")
+    return AUTO
+
+
+def restricted(choice: ToolChoice | None, subset: tuple[str, ...]) -> ToolChoice | None:
+    """``narrow: allowed``: the step's subset as a restriction of the choice, with every tool sent. A named
+    tool or an allowed list is already inside the subset (the loader checks it); none stays none."""
+    if choice is not None and choice.mode in ("named", "none", "allowed"):
+        return choice
+    mode = "required" if choice is not None and choice.mode == "required" else "auto"
+    return ToolChoice("allowed", allowed=subset, allowed_mode=mode, spelling="")  # type: ignore[arg-type]
+
+
+def narrow_note(number: int, subset: tuple[str, ...], choice: ToolChoice | None) -> LedgerEntry:
+    sent = "unset" if choice is None else choice.quoted()
+    return LedgerEntry("info", "loop.narrowed", f"step {number} offers {', '.join(subset) or 'no tools'} (loop.narrow: "
+                       f"allowed): every tool is sent and the step's subset restricts the choice, {sent}, so the "
+                       "tools stay the same from step to step (where the provider has no restriction form, only the "
+                       "subset is sent: see tool_choice.emulated)")
+
+
+def reset_note(number: int, before: ToolChoice, after: ToolChoice | None) -> LedgerEntry:
+    return LedgerEntry("info", "loop.choice_reset",
+                       f"step {number}: tool_choice {before.quoted()} sent as {after.quoted() if after else 'auto'} "
+                       "because an earlier step's reply called a tool (loop.after_call: auto, as openai-agents' "
+                       "reset_tool_choice)")
+
+
+# ---- repeated identical calls ---------------------------------------------------------------
+
+
+def call_key(reply: Reply) -> tuple[tuple[str, Any], ...]:
+    """The step's calls as (name, arguments): equal keys are the same call (dicts compare regardless of key
+    order, so nothing is serialized per step)."""
+    return tuple((c.name, c.arguments if c.arguments is not None else c.raw_arguments) for c in reply.tool_calls)
+
+
+class Repeats:
+    """How many consecutive steps made the same call(s); a note from the second in a row on."""
+
+    def __init__(self) -> None:
+        self.last: tuple[tuple[str, Any], ...] = ()
+        self.count = 0
+
+    def see(self, number: int, reply: Reply, limit: int | None) -> LedgerEntry | None:
+        key = call_key(reply)
+        self.count = self.count + 1 if key and key == self.last else (1 if key else 0)
+        self.last = key
+        if self.count < 2:
+            return None
+        shown = ", ".join(f"{name}({json.dumps(args, sort_keys=True, ensure_ascii=False)})" for name, args in key)
+        if len(shown) > 200:
+            shown = shown[:199] + "…"
+        ends = (f"; loop.stop.repeated_calls {limit} ends the loop" if limit is not None and self.count >= limit
+                else "" if limit is not None else "; loop.stop.repeated_calls: K would end such a loop")
+        return LedgerEntry("warning", "loop.repeated_call",
+                           f"step {number} makes the same call as the step before ({self.count} in a row): {shown}{ends}")

@@ -1,0 +1,141 @@
+"""Replay of saved loops (``run --replay DIR``): the transcripts ``--save`` wrote (or step files named by
+step) read back, answered through an ``httpx.MockTransport`` for the recorded provider (the same code path
+as live, offline) or, for another provider, each step's recorded reply judged against that provider's
+request. Moved out of loop.py unchanged; loop.py re-exports its names."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from .model import ProviderError, ReasoningItem, Reply, ToolCall, ToolchoiceError, Usage
+from .runner import Job, Sample
+
+Sender = Callable[[Job, int], Awaitable[Sample]]
+
+_STEP_FILE = re.compile(r"step-0*(\d+)(?:\.response)?\.(json|txt)")
+
+
+@dataclass
+class Transcript:
+    """One saved loop: the recorded provider and, per step, the status and body as received (and
+    the parsed reply, for rendering the transcript for another provider)."""
+
+    folder: Path
+    provider: str
+    bodies: dict[int, tuple[int, bytes, str]]  # step -> (status, body, content type)
+    replies: dict[int, dict[str, Any]]  # step -> the saved reply.json (when there is one)
+
+    def transport(self) -> Any:
+        """An httpx.MockTransport answering the k-th request with step k's recorded body."""
+        import httpx
+
+        count = {"n": 0}
+
+        def handler(request: Any) -> Any:
+            count["n"] += 1
+            found = self.bodies.get(count["n"])
+            if found is None:
+                raise httpx.ConnectError(f"replay: {self.folder} has no recorded reply for step {count['n']}")
+            status, body, content_type = found
+            return httpx.Response(status, content=body, headers={"content-type": content_type})
+
+        return httpx.MockTransport(handler)
+
+    def translated_sender(self) -> Sender:
+        """For another provider than the recorded one: each step's request is rendered for it, and the
+        recorded (normalized) reply is judged against that request. Nothing is sent."""
+        from .verdict import verdict
+
+        async def send(job: Job, number: int) -> Sample:
+            saved = self.replies.get(number)
+            if saved is None:
+                reply = Reply(error=ProviderError(None, "replay",
+                                                  f"{self.folder} has no recorded reply for step {number}"))
+                return Sample(number, None, [], None, reply, verdict(job.scenario, reply, job.translation), "", None)
+            reply = reply_from_json(saved.get("reply") or {})
+            return Sample(number, saved.get("status"), [], saved.get("latency_ms"), reply,
+                          verdict(job.scenario, reply, job.translation), "", None)
+
+        return send
+
+
+@dataclass
+class Replay:
+    """``--replay DIR``: the transcripts found there, one per loop (loops beyond them reuse the last)."""
+
+    transcripts: list[Transcript]
+
+    def transcript(self, index: int) -> Transcript:
+        return self.transcripts[min(index, len(self.transcripts)) - 1]
+
+
+def load_replay(folder: Path, provider: str) -> Replay:
+    """Find the transcripts under ``folder``: ``<provider>/loop-NNN/`` (what --save writes),
+    ``loop-NNN/``, or step files directly in ``folder`` (``step-01.response.json``, ``step-1.json``);
+    a folder with one other provider's transcripts replays those rendered for ``provider``."""
+    if not folder.is_dir():
+        raise ToolchoiceError(f"--replay {folder}: no such folder", hint="give the folder --save wrote")
+    candidates = [folder / provider, folder]
+    others = sorted(p for p in folder.iterdir() if p.is_dir() and _loop_dirs(p))
+    candidates.extend(others)
+    for base in candidates:
+        dirs = _loop_dirs(base) if base.is_dir() else []
+        if dirs:
+            return Replay([_transcript(d, provider) for d in dirs])
+        if base.is_dir() and _step_files(base):
+            return Replay([_transcript(base, provider)])
+    raise ToolchoiceError(f"--replay {folder}: no saved loop found",
+                          hint="give the folder `run --save` wrote, or one with step-01.response.json, step-02...")
+
+
+def _loop_dirs(base: Path) -> list[Path]:
+    return sorted(p for p in base.iterdir() if p.is_dir() and re.fullmatch(r"loop-\d+", p.name) and _step_files(p))
+
+
+def _step_files(base: Path) -> dict[int, Path]:
+    found: dict[int, Path] = {}
+    for p in base.iterdir():
+        m = _STEP_FILE.fullmatch(p.name)
+        if m and p.is_file():
+            found.setdefault(int(m.group(1)), p)
+    return found
+
+
+def _transcript(base: Path, provider: str) -> Transcript:
+    bodies: dict[int, tuple[int, bytes, str]] = {}
+    replies: dict[int, dict[str, Any]] = {}
+    recorded = provider
+    for number, path in sorted(_step_files(base).items()):
+        reply_file = base / f"step-{number:02d}.reply.json"
+        saved: dict[str, Any] = {}
+        if reply_file.is_file():
+            try:
+                saved = json.loads(reply_file.read_text(encoding="utf-8"))
+            except ValueError:
+                raise ToolchoiceError(f"--replay: {reply_file} is not JSON") from None
+            replies[number] = saved
+            recorded = saved.get("provider") or recorded
+        status = saved.get("status") if isinstance(saved.get("status"), int) else 200
+        content_type = "application/json" if path.suffix == ".json" else "text/plain"
+        bodies[number] = (status, path.read_bytes(), content_type)
+    return Transcript(base, recorded, bodies, replies)
+
+
+def reply_from_json(data: dict[str, Any]) -> Reply:
+    """``Reply.to_json()`` read back (calls with their signatures, reasoning state)."""
+    calls = tuple(ToolCall(c.get("id"), c.get("name", ""), c.get("arguments"), c.get("raw_arguments"),
+                           c.get("arguments_error"), input=c.get("input"), signature=c.get("signature"))
+                  for c in data.get("tool_calls") or [])
+    usage = data.get("usage") or {}
+    error = data.get("error")
+    reasoning = tuple(ReasoningItem(**{k: (tuple(v) if k == "summary" else v) for k, v in item.items()
+                                       if k in ReasoningItem._fields})
+                      for item in data.get("reasoning") or [])
+    return Reply(calls, data.get("text"), data.get("finish_reason"),
+                 Usage(usage.get("input_tokens"), usage.get("output_tokens")),
+                 ProviderError(error.get("status"), error.get("type"), error.get("message", "")) if error else None,
+                 upstream=data.get("upstream"), reasoning=reasoning)

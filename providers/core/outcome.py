@@ -1,0 +1,68 @@
+"""How a job ended, as data: the exit codes, the one rule that turns verdicts into one, the one tally
+of obeyed samples and the one redaction of a record
+for display. The library decides the outcome; the command line only exits with it."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+OK = 0
+FAILED = 1  # network or provider error
+BAD_INPUT = 2  # bad scenario, option or file
+REFUSED = 3  # a translation was refused (an error in the ledger, or a warning under --strict)
+DISOBEYED = 4  # a reply did not obey the requested tool_choice
+DRIFT = 5  # `render --snapshot`: the snapshot files differ from what render produces now
+INTERRUPTED = 130  # Ctrl-C: what finished is kept (and shown, and saved)
+
+EXIT_CODES: dict[int, str] = {
+    OK: "rendered / sent and obeyed (warnings allowed)",
+    FAILED: "network or provider error",
+    BAD_INPUT: "bad input or usage",
+    REFUSED: "translation refused (an error in the ledger, or a warning under --strict)",
+    DISOBEYED: "the reply disobeyed the requested tool_choice",
+    DRIFT: "snapshot check failed: a snapshot file changed, is missing or is extra",
+}
+
+
+def outcome(verdicts: Iterable[dict[str, Any] | None], refused: bool = False, failed: bool = False) -> int:
+    """The one exit-code rule of every job that judges replies, most fundamental first: FAILED when any
+    sample failed (network, provider or body error: the measurement is incomplete) or ``failed`` says a
+    part failed with nothing to judge, else REFUSED when a translation was refused, else DISOBEYED when
+    any reply disobeyed, else OK. ``None`` (nothing to judge) counts as OK."""
+    categories = {v["category"] for v in verdicts if v is not None}
+    if failed or "error" in categories:
+        return FAILED
+    if refused:
+        return REFUSED
+    return DISOBEYED if categories - {"obeyed"} else OK
+
+
+def obeyed_counts(verdicts: Iterable[dict[str, Any]]) -> tuple[int, int]:
+    """(obeyed, judged): the one tally every job's --min-obeyed reads."""
+    obeyed = total = 0
+    for v in verdicts:
+        total += 1
+        obeyed += v["category"] == "obeyed"
+    return obeyed, total
+
+
+def below_threshold(obeyed: dict[str, tuple[int, int]], min_obeyed: float) -> list[str]:
+    """One line per provider whose obeyed rate is below ``min_obeyed`` (a failed sample counts as not
+    obeyed: the rate decides, not one error)."""
+    return [f"{provider}: obeyed {good}/{total} ({good / total:.0%}), below --min-obeyed {min_obeyed:g}"
+            for provider, (good, total) in obeyed.items() if total and good / total < min_obeyed]
+
+
+def threshold_code(below: list[str], refused: bool = False) -> int:
+    """--min-obeyed's exit code in `outcome`'s order: REFUSED, else DISOBEYED when a rate is below."""
+    if refused:
+        return REFUSED
+    return DISOBEYED if below else OK
+
+
+def shown(record: Any, secrets: dict[str, str]) -> Any:
+    """``record`` (plain JSON data) with every resolved key replaced by its placeholder: the one place a
+    job's records are redacted for display."""
+    from .redaction import Redactor
+
+    return Redactor(secrets).data(record) if secrets else record

@@ -1,0 +1,113 @@
+"""What a provider's stream assembler builds with (``parsing.StreamAssembler``, the base every provider
+module subclasses, imports this when an assembler is made): the calls under construction, the stream
+findings and the ``Assembly`` an assembler ends with. Loaded only when streaming."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .model import ProviderError, Reply, ToolCall, make_call
+
+
+class Finding(NamedTuple):
+    """A stream fault, as data: ``code`` (stream.*) and one line saying what happened."""
+
+    code: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class Assembly(NamedTuple):
+    """What an assembler made of the events: the reply, argument deltas per call (aligned with
+    ``reply.tool_calls``), stream faults, and provider extras (reasoning text size, signatures)."""
+
+    reply: Reply
+    deltas: tuple[int, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    extras: dict[str, Any] = {}
+
+
+class CallParts:
+    """One call under construction: id, name, argument pieces, how many deltas made it."""
+
+    __slots__ = ("key", "id", "name", "parts", "deltas", "whole")
+
+    def __init__(self, key: Any, call_id: str | None, name: str | None) -> None:
+        self.key = key
+        self.id = call_id
+        self.name = name
+        self.parts: list[str] = []
+        self.deltas = 0
+        self.whole: Any = None  # arguments that arrived as one object (Gemini, Ollama)
+
+
+class Calls:
+    """Calls by key (index or id), in the order they were opened, with the shared findings."""
+
+    def __init__(self, findings: list[Finding]) -> None:
+        self.by_key: dict[Any, CallParts] = {}
+        self.findings = findings
+
+    def open(self, key: Any, call_id: Any = None, name: Any = None) -> CallParts:
+        call = self.by_key.get(key)
+        if call is None:
+            call = self.by_key[key] = CallParts(key, _text(call_id), _text(name))
+            return call
+        self.update(call, call_id, name)
+        return call
+
+    def update(self, call: CallParts, call_id: Any = None, name: Any = None) -> None:
+        cid, cname = _text(call_id), _text(name)
+        if cid:
+            if call.id and call.id != cid:
+                self.findings.append(Finding("stream.id_changed", f"call {call.key}'s id changed from {call.id} to "
+                                             f"{cid}; the first is kept"))
+            elif not call.id:
+                call.id = cid
+        if cname and not call.name:
+            call.name = cname
+
+    def delta(self, key: Any, text: Any, *, open_unknown: bool = True) -> CallParts | None:
+        """An argument delta. For a key no start opened: a finding, and (``open_unknown``) a new call
+        so the arguments are not lost."""
+        call = self.by_key.get(key)
+        if call is None:
+            self.findings.append(Finding("stream.unknown_index", f"an argument delta for call {key}, which no "
+                                         "start event opened" + ("; kept as its own call" if open_unknown else "")))
+            if not open_unknown:
+                return None
+            call = self.open(key)
+        if isinstance(text, str):
+            call.parts.append(text)
+        call.deltas += 1
+        return call
+
+    def build(self) -> tuple[tuple[ToolCall, ...], tuple[int, ...]]:
+        calls = []
+        for call in self.by_key.values():
+            if call.whole is not None and not call.parts:
+                built = make_call(call.id, call.name, call.whole)
+            else:
+                built = make_call(call.id, call.name, "".join(call.parts))
+            if built.arguments_error is not None:
+                self.findings.append(Finding("stream.arguments_invalid", f"call {call.key} ({call.name or 'no name'}): "
+                                             f"the {call.deltas} argument deltas never formed valid JSON: "
+                                             f"{built.arguments_error}"))
+            calls.append(built)
+        return tuple(calls), tuple(c.deltas for c in self.by_key.values())
+
+
+def _text(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def missing_final(what: str) -> Finding:
+    return Finding("stream.no_final_event", f"the stream ended without {what}: the reply may be cut short")
+
+
+def error_event(provider: str, error: ProviderError) -> Finding:
+    return Finding("stream.error_event", error.one_line(provider))

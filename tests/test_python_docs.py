@@ -1,0 +1,52 @@
+"""docs/python.md's examples run as written: every ```python block, in order, in one namespace (a later
+example uses the names an earlier one made), in this checkout, with the environment restored after.
+The sends go through httpx.MockTransport: no socket is opened (the guard below refuses every connection)."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "docs" / "python.md"
+
+
+def python_blocks(text: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```$", text, flags=re.M | re.S)
+
+
+def test_the_page_has_an_example_for_every_job():
+    code = "\n".join(python_blocks(PAGE.read_text(encoding="utf-8")))
+    for job in ("jobs.render(", "jobs.send(", "jobs.compare_send(", "jobs.probe(", "jobs.run(", "parse_reply("):
+        assert job in code, job
+
+
+def test_every_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    def no_connection(*args, **kwargs):
+        raise AssertionError("an example opened a connection")
+
+    monkeypatch.setattr(socket.socket, "connect", no_connection)
+    monkeypatch.setattr(socket.socket, "connect_ex", no_connection)
+    monkeypatch.setattr(socket, "create_connection", no_connection)
+    saved = dict(os.environ)
+    namespace: dict = {"__name__": "docs_python_md"}
+    try:
+        for number, block in enumerate(python_blocks(PAGE.read_text(encoding="utf-8")), 1):
+            exec(compile(block, f"docs/python.md example {number}", "exec"), namespace)  # noqa: S102
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    out = capsys.readouterr().out
+    assert "obeyed" in out and "sk-test" not in out
+
+
+def test_a_repeated_send_keeps_what_the_command_line_keeps():
+    import inspect
+
+    from toolchoice.providers.core import jobs, runner
+
+    assert inspect.signature(jobs.send).parameters["keep"].default == runner.RESULTS_KEPT
