@@ -100,11 +100,15 @@ def matrix_rows() -> list[dict[str, object]]:
     return rows
 
 
+@functools.lru_cache(maxsize=None)
 def mock_family(provider: str) -> ModuleType:
-    """The provider's module, for ``toolchoice mock`` / ``proxy``: the one that reads its request bodies back and
-    writes its replies (``mock_route``, ``mock_read``, ``mock_reply``, ``mock_events``, ``mock_error``)."""
-    module = module_for(provider)
-    if not hasattr(module, "mock_read"):
-        raise ToolchoiceError(f"toolchoice mock does not serve {provider}'s API yet",
-                              hint=f"its module {module.__name__} has no mock_read")
-    return module
+    """The family's mock module (``providers/<module>_mock.py``), for ``toolchoice mock`` / ``proxy``: it reads the
+    API's request bodies back and writes its replies (``MOCK_BASE_PATH``, ``mock_route``, ``mock_read``,
+    ``mock_reply``, ``mock_events``, ``mock_error``). Beside the translator, so `render` never loads it."""
+    name = f"toolchoice.providers.{CAPABILITIES[check_provider(provider)].module}_mock"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        raise ToolchoiceError(f"toolchoice mock does not serve {provider}'s API yet", hint=f"no module {name}") from None

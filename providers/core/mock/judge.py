@@ -2,7 +2,7 @@
 the translator's own planning and lints run on it (the same facts ``render`` and ``send`` use), and
 what the real API refuses becomes the refusal the mock answers with. Then what to answer.
 
-The family module (``providers/<family>.py``) offers ``mock_read(body, route) -> MockRead``; this
+The family's mock module (``providers/<module>_mock.py``, ``registry.mock_family``) offers ``mock_read(body, route) -> MockRead``; this
 module names no provider.
 """
 

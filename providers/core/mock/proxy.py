@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..model import Reply, Scenario
+from ..registry import module_for
 from .judge import Judged, judge, record
 from .server import Request, head
 from .service import MAX_BODY, MockService, Recorder, client_secrets
@@ -80,8 +81,8 @@ class ProxyHandler:
                 if streamed:
                     from ..streaming import EventDecoder
 
-                    decoder = EventDecoder(self.module.STREAM_FRAMING)
-                    assembler = self.module.stream_assembler(self.provider)
+                    decoder = EventDecoder(self.service.framing)
+                    assembler = module_for(self.provider).stream_assembler(self.provider)
                 async for chunk in response.aiter_raw():
                     writer.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                     await writer.drain()
@@ -119,7 +120,7 @@ class ProxyHandler:
             from .saving import save_exchange
 
             save_exchange(self.save_dir, number, request, status, bytes(collected),
-                          self.module.STREAM_FRAMING if decoder is not None else None, line,
+                          self.service.framing if decoder is not None else None, line,
                           client_secrets(request.headers, request.target))
         self.emit(line)
         return None, True

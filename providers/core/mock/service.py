@@ -8,7 +8,7 @@ import re
 from typing import Any, Callable, NamedTuple
 from urllib.parse import parse_qsl, urlsplit
 
-from ..registry import check_provider, mock_family
+from ..registry import check_provider, mock_family, module_for
 from .framing import CONTENT_TYPES, ENCODERS
 from .judge import Answer, Judged, judge, plan_answer, record
 from .script import Script
@@ -56,8 +56,8 @@ class MockService:
 
     def __init__(self, provider: str, script: Script | None = None) -> None:
         self.provider = check_provider(provider)
-        self.module = mock_family(provider)
-        self.framing = self.module.STREAM_FRAMING
+        self.module = mock_family(provider)  # the family's mock parts
+        self.framing = module_for(provider).STREAM_FRAMING
         self.script = script or Script()
         self.count = 0
         self.refused = 0
