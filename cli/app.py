@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "probe": ("probe_cmd", "probe"),
     "providers": ("providers_cmd", "providers"),
     "tools": ("tools_cmd", "tools"),
+    "trace": ("trace_cmd", "trace"),
     "schema": ("schema_cmd", "schema"),
     "mock": ("mock_cmd", "mock"),
     "proxy": ("mock_cmd", "proxy"),

@@ -27,7 +27,8 @@ class RunFormat(str, Enum):
     markdown = "markdown"
 
 
-SCENARIO = typer.Argument(..., help="Scenario file (YAML or JSON) with a loop: section.", show_default=False)
+SCENARIO = typer.Argument(None, help="Scenario file (YAML or JSON) with a loop: section (with --replay TRACE_FILE: "
+                          "optional, the trace's own scenario by default).", show_default=False)
 PROVIDERS = typer.Option(..., "--provider", "-p", help="Provider id; repeat it (or a comma list) to run the loop on "
                          "several providers side by side.", show_default=False)
 
@@ -312,7 +313,7 @@ def markdown(runs: list[Any], providers: list[str], repeat: int) -> str:
 
 @handled
 def run(
-    scenario: Path = SCENARIO,
+    scenario: Optional[Path] = SCENARIO,
     provider: List[str] = PROVIDERS,
     tool_choice: Optional[str] = typer.Option(None, "--tool-choice", help="Override step 1's tool_choice (same "
                                               "spellings as --tool-choice elsewhere)."),
@@ -326,7 +327,12 @@ def run(
     save: Optional[Path] = typer.Option(None, "--save", help="Write each loop's transcript (requests, replies as "
                                         "received, verdicts, and a scenario with the full history) into this folder."),
     replay: Optional[Path] = typer.Option(None, "--replay", help="Run offline from a folder --save wrote (or "
-                                          "step-01.response.json, step-02... files): no network, deterministic."),
+                                          "step-01.response.json, step-02... files), or from an OTLP/JSON trace "
+                                          "file (its recorded replies): no network, deterministic."),
+    trace_id: Optional[str] = typer.Option(None, "--trace-id", help="With --replay TRACE_FILE: the run to replay "
+                                           "when the file holds several."),
+    trace_out: Optional[Path] = typer.Option(None, "--trace-out", help="Write the loops as OTLP/JSON (one span "
+                                             "per step, OTel GenAI conventions) to this file."),
     results_from: Optional[str] = typer.Option(None, "--results-from", help="Run this shell command per tool call "
                                                "(the call as JSON on stdin, the result on stdout) instead of "
                                                "loop.results."),
@@ -343,11 +349,10 @@ def run(
     from toolchoice.providers.core import jobs, loop, runner
     from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
     from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
-    from toolchoice.providers.core.scenario import load_scenario
 
     from .inputs import capabilities_from, selected_providers
 
-    loaded = load_scenario(scenario)
+    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider)
     providers = selected_providers(provider, loaded)
     override = None
     if tool_choice is not None:
@@ -363,17 +368,48 @@ def run(
     if dry_run:
         _dry_run(loaded, providers, options, format)
         return
-    replayed = loop.load_replay(replay, providers[0]) if replay is not None else None
+    replayed = traced if traced is not None else (loop.load_replay(replay, providers[0]) if replay is not None
+                                                  else None)
     if replayed is not None and len(providers) > 1:
         raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
     count = len(replayed.transcripts) if replayed is not None and repeat == 1 else repeat
-    result = jobs.run(loaded, providers, options, repeat=repeat, save=save, replay=replayed,
+    result = jobs.run(loaded, providers, options, repeat=repeat, save=save, replay=replayed, trace_out=trace_out,
                       settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency))
     _draw(loaded, result.runs, providers, count, format, result.secrets, replayed is not None)
     if result.interrupted:
         exits.error_line(result.interrupted.line())
     if result.code != exits.OK:
         raise typer.Exit(result.code)
+
+
+def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_id: Optional[str],
+                       provider: List[str]) -> tuple[Any, Any]:
+    """The scenario to run and, for ``--replay TRACE_FILE``, the trace's replies (a ``loop.Replay``): the
+    trace's own scenario unless SCENARIO is given (then the trace's notes open its ledgers too)."""
+    from toolchoice.providers.core.model import Scenario, ToolchoiceError
+    from toolchoice.providers.core.scenario import load_scenario
+
+    from .inputs import selected_providers
+
+    if replay is None or not replay.is_file():
+        if trace_id is not None:
+            raise ToolchoiceError("--trace-id goes with --replay TRACE_FILE")
+        if scenario is None:
+            if replay is not None and not replay.exists():
+                raise ToolchoiceError(f"--replay {replay}: no such file or folder",
+                                      hint="give an OTLP/JSON trace file, or a SCENARIO and the folder --save wrote")
+            raise ToolchoiceError("give a SCENARIO file" + (" (a --replay folder replays a saved run of it)"
+                                                            if replay is not None else " (or --replay TRACE_FILE)"),
+                                  hint="see toolchoice run --help")
+        return load_scenario(scenario), None
+    from toolchoice.providers.core.trace_scenario import replay_trace
+
+    target = selected_providers(provider, Scenario("-"))[0]  # what cannot travel depends on where it goes
+    traced, replies = replay_trace(replay, trace_id, target)
+    if scenario is None:
+        return traced, replies
+    loaded = load_scenario(scenario)
+    return loaded._replace(notes=(*traced.notes, *loaded.notes)), replies
 
 
 def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, format: RunFormat,

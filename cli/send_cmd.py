@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from enum import Enum
 from pathlib import Path
 from typing import Any, List, Optional
@@ -67,6 +68,8 @@ def send(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    trace_out: Optional[Path] = typer.Option(None, "--trace-out", help="Write the samples as OTLP/JSON (one span "
+                                             "each, OTel GenAI conventions; the first 100) to this file."),
 ) -> None:
     """Send the scenario to one provider, show the tool calls, and judge them against tool_choice."""
     from .inputs import one_provider
@@ -81,15 +84,20 @@ def send(
     codes = []
     documents = []
     many = len(scenario) > 1
+    traced: dict[str, Any] | None = {"items": [], "secrets": {}} if trace_out is not None else None
     for path in scenario:
         folder = save / Path(str(path)).stem if save is not None and many else save
         code, document = _send_one(path, provider, tool_choice, model, base_url, timeout, retries, repeat,
                                    concurrency, min_obeyed, OutputFormat(format.value), folder, raw, strict,
                                    no_emulate, capabilities, print_json=not many,
-                                   all_results=all_results, stream=stream, allow_env=allow_env)
+                                   all_results=all_results, stream=stream, allow_env=allow_env, traced=traced)
         codes.append((path, code))
         if document is not None:
             documents.append({"scenario": str(path), **document})
+    if traced is not None and trace_out is not None:
+        from toolchoice.providers.core.trace_export import samples_document, write_document
+
+        write_document(trace_out, samples_document(traced["items"]), traced["secrets"])
     if many and format is SendFormat.json:
         write(json.dumps(documents, indent=2, ensure_ascii=False))
     elif many:
@@ -104,9 +112,11 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
               min_obeyed: Optional[float], format: OutputFormat, save: Optional[Path], raw: bool, strict: bool,
               no_emulate: bool, capabilities: Optional[Path], print_json: bool,
               all_results: bool = False, stream: bool = False,
-              allow_env: Optional[List[str]] = None) -> tuple[int, dict[str, Any] | None]:
+              allow_env: Optional[List[str]] = None,
+              traced: dict[str, Any] | None = None) -> tuple[int, dict[str, Any] | None]:
     """One scenario sent (``jobs.send``) and drawn (JSON only when ``print_json``); returns (exit code,
-    the JSON document)."""
+    the JSON document). ``traced``: --trace-out's collection, each sample appended
+    with its scenario, translation and end time (the first ``runner.RESULTS_KEPT``)."""
     from toolchoice.providers.core import jobs, runner
 
     from .inputs import scenario_with_override
@@ -122,17 +132,24 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
                 if repeat > 1 and not translation.refused and sys.stderr.isatty() else None)
     settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency)
 
+    def on_sample(sample: Any) -> None:
+        if traced is not None and len(traced["items"]) < runner.RESULTS_KEPT:
+            traced["items"].append((loaded, translation, sample, time.time_ns()))
+        if progress is not None:
+            progress.advance(sample.verdict["category"] == "obeyed")
+
     def send() -> jobs.SendResult:
         return jobs.send(loaded, translation, repeat=repeat, settings=settings, save=save,
                          keep=None if all_results else runner.RESULTS_KEPT, raw=raw, min_obeyed=min_obeyed,
-                         on_sample=(lambda s: progress.advance(s.verdict["category"] == "obeyed"))
-                         if progress is not None else None)
+                         on_sample=on_sample if progress is not None or traced is not None else None)
 
     if progress is not None:
         with progress:
             result = send()
     else:
         result = send()
+    if traced is not None:
+        traced["secrets"].update(result.secrets)
     document = None
     if format is OutputFormat.json:
         document = result.document(raw)

@@ -291,12 +291,16 @@ class RunResult(_Result):
 
 
 def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, repeat: int = 1,
-        settings: Any = None, save: Path | None = None, replay: Any = None) -> RunResult:
+        settings: Any = None, save: Path | None = None, replay: Any = None,
+        trace_out: Path | None = None) -> RunResult:
     """Run the scenario's agent loop ``repeat`` times per provider (``options``: ``loop.LoopOptions``;
     ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport instead of the
     network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``
     before any request; a loop that failed with nothing judged (an error reply) makes the outcome
-    FAILED."""
+    FAILED. ``trace_out``: the loops as OTLP/JSON, one span per step (``trace_export``), written
+    even when Ctrl-C cut them short."""
+    import time
+
     from . import loop, runner
 
     options = options or loop.LoopOptions()
@@ -309,9 +313,19 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     result = RunResult(runs)
     folder = loop.prepare_loop_save(save) if save is not None else None
 
+    ended_at: dict[tuple[str, int, int], int] = {}
+
     def on_step(r: Any, record: Any) -> None:
+        if trace_out is not None:
+            ended_at[(r.provider, r.index, record.number)] = time.time_ns()
         if folder is not None:
             loop.save_step(folder, r, record, scenario, result.secrets)
+
+    def write_trace() -> None:
+        if trace_out is not None:
+            from .trace_export import loops_document, write_document
+
+            write_document(trace_out, loops_document(runs, ended_at), result.secrets)
 
     try:
         loop.run_loops(scenario, runs, settings or runner.SendSettings(), options, result.secrets, on_step, replay)
@@ -321,10 +335,12 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
                 r.ended = "interrupted"
                 if folder is not None and r.steps:
                     loop.save_step(folder, r, r.steps[-1], scenario, result.secrets)
+        write_trace()
         result.interrupted = Interrupted(sum(1 for r in runs if r.ended != "interrupted"), len(runs), "loops",
                                          folder is not None, "; unfinished loops keep their finished steps")
         result.code = outcomes.INTERRUPTED
         return result
+    write_trace()
     refused = any(s.skipped and s.skipped.startswith("refused") for r in runs for s in r.steps)
     failed = any(r.ended == "error" and r.steps and r.steps[-1].verdict is None
                  and not (r.steps[-1].skipped or "").startswith("refused") for r in runs)

@@ -1,0 +1,225 @@
+"""``run --trace-out FILE`` / ``send --trace-out FILE``: toolchoice's own records as an OTLP/JSON trace.
+
+One span per step (per sample for ``send``), following the OpenTelemetry GenAI conventions
+(https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/): ``gen_ai.operation.name`` "chat",
+``gen_ai.provider.name``, ``gen_ai.request.model``, usage and finish reasons, and — unless content capture is
+switched off with ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=false`` (or ``NO_CONTENT``) —
+``gen_ai.system_instructions``, ``gen_ai.input.messages``, ``gen_ai.output.messages`` and
+``gen_ai.tool.definitions`` as JSON text. toolchoice's own: ``toolchoice.tool_choice.requested`` (the neutral
+spelling, ``unset`` when none), ``toolchoice.tool_choice.effective`` (the value on the wire),
+``toolchoice.verdict`` (the verdict's category) and ``toolchoice.provider`` (the exact provider id).
+
+The document is the protobuf JSON mapping of ``ExportTraceServiceRequest`` as OTLP/JSON writes it: trace and
+span ids in hex, enums as integers, 64-bit integers as decimal strings. Built as plain data (no OpenTelemetry
+package at run time); tests parse it with opentelemetry-proto. Written through the transport's redaction, so
+no key reaches the file; headers are never in it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+from .model import Message, Reply, Scenario, Tool, Translation, word_or_json
+
+# toolchoice id → gen_ai.provider.name well-known value (OTel GenAI registry); ids it does not list stay as they are
+GENAI_NAMES = {"openai": "openai", "openai-responses": "openai", "azure": "azure.ai.openai", "anthropic": "anthropic",
+               "bedrock": "aws.bedrock", "gemini": "gcp.gemini", "mistral": "mistral_ai", "groq": "groq",
+               "deepseek": "deepseek", "cohere": "cohere", "xai": "x_ai"}
+SPAN_KIND_CLIENT = 3  # opentelemetry.proto.trace.v1.Span.SpanKind
+STATUS_ERROR = 2  # Status.StatusCode; UNSET (0) is the default and not written
+_OFF = ("false", "0", "no", "no_content", "off")
+
+
+def content_captured(environ: Any = None) -> bool:
+    """Content (messages, tool definitions) goes in unless the OTel GenAI switch turns it off."""
+    value = (environ if environ is not None else os.environ).get("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT")
+    return value is None or value.strip().lower() not in _OFF
+
+
+def new_id(size: int) -> str:
+    return os.urandom(size).hex()
+
+
+def _value(value: Any) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, int):
+        return {"intValue": str(value)}
+    if isinstance(value, float):
+        return {"doubleValue": value}
+    if isinstance(value, (list, tuple)):
+        return {"arrayValue": {"values": [_value(v) for v in value]}}
+    return {"stringValue": str(value)}
+
+
+def _attributes(values: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"key": k, "value": _value(v)} for k, v in values.items() if v is not None]
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def request_model(translation: Translation, scenario: Scenario) -> str | None:
+    """The model the request asks for: the body's, else the one in the URL (Gemini, Bedrock, an Azure
+    deployment), else the settings'."""
+    request = translation.request
+    if request is not None:
+        model = request.body.get("model") if isinstance(request.body, dict) else None
+        if isinstance(model, str):
+            return model
+        found = re.search(r"/(?:models?|deployments)/([^/:?]+)", request.url)  # Gemini, Bedrock; Azure's deployment
+        if found:
+            from urllib.parse import unquote
+
+            return unquote(found.group(1))
+    settings = scenario.settings_for(translation.provider)
+    return settings.model or settings.deployment
+
+
+def _parts_message(m: Message) -> dict[str, Any]:
+    """A history message in gen_ai.input.messages form (role + parts)."""
+    if m.role == "tool":
+        return {"role": "tool", "parts": [{"type": "tool_call_response", "id": m.tool_call_id,
+                                           "response": m.content if m.content is not None else ""}]}
+    parts: list[dict[str, Any]] = []
+    for item in m.reasoning:
+        if item.text is not None:
+            parts.append({"type": "reasoning", "content": item.text})
+    if m.content:
+        parts.append({"type": "text", "content": m.content})
+    for call in m.tool_calls:
+        parts.append({"type": "tool_call", "id": call.id, "name": call.name, "arguments": call.arguments})
+    return {"role": m.role, "parts": parts}
+
+
+def _output_message(reply: Reply) -> dict[str, Any]:
+    parts: list[dict[str, Any]] = []
+    for item in reply.reasoning:
+        if item.text is not None:
+            parts.append({"type": "reasoning", "content": item.text})
+    if reply.text:
+        parts.append({"type": "text", "content": reply.text})
+    for call in reply.tool_calls:
+        arguments = call.arguments if call.arguments is not None else (call.input or call.raw_arguments)
+        parts.append({"type": "tool_call", "id": call.id, "name": call.name, "arguments": arguments})
+    return {"role": "assistant", "parts": parts, "finish_reason": reply.finish_reason or ""}
+
+
+def _tool_definition(tool: Tool) -> dict[str, Any]:
+    if tool.kind == "custom":
+        data: dict[str, Any] = {"type": "custom", "name": tool.name}
+        if tool.format is not None:
+            data["format"] = dict(tool.format)
+    else:
+        data = {"type": "function", "name": tool.name, "parameters": tool.schema()}
+    if tool.description is not None:
+        data["description"] = tool.description
+    return data
+
+
+def span(trace_id: str, scenario: Scenario, translation: Translation, sample: Any, end_ns: int,
+         content: bool, skipped: str | None = None, parent: str = "") -> dict[str, Any]:
+    """One chat span: the step's (or sample's) scenario, request, reply and verdict."""
+    provider = translation.provider
+    model = request_model(translation, scenario)
+    choice = scenario.tool_choice
+    reply = sample.reply if sample is not None else None
+    latency = sample.latency_ms if sample is not None and sample.latency_ms is not None else 0.0
+    values: dict[str, Any] = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": GENAI_NAMES.get(provider, provider),
+        "gen_ai.request.model": model,
+        "toolchoice.provider": provider,
+        "toolchoice.tool_choice.requested": "unset" if choice is None else word_or_json(choice.to_json()),
+        "toolchoice.tool_choice.effective": (None if translation.effective_tool_choice is None
+                                             else word_or_json(translation.effective_tool_choice)),
+        "toolchoice.verdict": (sample.verdict or {}).get("category") if sample is not None else "error",
+    }
+    if scenario.parallel_tool_calls is not None:
+        values["toolchoice.parallel_tool_calls"] = scenario.parallel_tool_calls
+    if reply is not None:
+        values["gen_ai.usage.input_tokens"] = reply.usage.input_tokens
+        values["gen_ai.usage.output_tokens"] = reply.usage.output_tokens
+        if reply.finish_reason:
+            values["gen_ai.response.finish_reasons"] = [reply.finish_reason]
+    if content:
+        if scenario.system:
+            values["gen_ai.system_instructions"] = _text([{"type": "text", "content": scenario.system}])
+        values["gen_ai.input.messages"] = _text([_parts_message(m) for m in scenario.messages])
+        values["gen_ai.tool.definitions"] = _text([_tool_definition(t) for t in scenario.tools])
+        if reply is not None and reply.error is None:
+            values["gen_ai.output.messages"] = _text([_output_message(reply)])
+    error = skipped
+    if error is None and reply is not None and reply.error is not None:
+        error = reply.error.one_line(provider)
+    if error is not None:
+        values["error.type"] = (reply.error.type if reply is not None and reply.error is not None and reply.error.type
+                                else "toolchoice.error")
+    data: dict[str, Any] = {
+        "traceId": trace_id, "spanId": new_id(8), "name": f"chat {model}" if model else "chat",
+        "kind": SPAN_KIND_CLIENT, "startTimeUnixNano": str(end_ns - int(latency * 1_000_000)),
+        "endTimeUnixNano": str(end_ns), "attributes": _attributes(values),
+        "status": {"code": STATUS_ERROR, "message": error} if error is not None else {},  # unset: the default
+    }
+    if parent:
+        data["parentSpanId"] = parent
+    return data
+
+
+def document(spans: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The ExportTraceServiceRequest holding ``spans`` (one resource, one scope)."""
+    from toolchoice.providers import __version__
+
+    resource = {"attributes": _attributes({"service.name": "toolchoice", "telemetry.sdk.name": "toolchoice",
+                                           "telemetry.sdk.language": "python"})}
+    return {"resourceSpans": [{"resource": resource, "scopeSpans": [
+        {"scope": {"name": "toolchoice", "version": __version__}, "spans": list(spans)}]}]}
+
+
+def loops_document(runs: list[Any], ended_at: dict[tuple[str, int, int], int],
+                   content: bool | None = None) -> dict[str, Any]:
+    """Every loop of ``run`` as one trace, one span per step (in step order)."""
+    content = content_captured() if content is None else content
+    spans = []
+    now = time.time_ns()
+    for run in runs:
+        trace_id = new_id(16)
+        for record in run.steps:
+            end = ended_at.get((run.provider, run.index, record.number), now)
+            spans.append(span(trace_id, record.scenario, record.translation, record.sample, end, content,
+                              record.skipped))
+    return document(spans)
+
+
+def samples_document(items: list[tuple[Scenario, Translation, Any, int]], content: bool | None = None) -> dict[str, Any]:
+    """``send``'s samples: (scenario, translation, sample, end time) each a span, one trace per scenario."""
+    content = content_captured() if content is None else content
+    traces: dict[int, str] = {}
+    spans = []
+    for scenario, translation, sample, end in items:
+        trace_id = traces.setdefault(id(scenario), new_id(16))
+        spans.append(span(trace_id, scenario, translation, sample, end, content))
+    return document(spans)
+
+
+def write_document(path: Path, data: dict[str, Any], secrets: dict[str, str]) -> None:
+    """The document, every key redacted (the ones sent, and every provider key set in the environment), written
+    whole or not at all."""
+    from .model import ToolchoiceError
+    from .redaction import Redactor, environment_secrets
+
+    found = environment_secrets(os.environ)
+    found.update(secrets)
+    text = json.dumps(Redactor(found).data(data), ensure_ascii=False) + "\n"
+    temporary = path.with_name(f".{path.name}.partial")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise ToolchoiceError(f"--trace-out {path}: cannot write: {exc.strerror}", hint="name a writable file") from None

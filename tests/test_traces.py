@@ -1,0 +1,643 @@
+"""Traces in, traces out (issue 31).
+
+In: the REAL instrumentations (openinference-instrumentation-openai / -anthropic, opentelemetry-instrumentation-
+openai-v2, opentelemetry-instrumentation-anthropic) record an agent run of the official SDK against a stand-in on
+127.0.0.1 (tests/trace_recorder.py, one process per recording); the OTLP/JSON they make is read by `toolchoice
+trace` and replayed with `run --replay FILE` on several providers. The expected values are what the agent
+script sent and what the stand-in answered (tests/trace_recorder.py), not what the code computes.
+Out: `run --trace-out` / `send --trace-out` parse as ExportTraceServiceRequest with the OTLP protobuf types and
+with the official OTLP/JSON codec (opentelemetry-proto-json), round-trip, and read back to the same tool_choice.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cli import run_cli
+from servers import StandIn, Step, fixture
+
+RECORDER = Path(__file__).parent / "trace_recorder.py"
+NEEDS = {"openinference-openai": "openinference.instrumentation.openai",
+         "openinference-anthropic": "openinference.instrumentation.anthropic",
+         "openinference-openai-responses": "openinference.instrumentation.openai",
+         "openinference-anthropic-history": "openinference.instrumentation.anthropic",
+         "openinference-anthropic-thinking": "openinference.instrumentation.anthropic",
+         "otel-openai-v2": "opentelemetry.instrumentation.openai_v2",
+         "otel-anthropic": "opentelemetry.instrumentation.anthropic",
+         "otel-openai": "opentelemetry.instrumentation.openai",
+         "openinference-google-genai": "openinference.instrumentation.google_genai"}
+# name -> (kind, runs, parent span, extra environment)
+RECORDINGS = {
+    "oi-openai": ("openinference-openai", 1, False, {}),
+    "oi-responses": ("openinference-openai-responses", 1, False, {}),
+    "oi-history": ("openinference-anthropic-history", 1, False, {}),
+    "oi-anthropic": ("openinference-anthropic", 1, False, {}),
+    "oi-thinking": ("openinference-anthropic-thinking", 1, True, {}),
+    "oi-two-runs": ("openinference-openai", 2, True, {}),
+    "v2-content": ("otel-openai-v2", 1, True, {"OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental",
+                                               "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "SPAN_ONLY"}),
+    "v2-no-content": ("otel-openai-v2", 1, False, {"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "NO_CONTENT"}),
+    "otel-anthropic": ("otel-anthropic", 1, False, {"TRACELOOP_TRACE_CONTENT": "true"}),
+    "otel-openai": ("otel-openai", 1, True, {"TRACELOOP_TRACE_CONTENT": "true"}),
+    "oi-gemini": ("openinference-google-genai", 1, True, {}),
+}
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+@pytest.fixture(scope="module")
+def traces(tmp_path_factory):
+    """Every recording, made at once (one process each: an instrumentation patches the SDK for its process)."""
+    import os
+
+    folder = tmp_path_factory.mktemp("traces")
+    made: dict[str, Path] = {}
+    running: list[tuple[str, Path, subprocess.Popen[str]]] = []
+
+    def finish(name: str, out: Path, process: subprocess.Popen[str]) -> None:
+        _, err = process.communicate(timeout=120)
+        assert process.returncode == 0, f"{name}: {err[-2000:]}"
+        made[name] = out
+
+    for name, (kind, runs, parent, env) in RECORDINGS.items():
+        if not _installed(NEEDS[kind]):
+            continue
+        if len(running) == 3:  # three at a time: the machine is shared
+            finish(*running.pop(0))
+        out = folder / f"{name}.json"
+        environ = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "TRACELOOP_"))}
+        environ.update(env)
+        args = [sys.executable, str(RECORDER), kind, str(out), str(runs)] + (["parent"] if parent else [])
+        running.append((name, out, subprocess.Popen(args, env=environ, stdout=subprocess.PIPE,
+                                                    stderr=subprocess.PIPE, text=True)))
+    for item in running:
+        finish(*item)
+    return made
+
+
+def trace_of(traces, name):
+    if name not in traces:
+        pytest.skip(f"the instrumentation for {name} is not installed")
+    return traces[name]
+
+
+def imported(path, *args):
+    result = run_cli(["trace", str(path), "--format", "json", *args])
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout), result.stderr
+
+
+# ---- in: what each convention records becomes the scenario ---------------------------------------
+
+OPENAI_TOOL = {"name": "get_weather", "description": "Weather in a city",
+               "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "state": {"type": "string"}},
+                              "required": ["city"]}}
+ANTHROPIC_TOOL = {"name": "weather", "description": "Weather at a location",
+                  "parameters": {"type": "object", "properties": {"location": {"type": "string"}},
+                                 "required": ["location"]}}
+SYSTEM = "You answer weather questions with the tool."
+FIRST = [{"role": "user", "content": "Weather in San Francisco?"}]
+
+
+def test_openinference_openai_reads_tools_messages_each_steps_tool_choice_and_results(traces):
+    scenario, notes = imported(trace_of(traces, "oi-openai"))
+    assert scenario["tools"] == [OPENAI_TOOL]
+    assert scenario["system"] == SYSTEM and scenario["messages"] == FIRST
+    # the agent sent {"type":"function","function":{"name":"get_weather"}} then "auto"
+    assert scenario["loop"]["steps"] == [{"tool_choice": {"tool": "get_weather"}}, {"tool_choice": "auto"}]
+    assert scenario["loop"]["results"] == {"get_weather": ["18 C, sunny"]}
+    assert scenario["loop"]["max_steps"] == 2
+    # llm.model_name is the answering model (gpt-4o-2024-08-06); the requested one was gpt-4o
+    assert scenario["providers"] == {"openai": {"model": "gpt-4o"}}
+    assert "trace.tool_choice_not_recorded" not in notes
+
+
+def test_openinference_anthropic_reads_its_native_tool_choice_and_tool_role_results(traces):
+    scenario, _ = imported(trace_of(traces, "oi-anthropic"))
+    assert scenario["tools"] == [ANTHROPIC_TOOL]
+    assert scenario["system"] == SYSTEM and scenario["messages"] == FIRST
+    # {"type": "any"} then {"type": "auto"}
+    assert scenario["loop"]["steps"] == [{"tool_choice": "required"}, {"tool_choice": "auto"}]
+    assert scenario["loop"]["results"] == {"weather": ["18 C, sunny"]}
+    assert scenario["providers"] == {"anthropic": {"model": "claude-haiku-4-5"}}
+
+
+def test_openinference_anthropic_history_keeps_parallel_calls_their_results_and_the_parallel_switch(traces):
+    scenario, _ = imported(trace_of(traces, "oi-history"))
+    assert scenario["messages"] == [
+        {"role": "user", "content": "Weather in SF and NYC?"},
+        {"role": "assistant", "content": "Checking both.", "tool_calls": [
+            {"id": "t1", "name": "weather", "arguments": {"location": "SF"}},
+            {"id": "t2", "name": "weather", "arguments": {"location": "NYC"}}]},
+        {"role": "tool", "tool_call_id": "t1", "content": "18 C"},
+        {"role": "tool", "tool_call_id": "t2", "content": json.dumps([{"type": "text", "text": "5 C"}])},
+        {"role": "user", "content": "Thanks"}]
+    # {"type": "auto", "disable_parallel_tool_use": true}
+    assert scenario["loop"]["steps"] == [{"tool_choice": "auto"}] and scenario["parallel_tool_calls"] is False
+    result = run_cli(["run", "--replay", str(trace_of(traces, "oi-history")), "-p", "openai", "-f", "json"])
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"][0]["request"]["body"]
+    assert body["parallel_tool_calls"] is False
+    assert [m["role"] for m in body["messages"]] == ["user", "assistant", "tool", "tool", "user"]
+
+
+def test_openinference_google_genai_keeps_the_thought_signature_and_reads_tool_config(traces):
+    path = trace_of(traces, "oi-gemini")
+    scenario, notes = imported(path)
+    # google-genai records no invocation parameters: tool_config {function_calling_config: {mode: ANY}} then AUTO
+    assert scenario["loop"]["steps"] == [{"tool_choice": "required"}, {"tool_choice": "auto"}]
+    assert scenario["providers"] == {"gemini": {"model": "gemini-3-pro-preview"}}  # llm.provider "google"
+    assert scenario["tools"] == [ANTHROPIC_TOOL] and scenario["system"] == SYSTEM
+    assert scenario["loop"]["results"] == {"weather": [json.dumps({"result": "18 C, sunny"})]}
+    recorded = fixture("gemini", "gemini-function-call-thought-signature")["candidates"][0]["content"]["parts"][0]
+    result = run_cli(["run", "--replay", str(path), "-p", "gemini", "-f", "json"])
+    assert result.returncode == 0, result.stderr
+    second = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"][1]["request"]["body"]
+    turn = second["contents"][1]
+    assert turn["role"] == "model" and turn["parts"][0]["thoughtSignature"] == recorded["thoughtSignature"]
+    assert turn["parts"][0]["functionCall"]["args"] == recorded["functionCall"]["args"]
+    elsewhere = run_cli(["run", "--replay", str(path), "-p", "anthropic", "-f", "json"])
+    ledger = json.loads(elsewhere.stdout)["runs"][0]["loops"][0]["steps"][0]["ledger"]
+    assert any(e["code"] == "trace.reasoning_not_carried" for e in ledger)
+
+
+def test_openinference_responses_calls_are_the_responses_api(traces):
+    path = trace_of(traces, "oi-responses")
+    scenario, _ = imported(path)
+    # the request had input (not messages) and tool_choice {"type": "function", "name": "get_weather"}
+    assert scenario["providers"] == {"openai-responses": {"model": "gpt-4.1"}}
+    assert scenario["loop"]["steps"][0]["tool_choice"] == {"tool": "get_weather"}
+    assert scenario["system"] == SYSTEM and scenario["messages"] == [{"role": "user", "content": "Weather?"}]
+    recorded = next(i for i in fixture("openai-responses", "openai-responses-function-call")["output"]
+                    if i["type"] == "function_call")
+    for provider in ("openai-responses", "anthropic"):
+        result = run_cli(["run", "--replay", str(path), "-p", provider, "-f", "json"])
+        assert result.returncode == 0, result.stderr
+        (step,) = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"]
+        assert [(c["name"], c["arguments"]) for c in step["reply"]["tool_calls"]] == [
+            (recorded["name"], json.loads(recorded["arguments"]))]
+        assert step["verdict"]["category"] == "obeyed"
+
+
+def test_otel_genai_anthropic_has_no_tool_choice_so_it_is_said_and_left_unspecified(traces):
+    scenario, notes = imported(trace_of(traces, "otel-anthropic"))
+    assert scenario["tools"] == [ANTHROPIC_TOOL]
+    assert scenario["system"] == SYSTEM and scenario["messages"] == FIRST
+    assert "steps" not in scenario["loop"] and "tool_choice" not in scenario
+    assert scenario["loop"]["results"] == {"weather": ["18 C, sunny"]}
+    assert "trace.tool_choice_not_recorded" in notes and "not recorded" in notes
+
+
+def test_otel_genai_openai_reads_its_tool_definitions_and_says_tool_choice_is_not_recorded(traces):
+    scenario, notes = imported(trace_of(traces, "otel-openai"))
+    assert scenario["tools"] == [OPENAI_TOOL]
+    assert scenario["system"] == SYSTEM and scenario["messages"] == FIRST
+    assert "steps" not in scenario["loop"] and scenario["loop"]["results"] == {"get_weather": ["18 C, sunny"]}
+    assert scenario["providers"] == {"openai": {"model": "gpt-4o"}}
+    assert "trace.tool_choice_not_recorded" in notes
+
+
+def test_openai_v2_records_no_tool_definitions_so_the_called_tool_gets_an_open_schema_and_a_note(traces):
+    scenario, notes = imported(trace_of(traces, "v2-content"))
+    assert scenario["tools"] == [{"name": "get_weather", "parameters": {"type": "object"}}]
+    assert scenario["system"] == SYSTEM and scenario["messages"] == FIRST
+    assert scenario["loop"]["results"] == {"get_weather": ["18 C, sunny"]}
+    assert scenario["providers"] == {"openai": {"model": "gpt-4o"}}
+    assert "trace.open_schema" in notes and "trace.tool_choice_not_recorded" in notes
+
+
+def test_a_trace_without_content_is_one_line_and_exit_2(traces):
+    path = trace_of(traces, "v2-no-content")
+    result = run_cli(["trace", str(path)])
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert str(path) in result.stderr and "content was not captured" in result.stderr
+    replayed = run_cli(["run", "--replay", str(path), "-p", "openai"])
+    assert replayed.returncode == 2 and "content was not captured" in replayed.stderr
+
+
+def test_yaml_output_is_a_scenario_the_loader_reads_with_the_notes_as_comments(traces, tmp_path):
+    result = run_cli(["trace", str(trace_of(traces, "v2-content"))])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("# info trace.imported")
+    assert "# warning trace.open_schema" in result.stdout
+    saved = tmp_path / "imported.yaml"
+    saved.write_text(result.stdout)
+    assert yaml.safe_load(result.stdout)["loop"]["max_steps"] == 2
+    dry = run_cli(["run", str(saved), "-p", "anthropic", "--dry-run", "-f", "json"])
+    assert dry.returncode == 0, dry.stderr
+
+
+def test_several_runs_are_listed_and_trace_id_picks_one(traces):
+    path = trace_of(traces, "oi-two-runs")
+    listing = run_cli(["trace", str(path), "-f", "json"])
+    assert listing.returncode == 0, listing.stderr
+    runs = json.loads(listing.stdout)["runs"]
+    assert len(runs) == 2 and all(r["llm_calls"] == 2 for r in runs)
+    spans = [s for r in json.loads(path.read_text())["resourceSpans"] for ss in r["scopeSpans"] for s in ss["spans"]]
+    recorded_ids = {s["traceId"] for s in spans}
+    assert {r["trace_id"] for r in runs} == recorded_ids
+    scenario, _ = imported(path, "--trace-id", runs[1]["trace_id"])
+    assert scenario["loop"]["steps"] == [{"tool_choice": {"tool": "get_weather"}}, {"tool_choice": "auto"}]
+    no_pick = run_cli(["run", "--replay", str(path), "-p", "openai"])
+    assert no_pick.returncode == 2 and "--trace-id" in no_pick.stderr
+    wrong = run_cli(["trace", str(path), "--trace-id", "0" * 32])
+    assert wrong.returncode == 2 and "no run with trace id" in wrong.stderr
+
+
+def test_reasoning_signatures_are_kept(traces):
+    scenario, _ = imported(trace_of(traces, "oi-thinking"))
+    assert scenario["loop"]["steps"] == [{"tool_choice": "auto"}, {"tool_choice": "auto"}]
+    recorded = fixture("reasoning", "anthropic-thinking-tool-use")["content"][0]
+    result = run_cli(["run", "--replay", str(trace_of(traces, "oi-thinking")), "-p", "anthropic", "-f", "json"])
+    assert result.returncode == 0, result.stderr
+    steps = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"]
+    turn = steps[1]["request"]["body"]["messages"][1]
+    assert turn["role"] == "assistant"
+    assert turn["content"][0] == {"type": "thinking", "thinking": recorded["thinking"],
+                                  "signature": recorded["signature"]}
+    elsewhere = run_cli(["run", "--replay", str(trace_of(traces, "oi-thinking")), "-p", "openai", "-f", "json"])
+    ledger = json.loads(elsewhere.stdout)["runs"][0]["loops"][0]["steps"][1]["ledger"]
+    assert any(e["code"] == "trace.reasoning_not_carried" for e in ledger)
+
+
+# ---- replay: the recorded trajectory on every provider ---------------------------------------
+
+REPLAYED = ["openai", "anthropic", "gemini", "bedrock", "openai-responses", "mistral", "cohere"]
+
+
+@pytest.mark.parametrize("name,call,arguments,choices", [
+    ("oi-openai", "get_weather", {"city": "San Francisco", "state": "CA"}, [{"tool": "get_weather"}, "auto"]),
+    ("oi-anthropic", "weather", {"location": "San Francisco"}, ["required", "auto"]),
+    ("otel-anthropic", "weather", {"location": "San Francisco"}, [None, None]),
+    ("v2-content", "get_weather", {"city": "San Francisco", "state": "CA"}, [None, None]),
+    ("otel-openai", "get_weather", {"city": "San Francisco", "state": "CA"}, [None, None]),
+    ("oi-gemini", "weather", {"location": "San Francisco"}, ["required", "auto"]),
+])
+@pytest.mark.parametrize("provider", REPLAYED)
+def test_replay_renders_and_judges_the_recorded_trajectory_on_each_provider(traces, name, call, arguments, choices,
+                                                                            provider):
+    result = run_cli(["run", "--replay", str(trace_of(traces, name)), "-p", provider, "-f", "json"],
+                     env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"})
+    assert result.returncode == 0, result.stderr
+    loop = json.loads(result.stdout)["runs"][0]["loops"][0]
+    assert loop["ended"]["reason"] == "no_tool_call" and loop["final_answer"] == "It is 18 C and sunny."
+    first, second = loop["steps"]
+    assert [s["requested_tool_choice"] for s in loop["steps"]] == choices
+    assert [(c["name"], c["arguments"]) for c in first["reply"]["tool_calls"]] == [(call, arguments)]
+    assert first["verdict"]["category"] == "obeyed" and second["verdict"]["category"] == "obeyed"
+    assert first["request"]["body"] and second["request"]["body"]
+    # step 2 carries the recorded call and its recorded result, in this provider's form
+    body = json.dumps(second["request"]["body"])
+    assert "18 C, sunny" in body and "San Francisco" in body
+    # what the agent sent back: google-genai's function response is an object
+    assert first["results"][0]["content"] == (json.dumps({"result": "18 C, sunny"}) if name == "oi-gemini"
+                                              else "18 C, sunny")
+
+
+def test_a_given_scenario_replays_with_the_traces_replies(traces, tmp_path):
+    """`run SCENARIO --replay TRACE`: the scenario edited (step 1 now `none`), the replies recorded."""
+    scenario, _ = imported(trace_of(traces, "oi-openai"))
+    scenario["loop"]["steps"][0] = {"tool_choice": "none"}
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(scenario))
+    result = run_cli(["run", str(path), "--replay", str(trace_of(traces, "oi-openai")), "-p", "openai", "-f", "json"])
+    assert result.returncode == 4, result.stderr  # DISOBEYED: the recorded call now disobeys `none`
+    step = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"][0]
+    assert step["requested_tool_choice"] == "none" and step["verdict"]["category"] != "obeyed"
+
+
+# ---- bad trace files -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("content,words", [
+    (b"", "empty"),
+    (b"{not json", "not JSON"),
+    (b'{"resourceSpans": "x"}', "not an OTLP/JSON trace export"),
+    (b'{"data": []}', "no resourceSpans"),
+    (b'{"resourceSpans": []}', "no LLM spans"),
+    (b"\xff\xfe\x00", "not UTF-8"),
+    (b"[" * 5000 + b"]" * 5000, "not"),
+    (b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "!!", "spanId": "x"}]}]}]}', "neither hex nor base64"),
+])
+def test_bad_trace_files_are_one_line_naming_the_file_exit_2(tmp_path, content, words):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    for args in (["trace", str(path)], ["run", "--replay", str(path), "-p", "openai"]):
+        result = run_cli(args)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and str(path) in lines[0] and words in lines[0], lines
+        assert "Traceback" not in result.stderr
+
+
+def test_a_deep_trace_is_refused_by_depth(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text('{"resourceSpans": [' + "[" * 150 + "]" * 150 + "]}")
+    result = run_cli(["trace", str(path)])
+    assert result.returncode == 2 and "deeper than 100 levels" in result.stderr
+
+
+def test_a_huge_trace_is_refused_by_size(tmp_path):
+    path = tmp_path / "huge.json"
+    with open(path, "wb") as handle:
+        handle.truncate(8 * 1024 * 1024 + 10)
+    result = run_cli(["trace", str(path)])
+    assert result.returncode == 2 and "larger than 8 MB" in result.stderr
+
+
+def test_missing_file_and_trace_id_without_trace(tmp_path):
+    result = run_cli(["trace", str(tmp_path / "nope.json")])
+    assert result.returncode == 2 and "no such file" in result.stderr
+    result = run_cli(["run", "configs/weather.yaml", "-p", "openai", "--trace-id", "ab", "--dry-run"],
+                     cwd=Path(__file__).parent.parent)
+    assert result.returncode == 2 and "--trace-id goes with --replay TRACE_FILE" in result.stderr
+
+
+# ---- out: OTLP/JSON that OTLP readers take ---------------------------------------------------------
+
+def _ids(document, convert):
+    for resource in document["resourceSpans"]:
+        for scope in resource["scopeSpans"]:
+            for span in scope["spans"]:
+                for key in ("traceId", "spanId", "parentSpanId"):
+                    if key in span:
+                        span[key] = convert(span[key])
+    return document
+
+
+def assert_otlp_round_trip(document):
+    """Parses as ExportTraceServiceRequest (the OTLP protobuf types; ids given to protobuf as the bytes the hex
+    says) and with the official OTLP/JSON codec, and both write it back unchanged."""
+    json_format = pytest.importorskip("google.protobuf.json_format")
+    service = pytest.importorskip("opentelemetry.proto.collector.trace.v1.trace_service_pb2")
+    ExportTraceServiceRequest = service.ExportTraceServiceRequest
+
+    as_base64 = _ids(copy.deepcopy(document), lambda h: base64.b64encode(bytes.fromhex(h)).decode())
+    message = json_format.Parse(json.dumps(as_base64), ExportTraceServiceRequest())
+    for span in message.resource_spans[0].scope_spans[0].spans:
+        assert len(span.trace_id) == 16 and len(span.span_id) == 8
+        assert span.kind == span.SPAN_KIND_CLIENT
+    back = json_format.MessageToDict(message, use_integers_for_enums=True)
+    assert _ids(back, lambda b: base64.b64decode(b).hex()) == document
+    if _installed("opentelemetry.proto_json"):
+        from opentelemetry.proto_json.collector.trace.v1.trace_service import ExportTraceServiceRequest as Codec
+
+        assert Codec.from_dict(document).to_dict() == document
+    return message
+
+
+def spans_of(document):
+    return [s for r in document["resourceSpans"] for ss in r["scopeSpans"] for s in ss["spans"]]
+
+
+def attrs(span):
+    from toolchoice.providers.core.trace_import import attributes
+
+    return attributes(span["attributes"])
+
+
+def test_run_trace_out_is_one_span_per_step_and_reads_back_to_the_same_tool_choice(traces, tmp_path):
+    out = tmp_path / "out.json"
+    result = run_cli(["run", "--replay", str(trace_of(traces, "oi-openai")), "-p", "anthropic", "-f", "json",
+                      "--trace-out", str(out)])
+    assert result.returncode == 0, result.stderr
+    document = json.loads(out.read_text())
+    assert_otlp_round_trip(document)
+    spans = spans_of(document)
+    assert len(spans) == 2 and len({s["traceId"] for s in spans}) == 1
+    first, second = (attrs(s) for s in spans)
+    assert first["gen_ai.operation.name"] == "chat" and first["gen_ai.provider.name"] == "anthropic"
+    assert first["toolchoice.tool_choice.requested"] == '{"tool":"get_weather"}'
+    assert json.loads(first["toolchoice.tool_choice.effective"]) == {"type": "tool", "name": "get_weather"}
+    assert second["toolchoice.tool_choice.requested"] == "auto"
+    assert first["toolchoice.verdict"] == "obeyed" and second["toolchoice.verdict"] == "obeyed"
+    assert json.loads(second["gen_ai.input.messages"])[-1]["parts"][0]["response"] == "18 C, sunny"
+    assert first["gen_ai.request.model"] == json.loads(result.stdout)["runs"][0]["loops"][0]["steps"][0][
+        "request"]["body"]["model"]
+    scenario, _ = imported(out)
+    assert scenario["loop"]["steps"] == [{"tool_choice": {"tool": "get_weather"}}, {"tool_choice": "auto"}]
+    assert "parallel_tool_calls" not in scenario  # the recorded run did not set it
+    assert scenario["providers"] == {"anthropic": {"model": first["gen_ai.request.model"]}}
+    assert scenario["tools"] == [OPENAI_TOOL]
+
+
+def test_content_capture_can_be_switched_off(traces, tmp_path):
+    import os
+
+    out = tmp_path / "out.json"
+    env = {**os.environ, "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "false"}
+    result = run_cli(["run", "--replay", str(trace_of(traces, "oi-openai")), "-p", "openai", "-f", "json",
+                      "--trace-out", str(out)], env=env)
+    assert result.returncode == 0, result.stderr
+    document = json.loads(out.read_text())
+    assert_otlp_round_trip(document)
+    for span in spans_of(document):
+        assert not [k for k in attrs(span) if k.startswith(("gen_ai.input", "gen_ai.output", "gen_ai.tool",
+                                                             "gen_ai.system_instructions"))]
+        assert attrs(span)["toolchoice.tool_choice.requested"]
+
+
+KEY = "sk-trace-test-0123456789abcdefghijklmnop"
+
+
+def test_send_trace_out_against_a_stand_in_has_no_key(tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(yaml.safe_dump({
+        "tools": [OPENAI_TOOL], "tool_choice": {"tool": "get_weather"},
+        "messages": [{"role": "user", "content": f"Weather in San Francisco? my key is {KEY}"}]}))
+    out = tmp_path / "send.json"
+    with StandIn("openai", Step(body=fixture("openai", "openai-chat-single-strict"))) as server:
+        result = run_cli(["send", str(scenario), "-p", "openai", "--base-url", server.base_url("openai"),
+                          "-f", "json", "--trace-out", str(out)],
+                         env={"OPENAI_API_KEY": KEY, "PATH": "/usr/bin:/bin", "HOME": "/nonexistent"})
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    assert KEY not in text and KEY[:20] not in text
+    document = json.loads(text)
+    assert_otlp_round_trip(document)
+    (span,) = spans_of(document)
+    values = attrs(span)
+    assert values["toolchoice.tool_choice.requested"] == '{"tool":"get_weather"}'
+    assert values["toolchoice.verdict"] == "obeyed"
+    assert values["gen_ai.usage.input_tokens"] == 48 and values["gen_ai.usage.output_tokens"] == 19
+    assert json.loads(values["gen_ai.output.messages"])[0]["parts"][0]["name"] == "get_weather"
+
+
+def test_render_and_send_start_up_import_no_trace_module():
+    code = ("import sys\nsys.argv = ['toolchoice'] + sys.argv[1:]\nfrom toolchoice.cli.app import run\n"
+            "run(sys.argv[1:])\n"
+            "print(sorted(m for m in sys.modules if 'opentelemetry' in m or 'google.protobuf' in m "
+            "or m.startswith('toolchoice.providers.core.trace') or m == 'toolchoice.cli.trace_cmd'))\n")
+    root = Path(__file__).parent.parent
+    for args in (["render", "configs/weather.yaml", "-p", "openai"],
+                 ["send", "configs/weather.yaml", "-p", "openai", "--dry-run"]):
+        result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60,
+                                cwd=root)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+# ---- forms no installed instrumentation writes (hand-written from the specifications; data/traces/SOURCES.md) --
+
+DATA = Path(__file__).parent / "data" / "traces"
+
+
+def test_older_per_message_span_events_are_read():
+    scenario, notes = imported(DATA / "genai-span-events.json")
+    assert scenario["system"] == "Be brief." and scenario["messages"] == [{"role": "user", "content": "Weather in Oslo?"}]
+    assert scenario["loop"]["results"] == {"get_weather": ["-3 C, snow"]}
+    assert scenario["providers"] == {"openai": {"model": "gpt-4o-mini"}}
+    assert "trace.tool_choice_not_recorded" in notes
+    result = run_cli(["run", "--replay", str(DATA / "genai-span-events.json"), "-p", "anthropic", "-f", "json"])
+    loop = json.loads(result.stdout)["runs"][0]["loops"][0]
+    assert loop["steps"][0]["reply"]["tool_calls"] == [{"id": "call_1", "name": "get_weather",
+                                                        "arguments": {"city": "Oslo"}}]
+    assert loop["final_answer"] == "-3 C and snowing."
+
+
+def test_structured_message_values_and_calls_without_ids_are_read():
+    scenario, _ = imported(DATA / "genai-structured-no-ids.json")
+    assert scenario["messages"] == [{"role": "user", "content": "Weather in Paris?"}]
+    assert scenario["providers"] == {"gemini": {"model": "gemini-2.5-flash"}}  # gcp.gemini
+    assert scenario["loop"]["results"] == {"get_weather": ['{"temp": 21}']}  # matched by position
+    result = run_cli(["run", "--replay", str(DATA / "genai-structured-no-ids.json"), "-p", "bedrock", "-f", "json"])
+    assert result.returncode == 0, result.stderr
+    loop = json.loads(result.stdout)["runs"][0]["loops"][0]
+    assert loop["final_answer"] == "21 C" and loop["steps"][0]["results"][0]["content"] == '{"temp": 21}'
+
+
+@pytest.mark.parametrize("recorded,expected", [("aws.bedrock", "bedrock"), ("gcp.vertex_ai", "gemini"),
+                                               ("azure.ai.openai", "azure"), ("mistral_ai", "mistral"),
+                                               ("x_ai", "xai"), ("anthropic", "anthropic")])
+def test_recorded_provider_names_map_to_toolchoice_ids(tmp_path, recorded, expected):
+    text = (DATA / "genai-structured-no-ids.json").read_text().replace('"gcp.gemini"', json.dumps(recorded))
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    scenario, _ = imported(path)
+    assert list(scenario["providers"]) == [expected]
+
+
+def test_an_unknown_provider_is_said_and_p_decides(tmp_path):
+    text = (DATA / "genai-structured-no-ids.json").read_text().replace('"gcp.gemini"', '"acme.llm"')
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    scenario, notes = imported(path)
+    assert "providers" not in scenario and "trace.provider_unknown" in notes and "acme.llm" in notes
+    result = run_cli(["run", "--replay", str(path), "-p", "cohere", "-f", "json"])
+    assert result.returncode == 0 and json.loads(result.stdout)["runs"][0]["provider"] == "cohere"
+
+
+def test_one_export_per_line_reads_as_the_whole_file(traces, tmp_path):
+    document = json.loads(trace_of(traces, "oi-openai").read_text())
+    lines = []
+    for resource in document["resourceSpans"]:
+        for scope in resource["scopeSpans"]:
+            for span in scope["spans"]:
+                lines.append(json.dumps({"resourceSpans": [{**resource, "scopeSpans": [{**scope, "spans": [span]}]}]}))
+    assert len(lines) == 2
+    path = tmp_path / "lines.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert imported(path)[0] == imported(trace_of(traces, "oi-openai"))[0] | {
+        "description": imported(path)[0]["description"]}
+
+
+def test_a_key_in_a_recorded_message_is_not_printed(tmp_path):
+    import os
+
+    text = (DATA / "genai-span-events.json").read_text().replace("Weather in Oslo?", f"Weather in Oslo? {KEY}")
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    for fmt in ("yaml", "json"):
+        result = run_cli(["trace", str(path), "-f", fmt], env={**os.environ, "OPENAI_API_KEY": KEY})
+        assert result.returncode == 0, result.stderr
+        assert "Weather in Oslo?" in result.stdout and KEY not in result.stdout + result.stderr
+
+
+def test_a_live_run_against_a_stand_in_exports_and_reads_back(tmp_path):
+    """`run SCENARIO --trace-out`: sent to a stand-in, every step a span with its real latency, and the file
+    reads back to the scenario's tool_choice, parallel_tool_calls, tools and messages."""
+    from trace_recorder import OPENAI_TEXT
+
+    root = Path(__file__).parent.parent
+    out = tmp_path / "live.json"
+    with StandIn("openai", Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)) as server:
+        result = run_cli(["run", str(root / "configs" / "weather.yaml"), "-p", "openai", "--base-url",
+                          server.base_url("openai"), "-f", "json", "--trace-out", str(out)],
+                         env={"OPENAI_API_KEY": KEY, "PATH": "/usr/bin:/bin", "HOME": "/nonexistent"})
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    assert KEY not in text
+    document = json.loads(text)
+    assert_otlp_round_trip(document)
+    spans = spans_of(document)
+    assert len(spans) == 2 and all(int(s["endTimeUnixNano"]) > int(s["startTimeUnixNano"]) for s in spans)
+    written = yaml.safe_load((root / "configs" / "weather.yaml").read_text())
+    scenario, _ = imported(out)
+    assert scenario["parallel_tool_calls"] == written["parallel_tool_calls"]
+    assert [t["name"] for t in scenario["tools"]] == [t["name"] for t in written["tools"]]
+    assert scenario["loop"]["steps"] == [{"tool_choice": written["tool_choice"]}] * 2
+    assert scenario["messages"] == written["messages"]
+
+
+def test_unreadable_tool_definitions_are_said_and_the_called_tools_get_open_schemas(traces, tmp_path):
+    document = json.loads(trace_of(traces, "oi-openai").read_text())
+    for span in spans_of(document):
+        for attribute in span["attributes"]:
+            if attribute["key"] == "llm.tools.0.tool.json_schema":
+                attribute["value"] = {"stringValue": json.dumps({"type": "web_search"})}
+    path = tmp_path / "hosted.json"
+    path.write_text(json.dumps(document))
+    scenario, notes = imported(path)
+    assert scenario["tools"] == [{"name": "get_weather", "parameters": {"type": "object"}}]
+    assert "trace.tools_unreadable" in notes and "trace.open_schema" in notes
+    assert scenario["loop"]["steps"] == [{"tool_choice": {"tool": "get_weather"}}, {"tool_choice": "auto"}]
+
+
+def test_older_openai_v2_events_in_the_logs_export_are_read(tmp_path):
+    """openai-v2 2.1b0 (recorded: data/traces/SOURCES.md) writes messages as log events, not on the span."""
+    path = DATA / "openai-v2-2.1b0-events.jsonl"
+    scenario, notes = imported(path)
+    assert scenario["system"] == SYSTEM and scenario["messages"] == FIRST
+    assert scenario["tools"] == [{"name": "get_weather", "parameters": {"type": "object"}}]
+    assert scenario["loop"]["results"] == {"get_weather": ["18 C, sunny"]}
+    assert scenario["providers"] == {"openai": {"model": "gpt-4o"}}
+    assert "trace.tool_choice_not_recorded" in notes and "trace.open_schema" in notes
+    result = run_cli(["run", "--replay", str(path), "-p", "gemini", "-f", "json"])
+    loop = json.loads(result.stdout)["runs"][0]["loops"][0]
+    assert [(c["name"], c["arguments"]) for c in loop["steps"][0]["reply"]["tool_calls"]] == [
+        ("get_weather", {"city": "San Francisco", "state": "CA"})]
+    assert loop["final_answer"] == "It is 18 C and sunny."
+    spans_only = tmp_path / "spans.json"
+    spans_only.write_text(path.read_text().splitlines()[0])
+    result = run_cli(["trace", str(spans_only)])
+    assert result.returncode == 2 and "content was not captured" in result.stderr and "logs export" in result.stderr
+
+
+@pytest.mark.parametrize("provider", ["gemini", "bedrock", "azure"])
+def test_the_requested_model_of_a_url_keyed_provider_is_on_the_span(tmp_path, provider):
+    """Gemini and Bedrock name the model in the URL, Azure the deployment: the span says the one requested."""
+    from urllib.parse import quote
+
+    out = tmp_path / "out.json"
+    result = run_cli(["run", "--replay", str(DATA / "genai-span-events.json"), "-p", provider, "-f", "json",
+                      "--trace-out", str(out)])
+    assert result.returncode == 0, result.stderr
+    url = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"][0]["request"]["url"]
+    model = attrs(spans_of(json.loads(out.read_text()))[0])["gen_ai.request.model"]
+    assert f"/{quote(model, safe='')}" in url or f"/{model}" in url
+    assert attrs(spans_of(json.loads(out.read_text()))[0])["gen_ai.provider.name"] == {
+        "gemini": "gcp.gemini", "bedrock": "aws.bedrock", "azure": "azure.ai.openai"}[provider]

@@ -1,0 +1,300 @@
+"""Record a two-step agent run with a REAL instrumentation and write it as OTLP/JSON.
+
+    python tests/trace_recorder.py KIND OUT.json
+
+KIND is one of ``openinference-openai``, ``openinference-openai-responses`` (one Responses API call),
+``openinference-anthropic``, ``openinference-anthropic-thinking``, ``openinference-anthropic-history`` (one
+call with parallel calls and their results in its history), ``openinference-google-genai``, ``otel-openai-v2``, ``otel-openai`` and
+``otel-anthropic`` (opentelemetry-instrumentation-openai / -anthropic, OpenLLMetry). The official SDK (openai or anthropic) is the client; the instrumentation
+package records it with the OpenTelemetry SDK's in-memory exporter; the spans are encoded with
+opentelemetry-exporter-otlp-proto-common's encoder and written with protobuf's JSON mapping, the
+trace and span ids turned to hex as OTLP/JSON requires. The model answers from a stand-in on
+127.0.0.1 (tests/servers.py): step 1 a recorded tool call, step 2 a text answer.
+
+Run in a process of its own: an instrumentation patches the SDK for the whole process.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from servers import StandIn, Step, fixture  # noqa: E402
+
+OPENAI_TOOLS = [{"type": "function", "function": {
+    "name": "get_weather", "description": "Weather in a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "state": {"type": "string"}},
+                   "required": ["city"]}}}]
+ANTHROPIC_TOOLS = [{"name": "weather", "description": "Weather at a location",
+                    "input_schema": {"type": "object", "properties": {"location": {"type": "string"}},
+                                     "required": ["location"]}}]
+SYSTEM = "You answer weather questions with the tool."
+OPENAI_TEXT = {"id": "chatcmpl-2", "object": "chat.completion", "created": 1727346170, "model": "gpt-4o-2024-08-06",
+               "choices": [{"index": 0, "message": {"role": "assistant", "content": "It is 18 C and sunny.",
+                                                     "refusal": None}, "logprobs": None, "finish_reason": "stop"}],
+               "usage": {"prompt_tokens": 80, "completion_tokens": 9, "total_tokens": 89}}
+ANTHROPIC_TEXT = {"model": "claude-haiku-4-5-20251001", "id": "msg_2", "type": "message", "role": "assistant",
+                  "content": [{"type": "text", "text": "It is 18 C and sunny."}], "stop_reason": "end_turn",
+                  "usage": {"input_tokens": 900, "output_tokens": 12}}
+
+
+def otlp_json(spans: Any) -> dict[str, Any]:
+    """Finished SDK spans → the OTLP/JSON document (ids in hex, enums as integers)."""
+    from google.protobuf import json_format
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+
+    data = json_format.MessageToDict(encode_spans(spans), use_integers_for_enums=True)
+    for resource in data.get("resourceSpans", []):
+        for scope in resource.get("scopeSpans", []):
+            for span in scope.get("spans", []):
+                for key in ("traceId", "spanId", "parentSpanId"):
+                    if span.get(key):
+                        span[key] = base64.b64decode(span[key]).hex()
+                for link in span.get("links", []):
+                    for key in ("traceId", "spanId"):
+                        if link.get(key):
+                            link[key] = base64.b64decode(link[key]).hex()
+    return data
+
+
+def otlp_logs_json(records: Any) -> dict[str, Any]:
+    """Finished SDK log records → the OTLP/JSON logs document (ids in hex)."""
+    from google.protobuf import json_format
+    from opentelemetry.exporter.otlp.proto.common._log_encoder import encode_logs
+
+    data = json_format.MessageToDict(encode_logs(records), use_integers_for_enums=True)
+    for resource in data.get("resourceLogs", []):
+        for scope in resource.get("scopeLogs", []):
+            for record in scope.get("logRecords", []):
+                for key in ("traceId", "spanId"):
+                    if record.get(key):
+                        record[key] = base64.b64decode(record[key]).hex()
+    return data
+
+
+def record_events(out: Path) -> None:
+    """``otel-openai-v2-events``: opentelemetry-instrumentation-openai-v2 before 2.2 (2.1b0, with
+    opentelemetry-api < 1.39, which still has the Events API) writes the messages as events through the
+    Logs API, not on the span: the file is two lines, the trace export and the logs export."""
+    from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor
+    from opentelemetry.sdk._events import EventLoggerProvider
+    from opentelemetry.sdk._logs import LoggerProvider
+    from opentelemetry.sdk._logs.export import InMemoryLogExporter, SimpleLogRecordProcessor
+
+    os.environ["OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"] = "true"
+    provider, exporter = _provider()
+    logs = InMemoryLogExporter()
+    logger_provider = LoggerProvider()
+    logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
+    instrumentor = OpenAIInstrumentor()
+    instrumentor.instrument(tracer_provider=provider, event_logger_provider=EventLoggerProvider(logger_provider))
+    steps = [Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)]
+    try:
+        with StandIn("openai", *steps) as server:
+            with provider.get_tracer("agent").start_as_current_span("agent run"):
+                _agent_openai(server.base_url("openai"))
+    finally:
+        instrumentor.uninstrument()
+    lines = [otlp_json(exporter.get_finished_spans()), otlp_logs_json(logs.get_finished_logs())]
+    out.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+def _provider() -> Any:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    return provider, exporter
+
+
+def _agent_openai(base_url: str) -> None:
+    import openai
+
+    client = openai.OpenAI(api_key="sk-test-recorder", base_url=base_url, max_retries=0)
+    messages: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM},
+                                      {"role": "user", "content": "Weather in San Francisco?"}]
+    first = client.chat.completions.create(model="gpt-4o", messages=messages, tools=OPENAI_TOOLS,  # type: ignore
+                                           tool_choice={"type": "function", "function": {"name": "get_weather"}})
+    call = first.choices[0].message.tool_calls[0]  # type: ignore[index]
+    messages.append({"role": "assistant", "content": None, "tool_calls": [
+        {"id": call.id, "type": "function", "function": {"name": call.function.name,  # type: ignore[union-attr]
+                                                          "arguments": call.function.arguments}}]})  # type: ignore
+    messages.append({"role": "tool", "tool_call_id": call.id, "content": "18 C, sunny"})
+    client.chat.completions.create(model="gpt-4o", messages=messages, tools=OPENAI_TOOLS,  # type: ignore
+                                   tool_choice="auto")
+
+
+def _agent_anthropic(base_url: str, tools: list[dict[str, Any]], first_choice: dict[str, Any]) -> None:
+    import anthropic
+
+    client = anthropic.Anthropic(api_key="sk-ant-test-recorder", base_url=base_url, max_retries=0)
+    messages: list[dict[str, Any]] = [{"role": "user", "content": "Weather in San Francisco?"}]
+    first = client.messages.create(model="claude-haiku-4-5", max_tokens=2048, system=SYSTEM, messages=messages,  # type: ignore
+                                   tools=tools, tool_choice=first_choice)  # type: ignore
+    use = next(b for b in first.content if b.type == "tool_use")
+    # the assistant turn goes back whole (thinking blocks with their signatures, as the API requires)
+    messages.append({"role": "assistant", "content": [_block(b) for b in first.content]})
+    messages.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": use.id,  # type: ignore
+                                                  "content": "18 C, sunny"}]})
+    client.messages.create(model="claude-haiku-4-5", max_tokens=2048, system=SYSTEM, messages=messages,  # type: ignore
+                           tools=tools, tool_choice={"type": "auto"})  # type: ignore
+
+
+def _one_response(base_url: str) -> None:
+    """One Responses API call (the stand-in answers with a recorded function_call)."""
+    import openai
+
+    client = openai.OpenAI(api_key="sk-test-recorder", base_url=base_url, max_retries=0)
+    tool = {"type": "function", "name": "get_weather", "description": "Weather in a city", "strict": False,
+            "parameters": {"type": "object", "properties": {"location": {"type": "string"}}}}
+    client.responses.create(model="gpt-4.1", instructions=SYSTEM, input=[{"role": "user", "content": "Weather?"}],
+                            tools=[tool], tool_choice={"type": "function", "name": "get_weather"})  # type: ignore
+
+
+def _with_history(base_url: str) -> None:
+    """One Messages call whose history holds two parallel calls, their results (one as content blocks) and a
+    user text in the same turn; tool_choice auto with parallel tool use disabled."""
+    import anthropic
+
+    client = anthropic.Anthropic(api_key="sk-ant-test-recorder", base_url=base_url, max_retries=0)
+    client.messages.create(model="claude-haiku-4-5", max_tokens=256, tools=ANTHROPIC_TOOLS, messages=[  # type: ignore
+        {"role": "user", "content": "Weather in SF and NYC?"},
+        {"role": "assistant", "content": [{"type": "text", "text": "Checking both."},
+                                          {"type": "tool_use", "id": "t1", "name": "weather", "input": {"location": "SF"}},
+                                          {"type": "tool_use", "id": "t2", "name": "weather", "input": {"location": "NYC"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "18 C"},
+                                     {"type": "tool_result", "tool_use_id": "t2",
+                                      "content": [{"type": "text", "text": "5 C"}]},
+                                     {"type": "text", "text": "Thanks"}]}],
+        tool_choice={"type": "auto", "disable_parallel_tool_use": True})  # type: ignore
+
+
+GEMINI_TEXT = {"candidates": [{"content": {"parts": [{"text": "It is 18 C and sunny."}], "role": "model"},
+                               "finishReason": "STOP", "index": 0}],
+               "usageMetadata": {"promptTokenCount": 40, "candidatesTokenCount": 8, "totalTokenCount": 48},
+               "modelVersion": "gemini-3-pro-preview"}
+
+
+def _agent_gemini(base_url: str) -> None:
+    """google-genai: step 1 mode ANY (answered with a recorded functionCall carrying a thoughtSignature), the
+    model turn sent back whole, then the function response and mode AUTO."""
+    from google import genai
+    from google.genai import types
+
+    client = genai.Client(api_key="test-key-recorder", http_options=types.HttpOptions(base_url=base_url))
+    tool = types.Tool(function_declarations=[types.FunctionDeclaration(
+        name="weather", description="Weather at a location",
+        parameters_json_schema={"type": "object", "properties": {"location": {"type": "string"}},
+                                "required": ["location"]})])
+
+    def config(mode: str) -> Any:
+        return types.GenerateContentConfig(system_instruction=SYSTEM, tools=[tool], tool_config=types.ToolConfig(
+            function_calling_config=types.FunctionCallingConfig(mode=mode)))  # type: ignore[arg-type]
+
+    contents = [types.Content(role="user", parts=[types.Part(text="Weather in San Francisco?")])]
+    first = client.models.generate_content(model="gemini-3-pro-preview", contents=contents, config=config("ANY"))
+    contents.append(first.candidates[0].content)  # type: ignore[index,arg-type]
+    contents.append(types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+        name="weather", response={"result": "18 C, sunny"}))]))
+    client.models.generate_content(model="gemini-3-pro-preview", contents=contents, config=config("AUTO"))
+
+
+def _block(block: Any) -> dict[str, Any]:
+    if block.type == "thinking":
+        return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
+    if block.type == "tool_use":
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+    return {"type": "text", "text": block.text}
+
+
+THINKING_TOOLS = [{"name": "checkSandboxErrors", "description": "Check the sandbox for errors",
+                   "input_schema": {"type": "object", "properties": {}}}]
+
+
+def record(kind: str, runs: int = 1, parent: bool = False) -> dict[str, Any]:
+    """``runs`` agent runs (each in an "agent" parent span when ``parent``), recorded by ``kind``.
+    ``openinference-anthropic-thinking``: step 1's reply is a recorded thinking block (with its signature)
+    and a tool_use (tests/data/responses/reasoning/anthropic-thinking-tool-use.json)."""
+    provider, exporter = _provider()
+    thinking = kind.endswith("-thinking")
+    kind = kind.removesuffix("-thinking")
+    responses = kind.endswith("-responses")
+    kind = kind.removesuffix("-responses")
+    history = kind.endswith("-history")
+    kind = kind.removesuffix("-history")
+    family = "anthropic" if kind.endswith("anthropic") else "gemini" if kind.endswith("genai") else "openai"
+    if kind == "openinference-openai":
+        from openinference.instrumentation.openai import OpenAIInstrumentor as Instrumentor
+    elif kind == "openinference-anthropic":
+        from openinference.instrumentation.anthropic import AnthropicInstrumentor as Instrumentor  # type: ignore
+    elif kind == "otel-openai-v2":
+        os.environ.setdefault("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
+        from opentelemetry.instrumentation.openai_v2 import OpenAIInstrumentor as Instrumentor  # type: ignore
+    elif kind == "openinference-google-genai":
+        from openinference.instrumentation.google_genai import GoogleGenAIInstrumentor as Instrumentor  # type: ignore
+    elif kind == "otel-openai":
+        os.environ.setdefault("TRACELOOP_TRACE_CONTENT", "true")
+        from opentelemetry.instrumentation.openai import OpenAIInstrumentor as Instrumentor  # type: ignore
+    elif kind == "otel-anthropic":
+        os.environ.setdefault("TRACELOOP_TRACE_CONTENT", "true")
+        from opentelemetry.instrumentation.anthropic import AnthropicInstrumentor as Instrumentor  # type: ignore
+    else:
+        raise SystemExit(f"unknown kind {kind}")
+    if responses:
+        steps = [Step(body=fixture("openai-responses", "openai-responses-function-call"))]
+    elif history:
+        steps = [Step(body=ANTHROPIC_TEXT)]
+    elif family == "gemini":
+        steps = [Step(body=fixture("gemini", "gemini-function-call-thought-signature")), Step(body=GEMINI_TEXT)]
+    elif family == "openai":
+        steps = [Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)]
+    elif thinking:
+        steps = [Step(body=fixture("reasoning", "anthropic-thinking-tool-use")), Step(body=ANTHROPIC_TEXT)]
+    else:
+        steps = [Step(body=fixture("anthropic", "anthropic-tool-use-only")), Step(body=ANTHROPIC_TEXT)]
+    instrumentor = Instrumentor()
+    instrumentor.instrument(tracer_provider=provider)
+    tracer = provider.get_tracer("agent")
+    try:
+        with StandIn(family, *(steps * runs)) as server:
+            for _ in range(runs):
+                with tracer.start_as_current_span("agent run") if parent else _nothing():
+                    if responses:
+                        _one_response(server.base_url("openai"))
+                    elif history:
+                        _with_history(server.base_url("anthropic"))
+                    elif family == "gemini":
+                        _agent_gemini(server.url)
+                    elif family == "openai":
+                        _agent_openai(server.base_url("openai"))
+                    elif thinking:
+                        _agent_anthropic(server.base_url("anthropic"), THINKING_TOOLS, {"type": "auto"})
+                    else:
+                        _agent_anthropic(server.base_url("anthropic"), ANTHROPIC_TOOLS, {"type": "any"})
+    finally:
+        instrumentor.uninstrument()
+    provider.force_flush()
+    return otlp_json(exporter.get_finished_spans())
+
+
+def _nothing() -> Any:
+    import contextlib
+
+    return contextlib.nullcontext()
+
+
+if __name__ == "__main__" and sys.argv[1] == "otel-openai-v2-events":
+    record_events(Path(sys.argv[2]))
+elif __name__ == "__main__":
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    data = record(sys.argv[1], runs, parent=len(sys.argv) > 4 and sys.argv[4] == "parent")
+    Path(sys.argv[2]).write_text(json.dumps(data, indent=1), encoding="utf-8")
