@@ -40,15 +40,13 @@ def mock(provider: str = PROVIDER, port: int = PORT, host: str = HOST, script: O
          format: MockFormat = FORMAT, save: Optional[Path] = SAVE, max_requests: Optional[int] = MAX_REQUESTS) -> None:
     """Serve a provider's API on 127.0.0.1: validate each request as the API would, answer from its tool_choice."""
     from toolchoice.providers.core.mock.script import load_script
-    from toolchoice.providers.core.mock.server import MockHandler, Server
-    from toolchoice.providers.core.mock.service import MockService
+    from toolchoice.providers.core.mock.server import serve_mock
 
     loaded = load_script(script) if script is not None else None
-    service = MockService(provider, loaded)
-    folder = _save_dir(save)
-    server = Server(MockHandler(service, folder), host=host, port=port, max_requests=max_requests,
-                    on_record=_printer(format), bad_request=service.error)
-    _serve(server, service.module, host, "mock", lambda: f"{service.count} requests, {service.refused} refused")
+    _loopback_warning(host, "mock")
+    served = serve_mock(provider, script=loaded, host=host, port=port, save_dir=_save_dir(save),
+                        max_requests=max_requests, on_url=_url_line, on_record=_printer(format))
+    _summary(served.line())
 
 
 @handled
@@ -57,13 +55,12 @@ def proxy(provider: str = PROVIDER, upstream: str = typer.Option(..., "--upstrea
           port: int = PORT, host: str = HOST, format: MockFormat = FORMAT, save: Optional[Path] = SAVE,
           max_requests: Optional[int] = MAX_REQUESTS) -> None:
     """Judge every request and reply on their way to and from the real provider (streams pass unbuffered)."""
-    from toolchoice.providers.core.mock.proxy import ProxyHandler
-    from toolchoice.providers.core.mock.server import Server
+    from toolchoice.providers.core.mock.server import serve_proxy
 
-    handler = ProxyHandler(provider, upstream, _save_dir(save))
-    server = Server(handler, host=host, port=port, max_requests=max_requests, on_record=_printer(format),
-                    bad_request=handler.service.error)
-    _serve(server, handler.service.module, host, "proxy", lambda: f"{handler.count} requests proxied")
+    _loopback_warning(host, "proxy")
+    served = serve_proxy(provider, upstream, host=host, port=port, save_dir=_save_dir(save),
+                         max_requests=max_requests, on_url=_url_line, on_record=_printer(format))
+    _summary(served.line())
 
 
 def _save_dir(save: Optional[Path]) -> Optional[Path]:
@@ -74,42 +71,18 @@ def _save_dir(save: Optional[Path]) -> Optional[Path]:
     return prepare_save_dir(save)
 
 
-def _serve(server: Any, module: Any, host: str, what: str, summary: Any) -> None:
-    import asyncio
-    import signal
-
-    from toolchoice.providers.core.mock.server import base_url
-
+def _loopback_warning(host: str, what: str) -> None:
     if host not in _LOOPBACK:
         warning_line(f"--host {host}: the {what} is reachable from other machines; it has no authentication")
 
-    async def main() -> None:
-        try:
-            await server.start()
-        except OSError as exc:
-            from toolchoice.providers.core.model import ToolchoiceError
 
-            raise ToolchoiceError(f"cannot listen on {host}:{server.port}: {exc.strerror or exc}",
-                                  hint="choose another --port, or --port 0 for a free one") from None
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(sig, server.stop)
-            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread (in-process callers)
-                pass
-        sys.stdout.write(base_url(module, host, server.port) + "\n")
-        sys.stdout.flush()
-        try:
-            await server.serve()
-        finally:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                try:
-                    loop.remove_signal_handler(sig)
-                except (NotImplementedError, RuntimeError, ValueError):
-                    pass
+def _url_line(url: str) -> None:
+    sys.stdout.write(url + "\n")
+    sys.stdout.flush()
 
-    asyncio.run(main())
-    sys.stderr.write(f"toolchoice {what}: stopped after {summary()}\n")
+
+def _summary(line: str) -> None:
+    sys.stderr.write(line + "\n")
     sys.stderr.flush()
 
 

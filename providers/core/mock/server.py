@@ -299,3 +299,75 @@ def running_mock(provider: str, *, script: Any = None, save_dir: Path | None = N
                     bad_request=service.error)
     return Running(server, service.module)
 
+
+
+class Served:
+    """What a ``serve_mock`` / ``serve_proxy`` run did: requests answered, refused (mock) and the base URL."""
+
+    __slots__ = ("url", "requests", "refused", "what")
+
+    def __init__(self, url: str, requests: int, refused: int, what: str) -> None:
+        self.url, self.requests, self.refused, self.what = url, requests, refused, what
+
+    def line(self) -> str:
+        if self.what == "proxy":
+            return f"toolchoice proxy: stopped after {self.requests} requests proxied"
+        return f"toolchoice mock: stopped after {self.requests} requests, {self.refused} refused"
+
+
+def serve(server: Server, module: Any, *, what: str, counts: Any, on_url: Callable[[str], None]) -> Served:
+    """Run ``server`` in this thread until ``max_requests``, SIGINT or SIGTERM (both end it cleanly);
+    ``on_url`` gets the base URL once it listens. A port that cannot be bound is a ToolchoiceError."""
+    import signal
+
+    from ..model import ToolchoiceError
+
+    url = ""
+
+    async def main() -> None:
+        nonlocal url
+        try:
+            await server.start()
+        except OSError as exc:
+            raise ToolchoiceError(f"cannot listen on {server.host}:{server.port}: {exc.strerror or exc}",
+                                  hint="choose another --port, or --port 0 for a free one") from None
+        loop = asyncio.get_running_loop()
+        handled = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, server.stop)
+                handled.append(sig)
+            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread (in-process callers)
+                pass
+        url = base_url(module, server.host, server.port)
+        on_url(url)
+        try:
+            await server.serve()
+        finally:
+            for sig in handled:
+                loop.remove_signal_handler(sig)
+
+    asyncio.run(main())
+    requests, refused = counts()
+    return Served(url, requests, refused, what)
+
+
+def serve_mock(provider: str, *, script: Any = None, host: str = "127.0.0.1", port: int = 0,
+               save_dir: Path | None = None, max_requests: int | None = None, on_url: Callable[[str], None],
+               on_record: Recorder) -> Served:
+    """``toolchoice mock`` as a library call: the provider's API until stopped (``serve``)."""
+    service = MockService(provider, script)
+    server = Server(MockHandler(service, save_dir), host=host, port=port, max_requests=max_requests,
+                    on_record=on_record, bad_request=service.error)
+    return serve(server, service.module, what="mock", counts=lambda: (service.count, service.refused), on_url=on_url)
+
+
+def serve_proxy(provider: str, upstream: str, *, host: str = "127.0.0.1", port: int = 0, save_dir: Path | None = None,
+                max_requests: int | None = None, on_url: Callable[[str], None], on_record: Recorder) -> Served:
+    """``toolchoice proxy`` as a library call: judging in front of ``upstream`` until stopped (``serve``)."""
+    from .proxy import ProxyHandler
+
+    handler = ProxyHandler(provider, upstream, save_dir)
+    server = Server(handler, host=host, port=port, max_requests=max_requests, on_record=on_record,
+                    bad_request=handler.service.error)
+    return serve(server, handler.service.module, what="proxy", counts=lambda: (handler.count, 0), on_url=on_url)
