@@ -55,7 +55,7 @@ def proxy(provider: str = PROVIDER, upstream: str = typer.Option(..., "--upstrea
           port: int = PORT, host: str = HOST, format: MockFormat = FORMAT, save: Optional[Path] = SAVE,
           max_requests: Optional[int] = MAX_REQUESTS) -> None:
     """Judge every request and reply on their way to and from the real provider (streams pass unbuffered)."""
-    from toolchoice.providers.core.mock.server import serve_proxy
+    from toolchoice.providers.core.mock.proxy import serve_proxy
 
     _loopback_warning(host, "proxy")
     served = serve_proxy(provider, upstream, host=host, port=port, save_dir=_save_dir(save),

@@ -13,13 +13,13 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from ..model import Reply, Scenario
 from ..registry import module_for
 from .judge import Judged, judge, record
-from .server import Request, head
+from .server import Request, Server, Served, head, serve
 from .service import MAX_BODY, MockService, Recorder, client_secrets
 
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
@@ -148,3 +148,12 @@ class ProxyHandler:
             line["findings"].append({"severity": "info" if found["obeyed"] else "warning",
                                      "code": f"verdict.{found['category']}", "message": "; ".join(found["reasons"])})
         return line
+
+
+def serve_proxy(provider: str, upstream: str, *, host: str = "127.0.0.1", port: int = 0, save_dir: Path | None = None,
+                max_requests: int | None = None, on_url: Callable[[str], None], on_record: Recorder) -> Served:
+    """``toolchoice proxy`` as a library call: judging in front of ``upstream`` until stopped (``serve``)."""
+    handler = ProxyHandler(provider, upstream, save_dir)
+    server = Server(handler, host=host, port=port, max_requests=max_requests, on_record=on_record,
+                    bad_request=handler.service.error)
+    return serve(server, handler.service.module, what="proxy", counts=lambda: (handler.count, 0), on_url=on_url)

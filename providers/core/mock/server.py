@@ -361,13 +361,3 @@ def serve_mock(provider: str, *, script: Any = None, host: str = "127.0.0.1", po
                     on_record=on_record, bad_request=service.error)
     return serve(server, service.module, what="mock", counts=lambda: (service.count, service.refused), on_url=on_url)
 
-
-def serve_proxy(provider: str, upstream: str, *, host: str = "127.0.0.1", port: int = 0, save_dir: Path | None = None,
-                max_requests: int | None = None, on_url: Callable[[str], None], on_record: Recorder) -> Served:
-    """``toolchoice proxy`` as a library call: judging in front of ``upstream`` until stopped (``serve``)."""
-    from .proxy import ProxyHandler
-
-    handler = ProxyHandler(provider, upstream, save_dir)
-    server = Server(handler, host=host, port=port, max_requests=max_requests, on_record=on_record,
-                    bad_request=handler.service.error)
-    return serve(server, handler.service.module, what="proxy", counts=lambda: (handler.count, 0), on_url=on_url)
