@@ -14,7 +14,7 @@ from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, T
 
 MOCK_BASE_PATH = "/v1"  # the base URL openai-python takes (OpenAI(base_url=...)) ends in /v1
 _MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stream_options",
-                         "max_tokens", "max_completion_tokens", "temperature", "reasoning_effort"})
+                         "max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "thinking"})
 
 
 def mock_route(method: str, path: str) -> dict[str, Any] | None:
@@ -50,11 +50,14 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
             reasoning = (ReasoningItem("openai-chat", text=thought),) if isinstance(thought, str) else ()
             history.append(calls_message(calls, names, text_of(raw.get("content")), reasoning))
     effort = body.get("reasoning_effort")
+    switch = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}  # DeepSeek {type: enabled|disabled}
+    wanted = {"enabled": True, "disabled": False}.get(switch.get("type"))
+    spec = ThinkingSetting("on", effort=effort) if isinstance(effort, str) else \
+        None if wanted is None else ThinkingSetting("on" if wanted else "off")
     settings = ProviderSettings(
         max_tokens=body.get("max_completion_tokens") or body.get("max_tokens"),
-        temperature=body.get("temperature"),
-        thinking_mode=ThinkingSetting("on", effort=effort) if isinstance(effort, str) else None,
-        thinking=True if isinstance(effort, str) else None)
+        temperature=body.get("temperature"), thinking_mode=spec,
+        thinking=wanted if wanted is not None else True if isinstance(effort, str) else None)
     refusal = None
     if body.get("tool_choice") is not None and not tools and "tools" not in body:
         # the recorded 400 (tests/data/responses/errors/error-openai-tool-choice-without-tools.json)

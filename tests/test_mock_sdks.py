@@ -386,3 +386,21 @@ def test_gemini_3_refuses_a_current_turn_call_without_its_signature() -> None:
         assert raised.value.code == 400 and "missing a thought_signature" in raised.value.message
         assert client.models.generate_content(model="gemini-2.5-flash", contents=history, config=config).text
     assert [r["status"] for r in mock.records] == [400, 200]
+
+
+def test_model_rules_decide_refusals_deepseek_thinking_by_default() -> None:
+    """deepseek-v4 thinks by default and then rejects a forcing tool_choice (model rules, api-docs.deepseek.com
+    thinking_mode): the request as the client sent it is refused; with thinking disabled it is answered."""
+    import openai
+
+    with running_mock("deepseek") as mock:
+        client = _openai(mock)
+        with pytest.raises(openai.BadRequestError) as raised:
+            client.chat.completions.create(model="deepseek-v4-flash", messages=USER, tools=CHAT_TOOLS,
+                                           tool_choice="required")
+        assert "Thinking mode does not support this tool_choice" in raised.value.message
+        reply = client.chat.completions.create(model="deepseek-v4-flash", messages=USER, tools=CHAT_TOOLS,
+                                               tool_choice="required", extra_body={"thinking": {"type": "disabled"}})
+        assert reply.choices[0].message.tool_calls
+    assert [r["status"] for r in mock.records] == [400, 200]
+    assert [f["code"] for f in mock.records[0]["findings"] if f["severity"] == "error"] == ["thinking.forced_choice"]

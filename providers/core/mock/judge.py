@@ -111,7 +111,9 @@ def _translator_judgement(provider: str, read: MockRead, choice: ToolChoice | No
     scenario = Scenario(path="<request>", tools=read.tools, tool_choice=choice, parallel_tool_calls=read.parallel,
                         messages=read.messages, providers={provider: read.settings})
     try:
-        translation = translate(provider, scenario, RenderOptions(model=read.model))
+        # emulate=False: what the client sent is judged as sent; the translator's fixes (thinking disabled for a
+        # forcing choice, reasoning_effort none for tools) become the API's refusals they stand in for
+        translation = translate(provider, scenario, RenderOptions(model=read.model, emulate=False))
     except ToolchoiceError as exc:
         findings.append(LedgerEntry("info", "mock.not_judged", f"the translator could not judge it: {exc.message}"))
         return None
