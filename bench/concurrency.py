@@ -71,11 +71,15 @@ class SendResult:
         return median([r.seconds for r in self.runs])
 
 
-def write_scenario(servers: dict[str, Any]) -> Path:
+def write_scenario(servers: dict[str, Any], loop: dict[str, Any] | None = None) -> Path:
+    """The scenario the sends use; with ``loop``, that ``loop:`` section too (send_scale.py's loops)."""
     providers = {p: {**PROVIDER_SETTINGS[p], "base_url": s.base_url(p)} for p, s in servers.items()}
-    doc = {"tools": SEND_TOOLS, "tool_choice": "auto",
-           "messages": [{"role": "user", "content": "What's the weather in San Francisco?"}], "providers": providers}
-    path = RESULTS / "send-scenario.yaml"
+    doc: dict[str, Any] = {"tools": SEND_TOOLS, "tool_choice": "auto",
+                           "messages": [{"role": "user", "content": "What's the weather in San Francisco?"}],
+                           "providers": providers}
+    if loop is not None:
+        doc["loop"] = loop
+    path = RESULTS / ("loop-scenario.yaml" if loop is not None else "send-scenario.yaml")
     path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
     return path
 

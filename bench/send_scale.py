@@ -18,10 +18,21 @@ start-up: the time from spawning it to the stand-in receiving its first request 
 none of that). Memory: peak RSS of `send --repeat` at N = 200 and N = 3000 (flat memory: the
 second within 15% of the first).
 
-Targets (issue 17): N=1000, K=50, 50 ms: ≤ 1.5× the ideal and ≤ 1.3× the best bare loop;
+Targets (issue 17): N=1000, K=50, 50 ms: ≤ 1.5× the ideal and ≤ 1.3× the best bare loop (issue 30: and
+≤ 1.2× the aiohttp loop); "toolchoice, httpx only" is the same command with $TOOLCHOICE_HTTP_CLIENT=httpx
+(N ≥ transport.AIOHTTP_MIN_REQUESTS goes out on aiohttp's connections otherwise);
 RSS at N=3000 ≤ 1.15× N=200.
 
-Run: python bench/send_scale.py [--rounds R] [--goal-only] (writes bench/results/send_scale.json).
+Loops (``--loops``, issue 30): `toolchoice run --repeat N --concurrency 50 --format json` of a 4-step
+loop (the stand-in always calls the tool, ``max_steps: 4``: 4N requests) for N = 50, 200, 400 at 0 and
+50 ms, against the ideal N/K × 4 × L and the same bare httpx and aiohttp loops sending 4N requests, K at
+once, in the same rounds. CPU per step is the client's user + sys ÷ 4N, and marginal: (CPU at N − CPU of
+one loop) ÷ 4(N − 1), which takes the start-up out. Peak RSS of the command at each N (0 ms), for
+``--format json`` (every loop in the document) and pretty (the tallies). Targets: N = 200 at 50 ms
+≤ 1.5× the ideal; marginal CPU ≤ 2 ms a step at 0 ms; RSS at N = 400 ≤ 1.15× N = 50.
+
+Run: python bench/send_scale.py [--rounds R] [--goal-only] [--loops] (writes bench/results/send_scale.json,
+or loop_scale.json with --loops).
 """
 
 from __future__ import annotations
@@ -38,12 +49,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from concurrency import fake_keys, load_stand_in, write_scenario
-from toolchoice.providers.core.transport import CONNECTIONS_PER_CLIENT
+from toolchoice.providers.core.transport import CONNECTIONS_PER_CLIENT, HTTP_CLIENT_ENV
 from measure import ROOT, RESULTS, Command, child_env, entry_argv, median, peak_rss_kib
 
 CASES = [(1000, 10, 0.0), (1000, 50, 0.0), (1000, 10, 0.05), (1000, 50, 0.05)]
 MEMORY_N = (200, 3000)
 GOAL_CASE = (1000, 50, 0.05)
+LOOP_STEPS = 4
+LOOP_CASES = [(n, 50, latency) for latency in (0.0, 0.05) for n in (50, 200, 400)]
+LOOP_GOAL_CASE = (200, 50, 0.05)
+LOOP_SECTION = {"max_steps": LOOP_STEPS, "results": {"get_weather": {"template": "72F and sunny in {city}"}}}
 
 BARE = """
 import asyncio, json, sys, time
@@ -119,13 +134,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--goal-only", action="store_true", help="only the goal case (N=1000, K=50, 50 ms), no memory")
+    parser.add_argument("--loops", action="store_true", help="the agent loop's cases (run --repeat) instead")
     args = parser.parse_args()
+    if args.loops:
+        measure_loops(args.rounds)
+        return
     RESULTS.mkdir(exist_ok=True)
     load_at_start = round(os.getloadavg()[0], 2)
     stand_in = load_stand_in()
     entry = entry_argv()
     env = child_env(**fake_keys())
-    report: dict[str, object] = {"cases": [], "memory": {}, "goals": {}}
+    report: dict[str, object] = {"machine": machine(), "cases": [], "memory": {}, "goals": {}}
+    print(report["machine"])
     have_aiohttp = importlib.util.find_spec("aiohttp") is not None
     if not have_aiohttp:
         print("aiohttp is not installed: its baseline is left out (pip install -e '.[bench]')")
@@ -143,7 +163,9 @@ def main() -> None:
             naive = Command("bare httpx, one client", (sys.executable, "-c", BARE, url + "/chat/completions", str(n),
                                                        str(k), body, str(k)), env)
             aio = Command("aiohttp", (sys.executable, "-c", AIOHTTP, url + "/chat/completions", str(n), str(k), body), env)
-            commands = [ours, bare] + ([naive] if k > CONNECTIONS_PER_CLIENT else []) + ([aio] if have_aiohttp else [])
+            httpx_only = Command("toolchoice, httpx only", ours.argv, {**env, HTTP_CLIENT_ENV: "httpx"})
+            commands = [ours, httpx_only, bare] + ([naive] if k > CONNECTIONS_PER_CLIENT else []) \
+                + ([aio] if have_aiohttp else [])
             runs: dict[str, list[Timed]] = {c.name: [] for c in commands}
             for i in range(args.rounds):
                 shift = i % len(commands)  # interleaved, the order rotated per round: drift hits all alike
@@ -180,6 +202,8 @@ def main() -> None:
         print(f"  toolchoice ÷ bare httpx: {spread(per_round)} per round, ×{t_ours / t_bare:.2f} of the medians")
         if (n, k, latency) == GOAL_CASE:
             goals = {"vs_ideal": (t_ours / ideal, 1.5), "vs_bare": (t_ours / t_bare, 1.3)}
+            if "aiohttp" in med:  # issue 30: ≤ 1.2× a raw aiohttp loop in the same run
+                goals["vs_aiohttp"] = (t_ours / med["aiohttp"], 1.2)
             report["goals"].update(goals)  # type: ignore[union-attr]
             print("  goal: " + ", ".join(f"{name} {got:.2f}× (≤ {limit}×: {'pass' if got <= limit else 'FAIL'})"
                                          for name, (got, limit) in goals.items()))
@@ -206,6 +230,100 @@ def main() -> None:
     print(f"load average (1 min): {load_at_start} at start, {report['load_average']['end']} at end")
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "send_scale.json").write_text(json.dumps(report, indent=2) + "\n")
+
+
+def machine() -> str:
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), "unknown CPU") if Path("/proc/cpuinfo").exists() else "unknown CPU"
+    return f"{model}, {os.cpu_count()} cores, Python {sys.version.split()[0]}"
+
+
+def measure_loops(rounds: int) -> None:
+    """The loop cases (see the module docstring), every command once per round, the order rotated."""
+    RESULTS.mkdir(exist_ok=True)
+    load_at_start = round(os.getloadavg()[0], 2)
+    stand_in = load_stand_in()
+    entry = entry_argv()
+    env = child_env(**fake_keys())
+    have_aiohttp = importlib.util.find_spec("aiohttp") is not None
+    report: dict[str, object] = {"machine": machine(), "cases": [], "memory": {}, "goals": {}}
+    print(report["machine"])
+    for latency in sorted({case[2] for case in LOOP_CASES}):
+        server = stand_in.StandIn("openai", default=stand_in.Step.reply("openai", delay=latency))
+        server.start()
+        try:
+            scenario = str(write_scenario({"openai": server}, LOOP_SECTION))
+            url = server.base_url("openai")
+            body = json.dumps({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "weather?"}]})
+
+            def ours(n: int, k: int, fmt: str = "json") -> Command:
+                return Command("toolchoice run", (*entry, "run", scenario, "-p", "openai", "--base-url", url, "--repeat",
+                                                  str(n), "--concurrency", str(k), "--format", fmt, "--retries", "0"), env)
+
+            for n, k, _ in [c for c in LOOP_CASES if c[2] == latency]:
+                requests = n * LOOP_STEPS
+                commands = [ours(n, k), Command("toolchoice, httpx only", ours(n, k).argv, {**env, HTTP_CLIENT_ENV: "httpx"}),
+                            Command("one loop", ours(1, k).argv, env),
+                            Command("bare httpx", (sys.executable, "-c", BARE, url + "/chat/completions", str(requests),
+                                                   str(k), body, str(CONNECTIONS_PER_CLIENT)), env)]
+                if have_aiohttp:
+                    commands.append(Command("aiohttp", (sys.executable, "-c", AIOHTTP, url + "/chat/completions",
+                                                        str(requests), str(k), body), env))
+                expected = {"one loop": LOOP_STEPS}
+                runs: dict[str, list[Timed]] = {c.name: [] for c in commands}
+                for i in range(rounds):
+                    shift = i % len(commands)
+                    for command in commands[shift:] + commands[:shift]:
+                        server.requests.clear()
+                        run = run_timed(command, server)
+                        want = expected.get(command.name, requests)
+                        if run.returncode not in (0, 4) or len(server.requests) != want:
+                            raise SystemExit(f"{command.name}: exit {run.returncode}, {len(server.requests)}/{want} requests")
+                        runs[command.name].append(run)
+                ideal = n / k * LOOP_STEPS * latency
+                med = {name: median([r.seconds for r in rs]) for name, rs in runs.items()}
+                cpu = {name: median([r.cpu for r in rs]) for name, rs in runs.items()}
+                marginal = (cpu["toolchoice run"] - cpu["one loop"]) / (LOOP_STEPS * (n - 1)) * 1000
+                case = {"n": n, "k": k, "steps": LOOP_STEPS, "latency_ms": latency * 1000, "ideal_s": ideal,
+                        "runs_s": {name: [round(r.seconds, 3) for r in rs] for name, rs in runs.items()},
+                        "cpu_s": {name: [round(r.cpu, 3) for r in rs] for name, rs in runs.items()},
+                        "median_s": {name: round(t, 3) for name, t in med.items()},
+                        "cpu_ms_per_step": {name: round(cpu[name] / requests * 1000, 3) for name in runs
+                                            if name != "one loop"},
+                        "marginal_cpu_ms_per_step": round(marginal, 3),
+                        "vs_ideal": {name: round(t / ideal, 2) for name, t in med.items() if name != "one loop"}
+                        if ideal else None,
+                        "vs_bare": round(med["toolchoice run"] / med["bare httpx"], 2),
+                        "vs_aiohttp": round(med["toolchoice run"] / med["aiohttp"], 2) if have_aiohttp else None}
+                report["cases"].append(case)  # type: ignore[union-attr]
+                print(f"loops N={n} × {LOOP_STEPS} steps, K={k}, L={latency * 1000:.0f} ms, ideal {ideal:.2f} s:")
+                for name, rs in runs.items():
+                    per = requests if name != "one loop" else LOOP_STEPS
+                    print(f"  {name:16s} {spread([r.seconds for r in rs])} s"
+                          + (f" (×{med[name] / ideal:.2f} ideal)" if ideal and name != "one loop" else "")
+                          + f", CPU {spread([r.cpu / per * 1000 for r in rs], 3)} ms/request")
+                print(f"  toolchoice: marginal CPU {marginal:.3f} ms/step; ×{case['vs_bare']} bare httpx"
+                      + (f", ×{case['vs_aiohttp']} aiohttp" if have_aiohttp else "") + " (medians)")
+                if (n, k, latency) == LOOP_GOAL_CASE:
+                    report["goals"]["vs_ideal"] = (med["toolchoice run"] / ideal, 1.5)  # type: ignore[index]
+                if (n, k, latency) == (200, 50, 0.0):
+                    report["goals"]["marginal_cpu_ms_per_step"] = (marginal, 2.0)  # type: ignore[index]
+            if latency == 0.0:
+                for fmt in ("json", "pretty"):
+                    rss = {n: round(max(peak_rss_kib(ours(n, 50, fmt)) for _ in range(2)) / 1024, 1)
+                           for n in sorted({c[0] for c in LOOP_CASES})}
+                    report["memory"][fmt] = rss  # type: ignore[index]
+                    low, high = rss[min(rss)], rss[max(rss)]
+                    print(f"peak RSS, --format {fmt}: " + ", ".join(f"N={n} {v} MiB" for n, v in rss.items())
+                          + f" (×{high / low:.2f}; ≤ 1.15×: {'pass' if high / low <= 1.15 else 'FAIL'})")
+                    report["goals"][f"rss_{fmt}"] = (high / low, 1.15)  # type: ignore[index]
+        finally:
+            server.stop()
+    for name, (got, limit) in report["goals"].items():  # type: ignore[union-attr]
+        print(f"goal {name}: {got:.2f} (≤ {limit}: {'pass' if got <= limit else 'FAIL'})")
+    report["load_average"] = {"start": load_at_start, "end": round(os.getloadavg()[0], 2)}
+    print(f"load average (1 min): {load_at_start} at start, {report['load_average']['end']} at end")  # type: ignore[index]
+    (RESULTS / "loop_scale.json").write_text(json.dumps(report, indent=2) + "\n")
 
 
 if __name__ == "__main__":

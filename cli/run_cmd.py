@@ -197,15 +197,16 @@ def _pct(rate: dict[str, float]) -> tuple[str, str]:
     return f"{100 * rate['rate']:.0f}%", f"{100 * rate['low']:.0f}–{100 * rate['high']:.0f}%"
 
 
-def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
-    from collections import Counter
-
+def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = None) -> None:
+    """The tallies of one provider's loops: ``tally`` (loop_tally.LoopTally) when the loops were reduced
+    as they ended, else made from ``runs``."""
     from rich.table import Table
     from rich.text import Text
 
-    from toolchoice.providers.core.loop import summary
+    from toolchoice.providers.core.loop_tally import tally_of
 
-    data = summary(runs)
+    tally = tally or tally_of(runs)
+    data = tally.summary()
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
     console.rule(f"[bold]{provider}[/bold] · {title} · {data['loops']} loops")
     table = Table(show_header=True, header_style="bold", expand=False, title="per step", title_justify="left")
@@ -215,8 +216,7 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
     for s in data["steps"]:
         rate, ci = _pct(s["obey_rate"])
         other = ", ".join(f"{c} {k}" for k, c in s["counts"].items() if c and k != "obeyed") or "–"
-        choices = Counter(_requested(r.steps[s["step"] - 1].scenario.tool_choice)
-                          for r in runs if len(r.steps) >= s["step"])
+        choices = dict.fromkeys(_requested(choice) for choice in tally.step_choices(s["step"]))
         lat = s["latency_ms"]["p50"]
         tok = s["tokens"]
         table.add_row(str(s["step"]), ", ".join(choices), str(s["reached"]), str(s["obeyed"]), rate, ci, other,
@@ -236,8 +236,7 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
     if fin["n"]:
         console.print(f"steps to finish  p50 {fin['p50']:g}  ·  p95 {fin['p95']:g}  (n={fin['n']})")
     _errors_line(console, data["tool_results"]["total"], data["tool_results"]["errors"])
-    for severity, code, message in dict.fromkeys((e.severity, e.code, e.message) for r in runs[:1]
-                                                  for s in r.steps[:1] for e in s.notes if e.severity != "info"):
+    for severity, code, message in tally.findings:
         console.print(Text.assemble((f"step 1 {severity} {code}", "yellow"), f": {message}"))  # the loop's findings
     lat = data["latency_ms"]
     if lat["p50"] is not None:
@@ -246,12 +245,9 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
     if tok["input_mean"] is not None:
         console.print(f"loop tokens      in {tok['input_total']} (mean {_num(tok['input_mean'])})  ·  "
                       f"out {tok['output_total']} (mean {_num(tok['output_mean'])})")
-    errors = Counter(r.error for r in runs if r.error)
-    for line, count in errors.most_common(5):
+    for line, count in tally.error_lines().most_common(5):
         console.print(Text(f"{count}× {line}", style="red"))
-    reasons = Counter(f"step {s.number}: {s.verdict['reasons'][0]}" for r in runs for s in r.steps
-                      if s.verdict and s.verdict["category"] not in ("obeyed", "error") and s.verdict["reasons"])
-    for line, count in reasons.most_common(5):
+    for line, count in tally.reason_lines().most_common(5):
         console.print(Text(f"{count}× {line}", style="yellow"))
 
 
@@ -272,7 +268,7 @@ def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.0f}"
 
 
-def markdown(runs: list[Any], providers: list[str], repeat: int) -> str:
+def markdown(runs: list[Any], providers: list[str], repeat: int, tallies: dict[str, Any] | None = None) -> str:
     from toolchoice.providers.core.loop import summary
 
     def row(cells: list[str]) -> str:
@@ -291,7 +287,7 @@ def markdown(runs: list[Any], providers: list[str], repeat: int) -> str:
                 total, errors = run.tool_results()
                 lines += [f"{errors} of {total} tool results were errors", ""] if errors else []
             continue
-        data = summary(mine)
+        data = tallies[provider].summary() if tallies is not None else summary(mine)
         lines += [f"### {provider} · {data['loops']} loops", "",
                   row(["step", "reached", "obeyed", "%", "95% CI (Wilson)"]), row(["---"] * 5)]
         for s in data["steps"]:
@@ -374,8 +370,12 @@ def run(
         raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
     count = len(replayed.transcripts) if replayed is not None and repeat == 1 else repeat
     result = jobs.run(loaded, providers, options, repeat=repeat, save=save, replay=replayed, trace_out=trace_out,
-                      settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency))
-    _draw(loaded, result.runs, providers, count, format, result.secrets, replayed is not None)
+                      settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency),
+                      spool_json=format is RunFormat.json)
+    try:
+        _draw(loaded, result.runs, providers, count, format, result.secrets, replayed is not None, result.reduced)
+    finally:
+        result.close()
     if result.interrupted:
         exits.error_line(result.interrupted.line())
     if result.code != exits.OK:
@@ -413,18 +413,26 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
 
 
 def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, format: RunFormat,
-          secrets: dict[str, str], replayed: bool) -> None:
+          secrets: dict[str, str], replayed: bool, reduced: Any = None) -> None:
+    """``reduced``: a ``loop_tally.LoopReduction`` when the loops were reduced as they ended."""
     from toolchoice.providers.core.outcome import shown
 
     from .output import write
     from .sample_view import emit, emit_pretty
 
+    if format is RunFormat.json and reduced is not None and reduced.spool is not None:
+        from toolchoice.providers.core.transport import redact
+
+        head = {"scenario": scenario.path, "replay": replayed, "repeat": repeat}
+        entries = [(p, [r.index for r in runs if r.provider == p], reduced.tallies[p].summary()) for p in providers]
+        reduced.spool.write_document(head, entries, lambda text: sys.stdout.write(redact(text, secrets)))
+        return
     if format is RunFormat.json:
         write(json.dumps(shown(document(scenario, runs, providers, repeat, replayed), secrets), indent=2,
                          ensure_ascii=False))
         return
     if format is RunFormat.markdown:
-        emit(markdown(runs, providers, repeat), secrets)
+        emit(markdown(runs, providers, repeat, reduced.tallies if reduced is not None else None), secrets)
         return
 
     def draw(console: Any) -> None:
@@ -435,7 +443,8 @@ def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, for
                 print_side_by_side(console, runs, providers)
         else:
             for p in providers:
-                print_summary(console, p, [r for r in runs if r.provider == p])
+                print_summary(console, p, [r for r in runs if r.provider == p],
+                              reduced.tallies[p] if reduced is not None else None)
 
     emit_pretty(draw, secrets)
 

@@ -288,17 +288,26 @@ class RunResult(_Result):
     def __init__(self, runs: list[Any]) -> None:
         super().__init__()
         self.runs = runs
+        self.reduced: Any = None  # loop_tally.LoopReduction when the loops were reduced as they ended
+
+    def close(self) -> None:
+        """Drop the spool file of a reduced JSON run (after the document is written)."""
+        if self.reduced is not None:
+            self.reduced.close()
 
 
 def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, repeat: int = 1,
         settings: Any = None, save: Path | None = None, replay: Any = None,
-        trace_out: Path | None = None) -> RunResult:
+        trace_out: Path | None = None, spool_json: bool = False) -> RunResult:
     """Run the scenario's agent loop ``repeat`` times per provider (``options``: ``loop.LoopOptions``;
     ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport instead of the
     network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``
     before any request; a loop that failed with nothing judged (an error reply) makes the outcome
     FAILED. ``trace_out``: the loops as OTLP/JSON, one span per step (``trace_export``), written
-    even when Ctrl-C cut them short."""
+    even when Ctrl-C cut them short. Several loops are reduced as they end (``result.reduced``: per
+    provider a ``loop_tally.LoopTally``; with ``spool_json`` each loop's JSON kept in a spool file for
+    ``LoopSpool.write_document``), their steps dropped unless a trace is written; call
+    ``result.close()`` when done."""
     import time
 
     from . import loop, runner
@@ -311,6 +320,12 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     count = len(replay.transcripts) if replay is not None and repeat == 1 else repeat
     runs = loop.new_runs(list(providers), count)
     result = RunResult(runs)
+    if count > 1:
+        from .loop_tally import LoopReduction
+        from .redaction import redact
+
+        result.reduced = LoopReduction(providers, spool_json, lambda text: redact(text, result.secrets),
+                                       keep_steps=trace_out is not None)
     folder = loop.prepare_loop_save(save) if save is not None else None
 
     ended_at: dict[tuple[str, int, int], int] = {}
@@ -328,7 +343,8 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
             write_document(trace_out, loops_document(runs, ended_at), result.secrets)
 
     try:
-        loop.run_loops(scenario, runs, settings or runner.SendSettings(), options, result.secrets, on_step, replay)
+        loop.run_loops(scenario, runs, settings or runner.SendSettings(), options, result.secrets, on_step, replay,
+                       result.reduced.add if result.reduced is not None else None)
     except KeyboardInterrupt:
         for r in runs:
             if r.ended is None:
@@ -336,11 +352,18 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
                 if folder is not None and r.steps:
                     loop.save_step(folder, r, r.steps[-1], scenario, result.secrets)
         write_trace()
+        if result.reduced is not None:
+            for r in runs:
+                result.reduced.add(r)
         result.interrupted = Interrupted(sum(1 for r in runs if r.ended != "interrupted"), len(runs), "loops",
                                          folder is not None, "; unfinished loops keep their finished steps")
         result.code = outcomes.INTERRUPTED
         return result
     write_trace()
+    if result.reduced is not None:  # the tallies saw every loop: "error" stands for one that failed unjudged
+        verdicts, refused = result.reduced.outcome_inputs()
+        result.code = outcomes.outcome(verdicts, refused)
+        return result
     refused = any(s.skipped and s.skipped.startswith("refused") for r in runs for s in r.steps)
     failed = any(r.ended == "error" and r.steps and r.steps[-1].verdict is None
                  and not (r.steps[-1].skipped or "").startswith("refused") for r in runs)

@@ -5,9 +5,10 @@ tool_choice → append the assistant turn as the provider needs it back → appe
 stop tool is called, max_steps is reached, or a step fails.
 
 Every finished step is kept on its ``LoopRun`` as it completes (``on_step`` sees it), so a loop that
-fails at step k, or is interrupted, still has steps 1..k-1. ``--repeat N`` runs N independent loops
-concurrently; requests in flight are bounded by the send settings' concurrency; one loop's failure
-never loses another's steps. Replay (loop_replay.py) answers from saved bodies through an
+fails at step k, or is interrupted, still has steps 1..k-1. ``--repeat N`` runs N independent loops,
+the send settings' concurrency of them at a time per provider (each with one request in flight), and
+hands each to ``on_loop`` once ended (`run` reduces it to tallies there: loop_tally.py); one loop's
+failure never loses another's steps. Replay (loop_replay.py) answers from saved bodies through an
 ``httpx.MockTransport``, so a replayed loop runs the same code path offline.
 """
 
@@ -300,6 +301,7 @@ class ToolResults:
 
 Sender = Callable[[Job, int], Awaitable[Sample]]
 OnStep = Callable[[LoopRun, StepRecord], None]
+OnLoop = Callable[[LoopRun], None]
 
 
 @dataclass
@@ -464,10 +466,11 @@ def offline_prepare(translation: Translation, scenario: Scenario) -> Job:
 
 async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: SendSettings, options: LoopOptions,
                           secrets: dict[str, str], on_step: OnStep | None = None,
-                          replay: "Replay | None" = None) -> None:
-    """Run every loop in ``runs`` concurrently (live: one shared client, ``settings.concurrency``
-    requests in flight per provider, as `send` counts it; replay: each loop answered from its own transcript). A loop that raises
-    ends as an error; the others go on."""
+                          replay: "Replay | None" = None, on_loop: OnLoop | None = None) -> None:
+    """Run every loop in ``runs`` concurrently (live: ``settings.concurrency`` loops at a time per
+    provider, each with one request in flight, as `send` counts it; replay: each loop answered from its
+    own transcript). A loop that raises ends as an error; the others go on. ``on_loop`` sees each loop
+    once it has ended (not on Ctrl-C: the caller has the unfinished ones)."""
     import asyncio
 
     from . import runner, transport
@@ -480,6 +483,8 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
         except Exception as exc:  # noqa: BLE001 - one loop's failure never loses another's steps
             run.ended, run.error = "error", f"{type(exc).__name__}: {exc}"
             run.ended_step = len(run.steps) + 1
+        if on_loop is not None:
+            on_loop(run)
 
     if replay is not None:
         no_retry = transport.RetryPolicy(retries=0)
@@ -505,17 +510,46 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
 
     providers = sorted({run.provider for run in runs})
     per_provider = max(1, min(settings.concurrency, len(runs)))
-    gates = {p: asyncio.Semaphore(per_provider) for p in providers}  # --concurrency: per provider, as in send
+    # --concurrency: per provider, as in send. As run_async does, a fixed pool of workers takes the next
+    # loop and runs it to its end, so only that many loops are held at once whatever their number (all
+    # started at once, every loop lived until nearly the last had ended), and the workers share clients
+    # of at most transport.CONNECTIONS_PER_CLIENT connections (one client of 50 connections spent most of
+    # a loop step scanning its pool).
+    runner.load_http_stack()
+    clients = transport.new_async_clients(transport.Timeouts.from_total(settings.timeout), per_provider * len(providers),
+                                          transport=settings.transport, urls=_first_urls(scenario, providers, options),
+                                          requests=len(runs) * (scenario.loop or NO_LOOP).max_steps)
 
-    async def live(run: LoopRun, client: Any) -> None:
+    async def worker(queue: Any, client: Any) -> None:
         async def send(job: Job, number: int) -> Sample:
-            async with gates[run.provider]:
-                return await runner.send_sample(job, number, client, policy, settings.sleep)
+            return await runner.send_sample(job, number, client, policy, settings.sleep)
 
-        await guarded(run, send, live_prepare(secrets))
+        for run in queue:  # one shared iterator per provider: each loop is taken once
+            await guarded(run, send, live_prepare(secrets))
 
-    async with runner.open_client(settings, per_provider * len(providers)) as client:
-        await asyncio.gather(*(live(run, client) for run in runs))
+    workers = []
+    for p in providers:
+        queue = iter([run for run in runs if run.provider == p])
+        for _ in range(per_provider):
+            workers.append(worker(queue, clients[len(workers) % len(clients)]))
+    try:
+        await asyncio.gather(*workers)
+    finally:
+        for client in clients:
+            await client.aclose()
+
+
+def _first_urls(scenario: Scenario, providers: list[str], options: LoopOptions) -> list[str] | None:
+    """Where step 1 sends for each provider (every step of a loop sends to the same endpoint), so the
+    clients skip reading the CA bundle when all are plain http (transport.new_async_clients)."""
+    from .registry import translate
+
+    try:
+        first = step_scenario(scenario, 1, scenario.messages, options.override)
+        requests = [translate(p, first, options.render_for(p), options.capabilities).request for p in providers]
+    except Exception:  # noqa: BLE001 - the loops meet and report whatever fails here; the clients just verify
+        return None
+    return None if any(r is None for r in requests) else [r.url for r in requests]  # type: ignore[union-attr]
 
 
 def new_runs(providers: list[str], repeat: int) -> list[LoopRun]:
@@ -523,12 +557,13 @@ def new_runs(providers: list[str], repeat: int) -> list[LoopRun]:
 
 
 def run_loops(scenario: Scenario, runs: list[LoopRun], settings: SendSettings, options: LoopOptions,
-              secrets: dict[str, str], on_step: OnStep | None = None, replay: "Replay | None" = None) -> list[LoopRun]:
+              secrets: dict[str, str], on_step: OnStep | None = None, replay: "Replay | None" = None,
+              on_loop: OnLoop | None = None) -> list[LoopRun]:
     """``run_loops_async`` on a new event loop. ``runs`` fill in place: on Ctrl-C (KeyboardInterrupt
-    propagates) they hold every step finished so far."""
+    propagates) they hold every step finished so far (except what ``on_loop`` took from them)."""
     import asyncio
 
-    asyncio.run(run_loops_async(scenario, runs, settings, options, secrets, on_step, replay))
+    asyncio.run(run_loops_async(scenario, runs, settings, options, secrets, on_step, replay, on_loop))
     return runs
 
 

@@ -1,50 +1,237 @@
-"""The tallies of many loops (``run --repeat``): per step and per loop, with Wilson intervals."""
+"""Many finished loops reduced as they end (`run --repeat`), so memory does not grow with their number.
+
+``LoopTally`` keeps one provider's tallies: per step a verdict ``Tally``, how loops ended, steps to
+finish, tokens and latency per loop, the tool_choice asked at each step, the error lines and
+disobedience reasons, and what the exit code needs. ``summary()`` gives the same document
+``loop.summary`` always gave (it is computed through this class). Tallies are order-free except the
+ties of the most frequent lines, which are kept in loop order (index, step), not completion order.
+
+``LoopSpool`` keeps each finished loop's JSON text in a temporary file, not in memory, and writes the
+`run --format json` document from it in loop order, byte for byte what ``json.dumps(document,
+indent=2, ensure_ascii=False)`` of the whole document writes.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import tempfile
+from collections import Counter
+from typing import IO, Any, Callable, Iterable
+
+from .verdict import Tally, percentile, wilson
 
 ENDINGS = ("no_tool_call", "stop_tool", "repeated_call", "max_steps", "error", "interrupted")
 
 
-def summary(runs: list[Any]) -> dict[str, Any]:
-    """``runs``: ``loop.LoopRun`` records (not imported: loop imports this module). Per step (obey rate with 95% Wilson interval, categories, latency, tokens) and per loop (how
-    loops ended, how many ended by themselves with a Wilson interval, steps to finish p50/p95, tool results
-    and their errors, tokens and latency): the planner story's table."""
-    from .verdict import aggregate, percentile, wilson
+class _Ordered:
+    """A counter whose ties keep the order of their first occurrence in loop order (loop index, step),
+    whatever order the loops finished in: what ``Counter`` over the loops in index order gives."""
 
-    n = len(runs)
-    depth = max((len(r.steps) for r in runs), default=0)
-    steps = []
-    for number in range(1, depth + 1):
-        results = [r.steps[number - 1].sample.to_json(r.provider) for r in runs
-                   if len(r.steps) >= number and r.steps[number - 1].sample is not None]
-        if not results:
-            continue
-        data = aggregate(results)
-        steps.append({"step": number, "reached": len(results), "obeyed": data["counts"]["obeyed"],
-                      "obey_rate": data["rates"]["obeyed"], **{k: data[k] for k in ("counts", "latency_ms", "tokens")}})
-    ended = {}
-    for reason in ENDINGS:
-        count = sum(1 for r in runs if (r.ended or "interrupted") == reason)
-        low, high = wilson(count, n)
-        ended[reason] = {"count": count, "rate": count / n if n else 0.0, "low": low, "high": high}
-    finished = [len(r.steps) for r in runs if r.terminated]
-    low, high = wilson(len(finished), n)
-    results = [r.tool_results() for r in runs]
-    tokens_in = [t for t in (r.tokens()[0] for r in runs) if t is not None]
-    tokens_out = [t for t in (r.tokens()[1] for r in runs) if t is not None]
-    latencies = [v for v in (r.latency_ms() for r in runs) if v is not None]
-    return {
-        "loops": n,
-        "steps": steps,
-        "ended": ended,
-        "terminated": {"count": len(finished), "loops": n, "rate": len(finished) / n if n else 0.0, "low": low,
-                       "high": high},
-        "steps_to_finish": {"p50": percentile(finished, 50), "p95": percentile(finished, 95), "n": len(finished)},
-        "tool_results": {"total": sum(t for t, _ in results), "errors": sum(e for _, e in results)},
-        "tokens": {"input_total": sum(tokens_in), "output_total": sum(tokens_out),
-                   "input_mean": sum(tokens_in) / len(tokens_in) if tokens_in else None,
-                   "output_mean": sum(tokens_out) / len(tokens_out) if tokens_out else None},
-        "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95), "n": len(latencies)},
-    }
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.first: dict[str, tuple[int, int]] = {}
+
+    def add(self, key: str, where: tuple[int, int]) -> None:
+        self.counts[key] = self.counts.get(key, 0) + 1
+        if key not in self.first or where < self.first[key]:
+            self.first[key] = where
+
+    def counter(self) -> Counter[str]:
+        return Counter({key: self.counts[key] for key in sorted(self.counts, key=self.first.__getitem__)})
+
+
+class LoopTally:
+    """One provider's loops, each added once it has ended (``add``)."""
+
+    def __init__(self) -> None:
+        self.loops = 0
+        self.steps: dict[int, Tally] = {}
+        self.choices: dict[int, dict[Any, tuple[int, int]]] = {}  # step -> tool_choice -> first (loop, step)
+        self.ended: Counter[str] = Counter()
+        self.finished: list[int] = []
+        self.tokens_in: list[int] = []
+        self.tokens_out: list[int] = []
+        self.latencies: list[float] = []
+        self.tool_results = [0, 0]  # results fed back, of them errors
+        self.errors = _Ordered()
+        self.reasons = _Ordered()
+        self.categories: set[str] = set()  # of every verdict, and "error" for a loop that failed unjudged
+        self.refused = False
+        self.findings: tuple[tuple[str, str, str], ...] = ()  # step 1's ledger warnings, of the first loop
+        self._findings_of = -1
+
+    def add(self, run: Any) -> None:
+        """A finished (or interrupted) ``loop.LoopRun``: everything the tallies need is read now."""
+        self.loops += 1
+        self.ended[run.ended or "interrupted"] += 1
+        if run.terminated:
+            self.finished.append(len(run.steps))
+        total, errors = run.tool_results()
+        self.tool_results[0] += total
+        self.tool_results[1] += errors
+        tokens = run.tokens()
+        if tokens[0] is not None:
+            self.tokens_in.append(tokens[0])
+        if tokens[1] is not None:
+            self.tokens_out.append(tokens[1])
+        latency = run.latency_ms()
+        if latency is not None:
+            self.latencies.append(latency)
+        if run.error:
+            self.errors.add(run.error, (run.index, 0))
+        if run.steps and (self._findings_of < 0 or run.index < self._findings_of):
+            self._findings_of = run.index
+            self.findings = tuple(dict.fromkeys((e.severity, e.code, e.message) for e in run.steps[0].notes
+                                                if e.severity != "info"))
+        for s in run.steps:
+            choice = s.scenario.tool_choice
+            seen = self.choices.setdefault(s.number, {})
+            if choice not in seen or (run.index, s.number) < seen[choice]:
+                seen[choice] = (run.index, s.number)
+            if s.skipped and s.skipped.startswith("refused"):
+                self.refused = True
+            if s.sample is not None:
+                self.steps.setdefault(s.number, Tally()).add(s.sample.to_json(run.provider))
+            v = s.verdict
+            if v is not None:
+                self.categories.add(v["category"])
+                if v["category"] not in ("obeyed", "error") and v["reasons"]:
+                    self.reasons.add(f"step {s.number}: {v['reasons'][0]}", (run.index, s.number))
+        if (run.ended == "error" and run.steps and run.steps[-1].verdict is None
+                and not (run.steps[-1].skipped or "").startswith("refused")):
+            self.categories.add("error")
+
+    def step_choices(self, number: int) -> list[Any]:
+        """The tool_choice values step ``number`` asked for, in loop order."""
+        seen = self.choices.get(number, {})
+        return sorted(seen, key=seen.__getitem__)
+
+    def error_lines(self) -> Counter[str]:
+        return self.errors.counter()
+
+    def reason_lines(self) -> Counter[str]:
+        return self.reasons.counter()
+
+    def summary(self) -> dict[str, Any]:
+        """Per step (obey rate with 95% Wilson interval, categories, latency, tokens) and per loop (how
+        loops ended, how many ended by themselves with a Wilson interval, steps to finish p50/p95, tool
+        results and their errors, tokens and latency)."""
+        n = self.loops
+        steps = []
+        for number in sorted(self.steps):
+            data = self.steps[number].summary()
+            steps.append({"step": number, "reached": data["samples"], "obeyed": data["counts"]["obeyed"],
+                          "obey_rate": data["rates"]["obeyed"],
+                          **{k: data[k] for k in ("counts", "latency_ms", "tokens")}})
+        ended = {}
+        for reason in ENDINGS:
+            count = self.ended.get(reason, 0)
+            low, high = wilson(count, n)
+            ended[reason] = {"count": count, "rate": count / n if n else 0.0, "low": low, "high": high}
+        finished, tokens_in, tokens_out, latencies = self.finished, self.tokens_in, self.tokens_out, self.latencies
+        low, high = wilson(len(finished), n)
+        return {
+            "loops": n,
+            "steps": steps,
+            "ended": ended,
+            "terminated": {"count": len(finished), "loops": n, "rate": len(finished) / n if n else 0.0, "low": low,
+                           "high": high},
+            "steps_to_finish": {"p50": percentile(finished, 50), "p95": percentile(finished, 95), "n": len(finished)},
+            "tool_results": {"total": self.tool_results[0], "errors": self.tool_results[1]},
+            "tokens": {"input_total": sum(tokens_in), "output_total": sum(tokens_out),
+                       "input_mean": sum(tokens_in) / len(tokens_in) if tokens_in else None,
+                       "output_mean": sum(tokens_out) / len(tokens_out) if tokens_out else None},
+            "latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95), "n": len(latencies)},
+        }
+
+
+def tally_of(runs: Iterable[Any]) -> LoopTally:
+    tally = LoopTally()
+    for run in runs:
+        tally.add(run)
+    return tally
+
+
+def summary(runs: Iterable[Any]) -> dict[str, Any]:
+    """The planner story's table of ``loop.LoopRun`` records held whole (``LoopTally.summary``)."""
+    return tally_of(runs).summary()
+
+
+_ITEM_INDENT = " " * 8  # a loop's place in the document: {"runs": [{"loops": [ <here> ]}]} at indent=2
+
+
+class LoopSpool:
+    """Each finished loop's JSON (``LoopRun.to_json``), laid out as the document lays it out, kept in a
+    temporary file by (provider, loop index) until ``write_document`` reads them back in order."""
+
+    def __init__(self, redact: Callable[[str], str] = str) -> None:
+        """``redact``: applied to each loop's text before it is written (the file never holds a key)."""
+        self.file: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")  # unlinked at once, mode 0600
+        self.where: dict[tuple[str, int], tuple[int, int]] = {}  # (provider, index) -> (offset, characters)
+        self.redact = redact
+
+    def add(self, run: Any) -> None:
+        text = json.dumps(run.to_json(), indent=2, ensure_ascii=False)
+        text = self.redact(_ITEM_INDENT + text.replace("\n", "\n" + _ITEM_INDENT))
+        self.file.seek(0, 2)
+        self.where[(run.provider, run.index)] = (self.file.tell(), len(text))
+        self.file.write(text)
+
+    def _read(self, key: tuple[str, int]) -> str:
+        offset, size = self.where[key]
+        self.file.seek(offset)
+        return self.file.read(size)
+
+    def write_document(self, head: dict[str, Any], entries: list[tuple[str, list[int], dict[str, Any]]],
+                       out: Callable[[str], None]) -> None:
+        """``head`` (scenario, replay, repeat) and per provider its loop indices and summary, written
+        through ``out`` piece by piece (each piece a whole loop or the text around the loops)."""
+        marker = "\u0000loops\u0000"
+        document = {**head, "runs": [{"provider": p, "loops": [marker] if indices else [], "summary": summary}
+                                     for p, indices, summary in entries]}
+        text = json.dumps(document, indent=2, ensure_ascii=False)
+        quoted = _ITEM_INDENT + json.dumps(marker)
+        pieces = text.split(quoted)
+        with_loops = [(p, indices) for p, indices, _ in entries if indices]
+        assert len(pieces) == len(with_loops) + 1
+        for piece, (provider, indices) in zip(pieces, with_loops):
+            out(piece)
+            for n, index in enumerate(indices):
+                out((",\n" if n else "") + self._read((provider, index)))
+        out(pieces[-1] + "\n")
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class LoopReduction:
+    """``run --repeat``: each loop, once it has ended, reduced to its provider's ``LoopTally`` (and, for a
+    JSON document, its JSON kept in a ``LoopSpool``), its steps and history then dropped unless
+    ``keep_steps`` (a trace export reads them): memory does not grow with the number of loops."""
+
+    def __init__(self, providers: Iterable[str], spool: bool, redact: Callable[[str], str],
+                 keep_steps: bool = False) -> None:
+        self.tallies = {p: LoopTally() for p in providers}
+        self.spool = LoopSpool(redact) if spool else None
+        self.keep_steps = keep_steps
+        self.done: set[tuple[str, int]] = set()
+
+    def add(self, run: Any) -> None:
+        if (run.provider, run.index) in self.done:
+            return
+        self.done.add((run.provider, run.index))
+        self.tallies[run.provider].add(run)
+        if self.spool is not None:
+            self.spool.add(run)
+        if not self.keep_steps:
+            run.steps, run.history = [], []
+
+    def outcome_inputs(self) -> tuple[list[dict[str, str]], bool]:
+        """(the verdict categories seen, as verdicts; whether a step was refused): what the exit code needs."""
+        verdicts = [{"category": c} for t in self.tallies.values() for c in t.categories]
+        return verdicts, any(t.refused for t in self.tallies.values())
+
+    def close(self) -> None:
+        if self.spool is not None:
+            self.spool.close()
+

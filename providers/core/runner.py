@@ -221,7 +221,7 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
             await one(job, index, client)
 
     clients = transport.new_async_clients(timeouts, in_flight, transport=settings.transport,
-                                          urls=[job.prepared.url for job in live])
+                                          urls=[job.prepared.url for job in live], requests=repeat * len(live))
     try:
         workers = []
         for job in live:

@@ -195,11 +195,18 @@ class Prepared:
 
     @functools.cached_property
     def httpx_url(self) -> Any:
-        """``url`` parsed by httpx once (parsing it again for every sample cost ~50 µs each); raises
+        """``url`` parsed by httpx once (parsing it again for every sample cost ~50 µs each), and once
+        for every step of every loop, which prepares a request per step to the same URL; raises
         httpx.InvalidURL each time it is asked for while the URL is unusable."""
-        import httpx
+        return _httpx_url(self.url)
 
-        return httpx.URL(self.url)
+
+@functools.lru_cache(maxsize=64)
+def _httpx_url(url: str) -> Any:
+    """An ``httpx.URL`` (immutable: requests share it) per URL text; a failure is not cached."""
+    import httpx
+
+    return httpx.URL(url)
 
 
 def _key_value(request: Request, environ: Mapping[str, str]) -> str | None:
@@ -625,28 +632,59 @@ def plain_http_only(urls: Iterable[str]) -> bool:
         proxies.get(scheme) for scheme in ("http", "https", "all"))
 
 
-def new_async_client(timeouts: Timeouts, concurrency: int = 4, transport: Any = None, verify: Any = True) -> Any:
+def new_async_client(timeouts: Timeouts, concurrency: int = 4, transport: Any = None, verify: Any = True,
+                     aio: bool = False) -> Any:
     """An ``httpx.AsyncClient`` for ``send_async`` with explicit timeouts and connection limits.
     ``transport``: an ``httpx.AsyncBaseTransport`` to use instead of real sockets (tests); ``verify``:
-    a TLS context several clients share (default: httpx's own)."""
+    a TLS context several clients share (default: httpx's own); ``aio``: on aiohttp's connections
+    (``aio_transport.Client``, the same settings)."""
     import httpx
 
     extra = {} if transport is None else {"transport": transport}
     limits = httpx.Limits(max_connections=max(1, concurrency), max_keepalive_connections=max(1, concurrency))
+    if aio and transport is None:
+        from .aio_transport import Client
+
+        return Client(limits=limits, **_client_kwargs(timeouts, verify))
     return httpx.AsyncClient(limits=limits, **_client_kwargs(timeouts, verify), **extra)
 
 
+# Requests from which a run sends through aiohttp's connections (aio_transport), when installed: they save
+# ~0.3 ms of CPU a request (0.40 against httpcore's 0.95 in process), but importing aiohttp costs ~80 ms of CPU
+# and ~7 MiB before the first request: even on CPU at ~250 requests, so from 400 on (bench/README.md, "Loops at
+# scale"); fewer are sooner sent by httpx alone.
+AIOHTTP_MIN_REQUESTS = 400
+HTTP_CLIENT_ENV = "TOOLCHOICE_HTTP_CLIENT"  # "httpx" or "aiohttp": one or the other whatever the number
+
+
+def aiohttp_wanted(requests: int | None, transport: Any = None) -> bool:
+    """Whether ``requests`` requests go through ``aio_transport``: real sockets (no injected transport),
+    aiohttp and httpx-aiohttp installed, and at least AIOHTTP_MIN_REQUESTS of them — or
+    $TOOLCHOICE_HTTP_CLIENT says which client to use."""
+    import importlib.util
+
+    chosen = os.environ.get(HTTP_CLIENT_ENV, "").strip().lower()
+    if transport is not None or chosen == "httpx":
+        return False
+    if chosen != "aiohttp" and (requests is None or requests < AIOHTTP_MIN_REQUESTS):
+        return False
+    return all(importlib.util.find_spec(name) is not None for name in ("aiohttp", "httpx_aiohttp"))
+
+
 def new_async_clients(timeouts: Timeouts, in_flight: int, transport: Any = None,
-                      urls: Iterable[str] | None = None) -> list[Any]:
+                      urls: Iterable[str] | None = None, requests: int | None = None) -> list[Any]:
     """Enough clients of at most ``CONNECTIONS_PER_CLIENT`` connections for ``in_flight`` requests,
     sharing one verifying TLS context (built once: reading the CA bundle takes ~20 ms). ``urls``:
     where the clients will send, when known; if every one is plain http and no proxy is set in the
     environment (``plain_http_only``), TLS never happens and no CA bundle is read before the first
     request: the clients get a context that trusts no certificate, which would refuse, never let
-    through, a TLS connection should one ever be made."""
+    through, a TLS connection should one ever be made. ``requests``: how many will be sent, when
+    known: from AIOHTTP_MIN_REQUESTS on, one client on aiohttp's connections (``aiohttp_wanted``),
+    whose pool is not scanned on every request, holds them all."""
     import httpx
 
-    count = max(1, -(-in_flight // CONNECTIONS_PER_CLIENT))
+    aio = aiohttp_wanted(requests, transport)
+    count = 1 if aio else max(1, -(-in_flight // CONNECTIONS_PER_CLIENT))
     verify: Any
     if transport is not None:
         verify = True
@@ -657,4 +695,4 @@ def new_async_clients(timeouts: Timeouts, in_flight: int, transport: Any = None,
     else:
         verify = True if count == 1 else httpx.create_ssl_context(trust_env=True)
     size = -(-in_flight // count)
-    return [new_async_client(timeouts, size, transport=transport, verify=verify) for _ in range(count)]
+    return [new_async_client(timeouts, size, transport=transport, verify=verify, aio=aio) for _ in range(count)]
