@@ -25,6 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tools": ("tools_cmd", "tools"),
     "trace": ("trace_cmd", "trace"),
     "schema": ("schema_cmd", "schema"),
+    "mock": ("mock_cmd", "mock"),
+    "proxy": ("mock_cmd", "proxy"),
     "doctor": ("doctor_cmd", "doctor"),
     "init": ("init_cmd", "init"),
 }

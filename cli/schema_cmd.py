@@ -19,6 +19,7 @@ class SchemaName(str, Enum):
     send = "send"
     compare = "compare"
     run = "run"
+    mock = "mock"
 
 
 def schema_text(name: str) -> str:
@@ -28,7 +29,8 @@ def schema_text(name: str) -> str:
 @handled
 def schema(
     name: SchemaName = typer.Argument(..., help="scenario, or the command whose --format json output to describe: "
-                                      "render, send, compare, run.", show_default=False),
+                                      "render, send, compare, run; mock for a mock / proxy --format jsonl line.",
+                                      show_default=False),
     path: bool = typer.Option(False, "--path", help="Print where the schema file is instead (for $schema=...)."),
 ) -> None:
     """Print the JSON Schema of a scenario file or of a command's --format json output."""

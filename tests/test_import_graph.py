@@ -8,7 +8,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {"toolchoice.cli": ROOT / "cli", "toolchoice.providers": ROOT / "providers",
-            "toolchoice.providers.core": ROOT / "providers" / "core"}
+            "toolchoice.providers.core": ROOT / "providers" / "core",
+            "toolchoice.providers.core.mock": ROOT / "providers" / "core" / "mock"}
 
 
 def modules() -> dict[str, Path]:

@@ -217,7 +217,8 @@ def test_the_scenario_schema_knows_every_key_the_loader_takes():
 
 PROVIDER_ENUMS = {"scenario": ("properties", "providers", "propertyNames", "enum"),
                   "render": ("$defs", "translation", "properties", "provider", "enum"),
-                  "compare": ("$defs", "translation", "properties", "provider", "enum")}
+                  "compare": ("$defs", "translation", "properties", "provider", "enum"),
+                  "mock": ("properties", "provider", "enum")}
 
 
 def provider_enum(name: str) -> tuple[Path, dict, dict, str]:

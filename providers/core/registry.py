@@ -98,3 +98,17 @@ def matrix_rows() -> list[dict[str, object]]:
         row["ledger_codes"] = dict(module_for(cap.provider).LEDGER_CODES)  # beyond the shared tool_choice.* codes
         rows.append(row)
     return rows
+
+
+@functools.lru_cache(maxsize=None)
+def mock_family(provider: str) -> ModuleType:
+    """The family's mock module (``providers/<module>_mock.py``), for ``toolchoice mock`` / ``proxy``: it reads the
+    API's request bodies back and writes its replies (``MOCK_BASE_PATH``, ``mock_route``, ``mock_read``,
+    ``mock_reply``, ``mock_events``, ``mock_error``). Beside the translator, so `render` never loads it."""
+    name = f"toolchoice.providers.{CAPABILITIES[check_provider(provider)].module}_mock"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        raise ToolchoiceError(f"toolchoice mock does not serve {provider}'s API yet", hint=f"no module {name}") from None

@@ -1,0 +1,116 @@
+"""`toolchoice mock` and `toolchoice proxy`: a provider's API on 127.0.0.1, every request judged.
+
+stdout: the base URL the provider's official SDK takes, then one line per request (JSON with
+``--format jsonl``), each flushed as written; the summary goes to stderr when the server stops
+(``--max-requests N``, SIGINT or SIGTERM). The library does the work (core/mock); this module
+parses options and draws the lines.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from .exits import handled, warning_line
+
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+class MockFormat(str, Enum):
+    pretty = "pretty"
+    jsonl = "jsonl"
+
+
+PROVIDER = typer.Option(..., "--provider", "-p", help="Provider id whose API to serve.", show_default=False)
+PORT = typer.Option(0, "--port", min=0, max=65535, help="Port to listen on (0: a free port).")
+HOST = typer.Option("127.0.0.1", "--host", help="Address to bind (anything but loopback is warned about).")
+SCRIPT = typer.Option(None, "--script", help="YAML script of replies and faults (see docs/mock.md).")
+FORMAT = typer.Option(MockFormat.pretty, "--format", "-f", help="pretty or jsonl (one JSON object per request).")
+SAVE = typer.Option(None, "--save", help="Keep each request and reply as files in this folder (keys redacted).")
+MAX_REQUESTS = typer.Option(None, "--max-requests", min=1, help="Stop after N requests (refused ones count).")
+
+
+@handled
+def mock(provider: str = PROVIDER, port: int = PORT, host: str = HOST, script: Optional[Path] = SCRIPT,
+         format: MockFormat = FORMAT, save: Optional[Path] = SAVE, max_requests: Optional[int] = MAX_REQUESTS) -> None:
+    """Serve a provider's API on 127.0.0.1: validate each request as the API would, answer from its tool_choice."""
+    from toolchoice.providers.core.mock.script import load_script
+    from toolchoice.providers.core.mock.server import serve_mock
+
+    loaded = load_script(script) if script is not None else None
+    _loopback_warning(host, "mock")
+    served = serve_mock(provider, script=loaded, host=host, port=port, save_dir=_save_dir(save),
+                        max_requests=max_requests, on_url=_url_line, on_record=_printer(format))
+    _summary(served.line())
+
+
+@handled
+def proxy(provider: str = PROVIDER, upstream: str = typer.Option(..., "--upstream", help="The real API's base URL "
+                                                                    "(as its SDK takes it).", show_default=False),
+          port: int = PORT, host: str = HOST, format: MockFormat = FORMAT, save: Optional[Path] = SAVE,
+          max_requests: Optional[int] = MAX_REQUESTS) -> None:
+    """Judge every request and reply on their way to and from the real provider (streams pass unbuffered)."""
+    from toolchoice.providers.core.mock.proxy import serve_proxy
+
+    _loopback_warning(host, "proxy")
+    served = serve_proxy(provider, upstream, host=host, port=port, save_dir=_save_dir(save),
+                         max_requests=max_requests, on_url=_url_line, on_record=_printer(format))
+    _summary(served.line())
+
+
+def _save_dir(save: Optional[Path]) -> Optional[Path]:
+    if save is None:
+        return None
+    from toolchoice.providers.core.save import prepare_save_dir
+
+    return prepare_save_dir(save)
+
+
+def _loopback_warning(host: str, what: str) -> None:
+    if host not in _LOOPBACK:
+        warning_line(f"--host {host}: the {what} is reachable from other machines; it has no authentication")
+
+
+def _url_line(url: str) -> None:
+    sys.stdout.write(url + "\n")
+    sys.stdout.flush()
+
+
+def _summary(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+def _printer(format: MockFormat) -> Any:
+    if format is MockFormat.jsonl:
+        def jsonl(line: dict[str, Any]) -> None:
+            sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        return jsonl
+    return _pretty
+
+
+def _pretty(line: dict[str, Any]) -> None:
+    """One plain line per request (data, never markup): n, path, the choice as sent → as read, tools, status,
+    calls, findings."""
+    from toolchoice.providers.core.model import quoted, word_or_json
+    from toolchoice.providers.core.redaction import printable
+
+    requested = "-" if line["requested"] is None else word_or_json(line["requested"])
+    neutral = "-" if line["tool_choice"] is None else word_or_json(line["tool_choice"])
+    calls = ", ".join(f"{c['name']}({quoted(c['arguments'])})" for c in line["calls"]) or "text"
+    if line["status"] != 200:
+        calls = "-"
+    parts = [f"#{line['n']}", line["path"], "stream" if line["stream"] else "whole",
+             f"tool_choice {requested} → {neutral}", f"tools [{', '.join(line['offered_tools'])}]",
+             str(line["status"]), calls]
+    findings = [f"{f['severity']} {f['code']}" for f in line["findings"]]
+    if findings:
+        parts.append("findings: " + ", ".join(findings))
+    sys.stdout.write(printable("  ".join(parts)).replace("\n", " ") + "\n")
+    sys.stdout.flush()

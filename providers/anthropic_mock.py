@@ -1,0 +1,147 @@
+"""Anthropic Messages: the family behind ``toolchoice mock`` / ``proxy`` (core/mock; registry.mock_family).
+
+How a request body of this API reads back into neutral terms (tools, tool_choice as on the wire, the
+history, the thinking setting), and the reply body, stream events and error envelope in this API's shape.
+Kept beside the family's translator so `render` never loads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
+from .anthropic import PATH
+
+MOCK_BASE_PATH = ""  # anthropic-sdk-python's base URL has no /v1
+_MOCK_KNOWN = frozenset({"model", "messages", "system", "tools", "tool_choice", "max_tokens", "thinking", "temperature",
+                         "stream", "output_config"})
+_MOCK_ERRORS = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+                404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 500: "api_error",
+                529: "overloaded_error"}
+
+
+def mock_route(method: str, path: str) -> dict[str, Any] | None:
+    return {} if method == "POST" and path.rstrip("/") == PATH else None
+
+
+def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
+    """A Messages body → MockRead: tools, tool_choice (disable_parallel_tool_use read apart), the turns
+    (tool_use, tool_result, thinking blocks) and the thinking setting."""
+    from .core.mock.judge import MockMalformed, MockRead
+    from .core.mock.reading import read_tools, text_of, tool_message, unjudged
+
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        raise MockMalformed("messages: Field required")
+    if not isinstance(body.get("max_tokens"), int):
+        raise MockMalformed("max_tokens: Field required")
+    tools, notes = read_tools(body.get("tools"), "anthropic")
+    names: dict[str, str] = {}
+    history: list[Message] = []
+    for i, raw in enumerate(messages):
+        if not isinstance(raw, dict) or raw.get("role") not in ("user", "assistant"):
+            raise MockMalformed(f"messages.{i}.role: Input should be 'user' or 'assistant'")
+        content = raw.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        if not isinstance(blocks, list):
+            raise MockMalformed(f"messages.{i}.content: Input should be a valid list")
+        if raw["role"] == "user":
+            texts = []
+            for block in blocks:
+                if isinstance(block, dict) and block.get("type") == "tool_result":
+                    history.append(tool_message(str(block.get("tool_use_id")), names, text_of(block.get("content"))
+                                                or block.get("content") or "", bool(block.get("is_error"))))
+                elif isinstance(block, dict) and isinstance(block.get("text"), str):
+                    texts.append(block["text"])
+            if texts or not blocks:
+                history.append(Message("user", "\n".join(texts)))
+            continue
+        calls, texts, reasoning = [], [], []
+        for block in blocks:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind == "tool_use":
+                call = HistoryCall(str(block.get("id")), str(block.get("name")),
+                                   block.get("input") if isinstance(block.get("input"), dict) else {})
+                names[call.id] = call.name
+                calls.append(call)
+            elif kind == "text" and isinstance(block.get("text"), str):
+                texts.append(block["text"])
+            elif kind in ("thinking", "redacted_thinking"):
+                reasoning.append(ReasoningItem("anthropic", text=block.get("thinking"), signature=block.get("signature"),
+                                               encrypted=block.get("data"), redacted=kind == "redacted_thinking",
+                                               position=len(calls)))
+        history.append(Message("assistant", "\n".join(texts) or None, tool_calls=tuple(calls),
+                               reasoning=tuple(reasoning)))
+    choice = body.get("tool_choice")
+    value, parallel = choice, None
+    if isinstance(choice, dict) and "disable_parallel_tool_use" in choice:
+        value = {k: v for k, v in choice.items() if k != "disable_parallel_tool_use"}
+        parallel = not choice["disable_parallel_tool_use"]
+    thinking = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
+    effort = (body.get("output_config") or {}).get("effort") if isinstance(body.get("output_config"), dict) else None
+    kind = thinking.get("type")
+    spec = {"enabled": ThinkingSetting("on", budget=thinking.get("budget_tokens"), effort=effort),
+            "adaptive": ThinkingSetting("adaptive", effort=effort), "disabled": ThinkingSetting("off")}.get(kind)
+    settings = ProviderSettings(max_tokens=body["max_tokens"], temperature=body.get("temperature"),
+                                thinking=None if spec is None else kind != "disabled", thinking_mode=spec)
+    return MockRead(choice, tools, tuple(history), settings, body.get("stream") is True,
+                    body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
+                    parallel=parallel, unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
+                    thinking=kind in ("enabled", "adaptive"))
+
+
+def _mock_blocks(answer: Any) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    if answer.signature is not None:
+        blocks.append({"type": "thinking", "thinking": answer.thinking or "", "signature": answer.signature})
+    if answer.text is not None:
+        blocks.append({"type": "text", "text": answer.text})
+    for call in answer.calls:
+        blocks.append({"type": "tool_use", "id": f"toolu_{call.id}", "name": call.name,
+                       "input": call.arguments if call.arguments is not None else call.raw})
+    return blocks
+
+
+def _mock_message(read: Any, number: int, content: list[dict[str, Any]], stop: str | None) -> dict[str, Any]:
+    """A message object (anthropic-sdk-python types/message.py)."""
+    return {"id": f"msg_mock{number}", "type": "message", "role": "assistant", "model": read.model or "mock",
+            "content": content, "stop_reason": stop, "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5 if stop else 1}}
+
+
+def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    return _mock_message(read, number, _mock_blocks(answer), "tool_use" if answer.calls else "end_turn")
+
+
+def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """Messages stream events, named by type (types/raw_message_stream_event.py)."""
+    events: list[tuple[str | None, Any]] = []
+
+    def add(kind: str, **fields: Any) -> None:
+        events.append((kind, {"type": kind, **fields}))
+
+    add("message_start", message=_mock_message(read, number, [], None))
+    for index, block in enumerate(_mock_blocks(answer)):
+        kind = block["type"]
+        if kind == "thinking":
+            add("content_block_start", index=index, content_block={"type": "thinking", "thinking": "", "signature": ""})
+            add("content_block_delta", index=index, delta={"type": "thinking_delta", "thinking": block["thinking"]})
+            add("content_block_delta", index=index, delta={"type": "signature_delta", "signature": block["signature"]})
+        elif kind == "text":
+            add("content_block_start", index=index, content_block={"type": "text", "text": ""})
+            add("content_block_delta", index=index, delta={"type": "text_delta", "text": block["text"]})
+        else:
+            raw = next(c.raw for c in answer.calls if f"toolu_{c.id}" == block["id"])
+            add("content_block_start", index=index, content_block={**block, "input": {}})
+            add("content_block_delta", index=index, delta={"type": "input_json_delta", "partial_json": raw})
+        add("content_block_stop", index=index)
+    add("message_delta", delta={"stop_reason": "tool_use" if answer.calls else "end_turn", "stop_sequence": None},
+        usage={"output_tokens": 5})
+    add("message_stop")
+    return events
+
+
+def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """{"type":"error","error":{type,message},"request_id"} (tests/data/responses/errors/error-anthropic-*.json)."""
+    return ({"type": "error", "error": {"type": _MOCK_ERRORS.get(status, "api_error"), "message": message},
+             "request_id": "req_toolchoice_mock"}, {"request-id": "req_toolchoice_mock"})

@@ -1,0 +1,149 @@
+"""Bedrock Converse: the family behind ``toolchoice mock`` / ``proxy`` (core/mock; registry.mock_family).
+
+How a request body of this API reads back into neutral terms (tools, tool_choice as on the wire, the
+history, the thinking setting), and the reply body, stream events and error envelope in this API's shape.
+Kept beside the family's translator so `render` never loads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting, Tool
+
+
+MOCK_BASE_PATH = ""  # boto3/botocore endpoint_url: the host only
+_MOCK_KNOWN = frozenset({"messages", "system", "toolConfig", "inferenceConfig", "additionalModelRequestFields"})
+_MOCK_ERRORS = {400: "ValidationException", 403: "AccessDeniedException", 404: "ResourceNotFoundException",
+                413: "ValidationException", 429: "ThrottlingException", 500: "InternalServerException",
+                503: "ServiceUnavailableException"}
+
+
+def mock_route(method: str, path: str) -> dict[str, Any] | None:
+    """POST /model/{modelId}/converse and /converse-stream (botocore's bedrock-runtime service model)."""
+    from urllib.parse import unquote
+
+    parts = path.split("/")
+    if method != "POST" or len(parts) != 4 or parts[1] != "model" or parts[3] not in ("converse", "converse-stream"):
+        return None
+    return {"model": unquote(parts[2]), "stream": parts[3] == "converse-stream"}
+
+
+def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
+    """A Converse body → MockRead: toolSpecs, toolChoice, toolUse/toolResult/reasoningContent blocks, and Claude's
+    thinking in additionalModelRequestFields."""
+    from .core.mock.judge import MockMalformed, MockRead
+    from .core.mock.reading import tool_message, unjudged
+
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        raise MockMalformed("1 validation error detected: Value null at 'messages' failed to satisfy constraint: "
+                            "Member must not be null")
+    config = body.get("toolConfig") if isinstance(body.get("toolConfig"), dict) else {}
+    tools: list[Tool] = []
+    for entry in config.get("tools") if isinstance(config.get("tools"), list) else []:
+        spec = entry.get("toolSpec") if isinstance(entry, dict) else None
+        if isinstance(spec, dict) and isinstance(spec.get("name"), str):
+            schema = (spec.get("inputSchema") or {}).get("json") if isinstance(spec.get("inputSchema"), dict) else None
+            tools.append(Tool(spec["name"], spec.get("description"), schema if isinstance(schema, dict) else None))
+    names: dict[str, str] = {}
+    history: list[Message] = []
+    for i, raw in enumerate(messages):
+        if not isinstance(raw, dict) or raw.get("role") not in ("user", "assistant") \
+                or not isinstance(raw.get("content"), list):
+            raise MockMalformed(f"messages.{i}: a message needs role user or assistant and a content list")
+        blocks = [b for b in raw["content"] if isinstance(b, dict)]
+        if raw["role"] == "user":
+            texts = []
+            for block in blocks:
+                result = block.get("toolResult")
+                if isinstance(result, dict):
+                    content = result.get("content")
+                    from .core.mock.reading import text_of
+
+                    history.append(tool_message(str(result.get("toolUseId")), names, text_of(content) or content or "",
+                                                result.get("status") == "error"))
+                elif isinstance(block.get("text"), str):
+                    texts.append(block["text"])
+            if texts:
+                history.append(Message("user", "\n".join(texts)))
+            continue
+        calls, texts, reasoning = [], [], []
+        for block in blocks:
+            use = block.get("toolUse")
+            if isinstance(use, dict):
+                call = HistoryCall(str(use.get("toolUseId")), str(use.get("name")),
+                                   use.get("input") if isinstance(use.get("input"), dict) else {})
+                names[call.id] = call.name
+                calls.append(call)
+            elif isinstance(block.get("text"), str):
+                texts.append(block["text"])
+            elif isinstance(block.get("reasoningContent"), dict):
+                content = block["reasoningContent"]
+                text = content.get("reasoningText") if isinstance(content.get("reasoningText"), dict) else {}
+                reasoning.append(ReasoningItem("bedrock", text=text.get("text"), signature=text.get("signature"),
+                                               encrypted=content.get("redactedContent"),
+                                               redacted="redactedContent" in content, position=len(calls)))
+        history.append(Message("assistant", "\n".join(texts) or None, tool_calls=tuple(calls),
+                               reasoning=tuple(reasoning)))
+    extra = body.get("additionalModelRequestFields") if isinstance(body.get("additionalModelRequestFields"), dict) else {}
+    thinking = extra.get("thinking") if isinstance(extra.get("thinking"), dict) else {}
+    kind = thinking.get("type")
+    spec = {"enabled": ThinkingSetting("on", budget=thinking.get("budget_tokens")),
+            "adaptive": ThinkingSetting("adaptive"), "disabled": ThinkingSetting("off")}.get(kind)
+    inference = body.get("inferenceConfig") if isinstance(body.get("inferenceConfig"), dict) else {}
+    settings = ProviderSettings(max_tokens=inference.get("maxTokens"), temperature=inference.get("temperature"),
+                                thinking=None if spec is None else kind != "disabled", thinking_mode=spec)
+    return MockRead(config.get("toolChoice"), tuple(tools), tuple(history), settings, route.get("stream", False),
+                    route.get("model"), unjudged=unjudged(body, _MOCK_KNOWN), thinking=kind in ("enabled", "adaptive"))
+
+
+def _mock_blocks(answer: Any) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    if answer.signature is not None:
+        blocks.append({"reasoningContent": {"reasoningText": {"text": answer.thinking or "",
+                                                              "signature": answer.signature}}})
+    if answer.text is not None:
+        blocks.append({"text": answer.text})
+    for call in answer.calls:
+        blocks.append({"toolUse": {"toolUseId": f"tooluse_{call.id}", "name": call.name,
+                                   "input": call.arguments if call.arguments is not None else call.raw}})
+    return blocks
+
+
+def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A ConverseResponse (botocore bedrock-runtime service model)."""
+    return {"output": {"message": {"role": "assistant", "content": _mock_blocks(answer)}},
+            "stopReason": "tool_use" if answer.calls else "end_turn",
+            "usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15}, "metrics": {"latencyMs": 1}}
+
+
+def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """ConverseStream events: the event name is the :event-type header, the payload its member."""
+    events: list[tuple[str | None, Any]] = [("messageStart", {"role": "assistant"})]
+    for index, block in enumerate(_mock_blocks(answer)):
+        if "toolUse" in block:
+            use = block["toolUse"]
+            raw = next(c.raw for c in answer.calls if f"tooluse_{c.id}" == use["toolUseId"])
+            events.append(("contentBlockStart", {"contentBlockIndex": index, "start": {
+                "toolUse": {"toolUseId": use["toolUseId"], "name": use["name"]}}}))
+            events.append(("contentBlockDelta", {"contentBlockIndex": index, "delta": {"toolUse": {"input": raw}}}))
+        elif "text" in block:
+            events.append(("contentBlockDelta", {"contentBlockIndex": index, "delta": {"text": block["text"]}}))
+        else:
+            text = block["reasoningContent"]["reasoningText"]
+            events.append(("contentBlockDelta", {"contentBlockIndex": index,
+                                                 "delta": {"reasoningContent": {"text": text["text"]}}}))
+            events.append(("contentBlockDelta", {"contentBlockIndex": index,
+                                                 "delta": {"reasoningContent": {"signature": text["signature"]}}}))
+        events.append(("contentBlockStop", {"contentBlockIndex": index}))
+    events.append(("messageStop", {"stopReason": "tool_use" if answer.calls else "end_turn"}))
+    events.append(("metadata", {"usage": {"inputTokens": 10, "outputTokens": 5, "totalTokens": 15},
+                                "metrics": {"latencyMs": 1}}))
+    return events
+
+
+def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """{"message": ...} with the type in x-amzn-ErrorType (tests/data/responses/errors/SOURCES.md caveat)."""
+    kind = _MOCK_ERRORS.get(status, "InternalServerException")
+    return {"message": message}, {"x-amzn-errortype": f"{kind}:http://internal.amazon.com/coral/com.amazon.bedrock/"}

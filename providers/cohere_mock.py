@@ -1,0 +1,85 @@
+"""Cohere v2 chat: the family behind ``toolchoice mock`` / ``proxy`` (core/mock; registry.mock_family).
+
+How a request body of this API reads back into neutral terms (tools, tool_choice as on the wire, the
+history, the thinking setting), and the reply body, stream events and error envelope in this API's shape.
+Kept beside the family's translator so `render` never loads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core.model import ProviderSettings
+from .cohere import PATH
+
+MOCK_BASE_PATH = ""  # cohere-python ClientV2(base_url=...) adds /v2/chat
+_MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "stream", "max_tokens", "temperature", "thinking",
+                         "strict_tools"})
+
+
+def mock_route(method: str, path: str) -> dict[str, Any] | None:
+    return {} if method == "POST" and path.rstrip("/") == PATH else None
+
+
+def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
+    """A v2 chat body → MockRead (tool_choice REQUIRED / NONE, OpenAI-like tools and messages)."""
+    from .core.mock.judge import MockMalformed, MockRead
+    from .core.mock.reading import chat_history, read_tools, unjudged
+
+    if not isinstance(body.get("model"), str):
+        raise MockMalformed("invalid request: model is required")
+    tools, notes = read_tools(body.get("tools"), "openai-chat")
+    thinking = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
+    settings = ProviderSettings(max_tokens=body.get("max_tokens"), temperature=body.get("temperature"),
+                                thinking=None if not thinking else thinking.get("type") == "enabled")
+    return MockRead(body.get("tool_choice"), tools, chat_history(body.get("messages"), "cohere"), settings,
+                    body.get("stream") is True, body["model"], unjudged=unjudged(body, _MOCK_KNOWN), notes=notes)
+
+
+def _mock_message(answer: Any) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant"}
+    if answer.calls:
+        message["tool_plan"] = "toolchoice mock calls a tool."
+        message["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw}}
+                                 for c in answer.calls]
+    if answer.text is not None:
+        message["content"] = [{"type": "text", "text": answer.text}]
+    return message
+
+
+_MOCK_USAGE = {"billed_units": {"input_tokens": 10, "output_tokens": 5}, "tokens": {"input_tokens": 10, "output_tokens": 5}}
+
+
+def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A V2ChatResponse (cohere-python types/v2chat_response.py)."""
+    return {"id": f"mock-{number}", "finish_reason": "TOOL_CALL" if answer.calls else "COMPLETE",
+            "message": _mock_message(answer), "usage": _MOCK_USAGE}
+
+
+def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """v2 chat stream events (message-start, content-*, tool-plan-delta, tool-call-*, message-end)."""
+    events: list[tuple[str | None, Any]] = []
+
+    def add(kind: str, **fields: Any) -> None:
+        events.append((kind, {"type": kind, **fields}))
+
+    add("message-start", id=f"mock-{number}", delta={"message": {"role": "assistant", "content": [], "tool_plan": "",
+                                                                 "tool_calls": [], "citations": []}})
+    if answer.text is not None:
+        add("content-start", index=0, delta={"message": {"content": {"type": "text", "text": ""}}})
+        add("content-delta", index=0, delta={"message": {"content": {"text": answer.text}}})
+        add("content-end", index=0)
+    if answer.calls:
+        add("tool-plan-delta", delta={"message": {"tool_plan": "toolchoice mock calls a tool."}})
+    for index, call in enumerate(answer.calls):
+        add("tool-call-start", index=index, delta={"message": {"tool_calls": {
+            "id": call.id, "type": "function", "function": {"name": call.name, "arguments": ""}}}})
+        add("tool-call-delta", index=index, delta={"message": {"tool_calls": {"function": {"arguments": call.raw}}}})
+        add("tool-call-end", index=index)
+    add("message-end", delta={"finish_reason": "TOOL_CALL" if answer.calls else "COMPLETE", "usage": _MOCK_USAGE})
+    return events
+
+
+def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """{"message": ...} (tests/data/responses/errors/error-cohere-invalid-request.json)."""
+    return {"message": message}, {}

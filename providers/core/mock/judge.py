@@ -1,0 +1,262 @@
+"""A request as the API would see it: the family module reads the body back into neutral terms,
+the translator's own planning and lints run on it (the same facts ``render`` and ``send`` use), and
+what the real API refuses becomes the refusal the mock answers with. Then what to answer.
+
+The family's mock module (``providers/<module>_mock.py``, ``registry.mock_family``) offers ``mock_read(body, route) -> MockRead``; this
+module names no provider.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any, Mapping, NamedTuple
+
+from ..choice import parse_tool_choice
+from ..model import (LedgerEntry, Message, ProviderSettings, RenderOptions, Scenario, Tool, ToolChoice,
+                     ToolchoiceError, quoted)
+from .arguments import arguments_for
+from .script import Step
+
+# translator errors that are toolchoice's own refusals (its options, its environment), not the API's
+NOT_API_ERRORS = frozenset({"env.not_allowed", "strict.refused", "tool_choice.unsupported"})
+# ledger codes that say what toolchoice would send, not what the client did: left out of findings
+_QUIET = frozenset({"model.default", "tool_choice.unset", "tool_choice.mapped", "tool_choice.spelling",
+                    "max_tokens.default", "strict.mapped", "thinking.budget", "thinking.adaptive", "thinking.effort",
+                    "parallel.default", "stream.on"})
+MOCK_TEXT = "toolchoice mock: a text answer (no tool call)."
+
+
+class MockMalformed(Exception):
+    """A body the API cannot read at all: answered with the family's 400 envelope."""
+
+
+class MockRead(NamedTuple):
+    """A request body read back by its family module."""
+
+    requested: Any  # the tool_choice exactly as on the wire (None: absent)
+    tools: tuple[Tool, ...]
+    messages: tuple[Message, ...] = ()
+    settings: ProviderSettings = ProviderSettings()
+    stream: bool = False
+    model: str | None = None
+    choice_value: Any = None  # what choice.parse_tool_choice reads (the family's normal form of requested)
+    parallel: bool | None = None
+    unjudged: tuple[str, ...] = ()  # fields of the body toolchoice does not model
+    refusal: str | None = None  # the family's own refusal (a rule the API states), as its message
+    thinking: bool = False  # the reply carries reasoning state (the request turned thinking on)
+    notes: tuple[LedgerEntry, ...] = ()
+
+
+class Judged(NamedTuple):
+    read: MockRead | None
+    choice: ToolChoice | None
+    offered: tuple[str, ...]
+    findings: tuple[LedgerEntry, ...]
+    refusal: str | None  # the 400 message, when the API refuses this request
+    neutral: Any = None  # the neutral tool_choice as JSON
+
+
+def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Judged:
+    """Read and judge one request body for ``provider`` (its family ``module``)."""
+    if not isinstance(body, dict):
+        return Judged(None, None, (), (), "the request body must be a JSON object")
+    try:
+        read: MockRead = module.mock_read(body, route)
+    except MockMalformed as exc:
+        return Judged(None, None, (), (), str(exc))
+    findings: list[LedgerEntry] = list(read.notes)
+    names = tuple(t.name for t in read.tools)
+    choice: ToolChoice | None = None
+    refusal = read.refusal
+    value = read.choice_value if read.choice_value is not None else read.requested
+    if value is not None:
+        try:
+            choice = parse_tool_choice(value, names)
+        except ToolchoiceError as exc:
+            if "not a declared tool" in exc.message or "not a tool name" in exc.message:
+                refusal = refusal or exc.message
+                try:  # the line still says how the choice reads: with the names it mentions taken as declared
+                    choice = parse_tool_choice(value, names + tuple(_strings(value)))
+                except ToolchoiceError:
+                    choice = None
+            else:
+                why = "" if "not a form" in exc.message else f" ({exc.message})"
+                findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} is not a form "
+                                            f"toolchoice reads{why}: passed unjudged, answered as auto"))
+    neutral = choice.to_json() if choice is not None else None
+    if refusal is None:
+        refusal = _translator_judgement(provider, read, choice, findings)
+    _pairing(read.messages, findings)
+    _signatures(read.messages, findings)
+    if read.unjudged:
+        findings.append(LedgerEntry("info", "mock.unjudged", "fields toolchoice does not model, passed unjudged: "
+                                    + ", ".join(read.unjudged)))
+    return Judged(read, choice, names, tuple(findings), refusal, neutral)
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
+
+
+def _translator_judgement(provider: str, read: MockRead, choice: ToolChoice | None,
+                          findings: list[LedgerEntry]) -> str | None:
+    from ..registry import translate
+
+    scenario = Scenario(path="<request>", tools=read.tools, tool_choice=choice, parallel_tool_calls=read.parallel,
+                        messages=read.messages, providers={provider: read.settings})
+    try:
+        # emulate=False: what the client sent is judged as sent; the translator's fixes (thinking disabled for a
+        # forcing choice, reasoning_effort none for tools) become the API's refusals they stand in for
+        translation = translate(provider, scenario, RenderOptions(model=read.model, emulate=False))
+    except ToolchoiceError as exc:
+        findings.append(LedgerEntry("info", "mock.not_judged", f"the translator could not judge it: {exc.message}"))
+        return None
+    except Exception as exc:  # noqa: BLE001 - values of odd types read back from a body: answered unjudged
+        findings.append(LedgerEntry("info", "mock.not_judged", f"the translator could not judge it: "
+                                    f"{type(exc).__name__}: {exc}"))
+        return None
+    refusal = None
+    for entry in translation.ledger:
+        if entry.code in _QUIET or (entry.severity == "info" and not entry.code.startswith(("pitfall.", "history."))):
+            continue
+        findings.append(entry)
+        if entry.severity == "error" and entry.code not in NOT_API_ERRORS and refusal is None:
+            refusal = entry.message
+    return refusal
+
+
+def _pairing(messages: tuple[Message, ...], findings: list[LedgerEntry]) -> None:
+    """A tool result whose call is nowhere earlier in the history."""
+    seen: set[str] = set()
+    for message in messages:
+        for call in message.tool_calls:
+            seen.add(call.id)
+        if message.role == "tool" and message.tool_call_id and message.tool_call_id not in seen:
+            findings.append(LedgerEntry("warning", "history.result_without_call", f"a tool result answers call "
+                                        f"{message.tool_call_id}, which no earlier assistant turn made"))
+
+
+_SIGNATURE_PREFIX = "toolchoice-mock-signature:"
+
+
+def is_mock_signature(value: str) -> bool:
+    """Whether a signature is one ``signature_for`` made (the mock hands out nothing else)."""
+    try:
+        return base64.b64decode(value, validate=True).decode().startswith(_SIGNATURE_PREFIX)
+    except (ValueError, UnicodeDecodeError):
+        return False
+
+
+def _signatures(messages: tuple[Message, ...], findings: list[LedgerEntry]) -> None:
+    """Reasoning state sent back that this mock never handed out: altered on the way, or another model's."""
+    foreign = 0
+    for message in messages:
+        values = [item.signature for item in message.reasoning] + [call.signature for call in message.tool_calls]
+        foreign += sum(1 for value in values if value and value != "skip_thought_signature_validator"
+                       and not is_mock_signature(value))
+    if foreign:
+        findings.append(LedgerEntry("warning", "reasoning.signature_foreign", f"{foreign} signature"
+                                    f"{'s' if foreign > 1 else ''} in the history {'were' if foreign > 1 else 'was'} "
+                                    "not handed out by this mock (altered, or from another model or session): the "
+                                    "real API answers 400 for a signature it cannot verify"))
+
+
+# ---- the answer ---------------------------------------------------------------------------------
+
+
+class MockCall(NamedTuple):
+    id: str
+    name: str
+    arguments: dict[str, Any] | None  # None: ``raw`` is not JSON (broken_json)
+    raw: str  # the arguments as JSON text (what string-argument APIs send)
+
+
+class Answer(NamedTuple):
+    calls: tuple[MockCall, ...] = ()
+    text: str | None = None
+    signature: str | None = None  # reasoning state to hand out (a thinking signature / thoughtSignature)
+    thinking: str | None = None
+
+
+def signature_for(number: int) -> str:
+    """An opaque signature the mock hands out with request ``number``'s reasoning state."""
+    return base64.b64encode(f"{_SIGNATURE_PREFIX}{number}".encode()).decode()
+
+
+def plan_answer(judged: Judged, step: Step | None, number: int) -> Answer:
+    """What the API would answer to a request it accepted (or what the script says)."""
+    read = judged.read
+    assert read is not None
+    tools = {t.name: t for t in read.tools}
+    choice = judged.choice
+    calls: list[tuple[str, dict[str, Any] | None]] = []
+    text: str | None = None
+    if step is not None and step.calls:
+        calls = [(c.name, dict(c.arguments) if c.arguments is not None else None) for c in step.calls]
+    elif step is not None and step.phantom:
+        calls = [(step.phantom, None)]
+    elif step is not None and step.text is not None and not step.disobey:
+        text = step.text
+    else:
+        wanted = _default_tool(choice, read)
+        if step is not None and step.disobey:
+            wanted = None if wanted is not None else next(iter(tools), None)
+        if wanted is not None:
+            calls = [(wanted, None)]
+        else:
+            text = step.text if step is not None and step.text is not None else MOCK_TEXT
+    made = []
+    for index, (name, arguments) in enumerate(calls):
+        tool = tools.get(name)
+        if arguments is None:
+            arguments = arguments_for(tool.schema()) if tool is not None else {}
+        raw = _json(arguments)
+        if step is not None and step.broken_json:
+            raw, arguments = raw[:-1] if len(raw) > 1 else "{", None
+        made.append(MockCall(f"call_mock_{number}_{index + 1}", name, arguments, raw))
+    signature = signature_for(number) if read.thinking else None
+    return Answer(tuple(made), text, signature, "toolchoice mock thinking" if read.thinking else None)
+
+
+def _default_tool(choice: ToolChoice | None, read: MockRead) -> str | None:
+    """The tool the API's answer calls: the forced one, else one offered tool; none for none / no tools.
+    ``auto`` calls a tool unless the history ends with tool results (then the loop gets its text answer)."""
+    names = [t.name for t in read.tools]
+    if not names or (choice is not None and choice.mode == "none"):
+        return None
+    if choice is not None and choice.mode == "named":
+        return choice.name
+    pool = list(choice.allowed) if choice is not None and choice.mode == "allowed" else names
+    if choice is not None and choice.forces_call:
+        return pool[0]
+    if read.messages and read.messages[-1].role == "tool":
+        return None
+    return pool[0]
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def record(n: int, provider: str, path: str, judged: Judged, status: int, answer: Answer | None,
+           stream: bool) -> dict[str, Any]:
+    """The jsonl line for one request."""
+    read = judged.read
+    return {
+        "n": n, "provider": provider, "path": path, "stream": stream,
+        "requested": read.requested if read is not None else None,
+        "tool_choice": judged.neutral, "offered_tools": list(judged.offered), "status": status,
+        "calls": [{"name": c.name, "arguments": c.arguments if c.arguments is not None else c.raw}
+                  for c in answer.calls] if answer is not None else [],
+        "findings": [e.to_json() for e in judged.findings]
+        + ([{"severity": "error", "code": "mock.refused", "message": judged.refusal}]
+           if judged.refusal and not any(e.message == judged.refusal for e in judged.findings) else []),
+    }

@@ -1,0 +1,117 @@
+"""Helpers the family modules share when they read a request body back (``mock_read``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from ..model import HistoryCall, LedgerEntry, Message, Tool
+from .judge import MockMalformed
+
+
+def read_tools(entries: Any, expect: str | None = None) -> tuple[tuple[Tool, ...], tuple[LedgerEntry, ...]]:
+    """A body's tool list as neutral tools (core/tool_import's readers); hosted tools are left out and named."""
+    from ..tool_import import ImportProblem, convert
+
+    if entries is None:
+        return (), ()
+    if not isinstance(entries, list):
+        raise MockMalformed(f"tools must be an array, not {type(entries).__name__}")
+    if not entries:
+        return (), ()
+    try:
+        imported = convert(entries, "tools", expect=expect)
+    except ImportProblem as problem:
+        if "no function tools" in problem.message:
+            return (), (LedgerEntry("info", "mock.unjudged", "tools that are not functions, passed unjudged: "
+                                    + ", ".join(str(e.get("type")) for e in entries if isinstance(e, dict))),)
+        where = ".".join(str(w) for w in problem.where)
+        raise MockMalformed(f"tools{'.' + where if where else ''}: {problem.message}") from None
+    hosted = [str(e.get("type")) for e in entries if isinstance(e, dict) and e.get("type") not in (None, "function")]
+    notes = tuple(n for n in imported.notes if not n.code.startswith("import."))
+    if hosted:
+        notes += (LedgerEntry("info", "mock.unjudged", f"tools that are not functions, passed unjudged: "
+                              f"{', '.join(hosted)}"),)
+    return imported.tools, notes
+
+
+def arguments_object(value: Any) -> dict[str, Any]:
+    """History call arguments (JSON text or an object) as an object; unreadable ones as {}."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value) if value.strip() else {}
+        except ValueError:
+            return {}
+        return parsed if isinstance(parsed, dict) else {}
+    return {}
+
+
+def text_of(content: Any) -> str | None:
+    """A message's text: a string, or the text of its parts ({type: text|input_text|output_text, text})."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [p.get("text") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
+        return "\n".join(texts) if texts else None
+    return None
+
+
+def tool_message(call_id: str, names: dict[str, str], content: Any, is_error: bool = False) -> Message:
+    text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+    return Message("tool", text, tool_call_id=call_id, tool_name=names.get(call_id, "unknown"), is_error=is_error)
+
+
+def calls_message(calls: Iterable[HistoryCall], names: dict[str, str], text: str | None = None,
+                  reasoning: tuple[Any, ...] = ()) -> Message:
+    made = tuple(calls)
+    for call in made:
+        names[call.id] = call.name
+    return Message("assistant", text, tool_calls=made, reasoning=reasoning)
+
+
+def unjudged(body: dict[str, Any], known: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted(key for key in body if key not in known))
+
+
+def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
+                 arguments_key: str = "arguments") -> tuple[Message, ...]:
+    """OpenAI-chat-like messages (Cohere v2, Ollama) as neutral messages. Calls without ids (Ollama) get
+    ``call_N`` ids, and their results are paired with them in order."""
+    from ..model import ReasoningItem
+
+    if not isinstance(messages, list):
+        raise MockMalformed("messages must be an array")
+    names: dict[str, str] = {}
+    waiting: list[str] = []  # ids of the last assistant turn's calls without an answer yet
+    history: list[Message] = []
+    made = 0
+    for i, raw in enumerate(messages):
+        if not isinstance(raw, dict) or raw.get("role") not in ("system", "developer", "user", "assistant", "tool"):
+            raise MockMalformed(f"messages[{i}]: a message needs a role of system, user, assistant or tool")
+        role = raw["role"]
+        if role == "user":
+            history.append(Message("user", text_of(raw.get("content")) or ""))
+        elif role == "tool":
+            call_id = raw.get("tool_call_id")
+            if not isinstance(call_id, str):
+                call_id = waiting[0] if waiting else f"call_{made + 1}"
+            if call_id in waiting:
+                waiting.remove(call_id)
+            history.append(tool_message(call_id, names, text_of(raw.get("content")) or raw.get("content") or ""))
+        elif role == "assistant":
+            calls = []
+            for call in raw.get("tool_calls") or []:
+                if not isinstance(call, dict):
+                    continue
+                function = call.get("function") if isinstance(call.get("function"), dict) else {}
+                made += 1
+                call_id = call.get("id") if isinstance(call.get("id"), str) else f"call_{made}"
+                calls.append(HistoryCall(call_id, str(function.get("name")),
+                                         arguments_object(function.get(arguments_key))))
+            waiting = [c.id for c in calls]
+            thought = raw.get(reasoning_key) if reasoning_key else None
+            reasoning = (ReasoningItem(family, text=thought),) if isinstance(thought, str) and thought else ()  # type: ignore[arg-type]
+            history.append(calls_message(calls, names, text_of(raw.get("content")), reasoning))
+    return tuple(history)

@@ -1,0 +1,35 @@
+"""``--save DIR`` for mock and proxy: each exchange as ``send --save`` keeps a sample (core/save.py's
+atomic files and names), every text redacted with the keys the client sent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..redaction import Redactor
+from ..save import dumps, write_atomic
+
+_SUFFIX = {"sse": ".sse", "ndjson": ".ndjson", "eventstream": ".eventstream"}
+_KEY_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "x-goog-api-key", "proxy-authorization",
+                          "x-amz-security-token"})
+
+
+def save_exchange(folder: Path, number: int, request: Any, status: int, body: bytes | None, framing: str | None,
+                  line: dict[str, Any], secrets: dict[str, str]) -> None:
+    redactor = Redactor(secrets)
+    stem = f"sample-{number:03d}"
+    headers = {k: ("[redacted]" if k in _KEY_HEADERS else v) for k, v in request.headers.items()}
+    try:
+        sent: Any = json.loads(request.body) if request.body.strip() else None
+    except (ValueError, RecursionError):
+        sent = request.body.decode("utf-8", "replace")
+    document = {"method": request.method, "url": request.target, "headers": headers, "body": sent}
+    write_atomic(folder / f"{stem}.request.json", redactor.text(dumps(redactor.data(document))))
+    if body is not None:
+        if framing is not None:
+            write_atomic(folder / f"{stem}.response{_SUFFIX[framing]}", body if framing == "eventstream"
+                         else redactor.text(body.decode("utf-8", "replace")).encode("utf-8"))
+        else:
+            write_atomic(folder / f"{stem}.response.json", redactor.text(body.decode("utf-8", "replace")))
+    write_atomic(folder / f"{stem}.reply.json", redactor.text(dumps(redactor.data({**line, "http_status": status}))))

@@ -1,0 +1,141 @@
+"""One request in, one answer out, without sockets: routing, judging, script faults, the reply body
+or stream events, and the jsonl record. ``server.py`` puts this behind asyncio streams."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Callable, NamedTuple
+from urllib.parse import parse_qsl, urlsplit
+
+from ..registry import check_provider, mock_family, module_for
+from .framing import CONTENT_TYPES, ENCODERS
+from .judge import Answer, Judged, judge, plan_answer, record
+from .script import Script
+
+MAX_BODY = 32 * 1024 * 1024
+_KEY_HEADERS = ("authorization", "x-api-key", "api-key", "x-goog-api-key", "proxy-authorization")
+_AWS_CREDENTIAL = re.compile(r"Credential=([A-Za-z0-9]+)/")
+
+
+class Exchange(NamedTuple):
+    """What to write back, and what to record."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes | None  # a whole reply
+    chunks: list[bytes] | None  # a stream, one bytes object per event
+    record: dict[str, Any]
+    delay: float = 0.0
+    cut_after: int | None = None
+    answer: Answer | None = None
+
+
+def client_secrets(headers: dict[str, str], target: str) -> dict[str, str]:
+    """The keys a client sent (auth headers, ?key=, an AWS access key id) as value -> placeholder."""
+    found: dict[str, str] = {}
+    for name in _KEY_HEADERS:
+        value = headers.get(name)
+        if value:
+            credential = _AWS_CREDENTIAL.search(value)
+            if credential:
+                found[credential.group(1)] = "$AWS_ACCESS_KEY_ID"
+            else:
+                found[value.split(" ", 1)[-1].strip()] = f"${name.upper().replace('-', '_')}"
+    for key, value in parse_qsl(urlsplit(target).query, keep_blank_values=True):
+        if key in ("key", "api_key", "api-key") and value:
+            found[value] = "$KEY"
+    token = headers.get("x-amz-security-token")
+    if token:
+        found[token] = "$AWS_SESSION_TOKEN"
+    return {value: name for value, name in found.items() if len(value) >= 8}
+
+
+class MockService:
+    """The provider's API as toolchoice knows it. ``count`` requests answered so far (refused ones too)."""
+
+    def __init__(self, provider: str, script: Script | None = None) -> None:
+        self.provider = check_provider(provider)
+        self.module = mock_family(provider)  # the family's mock parts
+        self.framing = module_for(provider).STREAM_FRAMING
+        self.script = script or Script()
+        self.count = 0
+        self.refused = 0
+
+    def error(self, status: int, message: str, extra: dict[str, str] | None = None) -> tuple[bytes, dict[str, str]]:
+        body, headers = self.module.mock_error(status, message)
+        return _dumps(body), {"content-type": "application/json", **headers, **(extra or {})}
+
+    def handle(self, method: str, target: str, headers: dict[str, str], raw: bytes) -> Exchange:
+        """Answer one request; a fault of the mock's own is a 500 in the provider's envelope, never a traceback."""
+        try:
+            return self._handle(method, target, headers, raw)
+        except Exception as exc:  # noqa: BLE001 - the client gets an answer and the record says what happened
+            message = f"toolchoice mock: internal error: {type(exc).__name__}: {exc}"
+            body, out = self.error(500, message)
+            return Exchange(500, out, body, None, _bare(self.count, self.provider, urlsplit(target).path, 500,
+                                                         "mock.internal_error", message + " (please report it)"))
+
+    def _handle(self, method: str, target: str, headers: dict[str, str], raw: bytes) -> Exchange:
+        self.count += 1
+        number = self.count
+        path = urlsplit(target).path
+        route = self.module.mock_route(method, path)
+        if route is None:
+            body, out = self.error(404, f"Invalid URL ({method} {path})")
+            self.refused += 1
+            return Exchange(404, out, body, None, _bare(number, self.provider, path, 404, "mock.unknown_path",
+                                                         f"{method} {path} is not an endpoint of this API"))
+        try:
+            data = json.loads(raw) if raw.strip() else None
+        except (ValueError, RecursionError):
+            data = None
+            judged = Judged(None, None, (), (), "We could not parse the JSON body of your request.")
+        else:
+            judged = judge(self.provider, self.module, data, route)
+        step = self.script.step(number)
+        delay = step.delay_ms / 1000.0 if step is not None else 0.0
+        read = judged.read
+        stream = bool(route.get("stream")) if route.get("stream") is not None else bool(read and read.stream)
+        if step is not None and step.status is not None:
+            extra = {"retry-after": _seconds(step.retry_after)} if step.retry_after is not None else {}
+            message = step.message or _FAULT_MESSAGES.get(step.status, f"toolchoice mock: scripted status {step.status}")
+            body, out = self.error(step.status, message, extra)
+            line = record(number, self.provider, path, judged, step.status, None, stream)
+            line["findings"].append({"severity": "info", "code": "mock.scripted_fault",
+                                     "message": f"script line {step.line}: status {step.status}"})
+            return Exchange(step.status, out, body, None, line, delay)
+        if judged.refusal is not None or read is None:
+            self.refused += 1
+            body, out = self.error(400, judged.refusal or "invalid request")
+            return Exchange(400, out, body, None, record(number, self.provider, path, judged, 400, None, stream), delay)
+        answer = plan_answer(judged, step, number)
+        line = record(number, self.provider, path, judged, 200, answer, stream)
+        cut = step.cut_after if step is not None else None
+        if stream:
+            events = self.module.mock_events(answer, read, number, data)
+            chunks = ENCODERS[self.framing](events)
+            return Exchange(200, {"content-type": CONTENT_TYPES[self.framing]}, None, chunks, line, delay, cut, answer)
+        return Exchange(200, {"content-type": "application/json"}, _dumps(self.module.mock_reply(answer, read, number, data)),
+                        None, line, delay, cut, answer)
+
+
+_FAULT_MESSAGES = {429: "Rate limit reached (toolchoice mock script)", 500: "Internal server error (toolchoice mock script)",
+                   503: "Service unavailable (toolchoice mock script)", 529: "Overloaded"}
+
+
+def _seconds(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _bare(number: int, provider: str, path: str, status: int, code: str, message: str) -> dict[str, Any]:
+    return {"n": number, "provider": provider, "path": path, "stream": False, "requested": None, "tool_choice": None,
+            "offered_tools": [], "status": status, "calls": [],
+            "findings": [{"severity": "error", "code": code, "message": message}]}
+
+
+Recorder = Callable[[dict[str, Any]], None]

@@ -1,0 +1,195 @@
+"""Gemini generateContent: the family behind ``toolchoice mock`` / ``proxy`` (core/mock; registry.mock_family).
+
+How a request body of this API reads back into neutral terms (tools, tool_choice as on the wire, the
+history, the thinking setting), and the reply body, stream events and error envelope in this API's shape.
+Kept beside the family's translator so `render` never loads it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
+
+
+MOCK_BASE_PATH = ""  # google-genai's http_options base_url: it adds /v1beta (or /v1) itself
+_MOCK_ROUTE = re.compile(r"/(v1|v1beta|v1alpha)/models/([^/:]+):(generateContent|streamGenerateContent)")
+_MOCK_KNOWN = frozenset({"contents", "tools", "toolConfig", "tool_config", "systemInstruction", "system_instruction",
+                         "generationConfig", "generation_config", "model"})
+_MOCK_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
+                413: "INVALID_ARGUMENT", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE",
+                504: "DEADLINE_EXCEEDED"}
+
+
+def mock_route(method: str, path: str) -> dict[str, Any] | None:
+    """POST /v1beta/models/M:generateContent (google-genai 3.x also posts to /v1/...), :streamGenerateContent."""
+    match = _MOCK_ROUTE.fullmatch(path)
+    if method != "POST" or match is None:
+        return None
+    return {"model": match.group(2), "stream": match.group(3) == "streamGenerateContent", "version": match.group(1)}
+
+
+def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
+    """A generateContent body → MockRead: function declarations, functionCallingConfig, the contents (calls with
+    their thoughtSignature, responses, thought parts) and thinkingConfig."""
+    from .core.mock.judge import MockMalformed, MockRead
+    from .core.mock.reading import read_tools, tool_message, unjudged
+
+    contents = body.get("contents")
+    if not isinstance(contents, list):
+        raise MockMalformed("* GenerateContentRequest.contents: contents is not specified")
+    groups = body.get("tools") or []
+    if not isinstance(groups, list):
+        raise MockMalformed("Invalid JSON payload received. Unknown name \"tools\": expected a list.")
+    declarations, other = [], []
+    for group in groups:
+        if isinstance(group, dict):
+            found = group.get("functionDeclarations", group.get("function_declarations"))
+            if isinstance(found, list):
+                declarations.extend(found)
+            other.extend(f"tools[].{key}" for key in group if key not in ("functionDeclarations", "function_declarations"))
+    tools, notes = read_tools([{"functionDeclarations": declarations}] if declarations else None, "gemini")
+    config = body.get("toolConfig", body.get("tool_config"))
+    calling = config.get("functionCallingConfig", config.get("function_calling_config")) \
+        if isinstance(config, dict) else None
+    value = calling
+    if isinstance(calling, dict):
+        mode = str(calling.get("mode", "")).upper()
+        names_value = calling.get("allowedFunctionNames", calling.get("allowed_function_names"))
+        if mode in ("VALIDATED", "MODE_UNSPECIFIED", ""):  # VALIDATED: auto that validates calls
+            value = {"mode": "AUTO", "allowedFunctionNames": names_value} if names_value else {"mode": "AUTO"}
+        else:
+            value = {"mode": mode, **({"allowedFunctionNames": names_value} if names_value is not None else {})}
+    names: dict[str, str] = {}
+    open_calls: list[HistoryCall] = []
+    history: list[Message] = []
+    for i, content in enumerate(contents):
+        if not isinstance(content, dict) or not isinstance(content.get("parts", []), list):
+            raise MockMalformed(f"* GenerateContentRequest.contents[{i}]: invalid content")
+        parts = [p for p in content.get("parts") or [] if isinstance(p, dict)]
+        if content.get("role") == "model":
+            calls, texts, reasoning = [], [], []
+            for part in parts:
+                signature = part.get("thoughtSignature", part.get("thought_signature"))
+                call = part.get("functionCall", part.get("function_call"))
+                if isinstance(call, dict):
+                    made = HistoryCall(str(call.get("id") or f"gemini_call_{i}_{len(calls)}"), str(call.get("name")),
+                                       call.get("args") if isinstance(call.get("args"), dict) else {}, signature)
+                    calls.append(made)
+                    open_calls.append(made)
+                elif part.get("thought") is True:
+                    reasoning.append(ReasoningItem("gemini", text=part.get("text"), signature=signature,
+                                                   position=len(calls)))
+                elif isinstance(part.get("text"), str):
+                    texts.append(part["text"])
+                    if signature is not None:
+                        reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
+            for call in calls:
+                names[call.id] = call.name
+            history.append(Message("assistant", "".join(texts) or None, tool_calls=tuple(calls),
+                                   reasoning=tuple(reasoning)))
+            continue
+        texts = []
+        for part in parts:
+            response = part.get("functionResponse", part.get("function_response"))
+            if isinstance(response, dict):
+                match = next((c for c in open_calls if c.id == response.get("id")), None) or \
+                    next((c for c in open_calls if c.name == response.get("name")), None)
+                if match is not None:
+                    open_calls.remove(match)
+                call_id = match.id if match is not None else str(response.get("id") or response.get("name"))
+                history.append(tool_message(call_id, names, response.get("response")))
+            elif isinstance(part.get("text"), str):
+                texts.append(part["text"])
+        if texts:
+            history.append(Message("user", "\n".join(texts)))
+    generation = body.get("generationConfig", body.get("generation_config"))
+    generation = generation if isinstance(generation, dict) else {}
+    thinking = generation.get("thinkingConfig", generation.get("thinking_config"))
+    spec = None
+    if isinstance(thinking, dict):
+        budget = thinking.get("thinkingBudget", thinking.get("thinking_budget"))
+        level = thinking.get("thinkingLevel", thinking.get("thinking_level"))
+        if budget == 0:
+            spec = ThinkingSetting("off")
+        elif isinstance(level, str):
+            spec = ThinkingSetting("on", effort=level.lower())
+        elif isinstance(budget, int) and budget > 0:
+            spec = ThinkingSetting("on", budget=budget)
+    settings = ProviderSettings(temperature=generation.get("temperature"),
+                                max_tokens=generation.get("maxOutputTokens", generation.get("max_output_tokens")),
+                                thinking=None if spec is None else spec.mode != "off", thinking_mode=spec)
+    return MockRead(calling, tools, tuple(history), settings, route.get("stream", False), route.get("model"),
+                    choice_value=value, unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(set(other))), notes=notes,
+                    thinking=spec is None or spec.mode != "off",
+                    refusal=_mock_unsigned(contents, route.get("model") or ""))
+
+
+def _mock_unsigned(contents: list[Any], model: str) -> str | None:
+    """A model that requires thought signatures (model rule signatures_required) refuses a functionCall of the
+    current turn (the model contents after the last user text) whose step carries none: its first functionCall part
+    is signed. The API's words, as clients quote them (e.g. chatboxai/chatbox#3308, niki914/zafiro#100)."""
+    from .core.model_rules import resolve
+
+    fact = resolve("gemini", model).get("signatures_required")
+    if fact is None or not fact.value:
+        return None
+    turn: list[tuple[int, dict[str, Any]]] = []
+    for index in range(len(contents) - 1, -1, -1):
+        content = contents[index]
+        parts = content.get("parts") or [] if isinstance(content, dict) else []
+        if content.get("role") != "model" and any(isinstance(p, dict) and "text" in p for p in parts):
+            break
+        if content.get("role") == "model":
+            turn.append((index, content))
+    for index, content in reversed(turn):
+        calls = [p for p in content.get("parts") or [] if isinstance(p, dict) and
+                 isinstance(p.get("functionCall", p.get("function_call")), dict)]
+        if calls and not (calls[0].get("thoughtSignature") or calls[0].get("thought_signature")):
+            name = calls[0].get("functionCall", calls[0].get("function_call")).get("name")
+            return ("Function call is missing a thought_signature in functionCall parts. This is required for tools to "
+                    "work correctly, and missing thought_signature may lead to degraded model performance. Additional "
+                    f"data, function call `default_api:{name}` , position {index + 1}. Please refer to "
+                    "https://ai.google.dev/gemini-api/docs/thought-signatures for more details.")
+    return None
+
+
+def _mock_parts(answer: Any) -> list[dict[str, Any]]:
+    parts: list[dict[str, Any]] = []
+    if answer.text is not None:
+        parts.append({"text": answer.text})
+    for call in answer.calls:
+        parts.append({"functionCall": {"name": call.name, "args": call.arguments if call.arguments is not None
+                                       else call.raw}})
+    if answer.signature is not None and parts:  # the first functionCall part (or the text part) is signed
+        first = next((p for p in parts if "functionCall" in p), parts[0])
+        first["thoughtSignature"] = answer.signature
+    return parts
+
+
+def _mock_chunk(read: Any, number: int, parts: list[dict[str, Any]], finish: str | None) -> dict[str, Any]:
+    """A GenerateContentResponse (google-genai types.py)."""
+    candidate: dict[str, Any] = {"content": {"parts": parts, "role": "model"}, "index": 0}
+    if finish:
+        candidate["finishReason"] = finish
+    return {"candidates": [candidate], "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+                                                         "totalTokenCount": 15},
+            "modelVersion": read.model or "mock", "responseId": f"mock{number}"}
+
+
+def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    return _mock_chunk(read, number, _mock_parts(answer), "STOP")  # STOP with calls too (parse_reply's docstring)
+
+
+def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """streamGenerateContent?alt=sse: one GenerateContentResponse per event, the last with finishReason."""
+    parts = _mock_parts(answer)
+    events: list[tuple[str | None, Any]] = [(None, _mock_chunk(read, number, [part], None)) for part in parts[:-1]]
+    events.append((None, _mock_chunk(read, number, parts[-1:], "STOP")))
+    return events
+
+
+def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """{"error": {code, message, status}} (tests/data/responses/errors/error-gemini-invalid-function-name.json)."""
+    return {"error": {"code": status, "message": message, "status": _MOCK_STATUS.get(status, "UNKNOWN")}}, {}

@@ -1,0 +1,66 @@
+"""Ollama /api/chat: the family behind ``toolchoice mock`` / ``proxy`` (core/mock; registry.mock_family).
+
+How a request body of this API reads back into neutral terms (tools, tool_choice as on the wire, the
+history, the thinking setting), and the reply body, stream events and error envelope in this API's shape.
+Kept beside the family's translator so `render` never loads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core.model import ProviderSettings
+from .ollama import PATH
+
+MOCK_BASE_PATH = ""  # ollama-python Client(host=...)
+_MOCK_KNOWN = frozenset({"model", "messages", "tools", "stream", "options", "think"})
+
+
+def mock_route(method: str, path: str) -> dict[str, Any] | None:
+    return {} if method == "POST" and path.rstrip("/") == PATH else None
+
+
+def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
+    """An /api/chat body → MockRead: no tool_choice field exists (always null); streams unless stream: false."""
+    from .core.mock.judge import MockMalformed, MockRead
+    from .core.mock.reading import chat_history, read_tools, unjudged
+
+    if not isinstance(body.get("model"), str) or not body["model"]:
+        raise MockMalformed("model is required")
+    tools, notes = read_tools(body.get("tools"), "openai-chat")
+    options = body.get("options") if isinstance(body.get("options"), dict) else {}
+    think = body.get("think")
+    settings = ProviderSettings(max_tokens=options.get("num_predict"), temperature=options.get("temperature"),
+                                thinking=think if isinstance(think, bool) else None)
+    return MockRead(None, tools, chat_history(body.get("messages"), "ollama", "thinking"), settings,
+                    body.get("stream") is not False, body["model"], unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
+                    thinking=think is True)
+
+
+def _mock_message(answer: Any) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": answer.text or ""}
+    if answer.thinking is not None:
+        message["thinking"] = answer.thinking
+    if answer.calls:
+        message["tool_calls"] = [{"function": {"name": c.name, "arguments": c.arguments if c.arguments is not None
+                                               else c.raw}} for c in answer.calls]
+    return message
+
+
+def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A ChatResponse (ollama-python _types.py; docs/api.md /api/chat)."""
+    return {"model": read.model, "created_at": "2026-11-26T09:00:00Z", "message": _mock_message(answer), "done": True,
+            "done_reason": "stop", "total_duration": 1000, "prompt_eval_count": 10, "eval_count": 5}
+
+
+def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """NDJSON: the message (with its tool calls whole), then the done line with the counts."""
+    head = {"model": read.model, "created_at": "2026-11-26T09:00:00Z"}
+    return [(None, {**head, "message": _mock_message(answer), "done": False}),
+            (None, {**head, "message": {"role": "assistant", "content": ""}, "done": True, "done_reason": "stop",
+                    "total_duration": 1000, "prompt_eval_count": 10, "eval_count": 5})]
+
+
+def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """{"error": "..."} (ollama docs/api/errors.mdx; tests/data/responses/errors/error-ollama-native.json)."""
+    return {"error": message}, {}

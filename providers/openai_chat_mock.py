@@ -1,0 +1,127 @@
+"""OpenAI Chat Completions (and every host that speaks it): the family behind ``toolchoice mock`` / ``proxy`` (core/mock; registry.mock_family).
+
+How a request body of this API reads back into neutral terms (tools, tool_choice as on the wire, the
+history, the thinking setting), and the reply body, stream events and error envelope in this API's shape.
+Kept beside the family's translator so `render` never loads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
+
+
+MOCK_BASE_PATH = "/v1"  # the base URL openai-python takes (OpenAI(base_url=...)) ends in /v1
+_MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stream_options",
+                         "max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "thinking"})
+
+
+def mock_route(method: str, path: str) -> dict[str, Any] | None:
+    """A Chat Completions request: POST .../chat/completions (any prefix: hosts put it under /v1, /openai/v1 ...)."""
+    return {} if method == "POST" and path.rstrip("/").endswith("/chat/completions") else None
+
+
+def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
+    """A Chat Completions body → MockRead: tools, tool_choice, the history (calls, results, reasoning_content)."""
+    from .core.mock.judge import MockMalformed, MockRead
+    from .core.mock.reading import arguments_object, calls_message, read_tools, text_of, tool_message, unjudged
+
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        raise MockMalformed("Missing required parameter: 'messages'.")
+    tools, notes = read_tools(body.get("tools"), "openai-chat")
+    names: dict[str, str] = {}
+    history: list[Message] = []
+    for i, raw in enumerate(messages):
+        if not isinstance(raw, dict) or raw.get("role") not in ("system", "developer", "user", "assistant", "tool"):
+            raise MockMalformed(f"Invalid value for 'messages[{i}]': expected a message with a known role.")
+        role = raw["role"]
+        if role in ("system", "developer"):
+            continue
+        if role == "user":
+            history.append(Message("user", text_of(raw.get("content")) or ""))
+        elif role == "tool":
+            history.append(tool_message(str(raw.get("tool_call_id")), names, text_of(raw.get("content")) or ""))
+        else:
+            calls = [HistoryCall(str(c.get("id")), str(c["function"].get("name")), arguments_object(c["function"].get("arguments")))
+                     for c in raw.get("tool_calls") or [] if isinstance(c, dict) and isinstance(c.get("function"), dict)]
+            thought = raw.get("reasoning_content")
+            reasoning = (ReasoningItem("openai-chat", text=thought),) if isinstance(thought, str) else ()
+            history.append(calls_message(calls, names, text_of(raw.get("content")), reasoning))
+    effort = body.get("reasoning_effort")
+    switch = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}  # DeepSeek {type: enabled|disabled}
+    wanted = {"enabled": True, "disabled": False}.get(switch.get("type"))
+    spec = ThinkingSetting("on", effort=effort) if isinstance(effort, str) else \
+        None if wanted is None else ThinkingSetting("on" if wanted else "off")
+    settings = ProviderSettings(
+        max_tokens=body.get("max_completion_tokens") or body.get("max_tokens"),
+        temperature=body.get("temperature"), thinking_mode=spec,
+        thinking=wanted if wanted is not None else True if isinstance(effort, str) else None)
+    refusal = None
+    if body.get("tool_choice") is not None and not tools and "tools" not in body:
+        # the recorded 400 (tests/data/responses/errors/error-openai-tool-choice-without-tools.json)
+        refusal = "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."
+    return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
+                    body.get("model") if isinstance(body.get("model"), str) else None,
+                    parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
+                    unjudged=unjudged(body, _MOCK_KNOWN), refusal=refusal, notes=notes,
+                    thinking=isinstance(effort, str))
+
+
+def _mock_message(answer: Any) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": answer.text, "refusal": None}
+    if answer.calls:
+        message["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw}}
+                                 for c in answer.calls]
+    return message
+
+
+def _mock_usage() -> dict[str, int]:
+    return {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+
+
+def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A whole chat.completion body (openai-python types/chat/chat_completion.py)."""
+    return {"id": f"chatcmpl-mock{number}", "object": "chat.completion", "created": 1764147600,
+            "model": read.model or "mock", "choices": [{"index": 0, "message": _mock_message(answer), "logprobs": None,
+                                                        "finish_reason": "tool_calls" if answer.calls else "stop"}],
+            "usage": _mock_usage()}
+
+
+def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """chat.completion.chunk events (types/chat/chat_completion_chunk.py), then ``data: [DONE]``."""
+    head = {"id": f"chatcmpl-mock{number}", "object": "chat.completion.chunk", "created": 1764147600,
+            "model": read.model or "mock"}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> tuple[None, dict[str, Any]]:
+        return None, {**head, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
+
+    events = [chunk({"role": "assistant", "content": "" if answer.calls else None, "refusal": None})]
+    if answer.text is not None:
+        events.append(chunk({"content": answer.text}))
+    for index, call in enumerate(answer.calls):
+        events.append(chunk({"tool_calls": [{"index": index, "id": call.id, "type": "function",
+                                             "function": {"name": call.name, "arguments": ""}}]}))
+        half = len(call.raw) // 2
+        for piece in (call.raw[:half], call.raw[half:]):
+            if piece:
+                events.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
+    events.append(chunk({}, "tool_calls" if answer.calls else "stop"))
+    options = body.get("stream_options")
+    if isinstance(options, dict) and options.get("include_usage"):
+        events.append((None, {**head, "choices": [], "usage": _mock_usage()}))
+    events.append((None, "[DONE]"))
+    return events
+
+
+_MOCK_ERROR_TYPES = {400: "invalid_request_error", 401: "invalid_request_error", 404: "invalid_request_error",
+                     413: "invalid_request_error", 429: "requests", 500: "server_error", 503: "server_error"}
+
+
+def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """OpenAI's error envelope {error: {message, type, param, code}} (the recorded 400 in tests/data/responses/errors;
+    429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them)."""
+    code = "rate_limit_exceeded" if status == 429 else None
+    return ({"error": {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"),
+                       "param": None, "code": code}}, {})

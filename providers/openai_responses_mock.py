@@ -1,0 +1,157 @@
+"""OpenAI Responses: the family behind ``toolchoice mock`` / ``proxy`` (core/mock; registry.mock_family).
+
+How a request body of this API reads back into neutral terms (tools, tool_choice as on the wire, the
+history, the thinking setting), and the reply body, stream events and error envelope in this API's shape.
+Kept beside the family's translator so `render` never loads it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
+
+
+MOCK_BASE_PATH = "/v1"  # openai-python's base URL
+_MOCK_KNOWN = frozenset({"model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "stream",
+                         "reasoning", "include", "max_output_tokens", "temperature", "store"})
+
+
+def mock_route(method: str, path: str) -> dict[str, Any] | None:
+    return {} if method == "POST" and path.rstrip("/").endswith("/responses") else None
+
+
+def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
+    """A Responses body → MockRead: function tools, tool_choice, input items (calls, outputs, reasoning items)."""
+    from .core.mock.judge import MockMalformed, MockRead
+    from .core.mock.reading import arguments_object, read_tools, text_of, tool_message, unjudged
+
+    raw_input = body.get("input")
+    if raw_input is None and body.get("previous_response_id") is None:
+        raise MockMalformed("Missing required parameter: 'input'.")
+    items = [{"role": "user", "content": raw_input}] if isinstance(raw_input, str) else raw_input or []
+    if not isinstance(items, list):
+        raise MockMalformed("Invalid type for 'input': expected a string or an array of input items.")
+    tools, notes = read_tools(body.get("tools"), "openai-responses")
+    names: dict[str, str] = {}
+    history: list[Message] = []
+    reasoning: list[ReasoningItem] = []
+    other: set[str] = set()
+
+    def assistant() -> Message | None:
+        return history[-1] if history and history[-1].role == "assistant" and not history[-1].content else None
+
+    for item in items:
+        if not isinstance(item, dict):
+            raise MockMalformed("Invalid value for 'input': every item must be an object.")
+        kind = item.get("type", "message")
+        if kind == "message":
+            role = item.get("role")
+            if role == "user":
+                history.append(Message("user", text_of(item.get("content")) or ""))
+            elif role == "assistant":
+                history.append(Message("assistant", text_of(item.get("content")), reasoning=tuple(reasoning)))
+                reasoning = []
+        elif kind == "reasoning":
+            reasoning.append(ReasoningItem("openai-responses", id=item.get("id"),
+                                           summary=tuple(s.get("text", "") for s in item.get("summary") or []
+                                                         if isinstance(s, dict)),
+                                           encrypted=item.get("encrypted_content")))
+        elif kind == "function_call":
+            call = HistoryCall(str(item.get("call_id")), str(item.get("name")), arguments_object(item.get("arguments")))
+            names[call.id] = call.name
+            last = assistant()
+            if last is not None and last.tool_calls:
+                history[-1] = last._replace(tool_calls=last.tool_calls + (call,),
+                                            reasoning=last.reasoning + tuple(r._replace(position=len(last.tool_calls))
+                                                                             for r in reasoning))
+            else:
+                history.append(Message("assistant", None, tool_calls=(call,), reasoning=tuple(reasoning)))
+            reasoning = []
+        elif kind == "function_call_output":
+            history.append(tool_message(str(item.get("call_id")), names, item.get("output")))
+        else:
+            other.add(f"input item type {kind}")
+    effort = (body.get("reasoning") or {}).get("effort") if isinstance(body.get("reasoning"), dict) else None
+    settings = ProviderSettings(max_tokens=body.get("max_output_tokens"), temperature=body.get("temperature"),
+                                thinking_mode=ThinkingSetting("on", effort=effort) if isinstance(effort, str) else None,
+                                thinking=True if isinstance(effort, str) else None)
+    include = body.get("include") if isinstance(body.get("include"), list) else []
+    return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
+                    body.get("model") if isinstance(body.get("model"), str) else None,
+                    parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
+                    unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(other)), notes=notes,
+                    thinking=isinstance(effort, str) and effort != "none" or "reasoning.encrypted_content" in include)
+
+
+def _mock_output(answer: Any, number: int) -> list[dict[str, Any]]:
+    output: list[dict[str, Any]] = []
+    if answer.signature is not None:
+        output.append({"type": "reasoning", "id": f"rs_mock{number}", "summary": [],
+                       "encrypted_content": answer.signature})
+    if answer.text is not None:
+        output.append({"type": "message", "id": f"msg_mock{number}", "role": "assistant", "status": "completed",
+                       "content": [{"type": "output_text", "text": answer.text, "annotations": [], "logprobs": []}]})
+    for call in answer.calls:
+        output.append({"type": "function_call", "id": f"fc_{call.id}", "call_id": call.id, "name": call.name,
+                       "arguments": call.raw, "status": "completed"})
+    return output
+
+
+def _mock_response(answer: Any, read: Any, number: int, body: dict[str, Any], status: str,
+                   output: list[dict[str, Any]]) -> dict[str, Any]:
+    """A response object (openai-python types/responses/response.py)."""
+    return {"id": f"resp_mock{number}", "object": "response", "created_at": 1764147600, "status": status,
+            "error": None, "incomplete_details": None, "instructions": body.get("instructions"),
+            "max_output_tokens": body.get("max_output_tokens"), "model": read.model or "mock", "output": output,
+            "parallel_tool_calls": body.get("parallel_tool_calls", True),
+            "temperature": body.get("temperature"), "tool_choice": body.get("tool_choice", "auto"),
+            "tools": body.get("tools") or [], "top_p": None, "metadata": {}, "text": {"format": {"type": "text"}},
+            "usage": {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
+                      "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
+            if status == "completed" else None}
+
+
+def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    return _mock_response(answer, read, number, body or {}, "completed", _mock_output(answer, number))
+
+
+def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """Responses stream events (types/responses/response_stream_event.py), named by their type."""
+    events: list[tuple[str | None, Any]] = []
+
+    def add(kind: str, **fields: Any) -> None:
+        events.append((kind, {"type": kind, "sequence_number": len(events), **fields}))
+
+    add("response.created", response=_mock_response(answer, read, number, body, "in_progress", []))
+    add("response.in_progress", response=_mock_response(answer, read, number, body, "in_progress", []))
+    output = _mock_output(answer, number)
+    for index, item in enumerate(output):
+        if item["type"] == "function_call":
+            add("response.output_item.added", output_index=index, item={**item, "arguments": "", "status": "in_progress"})
+            add("response.function_call_arguments.delta", item_id=item["id"], output_index=index, delta=item["arguments"])
+            add("response.function_call_arguments.done", item_id=item["id"], output_index=index,
+                arguments=item["arguments"])
+        elif item["type"] == "message":
+            text = item["content"][0]["text"]
+            add("response.output_item.added", output_index=index, item={**item, "content": [], "status": "in_progress"})
+            part = {"type": "output_text", "text": "", "annotations": [], "logprobs": []}
+            add("response.content_part.added", item_id=item["id"], output_index=index, content_index=0, part=part)
+            add("response.output_text.delta", item_id=item["id"], output_index=index, content_index=0, delta=text,
+                logprobs=[])
+            add("response.output_text.done", item_id=item["id"], output_index=index, content_index=0, text=text,
+                logprobs=[])
+            add("response.content_part.done", item_id=item["id"], output_index=index, content_index=0,
+                part={**part, "text": text})
+        else:
+            add("response.output_item.added", output_index=index, item=item)
+        add("response.output_item.done", output_index=index, item=item)
+    add("response.completed", response=_mock_response(answer, read, number, body, "completed", output))
+    return events
+
+
+def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The same envelope as Chat Completions ({error: {message, type, param, code}})."""
+    from .openai_chat_mock import mock_error as chat_error
+
+    return chat_error(status, message)
