@@ -19,7 +19,7 @@ from toolchoice.providers.core.model import Reply, ToolchoiceError, Translation
 
 from . import exits
 from .exits import handled
-from .options import ALLOW_ENV, BASE_URL, CAPS, MODEL, NO_EMULATE, PROVIDER_ONE, STRICT, TOOL_CHOICE, allowed_env
+from .options import ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, MODEL, NO_EMULATE, PROVIDER_ONE, STRICT, TOOL_CHOICE, allowed_env
 from .sample_view import print_ledger, print_reply
 from .send_cmd import FORMAT, OutputFormat
 
@@ -101,6 +101,7 @@ def parse(
     allow_env: Optional[List[str]] = ALLOW_ENV,
     stream: bool = typer.Option(False, "--stream", help="The file is a saved raw stream (SSE, NDJSON or AWS "
                                 "event-stream), assembled like a live one."),
+    live_mcp: bool = LIVE_MCP,
 ) -> None:
     """Normalize a saved reply (tool calls, text, finish reason, usage) and judge it."""
     from toolchoice.providers.core.reply import read_reply
@@ -122,7 +123,7 @@ def parse(
         from .inputs import scenario_with_override
         from .render_cmd import build_translations
 
-        loaded = scenario_with_override(scenario, tool_choice)
+        loaded = scenario_with_override(scenario, tool_choice, live=live_mcp, allow_env=allow_env, command="parse")
         translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
                                          allow_env=allow_env)[0]
     streamed = None

@@ -80,7 +80,7 @@ def run_probe(provider: str, scenario_path: Optional[Path], base_url: Optional[s
     from .inputs import load_path, with_tool_choice
 
     cap = CAPABILITIES[provider]
-    scenario = load_path(scenario_path) if scenario_path else probe_scenario()
+    scenario = load_path(scenario_path, live=True, allow_env=allow_env) if scenario_path else probe_scenario()
     scenario = settings_with_model(scenario, provider, model)
     questions = questions_for(provider, cap, scenario)
     if tool_choice is not None:

@@ -15,7 +15,7 @@ from toolchoice.providers.core.registry import translate
 from . import exits
 from .exits import handled
 from .inputs import capabilities_from, models_for, scenario_with_override, selected_providers
-from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
+from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
                       Dialect, allowed_env, format_option)
 from .output import dumps, output_redactor, print_ledgers, print_pretty, translations_curl, write
 
@@ -73,6 +73,7 @@ def render(
     snapshot: Annotated[Optional[Path], SNAPSHOT] = None,  # Annotated: a direct call (send --dry-run) gets None
     update: Annotated[bool, UPDATE] = False,
     stream: Annotated[bool, STREAM] = False,  # Annotated: a direct call (send --dry-run) gets False
+    live_mcp: Annotated[bool, LIVE_MCP_FLAG] = False,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
     if isinstance(scenario, Path):  # a direct call with one scenario
@@ -84,7 +85,7 @@ def render(
     if snapshot is not None:
         rendered = []
         for path in scenario:
-            loaded = scenario_with_override(path, tool_choice)
+            loaded = scenario_with_override(path, tool_choice, live=live_mcp, allow_env=allow_env, command="render")
             translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream,
                                               allow_env)
             if dialect is Dialect.langchain:
@@ -98,7 +99,7 @@ def render(
     redactor = output_redactor(allowed_env(allow_env))
     refused = False
     for path in scenario:
-        loaded = scenario_with_override(path, tool_choice)
+        loaded = scenario_with_override(path, tool_choice, live=live_mcp, allow_env=allow_env, command="render")
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
                                           stream, allow_env)
         translations = [redactor.data(t) for t in translations]  # a key the shell expanded into --base-url, say

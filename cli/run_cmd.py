@@ -323,7 +323,9 @@ def run(
 
     from .inputs import capabilities_from, selected_providers
 
-    loaded = load_scenario(scenario)
+    from .inputs import load_path
+
+    loaded = load_path(scenario, live=not dry_run)
     providers = selected_providers(provider, loaded)
     override = None
     if tool_choice is not None:

@@ -21,7 +21,7 @@ from toolchoice.providers.core.runner import Sample
 
 from . import exits
 from .exits import handled
-from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, RETRIES,
+from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, format_option)
 from .output import write
 from .render_cmd import RenderFormat, build_translations, render
@@ -68,6 +68,7 @@ def send(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    live_mcp: bool = LIVE_MCP,
 ) -> None:
     """Send the scenario to one provider, show the tool calls, and judge them against tool_choice."""
     from .inputs import one_provider
@@ -76,7 +77,7 @@ def send(
     if dry_run:
         render(scenario=scenario, provider=[provider], tool_choice=tool_choice, model=model, base_url=base_url,
                format=RenderFormat(format.value), strict=strict, no_emulate=no_emulate, capabilities=capabilities,
-               ledger_only=False, stream=stream, allow_env=allow_env)
+               ledger_only=False, stream=stream, allow_env=allow_env, live_mcp=live_mcp)
         return
     if format is SendFormat.curl:
         raise ToolchoiceError("--format curl prints the request without sending it", hint="add --dry-run")
@@ -112,7 +113,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
 
     from .inputs import scenario_with_override
 
-    loaded = scenario_with_override(scenario, tool_choice)
+    loaded = scenario_with_override(scenario, tool_choice, live=True, allow_env=allow_env, command="send")
     translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
                                      stream, allow_env)[0]
 

@@ -192,19 +192,13 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def read_text(path: str | Path, what: str = "scenario") -> str:
     """A file's text, refusing what is not UTF-8 text with one line (``what``: the kind of file)."""
-    name = str(path)
-    try:
-        with open(path, "rb") as handle:  # read at most one byte past the cap (/dev/zero never ends)
-            raw = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise ToolchoiceError(f"{name}: no such file", hint="check the path") from None
-    except IsADirectoryError:
-        raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint="name a .yaml file") from None
-    except OSError as exc:
-        raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
-    if len(raw) > MAX_BYTES:
-        raise ToolchoiceError(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MB, not a scenario file",
-                              hint="a scenario is a YAML or JSON text file of tools and messages")
+    from . import bounded
+
+    return decoded_text(bounded.read_file(path, what), str(path), what)
+
+
+def decoded_text(raw: bytes, name: str, what: str = "scenario") -> str:
+    """File bytes as UTF-8 text, refusing UTF-16/32, binary files and bad bytes with one line."""
     if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00 starts both
         raise ToolchoiceError("not UTF-8 text (UTF-32)", path=name, line=1, column=1, hint="save the file as UTF-8")
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
