@@ -27,31 +27,33 @@ from .send_cmd import FORMAT, OutputFormat
 def read_bytes(path: Path, missing: str, folder: str) -> bytes:
     """The bytes of a saved file; ``-`` reads stdin. ``missing``/``folder``: the hints when the path
     does not exist or is a folder."""
+    from toolchoice.providers.core import bounded, limits
+
     if str(path) == "-":
         stdin = getattr(sys.stdin, "buffer", None)  # a text-only stdin (in-process runs): its text as UTF-8
-        return stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise ToolchoiceError(f"{path}: no such file", hint=missing) from None
-    except IsADirectoryError:
-        raise ToolchoiceError(f"{path}: is a folder", hint=folder) from None
-    except OSError as exc:
-        raise ToolchoiceError(f"{path}: cannot read: {exc.strerror}") from None
+        cap = limits.get("stream_bytes")
+        data = stdin.read(cap + 1) if stdin is not None else sys.stdin.read(cap + 1).encode("utf-8")
+        return bounded.cap_bytes(data, "<stdin>", "stream_bytes")
+    if not path.exists() and not path.is_symlink():
+        raise ToolchoiceError(f"{path}: no such file", hint=missing)
+    if path.is_dir():
+        raise ToolchoiceError(f"{path}: is a folder", hint=folder)
+    return bounded.read_file(path, "reply", limit="stream_bytes")
 
 
 def read_body(path: Path) -> tuple[Any, str]:
     """(parsed JSON or None, raw text) of a response file; ``-`` reads stdin."""
     if str(path) == "-":
-        text = sys.stdin.read()
+        text = read_bytes(path, "", "").decode("utf-8-sig", errors="replace")
     else:
         text = read_bytes(path, "give a saved response body (JSON)", "name one sample-NNN.response.json file").decode(
             "utf-8-sig", errors="replace")
+    from toolchoice.providers.core.bounded import TooDeep, json_loads
+
     try:
-        return json.loads(text), text
-    except RecursionError:
-        raise ToolchoiceError(f"{path}: the JSON nests too deeply to read",
-                              hint="a provider's reply nests a few levels, not thousands") from None
+        return json_loads(text), text
+    except TooDeep as exc:
+        raise ToolchoiceError(f"{path}: {exc}") from None
     except ValueError:
         return None, text
 

@@ -29,6 +29,7 @@ import re
 from typing import Any
 from urllib.parse import quote
 
+from .core.bounded import json_value
 from .anthropic import DEFAULT_MAX_TOKENS_THINKING, THINKING_BUDGET, THINKING_NOT_SENT, ThinkingWire, group_turns, \
     ordered_blocks, thinking_fields, thinking_lint, thinking_lint_needed, thinking_plan
 from .core.capabilities import Capability
@@ -195,7 +196,7 @@ def _reasoning_block(item: ReasoningItem) -> dict[str, Any]:
 def _tool_result(ctx: Context, result: Message, takes_status: bool, formats: set[str]) -> dict[str, Any]:
     text = result.content or ""
     try:
-        value = json.loads(text)
+        value = json_value(text)
     except ValueError:
         value = None
     if isinstance(value, dict):

@@ -165,3 +165,126 @@ def test_one_long_sse_line_is_bounded_and_read_in_linear_pieces(monkeypatch):
         assert decoder.feed(b"y") == []
     assert decoder._buffer == "" and len(decoder._pending) == 50_000  # pieces kept, not re-scanned
     assert decoder.feed(b"\n\n") == []
+
+
+# ---- replay: bounded, redacted, one line for a bad transcript, a failed step is not exit 0 ---------------
+
+PLANNER = """
+tools:
+  - {name: plan, description: plan it, parameters: {type: object}}
+tool_choice: auto
+messages: [{role: user, content: plan}]
+loop:
+  max_steps: 2
+  results: {plan: "planned"}
+"""
+
+
+def _openai_body(text: str | None = None, calls: list[tuple[str, str, dict]] = ()) -> dict:
+    message: dict = {"role": "assistant", "content": text}
+    if calls:
+        message["tool_calls"] = [{"id": i, "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+                                 for i, n, a in calls]
+    return {"id": "x", "object": "chat.completion", "model": "gpt", "choices": [{"index": 0, "message": message,
+            "finish_reason": "tool_calls" if calls else "stop"}]}
+
+
+def test_replay_save_redacts_the_recorded_bodies(tmp_path):
+    key = "sk-replay-leak-0123456789abcdefABCDEF"
+    folder = tmp_path / "bodies"
+    folder.mkdir()
+    (folder / "step-1.json").write_text(json.dumps(_openai_body(f"the key is {key}")))
+    out = tmp_path / "out"
+    result = run_cli(["run", str(scenario(tmp_path, PLANNER)), "-p", "openai", "--replay", str(folder), "--save",
+                      str(out)], env=env(OPENAI_API_KEY=key))
+    assert result.returncode == 0, result.stderr
+    written = "".join(p.read_text() for p in out.rglob("*") if p.is_file())
+    assert key not in written and key[:14] not in written and "$OPENAI_API_KEY" in written
+    assert key not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("content", ["[1, 2]", '"text"', '{"reply": "not an object"}', "[" * 50000])
+def test_a_replay_transcript_that_is_not_a_reply_object_is_one_line(tmp_path, content):
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "step-01.response.json").write_text(json.dumps(_openai_body("hi")))
+    (folder / "step-01.reply.json").write_text(content)
+    result = run_cli(["run", str(scenario(tmp_path, PLANNER)), "-p", "openai", "--replay", str(folder)], env=env())
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_run_over_a_transcript_whose_step_failed_is_not_exit_0(tmp_path):
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "step-01.response.json").write_text(json.dumps(_openai_body(calls=[("c1", "plan", {})])))
+    (folder / "step-01.reply.json").write_text(json.dumps({"provider": "openai", "status": 200}))
+    (folder / "step-02.response.txt").write_text("upstream connect error")
+    (folder / "step-02.reply.json").write_text(json.dumps({"provider": "openai", "status": 502}))
+    result = run_cli(["run", str(scenario(tmp_path, PLANNER)), "-p", "openai", "--replay", str(folder)], env=env())
+    assert result.returncode not in (0, 70), result.stdout + result.stderr
+
+
+# ---- files: never outside the folder, never through a link, never a predictable name, one run per folder ----
+
+def test_a_scenario_named_dots_writes_snapshots_inside_the_folder(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "...yaml").write_text(SCENARIO)
+    snaps = work / "snaps"
+    result = run_cli(["render", "...yaml", "-p", "openai", "--snapshot", "snaps", "--update"], env=env(), cwd=work)
+    assert result.returncode == 0, result.stderr
+    outside = [p for p in tmp_path.rglob("*.json") if snaps not in p.parents]
+    assert outside == [] and list(snaps.rglob("openai.json"))
+
+
+def test_snapshot_update_does_not_follow_a_symlinked_subfolder(tmp_path):
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "openai.json").write_text("precious")
+    (victim / "keep.json").write_text("precious")
+    snaps = tmp_path / "snaps"
+    snaps.mkdir()
+    (snaps / "s").symlink_to(victim)
+    path = scenario(tmp_path)
+    result = run_cli(["render", str(path), "-p", "openai", "--snapshot", str(snaps), "--update"], env=env())
+    assert (victim / "openai.json").read_text() == "precious" and (victim / "keep.json").read_text() == "precious"
+    assert result.returncode == 2 and "symbolic link" in result.stderr, result.stderr
+
+
+def test_save_never_writes_through_a_planted_temporary_name(tmp_path):
+    from toolchoice.providers.core.save import write_atomic
+
+    target = tmp_path / "victim.txt"
+    target.write_text("precious")
+    folder = tmp_path / "saved"
+    folder.mkdir()
+    (folder / ".sample-001.request.json.partial").symlink_to(target)
+    write_atomic(folder / "sample-001.request.json", "new")
+    assert target.read_text() == "precious" and (folder / "sample-001.request.json").read_text() == "new"
+
+
+def test_two_runs_saving_into_one_folder_at_once_are_refused(tmp_path):
+    from toolchoice.providers.core import save
+    from toolchoice.providers.core.model import ToolchoiceError
+
+    folder = tmp_path / "saved"
+    save.prepare_save_dir(folder)
+    try:
+        with pytest.raises(ToolchoiceError, match="another toolchoice run"):
+            save.prepare_save_dir(folder)
+    finally:
+        save.release_locks()
+    save.prepare_save_dir(folder)  # free again once the first run ended
+    save.release_locks()
+
+
+def test_a_fifo_in_from_is_refused_without_waiting(tmp_path):
+    import time
+
+    os.mkfifo(tmp_path / "tools.json")
+    path = scenario(tmp_path, "tools: [{from: tools.json}]\nmessages: [{role: user, content: hi}]\n")
+    started = time.monotonic()
+    result = run_cli(["render", str(path), "-p", "openai"], env=env())
+    assert time.monotonic() - started < 10
+    assert result.returncode == 2 and "FIFO" in result.stderr, result.stderr

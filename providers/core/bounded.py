@@ -124,6 +124,11 @@ def depth_ok(text: str | bytes, limit: int | None = None) -> bool:
     return True
 
 
+def no_constant(word: str) -> Any:
+    """``parse_constant`` for json.loads: NaN, Infinity and -Infinity are not JSON (RFC 8259 has no such numbers)."""
+    raise ValueError(f"{word} is not a JSON value")
+
+
 class TooDeep(ValueError):
     """JSON nested past the json_depth limit (a ValueError: callers treat it as text that is not JSON)."""
 
@@ -137,3 +142,9 @@ def json_loads(text: str | bytes, **kwargs: Any) -> Any:
         return json.loads(text, **kwargs)
     except RecursionError:
         raise TooDeep(f"JSON nested too deep for this interpreter's stack ({limits.shown('json_depth')})") from None
+
+
+def json_value(text: str | bytes) -> Any:
+    """JSON from outside (a reply, arguments, a tool result): within json_depth, without NaN/Infinity;
+    anything else raises ValueError."""
+    return json_loads(text, parse_constant=no_constant)

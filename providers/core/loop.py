@@ -593,15 +593,24 @@ def _transcript(base: Path, provider: str) -> Transcript:
         reply_file = base / f"step-{number:02d}.reply.json"
         saved: dict[str, Any] = {}
         if reply_file.is_file():
+            from .bounded import json_value, read_file
+
             try:
-                saved = json.loads(reply_file.read_text(encoding="utf-8"))
-            except ValueError:
-                raise ToolchoiceError(f"--replay: {reply_file} is not JSON") from None
+                loaded = json_value(read_file(reply_file, "transcript"))
+            except ValueError as exc:
+                raise ToolchoiceError(f"--replay: {reply_file} is not JSON: {exc}") from None
+            if not isinstance(loaded, dict) or not isinstance(loaded.get("reply", {}), dict):
+                raise ToolchoiceError(f"--replay: {reply_file} is not a step's reply file (a JSON object with "
+                                      f"'reply' an object; found {type(loaded).__name__})",
+                                      hint="give the folder `run --save` wrote") from None
+            saved = loaded
             replies[number] = saved
             recorded = saved.get("provider") or recorded
         status = saved.get("status") if isinstance(saved.get("status"), int) else 200
         content_type = "application/json" if path.suffix == ".json" else "text/plain"
-        bodies[number] = (status, path.read_bytes(), content_type)
+        from .bounded import read_file
+
+        bodies[number] = (status, read_file(path, "transcript", limit="reply_bytes"), content_type)
     return Transcript(base, recorded, bodies, replies)
 
 
@@ -657,23 +666,26 @@ def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario
     """``DIR/<provider>/loop-NNN/``: step-NN.request.json, step-NN.response.json (as received),
     step-NN.reply.json (reply, verdict, results: written last, so it marks the step complete),
     scenario.yaml (the full history so far) and loop.json (the loop's document so far)."""
-    from .save import dumps, write_atomic
-    from .transport import redact
+    from .save import dumps, save_redactor, write_atomic
 
+    redactor = save_redactor(secrets)
+    redact = redactor.text
     base = folder / run.provider / f"loop-{run.index:03d}"
     base.mkdir(parents=True, exist_ok=True)
     stem = f"step-{record.number:02d}"
     if record.translation.request is not None:
-        write_atomic(base / f"{stem}.request.json", redact(dumps(record.translation.request.to_json()), secrets))
+        write_atomic(base / f"{stem}.request.json", redact(dumps(record.translation.request.to_json())))
     sample = record.sample
     if sample is not None and sample.status is not None:
         suffix = ".response.json" if sample.raw_json is not None else ".response.txt"
-        write_atomic(base / f"{stem}{suffix}", redact(sample.raw_text, secrets))
+        from .redaction import safe_json_text
+
+        write_atomic(base / f"{stem}{suffix}", safe_json_text(sample.raw_text, sample.raw_json, redactor))
     meta = {"provider": run.provider, **record.to_json()}
     meta.pop("request", None)
-    write_atomic(base / f"{stem}.reply.json", redact(dumps(meta), secrets))
-    write_atomic(base / "scenario.yaml", redact(transcript_scenario(scenario, run.history), secrets))
-    write_atomic(base / "loop.json", redact(dumps(run.to_json()), secrets))
+    write_atomic(base / f"{stem}.reply.json", redact(dumps(meta)))
+    write_atomic(base / "scenario.yaml", redact(transcript_scenario(scenario, run.history)))
+    write_atomic(base / "loop.json", redact(dumps(run.to_json())))
 
 
 def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:

@@ -42,8 +42,10 @@ def make_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
         text = arguments.strip()
         if text in ("", "null"):
             return ToolCall(cid, cname, {})
+        from .bounded import json_loads, no_constant
+
         try:
-            value = json.loads(text)
+            value = json_loads(text, parse_constant=no_constant)
         except ValueError as exc:
             return ToolCall(cid, cname, None, raw_arguments=arguments, arguments_error=f"invalid JSON: {exc}")
         if value is None:

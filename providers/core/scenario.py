@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 import yaml
 
+from .bounded import json_value
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
 from .model import (REASONING_FAMILIES, SETTINGS_KEYS, HistoryCall, LedgerEntry, LoopResult, LoopSpec, LoopStep,
@@ -43,6 +44,22 @@ _CORE = "tag:yaml.org,2002:"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SCALAR_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp", "binary"))
 _PLAIN_DATA = "scenario files hold plain data: strings, numbers, lists, mappings"
+
+# YAML 1.1 reads a float only with a dot: 1e-5 (a JSON number) would become the string "1e-5". Every JSON
+# number is a number here, as YAML 1.2 reads it (a scenario may be JSON, and JSON is meant as JSON).
+_JSON_EXPONENT = re.compile(r"^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?[eE][-+]?[0-9]+$")
+
+
+def _json_numbers(loader: type) -> type:
+    class Loader(loader):  # type: ignore[misc,valid-type]
+        pass
+
+    Loader.add_implicit_resolver(_CORE + "float", _JSON_EXPONENT, list("-0123456789"))
+    return Loader
+
+
+_SafeLoader = _json_numbers(yaml.SafeLoader)
+_CSafeLoader = _json_numbers(yaml.CSafeLoader) if hasattr(yaml, "CSafeLoader") else None
 
 
 class _Loc:
@@ -237,7 +254,7 @@ def composed(text: str, path: str) -> Iterator[tuple[_Reader, yaml.Node | None]]
             loader.dispose()
         return
     try:
-        loader = yaml.SafeLoader(text)  # the reader refuses control characters right here
+        loader = _SafeLoader(text)  # the reader refuses control characters right here
     except yaml.reader.ReaderError as exc:
         raise _reader_error(exc, text, path) from None
     try:
@@ -271,7 +288,7 @@ def composed(text: str, path: str) -> Iterator[tuple[_Reader, yaml.Node | None]]
 def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
     """Compose with libyaml when PyYAML has it (several times faster). Any problem returns None and the
     pure-Python loader reads the text again: its messages are the ones the user sees."""
-    c_loader = getattr(yaml, "CSafeLoader", None)
+    c_loader = _CSafeLoader
     if c_loader is None or any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text):
         return None
     if not _shallow_for_libyaml(text, c_loader):
@@ -636,7 +653,7 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
                 arguments = r.value(call["arguments"])
                 if isinstance(arguments, str):
                     try:
-                        arguments = json.loads(arguments)
+                        arguments = json_value(arguments)
                     except ValueError:
                         raise r.loc(call["arguments"]).fail("arguments is a string but not JSON", "write a mapping") from None
                 if arguments is None:
