@@ -151,7 +151,7 @@ def print_loop(console: Any, run: Any) -> None:
     from .output import SEVERITY_STYLE
 
     title = CAPABILITIES[run.provider].title if run.provider in CAPABILITIES else run.provider
-    console.rule(f"[bold]{run.provider}[/bold] · {title} · loop {run.index}")
+    console.rule(Text.assemble((run.provider, "bold"), f" · {title} · loop {run.index}"))
     table = Table(show_header=True, header_style="bold", expand=False)
     for h in STEP_HEADERS:
         table.add_column(h, justify="right" if h in ("step", "latency") else "left", overflow="fold")
@@ -205,7 +205,7 @@ def print_summary(console: Any, provider: str, runs: list[Any]) -> None:
 
     data = summary(runs)
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
-    console.rule(f"[bold]{provider}[/bold] · {title} · {data['loops']} loops")
+    console.rule(Text.assemble((provider, "bold"), f" · {title} · {data['loops']} loops"))
     table = Table(show_header=True, header_style="bold", expand=False, title="per step", title_justify="left")
     for h in ("step", "tool_choice", "reached", "obeyed", "%", "95% CI (Wilson)", "other verdicts", "latency p50",
               "tokens in/out (mean)"):
@@ -377,9 +377,10 @@ def run(
         raise typer.Exit(130)
     refused = any(s.skipped and s.skipped.startswith("refused") for r in runs for s in r.steps)
     verdicts = [v for r in runs for v in r.verdicts]
-    # a loop that ended in an error with nothing judged (a missing key, an internal error) failed too
-    verdicts += [{"category": "error"} for r in runs if r.ended == "error" and r.steps and r.steps[-1].verdict is None
-                 and not (r.steps[-1].skipped or "").startswith("refused")]
+    # a loop that ended in an error (a missing key, a transcript it could not read, an internal error) failed,
+    # whatever its earlier steps were judged
+    verdicts += [{"category": "error"} for r in runs if r.ended == "error"
+                 and not (r.steps and (r.steps[-1].skipped or "").startswith("refused"))]
     code = exits.outcome(verdicts, refused)
     if code != exits.OK:
         raise typer.Exit(code)

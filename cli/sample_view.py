@@ -58,10 +58,10 @@ def refused_json(provider: str, translation: Translation) -> dict[str, Any]:
             "error": "; ".join(e.message for e in translation.ledger if e.severity == "error") or None}
 
 
-def _console() -> Any:
-    from rich.console import Console
+def _console(secrets: dict[str, str] | None = None) -> Any:
+    from .output import new_console, output_redactor
 
-    return Console(highlight=False, soft_wrap=False)
+    return new_console(output_redactor(secrets=secrets))
 
 
 def print_ledger(console: Any, ledger: list[Any]) -> None:
@@ -237,7 +237,7 @@ def emit(text: str, secrets: dict[str, str]) -> None:
 
 
 def emit_pretty(draw: Any, secrets: dict[str, str]) -> None:
-    console = _console()
+    console = _console(secrets)
     with console.capture() as captured:
         draw(console)
     from toolchoice.providers.core.transport import redact

@@ -288,3 +288,59 @@ def test_a_fifo_in_from_is_refused_without_waiting(tmp_path):
     result = run_cli(["render", str(path), "-p", "openai"], env=env())
     assert time.monotonic() - started < 10
     assert result.returncode == 2 and "FIFO" in result.stderr, result.stderr
+
+
+def test_run_whose_loop_ended_in_an_error_before_any_step_is_not_exit_0(tmp_path):
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "step-01.response.json").write_text(json.dumps(_openai_body(calls=[("c1", "plan", {})])))
+    (folder / "step-01.reply.json").write_text(json.dumps({"provider": "openai", "status": 200,
+                                                           "reply": {"tool_calls": [{"name": 5}]}}))
+    result = run_cli(["run", str(scenario(tmp_path, PLANNER)), "-p", "anthropic", "--replay", str(folder)], env=env())
+    assert result.returncode not in (0, 70), result.stdout + result.stderr
+
+
+# ---- output: text from outside is data: no markup, no terminal escapes -------------------------------
+
+HOSTILE = "read file[/b]\x1b]0;owned\x07\x1b[2J"
+
+
+def _hostile_scenario(tmp_path: Path) -> Path:
+    return scenario(tmp_path, json.dumps({
+        "tools": [{"name": "read_file", "description": f"reads [schema, null] {HOSTILE}",
+                   "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}},
+                  {"name": "x", "description": "[bold red]x[/]"}],
+        "tool_choice": {"type": "function", "function": {"name": "read_file"}},
+        "messages": [{"role": "user", "content": f"hi {HOSTILE}"}]}))
+
+
+@pytest.mark.parametrize("args", [["render", "-p", "openai"], ["render", "-p", "anthropic", "-f", "curl"],
+                                  ["render", "-p", "gemini", "--ledger-only"], ["compare"], ["compare", "-f", "markdown"],
+                                  ["render", "-p", "openai", "-f", "json"]])
+def test_no_outside_control_byte_reaches_the_terminal(tmp_path, args):
+    path = _hostile_scenario(tmp_path)
+    result = run_cli([args[0], str(path), *args[1:]], env=env(COLUMNS="100"))
+    assert result.returncode in (0, 3), result.stderr
+    out = result.stdout + result.stderr
+    assert "\x1b" not in out and "\x07" not in out, repr(out[:400])
+
+
+def test_markup_in_ledger_text_is_shown_as_text():
+    from rich.console import Console  # noqa: F401 - the printer is rich's
+
+    from toolchoice.cli.output import ledger_table, new_console
+    from toolchoice.providers.core.model import LedgerEntry
+
+    console = new_console(width=100)
+    with console.capture() as captured:
+        console.print(ledger_table([LedgerEntry("warning", "x.y", "type [schema, null] and read file[/b] stay")]))
+    text = captured.get()
+    assert "[schema, null]" in text and "read file[/b]" in text
+
+
+def test_a_tool_named_like_closing_markup_does_not_crash_render(tmp_path):
+    path = scenario(tmp_path, "tools:\n  - {name: 'read file[/b]', parameters: {type: object}}\n"
+                              "messages: [{role: user, content: hi}]\n")
+    for args in (["-p", "openai"], ["-p", "anthropic", "--ledger-only"], []):
+        result = run_cli(["render", str(path), *args], env=env())
+        assert result.returncode != 70 and "Traceback" not in result.stderr, result.stderr

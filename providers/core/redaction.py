@@ -282,6 +282,18 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
 
 
+_SHOWN_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character but tab and newline written out visibly as ``\\u001b``
+    (ESC, BEL, CR, DEL, the C1 range): text from outside (tool names, replies, servers) is data, and a
+    terminal must not act on it. In a JSON text this is JSON's own escape: the value stays the same."""
+    if not _SHOWN_CONTROL.search(text):
+        return text
+    return _SHOWN_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def printable(text: str) -> str:
     """``text`` without terminal escape sequences and control characters (tabs and newlines stay):
     what a server writes into an error message must not move the cursor or recolour the terminal."""
