@@ -17,6 +17,9 @@ from . import limits
 from .model import ToolchoiceError
 
 
+_EXAMPLE = {"scenario": ".yaml file"}
+
+
 class TooLarge(ToolchoiceError):
     """An input past one of the limits."""
 
@@ -36,13 +39,13 @@ def read_file(path: str | Path, what: str = "input", *, limit: str = "file_bytes
     except FileNotFoundError:
         raise ToolchoiceError(f"{name}: no such file", hint="check the path") from None
     except IsADirectoryError:
-        raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint="name a file") from None
+        raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint=f"name a {_EXAMPLE.get(what, 'file')}") from None
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
-            raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint="name a file")
+            raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint=f"name a {_EXAMPLE.get(what, 'file')}")
         if not stat.S_ISREG(mode) and (regular_only or stat.S_ISSOCK(mode)):
             kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
             raise ToolchoiceError(f"{name}: is {kind}, not a regular {what} file (reading it could wait forever)",

@@ -450,6 +450,14 @@ def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool, 
         else:
             batch, origin = (_tool(r, item),), ""
         for tool in batch:
+            if tool.kind != "custom" and tool.parameters is not None:
+                from .schema_check import check_tool, keyword_typos
+
+                check_tool(tool.name, tool.parameters, path=r.path, line=r.loc(item).line)
+                for where, word, meant in keyword_typos(tool.parameters):
+                    notes.append(LedgerEntry("warning", "schema.keyword_typo", f"tool '{tool.name}': '{word}' (at "
+                                             f"{where}) is not a JSON Schema keyword, so it is ignored; did you mean "
+                                             f"'{meant}'?"))
             if tool.name in first_line:
                 raise r.loc(item).fail(f"duplicate tool name '{tool.name}'{origin} (first declared on line "
                                        f"{first_line[tool.name]})", "tool names must be unique: rename or remove one")

@@ -19,6 +19,7 @@ Field names per format, from the SDK type files: openai-python ``ChatCompletionF
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
@@ -304,7 +305,43 @@ def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
         notes.append(LedgerEntry("warning", "import.skipped", f"{shown}: not function tools, left out: "
                                  f"{', '.join(skipped)} (hosted tools have no neutral form; write a custom "
                                  "free-text tool inline in the scenario)"))
-    return Imported(tuple(tools), tuple(notes), fmt, shown)
+    return Imported(tuple(tools), tuple(grouped_notes(notes)), fmt, shown)
+
+
+_TOOL_NOTE = re.compile(r"tool '((?:[^'\\]|\\.)*)': (.*)", re.S)
+SHOWN_NAMES = 10
+
+
+def grouped_notes(notes: list[LedgerEntry]) -> list[LedgerEntry]:
+    """One note per (severity, code, what it says), naming every tool it is about, instead of one per tool
+    (a catalogue of 200 tools would otherwise open every ledger with 200 equal lines)."""
+    order: list[tuple[str, str, str]] = []
+    names: dict[tuple[str, str, str], list[str]] = {}
+    out: list[Any] = []
+    for note in notes:
+        match = _TOOL_NOTE.fullmatch(note.message)
+        if match is None:
+            out.append(note)
+            continue
+        key = (note.severity, note.code, match.group(2))
+        if key not in names:
+            names[key] = []
+            out.append(key)
+        names[key].append(match.group(1))
+    result = []
+    for item in out:
+        if isinstance(item, LedgerEntry):
+            result.append(item)
+            continue
+        severity, code, rest = item
+        tools = names[item]
+        if len(tools) == 1:
+            result.append(LedgerEntry(severity, code, f"tool '{tools[0]}': {rest}"))
+            continue
+        shown = ", ".join(f"'{n}'" for n in tools[:SHOWN_NAMES])
+        more = f" and {len(tools) - SHOWN_NAMES} more" if len(tools) > SHOWN_NAMES else ""
+        result.append(LedgerEntry(severity, code, f"{len(tools)} tools ({shown}{more}): {rest}"))
+    return result
 
 
 def _tool_list(data: Any) -> tuple[list[tuple[Any, DataPath]], DataPath, str | None]:
