@@ -109,6 +109,7 @@ SHORT = {"tool_choice on the wire": "on the wire", "parallel": "par.", "endpoint
 DROP_ORDER = ("endpoint", "tools", "parallel", "strict", "tokens in/out", "latency ms", "ledger")
 WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "endpoint",
          "API tool_choice"}
+SEVERITY_STYLE_TEXT = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 DIFF_MARK = "*"  # marks a differing cell when there is no colour to see
 
 

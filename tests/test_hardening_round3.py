@@ -344,3 +344,31 @@ def test_a_tool_named_like_closing_markup_does_not_crash_render(tmp_path):
     for args in (["-p", "openai"], ["-p", "anthropic", "--ledger-only"], []):
         result = run_cli(["render", str(path), *args], env=env())
         assert result.returncode != 70 and "Traceback" not in result.stderr, result.stderr
+
+
+# ---- compare --send: an HTTP 500 is an error; warnings and retries are shown ------------------------------
+
+def test_compare_send_calls_a_500_an_error_and_shows_warnings_and_retries(tmp_path, monkeypatch):
+    from servers import StandIn, Step
+
+    from cli import record_retry_waits
+
+    waits = record_retry_waits(monkeypatch)
+    text = ("tools:\n  - {name: weather, parameters: {type: object, properties: {city: {type: string}}}}\n"
+            "tool_choice: required\nmessages: [{role: user, content: weather in Paris?}]\nproviders:\n")
+    failing = StandIn("ollama", default=Step.error("ollama", 500, "boom")).start()
+    flaky = StandIn("openai", Step.error("openai", 429, "slow down", retry_after="0"), default=Step.reply("openai")).start()
+    try:
+        text += (f"  ollama: {{model: m, base_url: \"{failing.base_url('ollama')}\"}}\n"
+                 f"  openai: {{model: m, base_url: \"{flaky.base_url('openai')}\"}}\n")
+        path = scenario(tmp_path, text)
+        result = run_cli(["compare", str(path), "--send", "--retries", "1"],
+                         env=env(OPENAI_API_KEY="sk-test-compare-0123456789", COLUMNS="200"))
+    finally:
+        failing.stop()
+        flaky.stop()
+    out = result.stdout
+    row = next(line for line in out.splitlines() if "│ ollama" in line)
+    assert "error" in row and "not enforced" not in row, out
+    assert "retried" in out and "429" in out, out
+    assert waits
