@@ -131,7 +131,7 @@ def _clip(text: str) -> str:
 
 
 _STYLE = {"honored": "bold green", "ignored": "bold yellow", "rejected": "bold red", "inconclusive": "magenta",
-          "not asked": "dim"}
+          "did not arrive": "magenta", "not asked": "dim"}
 
 
 def _print(console: Any, result: dict[str, Any]) -> None:
@@ -164,8 +164,8 @@ def probe(
     timeout: float = TIMEOUT,
     retries: int = RETRIES,
     format: ProbeFormat = format_option(ProbeFormat.pretty, "pretty or json"),
-    save: Optional[Path] = typer.Option(None, "--save", help="Write the capability overlay here (only when every "
-                                        "question asked got a measured answer)."),
+    save: Optional[Path] = typer.Option(None, "--save", help="Write the capability overlay here: the measured "
+                                        "answers as facts, the others marked with their evidence (exit 1 then)."),
     allow_env: Optional[List[str]] = ALLOW_ENV,
     stream: bool = typer.Option(False, "--stream", help="Ask each question in the provider's streaming form "
                                 "(what a streaming agent sees)."),
@@ -176,14 +176,15 @@ def probe(
     from .inputs import models_for, one_provider
 
     provider = one_provider(provider, "probe", "probe one endpoint at a time")
-    from toolchoice.providers.core.probe import conclusive
+    from toolchoice.providers.core.probe import conclusive, measured_any
 
     from . import exits
     from .options import allowed_env
 
     result, secrets = run_probe(provider, scenario, base_url, models_for(model, [provider])[provider], repeat,
                                 concurrency, timeout, retries, tool_choice, allowed_env(allow_env), stream)
-    measured = conclusive(result["questions"])
+    complete = conclusive(result["questions"])
+    measured = measured_any(result["questions"])
     if save is not None and measured:
         from toolchoice.providers.core.save import write_atomic
 
@@ -194,8 +195,14 @@ def probe(
         emit_pretty(lambda console: _print(console, result), secrets)
         if save is not None and measured:
             emit(f"capability overlay written to {save}: use it with render/compare --capabilities {save}", secrets)
-    if not measured:  # a failure to answer is not a fact about the endpoint: nothing saved, exit 1
-        unclear = [q["question"] for q in result["questions"] if q["result"] == "inconclusive"]
-        exits.error_line(f"{len(unclear)} question(s) inconclusive ({'; '.join(unclear)}): "
-                         + (f"no overlay written to {save}" if save is not None else "see the evidence column"))
+    if not complete:  # a failure to answer is not a fact about the endpoint: kept as evidence only, exit 1
+        unclear = [f"{q['question']}: {q['result']}" for q in result["questions"]
+                   if q["result"] in ("inconclusive", "did not arrive")]
+        if save is None:
+            where = "see the evidence column"
+        elif measured:
+            where = f"{save} holds the measured answers; these are marked with their evidence, not stated as facts"
+        else:
+            where = f"nothing was measured: no overlay written to {save}"
+        exits.error_line(f"{len(unclear)} question(s) not measured ({'; '.join(unclear)}): {where}")
         raise typer.Exit(exits.FAILED)

@@ -140,11 +140,12 @@ def json_loads(text: str | bytes, **kwargs: Any) -> Any:
     """``json.loads`` that never recurses past the json_depth limit: deeper text raises ``TooDeep``
     (a ValueError, like any text that is not JSON) instead of RecursionError."""
     if not depth_ok(text):
-        raise TooDeep(f"JSON nested more than {limits.shown('json_depth')}; {limits.raise_hint('json_depth')}")
+        raise TooDeep(f"the JSON nests too deeply: more than {limits.shown('json_depth')}; "
+                      f"{limits.raise_hint('json_depth')}")
     try:
         return json.loads(text, **kwargs)
     except RecursionError:
-        raise TooDeep(f"JSON nested too deep for this interpreter's stack ({limits.shown('json_depth')})") from None
+        raise TooDeep(f"the JSON nests too deeply for this interpreter's stack ({limits.shown('json_depth')})") from None
 
 
 def json_value(text: str | bytes) -> Any:

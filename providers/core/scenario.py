@@ -45,8 +45,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _SCALAR_TAGS = frozenset(_CORE + t for t in ("str", "int", "float", "bool", "null", "timestamp", "binary"))
 _PLAIN_DATA = "scenario files hold plain data: strings, numbers, lists, mappings"
 
-# YAML 1.1 reads a float only with a dot: 1e-5 (a JSON number) would become the string "1e-5". Every JSON
-# number is a number here, as YAML 1.2 reads it (a scenario may be JSON, and JSON is meant as JSON).
+# YAML 1.1 reads a float only with a dot: 1e-5 (a JSON number) would become the string "1e-5". A scenario
+# written as JSON (it starts with { or [) is meant as JSON: there every JSON number is a number, as YAML 1.2
+# reads it. A YAML file keeps YAML 1.1's reading (PyYAML writes the string "1e5" unquoted), and a schema
+# keyword that gets a string where it needs a number is refused by the metaschema check (schema_check.py).
 _JSON_EXPONENT = re.compile(r"^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?[eE][-+]?[0-9]+$")
 
 
@@ -245,6 +247,7 @@ def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
 @contextmanager
 def composed(text: str, path: str) -> Iterator[tuple[_Reader, yaml.Node | None]]:
     """The YAML document's root node and a reader for it (values with lines), or one-line errors."""
+    as_json = _is_json(text)
     fast = _compose_fast(text)
     if fast is not None:
         loader, root = fast
@@ -254,7 +257,7 @@ def composed(text: str, path: str) -> Iterator[tuple[_Reader, yaml.Node | None]]
             loader.dispose()
         return
     try:
-        loader = _SafeLoader(text)  # the reader refuses control characters right here
+        loader = (_SafeLoader if as_json else yaml.SafeLoader)(text)  # the reader refuses control characters here
     except yaml.reader.ReaderError as exc:
         raise _reader_error(exc, text, path) from None
     try:
@@ -285,10 +288,14 @@ def composed(text: str, path: str) -> Iterator[tuple[_Reader, yaml.Node | None]]
         loader.dispose()
 
 
+def _is_json(text: str) -> bool:
+    return text.lstrip()[:1] in ("{", "[")
+
+
 def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
     """Compose with libyaml when PyYAML has it (several times faster). Any problem returns None and the
     pure-Python loader reads the text again: its messages are the ones the user sees."""
-    c_loader = _CSafeLoader
+    c_loader = _CSafeLoader if _is_json(text) else getattr(yaml, "CSafeLoader", None)
     if c_loader is None or any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text):
         return None
     if not _shallow_for_libyaml(text, c_loader):

@@ -879,12 +879,12 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
             reply = Reply(error=ProviderError(None, None, message))
     total = clock() - started
     if reply is None:
+        if status is not None and 200 <= status < 300 and count == 0 and not findings:  # no stall, cut or limit
+            findings.append(Finding("stream.empty", "the server answered 2xx but sent no event"))
         assembly = assembler.finish()
         reply = assembly.reply
         deltas, extras = assembly.deltas, assembly.extras
         findings.extend(assembly.findings)
-        if status is not None and 200 <= status < 300 and count == 0:
-            findings.insert(0, Finding("stream.empty", "the server answered 2xx but sent no event"))
     else:
         deltas, extras = (), {}
     reply = failed(findings, reply, status)
