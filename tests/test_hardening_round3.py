@@ -372,3 +372,42 @@ def test_compare_send_calls_a_500_an_error_and_shows_warnings_and_retries(tmp_pa
     assert "error" in row and "not enforced" not in row, out
     assert "retried" in out and "429" in out, out
     assert waits
+
+
+# ---- unbounded inputs ------------------------------------------------------------------------------------
+
+def test_an_alias_bomb_is_counted_in_bytes_not_values():
+    from toolchoice.providers.core.model import ToolchoiceError
+    from toolchoice.providers.core.scenario import load_scenario_text
+
+    parts = ["x-a: &a [" + ",".join(['"' + "x" * 2000 + '"'] * 10) + "]"]
+    for i in range(1, 6):
+        parts.append(f"x-b{i}: &b{i} [" + ",".join([f"*{'a' if i == 1 else f'b{i - 1}'}"] * 10) + "]")
+    text = ("tools: [{name: t, parameters: {type: object, " + ", ".join(parts) + "}}]\n"
+            "messages: [{role: user, content: hi}]\n")
+    assert len(text) < 25_000  # 100,000 copies of 2,000 characters: 200 MB once expanded, 111,111 values
+    with pytest.raises(ToolchoiceError, match="expanded_bytes"):
+        load_scenario_text(text)
+
+
+def test_results_from_output_is_bounded(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_RESULT_BYTES", "1000")
+    import asyncio
+
+    from toolchoice.providers.core.loop import ToolResults
+    from toolchoice.providers.core.model import HistoryCall, LoopSpec, ToolCall
+
+    results = ToolResults(LoopSpec(), "yes | head -c 100000000", 20)
+    call = ToolCall("c1", "t", {})
+    message = asyncio.run(results.answer(call, HistoryCall("c1", "t", {}), ("t",), {}))
+    assert message.is_error and "result_bytes" in message.content
+
+
+def test_a_tool_catalogue_past_the_tools_limit_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_TOOLS", "50")
+    tools = [{"type": "function", "function": {"name": f"t{i}", "parameters": {"type": "object"}}} for i in range(60)]
+    (tmp_path / "tools.json").write_text(json.dumps(tools))
+    path = scenario(tmp_path, "tools: [{from: tools.json}]\nmessages: [{role: user, content: hi}]\n")
+    result = run_cli(["compare", str(path)], env=env(TOOLCHOICE_LIMIT_TOOLS="50"))
+    assert result.returncode == 2 and "TOOLCHOICE_LIMIT_TOOLS" in result.stderr, result.stderr
+    assert len(result.stderr.splitlines()) == 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -282,13 +283,59 @@ class ToolResults:
                            ensure_ascii=False).encode()
         assert self.command is not None
         process = await asyncio.create_subprocess_shell(self.command, stdin=asyncio.subprocess.PIPE,
-                                                        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+                                                        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                                                        start_new_session=os.name == "posix")
+
+        def kill() -> None:
+            """The command and everything it started (a pipeline keeps the pipes open after its shell)."""
+            try:
+                if os.name == "posix":
+                    os.killpg(process.pid, signal.SIGKILL)
+                else:
+                    process.kill()
+            except (ProcessLookupError, PermissionError):
+                pass
+        from . import limits
+
+        cap = limits.get("result_bytes")
+
+        async def capped(stream: Any, keep_tail: bool) -> tuple[bytes, bool]:
+            """At most ``cap`` bytes of a pipe (stderr: the last ``cap``), read to its end; whether it was cut."""
+            kept, over = bytearray(), False
+            while True:
+                chunk = await stream.read(65536)
+                if not chunk:
+                    return bytes(kept), over
+                kept += chunk
+                if len(kept) > cap:
+                    over = True
+                    if not keep_tail:
+                        kill()  # no need to read on: the result is refused
+                        return bytes(kept[:cap]), True
+                    del kept[:len(kept) - cap]
+
+        async def talk() -> tuple[tuple[bytes, bool], tuple[bytes, bool]]:
+            async def feed() -> None:
+                try:
+                    process.stdin.write(stdin)
+                    await process.stdin.drain()
+                    process.stdin.close()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            _, out, err = await asyncio.gather(feed(), capped(process.stdout, False), capped(process.stderr, True))
+            await process.wait()
+            return out, err
+
         try:
-            out, err = await asyncio.wait_for(process.communicate(stdin), self.timeout)
+            (out, cut), (err, _) = await asyncio.wait_for(talk(), self.timeout)
         except asyncio.TimeoutError:
-            process.kill()
+            kill()
             await process.wait()
             return result(f"error: --results-from took longer than {self.timeout:g} s for '{call.name}'", True)
+        if cut:
+            return result(f"error: --results-from printed more than {limits.shown('result_bytes')} for '{call.name}'; "
+                          f"{limits.raise_hint('result_bytes')}", True)
         text = out.decode("utf-8", "replace").rstrip("\n")
         if process.returncode != 0:
             why = (err.decode("utf-8", "replace").strip() or text or f"exit {process.returncode}").splitlines()[-1]

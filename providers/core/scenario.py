@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 import yaml
 
+from . import limits as _limits
 from .bounded import json_value
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
@@ -87,6 +88,7 @@ class _Reader:
         self.path = path
         self.loader = loader
         self.budget = MAX_VALUES
+        self.bytes = _limits.get("expanded_bytes")  # characters of scalars read, aliases expanded
         self.open: set[int] = set()  # ids of the collections being read: an alias loop comes back to one
         self.escapes = True  # whether a string may hold an escape (\ud800 makes a lone surrogate)
         self.aliases = True  # whether the document may use aliases (for the size message)
@@ -127,6 +129,12 @@ class _Reader:
                 return [self.value(child) for child in node.value]
             finally:
                 self.open.discard(id(node))
+        self.bytes -= len(node.value) if isinstance(node.value, str) else 0
+        if self.bytes < 0:
+            raise self.loc(node).fail(f"the scenario expands to more than "
+                                      f"{_limits.shown('expanded_bytes')} of text"
+                                      + (" (YAML aliases repeat what they name)" if self.aliases else ""),
+                                      _limits.raise_hint("expanded_bytes"))
         try:
             value = self.loader.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError as exc:
@@ -456,6 +464,9 @@ def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool, 
             notes.extend(imported.notes)
         else:
             batch, origin = (_tool(r, item),), ""
+        if len(tools) + len(batch) > _limits.get("tools"):
+            raise r.loc(item).fail(f"more than {_limits.shown('tools')} tools in one scenario",
+                                   _limits.raise_hint("tools"))
         for tool in batch:
             if tool.kind != "custom" and tool.parameters is not None:
                 from .schema_check import check_tool, keyword_typos
