@@ -254,7 +254,8 @@ def print_pretty(translations: list[Translation], titles: dict[str, str]) -> Non
             console.print(Text.assemble((f"{r.method} ", "bold"), r.url))
             for name, value in r.headers.items():
                 console.print(Text.assemble(("  " + name + ": ", "dim"), value))
-            console.print(JSON(wire_json(shorten_opaque(r.body)), indent=2))
+            # soft_wrap: a long JSON line is left whole for the terminal to wrap, never cut inside a value
+            console.print(JSON(wire_json(shorten_opaque(r.body)), indent=2), soft_wrap=True)
         if t.ledger:
             console.print(ledger_table(t.ledger))
         console.print()

@@ -138,7 +138,7 @@ def print_raw(console: Any, sample_raw_json: Any, raw_text: str) -> None:
 
     console.print(Text("raw response", style="bold"))
     if sample_raw_json is not None:
-        console.print(JSON(json.dumps(sample_raw_json, ensure_ascii=False), indent=2))
+        console.print(JSON(json.dumps(sample_raw_json, ensure_ascii=False), indent=2), soft_wrap=True)
     else:
         console.print(Text(raw_text or "(no body)"))
 

@@ -411,3 +411,11 @@ def test_a_tool_catalogue_past_the_tools_limit_is_one_line(tmp_path, monkeypatch
     result = run_cli(["compare", str(path)], env=env(TOOLCHOICE_LIMIT_TOOLS="50"))
     assert result.returncode == 2 and "TOOLCHOICE_LIMIT_TOOLS" in result.stderr, result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_pretty_render_never_breaks_a_json_string_in_the_middle(tmp_path):
+    long = "a long description " * 12
+    path = scenario(tmp_path, f"tools:\n  - {{name: t, description: '{long.strip()}', parameters: {{type: object}}}}\n"
+                              "messages: [{role: user, content: hi}]\n")
+    result = run_cli(["render", str(path), "-p", "openai"], env=env(COLUMNS="60"))
+    assert f'"description": "{long.strip()}"' in result.stdout

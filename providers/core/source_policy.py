@@ -13,7 +13,6 @@ same allow-list that guards ``providers.<id>.headers``. The library's own defaul
 from __future__ import annotations
 
 import contextlib
-from contextvars import ContextVar
 from typing import Iterator, NamedTuple
 
 LIVE_FLAG = "--live-mcp"
@@ -25,19 +24,19 @@ class SourcePolicy(NamedTuple):
     command: str = ""  # the command that set it, for the refusal's hint ("render")
 
 
-_POLICY: ContextVar[SourcePolicy] = ContextVar("toolchoice_source_policy", default=SourcePolicy())
+_STACK: list[SourcePolicy] = []  # a scenario is loaded on the command's own thread, before anything runs at once
 
 
 def current() -> SourcePolicy:
-    return _POLICY.get()
+    return _STACK[-1] if _STACK else SourcePolicy()
 
 
 @contextlib.contextmanager
 def policy(live: bool, allow_env: tuple[str, ...] = (), command: str = "") -> Iterator[SourcePolicy]:
     """Load scenarios under this policy (the command line's choice) until the block ends."""
     chosen = SourcePolicy(live, tuple(allow_env), command)
-    token = _POLICY.set(chosen)
+    _STACK.append(chosen)
     try:
         yield chosen
     finally:
-        _POLICY.reset(token)
+        _STACK.pop()
