@@ -76,7 +76,6 @@ def _console_class() -> Any:
     if _CONSOLE is not None:
         return _CONSOLE
     from rich.console import Console
-    from rich.measure import Measurement
     from rich.table import Table
     from rich.text import Text
 
@@ -87,10 +86,16 @@ def _console_class() -> Any:
         does not fit, every column may fold, so rich shrinks them and the right border stays on screen
         (rich would crop the lines instead)."""
         width = options.max_width
-        if table.width is not None:
+        if table.width is not None or getattr(table, "_fitted", False):
             return
-        unbounded = options.update(max_width=1_000_000)
-        if table.__rich_measure__(console, unbounded).minimum <= width:
+        table._fitted = True
+        # the widths rich lays the columns out at (its measure can say less, e.g. with wide characters; rich
+        # then crops the lines, border and all)
+        try:
+            laid_out = sum(table._calculate_column_widths(console, options)) + table._extra_width
+        except (AttributeError, TypeError):  # another rich: fold to be safe
+            laid_out = width + 1
+        if laid_out <= width:
             return
         for column in table.columns:
             column.no_wrap = False
