@@ -369,6 +369,10 @@ def run(
                 r.ended = "interrupted"
                 if folder is not None and r.steps:
                     loop.save_step(folder, r, r.steps[-1], loaded, secrets)
+    if folder is not None:
+        for r in runs:
+            if r.steps:
+                loop.save_summary(folder, r, loaded, secrets)
     _draw(loaded, runs, providers, count, format, secrets, replayed is not None)
     if interrupted:
         done = sum(1 for r in runs if r.ended != "interrupted")

@@ -419,3 +419,80 @@ def test_pretty_render_never_breaks_a_json_string_in_the_middle(tmp_path):
                               "messages: [{role: user, content: hi}]\n")
     result = run_cli(["render", str(path), "-p", "openai"], env=env(COLUMNS="60"))
     assert f'"description": "{long.strip()}"' in result.stdout
+
+
+# ---- JSON from outside: depth, NaN, exponents -------------------------------------------------------------
+
+def test_deep_json_in_a_from_tool_file_is_one_line(tmp_path):
+    (tmp_path / "tools.json").write_text("[" * 100_000 + "]" * 100_000)
+    path = scenario(tmp_path, "tools: [{from: tools.json}]\nmessages: [{role: user, content: hi}]\n")
+    result = run_cli(["render", str(path), "-p", "openai"], env=env())
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_deep_json_in_arguments_is_an_invalid_call_not_a_crash():
+    from toolchoice.providers.core.parsing import make_call
+
+    call = make_call("c", "t", "[" * 100_000)
+    assert call.arguments is None and call.arguments_error
+
+
+@pytest.mark.parametrize("word", ["NaN", "Infinity", "-Infinity"])
+def test_nan_arguments_are_invalid_and_never_printed_bare(tmp_path, word):
+    body = _openai_body(calls=[("c1", "weather", {})])
+    body["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = '{"location": ' + word + '}'
+    (tmp_path / "reply.json").write_text(json.dumps(body))
+    result = run_cli(["parse", str(tmp_path / "reply.json"), "-p", "openai", "--scenario", str(scenario(tmp_path)),
+                      "-f", "json"], env=env())
+    document = json.loads(result.stdout)  # strict JSON: a bare NaN would not parse
+    assert document["verdict"]["category"] != "obeyed"
+    assert document["reply"]["tool_calls"][0]["arguments"] is None
+
+
+def test_a_json_scenario_sends_exponent_numbers_as_numbers(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text('{"tools": [{"name": "t", "parameters": {"type": "object", "properties": {"x": {"type": "number",'
+                    ' "minimum": 1e-5}}}}], "messages": [{"role": "user", "content": "hi"}]}')
+    (tmp_path / "tools.json").write_text('[{"type": "function", "function": {"name": "u", "parameters": '
+                                         '{"type": "object", "properties": {"y": {"type": "number", "maximum": 2E+3}}}}}]')
+    result = run_cli(["render", str(path), "-p", "openai", "-f", "json"], env=env())
+    body = json.loads(result.stdout)["request"]["body"]
+    assert body["tools"][0]["function"]["parameters"]["properties"]["x"]["minimum"] == 1e-5
+    with_file = scenario(tmp_path, "tools: [{from: tools.json}]\nmessages: [{role: user, content: hi}]\n")
+    result = run_cli(["render", str(with_file), "-p", "openai", "-f", "json"], env=env())
+    body = json.loads(result.stdout)["request"]["body"]
+    assert body["tools"][0]["function"]["parameters"]["properties"]["y"]["maximum"] == 2000
+
+
+def test_parse_reads_a_file_only_up_to_its_limit(tmp_path):
+    (tmp_path / "big.sse").write_bytes(b": keepalive\n" * 2000)
+    result = run_cli(["parse", str(tmp_path / "big.sse"), "-p", "groq", "--stream"],
+                     env=env(TOOLCHOICE_LIMIT_STREAM_BYTES="1000"))
+    assert result.returncode == 2 and "TOOLCHOICE_LIMIT_STREAM_BYTES" in result.stderr, result.stderr
+
+
+def test_run_save_writes_the_whole_history_once_per_loop_not_every_step(tmp_path, monkeypatch):
+    from toolchoice.providers.core import save
+
+    written: list[str] = []
+    real = save.write_atomic
+
+    def counting(path, text):
+        written.append(Path(path).name)
+        real(path, text)
+
+    monkeypatch.setattr(save, "write_atomic", counting)
+    folder = tmp_path / "bodies"
+    folder.mkdir()
+    steps = 6
+    for n in range(1, steps):
+        (folder / f"step-{n}.json").write_text(json.dumps(_openai_body(calls=[(f"c{n}", "plan", {})])))
+    (folder / f"step-{steps}.json").write_text(json.dumps(_openai_body("done")))
+    text = PLANNER.replace("max_steps: 2", f"max_steps: {steps}")
+    result = run_cli(["run", str(scenario(tmp_path, text)), "-p", "openai", "--replay", str(folder), "--save",
+                      str(tmp_path / "out")], env=env())
+    assert result.returncode == 0, result.stderr
+    assert written.count("scenario.yaml") == 1 and written.count("loop.json") == 1
+    assert written.count("step-06.reply.json") == 1
+    saved = tmp_path / "out" / "openai" / "loop-001"
+    assert (saved / "scenario.yaml").is_file() and json.loads((saved / "loop.json").read_text())

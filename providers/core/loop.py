@@ -710,9 +710,10 @@ def prepare_loop_save(folder: Path) -> Path:
 
 
 def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario, secrets: dict[str, str]) -> None:
-    """``DIR/<provider>/loop-NNN/``: step-NN.request.json, step-NN.response.json (as received),
-    step-NN.reply.json (reply, verdict, results: written last, so it marks the step complete),
-    scenario.yaml (the full history so far) and loop.json (the loop's document so far)."""
+    """``DIR/<provider>/loop-NNN/``: step-NN.request.json, step-NN.response.json (as received) and
+    step-NN.reply.json (reply, verdict, results: written last, so it marks the step complete). The
+    loop's whole-history files are written once it ends (``save_summary``): rewriting them every step
+    would cost the square of the steps in bytes written."""
     from .save import dumps, save_redactor, write_atomic
 
     redactor = save_redactor(secrets)
@@ -731,6 +732,16 @@ def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario
     meta = {"provider": run.provider, **record.to_json()}
     meta.pop("request", None)
     write_atomic(base / f"{stem}.reply.json", redact(dumps(meta)))
+
+
+def save_summary(folder: Path, run: LoopRun, scenario: Scenario, secrets: dict[str, str]) -> None:
+    """scenario.yaml (the loop's full history: render, send and run read it as is) and loop.json (its
+    document), once the loop ended, was interrupted or failed."""
+    from .save import dumps, save_redactor, write_atomic
+
+    redact = save_redactor(secrets).text
+    base = folder / run.provider / f"loop-{run.index:03d}"
+    base.mkdir(parents=True, exist_ok=True)
     write_atomic(base / "scenario.yaml", redact(transcript_scenario(scenario, run.history)))
     write_atomic(base / "loop.json", redact(dumps(run.to_json())))
 
