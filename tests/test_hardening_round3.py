@@ -90,14 +90,25 @@ def _send_stream(tmp_path: Path, script: Script) -> tuple[int, dict]:
     return result.returncode, json.loads(result.stdout)
 
 
-def test_a_500_whose_body_is_cut_is_an_error(tmp_path):
-    code, data = _send_stream(tmp_path, Script([Piece(b'{"error": {"message": "overl')], status=500,
-                                               content_type="application/json", drop=True))
-    assert data["verdict"]["category"] != "obeyed" and code != 0
+@pytest.mark.parametrize("kind", ["application/json", "text/event-stream"])
+def test_a_500_whose_body_is_cut_is_an_error(tmp_path, kind):
+    auto = SCENARIO.replace("tool_choice: required", "tool_choice: auto")  # where no call at all is obeyed
+    with StreamServer(Script([Piece(b'{"error": {"message": "overl')], status=500, content_type=kind,
+                             drop=True)) as server:
+        result = run_cli(["send", str(scenario(tmp_path, auto)), "-p", "groq", "--base-url",
+                          server.url + "/openai/v1", "--stream", "-f", "json", "--retries", "0", "--timeout", "5"],
+                         env=env())
+    data = json.loads(result.stdout)
+    assert data["verdict"]["category"] != "obeyed" and result.returncode != 0
 
 
 def test_a_200_that_sends_no_byte_is_an_error(tmp_path):
     code, data = _send_stream(tmp_path, Script([]))
+    auto = SCENARIO.replace("tool_choice: required", "tool_choice: auto")
+    with StreamServer(Script([])) as server:
+        result = run_cli(["send", str(scenario(tmp_path, auto)), "-p", "groq", "--base-url",
+                          server.url + "/openai/v1", "--stream", "-f", "json", "--retries", "0"], env=env())
+    assert json.loads(result.stdout)["verdict"]["category"] != "obeyed" and result.returncode != 0
     assert data["verdict"]["category"] != "obeyed" and code != 0
     assert "stream.empty" in [f["code"] for f in data["stream"]["findings"]]
 
@@ -290,12 +301,15 @@ def test_a_fifo_in_from_is_refused_without_waiting(tmp_path):
     assert result.returncode == 2 and "FIFO" in result.stderr, result.stderr
 
 
-def test_run_whose_loop_ended_in_an_error_before_any_step_is_not_exit_0(tmp_path):
+def test_run_over_a_hand_edited_transcript_whose_step_failed_is_not_exit_0(tmp_path):
     folder = tmp_path / "t"
     folder.mkdir()
     (folder / "step-01.response.json").write_text(json.dumps(_openai_body(calls=[("c1", "plan", {})])))
-    (folder / "step-01.reply.json").write_text(json.dumps({"provider": "openai", "status": 200,
-                                                           "reply": {"tool_calls": [{"name": 5}]}}))
+    (folder / "step-01.reply.json").write_text(json.dumps({"provider": "openai", "status": 200, "reply": {
+        "tool_calls": [{"id": "c1", "name": "plan", "arguments": {}}]}}))
+    (folder / "step-02.response.json").write_text(json.dumps(_openai_body("done")))
+    (folder / "step-02.reply.json").write_text(json.dumps({"provider": "openai", "status": 200,
+                                                           "reply": {"tool_calls": "hand-edited"}}))
     result = run_cli(["run", str(scenario(tmp_path, PLANNER)), "-p", "anthropic", "--replay", str(folder)], env=env())
     assert result.returncode not in (0, 70), result.stdout + result.stderr
 
@@ -307,7 +321,8 @@ HOSTILE = "read file[/b]\x1b]0;owned\x07\x1b[2J"
 
 def _hostile_scenario(tmp_path: Path) -> Path:
     return scenario(tmp_path, json.dumps({
-        "tools": [{"name": "read_file", "description": f"reads [schema, null] {HOSTILE}",
+        "tools": [{"name": "t\x1b[31mx\x07", "description": "escape in the name"},
+                  {"name": "read_file", "description": f"reads [schema, null] {HOSTILE}",
                    "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}},
                   {"name": "x", "description": "[bold red]x[/]"}],
         "tool_choice": {"type": "function", "function": {"name": "read_file"}},
@@ -321,6 +336,15 @@ def test_no_outside_control_byte_reaches_the_terminal(tmp_path, args):
     path = _hostile_scenario(tmp_path)
     result = run_cli([args[0], str(path), *args[1:]], env=env(COLUMNS="100"))
     assert result.returncode in (0, 3), result.stderr
+    out = result.stdout + result.stderr
+    assert "\x1b" not in out and "\x07" not in out, repr(out[:400])
+
+
+@pytest.mark.parametrize("args", [[], ["-f", "json"]])
+def test_no_control_byte_of_a_reply_reaches_the_terminal(tmp_path, args):
+    body = _openai_body(f"hi {HOSTILE}", calls=[("c1", "get\x1b[31mred", {"a": "\x1b[5m"})])
+    (tmp_path / "r.json").write_text(json.dumps(body))
+    result = run_cli(["parse", str(tmp_path / "r.json"), "-p", "openai", *args], env=env())
     out = result.stdout + result.stderr
     assert "\x1b" not in out and "\x07" not in out, repr(out[:400])
 
