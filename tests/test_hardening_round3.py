@@ -520,3 +520,13 @@ def test_run_save_writes_the_whole_history_once_per_loop_not_every_step(tmp_path
     assert written.count("step-06.reply.json") == 1
     saved = tmp_path / "out" / "openai" / "loop-001"
     assert (saved / "scenario.yaml").is_file() and json.loads((saved / "loop.json").read_text())
+
+
+def test_a_live_stream_ends_at_done_even_when_the_server_keeps_the_connection_open(tmp_path):
+    import time
+
+    lines = fixture_lines("groq", "groq-tool-call.chunks.txt")
+    started = time.monotonic()
+    code, data = _send_stream(tmp_path, Script([Piece(framed("groq", lines, done=True))], stall=20))
+    assert time.monotonic() - started < 10
+    assert code == 0 and data["verdict"]["category"] == "obeyed", data["stream"]

@@ -792,7 +792,7 @@ async def read_stream(chunks: AsyncIterator[bytes], framing: Framing, *, started
         for finding in decoder.findings:
             yield finding
         decoder.findings.clear()
-        if decoder.broken:
+        if decoder.broken or decoder.done:  # data: [DONE] ends the stream, as the SDKs read it: stop reading
             break
     for event in decoder.close(clock() - started):
         yield event
