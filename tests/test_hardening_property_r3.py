@@ -202,6 +202,15 @@ def test_bytes_spliced_into_a_stream_never_crash(provider, junk, data):
 
 # ---- no write outside the target folder, for any name --------------------------------------------------------
 
+def _translation():
+    from toolchoice.providers.core.registry import translate
+    from toolchoice.providers.core.scenario import load_scenario_text
+
+    return translate("openai", load_scenario_text("tools: [{name: t}]\nmessages: [{role: user, content: hi}]\n"))
+
+
+_TRANSLATION = _translation()
+
 NAMES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=20) | st.sampled_from(
     ["..", ".", "...", "../x", "a/../../b", "/etc/passwd", "..\\..", "\x00", "~", ".git"])
 
@@ -215,11 +224,14 @@ def test_snapshot_files_stay_in_their_folder_for_any_name(tmp_path, name, provid
     root = tmp_path / "case"
     folder = root / "snaps"
     folder.mkdir(parents=True, exist_ok=True)
-    stem = safe_component(Path(name + ".yaml").stem if "/" not in name and "\0" not in name else name)
-    rel = f"{stem}/{safe_component(provider)}{snapshot.SUFFIX}"
-    write_inside(folder, rel, "x")
+    # the way render --snapshot names files: the scenario file's stem, each translation's provider
+    translation = _TRANSLATION._replace(provider=provider)
+    scenario_path = name.replace("\0", "") + ".yaml"  # a command line cannot hold NUL (execve's strings end there)
+    expected = snapshot.snapshot_files([(scenario_path, [translation])])
+    snapshot.update(folder, expected)
+    write_inside(folder, f"{safe_component(name)}/{safe_component(provider)}.txt", "x")  # the writer, any name
     written = [p for p in root.rglob("*") if p.is_file()]
-    assert written and all(folder in p.parents for p in written), written
+    assert len(written) == 2 and all(folder in p.parents for p in written), written
     for p in written:
         p.unlink()
 
