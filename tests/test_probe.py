@@ -251,6 +251,8 @@ def test_one_inconclusive_question_keeps_the_measured_answers(tmp_path, monkeypa
 
     cap = apply_overlay(CAPABILITIES["openai"], saved)
     assert cap.feature("auto").level == CAPABILITIES["openai"].feature("auto").level  # nothing stated from it
+    rendered = toolchoice("render", str(scenario), "-p", "openai", "--capabilities", str(overlay))
+    assert rendered.returncode == 0, rendered.stderr  # the overlay probe wrote is one render reads
 
 
 def test_a_question_that_never_arrived_is_not_called_inconclusive(tmp_path):
