@@ -92,7 +92,8 @@ def _console_class() -> Any:
         # the widths rich lays the columns out at (its measure can say less, e.g. with wide characters; rich
         # then crops the lines, border and all)
         try:
-            laid_out = sum(table._calculate_column_widths(console, options)) + table._extra_width
+            extra = table._extra_width  # as Table.__rich_console__ lays it out
+            laid_out = sum(table._calculate_column_widths(console, options.update_width(width - extra))) + extra
         except (AttributeError, TypeError):  # another rich: fold to be safe
             laid_out = width + 1
         if laid_out <= width:
