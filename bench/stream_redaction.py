@@ -28,7 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from toolchoice.providers.core.redaction import Redactor  # noqa: E402
-from toolchoice.providers.core.streaming import assemble_bytes, redact_stream  # noqa: E402
+from toolchoice.providers.core.stream_redaction import redact_stream  # noqa: E402
+from toolchoice.providers.core.streaming import assemble_bytes  # noqa: E402
 
 KEY = "sk-proj-" + "A1b2C3d4E5f6" * 13  # 164 characters
 
