@@ -94,6 +94,9 @@ def run(argv: list[str]) -> int:
     except abort:
         error_line("aborted")
         return 130
+    finally:
+        if "toolchoice.providers.core.save" in sys.modules:  # --save folders locked by this command
+            sys.modules["toolchoice.providers.core.save"].release_locks()
     return code if isinstance(code, int) else 0
 
 

@@ -14,7 +14,7 @@ from toolchoice.providers.core.model import Scenario, ToolchoiceError, Translati
 from . import exits
 from .compare_view import dry_rows, markdown, print_table, wire_diff
 from .exits import handled
-from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
+from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect, format_option)
 from .output import write
 from .render_cmd import build_translations
@@ -56,6 +56,7 @@ def compare(
     stream: bool = typer.Option(False, "--stream", help="The providers' streaming forms (with --send: each reply "
                                 "assembled from its events)."),
     allow_env: Optional[List[str]] = ALLOW_ENV,
+    live_mcp: bool = LIVE_MCP,
 ) -> None:
     """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
     from .inputs import scenario_with_override
@@ -73,7 +74,7 @@ def compare(
     documents: list[dict[str, Any]] = []
     many = len(scenario) > 1
     for path in scenario:
-        loaded = scenario_with_override(path, tool_choice)
+        loaded = scenario_with_override(path, tool_choice, live=live_mcp or send, allow_env=allow_env, command="compare")
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
                                           stream, allow_env)
         if dialect is Dialect.langchain:

@@ -66,7 +66,9 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
     usage = sample.reply.usage
     if repeat == 1:
         v = sample.verdict
-        row["verdict"] = v["category"] + ("" if v.get("enforced", True) else " (not enforced)")
+        # an error is an error: whether the choice could be enforced says nothing about a reply that never came
+        row["verdict"] = v["category"] + ("" if v.get("enforced", True) or v["category"] == "error"
+                                          else " (not enforced)")
         row["latency ms"] = "–" if sample.latency_ms is None else f"{sample.latency_ms:.0f}"
         row["tokens in/out"] = f"{usage.input_tokens or '–'}/{usage.output_tokens or '–'}"
     else:
@@ -163,7 +165,7 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
         emit(_markdown(rows, _diff_lines(_diff(runs))), secrets)
     else:
         emit_pretty(lambda console: _pretty(console, scenario_path, rows, _diff_lines(_diff(runs)), result.wall_ms,
-                                            repeat), secrets)
+                                            repeat, runs), secrets)
     if result.interrupted:
         exits.error_line(result.interrupted.line())
         raise typer.Exit(result.code)
@@ -186,15 +188,38 @@ def _markdown(rows: list[dict[str, str]], diff_lines: list[str]) -> str:
     return "\n".join(lines)
 
 
+def retry_lines(runs: list[ProviderRun]) -> list[str]:
+    """One line per provider whose requests were retried: how many attempts, and why."""
+    lines = []
+    for run in runs:
+        retried = [s for s in run.samples if len(s.attempts) > 1]
+        if not retried:
+            continue
+        causes = dict.fromkeys(str(a.get("status") or a.get("error") or "no answer")
+                               for s in retried for a in s.attempts[:-1])
+        attempts = sum(len(s.attempts) for s in retried)
+        lines.append(f"{run.provider}: {len(retried)} of {len(run.samples)} requests retried ({attempts} attempts; "
+                     f"after {', '.join(list(causes)[:5])})")
+    return lines
+
+
 def _pretty(console: Any, scenario_path: Path, rows: list[dict[str, str]], diff_lines: list[str], wall_ms: float,
-            repeat: int) -> None:
+            repeat: int, runs: list[ProviderRun] = ()) -> None:  # type: ignore[assignment]
     from rich.text import Text
 
-    from .compare_view import fit_table
+    from .compare_view import SEVERITY_STYLE_TEXT, fit_table, grouped_findings
 
     title = f"{scenario_path} · sent{f' × {repeat}' if repeat > 1 else ''} · wall {wall_ms / 1000:.2f} s"
     cells = [[Text(row[c], style=_verdict_style(row[c]) if c == "verdict" else "") for c in COLUMNS] for row in rows]
     console.print(fit_table(console, title, COLUMNS, cells, show_lines=True))
+    # what the dry run shows too: the ledgers' warnings and errors, and what the transport retried
+    for severity, code, providers, message in grouped_findings({r.provider: r.translation.ledger for r in runs}):
+        line = Text(f"{code} ", style=SEVERITY_STYLE_TEXT[severity])
+        line.append(f"({', '.join(providers)}): ", style="bold")
+        line.append(message)
+        console.print(line)
+    for line in retry_lines(list(runs)):
+        console.print(Text("retried  " + line, style="yellow"))
     if diff_lines:
         console.print(Text("argument diff", style="bold"))
         for line in diff_lines:

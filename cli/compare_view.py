@@ -121,6 +121,7 @@ SHORT = {"tool_choice on the wire": "on the wire", "parallel": "par.", "endpoint
 DROP_ORDER = ("endpoint", "tools", "parallel", "strict", "tokens in/out", "latency ms", "ledger")
 WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "endpoint",
          "API tool_choice"}
+SEVERITY_STYLE_TEXT = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 DIFF_MARK = "*"  # marks a differing cell when there is no colour to see
 
 
@@ -177,12 +178,13 @@ def _minimum_width(chosen: list[str], columns: tuple[str, ...], cells: list[list
 def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str, ...] = (),
                 styles: dict[tuple[int, str], str] | None = None,
                 ledgers: dict[str, list[LedgerEntry]] | None = None) -> None:
-    from rich.console import Console
     from rich.text import Text
+
+    from .output import new_console
 
     severity_style = {"error": "bold red", "warning": "yellow", "info": "cyan"}
     marks = differing(rows)
-    console = Console()
+    console = new_console()
     plain = colourless(console)
     columns = COLUMNS + extra_columns
     cells = []

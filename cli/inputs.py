@@ -16,16 +16,26 @@ from toolchoice.providers.core.scenario import load_scenario, load_scenario_text
 STDIN = "-"
 
 
-def load_path(path: Path | str) -> Scenario:
-    """A scenario file, or ``-``: the scenario read from stdin (named ``<stdin>`` in messages)."""
-    if str(path) == STDIN:
-        return load_scenario_text(sys.stdin.read(), "<stdin>")
-    return load_scenario(path)
+def load_path(path: Path | str, *, live: bool = False, allow_env: Sequence[str] | None = None,
+              command: str = "") -> Scenario:
+    """A scenario file, or ``-``: the scenario read from stdin (named ``<stdin>`` in messages).
+    ``live``: whether a ``from:`` may reach a live MCP server (a dry run: only with --live-mcp);
+    ``allow_env``: the --allow-env values as given (names its MCP headers may read)."""
+    from toolchoice.providers.core import source_policy
+    from toolchoice.providers.core.bounded import read_stdin_text
+
+    from .options import allowed_env
+
+    with source_policy.policy(live, allowed_env(allow_env), command):
+        if str(path) == STDIN:
+            return load_scenario_text(read_stdin_text("<stdin>"), "<stdin>")
+        return load_scenario(path)
 
 
-def scenario_with_override(path: Path | str, tool_choice: str | None) -> Scenario:
+def scenario_with_override(path: Path | str, tool_choice: str | None, *, live: bool = False,
+                           allow_env: Sequence[str] | None = None, command: str = "") -> Scenario:
     """Load the scenario; ``--tool-choice VALUE`` replaces the file's tool_choice (same spellings)."""
-    return with_tool_choice(load_path(path), tool_choice)
+    return with_tool_choice(load_path(path, live=live, allow_env=allow_env, command=command), tool_choice)
 
 
 def with_tool_choice(scenario: Scenario, tool_choice: str | None) -> Scenario:

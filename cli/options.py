@@ -83,6 +83,10 @@ ALLOW_ENV = typer.Option(None, "--allow-env", metavar="NAME",
                          help="Let the scenario read this environment variable (repeatable, comma lists) beyond the "
                               "provider's own key: for $NAME in providers.<id>.headers or providers.<id>.api_key_env. "
                               "Also read from $TOOLCHOICE_ALLOW_ENV.")
+_LIVE_MCP_HELP = ("Let a scenario's from: {mcp: ...} / {mcp_url: ...} start the MCP server or connect to it (a dry "
+                  "run opens no socket and starts no process without it).")
+LIVE_MCP = typer.Option(False, "--live-mcp", help=_LIVE_MCP_HELP)
+LIVE_MCP_FLAG = typer.Option("--live-mcp", help=_LIVE_MCP_HELP)  # the Annotated form (render: called directly too)
 ALLOW_ENV_SETTING = "TOOLCHOICE_ALLOW_ENV"  # the user-level setting: names, comma- or space-separated
 
 

@@ -27,6 +27,10 @@ def dumps(value: Any) -> str:
 
 
 def write(text: str) -> None:
+    """Text on stdout, every control character but tab and newline escaped visibly (``visible``)."""
+    from toolchoice.providers.core.redaction import visible
+
+    text = visible(text)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
@@ -48,23 +52,88 @@ def emit_json(document: Any, redactor: Redactor) -> None:
 def emit_drawn(draw: Callable[[Any], None], redactor: Redactor) -> None:
     """Draw with rich into a capture and write it. ``draw`` must be given redacted values already
     (``redactor.data(reply)``, ...): this last pass only catches what slipped through whole."""
-    out = new_console()
+    out = new_console(redactor)
     with out.capture() as captured:
         draw(out)
     sys.stdout.write(redactor.text(captured.get()))
 
 
-def new_console() -> Any:
-    """rich's Console for stdout, plain (no highlighting, no soft wrap); a closed pipe (``| head``)
-    ends the command quietly with exit 0 instead of rich's exit 1."""
-    from rich.console import Console
+def new_console(redactor: Redactor | None = None, **options: Any) -> Any:
+    """The one printer: rich's Console for stdout, plain (no highlighting, no soft wrap), that reads no
+    markup (``[schema, null]`` is text, ``read file[/b]`` too) and shows every control character of the
+    text it lays out visibly (``redaction.visible``: no ESC or BEL from a tool name or a reply reaches the
+    terminal); a closed pipe (``| head``) ends the command quietly with exit 0 instead of rich's exit 1."""
+    console = _console_class()(**{"highlight": False, "soft_wrap": False, "markup": False, **options})
+    console.redactor = redactor if redactor is not None else output_redactor()  # keys out BEFORE layout
+    return console
 
-    class PipeFriendly(Console):
+
+_CONSOLE: Any = None
+
+
+def _console_class() -> Any:
+    global _CONSOLE
+    if _CONSOLE is not None:
+        return _CONSOLE
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolchoice.providers.core.redaction import _SHOWN_CONTROL, visible
+
+    def fit(console: Any, table: Any, options: Any) -> None:
+        """A table never wider than the console: when even its narrowest layout (ids and codes unbroken)
+        does not fit, every column may fold, so rich shrinks them and the right border stays on screen
+        (rich would crop the lines instead)."""
+        width = options.max_width
+        if table.width is not None or getattr(table, "_fitted", False):
+            return
+        table._fitted = True
+        # the widths rich lays the columns out at (its measure can say less, e.g. with wide characters; rich
+        # then crops the lines, border and all)
+        try:
+            extra = table._extra_width  # as Table.__rich_console__ lays it out
+            laid_out = sum(table._calculate_column_widths(console, options.update_width(width - extra))) + extra
+        except (AttributeError, TypeError):  # another rich: fold to be safe
+            laid_out = width + 1
+        if laid_out <= width:
+            return
+        for column in table.columns:
+            column.no_wrap = False
+            column.overflow = "fold"
+            column.min_width = None
+
+    def shown(console: Any, text: Any) -> Any:
+        """``text`` with every key redacted (before it is wrapped or cut: a key folded into a narrow column
+        can no longer be matched) and its control characters written out, styles kept."""
+        redactor = getattr(console, "redactor", None)
+        if redactor and redactor.contains(text.plain):
+            text = Text(redactor.text(text.plain), style=text.style, justify=text.justify, overflow=text.overflow,
+                        no_wrap=text.no_wrap, end=text.end)
+        if not _SHOWN_CONTROL.search(text.plain):
+            return text
+        out = Text(justify=text.justify, overflow=text.overflow, no_wrap=text.no_wrap, end=text.end)
+        for segment in text.render(console, end=""):
+            out.append(visible(segment.text), segment.style)
+        return out
+
+    class Printer(Console):
         def on_broken_pipe(self) -> None:
             self.quiet = True
             closed_pipe()
 
-    return PipeFriendly(highlight=False, soft_wrap=False)
+        def render_str(self, text: str, **kwargs: Any) -> Any:
+            return shown(self, super().render_str(text, **kwargs))
+
+        def render(self, renderable: Any, options: Any = None) -> Any:
+            if isinstance(renderable, Text):
+                renderable = shown(self, renderable)
+            elif isinstance(renderable, Table):
+                fit(self, renderable, options or self.options)
+            return super().render(renderable, options)
+
+    _CONSOLE = Printer
+    return Printer
 
 
 def closed_pipe() -> NoReturn:
@@ -191,7 +260,8 @@ def print_pretty(translations: list[Translation], titles: dict[str, str]) -> Non
             console.print(Text.assemble((f"{r.method} ", "bold"), r.url))
             for name, value in r.headers.items():
                 console.print(Text.assemble(("  " + name + ": ", "dim"), value))
-            console.print(JSON(wire_json(shorten_opaque(r.body)), indent=2))
+            # soft_wrap: a long JSON line is left whole for the terminal to wrap, never cut inside a value
+            console.print(JSON(wire_json(shorten_opaque(r.body)), indent=2), soft_wrap=True)
         if t.ledger:
             console.print(ledger_table(t.ledger))
         console.print()

@@ -19,7 +19,7 @@ from toolchoice.providers.core.model import Reply, ToolchoiceError, Translation
 
 from . import exits
 from .exits import handled
-from .options import ALLOW_ENV, BASE_URL, CAPS, MODEL, NO_EMULATE, PROVIDER_ONE, STRICT, TOOL_CHOICE, allowed_env
+from .options import ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, MODEL, NO_EMULATE, PROVIDER_ONE, STRICT, TOOL_CHOICE, allowed_env
 from .sample_view import print_ledger, print_reply
 from .send_cmd import FORMAT, OutputFormat
 
@@ -27,31 +27,33 @@ from .send_cmd import FORMAT, OutputFormat
 def read_bytes(path: Path, missing: str, folder: str) -> bytes:
     """The bytes of a saved file; ``-`` reads stdin. ``missing``/``folder``: the hints when the path
     does not exist or is a folder."""
+    from toolchoice.providers.core import bounded, limits
+
     if str(path) == "-":
         stdin = getattr(sys.stdin, "buffer", None)  # a text-only stdin (in-process runs): its text as UTF-8
-        return stdin.read() if stdin is not None else sys.stdin.read().encode("utf-8")
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise ToolchoiceError(f"{path}: no such file", hint=missing) from None
-    except IsADirectoryError:
-        raise ToolchoiceError(f"{path}: is a folder", hint=folder) from None
-    except OSError as exc:
-        raise ToolchoiceError(f"{path}: cannot read: {exc.strerror}") from None
+        cap = limits.get("stream_bytes")
+        data = stdin.read(cap + 1) if stdin is not None else sys.stdin.read(cap + 1).encode("utf-8")
+        return bounded.cap_bytes(data, "<stdin>", "stream_bytes")
+    if not path.exists() and not path.is_symlink():
+        raise ToolchoiceError(f"{path}: no such file", hint=missing)
+    if path.is_dir():
+        raise ToolchoiceError(f"{path}: is a folder", hint=folder)
+    return bounded.read_file(path, "reply", limit="stream_bytes")
 
 
 def read_body(path: Path) -> tuple[Any, str]:
     """(parsed JSON or None, raw text) of a response file; ``-`` reads stdin."""
     if str(path) == "-":
-        text = sys.stdin.read()
+        text = read_bytes(path, "", "").decode("utf-8-sig", errors="replace")
     else:
         text = read_bytes(path, "give a saved response body (JSON)", "name one sample-NNN.response.json file").decode(
             "utf-8-sig", errors="replace")
+    from toolchoice.providers.core.bounded import TooDeep, json_loads
+
     try:
-        return json.loads(text), text
-    except RecursionError:
-        raise ToolchoiceError(f"{path}: the JSON nests too deeply to read",
-                              hint="a provider's reply nests a few levels, not thousands") from None
+        return json_loads(text), text
+    except TooDeep as exc:
+        raise ToolchoiceError(f"{path}: {exc}") from None
     except ValueError:
         return None, text
 
@@ -101,6 +103,7 @@ def parse(
     allow_env: Optional[List[str]] = ALLOW_ENV,
     stream: bool = typer.Option(False, "--stream", help="The file is a saved raw stream (SSE, NDJSON or AWS "
                                 "event-stream), assembled like a live one."),
+    live_mcp: bool = LIVE_MCP,
 ) -> None:
     """Normalize a saved reply (tool calls, text, finish reason, usage) and judge it."""
     from toolchoice.providers.core.reply import read_reply
@@ -122,7 +125,7 @@ def parse(
         from .inputs import scenario_with_override
         from .render_cmd import build_translations
 
-        loaded = scenario_with_override(scenario, tool_choice)
+        loaded = scenario_with_override(scenario, tool_choice, live=live_mcp, allow_env=allow_env, command="parse")
         translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
                                          allow_env=allow_env)[0]
     streamed = None

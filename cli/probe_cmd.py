@@ -34,7 +34,7 @@ def _clip(text: str) -> str:
 
 
 _STYLE = {"honored": "bold green", "ignored": "bold yellow", "rejected": "bold red", "inconclusive": "magenta",
-          "not asked": "dim"}
+          "did not arrive": "magenta", "not asked": "dim"}
 
 
 def _print(console: Any, result: dict[str, Any]) -> None:
@@ -67,8 +67,8 @@ def probe(
     timeout: float = TIMEOUT,
     retries: int = RETRIES,
     format: ProbeFormat = format_option(ProbeFormat.pretty, "pretty or json"),
-    save: Optional[Path] = typer.Option(None, "--save", help="Write the capability overlay here (only when every "
-                                        "question asked got a measured answer)."),
+    save: Optional[Path] = typer.Option(None, "--save", help="Write the capability overlay here: the measured "
+                                        "answers as facts, the others marked with their evidence (exit 1 then)."),
     allow_env: Optional[List[str]] = ALLOW_ENV,
     stream: bool = typer.Option(False, "--stream", help="Ask each question in the provider's streaming form "
                                 "(what a streaming agent sees)."),
@@ -76,7 +76,7 @@ def probe(
     """Measure which tool_choice values an endpoint honors, ignores or rejects."""
     from toolchoice.providers.core import jobs, runner
     from toolchoice.providers.core.model import RenderOptions
-    from toolchoice.providers.core.probe import probe_scenario
+    from toolchoice.providers.core.probe import measured_any, probe_scenario
 
     from . import exits
     from .inputs import load_path, models_for, one_provider, with_tool_choice
@@ -85,7 +85,7 @@ def probe(
     from .sample_view import emit_pretty
 
     provider = one_provider(provider, "probe", "probe one endpoint at a time")
-    loaded = load_path(scenario) if scenario else None
+    loaded = load_path(scenario, live=True, allow_env=allow_env, command="probe") if scenario else None
     choice = (with_tool_choice(loaded or probe_scenario(), tool_choice).tool_choice
               if tool_choice is not None else None)
     result = jobs.probe(provider, loaded, model=models_for(model, [provider])[provider],
@@ -94,7 +94,8 @@ def probe(
                                                                     concurrency=concurrency),
                         tool_choice=choice)
     code = jobs.probe_code(result)
-    measured = code == exits.OK
+    # what was measured is kept even when a question was not: an overlay states only the measured answers
+    measured = code != exits.INTERRUPTED and measured_any(result["questions"])
     if save is not None and measured:
         from toolchoice.providers.core.save import write_atomic
 
@@ -110,8 +111,14 @@ def probe(
         exits.error_line(f"interrupted: {partial['done']} of {partial['requested']} questions answered (shown above"
                          f"{f'; no overlay written to {save}' if save is not None else ''})")
         raise typer.Exit(code)
-    if not measured:  # a failure to answer is not a fact about the endpoint: nothing saved, exit 1
-        unclear = [q["question"] for q in result["questions"] if q["result"] == "inconclusive"]
-        exits.error_line(f"{len(unclear)} question(s) inconclusive ({'; '.join(unclear)}): "
-                         + (f"no overlay written to {save}" if save is not None else "see the evidence column"))
+    if code != exits.OK:  # a failure to answer is not a fact about the endpoint: kept as evidence only, exit 1
+        unclear = [f"{q['question']}: {q['result']}" for q in result["questions"]
+                   if q["result"] in ("inconclusive", "did not arrive")]
+        if save is None:
+            where = "see the evidence column"
+        elif measured:
+            where = f"{save} holds the measured answers; these are marked with their evidence, not stated as facts"
+        else:
+            where = f"nothing was measured: no overlay written to {save}"
+        exits.error_line(f"{len(unclear)} question(s) not measured ({'; '.join(unclear)}): {where}")
         raise typer.Exit(exits.FAILED)

@@ -69,8 +69,9 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
     if not data:
         write(f"no model rule matches {model} (facts then come from the provider's capability row alone)")
         return
-    from rich.console import Console
     from rich.table import Table
+
+    from .output import new_console
 
     table = Table(title=f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)")
     for column in ("provider", "fact", "value", "rule"):
@@ -81,7 +82,7 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
             value = str(fact["value"]).lower() if isinstance(fact["value"], bool) else str(fact["value"])
             table.add_row(entry["provider"], fact["fact"], value, fact["rule"])
             sources[fact["rule"]] = f"{fact['source']} (verified {fact['verified']})"
-    console = Console()
+    console = new_console(markup=True)  # the one printer (tables fold to fit); this markup is our own
     console.print(table)
     from rich.markup import escape
 
@@ -123,8 +124,9 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
     if format is MatrixFormat.markdown:
         write(matrix_markdown())
         return
-    from rich.console import Console
     from rich.table import Table
+
+    from .output import new_console
 
     style = {"native": "green", "renamed": "green", "emulated": "yellow", "unsupported": "red"}
     table = Table(title="tool_choice support (✔ native  → renamed  ≈ emulated  ✘ unsupported)", show_lines=False)
@@ -140,7 +142,7 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
             wire = s.wire if len(s.wire) <= 12 else ""
             cells.append(f"[{style[s.level.value]}]{s.level.mark}[/] {wire}".rstrip())
         table.add_row(cap.provider, *cells, cap.arguments, cap.verified)
-    console = Console()
+    console = new_console(markup=True)  # the one printer (tables fold to fit); this markup is our own
     console.print(table)
     from toolchoice.providers.core.facts import FACTS
     from toolchoice.providers.core.model_rules import RULES

@@ -14,7 +14,7 @@ from toolchoice.providers.core.model import RenderOptions, Scenario, ToolchoiceE
 from . import exits
 from .exits import handled
 from .inputs import capabilities_from, models_for, scenario_with_override, selected_providers
-from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
+from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
                       Dialect, allowed_env, format_option)
 from .output import dumps, print_ledgers, print_pretty, translations_curl, write
 
@@ -71,17 +71,20 @@ def render(
     snapshot: Annotated[Optional[Path], SNAPSHOT] = None,
     update: Annotated[bool, UPDATE] = False,
     stream: Annotated[bool, STREAM] = False,
+    live_mcp: Annotated[bool, LIVE_MCP_FLAG] = False,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
     draw(scenario, provider, tool_choice, model, base_url, format, strict, no_emulate, capabilities, ledger_only,
-         allow_env, dialect, snapshot, update, stream)
+         allow_env, dialect, snapshot, update, stream, live_mcp)
 
 
 def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optional[str], model: Optional[List[str]],
          base_url: Optional[str], format: RenderFormat, strict: bool, no_emulate: bool, capabilities: Optional[Path],
          ledger_only: bool = False, allow_env: Optional[List[str]] = None, dialect: Dialect = Dialect.api,
-         snapshot: Optional[Path] = None, update: bool = False, stream: bool = False) -> None:
-    """`render`'s work once the options are parsed (also `send --dry-run`'s)."""
+         snapshot: Optional[Path] = None, update: bool = False, stream: bool = False, live_mcp: bool = False,
+         command: str = "render") -> None:
+    """`render`'s work once the options are parsed (also `send --dry-run`'s, as ``command``). ``live_mcp``:
+    the command line opted in to live MCP sources (a dry run reaches none otherwise)."""
     if update and snapshot is None:
         raise ToolchoiceError("--update goes with --snapshot DIR")
     if ledger_only and format is not RenderFormat.pretty:
@@ -89,7 +92,7 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
     if snapshot is not None:
         rendered = []
         for path in scenario:
-            loaded = scenario_with_override(path, tool_choice)
+            loaded = scenario_with_override(path, tool_choice, live=live_mcp, allow_env=allow_env, command=command)
             translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream,
                                               allow_env)
             if dialect is Dialect.langchain:
@@ -102,7 +105,7 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
     documents: list[tuple[Path, list[Translation], list[dict] | None]] = []
     refused = False
     for path in scenario:
-        loaded = scenario_with_override(path, tool_choice)
+        loaded = scenario_with_override(path, tool_choice, live=live_mcp, allow_env=allow_env, command=command)
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
                                           stream, allow_env, shown=True)
         views = None

@@ -152,7 +152,7 @@ def print_loop(console: Any, run: Any) -> None:
     from .output import SEVERITY_STYLE
 
     title = CAPABILITIES[run.provider].title if run.provider in CAPABILITIES else run.provider
-    console.rule(f"[bold]{run.provider}[/bold] · {title} · loop {run.index}")
+    console.rule(Text.assemble((run.provider, "bold"), f" · {title} · loop {run.index}"))
     table = Table(show_header=True, header_style="bold", expand=False)
     for h in STEP_HEADERS:
         table.add_column(h, justify="right" if h in ("step", "latency") else "left", overflow="fold")
@@ -208,7 +208,7 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
     tally = tally or tally_of(runs)
     data = tally.summary()
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
-    console.rule(f"[bold]{provider}[/bold] · {title} · {data['loops']} loops")
+    console.rule(Text.assemble((provider, "bold"), f" · {title} · {data['loops']} loops"))
     table = Table(show_header=True, header_style="bold", expand=False, title="per step", title_justify="left")
     for h in ("step", "tool_choice", "reached", "obeyed", "%", "95% CI (Wilson)", "other verdicts", "latency p50",
               "tokens in/out (mean)"):
@@ -348,7 +348,7 @@ def run(
 
     from .inputs import capabilities_from, selected_providers
 
-    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider)
+    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run)
     providers = selected_providers(provider, loaded)
     override = None
     if tool_choice is not None:
@@ -383,13 +383,18 @@ def run(
 
 
 def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_id: Optional[str],
-                       provider: List[str]) -> tuple[Any, Any]:
+                       provider: List[str], dry_run: bool = False) -> tuple[Any, Any]:
     """The scenario to run and, for ``--replay TRACE_FILE``, the trace's replies (a ``loop.Replay``): the
-    trace's own scenario unless SCENARIO is given (then the trace's notes open its ledgers too)."""
+    trace's own scenario unless SCENARIO is given (then the trace's notes open its ledgers too). A dry run
+    reaches no live MCP source."""
     from toolchoice.providers.core.model import Scenario, ToolchoiceError
-    from toolchoice.providers.core.scenario import load_scenario
 
     from .inputs import selected_providers
+
+    def load_scenario(path: Path) -> Any:
+        from .inputs import load_path
+
+        return load_path(path, live=not dry_run, command="run")
 
     if replay is None or not replay.is_file():
         if trace_id is not None:

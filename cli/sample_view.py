@@ -15,10 +15,10 @@ from toolchoice.providers.core.runner import Sample
 from .output import write
 
 
-def _console() -> Any:
-    from rich.console import Console
+def _console(secrets: dict[str, str] | None = None) -> Any:
+    from .output import new_console, output_redactor
 
-    return Console(highlight=False, soft_wrap=False)
+    return new_console(output_redactor(secrets=secrets))
 
 
 def print_ledger(console: Any, ledger: list[Any]) -> None:
@@ -95,7 +95,7 @@ def print_raw(console: Any, sample_raw_json: Any, raw_text: str) -> None:
 
     console.print(Text("raw response", style="bold"))
     if sample_raw_json is not None:
-        console.print(JSON(json.dumps(sample_raw_json, ensure_ascii=False), indent=2))
+        console.print(JSON(json.dumps(sample_raw_json, ensure_ascii=False), indent=2), soft_wrap=True)
     else:
         console.print(Text(raw_text or "(no body)"))
 
@@ -194,7 +194,7 @@ def emit(text: str, secrets: dict[str, str]) -> None:
 
 
 def emit_pretty(draw: Any, secrets: dict[str, str]) -> None:
-    console = _console()
+    console = _console(secrets)
     with console.capture() as captured:
         draw(console)
     from toolchoice.providers.core.transport import redact

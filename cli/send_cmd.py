@@ -21,7 +21,7 @@ from toolchoice.providers.core.model import ToolchoiceError
 
 from . import exits
 from .exits import handled
-from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, RETRIES,
+from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, format_option)
 from .output import write
 from .render_cmd import RenderFormat, build_translations, draw
@@ -70,6 +70,7 @@ def send(
     capabilities: Optional[Path] = CAPS,
     trace_out: Optional[Path] = typer.Option(None, "--trace-out", help="Write the samples as OTLP/JSON (one span "
                                              "each, OTel GenAI conventions; the first 100) to this file."),
+    live_mcp: bool = LIVE_MCP,
 ) -> None:
     """Send the scenario to one provider, show the tool calls, and judge them against tool_choice."""
     from .inputs import one_provider
@@ -77,7 +78,8 @@ def send(
     provider = one_provider(provider, "send")
     if dry_run:
         draw(scenario, [provider], tool_choice, model, base_url, RenderFormat(format.value), strict, no_emulate,
-             capabilities, stream=stream, allow_env=allow_env)
+             capabilities, stream=stream, allow_env=allow_env, live_mcp=live_mcp,
+             command="send --dry-run")
         return
     if format is SendFormat.curl:
         raise ToolchoiceError("--format curl prints the request without sending it", hint="add --dry-run")
@@ -121,7 +123,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
 
     from .inputs import scenario_with_override
 
-    loaded = scenario_with_override(scenario, tool_choice)
+    loaded = scenario_with_override(scenario, tool_choice, live=True, allow_env=allow_env, command="send")
     translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
                                      stream, allow_env)[0]
     if translation.refused and format is not OutputFormat.json:

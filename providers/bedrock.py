@@ -29,6 +29,7 @@ import re
 from typing import Any
 from urllib.parse import quote
 
+from .core.bounded import json_value
 from .anthropic import DEFAULT_MAX_TOKENS_THINKING, group_turns, ordered_blocks
 from .claude_thinking import THINKING_BUDGET, THINKING_NOT_SENT, ThinkingWire, thinking_fields, thinking_lint, \
     thinking_lint_needed, thinking_plan
@@ -231,7 +232,7 @@ def _reasoning_block(item: ReasoningItem) -> dict[str, Any]:
 def _tool_result(ctx: Context, result: Message, takes_status: bool, formats: set[str]) -> dict[str, Any]:
     text = result.content or ""
     try:
-        value = json.loads(text)
+        value = json_value(text)
     except ValueError:
         value = None
     if isinstance(value, dict):

@@ -26,6 +26,7 @@ import json
 import re
 from typing import Any
 
+from .core.bounded import json_value
 from .core import translation
 from .core.capabilities import Capability
 from .core.translation import Context
@@ -592,7 +593,7 @@ def _function_response(message: Message, wrapped: list[str], errors: list[str]) 
     call_id = message.tool_call_id or ""
     if message.is_error:
         try:
-            detail: Any = json.loads(content)
+            detail: Any = json_value(content)
         except ValueError:
             detail = content
         response: dict[str, Any] = {"error": detail}
@@ -606,7 +607,7 @@ def _function_response(message: Message, wrapped: list[str], errors: list[str]) 
 
 def _is_json_object(text: str) -> bool:
     try:
-        return isinstance(json.loads(text), dict)
+        return isinstance(json_value(text), dict)
     except ValueError:
         return False
 

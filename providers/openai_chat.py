@@ -590,17 +590,25 @@ class ChatStreamAssembler(StreamAssembler):
         if "reasoning_content" in delta or "reasoning" in delta:
             self.count("reasoning_chars", delta.get("reasoning_content") or delta.get("reasoning"))
         pieces = delta.get("tool_calls")
-        if not isinstance(pieces, list):
+        if pieces is None:
             return False
+        if not isinstance(pieces, list):  # the stream guard makes it a stream.malformed_event finding
+            raise TypeError(f"delta.tool_calls is {type(pieces).__name__}, not a list")
         for piece in pieces:
-            if isinstance(piece, dict):
-                self._piece(piece)
+            if not isinstance(piece, dict):
+                raise TypeError(f"a delta.tool_calls entry is {type(piece).__name__}, not an object")
+            self._piece(piece)
         return bool(pieces)
 
     def _piece(self, piece: dict[str, Any]) -> None:
         function = piece.get("function") if isinstance(piece.get("function"), dict) else {}
         call_id, name = piece.get("id"), function.get("name")
         key = piece.get("index")
+        for field, value, kinds in (("index", key, (int,)), ("id", call_id, (str,)), ("function.name", name, (str,)),
+                                    ("function", piece.get("function"), (dict,)),
+                                    ("function.arguments", function.get("arguments"), (str,))):
+            if value is not None and (not isinstance(value, kinds) or isinstance(value, bool)):
+                raise TypeError(f"a tool call's {field} is {type(value).__name__}")  # the guard: a finding
         if not isinstance(key, int) or isinstance(key, bool):
             if call_id:
                 key = self._ids.get(call_id, ("id", call_id))

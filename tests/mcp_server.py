@@ -75,6 +75,12 @@ def main() -> None:
         sys.exit(3)
     elif mode == "malformed":
         raw({"tools": "nope"})
+    elif mode == "noise":  # prints a banner that is not JSON-RPC, then never answers
+        sys.stdout.write("Starting server... \x1b[31mready\x1b[0m\n")
+        sys.stdout.flush()
+        for _ in sys.stdin:
+            pass
+        time.sleep(3600)
     elif mode == "string-schema":
         raw({"tools": [{"name": "echo", "inputSchema": {"type": "string"}}]})
 

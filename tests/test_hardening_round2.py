@@ -422,7 +422,8 @@ def test_a_closed_port_is_inconclusive_never_rejected():
 
     reply = Reply(error=ProviderError(None, "transport_error", response.transport_error))
     verdicts = [verdict(load_scenario_text(SCENARIO), reply)] * 2
-    assert classify(verdicts) == "inconclusive" and classify(verdicts, [None, None]) == "inconclusive"
+    # issue 29: nothing arrived is its own answer ("did not arrive", not "mixed"); never "rejected" either way
+    assert classify(verdicts) == "did not arrive" and classify(verdicts, [None, None]) == "did not arrive"
     assert not conclusive([{"result": "inconclusive"}, {"result": "honored"}])
 
 

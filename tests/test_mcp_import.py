@@ -97,7 +97,10 @@ def test_stdio_server_tools_render_for_every_provider(tmp_path):
 def test_http_server_with_an_env_header(tmp_path, http_server, monkeypatch):
     monkeypatch.setenv("MCP_TEST_TOKEN", TOKEN)
     source = {"mcp_url": http_server, "headers": {"Authorization": "Bearer $MCP_TEST_TOKEN"}, "timeout": 60}
-    scenario = load_scenario(write_scenario(tmp_path, source))
+    from toolchoice.providers.core import source_policy
+
+    with source_policy.policy(True, ("MCP_TEST_TOKEN",)):
+        scenario = load_scenario(write_scenario(tmp_path, source))
     check_server_tools(scenario)
     assert TOKEN not in json.dumps([n._asdict() for n in scenario.notes])
 
@@ -124,7 +127,7 @@ def test_header_variable_not_set_is_bad_input(http_server, tmp_path):
 def run_bad(tmp_path: Path, source: dict) -> tuple[str, float]:
     path = write_scenario(tmp_path, source)
     started = time.monotonic()
-    result = toolchoice("render", path.name, "-p", "openai", "-f", "json", cwd=tmp_path)
+    result = toolchoice("render", path.name, "-p", "openai", "-f", "json", "--live-mcp", cwd=tmp_path)
     elapsed = time.monotonic() - started
     assert result.returncode == 2, (result.stdout, result.stderr)
     lines = result.stderr.splitlines()
@@ -170,3 +173,95 @@ def test_nothing_listening_at_the_url(tmp_path):
     line, elapsed = run_bad(tmp_path, {"mcp_url": f"http://127.0.0.1:{port}/mcp", "timeout": 10})
     assert line.startswith(f"toolchoice: error: scenario.yaml:3: mcp_url: http://127.0.0.1:{port}/mcp: cannot connect"), line
     assert elapsed < 30
+
+
+# ---- issue 29: a dry run reaches no MCP server without --live-mcp; MCP headers read only allowed variables ----
+
+class _Listener:
+    """A socket on 127.0.0.1 that counts the connections it accepts (render must make none)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.accepted = 0
+        self.stop = False
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/mcp"
+
+    def _serve(self) -> None:
+        while not self.stop:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            conn.close()
+
+    def close(self) -> None:
+        self.stop = True
+        self.thread.join()
+        self.sock.close()
+
+
+@pytest.mark.parametrize("command", [["render"], ["render", "-f", "curl"], ["compare"], ["send", "--dry-run", "-p", "openai"]])
+def test_a_dry_run_opens_no_socket_to_an_mcp_url(tmp_path, command):
+    listener = _Listener()
+    try:
+        path = write_scenario(tmp_path, {"mcp_url": listener.url, "headers": {"Authorization": "Bearer $OPENAI_API_KEY"}})
+        result = toolchoice(*command, path.name, cwd=tmp_path, env={"OPENAI_API_KEY": "sk-live-secret-1234567890"})
+        time.sleep(0.3)
+        assert listener.accepted == 0
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert "--live-mcp" in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
+        assert "sk-live-secret" not in result.stdout + result.stderr
+    finally:
+        listener.close()
+
+
+def test_a_dry_run_starts_no_mcp_server(tmp_path):
+    marker = tmp_path / "started"
+    path = write_scenario(tmp_path, {"mcp": f"touch {marker}"})
+    result = toolchoice("render", path.name, cwd=tmp_path)
+    assert result.returncode == 2 and "--live-mcp" in result.stderr
+    assert not marker.exists()
+
+
+def test_mcp_headers_need_the_allow_list_even_when_live(tmp_path):
+    listener = _Listener()
+    try:
+        path = write_scenario(tmp_path, {"mcp_url": listener.url, "headers": {"Authorization": "Bearer $OPENAI_API_KEY"}})
+        result = toolchoice("render", path.name, "--live-mcp", cwd=tmp_path, env={"OPENAI_API_KEY": "sk-live-secret-1234567890"})
+        time.sleep(0.3)
+        assert listener.accepted == 0
+        assert result.returncode == 2 and "--allow-env OPENAI_API_KEY" in result.stderr, result.stderr
+    finally:
+        listener.close()
+
+
+def test_mcp_error_lines_redact_a_quoted_piece_of_the_token():
+    from toolchoice.providers.core import mcp_client
+    from toolchoice.providers.core.model import ToolchoiceError
+
+    token = "tok-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+
+    async def fails() -> dict:
+        raise RuntimeError(f"401: bad token '{token[:20]}...'")
+
+    with pytest.raises(ToolchoiceError) as caught:
+        mcp_client._run(fails, "mcp_url: http://x", 5, {token: "$MCP_TOKEN"})
+    assert token[:14] not in caught.value.message and "$MCP_TOKEN" in caught.value.message, caught.value.message
+
+
+def test_a_server_printing_non_json_is_one_line_without_sdk_tracebacks(tmp_path, monkeypatch):
+    monkeypatch.setattr("mcp.client.stdio.PROCESS_TERMINATION_TIMEOUT", 0.2)
+    line, _ = run_bad(tmp_path, {"mcp": server_command("noise"), "timeout": 3})
+    assert "could not be read" in line and "hangs" not in line, line
+    assert "\x1b" not in line

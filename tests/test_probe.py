@@ -81,13 +81,14 @@ def test_rejected_needs_the_endpoint_to_say_the_request_is_invalid():
     error about the request; nothing arriving, a bad key or a rate limit says nothing about it."""
     errors = [{"category": "error"}] * 2
     assert classify(errors, [400, 422]) == "rejected"
-    assert classify(errors, [None, None]) == classify(errors, [401, 401]) == classify(errors, [429, 400]) \
-        == "inconclusive"
-    assert classify(errors) == "inconclusive"  # no reason says which status came back
+    assert classify(errors, [401, 401]) == classify(errors, [429, 400]) == "inconclusive"
+    # issue 29: nothing arriving is not "mixed answers"
+    assert classify(errors, [None, None]) == "did not arrive"
+    assert classify(errors) == "did not arrive"  # no reason says which status came back
     said = [{"category": "error", "reasons": ["openai: 400 invalid_request_error: tool_choice is not supported"]}]
     assert classify(said * 2) == "rejected"
     failed = [{"category": "error", "reasons": ["openai: transport_error: connection failed (after 3 attempts)"]}]
-    assert classify(failed * 2) == "inconclusive" and classify(said + failed) == "inconclusive"
+    assert classify(failed * 2) == "did not arrive" and classify(said + failed) == "inconclusive"
 
 
 def test_adapt_never_charges_an_earlier_rejection_to_another_feature():
@@ -215,3 +216,57 @@ def test_probe_classifies_a_scripted_endpoint_and_saves_an_overlay(tmp_path, mon
     assert saved["features"]["required"]["result"] == "rejected"
     assert saved["endpoint"] == f"{base_url}/chat/completions"
     assert "sk-probe-test" not in overlay.read_text() + result.stdout + result.stderr
+
+
+class BrokenOnce(StandIn):
+    """Honors everything, but breaks the JSON of one sample of the `auto` question (a small real model does)."""
+
+    def next_step(self) -> Step:
+        body = self.requests[-1].json if self.requests else {}
+        if body.get("tool_choice") == "auto" and not getattr(self, "broke", False) and "parallel_tool_calls" not in body:
+            self.broke = True
+            return Step.malformed()
+        return Step.reply("openai", "openai-chat-single-strict")
+
+
+def test_one_inconclusive_question_keeps_the_measured_answers(tmp_path, monkeypatch):
+    """Issue 29: the overlay keeps what was measured; the unmeasured question is marked with its evidence and
+    the exit code says that not everything was measured."""
+    record_retry_waits(monkeypatch)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - {name: get_weather, parameters: {type: object, properties: {city: {type: string}}}}\n"
+                        "messages:\n  - {role: user, content: \"weather?\"}\n")
+    with BrokenOnce("openai") as server:
+        overlay = tmp_path / "caps.json"
+        result = toolchoice("probe", str(scenario), "-p", "openai", "--base-url", server.base_url(), "--repeat", "3",
+                            "-f", "json", "--save", str(overlay), "--retries", "0")
+    assert result.returncode == 1, result.stderr
+    assert "auto: inconclusive" in result.stderr and str(overlay) in result.stderr
+    saved = json.loads(overlay.read_text())
+    assert saved["features"]["auto"]["result"] == "inconclusive" and saved["features"]["auto"]["evidence"]
+    measured = [f for f, v in saved["features"].items() if v["result"] in ("honored", "ignored", "rejected")]
+    assert len(measured) >= 3, saved["features"]
+    from toolchoice.providers.core.capabilities import CAPABILITIES
+    from toolchoice.providers.core.probe import apply_overlay
+
+    cap = apply_overlay(CAPABILITIES["openai"], saved)
+    assert cap.feature("auto").level == CAPABILITIES["openai"].feature("auto").level  # nothing stated from it
+    rendered = toolchoice("render", str(scenario), "-p", "openai", "--capabilities", str(overlay))
+    assert rendered.returncode == 0, rendered.stderr  # the overlay probe wrote is one render reads
+
+
+def test_a_question_that_never_arrived_is_not_called_inconclusive(tmp_path):
+    import socket as _socket
+
+    with _socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - {name: t, parameters: {type: object}}\nmessages:\n  - {role: user, content: hi}\n")
+    overlay = tmp_path / "caps.json"
+    result = toolchoice("probe", str(scenario), "-p", "openai", "--base-url", f"http://127.0.0.1:{port}/v1",
+                        "--repeat", "1", "--retries", "0", "-f", "json", "--tool-choice", "auto", "--save", str(overlay))
+    assert result.returncode == 1
+    data = json.loads(result.stdout)
+    assert {q["result"] for q in data["questions"] if q["result"] != "not asked"} == {"did not arrive"}
+    assert not overlay.exists()

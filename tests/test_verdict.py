@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from toolchoice.providers import load_scenario, load_scenario_text, parse_reply, translate
-from toolchoice.providers.core.model import ProviderError, Reply, ToolCall, Usage
+from toolchoice.providers.core.model import ProviderError, Reply, ToolCall, ToolchoiceError, Usage
 from toolchoice.providers.core.parsing import make_call
 from toolchoice.providers.core.verdict import (CATEGORIES, aggregate, argument_errors, offered_tools, percentile,
                                           verdict, wilson)
@@ -160,7 +160,12 @@ def test_undecodable_arguments_are_invalid():
 
 
 def test_a_broken_tool_schema_is_reported_but_not_blamed_on_the_model():
-    sc = load_scenario_text("tools:\n  - {name: t, parameters: {type: object, properties: {a: {type: 12}}}}\n")
+    # a scenario file with such a schema is refused when read (issue 29); a program can still build one
+    with pytest.raises(ToolchoiceError, match="not a valid JSON Schema"):
+        load_scenario_text("tools:\n  - {name: t, parameters: {type: object, properties: {a: {type: 12}}}}\n")
+    sc = load_scenario_text("tools:\n  - {name: t, parameters: {type: object}}\n")
+    broken = sc.tools[0]._replace(parameters={"type": "object", "properties": {"a": {"type": 12}}})
+    sc = sc._replace(tools=(broken,))
     v = verdict(sc, call("t", {"a": 1}))
     assert v["category"] == "obeyed"
     assert v["calls"][0]["errors"][0].startswith("schema: the tool's own schema is invalid")

@@ -329,6 +329,15 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     folder = loop.prepare_loop_save(save) if save is not None else None
 
     ended_at: dict[tuple[str, int, int], int] = {}
+    summarized: set[tuple[str, int]] = set()
+
+    def finish_loop(r: Any) -> None:
+        """A loop that ended (or was cut short): its whole-history files saved once, then reduced."""
+        if folder is not None and r.steps and (r.provider, r.index) not in summarized:
+            summarized.add((r.provider, r.index))
+            loop.save_summary(folder, r, scenario, result.secrets)
+        if result.reduced is not None:
+            result.reduced.add(r)
 
     def on_step(r: Any, record: Any) -> None:
         if trace_out is not None:
@@ -344,7 +353,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
 
     try:
         loop.run_loops(scenario, runs, settings or runner.SendSettings(), options, result.secrets, on_step, replay,
-                       result.reduced.add if result.reduced is not None else None)
+                       finish_loop)
     except KeyboardInterrupt:
         for r in runs:
             if r.ended is None:
@@ -352,9 +361,8 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
                 if folder is not None and r.steps:
                     loop.save_step(folder, r, r.steps[-1], scenario, result.secrets)
         write_trace()
-        if result.reduced is not None:
-            for r in runs:
-                result.reduced.add(r)
+        for r in runs:
+            finish_loop(r)
         result.interrupted = Interrupted(sum(1 for r in runs if r.ended != "interrupted"), len(runs), "loops",
                                          folder is not None, "; unfinished loops keep their finished steps")
         result.code = outcomes.INTERRUPTED
@@ -365,8 +373,10 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
         result.code = outcomes.outcome(verdicts, refused)
         return result
     refused = any(s.skipped and s.skipped.startswith("refused") for r in runs for s in r.steps)
-    failed = any(r.ended == "error" and r.steps and r.steps[-1].verdict is None
-                 and not (r.steps[-1].skipped or "").startswith("refused") for r in runs)
+    # a loop that ended in an error (a missing key, a transcript it could not read, an internal error) failed,
+    # whatever its earlier steps were judged
+    failed = any(r.ended == "error" and not (r.steps and (r.steps[-1].skipped or "").startswith("refused"))
+                 for r in runs)
     result.code = outcomes.outcome((v for r in runs for v in r.verdicts), refused, failed)
     return result
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -283,13 +284,59 @@ class ToolResults:
                            ensure_ascii=False).encode()
         assert self.command is not None
         process = await asyncio.create_subprocess_shell(self.command, stdin=asyncio.subprocess.PIPE,
-                                                        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+                                                        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                                                        start_new_session=os.name == "posix")
+
+        def kill() -> None:
+            """The command and everything it started (a pipeline keeps the pipes open after its shell)."""
+            try:
+                if os.name == "posix":
+                    os.killpg(process.pid, signal.SIGKILL)
+                else:
+                    process.kill()
+            except (ProcessLookupError, PermissionError):
+                pass
+        from . import limits
+
+        cap = limits.get("result_bytes")
+
+        async def capped(stream: Any, keep_tail: bool) -> tuple[bytes, bool]:
+            """At most ``cap`` bytes of a pipe (stderr: the last ``cap``), read to its end; whether it was cut."""
+            kept, over = bytearray(), False
+            while True:
+                chunk = await stream.read(65536)
+                if not chunk:
+                    return bytes(kept), over
+                kept += chunk
+                if len(kept) > cap:
+                    over = True
+                    if not keep_tail:
+                        kill()  # no need to read on: the result is refused
+                        return bytes(kept[:cap]), True
+                    del kept[:len(kept) - cap]
+
+        async def talk() -> tuple[tuple[bytes, bool], tuple[bytes, bool]]:
+            async def feed() -> None:
+                try:
+                    process.stdin.write(stdin)
+                    await process.stdin.drain()
+                    process.stdin.close()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            _, out, err = await asyncio.gather(feed(), capped(process.stdout, False), capped(process.stderr, True))
+            await process.wait()
+            return out, err
+
         try:
-            out, err = await asyncio.wait_for(process.communicate(stdin), self.timeout)
+            (out, cut), (err, _) = await asyncio.wait_for(talk(), self.timeout)
         except asyncio.TimeoutError:
-            process.kill()
+            kill()
             await process.wait()
             return result(f"error: --results-from took longer than {self.timeout:g} s for '{call.name}'", True)
+        if cut:
+            return result(f"error: --results-from printed more than {limits.shown('result_bytes')} for '{call.name}'; "
+                          f"{limits.raise_hint('result_bytes')}", True)
         text = out.decode("utf-8", "replace").rstrip("\n")
         if process.returncode != 0:
             why = (err.decode("utf-8", "replace").strip() or text or f"exit {process.returncode}").splitlines()[-1]
@@ -600,26 +647,40 @@ def prepare_loop_save(folder: Path) -> Path:
 
 
 def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario, secrets: dict[str, str]) -> None:
-    """``DIR/<provider>/loop-NNN/``: step-NN.request.json, step-NN.response.json (as received),
-    step-NN.reply.json (reply, verdict, results: written last, so it marks the step complete),
-    scenario.yaml (the full history so far) and loop.json (the loop's document so far)."""
-    from .save import dumps, write_atomic
-    from .transport import redact
+    """``DIR/<provider>/loop-NNN/``: step-NN.request.json, step-NN.response.json (as received) and
+    step-NN.reply.json (reply, verdict, results: written last, so it marks the step complete). The
+    loop's whole-history files are written once it ends (``save_summary``): rewriting them every step
+    would cost the square of the steps in bytes written."""
+    from .save import dumps, save_redactor, write_atomic
 
+    redactor = save_redactor(secrets)
+    redact = redactor.text
     base = folder / run.provider / f"loop-{run.index:03d}"
     base.mkdir(parents=True, exist_ok=True)
     stem = f"step-{record.number:02d}"
     if record.translation.request is not None:
-        write_atomic(base / f"{stem}.request.json", redact(dumps(record.translation.request.to_json()), secrets))
+        write_atomic(base / f"{stem}.request.json", redact(dumps(record.translation.request.to_json())))
     sample = record.sample
     if sample is not None and sample.status is not None:
         suffix = ".response.json" if sample.raw_json is not None else ".response.txt"
-        write_atomic(base / f"{stem}{suffix}", redact(sample.raw_text, secrets))
+        from .redaction import safe_json_text
+
+        write_atomic(base / f"{stem}{suffix}", safe_json_text(sample.raw_text, sample.raw_json, redactor))
     meta = {"provider": run.provider, **record.to_json()}
     meta.pop("request", None)
-    write_atomic(base / f"{stem}.reply.json", redact(dumps(meta), secrets))
-    write_atomic(base / "scenario.yaml", redact(transcript_scenario(scenario, run.history), secrets))
-    write_atomic(base / "loop.json", redact(dumps(run.to_json()), secrets))
+    write_atomic(base / f"{stem}.reply.json", redact(dumps(meta)))
+
+
+def save_summary(folder: Path, run: LoopRun, scenario: Scenario, secrets: dict[str, str]) -> None:
+    """scenario.yaml (the loop's full history: render, send and run read it as is) and loop.json (its
+    document), once the loop ended, was interrupted or failed."""
+    from .save import dumps, save_redactor, write_atomic
+
+    redact = save_redactor(secrets).text
+    base = folder / run.provider / f"loop-{run.index:03d}"
+    base.mkdir(parents=True, exist_ok=True)
+    write_atomic(base / "scenario.yaml", redact(transcript_scenario(scenario, run.history)))
+    write_atomic(base / "loop.json", redact(dumps(run.to_json())))
 
 
 def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:

@@ -106,6 +106,8 @@ def _step_files(base: Path) -> dict[int, Path]:
 
 
 def _transcript(base: Path, provider: str) -> Transcript:
+    from .bounded import json_value, read_file  # bounded: a transcript is read like any other input
+
     bodies: dict[int, tuple[int, bytes, str]] = {}
     replies: dict[int, dict[str, Any]] = {}
     recorded = provider
@@ -114,14 +116,19 @@ def _transcript(base: Path, provider: str) -> Transcript:
         saved: dict[str, Any] = {}
         if reply_file.is_file():
             try:
-                saved = json.loads(reply_file.read_text(encoding="utf-8"))
-            except ValueError:
-                raise ToolchoiceError(f"--replay: {reply_file} is not JSON") from None
+                loaded = json_value(read_file(reply_file, "transcript"))
+            except ValueError as exc:
+                raise ToolchoiceError(f"--replay: {reply_file} is not JSON: {exc}") from None
+            if not isinstance(loaded, dict) or not isinstance(loaded.get("reply", {}), dict):
+                raise ToolchoiceError(f"--replay: {reply_file} is not a step's reply file (a JSON object with "
+                                      f"'reply' an object; found {type(loaded).__name__})",
+                                      hint="give the folder `run --save` wrote") from None
+            saved = loaded
             replies[number] = saved
             recorded = saved.get("provider") or recorded
         status = saved.get("status") if isinstance(saved.get("status"), int) else 200
         content_type = "application/json" if path.suffix == ".json" else "text/plain"
-        bodies[number] = (status, path.read_bytes(), content_type)
+        bodies[number] = (status, read_file(path, "transcript", limit="reply_bytes"), content_type)
     return Transcript(base, recorded, bodies, replies)
 
 

@@ -55,7 +55,7 @@ class LoopTally:
         self.tool_results = [0, 0]  # results fed back, of them errors
         self.errors = _Ordered()
         self.reasons = _Ordered()
-        self.categories: set[str] = set()  # of every verdict, and "error" for a loop that failed unjudged
+        self.categories: set[str] = set()  # of every verdict, and "error" for a loop that ended in an error
         self.refused = False
         self.findings: tuple[tuple[str, str, str], ...] = ()  # step 1's ledger warnings, of the first loop
         self._findings_of = -1
@@ -97,9 +97,8 @@ class LoopTally:
                 self.categories.add(v["category"])
                 if v["category"] not in ("obeyed", "error") and v["reasons"]:
                     self.reasons.add(f"step {s.number}: {v['reasons'][0]}", (run.index, s.number))
-        if (run.ended == "error" and run.steps and run.steps[-1].verdict is None
-                and not (run.steps[-1].skipped or "").startswith("refused")):
-            self.categories.add("error")
+        if run.ended == "error" and not (run.steps and (run.steps[-1].skipped or "").startswith("refused")):
+            self.categories.add("error")  # a loop that ended in an error failed, whatever its earlier steps
 
     def step_choices(self, number: int) -> list[Any]:
         """The tool_choice values step ``number`` asked for, in loop order."""

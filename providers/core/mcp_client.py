@@ -69,10 +69,25 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -
         try:
             return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog))), who, timeout, {})
         except ToolchoiceError as exc:
-            errlog.seek(0)
-            last = [line.strip() for line in errlog.read().splitlines() if line.strip()]
-            message = exc.message + (f"; the server's last stderr line: {last[-1][:200]}" if last else "")
+            last = _last_line(errlog)
+            message = exc.message + (f"; the server's last stderr line: {last[:200]}" if last else "")
             raise ToolchoiceError(message, hint=exc.hint) from None
+
+
+def _last_line(errlog: Any) -> str:
+    """The last non-blank line of the server's stderr, reading at most its last ``stderr_bytes``
+    (a server may write gigabytes there)."""
+    from . import limits
+
+    cap = limits.get("stderr_bytes")
+    handle = errlog.buffer if hasattr(errlog, "buffer") else errlog
+    errlog.flush()
+    size = handle.seek(0, 2)
+    handle.seek(max(0, size - cap))
+    tail = handle.read(cap)
+    text = tail.decode("utf-8", "replace") if isinstance(tail, bytes) else tail
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
 
 
 def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> dict[str, Any]:
@@ -84,10 +99,45 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
     import httpx2  # the SDK's HTTP client (a dependency of mcp 2)
 
     def connect() -> Awaitable[dict[str, Any]]:
-        client = httpx2.AsyncClient(headers=resolved, timeout=httpx2.Timeout(timeout))
+        client = httpx2.AsyncClient(headers={**resolved, "Accept-Encoding": "identity"}, timeout=httpx2.Timeout(timeout),
+                                    transport=_capped_transport(httpx2, who))
         return _listing(mcp.Client(streamable_http_client(url, http_client=client)), client)
 
     return _run(connect, who, timeout, secrets)
+
+
+def _capped_transport(httpx2: Any, who: str) -> Any:
+    """The SDK's HTTP transport, every answer counted against ``mcp_reply_bytes`` (asked uncompressed; a
+    compressed answer is counted as it arrives, before decoding, and refused: a gzip bomb never inflates)."""
+    from . import limits
+
+    cap = limits.get("mcp_reply_bytes")
+
+    class Counted(httpx2.AsyncByteStream):  # type: ignore[misc,name-defined]
+        def __init__(self, inner: Any, compressed: bool) -> None:
+            self.inner, self.compressed, self.seen = inner, compressed, 0
+
+        async def __aiter__(self) -> Any:
+            async for chunk in self.inner:
+                self.seen += len(chunk)
+                if self.compressed:
+                    raise ToolchoiceError(f"{who}: the server compressed its answer although asked not to "
+                                          "(a compressed answer is not read)")
+                if self.seen > cap:
+                    raise ToolchoiceError(limits.refusal(f"{who}: the server's answer", "mcp_reply_bytes"))
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    class Capped(httpx2.AsyncHTTPTransport):  # type: ignore[misc,name-defined]
+        async def handle_async_request(self, request: Any) -> Any:
+            response = await super().handle_async_request(request)
+            encoding = response.headers.get("content-encoding", "identity").strip().lower()
+            response.stream = Counted(response.stream, encoding not in ("", "identity"))
+            return response
+
+    return Capped()
 
 
 def resolve_headers(headers: Mapping[str, str], who: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -140,22 +190,60 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
         with anyio.fail_after(timeout):
             return await make()
 
+    from .redaction import Redactor, printable
+
+    redactor = Redactor(secrets)
+    heard = _SDKLog()
     try:
-        return anyio.run(bounded)
-    except ToolchoiceError:
-        raise
+        with heard:
+            return anyio.run(bounded)
     except BaseException as exc:  # noqa: BLE001 - task groups wrap errors; each becomes one line
         if isinstance(exc, KeyboardInterrupt):
             raise
         cause = _leaf(exc)
-        if isinstance(cause, TimeoutError):
+        hint = None
+        if isinstance(cause, ToolchoiceError):
+            message, hint = cause.message, cause.hint
+        elif isinstance(cause, TimeoutError) and heard.first:
+            message = f"{who}: the server's answer could not be read: {heard.first}"
+        elif isinstance(cause, TimeoutError):
             message = f"{who}: no tool listing within {timeout:g} s (the server hangs, or is slow to start)"
             hint = "check the server, or raise from: timeout"
         else:
-            message, hint = f"{who}: {_describe(cause)}", None
-        for value, name in secrets.items():
-            message = message.replace(value, name)
+            message = f"{who}: {_describe(cause)}"
+        message = " ".join(printable(redactor.text(message)).split())
         raise ToolchoiceError(message, hint=hint) from None
+
+
+class _SDKLog:
+    """While listing, the SDK's log records (a traceback for every line a server prints that is not
+    JSON-RPC) are kept here instead of reaching stderr: the first one explains a listing that never came."""
+
+    def __init__(self) -> None:
+        self.first = ""
+
+    def __enter__(self) -> "_SDKLog":
+        import logging
+
+        outer = self
+
+        class Keep(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                if not outer.first and record.levelno >= logging.WARNING:
+                    cause = record.exc_info[1] if record.exc_info else None
+                    text = record.getMessage() + (f": {str(cause).splitlines()[0][:200]}" if cause and str(cause) else "")
+                    outer.first = text
+
+        self.logger = logging.getLogger("mcp")
+        self.saved = (self.logger.propagate, self.logger.handlers[:], self.logger.level)
+        self.handler = Keep()
+        self.logger.handlers = [self.handler]
+        self.logger.propagate = False
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.logger.propagate, self.logger.handlers, level = self.saved
+        self.logger.setLevel(level)
 
 
 def _leaf(exc: BaseException) -> BaseException:

@@ -9,7 +9,6 @@ is what this module's import costs: 5.8 ms as frozen dataclasses, 1.5 ms as Name
 
 from __future__ import annotations
 
-import json
 from types import MappingProxyType
 from typing import Any, Literal, Mapping, NamedTuple
 
@@ -523,33 +522,6 @@ class ToolCall(NamedTuple):
         if self.caller is not None:
             data["caller"] = self.caller
         return data
-
-
-def make_call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
-    """Normalize one call. ``arguments`` may be a JSON string, an object, "null", "" or None;
-    invalid JSON (or JSON that is not an object) is kept raw with the reason."""
-    cid = call_id if isinstance(call_id, str) else (str(call_id) if call_id is not None else None)
-    cname = name if isinstance(name, str) else ("" if name is None else str(name))
-    if arguments is None:
-        return ToolCall(cid, cname, {})
-    if isinstance(arguments, dict):
-        return ToolCall(cid, cname, arguments)
-    if isinstance(arguments, str):
-        text = arguments.strip()
-        if text in ("", "null"):
-            return ToolCall(cid, cname, {})
-        try:
-            value = json.loads(text)
-        except ValueError as exc:
-            return ToolCall(cid, cname, None, raw_arguments=arguments, arguments_error=f"invalid JSON: {exc}")
-        if value is None:
-            return ToolCall(cid, cname, {})
-        if isinstance(value, dict):
-            return ToolCall(cid, cname, value)
-        return ToolCall(cid, cname, None, raw_arguments=arguments,
-                        arguments_error=f"arguments are JSON {type(value).__name__}, not an object")
-    return ToolCall(cid, cname, None, raw_arguments=json.dumps(arguments, default=str),
-                    arguments_error=f"arguments are {type(arguments).__name__}, not an object")
 
 
 class Usage(NamedTuple):

@@ -7,19 +7,21 @@ from pathlib import Path
 
 from .capabilities import Capability
 from .model import ToolchoiceError
-from .probe import apply_overlay
+from .probe import RESULTS, apply_overlay
 
-_RESULTS = {"honored", "ignored", "rejected", "inconclusive"}
+_RESULTS = set(RESULTS) - {"not asked"}  # what probe writes: measured answers, and the unmeasured with evidence
 
 
 def load_overlay(path: Path, capabilities: dict[str, Capability]) -> dict[str, Capability]:
     """The table with the file's measured facts applied to its provider. Bad files are exit-2 errors."""
     name = str(path)
+    from .bounded import TooDeep, json_value, read_file
+
+    if not Path(path).exists():
+        raise ToolchoiceError(f"{name}: no such capability file", hint="write one with toolchoice probe --save FILE")
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ToolchoiceError(f"{name}: no such capability file", hint="write one with toolchoice probe --save FILE") from None
-    except RecursionError:
+        document = json_value(read_file(path, "capability").decode("utf-8"))
+    except TooDeep:
         raise ToolchoiceError(f"{name}: not a capability overlay: the JSON nests too deeply to read",
                               hint="write one with toolchoice probe --save FILE") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -33,7 +35,7 @@ def load_overlay(path: Path, capabilities: dict[str, Capability]) -> dict[str, C
     features = document.get("features")
     if not isinstance(features, dict) or not all(isinstance(v, dict) and v.get("result") in _RESULTS
                                                  for v in features.values()):
-        raise ToolchoiceError(f"{name}: features must map each feature to {{result: honored|ignored|rejected|inconclusive}}")
+        raise ToolchoiceError(f"{name}: features must map each feature to {{result: {'|'.join(sorted(_RESULTS))}}}")
     for key in ("endpoint", "measured_at"):
         if not isinstance(document.get(key), str):
             raise ToolchoiceError(f"{name}: {key} must be a string")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import BadReply, ToolCall, make_call
+from .calls import make_call  # noqa: F401 - the parsers take it from here
+from .model import BadReply, ToolCall
 
 
 def bad_body(provider: str, what: str) -> BadReply:

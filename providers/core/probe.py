@@ -47,7 +47,8 @@ _HISTORY = """
   - {role: user, content: "Thanks. And what time is it in Tokyo?"}
 """
 
-RESULTS = ("honored", "ignored", "rejected", "inconclusive", "not asked")
+RESULTS = ("honored", "ignored", "rejected", "inconclusive", "did not arrive", "not asked")
+MEASURED = ("honored", "ignored", "rejected")  # answers about the feature: what an overlay may state as facts
 
 
 @dataclass(frozen=True)
@@ -182,8 +183,8 @@ NOT_ABOUT_THE_FEATURE = frozenset({401, 403, 404, 407, 408, 429})
 def classify(verdicts: list[dict[str, Any]], statuses: Sequence[int | None] | None = None) -> str:
     """honored (obeyed every time), ignored (answered, never obeyed), rejected (every sample an HTTP
     error answer about the request: 400, 422, or the 500 some servers send for an option they do
-    not support), inconclusive (anything else: mixed answers, and failures that say nothing about
-    the feature).
+    not support), did not arrive (every sample failed without an answer: nothing was measured),
+    inconclusive (anything else: mixed answers, and failures that say nothing about the feature).
 
     ``statuses`` are the samples' HTTP statuses (None when no response arrived). A transport failure
     (closed port, timeout, DNS: no status), an auth error (401/403), a wrong path (404) or a rate
@@ -198,6 +199,8 @@ def classify(verdicts: list[dict[str, Any]], statuses: Sequence[int | None] | No
     if all(c == "error" for c in categories):
         if statuses is None or len(statuses) != len(categories):
             statuses = [_error_status(v) for v in verdicts]
+        if all(s is None for s in statuses):
+            return "did not arrive"  # no answer at all: nothing was measured (not "mixed answers")
         rejected = all(s is not None and s >= 400 and s not in NOT_ABOUT_THE_FEATURE for s in statuses)
         return "rejected" if rejected else "inconclusive"
     if all(c not in ("obeyed", "error") for c in categories):
@@ -217,9 +220,15 @@ def _error_status(verdict: dict[str, Any]) -> int | None:
 
 
 def conclusive(outcomes: list[dict[str, Any]]) -> bool:
-    """Whether every asked question got a measured answer (``result`` other than inconclusive):
-    only then may an overlay be saved or the probe exit 0."""
-    return all(o["result"] not in ("inconclusive",) for o in outcomes if o["result"] != "not asked")
+    """Whether every asked question got a measured answer (honored, ignored or rejected): only then does
+    the probe exit 0. The overlay keeps what was measured either way (``measured_any``)."""
+    return all(o["result"] in MEASURED for o in outcomes if o["result"] != "not asked")
+
+
+def measured_any(outcomes: list[dict[str, Any]]) -> bool:
+    """Whether at least one question got a measured answer: then there is an overlay worth writing, each
+    unmeasured question in it marked with its result and evidence (apply_overlay states nothing from them)."""
+    return any(o["result"] in MEASURED for o in outcomes)
 
 
 def overlay_document(provider: str, endpoint: str, model: str, repeat: int, measured_at: str,
@@ -255,7 +264,8 @@ def settings_with_model(scenario: Scenario, provider: str, model: str | None) ->
     return scenario._replace(providers={**scenario.providers, provider: settings._replace(model=model)})
 
 
-__all__ = ["PROBE_SCENARIO", "Question", "RESULTS", "adapt", "apply_overlay", "classify", "conclusive", "overlay_document",
+__all__ = ["MEASURED", "PROBE_SCENARIO", "Question", "RESULTS", "adapt", "apply_overlay", "classify", "conclusive",
+           "measured_any", "overlay_document",
            "probe_scenario", "question_translation", "questions_for", "questions_for_choice", "settings_with_model",
            "ProviderSettings"]
 

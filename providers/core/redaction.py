@@ -276,10 +276,22 @@ def safe_json_text(text: str, parsed: Any, redactor: Redactor) -> str:
     return json.dumps(wanted, ensure_ascii=False, indent=2)
 
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f\x9b]")
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 (but tab, newline), DEL and C1
+
+
+_SHOWN_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character but tab and newline written out visibly as ``\\u001b``
+    (ESC, BEL, CR, DEL, the C1 range): text from outside (tool names, replies, servers) is data, and a
+    terminal must not act on it. In a JSON text this is JSON's own escape: the value stays the same."""
+    if not _SHOWN_CONTROL.search(text):
+        return text
+    return _SHOWN_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def printable(text: str) -> str:

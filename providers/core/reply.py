@@ -23,6 +23,7 @@ import json
 import re
 from typing import Any, Mapping
 
+from .bounded import json_value
 from .model import ProviderError, Reply, quoted
 from .redaction import printable
 
@@ -164,7 +165,7 @@ def _read(provider: str, status: int | None, body: Any, headers: Mapping[str, st
         body = body.decode("utf-8", errors="replace")
     if isinstance(body, str):
         try:
-            body = json.loads(body)
+            body = json_value(body)
         except ValueError:
             return _non_json(status, body)
     if isinstance(body, list):

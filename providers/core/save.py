@@ -17,14 +17,19 @@ from .model import ToolchoiceError, Translation
 SAMPLE_FILE = re.compile(r"sample-\d{3,}\.(request|response|reply)\.(json|txt|sse|ndjson|eventstream)")
 
 
+_HELD: list[int] = []  # locked folder descriptors, held until the command ends (one run per folder at a time)
+
+
 def prepare_save_dir(path: Path) -> Path:
-    """Create the folder (or reuse it, removing an earlier run's sample files)."""
+    """Create the folder (or reuse it, removing an earlier run's sample files). The folder is locked for
+    this run: a second run saving into it at the same time is refused (their samples would mix)."""
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ToolchoiceError(f"--save {path}: cannot create the folder: {exc.strerror}") from None
     if not path.is_dir():
         raise ToolchoiceError(f"--save {path}: not a folder")
+    lock_folder(path, "--save")
     for old in path.iterdir():
         if SAMPLE_FILE.fullmatch(old.name) and old.is_file():
             try:
@@ -35,17 +40,71 @@ def prepare_save_dir(path: Path) -> Path:
     return path
 
 
-def write_atomic(path: Path, text: str | bytes) -> None:
-    """Write ``text`` (or bytes) to a temporary file beside ``path`` and rename it into place."""
-    temporary = path.with_name(f".{path.name}.partial")
+def lock_folder(path: Path, option: str) -> None:
+    """Hold an exclusive lock on ``path`` until the process ends; refuse when another run holds it."""
     try:
-        if isinstance(text, bytes):
-            temporary.write_bytes(text)
-        else:
-            temporary.write_text(text, encoding="utf-8")
+        import fcntl
+    except ImportError:  # no flock (Windows): concurrent runs are not detected there
+        return
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)  # the folder itself is locked: no lock file lies among the samples
+    except OSError as exc:
+        raise ToolchoiceError(f"{option} {path}: cannot lock the folder: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise ToolchoiceError(f"{option} {path}: another toolchoice run is saving into this folder (their samples "
+                              "would mix)", hint="save into another folder, or wait until that run ends") from None
+    _HELD.append(fd)
+
+
+def release_locks() -> None:
+    """Unlock every folder this process locked (the command ended)."""
+    while _HELD:
+        os.close(_HELD.pop())
+
+
+def safe_component(name: str) -> str:
+    """A file or folder name that stays inside its folder whatever ``name`` is: separators, NUL and control
+    characters become ``_``, and a leading dot (``..``, ``.``, hidden names) is replaced, so ``...yaml``'s
+    stem ``..`` can never climb out."""
+    cleaned = "".join("_" if ch in "/\\\0" or ord(ch) < 32 or ord(ch) == 127 else ch for ch in name)
+    if not cleaned or cleaned.startswith("."):
+        cleaned = "_" + cleaned.lstrip(".")
+    return cleaned
+
+
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Write ``text`` (or bytes) to a new temporary file beside ``path`` (a random name created with
+    O_EXCL: a planted file or symlink is never written through) and rename it into place."""
+    import tempfile
+
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    temporary = None
+    try:
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(temporary, path)
+        temporary = None
     except OSError as exc:
         raise ToolchoiceError(f"--save: cannot write {path}: {exc.strerror}") from None
+    finally:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+
+
+def save_redactor(secrets: dict[str, str]) -> Any:
+    """What every saved file is redacted with: the run's resolved secrets and every key variable set in the
+    environment (a replayed or hand-made transcript can hold a key no request of this run resolved)."""
+    from .redaction import Redactor, environment_secrets
+
+    return Redactor({**environment_secrets(os.environ), **secrets})
 
 
 def dumps(value: Any) -> str:
@@ -56,17 +115,106 @@ def save_sample(folder: Path, provider: str, translation: Translation, sample: A
     """sample-NNN.request.json (placeholders only), sample-NNN.response.json (the body as received;
     .txt when it is not JSON; none when nothing arrived) and sample-NNN.reply.json, the reply last:
     a reply file means its sample is complete."""
-    from .redaction import Redactor, safe_json_text
+    from .redaction import safe_json_text
 
-    redactor = Redactor(secrets)
+    redactor = save_redactor(secrets)
     stem = f"sample-{sample.index:03d}"
     assert translation.request is not None
     write_atomic(folder / f"{stem}.request.json", redactor.text(dumps(redactor.data(translation.request.to_json()))))
     if sample.status is not None:
         suffix = ".response.json" if sample.raw_json is not None else ".response" + (sample.raw_suffix or ".txt")
-        if sample.raw_bytes is not None:  # a stream's bytes, redacted as they arrived (streaming.stream_reply)
-            write_atomic(folder / f"{stem}{suffix}", sample.raw_bytes)
+        if sample.raw_bytes is not None:  # a stream's bytes, redacted whole (stream_redaction.redact_stream)
+            from .stream_redaction import redact_stream
+            from .streaming import SAVE_SUFFIX
+
+            framing = next((f for f, s in SAVE_SUFFIX.items() if s == sample.raw_suffix), "sse")
+            write_atomic(folder / f"{stem}{suffix}", redact_stream(sample.raw_bytes, framing, redactor))
         else:  # the body as received, unless a key in it would survive as text (a \u-escaped echo): issue 16, 3
             write_atomic(folder / f"{stem}{suffix}", safe_json_text(sample.raw_text, sample.raw_json, redactor))
     meta = {"provider": provider, **sample.to_json(provider)}
     write_atomic(folder / f"{stem}.reply.json", redactor.text(dumps(redactor.data(meta))))
+
+
+# ---- writing below a folder without leaving it --------------------------------------------------------
+
+def _open_dir(parent: int | None, name: str, create: bool, shown: Path) -> int:
+    """A folder's descriptor, opened relative to ``parent`` without following a symbolic link."""
+    import errno
+
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    if create:
+        try:
+            os.mkdir(name, 0o777, dir_fd=parent) if parent is not None else os.makedirs(name, exist_ok=True)
+        except FileExistsError:
+            pass
+    try:
+        return os.open(name, flags, dir_fd=parent) if parent is not None else os.open(name, flags)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR) or os.path.islink(shown):
+            raise ToolchoiceError(f"{shown}: is a symbolic link or not a folder: not followed",
+                                  hint="remove it, or point the option at the real folder") from None
+        raise ToolchoiceError(f"{shown}: cannot open the folder: {exc.strerror}") from None
+
+
+def _checked_parts(parts: list[str]) -> list[str]:
+    for part in parts:
+        if part in ("", ".", "..") or "/" in part or "\0" in part or os.sep in part:
+            raise ToolchoiceError(f"refusing to write {'/'.join(parts)!r}: not a name inside the folder")
+    return parts
+
+
+def write_inside(root: Path, relative: str, text: str) -> None:
+    """Write ``root/relative`` atomically: every folder below ``root`` opened without following symbolic
+    links, the file through a new random temporary name (O_EXCL) renamed into place."""
+    import secrets
+
+    *folders, name = _checked_parts(relative.split("/"))
+    if not {os.open, os.mkdir, os.rename} <= os.supports_dir_fd:  # no *at() calls (Windows): paths
+        target = root.joinpath(*folders)
+        target.mkdir(parents=True, exist_ok=True)
+        write_atomic(target / name, text)
+        return
+    fds = [_open_dir(None, str(root), True, root)]
+    try:
+        shown = root
+        for folder in folders:
+            shown = shown / folder
+            fds.append(_open_dir(fds[-1], folder, True, shown))
+        where = fds[-1]
+        temporary = f".{name}.{secrets.token_hex(8)}.partial"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(temporary, flags, 0o644, dir_fd=where)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(text.encode("utf-8"))
+            os.replace(temporary, name, src_dir_fd=where, dst_dir_fd=where)
+        except BaseException:
+            try:
+                os.unlink(temporary, dir_fd=where)
+            except OSError:
+                pass
+            raise
+    except OSError as exc:
+        raise ToolchoiceError(f"cannot write {root / relative}: {exc.strerror}") from None
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+def remove_inside(root: Path, relative: str) -> None:
+    """Remove ``root/relative`` (and its folder when that empties it), never following a symbolic link."""
+    *folders, name = _checked_parts(relative.split("/"))
+    fds = [_open_dir(None, str(root), False, root)]
+    try:
+        shown = root
+        for folder in folders:
+            shown = shown / folder
+            fds.append(_open_dir(fds[-1], folder, False, shown))
+        os.unlink(name, dir_fd=fds[-1])
+        if folders and not os.listdir(fds[-1]):
+            os.rmdir(folders[-1], dir_fd=fds[-2])
+    except OSError as exc:
+        raise ToolchoiceError(f"cannot remove {root / relative}: {exc.strerror}") from None
+    finally:
+        for fd in fds:
+            os.close(fd)

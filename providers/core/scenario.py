@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from . import limits as _limits
+from .bounded import json_value
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
 from .model import (SETTINGS_KEYS, TOOL_FIELD_TYPES, HistoryCall, LedgerEntry, LoopResult, LoopSpec, LoopStep,
@@ -112,7 +114,18 @@ def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool, 
             notes.extend(imported.notes)
         else:
             batch, origin = (_tool(r, item),), ""
+        if len(tools) + len(batch) > _limits.get("tools"):
+            raise r.loc(item).fail(f"more than {_limits.shown('tools')} tools in one scenario",
+                                   _limits.raise_hint("tools"))
         for tool in batch:
+            if tool.kind != "custom" and tool.parameters is not None:
+                from .schema_check import check_tool, keyword_typos
+
+                check_tool(tool.name, tool.parameters, path=r.path, line=r.loc(item).line)
+                for where, word, meant in keyword_typos(tool.parameters):
+                    notes.append(LedgerEntry("warning", "schema.keyword_typo", f"tool '{tool.name}': '{word}' (at "
+                                             f"{where}) is not a JSON Schema keyword, so it is ignored; did you mean "
+                                             f"'{meant}'?"))
             if tool.name in first_line:
                 raise r.loc(item).fail(f"duplicate tool name '{tool.name}'{origin} (first declared on line "
                                        f"{first_line[tool.name]})", "tool names must be unique: rename or remove one")
@@ -316,7 +329,7 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
                 arguments = r.value(call["arguments"])
                 if isinstance(arguments, str):
                     try:
-                        arguments = json.loads(arguments)
+                        arguments = json_value(arguments)
                     except ValueError:
                         raise r.loc(call["arguments"]).fail("arguments is a string but not JSON", "write a mapping") from None
                 if arguments is None:

@@ -52,21 +52,32 @@ def snapshot_files(rendered: Iterable[tuple[str, list[Translation]]]) -> dict[st
     file stem would share a folder: refused."""
     files: dict[str, str] = {}
     stems: dict[str, str] = {}
+    from .save import safe_component
+
     for scenario_path, translations in rendered:
-        stem = Path(scenario_path).stem
+        stem = safe_component(Path(scenario_path).stem)  # "...yaml" has the stem "..": never a way out
         if stem in stems and stems[stem] != scenario_path:
             raise ToolchoiceError(f"{scenario_path} and {stems[stem]} would share the snapshot folder '{stem}'",
                                   hint="give the scenario files different names")
         stems[stem] = scenario_path
         for t in translations:
-            files[f"{stem}/{t.provider}{SUFFIX}"] = snapshot_text(t, scenario_path)
+            files[f"{stem}/{safe_component(t.provider)}{SUFFIX}"] = snapshot_text(t, scenario_path)
     return files
 
 
 def _existing(directory: Path) -> dict[str, Path]:
+    """The snapshot files in the folder; symbolic links (to files or folders) are not snapshots and are
+    never followed (an --update must not delete in a link's target)."""
     if not directory.is_dir():
         return {}
-    return {p.relative_to(directory).as_posix(): p for p in sorted(directory.glob(f"*/*{SUFFIX}"))}
+    found = {}
+    for sub in sorted(directory.iterdir()):
+        if sub.is_symlink() or not sub.is_dir():
+            continue
+        for path in sorted(sub.glob(f"*{SUFFIX}")):
+            if not path.is_symlink() and path.is_file():
+                found[path.relative_to(directory).as_posix()] = path
+    return found
 
 
 def check(directory: Path, expected: dict[str, str]) -> list[Drift]:
@@ -91,15 +102,12 @@ def check(directory: Path, expected: dict[str, str]) -> list[Drift]:
 
 def update(directory: Path, expected: dict[str, str]) -> list[Drift]:
     """Write ``expected`` (only files whose text changed) and remove extra snapshot files; returns what changed."""
+    from .save import remove_inside, write_inside
+
     drifts = check(directory, expected)
     for drift in drifts:
-        path = directory / drift.path
         if drift.kind == "extra":
-            path.unlink()
-            if not any(path.parent.iterdir()):
-                path.parent.rmdir()
+            remove_inside(directory, drift.path)
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(expected[drift.path])
+            write_inside(directory, drift.path, expected[drift.path])
     return drifts

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .model import ProviderError, Reply, ToolCall, make_call
+from .calls import make_call
+from .model import ProviderError, Reply, ToolCall
 
 
 class Finding(NamedTuple):

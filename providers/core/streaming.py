@@ -55,6 +55,10 @@ class Event(NamedTuple):
                 "at_ms": None if self.at is None else round(self.at * 1000.0, 1)}
 
 
+# Findings that do not make an exchange fail: the reply was read whole another way.
+BENIGN_FINDINGS = frozenset({"stream.not_streamed"})
+
+
 class Timings(NamedTuple):
     """Milliseconds from sending the request; None when it did not happen."""
 
@@ -122,9 +126,12 @@ class SSEDecoder:
     """WHATWG event-stream interpretation, fed bytes in any split; ``feed`` returns the dispatched
     events as ``(event type, data)`` pairs. ``id`` and ``retry`` are kept but not used."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_line: int | None = None) -> None:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._buffer = ""
+        self._pending: list[str] = []  # pieces of a line not ended yet (joined once: no quadratic re-scan)
+        self._pending_size = 0
+        self.max_line = max_line
         self._first = True
         self._data: list[str] = []
         self._event = ""
@@ -136,11 +143,29 @@ class SSEDecoder:
         if self._first and text:
             self._first = False
             text = text.removeprefix("\ufeff")
+        if text and not _LINE_END.search(text) and not (self._buffer.endswith("\r") and text):
+            # no line ends here: keep the piece; the line is joined once when it ends
+            if self._buffer:
+                self._pending.append(self._buffer)
+                self._buffer = ""
+            self._pending.append(text)
+            self._pending_size += len(text)
+            if self.max_line is not None and self._pending_size > self.max_line:
+                raise StreamFault(f"one SSE line is longer than {self.max_line} characters (limit stream_line_bytes)")
+            return []
+        self._join_pending()
         self._buffer += text
         return self._lines(final=False)
 
+    def _join_pending(self) -> None:
+        if self._pending:
+            self._buffer = "".join(self._pending) + self._buffer
+            self._pending = []
+            self._pending_size = 0
+
     def close(self) -> tuple[list[tuple[str, str]], str]:
         """End of stream: events from the last lines, and any text that never completed an event."""
+        self._join_pending()
         self._buffer += self._decoder.decode(b"", final=True)
         events = self._lines(final=True)
         pending = "\n".join(self._data)
@@ -158,6 +183,8 @@ class SSEDecoder:
             self._line(buffer[start:match.start()], events)
             start = match.end()
         self._buffer = buffer[start:]
+        if self.max_line is not None and len(self._buffer) > self.max_line:
+            raise StreamFault(f"one SSE line is longer than {self.max_line} characters (limit stream_line_bytes)")
         return events
 
     def _line(self, line: str, events: list[tuple[str, str]]) -> None:
@@ -187,17 +214,26 @@ class SSEDecoder:
 class NDJSONDecoder:
     """Newline-delimited JSON: each non-blank line is one value (a trailing CR is dropped)."""
 
-    def __init__(self) -> None:
-        self._buffer = b""
+    def __init__(self, max_line: int | None = None) -> None:
+        self._pieces: list[bytes] = []  # the line not ended yet, in pieces (joined once it ends)
+        self._size = 0
+        self.max_line = max_line
 
     def feed(self, chunk: bytes) -> list[str]:
-        self._buffer += chunk
-        *lines, self._buffer = self._buffer.split(b"\n")
+        if b"\n" not in chunk:
+            self._pieces.append(chunk)
+            self._size += len(chunk)
+            if self.max_line is not None and self._size > self.max_line:
+                raise StreamFault(f"one NDJSON line is longer than {self.max_line} bytes (limit stream_line_bytes)")
+            return []
+        first, *lines, rest = chunk.split(b"\n")
+        lines.insert(0, b"".join([*self._pieces, first]))
+        self._pieces, self._size = ([rest], len(rest)) if rest else ([], 0)
         return [text for text in (line.decode("utf-8", errors="replace").strip() for line in lines) if text]
 
     def close(self) -> tuple[list[str], str]:
-        rest = self._buffer.decode("utf-8", errors="replace").strip()
-        self._buffer = b""
+        rest = b"".join(self._pieces).decode("utf-8", errors="replace").strip()
+        self._pieces, self._size = [], 0
         return ([rest] if rest else []), ""
 
 
@@ -305,34 +341,57 @@ class EventStreamDecoder:
 
 
 def _json_or_none(text: str) -> Any:
+    """The parsed JSON, or None. No NaN/Infinity (not JSON); nothing deeper than json_depth (None too)."""
+    from .bounded import json_loads
+
     try:
-        return json.loads(text)
+        return json_loads(text, parse_constant=_not_json)
     except ValueError:
         return None
+
+
+def _not_json(word: str) -> Any:
+    raise ValueError(f"{word} is not JSON")
 
 
 class EventDecoder:
     """Bytes in any split -> ``Event``s for one framing; faults and leftovers become findings."""
 
     def __init__(self, framing: Framing) -> None:
+        from . import limits
+
         self.framing = framing
         self.findings: list[Finding] = []
         self.broken = False
+        self.done = False  # data: [DONE] seen: what follows is not assembled (the SDKs stop there)
+        self.after_done = 0
+        self.max_bytes = limits.get("stream_bytes")
+        self.seen = 0
+        line = limits.get("stream_line_bytes")
         if framing == "sse":
-            self._decoder: Any = SSEDecoder()
+            self._decoder: Any = SSEDecoder(line)
         elif framing == "ndjson":
-            self._decoder = NDJSONDecoder()
+            self._decoder = NDJSONDecoder(line)
         else:
             self._decoder = EventStreamDecoder()
 
     def feed(self, chunk: bytes, at: float | None = None) -> list[Event]:
         if self.broken:
             return []
+        self.seen += len(chunk)
+        if self.seen > self.max_bytes:
+            from . import limits
+
+            self.broken = True
+            self.findings.append(Finding("stream.too_large", limits.refusal("the stream", "stream_bytes")
+                                         + "; reading stopped"))
+            return []
         try:
             return self._events(self._decoder.feed(chunk), at)
         except StreamFault as exc:
             self.broken = True
-            self.findings.append(Finding("stream.framing", str(exc)))
+            code = "stream.too_large" if "limit stream_line_bytes" in str(exc) else "stream.framing"
+            self.findings.append(Finding(code, str(exc)))
             return []
 
     def close(self, at: float | None = None) -> list[Event]:
@@ -340,16 +399,29 @@ class EventDecoder:
             return []
         items, pending = self._decoder.close()
         events = self._events(items, at)
-        if pending.strip():
+        if pending.strip() and not self.done:
             shown = pending if len(pending) <= 120 else pending[:119] + "…"
             self.findings.append(Finding("stream.incomplete_event", f"the stream ended inside an event: {shown!r}"))
+        if self.after_done:
+            self.findings.append(Finding("stream.after_done", f"{self.after_done} events after data: [DONE] were not "
+                                         "assembled (the SDKs stop reading there)"))
         return events
 
     def _events(self, items: list[Any], at: float | None) -> list[Event]:
         out = []
         if self.framing == "sse":
             for name, text in items:
-                out.append(Event(name, None if text == "[DONE]" else _json_or_none(text), text, at))
+                if self.done:
+                    self.after_done += 1
+                    continue
+                if text == "[DONE]":
+                    self.done = True
+                    out.append(Event(name, None, text, at))
+                    continue
+                data = _json_or_none(text)
+                if data is None and text.lstrip()[:1] in ("{", "["):
+                    self.findings.append(Finding("stream.framing", f"an event's data is not JSON: {text[:120]!r}"))
+                out.append(Event(name, data, text, at))
         elif self.framing == "ndjson":
             for text in items:
                 data = _json_or_none(text)
@@ -398,11 +470,60 @@ def decode_bytes(framing: Framing, data: bytes) -> tuple[list[Event], list[Findi
 # ---- the whole exchange ----------------------------------------------------------------------
 
 
+class GuardedAssembler:
+    """A provider's assembler, fed through one guard: an event whose fields have types the assembler does
+    not expect (an object as an id or index, a boolean as tool_calls, nesting past json_depth) becomes
+    a stream.malformed_event finding instead of a crash, and the rest of the stream is still read."""
+
+    _FAULTS = (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError)
+
+    def __init__(self, inner: Assembler) -> None:
+        self.inner = inner
+        self.findings: list[Finding] = []
+
+    def feed(self, event: Event) -> bool:
+        try:
+            return bool(self.inner.feed(event))
+        except self._FAULTS as exc:
+            if len(self.findings) < 20:
+                self.findings.append(Finding("stream.malformed_event", f"event {event.name or ''}: cannot be read: "
+                                             f"{type(exc).__name__}: {str(exc)[:160]}".replace("event : ", "an event: ")))
+            return False
+
+    def finish(self) -> Assembly:
+        try:
+            assembly = self.inner.finish()
+        except self._FAULTS as exc:
+            return Assembly(Reply(error=ProviderError(None, "stream.malformed_event", f"the stream's events cannot "
+                                                      f"be assembled: {type(exc).__name__}: {str(exc)[:160]}")),
+                            findings=(*self.findings, Finding("stream.malformed_event", f"assembling failed: "
+                                                              f"{type(exc).__name__}: {str(exc)[:160]}")))
+        if self.findings:
+            assembly = assembly._replace(findings=(*self.findings, *assembly.findings))
+        return assembly
+
+
 def assembler_for(provider: str) -> tuple[Framing, Assembler]:
     from .registry import module_for
 
     module = module_for(provider)
-    return module.STREAM_FRAMING, module.stream_assembler(provider)
+    return module.STREAM_FRAMING, GuardedAssembler(module.stream_assembler(provider))
+
+
+def failed(findings: Iterable[Finding], reply: Reply, status: int | None = None,
+           benign: frozenset[str] = BENIGN_FINDINGS) -> Reply:
+    """The reply, with an error when the exchange failed: a non-2xx status, or any finding but the benign
+    ones (a cut, a stall, bad framing, a malformed event, no event at all). A failed stream is never judged
+    as if the model had answered: its verdict is an error, never "obeyed"."""
+    if reply.error is not None:
+        return reply
+    if status is not None and not 200 <= status < 300:
+        return reply._replace(error=ProviderError(status, "stream.http_error", f"HTTP {status}: the error body "
+                                                  "could not be read"))
+    bad = [f for f in findings if f.code not in benign]
+    if not bad:
+        return reply
+    return reply._replace(error=ProviderError(status, bad[0].code, f"the stream failed: {bad[0].message}"))
 
 
 def assemble_events(provider: str, events: Iterable[Event]) -> Assembly:
@@ -452,7 +573,9 @@ def assemble_bytes(provider: str, data: bytes, *, keep_events: bool = False) -> 
     framing, assembler = assembler_for(provider)
     start = data.lstrip()[:1]
     log: list[Event] = []
+    benign = BENIGN_FINDINGS
     if (framing == "sse" and start in (b"{", b"[")) or (framing == "eventstream" and start == b"{"):
+        benign = BENIGN_FINDINGS | {"stream.no_final_event"}  # SDK chunk files do not record the end marker
         events, findings = saved_events(framing, data)
         count = len(events)
         for event in events:
@@ -474,8 +597,11 @@ def assemble_bytes(provider: str, data: bytes, *, keep_events: bool = False) -> 
                 log.append(event)
         findings = decoder.findings
     assembly = assembler.finish()
-    return StreamResult(provider, None, assembly.reply, count, assembly.deltas, Timings(),
-                        tuple(findings) + assembly.findings, data, tuple(log), assembly.extras)
+    found = tuple(findings) + assembly.findings
+    if count == 0 and not found:
+        found += (Finding("stream.empty", "the stream holds no event"),)
+    return StreamResult(provider, None, failed(found, assembly.reply, benign=benign), count, assembly.deltas, Timings(),
+                        found, data, tuple(log), assembly.extras)
 
 
 async def read_stream(chunks: AsyncIterator[bytes], framing: Framing, *, started: float,
@@ -530,7 +656,7 @@ async def read_stream(chunks: AsyncIterator[bytes], framing: Framing, *, started
         for finding in decoder.findings:
             yield finding
         decoder.findings.clear()
-        if decoder.broken:
+        if decoder.broken or decoder.done:  # data: [DONE] ends the stream, as the SDKs read it: stop reading
             break
     for event in decoder.close(clock() - started):
         yield event
@@ -552,8 +678,9 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
     become findings (and ``reply.error`` when nothing arrived); this never raises for them. One
     attempt: retrying before the first event is the caller's choice. ``on_event`` is called for each
     event after the assembler took it (live display)."""
+    from .redaction import Redactor
     from .reply import read_reply
-    from .transport import redact, redact_data
+    from .transport import redact
 
     secrets = prepared.secrets
     framing, assembler = assembler_for(provider)
@@ -570,12 +697,6 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
     headers: dict[str, str] = {}
     reply: Reply | None = None
 
-    def scrub(chunk: bytes) -> bytes:
-        if not secrets or framing == "eventstream":
-            return chunk
-        text = redact(chunk.decode("utf-8", errors="surrogateescape"), secrets)
-        return text.encode("utf-8", errors="surrogateescape")
-
     try:
         async with _open(client, prepared, end - clock()) as response:
             status = response.status_code
@@ -583,18 +704,17 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
             headers = {k.lower(): redact(v, secrets) for k, v in response.headers.items()}
             kind = headers.get("content-type", "")
             if not 200 <= status < 300 or "application/json" in kind:
-                body = await asyncio.wait_for(response.aread(), max(0.001, end - clock()))
-                text = redact(body.decode("utf-8", errors="replace"), secrets)
-                raw.append(text.encode())
+                body = await asyncio.wait_for(_read_capped(response), max(0.001, end - clock()))
+                text = body.decode("utf-8", errors="replace")
+                raw.append(body)
                 parsed = _json_or_none(text)
-                reply = read_reply(provider, status, redact_data(parsed, secrets) if parsed is not None else None, text,
-                                   headers=headers)
+                reply = read_reply(provider, status, parsed, text, headers=headers)
                 if 200 <= status < 300:
                     findings.append(Finding("stream.not_streamed", f"the server answered {kind or 'without a type'} "
                                             "instead of a stream: read as one body"))
             else:
                 async for item in read_stream(response.aiter_bytes(), framing, started=started, deadline=end,
-                                              idle=idle, clock=clock, on_bytes=scrub):
+                                              idle=idle, clock=clock):
                     if isinstance(item, bytes):
                         now = clock() - started
                         if first_byte is None:
@@ -623,20 +743,49 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
             reply = Reply(error=ProviderError(None, None, message))
     total = clock() - started
     if reply is None:
+        if status is not None and 200 <= status < 300 and count == 0 and not findings:  # no stall, cut or limit
+            findings.append(Finding("stream.empty", "the server answered 2xx but sent no event"))
         assembly = assembler.finish()
         reply = assembly.reply
         deltas, extras = assembly.deltas, assembly.extras
         findings.extend(assembly.findings)
     else:
         deltas, extras = (), {}
+    reply = failed(findings, reply, status)
+    # One redaction pass over everything that leaves: the stream's bytes whole (a key split across chunks is
+    # still found), then the parsed records (decoded from the real bytes, as the non-streamed path reads them)
+    from .stream_redaction import redact_stream
+
+    redactor = Redactor(secrets)
+    received = b"".join(raw)
+    saved = redact_stream(received, framing, redactor)
+    if redactor:
+        reply, findings, extras = redactor.data(reply), redactor.data(findings), redactor.data(extras)
+        if saved != received:  # the events hold a key only when their bytes did (walking them all costs ~40x more)
+            log = redactor.data(log)
 
     def ms(value: float | None) -> float | None:
         return None if value is None else value * 1000.0
 
     timings = Timings(ms(headers_at), ms(first_byte), ms(first_tool), ms(last_event),
                       ms(longest_gap) if previous is not None else None, ms(total))
-    return StreamResult(provider, status, reply, count, deltas, timings, tuple(findings), b"".join(raw), tuple(log),
+    return StreamResult(provider, status, reply, count, deltas, timings, tuple(findings), saved, tuple(log),
                         extras, headers)
+
+
+async def _read_capped(response: Any) -> bytes:
+    """A plain (error or non-streamed) body, at most reply_bytes after decompression."""
+    from . import limits
+
+    cap = limits.get("reply_bytes")
+    parts: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > cap:
+            raise ValueError(limits.refusal("the reply body", "reply_bytes"))
+        parts.append(chunk)
+    return b"".join(parts)
 
 
 class _open:

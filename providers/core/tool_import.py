@@ -19,6 +19,7 @@ Field names per format, from the SDK type files: openai-python ``ChatCompletionF
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
@@ -26,7 +27,7 @@ from typing import Any, Callable, NamedTuple
 import yaml
 
 from .model import TOOL_FIELD_TYPES, LedgerEntry, Tool, ToolchoiceError
-from .yaml_input import composed, read_text
+from .yaml_input import composed, decoded_text, read_text
 
 # BFCL function docs use their own type names. Before sending them to a native tools API, BFCL maps
 # them to JSON Schema types with this table: GORILLA_TO_OPENAPI in
@@ -108,7 +109,21 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
     headers = value.get("headers") or {}
     if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
         raise loc.fail("from: headers must map names to strings", 'headers: {Authorization: "Bearer $TOKEN"}')
-    from . import mcp_client
+    from . import mcp_client, source_policy
+
+    chosen = source_policy.current()
+    if not chosen.live:
+        which = "mcp" if "mcp" in value else "mcp_url"
+        act = "start the server" if which == "mcp" else "connect to the server"
+        raise loc.fail(f"from: {which}: a dry run does not {act}: pass {source_policy.LIVE_FLAG} to read its tools "
+                       "live", f"or save them once (toolchoice tools --{which.replace('_', '-')} ... > tools.json) "
+                       "and use from: tools.json")
+    unallowed = [name for name in _header_names(headers) if name not in chosen.allow_env]
+    if unallowed:
+        first = unallowed[0]
+        raise loc.fail(f"from: headers read ${first} from the environment and would send it to the MCP server; "
+                       "a scenario file reads no variable without asking",
+                       f"pass --allow-env {first} (or set TOOLCHOICE_ALLOW_ENV={first}) if you trust this file")
 
     try:
         if "mcp" in value:
@@ -129,16 +144,25 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
         raise ToolchoiceError(exc.message, path=r.path, line=loc.line, hint=exc.hint) from None
 
 
+def _header_names(headers: dict[str, str]) -> list[str]:
+    """Every environment variable ``$NAME`` / ``${NAME}`` the header values read, in order."""
+    from .transport import _PLACEHOLDER
+
+    return list(dict.fromkeys(m.group(1) or m.group(2) for v in headers.values() for m in _PLACEHOLDER.finditer(v)))
+
+
 # ---- files ---------------------------------------------------------------------------------------
 
 def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None = None) -> Imported:
     """Tools from a JSON, YAML or JSON Lines file. ``shown``: the path as the user wrote it (the notes
     name it: the same on every machine); errors name ``path``, where the user finds the file; ``at``:
     the scenario file and line that asked for it."""
+    from . import bounded
+
     shown = shown or str(path)
     name = str(path)
     try:
-        text = read_text(path, "tool")
+        text = decoded_text(bounded.read_file(path, "tool", regular_only=True), name, "tool")
     except ToolchoiceError as exc:
         if at and not exc.path:  # no such file: say which scenario line asked for it
             raise ToolchoiceError(f"from: {exc.message}", path=at[0], line=at[1], hint=exc.hint) from None
@@ -147,6 +171,9 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
     if lines is not None:
         data: Any = [entry for entry, _ in lines]
         return _imported(data, shown, lambda where: lines[where[0]][1] if where else 1, name)
+    data = _json_document(text, name)
+    if data is not None:  # JSON is read as JSON (YAML 1.1 would turn 1e-5 into a string); lines found on demand
+        return _imported(data, shown, lambda where: _json_line_of(text, name, where), name)
     read = False
     try:
         with composed(text, name) as (reader, root):
@@ -165,15 +192,46 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
         return _imported(data, shown, lambda where: None, name)
 
 
+def _json_document(text: str, name: str) -> Any:
+    """The file as one JSON document, or None when it is not JSON (then it is YAML). Too deep: one line."""
+    from . import bounded
+
+    start = text.lstrip()[:1]
+    if start not in ("{", "["):
+        return None
+    try:
+        return bounded.json_loads(text, parse_constant=_no_constant)
+    except bounded.TooDeep as exc:
+        raise ToolchoiceError(str(exc), path=name, line=1) from None
+    except ValueError:
+        return None
+
+
+def _no_constant(word: str) -> Any:
+    raise ValueError(f"{word} is not JSON")
+
+
+def _json_line_of(text: str, name: str, where: DataPath) -> int | None:
+    from .scenario import composed
+
+    try:
+        with composed(text, name) as (_, root):
+            return _line_of(root, where) if root is not None else None
+    except ToolchoiceError:
+        return None
+
+
 def _json_lines(text: str) -> list[tuple[Any, int]] | None:
     """JSON Lines (BFCL's function doc files): one JSON object per line; None when it is not that."""
+    from . import bounded
+
     rows = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     if len(rows) < 2 or not all(line.lstrip().startswith("{") and line.rstrip().endswith("}") for _, line in rows):
         return None
     out = []
     for n, line in rows:
         try:
-            out.append((json.loads(line), n))
+            out.append((bounded.json_loads(line, parse_constant=_no_constant), n))
         except ValueError:
             return None
     return out
@@ -246,7 +304,42 @@ def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
         notes.append(LedgerEntry("warning", "import.skipped", f"{shown}: not function tools, left out: "
                                  f"{', '.join(skipped)} (hosted tools have no neutral form; write a custom "
                                  "free-text tool inline in the scenario)"))
-    return Imported(tuple(tools), tuple(notes), fmt, shown)
+    return Imported(tuple(tools), tuple(grouped_notes(notes)), fmt, shown)
+
+
+_TOOL_NOTE = re.compile(r"tool '((?:[^'\\]|\\.)*)': (.*)", re.S)
+SHOWN_NAMES = 10
+
+
+def grouped_notes(notes: list[LedgerEntry]) -> list[LedgerEntry]:
+    """One note per (severity, code, what it says), naming every tool it is about, instead of one per tool
+    (a catalogue of 200 tools would otherwise open every ledger with 200 equal lines)."""
+    names: dict[tuple[str, str, str], list[str]] = {}
+    out: list[Any] = []
+    for note in notes:
+        match = _TOOL_NOTE.fullmatch(note.message)
+        if match is None:
+            out.append(note)
+            continue
+        key = (note.severity, note.code, match.group(2))
+        if key not in names:
+            names[key] = []
+            out.append(key)
+        names[key].append(match.group(1))
+    result = []
+    for item in out:
+        if isinstance(item, LedgerEntry):
+            result.append(item)
+            continue
+        severity, code, rest = item
+        tools = names[item]
+        if len(tools) == 1:
+            result.append(LedgerEntry(severity, code, f"tool '{tools[0]}': {rest}"))
+            continue
+        shown = ", ".join(f"'{n}'" for n in tools[:SHOWN_NAMES])
+        more = f" and {len(tools) - SHOWN_NAMES} more" if len(tools) > SHOWN_NAMES else ""
+        result.append(LedgerEntry(severity, code, f"{len(tools)} tools ({shown}{more}): {rest}"))
+    return result
 
 
 def _tool_list(data: Any) -> tuple[list[tuple[Any, DataPath]], DataPath, str | None]:

@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any, Callable, Literal, Mapping, NamedTuple
 
+from .bounded import json_value
 from . import model_rules  # every translator reads the model rules
 from .capabilities import CAPABILITIES, WIRE_FORMS, Capability, Level, WireTemplateError, wire_form, wire_value
 from .model import (Ledger, Message, ProviderSettings, RenderOptions, Request, Scenario, Tool, ToolchoiceError,
@@ -676,7 +677,7 @@ def tool_result_object(content: str) -> dict[str, Any]:
     """A tool result as a JSON object for APIs that want one (Gemini, Bedrock): a JSON object is
     used as is, anything else is wrapped as {"output": ...}."""
     try:
-        value = json.loads(content)
+        value = json_value(content)
     except ValueError:
         return {"output": content}
     return value if isinstance(value, dict) else {"output": value}

@@ -429,10 +429,12 @@ def _decode(raw: bytes, encoding: str | None) -> tuple[str, Any, str | None]:
         text = raw.decode("utf-8", errors="replace")
     if not text.strip():
         return text, None, "empty body"
+    from .bounded import TooDeep, json_loads, no_constant
+
     try:
-        return text, json.loads(text), None
-    except RecursionError:
-        return text, None, "not JSON this program can read: it nests too deeply"
+        return text, json_loads(text, parse_constant=no_constant), None
+    except TooDeep as exc:
+        return text, None, f"not JSON this program can read: {exc}"
     except ValueError as exc:
         return text, None, f"not JSON: {exc}"
 

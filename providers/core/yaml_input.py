@@ -15,6 +15,7 @@ from typing import Any, Iterator
 
 import yaml
 
+from . import limits as _limits
 from .choice import did_you_mean
 from .model import ToolchoiceError
 
@@ -26,6 +27,24 @@ CORE_TAG = "tag:yaml.org,2002:"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SCALAR_TAGS = frozenset(CORE_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp", "binary"))
 _PLAIN_DATA = "scenario files hold plain data: strings, numbers, lists, mappings"
+
+# YAML 1.1 reads a float only with a dot: 1e-5 (a JSON number) would become the string "1e-5". A scenario
+# written as JSON (it starts with { or [) is meant as JSON: there every JSON number is a number, as YAML 1.2
+# reads it. A YAML file keeps YAML 1.1's reading (PyYAML writes the string "1e5" unquoted), and a schema
+# keyword that gets a string where it needs a number is refused by the metaschema check (schema_check.py).
+_JSON_EXPONENT = re.compile(r"^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?[eE][-+]?[0-9]+$")
+
+
+def _json_numbers(loader: type) -> type:
+    class Loader(loader):  # type: ignore[misc,valid-type]
+        pass
+
+    Loader.add_implicit_resolver(CORE_TAG + "float", _JSON_EXPONENT, list("-0123456789"))
+    return Loader
+
+
+_SafeLoader = _json_numbers(yaml.SafeLoader)
+_CSafeLoader = _json_numbers(yaml.CSafeLoader) if hasattr(yaml, "CSafeLoader") else None
 
 
 class Loc:
@@ -51,6 +70,7 @@ class Reader:
         self.path = path
         self.loader = loader
         self.budget = MAX_VALUES
+        self.bytes = _limits.get("expanded_bytes")  # characters of scalars read, aliases expanded
         self.open: set[int] = set()  # ids of the collections being read: an alias loop comes back to one
         self.escapes = True  # whether a string may hold an escape (\ud800 makes a lone surrogate)
         self.aliases = True  # whether the document may use aliases (for the size message)
@@ -91,6 +111,12 @@ class Reader:
                 return [self.value(child) for child in node.value]
             finally:
                 self.open.discard(id(node))
+        self.bytes -= len(node.value) if isinstance(node.value, str) else 0
+        if self.bytes < 0:
+            raise self.loc(node).fail(f"the scenario expands to more than "
+                                      f"{_limits.shown('expanded_bytes')} of text"
+                                      + (" (YAML aliases repeat what they name)" if self.aliases else ""),
+                                      _limits.raise_hint("expanded_bytes"))
         try:
             value = self.loader.construct_object(node, deep=True)
         except yaml.constructor.ConstructorError as exc:
@@ -170,19 +196,13 @@ def show(value: Any) -> str:
 
 def read_text(path: str | Path, what: str = "scenario") -> str:
     """A file's text, refusing what is not UTF-8 text with one line (``what``: the kind of file)."""
-    name = str(path)
-    try:
-        with open(path, "rb") as handle:  # read at most one byte past the cap (/dev/zero never ends)
-            raw = handle.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise ToolchoiceError(f"{name}: no such file", hint="check the path") from None
-    except IsADirectoryError:
-        raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint="name a .yaml file") from None
-    except OSError as exc:
-        raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
-    if len(raw) > MAX_BYTES:
-        raise ToolchoiceError(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MB, not a scenario file",
-                              hint="a scenario is a YAML or JSON text file of tools and messages")
+    from . import bounded
+
+    return decoded_text(bounded.read_file(path, what), str(path), what)
+
+
+def decoded_text(raw: bytes, name: str, what: str = "scenario") -> str:
+    """File bytes as UTF-8 text, refusing UTF-16/32, binary files and bad bytes with one line."""
     if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00 starts both
         raise ToolchoiceError("not UTF-8 text (UTF-32)", path=name, line=1, column=1, hint="save the file as UTF-8")
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -207,6 +227,7 @@ def _byte_position(raw: bytes, index: int) -> tuple[int, int]:
 @contextmanager
 def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
     """The YAML document's root node and a reader for it (values with lines), or one-line errors."""
+    as_json = _is_json(text)
     fast = _compose_fast(text)
     if fast is not None:
         loader, root = fast
@@ -216,7 +237,7 @@ def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
             loader.dispose()
         return
     try:
-        loader = yaml.SafeLoader(text)  # the reader refuses control characters right here
+        loader = (_SafeLoader if as_json else yaml.SafeLoader)(text)  # the reader refuses control characters here
     except yaml.reader.ReaderError as exc:
         raise _reader_error(exc, text, path) from None
     try:
@@ -247,10 +268,14 @@ def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
         loader.dispose()
 
 
+def _is_json(text: str) -> bool:
+    return text.lstrip()[:1] in ("{", "[")
+
+
 def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
     """Compose with libyaml when PyYAML has it (several times faster). Any problem returns None and the
     pure-Python loader reads the text again: its messages are the ones the user sees."""
-    c_loader = getattr(yaml, "CSafeLoader", None)
+    c_loader = _CSafeLoader if _is_json(text) else getattr(yaml, "CSafeLoader", None)
     if c_loader is None or any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text):
         return None
     if not _shallow_for_libyaml(text, c_loader):

@@ -1,0 +1,154 @@
+"""One bounded reader for every input: files, stdin, JSON text, subprocess output. Each read stops one
+unit past its limit (``limits.py``) and refuses with one line naming the limit and how to raise it;
+a FIFO or socket named where a file is expected is refused without blocking. Only the standard library.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import limits
+from .model import ToolchoiceError
+
+
+_EXAMPLE = {"scenario": ".yaml file"}
+
+
+class TooLarge(ToolchoiceError):
+    """An input past one of the limits."""
+
+
+def too_large(subject: str, name: str, **where: Any) -> TooLarge:
+    return TooLarge(f"{subject}: more than {limits.shown(name)}", hint=limits.raise_hint(name), **where)
+
+
+def read_file(path: str | Path, what: str = "input", *, limit: str = "file_bytes", regular_only: bool = False) -> bytes:
+    """A file's bytes, at most the limit. ``regular_only``: refuse FIFOs, sockets and devices (without
+    waiting for a writer) -- a scenario's ``from:`` names a file, not a pipe."""
+    name = str(path)
+    cap = limits.get(limit)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise ToolchoiceError(f"{name}: no such file", hint="check the path") from None
+    except IsADirectoryError:
+        raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint=f"name a {_EXAMPLE.get(what, 'file')}") from None
+    except OSError as exc:
+        raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ToolchoiceError(f"{name}: is a directory, not a {what} file", hint=f"name a {_EXAMPLE.get(what, 'file')}")
+        if not stat.S_ISREG(mode) and (regular_only or stat.S_ISSOCK(mode)):
+            kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+            raise ToolchoiceError(f"{name}: is {kind}, not a regular {what} file (reading it could wait forever)",
+                                  hint="save what it gives into a file and name that")
+        if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
+            os.set_blocking(fd, True)  # a pipe the user named on the command line (<(...)): read it
+        chunks: list[bytes] = []
+        size = 0
+        while size <= cap:
+            chunk = os.read(fd, min(1 << 20, cap + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if size > cap:
+        amount = f"{cap // limits.MIB} MB" if cap % limits.MIB == 0 else f"{cap} bytes"
+        raise TooLarge(f"{name}: larger than {amount} (limit {limit}), not a {what} file",
+                       hint=limits.raise_hint(limit))
+    return b"".join(chunks)
+
+
+def read_stdin_text(shown: str = "<stdin>", limit: str = "file_bytes") -> str:
+    """stdin as text, at most the limit."""
+    cap = limits.get(limit)
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is not None:
+        raw = stream.read(cap + 1)
+        text = raw.decode("utf-8", errors="replace")
+        size = len(raw)
+    else:  # a text stream (tests)
+        text = sys.stdin.read(cap + 1)
+        size = len(text)
+    if size > cap:
+        raise too_large(shown, limit)
+    return text
+
+
+def cap_bytes(data: bytes, subject: str, limit: str) -> bytes:
+    if len(data) > limits.get(limit):
+        raise too_large(subject, limit)
+    return data
+
+
+_TOKENS = re.compile(rb'["\\\[\]{}]')
+
+
+def depth_ok(text: str | bytes, limit: int | None = None) -> bool:
+    """Whether JSON text nests at most ``limit`` levels: a scan of its brackets, quotes and backslashes
+    only (linear, and cheap: most of a body is text between them)."""
+    cap = limits.get("json_depth") if limit is None else limit
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if data.count(b"[") + data.count(b"{") <= cap:
+        return True
+    depth = 0
+    in_string = False
+    skip = -1
+    for match in _TOKENS.finditer(data):
+        at = match.start()
+        if at == skip:
+            continue
+        token = data[at]
+        if in_string:
+            if token == 0x5C:
+                skip = at + 1
+            elif token == 0x22:
+                in_string = False
+        elif token == 0x22:
+            in_string = True
+        elif token in (0x5B, 0x7B):
+            depth += 1
+            if depth > cap:
+                return False
+        elif token in (0x5D, 0x7D):
+            depth -= 1
+    return True
+
+
+def no_constant(word: str) -> Any:
+    """``parse_constant`` for json.loads: NaN, Infinity and -Infinity are not JSON (RFC 8259 has no such numbers)."""
+    raise ValueError(f"{word} is not a JSON value")
+
+
+class TooDeep(ValueError):
+    """JSON nested past the json_depth limit (a ValueError: callers treat it as text that is not JSON)."""
+
+
+def json_loads(text: str | bytes, **kwargs: Any) -> Any:
+    """``json.loads`` that never recurses past the json_depth limit: deeper text raises ``TooDeep``
+    (a ValueError, like any text that is not JSON) instead of RecursionError."""
+    if not depth_ok(text):
+        raise TooDeep(f"the JSON nests too deeply: more than {limits.shown('json_depth')}; "
+                      f"{limits.raise_hint('json_depth')}")
+    try:
+        return json.loads(text, **kwargs)
+    except RecursionError:
+        raise TooDeep(f"the JSON nests too deeply for this interpreter's stack ({limits.shown('json_depth')})") from None
+
+
+def json_value(text: str | bytes) -> Any:
+    """JSON from outside (a reply, arguments, a tool result): within json_depth, without NaN/Infinity;
+    anything else raises ValueError."""
+    return json_loads(text, parse_constant=no_constant)

@@ -1,0 +1,71 @@
+"""Every bound toolchoice puts on what it reads, as data in one place (documented in docs/limits.md).
+
+Each limit has a name, a default, a unit and an environment variable that raises (or lowers) it:
+``TOOLCHOICE_LIMIT_<NAME>`` (``TOOLCHOICE_LIMIT_STREAM_BYTES=100000000``). A refusal is one line that
+names the limit and how to raise it (``refusal``). Only the standard library: every command reads it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+
+MIB = 1024 * 1024
+
+
+class Limit(NamedTuple):
+    name: str
+    default: float
+    unit: str  # "bytes", "levels", "items", "seconds"
+    what: str
+
+    @property
+    def env(self) -> str:
+        return f"TOOLCHOICE_LIMIT_{self.name.upper()}"
+
+
+LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
+    Limit("file_bytes", 8 * MIB, "bytes", "a file read as input: a scenario, a from: tool file, parse FILE, a "
+          "transcript, a recorded body"),
+    Limit("reply_bytes", 32 * MIB, "bytes", "a reply body, after decompression"),
+    Limit("stream_bytes", 32 * MIB, "bytes", "a streamed reply, every byte after decompression"),
+    Limit("stream_line_bytes", 4 * MIB, "bytes", "one line (one SSE field, one NDJSON value) of a streamed reply"),
+    Limit("expanded_bytes", 16 * MIB, "bytes", "a scenario's text after YAML aliases are expanded"),
+    Limit("json_depth", 100, "levels", "nesting of a JSON or YAML value (a tool file, a reply, an event, "
+          "arguments)"),
+    Limit("tools", 10_000, "items", "tools in one scenario (after from: imports)"),
+    Limit("result_bytes", 1 * MIB, "bytes", "the output of one --results-from command"),
+    Limit("stderr_bytes", 64 * 1024, "bytes", "an MCP stdio server's stderr kept for its error line (the last part)"),
+    Limit("mcp_reply_bytes", 32 * MIB, "bytes", "the answers of an MCP server to tools/list"),
+)}
+
+
+def get(name: str) -> int:
+    """The limit's value: ``TOOLCHOICE_LIMIT_<NAME>`` when it holds a positive whole number, else the default."""
+    limit = LIMITS[name]
+    raw = os.environ.get(limit.env, "").strip().replace("_", "")
+    if raw.isdigit() and int(raw) > 0:
+        return int(raw)
+    return int(limit.default)
+
+
+def shown(name: str, value: int | None = None) -> str:
+    """``8 MiB (file_bytes)``: a value in the limit's unit."""
+    limit = LIMITS[name]
+    value = get(name) if value is None else value
+    if limit.unit == "bytes":
+        amount = f"{value // MIB} MiB" if value % MIB == 0 else (
+            f"{value // 1024} KiB" if value % 1024 == 0 else f"{value} bytes")
+    else:
+        amount = f"{value} {limit.unit}"
+    return f"{amount} (limit {name})"
+
+
+def raise_hint(name: str) -> str:
+    limit = LIMITS[name]
+    return f"raise it with {limit.env}=N ({limit.unit}) if you trust the input"
+
+
+def refusal(subject: str, name: str) -> str:
+    """One line: ``<subject>: more than 8 MiB (limit file_bytes); raise it with TOOLCHOICE_LIMIT_FILE_BYTES=N …``."""
+    return f"{subject}: more than {shown(name)}; {raise_hint(name)}"

@@ -1,0 +1,134 @@
+"""A tool's parameters checked against the JSON Schema metaschema when the scenario is read: an invalid
+schema (``required: path`` as a string, ``properties`` as a list, ``minLength: -3``) is bad input, one line
+naming the tool, instead of being sent and then used to judge the model's arguments.
+
+jsonschema decides (``check_schema`` of the validator the schema's ``$schema`` selects, 2020-12 by
+default). It takes ~30 ms to import, which `render` does not pay for well-formed schemas: a walk over the
+keywords whose values the metaschema constrains (a list, an object, a non-negative integer) looks first,
+and jsonschema is asked only about a schema the walk finds suspicious. Only the standard library here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import ToolchoiceError
+
+_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_SCHEMAS = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
+            "unevaluatedItems", "unevaluatedProperties", "additionalItems")
+_COUNTS = ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains",
+           "maxContains")
+_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+_NUMBERS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+
+
+def _suspicious(schema: Any, depth: int = 0) -> bool:
+    """Whether ``schema`` breaks one of the metaschema's type rules the walk knows (a quick over-approximation
+    is fine: jsonschema has the last word)."""
+    if isinstance(schema, bool):
+        return False
+    if not isinstance(schema, dict) or depth > 200:
+        return True
+    required = schema.get("required")
+    if required is not None and not (isinstance(required, list) and all(isinstance(r, str) for r in required)):
+        return True
+    kind = schema.get("type")
+    if kind is not None and not ((isinstance(kind, str) and kind in _TYPES)
+                                 or (isinstance(kind, list) and all(isinstance(k, str) and k in _TYPES for k in kind))):
+        return True
+    for key in _COUNTS:
+        value = schema.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            return True
+    for key in _NUMBERS:
+        value = schema.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            return True
+    if "enum" in schema and not isinstance(schema["enum"], list):
+        return True
+    for key in _SCHEMA_MAPS:
+        if key in schema:
+            value = schema[key]
+            if not isinstance(value, dict) or any(_suspicious(v, depth + 1) for v in value.values()):
+                return True
+    for key in _SCHEMA_LISTS:
+        if key in schema:
+            value = schema[key]
+            if not isinstance(value, list) or any(_suspicious(v, depth + 1) for v in value):
+                return True
+    for key in _SCHEMAS:
+        if key in schema:
+            value = schema[key]
+            if isinstance(value, list) and key == "items":  # draft 4-7 tuple form
+                if any(_suspicious(v, depth + 1) for v in value):
+                    return True
+            elif _suspicious(value, depth + 1):
+                return True
+    return False
+
+
+def problem(schema: Any) -> str | None:
+    """What is wrong with ``schema`` per its metaschema (jsonschema's words), or None."""
+    if not _suspicious(schema):
+        return None
+    from jsonschema import exceptions, validators
+
+    try:
+        validators.validator_for(schema).check_schema(schema)
+    except exceptions.SchemaError as exc:
+        where = "/".join(str(p) for p in exc.path)
+        return f"{exc.message}" + (f" (at {where})" if where else "")
+    except RecursionError:
+        return "the schema nests too deeply to check"
+    return None
+
+
+def check_tool(name: str, schema: Any, **where: Any) -> None:
+    """Raise a one-line ToolchoiceError when the tool's parameters are not a valid JSON Schema."""
+    found = problem(schema)
+    if found is not None:
+        raise ToolchoiceError(f"tool '{name}': its parameters are not a valid JSON Schema: {found}",
+                              hint="fix the schema (https://json-schema.org/understanding-json-schema)", **where)
+
+
+# JSON Schema's keywords (2020-12 core, applicator, validation, meta-data, format, content; draft 4-7 spellings)
+# and the extensions providers read (OpenAPI's nullable, Gemini's propertyOrdering)
+KEYWORDS = frozenset({
+    "$schema", "$id", "$ref", "$defs", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment",
+    "definitions", "type", "enum", "const", "properties", "patternProperties", "additionalProperties", "required",
+    "items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "minItems", "maxItems",
+    "uniqueItems", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "multipleOf", "minProperties", "maxProperties", "propertyNames", "dependentRequired",
+    "dependentSchemas", "dependencies", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "title",
+    "description", "default", "examples", "example", "readOnly", "writeOnly", "deprecated", "contentEncoding",
+    "contentMediaType", "contentSchema", "unevaluatedItems", "unevaluatedProperties", "nullable",
+    "propertyOrdering", "strict"})
+
+
+def keyword_typos(schema: Any, at: str = "", depth: int = 0) -> list[tuple[str, str, str]]:
+    """(where, word, the keyword it is close to) for each key of a schema object that is no keyword but is
+    close to one (``requried`` → ``required``): JSON Schema ignores unknown words, so a typo silently
+    drops the rule it meant."""
+    import difflib
+
+    found: list[tuple[str, str, str]] = []
+    if not isinstance(schema, dict) or depth > 100:
+        return found
+    for key, value in schema.items():
+        if not isinstance(key, str):
+            continue
+        if key not in KEYWORDS:
+            match = difflib.get_close_matches(key, sorted(KEYWORDS), n=1, cutoff=0.8)
+            if match:
+                found.append((at or "$", key, match[0]))
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            for name, sub in value.items():
+                found += keyword_typos(sub, f"{at}/{key}/{name}", depth + 1)
+        elif key in _SCHEMA_LISTS and isinstance(value, list):
+            for i, sub in enumerate(value):
+                found += keyword_typos(sub, f"{at}/{key}/{i}", depth + 1)
+        elif key in _SCHEMAS:
+            found += keyword_typos(value, f"{at}/{key}", depth + 1)
+    return found
