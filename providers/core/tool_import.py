@@ -27,7 +27,7 @@ from typing import Any, Callable, NamedTuple
 import yaml
 
 from .model import TOOL_FIELD_TYPES, LedgerEntry, Tool, ToolchoiceError
-from .yaml_input import composed, decoded_text, read_text
+from .yaml_input import composed, decoded_text
 
 # BFCL function docs use their own type names. Before sending them to a native tools API, BFCL maps
 # them to JSON Schema types with this table: GORILLA_TO_OPENAPI in
