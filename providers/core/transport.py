@@ -301,7 +301,7 @@ def _check_url(url: str, shown: str, who: str) -> None:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ToolchoiceError(f"{who}cannot send to {shown}: not an http(s) URL", hint="check --base-url") from None
     if "@" in parts.netloc:  # endpoint() refuses it in a base URL; a request built another way too
-        from .translation import redact_url, url_problem
+        from .request_parts import redact_url, url_problem
 
         raise ToolchoiceError(f"{who}cannot send to {redact_url(shown)}: {url_problem(shown)}",
                               hint="check --base-url")

@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from ..core import translation
+from ..core import history_wire, request_parts, translation
 from ..core.capabilities import Capability
 from ..core.translation import Context
 from ..core.model import Message, RenderOptions, Scenario, Tool, Translation
@@ -52,11 +52,11 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["generationConfig"] = generation
 
     if options.stream:
-        url = translation.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:streamGenerateContent") + "?alt=sse"
+        url = request_parts.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:streamGenerateContent") + "?alt=sse"
         translation.streamed(ctx, "streamGenerateContent?alt=sse: server-sent events, each a GenerateContentResponse "
                         "chunk; the last carries finishReason")
     else:
-        url = translation.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:generateContent")
+        url = request_parts.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:generateContent")
     headers = {"Content-Type": "application/json"}
     env = ctx.key_env
     if env:
@@ -190,7 +190,7 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
                          "specified' (langchain-ai/langchain-google#1393); add a user message")
         return []
     signed = ctx.history_calls and _signatures_required(ctx, model)  # only history calls carry signatures
-    translation.reasoning_for(ctx, REASONING_FAMILY, takes_call_signatures=True)
+    history_wire.reasoning_for(ctx, REASONING_FAMILY, takes_call_signatures=True)
     contents: list[dict[str, Any]] = []
     wrapped: list[str] = []
     errors: list[str] = []
@@ -209,7 +209,7 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
             contents.append({"role": "user", "parts": [{"text": message.content or ""}]})
             continue
         items = [i for i in message.reasoning if i.family == "gemini"]
-        slots = translation.placed([i for i in items if i.text is not None], len(message.tool_calls))
+        slots = history_wire.placed([i for i in items if i.text is not None], len(message.tool_calls))
         loose = [i.signature for i in items if i.text is None and i.signature is not None]
         parts: list[dict[str, Any]] = [_thought_part(i) for i in slots[0]]
         first = len(parts)
@@ -283,7 +283,7 @@ def _function_response(message: Message, wrapped: list[str], errors: list[str]) 
         response: dict[str, Any] = {"error": detail}
         errors.append(call_id)
     else:
-        response = translation.tool_result_object(content)
+        response = history_wire.tool_result_object(content)
         if not _is_json_object(content):
             wrapped.append(call_id)
     return {"functionResponse": {"id": message.tool_call_id, "name": message.tool_name, "response": response}}
