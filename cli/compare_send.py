@@ -11,8 +11,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from toolchoice.providers.core.model import Reply, Scenario, Translation
 from toolchoice.providers.core.runner import Job as ProviderRun
 from toolchoice.providers.core.translation import compact
@@ -166,12 +164,7 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
     else:
         emit_pretty(lambda console: _pretty(console, scenario_path, rows, _diff_lines(_diff(runs)), result.wall_ms,
                                             repeat, runs), secrets)
-    if result.interrupted:
-        exits.error_line(result.interrupted.line())
-        raise typer.Exit(result.code)
-    for line in result.below:
-        exits.error_line(line)
-    return result.code, document
+    return exits.concluded(result), document
 
 
 COLUMNS = ("provider", "tool_choice on the wire", "calls", "verdict", "latency ms", "tokens in/out")

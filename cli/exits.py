@@ -51,6 +51,17 @@ def warning_line(message: str) -> None:
     sys.stderr.flush()
 
 
+def concluded(result: Any) -> int:
+    """The end of a job that sent (``jobs.SendResult`` / ``jobs.CompareResult``): after Ctrl-C one line and exit
+    130 (what finished was drawn already); else one line per provider under ``--min-obeyed``, and the code."""
+    if result.interrupted:
+        error_line(result.interrupted.line())
+        raise typer.Exit(result.code)
+    for line in result.below:
+        error_line(line)
+    return result.code
+
+
 def handled(fn: F) -> F:
     """Turn ToolchoiceError into one line on stderr and its exit code; anything unexpected into one
     line too (set TOOLCHOICE_DEBUG=1 for the traceback)."""

@@ -164,12 +164,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
         emit_pretty(lambda c: print_sample(c, provider, translation, result.samples[0], raw), result.secrets)
     else:
         emit_pretty(lambda c: print_repeat(c, provider, translation, result.collected, raw), result.secrets)
-    if result.interrupted:
-        exits.error_line(result.interrupted.line())
-        raise typer.Exit(result.code)
-    for line in result.below:
-        exits.error_line(line)
-    return result.code, document
+    return exits.concluded(result), document
 
 
 class _Progress:

@@ -87,27 +87,24 @@ def _parts_message(m: Message) -> dict[str, Any]:
     if m.role == "tool":
         return {"role": "tool", "parts": [{"type": "tool_call_response", "id": m.tool_call_id,
                                            "response": m.content if m.content is not None else ""}]}
-    parts: list[dict[str, Any]] = []
-    for item in m.reasoning:
-        if item.text is not None:
-            parts.append({"type": "reasoning", "content": item.text})
-    if m.content:
-        parts.append({"type": "text", "content": m.content})
-    for call in m.tool_calls:
-        parts.append({"type": "tool_call", "id": call.id, "name": call.name, "arguments": call.arguments})
-    return {"role": m.role, "parts": parts}
+    return {"role": m.role, "parts": _parts(m.reasoning, m.content,
+                                            [(call.id, call.name, call.arguments) for call in m.tool_calls])}
+
+
+def _parts(reasoning: Any, text: str | None, calls: list[tuple[Any, str, Any]]) -> list[dict[str, Any]]:
+    """gen_ai message parts in the conventions' order: reasoning text, text, then tool calls."""
+    parts: list[dict[str, Any]] = [{"type": "reasoning", "content": item.text} for item in reasoning
+                                   if item.text is not None]
+    if text:
+        parts.append({"type": "text", "content": text})
+    parts.extend({"type": "tool_call", "id": i, "name": name, "arguments": arguments} for i, name, arguments in calls)
+    return parts
 
 
 def _output_message(reply: Reply) -> dict[str, Any]:
-    parts: list[dict[str, Any]] = []
-    for item in reply.reasoning:
-        if item.text is not None:
-            parts.append({"type": "reasoning", "content": item.text})
-    if reply.text:
-        parts.append({"type": "text", "content": reply.text})
-    for call in reply.tool_calls:
-        arguments = call.arguments if call.arguments is not None else (call.input or call.raw_arguments)
-        parts.append({"type": "tool_call", "id": call.id, "name": call.name, "arguments": arguments})
+    parts = _parts(reply.reasoning, reply.text,
+                   [(call.id, call.name, call.arguments if call.arguments is not None
+                     else (call.input or call.raw_arguments)) for call in reply.tool_calls])
     return {"role": "assistant", "parts": parts, "finish_reason": reply.finish_reason or ""}
 
 
