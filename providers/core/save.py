@@ -174,12 +174,9 @@ def write_inside(root: Path, relative: str, text: str) -> None:
         target.mkdir(parents=True, exist_ok=True)
         write_atomic(target / name, text)
         return
-    fds = [_open_dir(None, str(root), True, root)]
+    fds: list[int] = []
     try:
-        shown = root
-        for folder in folders:
-            shown = shown / folder
-            fds.append(_open_dir(fds[-1], folder, True, shown))
+        _open_chain(fds, root, folders, True)
         where = fds[-1]
         temporary = f".{name}.{secrets.token_hex(8)}.partial"
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -201,15 +198,22 @@ def write_inside(root: Path, relative: str, text: str) -> None:
             os.close(fd)
 
 
+def _open_chain(fds: list[int], root: Path, folders: list[str], create: bool) -> None:
+    """Descriptors of ``root`` and each folder below it in turn, appended to ``fds`` as they open (the caller
+    closes them), never following a symbolic link; ``create``: make missing folders."""
+    fds.append(_open_dir(None, str(root), create, root))
+    shown = root
+    for folder in folders:
+        shown = shown / folder
+        fds.append(_open_dir(fds[-1], folder, create, shown))
+
+
 def remove_inside(root: Path, relative: str) -> None:
     """Remove ``root/relative`` (and its folder when that empties it), never following a symbolic link."""
     *folders, name = _checked_parts(relative.split("/"))
-    fds = [_open_dir(None, str(root), False, root)]
+    fds: list[int] = []
     try:
-        shown = root
-        for folder in folders:
-            shown = shown / folder
-            fds.append(_open_dir(fds[-1], folder, False, shown))
+        _open_chain(fds, root, folders, False)
         os.unlink(name, dir_fd=fds[-1])
         if folders and not os.listdir(fds[-1]):
             os.rmdir(folders[-1], dir_fd=fds[-2])
