@@ -212,8 +212,6 @@ def _no_constant(word: str) -> Any:
 
 
 def _json_line_of(text: str, name: str, where: DataPath) -> int | None:
-    from .scenario import composed
-
     try:
         with composed(text, name) as (_, root):
             return _line_of(root, where) if root is not None else None
