@@ -418,7 +418,7 @@ def test_results_from_output_is_bounded(tmp_path, monkeypatch):
     monkeypatch.setenv("TOOLCHOICE_LIMIT_RESULT_BYTES", "1000")
     import asyncio
 
-    from toolchoice.providers.core.loop import ToolResults
+    from toolchoice.providers.core.loop_results import ToolResults
     from toolchoice.providers.core.model import HistoryCall, LoopSpec, ToolCall
 
     results = ToolResults(LoopSpec(), "yes | head -c 100000000", 20)
