@@ -33,7 +33,8 @@ from typing import Any, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from toolchoice.providers.core.registry import parse_reply  # noqa: E402
-from toolchoice.providers.core.streaming import assemble_bytes, assemble_events, saved_events  # noqa: E402
+from toolchoice.providers.core.stream_framing import saved_events  # noqa: E402
+from toolchoice.providers.core.streaming import assemble_bytes, assemble_events  # noqa: E402
 
 PIECE = 4  # characters per argument delta
 

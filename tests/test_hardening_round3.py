@@ -154,7 +154,7 @@ def test_deep_json_in_a_stream_event_is_a_finding():
 
 
 def test_a_stream_past_its_size_limit_stops_with_a_finding(monkeypatch):
-    from toolchoice.providers.core.streaming import EventDecoder
+    from toolchoice.providers.core.stream_framing import EventDecoder
 
     monkeypatch.setenv("TOOLCHOICE_LIMIT_STREAM_BYTES", "1000")
     decoder = EventDecoder("sse")
@@ -165,7 +165,7 @@ def test_a_stream_past_its_size_limit_stops_with_a_finding(monkeypatch):
 
 
 def test_one_long_sse_line_is_bounded_and_read_in_linear_pieces(monkeypatch):
-    from toolchoice.providers.core.streaming import SSEDecoder, StreamFault
+    from toolchoice.providers.core.stream_framing import SSEDecoder, StreamFault
 
     decoder = SSEDecoder(max_line=10_000)
     with pytest.raises(StreamFault, match="stream_line_bytes"):
@@ -418,7 +418,7 @@ def test_results_from_output_is_bounded(tmp_path, monkeypatch):
     monkeypatch.setenv("TOOLCHOICE_LIMIT_RESULT_BYTES", "1000")
     import asyncio
 
-    from toolchoice.providers.core.loop import ToolResults
+    from toolchoice.providers.core.loop_results import ToolResults
     from toolchoice.providers.core.model import HistoryCall, LoopSpec, ToolCall
 
     results = ToolResults(LoopSpec(), "yes | head -c 100000000", 20)

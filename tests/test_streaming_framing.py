@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streams import bedrock_event, bedrock_exception, bedrock_stream, eventstream_message, fixture_lines
-from toolchoice.providers.core.streaming import (EventDecoder, EventStreamDecoder, SSEDecoder, decode_bytes,
-                                                 iter_chunks)
+from toolchoice.providers.core.stream_framing import (EventDecoder, EventStreamDecoder, SSEDecoder, decode_bytes,
+                                                      iter_chunks)
 
 
 def sse_events(data: bytes, size: int | None = None) -> tuple[list[tuple[str, str]], str]:

@@ -282,7 +282,7 @@ def probe_code(result: dict[str, Any]) -> int:
 # ---- run (the agent loop) ----------------------------------------------------------------------------
 
 class RunResult(_Result):
-    """The loops run (``loop.LoopRun``: steps, verdicts, how each ended), the exit code and whether
+    """The loops run (``loop_records.LoopRun``: steps, verdicts, how each ended), the exit code and whether
     Ctrl-C cut them short."""
 
     def __init__(self, runs: list[Any]) -> None:
@@ -310,7 +310,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     ``result.close()`` when done."""
     import time
 
-    from . import loop, runner
+    from . import loop, loop_save, runner
 
     options = options or loop.LoopOptions()
     if replay is None:  # a missing key is one error before any request, as for send
@@ -326,7 +326,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
 
         result.reduced = LoopReduction(providers, spool_json, lambda text: redact(text, result.secrets),
                                        keep_steps=trace_out is not None)
-    folder = loop.prepare_loop_save(save) if save is not None else None
+    folder = loop_save.prepare_loop_save(save) if save is not None else None
 
     ended_at: dict[tuple[str, int, int], int] = {}
     summarized: set[tuple[str, int]] = set()
@@ -335,7 +335,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
         """A loop that ended (or was cut short): its whole-history files saved once, then reduced."""
         if folder is not None and r.steps and (r.provider, r.index) not in summarized:
             summarized.add((r.provider, r.index))
-            loop.save_summary(folder, r, scenario, result.secrets)
+            loop_save.save_summary(folder, r, scenario, result.secrets)
         if result.reduced is not None:
             result.reduced.add(r)
 
@@ -343,7 +343,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
         if trace_out is not None:
             ended_at[(r.provider, r.index, record.number)] = time.time_ns()
         if folder is not None:
-            loop.save_step(folder, r, record, scenario, result.secrets)
+            loop_save.save_step(folder, r, record, scenario, result.secrets)
 
     def write_trace() -> None:
         if trace_out is not None:
@@ -359,7 +359,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
             if r.ended is None:
                 r.ended = "interrupted"
                 if folder is not None and r.steps:
-                    loop.save_step(folder, r, r.steps[-1], scenario, result.secrets)
+                    loop_save.save_step(folder, r, r.steps[-1], scenario, result.secrets)
         write_trace()
         for r in runs:
             finish_loop(r)

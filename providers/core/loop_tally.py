@@ -61,7 +61,7 @@ class LoopTally:
         self._findings_of = -1
 
     def add(self, run: Any) -> None:
-        """A finished (or interrupted) ``loop.LoopRun``: everything the tallies need is read now."""
+        """A finished (or interrupted) ``loop_records.LoopRun``: everything the tallies need is read now."""
         self.loops += 1
         self.ended[run.ended or "interrupted"] += 1
         if run.terminated:
@@ -152,7 +152,7 @@ def tally_of(runs: Iterable[Any]) -> LoopTally:
 
 
 def summary(runs: Iterable[Any]) -> dict[str, Any]:
-    """The planner story's table of ``loop.LoopRun`` records held whole (``LoopTally.summary``)."""
+    """The planner story's table of ``loop_records.LoopRun`` records held whole (``LoopTally.summary``)."""
     return tally_of(runs).summary()
 
 

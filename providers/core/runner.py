@@ -281,7 +281,7 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
     import asyncio
     import time
 
-    from . import retry_policy, streaming
+    from . import retry_policy, stream_framing, streaming
     from .verdict import verdict
 
     started = time.monotonic()
@@ -305,7 +305,7 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
     text = result.raw.decode("utf-8", errors="replace")
     return Sample(index, result.status, attempts, result.timings.total_ms, result.reply,
                   verdict(job.scenario, result.reply, job.translation), text, None,
-                  stream=result.to_json(), raw_suffix=streaming.save_suffix(job.provider), raw_bytes=result.raw)
+                  stream=result.to_json(), raw_suffix=stream_framing.save_suffix(job.provider), raw_bytes=result.raw)
 
 
 def open_client(settings: SendSettings, connections: int) -> Any:

@@ -125,7 +125,7 @@ def save_sample(folder: Path, provider: str, translation: Translation, sample: A
         suffix = ".response.json" if sample.raw_json is not None else ".response" + (sample.raw_suffix or ".txt")
         if sample.raw_bytes is not None:  # a stream's bytes, redacted whole (stream_redaction.redact_stream)
             from .stream_redaction import redact_stream
-            from .streaming import SAVE_SUFFIX
+            from .stream_framing import SAVE_SUFFIX
 
             framing = next((f for f, s in SAVE_SUFFIX.items() if s == sample.raw_suffix), "sse")
             write_atomic(folder / f"{stem}{suffix}", redact_stream(sample.raw_bytes, framing, redactor))

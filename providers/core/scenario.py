@@ -7,7 +7,6 @@ that answers no call) points at the line that caused it.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -15,20 +14,20 @@ from typing import Any
 import yaml
 
 from . import limits as _limits
-from .bounded import json_value
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
-from .model import (SETTINGS_KEYS, TOOL_FIELD_TYPES, HistoryCall, LedgerEntry, LoopResult, LoopSpec, LoopStep,
-                    Message, ProviderSettings, ReasoningItem, Scenario, ThinkingSetting, Tool, ToolChoice,
-                    ToolchoiceError)
-from .yaml_input import CORE_TAG, Loc as _Loc, Reader as _Reader, composed, read_text, show as _show
+from .model import (SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, ProviderSettings, Scenario, ThinkingSetting, Tool,
+                    ToolChoice, ToolchoiceError)
+from .scenario_loop import read_loop
+from .scenario_messages import read_messages
+from .yaml_input import (Loc as _Loc, Reader as _Reader, composed, key_node as _key_node, read_text,
+                         refuse_yaml11_choice, show as _show)
 
 TOP_KEYS = ("name", "description", "tools", "tool_choice", "parallel_tool_calls", "strict", "system",
             "messages", "providers", "loop")
 TOOL_KEYS = ("name", "description", "parameters", "strict")
 CUSTOM_TOOL_KEYS = ("name", "description", "format")
-ROLES = ("user", "assistant", "tool")
-LEADING_ROLES = ("system", "developer")  # accepted at the start of messages: they become the system prompt
+
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file. Raises ToolchoiceError (one line, with file:line)."""
@@ -54,12 +53,12 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
 
     choice: ToolChoice | None = None
     if "tool_choice" in top:
-        _no_yaml11_word(r, top["tool_choice"])
+        refuse_yaml11_choice(r, top["tool_choice"])
         loc = r.loc(top["tool_choice"])
         choice = parse_tool_choice(r.value(top["tool_choice"]), names,
                                    lambda m, h=None: loc.fail(m, h))
 
-    messages, leading = _messages(r, top.get("messages"))
+    messages, leading = read_messages(r, top.get("messages"))
     system = r.string(top["system"], "system", empty_ok=True) if "system" in top and r.value(top["system"]) is not None else None
     system_role = "system"
     if leading:
@@ -75,25 +74,11 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
     for key in ("name", "description"):
         if key in top and r.value(top[key]) is not None:
             r.string(top[key], key, empty_ok=True)
-    loop = _loop(r, top["loop"], tools) if "loop" in top and r.value(top["loop"]) is not None else None
+    loop = read_loop(r, top["loop"], tools) if "loop" in top and r.value(top["loop"]) is not None else None
     return Scenario(path=r.path, tools=tools, tools_written_empty="tools" in top and not tools and written_empty,
                     tool_choice=choice, parallel_tool_calls=parallel, strict=strict, system=system,
                     messages=messages, providers=providers, notes=notes, loop=loop,
                     system_role=system_role)
-
-
-def _no_yaml11_word(r: _Reader, node: yaml.Node) -> None:
-    """``tool_choice: off`` / ``no`` / ``yes`` / ``on`` are YAML 1.1 booleans: refuse instead of guessing."""
-    if not (isinstance(node, yaml.ScalarNode) and node.tag == CORE_TAG + "bool"):
-        return
-    word = node.value
-    if word.lower() in ("true", "false"):
-        return
-    if r.value(node):
-        hint = f'write true or required to require a tool call, or "{word}" for a tool named {word}'
-    else:
-        hint = f'write false to leave tool_choice unset, none to forbid tool calls, or "{word}" for a tool named {word}'
-    raise r.loc(node).fail(f"tool_choice: {word} is a YAML boolean ({str(bool(r.value(node))).lower()})", hint)
 
 
 def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool, tuple[LedgerEntry, ...]]:
@@ -248,223 +233,6 @@ def _custom_format(r: _Reader, name: str, node: yaml.Node) -> dict[str, Any]:
     return {"type": "grammar", "syntax": syntax, "definition": definition}
 
 
-def _messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ...], list[tuple[str, str, _Loc]]]:
-    """The conversation, and the system/developer messages it starts with (role, content, where)."""
-    if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
-        return (), []
-    messages: list[Message] = []
-    leading: list[tuple[str, str, _Loc]] = []  # system/developer messages before the conversation
-    calls: dict[str, tuple[str, int]] = {}  # id -> (tool name, line)
-    answered: set[str] = set()
-    for item in r.sequence(node, "messages"):
-        loc = r.loc(item)
-        fields = r.mapping(item, "a message")
-        if "role" not in fields:
-            raise loc.fail("a message needs a role", "role: user, assistant or tool")
-        role = r.value(fields["role"])
-        if role in LEADING_ROLES:
-            if messages:
-                raise r.loc(fields["role"]).fail(f"a {role} message after the conversation started",
-                                                 f"put {role} messages first, or use the top-level system: key")
-            _only(r, item, ("role", "content"), f"a {role} message")
-            if "content" not in fields:
-                raise loc.fail(f"a {role} message needs content", None)
-            leading.append((role, r.string(fields["content"], "content", empty_ok=True), loc))
-            continue
-        if role not in ROLES:
-            hint = did_you_mean(str(role), ROLES + LEADING_ROLES) or "role: user, assistant or tool"
-            raise r.loc(fields["role"]).fail(f"unknown message role {role!r}", hint)
-        if role == "user":
-            _only(r, item, ("role", "content"), "a user message")
-            if "content" not in fields:
-                raise loc.fail("a user message needs content", None)
-            messages.append(Message("user", content=r.string(fields["content"], "content", empty_ok=True)))
-        elif role == "assistant":
-            messages.append(_assistant(r, fields, loc, calls))
-        else:
-            messages.append(_tool_result(r, fields, loc, calls, answered))
-    return tuple(messages), leading
-
-
-def _only(r: _Reader, mapping: yaml.MappingNode, allowed: tuple[str, ...], what: str) -> None:
-    """Refuse keys outside ``allowed``, pointing at the key (``mapping`` was read with r.mapping)."""
-    for key_node, _ in mapping.value:
-        if key_node.value not in allowed:
-            hint = did_you_mean(key_node.value, allowed) or f"known keys: {', '.join(allowed)}"
-            raise r.loc(key_node).fail(f"unknown key '{key_node.value}' in {what}", hint)
-
-
-def _key_node(mapping: yaml.Node, key: str) -> yaml.Node | None:
-    if isinstance(mapping, yaml.MappingNode):
-        return next((k for k, _ in mapping.value if k.value == key), None)
-    return None
-
-
-ASSISTANT_KEYS = ("role", "content", "tool_calls", "reasoning", "reasoning_content")
-CALL_KEYS = ("id", "name", "arguments", "signature", "thought_signature", "thoughtSignature")
-REASONING_KEYS = ("family", "text", "signature", "encrypted", "redacted", "id", "summary", "position")
-_SIGNATURE_KEYS = ("signature", "thought_signature", "thoughtSignature")
-
-
-def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]]) -> Message:
-    _only(r, loc.node, ASSISTANT_KEYS, "an assistant message")
-    content = None
-    if "content" in fields and r.value(fields["content"]) is not None:
-        content = r.string(fields["content"], "content", empty_ok=True)
-    history: list[HistoryCall] = []
-    if "tool_calls" in fields:
-        for call_node in r.sequence(fields["tool_calls"], "tool_calls"):
-            call_loc = r.loc(call_node)
-            call = r.mapping(call_node, "a tool call", CALL_KEYS)
-            for key in ("id", "name"):
-                if key not in call:
-                    raise call_loc.fail(f"a tool call needs {key}", "write {id: call_1, name: read_file, arguments: {...}}")
-            call_id = r.string(call["id"], "a tool call id")
-            name = r.string(call["name"], "a tool call name")
-            if call_id in calls:
-                raise r.loc(call["id"]).fail(f"tool call id '{call_id}' is used twice (first on line {calls[call_id][1]})",
-                                             "give each call its own id")
-            arguments: Any = {}
-            if "arguments" in call:
-                arguments = r.value(call["arguments"])
-                if isinstance(arguments, str):
-                    try:
-                        arguments = json_value(arguments)
-                    except ValueError:
-                        raise r.loc(call["arguments"]).fail("arguments is a string but not JSON", "write a mapping") from None
-                if arguments is None:
-                    arguments = {}
-                if not isinstance(arguments, dict):
-                    raise r.loc(call["arguments"]).fail("arguments must be a mapping", None)
-            calls[call_id] = (name, call_loc.line)
-            written = [k for k in _SIGNATURE_KEYS if k in call]
-            if len(written) > 1:
-                raise r.loc(call[written[1]]).fail(f"a tool call has both {written[0]} and {written[1]}", "keep one")
-            signature = r.string(call[written[0]], f"{written[0]} of a tool call") if written else None
-            history.append(HistoryCall(id=call_id, name=name, arguments=arguments, signature=signature))
-    reasoning = _reasoning(r, fields, len(history))
-    if content is None and not history:
-        raise loc.fail("an assistant message needs content or tool_calls", None)
-    return Message("assistant", content=content, tool_calls=tuple(history), reasoning=reasoning)
-
-
-def _reasoning(r: _Reader, fields: dict[str, yaml.Node], calls: int) -> tuple[ReasoningItem, ...]:
-    """``reasoning:`` items (neutral, or as an API returned them) and ``reasoning_content:``."""
-    items: list[ReasoningItem] = []
-    if "reasoning" in fields and r.value(fields["reasoning"]) is not None:
-        for node in r.sequence(fields["reasoning"], "reasoning"):
-            items.append(_reasoning_item(r, node, calls))
-    if "reasoning_content" in fields and r.value(fields["reasoning_content"]) is not None:
-        node = fields["reasoning_content"]
-        items.append(ReasoningItem("openai-chat", text=r.string(node, "reasoning_content", empty_ok=True)))
-    return tuple(items)
-
-
-class _ReasoningBlock:
-    """A reasoning item as written, for the provider module that knows its native spelling
-    (``reasoning_item(block)``): its value, and checks that fail at its line."""
-
-    def __init__(self, r: _Reader, node: yaml.Node) -> None:
-        self.r, self.node, self.loc = r, node, r.loc(node)
-        self.value: dict[str, Any] = r.value(node)
-
-    def only(self, allowed: tuple[str, ...], what: str) -> None:
-        _only(self.r, self.node, allowed, what)
-
-    def text(self, key: str, where: dict[str, Any] | None = None) -> str | None:
-        found = (self.value if where is None else where).get(key)
-        if found is not None and not isinstance(found, str):
-            raise self.loc.fail(f"{key} of a reasoning item must be a string, not {_show(found)}", None)
-        return found
-
-    def fail(self, message: str) -> ToolchoiceError:
-        return self.loc.fail(message, None)
-
-
-def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
-    """One reasoning item: neutral (``family:`` and the fields), or pasted as an API returned it (each
-    provider module reads its own family's spelling: ``reasoning_item``)."""
-    from .registry import family_modules, reasoning_families
-
-    loc = r.loc(node)
-    fields = r.mapping(node, "a reasoning item")
-    block = _ReasoningBlock(r, node)
-    value, text = block.value, block.text
-    for module in family_modules():
-        native = getattr(module, "reasoning_item", None)
-        item = native(block) if native is not None else None
-        if item is not None:
-            return item
-    _only(r, node, REASONING_KEYS, "a reasoning item")
-    if "family" not in fields:
-        families = reasoning_families()
-        raise loc.fail("a reasoning item needs family (the API that wrote it)",
-                       f"family: {' | '.join(families)}, or paste the block as the API returned it")
-    family = r.value(fields["family"])
-    if not any(module.REASONING_FAMILY == family for module in family_modules()):
-        families = reasoning_families()
-        raise r.loc(fields["family"]).fail(f"unknown reasoning family {family!r}",
-                                           did_you_mean(str(family), families) or f"family: {' | '.join(families)}")
-    summary = value.get("summary") or ()
-    if isinstance(summary, str) or not all(isinstance(t, str) for t in summary):
-        raise r.loc(fields["summary"]).fail("summary must be a list of strings", None)
-    position = value.get("position", 0)
-    if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= calls:
-        raise r.loc(fields["position"]).fail(f"position must be a whole number from 0 to {calls} (the number of "
-                                             "tool calls before this item)", None)
-    redacted = r.boolean(fields["redacted"], "redacted") if "redacted" in fields else False
-    item = ReasoningItem(family, text=text("text"), signature=text("signature"), encrypted=text("encrypted"),
-                         redacted=bool(redacted), id=text("id"), summary=tuple(summary), position=position)
-    if item.text is None and item.signature is None and item.encrypted is None:
-        raise loc.fail("a reasoning item needs text, signature or encrypted", None)
-    return item
-
-
-def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]],
-                 answered: set[str]) -> Message:
-    _only(r, loc.node, ("role", "tool_call_id", "content", "name", "is_error"), "a tool message")
-    if "tool_call_id" not in fields:
-        raise loc.fail("a tool message needs tool_call_id", "name the id of the assistant's tool call it answers")
-    call_id = r.string(fields["tool_call_id"], "tool_call_id")
-    if call_id not in calls:
-        known = ", ".join(calls) or "none so far"
-        raise r.loc(fields["tool_call_id"]).fail(
-            f"tool result answers tool_call_id '{call_id}', which matches no earlier assistant tool call (earlier ids: {known})",
-            did_you_mean(call_id, list(calls)) or "add the assistant message with that call before it")
-    if call_id in answered:
-        raise r.loc(fields["tool_call_id"]).fail(f"tool call '{call_id}' already has a result", "remove the second result")
-    answered.add(call_id)
-    tool_name = calls[call_id][0]
-    if "name" in fields:
-        given = r.string(fields["name"], "name")
-        if given != tool_name:
-            raise r.loc(fields["name"]).fail(f"name '{given}' differs from the call's tool '{tool_name}'", "drop name: or fix it")
-    content = ""
-    parts = None
-    if "content" in fields:
-        value = r.value(fields["content"])
-        if _content_parts(value):
-            parts = tuple(value)  # Responses takes these as they are; others get the JSON text, as before
-        if isinstance(value, (dict, list)):
-            content = json.dumps(value, ensure_ascii=False)
-        elif value is None:
-            content = ""
-        else:
-            content = value if isinstance(value, str) else json.dumps(value)
-    is_error = bool(r.boolean(fields["is_error"], "is_error")) if "is_error" in fields else False
-    return Message("tool", content=content, tool_call_id=call_id, tool_name=tool_name, is_error=is_error,
-                   parts=parts)
-
-
-_PART_TYPES = ("input_text", "input_image", "input_file")
-
-
-def _content_parts(value: Any) -> bool:
-    """A non-empty list of Responses content parts ({type: input_text|input_image|input_file, ...})."""
-    return (isinstance(value, list) and bool(value)
-            and all(isinstance(p, dict) and p.get("type") in _PART_TYPES for p in value))
-
-
 _SETTING_TYPES: dict[str, tuple[type, ...]] = {
     "model": (str,), "base_url": (str,), "max_tokens": (int,), "temperature": (int, float), "thinking": (bool,),
     "deployment": (str,), "endpoint": (str,), "api_version": (str,), "region": (str,), "api_key_env": (str,),
@@ -593,140 +361,3 @@ def _rules(r: _Reader, node: yaml.Node, pid: str) -> dict[str, Any]:
                                     else RULE_KEYS[key][1])
         out[key] = value
     return out
-
-
-# ---- loop: (toolchoice run) ----------------------------------------------------------------
-
-LOOP_KEYS = ("max_steps", "steps", "stop", "results", "narrow", "after_call")
-STEP_KEYS = ("tool_choice", "tools")
-_LOOP_EXAMPLE = "see configs/planner-loop.yaml"
-
-
-def _loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
-    """The ``loop:`` section: steps (tool_choice and tools offered per step; the last repeats),
-    max_steps, stop (``when: no_tool_call`` or ``tool: NAME``, ``repeated_calls: K``), results per tool,
-    narrow and after_call (core/loop_policy.py)."""
-    from .loop_policy import AFTER_CALL, NARROW, read_word
-
-    fields = r.mapping(node, "loop", LOOP_KEYS)
-    names = tuple(t.name for t in tools)
-    max_steps = 10
-    if "max_steps" in fields:
-        value = r.value(fields["max_steps"])
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise r.loc(fields["max_steps"]).fail(f"loop.max_steps must be a whole number of at least 1, not {_show(value)}",
-                                                  "the loop sends at least one request")
-        max_steps = value
-    steps: list[LoopStep] = []
-    if "steps" in fields and r.value(fields["steps"]) is not None:
-        items = r.sequence(fields["steps"], "loop.steps")
-        if not items:
-            raise r.loc(fields["steps"]).fail("loop.steps is empty", "give at least one {tool_choice: ...} or leave steps out")
-        steps = [_loop_step(r, item, number, names) for number, item in enumerate(items, 1)]
-    stop_tool, repeated = (_loop_stop(r, fields["stop"], names) if "stop" in fields and r.value(fields["stop"]) is not None
-                           else (None, None))
-    results: dict[str, LoopResult] = {}
-    if "results" in fields and r.value(fields["results"]) is not None:
-        entries = r.mapping(fields["results"], "loop.results")
-        for key_node, value_node in fields["results"].value:
-            name = key_node.value
-            tool = next((t for t in tools if t.name == name), None)
-            if tool is None:
-                hint = did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names else "declare it under tools:")
-                raise r.loc(key_node).fail(f"loop.results has an entry for '{name}', which is not a declared tool", hint)
-            results[name] = _loop_result(r, entries[name], tool, allow_list=True)
-    policy = {key: read_word(r, fields[key], key, words) for key, words in (("narrow", NARROW), ("after_call", AFTER_CALL))
-              if key in fields}
-    return LoopSpec(max_steps=max_steps, steps=tuple(steps), stop_tool=stop_tool, results=results,
-                    raw=r.value(node), repeated_calls=repeated, **policy)
-
-
-def _loop_step(r: _Reader, node: yaml.Node, number: int, names: tuple[str, ...]) -> LoopStep:
-    fields = r.mapping(node, f"loop.steps[{number}]", STEP_KEYS)
-    offered: tuple[str, ...] | None = None
-    if "tools" in fields:
-        offered_list = []
-        for item in r.sequence(fields["tools"], f"loop.steps[{number}].tools"):
-            name = r.string(item, "a tool name")
-            if name not in names:
-                hint = did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names else "declare it under tools:")
-                raise r.loc(item).fail(f"loop step {number} offers '{name}', which is not a declared tool", hint)
-            offered_list.append(name)
-        offered = tuple(offered_list)
-    choice: ToolChoice | None = None
-    has_choice = "tool_choice" in fields
-    if has_choice:
-        _no_yaml11_word(r, fields["tool_choice"])
-        loc = r.loc(fields["tool_choice"])
-        choice = parse_tool_choice(r.value(fields["tool_choice"]), names,
-                                   lambda m, h=None: loc.fail(f"loop step {number}: {m}", h))
-        wanted = (choice.name,) if choice is not None and choice.mode == "named" else (
-            choice.allowed if choice is not None and choice.mode == "allowed" else ())
-        missing = [n for n in wanted if offered is not None and n not in offered]
-        if missing:
-            raise loc.fail(f"loop step {number}: tool_choice names '{missing[0]}', which this step's tools do not offer",
-                           f"add it to tools: [{', '.join((*(offered or ()), missing[0]))}]")
-    return LoopStep(tool_choice=choice, has_choice=has_choice, tools=offered)
-
-
-def _loop_stop(r: _Reader, node: yaml.Node, names: tuple[str, ...]) -> tuple[str | None, int | None]:
-    """(the stop tool, stop.repeated_calls), each None when not written."""
-    from .loop_policy import read_repeated
-
-    fields = r.mapping(node, "loop.stop", ("when", "tool", "repeated_calls"))
-    repeated = read_repeated(r, fields.pop("repeated_calls")) if "repeated_calls" in fields else None
-    if set(fields) == {"when"}:
-        if r.value(fields["when"]) != "no_tool_call":
-            raise r.loc(fields["when"]).fail(f"loop.stop.when must be no_tool_call, not {_show(r.value(fields['when']))}",
-                                             "or write stop: {tool: NAME} to end the loop when NAME is called")
-        return None, repeated
-    if set(fields) == {"tool"}:
-        name = r.string(fields["tool"], "loop.stop.tool")
-        if name not in names:
-            hint = did_you_mean(name, names) or (f"declared tools: {', '.join(names)}" if names else "declare it under tools:")
-            raise r.loc(fields["tool"]).fail(f"loop.stop.tool '{name}' is not a declared tool", hint)
-        return name, repeated
-    if not fields and repeated is not None:
-        return None, repeated
-    raise r.loc(node).fail("loop.stop takes when: no_tool_call or tool: NAME (one of them), and repeated_calls: K", None)
-
-
-def _loop_result(r: _Reader, node: yaml.Node, tool: Tool, *, allow_list: bool) -> LoopResult:
-    if isinstance(node, yaml.SequenceNode) and allow_list:
-        items = [_loop_result(r, item, tool, allow_list=False) for item in r.sequence(node, f"loop.results.{tool.name}")]
-        if not items:
-            raise r.loc(node).fail(f"loop.results.{tool.name} is an empty list", "give one result per expected call")
-        return LoopResult("list", tuple(items))
-    if isinstance(node, yaml.MappingNode) and len(node.value) == 1 and node.value[0][0].value in ("template", "error"):
-        key, child = node.value[0][0].value, node.value[0][1]
-        text = r.string(child, f"loop.results.{tool.name}.{key}", empty_ok=True)
-        if key == "error":
-            return LoopResult("error", text)
-        _check_template(r, child, text, tool)
-        return LoopResult("template", text)
-    value = r.value(node)
-    content = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return LoopResult("literal", content)
-
-
-def _check_template(r: _Reader, node: yaml.Node, text: str, tool: Tool) -> None:
-    """Every ``{field}`` must name an argument (a property of the tool's parameters)."""
-    import string
-
-    properties = (tool.parameters or {}).get("properties")
-    known = tuple(properties) if isinstance(properties, dict) else ()
-    try:
-        fields = [(name, spec, conv) for _, name, spec, conv in string.Formatter().parse(text) if name is not None]
-    except ValueError as exc:
-        raise r.loc(node).fail(f"loop.results.{tool.name}.template is not a valid template: {exc}",
-                               "write {argument} for a field, {{ and }} for literal braces") from None
-    for name, spec, conv in fields:
-        if not name or spec or conv or not name.isidentifier():
-            raise r.loc(node).fail(f"loop.results.{tool.name}.template: {{{name}{'!' + conv if conv else ''}"
-                                   f"{':' + spec if spec else ''}}} is not a plain {{argument}} field",
-                                   "write {argument}; {{ and }} for literal braces")
-        if name not in known:
-            hint = did_you_mean(name, known) or (f"its arguments: {', '.join(known)}" if known else
-                                                 f"'{tool.name}' takes no arguments")
-            raise r.loc(node).fail(f"loop.results.{tool.name}.template names '{{{name}}}', which is not an argument "
-                                   f"of '{tool.name}'", hint)

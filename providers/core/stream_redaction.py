@@ -8,7 +8,7 @@ import struct
 import zlib
 from typing import Any
 
-from .streaming import _HEADER_TYPES, _PRELUDE, Framing
+from .stream_framing import _HEADER_TYPES, _PRELUDE, Framing
 
 
 def redact_stream(data: bytes, framing: Framing, redactor: Any) -> bytes:

@@ -1,21 +1,9 @@
-"""Streamed replies: framing decoders, a deadline-bounded async reader, and the stream record.
+"""Streamed replies: the stream record, assembly through the provider's assembler, and the
+deadline-bounded async reader.
 
-Three framings carry every provider's stream:
-
-- ``sse``: server-sent events, decoded by the WHATWG HTML "event stream interpretation" rules
-  (html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation): lines end in
-  CRLF, LF or CR; a leading BOM is dropped; ``:`` starts a comment; ``field: value`` loses one space
-  after the colon; ``data`` lines join with LF; a blank line dispatches; an event with no data is not
-  dispatched; an unterminated event at the end of the stream is not dispatched either (here it is
-  reported as a finding, never silently dropped).
-- ``ndjson``: one JSON value per line (Ollama).
-- ``eventstream``: AWS event-stream binary messages (Bedrock ConverseStream): a 12-byte prelude
-  (total length, headers length, CRC32 of those 8 bytes), typed headers, the payload, and a CRC32 of the
-  whole message before it (the layout botocore's ``botocore/eventstream.py`` reads).
-
-Each decoded event becomes an ``Event``; a provider module's ``stream_assembler`` folds events into
-the same ``Reply`` its ``parse_reply`` makes from a non-streamed body. ``stream_reply`` sends a
-prepared request and does all of it live; ``assemble_bytes`` does it offline (``parse --stream``).
+``stream_framing`` decodes the bytes into ``Event``s; a provider module's ``stream_assembler`` folds
+events into the same ``Reply`` its ``parse_reply`` makes from a non-streamed body. ``stream_reply``
+sends a prepared request and does all of it live; ``assemble_bytes`` does it offline (``parse --stream``).
 
 Imported only by streaming code paths: `render` never loads it.
 """
@@ -23,36 +11,14 @@ Imported only by streaming code paths: `render` never loads it.
 from __future__ import annotations
 
 import asyncio
-import codecs
-import json
-import re
-import struct
 import time
-import zlib
-from typing import Any, AsyncIterator, Callable, Iterable, Iterator, Literal, NamedTuple, Protocol
+from typing import Any, AsyncIterator, Callable, Iterable, NamedTuple, Protocol
 
 from .model import ProviderError, Reply
 from .stream_assembly import Assembly, Finding
-
-Framing = Literal["sse", "ndjson", "eventstream"]
+from .stream_framing import Event, EventDecoder, Framing, iter_chunks, json_or_none, saved_events
 
 DEFAULT_IDLE = 30.0  # seconds without a byte before a stream counts as stalled
-
-
-class Event(NamedTuple):
-    """One decoded event. ``name``: the SSE ``event`` field (``message`` when absent), the
-    event-stream ``:event-type`` (``:exception`` type for exceptions), None for NDJSON. ``data`` is
-    the parsed JSON payload, or None when ``text`` is not JSON (``[DONE]``, a comment-only keepalive
-    never becomes an event). ``at``: seconds since the request went out (None offline)."""
-
-    name: str | None
-    data: Any
-    text: str
-    at: float | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"event": self.name, "data": self.data if self.data is not None else self.text,
-                "at_ms": None if self.at is None else round(self.at * 1000.0, 1)}
 
 
 # Findings that do not make an exchange fail: the reply was read whole another way.
@@ -111,360 +77,6 @@ class StreamResult(NamedTuple):
         if with_events:
             data["raw_events"] = [e.to_json() for e in self.event_log]
         return data
-
-
-class StreamFault(Exception):
-    """Bytes that cannot be decoded in the stream's framing; reading stops there."""
-
-
-# ---- framing decoders ----------------------------------------------------------------------
-
-_LINE_END = re.compile(r"\r\n|\r|\n")
-
-
-class SSEDecoder:
-    """WHATWG event-stream interpretation, fed bytes in any split; ``feed`` returns the dispatched
-    events as ``(event type, data)`` pairs. ``id`` and ``retry`` are kept but not used."""
-
-    def __init__(self, max_line: int | None = None) -> None:
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._buffer = ""
-        self._pending: list[str] = []  # pieces of a line not ended yet (joined once: no quadratic re-scan)
-        self._pending_size = 0
-        self.max_line = max_line
-        self._first = True
-        self._data: list[str] = []
-        self._event = ""
-        self.last_event_id = ""
-        self.retry: int | None = None
-
-    def feed(self, chunk: bytes) -> list[tuple[str, str]]:
-        text = self._decoder.decode(chunk)
-        if self._first and text:
-            self._first = False
-            text = text.removeprefix("\ufeff")
-        if text and not _LINE_END.search(text) and not (self._buffer.endswith("\r") and text):
-            # no line ends here: keep the piece; the line is joined once when it ends
-            if self._buffer:
-                self._pending.append(self._buffer)
-                self._buffer = ""
-            self._pending.append(text)
-            self._pending_size += len(text)
-            if self.max_line is not None and self._pending_size > self.max_line:
-                raise StreamFault(f"one SSE line is longer than {self.max_line} characters (limit stream_line_bytes)")
-            return []
-        self._join_pending()
-        self._buffer += text
-        return self._lines(final=False)
-
-    def _join_pending(self) -> None:
-        if self._pending:
-            self._buffer = "".join(self._pending) + self._buffer
-            self._pending = []
-            self._pending_size = 0
-
-    def close(self) -> tuple[list[tuple[str, str]], str]:
-        """End of stream: events from the last lines, and any text that never completed an event."""
-        self._join_pending()
-        self._buffer += self._decoder.decode(b"", final=True)
-        events = self._lines(final=True)
-        pending = "\n".join(self._data)
-        if self._buffer:
-            pending = (pending + "\n" if pending else "") + self._buffer
-        return events, pending
-
-    def _lines(self, final: bool) -> list[tuple[str, str]]:
-        buffer = self._buffer
-        events: list[tuple[str, str]] = []
-        start = 0
-        for match in _LINE_END.finditer(buffer):
-            if match.group() == "\r" and match.end() == len(buffer) and not final:
-                break  # a CR at the end may be the first half of CRLF
-            self._line(buffer[start:match.start()], events)
-            start = match.end()
-        self._buffer = buffer[start:]
-        if self.max_line is not None and len(self._buffer) > self.max_line:
-            raise StreamFault(f"one SSE line is longer than {self.max_line} characters (limit stream_line_bytes)")
-        return events
-
-    def _line(self, line: str, events: list[tuple[str, str]]) -> None:
-        if not line:
-            if self._data:
-                events.append((self._event or "message", "\n".join(self._data)))
-            self._data = []
-            self._event = ""
-            return
-        if line[0] == ":":
-            return
-        field, colon, value = line.partition(":")
-        if colon and value[:1] == " ":
-            value = value[1:]
-        if field == "data":
-            self._data.append(value)
-        elif field == "event":
-            self._event = value
-        elif field == "id":
-            if "\0" not in value:
-                self.last_event_id = value
-        elif field == "retry":
-            if value.isascii() and value.isdigit():
-                self.retry = int(value)
-
-
-class NDJSONDecoder:
-    """Newline-delimited JSON: each non-blank line is one value (a trailing CR is dropped)."""
-
-    def __init__(self, max_line: int | None = None) -> None:
-        self._pieces: list[bytes] = []  # the line not ended yet, in pieces (joined once it ends)
-        self._size = 0
-        self.max_line = max_line
-
-    def feed(self, chunk: bytes) -> list[str]:
-        if b"\n" not in chunk:
-            self._pieces.append(chunk)
-            self._size += len(chunk)
-            if self.max_line is not None and self._size > self.max_line:
-                raise StreamFault(f"one NDJSON line is longer than {self.max_line} bytes (limit stream_line_bytes)")
-            return []
-        first, *lines, rest = chunk.split(b"\n")
-        lines.insert(0, b"".join([*self._pieces, first]))
-        self._pieces, self._size = ([rest], len(rest)) if rest else ([], 0)
-        return [text for text in (line.decode("utf-8", errors="replace").strip() for line in lines) if text]
-
-    def close(self) -> tuple[list[str], str]:
-        rest = b"".join(self._pieces).decode("utf-8", errors="replace").strip()
-        self._pieces, self._size = [], 0
-        return ([rest] if rest else []), ""
-
-
-# AWS event-stream header value types: (size in bytes, or -1 for a u16 length prefix)
-_HEADER_TYPES: dict[int, int] = {0: 0, 1: 0, 2: 1, 3: 2, 4: 4, 5: 8, 6: -1, 7: -1, 8: 8, 9: 16}
-_PRELUDE = struct.Struct(">III")
-MAX_MESSAGE = 16 * 1024 * 1024  # botocore's _MAX_PAYLOAD_LENGTH
-MAX_HEADERS = 128 * 1024  # botocore's _MAX_HEADERS_LENGTH
-
-
-class EventStreamMessage(NamedTuple):
-    headers: dict[str, Any]
-    payload: bytes
-
-
-def _header_value(kind: int, raw: bytes) -> Any:
-    if kind == 0:
-        return True
-    if kind == 1:
-        return False
-    if kind in (2, 3, 4, 5):
-        return int.from_bytes(raw, "big", signed=True)
-    if kind == 7:
-        return raw.decode("utf-8", errors="replace")
-    if kind == 8:
-        return int.from_bytes(raw, "big", signed=True)  # milliseconds since the epoch
-    return bytes(raw)  # 6 bytes, 9 uuid
-
-
-def parse_headers(data: bytes) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
-    i, end = 0, len(data)
-    while i < end:
-        size = data[i]
-        name = data[i + 1:i + 1 + size].decode("utf-8", errors="replace")
-        i += 1 + size
-        if i >= end:
-            raise StreamFault("event-stream header cut short")
-        kind = data[i]
-        i += 1
-        width = _HEADER_TYPES.get(kind)
-        if width is None:
-            raise StreamFault(f"event-stream header {name!r} has unknown type {kind}")
-        if width == -1:
-            width = int.from_bytes(data[i:i + 2], "big")
-            i += 2
-        if i + width > end:
-            raise StreamFault(f"event-stream header {name!r} runs past the headers")
-        headers[name] = _header_value(kind, data[i:i + width])
-        i += width
-    return headers
-
-
-_HEADER_CACHE: dict[bytes, dict[str, Any]] = {}  # read-only once parsed: never mutate a message's headers
-
-
-class EventStreamDecoder:
-    """AWS event-stream messages out of bytes in any split, with both CRC checks."""
-
-    def __init__(self) -> None:
-        self._buffer = bytearray()
-
-    def feed(self, chunk: bytes) -> list[EventStreamMessage]:
-        self._buffer += chunk
-        out = []
-        buffer = memoryview(self._buffer)
-        at, size = 0, len(buffer)
-        try:
-            while size - at >= 12:
-                total, headers_length, prelude_crc = _PRELUDE.unpack_from(buffer, at)
-                computed = zlib.crc32(buffer[at:at + 8])
-                if computed != prelude_crc:
-                    raise StreamFault(f"event-stream prelude CRC mismatch (expected {prelude_crc:#010x}, computed "
-                                      f"{computed:#010x})")
-                if total > MAX_MESSAGE or headers_length > MAX_HEADERS or total < 16 + headers_length:
-                    raise StreamFault(f"event-stream message length {total} (headers {headers_length}) is not "
-                                      "possible")
-                if size - at < total:
-                    break
-                end = at + total
-                (message_crc,) = struct.unpack_from(">I", buffer, end - 4)
-                if zlib.crc32(buffer[at:end - 4]) != message_crc:
-                    raise StreamFault(f"event-stream message CRC mismatch (expected {message_crc:#010x})")
-                raw_headers = bytes(buffer[at + 12:at + 12 + headers_length])
-                headers = _HEADER_CACHE.get(raw_headers)
-                if headers is None:
-                    headers = parse_headers(raw_headers)
-                    if len(_HEADER_CACHE) < 256:  # a stream repeats a handful of header blocks
-                        _HEADER_CACHE[raw_headers] = headers
-                out.append(EventStreamMessage(headers, bytes(buffer[at + 12 + headers_length:end - 4])))
-                at = end
-        finally:
-            buffer.release()
-            if at:
-                del self._buffer[:at]
-        return out
-
-    def close(self) -> tuple[list[EventStreamMessage], str]:
-        rest = len(self._buffer)
-        self._buffer = bytearray()
-        return [], f"{rest} bytes of an unfinished event-stream message" if rest else ""
-
-
-# ---- bytes -> events -------------------------------------------------------------------------
-
-
-def _json_or_none(text: str) -> Any:
-    """The parsed JSON, or None. No NaN/Infinity (not JSON); nothing deeper than json_depth (None too)."""
-    from .bounded import json_loads
-
-    try:
-        return json_loads(text, parse_constant=_not_json)
-    except ValueError:
-        return None
-
-
-def _not_json(word: str) -> Any:
-    raise ValueError(f"{word} is not JSON")
-
-
-class EventDecoder:
-    """Bytes in any split -> ``Event``s for one framing; faults and leftovers become findings."""
-
-    def __init__(self, framing: Framing) -> None:
-        from . import limits
-
-        self.framing = framing
-        self.findings: list[Finding] = []
-        self.broken = False
-        self.done = False  # data: [DONE] seen: what follows is not assembled (the SDKs stop there)
-        self.after_done = 0
-        self.max_bytes = limits.get("stream_bytes")
-        self.seen = 0
-        line = limits.get("stream_line_bytes")
-        if framing == "sse":
-            self._decoder: Any = SSEDecoder(line)
-        elif framing == "ndjson":
-            self._decoder = NDJSONDecoder(line)
-        else:
-            self._decoder = EventStreamDecoder()
-
-    def feed(self, chunk: bytes, at: float | None = None) -> list[Event]:
-        if self.broken:
-            return []
-        self.seen += len(chunk)
-        if self.seen > self.max_bytes:
-            from . import limits
-
-            self.broken = True
-            self.findings.append(Finding("stream.too_large", limits.refusal("the stream", "stream_bytes")
-                                         + "; reading stopped"))
-            return []
-        try:
-            return self._events(self._decoder.feed(chunk), at)
-        except StreamFault as exc:
-            self.broken = True
-            code = "stream.too_large" if "limit stream_line_bytes" in str(exc) else "stream.framing"
-            self.findings.append(Finding(code, str(exc)))
-            return []
-
-    def close(self, at: float | None = None) -> list[Event]:
-        if self.broken:
-            return []
-        items, pending = self._decoder.close()
-        events = self._events(items, at)
-        if pending.strip() and not self.done:
-            shown = pending if len(pending) <= 120 else pending[:119] + "…"
-            self.findings.append(Finding("stream.incomplete_event", f"the stream ended inside an event: {shown!r}"))
-        if self.after_done:
-            self.findings.append(Finding("stream.after_done", f"{self.after_done} events after data: [DONE] were not "
-                                         "assembled (the SDKs stop reading there)"))
-        return events
-
-    def _events(self, items: list[Any], at: float | None) -> list[Event]:
-        out = []
-        if self.framing == "sse":
-            for name, text in items:
-                if self.done:
-                    self.after_done += 1
-                    continue
-                if text == "[DONE]":
-                    self.done = True
-                    out.append(Event(name, None, text, at))
-                    continue
-                data = _json_or_none(text)
-                if data is None and text.lstrip()[:1] in ("{", "["):
-                    self.findings.append(Finding("stream.framing", f"an event's data is not JSON: {text[:120]!r}"))
-                out.append(Event(name, data, text, at))
-        elif self.framing == "ndjson":
-            for text in items:
-                data = _json_or_none(text)
-                if data is None and text != "null":
-                    self.findings.append(Finding("stream.framing", f"an NDJSON line is not JSON: {text[:120]!r}"))
-                out.append(Event(None, data, text, at))
-        else:
-            for message in items:
-                out.append(_aws_event(message, at))
-        return out
-
-
-def _aws_event(message: EventStreamMessage, at: float | None) -> Event:
-    headers = message.headers
-    text = message.payload.decode("utf-8", errors="replace")
-    kind = headers.get(":message-type", "event")
-    if kind == "event":
-        name = headers.get(":event-type")
-    elif kind == "exception":
-        name = f":exception:{headers.get(':exception-type', 'unknown')}"
-    else:  # error
-        name = f":error:{headers.get(':error-code', 'unknown')}"
-        if not text:
-            text = json.dumps({"message": headers.get(":error-message", "")})
-    return Event(name if isinstance(name, str) else None, _json_or_none(text) if text else {}, text, at)
-
-
-SAVE_SUFFIX: dict[str, str] = {"sse": ".sse", "ndjson": ".ndjson", "eventstream": ".eventstream"}
-
-
-def save_suffix(provider: str) -> str:
-    """The file suffix for a provider's saved raw stream (``StreamResult.raw``), e.g. ``.sse``."""
-    from .registry import module_for
-
-    return SAVE_SUFFIX[module_for(provider).STREAM_FRAMING]
-
-
-def decode_bytes(framing: Framing, data: bytes) -> tuple[list[Event], list[Finding]]:
-    """A whole saved stream -> its events and framing findings (offline)."""
-    decoder = EventDecoder(framing)
-    events = decoder.feed(data)
-    events += decoder.close()
-    return events, decoder.findings
 
 
 # ---- the whole exchange ----------------------------------------------------------------------
@@ -531,38 +143,6 @@ def assemble_events(provider: str, events: Iterable[Event]) -> Assembly:
     for event in events:
         assembler.feed(event)
     return assembler.finish()
-
-
-_SSE_FIELD = re.compile(rb"^(?:data|event|id|retry)?:", re.MULTILINE)
-
-
-def saved_events(framing: Framing, data: bytes) -> tuple[list[Event], list[Finding]]:
-    """A saved stream -> events. Besides the raw framing (what ``send --stream --save`` keeps, or a
-    ``curl -N`` capture) this reads the one-payload-a-line chunk files SDK test suites record
-    (vercel/ai ``__fixtures__/*.chunks.txt``): SSE payloads without ``data:`` lines, and Bedrock
-    events written as ``{"<event type>": {...}}`` lines."""
-    start = data.lstrip()[:1]
-    if framing == "sse" and start in (b"{", b"[") and not _SSE_FIELD.search(data):
-        lines = [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
-        events, findings = [], []
-        for line in lines:
-            value = _json_or_none(line)
-            if value is None:
-                findings.append(Finding("stream.framing", f"a chunk line is not JSON: {line[:120]!r}"))
-            name = value.get("type") if isinstance(value, dict) and isinstance(value.get("type"), str) else "message"
-            events.append(Event(name, value, line))
-        return events, findings
-    if framing == "eventstream" and start == b"{":
-        events, findings = [], []
-        for line in data.decode("utf-8", errors="replace").splitlines():
-            value = _json_or_none(line) if line.strip() else None
-            if isinstance(value, dict) and len(value) == 1:
-                ((name, payload),) = value.items()
-                events.append(Event(name, payload, json.dumps(payload)))
-            elif line.strip():
-                findings.append(Finding("stream.framing", f"not an event line: {line[:120]!r}"))
-        return events, findings
-    return decode_bytes(framing, data)
 
 
 def assemble_bytes(provider: str, data: bytes, *, keep_events: bool = False) -> StreamResult:
@@ -707,7 +287,7 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
                 body = await asyncio.wait_for(_read_capped(response), max(0.001, end - clock()))
                 text = body.decode("utf-8", errors="replace")
                 raw.append(body)
-                parsed = _json_or_none(text)
+                parsed = json_or_none(text)
                 reply = read_reply(provider, status, parsed, text, headers=headers)
                 if 200 <= status < 300:
                     findings.append(Finding("stream.not_streamed", f"the server answered {kind or 'without a type'} "
@@ -801,9 +381,3 @@ class _open:
 
     async def __aexit__(self, *exc: Any) -> None:
         await self.context.__aexit__(*exc)
-
-
-def iter_chunks(data: bytes, size: int) -> Iterator[bytes]:
-    """``data`` in pieces of ``size`` bytes (tests and the benchmark split streams with it)."""
-    for i in range(0, len(data), size):
-        yield data[i:i + size]

@@ -194,6 +194,34 @@ def show(value: Any) -> str:
     return "nothing" if value is None else f"{type(value).__name__} {value!r}"
 
 
+def only_keys(r: Reader, mapping: yaml.MappingNode, allowed: tuple[str, ...], what: str) -> None:
+    """Refuse keys outside ``allowed``, pointing at the key (``mapping`` was read with r.mapping)."""
+    for key_node, _ in mapping.value:
+        if key_node.value not in allowed:
+            hint = did_you_mean(key_node.value, allowed) or f"known keys: {', '.join(allowed)}"
+            raise r.loc(key_node).fail(f"unknown key '{key_node.value}' in {what}", hint)
+
+
+def key_node(mapping: yaml.Node, key: str) -> yaml.Node | None:
+    if isinstance(mapping, yaml.MappingNode):
+        return next((k for k, _ in mapping.value if k.value == key), None)
+    return None
+
+
+def refuse_yaml11_choice(r: Reader, node: yaml.Node) -> None:
+    """``tool_choice: off`` / ``no`` / ``yes`` / ``on`` are YAML 1.1 booleans: refuse instead of guessing."""
+    if not (isinstance(node, yaml.ScalarNode) and node.tag == CORE_TAG + "bool"):
+        return
+    word = node.value
+    if word.lower() in ("true", "false"):
+        return
+    if r.value(node):
+        hint = f'write true or required to require a tool call, or "{word}" for a tool named {word}'
+    else:
+        hint = f'write false to leave tool_choice unset, none to forbid tool calls, or "{word}" for a tool named {word}'
+    raise r.loc(node).fail(f"tool_choice: {word} is a YAML boolean ({str(bool(r.value(node))).lower()})", hint)
+
+
 def read_text(path: str | Path, what: str = "scenario") -> str:
     """A file's text, refusing what is not UTF-8 text with one line (``what``: the kind of file)."""
     from . import bounded

@@ -1,4 +1,4 @@
-"""Stream encoders, the inverse of ``core/streaming.py``'s decoders: one bytes object per event.
+"""Stream encoders, the inverse of ``core/stream_framing.py``'s decoders: one bytes object per event.
 
 - SSE: ``event: NAME`` (when the family names its events) and one ``data:`` line, then a blank line
   (html.spec.whatwg.org server-sent events); OpenAI Chat ends with ``data: [DONE]``.

@@ -79,7 +79,7 @@ class ProxyHandler:
                 writer.write(head(status, out))
                 streamed = stream and 200 <= status < 300
                 if streamed:
-                    from ..streaming import EventDecoder
+                    from ..stream_framing import EventDecoder
 
                     decoder = EventDecoder(self.service.framing)
                     assembler = module_for(self.provider).stream_assembler(self.provider)

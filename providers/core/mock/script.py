@@ -67,7 +67,7 @@ class Script(NamedTuple):
 
 
 def load_script(path: str | Path) -> Script:
-    from ..scenario import composed, read_text
+    from ..yaml_input import composed, read_text
 
     name = str(path)
     text = read_text(path, "script")

@@ -1,0 +1,119 @@
+"""A loop's ``--save`` transcripts: ``DIR/<provider>/loop-NNN/`` with each step's request, response and
+reply, and once the loop ended its full history as a scenario (``transcript_scenario``) and its document."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from .loop_records import LoopRun, StepRecord, message_json
+from .model import Message, Scenario, ToolchoiceError
+
+
+_SAVED_FILE = re.compile(r"step-\d+\.(request|response|reply)\.(json|txt)|scenario\.yaml|loop\.json")
+
+
+def prepare_loop_save(folder: Path) -> Path:
+    """Create the --save folder, removing an earlier run's loop transcripts from it (only the files
+    this module writes), so a replay never mixes two runs' loops."""
+    from .capabilities import PROVIDER_IDS
+    from .save import prepare_save_dir
+
+    prepare_save_dir(folder)
+    for provider in PROVIDER_IDS:
+        base = folder / provider
+        if not base.is_dir():
+            continue
+        for loop_dir in base.iterdir():
+            if not (loop_dir.is_dir() and re.fullmatch(r"loop-\d+", loop_dir.name)):
+                continue
+            try:
+                for old in loop_dir.iterdir():
+                    if _SAVED_FILE.fullmatch(old.name) and old.is_file():
+                        old.unlink()
+                if not any(loop_dir.iterdir()):
+                    loop_dir.rmdir()
+            except OSError as exc:
+                raise ToolchoiceError(f"--save {folder}: cannot remove the earlier run's {loop_dir}: "
+                                      f"{exc.strerror}") from None
+    return folder
+
+
+def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario, secrets: dict[str, str]) -> None:
+    """``DIR/<provider>/loop-NNN/``: step-NN.request.json, step-NN.response.json (as received) and
+    step-NN.reply.json (reply, verdict, results: written last, so it marks the step complete). The
+    loop's whole-history files are written once it ends (``save_summary``): rewriting them every step
+    would cost the square of the steps in bytes written."""
+    from .save import dumps, save_redactor, write_atomic
+
+    redactor = save_redactor(secrets)
+    redact = redactor.text
+    base = folder / run.provider / f"loop-{run.index:03d}"
+    base.mkdir(parents=True, exist_ok=True)
+    stem = f"step-{record.number:02d}"
+    if record.translation.request is not None:
+        write_atomic(base / f"{stem}.request.json", redact(dumps(record.translation.request.to_json())))
+    sample = record.sample
+    if sample is not None and sample.status is not None:
+        suffix = ".response.json" if sample.raw_json is not None else ".response.txt"
+        from .redaction import safe_json_text
+
+        write_atomic(base / f"{stem}{suffix}", safe_json_text(sample.raw_text, sample.raw_json, redactor))
+    meta = {"provider": run.provider, **record.to_json()}
+    meta.pop("request", None)
+    write_atomic(base / f"{stem}.reply.json", redact(dumps(meta)))
+
+
+def save_summary(folder: Path, run: LoopRun, scenario: Scenario, secrets: dict[str, str]) -> None:
+    """scenario.yaml (the loop's full history: render, send and run read it as is) and loop.json (its
+    document), once the loop ended, was interrupted or failed."""
+    from .save import dumps, save_redactor, write_atomic
+
+    redact = save_redactor(secrets).text
+    base = folder / run.provider / f"loop-{run.index:03d}"
+    base.mkdir(parents=True, exist_ok=True)
+    write_atomic(base / "scenario.yaml", redact(transcript_scenario(scenario, run.history)))
+    write_atomic(base / "loop.json", redact(dumps(run.to_json())))
+
+
+def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
+    """The scenario with the loop's full history as its messages, as YAML that `render`, `send`
+    and `run` read as it is (the loop: section kept as written)."""
+    import yaml
+
+    data: dict[str, Any] = {"description": f"transcript of a toolchoice run of {scenario.path}"}
+    tools = []
+    for t in scenario.tools:
+        tool: dict[str, Any] = {"type": "custom", "name": t.name} if t.kind == "custom" else {"name": t.name}
+        if t.description is not None:
+            tool["description"] = t.description
+        if t.kind == "custom":
+            if t.format is not None:
+                tool["format"] = dict(t.format)
+            tools.append(tool)
+            continue
+        if t.parameters is not None:
+            tool["parameters"] = t.parameters
+        if t.strict is not None:
+            tool["strict"] = t.strict
+        tool.update(dict(t.fields))
+        tools.append(tool)
+    if tools or scenario.tools_written_empty:
+        data["tools"] = tools
+    if scenario.tool_choice is not None:
+        data["tool_choice"] = scenario.tool_choice.to_json()
+    for key in ("parallel_tool_calls", "strict", "system"):
+        if getattr(scenario, key) is not None:
+            data[key] = getattr(scenario, key)
+    data["messages"] = [message_json(m) for m in history]
+    providers = {}
+    for pid, settings in scenario.providers.items():
+        values = {k: (dict(v) if k in ("headers", "extra") else v) for k, v in settings._asdict().items()
+                  if v is not None and v != {}}
+        providers[pid] = values or None
+    if providers:
+        data["providers"] = providers
+    if scenario.loop is not None and scenario.loop.raw is not None:
+        data["loop"] = scenario.loop.raw
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)

@@ -1,0 +1,224 @@
+"""The ``messages:`` of a scenario: the conversation so far (user, assistant with its tool calls and
+reasoning items, tool results), and the system/developer messages it may start with.
+
+A reasoning item pasted as an API returned it is read by that family's provider module
+(``reasoning_item``), reached through the registry.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import yaml
+
+from .bounded import json_value
+from .choice import did_you_mean
+from .model import HistoryCall, Message, ReasoningItem, ToolchoiceError
+from .yaml_input import Loc as _Loc, Reader as _Reader, only_keys, show as _show
+
+ROLES = ("user", "assistant", "tool")
+LEADING_ROLES = ("system", "developer")  # accepted at the start of messages: they become the system prompt
+
+
+def read_messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ...], list[tuple[str, str, _Loc]]]:
+    """The conversation, and the system/developer messages it starts with (role, content, where)."""
+    if node is None or (isinstance(node, yaml.ScalarNode) and r.value(node) is None):
+        return (), []
+    messages: list[Message] = []
+    leading: list[tuple[str, str, _Loc]] = []  # system/developer messages before the conversation
+    calls: dict[str, tuple[str, int]] = {}  # id -> (tool name, line)
+    answered: set[str] = set()
+    for item in r.sequence(node, "messages"):
+        loc = r.loc(item)
+        fields = r.mapping(item, "a message")
+        if "role" not in fields:
+            raise loc.fail("a message needs a role", "role: user, assistant or tool")
+        role = r.value(fields["role"])
+        if role in LEADING_ROLES:
+            if messages:
+                raise r.loc(fields["role"]).fail(f"a {role} message after the conversation started",
+                                                 f"put {role} messages first, or use the top-level system: key")
+            only_keys(r, item, ("role", "content"), f"a {role} message")
+            if "content" not in fields:
+                raise loc.fail(f"a {role} message needs content", None)
+            leading.append((role, r.string(fields["content"], "content", empty_ok=True), loc))
+            continue
+        if role not in ROLES:
+            hint = did_you_mean(str(role), ROLES + LEADING_ROLES) or "role: user, assistant or tool"
+            raise r.loc(fields["role"]).fail(f"unknown message role {role!r}", hint)
+        if role == "user":
+            only_keys(r, item, ("role", "content"), "a user message")
+            if "content" not in fields:
+                raise loc.fail("a user message needs content", None)
+            messages.append(Message("user", content=r.string(fields["content"], "content", empty_ok=True)))
+        elif role == "assistant":
+            messages.append(_assistant(r, fields, loc, calls))
+        else:
+            messages.append(_tool_result(r, fields, loc, calls, answered))
+    return tuple(messages), leading
+
+
+ASSISTANT_KEYS = ("role", "content", "tool_calls", "reasoning", "reasoning_content")
+CALL_KEYS = ("id", "name", "arguments", "signature", "thought_signature", "thoughtSignature")
+REASONING_KEYS = ("family", "text", "signature", "encrypted", "redacted", "id", "summary", "position")
+_SIGNATURE_KEYS = ("signature", "thought_signature", "thoughtSignature")
+
+
+def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]]) -> Message:
+    only_keys(r, loc.node, ASSISTANT_KEYS, "an assistant message")
+    content = None
+    if "content" in fields and r.value(fields["content"]) is not None:
+        content = r.string(fields["content"], "content", empty_ok=True)
+    history: list[HistoryCall] = []
+    if "tool_calls" in fields:
+        for call_node in r.sequence(fields["tool_calls"], "tool_calls"):
+            call_loc = r.loc(call_node)
+            call = r.mapping(call_node, "a tool call", CALL_KEYS)
+            for key in ("id", "name"):
+                if key not in call:
+                    raise call_loc.fail(f"a tool call needs {key}", "write {id: call_1, name: read_file, arguments: {...}}")
+            call_id = r.string(call["id"], "a tool call id")
+            name = r.string(call["name"], "a tool call name")
+            if call_id in calls:
+                raise r.loc(call["id"]).fail(f"tool call id '{call_id}' is used twice (first on line {calls[call_id][1]})",
+                                             "give each call its own id")
+            arguments: Any = {}
+            if "arguments" in call:
+                arguments = r.value(call["arguments"])
+                if isinstance(arguments, str):
+                    try:
+                        arguments = json_value(arguments)
+                    except ValueError:
+                        raise r.loc(call["arguments"]).fail("arguments is a string but not JSON", "write a mapping") from None
+                if arguments is None:
+                    arguments = {}
+                if not isinstance(arguments, dict):
+                    raise r.loc(call["arguments"]).fail("arguments must be a mapping", None)
+            calls[call_id] = (name, call_loc.line)
+            written = [k for k in _SIGNATURE_KEYS if k in call]
+            if len(written) > 1:
+                raise r.loc(call[written[1]]).fail(f"a tool call has both {written[0]} and {written[1]}", "keep one")
+            signature = r.string(call[written[0]], f"{written[0]} of a tool call") if written else None
+            history.append(HistoryCall(id=call_id, name=name, arguments=arguments, signature=signature))
+    reasoning = _reasoning(r, fields, len(history))
+    if content is None and not history:
+        raise loc.fail("an assistant message needs content or tool_calls", None)
+    return Message("assistant", content=content, tool_calls=tuple(history), reasoning=reasoning)
+
+
+def _reasoning(r: _Reader, fields: dict[str, yaml.Node], calls: int) -> tuple[ReasoningItem, ...]:
+    """``reasoning:`` items (neutral, or as an API returned them) and ``reasoning_content:``."""
+    items: list[ReasoningItem] = []
+    if "reasoning" in fields and r.value(fields["reasoning"]) is not None:
+        for node in r.sequence(fields["reasoning"], "reasoning"):
+            items.append(_reasoning_item(r, node, calls))
+    if "reasoning_content" in fields and r.value(fields["reasoning_content"]) is not None:
+        node = fields["reasoning_content"]
+        items.append(ReasoningItem("openai-chat", text=r.string(node, "reasoning_content", empty_ok=True)))
+    return tuple(items)
+
+
+class _ReasoningBlock:
+    """A reasoning item as written, for the provider module that knows its native spelling
+    (``reasoning_item(block)``): its value, and checks that fail at its line."""
+
+    def __init__(self, r: _Reader, node: yaml.Node) -> None:
+        self.r, self.node, self.loc = r, node, r.loc(node)
+        self.value: dict[str, Any] = r.value(node)
+
+    def only(self, allowed: tuple[str, ...], what: str) -> None:
+        only_keys(self.r, self.node, allowed, what)
+
+    def text(self, key: str, where: dict[str, Any] | None = None) -> str | None:
+        found = (self.value if where is None else where).get(key)
+        if found is not None and not isinstance(found, str):
+            raise self.loc.fail(f"{key} of a reasoning item must be a string, not {_show(found)}", None)
+        return found
+
+    def fail(self, message: str) -> ToolchoiceError:
+        return self.loc.fail(message, None)
+
+
+def _reasoning_item(r: _Reader, node: yaml.Node, calls: int) -> ReasoningItem:
+    """One reasoning item: neutral (``family:`` and the fields), or pasted as an API returned it (each
+    provider module reads its own family's spelling: ``reasoning_item``)."""
+    from .registry import family_modules, reasoning_families
+
+    loc = r.loc(node)
+    fields = r.mapping(node, "a reasoning item")
+    block = _ReasoningBlock(r, node)
+    value, text = block.value, block.text
+    for module in family_modules():
+        native = getattr(module, "reasoning_item", None)
+        item = native(block) if native is not None else None
+        if item is not None:
+            return item
+    only_keys(r, node, REASONING_KEYS, "a reasoning item")
+    if "family" not in fields:
+        families = reasoning_families()
+        raise loc.fail("a reasoning item needs family (the API that wrote it)",
+                       f"family: {' | '.join(families)}, or paste the block as the API returned it")
+    family = r.value(fields["family"])
+    if not any(module.REASONING_FAMILY == family for module in family_modules()):
+        families = reasoning_families()
+        raise r.loc(fields["family"]).fail(f"unknown reasoning family {family!r}",
+                                           did_you_mean(str(family), families) or f"family: {' | '.join(families)}")
+    summary = value.get("summary") or ()
+    if isinstance(summary, str) or not all(isinstance(t, str) for t in summary):
+        raise r.loc(fields["summary"]).fail("summary must be a list of strings", None)
+    position = value.get("position", 0)
+    if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= calls:
+        raise r.loc(fields["position"]).fail(f"position must be a whole number from 0 to {calls} (the number of "
+                                             "tool calls before this item)", None)
+    redacted = r.boolean(fields["redacted"], "redacted") if "redacted" in fields else False
+    item = ReasoningItem(family, text=text("text"), signature=text("signature"), encrypted=text("encrypted"),
+                         redacted=bool(redacted), id=text("id"), summary=tuple(summary), position=position)
+    if item.text is None and item.signature is None and item.encrypted is None:
+        raise loc.fail("a reasoning item needs text, signature or encrypted", None)
+    return item
+
+
+def _tool_result(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]],
+                 answered: set[str]) -> Message:
+    only_keys(r, loc.node, ("role", "tool_call_id", "content", "name", "is_error"), "a tool message")
+    if "tool_call_id" not in fields:
+        raise loc.fail("a tool message needs tool_call_id", "name the id of the assistant's tool call it answers")
+    call_id = r.string(fields["tool_call_id"], "tool_call_id")
+    if call_id not in calls:
+        known = ", ".join(calls) or "none so far"
+        raise r.loc(fields["tool_call_id"]).fail(
+            f"tool result answers tool_call_id '{call_id}', which matches no earlier assistant tool call (earlier ids: {known})",
+            did_you_mean(call_id, list(calls)) or "add the assistant message with that call before it")
+    if call_id in answered:
+        raise r.loc(fields["tool_call_id"]).fail(f"tool call '{call_id}' already has a result", "remove the second result")
+    answered.add(call_id)
+    tool_name = calls[call_id][0]
+    if "name" in fields:
+        given = r.string(fields["name"], "name")
+        if given != tool_name:
+            raise r.loc(fields["name"]).fail(f"name '{given}' differs from the call's tool '{tool_name}'", "drop name: or fix it")
+    content = ""
+    parts = None
+    if "content" in fields:
+        value = r.value(fields["content"])
+        if _content_parts(value):
+            parts = tuple(value)  # Responses takes these as they are; others get the JSON text, as before
+        if isinstance(value, (dict, list)):
+            content = json.dumps(value, ensure_ascii=False)
+        elif value is None:
+            content = ""
+        else:
+            content = value if isinstance(value, str) else json.dumps(value)
+    is_error = bool(r.boolean(fields["is_error"], "is_error")) if "is_error" in fields else False
+    return Message("tool", content=content, tool_call_id=call_id, tool_name=tool_name, is_error=is_error,
+                   parts=parts)
+
+
+_PART_TYPES = ("input_text", "input_image", "input_file")
+
+
+def _content_parts(value: Any) -> bool:
+    """A non-empty list of Responses content parts ({type: input_text|input_image|input_file, ...})."""
+    return (isinstance(value, list) and bool(value)
+            and all(isinstance(p, dict) and p.get("type") in _PART_TYPES for p in value))
