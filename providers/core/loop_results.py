@@ -78,8 +78,10 @@ class ToolResults:
             try:
                 if os.name == "posix":
                     os.killpg(process.pid, signal.SIGKILL)
-                else:
-                    process.kill()
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                process.kill()
             except (ProcessLookupError, PermissionError):
                 pass
         from . import limits
@@ -95,10 +97,13 @@ class ToolResults:
                     return bytes(kept), over
                 kept += chunk
                 if len(kept) > cap:
-                    over = True
                     if not keep_tail:
-                        kill()  # no need to read on: the result is refused
-                        return bytes(kept[:cap]), True
+                        if not over:
+                            kill()  # the result is refused: stop the command
+                        over = True
+                        del kept[cap:]  # read on to the end, discarding: the pipe never fills whatever the kill did
+                        continue
+                    over = True
                     del kept[:len(kept) - cap]
 
         async def talk() -> tuple[tuple[bytes, bool], tuple[bytes, bool]]:
