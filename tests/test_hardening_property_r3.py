@@ -19,7 +19,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from streams import STREAMS, bedrock_event, fixture_lines, framed
@@ -243,6 +243,8 @@ OUTSIDE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=120)
 
 @settings(max_examples=80, deadline=None)
 @given(texts=st.lists(OUTSIDE, min_size=1, max_size=6), width=st.sampled_from([60, 80, 100]))
+@example(texts=["0\u2028"], width=60)  # found by this test: a line separator split a table row
+@example(texts=["a\u202eb"], width=80)  # a bidi override would reorder what the terminal shows
 def test_outside_text_is_printed_escaped_and_tables_keep_their_border(texts, width):
     from rich.cells import cell_len  # terminal cells (a combining mark takes none), as the console counts them
     from rich.text import Text
