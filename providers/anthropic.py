@@ -462,12 +462,17 @@ class ToolSearches:
 
 
 def stop_details(holder: dict[str, Any]) -> dict[str, Any] | None:
-    """``stop_details`` as the reply gave it (RefusalStopDetails: type, category, explanation), or None."""
+    """``stop_details`` as the reply gave it, or None: RefusalStopDetails has type, category, explanation
+    (anthropic 2.14.0); the API has also sent ``recommended_model`` (vercel/ai's recorded anthropic-refusal.json),
+    so every text field is kept (at most 8, each bounded)."""
     details = holder.get("stop_details")
     if not isinstance(details, dict):
         return None
-    return {k: v for k, v in details.items() if k in ("type", "category", "explanation") and
-            (v is None or isinstance(v, str))}
+    kept = {}
+    for key, value in details.items():
+        if isinstance(key, str) and (value is None or isinstance(value, str)) and len(kept) < 8:
+            kept[key[:64]] = value[:2000] if isinstance(value, str) else None
+    return kept
 
 
 def thinking_item(provider: str, block: dict[str, Any], where: str, position: int) -> ReasoningItem:
@@ -541,7 +546,8 @@ class MessagesStreamAssembler(StreamAssembler):
                 return False
             self.blocks[index] = block.get("type")
             if block.get("type") == "tool_use":
-                self.calls.open(index, block.get("id"), block.get("name")).whole = block.get("input")
+                call = self.calls.open(index, block.get("id"), block.get("name"))
+                call.whole, call.caller = block.get("input"), caller_of(block.get("caller"))
                 return True
             if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"]:
                 self.texts.setdefault(index, []).append(block["text"])

@@ -473,6 +473,7 @@ class ResponsesStreamAssembler(StreamAssembler):
                 if isinstance(item.get("id"), str):
                     self._items[item["id"]] = key
                 call = self.calls.open(key, item.get("call_id"), item.get("name"))
+                call.caller = caller_of(item.get("caller"))
                 if isinstance(item.get("arguments"), str) and item["arguments"]:
                     call.parts.append(item["arguments"])
                 return True

@@ -373,3 +373,66 @@ def test_streamed_tool_search_and_stop_details_match_the_whole_reply():
     whole = parse_reply("anthropic", message(SEARCH_USE, SEARCH_RESULT, stop="refusal", details=REFUSAL))
     assert streamed.tool_calls == () and streamed.server_calls == whole.server_calls
     assert streamed.stop_details == whole.stop_details == REFUSAL
+
+
+def test_a_saved_reply_reads_back_whole():
+    from toolchoice.providers.core.loop_replay import reply_from_json
+
+    for reply in (parse_reply("openai-responses", responses_body(MCP_CALL, PROGRAM, CODE_CALL)),
+                  parse_reply("anthropic", message(SEARCH_USE, SEARCH_RESULT, stop="refusal", details=REFUSAL))):
+        assert reply_from_json(json.loads(json.dumps(reply.to_json()))) == reply
+
+
+# ---- recorded replies (tests/data/responses/*/SOURCES.md, tests/data/streams/SOURCES.md) ------------
+
+DATA = __import__("pathlib").Path(__file__).parent / "data"
+
+
+def recorded(provider: str, name: str) -> Any:
+    return json.loads((DATA / "responses" / provider / name).read_text(encoding="utf-8"))
+
+
+def test_a_recorded_mcp_call_is_judged_against_an_mcp_choice():
+    body = recorded("openai-responses", "openai-responses-mcp-call.json")
+    reply = parse_reply("openai-responses", body)
+    assert [(c.kind, c.server, c.name) for c in reply.server_calls] == [("mcp_call", "dmcp", "web_search_exa")]
+    s = scenario("{type: mcp, server_label: dmcp, name: web_search_exa}")
+    assert verdict(s, reply)["category"] == "obeyed"
+    other = scenario("{type: mcp, server_label: dmcp, name: get_code_context_exa}")
+    assert verdict(other, reply)["category"] == "wrong_tool"
+
+
+def test_a_recorded_program_obeys_programmatic_tool_calling():
+    text = """
+tools:
+  - name: getInventory
+    parameters: {type: object, properties: {sku: {type: string}}, required: [sku]}
+    allowed_callers: [programmatic]
+messages: [{role: user, content: Enough stock?}]
+tool_choice: {type: programmatic_tool_calling}
+"""
+    s = load_scenario_text(text, "s.yaml")
+    reply = parse_reply("openai-responses", recorded("openai-responses", "openai-responses-programmatic-tool-calling.json"))
+    assert [(c.kind, c.id) for c in reply.server_calls] == [("program", "call_O2IvSLQcJ0bwIvJZ2ovGV69M")]
+    result = verdict(s, reply)
+    assert result["category"] == "obeyed"
+    assert any("made by the model's code" in r for r in result["reasons"])
+
+
+def test_a_recorded_tool_search_whole_and_streamed():
+    whole = parse_reply("anthropic", recorded("anthropic", "anthropic-tool-search-regex.json"))
+    assert [(c.kind, c.name, c.loaded) for c in whole.server_calls] == [
+        ("tool_search", "tool_search_tool_regex", ("get_temp_data",))]
+    streamed = assemble_bytes("anthropic", (DATA / "streams" / "anthropic" /
+                                            "anthropic-tool-search-regex.1.chunks.txt").read_bytes())
+    assert [(c.kind, c.id, c.loaded) for c in streamed.reply.server_calls] == [
+        ("tool_search", "srvtoolu_01TFsKhwiJYqVMitK2XGtH87", ("get_temp_data",))]
+    assert [(c.name, c.caller) for c in streamed.reply.tool_calls] == [("get_temp_data", "direct")]
+
+
+def test_a_recorded_refusal_keeps_its_stop_details():
+    reply = parse_reply("anthropic", recorded("anthropic", "anthropic-refusal-stop-details.json"))
+    assert reply.stop_details["category"] == "cyber" and reply.stop_details["recommended_model"] == "claude-fable-5"
+    result = verdict(load_scenario_text(DEFERRED, "s.yaml"), reply)
+    assert result["category"] == "no_call"
+    assert any(r.startswith("stop_details refusal: category cyber") for r in result["reasons"])
