@@ -142,7 +142,7 @@ def _parse_object(value: dict[str, Any], tool_names: tuple[str, ...], fail: Fail
         names = _names_from(inner.get("tools"), fail, tool_names)
         return ToolChoice("allowed", allowed=names, allowed_mode=_mode(inner.get("mode", "auto"), fail),  # type: ignore[arg-type]
                           spelling=spelling)
-    if kind in NATIVE_FORMS:
+    if isinstance(kind, str) and kind in NATIVE_FORMS:
         return _native(value, fail, spelling)
     raise fail(f"tool_choice object {spelling} is not a form toolchoice knows",
                "use {tool: NAME}, {allowed: [a, b], mode: auto}, or an OpenAI/Anthropic/Gemini/Bedrock tool_choice object")
