@@ -37,8 +37,10 @@ from typing import Any, Callable
 
 from .core.capabilities import Capability
 from .anthropic_strict import anthropic_strict_problems
-from .core.translation import tool_names, choice_value, choice_with, Context, check_names, compact, endpoint, finish, mapped, parallel_value, placed, \
-    model_facts, reasoning_for, start, streamed, strict_tools, tool_fields
+from .core.translation import (tool_names, choice_value, choice_with, Context, check_names, compact, finish, mapped,
+                               parallel_value, model_facts, start, streamed, strict_tools, tool_fields)
+from .core.history_wire import placed, reasoning_for
+from .core.request_parts import endpoint
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
                          ServerCall, Tool, Translation, Usage)
 from .core.parsing import StreamAssembler, bad_body, caller_of, expect_dict, expect_list, int_or_none, join_text, \

@@ -34,8 +34,10 @@ from .anthropic import DEFAULT_MAX_TOKENS_THINKING, group_turns, ordered_blocks
 from .claude_thinking import THINKING_BUDGET, THINKING_NOT_SENT, ThinkingWire, thinking_fields, thinking_lint, \
     thinking_lint_needed, thinking_plan
 from .core.capabilities import Capability
-from .core.translation import tool_names, choice_value, Context, bearer, check_names, compact, endpoint, finish, mapped, model_facts, \
-    parallel_value, reasoning_for, rule_applied, start, streamed, strict_tools
+from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
+                               parallel_value, rule_applied, start, streamed, strict_tools)
+from .core.history_wire import reasoning_for
+from .core.request_parts import bearer, endpoint
 from .core.model import HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from .core.capabilities import Capability, sends_no_field
-from .core.translation import (tool_names, chat_messages, choice_value, Context, bearer, compact, endpoint, finish, history_arguments_json, mapped, parallel_value,
-                     model_facts, rule_applied, reasoning_for, start, streamed, strict_tools)
+from .core.translation import (tool_names, choice_value, Context, compact, finish, mapped, parallel_value, model_facts,
+                               rule_applied, start, streamed, strict_tools)
+from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
+from .core.request_parts import bearer, endpoint
 from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import (StreamAssembler, bad_body, expect_dict, expect_list, join_text,
                            message_function_calls)

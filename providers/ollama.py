@@ -19,8 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 from .core.capabilities import Capability, sends_no_field
-from .core.translation import tool_names, chat_messages, choice_value, Context, bearer, endpoint, finish, mapped, parallel_value, \
-    reasoning_for, start, streamed, strict_tools
+from .core.translation import (tool_names, choice_value, Context, finish, mapped, parallel_value, start, streamed,
+                               strict_tools)
+from .core.history_wire import chat_messages, reasoning_for
+from .core.request_parts import bearer, endpoint
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
 from .core.parsing import (StreamAssembler, bad_body, expect_dict, int_or_none,
                            message_function_calls)

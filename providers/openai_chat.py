@@ -12,9 +12,11 @@ import re
 from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import (tool_names, chat_messages, choice_value, Context, bearer, check_names, compact, endpoint, finish, history_arguments_json,
-                     mapped, model_facts, openai_strict_problems, parallel_value, reasoning_for, rule_applied, start,
-                     streamed, strict_tools, strict_wanted)
+from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
+                               openai_strict_problems, parallel_value, rule_applied, start, streamed, strict_tools,
+                               strict_wanted)
+from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
+from .core.request_parts import bearer, endpoint
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import StreamAssembler, bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, \
     make_call

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .core import translation
+from .core import history_wire, request_parts, translation
 from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
@@ -134,8 +134,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         translation.streamed(ctx, "stream: true, typed server-sent events (response.output_item.added, "
                         "response.function_call_arguments.delta, ...) ending with response.completed")
 
-    url = translation.endpoint(ctx, DEFAULT_BASE, "/responses")
-    return translation.finish(ctx, url=url, headers=translation.bearer(ctx), body=body, choice_path=("tool_choice",))
+    url = request_parts.endpoint(ctx, DEFAULT_BASE, "/responses")
+    return translation.finish(ctx, url=url, headers=request_parts.bearer(ctx), body=body, choice_path=("tool_choice",))
 
 
 def _ignored_settings(ctx: Context) -> None:
@@ -262,7 +262,7 @@ def _reasoning_wire(item: Any) -> dict[str, Any]:
 
 
 def _input(ctx: Context) -> list[dict[str, Any]]:
-    translation.reasoning_for(ctx, REASONING_FAMILY)
+    history_wire.reasoning_for(ctx, REASONING_FAMILY)
     items: list[dict[str, Any]] = []
     replayed = 0
     for message in ctx.scenario.messages:
@@ -275,7 +275,7 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
                     ctx.ledger.warning("reasoning.incomplete", "a reasoning item without id: the Responses API "
                                        "requires the id it returned (response_reasoning_item_param.py)")
             replayed += len(own)
-            slots = translation.placed(own, len(message.tool_calls))
+            slots = history_wire.placed(own, len(message.tool_calls))
             items.extend(_reasoning_wire(i) for i in slots[0])  # reasoning precedes what followed it
             if message.content:
                 items.append({"role": "assistant", "content": message.content})
@@ -283,7 +283,7 @@ def _input(ctx: Context) -> list[dict[str, Any]]:
                 if index:
                     items.extend(_reasoning_wire(i) for i in slots[index])
                 items.append({"type": "function_call", "call_id": call.id, "name": call.name,
-                              "arguments": translation.history_arguments_json(call.arguments)})
+                              "arguments": history_wire.history_arguments_json(call.arguments)})
             if message.tool_calls:
                 items.extend(_reasoning_wire(i) for i in slots[-1])
         else:

@@ -24,8 +24,8 @@ import pytest
 from toolchoice.providers.core import registry
 from toolchoice.providers.core.capabilities import CAPABILITIES, FEATURES, Level
 from toolchoice.providers.core.registry import module_for
-from toolchoice.providers.core.translation import (ChoicePlan, check_names, lint_pitfalls, openai_strict_problems,
-                                         plan_choice, start)
+from toolchoice.providers.core.choice_plan import ChoicePlan, lint_pitfalls, plan_choice
+from toolchoice.providers.core.translation import check_names, openai_strict_problems, start
 from toolchoice.providers.core.model import Ledger, RenderOptions, Scenario, Translation
 from toolchoice.providers.core.scenario import load_scenario_text
 

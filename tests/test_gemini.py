@@ -668,3 +668,15 @@ def test_schema_form_values_are_checked():
     with pytest.raises(ToolchoiceError) as info:
         render("auto", settings={"schema_form": "json"})
     assert "schema_form must be one of auto, parameters, parametersJsonSchema" in info.value.message
+
+
+def test_an_error_event_in_a_stream_is_the_reply_s_error():
+    """Gemini streams an error as an SSE event ``{"error": {code, message, status}}`` (the REST error envelope,
+    ai.google.dev/api/rest troubleshooting; what the python-genai SDK raises from): the reply carries it."""
+    from toolchoice.providers.core import streaming
+
+    body = (b'data: {"error": {"code": 429, "message": "Resource has been exhausted", '
+            b'"status": "RESOURCE_EXHAUSTED"}}\r\n\r\n')
+    result = streaming.assemble_bytes("gemini", body)
+    assert result.reply.error is not None
+    assert result.reply.error.status == 429 and "exhausted" in result.reply.error.message

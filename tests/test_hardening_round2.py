@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from toolchoice.providers.core import transport
+from toolchoice.providers.core import retry_policy, transport
 from toolchoice.providers.core.model import Request, ToolchoiceError
 from toolchoice.providers.core.reply import read_reply
 
@@ -357,9 +357,9 @@ def test_retry_after_zero_or_past_backs_off_like_the_sdks():
     policy = transport.RetryPolicy(retries=3)
     past = email.utils.formatdate(time.time() - 3600, usegmt=True)
     for headers in ({"retry-after": "0"}, {"retry-after-ms": "0"}, {"retry-after": past}):
-        wait, source = transport.next_wait(0, 429, headers, 0.0, policy, rng=lambda: 0.0)
+        wait, source = retry_policy.next_wait(0, 429, headers, 0.0, policy, rng=lambda: 0.0)
         assert (wait, source) == (0.5, "backoff"), headers
-    assert transport.next_wait(0, 429, {"retry-after": "2"}, 0.0, policy) == (2.0, "retry-after")
+    assert retry_policy.next_wait(0, 429, {"retry-after": "2"}, 0.0, policy) == (2.0, "retry-after")
 
 
 def test_retry_after_zero_really_waits_between_attempts():
@@ -383,7 +383,7 @@ def test_retry_after_zero_really_waits_between_attempts():
 
 
 def test_retries_are_bounded_alike():
-    assert transport.MAX_RETRIES == 10
+    assert retry_policy.MAX_RETRIES == 10
     transport.RetryPolicy(retries=10)
     for bad in (11, 1_000_000, -1):
         with pytest.raises(ToolchoiceError, match="from 0 to 10"):

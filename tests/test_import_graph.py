@@ -4,12 +4,14 @@ by a late import still ties two modules into one). Read from the source with ast
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {"toolchoice.cli": ROOT / "cli", "toolchoice.providers": ROOT / "providers",
             "toolchoice.providers.core": ROOT / "providers" / "core",
-            "toolchoice.providers.core.mock": ROOT / "providers" / "core" / "mock"}
+            "toolchoice.providers.core.mock": ROOT / "providers" / "core" / "mock",
+            "toolchoice.providers.gemini": ROOT / "providers" / "gemini"}
 
 
 def modules() -> dict[str, Path]:
@@ -83,6 +85,13 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_finder_sees_a_circle_closed_inside_a_function():
     assert circles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
     assert circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_every_shipped_package_is_checked():
+    shipped = re.search(r"^packages = \[(.*?)\]", (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.S | re.M)
+    assert shipped and set(re.findall(r'"([^"]+)"', shipped.group(1))) == set(PACKAGES)
+    folders = {init.parent for top in ("cli", "providers") for init in (ROOT / top).rglob("__init__.py")}
+    assert folders == set(PACKAGES.values())  # a package folder pyproject.toml does not ship is not installed
 
 
 def test_no_module_imports_one_that_imports_it_back():

@@ -53,7 +53,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolchoice.providers import openai_chat
-from toolchoice.providers.core import translation
+from toolchoice.providers.core import choice_plan, history_wire, request_parts, translation
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.model import RenderOptions, Translation, ToolchoiceError
 from toolchoice.providers.core.scenario import load_scenario_text
@@ -786,7 +786,7 @@ def test_code_scenario(host: str, yaml: str, options: RenderOptions, expected_co
 
 
 def _common_codes() -> set[str]:
-    source = Path(translation.__file__).read_text()
+    source = "".join(Path(module.__file__).read_text() for module in (translation, choice_plan, request_parts, history_wire))
     return set(re.findall(r"\.(?:info|warning|error)\(\s*\"([a-z_]+\.[a-z_.]+)\"", source))
 
 

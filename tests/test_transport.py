@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from toolchoice.providers.core import transport
+from toolchoice.providers.core import retry_policy, transport
 from toolchoice.providers.core.model import Request, ToolchoiceError, wire_json
 from toolchoice.providers.core.transport import RetryPolicy, Timeouts
 
@@ -124,50 +124,50 @@ def test_redact_replaces_every_occurrence_longest_first():
 
 
 def test_retry_after_ms_wins_then_seconds_then_http_date():
-    assert transport.retry_after({"retry-after-ms": "250", "retry-after": "9"}) == (0.25, "retry-after-ms")
-    assert transport.retry_after({"Retry-After": "2"}) == (2.0, "retry-after")
-    assert transport.retry_after({"Retry-After": "1.5"}) == (1.5, "retry-after")
+    assert retry_policy.retry_after({"retry-after-ms": "250", "retry-after": "9"}) == (0.25, "retry-after-ms")
+    assert retry_policy.retry_after({"Retry-After": "2"}) == (2.0, "retry-after")
+    assert retry_policy.retry_after({"Retry-After": "1.5"}) == (1.5, "retry-after")
     now = 1_700_000_000.0
     date = email.utils.formatdate(now + 30, usegmt=True)
-    assert transport.retry_after({"Retry-After": date}, now=now) == (30.0, "retry-after")
+    assert retry_policy.retry_after({"Retry-After": date}, now=now) == (30.0, "retry-after")
     past = email.utils.formatdate(now - 30, usegmt=True)
-    assert transport.retry_after({"Retry-After": past}, now=now) == (0.0, "retry-after")
-    assert transport.retry_after({"Retry-After": "soon"}) is None
-    assert transport.retry_after({"retry-after-ms": "-5"}) is None
-    assert transport.retry_after({}) is None
+    assert retry_policy.retry_after({"Retry-After": past}, now=now) == (0.0, "retry-after")
+    assert retry_policy.retry_after({"Retry-After": "soon"}) is None
+    assert retry_policy.retry_after({"retry-after-ms": "-5"}) is None
+    assert retry_policy.retry_after({}) is None
 
 
 @pytest.mark.parametrize("status", [408, 409, 429, 500, 502, 503, 504, 529])
 def test_retried_statuses(status):
-    assert transport.should_retry(status, {})
+    assert retry_policy.should_retry(status, {})
 
 
 @pytest.mark.parametrize("status", [400, 401, 403, 404, 422])
 def test_client_errors_are_not_retried(status):
-    assert not transport.should_retry(status, {})
+    assert not retry_policy.should_retry(status, {})
 
 
 def test_x_should_retry_overrides_the_status():
-    assert not transport.should_retry(503, {"x-should-retry": "false"})
-    assert transport.should_retry(400, {"X-Should-Retry": "true"})
+    assert not retry_policy.should_retry(503, {"x-should-retry": "false"})
+    assert retry_policy.should_retry(400, {"X-Should-Retry": "true"})
 
 
 def test_backoff_doubles_from_half_a_second_to_eight_with_at_most_25_percent_jitter():
     policy = RetryPolicy(retries=10)
-    assert [transport.backoff(n, policy, rng=lambda: 0.0) for n in range(6)] == [0.5, 1.0, 2.0, 4.0, 8.0, 8.0]
-    assert [transport.backoff(n, policy, rng=lambda: 1.0) for n in range(3)] == [0.375, 0.75, 1.5]
+    assert [retry_policy.backoff(n, policy, rng=lambda: 0.0) for n in range(6)] == [0.5, 1.0, 2.0, 4.0, 8.0, 8.0]
+    assert [retry_policy.backoff(n, policy, rng=lambda: 1.0) for n in range(3)] == [0.375, 0.75, 1.5]
 
 
 def test_next_wait_is_bounded_by_count_server_wait_and_total_budget():
     policy = RetryPolicy(retries=2, max_server_wait=60, total_budget=10)
     zero = lambda: 0.0  # noqa: E731
-    assert transport.next_wait(0, 429, {}, 0.0, policy, zero) == (0.5, "backoff")
-    assert transport.next_wait(2, 429, {}, 0.0, policy, zero) is None  # retries used up
-    assert transport.next_wait(0, 429, {"retry-after": "3"}, 0.0, policy, zero) == (3.0, "retry-after")
-    assert transport.next_wait(0, 429, {"retry-after": "61"}, 0.0, policy, zero) is None  # too long to wait
-    assert transport.next_wait(0, 429, {"retry-after": "3"}, 8.0, policy, zero) is None  # budget 10 s
-    assert transport.next_wait(0, 400, {}, 0.0, policy, zero) is None
-    assert transport.next_wait(0, None, {}, 0.0, policy, zero) == (0.5, "backoff")  # connection error
+    assert retry_policy.next_wait(0, 429, {}, 0.0, policy, zero) == (0.5, "backoff")
+    assert retry_policy.next_wait(2, 429, {}, 0.0, policy, zero) is None  # retries used up
+    assert retry_policy.next_wait(0, 429, {"retry-after": "3"}, 0.0, policy, zero) == (3.0, "retry-after")
+    assert retry_policy.next_wait(0, 429, {"retry-after": "61"}, 0.0, policy, zero) is None  # too long to wait
+    assert retry_policy.next_wait(0, 429, {"retry-after": "3"}, 8.0, policy, zero) is None  # budget 10 s
+    assert retry_policy.next_wait(0, 400, {}, 0.0, policy, zero) is None
+    assert retry_policy.next_wait(0, None, {}, 0.0, policy, zero) == (0.5, "backoff")  # connection error
 
 
 # ---- real HTTP -----------------------------------------------------------------------------

@@ -281,7 +281,7 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
     import asyncio
     import time
 
-    from . import streaming, transport
+    from . import retry_policy, streaming
     from .verdict import verdict
 
     started = time.monotonic()
@@ -291,8 +291,9 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
         result = await streaming.stream_reply(client, job.prepared, job.provider, deadline=read_timeout,
                                               idle=min(streaming.DEFAULT_IDLE, read_timeout))
         retryable = result.events == 0 and (result.status is None
-                                           or transport.should_retry(result.status, result.headers))
-        wait = (transport.next_wait(len(attempts), result.status, result.headers, time.monotonic() - started, policy)
+                                           or retry_policy.should_retry(result.status, result.headers))
+        wait = (retry_policy.next_wait(len(attempts), result.status, result.headers, time.monotonic() - started,
+                                       policy)
                 if retryable else None)
         attempts.append({"status": result.status, "error": None if result.status is not None else
                          (result.reply.error.message if result.reply.error else "no answer"),

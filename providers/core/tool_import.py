@@ -27,7 +27,7 @@ from typing import Any, Callable, NamedTuple
 import yaml
 
 from .model import TOOL_FIELD_TYPES, LedgerEntry, Tool, ToolchoiceError
-from .yaml_input import composed, decoded_text, read_text
+from .yaml_input import composed, decoded_text
 
 # BFCL function docs use their own type names. Before sending them to a native tools API, BFCL maps
 # them to JSON Schema types with this table: GORILLA_TO_OPENAPI in
@@ -56,7 +56,6 @@ FORMATS: dict[str, str] = {
 _MARKERS = {"function": "openai-chat", "input_schema": "anthropic", "inputSchema": "mcp",
             "parametersJsonSchema": "gemini", "parameters_json_schema": "gemini", "behavior": "gemini",
             "responseJsonSchema": "gemini", "response_json_schema": "gemini"}
-_GEMINI_TYPES = frozenset(("STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL", "TYPE_UNSPECIFIED"))
 # what each format may carry beside name/description/parameters, and is not sent (no neutral field)
 _KEPT = {"name", "description", "parameters", "strict", "type", "function", "input_schema", "inputSchema",
          "parametersJsonSchema", "parameters_json_schema"}
@@ -212,8 +211,6 @@ def _no_constant(word: str) -> Any:
 
 
 def _json_line_of(text: str, name: str, where: DataPath) -> int | None:
-    from .scenario import composed
-
     try:
         with composed(text, name) as (_, root):
             return _line_of(root, where) if root is not None else None
@@ -396,11 +393,14 @@ def _entry_format(entry: dict[str, Any], where: DataPath) -> str:
                             where, "keep one format's keys in each tool")
     if marked:
         return marked.pop()
-    types = _types_in(entry.get("parameters"))
-    if types & _GEMINI_TYPES:
-        return "gemini"
-    if types - JSON_TYPES and types - JSON_TYPES <= set(BFCL_TYPES):
-        return "bfcl"
+    foreign = _types_in(entry.get("parameters")) - JSON_TYPES
+    if foreign:  # type names JSON Schema does not have: Gemini's (upper-case) or BFCL's
+        from ..gemini.schema import WIRE_TYPES  # loaded only for such a file
+
+        if foreign & WIRE_TYPES:
+            return "gemini"
+        if foreign <= set(BFCL_TYPES):
+            return "bfcl"
     return "toolchoice"
 
 
@@ -552,52 +552,12 @@ def _bfcl_schema(name: str, schema: dict[str, Any], notes: list[LedgerEntry]) ->
 
 # ---- Gemini Schema -> JSON Schema --------------------------------------------------------------------
 
-_GEMINI_RENAMES = {"any_of": "anyOf", "max_items": "maxItems", "min_items": "minItems", "max_length": "maxLength",
-                   "min_length": "minLength", "max_properties": "maxProperties", "min_properties": "minProperties",
-                   "additional_properties": "additionalProperties", "defs": "$defs", "ref": "$ref"}
-_GEMINI_DROPPED = ("propertyOrdering", "property_ordering", "example")
-
 
 def _gemini_schema(name: str, schema: dict[str, Any], notes: list[LedgerEntry]) -> dict[str, Any]:
-    seen: Counter[str] = Counter()
-    out = _gemini_node(schema, seen)
+    from ..gemini.schema import to_json_schema  # the family's module, loaded only for a Gemini file
+
+    out, seen = to_json_schema(schema)
     if seen:
         notes.append(LedgerEntry("info", "import.gemini_schema", f"tool '{name}': Gemini Schema read as JSON Schema: "
                                  f"{_counted(seen)}"))
-    return out
-
-
-def _gemini_node(node: Any, seen: Counter[str]) -> Any:
-    if isinstance(node, list):
-        return [_gemini_node(item, seen) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out: dict[str, Any] = {}
-    for key, value in node.items():
-        if key in _GEMINI_DROPPED:
-            seen[f"{key} dropped"] += 1
-            continue
-        new_key = _GEMINI_RENAMES.get(key, key)
-        if new_key != key:
-            seen[f"{key} -> {new_key}"] += 1
-        if key == "type" and isinstance(value, str) and value in _GEMINI_TYPES:
-            if value == "TYPE_UNSPECIFIED":
-                seen["TYPE_UNSPECIFIED dropped"] += 1
-                continue
-            out["type"] = value.lower()
-            seen["upper-case type names"] += 1
-        elif key in ("properties", "defs", "$defs") and isinstance(value, dict):
-            out[new_key] = {k: _gemini_node(v, seen) for k, v in value.items()}
-        elif new_key in ("items", "anyOf", "additionalProperties"):
-            out[new_key] = _gemini_node(value, seen)
-        elif key == "nullable":
-            continue
-        else:
-            out[new_key] = value
-    if node.get("nullable") is True:
-        seen["nullable -> type with null"] += 1
-        if isinstance(out.get("type"), str):
-            out["type"] = [out["type"], "null"]
-        else:
-            out = {"anyOf": [out, {"type": "null"}]}
     return out

@@ -1,0 +1,143 @@
+"""What a request gets beyond the translator's body: the URL (``endpoint``, with ``url_problem`` and
+``redact_url`` for base URLs), ``providers.<id>.extra`` merged in, the user's headers, the bearer
+header, and which environment variables the request reads at send time (``check_environment``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .model import ToolchoiceError, compact
+from .request_context import Context
+
+
+def url_problem(url: str) -> str | None:
+    """Why a base URL cannot be used as one, or None. A user name or password in it would make
+    httpx send Basic auth instead of the provider's key header (and the password travels); a
+    query string or fragment would have the endpoint path appended after it."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None  # reported by the caller's own check
+    if "@" in parts.netloc:
+        return "it holds a user name or password (user:pass@host); keys are read from the environment"
+    if parts.query or url.rstrip().endswith("?"):
+        return "it holds a query string (?...), after which the endpoint path would be appended"
+    if parts.fragment or "#" in url:
+        return "it holds a fragment (#...)"
+    return None
+
+
+def redact_url(url: str) -> str:
+    """``url`` with any user info and query values left out, for messages."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    if "@" in parts.netloc:
+        netloc = "…@" + netloc
+    return parts._replace(netloc=netloc, query="…" if parts.query else "", fragment="").geturl()
+
+
+def endpoint(ctx: Context, default_base: str, path: str) -> str:
+    """``base + path``, where base is --base-url, providers.<id>.base_url or the default.
+
+    Base URLs follow each official SDK: OpenAI-style ones include /v1, Anthropic's does not."""
+    override = ctx.options.base_url or ctx.settings.base_url
+    if override:
+        problem = url_problem(override)
+        if problem:
+            where = "--base-url" if ctx.options.base_url else f"providers.{ctx.provider}.base_url"
+            raise ToolchoiceError(f"{where} {redact_url(override)}: {problem}",
+                                  hint="give scheme://host[:port]/path only")
+        ctx.ledger.info("endpoint.base_url", f"base URL {override} replaces {default_base}")
+        return override.rstrip("/") + path
+    return default_base + path
+
+
+def merge_extra(ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
+    """Merge providers.<id>.extra into the body last; overrides are warnings, additions info."""
+    for key, value in ctx.settings.extra.items():
+        if key in body and body[key] != value:
+            ctx.ledger.warning("extra.overrides", f"extra.{key} replaces the translated value "
+                               f"{compact(body[key])[:120]} with {compact(value)[:120]}")
+        else:
+            ctx.ledger.info("extra.merged", f"extra.{key} = {compact(value)[:120]} added to the body")
+        body[key] = value
+    return body
+
+
+def with_user_headers(ctx: Context, headers: dict[str, str]) -> dict[str, str]:
+    for name, value in ctx.settings.headers.items():
+        verb = "replaces" if name.lower() in {h.lower() for h in headers} else "adds"
+        ctx.ledger.info("headers.user", f"providers.{ctx.provider}.headers {verb} header {name}")
+        headers = {k: v for k, v in headers.items() if k.lower() != name.lower()}
+        headers[name] = value
+    return headers
+
+
+_ENV_NAME = re.compile(r"\$(?:\{([A-Z_][A-Z0-9_]*)\}|([A-Z_][A-Z0-9_]*))(?![A-Za-z0-9_])")  # as the transport resolves
+
+
+def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
+    """Which environment variables the request reads at send time, and where each one goes.
+
+    A provider's own key variables (the capability table's ``key_env``) are read without asking, to
+    the provider's own host. Anything else a scenario file names (``$NAME`` in a header,
+    ``api_key_env``) is read only when the user allowed it (``--allow-env NAME``, or
+    ``TOOLCHOICE_ALLOW_ENV``): a scenario someone else wrote must not mail ``$GITHUB_TOKEN`` to a
+    server of its choosing. Allowed ones are warnings naming the header and host (so --strict
+    refuses them), others errors; so is the provider's own key sent to a base URL the scenario
+    file chose.
+
+    ``finish`` calls it only when the scenario sets headers, api_key_env or base_url: without them the
+    request reads only what the translator wrote, the provider's own key (``$KEY_ENV[0]``), sent to the
+    provider's own host, and there is nothing to say."""
+    # The provider's own key to the provider's own host needs no entry: such reads are skipped as they
+    # are found (and a header or URL without "$" reads nothing).
+    own = ctx.cap.key_env if not (ctx.settings.base_url and not ctx.options.base_url) else ()
+    reads: dict[str, list[str]] = {}
+    for name, value in headers.items():
+        if "$" in value:
+            for match in _ENV_NAME.finditer(value):
+                var = match.group(1) or match.group(2)
+                if var not in own:
+                    reads.setdefault(var, []).append(f"header {name}")
+    if "$" in url:
+        for match in _ENV_NAME.finditer(url):
+            var = match.group(1) or match.group(2)
+            if var in ctx.key_env and var not in own:  # the only placeholders a URL resolves (Gemini's ?key=)
+                reads.setdefault(var, []).append("the URL")
+    for var, places in reads.items():
+        from urllib.parse import urlsplit
+
+        where = f"{' and '.join(dict.fromkeys(places))} to {urlsplit(url).netloc or url}"
+        source = (f"providers.{ctx.provider}.api_key_env" if var == ctx.settings.api_key_env
+                  else f"providers.{ctx.provider}.headers")
+        if var in ctx.cap.key_env:
+            if ctx.settings.base_url and not ctx.options.base_url:
+                ctx.ledger.warning("env.key_destination", f"${var} is sent in {where}, a base URL the scenario "
+                                   f"file sets (providers.{ctx.provider}.base_url)")
+            continue
+        if var in ctx.options.allow_env:
+            ctx.ledger.warning("env.allowed", f"${var} (allowed by --allow-env) is read from the environment "
+                               f"and sent in {where}")
+        else:
+            ctx.ledger.error("env.not_allowed", f"{source} reads ${var} from the environment and would send it "
+                             f"in {where}; only {' / '.join(ctx.cap.key_env) or 'no variable'} is read without "
+                             f"asking: pass --allow-env {var} (or set TOOLCHOICE_ALLOW_ENV={var}) if you trust "
+                             "this file")
+
+
+def bearer(ctx: Context) -> dict[str, str]:
+    """Content-Type plus ``Authorization: Bearer $KEY`` (the placeholder, never the value)."""
+    env = ctx.key_env
+    headers = {"Content-Type": "application/json"}
+    if env:
+        headers["Authorization"] = f"Bearer ${env[0]}"
+    return headers

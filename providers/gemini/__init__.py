@@ -1,0 +1,55 @@
+"""Google Gemini API (``generateContent``): translate a scenario, parse a reply.
+
+Wire facts, with their sources:
+
+- ``POST https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent`` with the key in
+  ``x-goog-api-key`` (google-genai ``_api_client.py``; the SDK's base URL carries no version).
+- ``tool_choice`` lives in ``toolConfig.functionCallingConfig``: ``mode`` AUTO | ANY | NONE | VALIDATED and
+  ``allowedFunctionNames``, which "should only be set when the Mode is ANY or VALIDATED"; VALIDATED lets
+  the model answer in text or call, "but will validate function calls with constrained decoding"
+  (ai.google.dev/api/caching#FunctionCallingConfig, updated 2026-09-11; google-genai ``types.py``
+  ``FunctionCallingConfigMode``). There is no per-tool strict flag and no parallel-call switch.
+- ``parameters`` is a subset of the OpenAPI 3.0 Schema object; the fields are listed in ``SCHEMA_FIELDS``
+  (ai.google.dev/api/caching#Schema). Anything else is refused by the API ("Unknown name ... Cannot find
+  field"), so it is converted or removed here, and every removal is in the ledger.
+- History: the assistant is role ``model``; tool results are ``functionResponse`` parts in a ``user`` turn
+  whose ``response`` must be a JSON object ('Use "output" key to specify function output and "error" key to
+  specify error details', google-genai ``FunctionResponse``).
+- Gemini 3 models answer 400 when a ``functionCall`` in the history has no ``thoughtSignature``; for
+  history the model did not produce Google documents the sentinel ``skip_thought_signature_validator``
+  (ai.google.dev/gemini-api/docs/thought-signatures, as quoted by vercel/ai ``convert-to-google-messages.ts``).
+"""
+
+from __future__ import annotations
+
+from .parse import REASONING_FAMILY, REPLY_KIND, looks_like_reply, offered_tools, parse_reply, reasoning_item
+from .schema import SCHEMA_FIELDS, SCHEMA_TYPES
+from .stream import STREAM_FRAMING, GeminiStreamAssembler, stream_assembler
+from .translate import DEFAULT_BASE, NAME_RULE, THOUGHT_SIGNATURE_SENTINEL, translate
+
+__all__ = [
+    "DEFAULT_BASE", "LEDGER_CODES", "NAME_RULE", "REASONING_FAMILY", "REPLY_KIND", "SCHEMA_FIELDS", "SCHEMA_TYPES",
+    "STREAM_FRAMING", "THOUGHT_SIGNATURE_SENTINEL", "GeminiStreamAssembler", "looks_like_reply", "offered_tools",
+    "parse_reply", "reasoning_item", "stream_assembler", "translate",
+]
+
+LEDGER_CODES: dict[str, str] = {
+    "schema.converted": "a schema keyword was rewritten into Gemini's Schema form without losing meaning "
+                        "($ref inlined, type list → nullable/anyOf, const → enum, ...)",
+    "schema.keyword_removed": "a schema keyword Gemini's Schema does not have was removed; the model no longer sees it",
+    "schema.type_added": "parameters without a type get type: object, the form Gemini wants for parameters",
+    "schema.type_unsupported": "a schema type is not one of Gemini's Schema types: the request is refused",
+    "schema.ref_unresolved": "a $ref that cannot be inlined (not local, or recursive): the request is refused",
+    "schema.json_schema": "parameters sent whole as parametersJsonSchema (plain JSON Schema, exclusive with "
+                          "parameters): the OpenAPI-subset conversion would have lost something, or schema_form says so",
+    "strict.validated": "strict tools are sent with mode VALIDATED (Gemini's schema-validated calling mode)",
+    "strict.not_validated": "strict tools with a forced call: mode ANY cannot be combined with VALIDATED",
+    "history.tool_result_wrapped": "a tool result was wrapped into the JSON object functionResponse.response needs",
+    "history.thought_signature": "Gemini 3 history calls got Google's documented placeholder thoughtSignature",
+    "history.signature_kept": "history calls and parts carry the thoughtSignature the model returned, unchanged",
+    "thinking.mapped": "the thinking setting sent as generationConfig.thinkingConfig",
+    "thinking.unsupported": "a thinking setting with no thinkingConfig form (e.g. effort max): not sent",
+    "messages.empty": "no messages: Gemini refuses a request without contents",
+    "model.normalized": "a 'models/' prefix was removed from the model name (the URL adds it)",
+    "settings.ignored": "a providers.gemini setting this translator does not use",
+}

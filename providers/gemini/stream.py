@@ -1,0 +1,142 @@
+"""``streamGenerateContent?alt=sse`` chunks → the ``Reply`` ``parse_reply`` makes of one body."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.model import Usage
+from ..core.parsing import StreamAssembler, int_or_none
+from ..core.reply import provider_error
+from .parse import read_usage
+
+STREAM_FRAMING = "sse"
+
+
+class GeminiStreamAssembler(StreamAssembler):
+    """``streamGenerateContent?alt=sse`` chunks → the Reply ``parse_reply`` makes of one body.
+
+    Each chunk is a GenerateContentResponse; ``candidates[0].content.parts`` add text and
+    ``functionCall`` parts, which usually arrive whole (name + args). With streamed function-call
+    arguments (Gemini 3 / Vertex ``partialArgs``: a part with ``name`` and ``willContinue``, then
+    parts whose ``partialArgs`` carry ``jsonPath`` and a ``stringValue`` piece or a number/bool/null
+    value, then an empty ``functionCall``) the pieces are joined per path. The last chunk carries
+    ``finishReason``; there is no other end-of-stream event, so a stream without one is cut short."""
+
+    final_event = "a chunk with finishReason"
+
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
+        self._open: Any = None  # key of a call whose arguments are still streaming
+        self._partial: dict[Any, dict[str, Any]] = {}
+
+    def feed(self, event: Any) -> bool:
+        data = event.data
+        if not isinstance(data, dict):
+            return False
+        if "candidates" not in data and data.get("error") is not None:
+            error = data.get("error")
+            self.fail(provider_error(self.provider, int_or_none(error.get("code")) if isinstance(error, dict)
+                                     else None, data))
+            return False
+        if isinstance(data.get("usageMetadata"), dict):
+            usage = read_usage(data["usageMetadata"])
+            if usage != Usage():
+                self.usage = usage
+        candidates = data.get("candidates")
+        if not isinstance(candidates, list) or not candidates:
+            feedback = data.get("promptFeedback")
+            if isinstance(feedback, dict) and isinstance(feedback.get("blockReason"), str):
+                self.finish_reason, self.done = feedback["blockReason"], True
+            return False
+        first = candidates[0] if isinstance(candidates[0], dict) else {}
+        if isinstance(first.get("finishReason"), str):
+            self.finish_reason, self.done = first["finishReason"], True
+        content = first.get("content")
+        parts = content.get("parts") if isinstance(content, dict) else None
+        called = False
+        for part in parts if isinstance(parts, list) else ():
+            if not isinstance(part, dict):
+                continue
+            if part.get("thoughtSignature"):
+                self.extras["signatures"] = self.extras.get("signatures", 0) + 1
+            if isinstance(part.get("functionCall"), dict):
+                self._call(part["functionCall"])
+                called = True
+            elif part.get("thought") is True:
+                self.count("reasoning_chars", part.get("text"))
+            elif isinstance(part.get("text"), str):
+                self.text.append(part["text"])
+        return called
+
+    def _call(self, call: dict[str, Any]) -> None:
+        if "partialArgs" in call or (self._open is not None and not call.get("name")):
+            if self._open is None:  # argument pieces no call opened: a finding, kept as their own call
+                self._open = len(self.calls.by_key)
+                self.calls.delta(self._open, None)
+            key = self._open
+            for piece in call.get("partialArgs") or ():
+                if isinstance(piece, dict):
+                    self._piece(key, piece)
+            self.calls.by_key[key].deltas += 1
+            if not call.get("willContinue"):
+                self._open = None
+                self.calls.by_key[key].whole = _unflatten(self._partial.pop(key, {}))
+            return
+        key = len(self.calls.by_key)
+        opened = self.calls.open(key, call.get("id"), call.get("name"))
+        opened.deltas = 1
+        if call.get("willContinue"):
+            self._open = key
+            self._partial[key] = {}
+        else:
+            opened.whole = call.get("args") if call.get("args") is not None else {}
+
+    def _piece(self, key: Any, piece: dict[str, Any]) -> None:
+        path = piece.get("jsonPath")
+        if not isinstance(path, str):
+            return
+        values = self._partial.setdefault(key, {})
+        if "stringValue" in piece:
+            values[path] = (values.get(path) or "") + str(piece["stringValue"])
+        elif "numberValue" in piece:
+            values[path] = piece["numberValue"]
+        elif "boolValue" in piece:
+            values[path] = piece["boolValue"]
+        elif "nullValue" in piece:
+            values[path] = None
+
+    def finish(self) -> Any:
+        for key in list(self._partial):  # arguments still streaming when the stream ended
+            self.calls.by_key[key].whole = _unflatten(self._partial.pop(key))
+        return super().finish()
+
+
+def _unflatten(values: dict[str, Any]) -> dict[str, Any]:
+    """``{"$.a.b": 1, "$.c": "x"}`` → ``{"a": {"b": 1}, "c": "x"}`` (object paths; an index
+    ``[n]`` step makes a list)."""
+    import re
+
+    out: dict[str, Any] = {}
+    for path, value in values.items():
+        steps = [s for s in re.findall(r"\.([^.\[\]]+)|\[(\d+)\]", path)]
+        target: Any = out
+        for i, (name, index) in enumerate(steps):
+            last = i == len(steps) - 1
+            step: Any = name if name else int(index)
+            nxt: Any = value if last else ({} if steps[i + 1][0] else [])
+            if isinstance(target, dict):
+                target = target.setdefault(step, nxt) if not last else target.__setitem__(step, nxt)
+            elif isinstance(target, list):
+                while len(target) <= step:
+                    target.append(None)
+                if last:
+                    target[step] = nxt
+                else:
+                    if target[step] is None:
+                        target[step] = nxt
+                    target = target[step]
+    return out
+
+
+def stream_assembler(provider: str) -> GeminiStreamAssembler:
+    return GeminiStreamAssembler(provider)

@@ -1,0 +1,296 @@
+"""Scenario → a ``generateContent`` request: the body, the calling mode, thinking, and the history
+(``contents``), with every change in the ledger. The wire facts and their sources are in ``__init__``."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..core import history_wire, request_parts, translation
+from ..core.bounded import json_value
+from ..core.capabilities import Capability
+from ..core.translation import Context
+from ..core.model import Message, RenderOptions, Scenario, Tool, Translation
+from .parse import REASONING_FAMILY
+from .schema import convert
+
+DEFAULT_BASE = "https://generativelanguage.googleapis.com"
+THOUGHT_SIGNATURE_SENTINEL = "skip_thought_signature_validator"
+_IGNORED_SETTINGS = ("deployment", "endpoint", "api_version", "region")
+# google-genai types.ThinkingLevel values (MINIMAL, LOW, MEDIUM, HIGH, XHIGH); neutral effort → thinkingLevel.
+_LEVELS = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH", "xhigh": "XHIGH"}
+
+# Function names: a letter or _ first, then letters, digits, _ . : -, at most 128 (FunctionDeclaration.name)
+NAME_RULE = (re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}").fullmatch, "a letter or _ first, then letters, digits, _ . : -, at most 128")
+
+
+def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
+    ctx = translation.start(provider, scenario, options, cap)
+    model = _model_name(ctx)
+    _ignored_settings(ctx)
+    translation.check_names(ctx, NAME_RULE)
+
+    body: dict[str, Any] = {"contents": _contents(ctx, model)}
+    if scenario.system is not None:
+        body["systemInstruction"] = {"parts": [{"text": scenario.system}]}
+    tools = () if ctx.plan.omit_tools else ctx.plan.tools
+    if tools:
+        body["tools"] = [{"functionDeclarations": [_declaration(ctx, tool) for tool in tools]}]
+        calling = _calling_config(ctx)
+        if calling is not None:
+            body["toolConfig"] = {"functionCallingConfig": calling}
+    translation.parallel_value(ctx)  # no switch on Gemini: records the drop
+    generation: dict[str, Any] = {}
+    if ctx.settings.max_tokens is not None:
+        generation["maxOutputTokens"] = ctx.settings.max_tokens
+    if ctx.settings.temperature is not None:
+        generation["temperature"] = ctx.settings.temperature
+    thinking = _thinking_config(ctx, model)
+    if thinking is not None:
+        generation["thinkingConfig"] = thinking
+    if generation:
+        body["generationConfig"] = generation
+
+    if options.stream:
+        url = request_parts.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:streamGenerateContent") + "?alt=sse"
+        translation.streamed(ctx, "streamGenerateContent?alt=sse: server-sent events, each a GenerateContentResponse "
+                        "chunk; the last carries finishReason")
+    else:
+        url = request_parts.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:generateContent")
+    headers = {"Content-Type": "application/json"}
+    env = ctx.key_env
+    if env:
+        headers["x-goog-api-key"] = f"${env[0]}"
+    return translation.finish(ctx, url=url, headers=headers, body=body,
+                         choice_path=("toolConfig", "functionCallingConfig"))
+
+
+def _model_name(ctx: Context) -> str:
+    model = ctx.model
+    if model.startswith("models/"):
+        ctx.ledger.info("model.normalized", f"model {model} → {model[len('models/'):]} (the URL path adds 'models/')")
+        model = model[len("models/"):]
+    return model
+
+
+def _thinking_config(ctx: Context, model: str) -> dict[str, Any] | None:
+    """The neutral thinking setting → ``thinkingConfig`` (google-genai ``types.ThinkingConfig``: thinkingBudget,
+    thinkingLevel, includeThoughts). Budget -1 is dynamic, 0 turns thinking off (ai.google.dev/gemini-api/docs/thinking)."""
+    settings = ctx.settings
+    spec = settings.thinking_mode
+    if spec is None:
+        if settings.thinking is None:
+            return None
+        config: dict[str, Any] = {"thinkingBudget": -1 if settings.thinking else 0}
+    elif spec.effort is not None and spec.effort != "none":
+        level = _LEVELS.get(spec.effort)
+        if level is None:
+            ctx.ledger.warning("thinking.unsupported", f"effort {spec.effort} has no thinkingLevel (levels: "
+                               f"{', '.join(_LEVELS)}): thinking is not sent")
+            return None
+        config = {"thinkingLevel": level}
+    elif spec.mode == "off":
+        config = {"thinkingBudget": 0}
+    elif spec.budget is not None:
+        config = {"thinkingBudget": spec.budget}
+    else:  # on / adaptive: the model decides how much
+        config = {"thinkingBudget": -1}
+    ctx.ledger.info("thinking.mapped", f"thinking {translation.compact(spec.to_json() if spec else settings.thinking)} → "
+                    f"generationConfig.thinkingConfig {translation.compact(config)}")
+    return config
+
+
+def _ignored_settings(ctx: Context) -> None:
+    for key in _IGNORED_SETTINGS:
+        value = getattr(ctx.settings, key)
+        if value is not None:
+            ctx.ledger.warning("settings.ignored", f"providers.{ctx.provider}.{key} = {translation.compact(value)} is not "
+                               "used by the Gemini translator; set the field through providers.gemini.extra")
+
+
+def _calling_config(ctx: Context) -> dict[str, Any] | None:
+    """``functionCallingConfig`` for the plan, or None to leave the API default (AUTO). The value is the row's
+    (for an allowed subset, mode ANY when the allowed mode is required, else VALIDATED, the only modes that take
+    allowedFunctionNames); strict tools under auto or no choice send the strict row's value instead (VALIDATED:
+    Gemini has no per-tool strict flag, and a forced call cannot also be VALIDATED)."""
+    plan = ctx.plan
+    if plan.mode == "none":
+        config: dict[str, Any] = translation.choice_value(ctx)
+        translation.mapped(ctx, config)
+        return config
+    strict = translation.strict_tools(ctx)
+    if plan.mode in ("unset", "auto"):
+        if strict:  # the strict row's value (VALIDATED) stands in for auto
+            config = translation.choice_value(ctx, "strict")
+            _strict_validated(ctx, strict)
+        elif plan.mode == "unset":
+            return None
+        else:
+            config = translation.choice_value(ctx)
+        if plan.mode == "auto":
+            translation.mapped(ctx, config)
+        return config
+    config = translation.choice_value(ctx)
+    if plan.mode == "allowed" and plan.allowed_mode != "required":
+        translation.mapped(ctx, config, "allowedFunctionNames is accepted with ANY or VALIDATED only; VALIDATED "
+                      "lets the model answer in text and also validates its calls against the schemas")
+        if strict:
+            _strict_validated(ctx, strict)
+        return config
+    translation.mapped(ctx, config)
+    if strict:
+        ctx.ledger.warning("strict.not_validated",
+                           f"strict tools ({', '.join(sorted(strict))}) with a forced call: Gemini's schema-validated "
+                           "mode is VALIDATED, which cannot also force a call, so mode ANY is sent and the arguments "
+                           "are not validated by VALIDATED; use tool_choice auto to get validated calls")
+    return config
+
+
+def _strict_validated(ctx: Context, strict: set[str]) -> None:
+    others = [t.name for t in ctx.plan.tools if t.name not in strict]
+    also = f"; the mode covers every declared tool, so also {', '.join(others)}" if others else ""
+    ctx.ledger.info("strict.validated",
+                    f"strict tools ({', '.join(sorted(strict))}) → mode VALIDATED: Gemini has no per-tool strict "
+                    f"flag; VALIDATED validates function calls with constrained decoding{also}")
+
+
+def _declaration(ctx: Context, tool: Tool) -> dict[str, Any]:
+    declaration: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        declaration["description"] = tool.description
+    if tool.parameters is not None:
+        form = ctx.settings.schema_form or "auto"
+        if form == "parametersJsonSchema":
+            declaration["parametersJsonSchema"] = tool.parameters
+            ctx.ledger.info("schema.json_schema", f"tool '{tool.name}': parameters sent whole as parametersJsonSchema "
+                            "(providers.gemini.schema_form)")
+            return declaration
+        converter, parameters = convert(tool.name, tool.parameters)
+        lossy = [what for (severity, code, what, _), _ in converter.notes.items()
+                 if severity != "info" and code != "schema.converted"] if converter.notes else None
+        if form == "auto" and lossy:
+            declaration["parametersJsonSchema"] = tool.parameters
+            ctx.ledger.info("schema.json_schema", f"tool '{tool.name}': converting to Gemini's OpenAPI Schema subset "
+                            f"would lose something ({'; '.join(dict.fromkeys(lossy))}): sent whole as "
+                            "parametersJsonSchema instead (set providers.gemini.schema_form: parameters to convert)")
+            return declaration
+        converter.flush(ctx)
+        if parameters is not None:
+            declaration["parameters"] = parameters
+    return declaration
+
+
+# ---- history --------------------------------------------------------------------------------
+
+
+def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
+    messages = ctx.scenario.messages
+    if not messages:
+        ctx.ledger.error("messages.empty", "the scenario has no messages: Gemini answers 400 'contents is not "
+                         "specified' (langchain-ai/langchain-google#1393); add a user message")
+        return []
+    signed = ctx.history_calls and _signatures_required(ctx, model)  # only history calls carry signatures
+    history_wire.reasoning_for(ctx, REASONING_FAMILY, takes_call_signatures=True)
+    contents: list[dict[str, Any]] = []
+    wrapped: list[str] = []
+    errors: list[str] = []
+    signatures = 0
+    kept = 0
+    results: list[dict[str, Any]] | None = None  # the parts of the current run of tool results
+    for message in messages:
+        if message.role == "tool":
+            if results is None:
+                results = []
+                contents.append({"role": "user", "parts": results})
+            results.append(_function_response(message, wrapped, errors))
+            continue
+        results = None
+        if message.role == "user":
+            contents.append({"role": "user", "parts": [{"text": message.content or ""}]})
+            continue
+        items = [i for i in message.reasoning if i.family == "gemini"]
+        slots = history_wire.placed([i for i in items if i.text is not None], len(message.tool_calls))
+        loose = [i.signature for i in items if i.text is None and i.signature is not None]
+        parts: list[dict[str, Any]] = [_thought_part(i) for i in slots[0]]
+        first = len(parts)
+        if message.content:
+            parts.append({"text": message.content})
+        # the model signs only the first call of a parallel turn: unsigned calls next to a signed one stay so
+        written_by_model = any(c.signature is not None for c in message.tool_calls) or bool(items)
+        for index, call in enumerate(message.tool_calls):
+            if index:
+                parts.extend(_thought_part(i) for i in slots[index])
+            part: dict[str, Any] = {"functionCall": {"id": call.id, "name": call.name, "args": call.arguments}}
+            if call.signature is not None:
+                part["thoughtSignature"] = call.signature
+                kept += 1
+            elif signed and not written_by_model:
+                part["thoughtSignature"] = THOUGHT_SIGNATURE_SENTINEL
+                signatures += 1
+            parts.append(part)
+        if message.tool_calls:
+            parts.extend(_thought_part(i) for i in slots[-1])
+        if loose and len(parts) > first and "thoughtSignature" not in parts[first]:
+            parts[first]["thoughtSignature"] = loose[0]  # a signed answer: the signature sits on its first part
+            kept += 1
+        contents.append({"role": "model", "parts": parts})
+    if kept:
+        ctx.ledger.info("history.signature_kept", f"{kept} thoughtSignature{'s' if kept > 1 else ''} the model returned "
+                        "sent back unchanged on the parts that carried them")
+    if wrapped:
+        ctx.ledger.info("history.tool_result_wrapped",
+                        f"tool result{'s' if len(wrapped) > 1 else ''} for {', '.join(wrapped)} "
+                        f"{'are' if len(wrapped) > 1 else 'is'} not a JSON object: sent as "
+                        '{"output": ...} (functionResponse.response must be an object; "output" is the documented key)')
+    if errors:
+        ctx.ledger.info("history.tool_result_wrapped",
+                        f"failed tool result{'s' if len(errors) > 1 else ''} for {', '.join(errors)}: sent as "
+                        '{"error": ...} ("error" is the documented key for error details)')
+    if signatures:
+        ctx.ledger.info("history.thought_signature",
+                        f"{model} refuses history function calls without a thoughtSignature: "
+                        f"{signatures} call{'s' if signatures > 1 else ''} it did not write (by hand or another model) got "
+                        f'"{THOUGHT_SIGNATURE_SENTINEL}", the placeholder Google documents for calls the model did '
+                        "not produce (ai.google.dev/gemini-api/docs/thought-signatures)")
+    return contents
+
+
+def _thought_part(item: Any) -> dict[str, Any]:
+    part: dict[str, Any] = {"text": item.text, "thought": True}
+    if item.signature is not None:
+        part["thoughtSignature"] = item.signature
+    return part
+
+
+def _signatures_required(ctx: Context, model: str) -> bool:
+    """Whether history calls need a thoughtSignature: model rule signatures_required, or the user's override."""
+    fact = translation.model_facts(ctx, model).get("signatures_required")
+    if fact is None or not fact.value:
+        return False
+    if ctx.history_calls:
+        translation.rule_applied(ctx, "signatures_required", fact, f"{model} needs thought signatures on history calls")
+    return True
+
+
+def _function_response(message: Message, wrapped: list[str], errors: list[str]) -> dict[str, Any]:
+    content = message.content or ""
+    call_id = message.tool_call_id or ""
+    if message.is_error:
+        try:
+            detail: Any = json_value(content)
+        except ValueError:
+            detail = content
+        response: dict[str, Any] = {"error": detail}
+        errors.append(call_id)
+    else:
+        response = history_wire.tool_result_object(content)
+        if not _is_json_object(content):
+            wrapped.append(call_id)
+    return {"functionResponse": {"id": message.tool_call_id, "name": message.tool_name, "response": response}}
+
+
+def _is_json_object(text: str) -> bool:
+    try:
+        return isinstance(json_value(text), dict)
+    except ValueError:
+        return False
