@@ -436,3 +436,27 @@ def test_a_recorded_refusal_keeps_its_stop_details():
     result = verdict(load_scenario_text(DEFERRED, "s.yaml"), reply)
     assert result["category"] == "no_call"
     assert any(r.startswith("stop_details refusal: category cyber") for r in result["reasons"])
+
+
+@pytest.mark.parametrize("provider, name, line", [
+    ("openai-responses", "openai-responses-mcp-call.json", "run by the provider  mcp_call dmcp/web_search_exa"),
+    ("openai-responses", "openai-responses-programmatic-tool-calling.json",
+     "run by the provider  program call_O2IvSLQcJ0bwIvJZ2ovGV69M"),
+    ("anthropic", "anthropic-tool-search-regex.json",
+     "run by the provider  tool_search tool_search_tool_regex loaded get_temp_data"),
+])
+def test_parse_shows_what_the_provider_ran(provider, name, line):
+    from cli import run_cli
+
+    path = DATA / "responses" / provider / name
+    result = run_cli(["parse", str(path), "-p", provider], env={**__import__("os").environ, "COLUMNS": "200"})
+    assert result.returncode == 0, result.stderr
+    assert line in result.stdout.splitlines()
+
+
+def test_parse_shows_stop_details():
+    from cli import run_cli
+
+    path = DATA / "responses" / "anthropic" / "anthropic-refusal-stop-details.json"
+    result = run_cli(["parse", str(path), "-p", "anthropic"], env={**__import__("os").environ, "COLUMNS": "400"})
+    assert "stop_details type refusal, category cyber, explanation This request triggered" in result.stdout
