@@ -73,6 +73,9 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
         console.print(table)
     elif reply.error is None:
         console.print(Text("no tool calls", style="dim"))
+    if reply.server_calls:  # what the provider ran itself: MCP calls, programs, tool searches
+        console.print(Text.assemble(("run by the provider  ", "bold"),
+                                    "; ".join(server_call_text(c) for c in reply.server_calls)))
     if reply.text:
         shown = reply.text if len(reply.text) <= 600 else reply.text[:600] + "…"
         console.print(Text.assemble(("text  ", "bold"), shown))
@@ -81,12 +84,24 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
         facts.append(f"finish_reason {reply.finish_reason}")
     if reply.usage.input_tokens is not None or reply.usage.output_tokens is not None:
         facts.append(f"tokens in {reply.usage.input_tokens} / out {reply.usage.output_tokens}")
+    if reply.stop_details:
+        facts.append("stop_details " + ", ".join(f"{k} {w}" for k, w in reply.stop_details.items() if w is not None))
     if facts:
         console.print(Text("  ·  ".join(facts), style="dim"))
     console.print(Text.assemble(("verdict  ", "bold"), verdict_text(v)))
     if v is not None and v["category"] != "error":  # an error's one reason is the line printed above
         for reason in v["reasons"]:
             console.print(Text(f"  - {reason}"))
+
+
+def server_call_text(call: Any) -> str:
+    """One ServerCall as the reply view shows it: ``mcp_call dmcp/web_search_exa``, ``tool_search
+    tool_search_tool_regex loaded get_temp_data``, ``program call_O2…``."""
+    if call.kind == "tool_search":
+        what = f"failed ({call.error})" if call.error else "loaded " + (", ".join(call.loaded) or "no tool")
+        return f"tool_search {call.name or ''} {what}".replace("  ", " ")
+    target = f"{call.server}/{call.name}" if call.server is not None else (call.name or call.id or "")
+    return f"{call.kind} {target}" + (f" failed: {call.error}" if call.error else "")
 
 
 def print_raw(console: Any, sample_raw_json: Any, raw_text: str) -> None:

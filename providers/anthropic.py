@@ -17,7 +17,13 @@ Facts this module relies on:
   of the very next user message (anthropic-sdk-typescript#653); text blocks must not be blank
   ("text content blocks must be non-empty", anthropics/claude-code#53473).
 - replies: ``content[]`` blocks, ``tool_use.input`` is an object, ``stop_reason``,
-  ``usage.input_tokens/output_tokens``; errors are ``{"type":"error","error":{type,message}}``.
+  ``usage.input_tokens/output_tokens``; errors are ``{"type":"error","error":{type,message}}``. Tool search
+  (anthropic 2.14.0): a ``server_tool_use`` block named ``tool_search_tool_regex|bm25``
+  (``types/server_tool_use_block.py``) answered by a ``tool_search_tool_result`` block whose content is
+  ``{type: tool_search_tool_search_result, tool_references: [{type: tool_reference, tool_name}]}`` or
+  ``{type: tool_search_tool_result_error, error_code}`` (``types/tool_search_tool_result_block.py``); kept as
+  server calls. ``stop_details`` (``types/message.py``, and ``message_delta``'s delta) is
+  ``RefusalStopDetails {type: refusal, category, explanation}`` or null.
 
 ``group_turns`` is shared with the Bedrock translator (Converse enforces the same turn rules), and so is
 everything about Claude's thinking (``claude_thinking.py``: ``thinking_plan``, ``thinking_fields``,
@@ -36,7 +42,7 @@ from .core.translation import (tool_names, choice_value, choice_with, Context, c
 from .core.history_wire import placed, reasoning_for
 from .core.request_parts import endpoint
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
-                         Tool, Translation, Usage)
+                         ServerCall, Tool, Translation, Usage)
 from .core.parsing import StreamAssembler, bad_body, caller_of, expect_dict, expect_list, int_or_none, join_text, \
     make_call
 from .claude_thinking import ThinkingWire, thinking_fields, thinking_lint, thinking_lint_needed, thinking_plan
@@ -400,6 +406,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
     if "content" not in body:
         raise bad_body(provider, "no content")
     calls, texts, reasoning = [], [], []
+    searches = ToolSearches()
     for i, block in enumerate(expect_list(provider, body.get("content"), "content")):
         block = expect_dict(provider, block, f"content[{i}]")
         kind = block.get("type")
@@ -411,7 +418,8 @@ def parse_reply(provider: str, body: Any) -> Reply:
             calls.append(call._replace(caller=caller) if caller is not None else call)
         elif kind in ("thinking", "redacted_thinking"):  # kept whole: they go back first and unchanged
             reasoning.append(thinking_item(provider, block, f"content[{i}]", len(calls)))
-        # server tool blocks are not the answer
+        else:  # a tool search is kept as a server call; other server tool blocks are not the answer
+            searches.add(block)
     stop = body.get("stop_reason")
     if stop is not None and not isinstance(stop, str):
         raise bad_body(provider, f"stop_reason is {type(stop).__name__}, expected a string")
@@ -419,7 +427,54 @@ def parse_reply(provider: str, body: Any) -> Reply:
     usage = expect_dict(provider, usage, "usage") if usage is not None else {}
     return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=stop,
                  usage=Usage(int_or_none(usage.get("input_tokens")), int_or_none(usage.get("output_tokens"))),
-                 reasoning=tuple(reasoning))
+                 reasoning=tuple(reasoning), server_calls=searches.calls(), stop_details=stop_details(body))
+
+
+TOOL_SEARCH_TOOLS = ("tool_search_tool_regex", "tool_search_tool_bm25")  # types/server_tool_use_block.py names
+
+
+class ToolSearches:
+    """Tool search blocks of one reply, in order: a ``server_tool_use`` of a tool search tool and the
+    ``tool_search_tool_result`` that answers it (by ``tool_use_id``) make one ServerCall."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, ServerCall] = {}
+
+    def add(self, block: dict[str, Any]) -> None:
+        kind = block.get("type")
+        if kind == "server_tool_use" and block.get("name") in TOOL_SEARCH_TOOLS and isinstance(block.get("id"), str):
+            self.found.setdefault(block["id"], ServerCall("tool_search", id=block["id"], name=block["name"]))
+        elif kind == "tool_search_tool_result" and isinstance(block.get("tool_use_id"), str):
+            ident = block["tool_use_id"]
+            call = self.found.get(ident, ServerCall("tool_search", id=ident))
+            content = block.get("content") if isinstance(block.get("content"), dict) else {}
+            if content.get("type") == "tool_search_tool_result_error":
+                code = content.get("error_code")
+                call = call._replace(error=code if isinstance(code, str) else "tool_search_tool_result_error")
+            else:
+                refs = content.get("tool_references")
+                loaded = tuple(r["tool_name"] for r in (refs if isinstance(refs, list) else [])
+                               if isinstance(r, dict) and r.get("type") == "tool_reference"
+                               and isinstance(r.get("tool_name"), str))
+                call = call._replace(loaded=call.loaded + loaded)
+            self.found[ident] = call
+
+    def calls(self) -> tuple[ServerCall, ...]:
+        return tuple(self.found.values())
+
+
+def stop_details(holder: dict[str, Any]) -> dict[str, Any] | None:
+    """``stop_details`` as the reply gave it, or None: RefusalStopDetails has type, category, explanation
+    (anthropic 2.14.0); the API has also sent ``recommended_model`` (vercel/ai's recorded anthropic-refusal.json),
+    so every text field is kept (at most 8, each bounded)."""
+    details = holder.get("stop_details")
+    if not isinstance(details, dict):
+        return None
+    kept = {}
+    for key, value in details.items():
+        if isinstance(key, str) and (value is None or isinstance(value, str)) and len(kept) < 8:
+            kept[key[:64]] = value[:2000] if isinstance(value, str) else None
+    return kept
 
 
 def thinking_item(provider: str, block: dict[str, Any], where: str, position: int) -> ReasoningItem:
@@ -457,6 +512,15 @@ class MessagesStreamAssembler(StreamAssembler):
         super().__init__(provider)
         self.blocks: dict[Any, Any] = {}  # index -> block type
         self.texts: dict[Any, list[str]] = {}  # text blocks' pieces, in block order
+        self.searches = ToolSearches()  # tool search blocks (their start events carry them whole but the input)
+        self.stop_details: dict[str, Any] | None = None
+
+    def finish(self) -> Any:
+        assembly = super().finish()
+        searches = self.searches.calls()
+        if not searches and self.stop_details is None:
+            return assembly
+        return assembly._replace(reply=assembly.reply._replace(server_calls=searches, stop_details=self.stop_details))
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -484,10 +548,13 @@ class MessagesStreamAssembler(StreamAssembler):
                 return False
             self.blocks[index] = block.get("type")
             if block.get("type") == "tool_use":
-                self.calls.open(index, block.get("id"), block.get("name")).whole = block.get("input")
+                call = self.calls.open(index, block.get("id"), block.get("name"))
+                call.whole, call.caller = block.get("input"), caller_of(block.get("caller"))
                 return True
             if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"]:
                 self.texts.setdefault(index, []).append(block["text"])
+            elif block.get("type") in ("server_tool_use", "tool_search_tool_result"):
+                self.searches.add(block)
         elif kind == "message_start":
             message = data.get("message") if isinstance(data.get("message"), dict) else {}
             self._usage(message.get("usage"))
@@ -495,6 +562,8 @@ class MessagesStreamAssembler(StreamAssembler):
             delta = data.get("delta")
             if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
                 self.finish_reason = delta["stop_reason"]
+            if isinstance(delta, dict):
+                self.stop_details = stop_details(delta) or self.stop_details
             self._usage(data.get("usage"))
         elif kind == "message_stop":
             self.done = True

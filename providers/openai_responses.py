@@ -10,12 +10,19 @@ Wire facts, with their sources (openai-python ``src/openai/types/responses/``):
 - ``tool_choice``: ``"none" | "auto" | "required"`` (``tool_choice_options.py``),
   ``{"type": "function", "name"}`` (``tool_choice_function_param.py``) and
   ``{"type": "allowed_tools", "mode": "auto" | "required", "tools": [{"type": "function", "name"}]}``
-  (``tool_choice_allowed_param.py``, flat, unlike Chat Completions).
+  (``tool_choice_allowed_param.py``, flat, unlike Chat Completions); and two forms only this API has, taken
+  as written (``NATIVE_CHOICES``; openai 3.57.0): ``{"type": "mcp", "server_label", "name"?}``
+  (``tool_choice_mcp_param.py``) and ``{"type": "programmatic_tool_calling"}`` (``response_create_params.py``
+  ``ToolChoiceSpecificProgrammaticToolCallingParam``; the tool it forces is ``tool_param.py``
+  ``ProgrammaticToolCalling``).
 - History items: messages ``{"role", "content"}``, calls ``{"type": "function_call", "call_id", "name",
   "arguments": <JSON text>}`` (``response_function_tool_call_param.py``) and results
   ``{"type": "function_call_output", "call_id", "output"}`` (``response_input_param.py`` FunctionCallOutput).
 - Replies have no finish_reason: ``status`` (and ``incomplete_details.reason``) stand in for it; calls are
   ``output[]`` items of type ``function_call`` whose ``call_id`` answers the result, not the item ``id``.
+  Calls the API runs itself are server calls (``response_output_item.py``): ``mcp_call`` {id, name,
+  server_label, arguments, error?}, ``mcp_approval_request`` {id, name, server_label, arguments}, ``program``
+  {id, call_id, code}.
 """
 
 from __future__ import annotations
@@ -27,7 +34,8 @@ from .core import history_wire, request_parts, translation
 from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
-from .core.model import ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
+from .core.model import ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, ServerCall, Tool, ToolCall, \
+    Translation, Usage
 from .core.parsing import StreamAssembler, bad_body, caller_of, custom_display, expect_dict, expect_list, int_or_none, join_text, \
     make_call
 
@@ -42,6 +50,8 @@ NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ a
 # (fact openai-responses.tool_fields).
 CUSTOM_TOOLS: dict[str, str] = {"openai-responses": "Responses"}
 TOOL_FIELDS: tuple[str, ...] = ("allowed_callers", "defer_loading", "output_schema")
+# The provider-native tool_choice forms this API takes as written (core/choice.py NATIVE_FORMS).
+NATIVE_CHOICES: tuple[str, ...] = ("mcp", "programmatic_tool_calling")
 
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("an OpenAI Responses reply", "openai-responses")
@@ -85,6 +95,8 @@ LEDGER_CODES: dict[str, str] = {
     "reasoning.incomplete": "a reasoning item without the id the API requires on input",
     "thinking.mapped": "the thinking setting sent as reasoning.effort",
     "history.output_parts": "a tool result given as content parts is sent as a list output",
+    "tool_choice.native_target": "a Responses-only tool_choice ({type: mcp} or {type: programmatic_tool_calling}) "
+                                 "whose tool the request does not declare",
 }
 
 
@@ -190,10 +202,33 @@ def _choice(ctx: Context) -> Any:
     plan = ctx.plan
     if plan.mode == "unset":
         return None
+    choice = ctx.scenario.tool_choice
+    if choice is not None and choice.native is not None:
+        _native_target(ctx, choice.native)
+        wire = dict(choice.native)
+        translation.mapped(ctx, wire, "the Responses API's own form, sent as written")
+        return wire
     wire = translation.choice_value(ctx, custom=CUSTOM_NAMED)
     if wire is not None:
         translation.mapped(ctx, wire)
     return wire
+
+
+def _native_target(ctx: Context, native: dict[str, Any]) -> None:
+    """The forced tool of a native choice is a hosted tool the scenario cannot declare: it must come from
+    ``providers.openai-responses.extra.tools`` ({type: mcp, server_label} / {type: programmatic_tool_calling})."""
+    tools = ctx.settings.extra.get("tools")
+    declared = tools if isinstance(tools, list) else []
+    kind = native["type"]
+    label = native.get("server_label")
+    if any(isinstance(t, dict) and t.get("type") == kind and (kind != "mcp" or t.get("server_label") == label)
+           for t in declared):
+        return
+    wanted = f'{{"type":"mcp","server_label":{translation.compact(label)},...}}' if kind == "mcp" \
+        else '{"type":"programmatic_tool_calling"}'
+    ctx.ledger.warning("tool_choice.native_target", f"tool_choice {ctx.requested_text} forces a tool the request does "
+                       f"not declare: add {wanted} to providers.{ctx.provider}.extra.tools (with the function tools), "
+                       "or the API cannot honour it")
 
 
 def _reasoning_setting(ctx: Context) -> dict[str, Any] | None:
@@ -281,13 +316,15 @@ def offered_tools(body: dict[str, Any]) -> list[str]:
 def parse_reply(provider: str, body: Any) -> Reply:
     """A Responses body → Reply: ``function_call`` items (``call_id`` as the id), ``output_text`` and
     ``refusal`` text of ``message`` items, ``status`` as the finish reason, ``reasoning`` items kept as
-    reasoning state. Hosted-tool items are skipped. An error envelope becomes ``Reply.error``."""
+    reasoning state. ``mcp_call``, ``mcp_approval_request`` and ``program`` items become server calls; other
+    hosted-tool items are skipped. An error envelope becomes ``Reply.error``."""
     data = expect_dict(provider, body, "the body")
     if "output" not in data and looks_like_error(data):
         return Reply(error=provider_error(provider, None, data))
     calls = []
     texts: list[str] = []
     reasoning: list[ReasoningItem] = []
+    server: list[ServerCall] = []
     for i, raw in enumerate(expect_list(provider, data.get("output"), "output")):
         item = expect_dict(provider, raw, f"output[{i}]")
         kind = item.get("type")
@@ -307,6 +344,8 @@ def parse_reply(provider: str, body: Any) -> Reply:
             text = item.get("input")
             calls.append(ToolCall(item.get("call_id", item.get("id")), item["name"], None,
                                   input=text if isinstance(text, str) else "", **custom_display(text)))
+        elif kind in SERVER_CALLS:
+            server.append(server_call(item))
         elif kind == "message":
             for j, part in enumerate(expect_list(provider, item.get("content"), f"output[{i}].content")):
                 part = expect_dict(provider, part, f"output[{i}].content[{j}]")
@@ -315,7 +354,27 @@ def parse_reply(provider: str, body: Any) -> Reply:
                 elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
                     texts.append(part["refusal"])
     return Reply(tool_calls=tuple(calls), text=join_text(texts), finish_reason=_finish(data),
-                 usage=_usage(data.get("usage")), error=_failure(data.get("error")), reasoning=tuple(reasoning))
+                 usage=_usage(data.get("usage")), error=_failure(data.get("error")), reasoning=tuple(reasoning),
+                 server_calls=tuple(server))
+
+
+# Output items the API ran itself (openai 3.57.0 types/responses/response_output_item.py McpCall,
+# McpApprovalRequest, Program): judged against a native tool_choice, never as calls to declared tools.
+SERVER_CALLS = ("mcp_call", "mcp_approval_request", "program")
+
+
+def server_call(item: dict[str, Any]) -> ServerCall:
+    """One ``mcp_call`` / ``mcp_approval_request`` / ``program`` output item as a ServerCall."""
+    def text(key: str) -> str | None:
+        value = item.get(key)
+        return value if isinstance(value, str) else None
+
+    error = item.get("error")
+    if isinstance(error, dict):  # McpToolCallError: {type, message} or {type, content} (mcp_tool_call_error.py)
+        error = error.get("message") or error.get("type")
+    kind = item["type"]
+    return ServerCall(kind, id=text("call_id") if kind == "program" else text("id"), name=text("name"),
+                      server=text("server_label"), error=error if isinstance(error, str) else None)
 
 
 def _list(value: Any) -> list[Any]:
@@ -382,6 +441,13 @@ class ResponsesStreamAssembler(StreamAssembler):
     def __init__(self, provider: str) -> None:
         super().__init__(provider)
         self._items: dict[str, Any] = {}  # item id -> call key
+        self.server: list[ServerCall] = []  # mcp_call / mcp_approval_request / program items, when done
+
+    def finish(self) -> Any:
+        assembly = super().finish()
+        if not self.server:
+            return assembly
+        return assembly._replace(reply=assembly.reply._replace(server_calls=tuple(self.server)))
 
     def _key(self, data: dict[str, Any]) -> Any:
         item_id = data.get("item_id")
@@ -407,6 +473,7 @@ class ResponsesStreamAssembler(StreamAssembler):
                 if isinstance(item.get("id"), str):
                     self._items[item["id"]] = key
                 call = self.calls.open(key, item.get("call_id"), item.get("name"))
+                call.caller = caller_of(item.get("caller"))
                 if isinstance(item.get("arguments"), str) and item["arguments"]:
                     call.parts.append(item["arguments"])
                 return True
@@ -428,6 +495,9 @@ class ResponsesStreamAssembler(StreamAssembler):
     def _done(self, kind: str, data: dict[str, Any]) -> None:
         if kind == "response.output_item.done":
             item = data.get("item")
+            if isinstance(item, dict) and item.get("type") in SERVER_CALLS:
+                self.server.append(server_call(item))  # the done event carries the whole item
+                return
             if not isinstance(item, dict) or item.get("type") != "function_call":
                 return
             key = data.get("output_index", item.get("id"))

@@ -438,7 +438,7 @@ def test_parse_recorded_errors(path: Path):
 
 
 def test_parse_fixtures_exist():
-    assert len(_fixtures("reply")) == 2 and len(_fixtures("error")) == 1
+    assert len(_fixtures("reply")) == 4 and len(_fixtures("error")) == 1
 
 
 def test_parse_ignores_thinking_blocks():

@@ -113,7 +113,8 @@ def group(results: dict[str, dict[str, Any]], kind: str) -> dict[str, dict[str, 
 def no_socket_no_crash(name: str, result: dict[str, Any]) -> None:
     assert result["sockets"] == [], (name, result["sockets"])
     assert "Traceback" not in result["stderr"] and "internal error" not in result["stderr"], (name, result["stderr"])
-    assert "blocked" not in result["stdout"] + result["stderr"], name
+    # the blocked socket's own words (tests/runner_pool.py): a recorded reply may say "blocked" itself
+    assert "toolchoice dry-run test:" not in result["stdout"] + result["stderr"], name
 
 
 def test_every_job_ran(results):

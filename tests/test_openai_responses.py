@@ -282,6 +282,7 @@ TRIGGERS: dict[str, Any] = {
     "thinking.mapped": lambda: render("auto", settings={"thinking": {"effort": "low"}}),
     "history.output_parts": lambda: render("auto", messages=[*HISTORY[:2], dict(HISTORY[2], content=[
         {"type": "input_text", "text": "18 C"}])]),
+    "tool_choice.native_target": lambda: render({"type": "mcp", "server_label": "deepwiki"}),
 }
 
 
@@ -304,7 +305,7 @@ def _fixtures(kind: str) -> list[Path]:
 
 
 def test_parse_fixtures_exist():
-    assert len(_fixtures("reply")) == 2 and len(_fixtures("error")) == 1
+    assert len(_fixtures("reply")) == 4 and len(_fixtures("error")) == 1
 
 
 @pytest.mark.parametrize("path", _fixtures("reply"), ids=lambda p: p.stem)

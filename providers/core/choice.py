@@ -2,7 +2,9 @@
 
 Accepted: auto | none | required | any | true (= required) | false / null (= not specified) | a
 tool name | {tool: NAME} | {allowed: [..], mode: auto|required} | provider-native objects
-(OpenAI chat and Responses, Anthropic, Gemini, Bedrock, Hugging Face) | upper-case provider words
+(OpenAI chat and Responses, Anthropic, Gemini, Bedrock, Hugging Face) | the Responses-only forms
+``{type: mcp, server_label, name?}`` and ``{type: programmatic_tool_calling}`` (kept as ``native``, sent as
+written on the one API that has them, refused elsewhere: ``NATIVE_FORMS``) | upper-case provider words
 (AUTO, ANY, NONE, REQUIRED). A bare keyword always means the keyword; a tool literally called
 ``auto`` is chosen with ``{tool: auto}``.
 """
@@ -140,8 +142,50 @@ def _parse_object(value: dict[str, Any], tool_names: tuple[str, ...], fail: Fail
         names = _names_from(inner.get("tools"), fail, tool_names)
         return ToolChoice("allowed", allowed=names, allowed_mode=_mode(inner.get("mode", "auto"), fail),  # type: ignore[arg-type]
                           spelling=spelling)
+    if isinstance(kind, str) and kind in NATIVE_FORMS:
+        return _native(value, fail, spelling)
     raise fail(f"tool_choice object {spelling} is not a form toolchoice knows",
                "use {tool: NAME}, {allowed: [a, b], mode: auto}, or an OpenAI/Anthropic/Gemini/Bedrock tool_choice object")
+
+
+# tool_choice forms only one API has: type -> (its keys, the source). No other provider's tool_choice type has
+# them (tests/test_tool_surfaces_2026.py reads every pinned SDK's tool_choice union); the module of the API
+# that takes them lists the types in NATIVE_CHOICES, and every other provider refuses them (registry.translate).
+NATIVE_FORMS: dict[str, tuple[frozenset[str], str]] = {
+    "mcp": (frozenset({"type", "server_label", "name"}),
+            "openai 3.57.0 types/responses/tool_choice_mcp_param.py ToolChoiceMcpParam: \"Use this option to force "
+            "the model to call a specific tool on a remote MCP server\" (server_label required, name optional)"),
+    "programmatic_tool_calling": (frozenset({"type"}),
+                                  "openai 3.57.0 types/responses/response_create_params.py "
+                                  "ToolChoiceSpecificProgrammaticToolCallingParam: {type: programmatic_tool_calling}"),
+}
+
+
+def _native(value: dict[str, Any], fail: Fail, spelling: str) -> ToolChoice:
+    kind = value["type"]
+    keys, source = NATIVE_FORMS[kind]
+    extra = set(value) - keys
+    if extra:
+        raise fail(f"tool_choice object {spelling} has unknown keys: {', '.join(sorted(map(str, extra)))}",
+                   f"{{type: {kind}}} holds only {', '.join(sorted(keys))} ({source.split(':')[0]})")
+    if kind == "mcp":
+        label, name = value.get("server_label"), value.get("name")
+        if not isinstance(label, str) or not label:
+            raise fail(f"tool_choice {spelling} needs server_label, the label of an MCP server the request declares",
+                       "write {type: mcp, server_label: LABEL, name: TOOL}")
+        if name is not None and (not isinstance(name, str) or not name):
+            raise fail(f"tool_choice {spelling}: name must be the MCP tool's name (or left out)", None)
+    return ToolChoice("required", spelling=spelling, native=dict(value))
+
+
+def native_refusal(choice: ToolChoice | None, takes: tuple[str, ...], title: str) -> str | None:
+    """Why a provider whose module takes the native forms ``takes`` cannot send ``choice``, or None."""
+    if choice is None or choice.native is None or choice.native.get("type") in takes:
+        return None
+    kind = choice.native["type"]
+    return (f"tool_choice {choice.quoted()} is OpenAI Responses' own form ({NATIVE_FORMS[kind][1]}); the "
+            f"tool_choice of {title} has no {kind} form, and toolchoice does not guess a stand-in: send it with -p "
+            "openai-responses, or use required / {tool: NAME} here")
 
 
 def _name_only(function: Any) -> bool:

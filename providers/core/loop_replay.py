@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from .model import ProviderError, ReasoningItem, Reply, ToolCall, ToolchoiceError, Usage
+from .model import ProviderError, ReasoningItem, Reply, ServerCall, ToolCall, ToolchoiceError, Usage
 from .runner import Job, Sample
 
 Sender = Callable[[Job, int], Awaitable[Sample]]
@@ -135,8 +135,12 @@ def _transcript(base: Path, provider: str) -> Transcript:
 def reply_from_json(data: dict[str, Any]) -> Reply:
     """``Reply.to_json()`` read back (calls with their signatures, reasoning state)."""
     calls = tuple(ToolCall(c.get("id"), c.get("name", ""), c.get("arguments"), c.get("raw_arguments"),
-                           c.get("arguments_error"), input=c.get("input"), signature=c.get("signature"))
+                           c.get("arguments_error"), input=c.get("input"), signature=c.get("signature"),
+                           caller=c.get("caller"))
                   for c in data.get("tool_calls") or [])
+    server = tuple(ServerCall(**{k: (tuple(v) if k == "loaded" else v) for k, v in item.items()
+                                 if k in ServerCall._fields})
+                   for item in data.get("server_calls") or [] if isinstance(item, dict) and "kind" in item)
     usage = data.get("usage") or {}
     error = data.get("error")
     reasoning = tuple(ReasoningItem(**{k: (tuple(v) if k == "summary" else v) for k, v in item.items()
@@ -145,4 +149,5 @@ def reply_from_json(data: dict[str, Any]) -> Reply:
     return Reply(calls, data.get("text"), data.get("finish_reason"),
                  Usage(usage.get("input_tokens"), usage.get("output_tokens")),
                  ProviderError(error.get("status"), error.get("type"), error.get("message", "")) if error else None,
-                 upstream=data.get("upstream"), reasoning=reasoning)
+                 upstream=data.get("upstream"), reasoning=reasoning, server_calls=server,
+                 stop_details=data.get("stop_details") if isinstance(data.get("stop_details"), dict) else None)

@@ -162,12 +162,17 @@ class ToolChoice(NamedTuple):
     allowed: tuple[str, ...] = ()
     allowed_mode: Literal["auto", "required"] = "auto"
     spelling: str = ""
+    # A provider-native form only one API has, kept as written and sent as is there (OpenAI Responses'
+    # {type: mcp, server_label, name?} and {type: programmatic_tool_calling}); mode is then "required".
+    native: dict[str, Any] | None = None
 
     @property
     def forces_call(self) -> bool:
         return self.mode in ("required", "named") or (self.mode == "allowed" and self.allowed_mode == "required")
 
     def to_json(self) -> Any:
+        if self.native is not None:
+            return dict(self.native)
         if self.mode == "named":
             return {"tool": self.name}
         if self.mode == "allowed":
@@ -178,6 +183,8 @@ class ToolChoice(NamedTuple):
         """``to_json()`` as ledger messages quote it (``word_or_json``): a word as is, an object as ``compact``
         JSON text, written here without building the object (every translation quotes the choice)."""
         mode = self.mode
+        if self.native is not None:
+            return compact(self.native)
         if mode == "named":
             return '{"tool":' + (json_string(self.name) if self.name is not None else "null") + "}"
         if mode == "allowed":
@@ -524,6 +531,29 @@ class ToolCall(NamedTuple):
         return data
 
 
+class ServerCall(NamedTuple):
+    """A call the provider ran itself, reported in the reply beside the function calls: an MCP call (OpenAI
+    Responses ``mcp_call`` / ``mcp_approval_request``), a program (Responses ``program``), an Anthropic
+    tool search (``server_tool_use`` + ``tool_search_tool_result``, whose ``tool_references`` name the
+    deferred tools it loaded). It is not a call to a declared tool: the verdict judges it apart."""
+
+    kind: str  # mcp_call | mcp_approval_request | program | tool_search
+    id: str | None = None
+    name: str | None = None  # the MCP tool's name, the server tool's name
+    server: str | None = None  # the MCP server_label
+    loaded: tuple[str, ...] = ()  # tool search: the tool names its tool_reference blocks load
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "id": self.id}
+        for key in ("name", "server", "error"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        if self.kind == "tool_search":
+            data["loaded"] = list(self.loaded)
+        return data
+
+
 class Usage(NamedTuple):
     input_tokens: int | None = None
     output_tokens: int | None = None
@@ -562,6 +592,8 @@ class Reply(NamedTuple):
     error: ProviderError | None = None
     upstream: str | None = None  # a router's reply: which upstream provider answered (OpenRouter)
     reasoning: tuple[ReasoningItem, ...] = ()  # the reply's reasoning state, in reply order
+    server_calls: tuple[ServerCall, ...] = ()  # calls the provider ran itself (MCP, programs, tool search)
+    stop_details: dict[str, Any] | None = None  # Anthropic's structured stop (types/message.py stop_details)
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -575,4 +607,8 @@ class Reply(NamedTuple):
             data["upstream"] = self.upstream
         if self.reasoning:  # only when present: replies without reasoning keep their exact JSON
             data["reasoning"] = [item.to_json() for item in self.reasoning]
+        if self.server_calls:  # likewise only when present
+            data["server_calls"] = [call.to_json() for call in self.server_calls]
+        if self.stop_details is not None:
+            data["stop_details"] = self.stop_details
         return data

@@ -54,6 +54,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
     an overlay measured at another endpoint than this request's is not applied (the ledger says so)."""
     module = module_for(provider)
     cap = (capabilities or CAPABILITIES).get(provider, CAPABILITIES[provider])
+    choice = scenario.tool_choice
+    if choice is not None and choice.native is not None:
+        return _native_choice(module.translate(provider, scenario, options, cap), module, cap, choice)
     if not cap.measured_endpoint:
         return module.translate(provider, scenario, options, cap)
     built_in = module.translate(provider, scenario, options, CAPABILITIES[provider])
@@ -67,6 +70,20 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
                                        f"the capability overlay was measured at {cap.measured_endpoint}, not at "
                                        f"{url or 'this endpoint'}: built-in facts used"))
     return built_in
+
+
+def _native_choice(translation: Translation, module: Any, cap: Capability, choice: Any) -> Translation:
+    """A provider-native tool_choice (``choice.NATIVE_FORMS``) goes only where the module takes it
+    (``NATIVE_CHOICES``); anywhere else the request is refused with the reason (its plan read it as required,
+    and what that mapped to is not what was asked)."""
+    from .choice import native_refusal
+
+    why = native_refusal(choice, getattr(module, "NATIVE_CHOICES", ()), cap.title)
+    if why is None:
+        return translation
+    ledger = [e for e in translation.ledger if e.code != "tool_choice.mapped"]
+    ledger.append(LedgerEntry("error", "tool_choice.unsupported", why))
+    return translation._replace(request=None, effective_tool_choice=None, ledger=ledger)
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

@@ -33,7 +33,7 @@ class Assembly(NamedTuple):
 class CallParts:
     """One call under construction: id, name, argument pieces, how many deltas made it."""
 
-    __slots__ = ("key", "id", "name", "parts", "deltas", "whole")
+    __slots__ = ("key", "id", "name", "parts", "deltas", "whole", "caller")
 
     def __init__(self, key: Any, call_id: str | None, name: str | None) -> None:
         self.key = key
@@ -42,6 +42,7 @@ class CallParts:
         self.parts: list[str] = []
         self.deltas = 0
         self.whole: Any = None  # arguments that arrived as one object (Gemini, Ollama)
+        self.caller: str | None = None  # who made the call (ToolCall.caller), when the stream says
 
 
 class Calls:
@@ -92,6 +93,8 @@ class Calls:
                 built = make_call(call.id, call.name, call.whole)
             else:
                 built = make_call(call.id, call.name, "".join(call.parts))
+            if call.caller is not None:
+                built = built._replace(caller=call.caller)
             if built.arguments_error is not None:
                 self.findings.append(Finding("stream.arguments_invalid", f"call {call.key} ({call.name or 'no name'}): "
                                              f"the {call.deltas} argument deltas never formed valid JSON: "

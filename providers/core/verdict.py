@@ -194,6 +194,8 @@ def _intent(scenario: Scenario) -> str:
     choice = scenario.tool_choice
     if choice is None:
         return "tool_choice not set"
+    if choice.native is not None:
+        return f"tool_choice {choice.quoted()}"
     value = choice.to_json()
     if isinstance(value, str):
         return f"tool_choice {value}"
@@ -224,14 +226,71 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
     by_code = [c for c in calls if c.caller is not None and c.caller != "direct"]
     if by_code:  # programmatic tool calling: the model's code made these calls, not the model's own turn
         reasons.append("made by the model's code, not directly: " + ", ".join(f"{c.name} ({c.caller})" for c in by_code))
+    reasons.extend(_server_notes(reply))
     if reply.finish_reason == _TOO_MANY_CALLS:
         reasons.append(f"finish reason {_TOO_MANY_CALLS}: the server-side tool loop stopped after too many tool calls, "
                        "before the model returned a final answer")
     if unenforced:
         reasons.append("the provider could not enforce this tool_choice (judged against the request's intent): "
                        + " / ".join(unenforced))
-    return {"obeyed": category == "obeyed", "category": category, "reasons": reasons,
-            "enforced": not unenforced, "calls": checks}
+    result = {"obeyed": category == "obeyed", "category": category, "reasons": reasons,
+              "enforced": not unenforced, "calls": checks}
+    if reply.server_calls:  # only when present: other verdicts keep their exact JSON
+        result["server_calls"] = [call.to_json() for call in reply.server_calls]
+    return result
+
+
+def _server_notes(reply: Reply) -> list[str]:
+    """What the provider ran itself (tool searches, MCP calls, programs) and a structured stop, said
+    beside the verdict so that a reply without a function call is not read as the model doing nothing."""
+    notes = []
+    for call in reply.server_calls:
+        if call.kind == "tool_search":
+            found = f"loaded {', '.join(call.loaded)}" if call.loaded else "loaded no tool"
+            notes.append(f"tool search {call.name or ''} ({call.id}): " + (f"failed ({call.error})" if call.error
+                                                                          else found))
+        elif call.error is not None:
+            notes.append(f"{call.kind} {call.server or ''}/{call.name or ''} failed: {call.error}")
+    details = reply.stop_details
+    if details:
+        what = ", ".join(f"{k} {details[k]}" for k in ("category", "explanation") if details.get(k))
+        notes.append(f"stop_details {details.get('type')}" + (f": {what}" if what else "")
+                     + f" (stop_reason {reply.finish_reason})")
+    return notes
+
+
+def _native(choice: Any, reply: Reply, intent: str) -> tuple[str, list[str]] | None:
+    """Judge a Responses-only choice (model.ToolChoice.native) by the reply's server calls; None: judge the
+    function calls as for required. ``{type: mcp, server_label, name?}`` wants an ``mcp_call`` (or an
+    ``mcp_approval_request``, the same call awaiting approval) on that server, to that tool when named;
+    ``{type: programmatic_tool_calling}`` wants a ``program`` item, and no call the model made directly."""
+    native = choice.native
+    calls = list(reply.tool_calls)
+    text = f" and answered in text ({len(reply.text)} chars)" if reply.text else ""
+    if native["type"] == "mcp":
+        label, name = native.get("server_label"), native.get("name")
+        mcp = [c for c in reply.server_calls if c.kind in ("mcp_call", "mcp_approval_request")]
+        hits = [c for c in mcp if c.server == label and (name is None or c.name == name)]
+        wanted = f"MCP server '{label}'" + (f" tool '{name}'" if name else "")
+        others = [f"{c.server}/{c.name}" for c in mcp if c not in hits] + [c.name for c in calls]
+        if others:
+            return "wrong_tool", [f"{intent} forces a call to {wanted}, but the reply called "
+                                  f"{', '.join(repr(o) for o in dict.fromkeys(others))}"]
+        if not hits:
+            return "no_call", [f"{intent} requires a call to {wanted}, but the reply made none{text}"]
+        done = ", ".join(f"{c.server}/{c.name}" + (" (awaiting approval)" if c.kind == "mcp_approval_request" else "")
+                         for c in hits)
+        return "obeyed", [f"{intent}: called {done}"]
+    programs = [c for c in reply.server_calls if c.kind == "program"]
+    direct = [c.name for c in calls if c.caller == "direct"]
+    if direct:
+        return "wrong_tool", [f"{intent} forces programmatic tool calling, but the model called "
+                              f"{', '.join(repr(n) for n in dict.fromkeys(direct))} directly"]
+    if not programs and not any((c.caller or "").startswith("program") for c in calls):
+        return "no_call", [f"{intent} requires a program, but the reply ran none{text}"]
+    if not calls:
+        return "obeyed", [f"{intent}: ran program {', '.join(str(p.id) for p in programs)}"]
+    return None
 
 
 def _categorize(scenario: Scenario, reply: Reply, offered: tuple[str, ...],
@@ -258,6 +317,10 @@ def _categorize(scenario: Scenario, reply: Reply, offered: tuple[str, ...],
                 why += "; it is declared in the scenario but was left out of the request"
             reasons.append(why)
         return "phantom_tool", reasons
+    if choice is not None and choice.native is not None:
+        judged = _native(choice, reply, intent)
+        if judged is not None:
+            return judged
     if choice is not None and choice.mode == "named":
         wrong = [n for n in names if n != choice.name]
         if wrong:
