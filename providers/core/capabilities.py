@@ -181,13 +181,16 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "groq": Capability(
         provider="groq", title="Groq", endpoint="https://api.groq.com/openai/v1/chat/completions",
-        key_env=("GROQ_API_KEY",), default_model="llama-3.3-70b-versatile",
+        key_env=("GROQ_API_KEY",), default_model="openai/gpt-oss-120b",  # llama-3.3-70b-versatile shut down 2026-08-16
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "in the SDK types; LangChain drops it"),
-        verified="2026-11-21",
+        verified="2026-11-26",
         sources=("groq 1.7.0 types/chat (chat_completion_tool_choice_option_param.py, completion_create_params.py)",
-                 "console.groq.com docs tool use"), **_OPENAI_LIKE,
+                 "console.groq.com docs tool use",
+                 "console.groq.com/docs/deprecations (the default model, 2026-11-26; the stored copy's llama-3.3-70b-"
+                 "versatile entry was not readable: secondary github.com/papi-ai/groq release v0.15.2 'Both Llama models "
+                 "are decommissioned on 16 August 2026' and recommends gpt-oss-120b)"), **_OPENAI_LIKE,
     ),
     "deepseek": Capability(
         provider="deepseek", title="DeepSeek", endpoint="https://api.deepseek.com/chat/completions",
@@ -288,25 +291,30 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "openrouter": Capability(
         provider="openrouter", title="OpenRouter", endpoint="https://openrouter.ai/api/v1/chat/completions",
-        key_env=("OPENROUTER_API_KEY",), default_model="openai/gpt-4o-mini",
+        key_env=("OPENROUTER_API_KEY",), default_model="openai/gpt-5.4-mini",  # gpt-4o-mini: OpenAI shuts it down 2027-01-14
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "default true; enforced by the upstream model"),
         strict=_n("function.strict", "forwarded upstream; some upstreams reject it"),
         verified="2026-11-23",
-        sources=("openrouter.ai docs tool calling, API reference",), **_OPENAI_LIKE,
+        sources=("openrouter.ai docs tool calling, API reference",
+                 "openrouter.ai/openai/gpt-5.4-mini/api ('openai/gpt-5.4-mini', released Mar 17, 2026; the default model "
+                 "replacing openai/gpt-4o-mini, which OpenAI shuts down on 2027-01-14 (model_rules END_OF_LIFE), "
+                 "2026-11-26)"), **_OPENAI_LIKE,
     ),
     "xai": Capability(
         provider="xai", title="xAI", endpoint="https://api.x.ai/v1/chat/completions",
-        key_env=("XAI_API_KEY",), default_model="grok-4",
+        key_env=("XAI_API_KEY",), default_model="grok-4.3",  # grok-4-0709 retired 2026-05-15
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "wire key not confirmed in xAI's docs"),
         strict=_n("function.strict"),
-        verified="2026-11-21",
-        sources=("docs.x.ai function calling", "vercel/ai packages/xai (xai-prepare-tools.ts)"), **_OPENAI_LIKE,
+        verified="2026-11-26",
+        sources=("docs.x.ai function calling", "vercel/ai packages/xai (xai-prepare-tools.ts)",
+                 "docs.x.ai/developers/migration/may-15-retirement ('Effective May 15, 2026 at 12:00pm PT ... grok-4-0709"
+                 "'; recommended replacement 'grok-4.3'; the default model, 2026-11-26)"), **_OPENAI_LIKE,
     ),
     "cerebras": Capability(
         provider="cerebras", title="Cerebras Inference", endpoint="https://api.cerebras.ai/v1/chat/completions",
-        key_env=("CEREBRAS_API_KEY",), default_model="llama-3.3-70b",
+        key_env=("CEREBRAS_API_KEY",), default_model="gpt-oss-120b",  # llama-3.3-70b deprecated 2026-02-16
         allowed=_e("only the allowed tools are sent", "no allowed_tools form in the SDK's ToolChoice"),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict"),
@@ -315,7 +323,9 @@ CAPABILITIES: dict[str, Capability] = {
                  "none|auto|required|{type, function: {name}}, parallel_tool_calls, tools[].function.strict; "
                  "_client.py: base URL https://api.cerebras.ai, CEREBRAS_API_KEY; resources/chat/completions.py: "
                  "POST /v1/chat/completions; types/chat/chat_completion.py: arguments is a string",
-                 "inference-docs.cerebras.ai api-reference chat-completions (parallel_tool_calls, default true)"),
+                 "inference-docs.cerebras.ai api-reference chat-completions (parallel_tool_calls, default true)",
+                 "inference-docs.cerebras.ai/support/deprecation (2026-02-16: 'Deprecated qwen-3-32b and llama-3.3-70b. "
+                 "We recommend migrating to GPT OSS 120B'; the default model, 2026-11-26)"),
         **_OPENAI_LIKE,
     ),
     "vllm": Capability(
