@@ -175,9 +175,12 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent", "no allowed-subset form"),
         parallel=_n("parallel_tool_calls"), strict=_n("function.strict"),
         arguments="string",
-        verified="2026-11-21",
-        sources=("mistralai 3.7.0 client/models (toolchoice.py, toolchoiceenum.py, chatcompletionrequest.py)",
-                 "docs.mistral.ai function calling"),
+        verified="2026-11-26",
+        sources=("mistralai 3.7.0 client/models (toolchoice.py, toolchoiceenum.py: ToolChoiceEnum = Literal['auto', "
+                 "'none', 'any', 'required']; chatcompletionrequest.py: parallel_tool_calls: Optional[bool]; "
+                 "function.py: strict: Optional[bool])",
+                 "docs.mistral.ai function calling; docs.mistral.ai models overview (mistral-small-latest: an alias "
+                 "Mistral points at its current Small model; the default model, 2026-11-26)"),
     ),
     "groq": Capability(
         provider="groq", title="Groq", endpoint="https://api.groq.com/openai/v1/chat/completions",
@@ -201,7 +204,9 @@ CAPABILITIES: dict[str, Capability] = {
         verified="2026-11-21",
         sources=("api-docs.deepseek.com guides/thinking_mode (thinking on by default; forced tool_choice rejected), "
                  "guides/tool_calls",
-                 "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)"), **_OPENAI_LIKE,
+                 "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)",
+                 "api-docs.deepseek.com Your First API Call (model: 'deepseek-v4-flash deepseek-v4-pro deepseek-chat (to "
+                 "be deprecated on 2026/07/24)'; the default model, 2026-11-26)"), **_OPENAI_LIKE,
     ),
     "ollama": Capability(
         provider="ollama", module="ollama", title="Ollama (native /api/chat)", endpoint="http://localhost:11434/api/chat",
@@ -213,9 +218,9 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_u("", "no switch"), strict=_u("", "no switch"),
         arguments="object",
-        verified="2026-11-21",
+        verified="2026-11-26",
         sources=("ollama/ollama api/types.go ChatRequest (no tool_choice), docs/api.md",
-                 "ollama 0.6.3 _types.py"),
+                 "ollama 0.6.3 _types.py (ChatRequest: tools, format, think; no tool_choice, parallel or strict field)"),
     ),
     "bedrock": Capability(
         provider="bedrock", module="bedrock", named_single_call=True, title="AWS Bedrock Converse",
@@ -245,9 +250,13 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "no switch"),
         strict=_n("strict_tools (top level, all tools)"),
         arguments="string",
-        verified="2026-11-21",
-        sources=("cohere 7.3.1 v2/types/v2chat_request_tool_choice.py, v2/client.py",
-                 "docs.cohere.com v2 chat reference"),
+        verified="2026-11-26",
+        sources=("cohere 7.3.1 v2/types/v2chat_request_tool_choice.py (V2ChatRequestToolChoice = Literal['REQUIRED', "
+                 "'NONE']), v2/client.py (strict_tools: Optional[bool]; no parallel switch)",
+                 "docs.cohere.com v2 chat reference",
+                 "docs.cohere.com/changelog/2025-09-15-major-command-deprecations (recommends 'command-a-03-2025 (which is "
+                 "the strongest-performing model across domains)'); docs.cohere.com/docs/deprecations does not list it "
+                 "(the default model, 2026-11-26)"),
     ),
     "azure": Capability(
         provider="azure", title="Azure OpenAI (deployments)",
@@ -285,7 +294,8 @@ CAPABILITIES: dict[str, Capability] = {
         strict=_u("", "not in the SDK's tool type (function: name, description, parameters)"),
         verified="2026-11-23",
         sources=("together 3.1.1 resources/chat/completions.py (default URL https://api-inference.together.ai/v1/"
-                 "chat/completions), types/tools_param.py (no strict), types/chat/completion_create_params.py",
+                 "chat/completions), types/tools_param.py (Function: description, name, parameters; no strict), "
+                 "types/chat/completion_create_params.py (no parallel_tool_calls; re-read 2026-11-26)",
                  "docs.together.ai docs/inference/function-calling"),
         **_OPENAI_LIKE,
     ),
@@ -360,8 +370,9 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "not in the chat-completion input types"),
         strict=_u("", "not in the chat-completion input types"),
         verified="2026-11-21",
-        sources=("huggingface_hub inference/_generated/types/chat_completion.py (tool_choice: auto|none|required|"
-                 "{function: {name}})", "huggingface/text-generation-inference docs"),
+        sources=("huggingface_hub 2.4.0 inference/_generated/types/chat_completion.py (tool_choice: auto|none|required|"
+                 "{function: {name}}; ChatCompletionInputFunctionDefinition: name, parameters, description, no strict; "
+                 "no parallel_tool_calls; re-read 2026-11-26)", "huggingface/text-generation-inference docs"),
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
         any=_r('"required"', "'any' is not a TGI word"),
         named=_n('{"function":{"name":N}}', "no type key in the hub's types"),
