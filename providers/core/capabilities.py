@@ -328,8 +328,9 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent", "no allowed_tools form in the SDK's ToolChoice"),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict"),
-        verified="2026-11-23",
-        sources=("cerebras-cloud-sdk-python (2026-01-06) types/chat/completion_create_params.py: tool_choice "
+        verified="2026-11-26",
+        sources=("cerebras-cloud-sdk 1.91.0 (re-read 2026-11-26; first read at the 2026-01-06 source) "
+                 "types/chat/completion_create_params.py: tool_choice "
                  "none|auto|required|{type, function: {name}}, parallel_tool_calls, tools[].function.strict; "
                  "_client.py: base URL https://api.cerebras.ai, CEREBRAS_API_KEY; resources/chat/completions.py: "
                  "POST /v1/chat/completions; types/chat/chat_completion.py: arguments is a string",
