@@ -360,8 +360,12 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("parallel_tool_calls", "defaults to false"),
         strict=_u("", "no strict switch"),
         arguments="string",
-        verified="2026-11-21",
-        sources=("ggml-org/llama.cpp docs/function-calling.md", "llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat"),
+        verified="2026-11-26",
+        sources=("ggml-org/llama.cpp docs/function-calling.md", "llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat",
+                 "ggml-org/llama.cpp tools/server/server-common.cpp (stored copy at 006639c, re-read 2026-11-26): "
+                 "'auto tool_choice = json_value(body, \"tool_choice\", std::string(\"auto\"))' (an object falls back to "
+                 "auto), 'inputs.parallel_tool_calls = json_value(body, \"parallel_tool_calls\", false)'; "
+                 "common_chat_tools_parse_oaicompat reads name, description, parameters (no strict)"),
     ),
     "huggingface": Capability(
         provider="huggingface", title="Hugging Face Inference Providers / TGI",
