@@ -346,8 +346,12 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "false honored since vllm#26233 (extra calls dropped)"),
         strict=_n("function.strict"),
-        verified="2026-11-21",
-        sources=("vllm-project/vllm docs/features/tool_calling.md",), **_OPENAI_LIKE,
+        verified="2026-11-26",
+        sources=("vllm-project/vllm docs/features/tool_calling.md (stored copy at 0064cc9, re-read 2026-11-26): 'named "
+                 "function calling, as well as the auto, required ... and none options for the tool_choice field'; 'The "
+                 "strict field is supported across all three API surfaces'",
+                 "vllm-project/vllm#26233 (merged): 'if a user sets parallel_tool_calls to False then we'll only return a "
+                 "single tool call'; 'simply drops any tool calls after the first'"), **_OPENAI_LIKE,
     ),
     "llamacpp": Capability(
         provider="llamacpp", title="llama.cpp llama-server",
