@@ -317,7 +317,7 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "wire key not confirmed in xAI's docs"),
         strict=_n("function.strict"),
-        verified="2026-11-26",
+        verified="2026-11-21",  # its tool-calling claims were not re-read on 2026-11-26 (only the default model was)
         sources=("docs.x.ai function calling", "vercel/ai packages/xai (xai-prepare-tools.ts)",
                  "docs.x.ai/developers/migration/may-15-retirement ('Effective May 15, 2026 at 12:00pm PT ... grok-4-0709"
                  "'; recommended replacement 'grok-4.3'; the default model, 2026-11-26)"), **_OPENAI_LIKE,
