@@ -358,11 +358,11 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
     EndOfLife(("cerebras",), r"^(?:llama-3\.3-70b|qwen-3-32b)$", "2026-02-16",
               "inference-docs.cerebras.ai/support/deprecation (2026-02-16): 'Deprecated qwen-3-32b and llama-3.3-70b'; "
               "'We recommend migrating to GPT OSS 120B'", "gpt-oss-120b", verified="2026-11-26",
-              after="Cerebras lists it as deprecated"),
+              after="Cerebras's deprecations page lists it as deprecated from that date"),
     EndOfLife(("cerebras",), r"^(?:llama3\.1-8b|qwen-3-235b-a22b-instruct-2507)$", "2026-05-27",
               "inference-docs.cerebras.ai/support/deprecation (2026-04-22): 'Deprecating llama3.1-8b and "
               "qwen-3-235b-a22b-instruct-2507. Both models will be fully deprecated on May 27, 2026'", "gpt-oss-120b",
-              verified="2026-11-26"),
+              verified="2026-11-26", after="Cerebras says it is 'fully deprecated' from then on"),
     EndOfLife(("groq",), r"^(?:llama-3\.3-70b-versatile|llama-3\.1-8b-instant)$", "2026-08-16",
               "console.groq.com/docs/deprecations (its entry unreadable in the stored copy); secondary: github.com/"
               "papi-ai/groq release v0.15.2 'Both Llama models are decommissioned on 16 August 2026' "
