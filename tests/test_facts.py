@@ -35,6 +35,22 @@ def test_every_capability_row_has_sources_and_a_verified_date(provider: str):
     assert _is_date(cap.verified), f"{provider}: verified must be an ISO date, not {cap.verified!r}"
 
 
+@pytest.mark.parametrize("provider", sorted(CAPABILITIES))
+def test_no_default_model_has_a_documented_end_of_life(provider: str):
+    """A default model must be current: none may appear in END_OF_LIFE (each entry quotes its provider's
+    deprecation page), whatever the date. The 2026-11-26 re-verification moved groq, xai, cerebras and
+    openrouter off models their providers retire."""
+    from toolchoice.providers.core.model_rules import END_OF_LIFE, retiring
+
+    assert END_OF_LIFE  # the table this checks against is not empty
+    default = CAPABILITIES[provider].default_model
+    entry = retiring(provider, default)
+    assert entry is None, f"{provider}: default {default} retires on {entry.date} ({entry.source})"
+    if provider == "openrouter":  # an OpenRouter id is the upstream provider's id behind a prefix
+        upstream, _, model = default.partition("/")
+        assert retiring(upstream, model) is None, default
+
+
 @pytest.mark.parametrize("fact", FACTS, ids=[f.id for f in FACTS])
 def test_every_fact_has_a_source_a_date_and_known_providers(fact):
     assert fact.source.strip(), f"{fact.id}: no source"

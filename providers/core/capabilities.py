@@ -175,19 +175,25 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent", "no allowed-subset form"),
         parallel=_n("parallel_tool_calls"), strict=_n("function.strict"),
         arguments="string",
-        verified="2026-11-21",
-        sources=("mistralai 3.7.0 client/models (toolchoice.py, toolchoiceenum.py, chatcompletionrequest.py)",
-                 "docs.mistral.ai function calling"),
+        verified="2026-11-26",
+        sources=("mistralai 3.7.0 client/models (toolchoice.py, toolchoiceenum.py: ToolChoiceEnum = Literal['auto', "
+                 "'none', 'any', 'required']; chatcompletionrequest.py: parallel_tool_calls: Optional[bool]; "
+                 "function.py: strict: Optional[bool])",
+                 "docs.mistral.ai function calling; docs.mistral.ai models overview (mistral-small-latest: an alias "
+                 "Mistral points at its current Small model; the default model, 2026-11-26)"),
     ),
     "groq": Capability(
         provider="groq", title="Groq", endpoint="https://api.groq.com/openai/v1/chat/completions",
-        key_env=("GROQ_API_KEY",), default_model="llama-3.3-70b-versatile",
+        key_env=("GROQ_API_KEY",), default_model="openai/gpt-oss-120b",  # llama-3.3-70b-versatile shut down 2026-08-16
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "in the SDK types; LangChain drops it"),
-        verified="2026-11-21",
+        verified="2026-11-26",
         sources=("groq 1.7.0 types/chat (chat_completion_tool_choice_option_param.py, completion_create_params.py)",
-                 "console.groq.com docs tool use"), **_OPENAI_LIKE,
+                 "console.groq.com docs tool use",
+                 "console.groq.com/docs/deprecations (the default model, 2026-11-26; the stored copy's llama-3.3-70b-"
+                 "versatile entry was not readable: secondary github.com/papi-ai/groq release v0.15.2 'Both Llama models "
+                 "are decommissioned on 16 August 2026' and recommends gpt-oss-120b)"), **_OPENAI_LIKE,
     ),
     "deepseek": Capability(
         provider="deepseek", title="DeepSeek", endpoint="https://api.deepseek.com/chat/completions",
@@ -198,7 +204,9 @@ CAPABILITIES: dict[str, Capability] = {
         verified="2026-11-21",
         sources=("api-docs.deepseek.com guides/thinking_mode (thinking on by default; forced tool_choice rejected), "
                  "guides/tool_calls",
-                 "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)"), **_OPENAI_LIKE,
+                 "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)",
+                 "api-docs.deepseek.com Your First API Call (model: 'deepseek-v4-flash deepseek-v4-pro deepseek-chat (to "
+                 "be deprecated on 2026/07/24)'; the default model, 2026-11-26)"), **_OPENAI_LIKE,
     ),
     "ollama": Capability(
         provider="ollama", module="ollama", title="Ollama (native /api/chat)", endpoint="http://localhost:11434/api/chat",
@@ -210,9 +218,9 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_u("", "no switch"), strict=_u("", "no switch"),
         arguments="object",
-        verified="2026-11-21",
+        verified="2026-11-26",
         sources=("ollama/ollama api/types.go ChatRequest (no tool_choice), docs/api.md",
-                 "ollama 0.6.3 _types.py"),
+                 "ollama 0.6.3 _types.py (ChatRequest: tools, format, think; no tool_choice, parallel or strict field)"),
     ),
     "bedrock": Capability(
         provider="bedrock", module="bedrock", named_single_call=True, title="AWS Bedrock Converse",
@@ -242,9 +250,13 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "no switch"),
         strict=_n("strict_tools (top level, all tools)"),
         arguments="string",
-        verified="2026-11-21",
-        sources=("cohere 7.3.1 v2/types/v2chat_request_tool_choice.py, v2/client.py",
-                 "docs.cohere.com v2 chat reference"),
+        verified="2026-11-26",
+        sources=("cohere 7.3.1 v2/types/v2chat_request_tool_choice.py (V2ChatRequestToolChoice = Literal['REQUIRED', "
+                 "'NONE']), v2/client.py (strict_tools: Optional[bool]; no parallel switch)",
+                 "docs.cohere.com v2 chat reference",
+                 "docs.cohere.com/changelog/2025-09-15-major-command-deprecations (recommends 'command-a-03-2025 (which is "
+                 "the strongest-performing model across domains)'); docs.cohere.com/docs/deprecations does not list it "
+                 "(the default model, 2026-11-26)"),
     ),
     "azure": Capability(
         provider="azure", title="Azure OpenAI (deployments)",
@@ -282,40 +294,49 @@ CAPABILITIES: dict[str, Capability] = {
         strict=_u("", "not in the SDK's tool type (function: name, description, parameters)"),
         verified="2026-11-23",
         sources=("together 3.1.1 resources/chat/completions.py (default URL https://api-inference.together.ai/v1/"
-                 "chat/completions), types/tools_param.py (no strict), types/chat/completion_create_params.py",
+                 "chat/completions), types/tools_param.py (Function: description, name, parameters; no strict), "
+                 "types/chat/completion_create_params.py (no parallel_tool_calls; re-read 2026-11-26)",
                  "docs.together.ai docs/inference/function-calling"),
         **_OPENAI_LIKE,
     ),
     "openrouter": Capability(
         provider="openrouter", title="OpenRouter", endpoint="https://openrouter.ai/api/v1/chat/completions",
-        key_env=("OPENROUTER_API_KEY",), default_model="openai/gpt-4o-mini",
+        key_env=("OPENROUTER_API_KEY",), default_model="openai/gpt-5.4-mini",  # gpt-4o-mini: OpenAI shuts it down 2027-01-14
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "default true; enforced by the upstream model"),
         strict=_n("function.strict", "forwarded upstream; some upstreams reject it"),
         verified="2026-11-23",
-        sources=("openrouter.ai docs tool calling, API reference",), **_OPENAI_LIKE,
+        sources=("openrouter.ai docs tool calling, API reference",
+                 "openrouter.ai/openai/gpt-5.4-mini/api ('openai/gpt-5.4-mini', released Mar 17, 2026; the default model "
+                 "replacing openai/gpt-4o-mini, which OpenAI shuts down on 2027-01-14 (model_rules END_OF_LIFE), "
+                 "2026-11-26)"), **_OPENAI_LIKE,
     ),
     "xai": Capability(
         provider="xai", title="xAI", endpoint="https://api.x.ai/v1/chat/completions",
-        key_env=("XAI_API_KEY",), default_model="grok-4",
+        key_env=("XAI_API_KEY",), default_model="grok-4.3",  # grok-4-0709 retired 2026-05-15
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "wire key not confirmed in xAI's docs"),
         strict=_n("function.strict"),
-        verified="2026-11-21",
-        sources=("docs.x.ai function calling", "vercel/ai packages/xai (xai-prepare-tools.ts)"), **_OPENAI_LIKE,
+        verified="2026-11-21",  # its tool-calling claims were not re-read on 2026-11-26 (only the default model was)
+        sources=("docs.x.ai function calling", "vercel/ai packages/xai (xai-prepare-tools.ts)",
+                 "docs.x.ai/developers/migration/may-15-retirement ('Effective May 15, 2026 at 12:00pm PT ... grok-4-0709"
+                 "'; recommended replacement 'grok-4.3'; the default model, 2026-11-26)"), **_OPENAI_LIKE,
     ),
     "cerebras": Capability(
         provider="cerebras", title="Cerebras Inference", endpoint="https://api.cerebras.ai/v1/chat/completions",
-        key_env=("CEREBRAS_API_KEY",), default_model="llama-3.3-70b",
+        key_env=("CEREBRAS_API_KEY",), default_model="gpt-oss-120b",  # llama-3.3-70b deprecated 2026-02-16
         allowed=_e("only the allowed tools are sent", "no allowed_tools form in the SDK's ToolChoice"),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict"),
-        verified="2026-11-23",
-        sources=("cerebras-cloud-sdk-python (2026-01-06) types/chat/completion_create_params.py: tool_choice "
+        verified="2026-11-26",
+        sources=("cerebras-cloud-sdk 1.91.0 (re-read 2026-11-26; first read at the 2026-01-06 source) "
+                 "types/chat/completion_create_params.py: tool_choice "
                  "none|auto|required|{type, function: {name}}, parallel_tool_calls, tools[].function.strict; "
                  "_client.py: base URL https://api.cerebras.ai, CEREBRAS_API_KEY; resources/chat/completions.py: "
                  "POST /v1/chat/completions; types/chat/chat_completion.py: arguments is a string",
-                 "inference-docs.cerebras.ai api-reference chat-completions (parallel_tool_calls, default true)"),
+                 "inference-docs.cerebras.ai api-reference chat-completions (parallel_tool_calls, default true)",
+                 "inference-docs.cerebras.ai/support/deprecation (2026-02-16: 'Deprecated qwen-3-32b and llama-3.3-70b. "
+                 "We recommend migrating to GPT OSS 120B'; the default model, 2026-11-26)"),
         **_OPENAI_LIKE,
     ),
     "vllm": Capability(
@@ -325,8 +346,12 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "false honored since vllm#26233 (extra calls dropped)"),
         strict=_n("function.strict"),
-        verified="2026-11-21",
-        sources=("vllm-project/vllm docs/features/tool_calling.md",), **_OPENAI_LIKE,
+        verified="2026-11-26",
+        sources=("vllm-project/vllm docs/features/tool_calling.md (stored copy at 0064cc9, re-read 2026-11-26): 'named "
+                 "function calling, as well as the auto, required ... and none options for the tool_choice field'; 'The "
+                 "strict field is supported across all three API surfaces'",
+                 "vllm-project/vllm#26233 (merged): 'if a user sets parallel_tool_calls to False then we'll only return a "
+                 "single tool call'; 'simply drops any tool calls after the first'"), **_OPENAI_LIKE,
     ),
     "llamacpp": Capability(
         provider="llamacpp", title="llama.cpp llama-server",
@@ -339,8 +364,12 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("parallel_tool_calls", "defaults to false"),
         strict=_u("", "no strict switch"),
         arguments="string",
-        verified="2026-11-21",
-        sources=("ggml-org/llama.cpp docs/function-calling.md", "llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat"),
+        verified="2026-11-26",
+        sources=("ggml-org/llama.cpp docs/function-calling.md", "llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat",
+                 "ggml-org/llama.cpp tools/server/server-common.cpp (stored copy at 006639c, re-read 2026-11-26): "
+                 "'auto tool_choice = json_value(body, \"tool_choice\", std::string(\"auto\"))' (an object falls back to "
+                 "auto), 'inputs.parallel_tool_calls = json_value(body, \"parallel_tool_calls\", false)'; "
+                 "common_chat_tools_parse_oaicompat reads name, description, parameters (no strict)"),
     ),
     "huggingface": Capability(
         provider="huggingface", title="Hugging Face Inference Providers / TGI",
@@ -350,8 +379,9 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "not in the chat-completion input types"),
         strict=_u("", "not in the chat-completion input types"),
         verified="2026-11-21",
-        sources=("huggingface_hub inference/_generated/types/chat_completion.py (tool_choice: auto|none|required|"
-                 "{function: {name}})", "huggingface/text-generation-inference docs"),
+        sources=("huggingface_hub 2.4.0 inference/_generated/types/chat_completion.py (tool_choice: auto|none|required|"
+                 "{function: {name}}; ChatCompletionInputFunctionDefinition: name, parameters, description, no strict; "
+                 "no parallel_tool_calls; re-read 2026-11-26)", "huggingface/text-generation-inference docs"),
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
         any=_r('"required"', "'any' is not a TGI word"),
         named=_n('{"function":{"name":N}}', "no type key in the hub's types"),

@@ -332,6 +332,10 @@ _OPENAI_DEPRECATED = ("openai 3.57.0 types/shared/chat_model.py ('Deprecated val
 _OPENAI_REPLACEMENT = "the replacement developers.openai.com/api/docs/deprecations recommends"
 
 
+_XAI_RETIRED = ("grok-4-0709", "grok-4-1-fast-reasoning", "grok-4-1-fast-non-reasoning", "grok-4-fast-reasoning",
+                "grok-4-fast-non-reasoning", "grok-code-fast-1", "grok-3")
+
+
 def _exact(ids: tuple[str, ...]) -> str:
     """The ids as one pattern, for people reading the table (matching uses the set)."""
     return "^(?:" + "|".join(ids) + ")$"
@@ -346,6 +350,23 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
     EndOfLife(("deepseek",), r"^deepseek-(?:chat|reasoner)$", "2026-07-24",
               "api-docs.deepseek.com/news (DeepSeek V4 preview, 2026-04-24): deepseek-chat and deepseek-reasoner "
               "'will be fully retired and inaccessible after Jul 24th, 2026, 15:59 (UTC Time)'", "deepseek-v4-flash"),
+    EndOfLife(("xai",), _exact(_XAI_RETIRED), "2026-05-15",
+              "docs.x.ai/developers/migration/may-15-retirement: 'Effective May 15, 2026 at 12:00pm PT, the following "
+              "models will be retired from the xAI API' (grok-4-0709, grok-4-1-fast-*, grok-4-fast-*, grok-code-fast-1, "
+              "grok-3); 'requests to the models listed above will no longer work'", "grok-4.3",
+              verified="2026-11-26", models=frozenset(_XAI_RETIRED)),
+    EndOfLife(("cerebras",), r"^(?:llama-3\.3-70b|qwen-3-32b)$", "2026-02-16",
+              "inference-docs.cerebras.ai/support/deprecation (2026-02-16): 'Deprecated qwen-3-32b and llama-3.3-70b'; "
+              "'We recommend migrating to GPT OSS 120B'", "gpt-oss-120b", verified="2026-11-26",
+              after="Cerebras's deprecations page lists it as deprecated from that date"),
+    EndOfLife(("cerebras",), r"^(?:llama3\.1-8b|qwen-3-235b-a22b-instruct-2507)$", "2026-05-27",
+              "inference-docs.cerebras.ai/support/deprecation (2026-04-22): 'Deprecating llama3.1-8b and "
+              "qwen-3-235b-a22b-instruct-2507. Both models will be fully deprecated on May 27, 2026'", "gpt-oss-120b",
+              verified="2026-11-26", after="Cerebras says it is 'fully deprecated' from then on"),
+    EndOfLife(("groq",), r"^(?:llama-3\.3-70b-versatile|llama-3\.1-8b-instant)$", "2026-08-16",
+              "console.groq.com/docs/deprecations (its entry unreadable in the stored copy); secondary: github.com/"
+              "papi-ai/groq release v0.15.2 'Both Llama models are decommissioned on 16 August 2026' "
+              "(llama-3.3-70b-versatile, llama-3.1-8b-instant)", "openai/gpt-oss-120b", verified="2026-11-26"),
     EndOfLife(("gemini",), r"^(?:models/)?gemini-2\.5-(?:flash|pro)$", "2026-06-17",
               "ai.google.dev/gemini-api/docs/deprecations: 'gemini-2.5-flash June 17, 2025 June 17, 2026' (gemini-2.5-pro "
               "likewise); 'The shutdown dates listed in the table indicate the earliest possible dates on which a model "
