@@ -1,10 +1,13 @@
 """Suite-wide set-up: how many worker processes run the suite, and a one-certificate CA bundle in
 ``$SSL_CERT_FILE``.
 
-Workers (pytest-xdist, ``-n auto --dist loadfile`` in pyproject): two, the cores of the machine the suite is
-timed on; the suite is green under two (issue 18: three full runs). None (one process) on a one-core
-machine and for the realmodel tests, which share one llama.cpp server per session: a second worker would
-start a second server.
+Workers (pytest-xdist, ``-n auto --dist loadfile`` in pyproject): three on a machine of two cores or more.
+The suite is timed on two cores, and about a sixth of a worker's time is spent waiting on real timeouts,
+pauses and servers (test_aio_transport, test_mcp_import, test_hardening_faults: ~17 s of wall for ~9 s
+CPU); a third worker runs meanwhile. Alternating runs on the same machine (load average 2.2-2.8): 45.3 s
+wall with three, 52.8 s with two, 82.0 s CPU (user + system, subprocesses included) both. None (one
+process) on a one-core machine and for the realmodel tests, which share one llama.cpp server per session:
+a second worker would start a second server.
 
 Every httpx client builds a verifying TLS context, and reading certifi's bundle (~140 CAs) takes 15-50 ms
 on this machine; the suite builds a few thousand clients (the secrets matrix alone ~1300: one per send,
@@ -78,7 +81,7 @@ def pytest_xdist_auto_num_workers(config: object) -> int:
     marks = getattr(getattr(config, "option", None), "markexpr", "") or ""
     if "realmodel" in marks and "not realmodel" not in marks:
         return 0
-    return 2 if (os.cpu_count() or 1) >= 2 else 0
+    return 3 if (os.cpu_count() or 1) >= 2 else 0
 
 
 # A test file that imports one of these (directly, or through tests/sdk_types.py or tests/mcp_server.py)
