@@ -2,7 +2,7 @@
 
 In: the REAL instrumentations (openinference-instrumentation-openai / -anthropic, opentelemetry-instrumentation-
 openai-v2, opentelemetry-instrumentation-anthropic) record an agent run of the official SDK against a stand-in on
-127.0.0.1 (tests/trace_recorder.py, one process per recording); the OTLP/JSON they make is read by `toolchoice
+127.0.0.1 (tests/trace_recorder.py, one process per environment and SDK); the OTLP/JSON they make is read by `toolchoice
 trace` and replayed with `run --replay FILE` on several providers. The expected values are what the agent
 script sent and what the stand-in answered (tests/trace_recorder.py), not what the code computes.
 Out: `run --trace-out` / `send --trace-out` parse as ExportTraceServiceRequest with the OTLP protobuf types and
@@ -61,29 +61,34 @@ def _installed(module: str) -> bool:
 
 @pytest.fixture(scope="module")
 def traces(tmp_path_factory):
-    """Every recording, made at once (one process each: an instrumentation patches the SDK for its process)."""
+    """Every recording, made at once: one process per environment and SDK (tests/trace_recorder.py `many`),
+    each recording instrumenting, running and uninstrumenting in turn; the recordings of one process share
+    its environment (some instrumentations read it once per process)."""
     import os
 
     folder = tmp_path_factory.mktemp("traces")
-    made: dict[str, Path] = {}
-    running: list[tuple[str, Path, subprocess.Popen[str]]] = []
-
-    def finish(name: str, out: Path, process: subprocess.Popen[str]) -> None:
-        _, err = process.communicate(timeout=120)
-        assert process.returncode == 0, f"{name}: {err[-2000:]}"
-        made[name] = out
-
+    groups: dict[tuple[tuple[tuple[str, str], ...], bool], list[list[object]]] = {}
     for name, (kind, runs, parent, env) in RECORDINGS.items():
-        if not _installed(NEEDS[kind]):
-            continue
+        if _installed(NEEDS[kind]):
+            key = (tuple(sorted(env.items())), "anthropic" in kind)
+            groups.setdefault(key, []).append([kind, str(folder / f"{name}.json"), runs, parent])
+    made: dict[str, Path] = {}
+    running: list[tuple[list[list[object]], subprocess.Popen[str]]] = []
+
+    def finish(group: list[list[object]], process: subprocess.Popen[str]) -> None:
+        _, err = process.communicate(timeout=120)
+        names = [Path(str(out)).stem for _, out, _, _ in group]
+        assert process.returncode == 0, f"{names}: {err[-2000:]}"
+        made.update((Path(str(out)).stem, Path(str(out))) for _, out, _, _ in group)
+
+    for (env, _), group in groups.items():
         if len(running) == 3:  # three at a time: the machine is shared
             finish(*running.pop(0))
-        out = folder / f"{name}.json"
         environ = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "TRACELOOP_"))}
         environ.update(env)
-        args = [sys.executable, str(RECORDER), kind, str(out), str(runs)] + (["parent"] if parent else [])
-        running.append((name, out, subprocess.Popen(args, env=environ, stdout=subprocess.PIPE,
-                                                    stderr=subprocess.PIPE, text=True)))
+        args = [sys.executable, str(RECORDER), "many", json.dumps(group)]
+        running.append((group, subprocess.Popen(args, env=environ, stdout=subprocess.PIPE,
+                                                stderr=subprocess.PIPE, text=True)))
     for item in running:
         finish(*item)
     return made

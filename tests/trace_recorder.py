@@ -11,7 +11,14 @@ opentelemetry-exporter-otlp-proto-common's encoder and written with protobuf's J
 trace and span ids turned to hex as OTLP/JSON requires. The model answers from a stand-in on
 127.0.0.1 (tests/servers.py): step 1 a recorded tool call, step 2 a text answer.
 
-Run in a process of its own: an instrumentation patches the SDK for the whole process.
+An instrumentation patches the SDK for the whole process until it is uninstrumented, and some read the
+environment once per process (the semantic-convention opt-in): each recording instruments, runs and
+uninstruments in turn, so one process can make several recordings that share an environment:
+
+    python tests/trace_recorder.py many '[[KIND, OUT.json, RUNS, PARENT], ...]'
+
+(tests/test_traces.py starts one such process per environment and SDK instead of one per recording: each
+start imports the SDK, the OpenTelemetry SDK and protobuf again, ~1 s CPU.)
 """
 
 from __future__ import annotations
@@ -292,7 +299,10 @@ def _nothing() -> Any:
     return contextlib.nullcontext()
 
 
-if __name__ == "__main__" and sys.argv[1] == "otel-openai-v2-events":
+if __name__ == "__main__" and sys.argv[1] == "many":
+    for kind, out, runs, parent in json.loads(sys.argv[2]):
+        Path(out).write_text(json.dumps(record(kind, runs, parent=parent), indent=1), encoding="utf-8")
+elif __name__ == "__main__" and sys.argv[1] == "otel-openai-v2-events":
     record_events(Path(sys.argv[2]))
 elif __name__ == "__main__":
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 1
