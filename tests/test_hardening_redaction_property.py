@@ -150,9 +150,15 @@ def test_a_reply_without_the_key_parses_the_same_and_what_is_shown_holds_no_key(
     # the reply that does not hold the key: parsed from the real bytes, whatever the key is
     assert clean.body == recorded and read_reply("openai", clean.status, clean.body, clean.text) == expected
     if len(key) >= MIN_SECRET_LENGTH and not leaks(PLACEHOLDER, key):
+        # each text shown is JSON: the key would stand in it JSON-escaped. Its raw characters can meet by
+        # chance where an escape begins (the key 0000000\ echoed wrapped as 0000000\n\\: the zeros, then the
+        # backslash of \n), which holds no spelling of the key (found by a random run).
+        spelled = json.dumps(key, ensure_ascii=False)[1:-1]
         for shown in (echoed.shown_text(), json.dumps(echoed.shown_body(), ensure_ascii=False),
                       json.dumps(echoed.headers)):
-            assert not leaks(shown, key), shown[:300]
+            assert not leaks(shown, spelled), shown[:300]
+            if spelled == key or len(key) >= PIECE:
+                assert not leaks(shown, key), shown[:300]
 
 
 def test_a_key_echoed_across_an_escape_leaves_parse_json_valid(tmp_path):
