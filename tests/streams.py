@@ -213,3 +213,14 @@ def wait_until(predicate: Any, timeout: float = 5.0) -> bool:
             return True
         time.sleep(0.01)
     return False
+
+
+# The scenario the streamed-send tests send: one tool, a required choice (tests/test_send_stream.py,
+# tests/test_hardening_round3.py)
+WEATHER_SCENARIO = """
+tools:
+  - name: weather
+    parameters: {type: object, properties: {location: {type: string}}}
+tool_choice: required
+messages: [{role: user, content: What is the weather in San Francisco?}]
+"""

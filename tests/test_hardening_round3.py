@@ -9,17 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from streams import Piece, Script, StreamServer, bedrock_event, fixture_lines, framed, paced, sse
+from streams import WEATHER_SCENARIO as SCENARIO, Piece, Script, StreamServer, bedrock_event, fixture_lines, framed, \
+    paced, sse
 
 from cli import run_cli
 
-SCENARIO = """
-tools:
-  - name: weather
-    parameters: {type: object, properties: {location: {type: string}}}
-tool_choice: required
-messages: [{role: user, content: What is the weather in San Francisco?}]
-"""
 KEY = "gsk-r3-secret-key-0123456789abcdefXYZ"
 AWS_KEY = "bedrock-r3-token-ABCDEFGHIJKLMNOP0123456789"
 

@@ -10,17 +10,10 @@ from __future__ import annotations
 import json
 import os
 
-from streams import Script, StreamServer, fixture_lines, framed, paced
+from streams import WEATHER_SCENARIO as SCENARIO, Script, StreamServer, fixture_lines, framed, paced
 
 from cli import run_cli
 
-SCENARIO = """
-tools:
-  - name: weather
-    parameters: {type: object, properties: {location: {type: string}}}
-tool_choice: required
-messages: [{role: user, content: What is the weather in San Francisco?}]
-"""
 KEY = "gsk-stream-test-key-0123456789abcdef"
 
 
