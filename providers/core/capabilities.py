@@ -201,9 +201,12 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
         parallel=_u("", "no documented parallel_tool_calls"),
         strict=_n("function.strict", "beta: needs base URL https://api.deepseek.com/beta"),
-        verified="2026-11-21",
+        verified="2026-11-21",  # strict re-read 2026-11-26; parallel_tool_calls not found at a primary source
         sources=("api-docs.deepseek.com guides/thinking_mode (thinking on by default; forced tool_choice rejected), "
                  "guides/tool_calls",
+                 "api-docs.deepseek.com/zh-cn/guides/tool_calls (re-read 2026-11-26): 'strict 模式(Beta)', '在 strict 模式下,"
+                 "模型在输出 Function 调用时会严格遵循 Function 的 JSON Schema 的格式要求' (strict holds; parallel_tool_calls "
+                 "was not found documented or refused at a primary source, so the row's date stays)",
                  "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)",
                  "api-docs.deepseek.com Your First API Call (model: 'deepseek-v4-flash deepseek-v4-pro deepseek-chat (to "
                  "be deprecated on 2026/07/24)'; the default model, 2026-11-26)"), **_OPENAI_LIKE,
