@@ -318,10 +318,14 @@ CAPABILITIES: dict[str, Capability] = {
         provider="xai", title="xAI", endpoint="https://api.x.ai/v1/chat/completions",
         key_env=("XAI_API_KEY",), default_model="grok-4.3",  # grok-4-0709 retired 2026-05-15
         allowed=_e("only the allowed tools are sent"),
-        parallel=_n("parallel_tool_calls", "wire key not confirmed in xAI's docs"),
+        parallel=_n("parallel_tool_calls", "the field is parallel_tool_calls in xai-sdk's gRPC request; the REST key is "
+                    "that name by the SDK, not by a REST reference page"),
         strict=_n("function.strict"),
-        verified="2026-11-21",  # its tool-calling claims were not re-read on 2026-11-26 (only the default model was)
-        sources=("docs.x.ai function calling", "vercel/ai packages/xai (xai-prepare-tools.ts)",
+        verified="2026-11-26",
+        sources=("docs.x.ai function calling",
+                 "xai-sdk 1.21.0 proto/v6/chat_pb2.pyi (read 2026-11-26): GetCompletionsRequest has 'tool_choice: ToolChoice' "
+                 "and 'parallel_tool_calls: bool'; ToolChoice ('mode', 'function_name'); ToolMode TOOL_MODE_AUTO, "
+                 "TOOL_MODE_NONE, TOOL_MODE_REQUIRED; Function ('name', 'description', 'strict', 'parameters')", "vercel/ai packages/xai (xai-prepare-tools.ts)",
                  "docs.x.ai/developers/migration/may-15-retirement ('Effective May 15, 2026 at 12:00pm PT ... grok-4-0709"
                  "'; recommended replacement 'grok-4.3'; the default model, 2026-11-26)"), **_OPENAI_LIKE,
     ),
