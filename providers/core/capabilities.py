@@ -318,8 +318,7 @@ CAPABILITIES: dict[str, Capability] = {
         provider="xai", title="xAI", endpoint="https://api.x.ai/v1/chat/completions",
         key_env=("XAI_API_KEY",), default_model="grok-4.3",  # grok-4-0709 retired 2026-05-15
         allowed=_e("only the allowed tools are sent"),
-        parallel=_n("parallel_tool_calls", "the field is parallel_tool_calls in xai-sdk's gRPC request; the REST key is "
-                    "that name by the SDK, not by a REST reference page"),
+        parallel=_n("parallel_tool_calls", "named so in xai-sdk's gRPC request; no REST reference page was read"),
         strict=_n("function.strict"),
         verified="2026-11-26",
         sources=("docs.x.ai function calling",
