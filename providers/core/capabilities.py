@@ -308,8 +308,13 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "default true; enforced by the upstream model"),
         strict=_n("function.strict", "forwarded upstream; some upstreams reject it"),
-        verified="2026-11-23",
+        verified="2026-11-26",
         sources=("openrouter.ai docs tool calling, API reference",
+                 "openrouter 1.3.84 (official SDK, read 2026-11-26) components/chattoolchoice.py (ChatToolChoice: "
+                 "ChatServerToolChoice | ChatNamedToolChoice | 'none' | 'auto' | 'required'; no allowed_tools form in chat, "
+                 "which toolchoiceallowed.py has only for Responses), chatnamedtoolchoice.py (type 'function', function.name), "
+                 "chatrequest.py ('parallel_tool_calls: ... Whether to enable parallel function calling during tool use'), "
+                 "chatfunctiontool.py ('strict: ... Enable strict schema adherence')",
                  "openrouter.ai/openai/gpt-5.4-mini/api ('openai/gpt-5.4-mini', released Mar 17, 2026; the default model "
                  "replacing openai/gpt-4o-mini, which OpenAI shuts down on 2027-01-14 (model_rules END_OF_LIFE), "
                  "2026-11-26)"), **_OPENAI_LIKE,
