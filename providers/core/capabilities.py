@@ -392,7 +392,9 @@ CAPABILITIES: dict[str, Capability] = {
         verified="2026-11-21",
         sources=("huggingface_hub 2.4.0 inference/_generated/types/chat_completion.py (tool_choice: auto|none|required|"
                  "{function: {name}}; ChatCompletionInputFunctionDefinition: name, parameters, description, no strict; "
-                 "no parallel_tool_calls; re-read 2026-11-26)", "huggingface/text-generation-inference docs"),
+                 "no parallel_tool_calls; re-read 2026-11-26)", "huggingface/text-generation-inference docs",
+                 "huggingface.co/docs/inference-providers/guides/function-calling (read 2026-11-26): 'base_url=\"https://"
+                 "router.huggingface.co/v1\"' (the endpoint; the default model was not found at a primary source)"),
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
         any=_r('"required"', "'any' is not a TGI word"),
         named=_n('{"function":{"name":N}}', "no type key in the hub's types"),
