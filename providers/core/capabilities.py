@@ -201,9 +201,12 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
         parallel=_u("", "no documented parallel_tool_calls"),
         strict=_n("function.strict", "beta: needs base URL https://api.deepseek.com/beta"),
-        verified="2026-11-21",
+        verified="2026-11-21",  # strict re-read 2026-11-26; parallel_tool_calls not found at a primary source
         sources=("api-docs.deepseek.com guides/thinking_mode (thinking on by default; forced tool_choice rejected), "
                  "guides/tool_calls",
+                 "api-docs.deepseek.com/zh-cn/guides/tool_calls (re-read 2026-11-26): 'strict 模式(Beta)', '在 strict 模式下,"
+                 "模型在输出 Function 调用时会严格遵循 Function 的 JSON Schema 的格式要求' (strict holds; parallel_tool_calls "
+                 "was not found documented or refused at a primary source, so the row's date stays)",
                  "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)",
                  "api-docs.deepseek.com Your First API Call (model: 'deepseek-v4-flash deepseek-v4-pro deepseek-chat (to "
                  "be deprecated on 2026/07/24)'; the default model, 2026-11-26)"), **_OPENAI_LIKE,
@@ -305,8 +308,13 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_e("only the allowed tools are sent"),
         parallel=_n("parallel_tool_calls", "default true; enforced by the upstream model"),
         strict=_n("function.strict", "forwarded upstream; some upstreams reject it"),
-        verified="2026-11-23",
+        verified="2026-11-26",
         sources=("openrouter.ai docs tool calling, API reference",
+                 "openrouter 1.3.84 (official SDK, read 2026-11-26) components/chattoolchoice.py (ChatToolChoice: "
+                 "ChatServerToolChoice | ChatNamedToolChoice | 'none' | 'auto' | 'required'; no allowed_tools form in chat, "
+                 "which toolchoiceallowed.py has only for Responses), chatnamedtoolchoice.py (type 'function', function.name), "
+                 "chatrequest.py ('parallel_tool_calls: ... Whether to enable parallel function calling during tool use'), "
+                 "chatfunctiontool.py ('strict: ... Enable strict schema adherence')",
                  "openrouter.ai/openai/gpt-5.4-mini/api ('openai/gpt-5.4-mini', released Mar 17, 2026; the default model "
                  "replacing openai/gpt-4o-mini, which OpenAI shuts down on 2027-01-14 (model_rules END_OF_LIFE), "
                  "2026-11-26)"), **_OPENAI_LIKE,
@@ -315,10 +323,13 @@ CAPABILITIES: dict[str, Capability] = {
         provider="xai", title="xAI", endpoint="https://api.x.ai/v1/chat/completions",
         key_env=("XAI_API_KEY",), default_model="grok-4.3",  # grok-4-0709 retired 2026-05-15
         allowed=_e("only the allowed tools are sent"),
-        parallel=_n("parallel_tool_calls", "wire key not confirmed in xAI's docs"),
+        parallel=_n("parallel_tool_calls", "named so in xai-sdk's gRPC request; no REST reference page was read"),
         strict=_n("function.strict"),
-        verified="2026-11-21",  # its tool-calling claims were not re-read on 2026-11-26 (only the default model was)
-        sources=("docs.x.ai function calling", "vercel/ai packages/xai (xai-prepare-tools.ts)",
+        verified="2026-11-26",
+        sources=("docs.x.ai function calling",
+                 "xai-sdk 1.21.0 proto/v6/chat_pb2.pyi (read 2026-11-26): GetCompletionsRequest has 'tool_choice: ToolChoice' "
+                 "and 'parallel_tool_calls: bool'; ToolChoice ('mode', 'function_name'); ToolMode TOOL_MODE_AUTO, "
+                 "TOOL_MODE_NONE, TOOL_MODE_REQUIRED; Function ('name', 'description', 'strict', 'parameters')", "vercel/ai packages/xai (xai-prepare-tools.ts)",
                  "docs.x.ai/developers/migration/may-15-retirement ('Effective May 15, 2026 at 12:00pm PT ... grok-4-0709"
                  "'; recommended replacement 'grok-4.3'; the default model, 2026-11-26)"), **_OPENAI_LIKE,
     ),
@@ -381,7 +392,9 @@ CAPABILITIES: dict[str, Capability] = {
         verified="2026-11-21",
         sources=("huggingface_hub 2.4.0 inference/_generated/types/chat_completion.py (tool_choice: auto|none|required|"
                  "{function: {name}}; ChatCompletionInputFunctionDefinition: name, parameters, description, no strict; "
-                 "no parallel_tool_calls; re-read 2026-11-26)", "huggingface/text-generation-inference docs"),
+                 "no parallel_tool_calls; re-read 2026-11-26)", "huggingface/text-generation-inference docs",
+                 "huggingface.co/docs/inference-providers/guides/function-calling (read 2026-11-26): 'base_url=\"https://"
+                 "router.huggingface.co/v1\"' (the endpoint; the default model was not found at a primary source)"),
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
         any=_r('"required"', "'any' is not a TGI word"),
         named=_n('{"function":{"name":N}}', "no type key in the hub's types"),
