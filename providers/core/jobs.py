@@ -302,8 +302,8 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     """Run the scenario's agent loop ``repeat`` times per provider (``options``: ``loop.LoopOptions``;
     ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport instead of the
     network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``
-    before any request; a loop that failed with nothing judged (an error reply) makes the outcome
-    FAILED. ``trace_out``: the loops as OTLP/JSON, one span per step (``trace_export``), written
+    before any request; a loop that ended in an error (an error reply, a transcript it could not read)
+    makes the outcome FAILED, whatever its earlier steps. ``trace_out``: the loops as OTLP/JSON, one span per step (``trace_export``), written
     even when Ctrl-C cut them short. Several loops are reduced as they end (``result.reduced``: per
     provider a ``loop_tally.LoopTally``; with ``spool_json`` each loop's JSON kept in a spool file for
     ``LoopSpool.write_document``), their steps dropped unless a trace is written; call
@@ -368,7 +368,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
         result.code = outcomes.INTERRUPTED
         return result
     write_trace()
-    if result.reduced is not None:  # the tallies saw every loop: "error" stands for one that failed unjudged
+    if result.reduced is not None:  # the tallies saw every loop: "error" stands for one that ended in an error
         verdicts, refused = result.reduced.outcome_inputs()
         result.code = outcomes.outcome(verdicts, refused)
         return result
