@@ -426,11 +426,12 @@ def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, for
     from .sample_view import emit, emit_pretty
 
     if format is RunFormat.json and reduced is not None and reduced.spool is not None:
-        from toolchoice.providers.core.transport import redact
+        from toolchoice.providers.core.redaction import visible
 
         head = {"scenario": scenario.path, "replay": replayed, "repeat": repeat}
         entries = [(p, [r.index for r in runs if r.provider == p], reduced.tallies[p].summary()) for p in providers]
-        reduced.spool.write_document(head, entries, lambda text: sys.stdout.write(redact(text, secrets)))
+        # redacted by the spool; escaped as every output is (output.write), piece by piece
+        reduced.spool.write_document(head, entries, lambda text: sys.stdout.write(visible(text)))
         return
     if format is RunFormat.json:
         write(json.dumps(shown(document(scenario, runs, providers, repeat, replayed), secrets), indent=2,

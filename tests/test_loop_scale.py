@@ -179,9 +179,9 @@ def test_a_key_echoed_into_a_loop_never_reaches_the_spool_file_or_the_output(tmp
     spool.file.seek(0)
     assert KEY not in spool.file.read()
     written: list[str] = []
-    spool.write_document({"scenario": "s.yaml"}, [("openai", [1], {})], written.append)
+    spool.write_document({"scenario": f"s-{KEY}.yaml"}, [("openai", [1], {"note": KEY})], written.append)
     spool.close()
-    assert KEY not in "".join(written) and "your key is $OPENAI_API_KEY" in "".join(written)
+    assert KEY not in "".join(written) and "your key is $OPENAI_API_KEY" in "".join(written)  # loops and around
     path = tmp_path / "loop.yaml"
     path.write_text(FOUR_STEPS)
     with StandIn("openai", default=Step(body=openai_body(text=f"the key was {KEY}"))) as server:
@@ -189,3 +189,17 @@ def test_a_key_echoed_into_a_loop_never_reaches_the_spool_file_or_the_output(tmp
                             "--format", "json", "--retries", "0")  # toolchoice() asserts the key is not shown
     loops = json.loads(result.stdout)["runs"][0]["loops"]
     assert [r["final_answer"] for r in loops] == ["the key was $OPENAI_API_KEY"] * 3
+
+
+def test_the_spooled_json_document_escapes_what_a_terminal_would_act_on(tmp_path: Path) -> None:
+    """json.dumps(ensure_ascii=False) leaves C1 controls (CSI 0x9b) and U+2028 raw: the spooled `run --repeat
+    --format json` document is escaped as every output is (output.write), and still reads back the same."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(FOUR_STEPS)
+    text = "red \x9b31m line\u2028break"
+    with StandIn("openai", default=Step(body=openai_body(text=text))) as server:
+        result = toolchoice("run", str(path), "-p", "openai", "--base-url", server.base_url(), "--repeat", "2",
+                            "--format", "json", "--retries", "0")
+    assert "\x9b" not in result.stdout and "\u2028" not in result.stdout
+    loops = json.loads(result.stdout)["runs"][0]["loops"]
+    assert [r["final_answer"] for r in loops] == [text] * 2

@@ -184,7 +184,8 @@ class LoopSpool:
     def write_document(self, head: dict[str, Any], entries: list[tuple[str, list[int], dict[str, Any]]],
                        out: Callable[[str], None]) -> None:
         """``head`` (scenario, replay, repeat) and per provider its loop indices and summary, written
-        through ``out`` piece by piece (each piece a whole loop or the text around the loops)."""
+        through ``out`` piece by piece (each piece a whole loop or the text around the loops). The text
+        around the loops goes through ``redact`` here; each loop's text was redacted when it was spooled."""
         marker = "\u0000loops\u0000"
         document = {**head, "runs": [{"provider": p, "loops": [marker] if indices else [], "summary": summary}
                                      for p, indices, summary in entries]}
@@ -194,10 +195,10 @@ class LoopSpool:
         with_loops = [(p, indices) for p, indices, _ in entries if indices]
         assert len(pieces) == len(with_loops) + 1
         for piece, (provider, indices) in zip(pieces, with_loops):
-            out(piece)
+            out(self.redact(piece))
             for n, index in enumerate(indices):
                 out((",\n" if n else "") + self._read((provider, index)))
-        out(pieces[-1] + "\n")
+        out(self.redact(pieces[-1]) + "\n")
 
     def close(self) -> None:
         self.file.close()
