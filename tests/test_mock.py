@@ -257,6 +257,25 @@ def test_command_url_jsonl_max_requests_and_keys(tmp_path: Path) -> None:
         assert KEY not in text and KEY[8:20] not in text
 
 
+@pytest.mark.parametrize("format", ["jsonl", "pretty"])
+def test_what_a_client_sends_is_printed_escaped(format: str) -> None:
+    """A tool name holding a C1 control (CSI, 0x9b) and U+2028 reaches no terminal raw from either format;
+    the jsonl line still reads back to the name the client sent."""
+    name = "get\x9b31mweather\u2028x"
+    proc, url = _start(["mock", "-p", "openai", "--format", format, "--max-requests", "1"])
+    try:
+        tools = [{"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}]
+        httpx.post(f"{url}/chat/completions", timeout=10, json={**CHAT, "tools": tools})
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert "\x9b" not in out and "\u2028" not in out and "\x1b" not in out
+    if format == "jsonl":
+        assert json.loads(out.splitlines()[0])["offered_tools"] == [name]
+    else:  # the pretty line drops terminal sequences (printable) and shows the rest escaped
+        assert "weather\\u2028x" in out
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_signals_end_the_server_cleanly(sig: signal.Signals) -> None:
     proc, url = _start(["mock", "-p", "anthropic"])
