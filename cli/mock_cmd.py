@@ -88,10 +88,10 @@ def _summary(line: str) -> None:
 
 def _printer(format: MockFormat) -> Any:
     if format is MockFormat.jsonl:
-        from toolchoice.providers.core.redaction import visible
+        from .output import write
 
-        def jsonl(line: dict[str, Any]) -> None:  # escaped as every output is (output.write): a JSON escape
-            sys.stdout.write(visible(json.dumps(line, ensure_ascii=False)) + "\n")
+        def jsonl(line: dict[str, Any]) -> None:  # escaped as every output is: a JSON escape inside a string
+            write(json.dumps(line, ensure_ascii=False))
             sys.stdout.flush()
         return jsonl
     return _pretty
@@ -101,7 +101,9 @@ def _pretty(line: dict[str, Any]) -> None:
     """One plain line per request (data, never markup): n, path, the choice as sent → as read, tools, status,
     calls, findings."""
     from toolchoice.providers.core.model import quoted, word_or_json
-    from toolchoice.providers.core.redaction import printable, visible
+    from toolchoice.providers.core.redaction import printable
+
+    from .output import write
 
     requested = "-" if line["requested"] is None else word_or_json(line["requested"])
     neutral = "-" if line["tool_choice"] is None else word_or_json(line["tool_choice"])
@@ -114,5 +116,5 @@ def _pretty(line: dict[str, Any]) -> None:
     findings = [f"{f['severity']} {f['code']}" for f in line["findings"]]
     if findings:
         parts.append("findings: " + ", ".join(findings))
-    sys.stdout.write(visible(printable("  ".join(parts)).replace("\n", " ")) + "\n")
+    write(printable("  ".join(parts)).replace("\n", " "))
     sys.stdout.flush()
