@@ -28,15 +28,45 @@ _CHAT_HOSTS = ("openai", "azure")
 FACTS: tuple[Fact, ...] = (
     Fact("together.endpoint", ("together",),
          "chat completions go to https://api-inference.together.ai/v1/chat/completions when no base URL is set",
-         "together 3.1.1 together/resources/chat/completions.py (create) and _client.py (base_url)", "2026-11-23"),
+         "together 3.1.1 (the newest release on 2026-11-26) together/resources/chat/completions.py (create: "
+         "'\"/v1/chat/completions\" ... else \"https://api-inference.together.ai/v1/chat/completions\"') and _client.py "
+         "(base_url)", "2026-11-26"),
     Fact("together.no_strict", ("together",),
          "the tool type has no strict field (function: description, name, parameters)",
-         "together 3.1.1 together/types/tools_param.py", "2026-11-23"),
+         "together 3.1.1 together/types/tools_param.py; togethercomputer/openapi openapi.yaml (HEAD 090263a, "
+         "2026-04-28) ToolsPart.function: description, name, parameters", "2026-11-26"),
     Fact("together.named_choice_type", ("together",),
          "the SDK types tool_choice as str | ToolChoiceParam, and ToolChoiceParam is a tool-call shape (id, index, "
          "function.arguments): the OpenAI named form is not in the SDK's types",
-         "together 3.1.1 together/types/chat/completion_create_params.py, together/types/tool_choice_param.py",
-         "2026-11-23"),
+         "together 3.1.1 together/types/chat/completion_create_params.py ('ToolChoice: TypeAlias = Union[str, "
+         "ToolChoiceParam]'), together/types/tool_choice_param.py (id, function: {arguments, name}, index, type); "
+         "togethercomputer/openapi openapi.yaml (HEAD 090263a) ChatCompletionRequest.tool_choice 'oneOf: type: string "
+         "... $ref ToolChoice' with ToolChoice 'required: [id, type, function, index]'", "2026-11-26"),
+    Fact("together.default_model", ("together",),
+         "meta-llama/Meta-Llama-3.1-70B-Instruct-Turbo (the together row's default until 2026-11-26) is gone from "
+         "Together's serverless examples 'due to deprecation'; the default is now zai-org/GLM-5.1, which Together's "
+         "function-calling guide names its recommended function-calling model",
+         "togethercomputer/openapi commit 08c075d (2026-03-17) 'chore: Remove meta-llama from serverless examples due "
+         "to deprecation (#228)', which drops meta-llama/Meta-Llama-3.1-70B-Instruct-Turbo from ChatCompletionRequest's "
+         "model enum; docs.together.ai/docs/inference/function-calling/best-practices: 'Examples use GLM-5.1 "
+         "(zai-org/GLM-5.1), the recommended function-calling model'", "2026-11-26"),
+    Fact("azure.tool_choice_forms", ("azure",),
+         "Azure OpenAI's chat tool_choice is none | auto | required | {type: function, function: {name}} in every "
+         "spec read (2024-10-21, v1, v1 preview): no allowed_tools form, so an allowed subset is emulated by sending "
+         "only the allowed tools (until 2026-11-26 the row sent OpenAI's allowed_tools form, which openai-python types "
+         "for OpenAI's own API); parallel_tool_calls (default true) and function.strict are in all three",
+         "Azure/azure-rest-api-specs: specification/cognitiveservices/data-plane/AzureOpenAI/inference/stable/"
+         "2024-10-21/inference.yaml (chatCompletionToolChoiceOption, ParallelToolCalls, FunctionObject); "
+         "specification/ai/data-plane/OpenAI.v1/azure-v1-v1-generated.yaml and azure-v1-preview-generated.yaml "
+         "(OpenAI.ChatCompletionToolChoiceOption, AzureCreateChatCompletionRequest, OpenAI.FunctionObject)",
+         "2026-11-26"),
+    Fact("xai.strict_not_supported", ("xai",),
+         "xAI's chat API takes function.strict only for compatibility and does not enforce it (nor the parameters "
+         "schema): strict is dropped with a warning (until 2026-11-26 the row sent it as native); parallel_tool_calls "
+         "is the REST key ('If set to false, the model can perform maximum one tool call.', default true)",
+         "xai-org/xai-sdk-ts spec/openapi.json ('xAI's REST API'): FunctionDefinition.strict 'Not supported. Only "
+         "maintained for compatibility reasons.'; parameters 'The model _should_ follow the schema, however, this is "
+         "not enforced at the moment.'; ChatRequest.parallel_tool_calls", "2026-11-26"),
     Fact("openai.custom_tool.chat", _CHAT_HOSTS,
          'Chat custom tools are {"type":"custom","custom":{"name","description","format"}}, format '
          '{"type":"text"} or {"type":"grammar","grammar":{"syntax":"lark"|"regex","definition"}}; a named choice is '
