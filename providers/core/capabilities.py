@@ -191,14 +191,9 @@ CAPABILITIES: dict[str, Capability] = {
         verified="2026-11-26",
         sources=("groq 1.7.0 types/chat (chat_completion_tool_choice_option_param.py, completion_create_params.py)",
                  "console.groq.com docs tool use",
-                 "the default model (2026-11-26): llama-3.3-70b-versatile's 2026-08-16 decommission is unverified at "
-                 "the primary source: console.groq.com/docs/deprecations is not among the stored pages and only the "
-                 "opening of console.groq.com/llms-full.txt can be read (searched the pages, docs, code and issues "
-                 "corpora), and groq 1.7.0, "
-                 "the newest SDK, still lists it in its model literal; two secondary sources agree on the date: "
-                 "github.com/papi-ai/groq release v0.15.2 'Both Llama models are decommissioned on 16 August 2026' and "
-                 "github.com/codedaily04/commit-craft#1 'According to Groq's announcement, the model will be "
-                 "decommissioned on August 16, 2026', both naming gpt-oss-120b as the replacement"), **_OPENAI_LIKE,
+                 "the default model (2026-11-26): llama-3.3-70b-versatile's decommission on 2026-08-16 is unverified at "
+                 "console.groq.com/docs/deprecations (not readable in the stored copies); two secondary sources agree "
+                 "(model_rules END_OF_LIFE)"), **_OPENAI_LIKE,
     ),
     "deepseek": Capability(
         provider="deepseek", title="DeepSeek", endpoint="https://api.deepseek.com/chat/completions",
@@ -215,14 +210,9 @@ CAPABILITIES: dict[str, Capability] = {
                  "was not found documented or refused at a primary source, so the row's date stays)",
                  "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)",
                  "api-docs.deepseek.com Your First API Call (model: 'deepseek-v4-flash deepseek-v4-pro deepseek-chat (to "
-                 "be deprecated on 2026/07/24)'; the default model, 2026-11-26); api-docs.deepseek.com/news (V4 preview, "
-                 "2026-04-24): deepseek-chat / deepseek-reasoner retired after 2026-07-24, no later model named in the "
-                 "stored pages (fact deepseek.legacy_names_retired)",
-                 "unverified, parallel_tool_calls (2026-11-26): api-docs.deepseek.com/api/create-chat-completion is not in "
-                 "the stored copies (searched the pages, docs, code and issues corpora for 'parallel_tool_calls' with "
-                 "DeepSeek's create-chat-completion reference, guides/tool_calls, zh-cn/guides/tool_calls, "
-                 "guides/thinking_mode); DeepSeek has no official SDK; the field stays dropped with a warning, never "
-                 "refused"), **_OPENAI_LIKE,
+                 "be deprecated on 2026/07/24)'; the default model, 2026-11-26; fact deepseek.legacy_names_retired)",
+                 "unverified, parallel_tool_calls (2026-11-26): api-docs.deepseek.com/api/create-chat-completion is not "
+                 "in the stored copies (pages, docs, code and issues corpora searched); no official SDK"), **_OPENAI_LIKE,
     ),
     "ollama": Capability(
         provider="ollama", module="ollama", title="Ollama (native /api/chat)", endpoint="http://localhost:11434/api/chat",
@@ -284,20 +274,10 @@ CAPABILITIES: dict[str, Capability] = {
         strict=_n("function.strict", "in the 2024-10-21 and v1 specs' FunctionObject"),
         verified="2026-11-26",
         sources=("openai-python 3.54.0 lib/azure.py",
-                 "Azure/azure-rest-api-specs specification/cognitiveservices/data-plane/AzureOpenAI/inference/stable/"
-                 "2024-10-21/inference.yaml (toolchoice's default api-version; read 2026-11-26): "
-                 "chatCompletionToolChoiceOption 'enum: none, auto, required' or chatCompletionNamedToolChoice "
-                 "{type: function, function: {name}}; createChatCompletionRequest 'parallel_tool_calls: $ref "
-                 "ParallelToolCalls' ('Whether to enable parallel function calling during tool use.', default: true); "
-                 "FunctionObject 'strict: ... Whether to enable strict schema adherence when generating the function "
-                 "call'",
-                 "Azure/azure-rest-api-specs specification/ai/data-plane/OpenAI.v1/azure-v1-v1-generated.yaml (v1 API, "
-                 "learn.microsoft.com Azure OpenAI v1 REST reference; stored copy at 31c65e1, read 2026-11-26): "
-                 "AzureCreateChatCompletionRequest 'tool_choice: $ref OpenAI.ChatCompletionToolChoiceOption' (none, auto, "
-                 "required or OpenAI.ChatCompletionNamedToolChoice), 'parallel_tool_calls: ... default: true'; "
-                 "OpenAI.FunctionObject 'strict'; azure-v1-preview-generated.yaml (api-version=preview, stored copy at "
-                 "0723d85) has the same OpenAI.ChatCompletionToolChoiceOption: no allowed_tools form in any of them, "
-                 "so the allowed subset is emulated (openai-python's allowed_tools type is OpenAI's API, not Azure's)"),
+                 "Azure/azure-rest-api-specs (read 2026-11-26; words quoted in fact azure.tool_choice_forms): "
+                 "AzureOpenAI/inference/stable/2024-10-21/inference.yaml (toolchoice's default api-version), "
+                 "ai/data-plane/OpenAI.v1/azure-v1-v1-generated.yaml (the v1 API of learn.microsoft.com's REST "
+                 "reference) and azure-v1-preview-generated.yaml (api-version=preview)"),
         **_OPENAI_LIKE,
     ),
     "fireworks": Capability(
@@ -325,16 +305,13 @@ CAPABILITIES: dict[str, Capability] = {
         strict=_u("", "not in the SDK's tool type nor the API spec's ToolsPart (function: name, description, "
                       "parameters)"),
         verified="2026-11-26",
-        sources=("together 3.1.1 (the newest release, 2026-11-26) resources/chat/completions.py (default URL "
-                 "https://api-inference.together.ai/v1/chat/completions), types/tools_param.py (Function: description, "
-                 "name, parameters; no strict), types/chat/completion_create_params.py (no parallel_tool_calls)",
+        sources=("together 3.1.1 (the newest release on 2026-11-26) resources/chat/completions.py, types/tools_param.py "
+                 "(Function: description, name, parameters; no strict), types/chat/completion_create_params.py (no "
+                 "parallel_tool_calls)",
                  "togethercomputer/openapi openapi.yaml (HEAD 090263a, 2026-04-28; read 2026-11-26): ChatCompletionRequest "
-                 "has tools and tool_choice ('By default uses `auto`') and no parallel_tool_calls; ToolsPart.function: "
-                 "description, name, parameters (the only strict is response_format's json_schema)",
-                 "docs.together.ai/docs/inference/function-calling/single-call (read 2026-11-26): tool_choice 'String "
-                 "values: \"auto\"(default) ... \"none\" ... \"required\"'",
-                 "docs.together.ai/docs/inference/function-calling/best-practices (read 2026-11-26): 'GLM-5.1 "
-                 "(zai-org/GLM-5.1), the recommended function-calling model' (the default model)"),
+                 "has tools and tool_choice, no parallel_tool_calls; ToolsPart.function has no strict",
+                 "docs.together.ai/docs/inference/function-calling (single-call: tool_choice 'String values: "
+                 "\"auto\"(default) ... \"none\" ... \"required\"'; the default model: fact together.default_model)"),
         **_OPENAI_LIKE,
     ),
     "openrouter": Capability(
@@ -344,11 +321,8 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("parallel_tool_calls", "default true; enforced by the upstream model"),
         strict=_n("function.strict", "forwarded upstream; some upstreams reject it"),
         verified="2026-11-26",
-        sources=("openrouter.ai/docs/api-reference/parameters (OpenRouterTeam/docs api_reference/parameters.mdx at "
-                 "4b8fe09, 2026-08-08; read 2026-11-26): 'Key: `parallel_tool_calls` ... Optional, **boolean** ... "
-                 "Default: **true** ... If false, functions will be called sequentially. Only applies when tools are "
-                 "provided.'; guides/features/tool-calling.mdx: '(default is true for most models)'; 'Tool Choice' "
-                 "'none' | 'auto' | 'required' | '{\"type\": \"function\", \"function\": {\"name\": \"my_function\"}}'",
+        sources=("openrouter.ai/docs/api-reference/parameters and guides/features/tool-calling (read 2026-11-26; "
+                 "parallel_tool_calls 'Default: **true**': fact openrouter.parallel_default)",
                  "openrouter 1.3.84 (official SDK, read 2026-11-26) components/chattoolchoice.py (ChatToolChoice: "
                  "ChatServerToolChoice | ChatNamedToolChoice | 'none' | 'auto' | 'required'; no allowed_tools form in chat, "
                  "which toolchoiceallowed.py has only for Responses), chatnamedtoolchoice.py (type 'function', function.name), "
@@ -366,13 +340,10 @@ CAPABILITIES: dict[str, Capability] = {
         strict=_u("", "accepted for compatibility but 'Not supported' (xAI's REST spec)"),
         verified="2026-11-26",
         sources=("docs.x.ai function calling",
-                 "xai-org/xai-sdk-ts spec/openapi.json ('xAI's REST API', stored copy at 41e766a, read 2026-11-26; the "
-                 "official TypeScript SDK's spec, released 2026-10): ChatRequest for /v1/chat/completions "
+                 "xai-org/xai-sdk-ts spec/openapi.json ('xAI's REST API', at 41e766a, read 2026-11-26): ChatRequest "
                  "'parallel_tool_calls': 'If set to false, the model can perform maximum one tool call.', default true; "
-                 "tool_choice none / auto / required / '{\"type\": \"function\", \"function\": {\"name\": "
-                 "\"my_function\"}}'; FunctionDefinition 'strict': 'Not supported. Only maintained for compatibility "
-                 "reasons.' and parameters: 'The model _should_ follow the schema, however, this is not enforced at the "
-                 "moment.' (the gRPC types below list the field and say nothing of what it does)",
+                 "tool_choice none / auto / required / {type: function, function: {name}}; strict: fact "
+                 "xai.strict_not_supported",
                  "xai-sdk 1.21.0 proto/v6/chat_pb2.pyi (read 2026-11-26): GetCompletionsRequest has 'tool_choice: ToolChoice' "
                  "and 'parallel_tool_calls: bool'; ToolChoice ('mode', 'function_name'); ToolMode TOOL_MODE_AUTO, "
                  "TOOL_MODE_NONE, TOOL_MODE_REQUIRED; Function ('name', 'description', 'strict', 'parameters')", "vercel/ai packages/xai (xai-prepare-tools.ts)",
@@ -434,21 +405,14 @@ CAPABILITIES: dict[str, Capability] = {
         default_model="openai/gpt-oss-120b",  # meta-llama/Llama-3.1-8B-Instruct until 2026-11-26: one provider serves it
         allowed=_e("only the allowed tools are sent"),
         parallel=_u("", "not in the chat-completion input types nor the API reference"),
-        strict=_u("", "not in the API reference's tool type; the function-calling guide says 'Strict mode is not "
-                      "supported by all providers'"),
+        strict=_u("", "not in the API reference's tool type (fact huggingface.api_reference)"),
         verified="2026-11-26",
-        sources=("huggingface_hub 2.4.0 (the newest release, 2026-11-26) inference/_generated/types/chat_completion.py "
+        sources=("huggingface_hub 2.4.0 (the newest release on 2026-11-26) inference/_generated/types/chat_completion.py "
                  "(tool_choice: auto|none|required|{function: {name}}; ChatCompletionInputFunctionDefinition: name, "
                  "parameters, description, no strict; no parallel_tool_calls)", "huggingface/text-generation-inference docs",
-                 "huggingface.co/docs/inference-providers/tasks/chat-completion (huggingface/hub-docs docs/inference-"
-                 "providers/tasks/chat-completion.md at 78344c8, 2026-08-21; read 2026-11-26): request 'tool_choice' "
-                 "'(#1) auto (#2) none (#3) required (#4) object: function*: name*'; tools[].function: parameters, "
-                 "description, name (no strict); no parallel_tool_calls; recommended models: 'openai/gpt-oss-120b: Great "
-                 "text generation model with top-notch tool calling capabilities.' (the default model)",
-                 "huggingface.co/docs/inference-providers/guides/function-calling (hub-docs at a3b3d1f, 2026-06-29; read "
-                 "2026-11-26): 'base_url=\"https://router.huggingface.co/v1\"' (the endpoint); its OpenAI-client "
-                 "examples send tool_choice {\"type\": \"function\", ...} and function.strict ('Strict mode is not "
-                 "supported by all providers'), while the newer API reference above has neither: the reference wins"),
+                 "huggingface.co/docs/inference-providers tasks/chat-completion and guides/function-calling (read "
+                 "2026-11-26; words quoted in fact huggingface.api_reference; the endpoint 'base_url=\"https://"
+                 "router.huggingface.co/v1\"')"),
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
         any=_r('"required"', "'any' is not a TGI word"),
         named=_n('{"function":{"name":N}}', "no type key in the hub's types"),

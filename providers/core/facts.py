@@ -55,10 +55,15 @@ FACTS: tuple[Fact, ...] = (
          "spec read (2024-10-21, v1, v1 preview): no allowed_tools form, so an allowed subset is emulated by sending "
          "only the allowed tools (until 2026-11-26 the row sent OpenAI's allowed_tools form, which openai-python types "
          "for OpenAI's own API); parallel_tool_calls (default true) and function.strict are in all three",
-         "Azure/azure-rest-api-specs: specification/cognitiveservices/data-plane/AzureOpenAI/inference/stable/"
-         "2024-10-21/inference.yaml (chatCompletionToolChoiceOption, ParallelToolCalls, FunctionObject); "
-         "specification/ai/data-plane/OpenAI.v1/azure-v1-v1-generated.yaml and azure-v1-preview-generated.yaml "
-         "(OpenAI.ChatCompletionToolChoiceOption, AzureCreateChatCompletionRequest, OpenAI.FunctionObject)",
+         "Azure/azure-rest-api-specs specification/cognitiveservices/data-plane/AzureOpenAI/inference/stable/"
+         "2024-10-21/inference.yaml: chatCompletionToolChoiceOption 'oneOf: type: string ... enum: none, auto, "
+         "required' or chatCompletionNamedToolChoice; 'ParallelToolCalls: description: Whether to enable parallel "
+         "function calling during tool use. ... default: true'; FunctionObject 'strict: ... Whether to enable strict "
+         "schema adherence when generating the function call'. specification/ai/data-plane/OpenAI.v1/"
+         "azure-v1-v1-generated.yaml (stored copy at 31c65e1): AzureCreateChatCompletionRequest 'tool_choice: $ref: "
+         "OpenAI.ChatCompletionToolChoiceOption' ('anyOf: type: string enum: none, auto, required' or "
+         "OpenAI.ChatCompletionNamedToolChoice), 'parallel_tool_calls: ... default: true', OpenAI.FunctionObject "
+         "'strict'; azure-v1-preview-generated.yaml (at 0723d85): the same OpenAI.ChatCompletionToolChoiceOption",
          "2026-11-26"),
     Fact("xai.strict_not_supported", ("xai",),
          "xAI's chat API takes function.strict only for compatibility and does not enforce it (nor the parameters "
@@ -138,6 +143,24 @@ FACTS: tuple[Fact, ...] = (
          "google-genai defaults the Gemini API to version v1 (GOOGLE_AI_API_DEFAULT_VERSION); toolchoice posts to "
          "v1beta, where ai.google.dev documents FunctionCallingConfig (VALIDATED) and parametersJsonSchema",
          "google-genai 3.4.0 _api_client.py; ai.google.dev/api/caching (FunctionCallingConfig)", "2026-11-23"),
+    Fact("openrouter.parallel_default", ("openrouter",),
+         "parallel_tool_calls defaults to true; false makes the model call functions one at a time (the upstream "
+         "model enforces it)",
+         "openrouter.ai/docs/api-reference/parameters (OpenRouterTeam/docs api_reference/parameters.mdx at 4b8fe09, "
+         "2026-08-08): 'Key: `parallel_tool_calls` ... Optional, **boolean** ... Default: **true** ... If false, "
+         "functions will be called sequentially. Only applies when tools are provided.'; guides/features/"
+         "tool-calling.mdx: '(default is true for most models)'", "2026-11-26"),
+    Fact("huggingface.api_reference", ("huggingface",),
+         "the router's chat API reference types tool_choice as auto | none | required | {function: {name}} and a "
+         "tool's function as name, description, parameters: no strict and no parallel_tool_calls; the function-calling "
+         "guide's OpenAI-client examples also send {type: function, ...} and function.strict ('Strict mode is not "
+         "supported by all providers'): the newer reference wins, so strict and parallel stay unsupported; the default "
+         "model is the reference's tool-calling recommendation openai/gpt-oss-120b (meta-llama/Llama-3.1-8B-Instruct "
+         "until 2026-11-26, which one provider, nscale, maps)",
+         "huggingface.co/docs/inference-providers/tasks/chat-completion (huggingface/hub-docs docs/inference-providers/"
+         "tasks/chat-completion.md at 78344c8, 2026-08-21): 'tool_choice ... (#1) auto (#2) none (#3) required (#4) "
+         "object: function*: name*'; 'openai/gpt-oss-120b: Great text generation model with top-notch tool calling "
+         "capabilities.'; guides/function-calling.md (at a3b3d1f, 2026-06-29)", "2026-11-26"),
     Fact("openrouter.require_parameters", ("openrouter",),
          "provider.require_parameters (default false): only route to upstreams that support every parameter in "
          "the request",
