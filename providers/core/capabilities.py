@@ -402,7 +402,7 @@ CAPABILITIES: dict[str, Capability] = {
     "huggingface": Capability(
         provider="huggingface", title="Hugging Face Inference Providers / TGI",
         endpoint="https://router.huggingface.co/v1/chat/completions", key_env=("HF_TOKEN",),
-        default_model="openai/gpt-oss-120b",  # meta-llama/Llama-3.1-8B-Instruct until 2026-11-26: one provider serves it
+        default_model="openai/gpt-oss-120b",  # Llama-3.1-8B-Instruct until 2026-11-26: fact huggingface.api_reference
         allowed=_e("only the allowed tools are sent"),
         parallel=_u("", "not in the chat-completion input types nor the API reference"),
         strict=_u("", "not in the API reference's tool type (fact huggingface.api_reference)"),

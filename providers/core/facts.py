@@ -156,7 +156,7 @@ FACTS: tuple[Fact, ...] = (
          "guide's OpenAI-client examples also send {type: function, ...} and function.strict ('Strict mode is not "
          "supported by all providers'): the newer reference wins, so strict and parallel stay unsupported; the default "
          "model is the reference's tool-calling recommendation openai/gpt-oss-120b (meta-llama/Llama-3.1-8B-Instruct "
-         "until 2026-11-26, which one provider, nscale, maps)",
+         "until 2026-11-26, which the reference does not recommend)",
          "huggingface.co/docs/inference-providers/tasks/chat-completion (huggingface/hub-docs docs/inference-providers/"
          "tasks/chat-completion.md at 78344c8, 2026-08-21): 'tool_choice ... (#1) auto (#2) none (#3) required (#4) "
          "object: function*: name*'; 'openai/gpt-oss-120b: Great text generation model with top-notch tool calling "
