@@ -184,7 +184,7 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "groq": Capability(
         provider="groq", title="Groq", endpoint="https://api.groq.com/openai/v1/chat/completions",
-        key_env=("GROQ_API_KEY",), default_model="openai/gpt-oss-120b",  # llama-3.3-70b-versatile: decommissioned 2026-08-16 (secondary sources)
+        key_env=("GROQ_API_KEY",), default_model="openai/gpt-oss-120b",  # llama-3.3-70b-versatile: gone 2026-08-16 (END_OF_LIFE)
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "in the SDK types; LangChain drops it"),
@@ -206,8 +206,7 @@ CAPABILITIES: dict[str, Capability] = {
         sources=("api-docs.deepseek.com guides/thinking_mode (thinking on by default; forced tool_choice rejected), "
                  "guides/tool_calls",
                  "api-docs.deepseek.com/zh-cn/guides/tool_calls (re-read 2026-11-26): 'strict 模式(Beta)', '在 strict 模式下,"
-                 "模型在输出 Function 调用时会严格遵循 Function 的 JSON Schema 的格式要求' (strict holds; parallel_tool_calls "
-                 "was not found documented or refused at a primary source, so the row's date stays)",
+                 "模型在输出 Function 调用时会严格遵循 Function 的 JSON Schema 的格式要求' (strict holds)",
                  "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)",
                  "api-docs.deepseek.com Your First API Call (model: 'deepseek-v4-flash deepseek-v4-pro deepseek-chat (to "
                  "be deprecated on 2026/07/24)'; the default model, 2026-11-26; fact deepseek.legacy_names_retired)",
