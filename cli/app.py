@@ -102,6 +102,9 @@ def run(argv: list[str]) -> int:
 
 def main() -> None:
     """The console script: run the command, then exit without the interpreter's teardown walk."""
+    from . import heap
+
+    heap.OWNED = True  # this process is the command's alone (heap.settle)
     code = run(sys.argv[1:])
     _skip_teardown()
     sys.exit(code)

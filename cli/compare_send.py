@@ -14,7 +14,7 @@ from toolchoice.providers.core.model import Reply, Scenario, Translation
 from toolchoice.providers.core.runner import Job as ProviderRun
 from toolchoice.providers.core.translation import compact
 
-from . import exits
+from . import exits, heap
 from .output import write, choice_text
 from .sample_view import emit, emit_pretty
 from toolchoice.providers.core.json_text import dumps_indented
@@ -149,6 +149,7 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
     document for --format json)."""
     from toolchoice.providers.core import jobs, runner
 
+    heap.settle()
     result = jobs.compare_send(scenario, translations, repeat=repeat, save=save, min_obeyed=min_obeyed,
                                settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency))
     runs, secrets = result.jobs, result.secrets

@@ -16,7 +16,7 @@ import typer
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
 
-from . import exits
+from . import exits, heap
 from .exits import handled
 from .options import BASE_URL, CAPS, CONCURRENCY, MODEL, NO_EMULATE, REPEAT, RETRIES, STRICT, TIMEOUT
 from toolchoice.providers.core.json_text import dumps_indented
@@ -370,6 +370,7 @@ def run(
     if replayed is not None and len(providers) > 1:
         raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
     count = len(replayed.transcripts) if replayed is not None and repeat == 1 else repeat
+    heap.settle()
     result = jobs.run(loaded, providers, options, repeat=repeat, save=save, replay=replayed, trace_out=trace_out,
                       settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency),
                       spool_json=format is RunFormat.json)

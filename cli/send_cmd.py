@@ -18,7 +18,7 @@ import typer
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.model import ToolchoiceError
 
-from . import exits
+from . import exits, heap
 from .exits import handled
 from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, format_option)
@@ -141,6 +141,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
             progress.advance(sample.verdict["category"] == "obeyed")
 
     def send() -> jobs.SendResult:
+        heap.settle()
         return jobs.send(loaded, translation, repeat=repeat, settings=settings, save=save,
                          keep=None if all_results else runner.RESULTS_KEPT, raw=raw, min_obeyed=min_obeyed,
                          on_sample=on_sample if progress is not None or traced is not None else None)

@@ -51,3 +51,64 @@ def test_proxies_from_the_environment_go_through_aiohttp_too(monkeypatch: pytest
     client = transport.new_async_client(transport.Timeouts.from_total(30), 5, aio=True)
     proxied = [t for pattern, t in client._mounts.items() if t is not None]
     assert proxied and all(isinstance(t, Transport) and str(t.proxy.url) == "http://127.0.0.1:3128" for t in proxied)
+
+
+# ---- a whole request without httpx's objects: what send_async reads is what httpx would give it ----------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_names = st.sampled_from([b"Content-Type", b"content-type", b"Retry-After", b"X-Request-Id", b"Set-Cookie", b"x-\xc3\xa9",
+                          b"retry-after-ms", b"X-Latin"])
+_values = st.binary(max_size=12).filter(lambda v: b"\r" not in v and b"\n" not in v) | st.sampled_from(
+    [b"application/json; charset=utf-8", b"text/html; charset=ISO-8859-1", b"text/plain; charset=\"utf-16\"",
+     b"application/json; charset=nonsense", b"application/json;CHARSET=latin-1", b"caf\xc3\xa9", b"caf\xe9"])
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(st.lists(st.tuples(_names, _values), max_size=6))
+def test_headers_and_encoding_read_as_httpx_reads_them(raw: list[tuple[bytes, bytes]]) -> None:
+    import httpx
+
+    from toolchoice.providers.core.aio_transport import encoding_as_httpx, headers_as_httpx
+
+    truth = httpx.Response(200, headers=raw)
+    assert headers_as_httpx(raw) == dict(truth.headers.items())
+    assert encoding_as_httpx(headers_as_httpx(raw)) == truth.encoding
+
+
+def test_a_whole_request_goes_out_without_httpx_objects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The aiohttp client's whole requests take aio_transport.fetch (what the tests above then hold), and the
+    server sees the headers httpx's own client would send (its defaults merged with the request's)."""
+    import asyncio
+
+    from servers import StandIn, Step, fixture
+    from toolchoice.providers.core import aio_transport
+    from toolchoice.providers.core.model import Request
+
+    calls: list[object] = []
+    real = aio_transport.fetch
+
+    async def counted(*args: object) -> object:
+        calls.append(args)
+        return await real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(aio_transport, "fetch", counted)
+    body = fixture("openai", "openai-chat-single-strict")
+    headers = {"Authorization": "Bearer $OPENAI_API_KEY", "X-Trace": "a"}
+
+    async def both(url: str) -> tuple[dict[str, str], dict[str, str]]:
+        request = Request("POST", url, headers, {"model": "m"}, key_env=("OPENAI_API_KEY",))
+        seen = []
+        for aio in (True, False):
+            async with transport.new_async_client(transport.Timeouts.from_total(30), 2, aio=aio) as client:
+                r = await transport.send_async(request, environ={"OPENAI_API_KEY": "sk-test-0123456789abcdef"},
+                                               client=client)
+                assert r.status == 200 and r.body == body
+            seen.append(server.requests[-1].headers)
+        return seen[0], seen[1]
+
+    with StandIn("openai", default=Step(body=body)) as server:
+        through_aiohttp_direct, through_httpx = asyncio.run(both(server.base_url() + "/chat/completions"))
+    assert len(calls) == 1
+    assert through_aiohttp_direct == through_httpx

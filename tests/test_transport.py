@@ -520,3 +520,47 @@ def test_an_attempt_is_bounded_as_a_whole_when_the_body_trickles():
     assert response.status is None
     assert response.transport_error.startswith("read timeout: the response as a whole took longer than the timeout")
     assert 0.5 < took < 2.0
+
+
+# ---- bodies as sent: compressed, bombs, other charsets — on httpx's connections and on aiohttp's ---------
+
+def _send_with(aio: bool, request: Request, **kw) -> transport.Response:
+    async def go() -> transport.Response:
+        async with transport.new_async_client(Timeouts.from_total(30), 2, aio=aio) as client:
+            return await transport.send_async(request, provider="openai", environ=ENV, client=client, **kw)
+
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize("aio", [False, True], ids=["httpx", "aiohttp"])
+@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
+def test_a_compressed_reply_is_read_decoded(aio, encoding):
+    import gzip
+    import zlib
+
+    reply = {"id": "x", "choices": [{"message": {"role": "assistant", "content": "café " * 200}}]}
+    raw = json.dumps(reply).encode("utf-8")
+    packed = gzip.compress(raw) if encoding == "gzip" else zlib.compress(raw)
+    with StandIn("openai", default=Step(body=packed, headers={"Content-Encoding": encoding})) as server:
+        response = _send_with(aio, openai_request(server.url))
+    assert response.status == 200 and response.body == reply and response.headers["content-encoding"] == encoding
+
+
+@pytest.mark.parametrize("aio", [False, True], ids=["httpx", "aiohttp"])
+def test_a_gzip_bomb_stops_at_the_size_cap_on_either_client(aio):
+    import gzip
+
+    bomb = gzip.compress(b"\0" * (32 * 1024 * 1024), compresslevel=9)
+    with StandIn("openai", default=Step(body=bomb, headers={"Content-Encoding": "gzip"})) as server:
+        response = _send_with(aio, openai_request(server.url), limits=transport.SendLimits(max_body_bytes=1024 * 1024))
+    assert response.status is None and "larger than 1 MiB once decoded" in response.transport_error
+    assert response.text == ""
+
+
+@pytest.mark.parametrize("aio", [False, True], ids=["httpx", "aiohttp"])
+def test_a_reply_in_another_charset_is_read_in_it(aio):
+    text = '{"error": {"message": "caf\u00e9 ferm\u00e9"}}'
+    step = Step(status=400, body=text.encode("latin-1"), content_type="application/json; charset=ISO-8859-1")
+    with StandIn("openai", default=step) as server:
+        response = _send_with(aio, openai_request(server.url), policy=RetryPolicy(retries=0))
+    assert response.status == 400 and response.body == {"error": {"message": "caf\u00e9 ferm\u00e9"}}

@@ -526,7 +526,12 @@ def _too_slow(httpx: Any) -> Exception:
 
 
 async def _fetch(client: Any, prepared: Prepared, limits: SendLimits = SendLimits()) -> tuple[Any, bytes | None]:
-    """The response and its decoded body, or None for the body once it passes ``limits``."""
+    """The response and its decoded body, or None for the body once it passes ``limits``. On aiohttp's
+    connections (``aio_transport.Client``) without httpx's request and response objects."""
+    if getattr(client, "direct_fetch", False):
+        from .aio_transport import fetch
+
+        return await fetch(client, prepared, limits.max_body_bytes)
     request = client.build_request(prepared.method, prepared.httpx_url, headers=prepared.headers,
                                    content=prepared.content)
     r = await client.send(request, stream=True)
