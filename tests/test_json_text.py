@@ -58,6 +58,33 @@ def test_what_python_refuses_is_refused_the_same_way() -> None:
         json_text.dumps_indented(loop)
     with pytest.raises(TypeError, match="not JSON serializable"):
         json_text.dumps_indented({"a": object()})
+    import dataclasses
+    import datetime
+    import enum
+
+    @dataclasses.dataclass
+    class Point:
+        x: int
+
+    class Colour(enum.Enum):
+        RED = "red"
+
+    for orjson_writes_these in (Point(1), datetime.date(2026, 11, 26), Colour.RED, {"when": datetime.datetime(2026, 1, 1)}):
+        with pytest.raises(TypeError, match="not JSON serializable"):
+            json_text.dumps_indented(orjson_writes_these)
+
+
+def test_what_python_writes_its_own_way_is_written_by_python() -> None:
+    import enum
+
+    class Size(enum.IntEnum):
+        BIG = 2
+
+    class Word(str, enum.Enum):
+        YES = "yes"
+
+    for value in ({"n": Size.BIG, "w": Word.YES}, {"t": ("a", 1)}, [float("nan"), None], {"x": 1e-7}):
+        assert json_text.dumps_indented(value) == python(value)
 
 
 def test_a_loop_document_takes_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:

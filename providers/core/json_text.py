@@ -5,10 +5,10 @@ generator step (~0.7 ms for one 4-step loop of ``run --format json``, a sixth of
 orjson writes the same layout (two spaces, ``": "``, UTF-8 as is, the same escapes) ~30× faster, and is
 used when it can promise the same bytes:
 
-- values Python's encoder refuses or spells its own way — NaN and ±Infinity (``NaN``; orjson writes
-  ``null``), keys that are not strings, integers beyond 64 bits, lone surrogates, circular or too deep
-  values, objects that are not JSON — are left to Python: a C-speed ``json.dumps`` without indent
-  decides first (it raises where ``json.dumps`` would, and orjson raises on the rest);
+- values Python's encoder refuses or spells its own way are left to Python: orjson raises on keys that
+  are not strings, integers beyond 64 bits, lone surrogates, circular or too deep values and most
+  objects that are not JSON; NaN and ±Infinity (Python writes ``NaN``, orjson ``null``) and the objects
+  orjson writes but Python refuses (dataclasses, dates, plain enums) do not read back equal to the value;
 - floats below 1e-4: Python writes ``1e-05`` and ``1e-07`` where orjson writes ``0.00001`` and ``1e-7``;
   when orjson's text may hold one (``_float_spelled_otherwise``, which may also match inside a string:
   then Python writes it, no harm done), Python writes the text.
@@ -58,11 +58,14 @@ def dumps_indented(value: Any) -> str:
     fast = _fast_encoder()
     if fast:
         try:
-            json.dumps(value, allow_nan=False)  # C speed: raises on NaN/Infinity, cycles, non-JSON objects
-            text = fast.dumps(value, option=fast.OPT_INDENT_2).decode("utf-8")
+            raw = fast.dumps(value, option=fast.OPT_INDENT_2)
         except (TypeError, ValueError, RecursionError):  # orjson.JSONEncodeError is a TypeError
             pass
         else:
-            if not _float_spelled_otherwise(text):
+            text = raw.decode("utf-8")
+            # read back equal: no NaN or Infinity (orjson writes null), nothing orjson wrote its own way
+            # (dataclasses, dates, plain enums: Python's encoder refuses them), no tuple (orjson and Python
+            # both write a list; Python writes it here, which costs only time)
+            if not _float_spelled_otherwise(text) and fast.loads(raw) == value:
                 return text
     return json.dumps(value, indent=2, ensure_ascii=False)
