@@ -133,11 +133,12 @@ def spread(values: list[float], digits: int = 2) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--goal-only", action="store_true", help="only the goal case (N=1000, K=50, 50 ms), no memory")
+    parser.add_argument("--goal-only", action="store_true", help="only the goal case (N=1000, K=50, 50 ms; with --loops "
+                        "N=200 at 0 and 50 ms), no memory")
     parser.add_argument("--loops", action="store_true", help="the agent loop's cases (run --repeat) instead")
     args = parser.parse_args()
     if args.loops:
-        measure_loops(args.rounds)
+        measure_loops(args.rounds, args.goal_only)
         return
     RESULTS.mkdir(exist_ok=True)
     load_at_start = round(os.getloadavg()[0], 2)
@@ -238,8 +239,10 @@ def machine() -> str:
     return f"{model}, {os.cpu_count()} cores, Python {sys.version.split()[0]}"
 
 
-def measure_loops(rounds: int) -> None:
-    """The loop cases (see the module docstring), every command once per round, the order rotated."""
+def measure_loops(rounds: int, goal_only: bool = False) -> None:
+    """The loop cases (see the module docstring), every command once per round, the order rotated;
+    ``goal_only``: the goal cases only (N = 200 at 0 and 50 ms), no memory."""
+    cases = [(200, 50, 0.0), LOOP_GOAL_CASE] if goal_only else LOOP_CASES
     RESULTS.mkdir(exist_ok=True)
     load_at_start = round(os.getloadavg()[0], 2)
     stand_in = load_stand_in()
@@ -248,7 +251,7 @@ def measure_loops(rounds: int) -> None:
     have_aiohttp = importlib.util.find_spec("aiohttp") is not None
     report: dict[str, object] = {"machine": machine(), "cases": [], "memory": {}, "goals": {}}
     print(report["machine"])
-    for latency in sorted({case[2] for case in LOOP_CASES}):
+    for latency in sorted({case[2] for case in cases}):
         server = stand_in.StandIn("openai", default=stand_in.Step.reply("openai", delay=latency))
         server.start()
         try:
@@ -260,7 +263,7 @@ def measure_loops(rounds: int) -> None:
                 return Command("toolchoice run", (*entry, "run", scenario, "-p", "openai", "--base-url", url, "--repeat",
                                                   str(n), "--concurrency", str(k), "--format", fmt, "--retries", "0"), env)
 
-            for n, k, _ in [c for c in LOOP_CASES if c[2] == latency]:
+            for n, k, _ in [c for c in cases if c[2] == latency]:
                 requests = n * LOOP_STEPS
                 commands = [ours(n, k), Command("toolchoice, httpx only", ours(n, k).argv, {**env, HTTP_CLIENT_ENV: "httpx"}),
                             Command("one loop", ours(1, k).argv, env),
@@ -308,7 +311,7 @@ def measure_loops(rounds: int) -> None:
                     report["goals"]["vs_ideal"] = (med["toolchoice run"] / ideal, 1.5)  # type: ignore[index]
                 if (n, k, latency) == (200, 50, 0.0):
                     report["goals"]["marginal_cpu_ms_per_step"] = (marginal, 2.0)  # type: ignore[index]
-            if latency == 0.0:
+            if latency == 0.0 and not goal_only:
                 for fmt in ("json", "pretty"):
                     rss = {n: round(max(peak_rss_kib(ours(n, 50, fmt)) for _ in range(2)) / 1024, 1)
                            for n in sorted({c[0] for c in LOOP_CASES})}

@@ -330,8 +330,8 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
         queue = iter([run for run in runs if run.provider == p])
         for _ in range(per_provider):
             workers.append(worker(queue, clients[len(workers) % len(clients)]))
-    try:
-        await asyncio.gather(*workers)
+    try:  # judging's imports and the tools' checked schemas (every step offers some) loaded while the first steps are in flight
+        await asyncio.gather(*workers, runner.warm_judging([scenario]))
     finally:
         for client in clients:
             await client.aclose()

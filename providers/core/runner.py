@@ -228,7 +228,7 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
             numbers = iter(range(1, repeat + 1))
             for _ in range(per_job):  # each worker keeps one client: the clients share the load evenly
                 workers.append(worker(job, numbers, clients[len(workers) % len(clients)]))
-        await asyncio.gather(*workers, warm_judging(live))
+        await asyncio.gather(*workers, warm_judging([job.scenario for job in live]))
     finally:
         for client in clients:
             await client.aclose()
@@ -236,7 +236,7 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
         job.samples.sort(key=lambda s: s.index)
 
 
-async def warm_judging(jobs: list[Job]) -> None:
+async def warm_judging(scenarios: list[Scenario]) -> None:
     """What judging the first reply needs — reading replies, jsonschema (~30 ms to import) and each
     tool's checked schema — loaded while the first requests are in flight rather than after the first
     reply arrived, where it held up every reply of the first wave. Started after every worker (it
@@ -248,8 +248,8 @@ async def warm_judging(jobs: list[Job]) -> None:
     try:
         from . import reply, verdict  # noqa: F401 - loaded for judge()
 
-        for job in jobs:
-            verdict.prepare_tools(job.scenario.tools)
+        for scenario in scenarios:
+            verdict.prepare_tools(scenario.tools)
     except Exception:  # noqa: BLE001, S110 - see the docstring
         pass
 
