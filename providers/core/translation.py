@@ -44,7 +44,12 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     if choice is not None:
         requested = choice.to_json()
         requested_text = choice.quoted()
-    plan = plan_choice(cap, scenario, options, ledger, requested_text)
+    hosted = False
+    if scenario.native_tools:  # MCP servers, programmatic tool calling: rendered by the modules that take them
+        from .native_tools import lint as lint_native
+
+        hosted = lint_native(cap, scenario, ledger)
+    plan = plan_choice(cap, scenario, options, ledger, requested_text, hosted)
     calls = reasoning = False  # what the history holds, read once for every lint that asks
     for message in scenario.messages:
         if message.tool_calls:
