@@ -106,8 +106,8 @@ class NativeTool(NamedTuple):
 
     @property
     def label(self) -> str:
-        """How the ledger names it: the MCP server's label, or the tool's type."""
-        return str(self.fields.get("server_label") or self.kind)
+        """How the ledger names it: the MCP server with its label, or the tool's type."""
+        return f"mcp server '{self.fields.get('server_label')}'" if self.kind == "mcp" else self.kind
 
 
 ReasoningFamily = str  # the API that wrote a reasoning item: a provider module's REASONING_FAMILY

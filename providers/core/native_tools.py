@@ -91,9 +91,9 @@ def check_unique(r: Reader, tools: list[tuple[NativeTool, yaml.Node]]) -> None:
     """Two MCP servers may not share a label, nor a kind of programmatic tool appear twice."""
     seen: dict[str, int] = {}
     for tool, node in tools:
-        key = f"mcp:{tool.label}" if tool.kind == "mcp" else tool.kind
+        key = tool.label
         if key in seen:
-            what = f"mcp server_label '{tool.label}'" if tool.kind == "mcp" else f"tool {tool.kind}"
+            what = f"mcp server_label '{tool.fields['server_label']}'" if tool.kind == "mcp" else f"tool {tool.kind}"
             raise r.loc(node).fail(f"duplicate {what} (first declared on line {seen[key]})", "keep one of them")
         seen[key] = r.loc(node).line
 
@@ -192,7 +192,7 @@ def lint(cap: Any, scenario: Any, ledger: Any) -> bool:
         kinds = getattr(module, "TOOLS_TYPE", "")
         kinds = kinds.get(cap.provider, kinds.get("")) if isinstance(kinds, dict) else kinds
         takers = native_tool_takers(tool.kind)
-        ledger.warning("tool.native_dropped", f"tool {tool.label} ({tool.kind}) is not sent: {cap.title}'s tools "
+        ledger.warning("tool.native_dropped", f"tool {tool.label} is not sent: {cap.title}'s tools "
                        f"({kinds or 'its API reference'}) have no {tool.kind} tool, and toolchoice does not guess a "
                        f"stand-in; {', '.join(takers) or 'no provider'} take{'s' if len(takers) == 1 else ''} it")
     return kept
@@ -207,3 +207,27 @@ def kept(ctx: Any) -> tuple[NativeTool, ...]:
         return ()
     takes = getattr(module_for(ctx.provider), "NATIVE_TOOLS", {})
     return tuple(t for t in ctx.scenario.native_tools if t.kind in takes)
+
+
+def check_body_env(ctx: Any, body: dict[str, Any], url: str) -> None:
+    """The environment variables an MCP server's headers read at send time: each is sent to the provider, which
+    passes it to the server, so (as ``providers.<id>.headers``) only a variable the user allowed is read
+    (``--allow-env NAME``: a warning naming where it goes), any other is an error."""
+    from urllib.parse import urlsplit
+
+    for path in ctx.body_env:
+        value: Any = body
+        for key in path:
+            value = value[key] if isinstance(value, (dict, list)) else None
+        if not isinstance(value, str):
+            continue
+        where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
+        for match in PLACEHOLDER.finditer(value):
+            var = match.group(0).strip("${}")
+            if var in ctx.options.allow_env:
+                ctx.ledger.warning("env.allowed", f"${var} (allowed by --allow-env) is read from the environment and "
+                                   f"sent in {where} to {urlsplit(url).netloc or url}, which passes it to the MCP server")
+            else:
+                ctx.ledger.error("env.not_allowed", f"an mcp tool reads ${var} from the environment and would send it "
+                                 f"in {where} (to the MCP server): pass --allow-env {var} (or set "
+                                 f"TOOLCHOICE_ALLOW_ENV={var}) if you trust this file")
