@@ -192,7 +192,7 @@ def lint(cap: Any, scenario: Any, ledger: Any) -> bool:
         kinds = getattr(module, "TOOLS_TYPE", "")
         kinds = kinds.get(cap.provider, kinds.get("")) if isinstance(kinds, dict) else kinds
         takers = native_tool_takers(tool.kind)
-        ledger.warning("tool.native_dropped", f"tool {tool.label} is not sent: {cap.title}'s tools "
+        ledger.warning("tool.native_dropped", f"tool {tool.label} is not sent: the tools of {cap.title} "
                        f"({kinds or 'its API reference'}) have no {tool.kind} tool, and toolchoice does not guess a "
                        f"stand-in; {', '.join(takers) or 'no provider'} take{'s' if len(takers) == 1 else ''} it")
     return kept
