@@ -451,7 +451,15 @@ class ToolSearches:
 
     def add(self, block: dict[str, Any]) -> None:
         kind = block.get("type")
-        if kind == "server_tool_use" and block.get("name") in TOOL_SEARCH_TOOLS and isinstance(block.get("id"), str):
+        if kind == "mcp_tool_use" and isinstance(block.get("id"), str):  # beta/beta_mcp_tool_use_block.py
+            name, server = block.get("name"), block.get("server_name")
+            self.found.setdefault(block["id"], ServerCall("mcp_tool_use", id=block["id"],
+                                                          name=name if isinstance(name, str) else None,
+                                                          server=server if isinstance(server, str) else None))
+        elif kind == "mcp_tool_result" and block.get("tool_use_id") in self.found and block.get("is_error") is True:
+            ident = block["tool_use_id"]  # beta/beta_mcp_tool_result_block.py: content, is_error, tool_use_id
+            self.found[ident] = self.found[ident]._replace(error="mcp_tool_result is_error")
+        elif kind == "server_tool_use" and block.get("name") in TOOL_SEARCH_TOOLS and isinstance(block.get("id"), str):
             self.found.setdefault(block["id"], ServerCall("tool_search", id=block["id"], name=block["name"]))
         elif kind == "tool_search_tool_result" and isinstance(block.get("tool_use_id"), str):
             ident = block["tool_use_id"]

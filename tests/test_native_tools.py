@@ -322,3 +322,39 @@ def test_a_refused_native_choice_gets_no_model_rule_notes_about_forcing():
     forced = translate("anthropic", scenario(choice="required", settings=s.providers and {
         "anthropic": {"model": "claude-opus-4-6", "thinking": True}}))
     assert "thinking.forced_choice" in codes(forced)  # the same model and thinking with a choice that is sent
+
+
+# ---- judged: a call on a declared MCP server obeys required --------------------------------------------------
+
+
+ANTHROPIC_MCP_REPLY = {  # written from anthropic 2.14.0 types/beta/beta_message.py, validated below
+    "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-5", "stop_reason": "end_turn",
+    "stop_sequence": None, "usage": {"input_tokens": 40, "output_tokens": 12},
+    "content": [{"type": "mcp_tool_use", "id": "mcptoolu_01", "name": "ask_question", "server_name": "deepwiki",
+                 "input": {"question": "What is React?"}},
+                {"type": "mcp_tool_result", "tool_use_id": "mcptoolu_01", "is_error": False,
+                 "content": [{"type": "text", "text": "A UI library."}]},
+                {"type": "text", "text": "React is a UI library."}]}
+
+
+@pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")
+def test_an_anthropic_mcp_call_is_a_server_call_that_obeys_required():
+    from anthropic.types.beta.beta_message import BetaMessage
+
+    from toolchoice.providers import parse_reply
+    from toolchoice.providers.core.verdict import verdict
+
+    BetaMessage.model_validate(ANTHROPIC_MCP_REPLY)
+    reply = parse_reply("anthropic", ANTHROPIC_MCP_REPLY)
+    assert [(c.kind, c.server, c.name, c.error) for c in reply.server_calls] == [
+        ("mcp_tool_use", "deepwiki", "ask_question", None)]
+    s = scenario(MCP, choice="required")
+    t = translate("anthropic", s)
+    judged = verdict(s, reply, t)
+    assert judged["category"] == "obeyed" and "deepwiki/ask_question" in judged["reasons"][0]
+    failed = json.loads(json.dumps(ANTHROPIC_MCP_REPLY))
+    failed["content"][1]["is_error"] = True
+    BetaMessage.model_validate(failed)
+    assert parse_reply("anthropic", failed).server_calls[0].error == "mcp_tool_result is_error"
+    text_only = dict(ANTHROPIC_MCP_REPLY, content=[ANTHROPIC_MCP_REPLY["content"][2]])
+    assert verdict(s, parse_reply("anthropic", text_only), t)["category"] == "no_call"

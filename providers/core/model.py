@@ -555,7 +555,7 @@ class ServerCall(NamedTuple):
     tool search (``server_tool_use`` + ``tool_search_tool_result``, whose ``tool_references`` name the
     deferred tools it loaded). It is not a call to a declared tool: the verdict judges it apart."""
 
-    kind: str  # mcp_call | mcp_approval_request | program | tool_search
+    kind: str  # mcp_call | mcp_approval_request | program | tool_search | mcp_tool_use (Anthropic's MCP connector)
     id: str | None = None
     name: str | None = None  # the MCP tool's name, the server tool's name
     server: str | None = None  # the MCP server_label
