@@ -358,3 +358,11 @@ def test_an_anthropic_mcp_call_is_a_server_call_that_obeys_required():
     assert parse_reply("anthropic", failed).server_calls[0].error == "mcp_tool_result is_error"
     text_only = dict(ANTHROPIC_MCP_REPLY, content=[ANTHROPIC_MCP_REPLY["content"][2]])
     assert verdict(s, parse_reply("anthropic", text_only), t)["category"] == "no_call"
+
+
+def test_a_transcript_keeps_the_hosted_tools_as_written():
+    from toolchoice.providers.core.loop_save import transcript_scenario
+
+    s = scenario(dict(MCP, headers={"X-Key": "$DOCS_KEY"}), {"type": "programmatic_tool_calling"})
+    again = load_scenario_text(transcript_scenario(s, list(s.messages)), "t.yaml")
+    assert again.native_tools == s.native_tools and again.tools == s.tools
