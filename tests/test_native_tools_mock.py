@@ -38,13 +38,17 @@ def test_an_mcp_choice_is_answered_with_an_mcp_call_the_sdk_reads() -> None:
                                         tool_choice={"type": "mcp", "server_label": "deepwiki", "name": "ask_question"})
         unnamed = client.responses.create(model="gpt-5.4-mini", input="What is React?", tools=[MCP],
                                           tool_choice={"type": "mcp", "server_label": "deepwiki"})
-    for response, name in ((named, "ask_question"), (unnamed, "read_wiki_structure")):
+        with client.responses.stream(model="gpt-5.4-mini", input="What is React?", tools=[MCP],
+                                     tool_choice={"type": "mcp", "server_label": "deepwiki", "name": "ask_question"}
+                                     ) as stream:
+            streamed = stream.get_final_response()
+    for response, name in ((named, "ask_question"), (unnamed, "read_wiki_structure"), (streamed, "ask_question")):
         (item,) = response.output
         assert isinstance(item, McpCall) and item.server_label == "deepwiki" and item.name == name
         reply = parse_reply("openai-responses", response.model_dump(mode="json"))
         assert [(c.kind, c.server, c.name) for c in reply.server_calls] == [("mcp_call", "deepwiki", name)]
-    first, second = mock.records
-    assert first["status"] == 200 and second["status"] == 200  # MCP-only tools and a forced MCP call: no 400
+    first, second, third = mock.records
+    assert [first["status"], second["status"], third["status"]] == [200] * 3  # MCP-only tools, forced: no 400
     assert first["requested"] == {"type": "mcp", "server_label": "deepwiki", "name": "ask_question"}
     assert "sk-mcp-secret" not in repr(mock.records)
 
