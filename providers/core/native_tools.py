@@ -87,15 +87,14 @@ def read_native_tool(r: Reader, node: yaml.Node) -> NativeTool:
     return NativeTool("mcp", out)
 
 
-def check_unique(r: Reader, tools: list[tuple[NativeTool, yaml.Node]]) -> None:
-    """Two MCP servers may not share a label, nor a kind of programmatic tool appear twice."""
-    seen: dict[str, int] = {}
-    for tool, node in tools:
-        key = tool.label
-        if key in seen:
-            what = f"mcp server_label '{tool.fields['server_label']}'" if tool.kind == "mcp" else f"tool {tool.kind}"
-            raise r.loc(node).fail(f"duplicate {what} (first declared on line {seen[key]})", "keep one of them")
-        seen[key] = r.loc(node).line
+def check_unique(r: Reader, tool: NativeTool, node: yaml.Node, seen: dict[str, int]) -> None:
+    """Two MCP servers may not share a label, nor a kind of programmatic tool appear twice (``seen``: label →
+    the line of its first declaration, filled in as the tools are read)."""
+    key = tool.label
+    if key in seen:
+        what = f"mcp server_label '{tool.fields['server_label']}'" if tool.kind == "mcp" else f"tool {tool.kind}"
+        raise r.loc(node).fail(f"duplicate {what} (first declared on line {seen[key]})", "keep one of them")
+    seen[key] = r.loc(node).line
 
 
 def _child(node: yaml.Node, key: str) -> yaml.Node | None:

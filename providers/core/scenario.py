@@ -92,11 +92,16 @@ def _tools(r: _Reader, node: yaml.Node | None
     tools: list[Tool] = []
     notes: list[LedgerEntry] = []
     native: list[tuple[NativeTool, yaml.Node]] = []
+    labels: dict[str, int] = {}
     first_line: dict[str, int] = {}
     for item in items:
         if native_tools.is_native(r, item):  # an MCP server or a programmatic tool-calling tool
-            native.append((native_tools.read_native_tool(r, item), item))
-            native_tools.check_unique(r, native)
+            hosted = native_tools.read_native_tool(r, item)
+            native_tools.check_unique(r, hosted, item, labels)
+            native.append((hosted, item))
+            if len(tools) + len(native) > _limits.get("tools"):
+                raise r.loc(item).fail(f"more than {_limits.shown('tools')} tools in one scenario",
+                                       _limits.raise_hint("tools"))
             continue
         if _key_node(item, "from") is not None:  # tools from a file or an MCP server (imported on use)
             from .tool_import import import_tools
@@ -106,7 +111,7 @@ def _tools(r: _Reader, node: yaml.Node | None
             notes.extend(imported.notes)
         else:
             batch, origin = (_tool(r, item),), ""
-        if len(tools) + len(batch) > _limits.get("tools"):
+        if len(tools) + len(native) + len(batch) > _limits.get("tools"):
             raise r.loc(item).fail(f"more than {_limits.shown('tools')} tools in one scenario",
                                    _limits.raise_hint("tools"))
         for tool in batch:
