@@ -87,3 +87,23 @@ def test_a_forced_mcp_server_the_request_lacks_is_still_judged_not_refused() -> 
     (record,) = mock.records
     assert record["status"] == 200
     assert "tool_choice.native_target" in [f["code"] for f in record["findings"]]
+
+
+@pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")
+def test_the_anthropic_mock_takes_a_request_whose_only_tools_are_an_mcp_toolset() -> None:
+    """tool_choice any with only the MCP connector's tools: the API takes it (the toolset's tools are tools), so
+    the mock answers 200, with the beta client of anthropic 2.14.0."""
+    from anthropic import Anthropic
+
+    with running_mock("anthropic") as mock:
+        client = Anthropic(base_url=mock.base_url, api_key=KEY, max_retries=0)
+        message = client.beta.messages.create(
+            model="claude-sonnet-5", max_tokens=512, messages=[{"role": "user", "content": "What is React?"}],
+            betas=["mcp-client-2025-11-20"], tool_choice={"type": "any"},
+            mcp_servers=[{"type": "url", "url": "https://mcp.deepwiki.com/mcp", "name": "deepwiki",
+                          "authorization_token": "tok-secret-0123456789"}],
+            tools=[{"type": "mcp_toolset", "mcp_server_name": "deepwiki"}])
+    assert message.type == "message"
+    (record,) = mock.records
+    assert record["status"] == 200, record["findings"]
+    assert "tok-secret" not in repr(mock.records)
