@@ -120,6 +120,13 @@ def _mock_blocks(answer: Any) -> list[dict[str, Any]]:
     for call in answer.calls:
         blocks.append({"type": "tool_use", "id": f"toolu_{call.id}", "name": call.name,
                        "input": call.arguments if call.arguments is not None else call.raw})
+    native = answer.native
+    if native is not None and native.get("type") == "mcp":  # beta/beta_mcp_tool_use_block.py, ..._result_block.py
+        ident = f"mcptoolu_mock_{native['server_label']}"
+        blocks += [{"type": "mcp_tool_use", "id": ident, "name": native["name"], "server_name": native["server_label"],
+                    "input": {}},
+                   {"type": "mcp_tool_result", "tool_use_id": ident, "is_error": False,
+                    "content": [{"type": "text", "text": "toolchoice mock: MCP tool output"}]}]
     return blocks
 
 
@@ -151,6 +158,8 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
         elif kind == "text":
             add("content_block_start", index=index, content_block={"type": "text", "text": ""})
             add("content_block_delta", index=index, delta={"type": "text_delta", "text": block["text"]})
+        elif kind in ("mcp_tool_use", "mcp_tool_result"):  # whole in their start event
+            add("content_block_start", index=index, content_block=block)
         else:
             raw = next(c.raw for c in answer.calls if f"toolu_{c.id}" == block["id"])
             add("content_block_start", index=index, content_block={**block, "input": {}})

@@ -103,7 +103,28 @@ def test_the_anthropic_mock_takes_a_request_whose_only_tools_are_an_mcp_toolset(
             mcp_servers=[{"type": "url", "url": "https://mcp.deepwiki.com/mcp", "name": "deepwiki",
                           "authorization_token": "tok-secret-0123456789"}],
             tools=[{"type": "mcp_toolset", "mcp_server_name": "deepwiki"}])
-    assert message.type == "message"
-    (record,) = mock.records
-    assert record["status"] == 200, record["findings"]
+        with client.beta.messages.stream(
+                model="claude-sonnet-5", max_tokens=512, messages=[{"role": "user", "content": "What is React?"}],
+                betas=["mcp-client-2025-11-20"], tool_choice={"type": "any"},
+                mcp_servers=[{"type": "url", "url": "https://mcp.deepwiki.com/mcp", "name": "deepwiki"}],
+                tools=[{"type": "mcp_toolset", "mcp_server_name": "deepwiki"}]) as stream:
+            streamed = stream.get_final_message()
+    for done in (message, streamed):  # answered with an MCP call, as BetaMCPToolUseBlock has it
+        use, result = done.content
+        assert (use.type, use.server_name, use.name) == ("mcp_tool_use", "deepwiki", "mock_tool")
+        assert result.type == "mcp_tool_result" and result.tool_use_id == use.id
+        reply = parse_reply("anthropic", done.model_dump(mode="json"))
+        assert [(c.kind, c.server) for c in reply.server_calls] == [("mcp_tool_use", "deepwiki")]
+    assert [r["status"] for r in mock.records] == [200, 200], mock.records[0]["findings"]
     assert "tok-secret" not in repr(mock.records)
+
+
+def test_required_with_only_an_mcp_server_is_answered_with_its_call() -> None:
+    from openai.types.responses.response_output_item import McpCall
+
+    with running_mock("openai-responses") as mock:
+        response = _client(mock).responses.create(model="gpt-5.4-mini", input="What is React?", tools=[MCP],
+                                                  tool_choice="required")
+    (item,) = response.output
+    assert isinstance(item, McpCall) and (item.server_label, item.name) == ("deepwiki", "read_wiki_structure")
+    assert mock.records[0]["status"] == 200

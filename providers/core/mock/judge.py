@@ -209,6 +209,10 @@ def plan_answer(judged: Judged, step: Step | None, number: int) -> Answer:
         text = step.text
     elif choice is not None and choice.native is not None and not (step is not None and step.disobey):
         return _native_answer(choice.native, read, number)
+    elif (choice is not None and choice.forces_call and not read.tools and step is None
+          and any(t.kind == "mcp" for t in read.native_tools)):  # a forced call with only MCP servers: one of theirs
+        label = next(t.fields["server_label"] for t in read.native_tools if t.kind == "mcp")
+        return _native_answer({"type": "mcp", "server_label": label}, read, number)
     else:
         wanted = _default_tool(choice, read)
         if step is not None and step.disobey:
