@@ -24,7 +24,7 @@ from .core.request_context import Context
 
 MCP_BETA = "mcp-client-2025-11-20"
 _BETA_SOURCE = ("platform.claude.com/docs/en/agents-and-tools/mcp-connector: 'This feature requires the beta header: "
-                "\"anthropic-beta\": \"mcp-client-2025-11-20\"'")
+                "\"anthropic-beta\": \"mcp-client-2025-11-20\"'; verified 2026-11-26")
 _SERVER_TYPE = "anthropic 2.14.0 types/beta/beta_request_mcp_server_url_definition_param.py " \
                "BetaRequestMCPServerURLDefinitionParam"
 
