@@ -13,6 +13,7 @@ resolved only at send time (``Request.body_env``), read only with ``--allow-env`
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 from typing import Any
 
 import yaml
@@ -84,7 +85,7 @@ def read_native_tool(r: Reader, node: yaml.Node) -> NativeTool:
         out["authorization"] = _secret(r, fields["authorization"], f"authorization of mcp tool '{label}'", True)
     if "defer_loading" in fields:
         out["defer_loading"] = r.boolean(fields["defer_loading"], f"defer_loading of mcp tool '{label}'")
-    return NativeTool("mcp", out)
+    return NativeTool("mcp", MappingProxyType(out))
 
 
 def check_unique(r: Reader, tool: NativeTool, node: yaml.Node, seen: dict[str, int]) -> None:
