@@ -366,3 +366,14 @@ def test_a_transcript_keeps_the_hosted_tools_as_written():
     s = scenario(dict(MCP, headers={"X-Key": "$DOCS_KEY"}), {"type": "programmatic_tool_calling"})
     again = load_scenario_text(transcript_scenario(s, list(s.messages)), "t.yaml")
     assert again.native_tools == s.native_tools and again.tools == s.tools
+
+
+def test_a_header_variable_that_is_not_set_is_named_before_any_connection():
+    from toolchoice.providers.core.model import MissingKey
+
+    server = dict(MCP, authorization="$DEEPWIKI_TOKEN")
+    t = translate("openai-responses", scenario(server), RenderOptions(allow_env=("DEEPWIKI_TOKEN",)))
+    assert t.request.body_env == (("tools", 1, "authorization"),)
+    with pytest.raises(MissingKey) as caught:
+        prepare(t.request, "openai-responses", {"OPENAI_API_KEY": "sk-test-0123456789abcdef"})
+    assert "an mcp tool's headers or authorization need DEEPWIKI_TOKEN" in caught.value.message

@@ -246,8 +246,12 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
     _check_url(url, request.url, who)
     body = request.body
     if request.body_env:  # an MCP server's headers in the body: read by name, secrets as the headers' are
+        before = len(missing)
         body = _resolved_body(body, request.body_env, lambda text: _PLACEHOLDER.sub(
             lambda m: resolve(m, in_header=True), text))
+        if len(missing) > before and not any(n in request.key_env for n in missing):
+            raise MissingKey(f"{who}an mcp tool's headers or authorization need {', '.join(dict.fromkeys(missing[before:]))}, which "
+                             "is not set in the environment", hint="export it, or remove it from the mcp tool")
     if any(n in request.key_env for n in missing):
         raise MissingKey(f"{who}no API key: set {' or '.join(request.key_env)}",
                               hint="the key is read from the environment at send time and never printed")
