@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 from pathlib import Path
 from typing import Any, List, Optional
@@ -18,6 +17,7 @@ from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, CONCURRENCY, DIALECT,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect, format_option)
 from .output import write
 from .render_cmd import build_translations
+from toolchoice.providers.core.json_text import dumps_indented
 
 
 class CompareFormat(str, Enum):
@@ -104,7 +104,7 @@ def compare(
                         ledgers={t.provider: t.ledger for t in translations})
         codes.append((path, exits.REFUSED if any(t.refused for t in translations) else exits.OK))
     if format is CompareFormat.json and documents:
-        write(json.dumps(documents if many else documents[0], indent=2, ensure_ascii=False))
+        write(dumps_indented(documents if many else documents[0]))
     elif many and format is CompareFormat.pretty:
         write(exits.summary_text(codes))
     code = exits.worst(c for _, c in codes)

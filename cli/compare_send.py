@@ -7,7 +7,6 @@ in its own row and never sinks the others. All output is redacted with every res
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from toolchoice.providers.core.translation import compact
 from . import exits
 from .output import write, choice_text
 from .sample_view import emit, emit_pretty
+from toolchoice.providers.core.json_text import dumps_indented
 
 
 def _calls_text(reply: Reply) -> str:
@@ -158,7 +158,7 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
         document = result.shown(_json(scenario_path, runs, repeat, result.wall_ms))
         if result.interrupted:
             document["partial"] = True
-            write(json.dumps(document, indent=2, ensure_ascii=False))
+            write(dumps_indented(document))
     elif format == "markdown":
         emit(_markdown(rows, _diff_lines(_diff(runs))), secrets)
     else:

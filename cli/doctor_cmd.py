@@ -4,7 +4,6 @@ variables, and the versions of toolchoice, Python and its dependencies."""
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import sys
@@ -18,6 +17,7 @@ from toolchoice.providers.core.capabilities import CAPABILITIES
 
 from .exits import handled
 from .output import write
+from toolchoice.providers.core.json_text import dumps_indented
 
 DEPENDENCIES = ("typer", "rich", "httpx", "pyyaml", "jsonschema")
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY",
@@ -80,7 +80,7 @@ def doctor(
     """Check the set-up: key variables set (names only), base-URL overrides, proxies and versions."""
     data = report(scenario)
     if format is DoctorFormat.json:
-        write(json.dumps(data, indent=2, ensure_ascii=False))
+        write(dumps_indented(data))
         return
     deps = ", ".join(f"{k} {v or 'missing'}" for k, v in data["dependencies"].items())
     lines = [f"toolchoice {data['toolchoice']} · Python {data['python']} ({data['executable']})", f"  {deps}", "",

@@ -10,7 +10,6 @@ that for a document / a drawing and pass the finished text through the redactor 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -18,12 +17,13 @@ from typing import Any, Callable, Iterable, NoReturn
 
 from toolchoice.providers.core.model import Translation, wire_json, word_or_json
 from toolchoice.providers.core.redaction import Redactor, environment_secrets
+from toolchoice.providers.core.json_text import dumps_indented
 
 SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    return dumps_indented(value)
 
 
 def write(text: str) -> None:

@@ -8,7 +8,6 @@ the reply is judged against its tool_choice.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any, List, Optional

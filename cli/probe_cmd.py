@@ -15,6 +15,8 @@ from typing import Any, List, Optional
 
 import typer
 
+from toolchoice.providers.core.json_text import dumps_indented
+
 
 from .exits import handled
 from .options import (ALLOW_ENV, BASE_URL, CONCURRENCY, MODEL, REPEAT_MAX, REPEAT_MIN, PROVIDER_ONE, RETRIES, TIMEOUT,
@@ -99,9 +101,9 @@ def probe(
     if save is not None and measured:
         from toolchoice.providers.core.save import write_atomic
 
-        write_atomic(save, json.dumps(result["overlay"], indent=2, ensure_ascii=False) + "\n")
+        write_atomic(save, dumps_indented(result["overlay"]) + "\n")
     if format is ProbeFormat.json:
-        write(json.dumps(result, indent=2, ensure_ascii=False))
+        write(dumps_indented(result))
     else:
         emit_pretty(lambda console: _print(console, result), {})
         if save is not None and measured:

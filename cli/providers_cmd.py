@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from enum import Enum
 
@@ -13,6 +12,7 @@ from toolchoice.providers.core.registry import matrix_rows
 
 from .exits import handled
 from .output import write
+from toolchoice.providers.core.json_text import dumps_indented
 
 
 class MatrixFormat(str, Enum):
@@ -64,7 +64,7 @@ def model_rules_data(model: str) -> list[dict]:
 def print_model_rules(model: str, format: "MatrixFormat") -> None:
     data = model_rules_data(model)
     if format is not MatrixFormat.pretty:
-        write(json.dumps(data, indent=2, ensure_ascii=False))
+        write(dumps_indented(data))
         return
     if not data:
         write(f"no model rule matches {model} (facts then come from the provider's capability row alone)")
@@ -119,7 +119,7 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
         print_model_rules(model, format)
         return
     if format is MatrixFormat.json:
-        write(json.dumps(matrix_rows(), indent=2, ensure_ascii=False))
+        write(dumps_indented(matrix_rows()))
         return
     if format is MatrixFormat.markdown:
         write(matrix_markdown())

@@ -19,6 +19,7 @@ from toolchoice.providers.core.capabilities import CAPABILITIES
 from . import exits
 from .exits import handled
 from .options import BASE_URL, CAPS, CONCURRENCY, MODEL, NO_EMULATE, REPEAT, RETRIES, STRICT, TIMEOUT
+from toolchoice.providers.core.json_text import dumps_indented
 
 
 class RunFormat(str, Enum):
@@ -434,8 +435,7 @@ def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, for
         reduced.spool.write_document(head, entries, lambda text: sys.stdout.write(visible(text)))
         return
     if format is RunFormat.json:
-        write(json.dumps(shown(document(scenario, runs, providers, repeat, replayed), secrets), indent=2,
-                         ensure_ascii=False))
+        write(dumps_indented(shown(document(scenario, runs, providers, repeat, replayed), secrets)))
         return
     if format is RunFormat.markdown:
         emit(markdown(runs, providers, repeat, reduced.tallies if reduced is not None else None), secrets)
@@ -464,8 +464,7 @@ def _dry_run(scenario: Any, providers: list[str], options: Any, format: RunForma
     translations = dry_run(scenario, providers, options)  # step 1, its ledger followed by the loop's findings
     later = loop.later_steps(scenario, options.override)
     if format is RunFormat.json:
-        write(json.dumps({"step": 1, "translations": [t.to_json() for t in translations], "later_steps": later},
-                         indent=2, ensure_ascii=False))
+        write(dumps_indented({"step": 1, "translations": [t.to_json() for t in translations], "later_steps": later}))
     else:
         if format is RunFormat.pretty:
             print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})

@@ -7,7 +7,6 @@ the transport's redaction. httpx, rich and jsonschema are imported inside the fu
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from enum import Enum
@@ -26,6 +25,7 @@ from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, CONCURRENCY, MIN_OBEY
 from .output import write
 from .render_cmd import RenderFormat, build_translations, draw
 from .sample_view import emit_pretty, print_repeat, print_sample
+from toolchoice.providers.core.json_text import dumps_indented
 
 
 class OutputFormat(str, Enum):
@@ -101,7 +101,7 @@ def send(
 
         write_document(trace_out, samples_document(traced["items"]), traced["secrets"])
     if many and format is SendFormat.json:
-        write(json.dumps(documents, indent=2, ensure_ascii=False))
+        write(dumps_indented(documents))
     elif many:
         write(exits.summary_text(codes))
     code = exits.worst(c for _, c in codes)
@@ -156,7 +156,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
     if format is OutputFormat.json:
         document = result.document(raw)
         if print_json:
-            write(json.dumps(document, indent=2, ensure_ascii=False))
+            write(dumps_indented(document))
             document = None
     elif result.translation.refused:
         pass

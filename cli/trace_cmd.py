@@ -7,7 +7,6 @@ of runs the file holds when it holds several and no --trace-id picks one.
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import Enum
 from pathlib import Path
@@ -17,6 +16,7 @@ import typer
 
 from .exits import handled
 from .output import write
+from toolchoice.providers.core.json_text import dumps_indented
 
 
 class TraceFormat(str, Enum):
@@ -43,7 +43,7 @@ def trace(
     if not isinstance(found[0], trace_scenario.ImportedTrace):
         runs = [trace_scenario.describe(r) for r in found]  # type: ignore[arg-type]
         if format is TraceFormat.json:
-            write(redact(json.dumps({"file": str(file), "runs": runs}, indent=2, ensure_ascii=False)))
+            write(redact(dumps_indented({"file": str(file), "runs": runs})))
             return
         import yaml
 
@@ -54,7 +54,7 @@ def trace(
     if format is TraceFormat.json:
         for e in imported.notes:  # type: ignore[union-attr]
             sys.stderr.write(redact(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
-        write(redact(json.dumps(imported.data, indent=2, ensure_ascii=False)))  # type: ignore[union-attr]
+        write(redact(dumps_indented(imported.data)))  # type: ignore[union-attr]
         return
     import yaml
 

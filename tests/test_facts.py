@@ -88,3 +88,45 @@ def test_stale_facts_script_lists_old_facts_and_exits_nonzero():
     listed = json.loads(old.stdout)
     assert {item["id"] for item in listed} >= {"capability:together", "fact:together.endpoint"}
     assert all(item["age_days"] > 0 and item["source"] for item in listed)
+
+
+# The 2026-11-26 re-verification (issue 25 point 1). Expected values are copied from the primary sources cited
+# beside each; the rows must say what those sources say.
+
+def test_default_models_are_the_ones_the_providers_document_for_tool_calling():
+    # docs.together.ai/docs/inference/function-calling/best-practices: "Examples use GLM-5.1 (zai-org/GLM-5.1),
+    # the recommended function-calling model"; togethercomputer/openapi commit 08c075d (2026-03-17) "Remove meta-llama
+    # from serverless examples due to deprecation" dropped meta-llama/Meta-Llama-3.1-70B-Instruct-Turbo.
+    assert CAPABILITIES["together"].default_model == "zai-org/GLM-5.1"
+    # huggingface/hub-docs docs/inference-providers/tasks/chat-completion.md (2026-08-21), recommended models:
+    # "openai/gpt-oss-120b: Great text generation model with top-notch tool calling capabilities."
+    assert CAPABILITIES["huggingface"].default_model == "openai/gpt-oss-120b"
+
+
+def test_azure_has_no_allowed_tools_form_but_parallel_and_strict():
+    # Azure/azure-rest-api-specs .../AzureOpenAI/inference/stable/2024-10-21/inference.yaml (the api-version toolchoice
+    # sends by default): chatCompletionToolChoiceOption "enum: none, auto, required" or chatCompletionNamedToolChoice;
+    # "ParallelToolCalls ... default: true"; FunctionObject "strict". The v1 and preview specs type tool_choice alike.
+    cap = CAPABILITIES["azure"]
+    assert cap.allowed.level.value == "emulated"
+    assert [cap.feature(f).usable for f in ("none", "required", "named", "parallel")] == [True] * 4
+    assert cap.strict.level.value == "native"
+
+
+def test_xai_strict_is_not_supported_and_parallel_is_its_rest_key():
+    # xai-org/xai-sdk-ts spec/openapi.json ("xAI's REST API"): FunctionDefinition.strict "Not supported. Only
+    # maintained for compatibility reasons."; ChatRequest "parallel_tool_calls": "If set to false, the model can
+    # perform maximum one tool call."
+    cap = CAPABILITIES["xai"]
+    assert cap.strict.level.value == "unsupported"
+    assert cap.parallel.usable and cap.parallel.wire == "parallel_tool_calls"
+
+
+def test_claims_no_primary_source_settled_say_so():
+    # DeepSeek's create-chat-completion reference and Groq's deprecations page were not readable (2026-11-26): the
+    # claims resting on them must say they are unverified rather than pass as verified.
+    assert CAPABILITIES["deepseek"].parallel.note.startswith("unverified:")
+    from toolchoice.providers.core.model_rules import END_OF_LIFE
+
+    groq = [e for e in END_OF_LIFE if e.providers == ("groq",)]
+    assert groq and all(e.source.startswith("unverified at the primary source") for e in groq)

@@ -153,8 +153,10 @@ class Wire:
 
 WIRE: dict[str, Wire] = {
     "openai": Wire("https://api.openai.com/v1/chat/completions", "OPENAI_API_KEY", allowed_native=True),
+    # Azure/azure-rest-api-specs .../inference/stable/2024-10-21/inference.yaml chatCompletionToolChoiceOption: "enum:
+    # none, auto, required" or chatCompletionNamedToolChoice, no allowed_tools form (nor in the v1 and preview specs)
     "azure": Wire("https://res.openai.azure.com/openai/deployments/chat-dep/chat/completions?api-version=2024-10-21",
-                  "AZURE_OPENAI_API_KEY", auth="api-key", allowed_native=True),
+                  "AZURE_OPENAI_API_KEY", auth="api-key"),
     "mistral": Wire("https://api.mistral.ai/v1/chat/completions", "MISTRAL_API_KEY", required_word="any"),
     "groq": Wire("https://api.groq.com/openai/v1/chat/completions", "GROQ_API_KEY",
                  notes={"pitfall.strict_best_effort": "strict"}),
@@ -168,7 +170,9 @@ WIRE: dict[str, Wire] = {
                      strict=False),
     "openrouter": Wire("https://openrouter.ai/api/v1/chat/completions", "OPENROUTER_API_KEY", router=True,
                        notes={"pitfall.upstream_dependent": "always"}),
-    "xai": Wire("https://api.x.ai/v1/chat/completions", "XAI_API_KEY"),
+    # xai-org/xai-sdk-ts spec/openapi.json FunctionDefinition.strict: "Not supported. Only maintained for compatibility
+    # reasons."; ChatRequest.parallel_tool_calls: "If set to false, the model can perform maximum one tool call."
+    "xai": Wire("https://api.x.ai/v1/chat/completions", "XAI_API_KEY", strict=False),
     # cerebras-cloud-sdk-python: base https://api.cerebras.ai + POST /v1/chat/completions, CEREBRAS_API_KEY,
     # tool_choice none|auto|required|{type, function: {name}}, parallel_tool_calls, function.strict
     "cerebras": Wire("https://api.cerebras.ai/v1/chat/completions", "CEREBRAS_API_KEY"),

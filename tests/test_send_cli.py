@@ -400,6 +400,22 @@ def test_repeat_counts_every_sample_and_keeps_going_after_failures(tmp_path):
     assert sorted(r["sample"] for r in data["results"]) == [1, 2, 3, 4, 5, 6]
 
 
+def test_a_cookie_a_reply_sets_is_not_sent_with_the_next_sample(tmp_path):
+    """Each sample stands alone, as the scenario wrote it: a Set-Cookie (OpenAI's replies carry Cloudflare's
+    ``__cf_bm``) is kept by neither httpx's jar nor aiohttp's (test_aio_transport.py runs this again)."""
+    body = fixture("openai", "openai-chat-single-strict")
+    with StandIn("openai") as server:
+        server.script(*[Step(body=body, headers={"Set-Cookie": "__cf_bm=abc123; Path=/; HttpOnly"}) for _ in range(3)])
+        # by host name: aiohttp's jar keeps no cookie of an IP address
+        scenario = scenario_file(tmp_path, "tool_choice: required\n")
+        result = run("send", str(scenario), "-p", "openai", "--base-url", server.base_url().replace("127.0.0.1", "localhost"),
+                     "-f", "json", "--repeat", "3", "--concurrency", "1")
+        data = json.loads(result.stdout)
+        assert len(server.requests) == 3
+    assert data["counts"]["obeyed"] == 3
+    assert [r.headers.get("cookie") for r in server.requests] == [None, None, None]
+
+
 def test_repeat_pretty_table(tmp_path):
     with StandIn("openai") as server:
         server.script(Step(body=OPENAI_TEXT_REPLY))

@@ -66,6 +66,13 @@ class Transport(AiohttpTransport):
     """httpx_aiohttp's transport (its session: connector limits, keep-alive, TLS context, proxy) with the
     request sent as httpx encoded it and aiohttp's errors as httpx's."""
 
+    def get_client(self) -> aiohttp.ClientSession:
+        """httpx_aiohttp's session, but keeping no cookies (as transport's httpx clients keep none)."""
+        limit = {} if self.limits.max_connections is None else {"limit": self.limits.max_connections}
+        connector = aiohttp.TCPConnector(keepalive_timeout=self.limits.keepalive_expiry, ssl=self.ssl_context,
+                                         local_addr=(self.local_address, 0) if self.local_address else None, **limit)
+        return aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar())
+
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if not isinstance(self.client, aiohttp.ClientSession):
             self.client = self.get_client()

@@ -184,32 +184,34 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "groq": Capability(
         provider="groq", title="Groq", endpoint="https://api.groq.com/openai/v1/chat/completions",
-        key_env=("GROQ_API_KEY",), default_model="openai/gpt-oss-120b",  # llama-3.3-70b-versatile shut down 2026-08-16
+        key_env=("GROQ_API_KEY",), default_model="openai/gpt-oss-120b",  # llama-3.3-70b-versatile: gone 2026-08-16 (END_OF_LIFE)
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "in the SDK types; LangChain drops it"),
         verified="2026-11-26",
         sources=("groq 1.7.0 types/chat (chat_completion_tool_choice_option_param.py, completion_create_params.py)",
                  "console.groq.com docs tool use",
-                 "console.groq.com/docs/deprecations (the default model, 2026-11-26; the stored copy's llama-3.3-70b-"
-                 "versatile entry was not readable: secondary github.com/papi-ai/groq release v0.15.2 'Both Llama models "
-                 "are decommissioned on 16 August 2026' and recommends gpt-oss-120b)"), **_OPENAI_LIKE,
+                 "the default model (2026-11-26): llama-3.3-70b-versatile's decommission on 2026-08-16 is unverified at "
+                 "console.groq.com/docs/deprecations (not readable in the stored copies); two secondary sources agree "
+                 "(model_rules END_OF_LIFE)"), **_OPENAI_LIKE,
     ),
     "deepseek": Capability(
         provider="deepseek", title="DeepSeek", endpoint="https://api.deepseek.com/chat/completions",
         key_env=("DEEPSEEK_API_KEY",), default_model="deepseek-v4-flash",
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
-        parallel=_u("", "no documented parallel_tool_calls"),
+        parallel=_u("", "unverified: no parallel_tool_calls found documented or refused at a primary source "
+                        "(see the last source)"),
         strict=_n("function.strict", "beta: needs base URL https://api.deepseek.com/beta"),
-        verified="2026-11-21",  # strict re-read 2026-11-26; parallel_tool_calls not found at a primary source
+        verified="2026-11-26",
         sources=("api-docs.deepseek.com guides/thinking_mode (thinking on by default; forced tool_choice rejected), "
                  "guides/tool_calls",
                  "api-docs.deepseek.com/zh-cn/guides/tool_calls (re-read 2026-11-26): 'strict 模式(Beta)', '在 strict 模式下,"
-                 "模型在输出 Function 调用时会严格遵循 Function 的 JSON Schema 的格式要求' (strict holds; parallel_tool_calls "
-                 "was not found documented or refused at a primary source, so the row's date stays)",
+                 "模型在输出 Function 调用时会严格遵循 Function 的 JSON Schema 的格式要求' (strict holds)",
                  "vercel/ai packages/deepseek (deepseek-prepare-tools.ts)",
                  "api-docs.deepseek.com Your First API Call (model: 'deepseek-v4-flash deepseek-v4-pro deepseek-chat (to "
-                 "be deprecated on 2026/07/24)'; the default model, 2026-11-26)"), **_OPENAI_LIKE,
+                 "be deprecated on 2026/07/24)'; the default model, 2026-11-26; fact deepseek.legacy_names_retired)",
+                 "unverified, parallel_tool_calls (2026-11-26): api-docs.deepseek.com/api/create-chat-completion is not "
+                 "in the stored copies (pages, docs, code and issues corpora searched); no official SDK"), **_OPENAI_LIKE,
     ),
     "ollama": Capability(
         provider="ollama", module="ollama", title="Ollama (native /api/chat)", endpoint="http://localhost:11434/api/chat",
@@ -265,11 +267,16 @@ CAPABILITIES: dict[str, Capability] = {
         provider="azure", title="Azure OpenAI (deployments)",
         endpoint="{endpoint}/openai/deployments/{deployment}/chat/completions?api-version={api_version}",
         key_env=("AZURE_OPENAI_API_KEY",), default_model="(deployment)",
-        allowed=_n('{"type":"allowed_tools","allowed_tools":{"mode":M,"tools":[{"type":"function","function":{"name":N}}]}}',
-                   "depends on api-version and model"),
-        parallel=_n("parallel_tool_calls"), strict=_n("function.strict", "depends on api-version"),
-        verified="2026-11-21",
-        sources=("openai-python 3.54.0 lib/azure.py", "learn.microsoft.com Azure OpenAI REST reference"),
+        allowed=_e("only the allowed tools are sent",
+                   "no allowed_tools form in Azure's chatCompletionToolChoiceOption (2024-10-21, v1, v1 preview specs)"),
+        parallel=_n("parallel_tool_calls", "default true"),
+        strict=_n("function.strict", "in the 2024-10-21 and v1 specs' FunctionObject"),
+        verified="2026-11-26",
+        sources=("openai-python 3.54.0 lib/azure.py",
+                 "Azure/azure-rest-api-specs (read 2026-11-26; words quoted in fact azure.tool_choice_forms): "
+                 "AzureOpenAI/inference/stable/2024-10-21/inference.yaml (toolchoice's default api-version), "
+                 "ai/data-plane/OpenAI.v1/azure-v1-v1-generated.yaml (the v1 API of learn.microsoft.com's REST "
+                 "reference) and azure-v1-preview-generated.yaml (api-version=preview)"),
         **_OPENAI_LIKE,
     ),
     "fireworks": Capability(
@@ -291,15 +298,19 @@ CAPABILITIES: dict[str, Capability] = {
     ),
     "together": Capability(
         provider="together", title="Together AI", endpoint="https://api-inference.together.ai/v1/chat/completions",
-        key_env=("TOGETHER_API_KEY",), default_model="meta-llama/Meta-Llama-3.1-70B-Instruct-Turbo",
+        key_env=("TOGETHER_API_KEY",), default_model="zai-org/GLM-5.1",  # Meta-Llama-3.1-70B: fact together.default_model
         allowed=_e("only the allowed tools are sent"),
         parallel=_u("", "not in the API's request parameters"),
-        strict=_u("", "not in the SDK's tool type (function: name, description, parameters)"),
-        verified="2026-11-23",
-        sources=("together 3.1.1 resources/chat/completions.py (default URL https://api-inference.together.ai/v1/"
-                 "chat/completions), types/tools_param.py (Function: description, name, parameters; no strict), "
-                 "types/chat/completion_create_params.py (no parallel_tool_calls; re-read 2026-11-26)",
-                 "docs.together.ai docs/inference/function-calling"),
+        strict=_u("", "not in the SDK's tool type nor the API spec's ToolsPart (function: name, description, "
+                      "parameters)"),
+        verified="2026-11-26",
+        sources=("together 3.1.1 (the newest release on 2026-11-26) resources/chat/completions.py, types/tools_param.py "
+                 "(Function: description, name, parameters; no strict), types/chat/completion_create_params.py (no "
+                 "parallel_tool_calls)",
+                 "togethercomputer/openapi openapi.yaml (HEAD 090263a, 2026-04-28; read 2026-11-26): ChatCompletionRequest "
+                 "has tools and tool_choice, no parallel_tool_calls; ToolsPart.function has no strict",
+                 "docs.together.ai/docs/inference/function-calling (single-call: tool_choice 'String values: "
+                 "\"auto\"(default) ... \"none\" ... \"required\"'; the default model: fact together.default_model)"),
         **_OPENAI_LIKE,
     ),
     "openrouter": Capability(
@@ -309,7 +320,8 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("parallel_tool_calls", "default true; enforced by the upstream model"),
         strict=_n("function.strict", "forwarded upstream; some upstreams reject it"),
         verified="2026-11-26",
-        sources=("openrouter.ai docs tool calling, API reference",
+        sources=("openrouter.ai/docs/api-reference/parameters and guides/features/tool-calling (read 2026-11-26; "
+                 "parallel_tool_calls 'Default: **true**': fact openrouter.parallel_default)",
                  "openrouter 1.3.84 (official SDK, read 2026-11-26) components/chattoolchoice.py (ChatToolChoice: "
                  "ChatServerToolChoice | ChatNamedToolChoice | 'none' | 'auto' | 'required'; no allowed_tools form in chat, "
                  "which toolchoiceallowed.py has only for Responses), chatnamedtoolchoice.py (type 'function', function.name), "
@@ -323,10 +335,14 @@ CAPABILITIES: dict[str, Capability] = {
         provider="xai", title="xAI", endpoint="https://api.x.ai/v1/chat/completions",
         key_env=("XAI_API_KEY",), default_model="grok-4.3",  # grok-4-0709 retired 2026-05-15
         allowed=_e("only the allowed tools are sent"),
-        parallel=_n("parallel_tool_calls", "named so in xai-sdk's gRPC request; no REST reference page was read"),
-        strict=_n("function.strict"),
+        parallel=_n("parallel_tool_calls", "default true"),
+        strict=_u("", "accepted for compatibility but 'Not supported' (xAI's REST spec)"),
         verified="2026-11-26",
         sources=("docs.x.ai function calling",
+                 "xai-org/xai-sdk-ts spec/openapi.json ('xAI's REST API', at 41e766a, read 2026-11-26): ChatRequest "
+                 "'parallel_tool_calls': 'If set to false, the model can perform maximum one tool call.', default true; "
+                 "tool_choice none / auto / required / {type: function, function: {name}}; strict: fact "
+                 "xai.strict_not_supported",
                  "xai-sdk 1.21.0 proto/v6/chat_pb2.pyi (read 2026-11-26): GetCompletionsRequest has 'tool_choice: ToolChoice' "
                  "and 'parallel_tool_calls: bool'; ToolChoice ('mode', 'function_name'); ToolMode TOOL_MODE_AUTO, "
                  "TOOL_MODE_NONE, TOOL_MODE_REQUIRED; Function ('name', 'description', 'strict', 'parameters')", "vercel/ai packages/xai (xai-prepare-tools.ts)",
@@ -385,16 +401,17 @@ CAPABILITIES: dict[str, Capability] = {
     "huggingface": Capability(
         provider="huggingface", title="Hugging Face Inference Providers / TGI",
         endpoint="https://router.huggingface.co/v1/chat/completions", key_env=("HF_TOKEN",),
-        default_model="meta-llama/Llama-3.1-8B-Instruct",
+        default_model="openai/gpt-oss-120b",  # Llama-3.1-8B-Instruct until 2026-11-26: fact huggingface.api_reference
         allowed=_e("only the allowed tools are sent"),
-        parallel=_u("", "not in the chat-completion input types"),
-        strict=_u("", "not in the chat-completion input types"),
-        verified="2026-11-21",
-        sources=("huggingface_hub 2.4.0 inference/_generated/types/chat_completion.py (tool_choice: auto|none|required|"
-                 "{function: {name}}; ChatCompletionInputFunctionDefinition: name, parameters, description, no strict; "
-                 "no parallel_tool_calls; re-read 2026-11-26)", "huggingface/text-generation-inference docs",
-                 "huggingface.co/docs/inference-providers/guides/function-calling (read 2026-11-26): 'base_url=\"https://"
-                 "router.huggingface.co/v1\"' (the endpoint; the default model was not found at a primary source)"),
+        parallel=_u("", "not in the chat-completion input types nor the API reference"),
+        strict=_u("", "not in the API reference's tool type (fact huggingface.api_reference)"),
+        verified="2026-11-26",
+        sources=("huggingface_hub 2.4.0 (the newest release on 2026-11-26) inference/_generated/types/chat_completion.py "
+                 "(tool_choice: auto|none|required|{function: {name}}; ChatCompletionInputFunctionDefinition: name, "
+                 "parameters, description, no strict; no parallel_tool_calls)", "huggingface/text-generation-inference docs",
+                 "huggingface.co/docs/inference-providers tasks/chat-completion and guides/function-calling (read "
+                 "2026-11-26; words quoted in fact huggingface.api_reference; the endpoint 'base_url=\"https://"
+                 "router.huggingface.co/v1\"')"),
         auto=_n('"auto"'), none=_n('"none"'), required=_n('"required"'),
         any=_r('"required"', "'any' is not a TGI word"),
         named=_n('{"function":{"name":N}}', "no type key in the hub's types"),

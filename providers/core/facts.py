@@ -28,15 +28,50 @@ _CHAT_HOSTS = ("openai", "azure")
 FACTS: tuple[Fact, ...] = (
     Fact("together.endpoint", ("together",),
          "chat completions go to https://api-inference.together.ai/v1/chat/completions when no base URL is set",
-         "together 3.1.1 together/resources/chat/completions.py (create) and _client.py (base_url)", "2026-11-23"),
+         "together 3.1.1 (the newest release on 2026-11-26) together/resources/chat/completions.py (create: "
+         "'\"/v1/chat/completions\" ... else \"https://api-inference.together.ai/v1/chat/completions\"') and _client.py "
+         "(base_url)", "2026-11-26"),
     Fact("together.no_strict", ("together",),
          "the tool type has no strict field (function: description, name, parameters)",
-         "together 3.1.1 together/types/tools_param.py", "2026-11-23"),
+         "together 3.1.1 together/types/tools_param.py; togethercomputer/openapi openapi.yaml (HEAD 090263a, "
+         "2026-04-28) ToolsPart.function: description, name, parameters", "2026-11-26"),
     Fact("together.named_choice_type", ("together",),
          "the SDK types tool_choice as str | ToolChoiceParam, and ToolChoiceParam is a tool-call shape (id, index, "
          "function.arguments): the OpenAI named form is not in the SDK's types",
-         "together 3.1.1 together/types/chat/completion_create_params.py, together/types/tool_choice_param.py",
-         "2026-11-23"),
+         "together 3.1.1 together/types/chat/completion_create_params.py ('ToolChoice: TypeAlias = Union[str, "
+         "ToolChoiceParam]'), together/types/tool_choice_param.py (id, function: {arguments, name}, index, type); "
+         "togethercomputer/openapi openapi.yaml (HEAD 090263a) ChatCompletionRequest.tool_choice 'oneOf: type: string "
+         "... $ref ToolChoice' with ToolChoice 'required: [id, type, function, index]'", "2026-11-26"),
+    Fact("together.default_model", ("together",),
+         "meta-llama/Meta-Llama-3.1-70B-Instruct-Turbo (the together row's default until 2026-11-26) is gone from "
+         "Together's serverless examples 'due to deprecation'; the default is now zai-org/GLM-5.1, which Together's "
+         "function-calling guide names its recommended function-calling model",
+         "togethercomputer/openapi commit 08c075d (2026-03-17) 'chore: Remove meta-llama from serverless examples due "
+         "to deprecation (#228)', which drops meta-llama/Meta-Llama-3.1-70B-Instruct-Turbo from ChatCompletionRequest's "
+         "model enum; docs.together.ai/docs/inference/function-calling/best-practices: 'Examples use GLM-5.1 "
+         "(zai-org/GLM-5.1), the recommended function-calling model'", "2026-11-26"),
+    Fact("azure.tool_choice_forms", ("azure",),
+         "Azure OpenAI's chat tool_choice is none | auto | required | {type: function, function: {name}} in every "
+         "spec read (2024-10-21, v1, v1 preview): no allowed_tools form, so an allowed subset is emulated by sending "
+         "only the allowed tools (until 2026-11-26 the row sent OpenAI's allowed_tools form, which openai-python types "
+         "for OpenAI's own API); parallel_tool_calls (default true) and function.strict are in all three",
+         "Azure/azure-rest-api-specs specification/cognitiveservices/data-plane/AzureOpenAI/inference/stable/"
+         "2024-10-21/inference.yaml: chatCompletionToolChoiceOption 'oneOf: type: string ... enum: none, auto, "
+         "required' or chatCompletionNamedToolChoice; 'ParallelToolCalls: description: Whether to enable parallel "
+         "function calling during tool use. ... default: true'; FunctionObject 'strict: ... Whether to enable strict "
+         "schema adherence when generating the function call'. specification/ai/data-plane/OpenAI.v1/"
+         "azure-v1-v1-generated.yaml (stored copy at 31c65e1): AzureCreateChatCompletionRequest 'tool_choice: $ref: "
+         "OpenAI.ChatCompletionToolChoiceOption' ('anyOf: type: string enum: none, auto, required' or "
+         "OpenAI.ChatCompletionNamedToolChoice), 'parallel_tool_calls: ... default: true', OpenAI.FunctionObject "
+         "'strict'; azure-v1-preview-generated.yaml (at 0723d85): the same OpenAI.ChatCompletionToolChoiceOption",
+         "2026-11-26"),
+    Fact("xai.strict_not_supported", ("xai",),
+         "xAI's chat API takes function.strict only for compatibility and does not enforce it (nor the parameters "
+         "schema): strict is dropped with a warning (until 2026-11-26 the row sent it as native); parallel_tool_calls "
+         "is the REST key ('If set to false, the model can perform maximum one tool call.', default true)",
+         "xai-org/xai-sdk-ts spec/openapi.json ('xAI's REST API'): FunctionDefinition.strict 'Not supported. Only "
+         "maintained for compatibility reasons.'; parameters 'The model _should_ follow the schema, however, this is "
+         "not enforced at the moment.'; ChatRequest.parallel_tool_calls", "2026-11-26"),
     Fact("openai.custom_tool.chat", _CHAT_HOSTS,
          'Chat custom tools are {"type":"custom","custom":{"name","description","format"}}, format '
          '{"type":"text"} or {"type":"grammar","grammar":{"syntax":"lark"|"regex","definition"}}; a named choice is '
@@ -108,6 +143,24 @@ FACTS: tuple[Fact, ...] = (
          "google-genai defaults the Gemini API to version v1 (GOOGLE_AI_API_DEFAULT_VERSION); toolchoice posts to "
          "v1beta, where ai.google.dev documents FunctionCallingConfig (VALIDATED) and parametersJsonSchema",
          "google-genai 3.4.0 _api_client.py; ai.google.dev/api/caching (FunctionCallingConfig)", "2026-11-23"),
+    Fact("openrouter.parallel_default", ("openrouter",),
+         "parallel_tool_calls defaults to true; false makes the model call functions one at a time (the upstream "
+         "model enforces it)",
+         "openrouter.ai/docs/api-reference/parameters (OpenRouterTeam/docs api_reference/parameters.mdx at 4b8fe09, "
+         "2026-08-08): 'Key: `parallel_tool_calls` ... Optional, **boolean** ... Default: **true** ... If false, "
+         "functions will be called sequentially. Only applies when tools are provided.'; guides/features/"
+         "tool-calling.mdx: '(default is true for most models)'", "2026-11-26"),
+    Fact("huggingface.api_reference", ("huggingface",),
+         "the router's chat API reference types tool_choice as auto | none | required | {function: {name}} and a "
+         "tool's function as name, description, parameters: no strict and no parallel_tool_calls; the function-calling "
+         "guide's OpenAI-client examples also send {type: function, ...} and function.strict ('Strict mode is not "
+         "supported by all providers'): the newer reference wins, so strict and parallel stay unsupported; the default "
+         "model is the reference's tool-calling recommendation openai/gpt-oss-120b (meta-llama/Llama-3.1-8B-Instruct "
+         "until 2026-11-26, which the reference does not recommend)",
+         "huggingface.co/docs/inference-providers/tasks/chat-completion (huggingface/hub-docs docs/inference-providers/"
+         "tasks/chat-completion.md at 78344c8, 2026-08-21): 'tool_choice ... (#1) auto (#2) none (#3) required (#4) "
+         "object: function*: name*'; 'openai/gpt-oss-120b: Great text generation model with top-notch tool calling "
+         "capabilities.'; guides/function-calling.md (at a3b3d1f, 2026-06-29)", "2026-11-26"),
     Fact("openrouter.require_parameters", ("openrouter",),
          "provider.require_parameters (default false): only route to upstreams that support every parameter in "
          "the request",

@@ -8,7 +8,7 @@ ties of the most frequent lines, which are kept in loop order (index, step), not
 
 ``LoopSpool`` keeps each finished loop's JSON text in a temporary file, not in memory, and writes the
 `run --format json` document from it in loop order, byte for byte what ``json.dumps(document,
-indent=2, ensure_ascii=False)`` of the whole document writes.
+indent=2, ensure_ascii=False)`` of the whole document writes (``json_text.dumps_indented``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from collections import Counter
 from typing import IO, Any, Callable, Iterable
 
 from .verdict import Tally, percentile, wilson
+from .json_text import dumps_indented
 
 ENDINGS = ("no_tool_call", "stop_tool", "repeated_call", "max_steps", "error", "interrupted")
 
@@ -170,7 +171,7 @@ class LoopSpool:
         self.redact = redact
 
     def add(self, run: Any) -> None:
-        text = json.dumps(run.to_json(), indent=2, ensure_ascii=False)
+        text = dumps_indented(run.to_json())
         text = self.redact(_ITEM_INDENT + text.replace("\n", "\n" + _ITEM_INDENT))
         self.file.seek(0, 2)
         self.where[(run.provider, run.index)] = (self.file.tell(), len(text))
@@ -189,7 +190,7 @@ class LoopSpool:
         marker = "\u0000loops\u0000"
         document = {**head, "runs": [{"provider": p, "loops": [marker] if indices else [], "summary": summary}
                                      for p, indices, summary in entries]}
-        text = json.dumps(document, indent=2, ensure_ascii=False)
+        text = dumps_indented(document)
         quoted = _ITEM_INDENT + json.dumps(marker)
         pieces = text.split(quoted)
         with_loops = [(p, indices) for p, indices, _ in entries if indices]

@@ -364,9 +364,11 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
               "qwen-3-235b-a22b-instruct-2507. Both models will be fully deprecated on May 27, 2026'", "gpt-oss-120b",
               verified="2026-11-26", after="Cerebras says it is 'fully deprecated' from then on"),
     EndOfLife(("groq",), r"^(?:llama-3\.3-70b-versatile|llama-3\.1-8b-instant)$", "2026-08-16",
-              "console.groq.com/docs/deprecations (its entry unreadable in the stored copy); secondary: github.com/"
-              "papi-ai/groq release v0.15.2 'Both Llama models are decommissioned on 16 August 2026' "
-              "(llama-3.3-70b-versatile, llama-3.1-8b-instant)", "openai/gpt-oss-120b", verified="2026-11-26"),
+              "unverified at the primary source (2026-11-26): console.groq.com/docs/deprecations has no readable entry "
+              "in the stored copies; secondary, two agreeing: github.com/papi-ai/groq release v0.15.2 'Both Llama "
+              "models are decommissioned on 16 August 2026' (llama-3.3-70b-versatile, llama-3.1-8b-instant), "
+              "github.com/codedaily04/commit-craft#1 'According to Groq's announcement, the model will be "
+              "decommissioned on August 16, 2026'", "openai/gpt-oss-120b", verified="2026-11-26"),
     EndOfLife(("gemini",), r"^(?:models/)?gemini-2\.5-(?:flash|pro)$", "2026-06-17",
               "ai.google.dev/gemini-api/docs/deprecations: 'gemini-2.5-flash June 17, 2025 June 17, 2026' (gemini-2.5-pro "
               "likewise); 'The shutdown dates listed in the table indicate the earliest possible dates on which a model "

@@ -26,6 +26,7 @@ import functools
 import json
 import re
 from typing import Any, Iterable, Mapping
+from .json_text import dumps_indented
 
 MIN_SECRET_LENGTH = 8  # shorter values are not redacted (see the module docstring)
 PIECE = 12  # a run this long of a key's characters is redacted even when the rest is missing
@@ -273,7 +274,7 @@ def safe_json_text(text: str, parsed: Any, redactor: Redactor) -> str:
             return shown
     except (ValueError, RecursionError):
         pass
-    return json.dumps(wanted, ensure_ascii=False, indent=2)
+    return dumps_indented(wanted)
 
 
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f-\x9f]")

@@ -6,13 +6,13 @@ starts saving into it, so a reply is never shown next to another run's response.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
 from typing import Any
 
 from .model import ToolchoiceError, Translation
+from .json_text import dumps_indented
 
 SAMPLE_FILE = re.compile(r"sample-\d{3,}\.(request|response|reply)\.(json|txt|sse|ndjson|eventstream)")
 
@@ -108,7 +108,7 @@ def save_redactor(secrets: dict[str, str]) -> Any:
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    return dumps_indented(value) + "\n"
 
 
 def save_sample(folder: Path, provider: str, translation: Translation, sample: Any, secrets: dict[str, str]) -> None:
