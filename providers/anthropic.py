@@ -45,6 +45,8 @@ from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningI
                          ServerCall, Tool, Translation, Usage)
 from .core.parsing import StreamAssembler, bad_body, caller_of, expect_dict, expect_list, int_or_none, join_text, \
     make_call
+from .anthropic_hosted import NATIVE_TOOLS, beta_header, hosted_tools  # noqa: F401 (NATIVE_TOOLS: the interface)
+from .anthropic_hosted import LEDGER_CODES as _HOSTED_CODES
 from .claude_thinking import ThinkingWire, thinking_fields, thinking_lint, thinking_lint_needed, thinking_plan
 
 MESSAGES_THINKING = ThinkingWire("anthropic", (), ("tool_choice",))
@@ -62,6 +64,10 @@ NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ a
 # The newer per-tool fields its tool type has (fact anthropic.tool_fields); no custom tool kind.
 TOOL_FIELDS: tuple[str, ...] = ("input_examples", "allowed_callers", "defer_loading", "eager_input_streaming",
                                  "cache_control")
+
+# The hosted tools of a scenario's tools: it renders (core/native_tools.py; anthropic_hosted.py), and the SDK type
+# its tools are (named when another hosted tool is left out).
+TOOLS_TYPE = "anthropic 2.14.0 types/tool_union_param.py ToolUnionParam; types/beta/beta_tool_union_param.py"
 
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("an Anthropic Messages reply", "anthropic")
@@ -121,6 +127,7 @@ LEDGER_CODES: dict[str, str] = {
     "history.blank_text_dropped": "a blank text block next to other content is left out",
     "history.tools_undeclared": "the history holds tool calls but no tools are declared",
     "messages.empty": "no messages: the API needs at least one",
+    **_HOSTED_CODES,
 }
 
 
@@ -281,6 +288,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
                  "input_json_delta, message_delta, message_stop)")
     headers = {"content-type": "application/json", "x-api-key": f"${ctx.key_env[0]}",
                "anthropic-version": API_VERSION}
+    beta_header(ctx, body, headers)
     url = endpoint(ctx, BASE_URL, PATH)
     return finish(ctx, url=url, headers=headers, body=body, choice_path=("tool_choice",),
                   final_lint=_MESSAGES_LINT if thinking_lint_needed(ctx, plan, facts) else None)
@@ -349,11 +357,12 @@ def _tool(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
 
 def _tools_and_choice(ctx: Context, body: dict[str, Any]) -> None:
     plan = ctx.plan
-    if plan.omit_tools or not plan.tools:
+    hosted = hosted_tools(ctx, body, len(plan.tools)) if ctx.scenario.native_tools else []
+    if plan.omit_tools or not (plan.tools or hosted):
         parallel_value(ctx)  # records that parallel_tool_calls is not sent
         return
     strict = strict_tools(ctx)
-    body["tools"] = [_tool(ctx, tool, strict) for tool in plan.tools]
+    body["tools"] = [_tool(ctx, tool, strict) for tool in plan.tools] + hosted
     if strict:
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → strict: true")
     choice: dict[str, Any] | None = None
@@ -442,7 +451,15 @@ class ToolSearches:
 
     def add(self, block: dict[str, Any]) -> None:
         kind = block.get("type")
-        if kind == "server_tool_use" and block.get("name") in TOOL_SEARCH_TOOLS and isinstance(block.get("id"), str):
+        if kind == "mcp_tool_use" and isinstance(block.get("id"), str):  # beta/beta_mcp_tool_use_block.py
+            name, server = block.get("name"), block.get("server_name")
+            self.found.setdefault(block["id"], ServerCall("mcp_tool_use", id=block["id"],
+                                                          name=name if isinstance(name, str) else None,
+                                                          server=server if isinstance(server, str) else None))
+        elif kind == "mcp_tool_result" and block.get("tool_use_id") in self.found and block.get("is_error") is True:
+            ident = block["tool_use_id"]  # beta/beta_mcp_tool_result_block.py: content, is_error, tool_use_id
+            self.found[ident] = self.found[ident]._replace(error="mcp_tool_result is_error")
+        elif kind == "server_tool_use" and block.get("name") in TOOL_SEARCH_TOOLS and isinstance(block.get("id"), str):
             self.found.setdefault(block["id"], ServerCall("tool_search", id=block["id"], name=block["name"]))
         elif kind == "tool_search_tool_result" and isinstance(block.get("tool_use_id"), str):
             ident = block["tool_use_id"]

@@ -14,7 +14,7 @@ from .anthropic import PATH
 
 MOCK_BASE_PATH = ""  # anthropic-sdk-python's base URL has no /v1
 _MOCK_KNOWN = frozenset({"model", "messages", "system", "tools", "tool_choice", "max_tokens", "thinking", "temperature",
-                         "stream", "output_config"})
+                         "stream", "output_config", "mcp_servers"})
 _MOCK_ERRORS = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                 404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 500: "api_error",
                 529: "overloaded_error"}
@@ -87,7 +87,28 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     return MockRead(choice, tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=parallel, unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
-                    thinking=kind in ("enabled", "adaptive"))
+                    thinking=kind in ("enabled", "adaptive"), native_tools=_hosted(body))
+
+
+def _hosted(body: dict[str, Any]) -> tuple[Any, ...]:
+    """The body's MCP servers (an mcp_toolset tool naming an mcp_servers entry) and code_execution tools as
+    NativeTools (core/native_tools.py), so a request whose only tools are these is judged as the API takes it;
+    an authorization_token the client sent is never kept."""
+    from .core.model import NativeTool
+    from .core.native_tools import CODE_EXECUTION
+
+    servers = {s.get("name"): s.get("url") for s in body.get("mcp_servers") or [] if isinstance(s, dict)} \
+        if isinstance(body.get("mcp_servers"), list) else {}
+    out = []
+    for tool in body.get("tools") if isinstance(body.get("tools"), list) else ():
+        if not isinstance(tool, dict):
+            continue
+        url = servers.get(tool.get("mcp_server_name"))
+        if tool.get("type") == "mcp_toolset" and isinstance(url, str):
+            out.append(NativeTool("mcp", {"type": "mcp", "server_label": tool["mcp_server_name"], "server_url": url}))
+        elif tool.get("type") in CODE_EXECUTION:
+            out.append(NativeTool(tool["type"]))
+    return tuple(out)
 
 
 def _mock_blocks(answer: Any) -> list[dict[str, Any]]:
@@ -99,6 +120,13 @@ def _mock_blocks(answer: Any) -> list[dict[str, Any]]:
     for call in answer.calls:
         blocks.append({"type": "tool_use", "id": f"toolu_{call.id}", "name": call.name,
                        "input": call.arguments if call.arguments is not None else call.raw})
+    native = answer.native
+    if native is not None and native.get("type") == "mcp":  # beta/beta_mcp_tool_use_block.py, ..._result_block.py
+        ident = f"mcptoolu_mock_{native['server_label']}"
+        blocks += [{"type": "mcp_tool_use", "id": ident, "name": native["name"], "server_name": native["server_label"],
+                    "input": {}},
+                   {"type": "mcp_tool_result", "tool_use_id": ident, "is_error": False,
+                    "content": [{"type": "text", "text": "toolchoice mock: MCP tool output"}]}]
     return blocks
 
 
@@ -130,6 +158,8 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
         elif kind == "text":
             add("content_block_start", index=index, content_block={"type": "text", "text": ""})
             add("content_block_delta", index=index, delta={"type": "text_delta", "text": block["text"]})
+        elif kind in ("mcp_tool_use", "mcp_tool_result"):  # whole in their start event
+            add("content_block_start", index=index, content_block=block)
         else:
             raw = next(c.raw for c in answer.calls if f"toolu_{c.id}" == block["id"])
             add("content_block_start", index=index, content_block={**block, "input": {}})

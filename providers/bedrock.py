@@ -50,6 +50,9 @@ _NOVA = re.compile(r"amazon\.nova-")
 # Tool names: [a-zA-Z0-9_-]+, at most 64 (Bedrock Converse ToolSpecification.name)
 NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
 
+# The SDK type its tools are, named when a scenario's hosted tool (core/native_tools.py) is left out.
+TOOLS_TYPE = "botocore 1.44.8 bedrock-runtime Tool: toolSpec, systemTool (a model provider's tool by name), cachePoint"
+
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("a Bedrock Converse reply", "bedrock")
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .core import history_wire, request_parts, translation
+from .core import history_wire, native_tools, request_parts, translation
 from .core.capabilities import Capability
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
@@ -52,6 +52,12 @@ CUSTOM_TOOLS: dict[str, str] = {"openai-responses": "Responses"}
 TOOL_FIELDS: tuple[str, ...] = ("allowed_callers", "defer_loading", "output_schema")
 # The provider-native tool_choice forms this API takes as written (core/choice.py NATIVE_FORMS).
 NATIVE_CHOICES: tuple[str, ...] = ("mcp", "programmatic_tool_calling")
+# The hosted tools a scenario's tools: may declare that this API takes (core/native_tools.py), with their type.
+NATIVE_TOOLS: dict[str, str] = {
+    "mcp": "openai 3.57.0 types/responses/tool_param.py Mcp",
+    "programmatic_tool_calling": "openai 3.57.0 types/responses/tool_param.py ProgrammaticToolCalling",
+}
+TOOLS_TYPE = "openai 3.57.0 types/responses/tool_param.py ToolParam"
 
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("an OpenAI Responses reply", "openai-responses")
@@ -97,6 +103,7 @@ LEDGER_CODES: dict[str, str] = {
     "history.output_parts": "a tool result given as content parts is sent as a list output",
     "tool_choice.native_target": "a Responses-only tool_choice ({type: mcp} or {type: programmatic_tool_calling}) "
                                  "whose tool the request does not declare",
+    "tool.native": "an MCP server or the programmatic tool-calling tool from the scenario's tools:, sent as written",
 }
 
 
@@ -114,8 +121,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         ctx.developer_sent = True
     body["input"] = _input(ctx)
     tools = () if ctx.plan.omit_tools else ctx.plan.tools
-    if tools:
-        body["tools"] = _tools(ctx, tools)
+    hosted = native_tools.kept(ctx)
+    if tools or hosted:
+        body["tools"] = _tools(ctx, tools) + _hosted(ctx, hosted, len(tools))
         choice = _choice(ctx)
         if choice is not None:
             body["tool_choice"] = choice
@@ -193,6 +201,22 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
     return out
 
 
+def _hosted(ctx: Context, hosted: tuple[Any, ...], first: int) -> list[dict[str, Any]]:
+    """The scenario's MCP servers and programmatic tool-calling tool, as ``tool_param.py`` ``Mcp`` and
+    ``ProgrammaticToolCalling`` (the scenario's keys are the API's); the headers' ``$ENV`` placeholders are
+    resolved at send time."""
+    out = []
+    for index, tool in enumerate(hosted, first):
+        entry = dict(tool.fields) if tool.kind == "mcp" else {"type": tool.kind}
+        for key in ("headers", "authorization"):
+            if key in entry:
+                value = entry[key]
+                ctx.body_env.extend(("tools", index) + path for path in native_tools.env_paths({key: value}, ()))
+        out.append(entry)
+        ctx.ledger.info("tool.native", f"tool {tool.label} sent as written ({NATIVE_TOOLS[tool.kind]})")
+    return out
+
+
 # A custom tool in a named choice or an allowed list (openai-python types/responses/tool_choice_custom_param.py:
 # {type: custom, name}); the row's forms name function tools.
 CUSTOM_NAMED = '{"type":"custom","name":N}'
@@ -218,7 +242,9 @@ def _native_target(ctx: Context, native: dict[str, Any]) -> None:
     """The forced tool of a native choice is a hosted tool the scenario cannot declare: it must come from
     ``providers.openai-responses.extra.tools`` ({type: mcp, server_label} / {type: programmatic_tool_calling})."""
     tools = ctx.settings.extra.get("tools")
-    declared = tools if isinstance(tools, list) else []
+    declared = list(tools) if isinstance(tools, list) else []
+    if not isinstance(tools, list):  # extra.tools replaces the translated list; else the scenario's count
+        declared.extend(dict(t.fields) if t.kind == "mcp" else {"type": t.kind} for t in native_tools.kept(ctx))
     kind = native["type"]
     label = native.get("server_label")
     if any(isinstance(t, dict) and t.get("type") == kind and (kind != "mcp" or t.get("server_label") == label)
@@ -227,8 +253,8 @@ def _native_target(ctx: Context, native: dict[str, Any]) -> None:
     wanted = f'{{"type":"mcp","server_label":{translation.compact(label)},...}}' if kind == "mcp" \
         else '{"type":"programmatic_tool_calling"}'
     ctx.ledger.warning("tool_choice.native_target", f"tool_choice {ctx.requested_text} forces a tool the request does "
-                       f"not declare: add {wanted} to providers.{ctx.provider}.extra.tools (with the function tools), "
-                       "or the API cannot honour it")
+                       f"not declare: add {wanted.replace(',...', '')} (with a server_url) to the scenario's tools: (or to "
+                       f"providers.{ctx.provider}.extra.tools, with the function tools), or the API cannot honour it")
 
 
 def _reasoning_setting(ctx: Context) -> dict[str, Any] | None:

@@ -33,6 +33,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     if not isinstance(items, list):
         raise MockMalformed("Invalid type for 'input': expected a string or an array of input items.")
     tools, notes = read_tools(body.get("tools"), "openai-responses")
+    hosted = _hosted(body.get("tools"))
     names: dict[str, str] = {}
     history: list[Message] = []
     reasoning: list[ReasoningItem] = []
@@ -81,7 +82,42 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     body.get("model") if isinstance(body.get("model"), str) else None,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
                     unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(other)), notes=notes,
-                    thinking=isinstance(effort, str) and effort != "none" or "reasoning.encrypted_content" in include)
+                    thinking=isinstance(effort, str) and effort != "none" or "reasoning.encrypted_content" in include,
+                    native_tools=hosted)
+
+
+# What a NativeTool keeps of a body's hosted tool (types/responses/tool_param.py Mcp): enough to judge the request
+# and answer it; a header or token the client sent is never kept.
+_MCP_KEPT = ("type", "server_label", "server_url", "connector_id", "tunnel_id", "allowed_tools", "require_approval")
+
+
+def _hosted(entries: Any) -> tuple[Any, ...]:
+    """The body's MCP servers and programmatic tool-calling tool as NativeTools (core/native_tools.py)."""
+    from .core.model import NativeTool
+
+    out = []
+    for entry in entries if isinstance(entries, list) else ():
+        if not isinstance(entry, dict):
+            continue
+        if entry.get("type") == "mcp" and isinstance(entry.get("server_label"), str):
+            out.append(NativeTool("mcp", {k: v for k, v in entry.items() if k in _MCP_KEPT}))
+        elif entry.get("type") == "programmatic_tool_calling":
+            out.append(NativeTool("programmatic_tool_calling"))
+    return tuple(out)
+
+
+def _native_items(answer: Any, number: int) -> list[dict[str, Any]]:
+    """The items a native choice is obeyed with (types/responses/response_output_item.py): an ``mcp_call``
+    (McpCall: id, server_label, name, arguments, output, status), or the ``program`` (Program: id, call_id, code,
+    fingerprint) whose function calls carry ``caller: {type: program, caller_id}`` (response_function_tool_call.py)."""
+    native = answer.native
+    if native.get("type") == "mcp":
+        return [{"type": "mcp_call", "id": f"mcp_mock{number}", "server_label": native["server_label"],
+                 "name": native["name"], "arguments": native["arguments"], "output": "toolchoice mock: MCP tool output",
+                 "error": None, "status": "completed"}]
+    code = "".join(f"await tools.{call.name}({call.raw});\n" for call in answer.calls) or "// toolchoice mock\n"
+    return [{"type": "program", "id": f"prog_mock{number}", "call_id": f"call_prog_mock{number}", "code": code,
+             "fingerprint": f"toolchoice-mock-{number}"}]
 
 
 def _mock_output(answer: Any, number: int) -> list[dict[str, Any]]:
@@ -92,9 +128,17 @@ def _mock_output(answer: Any, number: int) -> list[dict[str, Any]]:
     if answer.text is not None:
         output.append({"type": "message", "id": f"msg_mock{number}", "role": "assistant", "status": "completed",
                        "content": [{"type": "output_text", "text": answer.text, "annotations": [], "logprobs": []}]})
+    caller = None
+    if answer.native is not None:
+        output.extend(_native_items(answer, number))
+        if answer.native.get("type") == "programmatic_tool_calling":
+            caller = {"type": "program", "caller_id": f"call_prog_mock{number}"}
     for call in answer.calls:
-        output.append({"type": "function_call", "id": f"fc_{call.id}", "call_id": call.id, "name": call.name,
-                       "arguments": call.raw, "status": "completed"})
+        item = {"type": "function_call", "id": f"fc_{call.id}", "call_id": call.id, "name": call.name,
+                "arguments": call.raw, "status": "completed"}
+        if caller is not None:
+            item["caller"] = caller
+        output.append(item)
     return output
 
 

@@ -385,6 +385,10 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "thinking.disabled_for_choice": {"choice": "required", "settings": {
         "model": "claude-sonnet-5", "rules": {"forced_choice_with_adaptive": False}}},
     "thinking.between_tools": {"settings": {"thinking": False, "model": "claude-sonnet-5-5"}},
+    "tool.native": {"tools": [{"type": "code_execution_20250825"}]},
+    "tool.native_beta": {"tools": [{"type": "mcp", "server_label": "docs", "server_url": "https://d.example/mcp"}]},
+    "tool.native_field_dropped": {"tools": [{"type": "mcp", "server_label": "docs", "server_url": "https://d.example/mcp",
+                                             "server_description": "the docs"}]},
 }
 
 

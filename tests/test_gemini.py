@@ -493,6 +493,8 @@ def test_non_ascii_names_and_descriptions_pass_through():
 
 # ---- every module ledger code is emitted by some scenario -----------------------------------
 
+MCP_SERVER = {"type": "mcp", "server_label": "docs", "server_url": "https://docs.example/mcp"}
+
 TRIGGERS: dict[str, Any] = {
     "schema.converted": lambda: render_tools({"name": "f", "parameters": {"type": "object", "properties": {
         "x": {"type": ["string", "null"]}}}}),
@@ -513,6 +515,8 @@ TRIGGERS: dict[str, Any] = {
         HISTORY[0], dict(HISTORY[1], tool_calls=[dict(HISTORY[1]["tool_calls"][0], signature="c2ln")])]),
     "thinking.mapped": lambda: render("auto", settings={"thinking": {"budget": 512}}),
     "thinking.unsupported": lambda: render("auto", settings={"thinking": {"effort": "max"}}),
+    "tool.native": lambda: render("auto", tools=[*TOOLS, MCP_SERVER]),
+    "tool.native_field_dropped": lambda: render("auto", tools=[*TOOLS, dict(MCP_SERVER, allowed_tools=["ask"])]),
 }
 
 

@@ -283,6 +283,7 @@ TRIGGERS: dict[str, Any] = {
     "history.output_parts": lambda: render("auto", messages=[*HISTORY[:2], dict(HISTORY[2], content=[
         {"type": "input_text", "text": "18 C"}])]),
     "tool_choice.native_target": lambda: render({"type": "mcp", "server_label": "deepwiki"}),
+    "tool.native": lambda: render("auto", tools=[*TOOLS, {"type": "programmatic_tool_calling"}]),
 }
 
 

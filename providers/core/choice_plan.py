@@ -37,8 +37,10 @@ def _names(tools: tuple[Tool, ...] | tuple[str, ...]) -> str:
 
 
 def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
-                neutral: str | None = None) -> ChoicePlan:
-    """``neutral``: the tool_choice as the ledger quotes it (``ToolChoice.quoted``), when the caller has it."""
+                neutral: str | None = None, hosted: bool = False) -> ChoicePlan:
+    """``neutral``: the tool_choice as the ledger quotes it (``ToolChoice.quoted``), when the caller has it.
+    ``hosted``: the request declares tools the provider runs itself (core/native_tools.py), so a choice may
+    force a call with no function tools."""
     choice = scenario.tool_choice
     tools = scenario.tools
     if choice is None:
@@ -51,6 +53,8 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     if spelling and spelling != neutral and spelling != choice.name:
         ledger.info("tool_choice.spelling", f"tool_choice {spelling} read as {neutral}")
     mode = choice.mode  # the records are tuples: each field read is a lookup, so read once
+    if not tools and hosted and mode in ("required", "auto", "none"):
+        return ChoicePlan(mode, tools)
     if not tools:
         if choice.forces_call:
             ledger.error("tool_choice.without_tools",

@@ -99,6 +99,7 @@ def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
             tool["strict"] = t.strict
         tool.update(dict(t.fields))
         tools.append(tool)
+    tools.extend({"type": t.kind, **t.fields} for t in scenario.native_tools)  # secrets in them are $ENV names
     if tools or scenario.tools_written_empty:
         data["tools"] = tools
     if scenario.tool_choice is not None:

@@ -94,6 +94,22 @@ class Tool(NamedTuple):
         return self.parameters if self.parameters is not None else {"type": "object", "properties": {}}
 
 
+class NativeTool(NamedTuple):
+    """A tool the provider runs itself, declared in a scenario's ``tools:`` (core/native_tools.py): an MCP
+    server (``kind`` "mcp") or a programmatic tool-calling tool (``programmatic_tool_calling``, Responses';
+    ``code_execution_2025…``, Anthropic's). ``fields`` are the keys as written (``headers`` values and
+    ``authorization`` are ``$ENV`` placeholders, resolved only at send time). Each provider module renders
+    the kinds its API takes (``NATIVE_TOOLS``); every other provider leaves them out with a ledger entry."""
+
+    kind: str
+    fields: Mapping[str, Any] = _EMPTY
+
+    @property
+    def label(self) -> str:
+        """How the ledger names it: the MCP server with its label, or the tool's type."""
+        return f"mcp server '{self.fields.get('server_label')}'" if self.kind == "mcp" else self.kind
+
+
 ReasoningFamily = str  # the API that wrote a reasoning item: a provider module's REASONING_FAMILY
 
 
@@ -288,6 +304,7 @@ class Scenario(NamedTuple):
     system_role: str = "system"  # "developer" when the prompt came from a leading developer message
     notes: tuple[LedgerEntry, ...] = ()  # from loading (tools imported with from:): start of every ledger
     loop: LoopSpec | None = None  # the optional `loop:` section (toolchoice run)
+    native_tools: tuple[NativeTool, ...] = ()  # hosted tools in `tools:` (MCP servers, programmatic calling)
 
     def settings_for(self, provider: str) -> ProviderSettings:
         return self.providers.get(provider, _NO_SETTINGS)
@@ -454,6 +471,7 @@ class Request(NamedTuple):
     key_env: tuple[str, ...] = ()
     key_optional: bool = False  # local servers: send without a key when none is set
     stream: bool = False  # the reply comes as a stream (rendered with --stream)
+    body_env: tuple[tuple[Any, ...], ...] = ()  # paths of body strings that are $ENV placeholders (MCP headers)
 
     def to_json(self) -> dict[str, Any]:
         return {"method": self.method, "url": self.url, "headers": dict(self.headers), "body": self.body}
@@ -537,7 +555,7 @@ class ServerCall(NamedTuple):
     tool search (``server_tool_use`` + ``tool_search_tool_result``, whose ``tool_references`` name the
     deferred tools it loaded). It is not a call to a declared tool: the verdict judges it apart."""
 
-    kind: str  # mcp_call | mcp_approval_request | program | tool_search
+    kind: str  # mcp_call | mcp_approval_request | program | tool_search | mcp_tool_use (Anthropic's MCP connector)
     id: str | None = None
     name: str | None = None  # the MCP tool's name, the server tool's name
     server: str | None = None  # the MCP server_label

@@ -48,6 +48,11 @@ def tool_field_takers(key: str) -> list[str]:
     return sorted(pid for pid in PROVIDER_IDS if key in getattr(module_for(pid), "TOOL_FIELDS", ()))
 
 
+def native_tool_takers(kind: str) -> list[str]:
+    """The provider ids whose module renders the hosted tool ``kind`` (its ``NATIVE_TOOLS``; core/native_tools.py)."""
+    return sorted(pid for pid in PROVIDER_IDS if kind in getattr(module_for(pid), "NATIVE_TOOLS", {}))
+
+
 def translate(provider: str, scenario: Scenario, options: RenderOptions = RenderOptions(),
               capabilities: dict[str, Capability] | None = None) -> Translation:
     """Scenario → request + ledger for one provider. ``capabilities`` may overlay measured facts;
@@ -56,7 +61,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
     cap = (capabilities or CAPABILITIES).get(provider, CAPABILITIES[provider])
     choice = scenario.tool_choice
     if choice is not None and choice.native is not None:
-        return _native_choice(module.translate(provider, scenario, options, cap), module, cap, choice)
+        refused = _native_refused(provider, scenario, options, module, cap, choice)
+        if refused is not None:
+            return refused
+        return module.translate(provider, scenario, options, cap)
     if not cap.measured_endpoint:
         return module.translate(provider, scenario, options, cap)
     built_in = module.translate(provider, scenario, options, CAPABILITIES[provider])
@@ -72,18 +80,22 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
     return built_in
 
 
-def _native_choice(translation: Translation, module: Any, cap: Capability, choice: Any) -> Translation:
+def _native_refused(provider: str, scenario: Scenario, options: RenderOptions, module: Any, cap: Capability,
+                    choice: Any) -> Translation | None:
     """A provider-native tool_choice (``choice.NATIVE_FORMS``) goes only where the module takes it
-    (``NATIVE_CHOICES``); anywhere else the request is refused with the reason (its plan read it as required,
-    and what that mapped to is not what was asked)."""
+    (``NATIVE_CHOICES``); anywhere else the request is refused with the reason, and the rest of the ledger is
+    that of the scenario without the choice: nothing is planned for a choice that is not sent (no forcing
+    notes, no model rules about forced tool use)."""
     from .choice import native_refusal
 
     why = native_refusal(choice, getattr(module, "NATIVE_CHOICES", ()), cap.title)
     if why is None:
-        return translation
-    ledger = [e for e in translation.ledger if e.code != "tool_choice.mapped"]
+        return None
+    translation = module.translate(provider, scenario._replace(tool_choice=None), options, cap)
+    ledger = [e for e in translation.ledger if e.code != "tool_choice.unset"]
     ledger.append(LedgerEntry("error", "tool_choice.unsupported", why))
-    return translation._replace(request=None, effective_tool_choice=None, ledger=ledger)
+    return translation._replace(requested_tool_choice=choice.to_json(), request=None, effective_tool_choice=None,
+                                ledger=ledger)
 
 
 def parse_reply(provider: str, body: Any) -> Reply:

@@ -16,7 +16,7 @@ class Context:
 
     __slots__ = ("provider", "cap", "scenario", "options", "ledger", "model", "plan", "settings", "requested",
                  "key_env", "developer_sent", "requested_text", "special_tools", "history_calls", "history_reasoning",
-                 "built_choice", "facts")
+                 "built_choice", "facts", "body_env")
 
     def __init__(self, provider: str, cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
                  model: str, plan: ChoicePlan, settings: ProviderSettings, requested: Any = None,
@@ -45,3 +45,5 @@ class Context:
         # the last value choice_value built from a template, with its compact text (mapped quotes it)
         self.built_choice: tuple[Any, str] | None = None
         self.facts: Mapping[str, Any] | None = None  # model_facts(ctx), read once
+        # paths of body strings holding $ENV placeholders resolved at send time (an MCP server's headers)
+        self.body_env: list[tuple[Any, ...]] = []

@@ -16,8 +16,9 @@ import yaml
 from . import limits as _limits
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
-from .model import (SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, ProviderSettings, Scenario, ThinkingSetting, Tool,
-                    ToolChoice, ToolchoiceError)
+from . import native_tools
+from .model import (SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool, ProviderSettings, Scenario,
+                    ThinkingSetting, Tool, ToolChoice, ToolchoiceError)
 from .scenario_loop import read_loop
 from .scenario_messages import read_messages
 from .yaml_input import (Loc as _Loc, Reader as _Reader, composed, key_node as _key_node, read_text,
@@ -48,7 +49,7 @@ def _built(r: _Reader, root: yaml.Node | None) -> Scenario:
 
 def _build(r: _Reader, root: yaml.Node) -> Scenario:
     top = r.mapping(root, "the scenario", TOP_KEYS)
-    tools, written_empty, notes = _tools(r, top.get("tools"))
+    tools, written_empty, notes, native = _tools(r, top.get("tools"))
     names = tuple(t.name for t in tools)
 
     choice: ToolChoice | None = None
@@ -78,19 +79,30 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
     return Scenario(path=r.path, tools=tools, tools_written_empty="tools" in top and not tools and written_empty,
                     tool_choice=choice, parallel_tool_calls=parallel, strict=strict, system=system,
                     messages=messages, providers=providers, notes=notes, loop=loop,
-                    system_role=system_role)
+                    system_role=system_role, native_tools=native)
 
 
-def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool, tuple[LedgerEntry, ...]]:
+def _tools(r: _Reader, node: yaml.Node | None
+           ) -> tuple[tuple[Tool, ...], bool, tuple[LedgerEntry, ...], tuple[NativeTool, ...]]:
     if node is None:
-        return (), False, ()
+        return (), False, (), ()
     if isinstance(node, yaml.ScalarNode) and r.value(node) is None:
-        return (), False, ()
+        return (), False, (), ()
     items = r.sequence(node, "tools")
     tools: list[Tool] = []
     notes: list[LedgerEntry] = []
+    native: list[tuple[NativeTool, yaml.Node]] = []
+    labels: dict[str, int] = {}
     first_line: dict[str, int] = {}
     for item in items:
+        if native_tools.is_native(r, item):  # an MCP server or a programmatic tool-calling tool
+            hosted = native_tools.read_native_tool(r, item)
+            native_tools.check_unique(r, hosted, item, labels)
+            native.append((hosted, item))
+            if len(tools) + len(native) > _limits.get("tools"):
+                raise r.loc(item).fail(f"more than {_limits.shown('tools')} tools in one scenario",
+                                       _limits.raise_hint("tools"))
+            continue
         if _key_node(item, "from") is not None:  # tools from a file or an MCP server (imported on use)
             from .tool_import import import_tools
 
@@ -99,7 +111,7 @@ def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool, 
             notes.extend(imported.notes)
         else:
             batch, origin = (_tool(r, item),), ""
-        if len(tools) + len(batch) > _limits.get("tools"):
+        if len(tools) + len(native) + len(batch) > _limits.get("tools"):
             raise r.loc(item).fail(f"more than {_limits.shown('tools')} tools in one scenario",
                                    _limits.raise_hint("tools"))
         for tool in batch:
@@ -116,7 +128,7 @@ def _tools(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Tool, ...], bool, 
                                        f"{first_line[tool.name]})", "tool names must be unique: rename or remove one")
             first_line[tool.name] = r.loc(item).line
             tools.append(tool)
-    return tuple(tools), not items, tuple(notes)
+    return tuple(tools), not items, tuple(notes), tuple(t for t, _ in native)
 
 
 def _tool(r: _Reader, node: yaml.Node) -> Tool:
@@ -129,8 +141,10 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
             and "input_schema" not in fields and "parameters" not in fields):
         return _custom_tool(r, node, fields)
     if "type" in fields and r.value(fields["type"]) not in (("function",) if wrapped else ("function", "custom")):
-        raise r.loc(fields["type"]).fail("only function and custom tools are supported",
-                                         "use type: function (or type: custom for a free-text tool)")
+        raise r.loc(fields["type"]).fail("only function and custom tools are supported (and the hosted kinds: "
+                                         f"{', '.join(native_tools.KINDS)})",
+                                         "use type: function (or type: custom for a free-text tool; type: mcp for a "
+                                         "remote MCP server)")
     if wrapped:
         fields = r.mapping(fields["function"], "function", TOOL_KEYS)
     elif "type" in fields:

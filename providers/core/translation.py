@@ -44,7 +44,12 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     if choice is not None:
         requested = choice.to_json()
         requested_text = choice.quoted()
-    plan = plan_choice(cap, scenario, options, ledger, requested_text)
+    hosted = False
+    if scenario.native_tools:  # MCP servers, programmatic tool calling: rendered by the modules that take them
+        from .native_tools import lint as lint_native
+
+        hosted = lint_native(cap, scenario, ledger)
+    plan = plan_choice(cap, scenario, options, ledger, requested_text, hosted)
     calls = reasoning = False  # what the history holds, read once for every lint that asks
     for message in scenario.messages:
         if message.tool_calls:
@@ -286,11 +291,15 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         headers = with_user_headers(ctx, headers)
     if settings.headers or settings.api_key_env or settings.base_url:
         check_environment(ctx, url, headers)
+    if ctx.body_env:
+        from .native_tools import check_body_env
+
+        check_body_env(ctx, body, url)
     if ctx.options.strict and ledger.warnings and not ledger.errors:
         count = ledger.warnings
         ledger.error("strict.refused", f"--strict: {count} warning{'s' if count != 1 else ''} above refuse this request")
     request = None if ledger.errors else Request(method, url, headers, body, ctx.key_env, key_optional,
-                                                 ctx.options.stream)
+                                                 ctx.options.stream, tuple(ctx.body_env))
     if offered is None:
         offered = () if plan.omit_tools else tuple([t.name for t in plan.tools])
     effective = body.get(choice_path[0]) if len(choice_path) == 1 else dig(body, choice_path)

@@ -244,6 +244,14 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
         headers[name] = resolved
     url = _PLACEHOLDER.sub(lambda m: resolve(m, in_header=False), request.url)
     _check_url(url, request.url, who)
+    body = request.body
+    if request.body_env:  # an MCP server's headers in the body: read by name, secrets as the headers' are
+        before = len(missing)
+        body = _resolved_body(body, request.body_env, lambda text: _PLACEHOLDER.sub(
+            lambda m: resolve(m, in_header=True), text))
+        if len(missing) > before and not any(n in request.key_env for n in missing):
+            raise MissingKey(f"{who}an mcp tool's headers or authorization need {', '.join(dict.fromkeys(missing[before:]))}, which "
+                             "is not set in the environment", hint="export it, or remove it from the mcp tool")
     if any(n in request.key_env for n in missing):
         raise MissingKey(f"{who}no API key: set {' or '.join(request.key_env)}",
                               hint="the key is read from the environment at send time and never printed")
@@ -255,7 +263,23 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
         headers["Content-Type"] = "application/json"
     if "user-agent" not in lowered:
         headers["User-Agent"] = user_agent()
-    return Prepared(request.method, url, request.url, headers, wire_json(request.body).encode("utf-8"), secrets)
+    return Prepared(request.method, url, request.url, headers, wire_json(body).encode("utf-8"), secrets)
+
+
+def _resolved_body(body: dict[str, Any], paths: tuple[tuple[Any, ...], ...], resolve: Callable[[str], str]
+                   ) -> dict[str, Any]:
+    """``body`` with the strings at ``paths`` resolved, each container on the way copied (the request keeps
+    its placeholders)."""
+    out: Any = dict(body)
+    for path in paths:
+        node = out
+        for key in path[:-1]:
+            child = node[key]
+            node[key] = copied = dict(child) if isinstance(child, dict) else list(child)
+            node = copied
+        if isinstance(node[path[-1]], str):
+            node[path[-1]] = resolve(node[path[-1]])
+    return out
 
 
 def _check_url(url: str, shown: str, who: str) -> None:

@@ -259,6 +259,9 @@ def _server_notes(reply: Reply) -> list[str]:
     return notes
 
 
+MCP_CALLS = ("mcp_call", "mcp_approval_request", "mcp_tool_use")  # server calls of an MCP tool, every family
+
+
 def _native(choice: Any, reply: Reply, intent: str) -> tuple[str, list[str]] | None:
     """Judge a Responses-only choice (model.ToolChoice.native) by the reply's server calls; None: judge the
     function calls as for required. ``{type: mcp, server_label, name?}`` wants an ``mcp_call`` (or an
@@ -333,6 +336,10 @@ def _categorize(scenario: Scenario, reply: Reply, offered: tuple[str, ...],
                                   "is outside the allowed subset"]
     if choice is not None and choice.mode == "none" and calls:
         return "unwanted_call", [f"{intent}, but the reply called {', '.join(repr(n) for n in names)}"]
+    if choice is not None and choice.mode == "required" and not calls and not choice.native:
+        mcp = [f"{c.server}/{c.name}" for c in reply.server_calls if c.kind in MCP_CALLS]
+        if mcp:  # a tool on a declared MCP server is a tool: the provider ran the call itself
+            return "obeyed", [f"{intent}: called {', '.join(mcp)} (an MCP tool the provider ran)"]
     if choice is not None and choice.forces_call and not calls:
         text = f" and answered in text ({len(reply.text)} chars)" if reply.text else ""
         finish = f"; finish_reason {reply.finish_reason}" if reply.finish_reason else ""

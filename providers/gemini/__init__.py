@@ -25,10 +25,11 @@ from __future__ import annotations
 from .parse import REASONING_FAMILY, REPLY_KIND, looks_like_reply, offered_tools, parse_reply, reasoning_item
 from .schema import SCHEMA_FIELDS, SCHEMA_TYPES
 from .stream import STREAM_FRAMING, GeminiStreamAssembler, stream_assembler
+from .hosted import LEDGER_CODES as _HOSTED_CODES, NATIVE_TOOLS, TOOLS_TYPE
 from .translate import DEFAULT_BASE, NAME_RULE, THOUGHT_SIGNATURE_SENTINEL, translate
 
 __all__ = [
-    "DEFAULT_BASE", "LEDGER_CODES", "NAME_RULE", "REASONING_FAMILY", "REPLY_KIND", "SCHEMA_FIELDS", "SCHEMA_TYPES",
+    "DEFAULT_BASE", "LEDGER_CODES", "NAME_RULE", "NATIVE_TOOLS", "TOOLS_TYPE", "REASONING_FAMILY", "REPLY_KIND", "SCHEMA_FIELDS", "SCHEMA_TYPES",
     "STREAM_FRAMING", "THOUGHT_SIGNATURE_SENTINEL", "GeminiStreamAssembler", "looks_like_reply", "offered_tools",
     "parse_reply", "reasoning_item", "stream_assembler", "translate",
 ]
@@ -52,4 +53,5 @@ LEDGER_CODES: dict[str, str] = {
     "messages.empty": "no messages: Gemini refuses a request without contents",
     "model.normalized": "a 'models/' prefix was removed from the model name (the URL adds it)",
     "settings.ignored": "a providers.gemini setting this translator does not use",
+    **_HOSTED_CODES,
 }

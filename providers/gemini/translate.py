@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .hosted import hosted_tools
 from ..core import history_wire, request_parts, translation
 from ..core.bounded import json_value
 from ..core.capabilities import Capability
@@ -34,8 +35,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if scenario.system is not None:
         body["systemInstruction"] = {"parts": [{"text": scenario.system}]}
     tools = () if ctx.plan.omit_tools else ctx.plan.tools
-    if tools:
-        body["tools"] = [{"functionDeclarations": [_declaration(ctx, tool) for tool in tools]}]
+    hosted = hosted_tools(ctx, 1 if tools else 0) if scenario.native_tools else []
+    if tools or hosted:
+        body["tools"] = ([{"functionDeclarations": [_declaration(ctx, tool) for tool in tools]}] if tools else []) + hosted
         calling = _calling_config(ctx)
         if calling is not None:
             body["toolConfig"] = {"functionCallingConfig": calling}

@@ -12,7 +12,7 @@ import base64
 from typing import Any, Mapping, NamedTuple
 
 from ..choice import parse_tool_choice
-from ..model import (LedgerEntry, Message, ProviderSettings, RenderOptions, Scenario, Tool, ToolChoice,
+from ..model import (LedgerEntry, Message, NativeTool, ProviderSettings, RenderOptions, Scenario, Tool, ToolChoice,
                      ToolchoiceError, quoted)
 from .arguments import arguments_for
 from .script import Step
@@ -45,6 +45,7 @@ class MockRead(NamedTuple):
     refusal: str | None = None  # the family's own refusal (a rule the API states), as its message
     thinking: bool = False  # the reply carries reasoning state (the request turned thinking on)
     notes: tuple[LedgerEntry, ...] = ()
+    native_tools: tuple[NativeTool, ...] = ()  # hosted tools the family reads back (MCP servers, programmatic)
 
 
 class Judged(NamedTuple):
@@ -109,7 +110,7 @@ def _translator_judgement(provider: str, read: MockRead, choice: ToolChoice | No
     from ..registry import translate
 
     scenario = Scenario(path="<request>", tools=read.tools, tool_choice=choice, parallel_tool_calls=read.parallel,
-                        messages=read.messages, providers={provider: read.settings})
+                        messages=read.messages, providers={provider: read.settings}, native_tools=read.native_tools)
     try:
         # emulate=False: what the client sent is judged as sent; the translator's fixes (thinking disabled for a
         # forcing choice, reasoning_effort none for tools) become the API's refusals they stand in for
@@ -182,6 +183,9 @@ class Answer(NamedTuple):
     text: str | None = None
     signature: str | None = None  # reasoning state to hand out (a thinking signature / thoughtSignature)
     thinking: str | None = None
+    # a provider-native tool_choice obeyed (``ToolChoice.native`` with what it called filled in: an MCP
+    # server's tool, or the function tools the program calls); the family's mock_reply writes its items
+    native: dict[str, Any] | None = None
 
 
 def signature_for(number: int) -> str:
@@ -203,6 +207,12 @@ def plan_answer(judged: Judged, step: Step | None, number: int) -> Answer:
         calls = [(step.phantom, None)]
     elif step is not None and step.text is not None and not step.disobey:
         text = step.text
+    elif choice is not None and choice.native is not None and not (step is not None and step.disobey):
+        return _native_answer(choice.native, read, number)
+    elif (choice is not None and choice.forces_call and not read.tools and step is None
+          and any(t.kind == "mcp" for t in read.native_tools)):  # a forced call with only MCP servers: one of theirs
+        label = next(t.fields["server_label"] for t in read.native_tools if t.kind == "mcp")
+        return _native_answer({"type": "mcp", "server_label": label}, read, number)
     else:
         wanted = _default_tool(choice, read)
         if step is not None and step.disobey:
@@ -222,6 +232,25 @@ def plan_answer(judged: Judged, step: Step | None, number: int) -> Answer:
         made.append(MockCall(f"call_mock_{number}_{index + 1}", name, arguments, raw))
     signature = signature_for(number) if read.thinking else None
     return Answer(tuple(made), text, signature, "toolchoice mock thinking" if read.thinking else None)
+
+
+def _native_answer(native: dict[str, Any], read: MockRead, number: int) -> Answer:
+    """A native choice obeyed: ``{type: mcp}`` answered by a call of that server's tool (the named one, else the
+    first its allowed_tools name, else ``mock_tool``); ``{type: programmatic_tool_calling}`` by a program calling
+    the first function tool."""
+    signature = signature_for(number) if read.thinking else None
+    if native.get("type") == "mcp":
+        name = native.get("name")
+        if not isinstance(name, str):
+            server = next((t.fields for t in read.native_tools if t.fields.get("server_label") ==
+                           native.get("server_label")), {})
+            allowed = server.get("allowed_tools")
+            names = allowed if isinstance(allowed, list) else (allowed or {}).get("tool_names") or ["mock_tool"]
+            name = names[0] if names else "mock_tool"
+        return Answer((), None, signature, None, {**native, "name": name, "arguments": "{}"})
+    calls = tuple(MockCall(f"call_mock_{number}_{i + 1}", t.name, arguments_for(t.schema()),
+                           _json(arguments_for(t.schema()))) for i, t in enumerate(read.tools[:1]))
+    return Answer(calls, None, signature, None, dict(native))
 
 
 def _default_tool(choice: ToolChoice | None, read: MockRead) -> str | None:

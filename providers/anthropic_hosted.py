@@ -1,0 +1,113 @@
+"""The hosted tools of a scenario's ``tools:`` (core/native_tools.py) on Anthropic's Messages API.
+
+- An MCP server goes out through the MCP connector (beta): the server in ``mcp_servers``
+  (anthropic 2.14.0 ``types/beta/beta_request_mcp_server_url_definition_param.py``
+  ``BetaRequestMCPServerURLDefinitionParam``: type url, url, name, authorization_token, tool_configuration) and
+  its tools enabled by an ``mcp_toolset`` in ``tools`` (``types/beta/beta_mcp_toolset_param.py``
+  ``BetaMCPToolsetParam``: mcp_server_name, default_config, configs), with the header
+  ``anthropic-beta: mcp-client-2025-11-20`` (platform.claude.com/docs/en/agents-and-tools/mcp-connector:
+  "Current version: This feature requires the beta header: "anthropic-beta": "mcp-client-2025-11-20"";
+  an allowlist is ``default_config: {enabled: false}`` with ``configs: {NAME: {enabled: true}}``). What the
+  definition has no field for (headers, require_approval, server_description, a connector or tunnel instead
+  of a URL) is left out with a ledger entry.
+- ``code_execution_20250825`` / ``_20260120`` / ``_20260521``: ``{type, name: code_execution}``
+  (``types/code_execution_tool_2025…_param.py``), the tool whose code calls the tools listing it in
+  ``allowed_callers``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core import native_tools
+from .core.request_context import Context
+
+MCP_BETA = "mcp-client-2025-11-20"
+_BETA_SOURCE = ("platform.claude.com/docs/en/agents-and-tools/mcp-connector: 'This feature requires the beta header: "
+                "\"anthropic-beta\": \"mcp-client-2025-11-20\"'; verified 2026-11-26")
+_SERVER_TYPE = "anthropic 2.14.0 types/beta/beta_request_mcp_server_url_definition_param.py " \
+               "BetaRequestMCPServerURLDefinitionParam"
+
+NATIVE_TOOLS: dict[str, str] = {
+    "mcp": f"{_SERVER_TYPE} in mcp_servers, with a types/beta/beta_mcp_toolset_param.py BetaMCPToolsetParam tool "
+           f"(anthropic-beta: {MCP_BETA})",
+    **{kind: f"anthropic 2.14.0 types/{kind.replace('code_execution_', 'code_execution_tool_')}_param.py"
+       for kind in native_tools.CODE_EXECUTION},
+}
+LEDGER_CODES: dict[str, str] = {
+    "tool.native": "an MCP server (mcp_servers + mcp_toolset) or a code_execution tool from the scenario's tools:",
+    "tool.native_beta": "the MCP connector's beta header sent (anthropic-beta: mcp-client-2025-11-20)",
+    "tool.native_field_dropped": "a key of an mcp tool the MCP connector's server definition has no field for",
+}
+
+
+def hosted_tools(ctx: Context, body: dict[str, Any], first: int) -> list[dict[str, Any]]:
+    """The tools entries of the scenario's hosted tools (``body["mcp_servers"]`` filled on the way); the
+    beta header, when one is needed, is ``beta_header(ctx)``'s to add."""
+    out: list[dict[str, Any]] = []
+    servers: list[dict[str, Any]] = []
+    for tool in native_tools.kept(ctx):
+        if tool.kind != "mcp":
+            out.append({"type": tool.kind, "name": "code_execution"})
+            ctx.ledger.info("tool.native", f"tool {tool.kind} sent as {{type: {tool.kind}, name: code_execution}} "
+                            f"({NATIVE_TOOLS[tool.kind]})")
+            continue
+        entry = _server(ctx, tool.fields, len(servers))
+        if entry is None:
+            continue
+        servers.append(entry)
+        out.append(_toolset(ctx, tool.fields))
+    if servers:
+        body["mcp_servers"] = servers
+    return out
+
+
+def beta_header(ctx: Context, body: dict[str, Any], headers: dict[str, str]) -> None:
+    if "mcp_servers" not in body:
+        return
+    headers["anthropic-beta"] = MCP_BETA
+    ctx.ledger.info("tool.native_beta", f"mcp_servers and mcp_toolset are the MCP connector (beta): sent with "
+                    f"anthropic-beta: {MCP_BETA} ({_BETA_SOURCE})")
+
+
+def _server(ctx: Context, fields: Any, index: int) -> dict[str, Any] | None:
+    label = fields["server_label"]
+    if "server_url" not in fields:
+        given = next(k for k in native_tools.WHERE if k in fields)
+        ctx.ledger.warning("tool.native_dropped", f"tool mcp server '{label}' is not sent: it names a {given}, and "
+                           f"{ctx.cap.title}'s MCP server definition ({_SERVER_TYPE}) takes only a url")
+        return None
+    server: dict[str, Any] = {"type": "url", "url": fields["server_url"], "name": label}
+    if "authorization" in fields:
+        server["authorization_token"] = fields["authorization"]
+        ctx.body_env.append(("mcp_servers", index, "authorization_token"))
+    dropped = {"headers": "no headers field (write authorization: $TOKEN for a bearer token)",
+               "server_description": "no description field",
+               "require_approval": "no approval step: the API runs the server's calls itself"}
+    for key, why in dropped.items():
+        if key in fields and not (key == "require_approval" and fields[key] == "never"):
+            ctx.ledger.warning("tool.native_field_dropped", f"mcp server '{label}': {key} is not sent ({_SERVER_TYPE} "
+                               f"has {why})")
+    ctx.ledger.info("tool.native", f"tool mcp server '{label}' sent in mcp_servers with an mcp_toolset tool "
+                    f"({NATIVE_TOOLS['mcp']})")
+    return server
+
+
+def _toolset(ctx: Context, fields: Any) -> dict[str, Any]:
+    label = fields["server_label"]
+    toolset: dict[str, Any] = {"type": "mcp_toolset", "mcp_server_name": label}
+    allowed = fields.get("allowed_tools")
+    names = allowed if isinstance(allowed, list) else (allowed or {}).get("tool_names")
+    default: dict[str, Any] = {}
+    if isinstance(allowed, dict) and "read_only" in allowed:
+        ctx.ledger.warning("tool.native_field_dropped", f"mcp server '{label}': allowed_tools.read_only is not sent "
+                           "(types/beta/beta_mcp_tool_config_param.py BetaMCPToolConfigParam has only enabled and "
+                           "defer_loading)")
+    if names is not None:  # the documented allowlist: every tool off, the named ones on
+        default["enabled"] = False
+        toolset["configs"] = {name: {"enabled": True} for name in names}
+    if fields.get("defer_loading") is not None:
+        default["defer_loading"] = fields["defer_loading"]
+    if default:
+        toolset["default_config"] = default
+    return toolset

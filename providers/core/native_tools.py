@@ -1,0 +1,233 @@
+"""Tools the provider runs itself, declared in a scenario's ``tools:``: a remote MCP server (``type: mcp``)
+and the programmatic tool-calling tools (``type: programmatic_tool_calling``, OpenAI Responses';
+``type: code_execution_20250825`` and its later versions, Anthropic's). Read into ``NativeTool`` records
+with one-line ``file:line`` errors; each provider module that renders a kind lists it in ``NATIVE_TOOLS``
+(its type in the SDK beside it), and every other provider leaves the tool out with a ``tool.native_dropped``
+warning that names the SDK type lacking it (``TOOLS_TYPE`` of the module; ``lint``).
+
+The keys of ``type: mcp`` are those of openai 3.57.0 ``types/responses/tool_param.py`` ``Mcp`` that a
+scenario can write safely: a secret (``headers`` values, ``authorization``) must be an ``$ENV`` placeholder,
+resolved only at send time (``Request.body_env``), read only with ``--allow-env`` and redacted as keys are.
+"""
+
+from __future__ import annotations
+
+import re
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+
+from .choice import did_you_mean
+from .model import NativeTool
+from .yaml_input import Reader, key_node, show
+
+# openai 3.57.0 types/responses/tool_param.py Mcp.connector_id (Literal)
+CONNECTORS = ("connector_dropbox", "connector_gmail", "connector_googlecalendar", "connector_googledrive",
+              "connector_microsoftteams", "connector_outlookcalendar", "connector_outlookemail",
+              "connector_sharepoint")
+MCP_KEYS = ("type", "server_label", "server_url", "connector_id", "tunnel_id", "server_description",
+            "allowed_tools", "require_approval", "headers", "authorization", "defer_loading")
+WHERE = ("server_url", "connector_id", "tunnel_id")  # Mcp: "One of `server_url`, `connector_id`, or `tunnel_id`"
+# anthropic 2.14.0 types/tool_union_param.py: CodeExecutionTool20250825Param, ...20260120..., ...20260521...
+# (name: Literal["code_execution"]); the tool that runs the code calling tools with allowed_callers.
+CODE_EXECUTION = ("code_execution_20250825", "code_execution_20260120", "code_execution_20260521")
+KINDS = ("mcp", "programmatic_tool_calling") + CODE_EXECUTION
+PLACEHOLDER = re.compile(r"\$(?:\{[A-Z_][A-Z0-9_]*\}|[A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])")  # as the transport reads
+_HEADER = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name (RFC 9110 token)
+
+
+def is_native(r: Reader, node: yaml.Node) -> bool:
+    """Whether a ``tools:`` item is one of these (its ``type`` is a kind above)."""
+    type_node = _child(node, "type")
+    return type_node is not None and r.value(type_node) in KINDS
+
+
+def read_native_tool(r: Reader, node: yaml.Node) -> NativeTool:
+    fields = r.mapping(node, "a tool")
+    kind = r.value(fields["type"])
+    if kind != "mcp":
+        allowed = ("type", "name") if kind in CODE_EXECUTION else ("type",)
+        r.mapping(node, f"a {kind} tool", allowed)
+        if "name" in fields and r.value(fields["name"]) != "code_execution":
+            raise r.loc(fields["name"]).fail(f"the {kind} tool's name is always code_execution, not "
+                                             f"{show(r.value(fields['name']))}", "leave name out")
+        return NativeTool(kind)
+    r.mapping(node, "an mcp tool", MCP_KEYS)
+    out: dict[str, Any] = {"type": "mcp"}
+    if "server_label" not in fields:
+        raise r.loc(node).fail("an mcp tool needs server_label, the name its calls carry", "add server_label: docs")
+    out["server_label"] = _label(r, fields["server_label"])
+    given = [k for k in WHERE if k in fields]
+    if len(given) != 1:
+        raise r.loc(fields[given[1]] if given else node).fail(
+            "an mcp tool needs exactly one of server_url, connector_id and tunnel_id"
+            + (f" (it has {' and '.join(given)})" if given else ""), "write server_url: https://…/mcp")
+    where = given[0]
+    value = r.string(fields[where], f"{where} of mcp tool '{out['server_label']}'")
+    if where == "server_url" and not re.match(r"https?://[^\s/]+", value):
+        raise r.loc(fields[where]).fail(f"server_url of mcp tool '{out['server_label']}' must be an http(s) URL, "
+                                        f"not {value!r}", "write server_url: https://example.com/mcp")
+    if where == "connector_id" and value not in CONNECTORS:
+        raise r.loc(fields[where]).fail(f"connector_id {value!r} is not one of openai's connectors",
+                                        did_you_mean(value, CONNECTORS) or f"one of {', '.join(CONNECTORS)}")
+    out[where] = value
+    label = out["server_label"]
+    if "server_description" in fields:
+        out["server_description"] = r.string(fields["server_description"], f"server_description of '{label}'")
+    if "allowed_tools" in fields:
+        out["allowed_tools"] = _filter(r, fields["allowed_tools"], f"allowed_tools of mcp tool '{label}'", True)
+    if "require_approval" in fields:
+        out["require_approval"] = _approval(r, fields["require_approval"], label)
+    if "headers" in fields:
+        out["headers"] = _headers(r, fields["headers"], label)
+    if "authorization" in fields:
+        out["authorization"] = _secret(r, fields["authorization"], f"authorization of mcp tool '{label}'", True)
+    if "defer_loading" in fields:
+        out["defer_loading"] = r.boolean(fields["defer_loading"], f"defer_loading of mcp tool '{label}'")
+    return NativeTool("mcp", MappingProxyType(out))
+
+
+def check_unique(r: Reader, tool: NativeTool, node: yaml.Node, seen: dict[str, int]) -> None:
+    """Two MCP servers may not share a label, nor a kind of programmatic tool appear twice (``seen``: label →
+    the line of its first declaration, filled in as the tools are read)."""
+    key = tool.label
+    if key in seen:
+        what = f"mcp server_label '{tool.fields['server_label']}'" if tool.kind == "mcp" else f"tool {tool.kind}"
+        raise r.loc(node).fail(f"duplicate {what} (first declared on line {seen[key]})", "keep one of them")
+    seen[key] = r.loc(node).line
+
+
+def _child(node: yaml.Node, key: str) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        return next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == key), None)
+    return None
+
+
+def _label(r: Reader, node: yaml.Node) -> str:
+    label = r.string(node, "server_label of an mcp tool")
+    if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", label):
+        raise r.loc(node).fail(f"server_label {label!r} must be letters, digits, _ and - (at most 64)",
+                               "its calls carry it, and Anthropic uses it as the server's name")
+    return label
+
+
+def _names(r: Reader, node: yaml.Node, what: str) -> list[str]:
+    names = [r.string(item, f"a name in {what}") for item in r.sequence(node, what)]
+    return names
+
+
+def _filter(r: Reader, node: yaml.Node, what: str, list_ok: bool) -> Any:
+    """A list of tool names, or ``{tool_names: [...], read_only: bool}`` (Mcp ``McpAllowedToolsMcpToolFilter``)."""
+    if list_ok and isinstance(node, yaml.SequenceNode):
+        return _names(r, node, what)
+    fields = r.mapping(node, what, ("tool_names", "read_only"))
+    out: dict[str, Any] = {}
+    if "tool_names" in fields:
+        out["tool_names"] = _names(r, fields["tool_names"], f"{what}.tool_names")
+    if "read_only" in fields:
+        out["read_only"] = r.boolean(fields["read_only"], f"{what}.read_only")
+    return out
+
+
+def _approval(r: Reader, node: yaml.Node, label: str) -> Any:
+    """``always`` | ``never`` | ``{always: FILTER, never: FILTER}`` (Mcp ``McpRequireApproval``)."""
+    what = f"require_approval of mcp tool '{label}'"
+    if isinstance(node, yaml.ScalarNode):
+        value = r.value(node)
+        if value not in ("always", "never"):
+            raise r.loc(node).fail(f"{what} must be always, never or {{always: …, never: …}}, not {show(value)}",
+                                   None)
+        return value
+    fields = r.mapping(node, what, ("always", "never"))
+    return {key: _filter(r, child, f"{what}.{key}", False) for key, child in fields.items()}
+
+
+def _headers(r: Reader, node: yaml.Node, label: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, child in r.mapping(node, f"headers of mcp tool '{label}'").items():
+        if not _HEADER.fullmatch(name):
+            raise r.loc(key_node(node, name) or child).fail(f"headers of mcp tool '{label}': {name!r} is not a "
+                                                            "valid HTTP header name", "letters, digits and - only")
+        out[name] = _secret(r, child, f"headers.{name} of mcp tool '{label}'", False)
+    return out
+
+
+def _secret(r: Reader, node: yaml.Node, what: str, whole: bool) -> str:
+    """A value sent to the MCP server that may hold a credential: it names an environment variable (``$NAME``),
+    so the file never holds the secret and no output shows it (a header may put words around it: Bearer $T)."""
+    value = r.value(node)
+    if not isinstance(value, str) or not PLACEHOLDER.search(value) or (whole and not PLACEHOLDER.fullmatch(value)):
+        raise r.loc(node).fail(f"{what} must be an $ENV reference (e.g. \"$DOCS_TOKEN\"), not a literal value",
+                               "keep secrets out of scenario files: export the value and write its name with $")
+    if any(ord(ch) < 32 or ord(ch) > 126 for ch in value) or value != value.strip():
+        raise r.loc(node).fail(f"{what} must be plain text on one line, without spaces at its ends", None)
+    return value
+
+
+def env_paths(fields: dict[str, Any], prefix: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """Where a rendered tool holds ``$ENV`` placeholders (``Request.body_env``): its headers and authorization,
+    under whatever keys the family renders them (``fields`` maps body key → value)."""
+    paths: list[tuple[Any, ...]] = []
+    for key, value in fields.items():
+        if isinstance(value, dict):
+            paths.extend(env_paths(value, prefix + (key,)))
+        elif isinstance(value, str) and PLACEHOLDER.search(value):
+            paths.append(prefix + (key,))
+    return paths
+
+
+def lint(cap: Any, scenario: Any, ledger: Any) -> bool:
+    """A ``tool.native_dropped`` warning for each hosted tool this provider's module does not render (its
+    ``NATIVE_TOOLS``), naming the SDK type its tools are (``TOOLS_TYPE``); True when it renders any."""
+    from .registry import module_for, native_tool_takers
+
+    module = module_for(cap.provider)
+    takes = getattr(module, "NATIVE_TOOLS", {})
+    kept = False
+    for tool in scenario.native_tools:
+        if tool.kind in takes:
+            kept = True
+            continue
+        kinds = getattr(module, "TOOLS_TYPE", "")
+        kinds = kinds.get(cap.provider, kinds.get("")) if isinstance(kinds, dict) else kinds
+        takers = native_tool_takers(tool.kind)
+        ledger.warning("tool.native_dropped", f"tool {tool.label} is not sent: the tools of {cap.title} "
+                       f"({kinds or 'its API reference'}) have no {tool.kind} tool, and toolchoice does not guess a "
+                       f"stand-in; {', '.join(takers) or 'no provider'} take{'s' if len(takers) == 1 else ''} it")
+    return kept
+
+
+def kept(ctx: Any) -> tuple[NativeTool, ...]:
+    """The scenario's hosted tools this request renders (its module's ``NATIVE_TOOLS``); none when the plan
+    leaves the tools out (tool_choice none emulated)."""
+    from .registry import module_for
+
+    if not ctx.scenario.native_tools or ctx.plan.omit_tools:
+        return ()
+    takes = getattr(module_for(ctx.provider), "NATIVE_TOOLS", {})
+    return tuple(t for t in ctx.scenario.native_tools if t.kind in takes)
+
+
+def check_body_env(ctx: Any, body: dict[str, Any], url: str) -> None:
+    """The environment variables an MCP server's headers read at send time: each is sent to the provider, which
+    passes it to the server, so (as ``providers.<id>.headers``) only a variable the user allowed is read
+    (``--allow-env NAME``: a warning naming where it goes), any other is an error."""
+    from urllib.parse import urlsplit
+
+    for path in ctx.body_env:
+        value: Any = body
+        for key in path:
+            value = value[key] if isinstance(value, (dict, list)) else None
+        if not isinstance(value, str):
+            continue
+        where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
+        for match in PLACEHOLDER.finditer(value):
+            var = match.group(0).strip("${}")
+            if var in ctx.options.allow_env:
+                ctx.ledger.warning("env.allowed", f"${var} (allowed by --allow-env) is read from the environment and "
+                                   f"sent in {where} to {urlsplit(url).netloc or url}, which passes it to the MCP server")
+            else:
+                ctx.ledger.error("env.not_allowed", f"an mcp tool reads ${var} from the environment and would send it "
+                                 f"in {where} (to the MCP server): pass --allow-env {var} (or set "
+                                 f"TOOLCHOICE_ALLOW_ENV={var}) if you trust this file")

@@ -1,0 +1,50 @@
+"""A scenario's MCP servers (core/native_tools.py) on the Gemini Developer API: a ``tools`` entry
+``{mcpServers: [{name, streamableHttpTransport: {url, headers}}]}`` (google-genai 3.6.1 ``types.Tool.mcp_servers``:
+"MCP Servers to connect to. This field is not supported in Vertex AI."; ``types.McpServer`` name and
+``streamable_http_transport``; ``types.StreamableHttpTransport`` url and headers; ``models.py``
+``_Tool_to_mldev`` sends ``mcpServers`` to generateContent, and ``streamable_http_transport`` "is only supported
+in Gemini Developer API mode"). What McpServer has no field for is left out with a ledger entry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import native_tools
+from ..core.request_context import Context
+
+SOURCE = "google-genai 3.6.1 types.Tool.mcp_servers (McpServer: name, streamable_http_transport {url, headers})"
+NATIVE_TOOLS: dict[str, str] = {"mcp": SOURCE}
+TOOLS_TYPE = "google-genai 3.6.1 types.Tool"
+LEDGER_CODES: dict[str, str] = {
+    "tool.native": "an MCP server from the scenario's tools: sent in tools[].mcpServers",
+    "tool.native_field_dropped": "a key of an mcp tool that McpServer has no field for",
+}
+
+
+def hosted_tools(ctx: Context, first: int) -> list[dict[str, Any]]:
+    """The ``tools`` entry holding the scenario's MCP servers (one Tool with every server), or none."""
+    servers: list[dict[str, Any]] = []
+    for tool in native_tools.kept(ctx):
+        fields, label = tool.fields, tool.fields["server_label"]
+        if "server_url" not in fields:
+            given = next(k for k in native_tools.WHERE if k in fields)
+            ctx.ledger.warning("tool.native_dropped", f"tool {tool.label} is not sent: it names a {given}, and "
+                               f"{ctx.cap.title}'s McpServer ({SOURCE}) takes only a URL")
+            continue
+        transport: dict[str, Any] = {"url": fields["server_url"]}
+        headers = dict(fields.get("headers") or {})
+        if "authorization" in fields:  # the OAuth access token, as MCP servers take it: a bearer header
+            headers["Authorization"] = f"Bearer {fields['authorization']}"
+            ctx.ledger.info("tool.native", f"{tool.label}: authorization sent as the header Authorization: Bearer "
+                            f"{fields['authorization']} (McpServer has no token field)")
+        if headers:
+            transport["headers"] = headers
+            ctx.body_env.extend((("tools", first, "mcpServers", len(servers), "streamableHttpTransport", "headers", h)
+                                 for h in headers))
+        for key in ("allowed_tools", "require_approval", "server_description", "defer_loading"):
+            if key in fields and not (key == "require_approval" and fields[key] == "never"):
+                ctx.ledger.warning("tool.native_field_dropped", f"{tool.label}: {key} is not sent ({SOURCE} has no "
+                                   "such field)")
+        servers.append({"name": label, "streamableHttpTransport": transport})
+        ctx.ledger.info("tool.native", f"tool {tool.label} sent in tools[].mcpServers ({SOURCE})")
+    return [{"mcpServers": servers}] if servers else []
