@@ -23,10 +23,13 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterable, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 
 from .model import MissingKey, Request, ToolchoiceError, wire_json
 from .version import __version__
+# the clients, re-exported: callers (runner, loop, bench, tests) reach them as transport.*
+from .http_clients import (AIOHTTP_MIN_REQUESTS, CONNECTIONS_PER_CLIENT, HTTP_CLIENT_ENV, _client_kwargs,  # noqa: F401
+                           aiohttp_wanted, new_async_client, new_async_clients, plain_http_only)
 from .retry_policy import RetryPolicy, next_wait, retry_after, should_retry
 from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
                         safe_json_text)
@@ -368,38 +371,6 @@ def _decode(raw: bytes, encoding: str | None) -> tuple[str, Any, str | None]:
         return text, None, f"not JSON: {exc}"
 
 
-def _client_kwargs(timeouts: Timeouts, verify: Any = True) -> dict[str, Any]:
-    """The client settings every sender shares; ``verify`` may be one TLS context shared by clients."""
-    import httpx
-
-    # trust_env: proxies, and $SSL_CERT_FILE / $SSL_CERT_DIR, from the environment
-    return {"timeout": httpx.Timeout(timeouts.read, connect=timeouts.connect), "follow_redirects": False,
-            "trust_env": True, "verify": verify, "cookies": _no_cookies()}
-
-
-_KeepNoCookies: Any = None
-
-
-def _no_cookies() -> Any:
-    """A cookie jar that keeps nothing: each request stands alone, as the scenario wrote it (a cookie a
-    reply sets, such as Cloudflare's ``__cf_bm`` on OpenAI's, is not sent with the next sample or step).
-    It also spares httpx reading every reply's headers into an ``email.message.Message`` for the jar
-    (~4% of a loop step's CPU). The class is made on first use: ``http.cookiejar`` comes with httpx."""
-    global _KeepNoCookies
-    if _KeepNoCookies is None:
-        import http.cookiejar
-
-        class KeepNoCookies(http.cookiejar.CookieJar):
-            def extract_cookies(self, response: Any, request: Any) -> None:
-                return None
-
-            def set_cookie(self, cookie: Any) -> None:
-                return None
-
-        _KeepNoCookies = KeepNoCookies
-    return _KeepNoCookies()
-
-
 class _Attempts:
     """The retry loop's bookkeeping, shared by the blocking and the asyncio sender."""
 
@@ -569,89 +540,3 @@ async def _fetch(client: Any, prepared: Prepared, limits: SendLimits = SendLimit
         return r, b"".join(chunks)
     finally:
         await r.aclose()
-
-
-# Connections per httpx client when many requests are in flight. httpcore's pool examines every
-# connection it holds on each request (has_expired() polls each idle socket), so one client with 50
-# connections spends its time scanning its pool: 1000 requests, 50 at a time, against a local server
-# answering after 50 ms took 13.3 s with one client of 50 connections, 4.4 s with keep-alive capped at
-# 20, and 1.7 s with ten clients of 5 connections each (bench/send_scale.py; bench/README.md).
-CONNECTIONS_PER_CLIENT = 5
-
-
-def plain_http_only(urls: Iterable[str]) -> bool:
-    """Whether sending to ``urls`` never makes a TLS connection: each is ``http://`` and the
-    environment names no proxy (httpx, with ``trust_env``, takes http/https/all proxies from the
-    environment as ``urllib.request.getproxies`` reads them, and a proxy may be https)."""
-    from urllib.parse import urlsplit
-    from urllib.request import getproxies
-
-    proxies = getproxies()
-    return all(urlsplit(url).scheme == "http" for url in urls) and not any(
-        proxies.get(scheme) for scheme in ("http", "https", "all"))
-
-
-def new_async_client(timeouts: Timeouts, concurrency: int = 4, transport: Any = None, verify: Any = True,
-                     aio: bool = False) -> Any:
-    """An ``httpx.AsyncClient`` for ``send_async`` with explicit timeouts and connection limits.
-    ``transport``: an ``httpx.AsyncBaseTransport`` to use instead of real sockets (tests); ``verify``:
-    a TLS context several clients share (default: httpx's own); ``aio``: on aiohttp's connections
-    (``aio_transport.Client``, the same settings)."""
-    import httpx
-
-    extra = {} if transport is None else {"transport": transport}
-    limits = httpx.Limits(max_connections=max(1, concurrency), max_keepalive_connections=max(1, concurrency))
-    if aio and transport is None:
-        from .aio_transport import Client
-
-        return Client(limits=limits, **_client_kwargs(timeouts, verify))
-    return httpx.AsyncClient(limits=limits, **_client_kwargs(timeouts, verify), **extra)
-
-
-# Requests from which a run sends through aiohttp's connections (aio_transport), when installed: they save
-# ~0.3 ms of CPU a request (0.40 against httpcore's 0.95 in process), but importing aiohttp costs ~80 ms of CPU
-# and ~7 MiB before the first request: even on CPU at ~250 requests, so from 400 on (bench/README.md, "Loops at
-# scale"); fewer are sooner sent by httpx alone.
-AIOHTTP_MIN_REQUESTS = 400
-HTTP_CLIENT_ENV = "TOOLCHOICE_HTTP_CLIENT"  # "httpx" or "aiohttp": one or the other whatever the number
-
-
-def aiohttp_wanted(requests: int | None, transport: Any = None) -> bool:
-    """Whether ``requests`` requests go through ``aio_transport``: real sockets (no injected transport),
-    aiohttp and httpx-aiohttp installed, and at least AIOHTTP_MIN_REQUESTS of them — or
-    $TOOLCHOICE_HTTP_CLIENT says which client to use."""
-    import importlib.util
-
-    chosen = os.environ.get(HTTP_CLIENT_ENV, "").strip().lower()
-    if transport is not None or chosen == "httpx":
-        return False
-    if chosen != "aiohttp" and (requests is None or requests < AIOHTTP_MIN_REQUESTS):
-        return False
-    return all(importlib.util.find_spec(name) is not None for name in ("aiohttp", "httpx_aiohttp"))
-
-
-def new_async_clients(timeouts: Timeouts, in_flight: int, transport: Any = None,
-                      urls: Iterable[str] | None = None, requests: int | None = None) -> list[Any]:
-    """Enough clients of at most ``CONNECTIONS_PER_CLIENT`` connections for ``in_flight`` requests,
-    sharing one verifying TLS context (built once: reading the CA bundle takes ~20 ms). ``urls``:
-    where the clients will send, when known; if every one is plain http and no proxy is set in the
-    environment (``plain_http_only``), TLS never happens and no CA bundle is read before the first
-    request: the clients get a context that trusts no certificate, which would refuse, never let
-    through, a TLS connection should one ever be made. ``requests``: how many will be sent, when
-    known: from AIOHTTP_MIN_REQUESTS on, one client on aiohttp's connections (``aiohttp_wanted``),
-    whose pool is not scanned on every request, holds them all."""
-    import httpx
-
-    aio = aiohttp_wanted(requests, transport)
-    count = 1 if aio else max(1, -(-in_flight // CONNECTIONS_PER_CLIENT))
-    verify: Any
-    if transport is not None:
-        verify = True
-    elif urls is not None and plain_http_only(urls):
-        import ssl
-
-        verify = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # CERT_REQUIRED, host names checked, no CA: refuses all
-    else:
-        verify = True if count == 1 else httpx.create_ssl_context(trust_env=True)
-    size = -(-in_flight // count)
-    return [new_async_client(timeouts, size, transport=transport, verify=verify, aio=aio) for _ in range(count)]
