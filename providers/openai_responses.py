@@ -32,6 +32,7 @@ from typing import Any
 
 from .core import history_wire, request_parts, translation
 from .core.capabilities import Capability
+from .core.error_envelope import ErrorEnvelope
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
 from .core.model import ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, ServerCall, Tool, ToolCall, \
@@ -60,6 +61,11 @@ REPLY_KIND = ("an OpenAI Responses reply", "openai-responses")
 def looks_like_reply(body: dict[str, Any]) -> bool:
     """The Responses API's documented success shape: ``{object: "response", output: [...]}``."""
     return body.get("object") == "response" and isinstance(body.get("output"), list)
+
+
+# How its error bodies look (core/error_envelope.py): OpenAI's error object (openai-python ErrorObject).
+ERROR_ENVELOPES = (ErrorEnvelope("openai-python types/shared/error_object.py: ErrorObject {code, message, param, type}",
+                                 object_key="error", kind_keys=("type",), reply_keys=("output", "usage")),)
 
 
 # The family name its reasoning items carry (a signature or encrypted content is valid only there).

@@ -48,6 +48,12 @@ def tool_field_takers(key: str) -> list[str]:
     return sorted(pid for pid in PROVIDER_IDS if key in getattr(module_for(pid), "TOOL_FIELDS", ()))
 
 
+def error_envelopes() -> list[Any]:
+    """Every provider module's error body forms (``ERROR_ENVELOPES``, ``error_envelope.ErrorEnvelope``), in the
+    order the rows first name the modules: ``reply.py`` reads each form whoever answered."""
+    return [envelope for module in family_modules() for envelope in getattr(module, "ERROR_ENVELOPES", ())]
+
+
 def translate(provider: str, scenario: Scenario, options: RenderOptions = RenderOptions(),
               capabilities: dict[str, Capability] | None = None) -> Translation:
     """Scenario → request + ledger for one provider. ``capabilities`` may overlay measured facts;
