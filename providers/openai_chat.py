@@ -136,6 +136,13 @@ ERROR_ENVELOPES = (
 )
 
 
+# An assistant turn with tool calls and no text goes back in the loop's history with content "" (the reply's was
+# null), and the ledger says so: OpenAI accepts either beside tool_calls; llama-cpp-python's server rejects null
+# (measured in tests/realmodel/test_server_facts.py).
+EMPTY_TURN_CONTENT = ("", "the assistant turn goes back with content \"\" (the reply's was null): OpenAI accepts either "
+                          "beside tool_calls; llama-cpp-python's server rejects null")
+
+
 # The family name its reasoning items carry (a signature or encrypted content is valid only there)
 # (``reasoning_content``: DeepSeek, vLLM, llama.cpp; text only).
 REASONING_FAMILY = "openai-chat"

@@ -54,6 +54,12 @@ def error_envelopes() -> list[Any]:
     return [envelope for module in family_modules() for envelope in getattr(module, "ERROR_ENVELOPES", ())]
 
 
+def empty_turn_content(provider: str) -> tuple[str, str] | None:
+    """What an assistant turn with tool calls and no text carries back in the history for this provider, and
+    the ledger's words for it (its module's ``EMPTY_TURN_CONTENT``); None: the turn goes back as the reply was."""
+    return getattr(module_for(provider), "EMPTY_TURN_CONTENT", None) if provider in CAPABILITIES else None
+
+
 def translate(provider: str, scenario: Scenario, options: RenderOptions = RenderOptions(),
               capabilities: dict[str, Capability] | None = None) -> Translation:
     """Scenario → request + ledger for one provider. ``capabilities`` may overlay measured facts;
