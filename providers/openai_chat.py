@@ -146,6 +146,8 @@ EMPTY_TURN_CONTENT = ("", "the assistant turn goes back with content \"\" (the r
 # The family name its reasoning items carry (a signature or encrypted content is valid only there)
 # (``reasoning_content``: DeepSeek, vLLM, llama.cpp; text only).
 REASONING_FAMILY = "openai-chat"
+# The assistant-message key that reasoning text comes back under: a scenario may write it as the reply carried it.
+REASONING_TEXT_KEYS = ("reasoning_content",)
 
 
 LEDGER_CODES: dict[str, str] = {

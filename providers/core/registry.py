@@ -38,6 +38,13 @@ def reasoning_families() -> tuple[str, ...]:
     return tuple(dict.fromkeys(module.REASONING_FAMILY for module in family_modules()))
 
 
+def reasoning_text_keys() -> dict[str, str]:
+    """Assistant-message keys a scenario may write a family's reasoning text under, as that API returns it (each
+    module's ``REASONING_TEXT_KEYS``) → the family (``REASONING_FAMILY``)."""
+    return {key: module.REASONING_FAMILY for module in family_modules()
+            for key in getattr(module, "REASONING_TEXT_KEYS", ())}
+
+
 def custom_tool_takers() -> list[tuple[str, str]]:
     """(provider id, how to say it) for every provider whose module takes custom (free-text) tools."""
     return [(pid, words) for module in family_modules() for pid, words in getattr(module, "CUSTOM_TOOLS", {}).items()]
