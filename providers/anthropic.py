@@ -37,6 +37,7 @@ from typing import Any, Callable
 
 from .core.capabilities import Capability
 from .core.error_envelope import ErrorEnvelope
+from .core.tool_file import ToolFile
 from .anthropic_strict import anthropic_strict_problems
 from .core.translation import (tool_names, choice_value, choice_with, Context, check_names, compact, finish, mapped,
                                parallel_value, model_facts, start, streamed, strict_tools, tool_fields)
@@ -78,6 +79,13 @@ def looks_like_reply(body: dict[str, Any]) -> bool:
 ERROR_ENVELOPES = (ErrorEnvelope("anthropic-sdk-python types/shared/error_response.py: ErrorResponse {error, request_id, "
                                  "type: 'error'}", object_key="error", kind_keys=("type",), marker=("type", "error"),
                                  reply_keys=("content", "stop_reason", "usage")),)
+
+
+# A tool file in its format (core/tool_file.py): anthropic ToolParam (input_schema, cache_control, type: custom).
+TOOL_FILE = ToolFile("anthropic", "Anthropic tools", "anthropic-sdk-python types/tool_param.py ToolParam {name, "
+                     "input_schema, description, cache_control, strict, type: 'custom', ...}",
+                     marks=lambda entry: "input_schema" in entry, short="Anthropic", schema_keys=("input_schema",),
+                     schema_required=True, strict=True, tool_fields=True)
 
 
 # The family name its reasoning items carry (a signature or encrypted content is valid only there).

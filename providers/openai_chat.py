@@ -13,6 +13,7 @@ from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
 from .core.error_envelope import ErrorEnvelope, message_text
+from .core.tool_file import ToolFile
 from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
                                openai_strict_problems, parallel_value, rule_applied, start, streamed, strict_tools,
                                strict_wanted)
@@ -141,6 +142,13 @@ ERROR_ENVELOPES = (
 # (measured in tests/realmodel/test_server_facts.py).
 EMPTY_TURN_CONTENT = ("", "the assistant turn goes back with content \"\" (the reply's was null): OpenAI accepts either "
                           "beside tool_calls; llama-cpp-python's server rejects null")
+
+
+# A tool file in its format (core/tool_file.py): openai-python ChatCompletionFunctionToolParam,
+# {type: function, function: FunctionDefinition}.
+TOOL_FILE = ToolFile("openai-chat", "OpenAI chat tools", "openai-python types/chat/chat_completion_function_tool_param.py "
+                     "ChatCompletionFunctionToolParam {type: 'function', function: FunctionDefinition}",
+                     marks=lambda entry: "function" in entry, short="OpenAI chat", wrapper="function", strict=True)
 
 
 # The family name its reasoning items carry (a signature or encrypted content is valid only there)

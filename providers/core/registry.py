@@ -45,6 +45,12 @@ def reasoning_text_keys() -> dict[str, str]:
             for key in getattr(module, "REASONING_TEXT_KEYS", ())}
 
 
+def tool_files() -> list[Any]:
+    """The tool-file formats the provider families declare (each module's ``TOOL_FILE``, ``tool_file.ToolFile``),
+    for ``tool_import``."""
+    return [module.TOOL_FILE for module in family_modules() if getattr(module, "TOOL_FILE", None) is not None]
+
+
 def custom_tool_takers() -> list[tuple[str, str]]:
     """(provider id, how to say it) for every provider whose module takes custom (free-text) tools."""
     return [(pid, words) for module in family_modules() for pid, words in getattr(module, "CUSTOM_TOOLS", {}).items()]

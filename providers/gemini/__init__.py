@@ -23,13 +23,13 @@ Wire facts, with their sources:
 from __future__ import annotations
 
 from .parse import ERROR_ENVELOPES, REASONING_FAMILY, REPLY_KIND, looks_like_reply, offered_tools, parse_reply, reasoning_item
-from .schema import SCHEMA_FIELDS, SCHEMA_TYPES
+from .schema import SCHEMA_FIELDS, SCHEMA_TYPES, TOOL_FILE
 from .stream import STREAM_FRAMING, GeminiStreamAssembler, stream_assembler
 from .translate import DEFAULT_BASE, NAME_RULE, THOUGHT_SIGNATURE_SENTINEL, translate
 
 __all__ = [
     "DEFAULT_BASE", "ERROR_ENVELOPES", "LEDGER_CODES", "NAME_RULE", "REASONING_FAMILY", "REPLY_KIND", "SCHEMA_FIELDS", "SCHEMA_TYPES",
-    "STREAM_FRAMING", "THOUGHT_SIGNATURE_SENTINEL", "GeminiStreamAssembler", "looks_like_reply", "offered_tools",
+    "STREAM_FRAMING", "THOUGHT_SIGNATURE_SENTINEL", "TOOL_FILE", "GeminiStreamAssembler", "looks_like_reply", "offered_tools",
     "parse_reply", "reasoning_item", "stream_assembler", "translate",
 ]
 
