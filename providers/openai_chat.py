@@ -1,9 +1,8 @@
 """OpenAI Chat Completions and every host that speaks it.
 
-One translator serves openai, azure, mistral, groq, deepseek, fireworks, together, openrouter,
-xai, vllm, llamacpp and huggingface; what differs between them is data in ``HOSTS`` (endpoint,
-auth header, id rules, notes) and in their capability rows (which words they use, what they can
-do natively).
+One translator serves every capability row with ``module="openai_chat"``; what differs between them is data
+in ``HOSTS`` (endpoint, auth header, id rules, notes) and in their capability rows (which words they use, what
+they can do natively).
 """
 
 from __future__ import annotations
