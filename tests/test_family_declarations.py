@@ -118,3 +118,24 @@ def test_a_turn_with_calls_and_no_text_carries_what_the_module_says(provider: st
     openai_chat = CAPABILITIES[provider].module == "openai_chat"
     assert settled.content == ("" if openai_chat else None)
     assert [n.code for n in notes] == (["loop.empty_content"] if openai_chat else [])
+
+
+# ---- a body written in an SDK's reply shape (not a recording) fits that SDK's type ------------------------
+
+BUILT_FROM_TYPES = {  # fixture → the SDK type its SOURCES.md says it was written from
+    "sambanova/sambanova-get-weather-tool-call.json": ("sambanova", "sambanova.types.chat.chat_completion_response",
+                                                       "ChatCompletionResponse"),
+}
+
+
+@pytest.mark.parametrize("fixture", sorted(BUILT_FROM_TYPES))
+def test_a_body_written_from_an_sdk_type_fits_it(fixture: str):
+    import importlib
+
+    package, module, name = BUILT_FROM_TYPES[fixture]
+    pytest.importorskip(package)
+    body = json.loads((DATA / "responses" / fixture).read_text(encoding="utf-8"))
+    model = getattr(importlib.import_module(module), name).model_validate(body)
+    assert model.choices[0].message.tool_calls[0].function.arguments == body["choices"][0]["message"]["tool_calls"][0][
+        "function"]["arguments"]
+    assert set(body) <= set(type(model).model_fields)  # no field the type does not have

@@ -178,6 +178,8 @@ SDKS: dict[str, tuple[str, Callable[[], SdkFacts]]] = {
     "fireworks": ("fireworks", typed("fireworks." + _CHAT, "fireworks.types.shared_params.chat_completion_tool:Function")),
     "cerebras": ("cerebras.cloud.sdk", typed("cerebras.cloud.sdk.types.chat.completion_create_params:CompletionCreateParams",
                                              "cerebras.cloud.sdk.types.chat.completion_create_params:ToolFunction")),
+    "sambanova": ("sambanova", typed("sambanova.types.chat.completion_create_params:CompletionCreateParamsBase",
+                                     "sambanova.types.chat.completion_create_params:ToolFunction")),
     "cohere": ("cohere", cohere_facts),
     "bedrock": ("botocore", bedrock_facts),
     "huggingface": ("huggingface_hub", typed(

@@ -350,6 +350,26 @@ CAPABILITIES: dict[str, Capability] = {
                  "We recommend migrating to GPT OSS 120B'; the default model, 2026-11-26)"),
         **_OPENAI_LIKE,
     ),
+    "sambanova": Capability(
+        provider="sambanova", title="SambaNova Cloud", endpoint="https://api.sambanova.ai/v1/chat/completions",
+        key_env=("SAMBANOVA_API_KEY",), default_model="Meta-Llama-3.3-70B-Instruct",
+        allowed=_e("only the allowed tools are sent", "no allowed_tools form in the SDK's ToolChoice"),
+        parallel=_n("parallel_tool_calls", "the default is not stated in the SDK or the docs read: unknown"),
+        strict=_u("", "not in the SDK's tool type (ToolFunction: name, description, parameters)"),
+        verified="2026-11-26",
+        sources=("sambanova 1.13.0 (official SDK, read 2026-11-26) types/chat/completion_create_params.py: 'ToolChoice: "
+                 "TypeAlias = Union[Literal[\"none\", \"auto\", \"required\"], ToolChoiceToolChoiceObject]' ('`required` "
+                 "means the model must call one or more tools. Specifying a particular tool via `{\"type\": \"function\", "
+                 "\"function\": {\"name\": \"my_function\"}}` forces the model to call that tool'); 'parallel_tool_calls: "
+                 "Optional[bool]' ('Whether to enable parallel function calling during tool use'); ToolFunction: name, "
+                 "description, parameters (no strict); _client.py: base URL 'https://api.sambanova.ai/v1', the key from "
+                 "SAMBANOVA_API_KEY; resources/chat/completions.py: POST /chat/completions; types/chat/"
+                 "chat_completion_response.py: 'arguments: Optional[str]' (JSON text)",
+                 "docs.sambanova.ai/docs/en/features/function-calling (read 2026-11-26): supported models "
+                 "'Meta-Llama-3.3-70B-Instruct', 'Llama-4-Maverick-17B-128E-Instruct', 'Qwen3-235B', 'gpt-oss-120b', "
+                 "'DeepSeek-V3.1', 'DeepSeek-V3.2', 'MiniMax-M2.7' (the default model is the first)"),
+        **_OPENAI_LIKE,
+    ),
     "vllm": Capability(
         provider="vllm", title="vLLM (OpenAI-compatible server)",
         endpoint="http://localhost:8000/v1/chat/completions", key_env=("VLLM_API_KEY",),
