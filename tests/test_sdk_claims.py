@@ -115,6 +115,7 @@ def typed(request: str, tool: str, choice: str = "tool_choice", strict_in: str =
         strict_owner = params if strict_in == "request" else function
         return SdkFacts("parallel_tool_calls" in fields(params), "strict" in fields(strict_owner),
                         literals(tp) if has_choice else frozenset(), has_object(tp) if has_choice else False)
+    read.request = request  # type: ignore[attr-defined]  # the request type read (tests/test_native_choices.py)
     return read
 
 
