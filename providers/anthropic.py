@@ -36,6 +36,8 @@ import re
 from typing import Any, Callable
 
 from .core.capabilities import Capability
+from .core.error_envelope import ErrorEnvelope
+from .core.tool_file import ToolFile
 from .anthropic_strict import anthropic_strict_problems
 from .core.translation import (tool_names, choice_value, choice_with, Context, check_names, compact, finish, mapped,
                                parallel_value, model_facts, start, streamed, strict_tools, tool_fields)
@@ -76,6 +78,20 @@ REPLY_KIND = ("an Anthropic Messages reply", "anthropic")
 def looks_like_reply(body: dict[str, Any]) -> bool:
     """The Messages API's documented success shape: ``{type: "message", content: [...], stop_reason}``."""
     return body.get("type") == "message" and isinstance(body.get("content"), list)
+
+
+# How its error bodies look (core/error_envelope.py): anthropic-sdk-python types/shared/error_response.py
+# ErrorResponse {error: ErrorObject, request_id, type: Literal["error"]} (error-anthropic-*.json).
+ERROR_ENVELOPES = (ErrorEnvelope("anthropic-sdk-python types/shared/error_response.py: ErrorResponse {error, request_id, "
+                                 "type: 'error'}", object_key="error", kind_keys=("type",), marker=("type", "error"),
+                                 reply_keys=("content", "stop_reason", "usage")),)
+
+
+# A tool file in its format (core/tool_file.py): anthropic ToolParam (input_schema, cache_control, type: custom).
+TOOL_FILE = ToolFile("anthropic", "Anthropic tools", "anthropic-sdk-python types/tool_param.py ToolParam {name, "
+                     "input_schema, description, cache_control, strict, type: 'custom', ...}",
+                     marks=lambda entry: "input_schema" in entry, short="Anthropic", schema_keys=("input_schema",),
+                     schema_required=True, strict=True, tool_fields=True)
 
 
 # The family name its reasoning items carry (a signature or encrypted content is valid only there).

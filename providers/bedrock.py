@@ -34,6 +34,7 @@ from .anthropic import DEFAULT_MAX_TOKENS_THINKING, group_turns, ordered_blocks
 from .claude_thinking import THINKING_BUDGET, THINKING_NOT_SENT, ThinkingWire, thinking_fields, thinking_lint, \
     thinking_lint_needed, thinking_plan
 from .core.capabilities import Capability
+from .core.error_envelope import ErrorEnvelope
 from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
                                parallel_value, rule_applied, start, streamed, strict_tools)
 from .core.history_wire import reasoning_for
@@ -60,6 +61,25 @@ REPLY_KIND = ("a Bedrock Converse reply", "bedrock")
 def looks_like_reply(body: dict[str, Any]) -> bool:
     """Converse's documented success shape: ``{output: {message}, stopReason}``."""
     return isinstance(body.get("output"), dict) and "stopReason" in body
+
+
+def _aws_kind(headers: Any, body: dict[str, Any]) -> str | None:
+    """AWS's error type: the x-amzn-ErrorType header (``Name:uri``), else a body ``__type`` (``ns#Name``), cleaned
+    as botocore's parsers do (first of a comma list, before ':', after '#')."""
+    header = next((value for key, value in headers.items() if key.lower() == "x-amzn-errortype"), None) if headers \
+        else None
+    kind = body.get("__type")
+    raw = header or (None if kind is None or kind == "" else str(kind))
+    return raw.split(",", 1)[0].split(":", 1)[0].rsplit("#", 1)[-1] if raw else None
+
+
+# How its error bodies look (core/error_envelope.py): {"message": ...} with the type in the x-amzn-ErrorType header
+# (botocore/parsers.py: "The error message can either come in the 'message' or 'Message' key"; RestJSONParser
+# reads 'x-amzn-errortype'; error-bedrock-toolchoice-not-supported.json).
+ERROR_ENVELOPES = (ErrorEnvelope("botocore/parsers.py _do_error_parse: \"The error message can either come in the "
+                                 "'message' or 'Message' key\"; the code from the x-amzn-errortype header or '__type'",
+                                 message_keys=("message", "Message"), kind_of=_aws_kind,
+                                 reply_keys=("output", "usage")),)
 
 
 # The family name its reasoning items carry (a signature or encrypted content is valid only there).

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core.capabilities import Capability, sends_no_field
+from .core.capabilities import Capability
+from .core.wire_template import sends_no_field
+from .core.error_envelope import ErrorEnvelope
 from .core.translation import (tool_names, choice_value, Context, compact, finish, mapped, parallel_value, model_facts,
                                rule_applied, start, streamed, strict_tools)
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
@@ -45,6 +47,12 @@ def looks_like_reply(body: dict[str, Any]) -> bool:
     """Chat v2's documented success shape: ``{id, message: {...}, finish_reason}`` (an Ollama body, which also has
     ``done``, is Ollama's)."""
     return isinstance(body.get("message"), dict) and "finish_reason" in body and "done" not in body
+
+
+# How its error bodies look (core/error_envelope.py): {"message": ...} (error-cohere-invalid-request.json); a reply
+# has finish_reason (cohere v2 V2ChatResponse) or, in the v1 form, tool_calls (NonStreamedChatResponse).
+ERROR_ENVELOPES = (ErrorEnvelope("recorded: {\"message\": ...} (kwaroran/Risuai issue #504)", message_keys=("message",),
+                                 reply_keys=("finish_reason", "tool_calls", "usage")),)
 
 
 # The family name its reasoning items carry (a signature or encrypted content is valid only there)

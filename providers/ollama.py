@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core.capabilities import Capability, sends_no_field
+from .core.capabilities import Capability
+from .core.wire_template import sends_no_field
+from .core.error_envelope import ErrorEnvelope
 from .core.translation import (tool_names, choice_value, Context, finish, mapped, parallel_value, start, streamed,
                                strict_tools)
 from .core.history_wire import chat_messages, reasoning_for
@@ -46,6 +48,12 @@ REPLY_KIND = ("an Ollama /api/chat reply", "ollama")
 def looks_like_reply(body: dict[str, Any]) -> bool:
     """/api/chat's documented success shape: ``{message: {...}, done, created_at}``."""
     return isinstance(body.get("message"), dict) and "done" in body
+
+
+# How its error bodies look (core/error_envelope.py): {"error": "..."} (ollama docs/api/errors.mdx, 'Error messages':
+# error-ollama-native.json).
+ERROR_ENVELOPES = (ErrorEnvelope("ollama docs/api/errors.mdx, 'Error messages': {\"error\": \"...\"}", text_key="error",
+                                 reply_keys=("done",)),)
 
 
 # The family name its reasoning items carry (a signature or encrypted content is valid only there)

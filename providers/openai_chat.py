@@ -1,9 +1,8 @@
 """OpenAI Chat Completions and every host that speaks it.
 
-One translator serves openai, azure, mistral, groq, deepseek, fireworks, together, openrouter,
-xai, vllm, llamacpp and huggingface; what differs between them is data in ``HOSTS`` (endpoint,
-auth header, id rules, notes) and in their capability rows (which words they use, what they can
-do natively).
+One translator serves every capability row with ``module="openai_chat"``; what differs between them is data
+in ``HOSTS`` (endpoint, auth header, id rules, notes) and in their capability rows (which words they use, what
+they can do natively).
 """
 
 from __future__ import annotations
@@ -12,13 +11,15 @@ import re
 from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
+from .core.error_envelope import ErrorEnvelope, message_text
+from .core.tool_file import ToolFile
 from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
                                openai_strict_problems, parallel_value, rule_applied, start, streamed, strict_tools,
                                strict_wanted)
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
-from .core.parsing import StreamAssembler, bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, \
+from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, \
     make_call
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
@@ -119,9 +120,49 @@ def looks_like_reply(body: dict[str, Any]) -> bool:
     return isinstance(body.get("choices"), list) or body.get("object") == "chat.completion"
 
 
+def _error_notes(err: dict[str, Any]) -> list[str]:
+    """What an error object carries beyond OpenAI's fields: Azure's ``innererror`` code, Groq's ``failed_generation``."""
+    notes = []
+    inner = err.get("innererror")
+    if isinstance(inner, dict) and inner.get("code"):
+        notes.append(f"innererror {inner['code']}")
+    if err.get("failed_generation"):
+        notes.append(f"failed_generation: {message_text(err['failed_generation'])}")
+    return notes
+
+
+# How its error bodies look (core/error_envelope.py; recorded bodies in tests/data/responses/errors/SOURCES.md).
+ERROR_ENVELOPES = (
+    ErrorEnvelope("openai-python types/shared/error_object.py: ErrorObject {code, message, param, type} (the body's "
+                  "'error'); Azure adds 'innererror', Groq 'failed_generation' (error-groq-tool-use-failed.json)",
+                  object_key="error", kind_keys=("type",), notes=_error_notes, reply_keys=("choices", "usage")),
+    ErrorEnvelope("Mistral: {object: 'error', message, type, param, code}, the message may hold a detail list "
+                  "(error-mistral-422-extra-forbidden.json, from mistralai/client-python issue #91)",
+                  message_keys=("message",), type_keys=("type",), marker=("object", "error")),
+    ErrorEnvelope("FastAPI's validation errors {detail: [{loc, msg, type}]}: Mistral's 422, vLLM and "
+                  "llama-cpp-python on a bad request", detail_key="detail"),
+)
+
+
+# An assistant turn with tool calls and no text goes back in the loop's history with content "" (the reply's was
+# null), and the ledger says so: OpenAI accepts either beside tool_calls; llama-cpp-python's server rejects null
+# (measured in tests/realmodel/test_server_facts.py).
+EMPTY_TURN_CONTENT = ("", "the assistant turn goes back with content \"\" (the reply's was null): OpenAI accepts either "
+                          "beside tool_calls; llama-cpp-python's server rejects null")
+
+
+# A tool file in its format (core/tool_file.py): openai-python ChatCompletionFunctionToolParam,
+# {type: function, function: FunctionDefinition}.
+TOOL_FILE = ToolFile("openai-chat", "OpenAI chat tools", "openai-python types/chat/chat_completion_function_tool_param.py "
+                     "ChatCompletionFunctionToolParam {type: 'function', function: FunctionDefinition}",
+                     marks=lambda entry: "function" in entry, short="OpenAI chat", wrapper="function", strict=True)
+
+
 # The family name its reasoning items carry (a signature or encrypted content is valid only there)
 # (``reasoning_content``: DeepSeek, vLLM, llama.cpp; text only).
 REASONING_FAMILY = "openai-chat"
+# The assistant-message key that reasoning text comes back under: a scenario may write it as the reply carried it.
+REASONING_TEXT_KEYS = ("reasoning_content",)
 
 
 LEDGER_CODES: dict[str, str] = {
@@ -550,98 +591,8 @@ def parse_reply(provider: str, body: Any) -> Reply:
 STREAM_FRAMING = "sse"
 
 
-class ChatStreamAssembler(StreamAssembler):
-    """Chat Completions chunks → the Reply ``parse_reply`` makes of the whole body.
+def stream_assembler(provider: str) -> Any:
+    """Chat Completions chunks → the Reply ``parse_reply`` makes of the whole body (``openai_chat_stream``)."""
+    from .openai_chat_stream import ChatStreamAssembler
 
-    Calls are keyed by ``delta.tool_calls[].index``; the id and name come on a call's first delta
-    only and its arguments as text pieces. Hosts that leave ``index`` out (Mistral sends each call
-    whole, vercel/ai's mistral-tool-call recording) are keyed by id, and a piece with neither
-    continues the last call. Only ``choices[0]`` is read, as ``parse_reply`` does. The stream ends
-    with ``data: [DONE]``; usage comes in a chunk with ``usage`` (a last one with empty choices when
-    stream_options.include_usage is sent)."""
-
-    final_event = "data: [DONE]"
-
-    def __init__(self, provider: str) -> None:
-        super().__init__(provider)
-        self._ids: dict[str, Any] = {}
-        self._last: Any = None
-        self._router = provider in HOSTS and HOSTS[provider].router
-
-    def feed(self, event: Any) -> bool:
-        data = event.data
-        if not isinstance(data, dict):
-            if event.text == "[DONE]":
-                self.done = True
-            return False
-        if data.get("error") is not None:
-            from .core.reply import provider_error
-
-            self.fail(provider_error(self.provider, None, data))
-            return False
-        usage = data.get("usage")
-        if isinstance(usage, dict):
-            self.usage = Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens")))
-        if self._router and self.upstream is None:
-            self.upstream = _upstream(data)  # when a chunk carries the field a whole reply names its upstream by
-        choices = data.get("choices")
-        if not isinstance(choices, list) or not choices:
-            return False
-        choice = choices[0]
-        if not isinstance(choice, dict) or choice.get("index", 0) != 0:
-            return False
-        if isinstance(choice.get("finish_reason"), str):
-            self.finish_reason = choice["finish_reason"]
-        delta = choice.get("delta")
-        if not isinstance(delta, dict):
-            return False
-        if isinstance(delta.get("content"), str):
-            self.text.append(delta["content"])
-        if "reasoning_content" in delta or "reasoning" in delta:
-            self.count("reasoning_chars", delta.get("reasoning_content") or delta.get("reasoning"))
-        pieces = delta.get("tool_calls")
-        if pieces is None:
-            return False
-        if not isinstance(pieces, list):  # the stream guard makes it a stream.malformed_event finding
-            raise TypeError(f"delta.tool_calls is {type(pieces).__name__}, not a list")
-        for piece in pieces:
-            if not isinstance(piece, dict):
-                raise TypeError(f"a delta.tool_calls entry is {type(piece).__name__}, not an object")
-            self._piece(piece)
-        return bool(pieces)
-
-    def _piece(self, piece: dict[str, Any]) -> None:
-        function = piece.get("function") if isinstance(piece.get("function"), dict) else {}
-        call_id, name = piece.get("id"), function.get("name")
-        key = piece.get("index")
-        for field, value, kinds in (("index", key, (int,)), ("id", call_id, (str,)), ("function.name", name, (str,)),
-                                    ("function", piece.get("function"), (dict,)),
-                                    ("function.arguments", function.get("arguments"), (str,))):
-            if value is not None and (not isinstance(value, kinds) or isinstance(value, bool)):
-                raise TypeError(f"a tool call's {field} is {type(value).__name__}")  # the guard: a finding
-        if not isinstance(key, int) or isinstance(key, bool):
-            if call_id:
-                key = self._ids.get(call_id, ("id", call_id))
-            else:
-                key = self._last if self._last is not None else 0
-        call = self.calls.by_key.get(key)
-        if call is None and (call_id or name):
-            call = self.calls.open(key, call_id, name)
-        elif call is not None:
-            self.calls.update(call, call_id, name)
-        arguments = function.get("arguments")
-        if call is None:
-            self.calls.delta(key, arguments)
-        elif isinstance(arguments, str):
-            call.parts.append(arguments)
-            call.deltas += 1
-        if call_id:
-            self._ids.setdefault(call_id, key)
-        self._last = key
-
-    def reply_text(self) -> str | None:
-        return "".join(self.text) or None
-
-
-def stream_assembler(provider: str) -> ChatStreamAssembler:
-    return ChatStreamAssembler(provider)
+    return ChatStreamAssembler(provider, _upstream if provider in HOSTS and HOSTS[provider].router else None)

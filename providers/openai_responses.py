@@ -32,6 +32,8 @@ from typing import Any
 
 from .core import history_wire, native_tools, request_parts, translation
 from .core.capabilities import Capability
+from .core.error_envelope import ErrorEnvelope
+from .core.tool_file import ToolFile
 from .core.translation import Context
 from .core.reply import looks_like_error, provider_error
 from .core.model import ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, ServerCall, Tool, ToolCall, \
@@ -66,6 +68,19 @@ REPLY_KIND = ("an OpenAI Responses reply", "openai-responses")
 def looks_like_reply(body: dict[str, Any]) -> bool:
     """The Responses API's documented success shape: ``{object: "response", output: [...]}``."""
     return body.get("object") == "response" and isinstance(body.get("output"), list)
+
+
+# How its error bodies look (core/error_envelope.py): OpenAI's error object (openai-python ErrorObject).
+ERROR_ENVELOPES = (ErrorEnvelope("openai-python types/shared/error_object.py: ErrorObject {code, message, param, type}",
+                                 object_key="error", kind_keys=("type",), reply_keys=("output", "usage")),)
+
+
+# A tool file in its format (core/tool_file.py): openai-python Responses FunctionToolParam, flat
+# {type: function, name, parameters, strict}.
+TOOL_FILE = ToolFile("openai-responses", "OpenAI Responses tools", "openai-python types/responses/function_tool_param.py "
+                     "FunctionToolParam {name, parameters, strict, type: 'function', description}",
+                     marks=lambda entry: entry.get("type") == "function" and "function" not in entry,
+                     short="OpenAI Responses", strict=True, tool_fields=True)
 
 
 # The family name its reasoning items carry (a signature or encrypted content is valid only there).

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from toolchoice.providers import RenderOptions, load_scenario_text, translate
-from toolchoice.providers.core.capabilities import CAPABILITIES, WireTemplateError, wire_form, wire_value
+from toolchoice.providers.core.capabilities import CAPABILITIES
+from toolchoice.providers.core.wire_template import WireTemplateError, wire_form, wire_value
 from toolchoice.providers.core.model import ToolChoice
 from toolchoice.providers.core.translation import choice_value, choice_with, mapped, start
 

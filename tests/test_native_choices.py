@@ -115,18 +115,6 @@ def test_every_other_provider_refuses_with_the_source(provider, choice):
 # ---- no other SDK has these forms --------------------------------------------------------------
 
 
-_CHAT = "types.chat.completion_create_params:CompletionCreateParamsBase"
-REQUESTS = {  # the request types tests/test_sdk_claims.py reads for these providers
-    "openai": "openai." + _CHAT, "azure": "openai." + _CHAT,
-    "openai-responses": "openai.types.responses.response_create_params:ResponseCreateParamsBase",
-    "mistral": "mistralai.client.models.chatcompletionrequest:ChatCompletionRequest",
-    "groq": "groq.types.chat.completion_create_params:CompletionCreateParams",
-    "together": "together." + _CHAT, "fireworks": "fireworks." + _CHAT,
-    "cerebras": "cerebras.cloud.sdk.types.chat.completion_create_params:CompletionCreateParams",
-    "huggingface": "huggingface_hub.inference._generated.types.chat_completion:ChatCompletionInput",
-}
-
-
 def _choice_type(provider: str) -> Any:
     """The tool_choice type of the provider's SDK (as tests/test_sdk_claims.py reads it)."""
     if provider == "anthropic":
@@ -139,7 +127,7 @@ def _choice_type(provider: str) -> Any:
         return typing.get_type_hints(_load("cohere.v2.client:V2Client").chat)["tool_choice"]
     if provider == "ollama":
         return _load("ollama._types:ChatRequest")
-    request = REQUESTS[provider]
+    request = SDKS[provider][1].request  # the request type tests/test_sdk_claims.py reads (its typed())
     return annotation(_load(request), "tool_choice")
 
 

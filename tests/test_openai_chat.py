@@ -176,6 +176,9 @@ WIRE: dict[str, Wire] = {
     # cerebras-cloud-sdk-python: base https://api.cerebras.ai + POST /v1/chat/completions, CEREBRAS_API_KEY,
     # tool_choice none|auto|required|{type, function: {name}}, parallel_tool_calls, function.strict
     "cerebras": Wire("https://api.cerebras.ai/v1/chat/completions", "CEREBRAS_API_KEY"),
+    # sambanova 1.13.0: base https://api.sambanova.ai/v1 + POST /chat/completions, SAMBANOVA_API_KEY,
+    # tool_choice none|auto|required|{type, function: {name}}, parallel_tool_calls; ToolFunction has no strict
+    "sambanova": Wire("https://api.sambanova.ai/v1/chat/completions", "SAMBANOVA_API_KEY", strict=False),
     "vllm": Wire("http://localhost:8000/v1/chat/completions", "VLLM_API_KEY", key_optional=True,
                  notes={"pitfall.vllm_auto_flags": "auto", "pitfall.vllm_required_version": "required",
                         "pitfall.vllm_none_prompt": "none"}),

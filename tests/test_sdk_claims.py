@@ -115,6 +115,7 @@ def typed(request: str, tool: str, choice: str = "tool_choice", strict_in: str =
         strict_owner = params if strict_in == "request" else function
         return SdkFacts("parallel_tool_calls" in fields(params), "strict" in fields(strict_owner),
                         literals(tp) if has_choice else frozenset(), has_object(tp) if has_choice else False)
+    read.request = request  # type: ignore[attr-defined]  # the request type read (tests/test_native_choices.py)
     return read
 
 
@@ -178,6 +179,8 @@ SDKS: dict[str, tuple[str, Callable[[], SdkFacts]]] = {
     "fireworks": ("fireworks", typed("fireworks." + _CHAT, "fireworks.types.shared_params.chat_completion_tool:Function")),
     "cerebras": ("cerebras.cloud.sdk", typed("cerebras.cloud.sdk.types.chat.completion_create_params:CompletionCreateParams",
                                              "cerebras.cloud.sdk.types.chat.completion_create_params:ToolFunction")),
+    "sambanova": ("sambanova", typed("sambanova.types.chat.completion_create_params:CompletionCreateParamsBase",
+                                     "sambanova.types.chat.completion_create_params:ToolFunction")),
     "cohere": ("cohere", cohere_facts),
     "bedrock": ("botocore", bedrock_facts),
     "huggingface": ("huggingface_hub", typed(

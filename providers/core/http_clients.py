@@ -5,13 +5,12 @@ the environment, no redirects, no cookies kept). ``transport`` sends on them."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
-if TYPE_CHECKING:
-    from .transport import Timeouts
+# ``timeouts`` below: a ``transport.Timeouts`` (not imported: transport imports this module)
 
 
-def _client_kwargs(timeouts: Timeouts, verify: Any = True) -> dict[str, Any]:
+def _client_kwargs(timeouts: Any, verify: Any = True) -> dict[str, Any]:
     """The client settings every sender shares; ``verify`` may be one TLS context shared by clients."""
     import httpx
 
@@ -63,7 +62,7 @@ def plain_http_only(urls: Iterable[str]) -> bool:
         proxies.get(scheme) for scheme in ("http", "https", "all"))
 
 
-def new_async_client(timeouts: Timeouts, concurrency: int = 4, transport: Any = None, verify: Any = True,
+def new_async_client(timeouts: Any, concurrency: int = 4, transport: Any = None, verify: Any = True,
                      aio: bool = False) -> Any:
     """An ``httpx.AsyncClient`` for ``send_async`` with explicit timeouts and connection limits.
     ``transport``: an ``httpx.AsyncBaseTransport`` to use instead of real sockets (tests); ``verify``:
@@ -102,7 +101,7 @@ def aiohttp_wanted(requests: int | None, transport: Any = None) -> bool:
     return all(importlib.util.find_spec(name) is not None for name in ("aiohttp", "httpx_aiohttp"))
 
 
-def new_async_clients(timeouts: Timeouts, in_flight: int, transport: Any = None,
+def new_async_clients(timeouts: Any, in_flight: int, transport: Any = None,
                       urls: Iterable[str] | None = None, requests: int | None = None) -> list[Any]:
     """Enough clients of at most ``CONNECTIONS_PER_CLIENT`` connections for ``in_flight`` requests,
     sharing one verifying TLS context (built once: reading the CA bundle takes ~20 ms). ``urls``:

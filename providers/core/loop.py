@@ -60,10 +60,9 @@ def settle_turn(turn: Message, reply: Reply, provider: str, history: list[Messag
     """Make the turn (history.assistant_message's: text, calls with their ids and signatures, reasoning
     state) one the next request can carry, each change a ledger note: a call without an id
     gets a stable one (``call_s<step>_<n>``), unique across steps, an id used before in the history gets ``_s<step>``
-    appended (its result answers the new id); OpenAI-style hosts get content "" rather than null
-    beside tool calls (OpenAI accepts both; llama-cpp-python's server rejects null, measured in
-    tests/realmodel/test_server_facts.py)."""
-    from .capabilities import CAPABILITIES
+    appended (its result answers the new id); a turn with calls and no text carries what the provider's module
+    says such a turn looks like (``registry.empty_turn_content``: "" rather than null for openai_chat)."""
+    from .registry import empty_turn_content
 
     notes: list[LedgerEntry] = []
     seen = {c.id for m in history for c in m.tool_calls}
@@ -87,11 +86,10 @@ def settle_turn(turn: Message, reply: Reply, provider: str, history: list[Messag
         seen.add(call_id)
         calls.append(call._replace(id=call_id))
     content = turn.content
-    if content is None and calls and provider in CAPABILITIES and CAPABILITIES[provider].module == "openai_chat":
-        content = ""
-        notes.append(LedgerEntry("info", "loop.empty_content", "the assistant turn goes back with content \"\" (the "
-                                 "reply's was null): OpenAI accepts either beside tool_calls; llama-cpp-python's "
-                                 "server rejects null"))
+    empty = empty_turn_content(provider) if content is None and calls else None
+    if empty is not None:
+        content, why = empty
+        notes.append(LedgerEntry("info", "loop.empty_content", why))
     return turn._replace(content=content, tool_calls=tuple(calls)), notes
 
 

@@ -38,6 +38,19 @@ def reasoning_families() -> tuple[str, ...]:
     return tuple(dict.fromkeys(module.REASONING_FAMILY for module in family_modules()))
 
 
+def reasoning_text_keys() -> dict[str, str]:
+    """Assistant-message keys a scenario may write a family's reasoning text under, as that API returns it (each
+    module's ``REASONING_TEXT_KEYS``) → the family (``REASONING_FAMILY``)."""
+    return {key: module.REASONING_FAMILY for module in family_modules()
+            for key in getattr(module, "REASONING_TEXT_KEYS", ())}
+
+
+def tool_files() -> list[Any]:
+    """The tool-file formats the provider families declare (each module's ``TOOL_FILE``, ``tool_file.ToolFile``),
+    for ``tool_import``."""
+    return [module.TOOL_FILE for module in family_modules() if getattr(module, "TOOL_FILE", None) is not None]
+
+
 def custom_tool_takers() -> list[tuple[str, str]]:
     """(provider id, how to say it) for every provider whose module takes custom (free-text) tools."""
     return [(pid, words) for module in family_modules() for pid, words in getattr(module, "CUSTOM_TOOLS", {}).items()]
@@ -51,6 +64,18 @@ def tool_field_takers(key: str) -> list[str]:
 def native_tool_takers(kind: str) -> list[str]:
     """The provider ids whose module renders the hosted tool ``kind`` (its ``NATIVE_TOOLS``; core/native_tools.py)."""
     return sorted(pid for pid in PROVIDER_IDS if kind in getattr(module_for(pid), "NATIVE_TOOLS", {}))
+
+
+def error_envelopes() -> list[Any]:
+    """Every provider module's error body forms (``ERROR_ENVELOPES``, ``error_envelope.ErrorEnvelope``), in the
+    order the rows first name the modules: ``reply.py`` reads each form whoever answered."""
+    return [envelope for module in family_modules() for envelope in getattr(module, "ERROR_ENVELOPES", ())]
+
+
+def empty_turn_content(provider: str) -> tuple[str, str] | None:
+    """What an assistant turn with tool calls and no text carries back in the history for this provider, and
+    the ledger's words for it (its module's ``EMPTY_TURN_CONTENT``); None: the turn goes back as the reply was."""
+    return getattr(module_for(provider), "EMPTY_TURN_CONTENT", None) if provider in CAPABILITIES else None
 
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions = RenderOptions(),

@@ -1,29 +1,24 @@
 """Every provider's error body, read into one ProviderError (and one line).
 
-Shapes (see tests/data/responses/errors/SOURCES.md for the recorded bodies):
-- OpenAI and its kin (Groq, DeepSeek, Azure, OpenRouter, vLLM, llama.cpp, llama-cpp-python, Ollama's
-  /v1): ``{"error": {"message", "type", "code", "param"}}``; Groq adds ``failed_generation``; Azure
-  adds ``innererror``; llama-cpp-python answers 500 with ``type: internal_server_error`` and often an
-  empty message.
-- Anthropic: ``{"type": "error", "error": {"type", "message"}, "request_id"}``.
-- Gemini: ``{"error": {"code", "message", "status", "details"}}`` (sometimes inside a list).
-- Bedrock and Cohere: ``{"message": ...}``; Bedrock's type travels in the ``x-amzn-ErrorType`` header.
-- Mistral: ``{"object": "error", "message", "type", "param", "code"}`` where ``message`` may be an
-  object holding a ``detail`` list; 422 validation errors ``{"detail": [{"loc", "msg", "type"}]}``
-  (the FastAPI shape, also what llama-cpp-python and vLLM answer on a bad request).
-- Ollama native: ``{"error": "..."}``.
-- Anything else (an HTML proxy page, plain text): the status and the start of the body.
+Each provider module declares how its error body looks (``ERROR_ENVELOPES``, ``core/error_envelope.py``,
+each with its source; the recorded bodies are in tests/data/responses/errors/SOURCES.md), reached through the
+registry. Every declared form is read whichever provider answered, tried in this order: an error object
+(``{"error": {"message", "type", "code", ...}}``), a message as text (``{"error": "..."}``), a ``detail``
+without a message (FastAPI's validation errors), a top-level ``message``. Anything else (an HTML proxy page,
+plain text): the status and the start of the body.
 
 ``provider_error`` never raises.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any, Mapping
 
 from .bounded import json_value
+from .error_envelope import Forms, merged, message_text
 from .model import ProviderError, Reply, quoted
 from .redaction import printable
 
@@ -40,41 +35,6 @@ def _one_line(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _detail_list(items: list[Any]) -> str:
-    """FastAPI/pydantic validation details: ``msg (loc.path)`` joined by '; '."""
-    parts = []
-    for item in items:
-        if isinstance(item, dict):
-            msg = item.get("msg") or item.get("message") or quoted(item)
-            loc = item.get("loc")
-            where = ".".join(str(p) for p in loc) if isinstance(loc, list) and loc else ""
-            parts.append(f"{msg} ({where})" if where else str(msg))
-        else:
-            parts.append(str(item))
-    return "; ".join(parts)
-
-
-def _text(value: Any) -> str:
-    """A message field that may be a string, a ``{"detail": [...]}`` object or anything else."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict) and isinstance(value.get("detail"), list):
-        return _detail_list(value["detail"])
-    if isinstance(value, dict) and isinstance(value.get("detail"), str):
-        return value["detail"]
-    if isinstance(value, list):
-        return _detail_list(value)
-    return quoted(value)
-
-
-def _str_or_none(value: Any) -> str | None:
-    if value is None or value == "":
-        return None
-    return value if isinstance(value, str) else str(value)
-
-
 def _word(value: Any) -> str | None:
     """A type-like string (``invalid_request_error``, ``INVALID_ARGUMENT``), not a number."""
     return value if isinstance(value, str) and value and not value.isdigit() else None
@@ -89,31 +49,38 @@ def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
     return None
 
 
-def _aws_type(headers: Mapping[str, str] | None, body: Mapping[str, Any]) -> str | None:
-    """AWS error type: the x-amzn-ErrorType header (``Name:uri``), else a body ``__type``
-    (``ns#Name``); cleaned as the AWS SDKs do (first of a comma list, before ':', after '#')."""
-    raw = _header(headers, "x-amzn-errortype") or _str_or_none(body.get("__type"))
-    if not raw:
-        return None
-    return _one_line(raw.split(",", 1)[0].split(":", 1)[0].rsplit("#", 1)[-1]).strip() or None
+@functools.lru_cache(maxsize=1)
+def _forms() -> Forms:
+    """Every provider module's declared error envelopes, merged (each module imported once, when an error or
+    a body that is not its own provider's reply is read)."""
+    from .registry import error_envelopes
+
+    return merged(error_envelopes())
 
 
-def _from_error_object(err: Mapping[str, Any], status: int | None) -> ProviderError:
-    message = _text(err.get("message"))
-    kind = _word(err.get("type")) or _word(err.get("status"))  # Gemini: status
+def _kind_of(forms: Forms, headers: Mapping[str, str] | None, body: Mapping[str, Any]) -> str | None:
+    """The kind a family reads beside its body (AWS's x-amzn-ErrorType), as one clean line."""
+    for read in forms.kind_of:
+        raw = read(headers, dict(body))
+        if raw:
+            return _one_line(raw).strip() or None
+    return None
+
+
+def _from_error_object(err: Mapping[str, Any], status: int | None, forms: Forms) -> ProviderError:
+    message = message_text(err.get("message"))
+    kind = next((w for w in (_word(err.get(k)) for k in forms.kind_keys) if w), None)
     code = err.get("code")
     if not kind and isinstance(code, str) and not code.isdigit():
-        kind = code  # Azure: {"code": "content_filter", ...}
+        kind = code  # a code that is a word names the kind when no field does
     extras = []
     if isinstance(code, str) and code and code != kind and not code.isdigit():
         extras.append(f"code {code}")
-    inner = err.get("innererror")
-    if isinstance(inner, dict) and inner.get("code"):
-        extras.append(f"innererror {inner['code']}")
-    if err.get("failed_generation"):
-        extras.append(f"failed_generation: {_text(err['failed_generation'])}")
-    if not message and isinstance(err.get("details"), list) and err["details"]:
-        message = quoted(err["details"])
+    for notes in forms.notes:
+        extras.extend(notes(dict(err)))
+    for key in forms.details_keys:
+        if not message and isinstance(err.get(key), list) and err[key]:
+            message = quoted(err[key])
     if not message:
         message = "(empty message)"
     if extras:
@@ -160,7 +127,7 @@ def _redirect(status: int, headers: Mapping[str, str] | None) -> ProviderError:
 
 
 def _read(provider: str, status: int | None, body: Any, headers: Mapping[str, str] | None) -> ProviderError:
-    del provider  # every shape is recognized by its form; the name is for the caller's line
+    del provider  # every declared form is recognized whoever answered; the name is for the caller's line
     if isinstance(body, bytes):
         body = body.decode("utf-8", errors="replace")
     if isinstance(body, str):
@@ -178,45 +145,61 @@ def _read(provider: str, status: int | None, body: Any, headers: Mapping[str, st
     if not isinstance(body, dict):
         return ProviderError(status, None, _one_line(f"error body is JSON {type(body).__name__}: {quoted(body)}",
                                                      BODY_START))
-    err = body.get("error")
-    if isinstance(err, dict):
-        return _from_error_object(err, status)
-    if isinstance(err, str):  # Ollama native; some proxies
-        return ProviderError(status, None, _one_line(err or "(empty message)"))
-    if "detail" in body and "message" not in body:  # FastAPI / Mistral 422
-        return ProviderError(status, None, _one_line(_text(body["detail"]) or "(empty detail)"))
-    for key in ("message", "Message"):
-        if key in body:  # Bedrock, Cohere, Mistral {"object": "error", ...}
-            kind = _aws_type(headers, body) or _word(body.get("type"))
-            message = _text(body[key]) or "(empty message)"
+    forms = _forms()
+    for key in forms.object_keys:
+        if isinstance(body.get(key), dict):
+            return _from_error_object(body[key], status, forms)
+    for key in forms.text_keys:
+        if isinstance(body.get(key), str):
+            return ProviderError(status, None, _one_line(body[key] or "(empty message)"))
+    for key in forms.detail_keys:
+        if key in body and "message" not in body:
+            return ProviderError(status, None, _one_line(message_text(body[key]) or "(empty detail)"))
+    for key in forms.message_keys:
+        if key in body:
+            kind = _kind_of(forms, headers, body) or next(
+                (w for w in (_word(body.get(k)) for k in forms.type_keys) if w), None)
+            message = message_text(body[key]) or "(empty message)"
             code = body.get("code")
             if isinstance(code, str) and code and code != kind:
                 message += f" [code {code}]"
             return ProviderError(status, kind, _one_line(message))
-    return ProviderError(status, _aws_type(headers, body), _one_line(f"unrecognized error body: {quoted(body)}",
-                                                                       BODY_START * 2))
+    return ProviderError(status, _kind_of(forms, headers, body),
+                         _one_line(f"unrecognized error body: {quoted(body)}", BODY_START * 2))
 
 
-_SUCCESS_KEYS = ("choices", "candidates", "output", "content", "tool_calls", "stop_reason", "finish_reason",
-                 "done", "usage", "usageMetadata")
-
-
-def looks_like_error(body: Any) -> bool:
-    """Whether a saved body with no status is an error envelope rather than a reply (for `parse`)."""
+def looks_like_error(body: Any, provider: str | None = None) -> bool:
+    """Whether a saved body with no status is an error envelope rather than a reply (for `parse`).
+    ``provider``: whose reply it should be; its module's ``reply_keys`` decide a reply without asking the
+    other modules."""
     if isinstance(body, list):
-        return bool(body) and all(isinstance(i, dict) and "error" in i for i in body)
+        keys = _forms().object_keys + _forms().text_keys
+        return bool(body) and all(isinstance(i, dict) and any(k in i for k in keys) for i in body)
     if not isinstance(body, dict):
         return True
-    if any(key in body for key in _SUCCESS_KEYS):
+    if provider is not None and any(key in body for key in _own_reply_keys(provider)):
         return False
-    if body.get("type") == "error" or body.get("object") == "error":
+    forms = _forms()
+    if any(key in body for key in forms.reply_keys):
+        return False
+    if any(body.get(key) == value for key, value in forms.markers):
         return True
-    if "error" in body and body["error"] not in (None, {}, ""):
+    for key in forms.object_keys + forms.text_keys:
+        if key in body and body[key] not in (None, {}, ""):
+            return True
+    if any(key in body for key in forms.detail_keys):
         return True
-    if "detail" in body:
-        return True
-    message = body.get("message", body.get("Message"))
+    message = next((body[key] for key in forms.message_keys if key in body), None)
     return isinstance(message, str)
+
+
+def _own_reply_keys(provider: str) -> frozenset[str]:
+    from .capabilities import CAPABILITIES
+    from .registry import module_for
+
+    if provider not in CAPABILITIES:
+        return frozenset()
+    return frozenset(k for e in getattr(module_for(provider), "ERROR_ENVELOPES", ()) for k in e.reply_keys)
 
 
 def read_reply(provider: str, status: int | None, body: Any, text: str = "", *,
@@ -230,7 +213,7 @@ def read_reply(provider: str, status: int | None, body: Any, text: str = "", *,
     from .registry import parse_reply
 
     failed = status is not None and not 200 <= status < 300
-    if failed or body is None or looks_like_error(body):
+    if failed or body is None or looks_like_error(body, provider):
         return Reply(error=provider_error(provider, status, body if body is not None else text, headers=headers))
     try:
         return parse_reply(provider, body)

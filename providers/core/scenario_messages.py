@@ -59,14 +59,17 @@ def read_messages(r: _Reader, node: yaml.Node | None) -> tuple[tuple[Message, ..
     return tuple(messages), leading
 
 
-ASSISTANT_KEYS = ("role", "content", "tool_calls", "reasoning", "reasoning_content")
+# An assistant message's neutral keys; a family's module may add keys its reasoning text comes back under
+# (``REASONING_TEXT_KEYS``: openai-chat's reasoning_content), asked only when a message has another key.
+ASSISTANT_KEYS = ("role", "content", "tool_calls", "reasoning")
 CALL_KEYS = ("id", "name", "arguments", "signature", "thought_signature", "thoughtSignature")
 REASONING_KEYS = ("family", "text", "signature", "encrypted", "redacted", "id", "summary", "position")
 _SIGNATURE_KEYS = ("signature", "thought_signature", "thoughtSignature")
 
 
 def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[str, tuple[str, int]]) -> Message:
-    only_keys(r, loc.node, ASSISTANT_KEYS, "an assistant message")
+    family_keys = _reasoning_text_keys() if any(key not in ASSISTANT_KEYS for key in fields) else {}
+    only_keys(r, loc.node, ASSISTANT_KEYS + tuple(family_keys), "an assistant message")
     content = None
     if "content" in fields and r.value(fields["content"]) is not None:
         content = r.string(fields["content"], "content", empty_ok=True)
@@ -101,21 +104,29 @@ def _assistant(r: _Reader, fields: dict[str, yaml.Node], loc: _Loc, calls: dict[
                 raise r.loc(call[written[1]]).fail(f"a tool call has both {written[0]} and {written[1]}", "keep one")
             signature = r.string(call[written[0]], f"{written[0]} of a tool call") if written else None
             history.append(HistoryCall(id=call_id, name=name, arguments=arguments, signature=signature))
-    reasoning = _reasoning(r, fields, len(history))
+    reasoning = _reasoning(r, fields, len(history), family_keys)
     if content is None and not history:
         raise loc.fail("an assistant message needs content or tool_calls", None)
     return Message("assistant", content=content, tool_calls=tuple(history), reasoning=reasoning)
 
 
-def _reasoning(r: _Reader, fields: dict[str, yaml.Node], calls: int) -> tuple[ReasoningItem, ...]:
-    """``reasoning:`` items (neutral, or as an API returned them) and ``reasoning_content:``."""
+def _reasoning_text_keys() -> dict[str, str]:
+    from .registry import reasoning_text_keys
+
+    return reasoning_text_keys()
+
+
+def _reasoning(r: _Reader, fields: dict[str, yaml.Node], calls: int,
+               family_keys: dict[str, str]) -> tuple[ReasoningItem, ...]:
+    """``reasoning:`` items (neutral, or as an API returned them), then a family's reasoning text under its own
+    key (``family_keys``: key → family, e.g. ``reasoning_content:``)."""
     items: list[ReasoningItem] = []
     if "reasoning" in fields and r.value(fields["reasoning"]) is not None:
         for node in r.sequence(fields["reasoning"], "reasoning"):
             items.append(_reasoning_item(r, node, calls))
-    if "reasoning_content" in fields and r.value(fields["reasoning_content"]) is not None:
-        node = fields["reasoning_content"]
-        items.append(ReasoningItem("openai-chat", text=r.string(node, "reasoning_content", empty_ok=True)))
+    for key, family in family_keys.items():
+        if key in fields and r.value(fields[key]) is not None:
+            items.append(ReasoningItem(family, text=r.string(fields[key], key, empty_ok=True)))
     return tuple(items)
 
 

@@ -2,22 +2,19 @@
 
 A scenario's ``tools:`` may hold ``{from: PATH}``, ``{from: {mcp: "COMMAND ARGS"}}`` or
 ``{from: {mcp_url: URL, headers: {...}}}`` next to inline tools. The file's format is detected
-(OpenAI chat or Responses tool lists, Anthropic tools, Gemini function declarations, an MCP
-``tools/list`` result, BFCL function docs, or toolchoice's own ``tools:`` list), converted to
-neutral ``Tool`` records, and every change is a ledger note that reaches every translation
+(a provider family's: each module declares its own as ``TOOL_FILE``, ``core/tool_file.py``, reached through
+the registry — OpenAI chat or Responses tool lists, Anthropic tools, Gemini function declarations; or one that
+is no provider's, declared here: an MCP ``tools/list`` result, BFCL function docs, toolchoice's own ``tools:``
+list), converted to neutral ``Tool`` records, and every change is a ledger note that reaches every translation
 (``Scenario.notes``). A file that reads as two formats is refused, never guessed.
 
-Field names per format, from the SDK type files: openai-python ``ChatCompletionFunctionToolParam``
-(``{type: function, function: FunctionDefinition}``) and Responses ``FunctionToolParam`` (flat
-``name``/``parameters``/``strict``/``type: function``), anthropic ``ToolParam`` (``input_schema``,
-``cache_control``, ``type: custom``), google-genai ``FunctionDeclaration`` (``parameters`` as a Gemini
-``Schema`` with upper-case ``Type`` names and ``nullable``, or ``parametersJsonSchema``) and the MCP
-``Tool`` (mcp-types: ``name``, ``title``, ``description``, ``inputSchema``, ``outputSchema``,
-``annotations``, ``icons``, ``execution``, ``_meta``).
+The MCP ``Tool``'s fields are mcp-types' (``name``, ``title``, ``description``, ``inputSchema``,
+``outputSchema``, ``annotations``, ``icons``, ``execution``, ``_meta``).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import Counter
@@ -27,6 +24,7 @@ from typing import Any, Callable, NamedTuple
 import yaml
 
 from .model import TOOL_FIELD_TYPES, LedgerEntry, Tool, ToolchoiceError
+from .tool_file import ToolFile
 from .yaml_input import composed, decoded_text
 
 # BFCL function docs use their own type names. Before sending them to a native tools API, BFCL maps
@@ -43,22 +41,35 @@ BFCL_TYPES: dict[str, str] = {
 JSON_TYPES = frozenset(("integer", "number", "string", "boolean", "array", "object", "null"))
 _SCHEMA_LISTS = ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs", "definitions")
 
-FORMATS: dict[str, str] = {
-    "toolchoice": "toolchoice tools (name, description, parameters)",
-    "openai-chat": "OpenAI chat tools",
-    "openai-responses": "OpenAI Responses tools",
-    "anthropic": "Anthropic tools",
-    "gemini": "Gemini function declarations",
-    "mcp": "an MCP tools/list result",
-    "bfcl": "BFCL function docs",
-}
-# keys of a tool entry that only one format has
-_MARKERS = {"function": "openai-chat", "input_schema": "anthropic", "inputSchema": "mcp",
-            "parametersJsonSchema": "gemini", "parameters_json_schema": "gemini", "behavior": "gemini",
-            "responseJsonSchema": "gemini", "response_json_schema": "gemini"}
-# what each format may carry beside name/description/parameters, and is not sent (no neutral field)
-_KEPT = {"name", "description", "parameters", "strict", "type", "function", "input_schema", "inputSchema",
-         "parametersJsonSchema", "parameters_json_schema"}
+# The formats that are no provider family's; each family's is its module's TOOL_FILE (``formats()``).
+TOOLCHOICE = ToolFile("toolchoice", "toolchoice tools (name, description, parameters)", "scenario.py's tools:",
+                      strict=True, tool_fields=True)
+MCP = ToolFile("mcp", "an MCP tools/list result", "mcp-types Tool", marks=lambda entry: "inputSchema" in entry,
+               short="MCP", schema_keys=("inputSchema",), schema_required=True,
+               schema_hint="the MCP Tool requires inputSchema")
+BFCL = ToolFile("bfcl", "BFCL function docs", "gorilla bfcl_eval/constants/type_mappings.py",
+                type_names=frozenset(BFCL_TYPES))
+
+
+@functools.lru_cache(maxsize=1)
+def formats() -> dict[str, ToolFile]:
+    """Every format a tool file may be in, by id: the provider families' (``registry.tool_files``) and these."""
+    from .registry import tool_files
+
+    found = {f.format: f for f in tool_files()}
+    return {"toolchoice": TOOLCHOICE, **found, "mcp": MCP, "bfcl": BFCL}
+
+
+def _title(fmt: str) -> str:
+    return formats()[fmt].title
+
+
+@functools.lru_cache(maxsize=1)
+def _kept() -> frozenset[str]:
+    """What a tool entry may carry that is read (else dropped, with a note: no neutral field)."""
+    return frozenset({"name", "description", "strict", "type"}
+                     | {key for f in formats().values() for key in f.schema_keys}
+                     | {f.wrapper for f in formats().values() if f.wrapper})
 
 DataPath = tuple[Any, ...]
 
@@ -270,7 +281,7 @@ def import_listing(listing: Any, shown: str) -> Imported:
 def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
     """Plain data (a parsed file) -> tools and notes. Raises ImportProblem."""
     entries, at, wrapper = _tool_list(data)
-    formats: list[str] = []
+    found: list[str] = []
     skipped: list[str] = []
     for i, (entry, where) in enumerate(entries):
         if not isinstance(entry, dict):
@@ -278,12 +289,12 @@ def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
         kind = wrapper or _entry_format(entry, where)
         if kind == "skip":
             skipped.append(str(entry.get("name") or entry.get("type")))
-        formats.append(kind)
-    fmt = _one_format([f for f in formats if f != "skip"], expect)
+        found.append(kind)
+    fmt = _one_format([f for f in found if f != "skip"], expect)
     notes: list[LedgerEntry] = []
     tools: list[Tool] = []
     first: dict[str, int] = {}
-    for i, ((entry, where), kind) in enumerate(zip(entries, formats)):
+    for i, ((entry, where), kind) in enumerate(zip(entries, found)):
         if kind == "skip":
             continue
         tool = _convert_entry(entry, fmt, where, notes)
@@ -296,7 +307,7 @@ def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
         raise ImportProblem(f"no function tools to import (only {', '.join(skipped)})" if entries
                             else "the tool list is empty", at)
     count = f"{len(tools)} tool{'s' if len(tools) != 1 else ''}"
-    notes.insert(0, LedgerEntry("info", "import.format", f"{shown}: {count} read as {FORMATS[fmt]}"))
+    notes.insert(0, LedgerEntry("info", "import.format", f"{shown}: {count} read as {_title(fmt)}"))
     if skipped:
         notes.append(LedgerEntry("warning", "import.skipped", f"{shown}: not function tools, left out: "
                                  f"{', '.join(skipped)} (hosted tools have no neutral form; write a custom "
@@ -343,14 +354,14 @@ def _tool_list(data: Any) -> tuple[list[tuple[Any, DataPath]], DataPath, str | N
     """The tool entries with where each is, where the list is, and the format a wrapper decides (Gemini)."""
     if isinstance(data, list):
         if data and all(isinstance(e, dict) and _declarations_key(e) for e in data):
-            # Gemini's tools: [{functionDeclarations: [...]}, {googleSearch: {}}, ...]
+            # groups of declarations (Gemini's tools: [{functionDeclarations: [...]}, {googleSearch: {}}, ...])
             out: list[tuple[Any, DataPath]] = []
             for i, group in enumerate(data):
                 key = _declarations_key(group)
                 if not isinstance(group[key], list):
                     raise ImportProblem(f"{key} must be a list", (i, key))
                 out.extend((entry, (i, key, j)) for j, entry in enumerate(group[key]))
-            return out, (), "gemini"
+            return out, (), _grouped_by(_declarations_key(data[0]))
         return [(entry, (i,)) for i, entry in enumerate(data)], (), None
     if not isinstance(data, dict):
         raise ImportProblem(f"expected a list of tools or a mapping, not {type(data).__name__}", (),
@@ -363,7 +374,8 @@ def _tool_list(data: Any) -> tuple[list[tuple[Any, DataPath]], DataPath, str | N
     if declarations:
         if not isinstance(data[declarations], list):
             raise ImportProblem(f"{declarations} must be a list", (declarations,))
-        return [(e, (declarations, i)) for i, e in enumerate(data[declarations])], (declarations,), "gemini"
+        return [(e, (declarations, i)) for i, e in enumerate(data[declarations])], (declarations,), \
+            _grouped_by(declarations)
     if len(containers) > 1:
         raise ImportProblem("ambiguous: the file has both tools: and function: lists", ())
     if containers:  # tools: an MCP tools/list result, a request body, toolchoice's own list;
@@ -376,30 +388,33 @@ def _tool_list(data: Any) -> tuple[list[tuple[Any, DataPath]], DataPath, str | N
 
 
 def _declarations_key(data: dict[str, Any]) -> str | None:
-    return next((k for k in ("functionDeclarations", "function_declarations") if k in data), None)
+    return next((k for f in formats().values() for k in f.groups if k in data), None)
+
+
+def _grouped_by(key: str | None) -> str:
+    """The format whose declarations list is under ``key``."""
+    return next(f.format for f in formats().values() if key in f.groups)
 
 
 def _entry_format(entry: dict[str, Any], where: DataPath) -> str:
     kind = entry.get("type")
-    marked = {fmt for key, fmt in _MARKERS.items() if key in entry}
-    if kind == "function" and "function" not in entry:
-        marked.add("openai-responses")
+    marked = {f.format for f in formats().values() if f.marks is not None and f.marks(entry)}
     if kind not in (None, "function") and not marked:
         return "skip"  # hosted tools (web_search, code_interpreter, bash_20250124), OpenAI custom tools
-    if "parameters" in entry and marked - {"openai-responses", "gemini"}:
+    flat = {f.format for f in formats().values() if "parameters" in f.schema_keys and f.wrapper is None}
+    if "parameters" in entry and marked - flat:
         marked.add("toolchoice")  # parameters beside input_schema / inputSchema / function
     if len(marked) > 1:
-        raise ImportProblem(f"ambiguous tool: it reads as {' and as '.join(FORMATS[m] for m in sorted(marked))}",
+        raise ImportProblem(f"ambiguous tool: it reads as {' and as '.join(_title(m) for m in sorted(marked))}",
                             where, "keep one format's keys in each tool")
     if marked:
         return marked.pop()
     foreign = _types_in(entry.get("parameters")) - JSON_TYPES
-    if foreign:  # type names JSON Schema does not have: Gemini's (upper-case) or BFCL's
-        from ..gemini.schema import WIRE_TYPES  # loaded only for such a file
-
-        if foreign & WIRE_TYPES:
-            return "gemini"
-        if foreign <= set(BFCL_TYPES):
+    if foreign:  # type names JSON Schema does not have: a family's (Gemini's upper-case ones) or BFCL's
+        for f in formats().values():
+            if f is not BFCL and foreign & f.type_names:
+                return f.format
+        if foreign <= BFCL.type_names:
             return "bfcl"
     return "toolchoice"
 
@@ -418,17 +433,17 @@ def _types_in(schema: Any) -> set[str]:
     return found
 
 
-def _one_format(formats: list[str], expect: str | None) -> str:
-    kinds = set(formats)
-    if len(kinds) > 1 and kinds - {"toolchoice", "bfcl"} and kinds - {"toolchoice", "gemini"}:
-        first = {k: formats.index(k) + 1 for k in kinds}
-        shown = ", ".join(f"tool {first[k]} as {FORMATS[k]}" for k in sorted(kinds, key=first.get))
+def _one_format(found: list[str], expect: str | None) -> str:
+    kinds = set(found)
+    typed = [f.format for f in formats().values() if f.type_names]  # found by type names: beside plain tools
+    if len(kinds) > 1 and all(kinds - {"toolchoice", t} for t in typed):
+        first = {k: found.index(k) + 1 for k in kinds}
+        shown = ", ".join(f"tool {first[k]} as {_title(k)}" for k in sorted(kinds, key=first.get))
         raise ImportProblem(f"ambiguous: the tools read as different formats ({shown})", (),
                             "import each format from its own file")
-    if kinds == {"toolchoice", "bfcl"}:
-        kinds = {"bfcl"}
-    elif kinds == {"toolchoice", "gemini"}:
-        kinds = {"gemini"}
+    for t in typed:
+        if kinds == {"toolchoice", t}:
+            kinds = {t}
     fmt = kinds.pop() if kinds else (expect or "toolchoice")
     if expect == "mcp" and fmt == "toolchoice":
         return "mcp"  # a server listed tools without inputSchema: the checks below say so
@@ -438,42 +453,41 @@ def _one_format(formats: list[str], expect: str | None) -> str:
 def _convert_entry(entry: dict[str, Any], fmt: str, where: DataPath, notes: list[LedgerEntry]) -> Tool:
     fields = entry
     inner: DataPath = where
-    if fmt == "openai-chat":
+    form = formats()[fmt]
+    if form.wrapper:
         if entry.get("type") not in ("function", None):
-            raise ImportProblem(f"OpenAI chat tool of type {entry.get('type')!r}: only function tools import", where)
-        fields, inner = entry["function"], (*where, "function")
+            raise ImportProblem(f"{form.short} tool of type {entry.get('type')!r}: only function tools import", where)
+        fields, inner = entry[form.wrapper], (*where, form.wrapper)
         if not isinstance(fields, dict):
-            raise ImportProblem("function must be a mapping (name, description, parameters)", inner)
+            raise ImportProblem(f"{form.wrapper} must be a mapping (name, description, parameters)", inner)
     name = fields.get("name")
     if not isinstance(name, str) or not name.strip():
         raise ImportProblem("a tool needs a name (a non-empty string)", inner)
     description = fields.get("description")
     if description is not None and not isinstance(description, str):
         raise ImportProblem(f"description of tool '{name}' must be a string", (*inner, "description"))
-    strict = fields.get("strict") if fmt in ("openai-chat", "openai-responses", "anthropic", "toolchoice") else None
+    strict = fields.get("strict") if form.strict else None
     if strict is not None and not isinstance(strict, bool):
         raise ImportProblem(f"strict of tool '{name}' must be true or false", (*inner, "strict"))
 
-    key, schema = _schema_of(fields, fmt)
-    if fmt == "mcp" and key is None:
-        raise ImportProblem(f"MCP tool '{name}' has no inputSchema", inner, "the MCP Tool requires inputSchema")
-    if fmt == "anthropic" and key is None:
-        raise ImportProblem(f"Anthropic tool '{name}' has no input_schema", inner)
+    key, schema = _schema_of(fields, form)
+    if form.schema_required and key is None:
+        raise ImportProblem(f"{form.short} tool '{name}' has no {form.schema_keys[0]}", inner, form.schema_hint)
     schema_at = (*inner, key) if key else inner
     if schema is not None and not isinstance(schema, dict):
         raise ImportProblem(f"the schema of tool '{name}' must be a JSON Schema object (a mapping), not "
                             f"{type(schema).__name__}", schema_at)
     if fmt == "bfcl" and schema is not None:
         schema = _bfcl_schema(name, schema, notes)
-    elif fmt == "gemini" and schema is not None and key == "parameters":
-        schema = _gemini_schema(name, schema, notes)
+    elif form.convert is not None and schema is not None and key == "parameters":
+        schema = _converted(name, schema, form, notes)
     if schema is not None and "type" in schema and schema["type"] != "object":
         raise ImportProblem(f"the schema of tool '{name}' must describe an object, not type {schema['type']!r}",
                             schema_at, "a tool's arguments are an object: wrap the value in an object property")
-    extras = _tool_fields(name, fields, inner) if fmt in ("anthropic", "openai-responses", "toolchoice") else {}
-    dropped = [k for k in fields if k not in _KEPT and k not in extras]
-    if fmt == "openai-chat":
-        dropped += [k for k in entry if k not in ("type", "function")]
+    extras = _tool_fields(name, fields, inner) if form.tool_fields else {}
+    dropped = [k for k in fields if k not in _kept() and k not in extras]
+    if form.wrapper:
+        dropped += [k for k in entry if k not in ("type", form.wrapper)]
     if dropped:
         notes.append(LedgerEntry("info", "import.dropped", f"tool '{name}': {', '.join(dropped)} not imported "
                                  f"(a function tool has no field for {'it' if len(dropped) == 1 else 'them'})"))
@@ -497,10 +511,8 @@ def _tool_fields(name: str, fields: dict[str, Any], where: DataPath) -> dict[str
     return out
 
 
-def _schema_of(fields: dict[str, Any], fmt: str) -> tuple[str | None, Any]:
-    keys = {"anthropic": ("input_schema",), "mcp": ("inputSchema",),
-            "gemini": ("parametersJsonSchema", "parameters_json_schema", "parameters")}.get(fmt, ("parameters",))
-    for key in keys:
+def _schema_of(fields: dict[str, Any], form: ToolFile) -> tuple[str | None, Any]:
+    for key in form.schema_keys:
         if key in fields and fields[key] is not None:
             return key, fields[key]
     return None, None
@@ -550,14 +562,14 @@ def _bfcl_schema(name: str, schema: dict[str, Any], notes: list[LedgerEntry]) ->
     return out
 
 
-# ---- Gemini Schema -> JSON Schema --------------------------------------------------------------------
+# ---- a family's own schema form -> JSON Schema -------------------------------------------------------
 
 
-def _gemini_schema(name: str, schema: dict[str, Any], notes: list[LedgerEntry]) -> dict[str, Any]:
-    from ..gemini.schema import to_json_schema  # the family's module, loaded only for a Gemini file
-
-    out, seen = to_json_schema(schema)
+def _converted(name: str, schema: dict[str, Any], form: ToolFile, notes: list[LedgerEntry]) -> dict[str, Any]:
+    """A schema in the family's own form (Gemini's Schema) read as JSON Schema by its module's converter."""
+    assert form.convert is not None
+    out, seen = form.convert(schema)
     if seen:
-        notes.append(LedgerEntry("info", "import.gemini_schema", f"tool '{name}': Gemini Schema read as JSON Schema: "
-                                 f"{_counted(seen)}"))
+        code, words = form.convert_note
+        notes.append(LedgerEntry("info", code, f"tool '{name}': {words}: {_counted(seen)}"))
     return out

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from . import model_rules  # every translator reads the model rules
-from .capabilities import CAPABILITIES, WIRE_FORMS, Capability, Level, WireTemplateError, wire_form, wire_value
+from .capabilities import CAPABILITIES, Capability, Level
+from .wire_template import WIRE_FORMS, WireTemplateError, wire_form, wire_value
 from .choice_plan import ChoicePlan, lint_pitfalls, plan_choice
 from .model import Ledger, RenderOptions, Request, Scenario, Tool, Translation, compact, json_string, word_or_json
 from .request_context import Context
@@ -81,16 +82,16 @@ def mapped(ctx: Context, wire: Any, note: str = "") -> None:
 def choice_value(ctx: Context, feature: str = "", custom: str = "") -> Any:
     """The value to send for the plan's choice (or for ``feature``: Gemini's strict, Anthropic's auto),
     taken from the capability row's wire template and filled in with the plan's tool name or allowed
-    names and allowed mode (``capabilities.wire_value``): the one place the value comes from, so the
+    names and allowed mode (``wire_template.wire_value``): the one place the value comes from, so the
     table and the bytes cannot disagree. The rows' forms name function tools; ``custom`` is the template
     that names a custom tool instead (alone, or as its item of an allowed list).
 
-    None when the row says the choice is sent as no field (``capabilities.sends_no_field``), or, with an
+    None when the row says the choice is sent as no field (``wire_template.sends_no_field``), or, with an
     error entry, when the row claims a value it does not give (a note where a form should be: a wrong row
     or overlay).
 
     The value is the caller's to send, not to change: ``mapped`` quotes it from text the template gave
-    (``capabilities.WireForm.text``), so a translator that adds a field does so with ``choice_with``."""
+    (``wire_template.WireForm.text``), so a translator that adds a field does so with ``choice_with``."""
     plan = ctx.plan
     each = None
     if custom and ctx.special_tools and plan.mode in ("named", "allowed"):

@@ -22,15 +22,16 @@ Wire facts, with their sources:
 
 from __future__ import annotations
 
-from .parse import REASONING_FAMILY, REPLY_KIND, looks_like_reply, offered_tools, parse_reply, reasoning_item
-from .schema import SCHEMA_FIELDS, SCHEMA_TYPES
+from .parse import ERROR_ENVELOPES, REASONING_FAMILY, REPLY_KIND, looks_like_reply, offered_tools, parse_reply, reasoning_item
+from .schema import SCHEMA_FIELDS, SCHEMA_TYPES, TOOL_FILE
 from .stream import STREAM_FRAMING, GeminiStreamAssembler, stream_assembler
 from .hosted import LEDGER_CODES as _HOSTED_CODES, NATIVE_TOOLS, TOOLS_TYPE
 from .translate import DEFAULT_BASE, NAME_RULE, THOUGHT_SIGNATURE_SENTINEL, translate
 
 __all__ = [
-    "DEFAULT_BASE", "LEDGER_CODES", "NAME_RULE", "NATIVE_TOOLS", "TOOLS_TYPE", "REASONING_FAMILY", "REPLY_KIND", "SCHEMA_FIELDS", "SCHEMA_TYPES",
-    "STREAM_FRAMING", "THOUGHT_SIGNATURE_SENTINEL", "GeminiStreamAssembler", "looks_like_reply", "offered_tools",
+    "DEFAULT_BASE", "ERROR_ENVELOPES", "LEDGER_CODES", "NAME_RULE", "NATIVE_TOOLS", "TOOLS_TYPE", "REASONING_FAMILY",
+    "REPLY_KIND", "SCHEMA_FIELDS", "SCHEMA_TYPES", "STREAM_FRAMING", "THOUGHT_SIGNATURE_SENTINEL", "TOOL_FILE",
+    "GeminiStreamAssembler", "looks_like_reply", "offered_tools",
     "parse_reply", "reasoning_item", "stream_assembler", "translate",
 ]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import translation
+from ..core.error_envelope import ErrorEnvelope
 from ..core.model import ReasoningItem, Reply, Usage
 from ..core.reply import looks_like_error, provider_error
 from ..core.parsing import bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -16,6 +17,13 @@ REPLY_KIND = ("a Gemini generateContent reply", "gemini")
 def looks_like_reply(body: dict[str, Any]) -> bool:
     """generateContent's documented success shape: ``{candidates: [...]}``."""
     return isinstance(body.get("candidates"), list)
+
+
+# How its error bodies look (core/error_envelope.py): {"error": {code, message, status, details}}, sometimes inside
+# a list (google-genai errors.py reads 'error' → 'code', 'message', 'status'; error-gemini-invalid-function-name.json).
+ERROR_ENVELOPES = (ErrorEnvelope("google-genai errors.py APIError: response_json['error'] with 'code', 'message', "
+                                 "'status' (and 'details')", object_key="error", kind_keys=("status",),
+                                 details_key="details", reply_keys=("candidates", "usageMetadata")),)
 
 
 # The family name its reasoning items carry (a signature or encrypted content is valid only there).

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core import translation
 from ..core.translation import Context
+from ..core.tool_file import ToolFile
 
 # ai.google.dev/api/caching#Schema (v1beta): the only keys a Gemini API Schema object may carry.
 SCHEMA_FIELDS = frozenset({
@@ -307,3 +308,16 @@ def _json_node(node: Any, seen: Counter[str]) -> Any:
         else:
             out = {"anyOf": [out, {"type": "null"}]}
     return out
+
+
+# A tool file in Gemini's format (core/tool_file.py): google-genai FunctionDeclaration (``parameters`` as a Gemini
+# Schema with upper-case Type names and ``nullable``, read back by ``to_json_schema``; or ``parametersJsonSchema``),
+# in lists under ``functionDeclarations``.
+_DECLARATION_ONLY = ("parametersJsonSchema", "parameters_json_schema", "behavior", "responseJsonSchema",
+                     "response_json_schema")
+TOOL_FILE = ToolFile("gemini", "Gemini function declarations", "google-genai types.py FunctionDeclaration {description, "
+                     "name, parameters, parameters_json_schema, response, response_json_schema, behavior}",
+                     marks=lambda entry: any(key in entry for key in _DECLARATION_ONLY), short="Gemini",
+                     schema_keys=("parametersJsonSchema", "parameters_json_schema", "parameters"),
+                     groups=("functionDeclarations", "function_declarations"), type_names=WIRE_TYPES,
+                     convert=to_json_schema, convert_note=("import.gemini_schema", "Gemini Schema read as JSON Schema"))

@@ -1,0 +1,97 @@
+"""How an API's error body looks, as data its provider module declares (``ERROR_ENVELOPES``).
+
+``core/reply.py`` reads every form the modules declare, whichever provider answered (a proxy or a server in
+front of a host may answer in another family's form). The forms are structural — an error object under a
+key, a message as text under a key, FastAPI's ``detail``, a top-level ``message`` — and the order in which
+they are tried is the reader's; which keys, which fields name the kind of error and what else is worth
+showing belong to the family, each with its source.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, NamedTuple
+
+from .model import quoted
+
+Headers = Mapping[str, str] | None
+
+
+class ErrorEnvelope(NamedTuple):
+    """One documented error body form (a module may declare several)."""
+
+    source: str  # where the form is documented or recorded, with the words
+    object_key: str | None = None  # {"error": {"message", ...}}: the key holding an error object
+    kind_keys: tuple[str, ...] = ()  # that object's fields naming the kind of error (a word, not a number)
+    notes: Callable[[dict[str, Any]], list[str]] | None = None  # more of that object shown after the message
+    details_key: str | None = None  # that object's field read when its message is empty (a non-empty list)
+    text_key: str | None = None  # {"error": "..."}: the key holding the message as text
+    detail_key: str | None = None  # {"detail": ...} without a message: a validation error list or text
+    message_keys: tuple[str, ...] = ()  # {"message": ...} at the top level
+    type_keys: tuple[str, ...] = ()  # beside such a message: fields naming the kind
+    kind_of: Callable[[Headers, dict[str, Any]], str | None] | None = None  # the kind from headers or body
+    marker: tuple[str, str] | None = None  # a top-level field whose value says "error"
+    reply_keys: tuple[str, ...] = ()  # top-level keys only this family's success reply has
+
+
+def detail_list(items: list[Any]) -> str:
+    """FastAPI/pydantic validation details: ``msg (loc.path)`` joined by '; '."""
+    parts = []
+    for item in items:
+        if isinstance(item, dict):
+            msg = item.get("msg") or item.get("message") or quoted(item)
+            loc = item.get("loc")
+            where = ".".join(str(p) for p in loc) if isinstance(loc, list) and loc else ""
+            parts.append(f"{msg} ({where})" if where else str(msg))
+        else:
+            parts.append(str(item))
+    return "; ".join(parts)
+
+
+def message_text(value: Any) -> str:
+    """A message field that may be a string, a ``{"detail": [...]}`` object or anything else."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and isinstance(value.get("detail"), list):
+        return detail_list(value["detail"])
+    if isinstance(value, dict) and isinstance(value.get("detail"), str):
+        return value["detail"]
+    if isinstance(value, list):
+        return detail_list(value)
+    return quoted(value)
+
+
+class Forms(NamedTuple):
+    """Every module's envelopes merged, in the order the registry reaches the modules."""
+
+    object_keys: tuple[str, ...]
+    kind_keys: tuple[str, ...]
+    notes: tuple[Callable[[dict[str, Any]], list[str]], ...]
+    details_keys: tuple[str, ...]
+    text_keys: tuple[str, ...]
+    detail_keys: tuple[str, ...]
+    message_keys: tuple[str, ...]
+    type_keys: tuple[str, ...]
+    kind_of: tuple[Callable[[Headers, dict[str, Any]], str | None], ...]
+    markers: tuple[tuple[str, str], ...]
+    reply_keys: frozenset[str]
+
+
+def merged(envelopes: list[ErrorEnvelope]) -> Forms:
+    def keys(values: Any) -> tuple[Any, ...]:
+        return tuple(dict.fromkeys(v for v in values if v))
+
+    return Forms(
+        object_keys=keys(e.object_key for e in envelopes),
+        kind_keys=keys(k for e in envelopes for k in e.kind_keys),
+        notes=keys(e.notes for e in envelopes),
+        details_keys=keys(e.details_key for e in envelopes),
+        text_keys=keys(e.text_key for e in envelopes),
+        detail_keys=keys(e.detail_key for e in envelopes),
+        message_keys=keys(k for e in envelopes for k in e.message_keys),
+        type_keys=keys(k for e in envelopes for k in e.type_keys),
+        kind_of=keys(e.kind_of for e in envelopes),
+        markers=keys(e.marker for e in envelopes),
+        reply_keys=frozenset(k for e in envelopes for k in e.reply_keys),
+    )

@@ -1,0 +1,102 @@
+"""OpenAI Chat Completions streamed: the chunks folded into the Reply ``openai_chat.parse_reply`` makes of a
+whole body (loaded only when streaming, through ``openai_chat.stream_assembler``)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .core.model import Usage
+from .core.parsing import StreamAssembler, int_or_none
+
+
+class ChatStreamAssembler(StreamAssembler):
+    """Chat Completions chunks → the Reply ``parse_reply`` makes of the whole body.
+
+    Calls are keyed by ``delta.tool_calls[].index``; the id and name come on a call's first delta
+    only and its arguments as text pieces. Hosts that leave ``index`` out (Mistral sends each call
+    whole, vercel/ai's mistral-tool-call recording) are keyed by id, and a piece with neither
+    continues the last call. Only ``choices[0]`` is read, as ``parse_reply`` does. The stream ends
+    with ``data: [DONE]``; usage comes in a chunk with ``usage`` (a last one with empty choices when
+    stream_options.include_usage is sent)."""
+
+    final_event = "data: [DONE]"
+
+    def __init__(self, provider: str, upstream: Callable[[dict[str, Any]], str | None] | None = None) -> None:
+        super().__init__(provider)
+        self._ids: dict[str, Any] = {}
+        self._last: Any = None
+        self._upstream = upstream  # a router's: which upstream answered (openai_chat's HOSTS say which hosts route)
+
+    def feed(self, event: Any) -> bool:
+        data = event.data
+        if not isinstance(data, dict):
+            if event.text == "[DONE]":
+                self.done = True
+            return False
+        if data.get("error") is not None:
+            from .core.reply import provider_error
+
+            self.fail(provider_error(self.provider, None, data))
+            return False
+        usage = data.get("usage")
+        if isinstance(usage, dict):
+            self.usage = Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens")))
+        if self._upstream is not None and self.upstream is None:
+            self.upstream = self._upstream(data)  # when a chunk carries the field a whole reply names its upstream by
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices:
+            return False
+        choice = choices[0]
+        if not isinstance(choice, dict) or choice.get("index", 0) != 0:
+            return False
+        if isinstance(choice.get("finish_reason"), str):
+            self.finish_reason = choice["finish_reason"]
+        delta = choice.get("delta")
+        if not isinstance(delta, dict):
+            return False
+        if isinstance(delta.get("content"), str):
+            self.text.append(delta["content"])
+        if "reasoning_content" in delta or "reasoning" in delta:
+            self.count("reasoning_chars", delta.get("reasoning_content") or delta.get("reasoning"))
+        pieces = delta.get("tool_calls")
+        if pieces is None:
+            return False
+        if not isinstance(pieces, list):  # the stream guard makes it a stream.malformed_event finding
+            raise TypeError(f"delta.tool_calls is {type(pieces).__name__}, not a list")
+        for piece in pieces:
+            if not isinstance(piece, dict):
+                raise TypeError(f"a delta.tool_calls entry is {type(piece).__name__}, not an object")
+            self._piece(piece)
+        return bool(pieces)
+
+    def _piece(self, piece: dict[str, Any]) -> None:
+        function = piece.get("function") if isinstance(piece.get("function"), dict) else {}
+        call_id, name = piece.get("id"), function.get("name")
+        key = piece.get("index")
+        for field, value, kinds in (("index", key, (int,)), ("id", call_id, (str,)), ("function.name", name, (str,)),
+                                    ("function", piece.get("function"), (dict,)),
+                                    ("function.arguments", function.get("arguments"), (str,))):
+            if value is not None and (not isinstance(value, kinds) or isinstance(value, bool)):
+                raise TypeError(f"a tool call's {field} is {type(value).__name__}")  # the guard: a finding
+        if not isinstance(key, int) or isinstance(key, bool):
+            if call_id:
+                key = self._ids.get(call_id, ("id", call_id))
+            else:
+                key = self._last if self._last is not None else 0
+        call = self.calls.by_key.get(key)
+        if call is None and (call_id or name):
+            call = self.calls.open(key, call_id, name)
+        elif call is not None:
+            self.calls.update(call, call_id, name)
+        arguments = function.get("arguments")
+        if call is None:
+            self.calls.delta(key, arguments)
+        elif isinstance(arguments, str):
+            call.parts.append(arguments)
+            call.deltas += 1
+        if call_id:
+            self._ids.setdefault(call_id, key)
+        self._last = key
+
+    def reply_text(self) -> str | None:
+        return "".join(self.text) or None
