@@ -1,4 +1,4 @@
-"""The aiohttp-backed client (providers/core/aio_transport.py, used for 400+ requests) held to every fault
+"""The aiohttp-backed client (providers/core/aio_transport.py, used from transport.AIOHTTP_MIN_REQUESTS requests) held to every fault
 and transport test: the tests of test_hardening_faults.py, test_transport.py and test_send_cli.py run here
 a second time with $TOOLCHOICE_HTTP_CLIENT=aiohttp, so each request goes out on aiohttp's connections
 (the same stand-in servers and sockets on 127.0.0.1, the same expectations). Plus the choice itself."""

@@ -79,11 +79,12 @@ def new_async_client(timeouts: Any, concurrency: int = 4, transport: Any = None,
     return httpx.AsyncClient(limits=limits, **_client_kwargs(timeouts, verify), **extra)
 
 
-# Requests from which a run sends through aiohttp's connections (aio_transport), when installed: they save
-# ~0.3 ms of CPU a request (0.40 against httpcore's 0.95 in process), but importing aiohttp costs ~80 ms of CPU
-# and ~7 MiB before the first request: even on CPU at ~250 requests, so from 400 on (bench/README.md, "Loops at
-# scale"); fewer are sooner sent by httpx alone.
-AIOHTTP_MIN_REQUESTS = 400
+# Requests from which a run sends through aiohttp's connections (aio_transport), when installed. A whole request
+# there costs ~0.5 ms less CPU than on httpcore (aio_transport.fetch: no httpx request and response objects),
+# and importing aiohttp ~80 ms of CPU and ~9 MiB: at 200 requests (`run --repeat 50` of 4 steps at 50 ms) both
+# took the same wall and CPU time (0.57-0.60 s, 0.43-0.50 s CPU), so from 200 on; from there on the peak memory
+# of a run no longer depends on its size (bench/README.md, "Loops at scale"). Fewer go out on httpx alone.
+AIOHTTP_MIN_REQUESTS = 200
 HTTP_CLIENT_ENV = "TOOLCHOICE_HTTP_CLIENT"  # "httpx" or "aiohttp": one or the other whatever the number
 
 
