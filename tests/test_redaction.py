@@ -40,3 +40,69 @@ def test_the_longest_match_still_names_a_span_in_a_text_with_escapes():
     redactor = Redactor({"ABCDEFGHIJKLMNOP": "$LONG", "ABCDEFGHIJKLM": "$SHORT"})
     assert redactor.text("a ABCDEFGHIJKLMNOP") == "a $LONG"
     assert redactor.text(r'"a\\ABCDEFGHIJKLMNOP"') == r'"a\\$LONG"'
+
+
+# ---- many keys: the window look (one pass over the text whatever the number of keys) -----------------------
+
+import base64  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from toolchoice.providers.core import redaction  # noqa: E402
+
+ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_/+="
+keys = st.lists(st.text(ALPHABET, min_size=8, max_size=60), min_size=1, max_size=6, unique=True)
+
+
+def spelled(key: str) -> list[str]:
+    """Spellings a server may echo, written here from their definitions (not by the code under test); of the
+    base64 text, the whole 3-byte groups (the last group mixes in padding, as it would the bytes after the key)."""
+    raw = key.encode()
+    return [key, json.dumps(key)[1:-1], key.replace("/", "\\/"), base64.b64encode(raw).decode()[:len(raw) // 3 * 4]]
+
+
+@settings(max_examples=250, deadline=None, database=None)
+@given(keys, st.data())
+def test_a_text_keeps_no_key_piece_whichever_look_finds_them(secret_keys: list[str], data) -> None:
+    """Pieces of many keys (whole or runs of PIECE characters or more, in the spellings above) put anywhere in
+    text: none is left, whichever look (a find per needle, or windows) the number of keys chooses, and both
+    give the same text."""
+    secrets = {k: f"$K{i}" for i, k in enumerate(secret_keys)}
+    parts = []
+    for _ in range(data.draw(st.integers(1, 8))):
+        parts.append(data.draw(st.text("xyz {}\":,.\n\\é", max_size=30)))
+        key = data.draw(st.sampled_from(secret_keys))
+        form = data.draw(st.sampled_from(spelled(key)))
+        if len(key) >= redaction.PIECE and data.draw(st.booleans()) and len(form) > redaction.PIECE:
+            start = data.draw(st.integers(0, len(form) - redaction.PIECE))
+            form = form[start:start + data.draw(st.integers(redaction.PIECE, len(form) - start))]
+        parts.append(form)
+    text = "".join(parts)
+    shown = redaction.Redactor(secrets).text(text)
+    for key in secret_keys:
+        for form in spelled(key):
+            if len(key) < redaction.PIECE:
+                assert key not in shown
+            else:
+                runs = {form[i:i + redaction.PIECE] for i in range(len(form) - redaction.PIECE + 1)}
+                assert not [run for run in runs if run in shown and len(run) == redaction.PIECE and
+                            any(run in f for f in spelled(key))], (key, shown)
+    few, many = redaction._WINDOWS_FROM, 10**9
+    try:
+        redaction._WINDOWS_FROM = many
+        redaction._search_plan.cache_clear()
+        by_finds = redaction.Redactor(secrets).text(text)
+    finally:
+        redaction._WINDOWS_FROM = few
+        redaction._search_plan.cache_clear()
+    assert shown == by_finds
+
+
+def test_many_keys_take_the_window_look() -> None:
+    keys = ["sk-proj-4fQ9xL2mZt7Rw1Kc8Vb3Np6Hd5Gs0Ja9Ue2Yo7Ti4", "sk-ant-api03-Mx8Lq2Wz5Rt1Pc9Vb7Nk3Hd6Gs4Ja0Ue8Yo2T",
+            "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY0"]
+    redactor = redaction.Redactor({key: f"$K{i}" for i, key in enumerate(keys)})
+    assert redactor._plain_look.index is not None  # three real-length keys: more needles than _WINDOWS_FROM
+    text = '{"echo": "Bearer ' + keys[1] + '", "cut": "..' + keys[0][5:19] + '..", "short": "' + keys[2][:11] + '"}'
+    assert redactor.text(text) == '{"echo": "Bearer $K1", "cut": "..$K0..", "short": "AIzaSyD-9tS"}'
