@@ -74,7 +74,11 @@ def test_headers_and_encoding_read_as_httpx_reads_them(raw: list[tuple[bytes, by
 
     truth = httpx.Response(200, headers=raw)
     assert headers_as_httpx(raw) == dict(truth.headers.items())
-    assert encoding_as_httpx(headers_as_httpx(raw)) == truth.encoding
+    try:
+        expected = truth.encoding
+    except ValueError:  # a NUL in the charset's name: httpx raises, the reply is read as UTF-8 here
+        expected = "utf-8"
+    assert encoding_as_httpx(headers_as_httpx(raw)) == expected
 
 
 def test_a_whole_request_goes_out_without_httpx_objects(monkeypatch: pytest.MonkeyPatch) -> None:

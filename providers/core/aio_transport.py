@@ -162,7 +162,7 @@ def encoding_as_httpx(headers: Mapping[str, str]) -> str:
         return "utf-8"
     try:
         codecs.lookup(charset)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a NUL in the name (httpx itself raises there)
         return "utf-8"
     return charset
 
