@@ -77,8 +77,17 @@ PROVIDER_NAMES: dict[str, str] = {
     "togetherai": "together", "fireworks": "fireworks", "openrouter": "openrouter", "cerebras": "cerebras",
     "huggingface": "huggingface",
 }
-FAMILIES = {"anthropic": "anthropic", "bedrock": "bedrock", "gemini": "gemini", "cohere": "cohere",
-             "ollama": "ollama"}
+
+
+def family_of(provider: str | None) -> str:
+    """Whose reasoning state a toolchoice provider's replies hold: its module's ``REASONING_FAMILY``
+    (OpenAI Chat's for a provider toolchoice has no row for)."""
+    from .capabilities import CAPABILITIES
+    from .registry import module_for
+
+    if provider not in CAPABILITIES:
+        return "openai-chat"
+    return getattr(module_for(provider), "REASONING_FAMILY", "openai-chat")
 
 
 def provider_id(recorded: Any) -> str | None:
@@ -95,7 +104,7 @@ CHOICE_KEYS = ("tool_choice", "toolChoice", "tool_config", "toolConfig")  # Open
 
 def reasoning_family(recorded: Any) -> str:
     """Whose reasoning state a recorded provider writes (``ReasoningItem.family``)."""
-    return FAMILIES.get(provider_id(recorded) or "", "openai-chat")
+    return family_of(provider_id(recorded))
 
 
 # ---- the file ------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .model import LedgerEntry, Scenario, ToolchoiceError
-from .trace_import import FAMILIES, LlmCall, provider_id, reasoning_family  # noqa: F401 (re-exported)
+from .trace_import import LlmCall, family_of, provider_id, reasoning_family  # noqa: F401 (re-exported)
 
 class Trajectory(NamedTuple):
     id: str
@@ -358,7 +358,7 @@ def replay_trace(path: Path, trace_id: str | None, provider: str) -> tuple[Scena
                               hint="pick one with --trace-id (toolchoice trace FILE lists them)")
     imported: ImportedTrace = found[0]  # type: ignore[assignment]
     notes = list(imported.notes)
-    family = FAMILIES.get(provider, "openai-chat")
+    family = family_of(provider)
     carried = {item.get("family") for r in imported.replies for item in r.get("reasoning", [])}
     carried |= {item.get("family") for m in imported.data["messages"] for item in m.get("reasoning", [])}
     signed = any(c.get("signature") for r in imported.replies for c in r["tool_calls"])
