@@ -16,21 +16,31 @@ from .model import quoted
 Headers = Mapping[str, str] | None
 
 
-class ErrorEnvelope(NamedTuple):
-    """One documented error body form (a module may declare several)."""
+class ErrorEnvelope:
+    """One documented error body form (a module may declare several).
+    (A plain class: a NamedTuple class costs ~0.2 ms of every command's start-up to create.)"""
 
-    source: str  # where the form is documented or recorded, with the words
-    object_key: str | None = None  # {"error": {"message", ...}}: the key holding an error object
-    kind_keys: tuple[str, ...] = ()  # that object's fields naming the kind of error (a word, not a number)
-    notes: Callable[[dict[str, Any]], list[str]] | None = None  # more of that object shown after the message
-    details_key: str | None = None  # that object's field read when its message is empty (a non-empty list)
-    text_key: str | None = None  # {"error": "..."}: the key holding the message as text
-    detail_key: str | None = None  # {"detail": ...} without a message: a validation error list or text
-    message_keys: tuple[str, ...] = ()  # {"message": ...} at the top level
-    type_keys: tuple[str, ...] = ()  # beside such a message: fields naming the kind
-    kind_of: Callable[[Headers, dict[str, Any]], str | None] | None = None  # the kind from headers or body
-    marker: tuple[str, str] | None = None  # a top-level field whose value says "error"
-    reply_keys: tuple[str, ...] = ()  # top-level keys only this family's success reply has
+    __slots__ = ('source', 'object_key', 'kind_keys', 'notes', 'details_key', 'text_key', 'detail_key',
+                 'message_keys', 'type_keys', 'kind_of', 'marker', 'reply_keys',)
+
+    def __init__(self, source: str, *, object_key: str | None = None, kind_keys: tuple[str, ...] = (),
+                 notes: Callable[[dict[str, Any]], list[str]] | None = None, details_key: str | None = None,
+                 text_key: str | None = None, detail_key: str | None = None, message_keys: tuple[str, ...] = (),
+                 type_keys: tuple[str, ...] = (), kind_of: Callable[[Headers,
+                 dict[str, Any]], str | None] | None = None, marker: tuple[str, str] | None = None,
+                 reply_keys: tuple[str, ...] = ()) -> None:
+        self.source = source  # where the form is documented or recorded, with the words
+        self.object_key = object_key  # {"error": {"message", ...}}: the key holding an error object
+        self.kind_keys = kind_keys  # that object's fields naming the kind of error (a word, not a number)
+        self.notes = notes  # more of that object shown after the message
+        self.details_key = details_key  # that object's field read when its message is empty (a non-empty list)
+        self.text_key = text_key  # {"error": "..."}: the key holding the message as text
+        self.detail_key = detail_key  # {"detail": ...} without a message: a validation error list or text
+        self.message_keys = message_keys  # {"message": ...} at the top level
+        self.type_keys = type_keys  # beside such a message: fields naming the kind
+        self.kind_of = kind_of  # the kind from headers or body
+        self.marker = marker  # a top-level field whose value says "error"
+        self.reply_keys = reply_keys  # top-level keys only this family's success reply has
 
 
 def detail_list(items: list[Any]) -> str:
