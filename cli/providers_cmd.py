@@ -108,6 +108,58 @@ def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], 
     return table
 
 
+_STYLE = {"native": "green", "renamed": "green", "emulated": "yellow", "unsupported": "red"}
+_LEGEND = "✔ native  → renamed  ≈ emulated  ✘ unsupported"
+_SHORT = {"required": "req.", "allowed": "allow.", "parallel": "par."}  # the compact layout's headers
+
+
+def matrix_table(console: Any) -> Any:
+    """The support matrix laid out for the console's width, whole at any width: with each short wire form
+    where it fits, the marks alone under short headers where that fits (no side borders), else one row a
+    provider with its features written out (the wire forms are in --format json and markdown)."""
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    def fits(table: Any) -> bool:  # its natural width, measured without the console's bound
+        return Measurement.get(console, console.options.update_width(10_000), table).maximum <= console.width
+
+    full = Table(title=f"tool_choice support ({_LEGEND})", show_lines=False)
+    full.add_column("provider", style="bold", no_wrap=True)
+    for feature in FEATURES:
+        full.add_column(feature, no_wrap=True)
+    full.add_column("args", no_wrap=True)
+    full.add_column("verified", no_wrap=True)
+    # no borders, one space between columns: 78 characters, whole on an 80-column CI log
+    compact = Table(title=f"tool_choice support ({_LEGEND})", box=None, padding=(0, 1, 0, 0), pad_edge=False,
+                    header_style="bold underline", caption=", ".join(f"{s} {f}" for f, s in _SHORT.items()))
+    compact.add_column("provider", style="bold", no_wrap=True)
+    for feature in FEATURES:
+        compact.add_column(_SHORT.get(feature, feature), no_wrap=True, justify="center")
+    compact.add_column("args", no_wrap=True)
+    compact.add_column("verified", no_wrap=True)
+    for cap in CAPABILITIES.values():
+        marks, cells = [], []
+        for feature in FEATURES:
+            s = cap.feature(feature)
+            wire = s.wire if len(s.wire) <= 12 else ""
+            marks.append(f"[{_STYLE[s.level.value]}]{s.level.mark}[/]")
+            cells.append(f"{marks[-1]} {wire}".rstrip())
+        full.add_row(cap.provider, *cells, cap.arguments, cap.verified)
+        compact.add_row(cap.provider, *marks, cap.arguments, cap.verified)
+    for table in (full, compact):
+        if fits(table):
+            return table
+    listed = Table(title=f"tool_choice support ({_LEGEND})", show_lines=True)
+    listed.add_column("provider", style="bold", no_wrap=True)
+    listed.add_column("features, arguments, verified", overflow="fold")
+    for cap in CAPABILITIES.values():
+        # a no-break space keeps each feature beside its mark when the line folds
+        parts = [f"{feature}\u00a0[{_STYLE[cap.feature(feature).level.value]}]{cap.feature(feature).level.mark}[/]"
+                 for feature in FEATURES]
+        listed.add_row(cap.provider, " · ".join(parts) + f" · args {cap.arguments} · {cap.verified}")
+    return listed
+
+
 @handled
 def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format", "-f",
                                                  help="pretty, json or markdown."),
@@ -124,25 +176,10 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
     if format is MatrixFormat.markdown:
         write(matrix_markdown())
         return
-    from rich.table import Table
-
     from .output import new_console
 
-    style = {"native": "green", "renamed": "green", "emulated": "yellow", "unsupported": "red"}
-    table = Table(title="tool_choice support (✔ native  → renamed  ≈ emulated  ✘ unsupported)", show_lines=False)
-    table.add_column("provider", style="bold", no_wrap=True)
-    for feature in FEATURES:
-        table.add_column(feature, overflow="fold")
-    table.add_column("args")
-    table.add_column("verified", no_wrap=True)
-    for cap in CAPABILITIES.values():
-        cells = []
-        for feature in FEATURES:
-            s = cap.feature(feature)
-            wire = s.wire if len(s.wire) <= 12 else ""
-            cells.append(f"[{style[s.level.value]}]{s.level.mark}[/] {wire}".rstrip())
-        table.add_row(cap.provider, *cells, cap.arguments, cap.verified)
     console = new_console(markup=True)  # the one printer (tables fold to fit); this markup is our own
+    table = matrix_table(console)
     console.print(table)
     from toolchoice.providers.core.facts import FACTS
     from toolchoice.providers.core.model_rules import RULES

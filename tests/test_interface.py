@@ -266,6 +266,26 @@ def test_tables_fit_the_width_and_never_break_ids(width, command):
                         "parallel", "par.", "strict", "ledger"), header
 
 
+@pytest.mark.parametrize("width", [200, 100, 80, 60])
+def test_the_support_matrix_is_whole_at_every_width(width):
+    """`toolchoice providers`: no line wider than the terminal, no cell cut short (…), every provider id
+    whole on its own line, and each provider's eight marks, in the order of its row's features."""
+    out = run("providers", COLUMNS=str(width)).stdout
+    matrix = out[:out.index("dated facts")]
+    assert all(len(line) <= width for line in matrix.splitlines()), matrix
+    assert "…" not in matrix, matrix
+    marks = {"native": "✔", "renamed": "→", "emulated": "≈", "unsupported": "✘"}
+    for pid in PROVIDER_IDS:
+        rows = [line for line in matrix.splitlines() if line.strip("│ ").split()[:1] == [pid]]
+        assert rows, (pid, matrix)
+        start = matrix.index(rows[0])
+        block = matrix[start:start + 400]  # the row, or the row's folded lines
+        expected = [marks[CAPABILITIES[pid].feature(f).level.value] for f in
+                    ("auto", "none", "required", "any", "named", "allowed", "parallel", "strict")]
+        found = [ch for ch in block if ch in "✔→≈✘"][:8]
+        assert found == expected, (pid, block)
+
+
 def test_without_colour_differences_are_marked_with_a_symbol():
     out = run("compare", TRAP, "-p", "openai,groq,anthropic").stdout
     assert re.search(r"│ anthropic .*\}\*", out), out
