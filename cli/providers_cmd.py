@@ -74,8 +74,9 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
     from .output import new_console
 
     table = Table(title=f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)")
-    for column in ("provider", "fact", "value", "rule"):
-        table.add_column(column, no_wrap=True)
+    table.add_column("provider", no_wrap=True, min_width=max(len(entry["provider"]) for entry in data))
+    for column in ("fact", "value", "rule"):
+        table.add_column(column, overflow="fold")  # folded, never cut, at 80 and 60 columns
     sources: dict[str, str] = {}
     for entry in data:
         for fact in entry["facts"]:

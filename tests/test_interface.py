@@ -286,6 +286,13 @@ def test_the_support_matrix_is_whole_at_every_width(width):
         assert found == expected, (pid, block)
 
 
+@pytest.mark.parametrize("width", [80, 60])
+def test_the_model_rules_table_is_whole(width):
+    out = run("providers", "--model", "claude-opus-4-6", COLUMNS=str(width)).stdout
+    assert all(len(line) <= width for line in out.splitlines()) and "…" not in out, out
+    assert "│ anthropic " in out and "│ bedrock " in out
+
+
 def test_without_colour_differences_are_marked_with_a_symbol():
     out = run("compare", TRAP, "-p", "openai,groq,anthropic").stdout
     assert re.search(r"│ anthropic .*\}\*", out), out
