@@ -212,15 +212,30 @@ def shorten_opaque(value: Any, key: str = "", parent: Any = None) -> Any:
     return value
 
 
-def ledger_table(ledger: list[Any]) -> Any:
-    """The ledger as a rich table: severity, code (never broken), what changed."""
+_MESSAGE_MIN = 20  # the narrowest the message column folds to
+
+
+def ledger_table(ledger: list[Any], width: int | None = None) -> Any:
+    """The ledger as a rich table: severity, code (never broken), what changed. Where three columns do not
+    fit ``width`` (a long code at 60 columns), one column: severity and code on a line, the message folded
+    below them, so nothing is cut."""
     from rich.table import Table
     from rich.text import Text
 
+    # three columns: 4 borders and 1 space each side of each cell
+    needed = (max((len(e.severity) for e in ledger), default=8) + max((len(e.code) for e in ledger), default=4)
+              + _MESSAGE_MIN + 10)
+    if width is not None and needed > width:
+        stacked = Table(show_header=True, header_style="bold", expand=False, show_lines=True)
+        stacked.add_column("severity, code: what changed / what to know", overflow="fold")
+        for e in ledger:
+            style = SEVERITY_STYLE[e.severity]
+            stacked.add_row(Text.assemble((f"{e.severity} ", style), (e.code, style), "\n", e.message))
+        return stacked
     table = Table(show_header=True, header_style="bold", expand=False, show_lines=False)
     table.add_column("severity", no_wrap=True)
     table.add_column("code", no_wrap=True)
-    table.add_column("what changed / what to know", overflow="fold", min_width=20)
+    table.add_column("what changed / what to know", overflow="fold", min_width=_MESSAGE_MIN)
     for e in ledger:
         style = SEVERITY_STYLE[e.severity]
         table.add_row(Text(e.severity, style=style), Text(e.code, style=style), e.message)
@@ -236,7 +251,7 @@ def print_ledgers(translations: list[Translation], titles: dict[str, str]) -> No
         console.rule(Text.assemble((t.provider, "bold"), f" · {titles.get(t.provider, '')}"))
         if t.request is None:
             console.print(Text("REFUSED: nothing would be sent", style="bold red"))
-        console.print(ledger_table(t.ledger) if t.ledger else Text("(no ledger entries)", style="dim"))
+        console.print(ledger_table(t.ledger, console.width) if t.ledger else Text("(no ledger entries)", style="dim"))
 
 
 def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:
@@ -263,5 +278,5 @@ def print_pretty(translations: list[Translation], titles: dict[str, str]) -> Non
             # soft_wrap: a long JSON line is left whole for the terminal to wrap, never cut inside a value
             console.print(JSON(wire_json(shorten_opaque(r.body)), indent=2), soft_wrap=True)
         if t.ledger:
-            console.print(ledger_table(t.ledger))
+            console.print(ledger_table(t.ledger, console.width))
         console.print()

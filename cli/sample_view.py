@@ -27,7 +27,7 @@ def print_ledger(console: Any, ledger: list[Any]) -> None:
 
     if not ledger:
         return
-    table = ledger_table(ledger)
+    table = ledger_table(ledger, console.width)
     table.title, table.title_justify = "ledger", "left"
     console.print(table)
 

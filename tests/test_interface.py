@@ -293,6 +293,22 @@ def test_the_model_rules_table_is_whole(width):
     assert "│ anthropic " in out and "│ bedrock " in out
 
 
+@pytest.mark.parametrize("width", [80, 60])
+def test_a_ledger_with_long_codes_is_whole(tmp_path, width):
+    """pitfall.forced_after_tool_result (32 characters) beside a message at 60 columns: the ledger stacks
+    severity and code over the message instead of cutting the code."""
+    scenario = tmp_path / "long-codes.yaml"
+    scenario.write_text("tools:\n  - {name: search, parameters: {type: object, properties: {q: {type: string}}}}\n"
+                        "tool_choice: required\nmessages:\n  - {role: user, content: hi}\n"
+                        "  - {role: assistant, tool_calls: [{id: c1, name: read_file, arguments: {path: a}}]}\n"
+                        "  - {role: tool, tool_call_id: c1, content: ok}\n")
+    shown = run("render", str(scenario), "-p", "deepseek", "--ledger-only", COLUMNS=str(width)).stdout
+    data = json.loads(run("render", str(scenario), "-p", "deepseek", "-f", "json").stdout)
+    assert all(len(line) <= width for line in shown.splitlines()) and "…" not in shown, shown
+    for entry in data["ledger"]:
+        assert entry["code"] in shown, (entry["code"], shown)
+
+
 def test_without_colour_differences_are_marked_with_a_symbol():
     out = run("compare", TRAP, "-p", "openai,groq,anthropic").stdout
     assert re.search(r"│ anthropic .*\}\*", out), out
