@@ -212,6 +212,63 @@ def shorten_opaque(value: Any, key: str = "", parent: Any = None) -> Any:
     return value
 
 
+_WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does not decide the layout
+
+
+def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
+                 right: tuple[str, ...] = (), title: str | None = None) -> Any:
+    """A table whole at ``width``: bordered under its headers where rich lays it out with every header word
+    and cell word unbroken; else without side borders, under the ``short`` headers, words unbroken where that
+    fits; else that table folded by the printer (never cut). ``right``: the right-justified columns."""
+    import io
+
+    from rich import box as boxes
+    from rich.console import Console
+    from rich.table import Table
+
+    def longest(value: Any) -> int:
+        text = value.plain if hasattr(value, "plain") else str(value)
+        return min(_WORD_CAP, max((len(word) for word in text.split()), default=0))
+
+    def build(names: list[str], bordered: bool) -> Any:
+        table = Table(show_header=True, header_style="bold", expand=False, title=title, title_justify="left",
+                      **({} if bordered else {"box": boxes.SIMPLE_HEAD, "padding": (0, 1, 0, 0), "pad_edge": False,
+                                              "show_edge": False}))
+        for i, (header, name) in enumerate(zip(headers, names)):
+            least = max([longest(name)] + [longest(row[i]) for row in rows])
+            table.add_column(name, justify="right" if header in right else "left", overflow="fold", min_width=least)
+        for row in rows:
+            table.add_row(*row)
+        return table
+
+    def fits(table: Any) -> bool:  # as the printer lays it out (output.new_console's fit)
+        console = Console(width=width, file=io.StringIO())
+        try:
+            extra = table._extra_width
+            return sum(table._calculate_column_widths(console, console.options.update_width(width - extra))) + extra <= width
+        except (AttributeError, TypeError):  # another rich: the narrow table, folded where it must be
+            return False
+
+    wide = build(headers, bordered=True)
+    if fits(wide):
+        return wide
+    narrow = build([(short or {}).get(h, h) for h in headers], bordered=False)
+    if fits(narrow):
+        return narrow
+    # one row a record, each value after its header (a no-break space keeps the two together when it folds)
+    from rich.text import Text
+
+    stacked = Table(show_header=False, expand=False, title=title, title_justify="left", show_lines=True)
+    stacked.add_column(overflow="fold")
+    for row in rows:
+        line = Text()
+        for i, (header, value) in enumerate(zip(headers, row)):
+            line.append(("" if i == 0 else " · ") + (short or {}).get(header, header) + "\u00a0", style="bold")
+            line.append(value if hasattr(value, "plain") else str(value))
+        stacked.add_row(line)
+    return stacked
+
+
 _MESSAGE_MIN = 20  # the narrowest the message column folds to
 
 

@@ -147,20 +147,18 @@ def notes(run: Any) -> list[tuple[int, str, str, str]]:
 
 
 def print_loop(console: Any, run: Any) -> None:
-    from rich.table import Table
     from rich.text import Text
 
-    from .output import SEVERITY_STYLE
+    from .output import SEVERITY_STYLE, fitted_table
 
     title = CAPABILITIES[run.provider].title if run.provider in CAPABILITIES else run.provider
     console.rule(Text.assemble((run.provider, "bold"), f" · {title} · loop {run.index}"))
-    table = Table(show_header=True, header_style="bold", expand=False)
-    for h in STEP_HEADERS:
-        table.add_column(h, justify="right" if h in ("step", "latency") else "left", overflow="fold")
+    rows = []
     for row, record in zip(step_rows(run), run.steps):
         style = "green" if record.verdict and record.verdict["obeyed"] else "red"
-        table.add_row(*row[:4], Text(row[4], style=style), *row[5:])
-    console.print(table)
+        rows.append([*row[:4], Text(row[4], style=style), *row[5:]])
+    console.print(fitted_table(console.width, STEP_HEADERS, rows, right=("step", "latency"),
+                               short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
     for number, severity, code, message in notes(run):
         console.print(Text.assemble((f"  step {number} ", "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
                                     f": {message}"))
@@ -206,24 +204,27 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
 
     from toolchoice.providers.core.loop_tally import tally_of
 
+    from .output import fitted_table
+
     tally = tally or tally_of(runs)
     data = tally.summary()
     title = CAPABILITIES[provider].title if provider in CAPABILITIES else provider
     console.rule(Text.assemble((provider, "bold"), f" · {title} · {data['loops']} loops"))
-    table = Table(show_header=True, header_style="bold", expand=False, title="per step", title_justify="left")
-    for h in ("step", "tool_choice", "reached", "obeyed", "%", "95% CI (Wilson)", "other verdicts", "latency p50",
-              "tokens in/out (mean)"):
-        table.add_column(h, justify="left" if h in ("tool_choice", "other verdicts") else "right", overflow="fold")
+    headers = ["step", "tool_choice", "reached", "obeyed", "%", "95% CI (Wilson)", "other verdicts", "latency p50",
+               "tokens in/out (mean)"]
+    rows = []
     for s in data["steps"]:
         rate, ci = _pct(s["obey_rate"])
         other = ", ".join(f"{c} {k}" for k, c in s["counts"].items() if c and k != "obeyed") or "–"
         choices = dict.fromkeys(_requested(choice) for choice in tally.step_choices(s["step"]))
         lat = s["latency_ms"]["p50"]
         tok = s["tokens"]
-        table.add_row(str(s["step"]), ", ".join(choices), str(s["reached"]), str(s["obeyed"]), rate, ci, other,
-                      "–" if lat is None else f"{lat:.0f} ms",
-                      f"{_num(tok['input_mean'])}/{_num(tok['output_mean'])}")
-    console.print(table)
+        rows.append([str(s["step"]), ", ".join(choices), str(s["reached"]), str(s["obeyed"]), rate, ci, other,
+                     "–" if lat is None else f"{lat:.0f} ms", f"{_num(tok['input_mean'])}/{_num(tok['output_mean'])}"])
+    console.print(fitted_table(console.width, headers, rows, title="per step",
+                               right=tuple(h for h in headers if h not in ("tool_choice", "other verdicts")),
+                               short={"tool_choice": "choice", "95% CI (Wilson)": "95% CI", "other verdicts": "other",
+                                      "latency p50": "p50", "tokens in/out (mean)": "tokens"}))
     ended = Table(show_header=True, header_style="bold", expand=False, title="how loops ended", title_justify="left")
     for h in ("ended", "count", "%", "95% CI (Wilson)"):
         ended.add_column(h, justify="left" if h == "ended" else "right")

@@ -622,3 +622,25 @@ def test_anthropic_thinking_goes_back_first_with_its_signature(tmp_path: Path) -
     assert assistant["content"][0] == {k: body["content"][0][k] for k in ("type", "thinking", "signature")}
     assert assistant["content"][1]["type"] == "tool_use" and assistant["content"][1]["id"] == body["content"][1]["id"]
     assert step2["messages"][2]["content"][0]["tool_use_id"] == body["content"][1]["id"]
+
+
+@pytest.mark.parametrize("width", [120, 100, 80, 60])
+def test_run_tables_keep_every_word_whole_at_every_width(tmp_path, width):
+    """One loop's steps and the tallies of three: no line wider than the terminal, and no header or value
+    word broken across lines (bordered where that fits, then without side borders under short headers,
+    then one row a record)."""
+    names = list(dict.fromkeys(name for _, name in calls_of("openai")))
+    path = loop_scenario(tmp_path, names, "required")
+    with StandIn("openai") as server:
+        one = toolchoice("run", str(path), "-p", "openai", "--base-url", server.base_url("openai"), COLUMNS=str(width))
+        three = toolchoice("run", str(path), "-p", "openai", "--base-url", server.base_url("openai"), "--repeat", "3",
+                           COLUMNS=str(width))
+    for result in (one, three):
+        assert result.returncode in (0, 4), result.stderr
+        lines = result.stdout.splitlines()
+        assert all(len(line) <= width for line in lines), result.stdout
+        words = {w for line in lines for w in re.findall(r"[A-Za-z_]{3,}", line)}
+        for word in ("step", "obeyed", "latency", "tokens") if result is one else ("step", "reached", "obeyed", "tokens"):
+            assert word in words, (word, result.stdout)
+    for name in names:  # a tool name the steps show stays whole
+        assert name in one.stdout, (name, one.stdout)
