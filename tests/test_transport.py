@@ -564,3 +564,53 @@ def test_a_reply_in_another_charset_is_read_in_it(aio):
     with StandIn("openai", default=step) as server:
         response = _send_with(aio, openai_request(server.url), policy=RetryPolicy(retries=0))
     assert response.status == 400 and response.body == {"error": {"message": "caf\u00e9 ferm\u00e9"}}
+
+
+@pytest.mark.parametrize("aio", [False, True], ids=["httpx", "aiohttp"])
+def test_a_proxy_from_the_environment_carries_the_request_on_either_client(monkeypatch, aio):
+    """HTTP_PROXY names a forwarding proxy on 127.0.0.1: the request goes to it in absolute form, with the key,
+    and the answer comes back through it, through httpx's connections and aiohttp's (aio_transport.fetch)."""
+    import http.client
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import urlsplit
+
+    seen: list[tuple[str, str | None]] = []
+
+    class Forward(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: object) -> None:
+            return
+
+        def do_POST(self) -> None:  # noqa: N802
+            seen.append((self.path, self.headers.get("Authorization")))
+            target = urlsplit(self.path)  # a proxy is sent the absolute URL
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            upstream = http.client.HTTPConnection(target.hostname, target.port, timeout=10)
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("proxy-connection", "connection")}
+            upstream.request("POST", target.path, body=body, headers=headers)
+            reply = upstream.getresponse()
+            data = reply.read()
+            self.send_response(reply.status)
+            self.send_header("Content-Type", reply.getheader("Content-Type") or "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            upstream.close()
+
+    proxy = ThreadingHTTPServer(("127.0.0.1", 0), Forward)
+    proxy.daemon_threads = True
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    try:
+        _without_proxies(monkeypatch)
+        monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{proxy.server_address[1]}")
+        with StandIn("openai") as server:
+            url = server.url
+            response = _send_with(aio, openai_request(url))
+            assert response.status == 200 and len(server.requests) == 1
+    finally:
+        proxy.shutdown()
+        proxy.server_close()
+    assert [path for path, _ in seen] == [url + "/chat/completions"]
+    assert seen[0][1] == f"Bearer {KEY}"
