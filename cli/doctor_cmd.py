@@ -19,7 +19,7 @@ from .exits import handled
 from .output import write
 from toolchoice.providers.core.json_text import dumps_indented
 
-DEPENDENCIES = ("typer", "rich", "httpx", "pyyaml", "jsonschema")
+DEPENDENCIES = ("typer", "rich", "httpx", "pyyaml", "jsonschema", "orjson", "aiohttp", "httpx-aiohttp")
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY",
                    "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR")
 
