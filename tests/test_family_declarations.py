@@ -14,7 +14,8 @@ import pytest
 
 from toolchoice.providers.core import reply
 from toolchoice.providers.core.capabilities import CAPABILITIES
-from toolchoice.providers.core.error_envelope import ErrorEnvelope, merged
+from toolchoice.providers.core.error_envelope import ErrorEnvelope
+from toolchoice.providers.core.reply import merged
 from toolchoice.providers.core.model import Message, Reply, ToolCall
 from toolchoice.providers.core.registry import family_modules, module_for
 

@@ -9,7 +9,7 @@ showing belong to the family, each with its source.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping
 
 from .model import quoted
 
@@ -70,38 +70,3 @@ def message_text(value: Any) -> str:
     if isinstance(value, list):
         return detail_list(value)
     return quoted(value)
-
-
-class Forms(NamedTuple):
-    """Every module's envelopes merged, in the order the registry reaches the modules."""
-
-    object_keys: tuple[str, ...]
-    kind_keys: tuple[str, ...]
-    notes: tuple[Callable[[dict[str, Any]], list[str]], ...]
-    details_keys: tuple[str, ...]
-    text_keys: tuple[str, ...]
-    detail_keys: tuple[str, ...]
-    message_keys: tuple[str, ...]
-    type_keys: tuple[str, ...]
-    kind_of: tuple[Callable[[Headers, dict[str, Any]], str | None], ...]
-    markers: tuple[tuple[str, str], ...]
-    reply_keys: frozenset[str]
-
-
-def merged(envelopes: list[ErrorEnvelope]) -> Forms:
-    def keys(values: Any) -> tuple[Any, ...]:
-        return tuple(dict.fromkeys(v for v in values if v))
-
-    return Forms(
-        object_keys=keys(e.object_key for e in envelopes),
-        kind_keys=keys(k for e in envelopes for k in e.kind_keys),
-        notes=keys(e.notes for e in envelopes),
-        details_keys=keys(e.details_key for e in envelopes),
-        text_keys=keys(e.text_key for e in envelopes),
-        detail_keys=keys(e.detail_key for e in envelopes),
-        message_keys=keys(k for e in envelopes for k in e.message_keys),
-        type_keys=keys(k for e in envelopes for k in e.type_keys),
-        kind_of=keys(e.kind_of for e in envelopes),
-        markers=keys(e.marker for e in envelopes),
-        reply_keys=frozenset(k for e in envelopes for k in e.reply_keys),
-    )

@@ -94,6 +94,13 @@ class Tool(NamedTuple):
         return self.parameters if self.parameters is not None else {"type": "object", "properties": {}}
 
 
+# The kinds of NativeTool (core/native_tools.py reads them): openai 3.57.0 types/responses/tool_param.py Mcp and
+# programmatic tool calling; anthropic 2.14.0 types/tool_union_param.py CodeExecutionTool20250825Param and its later
+# versions. Here so that reading a scenario loads native_tools only when one is declared.
+NATIVE_TOOL_KINDS = ("mcp", "programmatic_tool_calling", "code_execution_20250825", "code_execution_20260120",
+                     "code_execution_20260521")
+
+
 class NativeTool(NamedTuple):
     """A tool the provider runs itself, declared in a scenario's ``tools:`` (core/native_tools.py): an MCP
     server (``kind`` "mcp") or a programmatic tool-calling tool (``programmatic_tool_calling``, Responses';

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from .choice import did_you_mean
-from .model import NativeTool
+from .model import NATIVE_TOOL_KINDS, NativeTool
 from .yaml_input import Reader, key_node, show
 
 # openai 3.57.0 types/responses/tool_param.py Mcp.connector_id (Literal)
@@ -31,8 +31,8 @@ MCP_KEYS = ("type", "server_label", "server_url", "connector_id", "tunnel_id", "
 WHERE = ("server_url", "connector_id", "tunnel_id")  # Mcp: "One of `server_url`, `connector_id`, or `tunnel_id`"
 # anthropic 2.14.0 types/tool_union_param.py: CodeExecutionTool20250825Param, ...20260120..., ...20260521...
 # (name: Literal["code_execution"]); the tool that runs the code calling tools with allowed_callers.
-CODE_EXECUTION = ("code_execution_20250825", "code_execution_20260120", "code_execution_20260521")
-KINDS = ("mcp", "programmatic_tool_calling") + CODE_EXECUTION
+CODE_EXECUTION = tuple(kind for kind in NATIVE_TOOL_KINDS if kind.startswith("code_execution_"))
+KINDS = NATIVE_TOOL_KINDS
 PLACEHOLDER = re.compile(r"\$(?:\{[A-Z_][A-Z0-9_]*\}|[A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])")  # as the transport reads
 _HEADER = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name (RFC 9110 token)
 

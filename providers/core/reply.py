@@ -15,10 +15,10 @@ from __future__ import annotations
 import functools
 import json
 import re
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 from .bounded import json_value
-from .error_envelope import Forms, merged, message_text
+from .error_envelope import ErrorEnvelope, Headers, message_text
 from .model import ProviderError, Reply, quoted
 from .redaction import printable
 
@@ -50,6 +50,41 @@ def _header(headers: Mapping[str, str] | None, name: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=1)
+class Forms(NamedTuple):
+    """Every module's envelopes (``error_envelope.ErrorEnvelope``) merged, in the order the registry reaches the modules."""
+
+    object_keys: tuple[str, ...]
+    kind_keys: tuple[str, ...]
+    notes: tuple[Callable[[dict[str, Any]], list[str]], ...]
+    details_keys: tuple[str, ...]
+    text_keys: tuple[str, ...]
+    detail_keys: tuple[str, ...]
+    message_keys: tuple[str, ...]
+    type_keys: tuple[str, ...]
+    kind_of: tuple[Callable[[Headers, dict[str, Any]], str | None], ...]
+    markers: tuple[tuple[str, str], ...]
+    reply_keys: frozenset[str]
+
+
+def merged(envelopes: list[ErrorEnvelope]) -> Forms:
+    def keys(values: Any) -> tuple[Any, ...]:
+        return tuple(dict.fromkeys(v for v in values if v))
+
+    return Forms(
+        object_keys=keys(e.object_key for e in envelopes),
+        kind_keys=keys(k for e in envelopes for k in e.kind_keys),
+        notes=keys(e.notes for e in envelopes),
+        details_keys=keys(e.details_key for e in envelopes),
+        text_keys=keys(e.text_key for e in envelopes),
+        detail_keys=keys(e.detail_key for e in envelopes),
+        message_keys=keys(k for e in envelopes for k in e.message_keys),
+        type_keys=keys(k for e in envelopes for k in e.type_keys),
+        kind_of=keys(e.kind_of for e in envelopes),
+        markers=keys(e.marker for e in envelopes),
+        reply_keys=frozenset(k for e in envelopes for k in e.reply_keys),
+    )
+
+
 def _forms() -> Forms:
     """Every provider module's declared error envelopes, merged (each module imported once, when an error or
     a body that is not its own provider's reply is read)."""

@@ -16,9 +16,8 @@ import yaml
 from . import limits as _limits
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
-from . import native_tools
-from .model import (SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool, ProviderSettings, Scenario,
-                    ThinkingSetting, Tool, ToolChoice, ToolchoiceError)
+from .model import (NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool, ProviderSettings,
+                    Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError)
 from .scenario_loop import read_loop
 from .scenario_messages import read_messages
 from .yaml_input import (Loc as _Loc, Reader as _Reader, composed, key_node as _key_node, read_text,
@@ -95,7 +94,11 @@ def _tools(r: _Reader, node: yaml.Node | None
     labels: dict[str, int] = {}
     first_line: dict[str, int] = {}
     for item in items:
-        if native_tools.is_native(r, item):  # an MCP server or a programmatic tool-calling tool
+        kind = next((v for k, v in item.value if isinstance(k, yaml.ScalarNode) and k.value == "type"), None
+                    ) if isinstance(item, yaml.MappingNode) else None
+        if isinstance(kind, yaml.ScalarNode) and r.value(kind) in NATIVE_TOOL_KINDS:  # an MCP server, a code tool
+            from . import native_tools  # only when a scenario declares one (its regexes cost every start-up else)
+
             hosted = native_tools.read_native_tool(r, item)
             native_tools.check_unique(r, hosted, item, labels)
             native.append((hosted, item))
@@ -142,7 +145,7 @@ def _tool(r: _Reader, node: yaml.Node) -> Tool:
         return _custom_tool(r, node, fields)
     if "type" in fields and r.value(fields["type"]) not in (("function",) if wrapped else ("function", "custom")):
         raise r.loc(fields["type"]).fail("only function and custom tools are supported (and the hosted kinds: "
-                                         f"{', '.join(native_tools.KINDS)})",
+                                         f"{', '.join(NATIVE_TOOL_KINDS)})",
                                          "use type: function (or type: custom for a free-text tool; type: mcp for a "
                                          "remote MCP server)")
     if wrapped:
