@@ -15,9 +15,8 @@ from .compare_view import dry_rows, markdown, print_table, wire_diff
 from .exits import handled
 from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect, format_option)
-from .output import write
+from .output import dumps, write
 from .render_cmd import build_translations
-from toolchoice.providers.core.json_text import dumps_indented
 
 
 class CompareFormat(str, Enum):
@@ -104,7 +103,7 @@ def compare(
                         ledgers={t.provider: t.ledger for t in translations})
         codes.append((path, exits.REFUSED if any(t.refused for t in translations) else exits.OK))
     if format is CompareFormat.json and documents:
-        write(dumps_indented(documents if many else documents[0]))
+        write(dumps(documents if many else documents[0]))
     elif many and format is CompareFormat.pretty:
         write(exits.summary_text(codes))
     code = exits.worst(c for _, c in codes)

@@ -16,8 +16,7 @@ import typer
 from toolchoice.providers.core.capabilities import CAPABILITIES
 
 from .exits import handled
-from .output import write
-from toolchoice.providers.core.json_text import dumps_indented
+from .output import dumps, write
 
 DEPENDENCIES = ("typer", "rich", "httpx", "pyyaml", "jsonschema", "orjson", "aiohttp", "httpx-aiohttp")
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY",
@@ -80,7 +79,7 @@ def doctor(
     """Check the set-up: key variables set (names only), base-URL overrides, proxies and versions."""
     data = report(scenario)
     if format is DoctorFormat.json:
-        write(dumps_indented(data))
+        write(dumps(data))
         return
     deps = ", ".join(f"{k} {v or 'missing'}" for k, v in data["dependencies"].items())
     lines = [f"toolchoice {data['toolchoice']} · Python {data['python']} ({data['executable']})", f"  {deps}", "",

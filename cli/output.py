@@ -17,13 +17,17 @@ from typing import Any, Callable, Iterable, NoReturn
 
 from toolchoice.providers.core.model import Translation, wire_json, word_or_json
 from toolchoice.providers.core.redaction import Redactor, environment_secrets
-from toolchoice.providers.core.json_text import dumps_indented
 
 SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
 
 
 def dumps(value: Any) -> str:
-    return dumps_indented(value)
+    """Indented JSON for the commands that print one small document (render, tools, parse): the standard
+    library's encoder, which is loaded anyway (orjson's import costs more than it saves there; the sending
+    commands' documents, which grow with N, go through core/json_text.py)."""
+    import json
+
+    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def write(text: str) -> None:

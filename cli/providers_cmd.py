@@ -11,8 +11,7 @@ from toolchoice.providers.core.capabilities import CAPABILITIES, FEATURES
 from toolchoice.providers.core.registry import matrix_rows
 
 from .exits import handled
-from .output import write
-from toolchoice.providers.core.json_text import dumps_indented
+from .output import dumps, write
 
 
 class MatrixFormat(str, Enum):
@@ -64,7 +63,7 @@ def model_rules_data(model: str) -> list[dict]:
 def print_model_rules(model: str, format: "MatrixFormat") -> None:
     data = model_rules_data(model)
     if format is not MatrixFormat.pretty:
-        write(dumps_indented(data))
+        write(dumps(data))
         return
     if not data:
         write(f"no model rule matches {model} (facts then come from the provider's capability row alone)")
@@ -172,7 +171,7 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
         print_model_rules(model, format)
         return
     if format is MatrixFormat.json:
-        write(dumps_indented(matrix_rows()))
+        write(dumps(matrix_rows()))
         return
     if format is MatrixFormat.markdown:
         write(matrix_markdown())

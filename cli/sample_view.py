@@ -12,8 +12,7 @@ from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.model import Reply, Translation
 from toolchoice.providers.core.runner import Sample
 
-from .output import write
-from toolchoice.providers.core.json_text import dumps_indented
+from .output import dumps, write
 
 
 def _console(secrets: dict[str, str] | None = None) -> Any:
@@ -63,7 +62,7 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
         table.add_column("arguments", overflow="fold")
         table.add_column("schema")
         for i, call in enumerate(reply.tool_calls):
-            args = (dumps_indented(call.arguments) if call.arguments is not None
+            args = (dumps(call.arguments) if call.arguments is not None
                     else f"{call.raw_arguments}\n({call.arguments_error})")
             check = checks[i] if i < len(checks) else {}
             valid = check.get("valid")

@@ -15,8 +15,7 @@ from typing import Optional
 import typer
 
 from .exits import handled
-from .output import write
-from toolchoice.providers.core.json_text import dumps_indented
+from .output import dumps, write
 
 
 class TraceFormat(str, Enum):
@@ -43,7 +42,7 @@ def trace(
     if not isinstance(found[0], trace_scenario.ImportedTrace):
         runs = [trace_scenario.describe(r) for r in found]  # type: ignore[arg-type]
         if format is TraceFormat.json:
-            write(redact(dumps_indented({"file": str(file), "runs": runs})))
+            write(redact(dumps({"file": str(file), "runs": runs})))
             return
         import yaml
 
@@ -54,7 +53,7 @@ def trace(
     if format is TraceFormat.json:
         for e in imported.notes:  # type: ignore[union-attr]
             sys.stderr.write(redact(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
-        write(redact(dumps_indented(imported.data)))  # type: ignore[union-attr]
+        write(redact(dumps(imported.data)))  # type: ignore[union-attr]
         return
     import yaml
 
