@@ -358,6 +358,9 @@ def test_an_anthropic_mcp_call_is_a_server_call_that_obeys_required():
     assert parse_reply("anthropic", failed).server_calls[0].error == "mcp_tool_result is_error"
     text_only = dict(ANTHROPIC_MCP_REPLY, content=[ANTHROPIC_MCP_REPLY["content"][2]])
     assert verdict(s, parse_reply("anthropic", text_only), t)["category"] == "no_call"
+    elsewhere = json.loads(json.dumps(ANTHROPIC_MCP_REPLY))  # a server the scenario does not declare
+    elsewhere["content"][0]["server_name"] = "other-server"
+    assert verdict(s, parse_reply("anthropic", elsewhere), t)["category"] == "no_call"
 
 
 def test_a_transcript_keeps_the_hosted_tools_as_written():

@@ -337,8 +337,12 @@ def _categorize(scenario: Scenario, reply: Reply, offered: tuple[str, ...],
     if choice is not None and choice.mode == "none" and calls:
         return "unwanted_call", [f"{intent}, but the reply called {', '.join(repr(n) for n in names)}"]
     if choice is not None and choice.mode == "required" and not calls and not choice.native:
-        mcp = [f"{c.server}/{c.name}" for c in reply.server_calls if c.kind in MCP_CALLS]
-        if mcp:  # a tool on a declared MCP server is a tool: the provider ran the call itself
+        # a tool on a declared MCP server is a tool: the provider ran the call itself. Servers the scenario
+        # declares in tools: are the ones offered (others may come through providers.<id>.extra: any then)
+        declared = {t.fields.get("server_label") for t in scenario.native_tools if t.kind == "mcp"}
+        mcp = [f"{c.server}/{c.name}" for c in reply.server_calls
+               if c.kind in MCP_CALLS and (not declared or c.server in declared)]
+        if mcp:
             return "obeyed", [f"{intent}: called {', '.join(mcp)} (an MCP tool the provider ran)"]
     if choice is not None and choice.forces_call and not calls:
         text = f" and answered in text ({len(reply.text)} chars)" if reply.text else ""
