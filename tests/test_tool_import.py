@@ -293,3 +293,17 @@ def test_mcp_listings_fit_the_mcp_types():
     mcp_types = pytest.importorskip("mcp.types")
     listing = {"tools": [original("github-mcp-issue-write.json"), original("github-mcp-push-files.json")]}
     assert [t.name for t in mcp_types.ListToolsResult.model_validate(listing).tools] == ["issue_write", "push_files"]
+
+
+def test_an_mcp_server_in_a_tool_file_is_named_with_where_to_declare_it(tmp_path):
+    """A Responses tool list holding an MCP server: the function tools are read, the server is left out with a
+    note that says how a scenario declares it (tools: - type: mcp), not that hosted tools have no form."""
+    (tmp_path / "tools.json").write_text(json.dumps([
+        {"type": "function", "name": "get_time", "parameters": {"type": "object", "properties": {}}},
+        {"type": "mcp", "server_label": "deepwiki", "server_url": "https://mcp.deepwiki.com/mcp"}]))
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - from: tools.json\nmessages: [{role: user, content: hi}]\n")
+    sc = load_scenario(path)
+    assert [t.name for t in sc.tools] == ["get_time"]
+    note = next(n.message for n in sc.notes if n.code == "import.skipped")
+    assert "mcp server 'deepwiki'" in note and "type: mcp" in note and "no neutral form" not in note

@@ -288,7 +288,8 @@ def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
             raise ImportProblem(f"tool {i + 1} is not a mapping (found {type(entry).__name__})", where)
         kind = wrapper or _entry_format(entry, where)
         if kind == "skip":
-            skipped.append(str(entry.get("name") or entry.get("type")))
+            label = f"mcp server '{entry.get('server_label')}'" if entry.get("type") == "mcp" else entry.get("type")
+            skipped.append(str(entry.get("name") or label))
         found.append(kind)
     fmt = _one_format([f for f in found if f != "skip"], expect)
     notes: list[LedgerEntry] = []
@@ -309,9 +310,15 @@ def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
     count = f"{len(tools)} tool{'s' if len(tools) != 1 else ''}"
     notes.insert(0, LedgerEntry("info", "import.format", f"{shown}: {count} read as {_title(fmt)}"))
     if skipped:
+        from .model import NATIVE_TOOL_KINDS
+
+        hosted = [str(e.get("type")) for (e, _), kind in zip(entries, found)
+                  if kind == "skip" and isinstance(e, dict) and e.get("type") in NATIVE_TOOL_KINDS]
+        hint = (f"declare {', '.join(dict.fromkeys(hosted))} in the scenario's tools: itself (- type: mcp, "
+                "server_label: ..., server_url: ...; docs/tool-surfaces.md)" if hosted else
+                "hosted tools have no neutral form; write a custom free-text tool inline in the scenario")
         notes.append(LedgerEntry("warning", "import.skipped", f"{shown}: not function tools, left out: "
-                                 f"{', '.join(skipped)} (hosted tools have no neutral form; write a custom "
-                                 "free-text tool inline in the scenario)"))
+                                 f"{', '.join(skipped)} ({hint})"))
     return Imported(tuple(tools), tuple(grouped_notes(notes)), fmt, shown)
 
 
