@@ -20,6 +20,7 @@ import yaml
 
 from .choice import did_you_mean
 from .model import NATIVE_TOOL_KINDS, NativeTool
+from .request_parts import ENV_PLACEHOLDER as PLACEHOLDER, env_read
 from .yaml_input import Reader, key_node, show
 
 # openai 3.57.0 types/responses/tool_param.py Mcp.connector_id (Literal)
@@ -33,7 +34,6 @@ WHERE = ("server_url", "connector_id", "tunnel_id")  # Mcp: "One of `server_url`
 # (name: Literal["code_execution"]); the tool that runs the code calling tools with allowed_callers.
 CODE_EXECUTION = tuple(kind for kind in NATIVE_TOOL_KINDS if kind.startswith("code_execution_"))
 KINDS = NATIVE_TOOL_KINDS
-PLACEHOLDER = re.compile(r"\$(?:\{[A-Z_][A-Z0-9_]*\}|[A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])")  # as the transport reads
 _HEADER = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name (RFC 9110 token)
 
 
@@ -223,11 +223,6 @@ def check_body_env(ctx: Any, body: dict[str, Any], url: str) -> None:
             continue
         where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
         for match in PLACEHOLDER.finditer(value):
-            var = match.group(0).strip("${}")
-            if var in ctx.options.allow_env:
-                ctx.ledger.warning("env.allowed", f"${var} (allowed by --allow-env) is read from the environment and "
-                                   f"sent in {where} to {urlsplit(url).netloc or url}, which passes it to the MCP server")
-            else:
-                ctx.ledger.error("env.not_allowed", f"an mcp tool reads ${var} from the environment and would send it "
-                                 f"in {where} (to the MCP server): pass --allow-env {var} (or set "
-                                 f"TOOLCHOICE_ALLOW_ENV={var}) if you trust this file")
+            var = match.group(1) or match.group(2)
+            env_read(ctx, var, where, "an mcp tool", refused_then=" (to the MCP server)",
+                     allowed_then=f" to {urlsplit(url).netloc or url}, which passes it to the MCP server")

@@ -81,7 +81,22 @@ def with_user_headers(ctx: Context, headers: dict[str, str]) -> dict[str, str]:
     return headers
 
 
-_ENV_NAME = re.compile(r"\$(?:\{([A-Z_][A-Z0-9_]*)\}|([A-Z_][A-Z0-9_]*))(?![A-Za-z0-9_])")  # as the transport resolves
+# A ``$NAME`` / ``${NAME}`` placeholder: the name is group 1 or 2. The transport resolves these at send time;
+# the checks below and core/native_tools.py read the same ones.
+ENV_PLACEHOLDER = re.compile(r"\$(?:\{([A-Z_][A-Z0-9_]*)\}|([A-Z_][A-Z0-9_]*))(?![A-Za-z0-9_])")
+
+
+def env_read(ctx: Context, var: str, where: str, reader: str, allowed_then: str = "", refused_then: str = "") -> None:
+    """A variable a scenario file names, sent in ``where``: a warning when the user allowed it (``--allow-env``,
+    ``TOOLCHOICE_ALLOW_ENV``), an error naming ``reader`` and how to allow it otherwise. ``allowed_then`` /
+    ``refused_then``: what each message says after ``where``."""
+    if var in ctx.options.allow_env:
+        ctx.ledger.warning("env.allowed", f"${var} (allowed by --allow-env) is read from the environment and sent "
+                           f"in {where}{allowed_then}")
+    else:
+        ctx.ledger.error("env.not_allowed", f"{reader} reads ${var} from the environment and would send it in "
+                         f"{where}{refused_then}: pass --allow-env {var} (or set TOOLCHOICE_ALLOW_ENV={var}) if you "
+                         "trust this file")
 
 
 def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
@@ -104,12 +119,12 @@ def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
     reads: dict[str, list[str]] = {}
     for name, value in headers.items():
         if "$" in value:
-            for match in _ENV_NAME.finditer(value):
+            for match in ENV_PLACEHOLDER.finditer(value):
                 var = match.group(1) or match.group(2)
                 if var not in own:
                     reads.setdefault(var, []).append(f"header {name}")
     if "$" in url:
-        for match in _ENV_NAME.finditer(url):
+        for match in ENV_PLACEHOLDER.finditer(url):
             var = match.group(1) or match.group(2)
             if var in ctx.key_env and var not in own:  # the only placeholders a URL resolves (Gemini's ?key=)
                 reads.setdefault(var, []).append("the URL")
@@ -124,14 +139,8 @@ def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
                 ctx.ledger.warning("env.key_destination", f"${var} is sent in {where}, a base URL the scenario "
                                    f"file sets (providers.{ctx.provider}.base_url)")
             continue
-        if var in ctx.options.allow_env:
-            ctx.ledger.warning("env.allowed", f"${var} (allowed by --allow-env) is read from the environment "
-                               f"and sent in {where}")
-        else:
-            ctx.ledger.error("env.not_allowed", f"{source} reads ${var} from the environment and would send it "
-                             f"in {where}; only {' / '.join(ctx.cap.key_env) or 'no variable'} is read without "
-                             f"asking: pass --allow-env {var} (or set TOOLCHOICE_ALLOW_ENV={var}) if you trust "
-                             "this file")
+        env_read(ctx, var, where, source,
+                 refused_then=f"; only {' / '.join(ctx.cap.key_env) or 'no variable'} is read without asking")
 
 
 def bearer(ctx: Context) -> dict[str, str]:

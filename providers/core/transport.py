@@ -30,6 +30,8 @@ from .version import __version__
 # the clients, re-exported: callers (runner, loop, bench, tests) reach them as transport.*
 from .http_clients import (AIOHTTP_MIN_REQUESTS, CONNECTIONS_PER_CLIENT, HTTP_CLIENT_ENV, _client_kwargs,  # noqa: F401
                            aiohttp_wanted, new_async_client, new_async_clients, plain_http_only)
+# $NAME or ${NAME} in upper case, as `render -f curl` leaves them for the shell ("$home", "$5" are text)
+from .request_parts import ENV_PLACEHOLDER as _PLACEHOLDER
 from .retry_policy import RetryPolicy, next_wait, retry_after, should_retry
 from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
                         safe_json_text)
@@ -42,9 +44,6 @@ def user_agent() -> str:
     """Once per process: `compare --send` prepares a request per provider."""
     return f"toolchoice/{__version__}"
 
-
-# $NAME or ${NAME} in upper case, as `render -f curl` leaves them for the shell ("$home", "$5" are text)
-_PLACEHOLDER = re.compile(r"\$(?:\{([A-Z_][A-Z0-9_]*)\}|([A-Z_][A-Z0-9_]*))(?![A-Za-z0-9_])")
 
 
 @dataclass(frozen=True)
