@@ -191,20 +191,15 @@ async def _fetch(client: "Client", url: httpx.URL, method: str, headers: Mapping
                 proxy_headers=proxy.headers if proxy else None) as response:
             got = headers_as_httpx(response.raw_headers)
             answer = Answer(response.status, got, encoding_as_httpx(got))
+            # a compressed body is decoded by httpx's decoders; the bound counts decoded bytes, as transport._fetch
+            pieces = (response.content.iter_chunked(64 * 1024) if _uncompressed(got) else
+                      httpx.Response(response.status, headers=response.raw_headers, stream=_Body(response)).aiter_bytes())
             chunks, size = [], 0
-            if _uncompressed(got):
-                async for chunk in response.content.iter_chunked(64 * 1024):
-                    size += len(chunk)
-                    if size > max_bytes:
-                        return answer, None
-                    chunks.append(chunk)
-            else:  # decoded by httpx's decoders, the size bound on the decoded bytes, as transport._fetch reads it
-                decoding = httpx.Response(response.status, headers=response.raw_headers, stream=_Body(response))
-                async for chunk in decoding.aiter_bytes():
-                    size += len(chunk)
-                    if size > max_bytes:
-                        return answer, None
-                    chunks.append(chunk)
+            async for chunk in pieces:
+                size += len(chunk)
+                if size > max_bytes:
+                    return answer, None
+                chunks.append(chunk)
             return answer, b"".join(chunks)
     except _AIOHTTP_ERRORS as exc:
         raise _httpx_error(exc) from exc
