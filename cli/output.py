@@ -93,14 +93,7 @@ def _console_class() -> Any:
         if table.width is not None or getattr(table, "_fitted", False):
             return
         table._fitted = True
-        # the widths rich lays the columns out at (its measure can say less, e.g. with wide characters; rich
-        # then crops the lines, border and all)
-        try:
-            extra = table._extra_width  # as Table.__rich_console__ lays it out
-            laid_out = sum(table._calculate_column_widths(console, options.update_width(width - extra))) + extra
-        except (AttributeError, TypeError):  # another rich: fold to be safe
-            laid_out = width + 1
-        if laid_out <= width:
+        if laid_out_width(console, options, table) <= width:
             return
         for column in table.columns:
             column.no_wrap = False
@@ -216,6 +209,18 @@ def shorten_opaque(value: Any, key: str = "", parent: Any = None) -> Any:
     return value
 
 
+def laid_out_width(console: Any, options: Any, table: Any) -> int:
+    """The width rich lays ``table`` out at within ``options.max_width`` (its measure can say less, e.g. with
+    wide characters; rich then crops the lines, border and all). Past the width on another rich, whose
+    internals differ: a caller then takes its narrowest layout."""
+    width = options.max_width
+    try:
+        extra = table._extra_width  # as Table.__rich_console__ lays it out
+        return sum(table._calculate_column_widths(console, options.update_width(width - extra))) + extra
+    except (AttributeError, TypeError):
+        return width + 1
+
+
 _WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does not decide the layout
 
 
@@ -245,13 +250,9 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             table.add_row(*row)
         return table
 
-    def fits(table: Any) -> bool:  # as the printer lays it out (output.new_console's fit)
+    def fits(table: Any) -> bool:  # as the printer lays it out (new_console's fit)
         console = Console(width=width, file=io.StringIO())
-        try:
-            extra = table._extra_width
-            return sum(table._calculate_column_widths(console, console.options.update_width(width - extra))) + extra <= width
-        except (AttributeError, TypeError):  # another rich: the narrow table, folded where it must be
-            return False
+        return laid_out_width(console, console.options, table) <= width
 
     wide = build(headers, bordered=True)
     if fits(wide):
