@@ -294,6 +294,8 @@ def measure_loops(rounds: int, goal_only: bool = False) -> None:
                 case = {"n": n, "k": k, "steps": LOOP_STEPS, "latency_ms": latency * 1000, "ideal_s": ideal,
                         "runs_s": {name: [round(r.seconds, 3) for r in rs] for name, rs in runs.items()},
                         "cpu_s": {name: [round(r.cpu, 3) for r in rs] for name, rs in runs.items()},
+                        "startup_s": {name: [round(r.startup, 3) for r in rs] for name, rs in runs.items()
+                                      if name != "import floor"},
                         "median_s": {name: round(t, 3) for name, t in med.items()},
                         "cpu_ms_per_step": {name: round(cpu[name] / requests * 1000, 3) for name in runs
                                             if name not in ("one loop", "import floor")},
@@ -313,7 +315,8 @@ def measure_loops(rounds: int, goal_only: bool = False) -> None:
                     print(f"  {name:16s} {spread([r.seconds for r in rs])} s"
                           + (f" (×{med[name] / ideal:.2f} ideal)" if ideal and name not in ("one loop", "import floor")
                              else "")
-                          + f", CPU {spread([r.cpu / per * 1000 for r in rs], 3)} ms/request")
+                          + f", CPU {spread([r.cpu / per * 1000 for r in rs], 3)} ms/request"
+                          + ("" if name == "import floor" else f", first request at {spread([r.startup for r in rs], 3)} s"))
                 if ideal:
                     print(f"  ideal + import floor {ideal + med['import floor']:.2f} s: toolchoice ×"
                           f"{case['vs_ideal_plus_import_floor']}")
