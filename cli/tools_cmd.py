@@ -54,7 +54,8 @@ def tools(
             assert mcp_url is not None
             listing = mcp_client.list_tools_http(mcp_url, _headers(header or []), timeout=timeout)
             imported = tool_import.import_listing(listing, f"mcp_url: {mcp_url}")
-    doc = {"tools": [_neutral(t) for t in imported.tools]}
+    doc = {"tools": [*(_neutral(t) for t in imported.tools),  # then the hosted tools, as a scenario writes them
+                     *({"type": t.kind, **t.fields} for t in imported.native)]}
     if format is ToolsFormat.json:
         write(dumps({**doc, "ledger": [e.to_json() for e in imported.notes]}))
         return

@@ -295,15 +295,19 @@ def test_mcp_listings_fit_the_mcp_types():
     assert [t.name for t in mcp_types.ListToolsResult.model_validate(listing).tools] == ["issue_write", "push_files"]
 
 
-def test_an_mcp_server_in_a_tool_file_is_named_with_where_to_declare_it(tmp_path):
-    """A Responses tool list holding an MCP server: the function tools are read, the server is left out with a
-    note that says how a scenario declares it (tools: - type: mcp), not that hosted tools have no form."""
-    (tmp_path / "tools.json").write_text(json.dumps([
-        {"type": "function", "name": "get_time", "parameters": {"type": "object", "properties": {}}},
-        {"type": "mcp", "server_label": "deepwiki", "server_url": "https://mcp.deepwiki.com/mcp"}]))
+def test_an_mcp_server_in_a_tool_file_is_kept_and_named_with_where_to_declare_it_elsewhere(tmp_path):
+    """A Responses tool list holding an MCP server: a scenario's from: keeps the server as a hosted tool
+    (tests/test_tool_file_hosted.py); where tool lists are read without a file (a trace's recorded tools, a body
+    the mock reads) it is left out with a note that says how a scenario declares it (tools: - type: mcp)."""
+    from toolchoice.providers.core.tool_import import convert
+
+    listing = [{"type": "function", "name": "get_time", "parameters": {"type": "object", "properties": {}}},
+               {"type": "mcp", "server_label": "deepwiki", "server_url": "https://mcp.deepwiki.com/mcp"}]
+    (tmp_path / "tools.json").write_text(json.dumps(listing))
     path = tmp_path / "s.yaml"
     path.write_text("tools:\n  - from: tools.json\nmessages: [{role: user, content: hi}]\n")
     sc = load_scenario(path)
-    assert [t.name for t in sc.tools] == ["get_time"]
-    note = next(n.message for n in sc.notes if n.code == "import.skipped")
+    assert [t.name for t in sc.tools] == ["get_time"] and [t.label for t in sc.native_tools] == ["mcp server 'deepwiki'"]
+    assert "import.skipped" not in [n.code for n in sc.notes]
+    note = next(n.message for n in convert(listing, "tools").notes if n.code == "import.skipped")
     assert "mcp server 'deepwiki'" in note and "type: mcp" in note and "no neutral form" not in note

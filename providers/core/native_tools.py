@@ -88,14 +88,17 @@ def read_native_tool(r: Reader, node: yaml.Node) -> NativeTool:
     return NativeTool("mcp", MappingProxyType(out))
 
 
-def check_unique(r: Reader, tool: NativeTool, node: yaml.Node, seen: dict[str, int]) -> None:
+def check_unique(r: Reader, tool: NativeTool, node: yaml.Node, seen: dict[str, tuple[int, str]],
+                 origin: str = "") -> None:
     """Two MCP servers may not share a label, nor a kind of programmatic tool appear twice (``seen``: label →
-    the line of its first declaration, filled in as the tools are read)."""
+    the line of its first declaration and where it came from, filled in as the tools are read; ``origin``:
+    ", imported by from: FILE" for a tool read from a tool file, whose line is that of the ``from:``)."""
     key = tool.label
     if key in seen:
         what = f"mcp server_label '{tool.fields['server_label']}'" if tool.kind == "mcp" else f"tool {tool.kind}"
-        raise r.loc(node).fail(f"duplicate {what} (first declared on line {seen[key]})", "keep one of them")
-    seen[key] = r.loc(node).line
+        line, first = seen[key]
+        raise r.loc(node).fail(f"duplicate {what}{origin} (first declared on line {line}{first})", "keep one of them")
+    seen[key] = (r.loc(node).line, origin)
 
 
 def _child(node: yaml.Node, key: str) -> yaml.Node | None:

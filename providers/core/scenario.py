@@ -91,7 +91,7 @@ def _tools(r: _Reader, node: yaml.Node | None
     tools: list[Tool] = []
     notes: list[LedgerEntry] = []
     native: list[tuple[NativeTool, yaml.Node]] = []
-    labels: dict[str, int] = {}
+    labels: dict[str, tuple[int, str]] = {}
     first_line: dict[str, int] = {}
     for item in items:
         kind = next((v for k, v in item.value if isinstance(k, yaml.ScalarNode) and k.value == "type"), None
@@ -112,6 +112,12 @@ def _tools(r: _Reader, node: yaml.Node | None
             imported = import_tools(r, item)
             batch, origin = imported.tools, f" (imported by from: {imported.source})"
             notes.extend(imported.notes)
+            if imported.native:  # hosted tools in the file: as if declared here (core/hosted_import.py)
+                from . import native_tools
+
+                for hosted in imported.native:
+                    native_tools.check_unique(r, hosted, item, labels, f", imported by from: {imported.source}")
+                    native.append((hosted, item))
         else:
             batch, origin = (_tool(r, item),), ""
         if len(tools) + len(native) + len(batch) > _limits.get("tools"):

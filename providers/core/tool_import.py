@@ -23,7 +23,7 @@ from typing import Any, Callable, NamedTuple
 
 import yaml
 
-from .model import TOOL_FIELD_TYPES, LedgerEntry, Tool, ToolchoiceError
+from .model import NATIVE_TOOL_KINDS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool, Tool, ToolchoiceError
 from .tool_file import ToolFile
 from .yaml_input import composed, decoded_text
 
@@ -79,6 +79,7 @@ class Imported(NamedTuple):
     notes: tuple[LedgerEntry, ...]
     format: str
     source: str  # as the user wrote it: a path, or "mcp: COMMAND" / "mcp_url: URL"
+    native: tuple[NativeTool, ...] = ()  # hosted tools of a kind toolchoice knows, read from a file (hosted_import)
 
 
 class ImportProblem(Exception):
@@ -180,10 +181,11 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
     lines = _json_lines(text)
     if lines is not None:
         data: Any = [entry for entry, _ in lines]
-        return _imported(data, shown, lambda where: lines[where[0]][1] if where else 1, name)
+        return _imported(data, shown, lambda where: lines[where[0]][1] if where else 1, name, text,
+                         [n for _, n in lines])
     data = _json_document(text, name)
     if data is not None:  # JSON is read as JSON (YAML 1.1 would turn 1e-5 into a string); lines found on demand
-        return _imported(data, shown, lambda where: _json_line_of(text, name, where), name)
+        return _imported(data, shown, lambda where: _json_line_of(text, name, where), name, text)
     read = False
     try:
         with composed(text, name) as (reader, root):
@@ -191,7 +193,7 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
             if root is None or (isinstance(root, yaml.ScalarNode) and not root.value.strip()):
                 raise ToolchoiceError("the file is empty: no tools to import", path=name, line=1)
             data = reader.value(root)
-            return _imported(data, shown, lambda where: _line_of(root, where), name)
+            return _imported(data, shown, lambda where: _line_of(root, where), name, text)
     except ToolchoiceError:
         if read:
             raise
@@ -199,7 +201,7 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
             data = json.loads(text)
         except ValueError:
             raise
-        return _imported(data, shown, lambda where: None, name)
+        return _imported(data, shown, lambda where: None, name, text)
 
 
 def _json_document(text: str, name: str) -> Any:
@@ -259,11 +261,22 @@ def _line_of(root: yaml.Node, where: DataPath) -> int | None:
     return node.start_mark.line + 1
 
 
-def _imported(data: Any, shown: str, line_of: Callable[[DataPath], int | None], name: str) -> Imported:
+def _imported(data: Any, shown: str, line_of: Callable[[DataPath], int | None], name: str, text: str,
+              json_lines: list[int] | None = None) -> Imported:
+    """A file's tools; its hosted tools of a kind toolchoice knows are read from the file's own nodes, as a
+    scenario's ``tools:`` reads them (``hosted_import``, loaded only when the file has one)."""
     try:
-        return convert(data, shown)
+        imported, hosted = _convert(data, shown, None, True)
     except ImportProblem as problem:
         raise ToolchoiceError(problem.message, path=name, line=line_of(problem.where), hint=problem.hint) from None
+    if not hosted:
+        return imported
+    from . import hosted_import
+
+    native, note = hosted_import.read_hosted(text, name, shown, hosted, json_lines)
+    notes = list(imported.notes)
+    notes.insert(1, note)
+    return imported._replace(notes=tuple(notes), native=native)
 
 
 def import_listing(listing: Any, shown: str) -> Imported:
@@ -279,24 +292,34 @@ def import_listing(listing: Any, shown: str) -> Imported:
 # ---- detection and conversion --------------------------------------------------------------------
 
 def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
-    """Plain data (a parsed file) -> tools and notes. Raises ImportProblem."""
+    """Plain data (a parsed file) -> tools and notes; hosted tools are left out and named. Raises ImportProblem."""
+    return _convert(data, shown, expect, False)[0]
+
+
+def _convert(data: Any, shown: str, expect: str | None, hosted: bool) -> tuple[Imported, list[tuple[Any, DataPath]]]:
+    """``convert``; with ``hosted``, the entries of a hosted kind toolchoice knows (``NATIVE_TOOL_KINDS``) are
+    returned with where each is, for the caller to read, instead of left out."""
     entries, at, wrapper = _tool_list(data)
     found: list[str] = []
     skipped: list[str] = []
+    native: list[tuple[Any, DataPath]] = []
     for i, (entry, where) in enumerate(entries):
         if not isinstance(entry, dict):
             raise ImportProblem(f"tool {i + 1} is not a mapping (found {type(entry).__name__})", where)
         kind = wrapper or _entry_format(entry, where)
-        if kind == "skip":
+        if kind == "skip" and hosted and entry.get("type") in NATIVE_TOOL_KINDS:
+            native.append((entry, where))
+            kind = "hosted"
+        elif kind == "skip":
             label = f"mcp server '{entry.get('server_label')}'" if entry.get("type") == "mcp" else entry.get("type")
             skipped.append(str(entry.get("name") or label))
         found.append(kind)
-    fmt = _one_format([f for f in found if f != "skip"], expect)
+    fmt = _one_format([f for f in found if f not in ("skip", "hosted")], expect)
     notes: list[LedgerEntry] = []
     tools: list[Tool] = []
     first: dict[str, int] = {}
     for i, ((entry, where), kind) in enumerate(zip(entries, found)):
-        if kind == "skip":
+        if kind in ("skip", "hosted"):
             continue
         tool = _convert_entry(entry, fmt, where, notes)
         if tool.name in first:
@@ -304,22 +327,22 @@ def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
                                 "tool names must be unique")
         first[tool.name] = i
         tools.append(tool)
-    if not tools:
+    if not tools and not native:
         raise ImportProblem(f"no function tools to import (only {', '.join(skipped)})" if entries
                             else "the tool list is empty", at)
     count = f"{len(tools)} tool{'s' if len(tools) != 1 else ''}"
-    notes.insert(0, LedgerEntry("info", "import.format", f"{shown}: {count} read as {_title(fmt)}"))
+    hosted_count = f"{len(native)} hosted tool{'s' if len(native) != 1 else ''}"
+    notes.insert(0, LedgerEntry("info", "import.format", f"{shown}: {count} read as {_title(fmt)}" if tools else
+                                f"{shown}: no function tools, {hosted_count}"))
     if skipped:
-        from .model import NATIVE_TOOL_KINDS
-
-        hosted = [str(e.get("type")) for (e, _), kind in zip(entries, found)
-                  if kind == "skip" and isinstance(e, dict) and e.get("type") in NATIVE_TOOL_KINDS]
-        hint = (f"declare {', '.join(dict.fromkeys(hosted))} in the scenario's tools: itself (- type: mcp, "
-                "server_label: ..., server_url: ...; docs/tool-surfaces.md)" if hosted else
+        kinds = [str(e.get("type")) for (e, _), kind in zip(entries, found)
+                 if kind == "skip" and isinstance(e, dict) and e.get("type") in NATIVE_TOOL_KINDS]
+        hint = (f"declare {', '.join(dict.fromkeys(kinds))} in the scenario's tools: itself (- type: mcp, "
+                "server_label: ..., server_url: ...; docs/tool-surfaces.md)" if kinds else
                 "hosted tools have no neutral form; write a custom free-text tool inline in the scenario")
         notes.append(LedgerEntry("warning", "import.skipped", f"{shown}: not function tools, left out: "
                                  f"{', '.join(skipped)} ({hint})"))
-    return Imported(tuple(tools), tuple(grouped_notes(notes)), fmt, shown)
+    return Imported(tuple(tools), tuple(grouped_notes(notes)), fmt, shown), native
 
 
 _TOOL_NOTE = re.compile(r"tool '((?:[^'\\]|\\.)*)': (.*)", re.S)
