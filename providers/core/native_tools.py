@@ -162,7 +162,7 @@ def _secret(r: Reader, node: yaml.Node, what: str, whole: bool) -> str:
     value = r.value(node)
     if not isinstance(value, str) or not PLACEHOLDER.search(value) or (whole and not PLACEHOLDER.fullmatch(value)):
         raise r.loc(node).fail(f"{what} must be an $ENV reference (e.g. \"$DOCS_TOKEN\"), not a literal value",
-                               "keep secrets out of scenario files: export the value and write its name with $")
+                               "keep secrets out of scenario and tool files: export the value and write its name with $")
     if any(ord(ch) < 32 or ord(ch) > 126 for ch in value) or value != value.strip():
         raise r.loc(node).fail(f"{what} must be plain text on one line, without spaces at its ends", None)
     return value
