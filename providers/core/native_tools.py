@@ -180,6 +180,7 @@ def env_paths(fields: dict[str, Any], prefix: tuple[Any, ...]) -> list[tuple[Any
 def lint(cap: Any, scenario: Any, ledger: Any) -> bool:
     """A ``tool.native_dropped`` warning for each hosted tool this provider's module does not render (its
     ``NATIVE_TOOLS``), naming the SDK type its tools are (``TOOLS_TYPE``); True when it renders any."""
+    from .facts import cited
     from .registry import module_for, native_tool_takers
 
     module = module_for(cap.provider)
@@ -189,8 +190,9 @@ def lint(cap: Any, scenario: Any, ledger: Any) -> bool:
         if tool.kind in takes:
             kept = True
             continue
-        kinds = getattr(module, "TOOLS_TYPE", "")
+        kinds = getattr(module, "TOOLS_TYPE", "")  # the id of the fact naming the SDK type (core/facts.py)
         kinds = kinds.get(cap.provider, kinds.get("")) if isinstance(kinds, dict) else kinds
+        kinds = cited(kinds) if kinds else ""
         takers = native_tool_takers(tool.kind)
         ledger.warning("tool.native_dropped", f"tool {tool.label} is not sent: the tools of {cap.title} "
                        f"({kinds or 'its API reference'}) have no {tool.kind} tool, and toolchoice does not guess a "
