@@ -3,6 +3,9 @@
 Each fact names the providers it concerns, the primary source it was read at and the date it was
 last checked there. Translators keep their own code paths; this table is what `toolchoice
 providers` prints beside each row and what `bench/stale_facts.py` lists when a fact grows old.
+The hosted-tool facts (HOSTED_TOOL_FACTS) are also read by the translators: a module's NATIVE_TOOLS
+and TOOLS_TYPE name them by id and its ledger messages cite them (``cited``); only a scenario with
+hosted tools imports this module on `render`.
 Capability rows (capabilities.py) carry their own ``sources`` and ``verified`` date.
 """
 

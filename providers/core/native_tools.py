@@ -2,8 +2,9 @@
 and the programmatic tool-calling tools (``type: programmatic_tool_calling``, OpenAI Responses';
 ``type: code_execution_20250825`` and its later versions, Anthropic's). Read into ``NativeTool`` records
 with one-line ``file:line`` errors; each provider module that renders a kind lists it in ``NATIVE_TOOLS``
-(its type in the SDK beside it), and every other provider leaves the tool out with a ``tool.native_dropped``
-warning that names the SDK type lacking it (``TOOLS_TYPE`` of the module; ``lint``).
+(the id of the dated fact naming its SDK type beside it, core/facts.py), and every other provider leaves the
+tool out with a ``tool.native_dropped`` warning that cites the SDK type lacking it (the fact ``TOOLS_TYPE``
+of the module names; ``lint``).
 
 The keys of ``type: mcp`` are those of openai 3.57.0 ``types/responses/tool_param.py`` ``Mcp`` that a
 scenario can write safely: a secret (``headers`` values, ``authorization``) must be an ``$ENV`` placeholder,
