@@ -75,6 +75,9 @@ def test_the_hosted_tool_facts_are_the_ones_the_modules_name():
     helpers = {"anthropic.native.mcp_beta", "anthropic.native.mcp_server", "anthropic.native.mcp_tool_config"}
     assert {f.id for f in HOSTED_TOOL_FACTS} == named | helpers
     assert set(HOSTED_TOOL_FACTS) <= set(FACTS)
+    for f in HOSTED_TOOL_FACTS:  # a fact concerns exactly the providers whose module names it
+        naming = {pid for pid in PROVIDER_IDS if f.id in _named_facts(pid)}
+        assert set(f.providers) == (naming or {"anthropic"}), f.id
 
 
 @pytest.mark.parametrize("f", HOSTED_TOOL_FACTS, ids=[f.id for f in HOSTED_TOOL_FACTS])
