@@ -69,7 +69,7 @@ TOOL_FIELDS: tuple[str, ...] = ("input_examples", "allowed_callers", "defer_load
 
 # The hosted tools of a scenario's tools: it renders (core/native_tools.py; anthropic_hosted.py), and the SDK type
 # its tools are (named when another hosted tool is left out).
-TOOLS_TYPE = "anthropic 2.14.0 types/tool_union_param.py ToolUnionParam; types/beta/beta_tool_union_param.py"
+TOOLS_TYPE = "anthropic.tools_type"  # the fact (core/facts.py) naming the SDK type its tools are
 
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("an Anthropic Messages reply", "anthropic")

@@ -22,18 +22,22 @@ from typing import Any
 from .core import native_tools
 from .core.request_context import Context
 
-MCP_BETA = "mcp-client-2025-11-20"
-_BETA_SOURCE = ("platform.claude.com/docs/en/agents-and-tools/mcp-connector: 'This feature requires the beta header: "
-                "\"anthropic-beta\": \"mcp-client-2025-11-20\"'; verified 2026-11-26")
-_SERVER_TYPE = "anthropic 2.14.0 types/beta/beta_request_mcp_server_url_definition_param.py " \
-               "BetaRequestMCPServerURLDefinitionParam"
+MCP_BETA = "mcp-client-2025-11-20"  # the header value (fact anthropic.native.mcp_beta)
+# kind -> the id of the fact (core/facts.py) naming its type; the sources the messages cite are read from the facts.
+NATIVE_TOOLS: dict[str, str] = {"mcp": "anthropic.native.mcp",
+                                 **{kind: f"anthropic.native.{kind}" for kind in native_tools.CODE_EXECUTION}}
+_BETA_FACT = "anthropic.native.mcp_beta"
+_SERVER_FACT = "anthropic.native.mcp_server"
+_TOOL_CONFIG_FACT = "anthropic.native.mcp_tool_config"
 
-NATIVE_TOOLS: dict[str, str] = {
-    "mcp": f"{_SERVER_TYPE} in mcp_servers, with a types/beta/beta_mcp_toolset_param.py BetaMCPToolsetParam tool "
-           f"(anthropic-beta: {MCP_BETA})",
-    **{kind: f"anthropic 2.14.0 types/{kind.replace('code_execution_', 'code_execution_tool_')}_param.py"
-       for kind in native_tools.CODE_EXECUTION},
-}
+
+def _cited(fact_id: str) -> str:
+    """The source a message names, read from the dated fact (core/facts.py: imported only for hosted tools)."""
+    from .core.facts import cited as from_fact
+
+    return from_fact(fact_id)
+
+
 LEDGER_CODES: dict[str, str] = {
     "tool.native": "an MCP server (mcp_servers + mcp_toolset) or a code_execution tool from the scenario's tools:",
     "tool.native_beta": "the MCP connector's beta header sent (anthropic-beta: mcp-client-2025-11-20)",
@@ -50,7 +54,7 @@ def hosted_tools(ctx: Context, body: dict[str, Any], first: int) -> list[dict[st
         if tool.kind != "mcp":
             out.append({"type": tool.kind, "name": "code_execution"})
             ctx.ledger.info("tool.native", f"tool {tool.kind} sent as {{type: {tool.kind}, name: code_execution}} "
-                            f"({NATIVE_TOOLS[tool.kind]})")
+                            f"({_cited(NATIVE_TOOLS[tool.kind])})")
             continue
         entry = _server(ctx, tool.fields, len(servers))
         if entry is None:
@@ -65,17 +69,20 @@ def hosted_tools(ctx: Context, body: dict[str, Any], first: int) -> list[dict[st
 def beta_header(ctx: Context, body: dict[str, Any], headers: dict[str, str]) -> None:
     if "mcp_servers" not in body:
         return
+    from .core.facts import fact
+
     headers["anthropic-beta"] = MCP_BETA
     ctx.ledger.info("tool.native_beta", f"mcp_servers and mcp_toolset are the MCP connector (beta): sent with "
-                    f"anthropic-beta: {MCP_BETA} ({_BETA_SOURCE})")
+                    f"anthropic-beta: {MCP_BETA} ({_cited(_BETA_FACT)}; verified {fact(_BETA_FACT).verified})")
 
 
 def _server(ctx: Context, fields: Any, index: int) -> dict[str, Any] | None:
+    server_type = _cited(_SERVER_FACT)
     label = fields["server_label"]
     if "server_url" not in fields:
         given = next(k for k in native_tools.WHERE if k in fields)
         ctx.ledger.warning("tool.native_dropped", f"tool mcp server '{label}' is not sent: it names a {given}, and "
-                           f"{ctx.cap.title}'s MCP server definition ({_SERVER_TYPE}) takes only a url")
+                           f"{ctx.cap.title}'s MCP server definition ({server_type}) takes only a url")
         return None
     server: dict[str, Any] = {"type": "url", "url": fields["server_url"], "name": label}
     if "authorization" in fields:
@@ -86,10 +93,10 @@ def _server(ctx: Context, fields: Any, index: int) -> dict[str, Any] | None:
                "require_approval": "no approval step: the API runs the server's calls itself"}
     for key, why in dropped.items():
         if key in fields and not (key == "require_approval" and fields[key] == "never"):
-            ctx.ledger.warning("tool.native_field_dropped", f"mcp server '{label}': {key} is not sent ({_SERVER_TYPE} "
+            ctx.ledger.warning("tool.native_field_dropped", f"mcp server '{label}': {key} is not sent ({server_type} "
                                f"has {why})")
     ctx.ledger.info("tool.native", f"tool mcp server '{label}' sent in mcp_servers with an mcp_toolset tool "
-                    f"({NATIVE_TOOLS['mcp']})")
+                    f"({_cited(NATIVE_TOOLS['mcp'])})")
     return server
 
 
@@ -101,8 +108,7 @@ def _toolset(ctx: Context, fields: Any) -> dict[str, Any]:
     default: dict[str, Any] = {}
     if isinstance(allowed, dict) and "read_only" in allowed:
         ctx.ledger.warning("tool.native_field_dropped", f"mcp server '{label}': allowed_tools.read_only is not sent "
-                           "(types/beta/beta_mcp_tool_config_param.py BetaMCPToolConfigParam has only enabled and "
-                           "defer_loading)")
+                           f"({_cited(_TOOL_CONFIG_FACT)} has only enabled and defer_loading)")
     if names is not None:  # the documented allowlist: every tool off, the named ones on
         default["enabled"] = False
         toolset["configs"] = {name: {"enabled": True} for name in names}

@@ -52,7 +52,7 @@ _NOVA = re.compile(r"amazon\.nova-")
 NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
 
 # The SDK type its tools are, named when a scenario's hosted tool (core/native_tools.py) is left out.
-TOOLS_TYPE = "botocore 1.44.8 bedrock-runtime Tool: toolSpec, systemTool (a model provider's tool by name), cachePoint"
+TOOLS_TYPE = "bedrock.tools_type"  # the fact (core/facts.py) naming the SDK type its tools are
 
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("a Bedrock Converse reply", "bedrock")

@@ -37,7 +37,7 @@ PROBE_SKIPS = ("any", "truncation")
 # Models older than Command R7B, which the SDK says cannot take tool_choice: model rule cohere-pre-r7b.
 
 # The SDK type its tools are, named when a scenario's hosted tool (core/native_tools.py) is left out.
-TOOLS_TYPE = "cohere 7.3.1 types.ToolV2: type function only"
+TOOLS_TYPE = "cohere.tools_type"  # the fact (core/facts.py) naming the SDK type its tools are
 
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("a Cohere v2 chat reply", "cohere")

@@ -39,7 +39,7 @@ _PLAIN_PROPERTY_KEYS = _PROPERTY_KEYS - {"anyOf", "properties"}  # a property wi
 _SHOWN = 8  # ignored keywords listed per tool before "and N more"
 
 # The SDK type its tools are, named when a scenario's hosted tool (core/native_tools.py) is left out.
-TOOLS_TYPE = "ollama 0.6.3 _types.Tool: type (default function) and function, a function's declaration; no server field"
+TOOLS_TYPE = "ollama.tools_type"  # the fact (core/facts.py) naming the SDK type its tools are
 
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("an Ollama /api/chat reply", "ollama")

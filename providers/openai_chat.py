@@ -103,13 +103,9 @@ CUSTOM_TOOLS: dict[str, str] = {"openai": "OpenAI Chat", "azure": "Azure OpenAI"
 # Newer per-tool fields its function tools have: none.
 TOOL_FIELDS: tuple[str, ...] = ()
 
-# The SDK type its tools are, named when a scenario's hosted tool (core/native_tools.py) is left out.
-TOOLS_TYPE: dict[str, str] = {
-    "": "openai 3.57.0 types/chat/chat_completion_tool_union_param.py ChatCompletionToolUnionParam: function and custom "
-        "tools, the Chat Completions form this translator sends",
-    "mistral": "mistralai 3.7.0 models/chatcompletionrequest.py ChatCompletionRequestTool: function, image_generation, "
-               "document_library and connector (an MCP server only as a connector registered beforehand by id)",
-}
+# The fact (core/facts.py) naming the SDK type its tools are, per provider ("": the others), named when a
+# scenario's hosted tool (core/native_tools.py) is left out.
+TOOLS_TYPE: dict[str, str] = {"": "openai.tools_type", "mistral": "mistral.tools_type"}
 
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("an OpenAI Chat Completions reply", "openai (or any OpenAI-compatible id)")

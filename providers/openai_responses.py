@@ -54,12 +54,13 @@ CUSTOM_TOOLS: dict[str, str] = {"openai-responses": "Responses"}
 TOOL_FIELDS: tuple[str, ...] = ("allowed_callers", "defer_loading", "output_schema")
 # The provider-native tool_choice forms this API takes as written (core/choice.py NATIVE_FORMS).
 NATIVE_CHOICES: tuple[str, ...] = ("mcp", "programmatic_tool_calling")
-# The hosted tools a scenario's tools: may declare that this API takes (core/native_tools.py), with their type.
+# The hosted tools a scenario's tools: may declare that this API takes (core/native_tools.py): kind -> the id of
+# the fact (core/facts.py) naming its type; TOOLS_TYPE is the fact naming the type this API's tools are.
 NATIVE_TOOLS: dict[str, str] = {
-    "mcp": "openai 3.57.0 types/responses/tool_param.py Mcp",
-    "programmatic_tool_calling": "openai 3.57.0 types/responses/tool_param.py ProgrammaticToolCalling",
+    "mcp": "openai-responses.native.mcp",
+    "programmatic_tool_calling": "openai-responses.native.programmatic_tool_calling",
 }
-TOOLS_TYPE = "openai 3.57.0 types/responses/tool_param.py ToolParam"
+TOOLS_TYPE = "openai-responses.tools_type"
 
 # What `parse` calls a body of this family's reply shape, and the -p to suggest for it (core/sniff.py).
 REPLY_KIND = ("an OpenAI Responses reply", "openai-responses")
@@ -220,6 +221,10 @@ def _hosted(ctx: Context, hosted: tuple[Any, ...], first: int) -> list[dict[str,
     """The scenario's MCP servers and programmatic tool-calling tool, as ``tool_param.py`` ``Mcp`` and
     ``ProgrammaticToolCalling`` (the scenario's keys are the API's); the headers' ``$ENV`` placeholders are
     resolved at send time."""
+    if not hosted:
+        return []
+    from .core.facts import cited  # read only when a scenario has hosted tools
+
     out = []
     for index, tool in enumerate(hosted, first):
         entry = dict(tool.fields) if tool.kind == "mcp" else {"type": tool.kind}
@@ -228,7 +233,7 @@ def _hosted(ctx: Context, hosted: tuple[Any, ...], first: int) -> list[dict[str,
                 value = entry[key]
                 ctx.body_env.extend(("tools", index) + path for path in native_tools.env_paths({key: value}, ()))
         out.append(entry)
-        ctx.ledger.info("tool.native", f"tool {tool.label} sent as written ({NATIVE_TOOLS[tool.kind]})")
+        ctx.ledger.info("tool.native", f"tool {tool.label} sent as written ({cited(NATIVE_TOOLS[tool.kind])})")
     return out
 
 

@@ -2,8 +2,9 @@
 and the programmatic tool-calling tools (``type: programmatic_tool_calling``, OpenAI Responses';
 ``type: code_execution_20250825`` and its later versions, Anthropic's). Read into ``NativeTool`` records
 with one-line ``file:line`` errors; each provider module that renders a kind lists it in ``NATIVE_TOOLS``
-(its type in the SDK beside it), and every other provider leaves the tool out with a ``tool.native_dropped``
-warning that names the SDK type lacking it (``TOOLS_TYPE`` of the module; ``lint``).
+(the id of the dated fact naming its SDK type beside it, core/facts.py), and every other provider leaves the
+tool out with a ``tool.native_dropped`` warning that cites the SDK type lacking it (the fact ``TOOLS_TYPE``
+of the module names; ``lint``).
 
 The keys of ``type: mcp`` are those of openai 3.57.0 ``types/responses/tool_param.py`` ``Mcp`` that a
 scenario can write safely: a secret (``headers`` values, ``authorization``) must be an ``$ENV`` placeholder,
@@ -183,6 +184,7 @@ def env_paths(fields: dict[str, Any], prefix: tuple[Any, ...]) -> list[tuple[Any
 def lint(cap: Any, scenario: Any, ledger: Any) -> bool:
     """A ``tool.native_dropped`` warning for each hosted tool this provider's module does not render (its
     ``NATIVE_TOOLS``), naming the SDK type its tools are (``TOOLS_TYPE``); True when it renders any."""
+    from .facts import cited
     from .registry import module_for, native_tool_takers
 
     module = module_for(cap.provider)
@@ -192,8 +194,9 @@ def lint(cap: Any, scenario: Any, ledger: Any) -> bool:
         if tool.kind in takes:
             kept = True
             continue
-        kinds = getattr(module, "TOOLS_TYPE", "")
+        kinds = getattr(module, "TOOLS_TYPE", "")  # the id of the fact naming the SDK type (core/facts.py)
         kinds = kinds.get(cap.provider, kinds.get("")) if isinstance(kinds, dict) else kinds
+        kinds = cited(kinds) if kinds else ""
         takers = native_tool_takers(tool.kind)
         ledger.warning("tool.native_dropped", f"tool {tool.label} is not sent: the tools of {cap.title} "
                        f"({kinds or 'its API reference'}) have no {tool.kind} tool, and toolchoice does not guess a "

@@ -12,9 +12,9 @@ from typing import Any
 from ..core import native_tools
 from ..core.request_context import Context
 
-SOURCE = "google-genai 3.6.1 types.Tool.mcp_servers (McpServer: name, streamable_http_transport {url, headers})"
-NATIVE_TOOLS: dict[str, str] = {"mcp": SOURCE}
-TOOLS_TYPE = "google-genai 3.6.1 types.Tool"
+# kind -> the id of the fact (core/facts.py) naming its type; TOOLS_TYPE: the fact naming the type its tools are
+NATIVE_TOOLS: dict[str, str] = {"mcp": "gemini.native.mcp"}
+TOOLS_TYPE = "gemini.tools_type"
 LEDGER_CODES: dict[str, str] = {
     "tool.native": "an MCP server from the scenario's tools: sent in tools[].mcpServers",
     "tool.native_field_dropped": "a key of an mcp tool that McpServer has no field for",
@@ -23,13 +23,19 @@ LEDGER_CODES: dict[str, str] = {
 
 def hosted_tools(ctx: Context, first: int) -> list[dict[str, Any]]:
     """The ``tools`` entry holding the scenario's MCP servers (one Tool with every server), or none."""
+    kept = native_tools.kept(ctx)
+    if not kept:
+        return []
+    from ..core.facts import cited  # read only when a scenario has hosted tools
+
+    source = cited(NATIVE_TOOLS["mcp"])
     servers: list[dict[str, Any]] = []
-    for tool in native_tools.kept(ctx):
+    for tool in kept:
         fields, label = tool.fields, tool.fields["server_label"]
         if "server_url" not in fields:
             given = next(k for k in native_tools.WHERE if k in fields)
             ctx.ledger.warning("tool.native_dropped", f"tool {tool.label} is not sent: it names a {given}, and "
-                               f"{ctx.cap.title}'s McpServer ({SOURCE}) takes only a URL")
+                               f"{ctx.cap.title}'s McpServer ({source}) takes only a URL")
             continue
         transport: dict[str, Any] = {"url": fields["server_url"]}
         headers = dict(fields.get("headers") or {})
@@ -43,8 +49,8 @@ def hosted_tools(ctx: Context, first: int) -> list[dict[str, Any]]:
                                  for h in headers))
         for key in ("allowed_tools", "require_approval", "server_description", "defer_loading"):
             if key in fields and not (key == "require_approval" and fields[key] == "never"):
-                ctx.ledger.warning("tool.native_field_dropped", f"{tool.label}: {key} is not sent ({SOURCE} has no "
+                ctx.ledger.warning("tool.native_field_dropped", f"{tool.label}: {key} is not sent ({source} has no "
                                    "such field)")
         servers.append({"name": label, "streamableHttpTransport": transport})
-        ctx.ledger.info("tool.native", f"tool {tool.label} sent in tools[].mcpServers ({SOURCE})")
+        ctx.ledger.info("tool.native", f"tool {tool.label} sent in tools[].mcpServers ({source})")
     return [{"mcpServers": servers}] if servers else []
