@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
+from .core.model import HistoryCall, LedgerEntry, Message, NativeTool, ProviderSettings, ReasoningItem, ThinkingSetting
 
 
 MOCK_BASE_PATH = ""  # google-genai's http_options base_url: it adds /v1beta (or /v1) itself
@@ -42,13 +42,16 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     groups = body.get("tools") or []
     if not isinstance(groups, list):
         raise MockMalformed("Invalid JSON payload received. Unknown name \"tools\": expected a list.")
-    declarations, other = [], []
+    declarations, other, servers = [], [], []
     for group in groups:
         if isinstance(group, dict):
             found = group.get("functionDeclarations", group.get("function_declarations"))
             if isinstance(found, list):
                 declarations.extend(found)
-            other.extend(f"tools[].{key}" for key in group if key not in ("functionDeclarations", "function_declarations"))
+            listed = group.get("mcpServers", group.get("mcp_servers"))
+            if isinstance(listed, list):
+                servers.extend(s for s in listed if isinstance(s, dict))
+            other.extend(f"tools[].{key}" for key in group if key not in _MOCK_READ_TOOL_KEYS)
     tools, notes = read_tools([{"functionDeclarations": declarations}] if declarations else None, "gemini")
     config = body.get("toolConfig", body.get("tool_config"))
     calling = config.get("functionCallingConfig", config.get("function_calling_config")) \
@@ -120,10 +123,45 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     settings = ProviderSettings(temperature=generation.get("temperature"),
                                 max_tokens=generation.get("maxOutputTokens", generation.get("max_output_tokens")),
                                 thinking=None if spec is None else spec.mode != "off", thinking_mode=spec)
+    native = _mock_servers(servers)
+    if native and not tools and isinstance(value, dict) and value.get("mode") == "ANY":
+        notes = (*notes, _native_unanswered(native))
     return MockRead(calling, tools, tuple(history), settings, route.get("stream", False), route.get("model"),
                     choice_value=value, unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(set(other))), notes=notes,
                     thinking=spec is None or spec.mode != "off",
-                    refusal=_mock_unsigned(contents, route.get("model") or ""))
+                    refusal=_mock_unsigned(contents, route.get("model") or ""), native_tools=native,
+                    native_answers=False)
+
+
+_MOCK_READ_TOOL_KEYS = frozenset({"functionDeclarations", "function_declarations", "mcpServers", "mcp_servers"})
+
+
+def _mock_servers(listed: list[dict[str, Any]]) -> tuple[Any, ...]:
+    """``tools[].mcpServers`` (google-genai types.McpServer: name, streamableHttpTransport {url, headers}) as
+    NativeTools, so a request whose only tools are MCP servers is judged as declaring tools; headers the client
+    sent are never kept."""
+    from .core.model import NativeTool
+
+    out = []
+    for server in listed:
+        transport = server.get("streamableHttpTransport", server.get("streamable_http_transport"))
+        url = transport.get("url") if isinstance(transport, dict) else None
+        if isinstance(server.get("name"), str) and isinstance(url, str):
+            out.append(NativeTool("mcp", {"type": "mcp", "server_label": server["name"], "server_url": url}))
+    return tuple(out)
+
+
+# google-genai 3.6.1 types.ToolType, the kinds of server-side ToolCall a generateContent reply can carry
+# (checked against the installed SDK by tests/test_native_tools_mock.py)
+SERVER_TOOL_TYPES = ("GOOGLE_SEARCH_WEB", "GOOGLE_SEARCH_IMAGE", "URL_CONTEXT", "GOOGLE_MAPS", "FILE_SEARCH",
+                     "MEDIA_PROCESSING")
+
+
+def _native_unanswered(native: tuple[Any, ...]) -> LedgerEntry:
+    labels = ", ".join(f"'{t.fields['server_label']}'" for t in native)
+    return LedgerEntry("info", "mock.native_unanswered", f"mode ANY with only MCP servers ({labels}): answered with "
+                       "text, since no reply shape for a call the API ran on an MCP server is known (google-genai "
+                       f"3.6.1 types.ToolType, the server-side calls a reply holds: {', '.join(SERVER_TOOL_TYPES)})")
 
 
 def _mock_unsigned(contents: list[Any], model: str) -> str | None:

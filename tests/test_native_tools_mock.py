@@ -128,3 +128,36 @@ def test_required_with_only_an_mcp_server_is_answered_with_its_call() -> None:
     (item,) = response.output
     assert isinstance(item, McpCall) and (item.server_label, item.name) == ("deepwiki", "read_wiki_structure")
     assert mock.records[0]["status"] == 200
+
+
+@pytest.mark.skipif(missing("google.genai"), reason="needs google-genai")
+def test_the_gemini_mock_reads_mcp_servers_and_says_why_it_answers_mode_any_with_text() -> None:
+    """mode ANY with only ``tools[].mcpServers`` (google-genai 3.6.1 types.McpServer), sent by the real client:
+    the servers are tools, so the mock no longer answers the 400 "no tools are declared" (it did before); and
+    since no reply shape for a call the API ran on an MCP server is known (types.ToolType, the server-side calls
+    a GenerateContentResponse holds, names none), it answers with text and a finding that says so. The header
+    the client sent is never kept."""
+    from google import genai
+    from google.genai import types
+
+    from toolchoice.providers.gemini_mock import SERVER_TOOL_TYPES
+
+    server = types.McpServer(name="deepwiki", streamable_http_transport=types.StreamableHttpTransport(
+        url="https://mcp.deepwiki.com/mcp", headers={"Authorization": "Bearer sk-mcp-secret-0123456789"}))
+    config = types.GenerateContentConfig(tools=[types.Tool(mcp_servers=[server])], tool_config=types.ToolConfig(
+        function_calling_config=types.FunctionCallingConfig(mode=types.FunctionCallingConfigMode.ANY)))
+    with running_mock("gemini") as mock:
+        client = genai.Client(api_key=KEY, http_options=types.HttpOptions(base_url=mock.base_url))
+        response = client.models.generate_content(model="gemini-3.5-flash", contents="What is React?", config=config)
+        auto = client.models.generate_content(model="gemini-3.5-flash", contents="What is React?",
+                                              config=types.GenerateContentConfig(tools=[types.Tool(mcp_servers=[server])]))
+    assert response.text and not response.function_calls and auto.text
+    forced, unforced = mock.records
+    assert [forced["status"], unforced["status"]] == [200, 200], forced["findings"]
+    codes = {f["code"]: f["message"] for f in forced["findings"]}
+    assert "'deepwiki'" in codes["mock.native_unanswered"]
+    assert "mock.native_unanswered" not in {f["code"] for f in unforced["findings"]}
+    assert not any("mcpServers" in str(f) for f in forced["findings"] if f["code"] == "mock.unjudged")
+    assert "sk-mcp-secret" not in repr(mock.records)
+    # the claim the finding rests on, read from the installed SDK: the server-side call types, none of them MCP
+    assert tuple(t.value for t in types.ToolType if t.value != "TOOL_TYPE_UNSPECIFIED") == SERVER_TOOL_TYPES

@@ -46,6 +46,9 @@ class MockRead(NamedTuple):
     thinking: bool = False  # the reply carries reasoning state (the request turned thinking on)
     notes: tuple[LedgerEntry, ...] = ()
     native_tools: tuple[NativeTool, ...] = ()  # hosted tools the family reads back (MCP servers, programmatic)
+    # the family's reply can carry a call its API ran on an MCP server (mock_reply writes Answer.native); when
+    # not, a forced call with only MCP servers is answered with text and the family's notes say why
+    native_answers: bool = True
 
 
 class Judged(NamedTuple):
@@ -210,7 +213,7 @@ def plan_answer(judged: Judged, step: Step | None, number: int) -> Answer:
     elif choice is not None and choice.native is not None and not (step is not None and step.disobey):
         return _native_answer(choice.native, read, number)
     elif (choice is not None and choice.forces_call and not read.tools and step is None
-          and any(t.kind == "mcp" for t in read.native_tools)):  # a forced call with only MCP servers: one of theirs
+          and read.native_answers and any(t.kind == "mcp" for t in read.native_tools)):  # only MCP servers: theirs
         label = next(t.fields["server_label"] for t in read.native_tools if t.kind == "mcp")
         return _native_answer({"type": "mcp", "server_label": label}, read, number)
     else:
