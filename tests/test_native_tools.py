@@ -290,21 +290,29 @@ def test_a_header_secret_is_resolved_at_send_time_and_redacted():
 
 
 def test_render_never_shows_a_header_value_and_send_delivers_it(tmp_path: Path):
-    from servers import StandIn, Step
-
     path = tmp_path / "mcp.yaml"
     path.write_text("tools:\n  - {name: get_time}\n  - type: mcp\n    server_label: docs\n"
                     "    server_url: https://docs.example/mcp\n    headers: {X-Key: $DOCS_KEY}\n"
                     "messages: [{role: user, content: hi}]\n")
-    secret = "docs-key-value-0123456789abcdef"
-    env = {"DOCS_KEY": secret, "OPENAI_API_KEY": "sk-test-0123456789abcdef", "NO_PROXY": "127.0.0.1"}
+    header_reaches_the_server_never_the_output(path, DOCS_ENV)
+
+
+DOCS_ENV = {"DOCS_KEY": "docs-key-value-0123456789abcdef", "OPENAI_API_KEY": "sk-test-0123456789abcdef",
+            "NO_PROXY": "127.0.0.1"}
+
+
+def header_reaches_the_server_never_the_output(path: Path, env: dict[str, str]) -> None:
+    """`send` of a scenario whose second tool is an MCP server with the header ``X-Key: $DOCS_KEY`` to a
+    127.0.0.1 stand-in: the server receives the value, the output shows only the placeholder."""
+    from servers import StandIn, Step
+
     with StandIn("openai-responses", default=Step.reply("openai-responses")) as stand_in:
         result = run_cli(["send", str(path), "-p", "openai-responses", "--base-url", stand_in.base_url(),
                           "--allow-env", "DOCS_KEY", "-f", "json"], env=env)
     assert result.returncode in (0, 4), result.stderr
-    assert secret not in result.stdout + result.stderr
+    assert env["DOCS_KEY"] not in result.stdout + result.stderr
     (got,) = stand_in.requests
-    assert got.json["tools"][1]["headers"] == {"X-Key": secret}
+    assert got.json["tools"][1]["headers"] == {"X-Key": env["DOCS_KEY"]}
     shown = json.loads(result.stdout)["request"]["body"]["tools"][1]["headers"]
     assert shown == {"X-Key": "$DOCS_KEY"}
 
