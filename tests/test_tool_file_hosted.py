@@ -178,6 +178,23 @@ def test_bad_hosted_entries_are_one_line_errors_in_the_tool_file(tmp_path: Path,
     assert words in caught.value.message and "\n" not in str(caught.value)
 
 
+def test_json_lines_errors_name_the_row_and_column_where_the_file_has_them(tmp_path: Path):
+    """JSON Lines rows are read as one list, each row on the line it has in the file: a bad value in a later
+    row, after a function row and a blank line, is named at its own line and column (the first row alone too)."""
+    good = '{"type": "mcp", "server_label": "a", "server_url": "https://a.example/mcp"}'
+    bad = '{"type": "mcp", "server_label": "b", "server_url": 5}'
+    function = '{"type": "function", "name": "f", "parameters": {"type": "object"}}'
+    for text, line in ((f"{function}\n\n{good}\n{bad}\n", 4), (f"{bad}\n{good}\n", 1), (f"{good}\n\n\n{bad}\n", 4)):
+        (tmp_path / "tools.jsonl").write_text(text, encoding="utf-8")
+        with pytest.raises(ToolchoiceError) as caught:
+            load_scenario(scenario_file(tmp_path, "  - from: tools.jsonl\n"))
+        assert (caught.value.line, caught.value.column) == (line, bad.index("5") + 1), text
+        assert "server_url of mcp tool 'b' must be a non-empty string" in caught.value.message
+    (tmp_path / "tools.jsonl").write_text(f"{function}\n{good}\n\n" + good.replace('"a"', '"c"') + "\n")
+    scenario = load_scenario(scenario_file(tmp_path, "  - from: tools.jsonl\n"))
+    assert [t.label for t in scenario.native_tools] == ["mcp server 'a'", "mcp server 'c'"]
+
+
 def test_a_server_label_in_the_file_and_inline_is_refused_either_way(tmp_path: Path):
     tool_file(tmp_path, [*FUNCTION_AND_WEB_SEARCH, SERVER])
     inline = '  - {type: mcp, server_label: dmcp, server_url: "https://b.example/mcp"}\n'

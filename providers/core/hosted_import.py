@@ -46,12 +46,21 @@ def read_hosted(text: str, name: str, shown: str, entries: list[tuple[Any, DataP
         tools.append(tool)
         nulls.append(dropped)
 
-    if json_lines is not None:  # each line its own document, composed where it stands (its line numbers)
+    if json_lines is not None:  # the rows composed as one list, each on the line it has in the file
         rows = text.splitlines()
-        for _, where in entries:
-            line = json_lines[where[0]]
-            with composed("\n" * (line - 1) + rows[line - 1], name) as (r, root):
+        lines = [json_lines[where[0]] for _, where in entries]
+        if lines[0] == 1:  # a "[" before the first row would move its columns: that row alone
+            with composed(rows[0], name) as (r, root):
                 read(r, root)
+            lines = lines[1:]
+        if lines:
+            pieces, at = ["["], 1
+            for n, line in enumerate(lines):  # the comma ends the row before, so each row starts its line
+                pieces.append(("," if n else "") + "\n" * (line - at) + rows[line - 1])
+                at = line
+            with composed("".join(pieces) + "]", name) as (r, root):
+                for node in root.value:
+                    read(r, node)
     else:
         opened = False
         try:
