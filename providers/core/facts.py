@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .capabilities import CAPABILITIES
+
 
 class Fact(NamedTuple):
     id: str
@@ -181,8 +183,10 @@ FACTS: tuple[Fact, ...] = (
 # and the SDK type each module's tools are (their NATIVE_TOOLS and TOOLS_TYPE name these facts by id). A ledger
 # message names a fact by its citation, the part of the source before CITE_END; the words quoted follow it.
 CITE_END = " — "
-_CHAT_TOOL_HOSTS = ("openai", "groq", "deepseek", "azure", "fireworks", "together", "openrouter", "xai", "cerebras",
-                    "sambanova", "vllm", "llamacpp", "huggingface")
+# the hosts translated by openai_chat (their capability rows) that have no tools_type fact of their own (Mistral's
+# tools differ: mistral.tools_type below): a new OpenAI-compatible host's row is enough
+_OWN_TOOLS_TYPE = ("mistral",)
+_CHAT_TOOL_HOSTS = tuple(p for p, row in CAPABILITIES.items() if row.module == "openai_chat" and p not in _OWN_TOOLS_TYPE)
 _ANTHROPIC_MCP_PAGE = "platform.claude.com/docs/en/agents-and-tools/mcp-connector"
 
 
