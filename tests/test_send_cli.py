@@ -172,6 +172,8 @@ def test_missing_key_is_bad_input_before_any_connection(tmp_path):
     assert result.stdout == ""
     assert result.stderr.startswith("toolchoice: error: openai: no API key: set OPENAI_API_KEY")
     assert "Traceback" not in result.stderr
+    # the stand-in is on 127.0.0.1: the one line says what a newcomer with a local server can do
+    assert "any value, e.g. export OPENAI_API_KEY=local" in result.stderr and len(result.stderr.splitlines()) == 1
 
 
 def test_dry_run_is_exactly_render_and_opens_no_socket(tmp_path):

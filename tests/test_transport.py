@@ -75,6 +75,7 @@ def test_missing_key_names_every_variable_and_is_bad_input():
         transport.prepare(req, "gemini", {})
     assert "gemini: no API key: set GEMINI_API_KEY or GOOGLE_API_KEY" in str(info.value)
     assert info.value.exit_code == 2
+    assert "e.g. export" not in str(info.value)  # a remote host: no local-server advice
 
 
 def test_missing_key_fails_before_any_connection():

@@ -255,8 +255,11 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
             raise MissingKey(f"{who}an mcp tool's headers or authorization need {', '.join(dict.fromkeys(missing[before:]))}, which "
                              "is not set in the environment", hint="export it, or remove it from the mcp tool")
     if any(n in request.key_env for n in missing):
+        local = _loopback(request.url)
         raise MissingKey(f"{who}no API key: set {' or '.join(request.key_env)}",
-                              hint="the key is read from the environment at send time and never printed")
+                         hint=f"a local server that checks no key takes any value, e.g. export "
+                              f"{request.key_env[0]}=local" if local else
+                              "the key is read from the environment at send time and never printed")
     if missing:
         raise MissingKey(f"{who}a header needs {', '.join(dict.fromkeys(missing))}, which is not set "
                               "in the environment", hint="export it, or remove it from providers.<id>.headers")
@@ -282,6 +285,17 @@ def _resolved_body(body: dict[str, Any], paths: tuple[tuple[Any, ...], ...], res
         if isinstance(node[path[-1]], str):
             node[path[-1]] = resolve(node[path[-1]])
     return out
+
+
+def _loopback(url: str) -> bool:
+    """Whether ``url`` points at this machine (a local model server or toolchoice mock)."""
+    from urllib.parse import urlsplit
+
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return False
+    return host in ("localhost", "::1") or host.startswith("127.")
 
 
 def _check_url(url: str, shown: str, who: str) -> None:
