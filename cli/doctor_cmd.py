@@ -20,7 +20,8 @@ from .output import dumps, write
 
 DEPENDENCIES = ("typer", "rich", "httpx", "pyyaml", "jsonschema", "orjson", "aiohttp", "httpx-aiohttp")
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY",
-                   "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR")
+                   "no_proxy")
+CERTIFICATE_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR")  # the CA bundle httpx trusts (trust_env), not proxies
 
 
 class DoctorFormat(str, Enum):
@@ -67,7 +68,8 @@ def report(scenario: Optional[Path]) -> dict[str, Any]:
     return {"toolchoice": _version("toolchoice"), "python": platform.python_version(), "executable": sys.executable,
             "dependencies": {name: _version(name) for name in DEPENDENCIES},
             "keys": keys, "base_url_overrides": overrides,
-            "proxy_variables_set": [name for name in PROXY_VARIABLES if os.environ.get(name)]}
+            "proxy_variables_set": [name for name in PROXY_VARIABLES if os.environ.get(name)],
+            "certificate_variables_set": [name for name in CERTIFICATE_VARIABLES if os.environ.get(name)]}
 
 
 @handled
@@ -76,19 +78,24 @@ def doctor(
                                               show_default=False),
     format: DoctorFormat = typer.Option(DoctorFormat.pretty, "--format", "-f", help="pretty or json."),
 ) -> None:
-    """Check the set-up: key variables set (names only), base-URL overrides, proxies and versions."""
+    """Check the set-up: key variables set (names only), base-URL overrides, proxy and CA certificate variables, versions."""
     data = report(scenario)
     if format is DoctorFormat.json:
         write(dumps(data))
         return
+    import shutil
+    import textwrap
+
     deps = ", ".join(f"{k} {v or 'missing'}" for k, v in data["dependencies"].items())
-    lines = [f"toolchoice {data['toolchoice']} · Python {data['python']} ({data['executable']})", f"  {deps}", "",
+    width = max(40, shutil.get_terminal_size().columns)
+    lines = [f"toolchoice {data['toolchoice']} · Python {data['python']} ({data['executable']})",
+             *textwrap.wrap(deps, width, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False), "",
              "keys (names only; values are never shown):"]
     for row in data["keys"]:
         if row["set"]:
             state = f"{' / '.join(row['set'])} set"
         elif row["key_optional"]:
-            state = f"no key needed (a local server; {row['variables'][0]} if yours wants one)"
+            state = f"local server, no key needed ({row['variables'][0]} if it asks)"
         else:
             state = f"missing: export {row['variables'][0]}"
         lines.append(f"  {'✔' if row['ready'] else '✘'} {row['provider']:<17} {state}")
@@ -96,5 +103,6 @@ def doctor(
         lines += ["", f"base URLs overridden in {scenario}:"]
         lines += [f"  {o['provider']:<17} {o['base_url']}" for o in data["base_url_overrides"]] or ["  (none)"]
     lines += ["", "proxy variables set: " + (", ".join(data["proxy_variables_set"]) or "(none)"),
-              "--base-url on the command line overrides any of these for one run."]
+              "CA certificate variables set: " + (", ".join(data["certificate_variables_set"]) or "(none)"),
+              "--base-url on the command line overrides a scenario's base URL for one run."]
     write("\n".join(lines))

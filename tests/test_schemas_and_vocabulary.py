@@ -202,6 +202,20 @@ def test_doctor_names_the_set_variables_and_never_their_values():
     assert secret not in pretty.stdout and "OPENAI_API_KEY set" in pretty.stdout
 
 
+def test_doctor_tells_proxies_from_certificate_variables_and_fits_80_columns():
+    """SSL_CERT_FILE / SSL_CERT_DIR are the CA bundle httpx trusts, not proxies (a new user read them as proxies):
+    each kind on its own line and JSON key; every line of the pretty form within 80 columns (the versions line
+    wrapped)."""
+    variables = env(OPENAI_API_KEY="sk-x", HTTPS_PROXY="http://127.0.0.1:9", SSL_CERT_FILE="/tmp/ca.pem", COLUMNS="80")
+    variables.pop("SSL_CERT_DIR", None)
+    variables.pop("NO_PROXY", None)  # no proxy is used: the doctor runs no request
+    data = json.loads(run_cli(["doctor", "-f", "json"], env=variables).stdout)
+    assert data["proxy_variables_set"] == ["HTTPS_PROXY"] and data["certificate_variables_set"] == ["SSL_CERT_FILE"]
+    pretty = run_cli(["doctor"], env=variables).stdout.splitlines()
+    assert "proxy variables set: HTTPS_PROXY" in pretty and "CA certificate variables set: SSL_CERT_FILE" in pretty
+    assert all(len(line) <= 80 for line in pretty[1:]), max(pretty[1:], key=len)  # line 1 holds this venv's path
+
+
 def test_the_scenario_schema_knows_every_key_the_loader_takes():
     """The schema keeps up with the loader: top-level keys and providers.<id> settings."""
     from toolchoice.providers.core.model import SETTINGS_KEYS
