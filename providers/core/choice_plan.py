@@ -89,7 +89,8 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
             return ChoicePlan("required", kept, emulated=True)
         if options.emulate:
             _filtered(tools, kept, ledger, f"to steer toward '{choice.name}'")
-        _ignored(cap, f"naming '{choice.name}'", ledger, options, _measured(cap, "named"))
+        _ignored(cap, f"naming '{choice.name}'", ledger, options, _measured(cap, "named"),
+                 offered=f"only '{choice.name}' offered" if options.emulate else "")
         return ChoicePlan("unset", kept, emulated=True)
     # allowed subset
     subset = tuple(t for t in tools if t.name in choice.allowed)
@@ -106,7 +107,8 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
                     "only the allowed tools are offered", "allowed"):
         _filtered(tools, subset, ledger, "to emulate the allowed subset")
     if want == "required" and not cap.required.usable:
-        _ignored(cap, "required (allowed subset)", ledger, options)
+        _ignored(cap, "required (allowed subset)", ledger, options,
+                 offered="only the allowed tools offered" if options.emulate else "")
         return ChoicePlan("unset", subset, emulated=True)
     return ChoicePlan(want, subset, emulated=True)
 
@@ -135,11 +137,19 @@ def _measured(cap: Capability, feature: str) -> str:
     return cap.feature(feature).note if cap.measured else ""
 
 
-def _ignored(cap: Capability, what: str, ledger: Ledger, options: RenderOptions, measured: str = "") -> None:
+def _ignored(cap: Capability, what: str, ledger: Ledger, options: RenderOptions, measured: str = "",
+             offered: str = "") -> None:
+    """``offered``: what the request offers once the tools were already narrowed (then the only advice left is
+    the system prompt: the model may still answer in text)."""
     why = f" (measured: {measured})" if measured else ""
     if not options.emulate:
         ledger.error("tool_choice.unsupported",
                      f"{cap.title} has no way to enforce tool_choice {what}{why} and --no-emulate is set")
+        return
+    if offered:
+        ledger.warning("tool_choice.ignored",
+                       f"{cap.title} cannot enforce tool_choice {what}{why}: sent without it, and with {offered} the "
+                       "model may still answer in text; state the requirement in the system prompt")
         return
     ledger.warning("tool_choice.ignored",
                    f"{cap.title} cannot enforce tool_choice {what}{why}: sent without it, so the model may answer in "
