@@ -482,6 +482,26 @@ def test_send_trace_out_against_a_stand_in_has_no_key(tmp_path):
     assert json.loads(values["gen_ai.output.messages"])[0]["parts"][0]["name"] == "get_weather"
 
 
+def test_a_strict_tool_survives_the_trace_round_trip(tmp_path):
+    """strict: true written into gen_ai.tool.definitions (as a Responses function tool carries it) and read back
+    by `toolchoice trace` (a new user's round trip lost it without a note)."""
+    scenario = tmp_path / "s.yaml"
+    strict_tool = {"name": "get_weather", "strict": True, "parameters": {  # what OpenAI's strict mode takes
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], "additionalProperties": False}}
+    scenario.write_text(yaml.safe_dump({"tools": [strict_tool, {"name": "other", "strict": False}],
+                                        "tool_choice": {"tool": "get_weather"},
+                                        "messages": [{"role": "user", "content": "Weather in San Francisco?"}]}))
+    out = tmp_path / "send.json"
+    with StandIn("openai", Step(body=fixture("openai", "openai-chat-single-strict"))) as server:
+        result = run_cli(["send", str(scenario), "-p", "openai", "--base-url", server.base_url("openai"),
+                          "-f", "json", "--trace-out", str(out)], env={"OPENAI_API_KEY": KEY, "PATH": "/usr/bin:/bin"})
+    assert result.returncode in (0, 4), result.stderr  # 4: the recorded reply's arguments break the strict schema
+    (span,) = spans_of(json.loads(out.read_text()))
+    assert [t.get("strict") for t in json.loads(attrs(span)["gen_ai.tool.definitions"])] == [True, False]
+    back, _ = imported(out)
+    assert [t.get("strict") for t in back["tools"]] == [True, False]
+
+
 def test_render_and_send_start_up_import_no_trace_module():
     code = ("import sys\nsys.argv = ['toolchoice'] + sys.argv[1:]\nfrom toolchoice.cli.app import run\n"
             "run(sys.argv[1:])\n"

@@ -117,6 +117,8 @@ def _tool_definition(tool: Tool) -> dict[str, Any]:
         data = {"type": "function", "name": tool.name, "parameters": tool.schema()}
     if tool.description is not None:
         data["description"] = tool.description
+    if tool.strict is not None:  # as the Responses function tool carries it; trace import reads it back
+        data["strict"] = tool.strict
     return data
 
 
