@@ -112,6 +112,16 @@ def models_for(values: Sequence[str] | str | None, providers: Sequence[str]) -> 
     return out
 
 
+def warn_shared_base_url(base_url: str | None, providers: Sequence[str]) -> None:
+    """One --base-url goes to every selected provider (a proxy that speaks them all takes that); when they are
+    several, say so on stderr, as --model does: two local servers need providers.<id>.base_url each."""
+    if base_url is not None and len(providers) > 1:
+        from .exits import warning_line
+
+        warning_line(f"--base-url goes to {len(providers)} providers ({', '.join(providers)}); to send each to its "
+                     "own server, set providers.<id>.base_url in the scenario instead")
+
+
 def capabilities_from(path: Path | None) -> dict[str, Capability] | None:
     """The built-in table, with a probe overlay file applied when one is given."""
     if path is None:

@@ -150,6 +150,18 @@ def test_model_per_provider_and_a_warning_when_one_model_goes_to_several():
     assert "unknown provider 'antropic'" in one_error_line(run("render", WEATHER, "-m", "antropic=claude", "-f", "json"))
 
 
+def test_one_base_url_for_several_providers_is_said_on_stderr():
+    """A new user sent two providers to one mock with one --base-url and got a 404 from the wrong one: the
+    command says where the URL goes and how to give each provider its own (providers.<id>.base_url)."""
+    url = "http://127.0.0.1:9/v1"
+    shared = run("compare", WEATHER, "-p", "openai,anthropic", "--base-url", url, "-f", "json")
+    assert shared.returncode == 0
+    assert shared.stderr.startswith("toolchoice: warning: --base-url goes to 2 providers (openai, anthropic)")
+    assert "providers.<id>.base_url" in shared.stderr and len(shared.stderr.splitlines()) == 1
+    one = run("render", WEATHER, "-p", "openai", "--base-url", url, "-f", "json")
+    assert one.returncode == 0 and one.stderr == "", one.stderr
+
+
 # ---- one flag vocabulary ------------------------------------------------------------------------
 
 
