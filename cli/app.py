@@ -76,6 +76,8 @@ def run(argv: list[str]) -> int:
     usage errors (an unknown option, a bad --format) are one line and exit 2."""
     from .exits import BAD_INPUT, error_line
 
+    if not argv or "--help" in argv:
+        _fold_help_cells()
     if not argv:  # no arguments: the help, exactly as typer shows it
         try:
             build()(args=[], prog_name="toolchoice")
@@ -98,6 +100,38 @@ def run(argv: list[str]) -> int:
         if "toolchoice.providers.core.save" in sys.modules:  # --save folders locked by this command
             sys.modules["toolchoice.providers.core.save"].release_locks()
     return code if isinstance(code, int) else 0
+
+
+def _fold_help_cells() -> None:
+    """--help: an option's help text folds a word longer than its column (a dotted key, an example, a variable
+    name) onto the next line, where typer's table would cut it with "…" (at 80 columns and below). Only the
+    help path loads typer's rich helpers, so the commands' start-up is untouched."""
+    from rich.text import Text
+    from typer import rich_utils
+
+    original = rich_utils._get_parameter_help
+    if getattr(original, "folds", False):
+        return
+
+    def folding(*args: Any, **kwargs: Any) -> Any:
+        cell = original(*args, **kwargs)
+        for item in getattr(cell, "renderables", ()):
+            if isinstance(item, Text):
+                item.overflow = "fold"
+        return cell
+
+    folding.folds = True  # type: ignore[attr-defined]
+    rich_utils._get_parameter_help = folding
+    for name in ("highlighter", "negative_highlighter"):  # the option names' cells (--results-from at 60)
+        plain = getattr(rich_utils, name)
+
+        class Folding(type(plain)):  # type: ignore[misc]
+            def __call__(self, *args: Any, **kwargs: Any) -> Any:
+                text = super().__call__(*args, **kwargs)
+                text.overflow = "fold"
+                return text
+
+        setattr(rich_utils, name, Folding())
 
 
 def main() -> None:

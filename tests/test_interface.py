@@ -89,6 +89,20 @@ def test_help_examples_keep_their_brackets(command):
     assert "'{allowed: [a, b], mode: auto}'" in result.stdout
 
 
+@pytest.mark.parametrize("columns", ["80", "60"])
+def test_every_help_is_whole_at_80_and_60_columns(columns):
+    """typer's option table cut a word longer than its column with "…" (providers.<id>.headers,
+    $TOOLCHOICE_ALLOW_ENV, anthropic=claude-sonnet-5, --results-from at 60: eleven cells at 80, found by a new
+    user); the help folds them instead, and no line is wider than the terminal."""
+    from toolchoice.cli.app import COMMANDS
+
+    for command in ["", *COMMANDS]:
+        result = run(*([command] if command else []), "--help", COLUMNS=columns)
+        assert result.returncode == 0, (command, result.stderr)
+        assert "…" not in result.stdout, (command, [line for line in result.stdout.splitlines() if "…" in line])
+        assert max(len(line) for line in result.stdout.splitlines()) <= int(columns), command
+
+
 # ---- compare: the footer, the strict column -------------------------------------------------------
 
 
