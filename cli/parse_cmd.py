@@ -18,7 +18,7 @@ from toolchoice.providers.core.model import Reply, ToolchoiceError, Translation
 
 from . import exits
 from .exits import handled
-from .options import ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, MODEL, NO_EMULATE, PROVIDER_ONE, STRICT, TOOL_CHOICE, allowed_env
+from .options import ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, MODEL, PROVIDER_ONE, TOOL_CHOICE, allowed_env
 from .sample_view import print_ledger, print_reply
 from .send_cmd import FORMAT, OutputFormat
 
@@ -96,8 +96,10 @@ def parse(
     model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
     format: OutputFormat = FORMAT,
-    strict: bool = STRICT,
-    no_emulate: bool = NO_EMULATE,
+    strict: bool = typer.Option(False, "--strict", help="Judge against the request as `send --strict` would build "
+                                "it (refused when its ledger has a warning)."),
+    no_emulate: bool = typer.Option(False, "--no-emulate", help="Judge against the request as `send --no-emulate` "
+                                    "would build it (native features only)."),
     capabilities: Optional[Path] = CAPS,
     allow_env: Optional[List[str]] = ALLOW_ENV,
     stream: bool = typer.Option(False, "--stream", help="The file is a saved raw stream (SSE, NDJSON or AWS "
