@@ -156,6 +156,11 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
             table.add_row(*(row[columns.index(c)] for c in chosen))
         if _minimum_width(chosen, columns, cells, short) <= width:
             break
+    left_out = [c for c in columns if table is not None and c not in chosen]
+    if left_out and table is not None:  # never silently: say which, and where they are whole
+        table.caption = (f"left out at {width} columns: {', '.join(left_out)} (a wider terminal, -f markdown or "
+                         "-f json shows them)")
+        table.caption_justify = "left"
     return table
 
 

@@ -106,6 +106,20 @@ def test_every_help_is_whole_at_80_and_60_columns(columns):
 # ---- compare: the footer, the strict column -------------------------------------------------------
 
 
+def test_compare_says_which_columns_a_narrow_terminal_left_out():
+    """At 60 columns the table drops columns to stay whole (tools, parallel: where README example 1 shows
+    'dropped*'); a new user missed them because nothing said so. Each width names what it left out."""
+    wide = run("compare", TRAP, "-p", "all", COLUMNS="200").stdout
+    assert "left out at" not in wide
+    for columns in ("80", "60"):
+        out = run("compare", TRAP, "-p", "all", COLUMNS=columns).stdout
+        said = " ".join(out[out.index("left out at"):].split()[:12])
+        header = next(line for line in out.splitlines() if "provider" in line)
+        left_out = said.split(": ", 1)[1].split(" (")[0].split(", ")
+        assert left_out and all(name not in header for name in left_out), (said, header)
+        assert max(len(line) for line in out.splitlines()) <= int(columns)
+
+
 def test_compare_footer_gives_each_provider_its_own_message():
     ledgers = {t["provider"]: t["ledger"] for t in json.loads(run("render", TRAP, "-p", "all", "-f", "json").stdout)}
     out = run("compare", TRAP, "-p", "all", COLUMNS="100000").stdout
