@@ -105,7 +105,7 @@ def compare(
     if format is CompareFormat.json and documents:
         write(dumps(documents if many else documents[0]))
     elif many and format is CompareFormat.pretty:
-        write(exits.summary_text(codes))
+        write(exits.summary_text(codes, sent=send))
     code = exits.worst(c for _, c in codes)
     if code != exits.OK:
         raise typer.Exit(code)

@@ -25,11 +25,14 @@ def worst(codes: Iterable[int]) -> int:
     return max(codes, key=lambda c: _RANK.get(c, 4), default=OK)
 
 
-def summary_text(results: Iterable[tuple[Any, int]]) -> str:
-    """One line per scenario with its exit code and meaning, for runs over several scenarios."""
+def summary_text(results: Iterable[tuple[Any, int]], sent: bool = True) -> str:
+    """One line per scenario with its exit code and meaning, for runs over several scenarios; ``sent``: False
+    for a dry run (exit 0 then means rendered, nothing was sent or judged)."""
     rows = list(results)
+    meaning = dict(EXIT_CODES)
+    meaning[OK] = "sent and obeyed (warnings allowed)" if sent else "rendered (warnings allowed)"
     lines = [f"{len(rows)} scenarios:"]
-    lines += [f"  {code}  {path}  ({EXIT_CODES.get(code, 'exit ' + str(code))})" for path, code in rows]
+    lines += [f"  {code}  {path}  ({meaning.get(code, 'exit ' + str(code))})" for path, code in rows]
     return "\n".join(lines)
 
 
