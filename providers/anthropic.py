@@ -586,7 +586,7 @@ class MessagesStreamAssembler(StreamAssembler):
                 return True
             if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"]:
                 self.texts.setdefault(index, []).append(block["text"])
-            elif block.get("type") in ("server_tool_use", "tool_search_tool_result"):
+            elif block.get("type") in ("server_tool_use", "tool_search_tool_result", "mcp_tool_use", "mcp_tool_result"):
                 self.searches.add(block)
         elif kind == "message_start":
             message = data.get("message") if isinstance(data.get("message"), dict) else {}
