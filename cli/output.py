@@ -85,6 +85,13 @@ def _console_class() -> Any:
 
     from toolchoice.providers.core.redaction import _SHOWN_CONTROL, visible
 
+    import rich.text as rich_text
+
+    # rich deletes BEL, BS, VT, FF and CR when it builds a Text (rich.control.strip_control_codes), before
+    # ``shown`` below can write them out: text from outside lost characters silently while ESC was shown as
+    # \u001b. Every Text this process prints writes them out instead, as ``visible`` writes every control.
+    rich_text.strip_control_codes = visible  # type: ignore[assignment]
+
     def fit(console: Any, table: Any, options: Any) -> None:
         """A table never wider than the console: when even its narrowest layout (ids and codes unbroken)
         does not fit, every column may fold, so rich shrinks them and the right border stays on screen

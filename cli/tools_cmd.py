@@ -61,7 +61,10 @@ def tools(
         return
     import yaml
 
-    notes = "".join(f"# {e.severity} {e.code}: {e.message}\n" for e in imported.notes)
+    # one comment line each: a newline in a message (a tool type or file name from outside) would end the comment
+    # and put the rest into the YAML meant to be pasted
+    notes = "".join(f"# {e.severity} {e.code}: {e.message}".replace("\r", "\\r").replace("\n", "\\n") + "\n"
+                    for e in imported.notes)
     write(notes + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100))
 
 
