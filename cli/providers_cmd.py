@@ -96,15 +96,19 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
             console.print(escape(f"{entry['provider']}: {entry['end_of_life']}"), highlight=False)
 
 
-def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], str, str]]) -> Any:
-    """A table of dated items: name, providers, verified date, source."""
+def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], str, str, str | None]]) -> Any:
+    """A table of dated items: name (and, under it, what the item states), providers, verified date, source."""
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=title, show_lines=False)
+    table = Table(title=title, show_lines=any(row[4] for row in rows))
     for column in (first, "providers", "verified", "source"):
         table.add_column(column, overflow="fold")
-    for name, providers, verified, source in rows:
-        table.add_row(name, ", ".join(providers), verified, source)
+    for name, providers, verified, source, statement in rows:
+        cell = Text(name, style="bold")
+        if statement:
+            cell.append("\n" + statement)
+        table.add_row(cell, ", ".join(providers), verified, source)
     return table
 
 
@@ -184,9 +188,9 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
     from toolchoice.providers.core.facts import FACTS
     from toolchoice.providers.core.model_rules import RULES
 
-    console.print(_dated_table("dated facts (beyond the table)", "fact",
-                               [(f.id, f.providers, f.verified, f.source) for f in FACTS]))
+    console.print(_dated_table("dated facts (beyond the table)", "fact: what it states",
+                               [(f.id, f.providers, f.verified, f.source, f.statement) for f in FACTS]))
     console.print(_dated_table("model rules (matched on the model id; toolchoice providers --model ID)", "rule",
-                               [(r.name, r.providers, r.verified, r.source) for r in RULES]))
+                               [(r.name, r.providers, r.verified, r.source, None) for r in RULES]))
     console.print("The exact wire forms and each row's sources: toolchoice providers --format json (or markdown).",
                   style="dim")

@@ -386,6 +386,12 @@ def test_providers_prints_every_hosted_tool_fact_whole(width):
     for f in HOSTED_TOOL_FACTS:
         assert f.id in first, f.id
     assert "2026-11-26" in dates
+    # what each fact states is shown under its id (the pretty form left it out: only id, providers, date, source)
+    from toolchoice.providers.core.facts import FACTS
+
+    squeezed = "".join(first.split())
+    for f in FACTS:
+        assert "".join((f.id + f.statement).split()) in squeezed, f.id
 
 
 def test_stale_facts_lists_the_hosted_tool_facts():
