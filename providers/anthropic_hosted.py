@@ -93,8 +93,9 @@ def _server(ctx: Context, fields: Any, index: int) -> dict[str, Any] | None:
                "require_approval": "no approval step: the API runs the server's calls itself"}
     for key, why in dropped.items():
         if key in fields and not (key == "require_approval" and fields[key] == "never"):
-            ctx.ledger.warning("tool.native_field_dropped", f"mcp server '{label}': {key} is not sent ({server_type} "
-                               f"has {why})")
+            named = f" ({', '.join(fields[key])})" if key == "headers" else ""  # which of the user's headers
+            ctx.ledger.warning("tool.native_field_dropped", f"mcp server '{label}': {key}{named} is not sent "
+                               f"({server_type} has {why})")
     ctx.ledger.info("tool.native", f"tool mcp server '{label}' sent in mcp_servers with an mcp_toolset tool "
                     f"({_cited(NATIVE_TOOLS['mcp'])})")
     return server

@@ -203,6 +203,14 @@ def _secret(r: Reader, node: yaml.Node, what: str, whole: bool) -> str:
     return value
 
 
+def own_authorization(fields: Any) -> str | None:
+    """The name of an mcp tool's own Authorization header as written (header names are case-insensitive), when
+    it also has ``authorization``: both would reach the server as its one Authorization header."""
+    if "authorization" not in fields:
+        return None
+    return next((name for name in fields.get("headers") or {} if name.lower() == "authorization"), None)
+
+
 def env_paths(fields: dict[str, Any], prefix: tuple[Any, ...]) -> list[tuple[Any, ...]]:
     """Where a rendered tool holds ``$ENV`` placeholders (``Request.body_env``): its headers and authorization,
     under whatever keys the family renders them (``fields`` maps body key → value)."""

@@ -39,7 +39,13 @@ def hosted_tools(ctx: Context, first: int) -> list[dict[str, Any]]:
             continue
         transport: dict[str, Any] = {"url": fields["server_url"]}
         headers = dict(fields.get("headers") or {})
-        if "authorization" in fields:  # the OAuth access token, as MCP servers take it: a bearer header
+        own = native_tools.own_authorization(fields)
+        if own is not None:  # the user's header is never replaced by one toolchoice builds
+            ctx.ledger.warning("tool.native_header_conflict", f"{tool.label}: authorization {fields['authorization']} "
+                               f"is not sent: McpServer has no token field, and as the header Authorization: Bearer "
+                               f"{fields['authorization']} it would replace the tool's own header {own}, sent as "
+                               "written")
+        elif "authorization" in fields:  # the OAuth access token, as MCP servers take it: a bearer header
             headers["Authorization"] = f"Bearer {fields['authorization']}"
             ctx.ledger.info("tool.native", f"{tool.label}: authorization sent as the header Authorization: Bearer "
                             f"{fields['authorization']} (McpServer has no token field)")
