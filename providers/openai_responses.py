@@ -120,6 +120,8 @@ LEDGER_CODES: dict[str, str] = {
     "tool_choice.native_target": "a Responses-only tool_choice ({type: mcp} or {type: programmatic_tool_calling}) "
                                  "whose tool the request does not declare",
     "tool.native": "an MCP server or the programmatic tool-calling tool from the scenario's tools:, sent as written",
+    "tool.native_header_conflict": "an mcp tool with authorization and its own Authorization header: both sent, the "
+                                   "server gets one",
 }
 
 

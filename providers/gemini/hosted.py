@@ -18,6 +18,7 @@ TOOLS_TYPE = "gemini.tools_type"
 LEDGER_CODES: dict[str, str] = {
     "tool.native": "an MCP server from the scenario's tools: sent in tools[].mcpServers",
     "tool.native_field_dropped": "a key of an mcp tool that McpServer has no field for",
+    "tool.native_header_conflict": "an mcp tool's authorization left out: the tool's own Authorization header is sent",
 }
 
 
