@@ -168,6 +168,38 @@ def _shell_header(name: str, value: str) -> str:
     return f'"{escaped}"'
 
 
+def _shell_body(body: Any, body_env: tuple[tuple[Any, ...], ...]) -> str:
+    """The body as one shell word for printf: single-quoted, except the ``$ENV`` placeholders an MCP server's
+    headers hold (``Request.body_env``), which close the quote and expand in double quotes, as send resolves
+    them at send time (any other ``$`` in the body stays literal, as send leaves it)."""
+    text = wire_json(body)
+    if not body_env:
+        return _shell_single(text)
+    from toolchoice.providers.core.request_parts import ENV_PLACEHOLDER
+
+    mark = "tc" + os.urandom(8).hex()  # a stand-in for each placeholder that no body holds by chance
+    while mark in text:
+        mark = "tc" + os.urandom(8).hex()
+    names: list[str] = []
+
+    def marked(match: re.Match[str]) -> str:
+        names.append(match.group(1) or match.group(2))
+        return f"{mark}{len(names) - 1}{mark}"
+
+    copy: Any = dict(body)
+    for path in body_env:  # each container on the way copied: the request keeps its placeholders
+        node = copy
+        for key in path[:-1]:
+            node[key] = dict(node[key]) if isinstance(node[key], dict) else list(node[key])
+            node = node[key]
+        if isinstance(node[path[-1]], str):
+            node[path[-1]] = ENV_PLACEHOLDER.sub(marked, node[path[-1]])
+    pieces = re.split(f"{mark}(\\d+){mark}", wire_json(copy))
+    words = [f'"${{{names[int(piece)]}}}"' if odd else _shell_single(piece)
+             for odd, piece in ((i % 2, piece) for i, piece in enumerate(pieces)) if odd or piece]
+    return "".join(words)
+
+
 def curl_command(t: Translation) -> str:
     """A paste-safe command: the ledger's warnings as comments (a refusal's errors on its first line), then the request. The body is
     piped by printf '%s', so curl sends it byte for byte (a heredoc would add a newline)."""
@@ -177,7 +209,7 @@ def curl_command(t: Translation) -> str:
         return "\n".join([f"# {t.provider}: refused: {reasons}", *notes])
     r = t.request
     # -N: print each event as it arrives instead of buffering the stream
-    lines = [f"# {t.provider}", *notes, f"printf '%s' {_shell_single(wire_json(r.body))} \\",
+    lines = [f"# {t.provider}", *notes, f"printf '%s' {_shell_body(r.body, r.body_env)} \\",
              f"| curl -sS{' -N' if r.stream else ''} -X {r.method} {_shell_single(r.url)} \\"]
     for name, value in r.headers.items():
         lines.append(f"  -H {_shell_header(name, value)} \\")

@@ -42,6 +42,8 @@ LEDGER_CODES: dict[str, str] = {
     "tool.native": "an MCP server (mcp_servers + mcp_toolset) or a code_execution tool from the scenario's tools:",
     "tool.native_beta": "the MCP connector's beta header sent (anthropic-beta: mcp-client-2025-11-20)",
     "tool.native_field_dropped": "a key of an mcp tool the MCP connector's server definition has no field for",
+    "tool.native_name_clash": "two tools sent named code_execution (two code_execution versions, or a function of "
+                              "that name beside one)",
 }
 
 
@@ -63,7 +65,20 @@ def hosted_tools(ctx: Context, body: dict[str, Any], first: int) -> list[dict[st
         out.append(_toolset(ctx, tool.fields))
     if servers:
         body["mcp_servers"] = servers
+    _name_clash(ctx, [entry["type"] for entry in out if entry.get("name") == "code_execution"])
     return out
+
+
+def _name_clash(ctx: Context, versions: list[str]) -> None:
+    """A warning when more than one tool of the request is named code_execution (two versions of the tool, or a
+    function of that name beside one): a tool_use or a tool_choice naming code_execution cannot say which."""
+    functions = sum(1 for tool in ctx.plan.tools if tool.name == "code_execution")
+    if not versions or len(versions) + functions < 2:
+        return
+    named = [*versions, *(["the function code_execution"] * functions)]
+    ctx.ledger.warning("tool.native_name_clash", f"{' and '.join(named)} are sent, each named code_execution: a call "
+                       "or a tool_choice naming code_execution cannot say which one it means (toolchoice found no "
+                       "Anthropic source on duplicate names; keep one of them)")
 
 
 def beta_header(ctx: Context, body: dict[str, Any], headers: dict[str, str]) -> None:
@@ -93,8 +108,9 @@ def _server(ctx: Context, fields: Any, index: int) -> dict[str, Any] | None:
                "require_approval": "no approval step: the API runs the server's calls itself"}
     for key, why in dropped.items():
         if key in fields and not (key == "require_approval" and fields[key] == "never"):
-            ctx.ledger.warning("tool.native_field_dropped", f"mcp server '{label}': {key} is not sent ({server_type} "
-                               f"has {why})")
+            named = f" ({', '.join(fields[key])})" if key == "headers" else ""  # which of the user's headers
+            ctx.ledger.warning("tool.native_field_dropped", f"mcp server '{label}': {key}{named} is not sent "
+                               f"({server_type} has {why})")
     ctx.ledger.info("tool.native", f"tool mcp server '{label}' sent in mcp_servers with an mcp_toolset tool "
                     f"({_cited(NATIVE_TOOLS['mcp'])})")
     return server

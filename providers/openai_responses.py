@@ -120,6 +120,8 @@ LEDGER_CODES: dict[str, str] = {
     "tool_choice.native_target": "a Responses-only tool_choice ({type: mcp} or {type: programmatic_tool_calling}) "
                                  "whose tool the request does not declare",
     "tool.native": "an MCP server or the programmatic tool-calling tool from the scenario's tools:, sent as written",
+    "tool.native_header_conflict": "an mcp tool with authorization and its own Authorization header: both sent, the "
+                                   "server gets one",
 }
 
 
@@ -234,6 +236,11 @@ def _hosted(ctx: Context, hosted: tuple[Any, ...], first: int) -> list[dict[str,
                 ctx.body_env.extend(("tools", index) + path for path in native_tools.env_paths({key: value}, ()))
         out.append(entry)
         ctx.ledger.info("tool.native", f"tool {tool.label} sent as written ({cited(NATIVE_TOOLS[tool.kind])})")
+        own = native_tools.own_authorization(entry) if tool.kind == "mcp" else None
+        if own is not None:  # Mcp has both fields; the docs do not say which one the server's header carries
+            ctx.ledger.warning("tool.native_header_conflict", f"tool {tool.label}: authorization and headers.{own} "
+                               "are both sent (Mcp has both fields), and the MCP server gets one Authorization "
+                               "header: OpenAI's API reference does not say which of the two it is")
     return out
 
 

@@ -389,6 +389,7 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "tool.native_beta": {"tools": [{"type": "mcp", "server_label": "docs", "server_url": "https://d.example/mcp"}]},
     "tool.native_field_dropped": {"tools": [{"type": "mcp", "server_label": "docs", "server_url": "https://d.example/mcp",
                                              "server_description": "the docs"}]},
+    "tool.native_name_clash": {"tools": [{"type": "code_execution_20250825"}, {"type": "code_execution_20260521"}]},
 }
 
 

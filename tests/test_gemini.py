@@ -516,6 +516,9 @@ TRIGGERS: dict[str, Any] = {
     "thinking.mapped": lambda: render("auto", settings={"thinking": {"budget": 512}}),
     "thinking.unsupported": lambda: render("auto", settings={"thinking": {"effort": "max"}}),
     "tool.native": lambda: render("auto", tools=[*TOOLS, MCP_SERVER]),
+    "tool.native_header_conflict": lambda: render("auto", tools=[*TOOLS, dict(MCP_SERVER, authorization="$B_TOK",
+                                                                           headers={"authorization": "Token $A_TOK"})],
+                                                 options=RenderOptions(allow_env=("A_TOK", "B_TOK"))),
     "tool.native_field_dropped": lambda: render("auto", tools=[*TOOLS, dict(MCP_SERVER, allowed_tools=["ask"])]),
 }
 

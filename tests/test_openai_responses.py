@@ -268,6 +268,8 @@ def test_assistant_without_text_sends_only_calls():
 
 # ---- every module ledger code is emitted by some scenario -----------------------------------
 
+_MCP_SERVER = {"type": "mcp", "server_label": "docs", "server_url": "https://docs.example/mcp"}
+
 TRIGGERS: dict[str, Any] = {
     "strict.explicit_false": lambda: render("auto"),
     "strict.mapped": lambda: render("auto", tools=[QUERY_TOOL], strict=True),
@@ -284,6 +286,9 @@ TRIGGERS: dict[str, Any] = {
         {"type": "input_text", "text": "18 C"}])]),
     "tool_choice.native_target": lambda: render({"type": "mcp", "server_label": "deepwiki"}),
     "tool.native": lambda: render("auto", tools=[*TOOLS, {"type": "programmatic_tool_calling"}]),
+    "tool.native_header_conflict": lambda: render("auto", tools=[*TOOLS, dict(_MCP_SERVER, authorization="$B_TOK",
+                                                                           headers={"authorization": "Token $A_TOK"})],
+                                                 options=RenderOptions(allow_env=("A_TOK", "B_TOK"))),
 }
 
 

@@ -66,9 +66,8 @@ def read_native_tool(r: Reader, node: yaml.Node) -> NativeTool:
             + (f" (it has {' and '.join(given)})" if given else ""), "write server_url: https://…/mcp")
     where = given[0]
     value = r.string(fields[where], f"{where} of mcp tool '{out['server_label']}'")
-    if where == "server_url" and not re.match(r"https?://[^\s/]+", value):
-        raise r.loc(fields[where]).fail(f"server_url of mcp tool '{out['server_label']}' must be an http(s) URL, "
-                                        f"not {value!r}", "write server_url: https://example.com/mcp")
+    if where == "server_url":
+        _server_url(r, fields[where], value, out["server_label"])
     if where == "connector_id" and value not in CONNECTORS:
         raise r.loc(fields[where]).fail(f"connector_id {value!r} is not one of openai's connectors",
                                         did_you_mean(value, CONNECTORS) or f"one of {', '.join(CONNECTORS)}")
@@ -153,20 +152,63 @@ def _headers(r: Reader, node: yaml.Node, label: str) -> dict[str, str]:
         if not _HEADER.fullmatch(name):
             raise r.loc(key_node(node, name) or child).fail(f"headers of mcp tool '{label}': {name!r} is not a "
                                                             "valid HTTP header name", "letters, digits and - only")
+        same = next((seen for seen in out if seen.lower() == name.lower()), None)
+        if same is not None:  # RFC 9110 §5.1: "Field names are case-insensitive"; §5.3: one line per name
+            raise r.loc(key_node(node, name) or child).fail(
+                f"headers of mcp tool '{label}': {name!r} and {same!r} name one header (header names are "
+                "case-insensitive, RFC 9110 §5.1)", "keep one of them")
         out[name] = _secret(r, child, f"headers.{name} of mcp tool '{label}'", False)
     return out
 
 
+def _server_url(r: Reader, node: yaml.Node, url: str, label: str) -> None:
+    """An http(s) URL with a host, refused as a base URL is (request_parts.url_problem): user info or a query
+    string would put a credential in the file and in every output; shown with those parts left out."""
+    from urllib.parse import urlsplit
+
+    from .request_parts import redact_url, url_problem
+
+    what = f"server_url of mcp tool '{label}'"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError when out of range
+    except ValueError as exc:
+        raise r.loc(node).fail(f"{what} is not a URL ({exc})", "write server_url: https://example.com/mcp") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(ch.isspace() or ord(ch) < 32 for ch in url):
+        raise r.loc(node).fail(f"{what} must be an http(s) URL, not {redact_url(url)!r}",
+                               "write server_url: https://example.com/mcp")
+    problem = url_problem(url, base=False)
+    if problem:
+        raise r.loc(node).fail(f"{what} {redact_url(url)}: {problem}",
+                               "give scheme://host[:port]/path only; a token goes in authorization: $TOKEN or headers")
+
+
+# A header value that holds a secret: the reference alone, or after one auth scheme word (RFC 9110 §11.4
+# credentials = auth-scheme [ 1*SP token68 ]): "Bearer $T", "Basic $T", "Token $T". Letters only, so that no
+# literal key (digits, -, _) can stand before the reference as its "scheme".
+_SCHEMED = re.compile(r"(?:[A-Za-z]{1,20} )?" + PLACEHOLDER.pattern)
+
+
 def _secret(r: Reader, node: yaml.Node, what: str, whole: bool) -> str:
     """A value sent to the MCP server that may hold a credential: it names an environment variable (``$NAME``),
-    so the file never holds the secret and no output shows it (a header may put words around it: Bearer $T)."""
+    so the file never holds the secret and no output shows it. ``whole``: the reference alone (authorization);
+    else a header, which may put an auth scheme word before it (``_SCHEMED``) and nothing else."""
     value = r.value(node)
-    if not isinstance(value, str) or not PLACEHOLDER.search(value) or (whole and not PLACEHOLDER.fullmatch(value)):
-        raise r.loc(node).fail(f"{what} must be an $ENV reference (e.g. \"$DOCS_TOKEN\"), not a literal value",
+    form = PLACEHOLDER if whole else _SCHEMED
+    if not isinstance(value, str) or not form.fullmatch(value):
+        allowed = ('an $ENV reference alone (e.g. "$DOCS_TOKEN")' if whole else
+                   'an $ENV reference, alone or after one auth scheme word ("$DOCS_TOKEN", "Bearer $DOCS_TOKEN")')
+        raise r.loc(node).fail(f"{what} must be {allowed}, with no literal text beside it",
                                "keep secrets out of scenario and tool files: export the value and write its name with $")
-    if any(ord(ch) < 32 or ord(ch) > 126 for ch in value) or value != value.strip():
-        raise r.loc(node).fail(f"{what} must be plain text on one line, without spaces at its ends", None)
     return value
+
+
+def own_authorization(fields: Any) -> str | None:
+    """The name of an mcp tool's own Authorization header as written (header names are case-insensitive), when
+    it also has ``authorization``: both would reach the server as its one Authorization header."""
+    if "authorization" not in fields:
+        return None
+    return next((name for name in fields.get("headers") or {} if name.lower() == "authorization"), None)
 
 
 def env_paths(fields: dict[str, Any], prefix: tuple[Any, ...]) -> list[tuple[Any, ...]]:

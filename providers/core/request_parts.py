@@ -11,10 +11,11 @@ from .model import ToolchoiceError, compact
 from .request_context import Context
 
 
-def url_problem(url: str) -> str | None:
+def url_problem(url: str, base: bool = True) -> str | None:
     """Why a base URL cannot be used as one, or None. A user name or password in it would make
     httpx send Basic auth instead of the provider's key header (and the password travels); a
-    query string or fragment would have the endpoint path appended after it."""
+    query string or fragment would have the endpoint path appended after it. ``base=False``: a URL
+    sent as is (an MCP server's), where a query string is refused as a place a key could be written."""
     from urllib.parse import urlsplit
 
     try:
@@ -24,7 +25,8 @@ def url_problem(url: str) -> str | None:
     if "@" in parts.netloc:
         return "it holds a user name or password (user:pass@host); keys are read from the environment"
     if parts.query or url.rstrip().endswith("?"):
-        return "it holds a query string (?...), after which the endpoint path would be appended"
+        return ("it holds a query string (?...), after which the endpoint path would be appended" if base else
+                "it holds a query string (?...), where a key would be in the file and every output")
     if parts.fragment or "#" in url:
         return "it holds a fragment (#...)"
     return None

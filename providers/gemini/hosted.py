@@ -18,6 +18,7 @@ TOOLS_TYPE = "gemini.tools_type"
 LEDGER_CODES: dict[str, str] = {
     "tool.native": "an MCP server from the scenario's tools: sent in tools[].mcpServers",
     "tool.native_field_dropped": "a key of an mcp tool that McpServer has no field for",
+    "tool.native_header_conflict": "an mcp tool's authorization left out: the tool's own Authorization header is sent",
 }
 
 
@@ -39,7 +40,13 @@ def hosted_tools(ctx: Context, first: int) -> list[dict[str, Any]]:
             continue
         transport: dict[str, Any] = {"url": fields["server_url"]}
         headers = dict(fields.get("headers") or {})
-        if "authorization" in fields:  # the OAuth access token, as MCP servers take it: a bearer header
+        own = native_tools.own_authorization(fields)
+        if own is not None:  # the user's header is never replaced by one toolchoice builds
+            ctx.ledger.warning("tool.native_header_conflict", f"{tool.label}: authorization {fields['authorization']} "
+                               f"is not sent: McpServer has no token field, and as the header Authorization: Bearer "
+                               f"{fields['authorization']} it would replace the tool's own header {own}, sent as "
+                               "written")
+        elif "authorization" in fields:  # the OAuth access token, as MCP servers take it: a bearer header
             headers["Authorization"] = f"Bearer {fields['authorization']}"
             ctx.ledger.info("tool.native", f"{tool.label}: authorization sent as the header Authorization: Bearer "
                             f"{fields['authorization']} (McpServer has no token field)")
