@@ -63,15 +63,21 @@ def _choice(value: Any) -> str:
 
 
 def _calls(record: Any) -> str:
+    """The reply's calls, one a line: each function call with its arguments, then each call the provider ran
+    itself (an MCP call, a program, a tool search: ``sample_view.server_call_text``, as send shows them)."""
     reply = record.reply
     if reply is None:
         return "–"
-    if not reply.tool_calls:
-        return "(no call)" + (f" {_short(reply.text, 30)}" if reply.text else "")
     parts = []
     for call in reply.tool_calls:
         args = json.dumps(call.arguments, ensure_ascii=False) if call.arguments is not None else call.raw_arguments
         parts.append(f"{call.name}({_short(args or '', 40)})")
+    if reply.server_calls:
+        from .sample_view import server_call_text
+
+        parts.extend(_short(server_call_text(call), 60) for call in reply.server_calls)
+    if not parts:
+        return "(no call)" + (f" {_short(reply.text, 30)}" if reply.text else "")
     return "\n".join(parts)
 
 
@@ -117,9 +123,14 @@ def _final(run: Any) -> str | None:
 
 
 def _requested(choice: Any) -> str:
-    """The neutral tool_choice as a scenario spells it: auto, {tool: NAME}, {allowed: [a, b], mode: auto}."""
+    """The neutral tool_choice as a scenario spells it: auto, {tool: NAME}, {allowed: [a, b], mode: auto}, and a
+    provider-native form as written ({type: mcp, server_label: dw})."""
     if choice is None:
         return "unset"
+    if choice.native is not None:
+        from toolchoice.providers.core.model import word_or_json
+
+        return "{" + ", ".join(f"{key}: {word_or_json(value)}" for key, value in choice.native.items()) + "}"
     if choice.mode == "named":
         return f"{{tool: {choice.name}}}"
     if choice.mode == "allowed":
