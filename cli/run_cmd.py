@@ -18,7 +18,8 @@ from toolchoice.providers.core.capabilities import CAPABILITIES
 
 from . import exits, heap
 from .exits import handled
-from .options import BASE_URL, CAPS, CONCURRENCY, MODEL, NO_EMULATE, REPEAT, RETRIES, STRICT, TIMEOUT
+from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, MODEL, NO_EMULATE, REPEAT, RETRIES, STRICT, TIMEOUT,
+                      allowed_env)
 from toolchoice.providers.core.json_text import dumps_indented
 
 
@@ -353,6 +354,7 @@ def run(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    allow_env: Optional[List[str]] = ALLOW_ENV,
 ) -> None:
     """Run the agent loop: a tool_choice per step, tool results fed back, a verdict per step."""
     from toolchoice.providers.core import jobs, loop, runner
@@ -361,7 +363,8 @@ def run(
 
     from .inputs import capabilities_from, selected_providers
 
-    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run)
+    allowed = allowed_env(allow_env)  # --allow-env and $TOOLCHOICE_ALLOW_ENV, as send reads them
+    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run, allowed)
     providers = selected_providers(provider, loaded)
     override = None
     if tool_choice is not None:
@@ -371,7 +374,8 @@ def run(
         override = parse_tool_choice(parse_cli_value(tool_choice), loop.step_scenario(loaded, 1, ()).tool_names, fail)
     from .inputs import models_for
 
-    options = loop.LoopOptions(RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url, stream=stream),
+    options = loop.LoopOptions(RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url, stream=stream,
+                                             allow_env=allowed),
                                capabilities_from(capabilities), override, results_from, results_timeout,
                                models=models_for(model, providers))
     if dry_run:
@@ -397,10 +401,11 @@ def run(
 
 
 def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_id: Optional[str],
-                       provider: List[str], dry_run: bool = False) -> tuple[Any, Any]:
+                       provider: List[str], dry_run: bool = False,
+                       allow_env: tuple[str, ...] = ()) -> tuple[Any, Any]:
     """The scenario to run and, for ``--replay TRACE_FILE``, the trace's replies (a ``loop.Replay``): the
     trace's own scenario unless SCENARIO is given (then the trace's notes open its ledgers too). A dry run
-    reaches no live MCP source."""
+    reaches no live MCP source; ``allow_env``: the variables a ``from:``'s headers may read."""
     from toolchoice.providers.core.model import Scenario, ToolchoiceError
 
     from .inputs import selected_providers
@@ -408,7 +413,7 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
     def load_scenario(path: Path) -> Any:
         from .inputs import load_path
 
-        return load_path(path, live=not dry_run, command="run")
+        return load_path(path, live=not dry_run, allow_env=allow_env, command="run")
 
     if replay is None or not replay.is_file():
         if trace_id is not None:
