@@ -37,7 +37,8 @@ TOOLS = """tools:
 
 CHOICES = [
     ({"type": "mcp", "server_label": "dw"}, "{type: mcp, server_label: dw}"),
-    ({"type": "mcp", "server_label": "dw", "name": "ask_question"}, "{type: mcp, server_label: dw, name: ask_question}"),
+    ({"type": "mcp", "server_label": "dw", "name": "ask_question"},
+     "{type: mcp, server_label: dw, name: ask_question}"),
     ({"type": "programmatic_tool_calling"}, "{type: programmatic_tool_calling}"),
 ]
 
@@ -105,7 +106,8 @@ def test_a_forced_mcp_call_ends_the_loop_at_step_1_and_the_lint_says_so(tmp_path
     assert "loop.cannot_end" not in codes
     said = codes["loop.hosted_call"]
     assert said["severity"] == "info" and "no_tool_call" in said["message"]
-    assert said["message"].startswith('from step 1 on: {"type":"mcp","server_label":"dw"} forces a call to a hosted tool')
+    assert said["message"].startswith('from step 1 on: {"type":"mcp","server_label":"dw"} forces a call to a '
+                                      'hosted tool')
     pretty = toolchoice("run", str(path), "-p", "openai-responses", "--base-url", mock.base_url)
     assert "mcp_call dw/ask_question" in pretty.stdout and "(no call)" not in pretty.stdout
     assert "loop.cannot_end" not in pretty.stdout
@@ -113,7 +115,8 @@ def test_a_forced_mcp_call_ends_the_loop_at_step_1_and_the_lint_says_so(tmp_path
 
 def test_the_summary_wilson_bounds_of_0_and_n_are_exact(tmp_path: Path, mock: Any) -> None:
     path = native_scenario(tmp_path, {"type": "mcp", "server_label": "dw"})
-    result = toolchoice("run", str(path), "-p", "openai-responses", "--base-url", mock.base_url, "-n", "3", "-f", "json")
+    result = toolchoice("run", str(path), "-p", "openai-responses", "--base-url", mock.base_url, "-n", "3",
+                        "-f", "json")
     summary = json.loads(result.stdout)["runs"][0]["summary"]
     never = summary["ended"]["max_steps"]  # 0 of 3 loops
     always = summary["ended"]["no_tool_call"]  # 3 of 3
@@ -125,7 +128,8 @@ def test_the_summary_wilson_bounds_of_0_and_n_are_exact(tmp_path: Path, mock: An
 
 def test_wilson_against_published_intervals() -> None:
     # worked by hand with z = 1.96 (z² = 3.8416): 0 of 10 → upper z²/(n + z²) = 3.8416 / 13.8416 = 0.2775, lower 0;
-    # 10 of 10 mirrors it; 5 of 10 → centre 0.5, half z·√(0.025 + z²/400) / (1 + z²/10) = 0.3646 / 1.3842 = 0.2634
+    # 10 of 10 mirrors it; 5 of 10 → centre 0.5, half z·√(0.025 + z²/400) / (1 + z²/10) = 0.3646 / 1.3842
+    # = 0.2634
     low, high = wilson(0, 10)
     assert low == 0.0 and abs(high - 0.2775) < 1e-4
     low, high = wilson(10, 10)
@@ -211,7 +215,8 @@ loop:
 
 
 def echo_reply(text: str) -> dict[str, Any]:
-    """A Responses reply holding only a message (openai 3.57.0 types/responses/response.py, response_output_message.py)."""
+    """A Responses reply holding only a message (openai 3.57.0 types/responses/response.py,
+    response_output_message.py)."""
     return {"id": "resp_echo", "object": "response", "created_at": 1764147600, "status": "completed", "error": None,
             "model": "gpt-5.4-mini", "output": [{"type": "message", "id": "msg_echo", "role": "assistant",
                                                  "status": "completed", "content": [
@@ -231,7 +236,8 @@ def test_allow_env_sends_the_header_and_keeps_the_reference(tmp_path: Path, form
     steps = [s for _ in range(repeat) for s in (Step.reply("openai-responses"), Step(body=echo_reply(f"key {SECRET}")))]
     with StandIn("openai-responses", *steps) as stand_in:
         result = toolchoice("run", str(path), "-p", "openai-responses", "--base-url", stand_in.base_url(), "-f", form,
-                            "--repeat", str(repeat), "-k", "1", "--save", str(save), "--trace-out", str(trace), *allow, env=env)
+                            "--repeat", str(repeat), "-k", "1", "--save", str(save), "--trace-out", str(trace),
+                            *allow, env=env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert len(stand_in.requests) == 2 * repeat
     for got in stand_in.requests:  # every step sends the value to the server

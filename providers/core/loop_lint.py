@@ -40,7 +40,9 @@ def _hosted(s: Scenario, provider: str | None) -> str | None:
 
         takes = getattr(module_for(provider), "NATIVE_TOOLS", {})
     hosted = [t.label for t in s.native_tools if takes is None or t.kind in takes]
-    return f"{choice.quoted()} may be obeyed by a call to a hosted tool it offers ({', '.join(hosted)})" if hosted else None
+    if not hosted:
+        return None
+    return f"{choice.quoted()} may be obeyed by a call to a hosted tool it offers ({', '.join(hosted)})"
 
 
 def _can_end(s: Scenario, stop_tool: str | None, provider: str | None = None) -> bool:
