@@ -271,3 +271,18 @@ def test_without_allow_env_the_step_is_refused_naming_an_option_run_has(tmp_path
     assert SECRET not in result.stdout + result.stderr
     helped = toolchoice("run", "--help")
     assert "--allow-env" in helped.stdout  # the option the message names exists
+
+
+def test_allow_env_also_lets_a_loop_send_a_provider_header(tmp_path: Path) -> None:
+    """The same option reads `$NAME` in providers.<id>.headers (the request's own headers) on every step."""
+    path = tmp_path / "relay.yaml"
+    path.write_text(HEADER_SCENARIO.replace("    headers: {X-Key: $DOCS_KEY}\n", "") +
+                    "providers:\n  openai-responses:\n    headers: {X-Relay: $DOCS_KEY}\n")
+    save = tmp_path / "saved"
+    with StandIn("openai-responses", Step.reply("openai-responses"), Step(body=echo_reply("done"))) as stand_in:
+        result = toolchoice("run", str(path), "-p", "openai-responses", "--base-url", stand_in.base_url(),
+                            "--allow-env", "DOCS_KEY", "-f", "json", "--save", str(save), env={"DOCS_KEY": SECRET})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert [got.headers.get("x-relay") for got in stand_in.requests] == [SECRET, SECRET]
+    assert SECRET not in result.stdout + result.stderr
+    assert all(SECRET not in p.read_text(encoding="utf-8") for p in save.rglob("*") if p.is_file())
