@@ -18,7 +18,8 @@ from toolchoice.providers.core.capabilities import CAPABILITIES
 
 from . import exits, heap
 from .exits import handled
-from .options import BASE_URL, CAPS, CONCURRENCY, MODEL, NO_EMULATE, REPEAT, RETRIES, STRICT, TIMEOUT
+from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, MODEL, NO_EMULATE, REPEAT, RETRIES, STRICT, TIMEOUT,
+                      allowed_env)
 from toolchoice.providers.core.json_text import dumps_indented
 
 
@@ -63,15 +64,21 @@ def _choice(value: Any) -> str:
 
 
 def _calls(record: Any) -> str:
+    """The reply's calls, one a line: each function call with its arguments, then each call the provider ran
+    itself (an MCP call, a program, a tool search: ``sample_view.server_call_text``, as send shows them)."""
     reply = record.reply
     if reply is None:
         return "–"
-    if not reply.tool_calls:
-        return "(no call)" + (f" {_short(reply.text, 30)}" if reply.text else "")
     parts = []
     for call in reply.tool_calls:
         args = json.dumps(call.arguments, ensure_ascii=False) if call.arguments is not None else call.raw_arguments
         parts.append(f"{call.name}({_short(args or '', 40)})")
+    if reply.server_calls:
+        from .sample_view import server_call_text
+
+        parts.extend(_short(server_call_text(call), 60) for call in reply.server_calls)
+    if not parts:
+        return "(no call)" + (f" {_short(reply.text, 30)}" if reply.text else "")
     return "\n".join(parts)
 
 
@@ -117,9 +124,14 @@ def _final(run: Any) -> str | None:
 
 
 def _requested(choice: Any) -> str:
-    """The neutral tool_choice as a scenario spells it: auto, {tool: NAME}, {allowed: [a, b], mode: auto}."""
+    """The neutral tool_choice as a scenario spells it: auto, {tool: NAME}, {allowed: [a, b], mode: auto}, and a
+    provider-native form as written ({type: mcp, server_label: dw})."""
     if choice is None:
         return "unset"
+    if choice.native is not None:
+        from toolchoice.providers.core.model import word_or_json
+
+        return "{" + ", ".join(f"{key}: {word_or_json(value)}" for key, value in choice.native.items()) + "}"
     if choice.mode == "named":
         return f"{{tool: {choice.name}}}"
     if choice.mode == "allowed":
@@ -342,6 +354,7 @@ def run(
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
+    allow_env: Optional[List[str]] = ALLOW_ENV,
 ) -> None:
     """Run the agent loop: a tool_choice per step, tool results fed back, a verdict per step."""
     from toolchoice.providers.core import jobs, loop, runner
@@ -350,7 +363,8 @@ def run(
 
     from .inputs import capabilities_from, selected_providers
 
-    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run)
+    allowed = allowed_env(allow_env)  # --allow-env and $TOOLCHOICE_ALLOW_ENV, as send reads them
+    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run, allowed)
     providers = selected_providers(provider, loaded)
     override = None
     if tool_choice is not None:
@@ -360,7 +374,8 @@ def run(
         override = parse_tool_choice(parse_cli_value(tool_choice), loop.step_scenario(loaded, 1, ()).tool_names, fail)
     from .inputs import models_for
 
-    options = loop.LoopOptions(RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url, stream=stream),
+    options = loop.LoopOptions(RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url, stream=stream,
+                                             allow_env=allowed),
                                capabilities_from(capabilities), override, results_from, results_timeout,
                                models=models_for(model, providers))
     if dry_run:
@@ -386,10 +401,11 @@ def run(
 
 
 def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_id: Optional[str],
-                       provider: List[str], dry_run: bool = False) -> tuple[Any, Any]:
+                       provider: List[str], dry_run: bool = False,
+                       allow_env: tuple[str, ...] = ()) -> tuple[Any, Any]:
     """The scenario to run and, for ``--replay TRACE_FILE``, the trace's replies (a ``loop.Replay``): the
     trace's own scenario unless SCENARIO is given (then the trace's notes open its ledgers too). A dry run
-    reaches no live MCP source."""
+    reaches no live MCP source; ``allow_env``: the variables a ``from:``'s headers may read."""
     from toolchoice.providers.core.model import Scenario, ToolchoiceError
 
     from .inputs import selected_providers
@@ -397,7 +413,7 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
     def load_scenario(path: Path) -> Any:
         from .inputs import load_path
 
-        return load_path(path, live=not dry_run, command="run")
+        return load_path(path, live=not dry_run, allow_env=allow_env, command="run")
 
     if replay is None or not replay.is_file():
         if trace_id is not None:

@@ -120,12 +120,14 @@ class LoopOptions:
         return self.render._replace(model=self.models[provider])
 
     def findings(self, provider: str, scenario: Scenario) -> list[LedgerEntry]:
-        """loop.cannot_end and loop.no_results (loop_lint), once per provider: step 1's ledger carries them."""
+        """loop.cannot_end, loop.hosted_call and loop.no_results (loop_lint), once per provider: step 1's ledger
+        carries them."""
         if provider not in self._found:
-            from .loop_lint import cannot_end, no_results
+            from .loop_lint import cannot_end, hosted_calls, no_results
 
-            ends = cannot_end(scenario, self.override)
-            self._found[provider] = [*([ends] if ends else []), *no_results(scenario, self.results_from, self.override)]
+            found = (cannot_end(scenario, self.override, provider), hosted_calls(scenario, self.override, provider))
+            self._found[provider] = [*(f for f in found if f is not None),
+                                     *no_results(scenario, self.results_from, self.override)]
         return self._found[provider]
 
     def thinking_rules(self, provider: str, scenario: Scenario) -> tuple[str | None, str | None]:

@@ -1,5 +1,6 @@
 """Findings about a loop as written, before (or while) it runs: a loop that cannot end
-(``loop.cannot_end``), tools without results (``loop.no_results``), and steps that change the tools,
+(``loop.cannot_end``), steps whose forced call may be one the API runs itself (``loop.hosted_call``: such a
+step can end the loop), tools without results (``loop.no_results``), and steps that change the tools,
 the system prompt or the thinking setting where that invalidates thinking already in the history
 (``loop.tools_changed_with_thinking``). Shown by `run` (on step 1's ledger), `run --dry-run`, and
 `render` / `compare` of a scenario with ``loop:``.
@@ -21,10 +22,35 @@ def distinct_steps(spec: LoopSpec) -> int:
     return min(spec.max_steps, max(len(spec.steps), 2))
 
 
-def _can_end(s: Scenario, stop_tool: str | None) -> bool:
+def _hosted(s: Scenario, provider: str | None) -> str | None:
+    """How step ``s``'s forced call may be one the API runs itself inside its reply (an MCP call, a program,
+    code execution), which needs no result from the loop: a provider-native choice forcing a hosted tool, or
+    ``required`` where the step offers hosted tools (``provider``'s module renders them; None: any). None when
+    every call it forces is a function call the loop answers."""
+    choice = s.tool_choice
+    if choice is None or not choice.forces_call:
+        return None
+    if choice.native is not None:
+        return f"{choice.quoted()} forces a call to a hosted tool"
+    if choice.mode != "required" or not s.native_tools:
+        return None
+    takes: Any = None
+    if provider is not None:
+        from .registry import module_for
+
+        takes = getattr(module_for(provider), "NATIVE_TOOLS", {})
+    hosted = [t.label for t in s.native_tools if takes is None or t.kind in takes]
+    if not hosted:
+        return None
+    return f"{choice.quoted()} may be obeyed by a call to a hosted tool it offers ({', '.join(hosted)})"
+
+
+def _can_end(s: Scenario, stop_tool: str | None, provider: str | None = None) -> bool:
     choice = s.tool_choice
     if choice is None or not choice.forces_call:
         return True  # the model may answer without a call
+    if _hosted(s, provider) is not None:
+        return True  # the forced call may be run by the API itself: the reply then holds no function call
     if stop_tool is None or stop_tool not in s.tool_names:
         return False
     return choice.mode == "required" or choice.name == stop_tool or stop_tool in choice.allowed
@@ -34,9 +60,33 @@ def _shown(choice: ToolChoice | None) -> str:
     return "unset" if choice is None else choice.quoted()
 
 
-def cannot_end(scenario: Scenario, override: Any = None) -> LedgerEntry | None:
+def hosted_calls(scenario: Scenario, override: Any = None, provider: str | None = None) -> LedgerEntry | None:
+    """The steps whose forced call may be one the API runs itself (``_hosted``): what the loop then does."""
+    spec = scenario.loop or NO_LOOP
+    last = distinct_steps(spec)
+    runs: list[list[Any]] = []  # [first step, last step, what]: consecutive steps saying the same merged
+    for number in range(1, last + 1):
+        hosted = _hosted(step_scenario(scenario, number, (), override, called=number > 1), provider)
+        if hosted is not None and runs and runs[-1][1] == number - 1 and runs[-1][2] == hosted:
+            runs[-1][1] = number
+        elif hosted is not None:
+            runs.append([number, number, hosted])
+    if not runs:
+        return None
+    found = [(f"from step {first} on" if end == last else f"step {first}" if first == end else
+              f"steps {first}–{end}") + f": {what}" for first, end, what in runs]
+    return LedgerEntry("info", "loop.hosted_call",
+                       f"{'; '.join(found)}. The API runs such a call itself and returns it in the same reply with "
+                       "its output (an MCP call, a program, code execution): the loop has no result to give it, "
+                       "and a reply holding no function call ends the loop at that step (no_tool_call) although "
+                       "the choice forces a call. The loop goes on only while the replies also hold function "
+                       "calls (a program's calls to your tools come back as function calls)")
+
+
+def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = None) -> LedgerEntry | None:
     """From some step on every step forces a call and the stop tool (if any) cannot be called: the loop
-    ends only at max_steps."""
+    ends only at max_steps. A step whose forced call may be a hosted tool's can end it (``hosted_calls``);
+    ``provider``: the hosted tools counted are those its module renders (None: every one declared)."""
     spec = scenario.loop or NO_LOOP
     if spec.after_call == "auto":
         return None
@@ -45,7 +95,7 @@ def cannot_end(scenario: Scenario, override: Any = None) -> LedgerEntry | None:
     choices: list[str] = []
     for number in range(last, 0, -1):
         s = step_scenario(scenario, number, (), override)
-        if _can_end(s, spec.stop_tool):
+        if _can_end(s, spec.stop_tool, provider):
             break
         tail = number
         choices.insert(0, f"step {number}{' and later' if number == last else ''}: {_shown(s.tool_choice)}")
@@ -153,14 +203,14 @@ def model_of(provider: str, scenario: Scenario, model: str | None, capabilities:
 
 def static(scenario: Scenario, provider: str, render: Any, capabilities: Any = None, override: Any = None,
            results_from: str | None = None, results: bool = True) -> list[LedgerEntry]:
-    """Every finding about the loop as written, for one provider: cannot_end, no_results (``results``:
+    """Every finding about the loop as written, for one provider: cannot_end, hosted_calls, no_results (``results``:
     for run) and the thinking-prefix changes between the steps as they would be rendered (history aside)."""
     from .registry import translate
 
     out: list[LedgerEntry] = []
-    found = cannot_end(scenario, override)
-    if found is not None:
-        out.append(found)
+    for found in (cannot_end(scenario, override, provider), hosted_calls(scenario, override, provider)):
+        if found is not None:
+            out.append(found)
     if results:
         out.extend(no_results(scenario, results_from, override))
     spec = scenario.loop or NO_LOOP

@@ -41,13 +41,21 @@ class _Ordered:
         return Counter({key: self.counts[key] for key in sorted(self.counts, key=self.first.__getitem__)})
 
 
+def _choice_key(choice: Any) -> str | None:
+    """What tells one step's tool_choice from another in the tallies: the choice as the ledger quotes it
+    (``ToolChoice.quoted``), a text whatever the choice holds (a provider-native form such as Responses'
+    ``{type: mcp, server_label}`` is a dict, which cannot key a dict itself)."""
+    return None if choice is None else choice.quoted()
+
+
 class LoopTally:
     """One provider's loops, each added once it has ended (``add``)."""
 
     def __init__(self) -> None:
         self.loops = 0
         self.steps: dict[int, Tally] = {}
-        self.choices: dict[int, dict[Any, tuple[int, int]]] = {}  # step -> tool_choice -> first (loop, step)
+        # step -> the choice's key (``_choice_key``) -> (first (loop, step) asking it, the tool_choice)
+        self.choices: dict[int, dict[str | None, tuple[tuple[int, int], Any]]] = {}
         self.ended: Counter[str] = Counter()
         self.finished: list[int] = []
         self.tokens_in: list[int] = []
@@ -86,9 +94,11 @@ class LoopTally:
                                                 if e.severity != "info"))
         for s in run.steps:
             choice = s.scenario.tool_choice
+            key = _choice_key(choice)
             seen = self.choices.setdefault(s.number, {})
-            if choice not in seen or (run.index, s.number) < seen[choice]:
-                seen[choice] = (run.index, s.number)
+            first = seen.get(key)
+            if first is None or (run.index, s.number) < first[0]:
+                seen[key] = ((run.index, s.number), choice)
             if s.skipped and s.skipped.startswith("refused"):
                 self.refused = True
             if s.sample is not None:
@@ -104,7 +114,7 @@ class LoopTally:
     def step_choices(self, number: int) -> list[Any]:
         """The tool_choice values step ``number`` asked for, in loop order."""
         seen = self.choices.get(number, {})
-        return sorted(seen, key=seen.__getitem__)
+        return [choice for _, choice in sorted(seen.values(), key=lambda item: item[0])]
 
     def error_lines(self) -> Counter[str]:
         return self.errors.counter()

@@ -363,14 +363,18 @@ def _categorize(scenario: Scenario, reply: Reply, offered: tuple[str, ...],
 
 
 def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion (95% by default)."""
+    """The Wilson score interval for a binomial proportion (95% by default). Its lower bound at 0 successes
+    and its upper bound at n are exactly 0 and 1 (centre and half-width are then equal): the float subtraction
+    would leave noise such as 5.55e-17 there."""
     if n <= 0:
         return (0.0, 1.0)
     p = successes / n
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return (low, high)
 
 
 def percentile(values: Iterable[float], q: float) -> float | None:
