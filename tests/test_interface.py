@@ -188,6 +188,8 @@ def test_one_base_url_for_several_providers_is_said_on_stderr():
     assert "providers.<id>.base_url" in shared.stderr and len(shared.stderr.splitlines()) == 1
     one = run("render", WEATHER, "-p", "openai", "--base-url", url, "-f", "json")
     assert one.returncode == 0 and one.stderr == "", one.stderr
+    looped = run("run", WEATHER, "-p", "openai", "-p", "anthropic", "--base-url", url, "--dry-run", "-f", "json")
+    assert looped.stderr.startswith("toolchoice: warning: --base-url goes to 2 providers (openai, anthropic)")
 
 
 # ---- one flag vocabulary ------------------------------------------------------------------------
