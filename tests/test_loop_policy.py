@@ -479,3 +479,21 @@ def test_the_prefix_check_rule_matches_the_pages_model_list(model: str) -> None:
     for provider, model_id in (("anthropic", model), ("bedrock", f"us.anthropic.{model}-v1:0")):
         fact = resolve(provider, model_id).get("thinking_prefix_check")
         assert (fact is not None and fact.value is True) == (model in PREFIX_CHECKED), (provider, model_id)
+
+
+def test_render_says_when_step_one_of_a_loop_is_not_the_top_level_request() -> None:
+    """configs/planner-loop.yaml: top-level tool_choice auto, loop.steps forcing plan_tool_call with only it at step
+    1. render showed auto with no word of it (a new user compared and read auto); the ledger now names what `run`
+    sends at step 1, which `run --dry-run` shows: the two must agree."""
+    root = Path(__file__).resolve().parent.parent
+    shown = json.loads(run_cli(["render", "configs/planner-loop.yaml", "-p", "anthropic", "-f", "json"], cwd=root).stdout)
+    (entry,) = [e for e in shown["ledger"] if e["code"] == "loop.step_one_differs"]
+    assert entry["severity"] == "info" and "tool_choice auto" in entry["message"]
+    assert 'tool_choice {"tool":"plan_tool_call"} and offers plan_tool_call' in entry["message"]
+    dry = json.loads(run_cli(["run", "configs/planner-loop.yaml", "-p", "anthropic", "--dry-run", "-f", "json"],
+                             cwd=root).stdout)
+    body = dry["translations"][0]["request"]["body"]
+    assert body["tool_choice"]["type"] == "tool" and body["tool_choice"]["name"] == "plan_tool_call"
+    assert [t["name"] for t in body["tools"]] == ["plan_tool_call"]
+    plain = json.loads(run_cli(["render", "configs/weather.yaml", "-p", "anthropic", "-f", "json"], cwd=root).stdout)
+    assert "loop.step_one_differs" not in [e["code"] for e in plain["ledger"]]

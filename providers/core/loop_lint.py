@@ -230,7 +230,27 @@ def with_loop_findings(translation: Translation, scenario: Scenario, render: Any
     if scenario.loop is None:
         return translation
     found = static(scenario, translation.provider, render, capabilities, results=False)
+    step_one = _step_one_differs(scenario)
+    if step_one is not None:
+        found = [step_one, *found]
     return translation._replace(ledger=[*translation.ledger, *found]) if found else translation
+
+
+def _step_one_differs(scenario: Scenario) -> LedgerEntry | None:
+    """render / compare show the scenario's top level; when loop.steps gives step 1 another tool_choice or other
+    tools, `run` sends that instead (a new user compared a planner loop and saw auto where run forced the plan)."""
+    first = step_scenario(scenario, 1, scenario.messages)
+    if first.tool_choice == scenario.tool_choice and first.tools == scenario.tools:
+        return None
+
+    def quoted(choice: Any) -> str:
+        return "unset" if choice is None else choice.quoted()
+
+    tools = f" and offers {', '.join(t.name for t in first.tools) or 'no tool'}" if first.tools != scenario.tools else ""
+    return LedgerEntry("info", "loop.step_one_differs",
+                       f"this is the scenario's top level (tool_choice {quoted(scenario.tool_choice)}); `toolchoice run` "
+                       f"sends step 1 from loop.steps: tool_choice {quoted(first.tool_choice)}{tools} "
+                       "(`toolchoice run SCENARIO -p ID --dry-run` shows that request)")
 
 
 def dry_run(scenario: Scenario, providers: list[str], options: Any) -> list[Translation]:
