@@ -7,6 +7,7 @@ rich, JSON, markdown). Every text written goes through the transport's redaction
 from __future__ import annotations
 
 import json
+import re
 import sys
 from enum import Enum
 from pathlib import Path
@@ -158,6 +159,27 @@ def notes(run: Any) -> list[tuple[int, str, str, str]]:
     return out
 
 
+def _repeats_merged(found: Any) -> list[tuple[Any, str, str, str]]:
+    """The step notes, a run of loop.repeated_call on consecutive steps shown as one line (the last step's, which
+    counts them all): a loop repeating one call to max_steps printed the same warning on every step."""
+    out: list[tuple[Any, str, str, str]] = []
+    first: Any = None
+    for number, severity, code, message in found:
+        previous = out[-1] if out else None
+        if (code == "loop.repeated_call" and previous is not None and previous[2] == code
+                and isinstance(number, int) and number == _last_step(previous[0]) + 1):
+            out[-1] = (f"{first}-{number}", severity, code,
+                       re.sub(r"^step \d+ makes", "each makes", message))
+            continue
+        first = number
+        out.append((number, severity, code, message))
+    return out
+
+
+def _last_step(number: Any) -> int:
+    return int(str(number).rsplit("-", 1)[-1]) if str(number).rsplit("-", 1)[-1].isdigit() else -1
+
+
 def print_loop(console: Any, run: Any) -> None:
     from rich.text import Text
 
@@ -171,9 +193,9 @@ def print_loop(console: Any, run: Any) -> None:
         rows.append([*row[:4], Text(row[4], style=style), *row[5:]])
     console.print(fitted_table(console.width, STEP_HEADERS, rows, right=("step", "latency"),
                                short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
-    for number, severity, code, message in notes(run):
-        console.print(Text.assemble((f"  step {number} ", "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
-                                    f": {message}"))
+    for number, severity, code, message in _repeats_merged(notes(run)):
+        label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
+        console.print(Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]), f": {message}"))
     console.print(Text(_ended(run), style="bold"))
     _errors_line(console, *run.tool_results())
     final = _final(run)

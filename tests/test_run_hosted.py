@@ -286,3 +286,21 @@ def test_allow_env_also_lets_a_loop_send_a_provider_header(tmp_path: Path) -> No
     assert [got.headers.get("x-relay") for got in stand_in.requests] == [SECRET, SECRET]
     assert SECRET not in result.stdout + result.stderr
     assert all(SECRET not in p.read_text(encoding="utf-8") for p in save.rglob("*") if p.is_file())
+
+
+def test_a_call_repeated_to_max_steps_is_one_warning_line_in_the_pretty_view(tmp_path: Path, mock: Any) -> None:
+    """A forced function call with no loop: section repeats to max_steps; the pretty view printed the same
+    loop.repeated_call on every step (nine lines for a new user). One line now covers the run of steps, with the
+    last step's count; the JSON keeps each step's own entry."""
+    path = tmp_path / "forced.yaml"
+    path.write_text("tools:\n  - {name: get_time, parameters: {type: object, properties: {tz: {type: string}}}}\n"
+                    "tool_choice: get_time\nmessages:\n  - {role: user, content: hi}\nloop:\n  max_steps: 5\n"
+                    "  results:\n    get_time: '12:00'\n")
+    args = ["run", str(path), "-p", "openai-responses", "--base-url", mock.base_url]
+    pretty = run_cli([*args], env={"OPENAI_API_KEY": "sk-x", "COLUMNS": "200"})
+    lines = [line for line in pretty.stdout.splitlines() if "loop.repeated_call" in line]
+    assert len(lines) == 1 and lines[0].startswith("  steps 2-5 warning loop.repeated_call: each makes the same call")
+    assert "(5 in a row)" in lines[0]
+    document = json.loads(run_cli([*args, "-f", "json"], env={"OPENAI_API_KEY": "sk-x"}).stdout)
+    steps = document["runs"][0]["loops"][0]["steps"]
+    assert [sum(e["code"] == "loop.repeated_call" for e in s["ledger"]) for s in steps] == [0, 1, 1, 1, 1]
