@@ -299,6 +299,12 @@ def test_cannot_end_in_dry_run_render_and_compare(tmp_path: Path) -> None:
     assert "loop.no_results" not in rendered.stdout  # a run's warning only
 
 
+def test_a_one_step_loop_is_no_loop_that_cannot_end(tmp_path: Path) -> None:
+    """max_steps: 1 ends at max_steps by design: no loop.cannot_end (a new user got it for a one-step run)."""
+    assert "loop.cannot_end" in dry_codes(scenario(tmp_path, "openai", ["{tool_choice: required}"], max_steps=2))
+    assert "loop.cannot_end" not in dry_codes(scenario(tmp_path, "openai", ["{tool_choice: required}"], max_steps=1))
+
+
 @pytest.mark.parametrize("change", [
     "  stop: {tool: final_answer}\n",  # a stop tool offered where every step forces a call
     "  after_call: auto\n",

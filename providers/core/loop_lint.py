@@ -88,7 +88,7 @@ def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = 
     ends only at max_steps. A step whose forced call may be a hosted tool's can end it (``hosted_calls``);
     ``provider``: the hosted tools counted are those its module renders (None: every one declared)."""
     spec = scenario.loop or NO_LOOP
-    if spec.after_call == "auto":
+    if spec.after_call == "auto" or spec.max_steps <= 1:  # one step: ending at max_steps is the plan
         return None
     last = distinct_steps(spec)
     tail = None
@@ -108,8 +108,8 @@ def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = 
     return LedgerEntry("warning", "loop.cannot_end",
                        f"from step {tail} on every step forces a call ({'; '.join(choices)}) and {stop}: the loop can "
                        f"only end at max_steps {spec.max_steps}{guard}. Ways out: a stop tool the forcing steps offer "
-                       f"(loop.stop: {{tool: NAME}}), tool_choice auto from step {tail} (at least on step {last}, "
-                       "which repeats to max_steps), or loop.after_call: auto")
+                       f"(loop.stop: {{tool: NAME}}); tool_choice auto on a step from {tail} on (step {last}'s tool_choice "
+                       "is also every later step's); or loop.after_call: auto")
 
 
 def no_results(scenario: Scenario, results_from: str | None, override: Any = None) -> list[LedgerEntry]:
