@@ -307,7 +307,10 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     for row in rows:
         line = Text()
         for i, (header, value) in enumerate(zip(headers, row)):
-            line.append(("" if i == 0 else " · ") + (short or {}).get(header, header) + "\u00a0", style="bold")
+            label = (short or {}).get(header, header)
+            # a header of no word ("%": the value says it) is left out: "obeyed 5 · 100%", not "· % 100%"
+            label = label + "\u00a0" if any(ch.isalnum() for ch in label) else ""
+            line.append(("" if i == 0 else " · ") + label, style="bold")
             line.append(value if hasattr(value, "plain") else str(value))
         stacked.add_row(line)
     return stacked

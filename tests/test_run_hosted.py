@@ -304,3 +304,18 @@ def test_a_call_repeated_to_max_steps_is_one_warning_line_in_the_pretty_view(tmp
     document = json.loads(run_cli([*args, "-f", "json"], env={"OPENAI_API_KEY": "sk-x"}).stdout)
     steps = document["runs"][0]["loops"][0]["steps"]
     assert [sum(e["code"] == "loop.repeated_call" for e in s["ledger"]) for s in steps] == [0, 1, 1, 1, 1]
+
+
+def test_the_per_step_cards_at_60_columns_read_as_words(tmp_path: Path, mock: Any) -> None:
+    """At 60 columns the per-step table of `run --repeat` becomes one card a step, each value after its header;
+    the rate column's header is "%", and the card read "obeyed 2 · % 100%" (a new user). A header of no word is
+    left out: "obeyed 2 · 100%"."""
+    path = tmp_path / "rep.yaml"
+    path.write_text("tools:\n  - {name: get_time, parameters: {type: object, properties: {tz: {type: string}}}}\n"
+                    "tool_choice: get_time\nmessages:\n  - {role: user, content: hi}\nloop:\n  max_steps: 3\n"
+                    "  after_call: auto\n  results:\n    get_time: '12:00'\n")
+    out = run_cli(["run", str(path), "-p", "openai-responses", "--base-url", mock.base_url, "--repeat", "2"],
+                  env={"OPENAI_API_KEY": "sk-x", "COLUMNS": "60"}).stdout
+    cards = " ".join(line.strip("│ ") for line in out.splitlines() if line.startswith("│"))
+    assert "obeyed 2 · 100% ·" in " ".join(cards.split()), cards
+    assert "· % " not in cards and max(len(line) for line in out.splitlines()) <= 60
