@@ -13,6 +13,9 @@ from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, T
 from .anthropic import PATH
 
 MOCK_BASE_PATH = ""  # anthropic-sdk-python's base URL has no /v1
+# The token the client hands an MCP server (beta/beta_request_mcp_server_url_definition_param.py
+# "authorization_token: Optional[str]"): never kept (core/mock/body_secrets.py)
+MOCK_SECRETS = (("mcp_servers", "*", "authorization_token"),)
 _MOCK_KNOWN = frozenset({"model", "messages", "system", "tools", "tool_choice", "max_tokens", "thinking", "temperature",
                          "stream", "output_config", "mcp_servers"})
 _MOCK_ERRORS = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",

@@ -13,6 +13,10 @@ from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, T
 
 
 MOCK_BASE_PATH = "/v1"  # openai-python's base URL
+# Where a body carries what the client hands an MCP server (types/responses/tool_param.py Mcp: "headers:
+# Optional[Dict[str, str]] ... Use for authentication", "authorization: str ... An OAuth access token"): never
+# kept nor echoed (core/mock/body_secrets.py)
+MOCK_SECRETS = (("tools", "*", "headers", "*"), ("tools", "*", "authorization"))
 _MOCK_KNOWN = frozenset({"model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "stream",
                          "reasoning", "include", "max_output_tokens", "temperature", "store"})
 
