@@ -7,8 +7,11 @@ Kept beside the family's translator so `render` never loads it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from .core.mock.judge import MockMalformed
+from .core.mock.reading import wrong_field
 from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
 from .anthropic import PATH
 
@@ -106,8 +109,8 @@ def _hosted(body: dict[str, Any]) -> tuple[Any, ...]:
     servers: dict[str, str] = {}
     for index, server in enumerate(listed or ()):
         _check(server, f"mcp_servers.{index}", ("name", "url"), _SERVER_KINDS)
-        _check(server.get("tool_configuration") or {}, f"mcp_servers.{index}.tool_configuration", (),
-               _SERVER_CONFIG_KINDS)
+        if server.get("tool_configuration"):
+            _check(server["tool_configuration"], f"mcp_servers.{index}.tool_configuration", (), _SERVER_CONFIG_KINDS)
         servers[server["name"]] = server["url"]
     out = []
     for index, tool in enumerate(body.get("tools") if isinstance(body.get("tools"), list) else ()):
@@ -118,7 +121,8 @@ def _hosted(body: dict[str, Any]) -> tuple[Any, ...]:
             _check(tool, where, ("mcp_server_name",), _TOOLSET_KINDS)
             for name, config in (tool.get("configs") or {}).items():
                 _check(config, f"{where}.configs.{name}", (), _TOOL_CONFIG_KINDS)
-            _check(tool.get("default_config") or {}, f"{where}.default_config", (), _TOOL_CONFIG_KINDS)
+            if tool.get("default_config"):
+                _check(tool["default_config"], f"{where}.default_config", (), _TOOL_CONFIG_KINDS)
             url = servers.get(tool["mcp_server_name"])
             if url is not None:
                 out.append(NativeTool("mcp", {"type": "mcp", "server_label": tool["mcp_server_name"], "server_url": url}))
@@ -142,11 +146,6 @@ _WORDS = {"string": "a valid string", "boolean": "a valid boolean", "object": "a
 
 def _check(entry: Any, where: str, required: tuple[str, ...], kinds: dict[str, str]) -> None:
     """A field missing or of the wrong type, in the API's (pydantic's) words; values are never quoted."""
-    import re
-
-    from .core.mock.judge import MockMalformed
-    from .core.mock.reading import wrong_field
-
     if not isinstance(entry, dict):
         _malformed(where, "object")
     for key in required:
@@ -161,8 +160,6 @@ def _check(entry: Any, where: str, required: tuple[str, ...], kinds: dict[str, s
 
 
 def _malformed(where: str, kind: str) -> None:
-    from .core.mock.judge import MockMalformed
-
     raise MockMalformed(f"{where}: Input should be {_WORDS[kind]}")
 
 

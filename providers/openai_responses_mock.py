@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .core.mock.judge import MockMalformed
+from .core.mock.reading import json_kind, wrong_field
 from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
 
 
@@ -27,8 +29,8 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
 
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A Responses body → MockRead: function tools, tool_choice, input items (calls, outputs, reasoning items)."""
-    from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import arguments_object, read_tools, text_of, tool_message, unjudged, wrong_field
+    from .core.mock.judge import MockRead
+    from .core.mock.reading import arguments_object, read_tools, text_of, tool_message, unjudged
 
     raw_input = body.get("input")
     if raw_input is None and body.get("previous_response_id") is None:
@@ -127,8 +129,6 @@ def _hosted(entries: Any) -> tuple[Any, ...]:
 
 def _check_mcp(entry: dict[str, Any], where: str) -> None:
     """An Mcp tool's fields of the wrong type, as the API words it; values are never quoted (they may be secrets)."""
-    from .core.mock.reading import wrong_field
-
     _required_string(entry, "server_label", where)
     wrong = wrong_field(entry, _MCP_KINDS)
     allowed, approval = entry.get("allowed_tools"), entry.get("require_approval")
@@ -154,16 +154,11 @@ def _inside(prefix: str, wrong: tuple[str, str, Any] | None) -> tuple[str, str, 
 
 
 def _malformed_type(where: str, kind: str, value: Any) -> None:
-    from .core.mock.judge import MockMalformed
-    from .core.mock.reading import json_kind
-
     article = "" if kind.startswith("'") else "an " if kind[0] in "aeiou" else "a "
     raise MockMalformed(f"Invalid type for '{where}': expected {article}{kind}, but got {json_kind(value)} instead.")
 
 
 def _required_string(entry: dict[str, Any], key: str, where: str) -> None:
-    from .core.mock.judge import MockMalformed
-
     if key not in entry:
         raise MockMalformed(f"Missing required parameter: '{where}.{key}'.")
     if not isinstance(entry[key], str):

@@ -36,10 +36,20 @@ def scrub_module(module: Any, body: Any) -> Scrubbed:
     return scrub(body, paths) if paths else Scrubbed(body, ())
 
 
-def secrets(values: Iterable[str]) -> dict[str, str]:
-    """value -> MARKER for a Redactor: each value, and what follows an auth scheme (``Bearer <token>``)."""
+# How many values the mock hands a Redactor besides the scrubbed body. The body's places hold MARKER whatever the
+# count (``scrub``), and the mock's replies and records are made from it, so the texts' redaction only stands
+# guard (a client's tool_choice quoting its own token); a Redactor costs ~0.2 ms a value to build (10,000 tokens
+# in one body: 2 s), so the guard takes the first ones only. The proxy gives all (the upstream's reply may echo).
+GUARD_AT_MOST = 256
+
+
+def secrets(values: Iterable[str], at_most: int | None = None) -> dict[str, str]:
+    """value -> MARKER for a Redactor: each value, and what follows an auth scheme (``Bearer <token>``); the
+    first ``at_most`` values only, when given."""
     out: dict[str, str] = {}
-    for value in values:
+    for count, value in enumerate(values):
+        if at_most is not None and count >= at_most:
+            break
         out[value] = MARKER
         scheme, _, rest = value.strip().partition(" ")
         if scheme and rest.strip():

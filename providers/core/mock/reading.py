@@ -132,12 +132,12 @@ _ONE = {"string": str, "boolean": bool, "object": dict, "array": list, "strings"
 
 
 def wrong_field(entry: dict[str, Any], kinds: dict[str, str]) -> tuple[str, str, Any] | None:
-    """The first field of ``entry`` (in ``kinds``' order) whose value is not null and not of its kind, as
-    (where: the field, or ``field[i]`` / ``field.key`` for an element, the kind expected there, the value found
-    there); None when all fit. The value is for its type only: never quote it (it may be a secret)."""
-    for field, kind in kinds.items():
-        value = entry.get(field)
-        if value is None:
+    """The first field of ``entry`` named in ``kinds`` whose value is not null and not of its kind, as (where: the
+    field, or ``field[i]`` / ``field.key`` for an element, the kind expected there, the value found there); None
+    when all fit. The value is for its type only: never quote it (it may be a secret)."""
+    for field, value in entry.items():
+        kind = kinds.get(field)
+        if kind is None or value is None:
             continue
         outer, _, inner = kind.partition(" of ")
         if not isinstance(value, _ONE[outer]):

@@ -9,7 +9,7 @@ from typing import Any, Callable, NamedTuple
 from urllib.parse import parse_qsl, urlsplit
 
 from ..registry import check_provider, mock_family, module_for
-from .body_secrets import redacted, scrub_module, secrets
+from .body_secrets import GUARD_AT_MOST, redacted, scrub_module, secrets
 from .framing import CONTENT_TYPES, ENCODERS
 from .judge import Answer, Judged, judge, plan_answer, record
 from .script import Script
@@ -84,7 +84,7 @@ class MockService:
     def body_secrets(self, raw: bytes) -> dict[str, str]:
         """The MCP secrets in a raw body (body_secrets.MOCK_SECRETS), value -> MARKER; {} when it is no JSON."""
         try:
-            return secrets(scrub_module(self.module, json.loads(raw)).values) if raw.strip() else {}
+            return secrets(scrub_module(self.module, json.loads(raw)).values, GUARD_AT_MOST) if raw.strip() else {}
         except (ValueError, RecursionError):
             return {}
 
@@ -106,7 +106,7 @@ class MockService:
         else:
             judged = judge(self.provider, self.module, data, route)  # the body as sent
         shown = scrub_module(self.module, data)  # what is kept or echoed: its MCP secrets replaced
-        kept = secrets(shown.values)
+        kept = secrets(shown.values, GUARD_AT_MOST)
         step = self.script.step(number)
         delay = step.delay_ms / 1000.0 if step is not None else 0.0
         read = judged.read
