@@ -159,6 +159,8 @@ def _malformed_type(where: str, kind: str, value: Any) -> None:
 
 
 def _required_string(entry: dict[str, Any], key: str, where: str) -> None:
+    """The API's words for a missing one, as a client quotes them (wandb/wandb-mcp-server#5, 2026-02-01:
+    "Missing required parameter: 'tools[0].server_label'.")."""
     if key not in entry:
         raise MockMalformed(f"Missing required parameter: '{where}.{key}'.")
     if not isinstance(entry[key], str):
