@@ -126,3 +126,16 @@ def test_the_reports_bodies_are_answered_400_in_the_apis_words(provider: str, pl
     assert exchange.status == 400
     assert words in exchange.body.decode()
     assert exchange.record["findings"][-1] == {"severity": "error", "code": "mock.refused", "message": words}
+
+
+def test_unjudged_names_each_tool_type_once_with_its_count() -> None:
+    """40,000 MCP toolsets made a 520 KB log line naming mcp_toolset 40,000 times (adversarial report #14)."""
+    (path, base), _ = CASES["anthropic"]
+    servers = [{"type": "url", "name": f"s{i}", "url": f"https://mcp{i}.example/mcp"} for i in range(3)]
+    tools = [{"type": "mcp_toolset", "mcp_server_name": f"s{i}"} for i in range(3)] + \
+        [{"type": "web_search_20250305", "name": "web_search"}] * 2
+    exchange = MockService("anthropic").handle("POST", path, {}, json.dumps(
+        {**base, "mcp_servers": servers, "tools": tools}).encode())
+    assert exchange.status == 200
+    (unjudged,) = [f["message"] for f in exchange.record["findings"] if f["code"] == "mock.unjudged"]
+    assert unjudged == "tools that are not functions, passed unjudged: mcp_toolset (3), web_search_20250305 (2)"
