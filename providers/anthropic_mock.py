@@ -7,12 +7,18 @@ Kept beside the family's translator so `render` never loads it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from .core.mock.judge import MockMalformed
+from .core.mock.reading import wrong_field
 from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
 from .anthropic import PATH
 
 MOCK_BASE_PATH = ""  # anthropic-sdk-python's base URL has no /v1
+# The token the client hands an MCP server (beta/beta_request_mcp_server_url_definition_param.py
+# "authorization_token: Optional[str]"): never kept (core/mock/body_secrets.py)
+MOCK_SECRETS = (("mcp_servers", "*", "authorization_token"),)
 _MOCK_KNOWN = frozenset({"model", "messages", "system", "tools", "tool_choice", "max_tokens", "thinking", "temperature",
                          "stream", "output_config", "mcp_servers"})
 _MOCK_ERRORS = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
@@ -93,22 +99,68 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
 def _hosted(body: dict[str, Any]) -> tuple[Any, ...]:
     """The body's MCP servers (an mcp_toolset tool naming an mcp_servers entry) and code_execution tools as
     NativeTools (core/native_tools.py), so a request whose only tools are these is judged as the API takes it;
-    an authorization_token the client sent is never kept."""
+    an authorization_token the client sent is never kept. A field of the wrong type is the API's 400."""
     from .core.model import NativeTool
     from .core.native_tools import CODE_EXECUTION
 
-    servers = {s.get("name"): s.get("url") for s in body.get("mcp_servers") or [] if isinstance(s, dict)} \
-        if isinstance(body.get("mcp_servers"), list) else {}
+    listed = body.get("mcp_servers")
+    if listed is not None and not isinstance(listed, list):
+        _malformed("mcp_servers", "list")
+    servers: dict[str, str] = {}
+    for index, server in enumerate(listed or ()):
+        _check(server, f"mcp_servers.{index}", ("name", "url"), _SERVER_KINDS)
+        if server.get("tool_configuration"):
+            _check(server["tool_configuration"], f"mcp_servers.{index}.tool_configuration", (), _SERVER_CONFIG_KINDS)
+        servers[server["name"]] = server["url"]
     out = []
-    for tool in body.get("tools") if isinstance(body.get("tools"), list) else ():
+    for index, tool in enumerate(body.get("tools") if isinstance(body.get("tools"), list) else ()):
         if not isinstance(tool, dict):
             continue
-        url = servers.get(tool.get("mcp_server_name"))
-        if tool.get("type") == "mcp_toolset" and isinstance(url, str):
-            out.append(NativeTool("mcp", {"type": "mcp", "server_label": tool["mcp_server_name"], "server_url": url}))
+        if tool.get("type") == "mcp_toolset":
+            where = f"tools.{index}"
+            _check(tool, where, ("mcp_server_name",), _TOOLSET_KINDS)
+            for name, config in (tool.get("configs") or {}).items():
+                _check(config, f"{where}.configs.{name}", (), _TOOL_CONFIG_KINDS)
+            if tool.get("default_config"):
+                _check(tool["default_config"], f"{where}.default_config", (), _TOOL_CONFIG_KINDS)
+            url = servers.get(tool["mcp_server_name"])
+            if url is not None:
+                out.append(NativeTool("mcp", {"type": "mcp", "server_label": tool["mcp_server_name"], "server_url": url}))
         elif tool.get("type") in CODE_EXECUTION:
             out.append(NativeTool(tool["type"]))
     return tuple(out)
+
+
+# The kinds of the MCP connector's fields (beta/beta_request_mcp_server_url_definition_param.py,
+# beta_request_mcp_server_tool_configuration_param.py, beta_mcp_toolset_param.py, beta_mcp_tool_config_param.py,
+# beta_mcp_tool_default_config_param.py), checked so that a value of another type is the API's 400
+_SERVER_KINDS = {"name": "string", "url": "string", "type": "string", "authorization_token": "string",
+                 "tool_configuration": "object"}
+_SERVER_CONFIG_KINDS = {"allowed_tools": "array of strings", "enabled": "boolean"}
+_TOOLSET_KINDS = {"mcp_server_name": "string", "configs": "object of objects", "default_config": "object",
+                  "cache_control": "object", "tools": "array"}
+_TOOL_CONFIG_KINDS = {"defer_loading": "boolean", "enabled": "boolean"}
+_WORDS = {"string": "a valid string", "boolean": "a valid boolean", "object": "a valid dictionary",
+          "array": "a valid list", "list": "a valid list"}
+
+
+def _check(entry: Any, where: str, required: tuple[str, ...], kinds: dict[str, str]) -> None:
+    """A field missing or of the wrong type, in the API's (pydantic's) words; values are never quoted."""
+    if not isinstance(entry, dict):
+        _malformed(where, "object")
+    for key in required:
+        if key not in entry:
+            raise MockMalformed(f"{where}.{key}: Field required")
+        if entry[key] is None:
+            _malformed(f"{where}.{key}", kinds[key])
+    wrong = wrong_field(entry, kinds)
+    if wrong is not None:
+        field = re.sub(r"\[(\d+)\]", r".\1", wrong[0])  # pydantic's locations: list indexes as .N
+        _malformed(f"{where}.{field}", wrong[1].partition(" of ")[0])
+
+
+def _malformed(where: str, kind: str) -> None:
+    raise MockMalformed(f"{where}: Input should be {_WORDS[kind]}")
 
 
 def _mock_blocks(answer: Any) -> list[dict[str, Any]]:

@@ -15,6 +15,11 @@ from .core.model import HistoryCall, LedgerEntry, Message, NativeTool, ProviderS
 
 MOCK_BASE_PATH = ""  # google-genai's http_options base_url: it adds /v1beta (or /v1) itself
 _MOCK_ROUTE = re.compile(r"/(v1|v1beta|v1alpha)/models/([^/:]+):(generateContent|streamGenerateContent)")
+# The headers the client hands an MCP server (google-genai 3.6.1 types.McpServer.streamable_http_transport,
+# StreamableHttpTransport.headers: dict[str, str]), in the JSON spelling and the proto field spelling the API also
+# reads: never kept (core/mock/body_secrets.py)
+MOCK_SECRETS = tuple(("tools", "*", servers, "*", transport, "headers", "*") for servers in ("mcpServers", "mcp_servers")
+                     for transport in ("streamableHttpTransport", "streamable_http_transport"))
 _MOCK_KNOWN = frozenset({"contents", "tools", "toolConfig", "tool_config", "systemInstruction", "system_instruction",
                          "generationConfig", "generation_config", "model"})
 _MOCK_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
@@ -43,14 +48,12 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     if not isinstance(groups, list):
         raise MockMalformed("Invalid JSON payload received. Unknown name \"tools\": expected a list.")
     declarations, other, servers = [], [], []
-    for group in groups:
+    for index, group in enumerate(groups):
         if isinstance(group, dict):
             found = group.get("functionDeclarations", group.get("function_declarations"))
             if isinstance(found, list):
                 declarations.extend(found)
-            listed = group.get("mcpServers", group.get("mcp_servers"))
-            if isinstance(listed, list):
-                servers.extend(s for s in listed if isinstance(s, dict))
+            servers.extend(_checked_servers(group.get("mcpServers", group.get("mcp_servers")), f"tools[{index}]"))
             other.extend(f"tools[].{key}" for key in group if key not in _MOCK_READ_TOOL_KEYS)
     tools, notes = read_tools([{"functionDeclarations": declarations}] if declarations else None, "gemini")
     config = body.get("toolConfig", body.get("tool_config"))
@@ -134,6 +137,55 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
 
 
 _MOCK_READ_TOOL_KEYS = frozenset({"functionDeclarations", "function_declarations", "mcpServers", "mcp_servers"})
+
+
+# The kinds of an MCP server's fields (google-genai 3.6.1 types.McpServer, types.StreamableHttpTransport), checked
+# so that a value of another type is the API's 400; the locations are the proto field names, as its errors give them
+_SERVER_KINDS = {"name": "string"}
+_TRANSPORT_KINDS = {"url": "string", "headers": "object of strings", "timeout": "string", "sse_read_timeout": "string",
+                    "terminate_on_close": "boolean"}
+_PROTO_TYPES = {"string": "(TYPE_STRING)", "boolean": "(TYPE_BOOL)", "object": "expected an object",
+                "array": "expected a list"}
+
+
+def _checked_servers(listed: Any, where: str) -> list[dict[str, Any]]:
+    """``tools[].mcpServers`` as a list of objects whose fields are of their types, else the API's 400 (values are
+    never quoted: headers are secrets)."""
+    from .core.mock.reading import wrong_field
+
+    if listed is None:
+        return []
+    if not isinstance(listed, list):
+        _malformed(f"{where}.mcp_servers", "array")
+    for index, server in enumerate(listed):
+        at = f"{where}.mcp_servers[{index}]"
+        if not isinstance(server, dict):
+            _malformed(at, "object")
+        wrong = wrong_field(server, _SERVER_KINDS)
+        transport = server.get("streamableHttpTransport", server.get("streamable_http_transport"))
+        if wrong is None and transport is not None:
+            if not isinstance(transport, dict):
+                wrong = ("streamable_http_transport", "object", transport)
+            else:
+                spelled = {key: transport.get(key, transport.get(_camel(key))) for key in _TRANSPORT_KINDS}
+                found = wrong_field(spelled, _TRANSPORT_KINDS)
+                wrong = None if found is None else (f"streamable_http_transport.{found[0]}", found[1], found[2])
+        if wrong is not None:
+            _malformed(f"{at}.{wrong[0]}", wrong[1].partition(" of ")[0])
+    return listed
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def _malformed(where: str, kind: str) -> None:
+    from .core.mock.judge import MockMalformed
+
+    words = _PROTO_TYPES[kind]
+    raise MockMalformed(f"Invalid JSON payload received. Invalid value at '{where}'"
+                        + (f" {words}" if words.startswith("(") else f": {words}."))
 
 
 def _mock_servers(listed: list[dict[str, Any]]) -> tuple[Any, ...]:

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from .core.mock.judge import MockMalformed
+from .core.mock.reading import json_kind, wrong_field
 from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
 
 
 MOCK_BASE_PATH = "/v1"  # openai-python's base URL
+# Where a body carries what the client hands an MCP server (types/responses/tool_param.py Mcp: "headers:
+# Optional[Dict[str, str]] ... Use for authentication", "authorization: str ... An OAuth access token"): never
+# kept nor echoed (core/mock/body_secrets.py)
+MOCK_SECRETS = (("tools", "*", "headers", "*"), ("tools", "*", "authorization"))
 _MOCK_KNOWN = frozenset({"model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "stream",
                          "reasoning", "include", "max_output_tokens", "temperature", "store"})
 
@@ -23,7 +29,7 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
 
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A Responses body → MockRead: function tools, tool_choice, input items (calls, outputs, reasoning items)."""
-    from .core.mock.judge import MockMalformed, MockRead
+    from .core.mock.judge import MockRead
     from .core.mock.reading import arguments_object, read_tools, text_of, tool_message, unjudged
 
     raw_input = body.get("input")
@@ -34,6 +40,12 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         raise MockMalformed("Invalid type for 'input': expected a string or an array of input items.")
     tools, notes = read_tools(body.get("tools"), "openai-responses")
     hosted = _hosted(body.get("tools"))
+    choice = body.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") == "mcp":  # tool_choice_mcp_param.py ToolChoiceMcpParam
+        _required_string(choice, "server_label", "tool_choice")
+        wrong = wrong_field(choice, {"server_label": "string", "name": "string"})
+        if wrong is not None:
+            _malformed_type(f"tool_choice.{wrong[0]}", wrong[1], wrong[2])
     names: dict[str, str] = {}
     history: list[Message] = []
     reasoning: list[ReasoningItem] = []
@@ -91,19 +103,68 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
 _MCP_KEPT = ("type", "server_label", "server_url", "connector_id", "tunnel_id", "allowed_tools", "require_approval")
 
 
+# The kinds of an Mcp tool's fields (types/responses/tool_param.py), checked so that a value of another type is the
+# API's 400, never a fault of the mock's (reading.wrong_field)
+_MCP_KINDS = {"server_label": "string", "server_url": "string", "connector_id": "string", "tunnel_id": "string",
+              "server_description": "string", "authorization": "string", "headers": "object of strings",
+              "allowed_callers": "array of strings", "defer_loading": "boolean"}
+_FILTER_KINDS = {"read_only": "boolean", "tool_names": "array of strings"}  # McpAllowedToolsMcpToolFilter
+
+
 def _hosted(entries: Any) -> tuple[Any, ...]:
     """The body's MCP servers and programmatic tool-calling tool as NativeTools (core/native_tools.py)."""
     from .core.model import NativeTool
 
     out = []
-    for entry in entries if isinstance(entries, list) else ():
+    for index, entry in enumerate(entries if isinstance(entries, list) else ()):
         if not isinstance(entry, dict):
             continue
-        if entry.get("type") == "mcp" and isinstance(entry.get("server_label"), str):
+        if entry.get("type") == "mcp":
+            _check_mcp(entry, f"tools[{index}]")
             out.append(NativeTool("mcp", {k: v for k, v in entry.items() if k in _MCP_KEPT}))
         elif entry.get("type") == "programmatic_tool_calling":
             out.append(NativeTool("programmatic_tool_calling"))
     return tuple(out)
+
+
+def _check_mcp(entry: dict[str, Any], where: str) -> None:
+    """An Mcp tool's fields of the wrong type, as the API words it; values are never quoted (they may be secrets)."""
+    _required_string(entry, "server_label", where)
+    wrong = wrong_field(entry, _MCP_KINDS)
+    allowed, approval = entry.get("allowed_tools"), entry.get("require_approval")
+    if wrong is None and isinstance(allowed, dict):
+        wrong = _inside("allowed_tools", wrong_field(allowed, _FILTER_KINDS))
+    elif wrong is None and allowed is not None:
+        wrong = wrong_field(entry, {"allowed_tools": "array of strings"}) if isinstance(allowed, list) else \
+            ("allowed_tools", "array of strings or an object", allowed)
+    if wrong is None and isinstance(approval, dict):  # McpRequireApprovalMcpToolApprovalFilter
+        for key in ("always", "never"):
+            inner = approval.get(key)
+            if wrong is None and inner is not None:
+                wrong = _inside(f"require_approval.{key}", wrong_field(inner, _FILTER_KINDS)) \
+                    if isinstance(inner, dict) else (f"require_approval.{key}", "object", inner)
+    elif wrong is None and approval is not None and approval not in ("always", "never"):
+        wrong = ("require_approval", "'always', 'never' or an object", approval)
+    if wrong is not None:
+        _malformed_type(f"{where}.{wrong[0]}", wrong[1], wrong[2])
+
+
+def _inside(prefix: str, wrong: tuple[str, str, Any] | None) -> tuple[str, str, Any] | None:
+    return None if wrong is None else (f"{prefix}.{wrong[0]}", wrong[1], wrong[2])
+
+
+def _malformed_type(where: str, kind: str, value: Any) -> None:
+    article = "" if kind.startswith("'") else "an " if kind[0] in "aeiou" else "a "
+    raise MockMalformed(f"Invalid type for '{where}': expected {article}{kind}, but got {json_kind(value)} instead.")
+
+
+def _required_string(entry: dict[str, Any], key: str, where: str) -> None:
+    """The API's words for a missing one, as a client quotes them (wandb/wandb-mcp-server#5, 2026-02-01:
+    "Missing required parameter: 'tools[0].server_label'.")."""
+    if key not in entry:
+        raise MockMalformed(f"Missing required parameter: '{where}.{key}'.")
+    if not isinstance(entry[key], str):
+        _malformed_type(f"{where}.{key}", "string", entry[key])
 
 
 def _native_items(answer: Any, number: int) -> list[dict[str, Any]]:

@@ -4,5 +4,6 @@
 ``server`` serves it on asyncio streams; ``proxy`` judges in front of a real upstream. The per-family
 parts (reading a body back, reply bodies, stream events, error envelopes) live beside each family's
 translator, in ``providers/<module>_mock.py`` (``registry.mock_family``), as ``mock_route``, ``mock_read``,
-``mock_reply``, ``mock_events``, ``mock_error`` and ``MOCK_BASE_PATH``.
+``mock_reply``, ``mock_events``, ``mock_error`` and ``MOCK_BASE_PATH``, and ``MOCK_SECRETS`` where its bodies
+carry what a client hands an MCP server (``body_secrets``: never kept nor echoed).
 """

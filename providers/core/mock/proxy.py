@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from ..model import Reply, Scenario
 from ..registry import module_for
+from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
 from .server import Request, Server, Served, head, serve
 from .service import MAX_BODY, MockService, Recorder, client_secrets
@@ -63,6 +64,8 @@ class ProxyHandler:
                 body = None
             if body is not None:
                 judged = judge(self.provider, self.module, body, route)
+        # the body goes on as sent (the API needs its MCP secrets); records and saves never hold them
+        kept = secrets(scrub_module(self.module, body).values) if body is not None else {}
         read = judged.read
         stream = bool(route.get("stream")) if route and route.get("stream") is not None else bool(read and read.stream)
         headers = {k: v for k, v in request.headers.items() if k not in _HOP}
@@ -101,7 +104,7 @@ class ProxyHandler:
                 await writer.drain()
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append({"severity": "error", "code": "proxy.upstream", "message": message})
-            self.emit(line)
+            self.emit(redacted(line, kept))
             return None, status != 502
         if decoder is not None:
             for event in decoder.close():
@@ -115,13 +118,14 @@ class ProxyHandler:
             except (ValueError, RecursionError):
                 parsed = None
             reply = read_reply(self.provider, status, parsed, bytes(collected).decode("utf-8", "replace"))
-        line = self._line(number, path, judged, status, stream, reply)
+        line = redacted(self._line(number, path, judged, status, stream, reply), kept)
         if self.save_dir is not None:
             from .saving import save_exchange
 
             save_exchange(self.save_dir, number, request, status, bytes(collected),
                           self.service.framing if decoder is not None else None, line,
-                          client_secrets(request.headers, request.target))
+                          {**client_secrets(request.headers, request.target), **kept},
+                          getattr(self.module, "MOCK_SECRETS", ()))
         self.emit(line)
         return None, True
 

@@ -24,15 +24,24 @@ def read_tools(entries: Any, expect: str | None = None) -> tuple[tuple[Tool, ...
     except ImportProblem as problem:
         if "no function tools" in problem.message:
             return (), (LedgerEntry("info", "mock.unjudged", "tools that are not functions, passed unjudged: "
-                                    + ", ".join(str(e.get("type")) for e in entries if isinstance(e, dict))),)
+                                    + counted(str(e.get("type")) for e in entries if isinstance(e, dict))),)
         where = ".".join(str(w) for w in problem.where)
         raise MockMalformed(f"tools{'.' + where if where else ''}: {problem.message}") from None
     hosted = [str(e.get("type")) for e in entries if isinstance(e, dict) and e.get("type") not in (None, "function")]
     notes = tuple(n for n in imported.notes if not n.code.startswith("import."))
     if hosted:
         notes += (LedgerEntry("info", "mock.unjudged", f"tools that are not functions, passed unjudged: "
-                              f"{', '.join(hosted)}"),)
+                              f"{counted(hosted)}"),)
     return imported.tools, notes
+
+
+def counted(names: Iterable[str]) -> str:
+    """Names once each, in the order first seen, with how many there are when more than one
+    (``mcp_toolset (3), web_search``): 40,000 MCP toolsets make one short line."""
+    from collections import Counter
+
+    counts = Counter(names)
+    return ", ".join(f"{name} ({count})" if count > 1 else name for name, count in counts.items())
 
 
 def arguments_object(value: Any) -> dict[str, Any]:
@@ -115,3 +124,43 @@ def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
             reasoning = (ReasoningItem(family, text=thought),) if isinstance(thought, str) and thought else ()  # type: ignore[arg-type]
             history.append(calls_message(calls, names, text_of(raw.get("content")), reasoning))
     return tuple(history)
+
+
+# The kinds of JSON value a hosted tool's fields take (the SDK types), for ``wrong_field``: the kind an element
+# of an "array of X" / a value of an "object of X" takes is X
+_ONE = {"string": str, "boolean": bool, "object": dict, "array": list, "strings": str, "objects": dict}
+
+
+def wrong_field(entry: dict[str, Any], kinds: dict[str, str]) -> tuple[str, str, Any] | None:
+    """The first field of ``entry`` named in ``kinds`` whose value is not null and not of its kind, as (where: the
+    field, or ``field[i]`` / ``field.key`` for an element, the kind expected there, the value found there); None
+    when all fit. The value is for its type only: never quote it (it may be a secret)."""
+    for field, value in entry.items():
+        kind = kinds.get(field)
+        if kind is None or value is None:
+            continue
+        outer, _, inner = kind.partition(" of ")
+        if not isinstance(value, _ONE[outer]):
+            return field, kind, value
+        if inner:
+            items = enumerate(value) if isinstance(value, list) else value.items()
+            for at, item in items:
+                if not isinstance(item, _ONE[inner]):
+                    where = f"{field}[{at}]" if isinstance(value, list) else f"{field}.{at}"
+                    return where, inner[:-1], item
+    return None
+
+
+def json_kind(value: Any) -> str:
+    """A JSON value's kind with its article, as OpenAI's errors name it ("but got an integer instead")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a decimal"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"

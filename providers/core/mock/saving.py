@@ -1,5 +1,6 @@
 """``--save DIR`` for mock and proxy: each exchange as ``send --save`` keeps a sample (core/save.py's
-atomic files and names), every text redacted with the keys the client sent."""
+atomic files and names), every text redacted with the keys the client sent, and the MCP secrets of the body
+(body_secrets: ``[redacted]`` in the saved request body, every text redacted with their values)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 from ..redaction import Redactor
 from ..save import dumps, write_atomic
+from .body_secrets import MARKER, KeyPath, scrub, scrub_text
 
 _SUFFIX = {"sse": ".sse", "ndjson": ".ndjson", "eventstream": ".eventstream"}
 _KEY_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "x-goog-api-key", "proxy-authorization",
@@ -16,14 +18,16 @@ _KEY_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "x-goog-api-k
 
 
 def save_exchange(folder: Path, number: int, request: Any, status: int, body: bytes | None, framing: str | None,
-                  line: dict[str, Any], secrets: dict[str, str]) -> None:
+                  line: dict[str, Any], secrets: dict[str, str], secret_paths: tuple[KeyPath, ...] = ()) -> None:
+    """Write one exchange; ``secrets`` (value -> placeholder) are redacted from every text, and the body's values
+    at ``secret_paths`` (the family's MOCK_SECRETS) are replaced by MARKER whatever their length."""
     redactor = Redactor(secrets)
     stem = f"sample-{number:03d}"
-    headers = {k: ("[redacted]" if k in _KEY_HEADERS else v) for k, v in request.headers.items()}
+    headers = {k: (MARKER if k in _KEY_HEADERS else v) for k, v in request.headers.items()}
     try:
-        sent: Any = json.loads(request.body) if request.body.strip() else None
+        sent: Any = scrub(json.loads(request.body), secret_paths).body if request.body.strip() else None
     except (ValueError, RecursionError):
-        sent = request.body.decode("utf-8", "replace")
+        sent = scrub_text(request.body.decode("utf-8", "replace"), secret_paths)
     document = {"method": request.method, "url": request.target, "headers": headers, "body": sent}
     write_atomic(folder / f"{stem}.request.json", redactor.text(dumps(redactor.data(document))))
     if body is not None:

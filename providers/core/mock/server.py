@@ -224,7 +224,8 @@ class MockHandler:
             save_exchange(self.save_dir, exchange.record["n"], request, exchange.status,
                           exchange.body if exchange.chunks is None else b"".join(exchange.chunks),
                           self.service.framing if exchange.chunks is not None else None, exchange.record,
-                          client_secrets(request.headers, request.target))
+                          {**client_secrets(request.headers, request.target), **exchange.secrets},
+                          getattr(self.service.module, "MOCK_SECRETS", ()))
         return None, keep
 
 

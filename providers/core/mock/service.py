@@ -9,6 +9,7 @@ from typing import Any, Callable, NamedTuple
 from urllib.parse import parse_qsl, urlsplit
 
 from ..registry import check_provider, mock_family, module_for
+from .body_secrets import GUARD_AT_MOST, redacted, scrub_module, secrets
 from .framing import CONTENT_TYPES, ENCODERS
 from .judge import Answer, Judged, judge, plan_answer, record
 from .script import Script
@@ -29,6 +30,7 @@ class Exchange(NamedTuple):
     delay: float = 0.0
     cut_after: int | None = None
     answer: Answer | None = None
+    secrets: dict[str, str] = {}  # the MCP secrets the body held (body_secrets), value -> MARKER
 
 
 def client_secrets(headers: dict[str, str], target: str) -> dict[str, str]:
@@ -71,10 +73,20 @@ class MockService:
         try:
             return self._handle(method, target, headers, raw)
         except Exception as exc:  # noqa: BLE001 - the client gets an answer and the record says what happened
-            message = f"toolchoice mock: internal error: {type(exc).__name__}: {exc}"
+            from ..redaction import Redactor
+
+            redactor = Redactor(self.body_secrets(raw))  # an exception's words may quote the body
+            message = redactor.text(f"toolchoice mock: internal error: {type(exc).__name__}: {exc}")
             body, out = self.error(500, message)
             return Exchange(500, out, body, None, _bare(self.count, self.provider, urlsplit(target).path, 500,
                                                          "mock.internal_error", message + " (please report it)"))
+
+    def body_secrets(self, raw: bytes) -> dict[str, str]:
+        """The MCP secrets in a raw body (body_secrets.MOCK_SECRETS), value -> MARKER; {} when it is no JSON."""
+        try:
+            return secrets(scrub_module(self.module, json.loads(raw)).values, GUARD_AT_MOST) if raw.strip() else {}
+        except (ValueError, RecursionError):
+            return {}
 
     def _handle(self, method: str, target: str, headers: dict[str, str], raw: bytes) -> Exchange:
         self.count += 1
@@ -92,7 +104,9 @@ class MockService:
             data = None
             judged = Judged(None, None, (), (), "We could not parse the JSON body of your request.")
         else:
-            judged = judge(self.provider, self.module, data, route)
+            judged = judge(self.provider, self.module, data, route)  # the body as sent
+        shown = scrub_module(self.module, data)  # what is kept or echoed: its MCP secrets replaced
+        kept = secrets(shown.values, GUARD_AT_MOST)
         step = self.script.step(number)
         delay = step.delay_ms / 1000.0 if step is not None else 0.0
         read = judged.read
@@ -104,20 +118,23 @@ class MockService:
             line = record(number, self.provider, path, judged, step.status, None, stream)
             line["findings"].append({"severity": "info", "code": "mock.scripted_fault",
                                      "message": f"script line {step.line}: status {step.status}"})
-            return Exchange(step.status, out, body, None, line, delay)
+            return Exchange(step.status, out, body, None, redacted(line, kept), delay, secrets=kept)
         if judged.refusal is not None or read is None:
             self.refused += 1
-            body, out = self.error(400, judged.refusal or "invalid request")
-            return Exchange(400, out, body, None, record(number, self.provider, path, judged, 400, None, stream), delay)
+            body, out = self.error(400, redacted(judged.refusal or "invalid request", kept))
+            line = record(number, self.provider, path, judged, 400, None, stream)
+            return Exchange(400, out, body, None, redacted(line, kept), delay, secrets=kept)
         answer = plan_answer(judged, step, number)
-        line = record(number, self.provider, path, judged, 200, answer, stream)
+        line = redacted(record(number, self.provider, path, judged, 200, answer, stream), kept)
         cut = step.cut_after if step is not None else None
         if stream:
-            events = self.module.mock_events(answer, read, number, data)
+            events = self.module.mock_events(answer, read, number, shown.body)
             chunks = ENCODERS[self.framing](events)
-            return Exchange(200, {"content-type": CONTENT_TYPES[self.framing]}, None, chunks, line, delay, cut, answer)
-        return Exchange(200, {"content-type": "application/json"}, _dumps(self.module.mock_reply(answer, read, number, data)),
-                        None, line, delay, cut, answer)
+            return Exchange(200, {"content-type": CONTENT_TYPES[self.framing]}, None, chunks, line, delay, cut, answer,
+                            kept)
+        return Exchange(200, {"content-type": "application/json"},
+                        _dumps(self.module.mock_reply(answer, read, number, shown.body)), None, line, delay, cut, answer,
+                        kept)
 
 
 _FAULT_MESSAGES = {429: "Rate limit reached (toolchoice mock script)", 500: "Internal server error (toolchoice mock script)",

@@ -1,0 +1,129 @@
+"""Secrets a client sends inside a request body: the values it hands an MCP server (its headers, its token).
+
+A family's mock module names where they sit as ``MOCK_SECRETS``, paths of keys into the body (``"*"``: every
+element of an array, every value of an object). The mock and the proxy judge the body as it was sent (and the
+proxy forwards it unchanged: the real API needs them); whatever they keep or show — the ``--save`` files, the
+jsonl records, the Responses mock's echo of ``tools`` in its reply — holds ``MARKER`` in their place, never the
+value. ``secrets`` gives the values found to a ``Redactor`` too, for texts that are not the body (an upstream
+reply, a record's message).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, NamedTuple
+
+MARKER = "[redacted]"  # as the saved request's key headers (saving.py)
+KeyPath = tuple[str, ...]
+
+
+class Scrubbed(NamedTuple):
+    body: Any  # the body with every secret replaced by MARKER (the body itself when it held none)
+    values: tuple[str, ...]  # the values replaced, as text
+
+
+def scrub(body: Any, paths: Iterable[KeyPath]) -> Scrubbed:
+    """``body`` with the value at each of ``paths`` replaced by MARKER; copies only what changes. Never raises on
+    a body of odd types: a path that does not fit the body is left alone."""
+    found: list[str] = []
+    for path in paths:
+        body = _scrub(body, path, found)
+    return Scrubbed(body, tuple(found))
+
+
+def scrub_module(module: Any, body: Any) -> Scrubbed:
+    """``scrub`` with the family's ``MOCK_SECRETS`` (none: the body as it is)."""
+    paths = getattr(module, "MOCK_SECRETS", ())
+    return scrub(body, paths) if paths else Scrubbed(body, ())
+
+
+# How many values the mock hands a Redactor besides the scrubbed body. The body's places hold MARKER whatever the
+# count (``scrub``), and the mock's replies and records are made from it, so the texts' redaction only stands
+# guard (a client's tool_choice quoting its own token); a Redactor costs ~0.2 ms a value to build (10,000 tokens
+# in one body: 2 s), so the guard takes the first ones only. The proxy gives all (the upstream's reply may echo).
+GUARD_AT_MOST = 256
+
+
+def secrets(values: Iterable[str], at_most: int | None = None) -> dict[str, str]:
+    """value -> MARKER for a Redactor: each value, and what follows an auth scheme (``Bearer <token>``); the
+    first ``at_most`` values only, when given."""
+    out: dict[str, str] = {}
+    for count, value in enumerate(values):
+        if at_most is not None and count >= at_most:
+            break
+        out[value] = MARKER
+        scheme, _, rest = value.strip().partition(" ")
+        if scheme and rest.strip():
+            out[rest.strip()] = MARKER
+    return out
+
+
+def redacted(value: Any, kept: dict[str, str]) -> Any:
+    """A record or message with the body's secrets (``secrets``) replaced: none of the mock's own words quote
+    them, but a client's tool_choice or an exception's words may."""
+    if not kept:
+        return value
+    from ..redaction import Redactor
+
+    return Redactor(kept).data(value)
+
+
+def scrub_text(text: str, paths: Iterable[KeyPath]) -> str:
+    """A body that is no JSON (kept as text by ``--save``): the value after each key that ends a path (a string,
+    or a flat object or array) replaced by MARKER, as far as it can be found without parsing."""
+    import re
+
+    names = {next((step for step in reversed(path) if step != "*"), "") for path in paths} - {""}
+    for name in sorted(names):
+        text = re.sub(r'("%s"\s*:\s*)("(?:[^"\\]|\\.)*"|\{[^{}]*\}|\[[^\[\]]*\])' % re.escape(name),
+                      lambda match: match.group(1) + '"' + MARKER + '"', text)
+    return text
+
+
+def _scrub(value: Any, path: KeyPath, found: list[str]) -> Any:
+    if not path:
+        if value is None:
+            return None
+        found.extend(_texts(value))
+        return MARKER
+    step, rest = path[0], path[1:]
+    if isinstance(value, dict):
+        keys = list(value) if step == "*" else [step] if step in value else []
+        copy: dict[Any, Any] | None = None
+        for key in keys:
+            inner = value[key]
+            done = _scrub(inner, rest, found)
+            if done is not inner:
+                copy = dict(value) if copy is None else copy
+                copy[key] = done
+        return value if copy is None else copy
+    if isinstance(value, list) and step == "*":
+        items: list[Any] | None = None
+        for index, inner in enumerate(value):
+            done = _scrub(inner, rest, found)
+            if done is not inner:
+                items = list(value) if items is None else items
+                items[index] = done
+        return value if items is None else items
+    if step == "*" and not rest and value is not None:  # e.g. headers that are not an object: all of it
+        found.extend(_texts(value))
+        return MARKER
+    return value
+
+
+def _texts(value: Any) -> list[str]:
+    """Every string and other scalar inside ``value`` as text (iterative: a body may nest deep)."""
+    import json
+
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            out.append(item)
+        elif item is not None:
+            out.append(json.dumps(item))
+    return out
