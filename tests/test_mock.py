@@ -292,7 +292,7 @@ def test_signals_end_the_server_cleanly(sig: signal.Signals) -> None:
     assert proc.returncode == 0, err
     assert out.splitlines()[0].split() == ["#1", "/v1/messages", "whole", "tool_choice", "-", "→", "-", "tools", "[]",
                                            "200", "text"]  # the pretty line (the URL line was read above)
-    assert err.strip() == "toolchoice mock: stopped after 1 requests, 0 refused"
+    assert err.strip() == "toolchoice mock: stopped after 1 request, 0 refused"
 
 
 # ---- proxy -----------------------------------------------------------------------------------------------

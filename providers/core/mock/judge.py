@@ -72,6 +72,11 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     names = tuple(t.name for t in read.tools)
     choice: ToolChoice | None = None
     refusal = read.refusal
+    words = getattr(module, "MOCK_CHOICE_WORDS", {}).get(provider)
+    if refusal is None and words and isinstance(read.requested, str) and read.requested not in words:
+        # another API's word ("any" is Anthropic's and Mistral's): this API's types take only its own
+        refusal = (f"Invalid value for 'tool_choice': '{read.requested}' is not one of "
+                   + ", ".join(f"'{w}'" for w in words) + " (or a tool_choice object)")
     value = read.choice_value if read.choice_value is not None else read.requested
     if value is not None:
         try:

@@ -311,9 +311,10 @@ class Served:
         self.url, self.requests, self.refused, self.what = url, requests, refused, what
 
     def line(self) -> str:
+        requests = f"{self.requests} request{'' if self.requests == 1 else 's'}"
         if self.what == "proxy":
-            return f"toolchoice proxy: stopped after {self.requests} requests proxied"
-        return f"toolchoice mock: stopped after {self.requests} requests, {self.refused} refused"
+            return f"toolchoice proxy: stopped after {requests} proxied"
+        return f"toolchoice mock: stopped after {requests}, {self.refused} refused"
 
 
 def serve(server: Server, module: Any, *, what: str, counts: Any, on_url: Callable[[str], None]) -> Served:
