@@ -81,7 +81,8 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     O_EXCL: a planted file or symlink is never written through) and rename it into place."""
     import tempfile
 
-    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    # a lone surrogate (a reply's "\ud800" escape, decoded) has no UTF-8 form: written as the escape it came from
+    data = text if isinstance(text, bytes) else text.encode("utf-8", errors="backslashreplace")
     temporary = None
     try:
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")

@@ -268,7 +268,10 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
         headers["Content-Type"] = "application/json"
     if "user-agent" not in lowered:
         headers["User-Agent"] = user_agent()
-    return Prepared(request.method, url, request.url, headers, wire_json(body).encode("utf-8"), secrets)
+    # a lone surrogate (a reply's "\ud800" escape, carried back in the history) has no UTF-8 form: it goes out as
+    # that escape again, the same JSON value
+    return Prepared(request.method, url, request.url, headers, wire_json(body).encode("utf-8", "backslashreplace"),
+                    secrets)
 
 
 def _resolved_body(body: dict[str, Any], paths: tuple[tuple[Any, ...], ...], resolve: Callable[[str], str]

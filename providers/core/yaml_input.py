@@ -304,8 +304,8 @@ def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
     """Compose with libyaml when PyYAML has it (several times faster). Any problem returns None and the
     pure-Python loader reads the text again: its messages are the ones the user sees."""
     c_loader = _CSafeLoader if _is_json(text) else getattr(yaml, "CSafeLoader", None)
-    if c_loader is None or any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text):
-        return None
+    if c_loader is None or any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text) or _SURROGATE.search(text):
+        return None  # libyaml takes UTF-8 only: a lone surrogate (decoded from JSON's \ud800) goes the slow way
     if not _shallow_for_libyaml(text, c_loader):
         return None  # the pure-Python composer refuses it (RecursionError is caught there)
     loader = c_loader(text)
