@@ -340,7 +340,15 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
     received = b"".join(raw)
     saved = redact_stream(received, framing, redactor)
     if redactor:
-        reply, findings, extras = redactor.data(reply), redactor.data(findings), redactor.data(extras)
+        shown = redactor.data(reply)
+        if shown != reply and saved and _assembles_a_key(provider, saved, redactor):
+            # the server echoed a key in pieces, each too short to be one (a few characters a delta): the bytes
+            # hold none whole, the reply put together from them does; only the redacted reply is kept
+            saved = b""
+            findings.append(Finding("stream.raw_withheld", "the stream's events held a key in pieces (echoed back a "
+                                    "few characters a delta): the raw stream is not kept, the reply put together "
+                                    "from it is (redacted)"))
+        reply, findings, extras = shown, redactor.data(findings), redactor.data(extras)
         if saved != received:  # the events hold a key only when their bytes did (walking them all costs ~40x more)
             log = redactor.data(log)
 
@@ -351,6 +359,15 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
                       ms(longest_gap) if previous is not None else None, ms(total))
     return StreamResult(provider, status, reply, count, deltas, timings, tuple(findings), saved, tuple(log),
                         extras, headers)
+
+
+def _assembles_a_key(provider: str, saved: bytes, redactor: Any) -> bool:
+    """Whether the redacted bytes, put together again as ``parse --stream`` would, still make a key."""
+    try:
+        again = assemble_bytes(provider, saved).reply
+    except Exception:  # noqa: BLE001 - whatever they hold, they are not kept when they cannot be checked
+        return True
+    return again is not None and redactor.data(again) != again
 
 
 async def _read_capped(response: Any) -> bytes:
