@@ -428,6 +428,28 @@ def test_replay_from_bodies_named_by_step(tmp_path: Path) -> None:
     assert "ended: no_tool_call at step 2" in result.stdout and "fine" in result.stdout
 
 
+def test_a_linked_transcript_file_or_loop_folder_is_refused_not_read(tmp_path: Path) -> None:
+    """A run folder from elsewhere whose step file is a symbolic link to a file of this machine: replay showed that
+    file's text in its error (found by an adversarial run). A link is one line, exit 2, and nothing of the target
+    is shown; a linked loop folder too."""
+    secret = tmp_path / "elsewhere.txt"
+    secret.write_text("TOP-SECRET-CONTENT of another file")
+    folder = tmp_path / "bodies"
+    folder.mkdir()
+    (folder / "step-1.json").symlink_to(secret)
+    result = toolchoice("run", str(planner_file(tmp_path)), "-p", "openai", "--replay", str(folder))
+    assert result.returncode == 2 and "TOP-SECRET" not in result.stdout + result.stderr
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()] and "symbolic link" in result.stderr
+    saved = tmp_path / "saved" / "openai"
+    saved.mkdir(parents=True)
+    real = tmp_path / "real-loop"
+    real.mkdir()
+    (real / "step-1.json").write_text(json.dumps(openai_body(text="fine")))
+    (saved / "loop-001").symlink_to(real, target_is_directory=True)
+    linked = toolchoice("run", str(planner_file(tmp_path)), "-p", "openai", "--replay", str(tmp_path / "saved"))
+    assert linked.returncode == 2 and "symbolic link" in linked.stderr
+
+
 def test_a_loop_failing_at_step_k_keeps_earlier_steps_in_every_output_and_in_save(tmp_path: Path) -> None:
     path = planner_file(tmp_path)
     for fmt in ("json", "pretty", "markdown"):

@@ -93,7 +93,8 @@ def load_replay(folder: Path, provider: str) -> Replay:
 
 
 def _loop_dirs(base: Path) -> list[Path]:
-    return sorted(p for p in base.iterdir() if p.is_dir() and re.fullmatch(r"loop-\d+", p.name) and _step_files(p))
+    return sorted(_not_linked(p) for p in base.iterdir()
+                  if p.is_dir() and re.fullmatch(r"loop-\d+", p.name) and _step_files(p))
 
 
 def _step_files(base: Path) -> dict[int, Path]:
@@ -101,8 +102,17 @@ def _step_files(base: Path) -> dict[int, Path]:
     for p in base.iterdir():
         m = _STEP_FILE.fullmatch(p.name)
         if m and p.is_file():
-            found.setdefault(int(m.group(1)), p)
+            found.setdefault(int(m.group(1)), _not_linked(p))
     return found
+
+
+def _not_linked(path: Path) -> Path:
+    """A transcript's folders and files as --save wrote them: a symbolic link in a shared or downloaded run folder
+    could make the replay read, and show, any file of this machine (found by an adversarial run)."""
+    if path.is_symlink():
+        raise ToolchoiceError(f"--replay: {path} is a symbolic link, not a file of the transcript",
+                              hint="replay the folder `run --save` wrote, without links")
+    return path
 
 
 def _transcript(base: Path, provider: str) -> Transcript:
@@ -115,6 +125,7 @@ def _transcript(base: Path, provider: str) -> Transcript:
         reply_file = base / f"step-{number:02d}.reply.json"
         saved: dict[str, Any] = {}
         if reply_file.is_file():
+            _not_linked(reply_file)
             try:
                 loaded = json_value(read_file(reply_file, "transcript"))
             except ValueError as exc:
