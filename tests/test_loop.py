@@ -450,6 +450,17 @@ def test_a_linked_transcript_file_or_loop_folder_is_refused_not_read(tmp_path: P
     assert linked.returncode == 2 and "symbolic link" in linked.stderr
 
 
+def test_two_files_for_one_step_are_refused_not_one_picked(tmp_path: Path) -> None:
+    """step-1.json beside step-01.response.json: one answered step 1 by the directory's order, the other was
+    ignored without a word (an adversarial run)."""
+    folder = tmp_path / "bodies"
+    folder.mkdir()
+    (folder / "step-1.json").write_text(json.dumps(openai_body(text="one")))
+    (folder / "step-01.response.json").write_text(json.dumps(openai_body(text="two")))
+    result = toolchoice("run", str(planner_file(tmp_path)), "-p", "openai", "--replay", str(folder))
+    assert result.returncode == 2 and "both answer step 1" in result.stderr, result.stderr
+
+
 def test_a_loop_failing_at_step_k_keeps_earlier_steps_in_every_output_and_in_save(tmp_path: Path) -> None:
     path = planner_file(tmp_path)
     for fmt in ("json", "pretty", "markdown"):

@@ -99,10 +99,14 @@ def _loop_dirs(base: Path) -> list[Path]:
 
 def _step_files(base: Path) -> dict[int, Path]:
     found: dict[int, Path] = {}
-    for p in base.iterdir():
+    for p in sorted(base.iterdir()):
         m = _STEP_FILE.fullmatch(p.name)
         if m and p.is_file():
-            found.setdefault(int(m.group(1)), _not_linked(p))
+            number = int(m.group(1))
+            if number in found:  # which one answers would be the directory's order: say so instead
+                raise ToolchoiceError(f"--replay: {found[number]} and {p.name} both answer step {number}",
+                                      hint="keep one of them")
+            found[number] = _not_linked(p)
     return found
 
 
