@@ -677,3 +677,20 @@ def test_run_tables_keep_every_word_whole_at_every_width(tmp_path, width):
             assert word in words, (word, result.stdout)
     for name in names:  # a tool name the steps show stays whole
         assert name in one.stdout, (name, one.stdout)
+
+
+def test_a_saved_stream_replayed_without_stream_says_to_add_it(tmp_path: Path) -> None:
+    """`run --stream --save` keeps each step's stream; replaying that folder without --stream said only
+    "non-JSON response" (an adversarial run). The error now says --stream, and with it the replay runs."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    path = planner_file(tmp_path)
+    saved = tmp_path / "saved"
+    with running_mock("openai") as mock:
+        first = toolchoice("run", str(path), "-p", "openai", "--base-url", mock.base_url, "--stream", "--save",
+                           str(saved))
+    assert first.returncode in (0, 4), first.stderr
+    plain = toolchoice("run", str(path), "-p", "openai", "--replay", str(saved))
+    assert "is a saved stream: replay it with --stream" in " ".join((plain.stdout + plain.stderr).split())
+    streamed = toolchoice("run", str(path), "-p", "openai", "--replay", str(saved), "--stream")
+    assert streamed.returncode in (0, 4) and "saved stream" not in streamed.stdout, streamed.stdout[-500:]

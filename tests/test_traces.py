@@ -666,3 +666,18 @@ def test_the_requested_model_of_a_url_keyed_provider_is_on_the_span(tmp_path, pr
     assert f"/{quote(model, safe='')}" in url or f"/{model}" in url
     assert attrs(spans_of(json.loads(out.read_text()))[0])["gen_ai.provider.name"] == {
         "gemini": "gcp.gemini", "bedrock": "aws.bedrock", "azure": "azure.ai.openai"}[provider]
+
+
+def test_a_trace_over_the_file_limit_names_the_limit_and_how_to_raise_it(tmp_path):
+    """A trace is an input file: its bound is file_bytes, named in the refusal with its variable, and raising it
+    lets the file be read (it was a fixed 8 MB whose line named neither; an adversarial run)."""
+    import os
+
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"resourceSpans": []}) + " " * 2048)
+    small = {**os.environ, "TOOLCHOICE_LIMIT_FILE_BYTES": "1024"}
+    refused = run_cli(["trace", str(big)], env=small)
+    assert refused.returncode == 2
+    assert "(limit file_bytes)" in refused.stderr and "TOOLCHOICE_LIMIT_FILE_BYTES=N" in refused.stderr
+    raised = run_cli(["trace", str(big)], env={**os.environ, "TOOLCHOICE_LIMIT_FILE_BYTES": "100000"})
+    assert raised.returncode == 2 and "no LLM spans" in raised.stderr  # read: the limit was the only bar

@@ -41,6 +41,9 @@ class Transcript:
             if found is None:
                 raise httpx.ConnectError(f"replay: {self.folder} has no recorded reply for step {count['n']}")
             status, body, content_type = found
+            if body.lstrip()[:6] in (b"data: ", b"event:") and not _streamed(request):
+                raise httpx.ConnectError(f"replay: {self.folder}'s step {count['n']} is a saved stream: replay it "
+                                         "with --stream")
             return httpx.Response(status, content=body, headers={"content-type": content_type})
 
         return httpx.MockTransport(handler)
@@ -61,6 +64,12 @@ class Transcript:
                           verdict(job.scenario, reply, job.translation), "", None)
 
         return send
+
+
+def _streamed(request: Any) -> bool:
+    """Whether a request asks for a stream (a body's "stream": true, Gemini's :streamGenerateContent, Bedrock's
+    /converse-stream)."""
+    return b'"stream":true' in request.content or "stream" in request.url.path.lower()
 
 
 @dataclass

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .model import ToolchoiceError
-from .yaml_input import MAX_BYTES, MAX_DEPTH
+from .yaml_input import MAX_DEPTH
 
 MAX_SPANS = 100_000  # spans read from one file; an agent run has tens
 
@@ -112,10 +112,13 @@ def reasoning_family(recorded: Any) -> str:
 
 def read_spans(path: Path) -> list[Span]:
     """Every span in an OTLP/JSON file. One line naming the file for what is not one."""
+    from . import limits
+
     name = str(path)
+    cap = limits.get("file_bytes")  # a trace is an input file: the limit every input file has, raised the same way
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
+            raw = handle.read(cap + 1)
     except FileNotFoundError:
         raise ToolchoiceError(f"{name}: no such file", hint="give an OTLP/JSON trace export") from None
     except IsADirectoryError:
@@ -123,9 +126,10 @@ def read_spans(path: Path) -> list[Span]:
                               hint="give an OTLP/JSON trace export ({\"resourceSpans\": [...]})") from None
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
-    if len(raw) > MAX_BYTES:
-        raise ToolchoiceError(f"{name}: larger than {MAX_BYTES // (1024 * 1024)} MB, too large for a trace file",
-                              hint="export only the trace of the run you want to replay")
+    if len(raw) > cap:
+        amount = f"{cap // limits.MIB} MB" if cap % limits.MIB == 0 else f"{cap} bytes"
+        raise ToolchoiceError(f"{name}: larger than {amount} (limit file_bytes), too large for a trace file",
+                              hint=f"export only the trace of the run you want to replay, or {limits.raise_hint('file_bytes')}")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
