@@ -11,7 +11,7 @@ import typer
 from toolchoice.providers.core.model import ToolchoiceError
 
 from .exits import handled
-from .output import dumps, write
+from .output import dumps, output_redactor, write
 
 
 class ToolsFormat(str, Enum):
@@ -56,8 +56,9 @@ def tools(
             imported = tool_import.import_listing(listing, f"mcp_url: {mcp_url}")
     doc = {"tools": [*(_neutral(t) for t in imported.tools),  # then the hosted tools, as a scenario writes them
                      *({"type": t.kind, **t.fields} for t in imported.native)]}
+    redactor = output_redactor()  # a key set in the environment, in a tool file's text (it was printed raw)
     if format is ToolsFormat.json:
-        write(dumps({**doc, "ledger": [e.to_json() for e in imported.notes]}))
+        write(redactor.text(dumps({**doc, "ledger": [e.to_json() for e in imported.notes]})))
         return
     import yaml
 
@@ -65,7 +66,7 @@ def tools(
     # and put the rest into the YAML meant to be pasted
     notes = "".join(f"# {e.severity} {e.code}: {e.message}".replace("\r", "\\r").replace("\n", "\\n") + "\n"
                     for e in imported.notes)
-    write(notes + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100))
+    write(redactor.text(notes + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=100)))
 
 
 def _headers(values: list[str]) -> dict[str, str]:

@@ -13,6 +13,7 @@ on entry; ``Client.list_tools(cursor=...)`` returns a ``ListToolsResult`` (``too
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -24,6 +25,9 @@ from .model import ToolchoiceError
 
 INSTALL_HINT = "pip install 'toolchoice[mcp]'"
 MAX_PAGES = 100  # a server that keeps answering with a next cursor is cut off here
+
+
+ECHOED = "_toolchoice_echoed"  # the placeholders of header values the server wrote back into its listing
 
 
 def _sdk() -> Any:
@@ -196,7 +200,13 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
     heard = _SDKLog()
     try:
         with heard:
-            return anyio.run(bounded)
+            listing = anyio.run(bounded)
+        if secrets:  # a server may echo a header it was sent (into a description, a default): never kept
+            shown = redactor.data(listing)
+            if shown != listing:
+                echoed = sorted({p for v, p in secrets.items() if v in json.dumps(listing, ensure_ascii=False)})
+                listing = {**shown, ECHOED: echoed}
+        return listing
     except BaseException as exc:  # noqa: BLE001 - task groups wrap errors; each becomes one line
         if isinstance(exc, KeyboardInterrupt):
             raise

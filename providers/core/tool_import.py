@@ -280,9 +280,19 @@ def _imported(data: Any, shown: str, line_of: Callable[[DataPath], int | None], 
 
 
 def import_listing(listing: Any, shown: str) -> Imported:
-    """An MCP tools/list result read from a live server (no lines: errors name the source)."""
+    """An MCP tools/list result read from a live server (no lines: errors name the source). Header values the
+    server wrote back into it were replaced by their ``$NAME`` already (mcp_client): said in the notes."""
+    from .mcp_client import ECHOED
+
+    echoed = listing.pop(ECHOED, None) if isinstance(listing, dict) else None
     try:
-        return convert(listing, shown, expect="mcp")
+        imported = convert(listing, shown, expect="mcp")
+        if echoed:
+            imported = imported._replace(notes=(*imported.notes, LedgerEntry(
+                "warning", "import.secret_echoed", f"{shown}: the server's tool list held the value of "
+                f"{', '.join(echoed)} (a header it was sent): written as {', '.join(echoed)}, never shown, saved "
+                "or sent on")))
+        return imported
     except ImportProblem as problem:
         where = ".".join(str(w) for w in problem.where)
         raise ToolchoiceError(f"{shown}: {problem.message}" + (f" (at {where})" if where else ""),
