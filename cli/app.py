@@ -136,9 +136,14 @@ def _fold_help_cells() -> None:
 
 def main() -> None:
     """The console script: run the command, then exit without the interpreter's teardown walk."""
+    import signal
+
     from . import heap
 
     heap.OWNED = True  # this process is the command's alone (heap.settle)
+    # SIGTERM (a CI timeout, `timeout`, `kill`) ends the command as Ctrl-C does: what finished is kept and shown,
+    # and the MCP servers it started are stopped (with the default action they outlived it)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     code = run(sys.argv[1:])
     _skip_teardown()
     sys.exit(code)

@@ -40,8 +40,8 @@ def tools(
                               f"give one source, not {' and '.join(given)}", hint="see toolchoice tools --help")
     if header and not mcp_url:
         raise ToolchoiceError("--header goes with --mcp-url")
-    if timeout <= 0:
-        raise ToolchoiceError("--timeout must be a positive number of seconds")
+    if not 0 < timeout <= 3600:  # NaN fails it too
+        raise ToolchoiceError("--timeout must be a number of seconds above 0, at most 3600")
     if file is not None:
         imported = tool_import.import_file(file, shown=str(file))
     else:
@@ -73,8 +73,11 @@ def _headers(values: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for value in values:
         name, sep, rest = value.partition(":")
-        if not sep or not name.strip():
-            raise ToolchoiceError(f"--header {name.strip() or value!r}: write 'Name: value'",
+        from toolchoice.providers.core.tool_import import HEADER_BREAK, HEADER_NAME
+
+        if not sep or not name.strip() or not HEADER_NAME.fullmatch(name.strip()) or HEADER_BREAK.search(rest):
+            raise ToolchoiceError(f"--header {name.strip() or value!r}: write 'Name: value' (a name of letters, "
+                                  "digits and !#$%&'*+-.^_`|~, a value on one line)",
                                   hint="e.g. -H 'Authorization: Bearer $MCP_TOKEN'")
         out[name.strip()] = rest.strip()
     return out

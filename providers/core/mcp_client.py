@@ -17,7 +17,6 @@ import json
 import os
 import shlex
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping
 
@@ -69,29 +68,56 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -
     from mcp.client.stdio import stdio_client
 
     params = mcp.StdioServerParameters(command=program, args=argv[1:], cwd=str(cwd) if cwd else None)
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:  # the server's stderr
+    errlog = _StderrTail()
+    try:
+        return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file))), who, timeout, {})
+    except ToolchoiceError as exc:
+        last = errlog.last_line()
+        message = exc.message + (f"; the server's last stderr line: {last[:200]}" if last else "")
+        raise ToolchoiceError(message, hint=exc.hint) from None
+    finally:
+        errlog.close()
+
+
+class _StderrTail:
+    """A stdio server's stderr through a pipe, of which only the last ``stderr_bytes`` are kept: a server may write
+    gigabytes there (into a file, they filled the disk: an adversarial run)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        from . import limits
+
+        self.cap = limits.get("stderr_bytes")
+        self.tail = bytearray()
+        self.lock = threading.Lock()
+        read, write = os.pipe()
+        self.file = os.fdopen(write, "w", encoding="utf-8", errors="replace")  # the child's stderr
+        self.thread = threading.Thread(target=self._drain, args=(read,), daemon=True)
+        self.thread.start()
+
+    def _drain(self, read: int) -> None:
         try:
-            return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog))), who, timeout, {})
-        except ToolchoiceError as exc:
-            last = _last_line(errlog)
-            message = exc.message + (f"; the server's last stderr line: {last[:200]}" if last else "")
-            raise ToolchoiceError(message, hint=exc.hint) from None
+            while chunk := os.read(read, 65536):
+                with self.lock:
+                    self.tail += chunk
+                    if len(self.tail) > self.cap:
+                        del self.tail[:len(self.tail) - self.cap]
+        finally:
+            os.close(read)
 
+    def close(self) -> None:
+        """Our end of the pipe closed; the rest ends when the server's does (a child it left may hold it)."""
+        self.file.close()
+        self.thread.join(timeout=0.5)
 
-def _last_line(errlog: Any) -> str:
-    """The last non-blank line of the server's stderr, reading at most its last ``stderr_bytes``
-    (a server may write gigabytes there)."""
-    from . import limits
-
-    cap = limits.get("stderr_bytes")
-    handle = errlog.buffer if hasattr(errlog, "buffer") else errlog
-    errlog.flush()
-    size = handle.seek(0, 2)
-    handle.seek(max(0, size - cap))
-    tail = handle.read(cap)
-    text = tail.decode("utf-8", "replace") if isinstance(tail, bytes) else tail
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[-1] if lines else ""
+    def last_line(self) -> str:
+        """The last non-blank line the server wrote there (so far)."""
+        self.thread.join(timeout=0.2)
+        with self.lock:
+            text = bytes(self.tail).decode("utf-8", "replace")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        return lines[-1] if lines else ""
 
 
 def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> dict[str, Any]:

@@ -93,6 +93,9 @@ class ImportProblem(Exception):
 # ---- the scenario's `from:` entries --------------------------------------------------------------
 
 FROM_KEYS = ("mcp", "mcp_url", "headers", "timeout")
+MAX_TIMEOUT = 3600  # seconds: the bound every --timeout has (docs/keys.md)
+HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 §5.6.2 token
+HEADER_BREAK = re.compile(r"[\r\n\x00]")
 DEFAULT_TIMEOUT = 30.0
 
 
@@ -115,11 +118,15 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
         raise loc.fail("from: needs exactly one of mcp: or mcp_url:" if sources else
                        "from: needs a file path, mcp: COMMAND or mcp_url: URL", None)
     timeout = value.get("timeout", DEFAULT_TIMEOUT)
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
-        raise loc.fail("from: timeout must be a positive number of seconds", None)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout <= MAX_TIMEOUT:
+        raise loc.fail(f"from: timeout must be a number of seconds above 0, at most {MAX_TIMEOUT}", None)
     headers = value.get("headers") or {}
     if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
         raise loc.fail("from: headers must map names to strings", 'headers: {Authorization: "Bearer $TOKEN"}')
+    bad = next((n for n, v in headers.items() if not HEADER_NAME.fullmatch(str(n)) or HEADER_BREAK.search(v)), None)
+    if bad is not None:  # what the HTTP client would refuse later, in its own words and without the line
+        raise loc.fail(f"from: header {str(bad)!r} is not a header name with a one-line value",
+                       "a name of letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 token), a value without line breaks")
     from . import mcp_client, source_policy
 
     chosen = source_policy.current()
