@@ -70,7 +70,9 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -
     params = mcp.StdioServerParameters(command=program, args=argv[1:], cwd=str(cwd) if cwd else None)
     errlog = _StderrTail()
     try:
-        return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file))), who, timeout, {})
+        done: dict[str, Any] = {}
+        return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done), who, timeout,
+                    {}, done)
     except ToolchoiceError as exc:
         last = errlog.last_line()
         message = exc.message + (f"; the server's last stderr line: {last[:200]}" if last else "")
@@ -131,9 +133,10 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
     def connect() -> Awaitable[dict[str, Any]]:
         client = httpx2.AsyncClient(headers={**resolved, "Accept-Encoding": "identity"}, timeout=httpx2.Timeout(timeout),
                                     transport=_capped_transport(httpx2, who))
-        return _listing(mcp.Client(streamable_http_client(url, http_client=client)), client)
+        return _listing(mcp.Client(streamable_http_client(url, http_client=client)), client, done)
 
-    return _run(connect, who, timeout, secrets)
+    done: dict[str, Any] = {}
+    return _run(connect, who, timeout, secrets, done)
 
 
 def _capped_transport(httpx2: Any, who: str) -> Any:
@@ -193,8 +196,9 @@ def resolve_headers(headers: Mapping[str, str], who: str) -> tuple[dict[str, str
     return resolved, secrets
 
 
-async def _listing(client: Any, http: Any = None) -> dict[str, Any]:
-    """Every page of tools/list as one MCP result: ``{"tools": [...]}`` with the wire's field names."""
+async def _listing(client: Any, http: Any = None, done: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every page of tools/list as one MCP result: ``{"tools": [...]}`` with the wire's field names. ``done``
+    gets the tools once they are all listed, before the session is closed (a server may never answer that)."""
     tools: list[Any] = []
     try:
         async with client:
@@ -205,6 +209,8 @@ async def _listing(client: Any, http: Any = None) -> dict[str, Any]:
                 cursor = page.next_cursor
                 if not cursor:
                     break
+            if done is not None:
+                done["tools"] = tools
     finally:
         if http is not None:
             await http.aclose()
@@ -212,8 +218,9 @@ async def _listing(client: Any, http: Any = None) -> dict[str, Any]:
 
 
 def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float,
-         secrets: dict[str, str]) -> dict[str, Any]:
-    """Run the listing under one deadline; every failure becomes one line (secrets redacted)."""
+         secrets: dict[str, str], done: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run the listing under one deadline; every failure becomes one line (secrets redacted). ``done``: where
+    ``_listing`` put the tools once listed: a deadline passed while only closing the session keeps them."""
     import anyio
 
     async def bounded() -> dict[str, Any]:
@@ -226,7 +233,12 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
     heard = _SDKLog()
     try:
         with heard:
-            listing = anyio.run(bounded)
+            try:
+                listing = anyio.run(bounded)
+            except BaseException as exc:  # noqa: BLE001 - listed, then the close hung: the listing stands
+                if done is None or "tools" not in done or not isinstance(_leaf(exc), TimeoutError):
+                    raise
+                listing = {"tools": done["tools"]}
         if secrets:  # a server may echo a header it was sent (into a description, a default): never kept
             shown = redactor.data(listing)
             if shown != listing:
