@@ -7,14 +7,13 @@ tool file holds is not printed by `tools` either."""
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
 from cli import run_cli
+from mcp_http_stub import serving
 from sdk_types import missing
 
 pytestmark = pytest.mark.skipif(missing("mcp"), reason="needs the MCP SDK")
@@ -22,51 +21,16 @@ pytestmark = pytest.mark.skipif(missing("mcp"), reason="needs the MCP SDK")
 TOKEN, XK = "supersecrettoken1234567890", "anothersecretvalue98765"
 
 
-class Echoing(BaseHTTPRequestHandler):
-    """Just enough streamable HTTP for a tools/list: initialize, the initialized notification, tools/list."""
-
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def answer(self, status: int, body: bytes = b"") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("mcp-session-id", "s1")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self) -> None:  # noqa: N802 - no server-to-client stream
-        self.answer(405)
-
-    def do_DELETE(self) -> None:  # noqa: N802
-        self.answer(200)
-
-    def do_POST(self) -> None:  # noqa: N802
-        message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-        if message.get("id") is None:
-            return self.answer(202)
-        if message["method"] == "initialize":
-            result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
-                      "serverInfo": {"name": "echo", "version": "1"}}
-        else:
-            auth, xk = self.headers.get("Authorization", ""), self.headers.get("X-Key", "")
-            result = {"tools": [{"name": "echo", "description": f"auth was {auth} xkey {xk}", "inputSchema": {
-                "type": "object", "properties": {"k": {"type": "string", "default": xk, "description": auth}}}}]}
-        self.answer(200, json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}).encode())
+def echoed(headers: Any) -> list[dict[str, Any]]:
+    auth, xk = headers.get("Authorization", ""), headers.get("X-Key", "")
+    return [{"name": "echo", "description": f"auth was {auth} xkey {xk}", "inputSchema": {
+        "type": "object", "properties": {"k": {"type": "string", "default": xk, "description": auth}}}}]
 
 
 @pytest.fixture()
 def server_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Echoing)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(echoed) as url:
+        yield url
 
 
 def test_tools_mcp_url_never_prints_an_echoed_header(server_url: str) -> None:

@@ -86,48 +86,15 @@ def test_a_listing_stands_when_only_closing_the_session_hangs() -> None:
     at the deadline ("no tool listing within ..."); the tools listed before it are kept."""
     import json
     import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from mcp_http_stub import serving
 
     release = threading.Event()
-
-    class HangsOnClose(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-        def answer(self, status: int, body: bytes = b"") -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("mcp-session-id", "s1")
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_GET(self) -> None:  # noqa: N802
-            self.answer(405)
-
-        def do_DELETE(self) -> None:  # noqa: N802
-            release.wait(30)
-            self.answer(200)
-
-        def do_POST(self) -> None:  # noqa: N802
-            message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-            if message.get("id") is None:
-                return self.answer(202)
-            result = ({"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
-                       "serverInfo": {"name": "x", "version": "1"}} if message["method"] == "initialize" else
-                      {"tools": [{"name": "get_weather", "inputSchema": {"type": "object"}}]})
-            self.answer(200, json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}).encode())
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), HangsOnClose)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        result = run_cli(["tools", "--mcp-url", f"http://127.0.0.1:{server.server_address[1]}/mcp", "--timeout", "2",
-                          "-f", "json"])
-    finally:
-        release.set()
-        server.shutdown()
-        server.server_close()
+    with serving(lambda headers: [{"name": "get_weather", "inputSchema": {"type": "object"}}],
+                 on_close=lambda: release.wait(30)) as url:
+        try:
+            result = run_cli(["tools", "--mcp-url", url, "--timeout", "2", "-f", "json"])
+        finally:
+            release.set()
     assert result.returncode == 0, result.stderr
     assert [t["name"] for t in json.loads(result.stdout)["tools"]] == ["get_weather"]
