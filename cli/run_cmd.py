@@ -163,21 +163,15 @@ def _repeats_merged(found: Any) -> list[tuple[Any, str, str, str]]:
     """The step notes, a run of loop.repeated_call on consecutive steps shown as one line (the last step's, which
     counts them all): a loop repeating one call to max_steps printed the same warning on every step."""
     out: list[tuple[Any, str, str, str]] = []
-    first: Any = None
+    first = last = None  # the steps of the run of repeats the last line covers
     for number, severity, code, message in found:
-        previous = out[-1] if out else None
-        if (code == "loop.repeated_call" and previous is not None and previous[2] == code
-                and isinstance(number, int) and number == _last_step(previous[0]) + 1):
-            out[-1] = (f"{first}-{number}", severity, code,
-                       re.sub(r"^step \d+ makes", "each makes", message))
+        if code == "loop.repeated_call" and last is not None and number == last + 1:
+            out[-1] = (f"{first}-{number}", severity, code, re.sub(r"^step \d+ makes", "each makes", message))
+            last = number
             continue
-        first = number
+        first = last = number if code == "loop.repeated_call" and isinstance(number, int) else None
         out.append((number, severity, code, message))
     return out
-
-
-def _last_step(number: Any) -> int:
-    return int(str(number).rsplit("-", 1)[-1]) if str(number).rsplit("-", 1)[-1].isdigit() else -1
 
 
 def print_loop(console: Any, run: Any) -> None:
