@@ -195,9 +195,32 @@ def _shell_body(body: Any, body_env: tuple[tuple[Any, ...], ...]) -> str:
         if isinstance(node[path[-1]], str):
             node[path[-1]] = ENV_PLACEHOLDER.sub(marked, node[path[-1]])
     pieces = re.split(f"{mark}(\\d+){mark}", wire_json(copy))
-    words = [f'"${{{names[int(piece)]}}}"' if odd else _shell_single(piece)
+    words = [_json_escaped_variable(names[int(piece)]) if odd else _shell_single(piece)
              for odd, piece in ((i % 2, piece) for i, piece in enumerate(pieces)) if odd or piece]
     return "".join(words)
+
+
+def _json_escaped_variable(name: str) -> str:
+    """``$NAME`` expanded inside a JSON string as send writes it: refused when unset (send refuses too), its
+    backslashes and double quotes escaped for JSON (POSIX sed: a value may hold them)."""
+    return f'"$(printf \'%s\' "${{{name}:?{name} is not set}}" | sed \'s/[\\\\"]/\\\\&/g\')"'
+
+
+
+def _unset_guard(body: Any, body_env: tuple[tuple[Any, ...], ...]) -> str:
+    """``: "${NAME:?NAME is not set}" && `` for each variable the body's MCP headers read (none: "")."""
+    if not body_env:
+        return ""
+    from toolchoice.providers.core.request_parts import ENV_PLACEHOLDER
+
+    names: list[str] = []
+    for path in body_env:
+        node = body
+        for key in path:
+            node = node[key]
+        if isinstance(node, str):
+            names += [m.group(1) or m.group(2) for m in ENV_PLACEHOLDER.finditer(node)]
+    return "".join(f': "${{{n}:?{n} is not set}}" && ' for n in dict.fromkeys(names))
 
 
 def curl_command(t: Translation) -> str:
@@ -208,8 +231,9 @@ def curl_command(t: Translation) -> str:
         reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
         return "\n".join([f"# {t.provider}: refused: {reasons}", *notes])
     r = t.request
+    guard = _unset_guard(r.body, r.body_env)  # send refuses an unset $NAME an MCP header reads: so does the curl
     # -N: print each event as it arrives instead of buffering the stream
-    lines = [f"# {t.provider}", *notes, f"printf '%s' {_shell_body(r.body, r.body_env)} \\",
+    lines = [f"# {t.provider}", *notes, f"{guard}printf '%s' {_shell_body(r.body, r.body_env)} \\",
              f"| curl -sS{' -N' if r.stream else ''} -X {r.method} {_shell_single(r.url)} \\"]
     for name, value in r.headers.items():
         lines.append(f"  -H {_shell_header(name, value)} \\")

@@ -181,8 +181,8 @@ def test_the_printed_curl_sends_the_bytes_send_sends(tmp_path, provider):
     # a message holding shell and placeholder text: send leaves it literal, so must the shell
     path = write(tmp_path, f"    server_url: {URL}\n{server}", content="it's $HOME and $DEEPWIKI_TOKEN `id` \\ \"q\"")
     env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1",
-           key_var: "key-value-0123456789abcdef", "DEEPWIKI_TOKEN": "deepwiki-value-0123456789",
-           "TEAM_TOKEN": "team-value-9876543210"}
+           key_var: "key-value-0123456789abcdef", "DEEPWIKI_TOKEN": 'deepwiki-value-0123456789"\\q&$x',
+           "TEAM_TOKEN": "team-value-9876543210"}  # a value with " \\ & $: JSON-escaped as send does (a trial)
     allow = ["--allow-env", "DEEPWIKI_TOKEN,TEAM_TOKEN"]
     with StandIn(provider, default=Step.reply(provider)) as stand_in:
         base = ["--base-url", stand_in.base_url(provider)]
@@ -195,4 +195,7 @@ def test_the_printed_curl_sends_the_bytes_send_sends(tmp_path, provider):
         assert shell.returncode == 0, shell.stderr
     by_send, by_curl = stand_in.requests
     assert by_curl.raw == by_send.raw
-    assert b"deepwiki-value-0123456789" in by_send.raw and b"$HOME and $DEEPWIKI_TOKEN" in by_send.raw
+    assert b'deepwiki-value-0123456789\\"\\\\q&$x' in by_send.raw and b"$HOME and $DEEPWIKI_TOKEN" in by_send.raw
+    unset = {k: v for k, v in env.items() if k != "DEEPWIKI_TOKEN"}  # send refuses an unset one: so does the curl
+    refused = subprocess.run(["bash", "-c", script.stdout], capture_output=True, text=True, env=unset, timeout=60)
+    assert refused.returncode != 0 and "DEEPWIKI_TOKEN is not set" in refused.stderr
