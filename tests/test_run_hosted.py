@@ -319,3 +319,19 @@ def test_the_per_step_cards_at_60_columns_read_as_words(tmp_path: Path, mock: An
     cards = " ".join(line.strip("│ ") for line in out.splitlines() if line.startswith("│"))
     assert "obeyed 2 · 100% ·" in " ".join(cards.split()), cards
     assert "· % " not in cards and max(len(line) for line in out.splitlines()) <= 60
+
+
+def test_a_step_naming_its_tools_sends_no_hosted_tool_and_says_so(tmp_path: Path) -> None:
+    """A step's tools: are the tools sent (docs/loop.md), but the scenario's MCP server went out at every step and
+    the lint called the step's required a hosted call (a trial). Now the step sends only what it names, the ledger
+    says the hosted tools stay out, and a forced step that can only call get_weather cannot end the loop."""
+    path = tmp_path / "step.yaml"
+    path.write_text(f"{TOOLS}tool_choice: auto\nmessages:\n  - {{role: user, content: hi}}\n"
+                    "loop:\n  max_steps: 3\n  steps:\n    - {tool_choice: required, tools: [get_time]}\n"
+                    "  results:\n    get_time: '12:00'\n")
+    result = run_cli(["run", str(path), "-p", "openai-responses", "--dry-run", "-f", "json"])
+    assert result.returncode == 0, result.stderr
+    (translation,) = json.loads(result.stdout)["translations"]
+    assert [t.get("name") for t in translation["request"]["body"]["tools"]] == ["get_time"]
+    codes = [e["code"] for e in translation["ledger"]]
+    assert "loop.step_tools" in codes and "loop.cannot_end" in codes and "loop.hosted_call" not in codes

@@ -257,11 +257,12 @@ def dry_run(scenario: Scenario, providers: list[str], options: Any) -> list[Tran
     """`run --dry-run`: step 1 rendered for each provider, its ledger followed by the loop's findings."""
     from .registry import translate
 
-    first = step_scenario(scenario, 1, scenario.messages, options.override)
+    notes: list[LedgerEntry] = []  # what step 1's own settings changed (its tools: leaving hosted tools out, ...)
+    first = step_scenario(scenario, 1, scenario.messages, options.override, notes=notes)
     out = []
     for provider in providers:
         render = options.render_for(provider)
         translation = translate(provider, first, render, options.capabilities)
         found = static(scenario, provider, render, options.capabilities, options.override, options.results_from)
-        out.append(translation._replace(ledger=[*translation.ledger, *found]))
+        out.append(translation._replace(ledger=[*translation.ledger, *notes, *found]))
     return out

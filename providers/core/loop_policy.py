@@ -57,9 +57,18 @@ def step_scenario(scenario: Scenario, number: int, history: list[Message] | tupl
     spec = scenario.loop or NO_LOOP
     entry = spec.step(number)
     tools = scenario.tools
+    native = scenario.native_tools
     if entry.tools is not None:
         tools = tuple(t for name in entry.tools for t in scenario.tools if t.name == name)
     choice = entry.tool_choice if entry.has_choice else scenario.tool_choice
+    if entry.tools is not None and native and not (choice is not None and choice.native is not None):
+        # a step's tools: are the tools sent (docs/loop.md): its hosted tools stay out, unless its tool_choice is a
+        # provider-native form, which targets them
+        if notes is not None:
+            notes.append(LedgerEntry("info", "loop.step_tools", f"step {number} offers "
+                                     f"{', '.join(t.name for t in tools) or 'no tool'} (its tools:): the scenario's "
+                                     f"hosted tools ({', '.join(t.label for t in native)}) are not sent at this step"))
+        native = ()
     if number == 1 and override is not None:
         choice = override
     if called and spec.after_call == "auto" and choice is not None and choice.forces_call:
@@ -72,7 +81,7 @@ def step_scenario(scenario: Scenario, number: int, history: list[Message] | tupl
         tools = scenario.tools
         if notes is not None:
             notes.append(narrow_note(number, subset, choice))
-    return scenario._replace(tools=tools, tool_choice=choice, messages=tuple(history),
+    return scenario._replace(tools=tools, tool_choice=choice, messages=tuple(history), native_tools=native,
                              tools_written_empty=scenario.tools_written_empty and not tools)
 
 
