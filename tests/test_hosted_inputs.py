@@ -199,3 +199,17 @@ def test_the_printed_curl_sends_the_bytes_send_sends(tmp_path, provider):
     unset = {k: v for k, v in env.items() if k != "DEEPWIKI_TOKEN"}  # send refuses an unset one: so does the curl
     refused = subprocess.run(["bash", "-c", script.stdout], capture_output=True, text=True, env=unset, timeout=60)
     assert refused.returncode != 0 and "DEEPWIKI_TOKEN is not set" in refused.stderr
+
+
+def test_an_mcp_tool_takes_at_most_100_headers(tmp_path):
+    """20,000 headers on one MCP server took 22 s to check (a quadratic duplicate check) and printed 20,000
+    env.allowed warnings (a trial): the count is bounded, one line at the headers' line."""
+    from toolchoice.providers.core.native_tools import MAX_HEADERS
+
+    headers = ", ".join(f"X-H{i}: $TOKEN" for i in range(MAX_HEADERS + 1))
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - type: mcp\n    server_label: dw\n    server_url: https://a.example/mcp\n"
+                    f"    headers: {{{headers}}}\nmessages:\n  - {{role: user, content: hi}}\n")
+    result = run_cli(["render", str(path), "-p", "openai-responses"])
+    assert result.returncode == 2
+    assert f"{MAX_HEADERS + 1} headers, more than {MAX_HEADERS}" in result.stderr and ":5:" in result.stderr

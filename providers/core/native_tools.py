@@ -146,13 +146,22 @@ def _approval(r: Reader, node: yaml.Node, label: str) -> Any:
     return {key: _filter(r, child, f"{what}.{key}", False) for key, child in fields.items()}
 
 
+MAX_HEADERS = 100  # headers of one MCP server: real ones send a few (20,000 took 22 s to check and print)
+
+
 def _headers(r: Reader, node: yaml.Node, label: str) -> dict[str, str]:
     out: dict[str, str] = {}
-    for name, child in r.mapping(node, f"headers of mcp tool '{label}'").items():
+    lowered: dict[str, str] = {}
+    given = r.mapping(node, f"headers of mcp tool '{label}'")
+    if len(given) > MAX_HEADERS:
+        raise r.loc(node).fail(f"headers of mcp tool '{label}': {len(given)} headers, more than {MAX_HEADERS}",
+                               "send the few the server needs")
+    for name, child in given.items():
         if not _HEADER.fullmatch(name):
             raise r.loc(key_node(node, name) or child).fail(f"headers of mcp tool '{label}': {name!r} is not a "
                                                             "valid HTTP header name", "letters, digits and - only")
-        same = next((seen for seen in out if seen.lower() == name.lower()), None)
+        same = lowered.get(name.lower())
+        lowered.setdefault(name.lower(), name)
         if same is not None:  # RFC 9110 §5.1: "Field names are case-insensitive"; §5.3: one line per name
             raise r.loc(key_node(node, name) or child).fail(
                 f"headers of mcp tool '{label}': {name!r} and {same!r} name one header (header names are "
