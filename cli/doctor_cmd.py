@@ -105,4 +105,9 @@ def doctor(
     lines += ["", "proxy variables set: " + (", ".join(data["proxy_variables_set"]) or "(none)"),
               "CA certificate variables set: " + (", ".join(data["certificate_variables_set"]) or "(none)"),
               "--base-url on the command line overrides a scenario's base URL for one run."]
-    write("\n".join(lines))
+    folded = []  # every line within the terminal's width, a key line's rest under its state (a trial at 60)
+    for line in lines:
+        indent = " " * (24 if line.startswith(("  ✔ ", "  ✘ ")) else len(line) - len(line.lstrip()))
+        folded += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False,
+                                break_long_words=True) or [""]
+    write("\n".join(folded))

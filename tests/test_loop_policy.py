@@ -503,3 +503,15 @@ def test_render_says_when_step_one_of_a_loop_is_not_the_top_level_request() -> N
     assert [t["name"] for t in body["tools"]] == ["plan_tool_call"]
     plain = json.loads(run_cli(["render", "configs/weather.yaml", "-p", "anthropic", "-f", "json"], cwd=root).stdout)
     assert "loop.step_one_differs" not in [e["code"] for e in plain["ledger"]]
+
+
+def test_dry_run_later_steps_fit_the_terminal() -> None:
+    """The "later steps" lines of `run --dry-run` (185 characters for a planner loop) were printed unwrapped at 60
+    and 80 columns (a trial): each folds at the terminal's width, under its first line."""
+    root = Path(__file__).resolve().parent.parent
+    for columns in ("60", "80"):
+        out = run_cli(["run", "configs/planner-loop.yaml", "-p", "openai", "--dry-run"], cwd=root,
+                      env={"COLUMNS": columns}).stdout
+        later = out[out.index("later steps depend on the replies:"):].splitlines()
+        assert len(later) > 3 and all(len(line) <= int(columns) for line in later), later
+        assert "step 2 (and every later step)" in later[1]

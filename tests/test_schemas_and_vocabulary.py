@@ -214,6 +214,8 @@ def test_doctor_tells_proxies_from_certificate_variables_and_fits_80_columns():
     pretty = run_cli(["doctor"], env=variables).stdout.splitlines()
     assert "proxy variables set: HTTPS_PROXY" in pretty and "CA certificate variables set: SSL_CERT_FILE" in pretty
     assert all(len(line) <= 80 for line in pretty[1:]), max(pretty[1:], key=len)  # line 1 holds this venv's path
+    narrow = run_cli(["doctor"], env={**variables, "COLUMNS": "60"}).stdout.splitlines()
+    assert all(len(line) <= 60 for line in narrow[1:]), max(narrow[1:], key=len)
 
 
 def test_the_scenario_schema_knows_every_key_the_loader_takes():
