@@ -63,6 +63,7 @@ def warnings(doc: dict[str, Any], code: str) -> list[str]:
     (f'    server_url: "https://mcp.example/mcp#{SECRET}"\n', 4, "fragment"),
     ('    server_url: "http://[::1"\n', 4, "is not a URL"),
     ('    server_url: "https://mcp.example:70000/mcp"\n', 4, "is not a URL"),
+    (f'    server_url: "https://mcp.example:{SECRET}/mcp"\n', 4, "its port is not a number"),  # the parser quotes it
     ('    server_url: "https:///mcp"\n', 4, "must be an http(s) URL"),
     (f'    server_url: {URL}\n    headers: {{Authorization: "$A_TOK", authorization: "$B_TOK"}}\n', 5,
      "'authorization' and 'Authorization' name one header"),

@@ -181,8 +181,9 @@ def _server_url(r: Reader, node: yaml.Node, url: str, label: str) -> None:
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError when out of range
-    except ValueError as exc:
-        raise r.loc(node).fail(f"{what} is not a URL ({exc})", "write server_url: https://example.com/mcp") from None
+    except ValueError as exc:  # the parser's words quote the bad part (a port may be a password): not shown
+        why = "its port is not a number from 0 to 65535" if "port" in str(exc).lower() else "it does not parse"
+        raise r.loc(node).fail(f"{what} is not a URL ({why})", "write server_url: https://example.com/mcp") from None
     if parts.scheme not in ("http", "https") or not parts.hostname or any(ch.isspace() or ord(ch) < 32 for ch in url):
         raise r.loc(node).fail(f"{what} must be an http(s) URL, not {redact_url(url)!r}",
                                "write server_url: https://example.com/mcp")
