@@ -18,7 +18,7 @@ from .anthropic import PATH
 MOCK_BASE_PATH = ""  # anthropic-sdk-python's base URL has no /v1
 # The token the client hands an MCP server (beta/beta_request_mcp_server_url_definition_param.py
 # "authorization_token: Optional[str]"): never kept (core/mock/body_secrets.py)
-MOCK_SECRETS = (("mcp_servers", "*", "authorization_token"),)
+MOCK_SECRETS = (("mcp_servers", "*", "authorization_token"), ("mcp_servers", "*", "url", "@url"))
 _MOCK_KNOWN = frozenset({"model", "messages", "system", "tools", "tool_choice", "max_tokens", "thinking", "temperature",
                          "stream", "output_config", "mcp_servers"})
 _MOCK_ERRORS = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",

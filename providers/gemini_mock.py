@@ -18,8 +18,9 @@ _MOCK_ROUTE = re.compile(r"/(v1|v1beta|v1alpha)/models/([^/:]+):(generateContent
 # The headers the client hands an MCP server (google-genai 3.6.1 types.McpServer.streamable_http_transport,
 # StreamableHttpTransport.headers: dict[str, str]), in the JSON spelling and the proto field spelling the API also
 # reads: never kept (core/mock/body_secrets.py)
-MOCK_SECRETS = tuple(("tools", "*", servers, "*", transport, "headers", "*") for servers in ("mcpServers", "mcp_servers")
-                     for transport in ("streamableHttpTransport", "streamable_http_transport"))
+MOCK_SECRETS = tuple(("tools", "*", servers, "*", transport, *where) for servers in ("mcpServers", "mcp_servers")
+                     for transport in ("streamableHttpTransport", "streamable_http_transport")
+                     for where in (("headers", "*"), ("url", "@url")))  # @url: a URL's user info, query, fragment
 _MOCK_KNOWN = frozenset({"contents", "tools", "toolConfig", "tool_config", "systemInstruction", "system_instruction",
                          "generationConfig", "generation_config", "model"})
 _MOCK_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",

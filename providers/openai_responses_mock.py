@@ -20,7 +20,7 @@ MOCK_CHOICE_WORDS: dict[str, tuple[str, ...]] = {"openai-responses": ("none", "a
 # Where a body carries what the client hands an MCP server (types/responses/tool_param.py Mcp: "headers:
 # Optional[Dict[str, str]] ... Use for authentication", "authorization: str ... An OAuth access token"): never
 # kept nor echoed (core/mock/body_secrets.py)
-MOCK_SECRETS = (("tools", "*", "headers", "*"), ("tools", "*", "authorization"))
+MOCK_SECRETS = (("tools", "*", "headers", "*"), ("tools", "*", "authorization"), ("tools", "*", "server_url", "@url"))
 _MOCK_KNOWN = frozenset({"model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "stream",
                          "reasoning", "include", "max_output_tokens", "temperature", "store"})
 

@@ -200,6 +200,24 @@ def test_a_body_that_is_no_json_is_saved_with_the_secrets_values_marked(tmp_path
     assert f'"authorization": "{MARKER}"' in saved["body"] and f'"headers": "{MARKER}"' in saved["body"]
 
 
+def test_credentials_in_a_server_url_are_not_kept_either(tmp_path: Path) -> None:
+    """A key in an MCP server's URL (user info, a query string): toolchoice refuses such a URL in a scenario, but a
+    client may send one to the mock, which saved it whole (a trial). The URL is kept with those parts marked."""
+    user, query = "SECRET_URL_user_444", "SECRET_Q_555_value"
+    body = {"model": "gpt-5.4-mini", "input": "hi", "tools": [
+        {"type": "mcp", "server_label": "d", "server_url": f"https://{user}@x.example/mcp?key={query}",
+         "require_approval": "never"}]}
+    proc, url = _served("openai-responses", 1, tmp_path)
+    try:
+        answer = httpx.post(f"{url}/responses", json=body, timeout=10)
+    finally:
+        records, printed = _finish(proc)
+    assert answer.status_code == 200, answer.text
+    _nothing_kept(tmp_path, printed, [answer.content], [user, query])
+    saved = json.loads((tmp_path / "sample-001.request.json").read_text(encoding="utf-8"))
+    assert saved["body"]["tools"][0]["server_url"] == f"https://{MARKER}@x.example/mcp?{MARKER}"
+
+
 # ---- proxy ---------------------------------------------------------------------------------------------------
 
 

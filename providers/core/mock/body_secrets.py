@@ -79,7 +79,34 @@ def scrub_text(text: str, paths: Iterable[KeyPath]) -> str:
     return text
 
 
+URL_PARTS = "@url"  # a path's last step: the credentials a URL there carries (user info, query, fragment)
+
+
+def _url_scrubbed(value: Any, found: list[str]) -> Any:
+    """A URL with its user info, query and fragment (where a client puts a key) replaced by MARKER; the scheme,
+    host and path kept (they say which server it was)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    if not isinstance(value, str):
+        return value
+    try:
+        parts = urlsplit(value)
+        netloc = parts.netloc
+    except ValueError:
+        found.append(value)
+        return MARKER
+    userinfo, at, host = netloc.rpartition("@")
+    secret = [p for p in (userinfo if at else "", parts.query, parts.fragment) if p]
+    if not secret:
+        return value
+    found.extend(secret)
+    return urlunsplit((parts.scheme, (MARKER + "@" + host) if at else netloc, parts.path,
+                       MARKER if parts.query else "", MARKER if parts.fragment else ""))
+
+
 def _scrub(value: Any, path: KeyPath, found: list[str]) -> Any:
+    if path == (URL_PARTS,):
+        return _url_scrubbed(value, found)
     if not path:
         if value is None:
             return None
