@@ -681,3 +681,30 @@ def test_a_trace_over_the_file_limit_names_the_limit_and_how_to_raise_it(tmp_pat
     assert "(limit file_bytes)" in refused.stderr and "TOOLCHOICE_LIMIT_FILE_BYTES=N" in refused.stderr
     raised = run_cli(["trace", str(big)], env={**os.environ, "TOOLCHOICE_LIMIT_FILE_BYTES": "100000"})
     assert raised.returncode == 2 and "no LLM spans" in raised.stderr  # read: the limit was the only bar
+
+
+def test_hosted_tools_go_into_the_trace_and_their_loss_on_import_is_said(tmp_path):
+    """`run --trace-out` left a scenario's hosted tools out of gen_ai.tool.definitions, so `toolchoice trace` lost
+    them without a word (a trial): they are written as the scenario wrote them ($NAME references, no value), and an
+    import that cannot take them names them."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - {name: get_time, parameters: {type: object, properties: {}}}\n  - type: mcp\n"
+                        "    server_label: dw\n    server_url: https://mcp.example/mcp\n"
+                        "    headers: {X-Key: $DOCS_TOKEN}\ntool_choice: get_time\n"
+                        "messages:\n  - {role: user, content: hi}\nloop:\n  max_steps: 1\n")
+    out = tmp_path / "trace.json"
+    env = {"OPENAI_API_KEY": "sk-test-0123456789abcdef", "DOCS_TOKEN": "docs-secret-0123456789"}
+    with running_mock("openai-responses") as mock:
+        result = run_cli(["run", str(scenario), "-p", "openai-responses", "--base-url", mock.base_url, "--allow-env",
+                          "DOCS_TOKEN", "--trace-out", str(out)], env=env)
+    assert result.returncode in (0, 4), result.stderr
+    text = out.read_text()
+    assert "docs-secret" not in text
+    (span,) = spans_of(json.loads(text))
+    definitions = json.loads(attrs(span)["gen_ai.tool.definitions"])
+    assert definitions[1] == {"type": "mcp", "server_label": "dw", "server_url": "https://mcp.example/mcp",
+                              "headers": {"X-Key": "$DOCS_TOKEN"}}
+    _, notes = imported(out)
+    assert "import.skipped" in notes and "mcp server 'dw'" in notes

@@ -151,7 +151,10 @@ def span(trace_id: str, scenario: Scenario, translation: Translation, sample: An
         if scenario.system:
             values["gen_ai.system_instructions"] = _text([{"type": "text", "content": scenario.system}])
         values["gen_ai.input.messages"] = _text([_parts_message(m) for m in scenario.messages])
-        values["gen_ai.tool.definitions"] = _text([_tool_definition(t) for t in scenario.tools])
+        # hosted tools as the scenario wrote them (their secrets are $NAME references there): a trace importer
+        # that cannot take them says so, where leaving them out lost them without a word (a trial)
+        values["gen_ai.tool.definitions"] = _text([*(_tool_definition(t) for t in scenario.tools),
+                                                   *({"type": t.kind, **t.fields} for t in scenario.native_tools)])
         if reply is not None and reply.error is None:
             values["gen_ai.output.messages"] = _text([_output_message(reply)])
     error = skipped
