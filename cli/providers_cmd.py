@@ -169,8 +169,7 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
                                                  help="pretty, json or markdown."),
               model: str = typer.Option(None, "--model", "-m",
                                         help="Print the model rules that apply to this model id instead.")) -> None:
-    """Print the support matrix (auto/none/required/any/named/allowed/parallel/strict per provider) and the
-    dated facts, each with its source and the date it was verified; with --model, the model rules for that id."""
+    """Print the support matrix (tool_choice forms, parallel, strict) and the dated facts; --model: a model's rules."""
     if model:
         print_model_rules(model, format)
         return
