@@ -68,7 +68,10 @@ class Calls:
                                              f"{cid}; the first is kept"))
             elif not call.id:
                 call.id = cid
-        if cname and not call.name:
+        if cname and call.name and call.name != cname:  # a later event naming another tool (an adversarial run)
+            self.findings.append(Finding("stream.name_changed", f"call {call.key}'s name changed from {call.name} to "
+                                         f"{cname}; the first is kept"))
+        elif cname and not call.name:
             call.name = cname
 
     def delta(self, key: Any, text: Any, *, open_unknown: bool = True) -> CallParts | None:
