@@ -69,6 +69,7 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -
 
     params = mcp.StdioServerParameters(command=program, args=argv[1:], cwd=str(cwd) if cwd else None)
     errlog = _StderrTail()
+    before = _children()
     try:
         done: dict[str, Any] = {}
         return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done), who, timeout,
@@ -77,8 +78,46 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -
         last = errlog.last_line()
         message = exc.message + (f"; the server's last stderr line: {last[:200]}" if last else "")
         raise ToolchoiceError(message, hint=exc.hint) from None
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the SDK's own stop may not have run to its end
+        _stop_started(before)
+        raise
     finally:
         errlog.close()
+
+
+def _children() -> set[int]:
+    """The processes this one started that are still there (Linux's /proc; elsewhere none are known)."""
+    me = str(os.getpid())
+    found: set[int] = set()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    fields = handle.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[1].decode() == me:  # the field after the state: the parent's pid
+                found.add(int(entry))
+    return found
+
+
+def _stop_started(before: set[int]) -> None:
+    """Stop the stdio server this listing started, with what it started (the SDK starts it in a session of its
+    own, so its group is its pid): a signal that ended toolchoice left it running (an adversarial run)."""
+    import signal
+
+    for pid in _children() - before:
+        try:
+            os.killpg(pid, signal.SIGTERM)
+        except (ProcessLookupError, PermissionError):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except (ProcessLookupError, PermissionError):
+                pass
 
 
 class _StderrTail:
