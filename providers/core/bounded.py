@@ -65,8 +65,7 @@ def read_file(path: str | Path, what: str = "input", *, limit: str = "file_bytes
     finally:
         os.close(fd)
     if size > cap:
-        amount = f"{cap // limits.MIB} MB" if cap % limits.MIB == 0 else f"{cap} bytes"
-        raise TooLarge(f"{name}: larger than {amount} (limit {limit}), not a {what} file",
+        raise TooLarge(f"{name}: larger than {limits.larger_than(cap, limit)}, not a {what} file",
                        hint=limits.raise_hint(limit))
     return b"".join(chunks)
 

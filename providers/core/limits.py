@@ -61,6 +61,12 @@ def shown(name: str, value: int | None = None) -> str:
     return f"{amount} (limit {name})"
 
 
+def larger_than(cap: int, name: str) -> str:
+    """``8 MB (limit file_bytes)``: how an input file's refusal names its bound (bounded.read_file, trace files)."""
+    amount = f"{cap // MIB} MB" if cap % MIB == 0 else f"{cap} bytes"
+    return f"{amount} (limit {name})"
+
+
 def raise_hint(name: str) -> str:
     limit = LIMITS[name]
     return f"raise it with {limit.env}=N ({limit.unit}) if you trust the input"

@@ -127,8 +127,7 @@ def read_spans(path: Path) -> list[Span]:
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
     if len(raw) > cap:
-        amount = f"{cap // limits.MIB} MB" if cap % limits.MIB == 0 else f"{cap} bytes"
-        raise ToolchoiceError(f"{name}: larger than {amount} (limit file_bytes), too large for a trace file",
+        raise ToolchoiceError(f"{name}: larger than {limits.larger_than(cap, 'file_bytes')}, too large for a trace file",
                               hint=f"export only the trace of the run you want to replay, or {limits.raise_hint('file_bytes')}")
     try:
         text = raw.decode("utf-8-sig")
