@@ -30,6 +30,13 @@ def dumps(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
+def terminal_width() -> int:
+    """The width plain text is folded at (doctor, run --dry-run): the terminal's ($COLUMNS), at least 40."""
+    import shutil
+
+    return max(40, shutil.get_terminal_size().columns)
+
+
 def write(text: str) -> None:
     """Text on stdout, every control character but tab and newline escaped visibly (``visible``)."""
     from toolchoice.providers.core.redaction import visible
@@ -168,13 +175,13 @@ def _shell_header(name: str, value: str) -> str:
     return f'"{escaped}"'
 
 
-def _shell_body(body: Any, body_env: tuple[tuple[Any, ...], ...]) -> str:
-    """The body as one shell word for printf: single-quoted, except the ``$ENV`` placeholders an MCP server's
-    headers hold (``Request.body_env``), which close the quote and expand in double quotes, as send resolves
-    them at send time (any other ``$`` in the body stays literal, as send leaves it)."""
+def _shell_body(body: Any, body_env: tuple[tuple[Any, ...], ...]) -> tuple[str, list[str]]:
+    """The body as one shell word for printf, and the variables it reads: single-quoted, except the ``$ENV``
+    placeholders an MCP server's headers hold (``Request.body_env``), which close the quote and expand
+    JSON-escaped, as send resolves them at send time (any other ``$`` in the body stays literal, as send leaves it)."""
     text = wire_json(body)
     if not body_env:
-        return _shell_single(text)
+        return _shell_single(text), []
     from toolchoice.providers.core.request_parts import ENV_PLACEHOLDER
 
     mark = "tc" + os.urandom(8).hex()  # a stand-in for each placeholder that no body holds by chance
@@ -197,30 +204,13 @@ def _shell_body(body: Any, body_env: tuple[tuple[Any, ...], ...]) -> str:
     pieces = re.split(f"{mark}(\\d+){mark}", wire_json(copy))
     words = [_json_escaped_variable(names[int(piece)]) if odd else _shell_single(piece)
              for odd, piece in ((i % 2, piece) for i, piece in enumerate(pieces)) if odd or piece]
-    return "".join(words)
+    return "".join(words), names
 
 
 def _json_escaped_variable(name: str) -> str:
-    """``$NAME`` expanded inside a JSON string as send writes it: refused when unset (send refuses too), its
-    backslashes and double quotes escaped for JSON (POSIX sed: a value may hold them)."""
+    """``$NAME`` expanded inside a JSON string as send writes it: its backslashes and double quotes escaped for
+    JSON (POSIX sed: a value may hold them)."""
     return f'"$(printf \'%s\' "${{{name}:?{name} is not set}}" | sed \'s/[\\\\"]/\\\\&/g\')"'
-
-
-
-def _unset_guard(body: Any, body_env: tuple[tuple[Any, ...], ...]) -> str:
-    """``: "${NAME:?NAME is not set}" && `` for each variable the body's MCP headers read (none: "")."""
-    if not body_env:
-        return ""
-    from toolchoice.providers.core.request_parts import ENV_PLACEHOLDER
-
-    names: list[str] = []
-    for path in body_env:
-        node = body
-        for key in path:
-            node = node[key]
-        if isinstance(node, str):
-            names += [m.group(1) or m.group(2) for m in ENV_PLACEHOLDER.finditer(node)]
-    return "".join(f': "${{{n}:?{n} is not set}}" && ' for n in dict.fromkeys(names))
 
 
 def curl_command(t: Translation) -> str:
@@ -231,9 +221,11 @@ def curl_command(t: Translation) -> str:
         reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
         return "\n".join([f"# {t.provider}: refused: {reasons}", *notes])
     r = t.request
-    guard = _unset_guard(r.body, r.body_env)  # send refuses an unset $NAME an MCP header reads: so does the curl
+    body, names = _shell_body(r.body, r.body_env)
+    # send refuses an unset $NAME an MCP header reads: so does the curl, before anything is sent
+    guard = "".join(f': "${{{n}:?{n} is not set}}" && ' for n in dict.fromkeys(names))
     # -N: print each event as it arrives instead of buffering the stream
-    lines = [f"# {t.provider}", *notes, f"{guard}printf '%s' {_shell_body(r.body, r.body_env)} \\",
+    lines = [f"# {t.provider}", *notes, f"{guard}printf '%s' {body} \\",
              f"| curl -sS{' -N' if r.stream else ''} -X {r.method} {_shell_single(r.url)} \\"]
     for name, value in r.headers.items():
         lines.append(f"  -H {_shell_header(name, value)} \\")
