@@ -16,7 +16,7 @@ import typer
 from toolchoice.providers.core.capabilities import CAPABILITIES
 
 from .exits import handled
-from .output import dumps, write
+from .output import dumps, terminal_width, write
 
 DEPENDENCIES = ("typer", "rich", "httpx", "pyyaml", "jsonschema", "orjson", "aiohttp", "httpx-aiohttp")
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY",
@@ -83,13 +83,10 @@ def doctor(
     if format is DoctorFormat.json:
         write(dumps(data))
         return
-    import shutil
     import textwrap
 
     deps = ", ".join(f"{k} {v or 'missing'}" for k, v in data["dependencies"].items())
-    width = max(40, shutil.get_terminal_size().columns)
-    lines = [f"toolchoice {data['toolchoice']} · Python {data['python']} ({data['executable']})",
-             *textwrap.wrap(deps, width, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False), "",
+    lines = [f"toolchoice {data['toolchoice']} · Python {data['python']} ({data['executable']})", f"  {deps}", "",
              "keys (names only; values are never shown):"]
     for row in data["keys"]:
         if row["set"]:
@@ -105,6 +102,7 @@ def doctor(
     lines += ["", "proxy variables set: " + (", ".join(data["proxy_variables_set"]) or "(none)"),
               "CA certificate variables set: " + (", ".join(data["certificate_variables_set"]) or "(none)"),
               "--base-url on the command line overrides a scenario's base URL for one run."]
+    width = terminal_width()
     folded = []  # every line within the terminal's width, a key line's rest under its state (a trial at 60)
     for line in lines:
         indent = " " * (24 if line.startswith(("  ✔ ", "  ✘ ")) else len(line) - len(line.lstrip()))

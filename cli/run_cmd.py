@@ -505,10 +505,11 @@ def _dry_run(scenario: Any, providers: list[str], options: Any, format: RunForma
             print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
         else:
             write(translations_json(translations))
-        import shutil
         import textwrap
 
-        width = max(40, shutil.get_terminal_size().columns)  # whole at the terminal's width (a trial at 60 and 80)
+        from .output import terminal_width
+
+        width = terminal_width()  # whole at the terminal's width (a trial at 60 and 80)
         write("\n".join(["later steps depend on the replies:", *(wrapped for line in later for wrapped in textwrap.wrap(
             line, width, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False))]))
     if any(t.refused for t in translations):
