@@ -73,7 +73,8 @@ def _headers(values: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for value in values:
         name, sep, rest = value.partition(":")
-        from toolchoice.providers.core.tool_import import HEADER_BREAK, HEADER_NAME
+        from toolchoice.providers.core.request_parts import HEADER_NAME
+        from toolchoice.providers.core.tool_import import HEADER_BREAK
 
         if not sep or not name.strip() or not HEADER_NAME.fullmatch(name.strip()) or HEADER_BREAK.search(rest):
             raise ToolchoiceError(f"--header {name.strip() or value!r}: write 'Name: value' (a name of letters, "

@@ -21,7 +21,7 @@ import yaml
 
 from .choice import did_you_mean
 from .model import NATIVE_TOOL_KINDS, NativeTool
-from .request_parts import ENV_PLACEHOLDER as PLACEHOLDER, env_read
+from .request_parts import ENV_PLACEHOLDER as PLACEHOLDER, HEADER_NAME, env_read
 from .yaml_input import Reader, key_node, show
 
 # openai 3.57.0 types/responses/tool_param.py Mcp.connector_id (Literal)
@@ -35,7 +35,6 @@ WHERE = ("server_url", "connector_id", "tunnel_id")  # Mcp: "One of `server_url`
 # (name: Literal["code_execution"]); the tool that runs the code calling tools with allowed_callers.
 CODE_EXECUTION = tuple(kind for kind in NATIVE_TOOL_KINDS if kind.startswith("code_execution_"))
 KINDS = NATIVE_TOOL_KINDS
-_HEADER = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name (RFC 9110 token)
 
 
 def is_native(r: Reader, node: yaml.Node) -> bool:
@@ -157,7 +156,7 @@ def _headers(r: Reader, node: yaml.Node, label: str) -> dict[str, str]:
         raise r.loc(node).fail(f"headers of mcp tool '{label}': {len(given)} headers, more than {MAX_HEADERS}",
                                "send the few the server needs")
     for name, child in given.items():
-        if not _HEADER.fullmatch(name):
+        if not HEADER_NAME.fullmatch(name):
             raise r.loc(key_node(node, name) or child).fail(f"headers of mcp tool '{label}': {name!r} is not a "
                                                             "valid HTTP header name", "letters, digits and - only")
         same = lowered.get(name.lower())

@@ -86,6 +86,7 @@ def with_user_headers(ctx: Context, headers: dict[str, str]) -> dict[str, str]:
 # A ``$NAME`` / ``${NAME}`` placeholder: the name is group 1 or 2. The transport resolves these at send time;
 # the checks below and core/native_tools.py read the same ones.
 ENV_PLACEHOLDER = re.compile(r"\$(?:\{([A-Z_][A-Z0-9_]*)\}|([A-Z_][A-Z0-9_]*))(?![A-Za-z0-9_])")
+HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name: RFC 9110 §5.6.2 token
 
 
 def env_read(ctx: Context, var: str, where: str, reader: str, allowed_then: str = "", refused_then: str = "") -> None:

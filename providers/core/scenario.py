@@ -18,6 +18,7 @@ from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
 from .model import (NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool, ProviderSettings,
                     Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError)
+from .request_parts import HEADER_NAME
 from .scenario_loop import read_loop
 from .scenario_messages import read_messages
 from .yaml_input import (Loc as _Loc, Reader as _Reader, composed, key_node as _key_node, read_text,
@@ -270,13 +271,10 @@ _WANTED = {(str,): "a string", (int,): "an integer", (int, float): "a number", (
            (dict,): "a mapping"}
 
 
-_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name (RFC 9110 token)
-
-
 def _check_header(r: _Reader, pid: str, name_node: yaml.Node, value_node: yaml.Node) -> None:
     """A header that no HTTP client can send is bad input here, not a failure at send time."""
     name, value = r.value(name_node), r.value(value_node)
-    if not _TOKEN.fullmatch(name):
+    if not HEADER_NAME.fullmatch(name):
         raise r.loc(name_node).fail(f"providers.{pid}.headers: {name!r} is not a valid HTTP header name",
                                     "letters, digits and - only")
     if any(ord(ch) < 32 and ch != "\t" or ord(ch) == 127 for ch in value):

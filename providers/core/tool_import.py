@@ -94,7 +94,6 @@ class ImportProblem(Exception):
 
 FROM_KEYS = ("mcp", "mcp_url", "headers", "timeout")
 MAX_TIMEOUT = 3600  # seconds: the bound every --timeout has (docs/keys.md)
-HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 §5.6.2 token
 HEADER_BREAK = re.compile(r"[\r\n\x00]")
 DEFAULT_TIMEOUT = 30.0
 
@@ -123,6 +122,8 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
     headers = value.get("headers") or {}
     if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
         raise loc.fail("from: headers must map names to strings", 'headers: {Authorization: "Bearer $TOKEN"}')
+    from .request_parts import HEADER_NAME
+
     bad = next((n for n, v in headers.items() if not HEADER_NAME.fullmatch(str(n)) or HEADER_BREAK.search(v)), None)
     if bad is not None:  # what the HTTP client would refuse later, in its own words and without the line
         raise loc.fail(f"from: header {str(bad)!r} is not a header name with a one-line value",
