@@ -349,6 +349,9 @@ def run(
     retries: int = RETRIES,
     repeat: int = REPEAT,
     concurrency: int = CONCURRENCY,
+    processes: Optional[int] = typer.Option(None, "--processes", min=1, max=64, help="Processes that may share the "
+                                            "loops of --repeat (default: one per CPU; used from 200 requests "
+                                            "per process on, Linux only). --concurrency stays the total."),
     format: RunFormat = typer.Option(RunFormat.pretty, "--format", "-f", help="pretty, json or markdown."),
     save: Optional[Path] = typer.Option(None, "--save", help="Write each loop's transcript (requests, replies as "
                                         "received, verdicts, and a scenario with the full history) into this folder."),
@@ -404,9 +407,13 @@ def run(
         raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
     count = len(replayed.transcripts) if replayed is not None and repeat == 1 else repeat
     heap.settle()
+    if processes is None:  # forking is the command's to decide only in a process of its own (heap.OWNED)
+        from toolchoice.providers.core.loop_shards import cpus
+
+        processes = cpus() if heap.OWNED else 1
     result = jobs.run(loaded, providers, options, repeat=repeat, save=save, replay=replayed, trace_out=trace_out,
                       settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency),
-                      spool_json=format is RunFormat.json)
+                      spool_json=format is RunFormat.json, processes=processes)
     try:
         _draw(loaded, result.runs, providers, count, format, result.secrets, replayed is not None, result.reduced)
     finally:

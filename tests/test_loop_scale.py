@@ -176,8 +176,8 @@ def test_a_key_echoed_into_a_loop_never_reaches_the_spool_file_or_the_output(tmp
     echoed = SimpleNamespace(provider="openai", index=1, to_json=lambda: {"final_answer": f"your key is {KEY}"})
     spool = LoopSpool(lambda text: redact(text, secrets))
     spool.add(echoed)
-    spool.file.seek(0)
-    assert KEY not in spool.file.read()
+    spool.files[0].seek(0)
+    assert KEY not in spool.files[0].read()
     written: list[str] = []
     spool.write_document({"scenario": f"s-{KEY}.yaml"}, [("openai", [1], {"note": KEY})], written.append)
     spool.close()

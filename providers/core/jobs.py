@@ -298,7 +298,7 @@ class RunResult(_Result):
 
 def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, repeat: int = 1,
         settings: Any = None, save: Path | None = None, replay: Any = None,
-        trace_out: Path | None = None, spool_json: bool = False) -> RunResult:
+        trace_out: Path | None = None, spool_json: bool = False, processes: int = 1) -> RunResult:
     """Run the scenario's agent loop ``repeat`` times per provider (``options``: ``loop.LoopOptions``;
     ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport instead of the
     network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``
@@ -307,7 +307,9 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     even when Ctrl-C cut them short. Several loops are reduced as they end (``result.reduced``: per
     provider a ``loop_tally.LoopTally``; with ``spool_json`` each loop's JSON kept in a spool file for
     ``LoopSpool.write_document``), their steps dropped unless a trace is written; call
-    ``result.close()`` when done."""
+    ``result.close()`` when done. ``processes``: how many processes may share the loops of a live run
+    without a trace (``loop_shards``: forks of this process, used only where that is safe and pays); the
+    results are those of one process."""
     import time
 
     from . import loop, loop_save, runner
@@ -351,18 +353,36 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
 
             write_document(trace_out, loops_document(runs, ended_at), result.secrets)
 
-    try:
-        loop.run_loops(scenario, runs, settings or runner.SendSettings(), options, result.secrets, on_step, replay,
-                       finish_loop)
-    except KeyboardInterrupt:
-        for r in runs:
+    settings = settings or runner.SendSettings()
+    shards = 1
+    if result.reduced is not None and replay is None and trace_out is None and processes > 1:
+        from . import loop_shards
+
+        requests = len(runs) * (scenario.loop or loop.NO_LOOP).max_steps
+        if loop_shards.fork_allowed(settings):
+            shards = loop_shards.shard_count(processes, len(runs), requests, settings.concurrency)
+    def cut_short(part: list[Any]) -> None:
+        """After Ctrl-C: each unfinished loop ended as interrupted (its last step saved again), every one reduced."""
+        for r in part:
             if r.ended is None:
                 r.ended = "interrupted"
                 if folder is not None and r.steps:
                     loop_save.save_step(folder, r, r.steps[-1], scenario, result.secrets)
         write_trace()
-        for r in runs:
+        for r in part:
             finish_loop(r)
+
+    try:
+        if shards > 1:
+            def work(part: list[Any], shard_settings: Any) -> None:
+                loop.run_loops(scenario, part, shard_settings, options, result.secrets, on_step, None, finish_loop)
+
+            loop_shards.run_sharded(shards, runs, settings, work, result.reduced, requests, on_lost=finish_loop,
+                                    cut_short=cut_short)
+        else:
+            loop.run_loops(scenario, runs, settings, options, result.secrets, on_step, replay, finish_loop)
+    except KeyboardInterrupt:
+        cut_short(runs)
         result.interrupted = Interrupted(sum(1 for r in runs if r.ended != "interrupted"), len(runs), "loops",
                                          folder is not None, "; unfinished loops keep their finished steps")
         result.code = outcomes.INTERRUPTED

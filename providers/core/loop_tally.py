@@ -37,6 +37,13 @@ class _Ordered:
         if key not in self.first or where < self.first[key]:
             self.first[key] = where
 
+    def merge(self, other: "_Ordered") -> None:
+        for key, count in other.counts.items():
+            self.counts[key] = self.counts.get(key, 0) + count
+            where = other.first[key]
+            if key not in self.first or where < self.first[key]:
+                self.first[key] = where
+
     def counter(self) -> Counter[str]:
         return Counter({key: self.counts[key] for key in sorted(self.counts, key=self.first.__getitem__)})
 
@@ -111,6 +118,30 @@ class LoopTally:
         if run.ended == "error" and not (run.steps and (run.steps[-1].skipped or "").startswith("refused")):
             self.categories.add("error")  # a loop that ended in an error failed, whatever its earlier steps
 
+    def merge(self, other: "LoopTally") -> None:
+        """Add the loops another tally of the same provider saw (a shard of the run, ``loop_shards``): the
+        same tallies as had this one seen every loop, order-free fields and ties in loop order alike."""
+        self.loops += other.loops
+        for number, tally in other.steps.items():
+            self.steps.setdefault(number, Tally()).merge(tally)
+        for number, seen in other.choices.items():
+            mine = self.choices.setdefault(number, {})
+            for key, (where, choice) in seen.items():
+                if key not in mine or where < mine[key][0]:
+                    mine[key] = (where, choice)
+        self.ended.update(other.ended)
+        self.finished += other.finished
+        self.tokens_in += other.tokens_in
+        self.tokens_out += other.tokens_out
+        self.latencies += other.latencies
+        self.tool_results = [a + b for a, b in zip(self.tool_results, other.tool_results)]
+        self.errors.merge(other.errors)
+        self.reasons.merge(other.reasons)
+        self.categories |= other.categories
+        self.refused = self.refused or other.refused
+        if other._findings_of >= 0 and (self._findings_of < 0 or other._findings_of < self._findings_of):
+            self._findings_of, self.findings = other._findings_of, other.findings
+
     def step_choices(self, number: int) -> list[Any]:
         """The tool_choice values step ``number`` asked for, in loop order."""
         seen = self.choices.get(number, {})
@@ -170,27 +201,49 @@ def summary(runs: Iterable[Any]) -> dict[str, Any]:
 _ITEM_INDENT = " " * 8  # a loop's place in the document: {"runs": [{"loops": [ <here> ]}]} at indent=2
 
 
+def new_spool_file() -> IO[str]:
+    return tempfile.TemporaryFile("w+", encoding="utf-8")  # unlinked at once, mode 0600
+
+
 class LoopSpool:
     """Each finished loop's JSON (``LoopRun.to_json``), laid out as the document lays it out, kept in a
     temporary file by (provider, loop index) until ``write_document`` reads them back in order."""
 
     def __init__(self, redact: Callable[[str], str] = str) -> None:
-        """``redact``: applied to each loop's text before it is written (the file never holds a key)."""
-        self.file: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")  # unlinked at once, mode 0600
-        self.where: dict[tuple[str, int], tuple[int, int]] = {}  # (provider, index) -> (offset, characters)
+        """``redact``: applied to each loop's text before it is written (the files never hold a key)."""
         self.redact = redact
+        self.detach()
+
+    def detach(self, file: IO[str] | None = None) -> None:
+        """Spool into ``file`` (else a new temporary file), forgetting every loop spooled so far: a forked
+        shard (``loop_shards``) must not write into its parent's file (one offset for both processes); the
+        parent makes the file before forking and reads it back after (``adopt``)."""
+        self.files: list[IO[str]] = [file or new_spool_file()]  # [0]: where ``add`` writes
+        self.where: dict[tuple[str, int], tuple[int, int, int]] = {}  # (provider, index) -> (file, offset, characters)
 
     def add(self, run: Any) -> None:
         text = dumps_indented(run.to_json())
         text = self.redact(_ITEM_INDENT + text.replace("\n", "\n" + _ITEM_INDENT))
-        self.file.seek(0, 2)
-        self.where[(run.provider, run.index)] = (self.file.tell(), len(text))
-        self.file.write(text)
+        file = self.files[0]
+        file.seek(0, 2)
+        self.where[(run.provider, run.index)] = (0, file.tell(), len(text))
+        file.write(text)
+
+    def flush(self) -> None:
+        self.files[0].flush()
+
+    def adopt(self, file: IO[str], where: dict[tuple[str, int], tuple[int, int, int]]) -> None:
+        """The loops a shard spooled into ``file`` (``where``: its own ``where``), read from there."""
+        number = len(self.files)
+        self.files.append(file)
+        for key, (_, offset, size) in where.items():
+            self.where[key] = (number, offset, size)
 
     def _read(self, key: tuple[str, int]) -> str:
-        offset, size = self.where[key]
-        self.file.seek(offset)
-        return self.file.read(size)
+        number, offset, size = self.where[key]
+        file = self.files[number]
+        file.seek(offset)
+        return file.read(size)
 
     def write_document(self, head: dict[str, Any], entries: list[tuple[str, list[int], dict[str, Any]]],
                        out: Callable[[str], None]) -> None:
@@ -212,7 +265,8 @@ class LoopSpool:
         out(self.redact(pieces[-1]) + "\n")
 
     def close(self) -> None:
-        self.file.close()
+        for file in self.files:
+            file.close()
 
 
 class LoopReduction:
@@ -236,6 +290,30 @@ class LoopReduction:
             self.spool.add(run)
         if not self.keep_steps:
             run.steps, run.history = [], []
+
+    def detach(self, spool_file: IO[str] | None = None) -> None:
+        """In a forked shard: fresh tallies, and the JSON spooled into ``spool_file`` (``loop_shards``)."""
+        self.tallies = {p: LoopTally() for p in self.tallies}
+        self.done = set()
+        if self.spool is not None:
+            self.spool.detach(spool_file)
+
+    def export(self) -> tuple[dict[str, LoopTally], dict[tuple[str, int], tuple[int, int, int]] | None,
+                              set[tuple[str, int]]]:
+        """What a shard reduced: the tallies, where each loop's JSON is in its spool file, the loops done."""
+        if self.spool is not None:
+            self.spool.flush()
+        return self.tallies, None if self.spool is None else self.spool.where, self.done
+
+    def absorb(self, exported: tuple[dict[str, LoopTally], dict[tuple[str, int], tuple[int, int, int]] | None,
+                                     set[tuple[str, int]]], spool_file: IO[str] | None) -> None:
+        """A shard's ``export`` (and the file its JSON was spooled into), as if its loops had been added here."""
+        tallies, where, done = exported
+        for provider, tally in tallies.items():
+            self.tallies[provider].merge(tally)
+        if self.spool is not None and where is not None and spool_file is not None:
+            self.spool.adopt(spool_file, where)
+        self.done |= done
 
     def outcome_inputs(self) -> tuple[list[dict[str, str]], bool]:
         """(the verdict categories seen, as verdicts; whether a step was refused): what the exit code needs."""

@@ -416,6 +416,15 @@ class Tally:
             if isinstance(usage.get("output_tokens"), int):
                 self.tokens_out.append(usage["output_tokens"])
 
+    def merge(self, other: "Tally") -> None:
+        """Add another tally's samples (a shard of the same run: loop_shards)."""
+        self.n += other.n
+        for category, count in other.counts.items():
+            self.counts[category] = self.counts.get(category, 0) + count
+        self.latencies += other.latencies
+        self.tokens_in += other.tokens_in
+        self.tokens_out += other.tokens_out
+
     def summary(self) -> dict[str, Any]:
         n, tokens_in, tokens_out = self.n, self.tokens_in, self.tokens_out
         rates = {}
