@@ -16,9 +16,13 @@ OWNED = False
 
 
 def settle() -> None:
-    """Before sending many requests: see the module docstring."""
+    """Before sending many requests: see the module docstring. The process being the command's alone,
+    aiohttp, should it be used, is imported without its module-wide CA read (``http_clients.OWN_PROCESS``)."""
     if OWNED:
         import gc
 
+        from toolchoice.providers.core import http_clients
+
+        http_clients.OWN_PROCESS = True
         gc.freeze()
         gc.set_threshold(10_000, 10, 10)

@@ -534,6 +534,26 @@ def test_the_http_stack_loads_without_trio_yet_trio_still_imports_afterwards():
     assert result.stdout.splitlines() == ["False False True", "trio httpx._main"]
 
 
+def test_the_http_stack_loads_without_h2_which_still_imports_afterwards():
+    """toolchoice never asks for HTTP/2: httpcore keeps its stand-in class, which says h2 is missing if used."""
+    code = ("import sys\n"
+            "from toolchoice.providers.core.runner import load_http_stack\n"
+            "load_http_stack()\n"
+            "import httpcore\n"
+            "print('h2' in sys.modules)\n"
+            "try:\n"
+            "    httpcore.AsyncHTTP2Connection()\n"
+            "except RuntimeError as exc:\n"
+            "    print('h2' in str(exc))\n"
+            "import h2.connection\n"
+            "print(h2.connection.__name__)\n")
+    if importlib.util.find_spec("h2") is None:
+        pytest.skip("h2 is not installed: there is nothing to hold back")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["False", "True", "h2.connection"]
+
+
 @pytest.fixture
 def optional_packages(tmp_path, monkeypatch):
     """tc_optional, imported guarded by tc_guarded and unguarded by tc_unguarded."""

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import importlib.util
 import json
+import os
 import socket
+import subprocess
 import sys
 import time
 
@@ -444,6 +447,54 @@ def test_tls_is_verified_however_the_clients_were_made(tls_server, monkeypatch, 
     wrong_name = _send_with_client(made, url.replace("127.0.0.1", "localhost"))
     assert wrong_name.status is None and "CERTIFICATE_VERIFY_FAILED" in wrong_name.transport_error
     assert "127.0.0.1" in wrong_name.transport_error or "match" in wrong_name.transport_error
+
+
+OWN_PROCESS_TLS = """
+import asyncio, ssl, sys
+from toolchoice.providers.core import http_clients, transport
+from toolchoice.providers.core.model import Request
+url, own = sys.argv[1], sys.argv[2] == "own"
+http_clients.OWN_PROCESS = own
+http_clients.load_aio_transport()
+import aiohttp
+
+async def main():
+    client = transport.new_async_client(transport.Timeouts(connect=5.0, read=5.0), 1, aio=True)
+    request = Request("POST", url + "/chat/completions", {"Content-Type": "application/json"}, {"model": "m"})
+    try:
+        ours = await transport.send_async(request, provider="openai", client=client,
+                                          policy=transport.RetryPolicy(retries=0))
+    finally:
+        await client.aclose()
+    async with aiohttp.ClientSession() as session:  # aiohttp's own module-wide default context
+        try:
+            async with session.post(url + "/chat/completions", json={"model": "m"}) as response:
+                theirs = str(response.status)
+        except aiohttp.ClientConnectorCertificateError:
+            theirs = "refused"
+    standard = ssl.create_default_context
+    print(standard.__module__ == "ssl" and standard.__qualname__ == "create_default_context", ours.status, theirs)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("aiohttp") is None, reason="aiohttp is not installed")
+def test_a_process_of_its_own_imports_aiohttp_without_a_ca_read_and_still_verifies_tls(tls_server, monkeypatch):
+    """In the command's own process aiohttp's import-time default context (a read of the CA bundle
+    toolchoice never uses) is one that trusts nothing; toolchoice's connections still verify against
+    the trust store the environment names, and `ssl.create_default_context` is the standard one again.
+    Elsewhere (a library caller) aiohttp is imported as it is."""
+    url, cert = tls_server
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    seen = {}
+    for mode in ("own", "library"):
+        result = subprocess.run([sys.executable, "-c", OWN_PROCESS_TLS, url, mode], capture_output=True, text=True,
+                                timeout=60, env=dict(os.environ))
+        assert result.returncode == 0, result.stderr
+        seen[mode] = result.stdout.split()
+    assert seen["own"] == ["True", "200", "refused"]
+    assert seen["library"] == ["True", "200", "200"]
 
 
 PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",

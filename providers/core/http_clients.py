@@ -62,6 +62,37 @@ def plain_http_only(urls: Iterable[str]) -> bool:
         proxies.get(scheme) for scheme in ("http", "https", "all"))
 
 
+# Set by the console script when the process is the command's alone (cli/heap.settle): then nothing but
+# toolchoice uses aiohttp in it, and ``load_aio_transport`` spares the CA bundle aiohttp reads when imported.
+OWN_PROCESS = False
+
+
+def load_aio_transport() -> None:
+    """Import ``aio_transport`` (aiohttp, httpx-aiohttp). In a process of its own (``OWN_PROCESS``), aiohttp
+    is imported without reading the system's CA bundle: aiohttp.connector builds its module-wide default
+    TLS context at import (``ssl.create_default_context()``: ~20-50 ms, before the first request could go
+    out), which toolchoice never uses, since each of its connections gets the context built from the
+    environment as httpx builds it (httpx_aiohttp's transport: ``ssl=``). While aiohttp loads, a default
+    context is one that trusts no certificate (CERT_REQUIRED, host names checked, no CA): should anything
+    ever connect with aiohttp's default, it would be refused, never let through."""
+    import sys
+
+    if OWN_PROCESS and "aiohttp" not in sys.modules:
+        import ssl
+
+        default = ssl.create_default_context
+
+        def trusting_nothing(*args: Any, **kwargs: Any) -> ssl.SSLContext:
+            return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+
+        ssl.create_default_context = trusting_nothing  # type: ignore[assignment]
+        try:
+            import aiohttp  # noqa: F401
+        finally:
+            ssl.create_default_context = default
+    from . import aio_transport  # noqa: F401
+
+
 def new_async_client(timeouts: Any, concurrency: int = 4, transport: Any = None, verify: Any = True,
                      aio: bool = False) -> Any:
     """An ``httpx.AsyncClient`` for ``send_async`` with explicit timeouts and connection limits.
@@ -73,6 +104,7 @@ def new_async_client(timeouts: Any, concurrency: int = 4, transport: Any = None,
     extra = {} if transport is None else {"transport": transport}
     limits = httpx.Limits(max_connections=max(1, concurrency), max_keepalive_connections=max(1, concurrency))
     if aio and transport is None:
+        load_aio_transport()
         from .aio_transport import Client
 
         return Client(limits=limits, **_client_kwargs(timeouts, verify))

@@ -88,7 +88,7 @@ def run_sharded(shards: int, runs: list[Any], settings: Any, work: Work, reducti
 
     runner.load_http_stack()
     if http_clients.aiohttp_wanted(requests // shards):
-        from . import aio_transport  # noqa: F401 - imported once, before the fork
+        http_clients.load_aio_transport()  # once, before the fork
 
     parts = [runs[n::shards] for n in range(shards)]
     spooled = reduction.spool is not None

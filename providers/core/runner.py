@@ -145,9 +145,10 @@ def failed_sample(job: Job, index: int, exc: Exception) -> Sample:
 
 
 # Modules httpx and httpcore import when installed that sending never uses: httpx's own command-line
-# client (httpx._main: click, rich, pygments) and trio, for httpcore's trio backend (sending runs on
-# asyncio; importing trio 0.22 even runs `ldconfig -p`).
-UNUSED_BY_SENDING = ("httpx._main", "trio")
+# client (httpx._main: click, rich, pygments), trio, for httpcore's trio backend (sending runs on
+# asyncio; importing trio 0.22 even runs `ldconfig -p`), and h2, for HTTP/2, which toolchoice's clients
+# never ask for (httpcore then keeps its stand-in class, which says h2 is missing if ever used).
+UNUSED_BY_SENDING = ("httpx._main", "trio", "h2")
 
 
 def load_http_stack() -> None:
