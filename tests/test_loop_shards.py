@@ -174,8 +174,8 @@ def test_ctrl_c_reaches_every_shard_which_keeps_its_finished_loops_and_steps(tmp
     assert f"interrupted: {len(finished)} of {LOOPS} loops finished" in err
     assert entry["summary"]["ended"]["interrupted"]["count"] == LOOPS - len(finished)
     cut = [r for r in loops if r["ended"]["reason"] == "interrupted" and r["steps"]]
-    assert cut and len(cut) <= 4  # loops in flight (two a shard) keep the steps they had finished
-    assert all(len(r["steps"]) < 4 for r in cut)
+    # the loops in flight (two a shard) keep the steps they had finished (none, for one that had just begun)
+    assert len(cut) <= 4 and all(len(r["steps"]) < 4 for r in cut)
 
 
 def test_shards_leave_as_soon_as_their_parent_is_killed(tmp_path: Path) -> None:
