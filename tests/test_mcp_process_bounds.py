@@ -110,3 +110,45 @@ def test_a_listing_stands_when_only_closing_the_session_hangs() -> None:
             release.set()
     assert result.returncode == 0, result.stderr
     assert [t["name"] for t in json.loads(result.stdout)["tools"]] == ["get_weather"]
+
+
+ENDLESS_LINE = "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n    sys.stdout.flush()\n"
+
+
+def test_a_server_writing_one_endless_line_is_cut_at_mcp_reply_bytes(tmp_path: Path) -> None:
+    """The SDK keeps a stdio server's stdout until a newline: one endless line grew toolchoice's memory until
+    the deadline. Behind mcp_relay, past mcp_reply_bytes the server is stopped and the listing refused in one
+    line, long before the deadline, with toolchoice's peak memory far under what the server wrote."""
+    import resource
+
+    script = tmp_path / "endless.py"
+    script.write_text(ENDLESS_LINE)
+    cap = 4 * 1024 * 1024
+    env = {**os.environ, "TOOLCHOICE_LIMIT_MCP_REPLY_BYTES": str(cap)}
+    started = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    proc = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp", f"{sys.executable} {script}",
+                           "--timeout", "60"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    took = time.monotonic() - started
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert "more than 4 MiB (limit mcp_reply_bytes)" in proc.stderr and "TOOLCHOICE_LIMIT_MCP_REPLY_BYTES" in proc.stderr
+    assert took < 30  # the deadline was 60 s
+    peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    assert peak_mib < 200 or before / 1024 >= 200, peak_mib  # toolchoice, the relay and the server: none grew
+
+
+def test_the_relay_passes_a_server_through_whole_under_the_cap(tmp_path: Path) -> None:
+    """What a server writes (bytes, no newline at the end, exit code) reaches the SDK unchanged."""
+    from toolchoice.providers.core import mcp_relay
+
+    script = tmp_path / "say.py"
+    script.write_text("import sys\nsys.stdout.buffer.write(bytes(range(256)) * 1000)\nsys.exit(5)\n")
+    proc = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "256000", sys.executable, str(script)],
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 5 and proc.stdout == bytes(range(256)) * 1000 and proc.stderr == b""
+    over = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "255999", sys.executable, str(script)],
+                          capture_output=True, timeout=60)
+    assert over.returncode == 3 and len(over.stdout) <= 255999
+    assert over.stderr.decode().strip() == mcp_relay.OVER
+

@@ -1,8 +1,9 @@
 """List a live MCP server's tools with the official MCP Python SDK (the optional extra ``toolchoice[mcp]``).
 
 Imported only when a scenario or `toolchoice tools` names an MCP source. A stdio server is started as
-a subprocess and always stopped (the SDK's ``stdio_client`` closes stdin, then terminates the process
-tree); everything runs under one deadline, so a server that hangs, crashes or answers nonsense ends
+a subprocess behind ``mcp_relay`` (which bounds its answers by ``mcp_reply_bytes``) and always stopped
+(the SDK's ``stdio_client`` closes stdin, then terminates the process tree); everything runs under one
+deadline, so a server that hangs, crashes or answers nonsense ends
 in a one-line ToolchoiceError in bounded time. Header values may name environment variables
 (``$TOKEN``, ``${TOKEN}``); their values are never printed.
 
@@ -67,7 +68,13 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -
     mcp = _sdk()
     from mcp.client.stdio import stdio_client
 
-    params = mcp.StdioServerParameters(command=program, args=argv[1:], cwd=str(cwd) if cwd else None)
+    import sys
+
+    from . import limits, mcp_relay
+
+    # the server runs behind mcp_relay, which passes at most mcp_reply_bytes of its stdout on to the SDK
+    relay = [sys.executable, "-I", "-S", mcp_relay.__file__, str(limits.get("mcp_reply_bytes")), program]
+    params = mcp.StdioServerParameters(command=relay[0], args=[*relay[1:], *argv[1:]], cwd=str(cwd) if cwd else None)
     errlog = _StderrTail()
     before = _children()
     try:
@@ -76,6 +83,8 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -
                     {}, done)
     except ToolchoiceError as exc:
         last = errlog.last_line()
+        if errlog.holds(mcp_relay.OVER):
+            raise ToolchoiceError(limits.refusal(f"{who}: the server's answers", "mcp_reply_bytes")) from None
         message = exc.message + (f"; the server's last stderr line: {last[:200]}" if last else "")
         raise ToolchoiceError(message, hint=exc.hint) from None
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the SDK's own stop may not have run to its end
@@ -151,6 +160,12 @@ class _StderrTail:
         """Our end of the pipe closed; the rest ends when the server's does (a child it left may hold it)."""
         self.file.close()
         self.thread.join(timeout=0.5)
+
+    def holds(self, line: str) -> bool:
+        """Whether ``line`` is one of the lines kept."""
+        self.thread.join(timeout=0.2)
+        with self.lock:
+            return line in bytes(self.tail).decode("utf-8", "replace").splitlines()
 
     def last_line(self) -> str:
         """The last non-blank line the server wrote there (so far)."""

@@ -1,0 +1,48 @@
+"""The bound on what a stdio MCP server may answer: ``python -I -S mcp_relay.py CAP PROGRAM ARGS...``.
+
+The MCP SDK's ``stdio_client`` starts this relay in the server's place (mcp_client.list_tools_stdio): the
+relay starts the server with the same stdin and stderr, and copies its stdout through, at most CAP bytes
+in all (``mcp_reply_bytes``). The SDK's reader keeps every byte until a newline, so a server writing one
+endless line would grow toolchoice's memory until the deadline; past the cap the relay stops the server,
+writes ``OVER`` on stderr and leaves, and the SDK sees the answer end. The SDK stops the relay as it stops a
+server (stdin closed, then the process group: the server is in it). Standard library only, no site.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+OVER = "toolchoice: the MCP server's answers passed mcp_reply_bytes"
+CHUNK = 65536
+
+
+def main(argv: list[str]) -> int:
+    cap, command = int(argv[0]), argv[1:]
+    try:
+        server = subprocess.Popen(command, stdout=subprocess.PIPE)  # stdin, stderr: the relay's own
+    except OSError as exc:
+        sys.stderr.write(f"cannot start {command[0]}: {exc.strerror or exc}\n")
+        return 127
+    assert server.stdout is not None
+    out, seen = server.stdout.fileno(), 0
+    try:
+        while chunk := os.read(out, CHUNK):
+            seen += len(chunk)
+            if seen > cap:
+                server.kill()
+                sys.stderr.write(OVER + "\n")
+                sys.stderr.flush()
+                return 3
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(1, view):]
+    except OSError:  # the client stopped reading (it closed the pipe): so does the relay
+        server.kill()
+        return 1
+    return server.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
