@@ -152,3 +152,31 @@ def test_the_relay_passes_a_server_through_whole_under_the_cap(tmp_path: Path) -
     assert over.returncode == 3 and len(over.stdout) <= 255999
     assert over.stderr.decode().strip() == mcp_relay.OVER
 
+
+LEAVES_A_WORKER = """
+import runpy, subprocess, sys
+worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # holds none of the server's pipes
+open(sys.argv[1], "w").write(str(worker.pid))
+sys.argv = [sys.argv[2], "stdio"]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def test_what_a_server_leaves_running_ends_with_it(tmp_path: Path) -> None:
+    """A server that started a worker and exits by itself once its stdin closes: the SDK stops the process
+    group only when the server does not exit, so the worker outlived the listing. It ends with the server."""
+    script, pid_file = tmp_path / "leaves.py", tmp_path / "worker.pid"
+    script.write_text(LEAVES_A_WORKER)
+    server = Path(__file__).resolve().parent / "mcp_server.py"
+    proc = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp",
+                           f"{sys.executable} {script} {pid_file} {server}", "--format", "json", "--timeout", "60"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "get_weather" in proc.stdout
+    worker = int(pid_file.read_text())
+    deadline = time.monotonic() + 15
+    while _alive(worker):
+        assert time.monotonic() < deadline, f"the worker {worker} outlived its server"
+        time.sleep(0.05)
+

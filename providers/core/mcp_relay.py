@@ -5,7 +5,8 @@ relay starts the server with the same stdin and stderr, and copies its stdout th
 in all (``mcp_reply_bytes``). The SDK's reader keeps every byte until a newline, so a server writing one
 endless line would grow toolchoice's memory until the deadline; past the cap the relay stops the server,
 writes ``OVER`` on stderr and leaves, and the SDK sees the answer end. The SDK stops the relay as it stops a
-server (stdin closed, then the process group: the server is in it). Standard library only, no site.
+server (stdin closed, then the process group: the server is in it); when the server exits by itself, the
+relay stops what it left in the group. Standard library only, no site.
 """
 
 from __future__ import annotations
@@ -41,7 +42,24 @@ def main(argv: list[str]) -> int:
     except OSError:  # the client stopped reading (it closed the pipe): so does the relay
         server.kill()
         return 1
-    return server.wait()
+    code = server.wait()
+    _stop_the_rest()
+    return code
+
+
+def _stop_the_rest() -> None:
+    """What the server started and left running (a worker, a daemon) ends with it: the SDK stops a server's
+    process group only when it does not exit by itself once its stdin is closed. Only in a group this relay
+    leads (the SDK starts it in a session of its own); never on a system without process groups."""
+    import signal
+
+    if not hasattr(os, "killpg") or os.getpgid(0) != os.getpid():
+        return
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        os.killpg(0, signal.SIGTERM)
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":
