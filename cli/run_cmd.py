@@ -350,8 +350,8 @@ def run(
     repeat: int = REPEAT,
     concurrency: int = CONCURRENCY,
     processes: Optional[int] = typer.Option(None, "--processes", min=1, max=64, help="Processes that may share the "
-                                            "loops of --repeat (default: one per CPU; used from 200 requests "
-                                            "per process on, Linux only). --concurrency stays the total."),
+                                            "loops of --repeat, at most one per CPU (the default; used from 200 "
+                                            "requests a process on, Linux only). --concurrency stays the total."),
     format: RunFormat = typer.Option(RunFormat.pretty, "--format", "-f", help="pretty, json or markdown."),
     save: Optional[Path] = typer.Option(None, "--save", help="Write each loop's transcript (requests, replies as "
                                         "received, verdicts, and a scenario with the full history) into this folder."),

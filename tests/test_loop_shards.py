@@ -221,13 +221,15 @@ def test_a_shard_killed_mid_run_fails_its_own_loops_only_and_says_so(tmp_path: P
                                           "(killed by signal 9)"}
 
 
-def test_a_fork_pays_only_with_enough_requests_and_loops_in_flight_for_each_shard() -> None:
-    assert loop_shards.shard_count(2, 200, 800, 50) == 2
-    assert loop_shards.shard_count(8, 200, 800, 50) == 4  # each shard at least SHARD_MIN_REQUESTS
-    assert loop_shards.shard_count(2, 200, 399, 50) == 1
-    assert loop_shards.shard_count(4, 200, 800, 3) == 3  # each shard keeps a loop in flight
-    assert loop_shards.shard_count(4, 2, 800, 50) == 2
-    assert loop_shards.shard_count(1, 200, 800, 50) == 1
+def test_a_fork_pays_only_with_a_cpu_enough_requests_and_loops_in_flight_for_each_shard() -> None:
+    assert loop_shards.shard_count(2, 200, 800, 50, 2) == 2
+    assert loop_shards.shard_count(8, 200, 800, 50, 8) == 4  # each shard at least SHARD_MIN_REQUESTS
+    assert loop_shards.shard_count(8, 1000, 8000, 50, 2) == 2  # no more than one a CPU
+    assert loop_shards.shard_count(2, 200, 399, 50, 2) == 1
+    assert loop_shards.shard_count(4, 200, 800, 3, 4) == 3  # each shard keeps a loop in flight
+    assert loop_shards.shard_count(4, 2, 800, 50, 4) == 2
+    assert loop_shards.shard_count(1, 200, 800, 50, 4) == 1
+    assert loop_shards.shard_count(4, 200, 800, 50, 1) == 1
     assert [loop_shards.share(50, 4, n) for n in range(4)] == [13, 13, 12, 12]
 
 

@@ -360,7 +360,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
 
         requests = len(runs) * (scenario.loop or loop.NO_LOOP).max_steps
         if loop_shards.fork_allowed(settings):
-            shards = loop_shards.shard_count(processes, len(runs), requests, settings.concurrency)
+            shards = loop_shards.shard_count(processes, len(runs), requests, settings.concurrency, loop_shards.cpus())
     def cut_short(part: list[Any]) -> None:
         """After Ctrl-C: each unfinished loop ended as interrupted (its last step saved again), every one reduced."""
         for r in part:

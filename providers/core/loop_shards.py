@@ -45,12 +45,12 @@ def cpus() -> int:
         return os.cpu_count() or 1
 
 
-def shard_count(processes: int, loops: int, requests: int, concurrency: int) -> int:
+def shard_count(processes: int, loops: int, requests: int, concurrency: int, available: int) -> int:
     """How many processes share ``loops`` loops (``requests``: loops × max_steps, an upper bound) with
-    ``processes`` allowed: never more than ``concurrency`` (each shard keeps one loop in flight at least)
-    nor than leaves each shard ``SHARD_MIN_REQUESTS`` requests. Whether a fork may happen at all is
-    ``fork_allowed``'s to say."""
-    return max(1, min(processes, concurrency, loops, requests // SHARD_MIN_REQUESTS))
+    ``processes`` allowed and ``available`` CPUs (``cpus``): never more than one per CPU (more would only
+    take turns), nor than ``concurrency`` (each shard keeps one loop in flight at least), nor than leaves
+    each shard ``SHARD_MIN_REQUESTS`` requests. Whether a fork may happen at all is ``fork_allowed``'s to say."""
+    return max(1, min(processes, available, concurrency, loops, requests // SHARD_MIN_REQUESTS))
 
 
 def fork_allowed(settings: Any) -> bool:
