@@ -16,14 +16,16 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Iterator
 
 import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_loop import EXE, KEY, env, openai_body, run_in_process, toolchoice  # noqa: E402
+from test_loop_scale import FOUR_STEPS  # noqa: E402 - 4 steps of one tool, its results a template
 from servers import StandIn, Step  # noqa: E402
 
 from toolchoice.providers.core import loop_shards, runner  # noqa: E402
@@ -31,17 +33,6 @@ from toolchoice.providers.core.loop_tally import LoopTally, tally_of  # noqa: E4
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="shards fork: Linux only")
 
-FOUR_STEPS = """\
-tools:
-  - {name: search, description: search the web, parameters: {type: object, properties: {query: {type: string}}}}
-tool_choice: auto
-messages:
-  - {role: user, content: find cats}
-loop:
-  max_steps: 4
-  results:
-    search: {template: "results for {query}"}
-"""
 LOOPS = 100  # x 4 steps = 400 requests: two shards of SHARD_MIN_REQUESTS (200)
 
 
@@ -179,13 +170,21 @@ def test_ctrl_c_reaches_every_shard_which_keeps_its_finished_loops_and_steps(tmp
     assert len(cut) <= 4 and all(len(r["steps"]) < 4 for r in cut)
 
 
-def test_shards_leave_as_soon_as_their_parent_is_killed(tmp_path: Path) -> None:
+@contextmanager
+def sharded_run(tmp_path: Path, delay: float) -> Iterator[tuple[StandIn, subprocess.Popen[str], Watch]]:
+    """`run --repeat` over two processes against a stand-in that always calls the tool after ``delay``,
+    once eight requests arrived."""
     path = tmp_path / "loop.yaml"
     path.write_text(FOUR_STEPS)
-    with StandIn("openai", default=Step(body=openai_body([("c1", "search", {"query": "cats"})]), delay=0.2)) as server:
+    with StandIn("openai", default=Step(body=openai_body([("c1", "search", {"query": "cats"})]), delay=delay)) as server:
         process = start(path, server, "--concurrency", "4", "--format", "json", "--processes", "2")
         watch = Watch(process.pid)
         wait_for(server, 8)
+        yield server, process, watch
+
+
+def test_shards_leave_as_soon_as_their_parent_is_killed(tmp_path: Path) -> None:
+    with sharded_run(tmp_path, 0.2) as (server, process, watch):
         forked = set(watch.seen)
         process.kill()
         process.communicate(timeout=60)
@@ -200,14 +199,8 @@ def test_shards_leave_as_soon_as_their_parent_is_killed(tmp_path: Path) -> None:
 
 
 def test_a_shard_killed_mid_run_fails_its_own_loops_only_and_says_so(tmp_path: Path) -> None:
-    path = tmp_path / "loop.yaml"
-    path.write_text(FOUR_STEPS)
-    with StandIn("openai", default=Step(body=openai_body([("c1", "search", {"query": "cats"})]), delay=0.02)) as server:
-        process = start(path, server, "--concurrency", "4", "--format", "json", "--processes", "2")
-        watch = Watch(process.pid)
-        wait_for(server, 8)
-        victim = min(watch.seen)
-        os.kill(victim, signal.SIGKILL)
+    with sharded_run(tmp_path, 0.02) as (_, process, watch):
+        os.kill(min(watch.seen), signal.SIGKILL)
         out, err = process.communicate(timeout=120)
         watch.stop()
     assert process.returncode == 1, err  # a loop that ended in an error failed the run
