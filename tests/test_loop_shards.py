@@ -247,6 +247,43 @@ def test_a_fork_happens_only_in_a_process_of_one_thread_over_real_sockets() -> N
     assert result.stdout.split("\n")[0] == "(True, False) False"
 
 
+REFUSED_FORK = """
+import json, os, sys
+from toolchoice.providers.core import jobs, loop, runner
+from toolchoice.providers.core.model import RenderOptions
+from toolchoice.providers.core.scenario import load_scenario_text
+
+forks = {"n": 0}
+real_fork = os.fork
+
+def fork():  # the system takes the first fork and refuses the second (EAGAIN: out of processes)
+    forks["n"] += 1
+    if forks["n"] > 1:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+    return real_fork()
+
+os.fork = fork
+scenario = load_scenario_text(sys.stdin.read(), "loop.yaml")
+options = loop.LoopOptions(RenderOptions(base_url=sys.argv[1]))
+result = jobs.run(scenario, ["openai"], options, repeat=100, processes=2,
+                  settings=runner.SendSettings(retries=0, concurrency=4))
+summary = result.reduced.tallies["openai"].summary()
+print(json.dumps([forks["n"], result.code, summary["loops"], summary["ended"]["max_steps"]["count"],
+                  sorted({r.ended for r in result.runs})]))
+result.close()
+"""
+
+
+def test_a_refused_fork_leaves_its_loops_to_the_parent(tmp_path: Path) -> None:
+    """Out of processes (fork raises EAGAIN) after the first shard: the parent runs the other share itself."""
+    with StandIn("openai", default=Step(body=openai_body([("c1", "search", {"query": "cats"})]))) as server:
+        result = subprocess.run([sys.executable, "-c", REFUSED_FORK, server.base_url()], input=FOUR_STEPS,
+                                capture_output=True, text=True, timeout=120, env=env())
+        assert result.returncode == 0, result.stderr
+        assert len(server.requests) == 4 * LOOPS
+    assert json.loads(result.stdout) == [2, 0, LOOPS, LOOPS, ["max_steps"]]
+
+
 def test_merged_tallies_are_the_tallies_of_every_loop() -> None:
     """Shards' tallies merged against the tally of every loop in one (the reduction `run --repeat` has always
     made): counts, rates, percentiles, and the lines whose ties keep loop order (errors, disobedience)."""

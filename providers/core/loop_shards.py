@@ -101,10 +101,20 @@ def run_sharded(shards: int, runs: list[Any], settings: Any, work: Work, reducti
     lifeline_read, lifeline_write = os.pipe()
     stops = {signal.SIGINT, signal.SIGTERM}
     signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # held while forking: every child is known before a stop
+    unforked: list[Any] = []  # the parts no fork could take (the system refused one): run here instead
     try:
         for n, part in enumerate(parts):
             read_end, write_end = os.pipe()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:
+                os.close(read_end)
+                os.close(write_end)
+                unforked = [run for rest in parts[n:] for run in rest]
+                for file in files[n:]:
+                    if file is not None:
+                        file.close()
+                break
             if pid == 0:
                 os.close(read_end)
                 os.close(lifeline_write)
@@ -119,6 +129,13 @@ def run_sharded(shards: int, runs: list[Any], settings: Any, work: Work, reducti
         interrupted = False
         try:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)  # a Ctrl-C held meanwhile is raised here
+        except KeyboardInterrupt:
+            interrupted = True
+            _stop(children)
+    if unforked and not interrupted:
+        try:  # into the caller's own reduction, as one process runs them; the shards' are merged below
+            work(unforked, replace(settings, concurrency=max(1, settings.concurrency - sum(
+                share(settings.concurrency, shards, n) for n in range(len(children))))))
         except KeyboardInterrupt:
             interrupted = True
             _stop(children)
