@@ -257,7 +257,8 @@ def _shard(write_end: int, lifeline: int, spool_file: Any, part: list[Any], sett
         except ToolchoiceError as exc:
             failure = (exc.message, exc.hint, exc.exit_code)
         except Exception as exc:  # noqa: BLE001 - reported by the parent as one line
-            failure = (f"a process running loops failed: {type(exc).__name__}: {exc}", None, 1)
+            failure = (f"internal error in a process running loops: {type(exc).__name__}: {exc} (please report it)",
+                       None, 70)  # as cli.exits reports an unexpected error in one process
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # what finished is on its way back: a second Ctrl-C waits
         import copyreg
         from types import MappingProxyType
