@@ -209,3 +209,14 @@ def test_what_a_server_stopped_past_the_cap_left_running_ends_with_it(tmp_path: 
         assert time.monotonic() < deadline, f"the worker {worker} outlived its server"
         time.sleep(0.05)
 
+
+def test_a_server_that_closes_its_stdout_ends_the_listing_then_not_at_the_deadline(tmp_path: Path) -> None:
+    """A server that closed its stdout and kept running: the SDK saw the answers end at once ("Connection
+    closed") until the relay came between them, which kept its own stdout open while it waited for the server,
+    so the listing waited for the deadline instead (an adversarial run)."""
+    script = tmp_path / "closes.py"
+    script.write_text("import os, time\nos.close(1)\ntime.sleep(600)\n")
+    proc = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp", f"{sys.executable} {script}",
+                           "--timeout", "60"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert "Connection closed" in proc.stderr and "no tool listing within" not in proc.stderr, proc.stderr
