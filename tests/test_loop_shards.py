@@ -247,6 +247,24 @@ def test_a_fork_happens_only_in_a_process_of_one_thread_over_real_sockets() -> N
     assert result.stdout.split("\n")[0] == "(True, False) False"
 
 
+RAW_THREAD = """
+import _thread, threading, time
+from toolchoice.providers.core import loop_shards, runner
+started = threading.Event()
+_thread.start_new_thread(lambda: (started.set(), time.sleep(30)), ())  # as a C library's own thread: not in threading
+started.wait()
+print(threading.active_count(), loop_shards.fork_allowed(runner.SendSettings()))
+"""
+
+
+def test_a_thread_started_outside_threading_forbids_a_fork_too() -> None:
+    """threading counts only its own threads: one started by _thread (or by a C extension a library caller
+    imported) let the shards fork beside it (an adversarial run)."""
+    result = subprocess.run([sys.executable, "-c", RAW_THREAD], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["1", "False"]
+
+
 def test_merged_tallies_are_the_tallies_of_every_loop() -> None:
     """Shards' tallies merged against the tally of every loop in one (the reduction `run --repeat` has always
     made): counts, rates, percentiles, and the lines whose ties keep loop order (errors, disobedience)."""

@@ -54,8 +54,8 @@ def shard_count(processes: int, loops: int, requests: int, concurrency: int, ava
 
 
 def fork_allowed(settings: Any) -> bool:
-    """Whether this process may fork shards: Linux, no other thread (a fork copies the calling thread alone,
-    and a lock another thread held would stay held in the copy), and real sockets (``settings``: no injected
+    """Whether this process may fork shards: Linux, no other thread, of ``threading`` or not (a fork copies
+    the calling thread alone, and a lock another thread held would stay held in the copy), and real sockets (``settings``: no injected
     transport or sleep, which are the caller's in-process objects)."""
     if not sys.platform.startswith("linux") or not hasattr(os, "fork"):
         return False
@@ -63,7 +63,12 @@ def fork_allowed(settings: Any) -> bool:
         return False
     import threading
 
-    return threading.active_count() == 1
+    if threading.active_count() != 1:
+        return False
+    try:  # a thread started outside `threading` (_thread, a C library's own) is one of the process's tasks
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return True
 
 
 def share(concurrency: int, shards: int, shard: int) -> int:
