@@ -198,6 +198,25 @@ def test_shards_leave_as_soon_as_their_parent_is_killed(tmp_path: Path) -> None:
         assert len(server.requests) == sent  # nothing more goes out
 
 
+def test_ctrl_z_pauses_every_shard_with_the_command_and_fg_resumes_them(tmp_path: Path) -> None:
+    """The terminal's SIGTSTP stops its foreground group: the command alone, the shards leading groups of their
+    own went on sending (148 requests in 2 s while stopped: an adversarial run). As one process, nothing is
+    sent while stopped; once continued, every loop finishes."""
+    with sharded_run(tmp_path, 0.02) as (server, process, watch):
+        process.send_signal(signal.SIGTSTP)
+        time.sleep(0.5)  # the replies in flight arrive; no request follows them
+        stopped = len(server.requests)
+        time.sleep(1.0)
+        assert len(server.requests) == stopped < 4 * LOOPS
+        process.send_signal(signal.SIGCONT)
+        out, err = process.communicate(timeout=120)
+        watch.stop()
+        assert process.returncode == 0, err
+        assert len(server.requests) == 4 * LOOPS
+    [entry] = json.loads(out)["runs"]
+    assert entry["summary"]["loops"] == LOOPS
+
+
 def test_a_shard_killed_mid_run_fails_its_own_loops_only_and_says_so(tmp_path: Path) -> None:
     with sharded_run(tmp_path, 0.02) as (_, process, watch):
         os.kill(min(watch.seen), signal.SIGKILL)
@@ -282,6 +301,24 @@ def test_a_refused_fork_leaves_its_loops_to_the_parent(tmp_path: Path) -> None:
         assert result.returncode == 0, result.stderr
         assert len(server.requests) == 4 * LOOPS
     assert json.loads(result.stdout) == [2, 0, LOOPS, LOOPS, ["max_steps"]]
+
+
+RAW_THREAD = """
+import _thread, threading, time
+from toolchoice.providers.core import loop_shards, runner
+started = threading.Event()
+_thread.start_new_thread(lambda: (started.set(), time.sleep(30)), ())  # as a C library's own thread: not in threading
+started.wait()
+print(threading.active_count(), loop_shards.fork_allowed(runner.SendSettings()))
+"""
+
+
+def test_a_thread_started_outside_threading_forbids_a_fork_too() -> None:
+    """threading counts only its own threads: one started by _thread (or by a C extension a library caller
+    imported) let the shards fork beside it (an adversarial run)."""
+    result = subprocess.run([sys.executable, "-c", RAW_THREAD], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["1", "False"]
 
 
 def test_merged_tallies_are_the_tallies_of_every_loop() -> None:

@@ -180,3 +180,43 @@ def test_what_a_server_leaves_running_ends_with_it(tmp_path: Path) -> None:
         assert time.monotonic() < deadline, f"the worker {worker} outlived its server"
         time.sleep(0.05)
 
+
+
+FLOODS_WITH_A_WORKER = """
+import subprocess, sys
+worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdin=subprocess.DEVNULL,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # holds none of the server's pipes
+open(sys.argv[1], "w").write(str(worker.pid))
+while True:
+    sys.stdout.write("x" * 65536)
+    sys.stdout.flush()
+"""
+
+
+def test_what_a_server_stopped_past_the_cap_left_running_ends_with_it(tmp_path: Path) -> None:
+    """Past mcp_reply_bytes the relay stopped the server and left; the SDK, seeing the relay gone, stopped
+    nothing more, so a worker the server had started outlived the refused listing (an adversarial run)."""
+    script, pid_file = tmp_path / "floods.py", tmp_path / "worker.pid"
+    script.write_text(FLOODS_WITH_A_WORKER)
+    env = {**os.environ, "TOOLCHOICE_LIMIT_MCP_REPLY_BYTES": str(1024 * 1024)}
+    proc = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp",
+                           f"{sys.executable} {script} {pid_file}", "--timeout", "60"],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert proc.returncode == 2 and "limit mcp_reply_bytes" in proc.stderr, proc.stderr
+    worker = int(pid_file.read_text())
+    deadline = time.monotonic() + 15
+    while _alive(worker):
+        assert time.monotonic() < deadline, f"the worker {worker} outlived its server"
+        time.sleep(0.05)
+
+
+def test_a_server_that_closes_its_stdout_ends_the_listing_then_not_at_the_deadline(tmp_path: Path) -> None:
+    """A server that closed its stdout and kept running: the SDK saw the answers end at once ("Connection
+    closed") until the relay came between them, which kept its own stdout open while it waited for the server,
+    so the listing waited for the deadline instead (an adversarial run)."""
+    script = tmp_path / "closes.py"
+    script.write_text("import os, time\nos.close(1)\ntime.sleep(600)\n")
+    proc = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp", f"{sys.executable} {script}",
+                           "--timeout", "60"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert "Connection closed" in proc.stderr and "no tool listing within" not in proc.stderr, proc.stderr

@@ -14,11 +14,11 @@ sockets (no injected transport or sleep), and at least ``SHARD_MIN_REQUESTS`` re
 for ``--replay`` or ``--trace-out``, which keep every step in one process (the caller decides those).
 
 Ctrl-C: the shards are their own process group, so the terminal's Ctrl-C reaches the parent alone, which
-passes it on to each shard; a shard stops as one process stops on Ctrl-C and sends back its finished
-loops reduced and its unfinished ones with their finished steps; the parent then raises KeyboardInterrupt
-as ``loop.run_loops`` does. A shard whose parent is gone (killed) exits at once: it watches a pipe only
-the parent holds open. A shard that ended without sending anything back (killed) leaves its loops ended
-in an error that says so; the other shards' loops stand.
+passes it on to each shard (and Ctrl-Z: the parent stops and continues them with itself); a shard stops as one
+process stops on Ctrl-C and sends back its finished loops reduced and its unfinished ones with their finished
+steps; the parent then raises KeyboardInterrupt as ``loop.run_loops`` does. A shard whose parent is gone
+(killed) exits at once: it watches a pipe only the parent holds open. A shard that ended without sending
+anything back (killed) leaves its loops ended in an error that says so; the other shards' loops stand.
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ def shard_count(processes: int, loops: int, requests: int, concurrency: int, ava
 
 
 def fork_allowed(settings: Any) -> bool:
-    """Whether this process may fork shards: Linux, no other thread (a fork copies the calling thread alone,
-    and a lock another thread held would stay held in the copy), and real sockets (``settings``: no injected
+    """Whether this process may fork shards: Linux, no other thread, of ``threading`` or not (a fork copies
+    the calling thread alone, and a lock another thread held would stay held in the copy), and real sockets (``settings``: no injected
     transport or sleep, which are the caller's in-process objects)."""
     if not sys.platform.startswith("linux") or not hasattr(os, "fork"):
         return False
@@ -63,7 +63,12 @@ def fork_allowed(settings: Any) -> bool:
         return False
     import threading
 
-    return threading.active_count() == 1
+    if threading.active_count() != 1:
+        return False
+    try:  # a thread started outside `threading` (_thread, a C library's own) is one of the process's tasks
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return True
 
 
 def share(concurrency: int, shards: int, shard: int) -> int:
@@ -140,10 +145,15 @@ def run_sharded(shards: int, runs: list[Any], settings: Any, work: Work, reducti
             interrupted = True
             _stop(children)
     payloads = []
-    for n, (pid, read_end, part) in enumerate(children):
-        data, interrupted = _read_all(read_end, children, interrupted)
-        status, interrupted = _reap(pid, children, interrupted)
-        payloads.append((_loads(data), status, part, files[n]))
+    paused = _pass_on_pauses(children)
+    try:
+        for n, (pid, read_end, part) in enumerate(children):
+            data, interrupted = _read_all(read_end, children, interrupted)
+            status, interrupted = _reap(pid, children, interrupted)
+            payloads.append((_loads(data), status, part, files[n]))
+    finally:
+        if paused:
+            signal.signal(signal.SIGTSTP, signal.SIG_DFL)
     os.close(lifeline_write)
     failure = None
     for payload, status, part, file in payloads:
@@ -179,6 +189,33 @@ def _stop(children: list[tuple[int, int, list[Any]]]) -> None:
             os.kill(pid, signal.SIGINT)
         except ProcessLookupError:
             pass
+
+
+def _pass_on_pauses(children: list[tuple[int, int, list[Any]]]) -> bool:
+    """Ctrl-Z: the terminal stops its foreground group, the parent alone (the shards lead groups of their own),
+    so the parent stops every shard with itself and continues them with itself. Not over a caller's own
+    SIGTSTP handler. Whether the handler was installed."""
+    import signal
+
+    if signal.getsignal(signal.SIGTSTP) is not signal.SIG_DFL:
+        return False
+
+    def each(sent: int) -> None:
+        for pid, _, _ in children:
+            try:
+                os.kill(pid, sent)
+            except ProcessLookupError:
+                pass
+
+    def pause(signum: int, frame: Any) -> None:
+        each(signal.SIGSTOP)
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTSTP)  # stops here; returns once continued (or at once, if not stopped)
+        signal.signal(signal.SIGTSTP, pause)
+        each(signal.SIGCONT)
+
+    signal.signal(signal.SIGTSTP, pause)
+    return True
 
 
 def _read_all(fd: int, children: list[tuple[int, int, list[Any]]], interrupted: bool) -> tuple[bytes, bool]:

@@ -5,8 +5,8 @@ relay starts the server with the same stdin and stderr, and copies its stdout th
 in all (``mcp_reply_bytes``). The SDK's reader keeps every byte until a newline, so a server writing one
 endless line would grow toolchoice's memory until the deadline; past the cap the relay stops the server,
 writes ``OVER`` on stderr and leaves, and the SDK sees the answer end. The SDK stops the relay as it stops a
-server (stdin closed, then the process group: the server is in it); when the server exits by itself, the
-relay stops what it left in the group. Standard library only, no site.
+server (stdin closed, then the process group: the server is in it); when the server exits by itself or is
+stopped past the cap, the relay stops what it left in the group. Standard library only, no site.
 """
 
 from __future__ import annotations
@@ -35,13 +35,17 @@ def main(argv: list[str]) -> int:
                 server.kill()
                 sys.stderr.write(OVER + "\n")
                 sys.stderr.flush()
+                _stop_the_rest()  # the SDK sees the relay gone and stops nothing more
                 return 3
             view = memoryview(chunk)
             while view:
                 view = view[os.write(1, view):]
     except OSError:  # the client stopped reading (it closed the pipe): so does the relay
         server.kill()
+        _stop_the_rest()
         return 1
+    # the server closed its stdout: the SDK sees the answers end now, as without the relay, not at its deadline
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     code = server.wait()
     _stop_the_rest()
     return code
