@@ -275,9 +275,9 @@ from toolchoice.providers.core.scenario import load_scenario_text
 forks = {"n": 0}
 real_fork = os.fork
 
-def fork():  # the system takes the first fork and refuses the second (EAGAIN: out of processes)
+def fork():  # the system takes the first forks and refuses the next (EAGAIN: out of processes)
     forks["n"] += 1
-    if forks["n"] > 1:
+    if forks["n"] > int(sys.argv[2]):
         raise BlockingIOError(11, "Resource temporarily unavailable")
     return real_fork()
 
@@ -288,19 +288,21 @@ result = jobs.run(scenario, ["openai"], options, repeat=100, processes=2,
                   settings=runner.SendSettings(retries=0, concurrency=4))
 summary = result.reduced.tallies["openai"].summary()
 print(json.dumps([forks["n"], result.code, summary["loops"], summary["ended"]["max_steps"]["count"],
-                  sorted({r.ended for r in result.runs})]))
+                  sorted({r.ended for r in result.runs}), sorted(result.secrets.values())]))
 result.close()
 """
 
 
-def test_a_refused_fork_leaves_its_loops_to_the_parent(tmp_path: Path) -> None:
-    """Out of processes (fork raises EAGAIN) after the first shard: the parent runs the other share itself."""
+@pytest.mark.parametrize("allowed", [1, 2])
+def test_a_refused_fork_leaves_its_loops_to_the_parent_which_knows_the_keys(tmp_path: Path, allowed: int) -> None:
+    """Out of processes (fork raises EAGAIN) after the first shard: the parent runs the other share itself.
+    Either way the library caller's result knows the key its records must not show (a shard's are its own)."""
     with StandIn("openai", default=Step(body=openai_body([("c1", "search", {"query": "cats"})]))) as server:
-        result = subprocess.run([sys.executable, "-c", REFUSED_FORK, server.base_url()], input=FOUR_STEPS,
-                                capture_output=True, text=True, timeout=120, env=env())
+        result = subprocess.run([sys.executable, "-c", REFUSED_FORK, server.base_url(), str(allowed)],
+                                input=FOUR_STEPS, capture_output=True, text=True, timeout=120, env=env())
         assert result.returncode == 0, result.stderr
         assert len(server.requests) == 4 * LOOPS
-    assert json.loads(result.stdout) == [2, 0, LOOPS, LOOPS, ["max_steps"]]
+    assert json.loads(result.stdout) == [2, 0, LOOPS, LOOPS, ["max_steps"], ["$OPENAI_API_KEY"]]
 
 
 RAW_THREAD = """

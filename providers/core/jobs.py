@@ -318,10 +318,12 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     if replay is None:  # a missing key is one error before any request, as for send
         first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
         found = [translate(p, first, options.render_for(p), options.capabilities) for p in providers]
-        runner.prepare_jobs(first, [t for t in found if t.request is not None], missing_key_fails=True)
+        _, keys = runner.prepare_jobs(first, [t for t in found if t.request is not None], missing_key_fails=True)
     count = len(replay.transcripts) if replay is not None and repeat == 1 else repeat
     runs = loop.new_runs(list(providers), count)
     result = RunResult(runs)
+    if replay is None:
+        result.secrets.update(keys)  # known before any loop: so are they to shards forked from here
     if count > 1:
         from .loop_tally import LoopReduction
         from .redaction import redact
