@@ -202,11 +202,11 @@ def test_ctrl_z_pauses_every_shard_with_the_command_and_fg_resumes_them(tmp_path
     """The terminal's SIGTSTP stops its foreground group: the command alone, the shards leading groups of their
     own went on sending (148 requests in 2 s while stopped: an adversarial run). As one process, nothing is
     sent while stopped; once continued, every loop finishes."""
-    with sharded_run(tmp_path, 0.02) as (server, process, watch):
+    with sharded_run(tmp_path, 0.005) as (server, process, watch):
         process.send_signal(signal.SIGTSTP)
-        time.sleep(0.5)  # the replies in flight arrive; no request follows them
+        time.sleep(0.3)  # the replies in flight arrive; no request follows them
         stopped = len(server.requests)
-        time.sleep(1.0)
+        time.sleep(0.6)
         assert len(server.requests) == stopped < 4 * LOOPS
         process.send_signal(signal.SIGCONT)
         out, err = process.communicate(timeout=120)
@@ -218,7 +218,7 @@ def test_ctrl_z_pauses_every_shard_with_the_command_and_fg_resumes_them(tmp_path
 
 
 def test_a_shard_killed_mid_run_fails_its_own_loops_only_and_says_so(tmp_path: Path) -> None:
-    with sharded_run(tmp_path, 0.02) as (_, process, watch):
+    with sharded_run(tmp_path, 0.005) as (_, process, watch):
         os.kill(min(watch.seen), signal.SIGKILL)
         out, err = process.communicate(timeout=120)
         watch.stop()
