@@ -7,6 +7,8 @@ commands' modules nor pays typer for their parameters; help and unknown commands
 
 from __future__ import annotations
 
+import functools
+
 import importlib
 import sys
 from typing import Any
@@ -85,7 +87,7 @@ def run(argv: list[str]) -> int:
             return exc.code if isinstance(exc.code, int) else 0
         return 0
     first = argv[0]
-    command = typer.main.get_command(build([first] if first in COMMANDS else None))
+    command = _command(first if first in COMMANDS else None)
     usage_error, abort = _click_errors()
     try:
         code = command.main(args=list(argv), prog_name="toolchoice", standalone_mode=False)
@@ -100,6 +102,13 @@ def run(argv: list[str]) -> int:
         if "toolchoice.providers.core.save" in sys.modules:  # --save folders locked by this command
             sys.modules["toolchoice.providers.core.save"].release_locks()
     return code if isinstance(code, int) else 0
+
+
+@functools.lru_cache(maxsize=None)
+def _command(name: str | None) -> Any:
+    """The click command typer makes for ``name`` (None: the whole app), made once per process: a caller that
+    runs many commands in one process (the tests, a notebook) pays typer's conversion (~1.4 ms) once each."""
+    return typer.main.get_command(build([name] if name is not None else None))
 
 
 def _fold_help_cells() -> None:
