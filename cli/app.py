@@ -8,7 +8,6 @@ commands' modules nor pays typer for their parameters; help and unknown commands
 from __future__ import annotations
 
 import functools
-
 import importlib
 import sys
 from typing import Any

@@ -315,6 +315,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     from . import loop, loop_save, runner
 
     options = options or loop.LoopOptions()
+    keys: dict[str, str] = {}
     if replay is None:  # a missing key is one error before any request, as for send
         first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
         found = [translate(p, first, options.render_for(p), options.capabilities) for p in providers]
@@ -322,8 +323,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     count = len(replay.transcripts) if replay is not None and repeat == 1 else repeat
     runs = loop.new_runs(list(providers), count)
     result = RunResult(runs)
-    if replay is None:
-        result.secrets.update(keys)  # known before any loop: so are they to shards forked from here
+    result.secrets.update(keys)  # known before any loop: so are they to shards forked from here
     if count > 1:
         from .loop_tally import LoopReduction
         from .redaction import redact
@@ -363,6 +363,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
         requests = len(runs) * (scenario.loop or loop.NO_LOOP).max_steps
         if loop_shards.fork_allowed(settings):
             shards = loop_shards.shard_count(processes, len(runs), requests, settings.concurrency, loop_shards.cpus())
+
     def cut_short(part: list[Any]) -> None:
         """After Ctrl-C: each unfinished loop ended as interrupted (its last step saved again), every one reduced."""
         for r in part:
