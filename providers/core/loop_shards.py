@@ -55,8 +55,8 @@ def shard_count(processes: int, loops: int, requests: int, concurrency: int, ava
 
 def fork_allowed(settings: Any) -> bool:
     """Whether this process may fork shards: Linux, no other thread, of ``threading`` or not (a fork copies
-    the calling thread alone, and a lock another thread held would stay held in the copy), and real sockets (``settings``: no injected
-    transport or sleep, which are the caller's in-process objects)."""
+    the calling thread alone, and a lock another thread held would stay held in the copy), and real sockets
+    (``settings``: no injected transport or sleep, which are the caller's in-process objects)."""
     if not sys.platform.startswith("linux") or not hasattr(os, "fork"):
         return False
     if settings.transport is not None or settings.sleep is not None:
