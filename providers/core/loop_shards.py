@@ -1,24 +1,27 @@
 """`run --repeat` over several processes: the loops shared out among forked shards.
 
 A loop step costs about 1 ms of the process's CPU (reading and judging the reply, the next request, the
-spooled JSON), so at ``--concurrency 50`` and 50 ms one process's core is what every step waits for: 200
-loops of 4 steps took 1.9 s in one process and 1.5 s as two processes of 100 loops each
-(bench/README.md, "Loops over processes"). Each shard is a fork of the command after its imports: it runs
-every ``shards``-th loop on its own event loop and connections with its share of ``--concurrency`` (the
-bound on requests in flight stays the user's), and reduces the loops it finished as one process does
-(``loop_tally.LoopReduction``); the parent merges what each shard reduced, so the tallies, the JSON
-document and the saved files are those one process gives.
+spooled JSON), so at ``--concurrency 50`` one process's core is what every step waits for: 200 loops of 4
+steps against a stand-in answering at once took 1.05-1.08 s in one process and 0.84-0.85 s over two, and
+1.43-1.55 against 1.31-1.38 s at 50 ms a reply (bench/README.md, "Loops over processes"). Each shard is a
+fork of the command after its imports: it runs every ``shards``-th loop on its own event loop and
+connections with its share of ``--concurrency`` (the bound on requests in flight stays the user's), and
+reduces the loops it finished as one process does (``loop_tally.LoopReduction``, its JSON spooled into a
+file the parent made); the parent merges what each shard reduced, so the tallies, the JSON document and the
+saved files are those one process gives.
 
-Only where a fork is safe and useful (``shard_count``): Linux, no other thread in the process, real
-sockets (no injected transport or sleep), and at least ``SHARD_MIN_REQUESTS`` requests per shard; never
-for ``--replay`` or ``--trace-out``, which keep every step in one process (the caller decides those).
+Only where a fork is safe (``fork_allowed``: Linux, no other thread in the process, real sockets, no
+injected transport or sleep) and pays (``shard_count``: at most one shard per CPU, each with at least
+``SHARD_MIN_REQUESTS`` requests); never for ``--replay`` or ``--trace-out``, which keep every step in one
+process (the caller decides those). A fork the system refuses leaves its loops to the parent.
 
-Ctrl-C: the shards are their own process group, so the terminal's Ctrl-C reaches the parent alone, which
-passes it on to each shard (and Ctrl-Z: the parent stops and continues them with itself); a shard stops as one
-process stops on Ctrl-C and sends back its finished loops reduced and its unfinished ones with their finished
-steps; the parent then raises KeyboardInterrupt as ``loop.run_loops`` does. A shard whose parent is gone
-(killed) exits at once: it watches a pipe only the parent holds open. A shard that ended without sending
-anything back (killed) leaves its loops ended in an error that says so; the other shards' loops stand.
+Signals: the shards lead process groups of their own, so the terminal's Ctrl-C reaches the parent alone,
+which passes it on to each shard (and Ctrl-Z: the parent stops and continues them with itself). A shard
+stops as one process stops on Ctrl-C, closes its unfinished loops as the caller does (``cut_short``) and
+sends back what it reduced; the parent then raises KeyboardInterrupt as ``loop.run_loops`` does. A shard
+whose parent is gone (killed) exits at once: it watches a pipe only the parent holds open. A shard that
+ended without sending anything back (killed) leaves its loops ended in an error that says so; the other
+shards' loops stand.
 """
 
 from __future__ import annotations
