@@ -106,50 +106,34 @@ def run_sharded(shards: int, runs: list[Any], settings: Any, work: Work, reducti
     children: list[tuple[int, int, list[Any]]] = []
     for stream in (sys.stdout, sys.stderr):
         stream.flush()  # a forked child never writes what the parent had buffered (it leaves by os._exit)
-    lifeline_read, lifeline_write = os.pipe()
-    stops = {signal.SIGINT, signal.SIGTERM}
-    signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # held while forking: every child is known before a stop
-    unforked: list[Any] = []  # the parts no fork could take (the system refused one): run here instead
+    lifeline = os.pipe()
+    paused = _pass_on_pauses(children)  # from before the first fork: a Ctrl-Z at once stops every shard too
     try:
-        for n, part in enumerate(parts):
-            read_end, write_end = os.pipe()
-            try:
-                pid = os.fork()
-            except OSError:
-                os.close(read_end)
-                os.close(write_end)
-                unforked = [run for rest in parts[n:] for run in rest]
-                for file in files[n:]:
-                    if file is not None:
-                        file.close()
-                break
-            if pid == 0:
-                os.close(read_end)
-                os.close(lifeline_write)
-                for _, earlier, _ in children:
-                    os.close(earlier)
-                mine = replace(settings, concurrency=share(settings.concurrency, shards, n))
-                _shard(write_end, lifeline_read, files[n], part, mine, work, cut_short, reduction, stops)
-            os.close(write_end)
-            children.append((pid, read_end, part))
-    finally:
-        os.close(lifeline_read)
-        interrupted = False
+        stops = {signal.SIGINT, signal.SIGTERM, signal.SIGTSTP}
+        signal.pthread_sigmask(signal.SIG_BLOCK, stops)  # held while forking: every child is known before a stop
+
+        def shard(n: int, part: list[Any], write_end: int) -> NoReturn:
+            mine = replace(settings, concurrency=share(settings.concurrency, shards, n))
+            _shard(write_end, lifeline[0], files[n], part, mine, work, cut_short, reduction, stops)
+
         try:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)  # a Ctrl-C held meanwhile is raised here
-        except KeyboardInterrupt:
-            interrupted = True
-            _stop(children)
-    if unforked and not interrupted:
-        try:  # into the caller's own reduction, as one process runs them; the shards' are merged below
-            work(unforked, replace(settings, concurrency=max(1, settings.concurrency - sum(
-                share(settings.concurrency, shards, n) for n in range(len(children))))))
-        except KeyboardInterrupt:
-            interrupted = True
-            _stop(children)
-    payloads = []
-    paused = _pass_on_pauses(children)
-    try:
+            unforked = _fork(parts, files, children, lifeline, shard)
+        finally:
+            os.close(lifeline[0])
+            interrupted = False
+            try:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)  # a Ctrl-C held meanwhile is raised here
+            except KeyboardInterrupt:
+                interrupted = True
+                _stop(children)
+        if unforked and not interrupted:
+            left = settings.concurrency - sum(share(settings.concurrency, shards, n) for n in range(len(children)))
+            try:  # into the caller's own reduction, as one process runs them; the shards' are merged below
+                work(unforked, replace(settings, concurrency=max(1, left)))
+            except KeyboardInterrupt:
+                interrupted = True
+                _stop(children)
+        payloads = []
         for n, (pid, read_end, part) in enumerate(children):
             data, interrupted = _read_all(read_end, children, interrupted)
             status, interrupted = _reap(pid, children, interrupted)
@@ -157,7 +141,42 @@ def run_sharded(shards: int, runs: list[Any], settings: Any, work: Work, reducti
     finally:
         if paused:
             signal.signal(signal.SIGTSTP, signal.SIG_DFL)
-    os.close(lifeline_write)
+        os.close(lifeline[1])
+    _merge(payloads, reduction, on_lost, interrupted)
+
+
+def _fork(parts: list[list[Any]], files: list[Any], children: list[tuple[int, int, list[Any]]],
+          lifeline: tuple[int, int], shard: Callable[[int, list[Any], int], NoReturn]) -> list[Any]:
+    """One fork per part, each running ``shard(n, part, write_end)``; ``children`` gets (pid, read end, part)
+    of each. Returns the loops of the parts no fork took: the system refused one (EAGAIN), so the parent
+    runs those itself."""
+    for n, part in enumerate(parts):
+        read_end, write_end = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read_end)
+            os.close(write_end)
+            for file in files[n:]:
+                if file is not None:
+                    file.close()
+            return [run for rest in parts[n:] for run in rest]
+        if pid == 0:
+            os.close(read_end)
+            os.close(lifeline[1])
+            for _, earlier, _ in children:
+                os.close(earlier)
+            shard(n, part, write_end)
+        os.close(write_end)
+        children.append((pid, read_end, part))
+    return []
+
+
+def _merge(payloads: list[tuple[Any, int, list[Any], Any]], reduction: Any, on_lost: Callable[[Any], None],
+           interrupted: bool) -> None:
+    """Each shard's results into the run's: its reduction and where each of its loops stands; a shard that sent
+    nothing back leaves its loops ended in an error. Raises what the shards met (a ToolchoiceError, or
+    KeyboardInterrupt when Ctrl-C cut any of them short)."""
     failure = None
     for payload, status, part, file in payloads:
         if payload is None:
@@ -286,6 +305,7 @@ def _shard(write_end: int, lifeline: int, spool_file: Any, part: list[Any], sett
         os.setpgid(0, 0)  # the terminal's Ctrl-C reaches the parent alone, which passes it on once
         threading.Thread(target=_watch, args=(lifeline,), daemon=True).start()
         reduction.detach(spool_file)
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)  # the parent's pause handler is the parent's
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
         interrupted, failure = False, None
         try:
