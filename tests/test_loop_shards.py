@@ -82,9 +82,12 @@ class Watch:
 
 
 def start(path: Path, server: StandIn, *extra: str) -> subprocess.Popen[str]:
+    """The command in a process group of its own, as a shell starts a job: a group whose parent is in
+    another group of the same session, so not orphaned (the kernel discards a stop signal sent to an orphaned
+    group, as the suite's own may be under CI or `setsid`: there Ctrl-Z stops nothing, with or without shards)."""
     return subprocess.Popen([EXE, "run", str(path), "-p", "openai", "--base-url", server.base_url(), "--repeat",
                              str(LOOPS), "--retries", "0", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env())
+                            text=True, env=env(), process_group=0)
 
 
 def wait_for(server: StandIn, count: int) -> None:
