@@ -106,3 +106,32 @@ def test_many_keys_take_the_window_look() -> None:
     assert redactor._plain_look.index is not None  # three real-length keys: more needles than _WINDOWS_FROM
     text = '{"echo": "Bearer ' + keys[1] + '", "cut": "..' + keys[0][5:19] + '..", "short": "' + keys[2][:11] + '"}'
     assert redactor.text(text) == '{"echo": "Bearer $K1", "cut": "..$K0..", "short": "AIzaSyD-9tS"}'
+
+
+# ---- visible_json: the JSON fast path of visible ----------------------------------------------------------
+
+_ANY_CHARACTER = st.characters(codec=None, exclude_categories=())  # C0, DEL, C1, U+2028, bidi, lone surrogates
+_JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(_ANY_CHARACTER, max_size=12),
+                            lambda inner: st.lists(inner, max_size=4)
+                            | st.dictionaries(st.text(_ANY_CHARACTER, max_size=6), inner, max_size=4), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None, database=None, derandomize=True)
+@given(_JSON_VALUES, st.integers(0, 10_000), st.integers(0, 10_000))
+def test_visible_json_shows_a_json_text_and_any_piece_of_it_as_visible_does(value, start, stop):
+    """The JSON encoder (json.dumps with ensure_ascii=False, as json_text lays it out) escapes every C0 control
+    itself; what it leaves raw (DEL, C1, U+2028/2029, bidi controls, lone surrogates) visible_json escapes
+    as visible does, in the whole text and in any piece of it (the spool writes a document in pieces)."""
+    from toolchoice.providers.core.json_text import dumps_indented
+
+    text = dumps_indented(value)
+    assert text == json.dumps(value, indent=2, ensure_ascii=False)
+    piece = text[min(start, stop):max(start, stop)]
+    for shown in (text, piece):
+        assert redaction.visible_json(shown) == redaction.visible(shown)
+
+
+def test_visible_json_escapes_what_json_leaves_raw():
+    raw = json.dumps({"k": "a\x7fb\x9bc\u2028d\u202ee\ud800"}, ensure_ascii=False)
+    assert redaction.visible_json(raw) == '{"k": "a\\u007fb\\u009bc\\u2028d\\u202ee\\ud800"}'
+    assert redaction.visible_json('{"k": "plain"}') == '{"k": "plain"}'

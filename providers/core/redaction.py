@@ -348,6 +348,16 @@ def visible(text: str) -> str:
     return _SHOWN_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def visible_json(text: str) -> str:
+    """``visible`` for JSON text (``json.dumps``' or ``json_text``'s, or a piece of it): its encoder escaped
+    every C0 control already, so an ASCII text can hold only DEL raw, which one scan finds; anything else
+    takes ``visible``'s look, which costs ~2.5 ns a character (20 ms for the 7.7 MB document of
+    `run --repeat 200 --format json`)."""
+    if text.isascii() and "\x7f" not in text:
+        return text
+    return visible(text)
+
+
 def printable(text: str) -> str:
     """``text`` without terminal escape sequences and control characters (tabs and newlines stay):
     what a server writes into an error message must not move the cursor or recolour the terminal."""
