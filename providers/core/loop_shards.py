@@ -202,15 +202,20 @@ def _merge(payloads: list[tuple[Any, int, list[Any], Any]], reduction: Any, on_l
         raise KeyboardInterrupt
 
 
+def _signal(children: list[tuple[int, int, list[Any]]], sent: int) -> None:
+    """``sent`` to every shard still there."""
+    for pid, _, _ in children:
+        try:
+            os.kill(pid, sent)
+        except ProcessLookupError:
+            pass
+
+
 def _stop(children: list[tuple[int, int, list[Any]]]) -> None:
     """Pass a Ctrl-C on to every shard still running."""
     import signal
 
-    for pid, _, _ in children:
-        try:
-            os.kill(pid, signal.SIGINT)
-        except ProcessLookupError:
-            pass
+    _signal(children, signal.SIGINT)
 
 
 def _pass_on_pauses(children: list[tuple[int, int, list[Any]]]) -> bool:
@@ -222,19 +227,12 @@ def _pass_on_pauses(children: list[tuple[int, int, list[Any]]]) -> bool:
     if signal.getsignal(signal.SIGTSTP) is not signal.SIG_DFL:
         return False
 
-    def each(sent: int) -> None:
-        for pid, _, _ in children:
-            try:
-                os.kill(pid, sent)
-            except ProcessLookupError:
-                pass
-
     def pause(signum: int, frame: Any) -> None:
-        each(signal.SIGSTOP)
+        _signal(children, signal.SIGSTOP)
         signal.signal(signal.SIGTSTP, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTSTP)  # stops here; returns once continued (or at once, if not stopped)
         signal.signal(signal.SIGTSTP, pause)
-        each(signal.SIGCONT)
+        _signal(children, signal.SIGCONT)
 
     signal.signal(signal.SIGTSTP, pause)
     return True

@@ -161,18 +161,19 @@ class _StderrTail:
         self.file.close()
         self.thread.join(timeout=0.5)
 
-    def holds(self, line: str) -> bool:
-        """Whether ``line`` is one of the lines kept."""
+    def _lines(self) -> list[str]:
+        """The lines kept (so far), decoded."""
         self.thread.join(timeout=0.2)
         with self.lock:
-            return line in bytes(self.tail).decode("utf-8", "replace").splitlines()
+            return bytes(self.tail).decode("utf-8", "replace").splitlines()
+
+    def holds(self, line: str) -> bool:
+        """Whether ``line`` is one of the lines kept."""
+        return line in self._lines()
 
     def last_line(self) -> str:
         """The last non-blank line the server wrote there (so far)."""
-        self.thread.join(timeout=0.2)
-        with self.lock:
-            text = bytes(self.tail).decode("utf-8", "replace")
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        lines = [line.strip() for line in self._lines() if line.strip()]
         return lines[-1] if lines else ""
 
 
