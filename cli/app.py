@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
@@ -154,7 +155,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     code = run(sys.argv[1:])
     _skip_teardown()
-    sys.exit(code)
+    _exit_now(code)
 
 
 def _skip_teardown() -> None:
@@ -167,3 +168,23 @@ def _skip_teardown() -> None:
     import gc
 
     gc.freeze()
+
+
+def _exit_now(code: int) -> NoReturn:
+    """End the process as the interpreter's exit would, without its teardown: the atexit handlers run and
+    stdout and stderr are flushed, then ``os._exit``. The teardown frees every module and object one by
+    one (~12 ms after `run --repeat 200`, with asyncio, httpx, aiohttp and jsonschema loaded). Where the
+    interpreter has more to do (a thread of ours still running, to be joined; a flush that fails, to be
+    reported as it reports it), it exits itself."""
+    import atexit
+    import threading
+
+    if threading.active_count() > 1:
+        sys.exit(code)
+    atexit._run_exitfuncs()  # what the interpreter's exit runs first (handlers registered by the libraries too)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+    except (OSError, ValueError):
+        sys.exit(code)
+    os._exit(code)

@@ -469,12 +469,10 @@ def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, for
     from .sample_view import emit, emit_pretty
 
     if format is RunFormat.json and reduced is not None and reduced.spool is not None:
-        from toolchoice.providers.core.redaction import visible_json
-
         head = {"scenario": scenario.path, "replay": replayed, "repeat": repeat}
         entries = [(p, [r.index for r in runs if r.provider == p], reduced.tallies[p].summary()) for p in providers]
-        # redacted by the spool; escaped as every output is (output.write), piece by piece
-        reduced.spool.write_document(head, entries, lambda text: sys.stdout.write(visible_json(text)))
+        # redacted and made visible by the spool (as output.write shows every output), piece by piece
+        reduced.spool.write_document(head, entries, sys.stdout.write)
         return
     if format is RunFormat.json:
         write(dumps_indented(shown(document(scenario, runs, providers, repeat, replayed), secrets)))

@@ -30,10 +30,55 @@ def test_the_console_script_settles_its_heap_before_sending() -> None:
 
 
 def test_app_main_owns_the_process() -> None:
-    code = ("import sys\n"
+    code = ("import atexit, sys\n"
             "from toolchoice.cli import app, heap\n"
             "sys.argv = ['toolchoice', '--version']\n"
-            "try:\n    app.main()\nexcept SystemExit:\n    pass\n"
-            "print(heap.OWNED, file=sys.stderr)\n")
+            "atexit.register(lambda: print(heap.OWNED, file=sys.stderr))\n"  # main ends the process (app._exit_now)
+            "app.main()\n")
     err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stderr
     assert err.strip().endswith("True")
+
+
+EXIT = """
+import atexit, os, sys, threading, time, types
+from toolchoice.cli import app
+
+
+class Dropped:
+    def __del__(self, write=os.write):  # os itself may be torn down first
+        write(1, b"TEARDOWN")
+
+
+def at_exit():
+    late = types.ModuleType("late")  # made after main's gc.freeze: the interpreter's teardown frees it
+    late.kept = Dropped()
+    sys.modules["late"] = late
+    print("ATEXIT", flush=True)
+
+
+atexit.register(at_exit)
+if sys.argv[1] == "thread":
+    def late():
+        time.sleep(0.3)
+        print("THREAD", flush=True)
+    threading.Thread(target=late).start()
+sys.argv = ["toolchoice", *sys.argv[2:]]
+print("OUTPUT", end="")  # left in stdout's buffer for the exit to flush
+app.main()
+"""
+
+
+def test_the_console_script_ends_without_the_teardown_but_with_atexit_flushes_and_its_code() -> None:
+    """app.main ends the process with os._exit once atexit's handlers ran and stdout and stderr are flushed:
+    the interpreter's teardown (freeing every module and object) is left out, the exit code kept."""
+    done = subprocess.run([sys.executable, "-c", EXIT, "plain", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("OUTPUT") and "ATEXIT" in done.stdout, done
+    assert "TEARDOWN" not in done.stdout
+    bad = subprocess.run([sys.executable, "-c", EXIT, "plain", "render", "/nonexistent.yaml"], capture_output=True,
+                         text=True)
+    assert bad.returncode == 2 and "ATEXIT" in bad.stdout and len(bad.stderr.strip().splitlines()) == 1, bad
+
+
+def test_a_thread_still_running_at_the_end_is_joined_as_the_interpreter_joins_it() -> None:
+    done = subprocess.run([sys.executable, "-c", EXIT, "thread", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and "THREAD" in done.stdout and "ATEXIT" in done.stdout, done

@@ -218,15 +218,18 @@ def test_bad_dialect_is_one_line_and_exit_2() -> None:
 
 
 IMPORTS = """
-import sys
+import atexit, sys
 sys.argv = ["toolchoice"] + sys.argv[1:]
 from toolchoice.cli.app import main
-try:
-    main()
-except SystemExit:
-    pass
-print("DIALECT_LOADED" if "toolchoice.providers.langchain_dialect" in sys.modules else "DIALECT_NOT_LOADED")
-print("HTTPX_LOADED" if "httpx" in sys.modules else "HTTPX_NOT_LOADED")
+
+
+def loaded():  # at exit: main ends the process itself (app._exit_now), running the atexit handlers first
+    print("DIALECT_LOADED" if "toolchoice.providers.langchain_dialect" in sys.modules else "DIALECT_NOT_LOADED")
+    print("HTTPX_LOADED" if "httpx" in sys.modules else "HTTPX_NOT_LOADED")
+
+
+atexit.register(loaded)
+main()
 """
 
 

@@ -191,6 +191,25 @@ def test_a_key_echoed_into_a_loop_never_reaches_the_spool_file_or_the_output(tmp
     assert [r["final_answer"] for r in loops] == ["the key was $OPENAI_API_KEY"] * 3
 
 
+def test_the_spool_holds_each_loop_as_shown_and_shows_the_text_around_the_loops() -> None:
+    """Each loop is made visible as it is spooled (while other loops wait for replies), so writing the
+    document copies text; the head and the summaries around the loops are made visible as they are written."""
+    from toolchoice.providers.core.loop_tally import LoopSpool
+
+    raw = "csi \x9b31m del \x7f sep \u2028 bidi \u202e"
+    shown = "csi \\u009b31m del \\u007f sep \\u2028 bidi \\u202e"  # JSON's escapes: the same text read back
+    spool = LoopSpool()
+    spool.add(SimpleNamespace(provider="openai", index=1, to_json=lambda: {"final_answer": raw}))
+    spool.files[0].seek(0)
+    assert shown in spool.files[0].read()
+    written: list[str] = []
+    spool.write_document({"scenario": raw}, [("openai", [1], {"note": raw})], written.append)
+    spool.close()
+    document = "".join(written)
+    assert not any(c in document for c in "\x9b\x7f\u2028\u202e") and document.count(shown) == 3
+    assert json.loads(document)["runs"][0]["loops"][0]["final_answer"] == raw
+
+
 def test_the_spooled_json_document_escapes_what_a_terminal_would_act_on(tmp_path: Path) -> None:
     """json.dumps(ensure_ascii=False) leaves C1 controls (CSI 0x9b) and U+2028 raw: the spooled `run --repeat
     --format json` document is escaped as every output is (output.write), and still reads back the same."""

@@ -193,3 +193,40 @@ def test_concurrency_k_puts_k_requests_on_a_real_server_at_once(key):
         server.server_close()
     assert [s.verdict["category"] for s in jobs[0].samples] == ["obeyed"] * 20
     assert state["most"] == 10, state
+
+
+def test_judging_is_warmed_only_once_the_event_loop_has_nothing_else_to_run():
+    """warm_judging's imports (~30-40 ms) wait for three passes of the event loop in a row that ran nothing else:
+    while the workers still open connections and write requests (here: short steps, each a pass, with single
+    quiet passes between them), the import would hold every first request back; once each waits for its reply,
+    it takes time the loop would spend waiting."""
+    import asyncio
+    import time
+
+    async def scenario() -> tuple[float | None, float]:
+        done: list[float] = []
+
+        async def worker() -> None:
+            for step in range(8):  # opening a connection, writing a request: short steps, a pass each
+                end = time.perf_counter() + 0.002
+                while time.perf_counter() < end:
+                    pass
+                await asyncio.sleep(0)
+                if step % 2:
+                    await asyncio.sleep(0)  # a quiet pass between two busy ones
+            done.append(time.perf_counter())
+            await asyncio.sleep(0.5)  # waiting for the reply
+
+        started = time.perf_counter()
+        workers = [asyncio.ensure_future(worker()) for _ in range(2)]
+        await asyncio.sleep(0)
+        await runner._quiet()
+        quiet_at = time.perf_counter()
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+        return (quiet_at - max(done) if len(done) == 2 else None), quiet_at - started
+
+    after_busy, elapsed = asyncio.run(scenario())
+    assert after_busy is not None and after_busy >= 0, "warmed while the workers still had work to do"
+    assert elapsed < 0.25, "waited for the replies instead of warming while they are awaited"

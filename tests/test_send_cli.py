@@ -492,15 +492,19 @@ def test_unenforceable_choice_is_flagged(tmp_path):
 # ---- what sending loads, and when --------------------------------------------------------------
 
 LOADED = """
-import gc, sys
+import atexit, gc, sys
 sys.argv = ["toolchoice"] + sys.argv[1:]
 from toolchoice.cli.app import main
-try:
-    main()
-finally:
+
+
+def loaded():  # at exit: main ends the process itself (app._exit_now), running the atexit handlers first
     unused = sorted(m for m in sys.modules if m.split(".")[0] in ("trio", "rich", "pygments", "click")
                     or m == "httpx._main")
     sys.stderr.write(f"UNUSED {unused} FROZEN {gc.get_freeze_count() > 0}\\n")
+
+
+atexit.register(loaded)
+main()
 """
 
 
