@@ -466,14 +466,20 @@ async def main():
                                           policy=transport.RetryPolicy(retries=0))
     finally:
         await client.aclose()
-    async with aiohttp.ClientSession() as session:  # aiohttp's own module-wide default context
+    async with aiohttp.ClientSession() as session:  # aiohttp's own module-wide default contexts
         try:
             async with session.post(url + "/chat/completions", json={"model": "m"}) as response:
                 theirs = str(response.status)
         except aiohttp.ClientConnectorCertificateError:
             theirs = "refused"
+        async with session.post(url + "/chat/completions", json={"model": "m"}, ssl=False) as response:
+            unverified = str(response.status)  # CERT_NONE: verifies nothing, with or without default paths
     standard = ssl.create_default_context
-    print(standard.__module__ == "ssl" and standard.__qualname__ == "create_default_context", ours.status, theirs)
+    restored = (standard.__module__ == "ssl" and standard.__qualname__ == "create_default_context"
+                and "set_default_verify_paths" not in vars(ssl.SSLContext))  # _ssl._SSLContext's, inherited
+    # what the CERT_NONE default loaded: the trust store $SSL_CERT_FILE names, unless nothing was read
+    loaded = aiohttp.connector._SSL_CONTEXT_UNVERIFIED.cert_store_stats()["x509_ca"]
+    print(restored, ours.status, theirs, unverified, loaded)
 
 asyncio.run(main())
 """
@@ -481,10 +487,10 @@ asyncio.run(main())
 
 @pytest.mark.skipif(importlib.util.find_spec("aiohttp") is None, reason="aiohttp is not installed")
 def test_a_process_of_its_own_imports_aiohttp_without_a_ca_read_and_still_verifies_tls(tls_server, monkeypatch):
-    """In the command's own process aiohttp's import-time default context (a read of the CA bundle
-    toolchoice never uses) is one that trusts nothing; toolchoice's connections still verify against
-    the trust store the environment names, and `ssl.create_default_context` is the standard one again.
-    Elsewhere (a library caller) aiohttp is imported as it is."""
+    """In the command's own process aiohttp's import-time default contexts (two reads of the CA bundle
+    toolchoice never uses) read nothing: the verified one trusts nothing, the CERT_NONE one (``ssl=False``)
+    still verifies nothing; toolchoice's connections still verify against the trust store the environment
+    names, and `ssl` is the standard module again. Elsewhere (a library caller) aiohttp is imported as it is."""
     url, cert = tls_server
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))
     seen = {}
@@ -493,8 +499,8 @@ def test_a_process_of_its_own_imports_aiohttp_without_a_ca_read_and_still_verifi
                                 timeout=60, env=dict(os.environ))
         assert result.returncode == 0, result.stderr
         seen[mode] = result.stdout.split()
-    assert seen["own"] == ["True", "200", "refused"]
-    assert seen["library"] == ["True", "200", "200"]
+    assert seen["own"] == ["True", "200", "refused", "200", "0"]
+    assert seen["library"] == ["True", "200", "200", "200", "1"]
 
 
 PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",

@@ -69,27 +69,36 @@ OWN_PROCESS = False
 
 def load_aio_transport() -> None:
     """Import ``aio_transport`` (aiohttp, httpx-aiohttp). In a process of its own (``OWN_PROCESS``), aiohttp
-    is imported without reading the system's CA bundle: aiohttp.connector builds its module-wide default
-    TLS context at import (``ssl.create_default_context()``: ~20-50 ms, before the first request could go
-    out), which toolchoice never uses, since each of its connections gets the context built from the
-    environment as httpx builds it (httpx_aiohttp's transport: ``ssl=``). While aiohttp loads, a default
-    context is one that trusts no certificate (CERT_REQUIRED, host names checked, no CA): should anything
-    ever connect with aiohttp's default, it would be refused, never let through."""
+    is imported without reading the system's CA bundle: aiohttp.connector builds two module-wide default
+    TLS contexts at import, each reading it (``ssl.create_default_context()`` for verified connections,
+    and ``set_default_verify_paths()`` on its CERT_NONE one for ``ssl=False``: ~20-50 ms each, before the
+    first request could go out), which toolchoice never uses, since each of its connections gets the
+    context built from the environment as httpx builds it (httpx_aiohttp's transport: ``ssl=``). While
+    aiohttp loads, a default context is one that trusts no certificate (CERT_REQUIRED, host names checked,
+    no CA): should anything ever connect with aiohttp's verified default, it would be refused, never let
+    through; and a context loads no default paths, which a CERT_NONE context never consults."""
     import sys
 
     if OWN_PROCESS and "aiohttp" not in sys.modules:
         import ssl
 
         default = ssl.create_default_context
+        own_paths = "set_default_verify_paths" in vars(ssl.SSLContext)  # else inherited from _ssl._SSLContext
+        default_paths = ssl.SSLContext.set_default_verify_paths
 
         def trusting_nothing(*args: Any, **kwargs: Any) -> ssl.SSLContext:
             return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
 
         ssl.create_default_context = trusting_nothing  # type: ignore[assignment]
+        ssl.SSLContext.set_default_verify_paths = lambda self: None  # type: ignore[method-assign]
         try:
             import aiohttp  # noqa: F401
         finally:
             ssl.create_default_context = default
+            if own_paths:
+                ssl.SSLContext.set_default_verify_paths = default_paths  # type: ignore[method-assign]
+            else:
+                del ssl.SSLContext.set_default_verify_paths
     from . import aio_transport  # noqa: F401
 
 
