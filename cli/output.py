@@ -60,7 +60,18 @@ def shown_utf8_writer() -> Callable[[bytes], None]:
     if buffer is None or not utf8:
         return lambda data: out.write(data.decode("utf-8"))
     out.flush()  # what the text layer holds goes first
-    return buffer.write
+
+    def write_all(data: bytes) -> None:
+        """Unbuffered (-u, $PYTHONUNBUFFERED), ``buffer`` is the raw file, whose write may take only part
+        of a large piece (a signal during a write to a pipe): the rest is written, not dropped."""
+        view = memoryview(data)
+        while view:
+            written = buffer.write(view)
+            if written is None:  # a non-blocking stdout that is full: as a buffered writer reports it
+                raise BlockingIOError("stdout would block")
+            view = view[written:]
+
+    return write_all
 
 
 def output_redactor(names: Iterable[str] = (), secrets: dict[str, str] | None = None) -> Redactor:

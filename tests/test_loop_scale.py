@@ -211,6 +211,29 @@ def test_the_spool_holds_each_loop_as_shown_and_shows_the_text_around_the_loops(
     assert json.loads(document)["runs"][0]["loops"][0]["final_answer"] == raw
 
 
+def test_the_document_bytes_reach_an_unbuffered_stdout_whole_when_it_takes_part_of_each_write(monkeypatch) -> None:
+    """$PYTHONUNBUFFERED or -u: sys.stdout.buffer is the raw file, whose write may take only part of a piece
+    (a signal during a write to a pipe); the spooled loops are megabytes, so the rest must follow."""
+    from toolchoice.cli.output import shown_utf8_writer
+
+    class Raw:
+        def __init__(self) -> None:
+            self.got = bytearray()
+
+        def write(self, data: Any) -> int:
+            taken = bytes(data[:1000])
+            self.got += taken
+            return len(taken)
+
+    stdout = SimpleNamespace(encoding="UTF-8", buffer=Raw(), flush=lambda: None)
+    monkeypatch.setattr(sys, "stdout", stdout)
+    piece = ("sunny → 21 °C " * 2000).encode("utf-8")
+    write = shown_utf8_writer()
+    write(piece)
+    write(b",\n")
+    assert bytes(stdout.buffer.got) == piece + b",\n"
+
+
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
 def test_the_spooled_document_is_the_same_text_whichever_encoding_stdout_writes(tmp_path: Path,
                                                                                 encoding: str) -> None:
