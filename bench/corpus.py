@@ -41,6 +41,7 @@ PROVIDER_SETTINGS: dict[str, dict[str, Any]] = {
     "openrouter": {"model": "openai/gpt-4o-mini"},
     "xai": {"model": "grok-3"},
     "cerebras": {"model": "llama-3.3-70b"},
+    "sambanova": {"model": "Meta-Llama-3.3-70B-Instruct"},
     "vllm": {"model": "meta-llama/Llama-3.1-8B-Instruct"},
     "llamacpp": {"model": "llama-3.1-8b-instruct"},
     "huggingface": {"model": "meta-llama/Llama-3.3-70B-Instruct"},

@@ -140,3 +140,18 @@ def test_a_body_written_from_an_sdk_type_fits_it(fixture: str):
     assert model.choices[0].message.tool_calls[0].function.arguments == body["choices"][0]["message"]["tool_calls"][0][
         "function"]["arguments"]
     assert set(body) <= set(type(model).model_fields)  # no field the type does not have
+
+
+def test_the_benchmarks_name_a_model_for_every_provider_of_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/corpus.py's settings are the benchmarks' scenario (translation throughput, compare --send of every
+    provider): a provider added to the table without them left `compare --send` unmeasurable (a KeyError)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_corpus", Path(__file__).resolve().parents[1] / "bench"
+                                                  / "corpus.py")
+    assert spec is not None and spec.loader is not None
+    corpus = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, corpus)  # its dataclasses look their module up there
+    spec.loader.exec_module(corpus)
+    assert sorted(corpus.PROVIDER_SETTINGS) == sorted(CAPABILITIES)
+    assert all(settings.get("model") for settings in corpus.PROVIDER_SETTINGS.values())
