@@ -185,7 +185,8 @@ def _exit_now(code: int) -> NoReturn:
     atexit._run_exitfuncs()  # what the interpreter's exit runs first (handlers registered by the libraries too)
     try:
         for stream in (sys.stdout, sys.stderr):
-            stream.flush()
+            if stream is not None:  # None: started with the descriptor closed (`>&-`), as the interpreter skips it
+                stream.flush()
     except (OSError, ValueError):
         sys.exit(code)
     os._exit(code)

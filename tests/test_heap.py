@@ -4,8 +4,10 @@ in-process caller's collector is left as it was."""
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
+from typing import Callable
 
 from toolchoice.cli import heap
 
@@ -82,3 +84,17 @@ def test_the_console_script_ends_without_the_teardown_but_with_atexit_flushes_an
 def test_a_thread_still_running_at_the_end_is_joined_as_the_interpreter_joins_it() -> None:
     done = subprocess.run([sys.executable, "-c", EXIT, "thread", "--version"], capture_output=True, text=True)
     assert done.returncode == 0 and "THREAD" in done.stdout and "ATEXIT" in done.stdout, done
+
+
+def _closing(fd: int) -> Callable[[], None]:
+    return lambda: os.close(fd)  # in the child, before it runs: the interpreter sets sys.stdout/stderr to None
+
+
+def test_the_exit_keeps_the_code_when_stdout_or_stderr_was_closed() -> None:
+    """`toolchoice ... >&-` / `2>&-`: the interpreter starts with sys.stdout (sys.stderr) None and its own exit
+    skips it; the console script's exit must too, not end in a traceback and exit code 1."""
+    for fd, args, code in [(1, ["render", "/nonexistent.yaml"], 2), (2, ["--version"], 0)]:
+        code_text = f"import sys\nfrom toolchoice.cli import app\nsys.argv = ['toolchoice', *{args!r}]\napp.main()\n"
+        done = subprocess.run([sys.executable, "-c", code_text], capture_output=True, text=True,
+                              preexec_fn=_closing(fd))
+        assert done.returncode == code and "Traceback" not in done.stderr, (fd, done)
