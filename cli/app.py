@@ -180,7 +180,7 @@ def _exit_now(code: int) -> NoReturn:
     import atexit
     import threading
 
-    if threading.active_count() > 1 or sys.getprofile() is not None or sys.gettrace() is not None:
+    if threading.active_count() > 1 or sys.getprofile() is not None or sys.gettrace() is not None or _monitored():
         sys.exit(code)
     atexit._run_exitfuncs()  # what the interpreter's exit runs first (handlers registered by the libraries too)
     try:
@@ -190,3 +190,10 @@ def _exit_now(code: int) -> NoReturn:
     except (OSError, ValueError):
         sys.exit(code)
     os._exit(code)
+
+
+def _monitored() -> bool:
+    """Whether a tool is attached through sys.monitoring (Python 3.12+), where cProfile attaches from 3.12 on
+    (sys.getprofile() stays None) and coverage and debuggers may."""
+    monitoring = getattr(sys, "monitoring", None)
+    return monitoring is not None and any(monitoring.get_tool(tool) is not None for tool in range(6))

@@ -98,3 +98,14 @@ def test_the_exit_keeps_the_code_when_stdout_or_stderr_was_closed() -> None:
         done = subprocess.run([sys.executable, "-c", code_text], capture_output=True, text=True,
                               preexec_fn=_closing(fd))
         assert done.returncode == code and "Traceback" not in done.stderr, (fd, done)
+
+
+def test_a_profile_taken_with_python_m_cprofile_is_written(tmp_path) -> None:
+    """`python -m cProfile -o FILE -m toolchoice.cli ...` writes its report when the command returns; from
+    Python 3.12 cProfile attaches through sys.monitoring (sys.getprofile() stays None), which the console
+    script's exit must see too, or os._exit ends the process before the report is written."""
+    out = tmp_path / "profile.out"
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "toolchoice.cli", "--version"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("toolchoice "), done
+    assert out.is_file() and out.stat().st_size > 0
