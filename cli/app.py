@@ -189,6 +189,8 @@ def _exit_now(code: int) -> NoReturn:
                 stream.flush()
     except (OSError, ValueError):
         sys.exit(code)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM while the last output waits on a full pipe: ended as interrupted
+        os._exit(130)
     os._exit(code)
 
 

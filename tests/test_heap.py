@@ -109,3 +109,31 @@ def test_a_profile_taken_with_python_m_cprofile_is_written(tmp_path) -> None:
                           capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.startswith("toolchoice "), done
     assert out.is_file() and out.stat().st_size > 0
+
+
+STALLED = """
+import atexit, io, os, signal, sys
+from toolchoice.cli import app
+
+exiting = []
+atexit.register(lambda: exiting.append(True))  # app.main's exit runs atexit's handlers, then flushes stdout
+
+
+class Stalled(io.TextIOWrapper):
+    def flush(self):
+        if exiting:  # the last output waits on a full pipe when SIGTERM (`timeout`) or Ctrl-C arrives
+            os.kill(os.getpid(), signal.SIGTERM)
+        super().flush()
+
+
+sys.stdout = Stalled(sys.stdout.detach(), encoding="utf-8")
+sys.argv = ["toolchoice", "--version"]
+app.main()
+"""
+
+
+def test_a_signal_while_the_exit_flushes_stdout_ends_as_interrupted_without_a_traceback() -> None:
+    """SIGTERM (mapped to Ctrl-C's KeyboardInterrupt by app.main) while the exit's flush of stdout waits on a
+    reader that stopped reading: the command ends as an interrupted one does (130), never with a traceback."""
+    done = subprocess.run([sys.executable, "-c", STALLED], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done
