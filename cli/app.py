@@ -180,12 +180,22 @@ def _exit_now(code: int) -> NoReturn:
     import atexit
     import threading
 
-    if threading.active_count() > 1 or sys.getprofile() is not None or sys.gettrace() is not None:
+    if threading.active_count() > 1 or sys.getprofile() is not None or sys.gettrace() is not None or _monitored():
         sys.exit(code)
     atexit._run_exitfuncs()  # what the interpreter's exit runs first (handlers registered by the libraries too)
     try:
         for stream in (sys.stdout, sys.stderr):
-            stream.flush()
+            if stream is not None:  # None: started with the descriptor closed (`>&-`), as the interpreter skips it
+                stream.flush()
     except (OSError, ValueError):
         sys.exit(code)
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM while the last output waits on a full pipe: ended as interrupted
+        os._exit(130)
     os._exit(code)
+
+
+def _monitored() -> bool:
+    """Whether a tool is attached through sys.monitoring (Python 3.12+), where cProfile attaches from 3.12 on
+    (sys.getprofile() stays None) and coverage and debuggers may."""
+    monitoring = getattr(sys, "monitoring", None)
+    return monitoring is not None and any(monitoring.get_tool(tool) is not None for tool in range(6))

@@ -65,11 +65,17 @@ def shown_utf8_writer() -> Callable[[bytes], None]:
         """Unbuffered (-u, $PYTHONUNBUFFERED), ``buffer`` is the raw file, whose write may take only part
         of a large piece (a signal during a write to a pipe): the rest is written, not dropped."""
         view = memoryview(data)
-        while view:
-            written = buffer.write(view)
-            if written is None:  # a non-blocking stdout that is full: as a buffered writer reports it
-                raise BlockingIOError("stdout would block")
-            view = view[written:]
+        try:
+            while view:
+                written = buffer.write(view)
+                if written is None:  # a non-blocking stdout that is full: as a buffered writer reports it
+                    raise BlockingIOError("stdout would block")
+                view = view[written:]
+        except BlockingIOError:
+            raise
+        except OSError:  # a full disk, a device error: reported once (exits.handled); what the buffer still holds
+            _to_devnull()  # (the document's head) would fail again at the exit, a second report and exit 120
+            raise
 
     return write_all
 
@@ -176,14 +182,19 @@ def _console_class() -> Any:
     return Printer
 
 
-def closed_pipe() -> NoReturn:
-    """The reader of stdout went away: point stdout at /dev/null (so the interpreter's last flush
-    cannot fail again) and end the command as a success."""
+def _to_devnull() -> None:
+    """Point stdout at /dev/null: nothing more can reach the file it was, and the exit's flush must not fail."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+
+
+def closed_pipe() -> NoReturn:
+    """The reader of stdout went away: point stdout at /dev/null (so the interpreter's last flush
+    cannot fail again) and end the command as a success."""
+    _to_devnull()
     raise BrokenPipeError("stdout closed")
 
 

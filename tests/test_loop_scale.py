@@ -252,6 +252,22 @@ def test_the_spooled_document_is_the_same_text_whichever_encoding_stdout_writes(
     assert document["runs"][0]["summary"]["loops"] == 3
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_document_stdout_cannot_take_is_one_error_line_and_exit_70(tmp_path: Path) -> None:
+    """stdout on a full disk (/dev/full: every write fails with ENOSPC), buffered as it is by default: the
+    error is one line and exit 70, as when the document went through the text layer; what the buffer still
+    holds must not fail again at the exit (a second report, "Exception ignored ...", and exit 120)."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(FOUR_STEPS)
+    buffered = {k: v for k, v in env().items() if k != "PYTHONUNBUFFERED"}
+    with StandIn("openai", default=Step(body=openai_body(text="sunny"))) as server, open("/dev/full", "wb") as full:
+        result = subprocess.run([EXE, "run", str(path), "-p", "openai", "--base-url", server.base_url(), "--repeat", "3",
+                                 "--format", "json", "--retries", "0"], stdout=full, stderr=subprocess.PIPE, text=True,
+                                env=buffered, timeout=120)
+    assert result.returncode == 70 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert "No space left on device" in result.stderr
+
+
 def test_the_spooled_json_document_escapes_what_a_terminal_would_act_on(tmp_path: Path) -> None:
     """json.dumps(ensure_ascii=False) leaves C1 controls (CSI 0x9b) and U+2028 raw: the spooled `run --repeat
     --format json` document is escaped as every output is (output.write), and still reads back the same."""

@@ -163,9 +163,11 @@ class _Look:
         self.forms = forms
         self.needles = frozenset(_needles(forms))
         # one pass for every needle: ~2x faster than a find per needle over a 27 kB loop (9 needles, 0.11 ms
-        # against 0.2), the same on short texts; longest first, though any match will do
+        # against 0.2), the same on short texts; longest first, though any match will do. Only where it is used:
+        # from _WINDOWS_FROM needles on the index is, and compiling the alternation would cost more than it
+        few = self.needles and len(self.needles) < _WINDOWS_FROM
         self.any_needle = re.compile("|".join(re.escape(n) for n in sorted(self.needles, key=len, reverse=True))
-                                     ) if self.needles else None
+                                     ) if few else None
         self.index: dict[str, list[int]] | None = None
         self.windows: frozenset[str] = frozenset()
         if len(self.needles) >= _WINDOWS_FROM:
