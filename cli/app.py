@@ -153,6 +153,11 @@ def main() -> None:
     # SIGTERM (a CI timeout, `timeout`, `kill`) ends the command as Ctrl-C does: what finished is kept and shown,
     # and the MCP servers it started are stopped (with the default action they outlived it)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    if any(stream is not None and (getattr(stream, "encoding", None) or "").lower() != "utf-8"
+           for stream in (sys.stdout, sys.stderr)):
+        from .stdio import escape_unencodable
+
+        escape_unencodable()  # a character the stream's encoding lacks is shown as a JSON escape, not a crash
     code = run(sys.argv[1:])
     _skip_teardown()
     _exit_now(code)

@@ -248,3 +248,40 @@ def test_usage_errors_are_one_line_exit_2(args, words, process):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("toolchoice: error: ")
     assert words in result.stderr and "--help" in result.stderr
+
+
+NON_ASCII = """tools:
+  - name: get_weather
+    description: "Weather in °C → for a city 東京 😀"
+    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
+tool_choice: auto
+messages:
+  - {role: user, content: "Weather in Tōkyō? 😀"}
+"""
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252", "latin-1"])
+def test_a_stdout_without_every_character_shows_json_escapes_not_an_internal_error(tmp_path, encoding):
+    """A Windows console redirected to a file writes cp1252, PYTHONIOENCODING=ascii ASCII: a character the
+    encoding lacks was a UnicodeEncodeError, "internal error" and exit 70 with no output. It is now a JSON escape:
+    the JSON document reads back the same, the pretty view shows it visibly."""
+    path = tmp_path / "s.yaml"
+    path.write_text(NON_ASCII, encoding="utf-8")
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    as_json = subprocess.run([*CLI, "render", str(path), "-p", "openai", "-f", "json"], capture_output=True, env=env,
+                             timeout=60)
+    assert as_json.returncode == 0, as_json.stderr
+    body = json.loads(as_json.stdout.decode(encoding))["request"]["body"]
+    assert body["tools"][0]["function"]["description"] == "Weather in °C → for a city 東京 😀"
+    assert body["messages"][0]["content"] == "Weather in Tōkyō? 😀"
+    pretty = subprocess.run([*CLI, "render", str(path), "-p", "openai"], capture_output=True, env=env, timeout=60)
+    assert pretty.returncode == 0 and b"internal error" not in pretty.stderr, pretty.stderr
+    assert b"\\u2192" in pretty.stdout and b"\\ud83d\\ude00" in pretty.stdout
+
+
+def test_an_error_handler_the_user_chose_for_stdout_stays() -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "ascii:replace"}
+    result = subprocess.run([*CLI, "render", "-", "-p", "openai", "-f", "json"], input=NON_ASCII.encode("utf-8"),
+                            capture_output=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["request"]["body"]["messages"][0]["content"] == "Weather in T?ky?? ?"
