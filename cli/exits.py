@@ -45,13 +45,19 @@ def error_line(message: str) -> None:
     from .output import output_redactor
 
     text = output_redactor().text(printable(message).replace("\n", " "))
-    sys.stderr.write(f"toolchoice: error: {text}\n")
-    sys.stderr.flush()
+    _to_stderr(f"toolchoice: error: {text}\n")
 
 
 def warning_line(message: str) -> None:
-    sys.stderr.write(f"toolchoice: warning: {message}\n")
-    sys.stderr.flush()
+    _to_stderr(f"toolchoice: warning: {message}\n")
+
+
+def _to_stderr(line: str) -> None:
+    """A command started with stderr closed (``2>&-``: sys.stderr is None) has nowhere to say it; its exit code still
+    does (it was 1, from the AttributeError, instead of the error's own)."""
+    if sys.stderr is not None:
+        sys.stderr.write(line)
+        sys.stderr.flush()
 
 
 def concluded(result: Any) -> int:

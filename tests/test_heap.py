@@ -93,7 +93,8 @@ def _closing(fd: int) -> Callable[[], None]:
 def test_the_exit_keeps_the_code_when_stdout_or_stderr_was_closed() -> None:
     """`toolchoice ... >&-` / `2>&-`: the interpreter starts with sys.stdout (sys.stderr) None and its own exit
     skips it; the console script's exit must too, not end in a traceback and exit code 1."""
-    for fd, args, code in [(1, ["render", "/nonexistent.yaml"], 2), (2, ["--version"], 0)]:
+    for fd, args, code in [(1, ["render", "/nonexistent.yaml"], 2), (2, ["--version"], 0),
+                           (2, ["render", "/nonexistent.yaml"], 2)]:  # the error line has nowhere to go; its code does
         code_text = f"import sys\nfrom toolchoice.cli import app\nsys.argv = ['toolchoice', *{args!r}]\napp.main()\n"
         done = subprocess.run([sys.executable, "-c", code_text], capture_output=True, text=True,
                               preexec_fn=_closing(fd))
