@@ -49,15 +49,11 @@ def shown_utf8_writer() -> Callable[[bytes], None]:
     """Where to write pieces of UTF-8 text already shown as ``write`` shows text (redacted, visible): the
     bytes as they are when stdout writes UTF-8 (no decoding and encoding again: a `run --repeat` document
     is megabytes), else decoded and written as text (a test's StringIO, another encoding)."""
-    import codecs
+    from .stdio import writes_utf8
 
     out = sys.stdout
     buffer = getattr(out, "buffer", None)
-    try:
-        utf8 = codecs.lookup(out.encoding or "").name == "utf-8"
-    except LookupError:
-        utf8 = False
-    if buffer is None or not utf8:
+    if buffer is None or not writes_utf8(out):
         return lambda data: out.write(data.decode("utf-8"))
     out.flush()  # what the text layer holds goes first
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import sys
+from typing import Any
 
 HANDLER = "toolchoice.json-escape"
 
@@ -33,15 +34,20 @@ def _json_escapes(error: UnicodeError) -> tuple[str, int]:
     return "".join(shown), error.end
 
 
+def writes_utf8(stream: Any) -> bool:
+    """Whether ``stream`` (a text stream) encodes as UTF-8."""
+    try:
+        return codecs.lookup(getattr(stream, "encoding", None) or "").name == "utf-8"
+    except LookupError:
+        return False
+
+
 def escape_unencodable() -> None:
     """See the module docstring."""
     for stream in (sys.stdout, sys.stderr):
         if stream is None or getattr(stream, "errors", None) != "strict" or not hasattr(stream, "reconfigure"):
             continue
-        try:
-            if codecs.lookup(stream.encoding).name == "utf-8":
-                continue
-        except (LookupError, TypeError):
+        if writes_utf8(stream):
             continue
         try:
             codecs.lookup_error(HANDLER)
