@@ -5,8 +5,6 @@ in ``HOSTS`` (endpoint, auth header, id rules, notes) and in their capability ro
 they can do natively).
 """
 
-from __future__ import annotations
-
 import re
 from typing import Any, Literal, NamedTuple
 

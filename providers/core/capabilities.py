@@ -13,8 +13,6 @@ A choice's ``wire`` is one of:
 - any other text: a note for people about an emulated or unsupported choice (never sent).
 """
 
-from __future__ import annotations
-
 from enum import Enum
 from typing import NamedTuple
 

@@ -2,8 +2,6 @@
 or refused, each decision in the ledger), and the pitfall lint of a plan against the scenario's
 history (``lint_pitfalls``). No provider's wire words here: the translators map plan modes to them."""
 
-from __future__ import annotations
-
 from typing import Literal, NamedTuple
 
 from .capabilities import Capability

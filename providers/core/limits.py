@@ -5,8 +5,6 @@ Each limit has a name, a default, a unit and an environment variable that raises
 names the limit and how to raise it (``refusal``). Only the standard library: every command reads it.
 """
 
-from __future__ import annotations
-
 import os
 from typing import NamedTuple
 

@@ -8,8 +8,6 @@ overrides a fact per provider with ``providers.<id>.rules: {KEY: value}`` when a
 No third-party imports: this module is on `render`'s start-up path (the patterns compile lazily).
 """
 
-from __future__ import annotations
-
 import functools
 
 import re

@@ -19,8 +19,6 @@ shown does.
 Only the standard library: `render` and `parse` use this without httpx.
 """
 
-from __future__ import annotations
-
 import base64
 import functools
 import json

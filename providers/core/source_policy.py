@@ -10,8 +10,6 @@ same allow-list that guards ``providers.<id>.headers``. The library's own defaul
 ``load_scenario``) allows live sources and no variables; the command line sets the policy it was given.
 """
 
-from __future__ import annotations
-
 import contextlib
 from typing import Iterator, NamedTuple
 
