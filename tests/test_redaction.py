@@ -160,3 +160,20 @@ def test_visible_json_escapes_what_json_leaves_raw():
     raw = json.dumps({"k": "a\x7fb\x9bc\u2028d\u202ee\ud800"}, ensure_ascii=False)
     assert redaction.visible_json(raw) == '{"k": "a\\u007fb\\u009bc\\u2028d\\u202ee\\ud800"}'
     assert redaction.visible_json('{"k": "plain"}') == '{"k": "plain"}'
+
+
+def test_a_real_length_key_is_looked_up_in_wider_windows_and_no_run_at_any_place_escapes() -> None:
+    """Every form of a key of real length is at least PIECE characters long, so every match is too and the window
+    look cuts the text into wider pieces (a third fewer); a run of exactly PIECE characters from anywhere in any
+    spelling, at any alignment in the text, is still found."""
+    key = "sk-proj-4fQ9xL2mZt7Rw1Kc8Vb3Np6Hd5Gs0Ja9Ue2Yo7Ti4Mx8Lq2Wz5Rt1Pc9Vb7Nk3Hd6Gs4Ja0Ue8Yo2Tr5Lm1"
+    redactor = redaction.Redactor({key: "$K"})
+    look = redactor._plain_look
+    assert look.index is not None and look.cut.pattern == ".{%d}" % redaction._WIDE_WINDOW
+    assert redaction.PIECE >= 2 * redaction._WIDE_WINDOW - 1
+    for form in spelled(key):
+        for start in range(len(form) - redaction.PIECE + 1):
+            run = form[start:start + redaction.PIECE]
+            for pad in range(redaction._WIDE_WINDOW):
+                shown = redactor.text("é" * pad + run + " tail")
+                assert run not in shown and "$K" in shown, (form, start, pad)

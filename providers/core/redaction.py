@@ -145,7 +145,11 @@ _Forms = tuple[tuple[str, str], ...]  # (spelling, placeholder)
 # pieces and looking them up among every _WINDOW-character piece of every form misses no match, and costs
 # one pass over the text whatever the number of keys, where a find per needle costs a pass per needle.
 _WINDOW = 4
-_CUT = re.compile(r".{%d}" % _WINDOW, re.S)
+# When every form is at least PIECE characters long (a key of real length: every spelling and run of it), every
+# match is too, so windows of _WIDE_WINDOW (PIECE >= 2 * _WIDE_WINDOW - 1) miss none either: a third fewer pieces
+# to cut and look up (35 kB of JSON: ~0.8 -> ~0.55 ms).
+_WIDE_WINDOW = 6
+_CUTS = {width: re.compile(r".{%d}" % width, re.S) for width in (_WINDOW, _WIDE_WINDOW)}
 # From this many needles on, the window look is the cheaper one (27 kB of JSON: ~0.45 ms whatever the keys;
 # finds: ~0.4 ms per 40 needles, one 51-character key giving 39).
 _WINDOWS_FROM = 40
@@ -155,7 +159,7 @@ class _Look:
     """How to find which forms may be in a text: a find per needle (few needles), or the text's windows
     looked up in an index of every form's windows (many)."""
 
-    __slots__ = ("forms", "needles", "any_needle", "windows", "index")
+    __slots__ = ("forms", "needles", "any_needle", "windows", "index", "cut")
 
     def __init__(self, forms: _Forms) -> None:
         self.forms = forms
@@ -168,11 +172,13 @@ class _Look:
                                      ) if few else None
         self.index: dict[str, list[int]] | None = None
         self.windows: frozenset[str] = frozenset()
+        width = _WIDE_WINDOW if all(len(form) >= PIECE for form, _ in forms) else _WINDOW
+        self.cut = _CUTS[width]
         if len(self.needles) >= _WINDOWS_FROM:
             self.index = {}
             for at, (form, _) in enumerate(forms):
-                for i in range(len(form) - _WINDOW + 1):
-                    places = self.index.setdefault(form[i:i + _WINDOW], [])
+                for i in range(len(form) - width + 1):
+                    places = self.index.setdefault(form[i:i + width], [])
                     if not places or places[-1] != at:
                         places.append(at)
             self.windows = frozenset(self.index)
@@ -183,13 +189,13 @@ class _Look:
     def maybe(self, text: str) -> bool:
         if self.index is None:
             return self._any_needle_in(text)
-        return not self.windows.isdisjoint(_CUT.findall(text))
+        return not self.windows.isdisjoint(self.cut.findall(text))
 
     def candidates(self, text: str) -> _Forms:
         """The forms that may occur in ``text`` (in their order: longest first), () when none can."""
         if self.index is None:
             return self.forms if self._any_needle_in(text) else ()
-        hits = self.windows.intersection(_CUT.findall(text))
+        hits = self.windows.intersection(self.cut.findall(text))
         if not hits:
             return ()
         index = self.index
