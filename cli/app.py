@@ -153,6 +153,7 @@ def main() -> None:
     # SIGTERM (a CI timeout, `timeout`, `kill`) ends the command as Ctrl-C does: what finished is kept and shown,
     # and the MCP servers it started are stopped (with the default action they outlived it)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    # a cheap look first, so that UTF-8 streams (nearly all) do not import stdio, whose writes_utf8 is the exact one
     if any(stream is not None and (getattr(stream, "encoding", None) or "").lower() != "utf-8"
            for stream in (sys.stdout, sys.stderr)):
         from .stdio import escape_unencodable
