@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import io
 import os
 import sys
 from typing import Any, NoReturn
@@ -159,6 +160,10 @@ def main() -> None:
         from .stdio import escape_unencodable
 
         escape_unencodable()  # a character the stream's encoding lacks is shown as a JSON escape, not a crash
+    if any(type(getattr(stream, "buffer", None)) is io.FileIO for stream in (sys.stdout, sys.stderr)):
+        from .stdio import whole_writes
+
+        whole_writes()  # unbuffered (-u): a write cut short by a full disk raises instead of vanishing
     code = run(sys.argv[1:])
     _skip_teardown()
     _exit_now(code)

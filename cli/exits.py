@@ -71,6 +71,27 @@ def concluded(result: Any) -> int:
     return result.code
 
 
+# errno -> what to do, for a write the machine refused (stdout on a full disk, a --save folder past its quota):
+# the environment's doing, not a bug to report. Still exit 70, as before; the line says what happened.
+_WRITE_ERRNOS = {"ENOSPC": "free some space, or send the output elsewhere",
+                 "EDQUOT": "free some space under your quota, or send the output elsewhere",
+                 "EFBIG": "the file reached the size limit of this process, ulimit -f: send the output elsewhere",
+                 "EIO": "the device reported an error: send the output elsewhere"}
+
+
+def _failed_write(exc: Exception) -> str | None:
+    """One line for an OSError a failed write raises (by its errno), else None."""
+    import errno
+
+    if not isinstance(exc, OSError) or exc.errno is None:
+        return None
+    hint = _WRITE_ERRNOS.get(errno.errorcode.get(exc.errno, ""))
+    if hint is None:
+        return None
+    where = f" {exc.filename}" if exc.filename else " the output"
+    return f"cannot write{where}: {exc.strerror or errno.errorcode[exc.errno]} ({hint})"
+
+
 def handled(fn: F) -> F:
     """Turn ToolchoiceError into one line on stderr and its exit code; anything unexpected into one
     line too (set TOOLCHOICE_DEBUG=1 for the traceback)."""
@@ -98,8 +119,13 @@ def handled(fn: F) -> F:
         except Exception as exc:  # noqa: BLE001 - the promise is: never a traceback
             if os.environ.get("TOOLCHOICE_DEBUG"):
                 raise
-            error_line(f"internal error: {type(exc).__name__}: {exc} (please report it; "
-                       "TOOLCHOICE_DEBUG=1 shows the traceback)")
+            failed_write = _failed_write(exc)
+            if failed_write:  # what stdout's buffer still holds would fail again at the exit: a second report, exit 120
+                from .output import point_stdout_at_devnull
+
+                point_stdout_at_devnull()
+            error_line(failed_write or f"internal error: {type(exc).__name__}: {exc} (please report it; "
+                                       "TOOLCHOICE_DEBUG=1 shows the traceback)")
             raise typer.Exit(70) from None
 
     return wrapper  # type: ignore[return-value]

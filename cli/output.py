@@ -70,7 +70,7 @@ def shown_utf8_writer() -> Callable[[bytes], None]:
         except BlockingIOError:
             raise
         except OSError:  # a full disk, a device error: reported once (exits.handled); what the buffer still holds
-            _to_devnull()  # (the document's head) would fail again at the exit, a second report and exit 120
+            point_stdout_at_devnull()  # (the document's head) would fail again at the exit, a second report and exit 120
             raise
 
     return write_all
@@ -178,7 +178,7 @@ def _console_class() -> Any:
     return Printer
 
 
-def _to_devnull() -> None:
+def point_stdout_at_devnull() -> None:
     """Point stdout at /dev/null: nothing more can reach the file it was, and the exit's flush must not fail."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -190,7 +190,7 @@ def _to_devnull() -> None:
 def closed_pipe() -> NoReturn:
     """The reader of stdout went away: point stdout at /dev/null (so the interpreter's last flush
     cannot fail again) and end the command as a success."""
-    _to_devnull()
+    point_stdout_at_devnull()
     raise BrokenPipeError("stdout closed")
 
 

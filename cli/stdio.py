@@ -9,11 +9,18 @@ with nothing of its output. ``escape_unencodable`` makes such a character a JSON
 table or a line it is shown visibly, as control characters are (``redaction.visible``). Only streams left
 at the strict default in an encoding that is not UTF-8; an error handler the user chose
 (``PYTHONIOENCODING=latin-1:replace``) stays. Only in the console script's own process (``app.main``).
+
+Unbuffered streams (``python -u``, ``PYTHONUNBUFFERED=1``, set in many container images) are a text layer
+directly over the raw file, and the text layer ignores how much of a write the file took: a write that
+reached a full disk or ``ulimit -f`` part-way was cut short silently, and the command exited 0 with its
+output truncated. ``whole_writes`` puts a layer between them that writes every byte or raises.
 """
 
 from __future__ import annotations
 
 import codecs
+import io
+import os
 import sys
 from typing import Any
 
@@ -54,3 +61,43 @@ def escape_unencodable() -> None:
         except LookupError:
             codecs.register_error(HANDLER, _json_escapes)
         stream.reconfigure(errors=HANDLER)
+
+
+class WholeWrites(io.RawIOBase):
+    """A raw file whose ``write`` writes every byte or raises (the OSError of the write that failed)."""
+
+    def __init__(self, raw: Any) -> None:
+        super().__init__()
+        self.raw = raw
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        size = len(view)
+        while view:
+            written = self.raw.write(view)
+            if written is None:  # a non-blocking file that is full: as a buffered writer reports it
+                raise BlockingIOError(11, "write could not complete without blocking")
+            view = view[written:]
+        return size
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return int(self.raw.fileno())
+
+    def isatty(self) -> bool:
+        return bool(self.raw.isatty())
+
+
+def whole_writes() -> None:
+    """See the module docstring: stdout and stderr, where their text layer sits on the raw file."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None or type(getattr(stream, "buffer", None)) is not io.FileIO:
+            continue
+        stream.flush()
+        wrapped = io.TextIOWrapper(WholeWrites(stream.buffer), encoding=stream.encoding, errors=stream.errors,
+                                   newline=None if os.name == "nt" else "\n", line_buffering=stream.line_buffering,
+                                   write_through=True)
+        setattr(sys, name, wrapped)

@@ -285,3 +285,34 @@ def test_an_error_handler_the_user_chose_for_stdout_stays() -> None:
                             capture_output=True, env=env, timeout=60)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["request"]["body"]["messages"][0]["content"] == "Weather in T?ky?? ?"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("fmt", ["json", "pretty"])
+@pytest.mark.parametrize("unbuffered", ["1", ""])
+def test_stdout_on_a_full_disk_is_one_line_saying_so_not_an_internal_error(fmt, unbuffered):
+    """/dev/full fails every write with ENOSPC: that is the machine's doing, not a bug to report. One line
+    that says what failed and what to do; exit 70 as before."""
+    env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run([*CLI, "render", "configs/weather.yaml", "-p", "all", "-f", fmt], stdout=full,
+                                stderr=subprocess.PIPE, text=True, env=env, timeout=60, cwd=ROOT)
+    assert result.returncode == 70, result.stderr
+    assert result.stderr.splitlines() == ["toolchoice: error: cannot write the output: No space left on device "
+                                          "(free some space, or send the output elsewhere)"], result.stderr
+
+
+def test_stdout_past_the_file_size_limit_is_one_line_saying_so(tmp_path):
+    """RLIMIT_FSIZE (ulimit -f): a write past it fails with EFBIG (Python ignores SIGXFSZ)."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+
+    with open(tmp_path / "out.json", "wb") as out:
+        result = subprocess.run([*CLI, "render", "configs/weather.yaml", "-p", "all", "-f", "json"], stdout=out,
+                                stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT, preexec_fn=limit)
+    assert result.returncode == 70, result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith("toolchoice: error: cannot write the output: File too large (") and "ulimit -f" in line
+    assert (tmp_path / "out.json").stat().st_size <= 2048
