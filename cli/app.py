@@ -160,13 +160,26 @@ def main() -> None:
         from .stdio import escape_unencodable
 
         escape_unencodable()  # a character the stream's encoding lacks is shown as a JSON escape, not a crash
-    if any(type(getattr(stream, "buffer", None)) is io.FileIO for stream in (sys.stdout, sys.stderr)):
+    lossy = [name for name in ("stdout", "stderr") if _writes_may_be_lost(getattr(sys, name))]
+    if lossy:
         from .stdio import whole_writes
 
-        whole_writes()  # unbuffered (-u): a write cut short by a full disk raises instead of vanishing
+        whole_writes(lossy)  # unbuffered (-u), a non-blocking pipe: every byte is written, or the error raised
     code = run(sys.argv[1:])
     _skip_teardown()
     _exit_now(code)
+
+
+def _writes_may_be_lost(stream: Any) -> bool:
+    """Whether a write to ``stream`` could be cut short silently (a text layer on the raw file) or be refused by
+    a full pipe (a non-blocking one): see cli/stdio.py, imported only then."""
+    buffer = getattr(stream, "buffer", None)
+    if type(buffer) is io.FileIO:
+        return True
+    try:
+        return type(buffer) is io.BufferedWriter and not os.get_blocking(buffer.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _skip_teardown() -> None:

@@ -13,7 +13,11 @@ at the strict default in an encoding that is not UTF-8; an error handler the use
 Unbuffered streams (``python -u``, ``PYTHONUNBUFFERED=1``, set in many container images) are a text layer
 directly over the raw file, and the text layer ignores how much of a write the file took: a write that
 reached a full disk or ``ulimit -f`` part-way was cut short silently, and the command exited 0 with its
-output truncated. ``whole_writes`` puts a layer between them that writes every byte or raises.
+output truncated. And a pipe another process left non-blocking (O_NONBLOCK is a property of the pipe, shared
+by every process writing to it: Node.js-based runners leave it so) refuses a write once it is full, while
+the reader is just slower: "internal error: BlockingIOError" with part of the output. ``whole_writes`` puts
+a layer under the text layer (and its buffer, if any) that writes every byte, waiting for a full non-blocking
+pipe to take more as a blocking write waits, or raises the error of the write that failed.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import select
 import sys
 from typing import Any
 
@@ -74,9 +79,13 @@ class WholeWrites(io.RawIOBase):
         view = memoryview(data).cast("B")
         size = len(view)
         while view:
-            written = self.raw.write(view)
-            if written is None:  # a non-blocking file that is full: as a buffered writer reports it
-                raise BlockingIOError(11, "write could not complete without blocking")
+            try:
+                written = self.raw.write(view)
+            except BlockingIOError:
+                written = None
+            if written is None:  # a non-blocking pipe that is full: wait until the reader takes some
+                select.select([], [self.raw], [])
+                continue
             view = view[written:]
         return size
 
@@ -90,14 +99,15 @@ class WholeWrites(io.RawIOBase):
         return bool(self.raw.isatty())
 
 
-def whole_writes() -> None:
-    """See the module docstring: stdout and stderr, where their text layer sits on the raw file."""
-    for name in ("stdout", "stderr"):
+def whole_writes(names: list[str]) -> None:
+    """See the module docstring: the streams named ("stdout", "stderr"), each a text layer over a raw file
+    (unbuffered: it stays so) or over a BufferedWriter (``app._writes_may_be_lost`` chose them)."""
+    for name in names:
         stream = getattr(sys, name)
-        if stream is None or type(getattr(stream, "buffer", None)) is not io.FileIO:
-            continue
         stream.flush()
-        wrapped = io.TextIOWrapper(WholeWrites(stream.buffer), encoding=stream.encoding, errors=stream.errors,
-                                   newline=None if os.name == "nt" else "\n", line_buffering=stream.line_buffering,
-                                   write_through=True)
+        unbuffered = type(stream.buffer) is io.FileIO
+        raw = WholeWrites(stream.buffer if unbuffered else stream.buffer.raw)
+        wrapped = io.TextIOWrapper(raw if unbuffered else io.BufferedWriter(raw), encoding=stream.encoding,
+                                   errors=stream.errors, newline=None if os.name == "nt" else "\n",
+                                   line_buffering=stream.line_buffering, write_through=unbuffered)
         setattr(sys, name, wrapped)

@@ -316,3 +316,38 @@ def test_stdout_past_the_file_size_limit_is_one_line_saying_so(tmp_path):
     [line] = result.stderr.splitlines()
     assert line.startswith("toolchoice: error: cannot write the output: File too large (") and "ulimit -f" in line
     assert (tmp_path / "out.json").stat().st_size <= 2048
+
+
+def _big_scenario(tmp_path: Path) -> Path:
+    """A scenario whose `render -p all -f json` is about a megabyte: far more than a pipe holds (64 KiB)."""
+    tools = "\n".join(f"  - name: tool_{i}\n    description: \"{'A long description. ' * 20}\"\n"
+                      f"    parameters: {{type: object, properties: {{city: {{type: string}}}}}}" for i in range(60))
+    path = tmp_path / "big.yaml"
+    path.write_text(f"tools:\n{tools}\ntool_choice: required\nmessages:\n  - {{role: user, content: hi}}\n")
+    return path
+
+
+@pytest.mark.skipif(os.name != "posix", reason="O_NONBLOCK pipes")
+@pytest.mark.parametrize("unbuffered", ["1", ""])
+def test_a_non_blocking_stdout_pipe_that_fills_up_gets_every_byte(tmp_path, unbuffered):
+    """O_NONBLOCK belongs to the pipe, shared by all its writers (Node.js-based runners leave theirs so): once
+    the pipe is full a write is refused with EAGAIN although the reader is only slower. The command waits as
+    a blocking write would: the whole document arrives and the exit code is 0 (it was "internal error:
+    BlockingIOError", exit 70, or 120 when buffered, with the first 64 KiB)."""
+    import time
+
+    path = _big_scenario(tmp_path)
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
+    process = subprocess.Popen([*CLI, "render", str(path), "-p", "all", "-f", "json"], stdout=write_end,
+                               stderr=subprocess.PIPE, env=env)
+    os.close(write_end)
+    time.sleep(0.5)  # the reader is slow: the pipe fills up first
+    with os.fdopen(read_end, "rb") as reader:
+        data = reader.read()
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert err == b""
+    document = json.loads(data)
+    assert len(document) == len(PROVIDER_IDS) and len(data) > 10 * 65536
