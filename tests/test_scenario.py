@@ -606,6 +606,47 @@ def test_nesting_beyond_what_the_yaml_parser_can_compose():
     assert exc.message == "invalid YAML: mappings and lists nest too deeply to read"
 
 
+def _depth(value: object) -> int:
+    """The deepest node of plain data, the root at 0 (a scalar in a list at the top is at 1)."""
+    if isinstance(value, dict):
+        return max((1 + max(_depth(k), _depth(v)) for k, v in value.items()), default=0)
+    if isinstance(value, list):
+        return max((1 + _depth(v) for v in value), default=0)
+    return 0
+
+
+def _spine(depth: int, shape: int) -> object:
+    """Data ``depth`` deep, in one of four shapes: lists or mappings, scalars beside the spine or not, the
+    last level a scalar or an empty collection (which adds no level)."""
+    inner: object = {"end": "x"} if shape % 2 else ["x", 1]
+    if shape >= 2:
+        inner = {} if shape % 2 else []
+        depth += 1
+    for level in range(depth - 1):
+        inner = {"k": inner, "s": level} if (level + shape) % 2 else [level, inner, "s"]
+    return inner
+
+
+@pytest.mark.parametrize("shape", range(4))
+@pytest.mark.parametrize("depth", [1, 2, 5, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1])
+def test_the_nesting_look_before_libyaml_agrees_with_the_depth_of_the_data(depth, shape):
+    """``_unusual`` (whether a document goes the slow way for its nesting), with and without the alias
+    bookkeeping, against the depth of the data written (counted here, on the Python value)."""
+    import json
+
+    import yaml
+
+    from toolchoice.providers.core import yaml_input as loader
+
+    value = _spine(depth, shape)
+    for text in (json.dumps(value), yaml.safe_dump(value)):
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        real = _depth(value)
+        for limit in (real - 1, real, real + 1):
+            assert loader._unusual(root, limit, aliases=False) == (real > limit), (depth, shape, limit)
+            assert loader._unusual(root, limit, aliases=True) == (real > limit), (depth, shape, limit)
+
+
 # ---- malformed YAML and unreadable files ---------------------------------------------------
 
 @pytest.mark.parametrize("text, line, column, message", [
