@@ -12,7 +12,7 @@ from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.model import Reply, Translation
 from toolchoice.providers.core.runner import Sample
 
-from .output import dumps, write
+from .output import dumps, json_view, write
 
 
 def _console(secrets: dict[str, str] | None = None) -> Any:
@@ -105,12 +105,11 @@ def server_call_text(call: Any) -> str:
 
 
 def print_raw(console: Any, sample_raw_json: Any, raw_text: str) -> None:
-    from rich.json import JSON
     from rich.text import Text
 
     console.print(Text("raw response", style="bold"))
     if sample_raw_json is not None:
-        console.print(JSON(json.dumps(sample_raw_json, ensure_ascii=False), indent=2), soft_wrap=True)
+        console.print(json_view(console, json.dumps(sample_raw_json, ensure_ascii=False)), soft_wrap=True)
     else:
         console.print(Text(raw_text or "(no body)"))
 

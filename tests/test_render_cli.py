@@ -351,3 +351,25 @@ def test_a_non_blocking_stdout_pipe_that_fills_up_gets_every_byte(tmp_path, unbu
     assert err == b""
     document = json.loads(data)
     assert len(document) == len(PROVIDER_IDS) and len(data) > 10 * 65536
+
+
+def test_on_a_colour_terminal_a_small_body_is_coloured_and_a_large_one_plain(tmp_path):
+    """rich colours a JSON body with regexes and a span per token (~0.3 s for 250 kB): a body past
+    output.HIGHLIGHT_MAX (64 kB) is shown plain on a terminal too, the same text json.dumps lays out."""
+    import re
+
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env.update(FORCE_COLOR="1", TERM="xterm-256color", COLUMNS="120", OPENAI_API_KEY="sk-test")
+    tools = "\n".join(f"  - name: tool_{i}\n    description: \"{'Looks things up. ' * 30}\"\n"
+                      f"    parameters: {{type: object, properties: {{q: {{type: string}}}}}}" for i in range(150))
+    big = tmp_path / "big.yaml"
+    big.write_text(f"tools:\n{tools}\ntool_choice: required\nmessages:\n  - {{role: user, content: hi}}\n")
+    for path, coloured in ((ROOT / "configs" / "weather.yaml", True), (big, False)):
+        as_json = run_cli(["render", str(path), "-p", "openai", "-f", "json"], env=env)
+        body = json.loads(as_json.stdout)["request"]["body"]
+        laid_out = json.dumps(body, indent=2, ensure_ascii=False)
+        assert (len(laid_out) > 64 * 1024) != coloured
+        pretty = run_cli(["render", str(path), "-p", "openai"], env=env).stdout
+        assert "\x1b[" in pretty  # a terminal's colours: the heading at least
+        assert (laid_out in pretty) != coloured  # coloured: escapes between the tokens
+        assert laid_out in re.sub(r"\x1b\[[0-9;]*m", "", pretty)
