@@ -417,10 +417,30 @@ HIGHLIGHT_MAX = 64 * 1024
 
 
 def json_view(console: Any, text: str) -> Any:
-    """JSON ``text`` laid out with two-space indents (rich's JSON view), coloured only where colours show."""
+    """JSON ``text`` laid out with two-space indents (rich's JSON view), coloured only where colours show;
+    print it with ``soft_wrap=True`` (a long line is left whole for the terminal to wrap)."""
     from rich.json import JSON
 
-    return JSON(text, indent=2, highlight=console.color_system is not None and len(text) <= HIGHLIGHT_MAX)
+    if console.color_system is not None and len(text) <= HIGHLIGHT_MAX:
+        return JSON(text, indent=2)
+    return _Unstyled(console, JSON(text, indent=2, highlight=False).text.plain)
+
+
+class _Unstyled:
+    """Text without styles, passed to the output as one piece, keys redacted and controls written out as every
+    text is (``shown``): rich would make a Text of each line, wrap it and join them again (~0.5 s a MB)."""
+
+    def __init__(self, console: Any, text: str) -> None:
+        from toolchoice.providers.core.redaction import visible
+
+        redactor = getattr(console, "redactor", None)
+        self.text = visible(redactor.text(text) if redactor else text)
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.segment import Segment
+
+        yield Segment(self.text)
+        yield Segment.line()
 
 
 def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:

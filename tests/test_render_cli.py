@@ -373,3 +373,19 @@ def test_on_a_colour_terminal_a_small_body_is_coloured_and_a_large_one_plain(tmp
         assert "\x1b[" in pretty  # a terminal's colours: the heading at least
         assert (laid_out in pretty) != coloured  # coloured: escapes between the tokens
         assert laid_out in re.sub(r"\x1b\[[0-9;]*m", "", pretty)
+
+
+def test_a_plain_body_writes_out_controls_and_never_a_key(tmp_path):
+    """Where colours do not show, a body goes to the output as one piece (output._Unstyled), not through a
+    rich Text: it must still be redacted and have its controls written out as every text is."""
+    key = "sk-test-" + "k" * 40
+    path = tmp_path / "s.yaml"
+    path.write_text('tools:\n  - name: f\n    description: "C1 \\x9b31m, U+2028 \\u2028, BEL \\a, the key '
+                    + key + '"\n    parameters: {type: object}\nmessages:\n  - {role: user, content: hi}\n',
+                    encoding="utf-8")
+    result = run_cli(["render", str(path), "-p", "openai,anthropic"], env={**os.environ, "OPENAI_API_KEY": key,
+                                                                           "COLUMNS": "80"})
+    assert result.returncode == 0, result.stderr
+    assert key not in result.stdout and "$OPENAI_API_KEY" in result.stdout
+    assert not any(ch in result.stdout for ch in "\x9b\u2028\x07")
+    assert '"description": "C1 \\u009b31m, U+2028 \\u2028, BEL \\u0007, the key $OPENAI_API_KEY"' in result.stdout
