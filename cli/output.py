@@ -21,13 +21,23 @@ from toolchoice.providers.core.redaction import Redactor, environment_secrets
 SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
 
 
+# Compact JSON text from which a document is indented by core/json_text.py (orjson) instead of the standard
+# library's encoder, which indents in Python (~5 ms for 100 kB). Below it, orjson's import costs more than it
+# saves; the compact text (C, a tenth of the indenting) tells the size.
+LARGE_JSON = 32 * 1024
+
+
 def dumps(value: Any) -> str:
-    """Indented JSON for the commands that print one small document (render, tools, parse): the standard
-    library's encoder, which is loaded anyway (orjson's import costs more than it saves there; the sending
-    commands' documents, which grow with N, go through core/json_text.py)."""
+    """Indented JSON for the commands that print one document (render, tools, parse), as
+    ``json.dumps(value, indent=2, ensure_ascii=False)`` writes it (the sending commands' documents, which
+    grow with N, always go through core/json_text.py)."""
     import json
 
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    if len(json.dumps(value, ensure_ascii=False)) < LARGE_JSON:
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    from toolchoice.providers.core.json_text import dumps_indented
+
+    return dumps_indented(value)
 
 
 def terminal_width() -> int:
@@ -419,11 +429,13 @@ HIGHLIGHT_MAX = 64 * 1024
 def json_view(console: Any, text: str) -> Any:
     """JSON ``text`` laid out with two-space indents (rich's JSON view), coloured only where colours show;
     print it with ``soft_wrap=True`` (a long line is left whole for the terminal to wrap)."""
-    from rich.json import JSON
+    from rich.json import JSON  # (~0.1 ms: rich.text and its highlighter are loaded for any pretty output)
 
     if console.color_system is not None and len(text) <= HIGHLIGHT_MAX:
         return JSON(text, indent=2)
-    return _Unstyled(console, JSON(text, indent=2, highlight=False).text.plain)
+    import json
+
+    return _Unstyled(console, dumps(json.loads(text)))  # the text rich's JSON lays out (its json.dumps call)
 
 
 class _Unstyled:

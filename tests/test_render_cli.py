@@ -366,6 +366,8 @@ def test_on_a_colour_terminal_a_small_body_is_coloured_and_a_large_one_plain(tmp
     big.write_text(f"tools:\n{tools}\ntool_choice: required\nmessages:\n  - {{role: user, content: hi}}\n")
     for path, coloured in ((ROOT / "configs" / "weather.yaml", True), (big, False)):
         as_json = run_cli(["render", str(path), "-p", "openai", "-f", "json"], env=env)
+        # byte for byte the standard library's layout, whichever encoder wrote it (a large one: orjson)
+        assert as_json.stdout == json.dumps(json.loads(as_json.stdout), indent=2, ensure_ascii=False) + "\n"
         body = json.loads(as_json.stdout)["request"]["body"]
         laid_out = json.dumps(body, indent=2, ensure_ascii=False)
         assert (len(laid_out) > 64 * 1024) != coloured
