@@ -132,6 +132,23 @@ def _fold_help_cells() -> None:
 
     folding.folds = True  # type: ignore[attr-defined]
     rich_utils._get_parameter_help = folding
+    make_console = rich_utils._get_rich_console
+
+    def closing_quietly(stderr: bool = False) -> Any:
+        """`toolchoice --help | head`: the reader has what it wanted, as for every command (rich exits 1)."""
+        console = make_console(stderr)
+
+        def on_broken_pipe() -> None:
+            from .output import point_stdout_at_devnull
+
+            console.quiet = True
+            point_stdout_at_devnull()
+            raise SystemExit(0)
+
+        console.on_broken_pipe = on_broken_pipe
+        return console
+
+    rich_utils._get_rich_console = closing_quietly
     for name in ("highlighter", "negative_highlighter"):  # the option names' cells (--results-from at 60)
         plain = getattr(rich_utils, name)
 

@@ -391,3 +391,15 @@ def test_a_plain_body_writes_out_controls_and_never_a_key(tmp_path):
     assert key not in result.stdout and "$OPENAI_API_KEY" in result.stdout
     assert not any(ch in result.stdout for ch in "\x9b\u2028\x07")
     assert '"description": "C1 \\u009b31m, U+2028 \\u2028, BEL \\u0007, the key $OPENAI_API_KEY"' in result.stdout
+
+
+@pytest.mark.parametrize("args", [["--help"], ["render", "--help"], []])
+def test_help_into_a_pipe_its_reader_closed_ends_quietly_with_0(args):
+    """`toolchoice --help | head -3`: the reader took what it wanted and left. Every command ends so (exit 0,
+    nothing on stderr); the help, printed by typer's own rich console, ended with rich's exit 1."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # gone before the help is written: the first write meets EPIPE
+    result = subprocess.run([*CLI, *args], stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
+                            env={**os.environ, "COLUMNS": "80"})
+    os.close(write_end)
+    assert (result.returncode, result.stderr) == (0, "")
