@@ -189,8 +189,11 @@ def main() -> None:
 
 def _writes_may_be_lost(stream: Any) -> bool:
     """Whether a write to ``stream`` could be cut short silently (a text layer on the raw file) or be refused by
-    a full pipe (a non-blocking one): see cli/stdio.py, imported only then."""
-    buffer = getattr(stream, "buffer", None)
+    a full pipe (a non-blocking one): see cli/stdio.py, imported only then. Only Python's own text streams: a
+    stream someone put in their place (a harness, an embedding program) is theirs."""
+    if type(stream) is not io.TextIOWrapper:
+        return False
+    buffer = stream.buffer
     if type(buffer) is io.FileIO:
         return True
     try:

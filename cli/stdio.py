@@ -99,12 +99,16 @@ class WholeWrites(io.RawIOBase):
         return bool(self.raw.isatty())
 
 
+_REPLACED: list[Any] = []
+
+
 def whole_writes(names: list[str]) -> None:
     """See the module docstring: the streams named ("stdout", "stderr"), each a text layer over a raw file
     (unbuffered: it stays so) or over a BufferedWriter (``app._writes_may_be_lost`` chose them)."""
     for name in names:
         stream = getattr(sys, name)
         stream.flush()
+        _REPLACED.append(stream)  # collected, it would close the file it wrapped, which the new layers write to
         unbuffered = type(stream.buffer) is io.FileIO
         raw = WholeWrites(stream.buffer if unbuffered else stream.buffer.raw)
         wrapped = io.TextIOWrapper(raw if unbuffered else io.BufferedWriter(raw), encoding=stream.encoding,
