@@ -25,7 +25,6 @@ from __future__ import annotations
 import codecs
 import io
 import os
-import select
 import sys
 from typing import Any
 
@@ -84,6 +83,8 @@ class WholeWrites(io.RawIOBase):
             except BlockingIOError:
                 written = None
             if written is None:  # a non-blocking pipe that is full: wait until the reader takes some
+                import select  # (here: most streams never wait, and render's start-up stays where it is)
+
                 select.select([], [self.raw], [])
                 continue
             view = view[written:]
