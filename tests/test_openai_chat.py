@@ -582,6 +582,18 @@ def test_invalid_tool_name_refuses(name: str) -> None:
     assert entry(t, "tool.name_invalid").severity == "error"
 
 
+# vLLM's request type (vllm-project/vllm entrypoints/openai protocol.py): 'class FunctionDefinition(OpenAIBaseModel):
+# name: str' (no pattern); llama.cpp reads the name as a string (common_chat_tools_parse_oaicompat); xAI's REST spec
+# (xai-org/xai-sdk-ts spec/openapi.json) FunctionDefinition.name: 'The name of the function. If the model calls the
+# function, this name is used in the response.' None states OpenAI's rule: a dotted BFCL name is sent, with a warning.
+@pytest.mark.parametrize("host", ["vllm", "llamacpp", "xai"])
+def test_a_name_no_source_rejects_is_sent_with_a_warning(host: str) -> None:
+    t = render_std(host, "tool_choice: auto\n", tools="tools:\n  - name: \"requests.get\"\n")
+    assert t.request is not None and t.request.body["tools"][0]["function"]["name"] == "requests.get"
+    assert entry(t, "tool.name_unstated").severity == "warning"
+    assert "tool.name_invalid" not in codes(t)
+
+
 NON_STRICT_TOOLS = """\
 tools:
   - name: get_weather

@@ -116,6 +116,7 @@ def typed(request: str, tool: str, choice: str = "tool_choice", strict_in: str =
         return SdkFacts("parallel_tool_calls" in fields(params), "strict" in fields(strict_owner),
                         literals(tp) if has_choice else frozenset(), has_object(tp) if has_choice else False)
     read.request = request  # type: ignore[attr-defined]  # the request type read (tests/test_native_choices.py)
+    read.tool = tool  # type: ignore[attr-defined]  # the function type read (the tool-name rule)
     return read
 
 
@@ -312,3 +313,65 @@ def test_anthropic_end_of_life_dates_are_the_sdks() -> None:
         day = datetime.datetime.strptime(re.sub(r"(\d+)(st|nd|rd|th)", r"\1", when), "%B %d, %Y").date()
         entry = retiring("anthropic", model)
         assert entry is not None and entry.date == day.isoformat(), (model, when)
+
+
+# ---- tool names: refused only where the provider's own types state the rule --------------------------------------
+
+# OpenAI's words for a function's name (openai types/shared_params/function_definition.py); a host's SDK that states
+# the rule carries them in its own function type's name field (a length bound only with "maximum length").
+_NAME_RULE_WORDS = "Must be a-z, A-Z, 0-9, or contain underscores and dashes"
+
+
+def _name_rule_stated(tool_type: str) -> tuple[bool, bool]:
+    """(the characters rule, the 64 bound): read from the SDK function type's source, the name field's docstring."""
+    import inspect
+    import re
+
+    source = inspect.getsource(_load(tool_type))
+    found = re.search(r'\n\s+name: [^\n]*\n\s+"""(.*?)"""', source, re.S)
+    words = " ".join(found.group(1).split()) if found else ""
+    return _NAME_RULE_WORDS in words, "maximum length of 64" in words
+
+
+_CHAT_HOST_SDKS = sorted(p for p in SDKS if CAPABILITIES[p].module == "openai_chat")
+# Where the API states the rule and its SDK's type does not: provider -> the source (checked 2026-11-26).
+NAME_EXCEPTIONS: dict[str, str] = {
+    "mistral": "Mistral's OpenAPI spec (mistral-rouille 1.1.4, 'customized from Mistral's official OpenAPI "
+               "specification'): 'Must be a-z,A-Z,0-9 or contain underscores and dashes, with a maximum length of 64.'",
+}
+
+
+@pytest.mark.parametrize("provider", _CHAT_HOST_SDKS)
+def test_a_tool_name_is_refused_only_where_the_sdk_states_the_rule(provider: str) -> None:
+    """'get.weather' (BFCL-style) and a 65-character name: refused exactly where the host's SDK function type states
+    OpenAI's rule (and its bound); elsewhere sent as written with a warning, never refused on OpenAI's word."""
+    package, read = SDKS[provider]
+    if missing(package):
+        pytest.skip(f"{package} is not installed")
+    from toolchoice.providers import RenderOptions, load_scenario_text
+    from toolchoice.providers.core.registry import translate
+
+    chars, bound = _name_rule_stated(read.tool)  # type: ignore[attr-defined]
+    if provider in NAME_EXCEPTIONS:
+        assert not chars, f"{provider}: the SDK now states the rule: remove the exception"
+        chars = bound = True
+    for name, stated in (("get.weather", chars), ("x" * 65, bound)):
+        scenario = load_scenario_text(f"tools:\n  - {{name: '{name}'}}\ntool_choice: auto\n"
+                                      "messages:\n  - {role: user, content: hi}\n")
+        t = translate(provider, scenario, RenderOptions())
+        entries = [e for e in t.ledger if e.code in ("tool.name_invalid", "tool.name_unstated")]
+        assert (t.request is None) == stated, (provider, name, [e.message for e in entries])
+        assert [e.code for e in entries] == ["tool.name_invalid" if stated else "tool.name_unstated"], provider
+
+
+def test_the_name_rule_reader_reads_the_sdks() -> None:
+    """The reader against SDK files read by hand (2026-11-26): openai and groq state the rule and its bound, sambanova
+    the rule alone ('Must be a-z, A-Z, 0-9, or contain underscores and dashes.'), huggingface_hub nothing."""
+    for package, tool_type, expected in (
+            ("openai", "openai.types.shared_params.function_definition:FunctionDefinition", (True, True)),
+            ("groq", "groq.types.shared_params.function_definition:FunctionDefinition", (True, True)),
+            ("sambanova", "sambanova.types.chat.completion_create_params:ToolFunction", (True, False)),
+            ("together", "together.types.tools_param:Function", (False, False))):
+        if missing(package):
+            continue
+        assert _name_rule_stated(tool_type) == expected, tool_type
