@@ -1,0 +1,99 @@
+"""The library's jobs hold the bounds the command line holds (cli/options.py REPEAT, send's --repeat): a Python
+caller's repeat=0 is an error with a message, as `send --repeat 0` is (exit 2), never a result that says the model
+obeyed (exit code 0) when nothing was sent. The requests go through httpx.MockTransport and are counted."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import httpx
+import pytest
+
+from cli import run_cli
+from toolchoice.providers import load_scenario_text
+from toolchoice.providers.core import jobs, loop, runner
+from toolchoice.providers.core.model import ToolchoiceError
+
+SCENARIO = """\
+tools:
+  - name: get_weather
+    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
+tool_choice: {tool: get_weather}
+messages:
+  - {role: user, content: "Weather in Paris?"}
+loop:
+  max_steps: 1
+  results: {get_weather: "18"}
+"""
+
+# openai-python types/chat/chat_completion.py: one tool call
+REPLY = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "gpt-5.4-mini",
+         "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+             "role": "assistant", "content": None, "tool_calls": [
+                 {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "P"}'}}]}}]}
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789abcdef")
+    count: list[int] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        count.append(1)
+        return httpx.Response(200, json=REPLY)
+    return count, runner.SendSettings(transport=httpx.MockTransport(handler))
+
+
+def _jobs(settings: Any, repeat: Any) -> dict[str, Any]:
+    scenario = load_scenario_text(SCENARIO)
+    return {
+        "send": lambda: jobs.send(scenario, jobs.translations(scenario, ["openai"])[0], repeat=repeat, settings=settings),
+        "compare_send": lambda: jobs.compare_send(scenario, jobs.translations(scenario, ["openai"]), repeat=repeat,
+                                                  settings=settings),
+        "probe": lambda: jobs.probe("openai", repeat=repeat, settings=settings),
+        "run": lambda: jobs.run(scenario, ["openai"], loop.LoopOptions(), repeat=repeat, settings=settings),
+    }
+
+
+@pytest.mark.parametrize("job", ["send", "compare_send", "probe", "run"])
+@pytest.mark.parametrize("repeat", [0, -1, 2.5, True, "3"])
+def test_a_repeat_the_cli_refuses_is_an_error(sent: Any, job: str, repeat: Any) -> None:
+    count, settings = sent
+    with pytest.raises(ToolchoiceError, match=r"repeat .*: give a whole number from 1 to"):
+        _jobs(settings, repeat)[job]()
+    assert not count  # nothing was sent
+
+
+@pytest.mark.parametrize("job, most", [("send", 1_000_000), ("compare_send", 1000), ("probe", 1000), ("run", 1000)])
+def test_a_repeat_over_the_clis_bound_is_an_error(sent: Any, job: str, most: int) -> None:
+    count, settings = sent
+    with pytest.raises(ToolchoiceError, match=f"from 1 to {most:,}"):
+        _jobs(settings, most + 1)[job]()
+    assert not count
+
+
+def test_run_with_no_provider_is_an_error(sent: Any) -> None:
+    count, settings = sent
+    with pytest.raises(ToolchoiceError, match="no provider"):
+        jobs.run(load_scenario_text(SCENARIO), [], loop.LoopOptions(), settings=settings)
+    assert not count
+
+
+@pytest.mark.parametrize("command, most", [("send", 1_000_000), ("compare", 1000), ("probe", 1000), ("run", 1000)])
+def test_the_cli_bounds_are_the_librarys(tmp_path: Any, command: str, most: int) -> None:
+    """The command line refuses exactly what the library refuses (one more than its bound), with exit 2."""
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    args = {"send": ["send", str(path), "-p", "openai"], "compare": ["compare", str(path), "-p", "openai", "--send"],
+            "probe": ["probe", "-p", "openai"], "run": ["run", str(path), "-p", "openai"]}[command]
+    result = run_cli(args + ["--repeat", str(most + 1)], env={"OPENAI_API_KEY": "sk-test-0123456789abcdef"})
+    assert result.returncode == 2, result.stderr
+
+
+def test_one_sample_still_goes(sent: Any) -> None:
+    count, settings = sent
+    scenario = load_scenario_text(SCENARIO)
+    result = jobs.send(scenario, jobs.translations(scenario, ["openai"])[0], repeat=1, settings=settings)
+    assert result.code == 0 and len(count) == 1
+    assert os.environ["OPENAI_API_KEY"] not in str(result.document())
