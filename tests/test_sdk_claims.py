@@ -192,6 +192,9 @@ SDKS: dict[str, tuple[str, Callable[[], SdkFacts]]] = {
 
 # Where a row rightly differs from its SDK's types: (provider, claim) -> the source that says the API differs.
 EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("azure", "allowed"): "Azure/azure-rest-api-specs 2024-10-21 inference.yaml chatCompletionToolChoiceOption: 'oneOf: "
+                          "type: string ... enum: none, auto, required' or chatCompletionNamedToolChoice (no allowed_tools; "
+                          "openai-python's types are OpenAI's own API): fact azure.tool_choice_forms",
 }
 
 # A usable choice's wire word -> the claim name.
@@ -375,3 +378,47 @@ def test_the_name_rule_reader_reads_the_sdks() -> None:
         if missing(package):
             continue
         assert _name_rule_stated(tool_type) == expected, tool_type
+
+
+# ---- the allowed-tools subset: native only where the SDK's tool_choice has an allowed form ------------------------
+
+def _sdk_allowed(provider: str) -> bool:
+    """Whether the SDK's request types carry an allowed-subset choice: a tool_choice member with allowed_tools (or a
+    type literal 'allowed_tools'), Gemini's allowed_function_names; Anthropic's, Cohere's, Bedrock's and Ollama's
+    choices are read field by field."""
+    package, read = SDKS[provider]
+    if provider == "gemini":
+        return "allowed_function_names" in fields(_load("google.genai.types:FunctionCallingConfig"))
+    if provider == "anthropic":
+        return any("allowed" in " ".join(fields(m)) for m in _members(_load("anthropic.types.tool_choice_param:ToolChoiceParam")))
+    if provider == "cohere":
+        return False  # V2ChatRequestToolChoice = Literal['REQUIRED', 'NONE'] (cohere_facts reads it: no object form)
+    if provider == "bedrock":
+        return bool({"allowed", "allowedTools"} & set(botocore_session().get_service_model("bedrock-runtime")
+                                                       .shape_for("ToolChoice").members))
+    if provider == "ollama":
+        return False  # ChatRequest has no tool_choice at all (ollama_facts)
+    params = _load(read.request)  # type: ignore[attr-defined]
+    if "tool_choice" not in fields(params):
+        return False
+    for leaf in _members(annotation(params, "tool_choice")):
+        if isinstance(leaf, type) and (typing_extensions.is_typeddict(leaf) or hasattr(leaf, "model_fields")):
+            names = fields(leaf)
+            kind = literals(annotation(leaf, "type")) if "type" in names else frozenset()
+            if "allowed_tools" in names or "allowed_tools" in kind:
+                return True
+    return False
+
+
+@pytest.mark.parametrize("provider", CASES)
+def test_an_allowed_subset_is_native_only_where_the_sdk_has_the_form(provider: str) -> None:
+    package, _ = SDKS[provider]
+    if missing(package):
+        pytest.skip(f"{package} is not installed")
+    native = CAPABILITIES[provider].allowed.usable
+    if (provider, "allowed") in EXCEPTIONS:  # a documented exception must still be one
+        assert native != _sdk_allowed(provider), f"{provider} allowed: the exception is stale, remove it"
+        return
+    assert native == _sdk_allowed(provider), (
+        f"{provider}: the row calls the allowed subset {'native' if native else 'emulated'}, the SDK's tool_choice "
+        f"{'has' if not native else 'lacks'} an allowed form")
