@@ -422,3 +422,16 @@ def test_an_allowed_subset_is_native_only_where_the_sdk_has_the_form(provider: s
     assert native == _sdk_allowed(provider), (
         f"{provider}: the row calls the allowed subset {'native' if native else 'emulated'}, the SDK's tool_choice "
         f"{'has' if not native else 'lacks'} an allowed form")
+
+
+@pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")
+def test_a_named_choice_gives_one_call_only_with_the_switch() -> None:
+    """anthropic types/tool_choice_tool_param.py: disable_parallel_tool_use 'Defaults to `false`. If set to `true`, the
+    model will output exactly one tool use.' So a named choice sent without it may return more than one tool use: the
+    row must not call a named choice single-call (that silenced pitfall.named_parallel on Anthropic until 2026-11-26)."""
+    import inspect
+
+    source = " ".join(inspect.getsource(_load("anthropic.types.tool_choice_tool_param:ToolChoiceToolParam")).split())
+    assert "Defaults to `false`. If set to `true`, the model will output exactly one tool use." in source
+    assert not CAPABILITIES["anthropic"].named_single_call
+    assert not CAPABILITIES["bedrock"].named_single_call  # the same models on Converse, which has no switch at all
