@@ -435,3 +435,35 @@ def test_a_named_choice_gives_one_call_only_with_the_switch() -> None:
     assert "Defaults to `false`. If set to `true`, the model will output exactly one tool use." in source
     assert not CAPABILITIES["anthropic"].named_single_call
     assert not CAPABILITIES["bedrock"].named_single_call  # the same models on Converse, which has no switch at all
+
+
+# ---- the newer per-tool fields a module sends (TOOL_FIELDS) are its SDK tool type's ---------------------------------
+
+_BASE_TOOL_KEYS = {"name", "description", "parameters", "input_schema", "strict", "type"}
+# SDK fields a module does not take, each with why (checked 2026-11-26); a scenario's tool naming one is refused
+# as an unknown key, never sent unchecked nor silently dropped.
+NOT_TAKEN: dict[tuple[str, str], str] = {
+    ("openai-responses", "async"): "openai 3.57.0 types/responses/function_tool_param.py has 'async': bool with no "
+                                   "docstring (function_tool.py: async_ aliased 'async', undocumented): nothing says "
+                                   "what it does",
+}
+
+
+@pytest.mark.parametrize("provider, tool_type", [
+    ("anthropic", "anthropic.types.tool_param:ToolParam"),
+    ("openai-responses", "openai.types.responses.function_tool_param:FunctionToolParam"),
+])
+def test_tool_fields_are_the_sdk_tool_types(provider: str, tool_type: str) -> None:
+    package = tool_type.partition(".")[0]
+    if missing(package):
+        pytest.skip(f"{package} is not installed")
+    from toolchoice.providers.core.facts import fact
+    from toolchoice.providers.core.registry import module_for
+
+    sdk = fields(_load(tool_type)) - _BASE_TOOL_KEYS
+    taken = set(module_for(provider).TOOL_FIELDS)
+    skipped = {key for (p, key) in NOT_TAKEN if p == provider}
+    assert taken == sdk - skipped, f"{provider}: TOOL_FIELDS {sorted(taken)}, the SDK's tool type {sorted(sdk)}"
+    assert skipped <= sdk, f"{provider}: a NOT_TAKEN field is gone from the SDK: remove it"
+    statement = fact(f"{provider}.tool_fields").statement  # the dated fact names every field the SDK has
+    assert all(key in statement for key in sdk), (provider, sorted(sdk), statement)
