@@ -457,6 +457,17 @@ def _notes(ctx: Context, host: Host) -> None:
             ctx.ledger.add(note.severity, note.code, note.message)
 
 
+def _path_segment(deployment: str, quote: Any) -> str:
+    """The deployment as one URL path segment, as openai's AzureOpenAI puts a per-request model there (lib/azure.py
+    path_template("/deployments/{model}", ...): RFC 3986 pchar kept, the rest percent-encoded; a dot-segment refused)."""
+    if deployment in (".", ".."):
+        from .core.model import ToolchoiceError
+
+        raise ToolchoiceError(f"deployment {deployment!r} is a dot-segment: the URL path would climb out of "
+                              "/openai/deployments/ (openai's path_template refuses it)", hint="give the deployment's name")
+    return quote(deployment, safe="!$&'()*+,;=:@")
+
+
 def _url(ctx: Context, host: Host, body: dict[str, Any]) -> str:
     base = host.base
     if ctx.provider == "azure":
@@ -471,9 +482,11 @@ def _url(ctx: Context, host: Host, body: dict[str, Any]) -> str:
             deployment = "YOUR-DEPLOYMENT"
             ctx.ledger.warning("endpoint.placeholder", "providers.azure.deployment is not set: the URL shows "
                                "YOUR-DEPLOYMENT; set it (or model) to your deployment's name")
-        base = base.format(endpoint=ep, deployment=deployment)
+        from urllib.parse import quote  # Azure only: render's start-up does not import it
+
+        base = base.format(endpoint=ep, deployment=_path_segment(deployment, quote))
         version = settings.api_version or "2024-10-21"
-        return endpoint(ctx, base, host.path) + f"?api-version={version}"
+        return endpoint(ctx, base, host.path) + f"?api-version={quote(version, safe='')}"
     if host.strict_base and _sends_strict(body) and not (ctx.options.base_url or ctx.settings.base_url):
         ctx.ledger.info("strict.beta_endpoint", f"strict tools need {host.strict_base}: the request goes there")
         return host.strict_base + host.path
