@@ -97,3 +97,24 @@ def test_one_sample_still_goes(sent: Any) -> None:
     result = jobs.send(scenario, jobs.translations(scenario, ["openai"])[0], repeat=1, settings=settings)
     assert result.code == 0 and len(count) == 1
     assert os.environ["OPENAI_API_KEY"] not in str(result.document())
+
+
+# ---- probe with the caller's own tools: a scenario without any is bad input, not an internal error ------------------
+
+@pytest.mark.parametrize("text", ["messages:\n  - {role: user, content: hi}\n",
+                                  "tools: []\nmessages:\n  - {role: user, content: hi}\n"])
+def test_probe_with_a_scenario_without_tools_is_an_error(sent: Any, text: str) -> None:
+    count, settings = sent
+    with pytest.raises(ToolchoiceError, match="declares no tools"):
+        jobs.probe("openai", load_scenario_text(text), repeat=1, settings=settings)
+    assert not count
+
+
+def test_the_probe_command_says_so_in_one_line(tmp_path: Any) -> None:
+    path = tmp_path / "notools.yaml"
+    path.write_text("messages:\n  - {role: user, content: hi}\n")
+    result = run_cli(["probe", str(path), "-p", "openai", "-n", "1", "--base-url", "http://127.0.0.1:9/v1"],
+                     env={"OPENAI_API_KEY": "sk-test-0123456789abcdef"})
+    assert result.returncode == 2, result.stderr
+    assert "declares no tools" in result.stderr and "internal error" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
