@@ -118,3 +118,20 @@ def test_the_probe_command_says_so_in_one_line(tmp_path: Any) -> None:
     assert result.returncode == 2, result.stderr
     assert "declares no tools" in result.stderr and "internal error" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+# ---- loop.max_steps is bounded, as every input is (docs/limits.md) ---------------------------------------------------
+
+LOOPED = "tools:\n  - {name: a}\nmessages:\n  - {role: user, content: hi}\nloop:\n  max_steps: %s\n"
+
+
+def test_a_loop_of_a_million_steps_is_refused_when_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scenario's loop.max_steps was unbounded: 1,000,000 steps ran on (each request resending the growing
+    history) until killed. It is refused when the scenario is read, with the line and how to raise the limit."""
+    monkeypatch.delenv("TOOLCHOICE_LIMIT_LOOP_STEPS", raising=False)
+    with pytest.raises(ToolchoiceError, match=r"loop.max_steps 1000000: more than 1000 steps \(limit loop_steps\)") as e:
+        load_scenario_text(LOOPED % 1_000_000, "big.yaml")
+    assert "big.yaml:6" in str(e.value) and "TOOLCHOICE_LIMIT_LOOP_STEPS" in str(e.value)
+    assert load_scenario_text(LOOPED % 1000).loop.max_steps == 1000
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_LOOP_STEPS", "5000")
+    assert load_scenario_text(LOOPED % 5000).loop.max_steps == 5000
