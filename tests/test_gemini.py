@@ -694,7 +694,7 @@ def test_an_error_event_in_a_stream_is_the_reply_s_error():
 # google-genai _transformers.py t_model: "if '..' in model or '?' in model or '&' in model: raise
 # ValueError('invalid model parameter.')"; any other id becomes the path's models/{model}.
 MODEL_IDS = ["gemini-3.5-flash", "models/gemini-3.5-flash", "a/../../x", "gemini-3.5-flash?alt=sse", "x&key=1",
-             "gemini#frag", "gemini 3", "gemini-2.5-flash-preview-09-2025"]
+             "gemini#frag", "gemini 3", "gemini-2.5-flash-preview-09-2025", "tunedModels/my-tuned-model-42"]
 
 
 @pytest.mark.parametrize("model", MODEL_IDS)

@@ -54,12 +54,12 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["generationConfig"] = generation
 
     if options.stream:
-        path = f"/v1beta/models/{_in_path(model)}:streamGenerateContent"
+        path = f"/v1beta/{_in_path(model)}:streamGenerateContent"
         url = request_parts.endpoint(ctx, DEFAULT_BASE, path) + "?alt=sse"
         translation.streamed(ctx, "streamGenerateContent?alt=sse: server-sent events, each a GenerateContentResponse "
                         "chunk; the last carries finishReason")
     else:
-        url = request_parts.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{_in_path(model)}:generateContent")
+        url = request_parts.endpoint(ctx, DEFAULT_BASE, f"/v1beta/{_in_path(model)}:generateContent")
     headers = {"Content-Type": "application/json"}
     env = ctx.key_env
     if env:
@@ -89,11 +89,14 @@ def _model_name(ctx: Context) -> str:
 
 
 def _in_path(model: str) -> str:
-    if _PATH_SAFE(model):
-        return model
+    """The resource the path names, as google-genai's t_model makes it: models/{model}, or a tuned model's own
+    tunedModels/{id} as given."""
+    resource = model if model.startswith("tunedModels/") else f"models/{model}"
+    if _PATH_SAFE(resource):
+        return resource
     from urllib.parse import quote
 
-    return quote(model, safe="/:@!$'()*+,;=")
+    return quote(resource, safe="/:@!$'()*+,;=")
 
 
 def _thinking_config(ctx: Context, model: str) -> dict[str, Any] | None:
