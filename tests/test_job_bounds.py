@@ -135,3 +135,33 @@ def test_a_loop_of_a_million_steps_is_refused_when_read(monkeypatch: pytest.Monk
     assert load_scenario_text(LOOPED % 1000).loop.max_steps == 1000
     monkeypatch.setenv("TOOLCHOICE_LIMIT_LOOP_STEPS", "5000")
     assert load_scenario_text(LOOPED % 5000).loop.max_steps == 5000
+
+
+# ---- a provider named twice: the library does what the command line does ------------------------------------------
+
+def test_a_provider_named_twice_is_one_provider_as_on_the_command_line(sent: Any, tmp_path: Any) -> None:
+    """`render s.yaml -p openai,openai` renders one request (cli/inputs.py selected_providers keeps the first of
+    each); jobs.render / translations / run did the work twice, and compare_send with save= failed with 'another
+    toolchoice run is saving into this folder'."""
+    count, settings = sent
+    scenario = load_scenario_text(SCENARIO)
+    path = tmp_path / "s.yaml"
+    path.write_text(SCENARIO)
+    cli = run_cli(["render", str(path), "-p", "openai,openai", "--format", "json"], env={})
+    import json
+
+    shown = json.loads(cli.stdout)
+    assert isinstance(shown, dict) and shown["provider"] == "openai"  # one request
+    assert [t.provider for t in jobs.render(scenario, ["openai", "openai"])] == ["openai"]
+    assert [t.provider for t in jobs.translations(scenario, ["openai", "groq", "openai"])] == ["openai", "groq"]
+    ran = jobs.run(scenario, ["openai", "openai"], loop.LoopOptions(), settings=settings)
+    assert [r.provider for r in ran.runs] == ["openai"] and len(count) == 1
+
+
+def test_compare_send_refuses_two_translations_for_one_provider(sent: Any, tmp_path: Any) -> None:
+    count, settings = sent
+    scenario = load_scenario_text(SCENARIO)
+    [one] = jobs.translations(scenario, ["openai"])
+    with pytest.raises(ToolchoiceError, match="openai is given twice"):
+        jobs.compare_send(scenario, [one, one], settings=settings, save=tmp_path / "out")
+    assert not count

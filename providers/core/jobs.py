@@ -77,7 +77,9 @@ def translations(scenario: Scenario, providers: Sequence[str] | None = None,
     else every one), as they are sent: ``send`` and ``compare_send`` take these. ``models`` gives a
     provider its model (else ``options.model``); ``capabilities`` may be a probe overlay
     (``overlay.load_overlay``)."""
-    ids = [check_provider(p) for p in providers] if providers else (list(scenario.providers) or list(PROVIDER_IDS))
+    # a provider named twice is translated once, as the command line's -p openai,openai is (cli/inputs.py)
+    ids = (list(dict.fromkeys(check_provider(p) for p in providers)) if providers
+           else (list(scenario.providers) or list(PROVIDER_IDS)))
     models = models or {}
     caps = dict(capabilities) if capabilities is not None else None
     per_provider = {pid: options._replace(model=models.get(pid, options.model)) for pid in ids}
@@ -223,6 +225,12 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
     from . import runner
 
     check_repeat(repeat)
+    seen: set[str] = set()
+    for t in translations:  # one job per provider: its samples, tally and --save folder are the provider's
+        if t.provider in seen:
+            raise ToolchoiceError(f"{t.provider} is given twice: compare_send sends one translation per provider",
+                                  hint="pass each provider's translation once")
+        seen.add(t.provider)
     jobs, secrets = runner.prepare_jobs(scenario, translations)
     if not any(j.prepared for j in jobs):
         reasons = "; ".join(f"{j.provider}: {j.skipped}" for j in jobs)
@@ -332,6 +340,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     from . import loop, loop_save, runner
 
     check_repeat(repeat)
+    providers = list(dict.fromkeys(providers))  # a provider named twice runs once, as on the command line
     if not providers:
         raise ToolchoiceError("no provider to run the loop on", hint="name one or more, as -p ID does")
     options = options or loop.LoopOptions()
