@@ -39,7 +39,8 @@ from .core.translation import (tool_names, choice_value, Context, check_names, c
                                parallel_value, rule_applied, start, streamed, strict_tools)
 from .core.history_wire import reasoning_for
 from .core.request_parts import bearer, endpoint
-from .core.model import HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool, Translation, Usage
+from .core.model import (HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool,
+                         ToolchoiceError, Translation, Usage)
 from .core.parsing import StreamAssembler, bad_body, expect_dict, expect_list, int_or_none, join_text, make_call
 
 DEFAULT_REGION = "us-east-1"
@@ -192,6 +193,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         region = DEFAULT_REGION
         if not (options.base_url or settings.base_url):
             ctx.ledger.info("region.default", f"no region set: {DEFAULT_REGION} (set providers.{provider}.region)")
+    elif not _HOST_LABEL(region):
+        raise ToolchoiceError(f"providers.{provider}.region {region!r} is not a region: botocore takes only a valid host "
+                              "label (utils.py validate_region_name), and this one would send the request, and its "
+                              "key, to another host", hint="for example us-east-1")
     base = f"https://bedrock-runtime.{region}.amazonaws.com"
     url = endpoint(ctx, base, f"/model/{_model_path(ctx.model)}/converse{'-stream' if options.stream else ''}")
     if options.stream:
@@ -201,6 +206,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
                   final_lint=_CONVERSE_LINT if claude and thinking_lint_needed(ctx, thinking, facts) else None)
 
 
+# botocore utils.py validate_region_name: "Provided region_name must be a valid host label."
+_HOST_LABEL = re.compile(r"(?![0-9]+$)(?!-)[a-zA-Z0-9-]{,63}(?<!-)").fullmatch
 _UNRESERVED_OR_COLON = re.compile(r"[A-Za-z0-9_.~:-]*").fullmatch
 
 

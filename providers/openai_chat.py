@@ -91,9 +91,30 @@ HOSTS: dict[str, Host] = {
     )),
 }
 
-# Function names: ^[a-zA-Z0-9_-]{1,64}$ (OpenAI's function-calling guide; the hosts that speak its wire
-# say the same or less)
+# Function names: OpenAI's rule ^[a-zA-Z0-9_-]{1,64}$ ('Must be a-z, A-Z, 0-9, or contain underscores and dashes,
+# with a maximum length of 64.'). A name is refused only on a host whose own source states the rule (NAME_RULES,
+# each with its source, read 2026-11-26); the other hosts' types state none (vLLM's, llama.cpp's, the HF router's,
+# Cerebras's, Together's and xAI's function name is a plain string), so there a name breaking OpenAI's rule is sent
+# with the warning tool.name_unstated (until 2026-11-26 every host refused it on OpenAI's word).
 NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+_NAME_CHARS = (re.compile(r"[a-zA-Z0-9_-]+").fullmatch, "letters, digits, _ and -")
+_OPENAI_WORDS = "'Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.'"
+NAME_RULES: dict[str, tuple[tuple[Any, str], str]] = {
+    "openai": (NAME_RULE, f"openai 3.57.0 types/shared_params/function_definition.py FunctionDefinition.name: "
+                          f"{_OPENAI_WORDS}"),
+    "azure": (NAME_RULE, "Azure/azure-rest-api-specs AzureOpenAI/inference/stable/2024-10-21/inference.yaml (at "
+                         f"ea83a2a) FunctionObject.name: {_OPENAI_WORDS}"),
+    "groq": (NAME_RULE, f"groq 1.7.0 types/shared_params/function_definition.py FunctionDefinition.name: {_OPENAI_WORDS}"),
+    "fireworks": (NAME_RULE, "fireworks-ai 1.2.30 types/shared_params/chat_completion_tool.py Function.name: "
+                             f"{_OPENAI_WORDS}"),
+    "mistral": (NAME_RULE, "Mistral's OpenAPI spec as mistral-rouille 1.1.4 ('customized from Mistral's official "
+                           "OpenAPI specification') renders it: 'The name of the function to be called. Must be "
+                           "a-z,A-Z,0-9 or contain underscores and dashes, with a maximum length of 64.' (mistralai "
+                           "3.7.0's Function.name has no docstring)"),
+    "sambanova": (_NAME_CHARS, "sambanova 1.13.0 types/chat/completion_create_params.py ToolFunction.name: 'Must be "
+                               "a-z, A-Z, 0-9, or contain underscores and dashes.' (no length bound)"),
+}
+_UNSTATED = (NAME_RULE[0], NAME_RULE[1], "OpenAI's")
 
 # Custom (free-text) tools: provider id -> how the ledger names it (fact openai.custom_tool.chat: OpenAI's
 # Chat Completions and Azure OpenAI take {type: custom}; the other hosts do not).
@@ -210,7 +231,8 @@ _ROW_HOSTS: dict[str, Host] = {}  # host_for's Host per capability-row endpoint,
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
     host = host_for(provider, cap)
     ctx = start(provider, scenario, options, cap)
-    check_names(ctx, NAME_RULE)
+    stated = NAME_RULES.get(provider)
+    check_names(ctx, stated[0] if stated else None, _UNSTATED if stated is None or stated[0] is not NAME_RULE else None)
     body: dict[str, Any] = {"model": ctx.model}
     ids = _id_map(ctx, host)
     body["messages"] = _messages(ctx, host, ids)
@@ -435,6 +457,17 @@ def _notes(ctx: Context, host: Host) -> None:
             ctx.ledger.add(note.severity, note.code, note.message)
 
 
+def _path_segment(deployment: str, quote: Any) -> str:
+    """The deployment as one URL path segment, as openai's AzureOpenAI puts a per-request model there (lib/azure.py
+    path_template("/deployments/{model}", ...): RFC 3986 pchar kept, the rest percent-encoded; a dot-segment refused)."""
+    if deployment in (".", ".."):
+        from .core.model import ToolchoiceError
+
+        raise ToolchoiceError(f"deployment {deployment!r} is a dot-segment: the URL path would climb out of "
+                              "/openai/deployments/ (openai's path_template refuses it)", hint="give the deployment's name")
+    return quote(deployment, safe="!$&'()*+,;=:@")
+
+
 def _url(ctx: Context, host: Host, body: dict[str, Any]) -> str:
     base = host.base
     if ctx.provider == "azure":
@@ -449,9 +482,11 @@ def _url(ctx: Context, host: Host, body: dict[str, Any]) -> str:
             deployment = "YOUR-DEPLOYMENT"
             ctx.ledger.warning("endpoint.placeholder", "providers.azure.deployment is not set: the URL shows "
                                "YOUR-DEPLOYMENT; set it (or model) to your deployment's name")
-        base = base.format(endpoint=ep, deployment=deployment)
+        from urllib.parse import quote  # Azure only: render's start-up does not import it
+
+        base = base.format(endpoint=ep, deployment=_path_segment(deployment, quote))
         version = settings.api_version or "2024-10-21"
-        return endpoint(ctx, base, host.path) + f"?api-version={version}"
+        return endpoint(ctx, base, host.path) + f"?api-version={quote(version, safe='')}"
     if host.strict_base and _sends_strict(body) and not (ctx.options.base_url or ctx.settings.base_url):
         ctx.ledger.info("strict.beta_endpoint", f"strict tools need {host.strict_base}: the request goes there")
         return host.strict_base + host.path

@@ -423,3 +423,30 @@ def test_parse_ignores_reasoning_blocks():
 def test_parse_malformed_bodies_raise_toolchoice_error(bad):
     with pytest.raises(ToolchoiceError):
         bedrock.parse_reply("bedrock", bad)
+
+
+# ---- the region is a host label, as botocore requires ----------------------------------------------------------
+
+# botocore utils.py validate_region_name: "Provided region_name must be a valid host label." —
+# re.compile(r'^(?![0-9]+$)(?!-)[a-zA-Z0-9-]{,63}(?<!-)$'), else InvalidRegionError.
+REGIONS = ["us-west-2", "eu-central-1", "evil.example.com#", "x/y", "us-east-1.evil.com?", "123", "-us", "a" * 64]
+
+
+@pytest.mark.parametrize("region", REGIONS)
+def test_the_region_is_one_host_label_as_botocore_validates_it(region: str) -> None:
+    from sdk_types import missing
+
+    if missing("botocore"):
+        pytest.skip("needs botocore")
+    import httpx
+    from botocore.exceptions import InvalidRegionError
+    from botocore.utils import validate_region_name
+
+    try:
+        validate_region_name(region)
+    except InvalidRegionError:
+        with pytest.raises(ToolchoiceError, match="not a region"):
+            render("auto", settings={"region": region})
+        return
+    t = render("auto", settings={"region": region})
+    assert httpx.URL(t.request.url).host == f"bedrock-runtime.{region}.amazonaws.com"

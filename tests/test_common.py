@@ -300,7 +300,9 @@ def test_forced_after_a_user_turn_is_fine() -> None:
     ("openai", "", True), ("openai", "parallel_tool_calls: true\n", True),
     ("openai", "parallel_tool_calls: false\n", False),
     ("huggingface", "", False),  # no parallel switch there: nothing to set
-    ("anthropic", "", False),  # a named tool_choice returns one call there
+    # anthropic types/tool_choice_tool_param.py: disable_parallel_tool_use 'Defaults to `false`. If set to `true`, the
+    # model will output exactly one tool use.': a named choice without it may return more than one
+    ("anthropic", "", True), ("anthropic", "parallel_tool_calls: false\n", False),
     ("llamacpp", "", False),  # named is emulated by required
 ])
 def test_named_parallel(provider: str, parallel: str, expected: bool) -> None:

@@ -687,3 +687,38 @@ def test_an_error_event_in_a_stream_is_the_reply_s_error():
     result = streaming.assemble_bytes("gemini", body)
     assert result.reply.error is not None
     assert result.reply.error.status == 429 and "exhausted" in result.reply.error.message
+
+
+# ---- the model id in the URL path: as google-genai takes it ------------------------------------------------------
+
+# google-genai _transformers.py t_model: "if '..' in model or '?' in model or '&' in model: raise
+# ValueError('invalid model parameter.')"; any other id becomes the path's models/{model}.
+MODEL_IDS = ["gemini-3.5-flash", "models/gemini-3.5-flash", "a/../../x", "gemini-3.5-flash?alt=sse", "x&key=1",
+             "gemini#frag", "gemini 3", "gemini-2.5-flash-preview-09-2025", "tunedModels/my-tuned-model-42"]
+
+
+@pytest.mark.parametrize("model", MODEL_IDS)
+def test_the_model_id_reaches_the_path_as_the_sdk_sends_it(model: str) -> None:
+    from sdk_types import missing
+
+    if missing("google.genai"):
+        pytest.skip("needs google-genai")
+    from urllib.parse import unquote
+
+    import httpx
+    from google.genai import _transformers
+
+    class GeminiApi:  # what t_model reads of a client: the Gemini Developer API, not Vertex AI
+        vertexai = False
+
+    try:
+        sdk_path = _transformers.t_model(GeminiApi(), model)  # type: ignore[arg-type]
+    except ValueError:
+        with pytest.raises(ToolchoiceError, match="google-genai refuses"):
+            render(model=model)
+        return
+    t = render(model=model)
+    url = httpx.URL(t.request.url)  # as httpx will send it: nothing of the id may become a query or a fragment
+    assert not url.query and not url.fragment, t.request.url
+    assert unquote(url.path) == f"/v1beta/{sdk_path}:generateContent"
+    assert str(url) == t.request.url  # the URL shown is the URL sent

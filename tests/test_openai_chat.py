@@ -582,6 +582,18 @@ def test_invalid_tool_name_refuses(name: str) -> None:
     assert entry(t, "tool.name_invalid").severity == "error"
 
 
+# vLLM's request type (vllm-project/vllm entrypoints/openai protocol.py): 'class FunctionDefinition(OpenAIBaseModel):
+# name: str' (no pattern); llama.cpp reads the name as a string (common_chat_tools_parse_oaicompat); xAI's REST spec
+# (xai-org/xai-sdk-ts spec/openapi.json) FunctionDefinition.name: 'The name of the function. If the model calls the
+# function, this name is used in the response.' None states OpenAI's rule: a dotted BFCL name is sent, with a warning.
+@pytest.mark.parametrize("host", ["vllm", "llamacpp", "xai"])
+def test_a_name_no_source_rejects_is_sent_with_a_warning(host: str) -> None:
+    t = render_std(host, "tool_choice: auto\n", tools="tools:\n  - name: \"requests.get\"\n")
+    assert t.request is not None and t.request.body["tools"][0]["function"]["name"] == "requests.get"
+    assert entry(t, "tool.name_unstated").severity == "warning"
+    assert "tool.name_invalid" not in codes(t)
+
+
 NON_STRICT_TOOLS = """\
 tools:
   - name: get_weather
@@ -959,3 +971,34 @@ def test_openrouter_reply_names_its_upstream() -> None:
     assert reply.upstream == "Fireworks" and reply.to_json()["upstream"] == "Fireworks"
     plain = openai_chat.parse_reply("openai", {**base, "provider": "Together"})
     assert plain.upstream is None and "upstream" not in plain.to_json()
+
+
+# ---- Azure: the deployment in the URL path, as openai's AzureOpenAI puts a per-request model there --------------
+
+# openai lib/azure.py: 'options.url = path_template("/deployments/{model}", model=model) + options.url';
+# _utils/_path.py path_template percent-encodes a placeholder as one RFC 3986 path segment and raises ValueError on a
+# dot-segment ('. or ..').
+DEPLOYMENTS = ["gpt-4o-prod", "my deployment", "a/b", "x?y=1", "frag#1", "..", "."]
+
+
+@pytest.mark.parametrize("deployment", DEPLOYMENTS)
+def test_the_azure_deployment_is_one_path_segment(deployment: str) -> None:
+    from sdk_types import missing
+
+    if missing("openai"):
+        pytest.skip("needs openai")
+    import httpx
+    from openai._utils._path import path_template
+
+    yaml = TOOLS_YAML + "tool_choice: auto\n" + USER_YAML + (
+        "providers:\n  azure: {endpoint: 'https://r.openai.azure.com', deployment: " + json.dumps(deployment) + "}\n")
+    try:
+        sdk = path_template("/deployments/{model}", model=deployment)
+    except ValueError:
+        with pytest.raises(ToolchoiceError, match="dot-segment"):
+            render("azure", yaml)
+        return
+    t = render("azure", yaml)
+    url = httpx.URL(t.request.url)
+    assert url.raw_path.decode().split("?")[0] == f"/openai{sdk}/chat/completions"
+    assert dict(url.params) == {"api-version": "2024-10-21"}

@@ -116,6 +116,7 @@ def typed(request: str, tool: str, choice: str = "tool_choice", strict_in: str =
         return SdkFacts("parallel_tool_calls" in fields(params), "strict" in fields(strict_owner),
                         literals(tp) if has_choice else frozenset(), has_object(tp) if has_choice else False)
     read.request = request  # type: ignore[attr-defined]  # the request type read (tests/test_native_choices.py)
+    read.tool = tool  # type: ignore[attr-defined]  # the function type read (the tool-name rule)
     return read
 
 
@@ -191,6 +192,9 @@ SDKS: dict[str, tuple[str, Callable[[], SdkFacts]]] = {
 
 # Where a row rightly differs from its SDK's types: (provider, claim) -> the source that says the API differs.
 EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("azure", "allowed"): "Azure/azure-rest-api-specs 2024-10-21 inference.yaml chatCompletionToolChoiceOption: 'oneOf: "
+                          "type: string ... enum: none, auto, required' or chatCompletionNamedToolChoice (no allowed_tools; "
+                          "openai-python's types are OpenAI's own API): fact azure.tool_choice_forms",
 }
 
 # A usable choice's wire word -> the claim name.
@@ -312,3 +316,154 @@ def test_anthropic_end_of_life_dates_are_the_sdks() -> None:
         day = datetime.datetime.strptime(re.sub(r"(\d+)(st|nd|rd|th)", r"\1", when), "%B %d, %Y").date()
         entry = retiring("anthropic", model)
         assert entry is not None and entry.date == day.isoformat(), (model, when)
+
+
+# ---- tool names: refused only where the provider's own types state the rule --------------------------------------
+
+# OpenAI's words for a function's name (openai types/shared_params/function_definition.py); a host's SDK that states
+# the rule carries them in its own function type's name field (a length bound only with "maximum length").
+_NAME_RULE_WORDS = "Must be a-z, A-Z, 0-9, or contain underscores and dashes"
+
+
+def _name_rule_stated(tool_type: str) -> tuple[bool, bool]:
+    """(the characters rule, the 64 bound): read from the SDK function type's source, the name field's docstring."""
+    import inspect
+    import re
+
+    source = inspect.getsource(_load(tool_type))
+    found = re.search(r'\n\s+name: [^\n]*\n\s+"""(.*?)"""', source, re.S)
+    words = " ".join(found.group(1).split()) if found else ""
+    return _NAME_RULE_WORDS in words, "maximum length of 64" in words
+
+
+_CHAT_HOST_SDKS = sorted(p for p in SDKS if CAPABILITIES[p].module == "openai_chat")
+# Where the API states the rule and its SDK's type does not: provider -> the source (checked 2026-11-26).
+NAME_EXCEPTIONS: dict[str, str] = {
+    "mistral": "Mistral's OpenAPI spec (mistral-rouille 1.1.4, 'customized from Mistral's official OpenAPI "
+               "specification'): 'Must be a-z,A-Z,0-9 or contain underscores and dashes, with a maximum length of 64.'",
+}
+
+
+@pytest.mark.parametrize("provider", _CHAT_HOST_SDKS)
+def test_a_tool_name_is_refused_only_where_the_sdk_states_the_rule(provider: str) -> None:
+    """'get.weather' (BFCL-style) and a 65-character name: refused exactly where the host's SDK function type states
+    OpenAI's rule (and its bound); elsewhere sent as written with a warning, never refused on OpenAI's word."""
+    package, read = SDKS[provider]
+    if missing(package):
+        pytest.skip(f"{package} is not installed")
+    from toolchoice.providers import RenderOptions, load_scenario_text
+    from toolchoice.providers.core.registry import translate
+
+    chars, bound = _name_rule_stated(read.tool)  # type: ignore[attr-defined]
+    if provider in NAME_EXCEPTIONS:
+        assert not chars, f"{provider}: the SDK now states the rule: remove the exception"
+        chars = bound = True
+    for name, stated in (("get.weather", chars), ("x" * 65, bound)):
+        scenario = load_scenario_text(f"tools:\n  - {{name: '{name}'}}\ntool_choice: auto\n"
+                                      "messages:\n  - {role: user, content: hi}\n")
+        t = translate(provider, scenario, RenderOptions())
+        entries = [e for e in t.ledger if e.code in ("tool.name_invalid", "tool.name_unstated")]
+        assert (t.request is None) == stated, (provider, name, [e.message for e in entries])
+        assert [e.code for e in entries] == ["tool.name_invalid" if stated else "tool.name_unstated"], provider
+
+
+def test_the_name_rule_reader_reads_the_sdks() -> None:
+    """The reader against SDK files read by hand (2026-11-26): openai and groq state the rule and its bound, sambanova
+    the rule alone ('Must be a-z, A-Z, 0-9, or contain underscores and dashes.'), huggingface_hub nothing."""
+    for package, tool_type, expected in (
+            ("openai", "openai.types.shared_params.function_definition:FunctionDefinition", (True, True)),
+            ("groq", "groq.types.shared_params.function_definition:FunctionDefinition", (True, True)),
+            ("sambanova", "sambanova.types.chat.completion_create_params:ToolFunction", (True, False)),
+            ("together", "together.types.tools_param:Function", (False, False))):
+        if missing(package):
+            continue
+        assert _name_rule_stated(tool_type) == expected, tool_type
+
+
+# ---- the allowed-tools subset: native only where the SDK's tool_choice has an allowed form ------------------------
+
+def _sdk_allowed(provider: str) -> bool:
+    """Whether the SDK's request types carry an allowed-subset choice: a tool_choice member with allowed_tools (or a
+    type literal 'allowed_tools'), Gemini's allowed_function_names; Anthropic's, Cohere's, Bedrock's and Ollama's
+    choices are read field by field."""
+    package, read = SDKS[provider]
+    if provider == "gemini":
+        return "allowed_function_names" in fields(_load("google.genai.types:FunctionCallingConfig"))
+    if provider == "anthropic":
+        return any("allowed" in " ".join(fields(m)) for m in _members(_load("anthropic.types.tool_choice_param:ToolChoiceParam")))
+    if provider == "cohere":
+        return False  # V2ChatRequestToolChoice = Literal['REQUIRED', 'NONE'] (cohere_facts reads it: no object form)
+    if provider == "bedrock":
+        return bool({"allowed", "allowedTools"} & set(botocore_session().get_service_model("bedrock-runtime")
+                                                       .shape_for("ToolChoice").members))
+    if provider == "ollama":
+        return False  # ChatRequest has no tool_choice at all (ollama_facts)
+    params = _load(read.request)  # type: ignore[attr-defined]
+    if "tool_choice" not in fields(params):
+        return False
+    for leaf in _members(annotation(params, "tool_choice")):
+        if isinstance(leaf, type) and (typing_extensions.is_typeddict(leaf) or hasattr(leaf, "model_fields")):
+            names = fields(leaf)
+            kind = literals(annotation(leaf, "type")) if "type" in names else frozenset()
+            if "allowed_tools" in names or "allowed_tools" in kind:
+                return True
+    return False
+
+
+@pytest.mark.parametrize("provider", CASES)
+def test_an_allowed_subset_is_native_only_where_the_sdk_has_the_form(provider: str) -> None:
+    package, _ = SDKS[provider]
+    if missing(package):
+        pytest.skip(f"{package} is not installed")
+    native = CAPABILITIES[provider].allowed.usable
+    if (provider, "allowed") in EXCEPTIONS:  # a documented exception must still be one
+        assert native != _sdk_allowed(provider), f"{provider} allowed: the exception is stale, remove it"
+        return
+    assert native == _sdk_allowed(provider), (
+        f"{provider}: the row calls the allowed subset {'native' if native else 'emulated'}, the SDK's tool_choice "
+        f"{'has' if not native else 'lacks'} an allowed form")
+
+
+@pytest.mark.skipif(missing("anthropic"), reason="needs anthropic")
+def test_a_named_choice_gives_one_call_only_with_the_switch() -> None:
+    """anthropic types/tool_choice_tool_param.py: disable_parallel_tool_use 'Defaults to `false`. If set to `true`, the
+    model will output exactly one tool use.' So a named choice sent without it may return more than one tool use: the
+    row must not call a named choice single-call (that silenced pitfall.named_parallel on Anthropic until 2026-11-26)."""
+    import inspect
+
+    source = " ".join(inspect.getsource(_load("anthropic.types.tool_choice_tool_param:ToolChoiceToolParam")).split())
+    assert "Defaults to `false`. If set to `true`, the model will output exactly one tool use." in source
+    assert not CAPABILITIES["anthropic"].named_single_call
+    assert not CAPABILITIES["bedrock"].named_single_call  # the same models on Converse, which has no switch at all
+
+
+# ---- the newer per-tool fields a module sends (TOOL_FIELDS) are its SDK tool type's ---------------------------------
+
+_BASE_TOOL_KEYS = {"name", "description", "parameters", "input_schema", "strict", "type"}
+# SDK fields a module does not take, each with why (checked 2026-11-26); a scenario's tool naming one is refused
+# as an unknown key, never sent unchecked nor silently dropped.
+NOT_TAKEN: dict[tuple[str, str], str] = {
+    ("openai-responses", "async"): "openai 3.57.0 types/responses/function_tool_param.py has 'async': bool with no "
+                                   "docstring (function_tool.py: async_ aliased 'async', undocumented): nothing says "
+                                   "what it does",
+}
+
+
+@pytest.mark.parametrize("provider, tool_type", [
+    ("anthropic", "anthropic.types.tool_param:ToolParam"),
+    ("openai-responses", "openai.types.responses.function_tool_param:FunctionToolParam"),
+])
+def test_tool_fields_are_the_sdk_tool_types(provider: str, tool_type: str) -> None:
+    package = tool_type.partition(".")[0]
+    if missing(package):
+        pytest.skip(f"{package} is not installed")
+    from toolchoice.providers.core.facts import fact
+    from toolchoice.providers.core.registry import module_for
+
+    sdk = fields(_load(tool_type)) - _BASE_TOOL_KEYS
+    taken = set(module_for(provider).TOOL_FIELDS)
+    skipped = {key for (p, key) in NOT_TAKEN if p == provider}
+    assert taken == sdk - skipped, f"{provider}: TOOL_FIELDS {sorted(taken)}, the SDK's tool type {sorted(sdk)}"
+    assert skipped <= sdk, f"{provider}: a NOT_TAKEN field is gone from the SDK: remove it"
+    statement = fact(f"{provider}.tool_fields").statement  # the dated fact names every field the SDK has
+    assert all(key in statement for key in sdk), (provider, sorted(sdk), statement)

@@ -77,7 +77,11 @@ class Capability(NamedTuple):
     measured: str = ""  # set when a probe overlay replaced built-in facts: where and when
     measured_endpoint: str = ""  # the URL the overlay was measured at; it applies to that endpoint only
     module: str = "openai_chat"  # the provider's module in toolchoice.providers: everything else it needs is there
-    named_single_call: bool = False  # a named tool_choice yields exactly one call (no parallel extras)
+    # a named tool_choice yields exactly one call (no parallel extras) whatever else is sent: no row has a source for
+    # it (Anthropic's {type: tool} gives 'exactly one tool use' only with disable_parallel_tool_use: true, anthropic
+    # types/tool_choice_tool_param.py; Gemini's ANY limits 'the predicted function calls'); the three rows that
+    # set it until 2026-11-26 no longer do
+    named_single_call: bool = False
 
     def feature(self, name: str) -> Support:
         return getattr(self, name)
@@ -128,7 +132,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "platform.openai.com function-calling guide (Responses strict default, 2026-03-31)"),
     ),
     "anthropic": Capability(
-        provider="anthropic", module="anthropic", named_single_call=True, title="Anthropic Messages",
+        provider="anthropic", module="anthropic", title="Anthropic Messages",
         endpoint="https://api.anthropic.com/v1/messages", key_env=("ANTHROPIC_API_KEY",),
         default_model="claude-sonnet-5",  # anthropic 2.14.0 types/model_param.py; not in _data/deprecated_models.py
         auto=_n('{"type":"auto"}'), none=_n('{"type":"none"}'),
@@ -143,7 +147,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "docs.anthropic.com tool use: implement-tool-use, strict-tool-use"),
     ),
     "gemini": Capability(
-        provider="gemini", module="gemini", named_single_call=True, title="Google Gemini API (generateContent)",
+        provider="gemini", module="gemini", title="Google Gemini API (generateContent)",
         endpoint="https://generativelanguage.googleapis.com/v1beta/models/{model}:generateContent",
         key_env=("GEMINI_API_KEY", "GOOGLE_API_KEY"), default_model="gemini-3.5-flash",  # GA, no shutdown date announced
         auto=_n('{"mode":"AUTO"}'), none=_n('{"mode":"NONE"}'),
@@ -222,7 +226,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "ollama 0.6.3 _types.py (ChatRequest: tools, format, think; no tool_choice, parallel or strict field)"),
     ),
     "bedrock": Capability(
-        provider="bedrock", module="bedrock", named_single_call=True, title="AWS Bedrock Converse",
+        provider="bedrock", module="bedrock", title="AWS Bedrock Converse",
         endpoint="https://bedrock-runtime.{region}.amazonaws.com/model/{model}/converse",
         key_env=("AWS_BEARER_TOKEN_BEDROCK",), default_model="anthropic.claude-sonnet-4-6",
         auto=_n('{"auto":{}}'),

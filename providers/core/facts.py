@@ -100,7 +100,8 @@ FACTS: tuple[Fact, ...] = (
     Fact("anthropic.tool_fields", ("anthropic",),
          "a tool may carry input_examples, allowed_callers, defer_loading, eager_input_streaming, cache_control, "
          "strict and type custom",
-         "anthropic 2.12.0 types/tool_param.py (ToolParam)", "2026-11-23"),
+         "anthropic 2.14.0 types/tool_param.py (ToolParam: allowed_callers, cache_control, defer_loading, "
+         "eager_input_streaming, input_examples, strict, type)", "2026-11-26"),
     Fact("anthropic.default_model_eol", ("anthropic", "bedrock"),
          "claude-sonnet-4-5 (the anthropic row's default_model until 2026-11-26) reaches end-of-life on 2026-11-30, "
          "claude-opus-4-5 on 2027-01-22, claude-mythos-preview retired on 2026-06-30; the default is now "
@@ -138,8 +139,13 @@ FACTS: tuple[Fact, ...] = (
          "platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows; models/opus-5-5/whats-new-opus-5-5, "
          "models/sonnet-5-5/whats-new-sonnet-5-5, models/fable-5-1/migration-guide", "2026-11-26"),
     Fact("openai-responses.tool_fields", ("openai-responses",),
-         "a function tool may carry allowed_callers, defer_loading and output_schema",
-         "openai-python 3.54.0 types/responses/function_tool_param.py (FunctionToolParam)", "2026-11-23"),
+         "a function tool may carry allowed_callers, defer_loading and output_schema, which toolchoice sends; openai "
+         "3.57.0 adds async (a bool the SDK does not document), which toolchoice does not take: a scenario tool's "
+         "async key is refused as an unknown key (until 2026-11-26 this fact, read at 3.54.0, named the three only)",
+         "openai 3.57.0 types/responses/function_tool_param.py (FunctionToolParam: 'allowed_callers: "
+         "Optional[List[Literal[\"direct\", \"programmatic\"]]]', 'defer_loading: bool', 'output_schema: "
+         "Optional[Dict[str, object]]', and _FunctionToolParamReservedKeywords '\"async\": bool' with no docstring)",
+         "2026-11-26"),
     Fact("gemini.parameters_json_schema", ("gemini",),
          "FunctionDeclaration takes parametersJsonSchema (plain JSON Schema), mutually exclusive with parameters "
          "(the OpenAPI-subset Schema); responseJsonSchema likewise with response",

@@ -54,6 +54,20 @@ class _Result:
         return outcomes.shown(record, self.secrets)
 
 
+# The bounds on repeat the command line holds (cli/options.py REPEAT, send's --repeat), held here too: a caller's
+# repeat=0 would otherwise send nothing and come back OK, as if the model had obeyed.
+REPEAT_MAX = 1000  # compare --send, probe, run
+SEND_REPEAT_MAX = 1_000_000  # send
+
+
+def check_repeat(repeat: Any, most: int = REPEAT_MAX) -> int:
+    """``repeat`` as the command line takes it: a whole number from 1 to ``most``; else a ToolchoiceError."""
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or not 1 <= repeat <= most:
+        raise ToolchoiceError(f"repeat {repeat!r}: give a whole number from 1 to {most:,}",
+                              hint="as --repeat N takes it")
+    return repeat
+
+
 # ---- render ---------------------------------------------------------------------------------------
 
 def translations(scenario: Scenario, providers: Sequence[str] | None = None,
@@ -63,7 +77,9 @@ def translations(scenario: Scenario, providers: Sequence[str] | None = None,
     else every one), as they are sent: ``send`` and ``compare_send`` take these. ``models`` gives a
     provider its model (else ``options.model``); ``capabilities`` may be a probe overlay
     (``overlay.load_overlay``)."""
-    ids = [check_provider(p) for p in providers] if providers else (list(scenario.providers) or list(PROVIDER_IDS))
+    # a provider named twice is translated once, as the command line's -p openai,openai is (cli/inputs.py)
+    ids = (list(dict.fromkeys(check_provider(p) for p in providers)) if providers
+           else (list(scenario.providers) or list(PROVIDER_IDS)))
     models = models or {}
     caps = dict(capabilities) if capabilities is not None else None
     per_provider = {pid: options._replace(model=models.get(pid, options.model)) for pid in ids}
@@ -132,6 +148,7 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     A missing key raises ``MissingKey`` before anything is sent."""
     from . import runner
 
+    check_repeat(repeat, SEND_REPEAT_MAX)
     provider = translation.provider
     result = SendResult(provider, translation, repeat)
     if translation.refused:
@@ -207,6 +224,13 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
     its own job. ``save``: one folder per provider under it."""
     from . import runner
 
+    check_repeat(repeat)
+    seen: set[str] = set()
+    for t in translations:  # one job per provider: its samples, tally and --save folder are the provider's
+        if t.provider in seen:
+            raise ToolchoiceError(f"{t.provider} is given twice: compare_send sends one translation per provider",
+                                  hint="pass each provider's translation once")
+        seen.add(t.provider)
     jobs, secrets = runner.prepare_jobs(scenario, translations)
     if not any(j.prepared for j in jobs):
         reasons = "; ".join(f"{j.provider}: {j.skipped}" for j in jobs)
@@ -265,6 +289,7 @@ def probe(provider: str, scenario: Scenario | None = None, *, model: str | None 
     from .probe import run_questions
 
     check_provider(provider)
+    check_repeat(repeat)
     result, secrets = run_questions(provider, scenario, model, options, repeat, settings, tool_choice)
     return outcomes.shown(result, secrets)
 
@@ -314,6 +339,10 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
 
     from . import loop, loop_save, runner
 
+    check_repeat(repeat)
+    providers = list(dict.fromkeys(providers))  # a provider named twice runs once, as on the command line
+    if not providers:
+        raise ToolchoiceError("no provider to run the loop on", hint="name one or more, as -p ID does")
     options = options or loop.LoopOptions()
     keys: dict[str, str] = {}
     if replay is None:  # a missing key is one error before any request, as for send

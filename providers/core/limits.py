@@ -32,6 +32,7 @@ LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
     Limit("json_depth", 100, "levels", "nesting of a JSON or YAML value (a tool file, a reply, an event, "
           "arguments)"),
     Limit("tools", 10_000, "items", "tools in one scenario (after from: imports)"),
+    Limit("loop_steps", 1000, "steps", "a scenario's loop.max_steps: each step resends the whole history"),
     Limit("result_bytes", 1 * MIB, "bytes", "the output of one --results-from command"),
     Limit("stderr_bytes", 64 * 1024, "bytes", "an MCP stdio server's stderr kept for its error line (the last part)"),
     Limit("mcp_reply_bytes", 32 * MIB, "bytes", "the answers of an MCP server to tools/list"),

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from .capabilities import FEATURES, Capability, Level, Support
 from .choice import parse_tool_choice
-from .model import ProviderSettings, RenderOptions, Scenario, ToolChoice, Translation
+from .model import ProviderSettings, RenderOptions, Scenario, ToolChoice, ToolchoiceError, Translation
 from .registry import translate
 from .scenario import load_scenario_text
 
@@ -77,6 +77,10 @@ def probe_skips(provider: str) -> tuple[str, ...]:
 def questions_for(provider: str, cap: Capability, scenario: Scenario) -> list[Question]:
     """The questions worth asking this provider: one per wire form its translator can produce."""
     names = scenario.tool_names
+    if not names:  # every question but (not set) names or forces a tool of the scenario's
+        where = f" ({scenario.path})" if scenario.path else ""
+        raise ToolchoiceError(f"the probe scenario{where} declares no tools: each question asks the model to call one",
+                              hint="declare at least one tool, or leave the scenario out for the built-in two-tool one")
     target = names[-1]
     qs = [Question("(not set)", "unset", None), Question("auto", "auto", "auto"), Question("none", "none", "none"),
           Question("required", "required", "required")]

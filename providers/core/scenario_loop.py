@@ -7,6 +7,7 @@ import json
 
 import yaml
 
+from . import limits
 from .choice import did_you_mean, parse_tool_choice
 from .model import LoopResult, LoopSpec, LoopStep, Tool, ToolChoice
 from .yaml_input import Reader as _Reader, refuse_yaml11_choice, show as _show
@@ -30,6 +31,9 @@ def read_loop(r: _Reader, node: yaml.Node, tools: tuple[Tool, ...]) -> LoopSpec:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise r.loc(fields["max_steps"]).fail(f"loop.max_steps must be a whole number of at least 1, not {_show(value)}",
                                                   "the loop sends at least one request")
+        if value > limits.get("loop_steps"):
+            raise r.loc(fields["max_steps"]).fail(f"loop.max_steps {value}: more than {limits.shown('loop_steps')}",
+                                                  limits.raise_hint("loop_steps"))
         max_steps = value
     steps: list[LoopStep] = []
     if "steps" in fields and r.value(fields["steps"]) is not None:

@@ -215,14 +215,20 @@ def strict_tools(ctx: Context) -> set[str]:
     return wanted
 
 
-def check_names(ctx: Context, rule: tuple[Callable[[str], Any], str]) -> None:
+def check_names(ctx: Context, rule: tuple[Callable[[str], Any], str] | None,
+                unstated: tuple[Callable[[str], Any], str, str] | None = None) -> None:
     """An error for every tool name the provider rejects. ``rule``: the provider module's ``NAME_RULE``
-    (a test of a name, and the words that say what it allows)."""
-    valid, words = rule
+    (a test of a name, and the words that say what it allows), or None when the provider's sources state no
+    rule. ``unstated``: another API's rule (test, words, whose) a name is only warned against: never refuse a
+    name on a rule the provider's own sources do not state."""
     for tool in ctx.plan.tools:
-        if not valid(tool.name):
+        if rule is not None and not rule[0](tool.name):
             ctx.ledger.error("tool.name_invalid", f"tool name '{tool.name}' is rejected by {ctx.cap.title} "
-                             f"({words}); rename the tool")
+                             f"({rule[1]}); rename the tool")
+        elif unstated is not None and not unstated[0](tool.name):
+            ctx.ledger.warning("tool.name_unstated", f"tool name '{tool.name}' breaks {unstated[2]} rule "
+                               f"({unstated[1]}), which {ctx.cap.title} does not state: sent as written; rename "
+                               "the tool if the API answers 400")
 
 
 def openai_strict_problems(schema: dict[str, Any], path: str = "parameters") -> list[str]:

@@ -11,7 +11,7 @@ from ..core import history_wire, request_parts, translation
 from ..core.bounded import json_value
 from ..core.capabilities import Capability
 from ..core.translation import Context
-from ..core.model import Message, RenderOptions, Scenario, Tool, Translation
+from ..core.model import Message, RenderOptions, Scenario, Tool, ToolchoiceError, Translation
 from .parse import REASONING_FAMILY
 from .schema import convert
 
@@ -54,11 +54,12 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["generationConfig"] = generation
 
     if options.stream:
-        url = request_parts.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:streamGenerateContent") + "?alt=sse"
+        path = f"/v1beta/{_in_path(model)}:streamGenerateContent"
+        url = request_parts.endpoint(ctx, DEFAULT_BASE, path) + "?alt=sse"
         translation.streamed(ctx, "streamGenerateContent?alt=sse: server-sent events, each a GenerateContentResponse "
                         "chunk; the last carries finishReason")
     else:
-        url = request_parts.endpoint(ctx, DEFAULT_BASE, f"/v1beta/models/{model}:generateContent")
+        url = request_parts.endpoint(ctx, DEFAULT_BASE, f"/v1beta/{_in_path(model)}:generateContent")
     headers = {"Content-Type": "application/json"}
     env = ctx.key_env
     if env:
@@ -67,12 +68,35 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
                          choice_path=("toolConfig", "functionCallingConfig"))
 
 
+# The model id goes into the URL path as models/{model}. google-genai refuses ids that would change the path or add a
+# query (_transformers.py t_model: "if '..' in model or '?' in model or '&' in model: raise ValueError('invalid model
+# parameter.')"); any other character outside a path segment's own ('#', a space) is percent-encoded, so the URL
+# shown is the URL sent and names the same model.
+_SDK_REFUSED_IN_MODEL = ("..", "?", "&")
+_PATH_SAFE = re.compile(r"[A-Za-z0-9/._~:@!$'()*+,;=-]*").fullmatch
+
+
 def _model_name(ctx: Context) -> str:
     model = ctx.model
+    if any(part in model for part in _SDK_REFUSED_IN_MODEL):
+        raise ToolchoiceError(f"model {model!r}: google-genai refuses a Gemini model id holding '..', '?' or '&' "
+                              "('invalid model parameter.'): in the URL path it would name another resource",
+                              hint="give the model id alone, for example gemini-3.5-flash")
     if model.startswith("models/"):
         ctx.ledger.info("model.normalized", f"model {model} → {model[len('models/'):]} (the URL path adds 'models/')")
         model = model[len("models/"):]
     return model
+
+
+def _in_path(model: str) -> str:
+    """The resource the path names, as google-genai's t_model makes it: models/{model}, or a tuned model's own
+    tunedModels/{id} as given."""
+    resource = model if model.startswith("tunedModels/") else f"models/{model}"
+    if _PATH_SAFE(resource):
+        return resource
+    from urllib.parse import quote
+
+    return quote(resource, safe="/:@!$'()*+,;=")
 
 
 def _thinking_config(ctx: Context, model: str) -> dict[str, Any] | None:
