@@ -169,6 +169,7 @@ LEDGER_CODES: dict[str, str] = {
     "reasoning.replayed": "assistant turns' reasoning_content sent back as the reply carried it",
     "reasoning.not_taken": "reasoning_content in the history left out: the host takes no reasoning back",
     "thinking.effort": "a thinking effort sent as reasoning_effort",
+    "thinking.not_sent": "a thinking setting the host's request has no field for here: not sent",
     "thinking.effort_for_tools": "function tools on this model need reasoning_effort none (model rule): "
                                  "sent, or refused when another effort was asked",
     "max_tokens.mapped": "max_tokens sent under the host's field name",
@@ -354,6 +355,8 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
         body["reasoning_effort"] = spec.effort
         ctx.ledger.info("thinking.effort", f"thinking effort {spec.effort} → reasoning_effort {spec.effort}")
     if host.thinking != "deepseek":
+        if (spec is not None or ctx.settings.thinking is not None) and "reasoning_effort" not in body:
+            _thinking_not_sent(ctx, host, spec.to_json() if spec is not None else ctx.settings.thinking)
         return
     facts = model_facts(ctx)
     wanted = ctx.settings.thinking
@@ -392,6 +395,15 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
                            f"assistant tool-call turn's reasoning_content sent back; {which}, so the API may answer "
                            "400 'Missing reasoning_content'" + ("" if len(missing) == calls else
                                                                " (add reasoning_content: as the reply carried it)"))
+
+
+def _thinking_not_sent(ctx: Context, host: Host, written: Any) -> None:
+    """A thinking setting this host's request has no field for here: said, never dropped in silence."""
+    how = ("only an effort goes out here, as reasoning_effort: write thinking: {effort: low|medium|high}"
+           if host.reasoning_effort else f"this translator has no thinking field for {ctx.cap.title}; a field "
+           f"the host takes goes in providers.{ctx.provider}.extra")
+    ctx.ledger.warning("thinking.not_sent", f"providers.{ctx.provider}.thinking {compact(written)} is not "
+                       f"sent: {how}")
 
 
 def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
