@@ -93,7 +93,11 @@ def run(argv: list[str]) -> int:
         code = command.main(args=list(argv), prog_name="toolchoice", standalone_mode=False)
     except usage_error as exc:
         where = f"toolchoice {first} --help" if first in COMMANDS else "toolchoice --help"
-        error_line(f"{exc.format_message()} (see {where})")  # type: ignore[attr-defined]
+        import re
+
+        # click words some errors over lines, each choice after a tab ("Choose from:\n\tscenario,\n\trender"): one line
+        message = re.sub(r"[ \t]*\n[ \t]*", " ", exc.format_message())  # type: ignore[attr-defined]
+        error_line(f"{message} (see {where})")
         return BAD_INPUT
     except abort:
         error_line("aborted")

@@ -57,3 +57,12 @@ def test_an_effort_that_is_sent_needs_no_such_entry(tmp_path):
     out = render(tmp_path, "openai", "{effort: none}")  # gpt-5.4-mini takes function tools with none only
     assert out["request"]["body"]["reasoning_effort"] == "none"
     assert not any(e["code"] == "thinking.not_sent" for e in out["ledger"])
+
+
+def test_a_missing_choice_argument_is_one_plain_line():
+    """click words a missing Choice argument over several lines, each choice after a tab: folded, the tabs
+    stayed in the one error line (`toolchoice schema`)."""
+    done = run_cli(["schema"])
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("toolchoice: error: Missing argument 'name'. Choose from: scenario, render, send, compare, "
+                           "run, mock (see toolchoice schema --help)\n")
