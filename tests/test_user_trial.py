@@ -66,3 +66,40 @@ def test_a_missing_choice_argument_is_one_plain_line():
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ("toolchoice: error: Missing argument 'name'. Choose from: scenario, render, send, compare, "
                            "run, mock (see toolchoice schema --help)\n")
+
+
+# ---- a trace whose exporter cut a JSON attribute --------------------------------------------------------
+
+TRACE = Path(__file__).resolve().parent / "data" / "traces" / "genai-span-events.json"
+
+
+def cut_trace(tmp_path: Path, keep: int = 60) -> Path:
+    """The recorded trace with step 1's gen_ai.choice ``message`` cut to ``keep`` characters, as an OTel SDK
+    with OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT=keep truncates every string attribute value (OTel specification,
+    "Attribute Limits": longer string values are truncated to the limit)."""
+    document = json.loads(TRACE.read_text())
+    span = document["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+    choice = next(e for e in span["events"] if e["name"] == "gen_ai.choice")
+    message = next(a for a in choice["attributes"] if a["key"] == "message")
+    whole = message["value"]["stringValue"]
+    assert "get_weather" in whole and len(whole) > keep
+    message["value"]["stringValue"] = whole[:keep]
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_a_cut_json_attribute_in_a_trace_is_said_not_dropped_in_silence(tmp_path):
+    path = cut_trace(tmp_path)
+    done = run_cli(["trace", str(path)])
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stdout.splitlines() if line.startswith("# warning")]
+    assert any("step 1" in line and "gen_ai.choice message" in line and "not JSON" in line for line in notes), notes
+    replay = run_cli(["run", "--replay", str(path), "-p", "openai", "-f", "json"])
+    ledger = json.loads(replay.stdout)["runs"][0]["loops"][0]["steps"][0]["ledger"]
+    assert any("gen_ai.choice message" in e["message"] for e in ledger), ledger
+
+
+def test_the_whole_trace_gets_no_such_note():
+    done = run_cli(["trace", str(TRACE)])
+    assert done.returncode == 0 and "not JSON" not in done.stdout
