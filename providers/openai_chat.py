@@ -13,7 +13,7 @@ from .core.error_envelope import ErrorEnvelope, message_text
 from .core.tool_file import ToolFile
 from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
                                openai_strict_problems, parallel_value, rule_applied, start, streamed, strict_tools,
-                               strict_wanted)
+                               strict_wanted, thinking_not_sent, thinking_unsent)
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
@@ -169,7 +169,6 @@ LEDGER_CODES: dict[str, str] = {
     "reasoning.replayed": "assistant turns' reasoning_content sent back as the reply carried it",
     "reasoning.not_taken": "reasoning_content in the history left out: the host takes no reasoning back",
     "thinking.effort": "a thinking effort sent as reasoning_effort",
-    "thinking.not_sent": "a thinking setting the host's request has no field for here: not sent",
     "thinking.effort_for_tools": "function tools on this model need reasoning_effort none (model rule): "
                                  "sent, or refused when another effort was asked",
     "max_tokens.mapped": "max_tokens sent under the host's field name",
@@ -355,7 +354,9 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
         body["reasoning_effort"] = spec.effort
         ctx.ledger.info("thinking.effort", f"thinking effort {spec.effort} → reasoning_effort {spec.effort}")
     if host.thinking != "deepseek":
-        if (spec is not None or ctx.settings.thinking is not None) and "reasoning_effort" not in body:
+        if "reasoning_effort" in body:
+            thinking_unsent(ctx, f"reasoning_effort {body['reasoning_effort']}", effort_sent=True)
+        elif spec is not None or ctx.settings.thinking is not None:
             _thinking_not_sent(ctx, host, spec.to_json() if spec is not None else ctx.settings.thinking)
         return
     facts = model_facts(ctx)
@@ -385,6 +386,7 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     elif wanted is not None:
         body["thinking"] = {"type": "enabled" if wanted else "disabled"}
         ctx.ledger.info("thinking.mapped", f"thinking {str(wanted).lower()} → {compact(body['thinking'])}")
+        thinking_unsent(ctx, f"thinking {compact(body['thinking'])}", effort_sent="reasoning_effort" in body)
     replay = facts.get("reasoning_replay")
     missing = ([m for m in ctx.scenario.messages if m.tool_calls and not any(i.family == "openai-chat" for i in m.reasoning)]
                if ctx.history_calls else [])
@@ -402,8 +404,7 @@ def _thinking_not_sent(ctx: Context, host: Host, written: Any) -> None:
     how = ("only an effort goes out here, as reasoning_effort: write thinking: {effort: low|medium|high}"
            if host.reasoning_effort else f"this translator has no thinking field for {ctx.cap.title}; a field "
            f"the host takes goes in providers.{ctx.provider}.extra")
-    ctx.ledger.warning("thinking.not_sent", f"providers.{ctx.provider}.thinking {compact(written)} is not "
-                       f"sent: {how}")
+    thinking_not_sent(ctx, f"providers.{ctx.provider}.thinking {compact(written)} is not sent: {how}")
 
 
 def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:

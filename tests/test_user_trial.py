@@ -103,3 +103,25 @@ def test_a_cut_json_attribute_in_a_trace_is_said_not_dropped_in_silence(tmp_path
 def test_the_whole_trace_gets_no_such_note():
     done = run_cli(["trace", str(TRACE)])
     assert done.returncode == 0 and "not JSON" not in done.stdout
+
+
+# ---- a budget, adaptive or an effort where only an on/off switch goes out ---------------------------------
+
+@pytest.mark.parametrize("pid, field", [("cohere", "thinking"), ("ollama", "think"), ("deepseek", "thinking")])
+@pytest.mark.parametrize("thinking, lost", [("{budget: 2048}", "budget 2048"), ("adaptive", "adaptive")])
+def test_what_an_on_off_switch_cannot_carry_is_in_the_ledger(tmp_path, pid, field, thinking, lost):
+    out = render(tmp_path, pid, thinking)
+    assert field in out["request"]["body"]  # the switch went out ...
+    said = [e for e in out["ledger"] if e["code"] == "thinking.not_sent"]
+    assert said and lost in said[0]["message"] and said[0]["severity"] == "warning", out["ledger"]  # ... the rest is said
+
+
+def test_an_effort_ollama_takes_is_sent_and_not_called_lost(tmp_path):
+    out = render(tmp_path, "ollama", "{effort: low}")
+    assert out["request"]["body"]["think"] == "low"
+    assert not any(e["code"] == "thinking.not_sent" for e in out["ledger"])
+
+
+def test_an_effort_cohere_has_no_field_for_is_said(tmp_path):
+    out = render(tmp_path, "cohere", "{effort: high}")
+    assert any(e["code"] == "thinking.not_sent" and "effort high" in e["message"] for e in out["ledger"])

@@ -332,3 +332,24 @@ def rule_applied(ctx: Context, key: str, fact: Any, what: str) -> None:
     from .model_rules import cite
 
     ctx.ledger.info("rule.applied", f"{what}: {cite(key, fact, ctx.provider)}")
+
+
+def thinking_unsent(ctx: Context, switch: str, effort_sent: bool = False) -> None:
+    """What of ``providers.<id>.thinking`` a host's on/off ``switch`` cannot carry (a budget, adaptive, an effort
+    it has no word for): a ``thinking.not_sent`` warning, never dropped in silence."""
+    spec = ctx.settings.thinking_mode
+    if spec is None:
+        return
+    lost = [f"budget {spec.budget}"] if spec.budget is not None else []
+    if spec.effort is not None and not effort_sent:
+        lost.append(f"effort {spec.effort}")
+    if spec.mode == "adaptive":
+        lost.append("adaptive")
+    if lost:
+        thinking_not_sent(ctx, f"providers.{ctx.provider}.thinking: {', '.join(lost)} "
+                          f"{'is' if len(lost) == 1 else 'are'} not sent; only {switch} goes out")
+
+
+def thinking_not_sent(ctx: Context, message: str) -> None:
+    """The one ``thinking.not_sent`` entry: a thinking setting (or part of it) no field of the request carries."""
+    ctx.ledger.warning("thinking.not_sent", message)
