@@ -125,3 +125,23 @@ def test_an_effort_ollama_takes_is_sent_and_not_called_lost(tmp_path):
 def test_an_effort_cohere_has_no_field_for_is_said(tmp_path):
     out = render(tmp_path, "cohere", "{effort: high}")
     assert any(e["code"] == "thinking.not_sent" and "effort high" in e["message"] for e in out["ledger"])
+
+
+# ---- bad input: the one line says what to do ---------------------------------------------------------------
+
+@pytest.mark.parametrize("line, expected", [
+    ("tool_choice: {type: tool}", "s.yaml:4:14: tool_choice names a tool with null, which is not a tool name "
+     "(name a declared tool: get_weather, get_time)"),
+    ("tool_choice: {allowed: [get_time, get_time], mode: required}",
+     "s.yaml:4:14: the allowed list names 'get_time' twice (name each tool once)"),
+    ("providers: {anthropic: {thinking: {budget: -1}}}",
+     "s.yaml:4:44: providers.anthropic.thinking.budget must be a whole number of tokens (0 or more), not int -1 "
+     "(e.g. thinking: {budget: 4096})"),
+])
+def test_the_error_line_says_what_to_do(tmp_path, line, expected):
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: get_weather}\n  - {name: get_time}\n" + line + "\n"
+                    "messages: [{role: user, content: hi}]\n")
+    done = run_cli(["render", str(path), "-f", "json"])
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"toolchoice: error: {tmp_path}/{expected}\n"

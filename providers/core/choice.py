@@ -61,7 +61,8 @@ def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None
 
 def _declared(name: Any, tool_names: tuple[str, ...], fail: Fail) -> str:
     if not isinstance(name, str) or not name:
-        raise fail(f"tool_choice names a tool with {quoted(name)}, which is not a tool name", None)
+        raise fail(f"tool_choice names a tool with {quoted(name)}, which is not a tool name",
+                   f"name a declared tool: {', '.join(tool_names)}" if tool_names else "declare the tool under tools:")
     if name not in tool_names:
         declared = ", ".join(tool_names) if tool_names else "none"
         hint = did_you_mean(name, tool_names)
@@ -80,7 +81,8 @@ def _names_from(items: Any, fail: Fail, tool_names: tuple[str, ...]) -> tuple[st
             item = inner.get("name")
         names.append(_declared(item, tool_names, fail))
     if len(set(names)) != len(names):
-        raise fail("the allowed list names a tool twice", None)
+        twice = next(name for name in names if names.count(name) > 1)
+        raise fail(f"the allowed list names '{twice}' twice", "name each tool once")
     return tuple(names)
 
 

@@ -380,7 +380,8 @@ def _thinking(r: _Reader, node: yaml.Node, pid: str, value: Any) -> tuple[bool, 
         raise r.loc(fields["type"]).fail(f"{where}.type must be enabled, adaptive or disabled, not {_show(kind)}", None)
     budget = value.get("budget")
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 0):
-        raise r.loc(fields["budget"]).fail(f"{where}.budget must be a whole number of tokens, not {_show(budget)}", None)
+        raise r.loc(fields["budget"]).fail(f"{where}.budget must be a whole number of tokens (0 or more), "
+                                           f"not {_show(budget)}", "e.g. thinking: {budget: 4096}")
     effort = value.get("effort")
     if effort is not None and effort not in EFFORTS:
         raise r.loc(fields["effort"]).fail(f"{where}.effort must be one of {', '.join(EFFORTS)}, not {_show(effort)}",
