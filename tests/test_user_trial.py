@@ -145,3 +145,21 @@ def test_the_error_line_says_what_to_do(tmp_path, line, expected):
     done = run_cli(["render", str(path), "-f", "json"])
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"toolchoice: error: {tmp_path}/{expected}\n"
+
+
+# ---- an agent with many tools and no loop.results: one warning, not one per tool --------------------------
+
+GORILLA = Path(__file__).resolve().parent / "data" / "schemas" / "bfcl-multi-turn-gorilla-file-system.json"
+
+
+def test_many_tools_without_results_are_one_warning_naming_how_many(tmp_path):
+    names = [t["name"] for t in json.loads(GORILLA.read_text())["tools"]]  # 18 tools, BFCL's gorilla file system
+    path = tmp_path / "agent.yaml"
+    path.write_text(f"tools:\n  - from: {GORILLA}\ntool_choice: auto\nmessages: [{{role: user, content: hi}}]\n")
+    done = run_cli(["run", str(path), "-p", "openai", "--dry-run", "-f", "json"])
+    assert done.returncode == 0, done.stderr
+    found = [e for e in json.loads(done.stdout)["translations"][0]["ledger"] if e["code"] == "loop.no_results"]
+    assert len(found) == 1, [e["message"][:60] for e in found]
+    message = found[0]["message"]
+    assert message.startswith(f"{len(names)} offered tools have no loop.results entry")
+    assert all(f"'{name}'" in message for name in names[:10]) and f"and {len(names) - 10} more" in message
