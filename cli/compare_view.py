@@ -102,7 +102,7 @@ def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) ->
     def cell(i: int, column: str) -> str:
         text = str(rows[i].get(column, "")).replace("|", "\\|").replace("\n", " ")
         if column == "ledger" and rows[i].get("_headline"):
-            headline_text = rows[i]["_headline"].replace("|", "\\|")
+            headline_text = " ".join(rows[i]["_headline"].replace("|", "\\|").splitlines())  # a row stays one line
             text += ": " + (headline_text if len(headline_text) <= 160 else headline_text[:157] + "…")
         if column in ("tool_choice on the wire",) and text not in ("REFUSED", "(not sent)"):
             text = f"`{text}`"

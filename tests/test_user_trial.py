@@ -163,3 +163,17 @@ def test_many_tools_without_results_are_one_warning_naming_how_many(tmp_path):
     message = found[0]["message"]
     assert message.startswith(f"{len(names)} offered tools have no loop.results entry")
     assert all(f"'{name}'" in message for name in names[:10]) and f"and {len(names) - 10} more" in message
+
+
+def test_a_line_break_in_a_history_tool_name_keeps_the_markdown_table_whole(tmp_path):
+    """compare -f markdown: the ledger cell quotes the required-trap warning, which names the history's tool as
+    written (a trace import keeps what the model wrote); a line break in it split the table row in two."""
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: plan, parameters: {type: object}}\ntool_choice: required\nmessages:\n"
+                    "  - {role: user, content: hi}\n  - role: assistant\n"
+                    '    tool_calls: [{id: c1, name: "a|b\\nc\\rd", arguments: {}}]\n'
+                    "  - {role: tool, tool_call_id: c1, content: r}\n  - {role: user, content: again}\n")
+    done = run_cli(["compare", str(path), "-p", "openai,gemini", "-f", "markdown"])
+    assert done.returncode == 0, done.stderr
+    table = [line for line in done.stdout.splitlines() if line.strip()][:-1]  # the rows, without the legend
+    assert len(table) == 4 and all(line.startswith("|") and line.endswith("|") for line in table), table
