@@ -177,3 +177,29 @@ def test_a_line_break_in_a_history_tool_name_keeps_the_markdown_table_whole(tmp_
     assert done.returncode == 0, done.stderr
     table = [line for line in done.stdout.splitlines() if line.strip()][:-1]  # the rows, without the legend
     assert len(table) == 4 and all(line.startswith("|") and line.endswith("|") for line in table), table
+
+
+# ---- an empty folder option (an unset shell variable) is not the current folder ----------------------------
+
+WEATHER = Path(__file__).resolve().parents[1] / "configs" / "weather.yaml"
+
+
+@pytest.mark.parametrize("args", [
+    ["render", str(WEATHER), "-p", "openai", "--snapshot", "", "--update"],
+    ["render", str(WEATHER), "-p", "openai", "--snapshot=", "--update"],
+    ["send", str(WEATHER), "-p", "openai", "--save", ""],
+    ["run", str(WEATHER), "-p", "openai", "--save", ""],
+    ["send", str(WEATHER), "-p", "openai", "--trace-out", ""],
+])
+def test_an_empty_folder_option_is_refused_and_the_current_folder_left_alone(tmp_path, args):
+    """`--snapshot "$DIR" --update` with DIR unset made the current folder the snapshot folder and removed the
+    files there that one render does not write; `--save ""` removes an earlier run's sample-* files there."""
+    (tmp_path / "weather").mkdir()
+    precious = [tmp_path / "weather" / "precious.json", tmp_path / "sample-001.reply.json"]
+    for path in precious:
+        path.write_text("{}")
+    done = run_cli(args, cwd=tmp_path, env={"PATH": "/usr/bin:/bin"})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, (done.returncode, done.stderr)
+    assert "is empty" in done.stderr
+    assert all(path.exists() for path in precious)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["precious.json", "sample-001.reply.json", "weather"]
