@@ -203,3 +203,12 @@ def test_an_empty_folder_option_is_refused_and_the_current_folder_left_alone(tmp
     assert "is empty" in done.stderr
     assert all(path.exists() for path in precious)
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["precious.json", "sample-001.reply.json", "weather"]
+
+
+def test_save_naming_a_file_says_to_name_a_folder(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    done = run_cli(["send", str(WEATHER), "-p", "openai", "--save", "afile"], cwd=tmp_path,
+                   env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "unused"})
+    assert done.returncode == 2
+    assert done.stderr == ("toolchoice: error: --save afile: cannot create the folder: File exists (name a folder, "
+                           "not a file: --save holds one file per sample)\n")
