@@ -212,3 +212,15 @@ def test_save_naming_a_file_says_to_name_a_folder(tmp_path):
     assert done.returncode == 2
     assert done.stderr == ("toolchoice: error: --save afile: cannot create the folder: File exists (name a folder, "
                            "not a file: --save holds one file per sample)\n")
+
+
+def test_a_local_server_s_optional_key_is_said_to_go_only_when_set(tmp_path):
+    """vllm, llamacpp and ollama send their key variable only when it is set (transport: key_optional)."""
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: get_weather}\nmessages: [{role: user, content: hi}]\nproviders:\n"
+                    "  vllm: {base_url: 'http://127.0.0.1:8000/v1'}\n  groq: {base_url: 'http://127.0.0.1:8000/v1'}\n")
+    done = run_cli(["compare", str(path), "-p", "vllm,groq", "-f", "json"])
+    said = {p["provider"]: [e["message"] for e in p["ledger"] if e["code"] == "env.key_destination"]
+            for p in json.loads(done.stdout)["providers"]}
+    assert said["vllm"][0].startswith("$VLLM_API_KEY (when set: this server needs no key) is sent in header")
+    assert said["groq"][0].startswith("$GROQ_API_KEY is sent in header")

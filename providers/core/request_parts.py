@@ -102,7 +102,7 @@ def env_read(ctx: Context, var: str, where: str, reader: str, allowed_then: str 
                          "trust this file")
 
 
-def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
+def check_environment(ctx: Context, url: str, headers: dict[str, str], key_optional: bool = False) -> None:
     """Which environment variables the request reads at send time, and where each one goes.
 
     A provider's own key variables (the capability table's ``key_env``) are read without asking, to
@@ -139,7 +139,8 @@ def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
                   else f"providers.{ctx.provider}.headers")
         if var in ctx.cap.key_env:
             if ctx.settings.base_url and not ctx.options.base_url:
-                ctx.ledger.warning("env.key_destination", f"${var} is sent in {where}, a base URL the scenario "
+                when = " (when set: this server needs no key)" if key_optional else ""
+                ctx.ledger.warning("env.key_destination", f"${var}{when} is sent in {where}, a base URL the scenario "
                                    f"file sets (providers.{ctx.provider}.base_url)")
             continue
         env_read(ctx, var, where, source,

@@ -291,7 +291,7 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
     if settings.headers:
         headers = with_user_headers(ctx, headers)
     if settings.headers or settings.api_key_env or settings.base_url:
-        check_environment(ctx, url, headers)
+        check_environment(ctx, url, headers, key_optional)
     if ctx.body_env:
         from .native_tools import check_body_env
 
