@@ -224,3 +224,17 @@ def test_a_local_server_s_optional_key_is_said_to_go_only_when_set(tmp_path):
             for p in json.loads(done.stdout)["providers"]}
     assert said["vllm"][0].startswith("$VLLM_API_KEY (when set: this server needs no key) is sent in header")
     assert said["groq"][0].startswith("$GROQ_API_KEY is sent in header")
+
+
+def test_an_overlay_of_another_provider_is_said_to_be_unused(tmp_path):
+    """render -p openai --capabilities anthropic.caps.json: the overlay applies to anthropic only; it was left
+    unused without a word (an overlay measured at another endpoint already says capabilities.overlay_skipped)."""
+    overlay = tmp_path / "anthropic.caps.json"
+    overlay.write_text(json.dumps({"toolchoice_capabilities": 1, "provider": "anthropic",
+                                   "endpoint": "http://127.0.0.1:8000/v1/messages", "model": "m",
+                                   "measured_at": "2026-11-26T18:00:00Z", "samples_per_question": 1,
+                                   "features": {"required": {"result": "ignored"}}}))
+    done = run_cli(["render", str(WEATHER), "-p", "openai", "--capabilities", str(overlay), "-f", "json"])
+    assert done.returncode == 0, done.stderr
+    said = [e for e in json.loads(done.stdout)["ledger"] if e["code"] == "capabilities.overlay_skipped"]
+    assert said and "anthropic" in said[0]["message"], said
