@@ -238,3 +238,25 @@ def test_an_overlay_of_another_provider_is_said_to_be_unused(tmp_path):
     assert done.returncode == 0, done.stderr
     said = [e for e in json.loads(done.stdout)["ledger"] if e["code"] == "capabilities.overlay_skipped"]
     assert said and "anthropic" in said[0]["message"], said
+
+
+# ---- limits: a value that is not a number is said, not ignored ----------------------------------------------
+
+def test_a_limit_variable_that_is_not_a_number_is_named_in_the_refusal(tmp_path):
+    """TOOLCHOICE_LIMIT_<NAME> takes a positive whole number (docs/limits.md); 'lots' fell back to the default and
+    the refusal told the user to set the variable they had just set."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 150 + "]" * 150)
+    done = run_cli(["tools", str(deep)], env={"PATH": "/usr/bin:/bin", "TOOLCHOICE_LIMIT_JSON_DEPTH": "lots"})
+    assert done.returncode == 2
+    assert "TOOLCHOICE_LIMIT_JSON_DEPTH='lots' is not a positive whole number" in done.stderr, done.stderr
+
+
+def test_too_many_tools_reads_as_a_sentence(tmp_path):
+    path = tmp_path / "s.yaml"
+    tools = "".join(f"  - {{name: t{i}}}\n" for i in range(4))
+    path.write_text(f"tools:\n{tools}messages: [{{role: user, content: hi}}]\n")
+    done = run_cli(["render", str(path), "-f", "json"], env={"PATH": "/usr/bin:/bin", "TOOLCHOICE_LIMIT_TOOLS": "3"})
+    assert done.returncode == 2
+    assert done.stderr == (f"toolchoice: error: {path}:5:5: more than 3 tools in one scenario (limit tools) (raise it "
+                           "with TOOLCHOICE_LIMIT_TOOLS=N (items) if you trust the input)\n")

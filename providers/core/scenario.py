@@ -104,7 +104,7 @@ def _tools(r: _Reader, node: yaml.Node | None
             native_tools.check_unique(r, hosted, item, labels)
             native.append((hosted, item))
             if len(tools) + len(native) > _limits.get("tools"):
-                raise r.loc(item).fail(f"more than {_limits.shown('tools')} tools in one scenario",
+                raise r.loc(item).fail(f"more than {_limits.get('tools')} tools in one scenario (limit tools)",
                                        _limits.raise_hint("tools"))
             continue
         if _key_node(item, "from") is not None:  # tools from a file or an MCP server (imported on use)
@@ -122,7 +122,7 @@ def _tools(r: _Reader, node: yaml.Node | None
         else:
             batch, origin = (_tool(r, item),), ""
         if len(tools) + len(native) + len(batch) > _limits.get("tools"):
-            raise r.loc(item).fail(f"more than {_limits.shown('tools')} tools in one scenario",
+            raise r.loc(item).fail(f"more than {_limits.get('tools')} tools in one scenario (limit tools)",
                                    _limits.raise_hint("tools"))
         for tool in batch:
             if tool.kind != "custom" and tool.parameters is not None:
