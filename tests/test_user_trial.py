@@ -260,3 +260,59 @@ def test_too_many_tools_reads_as_a_sentence(tmp_path):
     assert done.returncode == 2
     assert done.stderr == (f"toolchoice: error: {path}:5:5: more than 3 tools in one scenario (limit tools) (raise it "
                            "with TOOLCHOICE_LIMIT_TOOLS=N (items) if you trust the input)\n")
+
+
+# ---- send --stream keeps the stream's bytes, not every parsed event -----------------------------------------
+
+def test_a_long_stream_costs_a_few_times_its_bytes_not_ten(tmp_path):
+    """send --stream of 8 MiB of small SSE events from a real server on 127.0.0.1, in a process of its own:
+    its peak RSS grew ~98 MB over a tiny stream's (~12x the bytes) while every parsed event was kept for a log
+    no sample uses; 32 MiB (the stream_bytes bound) took ~400 MB. Measured by the kernel (ru_maxrss)."""
+    import os
+    import subprocess
+    import sys
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    event = (b'data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"'
+             + b"a" * 88 + b'"}}]}\n\n')
+    bodies = {"/small/v1/chat/completions": event * 10 + b"data: [DONE]\n\n",
+              "/big/v1/chat/completions": event * (8 * 1024 * 1024 // len(event)) + b"data: [DONE]\n\n"}
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("content-length", 0)))
+            body = bodies[self.path]
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # each send runs under a wrapper process of its own, which reports its one child's peak (RUSAGE_CHILDREN of
+    # this test process would hold the largest child any earlier test started)
+    wrapper = ("import resource, subprocess, sys\n"
+               "done = subprocess.run(sys.argv[1:], capture_output=True)\n"
+               "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)\n")
+    try:
+        peaks = []
+        for name in ("small", "big"):
+            url = f"http://127.0.0.1:{server.server_address[1]}/{name}/v1"
+            done = subprocess.run([sys.executable, "-c", wrapper, sys.executable, "-m", "toolchoice.cli", "send",
+                                   str(WEATHER), "-p", "openai", "--base-url", url, "--stream", "--retries", "0",
+                                   "-f", "json"], env={**os.environ, "OPENAI_API_KEY": "unused"}, capture_output=True,
+                                  text=True, timeout=120)
+            code, peak = done.stdout.split()
+            assert code in ("0", "4"), done.stderr[-500:]
+            peaks.append(int(peak))
+    finally:
+        server.shutdown()
+    grown = peaks[1] - peaks[0]
+    assert grown < 6 * len(bodies["/big/v1/chat/completions"]), f"{grown / 2**20:.0f} MiB for an 8 MiB stream"
