@@ -316,3 +316,26 @@ def test_a_long_stream_costs_a_few_times_its_bytes_not_ten(tmp_path):
         server.shutdown()
     grown = peaks[1] - peaks[0]
     assert grown < 6 * len(bodies["/big/v1/chat/completions"]), f"{grown / 2**20:.0f} MiB for an 8 MiB stream"
+
+
+# ---- a setting only another provider reads ------------------------------------------------------------------
+
+@pytest.mark.parametrize("pid, setting, reader", [
+    ("anthropic", "region: eu-west-3", "bedrock"), ("openai", "deployment: my-gpt", "azure"),
+    ("groq", "require_parameters: true", "openrouter"), ("openai", "schema_form: parameters", "gemini"),
+    ("vllm", "api_version: '2024-10-21'", "azure"),
+])
+def test_a_setting_only_another_provider_reads_is_said_to_be_unread(tmp_path, pid, setting, reader):
+    """docs/scenarios.md, per-provider settings: deployment, endpoint, api_version are Azure's, region Bedrock's,
+    require_parameters OpenRouter's, schema_form Gemini's; written under another provider they did nothing."""
+    path = tmp_path / "s.yaml"
+    path.write_text(f"tools:\n  - {{name: get_weather}}\nmessages: [{{role: user, content: hi}}]\n"
+                    f"providers:\n  {pid}: {{{setting}}}\n  {reader}: {{{setting}}}\n")
+    done = run_cli(["compare", str(path), "-p", f"{pid},{reader}", "-f", "json"])
+    assert done.returncode in (0, 3), done.stderr
+    key = setting.split(":")[0]
+    unread = {p["provider"]: [e for e in p["ledger"] if e["code"] == "settings.unread"]
+              for p in json.loads(done.stdout)["providers"]}
+    assert [e["severity"] for e in unread[pid]] == ["warning"]
+    assert f"providers.{pid}.{key}" in unread[pid][0]["message"] and reader in unread[pid][0]["message"]
+    assert unread[reader] == []

@@ -22,6 +22,12 @@ from .request_context import Context
 from .request_parts import check_environment, merge_extra, with_user_headers
 
 
+# Settings one provider reads (docs/scenarios.md, per-provider settings; openai_chat's Azure and OpenRouter hosts,
+# bedrock, gemini): written under another provider they would do nothing, so the ledger says so.
+ONE_PROVIDER_SETTINGS = {"deployment": "azure", "endpoint": "azure", "api_version": "azure", "region": "bedrock",
+                         "require_parameters": "openrouter", "schema_form": "gemini"}
+
+
 def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability | None = None) -> Context:
     """Create the ledger, pick the model, plan the tool_choice and run the shared lints."""
     cap = cap or CAPABILITIES[provider]
@@ -32,6 +38,10 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     if cap.measured:
         ledger.info("capabilities.overlay", f"capabilities for {provider} come from a probe: {cap.measured}")
     settings = scenario.settings_for(provider)
+    for key, reader in ONE_PROVIDER_SETTINGS.items():
+        if reader != provider and getattr(settings, key) is not None:
+            ledger.warning("settings.unread", f"providers.{provider}.{key} is not read for {provider}: it is "
+                           f"{reader}'s setting (move it under providers.{reader}, or remove it)")
     model = options.model or settings.model
     if not model:
         model = cap.default_model
