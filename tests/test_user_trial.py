@@ -339,3 +339,15 @@ def test_a_setting_only_another_provider_reads_is_said_to_be_unread(tmp_path, pi
     assert [e["severity"] for e in unread[pid]] == ["warning"]
     assert f"providers.{pid}.{key}" in unread[pid][0]["message"] and reader in unread[pid][0]["message"]
     assert unread[reader] == []
+
+
+def test_init_into_a_json_file_writes_json(tmp_path):
+    """`toolchoice init scenario.json` wrote commented YAML into a .json file: toolchoice reads it, json and jq do
+    not. The JSON form holds the same scenario (no comments: JSON has none)."""
+    done = run_cli(["init", "s.json"], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "s.json").read_text())  # the standard library's reading, not toolchoice's
+    assert [t["name"] for t in data["tools"]] == ["get_weather", "get_time"] and data["tool_choice"] == "get_weather"
+    (tmp_path / "s.yaml").write_text("")
+    rendered = run_cli(["render", "s.json", "-p", "openai", "-f", "json"], cwd=tmp_path)
+    assert rendered.returncode == 0, rendered.stderr
