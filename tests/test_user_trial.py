@@ -351,3 +351,18 @@ def test_init_into_a_json_file_writes_json(tmp_path):
     (tmp_path / "s.yaml").write_text("")
     rendered = run_cli(["render", "s.json", "-p", "openai", "-f", "json"], cwd=tmp_path)
     assert rendered.returncode == 0, rendered.stderr
+
+
+def test_a_huge_value_in_an_error_is_cut_in_the_middle_and_the_end_kept(tmp_path):
+    """tool_choice: <100,000 characters> gave a 100 kB error line; the line keeps its start, its end (what to do)
+    and says how much it left out."""
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: get_weather}\ntool_choice: " + "x" * 100_000 + "\n"
+                    "messages: [{role: user, content: hi}]\n")
+    done = run_cli(["render", str(path), "-f", "json"])
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert len(done.stderr) < 2500, len(done.stderr)
+    assert done.stderr.startswith(f"toolchoice: error: {path}:3:14: tool_choice names 'xxx")
+    assert "characters left out" in done.stderr
+    assert done.stderr.endswith("which is not a declared tool (declared: get_weather) (declare it under tools:, or use "
+                                "auto, none, required or {tool: NAME})\n")
