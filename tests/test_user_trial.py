@@ -366,3 +366,18 @@ def test_a_huge_value_in_an_error_is_cut_in_the_middle_and_the_end_kept(tmp_path
     assert "characters left out" in done.stderr
     assert done.stderr.endswith("which is not a declared tool (declared: get_weather) (declare it under tools:, or use "
                                 "auto, none, required or {tool: NAME})\n")
+
+
+@pytest.mark.parametrize("value, said", [("sk-test-XYZ1234567890abcdef\n", "control character"),
+                                         ("  sk-test-XYZ1234567890abcdef", "space at its start"),
+                                         ("sk-test-XYZ1234567890abcd\u2013f", "non-ASCII character")])
+def test_doctor_says_a_key_send_would_refuse(value, said):
+    """doctor said 'OPENAI_API_KEY set' for a key every send refuses (a line ending from a .env file, ...)."""
+    done = run_cli(["doctor", "-f", "json"], env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": value})
+    row = next(r for r in json.loads(done.stdout)["keys"] if r["provider"] == "openai")
+    assert row["ready"] is False and said in row["problem"], row
+    pretty = run_cli(["doctor"], env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": value})
+    assert any(line.lstrip().startswith("✘ openai ") for line in pretty.stdout.splitlines()), pretty.stdout
+    assert "OPENAI_API_KEY set, but send refuses it: $OPENAI_API_KEY" in pretty.stdout
+    assert said in " ".join(pretty.stdout.split())
+    assert "XYZ1234567890" not in pretty.stdout + done.stdout
