@@ -58,7 +58,7 @@ def test_bare_keyword_wins_over_a_tool_with_that_name():
 
 
 def test_surrounding_space_is_ignored():
-    assert parse("  required ") == ToolChoice("required", spelling="required")
+    assert parse("  required ") == ToolChoice("required", spelling='"  required "')  # the ledger shows the spaces
 
 
 def test_mixed_case_keyword_unless_a_tool_has_exactly_that_name():

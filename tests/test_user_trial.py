@@ -381,3 +381,14 @@ def test_doctor_says_a_key_send_would_refuse(value, said):
     assert "OPENAI_API_KEY set, but send refuses it: $OPENAI_API_KEY" in pretty.stdout
     assert said in " ".join(pretty.stdout.split())
     assert "XYZ1234567890" not in pretty.stdout + done.stdout
+
+
+@pytest.mark.parametrize("written, shown", [('" required"', '" required"'), ('"get_weather "', '"get_weather "')])
+def test_spaces_trimmed_from_a_tool_choice_are_in_the_ledger(tmp_path, written, shown):
+    """A quoted tool_choice with spaces at its ends is read without them: the ledger says so, quoting the value
+    so the spaces can be seen (the named one already had an entry, its spaces invisible)."""
+    path = tmp_path / "s.yaml"
+    path.write_text(f"tools:\n  - {{name: get_weather}}\ntool_choice: {written}\nmessages: [{{role: user, content: hi}}]\n")
+    done = run_cli(["render", str(path), "-p", "openai", "-f", "json"])
+    entries = [e["message"] for e in json.loads(done.stdout)["ledger"] if e["code"] == "tool_choice.spelling"]
+    assert entries and entries[0].startswith(f"tool_choice {shown} read as"), entries

@@ -46,13 +46,14 @@ def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None
         return ToolChoice("required", spelling="true")
     if isinstance(value, str):
         word = value.strip()
+        spelled = word if word == value else quoted(value)  # spaces read away: the ledger quotes them visibly
         if word in _KEYWORDS:
-            return ToolChoice(_KEYWORDS[word], spelling=word)  # type: ignore[arg-type]
+            return ToolChoice(_KEYWORDS[word], spelling=spelled)  # type: ignore[arg-type]
         if word in _UPPER:
-            return ToolChoice(_UPPER[word], spelling=word)  # type: ignore[arg-type]
+            return ToolChoice(_UPPER[word], spelling=spelled)  # type: ignore[arg-type]
         if word.lower() in _KEYWORDS and word not in tool_names:
-            return ToolChoice(_KEYWORDS[word.lower()], spelling=word)  # type: ignore[arg-type]
-        return named(word)
+            return ToolChoice(_KEYWORDS[word.lower()], spelling=spelled)  # type: ignore[arg-type]
+        return named(word, spelled)
     if isinstance(value, dict):
         return _parse_object(value, tool_names, fail, spelling, named)
     raise fail(f"tool_choice must be a word, a tool name or an object, not {type(value).__name__} {spelling}",
