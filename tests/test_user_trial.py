@@ -392,3 +392,20 @@ def test_spaces_trimmed_from_a_tool_choice_are_in_the_ledger(tmp_path, written, 
     done = run_cli(["render", str(path), "-p", "openai", "-f", "json"])
     entries = [e["message"] for e in json.loads(done.stdout)["ledger"] if e["code"] == "tool_choice.spelling"]
     assert entries and entries[0].startswith(f"tool_choice {shown} read as"), entries
+
+
+@pytest.mark.parametrize("pid, args", [("gemini", ["-m", "gemini 3.5 flash"]), ("gemini", ["-m", "gemini=tuned?x=1"]),
+                                       ("azure", ["-m", "my gpt#1"])])
+def test_a_model_id_that_would_break_the_url_path_is_refused(pid, args):
+    """Gemini puts the model, Azure the deployment in the URL path: 'gemini 3.5 flash' rendered
+    .../models/gemini 3.5 flash:generateContent (a space no URL can hold; '?' or '#' would end the path there)."""
+    done = run_cli(["render", str(WEATHER), "-p", pid, *args, "-f", "json"])
+    assert done.returncode == 3, done.stderr
+    errors = [e for e in json.loads(done.stdout)["ledger"] if e["severity"] == "error"]
+    assert [e["code"] for e in errors] == ["endpoint.path_invalid"], errors
+
+
+def test_model_ids_with_slashes_and_colons_still_go(tmp_path):
+    for pid, model in (("gemini", "tunedModels/my-model-123"), ("azure", "gpt-4o.2024"), ("bedrock", "us.anthropic.claude:0")):
+        done = run_cli(["render", str(WEATHER), "-p", pid, "-m", model, "-f", "json"])
+        assert not [e for e in json.loads(done.stdout)["ledger"] if e["code"] == "endpoint.path_invalid"], (pid, model)

@@ -51,6 +51,12 @@ def endpoint(ctx: Context, default_base: str, path: str) -> str:
 
     Base URLs follow each official SDK: OpenAI-style ones include /v1, Anthropic's does not."""
     override = ctx.options.base_url or ctx.settings.base_url
+    written = path if override else default_base.split("://", 1)[-1] + path  # a model id or deployment is in it
+    bad = next((ch for ch in written if ch.isspace() or ord(ch) < 32 or ch in "?#"), None)
+    if bad is not None:
+        what = "a space or a control character" if bad not in "?#" else f"'{bad}', which ends a URL's path"
+        ctx.ledger.error("endpoint.path_invalid", f"the URL path {written!r} holds {what}: the model id or deployment "
+                         "as written cannot be sent; write it as the provider lists it")
     if override:
         problem = url_problem(override)
         if problem:
