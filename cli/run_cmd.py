@@ -30,8 +30,9 @@ class RunFormat(str, Enum):
     markdown = "markdown"
 
 
-SCENARIO = typer.Argument(None, help="Scenario file (YAML or JSON) with a loop: section (with --replay TRACE_FILE: "
-                          "optional, the trace's own scenario by default).", show_default=False)
+SCENARIO = typer.Argument(None, help="Scenario file (YAML or JSON); its loop: section, if any, says the steps "
+                          "(without one: a step per reply, at most 10). With --replay TRACE_FILE it is optional: the "
+                          "trace's own scenario by default.", show_default=False)
 PROVIDERS = typer.Option(..., "--provider", "-p", help="Provider id; repeat it (or a comma list) to run the loop on "
                          "several providers side by side.", show_default=False)
 
