@@ -366,8 +366,8 @@ def run(
     results_from: Optional[str] = typer.Option(None, "--results-from", help="Run this shell command per tool call "
                                                "(the call as JSON on stdin, the result on stdout) instead of "
                                                "loop.results."),
-    results_timeout: float = typer.Option(30.0, "--results-timeout", min=0.1, help="Seconds --results-from may "
-                                          "take per call."),
+    results_timeout: float = typer.Option(30.0, "--results-timeout", min=0.1, max=3600.0,
+                                          help="Seconds --results-from may take per call."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Render step 1 and say what later steps depend on."),
     stream: bool = typer.Option(False, "--stream", help="Send each step in the provider's streaming form and "
                                 "assemble its reply from the events."),
@@ -383,6 +383,9 @@ def run(
 
     from .inputs import capabilities_from, selected_providers, warn_shared_base_url
 
+    from toolchoice.providers.core.transport import check_seconds
+
+    check_seconds(results_timeout, "--results-timeout")  # nan passes the option's range (it compares false)
     allowed = allowed_env(allow_env)  # --allow-env and $TOOLCHOICE_ALLOW_ENV, as send reads them
     loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run, allowed)
     providers = selected_providers(provider, loaded)

@@ -409,3 +409,11 @@ def test_model_ids_with_slashes_and_colons_still_go(tmp_path):
     for pid, model in (("gemini", "tunedModels/my-model-123"), ("azure", "gpt-4o.2024"), ("bedrock", "us.anthropic.claude:0")):
         done = run_cli(["render", str(WEATHER), "-p", pid, "-m", model, "-f", "json"])
         assert not [e for e in json.loads(done.stdout)["ledger"] if e["code"] == "endpoint.path_invalid"], (pid, model)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "1e12"])
+def test_results_timeout_is_bounded_like_every_time(value):
+    """--results-timeout took nan (which compares false with every bound), inf and 1e12; --timeout and
+    from: {timeout} stop at 3600 s (docs/limits.md: time is bounded by the options that say so)."""
+    done = run_cli(["run", str(WEATHER), "-p", "openai", "--results-timeout", value, "--dry-run"])
+    assert done.returncode == 2 and done.stdout == "" and "--results-timeout" in done.stderr, done.stderr

@@ -88,7 +88,7 @@ def check_seconds(seconds: float, option: str = "--timeout") -> float:
     with everything and would turn every read into an instant timeout; ``inf`` never ends."""
     if not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT:
         raise ToolchoiceError(f"{option} {seconds}: give a number of seconds greater than 0 and at most "
-                              f"{MAX_TIMEOUT:.0f}", hint="for example --timeout 60")
+                              f"{MAX_TIMEOUT:.0f}", hint=f"for example {option} 60")
     return float(seconds)
 
 
