@@ -417,3 +417,13 @@ def test_results_timeout_is_bounded_like_every_time(value):
     from: {timeout} stop at 3600 s (docs/limits.md: time is bounded by the options that say so)."""
     done = run_cli(["run", str(WEATHER), "-p", "openai", "--results-timeout", value, "--dry-run"])
     assert done.returncode == 2 and done.stdout == "" and "--results-timeout" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("command", ["send", "compare"])
+def test_min_obeyed_nan_is_refused_not_a_gate_that_never_closes(command, tmp_path):
+    """--min-obeyed nan passed the option's 0..1 range (nan compares false with both ends) and, every rate
+    compared with it false too, exited 0 with 0 of 2 obeyed: a CI gate silently off. Refused before sending."""
+    args = [command, str(WEATHER), "-p", "openai", "--base-url", "http://127.0.0.1:9/v1", "--repeat", "2",
+            "--min-obeyed", "nan", "--retries", "0"] + (["--send"] if command == "compare" else [])
+    done = run_cli(args, env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "unused"})
+    assert done.returncode == 2 and "--min-obeyed" in done.stderr and done.stderr.count("\n") == 1, done.stderr

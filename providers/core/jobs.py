@@ -132,6 +132,7 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     A missing key raises ``MissingKey`` before anything is sent."""
     from . import runner
 
+    outcomes.check_rate(min_obeyed)
     provider = translation.provider
     result = SendResult(provider, translation, repeat)
     if translation.refused:
@@ -207,6 +208,7 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
     its own job. ``save``: one folder per provider under it."""
     from . import runner
 
+    outcomes.check_rate(min_obeyed)
     jobs, secrets = runner.prepare_jobs(scenario, translations)
     if not any(j.prepared for j in jobs):
         reasons = "; ".join(f"{j.provider}: {j.skipped}" for j in jobs)
