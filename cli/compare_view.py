@@ -51,13 +51,15 @@ def row_cells(t: Translation, declared: int, parallel_set: bool, strict_set: boo
         wire = choice_text(t.effective_tool_choice)
     offered = len(t.offered_tools)
     tools = f"{offered} sent" if offered == declared else f"{offered} of {declared} sent"
+    if t.request is None:  # refused: nothing is sent
+        tools = "–"
     summary = " ".join(f"{counts[s]}{s[0].upper()}" for s in ("error", "warning", "info") if counts[s])
     return {
         "provider": t.provider,
         "endpoint": endpoint,
         "tool_choice on the wire": wire,
         "tools": tools,
-        "parallel": _feature_cell(t, "parallel", parallel_set),
+        "parallel": _feature_cell(t, "parallel", parallel_set) if t.request is not None else "–",
         "strict": "invalid schema" if any(e.code == "schema.strict_invalid" for e in t.ledger)
         else _feature_cell(t, "strict", strict_set),
         "ledger": f"{summary} {top.code}" if top else summary,

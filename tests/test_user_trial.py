@@ -427,3 +427,20 @@ def test_min_obeyed_nan_is_refused_not_a_gate_that_never_closes(command, tmp_pat
             "--min-obeyed", "nan", "--retries", "0"] + (["--send"] if command == "compare" else [])
     done = run_cli(args, env={"PATH": "/usr/bin:/bin", "OPENAI_API_KEY": "unused"})
     assert done.returncode == 2 and "--min-obeyed" in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_refused_row_does_not_say_its_tools_are_sent(tmp_path):
+    """compare: a REFUSED request sends nothing, yet its row said '1 sent' tools and parallel 'sent'."""
+    path = tmp_path / "s.yaml"
+    path.write_text("tools:\n  - {name: get.weather}\ntool_choice: required\nparallel_tool_calls: false\n"
+                    "messages: [{role: user, content: hi}]\n")
+    done = run_cli(["compare", str(path), "-p", "openai,gemini", "-f", "markdown"])
+    assert done.returncode == 3, done.stderr
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[1:-1]]
+            for line in done.stdout.splitlines() if line.startswith("| openai") or line.startswith("| gemini")}
+    header = [c.strip() for c in done.stdout.splitlines()[0].split("|")[1:-1]]
+    openai = dict(zip(header, rows["openai"]))
+    assert "REFUSED" in openai["tool_choice on the wire"]
+    assert "sent" not in openai["tools"] and "sent" not in openai["parallel"], openai
+    gemini = dict(zip(header, rows["gemini"]))  # gemini takes dotted names: sent
+    assert "1 sent" in gemini["tools"], gemini
