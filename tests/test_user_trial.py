@@ -444,3 +444,18 @@ def test_a_refused_row_does_not_say_its_tools_are_sent(tmp_path):
     assert "sent" not in openai["tools"] and "sent" not in openai["parallel"], openai
     gemini = dict(zip(header, rows["gemini"]))  # gemini takes dotted names: sent
     assert "1 sent" in gemini["tools"], gemini
+
+
+def test_replaying_saved_streams_without_stream_is_one_line_saying_add_stream(tmp_path):
+    """run --stream --save DIR, then run --replay DIR without --stream: every step failed as a
+    'transport_error: connection failed' (exit 1) whose end said to add --stream; now one line, exit 2."""
+    loop_dir = tmp_path / "runs" / "openai" / "loop-001"
+    loop_dir.mkdir(parents=True)
+    event = {"id": "c", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": "hi"},
+                                                                      "finish_reason": "stop"}]}
+    (loop_dir / "step-01.response.txt").write_text(f"data: {json.dumps(event)}\n\ndata: [DONE]\n\n")
+    done = run_cli(["run", str(WEATHER), "-p", "openai", "--replay", str(tmp_path / "runs")])
+    assert (done.returncode, done.stdout) == (2, ""), done.stdout[-400:]
+    assert done.stderr.count("\n") == 1 and done.stderr.endswith("replay it with --stream\n"), done.stderr
+    streamed = run_cli(["run", str(WEATHER), "-p", "openai", "--replay", str(tmp_path / "runs"), "--stream"])
+    assert streamed.returncode == 0, streamed.stdout[-400:] + streamed.stderr
