@@ -87,7 +87,7 @@ class Replay:
         for t in self.transcripts:
             body = t.bodies.get(1)
             if not stream and t.provider == provider and body and body[1].lstrip()[:6] in (b"data: ", b"event:"):
-                raise ToolchoiceError(f"--replay {t.folder}: step 1 is a saved stream (run --stream wrote it): replay "
+                raise ToolchoiceError(f"--replay {t.folder}: step 1 is a saved stream: replay "
                                       "it with --stream")
 
 
