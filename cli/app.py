@@ -88,13 +88,21 @@ def run(argv: list[str]) -> int:
             return exc.code if isinstance(exc.code, int) else 0
         return 0
     first = argv[0]
+    empty = _empty_path_option(argv)
+    if empty:
+        error_line(f"{empty} is empty (an unset variable?): name the folder or file; '.' is the current folder")
+        return BAD_INPUT
     command = _command(first if first in COMMANDS else None)
     usage_error, abort = _click_errors()
     try:
         code = command.main(args=list(argv), prog_name="toolchoice", standalone_mode=False)
     except usage_error as exc:
         where = f"toolchoice {first} --help" if first in COMMANDS else "toolchoice --help"
-        error_line(f"{exc.format_message()} (see {where})")  # type: ignore[attr-defined]
+        import re
+
+        # click words some errors over lines, each choice after a tab ("Choose from:\n\tscenario,\n\trender"): one line
+        message = re.sub(r"[ \t]*\n[ \t]*", " ", exc.format_message())  # type: ignore[attr-defined]
+        error_line(f"{message} (see {where})")
         return BAD_INPUT
     except abort:
         error_line("aborted")
@@ -103,6 +111,19 @@ def run(argv: list[str]) -> int:
         if "toolchoice.providers.core.save" in sys.modules:  # --save folders locked by this command
             sys.modules["toolchoice.providers.core.save"].release_locks()
     return code if isinstance(code, int) else 0
+
+
+# Options naming a folder or file written to (or read): an empty value would be the current folder, where
+# --save removes an earlier run's sample files and --snapshot --update the files one render does not write.
+_PATH_OPTIONS = ("--save", "--snapshot", "--trace-out", "--capabilities")
+
+
+def _empty_path_option(argv: list[str]) -> str | None:
+    for i, arg in enumerate(argv):
+        name, eq, value = arg.partition("=")
+        if name in _PATH_OPTIONS and (value == "" if eq else i + 1 < len(argv) and argv[i + 1] == ""):
+            return name
+    return None
 
 
 @functools.lru_cache(maxsize=None)

@@ -51,13 +51,15 @@ def row_cells(t: Translation, declared: int, parallel_set: bool, strict_set: boo
         wire = choice_text(t.effective_tool_choice)
     offered = len(t.offered_tools)
     tools = f"{offered} sent" if offered == declared else f"{offered} of {declared} sent"
+    if t.request is None:  # refused: nothing is sent
+        tools = "–"
     summary = " ".join(f"{counts[s]}{s[0].upper()}" for s in ("error", "warning", "info") if counts[s])
     return {
         "provider": t.provider,
         "endpoint": endpoint,
         "tool_choice on the wire": wire,
         "tools": tools,
-        "parallel": _feature_cell(t, "parallel", parallel_set),
+        "parallel": _feature_cell(t, "parallel", parallel_set) if t.request is not None else "–",
         "strict": "invalid schema" if any(e.code == "schema.strict_invalid" for e in t.ledger)
         else _feature_cell(t, "strict", strict_set),
         "ledger": f"{summary} {top.code}" if top else summary,
@@ -102,7 +104,7 @@ def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) ->
     def cell(i: int, column: str) -> str:
         text = str(rows[i].get(column, "")).replace("|", "\\|").replace("\n", " ")
         if column == "ledger" and rows[i].get("_headline"):
-            headline_text = rows[i]["_headline"].replace("|", "\\|")
+            headline_text = " ".join(rows[i]["_headline"].replace("|", "\\|").splitlines())  # a row stays one line
             text += ": " + (headline_text if len(headline_text) <= 160 else headline_text[:157] + "…")
         if column in ("tool_choice on the wire",) and text not in ("REFUSED", "(not sent)"):
             text = f"`{text}`"

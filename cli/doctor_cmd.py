@@ -54,10 +54,16 @@ def _key_optional() -> dict[str, bool]:
 def report(scenario: Optional[Path]) -> dict[str, Any]:
     keys = []
     optional = _key_optional()
+    from toolchoice.providers.core.transport import key_problem
+
     for provider, cap in CAPABILITIES.items():
         set_names = [name for name in cap.key_env if os.environ.get(name)]
-        keys.append({"provider": provider, "variables": list(cap.key_env), "set": set_names,
-                     "key_optional": optional[provider], "ready": bool(set_names) or optional[provider]})
+        problem = key_problem(set_names[0], os.environ[set_names[0]]) if set_names else None  # the one send reads
+        row = {"provider": provider, "variables": list(cap.key_env), "set": set_names,
+               "key_optional": optional[provider], "ready": problem is None and (bool(set_names) or optional[provider])}
+        if problem is not None:
+            row["problem"] = f"{problem[0]} ({problem[1]})"
+        keys.append(row)
     overrides: list[dict[str, str]] = []
     if scenario is not None:
         from .inputs import load_path
@@ -89,7 +95,9 @@ def doctor(
     lines = [f"toolchoice {data['toolchoice']} · Python {data['python']} ({data['executable']})", f"  {deps}", "",
              "keys (names only; values are never shown):"]
     for row in data["keys"]:
-        if row["set"]:
+        if row.get("problem"):
+            state = f"{' / '.join(row['set'])} set, but send refuses it: {row['problem']}"
+        elif row["set"]:
             state = f"{' / '.join(row['set'])} set"
         elif row["key_optional"]:
             state = f"local server, no key needed ({row['variables'][0]} if it asks)"

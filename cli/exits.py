@@ -36,6 +36,9 @@ def summary_text(results: Iterable[tuple[Any, int]], sent: bool = True) -> str:
     return "\n".join(lines)
 
 
+ERROR_CHARS = 1800  # an error line longer than this is cut in its middle
+
+
 def error_line(message: str) -> None:
     """One line on stderr, with every key in the environment redacted (an error may quote what the
     user typed: a .env file given as the scenario, a key pasted into --provider) and no terminal
@@ -45,6 +48,9 @@ def error_line(message: str) -> None:
     from .output import output_redactor
 
     text = output_redactor().text(printable(message).replace("\n", " "))
+    if len(text) > ERROR_CHARS:  # a huge value quoted in the message: its start and its end (what to do) stay
+        left_out = len(text) - ERROR_CHARS
+        text = f"{text[:ERROR_CHARS * 2 // 3]}…({left_out:,} characters left out)…{text[-ERROR_CHARS // 3:]}"
     _to_stderr(f"toolchoice: error: {text}\n")
 
 

@@ -66,6 +66,12 @@ def init(
     if file is None or str(file) == "-":
         sys.stdout.write(text)
         return
+    if file.suffix.lower() == ".json":  # the same scenario as JSON (which has no comments), so JSON tools read it
+        import json
+
+        import yaml
+
+        text = json.dumps(yaml.safe_load(text), indent=2, ensure_ascii=False) + "\n"
     if file.exists() and not force:
         raise ToolchoiceError(f"{file} exists", hint="give another name, or --force to overwrite it")
     try:

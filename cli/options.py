@@ -51,7 +51,8 @@ NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provid
 CAPS = typer.Option(None, "--capabilities", help="Capability overlay measured by `toolchoice probe --save`.")
 
 TIMEOUT = typer.Option(TIMEOUT_DEFAULT, "--timeout", min=TIMEOUT_MIN, max=TIMEOUT_MAX,
-                       help="Seconds to wait for a response (reads); connecting waits at most 10 s.")
+                       help="Seconds each read may wait; connecting waits at most 10 s (and at most this): one "
+                            "attempt ends within this plus the connect wait.")
 RETRIES = typer.Option(RETRIES_DEFAULT, "--retries", min=RETRIES_MIN, max=RETRIES_MAX,
                        help="Retries on 408/409/429/5xx/529 and connection errors.")
 CONCURRENCY = typer.Option(CONCURRENCY_DEFAULT, "--concurrency", "-k", min=CONCURRENCY_MIN, max=CONCURRENCY_MAX,

@@ -30,8 +30,9 @@ class RunFormat(str, Enum):
     markdown = "markdown"
 
 
-SCENARIO = typer.Argument(None, help="Scenario file (YAML or JSON) with a loop: section (with --replay TRACE_FILE: "
-                          "optional, the trace's own scenario by default).", show_default=False)
+SCENARIO = typer.Argument(None, help="Scenario file (YAML or JSON); its loop: section, if any, says the steps "
+                          "(without one: a step per reply, at most 10). With --replay TRACE_FILE it is optional: the "
+                          "trace's own scenario by default.", show_default=False)
 PROVIDERS = typer.Option(..., "--provider", "-p", help="Provider id; repeat it (or a comma list) to run the loop on "
                          "several providers side by side.", show_default=False)
 
@@ -365,8 +366,8 @@ def run(
     results_from: Optional[str] = typer.Option(None, "--results-from", help="Run this shell command per tool call "
                                                "(the call as JSON on stdin, the result on stdout) instead of "
                                                "loop.results."),
-    results_timeout: float = typer.Option(30.0, "--results-timeout", min=0.1, help="Seconds --results-from may "
-                                          "take per call."),
+    results_timeout: float = typer.Option(30.0, "--results-timeout", min=0.1, max=3600.0,
+                                          help="Seconds --results-from may take per call."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Render step 1 and say what later steps depend on."),
     stream: bool = typer.Option(False, "--stream", help="Send each step in the provider's streaming form and "
                                 "assemble its reply from the events."),
@@ -382,6 +383,9 @@ def run(
 
     from .inputs import capabilities_from, selected_providers, warn_shared_base_url
 
+    from toolchoice.providers.core.transport import check_seconds
+
+    check_seconds(results_timeout, "--results-timeout")  # nan passes the option's range (it compares false)
     allowed = allowed_env(allow_env)  # --allow-env and $TOOLCHOICE_ALLOW_ENV, as send reads them
     loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run, allowed)
     providers = selected_providers(provider, loaded)
@@ -405,6 +409,8 @@ def run(
                                                   else None)
     if replayed is not None and len(providers) > 1:
         raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
+    if replayed is not None and traced is None:
+        replayed.check_stream(providers[0], stream)
     count = len(replayed.transcripts) if replayed is not None and repeat == 1 else repeat
     heap.settle()
     if processes is None:  # forking is the command's to decide only in a process of its own (heap.OWNED)

@@ -20,6 +20,7 @@ from .core.capabilities import Capability
 from .core.wire_template import sends_no_field
 from .core.error_envelope import ErrorEnvelope
 from .core.translation import (tool_names, choice_value, Context, compact, finish, mapped, parallel_value, model_facts,
+                               thinking_unsent,
                                rule_applied, start, streamed, strict_tools)
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint
@@ -85,6 +86,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     if settings.thinking is not None:
         body["thinking"] = {"type": "enabled" if settings.thinking else "disabled"}
         ctx.ledger.info("thinking.mapped", f"thinking {str(settings.thinking).lower()} → {compact(body['thinking'])}")
+        thinking_unsent(ctx, f"thinking {compact(body['thinking'])}")
     body["stream"] = options.stream  # False as the SDK's non-streaming chat sends it; True as chat_stream does
     if options.stream:
         streamed(ctx, "stream: true, server-sent events (message-start, tool-call-start/delta/end, message-end)")

@@ -22,6 +22,7 @@ from .core.capabilities import Capability
 from .core.wire_template import sends_no_field
 from .core.error_envelope import ErrorEnvelope
 from .core.translation import (tool_names, choice_value, Context, finish, mapped, parallel_value, start, streamed,
+                               thinking_unsent,
                                strict_tools)
 from .core.history_wire import chat_messages, reasoning_for
 from .core.request_parts import bearer, endpoint
@@ -99,6 +100,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["think"] = settings.thinking
         ctx.ledger.info("thinking.mapped", f"thinking {str(settings.thinking).lower()} → think: "
                         f"{str(settings.thinking).lower()}")
+    if "think" in body:
+        thinking_unsent(ctx, f"think: {str(body['think']).lower()}", effort_sent=isinstance(body["think"], str))
     url = endpoint(ctx, BASE_URL, PATH)
     # The placeholder header stays: the key is sent only when OLLAMA_API_KEY is set (ollama.com, proxies).
     return finish(ctx, url=url, headers=bearer(ctx), body=body, choice_path=("tool_choice",), key_optional=True)

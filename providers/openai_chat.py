@@ -13,7 +13,7 @@ from .core.error_envelope import ErrorEnvelope, message_text
 from .core.tool_file import ToolFile
 from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
                                openai_strict_problems, parallel_value, rule_applied, start, streamed, strict_tools,
-                               strict_wanted)
+                               strict_wanted, thinking_not_sent, thinking_unsent)
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
@@ -376,6 +376,10 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
         body["reasoning_effort"] = spec.effort
         ctx.ledger.info("thinking.effort", f"thinking effort {spec.effort} → reasoning_effort {spec.effort}")
     if host.thinking != "deepseek":
+        if "reasoning_effort" in body:
+            thinking_unsent(ctx, f"reasoning_effort {body['reasoning_effort']}", effort_sent=True)
+        elif spec is not None or ctx.settings.thinking is not None:
+            _thinking_not_sent(ctx, host, spec.to_json() if spec is not None else ctx.settings.thinking)
         return
     facts = model_facts(ctx)
     wanted = ctx.settings.thinking
@@ -404,6 +408,7 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     elif wanted is not None:
         body["thinking"] = {"type": "enabled" if wanted else "disabled"}
         ctx.ledger.info("thinking.mapped", f"thinking {str(wanted).lower()} → {compact(body['thinking'])}")
+        thinking_unsent(ctx, f"thinking {compact(body['thinking'])}", effort_sent="reasoning_effort" in body)
     replay = facts.get("reasoning_replay")
     missing = ([m for m in ctx.scenario.messages if m.tool_calls and not any(i.family == "openai-chat" for i in m.reasoning)]
                if ctx.history_calls else [])
@@ -414,6 +419,14 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
                            f"assistant tool-call turn's reasoning_content sent back; {which}, so the API may answer "
                            "400 'Missing reasoning_content'" + ("" if len(missing) == calls else
                                                                " (add reasoning_content: as the reply carried it)"))
+
+
+def _thinking_not_sent(ctx: Context, host: Host, written: Any) -> None:
+    """A thinking setting this host's request has no field for here: said, never dropped in silence."""
+    how = ("only an effort goes out here, as reasoning_effort: write thinking: {effort: low|medium|high}"
+           if host.reasoning_effort else f"this translator has no thinking field for {ctx.cap.title}; a field "
+           f"the host takes goes in providers.{ctx.provider}.extra")
+    thinking_not_sent(ctx, f"providers.{ctx.provider}.thinking {compact(written)} is not sent: {how}")
 
 
 def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:

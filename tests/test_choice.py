@@ -58,7 +58,7 @@ def test_bare_keyword_wins_over_a_tool_with_that_name():
 
 
 def test_surrounding_space_is_ignored():
-    assert parse("  required ") == ToolChoice("required", spelling="required")
+    assert parse("  required ") == ToolChoice("required", spelling='"  required "')  # the ledger shows the spaces
 
 
 def test_mixed_case_keyword_unless_a_tool_has_exactly_that_name():
@@ -271,7 +271,7 @@ def test_gemini_validated_has_no_neutral_equivalent(value):
     ({"type": "tool"}, "tool_choice names a tool with null, which is not a tool name"),
     ({"allowed": []}, "the allowed list must be a non-empty list of tool names"),
     ({"allowed": "get_time"}, "the allowed list must be a non-empty list of tool names"),
-    ({"allowed": ["get_time", "get_time"]}, "the allowed list names a tool twice"),
+    ({"allowed": ["get_time", "get_time"]}, "the allowed list names 'get_time' twice"),
     ({"allowed": ["get_time"], "mode": "none"}, 'allowed mode must be auto or required, not "none"'),
     ({"allowed": [1]}, "tool_choice names a tool with 1, which is not a tool name"),
     ({"mode": "sometimes"}, 'Gemini mode must be AUTO, ANY or NONE, not "sometimes"'),

@@ -779,6 +779,8 @@ CODE_SCENARIOS: list[tuple[str, str, RenderOptions, set[str]]] = [
      RenderOptions(), {"reasoning.not_taken"}),
     ("openai", TOOLS_YAML + USER_YAML + "providers:\n  openai: {thinking: {effort: low}}\n", RenderOptions(),
      {"thinking.effort"}),
+    ("groq", TOOLS_YAML + USER_YAML + "providers:\n  groq: {thinking: true}\n", RenderOptions(),
+     {"thinking.not_sent"}),
     ("openai", TOOLS_YAML + USER_YAML + "providers:\n  openai: {model: gpt-5.6}\n", RenderOptions(),
      {"thinking.effort_for_tools"}),
     ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + USER_YAML + "providers:\n  deepseek: {model: deepseek-reasoner, thinking: false}\n",

@@ -46,13 +46,14 @@ def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None
         return ToolChoice("required", spelling="true")
     if isinstance(value, str):
         word = value.strip()
+        spelled = word if word == value else quoted(value)  # spaces read away: the ledger quotes them visibly
         if word in _KEYWORDS:
-            return ToolChoice(_KEYWORDS[word], spelling=word)  # type: ignore[arg-type]
+            return ToolChoice(_KEYWORDS[word], spelling=spelled)  # type: ignore[arg-type]
         if word in _UPPER:
-            return ToolChoice(_UPPER[word], spelling=word)  # type: ignore[arg-type]
+            return ToolChoice(_UPPER[word], spelling=spelled)  # type: ignore[arg-type]
         if word.lower() in _KEYWORDS and word not in tool_names:
-            return ToolChoice(_KEYWORDS[word.lower()], spelling=word)  # type: ignore[arg-type]
-        return named(word)
+            return ToolChoice(_KEYWORDS[word.lower()], spelling=spelled)  # type: ignore[arg-type]
+        return named(word, spelled)
     if isinstance(value, dict):
         return _parse_object(value, tool_names, fail, spelling, named)
     raise fail(f"tool_choice must be a word, a tool name or an object, not {type(value).__name__} {spelling}",
@@ -61,7 +62,8 @@ def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None
 
 def _declared(name: Any, tool_names: tuple[str, ...], fail: Fail) -> str:
     if not isinstance(name, str) or not name:
-        raise fail(f"tool_choice names a tool with {quoted(name)}, which is not a tool name", None)
+        raise fail(f"tool_choice names a tool with {quoted(name)}, which is not a tool name",
+                   f"name a declared tool: {', '.join(tool_names)}" if tool_names else "declare the tool under tools:")
     if name not in tool_names:
         declared = ", ".join(tool_names) if tool_names else "none"
         hint = did_you_mean(name, tool_names)
@@ -80,7 +82,8 @@ def _names_from(items: Any, fail: Fail, tool_names: tuple[str, ...]) -> tuple[st
             item = inner.get("name")
         names.append(_declared(item, tool_names, fail))
     if len(set(names)) != len(names):
-        raise fail("the allowed list names a tool twice", None)
+        twice = next(name for name in names if names.count(name) > 1)
+        raise fail(f"the allowed list names '{twice}' twice", "name each tool once")
     return tuple(names)
 
 

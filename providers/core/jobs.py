@@ -149,6 +149,7 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     from . import runner
 
     check_repeat(repeat, SEND_REPEAT_MAX)
+    outcomes.check_rate(min_obeyed)
     provider = translation.provider
     result = SendResult(provider, translation, repeat)
     if translation.refused:
@@ -225,6 +226,7 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
     from . import runner
 
     check_repeat(repeat)
+    outcomes.check_rate(min_obeyed)
     seen: set[str] = set()
     for t in translations:  # one job per provider: its samples, tally and --save folder are the provider's
         if t.provider in seen:

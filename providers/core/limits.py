@@ -68,6 +68,10 @@ def larger_than(cap: int, name: str) -> str:
 
 def raise_hint(name: str) -> str:
     limit = LIMITS[name]
+    raw = os.environ.get(limit.env)
+    digits = (raw or "").strip().replace("_", "")
+    if raw is not None and not (digits.isdigit() and int(digits) > 0):
+        return f"{limit.env}={raw!r} is not a positive whole number: set N ({limit.unit}) if you trust the input"
     return f"raise it with {limit.env}=N ({limit.unit}) if you trust the input"
 
 

@@ -125,10 +125,18 @@ def no_results(scenario: Scenario, results_from: str | None, override: Any = Non
             continue
         names = choice.allowed if choice is not None and choice.mode == "allowed" else s.tool_names
         offered.update(dict.fromkeys(names))
+    missing = [name for name in offered if name not in spec.results and name != spec.stop_tool]
+    if len(missing) > 3:  # an agent's many tools: one entry, not a screen of them
+        shown = ", ".join(f"'{name}'" for name in missing[:10]) + (f" and {len(missing) - 10} more"
+                                                                  if len(missing) > 10 else "")
+        return [LedgerEntry("warning", "loop.no_results",
+                            f"{len(missing)} offered tools have no loop.results entry (and no --results-from): "
+                            f"{shown}; every call to them gets an error result; add loop.results.NAME for the ones "
+                            "the model will call, or answer every call with --results-from COMMAND")]
     return [LedgerEntry("warning", "loop.no_results",
                         f"'{name}' is offered but has no loop.results entry (and no --results-from): every call to "
                         f"it gets an error result; add loop.results.{name}")
-            for name in offered if name not in spec.results and name != spec.stop_tool]
+            for name in missing]
 
 
 def thinking_rules(provider: str, model: str, scenario: Scenario) -> tuple[str | None, str | None]:

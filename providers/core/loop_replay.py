@@ -81,6 +81,15 @@ class Replay:
     def transcript(self, index: int) -> Transcript:
         return self.transcripts[min(index, len(self.transcripts)) - 1]
 
+    def check_stream(self, provider: str, stream: bool) -> None:
+        """Saved streams replay only as streams (the recorded bytes answer the request as sent): said before
+        the run, as bad input, not as a failed step."""
+        for t in self.transcripts:
+            body = t.bodies.get(1)
+            if not stream and t.provider == provider and body and body[1].lstrip()[:6] in (b"data: ", b"event:"):
+                raise ToolchoiceError(f"--replay {t.folder}: step 1 is a saved stream: replay "
+                                      "it with --stream")
+
 
 def load_replay(folder: Path, provider: str) -> Replay:
     """Find the transcripts under ``folder``: ``<provider>/loop-NNN/`` (what --save writes),

@@ -46,6 +46,15 @@ def obeyed_counts(verdicts: Iterable[dict[str, Any]]) -> tuple[int, int]:
     return obeyed, total
 
 
+def check_rate(min_obeyed: float | None) -> None:
+    """A --min-obeyed outside 0..1, or nan (which compares false with every rate: the gate would never close),
+    is bad input, refused before anything is sent."""
+    if min_obeyed is not None and not 0.0 <= min_obeyed <= 1.0:
+        from .model import ToolchoiceError
+
+        raise ToolchoiceError(f"--min-obeyed {min_obeyed}: give a rate from 0 to 1", hint="e.g. --min-obeyed 0.95")
+
+
 def below_threshold(obeyed: dict[str, tuple[int, int]], min_obeyed: float) -> list[str]:
     """One line per provider whose obeyed rate is below ``min_obeyed`` (a failed sample counts as not
     obeyed: the rate decides, not one error)."""

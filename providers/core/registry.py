@@ -91,7 +91,13 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
             return refused
         return module.translate(provider, scenario, options, cap)
     if not cap.measured_endpoint:
-        return module.translate(provider, scenario, options, cap)
+        translation = module.translate(provider, scenario, options, cap)
+        others = [p for p, c in capabilities.items() if c.measured_endpoint] if capabilities else []
+        if others:  # an overlay given for another provider: this request used the built-in facts
+            translation.ledger.append(LedgerEntry("info", "capabilities.overlay_skipped",
+                                                  f"the capability overlay is {', '.join(others)}'s, not {provider}'s: "
+                                                  "built-in facts used"))
+        return translation
     built_in = module.translate(provider, scenario, options, CAPABILITIES[provider])
     url = built_in.request.url.split("?")[0] if built_in.request else None
     if options.stream and built_in.request:  # an overlay is measured non-streamed: compare that endpoint

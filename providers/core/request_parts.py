@@ -51,6 +51,12 @@ def endpoint(ctx: Context, default_base: str, path: str) -> str:
 
     Base URLs follow each official SDK: OpenAI-style ones include /v1, Anthropic's does not."""
     override = ctx.options.base_url or ctx.settings.base_url
+    written = path if override else default_base.split("://", 1)[-1] + path  # a model id or deployment is in it
+    bad = next((ch for ch in written if ch.isspace() or ord(ch) < 32 or ch in "?#"), None)
+    if bad is not None:
+        what = "a space or a control character" if bad not in "?#" else f"'{bad}', which ends a URL's path"
+        ctx.ledger.error("endpoint.path_invalid", f"the URL path {written!r} holds {what}: the model id or deployment "
+                         "as written cannot be sent; write it as the provider lists it")
     if override:
         problem = url_problem(override)
         if problem:
@@ -102,7 +108,7 @@ def env_read(ctx: Context, var: str, where: str, reader: str, allowed_then: str 
                          "trust this file")
 
 
-def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
+def check_environment(ctx: Context, url: str, headers: dict[str, str], key_optional: bool = False) -> None:
     """Which environment variables the request reads at send time, and where each one goes.
 
     A provider's own key variables (the capability table's ``key_env``) are read without asking, to
@@ -139,7 +145,8 @@ def check_environment(ctx: Context, url: str, headers: dict[str, str]) -> None:
                   else f"providers.{ctx.provider}.headers")
         if var in ctx.cap.key_env:
             if ctx.settings.base_url and not ctx.options.base_url:
-                ctx.ledger.warning("env.key_destination", f"${var} is sent in {where}, a base URL the scenario "
+                when = " (when set: this server needs no key)" if key_optional else ""
+                ctx.ledger.warning("env.key_destination", f"${var}{when} is sent in {where}, a base URL the scenario "
                                    f"file sets (providers.{ctx.provider}.base_url)")
             continue
         env_read(ctx, var, where, source,

@@ -26,9 +26,10 @@ def prepare_save_dir(path: Path) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ToolchoiceError(f"--save {path}: cannot create the folder: {exc.strerror}") from None
+        hint = "name a folder, not a file: --save holds one file per sample" if path.is_file() else None
+        raise ToolchoiceError(f"--save {path}: cannot create the folder: {exc.strerror}", hint=hint) from None
     if not path.is_dir():
-        raise ToolchoiceError(f"--save {path}: not a folder")
+        raise ToolchoiceError(f"--save {path}: not a folder", hint="name a folder: --save holds one file per sample")
     lock_folder(path, "--save")
     for old in path.iterdir():
         if SAMPLE_FILE.fullmatch(old.name) and old.is_file():

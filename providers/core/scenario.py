@@ -18,7 +18,7 @@ from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
 from .model import (NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool, ProviderSettings,
                     Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError)
-from .request_parts import HEADER_NAME
+from .request_parts import HEADER_NAME, redact_url, url_problem
 from .scenario_loop import read_loop
 from .scenario_messages import read_messages
 from .yaml_input import (Loc as _Loc, Reader as _Reader, composed, key_node as _key_node, read_text,
@@ -104,7 +104,7 @@ def _tools(r: _Reader, node: yaml.Node | None
             native_tools.check_unique(r, hosted, item, labels)
             native.append((hosted, item))
             if len(tools) + len(native) > _limits.get("tools"):
-                raise r.loc(item).fail(f"more than {_limits.shown('tools')} tools in one scenario",
+                raise r.loc(item).fail(f"more than {_limits.get('tools')} tools in one scenario (limit tools)",
                                        _limits.raise_hint("tools"))
             continue
         if _key_node(item, "from") is not None:  # tools from a file or an MCP server (imported on use)
@@ -122,7 +122,7 @@ def _tools(r: _Reader, node: yaml.Node | None
         else:
             batch, origin = (_tool(r, item),), ""
         if len(tools) + len(native) + len(batch) > _limits.get("tools"):
-            raise r.loc(item).fail(f"more than {_limits.shown('tools')} tools in one scenario",
+            raise r.loc(item).fail(f"more than {_limits.get('tools')} tools in one scenario (limit tools)",
                                    _limits.raise_hint("tools"))
         for tool in batch:
             if tool.kind != "custom" and tool.parameters is not None:
@@ -285,6 +285,29 @@ def _check_header(r: _Reader, pid: str, name_node: yaml.Node, value_node: yaml.N
                                      "ends (HTTP header values are Latin-1 bytes)", None)
 
 
+_URL_EXAMPLES = {"base_url": "scheme://host[:port]/path, e.g. http://127.0.0.1:8000/v1",
+                 "endpoint": "scheme://host[:port], e.g. https://my-resource.openai.azure.com"}
+
+
+def _check_url(r: _Reader, node: yaml.Node, what: str, key: str, url: str) -> None:
+    """A base URL or endpoint no client can send to is bad input here, with its line, not a failure at
+    send time that names --base-url (or, in a dry run, a request printed to a URL that cannot be)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError when out of range
+    except ValueError as exc:  # the parser's words quote the bad part (a port may be a password): not shown
+        why = "its port is not a number from 0 to 65535" if "port" in str(exc).lower() else "it does not parse"
+        raise r.loc(node).fail(f"{what} is not a URL ({why})", f"write {_URL_EXAMPLES[key]}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(ch.isspace() or ord(ch) < 32 for ch in url):
+        raise r.loc(node).fail(f"{what} must be an http(s) URL with a host, not {redact_url(url)!r}",
+                               f"write {_URL_EXAMPLES[key]}")
+    problem = url_problem(url)
+    if problem:
+        raise r.loc(node).fail(f"{what} {redact_url(url)}: {problem}", "give scheme://host[:port]/path only")
+
+
 def _typed(r: _Reader, node: yaml.Node, types: tuple[type, ...], what: str) -> Any:
     """The node's value (None when written null), refused in one line unless it is of ``types``."""
     value = r.value(node)
@@ -332,6 +355,8 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
             if key in _SETTING_CHOICES and value not in _SETTING_CHOICES[key]:
                 raise r.loc(child).fail(f"providers.{pid}.{key} must be one of {', '.join(_SETTING_CHOICES[key])}, "
                                         f"not {_show(value)}", did_you_mean(value, _SETTING_CHOICES[key]))
+            if key in _URL_EXAMPLES:
+                _check_url(r, child, f"providers.{pid}.{key}", key, value)
             if key == "max_tokens" and value < 1:
                 raise r.loc(child).fail(f"providers.{pid}.max_tokens must be at least 1", None)
             values[key] = value
@@ -355,7 +380,8 @@ def _thinking(r: _Reader, node: yaml.Node, pid: str, value: Any) -> tuple[bool, 
         raise r.loc(fields["type"]).fail(f"{where}.type must be enabled, adaptive or disabled, not {_show(kind)}", None)
     budget = value.get("budget")
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or budget < 0):
-        raise r.loc(fields["budget"]).fail(f"{where}.budget must be a whole number of tokens, not {_show(budget)}", None)
+        raise r.loc(fields["budget"]).fail(f"{where}.budget must be a whole number of tokens (0 or more), "
+                                           f"not {_show(budget)}", "e.g. thinking: {budget: 4096}")
     effort = value.get("effort")
     if effort is not None and effort not in EFFORTS:
         raise r.loc(fields["effort"]).fail(f"{where}.effort must be one of {', '.join(EFFORTS)}, not {_show(effort)}",

@@ -523,7 +523,26 @@ def _genai(span: Span) -> LlmCall:
                    tools if isinstance(tools, list) else None, choice, recorded,
                    parallel if isinstance(parallel, bool) else None, usage=(_int(a.get("gen_ai.usage.input_tokens")), _int(a.get("gen_ai.usage.output_tokens"))),
                    finish_reason=reasons[0] if isinstance(reasons, list) and reasons else None,
-                   toolchoice_provider=a.get("toolchoice.provider"))
+                   toolchoice_provider=a.get("toolchoice.provider"), untravelled=_unreadable(span))
+
+
+# Where OTel GenAI keeps JSON text: span attributes, and keys of the (older) per-message events.
+_JSON_ATTRIBUTES = ("gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions",
+                    "gen_ai.tool.definitions")
+_JSON_EVENT_KEYS = ("message", "tool_calls", "gen_ai.event.content", "body", "gen_ai.prompt", "gen_ai.completion")
+
+
+def _unreadable(span: Span) -> tuple[str, ...]:
+    """JSON text that does not parse (an exporter's attribute length limit cuts values): said, instead of a
+    step that lost its messages or calls in silence."""
+    found: list[str] = []
+    places = [(key, span.attributes.get(key)) for key in _JSON_ATTRIBUTES]
+    places += [(f"{name} {key}", attrs.get(key)) for name, attrs in span.events for key in _JSON_EVENT_KEYS]
+    for where, value in places:
+        if isinstance(value, str) and value.lstrip()[:1] in ("[", "{") and not isinstance(_json(value), (dict, list)):
+            found.append(f"the recorded {where} is not JSON ({len(value)} characters; an exporter's attribute "
+                         "length limit may have cut it): it is not read")
+    return tuple(found)
 
 
 def _system_text(value: Any) -> str | None:

@@ -22,6 +22,12 @@ from .request_context import Context
 from .request_parts import check_environment, merge_extra, with_user_headers
 
 
+# Settings one provider reads (docs/scenarios.md, per-provider settings; openai_chat's Azure and OpenRouter hosts,
+# bedrock, gemini): written under another provider they would do nothing, so the ledger says so.
+ONE_PROVIDER_SETTINGS = {"deployment": "azure", "endpoint": "azure", "api_version": "azure", "region": "bedrock",
+                         "require_parameters": "openrouter", "schema_form": "gemini"}
+
+
 def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability | None = None) -> Context:
     """Create the ledger, pick the model, plan the tool_choice and run the shared lints."""
     cap = cap or CAPABILITIES[provider]
@@ -32,6 +38,10 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
     if cap.measured:
         ledger.info("capabilities.overlay", f"capabilities for {provider} come from a probe: {cap.measured}")
     settings = scenario.settings_for(provider)
+    for key, reader in ONE_PROVIDER_SETTINGS.items():
+        if reader != provider and getattr(settings, key) is not None:
+            ledger.warning("settings.unread", f"providers.{provider}.{key} is not read for {provider}: it is "
+                           f"{reader}'s setting (move it under providers.{reader}, or remove it)")
     model = options.model or settings.model
     if not model:
         model = cap.default_model
@@ -297,7 +307,7 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
     if settings.headers:
         headers = with_user_headers(ctx, headers)
     if settings.headers or settings.api_key_env or settings.base_url:
-        check_environment(ctx, url, headers)
+        check_environment(ctx, url, headers, key_optional)
     if ctx.body_env:
         from .native_tools import check_body_env
 
@@ -338,3 +348,24 @@ def rule_applied(ctx: Context, key: str, fact: Any, what: str) -> None:
     from .model_rules import cite
 
     ctx.ledger.info("rule.applied", f"{what}: {cite(key, fact, ctx.provider)}")
+
+
+def thinking_unsent(ctx: Context, switch: str, effort_sent: bool = False) -> None:
+    """What of ``providers.<id>.thinking`` a host's on/off ``switch`` cannot carry (a budget, adaptive, an effort
+    it has no word for): a ``thinking.not_sent`` warning, never dropped in silence."""
+    spec = ctx.settings.thinking_mode
+    if spec is None:
+        return
+    lost = [f"budget {spec.budget}"] if spec.budget is not None else []
+    if spec.effort is not None and not effort_sent:
+        lost.append(f"effort {spec.effort}")
+    if spec.mode == "adaptive":
+        lost.append("adaptive")
+    if lost:
+        thinking_not_sent(ctx, f"providers.{ctx.provider}.thinking: {', '.join(lost)} "
+                          f"{'is' if len(lost) == 1 else 'are'} not sent; only {switch} goes out")
+
+
+def thinking_not_sent(ctx: Context, message: str) -> None:
+    """The one ``thinking.not_sent`` entry: a thinking setting (or part of it) no field of the request carries."""
+    ctx.ledger.warning("thinking.not_sent", message)

@@ -67,12 +67,28 @@ class Timeouts:
 MAX_TIMEOUT = 3600.0
 
 
+def key_problem(name: str, value: str) -> tuple[str, str] | None:
+    """Why a variable's value cannot travel in an HTTP header, and what to do (send refuses it; doctor says so);
+    the words say where the problem is, never what the value is."""
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
+        return f"${name} holds a control character (a line ending from a .env file?)", f"set {name} to the key alone"
+    if value != value.strip():
+        end = "start" if value[:1].isspace() else "end"
+        return (f"${name} has a space at its {end}, which no HTTP header can carry",
+                f"set {name} to the key alone, without spaces")
+    bad = next((i for i, ch in enumerate(value) if ord(ch) > 126), None)
+    if bad is not None:
+        return (f"${name} holds a non-ASCII character (character {bad + 1} of {len(value)}), which no HTTP header "
+                "can carry", f"check {name}: a key copied with a typographic quote or dash?")
+    return None
+
+
 def check_seconds(seconds: float, option: str = "--timeout") -> float:
     """A timeout must be a finite number of seconds, > 0 and at most an hour: ``nan`` compares false
     with everything and would turn every read into an instant timeout; ``inf`` never ends."""
     if not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT:
         raise ToolchoiceError(f"{option} {seconds}: give a number of seconds greater than 0 and at most "
-                              f"{MAX_TIMEOUT:.0f}", hint="for example --timeout 60")
+                              f"{MAX_TIMEOUT:.0f}", hint=f"for example {option} 60")
     return float(seconds)
 
 
@@ -202,20 +218,9 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
     missing: list[str] = []
 
     def usable(name: str, value: str) -> str:
-        """A value that can travel in an HTTP header; the errors say where the problem is, never
-        what the value is."""
-        if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-            raise ToolchoiceError(f"{who}${name} holds a control character (a line ending from a .env file?)",
-                                  hint=f"set {name} to the key alone")
-        if value != value.strip():
-            end = "start" if value[:1].isspace() else "end"
-            raise ToolchoiceError(f"{who}${name} has a space at its {end}, which no HTTP header can carry",
-                                  hint=f"set {name} to the key alone, without spaces")
-        bad = next((i for i, ch in enumerate(value) if ord(ch) > 126), None)
-        if bad is not None:
-            raise ToolchoiceError(f"{who}${name} holds a non-ASCII character (character {bad + 1} of "
-                                  f"{len(value)}), which no HTTP header can carry",
-                                  hint=f"check {name}: a key copied with a typographic quote or dash?")
+        problem = key_problem(name, value)
+        if problem is not None:
+            raise ToolchoiceError(f"{who}{problem[0]}", hint=problem[1])
         return value
 
     def resolve(match: re.Match[str], *, in_header: bool) -> str:
