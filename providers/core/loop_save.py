@@ -110,11 +110,26 @@ def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
     data["messages"] = [message_json(m) for m in history]
     providers = {}
     for pid, settings in scenario.providers.items():
-        values = {k: (dict(v) if k in ("headers", "extra") else v) for k, v in settings._asdict().items()
-                  if v is not None and v != {}}
+        values = {k: (dict(v) if k in ("headers", "extra", "rules") else v) for k, v in settings._asdict().items()
+                  if v is not None and v != {} and k != "thinking_mode"}
+        if settings.thinking_mode is not None:  # the loader's record of a richer `thinking:`, written back as one
+            values["thinking"] = _thinking_written(settings.thinking_mode)
         providers[pid] = values or None
     if providers:
         data["providers"] = providers
     if scenario.loop is not None and scenario.loop.raw is not None:
         data["loop"] = scenario.loop.raw
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
+def _thinking_written(setting: Any) -> Any:
+    """A ``ThinkingSetting`` as a scenario writes it (scenario.py's ``_thinking`` reads it back to the same
+    record): ``adaptive``, or ``{type, budget, effort}``."""
+    if setting.mode == "adaptive" and setting.budget is None and setting.effort is None:
+        return "adaptive"
+    written: dict[str, Any] = {"type": {"on": "enabled", "adaptive": "adaptive", "off": "disabled"}[setting.mode]}
+    if setting.budget is not None:
+        written["budget"] = setting.budget
+    if setting.effort is not None:
+        written["effort"] = setting.effort
+    return written
