@@ -55,3 +55,46 @@ def test_save_keeps_a_thinking_budget_the_scenario_wrote(tmp_path: Path) -> None
     assistant = next(m for m in again.messages if m.role == "assistant" and m.tool_calls)
     assert assistant.reasoning and assistant.reasoning[0].signature
     assert (saved / "anthropic" / "loop-001" / "loop.json").is_file()
+
+
+def _openai_body(calls: list[tuple[str | None, str, dict]] | None = None, text: str | None = None) -> dict:
+    """The recorded OpenAI reply (openai-chat-single-strict) with its calls (an id of None: no id) or text."""
+    from servers import fixture
+
+    body = fixture("openai", "openai-chat-single-strict")
+    message = body["choices"][0]["message"]
+    if calls:
+        template = {k: v for k, v in message["tool_calls"][0].items() if k != "id"}
+        message["tool_calls"] = [{**template, **({"id": i} if i is not None else {}),
+                                  "function": {"name": n, "arguments": json.dumps(a)}} for i, n, a in calls]
+    else:
+        message.pop("tool_calls", None)
+        message["content"] = text
+        body["choices"][0]["finish_reason"] = "stop"
+    return body
+
+
+def test_ids_the_loop_gives_never_collide_with_ids_the_model_gave(tmp_path: Path) -> None:
+    """settle_turn made ids unique by a rule (``call_s<step>_<n>`` for a call without an id, ``<id>_s<step>`` for
+    an id used before) but never checked the new id: a model id ``call_s2_1`` at step 1 and an id-less call at
+    step 2, or ``call_1_s2`` and ``call_1`` in one turn, sent two calls with one id, and two results answering it.
+    Each tool message must answer one call of the turn before it (openai-python
+    chat_completion_tool_message_param.py ``tool_call_id``: "Tool call that this message is responding to")."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(TOOLS + "loop:\n  max_steps: 4\n  results: {search: hits, read_file: text}\n")
+    with StandIn("openai") as server:
+        server.script(
+            Step(body=_openai_body([("call_s2_1", "search", {"query": "a"}), ("call_1", "search", {"query": "b"})])),
+            Step(body=_openai_body([(None, "read_file", {"path": "x"}), ("call_1_s2", "search", {"query": "q"}),
+                                    ("call_1", "search", {"query": "z"})])),
+            Step(body=_openai_body(text="done")))
+        result = toolchoice("run", str(path), "-p", "openai", "--base-url", server.base_url("openai"),
+                            "--format", "json")
+        sent = server.requests[2].json["messages"]
+    assert result.returncode == 0, result.stderr
+    ids = [c["id"] for m in sent if m["role"] == "assistant" for c in m.get("tool_calls") or []]
+    answered = [m["tool_call_id"] for m in sent if m["role"] == "tool"]
+    assert len(ids) == 5 and len(set(ids)) == 5, ids
+    assert answered == ids  # one result per call, in order, each answering its own call
+    codes = [e["code"] for s in json.loads(result.stdout)["runs"][0]["loops"][0]["steps"] for e in s["ledger"]]
+    assert codes.count("loop.call_id_generated") == 1 and codes.count("loop.call_id_reused") == 1
