@@ -98,3 +98,32 @@ def test_ids_the_loop_gives_never_collide_with_ids_the_model_gave(tmp_path: Path
     assert answered == ids  # one result per call, in order, each answering its own call
     codes = [e["code"] for s in json.loads(result.stdout)["runs"][0]["loops"][0]["steps"] for e in s["ledger"]]
     assert codes.count("loop.call_id_generated") == 1 and codes.count("loop.call_id_reused") == 1
+
+
+def test_a_hand_edited_transcript_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    """A saved step's reply edited by hand (a call written as a string, a reasoning item without its family)
+    ended the replayed loop in "AttributeError: 'str' object has no attribute 'get'" or "TypeError:
+    ReasoningItem.__new__() missing 1 required positional argument". It is bad input: one line naming the
+    file and the key, exit 2."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(TOOLS + "loop:\n  max_steps: 3\n  results: {search: hits, read_file: text}\n")
+    saved = tmp_path / "saved"
+    with running_mock("openai") as mock:
+        assert toolchoice("run", str(path), "-p", "openai", "--base-url", mock.base_url, "--save",
+                          str(saved)).returncode == 0
+    reply_file = saved / "openai" / "loop-001" / "step-01.reply.json"
+    recorded = json.loads(reply_file.read_text())
+    assert recorded["reply"]["tool_calls"]  # the mock's auto answer: a call to the first tool
+    for edit, words in ((lambda r: r.update(tool_calls=["search"]), "reply.tool_calls[0] must be an object"),
+                        (lambda r: r.update(reasoning=[{"text": "t"}]), "reply.reasoning[0] has no 'family'"),
+                        (lambda r: r.update(usage="many"), "reply.usage must be an object")):
+        doc = json.loads(json.dumps(recorded))
+        edit(doc["reply"])
+        reply_file.write_text(json.dumps(doc))
+        result = toolchoice("run", str(path), "-p", "anthropic", "--replay", str(saved))
+        assert result.returncode == 2 and result.stdout == "", (result.stdout, result.stderr)
+        [line] = result.stderr.splitlines()
+        assert line.startswith(f"toolchoice: error: --replay: {reply_file}: {words}"), line
+    reply_file.write_text(json.dumps(recorded))  # as saved, it replays for another provider
+    again = toolchoice("run", str(path), "-p", "anthropic", "--replay", str(saved))
+    assert again.returncode == 0 and "ended: no_tool_call at step 2" in again.stdout, again.stdout
