@@ -127,3 +127,29 @@ def test_a_hand_edited_transcript_is_one_line_naming_the_file(tmp_path: Path) ->
     reply_file.write_text(json.dumps(recorded))  # as saved, it replays for another provider
     again = toolchoice("run", str(path), "-p", "anthropic", "--replay", str(saved))
     assert again.returncode == 0 and "ended: no_tool_call at step 2" in again.stdout, again.stdout
+
+
+def test_cannot_end_is_not_said_where_the_provider_cannot_force_a_call(tmp_path: Path) -> None:
+    """Ollama's /api/chat has no tool_choice (ollama-python ``Client.chat`` takes none): `required` is sent
+    without it (tool_choice.ignored: "the model may answer in text"), yet step 1's ledger also said
+    loop.cannot_end, "the loop can only end at max_steps". Against the ollama mock scripted to answer in text
+    at step 2, the loop ends there by itself; on OpenAI, where required is sent, the warning stays."""
+    from toolchoice.providers.core.mock.script import load_script
+
+    path = tmp_path / "loop.yaml"
+    path.write_text(TOOLS.replace("tool_choice: auto", "tool_choice: required")
+                    + "loop:\n  max_steps: 5\n  results: {search: hits, read_file: text}\n")
+    script = tmp_path / "script.yaml"
+    script.write_text("replies:\n  - call: search\n  - text: Found it.\n")
+    with running_mock("ollama", script=load_script(script)) as mock:
+        result = toolchoice("run", str(path), "-p", "ollama", "--base-url", mock.base_url, "--format", "json")
+        sent = [r.get("requested") for r in mock.records]
+    assert result.returncode == 4, result.stderr  # step 2's text is judged against required, which was not sent
+    [doc] = json.loads(result.stdout)["runs"][0]["loops"]
+    assert sent == [None, None]  # nothing forced a call on the wire
+    assert doc["ended"]["reason"] == "no_tool_call" and doc["ended"]["step"] == 2
+    codes = [e["code"] for e in doc["steps"][0]["ledger"]]
+    assert "tool_choice.ignored" in codes and "loop.cannot_end" not in codes
+    dry = toolchoice("run", str(path), "-p", "openai", "-p", "ollama", "--dry-run", "--format", "json")
+    found = {t["provider"]: [e["code"] for e in t["ledger"]] for t in json.loads(dry.stdout)["translations"]}
+    assert "loop.cannot_end" in found["openai"] and "loop.cannot_end" not in found["ollama"], found

@@ -135,7 +135,8 @@ class LoopOptions:
         if provider not in self._found:
             from .loop_lint import cannot_end, hosted_calls, no_results
 
-            found = (cannot_end(scenario, self.override, provider), hosted_calls(scenario, self.override, provider))
+            found = (cannot_end(scenario, self.override, provider, self.capabilities),
+                     hosted_calls(scenario, self.override, provider))
             self._found[provider] = [*(f for f in found if f is not None),
                                      *no_results(scenario, self.results_from, self.override)]
         return self._found[provider]
