@@ -153,3 +153,34 @@ def test_cannot_end_is_not_said_where_the_provider_cannot_force_a_call(tmp_path:
     dry = toolchoice("run", str(path), "-p", "openai", "-p", "ollama", "--dry-run", "--format", "json")
     found = {t["provider"]: [e["code"] for e in t["ledger"]] for t in json.loads(dry.stdout)["translations"]}
     assert "loop.cannot_end" in found["openai"] and "loop.cannot_end" not in found["ollama"], found
+
+
+def test_a_later_step_the_provider_refuses_is_said_before_the_run(tmp_path: Path) -> None:
+    """Step 3 forces the stop tool while Claude's manual thinking is on, which Anthropic refuses ('Thinking may
+    not be enabled when tool_choice forces tool use.', platform.claude.com extended-thinking docs). The run ended
+    at step 3 in that error, but `run --dry-run` (and render) listed step 3 as any other: nothing said the loop
+    as written cannot get past it. The steps as written now carry loop.step_refused."""
+    from toolchoice.providers.core.mock.script import load_script
+
+    path = tmp_path / "think.yaml"
+    path.write_text(TOOLS.replace("tool_choice: auto", "  - {name: final_answer, description: Answer., "
+                                  "parameters: {type: object}}\ntool_choice: auto")
+                    + "providers:\n  anthropic: {model: claude-sonnet-4-6, max_tokens: 4096, thinking: {budget: 2048}}\n"
+                    "loop:\n  max_steps: 5\n  steps:\n    - {tool_choice: auto}\n    - {tool_choice: auto}\n"
+                    "    - {tool_choice: final_answer}\n  stop: {tool: final_answer}\n"
+                    "  results: {search: hits, read_file: text}\n")
+    script = tmp_path / "script.yaml"
+    script.write_text("replies:\n  - call: search\n  - call: read_file\n")
+    with running_mock("anthropic", script=load_script(script)) as mock:
+        live = toolchoice("run", str(path), "-p", "anthropic", "--base-url", mock.base_url, "--format", "json")
+        assert len(mock.records) == 2  # step 3 never left the machine
+    [doc] = json.loads(live.stdout)["runs"][0]["loops"]
+    assert live.returncode == 3 and doc["ended"]["reason"] == "error" and doc["ended"]["step"] == 3
+    assert "Thinking may not be enabled when tool_choice forces tool use." in doc["ended"]["error"]
+    dry = toolchoice("run", str(path), "-p", "anthropic", "--dry-run", "--format", "json")
+    [translation] = json.loads(dry.stdout)["translations"]
+    [found] = [e for e in translation["ledger"] if e["code"] == "loop.step_refused"]
+    assert found["message"].startswith("step 3 (and every later step) is refused") and \
+        "thinking.forced_choice" in found["message"], found
+    rendered = toolchoice("render", str(path), "-p", "anthropic", "--format", "json")
+    assert "loop.step_refused" in rendered.stdout

@@ -237,9 +237,25 @@ def static(scenario: Scenario, provider: str, render: Any, capabilities: Any = N
     rules = thinking_rules(provider, model_of(provider, scenario, render.model, capabilities), scenario)
     steps = []
     for number in range(1, distinct_steps(spec) + 1):
-        s = step_scenario(scenario, number, scenario.messages if number == 1 else (), override, called=number > 1)
+        s = step_scenario(scenario, number, scenario.messages, override, called=number > 1)
         steps.append((number, s, translate(provider, s, render, capabilities)))
     out.extend(thinking_changes(steps, rules, has_allowed_form(provider, capabilities)))
+    out.extend(refused_steps(steps, distinct_steps(spec)))
+    return out
+
+
+def refused_steps(steps: Iterable[tuple[int, Scenario, Translation]], last: int) -> list[LedgerEntry]:
+    """Steps after the first whose own request is refused before it is sent (a forcing choice where the model's
+    thinking refuses one, ...): `run` would end there in an error, which the steps as written already show. Step 1's
+    refusal is its own ledger's error."""
+    out = []
+    for number, _, t in steps:
+        errors = [e for e in t.ledger if e.severity == "error"]
+        if number > 1 and errors:
+            later = " (and every later step)" if number == last else ""
+            out.append(LedgerEntry("warning", "loop.step_refused",
+                                   f"step {number}{later} is refused before it is sent, so the loop ends there in an "
+                                   f"error if it gets that far: {errors[0].code}: {errors[0].message}"))
     return out
 
 
