@@ -184,3 +184,28 @@ def test_a_later_step_the_provider_refuses_is_said_before_the_run(tmp_path: Path
         "thinking.forced_choice" in found["message"], found
     rendered = toolchoice("render", str(path), "-p", "anthropic", "--format", "json")
     assert "loop.step_refused" in rendered.stdout
+
+
+def test_bare_step_bodies_of_another_provider_name_the_provider_that_reads_them(tmp_path: Path) -> None:
+    """`--replay DIR` takes bodies named by step (step-1.json ...) and replays them as the -p provider's replies.
+    The OpenAI mock's bodies replayed with -p anthropic ended the loop in "response body is not a anthropic reply:
+    no content", which says nothing of what to do. Now one line naming the file and the -p that reads it."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(TOOLS + "loop:\n  max_steps: 3\n  results: {search: hits, read_file: text}\n")
+    saved = tmp_path / "saved"
+    with running_mock("openai") as mock:
+        assert toolchoice("run", str(path), "-p", "openai", "--base-url", mock.base_url, "--save",
+                          str(saved)).returncode == 0
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    for step in (1, 2):
+        body = (saved / "openai" / "loop-001" / f"step-0{step}.response.json").read_text()
+        assert json.loads(body)["object"] == "chat.completion"  # the Chat Completions reply the mock sent
+        (bare / f"step-{step}.json").write_text(body)
+    result = toolchoice("run", str(path), "-p", "anthropic", "--replay", str(bare))
+    assert result.returncode == 2 and result.stdout == "", result.stdout
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"toolchoice: error: --replay: {bare / 'step-1.json'} looks like an OpenAI Chat "
+                           "Completions reply, not a reply in anthropic's format") and "replay it with -p openai" in line
+    same = toolchoice("run", str(path), "-p", "openai", "--replay", str(bare))
+    assert same.returncode == 0 and "ended: no_tool_call at step 2" in same.stdout, same.stdout

@@ -157,7 +157,30 @@ def _transcript(base: Path, provider: str) -> Transcript:
         status = saved.get("status") if isinstance(saved.get("status"), int) else 200
         content_type = "application/json" if path.suffix == ".json" else "text/plain"
         bodies[number] = (status, read_file(path, "transcript", limit="reply_bytes"), content_type)
+        if not saved:
+            _check_family(path, bodies[number][1], provider)
     return Transcript(base, recorded, bodies, replies)
+
+
+def _check_family(path: Path, body: bytes, provider: str) -> None:
+    """A bare step body (no reply file saying who answered) replays as ``provider``'s reply: one of another API
+    family's documented shape (an OpenAI body replayed with -p anthropic) ended the loop in "response body is not a
+    anthropic reply" (found by an adversarial run). Said here, with the -p that reads it."""
+    from .bounded import json_value
+    from .capabilities import CAPABILITIES
+    from .sniff import family_of, reply_kind
+
+    try:
+        family = family_of(json_value(body))
+    except ValueError:
+        return  # not JSON: the step's reply says so as it is judged
+    if family is None or provider not in CAPABILITIES or family == CAPABILITIES[provider].module:
+        return
+    what, suggestion = reply_kind(family)
+    raise ToolchoiceError(f"--replay: {path} looks like {what}, not a reply in {provider}'s format (a step body "
+                          "without its step-NN.reply.json replays only on the provider that answered it)",
+                          hint=f"replay it with -p {suggestion}; to see it on {provider}, replay the folder "
+                          "`run --save` wrote, whose reply files replay on any provider")
 
 
 _TEXT = (str, type(None))
