@@ -209,3 +209,28 @@ def test_bare_step_bodies_of_another_provider_name_the_provider_that_reads_them(
                            "Completions reply, not a reply in anthropic's format") and "replay it with -p openai" in line
     same = toolchoice("run", str(path), "-p", "openai", "--replay", str(bare))
     assert same.returncode == 0 and "ended: no_tool_call at step 2" in same.stdout, same.stdout
+
+
+def test_the_anthropic_mock_refuses_duplicate_tool_use_ids_as_the_api_does() -> None:
+    """Two tool_use blocks with one id: the Messages API answers 400 invalid_request_error "messages.1.content.1:
+    `tool_use` ids must be unique" (recorded in anthropics/claude-code#20901, #21083). The mock answered 200, so a
+    loop or client that duplicates ids (as settle_turn did, test above) passed against it."""
+    import anthropic
+    import pytest
+
+    tools = [{"name": "search", "description": "s", "input_schema": {"type": "object"}}]
+    history = [{"role": "user", "content": "hi"},
+               {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "search", "input": {}},
+                                                 {"type": "tool_use", "id": "toolu_1", "name": "search", "input": {}}]},
+               {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "a"}]}]
+    with running_mock("anthropic") as mock:
+        client = anthropic.Anthropic(base_url=mock.base_url, api_key="unused", max_retries=0)
+        with pytest.raises(anthropic.BadRequestError) as caught:
+            client.messages.create(model="claude-sonnet-4-6", max_tokens=256, tools=tools, messages=history)
+        history[1]["content"][1]["id"] = "toolu_2"
+        history[2]["content"].append({"type": "tool_result", "tool_use_id": "toolu_2", "content": "b"})
+        reply = client.messages.create(model="claude-sonnet-4-6", max_tokens=256, tools=tools, messages=history)
+    assert caught.value.status_code == 400
+    assert caught.value.body["type"] == "error" and caught.value.body["error"] == {
+        "type": "invalid_request_error", "message": "messages.1.content.1: `tool_use` ids must be unique"}
+    assert reply.stop_reason == "end_turn"  # unique ids: answered, with text after the results
