@@ -234,3 +234,24 @@ def test_the_anthropic_mock_refuses_duplicate_tool_use_ids_as_the_api_does() -> 
     assert caught.value.body["type"] == "error" and caught.value.body["error"] == {
         "type": "invalid_request_error", "message": "messages.1.content.1: `tool_use` ids must be unique"}
     assert reply.stop_reason == "end_turn"  # unique ids: answered, with text after the results
+
+
+def test_the_same_parallel_calls_in_another_order_are_a_repeat(tmp_path: Path) -> None:
+    """loop.stop.repeated_calls compares "for parallel calls the whole set" (docs/loop.md), but the key kept the
+    reply's order: a model making the same two calls each step, in alternating order, was never a repeat and ran
+    to max_steps. Against the mock scripted so, the loop now ends by repeated_call at step 3."""
+    from toolchoice.providers.core.mock.script import load_script
+
+    path = tmp_path / "loop.yaml"
+    path.write_text(TOOLS + "loop:\n  max_steps: 6\n  stop: {repeated_calls: 3}\n"
+                    "  results: {search: hits, read_file: text}\n")
+    one = "{name: search, arguments: {query: a}}, {name: read_file, arguments: {path: x}}"
+    other = "{name: read_file, arguments: {path: x}}, {name: search, arguments: {query: a}}"
+    script = tmp_path / "script.yaml"
+    script.write_text("replies:\n" + "".join(f"  - calls: [{one if n % 2 else other}]\n" for n in range(1, 7)))
+    with running_mock("openai", script=load_script(script)) as mock:
+        result = toolchoice("run", str(path), "-p", "openai", "--base-url", mock.base_url, "--format", "json")
+        orders = [[c["name"] for c in r["calls"]] for r in mock.records]
+    assert orders == [["search", "read_file"], ["read_file", "search"], ["search", "read_file"]]
+    [doc] = json.loads(result.stdout)["runs"][0]["loops"]
+    assert (doc["ended"]["reason"], doc["ended"]["step"]) == ("repeated_call", 3), doc["ended"]
