@@ -255,3 +255,41 @@ def test_the_same_parallel_calls_in_another_order_are_a_repeat(tmp_path: Path) -
     assert orders == [["search", "read_file"], ["read_file", "search"], ["search", "read_file"]]
     [doc] = json.loads(result.stdout)["runs"][0]["loops"]
     assert (doc["ended"]["reason"], doc["ended"]["step"]) == ("repeated_call", 3), doc["ended"]
+
+
+def test_ctrl_c_while_results_from_runs_stops_the_command(tmp_path: Path) -> None:
+    """--results-from runs the command in a session of its own (so a timeout kills everything it started), which
+    also keeps the terminal's Ctrl-C from it: after Ctrl-C the run exited 130 and the command ran on, orphaned.
+    Now Ctrl-C stops it and what it started, as a timeout does."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    path = tmp_path / "loop.yaml"
+    path.write_text(TOOLS + "loop:\n  max_steps: 3\n")
+    pids = tmp_path / "pids"
+    command = f"echo $$ >> {pids}; sleep 300 & echo $! >> {pids}; wait"
+    exe = str(Path(sys.executable).with_name("toolchoice"))
+    with running_mock("openai") as mock:
+        process = subprocess.Popen([exe, "run", str(path), "-p", "openai", "--base-url", mock.base_url,
+                                    "--results-from", command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, env=dict(os.environ) | KEYS)
+        deadline = time.monotonic() + 60
+        while (not pids.exists() or len(pids.read_text().split()) < 2) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = [int(p) for p in pids.read_text().split()]
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and "interrupted" in err, (out, err)
+    assert "is closed" not in err  # no asyncio warning of a child left unwatched
+    time.sleep(0.2)
+    alive = []
+    for pid in started:  # the shell and the sleep it started: gone (or a zombie no one waits for)
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z":
+                alive.append(pid)
+                os.kill(pid, signal.SIGKILL)  # never leave them running, whatever the assertion says
+        except (ProcessLookupError, FileNotFoundError):
+            pass
+    assert not alive, f"{alive} still ran after Ctrl-C"
