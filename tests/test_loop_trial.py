@@ -293,3 +293,27 @@ def test_ctrl_c_while_results_from_runs_stops_the_command(tmp_path: Path) -> Non
         except (ProcessLookupError, FileNotFoundError):
             pass
     assert not alive, f"{alive} still ran after Ctrl-C"
+
+
+def test_save_never_clears_files_through_a_link(tmp_path: Path) -> None:
+    """`run --save DIR` clears an earlier run's transcripts from DIR/<provider>/loop-NNN/ file by file: with
+    loop-001 a symbolic link, it removed the step and loop files wherever the link pointed, outside DIR. A link
+    there is now one line naming it, exit 2, and the files it points at stay."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(TOOLS + "loop:\n  max_steps: 2\n  results: {search: hits, read_file: text}\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for name in ("step-01.reply.json", "loop.json", "scenario.yaml"):
+        (elsewhere / name).write_text("precious")
+    for link in (tmp_path / "a" / "openai" / "loop-001", tmp_path / "b" / "openai"):
+        link.parent.mkdir(parents=True)
+        link.symlink_to(elsewhere, target_is_directory=True)
+        folder = tmp_path / link.relative_to(tmp_path).parts[0]
+        with running_mock("openai") as mock:
+            result = toolchoice("run", str(path), "-p", "openai", "--base-url", mock.base_url, "--save", str(folder))
+            assert mock.records == []  # refused before any request
+        assert result.returncode == 2, result.stdout
+        assert result.stderr == (f"toolchoice: error: --save {folder}: {link} is a symbolic link, not a folder an "
+                                 "earlier run saved (remove the link, or save into another folder)\n")
+        assert sorted(p.name for p in elsewhere.iterdir()) == ["loop.json", "scenario.yaml", "step-01.reply.json"]
+        assert {p.read_text() for p in elsewhere.iterdir()} == {"precious"}

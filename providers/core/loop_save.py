@@ -23,11 +23,13 @@ def prepare_loop_save(folder: Path) -> Path:
     prepare_save_dir(folder)
     for provider in PROVIDER_IDS:
         base = folder / provider
+        _not_linked(folder, base)
         if not base.is_dir():
             continue
         for loop_dir in base.iterdir():
             if not (loop_dir.is_dir() and re.fullmatch(r"loop-\d+", loop_dir.name)):
                 continue
+            _not_linked(folder, loop_dir)
             try:
                 for old in loop_dir.iterdir():
                     if _SAVED_FILE.fullmatch(old.name) and old.is_file():
@@ -38,6 +40,14 @@ def prepare_loop_save(folder: Path) -> Path:
                 raise ToolchoiceError(f"--save {folder}: cannot remove the earlier run's {loop_dir}: "
                                       f"{exc.strerror}") from None
     return folder
+
+
+def _not_linked(folder: Path, path: Path) -> None:
+    """An earlier run's folder is cleared file by file: through a symbolic link that would remove files of the same
+    names wherever it points, outside the --save folder (found by an adversarial run)."""
+    if path.is_symlink():
+        raise ToolchoiceError(f"--save {folder}: {path} is a symbolic link, not a folder an earlier run saved",
+                              hint="remove the link, or save into another folder")
 
 
 def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario, secrets: dict[str, str]) -> None:
