@@ -21,6 +21,9 @@ MOCK_BASE_PATH = ""  # anthropic-sdk-python's base URL has no /v1
 MOCK_SECRETS = (("mcp_servers", "*", "authorization_token"), ("mcp_servers", "*", "url", "@url"))
 _MOCK_KNOWN = frozenset({"model", "messages", "system", "tools", "tool_choice", "max_tokens", "thinking", "temperature",
                          "stream", "output_config", "mcp_servers"})
+# _DUPLICATE_ID: two tool_use blocks with one id anywhere in the history are a 400 invalid_request_error, as the API
+# answered it (recorded in anthropics/claude-code#20901 and #21083, 2026-01-26: "messages.1.content.1: `tool_use` ids
+# must be unique"; checked 2026-11-26)
 _MOCK_ERRORS = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                 404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 500: "api_error",
                 529: "overloaded_error"}
@@ -44,6 +47,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     tools, notes = read_tools(body.get("tools"), "anthropic")
     names: dict[str, str] = {}
     history: list[Message] = []
+    refusal = None
     for i, raw in enumerate(messages):
         if not isinstance(raw, dict) or raw.get("role") not in ("user", "assistant"):
             raise MockMalformed(f"messages.{i}.role: Input should be 'user' or 'assistant'")
@@ -63,11 +67,13 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                 history.append(Message("user", "\n".join(texts)))
             continue
         calls, texts, reasoning = [], [], []
-        for block in blocks:
+        for j, block in enumerate(blocks):
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "tool_use":
                 call = HistoryCall(str(block.get("id")), str(block.get("name")),
                                    block.get("input") if isinstance(block.get("input"), dict) else {})
+                if call.id in names and refusal is None:
+                    refusal = f"messages.{i}.content.{j}: `tool_use` ids must be unique"  # _DUPLICATE_ID
                 names[call.id] = call.name
                 calls.append(call)
             elif kind == "text" and isinstance(block.get("text"), str):
@@ -93,7 +99,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     return MockRead(choice, tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=parallel, unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
-                    thinking=kind in ("enabled", "adaptive"), native_tools=_hosted(body))
+                    thinking=kind in ("enabled", "adaptive"), native_tools=_hosted(body), refusal=refusal)
 
 
 def _hosted(body: dict[str, Any]) -> tuple[Any, ...]:

@@ -70,14 +70,15 @@ def settle_turn(turn: Message, reply: Reply, provider: str, history: list[Messag
     for n, (call, original) in enumerate(zip(turn.tool_calls, reply.tool_calls), 1):
         call_id = call.id
         if not original.id:  # whatever id assistant_message gave it, the loop's is unique across steps
-            call_id = f"call_s{step}_{n}"
+            call_id = _unused(f"call_s{step}_{n}", seen)
             notes.append(LedgerEntry("info", "loop.call_id_generated",
                                      f"{call.name} came back without an id: the history gives it '{call_id}' (stable: "
                                      "step and position), and its result answers that id"))
         elif call_id in seen:
-            call_id = f"{call_id}_s{step}"
+            call_id = _unused(f"{call_id}_s{step}", seen)
             notes.append(LedgerEntry("warning", "loop.call_id_reused",
-                                     f"{call.name} came back with id '{call.id}', already used earlier in the history: "
+                                     f"{call.name} came back with id '{call.id}', already used in the history or this "
+                                     "turn: "
                                      f"the history gives it '{call_id}' (ids must be unique)"))
         if original.arguments is None:
             notes.append(LedgerEntry("warning", "loop.arguments_undecodable",
@@ -91,6 +92,15 @@ def settle_turn(turn: Message, reply: Reply, provider: str, history: list[Messag
         content, why = empty
         notes.append(LedgerEntry("info", "loop.empty_content", why))
     return turn._replace(content=content, tool_calls=tuple(calls)), notes
+
+
+def _unused(call_id: str, seen: set[str]) -> str:
+    """``call_id``, or with ``_2``, ``_3``... appended when the model already gave that id (it may write any id,
+    ``call_s2_1`` included)."""
+    found, n = call_id, 2
+    while found in seen:
+        found, n = f"{call_id}_{n}", n + 1
+    return found
 
 
 # ---- running loops -------------------------------------------------------------------------
@@ -125,7 +135,8 @@ class LoopOptions:
         if provider not in self._found:
             from .loop_lint import cannot_end, hosted_calls, no_results
 
-            found = (cannot_end(scenario, self.override, provider), hosted_calls(scenario, self.override, provider))
+            found = (cannot_end(scenario, self.override, provider, self.capabilities),
+                     hosted_calls(scenario, self.override, provider))
             self._found[provider] = [*(f for f in found if f is not None),
                                      *no_results(scenario, self.results_from, self.override)]
         return self._found[provider]

@@ -45,12 +45,29 @@ def _hosted(s: Scenario, provider: str | None) -> str | None:
     return f"{choice.quoted()} may be obeyed by a call to a hosted tool it offers ({', '.join(hosted)})"
 
 
-def _can_end(s: Scenario, stop_tool: str | None, provider: str | None = None) -> bool:
+def _wire_forces(s: Scenario, provider: str, capabilities: Any = None) -> bool:
+    """Whether ``provider``'s request forces a call for step ``s``: its row may have no way to send the choice
+    (Ollama has no tool_choice: sent without it, ``tool_choice.ignored``), and then the model may answer in text."""
+    from .choice_plan import plan_choice
+    from .model import Ledger, RenderOptions
+
+    row = _row(provider, capabilities)
+    if row is None:
+        return True
+    try:
+        return plan_choice(row, s, RenderOptions(), Ledger()).forces_call
+    except Exception:  # noqa: BLE001 - the step's own translation reports what fails here; the lint assumes a force
+        return True
+
+
+def _can_end(s: Scenario, stop_tool: str | None, provider: str | None = None, capabilities: Any = None) -> bool:
     choice = s.tool_choice
     if choice is None or not choice.forces_call:
         return True  # the model may answer without a call
     if _hosted(s, provider) is not None:
         return True  # the forced call may be run by the API itself: the reply then holds no function call
+    if provider is not None and not _wire_forces(s, provider, capabilities):
+        return True  # the provider cannot send the forcing choice: the model may answer without a call
     if stop_tool is None or stop_tool not in s.tool_names:
         return False
     return choice.mode == "required" or choice.name == stop_tool or stop_tool in choice.allowed
@@ -83,7 +100,8 @@ def hosted_calls(scenario: Scenario, override: Any = None, provider: str | None 
                        "calls (a program's calls to your tools come back as function calls)")
 
 
-def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = None) -> LedgerEntry | None:
+def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = None,
+               capabilities: Any = None) -> LedgerEntry | None:
     """From some step on every step forces a call and the stop tool (if any) cannot be called: the loop
     ends only at max_steps. A step whose forced call may be a hosted tool's can end it (``hosted_calls``);
     ``provider``: the hosted tools counted are those its module renders (None: every one declared)."""
@@ -95,7 +113,7 @@ def cannot_end(scenario: Scenario, override: Any = None, provider: str | None = 
     choices: list[str] = []
     for number in range(last, 0, -1):
         s = step_scenario(scenario, number, (), override)
-        if _can_end(s, spec.stop_tool, provider):
+        if _can_end(s, spec.stop_tool, provider, capabilities):
             break
         tail = number
         choices.insert(0, f"step {number}{' and later' if number == last else ''}: {_shown(s.tool_choice)}")
@@ -216,7 +234,7 @@ def static(scenario: Scenario, provider: str, render: Any, capabilities: Any = N
     from .registry import translate
 
     out: list[LedgerEntry] = []
-    for found in (cannot_end(scenario, override, provider), hosted_calls(scenario, override, provider)):
+    for found in (cannot_end(scenario, override, provider, capabilities), hosted_calls(scenario, override, provider)):
         if found is not None:
             out.append(found)
     if results:
@@ -227,9 +245,25 @@ def static(scenario: Scenario, provider: str, render: Any, capabilities: Any = N
     rules = thinking_rules(provider, model_of(provider, scenario, render.model, capabilities), scenario)
     steps = []
     for number in range(1, distinct_steps(spec) + 1):
-        s = step_scenario(scenario, number, scenario.messages if number == 1 else (), override, called=number > 1)
+        s = step_scenario(scenario, number, scenario.messages, override, called=number > 1)
         steps.append((number, s, translate(provider, s, render, capabilities)))
     out.extend(thinking_changes(steps, rules, has_allowed_form(provider, capabilities)))
+    out.extend(refused_steps(steps, distinct_steps(spec)))
+    return out
+
+
+def refused_steps(steps: Iterable[tuple[int, Scenario, Translation]], last: int) -> list[LedgerEntry]:
+    """Steps after the first whose own request is refused before it is sent (a forcing choice where the model's
+    thinking refuses one, ...): `run` would end there in an error, which the steps as written already show. Step 1's
+    refusal is its own ledger's error."""
+    out = []
+    for number, _, t in steps:
+        errors = [e for e in t.ledger if e.severity == "error"]
+        if number > 1 and errors:
+            later = " (and every later step)" if number == last else ""
+            out.append(LedgerEntry("warning", "loop.step_refused",
+                                   f"step {number}{later} is refused before it is sent, so the loop ends there in an "
+                                   f"error if it gets that far: {errors[0].code}: {errors[0].message}"))
     return out
 
 

@@ -126,8 +126,13 @@ def reset_note(number: int, before: ToolChoice, after: ToolChoice | None) -> Led
 
 def call_key(reply: Reply) -> tuple[tuple[str, Any], ...]:
     """The step's calls as (name, arguments): equal keys are the same call (dicts compare regardless of key
-    order, so nothing is serialized per step)."""
-    return tuple((c.name, c.arguments if c.arguments is not None else c.raw_arguments) for c in reply.tool_calls)
+    order, so a single call is not serialized). Parallel calls are a set (docs/loop.md): put in a canonical
+    order, so the same calls in another order are the same step (a model alternating their order never ended
+    by repeated_calls: an adversarial run)."""
+    key = tuple((c.name, c.arguments if c.arguments is not None else c.raw_arguments) for c in reply.tool_calls)
+    if len(key) < 2:
+        return key
+    return tuple(sorted(key, key=lambda call: (call[0], json.dumps(call[1], sort_keys=True, default=str))))
 
 
 class Repeats:

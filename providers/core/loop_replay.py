@@ -156,13 +156,92 @@ def _transcript(base: Path, provider: str) -> Transcript:
                 raise ToolchoiceError(f"--replay: {reply_file} is not a step's reply file (a JSON object with "
                                       f"'reply' an object; found {type(loaded).__name__})",
                                       hint="give the folder `run --save` wrote") from None
+            problem = _reply_problem(loaded.get("reply") or {})
+            if problem is not None:
+                raise ToolchoiceError(f"--replay: {reply_file}: {problem}",
+                                      hint="give the folder `run --save` wrote, or keep the reply as it wrote it")
             saved = loaded
             replies[number] = saved
             recorded = saved.get("provider") or recorded
         status = saved.get("status") if isinstance(saved.get("status"), int) else 200
         content_type = "application/json" if path.suffix == ".json" else "text/plain"
         bodies[number] = (status, read_file(path, "transcript", limit="reply_bytes"), content_type)
+        if not saved:
+            _check_family(path, bodies[number][1], provider)
     return Transcript(base, recorded, bodies, replies)
+
+
+def _check_family(path: Path, body: bytes, provider: str) -> None:
+    """A bare step body (no reply file saying who answered) replays as ``provider``'s reply: one of another API
+    family's documented shape (an OpenAI body replayed with -p anthropic) ended the loop in "response body is not a
+    anthropic reply" (found by an adversarial run). Said here, with the -p that reads it."""
+    from .bounded import json_value
+    from .capabilities import CAPABILITIES
+    from .sniff import family_of, reply_kind
+
+    try:
+        family = family_of(json_value(body))
+    except ValueError:
+        return  # not JSON: the step's reply says so as it is judged
+    if family is None or provider not in CAPABILITIES or family == CAPABILITIES[provider].module:
+        return
+    what, suggestion = reply_kind(family)
+    raise ToolchoiceError(f"--replay: {path} looks like {what}, not a reply in {provider}'s format (a step body "
+                          "without its step-NN.reply.json replays only on the provider that answered it)",
+                          hint=f"replay it with -p {suggestion}; to see it on {provider}, replay the folder "
+                          "`run --save` wrote, whose reply files replay on any provider")
+
+
+_TEXT = (str, type(None))
+_CALL_FIELDS: dict[str, tuple[type, ...]] = {
+    "id": _TEXT, "name": (str,), "arguments": (dict, type(None)), "raw_arguments": _TEXT, "arguments_error": _TEXT,
+    "input": _TEXT, "signature": _TEXT, "caller": _TEXT}
+_REASONING_FIELDS: dict[str, tuple[type, ...]] = {
+    "family": (str,), "text": _TEXT, "signature": _TEXT, "encrypted": _TEXT, "redacted": (bool,), "id": _TEXT,
+    "summary": (list,), "position": (int,)}
+_SERVER_FIELDS: dict[str, tuple[type, ...]] = {
+    "kind": (str,), "id": _TEXT, "name": _TEXT, "server": _TEXT, "loaded": (list,), "error": _TEXT}
+
+
+def _reply_problem(data: Any) -> str | None:
+    """What in a saved step's ``reply`` is not what ``Reply.to_json()`` writes (a transcript edited by hand), so
+    replay says which file and key instead of failing the loop on a Python error (found by an adversarial run)."""
+    if not isinstance(data, dict):
+        return f"'reply' must be an object, not {type(data).__name__}"
+    for key in ("text", "finish_reason"):
+        if not isinstance(data.get(key), _TEXT):
+            return f"reply.{key} must be a string or null, not {type(data[key]).__name__}"
+    lists = (("tool_calls", _CALL_FIELDS, ("name",)), ("reasoning", _REASONING_FIELDS, ("family",)),
+             ("server_calls", _SERVER_FIELDS, ("kind",)))
+    for key, fields, required in lists:
+        items = data.get(key) or []
+        if not isinstance(items, list):
+            return f"reply.{key} must be a list, not {type(items).__name__}"
+        for n, item in enumerate(items):
+            if not isinstance(item, dict):
+                return f"reply.{key}[{n}] must be an object, not {type(item).__name__}"
+            for name in required:
+                if name not in item:
+                    return f"reply.{key}[{n}] has no '{name}'"
+            for name, value in item.items():
+                wanted = fields.get(name)
+                if wanted is not None and (not isinstance(value, wanted) or isinstance(value, bool) and bool not in wanted):
+                    return f"reply.{key}[{n}].{name} cannot be {type(value).__name__}"
+                if isinstance(value, list) and not all(isinstance(v, str) for v in value):
+                    return f"reply.{key}[{n}].{name} must be a list of strings"
+    for key, fields in (("usage", ("input_tokens", "output_tokens")), ("error", ("status",))):
+        value = data.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            return f"reply.{key} must be an object or null, not {type(value).__name__}"
+        for name in fields:
+            if value.get(name) is not None and (isinstance(value[name], bool) or not isinstance(value[name], int)):
+                return f"reply.{key}.{name} must be a whole number or null"
+    error = data.get("error")
+    if isinstance(error, dict) and not isinstance(error.get("message", ""), str):
+        return "reply.error.message must be a string"
+    return None
 
 
 def reply_from_json(data: dict[str, Any]) -> Reply:

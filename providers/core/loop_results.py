@@ -125,6 +125,13 @@ class ToolResults:
             kill()
             await process.wait()
             return result(f"error: --results-from took longer than {self.timeout:g} s for '{call.name}'", True)
+        except BaseException:  # Ctrl-C cancels the loop: in a session of its own, the command never saw the signal
+            kill()
+            try:  # reaped while the event loop runs (after it, asyncio warns of a child it can no longer watch)
+                await asyncio.wait_for(process.wait(), 5)
+            except BaseException:  # noqa: BLE001 - the first interruption is the one raised
+                pass
+            raise
         if cut:
             return result(f"error: --results-from printed more than {limits.shown('result_bytes')} for '{call.name}'; "
                           f"{limits.raise_hint('result_bytes')}", True)

@@ -23,11 +23,13 @@ def prepare_loop_save(folder: Path) -> Path:
     prepare_save_dir(folder)
     for provider in PROVIDER_IDS:
         base = folder / provider
+        _not_linked(folder, base)
         if not base.is_dir():
             continue
         for loop_dir in base.iterdir():
             if not (loop_dir.is_dir() and re.fullmatch(r"loop-\d+", loop_dir.name)):
                 continue
+            _not_linked(folder, loop_dir)
             try:
                 for old in loop_dir.iterdir():
                     if _SAVED_FILE.fullmatch(old.name) and old.is_file():
@@ -38,6 +40,14 @@ def prepare_loop_save(folder: Path) -> Path:
                 raise ToolchoiceError(f"--save {folder}: cannot remove the earlier run's {loop_dir}: "
                                       f"{exc.strerror}") from None
     return folder
+
+
+def _not_linked(folder: Path, path: Path) -> None:
+    """An earlier run's folder is cleared file by file: through a symbolic link that would remove files of the same
+    names wherever it points, outside the --save folder (found by an adversarial run)."""
+    if path.is_symlink():
+        raise ToolchoiceError(f"--save {folder}: {path} is a symbolic link, not a folder an earlier run saved",
+                              hint="remove the link, or save into another folder")
 
 
 def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario, secrets: dict[str, str]) -> None:
@@ -110,11 +120,26 @@ def transcript_scenario(scenario: Scenario, history: list[Message]) -> str:
     data["messages"] = [message_json(m) for m in history]
     providers = {}
     for pid, settings in scenario.providers.items():
-        values = {k: (dict(v) if k in ("headers", "extra") else v) for k, v in settings._asdict().items()
-                  if v is not None and v != {}}
+        values = {k: (dict(v) if k in ("headers", "extra", "rules") else v) for k, v in settings._asdict().items()
+                  if v is not None and v != {} and k != "thinking_mode"}
+        if settings.thinking_mode is not None:  # the loader's record of a richer `thinking:`, written back as one
+            values["thinking"] = _thinking_written(settings.thinking_mode)
         providers[pid] = values or None
     if providers:
         data["providers"] = providers
     if scenario.loop is not None and scenario.loop.raw is not None:
         data["loop"] = scenario.loop.raw
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
+def _thinking_written(setting: Any) -> Any:
+    """A ``ThinkingSetting`` as a scenario writes it (scenario.py's ``_thinking`` reads it back to the same
+    record): ``adaptive``, or ``{type, budget, effort}``."""
+    if setting.mode == "adaptive" and setting.budget is None and setting.effort is None:
+        return "adaptive"
+    written: dict[str, Any] = {"type": {"on": "enabled", "adaptive": "adaptive", "off": "disabled"}[setting.mode]}
+    if setting.budget is not None:
+        written["budget"] = setting.budget
+    if setting.effort is not None:
+        written["effort"] = setting.effort
+    return written
