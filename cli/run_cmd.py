@@ -102,7 +102,7 @@ def _tokens(record: Any) -> str:
     reply = record.reply
     if reply is None or (reply.usage.input_tokens is None and reply.usage.output_tokens is None):
         return "–"
-    return f"{reply.usage.input_tokens}/{reply.usage.output_tokens}"
+    return "/".join("–" if n is None else str(n) for n in (reply.usage.input_tokens, reply.usage.output_tokens))
 
 
 def _latency(record: Any) -> str:
