@@ -24,14 +24,17 @@ from urllib.parse import unquote
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation, compact
 
-# The versions the recordings and the rules below describe (recorded 2026-11-23).
+# The versions the recordings and the rules below describe (recorded 2026-11-26, the newest the package
+# registry served that day; langchain-core 1.8.4 needs langchain-protocol>=0.0.22, which it did not serve).
+# The recording of 2026-11-23 (langchain-core 1.7.2, langchain-openai 1.7.3, langchain-anthropic 1.7.7,
+# langchain-google-genai 4.4.2, the others as below) sent and refused the same tool fields in all 702 cases.
 VERSIONS: dict[str, str] = {
-    "langchain-core": "1.7.2", "langchain-openai": "1.7.3", "langchain-anthropic": "1.7.7",
+    "langchain-core": "1.8.3", "langchain-openai": "1.7.4", "langchain-anthropic": "1.7.10",
     "langchain-groq": "1.1.3", "langchain-mistralai": "1.1.6", "langchain-fireworks": "1.7.1",
-    "langchain-ollama": "1.1.0", "langchain-huggingface": "1.2.3", "langchain-google-genai": "4.4.2",
+    "langchain-ollama": "1.1.0", "langchain-huggingface": "1.2.3", "langchain-google-genai": "4.4.3",
     "langchain-deepseek": "1.1.1", "langchain-aws": "1.9.1",
 }
-RECORDED = "2026-11-23"
+RECORDED = "2026-11-26"
 
 
 class Refusal(NamedTuple):
