@@ -9,8 +9,8 @@ wrapper's ``bind_tools`` and request building. The user is assumed to call
 as OpenAI-format dicts; X is the scenario's tool_choice in LangChain's spelling (``bind_tools_value``).
 
 Only the tool fields of the API request change (``tools``, ``tool_choice``, ``parallel_tool_calls``,
-Gemini's ``toolConfig``, Bedrock's ``toolConfig``); everything else in the body stays as the API
-request has it. Each field that differs is a ``dialect.differs`` warning; what a wrapper raises
+Gemini's ``toolConfig``, Bedrock's ``toolConfig``), and the URL where the wrapper's default endpoint is
+not the API request's (``WrapperUrl``); everything else in the body stays as the API request has it. Each field that differs is a ``dialect.differs`` warning; what a wrapper raises
 instead of sending is a ``dialect.refused`` error with the wrapper's own message, and no request.
 Imported only with ``--dialect langchain``.
 """
@@ -309,6 +309,17 @@ class Wrapper(NamedTuple):
     fields: tuple[str, ...]  # the body paths compared with the API request
     tools: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = list  # API tools -> LangChain's
     tools_note: tuple[str, str] | None = None  # (severity, what the tools transform changes)
+    url: "WrapperUrl | None" = None  # where the wrapper posts when the API request goes to the default endpoint
+
+
+class WrapperUrl(NamedTuple):
+    """The wrapper's default endpoint where it is not the API request's: a URL that starts with ``api``
+    (toolchoice's default, no base URL set) starts with ``langchain`` in the wrapper's request."""
+
+    api: str
+    langchain: str
+    severity: str
+    why: str  # the source: which package sets it, and what it means
 
 
 _CHAT = ("tools", "tool_choice", "parallel_tool_calls")
@@ -325,14 +336,26 @@ WRAPPERS: dict[str, Wrapper] = {
     "groq": Wrapper("ChatGroq", "langchain-groq", groq, "tools", "tool_choice", _CHAT),
     "mistral": Wrapper("ChatMistralAI", "langchain-mistralai", mistral, "tools", "tool_choice", _CHAT),
     "fireworks": Wrapper("ChatFireworks", "langchain-fireworks", fireworks, "tools", "tool_choice", _CHAT),
-    "ollama": Wrapper("ChatOllama", "langchain-ollama", ollama, "tools", None, ("tools",)),
+    "ollama": Wrapper("ChatOllama", "langchain-ollama", ollama, "tools", None, ("tools",),
+                      url=WrapperUrl("http://localhost:11434/", "http://127.0.0.1:11434/", "info",
+                                     "ChatOllama without base_url takes ollama-python's default host (ollama 0.6.3 "
+                                     "_client.py _parse_host: 'http://127.0.0.1:11434')")),
     "huggingface": Wrapper("ChatHuggingFace", "langchain-huggingface", huggingface, "tools", "tool_choice", _CHAT),
     "gemini": Wrapper("ChatGoogleGenerativeAI", "langchain-google-genai", gemini, "tools",
                       "toolConfig.functionCallingConfig", ("tools", "toolConfig"), _gemini_tools,
                       ("info", "writes schema type names upper-case (google-genai's Schema enum: OBJECT, STRING), "
                                "the API request lower-case (JSON Schema); other schema keywords go through "
-                               "langchain-google-genai's own conversion, which is not described here")),
-    "deepseek": Wrapper("ChatDeepSeek", "langchain-deepseek", openai_chat, "tools", "tool_choice", _CHAT),
+                               "langchain-google-genai's own conversion, which is not described here"),
+                      WrapperUrl("https://generativelanguage.googleapis.com/v1beta/",
+                                 "https://generativelanguage.googleapis.com/v1/", "warning",
+                                 "google-genai 3.0 and later default the Gemini API to v1 (_api_client.py: "
+                                 "GOOGLE_AI_API_DEFAULT_VERSION = 'v1'; 2.x sent v1beta) and ChatGoogleGenerativeAI "
+                                 "passes api_version=None unless it is set; the API request posts to v1beta, where "
+                                 "ai.google.dev documents the tool-calling fields")),
+    "deepseek": Wrapper("ChatDeepSeek", "langchain-deepseek", openai_chat, "tools", "tool_choice", _CHAT,
+                        url=WrapperUrl("https://api.deepseek.com/chat/", "https://api.deepseek.com/v1/chat/", "info",
+                                       "langchain-deepseek chat_models.py: DEFAULT_API_BASE = "
+                                       "'https://api.deepseek.com/v1'")),
     "bedrock": Wrapper("ChatBedrockConverse", "langchain-aws", bedrock, "toolConfig.tools",
                        "toolConfig.toolChoice", ("toolConfig.tools", "toolConfig.toolChoice")),
 }
@@ -514,8 +537,14 @@ def apply(api: Translation, scenario: Scenario) -> DialectView:
         ledger.append(LedgerEntry("warning", "dialect.differs",
                                   f"tool_choice: {wrapper.name}.bind_tools takes tool_choice={_python(value)} and "
                                   "drops it; nothing in its request asks for (or rules out) a tool call"))
+    url = api.request.url
+    if wrapper.url is not None and url.startswith(wrapper.url.api):
+        url = wrapper.url.langchain + url[len(wrapper.url.api):]
+        ledger.append(LedgerEntry(wrapper.url.severity, "dialect.differs",  # type: ignore[arg-type]
+                                  f"url: {wrapper.name} posts to {url}; the API request to {api.request.url} "
+                                  f"({wrapper.url.why})"))
     effective = _get(body, wrapper.choice_path) if wrapper.choice_path else _ABSENT
     translation = api._replace(effective_tool_choice=None if effective is _ABSENT else effective,
-                               request=api.request._replace(body=body), ledger=ledger,
+                               request=api.request._replace(body=body, url=url), ledger=ledger,
                                offered_tools=scenario.tool_names if tools else ())
     return DialectView(translation, api, wrapper.name, call)

@@ -73,6 +73,33 @@ def test_dialect_matches_what_langchain_sent_or_raised(stem: str, case: dict[str
         assert body.get(field) == case["body"].get(field), field
 
 
+def test_the_request_goes_where_the_wrapper_sent_it() -> None:
+    """The URL of every recorded send (its query left out by the recorder), at the providers' default endpoints:
+    ChatGoogleGenerativeAI posts to the Gemini API's v1 with google-genai 3.x, ChatDeepSeek to /v1, ChatOllama
+    to 127.0.0.1 (tests/data/langchain/SOURCES.md)."""
+    for stem, recording in RECORDINGS.items():
+        for case in recording["cases"]:
+            if case["outcome"] == "sent":
+                view = render(recording["provider"], recording["model"], case)
+                assert view.translation.request.url == case["url"], stem
+                assert view.api.request.url != case["url"] or not [
+                    e for e in view.translation.ledger if e.message.startswith("url:")], stem
+
+
+def test_a_url_the_user_chose_is_kept_and_a_new_gemini_version_is_a_warning() -> None:
+    base = _base()
+    case = {"tools": 2, "tool_choice": "auto", "parallel_tool_calls": None}
+    view = render("gemini", "gemini-2.5-flash", case)
+    urls = [e for e in view.translation.ledger if e.code == "dialect.differs" and e.message.startswith("url:")]
+    assert [e.severity for e in urls] == ["warning"] and "google-genai" in urls[0].message
+    scenario = base._replace(tool_choice=parse_tool_choice("auto", base.tool_names))
+    api = translate("gemini", scenario, RenderOptions(model="gemini-2.5-flash", base_url="https://proxy.example"))
+    view = apply(api, scenario)
+    assert api.request.url == "https://proxy.example/v1beta/models/gemini-2.5-flash:generateContent"
+    assert view.translation.request.url == api.request.url
+    assert not [e for e in view.translation.ledger if e.message.startswith("url:")]
+
+
 def test_every_wrapper_the_issue_names_is_recorded_and_described() -> None:
     recorded = {(r["wrapper"], r["provider"]) for r in RECORDINGS.values()}
     assert {p for _, p in recorded} == set(WRAPPERS)
