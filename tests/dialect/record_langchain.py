@@ -117,6 +117,11 @@ def wrappers() -> dict[str, tuple[str, str, Callable[[], Any]]]:
         from langchain_anthropic import ChatAnthropic
         return ChatAnthropic(model="claude-sonnet-4-5", max_retries=0)
 
+    def anthropic_thinking() -> Any:  # bind_tools drops a forced tool_choice when thinking is on
+        from langchain_anthropic import ChatAnthropic
+        return ChatAnthropic(model="claude-sonnet-4-5", max_tokens=4096,
+                             thinking={"type": "enabled", "budget_tokens": 2048}, max_retries=0)
+
     def groq() -> Any:
         from langchain_groq import ChatGroq
         return ChatGroq(model="llama-3.3-70b-versatile", max_retries=0)
@@ -159,6 +164,7 @@ def wrappers() -> dict[str, tuple[str, str, Callable[[], Any]]]:
         "ChatOpenAI": ("openai", "langchain-openai", openai_chat),
         "ChatOpenAI-responses": ("openai-responses", "langchain-openai", openai_responses),
         "ChatAnthropic": ("anthropic", "langchain-anthropic", anthropic),
+        "ChatAnthropic-thinking": ("anthropic", "langchain-anthropic", anthropic_thinking),
         "ChatGroq": ("groq", "langchain-groq", groq),
         "ChatMistralAI": ("mistral", "langchain-mistralai", mistral),
         "ChatFireworks": ("fireworks", "langchain-fireworks", fireworks),
@@ -231,6 +237,7 @@ def main(out_dir: str) -> None:
             "wrapper": name.split("-")[0], "provider": provider,
             "model": next(getattr(model, a) for a in ("model_name", "model", "model_id") if getattr(model, a, None)),
             "use_responses_api": getattr(model, "use_responses_api", None),
+            **({"thinking": model.thinking} if getattr(model, "thinking", None) else {}),
             "bind_tools_takes_parallel_tool_calls": takes_parallel,
             "versions": {d: version(d) for d in sorted({distribution, "langchain-core"})},
             "clients": {d: _installed(d) for d in CLIENTS},
