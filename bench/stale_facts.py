@@ -59,16 +59,20 @@ def _version_key(version: str) -> tuple[int, ...]:
 
 
 def newest_release(package: str) -> str | None:
-    """The newest version the registry lists (pip index versions), or None when it cannot say."""
+    """The newest version the registry lists (pip index versions), or None when it cannot say. A package with
+    only pre-releases (opentelemetry-proto-json, opentelemetry-util-genai) is listed only with --pre."""
     import subprocess
 
-    try:
-        out = subprocess.run([sys.executable, "-m", "pip", "index", "versions", package], capture_output=True,
-                             text=True, timeout=60).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    found = re.search(r"^\S+ \(([^)]+)\)", out, re.M)
-    return found.group(1) if found else None
+    for flags in ([], ["--pre"]):
+        try:
+            out = subprocess.run([sys.executable, "-m", "pip", "index", "versions", *flags, package],
+                                 capture_output=True, text=True, timeout=60).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        found = re.search(r"^\S+ \(([^)]+)\)", out, re.M)
+        if found:
+            return found.group(1)
+    return None
 
 
 def stale_sdks() -> list[dict[str, Any]]:

@@ -9,8 +9,8 @@ wrapper's ``bind_tools`` and request building. The user is assumed to call
 as OpenAI-format dicts; X is the scenario's tool_choice in LangChain's spelling (``bind_tools_value``).
 
 Only the tool fields of the API request change (``tools``, ``tool_choice``, ``parallel_tool_calls``,
-Gemini's ``toolConfig``, Bedrock's ``toolConfig``); everything else in the body stays as the API
-request has it. Each field that differs is a ``dialect.differs`` warning; what a wrapper raises
+Gemini's ``toolConfig``, Bedrock's ``toolConfig``), and the URL where the wrapper's default endpoint is
+not the API request's (``WrapperUrl``); everything else in the body stays as the API request has it. Each field that differs is a ``dialect.differs`` warning; what a wrapper raises
 instead of sending is a ``dialect.refused`` error with the wrapper's own message, and no request.
 Imported only with ``--dialect langchain``.
 """
@@ -24,14 +24,17 @@ from urllib.parse import unquote
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation, compact
 
-# The versions the recordings and the rules below describe (recorded 2026-11-23).
+# The versions the recordings and the rules below describe (recorded 2026-11-26, the newest the package
+# registry served that day; langchain-core 1.8.4 needs langchain-protocol>=0.0.22, which it did not serve).
+# The recording of 2026-11-23 (langchain-core 1.7.2, langchain-openai 1.7.3, langchain-anthropic 1.7.7,
+# langchain-google-genai 4.4.2, the others as below) sent and refused the same tool fields in all 702 cases.
 VERSIONS: dict[str, str] = {
-    "langchain-core": "1.7.2", "langchain-openai": "1.7.3", "langchain-anthropic": "1.7.7",
+    "langchain-core": "1.8.3", "langchain-openai": "1.7.4", "langchain-anthropic": "1.7.10",
     "langchain-groq": "1.1.3", "langchain-mistralai": "1.1.6", "langchain-fireworks": "1.7.1",
-    "langchain-ollama": "1.1.0", "langchain-huggingface": "1.2.3", "langchain-google-genai": "4.4.2",
+    "langchain-ollama": "1.1.0", "langchain-huggingface": "1.2.3", "langchain-google-genai": "4.4.3",
     "langchain-deepseek": "1.1.1", "langchain-aws": "1.9.1",
 }
-RECORDED = "2026-11-23"
+RECORDED = "2026-11-26"
 
 
 class Refusal(NamedTuple):
@@ -49,9 +52,17 @@ class Bound(NamedTuple):
     parallel: bool | None
     model: str  # the model id the request names (Bedrock's support table reads it)
     first_tool: dict[str, Any]  # the first tool as an OpenAI chat tool (ChatHuggingFace sends it for True)
+    thinking: bool = False  # the request turns Claude's thinking on (enabled or adaptive)
 
 
 _ABSENT = object()  # a field the wrapper leaves out of the body
+_WARNS = "#warns"  # in a rule's Fields: what the wrapper warns while it changes the request (not a body path)
+# langchain-anthropic 1.7.10 (and 1.7.7) chat_models.py ChatAnthropic.bind_tools, with thinking of type enabled or
+# adaptive and a tool_choice of type any or tool: `warnings.warn(...)` this text, then `del kwargs["tool_choice"]`.
+ANTHROPIC_THINKING_DROP = ("tool_choice is forced but thinking is enabled. The Anthropic API does not support forced "
+                           "tool use with thinking. Dropping tool_choice to avoid an API error. Tool calls are not "
+                           "guaranteed. Consider disabling thinking or adjusting your prompt to ensure the tool is "
+                           "called.")
 Fields = dict[str, Any]  # dotted body path -> value (or _ABSENT)
 
 
@@ -105,20 +116,25 @@ def openai_responses(b: Bound) -> Fields | Refusal:
 def anthropic(b: Bound) -> Fields | Refusal:
     """ChatAnthropic.bind_tools: "auto"/"any" -> {"type": X}; every other string is read as a tool
     name (so "none" and "required" force tools of those names); a dict is copied as is; True is
-    refused. parallel_tool_calls becomes disable_parallel_tool_use inside tool_choice."""
+    refused. With thinking on, a choice of type any or tool is dropped with a warning (an OpenAI-style
+    dict is not: its type is "function"). parallel_tool_calls becomes disable_parallel_tool_use
+    inside tool_choice."""
     value = b.value
     if value is True:
         return Refusal("bind_tools", "ValueError: Unrecognized 'tool_choice' type tool_choice=True. "
                                      "Expected dict, str, or None.")
     choice: Any = _ABSENT
+    fields: Fields = {}
     if isinstance(value, dict):
         choice = dict(value)
     elif isinstance(value, str) and value:
         choice = {"type": value} if value in ("any", "auto") else {"type": "tool", "name": value}
+    if b.thinking and isinstance(choice, dict) and choice.get("type") in ("any", "tool"):
+        choice, fields[_WARNS] = _ABSENT, ANTHROPIC_THINKING_DROP
     if b.parallel is not None:
         choice = {"type": "auto"} if choice is _ABSENT else choice
         choice["disable_parallel_tool_use"] = not b.parallel
-    return {"tool_choice": choice}
+    return {**fields, "tool_choice": choice}
 
 
 def _true_names_the_one_tool(keywords: tuple[str, ...], aliases: dict[str, str]) -> Callable[[Bound], Fields | Refusal]:
@@ -306,6 +322,18 @@ class Wrapper(NamedTuple):
     fields: tuple[str, ...]  # the body paths compared with the API request
     tools: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = list  # API tools -> LangChain's
     tools_note: tuple[str, str] | None = None  # (severity, what the tools transform changes)
+    url: "WrapperUrl | None" = None  # where the wrapper posts when the API request goes to the default endpoint
+    thinking_drops_forced: bool = False  # sends without a forced choice the API refuses with thinking on
+
+
+class WrapperUrl(NamedTuple):
+    """The wrapper's default endpoint where it is not the API request's: a URL that starts with ``api``
+    (toolchoice's default, no base URL set) starts with ``langchain`` in the wrapper's request."""
+
+    api: str
+    langchain: str
+    severity: str
+    why: str  # the source: which package sets it, and what it means
 
 
 _CHAT = ("tools", "tool_choice", "parallel_tool_calls")
@@ -318,18 +346,30 @@ WRAPPERS: dict[str, Wrapper] = {
                                 ("warning", "leaves out \"strict\": false, so the Responses API reads the tools as "
                                             "strict (an omitted strict means true); the API request opts out")),
     "anthropic": Wrapper("ChatAnthropic", "langchain-anthropic", anthropic, "tools", "tool_choice",
-                         ("tools", "tool_choice")),
+                         ("tools", "tool_choice"), thinking_drops_forced=True),
     "groq": Wrapper("ChatGroq", "langchain-groq", groq, "tools", "tool_choice", _CHAT),
     "mistral": Wrapper("ChatMistralAI", "langchain-mistralai", mistral, "tools", "tool_choice", _CHAT),
     "fireworks": Wrapper("ChatFireworks", "langchain-fireworks", fireworks, "tools", "tool_choice", _CHAT),
-    "ollama": Wrapper("ChatOllama", "langchain-ollama", ollama, "tools", None, ("tools",)),
+    "ollama": Wrapper("ChatOllama", "langchain-ollama", ollama, "tools", None, ("tools",),
+                      url=WrapperUrl("http://localhost:11434/", "http://127.0.0.1:11434/", "info",
+                                     "ChatOllama without base_url takes ollama-python's default host (ollama 0.6.3 "
+                                     "_client.py _parse_host: 'http://127.0.0.1:11434')")),
     "huggingface": Wrapper("ChatHuggingFace", "langchain-huggingface", huggingface, "tools", "tool_choice", _CHAT),
     "gemini": Wrapper("ChatGoogleGenerativeAI", "langchain-google-genai", gemini, "tools",
                       "toolConfig.functionCallingConfig", ("tools", "toolConfig"), _gemini_tools,
                       ("info", "writes schema type names upper-case (google-genai's Schema enum: OBJECT, STRING), "
                                "the API request lower-case (JSON Schema); other schema keywords go through "
-                               "langchain-google-genai's own conversion, which is not described here")),
-    "deepseek": Wrapper("ChatDeepSeek", "langchain-deepseek", openai_chat, "tools", "tool_choice", _CHAT),
+                               "langchain-google-genai's own conversion, which is not described here"),
+                      WrapperUrl("https://generativelanguage.googleapis.com/v1beta/",
+                                 "https://generativelanguage.googleapis.com/v1/", "warning",
+                                 "google-genai 3.0 and later default the Gemini API to v1 (_api_client.py: "
+                                 "GOOGLE_AI_API_DEFAULT_VERSION = 'v1'; 2.x sent v1beta) and ChatGoogleGenerativeAI "
+                                 "passes api_version=None unless it is set; the API request posts to v1beta, where "
+                                 "ai.google.dev documents the tool-calling fields")),
+    "deepseek": Wrapper("ChatDeepSeek", "langchain-deepseek", openai_chat, "tools", "tool_choice", _CHAT,
+                        url=WrapperUrl("https://api.deepseek.com/chat/", "https://api.deepseek.com/v1/chat/", "info",
+                                       "langchain-deepseek chat_models.py: DEFAULT_API_BASE = "
+                                       "'https://api.deepseek.com/v1'")),
     "bedrock": Wrapper("ChatBedrockConverse", "langchain-aws", bedrock, "toolConfig.tools",
                        "toolConfig.toolChoice", ("toolConfig.tools", "toolConfig.toolChoice")),
 }
@@ -454,6 +494,19 @@ def _all_tools(api: Translation, scenario: Scenario, wrapper: Wrapper) -> list[d
     return [] if tools is _ABSENT else list(tools)
 
 
+def _unforced(api: Translation, scenario: Scenario, wrapper: Wrapper) -> Translation:
+    """A refused API translation whose only fault is a forced choice with Claude's thinking, for a wrapper
+    that drops that choice and sends: the request toolchoice builds for tool_choice auto (the scenario's
+    settings and model; a --model or --base-url given on the command line is not seen here). Else ``api``."""
+    errors = {e.code for e in api.ledger if e.severity == "error"}
+    if not wrapper.thinking_drops_forced or errors != {"thinking.forced_choice"}:
+        return api
+    from .core.registry import translate
+
+    unforced = translate(api.provider, scenario._replace(tool_choice=ToolChoice("auto", spelling="auto")))
+    return unforced if unforced.request is not None else api
+
+
 def apply(api: Translation, scenario: Scenario) -> DialectView:
     """The API translation for one provider, redone as LangChain's wrapper would send it."""
     wrapper = WRAPPERS.get(api.provider)
@@ -466,7 +519,8 @@ def apply(api: Translation, scenario: Scenario) -> DialectView:
     if wrapper is None:
         return keep("dialect.no_wrapper", f"no LangChain wrapper is described for {api.provider}; "
                                           "the API request is shown")
-    if api.request is None:
+    base = _unforced(api, scenario, wrapper) if api.request is None else api
+    if base.request is None:
         return keep("dialect.api_refused", f"toolchoice refuses the API request, so {wrapper.name}'s is not "
                                            "described")
     value, note = bind_tools_value(scenario.tool_choice)
@@ -475,11 +529,12 @@ def apply(api: Translation, scenario: Scenario) -> DialectView:
                                            "request is shown", "warning")
     if not scenario.tools:
         return keep("dialect.no_tools", f"no tools, so no {wrapper.name}.bind_tools call: the API request is shown")
-    tools = _all_tools(api, scenario, wrapper)
+    tools = _all_tools(base, scenario, wrapper)
     chat_tools = [{"type": "function", "function": {"name": t.name, **({"description": t.description}
                    if t.description is not None else {}), "parameters": t.schema()}} for t in scenario.tools]
-    bound = Bound(value, scenario.tool_names, scenario.parallel_tool_calls, _model_of(api),
-                  chat_tools[0] if chat_tools else {})
+    thinking = _get(base.request.body, "thinking.type") in ("enabled", "adaptive")
+    bound = Bound(value, scenario.tool_names, scenario.parallel_tool_calls, _model_of(base),
+                  chat_tools[0] if chat_tools else {}, thinking)
     arguments = ["tools"] + ([f"tool_choice={_python(value)}"] if value is not None else []) + (
         [f"parallel_tool_calls={bound.parallel}"] if bound.parallel is not None else [])
     call = f"{wrapper.name}.bind_tools({', '.join(arguments)})"
@@ -496,7 +551,11 @@ def apply(api: Translation, scenario: Scenario) -> DialectView:
                                   f"{wrapper.name} raises in {outcome.step}, nothing is sent: {error}"))
         refused = Translation(api.provider, api.requested_tool_choice, None, None, ledger, ())
         return DialectView(refused, api, wrapper.name, call)
-    body = json.loads(json.dumps(api.request.body))  # a deep copy; JSON data only
+    warned = outcome.pop(_WARNS, None)
+    if warned is not None:
+        ledger.append(LedgerEntry("warning", "dialect.warns", f"{wrapper.name}.bind_tools warns and drops "
+                                  f"tool_choice={_python(value)}: {warned}"))
+    body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
     for path in wrapper.fields:
         _set(body, path, _ABSENT)
     if tools:
@@ -504,15 +563,26 @@ def apply(api: Translation, scenario: Scenario) -> DialectView:
     for path, field in outcome.items():
         _set(body, path, field)
     for path in wrapper.fields:
-        ours, theirs = _get(api.request.body, path), _get(body, path)
-        if ours != theirs:
+        ours, theirs = _get(base.request.body, path), _get(body, path)
+        if ours != theirs and (base is api or path == wrapper.tools_path):
             ledger.append(_difference(wrapper, path, ours, theirs))
+    if base is not api:
+        ledger.append(LedgerEntry("warning", "dialect.differs", f"tool_choice: toolchoice refuses the API request "
+                                  f"(thinking.forced_choice); {wrapper.name} sends "
+                                  f"{_shown(_get(body, wrapper.choice_path or ''))} instead"))
     if wrapper.choice_path is None and value not in (None, "auto"):  # no choice on the wire means auto
         ledger.append(LedgerEntry("warning", "dialect.differs",
                                   f"tool_choice: {wrapper.name}.bind_tools takes tool_choice={_python(value)} and "
                                   "drops it; nothing in its request asks for (or rules out) a tool call"))
+    url = base.request.url
+    if wrapper.url is not None and url.startswith(wrapper.url.api):
+        url = wrapper.url.langchain + url[len(wrapper.url.api):]
+        ledger.append(LedgerEntry(wrapper.url.severity, "dialect.differs",  # type: ignore[arg-type]
+                                  f"url: {wrapper.name} posts to {url}; the API request to {base.request.url} "
+                                  f"({wrapper.url.why})"))
     effective = _get(body, wrapper.choice_path) if wrapper.choice_path else _ABSENT
-    translation = api._replace(effective_tool_choice=None if effective is _ABSENT else effective,
-                               request=api.request._replace(body=body), ledger=ledger,
+    translation = base._replace(requested_tool_choice=api.requested_tool_choice,
+                                effective_tool_choice=None if effective is _ABSENT else effective,
+                                request=base.request._replace(body=body, url=url), ledger=ledger,
                                offered_tools=scenario.tool_names if tools else ())
     return DialectView(translation, api, wrapper.name, call)

@@ -90,6 +90,26 @@ def test_stale_facts_script_lists_old_facts_and_exits_nonzero():
     assert all(item["age_days"] > 0 and item["source"] for item in listed)
 
 
+def test_stale_sdks_asks_for_pre_releases_when_a_package_has_only_those(monkeypatch):
+    """`pip index versions` lists nothing for a package with only pre-releases unless given --pre (pip 24's
+    output below, for opentelemetry-proto-json on 2026-11-26): --sdks said "(registry did not say)" for the
+    three pre-release-only packages of the test extra."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import stale_facts
+
+    def pip(argv, **_):
+        listed = "--pre" in argv
+        out = "opentelemetry-proto-json (0.66b2)\nAvailable versions: 0.66b2, 0.66b1, 0.66b0, 0.65b0\n" if listed else ""
+        err = "" if listed else "ERROR: No matching distribution found for opentelemetry-proto-json\n"
+        return subprocess.CompletedProcess(argv, 0 if listed else 1, out, err)
+
+    monkeypatch.setattr(subprocess, "run", pip)
+    assert stale_facts.newest_release("opentelemetry-proto-json") == "0.66b2"
+    monkeypatch.setattr(stale_facts, "pinned_sdks", lambda: [("opentelemetry-proto-json", "0.66b1")])
+    assert stale_facts.stale_sdks() == [{"id": "sdk:opentelemetry-proto-json", "pinned": "0.66b1", "newest": "0.66b2",
+                                         "stale": True}]
+
+
 # The 2026-11-26 re-verification (issue 25 point 1). Expected values are copied from the primary sources cited
 # beside each; the rows must say what those sources say.
 

@@ -1,6 +1,6 @@
 """`--dialect langchain` held to what LangChain's own code sent or raised, recorded offline with the
 partner packages (tests/data/langchain/, SOURCES.md there; recorder: tests/dialect/record_langchain.py).
-Every recorded case (11 wrappers and two more Bedrock model ids, 9 tool_choice spellings, 1 and 2
+Every recorded case (11 wrappers, two more Bedrock model ids and ChatAnthropic with thinking, 9 tool_choice spellings, 1 and 2
 tools, parallel_tool_calls unset/false/true) is rendered by toolchoice and compared field by field."""
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from toolchoice.providers.langchain_dialect import VERSIONS, WRAPPERS, apply
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests/data/langchain"
 SCENARIO = ROOT / "tests/dialect/weather.yaml"
+# a recording of a wrapper built with settings beyond the model: the scenario that carries them
+SCENARIOS = {"ChatAnthropic-thinking": ROOT / "tests/dialect/weather-thinking.yaml"}
 RECORDINGS = {path.stem: json.loads(path.read_text()) for path in sorted(DATA.glob("*.json"))}
 # the body fields each wire family carries tools, tool_choice and parallel_tool_calls in
 FIELDS = {"openai": ("tools", "tool_choice", "parallel_tool_calls"), "anthropic": ("tools", "tool_choice"),
@@ -38,13 +40,13 @@ def cases() -> list[Any]:
 
 
 @functools.cache
-def _base() -> Any:
-    """The scenario, read once for the 702 cases (each takes a copy with its own tools and settings)."""
-    return load_scenario(SCENARIO)
+def _base(path: Path = SCENARIO) -> Any:
+    """The scenario, read once for the 756 cases (each takes a copy with its own tools and settings)."""
+    return load_scenario(path)
 
 
-def render(provider: str, model: str, case: dict[str, Any]):
-    base = _base()
+def render(provider: str, model: str, case: dict[str, Any], path: Path = SCENARIO):
+    base = _base(path)
     scenario = base._replace(tools=base.tools[:case["tools"]], parallel_tool_calls=case["parallel_tool_calls"])
     names = scenario.tool_names
     scenario = scenario._replace(tool_choice=parse_tool_choice(case["tool_choice"], names))
@@ -55,8 +57,10 @@ def render(provider: str, model: str, case: dict[str, Any]):
 @pytest.mark.parametrize("stem, case", cases())
 def test_dialect_matches_what_langchain_sent_or_raised(stem: str, case: dict[str, Any]) -> None:
     recording = RECORDINGS[stem]
-    view = render(recording["provider"], recording["model"], case)
+    view = render(recording["provider"], recording["model"], case, SCENARIOS.get(stem, SCENARIO))
     codes = [e.code for e in view.translation.ledger]
+    for warned in case.get("warnings", []):  # what the wrapper warns is said in the ledger
+        assert any(warned in e.message for e in view.translation.ledger if e.code.startswith("dialect.")), warned
     if case["outcome"] == "refused":
         assert view.translation.request is None
         refusals = [e.message for e in view.translation.ledger if e.code == "dialect.refused"]
@@ -71,6 +75,51 @@ def test_dialect_matches_what_langchain_sent_or_raised(stem: str, case: dict[str
               "deepseek": "openai", "huggingface": "openai"}.get(recording["provider"], recording["provider"])
     for field in FIELDS[family]:
         assert body.get(field) == case["body"].get(field), field
+
+
+def test_the_request_goes_where_the_wrapper_sent_it() -> None:
+    """The URL of every recorded send (its query left out by the recorder), at the providers' default endpoints:
+    ChatGoogleGenerativeAI posts to the Gemini API's v1 with google-genai 3.x, ChatDeepSeek to /v1, ChatOllama
+    to 127.0.0.1 (tests/data/langchain/SOURCES.md)."""
+    for stem, recording in RECORDINGS.items():
+        for case in recording["cases"]:
+            if case["outcome"] == "sent":
+                view = render(recording["provider"], recording["model"], case, SCENARIOS.get(stem, SCENARIO))
+                assert view.translation.request.url == case["url"], stem
+                api_url = view.api.request.url if view.api.request else None  # None: toolchoice refuses it
+                assert api_url != case["url"] or not [
+                    e for e in view.translation.ledger if e.message.startswith("url:")], stem
+
+
+def test_a_url_the_user_chose_is_kept_and_a_new_gemini_version_is_a_warning() -> None:
+    base = _base()
+    case = {"tools": 2, "tool_choice": "auto", "parallel_tool_calls": None}
+    view = render("gemini", "gemini-2.5-flash", case)
+    urls = [e for e in view.translation.ledger if e.code == "dialect.differs" and e.message.startswith("url:")]
+    assert [e.severity for e in urls] == ["warning"] and "google-genai" in urls[0].message
+    scenario = base._replace(tool_choice=parse_tool_choice("auto", base.tool_names))
+    api = translate("gemini", scenario, RenderOptions(model="gemini-2.5-flash", base_url="https://proxy.example"))
+    view = apply(api, scenario)
+    assert api.request.url == "https://proxy.example/v1beta/models/gemini-2.5-flash:generateContent"
+    assert view.translation.request.url == api.request.url
+    assert not [e for e in view.translation.ledger if e.message.startswith("url:")]
+
+
+def test_chat_anthropic_with_thinking_drops_a_forced_choice_the_api_refuses() -> None:
+    """toolchoice refuses tool_choice get_weather with thinking on (Anthropic answers an error); ChatAnthropic
+    warns and sends the request without it (ChatAnthropic-thinking.json), and --dialect langchain shows that."""
+    result = run("render", str(SCENARIOS["ChatAnthropic-thinking"]), "-p", "anthropic", "--tool-choice",
+                 "get_weather", "--dialect", "langchain", "-f", "json")
+    assert result.returncode == 0, result.stderr
+    view = json.loads(result.stdout)
+    assert view["api"]["request"] is None and view["effective_tool_choice"] is None
+    assert view["requested_tool_choice"] == {"tool": "get_weather"}
+    body = view["request"]["body"]
+    assert "tool_choice" not in body and body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+    assert body["model"] == "claude-sonnet-4-5" and body["max_tokens"] == 4096
+    codes = {e["code"]: e for e in view["ledger"]}
+    assert "Dropping tool_choice to avoid an API error" in codes["dialect.warns"]["message"]
+    assert "thinking.forced_choice" in codes and "dialect.api_refused" not in codes
 
 
 def test_every_wrapper_the_issue_names_is_recorded_and_described() -> None:
@@ -117,8 +166,8 @@ def test_render_dialect_langchain_on_the_command_line_matches_the_recordings(cho
     assert set(views) == set(WRAPPERS)
     refused = False
     for stem, recording in RECORDINGS.items():
-        if stem.startswith("ChatBedrockConverse-"):
-            continue  # other model ids: covered in-process above
+        if stem.startswith("ChatBedrockConverse-") or stem in SCENARIOS:
+            continue  # other model ids and settings: covered in-process above
         case = next(c for c in recording["cases"] if c["tools"] == 2 and c["parallel_tool_calls"] is None
                     and c["tool_choice"] == choice)
         view = views[recording["provider"]]

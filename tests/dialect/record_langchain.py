@@ -12,7 +12,7 @@ virtual environment outside the repository, with the partner packages installed 
 Nothing reaches the network: every HTTP send (httpx transports, which all the SDKs use, and
 botocore's ``before-send`` event for Bedrock) raises ``Captured`` with the request instead. The
 exception derives from BaseException so no SDK's retry or error wrapping (``except Exception``)
-swallows it. For each wrapper it writes ``<wrapper>.json``: the package versions, the date, and one
+swallows it. For each wrapper it writes ``<wrapper>.json``: the package versions (and the client SDKs'), the date, and one
 case per (tool_choice spelling, number of tools, parallel_tool_calls) with either the body's tool
 fields (the conversation is dropped) or the exception the wrapper raised, and from which step.
 """
@@ -49,6 +49,9 @@ BEDROCK_MODELS = ["anthropic.claude-3-5-sonnet-20240620-v1:0", "mistral.mistral-
 CHOICES: list[Any] = ["auto", "none", "any", "required", True, False, None, "get_weather",
                       {"type": "function", "function": {"name": "get_weather"}}]
 PROMPT = "What's the weather in Paris?"
+# the client SDKs and HTTP stacks under the wrappers: where a wrapper sends can depend on them (google-genai 3.0
+# moved the Gemini API's default version from v1beta to v1), so each recording names the ones installed
+CLIENTS = ("openai", "anthropic", "groq", "google-genai", "huggingface_hub", "ollama", "botocore", "httpx")
 # conversation and sampling keys: not about tools, left out of the recording
 CONVERSATION = {"messages", "input", "contents", "system", "systemInstruction", "system_instruction", "model",
                 "modelId", "stream", "stream_options", "max_tokens", "max_completion_tokens", "temperature",
@@ -114,6 +117,11 @@ def wrappers() -> dict[str, tuple[str, str, Callable[[], Any]]]:
         from langchain_anthropic import ChatAnthropic
         return ChatAnthropic(model="claude-sonnet-4-5", max_retries=0)
 
+    def anthropic_thinking() -> Any:  # bind_tools drops a forced tool_choice when thinking is on
+        from langchain_anthropic import ChatAnthropic
+        return ChatAnthropic(model="claude-sonnet-4-5", max_tokens=4096,
+                             thinking={"type": "enabled", "budget_tokens": 2048}, max_retries=0)
+
     def groq() -> Any:
         from langchain_groq import ChatGroq
         return ChatGroq(model="llama-3.3-70b-versatile", max_retries=0)
@@ -156,6 +164,7 @@ def wrappers() -> dict[str, tuple[str, str, Callable[[], Any]]]:
         "ChatOpenAI": ("openai", "langchain-openai", openai_chat),
         "ChatOpenAI-responses": ("openai-responses", "langchain-openai", openai_responses),
         "ChatAnthropic": ("anthropic", "langchain-anthropic", anthropic),
+        "ChatAnthropic-thinking": ("anthropic", "langchain-anthropic", anthropic_thinking),
         "ChatGroq": ("groq", "langchain-groq", groq),
         "ChatMistralAI": ("mistral", "langchain-mistralai", mistral),
         "ChatFireworks": ("fireworks", "langchain-fireworks", fireworks),
@@ -168,6 +177,13 @@ def wrappers() -> dict[str, tuple[str, str, Callable[[], Any]]]:
         "ChatBedrockConverse-mistral-large": ("bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[1])),
         "ChatBedrockConverse-llama3-1": ("bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[2])),
     }
+
+
+def _installed(distribution: str) -> str | None:
+    try:
+        return version(distribution)
+    except Exception:  # importlib.metadata.PackageNotFoundError
+        return None
 
 
 def _error(exc: BaseException) -> str:
@@ -221,8 +237,10 @@ def main(out_dir: str) -> None:
             "wrapper": name.split("-")[0], "provider": provider,
             "model": next(getattr(model, a) for a in ("model_name", "model", "model_id") if getattr(model, a, None)),
             "use_responses_api": getattr(model, "use_responses_api", None),
+            **({"thinking": model.thinking} if getattr(model, "thinking", None) else {}),
             "bind_tools_takes_parallel_tool_calls": takes_parallel,
             "versions": {d: version(d) for d in sorted({distribution, "langchain-core"})},
+            "clients": {d: _installed(d) for d in CLIENTS},
             "recorded": today,
             "recorded_by": "tests/dialect/record_langchain.py (httpx and botocore sends intercepted; nothing sent)",
             "tools_bound": [t["function"]["name"] for t in TOOLS],
