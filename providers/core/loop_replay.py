@@ -16,7 +16,7 @@ from .runner import Job, Sample
 
 Sender = Callable[[Job, int], Awaitable[Sample]]
 
-_STEP_FILE = re.compile(r"step-0*(\d+)(?:\.response)?\.(json|txt)")
+_STEP_FILE = re.compile(r"step-0*(\d+)(?:\.response)?\.(json|txt|sse|ndjson|eventstream)")
 
 
 @dataclass
