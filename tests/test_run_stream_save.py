@@ -97,3 +97,10 @@ def test_run_stream_save_keeps_an_event_stream_that_botocore_parse_and_replay_re
     loop_json = json.loads(replayed.stdout)["runs"][0]["loops"][0]
     assert loop_json["ended"]["reason"] == "no_tool_call" and loop_json["final_answer"] == "18 C in Paris"
     assert KEY not in result.stdout + result.stderr + replayed.stdout
+
+    unstreamed = run_cli(["run", str(path), "-p", "bedrock", "--replay", str(tmp_path / "saved"),
+                          "--model", "anthropic.claude-3-5-sonnet-20240620-v1:0"], env=env())
+    # the saved event stream answers only a streamed request: said as bad input, never its bytes as an error text
+    assert unstreamed.returncode == 2, unstreamed.stdout[-1500:] + unstreamed.stderr
+    assert unstreamed.stderr.strip().endswith("step 1 is a saved stream: replay it with --stream"), unstreamed.stderr
+    assert ":event-type" not in unstreamed.stdout + unstreamed.stderr
