@@ -288,3 +288,16 @@ def test_a_listing_nested_past_json_depth_is_refused_as_a_tool_file_is(tmp_path)
     assert "nests too deeply" in line and "limit json_depth" in line, line
     shallow = toolchoice("tools", "--mcp", server_command("deep", "5"), "--format", "json")
     assert shallow.returncode == 0 and json.loads(shallow.stdout)["tools"][0]["name"] == "deep", shallow.stderr
+
+
+@pytest.mark.parametrize("secret_url", ["http://user:mcp-pass-9f3e1c@{host}/mcp", "http://{host}/mcp?token=mcp-pass-9f3e1c"])
+def test_an_mcp_url_with_a_password_or_query_is_refused_without_showing_it(http_server, tmp_path, secret_url):
+    """trial6d: a hosted MCP tool's server_url with user info or a query string is refused (a key would be in the
+    file and every output); from: mcp_url and tools --mcp-url took it, connected, and printed it whole in the
+    ledger note and in errors. The server here would answer: only the refusal keeps the secret out."""
+    url = secret_url.format(host=http_server.split("//")[1].split("/")[0])
+    shown = toolchoice("tools", "--mcp-url", url, "--timeout", "60")
+    assert shown.returncode == 2 and len(shown.stderr.strip().splitlines()) == 1, shown.stdout + shown.stderr
+    assert "mcp-pass-9f3e1c" not in shown.stdout + shown.stderr
+    line, _ = run_bad(tmp_path, {"mcp_url": url, "timeout": 60})
+    assert "mcp-pass-9f3e1c" not in line and "scenario.yaml" in line, line

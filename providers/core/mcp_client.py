@@ -179,6 +179,12 @@ class _StderrTail:
 
 def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> dict[str, Any]:
     """``tools/list`` of a streamable-HTTP server at ``url``; ``$NAME`` in header values comes from the environment."""
+    from .request_parts import redact_url, url_problem
+
+    problem = url_problem(url, base=False)  # as a hosted mcp tool's server_url: a key there would show everywhere
+    if problem is not None:
+        raise ToolchoiceError(f"mcp_url: {redact_url(url)}: {problem}",
+                              hint="send a key in a header: -H 'Authorization: Bearer $TOKEN' (from: headers:)")
     who = f"mcp_url: {url}"
     resolved, secrets = resolve_headers(headers, who)
     mcp = _sdk()
