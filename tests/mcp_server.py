@@ -7,6 +7,8 @@ was FastMCP in mcp 1), plus three broken servers speaking raw JSON-RPC over stdi
     python tests/mcp_server.py crash              # says why on stderr and exits 3 at once
     python tests/mcp_server.py malformed          # answers initialize, then tools/list with "tools": "nope"
     python tests/mcp_server.py string-schema      # a listing whose inputSchema is {"type": "string"}
+    python tests/mcp_server.py pages-forever      # (SDK server) every page holds one tool and a next cursor
+    python tests/mcp_server.py deep N             # (SDK server) one tool whose inputSchema nests N objects
 """
 
 from __future__ import annotations
@@ -83,6 +85,35 @@ def main() -> None:
         time.sleep(3600)
     elif mode == "string-schema":
         raw({"tools": [{"name": "echo", "inputSchema": {"type": "string"}}]})
+    elif mode in ("pages-forever", "deep"):
+        sdk_server(mode, int(sys.argv[2]) if len(sys.argv) > 2 else 0)
+
+
+def sdk_server(mode: str, depth: int) -> None:
+    """The SDK's low-level server, misbehaving: ``pages-forever`` answers every tools/list page with one new
+    tool and a next cursor; ``deep`` lists one tool whose inputSchema nests ``depth`` objects."""
+    import anyio
+    from mcp.server.lowlevel import Server
+    from mcp.server.stdio import stdio_server
+    from mcp.types import ListToolsResult, Tool
+
+    async def list_tools(ctx, params):  # type: ignore[no-untyped-def]
+        if mode == "pages-forever":
+            page = int((params.cursor if params and params.cursor else None) or 0)
+            return ListToolsResult(tools=[Tool(name=f"tool_{page}", input_schema={"type": "object"})],
+                                   next_cursor=str(page + 1))
+        schema: dict = {"type": "string"}
+        for _ in range(depth):
+            schema = {"type": "object", "properties": {"a": schema}}
+        return ListToolsResult(tools=[Tool(name="deep", input_schema=schema)])
+
+    server = Server("misbehaving", on_list_tools=list_tools)
+
+    async def serve() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(serve)
 
 
 if __name__ == "__main__":

@@ -265,3 +265,39 @@ def test_a_server_printing_non_json_is_one_line_without_sdk_tracebacks(tmp_path,
     line, _ = run_bad(tmp_path, {"mcp": server_command("noise"), "timeout": 3})
     assert "could not be read" in line and "hangs" not in line, line
     assert "\x1b" not in line
+
+
+def test_a_listing_that_pages_forever_is_refused_not_cut_silently(tmp_path):
+    """trial6d: an SDK server answering every tools/list page with a next cursor was cut at 100 pages and its
+    first 100 tools imported as if that were the whole listing (no note). A bound says so, in one line."""
+    line, elapsed = run_bad(tmp_path, {"mcp": server_command("pages-forever"), "timeout": 30})
+    assert "did not end after 100 pages" in line and "next cursor" in line, line
+    assert elapsed < 30
+
+
+def test_a_listing_nested_past_json_depth_is_refused_as_a_tool_file_is(tmp_path):
+    """trial6d: the same 95-object schema is refused from a tool file (json_depth 100) but was imported
+    from a live server; a listing is JSON from outside and is held to the same bound."""
+    schema: dict = {"type": "string"}
+    for _ in range(95):
+        schema = {"type": "object", "properties": {"a": schema}}
+    (tmp_path / "deep.json").write_text(json.dumps({"tools": [{"name": "deep", "inputSchema": schema}]}))
+    from_file = toolchoice("tools", str(tmp_path / "deep.json"))
+    assert from_file.returncode == 2 and "limit json_depth" in from_file.stderr, from_file.stderr
+    line, _ = run_bad(tmp_path, {"mcp": server_command("deep", "95"), "timeout": 30})
+    assert "nests too deeply" in line and "limit json_depth" in line, line
+    shallow = toolchoice("tools", "--mcp", server_command("deep", "5"), "--format", "json")
+    assert shallow.returncode == 0 and json.loads(shallow.stdout)["tools"][0]["name"] == "deep", shallow.stderr
+
+
+@pytest.mark.parametrize("secret_url", ["http://user:mcp-pass-9f3e1c@{host}/mcp", "http://{host}/mcp?token=mcp-pass-9f3e1c"])
+def test_an_mcp_url_with_a_password_or_query_is_refused_without_showing_it(http_server, tmp_path, secret_url):
+    """trial6d: a hosted MCP tool's server_url with user info or a query string is refused (a key would be in the
+    file and every output); from: mcp_url and tools --mcp-url took it, connected, and printed it whole in the
+    ledger note and in errors. The server here would answer: only the refusal keeps the secret out."""
+    url = secret_url.format(host=http_server.split("//")[1].split("/")[0])
+    shown = toolchoice("tools", "--mcp-url", url, "--timeout", "60")
+    assert shown.returncode == 2 and len(shown.stderr.strip().splitlines()) == 1, shown.stdout + shown.stderr
+    assert "mcp-pass-9f3e1c" not in shown.stdout + shown.stderr
+    line, _ = run_bad(tmp_path, {"mcp_url": url, "timeout": 60})
+    assert "mcp-pass-9f3e1c" not in line and "scenario.yaml" in line, line

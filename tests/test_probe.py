@@ -270,3 +270,30 @@ def test_a_question_that_never_arrived_is_not_called_inconclusive(tmp_path):
     data = json.loads(result.stdout)
     assert {q["result"] for q in data["questions"] if q["result"] != "not asked"} == {"did not arrive"}
     assert not overlay.exists()
+
+
+def test_a_forcing_choice_refused_by_a_model_rule_still_lets_parallel_and_history_be_measured(tmp_path):
+    """trial6d: for a model whose rule refuses every forcing tool_choice (claude-opus-5-5), the required and
+    named questions are not asked (refused before sending, with the rule's words); parallel_tool_calls and the
+    history question were then not asked either, though probe asks them with auto when required/named are
+    rejected: the same holds when they are refused. The truth is what the stand-in received and answered."""
+    scenario = tmp_path / "s.yaml"  # the stand-in answers its recorded reply: one call to `weather`
+    scenario.write_text("tools:\n  - {name: other, parameters: {type: object}}\n  - {name: weather, parameters: "
+                        "{type: object, properties: {location: {type: string}}}}\nmessages:\n  - {role: user, "
+                        "content: weather?}\n")
+    with StandIn("anthropic") as server:
+        result = toolchoice("probe", str(scenario), "-p", "anthropic", "--base-url", server.base_url(), "--model",
+                            "claude-opus-5-5",
+                            "--repeat", "1", "-f", "json", "--retries", "0",
+                            env=dict(os.environ, ANTHROPIC_API_KEY="sk-ant-probe-test"))
+        received = [r.json.get("tool_choice") for r in server.requests]
+    data = json.loads(result.stdout)
+    by_feature = {q["feature"]: q for q in data["questions"]}
+    assert by_feature["required"]["result"] == "not asked" and "refused" in by_feature["required"]["evidence"]
+    parallel, history = by_feature["parallel"], by_feature["history"]
+    assert parallel["result"] == "honored" and "with auto" in parallel["question"], parallel
+    assert history["result"] == "honored" and "with auto" in history["question"], history
+    assert {"type": "auto", "disable_parallel_tool_use": True} in received, received
+    assert not any(isinstance(c, dict) and c.get("type") in ("any", "tool") for c in received), received
+    truncation = by_feature.get("truncation")
+    assert truncation is None or truncation["result"] == "not asked"

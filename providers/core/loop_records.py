@@ -35,6 +35,7 @@ class StepRecord:
     def to_json(self) -> dict[str, Any]:
         t, s = self.translation, self.sample
         choice = self.scenario.tool_choice
+        streamed = {"stream": s.stream} if s is not None and s.stream is not None else {}  # as send's sample shows it
         return {
             "step": self.number,
             "requested_tool_choice": choice.to_json() if choice is not None else None,
@@ -49,6 +50,7 @@ class StepRecord:
             "verdict": s.verdict if s else None,
             "error": (s.error_line(t.provider) if s else self.skipped),
             "results": [_result_json(m) for m in self.results],
+            **streamed,
         }
 
 

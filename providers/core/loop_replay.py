@@ -16,7 +16,7 @@ from .runner import Job, Sample
 
 Sender = Callable[[Job, int], Awaitable[Sample]]
 
-_STEP_FILE = re.compile(r"step-0*(\d+)(?:\.response)?\.(json|txt)")
+_STEP_FILE = re.compile(r"step-0*(\d+)(?:\.response)?\.(json|txt|sse|ndjson|eventstream)")
 
 
 @dataclass
@@ -41,7 +41,7 @@ class Transcript:
             if found is None:
                 raise httpx.ConnectError(f"replay: {self.folder} has no recorded reply for step {count['n']}")
             status, body, content_type = found
-            if body.lstrip()[:6] in (b"data: ", b"event:") and not _streamed(request):
+            if _saved_stream(body, content_type) and not _streamed(request):
                 raise httpx.ConnectError(f"replay: {self.folder}'s step {count['n']} is a saved stream: replay it "
                                          "with --stream")
             return httpx.Response(status, content=body, headers={"content-type": content_type})
@@ -66,6 +66,16 @@ class Transcript:
         return send
 
 
+# a saved stream's file suffix (run --stream --save, stream_framing.SAVE_SUFFIX) -> the content type it replays with
+_STREAM_TYPES = {".sse": "text/event-stream", ".ndjson": "application/x-ndjson",
+                 ".eventstream": "application/vnd.amazon.eventstream"}
+
+
+def _saved_stream(body: bytes, content_type: str) -> bool:
+    """Whether a recorded body is a stream: saved as one, or SSE by its first bytes (an older .txt save)."""
+    return content_type in _STREAM_TYPES.values() or body.lstrip()[:6] in (b"data: ", b"event:")
+
+
 def _streamed(request: Any) -> bool:
     """Whether a request asks for a stream (a body's "stream": true, Gemini's :streamGenerateContent, Bedrock's
     /converse-stream)."""
@@ -86,7 +96,7 @@ class Replay:
         the run, as bad input, not as a failed step."""
         for t in self.transcripts:
             body = t.bodies.get(1)
-            if not stream and t.provider == provider and body and body[1].lstrip()[:6] in (b"data: ", b"event:"):
+            if not stream and t.provider == provider and body and _saved_stream(body[1], body[2]):
                 raise ToolchoiceError(f"--replay {t.folder}: step 1 is a saved stream: replay "
                                       "it with --stream")
 
@@ -164,7 +174,7 @@ def _transcript(base: Path, provider: str) -> Transcript:
             replies[number] = saved
             recorded = saved.get("provider") or recorded
         status = saved.get("status") if isinstance(saved.get("status"), int) else 200
-        content_type = "application/json" if path.suffix == ".json" else "text/plain"
+        content_type = "application/json" if path.suffix == ".json" else _STREAM_TYPES.get(path.suffix, "text/plain")
         bodies[number] = (status, read_file(path, "transcript", limit="reply_bytes"), content_type)
         if not saved:
             _check_family(path, bodies[number][1], provider)

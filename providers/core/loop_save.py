@@ -51,7 +51,8 @@ def _not_linked(folder: Path, path: Path) -> None:
 
 
 def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario, secrets: dict[str, str]) -> None:
-    """``DIR/<provider>/loop-NNN/``: step-NN.request.json, step-NN.response.json (as received) and
+    """``DIR/<provider>/loop-NNN/``: step-NN.request.json, step-NN.response.json (as received; a stream's bytes
+    as step-NN.response.sse/.ndjson/.eventstream, as ``send --stream --save`` keeps them) and
     step-NN.reply.json (reply, verdict, results: written last, so it marks the step complete). The
     loop's whole-history files are written once it ends (``save_summary``): rewriting them every step
     would cost the square of the steps in bytes written."""
@@ -66,10 +67,18 @@ def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario
         write_atomic(base / f"{stem}.request.json", redact(dumps(record.translation.request.to_json())))
     sample = record.sample
     if sample is not None and sample.status is not None:
-        suffix = ".response.json" if sample.raw_json is not None else ".response.txt"
-        from .redaction import safe_json_text
+        if sample.raw_bytes is not None:  # a stream's bytes, as send --save keeps them (.sse/.ndjson/.eventstream)
+            from .stream_framing import SAVE_SUFFIX
+            from .stream_redaction import redact_stream
 
-        write_atomic(base / f"{stem}{suffix}", safe_json_text(sample.raw_text, sample.raw_json, redactor))
+            framing = next((f for f, s in SAVE_SUFFIX.items() if s == sample.raw_suffix), "sse")
+            write_atomic(base / f"{stem}.response{sample.raw_suffix or '.txt'}",
+                         redact_stream(sample.raw_bytes, framing, redactor))
+        else:
+            suffix = ".response.json" if sample.raw_json is not None else ".response.txt"
+            from .redaction import safe_json_text
+
+            write_atomic(base / f"{stem}{suffix}", safe_json_text(sample.raw_text, sample.raw_json, redactor))
     meta = {"provider": run.provider, **record.to_json()}
     meta.pop("request", None)
     write_atomic(base / f"{stem}.reply.json", redact(dumps(meta)))

@@ -79,8 +79,8 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -
     before = _children()
     try:
         done: dict[str, Any] = {}
-        return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done), who, timeout,
-                    {}, done)
+        return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done, who=who), who,
+                    timeout, {}, done)
     except ToolchoiceError as exc:
         last = errlog.last_line()
         if errlog.holds(mcp_relay.OVER):
@@ -179,6 +179,12 @@ class _StderrTail:
 
 def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> dict[str, Any]:
     """``tools/list`` of a streamable-HTTP server at ``url``; ``$NAME`` in header values comes from the environment."""
+    from .request_parts import redact_url, url_problem
+
+    problem = url_problem(url, base=False)  # as a hosted mcp tool's server_url: a key there would show everywhere
+    if problem is not None:
+        raise ToolchoiceError(f"mcp_url: {redact_url(url)}: {problem}",
+                              hint="send a key in a header: -H 'Authorization: Bearer $TOKEN' (from: headers:)")
     who = f"mcp_url: {url}"
     resolved, secrets = resolve_headers(headers, who)
     mcp = _sdk()
@@ -188,7 +194,7 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
     def connect() -> Awaitable[dict[str, Any]]:
         client = httpx2.AsyncClient(headers={**resolved, "Accept-Encoding": "identity"}, timeout=httpx2.Timeout(timeout),
                                     transport=_capped_transport(httpx2, who))
-        return _listing(mcp.Client(streamable_http_client(url, http_client=client)), client, done)
+        return _listing(mcp.Client(streamable_http_client(url, http_client=client)), client, done, who)
 
     done: dict[str, Any] = {}
     return _run(connect, who, timeout, secrets, done)
@@ -251,9 +257,15 @@ def resolve_headers(headers: Mapping[str, str], who: str) -> tuple[dict[str, str
     return resolved, secrets
 
 
-async def _listing(client: Any, http: Any = None, done: dict[str, Any] | None = None) -> dict[str, Any]:
+async def _listing(client: Any, http: Any = None, done: dict[str, Any] | None = None,
+                   who: str = "mcp") -> dict[str, Any]:
     """Every page of tools/list as one MCP result: ``{"tools": [...]}`` with the wire's field names. ``done``
-    gets the tools once they are all listed, before the session is closed (a server may never answer that)."""
+    gets the tools once they are all listed, before the session is closed (a server may never answer that).
+    A listing still paging after MAX_PAGES, or nested past json_depth (what a tool file is held to), is
+    refused: never cut short, or imported deeper than a file could be, without a word."""
+    from . import limits
+    from .bounded import depth_ok
+
     tools: list[Any] = []
     try:
         async with client:
@@ -264,6 +276,12 @@ async def _listing(client: Any, http: Any = None, done: dict[str, Any] | None = 
                 cursor = page.next_cursor
                 if not cursor:
                     break
+            else:
+                raise ToolchoiceError(f"{who}: the tool listing did not end after {MAX_PAGES} pages (the server "
+                                      "keeps answering with a next cursor)", hint="check the server's pagination")
+            if not depth_ok(json.dumps({"tools": tools})):
+                raise ToolchoiceError(f"{who}: the tool listing nests too deeply: more than "
+                                      f"{limits.shown('json_depth')}; {limits.raise_hint('json_depth')}")
             if done is not None:
                 done["tools"] = tools
     finally:

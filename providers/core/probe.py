@@ -135,14 +135,22 @@ def adapt(question: Question, results: dict[str, str]) -> tuple[Question | None,
     (a parallel_tool_calls switch marked unsupported because "required" is). So: parallel is asked with
     auto when required was rejected, history with auto when named was, and truncation (which needs a
     named choice) is not asked then. Returns the question, or None and the reason it is not asked."""
-    if question.feature == "parallel" and question.tool_choice == "required" and results.get("required") == "rejected":
-        return replace(question, id=f"{question.id} (with auto: required is rejected)", tool_choice="auto"), ""
-    if question.feature in ("history", "truncation") and results.get("named") == "rejected":
+    required, named = results.get("required"), results.get("named")
+    if question.feature == "parallel" and question.tool_choice == "required" and required in _NOT_SENDABLE:
+        return replace(question, id=f"{question.id} (with auto: required is {_WHY[required]})", tool_choice="auto"), ""
+    if question.feature in ("history", "truncation") and named in _NOT_SENDABLE:
         if question.feature == "truncation":
-            return None, "needs a named tool_choice, which this endpoint rejected"
-        return replace(question, id=f"{question.id.split(', named')[0]} (with auto: named is rejected)",
+            return None, ("needs a named tool_choice, which this endpoint rejected" if named == "rejected" else
+                          "needs a named tool_choice, which is refused for this model (see the named question)")
+        return replace(question, id=f"{question.id.split(', named')[0]} (with auto: named is {_WHY[named]})",
                        tool_choice="auto"), ""
     return question, ""
+
+
+# results that make a forcing question pointless to repeat: the endpoint rejected it, or a model rule refused it
+# before sending (run_questions records "refused" for a question whose translation has no request)
+_NOT_SENDABLE = ("rejected", "refused")
+_WHY = {"rejected": "rejected", "refused": "refused for this model"}
 
 
 def question_translation(question: Question, provider: str, scenario: Scenario, options: RenderOptions,
@@ -359,6 +367,7 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
             reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
             outcomes.append(outcome | {"result": "not asked", "evidence": f"refused: {reasons}", "samples": 0,
                                        "latency_ms_p50": None})
+            results[question.feature] = "refused"  # later questions ask with auto, as after a rejection
             continue
         endpoint = t.request.url
         used_model = str(t.request.body.get("model", used_model))
