@@ -172,13 +172,12 @@ COLUMNS = ("provider", "tool_choice on the wire", "calls", "verdict", "latency m
 
 
 def _markdown(rows: list[dict[str, str]], diff_lines: list[str]) -> str:
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|").replace("\n", "<br>")
+    from . import markdown_text as md
 
     lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-    lines += ["| " + " | ".join(cell(r[c]) for c in COLUMNS) + " |" for r in rows]
+    lines += ["| " + " | ".join(md.cell(r[c]) for c in COLUMNS) + " |" for r in rows]
     if diff_lines:
-        lines += ["", "**Argument diff**", ""] + [f"- {line}" for line in diff_lines]
+        lines += ["", "**Argument diff**", ""] + [f"- {md.cell(line, newline=' ')}" for line in diff_lines]
     return "\n".join(lines)
 
 

@@ -98,16 +98,20 @@ def differing(rows: list[dict[str, str]]) -> set[tuple[int, str]]:
 
 
 def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) -> str:
+    from . import markdown_text as md
+
     columns = COLUMNS + extra_columns
     marks = differing(rows)
 
     def cell(i: int, column: str) -> str:
-        text = str(rows[i].get(column, "")).replace("|", "\\|").replace("\n", " ")
+        raw = str(rows[i].get(column, ""))
+        if column in ("tool_choice on the wire",) and raw not in ("REFUSED", "(not sent)"):
+            text = md.code(raw)
+        else:
+            text = md.cell(raw, newline=" ")
         if column == "ledger" and rows[i].get("_headline"):
-            headline_text = " ".join(rows[i]["_headline"].replace("|", "\\|").splitlines())  # a row stays one line
-            text += ": " + (headline_text if len(headline_text) <= 160 else headline_text[:157] + "…")
-        if column in ("tool_choice on the wire",) and text not in ("REFUSED", "(not sent)"):
-            text = f"`{text}`"
+            headline_text = " ".join(rows[i]["_headline"].splitlines())  # a row stays one line
+            text += ": " + md.escaped(headline_text if len(headline_text) <= 160 else headline_text[:157] + "…")
         return f"**{text}**" if (i, column) in marks else text
 
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]

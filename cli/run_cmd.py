@@ -302,8 +302,10 @@ def _num(value: float | None) -> str:
 def markdown(runs: list[Any], providers: list[str], repeat: int, tallies: dict[str, Any] | None = None) -> str:
     from toolchoice.providers.core.loop import summary
 
+    from . import markdown_text as md
+
     def row(cells: list[str]) -> str:
-        return "| " + " | ".join(c.replace("|", "\\|").replace("\n", "<br>") for c in cells) + " |"
+        return "| " + " | ".join(md.cell(c) for c in cells) + " |"
 
     lines: list[str] = []
     for provider in providers:
@@ -313,8 +315,8 @@ def markdown(runs: list[Any], providers: list[str], repeat: int, tallies: dict[s
                 lines += [f"### {provider} · loop {run.index}", "", row(STEP_HEADERS),
                           row(["---"] * len(STEP_HEADERS))]
                 lines += [row(cells) for cells in step_rows(run)]
-                lines += ["", f"{_ended(run)}" + (f" — final answer: {_short(_final(run) or '', 300)}"
-                                                  if run.final is not None else ""), ""]
+                lines += ["", md.escaped(f"{_ended(run)}" + (f" — final answer: {_short(_final(run) or '', 300)}"
+                                                             if run.final is not None else "")), ""]
                 total, errors = run.tool_results()
                 lines += [f"{errors} of {total} tool results were errors", ""] if errors else []
             continue

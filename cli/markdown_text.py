@@ -1,0 +1,38 @@
+"""Text from outside (tool names and descriptions, a model's answer and arguments, ledger messages that quote
+them) in the markdown toolchoice writes (`compare`, `compare --send` and `run` with ``--format markdown``),
+which ends up rendered: a pull-request comment, a CI job's summary. There it must read as written, never as
+emphasis, a link or an image, a code span, strike-through, HTML or an entity, nor end its table cell.
+
+CommonMark lets a backslash escape any ASCII punctuation; only the characters that can start markup are
+escaped, so that JSON and identifiers stay readable in the raw text: ``\\`` `` ` `` ``*`` ``[`` ``]`` ``<`` ``>``
+``~`` ``&`` ``|``, and ``_`` where it can emphasize (not inside a word: ``get_weather`` stays as it is).
+"""
+
+from __future__ import annotations
+
+import re
+
+_SPECIAL = re.compile(r"[\\`*\[\]<>~&|]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+_BACKTICKS = re.compile(r"`+")
+
+
+def escaped(text: str) -> str:
+    """``text`` with every character that could start markdown markup backslash-escaped."""
+    return _SPECIAL.sub(r"\\\g<0>", text)
+
+
+def cell(text: str, newline: str = "<br>") -> str:
+    """``text`` for a table cell: escaped, on one line (a line break becomes ``newline``: ``<br>``, the one
+    piece of HTML toolchoice writes itself, or a space)."""
+    return escaped(text).replace("\r\n", "\n").replace("\r", "\n").replace("\n", newline)
+
+
+def code(text: str) -> str:
+    """``text`` as a code span in a table cell: fenced with more backticks than any run it holds (a code span
+    shows backslashes as they are), its pipes escaped (GFM reads ``\\|`` in a cell before the code span)."""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    inner = " ".join(text.splitlines()).replace("|", "\\|")
+    if inner.startswith("`") or inner.endswith("`"):
+        inner = f" {inner} "
+    return f"{fence}{inner}{fence}"
