@@ -612,7 +612,9 @@ def parse_reply(provider: str, body: Any) -> Reply:
     content = message.get("content")
     if isinstance(content, list):  # content parts
         content = join_text([p.get("text") for p in content if isinstance(p, dict)])
-    text = content if isinstance(content, str) and content else None
+    # a refusal is the model's answer too (openai-python ChatCompletionMessage.refusal: "The refusal message generated
+    # by the model."), as the Responses API's refusal parts are (openai_responses.parse_reply)
+    text = join_text([content if isinstance(content, str) else None, message.get("refusal")])
     usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
     finish_reason = choice.get("finish_reason")
     # DeepSeek, vLLM (before 0.10: reasoning_content; since: reasoning) and llama.cpp put the chain of thought

@@ -54,8 +54,9 @@ class ChatStreamAssembler(StreamAssembler):
         delta = choice.get("delta")
         if not isinstance(delta, dict):
             return False
-        if isinstance(delta.get("content"), str):
-            self.text.append(delta["content"])
+        for field in ("content", "refusal"):  # (a refusal is text: parse_reply)
+            if isinstance(delta.get(field), str):
+                self.text.append(delta[field])
         if "reasoning_content" in delta or "reasoning" in delta:
             self.count("reasoning_chars", delta.get("reasoning_content") or delta.get("reasoning"))
         pieces = delta.get("tool_calls")

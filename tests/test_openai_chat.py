@@ -1004,3 +1004,35 @@ def test_the_azure_deployment_is_one_path_segment(deployment: str) -> None:
     url = httpx.URL(t.request.url)
     assert url.raw_path.decode().split("?")[0] == f"/openai{sdk}/chat/completions"
     assert dict(url.params) == {"api-version": "2024-10-21"}
+
+
+REFUSAL_CHUNKS = [
+    {"id": "chatcmpl-r", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o-2024-08-06",
+     "choices": [{"index": 0, "delta": {"role": "assistant", "content": None, "refusal": ""}, "finish_reason": None}]},
+    *[{"id": "chatcmpl-r", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o-2024-08-06",
+       "choices": [{"index": 0, "delta": {"refusal": piece}, "finish_reason": None}]}
+      for piece in ("I'm sorry, ", "I can't help ", "with that.")],
+    {"id": "chatcmpl-r", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o-2024-08-06",
+     "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+]
+
+
+def test_a_refusal_is_the_replys_text_as_the_sdk_reads_it_whole_and_streamed() -> None:
+    """A model that refuses answers in message.refusal (content null): parse and the stream assembler showed no
+    text at all, while the Responses API's refusal parts are text. openai-python's own stream state is the truth
+    for both the streamed and the whole reply."""
+    from openai.lib.streaming.chat import ChatCompletionStreamState
+    from openai.types.chat import ChatCompletionChunk
+
+    from toolchoice.providers.core.streaming import assemble_bytes
+
+    state = ChatCompletionStreamState()
+    for chunk in REFUSAL_CHUNKS:
+        state.handle_chunk(ChatCompletionChunk.model_validate(chunk))
+    completion = state.get_final_completion()
+    refusal = completion.choices[0].message.refusal
+    assert refusal == "I'm sorry, I can't help with that."
+    whole = openai_chat.parse_reply("openai", completion.model_dump(mode="json"))
+    assert whole.text == refusal and whole.tool_calls == ()
+    stream = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in REFUSAL_CHUNKS) + b"data: [DONE]\n\n"
+    assert assemble_bytes("openai", stream).reply.text == refusal
