@@ -78,7 +78,7 @@ def probe(
     """Measure which tool_choice values an endpoint honors, ignores or rejects."""
     from toolchoice.providers.core import jobs, runner
     from toolchoice.providers.core.model import RenderOptions
-    from toolchoice.providers.core.probe import measured_any, probe_scenario
+    from toolchoice.providers.core.probe import UNREACHABLE_EVIDENCE, measured_any, probe_scenario
 
     from . import exits
     from .inputs import load_path, models_for, one_provider, with_tool_choice
@@ -116,11 +116,15 @@ def probe(
     if code != exits.OK:  # a failure to answer is not a fact about the endpoint: kept as evidence only, exit 1
         unclear = [f"{q['question']}: {q['result']}" for q in result["questions"]
                    if q["result"] in ("inconclusive", "did not arrive")]
+        unasked = sum(1 for q in result["questions"] if q["evidence"] == UNREACHABLE_EVIDENCE)
+        count = len(unclear) + unasked
+        if unasked:
+            unclear.append(f"{unasked} more not sent: the endpoint answered nothing")
         if save is None:
             where = "see the evidence column"
         elif measured:
             where = f"{save} holds the measured answers; these are marked with their evidence, not stated as facts"
         else:
             where = f"nothing was measured: no overlay written to {save}"
-        exits.error_line(f"{len(unclear)} question(s) not measured ({'; '.join(unclear)}): {where}")
+        exits.error_line(f"{count} question(s) not measured ({'; '.join(unclear)}): {where}")
         raise typer.Exit(exits.FAILED)

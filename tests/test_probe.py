@@ -297,3 +297,39 @@ def test_a_forcing_choice_refused_by_a_model_rule_still_lets_parallel_and_histor
     assert not any(isinstance(c, dict) and c.get("type") in ("any", "tool") for c in received), received
     truncation = by_feature.get("truncation")
     assert truncation is None or truncation["result"] == "not asked"
+
+
+def test_an_endpoint_that_answers_nothing_is_asked_one_question_not_all() -> None:
+    """A wrong host or port, a firewall that drops: every question waited out its timeouts in turn (12 questions
+    x 3 samples x the timeout). After the first question asked gets no response on any sample, nothing more is
+    sent: the server that accepts connections and never answers counts only the first question's."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    accepted: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                accepted.append(listener.accept()[0])
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        result = toolchoice("probe", str(ROOT / "configs" / "weather.yaml"), "-p", "openai", "--base-url",
+                       f"http://127.0.0.1:{listener.getsockname()[1]}/v1", "--repeat", "2", "--retries", "0",
+                       "--timeout", "0.3", "-f", "json")
+    finally:
+        listener.close()
+        for conn in accepted:
+            conn.close()
+    assert result.returncode == 1, result.stderr
+    questions = json.loads(result.stdout)["questions"]
+    assert questions[0]["result"] == "did not arrive" and questions[0]["samples"] == 2
+    assert len(questions) > 5 and all(q["result"] == "not asked" and q["samples"] == 0 for q in questions[1:])
+    assert len(accepted) == 2  # the first question's two samples, and nothing after
+    assert f"{len(questions)} question(s) not measured" in result.stderr

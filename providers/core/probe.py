@@ -325,6 +325,9 @@ def _detail(sample: Any, provider: str) -> dict[str, Any]:
 
 
 INTERRUPTED_EVIDENCE = "interrupted (Ctrl-C) before it was answered"
+# An endpoint that answers nothing (a wrong host or port, a firewall) would make every question wait out its
+# timeouts and retries in turn: after the first question asked, the probe stops asking.
+UNREACHABLE_EVIDENCE = "not sent: the first question got no response"
 
 
 def run_questions(provider: str, scenario: Scenario | None, model: str | None, options: RenderOptions,
@@ -350,10 +353,12 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
     results: dict[str, str] = {}  # feature -> result so far, so later questions avoid a known rejection
     answered = 0
     interrupted = False
+    unreachable = False  # no sample of the first question asked got a response: the rest would fare the same
     for planned in questions:
-        if interrupted:
+        if interrupted or unreachable:
             outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
-                             "evidence": INTERRUPTED_EVIDENCE, "samples": 0, "latency_ms_p50": None})
+                             "evidence": INTERRUPTED_EVIDENCE if interrupted else UNREACHABLE_EVIDENCE, "samples": 0,
+                             "latency_ms_p50": None})
             continue
         question, skipped = adapt(planned, results)
         if question is None:
@@ -384,6 +389,7 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
             continue
         answered += 1
         samples = jobs[0].samples
+        unreachable = answered == 1 and bool(samples) and all(s.status is None for s in samples)
         evidence, p50 = _evidence(samples, provider)
         result = classify([s.verdict for s in samples], [s.status for s in samples])
         results[question.feature] = result
