@@ -311,3 +311,25 @@ def test_an_mcp_server_in_a_tool_file_is_kept_and_named_with_where_to_declare_it
     assert "import.skipped" not in [n.code for n in sc.notes]
     note = next(n.message for n in convert(listing, "tools").notes if n.code == "import.skipped")
     assert "mcp server 'deepwiki'" in note and "type: mcp" in note and "no neutral form" not in note
+
+
+def test_tools_says_when_a_scenario_could_not_hold_what_it_prints(tmp_path):
+    """`tools` prints every tool it reads (a starter to cut down); a scenario holding more than the tools limit is
+    refused at load. The printout says so first (here with the limit lowered to 5), and not at the limit itself."""
+    import os
+
+    from cli import run_cli
+
+    for count, warned in ((5, False), (6, True)):
+        path = tmp_path / f"t{count}.json"
+        path.write_text(json.dumps([{"type": "function", "function": {"name": f"t{i}", "parameters": {"type": "object"}}}
+                                    for i in range(count)]), encoding="utf-8")
+        result = run_cli(["tools", str(path)], env={**os.environ, "TOOLCHOICE_LIMIT_TOOLS": "5"})
+        assert result.returncode == 0, result.stderr
+        assert ("# warning import.over_limit: 6 tools: a scenario takes at most 5 items (limit tools)"
+                in result.stdout) == warned, result.stdout[:400]
+        scenario = tmp_path / f"s{count}.yaml"
+        scenario.write_text(result.stdout + "messages:\n  - {role: user, content: hi}\n", encoding="utf-8")
+        loaded = run_cli(["render", str(scenario), "-p", "openai", "-f", "json"],
+                         env={**os.environ, "TOOLCHOICE_LIMIT_TOOLS": "5"})
+        assert (loaded.returncode == 2) == warned, loaded.stderr

@@ -352,6 +352,12 @@ def _convert(data: Any, shown: str, expect: str | None, hosted: bool) -> tuple[I
     hosted_count = f"{len(native)} hosted tool{'s' if len(native) != 1 else ''}"
     notes.insert(0, LedgerEntry("info", "import.format", f"{shown}: {count} read as {_title(fmt)}" if tools else
                                 f"{shown}: no function tools, {hosted_count}"))
+    from . import limits
+
+    if len(tools) > limits.get("tools"):  # `tools` prints them all; a scenario holding them is refused at load
+        notes.insert(1, LedgerEntry("warning", "import.over_limit", f"{count}: a scenario takes at most "
+                                    f"{limits.shown('tools')}: {limits.raise_hint('tools')}, or keep the ones the "
+                                    "agent offers"))
     if skipped:
         kinds = [str(e.get("type")) for (e, _), kind in zip(entries, found)
                  if kind == "skip" and isinstance(e, dict) and e.get("type") in NATIVE_TOOL_KINDS]
