@@ -1,0 +1,33 @@
+"""Found by trial6f (an adversarial trial of parse, compare --send, render --snapshot, providers --model,
+doctor, init and schema); each test failed before its fix."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from cli import run_cli
+
+ROOT = Path(__file__).resolve().parents[1]
+MADE_UP = "zz-no-such-model-7"  # no provider has a model by this name: every rule set must call it unknown
+
+
+def test_providers_model_says_a_made_up_model_is_unknown_for_every_provider_with_family_rules():
+    """It was said unknown for bedrock alone (the one provider with an API-wide fact for it); openai,
+    anthropic, gemini, deepseek and cohere, whose rules go per model family, were not mentioned."""
+    result = run_cli(["providers", "--model", MADE_UP, "--format", "json"], cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    entries = {entry["provider"]: entry for entry in json.loads(result.stdout)}
+    for provider in ("openai", "anthropic", "gemini", "deepseek", "cohere", "bedrock"):
+        assert provider in entries and entries[provider]["known"] is False, (provider, sorted(entries))
+    shown = run_cli(["providers", "--model", MADE_UP], cwd=ROOT, env=dict(os.environ, COLUMNS="200")).stdout
+    for provider in ("openai", "anthropic", "gemini", "deepseek", "cohere"):
+        assert f"{provider}: no model-family rule knows {MADE_UP}" in shown, shown
+
+
+def test_providers_model_empty_is_bad_input_not_the_matrix():
+    """An empty --model (an unset shell variable) printed the whole support matrix as if no --model was given."""
+    result = run_cli(["providers", "--model", ""], cwd=ROOT)
+    assert result.returncode == 2, result.stdout[:300]
+    assert "--model" in result.stderr and "Traceback" not in result.stderr
