@@ -31,3 +31,15 @@ def test_providers_model_empty_is_bad_input_not_the_matrix():
     result = run_cli(["providers", "--model", ""], cwd=ROOT)
     assert result.returncode == 2, result.stdout[:300]
     assert "--model" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_init_into_a_folder_says_it_is_a_folder_and_does_not_offer_force(tmp_path):
+    """`init d` said 'd exists (give another name, or --force to overwrite it)', and --force then failed with
+    'cannot write d: Is a directory': the hint offered what cannot work."""
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    for extra in ([], ["--force"]):
+        result = run_cli(["init", str(folder), *extra], cwd=tmp_path)
+        assert result.returncode == 2, result.stdout
+        assert "folder" in result.stderr and "--force" not in result.stderr, result.stderr
+        assert list(folder.iterdir()) == []
