@@ -7,6 +7,9 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+from servers import StandIn, Step
+
 from cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,3 +46,30 @@ def test_init_into_a_folder_says_it_is_a_folder_and_does_not_offer_force(tmp_pat
         assert result.returncode == 2, result.stdout
         assert "folder" in result.stderr and "--force" not in result.stderr, result.stderr
         assert list(folder.iterdir()) == []
+
+
+# ---- a server answering in another API's shape (a base URL pointed at the wrong service) ------------------------
+
+WEATHER = ROOT / "configs" / "weather.yaml"
+
+
+@pytest.mark.parametrize("provider,shape", [("gemini", "openai"), ("gemini", "anthropic"),
+                                            ("openai-responses", "openai"), ("openai-responses", "gemini")])
+def test_send_does_not_judge_another_apis_reply_as_an_empty_one(tmp_path, provider, shape):
+    """A recorded OpenAI Chat (or Anthropic, Gemini) reply with tool calls, served where Gemini or the Responses
+    API was asked, was read as a reply with no calls and no text: verdict obeyed, exit 0. It is a failed sample
+    (exit 1) whose error names the shape the body has, as parse does."""
+    with StandIn(provider, default=Step.reply(shape)) as server:
+        text = WEATHER.read_text()
+        text = text[: text.index("providers:")] + (f"providers:\n  {provider}: {{model: test-model, "
+                                                   f"base_url: \"{server.base_url(provider)}\"}}\n")
+        scenario = tmp_path / "scenario.yaml"
+        scenario.write_text(text)
+        env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+        env |= {"GEMINI_API_KEY": "test-key-1", "OPENAI_API_KEY": "test-key-1"}
+        result = run_cli(["send", str(scenario), "-p", provider, "--retries", "0", "-f", "json"], env=env)
+    assert result.returncode == 1, result.stdout[:500]
+    data = json.loads(result.stdout)
+    assert data["verdict"]["category"] == "error"
+    kind = {"openai": "OpenAI Chat Completions", "anthropic": "Anthropic Messages", "gemini": "Gemini"}[shape]
+    assert kind in json.dumps(data["error"]), data["error"]

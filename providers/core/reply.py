@@ -251,7 +251,26 @@ def read_reply(provider: str, status: int | None, body: Any, text: str = "", *,
     if failed or body is None or looks_like_error(body, provider):
         return Reply(error=provider_error(provider, status, body if body is not None else text, headers=headers))
     try:
-        return parse_reply(provider, body)
+        reply = parse_reply(provider, body)
     except ToolchoiceError as exc:
         message = exc.message.removeprefix(f"{provider}: ")
         return Reply(error=ProviderError(status, "unreadable_reply", _one_line(message)))
+    if not (reply.tool_calls or reply.text or reply.server_calls or reply.reasoning):
+        foreign = _foreign_shape(provider, body)
+        if foreign:  # some parsers read another API's body as an empty reply: judged, it would be "obeyed"
+            return Reply(error=ProviderError(status, "unreadable_reply", foreign))
+    return reply
+
+
+def _foreign_shape(provider: str, body: Any) -> str | None:
+    """When ``body`` has another family's documented reply shape (a base URL pointing at another API), say so
+    (core/sniff.py; asked only of empty replies, so a normal reply imports no other family's module)."""
+    from .capabilities import CAPABILITIES
+    from .sniff import family_of, reply_kind
+
+    family = family_of(body)
+    if provider not in CAPABILITIES or family is None or family == CAPABILITIES[provider].module:
+        return None
+    what, suggestion = reply_kind(family)
+    return (f"this body looks like {what}, not a reply in {provider}'s format (the base URL may point at another "
+            f"API; -p {suggestion} reads it)")
