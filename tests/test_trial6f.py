@@ -54,10 +54,12 @@ WEATHER = ROOT / "configs" / "weather.yaml"
 
 
 @pytest.mark.parametrize("provider,shape", [("gemini", "openai"), ("gemini", "anthropic"),
-                                            ("openai-responses", "openai"), ("openai-responses", "gemini")])
+                                            ("openai-responses", "openai"), ("openai-responses", "gemini"),
+                                            ("cohere", "ollama"), ("ollama", "cohere")])
 def test_send_does_not_judge_another_apis_reply_as_an_empty_one(tmp_path, provider, shape):
     """A recorded OpenAI Chat (or Anthropic, Gemini) reply with tool calls, served where Gemini or the Responses
-    API was asked, was read as a reply with no calls and no text: verdict obeyed, exit 0. It is a failed sample
+    API was asked, was read as a reply with no calls and no text: verdict obeyed, exit 0 (Cohere and Ollama read
+    each other's calls: phantom_tool, exit 4). It is a failed sample
     (exit 1) whose error names the shape the body has, as parse does."""
     with StandIn(provider, default=Step.reply(shape)) as server:
         text = WEATHER.read_text()
@@ -66,10 +68,11 @@ def test_send_does_not_judge_another_apis_reply_as_an_empty_one(tmp_path, provid
         scenario = tmp_path / "scenario.yaml"
         scenario.write_text(text)
         env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-        env |= {"GEMINI_API_KEY": "test-key-1", "OPENAI_API_KEY": "test-key-1"}
+        env |= {"GEMINI_API_KEY": "test-key-1", "OPENAI_API_KEY": "test-key-1", "CO_API_KEY": "test-key-1"}
         result = run_cli(["send", str(scenario), "-p", provider, "--retries", "0", "-f", "json"], env=env)
     assert result.returncode == 1, result.stdout[:500]
     data = json.loads(result.stdout)
     assert data["verdict"]["category"] == "error"
-    kind = {"openai": "OpenAI Chat Completions", "anthropic": "Anthropic Messages", "gemini": "Gemini"}[shape]
+    kind = {"openai": "OpenAI Chat Completions", "anthropic": "Anthropic Messages", "gemini": "Gemini",
+            "ollama": "Ollama /api/chat", "cohere": "Cohere v2"}[shape]
     assert kind in json.dumps(data["error"]), data["error"]
