@@ -76,3 +76,18 @@ def test_send_does_not_judge_another_apis_reply_as_an_empty_one(tmp_path, provid
     kind = {"openai": "OpenAI Chat Completions", "anthropic": "Anthropic Messages", "gemini": "Gemini",
             "ollama": "Ollama /api/chat", "cohere": "Cohere v2"}[shape]
     assert kind in json.dumps(data["error"]), data["error"]
+
+
+def test_snapshot_drift_hint_names_a_folder_with_spaces_as_one_shell_word(tmp_path):
+    """The hint 'toolchoice render ... --snapshot wire snaps --update' split the folder in two when pasted."""
+    import shlex
+
+    folder = tmp_path / "wire snaps"
+    args = ["render", str(WEATHER), "-p", "openai", "--snapshot", str(folder)]
+    assert run_cli([*args, "--update"], cwd=tmp_path).returncode == 0
+    (folder / "weather" / "openai.json").write_text("{}\n")
+    result = run_cli(args, cwd=tmp_path)
+    assert result.returncode == 5, result.stderr
+    hint = result.stdout.rsplit("(", 1)[1]
+    words = shlex.split(hint.removesuffix(")\n").removesuffix(" accepts them"))
+    assert words[words.index("--snapshot") + 1] == str(folder), hint
