@@ -91,11 +91,12 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
 
     for name, source in sources.items():
         console.print(f"[bold]{escape(name)}[/bold]: {escape(source)}", highlight=False)
+    unknown_to = [entry["provider"] for entry in data if not entry["known"]]
+    if unknown_to:
+        console.print(escape(f"no model-family rule of {', '.join(unknown_to)} knows {model}: its thinking and "
+                             "tool_choice limits are unknown there (only API-wide rules in the table apply)"),
+                      highlight=False)
     for entry in data:
-        if not entry["known"]:
-            applies = "only the API-wide rules above apply" if entry["facts"] else "no rule applies"
-            console.print(escape(f"{entry['provider']}: no model-family rule knows {model}; its thinking and "
-                                 f"tool_choice limits are unknown ({applies})"), highlight=False)
         if entry.get("end_of_life"):
             console.print(escape(f"{entry['provider']}: {entry['end_of_life']}"), highlight=False)
 
