@@ -72,6 +72,8 @@ def init(
         import yaml
 
         text = json.dumps(yaml.safe_load(text), indent=2, ensure_ascii=False) + "\n"
+    if file.is_dir():  # --force cannot overwrite a folder: say what to give instead
+        raise ToolchoiceError(f"{file} is a folder", hint=f"name a file in it, e.g. {file / 'scenario.yaml'}")
     if file.exists() and not force:
         raise ToolchoiceError(f"{file} exists", hint="give another name, or --force to overwrite it")
     try:

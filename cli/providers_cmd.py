@@ -42,15 +42,17 @@ def matrix_markdown() -> str:
 
 
 def model_rules_data(model: str) -> list[dict]:
-    """For each provider with a rule matching ``model``: the facts that apply and the rule each comes from."""
+    """For each provider with a rule matching ``model``, or with rules per model family none of which knows
+    it (said unknown, with no facts): the facts that apply and the rule each comes from."""
     from toolchoice.providers.core.model_rules import end_of_life, resolve, unknown
 
     out = []
     for provider in CAPABILITIES:
         facts = resolve(provider, model)
-        if not facts:
+        is_unknown = unknown(provider, model)
+        if not facts and not is_unknown:
             continue
-        entry = {"provider": provider, "model": model, "known": not unknown(provider, model), "facts": [
+        entry = {"provider": provider, "model": model, "known": not is_unknown, "facts": [
             {"fact": key, "value": fact.value, "rule": fact.rule.name, "source": fact.rule.source,
              "verified": fact.rule.verified} for key, fact in facts.items() if fact.rule is not None]}
         retiring = end_of_life(provider, model)
@@ -73,7 +75,7 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
     from .output import new_console
 
     table = Table(title=f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)")
-    table.add_column("provider", no_wrap=True, min_width=max(len(entry["provider"]) for entry in data))
+    table.add_column("provider", no_wrap=True, min_width=max([len(e["provider"]) for e in data if e["facts"]] or [8]))
     for column in ("fact", "value", "rule"):
         table.add_column(column, overflow="fold")  # folded, never cut, at 80 and 60 columns
     sources: dict[str, str] = {}
@@ -83,15 +85,18 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
             table.add_row(entry["provider"], fact["fact"], value, fact["rule"])
             sources[fact["rule"]] = f"{fact['source']} (verified {fact['verified']})"
     console = new_console(markup=True)  # the one printer (tables fold to fit); this markup is our own
-    console.print(table)
+    if table.row_count:
+        console.print(table)
     from rich.markup import escape
 
     for name, source in sources.items():
         console.print(f"[bold]{escape(name)}[/bold]: {escape(source)}", highlight=False)
+    unknown_to = [entry["provider"] for entry in data if not entry["known"]]
+    if unknown_to:
+        console.print(escape(f"no model-family rule of {', '.join(unknown_to)} knows {model}: its thinking and "
+                             "tool_choice limits are unknown there (only API-wide rules in the table apply)"),
+                      highlight=False)
     for entry in data:
-        if not entry["known"]:
-            console.print(escape(f"{entry['provider']}: no model-family rule knows {model}; its thinking and "
-                                 "tool_choice limits are unknown (only the API-wide rules above apply)"), highlight=False)
         if entry.get("end_of_life"):
             console.print(escape(f"{entry['provider']}: {entry['end_of_life']}"), highlight=False)
 
@@ -170,6 +175,11 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
               model: str = typer.Option(None, "--model", "-m",
                                         help="Print the model rules that apply to this model id instead.")) -> None:
     """Print the support matrix (tool_choice forms, parallel, strict) and the dated facts; --model: a model's rules."""
+    if model is not None and not model.strip():
+        from toolchoice.providers.core.model import ToolchoiceError
+
+        raise ToolchoiceError("--model is empty (an unset variable?)", hint="give a model id, or leave --model out "
+                              "for the support matrix")
     if model:
         print_model_rules(model, format)
         return

@@ -251,7 +251,29 @@ def read_reply(provider: str, status: int | None, body: Any, text: str = "", *,
     if failed or body is None or looks_like_error(body, provider):
         return Reply(error=provider_error(provider, status, body if body is not None else text, headers=headers))
     try:
-        return parse_reply(provider, body)
+        reply = parse_reply(provider, body)
     except ToolchoiceError as exc:
         message = exc.message.removeprefix(f"{provider}: ")
         return Reply(error=ProviderError(status, "unreadable_reply", _one_line(message)))
+    foreign = _foreign_shape(provider, body)
+    if foreign:  # read by this provider's parser it is an empty reply (judged "obeyed") or calls misread
+        return Reply(error=ProviderError(status, "unreadable_reply", foreign))
+    return reply
+
+
+def _foreign_shape(provider: str, body: Any) -> str | None:
+    """When ``body`` lacks this family's documented reply shape and has another's (a base URL pointing at
+    another API), say so (core/sniff.py; other families' modules are imported only then)."""
+    from .capabilities import CAPABILITIES
+    from .registry import module_for
+
+    if provider not in CAPABILITIES or not isinstance(body, dict) or module_for(provider).looks_like_reply(body):
+        return None
+    from .sniff import family_of, reply_kind
+
+    family = family_of(body)
+    if family is None or family == CAPABILITIES[provider].module:
+        return None
+    what, suggestion = reply_kind(family)
+    return (f"this body looks like {what}, not a reply in {provider}'s format (the base URL may point at another "
+            f"API; -p {suggestion} reads it)")
