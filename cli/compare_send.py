@@ -72,8 +72,11 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
     else:
         s = _summary(run)
         assert s is not None
-        shown = [f"{c} {n}/{s['samples']} ({s['rates'][c]['rate']:.0%}, 95% CI {s['rates'][c]['low']:.0%}–"
-                 f"{s['rates'][c]['high']:.0%})" for c, n in s["counts"].items() if n]
+        from toolchoice.providers.core.outcome import percent
+
+        shown = [f"{c} {n}/{s['samples']} ({percent(s['rates'][c]['rate'])}, 95% CI "
+                 f"{percent(s['rates'][c]['low'])}–{percent(s['rates'][c]['high'])})"
+                 for c, n in s["counts"].items() if n]
         row["verdict"] = "\n".join(shown)
         lat = s["latency_ms"]
         row["latency ms"] = f"p50 {lat['p50']:.0f} / p95 {lat['p95']:.0f}" if lat["p50"] is not None else "–"

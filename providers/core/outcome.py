@@ -58,8 +58,21 @@ def check_rate(min_obeyed: float | None) -> None:
 def below_threshold(obeyed: dict[str, tuple[int, int]], min_obeyed: float) -> list[str]:
     """One line per provider whose obeyed rate is below ``min_obeyed`` (a failed sample counts as not
     obeyed: the rate decides, not one error)."""
-    return [f"{provider}: obeyed {good}/{total} ({good / total:.0%}), below --min-obeyed {min_obeyed:g}"
-            for provider, (good, total) in obeyed.items() if total and good / total < min_obeyed]
+    return [f"{provider}: obeyed {good}/{total} ({percent(good / total, below=min_obeyed)}), below --min-obeyed "
+            f"{min_obeyed:g}" for provider, (good, total) in obeyed.items() if total and good / total < min_obeyed]
+
+
+def percent(rate: float, below: float | None = None) -> str:
+    """``rate`` (0..1) as a percent, whole where that is true: a rate strictly between 0 and 1 gets decimals
+    until it no longer reads 0% or 100% (998/1000 is 99.8%, not 100%), and a rate ``below`` a threshold
+    until it reads below it (0.9495 under 0.95 is 94.95%, not 95%); at most 4 decimals."""
+    for decimals in range(5):
+        text = f"{100 * rate:.{decimals}f}"
+        shown = float(text) / 100
+        if (0 < rate < 1 and shown in (0.0, 1.0)) or (below is not None and shown >= below):
+            continue
+        break
+    return text + "%"
 
 
 def threshold_code(below: list[str], refused: bool = False) -> int:

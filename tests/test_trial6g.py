@@ -1,0 +1,104 @@
+"""A trial of the numbers `send --repeat` reports over many samples, against a stand-in on 127.0.0.1
+(tests/servers.py) serving a known mix of replies. Every expected number is computed here, independently
+of toolchoice: the Wilson score interval from its published formula, percentiles by linear interpolation
+between closest ranks (docs/send.md names it; numpy's default), counts, means and rates by hand."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+
+from servers import StandIn, Step, fixture
+from test_send_cli import OPENAI_TEXT_REPLY, base_env, run, scenario_file, send_json
+
+OK = fixture("openai", "openai-chat-single-strict")  # usage: prompt 48, completion 19 (the recorded body)
+Z95 = 1.959963984540054  # the 0.975 quantile of the standard normal distribution
+
+
+def wilson_reference(k: int, n: int) -> tuple[float, float]:
+    """Wilson (1927), "Probable inference, the law of succession, and statistical inference", JASA 22:209-212;
+    as written in Brown, Cai & DasGupta (2001), Statistical Science 16(2), eq. (4):
+    (k + z²/2)/(n + z²)  ±  z·√n/(n + z²) · √(p̂(1−p̂) + z²/(4n))."""
+    p = k / n
+    centre = (k + Z95 ** 2 / 2) / (n + Z95 ** 2)
+    half = Z95 * math.sqrt(n) / (n + Z95 ** 2) * math.sqrt(p * (1 - p) + Z95 ** 2 / (4 * n))
+    return centre - half, centre + half
+
+
+def linear_percentile(values: list[float], q: float) -> float:
+    """Hyndman & Fan (1996) definition 7: x[h] with h = (n−1)·q/100, interpolated between closest ranks."""
+    xs = sorted(values)
+    h = (len(xs) - 1) * q / 100
+    lo = int(h)
+    return xs[lo] + (h - lo) * (xs[min(lo + 1, len(xs) - 1)] - xs[lo])
+
+
+def mix(obey: set[int], fail: set[int], n: int) -> list[Step]:
+    return [Step.error("openai", 500) if i in fail else Step(body=OK, delay=0.003 * i) if i in obey
+            else Step(body=OPENAI_TEXT_REPLY, delay=0.002 * i) for i in range(n)]
+
+
+def test_seven_of_twenty_obey_three_fail_every_number(tmp_path):
+    with StandIn("openai") as server:
+        server.script(*mix({0, 3, 5, 7, 11, 13, 18}, {2, 9, 15}, 20))
+        # the rate exactly at the threshold is not below it: exit 0 whatever failed (README "Exit codes")
+        result, data = send_json(server, scenario_file(tmp_path, "tool_choice: required\n"), "--repeat", "20",
+                                 "--concurrency", "1", "--retries", "0", "--min-obeyed", "0.35", "--all-results")
+    assert result.returncode == 0, result.stderr
+    assert data["samples"] == 20
+    assert {k: v for k, v in data["counts"].items() if v} == {"obeyed": 7, "no_call": 10, "error": 3}
+    for category, k in (("obeyed", 7), ("no_call", 10), ("error", 3)):
+        low, high = wilson_reference(k, 20)
+        assert data["rates"][category]["rate"] == k / 20
+        assert data["rates"][category]["low"] == pytest.approx(low, abs=1e-12)
+        assert data["rates"][category]["high"] == pytest.approx(high, abs=1e-12)
+    assert data["rates"]["wrong_tool"]["low"] == 0 and data["rates"]["wrong_tool"]["high"] == pytest.approx(
+        wilson_reference(0, 20)[1], abs=1e-12)
+    # latency over the 17 replies (a failed sample has no reply latency), by definition 7
+    latencies = [r["latency_ms"] for r in data["results"] if r["verdict"]["category"] != "error"]
+    assert len(latencies) == 17 == data["latency_percentiles_ms"]["n"]
+    assert data["latency_percentiles_ms"]["p50"] == pytest.approx(linear_percentile(latencies, 50))
+    assert data["latency_percentiles_ms"]["p95"] == pytest.approx(linear_percentile(latencies, 95))
+    # tokens: 7 recorded replies (48 in / 19 out) and 10 text replies (9 in / 12 out), means over the 17
+    assert data["tokens"]["input_total"] == 7 * 48 + 10 * 9
+    assert data["tokens"]["output_total"] == 7 * 19 + 10 * 12
+    assert data["tokens"]["input_mean"] == pytest.approx((7 * 48 + 10 * 9) / 17)
+    assert data["tokens"]["output_mean"] == pytest.approx((7 * 19 + 10 * 12) / 17)
+
+
+@pytest.mark.parametrize("columns", ["60", "80"])
+def test_a_gate_at_0_999_missed_by_998_of_1000_never_shows_100_percent(tmp_path, columns):
+    """998/1000 is 99.8%: shown as "100%" (whole percents rounded) beside "below --min-obeyed 0.999" the
+    gate's line contradicted itself, and the table claimed every sample obeyed."""
+    with StandIn("openai") as server:
+        server.script(*[Step(body=OPENAI_TEXT_REPLY) if i < 2 else Step(body=OK) for i in range(1000)])
+        result = run("send", str(scenario_file(tmp_path, "tool_choice: required\n")), "-p", "openai",
+                     "--base-url", server.base_url(), "--repeat", "1000", "--concurrency", "50",
+                     "--min-obeyed", "0.999", env=base_env(COLUMNS=columns))
+        assert len(server.requests) == 1000
+    assert result.returncode == 4
+    assert "998/1000 (99.8%)" in result.stderr and "100%" not in result.stderr
+    obeyed_row = next(line for line in result.stdout.splitlines() if "│ obeyed" in line)
+    cells = [c.strip() for c in obeyed_row.split("│")[1:-1]]
+    low, high = wilson_reference(998, 1000)  # 0.9928 – 0.99945: the high bound is below 1 too
+    assert cells == ["obeyed", "998", "99.8%", f"{100 * low:.0f}–{100 * high:.1f}%"]
+    no_call_row = next(line for line in result.stdout.splitlines() if "│ no_call" in line)
+    assert [c.strip() for c in no_call_row.split("│")[1:-1]][2] == "0.2%"  # 2/1000, not "0%"
+    assert max(len(line) for line in result.stdout.splitlines()) <= int(columns)
+
+
+@pytest.mark.parametrize("rate, code", [("0", 0), ("1", 4), ("0.999", 4)])
+def test_every_sample_failed(tmp_path, rate, code):
+    """Failed samples count as not obeyed, and the rate decides: 0/3 passes --min-obeyed 0 only."""
+    with StandIn("openai") as server:
+        server.script(*[Step.error("openai", 500) for _ in range(3)], )
+        result, data = send_json(server, scenario_file(tmp_path, "tool_choice: required\n"), "--repeat", "3",
+                                 "--retries", "0", "--min-obeyed", rate)
+    assert result.returncode == code
+    assert data["counts"]["error"] == 3 and data["latency_percentiles_ms"] == {"p50": None, "p95": None, "n": 0}
+    assert data["tokens"]["input_mean"] is None
+    assert data["rates"]["obeyed"]["high"] == pytest.approx(wilson_reference(0, 3)[1], abs=1e-12)
+    if code:
+        assert re.search(r"obeyed 0/3 \(0%\), below --min-obeyed", result.stderr)
