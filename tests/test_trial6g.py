@@ -5,12 +5,16 @@ between closest ranks (docs/send.md names it; numpy's default), counts, means an
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
+import jsonschema
 import pytest
 
 from servers import StandIn, Step, fixture
+from test_loop import openai_body, toolchoice as loop_cli
+from test_loop_scale import FOUR_STEPS
 from test_send_cli import OPENAI_TEXT_REPLY, base_env, run, scenario_file, send_json
 
 OK = fixture("openai", "openai-chat-single-strict")  # usage: prompt 48, completion 19 (the recorded body)
@@ -102,3 +106,60 @@ def test_every_sample_failed(tmp_path, rate, code):
     assert data["rates"]["obeyed"]["high"] == pytest.approx(wilson_reference(0, 3)[1], abs=1e-12)
     if code:
         assert re.search(r"obeyed 0/3 \(0%\), below --min-obeyed", result.stderr)
+
+
+def schema_of(command: str) -> dict:
+    return json.loads(run("schema", command).stdout)
+
+
+@pytest.mark.parametrize("n", [1, 2, 20])
+def test_send_json_validates_against_its_schema_at_one_and_many_samples(tmp_path, n):
+    with StandIn("openai") as server:
+        server.script(*mix({0}, {1} if n > 1 else set(), n))
+        result, data = send_json(server, scenario_file(tmp_path, "tool_choice: required\n"), "--repeat", str(n),
+                                 "--retries", "0", "--min-obeyed", "1")
+    jsonschema.validate(data, schema_of("send"))
+    assert result.returncode == (0 if n == 1 else 4)  # 1/1 meets a gate of 1; 1/2 and 1/20 do not
+    if n == 1:  # one sample: its own shape, a latency number, not a tally
+        assert isinstance(data["latency_ms"], (int, float)) and "counts" not in data
+    else:
+        assert data["counts"]["obeyed"] == 1 and data["counts"]["error"] == 1
+
+
+def test_run_repeat_every_step_and_loop_number(tmp_path):
+    """Ten loops, one at a time, tool_choice required at every step: 3 answer at step 2 (no_call there),
+    2 fail at step 1 with a 500, 5 call four times and hit max_steps 4."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(FOUR_STEPS.replace("tool_choice: auto", "tool_choice: required"))
+    call = lambda i: Step(body=openai_body([(f"c{i}", "search", {"query": f"q{i}"})]), delay=0.002 * i)  # noqa: E731
+    steps: list[Step] = []
+    for i in range(10):
+        steps += ([call(i), Step(body=openai_body(text="done"))] if i < 3 else [Step.error("openai", 500)] if i < 5
+                  else [call(i) for _ in range(4)])
+    with StandIn("openai", *steps) as server:
+        result = loop_cli("run", str(path), "-p", "openai", "--base-url", server.base_url(), "--repeat", "10",
+                          "--concurrency", "1", "--retries", "0", "-f", "json")
+        assert len(server.requests) == 3 * 2 + 2 + 5 * 4
+    assert result.returncode == 1  # two loops failed: the measurement is incomplete
+    document = json.loads(result.stdout)
+    jsonschema.validate(document, schema_of("run"))
+    s, loops = document["runs"][0]["summary"], document["runs"][0]["loops"]
+    assert [(x["step"], x["reached"], x["obeyed"]) for x in s["steps"]] == [(1, 10, 8), (2, 8, 5), (3, 5, 5), (4, 5, 5)]
+    assert s["steps"][0]["counts"]["error"] == 2 and s["steps"][1]["counts"]["no_call"] == 3
+    for x, (k, n) in zip(s["steps"], [(8, 10), (5, 8), (5, 5), (5, 5)]):
+        low, high = wilson_reference(k, n)
+        assert x["obey_rate"]["rate"] == k / n
+        assert (x["obey_rate"]["low"], x["obey_rate"]["high"]) == (pytest.approx(low, abs=1e-12),
+                                                                   pytest.approx(high, abs=1e-12))
+    assert {r: e["count"] for r, e in s["ended"].items() if e["count"]} == {"no_tool_call": 3, "error": 2,
+                                                                            "max_steps": 5}
+    assert s["ended"]["max_steps"]["low"] == pytest.approx(wilson_reference(5, 10)[0], abs=1e-12)
+    assert s["terminated"]["count"] == 3 and s["terminated"]["rate"] == 0.3
+    assert s["steps_to_finish"] == {"p50": 2, "p95": 2, "n": 3}
+    assert s["tool_results"] == {"total": 3 * 1 + 5 * 4, "errors": 0}  # every call's result was fed back
+    # the recorded body reports 48 in / 19 out per reply: 26 replies over the 8 loops that had one
+    assert s["tokens"]["input_total"] == 26 * 48 and s["tokens"]["input_mean"] == pytest.approx(26 * 48 / 8)
+    shown = [x["latency_ms"] for x in loops]  # each loop's latency as shown (0.1 ms)
+    assert s["latency_ms"]["n"] == 10
+    assert s["latency_ms"]["p50"] == pytest.approx(linear_percentile(shown, 50), abs=0.1)
+    assert s["latency_ms"]["p95"] == pytest.approx(linear_percentile(shown, 95), abs=0.1)
