@@ -126,20 +126,53 @@ def test_send_json_validates_against_its_schema_at_one_and_many_samples(tmp_path
         assert data["counts"]["obeyed"] == 1 and data["counts"]["error"] == 1
 
 
-def test_run_repeat_every_step_and_loop_number(tmp_path):
+def ten_loops() -> list[Step]:
     """Ten loops, one at a time, tool_choice required at every step: 3 answer at step 2 (no_call there),
     2 fail at step 1 with a 500, 5 call four times and hit max_steps 4."""
-    path = tmp_path / "loop.yaml"
-    path.write_text(FOUR_STEPS.replace("tool_choice: auto", "tool_choice: required"))
     call = lambda i: Step(body=openai_body([(f"c{i}", "search", {"query": f"q{i}"})]), delay=0.002 * i)  # noqa: E731
     steps: list[Step] = []
     for i in range(10):
         steps += ([call(i), Step(body=openai_body(text="done"))] if i < 3 else [Step.error("openai", 500)] if i < 5
                   else [call(i) for _ in range(4)])
-    with StandIn("openai", *steps) as server:
+    return steps
+
+
+def run_ten_loops(tmp_path, *args: str, **env: str):
+    path = tmp_path / "loop.yaml"
+    path.write_text(FOUR_STEPS.replace("tool_choice: auto", "tool_choice: required"))
+    with StandIn("openai", *ten_loops()) as server:
         result = loop_cli("run", str(path), "-p", "openai", "--base-url", server.base_url(), "--repeat", "10",
-                          "--concurrency", "1", "--retries", "0", "-f", "json")
+                          "--concurrency", "1", "--retries", "0", *args, **env)
         assert len(server.requests) == 3 * 2 + 2 + 5 * 4
+    return result
+
+
+def half_up(percent: float) -> int:
+    """Round half up, as people round a percent (62.5 -> 63)."""
+    return math.floor(percent + 0.5)
+
+
+@pytest.mark.parametrize("columns", ["60", "80"])
+def test_run_repeat_pretty_shows_the_numbers_of_the_json(tmp_path, columns):
+    result = run_ten_loops(tmp_path, COLUMNS=columns)
+    assert result.returncode == 1
+    words = " ".join(result.stdout.replace("│", " ").split())
+    for step, (k, n) in enumerate([(8, 10), (5, 8), (5, 5), (5, 5)], 1):
+        low, high = wilson_reference(k, n)
+        # 5/8 is 62.5%: shown 63%, not 62% (Python's float formatting rounds halves to even)
+        ci = f"{half_up(100 * low)}–{half_up(100 * high)}%"
+        if columns == "60":
+            assert f"step {step} · choice required · reached {n} · obeyed {k} · {half_up(100 * k / n)}% · 95% CI {ci}" \
+                in words
+        else:
+            assert re.search(rf"\b{step} required {n} {k} {half_up(100 * k / n)}% {ci}", words), words
+    assert "ended by itself 3 of 10 loops (30%, 95% CI" in words
+    assert "steps to finish p50 2 · p95 2 (n=3)" in words
+    assert max(len(line) for line in result.stdout.splitlines()) <= int(columns)
+
+
+def test_run_repeat_every_step_and_loop_number(tmp_path):
+    result = run_ten_loops(tmp_path, "-f", "json")
     assert result.returncode == 1  # two loops failed: the measurement is incomplete
     document = json.loads(result.stdout)
     jsonschema.validate(document, schema_of("run"))
