@@ -147,9 +147,9 @@ def _diff_lines(diff: dict[str, Any]) -> list[str]:
 
 def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list[Translation], *, repeat: int,
                      concurrency: int, timeout: float, retries: int, format: str, min_obeyed: float | None = None,
-                     save: Path | None = None) -> tuple[int, dict[str, Any] | None]:
+                     save: Path | None = None, many: bool = False) -> tuple[int, dict[str, Any] | None]:
     """Send (``jobs.compare_send``), draw (pretty, markdown) and return (exit code, the redacted JSON
-    document for --format json)."""
+    document for --format json). ``many``: one of several scenarios (the --min-obeyed lines name it)."""
     from toolchoice.providers.core import jobs, runner
 
     heap.settle()
@@ -168,7 +168,7 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
     else:
         emit_pretty(lambda console: _pretty(console, scenario_path, rows, _diff_lines(_diff(runs)), result.wall_ms,
                                             repeat, runs), secrets)
-    return exits.concluded(result), document
+    return exits.concluded(result, scenario_path if many else None), document
 
 
 COLUMNS = ("provider", "tool_choice on the wire", "calls", "verdict", "latency ms", "tokens in/out")

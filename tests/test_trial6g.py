@@ -196,3 +196,36 @@ def test_run_repeat_every_step_and_loop_number(tmp_path):
     assert s["latency_ms"]["n"] == 10
     assert s["latency_ms"]["p50"] == pytest.approx(linear_percentile(shown, 50), abs=0.1)
     assert s["latency_ms"]["p95"] == pytest.approx(linear_percentile(shown, 95), abs=0.1)
+
+
+def test_with_several_scenarios_the_min_obeyed_line_names_the_scenario_below(tmp_path):
+    """`send a.yaml b.yaml --min-obeyed 0.5`: a.yaml obeys 4/4, b.yaml 0/4 (3 no_call, 1 failed). The line said
+    "openai: obeyed 0/4 ..." for b.yaml without naming it: in JSON nothing else says which scenario missed."""
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    text = scenario_file(tmp_path, "tool_choice: required\n").read_text()
+    first.write_text(text)
+    second.write_text(text)
+    with StandIn("openai") as server:
+        server.script(*[Step(body=OK)] * 4, *[Step(body=OPENAI_TEXT_REPLY)] * 3, Step.error("openai", 500))
+        result = run("send", str(first), str(second), "-p", "openai", "--base-url", server.base_url(), "-f", "json",
+                     "--repeat", "4", "--concurrency", "1", "--retries", "0", "--min-obeyed", "0.5")
+    assert result.returncode == 4
+    documents = json.loads(result.stdout)
+    assert [d["counts"]["obeyed"] for d in documents] == [4, 0]
+    assert result.stderr.splitlines() == [f"toolchoice: error: {second}: openai: obeyed 0/4 (0%), below --min-obeyed 0.5"]
+
+
+def test_compare_send_with_several_scenarios_names_the_scenario_below(tmp_path):
+    with StandIn("openai") as server:
+        text = scenario_file(tmp_path, "tool_choice: required\n").read_text().replace(
+            "openai: {model: gpt-4o-2024-08-06}", f'openai: {{model: gpt-4o-2024-08-06, base_url: "{server.base_url()}"}}')
+        first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+        first.write_text(text)
+        second.write_text(text)
+        server.script(*[Step(body=OK)] * 2, Step(body=OPENAI_TEXT_REPLY), Step.error("openai", 500))
+        result = run("compare", str(first), str(second), "-p", "openai", "--send", "-f", "json", "--repeat", "2",
+                     "--concurrency", "1", "--retries", "0", "--min-obeyed", "0.5")
+    assert result.returncode == 4, result.stderr
+    assert [d["providers"][0]["summary"]["counts"]["obeyed"] for d in json.loads(result.stdout)] == [2, 0]
+    assert [line for line in result.stderr.splitlines() if "below" in line] == [
+        f"toolchoice: error: {second}: openai: obeyed 0/2 (0%), below --min-obeyed 0.5"]
