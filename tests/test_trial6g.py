@@ -126,21 +126,24 @@ def test_send_json_validates_against_its_schema_at_one_and_many_samples(tmp_path
         assert data["counts"]["obeyed"] == 1 and data["counts"]["error"] == 1
 
 
-def ten_loops() -> list[Step]:
+def ten_loops(bare: bool = False) -> list[Step]:
     """Ten loops, one at a time, tool_choice required at every step: 3 answer at step 2 (no_call there),
-    2 fail at step 1 with a 500, 5 call four times and hit max_steps 4."""
-    call = lambda i: Step(body=openai_body([(f"c{i}", "search", {"query": f"q{i}"})]), delay=0.002 * i)  # noqa: E731
+    2 fail at step 1 with a 500, 5 call four times and hit max_steps 4 (``bare``: their calls lack the
+    query the result template needs, so each result is an error)."""
+    def call(i: int, arguments: dict) -> Step:
+        return Step(body=openai_body([(f"c{i}", "search", arguments)]), delay=0.002 * i)
+
     steps: list[Step] = []
     for i in range(10):
-        steps += ([call(i), Step(body=openai_body(text="done"))] if i < 3 else [Step.error("openai", 500)] if i < 5
-                  else [call(i) for _ in range(4)])
+        steps += ([call(i, {"query": f"q{i}"}), Step(body=openai_body(text="done"))] if i < 3
+                  else [Step.error("openai", 500)] if i < 5 else [call(i, {} if bare else {"query": "q"})] * 4)
     return steps
 
 
-def run_ten_loops(tmp_path, *args: str, **env: str):
+def run_ten_loops(tmp_path, *args: str, bare: bool = False, **env: str):
     path = tmp_path / "loop.yaml"
     path.write_text(FOUR_STEPS.replace("tool_choice: auto", "tool_choice: required"))
-    with StandIn("openai", *ten_loops()) as server:
+    with StandIn("openai", *ten_loops(bare)) as server:
         result = loop_cli("run", str(path), "-p", "openai", "--base-url", server.base_url(), "--repeat", "10",
                           "--concurrency", "1", "--retries", "0", *args, **env)
         assert len(server.requests) == 3 * 2 + 2 + 5 * 4
@@ -229,3 +232,39 @@ def test_compare_send_with_several_scenarios_names_the_scenario_below(tmp_path):
     assert [d["providers"][0]["summary"]["counts"]["obeyed"] for d in json.loads(result.stdout)] == [2, 0]
     assert [line for line in result.stderr.splitlines() if "below" in line] == [
         f"toolchoice: error: {second}: openai: obeyed 0/2 (0%), below --min-obeyed 0.5"]
+
+
+def test_run_repeat_counts_tool_result_errors(tmp_path):
+    result = run_ten_loops(tmp_path, "-f", "json", bare=True)
+    summary = json.loads(result.stdout)["runs"][0]["summary"]
+    assert summary["tool_results"] == {"total": 3 + 5 * 4, "errors": 5 * 4}
+    pretty = run_ten_loops(tmp_path, bare=True, COLUMNS="80")
+    assert "20 of 23 tool results were errors" in " ".join(pretty.stdout.split())
+
+
+def test_a_shard_with_no_loops_changes_no_merged_number(monkeypatch):
+    import httpx
+
+    from test_loop import KEY, run_in_process
+    from toolchoice.providers.core.loop_tally import LoopTally, tally_of
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    answers = iter(range(1000))
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        i = next(answers)
+        if i % 7 == 3:
+            return httpx.Response(500, json={"error": {"message": "overloaded", "type": "server_error"}})
+        return httpx.Response(200, json=openai_body(text="done") if i % 3 == 1 else
+                              openai_body([(f"c{i}", "search", {"query": "q"})]))
+
+    runs = run_in_process(FOUR_STEPS, answer, repeat=12, concurrency=1)
+    merged = LoopTally()
+    for shard in (LoopTally(), tally_of(runs[:5]), LoopTally(), tally_of(runs[5:])):
+        merged.merge(shard)
+    whole = tally_of(runs).summary()
+    assert merged.summary() == whole and whole["loops"] == 12
+    empty = LoopTally()
+    empty.merge(LoopTally())
+    assert empty.summary()["terminated"] == {"count": 0, "loops": 0, "rate": 0.0, "low": 0.0, "high": 1.0}
+    assert empty.summary()["steps_to_finish"] == {"p50": None, "p95": None, "n": 0} and empty.summary()["steps"] == []
