@@ -88,7 +88,7 @@ def compare(
             folder = save / Path(str(path)).stem if save is not None and many else save
             code, document = run_compare_send(path, loaded, translations, repeat=repeat, concurrency=concurrency,
                                               timeout=timeout, retries=retries, format=format.value,
-                                              min_obeyed=min_obeyed, save=folder)
+                                              min_obeyed=min_obeyed, save=folder, many=many)
             if document is not None:
                 documents.append(document)
             codes.append((path, code))

@@ -72,8 +72,11 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
     else:
         s = _summary(run)
         assert s is not None
-        shown = [f"{c} {n}/{s['samples']} ({s['rates'][c]['rate']:.0%}, 95% CI {s['rates'][c]['low']:.0%}–"
-                 f"{s['rates'][c]['high']:.0%})" for c, n in s["counts"].items() if n]
+        from toolchoice.providers.core.outcome import percent
+
+        shown = [f"{c} {n}/{s['samples']} ({percent(s['rates'][c]['rate'])}, 95% CI "
+                 f"{percent(s['rates'][c]['low'])}–{percent(s['rates'][c]['high'])})"
+                 for c, n in s["counts"].items() if n]
         row["verdict"] = "\n".join(shown)
         lat = s["latency_ms"]
         row["latency ms"] = f"p50 {lat['p50']:.0f} / p95 {lat['p95']:.0f}" if lat["p50"] is not None else "–"
@@ -144,9 +147,9 @@ def _diff_lines(diff: dict[str, Any]) -> list[str]:
 
 def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list[Translation], *, repeat: int,
                      concurrency: int, timeout: float, retries: int, format: str, min_obeyed: float | None = None,
-                     save: Path | None = None) -> tuple[int, dict[str, Any] | None]:
+                     save: Path | None = None, many: bool = False) -> tuple[int, dict[str, Any] | None]:
     """Send (``jobs.compare_send``), draw (pretty, markdown) and return (exit code, the redacted JSON
-    document for --format json)."""
+    document for --format json). ``many``: one of several scenarios (the --min-obeyed lines name it)."""
     from toolchoice.providers.core import jobs, runner
 
     heap.settle()
@@ -165,7 +168,7 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
     else:
         emit_pretty(lambda console: _pretty(console, scenario_path, rows, _diff_lines(_diff(runs)), result.wall_ms,
                                             repeat, runs), secrets)
-    return exits.concluded(result), document
+    return exits.concluded(result, scenario_path if many else None), document
 
 
 COLUMNS = ("provider", "tool_choice on the wire", "calls", "verdict", "latency ms", "tokens in/out")

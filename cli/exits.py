@@ -66,14 +66,15 @@ def _to_stderr(line: str) -> None:
         sys.stderr.flush()
 
 
-def concluded(result: Any) -> int:
+def concluded(result: Any, scenario: Any = None) -> int:
     """The end of a job that sent (``jobs.SendResult`` / ``jobs.CompareResult``): after Ctrl-C one line and exit
-    130 (what finished was drawn already); else one line per provider under ``--min-obeyed``, and the code."""
+    130 (what finished was drawn already); else one line per provider under ``--min-obeyed``, and the code.
+    ``scenario``: the file, named in those lines when the command was given several."""
     if result.interrupted:
         error_line(result.interrupted.line())
         raise typer.Exit(result.code)
     for line in result.below:
-        error_line(line)
+        error_line(line if scenario is None else f"{scenario}: {line}")
     return result.code
 
 

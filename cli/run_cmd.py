@@ -222,7 +222,9 @@ def print_side_by_side(console: Any, runs: list[Any], providers: list[str]) -> N
 
 
 def _pct(rate: dict[str, float]) -> tuple[str, str]:
-    return f"{100 * rate['rate']:.0f}%", f"{100 * rate['low']:.0f}–{100 * rate['high']:.0f}%"
+    from toolchoice.providers.core.outcome import percent
+
+    return percent(rate["rate"]), f"{percent(rate['low']).removesuffix('%')}–{percent(rate['high'])}"
 
 
 def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = None) -> None:

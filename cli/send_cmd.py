@@ -165,7 +165,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
         emit_pretty(lambda c: print_sample(c, provider, translation, result.samples[0], raw), result.secrets)
     else:
         emit_pretty(lambda c: print_repeat(c, provider, translation, result.collected, raw), result.secrets)
-    return exits.concluded(result), document
+    return exits.concluded(result, None if print_json else scenario), document
 
 
 class _Progress:

@@ -58,8 +58,26 @@ def check_rate(min_obeyed: float | None) -> None:
 def below_threshold(obeyed: dict[str, tuple[int, int]], min_obeyed: float) -> list[str]:
     """One line per provider whose obeyed rate is below ``min_obeyed`` (a failed sample counts as not
     obeyed: the rate decides, not one error)."""
-    return [f"{provider}: obeyed {good}/{total} ({good / total:.0%}), below --min-obeyed {min_obeyed:g}"
-            for provider, (good, total) in obeyed.items() if total and good / total < min_obeyed]
+    return [f"{provider}: obeyed {good}/{total} ({percent(good / total, below=min_obeyed)}), below --min-obeyed "
+            f"{min_obeyed:g}" for provider, (good, total) in obeyed.items() if total and good / total < min_obeyed]
+
+
+def percent(rate: float, below: float | None = None) -> str:
+    """``rate`` (0..1) as a percent, whole where that is true: a rate strictly between 0 and 1 gets decimals
+    until it no longer reads 0% or 100% (998/1000 is 99.8%, not 100%), and a rate ``below`` a threshold
+    until it reads below it (0.9495 under 0.95 is 94.95%, not 95%); at most 4 decimals. Halves round up, as
+    people round (5/8 is 63%; float formatting rounds 62.5 to even, 62%), from the shortest decimal that
+    is the rate (``repr``: 29/200 is 0.145, 14.5%, where ``100 * rate`` is 14.499999999999998)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    hundredths = Decimal(repr(float(rate))).scaleb(2)
+    for decimals in range(5):
+        text = str(hundredths.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP))
+        shown = float(text) / 100
+        if (0 < rate < 1 and shown in (0.0, 1.0)) or (below is not None and shown >= below):
+            continue
+        break
+    return text + "%"
 
 
 def threshold_code(below: list[str], refused: bool = False) -> int:
