@@ -1,0 +1,46 @@
+"""Found by trial6h (a keys-and-escapes re-sweep of the day's changes); each test failed before its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli import run_cli
+
+PASSWORD = "s3cr3tPassw0rdXYZ"  # a password a user pasted into a URL: never shown, whatever the URL's shape
+
+# A password holding '#', '?' or '/' (unencoded, as pasted): urllib ends the host part there, so the user info
+# was read as a host, port, query or fragment and the refusal (or the connection error) showed it.
+LENIENT = [f"http://admin:{PASSWORD[:6]}#{PASSWORD[6:]}@127.0.0.1:9/mcp",
+           f"http://admin:{PASSWORD[:6]}?{PASSWORD[6:]}@127.0.0.1:9/mcp",
+           f"http://admin:{PASSWORD[:6]}/{PASSWORD[6:]}@127.0.0.1:9/mcp",
+           f"http://admin:{PASSWORD}@[::1/mcp"]
+
+
+@pytest.mark.parametrize("url", LENIENT)
+def test_an_mcp_url_with_a_password_is_refused_without_showing_it(url: str) -> None:
+    result = run_cli(["tools", "--mcp-url", url, "--timeout", "2"])
+    assert result.returncode == 2, result.stdout + result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert "user name or password" in line, line
+    assert PASSWORD[:6] not in line and PASSWORD[6:] not in line, line
+
+
+@pytest.mark.parametrize("url", LENIENT)
+def test_a_base_url_with_a_password_is_refused_without_showing_it(tmp_path: Path, url: str) -> None:
+    """--base-url (send, its dry run, render) showed it in the refusal or the connection error, or sent it."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - name: f\n    parameters: {type: object}\nmessages:\n  - {role: user, content: hi}\n",
+                        encoding="utf-8")
+    env = {"OPENAI_API_KEY": "sk-test-0123456789abcdef0123"}
+    for args in (["send", "--dry-run"], ["send", "--retries", "0", "--timeout", "2"], ["render"]):
+        result = run_cli([args[0], str(scenario), "-p", "openai", "--base-url", url, *args[1:]], env=env)
+        assert result.returncode == 2, (args, result.stdout + result.stderr)
+        (line,) = result.stderr.strip().splitlines()
+        assert "user name or password" in line, line
+        assert PASSWORD[:6] not in line and PASSWORD[6:] not in line, line
+    written = scenario.read_text() + f"providers:\n  openai:\n    base_url: '{url}'\n"
+    scenario.write_text(written, encoding="utf-8")
+    loaded = run_cli(["render", str(scenario), "-p", "openai"], env=env)
+    assert loaded.returncode == 2 and PASSWORD[:6] not in loaded.stderr and PASSWORD[6:] not in loaded.stderr
