@@ -44,3 +44,27 @@ def test_a_base_url_with_a_password_is_refused_without_showing_it(tmp_path: Path
     scenario.write_text(written, encoding="utf-8")
     loaded = run_cli(["render", str(scenario), "-p", "openai"], env=env)
     assert loaded.returncode == 2 and PASSWORD[:6] not in loaded.stderr and PASSWORD[6:] not in loaded.stderr
+
+
+KEY = "sk-test-Qm7Zr2Lx9Vb4Nc8Pw3Ht6Jy1Kd5Fg0Sa7Ue2Io9Yb4Wq8Er3Tn"  # a realistic length; set as OPENAI_API_KEY
+
+
+@pytest.mark.parametrize("args", [["compare", "-p", "openai,anthropic", "-f", "json"],
+                                  ["compare", "-p", "openai,anthropic", "-f", "markdown"],
+                                  ["compare", "-p", "openai,anthropic", "--dialect", "langchain", "-f", "json"],
+                                  ["run", "--dry-run", "-p", "openai", "-f", "json"],
+                                  ["run", "--dry-run", "-p", "openai", "-f", "pretty"],
+                                  ["render", "-p", "openai,anthropic", "-f", "json"]])
+def test_a_dry_run_never_shows_a_key_the_scenario_quotes(tmp_path: Path, args: list[str]) -> None:
+    """A key pasted into a message, a model id or a base URL (or expanded there by the shell) was printed whole by
+    compare -f json / -f markdown and run --dry-run -f json, where render (and every pretty view) redacts it."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - name: f\n    parameters: {type: object}\ntool_choice: required\n"
+                        f"messages:\n  - {{role: user, content: 'my key is {KEY}'}}\n"
+                        f"providers:\n  openai: {{model: 'zz-{KEY}'}}\n  anthropic: {{base_url: 'http://127.0.0.1:9/{KEY}'}}\n",
+                        encoding="utf-8")
+    result = run_cli([args[0], str(scenario), *args[1:]], env={"OPENAI_API_KEY": KEY, "COLUMNS": "200"})
+    assert result.returncode in (0, 3), result.stdout + result.stderr
+    out = result.stdout + result.stderr
+    assert "$OPENAI_API_KEY" in out  # the scenario's text was shown, redacted
+    assert not [KEY[i:i + 12] for i in range(len(KEY) - 12) if KEY[i:i + 12] in out], out[:2000]
