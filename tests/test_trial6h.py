@@ -68,3 +68,28 @@ def test_a_dry_run_never_shows_a_key_the_scenario_quotes(tmp_path: Path, args: l
     out = result.stdout + result.stderr
     assert "$OPENAI_API_KEY" in out  # the scenario's text was shown, redacted
     assert not [KEY[i:i + 12] for i in range(len(KEY) - 12) if KEY[i:i + 12] in out], out[:2000]
+
+
+BIDI_AND_SEPARATORS = "\u202e\u2066\u2069\u2028\u2029"
+
+
+def test_an_error_line_writes_out_bidi_controls_and_line_separators(tmp_path: Path) -> None:
+    """An error quoting the scenario (an allowed list naming a tool twice quotes the whole tool_choice) kept
+    U+202E (which shows the rest of the line reversed), the isolates and U+2028/2029 raw on stderr, where ESC
+    and C1 were already taken out: a terminal reordered or broke the one line."""
+    name = "get\u202etxt.exe\u2066x\u2069\u2028y\u2029z"
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"tools:\n  - name: {json_string(name)}\n    parameters: {{type: object}}\n"
+                        f"tool_choice: {{type: allowed, tools: [{json_string(name)}, {json_string(name)}]}}\n"
+                        "messages:\n  - {role: user, content: hi}\n", encoding="utf-8")
+    result = run_cli(["render", str(scenario), "-p", "openai"])
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.strip().split("\n")
+    assert not [ch for ch in BIDI_AND_SEPARATORS if ch in line], line
+    assert "\\u202e" in line and "\\u2028" in line, line  # written out, as every output writes them
+
+
+def json_string(text: str) -> str:
+    import json
+
+    return json.dumps(text)
