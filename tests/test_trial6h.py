@@ -93,3 +93,31 @@ def json_string(text: str) -> str:
     import json
 
     return json.dumps(text)
+
+
+def test_a_replayed_trace_that_quotes_a_key_never_shows_it(tmp_path: Path) -> None:
+    """run --replay sends nothing, so no key was resolved and nothing was redacted: a key in the trace (a user
+    message that quotes it) was printed
+    whole by -f json and written to --save's files and --trace-out, where the pretty view redacts it."""
+    import json
+
+    trace = Path(__file__).resolve().parent / "data" / "traces" / "genai-span-events.json"
+    document = json.loads(trace.read_text())
+    span = document["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+    choice = next(e for e in span["events"] if e["name"] == "gen_ai.choice")
+    message = next(a for a in choice["attributes"] if a["key"] == "message")
+    message["value"]["stringValue"] = message["value"]["stringValue"][:60]
+    path = tmp_path / "cut.json"  # every step's history quotes the user's message
+    path.write_text(json.dumps(document).replace("Weather in Oslo?", f"Weather in Oslo? My key is {KEY}"))
+    env = {"OPENAI_API_KEY": KEY, "COLUMNS": "200"}
+    outputs = []
+    for extra in (["-f", "json", "--save", str(tmp_path / "saved"), "--trace-out", str(tmp_path / "out.json")],
+                  ["-f", "markdown"], ["-f", "pretty"]):
+        result = run_cli(["run", "--replay", str(path), "-p", "openai", *extra], env=env)
+        assert result.returncode == 0, result.stderr
+        outputs.append(result.stdout + result.stderr)
+    assert "My key is $OPENAI_API_KEY" in outputs[0]  # the message was shown, redacted
+    files = [p.read_text(errors="replace") for p in [*(tmp_path / "saved").rglob("*"), tmp_path / "out.json"]
+             if p.is_file()]
+    for text in [*outputs, *files]:
+        assert not [KEY[i:i + 12] for i in range(len(KEY) - 12) if KEY[i:i + 12] in text], text[:3000]
