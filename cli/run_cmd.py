@@ -175,6 +175,12 @@ def _repeats_merged(found: Any) -> list[tuple[Any, str, str, str]]:
     return out
 
 
+def one_line(message: str) -> str:
+    """A note on one line: a line break it quotes (a name from a trace or a tool file) is written out, as `tools`
+    writes it, so what follows cannot pass for a line of toolchoice's own."""
+    return message.replace("\n", "\\n")
+
+
 def print_loop(console: Any, run: Any) -> None:
     from rich.text import Text
 
@@ -190,7 +196,8 @@ def print_loop(console: Any, run: Any) -> None:
                                short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
     for number, severity, code, message in _repeats_merged(notes(run)):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
-        console.print(Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]), f": {message}"))
+        console.print(Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
+                                    f": {one_line(message)}"))
     console.print(Text(_ended(run), style="bold"))
     _errors_line(console, *run.tool_results())
     final = _final(run)
@@ -268,7 +275,8 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
         console.print(f"steps to finish  p50 {fin['p50']:g}  ·  p95 {fin['p95']:g}  (n={fin['n']})")
     _errors_line(console, data["tool_results"]["total"], data["tool_results"]["errors"])
     for severity, code, message in tally.findings:
-        console.print(Text.assemble((f"step 1 {severity} {code}", "yellow"), f": {message}"))  # the loop's findings
+        # the loop's findings
+        console.print(Text.assemble((f"step 1 {severity} {code}", "yellow"), f": {one_line(message)}"))
     lat = data["latency_ms"]
     if lat["p50"] is not None:
         console.print(f"loop latency     p50 {lat['p50']:.0f} ms  ·  p95 {lat['p95']:.0f} ms")

@@ -121,3 +121,22 @@ def test_a_replayed_trace_that_quotes_a_key_never_shows_it(tmp_path: Path) -> No
              if p.is_file()]
     for text in [*outputs, *files]:
         assert not [KEY[i:i + 12] for i in range(len(KEY) - 12) if KEY[i:i + 12] in text], text[:3000]
+
+
+def test_a_step_note_quoting_a_line_break_stays_one_line_in_runs_pretty_view(tmp_path: Path) -> None:
+    """The trace.not_replayed note quotes an event's name from the trace file: a line break in it split the note
+    in run's pretty view, so the trace wrote lines of its own there (here one that reads as a comment)."""
+    import json
+
+    trace = Path(__file__).resolve().parent / "data" / "traces" / "genai-span-events.json"
+    document = json.loads(trace.read_text())
+    span = document["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+    span["events"].append({"name": "cut\n# all steps obeyed", "timeUnixNano": span["events"][-1].get("timeUnixNano"),
+                           "attributes": [{"key": "body", "value": {"stringValue": "{\"role\": \"assis"}}]})
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(document))
+    result = run_cli(["run", "--replay", str(path), "-p", "openai"], env={"COLUMNS": "200"})
+    assert result.returncode == 0, result.stderr
+    notes = [line for line in result.stdout.splitlines() if "trace.not_replayed" in line]
+    assert notes and all("cut\\n# all steps obeyed body is not JSON" in note for note in notes), notes
+    assert not [line for line in result.stdout.splitlines() if line.startswith("# all steps")]
