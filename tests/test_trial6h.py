@@ -140,3 +140,20 @@ def test_a_step_note_quoting_a_line_break_stays_one_line_in_runs_pretty_view(tmp
     notes = [line for line in result.stdout.splitlines() if "trace.not_replayed" in line]
     assert notes and all("cut\\n# all steps obeyed body is not JSON" in note for note in notes), notes
     assert not [line for line in result.stdout.splitlines() if line.startswith("# all steps")]
+
+
+def test_providers_model_and_doctor_never_show_a_key(tmp_path: Path) -> None:
+    """A key pasted into --model was printed by providers --model -f json (its pretty view redacts it); a key in a
+    scenario's base URL by doctor SCENARIO, in both views (pretty folded it across two lines)."""
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - name: f\n    parameters: {type: object}\nmessages:\n  - {role: user, content: hi}\n"
+                        f"providers:\n  openai: {{base_url: 'http://127.0.0.1:9/{KEY}/v1'}}\n", encoding="utf-8")
+    env = {"OPENAI_API_KEY": KEY, "COLUMNS": "60"}
+    results = [run_cli(["providers", "--model", f"gpt-{KEY}", *fmt], env=env) for fmt in ([], ["-f", "json"])]
+    results += [run_cli(["doctor", str(scenario), *fmt], env=env) for fmt in ([], ["-f", "json"])]
+    for result in results:
+        assert result.returncode == 0, result.stderr
+        out = result.stdout + result.stderr
+        assert "$OPENAI_API_KEY" in out, out
+        joined = "".join(out.split())  # a key folded across lines is still a key
+        assert not [KEY[i:i + 12] for i in range(len(KEY) - 12) if KEY[i:i + 12] in joined], out
