@@ -75,7 +75,7 @@ def compare(
     for path in scenario:
         loaded = scenario_with_override(path, tool_choice, live=live_mcp or send, allow_env=allow_env, command="compare")
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
-                                          stream, allow_env)
+                                          stream, allow_env, shown=not send)  # a dry run shows them: keys redacted
         if dialect is Dialect.langchain:
             code, document = _compare_langchain(path, loaded, translations, format, many)
             codes.append((path, code))

@@ -68,9 +68,12 @@ def report(scenario: Optional[Path]) -> dict[str, Any]:
     if scenario is not None:
         from .inputs import load_path
 
+        from .output import output_redactor
+
         loaded = load_path(scenario)
-        overrides = [{"provider": pid, "base_url": settings.base_url} for pid, settings in loaded.providers.items()
-                     if settings.base_url]
+        redact = output_redactor([s.api_key_env for s in loaded.providers.values() if s.api_key_env]).text
+        overrides = [{"provider": pid, "base_url": redact(settings.base_url)}  # a key written into it is not shown
+                     for pid, settings in loaded.providers.items() if settings.base_url]
     return {"toolchoice": _version("toolchoice"), "python": platform.python_version(), "executable": sys.executable,
             "dependencies": {name: _version(name) for name in DEPENDENCIES},
             "keys": keys, "base_url_overrides": overrides,

@@ -63,12 +63,15 @@ def model_rules_data(model: str) -> list[dict]:
 
 
 def print_model_rules(model: str, format: "MatrixFormat") -> None:
+    from .output import emit_json, output_redactor
+
     data = model_rules_data(model)
     if format is not MatrixFormat.pretty:
-        write(dumps(data))
+        emit_json(data, output_redactor())  # a key pasted into --model is not shown (the pretty view's console redacts)
         return
     if not data:
-        write(f"no model rule matches {model} (facts then come from the provider's capability row alone)")
+        write(output_redactor().text(f"no model rule matches {model} (facts then come from the provider's capability "
+                                     "row alone)"))
         return
     from rich.table import Table
 

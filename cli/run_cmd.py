@@ -175,6 +175,12 @@ def _repeats_merged(found: Any) -> list[tuple[Any, str, str, str]]:
     return out
 
 
+def one_line(message: str) -> str:
+    """A note on one line: a line break it quotes (a name from a trace or a tool file) is written out, as `tools`
+    writes it, so what follows cannot pass for a line of toolchoice's own."""
+    return message.replace("\n", "\\n")
+
+
 def print_loop(console: Any, run: Any) -> None:
     from rich.text import Text
 
@@ -190,7 +196,8 @@ def print_loop(console: Any, run: Any) -> None:
                                short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
     for number, severity, code, message in _repeats_merged(notes(run)):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
-        console.print(Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]), f": {message}"))
+        console.print(Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
+                                    f": {one_line(message)}"))
     console.print(Text(_ended(run), style="bold"))
     _errors_line(console, *run.tool_results())
     final = _final(run)
@@ -270,7 +277,8 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
         console.print(f"steps to finish  p50 {fin['p50']:g}  ·  p95 {fin['p95']:g}  (n={fin['n']})")
     _errors_line(console, data["tool_results"]["total"], data["tool_results"]["errors"])
     for severity, code, message in tally.findings:
-        console.print(Text.assemble((f"step 1 {severity} {code}", "yellow"), f": {message}"))  # the loop's findings
+        # the loop's findings
+        console.print(Text.assemble((f"step 1 {severity} {code}", "yellow"), f": {one_line(message)}"))
     lat = data["latency_ms"]
     if lat["p50"] is not None:
         console.print(f"loop latency     p50 {lat['p50']:.0f} ms  ·  p95 {lat['p95']:.0f} ms")
@@ -511,10 +519,11 @@ def _dry_run(scenario: Any, providers: list[str], options: Any, format: RunForma
     from toolchoice.providers.core import loop
     from toolchoice.providers.core.loop_lint import dry_run
 
-    from .output import print_pretty, translations_json, write
+    from .output import output_redactor, print_pretty, translations_json, write
 
-    translations = dry_run(scenario, providers, options)  # step 1, its ledger followed by the loop's findings
-    later = loop.later_steps(scenario, options.override)
+    redactor = output_redactor(options.render.allow_env)  # a key the scenario quotes (render redacts it too)
+    translations = [redactor.data(t) for t in dry_run(scenario, providers, options)]  # step 1, then the loop's findings
+    later = redactor.data(loop.later_steps(scenario, options.override))
     if format is RunFormat.json:
         write(dumps_indented({"step": 1, "translations": [t.to_json() for t in translations], "later_steps": later}))
     else:

@@ -354,6 +354,13 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     count = len(replay.transcripts) if replay is not None and repeat == 1 else repeat
     runs = loop.new_runs(list(providers), count)
     result = RunResult(runs)
+    import os
+
+    from .redaction import environment_secrets
+
+    # every key set in the environment, as render redacts them: a replay resolves none, and a trace or transcript
+    # may quote one (its records, --save and --trace-out were written unredacted)
+    result.secrets.update(environment_secrets(os.environ, tuple(options.render.allow_env)))
     result.secrets.update(keys)  # known before any loop: so are they to shards forked from here
     if count > 1:
         from .loop_tally import LoopReduction

@@ -373,5 +373,7 @@ def visible_json(text: str) -> str:
 
 def printable(text: str) -> str:
     """``text`` without terminal escape sequences and control characters (tabs and newlines stay):
-    what a server writes into an error message must not move the cursor or recolour the terminal."""
-    return _ANSI.sub("", text) if _CONTROL.search(text) else text  # C-speed look first: bodies can be large
+    what a server writes into an error message must not move the cursor or recolour the terminal. What no escape
+    sequence holds (a bidi control that reorders the line, U+2028 that breaks it) is written out (``visible``)."""
+    text = _ANSI.sub("", text) if _CONTROL.search(text) else text  # C-speed look first: bodies can be large
+    return visible(text) if not text.isascii() else text

@@ -18,12 +18,12 @@ def url_problem(url: str, base: bool = True) -> str | None:
     sent as is (an MCP server's), where a query string is refused as a place a key could be written."""
     from urllib.parse import urlsplit
 
+    if "@" in _lenient_authority(url):  # before parsing: a password may hold '#', '?', '/' or '['
+        return "it holds a user name or password (user:pass@host); keys are read from the environment"
     try:
         parts = urlsplit(url)
     except ValueError:
         return None  # reported by the caller's own check
-    if "@" in parts.netloc:
-        return "it holds a user name or password (user:pass@host); keys are read from the environment"
     if parts.query or url.rstrip().endswith("?"):
         return ("it holds a query string (?...), after which the endpoint path would be appended" if base else
                 "it holds a query string (?...), where a key would be in the file and every output")
@@ -36,6 +36,10 @@ def redact_url(url: str) -> str:
     """``url`` with any user info and query values left out, for messages."""
     from urllib.parse import urlsplit
 
+    authority = _lenient_authority(url)
+    if "@" in authority:  # whatever urllib would make of it (a password holding '#' reads as a fragment)
+        scheme, _, rest = url.partition("://")
+        url = f"{scheme}://…@{authority.rsplit('@', 1)[1]}{rest[len(authority):]}"
     try:
         parts = urlsplit(url)
     except ValueError:
@@ -44,6 +48,20 @@ def redact_url(url: str) -> str:
     if "@" in parts.netloc:
         netloc = "…@" + netloc
     return parts._replace(netloc=netloc, query="…" if parts.query else "", fragment="").geturl()
+
+
+def _lenient_authority(url: str) -> str:
+    """The host part as a user who pasted ``user:pass@host`` meant it: urllib ends it at the first '?', '#' or '/',
+    so a password holding one was read as a query, a fragment or a path (and its start as a host and port)."""
+    import re
+
+    rest = url.partition("://")[2]
+    head = rest.partition("/")[0]
+    if "@" in head or "@" not in rest or re.fullmatch(r"(\[[^\]]*\]|[^:\[\]]*)(:\d*)?", head):
+        return head
+    at = rest.rindex("@")  # 'user:pa/ss@host/path': what precedes the first '/' is no host[:port]
+    end = rest.find("/", at)
+    return rest if end < 0 else rest[:end]
 
 
 def endpoint(ctx: Context, default_base: str, path: str) -> str:
