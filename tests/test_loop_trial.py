@@ -317,3 +317,48 @@ def test_save_never_clears_files_through_a_link(tmp_path: Path) -> None:
                                  "earlier run saved (remove the link, or save into another folder)\n")
         assert sorted(p.name for p in elsewhere.iterdir()) == ["loop.json", "scenario.yaml", "step-01.reply.json"]
         assert {p.read_text() for p in elsewhere.iterdir()} == {"precious"}
+
+
+def test_ctrl_c_while_the_results_command_starts_neither_hangs_nor_leaves_it_running(tmp_path: Path) -> None:
+    """The race behind a Ctrl-C test that hung 1 time in 10 on a loaded machine: the cancel arrived while asyncio
+    was still connecting the command's pipes. asyncio's own clean-up there kills the shell alone and then waits for
+    its pipes, which the `sleep` it started keeps open: the run hung until the sleep ended. The event loop is held
+    here (a blocking wait) until the shell and its child both run, so the cancel lands exactly there."""
+    import asyncio
+    import os
+    import signal
+    import time
+
+    import pytest
+
+    from toolchoice.providers.core.loop_results import ToolResults
+    from toolchoice.providers.core.model import HistoryCall, LoopSpec, ToolCall
+
+    pids = tmp_path / "pids"
+    results = ToolResults(LoopSpec(), f"echo $$ >> {pids}; sleep 300 & echo $! >> {pids}; wait", 60)
+
+    async def cancelled_while_starting() -> float:
+        task = asyncio.ensure_future(results.answer(ToolCall("c1", "t", {}), HistoryCall("c1", "t", {}), ("t",), {}))
+        for _ in range(3):  # the shell is started; its pipes are being connected
+            await asyncio.sleep(0)
+        deadline = time.monotonic() + 30
+        while (not pids.exists() or len(pids.read_text().split()) < 2) and time.monotonic() < deadline:
+            time.sleep(0.01)  # blocking: the loop cannot finish connecting the pipes meanwhile
+        task.cancel()
+        started = time.monotonic()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, 20)
+        return time.monotonic() - started
+
+    try:
+        assert asyncio.run(cancelled_while_starting()) < 10
+        time.sleep(0.2)
+        for pid in [int(p) for p in pids.read_text().split()]:
+            stat = Path(f"/proc/{pid}/stat")
+            assert not stat.exists() or stat.read_text().split()[2] == "Z", f"{pid} still runs"
+    finally:
+        for pid in [int(p) for p in pids.read_text().split()] if pids.exists() else []:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass

@@ -11,6 +11,19 @@ from typing import Any, Callable
 from .model import HistoryCall, LoopResult, LoopSpec, Message, ToolCall
 
 
+def kill_group(process: Any) -> None:
+    """A --results-from command and everything it started (a pipeline keeps the pipes open after its shell)."""
+    try:
+        if os.name == "posix":
+            os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        process.kill()
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 class ToolResults:
     """What each call "returns" in one loop: ``loop.results`` (lists are consumed per call, in
     order), or ``--results-from COMMAND``. A call to a tool the step did not offer gets an error
@@ -69,21 +82,26 @@ class ToolResults:
         stdin = json.dumps({"id": history_call.id, "name": call.name, "arguments": call.arguments, **context},
                            ensure_ascii=False).encode()
         assert self.command is not None
-        process = await asyncio.create_subprocess_shell(self.command, stdin=asyncio.subprocess.PIPE,
-                                                        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                                                        start_new_session=os.name == "posix")
+        starting = asyncio.ensure_future(asyncio.create_subprocess_shell(
+            self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, start_new_session=os.name == "posix"))
+        try:
+            process = await asyncio.shield(starting)
+        except asyncio.CancelledError:
+            # Ctrl-C while asyncio connects the pipes: its own clean-up would kill the shell alone and then wait for
+            # the pipes, which what the shell started keeps open (a hang until that ends). Take the process, stop
+            # its whole group, reap it, and go on being cancelled.
+            process = await starting
+            kill_group(process)
+            try:
+                await asyncio.wait_for(process.wait(), 5)
+            except BaseException:  # noqa: BLE001 - the first interruption is the one raised
+                pass
+            raise
 
         def kill() -> None:
-            """The command and everything it started (a pipeline keeps the pipes open after its shell)."""
-            try:
-                if os.name == "posix":
-                    os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            try:
-                process.kill()
-            except (ProcessLookupError, PermissionError):
-                pass
+            kill_group(process)
+
         from . import limits
 
         cap = limits.get("result_bytes")
