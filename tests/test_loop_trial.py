@@ -100,17 +100,23 @@ def test_ids_the_loop_gives_never_collide_with_ids_the_model_gave(tmp_path: Path
     assert codes.count("loop.call_id_generated") == 1 and codes.count("loop.call_id_reused") == 1
 
 
-def test_a_hand_edited_transcript_is_one_line_naming_the_file(tmp_path: Path) -> None:
-    """A saved step's reply edited by hand (a call written as a string, a reasoning item without its family)
-    ended the replayed loop in "AttributeError: 'str' object has no attribute 'get'" or "TypeError:
-    ReasoningItem.__new__() missing 1 required positional argument". It is bad input: one line naming the
-    file and the key, exit 2."""
+def saved_openai_run(tmp_path: Path) -> tuple[Path, Path]:
+    """A three-step loop run against the OpenAI mock with --save: (the scenario, the save folder)."""
     path = tmp_path / "loop.yaml"
     path.write_text(TOOLS + "loop:\n  max_steps: 3\n  results: {search: hits, read_file: text}\n")
     saved = tmp_path / "saved"
     with running_mock("openai") as mock:
         assert toolchoice("run", str(path), "-p", "openai", "--base-url", mock.base_url, "--save",
                           str(saved)).returncode == 0
+    return path, saved
+
+
+def test_a_hand_edited_transcript_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    """A saved step's reply edited by hand (a call written as a string, a reasoning item without its family)
+    ended the replayed loop in "AttributeError: 'str' object has no attribute 'get'" or "TypeError:
+    ReasoningItem.__new__() missing 1 required positional argument". It is bad input: one line naming the
+    file and the key, exit 2."""
+    path, saved = saved_openai_run(tmp_path)
     reply_file = saved / "openai" / "loop-001" / "step-01.reply.json"
     recorded = json.loads(reply_file.read_text())
     assert recorded["reply"]["tool_calls"]  # the mock's auto answer: a call to the first tool
@@ -190,12 +196,7 @@ def test_bare_step_bodies_of_another_provider_name_the_provider_that_reads_them(
     """`--replay DIR` takes bodies named by step (step-1.json ...) and replays them as the -p provider's replies.
     The OpenAI mock's bodies replayed with -p anthropic ended the loop in "response body is not a anthropic reply:
     no content", which says nothing of what to do. Now one line naming the file and the -p that reads it."""
-    path = tmp_path / "loop.yaml"
-    path.write_text(TOOLS + "loop:\n  max_steps: 3\n  results: {search: hits, read_file: text}\n")
-    saved = tmp_path / "saved"
-    with running_mock("openai") as mock:
-        assert toolchoice("run", str(path), "-p", "openai", "--base-url", mock.base_url, "--save",
-                          str(saved)).returncode == 0
+    path, saved = saved_openai_run(tmp_path)
     bare = tmp_path / "bare"
     bare.mkdir()
     for step in (1, 2):
