@@ -27,13 +27,13 @@ SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
 LARGE_JSON = 32 * 1024
 
 
-def dumps(value: Any) -> str:
+def dumps(value: Any, compact: str | None = None) -> str:
     """Indented JSON for the commands that print one document (render, tools, parse), as
     ``json.dumps(value, indent=2, ensure_ascii=False)`` writes it (the sending commands' documents, which
-    grow with N, always go through core/json_text.py)."""
+    grow with N, always go through core/json_text.py). ``compact``: the value's compact text, if at hand."""
     import json
 
-    if len(json.dumps(value, ensure_ascii=False)) < LARGE_JSON:
+    if len(compact if compact is not None else json.dumps(value, ensure_ascii=False)) < LARGE_JSON:
         return json.dumps(value, indent=2, ensure_ascii=False)
     from toolchoice.providers.core.json_text import dumps_indented
 
@@ -426,16 +426,17 @@ def print_ledgers(translations: list[Translation], titles: dict[str, str]) -> No
 HIGHLIGHT_MAX = 64 * 1024
 
 
-def json_view(console: Any, text: str) -> Any:
-    """JSON ``text`` laid out with two-space indents (rich's JSON view), coloured only where colours show;
-    print it with ``soft_wrap=True`` (a long line is left whole for the terminal to wrap)."""
-    from rich.json import JSON  # (~0.1 ms: rich.text and its highlighter are loaded for any pretty output)
-
-    if console.color_system is not None and len(text) <= HIGHLIGHT_MAX:
-        return JSON(text, indent=2)
+def json_view(console: Any, data: Any) -> Any:
+    """JSON data laid out with two-space indents as rich's JSON view lays it out, coloured only where colours
+    show; print it with ``soft_wrap=True`` (a long line is left whole for the terminal to wrap)."""
     import json
 
-    return _Unstyled(console, dumps(json.loads(text)))  # the text rich's JSON lays out (its json.dumps call)
+    compact = json.dumps(data, ensure_ascii=False)
+    if console.color_system is not None and len(compact) <= HIGHLIGHT_MAX:
+        from rich.json import JSON
+
+        return JSON(compact, indent=2)
+    return _Unstyled(console, dumps(data, compact))  # the text rich's JSON writes (json.dumps, indent 2)
 
 
 class _Unstyled:
@@ -476,7 +477,7 @@ def print_pretty(translations: list[Translation], titles: dict[str, str]) -> Non
             for name, value in r.headers.items():
                 console.print(Text.assemble(("  " + name + ": ", "dim"), value))
             # soft_wrap: a long JSON line is left whole for the terminal to wrap, never cut inside a value
-            console.print(json_view(console, wire_json(shorten_opaque(r.body))), soft_wrap=True)
+            console.print(json_view(console, shorten_opaque(r.body)), soft_wrap=True)
         if t.ledger:
             console.print(ledger_table(t.ledger, console.width))
         console.print()

@@ -4,7 +4,6 @@ text written goes through the redaction of the run's secrets (``emit``, ``emit_p
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -110,7 +109,7 @@ def print_raw(console: Any, sample_raw_json: Any, raw_text: str) -> None:
 
     console.print(Text("raw response", style="bold"))
     if sample_raw_json is not None:
-        console.print(json_view(console, json.dumps(sample_raw_json, ensure_ascii=False)), soft_wrap=True)
+        console.print(json_view(console, sample_raw_json), soft_wrap=True)
     else:
         console.print(Text(raw_text or "(no body)"))
 
