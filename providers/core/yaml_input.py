@@ -95,12 +95,11 @@ class Reader:
     def value(self, node: yaml.Node) -> Any:
         """Plain Python data for a node, refusing duplicate keys and non-JSON values."""
         if node.tag == _STR_TAG and type(node) is yaml.ScalarNode:  # most values: what construct_yaml_str returns
-            self.budget -= 1
-            self.bytes -= len(node.value)
-            if self.budget >= 0 and self.bytes >= 0 and not (self.escapes and _SURROGATE.search(node.value)):
+            size = len(node.value)  # (what the general path below refuses, it refuses with its message)
+            if self.budget > 0 and self.bytes >= size and not (self.escapes and _SURROGATE.search(node.value)):
+                self.budget -= 1
+                self.bytes -= size
                 return node.value
-            self.budget += 1  # the general path below refuses it, with its message
-            self.bytes += len(node.value)
         self.plain(node)
         self.budget -= 1
         if self.budget < 0:
