@@ -86,18 +86,24 @@ def _mock_usage() -> dict[str, int]:
     return {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
 
 
+# cerebras-cloud-sdk types/chat/chat_completion.py declares ``system_fingerprint: str`` required in both the
+# whole reply and the chunk (openai-python: Optional[str]), and ``type: Literal["function"]`` required on every
+# tool-call delta (openai-python: Optional); without them the SDK mistypes stream chunks as whole replies.
+_FINGERPRINT = "fp_toolchoice_mock"
+
+
 def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
     """A whole chat.completion body (openai-python types/chat/chat_completion.py)."""
     return {"id": f"chatcmpl-mock{number}", "object": "chat.completion", "created": 1764147600,
             "model": read.model or "mock", "choices": [{"index": 0, "message": _mock_message(answer), "logprobs": None,
                                                         "finish_reason": "tool_calls" if answer.calls else "stop"}],
-            "usage": _mock_usage()}
+            "usage": _mock_usage(), "system_fingerprint": _FINGERPRINT}
 
 
 def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> list[tuple[str | None, Any]]:
     """chat.completion.chunk events (types/chat/chat_completion_chunk.py), then ``data: [DONE]``."""
     head = {"id": f"chatcmpl-mock{number}", "object": "chat.completion.chunk", "created": 1764147600,
-            "model": read.model or "mock"}
+            "model": read.model or "mock", "system_fingerprint": _FINGERPRINT}
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> tuple[None, dict[str, Any]]:
         return None, {**head, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
@@ -111,7 +117,8 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
         half = len(call.raw) // 2
         for piece in (call.raw[:half], call.raw[half:]):
             if piece:
-                events.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
+                events.append(chunk({"tool_calls": [{"index": index, "type": "function",
+                                                     "function": {"arguments": piece}}]}))
     events.append(chunk({}, "tool_calls" if answer.calls else "stop"))
     options = body.get("stream_options")
     if isinstance(options, dict) and options.get("include_usage"):

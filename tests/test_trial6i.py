@@ -1,0 +1,35 @@
+"""Found by trial6i (a fidelity check of `toolchoice mock` with the official SDKs as clients); each test
+failed before its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolchoice.providers.core.mock.server import running_mock
+
+from test_mock_sdks import CHAT_TOOLS, KEY, USER
+
+
+def test_cerebras_sdk_parses_the_mock_reply_and_chunks_as_its_own_types() -> None:
+    """cerebras-cloud-sdk types/chat/chat_completion.py: ``ChatCompletionResponse`` and ``ChatChunkResponse``
+    both declare ``system_fingerprint: str`` (required). Without it the SDK's union fell back to a loose
+    ChatCompletionResponse for every stream chunk, whose ``delta`` was a plain dict:
+    ``chunk.choices[0].delta.tool_calls`` raised AttributeError."""
+    pytest.importorskip("cerebras.cloud.sdk")
+    from cerebras.cloud.sdk import Cerebras
+    from cerebras.cloud.sdk.types.chat.chat_completion import ChatChunkResponse, ChatCompletionResponse
+
+    with running_mock("cerebras") as mock:
+        client = Cerebras(api_key=KEY, base_url=mock.base_url.removesuffix("/v1"), max_retries=0,
+                          warm_tcp_connection=False)
+        raw = client.chat.completions.with_raw_response.create(model="llama-3.3-70b", messages=USER,
+                                                               tools=CHAT_TOOLS, tool_choice="required")
+        whole = ChatCompletionResponse.model_validate(raw.http_response.json())  # strict: raises when a field is missing
+        assert whole.choices[0].message.tool_calls[0].function.name == "get_weather"
+        chunks = list(client.chat.completions.create(model="llama-3.3-70b", messages=USER, tools=CHAT_TOOLS,
+                                                     tool_choice={"type": "function",
+                                                                  "function": {"name": "get_time"}}, stream=True))
+    assert chunks and all(isinstance(chunk, ChatChunkResponse) for chunk in chunks), [type(c) for c in chunks]
+    names = [call.function.name for chunk in chunks for call in (chunk.choices[0].delta.tool_calls or [])
+             if call.function.name]
+    assert names == ["get_time"]
