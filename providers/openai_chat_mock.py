@@ -100,8 +100,16 @@ def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None 
             "usage": _mock_usage(), "system_fingerprint": _FINGERPRINT}
 
 
-def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> list[tuple[str | None, Any]]:
-    """chat.completion.chunk events (types/chat/chat_completion_chunk.py), then ``data: [DONE]``."""
+# Hosts whose stream carries each tool call whole in one delta: mistralai client/models/toolcall.py and
+# functioncall.py type a delta's call as ToolCall(function=FunctionCall(name: str, arguments)), name required.
+_WHOLE_CALL_HOSTS = frozenset({"mistral"})
+MOCK_EVENTS_PER_HOST = True  # core/mock/service.py passes the provider id to mock_events
+
+
+def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any],
+                provider: str = "openai") -> list[tuple[str | None, Any]]:
+    """chat.completion.chunk events (types/chat/chat_completion_chunk.py), then ``data: [DONE]``; each call in
+    pieces (name first, then the arguments in parts), or whole for the hosts whose SDK types want it so."""
     head = {"id": f"chatcmpl-mock{number}", "object": "chat.completion.chunk", "created": 1764147600,
             "model": read.model or "mock", "system_fingerprint": _FINGERPRINT}
 
@@ -112,6 +120,10 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
     if answer.text is not None:
         events.append(chunk({"content": answer.text}))
     for index, call in enumerate(answer.calls):
+        if provider in _WHOLE_CALL_HOSTS:
+            events.append(chunk({"tool_calls": [{"index": index, "id": call.id, "type": "function",
+                                                 "function": {"name": call.name, "arguments": call.raw}}]}))
+            continue
         events.append(chunk({"tool_calls": [{"index": index, "id": call.id, "type": "function",
                                              "function": {"name": call.name, "arguments": ""}}]}))
         half = len(call.raw) // 2

@@ -3,6 +3,8 @@ failed before its fix."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from toolchoice.providers.core.mock.server import running_mock
@@ -33,3 +35,21 @@ def test_cerebras_sdk_parses_the_mock_reply_and_chunks_as_its_own_types() -> Non
     names = [call.function.name for chunk in chunks for call in (chunk.choices[0].delta.tool_calls or [])
              if call.function.name]
     assert names == ["get_time"]
+
+
+def test_mistralai_sdk_reads_the_mock_stream_with_each_call_whole() -> None:
+    """mistralai (client/models/deltamessage.py, toolcall.py, functioncall.py): a stream delta's ``tool_calls`` is
+    ``List[ToolCall]`` whose ``function: FunctionCall`` requires ``name: str`` and ``arguments``: every tool-call
+    delta carries the call whole. The mock streamed OpenAI's pieces (the arguments in chunks without the name) and
+    ``Mistral.chat.stream`` raised ResponseValidationError on the second chunk."""
+    pytest.importorskip("mistralai")
+    from mistralai.client import Mistral
+
+    with running_mock("mistral") as mock:
+        client = Mistral(api_key=KEY, server_url=mock.base_url.removesuffix("/v1"))
+        events = list(client.chat.stream(model="mistral-large-latest", messages=USER, tools=CHAT_TOOLS,
+                                         tool_choice="any"))
+    calls = [call for event in events for call in (event.data.choices[0].delta.tool_calls or [])]
+    assert [(call.function.name, call.id) for call in calls] == [("get_weather", "call_mock_1_1")], calls
+    assert json.loads(calls[0].function.arguments) == mock.records[0]["calls"][0]["arguments"]
+    assert events[-1].data.choices[0].finish_reason == "tool_calls"

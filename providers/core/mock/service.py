@@ -128,7 +128,8 @@ class MockService:
         line = redacted(record(number, self.provider, path, judged, 200, answer, stream), kept)
         cut = step.cut_after if step is not None else None
         if stream:
-            events = self.module.mock_events(answer, read, number, shown.body)
+            per_host = {"provider": self.provider} if getattr(self.module, "MOCK_EVENTS_PER_HOST", False) else {}
+            events = self.module.mock_events(answer, read, number, shown.body, **per_host)
             chunks = ENCODERS[self.framing](events)
             return Exchange(200, {"content-type": CONTENT_TYPES[self.framing]}, None, chunks, line, delay, cut, answer,
                             kept)
