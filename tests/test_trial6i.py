@@ -53,3 +53,20 @@ def test_mistralai_sdk_reads_the_mock_stream_with_each_call_whole() -> None:
     assert [(call.function.name, call.id) for call in calls] == [("get_weather", "call_mock_1_1")], calls
     assert json.loads(calls[0].function.arguments) == mock.records[0]["calls"][0]["arguments"]
     assert events[-1].data.choices[0].finish_reason == "tool_calls"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_ollama_think_level_turns_thinking_on(stream: bool) -> None:
+    """ollama-python _types.py ChatRequest: ``think: Optional[Union[bool, str]]`` 'Enable thinking mode (for
+    thinking models)', and toolchoice's own translator sends an effort as ``think: "low"|"medium"|"high"``
+    (providers/ollama.py). The mock read only ``think: true`` as thinking on: with a level the reply had no
+    ``message.thinking`` ('Only present when thinking is enabled') and the judge planned thinking as unset."""
+    pytest.importorskip("ollama")
+    import ollama
+
+    with running_mock("ollama") as mock:
+        client = ollama.Client(host=mock.base_url)
+        reply = client.chat(model="gpt-oss:20b", messages=USER, tools=CHAT_TOOLS, think="high", stream=stream)
+        parts = list(reply) if stream else [reply]
+    assert "".join(part.message.thinking or "" for part in parts)
+    assert [call.function.name for part in parts for call in (part.message.tool_calls or [])] == ["get_weather"]
