@@ -103,7 +103,7 @@ def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None 
 # Hosts whose stream carries each tool call whole in one delta: mistralai client/models/toolcall.py and
 # functioncall.py type a delta's call as ToolCall(function=FunctionCall(name: str, arguments)), name required.
 _WHOLE_CALL_HOSTS = frozenset({"mistral"})
-MOCK_EVENTS_PER_HOST = True  # core/mock/service.py passes the provider id to mock_events
+MOCK_PER_HOST = True  # core/mock/service.py passes the provider id to mock_events and mock_error
 
 
 def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any],
@@ -143,9 +143,11 @@ _MOCK_ERROR_TYPES = {400: "invalid_request_error", 401: "invalid_request_error",
                      413: "invalid_request_error", 429: "requests", 500: "server_error", 503: "server_error"}
 
 
-def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+def mock_error(status: int, message: str, provider: str = "openai") -> tuple[dict[str, Any], dict[str, str]]:
     """OpenAI's error envelope {error: {message, type, param, code}} (the recorded 400 in tests/data/responses/errors;
-    429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them)."""
+    429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them). Mistral's is the same
+    fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672)."""
     code = "rate_limit_exceeded" if status == 429 else None
-    return ({"error": {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"),
-                       "param": None, "code": code}}, {})
+    error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": None,
+             "code": code}
+    return ({"object": "error", **error} if provider == "mistral" else {"error": error}), {}

@@ -70,3 +70,23 @@ def test_ollama_think_level_turns_thinking_on(stream: bool) -> None:
         parts = list(reply) if stream else [reply]
     assert "".join(part.message.thinking or "" for part in parts)
     assert [call.function.name for part in parts for call in (part.message.tool_calls or [])] == ["get_weather"]
+
+
+def test_mistral_refusal_comes_in_mistrals_error_envelope() -> None:
+    """Mistral's 400 body is top level {"object": "error", "message": "...", "type": "invalid_request_error",
+    "param": null, "code": null} (as quoted from api.mistral.ai/v1/chat/completions in
+    Mobile-Artificial-Intelligence/maid#672; the recorded 422 in tests/data/responses/errors has the same top
+    level). The mock answered OpenAI's {"error": {...}} for Mistral too."""
+    pytest.importorskip("mistralai")
+    from mistralai.client import Mistral
+    from mistralai.client.errors import SDKError
+
+    with running_mock("mistral") as mock:
+        client = Mistral(api_key=KEY, server_url=mock.base_url.removesuffix("/v1"))
+        with pytest.raises(SDKError) as caught:
+            client.chat.complete(model="mistral-large-latest", messages=USER, tools=CHAT_TOOLS,
+                                 tool_choice={"type": "function", "function": {"name": "no_such_tool"}})
+    assert caught.value.status_code == 400
+    body = json.loads(caught.value.body)
+    assert body["object"] == "error" and body["type"] == "invalid_request_error", body
+    assert "no_such_tool" in body["message"] and "error" not in body, body
