@@ -17,7 +17,10 @@ MOCK_BASE_PATH = "/v1"  # the base URL openai-python takes (OpenAI(base_url=...)
 # known, not refused): openai 3.57.0 types/chat/chat_completion_tool_choice_option_param.py
 # ChatCompletionToolChoiceOptionParam 'Literal["none", "auto", "required"]'; Azure's specs (fact azure.tool_choice_forms)
 MOCK_CHOICE_WORDS: dict[str, tuple[str, ...]] = {"openai": ("none", "auto", "required"),
-                                                 "azure": ("none", "auto", "required")}
+                                                 "azure": ("none", "auto", "required"),
+                                                 # groq-python chat_completion_tool_choice_option_param.py; the
+                                                 # recorded 400 errors/error-groq-tool-choice-null.json
+                                                 "groq": ("none", "auto", "required")}
 _MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stream_options",
                          "max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "thinking"})
 

@@ -90,3 +90,23 @@ def test_mistral_refusal_comes_in_mistrals_error_envelope() -> None:
     body = json.loads(caught.value.body)
     assert body["object"] == "error" and body["type"] == "invalid_request_error", body
     assert "no_such_tool" in body["message"] and "error" not in body, body
+
+
+def test_groq_refuses_another_apis_tool_choice_word() -> None:
+    """groq-python types/chat/chat_completion_tool_choice_option_param.py: ``Literal["none", "auto", "required"]``
+    or a named choice, and Groq's 400 for another string is recorded: "Only allowed string values for
+    'tool_choice' are none, auto, and required" (tests/data/responses/errors/error-groq-tool-choice-null.json,
+    its source in SOURCES.md). The mock answered "any" (Anthropic's and Mistral's word) 200 with a call."""
+    pytest.importorskip("groq")
+    import groq
+
+    with running_mock("groq") as mock:
+        client = groq.Groq(api_key=KEY, base_url=mock.base_url.removesuffix("/openai/v1").removesuffix("/v1"),
+                           max_retries=0)
+        with pytest.raises(groq.BadRequestError):
+            client.chat.completions.create(model="llama-3.3-70b-versatile", messages=USER, tools=CHAT_TOOLS,
+                                           tool_choice="any")
+        reply = client.chat.completions.create(model="llama-3.3-70b-versatile", messages=USER, tools=CHAT_TOOLS,
+                                               tool_choice="required")
+    assert reply.choices[0].message.tool_calls[0].function.name == "get_weather"
+    assert [r["status"] for r in mock.records] == [400, 200]
