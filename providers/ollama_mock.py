@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core.model import ProviderSettings
+from .core.model import ProviderSettings, ThinkingSetting
 from .ollama import PATH
 
 MOCK_BASE_PATH = ""  # ollama-python Client(host=...)
@@ -30,11 +30,14 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     tools, notes = read_tools(body.get("tools"), "openai-chat")
     options = body.get("options") if isinstance(body.get("options"), dict) else {}
     think = body.get("think")
+    # ollama-python ChatRequest.think: bool | 'low' | 'medium' | 'high' (a level turns thinking on, as ollama.py sends)
+    level = think if think in ("low", "medium", "high") else None
     settings = ProviderSettings(max_tokens=options.get("num_predict"), temperature=options.get("temperature"),
-                                thinking=think if isinstance(think, bool) else None)
+                                thinking=True if level else think if isinstance(think, bool) else None,
+                                thinking_mode=ThinkingSetting("on", effort=level) if level else None)
     return MockRead(None, tools, chat_history(body.get("messages"), "ollama", "thinking"), settings,
                     body.get("stream") is not False, body["model"], unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
-                    thinking=think is True)
+                    thinking=think is True or level is not None)
 
 
 def _mock_message(answer: Any) -> dict[str, Any]:

@@ -17,7 +17,10 @@ MOCK_BASE_PATH = "/v1"  # the base URL openai-python takes (OpenAI(base_url=...)
 # known, not refused): openai 3.57.0 types/chat/chat_completion_tool_choice_option_param.py
 # ChatCompletionToolChoiceOptionParam 'Literal["none", "auto", "required"]'; Azure's specs (fact azure.tool_choice_forms)
 MOCK_CHOICE_WORDS: dict[str, tuple[str, ...]] = {"openai": ("none", "auto", "required"),
-                                                 "azure": ("none", "auto", "required")}
+                                                 "azure": ("none", "auto", "required"),
+                                                 # groq-python chat_completion_tool_choice_option_param.py; the
+                                                 # recorded 400 errors/error-groq-tool-choice-null.json
+                                                 "groq": ("none", "auto", "required")}
 _MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stream_options",
                          "max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "thinking"})
 
@@ -86,18 +89,32 @@ def _mock_usage() -> dict[str, int]:
     return {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
 
 
+# cerebras-cloud-sdk types/chat/chat_completion.py declares ``system_fingerprint: str`` required in both the
+# whole reply and the chunk (openai-python: Optional[str]), and ``type: Literal["function"]`` required on every
+# tool-call delta (openai-python: Optional); without them the SDK mistypes stream chunks as whole replies.
+_FINGERPRINT = "fp_toolchoice_mock"
+
+
 def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
     """A whole chat.completion body (openai-python types/chat/chat_completion.py)."""
     return {"id": f"chatcmpl-mock{number}", "object": "chat.completion", "created": 1764147600,
             "model": read.model or "mock", "choices": [{"index": 0, "message": _mock_message(answer), "logprobs": None,
                                                         "finish_reason": "tool_calls" if answer.calls else "stop"}],
-            "usage": _mock_usage()}
+            "usage": _mock_usage(), "system_fingerprint": _FINGERPRINT}
 
 
-def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> list[tuple[str | None, Any]]:
-    """chat.completion.chunk events (types/chat/chat_completion_chunk.py), then ``data: [DONE]``."""
+# Hosts whose stream carries each tool call whole in one delta: mistralai client/models/toolcall.py and
+# functioncall.py type a delta's call as ToolCall(function=FunctionCall(name: str, arguments)), name required.
+_WHOLE_CALL_HOSTS = frozenset({"mistral"})
+MOCK_PER_HOST = True  # core/mock/service.py passes the provider id to mock_events and mock_error
+
+
+def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any],
+                provider: str = "openai") -> list[tuple[str | None, Any]]:
+    """chat.completion.chunk events (types/chat/chat_completion_chunk.py), then ``data: [DONE]``; each call in
+    pieces (name first, then the arguments in parts), or whole for the hosts whose SDK types want it so."""
     head = {"id": f"chatcmpl-mock{number}", "object": "chat.completion.chunk", "created": 1764147600,
-            "model": read.model or "mock"}
+            "model": read.model or "mock", "system_fingerprint": _FINGERPRINT}
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> tuple[None, dict[str, Any]]:
         return None, {**head, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
@@ -106,12 +123,17 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
     if answer.text is not None:
         events.append(chunk({"content": answer.text}))
     for index, call in enumerate(answer.calls):
+        if provider in _WHOLE_CALL_HOSTS:
+            events.append(chunk({"tool_calls": [{"index": index, "id": call.id, "type": "function",
+                                                 "function": {"name": call.name, "arguments": call.raw}}]}))
+            continue
         events.append(chunk({"tool_calls": [{"index": index, "id": call.id, "type": "function",
                                              "function": {"name": call.name, "arguments": ""}}]}))
         half = len(call.raw) // 2
         for piece in (call.raw[:half], call.raw[half:]):
             if piece:
-                events.append(chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]}))
+                events.append(chunk({"tool_calls": [{"index": index, "type": "function",
+                                                     "function": {"arguments": piece}}]}))
     events.append(chunk({}, "tool_calls" if answer.calls else "stop"))
     options = body.get("stream_options")
     if isinstance(options, dict) and options.get("include_usage"):
@@ -124,9 +146,11 @@ _MOCK_ERROR_TYPES = {400: "invalid_request_error", 401: "invalid_request_error",
                      413: "invalid_request_error", 429: "requests", 500: "server_error", 503: "server_error"}
 
 
-def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+def mock_error(status: int, message: str, provider: str = "openai") -> tuple[dict[str, Any], dict[str, str]]:
     """OpenAI's error envelope {error: {message, type, param, code}} (the recorded 400 in tests/data/responses/errors;
-    429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them)."""
+    429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them). Mistral's is the same
+    fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672)."""
     code = "rate_limit_exceeded" if status == 429 else None
-    return ({"error": {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"),
-                       "param": None, "code": code}}, {})
+    error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": None,
+             "code": code}
+    return ({"object": "error", **error} if provider == "mistral" else {"error": error}), {}

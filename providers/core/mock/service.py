@@ -65,7 +65,8 @@ class MockService:
         self.refused = 0
 
     def error(self, status: int, message: str, extra: dict[str, str] | None = None) -> tuple[bytes, dict[str, str]]:
-        body, headers = self.module.mock_error(status, message)
+        per_host = {"provider": self.provider} if getattr(self.module, "MOCK_PER_HOST", False) else {}
+        body, headers = self.module.mock_error(status, message, **per_host)
         return _dumps(body), {"content-type": "application/json", **headers, **(extra or {})}
 
     def handle(self, method: str, target: str, headers: dict[str, str], raw: bytes) -> Exchange:
@@ -128,7 +129,8 @@ class MockService:
         line = redacted(record(number, self.provider, path, judged, 200, answer, stream), kept)
         cut = step.cut_after if step is not None else None
         if stream:
-            events = self.module.mock_events(answer, read, number, shown.body)
+            per_host = {"provider": self.provider} if getattr(self.module, "MOCK_PER_HOST", False) else {}
+            events = self.module.mock_events(answer, read, number, shown.body, **per_host)
             chunks = ENCODERS[self.framing](events)
             return Exchange(200, {"content-type": CONTENT_TYPES[self.framing]}, None, chunks, line, delay, cut, answer,
                             kept)
