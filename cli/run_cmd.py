@@ -16,6 +16,7 @@ from typing import Any, List, Optional
 import typer
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
+from toolchoice.providers.core.outcome import rate_cells
 
 from . import exits, heap
 from .exits import handled
@@ -228,12 +229,6 @@ def print_side_by_side(console: Any, runs: list[Any], providers: list[str]) -> N
     console.print(table)
 
 
-def _pct(rate: dict[str, float]) -> tuple[str, str]:
-    from toolchoice.providers.core.outcome import percent
-
-    return percent(rate["rate"]), f"{percent(rate['low']).removesuffix('%')}–{percent(rate['high'])}"
-
-
 def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = None) -> None:
     """The tallies of one provider's loops: ``tally`` (loop_tally.LoopTally) when the loops were reduced
     as they ended, else made from ``runs``."""
@@ -252,7 +247,7 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
                "tokens in/out (mean)"]
     rows = []
     for s in data["steps"]:
-        rate, ci = _pct(s["obey_rate"])
+        rate, ci = rate_cells(s["obey_rate"])
         other = ", ".join(f"{c} {k}" for k, c in s["counts"].items() if c and k != "obeyed") or "–"
         choices = dict.fromkeys(_requested(choice) for choice in tally.step_choices(s["step"]))
         lat = s["latency_ms"]["p50"]
@@ -268,7 +263,7 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
         ended.add_column(h, justify="left" if h == "ended" else "right")
     for reason, e in data["ended"].items():
         if e["count"]:
-            rate, ci = _pct(e)
+            rate, ci = rate_cells(e)
             ended.add_row(reason, str(e["count"]), rate, ci)
     console.print(ended)
     console.print(f"ended by itself  {_by_itself(data['terminated'])}")
@@ -294,7 +289,7 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
 
 def _by_itself(t: dict[str, Any]) -> str:
     """How many loops ended by themselves (not at max_steps, not by a failure), with the Wilson interval."""
-    rate, ci = _pct(t)
+    rate, ci = rate_cells(t)
     return f"{t['count']} of {t['loops']} loops ({rate}, 95% CI {ci}; the rest hit max_steps, repeated_call or failed)"
 
 
@@ -334,9 +329,10 @@ def markdown(runs: list[Any], providers: list[str], repeat: int, tallies: dict[s
         lines += [f"### {provider} · {data['loops']} loops", "",
                   row(["step", "reached", "obeyed", "%", "95% CI (Wilson)"]), row(["---"] * 5)]
         for s in data["steps"]:
-            lines.append(row([str(s["step"]), str(s["reached"]), str(s["obeyed"]), *_pct(s["obey_rate"])]))
+            lines.append(row([str(s["step"]), str(s["reached"]), str(s["obeyed"]),
+                              *rate_cells(s["obey_rate"])]))
         lines += ["", row(["ended", "count", "%", "95% CI (Wilson)"]), row(["---"] * 4)]
-        lines += [row([k, str(e["count"]), *_pct(e)]) for k, e in data["ended"].items() if e["count"]]
+        lines += [row([k, str(e["count"]), *rate_cells(e)]) for k, e in data["ended"].items() if e["count"]]
         lines += ["", f"ended by itself: {_by_itself(data['terminated'])}"]
         fin = data["steps_to_finish"]
         if fin["n"]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.model import Reply, Translation
-from toolchoice.providers.core.outcome import percent
+from toolchoice.providers.core.outcome import rate_cells
 from toolchoice.providers.core.runner import Sample
 
 from .output import dumps, json_view, write
@@ -172,8 +172,7 @@ def print_repeat(console: Any, provider: str, translation: Translation, collecte
             continue
         rate = data["rates"][category]
         style = "green" if category == "obeyed" else "red"
-        table.add_row(Text(category, style=style), str(count), percent(rate["rate"]),
-                      f"{percent(rate['low']).removesuffix('%')}–{percent(rate['high'])}")
+        table.add_row(Text(category, style=style), str(count), *rate_cells(rate))
     console.print(table)
     lat = data["latency_ms"]
     if lat["p50"] is not None:

@@ -80,6 +80,11 @@ def percent(rate: float, below: float | None = None) -> str:
     return text + "%"
 
 
+def rate_cells(rate: dict[str, float]) -> tuple[str, str]:
+    """A rate record ({rate, low, high}) as two table cells: the percent, and the 95% interval ("85–99%")."""
+    return percent(rate["rate"]), f"{percent(rate['low']).removesuffix('%')}–{percent(rate['high'])}"
+
+
 def threshold_code(below: list[str], refused: bool = False) -> int:
     """--min-obeyed's exit code in `outcome`'s order: REFUSED, else DISOBEYED when a rate is below."""
     if refused:
