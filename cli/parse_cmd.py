@@ -76,13 +76,12 @@ def parse_json(provider: str, reply: Reply, verdict: dict[str, Any] | None,
 def wrong_format(provider: str, body: Any) -> ToolchoiceError | None:
     """When the body has another family's documented reply shape (some parsers read a foreign body as
     an empty reply, others fail): a usage error naming the -p that reads it."""
-    from toolchoice.providers.core.capabilities import CAPABILITIES
-    from toolchoice.providers.core.sniff import family_of, reply_kind
+    from toolchoice.providers.core.sniff import foreign_kind
 
-    family = family_of(body)
-    if family is None or family == CAPABILITIES[provider].module:
+    foreign = foreign_kind(provider, body)
+    if foreign is None:
         return None
-    what, suggestion = reply_kind(family)
+    what, suggestion = foreign
     return ToolchoiceError(f"this body looks like {what}, not a reply in {provider}'s format", hint=f"use -p {suggestion}")
 
 

@@ -186,16 +186,15 @@ def _check_family(path: Path, body: bytes, provider: str) -> None:
     family's documented shape (an OpenAI body replayed with -p anthropic) ended the loop in "response body is not a
     anthropic reply" (found by an adversarial run). Said here, with the -p that reads it."""
     from .bounded import json_value
-    from .capabilities import CAPABILITIES
-    from .sniff import family_of, reply_kind
+    from .sniff import foreign_kind
 
     try:
-        family = family_of(json_value(body))
+        foreign = foreign_kind(provider, json_value(body))
     except ValueError:
         return  # not JSON: the step's reply says so as it is judged
-    if family is None or provider not in CAPABILITIES or family == CAPABILITIES[provider].module:
+    if foreign is None:
         return
-    what, suggestion = reply_kind(family)
+    what, suggestion = foreign
     raise ToolchoiceError(f"--replay: {path} looks like {what}, not a reply in {provider}'s format (a step body "
                           "without its step-NN.reply.json replays only on the provider that answered it)",
                           hint=f"replay it with -p {suggestion}; to see it on {provider}, replay the folder "

@@ -269,11 +269,11 @@ def _foreign_shape(provider: str, body: Any) -> str | None:
 
     if provider not in CAPABILITIES or not isinstance(body, dict) or module_for(provider).looks_like_reply(body):
         return None
-    from .sniff import family_of, reply_kind
+    from .sniff import foreign_kind
 
-    family = family_of(body)
-    if family is None or family == CAPABILITIES[provider].module:
+    foreign = foreign_kind(provider, body)
+    if foreign is None:
         return None
-    what, suggestion = reply_kind(family)
+    what, suggestion = foreign
     return (f"this body looks like {what}, not a reply in {provider}'s format (the base URL may point at another "
             f"API; -p {suggestion} reads it)")

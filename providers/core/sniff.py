@@ -24,3 +24,14 @@ def family_of(body: Any) -> str | None:
 def reply_kind(family: str) -> tuple[str, str]:
     """(what to call a reply of the family module ``family``, the -p to suggest)."""
     return next(m.REPLY_KIND for m in family_modules() if m.__name__.rsplit(".", 1)[1] == family)
+
+
+def foreign_kind(provider: str, body: Any) -> tuple[str, str] | None:
+    """When ``body`` has the documented reply shape of a family other than ``provider``'s: (what to call such a
+    reply, the -p that reads it); else None (no known shape, the provider's own, or an unknown provider)."""
+    from .capabilities import CAPABILITIES
+
+    family = family_of(body)
+    if family is None or provider not in CAPABILITIES or family == CAPABILITIES[provider].module:
+        return None
+    return reply_kind(family)
