@@ -162,3 +162,24 @@ def test_cohere_tool_choice_rule_is_the_sdks_words() -> None:
     for model, takes in (("command-r7b-12-2024", True), ("command-a-03-2025", True), ("command-r-plus", False),
                          ("command-r-08-2024", False)):
         assert model_rules.rule_facts("cohere", model)["tool_choice"].value is takes, model
+
+
+# ---- Responses custom tools: the SDK's fields beyond toolchoice's custom-tool keys are named by the fact -------------
+
+@pytest.mark.skipif(missing("openai"), reason="needs openai")
+def test_responses_custom_tool_fields_toolchoice_does_not_take_are_stated() -> None:
+    from toolchoice.providers.core.facts import fact
+    from toolchoice.providers.core.model import ToolchoiceError
+    from toolchoice.providers.core.scenario import CUSTOM_TOOL_KEYS
+
+    source = _sdk_file("openai", "types/responses/custom_tool_param.py")
+    body = source[source.index("class CustomToolParam("):]
+    sdk = set(re.findall(r"\n    ([a-z_]+): ", body)) | set(re.findall(r'"([a-z_]+)": bool', source))
+    assert {"name", "type", "description", "format"} <= sdk  # the reader reads the type
+    beyond = sdk - set(CUSTOM_TOOL_KEYS) - {"type"}
+    statement = fact("openai.custom_tool.responses").statement
+    assert all(key in statement for key in beyond), (sorted(beyond), statement)
+    for key in beyond:  # refused as toolchoice's limit, with the line: never dropped in silence
+        with pytest.raises(ToolchoiceError, match=f"unknown key '{key}'"):
+            load_scenario_text(f"tools:\n  - {{type: custom, name: x, {key}: true}}\ntool_choice: auto\n"
+                               "messages: [{role: user, content: hi}]\n", "c.yaml")
