@@ -91,7 +91,7 @@ class Capability(NamedTuple):
 
 
 _OPENAI_SOURCES = (
-    "openai-python 3.54.0 types/chat (chat_completion_tool_choice_option_param.py, chat_completion_allowed_tools_param.py)",
+    "openai 3.57.0 types/chat (chat_completion_tool_choice_option_param.py, chat_completion_allowed_tools_param.py)",
     "platform.openai.com function-calling guide (strict mode, 2026-03-31)",
 )
 
@@ -113,7 +113,7 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_n('{"type":"allowed_tools","allowed_tools":{"mode":M,"tools":[{"type":"function","function":{"name":N}}]}}'),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "off unless sent"),
-        verified="2026-11-23",
+        verified="2026-11-26",
         sources=_OPENAI_SOURCES, **_OPENAI_LIKE,
     ),
     "openai-responses": Capability(
@@ -127,8 +127,8 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("parallel_tool_calls"),
         strict=_n("tool.strict", "strict by default when omitted: always sent explicitly"),
         arguments="string",
-        verified="2026-11-23",
-        sources=("openai-python 3.54.0 types/responses (tool_choice_function_param.py, tool_choice_allowed_param.py, function_tool_param.py)",
+        verified="2026-11-26",
+        sources=("openai 3.57.0 types/responses (tool_choice_function_param.py, tool_choice_allowed_param.py, function_tool_param.py)",
                  "platform.openai.com function-calling guide (Responses strict default, 2026-03-31)"),
     ),
     "anthropic": Capability(
@@ -142,8 +142,8 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("tool_choice.disable_parallel_tool_use"),
         strict=_n("tool.strict"),
         arguments="object",
-        verified="2026-11-23",
-        sources=("anthropic 2.12.0 types/tool_choice_*_param.py, tool_param.py",
+        verified="2026-11-26",
+        sources=("anthropic 2.14.0 types/tool_choice_*_param.py, tool_param.py",
                  "docs.anthropic.com tool use: implement-tool-use, strict-tool-use"),
     ),
     "gemini": Capability(
@@ -158,8 +158,8 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "no switch for parallel calls"),
         strict=_e('{"mode":"VALIDATED"}', "auto/unset only: a forced call (ANY) cannot also be VALIDATED"),
         arguments="object",
-        verified="2026-11-23",
-        sources=("google-genai 3.4.0 types.py (FunctionCallingConfig, FunctionCallingConfigMode, Schema)",
+        verified="2026-11-26",
+        sources=("google-genai 3.6.1 types.py (FunctionCallingConfig, FunctionCallingConfigMode, Schema)",
                  "ai.google.dev/api/caching (FunctionCallingConfig, Mode, Schema; 2026-09-11)",
                  "ai.google.dev/gemini-api/docs/deprecations (gemini-3.5-flash, May 19, 2026: 'No shutdown date "
                  "announced'; the default model, 2026-11-26)"),
@@ -237,8 +237,8 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "no switch in Converse"),
         strict=_n("toolSpec.strict", "some models"),
         arguments="object",
-        verified="2026-11-23",
-        sources=("botocore 1.44.5 bedrock-runtime service-2.json (ToolConfiguration, ToolChoice, ToolSpecification)",
+        verified="2026-11-26",
+        sources=("botocore 1.44.8 bedrock-runtime service-2.json (ToolConfiguration, ToolChoice, ToolSpecification)",
                  "docs.aws.amazon.com Bedrock API reference ToolChoice",
                  "docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html (model ID "
                  "table: Claude Sonnet 4.6 anthropic.claude-sonnet-4-6; the default model, 2026-11-26)"),

@@ -81,22 +81,29 @@ FACTS: tuple[Fact, ...] = (
          'Chat custom tools are {"type":"custom","custom":{"name","description","format"}}, format '
          '{"type":"text"} or {"type":"grammar","grammar":{"syntax":"lark"|"regex","definition"}}; a named choice is '
          '{"type":"custom","custom":{"name"}}; a reply call is {"id","type":"custom","custom":{"name","input"}}',
-         "openai-python 3.54.0 types/chat/chat_completion_custom_tool_param.py, "
+         "openai 3.57.0 types/chat/chat_completion_custom_tool_param.py (Custom: name, description, format), "
          "chat_completion_named_tool_choice_custom_param.py, chat_completion_message_custom_tool_call.py",
-         "2026-11-23"),
+         "2026-11-26"),
     Fact("openai.custom_tool.responses", ("openai-responses",),
          'Responses custom tools are flat: {"type":"custom","name","description","format"}, format {"type":"text"} or '
          '{"type":"grammar","syntax":"lark"|"regex","definition"}; a named choice is {"type":"custom","name"}; a reply '
-         'item is {"type":"custom_tool_call","call_id","name","input"}',
-         "openai-python 3.54.0 types/responses/custom_tool_param.py, shared_params/custom_tool_input_format.py, "
-         "tool_choice_custom_param.py, response_custom_tool_call.py", "2026-11-23"),
+         'item is {"type":"custom_tool_call","call_id","name","input"}. openai 3.57.0 adds allowed_callers, '
+         "defer_loading and an undocumented async to a Responses custom tool: toolchoice's custom tools take name, "
+         "description and format only, so a scenario's custom tool with another key is refused as an unknown key "
+         "(toolchoice's limit, not the API's; until 2026-11-26 this fact, read at 3.54.0, named the four keys only)",
+         "openai 3.57.0 types/responses/custom_tool_param.py ('class CustomToolParam(_CustomToolParamReservedKeywords, "
+         "total=False): name: Required[str] type: Required[Literal[\"custom\"]] allowed_callers: "
+         "Optional[List[Literal[\"direct\", \"programmatic\"]]] defer_loading: bool description: str format: "
+         "CustomToolInputFormat'), shared_params/custom_tool_input_format.py, tool_choice_custom_param.py, "
+         "response_custom_tool_call.py", "2026-11-26"),
     Fact("anthropic.strict_schema", ("anthropic",),
          "strict tools take a JSON Schema subset: every object has additionalProperties false; enum/const of "
          "primitives; oneOf becomes anyOf; string formats date-time, time, date, duration, email, hostname, uri, ipv4, "
          "ipv6, uuid; minItems only 0 or 1; other keywords (minimum, maximum, pattern, minLength, ...) are unsupported "
          "(the SDK moves them into the description); unlike OpenAI, optional properties may stay out of required",
-         "anthropic 2.12.0 lib/_parse/_transform.py (transform_schema); platform.claude.com strict-tool-use, "
-         "structured-outputs JSON Schema limitations", "2026-11-23"),
+         "anthropic 2.14.0 lib/_parse/_transform.py (transform_schema: SupportedStringFormats 'date-time', 'time', "
+         "'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid'; minItems kept only when 0 or 1); "
+         "platform.claude.com strict-tool-use, structured-outputs JSON Schema limitations", "2026-11-26"),
     Fact("anthropic.tool_fields", ("anthropic",),
          "a tool may carry input_examples, allowed_callers, defer_loading, eager_input_streaming, cache_control, "
          "strict and type custom",
@@ -149,11 +156,13 @@ FACTS: tuple[Fact, ...] = (
     Fact("gemini.parameters_json_schema", ("gemini",),
          "FunctionDeclaration takes parametersJsonSchema (plain JSON Schema), mutually exclusive with parameters "
          "(the OpenAPI-subset Schema); responseJsonSchema likewise with response",
-         "google-genai 3.4.0 types.py (FunctionDeclaration.parameters_json_schema)", "2026-11-23"),
+         "google-genai 3.6.1 types.py (FunctionDeclaration.parameters_json_schema: 'This field is mutually exclusive "
+         "with `parameters`.')", "2026-11-26"),
     Fact("gemini.sdk_default_version", ("gemini",),
          "google-genai defaults the Gemini API to version v1 (GOOGLE_AI_API_DEFAULT_VERSION); toolchoice posts to "
          "v1beta, where ai.google.dev documents FunctionCallingConfig (VALIDATED) and parametersJsonSchema",
-         "google-genai 3.4.0 _api_client.py; ai.google.dev/api/caching (FunctionCallingConfig)", "2026-11-23"),
+         "google-genai 3.6.1 _api_client.py (\"GOOGLE_AI_API_DEFAULT_VERSION = 'v1'\"; FunctionCallingConfigMode "
+         "AUTO, ANY, NONE, VALIDATED in types.py); ai.google.dev/api/caching (FunctionCallingConfig)", "2026-11-26"),
     Fact("openrouter.parallel_default", ("openrouter",),
          "parallel_tool_calls defaults to true; false makes the model call functions one at a time (the upstream "
          "model enforces it)",
