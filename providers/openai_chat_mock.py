@@ -7,7 +7,8 @@ Kept beside the family's translator so `render` never loads it.
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, NamedTuple
 
 from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
 
@@ -30,8 +31,48 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
     return {} if method == "POST" and path.rstrip("/").endswith("/chat/completions") else None
 
 
-def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
-    """A Chat Completions body → MockRead: tools, tool_choice, the history (calls, results, reasoning_content)."""
+class WithoutTools(NamedTuple):
+    """A host's own refusal of ``tool_choice`` sent without ``tools``: its words, the values it spares, and the
+    dated fact (core/facts.py) that quotes its source."""
+
+    words: str
+    spares: tuple[Any, ...]  # tool_choice values the host takes without tools
+    fact: str
+
+
+# Only the hosts whose own source says they refuse it; the others answer as without tools (never a guess).
+WITHOUT_TOOLS: dict[str, WithoutTools] = {
+    # the recorded 400 (tests/data/responses/errors/error-openai-tool-choice-without-tools.json)
+    "openai": WithoutTools("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+                           (), "openai.tool_choice_without_tools"),
+    "azure": WithoutTools("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+                          (), "azure.tool_choice_without_tools"),
+    # VLLMValidationError's str() ends in ' (parameter=...)', and that is the message vLLM answers (vllm/exceptions.py)
+    "vllm": WithoutTools("When using `tool_choice`, `tools` must be set. (parameter=tool_choice)", ("none",),
+                         "vllm.tool_choice_without_tools"),
+    "xai": WithoutTools("Invalid request content: A tool_choice was set on the request but no tools were specified.",
+                        (), "xai.tool_choice_without_tools"),
+}
+# vllm 0.33.0 chat_completion/protocol.py check_tool_usage: 'Reject empty tools array, matching OpenAI API behavior'
+_VLLM_EMPTY_TOOLS = ("`tools` must not be an empty array. Either provide at least one tool or omit the field entirely. "
+                     "(parameter=tools)")
+
+
+def _refusal(body: dict[str, Any], provider: str) -> str | None:
+    """The host's own refusal of the tool list and tool_choice it was sent, where its source states one."""
+    tools = body.get("tools")
+    if provider == "vllm" and tools == []:
+        return _VLLM_EMPTY_TOOLS
+    rule = WITHOUT_TOOLS.get(provider)
+    choice = body.get("tool_choice")
+    if rule is None or choice is None or tools is not None or any(choice == spared for spared in rule.spares):
+        return None
+    return rule.words
+
+
+def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "openai") -> Any:
+    """A Chat Completions body → MockRead: tools, tool_choice, the history (calls, results, reasoning_content);
+    ``provider``: the host served (its own refusals, ``WITHOUT_TOOLS``)."""
     from .core.mock.judge import MockMalformed, MockRead
     from .core.mock.reading import arguments_object, calls_message, read_tools, text_of, tool_message, unjudged
 
@@ -66,15 +107,14 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         max_tokens=body.get("max_completion_tokens") or body.get("max_tokens"),
         temperature=body.get("temperature"), thinking_mode=spec,
         thinking=wanted if wanted is not None else True if isinstance(effort, str) else None)
-    refusal = None
-    if body.get("tool_choice") is not None and not tools and "tools" not in body:
-        # the recorded 400 (tests/data/responses/errors/error-openai-tool-choice-without-tools.json)
-        refusal = "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
-                    unjudged=unjudged(body, _MOCK_KNOWN), refusal=refusal, notes=notes,
-                    thinking=isinstance(effort, str))
+                    unjudged=unjudged(body, _MOCK_KNOWN), refusal=_refusal(body, provider), notes=notes,
+                    thinking=isinstance(effort, str), decided=_DECIDED)
+
+
+_DECIDED = frozenset({"tool_choice.without_tools"})  # WITHOUT_TOOLS decides it per host
 
 
 def _mock_message(answer: Any) -> dict[str, Any]:
@@ -106,7 +146,7 @@ def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None 
 # Hosts whose stream carries each tool call whole in one delta: mistralai client/models/toolcall.py and
 # functioncall.py type a delta's call as ToolCall(function=FunctionCall(name: str, arguments)), name required.
 _WHOLE_CALL_HOSTS = frozenset({"mistral"})
-MOCK_PER_HOST = True  # core/mock/service.py passes the provider id to mock_events and mock_error
+MOCK_PER_HOST = True  # core/mock passes the provider id to mock_read, mock_events and mock_error
 
 
 def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any],
@@ -146,10 +186,24 @@ _MOCK_ERROR_TYPES = {400: "invalid_request_error", 401: "invalid_request_error",
                      413: "invalid_request_error", 429: "requests", 500: "server_error", 503: "server_error"}
 
 
+# vllm 0.33.0 entrypoints/serve/exception_handling/error_response.py create_error_response: err_type per status
+_VLLM_ERROR_TYPES = {400: "BadRequestError", 404: "NotFoundError", 422: "UnprocessableEntityError",
+                     500: "InternalServerError", 501: "NotImplementedError", 503: "ServiceUnavailableError"}
+_VLLM_PARAM = re.compile(r" \(parameter=([^,)]+)[,)]")
+
+
 def mock_error(status: int, message: str, provider: str = "openai") -> tuple[dict[str, Any], dict[str, str]]:
     """OpenAI's error envelope {error: {message, type, param, code}} (the recorded 400 in tests/data/responses/errors;
     429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them). Mistral's is the same
-    fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672)."""
+    fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672).
+    vLLM's: {error: {message, type, param, code: the status}} (vllm 0.33.0 serve/engine/protocol.py ErrorInfo; the
+    param is the VLLMValidationError's, which its message names). xAI's 400: {code, error} (livekit/agents#3114)."""
+    if provider == "vllm":
+        param = _VLLM_PARAM.search(message)
+        return {"error": {"message": message, "type": _VLLM_ERROR_TYPES.get(status, "BadRequestError"),
+                          "param": param.group(1) if param else None, "code": status}}, {}
+    if provider == "xai" and status == 400:
+        return {"code": "Client specified an invalid argument", "error": message}, {}
     code = "rate_limit_exceeded" if status == 429 else None
     error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": None,
              "code": code}
