@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
+from .core.model import (HistoryCall, LedgerEntry, Message, ProviderSettings, ReasoningItem, ThinkingSetting,
+                         quoted)
 
 
 MOCK_BASE_PATH = "/v1"  # the base URL openai-python takes (OpenAI(base_url=...)) ends in /v1
@@ -58,16 +59,61 @@ _VLLM_EMPTY_TOOLS = ("`tools` must not be an empty array. Either provide at leas
                      "(parameter=tools)")
 
 
+_VLLM_USAGE = 'Correct usage: `{"type": "function", "function": {"name": "my_function"}}`'
+
+
+def _vllm_choice(choice: Any, tools: Any) -> str | None:
+    """vllm 0.33.0 chat_completion/protocol.py check_tool_usage, with tools: its words, ' (parameter=...)' appended
+    as VLLMValidationError's str() does (fact vllm.tool_choice_without_tools)."""
+    if choice in (None, "none", "auto", "required"):
+        return None
+    if not isinstance(choice, dict):
+        return (f"Invalid value for `tool_choice`: {choice}! Only named tools, \"none\", \"auto\" or \"required\" are "
+                "supported. (parameter=tool_choice)")
+    function = choice.get("function")
+    if not isinstance(function, dict):
+        return f"Invalid value for `function`: `{function}` in `tool_choice`! {_VLLM_USAGE} (parameter=tool_choice.function)"
+    if "name" not in function:
+        return f"Expected field `name` in `function` in `tool_choice`! {_VLLM_USAGE} (parameter=tool_choice.function.name)"
+    name = function["name"]
+    if not isinstance(name, str) or not name:
+        return f"Invalid `name` in `function`: `{name}` in `tool_choice`! {_VLLM_USAGE} (parameter=tool_choice.function.name)"
+    if not any(isinstance(t, dict) and isinstance(t.get("function"), dict) and t["function"].get("name") == name
+               for t in tools):
+        return "The tool specified in `tool_choice` does not match any of the specified `tools` (parameter=tool_choice)"
+    return None
+
+
+# llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat: the three words it parses; another throws
+# std::invalid_argument("Invalid tool_choice: " + tool_choice), a 400 (tools/server/server.cpp ex_wrapper)
+_LLAMACPP_WORDS = ("auto", "none", "required")
+
+
 def _refusal(body: dict[str, Any], provider: str) -> str | None:
     """The host's own refusal of the tool list and tool_choice it was sent, where its source states one."""
     tools = body.get("tools")
+    choice = body.get("tool_choice")
     if provider == "vllm" and tools == []:
         return _VLLM_EMPTY_TOOLS
+    if provider == "vllm" and isinstance(tools, list):
+        return _vllm_choice(choice, tools)
+    if provider == "llamacpp" and isinstance(choice, str) and choice not in _LLAMACPP_WORDS:
+        return f"Invalid tool_choice: {choice}"
     rule = WITHOUT_TOOLS.get(provider)
-    choice = body.get("tool_choice")
     if rule is None or choice is None or tools is not None or any(choice == spared for spared in rule.spares):
         return None
     return rule.words
+
+
+def _choice_read(body: dict[str, Any], provider: str) -> tuple[Any, tuple[LedgerEntry, ...]]:
+    """What the host reads the wire's tool_choice as, when it is not what is written (``MockRead.choice_value``)."""
+    choice = body.get("tool_choice")
+    if provider == "llamacpp" and choice is not None and not isinstance(choice, str):
+        # server-common.cpp: 'auto tool_choice = json_value(body, "tool_choice", std::string("auto"))': a value
+        # that is not a string falls back to the default (capability row llamacpp)
+        return "auto", (LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(choice)} is not a string, "
+                                    "which llama-server reads as its default \"auto\" (json_value): answered as auto"),)
+    return None, ()
 
 
 def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "openai") -> Any:
@@ -107,10 +153,11 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
         max_tokens=body.get("max_completion_tokens") or body.get("max_tokens"),
         temperature=body.get("temperature"), thinking_mode=spec,
         thinking=wanted if wanted is not None else True if isinstance(effort, str) else None)
+    value, read_as = _choice_read(body, provider)
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
-                    body.get("model") if isinstance(body.get("model"), str) else None,
+                    body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
-                    unjudged=unjudged(body, _MOCK_KNOWN), refusal=_refusal(body, provider), notes=notes,
+                    unjudged=unjudged(body, _MOCK_KNOWN), refusal=_refusal(body, provider), notes=(*notes, *read_as),
                     thinking=isinstance(effort, str), decided=_DECIDED)
 
 
@@ -189,6 +236,8 @@ _MOCK_ERROR_TYPES = {400: "invalid_request_error", 401: "invalid_request_error",
 # vllm 0.33.0 entrypoints/serve/exception_handling/error_response.py create_error_response: err_type per status
 _VLLM_ERROR_TYPES = {400: "BadRequestError", 404: "NotFoundError", 422: "UnprocessableEntityError",
                      500: "InternalServerError", 501: "NotImplementedError", 503: "ServiceUnavailableError"}
+_LLAMACPP_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+                         404: "not_found_error", 500: "server_error", 501: "not_supported_error", 503: "unavailable_error"}
 _VLLM_PARAM = re.compile(r" \(parameter=([^,)]+)[,)]")
 
 
@@ -197,13 +246,16 @@ def mock_error(status: int, message: str, provider: str = "openai") -> tuple[dic
     429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them). Mistral's is the same
     fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672).
     vLLM's: {error: {message, type, param, code: the status}} (vllm 0.33.0 serve/engine/protocol.py ErrorInfo; the
-    param is the VLLMValidationError's, which its message names). xAI's 400: {code, error} (livekit/agents#3114)."""
+    param is the VLLMValidationError's, which its message names). xAI's 400: {code, error} (livekit/agents#3114).
+    llama-server's: {error: {code: the status, message, type}} (tools/server/server-common.cpp format_error_response)."""
     if provider == "vllm":
         param = _VLLM_PARAM.search(message)
         return {"error": {"message": message, "type": _VLLM_ERROR_TYPES.get(status, "BadRequestError"),
                           "param": param.group(1) if param else None, "code": status}}, {}
     if provider == "xai" and status == 400:
         return {"code": "Client specified an invalid argument", "error": message}, {}
+    if provider == "llamacpp":  # tools/server/server-common.cpp format_error_response, under "error" (server.cpp)
+        return {"error": {"code": status, "message": message, "type": _LLAMACPP_ERROR_TYPES.get(status, "server_error")}}, {}
     code = "rate_limit_exceeded" if status == 429 else None
     error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": None,
              "code": code}

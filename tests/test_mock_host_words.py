@@ -202,3 +202,63 @@ def test_cohere_sdk_sends_an_undocumented_word_and_gets_it_unread() -> None:
     assert forced.message.tool_calls and forced.message.tool_calls[0].function.name == "get_time"
     assert [r["tool_choice"] for r in records] == ["required", None]
     assert records[1]["requested"] == "required" and records[1]["status"] == 200
+
+
+# ---- vLLM's and llama.cpp's own checks of tool_choice, with tools ------------------------------------------------
+
+TWO = [{"type": "function", "function": {"name": n, "parameters": {"type": "object", "properties": {}}}} for n in "ab"]
+VLLM_USAGE = 'Correct usage: `{"type": "function", "function": {"name": "my_function"}}`'
+
+
+@pytest.mark.parametrize(("choice", "words", "param"), [
+    ("any", 'Invalid value for `tool_choice`: any! Only named tools, "none", "auto" or "required" are supported.',
+     "tool_choice"),
+    ({"type": "allowed_tools", "allowed_tools": {"mode": "required", "tools": [{"type": "function", "function":
+                                                                                 {"name": "b"}}]}},
+     f"Invalid value for `function`: `None` in `tool_choice`! {VLLM_USAGE}", "tool_choice.function"),
+    ({"type": "function"}, f"Invalid value for `function`: `None` in `tool_choice`! {VLLM_USAGE}",
+     "tool_choice.function"),
+    ({"type": "function", "function": {}}, f"Expected field `name` in `function` in `tool_choice`! {VLLM_USAGE}",
+     "tool_choice.function.name"),
+    ({"type": "function", "function": {"name": ""}}, f"Invalid `name` in `function`: `` in `tool_choice`! {VLLM_USAGE}",
+     "tool_choice.function.name"),
+    ({"type": "function", "function": {"name": "zzz"}},
+     "The tool specified in `tool_choice` does not match any of the specified `tools`", "tool_choice"),
+])
+def test_vllm_checks_tool_choice_in_its_own_words(choice: Any, words: str, param: str) -> None:
+    """vllm 0.33.0 check_tool_usage, with tools: 'any' and the allowed_tools form were answered 200 with a call."""
+    status, reply, _ = ask("vllm", {"model": "m", "messages": USER, "tools": TWO, "tool_choice": choice})
+    assert status == 400, reply
+    assert reply == {"error": {"message": f"{words} (parameter={param})", "type": "BadRequestError", "param": param,
+                               "code": 400}}
+
+
+def test_vllm_takes_a_named_choice_without_a_type() -> None:
+    """check_tool_usage reads only function.name: the hub's {function: {name}} form is taken."""
+    status, reply, record = ask("vllm", {"model": "m", "messages": USER, "tools": TWO,
+                                         "tool_choice": {"function": {"name": "b"}}})
+    assert status == 200 and reply["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "b"
+
+
+@pytest.mark.parametrize("word", ["any", "AUTO", "validated"])
+def test_llamacpp_refuses_a_word_it_does_not_parse(word: str) -> None:
+    """common/chat.cpp common_chat_tool_choice_parse_oaicompat: 'throw std::invalid_argument("Invalid tool_choice: "
+    + tool_choice)'; tools/server/server.cpp ex_wrapper answers an invalid_argument 400 with {"error":
+    format_error_response(message, ERROR_TYPE_INVALID_REQUEST)} = {code: 400, message, type: invalid_request_error}
+    (server-common.cpp). "any" was answered 200 with a call."""
+    status, reply, _ = ask("llamacpp", {"model": "m", "messages": USER, "tools": TWO, "tool_choice": word})
+    assert status == 400
+    assert reply == {"error": {"code": 400, "message": f"Invalid tool_choice: {word}", "type": "invalid_request_error"}}
+
+
+@pytest.mark.parametrize("choice", [{"type": "function", "function": {"name": "b"}},
+                                    {"type": "allowed_tools", "allowed_tools": {"mode": "required", "tools": [
+                                        {"type": "function", "function": {"name": "b"}}]}}])
+def test_llamacpp_reads_an_object_choice_as_auto(choice: Any) -> None:
+    """server-common.cpp: 'auto tool_choice = json_value(body, "tool_choice", std::string("auto"))': an object is
+    not a string, so llama-server uses "auto" (the named tool was answered as if forced: a call to b)."""
+    status, reply, record = ask("llamacpp", {"model": "m", "messages": USER, "tools": TWO, "tool_choice": choice})
+    assert status == 200
+    assert record["requested"] == choice and record["tool_choice"] == "auto"
+    assert reply["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "a"  # auto: the first offered tool
+    assert any(f["code"] == "mock.choice_unread" and "auto" in f["message"] for f in record["findings"])

@@ -204,13 +204,26 @@ FACTS: tuple[Fact, ...] = (
          "Either provide at least one tool or omit the field entirely.\", parameter=\"tools\"); vllm/exceptions.py "
          "VLLMValidationError.__str__ appends ' (parameter=...)'; serve/exception_handling/error_response.py "
          "create_error_response: 'err_type = \"BadRequestError\" status_code = HTTPStatus.BAD_REQUEST param = "
-         "exc.parameter'", "2026-11-26"),
+         "exc.parameter'; with tools, the same check refuses a word but auto / required / none ('Invalid value for "
+         "`tool_choice`: ...! Only named tools, \"none\", \"auto\" or \"required\" are supported.'), an object "
+         "without function.name (so the allowed_tools form) and a name no tool has ('The tool specified in "
+         "`tool_choice` does not match any of the specified `tools`')", "2026-11-26"),
     Fact("xai.tool_choice_without_tools", ("xai",),
          "xAI refuses a chat request that sets tool_choice and no tools with 400 {code, error}",
          "livekit/agents#3114 (openai.LLM.with_x_ai, grok-3-mini-fast, tool_choice \"auto\", no tools): 'Error code: "
          "400 - {'code': 'Client specified an invalid argument', 'error': 'Invalid request content: A tool_choice was "
          "set on the request but no tools were specified.'}'; the same words for xAI's /responses in "
          "chenyme/grok2api#1042", "2026-11-26"),
+    Fact("llamacpp.tool_choice_words", ("llamacpp",),
+         "llama-server parses a string tool_choice as auto, none or required and refuses another word with 400 "
+         "{error: {code: 400, message: 'Invalid tool_choice: WORD', type: invalid_request_error}}; a tool_choice that "
+         "is not a string is read as its default \"auto\"",
+         "ggml-org/llama.cpp common/chat.cpp (at 0083bb1) common_chat_tool_choice_parse_oaicompat: 'throw "
+         "std::invalid_argument(\"Invalid tool_choice: \" + tool_choice);'; tools/server/server.cpp (at 00dd081) "
+         "ex_wrapper: 'catch (const std::invalid_argument & e) { // treat invalid_argument as invalid request (400)' "
+         "and 'res->data = safe_json_to_str({{ \"error\", error_data }});'; tools/server/server-common.cpp (at 006639c) "
+         "format_error_response ('invalid_request_error', code 400) and 'auto tool_choice = json_value(body, "
+         "\"tool_choice\", std::string(\"auto\"));'", "2026-11-26"),
     Fact("llamacpp.tool_choice_without_tools", ("llamacpp",),
          "llama-server takes tool_choice without tools: an absent tools list is no tools, and no tool grammar or "
          "parser is built for it (the answer is text)",
