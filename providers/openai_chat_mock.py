@@ -42,12 +42,11 @@ class WithoutTools(NamedTuple):
 
 
 # Only the hosts whose own source says they refuse it; the others answer as without tools (never a guess).
+# the recorded 400 (tests/data/responses/errors/error-openai-tool-choice-without-tools.json); Azure's is the same
+_OPENAI_WITHOUT_TOOLS = "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."
 WITHOUT_TOOLS: dict[str, WithoutTools] = {
-    # the recorded 400 (tests/data/responses/errors/error-openai-tool-choice-without-tools.json)
-    "openai": WithoutTools("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
-                           (), "openai.tool_choice_without_tools"),
-    "azure": WithoutTools("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
-                          (), "azure.tool_choice_without_tools"),
+    "openai": WithoutTools(_OPENAI_WITHOUT_TOOLS, (), "openai.tool_choice_without_tools"),
+    "azure": WithoutTools(_OPENAI_WITHOUT_TOOLS, (), "azure.tool_choice_without_tools"),
     # VLLMValidationError's str() ends in ' (parameter=...)', and that is the message vLLM answers (vllm/exceptions.py)
     "vllm": WithoutTools("When using `tool_choice`, `tools` must be set. (parameter=tool_choice)", ("none",),
                          "vllm.tool_choice_without_tools"),

@@ -262,3 +262,28 @@ def test_llamacpp_reads_an_object_choice_as_auto(choice: Any) -> None:
     assert record["requested"] == choice and record["tool_choice"] == "auto"
     assert reply["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "a"  # auto: the first offered tool
     assert any(f["code"] == "mock.choice_unread" and "auto" in f["message"] for f in record["findings"])
+
+
+# ---- Bedrock: a named toolChoice on the model its refusal was recorded for ---------------------------------------
+
+BEDROCK_TOOLS = [{"toolSpec": {"name": n, "inputSchema": {"json": {"type": "object", "properties": {}}}}} for n in "ab"]
+
+
+def bedrock(model: str, choice: Any) -> tuple[int, Any, dict[str, Any]]:
+    return ask("bedrock", {"messages": [{"role": "user", "content": [{"text": "hi"}]}],
+                           "toolConfig": {"tools": BEDROCK_TOOLS, "toolChoice": choice}}, f"/model/{model}/converse")
+
+
+def test_bedrock_refuses_a_named_choice_where_the_refusal_was_recorded() -> None:
+    """tests/data/responses/errors/error-bedrock-toolchoice-not-supported.json (recorded for
+    mistral.mistral-large-2402-v1:0, SOURCES.md) was answered 200 with the named call; a model no source speaks
+    of (model_rule.unknown) is still answered, with the warning."""
+    recorded = json.loads((__import__("pathlib").Path(__file__).parent / "data" / "responses" / "errors" /
+                           "error-bedrock-toolchoice-not-supported.json").read_text())
+    status, reply, _ = bedrock("mistral.mistral-large-2402-v1:0", {"tool": {"name": "b"}})
+    assert status == 400 and reply == recorded
+    status, reply, record = bedrock("mistral.mistral-large-2402-v1:0", {"any": {}})
+    assert status == 200
+    status, reply, record = bedrock("some.unknown-model-v1", {"tool": {"name": "b"}})
+    assert status == 200 and [c["toolUse"]["name"] for c in reply["output"]["message"]["content"] if "toolUse" in c] == ["b"]
+    assert any(f["code"] == "tool_choice.model_support" for f in record["findings"])
