@@ -20,7 +20,7 @@ from ..model import Reply, Scenario
 from ..registry import module_for
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
-from .server import Request, Server, Served, head, serve
+from .server import Request, Server, Served, drained, head, serve
 from .service import MAX_BODY, MockService, Recorder, client_secrets
 
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
@@ -88,20 +88,20 @@ class ProxyHandler:
                     assembler = module_for(self.provider).stream_assembler(self.provider)
                 async for chunk in response.aiter_raw():
                     writer.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-                    await writer.drain()
+                    await drained(writer)
                     if decoder is not None:
                         for event in decoder.feed(chunk):
                             assembler.feed(event)
                     if len(collected) < MAX_BODY:
                         collected += chunk
                 writer.write(b"0\r\n\r\n")
-                await writer.drain()
+                await drained(writer)
         except httpx.HTTPError as exc:
             message = f"toolchoice proxy: the upstream failed: {type(exc).__name__}: {exc}"
             if status == 502:
                 body_bytes, out = self.service.error(502, message)
                 writer.write(head(502, {**out, "content-length": str(len(body_bytes))}) + body_bytes)
-                await writer.drain()
+                await drained(writer)
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append({"severity": "error", "code": "proxy.upstream", "message": message})
             self.emit(redacted(line, kept))
