@@ -5,11 +5,14 @@ event loop"): a Jupyter cell, a pytest-asyncio test or an async web handler call
 no loop running in this thread, the coroutine runs on ``asyncio.run`` as before; inside one, it runs on a fresh
 loop in a worker thread while this thread waits (blocking the caller's loop, as any synchronous call does; in
 async code ``await asyncio.to_thread(jobs.send, ...)`` keeps it free). Ctrl-C while waiting cancels the worker's
-coroutine and raises KeyboardInterrupt here, as ``asyncio.run`` does, so a job keeps what finished."""
+coroutine and raises KeyboardInterrupt here, as ``asyncio.run`` does, so a job keeps what finished: while it
+waits, the main thread's SIGINT handler is Python's own (the caller's loop may have its own, as asyncio.run's
+does, which only cancels the caller's task, blocked here), and the caller's is put back after."""
 
 from __future__ import annotations
 
 import asyncio
+import signal
 import threading
 from typing import Any, Callable, Coroutine
 
@@ -40,6 +43,9 @@ def run_to_end(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
             started.set()
 
     worker = threading.Thread(target=work, name="toolchoice-job", daemon=True)
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     worker.start()
     try:
         while worker.is_alive():
@@ -53,6 +59,9 @@ def run_to_end(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
                 pass
         worker.join()
         raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     if "error" in box:
         raise box["error"]
     return box.get("value")
