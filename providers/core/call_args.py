@@ -77,13 +77,12 @@ def translation_list(value: Any, name: str = "translations") -> list[Translation
     return [translation_arg(t, f"{name}[{i}]") for i, t in enumerate(value)]
 
 
-def send_settings(value: Any, name: str = "settings") -> Any:
-    """A ``runner.SendSettings`` or None; its transport, when set, an httpx async transport."""
+def send_settings(value: Any, kind: type, name: str = "settings") -> Any:
+    """A ``runner.SendSettings`` (``kind``: this module imports neither runner nor loop, which reach the registry,
+    which checks with it) or None; its transport, when set, an httpx async transport."""
     if value is None:
         return None
-    from .runner import SendSettings
-
-    if not isinstance(value, SendSettings):
+    if not isinstance(value, kind):
         raise wrong(name, "a runner.SendSettings", value, "runner.SendSettings(timeout=..., transport=...)")
     if value.transport is not None and not hasattr(value.transport, "handle_async_request"):
         raise wrong(f"{name}.transport", "an httpx async transport (httpx.MockTransport, httpx.AsyncHTTPTransport)",
@@ -111,12 +110,11 @@ def models_arg(value: Any, name: str = "models") -> Any:
     return value
 
 
-def loop_options(value: Any, name: str = "options") -> Any:
-    from .loop import LoopOptions
-
+def loop_options(value: Any, kind: type, name: str = "options") -> Any:
+    """A ``loop.LoopOptions`` (``kind``) with a RenderOptions; None: the defaults."""
     if value is None:
-        return LoopOptions()
-    if not isinstance(value, LoopOptions):
+        return kind()
+    if not isinstance(value, kind):
         raise wrong(name, "a loop.LoopOptions", value, "loop.LoopOptions(render=RenderOptions(...))")
     if not isinstance(value.render, RenderOptions):
         raise wrong(f"{name}.render", "a RenderOptions", value.render)

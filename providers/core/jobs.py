@@ -155,7 +155,7 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     from . import call_args, runner
 
     scenario, translation = call_args.scenario_arg(scenario), call_args.translation_arg(translation)
-    settings, save = call_args.send_settings(settings), call_args.folder(save)
+    settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
     check_repeat(repeat, SEND_REPEAT_MAX)
     outcomes.check_rate(min_obeyed)
     provider = translation.provider
@@ -234,7 +234,7 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
     from . import call_args, runner
 
     scenario, translations = call_args.scenario_arg(scenario), call_args.translation_list(translations)
-    settings, save = call_args.send_settings(settings), call_args.folder(save)
+    settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
     check_repeat(repeat)
     outcomes.check_rate(min_obeyed)
     if not translations:
@@ -300,12 +300,12 @@ def probe(provider: str, scenario: Scenario | None = None, *, model: str | None 
     questions with their evidence, and ``overlay``, the capability overlay document (``probe_code``
     says whether it may be saved). On Ctrl-C after a question was answered, the rest are "not asked"
     and ``partial`` says how many were answered."""
-    from . import call_args
+    from . import call_args, runner
     from .probe import run_questions
 
     if scenario is not None:
         call_args.scenario_arg(scenario)
-    options, settings = call_args.render_options(options), call_args.send_settings(settings)
+    options, settings = call_args.render_options(options), call_args.send_settings(settings, runner.SendSettings)
     check_provider(provider)
     check_repeat(repeat)
     result, secrets = run_questions(provider, scenario, model, options, repeat, settings, tool_choice)
@@ -357,13 +357,13 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
 
     from . import call_args, loop, loop_save, runner
 
-    scenario, settings = call_args.scenario_arg(scenario), call_args.send_settings(settings)
+    scenario, settings = call_args.scenario_arg(scenario), call_args.send_settings(settings, runner.SendSettings)
     save, trace_out = call_args.folder(save), call_args.folder(trace_out, "trace_out")
     check_repeat(repeat)
     providers = list(dict.fromkeys(call_args.provider_ids(providers) or []))  # a provider named twice runs once, as on the command line
     if not providers:
         raise ToolchoiceError("no provider to run the loop on", hint="name one or more, as -p ID does")
-    options = call_args.loop_options(options)
+    options = call_args.loop_options(options, loop.LoopOptions)
     keys: dict[str, str] = {}
     if replay is None:  # a missing key is one error before any request, as for send
         first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
