@@ -132,6 +132,22 @@ def test_http10_stream_has_no_chunked_framing(mock: Any) -> None:
     assert all(json.loads(e[6:])["object"] == "chat.completion.chunk" for e in events.split(b"\n\n")[:-2])
 
 
+def test_http10_through_the_proxy_gets_the_stream_unframed() -> None:
+    from toolchoice.providers.core.mock.proxy import ProxyHandler
+    from toolchoice.providers.core.mock.server import Running, Server
+
+    body = json.dumps({**CHAT, "stream": True}).encode()
+    with running_mock("openai") as upstream:
+        handler = ProxyHandler("openai", upstream.base_url, None)
+        with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
+            reply, closed = _exchange(_port(proxy.base_url), b"POST /v1/chat/completions HTTP/1.0\r\n"
+                                      b"Content-Length: %d\r\n\r\n%s" % (len(body), body), wait=5)
+    head, _, events = reply.partition(b"\r\n\r\n")
+    assert closed and _status(reply) == 200 and b"transfer-encoding" not in head.lower()
+    assert events.startswith(b"data: {") and events.endswith(b"data: [DONE]\n\n")
+    assert proxy.records[0]["verdict"] == "obeyed"
+
+
 # ---- time and size bounds -----------------------------------------------------------------------------------
 
 
