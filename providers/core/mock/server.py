@@ -58,23 +58,25 @@ def head(status: int, headers: dict[str, str]) -> bytes:
 
 async def read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Request | None:
     """The next request on a connection; None when the client closed it, or left it idle ``IDLE_SECONDS``.
-    Once its first byte came, the whole request must come within ``REQUEST_SECONDS`` (else a 408)."""
+    Once its first byte came, the whole request must come within ``REQUEST_SECONDS`` (else a 408). One deadline,
+    moved when the first byte comes (a timer per request, not two)."""
+    started = False
     try:
-        async with _within(IDLE_SECONDS):
+        async with _within(IDLE_SECONDS) as deadline:
             first = await reader.read(1)
-    except asyncio.TimeoutError:
-        return None
-    if not first:
-        return None
-    try:
-        async with _within(REQUEST_SECONDS):
+            if not first:
+                return None
+            started = True
+            deadline.reschedule(asyncio.get_running_loop().time() + REQUEST_SECONDS)
             return await _read_rest(first, reader, writer)
     except asyncio.TimeoutError:
+        if not started:
+            return None
         raise BadRequest(408, f"the request did not arrive within {REQUEST_SECONDS:g} seconds") from None
 
 
 def _within(seconds: float) -> Any:
-    """A deadline for the block (asyncio.timeout where there is one: no task per read)."""
+    """A deadline for the block that ``reschedule(when)`` moves (asyncio.timeout where there is one)."""
     if _timeout is not None:
         return _timeout(seconds)
     return _Deadline(seconds)
@@ -86,17 +88,23 @@ class _Deadline:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.handle: asyncio.TimerHandle | None = None
+        self.task: asyncio.Task[Any] | None = None
         self.fired = False
 
-    async def __aenter__(self) -> None:
-        task = asyncio.current_task()
-        assert task is not None
+    async def __aenter__(self) -> "_Deadline":
+        self.task = asyncio.current_task()
+        self.reschedule(asyncio.get_running_loop().time() + self.seconds)
+        return self
 
-        def fire() -> None:
-            self.fired = True
-            task.cancel()
+    def reschedule(self, when: float) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+        self.handle = asyncio.get_running_loop().call_at(when, self._fire)
 
-        self.handle = asyncio.get_running_loop().call_later(self.seconds, fire)
+    def _fire(self) -> None:
+        self.fired = True
+        assert self.task is not None
+        self.task.cancel()
 
     async def __aexit__(self, kind: Any, exc: Any, tb: Any) -> bool:
         assert self.handle is not None
@@ -184,7 +192,11 @@ async def _chunked_body(reader: asyncio.StreamReader) -> bytes:
 
 async def drained(writer: asyncio.StreamWriter) -> None:
     """``writer.drain()`` within ``WRITE_SECONDS``: a client that stopped reading is cut off
-    (ConnectionResetError), so it holds no connection and no answer in memory for ever."""
+    (ConnectionResetError), so it holds no connection and no answer in memory for ever. Nothing left in the
+    transport's buffer (the kernel took it all, the common case): no wait, so no timer."""
+    if not writer.transport.get_write_buffer_size():
+        await writer.drain()  # returns at once (raises if the connection was lost)
+        return
     try:
         async with _within(WRITE_SECONDS):
             await writer.drain()
