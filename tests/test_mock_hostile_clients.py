@@ -307,3 +307,29 @@ def test_many_requests_at_once_are_all_answered(mock: Any) -> None:
     for thread in threads:
         thread.join(30)
     assert len(replies) == 64 and all(r.startswith(b"HTTP/1.1 200 OK") for r in replies)
+
+
+@pytest.mark.parametrize("format", ["pretty", "jsonl"])
+def test_markup_and_escapes_in_a_request_print_as_data(mock: Any, format: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The console log of `toolchoice mock` (its printer, fed the records of real requests): Rich markup stays
+    literal, terminal sequences never reach the terminal raw."""
+    from toolchoice.cli.mock_cmd import MockFormat, _printer
+
+    name = "[bold red]get_weather[/bold red]\x1b[2J\x1b]8;;http://x\x07"
+    tools = [{"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}]
+    body = json.dumps({**CHAT, "tools": tools, "tool_choice": "auto"}).encode()
+    port = _port(mock.base_url)
+    before = len(mock.records)
+    _exchange(port, POST + b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+    _exchange(port, b"POST /v1/[link=http://x]\x1b[31m HTTP/1.1\r\nConnection: close\r\n\r\n")
+    printer = _printer(MockFormat(format))
+    capsys.readouterr()
+    for record in mock.records[before:]:
+        printer(record)
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    if format == "jsonl":
+        assert [json.loads(line)["offered_tools"] for line in out.splitlines()][0] == [name]
+    else:
+        assert "[bold red]get_weather[/bold red]" in out and "/v1/[link=http://x]" in out
