@@ -27,7 +27,7 @@ class Bound(NamedTuple):
     model: str  # the model id the request names (Bedrock's support table reads it)
     first_tool: dict[str, Any]  # the first tool as an OpenAI chat tool (ChatHuggingFace sends it for True)
     thinking: bool = False  # the request turns Claude's thinking on (enabled or adaptive)
-    model_fields: dict[str, Any] = {}  # Bedrock's additionalModelRequestFields (ChatBedrockConverse reads thinking there)
+    model_fields: dict[str, Any] = {}  # Bedrock's additionalModelRequestFields (ChatBedrockConverse's thinking)
     strict: bool | None = None  # bind_tools(strict=...) (None: not passed)
 
 
@@ -235,8 +235,8 @@ BEDROCK_CHOICE_SUPPORT: tuple[tuple[str, tuple[str, ...]], ...] = (
 # With thinking on, the same method lets only auto through for these (langchain-aws 1.9.1 utils.py
 # thinking_forced_tool_use_unsupported: 'claude-opus-4-8' excepted, then any of these substrings; recorded
 # 2026-11-26: ChatBedrockConverse-thinking.json, -adaptive.json, -opus-4-8-adaptive.json).
-BEDROCK_THINKING_AUTO_ONLY = re.compile(r"^(?!.*claude-opus-4-8).*(claude-3-7-|claude-sonnet-4|claude-opus-4|claude-haiku-4"
-                                        r"|deepseek\.v3)")
+BEDROCK_THINKING_AUTO_ONLY = re.compile(r"^(?!.*claude-opus-4-8).*(claude-3-7-|claude-sonnet-4|claude-opus-4"
+                                        r"|claude-haiku-4|deepseek\.v3)")
 _BEDROCK_REGIONS = ("eu.", "us.", "us-gov.", "apac.", "sa.", "amer.", "global.", "jp.", "au.")
 # ChatBedrockConverse._resolve_tool_choice: a type the model does not take, with thinking on and auto taken,
 # becomes {"auto": {}} after `warnings.warn(...)` this text (the tool_choice argument's Python repr in it)
