@@ -1,7 +1,9 @@
 """`--dialect langchain` held to what LangChain's own code sent or raised, recorded offline with the
 partner packages (tests/data/langchain/, SOURCES.md there; recorder: tests/dialect/record_langchain.py).
-Every recorded case (11 wrappers, two more Bedrock model ids and ChatAnthropic with thinking, 9 tool_choice spellings, 1 and 2
-tools, parallel_tool_calls unset/false/true) is rendered by toolchoice and compared field by field."""
+Every recorded case (11 wrappers, two more Bedrock model ids, ChatAnthropic with thinking and three Bedrock Claude
+models with thinking; 9 tool_choice spellings, 1 and 2 tools, parallel_tool_calls unset/false/true; and
+bind_tools(strict=True/False) on {name, description, parameters} dicts, a nested tool among them) is rendered by
+toolchoice and compared field by field."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ SCENARIO = ROOT / "tests/dialect/weather.yaml"
 SCENARIOS = {"ChatAnthropic-thinking": ROOT / "tests/dialect/weather-thinking.yaml",
              **{f"ChatBedrockConverse-{v}": ROOT / f"tests/dialect/weather-bedrock-{v}.yaml"
                 for v in ("thinking", "adaptive", "opus-4-8-adaptive")}}
+NESTED = ROOT / "tests/dialect/nested.yaml"  # the recorder's nested tool, bound with strict=True
 RECORDINGS = {path.stem: json.loads(path.read_text()) for path in sorted(DATA.glob("*.json"))}
 # the body fields each wire family carries tools, tool_choice and parallel_tool_calls in
 # (ChatMistralAI puts bind_tools(strict=...) at the top level; Bedrock's thinking rides additionalModelRequestFields)
@@ -45,16 +48,19 @@ def cases() -> list[Any]:
     out = []
     for stem, recording in RECORDINGS.items():
         for case in filter(described, recording["cases"]):
+            if case.get("tool_set") == "nested" and stem in SCENARIOS:
+                continue  # the nested tool is declared with the plain settings only (nested.yaml)
             choice, parallel = json.dumps(case["tool_choice"]), case["parallel_tool_calls"]
             label = f"{stem}-{case['tools']}tools-{choice}-parallel={parallel}" + (
-                f"-{case.get('tool_spelling', 'openai')}-strict={case['strict']}" if "strict" in case else "")
+                f"-{case.get('tool_spelling', 'openai')}-strict={case['strict']}" if "strict" in case else "") + (
+                "-nested" if case.get("tool_set") == "nested" else "")
             out.append(pytest.param(stem, case, id=label))
     return out
 
 
 @functools.cache
 def _base(path: Path = SCENARIO) -> Any:
-    """The scenario, read once for the 756 cases (each takes a copy with its own tools and settings)."""
+    """The scenario, read once for all the cases (each takes a copy with its own tools and settings)."""
     return load_scenario(path)
 
 
@@ -71,7 +77,8 @@ def render(provider: str, model: str, case: dict[str, Any], path: Path = SCENARI
 @pytest.mark.parametrize("stem, case", cases())
 def test_dialect_matches_what_langchain_sent_or_raised(stem: str, case: dict[str, Any]) -> None:
     recording = RECORDINGS[stem]
-    view = render(recording["provider"], recording["model"], case, SCENARIOS.get(stem, SCENARIO))
+    path = NESTED if case.get("tool_set") == "nested" else SCENARIOS.get(stem, SCENARIO)
+    view = render(recording["provider"], recording["model"], case, path)
     codes = [e.code for e in view.translation.ledger]
     for warned in case.get("warnings", []):  # what the wrapper warns is said in the ledger
         assert any(warned in e.message for e in view.translation.ledger if e.code.startswith("dialect.")), warned
@@ -97,7 +104,7 @@ def test_the_request_goes_where_the_wrapper_sent_it() -> None:
     to 127.0.0.1 (tests/data/langchain/SOURCES.md)."""
     for stem, recording in RECORDINGS.items():
         for case in filter(described, recording["cases"]):
-            if case["outcome"] == "sent":
+            if case["outcome"] == "sent" and case.get("tool_set") != "nested":
                 view = render(recording["provider"], recording["model"], case, SCENARIOS.get(stem, SCENARIO))
                 if "endpoint_url" in recording:  # sent to a stand-in on 127.0.0.1 (botocore's endpoint_url)
                     assert urlsplit(view.translation.request.url).path == urlsplit(case["url"]).path, stem
@@ -197,6 +204,18 @@ def test_strict_true_on_the_command_line_shows_each_wrappers_spelling(tmp_path: 
         assert view["request"]["url"] == case["url"], stem
     assert views["openai"]["api"]["request"] is None  # toolchoice refuses the schema as strict (unit is optional)
     assert any(e["code"] == "dialect.differs" and "leaves strict out" in e["message"] for e in views["groq"]["ledger"])
+
+
+def test_tools_that_differ_in_strict_have_no_bind_tools_spelling(tmp_path: Path) -> None:
+    """bind_tools(strict=...) applies to every tool: one strict tool beside a plain one keeps the API request."""
+    text = SCENARIO.read_text().replace("  - name: get_time\n", "  - name: get_time\n    strict: true\n")
+    path = tmp_path / "mixed.yaml"
+    path.write_text(text)
+    result = run("render", str(path), "-p", "anthropic", "--dialect", "langchain", "-f", "json")
+    view = json.loads(result.stdout)[0] if result.stdout.startswith("[") else json.loads(result.stdout)
+    assert view["request"] is not None and view["request"] == view["api"]["request"] and view["bind_tools"] is None
+    [entry] = [e for e in view["ledger"] if e["code"] == "dialect.no_spelling"]
+    assert entry["severity"] == "warning" and "differ in strict" in entry["message"]
 
 
 def test_every_wrapper_the_issue_names_is_recorded_and_described() -> None:

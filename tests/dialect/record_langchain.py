@@ -52,6 +52,15 @@ TOOLS = [
 # the same tools as bare function dicts ({name, description, parameters}): langchain-core's convert_to_openai_tool
 # returns a {"type": "function", ...} dict unchanged, so bind_tools(strict=...) reaches only tools spelled otherwise
 FUNCTIONS = [tool["function"] for tool in TOOLS]
+# a nested schema (an array of objects, anyOf, optional properties at each level) for strict=True: where LangChain's
+# strict schema rewrite reaches (tests/dialect/nested.yaml declares the same tool)
+NESTED = {"name": "plan_trip", "description": "Plan a trip.", "parameters": {
+    "type": "object", "properties": {
+        "stops": {"type": "array", "items": {"type": "object", "properties": {
+            "city": {"type": "string"}, "nights": {"type": "integer"}}, "required": ["city"]}},
+        "budget": {"anyOf": [{"type": "number"}, {"type": "object", "properties": {
+            "amount": {"type": "number"}, "currency": {"type": "string"}}}]}},
+    "required": ["stops"]}}
 BEDROCK_MODELS = ["anthropic.claude-3-5-sonnet-20240620-v1:0", "mistral.mistral-large-2407-v1:0",
                   "meta.llama3-1-70b-instruct-v1:0", "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
                   "us.anthropic.claude-sonnet-4-6", "us.anthropic.claude-opus-4-8"]
@@ -251,10 +260,12 @@ def _error(exc: BaseException) -> str:
 
 
 def record_case(factory: Callable[[], Any], n_tools: int, choice: Any, parallel: bool | None,
-                strict: bool | None = None, spelling: str = "openai") -> dict[str, Any]:
+                strict: bool | None = None, spelling: str = "openai", nested: bool = False) -> dict[str, Any]:
     case: dict[str, Any] = {"tools": n_tools, "tool_choice": choice, "parallel_tool_calls": parallel}
     if spelling != "openai":
         case["tool_spelling"] = spelling
+    if nested:
+        case["tool_set"] = "nested"
     model = factory()
     kwargs: dict[str, Any] = {"tool_choice": choice}
     if parallel is not None:
@@ -266,7 +277,8 @@ def record_case(factory: Callable[[], Any], n_tools: int, choice: Any, parallel:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            bound = model.bind_tools((TOOLS if spelling == "openai" else FUNCTIONS)[:n_tools], **kwargs)
+            tools = [NESTED] if nested else (TOOLS if spelling == "openai" else FUNCTIONS)[:n_tools]
+            bound = model.bind_tools(tools, **kwargs)
         except Exception as exc:  # the wrapper refuses in bind_tools
             case.update(outcome="refused", step="bind_tools", error=_error(exc))
             return case
@@ -305,13 +317,15 @@ def main(out_dir: str) -> None:
         if only and name not in only:
             continue
         model = factory()
-        takes_parallel = "parallel_tool_calls" in inspect.signature(type(model).bind_tools).parameters
+        parameters = inspect.signature(type(model).bind_tools).parameters
+        takes_parallel, takes_strict = "parallel_tool_calls" in parameters, "strict" in parameters
         cases = [record_case(factory, n, choice, parallel)
                  for n in (1, 2) for parallel in (None, False, True) for choice in CHOICES]
         # bind_tools(strict=...): with the tools as bare function dicts, and (strict dropped) as OpenAI-format dicts
         cases += [record_case(factory, 2, choice, None, strict, "function") for strict in (True, False, None)
                   for choice in CHOICES]
         cases += [record_case(factory, 2, choice, None, strict) for strict in (True, False) for choice in CHOICES]
+        cases += [record_case(factory, 1, "auto", None, True, "function", nested=True)]
         document = {
             "wrapper": name.split("-")[0], "provider": provider,
             "model": next(getattr(model, a) for a in ("model_name", "model", "model_id") if getattr(model, a, None)),
@@ -322,6 +336,7 @@ def main(out_dir: str) -> None:
             **({"endpoint_url": "a stand-in on 127.0.0.1 (the port left out of url)"}
                if getattr(model, "endpoint_url", None) else {}),
             "bind_tools_takes_parallel_tool_calls": takes_parallel,
+            "bind_tools_takes_strict": takes_strict,
             "versions": {d: version(d) for d in sorted({distribution, "langchain-core"})},
             "clients": {d: _installed(d) for d in CLIENTS},
             "recorded": today,
