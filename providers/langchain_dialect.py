@@ -23,8 +23,8 @@ from typing import Any, Callable, NamedTuple
 from urllib.parse import unquote
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation, compact
-from .langchain_rules import (_ABSENT, _WARNS, Bound, Fields, Refusal, _get, _named, _set, _strict_at,
-                              _strict_key_omitted, _gemini_tools, anthropic, bedrock, fireworks, gemini, groq,
+from .langchain_rules import (_ABSENT, _WARNS, Bound, Fields, Refusal, _gemini_tools, _get, _named, _ollama_tools,
+                              _set, _strict_at, _strict_key_omitted, anthropic, bedrock, fireworks, gemini, groq,
                               huggingface, mistral, ollama, openai_chat, openai_responses)
 
 # The versions the recordings and the rules describe (recorded 2026-11-26, the newest the package registry served
@@ -87,16 +87,19 @@ WRAPPERS: dict[str, Wrapper] = {
     "mistral": Wrapper("ChatMistralAI", "langchain-mistralai", mistral, "tools", "tool_choice", _CHAT + ("strict",)),
     "fireworks": Wrapper("ChatFireworks", "langchain-fireworks", fireworks, "tools", "tool_choice", _CHAT,
                          strict=_CHAT_STRICT),
-    "ollama": Wrapper("ChatOllama", "langchain-ollama", ollama, "tools", None, ("tools",),
+    "ollama": Wrapper("ChatOllama", "langchain-ollama", ollama, "tools", None, ("tools",), _ollama_tools,
+                      ("warning", "sends the tools through ollama-python's Tool model (0.6.3 _types.py: a property "
+                                  "keeps only type, items, description and enum), so its other schema keywords "
+                                  "(anyOf, format, default, ...) are dropped"),
                       url=WrapperUrl("http://localhost:11434/", "http://127.0.0.1:11434/", "info",
                                      "ChatOllama without base_url takes ollama-python's default host (ollama 0.6.3 "
                                      "_client.py _parse_host: 'http://127.0.0.1:11434')")),
     "huggingface": Wrapper("ChatHuggingFace", "langchain-huggingface", huggingface, "tools", "tool_choice", _CHAT),
     "gemini": Wrapper("ChatGoogleGenerativeAI", "langchain-google-genai", gemini, "tools",
                       "toolConfig.functionCallingConfig", ("tools", "toolConfig"), _gemini_tools,
-                      ("info", "writes schema type names upper-case (google-genai's Schema enum: OBJECT, STRING), "
-                               "the API request lower-case (JSON Schema); other schema keywords go through "
-                               "langchain-google-genai's own conversion, which is not described here"),
+                      ("info", "writes schema type names upper-case (google-genai's Schema enum: OBJECT, STRING) "
+                               "and anyOf as any_of, the API request JSON Schema's spelling; other schema keywords "
+                               "go through langchain-google-genai's own conversion, which is not described here"),
                       WrapperUrl("https://generativelanguage.googleapis.com/v1beta/",
                                  "https://generativelanguage.googleapis.com/v1/", "warning",
                                  "google-genai 3.0 and later default the Gemini API to v1 (_api_client.py: "

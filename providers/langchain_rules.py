@@ -347,19 +347,49 @@ def _strict_at(path: str, schema_path: str) -> Callable[[list[dict[str, Any]], b
     return spell
 
 
-def _upper_case_types(node: Any) -> Any:
-    """google-genai's Schema sends type names upper-case (OBJECT, STRING)."""
+def _genai_schema(node: Any) -> Any:
+    """google-genai's Schema sends type names upper-case (OBJECT, STRING), and langchain-google-genai writes anyOf
+    under the Schema field's Python name, any_of (recorded: the nested tool of tests/dialect/nested.yaml)."""
     if isinstance(node, list):
-        return [_upper_case_types(item) for item in node]
+        return [_genai_schema(item) for item in node]
     if not isinstance(node, dict):
         return node
-    return {k: (v.upper() if k == "type" and isinstance(v, str) else _upper_case_types(v)) for k, v in node.items()}
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "type" and isinstance(value, str):
+            out[key] = value.upper()
+        elif key == "properties" and isinstance(value, dict):  # property names stay as written
+            out[key] = {name: _genai_schema(schema) for name, schema in value.items()}
+        else:
+            out["any_of" if key == "anyOf" else key] = _genai_schema(value)
+    return out
 
 
 def _gemini_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**t, "functionDeclarations": [{**d, "parameters": _upper_case_types(d["parameters"])}
+    return [{**t, "functionDeclarations": [{**d, "parameters": _genai_schema(d["parameters"])}
                                            if "parameters" in d else d for d in t["functionDeclarations"]]}
             if "functionDeclarations" in t else t for t in tools]
+
+
+# ollama 0.6.3 _types.py Tool.Function.Parameters (type, $defs, items, required, properties) and its Property
+# (type, items, description, enum): ChatOllama sends the tools through that model, so other keys are dropped
+_OLLAMA_PARAMETERS = ("type", "$defs", "items", "required", "properties")
+_OLLAMA_PROPERTY = ("type", "items", "description", "enum")
+
+
+def _ollama_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for tool in tools:
+        parameters = _get(tool, "function.parameters")
+        if isinstance(parameters, dict):
+            kept = {"type": parameters.get("type", "object"),
+                    **{k: parameters[k] for k in _OLLAMA_PARAMETERS[1:] if parameters.get(k) is not None}}
+            if isinstance(kept.get("properties"), dict):
+                kept["properties"] = {name: {k: prop[k] for k in _OLLAMA_PROPERTY if prop.get(k) is not None}
+                                      if isinstance(prop, dict) else prop for name, prop in kept["properties"].items()}
+            tool = {**tool, "function": {**tool["function"], "parameters": kept}}
+        out.append(tool)
+    return out
 
 
 def _get(body: dict[str, Any], path: str) -> Any:
