@@ -121,7 +121,7 @@ def test_auto_or_none_is_sent_as_written_where_no_source_says_the_api_refuses_it
     t = translate(provider, without_tools(choice), RenderOptions())
     assert t.request.body["tool_choice"] == choice  # openai_chat hosts' words (SDK types: "none" | "auto")
     assert "tools" not in t.request.body
-    [entry] = [e for e in t.ledger.entries if e.code == "tool_choice.without_tools"]
+    [entry] = [e for e in t.ledger if e.code == "tool_choice.without_tools"]
     assert entry.severity == "info" and "sent as written" in entry.message
 
 
@@ -190,9 +190,14 @@ CHAT = "/v1/chat/completions"
 USER_MSG = [{"role": "user", "content": "hi"}]
 
 
-@pytest.mark.parametrize("provider", ["mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "cerebras",
-                                      "sambanova", "huggingface", "llamacpp"])
-@pytest.mark.parametrize("choice", ["required", {"type": "function", "function": {"name": "get_time"}}])
+NAMED = {"type": "function", "function": {"name": "get_time"}}
+OPEN_HOSTS = ("mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "cerebras", "sambanova",
+              "huggingface")
+
+
+# llama-server reads a tool_choice that is not a string as "auto" (fact llamacpp.tool_choice_words): no named case
+@pytest.mark.parametrize("provider, choice", [(p, "required") for p in (*OPEN_HOSTS, "llamacpp")]
+                         + [(p, NAMED) for p in OPEN_HOSTS])
 def test_the_mock_answers_a_forcing_choice_without_tools_where_the_translator_sends_it(provider: str,
                                                                                        choice: Any) -> None:
     status, record = ask(provider, CHAT, {"model": "m", "messages": USER_MSG, "tool_choice": choice})
@@ -215,3 +220,24 @@ def test_the_mock_answers_cohere_required_without_tools() -> None:
     status, record = ask("cohere", "/v2/chat", {"model": "command-a-03-2025", "messages": USER_MSG,
                                                 "tool_choice": "REQUIRED"})
     assert status == 200
+
+
+def test_the_responses_mock_refuses_required_and_answers_a_named_choice_as_the_translator_does() -> None:
+    """anomalyco/opencode#48857 records the refusal of "required" only: a named function is sent (with the warning),
+    so the mock answers it rather than refusing it in toolchoice's own words."""
+    body = {"model": "gpt-5.4-mini", "input": "hi"}
+    status, _ = ask("openai-responses", "/v1/responses", {**body, "tool_choice": "required"})
+    assert status == 400
+    status, record = ask("openai-responses", "/v1/responses", {**body, "tool_choice": {"type": "function",
+                                                                                       "name": "get_time"}})
+    assert status == 200
+    assert [f["severity"] for f in record["findings"] if f["code"] == "tool_choice.without_tools"] == ["warning"]
+
+
+def test_the_chat_mocks_refusals_are_the_rows() -> None:
+    """One table: the hosts the mock refuses tool_choice without tools for are the rows whose source says so."""
+    from toolchoice.providers.openai_chat_mock import WITHOUT_TOOLS
+
+    assert set(WITHOUT_TOOLS) == {"openai", "azure", "vllm", "xai"}
+    for provider, rule in WITHOUT_TOOLS.items():
+        assert rule is CAPABILITIES[provider].without_tools
