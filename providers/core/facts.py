@@ -217,8 +217,9 @@ FACTS: tuple[Fact, ...] = (
          "the Messages API refuses a tool_choice sent without tools with 400 (the words name no type: auto, any, tool "
          "and none alike); recorded from the Messages API as Amazon Bedrock serves Claude, none from "
          "api.anthropic.com itself was found",
-         f"a public characterization report, 'OpenRouter → anthropic/claude-3-haiku' (2026-07-02; upstream Amazon "
-         f"Bedrock, tool_choice forcing read_file){CITE_END}'upstream status 400: {{\"error\":{{\"message\":"
+         f"Claude's 400 through OpenRouter (upstream Amazon Bedrock), recorded 2026-07-02{CITE_END}a public "
+         "characterization report, 'OpenRouter → anthropic/claude-3-haiku' (tool_choice forcing read_file): "
+         "'upstream status 400: {\"error\":{\"message\":"
          "\"Provider returned error\",\"code\":400,\"metadata\":{\"raw\":\"{\\\"message\\\":\\\"tool_choice may only "
          "be specified while providing tools.\\\"}\",\"provider_name\":\"Amazon Bedrock\"'", "2026-11-26"),
     Fact("gemini.tool_choice_without_tools", ("gemini",),
