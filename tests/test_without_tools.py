@@ -241,3 +241,21 @@ def test_the_chat_mocks_refusals_are_the_rows() -> None:
     assert set(WITHOUT_TOOLS) == {"openai", "azure", "vllm", "xai"}
     for provider, rule in WITHOUT_TOOLS.items():
         assert rule is CAPABILITIES[provider].without_tools
+
+
+CHAT_HOSTS = tuple(p for p, row in CAPABILITIES.items() if row.module == "openai_chat")
+WIRE = {"auto": "auto", "none": "none", "required": "required", "{tool: x}": {"type": "function",
+                                                                            "function": {"name": "x"}}}
+
+
+@pytest.mark.parametrize("provider", CHAT_HOSTS)
+def test_every_chat_host_mock_refuses_exactly_what_its_translator_refuses_or_leaves_out(provider: str) -> None:
+    """The mock answers 400 for a choice without tools exactly where the translator refuses it (forcing) or leaves
+    it out because the API refuses it (auto, none); llama-server reads an object as auto, so no named case there."""
+    for choice, wire in WIRE.items():
+        if provider == "llamacpp" and isinstance(wire, dict):
+            continue
+        t = translate(provider, without_tools(choice), RenderOptions())
+        refused_or_left_out = t.refused or "tool_choice" not in t.request.body
+        status, _ = ask(provider, CHAT, {"model": "m", "messages": USER_MSG, "tool_choice": wire})
+        assert (status == 400) is refused_or_left_out, (provider, choice)
