@@ -271,6 +271,8 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     plan, cap = ctx.plan, ctx.cap
     if plan.omit_tools or not plan.tools:
         parallel_value(ctx)  # records that parallel_tool_calls is not sent
+        if not plan.omit_tools:  # no tools declared: a choice the planner kept is sent as written
+            _choice(ctx, body)
         return
     strict = strict_tools(ctx)
     tools = []
@@ -301,13 +303,17 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     body["tools"] = tools
     if strict:
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → function.strict true")
-    choice = choice_value(ctx, custom=CUSTOM_NAMED) if plan.mode != "unset" else None
-    if choice is not None:
-        body["tool_choice"] = choice
-        mapped(ctx, choice)
+    _choice(ctx, body)
     parallel = parallel_value(ctx)
     if parallel is not None:
         body["parallel_tool_calls"] = parallel
+
+
+def _choice(ctx: Context, body: dict[str, Any]) -> None:
+    choice = choice_value(ctx, custom=CUSTOM_NAMED) if ctx.plan.mode != "unset" else None
+    if choice is not None:
+        body["tool_choice"] = choice
+        mapped(ctx, choice)
 
 
 def _stream(ctx: Context, host: Host, body: dict[str, Any]) -> None:

@@ -8,8 +8,9 @@ Kept beside the family's translator so `render` never loads it.
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
+from .core.capabilities import CAPABILITIES, WithoutTools
 from .core.model import (HistoryCall, LedgerEntry, Message, ProviderSettings, ReasoningItem, ThinkingSetting,
                          quoted)
 
@@ -32,27 +33,12 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
     return {} if method == "POST" and path.rstrip("/").endswith("/chat/completions") else None
 
 
-class WithoutTools(NamedTuple):
-    """A host's own refusal of ``tool_choice`` sent without ``tools``: its words, the values it spares, and the
-    dated fact (core/facts.py) that quotes its source."""
-
-    words: str
-    spares: tuple[Any, ...]  # tool_choice values the host takes without tools
-    fact: str
-
-
+# A host's own refusal of ``tool_choice`` sent without ``tools``: the capability row's (core/capabilities.py
+# WithoutTools, its dated fact quoting the host's source), the same the translator plans with, so the two agree.
 # Only the hosts whose own source says they refuse it; the others answer as without tools (never a guess).
-# the recorded 400 (tests/data/responses/errors/error-openai-tool-choice-without-tools.json); Azure's is the same
-_OPENAI_WITHOUT_TOOLS = "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."
-WITHOUT_TOOLS: dict[str, WithoutTools] = {
-    "openai": WithoutTools(_OPENAI_WITHOUT_TOOLS, (), "openai.tool_choice_without_tools"),
-    "azure": WithoutTools(_OPENAI_WITHOUT_TOOLS, (), "azure.tool_choice_without_tools"),
-    # VLLMValidationError's str() ends in ' (parameter=...)', and that is the message vLLM answers (vllm/exceptions.py)
-    "vllm": WithoutTools("When using `tool_choice`, `tools` must be set. (parameter=tool_choice)", ("none",),
-                         "vllm.tool_choice_without_tools"),
-    "xai": WithoutTools("Invalid request content: A tool_choice was set on the request but no tools were specified.",
-                        (), "xai.tool_choice_without_tools"),
-}
+WITHOUT_TOOLS: dict[str, WithoutTools] = {p: row.without_tools for p, row in CAPABILITIES.items()
+                                          if row.module == "openai_chat" and row.without_tools is not None
+                                          and row.without_tools.refused}
 # vllm 0.33.0 chat_completion/protocol.py check_tool_usage: 'Reject empty tools array, matching OpenAI API behavior'
 _VLLM_EMPTY_TOOLS = ("`tools` must not be an empty array. Either provide at least one tool or omit the field entirely. "
                      "(parameter=tools)")
@@ -99,9 +85,19 @@ def _refusal(body: dict[str, Any], provider: str) -> str | None:
     if provider == "llamacpp" and isinstance(choice, str) and choice not in _LLAMACPP_WORDS:
         return f"Invalid tool_choice: {choice}"
     rule = WITHOUT_TOOLS.get(provider)
-    if rule is None or choice is None or tools is not None or any(choice == spared for spared in rule.spares):
+    if rule is None or choice is None or tools is not None or _wire_mode(choice) not in rule.refused:
         return None
     return rule.words
+
+
+def _wire_mode(choice: Any) -> str:
+    """The plan mode a Chat Completions tool_choice on the wire stands for (core/choice_plan.py); a value of no known
+    form counts as forcing a call."""
+    if choice in ("auto", "none", "required"):
+        return str(choice)
+    if isinstance(choice, dict) and choice.get("type") == "allowed_tools":
+        return "allowed"
+    return "named" if isinstance(choice, dict) else "required"
 
 
 def _choice_read(body: dict[str, Any], provider: str) -> tuple[Any, tuple[LedgerEntry, ...]]:

@@ -142,6 +142,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     hosted = native_tools.kept(ctx)
     if tools or hosted:
         body["tools"] = _tools(ctx, tools) + _hosted(ctx, hosted, len(tools))
+    if tools or hosted or not ctx.plan.omit_tools:  # no tools: a choice the planner kept is sent as written
         choice = _choice(ctx)
         if choice is not None:
             body["tool_choice"] = choice

@@ -29,6 +29,9 @@ class Fact(NamedTuple):
 
 
 _CHAT_HOSTS = ("openai", "azure")
+# A ledger message names a fact by its citation (``cited``), the part of the source before CITE_END; the words
+# quoted follow it.
+CITE_END = " — "
 
 FACTS: tuple[Fact, ...] = (
     Fact("together.endpoint", ("together",),
@@ -191,23 +194,67 @@ FACTS: tuple[Fact, ...] = (
          "third-party clients' reply types, not in the official SDK's ChatResult); the official SDK types "
          "openrouter_metadata.attempts[].provider",
          "openrouter 1.3.84 (PyPI) components/chatresult.py, openroutermetadata.py, routerattempt.py", "2026-11-23"),
-    # tool_choice sent without tools: what each host's own source says (providers/openai_chat_mock.py WITHOUT_TOOLS
-    # answers these words; a host with no fact here is not known to refuse it and the mock does not)
+    # tool_choice sent without tools: what each API's own source says. The capability rows' without_tools name these
+    # facts (core/capabilities.py WithoutTools): the translators refuse or omit the choice only where one says the
+    # API refuses it, and providers/openai_chat_mock.py answers the hosts' words; a provider with no fact here is
+    # not known to refuse it (no source was found for mistral, groq, deepseek, fireworks, together, cerebras,
+    # sambanova, huggingface, cohere, ollama on 2026-11-26)
     Fact("openai.tool_choice_without_tools", ("openai",),
-         "a request with tool_choice and no tools is refused with 400 invalid_request_error",
-         "RageAgainstThePixel/OpenAI-DotNet#479 (the response body quoted; tests/data/responses/errors/"
-         "error-openai-tool-choice-without-tools.json): \"Invalid value for 'tool_choice': 'tool_choice' is only "
-         "allowed when 'tools' are specified.\", param tool_choice", "2026-11-26"),
+         "a request with tool_choice and no tools is refused with 400 invalid_request_error, \"auto\" included",
+         f"RageAgainstThePixel/OpenAI-DotNet#479 (the response body quoted; tests/data/responses/errors/"
+         f"error-openai-tool-choice-without-tools.json){CITE_END}\"Invalid value for 'tool_choice': 'tool_choice' is "
+         "only allowed when 'tools' are specified.\", param tool_choice; dapr/dapr-agents#248 (tool_choice \"auto\", "
+         "no tools): \"Error code: 400 - {'error': {'message': \"Invalid value for 'tool_choice': 'tool_choice' is "
+         "only allowed when 'tools' are specified.\", 'type': 'invalid_request_error', 'param': 'tool_choice', "
+         "'code': None}}\"", "2026-11-26"),
+    Fact("openai-responses.tool_choice_without_tools", ("openai-responses",),
+         "the Responses API refuses tool_choice \"required\" without tools with 400; no source was found for auto, "
+         "none, a named function or allowed_tools without tools",
+         f"anomalyco/opencode#48857 (live, gpt-4.1-mini, both endpoints){CITE_END}'Chat: `'tool_choice' is only "
+         "allowed when 'tools' are specified.`', 'Responses: `Tool choice 'required' must be specified with 'tools' "
+         "parameter.`', 'Removing only the choice made both requests succeed.'", "2026-11-26"),
+    Fact("anthropic.tool_choice_without_tools", ("anthropic",),
+         "the Messages API refuses a tool_choice sent without tools with 400 (the words name no type: auto, any, tool "
+         "and none alike); recorded from the Messages API as Amazon Bedrock serves Claude, none from "
+         "api.anthropic.com itself was found",
+         f"Claude's 400 through OpenRouter (upstream Amazon Bedrock), recorded 2026-07-02{CITE_END}a public "
+         "characterization report, 'OpenRouter → anthropic/claude-3-haiku' (tool_choice forcing read_file): "
+         "'upstream status 400: {\"error\":{\"message\":"
+         "\"Provider returned error\",\"code\":400,\"metadata\":{\"raw\":\"{\\\"message\\\":\\\"tool_choice may only "
+         "be specified while providing tools.\\\"}\",\"provider_name\":\"Amazon Bedrock\"'", "2026-11-26"),
+    Fact("gemini.tool_choice_without_tools", ("gemini",),
+         "the Gemini API refuses a toolConfig.functionCallingConfig sent with no functionDeclarations with 400 "
+         "INVALID_ARGUMENT (the words name the config, not a mode: NONE and AUTO alike)",
+         f"musistudio/claude-code-router#1207 (Gemini API, toolConfig without functionDeclarations){CITE_END}'Error "
+         "from provider(gemini,undefined: 400): { \"error\": { \"code\": 400, \"message\": \"Function calling config "
+         "is set without function_declarations.\", \"status\": \"INVALID_ARGUMENT\" } }'; whitespace folded; the same body from "
+         "Google AI Studio in tailcallhq/forgecode#1404", "2026-11-26"),
+    Fact("bedrock.tool_choice_without_tools", ("bedrock",),
+         "Converse takes toolChoice only inside toolConfig, whose tools list is required and has at least one member: "
+         "a toolChoice (auto, any, tool) cannot be sent without tools; none has no toolChoice (toolConfig left out)",
+         f"botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json{CITE_END}ToolConfiguration '\"required\": "
+         "[\"tools\"]' with members tools and toolChoice, ToolConfigurationToolsList '\"min\": 1'; the API's answer "
+         "to an empty list in Portkey-AI/gateway#1124: 'bedrock error: 1 validation error detected: Value at "
+         "'toolConfig.tools' failed to satisfy constraint: Member must have length greater than or equal to 1'",
+         "2026-11-26"),
+    Fact("openrouter.tool_choice_without_tools", ("openrouter",),
+         "OpenRouter passes a tool_choice without tools on to the upstream; an upstream that refuses it answers 400, "
+         "relayed as 'Provider returned error' with the upstream's body in metadata.raw (no source says OpenRouter "
+         "itself refuses it)",
+         f"tailcallhq/forgecode#1404 (through OpenRouter, upstream Google AI Studio){CITE_END}'{{\"error\":{{\"message\":"
+         "\"Provider returned error\",\"code\":400,\"metadata\":{\"raw\":\"{\\n  \\\"error\\\": {\\n    \\\"code\\\": 400,"
+         "\\n    \\\"message\\\": \\\"Function calling config is set without function_declarations.\\\",...\",\"provider_name\":"
+         "\"Google AI Studio\"}}'", "2026-11-26"),
     Fact("azure.tool_choice_without_tools", ("azure",),
          "Azure OpenAI refuses tool_choice without tools as OpenAI does, \"none\" and \"auto\" alike",
-         "Azure/azure-sdk-for-net#45598 (Azure.AI.OpenAI 2.0.0-beta.2, ChatToolChoice.Auto and ChatToolChoice.None "
-         "without tools): 'HTTP 400 (invalid_request_error: ) Parameter: tool_choice Invalid value for "
+         f"Azure/azure-sdk-for-net#45598 (Azure.AI.OpenAI 2.0.0-beta.2, ChatToolChoice.Auto and ChatToolChoice.None "
+         f"without tools){CITE_END}'HTTP 400 (invalid_request_error: ) Parameter: tool_choice Invalid value for "
          "'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.'", "2026-11-26"),
     Fact("vllm.tool_choice_without_tools", ("vllm",),
          "vLLM refuses every tool_choice but \"none\" (and null) when tools is absent or null, and an empty tools "
          "list whatever the choice, with 400 {error: {message, type: BadRequestError, param, code: 400}}",
-         "vllm 0.33.0 (PyPI wheel) vllm/entrypoints/openai/chat_completion/protocol.py ChatCompletionRequest."
-         "check_tool_usage: 'if \"tool_choice\" is \"none\" -- no validation is needed for tools', 'if \"tools\" "
+         f"vllm 0.33.0 (PyPI wheel) vllm/entrypoints/openai/chat_completion/protocol.py ChatCompletionRequest."
+         f"check_tool_usage{CITE_END}'if \"tool_choice\" is \"none\" -- no validation is needed for tools', 'if \"tools\" "
          "not in data or data[\"tools\"] is None: raise VLLMValidationError(\"When using `tool_choice`, `tools` must "
          "be set.\", parameter=\"tool_choice\")', 'Reject empty tools array' (\"`tools` must not be an empty array. "
          "Either provide at least one tool or omit the field entirely.\", parameter=\"tools\"); vllm/exceptions.py "
@@ -219,7 +266,7 @@ FACTS: tuple[Fact, ...] = (
          "`tool_choice` does not match any of the specified `tools`')", "2026-11-26"),
     Fact("xai.tool_choice_without_tools", ("xai",),
          "xAI refuses a chat request that sets tool_choice and no tools with 400 {code, error}",
-         "livekit/agents#3114 (openai.LLM.with_x_ai, grok-3-mini-fast, tool_choice \"auto\", no tools): 'Error code: "
+         f"livekit/agents#3114 (openai.LLM.with_x_ai, grok-3-mini-fast, tool_choice \"auto\", no tools){CITE_END}'Error code: "
          "400 - {'code': 'Client specified an invalid argument', 'error': 'Invalid request content: A tool_choice was "
          "set on the request but no tools were specified.'}'; the same words for xAI's /responses in "
          "chenyme/grok2api#1042", "2026-11-26"),
@@ -236,8 +283,8 @@ FACTS: tuple[Fact, ...] = (
     Fact("llamacpp.tool_choice_without_tools", ("llamacpp",),
          "llama-server takes tool_choice without tools: an absent tools list is no tools, and no tool grammar or "
          "parser is built for it (the answer is text)",
-         "ggml-org/llama.cpp tools/server/server-common.cpp (stored copy at 006639c) oaicompat_chat_params_parse: "
-         "'auto tools = json_value(body, \"tools\", json()); auto has_tools = tools.is_array() && !tools.empty();' "
+         f"ggml-org/llama.cpp tools/server/server-common.cpp (stored copy at 006639c) oaicompat_chat_params_parse"
+         f"{CITE_END}'auto tools = json_value(body, \"tools\", json()); auto has_tools = tools.is_array() && !tools.empty();' "
          "and no check of tool_choice against it; common/chat.cpp (at 0083bb1): 'if (!has_tools || inputs.tool_choice "
          "== COMMON_CHAT_TOOL_CHOICE_NONE) { ... return reasoning + p.content(p.rest()) + end;'", "2026-11-26"),
     Fact("cohere.tool_choice_values", ("cohere",),
@@ -251,9 +298,7 @@ FACTS: tuple[Fact, ...] = (
 
 
 # The hosted tools a scenario's tools: may declare (core/native_tools.py): which provider modules render them
-# and the SDK type each module's tools are (their NATIVE_TOOLS and TOOLS_TYPE name these facts by id). A ledger
-# message names a fact by its citation, the part of the source before CITE_END; the words quoted follow it.
-CITE_END = " — "
+# and the SDK type each module's tools are (their NATIVE_TOOLS and TOOLS_TYPE name these facts by id).
 # the hosts translated by openai_chat (their capability rows) that have no tools_type fact of their own (Mistral's
 # tools differ: mistral.tools_type below): a new OpenAI-compatible host's row is enough
 _OWN_TOOLS_TYPE = ("mistral",)

@@ -95,7 +95,7 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
             choice = parse_tool_choice(value, names)
         except ToolchoiceError as exc:
             if "not a declared tool" in exc.message or "not a tool name" in exc.message:
-                if read.tools or "tool_choice.without_tools" not in read.decided:  # else: the family's to decide
+                if read.tools:  # with no tools, the planner says whether the API refuses it (tool_choice.without_tools)
                     refusal = refusal or exc.message
                 try:  # the line still says how the choice reads: with the names it mentions taken as declared
                     choice = parse_tool_choice(value, names + tuple(_strings(value)))
