@@ -557,6 +557,9 @@ def test_empty_tools_list_is_not_sent() -> None:
     t = render_std("openai", "tool_choice: none\n", tools="tools: []\n")
     assert t.request.body == {"model": "test-model", "messages": [USER]}
     assert "pitfall.empty_tools" in codes(t)
+    # the reason is the API's own words (continuedev/continue#3370 quotes the 400), not a family's habit
+    why = next(e.message for e in t.ledger if e.code == "pitfall.empty_tools")
+    assert "Invalid 'tools': empty array. Expected an array with minimum length 1" in why
 
 
 def test_parallel_without_tools_is_recorded_not_silently_dropped() -> None:

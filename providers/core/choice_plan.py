@@ -210,8 +210,10 @@ def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger:
                        "tool_choice none while the history holds tool calls: some models imitate the earlier calls "
                        "in text, and some APIs need the tools declared to accept that history")
     if scenario.tools_written_empty:
-        ledger.info("pitfall.empty_tools", "tools: [] is written explicitly: no tools are sent (an empty tools "
-                    "array is rejected by OpenAI-style APIs), exactly as if tools were left out")
+        ledger.info("pitfall.empty_tools", "tools: [] is written explicitly: no tools are sent, exactly as if tools "
+                    "were left out (OpenAI answers an empty tools array with 400 \"Invalid 'tools': empty array. "
+                    "Expected an array with minimum length 1\", continuedev/continue#3370; so do vLLM, "
+                    "vllm-project/vllm#39780, and DeepSeek, runebookai/tome#87)")
     if messages and messages[-1].role == "tool" and choice is not None and choice.forces_call:
         ledger.info("pitfall.forced_after_tool_result",
                     "a forced tool_choice right after a tool result makes an agent loop call tools forever; "
