@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 from typing import Any, Mapping, NamedTuple
 
+from ..capabilities import CAPABILITIES
 from ..choice import parse_tool_choice
 from ..model import (LedgerEntry, Message, NativeTool, ProviderSettings, RenderOptions, Scenario, Tool, ToolChoice,
                      ToolchoiceError, quoted)
@@ -77,6 +78,10 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     names = tuple(t.name for t in read.tools)
     choice: ToolChoice | None = None
     refusal = read.refusal
+    limit = CAPABILITIES[provider].tool_limit  # more tools than a source says the API takes: its words, first
+    over = limit.over(body) if limit is not None else None
+    if over is not None:
+        refusal = over[1]
     words = getattr(module, "MOCK_CHOICE_WORDS", {}).get(provider)
     if refusal is None and words and isinstance(read.requested, str) and read.requested not in words:
         # another API's word ("any" is Anthropic's and Mistral's): this API's types take only its own
