@@ -120,3 +120,40 @@ def test_a_small_request_is_answered_while_a_large_one_is_being_judged(monkeypat
         big.close()
     assert reply.startswith(b"HTTP/1.1 200 ") and big_reply.startswith(b"HTTP/1.1 200 ")
     assert order == ["small answered", "large judged"]
+
+
+def test_the_proxy_answers_a_small_request_while_a_large_one_is_being_judged(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolchoice.providers.core.mock import proxy
+    from toolchoice.providers.core.mock.server import Running, Server
+
+    large_started, small_answered = threading.Event(), threading.Event()
+    order: list[str] = []
+    judge = proxy.judge
+
+    def held(provider: str, module: Any, body: Any, route: Any) -> Any:
+        if len(json.dumps(body)) > 100_000:
+            large_started.set()
+            small_answered.wait(10)
+            order.append("large judged")
+        return judge(provider, module, body, route)
+
+    monkeypatch.setattr(proxy, "judge", held)
+    large = json.dumps({**CHAT, "messages": [{"role": "user", "content": "x" * 200_000}]}).encode()
+    with running_mock("openai") as upstream:
+        handler = proxy.ProxyHandler("openai", upstream.base_url, None)
+        with Running(Server(handler, bad_request=handler.service.error), handler.module) as served:
+            port = _port(served.base_url)
+            big = socket.create_connection(("127.0.0.1", port), timeout=15)
+            big.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+                        % (len(large), large))
+            assert large_started.wait(10)
+            with socket.create_connection(("127.0.0.1", port), timeout=15) as small:
+                small.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+                              % (len(BODY), BODY))
+                reply = _head_of(small)
+            order.append("small answered")
+            small_answered.set()
+            big_reply = _head_of(big)
+            big.close()
+    assert reply.startswith(b"HTTP/1.1 200 ") and big_reply.startswith(b"HTTP/1.1 200 ")
+    assert order == ["small answered", "large judged"]

@@ -20,7 +20,7 @@ from ..model import Reply, Scenario
 from ..registry import module_for
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
-from .server import Request, Server, Served, drained, head, serve
+from .server import Judges, Request, Server, Served, drained, head, serve
 from .service import MAX_BODY, MockService, Recorder, client_secrets
 
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
@@ -38,7 +38,19 @@ class ProxyHandler:
         self.timeout = timeout
         self.count = 0
         self.emit: Recorder = lambda line: None  # set by Server
+        self.judges = Judges()
         self._client: Any = None
+
+    def _judged(self, raw: bytes, route: dict[str, Any] | None) -> tuple[Any, Judged]:
+        """The body read and judged (in a worker thread when it is large: ``Judges``)."""
+        if route is None:
+            return None, Judged(None, None, (), (), None)
+        try:
+            body = json.loads(raw) if raw.strip() else None
+        except (ValueError, RecursionError):
+            body = None
+        return body, judge(self.provider, self.module, body, route) if body is not None else Judged(None, None, (), (),
+                                                                                                     None)
 
     def _upstream_url(self, target: str) -> str:
         parts = urlsplit(target)
@@ -55,15 +67,7 @@ class ProxyHandler:
         number = self.count
         path = urlsplit(request.target).path
         route = self.module.mock_route(request.method, path)
-        judged = Judged(None, None, (), (), None)
-        body: Any = None
-        if route is not None:
-            try:
-                body = json.loads(request.body) if request.body.strip() else None
-            except (ValueError, RecursionError):
-                body = None
-            if body is not None:
-                judged = judge(self.provider, self.module, body, route)
+        body, judged = await self.judges.run(len(request.body), self._judged, request.body, route)
         # the body goes on as sent (the API needs its MCP secrets); records and saves never hold them
         kept = secrets(scrub_module(self.module, body).values) if body is not None else {}
         read = judged.read

@@ -22,7 +22,7 @@ import re
 import threading
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Awaitable, Callable, NamedTuple
+from typing import Any, Awaitable, Callable, NamedTuple, TypeVar
 
 from .. import limits
 from .service import Exchange, MockService, Recorder, client_secrets
@@ -258,8 +258,9 @@ class Server:
         self._tasks: set[asyncio.Task[None]] = set()
         if hasattr(handler, "emit"):
             handler.emit = self.emit  # type: ignore[attr-defined]
-        if hasattr(handler, "judge_threads"):
-            handler.judge_threads = self.bounds.judge_threads  # type: ignore[attr-defined]
+        judges = getattr(handler, "judges", None)
+        if isinstance(judges, Judges):
+            judges.threads = self.bounds.judge_threads
 
     async def start(self) -> int:
         self.done = asyncio.Event()
@@ -285,9 +286,9 @@ class Server:
             await asyncio.wait(tasks, timeout=2)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._server.wait_closed(), 2)
-        close = getattr(self.handler, "close", None)
-        if close is not None:
-            close()
+        judges = getattr(self.handler, "judges", None)
+        if isinstance(judges, Judges):
+            judges.close()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
@@ -391,6 +392,34 @@ async def write_exchange(writer: asyncio.StreamWriter, exchange: Exchange, reque
     return True
 
 
+_T = TypeVar("_T")
+
+
+class Judges:
+    """Where a request body is read and judged: on the event loop under ``JUDGE_INLINE_BYTES``, else in a worker
+    thread (at most ``threads`` at once, made when the first large body comes). Reading and judging 32 MiB takes
+    a second or more of CPU: on the event loop every other client would wait that long."""
+
+    def __init__(self) -> None:
+        self.threads = 2  # set by Server (Bounds.judge_threads)
+        self._pool: Any = None
+
+    async def run(self, size: int, work: Callable[..., _T], *args: Any) -> _T:
+        if size < JUDGE_INLINE_BYTES:
+            return work(*args)
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="toolchoice-judge")
+        return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
+
+    def close(self) -> None:
+        """The threads end once the judging under way ends (the server stopped: nothing waits for it)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
 class MockHandler:
     """``Server`` handler for ``toolchoice mock``: MockService answers; ``save`` keeps each exchange."""
 
@@ -398,29 +427,11 @@ class MockHandler:
         self.service = service
         self.save_dir = save_dir
         self.emit: Recorder = lambda line: None  # set by Server
-        self.judge_threads = 2  # set by Server (Bounds.judge_threads)
-        self._judges: Any = None  # the worker threads large bodies are judged in, made when one comes
-
-    def close(self) -> None:
-        """The worker threads end once the judging under way ends (the server stopped: nothing waits for it)."""
-        if self._judges is not None:
-            self._judges.shutdown(wait=False, cancel_futures=True)
-            self._judges = None
-
-    async def answer(self, request: Request) -> Exchange:
-        """The service's answer; a body of ``JUDGE_INLINE_BYTES`` or more judged in a worker thread (reading and
-        judging 32 MiB takes seconds of CPU: on the event loop every other client would wait that long)."""
-        if len(request.body) < JUDGE_INLINE_BYTES:
-            return self.service.handle(request.method, request.target, request.headers, request.body)
-        if self._judges is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._judges = ThreadPoolExecutor(max_workers=self.judge_threads, thread_name_prefix="toolchoice-judge")
-        return await asyncio.get_running_loop().run_in_executor(
-            self._judges, self.service.handle, request.method, request.target, request.headers, request.body)
+        self.judges = Judges()
 
     async def __call__(self, request: Request, writer: asyncio.StreamWriter) -> tuple[dict[str, Any] | None, bool]:
-        exchange = await self.answer(request)
+        exchange = await self.judges.run(len(request.body), self.service.handle, request.method, request.target,
+                                         request.headers, request.body)
         self.emit(exchange.record)  # the line is out when the client reads the answer
         keep = await write_exchange(writer, exchange, request)
         if self.save_dir is not None:
