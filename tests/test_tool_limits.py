@@ -131,3 +131,18 @@ def test_importing_more_tools_than_an_api_takes_warns_with_the_same_limits() -> 
     assert "Gemini" not in text  # 512 declarations: within its limit
     few = convert({"tools": [{"name": f"t{i}", "inputSchema": {"type": "object"}} for i in range(128)]}, "t.json")
     assert not [n for n in few.notes if n[1] == "import.over_limit"]
+
+
+def test_the_gemini_limit_is_per_tool_as_the_recorded_error_names_it() -> None:
+    """'tools[0].function_declarations: ... At most 512': two tools of 300 declarations each are each within it (the
+    translator, which puts every declaration in one tool, would count 600)."""
+    def declarations(start: int) -> list[dict[str, Any]]:
+        return [{"name": f"t{i}", "parameters": {"type": "OBJECT", "properties": {}}} for i in range(start, start + 300)]
+
+    body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+            "tools": [{"functionDeclarations": declarations(0)}, {"functionDeclarations": declarations(300)}]}
+    status, reply = answer("gemini", "/v1beta/models/gemini-3.5-flash:generateContent", body)
+    assert status == 200, reply
+    body["tools"][1]["functionDeclarations"] += declarations(600)[:213]
+    status, reply = answer("gemini", "/v1beta/models/gemini-3.5-flash:generateContent", body)
+    assert status == 400 and reply["error"]["message"] == GEMINI_513.replace("tools[0]", "tools[1]")
