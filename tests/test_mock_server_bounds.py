@@ -88,72 +88,62 @@ def test_every_limit_is_in_docs_limits_md() -> None:
     assert not missing
 
 
+class Held:
+    """A judging of a large body held until the small request was answered (or 10 s): the order the two came in."""
+
+    def __init__(self) -> None:
+        self.started, self.small_answered = threading.Event(), threading.Event()
+        self.order: list[str] = []
+
+    def hold(self, size: int) -> None:
+        if size > 100_000:
+            self.started.set()
+            self.small_answered.wait(10)
+            self.order.append("large judged")
+
+    def exchange(self, port: int) -> None:
+        """A large request on one connection; once its judging began, a small one on another."""
+        large = json.dumps({**CHAT, "messages": [{"role": "user", "content": "x" * 200_000}]}).encode()
+        with socket.create_connection(("127.0.0.1", port), timeout=15) as big:
+            big.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+                        % (len(large), large))
+            assert self.started.wait(10)
+            with socket.create_connection(("127.0.0.1", port), timeout=15) as small:
+                small.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\nConnection: close\r\n"
+                              b"\r\n%s" % (len(BODY), BODY))
+                assert _head_of(small).startswith(b"HTTP/1.1 200 ")
+            self.order.append("small answered")
+            self.small_answered.set()
+            assert _head_of(big).startswith(b"HTTP/1.1 200 ")
+        assert self.order == ["small answered", "large judged"]
+
+
 def test_a_small_request_is_answered_while_a_large_one_is_being_judged(monkeypatch: pytest.MonkeyPatch) -> None:
     """The large body's judging waits (in whatever thread it runs) until the small request was answered, or 10 s:
     if judging ran on the event loop, the small one could not be answered before it ended (order, not timing)."""
-    large_started, small_answered = threading.Event(), threading.Event()
-    order: list[str] = []
-    handle = mock_service.MockService.handle
+    held, handle = Held(), mock_service.MockService.handle
 
-    def held(self: Any, method: str, target: str, headers: dict[str, str], raw: bytes) -> Any:
-        if len(raw) > 100_000:
-            large_started.set()
-            small_answered.wait(10)
-            order.append("large judged")
+    def holding(self: Any, method: str, target: str, headers: dict[str, str], raw: bytes) -> Any:
+        held.hold(len(raw))
         return handle(self, method, target, headers, raw)
 
-    monkeypatch.setattr(mock_service.MockService, "handle", held)
-    large = json.dumps({**CHAT, "messages": [{"role": "user", "content": "x" * 200_000}]}).encode()
+    monkeypatch.setattr(mock_service.MockService, "handle", holding)
     with running_mock("openai") as served:
-        port = _port(served.base_url)
-        big = socket.create_connection(("127.0.0.1", port), timeout=15)
-        big.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
-                    % (len(large), large))
-        assert large_started.wait(10)
-        with socket.create_connection(("127.0.0.1", port), timeout=15) as small:
-            small.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
-                          % (len(BODY), BODY))
-            reply = _head_of(small)
-        order.append("small answered")
-        small_answered.set()
-        big_reply = _head_of(big)
-        big.close()
-    assert reply.startswith(b"HTTP/1.1 200 ") and big_reply.startswith(b"HTTP/1.1 200 ")
-    assert order == ["small answered", "large judged"]
+        held.exchange(_port(served.base_url))
 
 
 def test_the_proxy_answers_a_small_request_while_a_large_one_is_being_judged(monkeypatch: pytest.MonkeyPatch) -> None:
     from toolchoice.providers.core.mock import proxy
     from toolchoice.providers.core.mock.server import Running, Server
 
-    large_started, small_answered = threading.Event(), threading.Event()
-    order: list[str] = []
-    judge = proxy.judge
+    held, judge = Held(), proxy.judge
 
-    def held(provider: str, module: Any, body: Any, route: Any) -> Any:
-        if len(json.dumps(body)) > 100_000:
-            large_started.set()
-            small_answered.wait(10)
-            order.append("large judged")
+    def holding(provider: str, module: Any, body: Any, route: Any) -> Any:
+        held.hold(len(json.dumps(body)))
         return judge(provider, module, body, route)
 
-    monkeypatch.setattr(proxy, "judge", held)
-    large = json.dumps({**CHAT, "messages": [{"role": "user", "content": "x" * 200_000}]}).encode()
+    monkeypatch.setattr(proxy, "judge", holding)
     with running_mock("openai") as upstream:
         handler = proxy.ProxyHandler("openai", upstream.base_url, None)
         with Running(Server(handler, bad_request=handler.service.error), handler.module) as served:
-            port = _port(served.base_url)
-            big = socket.create_connection(("127.0.0.1", port), timeout=15)
-            big.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
-                        % (len(large), large))
-            assert large_started.wait(10)
-            with socket.create_connection(("127.0.0.1", port), timeout=15) as small:
-                small.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
-                              % (len(BODY), BODY))
-                reply = _head_of(small)
-            order.append("small answered")
-            small_answered.set()
-            big_reply = _head_of(big)
-            big.close()
-    assert reply.startswith(b"HTTP/1.1 200 ") and big_reply.startswith(b"HTTP/1.1 200 ")
-    assert order == ["small answered", "large judged"]
+            held.exchange(_port(served.base_url))
