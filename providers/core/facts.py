@@ -273,12 +273,12 @@ FACTS: tuple[Fact, ...] = (
     # How many tools one request may declare: the capability rows' tool_limit name these facts (core/capabilities.py
     # ToolLimit); render and send refuse a request over it and the mock answers the API's words. No source states a
     # limit for the other APIs on 2026-11-26 (none found for openai-responses, azure, anthropic, bedrock — botocore's
-    # ToolConfigurationToolsList has "min": 1 and no max —, mistral, cohere, vllm, llamacpp, ollama and the other hosts)
+    # ToolConfigurationToolsList has "min": 1 and no max —, mistral, cohere, vllm, llamacpp, ollama and the others)
     Fact("openai.tool_limit", ("openai",),
          "Chat Completions refuses more than 128 tools with 400 invalid_request_error, param tools, code "
          "array_above_max_length",
-         f"vishalmysore/Tools4AI#16 (the response body quoted){CITE_END}'\"message\": \"Invalid 'tools': array too long. "
-         "Expected an array with maximum length 128, but got an array with length 325 instead.\", \"type\": "
+         f"vishalmysore/Tools4AI#16 (the response body quoted){CITE_END}'\"message\": \"Invalid 'tools': array too "
+         "long. Expected an array with maximum length 128, but got an array with length 325 instead.\", \"type\": "
          "\"invalid_request_error\", \"param\": \"tools\", \"code\": \"array_above_max_length\"'; julep-ai/julep#330 "
          "(length 383, the same envelope), 0x4m4/hexstrike-ai#29 (length 150)", "2026-11-26"),
     Fact("gemini.tool_limit", ("gemini",),
