@@ -64,8 +64,10 @@ class ProxyHandler:
                 body = None
             if body is not None:
                 judged = judge(self.provider, self.module, body, route)
-        # the body goes on as sent (the API needs its MCP secrets); records and saves never hold them
-        kept = secrets(scrub_module(self.module, body).values) if body is not None else {}
+        # the body goes on as sent (the API needs its MCP secrets); records and saves never hold them, nor the
+        # client's key, which the API may quote back ("Incorrect API key provided: sk-...")
+        kept = {**client_secrets(request.headers, request.target),
+                **(secrets(scrub_module(self.module, body).values) if body is not None else {})}
         read = judged.read
         stream = bool(route.get("stream")) if route and route.get("stream") is not None else bool(read and read.stream)
         headers = {k: v for k, v in request.headers.items() if k not in _HOP}
@@ -73,10 +75,12 @@ class ProxyHandler:
         collected = bytearray()
         decoder = assembler = None
         status = 502
+        answered: Any = {}
         try:
             async with self._client.stream(request.method, self._upstream_url(request.target), headers=headers,
                                            content=request.body) as response:
                 status = response.status_code
+                answered = response.headers
                 out = {k: v for k, v in response.headers.items() if k.lower() not in _BACK_HOP}
                 out["transfer-encoding"] = "chunked"
                 writer.write(head(status, out))
@@ -117,14 +121,15 @@ class ProxyHandler:
                 parsed = json.loads(collected) if collected.strip() else None
             except (ValueError, RecursionError):
                 parsed = None
-            reply = read_reply(self.provider, status, parsed, bytes(collected).decode("utf-8", "replace"))
+            reply = read_reply(self.provider, status, parsed, bytes(collected).decode("utf-8", "replace"),
+                               headers=answered)
         line = redacted(self._line(number, path, judged, status, stream, reply), kept)
         if self.save_dir is not None:
             from .saving import save_exchange
 
             save_exchange(self.save_dir, number, request, status, bytes(collected),
                           self.service.framing if decoder is not None else None, line,
-                          {**client_secrets(request.headers, request.target), **kept},
+                          kept,
                           getattr(self.module, "MOCK_SECRETS", ()))
         self.emit(line)
         return None, True
