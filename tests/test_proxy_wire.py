@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -72,3 +76,136 @@ def test_an_upstream_redirect_to_another_host_is_not_followed_and_the_line_says_
     assert len(upstream.requests) == 1
     (error,) = [f for f in line["findings"] if f["code"] == "proxy.error"]
     assert f"redirects to {elsewhere}" in error["message"], error
+
+
+# ---- bounds: a stream that never ends, an upstream that never answers, a client that leaves ------------------
+
+_EVENT = (b'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,'
+          b'"delta":{"content":"' + b"x" * 4000 + b'"},"finish_reason":null}]}\n\n')
+
+
+class EndlessUpstream:
+    """A raw asyncio upstream on 127.0.0.1 in a thread. ``mode`` "stream": an SSE stream that never ends;
+    "silent": reads the request and never answers; "cut": three events, then the connection dropped. ``released`` is set when the proxy lets the connection go."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.released = threading.Event()
+        self.received = threading.Event()  # a request arrived whole
+        self.url = ""
+        self._loop = asyncio.new_event_loop()
+        self._server: asyncio.AbstractServer | None = None
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+
+    def __enter__(self) -> "EndlessUpstream":
+        self._thread.start()
+        started = asyncio.run_coroutine_threadsafe(asyncio.start_server(self._answer, "127.0.0.1", 0), self._loop)
+        self._server = started.result(10)
+        self.url = f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}/v1"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        async def close() -> None:
+            assert self._server is not None
+            self._server.close()
+            for task in asyncio.all_tasks() - {asyncio.current_task()}:
+                task.cancel()
+
+        asyncio.run_coroutine_threadsafe(close(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+        self._loop.close()
+
+    async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length:"))
+            await reader.readexactly(length)
+            self.received.set()
+            if self.mode == "silent":
+                await reader.read()  # until the proxy closes its side
+            else:
+                writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
+                for _ in range(3 if self.mode == "cut" else 1 << 62):
+                    writer.write(b"%x\r\n%s\r\n" % (len(_EVENT), _EVENT))
+                    await writer.drain()
+                writer.transport.abort()
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            self.released.set()
+            writer.close()
+
+
+def test_a_client_leaving_an_endless_stream_releases_the_upstream_and_still_gets_its_line() -> None:
+    with EndlessUpstream("stream") as upstream, proxied("openai", upstream.url) as proxy:
+        received = 0
+        with httpx.stream("POST", proxy.base_url + "/chat/completions", json={**CHAT, "stream": True},
+                          timeout=10) as response:
+            for chunk in response.iter_raw():
+                received += len(chunk)
+                if received > 2_000_000:
+                    break
+        assert upstream.released.wait(5), "the proxy kept reading the upstream for a client that left"
+        (line,) = _settled(proxy, 1)
+    assert line["status"] == 200 and line["stream"] is True and "verdict" not in line
+    assert [f["code"] for f in line["findings"]][-1] == "proxy.client_gone"
+
+
+def test_a_client_giving_up_on_a_silent_upstream_releases_it_and_gets_its_line() -> None:
+    with EndlessUpstream("silent") as upstream, proxied("openai", upstream.url) as proxy:
+        with pytest.raises(httpx.ReadTimeout):
+            httpx.post(proxy.base_url + "/chat/completions", json=CHAT, timeout=0.5)
+        assert upstream.released.wait(5), "the proxy kept waiting on the upstream for a client that left"
+        (line,) = _settled(proxy, 1)
+    assert line["status"] == 502 and [f["code"] for f in line["findings"]][-1] == "proxy.client_gone"
+
+
+def test_an_upstream_dropping_a_stream_midway_ends_the_clients_answer_at_once() -> None:
+    import openai
+
+    with EndlessUpstream("cut") as upstream, proxied("openai", upstream.url) as proxy:
+        client = openai.OpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0, timeout=20)
+        started = time.monotonic()
+        with pytest.raises(openai.APIConnectionError):  # httpx: incomplete chunked read
+            for _ in client.chat.completions.create(**CHAT, stream=True):
+                pass
+        waited = time.monotonic() - started
+        (line,) = _settled(proxy, 1)
+    assert waited < 10, f"the client waited {waited:.1f} s for the rest of a stream the upstream had dropped"
+    assert line["status"] == 200 and [f["code"] for f in line["findings"]][-1] == "proxy.upstream"
+
+
+@pytest.mark.parametrize("sig,mode", [(signal.SIGINT, "silent"), (signal.SIGTERM, "stream")])
+def test_a_signal_with_a_request_on_its_way_ends_the_command_cleanly(sig: signal.Signals, mode: str) -> None:
+    """The command itself: Ctrl-C while the upstream is slow to answer, SIGTERM in the middle of a stream."""
+    with EndlessUpstream(mode) as upstream:
+        proc = subprocess.Popen([sys.executable, "-m", "toolchoice.cli", "proxy", "-p", "openai", "--upstream",
+                                 upstream.url, "-f", "jsonl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            assert proc.stdout is not None
+            url = proc.stdout.readline().strip()
+            client = threading.Thread(target=_send_ignoring_errors, args=(url, mode == "stream"), daemon=True)
+            client.start()
+            assert upstream.received.wait(10)
+            time.sleep(0.2)
+            proc.send_signal(sig)
+            out, err = proc.communicate(timeout=20)
+        finally:
+            proc.kill()
+        client.join(10)
+        assert upstream.released.wait(5)
+    assert proc.returncode == 0, err  # docs/mock.md: SIGINT / SIGTERM end it cleanly with exit 0
+    assert err == "toolchoice proxy: stopped after 1 request proxied\n"  # no traceback
+    assert out == ""  # the answer never ended: no line judges it
+
+
+def _send_ignoring_errors(url: str, stream: bool) -> None:
+    try:
+        with httpx.stream("POST", url + "/chat/completions", json={**CHAT, "stream": stream}, timeout=30) as answer:
+            for _ in answer.iter_raw():
+                pass
+    except httpx.HTTPError:
+        pass

@@ -11,6 +11,7 @@ phantom). httpx is the upstream client.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from pathlib import Path
 from typing import Any, Callable
@@ -25,6 +26,7 @@ from .service import MAX_BODY, MockService, Recorder, client_secrets
 
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
                   "proxy-connection", "te", "upgrade"})
+_WATCH_SECONDS = 0.1  # how often a waiting request looks whether its client is still there
 _BACK_HOP = frozenset({"content-length", "connection", "transfer-encoding", "content-encoding", "keep-alive"})
 
 
@@ -39,6 +41,12 @@ class ProxyHandler:
         self.count = 0
         self.emit: Recorder = lambda line: None  # set by Server
         self._client: Any = None
+
+    async def aclose(self) -> None:
+        """The upstream client's connections closed (the server calls it when it stops)."""
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
 
     def _upstream_url(self, target: str) -> str:
         parts = urlsplit(target)
@@ -70,69 +78,103 @@ class ProxyHandler:
                 **(secrets(scrub_module(self.module, body).values) if body is not None else {})}
         read = judged.read
         stream = bool(route.get("stream")) if route and route.get("stream") is not None else bool(read and read.stream)
+        passage = _Passage()
+        forward = asyncio.ensure_future(self._forward(request, writer, stream, passage))
+        watch = asyncio.ensure_future(_client_left(request.reader, writer)) if request.reader is not None else None
+        try:
+            await asyncio.wait({forward} if watch is None else {forward, watch}, return_when=asyncio.FIRST_COMPLETED)
+            if not forward.done():  # the client left first: stop reading the upstream for nobody
+                forward.cancel()
+                passage.client_gone = True
+                await asyncio.wait({forward})
+        finally:
+            for task in (forward, watch):
+                if task is not None and not task.done():
+                    task.cancel()
+        if not forward.cancelled() and forward.exception() is not None:
+            raise forward.exception()  # type: ignore[misc]
+        status = passage.status
+        if passage.client_gone:
+            line = record(number, self.provider, path, judged, status, None, stream)
+            where = f"after {passage.sent} bytes of the answer" if status != 502 else "before the upstream answered"
+            line["findings"].append({"severity": "warning", "code": "proxy.client_gone", "message":
+                                     f"the client closed the connection {where}; the reply is not judged"})
+        elif passage.failure is not None:
+            line = record(number, self.provider, path, judged, status, None, stream)
+            line["findings"].append({"severity": "error", "code": "proxy.upstream", "message": passage.failure})
+        else:
+            line = self._line(number, path, judged, status, stream, self._reply(passage))
+            if passage.sent > MAX_BODY and passage.decoder is None:
+                line["findings"].append({"severity": "warning", "code": "proxy.too_large", "message":
+                                         f"the answer ({passage.sent} bytes) is larger than the {MAX_BODY} bytes "
+                                         "the proxy reads: passed on whole, read only in part"})
+        line = redacted(line, kept)
+        if self.save_dir is not None and passage.failure is None:
+            from .saving import save_exchange
+
+            save_exchange(self.save_dir, number, request, status, bytes(passage.collected),
+                          self.service.framing if passage.decoder is not None else None, line, kept,
+                          getattr(self.module, "MOCK_SECRETS", ()))
+        self.emit(line)
+        return None, passage.whole  # an answer cut short leaves no connection to reuse
+
+    async def _forward(self, request: Request, writer: asyncio.StreamWriter, stream: bool, passage: "_Passage") -> None:
+        """The request to the upstream and its answer back to the client as it arrives, noted in ``passage``."""
+        import httpx
+
         headers = {k: v for k, v in request.headers.items() if k not in _HOP}
         headers["accept-encoding"] = "identity"  # the reply is read as it passes: no compression to undo
-        collected = bytearray()
-        decoder = assembler = None
-        status = 502
-        answered: Any = {}
         try:
             async with self._client.stream(request.method, self._upstream_url(request.target), headers=headers,
                                            content=request.body) as response:
-                status = response.status_code
-                answered = response.headers
+                passage.status = response.status_code
+                passage.headers = response.headers
                 out = {k: v for k, v in response.headers.items() if k.lower() not in _BACK_HOP}
                 out["transfer-encoding"] = "chunked"
-                writer.write(head(status, out))
-                streamed = stream and 200 <= status < 300
-                if streamed:
+                writer.write(head(passage.status, out))
+                if stream and 200 <= passage.status < 300:
                     from ..stream_framing import EventDecoder
 
-                    decoder = EventDecoder(self.service.framing)
-                    assembler = module_for(self.provider).stream_assembler(self.provider)
+                    passage.decoder = EventDecoder(self.service.framing)
+                    passage.assembler = module_for(self.provider).stream_assembler(self.provider)
                 async for chunk in response.aiter_raw():
                     writer.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                     await writer.drain()
-                    if decoder is not None:
-                        for event in decoder.feed(chunk):
-                            assembler.feed(event)
-                    if len(collected) < MAX_BODY:
-                        collected += chunk
+                    passage.sent += len(chunk)
+                    if passage.decoder is not None:
+                        for event in passage.decoder.feed(chunk):
+                            passage.assembler.feed(event)
+                    if len(passage.collected) < MAX_BODY:
+                        passage.collected += chunk[:MAX_BODY - len(passage.collected)]
                 writer.write(b"0\r\n\r\n")
                 await writer.drain()
+                passage.whole = True
         except httpx.HTTPError as exc:
-            message = f"toolchoice proxy: the upstream failed: {type(exc).__name__}: {exc}"
-            if status == 502:
-                body_bytes, out = self.service.error(502, message)
-                writer.write(head(502, {**out, "content-length": str(len(body_bytes))}) + body_bytes)
-                await writer.drain()
-            line = record(number, self.provider, path, judged, status, None, stream)
-            line["findings"].append({"severity": "error", "code": "proxy.upstream", "message": message})
-            self.emit(redacted(line, kept))
-            return None, status != 502
-        if decoder is not None:
-            for event in decoder.close():
-                assembler.feed(event)
-            reply = assembler.finish().reply
-        else:
-            from ..reply import read_reply
+            passage.failure = f"toolchoice proxy: the upstream failed: {type(exc).__name__}: {exc}"
+            if passage.status == 502:  # nothing written yet: the client gets the failure in the API's envelope
+                body_bytes, out = self.service.error(502, passage.failure)
+                writer.write(head(502, {**out, "content-length": str(len(body_bytes)), "connection": "close"})
+                             + body_bytes)
+                with contextlib.suppress(ConnectionError):
+                    await writer.drain()
+        except ConnectionError:  # the client went away while its answer was written
+            passage.client_gone = True
 
-            try:
-                parsed = json.loads(collected) if collected.strip() else None
-            except (ValueError, RecursionError):
-                parsed = None
-            reply = read_reply(self.provider, status, parsed, bytes(collected).decode("utf-8", "replace"),
-                               headers=answered)
-        line = redacted(self._line(number, path, judged, status, stream, reply), kept)
-        if self.save_dir is not None:
-            from .saving import save_exchange
+    def _reply(self, passage: "_Passage") -> Reply:
+        """The answer as ``send`` reads it: the stream assembled, or the body parsed."""
+        if passage.decoder is not None:
+            for event in passage.decoder.close():
+                passage.assembler.feed(event)
+            return passage.assembler.finish().reply
+        from ..reply import read_reply
 
-            save_exchange(self.save_dir, number, request, status, bytes(collected),
-                          self.service.framing if decoder is not None else None, line,
-                          kept,
-                          getattr(self.module, "MOCK_SECRETS", ()))
-        self.emit(line)
-        return None, True
+        collected = passage.collected
+        try:
+            parsed = json.loads(collected) if collected.strip() else None
+        except (ValueError, RecursionError):
+            parsed = None
+        return read_reply(self.provider, passage.status, parsed, bytes(collected).decode("utf-8", "replace"),
+                          headers=passage.headers)
 
     def _line(self, number: int, path: str, judged: Judged, status: int, stream: bool, reply: Reply) -> dict[str, Any]:
         line = record(number, self.provider, path, judged, status, None, stream)
@@ -157,6 +199,30 @@ class ProxyHandler:
             line["findings"].append({"severity": "info" if found["obeyed"] else "warning",
                                      "code": f"verdict.{found['category']}", "message": "; ".join(found["reasons"])})
         return line
+
+
+class _Passage:
+    """How far one answer got from the upstream to the client."""
+
+    __slots__ = ("status", "headers", "collected", "sent", "decoder", "assembler", "failure", "client_gone", "whole")
+
+    def __init__(self) -> None:
+        self.status = 502  # until the upstream's status line arrives
+        self.headers: Any = {}
+        self.collected = bytearray()  # the first MAX_BODY bytes, read once the answer ended
+        self.sent = 0
+        self.decoder: Any = None
+        self.assembler: Any = None
+        self.failure: str | None = None  # the upstream failed (proxy.upstream)
+        self.client_gone = False
+        self.whole = False  # the answer reached the client to its end
+
+
+async def _client_left(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """Returns once the client closed its connection (a client that gives up on a slow answer, or leaves a stream,
+    must not keep the upstream busy). A client never half-closes before reading its answer over HTTP/1.1."""
+    while not (reader.at_eof() or writer.transport.is_closing()):
+        await asyncio.sleep(_WATCH_SECONDS)
 
 
 def serve_proxy(provider: str, upstream: str, *, host: str = "127.0.0.1", port: int = 0, save_dir: Path | None = None,

@@ -23,10 +23,12 @@ _timeout = getattr(asyncio, "timeout", None)
 
 
 class Request:
-    __slots__ = ("method", "target", "headers", "body", "version")
+    __slots__ = ("method", "target", "headers", "body", "version", "reader")
 
-    def __init__(self, method: str, target: str, headers: dict[str, str], body: bytes, version: str) -> None:
+    def __init__(self, method: str, target: str, headers: dict[str, str], body: bytes, version: str,
+                 reader: asyncio.StreamReader | None = None) -> None:
         self.method, self.target, self.headers, self.body, self.version = method, target, headers, body, version
+        self.reader = reader  # the connection it came on (the proxy watches it for a client that leaves)
 
 
 class BadRequest(Exception):
@@ -81,7 +83,7 @@ async def read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWrite
                 raise BadRequest(413, "request body too large")
             body += await reader.readexactly(size)
             await reader.readexactly(2)
-        return Request(method, target, headers, bytes(body), version)
+        return Request(method, target, headers, bytes(body), version, reader)
     try:
         length = int(headers.get("content-length", "0"))
     except ValueError:
@@ -89,7 +91,7 @@ async def read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWrite
     if length > MAX_BODY:
         raise BadRequest(413, "request body too large")
     body_bytes = await reader.readexactly(length) if length else b""
-    return Request(method, target, headers, body_bytes, version)
+    return Request(method, target, headers, body_bytes, version, reader)
 
 
 # a coroutine that writes the answer and returns (the record, or None when it emitted it already; keep-alive)
@@ -110,6 +112,7 @@ class Server:
         self.done: asyncio.Event | None = None
         self._server: asyncio.AbstractServer | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
         if hasattr(handler, "emit"):
             handler.emit = self.emit  # type: ignore[attr-defined]
 
@@ -129,11 +132,23 @@ class Server:
         self._server.close()
         for writer in list(self._writers):
             writer.transport.abort()
+        # a request still on its way (a proxied answer the upstream is slow to give) ends here, quietly
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=2)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._server.wait_closed(), 2)
+        closing = getattr(self.handler, "aclose", None)
+        if closing is not None:
+            with contextlib.suppress(Exception):
+                await closing()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writers.add(writer)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
         try:
             while self.done is not None and not self.done.is_set():
                 try:
@@ -159,7 +174,13 @@ class Server:
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.TimeoutError, asyncio.LimitOverrunError,
                 ValueError):
             return
+        except asyncio.CancelledError:
+            if self.done is None or not self.done.is_set():
+                raise
+            return  # the server stops: cancelled on purpose (serve)
         finally:
+            if task is not None:
+                self._tasks.discard(task)
             self._writers.discard(writer)
             with contextlib.suppress(Exception):
                 writer.close()
