@@ -209,3 +209,54 @@ def _send_ignoring_errors(url: str, stream: bool) -> None:
                 pass
     except httpx.HTTPError:
         pass
+
+
+# ---- streams pass through byte for byte and are judged at the end -----------------------------------------------
+
+def _tools_request(provider: str, tool: str) -> tuple[str, dict[str, Any]]:
+    schema = {"type": "object", "properties": {}}
+    if provider == "gemini":
+        return ("/v1beta/models/gemini-3-flash-preview:streamGenerateContent?alt=sse",
+                {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+                 "tools": [{"functionDeclarations": [{"name": tool, "parameters": schema}]}],
+                 "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}})
+    if provider == "bedrock":
+        return ("/model/amazon.nova-pro-v1:0/converse-stream",
+                {"messages": [{"role": "user", "content": [{"text": "hi"}]}],
+                 "toolConfig": {"tools": [{"toolSpec": {"name": tool, "inputSchema": {"json": schema}}}],
+                                "toolChoice": {"any": {}}}})
+    if provider == "anthropic":
+        return ("/v1/messages", {"model": "claude-sonnet-4-5", "max_tokens": 64, "stream": True,
+                                 "messages": [{"role": "user", "content": "hi"}],
+                                 "tools": [{"name": tool, "input_schema": schema}], "tool_choice": {"type": "any"}})
+    return ("/v1/chat/completions", {"model": "llama-3.3-70b-versatile", "stream": True,
+                                     "messages": [{"role": "user", "content": "hi"}],
+                                     "tools": [{"type": "function", "function": {"name": tool, "parameters": schema}}],
+                                     "tool_choice": "required"})
+
+
+@pytest.mark.parametrize("provider,fixture,tool,wire", [
+    ("groq", "groq-tool-call.chunks.txt", "weather", "required"),
+    ("anthropic", "anthropic-tool-no-args.chunks.txt", "updateIssueList", {"type": "any"}),
+    ("gemini", "google-tool-call.chunks.txt", "weather", {"mode": "ANY"}),  # alt=sse
+    ("bedrock", "amazon-bedrock-tool-call.1.chunks.txt", "test-tool", {"any": {}}),  # AWS event stream
+])
+def test_a_recorded_stream_reaches_the_client_byte_for_byte_and_is_judged_at_its_end(
+        provider: str, fixture: str, tool: str, wire: Any) -> None:
+    from tests.streams import Script, StreamServer, fixture_lines, framed, paced
+
+    sent = framed(provider, fixture_lines(provider, fixture), done=provider == "groq")
+    content_type = "application/vnd.amazon.eventstream" if provider == "bedrock" else "text/event-stream"
+    with StreamServer(Script(paced(sent, 97, 0.0), content_type=content_type)) as upstream:
+        base = upstream.url + ("" if provider in ("anthropic", "gemini", "bedrock") else "/openai/v1")
+        with proxied(provider, base) as proxy:
+            path, body = _tools_request(provider, tool)
+            local = proxy.base_url.removesuffix("/v1") if provider == "groq" else proxy.base_url
+            with httpx.stream("POST", local + path, json=body, headers={"x-goog-api-key": KEY}, timeout=10) as answer:
+                received = b"".join(answer.iter_raw())
+                headers = answer.headers
+            (line,) = _settled(proxy, 1)
+    assert received == sent and headers["content-type"] == content_type
+    assert line["stream"] is True and line["requested"] == wire and line["tool_choice"] == "required"
+    assert [c["name"] for c in line["calls"]] == [tool] and line["verdict"] == "obeyed", line
+    assert upstream.paths[0].endswith(path.split("/v1", 1)[-1] if provider == "groq" else path)
