@@ -38,6 +38,17 @@ def proxied(provider: str, upstream: str) -> Iterator[Running]:
         yield proxy
 
 
+def _valid(lines: list[dict[str, Any]]) -> None:
+    """Every line validates against the shipped schema (`toolchoice schema mock`)."""
+    from importlib import resources
+
+    import jsonschema
+
+    schema = json.loads(resources.files("toolchoice.cli").joinpath("schemas", "mock.schema.json").read_text())
+    for line in lines:
+        jsonschema.validate(line, schema)
+
+
 def _settled(proxy: Running, count: int, seconds: float = 5.0) -> list[dict[str, Any]]:
     """The proxy's lines once ``count`` are out (a line follows the answer's last byte)."""
     deadline = time.monotonic() + seconds
@@ -260,3 +271,73 @@ def test_a_recorded_stream_reaches_the_client_byte_for_byte_and_is_judged_at_its
     assert line["stream"] is True and line["requested"] == wire and line["tool_choice"] == "required"
     assert [c["name"] for c in line["calls"]] == [tool] and line["verdict"] == "obeyed", line
     assert upstream.paths[0].endswith(path.split("/v1", 1)[-1] if provider == "groq" else path)
+
+
+# ---- an agent loop: each step numbered, each call followed from the answer that made it to its result ------------
+
+
+def test_an_openai_agents_loop_shows_each_steps_choice_and_follows_call_ids_to_their_results() -> None:
+    """openai-agents resets tool_choice after a tool call (ModelSettings.tool_choice + reset_tool_choice): the
+    proxy shows step 1 forcing and step 2 not, and that step 2 carries step 1's call back as a result."""
+    from agents import Agent, ModelSettings, OpenAIChatCompletionsModel, Runner, function_tool, set_tracing_disabled
+    from openai import AsyncOpenAI
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    set_tracing_disabled(True)
+
+    @function_tool
+    def get_weather(city: str) -> str:
+        """The weather in a city."""
+        return f"sunny in {city}"
+
+    with running_mock("openai") as upstream, proxied("openai", upstream.base_url) as proxy:
+        client = AsyncOpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0)
+        agent = Agent(name="weather", instructions="Answer.", tools=[get_weather],
+                      model=OpenAIChatCompletionsModel("gpt-4o-mini", client),
+                      model_settings=ModelSettings(tool_choice="required"))
+        result = asyncio.run(Runner.run(agent, "Weather in Paris?", max_turns=4))
+        first, second = _settled(proxy, 2)
+    (sent_call,) = [item for item in result.new_items if item.type == "tool_call_item"]
+    call_id = sent_call.raw_item.call_id  # the id the framework read from step 1's answer
+    assert (first["n"], first["requested"], first["verdict"]) == (1, "required", "obeyed")
+    assert first["calls"][0]["id"] == call_id and "results" not in first
+    assert (second["n"], second["requested"], second["tool_choice"]) == (2, None, None)  # the reset, on the wire
+    assert second["results"] == [{"id": call_id, "name": "get_weather", "from": 1}]
+    _valid([first, second])
+
+
+def test_a_langchain_loop_through_the_proxy_links_each_result_to_the_step_that_called() -> None:
+    from langchain_core.messages import HumanMessage, ToolMessage
+    from langchain_openai import ChatOpenAI
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    with running_mock("openai") as upstream, proxied("openai", upstream.base_url) as proxy:
+        model = ChatOpenAI(model="gpt-4o-mini", base_url=proxy.base_url, api_key=KEY, max_retries=0)
+        bound = model.bind_tools([{"type": "function", "function": {"name": "get_weather", "parameters": WEATHER}}],
+                                 tool_choice="get_weather")
+        history: list[Any] = [HumanMessage("Weather in Paris?")]
+        called = bound.invoke(history)
+        history += [called, ToolMessage("sunny", tool_call_id=called.tool_calls[0]["id"])]
+        model.bind_tools([{"type": "function", "function": {"name": "get_weather", "parameters": WEATHER}}]).invoke(
+            history)
+        first, second = _settled(proxy, 2)
+    assert first["requested"] == {"type": "function", "function": {"name": "get_weather"}}
+    assert first["tool_choice"] == {"tool": "get_weather"} and first["verdict"] == "obeyed"
+    assert second["requested"] is None
+    assert second["results"] == [{"id": called.tool_calls[0]["id"], "name": "get_weather", "from": 1}]
+
+
+def test_the_pretty_line_shows_results_with_their_step_and_reads_no_markup_or_escapes(capsys: Any) -> None:
+    from toolchoice.cli.mock_cmd import _pretty
+
+    _pretty({"n": 2, "provider": "openai", "path": "/v1/chat/completions", "stream": False, "requested": None,
+             "tool_choice": None, "offered_tools": ["[bold]get_weather[/bold]"], "status": 200,
+             "calls": [{"name": "\x1b[2Jwipe", "arguments": {"a": "[red]x"}, "id": "call_2"}],
+             "results": [{"id": "call_1", "name": "get_weather", "from": 1}, {"id": "x", "name": "t", "from": None}],
+             "findings": [], "verdict": "obeyed"})
+    (printed,) = capsys.readouterr().out.splitlines()
+    assert "tools [[bold]get_weather[/bold]]" in printed and '[red]x' in printed  # as sent, not styled
+    assert "\x1b" not in printed and '  wipe({"a":"[red]x"})' in printed  # the escape sequence never reaches it
+    assert printed.endswith("results call_1←#1, x←#?")

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from ..model import Reply, Scenario
 from ..registry import module_for
+from .call_origins import CallOrigins
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
 from .server import Request, Server, Served, head, serve
@@ -41,6 +42,7 @@ class ProxyHandler:
         self.count = 0
         self.emit: Recorder = lambda line: None  # set by Server
         self._client: Any = None
+        self._origins = CallOrigins()
 
     async def aclose(self) -> None:
         """The upstream client's connections closed (the server calls it when it stops)."""
@@ -108,6 +110,10 @@ class ProxyHandler:
                 line["findings"].append({"severity": "warning", "code": "proxy.too_large", "message":
                                          f"the answer ({passage.sent} bytes) is larger than the {MAX_BODY} bytes "
                                          "the proxy reads: passed on whole, read only in part"})
+        if judged.read is not None:
+            results = self._origins.results(judged.read.messages)
+            if results:
+                line["results"] = results
         line = redacted(line, kept)
         if self.save_dir is not None and passage.failure is None:
             from .saving import save_exchange
@@ -178,8 +184,9 @@ class ProxyHandler:
 
     def _line(self, number: int, path: str, judged: Judged, status: int, stream: bool, reply: Reply) -> dict[str, Any]:
         line = record(number, self.provider, path, judged, status, None, stream)
-        line["calls"] = [{"name": c.name, "arguments": c.arguments if c.arguments is not None else c.raw_arguments}
-                         for c in reply.tool_calls]
+        line["calls"] = [{"name": c.name, "arguments": c.arguments if c.arguments is not None else c.raw_arguments,
+                          "id": c.id} for c in reply.tool_calls]
+        self._origins.made(number, [c.id for c in reply.tool_calls])
         if judged.refusal is not None:  # the mock would refuse it: a finding here, the upstream decides
             for finding in line["findings"]:
                 if finding["message"] == judged.refusal:
