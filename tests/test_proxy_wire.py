@@ -341,3 +341,58 @@ def test_the_pretty_line_shows_results_with_their_step_and_reads_no_markup_or_es
     assert "tools [[bold]get_weather[/bold]]" in printed and '[red]x' in printed  # as sent, not styled
     assert "\x1b" not in printed and '  wipe({"a":"[red]x"})' in printed  # the escape sequence never reaches it
     assert printed.endswith("results call_1←#1, x←#?")
+
+
+# ---- bad input: an --upstream that cannot be one is refused before the proxy listens ------------------------
+
+
+@pytest.mark.parametrize("upstream,says", [
+    ("api.openai.com/v1", "must be an http(s) URL"),
+    ("ftp://api.openai.com/v1", "must be an http(s) URL"),
+    ("http://[::1", "is not a URL"),
+    ("https://api.openai.com:99999/v1", "is not a URL"),
+    ("https://me:sk-in-the-url-123456789@api.openai.com/v1", "user name or password"),
+    ("https://generativelanguage.googleapis.com?key=AIza-in-the-url-123456", "query string"),
+])
+def test_an_upstream_that_is_no_base_url_is_one_line_and_exit_2(upstream: str, says: str) -> None:
+    from tests.cli import run_cli
+
+    done = run_cli(["proxy", "-p", "openai", "--upstream", upstream, "--max-requests", "1"])
+    assert done.returncode == 2 and done.stdout == "", done
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("toolchoice: error: --upstream") and says in line, line
+    assert "sk-in-the-url" not in line and "AIza-in-the-url" not in line
+
+
+def test_a_request_path_httpx_cannot_send_on_is_answered_not_a_traceback(capfd: Any) -> None:
+    import socket
+
+    body = json.dumps(CHAT).encode()
+    with StandIn("openai") as upstream, proxied("openai", upstream.base_url()) as proxy:
+        port = int(proxy.base_url.rsplit(":", 1)[1].split("/")[0])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+            raw.sendall(b"POST /v1/a\x7fb/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                        b"content-length: %d\r\n\r\n%s" % (len(body), body))
+            answer = raw.recv(65536)
+        (line,) = _settled(proxy, 1)
+    assert answer.startswith(b"HTTP/1.1 502 "), answer[:200]
+    assert [f["code"] for f in line["findings"]][-1] == "proxy.upstream" and upstream.requests == []
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_stream_with_faults_passes_unchanged_and_its_faults_are_findings() -> None:
+    """An event that is not JSON and no final `[DONE]`: the stream assembler's findings (stream.*), as `send`'s."""
+    from tests.streams import Piece, Script, StreamServer
+
+    odd = (b"data: {not json\n\n"
+           b'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,'
+           b'"delta":{"content":"fine"},"finish_reason":"stop"}]}\n\n')
+    with StreamServer(Script([Piece(odd)])) as upstream, proxied("openai", upstream.url + "/v1") as proxy:
+        with httpx.stream("POST", proxy.base_url + "/chat/completions", json={**CHAT, "stream": True},
+                          timeout=10) as answer:
+            received = b"".join(answer.iter_raw())
+        (line,) = _settled(proxy, 1)
+    assert received == odd
+    codes = [f["code"] for f in line["findings"]]
+    assert "stream.framing" in codes and "stream.no_final_event" in codes, line
+    assert line["verdict"] == "no_call"

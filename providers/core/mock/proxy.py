@@ -18,7 +18,6 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from ..model import Reply, Scenario
-from ..registry import module_for
 from .call_origins import CallOrigins
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
@@ -36,7 +35,7 @@ class ProxyHandler:
         self.service = MockService(provider)
         self.provider = self.service.provider
         self.module = self.service.module
-        self.upstream = upstream.rstrip("/")
+        self.upstream = checked_upstream(upstream).rstrip("/")
         self.save_dir = save_dir
         self.timeout = timeout
         self.count = 0
@@ -106,6 +105,7 @@ class ProxyHandler:
             line["findings"].append({"severity": "error", "code": "proxy.upstream", "message": passage.failure})
         else:
             line = self._line(number, path, judged, status, stream, self._reply(passage))
+            line["findings"] += [{"severity": "warning", **f.to_json()} for f in passage.findings]  # stream.*
             if passage.sent > MAX_BODY and passage.decoder is None:
                 line["findings"].append({"severity": "warning", "code": "proxy.too_large", "message":
                                          f"the answer ({passage.sent} bytes) is larger than the {MAX_BODY} bytes "
@@ -140,9 +140,10 @@ class ProxyHandler:
                 writer.write(head(passage.status, out))
                 if stream and 200 <= passage.status < 300:
                     from ..stream_framing import EventDecoder
+                    from ..streaming import assembler_for
 
                     passage.decoder = EventDecoder(self.service.framing)
-                    passage.assembler = module_for(self.provider).stream_assembler(self.provider)
+                    passage.assembler = assembler_for(self.provider)[1]  # an event it cannot read: a finding
                 async for chunk in response.aiter_raw():
                     writer.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                     await writer.drain()
@@ -155,7 +156,7 @@ class ProxyHandler:
                 writer.write(b"0\r\n\r\n")
                 await writer.drain()
                 passage.whole = True
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL: a client's path httpx cannot send
             passage.failure = f"toolchoice proxy: the upstream failed: {type(exc).__name__}: {exc}"
             if passage.status == 502:  # nothing written yet: the client gets the failure in the API's envelope
                 body_bytes, out = self.service.error(502, passage.failure)
@@ -169,9 +170,14 @@ class ProxyHandler:
     def _reply(self, passage: "_Passage") -> Reply:
         """The answer as ``send`` reads it: the stream assembled, or the body parsed."""
         if passage.decoder is not None:
+            from ..streaming import BENIGN_FINDINGS
+
             for event in passage.decoder.close():
                 passage.assembler.feed(event)
-            return passage.assembler.finish().reply
+            assembly = passage.assembler.finish()
+            passage.findings = [f for f in (*passage.decoder.findings, *assembly.findings)
+                                if f.code not in BENIGN_FINDINGS]
+            return assembly.reply
         from ..reply import read_reply
 
         collected = passage.collected
@@ -208,10 +214,33 @@ class ProxyHandler:
         return line
 
 
+def checked_upstream(url: str) -> str:
+    """``url`` when it can be the upstream's base URL: http(s), a host, a port that is a number, and neither user
+    info (httpx would send it as Basic auth, and the proxy's lines would quote it) nor a query (the client's path is
+    appended after it); else a ToolchoiceError before the proxy listens (one line, exit 2)."""
+    from ..model import ToolchoiceError
+    from ..request_parts import redact_url, url_problem
+
+    hint = "give the API's base URL as its SDK takes it, e.g. https://api.openai.com/v1"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError when out of range
+    except ValueError as exc:  # the parser's words may quote the bad part (a port may be a password): not shown
+        why = "its port is not a number from 0 to 65535" if "port" in str(exc).lower() else "it does not parse"
+        raise ToolchoiceError(f"--upstream is not a URL ({why})", hint=hint) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(ch.isspace() or ord(ch) < 32 for ch in url):
+        raise ToolchoiceError(f"--upstream must be an http(s) URL with a host, not {redact_url(url)!r}", hint=hint)
+    problem = url_problem(url)
+    if problem:
+        raise ToolchoiceError(f"--upstream {redact_url(url)}: {problem}", hint=hint)
+    return url
+
+
 class _Passage:
     """How far one answer got from the upstream to the client."""
 
-    __slots__ = ("status", "headers", "collected", "sent", "decoder", "assembler", "failure", "client_gone", "whole")
+    __slots__ = ("status", "headers", "collected", "sent", "decoder", "assembler", "findings", "failure", "client_gone",
+                 "whole")
 
     def __init__(self) -> None:
         self.status = 502  # until the upstream's status line arrives
@@ -220,6 +249,7 @@ class _Passage:
         self.sent = 0
         self.decoder: Any = None
         self.assembler: Any = None
+        self.findings: list[Any] = []  # the stream's faults (stream.*: a malformed event, no final event, ...)
         self.failure: str | None = None  # the upstream failed (proxy.upstream)
         self.client_gone = False
         self.whole = False  # the answer reached the client to its end
