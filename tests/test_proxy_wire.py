@@ -396,3 +396,20 @@ def test_a_stream_with_faults_passes_unchanged_and_its_faults_are_findings() -> 
     codes = [f["code"] for f in line["findings"]]
     assert "stream.framing" in codes and "stream.no_final_event" in codes, line
     assert line["verdict"] == "no_call"
+
+
+def test_an_answer_past_the_bound_passes_whole_and_is_named_not_misread(monkeypatch: Any) -> None:
+    """The proxy reads at most MAX_BODY bytes of a whole answer (32 MiB; 1 MiB here, so that the test stays
+    cheap): a larger one reaches the client whole, and its line says it was not judged (not "not JSON")."""
+    from toolchoice.providers.core.mock import proxy as proxy_module
+    from tests.servers import fixture
+
+    monkeypatch.setattr(proxy_module, "MAX_BODY", 1 << 20)
+    reply = fixture("openai", "openai-chat-single-strict")
+    reply["choices"][0]["message"]["content"] = "x" * (3 << 20)
+    big = Step(body=reply)
+    with StandIn("openai", big) as upstream, proxied("openai", upstream.base_url()) as proxy:
+        answered = httpx.post(proxy.base_url + "/chat/completions", json=CHAT, timeout=30)
+        (line,) = _settled(proxy, 1)
+    assert answered.content == big.payload()
+    assert [f["code"] for f in line["findings"]] == ["proxy.too_large"] and "verdict" not in line, line

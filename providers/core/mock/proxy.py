@@ -103,13 +103,14 @@ class ProxyHandler:
         elif passage.failure is not None:
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append({"severity": "error", "code": "proxy.upstream", "message": passage.failure})
+        elif passage.sent > MAX_BODY and passage.decoder is None:  # its start alone would read as "not JSON"
+            line = record(number, self.provider, path, judged, status, None, stream)
+            line["findings"].append({"severity": "warning", "code": "proxy.too_large", "message":
+                                     f"the answer ({passage.sent} bytes) is larger than the {MAX_BODY} bytes the "
+                                     "proxy reads: passed on whole, not judged"})
         else:
             line = self._line(number, path, judged, status, stream, self._reply(passage))
             line["findings"] += [{"severity": "warning", **f.to_json()} for f in passage.findings]  # stream.*
-            if passage.sent > MAX_BODY and passage.decoder is None:
-                line["findings"].append({"severity": "warning", "code": "proxy.too_large", "message":
-                                         f"the answer ({passage.sent} bytes) is larger than the {MAX_BODY} bytes "
-                                         "the proxy reads: passed on whole, read only in part"})
         if judged.read is not None:
             results = self._origins.results(judged.read.messages)
             if results:
