@@ -413,3 +413,47 @@ def test_an_answer_past_the_bound_passes_whole_and_is_named_not_misread(monkeypa
         (line,) = _settled(proxy, 1)
     assert answered.content == big.payload()
     assert [f["code"] for f in line["findings"]] == ["proxy.too_large"] and "verdict" not in line, line
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_an_upstream_that_compresses_anyway_reaches_the_client_decodable_and_is_judged(stream: bool) -> None:
+    """The proxy asks for identity; an upstream (or a CDN before it) may gzip all the same. The bytes pass as they
+    came, so their Content-Encoding must pass with them, and the proxy judges what they decode to."""
+    import gzip
+
+    import openai
+    from tests.servers import fixture
+    from tests.streams import Piece, Script, StreamServer, fixture_lines, framed
+
+    if stream:
+        packed = gzip.compress(framed("groq", fixture_lines("groq", "groq-tool-call.chunks.txt"), done=True))
+        upstream_cm: Any = StreamServer(Script([Piece(packed)], headers={"Content-Encoding": "gzip"}))
+    else:
+        packed = gzip.compress(json.dumps(fixture("openai", "openai-chat-single-strict")).encode())
+        upstream_cm = StandIn("openai", Step(body=packed, headers={"Content-Encoding": "gzip"}))
+    with upstream_cm as upstream:
+        base = upstream.url + "/v1"
+        with proxied("openai", base) as proxy:
+            client = openai.OpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0)
+            if stream:
+                chunks = list(client.chat.completions.create(**{**CHAT, "tools": [{"type": "function", "function": {
+                    "name": "weather", "parameters": {"type": "object"}}}]}, stream=True))
+                names = [d.function.name for c in chunks if c.choices for d in c.choices[0].delta.tool_calls or []
+                         if d.function and d.function.name]
+            else:
+                whole = client.chat.completions.create(**CHAT)
+                names = [c.function.name for c in whole.choices[0].message.tool_calls]
+            (line,) = _settled(proxy, 1)
+    assert names and [c["name"] for c in line["calls"]] == names
+    assert "verdict" in line and not [f for f in line["findings"] if f["code"].startswith("proxy.")], line
+
+
+def test_an_encoding_the_proxy_does_not_decode_passes_as_it_came_and_is_named() -> None:
+    packed = Step(body=b"\x1b\x2f\x00\xf8 not really brotli", headers={"Content-Encoding": "br"})
+    with StandIn("openai", packed) as upstream, proxied("openai", upstream.base_url()) as proxy:
+        with httpx.stream("POST", proxy.base_url + "/chat/completions", json=CHAT, timeout=10) as answer:
+            received = b"".join(answer.iter_raw())
+            encoding = answer.headers["content-encoding"]
+        (line,) = _settled(proxy, 1)
+    assert received == packed.payload() and encoding == "br"
+    assert [f["code"] for f in line["findings"]] == ["proxy.unread"] and "'br'" in line["findings"][0]["message"]

@@ -27,7 +27,8 @@ from .service import MAX_BODY, MockService, Recorder, client_secrets
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
                   "proxy-connection", "te", "upgrade"})
 _WATCH_SECONDS = 0.1  # how often a waiting request looks whether its client is still there
-_BACK_HOP = frozenset({"content-length", "connection", "transfer-encoding", "content-encoding", "keep-alive"})
+# Content-Encoding goes back with the bytes it describes (an upstream may compress though asked for identity)
+_BACK_HOP = frozenset({"content-length", "connection", "transfer-encoding", "keep-alive"})
 
 
 class ProxyHandler:
@@ -103,10 +104,14 @@ class ProxyHandler:
         elif passage.failure is not None:
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append({"severity": "error", "code": "proxy.upstream", "message": passage.failure})
-        elif passage.sent > MAX_BODY and passage.decoder is None:  # its start alone would read as "not JSON"
+        elif passage.unread is not None:
+            line = record(number, self.provider, path, judged, status, None, stream)
+            line["findings"].append({"severity": "warning", "code": "proxy.unread", "message":
+                                     f"{passage.unread}: passed on as it came, not judged"})
+        elif passage.read > MAX_BODY and passage.decoder is None:  # its start alone would read as "not JSON"
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append({"severity": "warning", "code": "proxy.too_large", "message":
-                                     f"the answer ({passage.sent} bytes) is larger than the {MAX_BODY} bytes the "
+                                     f"the answer ({passage.read} bytes) is larger than the {MAX_BODY} bytes the "
                                      "proxy reads: passed on whole, not judged"})
         else:
             line = self._line(number, path, judged, status, stream, self._reply(passage))
@@ -145,15 +150,19 @@ class ProxyHandler:
 
                     passage.decoder = EventDecoder(self.service.framing)
                     passage.assembler = assembler_for(self.provider)[1]  # an event it cannot read: a finding
+                inflate = _Inflate.for_encoding(response.headers.get("content-encoding", ""))
                 async for chunk in response.aiter_raw():
                     writer.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                     await writer.drain()
                     passage.sent += len(chunk)
+                    plain = chunk if inflate is None else inflate.feed(chunk)
+                    passage.read += len(plain)
                     if passage.decoder is not None:
-                        for event in passage.decoder.feed(chunk):
+                        for event in passage.decoder.feed(plain):
                             passage.assembler.feed(event)
                     if len(passage.collected) < MAX_BODY:
-                        passage.collected += chunk[:MAX_BODY - len(passage.collected)]
+                        passage.collected += plain[:MAX_BODY - len(passage.collected)]
+                passage.unread = inflate.problem if inflate is not None else None
                 writer.write(b"0\r\n\r\n")
                 await writer.drain()
                 passage.whole = True
@@ -240,20 +249,57 @@ def checked_upstream(url: str) -> str:
 class _Passage:
     """How far one answer got from the upstream to the client."""
 
-    __slots__ = ("status", "headers", "collected", "sent", "decoder", "assembler", "findings", "failure", "client_gone",
-                 "whole")
+    __slots__ = ("status", "headers", "collected", "sent", "read", "decoder", "assembler", "findings", "failure",
+                 "client_gone", "whole", "unread")
 
     def __init__(self) -> None:
         self.status = 502  # until the upstream's status line arrives
         self.headers: Any = {}
         self.collected = bytearray()  # the first MAX_BODY bytes, read once the answer ended
-        self.sent = 0
+        self.sent = 0  # bytes passed on, as they came
+        self.read = 0  # bytes they decode to (a compressed answer's)
+        self.unread: str | None = None  # why the answer could not be read (an encoding the proxy does not decode)
         self.decoder: Any = None
         self.assembler: Any = None
         self.findings: list[Any] = []  # the stream's faults (stream.*: a malformed event, no final event, ...)
         self.failure: str | None = None  # the upstream failed (proxy.upstream)
         self.client_gone = False
         self.whole = False  # the answer reached the client to its end
+
+
+class _Inflate:
+    """A gzip / deflate answer decoded as it passes, for judging only (the client gets the bytes as they came), each
+    piece to at most MAX_BODY bytes (a compression bomb stops being read, it is not expanded)."""
+
+    def __init__(self) -> None:
+        import zlib
+
+        self._z: Any = zlib.decompressobj(zlib.MAX_WBITS | 32)  # a gzip or a zlib header, told apart by zlib
+        self.problem: str | None = None
+
+    @classmethod
+    def for_encoding(cls, header: str) -> "_Inflate | None":
+        codings = [c.strip().lower() for c in header.split(",") if c.strip().lower() not in ("", "identity")]
+        if not codings:
+            return None
+        inflate = cls()
+        if codings not in (["gzip"], ["x-gzip"], ["deflate"]):
+            inflate.problem = f"the answer's Content-Encoding is {header.strip()!r}, which the proxy does not decode"
+        return inflate
+
+    def feed(self, chunk: bytes) -> bytes:
+        import zlib
+
+        if self.problem is not None:
+            return b""
+        try:
+            plain = self._z.decompress(chunk, MAX_BODY)
+        except zlib.error as exc:
+            self.problem = f"the answer's compressed bytes do not decode ({exc})"
+            return b""
+        if self._z.unconsumed_tail:
+            self.problem = f"a piece of the answer decompresses to more than {MAX_BODY} bytes"
+        return plain
 
 
 async def _client_left(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
