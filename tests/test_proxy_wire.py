@@ -457,3 +457,68 @@ def test_an_encoding_the_proxy_does_not_decode_passes_as_it_came_and_is_named() 
         (line,) = _settled(proxy, 1)
     assert received == packed.payload() and encoding == "br"
     assert [f["code"] for f in line["findings"]] == ["proxy.unread"] and "'br'" in line["findings"][0]["message"]
+
+
+def test_a_pydantic_ai_agent_with_structured_output_forces_a_tool_on_every_step() -> None:
+    """pydantic-ai sends "auto" for a text agent and "required" for a structured-output one (its output is the
+    final_result tool): what its own API never shows, the proxy's lines do, with each result traced to its call."""
+    from pathlib import Path
+    from tempfile import TemporaryDirectory
+
+    from pydantic import BaseModel
+    from pydantic_ai import Agent
+    from pydantic_ai.models.openai import OpenAIChatModel
+    from pydantic_ai.providers.openai import OpenAIProvider
+
+    from toolchoice.providers.core.mock.script import load_script
+    from toolchoice.providers.core.mock.server import running_mock
+
+    class Forecast(BaseModel):
+        city: str
+
+    with TemporaryDirectory() as folder:
+        script = Path(folder) / "steps.yaml"
+        script.write_text("replies:\n  - {}\n  - {call: final_result}\n", encoding="utf-8")
+        steered = load_script(script)
+    with running_mock("openai", script=steered) as upstream, proxied("openai", upstream.base_url) as proxy:
+        model = OpenAIChatModel("gpt-4o-mini", provider=OpenAIProvider(base_url=proxy.base_url, api_key=KEY))
+        agent = Agent(model, instructions="Answer.", output_type=Forecast)
+
+        @agent.tool_plain
+        def get_weather(city: str) -> str:
+            """The weather in a city."""
+            return "sunny"
+
+        result = agent.run_sync("Weather in Paris?")
+        first, second = _settled(proxy, 2)
+    assert isinstance(result.output, Forecast)
+    assert [line["requested"] for line in (first, second)] == ["required", "required"]
+    assert first["offered_tools"] == ["get_weather", "final_result"]
+    assert second["calls"][0]["name"] == "final_result" and second["verdict"] == "obeyed"
+    assert second["results"] == [{"id": first["calls"][0]["id"], "name": "get_weather", "from": 1}]
+    _valid([first, second])
+
+
+def test_a_langchain_gemini_loop_follows_calls_without_ids_by_name() -> None:
+    """Gemini's functionCall may carry no id (a result is paired by name): the proxy pairs them as the API does."""
+    from langchain_core.messages import HumanMessage, ToolMessage
+    from langchain_google_genai import ChatGoogleGenerativeAI
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    tool = {"type": "function", "function": {"name": "get_weather", "parameters": WEATHER}}
+    with running_mock("gemini") as upstream, proxied("gemini", upstream.base_url) as proxy:
+        model = ChatGoogleGenerativeAI(model="gemini-3-flash-preview", google_api_key=KEY, base_url=proxy.base_url,
+                                       max_retries=0)
+        history: list[Any] = [HumanMessage("Weather in Paris?")]
+        called = model.bind_tools([tool], tool_choice="get_weather").invoke(history)
+        history += [called, ToolMessage("sunny", tool_call_id=called.tool_calls[0]["id"], name="get_weather")]
+        chunks = list(model.bind_tools([tool]).stream(history))
+        first, second = _settled(proxy, 2)
+    assert chunks
+    assert first["requested"] == {"allowedFunctionNames": ["get_weather"], "mode": "ANY"}
+    assert first["tool_choice"] == {"tool": "get_weather"} and first["calls"][0]["id"] is None
+    assert second["stream"] is True and second["path"].endswith(":streamGenerateContent")
+    (result,) = second["results"]
+    assert (result["name"], result["from"]) == ("get_weather", 1)
+    assert KEY not in json.dumps([first, second])

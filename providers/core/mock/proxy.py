@@ -202,7 +202,7 @@ class ProxyHandler:
         line = record(number, self.provider, path, judged, status, None, stream)
         line["calls"] = [{"name": c.name, "arguments": c.arguments if c.arguments is not None else c.raw_arguments,
                           "id": c.id} for c in reply.tool_calls]
-        self._origins.made(number, [c.id for c in reply.tool_calls])
+        self._origins.made(number, [(c.id, c.name) for c in reply.tool_calls])
         if judged.refusal is not None:  # the mock would refuse it: a finding here, the upstream decides
             for finding in line["findings"]:
                 if finding["message"] == judged.refusal:
