@@ -263,7 +263,8 @@ def test_a_recorded_stream_reaches_the_client_byte_for_byte_and_is_judged_at_its
         with proxied(provider, base) as proxy:
             path, body = _tools_request(provider, tool)
             local = proxy.base_url.removesuffix("/v1") if provider == "groq" else proxy.base_url
-            with httpx.stream("POST", local + path, json=body, headers={"x-goog-api-key": KEY}, timeout=10) as answer:
+            key = {"gemini": "x-goog-api-key", "anthropic": "x-api-key"}.get(provider, "authorization")
+            with httpx.stream("POST", local + path, json=body, headers={key: KEY}, timeout=10) as answer:
                 received = b"".join(answer.iter_raw())
                 headers = answer.headers
             (line,) = _settled(proxy, 1)
@@ -271,6 +272,7 @@ def test_a_recorded_stream_reaches_the_client_byte_for_byte_and_is_judged_at_its
     assert line["stream"] is True and line["requested"] == wire and line["tool_choice"] == "required"
     assert [c["name"] for c in line["calls"]] == [tool] and line["verdict"] == "obeyed", line
     assert upstream.paths[0].endswith(path.split("/v1", 1)[-1] if provider == "groq" else path)
+    assert KEY not in json.dumps(line)
 
 
 # ---- an agent loop: each step numbered, each call followed from the answer that made it to its result ------------
@@ -522,3 +524,20 @@ def test_a_langchain_gemini_loop_follows_calls_without_ids_by_name() -> None:
     (result,) = second["results"]
     assert (result["name"], result["from"]) == ("get_weather", 1)
     assert KEY not in json.dumps([first, second])
+
+
+def test_botocore_sends_no_bearer_key_to_the_proxys_http_url(monkeypatch: Any) -> None:
+    """docs/mock.md says from botocore Bedrock is judged with `mock`: SigV4 is signed for the local host, and
+    botocore refuses to send a bearer key over http (botocore/auth.py BearerAuth)."""
+    import botocore.session
+    from botocore.exceptions import InvalidEndpointConfigurationError
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    monkeypatch.setenv("AWS_BEARER_TOKEN_BEDROCK", "ABSK-bedrock-bearer-for-the-test-0123")
+    with running_mock("bedrock") as upstream, proxied("bedrock", upstream.base_url) as proxy:
+        client = botocore.session.get_session().create_client("bedrock-runtime", region_name="us-east-1",
+                                                              endpoint_url=proxy.base_url)
+        with pytest.raises(InvalidEndpointConfigurationError, match="requires an HTTPS endpoint"):
+            client.converse(modelId="amazon.nova-pro-v1:0", messages=[{"role": "user", "content": [{"text": "hi"}]}])
+    assert proxy.records == [] and upstream.records == []
