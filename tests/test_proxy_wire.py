@@ -278,10 +278,13 @@ def test_a_recorded_stream_reaches_the_client_byte_for_byte_and_is_judged_at_its
 # ---- an agent loop: each step numbered, each call followed from the answer that made it to its result ------------
 
 
-def test_an_openai_agents_loop_shows_each_steps_choice_and_follows_call_ids_to_their_results() -> None:
+@pytest.mark.parametrize("api,stream", [("openai", False), ("openai-responses", True)])
+def test_an_openai_agents_loop_shows_each_steps_choice_and_follows_call_ids_to_their_results(api: str,
+                                                                                             stream: bool) -> None:
     """openai-agents resets tool_choice after a tool call (ModelSettings.tool_choice + reset_tool_choice): the
     proxy shows step 1 forcing and step 2 not, and that step 2 carries step 1's call back as a result."""
-    from agents import Agent, ModelSettings, OpenAIChatCompletionsModel, Runner, function_tool, set_tracing_disabled
+    from agents import (Agent, ModelSettings, OpenAIChatCompletionsModel, OpenAIResponsesModel, Runner, function_tool,
+                        set_tracing_disabled)
     from openai import AsyncOpenAI
 
     from toolchoice.providers.core.mock.server import running_mock
@@ -293,15 +296,24 @@ def test_an_openai_agents_loop_shows_each_steps_choice_and_follows_call_ids_to_t
         """The weather in a city."""
         return f"sunny in {city}"
 
-    with running_mock("openai") as upstream, proxied("openai", upstream.base_url) as proxy:
+    async def run(agent: Any) -> Any:
+        if not stream:
+            return await Runner.run(agent, "Weather in Paris?", max_turns=4)
+        streamed = Runner.run_streamed(agent, "Weather in Paris?", max_turns=4)
+        async for _ in streamed.stream_events():
+            pass
+        return streamed
+
+    with running_mock(api) as upstream, proxied(api, upstream.base_url) as proxy:
         client = AsyncOpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0)
-        agent = Agent(name="weather", instructions="Answer.", tools=[get_weather],
-                      model=OpenAIChatCompletionsModel("gpt-4o-mini", client),
+        kind = OpenAIResponsesModel if api == "openai-responses" else OpenAIChatCompletionsModel
+        agent = Agent(name="weather", instructions="Answer.", tools=[get_weather], model=kind("gpt-4o-mini", client),
                       model_settings=ModelSettings(tool_choice="required"))
-        result = asyncio.run(Runner.run(agent, "Weather in Paris?", max_turns=4))
+        result = asyncio.run(run(agent))
         first, second = _settled(proxy, 2)
     (sent_call,) = [item for item in result.new_items if item.type == "tool_call_item"]
     call_id = sent_call.raw_item.call_id  # the id the framework read from step 1's answer
+    assert first["stream"] is stream and second["stream"] is stream
     assert (first["n"], first["requested"], first["verdict"]) == (1, "required", "obeyed")
     assert first["calls"][0]["id"] == call_id and "results" not in first
     assert (second["n"], second["requested"], second["tool_choice"]) == (2, None, None)  # the reset, on the wire
