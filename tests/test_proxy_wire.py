@@ -553,3 +553,19 @@ def test_botocore_sends_no_bearer_key_to_the_proxys_http_url(monkeypatch: Any) -
         with pytest.raises(InvalidEndpointConfigurationError, match="requires an HTTPS endpoint"):
             client.converse(modelId="amazon.nova-pro-v1:0", messages=[{"role": "user", "content": [{"text": "hi"}]}])
     assert proxy.records == [] and upstream.records == []
+
+
+def test_a_request_to_an_endpoint_toolchoice_does_not_judge_passes_and_is_no_error() -> None:
+    """A framework may ask for more than the model's answer (openai-python's models.list()): passed on, its line says
+    it was not judged, not that the API answered an unreadable reply."""
+    import openai
+
+    listing = {"object": "list", "data": [{"id": "gpt-4o", "object": "model", "created": 0, "owned_by": "openai"}]}
+    with StandIn("openai", Step(body=listing)) as upstream, proxied("openai", upstream.base_url()) as proxy:
+        models = openai.OpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0).models.list()
+        (line,) = _settled(proxy, 1)
+    assert [m.id for m in models] == ["gpt-4o"]
+    assert (line["path"], line["status"], line["requested"]) == ("/v1/models", 200, None)
+    assert [(f["severity"], f["code"]) for f in line["findings"]] == [("info", "proxy.not_judged")], line
+    assert "verdict" not in line
+    _valid([line])

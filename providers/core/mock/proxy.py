@@ -18,6 +18,7 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from ..model import Reply, Scenario
+from ..redaction import visible
 from .call_origins import CallOrigins
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
@@ -108,6 +109,11 @@ class ProxyHandler:
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append({"severity": "warning", "code": "proxy.unread", "message":
                                      f"{passage.unread}: passed on as it came, not judged"})
+        elif route is None and 200 <= status < 300:  # a models list, a file upload: no tool_choice to judge
+            line = record(number, self.provider, path, judged, status, None, stream)
+            line["findings"].append({"severity": "info", "code": "proxy.not_judged", "message":
+                                     f"{visible(request.method)} {path} is not an endpoint toolchoice judges: passed "
+                                     "on as it came"})
         elif passage.read > MAX_BODY and passage.decoder is None:  # its start alone would read as "not JSON"
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append({"severity": "warning", "code": "proxy.too_large", "message":
