@@ -569,3 +569,14 @@ def test_a_request_to_an_endpoint_toolchoice_does_not_judge_passes_and_is_no_err
     assert [(f["severity"], f["code"]) for f in line["findings"]] == [("info", "proxy.not_judged")], line
     assert "verdict" not in line
     _valid([line])
+
+
+def test_a_stream_request_answered_with_one_json_body_is_read_as_that_body() -> None:
+    """A server that ignores `stream: true` answers application/json: judged as the body it is (as `send --stream`
+    reads it, stream.not_streamed), not as an empty stream."""
+    with StandIn("openai") as upstream, proxied("openai", upstream.base_url()) as proxy:
+        answered = httpx.post(proxy.base_url + "/chat/completions", json={**CHAT, "stream": True}, timeout=10)
+        (line,) = _settled(proxy, 1)
+    assert answered.json()["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "get_weather"
+    assert line["stream"] is True and [c["name"] for c in line["calls"]] == ["get_weather"]
+    assert line["verdict"] == "obeyed" and "stream.not_streamed" in [f["code"] for f in line["findings"]], line

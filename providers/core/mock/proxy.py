@@ -121,7 +121,8 @@ class ProxyHandler:
                                      "proxy reads: passed on whole, not judged"})
         else:
             line = self._line(number, path, judged, status, stream, self._reply(passage))
-            line["findings"] += [{"severity": "warning", **f.to_json()} for f in passage.findings]  # stream.*
+            line["findings"] += [{"severity": "info" if f.code == "stream.not_streamed" else "warning", **f.to_json()}
+                                 for f in passage.findings]  # stream.*
         if judged.read is not None:
             results = self._origins.results(judged.read.messages)
             if results:
@@ -150,7 +151,10 @@ class ProxyHandler:
                 out = {k: v for k, v in response.headers.items() if k.lower() not in _BACK_HOP}
                 out["transfer-encoding"] = "chunked"
                 writer.write(head(passage.status, out))
-                if stream and 200 <= passage.status < 300:
+                kind = response.headers.get("content-type", "")
+                if stream and 200 <= passage.status < 300 and "application/json" in kind:  # it ignored `stream`
+                    passage.findings.append(_not_streamed(kind))
+                elif stream and 200 <= passage.status < 300:
                     from ..stream_framing import EventDecoder
                     from ..streaming import assembler_for
 
@@ -191,8 +195,8 @@ class ProxyHandler:
             for event in passage.decoder.close():
                 passage.assembler.feed(event)
             assembly = passage.assembler.finish()
-            passage.findings = [f for f in (*passage.decoder.findings, *assembly.findings)
-                                if f.code not in BENIGN_FINDINGS]
+            passage.findings += [f for f in (*passage.decoder.findings, *assembly.findings)
+                                 if f.code not in BENIGN_FINDINGS]
             return assembly.reply
         from ..reply import read_reply
 
@@ -271,6 +275,12 @@ class _Passage:
         self.failure: str | None = None  # the upstream failed (proxy.upstream)
         self.client_gone = False
         self.whole = False  # the answer reached the client to its end
+
+
+def _not_streamed(kind: str) -> Any:
+    from ..stream_assembly import Finding
+
+    return Finding("stream.not_streamed", f"the server answered {kind} instead of a stream: read as one body")
 
 
 class _Inflate:
