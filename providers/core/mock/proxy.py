@@ -97,28 +97,10 @@ class ProxyHandler:
         if not forward.cancelled() and forward.exception() is not None:
             raise forward.exception()  # type: ignore[misc]
         status = passage.status
-        if passage.client_gone:
+        why = _not_judged(passage, route is not None, f"{visible(request.method)} {path}")
+        if why is not None:
             line = record(number, self.provider, path, judged, status, None, stream)
-            where = f"after {passage.sent} bytes of the answer" if status != 502 else "before the upstream answered"
-            line["findings"].append({"severity": "warning", "code": "proxy.client_gone", "message":
-                                     f"the client closed the connection {where}; the reply is not judged"})
-        elif passage.failure is not None:
-            line = record(number, self.provider, path, judged, status, None, stream)
-            line["findings"].append({"severity": "error", "code": "proxy.upstream", "message": passage.failure})
-        elif passage.unread is not None:
-            line = record(number, self.provider, path, judged, status, None, stream)
-            line["findings"].append({"severity": "warning", "code": "proxy.unread", "message":
-                                     f"{passage.unread}: passed on as it came, not judged"})
-        elif route is None and 200 <= status < 300:  # a models list, a file upload: no tool_choice to judge
-            line = record(number, self.provider, path, judged, status, None, stream)
-            line["findings"].append({"severity": "info", "code": "proxy.not_judged", "message":
-                                     f"{visible(request.method)} {path} is not an endpoint toolchoice judges: passed "
-                                     "on as it came"})
-        elif passage.read > MAX_BODY and passage.decoder is None:  # its start alone would read as "not JSON"
-            line = record(number, self.provider, path, judged, status, None, stream)
-            line["findings"].append({"severity": "warning", "code": "proxy.too_large", "message":
-                                     f"the answer ({passage.read} bytes) is larger than the {MAX_BODY} bytes the "
-                                     "proxy reads: passed on whole, not judged"})
+            line["findings"].append(why)
         else:
             line = self._line(number, path, judged, status, stream, self._reply(passage))
             line["findings"] += [{"severity": "info" if f.code == "stream.not_streamed" else "warning", **f.to_json()}
@@ -275,6 +257,28 @@ class _Passage:
         self.failure: str | None = None  # the upstream failed (proxy.upstream)
         self.client_gone = False
         self.whole = False  # the answer reached the client to its end
+
+
+def _not_judged(passage: _Passage, routed: bool, request: str) -> dict[str, str] | None:
+    """Why an answer is not judged, as the line's finding; None when it is judged."""
+    def finding(severity: str, code: str, message: str) -> dict[str, str]:
+        return {"severity": severity, "code": code, "message": message}
+
+    if passage.client_gone:
+        where = f"after {passage.sent} bytes of the answer" if passage.status != 502 else "before the upstream answered"
+        return finding("warning", "proxy.client_gone", f"the client closed the connection {where}; the reply is not "
+                       "judged")
+    if passage.failure is not None:
+        return finding("error", "proxy.upstream", passage.failure)
+    if passage.unread is not None:
+        return finding("warning", "proxy.unread", f"{passage.unread}: passed on as it came, not judged")
+    if not routed and 200 <= passage.status < 300:  # a models list, a file upload: no tool_choice to judge
+        return finding("info", "proxy.not_judged", f"{request} is not an endpoint toolchoice judges: passed on as it "
+                       "came")
+    if passage.read > MAX_BODY and passage.decoder is None:  # its start alone would read as "not JSON"
+        return finding("warning", "proxy.too_large", f"the answer ({passage.read} bytes) is larger than the {MAX_BODY} "
+                       "bytes the proxy reads: passed on whole, not judged")
+    return None
 
 
 def _not_streamed(kind: str) -> Any:
