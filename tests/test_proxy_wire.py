@@ -580,3 +580,31 @@ def test_a_stream_request_answered_with_one_json_body_is_read_as_that_body() -> 
     assert answered.json()["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "get_weather"
     assert line["stream"] is True and [c["name"] for c in line["calls"]] == ["get_weather"]
     assert line["verdict"] == "obeyed" and "stream.not_streamed" in [f["code"] for f in line["findings"]], line
+
+
+def test_a_sigv4_signed_bedrock_stream_keeps_the_access_key_and_session_token_out_of_lines_and_saves(
+        tmp_path: Any) -> None:
+    """botocore's SigV4 headers (Authorization with the access key id, X-Amz-Security-Token) go on to the upstream
+    (here the mock, which checks no signature) and into no line or saved file; the event stream is judged."""
+    import botocore.session
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    access, token = "AKIAPROXYWIRETEST0001", "FwoGZXIvYXdzEProxyWireSessionToken0123456789"
+    with running_mock("bedrock") as upstream:
+        handler = ProxyHandler("bedrock", upstream.base_url, tmp_path)
+        with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
+            client = botocore.session.get_session().create_client(
+                "bedrock-runtime", region_name="us-east-1", endpoint_url=proxy.base_url, aws_access_key_id=access,
+                aws_secret_access_key="proxy-wire-secret-access-key-0123456789", aws_session_token=token)
+            events = list(client.converse_stream(
+                modelId="amazon.nova-pro-v1:0", messages=[{"role": "user", "content": [{"text": "hi"}]}],
+                toolConfig={"tools": [{"toolSpec": {"name": "get_weather", "inputSchema": {"json": WEATHER}}}],
+                            "toolChoice": {"tool": {"name": "get_weather"}}})["stream"])
+            (line,) = _settled(proxy, 1)
+    assert any("contentBlockStart" in e for e in events)
+    assert line["requested"] == {"tool": {"name": "get_weather"}} and line["verdict"] == "obeyed"
+    saved = b"".join(p.read_bytes() for p in tmp_path.iterdir())
+    assert saved and {p.suffix for p in tmp_path.iterdir()} == {".json", ".eventstream"}
+    for secret in (access, token):
+        assert secret not in json.dumps(line) and secret.encode() not in saved
