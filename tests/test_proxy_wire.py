@@ -479,6 +479,7 @@ def test_a_pydantic_ai_agent_with_structured_output_forces_a_tool_on_every_step(
     from pathlib import Path
     from tempfile import TemporaryDirectory
 
+    pytest.importorskip("pydantic_ai", reason="the test extra's pydantic-ai-slim[openai]")
     from pydantic import BaseModel
     from pydantic_ai import Agent
     from pydantic_ai.models.openai import OpenAIChatModel
@@ -515,6 +516,7 @@ def test_a_pydantic_ai_agent_with_structured_output_forces_a_tool_on_every_step(
 
 def test_a_langchain_gemini_loop_follows_calls_without_ids_by_name() -> None:
     """Gemini's functionCall may carry no id (a result is paired by name): the proxy pairs them as the API does."""
+    pytest.importorskip("langchain_google_genai", reason="the test extra's langchain-google-genai")
     from langchain_core.messages import HumanMessage, ToolMessage
     from langchain_google_genai import ChatGoogleGenerativeAI
 
