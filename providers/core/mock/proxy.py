@@ -152,7 +152,8 @@ class ProxyHandler:
                     if passage.decoder is not None:
                         for event in passage.decoder.feed(plain):
                             passage.assembler.feed(event)
-                    if len(passage.collected) < MAX_BODY:
+                    # a whole answer is judged from these bytes; a stream's are kept only for --save
+                    if len(passage.collected) < MAX_BODY and (passage.decoder is None or self.save_dir is not None):
                         passage.collected += plain[:MAX_BODY - len(passage.collected)]
                 passage.unread = inflate.problem if inflate is not None else None
                 writer.write(b"0\r\n\r\n")
