@@ -97,10 +97,12 @@ _EVENT = (b'data: {"id":"c","object":"chat.completion.chunk","created":0,"model"
 
 class EndlessUpstream:
     """A raw asyncio upstream on 127.0.0.1 in a thread. ``mode`` "stream": an SSE stream that never ends;
-    "silent": reads the request and never answers; "cut": three events, then the connection dropped. ``released`` is set when the proxy lets the connection go."""
+    "silent": reads the request and never answers; "cut": three events, then the connection dropped; "raw": the
+    bytes in ``raw`` as the whole answer. ``released`` is set when the proxy lets the connection go."""
 
-    def __init__(self, mode: str) -> None:
+    def __init__(self, mode: str, raw: bytes = b"") -> None:
         self.mode = mode
+        self.raw = raw
         self.released = threading.Event()
         self.received = threading.Event()  # a request arrived whole
         self.url = ""
@@ -136,6 +138,9 @@ class EndlessUpstream:
             self.received.set()
             if self.mode == "silent":
                 await reader.read()  # until the proxy closes its side
+            elif self.mode == "raw":
+                writer.write(self.raw)
+                await writer.drain()
             else:
                 writer.write(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
                 for _ in range(3 if self.mode == "cut" else 1 << 62):
@@ -610,3 +615,18 @@ def test_a_sigv4_signed_bedrock_stream_keeps_the_access_key_and_session_token_ou
     assert saved and {p.suffix for p in tmp_path.iterdir()} == {".json", ".eventstream"}
     for secret in (access, token):
         assert secret not in json.dumps(line) and secret.encode() not in saved
+
+
+def test_the_upstreams_status_line_and_header_bytes_reach_the_client_as_they_came() -> None:
+    """A header value in UTF-8 (RFC 9110 allows obs-text) and the API's own reason phrase: passed on byte for byte
+    (the proxy wrote its own head from decoded text, and a value beyond Latin-1 broke the answer)."""
+    body = json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "m", "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}).encode()
+    head = (b"HTTP/1.1 200 Fine Thanks\r\ncontent-type: application/json\r\nx-note: caf\xc3\xa9 \xe2\x98\x95\r\n"
+            b"content-length: %d\r\n\r\n" % len(body))
+    with EndlessUpstream("raw", head + body) as upstream, proxied("openai", upstream.url) as proxy:
+        answered = httpx.post(proxy.base_url + "/chat/completions", json=CHAT, timeout=10)
+        (line,) = _settled(proxy, 1)
+    assert answered.content == body and answered.reason_phrase == "Fine Thanks"
+    assert (b"x-note", "café ☕".encode()) in [(k.lower(), v) for k, v in answered.headers.raw]
+    assert line["status"] == 200 and line["verdict"] == "no_call"

@@ -22,7 +22,7 @@ from ..redaction import visible
 from .call_origins import CallOrigins
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
-from .server import Request, Server, Served, head, serve
+from .server import Request, Server, Served, head, reason, serve
 from .service import MAX_BODY, MockService, Recorder, client_secrets
 
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
@@ -130,9 +130,8 @@ class ProxyHandler:
                                            content=request.body) as response:
                 passage.status = response.status_code
                 passage.headers = response.headers
-                out = {k: v for k, v in response.headers.items() if k.lower() not in _BACK_HOP}
-                out["transfer-encoding"] = "chunked"
-                writer.write(head(passage.status, out))
+                writer.write(_head_as_sent(passage.status, response.extensions.get("reason_phrase"),
+                                           response.headers.raw))
                 kind = response.headers.get("content-type", "")
                 if stream and 200 <= passage.status < 300 and "application/json" in kind:  # it ignored `stream`
                     passage.findings.append(_not_streamed(kind))
@@ -258,6 +257,15 @@ class _Passage:
         self.failure: str | None = None  # the upstream failed (proxy.upstream)
         self.client_gone = False
         self.whole = False  # the answer reached the client to its end
+
+
+def _head_as_sent(status: int, phrase: bytes | None, headers: list[tuple[bytes, bytes]]) -> bytes:
+    """The upstream's status line and headers as their bytes came (a value in UTF-8, the API's own reason phrase),
+    but for the hop-by-hop ones: the body goes on chunked."""
+    lines = [b"HTTP/1.1 %d %s" % (status, phrase or reason(status).encode("ascii"))]
+    lines += [name + b": " + value for name, value in headers if name.decode("latin-1").lower() not in _BACK_HOP]
+    lines.append(b"transfer-encoding: chunked")
+    return b"\r\n".join(lines) + b"\r\n\r\n"
 
 
 def _not_judged(passage: _Passage, routed: bool, request: str) -> dict[str, str] | None:
