@@ -630,3 +630,21 @@ def test_the_upstreams_status_line_and_header_bytes_reach_the_client_as_they_cam
     assert answered.content == body and answered.reason_phrase == "Fine Thanks"
     assert (b"x-note", "café ☕".encode()) in [(k.lower(), v) for k, v in answered.headers.raw]
     assert line["status"] == 200 and line["verdict"] == "no_call"
+
+
+def test_a_fault_of_the_proxys_own_is_a_500_and_a_line_not_a_silent_drop(monkeypatch: Any) -> None:
+    """Whatever goes wrong inside the proxy (here: writing the answer's head fails), the client gets an answer in
+    the API's envelope and the line names it (proxy.internal_error), as the mock's own faults are."""
+    from toolchoice.providers.core.mock import proxy as proxy_module
+
+    def broken(*args: Any) -> bytes:
+        raise RuntimeError(f"injected fault with the key {KEY}")
+
+    monkeypatch.setattr(proxy_module, "_head_as_sent", broken)
+    with StandIn("openai") as upstream, proxied("openai", upstream.base_url()) as proxy:
+        answered = httpx.post(proxy.base_url + "/chat/completions", json=CHAT, headers={"authorization": KEY},
+                              timeout=10)
+        (line,) = _settled(proxy, 1)
+    assert answered.status_code == 500 and "injected fault" in answered.json()["error"]["message"]
+    assert line["status"] == 500 and [f["code"] for f in line["findings"]][-1] == "proxy.internal_error"
+    assert KEY not in json.dumps(line) and KEY not in answered.text

@@ -94,8 +94,18 @@ class ProxyHandler:
             for task in (forward, watch):
                 if task is not None and not task.done():
                     task.cancel()
-        if not forward.cancelled() and forward.exception() is not None:
-            raise forward.exception()  # type: ignore[misc]
+        fault = None if forward.cancelled() else forward.exception()
+        if fault is not None:  # the proxy's own: the client still gets an answer, the line says what happened
+            from ..redaction import Redactor
+
+            passage.fault = Redactor(kept).text(f"toolchoice proxy: internal error: {type(fault).__name__}: {fault}")
+            if not passage.head_sent:
+                passage.status = 500
+                body_bytes, out = self.service.error(500, passage.fault)
+                writer.write(head(500, {**out, "content-length": str(len(body_bytes)), "connection": "close"})
+                             + body_bytes)
+                with contextlib.suppress(ConnectionError):
+                    await writer.drain()
         status = passage.status
         why = _not_judged(passage, route is not None, f"{visible(request.method)} {path}")
         if why is not None:
@@ -132,6 +142,7 @@ class ProxyHandler:
                 passage.headers = response.headers
                 writer.write(_head_as_sent(passage.status, response.extensions.get("reason_phrase"),
                                            response.headers.raw))
+                passage.head_sent = True
                 kind = response.headers.get("content-type", "")
                 if stream and 200 <= passage.status < 300 and "application/json" in kind:  # it ignored `stream`
                     passage.findings.append(_not_streamed(kind))
@@ -242,7 +253,7 @@ class _Passage:
     """How far one answer got from the upstream to the client."""
 
     __slots__ = ("status", "headers", "collected", "sent", "read", "decoder", "assembler", "findings", "failure",
-                 "client_gone", "whole", "unread")
+                 "client_gone", "whole", "unread", "head_sent", "fault")
 
     def __init__(self) -> None:
         self.status = 502  # until the upstream's status line arrives
@@ -256,6 +267,8 @@ class _Passage:
         self.findings: list[Any] = []  # the stream's faults (stream.*: a malformed event, no final event, ...)
         self.failure: str | None = None  # the upstream failed (proxy.upstream)
         self.client_gone = False
+        self.head_sent = False  # the upstream's status line and headers went to the client
+        self.fault: str | None = None  # a fault of the proxy's own (proxy.internal_error)
         self.whole = False  # the answer reached the client to its end
 
 
@@ -273,6 +286,8 @@ def _not_judged(passage: _Passage, routed: bool, request: str) -> dict[str, str]
     def finding(severity: str, code: str, message: str) -> dict[str, str]:
         return {"severity": severity, "code": code, "message": message}
 
+    if passage.fault is not None:
+        return finding("error", "proxy.internal_error", passage.fault + " (please report it)")
     if passage.client_gone:
         where = f"after {passage.sent} bytes of the answer" if passage.status != 502 else "before the upstream answered"
         return finding("warning", "proxy.client_gone", f"the client closed the connection {where}; the reply is not "
