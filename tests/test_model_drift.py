@@ -105,6 +105,48 @@ def test_fable_5_2_forced_choice_is_sent_since_no_source_refuses_it(model: str, 
     assert t.request.body["tool_choice"]["type"] in ("any", "tool")
 
 
+@pytest.mark.parametrize("model", ["claude-fable-5-2", "claude-mythos-5-2", "anthropic.claude-fable-5-2-v1:0"])
+@pytest.mark.parametrize("choice", ["required", "get_time"])
+def test_fable_5_2_forced_choice_is_said_unstated(model: str, choice: str) -> None:
+    """A known model, one fact unstated: the ledger says that no source states whether the model takes a forcing
+    tool_choice (with its always-on thinking), names the 5.1 refusal it may share and the override; the request
+    goes out as written, nothing is called unknown."""
+    provider = "bedrock" if model.startswith("anthropic.") else "anthropic"
+    t = render(provider, model, choice)
+    assert not t.refused and "model_rule.unknown" not in codes(t)
+    [note] = [e for e in t.ledger if e.code == "model_rule.unstated"]
+    assert note.severity == "info"
+    assert "no source states whether" in note.message and "forcing tool_choice" in note.message
+    assert "claude-5.2-always-adaptive" in note.message and "claude-5.1-no-forced-choice" in note.message
+    assert f"providers.{provider}.rules.forced_tool_choice" in note.message
+    # the general Thinking-page rule is not presented as settling this model's case
+    assert not [e for e in t.ledger if e.code == "rule.applied" and "kept" in e.message]
+
+
+@pytest.mark.parametrize("model, choice, thinking", [
+    ("claude-fable-5-2", "auto", None),          # nothing forced: nothing to say
+    ("claude-fable-5-1", "required", None),      # stated: refused with its source
+    ("claude-fable-5", "required", None),        # no rule leaves the fact unstated there
+    ("claude-opus-5-5", "get_time", None),
+])
+def test_unstated_is_said_only_where_a_family_leaves_the_fact_unset(model: str, choice: str, thinking: object) -> None:
+    assert "model_rule.unstated" not in codes(render("anthropic", model, choice, thinking))
+
+
+def test_an_override_states_the_fact_and_silences_the_note() -> None:
+    text = TOOLS + ("tool_choice: required\nproviders:\n  anthropic: {model: claude-fable-5-2, max_tokens: 4096, "
+                    "rules: {forced_tool_choice: false}}\n")
+    t = translate("anthropic", load_scenario_text(text, "s.yaml"))
+    assert t.refused and "model_rule.unstated" not in codes(t) and "thinking.forced_choice" in codes(t)
+
+
+def test_every_unstated_fact_is_a_rule_key_the_rule_leaves_unset() -> None:
+    for rule in model_rules.RULES:
+        for key, why in rule.unstated.items():
+            assert key in model_rules.RULE_KEYS and key not in rule.facts and rule.family, rule.name
+            assert why.strip(), rule.name
+
+
 # ---- OpenAI: family rules hold for the family's SDK members; the rest are said unknown -----------------------------
 
 @pytest.mark.skipif(missing("openai"), reason="needs openai")
