@@ -209,9 +209,10 @@ def test_cohere_tool_choice_rule_is_the_sdks_words() -> None:
 # ---- Responses custom tools: the SDK's fields beyond toolchoice's custom-tool keys are named by the fact -------------
 
 @pytest.mark.skipif(missing("openai"), reason="needs openai")
-def test_responses_custom_tool_fields_toolchoice_does_not_take_are_stated() -> None:
+def test_responses_custom_tool_fields_are_stated_and_sent() -> None:
+    """Every field openai's CustomToolParam has beyond name, type, description and format is named by the fact and
+    sent on Responses as the scenario writes it (it was refused as an unknown key until 2026-11-26)."""
     from toolchoice.providers.core.facts import fact
-    from toolchoice.providers.core.model import ToolchoiceError
     from toolchoice.providers.core.scenario import CUSTOM_TOOL_KEYS
 
     source = _sdk_file("openai", "types/responses/custom_tool_param.py")
@@ -219,9 +220,12 @@ def test_responses_custom_tool_fields_toolchoice_does_not_take_are_stated() -> N
     sdk = set(re.findall(r"\n    ([a-z_]+): ", body)) | set(re.findall(r'"([a-z_]+)": bool', source))
     assert {"name", "type", "description", "format"} <= sdk  # the reader reads the type
     beyond = sdk - set(CUSTOM_TOOL_KEYS) - {"type"}
+    assert beyond == {"allowed_callers", "defer_loading", "async"}
     statement = fact("openai.custom_tool.responses").statement
     assert all(key in statement for key in beyond), (sorted(beyond), statement)
-    for key in beyond:  # refused as toolchoice's limit, with the line: never dropped in silence
-        with pytest.raises(ToolchoiceError, match=f"unknown key '{key}'"):
-            load_scenario_text(f"tools:\n  - {{type: custom, name: x, {key}: true}}\ntool_choice: auto\n"
-                               "messages: [{role: user, content: hi}]\n", "c.yaml")
+    values = {"allowed_callers": "[direct]", "defer_loading": "true", "async": "false"}
+    for key in beyond:
+        scenario = load_scenario_text(f"tools:\n  - {{type: custom, name: x, {key}: {values[key]}}}\ntool_choice: auto\n"
+                                      "messages: [{role: user, content: hi}]\n", "c.yaml")
+        t = translate("openai-responses", scenario)
+        assert key in t.request.body["tools"][0] and "tool.field_dropped" not in codes(t), key
