@@ -229,3 +229,18 @@ def test_responses_custom_tool_fields_are_stated_and_sent() -> None:
                                       "messages: [{role: user, content: hi}]\n", "c.yaml")
         t = translate("openai-responses", scenario)
         assert key in t.request.body["tools"][0] and "tool.field_dropped" not in codes(t), key
+
+
+def test_providers_model_lists_the_unstated_fact_with_what_was_read() -> None:
+    from cli import run_cli
+
+    result = run_cli(["providers", "--model", "claude-fable-5-2", "--format", "json"])
+    assert result.returncode == 0
+    [entry] = [e for e in json.loads(result.stdout) if e["provider"] == "anthropic"]
+    [unstated] = entry["unstated"]
+    assert unstated["fact"] == "forced_tool_choice" and unstated["rule"] == "claude-5.2-always-adaptive"
+    assert "Four changes from Claude Fable 5.1" in unstated["read"] and unstated["verified"] == "2026-11-26"
+    pretty = run_cli(["providers", "--model", "claude-fable-5-2"], env={"COLUMNS": "80"})
+    assert "forced_tool_choice" in pretty.stdout and "no source states" in " ".join(pretty.stdout.split())
+    assert "unstated" not in json.loads(run_cli(["providers", "--model", "claude-fable-5-1",
+                                                  "--format", "json"]).stdout)[0]

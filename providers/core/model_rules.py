@@ -204,8 +204,9 @@ RULES: tuple[Rule, ...] = (
              "code': 'The prefix check applies to every account.', 'Only Claude Fable 5.2 and Claude Mythos 5.2 read "
              "Claude Fable 5.2 thinking blocks.', 'The earlier computer_20251124 computer use tool returns an error "
              "on every platform except Amazon Bedrock.', 'With the advisor tool, a Claude Fable 5.2 executor needs a "
-             "Claude Fable 5.2 or Claude Mythos 5.2 advisor.' — none about tool_choice; neither it nor "
-             "models/fable-5-2/migration-guide, as stored, says that 5.1's 'Forcing a tool call with {type: \"any\"} "
+             "Claude Fable 5.2 or Claude Mythos 5.2 advisor.' — none about tool_choice; in what was read of it and of "
+             "models/fable-5-2/migration-guide (the stored copies; their feature-support sections could not be read "
+             "whole) nothing says that 5.1's 'Forcing a tool call with {type: \"any\"} "
              "or {type: \"tool\", name: \"...\"} returns a 400 error' (rule claude-5.1-no-forced-choice) carries over "
              "or was lifted; build-with-claude/thinking's 'adaptive thinking supports forced tool use' is about the "
              "thinking setting, and models that refuse forcing outright (Fable 5.1, Opus 5.5) fall under it too")}),
