@@ -477,6 +477,18 @@ def test_tool_fields_are_the_sdk_tool_types(provider: str, tool_type: str) -> No
         assert all(key in statement for key in sdk), (provider, sorted(sdk), statement)
 
 
+def test_bedrock_tool_specification_has_no_per_tool_field_beyond_the_base() -> None:
+    """botocore 1.44.8 bedrock-runtime ToolSpecification: name, description, inputSchema, strict; so a scenario
+    tool's per-tool fields are all dropped there with tool.field_dropped (bedrock's TOOL_FIELDS is empty)."""
+    if missing("botocore"):
+        pytest.skip("botocore is not installed")
+    from toolchoice.providers.core.registry import module_for
+
+    members = set(botocore_session().get_service_model("bedrock-runtime").shape_for("ToolSpecification").members)
+    assert members == {"name", "description", "inputSchema", "strict"}
+    assert tuple(getattr(module_for("bedrock"), "TOOL_FIELDS", ())) == ()
+
+
 @pytest.mark.parametrize("provider, tool_type", [
     ("openai-responses", "openai.types.responses.custom_tool_param:CustomToolParam"),
     ("openai", "openai.types.chat.chat_completion_custom_tool_param:Custom"),
