@@ -346,7 +346,9 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
             ctx.ledger.warning("tool_choice.model_support", "Bedrock documents toolChoice.tool only for Anthropic "
                                f"Claude 3+ and Amazon Nova; {ctx.model} may answer 400 'This model doesn't support "
                                "the toolConfig.toolChoice.tool field'; use tool_choice required with only that tool")
-            rule_applied(ctx, "named_tool_choice", fact, "named toolChoice on this model")
+            if fact.rule is None:  # the user's own rule decided; the "other families" rule only warns about a
+                # model no family rule knows (model_rule.unknown says so): it changes nothing, so it is no rule applied
+                rule_applied(ctx, "named_tool_choice", fact, "named toolChoice on this model")
     if choice is not None:
         config["toolChoice"] = choice
         mapped(ctx, choice)

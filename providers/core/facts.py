@@ -202,6 +202,62 @@ FACTS: tuple[Fact, ...] = (
          "third-party clients' reply types, not in the official SDK's ChatResult); the official SDK types "
          "openrouter_metadata.attempts[].provider",
          "openrouter 1.3.84 (PyPI) components/chatresult.py, openroutermetadata.py, routerattempt.py", "2026-11-23"),
+    # tool_choice sent without tools: what each host's own source says (providers/openai_chat_mock.py WITHOUT_TOOLS
+    # answers these words; a host with no fact here is not known to refuse it and the mock does not)
+    Fact("openai.tool_choice_without_tools", ("openai",),
+         "a request with tool_choice and no tools is refused with 400 invalid_request_error",
+         "RageAgainstThePixel/OpenAI-DotNet#479 (the response body quoted; tests/data/responses/errors/"
+         "error-openai-tool-choice-without-tools.json): \"Invalid value for 'tool_choice': 'tool_choice' is only "
+         "allowed when 'tools' are specified.\", param tool_choice", "2026-11-26"),
+    Fact("azure.tool_choice_without_tools", ("azure",),
+         "Azure OpenAI refuses tool_choice without tools as OpenAI does, \"none\" and \"auto\" alike",
+         "Azure/azure-sdk-for-net#45598 (Azure.AI.OpenAI 2.0.0-beta.2, ChatToolChoice.Auto and ChatToolChoice.None "
+         "without tools): 'HTTP 400 (invalid_request_error: ) Parameter: tool_choice Invalid value for "
+         "'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.'", "2026-11-26"),
+    Fact("vllm.tool_choice_without_tools", ("vllm",),
+         "vLLM refuses every tool_choice but \"none\" (and null) when tools is absent or null, and an empty tools "
+         "list whatever the choice, with 400 {error: {message, type: BadRequestError, param, code: 400}}",
+         "vllm 0.33.0 (PyPI wheel) vllm/entrypoints/openai/chat_completion/protocol.py ChatCompletionRequest."
+         "check_tool_usage: 'if \"tool_choice\" is \"none\" -- no validation is needed for tools', 'if \"tools\" "
+         "not in data or data[\"tools\"] is None: raise VLLMValidationError(\"When using `tool_choice`, `tools` must "
+         "be set.\", parameter=\"tool_choice\")', 'Reject empty tools array' (\"`tools` must not be an empty array. "
+         "Either provide at least one tool or omit the field entirely.\", parameter=\"tools\"); vllm/exceptions.py "
+         "VLLMValidationError.__str__ appends ' (parameter=...)'; serve/exception_handling/error_response.py "
+         "create_error_response: 'err_type = \"BadRequestError\" status_code = HTTPStatus.BAD_REQUEST param = "
+         "exc.parameter'; with tools, the same check refuses a word but auto / required / none ('Invalid value for "
+         "`tool_choice`: ...! Only named tools, \"none\", \"auto\" or \"required\" are supported.'), an object "
+         "without function.name (so the allowed_tools form) and a name no tool has ('The tool specified in "
+         "`tool_choice` does not match any of the specified `tools`')", "2026-11-26"),
+    Fact("xai.tool_choice_without_tools", ("xai",),
+         "xAI refuses a chat request that sets tool_choice and no tools with 400 {code, error}",
+         "livekit/agents#3114 (openai.LLM.with_x_ai, grok-3-mini-fast, tool_choice \"auto\", no tools): 'Error code: "
+         "400 - {'code': 'Client specified an invalid argument', 'error': 'Invalid request content: A tool_choice was "
+         "set on the request but no tools were specified.'}'; the same words for xAI's /responses in "
+         "chenyme/grok2api#1042", "2026-11-26"),
+    Fact("llamacpp.tool_choice_words", ("llamacpp",),
+         "llama-server parses a string tool_choice as auto, none or required and refuses another word with 400 "
+         "{error: {code: 400, message: 'Invalid tool_choice: WORD', type: invalid_request_error}}; a tool_choice that "
+         "is not a string is read as its default \"auto\"",
+         "ggml-org/llama.cpp common/chat.cpp (at 0083bb1) common_chat_tool_choice_parse_oaicompat: 'throw "
+         "std::invalid_argument(\"Invalid tool_choice: \" + tool_choice);'; tools/server/server.cpp (at 00dd081) "
+         "ex_wrapper: 'catch (const std::invalid_argument & e) { // treat invalid_argument as invalid request (400)' "
+         "and 'res->data = safe_json_to_str({{ \"error\", error_data }});'; tools/server/server-common.cpp (at 006639c) "
+         "format_error_response ('invalid_request_error', code 400) and 'auto tool_choice = json_value(body, "
+         "\"tool_choice\", std::string(\"auto\"));'", "2026-11-26"),
+    Fact("llamacpp.tool_choice_without_tools", ("llamacpp",),
+         "llama-server takes tool_choice without tools: an absent tools list is no tools, and no tool grammar or "
+         "parser is built for it (the answer is text)",
+         "ggml-org/llama.cpp tools/server/server-common.cpp (stored copy at 006639c) oaicompat_chat_params_parse: "
+         "'auto tools = json_value(body, \"tools\", json()); auto has_tools = tools.is_array() && !tools.empty();' "
+         "and no check of tool_choice against it; common/chat.cpp (at 0083bb1): 'if (!has_tools || inputs.tool_choice "
+         "== COMMON_CHAT_TOOL_CHOICE_NONE) { ... return reasoning + p.content(p.rest()) + end;'", "2026-11-26"),
+    Fact("cohere.tool_choice_values", ("cohere",),
+         "v2 chat documents tool_choice as REQUIRED or NONE only (no AUTO, no lowercase); the SDK lets any other "
+         "value through untyped, and no source says what the API does with one",
+         "cohere 7.3.1 v2/types/v2chat_request_tool_choice.py: 'V2ChatRequestToolChoice = typing.Union["
+         "typing.Literal[\"REQUIRED\", \"NONE\"], typing.Any]'; v2/client.py chat: 'When `REQUIRED` is specified, the "
+         "model will be forced to use at least one of the user-defined tools ... When `NONE` is specified ... If "
+         "tool_choice isn't specified, then the model is free to choose'", "2026-11-26"),
 )
 
 
