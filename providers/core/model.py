@@ -26,7 +26,8 @@ class ToolchoiceError(Exception):
 
         ToolchoiceError          exit 2: bad input (a scenario, an option, a file) — the default
         ├── MissingKey           exit 2: a key or a variable a request needs is not set
-        └── BadReply             exit 1: a response body that is not the provider's reply
+        ├── BadReply             exit 1: a response body that is not the provider's reply
+        └── WrongArgument        exit 2: a Python caller's argument of the wrong type (also a TypeError)
     """
 
     exit_code = 2
@@ -63,6 +64,10 @@ class BadReply(ToolchoiceError):
     """A response body that cannot be read as the provider's reply."""
 
     exit_code = 1
+
+
+class WrongArgument(ToolchoiceError, TypeError):
+    """A library call given a value of the wrong type (``call_args``): toolchoice's error, and a TypeError."""
 
 
 ToolKind = Literal["function", "custom"]

@@ -13,6 +13,11 @@ from .choice import did_you_mean
 from .model import LedgerEntry, RenderOptions, Reply, Scenario, ToolchoiceError, Translation
 
 def check_provider(provider: str) -> str:
+    if not isinstance(provider, str):
+        from .model import WrongArgument
+
+        raise WrongArgument(f"provider: give a provider id (str), not {'None' if provider is None else type(provider).__name__}",
+                            hint=f"providers: {', '.join(PROVIDER_IDS)}")
     if provider not in CAPABILITIES:
         hint = did_you_mean(provider, PROVIDER_IDS) or f"providers: {', '.join(PROVIDER_IDS)}"
         raise ToolchoiceError(f"unknown provider '{provider}'", hint=hint)
@@ -86,7 +91,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
               capabilities: dict[str, Capability] | None = None) -> Translation:
     """Scenario → request + ledger for one provider. ``capabilities`` may overlay measured facts;
     an overlay measured at another endpoint than this request's is not applied (the ledger says so)."""
-    module = module_for(provider)
+    from .call_args import render_options, scenario_arg  # a caller's wrong type: one error naming it
+
+    module = module_for(check_provider(provider))
+    scenario, options = scenario_arg(scenario), render_options(options)
     cap = (capabilities or CAPABILITIES).get(provider, CAPABILITIES[provider])
     choice = scenario.tool_choice
     if choice is not None and choice.native is not None:
@@ -135,7 +143,7 @@ def _native_refused(provider: str, scenario: Scenario, options: RenderOptions, m
 
 def parse_reply(provider: str, body: Any) -> Reply:
     """A provider's success response body → normalized Reply."""
-    return module_for(provider).parse_reply(provider, body)
+    return module_for(check_provider(provider)).parse_reply(provider, body)
 
 
 def matrix_rows() -> list[dict[str, object]]:

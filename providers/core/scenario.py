@@ -7,6 +7,7 @@ that answers no call) points at the line that caused it.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from . import limits as _limits
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
 from .model import (CUSTOM_TOOL_FIELDS, NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool,
-                    ProviderSettings, Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError)
+                    ProviderSettings, Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError, WrongArgument)
 from .request_parts import HEADER_NAME, redact_url, url_problem
 from .scenario_loop import read_loop
 from .scenario_messages import read_messages
@@ -32,12 +33,22 @@ CUSTOM_TOOL_KEYS = ("name", "description", "format")
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file. Raises ToolchoiceError (one line, with file:line)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise WrongArgument(f"path: give a file name (str or Path), not {_kind(path)}",
+                            hint="load_scenario_text(yaml) reads a string, load_scenario_dict(data) a dict")
     return load_scenario_text(read_text(path), str(path))
 
 
 def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
+    if not isinstance(text, str):
+        raise WrongArgument(f"text: give the scenario's YAML or JSON as a str, not {_kind(text)}",
+                            hint="load_scenario_dict(data) reads a dict, load_scenario(path) a file; decode bytes first")
     with composed(text, path) as (reader, root):
         return _built(reader, root)
+
+
+def _kind(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
 
 
 def _built(r: _Reader, root: yaml.Node | None) -> Scenario:

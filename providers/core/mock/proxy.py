@@ -20,7 +20,7 @@ from ..model import Reply, Scenario
 from ..registry import module_for
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
-from .server import Request, Server, Served, head, serve
+from .server import Request, Server, Served, drained, head, serve
 from .service import MAX_BODY, MockService, Recorder, client_secrets
 
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
@@ -71,6 +71,7 @@ class ProxyHandler:
         headers = {k: v for k, v in request.headers.items() if k not in _HOP}
         headers["accept-encoding"] = "identity"  # the reply is read as it passes: no compression to undo
         collected = bytearray()
+        old = request.version == "HTTP/1.0"
         decoder = assembler = None
         status = 502
         try:
@@ -78,7 +79,10 @@ class ProxyHandler:
                                            content=request.body) as response:
                 status = response.status_code
                 out = {k: v for k, v in response.headers.items() if k.lower() not in _BACK_HOP}
-                out["transfer-encoding"] = "chunked"
+                if old:  # HTTP/1.0 has no chunked framing: the body as it comes, ended by the close
+                    out["connection"] = "close"
+                else:
+                    out["transfer-encoding"] = "chunked"
                 writer.write(head(status, out))
                 streamed = stream and 200 <= status < 300
                 if streamed:
@@ -87,21 +91,22 @@ class ProxyHandler:
                     decoder = EventDecoder(self.service.framing)
                     assembler = module_for(self.provider).stream_assembler(self.provider)
                 async for chunk in response.aiter_raw():
-                    writer.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-                    await writer.drain()
+                    writer.write(chunk if old else b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                    await drained(writer)
                     if decoder is not None:
                         for event in decoder.feed(chunk):
                             assembler.feed(event)
                     if len(collected) < MAX_BODY:
                         collected += chunk
-                writer.write(b"0\r\n\r\n")
-                await writer.drain()
+                if not old:
+                    writer.write(b"0\r\n\r\n")
+                await drained(writer)
         except httpx.HTTPError as exc:
             message = f"toolchoice proxy: the upstream failed: {type(exc).__name__}: {exc}"
             if status == 502:
                 body_bytes, out = self.service.error(502, message)
                 writer.write(head(502, {**out, "content-length": str(len(body_bytes))}) + body_bytes)
-                await writer.drain()
+                await drained(writer)
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append({"severity": "error", "code": "proxy.upstream", "message": message})
             self.emit(redacted(line, kept))
@@ -127,7 +132,7 @@ class ProxyHandler:
                           {**client_secrets(request.headers, request.target), **kept},
                           getattr(self.module, "MOCK_SECRETS", ()))
         self.emit(line)
-        return None, True
+        return None, not old
 
     def _line(self, number: int, path: str, judged: Judged, status: int, stream: bool, reply: Reply) -> dict[str, Any]:
         line = record(number, self.provider, path, judged, status, None, stream)
