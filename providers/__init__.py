@@ -5,13 +5,14 @@ Public entry points: ``load_scenario``, ``translate``, ``parse_reply`` and the d
 
 from .core.version import __version__
 from .core.model import (Ledger, LedgerEntry, Message, ProviderError, ProviderSettings, RenderOptions, Reply,
-                    Request, Scenario, Tool, ToolCall, ToolChoice, ToolchoiceError, Translation)
+                    Request, Scenario, Tool, ToolCall, ToolChoice, ToolchoiceError, Translation, WrongArgument)
 from .core.registry import parse_reply, translate
 from .core.scenario import load_scenario, load_scenario_text
+from .core.scenario_dict import load_scenario_dict
 
 __all__ = [
     "__version__",
     "Ledger", "LedgerEntry", "Message", "ProviderError", "ProviderSettings", "RenderOptions", "Reply", "Request",
-    "Scenario", "Tool", "ToolCall", "ToolChoice", "ToolchoiceError", "Translation", "load_scenario",
-    "load_scenario_text", "parse_reply", "translate",
+    "Scenario", "Tool", "ToolCall", "ToolChoice", "ToolchoiceError", "Translation", "WrongArgument", "load_scenario",
+    "load_scenario_dict", "load_scenario_text", "parse_reply", "translate",
 ]

@@ -123,6 +123,8 @@ LEDGER_CODES: dict[str, str] = {
     "history.tool_result_format": "how tool results are sent: a JSON object as {json}, anything else as {text}",
     "history.status_dropped": "a failed tool result's status is not sent: the model family does not take status",
     "thinking.budget": "thinking: true sent as additionalModelRequestFields.thinking with budget_tokens 1024",
+    "model_rule.unstated": "a forcing toolChoice on a known Claude model whose pages do not say whether it takes "
+                           "one (a rule's unstated forced_tool_choice): sent as written, the fact said unknown",
     "thinking.forced_choice": "a forcing toolChoice the API rejects for this Claude model and thinking setting (model "
                               "rules forced_tool_choice, forced_choice_with_thinking, forced_choice_with_adaptive): "
                               "request refused",
@@ -344,7 +346,9 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
             ctx.ledger.warning("tool_choice.model_support", "Bedrock documents toolChoice.tool only for Anthropic "
                                f"Claude 3+ and Amazon Nova; {ctx.model} may answer 400 'This model doesn't support "
                                "the toolConfig.toolChoice.tool field'; use tool_choice required with only that tool")
-            rule_applied(ctx, "named_tool_choice", fact, "named toolChoice on this model")
+            if fact.rule is None:  # the user's own rule decided; the "other families" rule only warns about a
+                # model no family rule knows (model_rule.unknown says so): it changes nothing, so it is no rule applied
+                rule_applied(ctx, "named_tool_choice", fact, "named toolChoice on this model")
     if choice is not None:
         config["toolChoice"] = choice
         mapped(ctx, choice)

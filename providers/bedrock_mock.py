@@ -94,8 +94,18 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     inference = body.get("inferenceConfig") if isinstance(body.get("inferenceConfig"), dict) else {}
     settings = ProviderSettings(max_tokens=inference.get("maxTokens"), temperature=inference.get("temperature"),
                                 thinking=None if spec is None else kind != "disabled", thinking_mode=spec)
-    return MockRead(config.get("toolChoice"), tuple(tools), tuple(history), settings, route.get("stream", False),
-                    route.get("model"), unjudged=unjudged(body, _MOCK_KNOWN), thinking=kind in ("enabled", "adaptive"))
+    choice = config.get("toolChoice")
+    refusal = _NAMED_REFUSED.get(route.get("model")) if isinstance(choice, dict) and "tool" in choice else None
+    return MockRead(choice, tuple(tools), tuple(history), settings, route.get("stream", False),
+                    route.get("model"), unjudged=unjudged(body, _MOCK_KNOWN), thinking=kind in ("enabled", "adaptive"),
+                    refusal=refusal)
+
+
+# The models a named toolChoice's refusal was recorded for, with its words (tests/data/responses/errors/
+# error-bedrock-toolchoice-not-supported.json and SOURCES.md: i-am-bee/beeai-framework quoting Bedrock for this
+# model). Another model outside Claude 3+ and Nova is unknown (model_rule.unknown): answered, with the warning.
+_NAMED_REFUSED = {"mistral.mistral-large-2402-v1:0": "This model doesn't support the toolConfig.toolChoice.tool field. "
+                                                     "Remove toolConfig.toolChoice.tool and try again."}
 
 
 def _mock_blocks(answer: Any) -> list[dict[str, Any]]:

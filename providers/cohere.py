@@ -98,8 +98,10 @@ def _tools(ctx: Context, body: dict[str, Any]) -> str | None:
     """Put tools and strict_tools in the body; return the tool_choice word to send, if any."""
     plan = ctx.plan
     parallel_value(ctx)  # no parallel switch on Cohere: records the drop
-    if plan.omit_tools or not plan.tools:
+    if plan.omit_tools:
         return None
+    if not plan.tools:  # no tools declared: a choice the planner kept is sent as written
+        return _choice_word(ctx)
     tools = []
     for tool in plan.tools:
         function: dict[str, Any] = {"name": tool.name}
@@ -121,6 +123,11 @@ def _tools(ctx: Context, body: dict[str, Any]) -> str | None:
         body["strict_tools"] = True
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → strict_tools: true "
                         "(top level; a per-tool strict key is rejected with 422)")
+    return _choice_word(ctx)
+
+
+def _choice_word(ctx: Context) -> str | None:
+    plan = ctx.plan
     if plan.mode == "unset":
         return None
     word = choice_value(ctx)  # the row's value (named/allowed are emulated: a row claiming them is refused there)
@@ -130,7 +137,7 @@ def _tools(ctx: Context, body: dict[str, Any]) -> str | None:
                    f"{plan.mode}")
         return None
     offered = ", ".join(t.name for t in plan.tools)
-    mapped(ctx, word, f"only {offered} offered" if plan.emulated else "")
+    mapped(ctx, word, f"only {offered} offered" if plan.emulated and offered else "")
     fact = model_facts(ctx).get("tool_choice")
     if fact is not None and not fact.value:
         ctx.ledger.warning("pitfall.tool_choice_model",

@@ -121,6 +121,7 @@ _UNSTATED = (NAME_RULE[0], NAME_RULE[1], "OpenAI's")
 CUSTOM_TOOLS: dict[str, str] = {"openai": "OpenAI Chat", "azure": "Azure OpenAI"}
 # Newer per-tool fields its function tools have: none.
 TOOL_FIELDS: tuple[str, ...] = ()
+CUSTOM_TOOL_FIELDS: tuple[str, ...] = ()  # chat_completion_custom_tool_param.py Custom: name, description, format
 
 # The fact (core/facts.py) naming the SDK type its tools are, per provider ("": the others), named when a
 # scenario's hosted tool (core/native_tools.py) is left out.
@@ -271,6 +272,8 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     plan, cap = ctx.plan, ctx.cap
     if plan.omit_tools or not plan.tools:
         parallel_value(ctx)  # records that parallel_tool_calls is not sent
+        if not plan.omit_tools:  # no tools declared: a choice the planner kept is sent as written
+            _choice(ctx, body)
         return
     strict = strict_tools(ctx)
     tools = []
@@ -301,13 +304,17 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     body["tools"] = tools
     if strict:
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → function.strict true")
-    choice = choice_value(ctx, custom=CUSTOM_NAMED) if plan.mode != "unset" else None
-    if choice is not None:
-        body["tool_choice"] = choice
-        mapped(ctx, choice)
+    _choice(ctx, body)
     parallel = parallel_value(ctx)
     if parallel is not None:
         body["parallel_tool_calls"] = parallel
+
+
+def _choice(ctx: Context, body: dict[str, Any]) -> None:
+    choice = choice_value(ctx, custom=CUSTOM_NAMED) if ctx.plan.mode != "unset" else None
+    if choice is not None:
+        body["tool_choice"] = choice
+        mapped(ctx, choice)
 
 
 def _stream(ctx: Context, host: Host, body: dict[str, Any]) -> None:

@@ -7,9 +7,12 @@ Kept beside the family's translator so `render` never loads it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
+from .core.capabilities import CAPABILITIES, WithoutTools
+from .core.model import (HistoryCall, LedgerEntry, Message, ProviderSettings, ReasoningItem, ThinkingSetting,
+                         quoted)
 
 
 MOCK_BASE_PATH = "/v1"  # the base URL openai-python takes (OpenAI(base_url=...)) ends in /v1
@@ -30,8 +33,87 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
     return {} if method == "POST" and path.rstrip("/").endswith("/chat/completions") else None
 
 
-def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
-    """A Chat Completions body → MockRead: tools, tool_choice, the history (calls, results, reasoning_content)."""
+# A host's own refusal of ``tool_choice`` sent without ``tools``: the capability row's (core/capabilities.py
+# WithoutTools, its dated fact quoting the host's source), the same the translator plans with, so the two agree.
+# Only the hosts whose own source says they refuse it; the others answer as without tools (never a guess).
+WITHOUT_TOOLS: dict[str, WithoutTools] = {p: row.without_tools for p, row in CAPABILITIES.items()
+                                          if row.module == "openai_chat" and row.without_tools is not None
+                                          and row.without_tools.refused}
+# vllm 0.33.0 chat_completion/protocol.py check_tool_usage: 'Reject empty tools array, matching OpenAI API behavior'
+_VLLM_EMPTY_TOOLS = ("`tools` must not be an empty array. Either provide at least one tool or omit the field entirely. "
+                     "(parameter=tools)")
+
+
+_VLLM_USAGE = 'Correct usage: `{"type": "function", "function": {"name": "my_function"}}`'
+
+
+def _vllm_choice(choice: Any, tools: Any) -> str | None:
+    """vllm 0.33.0 chat_completion/protocol.py check_tool_usage, with tools: its words, ' (parameter=...)' appended
+    as VLLMValidationError's str() does (fact vllm.tool_choice_without_tools)."""
+    if choice in (None, "none", "auto", "required"):
+        return None
+    if not isinstance(choice, dict):
+        return (f"Invalid value for `tool_choice`: {choice}! Only named tools, \"none\", \"auto\" or \"required\" are "
+                "supported. (parameter=tool_choice)")
+    function = choice.get("function")
+    if not isinstance(function, dict):
+        return f"Invalid value for `function`: `{function}` in `tool_choice`! {_VLLM_USAGE} (parameter=tool_choice.function)"
+    if "name" not in function:
+        return f"Expected field `name` in `function` in `tool_choice`! {_VLLM_USAGE} (parameter=tool_choice.function.name)"
+    name = function["name"]
+    if not isinstance(name, str) or not name:
+        return f"Invalid `name` in `function`: `{name}` in `tool_choice`! {_VLLM_USAGE} (parameter=tool_choice.function.name)"
+    if not any(isinstance(t, dict) and isinstance(t.get("function"), dict) and t["function"].get("name") == name
+               for t in tools):
+        return "The tool specified in `tool_choice` does not match any of the specified `tools` (parameter=tool_choice)"
+    return None
+
+
+# llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat: the three words it parses; another throws
+# std::invalid_argument("Invalid tool_choice: " + tool_choice), a 400 (tools/server/server.cpp ex_wrapper)
+_LLAMACPP_WORDS = ("auto", "none", "required")
+
+
+def _refusal(body: dict[str, Any], provider: str) -> str | None:
+    """The host's own refusal of the tool list and tool_choice it was sent, where its source states one."""
+    tools = body.get("tools")
+    choice = body.get("tool_choice")
+    if provider == "vllm" and tools == []:
+        return _VLLM_EMPTY_TOOLS
+    if provider == "vllm" and isinstance(tools, list):
+        return _vllm_choice(choice, tools)
+    if provider == "llamacpp" and isinstance(choice, str) and choice not in _LLAMACPP_WORDS:
+        return f"Invalid tool_choice: {choice}"
+    rule = WITHOUT_TOOLS.get(provider)
+    if rule is None or choice is None or tools is not None or _wire_mode(choice) not in rule.refused:
+        return None
+    return rule.words
+
+
+def _wire_mode(choice: Any) -> str:
+    """The plan mode a Chat Completions tool_choice on the wire stands for (core/choice_plan.py); a value of no known
+    form counts as forcing a call."""
+    if choice in ("auto", "none", "required"):
+        return str(choice)
+    if isinstance(choice, dict) and choice.get("type") == "allowed_tools":
+        return "allowed"
+    return "named" if isinstance(choice, dict) else "required"
+
+
+def _choice_read(body: dict[str, Any], provider: str) -> tuple[Any, tuple[LedgerEntry, ...]]:
+    """What the host reads the wire's tool_choice as, when it is not what is written (``MockRead.choice_value``)."""
+    choice = body.get("tool_choice")
+    if provider == "llamacpp" and choice is not None and not isinstance(choice, str):
+        # server-common.cpp: 'auto tool_choice = json_value(body, "tool_choice", std::string("auto"))': a value
+        # that is not a string falls back to the default (capability row llamacpp)
+        return "auto", (LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(choice)} is not a string, "
+                                    "which llama-server reads as its default \"auto\" (json_value): answered as auto"),)
+    return None, ()
+
+
+def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "openai") -> Any:
+    """A Chat Completions body → MockRead: tools, tool_choice, the history (calls, results, reasoning_content);
+    ``provider``: the host served (its own refusals, ``WITHOUT_TOOLS``)."""
     from .core.mock.judge import MockMalformed, MockRead
     from .core.mock.reading import arguments_object, calls_message, read_tools, text_of, tool_message, unjudged
 
@@ -66,15 +148,15 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         max_tokens=body.get("max_completion_tokens") or body.get("max_tokens"),
         temperature=body.get("temperature"), thinking_mode=spec,
         thinking=wanted if wanted is not None else True if isinstance(effort, str) else None)
-    refusal = None
-    if body.get("tool_choice") is not None and not tools and "tools" not in body:
-        # the recorded 400 (tests/data/responses/errors/error-openai-tool-choice-without-tools.json)
-        refusal = "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."
+    value, read_as = _choice_read(body, provider)
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
-                    body.get("model") if isinstance(body.get("model"), str) else None,
+                    body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
-                    unjudged=unjudged(body, _MOCK_KNOWN), refusal=refusal, notes=notes,
-                    thinking=isinstance(effort, str))
+                    unjudged=unjudged(body, _MOCK_KNOWN), refusal=_refusal(body, provider), notes=(*notes, *read_as),
+                    thinking=isinstance(effort, str), decided=_DECIDED)
+
+
+_DECIDED = frozenset({"tool_choice.without_tools"})  # WITHOUT_TOOLS decides it per host
 
 
 def _mock_message(answer: Any) -> dict[str, Any]:
@@ -106,7 +188,7 @@ def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None 
 # Hosts whose stream carries each tool call whole in one delta: mistralai client/models/toolcall.py and
 # functioncall.py type a delta's call as ToolCall(function=FunctionCall(name: str, arguments)), name required.
 _WHOLE_CALL_HOSTS = frozenset({"mistral"})
-MOCK_PER_HOST = True  # core/mock/service.py passes the provider id to mock_events and mock_error
+MOCK_PER_HOST = True  # core/mock passes the provider id to mock_read, mock_events and mock_error
 
 
 def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any],
@@ -146,10 +228,29 @@ _MOCK_ERROR_TYPES = {400: "invalid_request_error", 401: "invalid_request_error",
                      413: "invalid_request_error", 429: "requests", 500: "server_error", 503: "server_error"}
 
 
+# vllm 0.33.0 entrypoints/serve/exception_handling/error_response.py create_error_response: err_type per status
+_VLLM_ERROR_TYPES = {400: "BadRequestError", 404: "NotFoundError", 422: "UnprocessableEntityError",
+                     500: "InternalServerError", 501: "NotImplementedError", 503: "ServiceUnavailableError"}
+_LLAMACPP_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+                         404: "not_found_error", 500: "server_error", 501: "not_supported_error", 503: "unavailable_error"}
+_VLLM_PARAM = re.compile(r" \(parameter=([^,)]+)[,)]")
+
+
 def mock_error(status: int, message: str, provider: str = "openai") -> tuple[dict[str, Any], dict[str, str]]:
     """OpenAI's error envelope {error: {message, type, param, code}} (the recorded 400 in tests/data/responses/errors;
     429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them). Mistral's is the same
-    fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672)."""
+    fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672).
+    vLLM's: {error: {message, type, param, code: the status}} (vllm 0.33.0 serve/engine/protocol.py ErrorInfo; the
+    param is the VLLMValidationError's, which its message names). xAI's 400: {code, error} (livekit/agents#3114).
+    llama-server's: {error: {code: the status, message, type}} (tools/server/server-common.cpp format_error_response)."""
+    if provider == "vllm":
+        param = _VLLM_PARAM.search(message)
+        return {"error": {"message": message, "type": _VLLM_ERROR_TYPES.get(status, "BadRequestError"),
+                          "param": param.group(1) if param else None, "code": status}}, {}
+    if provider == "xai" and status == 400:
+        return {"code": "Client specified an invalid argument", "error": message}, {}
+    if provider == "llamacpp":  # tools/server/server-common.cpp format_error_response, under "error" (server.cpp)
+        return {"error": {"code": status, "message": message, "type": _LLAMACPP_ERROR_TYPES.get(status, "server_error")}}, {}
     code = "rate_limit_exceeded" if status == 429 else None
     error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": None,
              "code": code}

@@ -160,6 +160,27 @@ def test_named_choice_model_support(model, warned):
     assert ("tool_choice.model_support" in codes(t)) == warned
 
 
+@pytest.mark.parametrize("model", ["some.unknown-model-v1", MISTRAL])
+def test_named_choice_on_an_unknown_model_says_unknown_and_no_rule_applied(model):
+    """No family rule knows the model: the ledger says so once, and the "other families" rule, which refuses and
+    changes nothing, is not reported as applied (it was: model_rule.unknown beside rule.applied for the same model).
+    The documented limit stays a warning (botocore ToolChoice.tool: 'only supported by Anthropic Claude 3 and Amazon
+    Nova models'), and the request keeps the named choice."""
+    t = render("get_weather", model=model)
+    assert t.request.body["toolConfig"]["toolChoice"] == {"tool": {"name": "get_weather"}}
+    assert "model_rule.unknown" in codes(t)
+    assert "rule.applied" not in codes(t)
+    warning = entry(t, "tool_choice.model_support")
+    assert warning.severity == "warning" and model in warning.message and "Claude 3" in warning.message
+
+
+def test_named_choice_override_is_reported_as_applied():
+    """The user's own rule decides: that one is cited as applied."""
+    t = render("get_weather", model="some.unknown-model-v1", settings={"rules": {"named_tool_choice": False}})
+    assert "your override" in entry(t, "rule.applied").message
+    assert entry(t, "tool_choice.model_support").severity == "warning"
+
+
 def test_allowed_overlay_has_no_wire_form():
     cap = CAP.with_feature("allowed", Support(Level.NATIVE, "?"))
     t = render({"allowed": ["get_weather"], "mode": "auto"}, cap=cap)
@@ -344,6 +365,7 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "thinking.between_tools": {"model": "anthropic.claude-sonnet-5-5", "settings": {"thinking": False}},
     "thinking.budget": {"model": SONNET4, "settings": {"thinking": True}},
     "thinking.forced_choice": {"model": SONNET4, "choice": "any", "settings": {"thinking": True}},
+    "model_rule.unstated": {"model": "anthropic.claude-mythos-5-2-v1:0", "choice": "any"},
     "thinking.temperature": {"model": SONNET4, "settings": {"thinking": True, "temperature": 0}},
     "thinking.max_tokens": {"model": SONNET4, "settings": {"thinking": True, "max_tokens": 1024}},
     "thinking.tool_history": {"model": SONNET4, "messages": HISTORY[:4], "settings": {"thinking": True}},

@@ -1,7 +1,9 @@
 """`--dialect langchain` held to what LangChain's own code sent or raised, recorded offline with the
 partner packages (tests/data/langchain/, SOURCES.md there; recorder: tests/dialect/record_langchain.py).
-Every recorded case (11 wrappers, two more Bedrock model ids and ChatAnthropic with thinking, 9 tool_choice spellings, 1 and 2
-tools, parallel_tool_calls unset/false/true) is rendered by toolchoice and compared field by field."""
+Every recorded case (11 wrappers, two more Bedrock model ids, ChatAnthropic with thinking and three Bedrock Claude
+models with thinking; 9 tool_choice spellings, 1 and 2 tools, parallel_tool_calls unset/false/true; and
+bind_tools(strict=True/False) on {name, description, parameters} dicts, a nested tool among them) is rendered by
+toolchoice and compared field by field."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import functools
 import json
 from pathlib import Path
 from typing import Any
+
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -22,32 +26,48 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests/data/langchain"
 SCENARIO = ROOT / "tests/dialect/weather.yaml"
 # a recording of a wrapper built with settings beyond the model: the scenario that carries them
-SCENARIOS = {"ChatAnthropic-thinking": ROOT / "tests/dialect/weather-thinking.yaml"}
+SCENARIOS = {"ChatAnthropic-thinking": ROOT / "tests/dialect/weather-thinking.yaml",
+             **{f"ChatBedrockConverse-{v}": ROOT / f"tests/dialect/weather-bedrock-{v}.yaml"
+                for v in ("thinking", "adaptive", "opus-4-8-adaptive")}}
+NESTED = ROOT / "tests/dialect/nested.yaml"  # the recorder's nested tool, bound with strict=True
 RECORDINGS = {path.stem: json.loads(path.read_text()) for path in sorted(DATA.glob("*.json"))}
 # the body fields each wire family carries tools, tool_choice and parallel_tool_calls in
-FIELDS = {"openai": ("tools", "tool_choice", "parallel_tool_calls"), "anthropic": ("tools", "tool_choice"),
-          "gemini": ("tools", "toolConfig"), "bedrock": ("toolConfig",), "ollama": ("tools", "tool_choice")}
+# (ChatMistralAI puts bind_tools(strict=...) at the top level; Bedrock's thinking rides additionalModelRequestFields)
+FIELDS = {"openai": ("tools", "tool_choice", "parallel_tool_calls", "strict"), "anthropic": ("tools", "tool_choice"),
+          "gemini": ("tools", "toolConfig"), "bedrock": ("toolConfig", "additionalModelRequestFields"),
+          "ollama": ("tools", "tool_choice")}
+
+
+def described(case: dict[str, Any]) -> bool:
+    """The dialect describes bind_tools(strict=...) with the tools as {name, description, parameters} dicts; the
+    recorder also passed strict with OpenAI-format dicts, which langchain-core leaves unchanged (held below)."""
+    return "strict" not in case or case.get("tool_spelling") == "function"
 
 
 def cases() -> list[Any]:
     out = []
     for stem, recording in RECORDINGS.items():
-        for case in recording["cases"]:
+        for case in filter(described, recording["cases"]):
+            if case.get("tool_set") == "nested" and stem in SCENARIOS:
+                continue  # the nested tool is declared with the plain settings only (nested.yaml)
             choice, parallel = json.dumps(case["tool_choice"]), case["parallel_tool_calls"]
-            label = f"{stem}-{case['tools']}tools-{choice}-parallel={parallel}"
+            label = f"{stem}-{case['tools']}tools-{choice}-parallel={parallel}" + (
+                f"-{case.get('tool_spelling', 'openai')}-strict={case['strict']}" if "strict" in case else "") + (
+                "-nested" if case.get("tool_set") == "nested" else "")
             out.append(pytest.param(stem, case, id=label))
     return out
 
 
 @functools.cache
 def _base(path: Path = SCENARIO) -> Any:
-    """The scenario, read once for the 756 cases (each takes a copy with its own tools and settings)."""
+    """The scenario, read once for all the cases (each takes a copy with its own tools and settings)."""
     return load_scenario(path)
 
 
 def render(provider: str, model: str, case: dict[str, Any], path: Path = SCENARIO):
     base = _base(path)
-    scenario = base._replace(tools=base.tools[:case["tools"]], parallel_tool_calls=case["parallel_tool_calls"])
+    scenario = base._replace(tools=base.tools[:case["tools"]], parallel_tool_calls=case["parallel_tool_calls"],
+                             strict=case.get("strict"))
     names = scenario.tool_names
     scenario = scenario._replace(tool_choice=parse_tool_choice(case["tool_choice"], names))
     api = translate(provider, scenario, RenderOptions(model=model))
@@ -57,7 +77,8 @@ def render(provider: str, model: str, case: dict[str, Any], path: Path = SCENARI
 @pytest.mark.parametrize("stem, case", cases())
 def test_dialect_matches_what_langchain_sent_or_raised(stem: str, case: dict[str, Any]) -> None:
     recording = RECORDINGS[stem]
-    view = render(recording["provider"], recording["model"], case, SCENARIOS.get(stem, SCENARIO))
+    path = NESTED if case.get("tool_set") == "nested" else SCENARIOS.get(stem, SCENARIO)
+    view = render(recording["provider"], recording["model"], case, path)
     codes = [e.code for e in view.translation.ledger]
     for warned in case.get("warnings", []):  # what the wrapper warns is said in the ledger
         assert any(warned in e.message for e in view.translation.ledger if e.code.startswith("dialect.")), warned
@@ -82,9 +103,12 @@ def test_the_request_goes_where_the_wrapper_sent_it() -> None:
     ChatGoogleGenerativeAI posts to the Gemini API's v1 with google-genai 3.x, ChatDeepSeek to /v1, ChatOllama
     to 127.0.0.1 (tests/data/langchain/SOURCES.md)."""
     for stem, recording in RECORDINGS.items():
-        for case in recording["cases"]:
-            if case["outcome"] == "sent":
+        for case in filter(described, recording["cases"]):
+            if case["outcome"] == "sent" and case.get("tool_set") != "nested":
                 view = render(recording["provider"], recording["model"], case, SCENARIOS.get(stem, SCENARIO))
+                if "endpoint_url" in recording:  # sent to a stand-in on 127.0.0.1 (botocore's endpoint_url)
+                    assert urlsplit(view.translation.request.url).path == urlsplit(case["url"]).path, stem
+                    continue
                 assert view.translation.request.url == case["url"], stem
                 api_url = view.api.request.url if view.api.request else None  # None: toolchoice refuses it
                 assert api_url != case["url"] or not [
@@ -120,6 +144,78 @@ def test_chat_anthropic_with_thinking_drops_a_forced_choice_the_api_refuses() ->
     codes = {e["code"]: e for e in view["ledger"]}
     assert "Dropping tool_choice to avoid an API error" in codes["dialect.warns"]["message"]
     assert "thinking.forced_choice" in codes and "dialect.api_refused" not in codes
+
+
+def test_strict_on_openai_format_dicts_does_not_reach_the_declarations() -> None:
+    """Why the dialect describes bind_tools(strict=...) on {name, description, parameters} dicts: with the
+    OpenAI-format dicts every wrapper sent the tools as without strict (langchain-core's convert_to_openai_tool
+    returns a {type: function} dict as is); ChatMistralAI still sends strict at the top level, and ChatHuggingFace
+    raises as it does for the function dicts."""
+    for stem, recording in RECORDINGS.items():
+        plain = {json.dumps(c["tool_choice"]): c for c in recording["cases"]
+                 if c["tools"] == 2 and c["parallel_tool_calls"] is None and "strict" not in c
+                 and "tool_spelling" not in c}
+        function = {(json.dumps(c["tool_choice"]), c.get("strict")): c for c in recording["cases"]
+                    if c.get("tool_spelling") == "function" and "tool_set" not in c}
+        for case in (c for c in recording["cases"] if "strict" in c and not described(c)):
+            choice = json.dumps(case["tool_choice"])
+            if recording["wrapper"] in ("ChatMistralAI", "ChatHuggingFace"):
+                assert {k: v for k, v in case.items() if k != "tool_spelling"} == {
+                    k: v for k, v in function[choice, case["strict"]].items() if k != "tool_spelling"}, stem
+                continue
+            # (ChatDeepSeek's strict=True still moves to the beta endpoint: the URL is not about the declarations)
+            assert {k: v for k, v in case.items() if k not in ("strict", "url")} == {
+                k: v for k, v in plain[choice].items() if k != "url"}, (stem, choice)
+
+
+def test_chat_bedrock_converse_with_thinking_downgrades_a_forcing_choice_to_auto() -> None:
+    """ChatBedrockConverse-thinking.json: Claude Sonnet 4.5 with thinking enabled; toolchoice refuses `any` (Bedrock
+    answers 'Thinking may not be enabled when tool_choice forces tool use.'); the wrapper warns and sends auto."""
+    result = run("render", str(SCENARIOS["ChatBedrockConverse-thinking"]), "-p", "bedrock", "--tool-choice", "any",
+                 "--dialect", "langchain", "-f", "json")
+    assert result.returncode == 0, result.stderr
+    view = json.loads(result.stdout)
+    assert view["api"]["request"] is None
+    assert view["request"]["body"]["toolConfig"]["toolChoice"] == {"auto": {}}
+    assert view["request"]["body"]["additionalModelRequestFields"] == {"thinking": {"type": "enabled",
+                                                                                    "budget_tokens": 2048}}
+    codes = {e["code"]: e for e in view["ledger"]}
+    assert "tool_choice='any' is not supported when thinking is enabled. Downgrading to tool_choice='auto'." in \
+        codes["dialect.warns"]["message"]
+    assert "thinking.forced_choice" in codes and "dialect.api_refused" not in codes
+
+
+def test_strict_true_on_the_command_line_shows_each_wrappers_spelling(tmp_path: Path) -> None:
+    """A scenario with strict: true: ChatOpenAI sends function.strict with LangChain's strict schema, ChatGroq
+    leaves strict out, ChatMistralAI puts it at the top level, ChatDeepSeek moves to /beta (the recordings)."""
+    text = SCENARIO.read_text().replace("tool_choice: auto", "tool_choice: auto\nstrict: true")
+    path = tmp_path / "strict-weather.yaml"
+    path.write_text(text)
+    result = run("render", str(path), "-p", "openai,groq,mistral,deepseek", "--dialect", "langchain", "-f", "json")
+    views = {v["provider"]: v for v in json.loads(result.stdout)}
+    expected = {stem: next(c for c in RECORDINGS[stem]["cases"] if c.get("tool_spelling") == "function"
+                           and c["strict"] is True and c["tool_choice"] == "auto")
+                for stem in ("ChatOpenAI", "ChatGroq", "ChatMistralAI", "ChatDeepSeek")}
+    for stem, case in expected.items():
+        view = views[RECORDINGS[stem]["provider"]]
+        assert view["bind_tools"].endswith("strict=True)"), stem
+        for field in FIELDS["openai"]:
+            assert view["request"]["body"].get(field) == case["body"].get(field), (stem, field)
+        assert view["request"]["url"] == case["url"], stem
+    assert views["openai"]["api"]["request"] is None  # toolchoice refuses the schema as strict (unit is optional)
+    assert any(e["code"] == "dialect.differs" and "leaves strict out" in e["message"] for e in views["groq"]["ledger"])
+
+
+def test_tools_that_differ_in_strict_have_no_bind_tools_spelling(tmp_path: Path) -> None:
+    """bind_tools(strict=...) applies to every tool: one strict tool beside a plain one keeps the API request."""
+    text = SCENARIO.read_text().replace("  - name: get_time\n", "  - name: get_time\n    strict: true\n")
+    path = tmp_path / "mixed.yaml"
+    path.write_text(text)
+    result = run("render", str(path), "-p", "anthropic", "--dialect", "langchain", "-f", "json")
+    view = json.loads(result.stdout)[0] if result.stdout.startswith("[") else json.loads(result.stdout)
+    assert view["request"] is not None and view["request"] == view["api"]["request"] and view["bind_tools"] is None
+    [entry] = [e for e in view["ledger"] if e["code"] == "dialect.no_spelling"]
+    assert entry["severity"] == "warning" and "differ in strict" in entry["message"]
 
 
 def test_every_wrapper_the_issue_names_is_recorded_and_described() -> None:
@@ -169,7 +265,7 @@ def test_render_dialect_langchain_on_the_command_line_matches_the_recordings(cho
         if stem.startswith("ChatBedrockConverse-") or stem in SCENARIOS:
             continue  # other model ids and settings: covered in-process above
         case = next(c for c in recording["cases"] if c["tools"] == 2 and c["parallel_tool_calls"] is None
-                    and c["tool_choice"] == choice)
+                    and c["tool_choice"] == choice and "strict" not in c and "tool_spelling" not in c)
         view = views[recording["provider"]]
         assert view["dialect"] == "langchain" and view["wrapper"].startswith(recording["wrapper"])
         if case["outcome"] == "refused":

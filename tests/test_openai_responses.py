@@ -133,7 +133,7 @@ def test_allowed_subset_keeps_every_tool_declared():
 def test_parallel_true_and_no_tools():
     assert render("auto", parallel_tool_calls=True).request.body["parallel_tool_calls"] is True
     t = render("auto", tools=None, parallel_tool_calls=False)
-    assert t.request.body == {"model": MODEL, "input": [USER]}
+    assert t.request.body == {"model": MODEL, "input": [USER], "tool_choice": "auto"}  # no source refuses auto
     assert "parallel.dropped" in codes(t)
 
 
@@ -227,10 +227,15 @@ def test_invalid_tool_name_refused():
     assert t.request is None and "tool.name_invalid" in codes(t)
 
 
-def test_tool_choice_without_tools_is_omitted():
-    # the recorded 400 'tool_choice is only allowed when tools are specified' cannot happen
+def test_tool_choice_auto_without_tools_is_sent_and_required_refused():
+    # anomalyco/opencode#48857 records the Responses API's 400 for "required" without tools ('Tool choice
+    # 'required' must be specified with 'tools' parameter.'); no source says it refuses "auto"
     t = render("auto", tools=None)
-    assert "tool_choice" not in t.request.body
+    assert t.request.body["tool_choice"] == "auto"
+    refused = render("required", tools=None)
+    assert refused.request is None
+    assert "Tool choice 'required' must be specified with 'tools' parameter." in \
+        next(e.message for e in refused.ledger if e.code == "tool_choice.without_tools")
 
 
 # ---- history ---------------------------------------------------------------------------------

@@ -94,7 +94,7 @@ def test_opus_5_still_takes_disabled():
     assert t.request.body["thinking"] == {"type": "disabled"}
 
 
-@pytest.mark.parametrize("model", ["claude-fable-5-2", "claude-opus-9", "claude-sonnet-6"])
+@pytest.mark.parametrize("model", ["claude-fable-5-3", "claude-opus-9", "claude-sonnet-6"])
 def test_an_unknown_model_is_said_to_be_unknown_and_nothing_is_refused(model):
     t = render("anthropic", model, "required", '"adaptive"')
     assert not t.refused and "model_rule.unknown" in codes(t)

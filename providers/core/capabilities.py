@@ -54,6 +54,23 @@ def _u(wire: str = "", note: str = "") -> Support:
     return Support(Level.UNSUPPORTED, wire, note)
 
 
+class WithoutTools(NamedTuple):
+    """What an API's own source says it does with a tool_choice sent while no tools are declared: the choices
+    (plan modes: auto, none, required, named, allowed) it refuses, with its words, or what it does instead
+    (``takes``); the dated fact (core/facts.py) quotes the source. A row without one: no source was found, and
+    the choice is sent as written."""
+
+    fact: str
+    refused: frozenset[str] = frozenset()
+    words: str = ""  # the API's error message, when it refuses
+    takes: str = ""  # what the source says happens instead, when it takes the choice
+
+
+_EVERY_CHOICE = frozenset({"auto", "none", "required", "named", "allowed"})
+# OpenAI's recorded 400 (fact openai.tool_choice_without_tools); Azure answers the same words
+_OPENAI_WITHOUT_TOOLS = "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."
+
+
 FEATURES: tuple[str, ...] = ("auto", "none", "required", "any", "named", "allowed", "parallel", "strict")
 
 
@@ -82,6 +99,7 @@ class Capability(NamedTuple):
     # types/tool_choice_tool_param.py; Gemini's ANY limits 'the predicted function calls'); the three rows that
     # set it until 2026-11-26 no longer do
     named_single_call: bool = False
+    without_tools: WithoutTools | None = None  # what a source says the API does with tool_choice and no tools
 
     def feature(self, name: str) -> Support:
         return getattr(self, name)
@@ -91,7 +109,7 @@ class Capability(NamedTuple):
 
 
 _OPENAI_SOURCES = (
-    "openai-python 3.54.0 types/chat (chat_completion_tool_choice_option_param.py, chat_completion_allowed_tools_param.py)",
+    "openai 3.57.0 types/chat (chat_completion_tool_choice_option_param.py, chat_completion_allowed_tools_param.py)",
     "platform.openai.com function-calling guide (strict mode, 2026-03-31)",
 )
 
@@ -113,8 +131,9 @@ CAPABILITIES: dict[str, Capability] = {
         allowed=_n('{"type":"allowed_tools","allowed_tools":{"mode":M,"tools":[{"type":"function","function":{"name":N}}]}}'),
         parallel=_n("parallel_tool_calls"),
         strict=_n("function.strict", "off unless sent"),
-        verified="2026-11-23",
+        verified="2026-11-26",
         sources=_OPENAI_SOURCES, **_OPENAI_LIKE,
+        without_tools=WithoutTools("openai.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS)
     ),
     "openai-responses": Capability(
         provider="openai-responses", module="openai_responses", title="OpenAI Responses",
@@ -127,9 +146,11 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("parallel_tool_calls"),
         strict=_n("tool.strict", "strict by default when omitted: always sent explicitly"),
         arguments="string",
-        verified="2026-11-23",
-        sources=("openai-python 3.54.0 types/responses (tool_choice_function_param.py, tool_choice_allowed_param.py, function_tool_param.py)",
+        verified="2026-11-26",
+        sources=("openai 3.57.0 types/responses (tool_choice_function_param.py, tool_choice_allowed_param.py, function_tool_param.py)",
                  "platform.openai.com function-calling guide (Responses strict default, 2026-03-31)"),
+        without_tools=WithoutTools("openai-responses.tool_choice_without_tools", frozenset({"required"}),
+                                   "Tool choice 'required' must be specified with 'tools' parameter.")
     ),
     "anthropic": Capability(
         provider="anthropic", module="anthropic", title="Anthropic Messages",
@@ -142,9 +163,11 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("tool_choice.disable_parallel_tool_use"),
         strict=_n("tool.strict"),
         arguments="object",
-        verified="2026-11-23",
-        sources=("anthropic 2.12.0 types/tool_choice_*_param.py, tool_param.py",
+        verified="2026-11-26",
+        sources=("anthropic 2.14.0 types/tool_choice_*_param.py, tool_param.py",
                  "docs.anthropic.com tool use: implement-tool-use, strict-tool-use"),
+        without_tools=WithoutTools("anthropic.tool_choice_without_tools", _EVERY_CHOICE,
+                                   "tool_choice may only be specified while providing tools.")
     ),
     "gemini": Capability(
         provider="gemini", module="gemini", title="Google Gemini API (generateContent)",
@@ -158,11 +181,13 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "no switch for parallel calls"),
         strict=_e('{"mode":"VALIDATED"}', "auto/unset only: a forced call (ANY) cannot also be VALIDATED"),
         arguments="object",
-        verified="2026-11-23",
-        sources=("google-genai 3.4.0 types.py (FunctionCallingConfig, FunctionCallingConfigMode, Schema)",
+        verified="2026-11-26",
+        sources=("google-genai 3.6.1 types.py (FunctionCallingConfig, FunctionCallingConfigMode, Schema)",
                  "ai.google.dev/api/caching (FunctionCallingConfig, Mode, Schema; 2026-09-11)",
                  "ai.google.dev/gemini-api/docs/deprecations (gemini-3.5-flash, May 19, 2026: 'No shutdown date "
                  "announced'; the default model, 2026-11-26)"),
+        without_tools=WithoutTools("gemini.tool_choice_without_tools", _EVERY_CHOICE,
+                                   "Function calling config is set without function_declarations.")
     ),
     "mistral": Capability(
         provider="mistral", title="Mistral La Plateforme",
@@ -237,11 +262,14 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_u("", "no switch in Converse"),
         strict=_n("toolSpec.strict", "some models"),
         arguments="object",
-        verified="2026-11-23",
-        sources=("botocore 1.44.5 bedrock-runtime service-2.json (ToolConfiguration, ToolChoice, ToolSpecification)",
+        verified="2026-11-26",
+        sources=("botocore 1.44.8 bedrock-runtime service-2.json (ToolConfiguration, ToolChoice, ToolSpecification)",
                  "docs.aws.amazon.com Bedrock API reference ToolChoice",
                  "docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html (model ID "
                  "table: Claude Sonnet 4.6 anthropic.claude-sonnet-4-6; the default model, 2026-11-26)"),
+        without_tools=WithoutTools("bedrock.tool_choice_without_tools", _EVERY_CHOICE - {"none"},
+                                   "1 validation error detected: Value at 'toolConfig.tools' failed to satisfy "
+                                   "constraint: Member must have length greater than or equal to 1")
     ),
     "cohere": Capability(
         provider="cohere", module="cohere", title="Cohere Chat v2", endpoint="https://api.cohere.com/v2/chat",
@@ -276,6 +304,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "ai/data-plane/OpenAI.v1/azure-v1-v1-generated.yaml (the v1 API of learn.microsoft.com's REST "
                  "reference) and azure-v1-preview-generated.yaml (api-version=preview)"),
         **_OPENAI_LIKE,
+        without_tools=WithoutTools("azure.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS)
     ),
     "fireworks": Capability(
         provider="fireworks", title="Fireworks AI",
@@ -328,6 +357,9 @@ CAPABILITIES: dict[str, Capability] = {
                  "openrouter.ai/openai/gpt-5.4-mini/api ('openai/gpt-5.4-mini', released Mar 17, 2026; the default model "
                  "replacing openai/gpt-4o-mini, which OpenAI shuts down on 2027-01-14 (model_rules END_OF_LIFE), "
                  "2026-11-26)"), **_OPENAI_LIKE,
+        without_tools=WithoutTools("openrouter.tool_choice_without_tools",
+                                   takes="OpenRouter passes it on to the upstream, and an upstream that refuses it "
+                                   "answers 400, relayed as 'Provider returned error' with the upstream's words")
     ),
     "xai": Capability(
         provider="xai", title="xAI", endpoint="https://api.x.ai/v1/chat/completions",
@@ -346,6 +378,9 @@ CAPABILITIES: dict[str, Capability] = {
                  "TOOL_MODE_NONE, TOOL_MODE_REQUIRED; Function ('name', 'description', 'strict', 'parameters')", "vercel/ai packages/xai (xai-prepare-tools.ts)",
                  "docs.x.ai/developers/migration/may-15-retirement ('Effective May 15, 2026 at 12:00pm PT ... grok-4-0709"
                  "'; recommended replacement 'grok-4.3'; the default model, 2026-11-26)"), **_OPENAI_LIKE,
+        without_tools=WithoutTools("xai.tool_choice_without_tools", _EVERY_CHOICE,
+                                   "Invalid request content: A tool_choice was set on the request but no tools were "
+                                   "specified.")
     ),
     "cerebras": Capability(
         provider="cerebras", title="Cerebras Inference", endpoint="https://api.cerebras.ai/v1/chat/completions",
@@ -397,6 +432,8 @@ CAPABILITIES: dict[str, Capability] = {
                  "strict field is supported across all three API surfaces'",
                  "vllm-project/vllm#26233 (merged): 'if a user sets parallel_tool_calls to False then we'll only return a "
                  "single tool call'; 'simply drops any tool calls after the first'"), **_OPENAI_LIKE,
+        without_tools=WithoutTools("vllm.tool_choice_without_tools", _EVERY_CHOICE - {"none"},
+                                   "When using `tool_choice`, `tools` must be set. (parameter=tool_choice)")
     ),
     "llamacpp": Capability(
         provider="llamacpp", title="llama.cpp llama-server",
@@ -415,6 +452,8 @@ CAPABILITIES: dict[str, Capability] = {
                  "'auto tool_choice = json_value(body, \"tool_choice\", std::string(\"auto\"))' (an object falls back to "
                  "auto), 'inputs.parallel_tool_calls = json_value(body, \"parallel_tool_calls\", false)'; "
                  "common_chat_tools_parse_oaicompat reads name, description, parameters (no strict)"),
+        without_tools=WithoutTools("llamacpp.tool_choice_without_tools",
+                                   takes="llama-server takes it and builds no tool grammar, so the model answers in text")
     ),
     "huggingface": Capability(
         provider="huggingface", title="Hugging Face Inference Providers / TGI",

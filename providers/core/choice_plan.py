@@ -53,15 +53,9 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     mode = choice.mode  # the records are tuples: each field read is a lookup, so read once
     if not tools and hosted and mode in ("required", "auto", "none"):
         return ChoicePlan(mode, tools)
-    if not tools:
-        if choice.forces_call:
-            ledger.error("tool_choice.without_tools",
-                         f"tool_choice {neutral} forces a tool call but no tools are declared; declare the tools")
-            return ChoicePlan(mode if mode != "allowed" else "required", tools)
-        ledger.info("tool_choice.without_tools",
-                    f"tool_choice {neutral} with no tools declared: the field is omitted (OpenAI-style APIs "
-                    f"reject tool_choice without tools, and without tools no call is possible)")
-        return ChoicePlan("unset", tools)
+    if not tools and _without_tools(cap, choice.forces_call, mode, neutral, ledger):
+        return ChoicePlan(mode if mode != "allowed" else "required", tools) if choice.forces_call \
+            else ChoicePlan("unset", tools)
 
     if mode == "auto":
         return ChoicePlan("auto", tools)
@@ -95,7 +89,7 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     if cap.allowed.usable:
         return ChoicePlan("allowed", tools, allowed=choice.allowed, allowed_mode=choice.allowed_mode)
     want = "required" if choice.allowed_mode == "required" else "auto"
-    if len(subset) == len(tools):
+    if len(subset) == len(tools) and tools:
         if want == "required" and not cap.required.usable:
             _ignored(cap, "required (allowed subset of every tool)", ledger, options)
             return ChoicePlan("unset", tools, emulated=True)
@@ -109,6 +103,36 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
                  offered="only the allowed tools offered" if options.emulate else "")
         return ChoicePlan("unset", subset, emulated=True)
     return ChoicePlan(want, subset, emulated=True)
+
+
+def _without_tools(cap: Capability, forces: bool, mode: str, neutral: str, ledger: Ledger) -> bool:
+    """A tool_choice with no tools declared: True when the API's own source says it refuses it (then a forcing
+    choice is an error and auto/none is omitted, each quoting that source); else the choice is planned as written,
+    and the ledger says what is known of it."""
+    rule = cap.without_tools
+    source = ""
+    if rule is not None:
+        from .facts import cited  # the dated facts: read only for a tool_choice with no tools
+
+        source = cited(rule.fact)
+        if mode in rule.refused:
+            why = f"{cap.title} refuses it without tools ('{rule.words}', {source})"
+            if forces:
+                ledger.error("tool_choice.without_tools", f"tool_choice {neutral} forces a tool call but no tools are "
+                             f"declared, and {why}; declare the tools")
+            else:
+                ledger.info("tool_choice.without_tools", f"tool_choice {neutral} with no tools declared: the field is "
+                            f"omitted, since {why}; without tools no call is possible")
+            return True
+    known = f"{rule.takes} ({source})" if rule is not None and rule.takes else \
+        f"no source states what {cap.title} does with it"
+    if forces:
+        ledger.warning("tool_choice.without_tools", f"tool_choice {neutral} forces a tool call but no tools are "
+                       f"declared, so the model cannot call a tool; not refused, since {known}")
+    elif cap.feature(mode).usable:  # else the plan's emulation says what is sent
+        ledger.info("tool_choice.without_tools", f"tool_choice {neutral} with no tools declared: sent as written "
+                    f"(without tools no call is possible); {known}")
+    return False
 
 
 def _unsupported(cap: Capability, options: RenderOptions, ledger: Ledger, what: str, how: str, feature: str) -> bool:
@@ -186,8 +210,10 @@ def lint_pitfalls(cap: Capability, scenario: Scenario, plan: ChoicePlan, ledger:
                        "tool_choice none while the history holds tool calls: some models imitate the earlier calls "
                        "in text, and some APIs need the tools declared to accept that history")
     if scenario.tools_written_empty:
-        ledger.info("pitfall.empty_tools", "tools: [] is written explicitly: no tools are sent (an empty tools "
-                    "array is rejected by OpenAI-style APIs), exactly as if tools were left out")
+        ledger.info("pitfall.empty_tools", "tools: [] is written explicitly: no tools are sent, exactly as if tools "
+                    "were left out (OpenAI answers an empty tools array with 400 \"Invalid 'tools': empty array. "
+                    "Expected an array with minimum length 1\", continuedev/continue#3370; so do vLLM, "
+                    "vllm-project/vllm#39780, and DeepSeek, runebookai/tome#87)")
     if messages and messages[-1].role == "tool" and choice is not None and choice.forces_call:
         ledger.info("pitfall.forced_after_tool_result",
                     "a forced tool_choice right after a tool result makes an agent loop call tools forever; "

@@ -29,6 +29,9 @@ class Fact(NamedTuple):
 
 
 _CHAT_HOSTS = ("openai", "azure")
+# A ledger message names a fact by its citation (``cited``), the part of the source before CITE_END; the words
+# quoted follow it.
+CITE_END = " — "
 
 FACTS: tuple[Fact, ...] = (
     Fact("together.endpoint", ("together",),
@@ -81,22 +84,30 @@ FACTS: tuple[Fact, ...] = (
          'Chat custom tools are {"type":"custom","custom":{"name","description","format"}}, format '
          '{"type":"text"} or {"type":"grammar","grammar":{"syntax":"lark"|"regex","definition"}}; a named choice is '
          '{"type":"custom","custom":{"name"}}; a reply call is {"id","type":"custom","custom":{"name","input"}}',
-         "openai-python 3.54.0 types/chat/chat_completion_custom_tool_param.py, "
+         "openai 3.57.0 types/chat/chat_completion_custom_tool_param.py (Custom: name, description, format), "
          "chat_completion_named_tool_choice_custom_param.py, chat_completion_message_custom_tool_call.py",
-         "2026-11-23"),
+         "2026-11-26"),
     Fact("openai.custom_tool.responses", ("openai-responses",),
          'Responses custom tools are flat: {"type":"custom","name","description","format"}, format {"type":"text"} or '
          '{"type":"grammar","syntax":"lark"|"regex","definition"}; a named choice is {"type":"custom","name"}; a reply '
-         'item is {"type":"custom_tool_call","call_id","name","input"}',
-         "openai-python 3.54.0 types/responses/custom_tool_param.py, shared_params/custom_tool_input_format.py, "
-         "tool_choice_custom_param.py, response_custom_tool_call.py", "2026-11-23"),
+         'item is {"type":"custom_tool_call","call_id","name","input"}. openai 3.57.0 adds allowed_callers, '
+         "defer_loading and an undocumented async to a Responses custom tool: a scenario's custom tool takes them and "
+         "toolchoice sends them on Responses (CUSTOM_TOOL_FIELDS), and drops them with a tool.field_dropped entry on "
+         "Chat, whose Custom has name, description and format only (until 2026-11-26 this fact, read at 3.54.0, named "
+         "the four keys only, and then for a while said toolchoice refused the three as unknown keys)",
+         "openai 3.57.0 types/responses/custom_tool_param.py ('class CustomToolParam(_CustomToolParamReservedKeywords, "
+         "total=False): name: Required[str] type: Required[Literal[\"custom\"]] allowed_callers: "
+         "Optional[List[Literal[\"direct\", \"programmatic\"]]] defer_loading: bool description: str format: "
+         "CustomToolInputFormat'), shared_params/custom_tool_input_format.py, tool_choice_custom_param.py, "
+         "response_custom_tool_call.py", "2026-11-26"),
     Fact("anthropic.strict_schema", ("anthropic",),
          "strict tools take a JSON Schema subset: every object has additionalProperties false; enum/const of "
          "primitives; oneOf becomes anyOf; string formats date-time, time, date, duration, email, hostname, uri, ipv4, "
          "ipv6, uuid; minItems only 0 or 1; other keywords (minimum, maximum, pattern, minLength, ...) are unsupported "
          "(the SDK moves them into the description); unlike OpenAI, optional properties may stay out of required",
-         "anthropic 2.12.0 lib/_parse/_transform.py (transform_schema); platform.claude.com strict-tool-use, "
-         "structured-outputs JSON Schema limitations", "2026-11-23"),
+         "anthropic 2.14.0 lib/_parse/_transform.py (transform_schema: SupportedStringFormats 'date-time', 'time', "
+         "'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid'; minItems kept only when 0 or 1); "
+         "platform.claude.com strict-tool-use, structured-outputs JSON Schema limitations", "2026-11-26"),
     Fact("anthropic.tool_fields", ("anthropic",),
          "a tool may carry input_examples, allowed_callers, defer_loading, eager_input_streaming, cache_control, "
          "strict and type custom",
@@ -139,21 +150,33 @@ FACTS: tuple[Fact, ...] = (
          "platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows; models/opus-5-5/whats-new-opus-5-5, "
          "models/sonnet-5-5/whats-new-sonnet-5-5, models/fable-5-1/migration-guide", "2026-11-26"),
     Fact("openai-responses.tool_fields", ("openai-responses",),
-         "a function tool may carry allowed_callers, defer_loading and output_schema, which toolchoice sends; openai "
-         "3.57.0 adds async (a bool the SDK does not document), which toolchoice does not take: a scenario tool's "
-         "async key is refused as an unknown key (until 2026-11-26 this fact, read at 3.54.0, named the three only)",
+         "a function tool may carry allowed_callers, defer_loading, output_schema and async (added in openai 3.57.0, "
+         "a bool the SDK does not document), all four sent as the scenario writes them (until 2026-11-26 this fact, "
+         "read at 3.54.0, named the three only, and then for a while said async was refused as an unknown key)",
          "openai 3.57.0 types/responses/function_tool_param.py (FunctionToolParam: 'allowed_callers: "
          "Optional[List[Literal[\"direct\", \"programmatic\"]]]', 'defer_loading: bool', 'output_schema: "
          "Optional[Dict[str, object]]', and _FunctionToolParamReservedKeywords '\"async\": bool' with no docstring)",
          "2026-11-26"),
+    Fact("gemini.tool_fields", ("gemini",),
+         "a FunctionDeclaration may carry response (an OpenAPI Schema of the function's output), response_json_schema "
+         "(the same in JSON Schema; 'mutually exclusive with `response`') and behavior (BLOCKING / NON_BLOCKING); "
+         "toolchoice sends response and responseJsonSchema as written, and drops behavior with a tool.field_dropped "
+         "entry, since it is 'currently only supported by the BidiGenerateContent method' (toolchoice sends "
+         "generateContent)",
+         "google-genai 3.6.1 types.py FunctionDeclaration (response_json_schema: 'Describes the output from this "
+         "function in JSON Schema format. ... This field is mutually exclusive with `response`.'; behavior: "
+         "'Specifies the function Behavior. ... This field is currently only supported by the BidiGenerateContent "
+         "method.'; aliases responseJsonSchema, response, behavior)", "2026-11-26"),
     Fact("gemini.parameters_json_schema", ("gemini",),
          "FunctionDeclaration takes parametersJsonSchema (plain JSON Schema), mutually exclusive with parameters "
          "(the OpenAPI-subset Schema); responseJsonSchema likewise with response",
-         "google-genai 3.4.0 types.py (FunctionDeclaration.parameters_json_schema)", "2026-11-23"),
+         "google-genai 3.6.1 types.py (FunctionDeclaration.parameters_json_schema: 'This field is mutually exclusive "
+         "with `parameters`.')", "2026-11-26"),
     Fact("gemini.sdk_default_version", ("gemini",),
          "google-genai defaults the Gemini API to version v1 (GOOGLE_AI_API_DEFAULT_VERSION); toolchoice posts to "
          "v1beta, where ai.google.dev documents FunctionCallingConfig (VALIDATED) and parametersJsonSchema",
-         "google-genai 3.4.0 _api_client.py; ai.google.dev/api/caching (FunctionCallingConfig)", "2026-11-23"),
+         "google-genai 3.6.1 _api_client.py (\"GOOGLE_AI_API_DEFAULT_VERSION = 'v1'\"; FunctionCallingConfigMode "
+         "AUTO, ANY, NONE, VALIDATED in types.py); ai.google.dev/api/caching (FunctionCallingConfig)", "2026-11-26"),
     Fact("openrouter.parallel_default", ("openrouter",),
          "parallel_tool_calls defaults to true; false makes the model call functions one at a time (the upstream "
          "model enforces it)",
@@ -182,13 +205,111 @@ FACTS: tuple[Fact, ...] = (
          "third-party clients' reply types, not in the official SDK's ChatResult); the official SDK types "
          "openrouter_metadata.attempts[].provider",
          "openrouter 1.3.84 (PyPI) components/chatresult.py, openroutermetadata.py, routerattempt.py", "2026-11-23"),
+    # tool_choice sent without tools: what each API's own source says. The capability rows' without_tools name these
+    # facts (core/capabilities.py WithoutTools): the translators refuse or omit the choice only where one says the
+    # API refuses it, and providers/openai_chat_mock.py answers the hosts' words; a provider with no fact here is
+    # not known to refuse it (no source was found for mistral, groq, deepseek, fireworks, together, cerebras,
+    # sambanova, huggingface, cohere, ollama on 2026-11-26)
+    Fact("openai.tool_choice_without_tools", ("openai",),
+         "a request with tool_choice and no tools is refused with 400 invalid_request_error, \"auto\" included",
+         f"RageAgainstThePixel/OpenAI-DotNet#479 (the response body quoted; tests/data/responses/errors/"
+         f"error-openai-tool-choice-without-tools.json){CITE_END}\"Invalid value for 'tool_choice': 'tool_choice' is "
+         "only allowed when 'tools' are specified.\", param tool_choice; dapr/dapr-agents#248 (tool_choice \"auto\", "
+         "no tools): \"Error code: 400 - {'error': {'message': \"Invalid value for 'tool_choice': 'tool_choice' is "
+         "only allowed when 'tools' are specified.\", 'type': 'invalid_request_error', 'param': 'tool_choice', "
+         "'code': None}}\"", "2026-11-26"),
+    Fact("openai-responses.tool_choice_without_tools", ("openai-responses",),
+         "the Responses API refuses tool_choice \"required\" without tools with 400; no source was found for auto, "
+         "none, a named function or allowed_tools without tools",
+         f"anomalyco/opencode#48857 (live, gpt-4.1-mini, both endpoints){CITE_END}'Chat: `'tool_choice' is only "
+         "allowed when 'tools' are specified.`', 'Responses: `Tool choice 'required' must be specified with 'tools' "
+         "parameter.`', 'Removing only the choice made both requests succeed.'", "2026-11-26"),
+    Fact("anthropic.tool_choice_without_tools", ("anthropic",),
+         "the Messages API refuses a tool_choice sent without tools with 400 (the words name no type: auto, any, tool "
+         "and none alike); recorded from the Messages API as Amazon Bedrock serves Claude, none from "
+         "api.anthropic.com itself was found",
+         f"Claude's 400 through OpenRouter (upstream Amazon Bedrock), recorded 2026-07-02{CITE_END}a public "
+         "characterization report, 'OpenRouter → anthropic/claude-3-haiku' (tool_choice forcing read_file): "
+         "'upstream status 400: {\"error\":{\"message\":"
+         "\"Provider returned error\",\"code\":400,\"metadata\":{\"raw\":\"{\\\"message\\\":\\\"tool_choice may only "
+         "be specified while providing tools.\\\"}\",\"provider_name\":\"Amazon Bedrock\"'", "2026-11-26"),
+    Fact("gemini.tool_choice_without_tools", ("gemini",),
+         "the Gemini API refuses a toolConfig.functionCallingConfig sent with no functionDeclarations with 400 "
+         "INVALID_ARGUMENT (the words name the config, not a mode: NONE and AUTO alike)",
+         f"musistudio/claude-code-router#1207 (Gemini API, toolConfig without functionDeclarations){CITE_END}'Error "
+         "from provider(gemini,undefined: 400): { \"error\": { \"code\": 400, \"message\": \"Function calling config "
+         "is set without function_declarations.\", \"status\": \"INVALID_ARGUMENT\" } }'; whitespace folded; the same body from "
+         "Google AI Studio in tailcallhq/forgecode#1404", "2026-11-26"),
+    Fact("bedrock.tool_choice_without_tools", ("bedrock",),
+         "Converse takes toolChoice only inside toolConfig, whose tools list is required and has at least one member: "
+         "a toolChoice (auto, any, tool) cannot be sent without tools; none has no toolChoice (toolConfig left out)",
+         f"botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json{CITE_END}ToolConfiguration '\"required\": "
+         "[\"tools\"]' with members tools and toolChoice, ToolConfigurationToolsList '\"min\": 1'; the API's answer "
+         "to an empty list in Portkey-AI/gateway#1124: 'bedrock error: 1 validation error detected: Value at "
+         "'toolConfig.tools' failed to satisfy constraint: Member must have length greater than or equal to 1'",
+         "2026-11-26"),
+    Fact("openrouter.tool_choice_without_tools", ("openrouter",),
+         "OpenRouter passes a tool_choice without tools on to the upstream; an upstream that refuses it answers 400, "
+         "relayed as 'Provider returned error' with the upstream's body in metadata.raw (no source says OpenRouter "
+         "itself refuses it)",
+         f"tailcallhq/forgecode#1404 (through OpenRouter, upstream Google AI Studio){CITE_END}'{{\"error\":{{\"message\":"
+         "\"Provider returned error\",\"code\":400,\"metadata\":{\"raw\":\"{\\n  \\\"error\\\": {\\n    \\\"code\\\": 400,"
+         "\\n    \\\"message\\\": \\\"Function calling config is set without function_declarations.\\\",...\",\"provider_name\":"
+         "\"Google AI Studio\"}}'", "2026-11-26"),
+    Fact("azure.tool_choice_without_tools", ("azure",),
+         "Azure OpenAI refuses tool_choice without tools as OpenAI does, \"none\" and \"auto\" alike",
+         f"Azure/azure-sdk-for-net#45598 (Azure.AI.OpenAI 2.0.0-beta.2, ChatToolChoice.Auto and ChatToolChoice.None "
+         f"without tools){CITE_END}'HTTP 400 (invalid_request_error: ) Parameter: tool_choice Invalid value for "
+         "'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.'", "2026-11-26"),
+    Fact("vllm.tool_choice_without_tools", ("vllm",),
+         "vLLM refuses every tool_choice but \"none\" (and null) when tools is absent or null, and an empty tools "
+         "list whatever the choice, with 400 {error: {message, type: BadRequestError, param, code: 400}}",
+         f"vllm 0.33.0 (PyPI wheel) vllm/entrypoints/openai/chat_completion/protocol.py ChatCompletionRequest."
+         f"check_tool_usage{CITE_END}'if \"tool_choice\" is \"none\" -- no validation is needed for tools', 'if \"tools\" "
+         "not in data or data[\"tools\"] is None: raise VLLMValidationError(\"When using `tool_choice`, `tools` must "
+         "be set.\", parameter=\"tool_choice\")', 'Reject empty tools array' (\"`tools` must not be an empty array. "
+         "Either provide at least one tool or omit the field entirely.\", parameter=\"tools\"); vllm/exceptions.py "
+         "VLLMValidationError.__str__ appends ' (parameter=...)'; serve/exception_handling/error_response.py "
+         "create_error_response: 'err_type = \"BadRequestError\" status_code = HTTPStatus.BAD_REQUEST param = "
+         "exc.parameter'; with tools, the same check refuses a word but auto / required / none ('Invalid value for "
+         "`tool_choice`: ...! Only named tools, \"none\", \"auto\" or \"required\" are supported.'), an object "
+         "without function.name (so the allowed_tools form) and a name no tool has ('The tool specified in "
+         "`tool_choice` does not match any of the specified `tools`')", "2026-11-26"),
+    Fact("xai.tool_choice_without_tools", ("xai",),
+         "xAI refuses a chat request that sets tool_choice and no tools with 400 {code, error}",
+         f"livekit/agents#3114 (openai.LLM.with_x_ai, grok-3-mini-fast, tool_choice \"auto\", no tools){CITE_END}'Error code: "
+         "400 - {'code': 'Client specified an invalid argument', 'error': 'Invalid request content: A tool_choice was "
+         "set on the request but no tools were specified.'}'; the same words for xAI's /responses in "
+         "chenyme/grok2api#1042", "2026-11-26"),
+    Fact("llamacpp.tool_choice_words", ("llamacpp",),
+         "llama-server parses a string tool_choice as auto, none or required and refuses another word with 400 "
+         "{error: {code: 400, message: 'Invalid tool_choice: WORD', type: invalid_request_error}}; a tool_choice that "
+         "is not a string is read as its default \"auto\"",
+         "ggml-org/llama.cpp common/chat.cpp (at 0083bb1) common_chat_tool_choice_parse_oaicompat: 'throw "
+         "std::invalid_argument(\"Invalid tool_choice: \" + tool_choice);'; tools/server/server.cpp (at 00dd081) "
+         "ex_wrapper: 'catch (const std::invalid_argument & e) { // treat invalid_argument as invalid request (400)' "
+         "and 'res->data = safe_json_to_str({{ \"error\", error_data }});'; tools/server/server-common.cpp (at 006639c) "
+         "format_error_response ('invalid_request_error', code 400) and 'auto tool_choice = json_value(body, "
+         "\"tool_choice\", std::string(\"auto\"));'", "2026-11-26"),
+    Fact("llamacpp.tool_choice_without_tools", ("llamacpp",),
+         "llama-server takes tool_choice without tools: an absent tools list is no tools, and no tool grammar or "
+         "parser is built for it (the answer is text)",
+         f"ggml-org/llama.cpp tools/server/server-common.cpp (stored copy at 006639c) oaicompat_chat_params_parse"
+         f"{CITE_END}'auto tools = json_value(body, \"tools\", json()); auto has_tools = tools.is_array() && !tools.empty();' "
+         "and no check of tool_choice against it; common/chat.cpp (at 0083bb1): 'if (!has_tools || inputs.tool_choice "
+         "== COMMON_CHAT_TOOL_CHOICE_NONE) { ... return reasoning + p.content(p.rest()) + end;'", "2026-11-26"),
+    Fact("cohere.tool_choice_values", ("cohere",),
+         "v2 chat documents tool_choice as REQUIRED or NONE only (no AUTO, no lowercase); the SDK lets any other "
+         "value through untyped, and no source says what the API does with one",
+         "cohere 7.3.1 v2/types/v2chat_request_tool_choice.py: 'V2ChatRequestToolChoice = typing.Union["
+         "typing.Literal[\"REQUIRED\", \"NONE\"], typing.Any]'; v2/client.py chat: 'When `REQUIRED` is specified, the "
+         "model will be forced to use at least one of the user-defined tools ... When `NONE` is specified ... If "
+         "tool_choice isn't specified, then the model is free to choose'", "2026-11-26"),
 )
 
 
 # The hosted tools a scenario's tools: may declare (core/native_tools.py): which provider modules render them
-# and the SDK type each module's tools are (their NATIVE_TOOLS and TOOLS_TYPE name these facts by id). A ledger
-# message names a fact by its citation, the part of the source before CITE_END; the words quoted follow it.
-CITE_END = " — "
+# and the SDK type each module's tools are (their NATIVE_TOOLS and TOOLS_TYPE name these facts by id).
 # the hosts translated by openai_chat (their capability rows) that have no tools_type fact of their own (Mistral's
 # tools differ: mistral.tools_type below): a new OpenAI-compatible host's row is enough
 _OWN_TOOLS_TYPE = ("mistral",)

@@ -77,6 +77,10 @@ def translations(scenario: Scenario, providers: Sequence[str] | None = None,
     else every one), as they are sent: ``send`` and ``compare_send`` take these. ``models`` gives a
     provider its model (else ``options.model``); ``capabilities`` may be a probe overlay
     (``overlay.load_overlay``)."""
+    from . import call_args
+
+    scenario, options = call_args.scenario_arg(scenario), call_args.render_options(options)
+    providers, models = call_args.provider_ids(providers), call_args.models_arg(models)
     # a provider named twice is translated once, as the command line's -p openai,openai is (cli/inputs.py)
     ids = (list(dict.fromkeys(check_provider(p) for p in providers)) if providers
            else (list(scenario.providers) or list(PROVIDER_IDS)))
@@ -98,8 +102,10 @@ def render(scenario: Scenario, providers: Sequence[str] | None = None, options: 
     variable) replaced by its placeholder, e.g. a key the shell expanded into a base URL. Nothing is sent."""
     import os
 
+    from . import call_args
     from .redaction import Redactor, environment_secrets
 
+    options = call_args.render_options(options)
     redactor = Redactor(environment_secrets(os.environ, tuple(options.allow_env)))
     return [redactor.data(t) for t in translations(scenario, providers, options, models=models,
                                                    capabilities=capabilities)]
@@ -146,8 +152,10 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     (``runner.RESULTS_KEPT``; None: all; the tally counts every one); ``on_sample``: called with each
     sample as it completes (a progress bar); ``min_obeyed``: the outcome is the obeyed rate against it.
     A missing key raises ``MissingKey`` before anything is sent."""
-    from . import runner
+    from . import call_args, runner
 
+    scenario, translation = call_args.scenario_arg(scenario), call_args.translation_arg(translation)
+    settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
     check_repeat(repeat, SEND_REPEAT_MAX)
     outcomes.check_rate(min_obeyed)
     provider = translation.provider
@@ -223,10 +231,14 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
     """Send every translation at once (one event loop, one connection pool), ``repeat`` samples each.
     A provider without a key is skipped with the variable to set; one that fails keeps its error in
     its own job. ``save``: one folder per provider under it."""
-    from . import runner
+    from . import call_args, runner
 
+    scenario, translations = call_args.scenario_arg(scenario), call_args.translation_list(translations)
+    settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
     check_repeat(repeat)
     outcomes.check_rate(min_obeyed)
+    if not translations:
+        raise ToolchoiceError("no translation to send", hint="pass jobs.translations(scenario, providers)")
     seen: set[str] = set()
     for t in translations:  # one job per provider: its samples, tally and --save folder are the provider's
         if t.provider in seen:
@@ -288,8 +300,12 @@ def probe(provider: str, scenario: Scenario | None = None, *, model: str | None 
     questions with their evidence, and ``overlay``, the capability overlay document (``probe_code``
     says whether it may be saved). On Ctrl-C after a question was answered, the rest are "not asked"
     and ``partial`` says how many were answered."""
+    from . import call_args, runner
     from .probe import run_questions
 
+    if scenario is not None:
+        call_args.scenario_arg(scenario)
+    options, settings = call_args.render_options(options), call_args.send_settings(settings, runner.SendSettings)
     check_provider(provider)
     check_repeat(repeat)
     result, secrets = run_questions(provider, scenario, model, options, repeat, settings, tool_choice)
@@ -339,13 +355,15 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     results are those of one process."""
     import time
 
-    from . import loop, loop_save, runner
+    from . import call_args, loop, loop_save, runner
 
+    scenario, settings = call_args.scenario_arg(scenario), call_args.send_settings(settings, runner.SendSettings)
+    save, trace_out = call_args.folder(save), call_args.folder(trace_out, "trace_out")
     check_repeat(repeat)
-    providers = list(dict.fromkeys(providers))  # a provider named twice runs once, as on the command line
+    providers = list(dict.fromkeys(call_args.provider_ids(providers) or []))  # a provider named twice runs once, as on the command line
     if not providers:
         raise ToolchoiceError("no provider to run the loop on", hint="name one or more, as -p ID does")
-    options = options or loop.LoopOptions()
+    options = call_args.loop_options(options, loop.LoopOptions)
     keys: dict[str, str] = {}
     if replay is None:  # a missing key is one error before any request, as for send
         first = loop.step_scenario(scenario, 1, scenario.messages, options.override)

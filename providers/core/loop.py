@@ -370,7 +370,7 @@ def run_loops(scenario: Scenario, runs: list[LoopRun], settings: SendSettings, o
               on_loop: OnLoop | None = None) -> list[LoopRun]:
     """``run_loops_async`` on a new event loop. ``runs`` fill in place: on Ctrl-C (KeyboardInterrupt
     propagates) they hold every step finished so far (except what ``on_loop`` took from them)."""
-    import asyncio
+    from .sync_run import run_to_end  # in a worker thread when this one runs an event loop already
 
-    asyncio.run(run_loops_async(scenario, runs, settings, options, secrets, on_step, replay, on_loop))
+    run_to_end(lambda: run_loops_async(scenario, runs, settings, options, secrets, on_step, replay, on_loop))
     return runs

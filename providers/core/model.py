@@ -26,7 +26,8 @@ class ToolchoiceError(Exception):
 
         ToolchoiceError          exit 2: bad input (a scenario, an option, a file) — the default
         ├── MissingKey           exit 2: a key or a variable a request needs is not set
-        └── BadReply             exit 1: a response body that is not the provider's reply
+        ├── BadReply             exit 1: a response body that is not the provider's reply
+        └── WrongArgument        exit 2: a Python caller's argument of the wrong type (also a TypeError)
     """
 
     exit_code = 2
@@ -65,13 +66,22 @@ class BadReply(ToolchoiceError):
     exit_code = 1
 
 
+class WrongArgument(ToolchoiceError, TypeError):
+    """A library call given a value of the wrong type (``call_args``): toolchoice's error, and a TypeError."""
+
+
 ToolKind = Literal["function", "custom"]
 
 
 # Newer per-tool fields (each provider module's TOOL_FIELDS) and the JSON type each must have
 TOOL_FIELD_TYPES: dict[str, tuple[type, ...]] = {"input_examples": (list,), "defer_loading": (bool,),
                                                  "eager_input_streaming": (bool,), "cache_control": (dict,),
-                                                 "output_schema": (dict,), "allowed_callers": (list,)}
+                                                 "output_schema": (dict,), "allowed_callers": (list,),
+                                                 "async": (bool,), "behavior": (str,), "response": (dict,),
+                                                 "response_json_schema": (dict,)}
+# The per-tool fields some family's custom (free-text) tool type has (each module's CUSTOM_TOOL_FIELDS; a test holds
+# this to their union): a scenario's custom tool takes these beside name, description and format.
+CUSTOM_TOOL_FIELDS: tuple[str, ...] = ("allowed_callers", "defer_loading", "async")
 
 
 class Tool(NamedTuple):

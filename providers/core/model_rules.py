@@ -72,6 +72,9 @@ class Rule(NamedTuple):
     source: str
     verified: str = _VERIFIED  # ISO date the source was last checked
     family: bool = True  # False: a rule of the whole API, not of a model family (it does not make a model known)
+    # Facts the family's sources were read for and do not state (RULE_KEYS key -> what was read): the model is
+    # known, this one fact is not; translators say so (model_rule.unstated) and refuse nothing on a guess.
+    unstated: Mapping[str, str] = MappingProxyType({})
 
     @property
     def id(self) -> str:
@@ -82,7 +85,8 @@ class Rule(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "providers": list(self.providers), "pattern": self.pattern,
-                "facts": dict(self.facts), "source": self.source, "verified": self.verified, "family": self.family}
+                "facts": dict(self.facts), "source": self.source, "verified": self.verified, "family": self.family,
+                "unstated": dict(self.unstated)}
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
@@ -185,6 +189,27 @@ RULES: tuple[Rule, ...] = (
          "\"disabled\"} and manual extended thinking (thinking: {type: \"enabled\", budget_tokens: N}) return a 400 "
          "error.' '{type: \"auto\"} (the default) and {type: \"none\"} are supported. Forcing a tool call with {type: "
          "\"any\"} or {type: \"tool\", name: \"...\"} returns a 400 error.'"),
+    # Fable / Mythos 5.2: the thinking facts only. Neither the what's-new page nor the migration guide, as stored on
+    # 2026-11-26, says whether a forcing tool_choice is taken (5.1 refuses it), so no forced_tool_choice is set: it is
+    # sent, never refused on a guess, and the ledger says the fact is unstated (model_rule.unstated).
+    Rule("claude-5.2-always-adaptive", _CLAUDE_PROVIDERS, r"claude-(?:fable|mythos)-5-2" + _V,
+         {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True},
+         _DOCS + "models/fable-5-2/whats-new-fable-5-2 (claude-fable-5-2 and claude-mythos-5-2): 'Claude Fable 5.2 and "
+         "Claude Mythos 5.2 share these specs: ... Thinking: adaptive thinking is always on' ('Use the effort parameter "
+         "to control thinking depth'); models/fable-5-2/migration-guide: adaptive thinking is always on, as on Claude "
+         "Fable 5.1; " + _ANTHROPIC_TABLE + ": 'Claude 4.7 and later models do not support it [extended thinking] and "
+         "reject requests that use it, returning a 400 error'; forced tool_choice: not stated (not refused)",
+         unstated={"forced_tool_choice": (
+             _DOCS + "models/fable-5-2/whats-new-fable-5-2 lists 'Four changes from Claude Fable 5.1 can break your "
+             "code': 'The prefix check applies to every account.', 'Only Claude Fable 5.2 and Claude Mythos 5.2 read "
+             "Claude Fable 5.2 thinking blocks.', 'The earlier computer_20251124 computer use tool returns an error "
+             "on every platform except Amazon Bedrock.', 'With the advisor tool, a Claude Fable 5.2 executor needs a "
+             "Claude Fable 5.2 or Claude Mythos 5.2 advisor.' — none about tool_choice; in what was read of it and of "
+             "models/fable-5-2/migration-guide (the stored copies; their feature-support sections could not be read "
+             "whole) nothing says that 5.1's 'Forcing a tool call with {type: \"any\"} "
+             "or {type: \"tool\", name: \"...\"} returns a 400 error' (rule claude-5.1-no-forced-choice) carries over "
+             "or was lifted; build-with-claude/thinking's 'adaptive thinking supports forced tool use' is about the "
+             "thinking setting, and models that refuse forcing outright (Fable 5.1, Opus 5.5) fall under it too")}),
     Rule("claude-opus-5.5", _CLAUDE_PROVIDERS, r"claude-opus-5-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True,
           "forced_tool_choice": False, "effort_default": "medium"},
@@ -246,12 +271,13 @@ RULES: tuple[Rule, ...] = (
          verified="2026-11-26", family=False),
     Rule("bedrock-named-choice", ("bedrock",), r"anthropic\.claude-(?!v1|v2|instant)|amazon\.nova-",
          {"named_tool_choice": True},
-         "botocore data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool: 'only supported by Anthropic "
-         "Claude 3 and Amazon Nova models'", family=False, verified=_EARLIER),
+         "botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool: 'The Model must request the "
+         "specified tool. Only supported by Anthropic Claude 3 and Amazon Nova models.'", family=False),
     Rule("bedrock-named-choice-other", ("bedrock",), r".",
          {"named_tool_choice": False},
-         "botocore data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool (other families: answered 400 "
-         "'This model doesn't support the toolConfig.toolChoice.tool field', vercel/ai#4396)", family=False, verified=_EARLIER),
+         "botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool: 'Only supported by Anthropic "
+         "Claude 3 and Amazon Nova models.' (other families: answered 400 'This model doesn't support the "
+         "toolConfig.toolChoice.tool field', vercel/ai#4396)", family=False),
     # ---- Gemini ----
     Rule("gemini-3-signatures", ("gemini",), r"^gemini-3(?:[.-]|$)",
          {"signatures_required": True, "thinking_default": True},
@@ -267,12 +293,18 @@ RULES: tuple[Rule, ...] = (
          {"tools_reasoning_effort": "none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. "
          "To use function tools, use /v1/responses or set reasoning_effort to 'none'.' (BerriAI/litellm#34569: "
-         "tools only → 400, tools + none → 200); the model's default effort is not none", verified=_EARLIER),
+         "tools only → 400, tools + none → 200); the model's default effort is not none. The family's members in openai "
+         "3.57.0 ChatModel (gpt-5.6-sol, gpt-5.6-terra, gpt-5.6-luna) answer the same: 'Function tools with "
+         "reasoning_effort are not supported for gpt-5.6-sol in /v1/chat/completions. To use function tools, use "
+         "/v1/responses or set reasoning_effort to 'none'.' (github/app#2133; -terra GoogleChromeLabs/webmcp-tools#417, "
+         "-luna livekit/agents#7169: 'omitting the parameter also 400s')"),
     Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.[2-5](?!\d)",
          {"tools_reasoning_effort": "absent-or-none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. "
          "Please use /v1/responses instead.' (pipecat-ai/pipecat#4043, openai/openai-openapi#541); sent without "
-         "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169)", verified=_EARLIER),
+         "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169); gpt-5.5 answers the same "
+         "(charmbracelet/crush#2913, Science-Discovery/Aether#1026: 'Function tools with reasoning_effort are not "
+         "supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses instead.')"),
     Rule("o-series-no-parallel", ("openai", "azure"),  # seen on Chat Completions (Azure: langchain#29704 too)
          r"^(?:o1|o3-mini|o4-mini)(?:-\d{4}-\d{2}-\d{2})?$",
          {"parallel_tool_calls": False},
@@ -374,6 +406,23 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
               after="Google may shut it down, or answer with another model, from then on"),
     *(EndOfLife(_OPENAI_PROVIDERS, _exact(ids), date, _OPENAI_DEPRECATED + f": {', '.join(ids[:3])}, ...: "
                 f"'Announced shutdown date: {date}'", _OPENAI_REPLACEMENT, models=frozenset(ids)) for date, ids in (
+        # the SDK's earlier dates too (all of them since 2026-11-26: a retired id is told, not left unknown)
+        ("2024-09-13", ("gpt-3.5-turbo-16k", "gpt-3.5-turbo-0301", "gpt-3.5-turbo-0613", "gpt-3.5-turbo-16k-0613")),
+        ("2024-12-06", ("gpt-4-vision-preview",)),
+        ("2025-06-06", ("gpt-4-32k", "gpt-4-32k-0314", "gpt-4-32k-0613")),
+        ("2025-07-28", ("o1-preview", "o1-preview-2024-09-12")),
+        ("2025-10-10", ("gpt-4o-audio-preview-2024-10-01",)),
+        ("2025-10-27", ("o1-mini", "o1-mini-2024-09-12")),
+        ("2026-02-12", ("codex-mini-latest",)),
+        ("2026-02-17", ("chatgpt-4o-latest",)),
+        ("2026-03-26", ("gpt-4-0125-preview", "gpt-4-turbo-preview", "gpt-4-0314")),
+        ("2026-05-07", ("gpt-4o-audio-preview", "gpt-4o-audio-preview-2024-12-17", "gpt-4o-audio-preview-2025-06-03",
+                        "gpt-4o-mini-audio-preview", "gpt-4o-mini-audio-preview-2024-12-17")),
+        ("2026-07-23", ("gpt-5.1-codex", "gpt-5.1-chat-latest", "gpt-5-chat-latest", "gpt-4o-search-preview",
+                        "gpt-4o-mini-search-preview", "gpt-4o-search-preview-2025-03-11",
+                        "gpt-4o-mini-search-preview-2025-03-11")),
+        ("2026-08-10", ("gpt-5.3-chat-latest", "gpt-5.2-chat-latest")),
+        ("2026-09-28", ("gpt-3.5-turbo-1106",)),
         ("2026-10-23", ("gpt-4.1-nano", "gpt-4.1-nano-2025-04-14", "o4-mini", "o4-mini-2025-04-16", "o3-mini",
                         "o3-mini-2025-01-31", "o1", "o1-2024-12-17", "gpt-4o-2024-05-13", "gpt-4-turbo",
                         "gpt-4-turbo-2024-04-09", "gpt-4-1106-preview", "gpt-4", "gpt-4-0613", "gpt-3.5-turbo",
@@ -382,6 +431,7 @@ END_OF_LIFE: tuple[EndOfLife, ...] = (
                         "gpt-5-nano-2025-08-07", "o3", "o3-2025-04-16")),
         ("2027-01-14", ("gpt-4.1", "gpt-4.1-mini", "gpt-4.1-2025-04-14", "gpt-4.1-mini-2025-04-14", "gpt-4o",
                         "gpt-4o-2024-11-20", "gpt-4o-2024-08-06", "gpt-4o-mini", "gpt-4o-mini-2024-07-18")),
+        ("2027-01-20", ("gpt-audio-mini", "gpt-audio-mini-2025-12-15")),
         ("2027-04-01", ("gpt-5.4-nano", "gpt-5.4-nano-2026-03-17", "gpt-5.1", "gpt-5.1-2025-11-13")),
     )),
 )
@@ -495,6 +545,27 @@ def unknown_note(provider: str, model: str) -> str | None:
     return (f"no model rule knows {model}: its thinking and tool_choice limits are unknown here, so nothing is "
             f"refused or changed on a guess (set them with providers.{provider}.rules; `toolchoice providers --model "
             "ID` lists the rules)")
+
+
+@functools.lru_cache(maxsize=4096)
+def unstated(provider: str, model: str, key: str) -> Rule | None:
+    """The family rule that knows this model and whose sources leave ``key`` unstated, or None (the fact is set by
+    a matching rule, or no rule knows the model: then ``unknown_note`` speaks)."""
+    if key in rule_facts(provider, model):
+        return None
+    return next((rule for rule in RULES if rule.family and key in rule.unstated and rule.matches(provider, model)),
+                None)
+
+
+def unstated_note(provider: str, model: str, key: str, what: str, elsewhere: str = "") -> str | None:
+    """The ledger note (model_rule.unstated) for a known model whose sources do not state ``key``: ``what`` was
+    sent as written; ``elsewhere`` may name where the fact is stated for a neighbour. None when the fact is known."""
+    rule = unstated(provider, model.lower(), key)
+    if rule is None:
+        return None
+    return (f"{what}: no source states whether {model} {RULE_KEYS[key][1].removeprefix('the model ')}, so it is sent "
+            f"as written{elsewhere} (model rule {rule.name} knows the model and leaves {key} unset: "
+            f"{rule.unstated[key]}; verified {rule.verified}); set providers.{provider}.rules.{key} when you know")
 
 
 def cite(key: str, fact: Fact, provider: str) -> str:

@@ -13,6 +13,11 @@ from .choice import did_you_mean
 from .model import LedgerEntry, RenderOptions, Reply, Scenario, ToolchoiceError, Translation
 
 def check_provider(provider: str) -> str:
+    if not isinstance(provider, str):
+        from .model import WrongArgument
+
+        raise WrongArgument(f"provider: give a provider id (str), not {'None' if provider is None else type(provider).__name__}",
+                            hint=f"providers: {', '.join(PROVIDER_IDS)}")
     if provider not in CAPABILITIES:
         hint = did_you_mean(provider, PROVIDER_IDS) or f"providers: {', '.join(PROVIDER_IDS)}"
         raise ToolchoiceError(f"unknown provider '{provider}'", hint=hint)
@@ -56,8 +61,12 @@ def custom_tool_takers() -> list[tuple[str, str]]:
     return [(pid, words) for module in family_modules() for pid, words in getattr(module, "CUSTOM_TOOLS", {}).items()]
 
 
-def tool_field_takers(key: str) -> list[str]:
-    """The provider ids whose tool type has the per-tool field ``key`` (their module's ``TOOL_FIELDS``)."""
+def tool_field_takers(key: str, kind: str = "function") -> list[str]:
+    """The provider ids whose tool type of this ``kind`` has the per-tool field ``key`` (their module's
+    ``TOOL_FIELDS``; for a custom tool, ``CUSTOM_TOOL_FIELDS`` of the providers in its ``CUSTOM_TOOLS``)."""
+    if kind == "custom":
+        return sorted(pid for module in family_modules() for pid in getattr(module, "CUSTOM_TOOLS", {})
+                      if key in getattr(module, "CUSTOM_TOOL_FIELDS", ()))
     return sorted(pid for pid in PROVIDER_IDS if key in getattr(module_for(pid), "TOOL_FIELDS", ()))
 
 
@@ -82,7 +91,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
               capabilities: dict[str, Capability] | None = None) -> Translation:
     """Scenario → request + ledger for one provider. ``capabilities`` may overlay measured facts;
     an overlay measured at another endpoint than this request's is not applied (the ledger says so)."""
-    module = module_for(provider)
+    from .call_args import render_options, scenario_arg  # a caller's wrong type: one error naming it
+
+    module = module_for(check_provider(provider))
+    scenario, options = scenario_arg(scenario), render_options(options)
     cap = (capabilities or CAPABILITIES).get(provider, CAPABILITIES[provider])
     choice = scenario.tool_choice
     if choice is not None and choice.native is not None:
@@ -131,7 +143,7 @@ def _native_refused(provider: str, scenario: Scenario, options: RenderOptions, m
 
 def parse_reply(provider: str, body: Any) -> Reply:
     """A provider's success response body → normalized Reply."""
-    return module_for(provider).parse_reply(provider, body)
+    return module_for(check_provider(provider)).parse_reply(provider, body)
 
 
 def matrix_rows() -> list[dict[str, object]]:

@@ -342,10 +342,11 @@ def open_client(settings: SendSettings, connections: int) -> Any:
 
 
 def run(jobs: list[Job], repeat: int, settings: SendSettings, on_sample: OnSample | None = None) -> list[Job]:
-    """``run_async`` on a new event loop; returns ``jobs`` with their samples."""
-    import asyncio
+    """``run_async`` on a new event loop (``sync_run``: in a worker thread when this one runs a loop already);
+    returns ``jobs`` with their samples."""
+    from .sync_run import run_to_end
 
-    asyncio.run(run_async(jobs, repeat, settings, on_sample))
+    run_to_end(lambda: run_async(jobs, repeat, settings, on_sample))
     return jobs
 
 

@@ -208,6 +208,11 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
     """Judge one reply. Returns ``{"obeyed", "category", "reasons", "enforced", "calls"}``:
     ``enforced`` is False when the provider could not enforce the choice; ``calls`` holds each
     call's schema check (``valid`` None when the tool is unknown)."""
+    if not isinstance(reply, Reply) or not isinstance(scenario, Scenario):
+        from .call_args import scenario_arg, wrong
+
+        scenario_arg(scenario)
+        raise wrong("reply", "a Reply", reply, "parse_reply(provider, body)")
     offered = offered_tools(translation, scenario)
     unenforced = not_enforced(translation)
     calls = list(reply.tool_calls)

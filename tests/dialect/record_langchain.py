@@ -9,12 +9,15 @@ virtual environment outside the repository, with the partner packages installed 
         langchain-google-genai langchain-deepseek langchain-aws
     /work/lc-venv/bin/python tests/dialect/record_langchain.py tests/data/langchain
 
-Nothing reaches the network: every HTTP send (httpx transports, which all the SDKs use, and
-botocore's ``before-send`` event for Bedrock) raises ``Captured`` with the request instead. The
-exception derives from BaseException so no SDK's retry or error wrapping (``except Exception``)
-swallows it. For each wrapper it writes ``<wrapper>.json``: the package versions (and the client SDKs'), the date, and one
-case per (tool_choice spelling, number of tools, parallel_tool_calls) with either the body's tool
-fields (the conversation is dropped) or the exception the wrapper raised, and from which step.
+Nothing reaches the network: every httpx send (the transport all the other SDKs use) raises
+``Captured`` with the request instead; the exception derives from BaseException so no SDK's retry
+or error wrapping (``except Exception``) swallows it. ChatBedrockConverse sends for real, through
+botocore with ``endpoint_url`` set to a stand-in on 127.0.0.1 (``StandIn``) that keeps the body and
+answers a minimal Converse reply; the credentials are fake. For each wrapper it writes
+``<wrapper>.json``: the package versions (and the client SDKs'), the date, and one case per
+(tool_choice spelling, number of tools, parallel_tool_calls), and per (tool_choice spelling,
+``bind_tools(strict=...)``) with two tools, with either the body's tool fields (the conversation is
+dropped) or the exception the wrapper raised, and from which step, and what it warned.
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ import inspect
 import json
 import os
 import sys
+import threading
 import warnings
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any, Callable
@@ -44,8 +49,24 @@ TOOLS = [
         "parameters": {"type": "object", "properties": {
             "timezone": {"type": "string", "description": "e.g. Europe/Paris"}}, "required": ["timezone"]}}},
 ]
+# the same tools as bare function dicts ({name, description, parameters}): langchain-core's convert_to_openai_tool
+# returns a {"type": "function", ...} dict unchanged, so bind_tools(strict=...) reaches only tools spelled otherwise
+FUNCTIONS = [tool["function"] for tool in TOOLS]
+# a nested schema (an array of objects, anyOf, optional properties at each level) for strict=True: where LangChain's
+# strict schema rewrite reaches (tests/dialect/nested.yaml declares the same tool)
+NESTED = {"name": "plan_trip", "description": "Plan a trip.", "parameters": {
+    "type": "object", "properties": {
+        "stops": {"type": "array", "items": {"type": "object", "properties": {
+            "city": {"type": "string"}, "nights": {"type": "integer"}}, "required": ["city"]}},
+        "budget": {"anyOf": [{"type": "number"}, {"type": "object", "properties": {
+            "amount": {"type": "number"}, "currency": {"type": "string"}}}]}},
+    "required": ["stops"]}}
 BEDROCK_MODELS = ["anthropic.claude-3-5-sonnet-20240620-v1:0", "mistral.mistral-large-2407-v1:0",
-                  "meta.llama3-1-70b-instruct-v1:0"]
+                  "meta.llama3-1-70b-instruct-v1:0", "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+                  "us.anthropic.claude-sonnet-4-6", "us.anthropic.claude-opus-4-8"]
+# Claude's thinking on Bedrock, as ChatBedrockConverse takes it (additional_model_request_fields)
+BEDROCK_ENABLED = {"thinking": {"type": "enabled", "budget_tokens": 2048}}
+BEDROCK_ADAPTIVE = {"thinking": {"type": "adaptive"}}
 CHOICES: list[Any] = ["auto", "none", "any", "required", True, False, None, "get_weather",
                       {"type": "function", "function": {"name": "get_weather"}}]
 PROMPT = "What's the weather in Paris?"
@@ -89,8 +110,50 @@ def _patch_httpx() -> None:
             module.AsyncClient.send = asend  # type: ignore[method-assign]
 
 
-def _bedrock_hook(request: Any, **_: Any) -> None:
-    raise Captured(request.url, json.loads(request.body))
+# a Converse reply with no tool call: enough for ChatBedrockConverse to finish invoke()
+CONVERSE_REPLY = {"output": {"message": {"role": "assistant", "content": [{"text": "ok"}]}}, "stopReason": "end_turn",
+                  "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2}, "metrics": {"latencyMs": 1}}
+
+
+class StandIn:
+    """Bedrock Runtime on 127.0.0.1: keeps each request's path and JSON body, answers CONVERSE_REPLY."""
+
+    def __init__(self) -> None:
+        received: list[tuple[str, Any]] = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                length = int(self.headers.get("Content-Length") or 0)
+                received.append((self.path, json.loads(self.rfile.read(length) or b"null")))
+                reply = json.dumps(CONVERSE_REPLY).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(reply)))
+                self.end_headers()
+                self.wfile.write(reply)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.received = received
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def take(self) -> Captured | None:
+        """The request the stand-in received since the last take, as if it had been intercepted."""
+        if not self.received:
+            return None
+        path, body = self.received.pop()
+        self.received.clear()
+        return Captured("http://127.0.0.1" + path, body)  # the port varies: left out
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+STAND_IN: StandIn | None = None
 
 
 def _env() -> None:
@@ -152,12 +215,12 @@ def wrappers() -> dict[str, tuple[str, str, Callable[[], Any]]]:
         from langchain_deepseek import ChatDeepSeek
         return ChatDeepSeek(model="deepseek-chat", max_retries=0)
 
-    def bedrock(model_id: str) -> Callable[[], Any]:
+    def bedrock(model_id: str, fields: dict[str, Any] | None = None) -> Callable[[], Any]:
         def factory() -> Any:
             from langchain_aws import ChatBedrockConverse
-            model = ChatBedrockConverse(model=model_id, region_name="us-east-1")
-            model.client.meta.events.register("before-send.bedrock-runtime.*", _bedrock_hook)
-            return model
+            assert STAND_IN is not None
+            extra: dict[str, Any] = {"additional_model_request_fields": fields, "max_tokens": 4096} if fields else {}
+            return ChatBedrockConverse(model=model_id, region_name="us-east-1", endpoint_url=STAND_IN.url, **extra)
         return factory
 
     return {
@@ -176,6 +239,12 @@ def wrappers() -> dict[str, tuple[str, str, Callable[[], Any]]]:
         # which tool_choice types the wrapper lets through depends on the model id
         "ChatBedrockConverse-mistral-large": ("bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[1])),
         "ChatBedrockConverse-llama3-1": ("bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[2])),
+        # Claude's thinking on: which forcing choices the wrapper downgrades to auto (with a warning) depends on the
+        # model id and the thinking type (langchain-aws utils.py thinking_forced_tool_use_unsupported)
+        "ChatBedrockConverse-thinking": ("bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[3], BEDROCK_ENABLED)),
+        "ChatBedrockConverse-adaptive": ("bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[4], BEDROCK_ADAPTIVE)),
+        "ChatBedrockConverse-opus-4-8-adaptive": ("bedrock", "langchain-aws",
+                                                  bedrock(BEDROCK_MODELS[5], BEDROCK_ADAPTIVE)),
     }
 
 
@@ -190,38 +259,56 @@ def _error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def record_case(factory: Callable[[], Any], n_tools: int, choice: Any, parallel: bool | None) -> dict[str, Any]:
+def record_case(factory: Callable[[], Any], n_tools: int, choice: Any, parallel: bool | None,
+                strict: bool | None = None, spelling: str = "openai", nested: bool = False) -> dict[str, Any]:
     case: dict[str, Any] = {"tools": n_tools, "tool_choice": choice, "parallel_tool_calls": parallel}
+    if spelling != "openai":
+        case["tool_spelling"] = spelling
+    if nested:
+        case["tool_set"] = "nested"
     model = factory()
     kwargs: dict[str, Any] = {"tool_choice": choice}
     if parallel is not None:
         kwargs["parallel_tool_calls"] = parallel
+    if strict is not None:
+        case["strict"] = kwargs["strict"] = strict
+    if STAND_IN is not None:
+        STAND_IN.take()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            bound = model.bind_tools(TOOLS[:n_tools], **kwargs)
+            tools = [NESTED] if nested else (TOOLS if spelling == "openai" else FUNCTIONS)[:n_tools]
+            bound = model.bind_tools(tools, **kwargs)
         except Exception as exc:  # the wrapper refuses in bind_tools
             case.update(outcome="refused", step="bind_tools", error=_error(exc))
             return case
+        sent: Captured | None = None
         try:
             bound.invoke(PROMPT)
-        except Captured as sent:
-            body = sent.body if isinstance(sent.body, dict) else {"_raw": sent.body}
-            case.update(outcome="sent", url=sent.url.split("?")[0],
-                        body={k: v for k, v in body.items() if k not in CONVERSATION})
+        except Captured as captured:
+            sent = captured
         except Exception as exc:  # the wrapper refuses while building the request
             case.update(outcome="refused", step="invoke", error=_error(exc))
         else:
-            case.update(outcome="no request")
-    notes = sorted({str(w.message) for w in caught if "tool" in str(w.message).lower()})
+            sent = STAND_IN.take() if STAND_IN is not None else None
+            if sent is None:
+                case.update(outcome="no request")
+        if sent is not None:
+            body = sent.body if isinstance(sent.body, dict) else {"_raw": sent.body}
+            case.update(outcome="sent", url=sent.url.split("?")[0],
+                        body={k: v for k, v in body.items() if k not in CONVERSATION})
+    notes = sorted({str(w.message) for w in caught if any(word in str(w.message).lower()
+                                                           for word in ("tool", "strict"))})
     if notes:
         case["warnings"] = notes
     return case
 
 
 def main(out_dir: str) -> None:
+    global STAND_IN
     _env()
     _patch_httpx()
+    STAND_IN = StandIn()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     today = datetime.date.today().isoformat()
@@ -230,19 +317,31 @@ def main(out_dir: str) -> None:
         if only and name not in only:
             continue
         model = factory()
-        takes_parallel = "parallel_tool_calls" in inspect.signature(type(model).bind_tools).parameters
+        parameters = inspect.signature(type(model).bind_tools).parameters
+        takes_parallel, takes_strict = "parallel_tool_calls" in parameters, "strict" in parameters
         cases = [record_case(factory, n, choice, parallel)
                  for n in (1, 2) for parallel in (None, False, True) for choice in CHOICES]
+        # bind_tools(strict=...): with the tools as bare function dicts, and (strict dropped) as OpenAI-format dicts
+        cases += [record_case(factory, 2, choice, None, strict, "function") for strict in (True, False, None)
+                  for choice in CHOICES]
+        cases += [record_case(factory, 2, choice, None, strict) for strict in (True, False) for choice in CHOICES]
+        cases += [record_case(factory, 1, "auto", None, True, "function", nested=True)]
         document = {
             "wrapper": name.split("-")[0], "provider": provider,
             "model": next(getattr(model, a) for a in ("model_name", "model", "model_id") if getattr(model, a, None)),
             "use_responses_api": getattr(model, "use_responses_api", None),
             **({"thinking": model.thinking} if getattr(model, "thinking", None) else {}),
+            **({"additional_model_request_fields": model.additional_model_request_fields}
+               if getattr(model, "additional_model_request_fields", None) else {}),
+            **({"endpoint_url": "a stand-in on 127.0.0.1 (the port left out of url)"}
+               if getattr(model, "endpoint_url", None) else {}),
             "bind_tools_takes_parallel_tool_calls": takes_parallel,
+            "bind_tools_takes_strict": takes_strict,
             "versions": {d: version(d) for d in sorted({distribution, "langchain-core"})},
             "clients": {d: _installed(d) for d in CLIENTS},
             "recorded": today,
-            "recorded_by": "tests/dialect/record_langchain.py (httpx and botocore sends intercepted; nothing sent)",
+            "recorded_by": "tests/dialect/record_langchain.py (httpx sends intercepted; botocore sent to a stand-in on "
+                           "127.0.0.1)",
             "tools_bound": [t["function"]["name"] for t in TOOLS],
             "cases": cases,
         }
@@ -252,6 +351,7 @@ def main(out_dir: str) -> None:
         for c in cases:
             summary[c["outcome"]] = summary.get(c["outcome"], 0) + 1
         print(f"{name}: {summary} -> {path}")
+    STAND_IN.close()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 the translator's own planning and lints run on it (the same facts ``render`` and ``send`` use), and
 what the real API refuses becomes the refusal the mock answers with. Then what to answer.
 
-The family's mock module (``providers/<module>_mock.py``, ``registry.mock_family``) offers ``mock_read(body, route) -> MockRead``; this
+The family's mock module (``providers/<module>_mock.py``, ``registry.mock_family``) offers ``mock_read(body, route) -> MockRead`` (``provider=`` too when it
+serves several hosts: ``MOCK_PER_HOST``); this
 module names no provider.
 """
 
@@ -49,6 +50,9 @@ class MockRead(NamedTuple):
     # the family's reply can carry a call its API ran on an MCP server (mock_reply writes Answer.native); when
     # not, a forced call with only MCP servers is answered with text and the family's notes say why
     native_answers: bool = True
+    # ledger codes whose API refusal the family decides itself, per host and from that host's source (``refusal``):
+    # the translator's entry stays a finding, never the refusal (openai_chat: tool_choice without tools)
+    decided: frozenset[str] = frozenset()
 
 
 class Judged(NamedTuple):
@@ -64,8 +68,9 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     """Read and judge one request body for ``provider`` (its family ``module``)."""
     if not isinstance(body, dict):
         return Judged(None, None, (), (), "the request body must be a JSON object")
+    per_host = {"provider": provider} if getattr(module, "MOCK_PER_HOST", False) else {}
     try:
-        read: MockRead = module.mock_read(body, route)
+        read: MockRead = module.mock_read(body, route, **per_host)
     except MockMalformed as exc:
         return Judged(None, None, (), (), str(exc))
     findings: list[LedgerEntry] = list(read.notes)
@@ -78,12 +83,20 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
         refusal = (f"Invalid value for 'tool_choice': '{read.requested}' is not one of "
                    + ", ".join(f"'{w}'" for w in words) + " (or a tool_choice object)")
     value = read.choice_value if read.choice_value is not None else read.requested
+    only = getattr(module, "MOCK_CHOICE_ONLY", {}).get(provider)
+    if only and value is not None and value not in only:
+        # a value the API's own source does not name, and no source says it refuses: neither read nor refused
+        findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} is not a value this "
+                                    f"API documents ({', '.join(only)}): passed unjudged, answered as when "
+                                    "tool_choice is left out"))
+        value = None
     if value is not None:
         try:
             choice = parse_tool_choice(value, names)
         except ToolchoiceError as exc:
             if "not a declared tool" in exc.message or "not a tool name" in exc.message:
-                refusal = refusal or exc.message
+                if read.tools:  # with no tools, the planner says whether the API refuses it (tool_choice.without_tools)
+                    refusal = refusal or exc.message
                 try:  # the line still says how the choice reads: with the names it mentions taken as declared
                     choice = parse_tool_choice(value, names + tuple(_strings(value)))
                 except ToolchoiceError:
@@ -94,7 +107,7 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
                                             f"toolchoice reads{why}: passed unjudged, answered as auto"))
     neutral = choice.to_json() if choice is not None else None
     if refusal is None:
-        refusal = _translator_judgement(provider, read, choice, findings)
+        refusal = _translator_judgement(provider, read, choice, findings, read.decided)
     _pairing(read.messages, findings)
     _signatures(read.messages, findings)
     if read.unjudged:
@@ -114,7 +127,7 @@ def _strings(value: Any) -> list[str]:
 
 
 def _translator_judgement(provider: str, read: MockRead, choice: ToolChoice | None,
-                          findings: list[LedgerEntry]) -> str | None:
+                          findings: list[LedgerEntry], decided: frozenset[str] = frozenset()) -> str | None:
     from ..registry import translate
 
     scenario = Scenario(path="<request>", tools=read.tools, tool_choice=choice, parallel_tool_calls=read.parallel,
@@ -134,8 +147,11 @@ def _translator_judgement(provider: str, read: MockRead, choice: ToolChoice | No
     for entry in translation.ledger:
         if entry.code in _QUIET or (entry.severity == "info" and not entry.code.startswith(("pitfall.", "history."))):
             continue
+        if entry.severity == "error" and entry.code in decided:  # the family decided: this host does not refuse it
+            entry = LedgerEntry("warning", entry.code, entry.message)
         findings.append(entry)
-        if entry.severity == "error" and entry.code not in NOT_API_ERRORS and refusal is None:
+        if entry.severity == "error" and entry.code not in NOT_API_ERRORS and entry.code not in decided \
+                and refusal is None:
             refusal = entry.message
     return refusal
 

@@ -22,7 +22,7 @@ from ..redaction import visible
 from .call_origins import CallOrigins
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
-from .server import Request, Server, Served, head, reason, serve
+from .server import Request, Server, Served, drained, head, reason, serve
 from .service import MAX_BODY, MockService, Recorder, client_secrets
 
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
@@ -105,7 +105,7 @@ class ProxyHandler:
                 writer.write(head(500, {**out, "content-length": str(len(body_bytes)), "connection": "close"})
                              + body_bytes)
                 with contextlib.suppress(ConnectionError):
-                    await writer.drain()
+                    await drained(writer)
         status = passage.status
         why = _not_judged(passage, route is not None, f"{visible(request.method)} {path}")
         if why is not None:
@@ -127,7 +127,7 @@ class ProxyHandler:
                           self.service.framing if passage.decoder is not None else None, line, kept,
                           getattr(self.module, "MOCK_SECRETS", ()))
         self.emit(line)
-        return None, passage.whole  # an answer cut short leaves no connection to reuse
+        return None, passage.whole  # an answer cut short (or unframed, to HTTP/1.0) leaves no connection to reuse
 
     async def _forward(self, request: Request, writer: asyncio.StreamWriter, stream: bool, passage: "_Passage") -> None:
         """The request to the upstream and its answer back to the client as it arrives, noted in ``passage``."""
@@ -135,13 +135,14 @@ class ProxyHandler:
 
         headers = {k: v for k, v in request.headers.items() if k not in _HOP}
         headers["accept-encoding"] = "identity"  # the reply is read as it passes: no compression to undo
+        old = request.version == "HTTP/1.0"  # no chunked framing: the body as it comes, ended by the close
         try:
             async with self._client.stream(request.method, self._upstream_url(request.target), headers=headers,
                                            content=request.body) as response:
                 passage.status = response.status_code
                 passage.headers = response.headers
                 writer.write(_head_as_sent(passage.status, response.extensions.get("reason_phrase"),
-                                           response.headers.raw))
+                                           response.headers.raw, old))
                 passage.head_sent = True
                 kind = response.headers.get("content-type", "")
                 if stream and 200 <= passage.status < 300 and "application/json" in kind:  # it ignored `stream`
@@ -154,8 +155,8 @@ class ProxyHandler:
                     passage.assembler = assembler_for(self.provider)[1]  # an event it cannot read: a finding
                 inflate = _Inflate.for_encoding(response.headers.get("content-encoding", ""))
                 async for chunk in response.aiter_raw():
-                    writer.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-                    await writer.drain()
+                    writer.write(chunk if old else b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                    await drained(writer)  # a client that stopped reading is cut off (server.WRITE_SECONDS)
                     passage.sent += len(chunk)
                     plain = chunk if inflate is None else inflate.feed(chunk)
                     passage.read += len(plain)
@@ -166,9 +167,10 @@ class ProxyHandler:
                     if len(passage.collected) < MAX_BODY and (passage.decoder is None or self.save_dir is not None):
                         passage.collected += plain[:MAX_BODY - len(passage.collected)]
                 passage.unread = inflate.problem if inflate is not None else None
-                writer.write(b"0\r\n\r\n")
-                await writer.drain()
-                passage.whole = True
+                if not old:
+                    writer.write(b"0\r\n\r\n")
+                await drained(writer)
+                passage.whole = not old
         except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL: a client's path httpx cannot send
             passage.failure = f"toolchoice proxy: the upstream failed: {type(exc).__name__}: {exc}"
             if passage.status == 502:  # nothing written yet: the client gets the failure in the API's envelope
@@ -176,7 +178,7 @@ class ProxyHandler:
                 writer.write(head(502, {**out, "content-length": str(len(body_bytes)), "connection": "close"})
                              + body_bytes)
                 with contextlib.suppress(ConnectionError):
-                    await writer.drain()
+                    await drained(writer)
         except ConnectionError:  # the client went away while its answer was written
             passage.client_gone = True
 
@@ -272,12 +274,12 @@ class _Passage:
         self.whole = False  # the answer reached the client to its end
 
 
-def _head_as_sent(status: int, phrase: bytes | None, headers: list[tuple[bytes, bytes]]) -> bytes:
+def _head_as_sent(status: int, phrase: bytes | None, headers: list[tuple[bytes, bytes]], old: bool = False) -> bytes:
     """The upstream's status line and headers as their bytes came (a value in UTF-8, the API's own reason phrase),
-    but for the hop-by-hop ones: the body goes on chunked."""
+    but for the hop-by-hop ones: the body goes on chunked (to an HTTP/1.0 client: as it comes, ended by the close)."""
     lines = [b"HTTP/1.1 %d %s" % (status, phrase or reason(status).encode("ascii"))]
     lines += [name + b": " + value for name, value in headers if name.decode("latin-1").lower() not in _BACK_HOP]
-    lines.append(b"transfer-encoding: chunked")
+    lines.append(b"connection: close" if old else b"transfer-encoding: chunked")
     return b"\r\n".join(lines) + b"\r\n\r\n"
 
 

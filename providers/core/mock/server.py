@@ -1,15 +1,21 @@
 """A minimal HTTP/1.1 server on asyncio streams for ``toolchoice mock`` and ``toolchoice proxy``.
 
 Keep-alive, Content-Length and chunked request bodies, ``Expect: 100-continue``; replies whole
-(Content-Length) or streamed (chunked, one chunk per event, flushed as written). Bounded: headers
-64 KiB, bodies ``MAX_BODY``. Every request answered gives one record to ``on_record``; after
-``max_requests`` records the server stops by itself.
+(Content-Length) or streamed (chunked, one chunk per event, flushed as written; to an HTTP/1.0 client the
+events unframed and the connection closed, as RFC 9112 section 7 asks). Every input is bounded: the head
+64 KiB, bodies ``MAX_BODY``, a request ``REQUEST_SECONDS`` from its first byte (a client sending a byte a
+second is answered 408), an idle keep-alive connection ``IDLE_SECONDS``, an answer the client does not read
+``WRITE_SECONDS`` per write, ``MAX_CONNECTIONS`` open at once (past them a 503 and close). A framing error
+(a negative or conflicting Content-Length, a bad chunk size) is a 400, never a silent close. Every request
+answered gives one record to ``on_record``; after ``max_requests`` records the server stops by itself; on
+stop, requests in flight are cut and their tasks end quietly (no traceback on Ctrl-C).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import threading
 from http import HTTPStatus
 from pathlib import Path
@@ -18,7 +24,10 @@ from typing import Any, Awaitable, Callable
 from .service import MAX_BODY, Exchange, MockService, Recorder, client_secrets
 
 MAX_HEADER = 64 * 1024
-IDLE_SECONDS = 300.0
+IDLE_SECONDS = 300.0  # a keep-alive connection with no request under way
+REQUEST_SECONDS = 60.0  # one request, from its first byte to its last (slowloris)
+WRITE_SECONDS = 60.0  # one write of the answer: a client that stopped reading is cut off
+MAX_CONNECTIONS = 512  # open at once; well under the process's file limit, so the server can still answer
 _timeout = getattr(asyncio, "timeout", None)
 
 
@@ -50,12 +59,68 @@ def head(status: int, headers: dict[str, str]) -> bytes:
 
 
 async def read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Request | None:
+    """The next request on a connection; None when the client closed it, or left it idle ``IDLE_SECONDS``.
+    Once its first byte came, the whole request must come within ``REQUEST_SECONDS`` (else a 408). One deadline,
+    moved when the first byte comes (a timer per request, not two)."""
+    started = False
     try:
-        raw = await reader.readuntil(b"\r\n\r\n")
-    except asyncio.IncompleteReadError as exc:
-        if exc.partial.strip():
-            raise BadRequest(400, "incomplete request head") from None
-        return None
+        async with _within(IDLE_SECONDS) as deadline:
+            first = await reader.read(1)
+            if not first:
+                return None
+            started = True
+            deadline.reschedule(asyncio.get_running_loop().time() + REQUEST_SECONDS)
+            return await _read_rest(first, reader, writer)
+    except asyncio.TimeoutError:
+        if not started:
+            return None
+        raise BadRequest(408, f"the request did not arrive within {REQUEST_SECONDS:g} seconds") from None
+
+
+def _within(seconds: float) -> Any:
+    """A deadline for the block that ``reschedule(when)`` moves (asyncio.timeout where there is one)."""
+    if _timeout is not None:
+        return _timeout(seconds)
+    return _Deadline(seconds)
+
+
+class _Deadline:
+    """asyncio.timeout for Python 3.10: cancels the task at the deadline and raises TimeoutError."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.handle: asyncio.TimerHandle | None = None
+        self.task: asyncio.Task[Any] | None = None
+        self.fired = False
+
+    async def __aenter__(self) -> "_Deadline":
+        self.task = asyncio.current_task()
+        self.reschedule(asyncio.get_running_loop().time() + self.seconds)
+        return self
+
+    def reschedule(self, when: float) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+        self.handle = asyncio.get_running_loop().call_at(when, self._fire)
+
+    def _fire(self) -> None:
+        self.fired = True
+        assert self.task is not None
+        self.task.cancel()
+
+    async def __aexit__(self, kind: Any, exc: Any, tb: Any) -> bool:
+        assert self.handle is not None
+        self.handle.cancel()
+        if self.fired and kind is asyncio.CancelledError:
+            raise asyncio.TimeoutError from None
+        return False
+
+
+async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Request:
+    try:
+        raw = first + await reader.readuntil(b"\r\n\r\n")
+    except asyncio.IncompleteReadError:
+        raise BadRequest(400, "incomplete request head") from None
     except asyncio.LimitOverrunError:
         raise BadRequest(431, "request head larger than 64 KiB") from None
     lines = raw.decode("latin-1").split("\r\n")
@@ -63,35 +128,83 @@ async def read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWrite
         method, target, version = lines[0].split(" ", 2)
     except ValueError:
         raise BadRequest(400, "malformed request line") from None
+    if not _VERSION.fullmatch(version):
+        raise BadRequest(400, "malformed request line")
+    if version not in ("HTTP/1.0", "HTTP/1.1"):
+        raise BadRequest(505, f"{version} is not supported: send HTTP/1.1")
     headers: dict[str, str] = {}
     for line in lines[1:]:
         if not line:
             continue
         name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
+        name, value = name.strip().lower(), value.strip()
+        if name == "content-length" and headers.get(name, value) != value:  # RFC 9112 6.3: a smuggling attempt
+            raise BadRequest(400, "conflicting Content-Length headers")
+        headers[name] = value
     if headers.get("expect", "").lower() == "100-continue":
         writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-    if "chunked" in headers.get("transfer-encoding", "").lower():
-        body = bytearray()
+    if "transfer-encoding" in headers:
+        codings = [c.strip().lower() for c in headers["transfer-encoding"].split(",") if c.strip()]
+        if codings != ["chunked"]:
+            raise BadRequest(501, "Transfer-Encoding other than chunked is not supported")
+        return Request(method, target, headers, await _chunked_body(reader), version, reader)
+    length_text = headers.get("content-length", "0")
+    if not (length_text.isascii() and length_text.isdigit()):
+        raise BadRequest(400, "bad Content-Length")
+    if len(length_text) > 12 or int(length_text) > MAX_BODY:
+        raise BadRequest(413, "request body too large")
+    length = int(length_text)
+    try:
+        body_bytes = await reader.readexactly(length) if length else b""
+    except asyncio.IncompleteReadError:
+        raise BadRequest(400, "the body ended before its Content-Length") from None
+    return Request(method, target, headers, body_bytes, version, reader)
+
+
+_VERSION = re.compile(r"HTTP/\d\.\d")
+_HEX = re.compile(rb"[0-9A-Fa-f]{1,16}")
+MAX_TRAILERS = 64
+
+
+async def _chunked_body(reader: asyncio.StreamReader) -> bytes:
+    """A chunked body (RFC 9112 7.1): sizes in hex, each chunk's CRLF checked, trailer lines read and dropped."""
+    body = bytearray()
+    try:
         while True:
-            size_line = await reader.readuntil(b"\r\n")
-            size = int(size_line.split(b";")[0].strip() or b"0", 16)
+            size_text = (await reader.readuntil(b"\r\n"))[:-2].split(b";", 1)[0].strip()
+            if not _HEX.fullmatch(size_text):
+                raise BadRequest(400, "bad chunk size in a chunked body")
+            size = int(size_text, 16)
             if size == 0:
-                await reader.readuntil(b"\r\n")
                 break
             if len(body) + size > MAX_BODY:
                 raise BadRequest(413, "request body too large")
             body += await reader.readexactly(size)
-            await reader.readexactly(2)
-        return Request(method, target, headers, bytes(body), version, reader)
+            if await reader.readexactly(2) != b"\r\n":
+                raise BadRequest(400, "a chunk of a chunked body does not end where its size says")
+        for _ in range(MAX_TRAILERS):
+            if await reader.readuntil(b"\r\n") == b"\r\n":
+                return bytes(body)
+        raise BadRequest(431, f"more than {MAX_TRAILERS} trailer lines")
+    except asyncio.IncompleteReadError:
+        raise BadRequest(400, "the chunked body ended before its last chunk") from None
+    except asyncio.LimitOverrunError:
+        raise BadRequest(400, "a chunk size or trailer line longer than 64 KiB") from None
+
+
+async def drained(writer: asyncio.StreamWriter) -> None:
+    """``writer.drain()`` within ``WRITE_SECONDS``: a client that stopped reading is cut off
+    (ConnectionResetError), so it holds no connection and no answer in memory for ever. Nothing left in the
+    transport's buffer (the kernel took it all, the common case): no wait, so no timer."""
+    if not writer.transport.get_write_buffer_size():
+        await writer.drain()  # returns at once (raises if the connection was lost)
+        return
     try:
-        length = int(headers.get("content-length", "0"))
-    except ValueError:
-        raise BadRequest(400, "bad Content-Length") from None
-    if length > MAX_BODY:
-        raise BadRequest(413, "request body too large")
-    body_bytes = await reader.readexactly(length) if length else b""
-    return Request(method, target, headers, body_bytes, version, reader)
+        async with _within(WRITE_SECONDS):
+            await writer.drain()
+    except asyncio.TimeoutError:
+        writer.transport.abort()
+        raise ConnectionResetError("the client did not read the answer") from None
 
 
 # a coroutine that writes the answer and returns (the record, or None when it emitted it already; keep-alive)
@@ -112,7 +225,7 @@ class Server:
         self.done: asyncio.Event | None = None
         self._server: asyncio.AbstractServer | None = None
         self._writers: set[asyncio.StreamWriter] = set()
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         if hasattr(handler, "emit"):
             handler.emit = self.emit  # type: ignore[attr-defined]
 
@@ -132,36 +245,33 @@ class Server:
         self._server.close()
         for writer in list(self._writers):
             writer.transport.abort()
-        # a request still on its way (a proxied answer the upstream is slow to give) ends here, quietly
-        for task in list(self._tasks):
+        tasks = list(self._tasks)  # requests in flight (a scripted delay, a slow client): cut, ended quietly
+        for task in tasks:
             task.cancel()
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=2)
+        if tasks:
+            await asyncio.wait(tasks, timeout=2)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._server.wait_closed(), 2)
-        closing = getattr(self.handler, "aclose", None)
+        closing = getattr(self.handler, "aclose", None)  # the proxy's upstream client
         if closing is not None:
             with contextlib.suppress(Exception):
                 await closing()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._writers.add(writer)
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)
         try:
+            if len(self._writers) >= MAX_CONNECTIONS:
+                await self._refuse(writer, 503, f"more than {MAX_CONNECTIONS} connections are open: close some "
+                                                "and try again")
+                return
+            self._writers.add(writer)
             while self.done is not None and not self.done.is_set():
                 try:
-                    if _timeout is not None:  # 3.11+: no task per request (wait_for wraps the read in one)
-                        async with _timeout(IDLE_SECONDS):
-                            request = await read_request(reader, writer)
-                    else:
-                        request = await asyncio.wait_for(read_request(reader, writer), IDLE_SECONDS)
+                    request = await read_request(reader, writer)
                 except BadRequest as exc:
-                    body, headers = self.bad_request(exc.status, str(exc)) if self.bad_request else (b"", {})
-                    writer.write(head(exc.status, {**headers, "content-length": str(len(body)), "connection": "close"})
-                                 + body)
-                    await writer.drain()
+                    await self._refuse(writer, exc.status, str(exc))
                     return
                 if request is None:
                     return
@@ -169,21 +279,25 @@ class Server:
                 if line is not None:
                     self.emit(line)
                 self._count()
-                if not keep or request.headers.get("connection", "").lower() == "close":
+                if not keep or not keeps_alive(request):
                     return
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.TimeoutError, asyncio.LimitOverrunError,
                 ValueError):
             return
-        except asyncio.CancelledError:
-            if self.done is None or not self.done.is_set():
-                raise
-            return  # the server stops: cancelled on purpose (serve)
+        except asyncio.CancelledError:  # the server stops: this connection's task ends, not as cancelled (an
+            return                      # asyncio stream callback would print the CancelledError's traceback)
         finally:
+            self._writers.discard(writer)
             if task is not None:
                 self._tasks.discard(task)
-            self._writers.discard(writer)
             with contextlib.suppress(Exception):
                 writer.close()
+
+    async def _refuse(self, writer: asyncio.StreamWriter, status: int, message: str) -> None:
+        """Answer ``status`` in the provider's error envelope and close (a request the server cannot read)."""
+        body, headers = self.bad_request(status, message) if self.bad_request else (b"", {})
+        writer.write(head(status, {**headers, "content-length": str(len(body)), "connection": "close"}) + body)
+        await drained(writer)
 
     def emit(self, line: dict[str, Any]) -> None:
         """Hand one request's record on (a handler may emit it before its answer is written)."""
@@ -196,34 +310,52 @@ class Server:
             self.stop()
 
 
-async def write_exchange(writer: asyncio.StreamWriter, exchange: Exchange) -> bool:
-    """Write a mock answer; False when the connection was cut on purpose (script cut_after)."""
+def keeps_alive(request: Request) -> bool:
+    """Whether the connection stays open after the answer: HTTP/1.1 unless ``Connection: close``; HTTP/1.0 only
+    with ``Connection: keep-alive`` (RFC 9112 9.3)."""
+    tokens = {t.strip().lower() for t in request.headers.get("connection", "").split(",")}
+    if request.version == "HTTP/1.0":
+        return "keep-alive" in tokens
+    return "close" not in tokens
+
+
+async def write_exchange(writer: asyncio.StreamWriter, exchange: Exchange, request: Request | None = None) -> bool:
+    """Write a mock answer; False when the connection must close (script cut_after; a stream to an HTTP/1.0
+    client, which has no chunked framing: the events go unframed and the close ends them)."""
     if exchange.delay:
         await asyncio.sleep(exchange.delay)
     headers = dict(exchange.headers)
+    old = request is not None and request.version == "HTTP/1.0"
+    if old and exchange.chunks is None and keeps_alive(request):  # type: ignore[arg-type]
+        headers["connection"] = "keep-alive"
     if exchange.chunks is None:
         body = exchange.body or b""
         headers["content-length"] = str(len(body))
         if exchange.cut_after is not None:
             writer.write(head(exchange.status, headers) + body[: len(body) // 2])
-            await writer.drain()
+            await drained(writer)
             writer.transport.abort()
             return False
         writer.write(head(exchange.status, headers) + body)
-        await writer.drain()
+        await drained(writer)
         return True
-    headers["transfer-encoding"] = "chunked"
+    if old:
+        headers["connection"] = "close"
+    else:
+        headers["transfer-encoding"] = "chunked"
     headers["cache-control"] = "no-cache"
     writer.write(head(exchange.status, headers))
     for index, chunk in enumerate(exchange.chunks):
         if exchange.cut_after is not None and index >= exchange.cut_after:
-            await writer.drain()
+            await drained(writer)
             writer.transport.abort()
             return False
-        writer.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-        await writer.drain()
+        writer.write(chunk if old else b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        await drained(writer)
+    if old:
+        return False
     writer.write(b"0\r\n\r\n")
-    await writer.drain()
+    await drained(writer)
     return True
 
 
@@ -238,7 +370,7 @@ class MockHandler:
     async def __call__(self, request: Request, writer: asyncio.StreamWriter) -> tuple[dict[str, Any] | None, bool]:
         exchange = self.service.handle(request.method, request.target, request.headers, request.body)
         self.emit(exchange.record)  # the line is out when the client reads the answer
-        keep = await write_exchange(writer, exchange)
+        keep = await write_exchange(writer, exchange, request)
         if self.save_dir is not None:
             from .saving import save_exchange
 

@@ -1,0 +1,122 @@
+"""What a Python caller hands the library, checked at the door (docs/python.md, "Wrong arguments"): a value of
+the wrong type is one ``WrongArgument`` naming the parameter, what it takes and the type it got, raised before
+anything is read or sent — never an AttributeError or a TypeError from deep inside. ``WrongArgument`` is a
+``ToolchoiceError`` (so the command line's one-line rule holds) and a ``TypeError`` (so ``pytest.raises(TypeError)``
+holds too). Values are never quoted, only their types: a caller's string may be a key put in the wrong place.
+
+Forgiving where the intent is plain: one provider id as a ``str`` is a list of one; a folder as a ``str`` is a
+``Path``. Everything here is an ``isinstance`` or two: the jobs call it on every call."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Sequence
+
+from .model import RenderOptions, Scenario, Translation, WrongArgument
+
+
+def _kind(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def wrong(name: str, takes: str, value: Any, hint: str | None = None) -> WrongArgument:
+    return WrongArgument(f"{name}: give {takes}, not {_kind(value)}", hint=hint)
+
+
+def scenario_arg(value: Any, name: str = "scenario") -> Scenario:
+    if not isinstance(value, Scenario):
+        raise wrong(name, "a Scenario", value, "load_scenario(path), load_scenario_text(yaml) or load_scenario_dict(data)")
+    return value
+
+
+def provider_ids(value: Any, name: str = "providers") -> list[str] | None:
+    """Provider ids as a list (one ``str`` is a list of one); None stays None (the job's default)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (bytes, dict)) or not isinstance(value, (list, tuple, Sequence, set, frozenset)):
+        raise wrong(name, "provider ids (a list of str, or one str)", value, 'e.g. ["openai", "anthropic"]')
+    ids = list(value)
+    for index, item in enumerate(ids):
+        if not isinstance(item, str):
+            raise wrong(f"{name}[{index}]", "a provider id (str)", item)
+    return ids
+
+
+def render_options(value: Any, name: str = "options") -> RenderOptions:
+    """``RenderOptions`` with fields of their types (None: the defaults); ``allow_env`` as one ``str`` would
+    otherwise be read letter by letter."""
+    if value is None:
+        return RenderOptions()
+    if not isinstance(value, RenderOptions):
+        raise wrong(name, "a RenderOptions", value, "RenderOptions(model=..., stream=True, ...)")
+    for field in ("strict", "emulate", "stream"):
+        if not isinstance(getattr(value, field), bool):
+            raise wrong(f"{name}.{field}", "True or False", getattr(value, field))
+    for field in ("model", "base_url"):
+        if getattr(value, field) is not None and not isinstance(getattr(value, field), str):
+            raise wrong(f"{name}.{field}", "a str or None", getattr(value, field))
+    if isinstance(value.allow_env, str) or not isinstance(value.allow_env, (tuple, list)):
+        raise wrong(f"{name}.allow_env", "a tuple of variable names", value.allow_env, 'e.g. allow_env=("HOME",)')
+    if not all(isinstance(v, str) for v in value.allow_env):
+        raise wrong(f"{name}.allow_env", "variable names (str)", next(v for v in value.allow_env if not isinstance(v, str)))
+    return value
+
+
+def translation_arg(value: Any, name: str = "translation") -> Translation:
+    if not isinstance(value, Translation):
+        raise wrong(name, "a Translation", value, "one of jobs.translations(scenario, providers)")
+    return value
+
+
+def translation_list(value: Any, name: str = "translations") -> list[Translation]:
+    if isinstance(value, (str, bytes, dict, Translation)) or not isinstance(value, (list, tuple, Sequence)):
+        raise wrong(name, "a list of Translation", value, "jobs.translations(scenario, providers)")
+    return [translation_arg(t, f"{name}[{i}]") for i, t in enumerate(value)]
+
+
+def send_settings(value: Any, kind: type, name: str = "settings") -> Any:
+    """A ``runner.SendSettings`` (``kind``: this module imports neither runner nor loop, which reach the registry,
+    which checks with it) or None; its transport, when set, an httpx async transport."""
+    if value is None:
+        return None
+    if not isinstance(value, kind):
+        raise wrong(name, "a runner.SendSettings", value, "runner.SendSettings(timeout=..., transport=...)")
+    if value.transport is not None and not hasattr(value.transport, "handle_async_request"):
+        raise wrong(f"{name}.transport", "an httpx async transport (httpx.MockTransport, httpx.AsyncHTTPTransport)",
+                    value.transport)
+    return value
+
+
+def folder(value: Any, name: str = "save") -> Path | None:
+    """A folder given as a ``str`` or a path; None stays None."""
+    if value is None or isinstance(value, Path):
+        return value
+    if isinstance(value, (str, os.PathLike)):
+        return Path(value)
+    raise wrong(name, "a folder (str or Path)", value)
+
+
+def models_arg(value: Any, name: str = "models") -> Any:
+    if value is None:
+        return None
+    if not hasattr(value, "get") or not hasattr(value, "items"):
+        raise wrong(name, "a mapping of provider id to model", value, 'e.g. {"openai": "gpt-4o"}')
+    for provider, model in value.items():
+        if model is not None and not isinstance(model, str):
+            raise wrong(f"{name}[{provider!r}]", "a model id (str) or None", model)
+    return value
+
+
+def loop_options(value: Any, kind: type, name: str = "options") -> Any:
+    """A ``loop.LoopOptions`` (``kind``) with a RenderOptions; None: the defaults."""
+    if value is None:
+        return kind()
+    if not isinstance(value, kind):
+        raise wrong(name, "a loop.LoopOptions", value, "loop.LoopOptions(render=RenderOptions(...))")
+    if not isinstance(value.render, RenderOptions):
+        raise wrong(f"{name}.render", "a RenderOptions", value.render)
+    render_options(value.render, f"{name}.render")
+    return value

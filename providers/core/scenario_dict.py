@@ -1,0 +1,69 @@
+"""A scenario given as Python data (a dict, as a test builds one) → ``Scenario``, through the very reader a
+scenario file goes through (so every check and every bound is the file's). The data is written as JSON with
+one value per line, and each line remembers where in the data it came from: an error names that place
+(``scenario['tools'][0]['name']: a tool's name must be a non-empty string, not int 5``) instead of a line of
+a text the caller never saw. A value JSON cannot hold (a set, bytes, an object, NaN, a key that is not a str)
+is a ``WrongArgument`` naming its place; values are never quoted."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Mapping
+
+from .model import Scenario, ToolchoiceError, WrongArgument
+
+MAX_DEPTH = 200  # past the scenario reader's own nesting bound (100), short of Python's recursion limit; a cycle
+
+
+def load_scenario_dict(data: Mapping[str, Any], name: str = "scenario") -> Scenario:
+    """``data`` (a mapping of a scenario file's keys: tools, tool_choice, messages, ...) as a Scenario; a bad value
+    raises ToolchoiceError naming its place in ``data``."""
+    from .scenario import load_scenario_text
+
+    if not isinstance(data, Mapping):
+        raise WrongArgument(f"{name}: give a mapping (a dict of a scenario's keys), not "
+                            f"{'None' if data is None else type(data).__name__}",
+                            hint="load_scenario(path) reads a file, load_scenario_text(yaml) a string")
+    lines: list[str] = []
+    places: list[str] = []
+    _emit(data, name, "", lines, places, 0)
+    try:
+        return load_scenario_text("\n".join(lines) + "\n", name)
+    except ToolchoiceError as exc:
+        if exc.path == name and exc.line is not None and 0 < exc.line <= len(places):
+            raise type(exc)(exc.message, path=places[exc.line - 1], hint=exc.hint) from None
+        raise
+
+
+def _emit(value: Any, where: str, lead: str, lines: list[str], places: list[str], depth: int) -> None:
+    if depth > MAX_DEPTH:
+        shown = where if len(where) <= 120 else where[:117] + "..."
+        raise WrongArgument(f"{shown}: nests more than {MAX_DEPTH} levels deep (or holds itself)")
+    if isinstance(value, Mapping):
+        lines.append(lead + "{")
+        places.append(where)
+        items = list(value.items())
+        for index, (key, item) in enumerate(items):
+            if not isinstance(key, str):
+                raise WrongArgument(f"{where}: keys must be str, not {type(key).__name__}")
+            _emit(item, f"{where}[{key!r}]", json.dumps(key, ensure_ascii=False) + ": ", lines, places, depth + 1)
+            if index < len(items) - 1:
+                lines[-1] += ","
+        lines.append("}")
+        places.append(where)
+    elif isinstance(value, (list, tuple)):
+        lines.append(lead + "[")
+        places.append(where)
+        for index, item in enumerate(value):
+            _emit(item, f"{where}[{index}]", "", lines, places, depth + 1)
+            if index < len(value) - 1:
+                lines[-1] += ","
+        lines.append("]")
+        places.append(where)
+    elif value is None or isinstance(value, (str, bool, int)) or (isinstance(value, float) and math.isfinite(value)):
+        lines.append(lead + json.dumps(value, ensure_ascii=False))
+        places.append(where)
+    else:
+        kind = "a number that is not finite" if isinstance(value, float) else type(value).__name__
+        raise WrongArgument(f"{where}: give JSON data (dict, list, str, int, float, bool or None), not {kind}")
