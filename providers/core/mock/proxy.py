@@ -3,9 +3,11 @@
 Each request is judged as the mock judges it (the refusals the mock would answer become findings,
 the request goes on all the same: the real API decides), forwarded with the client's headers (the
 key passes through and is never printed or saved), and the answer is written back as it arrives:
-a stream chunk by chunk, never buffered. The reply is then read as ``send`` reads it (the family's
-parser or stream assembler) and judged against the requested tool_choice (obeyed / disobeyed /
-phantom). httpx is the upstream client.
+a stream chunk by chunk, never buffered, its status line, headers and bytes as they came. The reply is
+then read as ``send`` reads it (the family's parser or stream assembler) and judged against the
+requested tool_choice (obeyed / disobeyed / phantom); the line names the results the request sends
+back and the answer that made each call (``call_origins``). The client is watched while its answer is
+on its way: one that leaves ends the upstream request. httpx is the upstream client.
 """
 
 from __future__ import annotations
