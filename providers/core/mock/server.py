@@ -32,10 +32,12 @@ _timeout = getattr(asyncio, "timeout", None)
 
 
 class Request:
-    __slots__ = ("method", "target", "headers", "body", "version")
+    __slots__ = ("method", "target", "headers", "body", "version", "reader")
 
-    def __init__(self, method: str, target: str, headers: dict[str, str], body: bytes, version: str) -> None:
+    def __init__(self, method: str, target: str, headers: dict[str, str], body: bytes, version: str,
+                 reader: asyncio.StreamReader | None = None) -> None:
         self.method, self.target, self.headers, self.body, self.version = method, target, headers, body, version
+        self.reader = reader  # the connection it came on (the proxy watches it for a client that leaves)
 
 
 class BadRequest(Exception):
@@ -145,7 +147,7 @@ async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio
         codings = [c.strip().lower() for c in headers["transfer-encoding"].split(",") if c.strip()]
         if codings != ["chunked"]:
             raise BadRequest(501, "Transfer-Encoding other than chunked is not supported")
-        return Request(method, target, headers, await _chunked_body(reader), version)
+        return Request(method, target, headers, await _chunked_body(reader), version, reader)
     length_text = headers.get("content-length", "0")
     if not (length_text.isascii() and length_text.isdigit()):
         raise BadRequest(400, "bad Content-Length")
@@ -156,7 +158,7 @@ async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio
         body_bytes = await reader.readexactly(length) if length else b""
     except asyncio.IncompleteReadError:
         raise BadRequest(400, "the body ended before its Content-Length") from None
-    return Request(method, target, headers, body_bytes, version)
+    return Request(method, target, headers, body_bytes, version, reader)
 
 
 _VERSION = re.compile(r"HTTP/\d\.\d")
@@ -250,6 +252,10 @@ class Server:
             await asyncio.wait(tasks, timeout=2)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._server.wait_closed(), 2)
+        closing = getattr(self.handler, "aclose", None)  # the proxy's upstream client
+        if closing is not None:
+            with contextlib.suppress(Exception):
+                await closing()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
