@@ -44,7 +44,7 @@ def matrix_markdown() -> str:
 def model_rules_data(model: str) -> list[dict]:
     """For each provider with a rule matching ``model``, or with rules per model family none of which knows
     it (said unknown, with no facts): the facts that apply and the rule each comes from."""
-    from toolchoice.providers.core.model_rules import end_of_life, resolve, unknown
+    from toolchoice.providers.core.model_rules import RULE_KEYS, end_of_life, resolve, unknown, unstated
 
     out = []
     for provider in CAPABILITIES:
@@ -55,6 +55,10 @@ def model_rules_data(model: str) -> list[dict]:
         entry = {"provider": provider, "model": model, "known": not is_unknown, "facts": [
             {"fact": key, "value": fact.value, "rule": fact.rule.name, "source": fact.rule.source,
              "verified": fact.rule.verified} for key, fact in facts.items() if fact.rule is not None]}
+        said = [(key, unstated(provider, model.lower(), key)) for key in RULE_KEYS]
+        if any(rule for _, rule in said):  # known model, facts no source states (model_rule.unstated)
+            entry["unstated"] = [{"fact": key, "rule": rule.name, "read": rule.unstated[key],
+                                  "verified": rule.verified} for key, rule in said if rule is not None]
         retiring = end_of_life(provider, model)
         if retiring:
             entry["end_of_life"] = retiring
@@ -99,6 +103,11 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
         console.print(escape(f"no model-family rule of {', '.join(unknown_to)} knows {model}: its thinking and "
                              "tool_choice limits are unknown there (only API-wide rules in the table apply)"),
                       highlight=False)
+    for entry in data:
+        for fact in entry.get("unstated", ()):
+            console.print(escape(f"{entry['provider']}: {fact['fact']}: no source states it for {model} (rule "
+                                 f"{fact['rule']}; sent as written, model_rule.unstated): {fact['read']} (verified "
+                                 f"{fact['verified']})"), highlight=False)
     for entry in data:
         if entry.get("end_of_life"):
             console.print(escape(f"{entry['provider']}: {entry['end_of_life']}"), highlight=False)

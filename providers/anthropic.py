@@ -124,6 +124,8 @@ LEDGER_CODES: dict[str, str] = {
     "thinking.forced_choice": "a forcing tool_choice the API rejects for this model and thinking setting (model rules "
                               "forced_tool_choice, forced_choice_with_thinking, forced_choice_with_adaptive): "
                               "request refused",
+    "model_rule.unstated": "a forcing tool_choice on a known model whose pages do not say whether it takes one (a "
+                           "rule's unstated forced_tool_choice): sent as written, the ledger says the fact is unknown",
     "thinking.between_tools": "thinking: false sent as {type: between_tools}, the lowest setting of a model that "
                               "refuses disabled (model rule thinking_off)",
     "thinking.temperature": "thinking on with a temperature other than 1 is rejected by the API: request refused",

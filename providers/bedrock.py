@@ -123,6 +123,8 @@ LEDGER_CODES: dict[str, str] = {
     "history.tool_result_format": "how tool results are sent: a JSON object as {json}, anything else as {text}",
     "history.status_dropped": "a failed tool result's status is not sent: the model family does not take status",
     "thinking.budget": "thinking: true sent as additionalModelRequestFields.thinking with budget_tokens 1024",
+    "model_rule.unstated": "a forcing toolChoice on a known Claude model whose pages do not say whether it takes "
+                           "one (a rule's unstated forced_tool_choice): sent as written, the fact said unknown",
     "thinking.forced_choice": "a forcing toolChoice the API rejects for this Claude model and thinking setting (model "
                               "rules forced_tool_choice, forced_choice_with_thinking, forced_choice_with_adaptive): "
                               "request refused",

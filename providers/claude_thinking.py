@@ -14,6 +14,7 @@ import re
 from typing import Any, Callable, Mapping, NamedTuple
 
 from .core.model import Message, ReasoningFamily, ThinkingSetting
+from .core.model_rules import unstated_note
 from .core.translation import Context, compact, model_facts, rule_applied
 
 THINKING_BUDGET = 1024  # the documented minimum budget_tokens
@@ -54,6 +55,9 @@ class ThinkingPlan(NamedTuple):
     effort: str | None = None
 
 
+# Said beside an unstated forced_tool_choice: the neighbours whose pages do state it.
+_REFUSED_NEARBY = ("; Claude Fable 5.1 and Mythos 5.1 answer it 400 (model rule claude-5.1-no-forced-choice), Opus 5.5 "
+                   "and Sonnet 5.5 too")
 _EFFORTS = ("low", "medium", "high", "xhigh", "max")  # anthropic-sdk-python types/output_config_param.py
 THINKING_NOT_SENT = ThinkingPlan(None)  # no thinking field: the model's default stands
 
@@ -229,6 +233,12 @@ def _forced_choice_lint(ctx: Context, thinking: Any, choice: Any, wire: Thinking
                          "or a model that takes forced tool use")
         rule_applied(ctx, "forced_tool_choice", forced, "forcing tool_choice refused on this model")
         return
+    if forced is None:
+        note = unstated_note(ctx.provider, ctx.model, "forced_tool_choice", f"forcing tool_choice {shown}",
+                             _REFUSED_NEARBY)
+        if note is not None:  # a known model whose pages say nothing either way: said, sent, nothing cited as settled
+            ctx.ledger.info("model_rule.unstated", note)
+            return
     if thinking is None:
         if not thinks_by_default(facts):
             return

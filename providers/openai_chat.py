@@ -121,6 +121,7 @@ _UNSTATED = (NAME_RULE[0], NAME_RULE[1], "OpenAI's")
 CUSTOM_TOOLS: dict[str, str] = {"openai": "OpenAI Chat", "azure": "Azure OpenAI"}
 # Newer per-tool fields its function tools have: none.
 TOOL_FIELDS: tuple[str, ...] = ()
+CUSTOM_TOOL_FIELDS: tuple[str, ...] = ()  # chat_completion_custom_tool_param.py Custom: name, description, format
 
 # The fact (core/facts.py) naming the SDK type its tools are, per provider ("": the others), named when a
 # scenario's hosted tool (core/native_tools.py) is left out.

@@ -51,7 +51,8 @@ NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ a
 # Custom (free-text) tools (fact openai.custom_tool.responses) and the newer per-tool fields its tools have
 # (fact openai-responses.tool_fields).
 CUSTOM_TOOLS: dict[str, str] = {"openai-responses": "Responses"}
-TOOL_FIELDS: tuple[str, ...] = ("allowed_callers", "defer_loading", "output_schema")
+TOOL_FIELDS: tuple[str, ...] = ("allowed_callers", "defer_loading", "output_schema", "async")
+CUSTOM_TOOL_FIELDS: tuple[str, ...] = ("allowed_callers", "defer_loading", "async")  # custom_tool_param.py
 # The provider-native tool_choice forms this API takes as written (core/choice.py NATIVE_FORMS).
 NATIVE_CHOICES: tuple[str, ...] = ("mcp", "programmatic_tool_calling")
 # The hosted tools a scenario's tools: may declare that this API takes (core/native_tools.py): kind -> the id of
@@ -185,6 +186,8 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
                 custom["description"] = tool.description
             if tool.format is not None:
                 custom["format"] = dict(tool.format)
+            if tool.fields:
+                custom.update(translation.tool_fields(ctx, tool))
             out.append(custom)
             continue
         is_strict = tool.name in strict

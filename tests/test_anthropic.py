@@ -362,6 +362,7 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "max_tokens.default": {"settings": {"max_tokens": None}},
     "thinking.budget": {"settings": {"thinking": True, "max_tokens": 4096}},
     "thinking.forced_choice": {"choice": "required", "settings": {"thinking": True, "max_tokens": 4096}},
+    "model_rule.unstated": {"choice": "required", "settings": {"model": "claude-fable-5-2"}},
     "thinking.temperature": {"settings": {"thinking": True, "max_tokens": 4096, "temperature": 0}},
     "thinking.max_tokens": {"settings": {"thinking": True, "max_tokens": 1000}},
     "thinking.tool_history": {"messages": HISTORY[:3], "settings": {"thinking": True, "max_tokens": 4096}},

@@ -365,6 +365,7 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "thinking.between_tools": {"model": "anthropic.claude-sonnet-5-5", "settings": {"thinking": False}},
     "thinking.budget": {"model": SONNET4, "settings": {"thinking": True}},
     "thinking.forced_choice": {"model": SONNET4, "choice": "any", "settings": {"thinking": True}},
+    "model_rule.unstated": {"model": "anthropic.claude-mythos-5-2-v1:0", "choice": "any"},
     "thinking.temperature": {"model": SONNET4, "settings": {"thinking": True, "temperature": 0}},
     "thinking.max_tokens": {"model": SONNET4, "settings": {"thinking": True, "max_tokens": 1024}},
     "thinking.tool_history": {"model": SONNET4, "messages": HISTORY[:4], "settings": {"thinking": True}},

@@ -222,3 +222,88 @@ def test_tool_fields_are_dropped_with_an_entry_elsewhere(provider: str):
     assert dropped == {"input_examples", "defer_loading", "output_schema"} - kept.get(provider, set())
     if t.request is not None:
         assert "input_examples" not in json.dumps(t.request.body) or provider == "anthropic"
+
+
+# ---- per-tool fields on custom tools and the 2026-11-26 SDK fields (openai 3.57.0, google-genai 3.6.1) -------------
+
+CUSTOM_FIELDS = """
+tools:
+  - type: custom
+    name: run_sql
+    description: Run one SQL statement
+    allowed_callers: [programmatic]
+    defer_loading: true
+    async: true
+  - name: get_weather
+    async: true
+    allowed_callers: [direct]
+    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
+tool_choice: auto
+messages: [{role: user, content: hi}]
+"""
+
+
+def test_a_responses_custom_tool_carries_the_fields_its_sdk_type_has():
+    """openai 3.57.0 types/responses/custom_tool_param.py CustomToolParam: allowed_callers, defer_loading and
+    (_CustomToolParamReservedKeywords) async; function_tool_param.py FunctionToolParam likewise has async."""
+    t = render("openai-responses", CUSTOM_FIELDS)
+    body = t.request.body
+    assert body["tools"][0] == {"type": "custom", "name": "run_sql", "description": "Run one SQL statement",
+                                "allowed_callers": ["programmatic"], "defer_loading": True, "async": True}
+    assert body["tools"][1]["async"] is True and body["tools"][1]["allowed_callers"] == ["direct"]
+    assert "tool.field_dropped" not in {e.code for e in t.ledger}
+    assert check(body, sdk_type("responses")) == []
+
+
+def test_chat_custom_tools_have_no_such_fields_so_they_are_dropped_with_an_entry():
+    """openai 3.57.0 types/chat/chat_completion_custom_tool_param.py Custom: name, description, format only."""
+    t = render("openai", CUSTOM_FIELDS)
+    assert t.request.body["tools"][0] == {"type": "custom", "custom": {"name": "run_sql",
+                                                                       "description": "Run one SQL statement"}}
+    dropped = [e.message for e in t.ledger if e.code == "tool.field_dropped" and "'run_sql'" in e.message]
+    assert len(dropped) == 3 and all("openai-responses take it" in m for m in dropped), dropped
+    assert check(t.request.body, sdk_type("chat")) == []
+
+
+def test_a_custom_tool_field_no_custom_tool_type_has_is_refused_with_its_line():
+    with pytest.raises(ToolchoiceError) as info:
+        load_scenario_text("tools:\n  - type: custom\n    name: x\n    output_schema: {type: object}\n", "s.yaml")
+    assert info.value.one_line().startswith("s.yaml:4:") and "unknown key 'output_schema'" in info.value.message
+
+
+def test_async_must_be_a_boolean():
+    with pytest.raises(ToolchoiceError) as info:
+        load_scenario_text("tools:\n  - type: custom\n    name: x\n    async: later\n", "s.yaml")
+    assert info.value.one_line().startswith("s.yaml:4:")
+
+
+GEMINI_FIELDS = """
+tools:
+  - name: get_weather
+    behavior: NON_BLOCKING
+    response_json_schema: {type: object, properties: {temp: {type: number}}}
+    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
+tool_choice: auto
+messages: [{role: user, content: hi}]
+"""
+
+
+def test_gemini_function_declarations_carry_the_response_schema_and_say_why_behavior_is_not_sent():
+    """google-genai 3.6.1 types.py FunctionDeclaration: response_json_schema (JSON Schema of the function's output),
+    sent in the REST API's camelCase; behavior 'is currently only supported by the BidiGenerateContent method', and
+    toolchoice sends generateContent: read, and dropped with that reason."""
+    from google.genai import types
+
+    t = render("gemini", GEMINI_FIELDS)
+    [declaration] = t.request.body["tools"][0]["functionDeclarations"]
+    assert declaration["responseJsonSchema"] == {"type": "object", "properties": {"temp": {"type": "number"}}}
+    assert "behavior" not in declaration
+    parsed = types.FunctionDeclaration.model_validate(declaration)  # the SDK reads the wire form back
+    assert parsed.response_json_schema == declaration["responseJsonSchema"]
+    [dropped] = [e.message for e in t.ledger if e.code == "tool.field_dropped"]
+    assert "behavior" in dropped and "BidiGenerateContent" in dropped
+    other = render("anthropic", GEMINI_FIELDS)
+    dropped = [e.message for e in other.ledger if e.code == "tool.field_dropped"]
+    assert len(dropped) == 2 and any("gemini take it" in m for m in dropped)
+    assert any("behavior" in m and "no API toolchoice sends to takes it" in m for m in dropped)
+    assert "behavior" not in json.dumps(other.request.body)

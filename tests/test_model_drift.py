@@ -105,6 +105,48 @@ def test_fable_5_2_forced_choice_is_sent_since_no_source_refuses_it(model: str, 
     assert t.request.body["tool_choice"]["type"] in ("any", "tool")
 
 
+@pytest.mark.parametrize("model", ["claude-fable-5-2", "claude-mythos-5-2", "anthropic.claude-fable-5-2-v1:0"])
+@pytest.mark.parametrize("choice", ["required", "get_time"])
+def test_fable_5_2_forced_choice_is_said_unstated(model: str, choice: str) -> None:
+    """A known model, one fact unstated: the ledger says that no source states whether the model takes a forcing
+    tool_choice (with its always-on thinking), names the 5.1 refusal it may share and the override; the request
+    goes out as written, nothing is called unknown."""
+    provider = "bedrock" if model.startswith("anthropic.") else "anthropic"
+    t = render(provider, model, choice)
+    assert not t.refused and "model_rule.unknown" not in codes(t)
+    [note] = [e for e in t.ledger if e.code == "model_rule.unstated"]
+    assert note.severity == "info"
+    assert "no source states whether" in note.message and "forcing tool_choice" in note.message
+    assert "claude-5.2-always-adaptive" in note.message and "claude-5.1-no-forced-choice" in note.message
+    assert f"providers.{provider}.rules.forced_tool_choice" in note.message
+    # the general Thinking-page rule is not presented as settling this model's case
+    assert not [e for e in t.ledger if e.code == "rule.applied" and "kept" in e.message]
+
+
+@pytest.mark.parametrize("model, choice, thinking", [
+    ("claude-fable-5-2", "auto", None),          # nothing forced: nothing to say
+    ("claude-fable-5-1", "required", None),      # stated: refused with its source
+    ("claude-fable-5", "required", None),        # no rule leaves the fact unstated there
+    ("claude-opus-5-5", "get_time", None),
+])
+def test_unstated_is_said_only_where_a_family_leaves_the_fact_unset(model: str, choice: str, thinking: object) -> None:
+    assert "model_rule.unstated" not in codes(render("anthropic", model, choice, thinking))
+
+
+def test_an_override_states_the_fact_and_silences_the_note() -> None:
+    text = TOOLS + ("tool_choice: required\nproviders:\n  anthropic: {model: claude-fable-5-2, max_tokens: 4096, "
+                    "rules: {forced_tool_choice: false}}\n")
+    t = translate("anthropic", load_scenario_text(text, "s.yaml"))
+    assert t.refused and "model_rule.unstated" not in codes(t) and "thinking.forced_choice" in codes(t)
+
+
+def test_every_unstated_fact_is_a_rule_key_the_rule_leaves_unset() -> None:
+    for rule in model_rules.RULES:
+        for key, why in rule.unstated.items():
+            assert key in model_rules.RULE_KEYS and key not in rule.facts and rule.family, rule.name
+            assert why.strip(), rule.name
+
+
 # ---- OpenAI: family rules hold for the family's SDK members; the rest are said unknown -----------------------------
 
 @pytest.mark.skipif(missing("openai"), reason="needs openai")
@@ -167,9 +209,10 @@ def test_cohere_tool_choice_rule_is_the_sdks_words() -> None:
 # ---- Responses custom tools: the SDK's fields beyond toolchoice's custom-tool keys are named by the fact -------------
 
 @pytest.mark.skipif(missing("openai"), reason="needs openai")
-def test_responses_custom_tool_fields_toolchoice_does_not_take_are_stated() -> None:
+def test_responses_custom_tool_fields_are_stated_and_sent() -> None:
+    """Every field openai's CustomToolParam has beyond name, type, description and format is named by the fact and
+    sent on Responses as the scenario writes it (it was refused as an unknown key until 2026-11-26)."""
     from toolchoice.providers.core.facts import fact
-    from toolchoice.providers.core.model import ToolchoiceError
     from toolchoice.providers.core.scenario import CUSTOM_TOOL_KEYS
 
     source = _sdk_file("openai", "types/responses/custom_tool_param.py")
@@ -177,9 +220,27 @@ def test_responses_custom_tool_fields_toolchoice_does_not_take_are_stated() -> N
     sdk = set(re.findall(r"\n    ([a-z_]+): ", body)) | set(re.findall(r'"([a-z_]+)": bool', source))
     assert {"name", "type", "description", "format"} <= sdk  # the reader reads the type
     beyond = sdk - set(CUSTOM_TOOL_KEYS) - {"type"}
+    assert beyond == {"allowed_callers", "defer_loading", "async"}
     statement = fact("openai.custom_tool.responses").statement
     assert all(key in statement for key in beyond), (sorted(beyond), statement)
-    for key in beyond:  # refused as toolchoice's limit, with the line: never dropped in silence
-        with pytest.raises(ToolchoiceError, match=f"unknown key '{key}'"):
-            load_scenario_text(f"tools:\n  - {{type: custom, name: x, {key}: true}}\ntool_choice: auto\n"
-                               "messages: [{role: user, content: hi}]\n", "c.yaml")
+    values = {"allowed_callers": "[direct]", "defer_loading": "true", "async": "false"}
+    for key in beyond:
+        scenario = load_scenario_text(f"tools:\n  - {{type: custom, name: x, {key}: {values[key]}}}\ntool_choice: auto\n"
+                                      "messages: [{role: user, content: hi}]\n", "c.yaml")
+        t = translate("openai-responses", scenario)
+        assert key in t.request.body["tools"][0] and "tool.field_dropped" not in codes(t), key
+
+
+def test_providers_model_lists_the_unstated_fact_with_what_was_read() -> None:
+    from cli import run_cli
+
+    result = run_cli(["providers", "--model", "claude-fable-5-2", "--format", "json"])
+    assert result.returncode == 0
+    [entry] = [e for e in json.loads(result.stdout) if e["provider"] == "anthropic"]
+    [unstated] = entry["unstated"]
+    assert unstated["fact"] == "forced_tool_choice" and unstated["rule"] == "claude-5.2-always-adaptive"
+    assert "Four changes from Claude Fable 5.1" in unstated["read"] and unstated["verified"] == "2026-11-26"
+    pretty = run_cli(["providers", "--model", "claude-fable-5-2"], env={"COLUMNS": "80"})
+    assert "forced_tool_choice" in pretty.stdout and "no source states" in " ".join(pretty.stdout.split())
+    assert "unstated" not in json.loads(run_cli(["providers", "--model", "claude-fable-5-1",
+                                                  "--format", "json"]).stdout)[0]

@@ -215,7 +215,7 @@ def test_judging_is_warmed_only_once_the_event_loop_has_nothing_else_to_run():
                 if step % 2:
                     await asyncio.sleep(0)  # a quiet pass between two busy ones
             done.append(time.perf_counter())
-            await asyncio.sleep(0.5)  # waiting for the reply
+            await asyncio.sleep(5.0)  # waiting for the reply (cancelled once quiet: long, so load cannot blur it)
 
         started = time.perf_counter()
         workers = [asyncio.ensure_future(worker()) for _ in range(2)]
@@ -229,4 +229,4 @@ def test_judging_is_warmed_only_once_the_event_loop_has_nothing_else_to_run():
 
     after_busy, elapsed = asyncio.run(scenario())
     assert after_busy is not None and after_busy >= 0, "warmed while the workers still had work to do"
-    assert elapsed < 0.25, "waited for the replies instead of warming while they are awaited"
+    assert elapsed < 2.5, "waited for the replies instead of warming while they are awaited"

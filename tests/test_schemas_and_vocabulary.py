@@ -229,6 +229,21 @@ def test_the_scenario_schema_knows_every_key_the_loader_takes():
     assert s["properties"]["providers"]["propertyNames"]["enum"] == list(PROVIDER_IDS)
 
 
+def test_the_scenario_schema_knows_every_per_tool_field_the_loader_takes():
+    """Each tool form of the schema lists the per-tool fields the loader reads (TOOL_FIELD_TYPES, with their JSON
+    types; a flat custom tool's CUSTOM_TOOL_FIELDS among them), so an editor does not flag a field an SDK has."""
+    from toolchoice.providers.core.model import CUSTOM_TOOL_FIELDS, TOOL_FIELD_TYPES
+
+    names = {list: "array", bool: "boolean", dict: "object", str: "string"}
+    forms = schema("scenario")["properties"]["tools"]["items"]["oneOf"]
+    wrapped = next(f["properties"]["function"] for f in forms if "function" in f.get("properties", {}))
+    flat = next(f for f in forms if f.get("properties", {}).get("type", {}).get("enum") == ["function", "custom"])
+    for form in (wrapped, flat):
+        for key, (kind,) in TOOL_FIELD_TYPES.items():
+            assert form["properties"].get(key, {}).get("type") == names[kind], key
+    assert set(CUSTOM_TOOL_FIELDS) <= set(flat["properties"])
+
+
 # ---- provider ids in the shipped schemas come from the capability table ------------------------------
 
 PROVIDER_ENUMS = {"scenario": ("properties", "providers", "propertyNames", "enum"),

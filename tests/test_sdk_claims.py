@@ -442,16 +442,21 @@ def test_a_named_choice_gives_one_call_only_with_the_switch() -> None:
 _BASE_TOOL_KEYS = {"name", "description", "parameters", "input_schema", "strict", "type"}
 # SDK fields a module does not take, each with why (checked 2026-11-26); a scenario's tool naming one is refused
 # as an unknown key, never sent unchecked nor silently dropped.
+# (Responses' async, undocumented, is sent as the user wrote it since 2026-11-26, as the SDK type allows.) The
+# scenario still reads such a field; the translator drops it with the why (the module's TOOL_FIELDS_UNSENT).
 NOT_TAKEN: dict[tuple[str, str], str] = {
-    ("openai-responses", "async"): "openai 3.57.0 types/responses/function_tool_param.py has 'async': bool with no "
-                                   "docstring (function_tool.py: async_ aliased 'async', undocumented): nothing says "
-                                   "what it does",
+    ("gemini", "behavior"): "google-genai 3.6.1 types.py FunctionDeclaration.behavior: 'This field is currently only "
+                            "supported by the BidiGenerateContent method.' (toolchoice sends generateContent)",
 }
+# The SDK's own spellings of fields the wire spells otherwise (Gemini's REST API is camelCase).
+_SDK_SPELLINGS = {"parameters_json_schema": "parameters"}  # Gemini: toolchoice sends its own JSON Schema there
 
 
 @pytest.mark.parametrize("provider, tool_type", [
     ("anthropic", "anthropic.types.tool_param:ToolParam"),
     ("openai-responses", "openai.types.responses.function_tool_param:FunctionToolParam"),
+    ("openai", "openai.types.shared_params.function_definition:FunctionDefinition"),
+    ("gemini", "google.genai.types:FunctionDeclaration"),
 ])
 def test_tool_fields_are_the_sdk_tool_types(provider: str, tool_type: str) -> None:
     package = tool_type.partition(".")[0]
@@ -460,10 +465,44 @@ def test_tool_fields_are_the_sdk_tool_types(provider: str, tool_type: str) -> No
     from toolchoice.providers.core.facts import fact
     from toolchoice.providers.core.registry import module_for
 
-    sdk = fields(_load(tool_type)) - _BASE_TOOL_KEYS
+    sdk = {_SDK_SPELLINGS.get(key, key) for key in fields(_load(tool_type))} - _BASE_TOOL_KEYS
+    sdk = {key for key in sdk if not any(c.isupper() for c in key)}  # pydantic aliases (camelCase) of the same
     taken = set(module_for(provider).TOOL_FIELDS)
     skipped = {key for (p, key) in NOT_TAKEN if p == provider}
     assert taken == sdk - skipped, f"{provider}: TOOL_FIELDS {sorted(taken)}, the SDK's tool type {sorted(sdk)}"
     assert skipped <= sdk, f"{provider}: a NOT_TAKEN field is gone from the SDK: remove it"
-    statement = fact(f"{provider}.tool_fields").statement  # the dated fact names every field the SDK has
-    assert all(key in statement for key in sdk), (provider, sorted(sdk), statement)
+    assert skipped == set(getattr(module_for(provider), "TOOL_FIELDS_UNSENT", {}))  # dropped with the why
+    if sdk:
+        statement = fact(f"{provider}.tool_fields").statement  # the dated fact names every field the SDK has
+        assert all(key in statement for key in sdk), (provider, sorted(sdk), statement)
+
+
+def test_bedrock_tool_specification_has_no_per_tool_field_beyond_the_base() -> None:
+    """botocore 1.44.8 bedrock-runtime ToolSpecification: name, description, inputSchema, strict; so a scenario
+    tool's per-tool fields are all dropped there with tool.field_dropped (bedrock's TOOL_FIELDS is empty)."""
+    if missing("botocore"):
+        pytest.skip("botocore is not installed")
+    from toolchoice.providers.core.registry import module_for
+
+    members = set(botocore_session().get_service_model("bedrock-runtime").shape_for("ToolSpecification").members)
+    assert members == {"name", "description", "inputSchema", "strict"}
+    assert tuple(getattr(module_for("bedrock"), "TOOL_FIELDS", ())) == ()
+
+
+@pytest.mark.parametrize("provider, tool_type", [
+    ("openai-responses", "openai.types.responses.custom_tool_param:CustomToolParam"),
+    ("openai", "openai.types.chat.chat_completion_custom_tool_param:Custom"),
+])
+def test_custom_tool_fields_are_the_sdk_custom_tool_types(provider: str, tool_type: str) -> None:
+    """A custom tool's per-tool fields (the module's CUSTOM_TOOL_FIELDS) are its SDK custom-tool type's fields
+    beyond name, description, format and type; the scenario reads every one some family's custom tool has."""
+    if missing("openai"):
+        pytest.skip("openai is not installed")
+    from toolchoice.providers.core.model import CUSTOM_TOOL_FIELDS
+    from toolchoice.providers.core.registry import family_modules, module_for
+    from toolchoice.providers.core.scenario import CUSTOM_TOOL_KEYS
+
+    sdk = fields(_load(tool_type)) - set(CUSTOM_TOOL_KEYS) - {"type"}
+    assert set(getattr(module_for(provider), "CUSTOM_TOOL_FIELDS", ())) == sdk, (provider, sorted(sdk))
+    union = {key for module in family_modules() for key in getattr(module, "CUSTOM_TOOL_FIELDS", ())}
+    assert set(CUSTOM_TOOL_FIELDS) == union

@@ -108,7 +108,23 @@ def test_gemini_tools_wrapper_with_parameters_json_schema(tmp_path):
     (tool,) = sc.tools
     assert tool.parameters["properties"]["color_temp"] == {"type": "string", "enum": ["daylight", "cool", "warm"]}
     messages = {n.code: n.message for n in sc.notes}
-    assert "Gemini function declarations" in messages["import.format"] and "behavior" in messages["import.dropped"]
+    assert "Gemini function declarations" in messages["import.format"] and "import.dropped" not in messages
+    # behavior is FunctionDeclaration's own field: read, then dropped by the translator with the SDK's reason
+    assert tool.fields == {"behavior": "BLOCKING"}
+    dropped = [m for code, m in ledger_codes(sc, "gemini") if code == "tool.field_dropped"]
+    assert len(dropped) == 1 and "BidiGenerateContent" in dropped[0]
+
+
+def test_gemini_declarations_keep_the_response_schema_in_either_spelling(tmp_path):
+    """google-genai 3.6.1 FunctionDeclaration: response_json_schema (alias responseJsonSchema), response."""
+    out = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+    (tmp_path / "g.json").write_text(json.dumps({"functionDeclarations": [
+        {"name": "a", "parametersJsonSchema": {"type": "object"}, "responseJsonSchema": out},
+        {"name": "b", "parameters_json_schema": {"type": "object"}, "response_json_schema": out}]}), encoding="utf-8")
+    sc = load_scenario(scenario_with(tmp_path, [{"from": "g.json"}]))
+    assert [t.fields for t in sc.tools] == [{"response_json_schema": out}] * 2
+    body = translate("gemini", sc, RenderOptions()).request.body
+    assert [d["responseJsonSchema"] for d in body["tools"][0]["functionDeclarations"]] == [out, out]
 
 
 def test_mcp_listing_keeps_the_input_schema_and_says_what_was_dropped(tmp_path):

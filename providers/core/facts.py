@@ -91,9 +91,10 @@ FACTS: tuple[Fact, ...] = (
          'Responses custom tools are flat: {"type":"custom","name","description","format"}, format {"type":"text"} or '
          '{"type":"grammar","syntax":"lark"|"regex","definition"}; a named choice is {"type":"custom","name"}; a reply '
          'item is {"type":"custom_tool_call","call_id","name","input"}. openai 3.57.0 adds allowed_callers, '
-         "defer_loading and an undocumented async to a Responses custom tool: toolchoice's custom tools take name, "
-         "description and format only, so a scenario's custom tool with another key is refused as an unknown key "
-         "(toolchoice's limit, not the API's; until 2026-11-26 this fact, read at 3.54.0, named the four keys only)",
+         "defer_loading and an undocumented async to a Responses custom tool: a scenario's custom tool takes them and "
+         "toolchoice sends them on Responses (CUSTOM_TOOL_FIELDS), and drops them with a tool.field_dropped entry on "
+         "Chat, whose Custom has name, description and format only (until 2026-11-26 this fact, read at 3.54.0, named "
+         "the four keys only, and then for a while said toolchoice refused the three as unknown keys)",
          "openai 3.57.0 types/responses/custom_tool_param.py ('class CustomToolParam(_CustomToolParamReservedKeywords, "
          "total=False): name: Required[str] type: Required[Literal[\"custom\"]] allowed_callers: "
          "Optional[List[Literal[\"direct\", \"programmatic\"]]] defer_loading: bool description: str format: "
@@ -149,13 +150,23 @@ FACTS: tuple[Fact, ...] = (
          "platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows; models/opus-5-5/whats-new-opus-5-5, "
          "models/sonnet-5-5/whats-new-sonnet-5-5, models/fable-5-1/migration-guide", "2026-11-26"),
     Fact("openai-responses.tool_fields", ("openai-responses",),
-         "a function tool may carry allowed_callers, defer_loading and output_schema, which toolchoice sends; openai "
-         "3.57.0 adds async (a bool the SDK does not document), which toolchoice does not take: a scenario tool's "
-         "async key is refused as an unknown key (until 2026-11-26 this fact, read at 3.54.0, named the three only)",
+         "a function tool may carry allowed_callers, defer_loading, output_schema and async (added in openai 3.57.0, "
+         "a bool the SDK does not document), all four sent as the scenario writes them (until 2026-11-26 this fact, "
+         "read at 3.54.0, named the three only, and then for a while said async was refused as an unknown key)",
          "openai 3.57.0 types/responses/function_tool_param.py (FunctionToolParam: 'allowed_callers: "
          "Optional[List[Literal[\"direct\", \"programmatic\"]]]', 'defer_loading: bool', 'output_schema: "
          "Optional[Dict[str, object]]', and _FunctionToolParamReservedKeywords '\"async\": bool' with no docstring)",
          "2026-11-26"),
+    Fact("gemini.tool_fields", ("gemini",),
+         "a FunctionDeclaration may carry response (an OpenAPI Schema of the function's output), response_json_schema "
+         "(the same in JSON Schema; 'mutually exclusive with `response`') and behavior (BLOCKING / NON_BLOCKING); "
+         "toolchoice sends response and responseJsonSchema as written, and drops behavior with a tool.field_dropped "
+         "entry, since it is 'currently only supported by the BidiGenerateContent method' (toolchoice sends "
+         "generateContent)",
+         "google-genai 3.6.1 types.py FunctionDeclaration (response_json_schema: 'Describes the output from this "
+         "function in JSON Schema format. ... This field is mutually exclusive with `response`.'; behavior: "
+         "'Specifies the function Behavior. ... This field is currently only supported by the BidiGenerateContent "
+         "method.'; aliases responseJsonSchema, response, behavior)", "2026-11-26"),
     Fact("gemini.parameters_json_schema", ("gemini",),
          "FunctionDeclaration takes parametersJsonSchema (plain JSON Schema), mutually exclusive with parameters "
          "(the OpenAPI-subset Schema); responseJsonSchema likewise with response",

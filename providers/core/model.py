@@ -76,7 +76,12 @@ ToolKind = Literal["function", "custom"]
 # Newer per-tool fields (each provider module's TOOL_FIELDS) and the JSON type each must have
 TOOL_FIELD_TYPES: dict[str, tuple[type, ...]] = {"input_examples": (list,), "defer_loading": (bool,),
                                                  "eager_input_streaming": (bool,), "cache_control": (dict,),
-                                                 "output_schema": (dict,), "allowed_callers": (list,)}
+                                                 "output_schema": (dict,), "allowed_callers": (list,),
+                                                 "async": (bool,), "behavior": (str,), "response": (dict,),
+                                                 "response_json_schema": (dict,)}
+# The per-tool fields some family's custom (free-text) tool type has (each module's CUSTOM_TOOL_FIELDS; a test holds
+# this to their union): a scenario's custom tool takes these beside name, description and format.
+CUSTOM_TOOL_FIELDS: tuple[str, ...] = ("allowed_callers", "defer_loading", "async")
 
 
 class Tool(NamedTuple):

@@ -72,6 +72,9 @@ class Rule(NamedTuple):
     source: str
     verified: str = _VERIFIED  # ISO date the source was last checked
     family: bool = True  # False: a rule of the whole API, not of a model family (it does not make a model known)
+    # Facts the family's sources were read for and do not state (RULE_KEYS key -> what was read): the model is
+    # known, this one fact is not; translators say so (model_rule.unstated) and refuse nothing on a guess.
+    unstated: Mapping[str, str] = MappingProxyType({})
 
     @property
     def id(self) -> str:
@@ -82,7 +85,8 @@ class Rule(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "providers": list(self.providers), "pattern": self.pattern,
-                "facts": dict(self.facts), "source": self.source, "verified": self.verified, "family": self.family}
+                "facts": dict(self.facts), "source": self.source, "verified": self.verified, "family": self.family,
+                "unstated": dict(self.unstated)}
 
 
 _PATTERNS: dict[str, re.Pattern[str]] = {}
@@ -187,14 +191,25 @@ RULES: tuple[Rule, ...] = (
          "\"any\"} or {type: \"tool\", name: \"...\"} returns a 400 error.'"),
     # Fable / Mythos 5.2: the thinking facts only. Neither the what's-new page nor the migration guide, as stored on
     # 2026-11-26, says whether a forcing tool_choice is taken (5.1 refuses it), so no forced_tool_choice is set: it is
-    # sent, never refused on a guess.
+    # sent, never refused on a guess, and the ledger says the fact is unstated (model_rule.unstated).
     Rule("claude-5.2-always-adaptive", _CLAUDE_PROVIDERS, r"claude-(?:fable|mythos)-5-2" + _V,
          {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True},
          _DOCS + "models/fable-5-2/whats-new-fable-5-2 (claude-fable-5-2 and claude-mythos-5-2): 'Claude Fable 5.2 and "
          "Claude Mythos 5.2 share these specs: ... Thinking: adaptive thinking is always on' ('Use the effort parameter "
          "to control thinking depth'); models/fable-5-2/migration-guide: adaptive thinking is always on, as on Claude "
          "Fable 5.1; " + _ANTHROPIC_TABLE + ": 'Claude 4.7 and later models do not support it [extended thinking] and "
-         "reject requests that use it, returning a 400 error'; forced tool_choice: not stated (not refused)"),
+         "reject requests that use it, returning a 400 error'; forced tool_choice: not stated (not refused)",
+         unstated={"forced_tool_choice": (
+             _DOCS + "models/fable-5-2/whats-new-fable-5-2 lists 'Four changes from Claude Fable 5.1 can break your "
+             "code': 'The prefix check applies to every account.', 'Only Claude Fable 5.2 and Claude Mythos 5.2 read "
+             "Claude Fable 5.2 thinking blocks.', 'The earlier computer_20251124 computer use tool returns an error "
+             "on every platform except Amazon Bedrock.', 'With the advisor tool, a Claude Fable 5.2 executor needs a "
+             "Claude Fable 5.2 or Claude Mythos 5.2 advisor.' — none about tool_choice; in what was read of it and of "
+             "models/fable-5-2/migration-guide (the stored copies; their feature-support sections could not be read "
+             "whole) nothing says that 5.1's 'Forcing a tool call with {type: \"any\"} "
+             "or {type: \"tool\", name: \"...\"} returns a 400 error' (rule claude-5.1-no-forced-choice) carries over "
+             "or was lifted; build-with-claude/thinking's 'adaptive thinking supports forced tool use' is about the "
+             "thinking setting, and models that refuse forcing outright (Fable 5.1, Opus 5.5) fall under it too")}),
     Rule("claude-opus-5.5", _CLAUDE_PROVIDERS, r"claude-opus-5-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True,
           "forced_tool_choice": False, "effort_default": "medium"},
@@ -530,6 +545,27 @@ def unknown_note(provider: str, model: str) -> str | None:
     return (f"no model rule knows {model}: its thinking and tool_choice limits are unknown here, so nothing is "
             f"refused or changed on a guess (set them with providers.{provider}.rules; `toolchoice providers --model "
             "ID` lists the rules)")
+
+
+@functools.lru_cache(maxsize=4096)
+def unstated(provider: str, model: str, key: str) -> Rule | None:
+    """The family rule that knows this model and whose sources leave ``key`` unstated, or None (the fact is set by
+    a matching rule, or no rule knows the model: then ``unknown_note`` speaks)."""
+    if key in rule_facts(provider, model):
+        return None
+    return next((rule for rule in RULES if rule.family and key in rule.unstated and rule.matches(provider, model)),
+                None)
+
+
+def unstated_note(provider: str, model: str, key: str, what: str, elsewhere: str = "") -> str | None:
+    """The ledger note (model_rule.unstated) for a known model whose sources do not state ``key``: ``what`` was
+    sent as written; ``elsewhere`` may name where the fact is stated for a neighbour. None when the fact is known."""
+    rule = unstated(provider, model.lower(), key)
+    if rule is None:
+        return None
+    return (f"{what}: no source states whether {model} {RULE_KEYS[key][1].removeprefix('the model ')}, so it is sent "
+            f"as written{elsewhere} (model rule {rule.name} knows the model and leaves {key} unset: "
+            f"{rule.unstated[key]}; verified {rule.verified}); set providers.{provider}.rules.{key} when you know")
 
 
 def cite(key: str, fact: Fact, provider: str) -> str:

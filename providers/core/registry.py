@@ -61,8 +61,12 @@ def custom_tool_takers() -> list[tuple[str, str]]:
     return [(pid, words) for module in family_modules() for pid, words in getattr(module, "CUSTOM_TOOLS", {}).items()]
 
 
-def tool_field_takers(key: str) -> list[str]:
-    """The provider ids whose tool type has the per-tool field ``key`` (their module's ``TOOL_FIELDS``)."""
+def tool_field_takers(key: str, kind: str = "function") -> list[str]:
+    """The provider ids whose tool type of this ``kind`` has the per-tool field ``key`` (their module's
+    ``TOOL_FIELDS``; for a custom tool, ``CUSTOM_TOOL_FIELDS`` of the providers in its ``CUSTOM_TOOLS``)."""
+    if kind == "custom":
+        return sorted(pid for module in family_modules() for pid in getattr(module, "CUSTOM_TOOLS", {})
+                      if key in getattr(module, "CUSTOM_TOOL_FIELDS", ()))
     return sorted(pid for pid in PROVIDER_IDS if key in getattr(module_for(pid), "TOOL_FIELDS", ()))
 
 

@@ -17,8 +17,8 @@ import yaml
 from . import limits as _limits
 from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
-from .model import (NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool, ProviderSettings,
-                    Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError, WrongArgument)
+from .model import (CUSTOM_TOOL_FIELDS, NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool,
+                    ProviderSettings, Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError, WrongArgument)
 from .request_parts import HEADER_NAME, redact_url, url_problem
 from .scenario_loop import read_loop
 from .scenario_messages import read_messages
@@ -230,17 +230,19 @@ def _custom_tool(r: _Reader, node: yaml.Node, fields: dict[str, yaml.Node]) -> T
         fields = r.mapping(fields["custom"], "custom", CUSTOM_TOOL_KEYS)
     else:
         fields = {k: v for k, v in fields.items() if k != "type"}
-        unknown = [k for k in fields if k not in CUSTOM_TOOL_KEYS]
+        known = CUSTOM_TOOL_KEYS + CUSTOM_TOOL_FIELDS
+        unknown = [k for k in fields if k not in known]
         if unknown:
-            hint = did_you_mean(unknown[0], CUSTOM_TOOL_KEYS) or f"a custom tool takes {', '.join(CUSTOM_TOOL_KEYS)}"
+            hint = did_you_mean(unknown[0], known) or f"a custom tool takes {', '.join(known)}"
             raise r.loc(_key_node(node, unknown[0]) or fields[unknown[0]]).fail(
                 f"unknown key '{unknown[0]}' in a custom tool", hint)
+    extras = {k: v for k, v in fields.items() if k in CUSTOM_TOOL_FIELDS}
     loc = r.loc(node)
     name, description = _name_and_description(r, loc, fields)
     form = None
     if "format" in fields and r.value(fields["format"]) is not None:
         form = _custom_format(r, name, fields["format"])
-    return Tool(name=name, description=description, kind="custom", format=form)
+    return Tool(name=name, description=description, kind="custom", format=form, fields=_tool_fields(r, name, extras))
 
 
 def _custom_format(r: _Reader, name: str, node: yaml.Node) -> dict[str, Any]:

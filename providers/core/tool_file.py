@@ -12,7 +12,8 @@ class ToolFile:
     (A plain class: a NamedTuple class costs ~0.2 ms of every command's start-up to create.)"""
 
     __slots__ = ('format', 'title', 'source', 'marks', 'short', 'schema_keys', 'schema_required', 'schema_hint',
-                 'wrapper', 'groups', 'type_names', 'convert', 'convert_note', 'strict', 'tool_fields',)
+                 'wrapper', 'groups', 'type_names', 'convert', 'convert_note', 'strict', 'tool_fields',
+                 'field_spellings',)
 
     def __init__(self, format: str, title: str, source: str, *,
                  marks: Callable[[dict[str, Any]], bool] | None = None, short: str = "",
@@ -20,7 +21,8 @@ class ToolFile:
                  schema_hint: str | None = None, wrapper: str | None = None, groups: tuple[str, ...] = (),
                  type_names: frozenset[str] = frozenset(), convert: Callable[[dict[str, Any]],
                  tuple[dict[str, Any], Any]] | None = None, convert_note: tuple[str, str] = ("", ""),
-                 strict: bool = False, tool_fields: bool = False) -> None:
+                 strict: bool = False, tool_fields: bool = False,
+                 field_spellings: dict[str, str] | None = None) -> None:
         self.format = format  # the format's id, as `toolchoice tools` and the notes say it ("openai-chat")
         self.title = title  # how the notes name a file of it ("OpenAI chat tools")
         self.source = source  # where its field names come from (the SDK's type file)
@@ -36,3 +38,4 @@ class ToolFile:
         self.convert_note = convert_note  # the ledger code and words for what convert changed
         self.strict = strict  # the tool's strict flag is read
         self.tool_fields = tool_fields  # the newer per-tool fields (cache_control, input_examples, ...) are read
+        self.field_spellings = field_spellings or {}  # its own spelling of a per-tool field -> the scenario's key

@@ -556,6 +556,8 @@ def _convert_entry(entry: dict[str, Any], fmt: str, where: DataPath, notes: list
     if schema is not None and "type" in schema and schema["type"] != "object":
         raise ImportProblem(f"the schema of tool '{name}' must describe an object, not type {schema['type']!r}",
                             schema_at, "a tool's arguments are an object: wrap the value in an object property")
+    if form.field_spellings:
+        fields = {form.field_spellings.get(k, k): v for k, v in fields.items()}
     extras = _tool_fields(name, fields, inner) if form.tool_fields else {}
     dropped = [k for k in fields if k not in _kept() and k not in extras]
     if form.wrapper:

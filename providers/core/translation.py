@@ -156,20 +156,34 @@ def lint_tool_kinds(cap: Capability, tools: tuple[Tool, ...], ledger: Ledger) ->
             ledger.error("tool.custom_unsupported", f"tool '{tool.name}' is a custom (free-text) tool and {cap.title} "
                          f"has no such tool kind (only {', '.join(takers[:-1])} and {takers[-1]} do); declare it as a "
                          "function tool with a string parameter, or leave it out for this provider")
-        for key in tool.fields:
-            if key not in getattr(module, "TOOL_FIELDS", ()):
-                ledger.info("tool.field_dropped", f"tool '{tool.name}': {key} is not sent ({cap.title}'s tool type has "
-                            f"no such field; {', '.join(tool_field_takers(key))} take it)")
+        elif tool.fields:
+            taken = _fields_taken(module, tool)
+            kind = "custom tool" if tool.kind == "custom" else "tool"
+            unsent = getattr(module, "TOOL_FIELDS_UNSENT", {})
+            for key in tool.fields:
+                if key in unsent:
+                    ledger.info("tool.field_dropped", f"tool '{tool.name}': {key} is not sent (the {kind} type has it, "
+                                f"the endpoint toolchoice sends to does not take it: {unsent[key]})")
+                elif key not in taken:
+                    takers = tool_field_takers(key, tool.kind)
+                    ledger.info("tool.field_dropped", f"tool '{tool.name}': {key} is not sent ({cap.title}'s {kind} "
+                                "type has no such field; " + (f"{', '.join(takers)} take it)" if takers else
+                                                              "no API toolchoice sends to takes it)"))
+
+
+def _fields_taken(module: Any, tool: Tool) -> tuple[str, ...]:
+    """The per-tool fields the module's tool type of this tool's kind has (``TOOL_FIELDS``, ``CUSTOM_TOOL_FIELDS``)."""
+    return getattr(module, "CUSTOM_TOOL_FIELDS" if tool.kind == "custom" else "TOOL_FIELDS", ())
 
 
 def tool_fields(ctx: Context, tool: Tool) -> dict[str, Any]:
-    """The tool's newer per-tool fields this provider takes (its module's ``TOOL_FIELDS``; the others
-    were recorded as dropped)."""
+    """The tool's newer per-tool fields this provider takes (its module's ``TOOL_FIELDS``, or ``CUSTOM_TOOL_FIELDS``
+    for a custom tool; the others were recorded as dropped)."""
     if not tool.fields:
         return {}
     from .registry import module_for
 
-    taken = module_for(ctx.provider).TOOL_FIELDS
+    taken = _fields_taken(module_for(ctx.provider), tool)
     return {k: v for k, v in tool.fields.items() if k in taken}
 
 

@@ -26,11 +26,12 @@ from .parse import ERROR_ENVELOPES, REASONING_FAMILY, REPLY_KIND, looks_like_rep
 from .schema import SCHEMA_FIELDS, SCHEMA_TYPES, TOOL_FILE
 from .stream import STREAM_FRAMING, GeminiStreamAssembler, stream_assembler
 from .hosted import LEDGER_CODES as _HOSTED_CODES, NATIVE_TOOLS, TOOLS_TYPE
-from .translate import DEFAULT_BASE, NAME_RULE, THOUGHT_SIGNATURE_SENTINEL, translate
+from .translate import DEFAULT_BASE, NAME_RULE, THOUGHT_SIGNATURE_SENTINEL, TOOL_FIELDS, TOOL_FIELDS_UNSENT, translate
 
 __all__ = [
     "DEFAULT_BASE", "ERROR_ENVELOPES", "LEDGER_CODES", "NAME_RULE", "NATIVE_TOOLS", "TOOLS_TYPE", "REASONING_FAMILY",
-    "REPLY_KIND", "SCHEMA_FIELDS", "SCHEMA_TYPES", "STREAM_FRAMING", "THOUGHT_SIGNATURE_SENTINEL", "TOOL_FILE",
+    "REPLY_KIND", "SCHEMA_FIELDS", "SCHEMA_TYPES", "STREAM_FRAMING", "THOUGHT_SIGNATURE_SENTINEL", "TOOL_FIELDS",
+    "TOOL_FIELDS_UNSENT", "TOOL_FILE",
     "GeminiStreamAssembler", "looks_like_reply", "offered_tools",
     "parse_reply", "reasoning_item", "stream_assembler", "translate",
 ]

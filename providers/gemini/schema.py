@@ -320,4 +320,5 @@ TOOL_FILE = ToolFile("gemini", "Gemini function declarations", "google-genai typ
                      marks=lambda entry: any(key in entry for key in _DECLARATION_ONLY), short="Gemini",
                      schema_keys=("parametersJsonSchema", "parameters_json_schema", "parameters"),
                      groups=("functionDeclarations", "function_declarations"), type_names=WIRE_TYPES,
-                     convert=to_json_schema, convert_note=("import.gemini_schema", "Gemini Schema read as JSON Schema"))
+                     convert=to_json_schema, convert_note=("import.gemini_schema", "Gemini Schema read as JSON Schema"),
+                     tool_fields=True, field_spellings={"responseJsonSchema": "response_json_schema"})

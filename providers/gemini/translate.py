@@ -180,7 +180,23 @@ def _strict_validated(ctx: Context, strict: set[str]) -> None:
                     f"flag; VALIDATED validates function calls with constrained decoding{also}")
 
 
+# The per-tool fields a FunctionDeclaration has beyond name, description and parameters (fact gemini.tool_fields):
+# scenario key (google-genai's field name) -> the REST API's spelling; and the one generateContent does not take.
+_WIRE_NAMES = {"response": "response", "response_json_schema": "responseJsonSchema"}
+TOOL_FIELDS: tuple[str, ...] = tuple(_WIRE_NAMES)
+TOOL_FIELDS_UNSENT: dict[str, str] = {
+    "behavior": "google-genai 3.6.1 types.py FunctionDeclaration.behavior: 'This field is currently only supported by "
+                "the BidiGenerateContent method.' (the Live API; toolchoice sends generateContent)"}
+
+
 def _declaration(ctx: Context, tool: Tool) -> dict[str, Any]:
+    declaration = _declared(ctx, tool)
+    for key, value in translation.tool_fields(ctx, tool).items():
+        declaration[_WIRE_NAMES[key]] = value
+    return declaration
+
+
+def _declared(ctx: Context, tool: Tool) -> dict[str, Any]:
     declaration: dict[str, Any] = {"name": tool.name}
     if tool.description is not None:
         declaration["description"] = tool.description

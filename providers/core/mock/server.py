@@ -51,10 +51,12 @@ class Bounds(NamedTuple):
 
 
 class Request:
-    __slots__ = ("method", "target", "headers", "body", "version")
+    __slots__ = ("method", "target", "headers", "body", "version", "reader")
 
-    def __init__(self, method: str, target: str, headers: dict[str, str], body: bytes, version: str) -> None:
+    def __init__(self, method: str, target: str, headers: dict[str, str], body: bytes, version: str,
+                 reader: asyncio.StreamReader | None = None) -> None:
         self.method, self.target, self.headers, self.body, self.version = method, target, headers, body, version
+        self.reader = reader  # the connection it came on (the proxy watches it for a client that leaves)
 
 
 class BadRequest(Exception):
@@ -176,13 +178,13 @@ async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio
     if headers.get("expect", "").lower() == "100-continue":
         writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
     if chunked:
-        return Request(method, target, headers, await _chunked_body(reader, bounds), version)
+        return Request(method, target, headers, await _chunked_body(reader, bounds), version, reader)
     length = int(length_text)
     try:
         body_bytes = await reader.readexactly(length) if length else b""
     except asyncio.IncompleteReadError:
         raise BadRequest(400, "the body ended before its Content-Length") from None
-    return Request(method, target, headers, body_bytes, version)
+    return Request(method, target, headers, body_bytes, version, reader)
 
 
 def _too_large(bounds: Bounds) -> str:
@@ -289,6 +291,10 @@ class Server:
         judges = getattr(self.handler, "judges", None)
         if isinstance(judges, Judges):
             judges.close()
+        closing = getattr(self.handler, "aclose", None)  # the proxy's upstream client
+        if closing is not None:
+            with contextlib.suppress(Exception):
+                await closing()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
