@@ -13,6 +13,9 @@ names up to ``--tools`` tools, written as YAML and as JSON. Measured, interleave
   plus the JSON render: the same translations, laid out as text instead of serialised.
 
     python bench/large_catalogue.py [--tools 300] [--rounds 5]
+
+Past 128 tools OpenAI chat and Groq refuse the request (the rows' ``tool_limit``, since 2026-11-26): ``render``
+then prints their refusal, not a body, so runs with more than 128 tools before and after that date differ there.
 """
 
 from __future__ import annotations

@@ -236,6 +236,10 @@ _LLAMACPP_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_erro
 _VLLM_PARAM = re.compile(r" \(parameter=([^,)]+)[,)]")
 
 
+# OpenAI's words for an array over its bound name the parameter (fact openai.tool_limit: param tools)
+_ARRAY_TOO_LONG = re.compile(r"Invalid '([^']+)': array too long\. ")
+
+
 def mock_error(status: int, message: str, provider: str = "openai") -> tuple[dict[str, Any], dict[str, str]]:
     """OpenAI's error envelope {error: {message, type, param, code}} (the recorded 400 in tests/data/responses/errors;
     429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them). Mistral's is the same
@@ -252,6 +256,10 @@ def mock_error(status: int, message: str, provider: str = "openai") -> tuple[dic
     if provider == "llamacpp":  # tools/server/server-common.cpp format_error_response, under "error" (server.cpp)
         return {"error": {"code": status, "message": message, "type": _LLAMACPP_ERROR_TYPES.get(status, "server_error")}}, {}
     code = "rate_limit_exceeded" if status == 429 else None
-    error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": None,
+    param = None
+    array = _ARRAY_TOO_LONG.match(message) if provider == "openai" else None
+    if array is not None:  # the recorded envelope of a tool list over the limit (fact openai.tool_limit)
+        param, code = array.group(1), "array_above_max_length"
+    error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": param,
              "code": code}
     return ({"object": "error", **error} if provider == "mistral" else {"error": error}), {}

@@ -23,7 +23,6 @@ from typing import Any, Iterator
 
 import pytest
 
-from toolchoice.providers.core.mock import server as mock_server
 from toolchoice.providers.core.mock.server import running_mock
 
 KEY = "sk-hostile-client-secret-6a5b4c3d2e1f"
@@ -152,7 +151,7 @@ def test_http10_through_the_proxy_gets_the_stream_unframed() -> None:
 
 
 def test_a_byte_a_second_client_gets_408_and_an_idle_one_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mock_server, "REQUEST_SECONDS", 0.6)
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_MOCK_REQUEST_SECONDS", "1")
     with running_mock("openai") as served:
         port = _port(served.base_url)
         idle = socket.create_connection(("127.0.0.1", port))
@@ -177,7 +176,7 @@ def test_a_byte_a_second_client_gets_408_and_an_idle_one_is_left_alone(monkeypat
 def test_a_client_that_never_reads_is_cut_off(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Responses mock echoes the request's tools, so a request of many tools gets an answer of megabytes;
     a client that never reads it must not hold the connection (and the answer) for ever."""
-    monkeypatch.setattr(mock_server, "WRITE_SECONDS", 0.5)
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_MOCK_WRITE_SECONDS", "1")
     tools = [{"type": "function", "name": f"tool_{i}", "parameters": {"type": "object"}} for i in range(8000)]
     body = json.dumps({"model": "gpt-5", "input": "hi", "tools": tools}).encode()
     with running_mock("openai-responses") as served:
@@ -207,7 +206,7 @@ def test_a_client_that_never_reads_is_cut_off(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_connections_past_the_limit_get_503_and_the_server_stays_up(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mock_server, "MAX_CONNECTIONS", 4)
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_MOCK_CONNECTIONS", "4")
     with running_mock("openai") as served:
         port = _port(served.base_url)
         held = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]

@@ -360,8 +360,9 @@ def test_on_a_colour_terminal_a_small_body_is_coloured_and_a_large_one_plain(tmp
 
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env.update(FORCE_COLOR="1", TERM="xterm-256color", COLUMNS="120", OPENAI_API_KEY="sk-test")
-    tools = "\n".join(f"  - name: tool_{i}\n    description: \"{'Looks things up. ' * 30}\"\n"
-                      f"    parameters: {{type: object, properties: {{q: {{type: string}}}}}}" for i in range(150))
+    # 120 tools: OpenAI refuses more than 128 (fact openai.tool_limit)
+    tools = "\n".join(f"  - name: tool_{i}\n    description: \"{'Looks things up. ' * 40}\"\n"
+                      f"    parameters: {{type: object, properties: {{q: {{type: string}}}}}}" for i in range(120))
     big = tmp_path / "big.yaml"
     big.write_text(f"tools:\n{tools}\ntool_choice: required\nmessages:\n  - {{role: user, content: hi}}\n")
     for path, coloured in ((ROOT / "configs" / "weather.yaml", True), (big, False)):

@@ -14,7 +14,7 @@ A choice's ``wire`` is one of:
 """
 
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Level(str, Enum):
@@ -66,6 +66,50 @@ class WithoutTools(NamedTuple):
     takes: str = ""  # what the source says happens instead, when it takes the choice
 
 
+class ToolLimit(NamedTuple):
+    """The most entries an API's own source says one request's tool array may hold (a recorded 400 quoting it, or
+    the API's documents): past it the API refuses the request, so render and send refuse it first and the mock
+    answers with ``words``. ``path`` walks the wire body to the array: a key, ``*`` for every member of a list
+    (its index fills ``{index}``), ``a|b`` for either spelling. A row without one: no source states a limit."""
+
+    fact: str
+    most: int
+    path: tuple[str, ...]
+    words: str  # the API's error message; {count} (the array's length) and {index} filled in
+
+    def over(self, body: Any) -> tuple[int, str] | None:
+        """(the array's length, the API's words) for the first array in ``body`` longer than ``most``; else None."""
+        for index, array in _arrays(body, self.path, 0):
+            if len(array) > self.most:
+                return len(array), self.words.format(count=len(array), index=index)
+        return None
+
+
+def _arrays(value: Any, path: tuple[str, ...], index: int) -> Any:
+    """The lists at ``path`` under ``value`` with the index of the last ``*`` passed (ToolLimit.path)."""
+    if not path:
+        if isinstance(value, list):
+            yield index, value
+        return
+    step, rest = path[0], path[1:]
+    if step == "*":
+        if isinstance(value, list):
+            for i, member in enumerate(value):
+                yield from _arrays(member, rest, i)
+        return
+    if isinstance(value, dict):
+        for key in step.split("|"):
+            if key in value:
+                yield from _arrays(value[key], rest, index)
+                return
+
+
+# OpenAI's recorded 400 (fact openai.tool_limit), the words its validator writes for any array over its bound
+_OPENAI_TOOL_LIMIT = ToolLimit("openai.tool_limit", 128, ("tools",),
+                               "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an "
+                               "array with length {count} instead.")
+
+
 _EVERY_CHOICE = frozenset({"auto", "none", "required", "named", "allowed"})
 # OpenAI's recorded 400 (fact openai.tool_choice_without_tools); Azure answers the same words
 _OPENAI_WITHOUT_TOOLS = "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."
@@ -100,6 +144,7 @@ class Capability(NamedTuple):
     # set it until 2026-11-26 no longer do
     named_single_call: bool = False
     without_tools: WithoutTools | None = None  # what a source says the API does with tool_choice and no tools
+    tool_limit: ToolLimit | None = None  # the most tools a source says one request may declare
 
     def feature(self, name: str) -> Support:
         return getattr(self, name)
@@ -133,7 +178,8 @@ CAPABILITIES: dict[str, Capability] = {
         strict=_n("function.strict", "off unless sent"),
         verified="2026-11-26",
         sources=_OPENAI_SOURCES, **_OPENAI_LIKE,
-        without_tools=WithoutTools("openai.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS)
+        without_tools=WithoutTools("openai.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS),
+        tool_limit=_OPENAI_TOOL_LIMIT,
     ),
     "openai-responses": Capability(
         provider="openai-responses", module="openai_responses", title="OpenAI Responses",
@@ -187,7 +233,10 @@ CAPABILITIES: dict[str, Capability] = {
                  "ai.google.dev/gemini-api/docs/deprecations (gemini-3.5-flash, May 19, 2026: 'No shutdown date "
                  "announced'; the default model, 2026-11-26)"),
         without_tools=WithoutTools("gemini.tool_choice_without_tools", _EVERY_CHOICE,
-                                   "Function calling config is set without function_declarations.")
+                                   "Function calling config is set without function_declarations."),
+        tool_limit=ToolLimit("gemini.tool_limit", 512, ("tools", "*", "functionDeclarations|function_declarations"),
+                             "The GenerateContentRequest proto is invalid:\n  * tools[{index}].function_declarations: "
+                             "[FIELD_INVALID] At most 512 function declarations can be specified."),
     ),
     "mistral": Capability(
         provider="mistral", title="Mistral La Plateforme",
@@ -217,6 +266,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "the default model (2026-11-26): llama-3.3-70b-versatile's decommission on 2026-08-16 is unverified at "
                  "console.groq.com/docs/deprecations (not readable in the stored copies); two secondary sources agree "
                  "(model_rules END_OF_LIFE)"), **_OPENAI_LIKE,
+        tool_limit=ToolLimit("groq.tool_limit", 128, ("tools",), "'tools' : maximum number of items is 128"),
     ),
     "deepseek": Capability(
         provider="deepseek", title="DeepSeek", endpoint="https://api.deepseek.com/chat/completions",

@@ -281,6 +281,28 @@ FACTS: tuple[Fact, ...] = (
          "400 - {'code': 'Client specified an invalid argument', 'error': 'Invalid request content: A tool_choice was "
          "set on the request but no tools were specified.'}'; the same words for xAI's /responses in "
          "chenyme/grok2api#1042", "2026-11-26"),
+    # How many tools one request may declare: the capability rows' tool_limit name these facts (core/capabilities.py
+    # ToolLimit); render and send refuse a request over it and the mock answers the API's words. No source states a
+    # limit for the other APIs on 2026-11-26 (none found for openai-responses, azure, anthropic, bedrock — botocore's
+    # ToolConfigurationToolsList has "min": 1 and no max —, mistral, cohere, vllm, llamacpp, ollama and the others)
+    Fact("openai.tool_limit", ("openai",),
+         "Chat Completions refuses more than 128 tools with 400 invalid_request_error, param tools, code "
+         "array_above_max_length",
+         f"vishalmysore/Tools4AI#16 (the response body quoted){CITE_END}'\"message\": \"Invalid 'tools': array too "
+         "long. Expected an array with maximum length 128, but got an array with length 325 instead.\", \"type\": "
+         "\"invalid_request_error\", \"param\": \"tools\", \"code\": \"array_above_max_length\"'; julep-ai/julep#330 "
+         "(length 383, the same envelope), 0x4m4/hexstrike-ai#29 (length 150)", "2026-11-26"),
+    Fact("gemini.tool_limit", ("gemini",),
+         "the Gemini API refuses more than 512 function declarations in one tool with 400 INVALID_ARGUMENT",
+         f"google-gemini/gemini-cli#19083 (many MCP tools){CITE_END}'\"code\": 400, \"message\": \"The "
+         "GenerateContentRequest proto is invalid:\\n  * tools[0].function_declarations: [FIELD_INVALID] At most 512 "
+         "function declarations can be specified.\", \"status\": \"INVALID_ARGUMENT\"'; the same words in "
+         "google-gemini/gemini-cli#25440", "2026-11-26"),
+    Fact("groq.tool_limit", ("groq",),
+         "Groq refuses more than 128 tools with 400 invalid_request_error",
+         f"HunorLaczko/ha-groq-cloud-api#25{CITE_END}'Error code: 400 - {{'error': {{'message': \"'tools' : maximum "
+         "number of items is 128\", 'type': 'invalid_request_error'}}'; the same words in gsd-build/gsd-2#4376; groq "
+         "1.7.0 types/chat/completion_create_params.py tools: 'A max of 128 functions are supported.'", "2026-11-26"),
     Fact("llamacpp.tool_choice_words", ("llamacpp",),
          "llama-server parses a string tool_choice as auto, none or required and refuses another word with 400 "
          "{error: {code: 400, message: 'Invalid tool_choice: WORD', type: invalid_request_error}}; a tool_choice that "

@@ -14,7 +14,7 @@ MIB = 1024 * 1024
 class Limit(NamedTuple):
     name: str
     default: float
-    unit: str  # "bytes", "levels", "items", "seconds"
+    unit: str  # "bytes", "levels", "items", "seconds", "connections", "threads"
     what: str
 
     @property
@@ -36,6 +36,15 @@ LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
     Limit("result_bytes", 1 * MIB, "bytes", "the output of one --results-from command"),
     Limit("stderr_bytes", 64 * 1024, "bytes", "an MCP stdio server's stderr kept for its error line (the last part)"),
     Limit("mcp_reply_bytes", 32 * MIB, "bytes", "the answers of an MCP server to tools/list"),
+    # toolchoice mock / proxy (providers/core/mock/server.py): what one client may hold of the server
+    Limit("mock_body_bytes", 32 * MIB, "bytes", "a request body the mock or proxy reads (past it: 413)"),
+    Limit("mock_header_bytes", 64 * 1024, "bytes", "a request's head (request line and headers; past it: 431)"),
+    Limit("mock_connections", 512, "connections", "connections the mock or proxy holds open at once (past them: 503)"),
+    Limit("mock_request_seconds", 60, "seconds", "one request, from its first byte to its last (past it: 408)"),
+    Limit("mock_idle_seconds", 300, "seconds", "a keep-alive connection with no request under way (then closed)"),
+    Limit("mock_write_seconds", 60, "seconds", "one write of an answer the client does not read (then cut off)"),
+    Limit("mock_judge_threads", 2, "threads", "request bodies of 64 KiB or more judged at once, each in a worker "
+          "thread so the server keeps answering the others"),
 )}
 
 

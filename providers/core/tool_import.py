@@ -358,6 +358,11 @@ def _convert(data: Any, shown: str, expect: str | None, hosted: bool) -> tuple[I
         notes.insert(1, LedgerEntry("warning", "import.over_limit", f"{count}: a scenario takes at most "
                                     f"{limits.shown('tools')}: {limits.raise_hint('tools')}, or keep the ones the "
                                     "agent offers"))
+    else:
+        refusing = _refusing_apis(len(tools))
+        if refusing:
+            notes.insert(1, LedgerEntry("warning", "import.over_limit", f"{count}: {refusing}; keep the ones the "
+                                        "agent offers, or send them to another API"))
     if skipped:
         kinds = [str(e.get("type")) for (e, _), kind in zip(entries, found)
                  if kind == "skip" and isinstance(e, dict) and e.get("type") in NATIVE_TOOL_KINDS]
@@ -367,6 +372,19 @@ def _convert(data: Any, shown: str, expect: str | None, hosted: bool) -> tuple[I
         notes.append(LedgerEntry("warning", "import.skipped", f"{shown}: not function tools, left out: "
                                  f"{', '.join(skipped)} ({hint})"))
     return Imported(tuple(tools), tuple(grouped_notes(notes)), fmt, shown), native
+
+
+def _refusing_apis(count: int) -> str:
+    """The APIs whose capability row says they refuse ``count`` tools in one request (``tool_limit``, each with its
+    dated fact), grouped by limit: the same data render and send refuse with; "" when none does."""
+    from .capabilities import CAPABILITIES
+
+    by_most: dict[int, list[str]] = {}
+    for row in CAPABILITIES.values():
+        if row.tool_limit is not None and count > row.tool_limit.most:
+            by_most.setdefault(row.tool_limit.most, []).append(f"{row.title} (fact {row.tool_limit.fact})")
+    return "; ".join(f"{', '.join(titles)} refuse{'s' if len(titles) == 1 else ''} more than {most} in one request"
+                     for most, titles in sorted(by_most.items()))
 
 
 _TOOL_NOTE = re.compile(r"tool '((?:[^'\\]|\\.)*)': (.*)", re.S)

@@ -301,6 +301,21 @@ def dig(body: Any, path: tuple[str, ...]) -> Any:
     return body
 
 
+def check_tool_limit(ctx: Context, body: dict[str, Any]) -> None:
+    """More tools than the row's ``tool_limit`` (a source says the API refuses them): an error quoting the API."""
+    limit = ctx.cap.tool_limit
+    assert limit is not None
+    over = limit.over(body)
+    if over is None:
+        return
+    from .facts import cited  # the dated facts: read only for a request over the limit
+
+    count, words = over
+    ctx.ledger.error("tools.over_limit", f"{count} tools in one request, and {ctx.cap.title} refuses more than "
+                     f"{limit.most} ('{words}', {cited(limit.fact)}); offer at most {limit.most} (loop.narrow, or "
+                     "split the catalogue)")
+
+
 def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, str], body: dict[str, Any],
            choice_path: tuple[str, ...], key_optional: bool = False,
            offered: tuple[str, ...] | None = None,
@@ -318,6 +333,8 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         body = merge_extra(ctx, body)
     if final_lint is not None:
         final_lint(ctx, body)
+    if ctx.cap.tool_limit is not None:
+        check_tool_limit(ctx, body)
     if settings.headers:
         headers = with_user_headers(ctx, headers)
     if settings.headers or settings.api_key_env or settings.base_url:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 from typing import Any, Mapping, NamedTuple
 
+from ..capabilities import CAPABILITIES
 from ..choice import parse_tool_choice
 from ..model import (LedgerEntry, Message, NativeTool, ProviderSettings, RenderOptions, Scenario, Tool, ToolChoice,
                      ToolchoiceError, quoted)
@@ -23,7 +24,8 @@ NOT_API_ERRORS = frozenset({"env.not_allowed", "strict.refused", "tool_choice.un
 # ledger codes that say what toolchoice would send, not what the client did: left out of findings
 _QUIET = frozenset({"model.default", "tool_choice.unset", "tool_choice.mapped", "tool_choice.spelling",
                     "max_tokens.default", "strict.mapped", "thinking.budget", "thinking.adaptive", "thinking.effort",
-                    "parallel.default", "stream.on"})
+                    "parallel.default", "stream.on",
+                    "tools.over_limit"})  # judged on the body as sent (judge): a re-render may group tools otherwise
 MOCK_TEXT = "toolchoice mock: a text answer (no tool call)."
 
 
@@ -77,6 +79,10 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     names = tuple(t.name for t in read.tools)
     choice: ToolChoice | None = None
     refusal = read.refusal
+    limit = CAPABILITIES[provider].tool_limit  # more tools than a source says the API takes: its words, first
+    over = limit.over(body) if limit is not None else None
+    if over is not None:
+        refusal = over[1]
     words = getattr(module, "MOCK_CHOICE_WORDS", {}).get(provider)
     if refusal is None and words and isinstance(read.requested, str) and read.requested not in words:
         # another API's word ("any" is Anthropic's and Mistral's): this API's types take only its own

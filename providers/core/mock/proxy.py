@@ -24,7 +24,7 @@ from ..redaction import visible
 from .call_origins import CallOrigins
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
-from .server import Request, Server, Served, drained, head, reason, serve
+from .server import Judges, Request, Server, Served, drained, head, reason, serve
 from .service import MAX_BODY, MockService, Recorder, client_secrets
 
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
@@ -44,6 +44,7 @@ class ProxyHandler:
         self.timeout = timeout
         self.count = 0
         self.emit: Recorder = lambda line: None  # set by Server
+        self.judges = Judges()
         self._client: Any = None
         self._origins = CallOrigins()
 
@@ -52,6 +53,17 @@ class ProxyHandler:
         if self._client is not None:
             await self._client.aclose()
             self._client = None
+
+    def _judged(self, raw: bytes, route: dict[str, Any] | None) -> tuple[Any, Judged]:
+        """The body read and judged (in a worker thread when it is large: ``Judges``)."""
+        if route is None:
+            return None, Judged(None, None, (), (), None)
+        try:
+            body = json.loads(raw) if raw.strip() else None
+        except (ValueError, RecursionError):
+            body = None
+        return body, judge(self.provider, self.module, body, route) if body is not None else Judged(None, None, (), (),
+                                                                                                     None)
 
     def _upstream_url(self, target: str) -> str:
         parts = urlsplit(target)
@@ -68,15 +80,7 @@ class ProxyHandler:
         number = self.count
         path = urlsplit(request.target).path
         route = self.module.mock_route(request.method, path)
-        judged = Judged(None, None, (), (), None)
-        body: Any = None
-        if route is not None:
-            try:
-                body = json.loads(request.body) if request.body.strip() else None
-            except (ValueError, RecursionError):
-                body = None
-            if body is not None:
-                judged = judge(self.provider, self.module, body, route)
+        body, judged = await self.judges.run(len(request.body), self._judged, request.body, route)
         # the body goes on as sent (the API needs its MCP secrets); records and saves never hold them, nor the
         # client's key, which the API may quote back ("Incorrect API key provided: sk-...")
         kept = {**client_secrets(request.headers, request.target),
@@ -158,7 +162,7 @@ class ProxyHandler:
                 inflate = _Inflate.for_encoding(response.headers.get("content-encoding", ""))
                 async for chunk in response.aiter_raw():
                     writer.write(chunk if old else b"%x\r\n%s\r\n" % (len(chunk), chunk))
-                    await drained(writer)  # a client that stopped reading is cut off (server.WRITE_SECONDS)
+                    await drained(writer)  # a client that stopped reading is cut off (limit mock_write_seconds)
                     passage.sent += len(chunk)
                     plain = chunk if inflate is None else inflate.feed(chunk)
                     passage.read += len(plain)

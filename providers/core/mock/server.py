@@ -2,13 +2,16 @@
 
 Keep-alive, Content-Length and chunked request bodies, ``Expect: 100-continue``; replies whole
 (Content-Length) or streamed (chunked, one chunk per event, flushed as written; to an HTTP/1.0 client the
-events unframed and the connection closed, as RFC 9112 section 7 asks). Every input is bounded: the head
-64 KiB, bodies ``MAX_BODY``, a request ``REQUEST_SECONDS`` from its first byte (a client sending a byte a
-second is answered 408), an idle keep-alive connection ``IDLE_SECONDS``, an answer the client does not read
-``WRITE_SECONDS`` per write, ``MAX_CONNECTIONS`` open at once (past them a 503 and close). A framing error
-(a negative or conflicting Content-Length, a bad chunk size) is a 400, never a silent close. Every request
-answered gives one record to ``on_record``; after ``max_requests`` records the server stops by itself; on
-stop, requests in flight are cut and their tasks end quietly (no traceback on Ctrl-C).
+events unframed and the connection closed, as RFC 9112 section 7 asks). Every input is bounded by the
+``mock_*`` limits (core/limits.py, docs/limits.md; ``Bounds``, read when a server is made): the head
+(431), the body (413, before ``100 Continue`` when its Content-Length already says so), a request from its
+first byte (a client sending a byte a second is answered 408), an idle keep-alive connection, an answer the
+client does not read (per write), the connections open at once (past them a 503 and close). A framing error
+(a negative or conflicting Content-Length, a bad chunk size) is a 400, never a silent close. A body of
+``JUDGE_INLINE_BYTES`` or more is judged in a worker thread (at most ``mock_judge_threads`` at once), so one
+large request does not stall the event loop and every other client with it. Every request answered gives one
+record to ``on_record``; after ``max_requests`` records the server stops by itself; on stop, requests in flight
+are cut and their tasks end quietly (no traceback on Ctrl-C).
 """
 
 from __future__ import annotations
@@ -19,16 +22,32 @@ import re
 import threading
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, NamedTuple, TypeVar
 
-from .service import MAX_BODY, Exchange, MockService, Recorder, client_secrets
+from .. import limits
+from .service import Exchange, MockService, Recorder, client_secrets
 
-MAX_HEADER = 64 * 1024
-IDLE_SECONDS = 300.0  # a keep-alive connection with no request under way
-REQUEST_SECONDS = 60.0  # one request, from its first byte to its last (slowloris)
-WRITE_SECONDS = 60.0  # one write of the answer: a client that stopped reading is cut off
-MAX_CONNECTIONS = 512  # open at once; well under the process's file limit, so the server can still answer
+JUDGE_INLINE_BYTES = 64 * 1024  # a smaller body is judged on the event loop (a worker thread costs more than it)
 _timeout = getattr(asyncio, "timeout", None)
+
+
+class Bounds(NamedTuple):
+    """What one client may hold of a mock or proxy server: the ``mock_*`` limits (core/limits.py)."""
+
+    header_bytes: int
+    body_bytes: int
+    request_seconds: float  # one request, from its first byte to its last (slowloris)
+    idle_seconds: float  # a keep-alive connection with no request under way
+    write_seconds: float  # one write of the answer: a client that stopped reading is cut off
+    connections: int  # open at once; the default is well under the process's file limit, so the server can answer
+    judge_threads: int
+
+    @classmethod
+    def from_limits(cls) -> "Bounds":
+        """The limits as set now (``TOOLCHOICE_LIMIT_MOCK_*``, else their defaults)."""
+        return cls(limits.get("mock_header_bytes"), limits.get("mock_body_bytes"), limits.get("mock_request_seconds"),
+                   limits.get("mock_idle_seconds"), limits.get("mock_write_seconds"), limits.get("mock_connections"),
+                   limits.get("mock_judge_threads"))
 
 
 class Request:
@@ -58,23 +77,25 @@ def head(status: int, headers: dict[str, str]) -> bytes:
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-async def read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Request | None:
-    """The next request on a connection; None when the client closed it, or left it idle ``IDLE_SECONDS``.
-    Once its first byte came, the whole request must come within ``REQUEST_SECONDS`` (else a 408). One deadline,
+async def read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                       bounds: Bounds | None = None) -> Request | None:
+    """The next request on a connection; None when the client closed it, or left it idle ``idle_seconds``.
+    Once its first byte came, the whole request must come within ``request_seconds`` (else a 408). One deadline,
     moved when the first byte comes (a timer per request, not two)."""
+    bounds = bounds or Bounds.from_limits()
     started = False
     try:
-        async with _within(IDLE_SECONDS) as deadline:
+        async with _within(bounds.idle_seconds) as deadline:
             first = await reader.read(1)
             if not first:
                 return None
             started = True
-            deadline.reschedule(asyncio.get_running_loop().time() + REQUEST_SECONDS)
-            return await _read_rest(first, reader, writer)
+            deadline.reschedule(asyncio.get_running_loop().time() + bounds.request_seconds)
+            return await _read_rest(first, reader, writer, bounds)
     except asyncio.TimeoutError:
         if not started:
             return None
-        raise BadRequest(408, f"the request did not arrive within {REQUEST_SECONDS:g} seconds") from None
+        raise BadRequest(408, f"the request did not arrive within {bounds.request_seconds:g} seconds") from None
 
 
 def _within(seconds: float) -> Any:
@@ -116,13 +137,15 @@ class _Deadline:
         return False
 
 
-async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Request:
+async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                     bounds: Bounds) -> Request:
     try:
         raw = first + await reader.readuntil(b"\r\n\r\n")
     except asyncio.IncompleteReadError:
         raise BadRequest(400, "incomplete request head") from None
     except asyncio.LimitOverrunError:
-        raise BadRequest(431, "request head larger than 64 KiB") from None
+        raise BadRequest(431, f"request head larger than {limits.shown('mock_header_bytes', bounds.header_bytes)}; "
+                              f"{limits.raise_hint('mock_header_bytes')}") from None
     lines = raw.decode("latin-1").split("\r\n")
     try:
         method, target, version = lines[0].split(" ", 2)
@@ -141,18 +164,21 @@ async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio
         if name == "content-length" and headers.get(name, value) != value:  # RFC 9112 6.3: a smuggling attempt
             raise BadRequest(400, "conflicting Content-Length headers")
         headers[name] = value
-    if headers.get("expect", "").lower() == "100-continue":
-        writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-    if "transfer-encoding" in headers:
+    chunked = "transfer-encoding" in headers
+    if chunked:
         codings = [c.strip().lower() for c in headers["transfer-encoding"].split(",") if c.strip()]
         if codings != ["chunked"]:
             raise BadRequest(501, "Transfer-Encoding other than chunked is not supported")
-        return Request(method, target, headers, await _chunked_body(reader), version, reader)
-    length_text = headers.get("content-length", "0")
-    if not (length_text.isascii() and length_text.isdigit()):
-        raise BadRequest(400, "bad Content-Length")
-    if len(length_text) > 12 or int(length_text) > MAX_BODY:
-        raise BadRequest(413, "request body too large")
+    else:
+        length_text = headers.get("content-length", "0")
+        if not (length_text.isascii() and length_text.isdigit()):
+            raise BadRequest(400, "bad Content-Length")
+        if len(length_text) > 12 or int(length_text) > bounds.body_bytes:  # before 100 Continue (RFC 9110 10.1.1)
+            raise BadRequest(413, _too_large(bounds))
+    if headers.get("expect", "").lower() == "100-continue":
+        writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+    if chunked:
+        return Request(method, target, headers, await _chunked_body(reader, bounds), version, reader)
     length = int(length_text)
     try:
         body_bytes = await reader.readexactly(length) if length else b""
@@ -161,12 +187,17 @@ async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio
     return Request(method, target, headers, body_bytes, version, reader)
 
 
+def _too_large(bounds: Bounds) -> str:
+    return (f"request body larger than {limits.shown('mock_body_bytes', bounds.body_bytes)}; "
+            f"{limits.raise_hint('mock_body_bytes')}")
+
+
 _VERSION = re.compile(r"HTTP/\d\.\d")
 _HEX = re.compile(rb"[0-9A-Fa-f]{1,16}")
 MAX_TRAILERS = 64
 
 
-async def _chunked_body(reader: asyncio.StreamReader) -> bytes:
+async def _chunked_body(reader: asyncio.StreamReader, bounds: Bounds) -> bytes:
     """A chunked body (RFC 9112 7.1): sizes in hex, each chunk's CRLF checked, trailer lines read and dropped."""
     body = bytearray()
     try:
@@ -177,8 +208,8 @@ async def _chunked_body(reader: asyncio.StreamReader) -> bytes:
             size = int(size_text, 16)
             if size == 0:
                 break
-            if len(body) + size > MAX_BODY:
-                raise BadRequest(413, "request body too large")
+            if len(body) + size > bounds.body_bytes:
+                raise BadRequest(413, _too_large(bounds))
             body += await reader.readexactly(size)
             if await reader.readexactly(2) != b"\r\n":
                 raise BadRequest(400, "a chunk of a chunked body does not end where its size says")
@@ -193,14 +224,14 @@ async def _chunked_body(reader: asyncio.StreamReader) -> bytes:
 
 
 async def drained(writer: asyncio.StreamWriter) -> None:
-    """``writer.drain()`` within ``WRITE_SECONDS``: a client that stopped reading is cut off
+    """``writer.drain()`` within ``mock_write_seconds``: a client that stopped reading is cut off
     (ConnectionResetError), so it holds no connection and no answer in memory for ever. Nothing left in the
     transport's buffer (the kernel took it all, the common case): no wait, so no timer."""
     if not writer.transport.get_write_buffer_size():
         await writer.drain()  # returns at once (raises if the connection was lost)
         return
     try:
-        async with _within(WRITE_SECONDS):
+        async with _within(limits.get("mock_write_seconds")):
             await writer.drain()
     except asyncio.TimeoutError:
         writer.transport.abort()
@@ -216,8 +247,9 @@ class Server:
 
     def __init__(self, handler: Handler, *, host: str = "127.0.0.1", port: int = 0, max_requests: int | None = None,
                  on_record: Recorder | None = None, bad_request: Callable[[int, str], tuple[bytes, dict[str, str]]]
-                 | None = None) -> None:
+                 | None = None, bounds: Bounds | None = None) -> None:
         self.handler, self.host, self.port = handler, host, port
+        self.bounds = bounds or Bounds.from_limits()
         self.max_requests = max_requests
         self.on_record = on_record
         self.bad_request = bad_request
@@ -228,10 +260,14 @@ class Server:
         self._tasks: set[asyncio.Task[None]] = set()
         if hasattr(handler, "emit"):
             handler.emit = self.emit  # type: ignore[attr-defined]
+        judges = getattr(handler, "judges", None)
+        if isinstance(judges, Judges):
+            judges.threads = self.bounds.judge_threads
 
     async def start(self) -> int:
         self.done = asyncio.Event()
-        self._server = await asyncio.start_server(self._connection, self.host, self.port, limit=MAX_HEADER)
+        self._server = await asyncio.start_server(self._connection, self.host, self.port,
+                                                  limit=self.bounds.header_bytes)
         self.port = self._server.sockets[0].getsockname()[1]
         return self.port
 
@@ -252,6 +288,9 @@ class Server:
             await asyncio.wait(tasks, timeout=2)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._server.wait_closed(), 2)
+        judges = getattr(self.handler, "judges", None)
+        if isinstance(judges, Judges):
+            judges.close()
         closing = getattr(self.handler, "aclose", None)  # the proxy's upstream client
         if closing is not None:
             with contextlib.suppress(Exception):
@@ -262,14 +301,14 @@ class Server:
         if task is not None:
             self._tasks.add(task)
         try:
-            if len(self._writers) >= MAX_CONNECTIONS:
-                await self._refuse(writer, 503, f"more than {MAX_CONNECTIONS} connections are open: close some "
-                                                "and try again")
+            if len(self._writers) >= self.bounds.connections:
+                await self._refuse(writer, 503, f"more than {self.bounds.connections} connections are open: close "
+                                                "some and try again")
                 return
             self._writers.add(writer)
             while self.done is not None and not self.done.is_set():
                 try:
-                    request = await read_request(reader, writer)
+                    request = await read_request(reader, writer, self.bounds)
                 except BadRequest as exc:
                     await self._refuse(writer, exc.status, str(exc))
                     return
@@ -359,6 +398,34 @@ async def write_exchange(writer: asyncio.StreamWriter, exchange: Exchange, reque
     return True
 
 
+_T = TypeVar("_T")
+
+
+class Judges:
+    """Where a request body is read and judged: on the event loop under ``JUDGE_INLINE_BYTES``, else in a worker
+    thread (at most ``threads`` at once, made when the first large body comes). Reading and judging 32 MiB takes
+    a second or more of CPU: on the event loop every other client would wait that long."""
+
+    def __init__(self) -> None:
+        self.threads = 2  # set by Server (Bounds.judge_threads)
+        self._pool: Any = None
+
+    async def run(self, size: int, work: Callable[..., _T], *args: Any) -> _T:
+        if size < JUDGE_INLINE_BYTES:
+            return work(*args)
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="toolchoice-judge")
+        return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
+
+    def close(self) -> None:
+        """The threads end once the judging under way ends (the server stopped: nothing waits for it)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
 class MockHandler:
     """``Server`` handler for ``toolchoice mock``: MockService answers; ``save`` keeps each exchange."""
 
@@ -366,9 +433,11 @@ class MockHandler:
         self.service = service
         self.save_dir = save_dir
         self.emit: Recorder = lambda line: None  # set by Server
+        self.judges = Judges()
 
     async def __call__(self, request: Request, writer: asyncio.StreamWriter) -> tuple[dict[str, Any] | None, bool]:
-        exchange = self.service.handle(request.method, request.target, request.headers, request.body)
+        exchange = await self.judges.run(len(request.body), self.service.handle, request.method, request.target,
+                                         request.headers, request.body)
         self.emit(exchange.record)  # the line is out when the client reads the answer
         keep = await write_exchange(writer, exchange, request)
         if self.save_dir is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from typing import Any, Callable, NamedTuple
 from urllib.parse import parse_qsl, urlsplit
 
@@ -14,7 +15,7 @@ from .framing import CONTENT_TYPES, ENCODERS
 from .judge import Answer, Judged, judge, plan_answer, record
 from .script import Script
 
-MAX_BODY = 32 * 1024 * 1024
+MAX_BODY = 32 * 1024 * 1024  # the proxy keeps at most this much of an upstream answer (the limit mock_body_bytes')
 _KEY_HEADERS = ("authorization", "x-api-key", "api-key", "x-goog-api-key", "proxy-authorization")
 _AWS_CREDENTIAL = re.compile(r"Credential=([A-Za-z0-9]+)/")
 
@@ -63,6 +64,7 @@ class MockService:
         self.script = script or Script()
         self.count = 0
         self.refused = 0
+        self._counting = threading.Lock()  # large bodies are judged in worker threads (server.MockHandler)
 
     def error(self, status: int, message: str, extra: dict[str, str] | None = None) -> tuple[bytes, dict[str, str]]:
         per_host = {"provider": self.provider} if getattr(self.module, "MOCK_PER_HOST", False) else {}
@@ -82,6 +84,10 @@ class MockService:
             return Exchange(500, out, body, None, _bare(self.count, self.provider, urlsplit(target).path, 500,
                                                          "mock.internal_error", message + " (please report it)"))
 
+    def _refuse(self) -> None:
+        with self._counting:
+            self.refused += 1
+
     def body_secrets(self, raw: bytes) -> dict[str, str]:
         """The MCP secrets in a raw body (body_secrets.MOCK_SECRETS), value -> MARKER; {} when it is no JSON."""
         try:
@@ -90,13 +96,14 @@ class MockService:
             return {}
 
     def _handle(self, method: str, target: str, headers: dict[str, str], raw: bytes) -> Exchange:
-        self.count += 1
-        number = self.count
+        with self._counting:
+            self.count += 1
+            number = self.count
         path = urlsplit(target).path
         route = self.module.mock_route(method, path)
         if route is None:
             body, out = self.error(404, f"Invalid URL ({method} {path})")
-            self.refused += 1
+            self._refuse()
             return Exchange(404, out, body, None, _bare(number, self.provider, path, 404, "mock.unknown_path",
                                                          f"{method} {path} is not an endpoint of this API"))
         try:
@@ -121,7 +128,7 @@ class MockService:
                                      "message": f"script line {step.line}: status {step.status}"})
             return Exchange(step.status, out, body, None, redacted(line, kept), delay, secrets=kept)
         if judged.refusal is not None or read is None:
-            self.refused += 1
+            self._refuse()
             body, out = self.error(400, redacted(judged.refusal or "invalid request", kept))
             line = record(number, self.provider, path, judged, 400, None, stream)
             return Exchange(400, out, body, None, redacted(line, kept), delay, secrets=kept)
