@@ -1,0 +1,201 @@
+"""Limits on one tool's fields and on strict schemas, per API: refused before sending only where a source says the API
+refuses (the ledger quotes the API's words and cites the source; the mock answers the same words in the same
+envelope), a warning where the source is secondary, nothing where no source states a limit. The truth is outside the
+code (2026-11-26):
+
+- OpenAI Chat Completions, a function description over 1024 characters: 400 {"error": {"message": "Invalid
+  'tools[13].function.description': string too long. Expected a string with maximum length 1024, but got a string
+  with length 1103 instead.", "type": "invalid_request_error", "param": "tools[13].function.description", "code":
+  "string_above_max_length"}} (getsentry/sentry-mcp#106, gpt-4o on api.openai.com). Azure OpenAI answers the same
+  (langchain-ai/open_deep_research#80, azure_openai:o3-mini, the same envelope; OpenHands/OpenHands#4838).
+- Anthropic strict tool use: platform.claude.com/docs/en/build-with-claude/structured-outputs, "Schema complexity
+  limits": "the API enforces several complexity limits": 20 strict tools per request, 24 optional parameters and 16
+  parameters with union types across all strict schemas. The words of its 400s: "Too many strict tools (N). The
+  maximum number of strict tools supported is 20" (datarobot-oss/datarobot-genai#547), "Schemas contains too many
+  optional parameters (87), which would make grammar compilation inefficient. Reduce the number of optional
+  parameters in your tool schemas (limit: 24)." (elie222/inbox-zero#2662), "... (limit: 16 parameters with unions)"
+  (camel-ai/camel#4171 names the three limits).
+- OpenAI's strict schemas (structured outputs, "Supported schemas"): at most 5000 object properties, 10 levels of
+  nesting, 1000 enum values; read from secondary copies of the page only: a warning, the request still sent.
+- Bedrock Converse: botocore's ToolSpecification.description is NonEmptyString {"min": 1} with no max: a long
+  description is sent.
+
+In-process: the translators and the mock service (no socket).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from toolchoice.providers.core.model import Message, RenderOptions, Scenario, Tool
+from toolchoice.providers.core.registry import translate
+
+OPENAI_1025 = ("Invalid 'tools[1].function.description': string too long. Expected a string with maximum length 1024, "
+               "but got a string with length 1025 instead.")
+STRICT_21 = "Too many strict tools (21). The maximum number of strict tools supported is 20"
+OPTIONAL_25 = ("Schemas contains too many optional parameters (25), which would make grammar compilation inefficient. "
+               "Reduce the number of optional parameters in your tool schemas (limit: 24).")
+UNIONS_17 = "limit: 16 parameters with unions"
+
+
+def scenario(*tools: Tool) -> Scenario:
+    return Scenario(path="s.yaml", tools=tools, messages=(Message("user", "hi"),))
+
+
+def run(provider: str, *tools: Tool) -> tuple[list[Any], Any]:
+    t = translate(provider, scenario(*tools), RenderOptions())
+    return [e for e in t.ledger if e.severity in ("error", "warning") and e.code.endswith("over_limit")], t
+
+
+def described(length: int) -> tuple[Tool, ...]:
+    return (Tool("short", "d", {"type": "object", "properties": {}}),
+            Tool("long", "x" * length, {"type": "object", "properties": {}}))
+
+
+@pytest.mark.parametrize("provider,source", [("openai", "getsentry/sentry-mcp#106"),
+                                             ("azure", "langchain-ai/open_deep_research#80")])
+def test_a_description_over_1024_characters_is_refused_with_the_apis_words(provider: str, source: str) -> None:
+    found, t = run(provider, *described(1025))
+    assert t.request is None
+    assert [(e.severity, e.code) for e in found] == [("error", "tool.over_limit")]
+    assert OPENAI_1025 in found[0].message and source in found[0].message and "'long'" in found[0].message
+
+
+@pytest.mark.parametrize("provider", ["openai", "azure"])
+def test_a_description_of_1024_characters_is_sent(provider: str) -> None:
+    found, t = run(provider, *described(1024))
+    assert t.request is not None and not found
+
+
+@pytest.mark.parametrize("provider", ["openai-responses", "anthropic", "bedrock", "gemini", "groq", "mistral", "cohere"])
+def test_no_source_no_description_limit(provider: str) -> None:
+    found, t = run(provider, *described(5000))
+    assert t.request is not None and not found
+
+
+def answer(provider: str, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+    from toolchoice.providers.core.mock.service import MockService
+
+    exchange = MockService(provider).handle("POST", path, {}, json.dumps(body).encode())
+    return exchange.status, json.loads(exchange.body or b"null")
+
+
+def chat_body(length: int) -> dict[str, Any]:
+    return {"model": "gpt-5.4-mini", "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{"type": "function", "function": {"name": n, "description": d,
+                                                        "parameters": {"type": "object", "properties": {}}}}
+                      for n, d in (("short", "d"), ("long", "x" * length))]}
+
+
+def test_the_openai_mock_answers_a_long_description_as_openai_does() -> None:
+    status, reply = answer("openai", "/v1/chat/completions", chat_body(1025))
+    assert status == 400
+    assert reply == {"error": {"message": OPENAI_1025, "type": "invalid_request_error",
+                               "param": "tools[1].function.description", "code": "string_above_max_length"}}
+    status, _ = answer("openai", "/v1/chat/completions", chat_body(1024))
+    assert status == 200
+
+
+def strict_tool(name: str, schema: dict[str, Any], strict: bool = True) -> Tool:
+    return Tool(name, "d", schema, strict=strict)
+
+
+CLOSED = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False}
+
+
+def test_more_than_20_strict_tools_are_refused_by_anthropic() -> None:
+    found, t = run("anthropic", *(strict_tool(f"t{i}", CLOSED) for i in range(21)))
+    assert t.request is None
+    assert [(e.severity, e.code) for e in found] == [("error", "schema.over_limit")]
+    assert STRICT_21 in found[0].message and "datarobot-oss/datarobot-genai#547" in found[0].message
+    found, t = run("anthropic", *(strict_tool(f"t{i}", CLOSED) for i in range(20)))
+    assert t.request is not None and not found
+    found, t = run("anthropic", *(strict_tool(f"t{i}", CLOSED, strict=False) for i in range(40)))
+    assert t.request is not None and not found  # "Non-strict tools don't count toward this limit."
+
+
+def optional(count: int, prefix: str = "o") -> dict[str, Any]:
+    return {"type": "object", "properties": {f"{prefix}{i}": {"type": "string"} for i in range(count)},
+            "additionalProperties": False}
+
+
+def test_more_than_24_optional_parameters_across_strict_schemas_are_refused_by_anthropic() -> None:
+    nested = {"type": "object", "properties": {"inner": optional(5, "n")}, "required": ["inner"],
+              "additionalProperties": False}  # nested ones count: "Each parameter not listed in required"
+    found, t = run("anthropic", strict_tool("a", optional(20)), strict_tool("b", nested))
+    assert t.request is None
+    assert [e.code for e in found] == ["schema.over_limit"]
+    assert OPTIONAL_25 in found[0].message and "elie222/inbox-zero#2662" in found[0].message
+    found, t = run("anthropic", strict_tool("a", optional(19)), strict_tool("b", nested))
+    assert t.request is not None and not found
+    found, t = run("anthropic", strict_tool("a", optional(20), strict=False), strict_tool("b", nested, strict=False))
+    assert t.request is not None and not found
+
+
+def unions(count: int) -> dict[str, Any]:
+    props = {f"u{i}": ({"type": ["string", "null"]} if i % 2 else {"anyOf": [{"type": "string"}, {"type": "null"}]})
+             for i in range(count)}
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+def test_more_than_16_union_parameters_across_strict_schemas_are_refused_by_anthropic() -> None:
+    found, t = run("anthropic", strict_tool("a", unions(17)))
+    assert t.request is None and [e.code for e in found] == ["schema.over_limit"]
+    assert UNIONS_17 in found[0].message and "(17 parameters with type arrays or anyOf)" in found[0].message
+    found, t = run("anthropic", strict_tool("a", unions(16)))
+    assert t.request is not None and not found
+
+
+def test_the_anthropic_mock_answers_21_strict_tools_as_anthropic_does() -> None:
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 100, "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{"name": f"t{i}", "input_schema": CLOSED, "strict": True} for i in range(21)]}
+    status, reply = answer("anthropic", "/v1/messages", body)
+    assert status == 400
+    assert reply["type"] == "error" and reply["error"]["type"] == "invalid_request_error"
+    assert reply["error"]["message"].startswith(STRICT_21)
+    body["tools"] = body["tools"][:20]
+    status, _ = answer("anthropic", "/v1/messages", body)
+    assert status == 200
+
+
+def test_the_anthropic_mock_answers_25_optional_parameters_as_anthropic_does() -> None:
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 100, "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{"name": "a", "input_schema": optional(25), "strict": True}]}
+    status, reply = answer("anthropic", "/v1/messages", body)
+    assert status == 400 and reply["error"]["message"] == OPTIONAL_25
+
+
+def test_openais_strict_schema_limits_are_warnings_from_secondary_copies() -> None:
+    many = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(5001)},
+            "required": [f"p{i}" for i in range(5001)], "additionalProperties": False}
+    for provider in ("openai", "openai-responses"):
+        found, t = run(provider, strict_tool("many", many))
+        assert t.request is not None
+        assert [(e.severity, e.code) for e in found] == [("warning", "schema.over_limit")]
+        assert "5001" in found[0].message and "5000" in found[0].message
+        found, t = run(provider, strict_tool("many", many, strict=False))
+        assert t.request is not None and not found
+
+
+def test_openais_strict_nesting_over_10_levels_is_a_warning() -> None:
+    schema: dict[str, Any] = {"type": "string"}
+    for level in range(11):
+        schema = {"type": "object", "properties": {f"l{level}": schema}, "required": [f"l{level}"],
+                  "additionalProperties": False}
+    found, t = run("openai", strict_tool("deep", schema))
+    assert t.request is not None and [(e.severity, e.code) for e in found] == [("warning", "schema.over_limit")]
+    assert "11" in found[0].message and "10" in found[0].message
+    found, t = run("openai", strict_tool("deep", schema["properties"]["l10"]))
+    assert not found
+
+
+def test_bedrock_takes_a_description_of_any_length_as_botocore_states() -> None:
+    botocore = pytest.importorskip("botocore.loaders")
+    model = botocore.Loader().load_service_model("bedrock-runtime", "service-2")
+    spec = model["shapes"]["ToolSpecification"]["members"]["description"]["shape"]
+    assert "max" not in model["shapes"][spec]  # no source states a most: nothing refused
+    found, t = run("bedrock", *described(20000))
+    assert t.request is not None and not found
