@@ -303,6 +303,63 @@ FACTS: tuple[Fact, ...] = (
          f"HunorLaczko/ha-groq-cloud-api#25{CITE_END}'Error code: 400 - {{'error': {{'message': \"'tools' : maximum "
          "number of items is 128\", 'type': 'invalid_request_error'}}'; the same words in gsd-build/gsd-2#4376; groq "
          "1.7.0 types/chat/completion_create_params.py tools: 'A max of 128 functions are supported.'", "2026-11-26"),
+    # What one tool's fields and the strict schemas may hold: the rows' body_limits name these facts
+    # (core/body_limits.py). No source states a description limit for openai-responses, groq, mistral, cohere,
+    # gemini or the other hosts on 2026-11-26; botocore 1.44.8 bedrock-runtime ToolSpecification.description is
+    # NonEmptyString {"min": 1} with no max (the empty one is already left out: tool.description_dropped)
+    Fact("openai.description_limit", ("openai",),
+         "Chat Completions refuses a function description over 1024 characters with 400 invalid_request_error, param "
+         "tools[i].function.description, code string_above_max_length",
+         f"getsentry/sentry-mcp#106 (gpt-4o, api.openai.com){CITE_END}'\"message\": \"Invalid "
+         "'tools[13].function.description': string too long. Expected a string with maximum length 1024, but got a "
+         "string with length 1103 instead.\", \"type\": \"invalid_request_error\", \"param\": "
+         "\"tools[13].function.description\", \"code\": \"string_above_max_length\"'; the same words in "
+         "microsoft/genaiscript#1381 (length 2780) and janwilmake/openapi-mcp-server#23 (length 3542)", "2026-11-26"),
+    Fact("azure.description_limit", ("azure",),
+         "Azure OpenAI refuses a function description over 1024 characters with OpenAI's words and envelope",
+         f"langchain-ai/open_deep_research#80 (azure_openai:o3-mini){CITE_END}'Error code: 400 - {{'error': "
+         "{'message': \"Invalid 'tools[1].function.description': string too long. Expected a string with maximum "
+         "length 1024, but got a string with length 2121 instead.\", 'type': 'invalid_request_error', 'param': "
+         "'tools[1].function.description', 'code': 'string_above_max_length'}}'; OpenHands/OpenHands#4838 (through "
+         "Azure: 'Invalid 'tools[2].function.description': string too long. Expected a string with maximum length "
+         "1024, but got a string with length 4394 instead.'); dnakov/anon-kode#45 ('AzureException BadRequestError "
+         "- Invalid 'tools[0].function.description': string too long.')", "2026-11-26"),
+    Fact("anthropic.strict_tool_limit", ("anthropic",),
+         "the Messages API refuses more than 20 strict tools in one request with 400 invalid_request_error",
+         "platform.claude.com/docs/en/build-with-claude/structured-outputs (Schema complexity limits: 'the API "
+         f"enforces several complexity limits'); the 400's words: datarobot-oss/datarobot-genai#547{CITE_END}'Strict "
+         "tools per request | 20 | Maximum number of tools with `strict: true`. Non-strict tools don't count toward "
+         "this limit.'; 'Too many strict tools (N). The maximum number of strict tools supported is 20' (its last "
+         "sentence, 'Try reducing the number of tools marked as strict.', as public client code quotes it); "
+         "camel-ai/camel#4171 ('rejected before inference with `Too many strict tools`')", "2026-11-26"),
+    Fact("anthropic.strict_optional_limit", ("anthropic",),
+         "the Messages API refuses more than 24 optional parameters across one request's strict schemas with 400 "
+         "invalid_request_error",
+         "platform.claude.com/docs/en/build-with-claude/structured-outputs (Schema complexity limits); the 400's "
+         f"words: elie222/inbox-zero#2662{CITE_END}'Optional parameters | 24 | Total optional parameters across all "
+         "strict tool schemas and JSON output schemas. Each parameter not listed in `required` counts toward this "
+         "limit.'; 'Schemas contains too many optional parameters (87), which would make grammar compilation "
+         "inefficient. Reduce the number of optional parameters in your tool schemas (limit: 24).'", "2026-11-26"),
+    Fact("anthropic.strict_union_limit", ("anthropic",),
+         "the Messages API refuses more than 16 parameters with union types across one request's strict schemas "
+         "with 400 invalid_request_error",
+         "platform.claude.com/docs/en/build-with-claude/structured-outputs (Schema complexity limits); the 400's "
+         f"words as public client tests record them{CITE_END}'Parameters with union types | 16 | Total parameters "
+         "that use `anyOf` or type arrays (for example, `\"type\": [\"string\", \"null\"]`) across all strict "
+         "schemas.'; 'Schemas contains too many parameters with union types (17 parameters with type arrays or "
+         "anyOf). This causes exponential compilation cost. Reduce the number of nullable or union-typed parameters "
+         "(limit: 16 parameters with unions).'", "2026-11-26"),
+    Fact("openai.strict_schema_limits", ("openai", "openai-responses"),
+         "a strict schema takes at most 5000 object properties, 10 levels of nesting, 1000 enum values and 120,000 "
+         "characters of property names, definition names, enum and const values (secondary copies of OpenAI's "
+         "page: a warning)",
+         f"platform.openai.com/docs/guides/structured-outputs#supported-schemas, not readable here; its words as "
+         f"copied by jsonschemaprofiles.unitvectorylabs.com/schemas/openai (February 2026){CITE_END}'Up to 5,000 "
+         "object properties total', 'Up to 10 nested object levels', 'Total string length across property names, "
+         "definition names, enum values, and const values <= 120,000 characters', 'Up to 1,000 enum values across "
+         "the schema'; the same numbers in artifactize-core 0.14.2 structured/limits.rs (docs.rs); the page's older "
+         "words were 'up to 100 object properties total, with up to 5 levels of nesting' "
+         "(community.openai.com/t/918388)", "2026-11-26"),
     Fact("llamacpp.tool_choice_words", ("llamacpp",),
          "llama-server parses a string tool_choice as auto, none or required and refuses another word with 400 "
          "{error: {code: 400, message: 'Invalid tool_choice: WORD', type: invalid_request_error}}; a tool_choice that "

@@ -316,6 +316,25 @@ def check_tool_limit(ctx: Context, body: dict[str, Any]) -> None:
                      "split the catalogue)")
 
 
+def check_body_limits(ctx: Context, body: dict[str, Any]) -> None:
+    """A tool's field or the strict schemas past the row's ``body_limits``: an error quoting the API where its source
+    says it refuses, a warning where the source is secondary (core/body_limits.py)."""
+    from .facts import cited  # the dated facts: read only for a request over a limit
+
+    for limit in ctx.cap.body_limits:
+        over = limit.over(body)
+        if over is None:
+            continue
+        index, name, count, words = over
+        where = f"tool '{name}': {count} {limit.what}" if index >= 0 else f"{count} {limit.what}"
+        if limit.severity == "error":
+            ctx.ledger.error(limit.code, f"{where}, and {ctx.cap.title} refuses more than {limit.most} ('{words}', "
+                             f"{cited(limit.fact)}); bring it to {limit.most} or fewer")
+        else:
+            ctx.ledger.warning(limit.code, f"{where}; {ctx.cap.title}'s documents state at most {limit.most} "
+                               f"({cited(limit.fact)}): sent as written; the API may refuse it")
+
+
 def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, str], body: dict[str, Any],
            choice_path: tuple[str, ...], key_optional: bool = False,
            offered: tuple[str, ...] | None = None,
@@ -335,6 +354,8 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         final_lint(ctx, body)
     if ctx.cap.tool_limit is not None:
         check_tool_limit(ctx, body)
+    if ctx.cap.body_limits:
+        check_body_limits(ctx, body)
     if settings.headers:
         headers = with_user_headers(ctx, headers)
     if settings.headers or settings.api_key_env or settings.base_url:
