@@ -4,7 +4,7 @@ Facts this module relies on:
 - tool_choice is ``{"type": "auto"|"any"|"none"}`` or ``{"type": "tool", "name": N}``; inside
   auto/any/tool (not none) ``disable_parallel_tool_use: true`` means at most one call (auto) or
   exactly one (any/tool) (anthropic-sdk-python ``types/tool_choice_*_param.py``).
-- tools are ``{name, description, input_schema, strict?}``; names match ``^[a-zA-Z0-9_-]{1,64}$``;
+- tools are ``{name, description, input_schema, strict?}``; names match ``^[a-zA-Z0-9_-]{1,128}$`` (the API's 400);
   ``input_schema.type`` is ``"object"`` (``types/tool_param.py``); the API answers 400
   "input_schema does not support oneOf, allOf, or anyOf at the top level" (anthropics/claude-code#5319).
 - ``max_tokens`` is required; ``thinking: {type: enabled, budget_tokens}`` needs a budget of at
@@ -60,8 +60,10 @@ DEFAULT_MAX_TOKENS = 1024
 DEFAULT_MAX_TOKENS_THINKING = 2048  # leaves room above the budget (budget_tokens < max_tokens)
 COMPOSITION_KEYS = ("anyOf", "oneOf", "allOf")
 
-# Tool names: ^[a-zA-Z0-9_-]{1,64}$ (Anthropic's tool-use docs, the tool name's pattern)
-NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+# Tool names: ^[a-zA-Z0-9_-]{1,128}$, the pattern the API's own 400 names (fact anthropic.tool_name_length); the
+# tool-use docs still print {1,64}: a longer name is sent with a warning (DOCS_NAME_BOUND)
+NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,128}").fullmatch, "letters, digits, _ and -, at most 128")
+DOCS_NAME_BOUND = 64
 
 # The newer per-tool fields its tool type has (fact anthropic.tool_fields); no custom tool kind.
 TOOL_FIELDS: tuple[str, ...] = ("input_examples", "allowed_callers", "defer_loading", "eager_input_streaming",
@@ -284,6 +286,7 @@ def ordered_blocks(turn: Turn, family: str, reasoning_block: Callable[[Reasoning
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
     ctx = start(provider, scenario, options, cap)
     check_names(ctx, NAME_RULE)
+    _long_names(ctx)
     settings = ctx.settings
     facts = model_facts(ctx)
     plan = thinking_plan(ctx, facts)
@@ -338,6 +341,17 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         else:
             wire.append({"role": turn.role, "content": blocks})
     return wire
+
+
+def _long_names(ctx: Context) -> None:
+    """A name the API takes (at most 128) but longer than the 64 its tool-use docs print: a warning."""
+    for tool in ctx.plan.tools:
+        if DOCS_NAME_BOUND < len(tool.name) <= 128 and NAME_RULE[0](tool.name):
+            from .core.facts import cited
+
+            ctx.ledger.warning("tool.name_unstated", f"tool name '{tool.name}' has {len(tool.name)} characters: "
+                               f"{ctx.cap.title}'s tool-use docs print at most {DOCS_NAME_BOUND}, its own validator "
+                               f"takes 128 ({cited('anthropic.tool_name_length')}): sent as written")
 
 
 def _text_block(text: str) -> dict[str, Any]:

@@ -199,3 +199,23 @@ def test_bedrock_takes_a_description_of_any_length_as_botocore_states() -> None:
     assert "max" not in model["shapes"][spec]  # no source states a most: nothing refused
     found, t = run("bedrock", *described(20000))
     assert t.request is not None and not found
+
+
+ANTHROPIC_NAME_128 = "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"
+
+
+def test_anthropic_takes_names_up_to_128_characters_as_its_validator_says() -> None:
+    """The API's own 400s name the rule ^[a-zA-Z0-9_-]{1,128}$ (home-assistant/core#147760, vybestack/llxprt-code#482,
+    nicobailon/pi-mcp-adapter#190; 'tools.18.custom.name: String should have at most 128 characters' in
+    anthropics/claude-code#96152), while the tool-use docs still print {1,64}: 65 to 128 characters are sent with a
+    warning naming the docs' rule, 129 are refused."""
+    closed = {"type": "object", "properties": {}}
+    found, t = run("anthropic", Tool("x" * 100, "d", closed))
+    names = [e for e in t.ledger if e.code.startswith("tool.name")]
+    assert t.request is not None and [(e.severity, e.code) for e in names] == [("warning", "tool.name_unstated")]
+    assert "64" in names[0].message and "128" in names[0].message
+    t = translate("anthropic", scenario(Tool("x" * 129, "d", closed)), RenderOptions())
+    names = [e for e in t.ledger if e.code.startswith("tool.name")]
+    assert t.request is None and [e.code for e in names] == ["tool.name_invalid"] and "128" in names[0].message
+    t = translate("anthropic", scenario(Tool("x" * 64, "d", closed)), RenderOptions())
+    assert t.request is not None and not [e for e in t.ledger if e.code.startswith("tool.name")]

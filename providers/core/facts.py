@@ -349,6 +349,16 @@ FACTS: tuple[Fact, ...] = (
          "schemas.'; 'Schemas contains too many parameters with union types (17 parameters with type arrays or "
          "anyOf). This causes exponential compilation cost. Reduce the number of nullable or union-typed parameters "
          "(limit: 16 parameters with unions).'", "2026-11-26"),
+    Fact("anthropic.tool_name_length", ("anthropic",),
+         "the Messages API takes a tool name of letters, digits, _ and - up to 128 characters, and refuses a longer "
+         "one with 400 invalid_request_error; its tool-use docs print ^[a-zA-Z0-9_-]{1,64}$",
+         f"home-assistant/core#147760 (2025-06-29){CITE_END}'{{'type': 'error', 'error': {{'type': "
+         "'invalid_request_error', 'message': \"tools.0.custom.name: String should match pattern "
+         "'^[a-zA-Z0-9_-]{1,128}$'\"}}'; the same pattern in vybestack/llxprt-code#482 (2025-11-07) and "
+         "nicobailon/pi-mcp-adapter#190 (2026-07-17); anthropics/claude-code#96152 (2026-09-22): 'tools.18.custom.name: "
+         "String should have at most 128 characters'; {1,64} was the API's pattern in cyanheads/atlas-mcp-server#14 "
+         "(2025-03-06) and is still the docs' ('Must match the regex ^[a-zA-Z0-9_-]{1,64}$.', tool-use guide)",
+         "2026-11-26"),
     Fact("openai.strict_schema_limits", ("openai", "openai-responses"),
          "a strict schema takes at most 5000 object properties, 10 levels of nesting, 1000 enum values and 120,000 "
          "characters of property names, definition names, enum and const values (secondary copies of OpenAI's "
