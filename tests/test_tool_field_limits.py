@@ -17,6 +17,9 @@ code (2026-11-26):
   (camel-ai/camel#4171 names the three limits).
 - OpenAI's strict schemas (structured outputs, "Supported schemas"): at most 5000 object properties, 10 levels of
   nesting, 1000 enum values; read from secondary copies of the page only: a warning, the request still sent.
+- Cohere, strict_tools: 'you can define a maximum of 200 fields across all tools' (docs.cohere.com/v2/docs/
+  tool-use-parameter-types); no recorded refusal: a warning.
+- Anthropic tool names: the API's 400 names ^[a-zA-Z0-9_-]{1,128}$ (its docs print {1,64}).
 - Bedrock Converse: botocore's ToolSpecification.description is NonEmptyString {"min": 1} with no max: a long
   description is sent.
 
@@ -219,3 +222,21 @@ def test_anthropic_takes_names_up_to_128_characters_as_its_validator_says() -> N
     assert t.request is None and [e.code for e in names] == ["tool.name_invalid"] and "128" in names[0].message
     t = translate("anthropic", scenario(Tool("x" * 64, "d", closed)), RenderOptions())
     assert t.request is not None and not [e for e in t.ledger if e.code.startswith("tool.name")]
+
+
+def test_cohere_strict_tools_over_200_fields_is_a_warning() -> None:
+    """docs.cohere.com/v2/docs/tool-use-parameter-types: 'When the strict_tools parameter is set to True, you can
+    define a maximum of 200 fields across all tools being passed to an API call.' No recorded refusal: a warning."""
+    def tool(name: str, count: int) -> Tool:
+        props = {f"f{i}": {"type": "string"} for i in range(count)}
+        return Tool(name, "d", {"type": "object", "properties": props, "required": list(props)}, strict=True)
+
+    found, t = run("cohere", tool("a", 150), tool("b", 51))
+    assert t.request is not None and t.request.body["strict_tools"] is True
+    assert [(e.severity, e.code) for e in found] == [("warning", "schema.over_limit")]
+    assert "201" in found[0].message and "200" in found[0].message
+    found, t = run("cohere", tool("a", 150), tool("b", 50))
+    assert t.request is not None and not found
+    loose = [t._replace(strict=None) for t in (tool("a", 150), tool("b", 51))]
+    found, t = run("cohere", *loose)
+    assert t.request is not None and not found

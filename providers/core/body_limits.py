@@ -167,6 +167,17 @@ def _strict_string_length(body: Any) -> Measured:
         yield index, name, total
 
 
+def _cohere_strict_fields(body: Any) -> Measured:
+    """With strict_tools true: the properties of every tool's parameters together, nested ones included."""
+    if isinstance(body, dict) and body.get("strict_tools") is True:
+        total = 0
+        for tool in _tools(body):
+            function = tool.get("function") if isinstance(tool, dict) else None
+            schema = function.get("parameters") if isinstance(function, dict) else None
+            total += sum(len(n["properties"]) for n in _walk(schema) if isinstance(n.get("properties"), dict))
+        yield -1, "", total
+
+
 MEASURES: dict[str, Callable[[Any], Measured]] = {
     "chat_description_length": _chat_descriptions,
     "anthropic_strict_tools": _strict_tool_count,
@@ -176,6 +187,7 @@ MEASURES: dict[str, Callable[[Any], Measured]] = {
     "openai_strict_nesting": _strict_nesting,
     "openai_strict_enum_values": _strict_enum_values,
     "openai_strict_string_length": _strict_string_length,
+    "cohere_strict_fields": _cohere_strict_fields,
 }
 
 
@@ -213,4 +225,9 @@ OPENAI_STRICT = (
               "enum values in its strict schema"),
     BodyLimit("openai.strict_schema_limits", "schema.over_limit", "warning", 120_000, "openai_strict_string_length",
               "characters of property names, definition names, enum and const values in its strict schema"),
+)
+
+COHERE_STRICT = (
+    BodyLimit("cohere.strict_field_limit", "schema.over_limit", "warning", 200, "cohere_strict_fields",
+              "fields across the tools with strict_tools"),
 )

@@ -16,7 +16,8 @@ A choice's ``wire`` is one of:
 from enum import Enum
 from typing import Any, NamedTuple
 
-from .body_limits import ANTHROPIC_STRICT, AZURE_DESCRIPTION, OPENAI_DESCRIPTION, OPENAI_STRICT, BodyLimit
+from .body_limits import (ANTHROPIC_STRICT, AZURE_DESCRIPTION, COHERE_STRICT, OPENAI_DESCRIPTION, OPENAI_STRICT,
+                          BodyLimit)
 
 
 class Level(str, Enum):
@@ -344,6 +345,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "docs.cohere.com/changelog/2025-09-15-major-command-deprecations (recommends 'command-a-03-2025 (which is "
                  "the strongest-performing model across domains)'); docs.cohere.com/docs/deprecations does not list it "
                  "(the default model, 2026-11-26)"),
+        body_limits=COHERE_STRICT,
     ),
     "azure": Capability(
         provider="azure", title="Azure OpenAI (deployments)",

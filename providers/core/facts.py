@@ -370,6 +370,11 @@ FACTS: tuple[Fact, ...] = (
          "the schema'; the same numbers in artifactize-core 0.14.2 structured/limits.rs (docs.rs); the page's older "
          "words were 'up to 100 object properties total, with up to 5 levels of nesting' "
          "(community.openai.com/t/918388)", "2026-11-26"),
+    Fact("cohere.strict_field_limit", ("cohere",),
+         "with strict_tools true, Cohere's docs allow at most 200 fields across all tools of one call (no recorded "
+         "refusal: a warning)",
+         f"docs.cohere.com/v2/docs/tool-use-parameter-types{CITE_END}'When the strict_tools parameter is set to True, "
+         "you can define a maximum of 200 fields across all tools being passed to an API call.'", "2026-11-26"),
     Fact("llamacpp.tool_choice_words", ("llamacpp",),
          "llama-server parses a string tool_choice as auto, none or required and refuses another word with 400 "
          "{error: {code: 400, message: 'Invalid tool_choice: WORD', type: invalid_request_error}}; a tool_choice that "
