@@ -40,6 +40,7 @@ from .core.error_envelope import ErrorEnvelope
 from .core.tool_file import ToolFile
 from .anthropic_strict import anthropic_strict_problems
 from .core.translation import (tool_names, choice_value, choice_with, Context, check_names, compact, finish, mapped,
+                               warn_long_names,
                                parallel_value, model_facts, start, streamed, strict_tools, tool_fields)
 from .core.history_wire import placed, reasoning_for
 from .core.request_parts import endpoint
@@ -286,7 +287,8 @@ def ordered_blocks(turn: Turn, family: str, reasoning_block: Callable[[Reasoning
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
     ctx = start(provider, scenario, options, cap)
     check_names(ctx, NAME_RULE)
-    _long_names(ctx)
+    warn_long_names(ctx, NAME_RULE, DOCS_NAME_BOUND, f"{cap.title}'s tool-use docs print at most {DOCS_NAME_BOUND}, "
+                    "its own validator takes 128", "anthropic.tool_name_length")
     settings = ctx.settings
     facts = model_facts(ctx)
     plan = thinking_plan(ctx, facts)
@@ -341,17 +343,6 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
         else:
             wire.append({"role": turn.role, "content": blocks})
     return wire
-
-
-def _long_names(ctx: Context) -> None:
-    """A name the API takes (at most 128) but longer than the 64 its tool-use docs print: a warning."""
-    for tool in ctx.plan.tools:
-        if DOCS_NAME_BOUND < len(tool.name) <= 128 and NAME_RULE[0](tool.name):
-            from .core.facts import cited
-
-            ctx.ledger.warning("tool.name_unstated", f"tool name '{tool.name}' has {len(tool.name)} characters: "
-                               f"{ctx.cap.title}'s tool-use docs print at most {DOCS_NAME_BOUND}, its own validator "
-                               f"takes 128 ({cited('anthropic.tool_name_length')}): sent as written")
 
 
 def _text_block(text: str) -> dict[str, Any]:

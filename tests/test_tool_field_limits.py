@@ -240,3 +240,20 @@ def test_cohere_strict_tools_over_200_fields_is_a_warning() -> None:
     loose = [t._replace(strict=None) for t in (tool("a", 150), tool("b", 51))]
     found, t = run("cohere", *loose)
     assert t.request is not None and not found
+
+
+def test_a_gemini_name_over_64_characters_is_sent_with_a_warning() -> None:
+    """google-genai's FunctionDeclaration.name: '... with a maximum length of 128.' (the types, read 2026-11-26), while
+    the API's recorded 400s say '... or dashes (-), with a maximum length of 64.' (kaitranntt/ccs#25, #219): the two
+    disagree, so 65 to 128 characters are sent with a warning; past 128 the SDK's rule refuses."""
+    types = pytest.importorskip("google.genai.types")
+    assert "maximum length of 128" in (types.FunctionDeclaration.model_fields["name"].description or "")
+    closed = {"type": "object", "properties": {}}
+    t = translate("gemini", scenario(Tool("x" * 100, "d", closed)), RenderOptions())
+    names = [e for e in t.ledger if e.code.startswith("tool.name")]
+    assert t.request is not None and [(e.severity, e.code) for e in names] == [("warning", "tool.name_unstated")]
+    assert "kaitranntt/ccs#25" in names[0].message and "64" in names[0].message
+    t = translate("gemini", scenario(Tool("x" * 64, "d", closed)), RenderOptions())
+    assert t.request is not None and not [e for e in t.ledger if e.code.startswith("tool.name")]
+    t = translate("gemini", scenario(Tool("x" * 129, "d", closed)), RenderOptions())
+    assert t.request is None

@@ -359,6 +359,15 @@ FACTS: tuple[Fact, ...] = (
          "String should have at most 128 characters'; {1,64} was the API's pattern in cyanheads/atlas-mcp-server#14 "
          "(2025-03-06) and is still the docs' ('Must match the regex ^[a-zA-Z0-9_-]{1,64}$.', tool-use guide)",
          "2026-11-26"),
+    Fact("gemini.function_name_length", ("gemini",),
+         "the Gemini API's recorded 400s allow function names of at most 64 characters, while google-genai's "
+         "FunctionDeclaration.name states 128: a name of 65 to 128 is sent with a warning",
+         f"kaitranntt/ccs#25 (2025-11-30){CITE_END}'\"The GenerateContentRequest proto is invalid:\\n  * "
+         "tools[0].function_declarations[53].name: [FIELD_INVALID] Invalid function name. Must start with a letter or "
+         "an underscore. Must be a-z, A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), with "
+         "a maximum length of 64.\",\"status\":\"INVALID_ARGUMENT\"'; the same words in kaitranntt/ccs#219 "
+         "(2025-12-28); google-genai 3.6.1 types.py FunctionDeclaration.name: 'Must be a-z, A-Z, 0-9, or contain "
+         "underscores, dots, colons and dashes, with a maximum length of 128.'", "2026-11-26"),
     Fact("openai.strict_schema_limits", ("openai", "openai-responses"),
          "a strict schema takes at most 5000 object properties, 10 levels of nesting, 1000 enum values and 120,000 "
          "characters of property names, definition names, enum and const values (secondary copies of OpenAI's "

@@ -255,6 +255,17 @@ def check_names(ctx: Context, rule: tuple[Callable[[str], Any], str] | None,
                                "the tool if the API answers 400")
 
 
+def warn_long_names(ctx: Context, rule: tuple[Callable[[str], Any], str], most: int, stated: str, fact: str) -> None:
+    """A name ``rule`` takes but longer than ``most``, where another source of the API's says ``most``: a warning
+    naming what ``stated`` and the dated ``fact`` say (never a refusal: the sources disagree)."""
+    for tool in ctx.plan.tools:
+        if len(tool.name) > most and rule[0](tool.name):
+            from .facts import cited
+
+            ctx.ledger.warning("tool.name_unstated", f"tool name '{tool.name}' has {len(tool.name)} characters: "
+                               f"{stated} ({cited(fact)}): sent as written; rename the tool if the API answers 400")
+
+
 def openai_strict_problems(schema: dict[str, Any], path: str = "parameters") -> list[str]:
     """Where a schema breaks OpenAI's strict rules: additionalProperties false on every object,
     every property required."""
