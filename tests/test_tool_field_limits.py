@@ -93,12 +93,18 @@ def chat_body(length: int) -> dict[str, Any]:
                       for n, d in (("short", "d"), ("long", "x" * length))]}
 
 
-def test_the_openai_mock_answers_a_long_description_as_openai_does() -> None:
-    status, reply = answer("openai", "/v1/chat/completions", chat_body(1025))
+@pytest.mark.parametrize("provider", ["openai", "azure"])
+def test_the_mock_answers_a_long_description_as_openai_and_azure_do(provider: str) -> None:
+    status, reply = answer(provider, "/v1/chat/completions", chat_body(1025))
     assert status == 400
     assert reply == {"error": {"message": OPENAI_1025, "type": "invalid_request_error",
                                "param": "tools[1].function.description", "code": "string_above_max_length"}}
-    status, _ = answer("openai", "/v1/chat/completions", chat_body(1024))
+    status, _ = answer(provider, "/v1/chat/completions", chat_body(1024))
+    assert status == 200
+
+
+def test_the_groq_mock_takes_a_long_description() -> None:
+    status, _ = answer("groq", "/openai/v1/chat/completions", {**chat_body(5000), "model": "openai/gpt-oss-120b"})
     assert status == 200
 
 
@@ -257,3 +263,19 @@ def test_a_gemini_name_over_64_characters_is_sent_with_a_warning() -> None:
     assert t.request is not None and not [e for e in t.ledger if e.code.startswith("tool.name")]
     t = translate("gemini", scenario(Tool("x" * 129, "d", closed)), RenderOptions())
     assert t.request is None
+
+
+def test_openais_strict_enum_limits_are_warnings() -> None:
+    """'Up to 1,000 enum values across the schema'; 'If one string enum has more than 250 values, combined enum string
+    length must be <= 15,000 characters' (jsonschemaprofiles.unitvectorylabs.com/schemas/openai, secondary)."""
+    def tool(values: list[str]) -> Tool:
+        return strict_tool("pick", {"type": "object", "properties": {"v": {"type": "string", "enum": values}},
+                                    "required": ["v"], "additionalProperties": False})
+
+    found, t = run("openai", tool([f"v{i}" for i in range(1001)]))
+    assert t.request is not None and [(e.severity, e.code) for e in found] == [("warning", "schema.over_limit")]
+    assert "1001" in found[0].message
+    found, _ = run("openai", tool([f"{i:060d}" for i in range(251)]))  # 251 values of 60 characters: 15,060
+    assert [(e.severity, e.code) for e in found] == [("warning", "schema.over_limit")] and "15060" in found[0].message
+    found, _ = run("openai", tool([f"{i:060d}" for i in range(250)]))  # 250 values: no length limit stated
+    assert not found

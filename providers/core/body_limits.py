@@ -167,6 +167,15 @@ def _strict_string_length(body: Any) -> Measured:
         yield index, name, total
 
 
+def _strict_large_enum(body: Any) -> Measured:
+    """The characters of each string enum of more than 250 values."""
+    for index, name, schema in _openai_strict(body):
+        for node in _walk(schema):
+            values = node.get("enum")
+            if isinstance(values, list) and len(values) > 250 and all(isinstance(v, str) for v in values):
+                yield index, name, sum(len(v) for v in values)
+
+
 def _cohere_strict_fields(body: Any) -> Measured:
     """With strict_tools true: the properties of every tool's parameters together, nested ones included."""
     if isinstance(body, dict) and body.get("strict_tools") is True:
@@ -187,6 +196,7 @@ MEASURES: dict[str, Callable[[Any], Measured]] = {
     "openai_strict_nesting": _strict_nesting,
     "openai_strict_enum_values": _strict_enum_values,
     "openai_strict_string_length": _strict_string_length,
+    "openai_strict_large_enum": _strict_large_enum,
     "cohere_strict_fields": _cohere_strict_fields,
 }
 
@@ -225,6 +235,8 @@ OPENAI_STRICT = (
               "enum values in its strict schema"),
     BodyLimit("openai.strict_schema_limits", "schema.over_limit", "warning", 120_000, "openai_strict_string_length",
               "characters of property names, definition names, enum and const values in its strict schema"),
+    BodyLimit("openai.strict_schema_limits", "schema.over_limit", "warning", 15_000, "openai_strict_large_enum",
+              "characters in one string enum of more than 250 values in its strict schema"),
 )
 
 COHERE_STRICT = (

@@ -369,14 +369,15 @@ FACTS: tuple[Fact, ...] = (
          "(2025-12-28); google-genai 3.6.1 types.py FunctionDeclaration.name: 'Must be a-z, A-Z, 0-9, or contain "
          "underscores, dots, colons and dashes, with a maximum length of 128.'", "2026-11-26"),
     Fact("openai.strict_schema_limits", ("openai", "openai-responses"),
-         "a strict schema takes at most 5000 object properties, 10 levels of nesting, 1000 enum values and 120,000 "
-         "characters of property names, definition names, enum and const values (secondary copies of OpenAI's "
-         "page: a warning)",
+         "a strict schema takes at most 5000 object properties, 10 levels of nesting, 1000 enum values, 120,000 "
+         "characters of property names, definition names, enum and const values, and 15,000 characters in one string "
+         "enum of more than 250 values (secondary copies of OpenAI's page: a warning)",
          f"platform.openai.com/docs/guides/structured-outputs#supported-schemas, not readable here; its words as "
          f"copied by jsonschemaprofiles.unitvectorylabs.com/schemas/openai (February 2026){CITE_END}'Up to 5,000 "
          "object properties total', 'Up to 10 nested object levels', 'Total string length across property names, "
          "definition names, enum values, and const values <= 120,000 characters', 'Up to 1,000 enum values across "
-         "the schema'; the same numbers in artifactize-core 0.14.2 structured/limits.rs (docs.rs); the page's older "
+         "the schema', 'If one string enum has more than 250 values, combined enum string length must be <= 15,000 "
+         "characters'; the same numbers in artifactize-core 0.14.2 structured/limits.rs (docs.rs); the page's older "
          "words were 'up to 100 object properties total, with up to 5 levels of nesting' "
          "(community.openai.com/t/918388)", "2026-11-26"),
     Fact("cohere.strict_field_limit", ("cohere",),
