@@ -83,6 +83,10 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     over = limit.over(body) if limit is not None else None
     if over is not None:
         refusal = over[1]
+    for body_limit in CAPABILITIES[provider].body_limits:  # a tool's field or strict schemas past what the API takes
+        if refusal is None and body_limit.severity == "error":
+            past = body_limit.over(body)
+            refusal = past[3] if past is not None else None
     words = getattr(module, "MOCK_CHOICE_WORDS", {}).get(provider)
     if refusal is None and words and isinstance(read.requested, str) and read.requested not in words:
         # another API's word ("any" is Anthropic's and Mistral's): this API's types take only its own
