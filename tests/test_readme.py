@@ -314,3 +314,23 @@ def test_the_send_examples_are_found():
     assert len(sent_examples((ROOT / "docs" / "send.md").read_text())) == 3
     assert as_render("toolchoice send s.yaml -p openai --repeat 5 --raw --retries 0 -m m") == (
         "toolchoice render s.yaml -p openai -m m")
+
+
+def shortened_examples(text: str) -> list[tuple[str, str]]:
+    """(command, the lines shown before its ``...``) for each offline example whose output is shortened."""
+    out = []
+    for lines in plain_blocks(text):
+        for i, line in enumerate(lines):
+            if line.startswith("$ toolchoice ") and offline(line[2:]):
+                end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("$ ")), len(lines))
+                cut = next((j for j in range(i + 1, end) if lines[j].strip() == "..."), None)
+                if cut is not None:
+                    out.append((line[2:], "\n".join(x.rstrip() for x in lines[i + 1:cut])))
+    return out
+
+
+@pytest.mark.parametrize("page, command, head", [(page, *example) for page in PAGES for example in shortened_examples(page.read_text())],
+                         ids=lambda v: page_id(v) if isinstance(v, Path) else str(v)[:90] if isinstance(v, str) else "")
+def test_a_shortened_example_begins_as_the_page_shows(page, command, head):
+    fresh, code = run_example(command)
+    assert code == 0 and head and fresh.startswith(head + "\n")
