@@ -143,3 +143,9 @@ def test_the_shared_table_names_options_the_commands_it_names_take():
         assert names, on
         wrong += [f"{n} {o}" for n in names for o in options if o not in every[n]]
     assert wrong == []
+
+
+def test_the_codes_the_mock_sorts_are_codes_the_product_writes():
+    from toolchoice.providers.core.mock import judge
+
+    assert sorted((judge._QUIET | judge.NOT_API_ERRORS) - set(emitted_codes()) - declared_codes()) == []
