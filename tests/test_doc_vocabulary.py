@@ -8,6 +8,7 @@ that write one), the options from the click commands the CLI builds."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -33,6 +34,7 @@ def _constants(node: ast.AST) -> list[str]:
     return []
 
 
+@functools.cache
 def emitted_codes() -> dict[str, str]:
     """Each code written by a literal in providers/ (code -> the first file:line writing it): in a code's place
     of the calls above, or as the value of ``"code"`` in a dict literal (a mock or proxy line's finding)."""
@@ -62,6 +64,7 @@ def declared_codes() -> set[str]:
     return {code for module in registry.family_modules() for code in getattr(module, "LEDGER_CODES", {})}
 
 
+@functools.cache
 def docs_text() -> str:
     return "\n".join(page.read_text(encoding="utf-8") for page in DOCS)
 
