@@ -152,3 +152,15 @@ def test_the_codes_the_mock_sorts_are_codes_the_product_writes():
     from toolchoice.providers.core.mock import judge
 
     assert sorted((judge._QUIET | judge.NOT_API_ERRORS) - set(emitted_codes()) - declared_codes()) == []
+
+
+def test_every_environment_variable_the_product_reads_is_documented():
+    """TOOLCHOICE_* variables named in the product's source (TOOLCHOICE_LIMIT_<NAME> as its prefix: each limit is
+    in docs/limits.md, held by test_mock_server_bounds) appear in README.md or docs/*.md."""
+    source = "\n".join(p.read_text(encoding="utf-8") for folder in ("providers", "cli")
+                       for p in sorted((ROOT / folder).rglob("*.py")))
+    names = set(re.findall(r"\bTOOLCHOICE_[A-Z_]*[A-Z]", source))
+    assert "TOOLCHOICE_ALLOW_ENV" in names
+    text = docs_text()
+    assert sorted(n for n in names if not re.search(re.escape(n) + r"(?![A-Z_])", text)
+                  and not (n + "_").startswith("TOOLCHOICE_LIMIT_")) == []
