@@ -133,6 +133,8 @@ def _console_class() -> Any:
 
     from toolchoice.providers.core.redaction import _SHOWN_CONTROL, visible
 
+    from . import table_draw
+
     import rich.text as rich_text
 
     # rich deletes BEL, BS, VT, FF and CR when it builds a Text (rich.control.strip_control_codes), before
@@ -177,11 +179,21 @@ def _console_class() -> Any:
         def render_str(self, text: str, **kwargs: Any) -> Any:
             return shown(self, super().render_str(text, **kwargs))
 
+        def render_lines(self, renderable: Any, options: Any = None, *, style: Any = None, pad: bool = True,
+                         new_lines: bool = False) -> Any:
+            if pad and not new_lines and options is not None:  # how a table asks for each cell
+                lines = table_draw.padded_lines(self, renderable, options, style, shown)
+                if lines is not None:
+                    return lines
+            return super().render_lines(renderable, options, style=style, pad=pad, new_lines=new_lines)
+
         def render(self, renderable: Any, options: Any = None) -> Any:
             if isinstance(renderable, Text):
                 renderable = shown(self, renderable)
             elif isinstance(renderable, Table):
                 fit(self, renderable, options or self.options)
+                if table_draw.drawable(renderable):
+                    return table_draw.drawn(self, renderable, options or self.options, shown)
             return super().render(renderable, options)
 
     _CONSOLE = Printer
@@ -314,12 +326,13 @@ def laid_out_width(console: Any, options: Any, table: Any) -> int:
     """The width rich lays ``table`` out at within ``options.max_width`` (its measure can say less, e.g. with
     wide characters; rich then crops the lines, border and all). Past the width on another rich, whose
     internals differ: a caller then takes its narrowest layout."""
+    from .table_draw import column_widths, measurable
+
     width = options.max_width
-    try:
-        extra = table._extra_width  # as Table.__rich_console__ lays it out
-        return sum(table._calculate_column_widths(console, options.update_width(width - extra))) + extra
-    except (AttributeError, TypeError):
+    if not measurable(table):  # another rich: its narrowest layout
         return width + 1
+    extra = table._extra_width  # as Table.__rich_console__ lays it out
+    return sum(column_widths(console, table, options.update_width(width - extra))) + extra
 
 
 _WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does not decide the layout
