@@ -114,8 +114,8 @@ def new_console(redactor: Redactor | None = None, **options: Any) -> Any:
     """The one printer: rich's Console for stdout, plain (no highlighting, no soft wrap), that reads no
     markup (``[schema, null]`` is text, ``read file[/b]`` too) and shows every control character of the
     text it lays out visibly (``redaction.visible``: no ESC or BEL from a tool name or a reply reaches the
-    terminal); a closed pipe (``| head``) ends the command quietly with exit 0 instead of rich's exit 1."""
-    console = _console_class()(**{"highlight": False, "soft_wrap": False, "markup": False, **options})
+    terminal), nor emoji codes (``:smile:`` stays as written); a closed pipe (``| head``) ends the command quietly with exit 0 instead of rich's exit 1."""
+    console = _console_class()(**{"highlight": False, "soft_wrap": False, "markup": False, "emoji": False, **options})
     console.redactor = redactor if redactor is not None else output_redactor()  # keys out BEFORE layout
     return console
 
@@ -365,7 +365,7 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         return table
 
     def fits(table: Any) -> bool:  # as the printer lays it out (new_console's fit)
-        console = Console(width=width, file=io.StringIO())
+        console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
         return laid_out_width(console, console.options, table) <= width
 
     wide = build(headers, bordered=True)
