@@ -52,7 +52,9 @@ def write(text: str) -> None:
     from toolchoice.providers.core.redaction import visible
 
     text = visible(text)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    sys.stdout.write(text)
+    if not text.endswith("\n"):  # written apart: ``text + "\n"`` would copy a document of megabytes
+        sys.stdout.write("\n")
 
 
 def shown_utf8_writer() -> Callable[[bytes], None]:
