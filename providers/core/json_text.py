@@ -60,19 +60,30 @@ def _fast_encoder() -> Any:
 LONG_STRING = 1 << 20
 
 
+_WALKED = 20_000  # values looked at, at most: a document of more is orjson's kind (many small values)
+
+
 def _holds_long_string(value: Any) -> bool:
-    """Whether a string (key or value) in ``value`` is at least LONG_STRING characters (stops at the first)."""
+    """Whether a string (key or value) in ``value`` is at least LONG_STRING characters (stops at the first, and
+    after _WALKED values: the walk is Python, and must not cost what orjson saves on a long document)."""
     stack = [value]
-    while stack:
+    seen: set[int] = set()  # a container met again (a circular value: the encoders refuse it) is not walked again
+    walked = 0
+    while stack and walked < _WALKED:
+        walked += 1
         item = stack.pop()
         if isinstance(item, str):
             if len(item) >= LONG_STRING:
                 return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
+        elif isinstance(item, (dict, list, tuple)):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            if isinstance(item, dict):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            else:
+                stack.extend(item)
     return False
 
 
