@@ -28,3 +28,16 @@ def test_emoji_codes_from_a_reply_are_shown_as_written(tmp_path: Path) -> None:
         assert result.returncode == 0, result.stderr
         assert ":thumbs_up:" in result.stdout and "done :smile:" in result.stdout, result.stdout
         assert "😄" not in result.stdout and "👍" not in result.stdout
+
+
+def test_a_long_tool_name_is_folded_whole_not_cut_at_60_columns(tmp_path: Path) -> None:
+    """The calls table folds a name that does not fit its column; an ellipsis would hide the rest of it (here
+    the bidi control written out, and what follows it)."""
+    name = "get_weather_for_city\u202ebackwards_and_more_words"
+    path = reply_file(tmp_path, name, {"city": "東京都の天気予報を教えてください東京都の天気予報"})
+    result = run_cli(["parse", str(path), "-p", "openai"], env={"COLUMNS": "60", "NO_COLOR": "1"})
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
+    assert not any("…" in row for row in rows), result.stdout
+    cells = "".join(row.split("│")[2].strip() for row in rows)
+    assert "get_weather_for_city\\u202ebackwards_and_more_words" in cells, result.stdout
