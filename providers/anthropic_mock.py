@@ -171,9 +171,10 @@ def _malformed(where: str, kind: str) -> None:
 
 
 def _name_refusal(tools: Any) -> str | None:
-    """The API's own 400 for a custom tool's name (fact anthropic.tool_name_length): past 128 characters, 'tools.18.custom
-    .name: String should have at most 128 characters' (anthropics/claude-code#96152); another character, "tools.0.custom
-    .name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'" (home-assistant/core#147760)."""
+    """The API's own 400 for a custom tool's name (fact anthropic.tool_name_length): past 128 characters,
+    'tools.18.custom.name: String should have at most 128 characters' (anthropics/claude-code#96152); another
+    character, "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"
+    (home-assistant/core#147760)."""
     for index, tool in enumerate(tools if isinstance(tools, list) else []):
         name = tool.get("name") if isinstance(tool, dict) and tool.get("type") in (None, "custom") else None
         if not isinstance(name, str):

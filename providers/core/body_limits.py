@@ -237,8 +237,9 @@ ANTHROPIC_STRICT = (
 # ({"message": ...}, ValidationException). A model rule brings them (model_rules: strict_schema_limits), not the row:
 # the Bedrock row covers models that are not Claude.
 _BEDROCK_MODEL_ERRORS = "The model returned the following errors: "
-BEDROCK_CLAUDE_STRICT = tuple(limit._replace(fact="bedrock.claude_strict_limits", words=_BEDROCK_MODEL_ERRORS + limit.words)
-                              for limit in ANTHROPIC_STRICT)
+BEDROCK_CLAUDE_STRICT = tuple(
+    limit._replace(fact="bedrock.claude_strict_limits", words=_BEDROCK_MODEL_ERRORS + limit.words)
+    for limit in ANTHROPIC_STRICT)
 
 OPENAI_STRICT = (
     BodyLimit("openai.strict_schema_limits", "schema.over_limit", "warning", 5000, "openai_strict_properties",

@@ -216,6 +216,7 @@ def _imported(data: Any, shown: str, line_of: Callable[[DataPath], int | None], 
         imported, hosted = convert_keeping_hosted(data, shown, None, True)
     except ImportProblem as problem:
         raise ToolchoiceError(problem.message, path=name, line=line_of(problem.where), hint=problem.hint) from None
+    imported = _with_field_warnings(imported)
     if not hosted:
         return imported
     from . import hosted_import
@@ -226,6 +227,14 @@ def _imported(data: Any, shown: str, line_of: Callable[[DataPath], int | None], 
     return imported._replace(notes=tuple(notes), native=native)
 
 
+def _with_field_warnings(imported: Imported) -> Imported:
+    """The field limits the APIs' sources state, warned of as tool counts are (``tool_import_limits``)."""
+    from .tool_import_limits import field_warnings
+
+    warnings = field_warnings(imported.tools)
+    return imported._replace(notes=(*imported.notes, *warnings)) if warnings else imported
+
+
 def import_listing(listing: Any, shown: str) -> Imported:
     """An MCP tools/list result read from a live server (no lines: errors name the source). Header values the
     server wrote back into it were replaced by their ``$NAME`` already (mcp_client): said in the notes."""
@@ -233,7 +242,7 @@ def import_listing(listing: Any, shown: str) -> Imported:
 
     echoed = listing.pop(ECHOED, None) if isinstance(listing, dict) else None
     try:
-        imported = convert(listing, shown, expect="mcp")
+        imported = _with_field_warnings(convert(listing, shown, expect="mcp"))
         if echoed:
             imported = imported._replace(notes=(*imported.notes, LedgerEntry(
                 "warning", "import.secret_echoed", f"{shown}: the server's tool list held the value of "
