@@ -8,7 +8,7 @@ BFCL function docs use their own type names ("dict", "float", "tuple", "any", ..
 them to a native tools API, BFCL itself maps them to JSON Schema types with its GORILLA_TO_OPENAPI
 table (bfcl_eval/constants/type_mappings.py, ShishirPatil/gorilla, Apache-2.0) and replaces "." in
 function names with "_" (OpenAI-style name rules); the library's ``bfcl_schema`` (the same table, in
-toolchoice.providers.core.tool_import) and ``wire_name`` apply the same facts, so both sides translate the schemas the leaderboard actually sends and every request is built.
+toolchoice.providers.core.tool_import_schemas) and ``wire_name`` apply the same facts, so both sides translate the schemas the leaderboard actually sends and every request is built.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toolchoice.providers.core.tool_import import bfcl_schema
+from toolchoice.providers.core.tool_import_schemas import bfcl_schema
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "tests" / "data" / "schemas"

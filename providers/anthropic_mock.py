@@ -96,6 +96,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
             "adaptive": ThinkingSetting("adaptive", effort=effort), "disabled": ThinkingSetting("off")}.get(kind)
     settings = ProviderSettings(max_tokens=body["max_tokens"], temperature=body.get("temperature"),
                                 thinking=None if spec is None else kind != "disabled", thinking_mode=spec)
+    refusal = _name_refusal(body.get("tools")) or refusal  # the request is validated before it is read
     return MockRead(choice, tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=parallel, unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
@@ -167,6 +168,22 @@ def _check(entry: Any, where: str, required: tuple[str, ...], kinds: dict[str, s
 
 def _malformed(where: str, kind: str) -> None:
     raise MockMalformed(f"{where}: Input should be {_WORDS[kind]}")
+
+
+def _name_refusal(tools: Any) -> str | None:
+    """The API's own 400 for a custom tool's name (fact anthropic.tool_name_length): past 128 characters,
+    'tools.18.custom.name: String should have at most 128 characters' (anthropics/claude-code#96152); another
+    character, "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"
+    (home-assistant/core#147760)."""
+    for index, tool in enumerate(tools if isinstance(tools, list) else []):
+        name = tool.get("name") if isinstance(tool, dict) and tool.get("type") in (None, "custom") else None
+        if not isinstance(name, str):
+            continue
+        if len(name) > 128:
+            return f"tools.{index}.custom.name: String should have at most 128 characters"
+        if not re.fullmatch(r"[a-zA-Z0-9_-]{1,128}", name):
+            return f"tools.{index}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{{1,128}}$'"
+    return None
 
 
 def _mock_blocks(answer: Any) -> list[dict[str, Any]]:

@@ -76,7 +76,8 @@ def test_a_provider_s_own_reply_is_told_from_an_error_without_loading_the_other_
                                                ("gemini.json", "gemini", "gemini")])
 def test_a_family_s_tool_file_is_read_as_its_module_declares(file: str, fmt: str, module: str):
     """tests/data/tools/SOURCES.md: each file is what the family's SDK accepts (test_tool_import checks the types)."""
-    from toolchoice.providers.core.tool_import import formats, import_file
+    from toolchoice.providers.core.tool_import import import_file
+    from toolchoice.providers.core.tool_import_formats import formats
 
     imported = import_file(DATA / "tools" / file)
     declared = next(m.TOOL_FILE for m in family_modules() if m.__name__.rsplit(".", 1)[1] == module)
@@ -85,7 +86,7 @@ def test_a_family_s_tool_file_is_read_as_its_module_declares(file: str, fmt: str
 
 
 def test_the_formats_of_no_provider_stay_in_core():
-    from toolchoice.providers.core.tool_import import formats
+    from toolchoice.providers.core.tool_import_formats import formats
 
     families = {m.TOOL_FILE.format for m in family_modules() if getattr(m, "TOOL_FILE", None)}
     assert families == {"openai-chat", "openai-responses", "anthropic", "gemini"}

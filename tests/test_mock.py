@@ -40,7 +40,7 @@ CHAT = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}],
 
 
 def _real_world_tools() -> list[tuple[str, dict[str, Any]]]:
-    from toolchoice.providers.core.tool_import import bfcl_schema
+    from toolchoice.providers.core.tool_import_schemas import bfcl_schema
 
     out = []
     for path in sorted((DATA / "schemas").glob("*.json")):

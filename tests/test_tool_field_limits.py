@@ -279,3 +279,22 @@ def test_openais_strict_enum_limits_are_warnings() -> None:
     assert [(e.severity, e.code) for e in found] == [("warning", "schema.over_limit")] and "15060" in found[0].message
     found, _ = run("openai", tool([f"{i:060d}" for i in range(250)]))  # 250 values: no length limit stated
     assert not found
+
+
+def test_the_anthropic_mock_refuses_names_in_the_apis_own_words() -> None:
+    """The API's recorded 400s, envelope and words: a name past 128 characters 'tools.18.custom.name: String should
+    have at most 128 characters' (anthropics/claude-code#96152, {"type":"error","error":{"type":
+    "invalid_request_error","message":...},"request_id":...}); a name with another character "tools.0.custom.name:
+    String should match pattern '^[a-zA-Z0-9_-]{1,128}$'" (home-assistant/core#147760, name 'assist.HassTurnOn')."""
+    def body(name: str) -> dict[str, Any]:
+        return {"model": "claude-sonnet-4-6", "max_tokens": 100, "messages": [{"role": "user", "content": "hi"}],
+                "tools": [{"name": "ok", "input_schema": {"type": "object"}},
+                          {"name": name, "input_schema": {"type": "object"}}]}
+
+    status, reply = answer("anthropic", "/v1/messages", body("x" * 129))
+    assert status == 400 and reply["type"] == "error" and reply["error"] == {
+        "type": "invalid_request_error", "message": "tools.1.custom.name: String should have at most 128 characters"}
+    status, reply = answer("anthropic", "/v1/messages", body("assist.HassTurnOn"))
+    assert status == 400 and reply["error"]["message"] == ANTHROPIC_NAME_128.replace("tools.0", "tools.1")
+    status, _ = answer("anthropic", "/v1/messages", body("x" * 128))
+    assert status == 200

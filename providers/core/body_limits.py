@@ -49,6 +49,13 @@ def _chat_descriptions(body: Any) -> Measured:
 
 
 def _anthropic_strict(body: Any) -> list[tuple[int, dict[str, Any], Any]]:
+    """(index, tool, schema) of each strict tool: Messages' tools[i] {strict, input_schema}, or Converse's
+    toolConfig.tools[i].toolSpec {strict, inputSchema: {json}} (Claude on Bedrock)."""
+    config = body.get("toolConfig") if isinstance(body, dict) else None
+    if isinstance(config, dict):
+        specs = [(i, t.get("toolSpec")) for i, t in enumerate(_tools(config)) if isinstance(t, dict)]
+        return [(i, s, s["inputSchema"].get("json") if isinstance(s.get("inputSchema"), dict) else None)
+                for i, s in specs if isinstance(s, dict) and s.get("strict") is True]
     return [(i, t, t.get("input_schema")) for i, t in enumerate(_tools(body))
             if isinstance(t, dict) and t.get("strict") is True]
 
@@ -226,6 +233,14 @@ ANTHROPIC_STRICT = (
               "(limit: 16 parameters with unions)."),
 )
 
+# Claude on Bedrock (Converse): the same limits, the model's words after Bedrock's prefix, in Bedrock's envelope
+# ({"message": ...}, ValidationException). A model rule brings them (model_rules: strict_schema_limits), not the row:
+# the Bedrock row covers models that are not Claude.
+_BEDROCK_MODEL_ERRORS = "The model returned the following errors: "
+BEDROCK_CLAUDE_STRICT = tuple(
+    limit._replace(fact="bedrock.claude_strict_limits", words=_BEDROCK_MODEL_ERRORS + limit.words)
+    for limit in ANTHROPIC_STRICT)
+
 OPENAI_STRICT = (
     BodyLimit("openai.strict_schema_limits", "schema.over_limit", "warning", 5000, "openai_strict_properties",
               "object properties in its strict schema"),
@@ -243,3 +258,19 @@ COHERE_STRICT = (
     BodyLimit("cohere.strict_field_limit", "schema.over_limit", "warning", 200, "cohere_strict_fields",
               "fields across the tools with strict_tools"),
 )
+
+# The model rules whose fact, when true, brings limits the provider's row does not hold: (provider, RULE_KEYS key).
+RULE_LIMITS: dict[tuple[str, str], tuple[BodyLimit, ...]] = {
+    ("bedrock", "strict_schema_limits"): BEDROCK_CLAUDE_STRICT,
+}
+RULE_LIMIT_PROVIDERS = frozenset(provider for provider, _ in RULE_LIMITS)
+
+
+def model_limits(provider: str, facts: Any) -> tuple[BodyLimit, ...]:
+    """The limits a model's rules bring (``facts``: model_rules.resolve's mapping of key -> Fact)."""
+    found: tuple[BodyLimit, ...] = ()
+    for (owner, key), limits in RULE_LIMITS.items():
+        fact = facts.get(key) if owner == provider else None
+        if fact is not None and fact.value is True:
+            found += limits
+    return found

@@ -349,6 +349,19 @@ FACTS: tuple[Fact, ...] = (
          "schemas.'; 'Schemas contains too many parameters with union types (17 parameters with type arrays or "
          "anyOf). This causes exponential compilation cost. Reduce the number of nullable or union-typed parameters "
          "(limit: 16 parameters with unions).'", "2026-11-26"),
+    Fact("bedrock.claude_strict_limits", ("bedrock",),
+         "Claude models on Bedrock (model rule bedrock-claude-strict-limits) refuse more than 20 strict tools, 24 "
+         "optional and 16 union-typed parameters across the strict schemas with 400 ValidationException, {message: "
+         "'The model returned the following errors: ' and Anthropic's words}; other Bedrock models: no source",
+         "platform.claude.com/docs/en/build-with-claude/structured-outputs (Schema complexity limits; Amazon Bedrock "
+         f"among its platforms); Bedrock's body: usestrix/strix#1050 (a Bedrock Claude route, litellm){CITE_END}"
+         "'BedrockException - {\"message\":\"The model returned the following errors: Too many strict tools (28). The "
+         "maximum number of strict tools supported is 20. Try reducing the number of tools marked as strict.\"}'; "
+         "pydantic/pydantic-ai#5579 (Bedrock Claude): 'ValidationException: Too many strict tools (73). The maximum "
+         "number of strict tools supported is 20.'; datarobot-oss/datarobot-genai#547 (bedrock/claude); for 24 "
+         "optional and 16 union-typed parameters no Bedrock body is recorded (strands-agents/harness-sdk#2664, "
+         "us.anthropic.claude-haiku-4-5: a ValidationException past 24 optional parameters, words not quoted): the "
+         "mock answers Anthropic's words with the same prefix in Bedrock's envelope", "2026-11-26"),
     Fact("anthropic.tool_name_length", ("anthropic",),
          "the Messages API takes a tool name of letters, digits, _ and - up to 128 characters, and refuses a longer "
          "one with 400 invalid_request_error; its tool-use docs print ^[a-zA-Z0-9_-]{1,64}$",

@@ -42,6 +42,8 @@ RULE_KEYS: dict[str, tuple[tuple[Any, ...], str]] = {
     "reasoning_replay": ((True, False), "reasoning of earlier tool-call turns must be sent back, else HTTP 400"),
     "thinking_prefix_check": ((True, False), "thinking blocks sent back are checked against their prefix: a change "
                                              "of tools or system since the block was made invalidates it"),
+    "strict_schema_limits": ((True, False), "the model's strict tools are held to Anthropic's schema complexity limits "
+                                            "(20 strict tools, 24 optional and 16 union-typed parameters)"),
     "thinking_fixed_per_turn": ((True, False), "one thinking configuration per assistant turn: a tool loop is one "
                                                "turn, so thinking changes only between turns"),
 }
@@ -278,6 +280,12 @@ RULES: tuple[Rule, ...] = (
          "botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool: 'Only supported by Anthropic "
          "Claude 3 and Amazon Nova models.' (other families: answered 400 'This model doesn't support the "
          "toolConfig.toolChoice.tool field', vercel/ai#4396)", family=False),
+    Rule("bedrock-claude-strict-limits", ("bedrock",), r"anthropic\.claude-(?!v1|v2|instant)",
+         {"strict_schema_limits": True},
+         "platform.claude.com/docs/en/build-with-claude/structured-outputs (Schema complexity limits; Amazon Bedrock "
+         "among its platforms); Bedrock's 400 for a Claude model: 'The model returned the following errors: Too many "
+         "strict tools (28). The maximum number of strict tools supported is 20.' (usestrix/strix#1050; fact "
+         "bedrock.claude_strict_limits)", family=False),
     # ---- Gemini ----
     Rule("gemini-3-signatures", ("gemini",), r"^gemini-3(?:[.-]|$)",
          {"signatures_required": True, "thinking_default": True},

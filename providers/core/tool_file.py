@@ -1,5 +1,5 @@
 """A tool file in an API's own format, as data: a provider module declares its family's (``TOOL_FILE``), and
-``tool_import`` adds the formats that are no provider's (toolchoice's own list, an MCP ``tools/list`` result,
+``tool_import_formats`` adds the formats that are no provider's (toolchoice's own list, an MCP ``tools/list`` result,
 BFCL function docs). Light on purpose: the modules import it, ``render`` loads it with them."""
 
 from __future__ import annotations

@@ -4,9 +4,10 @@ A scenario's ``tools:`` may hold ``{from: PATH}``, ``{from: {mcp: "COMMAND ARGS"
 ``{from: {mcp_url: URL, headers: {...}}}`` next to inline tools. The file's format is detected
 (a provider family's: each module declares its own as ``TOOL_FILE``, ``core/tool_file.py``, reached through
 the registry — OpenAI chat or Responses tool lists, Anthropic tools, Gemini function declarations; or one that
-is no provider's, declared here: an MCP ``tools/list`` result, BFCL function docs, toolchoice's own ``tools:``
-list), converted to neutral ``Tool`` records, and every change is a ledger note that reaches every translation
-(``Scenario.notes``). A file that reads as two formats is refused, never guessed.
+is no provider's: an MCP ``tools/list`` result, BFCL function docs, toolchoice's own ``tools:`` list;
+``tool_import_formats``), converted to neutral ``Tool`` records (``tool_import_entries``), and every change is a
+ledger note that reaches every translation (``Scenario.notes``). A file that reads as two formats is refused, never
+guessed. This module reads the sources: a scenario's ``from:``, a file, a live server's listing.
 
 The MCP ``Tool``'s fields are mcp-types' (``name``, ``title``, ``description``, ``inputSchema``,
 ``outputSchema``, ``annotations``, ``icons``, ``execution``, ``_meta``).
@@ -14,81 +15,19 @@ The MCP ``Tool``'s fields are mcp-types' (``name``, ``title``, ``description``, 
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 import yaml
 
-from .model import NATIVE_TOOL_KINDS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool, Tool, ToolchoiceError
-from .tool_file import ToolFile
+from .model import LedgerEntry, ToolchoiceError
+from .tool_import_entries import Imported, convert, convert_keeping_hosted
+from .tool_import_formats import DataPath, ImportProblem
 from .yaml_input import composed, decoded_text
 
-# BFCL function docs use their own type names. Before sending them to a native tools API, BFCL maps
-# them to JSON Schema types with this table: GORILLA_TO_OPENAPI in
-# berkeley-function-call-leaderboard/bfcl_eval/constants/type_mappings.py (ShishirPatil/gorilla, Apache-2.0).
-BFCL_TYPES: dict[str, str] = {
-    "integer": "integer", "number": "number", "float": "number", "double": "number", "string": "string",
-    "boolean": "boolean", "bool": "boolean", "array": "array", "list": "array", "tuple": "array",
-    "dict": "object", "object": "object", "any": "string", "Any": "string", "byte": "integer",
-    "short": "integer", "long": "integer", "Bigint": "integer", "char": "string", "String": "string",
-    "ArrayList": "array", "Array": "array", "Queue": "array", "Stack": "array", "HashMap": "object",
-    "Hashtable": "object",
-}
-JSON_TYPES = frozenset(("integer", "number", "string", "boolean", "array", "object", "null"))
-_SCHEMA_LISTS = ("items", "additionalProperties", "anyOf", "oneOf", "allOf", "$defs", "definitions")
-
-# The formats that are no provider family's; each family's is its module's TOOL_FILE (``formats()``).
-TOOLCHOICE = ToolFile("toolchoice", "toolchoice tools (name, description, parameters)", "scenario.py's tools:",
-                      strict=True, tool_fields=True)
-MCP = ToolFile("mcp", "an MCP tools/list result", "mcp-types Tool", marks=lambda entry: "inputSchema" in entry,
-               short="MCP", schema_keys=("inputSchema",), schema_required=True,
-               schema_hint="the MCP Tool requires inputSchema")
-BFCL = ToolFile("bfcl", "BFCL function docs", "gorilla bfcl_eval/constants/type_mappings.py",
-                type_names=frozenset(BFCL_TYPES))
-
-
-@functools.lru_cache(maxsize=1)
-def formats() -> dict[str, ToolFile]:
-    """Every format a tool file may be in, by id: the provider families' (``registry.tool_files``) and these."""
-    from .registry import tool_files
-
-    found = {f.format: f for f in tool_files()}
-    return {"toolchoice": TOOLCHOICE, **found, "mcp": MCP, "bfcl": BFCL}
-
-
-def _title(fmt: str) -> str:
-    return formats()[fmt].title
-
-
-@functools.lru_cache(maxsize=1)
-def _kept() -> frozenset[str]:
-    """What a tool entry may carry that is read (else dropped, with a note: no neutral field)."""
-    return frozenset({"name", "description", "strict", "type"}
-                     | {key for f in formats().values() for key in f.schema_keys}
-                     | {f.wrapper for f in formats().values() if f.wrapper})
-
-DataPath = tuple[Any, ...]
-
-
-class Imported(NamedTuple):
-    tools: tuple[Tool, ...]
-    notes: tuple[LedgerEntry, ...]
-    format: str
-    source: str  # as the user wrote it: a path, or "mcp: COMMAND" / "mcp_url: URL"
-    native: tuple[NativeTool, ...] = ()  # hosted tools of a kind toolchoice knows, read from a file (hosted_import)
-
-
-class ImportProblem(Exception):
-    """A problem at a place in the imported data; the caller turns it into file:line."""
-
-    def __init__(self, message: str, where: DataPath = (), hint: str | None = None) -> None:
-        super().__init__(message)
-        self.message, self.where, self.hint = message, where, hint
-
+__all__ = ["Imported", "ImportProblem", "convert", "import_file", "import_listing", "import_tools"]
 
 # ---- the scenario's `from:` entries --------------------------------------------------------------
 
@@ -274,9 +213,10 @@ def _imported(data: Any, shown: str, line_of: Callable[[DataPath], int | None], 
     """A file's tools; its hosted tools of a kind toolchoice knows are read from the file's own nodes, as a
     scenario's ``tools:`` reads them (``hosted_import``, loaded only when the file has one)."""
     try:
-        imported, hosted = _convert(data, shown, None, True)
+        imported, hosted = convert_keeping_hosted(data, shown, None, True)
     except ImportProblem as problem:
         raise ToolchoiceError(problem.message, path=name, line=line_of(problem.where), hint=problem.hint) from None
+    imported = _with_field_warnings(imported)
     if not hosted:
         return imported
     from . import hosted_import
@@ -287,6 +227,14 @@ def _imported(data: Any, shown: str, line_of: Callable[[DataPath], int | None], 
     return imported._replace(notes=tuple(notes), native=native)
 
 
+def _with_field_warnings(imported: Imported) -> Imported:
+    """The field limits the APIs' sources state, warned of as tool counts are (``tool_import_limits``)."""
+    from .tool_import_limits import field_warnings
+
+    warnings = field_warnings(imported.tools)
+    return imported._replace(notes=(*imported.notes, *warnings)) if warnings else imported
+
+
 def import_listing(listing: Any, shown: str) -> Imported:
     """An MCP tools/list result read from a live server (no lines: errors name the source). Header values the
     server wrote back into it were replaced by their ``$NAME`` already (mcp_client): said in the notes."""
@@ -294,7 +242,7 @@ def import_listing(listing: Any, shown: str) -> Imported:
 
     echoed = listing.pop(ECHOED, None) if isinstance(listing, dict) else None
     try:
-        imported = convert(listing, shown, expect="mcp")
+        imported = _with_field_warnings(convert(listing, shown, expect="mcp"))
         if echoed:
             imported = imported._replace(notes=(*imported.notes, LedgerEntry(
                 "warning", "import.secret_echoed", f"{shown}: the server's tool list held the value of "
@@ -305,345 +253,3 @@ def import_listing(listing: Any, shown: str) -> Imported:
         where = ".".join(str(w) for w in problem.where)
         raise ToolchoiceError(f"{shown}: {problem.message}" + (f" (at {where})" if where else ""),
                               hint=problem.hint) from None
-
-
-# ---- detection and conversion --------------------------------------------------------------------
-
-def convert(data: Any, shown: str, expect: str | None = None) -> Imported:
-    """Plain data (a parsed file) -> tools and notes; hosted tools are left out and named. Raises ImportProblem."""
-    return _convert(data, shown, expect, False)[0]
-
-
-def _convert(data: Any, shown: str, expect: str | None, hosted: bool) -> tuple[Imported, list[tuple[Any, DataPath]]]:
-    """``convert``; with ``hosted``, the entries of a hosted kind toolchoice knows (``NATIVE_TOOL_KINDS``) are
-    returned with where each is, for the caller to read, instead of left out."""
-    entries, at, wrapper = _tool_list(data)
-    found: list[str] = []
-    skipped: list[str] = []
-    native: list[tuple[Any, DataPath]] = []
-    for i, (entry, where) in enumerate(entries):
-        if not isinstance(entry, dict):
-            raise ImportProblem(f"tool {i + 1} is not a mapping (found {type(entry).__name__})", where)
-        kind = wrapper or _entry_format(entry, where)
-        if kind == "skip" and hosted and entry.get("type") in NATIVE_TOOL_KINDS:
-            native.append((entry, where))
-            kind = "hosted"
-        elif kind == "skip":
-            label = f"mcp server '{entry.get('server_label')}'" if entry.get("type") == "mcp" else entry.get("type")
-            skipped.append(str(entry.get("name") or label))
-        found.append(kind)
-    fmt = _one_format([f for f in found if f not in ("skip", "hosted")], expect)
-    notes: list[LedgerEntry] = []
-    tools: list[Tool] = []
-    first: dict[str, int] = {}
-    for i, ((entry, where), kind) in enumerate(zip(entries, found)):
-        if kind in ("skip", "hosted"):
-            continue
-        tool = _convert_entry(entry, fmt, where, notes)
-        if tool.name in first:
-            raise ImportProblem(f"duplicate tool name '{tool.name}' (also tool {first[tool.name] + 1})", where,
-                                "tool names must be unique")
-        first[tool.name] = i
-        tools.append(tool)
-    if not tools and not native:
-        raise ImportProblem(f"no function tools to import (only {', '.join(skipped)})" if entries
-                            else "the tool list is empty", at)
-    count = f"{len(tools)} tool{'s' if len(tools) != 1 else ''}"
-    hosted_count = f"{len(native)} hosted tool{'s' if len(native) != 1 else ''}"
-    notes.insert(0, LedgerEntry("info", "import.format", f"{shown}: {count} read as {_title(fmt)}" if tools else
-                                f"{shown}: no function tools, {hosted_count}"))
-    from . import limits
-
-    if len(tools) > limits.get("tools"):  # `tools` prints them all; a scenario holding them is refused at load
-        notes.insert(1, LedgerEntry("warning", "import.over_limit", f"{count}: a scenario takes at most "
-                                    f"{limits.shown('tools')}: {limits.raise_hint('tools')}, or keep the ones the "
-                                    "agent offers"))
-    else:
-        refusing = _refusing_apis(len(tools))
-        if refusing:
-            notes.insert(1, LedgerEntry("warning", "import.over_limit", f"{count}: {refusing}; keep the ones the "
-                                        "agent offers, or send them to another API"))
-    if skipped:
-        kinds = [str(e.get("type")) for (e, _), kind in zip(entries, found)
-                 if kind == "skip" and isinstance(e, dict) and e.get("type") in NATIVE_TOOL_KINDS]
-        hint = (f"declare {', '.join(dict.fromkeys(kinds))} in the scenario's tools: itself (- type: mcp, "
-                "server_label: ..., server_url: ...; docs/tool-surfaces.md)" if kinds else
-                "hosted tools have no neutral form; write a custom free-text tool inline in the scenario")
-        notes.append(LedgerEntry("warning", "import.skipped", f"{shown}: not function tools, left out: "
-                                 f"{', '.join(skipped)} ({hint})"))
-    return Imported(tuple(tools), tuple(grouped_notes(notes)), fmt, shown), native
-
-
-def _refusing_apis(count: int) -> str:
-    """The APIs whose capability row says they refuse ``count`` tools in one request (``tool_limit``, each with its
-    dated fact), grouped by limit: the same data render and send refuse with; "" when none does."""
-    from .capabilities import CAPABILITIES
-
-    by_most: dict[int, list[str]] = {}
-    for row in CAPABILITIES.values():
-        if row.tool_limit is not None and count > row.tool_limit.most:
-            by_most.setdefault(row.tool_limit.most, []).append(f"{row.title} (fact {row.tool_limit.fact})")
-    return "; ".join(f"{', '.join(titles)} refuse{'s' if len(titles) == 1 else ''} more than {most} in one request"
-                     for most, titles in sorted(by_most.items()))
-
-
-_TOOL_NOTE = re.compile(r"tool '((?:[^'\\]|\\.)*)': (.*)", re.S)
-SHOWN_NAMES = 10
-
-
-def grouped_notes(notes: list[LedgerEntry]) -> list[LedgerEntry]:
-    """One note per (severity, code, what it says), naming every tool it is about, instead of one per tool
-    (a catalogue of 200 tools would otherwise open every ledger with 200 equal lines)."""
-    names: dict[tuple[str, str, str], list[str]] = {}
-    out: list[Any] = []
-    for note in notes:
-        match = _TOOL_NOTE.fullmatch(note.message)
-        if match is None:
-            out.append(note)
-            continue
-        key = (note.severity, note.code, match.group(2))
-        if key not in names:
-            names[key] = []
-            out.append(key)
-        names[key].append(match.group(1))
-    result = []
-    for item in out:
-        if isinstance(item, LedgerEntry):
-            result.append(item)
-            continue
-        severity, code, rest = item
-        tools = names[item]
-        if len(tools) == 1:
-            result.append(LedgerEntry(severity, code, f"tool '{tools[0]}': {rest}"))
-            continue
-        shown = ", ".join(f"'{n}'" for n in tools[:SHOWN_NAMES])
-        more = f" and {len(tools) - SHOWN_NAMES} more" if len(tools) > SHOWN_NAMES else ""
-        result.append(LedgerEntry(severity, code, f"{len(tools)} tools ({shown}{more}): {rest}"))
-    return result
-
-
-def _tool_list(data: Any) -> tuple[list[tuple[Any, DataPath]], DataPath, str | None]:
-    """The tool entries with where each is, where the list is, and the format a wrapper decides (Gemini)."""
-    if isinstance(data, list):
-        if data and all(isinstance(e, dict) and _declarations_key(e) for e in data):
-            # groups of declarations (Gemini's tools: [{functionDeclarations: [...]}, {googleSearch: {}}, ...])
-            out: list[tuple[Any, DataPath]] = []
-            for i, group in enumerate(data):
-                key = _declarations_key(group)
-                if not isinstance(group[key], list):
-                    raise ImportProblem(f"{key} must be a list", (i, key))
-                out.extend((entry, (i, key, j)) for j, entry in enumerate(group[key]))
-            return out, (), _grouped_by(_declarations_key(data[0]))
-        return [(entry, (i,)) for i, entry in enumerate(data)], (), None
-    if not isinstance(data, dict):
-        raise ImportProblem(f"expected a list of tools or a mapping, not {type(data).__name__}", (),
-                            "see `toolchoice tools --help` for the formats read")
-    declarations = _declarations_key(data)
-    containers = [k for k in ("tools", "function") if isinstance(data.get(k), list)]
-    if declarations and containers:
-        raise ImportProblem(f"ambiguous: the file has both {declarations}: and {containers[0]}:", (),
-                            "keep one tool list per file")
-    if declarations:
-        if not isinstance(data[declarations], list):
-            raise ImportProblem(f"{declarations} must be a list", (declarations,))
-        return [(e, (declarations, i)) for i, e in enumerate(data[declarations])], (declarations,), \
-            _grouped_by(declarations)
-    if len(containers) > 1:
-        raise ImportProblem("ambiguous: the file has both tools: and function: lists", ())
-    if containers:  # tools: an MCP tools/list result, a request body, toolchoice's own list;
-        key = containers[0]  # function: a BFCL question entry {id, question, function: [...]}
-        entries, _, wrapper = _tool_list(data[key])
-        return [(entry, (key, *where)) for entry, where in entries], (key,), wrapper
-    if isinstance(data.get("name"), str):  # one tool on its own
-        return [(data, ())], (), None
-    raise ImportProblem("no tool list found", (), "expected a list of tools, or tools: / functionDeclarations:")
-
-
-def _declarations_key(data: dict[str, Any]) -> str | None:
-    return next((k for f in formats().values() for k in f.groups if k in data), None)
-
-
-def _grouped_by(key: str | None) -> str:
-    """The format whose declarations list is under ``key``."""
-    return next(f.format for f in formats().values() if key in f.groups)
-
-
-def _entry_format(entry: dict[str, Any], where: DataPath) -> str:
-    kind = entry.get("type")
-    marked = {f.format for f in formats().values() if f.marks is not None and f.marks(entry)}
-    if kind not in (None, "function") and not marked:
-        return "skip"  # hosted tools (web_search, code_interpreter, bash_20250124), OpenAI custom tools
-    flat = {f.format for f in formats().values() if "parameters" in f.schema_keys and f.wrapper is None}
-    if "parameters" in entry and marked - flat:
-        marked.add("toolchoice")  # parameters beside input_schema / inputSchema / function
-    if len(marked) > 1:
-        raise ImportProblem(f"ambiguous tool: it reads as {' and as '.join(_title(m) for m in sorted(marked))}",
-                            where, "keep one format's keys in each tool")
-    if marked:
-        return marked.pop()
-    foreign = _types_in(entry.get("parameters")) - JSON_TYPES
-    if foreign:  # type names JSON Schema does not have: a family's (Gemini's upper-case ones) or BFCL's
-        for f in formats().values():
-            if f is not BFCL and foreign & f.type_names:
-                return f.format
-        if foreign <= BFCL.type_names:
-            return "bfcl"
-    return "toolchoice"
-
-
-def _types_in(schema: Any) -> set[str]:
-    found: set[str] = set()
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if isinstance(node.get("type"), str):
-                found.add(node["type"])
-            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
-        elif isinstance(node, list):
-            stack.extend(node)
-    return found
-
-
-def _one_format(found: list[str], expect: str | None) -> str:
-    kinds = set(found)
-    typed = [f.format for f in formats().values() if f.type_names]  # found by type names: beside plain tools
-    if len(kinds) > 1 and all(kinds - {"toolchoice", t} for t in typed):
-        first = {k: found.index(k) + 1 for k in kinds}
-        shown = ", ".join(f"tool {first[k]} as {_title(k)}" for k in sorted(kinds, key=first.get))
-        raise ImportProblem(f"ambiguous: the tools read as different formats ({shown})", (),
-                            "import each format from its own file")
-    for t in typed:
-        if kinds == {"toolchoice", t}:
-            kinds = {t}
-    fmt = kinds.pop() if kinds else (expect or "toolchoice")
-    if expect == "mcp" and fmt == "toolchoice":
-        return "mcp"  # a server listed tools without inputSchema: the checks below say so
-    return fmt
-
-
-def _convert_entry(entry: dict[str, Any], fmt: str, where: DataPath, notes: list[LedgerEntry]) -> Tool:
-    fields = entry
-    inner: DataPath = where
-    form = formats()[fmt]
-    if form.wrapper:
-        if entry.get("type") not in ("function", None):
-            raise ImportProblem(f"{form.short} tool of type {entry.get('type')!r}: only function tools import", where)
-        fields, inner = entry[form.wrapper], (*where, form.wrapper)
-        if not isinstance(fields, dict):
-            raise ImportProblem(f"{form.wrapper} must be a mapping (name, description, parameters)", inner)
-    name = fields.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise ImportProblem("a tool needs a name (a non-empty string)", inner)
-    description = fields.get("description")
-    if description is not None and not isinstance(description, str):
-        raise ImportProblem(f"description of tool '{name}' must be a string", (*inner, "description"))
-    strict = fields.get("strict") if form.strict else None
-    if strict is not None and not isinstance(strict, bool):
-        raise ImportProblem(f"strict of tool '{name}' must be true or false", (*inner, "strict"))
-
-    key, schema = _schema_of(fields, form)
-    if form.schema_required and key is None:
-        raise ImportProblem(f"{form.short} tool '{name}' has no {form.schema_keys[0]}", inner, form.schema_hint)
-    schema_at = (*inner, key) if key else inner
-    if schema is not None and not isinstance(schema, dict):
-        raise ImportProblem(f"the schema of tool '{name}' must be a JSON Schema object (a mapping), not "
-                            f"{type(schema).__name__}", schema_at)
-    if fmt == "bfcl" and schema is not None:
-        schema = _bfcl_schema(name, schema, notes)
-    elif form.convert is not None and schema is not None and key == "parameters":
-        schema = _converted(name, schema, form, notes)
-    if schema is not None and "type" in schema and schema["type"] != "object":
-        raise ImportProblem(f"the schema of tool '{name}' must describe an object, not type {schema['type']!r}",
-                            schema_at, "a tool's arguments are an object: wrap the value in an object property")
-    if form.field_spellings:
-        fields = {form.field_spellings.get(k, k): v for k, v in fields.items()}
-    extras = _tool_fields(name, fields, inner) if form.tool_fields else {}
-    dropped = [k for k in fields if k not in _kept() and k not in extras]
-    if form.wrapper:
-        dropped += [k for k in entry if k not in ("type", form.wrapper)]
-    if dropped:
-        notes.append(LedgerEntry("info", "import.dropped", f"tool '{name}': {', '.join(dropped)} not imported "
-                                 f"(a function tool has no field for {'it' if len(dropped) == 1 else 'them'})"))
-    return Tool(name=name, description=description, parameters=schema, strict=strict, fields=extras)
-
-
-def _tool_fields(name: str, fields: dict[str, Any], where: DataPath) -> dict[str, Any]:
-    """The newer per-tool fields a scenario's tool takes too (cache_control, input_examples, ...); the
-    translators keep them where the provider's tool type has them and say so where not."""
-    out: dict[str, Any] = {}
-    for key, types in TOOL_FIELD_TYPES.items():
-        value = fields.get(key)
-        if value is None:
-            continue
-        if isinstance(value, bool) and bool not in types or not isinstance(value, types):
-            raise ImportProblem(f"{key} of tool '{name}' must be {' or '.join(t.__name__ for t in types)}",
-                                (*where, key))
-        if key == "input_examples" and not all(isinstance(v, dict) for v in value):
-            raise ImportProblem(f"input_examples of tool '{name}' must be a list of argument mappings", (*where, key))
-        out[key] = value
-    return out
-
-
-def _schema_of(fields: dict[str, Any], form: ToolFile) -> tuple[str | None, Any]:
-    for key in form.schema_keys:
-        if key in fields and fields[key] is not None:
-            return key, fields[key]
-    return None, None
-
-
-def _counted(seen: Counter[str]) -> str:
-    """"dict -> object, float -> number (2x)": each change once, with how often it happened."""
-    return ", ".join(k + (f" ({n}x)" if n > 1 else "") for k, n in seen.items())
-
-
-# ---- BFCL types -> JSON Schema ---------------------------------------------------------------------
-
-def bfcl_schema(schema: Any, seen: Counter[str] | None = None) -> Any:
-    """BFCL type names -> JSON Schema type names, recursively (other keys untouched), as BFCL itself
-    converts them before a native tools request. ``seen`` counts each conversion ("float -> number")."""
-    if isinstance(schema, list):
-        return [bfcl_schema(item, seen) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key == "type" and isinstance(value, str):
-            out[key] = BFCL_TYPES.get(value, value)
-            if seen is not None and out[key] != value:
-                seen[f"{value} -> {out[key]}"] += 1
-        elif key == "properties" and isinstance(value, dict):
-            out[key] = {name: bfcl_schema(prop, seen) for name, prop in value.items()}
-        elif key in _SCHEMA_LISTS:
-            out[key] = ({k: bfcl_schema(v, seen) for k, v in value.items()}
-                        if key in ("$defs", "definitions") and isinstance(value, dict) else bfcl_schema(value, seen))
-        else:
-            out[key] = value
-    return out
-
-
-def _bfcl_schema(name: str, schema: dict[str, Any], notes: list[LedgerEntry]) -> dict[str, Any]:
-    seen: Counter[str] = Counter()
-    out = bfcl_schema(schema, seen)
-    if seen:
-        notes.append(LedgerEntry("info", "import.bfcl_types", f"tool '{name}': BFCL types read as JSON Schema, "
-                                 f"as BFCL sends them: {_counted(seen)}"))
-    lossy = sorted({k.split(" ")[0] for k in seen if k.split(" ")[0] in ("any", "Any", "tuple")})
-    if lossy:
-        what = {"any": "any becomes string", "Any": "Any becomes string", "tuple": "tuple an array of any length"}
-        notes.append(LedgerEntry("warning", "import.bfcl_lossy", f"tool '{name}': no JSON Schema type means the "
-                                 f"same, so BFCL's own mapping narrows it: {', '.join(what[t] for t in lossy)}"))
-    return out
-
-
-# ---- a family's own schema form -> JSON Schema -------------------------------------------------------
-
-
-def _converted(name: str, schema: dict[str, Any], form: ToolFile, notes: list[LedgerEntry]) -> dict[str, Any]:
-    """A schema in the family's own form (Gemini's Schema) read as JSON Schema by its module's converter."""
-    assert form.convert is not None
-    out, seen = form.convert(schema)
-    if seen:
-        code, words = form.convert_note
-        notes.append(LedgerEntry("info", code, f"tool '{name}': {words}: {_counted(seen)}"))
-    return out

@@ -195,7 +195,8 @@ def _convention(call: LlmCall) -> str:
 def _tools(shown: str, calls: list[LlmCall], notes: list[LedgerEntry]) -> tuple[list[dict[str, Any]],
                                                                                  list[list[str] | None]]:
     """The declared tools (union, first seen first) and each step's offered names (None: not recorded)."""
-    from .tool_import import ImportProblem, convert
+    from .tool_import_entries import convert
+    from .tool_import_formats import ImportProblem
 
     declared: dict[str, dict[str, Any]] = {}
     per_step: list[list[str] | None] = []

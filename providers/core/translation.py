@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from . import model_rules  # every translator reads the model rules
+from .body_limits import RULE_LIMIT_PROVIDERS, model_limits
 from .capabilities import CAPABILITIES, Capability, Level
 from .wire_template import WIRE_FORMS, WireTemplateError, wire_form, wire_value
 from .choice_plan import ChoicePlan, lint_pitfalls, plan_choice
@@ -327,12 +328,12 @@ def check_tool_limit(ctx: Context, body: dict[str, Any]) -> None:
                      "split the catalogue)")
 
 
-def check_body_limits(ctx: Context, body: dict[str, Any]) -> None:
-    """A tool's field or the strict schemas past the row's ``body_limits``: an error quoting the API where its source
-    says it refuses, a warning where the source is secondary (core/body_limits.py)."""
+def check_body_limits(ctx: Context, body: dict[str, Any], limits: tuple[Any, ...]) -> None:
+    """A tool's field or the strict schemas past ``limits`` (the row's ``body_limits`` and the model's): an error
+    quoting the API where its source says it refuses, a warning where the source is secondary (core/body_limits.py)."""
     from .facts import cited  # the dated facts: read only for a request over a limit
 
-    for limit in ctx.cap.body_limits:
+    for limit in limits:
         over = limit.over(body)
         if over is None:
             continue
@@ -365,8 +366,11 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         final_lint(ctx, body)
     if ctx.cap.tool_limit is not None:
         check_tool_limit(ctx, body)
-    if ctx.cap.body_limits:
-        check_body_limits(ctx, body)
+    limits = ctx.cap.body_limits
+    if ctx.provider in RULE_LIMIT_PROVIDERS:  # limits a model rule brings (Claude on Bedrock)
+        limits += model_limits(ctx.provider, model_facts(ctx))
+    if limits:
+        check_body_limits(ctx, body, limits)
     if settings.headers:
         headers = with_user_headers(ctx, headers)
     if settings.headers or settings.api_key_env or settings.base_url:

@@ -1,6 +1,6 @@
 """Gemini's Schema object, both ways: JSON Schema → Gemini Schema for a request's ``parameters``
 (``convert``: every change is a note the translator writes to the ledger), and a Gemini Schema → JSON
-Schema for a tool file in Gemini's format (``to_json_schema``, for ``core/tool_import.py``)."""
+Schema for a tool file in Gemini's format (``to_json_schema``, for ``core/tool_import_schemas.py``)."""
 
 from __future__ import annotations
 

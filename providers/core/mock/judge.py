@@ -12,10 +12,12 @@ from __future__ import annotations
 import base64
 from typing import Any, Mapping, NamedTuple
 
+from ..body_limits import RULE_LIMIT_PROVIDERS, model_limits
 from ..capabilities import CAPABILITIES
 from ..choice import parse_tool_choice
 from ..model import (LedgerEntry, Message, NativeTool, ProviderSettings, RenderOptions, Scenario, Tool, ToolChoice,
                      ToolchoiceError, quoted)
+from ..model_rules import rule_facts
 from .arguments import arguments_for
 from .script import Step
 
@@ -66,6 +68,14 @@ class Judged(NamedTuple):
     neutral: Any = None  # the neutral tool_choice as JSON
 
 
+def _body_limits(provider: str, model: str | None) -> tuple[Any, ...]:
+    """The row's body limits and those the model's rules bring (Claude on Bedrock: core/body_limits.RULE_LIMITS)."""
+    limits = CAPABILITIES[provider].body_limits
+    if provider in RULE_LIMIT_PROVIDERS and model:
+        limits += model_limits(provider, rule_facts(provider, model))
+    return limits
+
+
 def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Judged:
     """Read and judge one request body for ``provider`` (its family ``module``)."""
     if not isinstance(body, dict):
@@ -83,7 +93,7 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     over = limit.over(body) if limit is not None else None
     if over is not None:
         refusal = over[1]
-    for body_limit in CAPABILITIES[provider].body_limits:  # a tool's field or strict schemas past what the API takes
+    for body_limit in _body_limits(provider, read.model):  # a tool's field or strict schemas past what the API takes
         if refusal is None and body_limit.severity == "error":
             past = body_limit.over(body)
             refusal = past[3] if past is not None else None

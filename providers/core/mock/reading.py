@@ -10,8 +10,9 @@ from .judge import MockMalformed
 
 
 def read_tools(entries: Any, expect: str | None = None) -> tuple[tuple[Tool, ...], tuple[LedgerEntry, ...]]:
-    """A body's tool list as neutral tools (core/tool_import's readers); hosted tools are left out and named."""
-    from ..tool_import import ImportProblem, convert
+    """A body's tool list as neutral tools (core/tool_import_entries); hosted tools are left out and named."""
+    from ..tool_import_entries import convert
+    from ..tool_import_formats import ImportProblem
 
     if entries is None:
         return (), ()
