@@ -159,10 +159,15 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
 _DECIDED = frozenset({"tool_choice.without_tools"})  # WITHOUT_TOOLS decides it per host
 
 
+def mock_call_id(call: Any) -> str | None:
+    """The id a tool call of the mock's answer carries (what a tool message's tool_call_id answers; the line's calls[].id)."""
+    return call.id
+
+
 def _mock_message(answer: Any) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": answer.text, "refusal": None}
     if answer.calls:
-        message["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw}}
+        message["tool_calls"] = [{"id": mock_call_id(c), "type": "function", "function": {"name": c.name, "arguments": c.raw}}
                                  for c in answer.calls]
     return message
 
@@ -206,10 +211,10 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any],
         events.append(chunk({"content": answer.text}))
     for index, call in enumerate(answer.calls):
         if provider in _WHOLE_CALL_HOSTS:
-            events.append(chunk({"tool_calls": [{"index": index, "id": call.id, "type": "function",
+            events.append(chunk({"tool_calls": [{"index": index, "id": mock_call_id(call), "type": "function",
                                                  "function": {"name": call.name, "arguments": call.raw}}]}))
             continue
-        events.append(chunk({"tool_calls": [{"index": index, "id": call.id, "type": "function",
+        events.append(chunk({"tool_calls": [{"index": index, "id": mock_call_id(call), "type": "function",
                                              "function": {"name": call.name, "arguments": ""}}]}))
         half = len(call.raw) // 2
         for piece in (call.raw[:half], call.raw[half:]):
