@@ -283,8 +283,10 @@ def test_a_gemini_result_for_a_function_the_mock_never_called_is_unknown() -> No
 # ---- a call the mock made whose result a later history drops: said once ----------------------------------------
 
 
-def test_a_dropped_result_is_said_once_and_the_next_steps_do_not_repeat_it() -> None:
+def test_a_dropped_result_is_said_once_and_the_next_steps_do_not_repeat_it(capsys: Any) -> None:
     from openai import OpenAI
+
+    from toolchoice.cli.mock_cmd import _pretty
 
     with running_mock("openai", script=TWO_CALLS) as mock:
         client = OpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
@@ -304,6 +306,9 @@ def test_a_dropped_result_is_said_once_and_the_next_steps_do_not_repeat_it() -> 
     assert weather.id not in dropped["message"]
     assert "mock.result_dropped" not in _codes(third)  # said once
     _valid([first, second, third])
+    _pretty(second)  # `toolchoice mock`'s pretty line, as the proxy's
+    (printed,) = capsys.readouterr().out.splitlines()
+    assert f"results {weather.id}←#1  findings: " in printed and printed.endswith("warning mock.result_dropped")
 
 
 def test_a_gemini_turn_with_two_calls_and_one_response_drops_one() -> None:
