@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import warnings
 from importlib import resources
 from typing import Any
@@ -153,9 +154,31 @@ def test_cohere_and_mistral_sdk_loops() -> None:
         client.chat.complete(model="mistral-large-latest", tools=CHAT_TOOLS, messages=USER + [
             message.model_dump(exclude_none=True), {"role": "tool", "tool_call_id": call.id, "content": "sunny"}])
     first, second = mock.records
-    assert first["calls"][0]["id"] == call.id
+    # Mistral's ids: "Tool call id was ... but must be a-z, A-Z, 0-9, with a length of 9." (the API's 400 as quoted in
+    # langchain-ai/langchain#24668; openai_chat.HOSTS id_rule alnum9): its answers carry none of another form
+    assert re.fullmatch(r"[a-zA-Z0-9]{9}", call.id) and first["calls"][0]["id"] == call.id
     assert second["results"] == [{"id": call.id, "name": "get_weather", "from": 1}]
     _valid([first, second])
+
+
+@pytest.mark.parametrize("provider", ["mistral", "gemini", "ollama"])
+def test_toolchoice_run_against_the_mock_reads_as_its_own_loop(provider: str, tmp_path: Any) -> None:
+    """toolchoice's own agent loop is a client that rewrites ids where a host requires (Mistral) and writes ids for
+    calls that had none (Gemini, Ollama): every result it sends back is traced to the mock's step 1, none unknown."""
+    from tests.cli import run_cli
+
+    scenario = tmp_path / "loop.yaml"
+    scenario.write_text("tools:\n  - name: get_weather\n    parameters: {type: object, properties: {city: {type: string}}}\n"
+                        "tool_choice: required\nmessages:\n  - {role: user, content: Weather?}\n"
+                        "loop: {max_steps: 2, after_call: auto, results: {get_weather: sunny}}\n", encoding="utf-8")
+    keys = {"MISTRAL_API_KEY": KEY, "GEMINI_API_KEY": KEY}
+    with running_mock(provider) as mock:
+        done = run_cli(["run", str(scenario), "-p", provider, "--base-url", mock.base_url, "--format", "json"],
+                       env=keys)
+    assert done.returncode == 0, done.stderr
+    first, second = mock.records
+    assert [(r["name"], r["from"]) for r in second["results"]] == [("get_weather", 1)]
+    assert not {"mock.result_unknown_call", "mock.result_dropped", "history.ids_rewritten"} & set(_codes(second))
 
 
 def test_gemini_and_ollama_calls_carry_no_id_and_their_results_are_traced_by_name() -> None:
