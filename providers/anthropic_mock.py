@@ -170,7 +170,8 @@ def _malformed(where: str, kind: str) -> None:
 
 
 def mock_call_id(call: Any) -> str | None:
-    """The id a tool_use block of the mock's answer carries (what a tool_result's tool_use_id answers; the line's calls[].id)."""
+    """The id a tool_use block of the mock's answer carries (what a tool_result's tool_use_id answers; the line's
+    calls[].id)."""
     return f"toolu_{call.id}"
 
 

@@ -41,7 +41,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
 
 
 def mock_call_id(call: Any) -> str | None:
-    """The id a tool call of the mock's answer carries (what a tool message's tool_call_id answers; the line's calls[].id)."""
+    """The id a tool call of the mock's answer carries (what a tool message's tool_call_id answers; the line's
+    calls[].id)."""
     return call.id
 
 
@@ -49,7 +50,8 @@ def _mock_message(answer: Any) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant"}
     if answer.calls:
         message["tool_plan"] = "toolchoice mock calls a tool."
-        message["tool_calls"] = [{"id": mock_call_id(c), "type": "function", "function": {"name": c.name, "arguments": c.raw}}
+        message["tool_calls"] = [{"id": mock_call_id(c), "type": "function",
+                                  "function": {"name": c.name, "arguments": c.raw}}
                                  for c in answer.calls]
     if answer.text is not None:
         message["content"] = [{"type": "text", "text": answer.text}]

@@ -247,7 +247,8 @@ def _mock_unsigned(contents: list[Any], model: str) -> str | None:
 
 
 def mock_call_id(call: Any) -> str | None:
-    """None: the mock's functionCall parts carry no id (the API's may not either: a functionResponse is paired by name), so the line's calls[].id is null."""
+    """None: the mock's functionCall parts carry no id (the API's may not either: a functionResponse is paired by
+    name), so the line's calls[].id is null."""
     return None
 
 

@@ -41,7 +41,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
 
 
 def mock_call_id(call: Any) -> str | None:
-    """None: the mock's tool calls carry no id (ollama-python's ToolCall has none; a tool message names its tool_name), so the line's calls[].id is null."""
+    """None: the mock's tool calls carry no id (ollama-python's ToolCall has none; a tool message names its tool_name),
+    so the line's calls[].id is null."""
     return None
 
 

@@ -184,7 +184,8 @@ def _native_items(answer: Any, number: int) -> list[dict[str, Any]]:
 
 
 def mock_call_id(call: Any) -> str | None:
-    """The call_id a function_call item of the mock's answer carries (what a function_call_output answers, not the item's id; the line's calls[].id)."""
+    """The call_id a function_call item of the mock's answer carries (what a function_call_output answers, not the
+    item's id; the line's calls[].id)."""
     return call.id
 
 

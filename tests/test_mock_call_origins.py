@@ -76,7 +76,8 @@ def test_openai_responses_sdk_loop_pairs_by_call_id_not_item_id() -> None:
     tools = [{"type": "function", "name": "get_weather", "parameters": WEATHER}]
     with running_mock("openai-responses") as mock:
         client = OpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
-        first_reply = client.responses.create(model="gpt-4o-mini", input="Weather?", tools=tools, tool_choice="required")
+        first_reply = client.responses.create(model="gpt-4o-mini", input="Weather?", tools=tools,
+                                              tool_choice="required")
         (item,) = first_reply.output
         assert item.id != item.call_id  # the item's id is not what a result answers
         client.responses.create(model="gpt-4o-mini", tools=tools, input=[
@@ -168,7 +169,8 @@ def test_toolchoice_run_against_the_mock_reads_as_its_own_loop(provider: str, tm
     from tests.cli import run_cli
 
     scenario = tmp_path / "loop.yaml"
-    scenario.write_text("tools:\n  - name: get_weather\n    parameters: {type: object, properties: {city: {type: string}}}\n"
+    scenario.write_text("tools:\n  - name: get_weather\n"
+                        "    parameters: {type: object, properties: {city: {type: string}}}\n"
                         "tool_choice: required\nmessages:\n  - {role: user, content: Weather?}\n"
                         "loop: {max_steps: 2, after_call: auto, results: {get_weather: sunny}}\n", encoding="utf-8")
     keys = {"MISTRAL_API_KEY": KEY, "GEMINI_API_KEY": KEY}

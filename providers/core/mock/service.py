@@ -62,6 +62,8 @@ class MockService:
         self.provider = check_provider(provider)
         self.module = mock_family(provider)  # the family's mock parts
         self.framing = module_for(provider).STREAM_FRAMING
+        # a family serving several hosts is told which (mock_error, mock_reply, mock_events, mock_call_id)
+        self.per_host = {"provider": self.provider} if getattr(self.module, "MOCK_PER_HOST", False) else {}
         self.script = script or Script()
         self.count = 0
         self.refused = 0
@@ -69,8 +71,7 @@ class MockService:
         self.origins = CallOrigins()  # the calls this mock's answers made, for the results that come back
 
     def error(self, status: int, message: str, extra: dict[str, str] | None = None) -> tuple[bytes, dict[str, str]]:
-        per_host = {"provider": self.provider} if getattr(self.module, "MOCK_PER_HOST", False) else {}
-        body, headers = self.module.mock_error(status, message, **per_host)
+        body, headers = self.module.mock_error(status, message, **self.per_host)
         return _dumps(body), {"content-type": "application/json", **headers, **(extra or {})}
 
     def handle(self, method: str, target: str, headers: dict[str, str], raw: bytes) -> Exchange:
@@ -139,14 +140,13 @@ class MockService:
         line = redacted(line, kept)
         cut = step.cut_after if step is not None else None
         if stream:
-            per_host = {"provider": self.provider} if getattr(self.module, "MOCK_PER_HOST", False) else {}
-            events = self.module.mock_events(answer, read, number, shown.body, **per_host)
+            events = self.module.mock_events(answer, read, number, shown.body, **self.per_host)
             chunks = ENCODERS[self.framing](events)
             return Exchange(200, {"content-type": CONTENT_TYPES[self.framing]}, None, chunks, line, delay, cut, answer,
                             kept)
         return Exchange(200, {"content-type": "application/json"},
-                        _dumps(self.module.mock_reply(answer, read, number, shown.body)), None, line, delay, cut, answer,
-                        kept)
+                        _dumps(self.module.mock_reply(answer, read, number, shown.body, **self.per_host)), None, line,
+                        delay, cut, answer, kept)
 
     def _traced(self, line: dict[str, Any], judged: Judged, answer: Answer | None = None,
                 number: int = 0) -> dict[str, Any]:
@@ -168,14 +168,15 @@ class MockService:
                     + ", ".join(f"{r['id']} ({r['name']})" for r in unknown) + ", a call no answer of this mock made "
                     "(an id the framework invented or rewrote, or a history replayed from elsewhere)")})
             dropped = self.origins.dropped(read.messages)
-            if dropped and not any(f["code"] == "history.missing_tool_result" for f in findings):  # else the family's own rule says it
+            # where the family's own rule refuses it (Anthropic, Bedrock), that refusal says it
+            if dropped and not any(f["code"] == "history.missing_tool_result" for f in findings):
                 findings.append({"severity": "warning", "code": "mock.result_dropped", "message": (
                     "no tool result came back for " + ", ".join(f"{d.id} ({d.name}, made by #{d.origin})"
                                                                for d in dropped)
                     + ": the history carries the call without its result (said once)")})
         if answer is not None:
             call_id = getattr(self.module, "mock_call_id", lambda call: call.id)
-            ids = [call_id(call) for call in answer.calls]
+            ids = [call_id(call, **self.per_host) for call in answer.calls]
             for entry, made in zip(line["calls"], ids):
                 entry["id"] = made
             self.origins.made(number, [(made, call.name) for made, call in zip(ids, answer.calls)])
