@@ -249,6 +249,38 @@ def test_an_openai_agents_loop_is_followed_step_by_step(api: str) -> None:
     _valid([first, second])
 
 
+def test_two_agent_loops_sharing_the_mock_each_trace_their_own_calls() -> None:
+    """Two openai-agents runs at once: their steps interleave on the mock, and each result is traced to the step of
+    its own loop, with no result taken for unknown and no call for dropped."""
+    from agents import (Agent, ModelSettings, OpenAIChatCompletionsModel, Runner, function_tool,
+                        set_tracing_disabled)
+    from openai import AsyncOpenAI
+
+    set_tracing_disabled(True)
+
+    @function_tool
+    def get_weather(city: str) -> str:
+        """The weather in a city."""
+        return "sunny"
+
+    async def both(agent: Any) -> None:
+        await asyncio.gather(Runner.run(agent, "Weather in Paris?"), Runner.run(agent, "Weather in Oslo?"))
+
+    with running_mock("openai") as mock:
+        client = AsyncOpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
+        agent = Agent(name="weather", instructions="Answer.", tools=[get_weather],
+                      model=OpenAIChatCompletionsModel("gpt-4o-mini", client),
+                      model_settings=ModelSettings(tool_choice="required"))
+        asyncio.run(both(agent))
+    lines = mock.records
+    made = {call["id"]: line["n"] for line in lines for call in line["calls"]}
+    traced = [result for line in lines for result in line.get("results", [])]
+    assert [bool(line["calls"]) for line in lines] == [True, True, False, False]  # both step 1s, then both step 2s
+    assert len(made) == 2 and len(traced) == 2
+    assert all(result["from"] == made[result["id"]] for result in traced)
+    assert not [code for line in lines for code in _codes(line) if code.startswith("mock.result_")]
+
+
 def test_a_langchain_anthropic_loop_with_parallel_calls_traces_both_results() -> None:
     from langchain_anthropic import ChatAnthropic
     from langchain_core.messages import HumanMessage, ToolMessage
