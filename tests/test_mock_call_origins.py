@@ -404,3 +404,19 @@ def test_anthropic_refuses_a_dropped_result_and_the_mock_does_not_say_it_twice()
     assert second["status"] == 400 and "history.missing_tool_result" in _codes(second)
     assert "mock.result_dropped" not in _codes(second)
     assert second["results"] == [{"id": first_use.id, "name": "get_weather", "from": 1}]
+
+
+def test_a_replayed_history_of_many_unknown_results_is_one_short_finding() -> None:
+    import httpx
+
+    calls = [{"id": f"call_elsewhere_{i}", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+             for i in range(40)]
+    history = USER + [{"role": "assistant", "content": None, "tool_calls": calls}] + [
+        {"role": "tool", "tool_call_id": call["id"], "content": "ok"} for call in calls]
+    with running_mock("openai") as mock:
+        httpx.post(mock.base_url + "/chat/completions", json={"model": "m", "messages": history, "tools": CHAT_TOOLS},
+                   timeout=10)
+    (line,) = mock.records
+    assert [r["from"] for r in line["results"]] == [None] * 40
+    unknown = _finding(line, "mock.result_unknown_call")["message"]
+    assert "call_elsewhere_4 " in unknown and "call_elsewhere_5 " not in unknown and "and 35 more" in unknown
