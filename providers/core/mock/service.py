@@ -165,22 +165,28 @@ class MockService:
             if unknown:
                 findings.append({"severity": "warning", "code": "mock.result_unknown_call", "message": (
                     "tool result" + ("s" if len(unknown) > 1 else "") + " for "
-                    + ", ".join(f"{r['id']} ({r['name']})" for r in unknown) + ", a call no answer of this mock made "
+                    + _listed([f"{r['id']} ({r['name']})" for r in unknown]) + ", a call no answer of this mock made "
                     "(an id the framework invented or rewrote, or a history replayed from elsewhere)")})
             dropped = self.origins.dropped(read.messages)
             # where the family's own rule refuses it (Anthropic, Bedrock), that refusal says it
             if dropped and not any(f["code"] == "history.missing_tool_result" for f in findings):
                 findings.append({"severity": "warning", "code": "mock.result_dropped", "message": (
-                    "no tool result came back for " + ", ".join(f"{d.id} ({d.name}, made by #{d.origin})"
-                                                               for d in dropped)
+                    "no tool result came back for " + _listed([f"{d.id} ({d.name}, made by #{d.origin})"
+                                                               for d in dropped])
                     + ": the history carries the call without its result (said once)")})
         if answer is not None:
-            call_id = getattr(self.module, "mock_call_id", lambda call: call.id)
+            call_id = getattr(self.module, "mock_call_id", lambda call, **_: call.id)
             ids = [call_id(call, **self.per_host) for call in answer.calls]
             for entry, made in zip(line["calls"], ids):
                 entry["id"] = made
             self.origins.made(number, [(made, call.name) for made, call in zip(ids, answer.calls)])
         return line
+
+
+def _listed(names: list[str], most: int = 5) -> str:
+    """Names for a finding's words, the first ``most`` and how many more (a replayed history may hold thousands)."""
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 _FAULT_MESSAGES = {429: "Rate limit reached (toolchoice mock script)", 500: "Internal server error (toolchoice mock script)",
