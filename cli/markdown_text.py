@@ -6,24 +6,38 @@ emphasis, a link or an image, a code span, strike-through, HTML or an entity, no
 CommonMark lets a backslash escape any ASCII punctuation; only the characters that can start markup are
 escaped, so that JSON and identifiers stay readable in the raw text: ``\\`` `` ` `` ``*`` ``[`` ``]`` ``<`` ``>``
 ``~`` ``&`` ``|``, and ``_`` where it can emphasize (not inside a word: ``get_weather`` stays as it is).
+
+GFM also links text with no markup at all ("Autolinks (extension)", https://github.github.com/gfm/ 6.9): ``www.``
+and a domain, ``http://``, ``https://`` or ``ftp://`` (any case) and a domain, and an e-mail address (alone or after
+``mailto:`` / ``xmpp:``). cmark-gfm, GitHub's renderer, finds the first two while it parses, so a backslash
+before the ``.`` of ``www.`` or the ``:`` of the scheme stops them. It finds addresses afterwards in each text
+node, where escapes and entities are already undone (``a\\@b.example`` is still a link); so an ``@`` after a
+character an address can hold gets ``<wbr>`` before it: an empty element, allowed by GitHub's sanitizer
+(html-pipeline's ``SanitizationFilter``), that ends the text node and shows nothing.
 """
 
 from __future__ import annotations
 
 import re
 
-_SPECIAL = re.compile(r"[\\`*\[\]<>~&|]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+_SPECIAL = re.compile(r"[\\`*\[\]<>~&|]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])"
+                      r"|(?i:(?<=www)\.|(?:(?<=http)|(?<=https)|(?<=ftp)):(?=//))"  # a www or URL autolink
+                      r"|(?<=[\w.+-])(?P<at>@)")  # an e-mail autolink
 _BACKTICKS = re.compile(r"`+")
 
 
+def _escape(match: re.Match[str]) -> str:
+    return "<wbr>@" if match.group("at") else "\\" + match.group()
+
+
 def escaped(text: str) -> str:
-    """``text`` with every character that could start markdown markup backslash-escaped."""
-    return _SPECIAL.sub(r"\\\g<0>", text)
+    """``text`` with every character that could start markdown markup backslash-escaped, and no autolink."""
+    return _SPECIAL.sub(_escape, text)
 
 
 def cell(text: str, newline: str = "<br>") -> str:
-    """``text`` for a table cell: escaped, on one line (a line break becomes ``newline``: ``<br>``, the one
-    piece of HTML toolchoice writes itself, or a space)."""
+    """``text`` for a table cell: escaped, on one line (a line break becomes ``newline``: ``<br>``, which with
+    ``<wbr>`` is the only HTML toolchoice writes itself, or a space)."""
     return escaped(text).replace("\r\n", "\n").replace("\r", "\n").replace("\n", newline)
 
 

@@ -59,6 +59,8 @@ CONCURRENCY = typer.Option(CONCURRENCY_DEFAULT, "--concurrency", "-k", min=CONCU
                            help="Requests in flight at once.")
 REPEAT = typer.Option(1, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX,
                       help="Samples per provider; the verdicts are tallied.")
+LOOP_REPEAT = typer.Option(1, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX,
+                           help="Loops per provider, each from step 1; their steps' verdicts and endings are tallied.")
 MIN_OBEYED = typer.Option(None, "--min-obeyed", min=0.0, max=1.0,
                           help="With --repeat: exit 4 when a provider's obeyed rate is below this (e.g. 0.95).")
 SAVE_DIR = typer.Option(None, "--save", help="Write each sample's request, raw response and parsed reply as JSON "

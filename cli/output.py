@@ -52,7 +52,9 @@ def write(text: str) -> None:
     from toolchoice.providers.core.redaction import visible
 
     text = visible(text)
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    sys.stdout.write(text)
+    if not text.endswith("\n"):  # written apart: ``text + "\n"`` would copy a document of megabytes
+        sys.stdout.write("\n")
 
 
 def shown_utf8_writer() -> Callable[[bytes], None]:
@@ -114,8 +116,8 @@ def new_console(redactor: Redactor | None = None, **options: Any) -> Any:
     """The one printer: rich's Console for stdout, plain (no highlighting, no soft wrap), that reads no
     markup (``[schema, null]`` is text, ``read file[/b]`` too) and shows every control character of the
     text it lays out visibly (``redaction.visible``: no ESC or BEL from a tool name or a reply reaches the
-    terminal); a closed pipe (``| head``) ends the command quietly with exit 0 instead of rich's exit 1."""
-    console = _console_class()(**{"highlight": False, "soft_wrap": False, "markup": False, **options})
+    terminal), nor emoji codes (``:smile:`` stays as written); a closed pipe (``| head``) ends the command quietly with exit 0 instead of rich's exit 1."""
+    console = _console_class()(**{"highlight": False, "soft_wrap": False, "markup": False, "emoji": False, **options})
     console.redactor = redactor if redactor is not None else output_redactor()  # keys out BEFORE layout
     return console
 
@@ -132,6 +134,8 @@ def _console_class() -> Any:
     from rich.text import Text
 
     from toolchoice.providers.core.redaction import _SHOWN_CONTROL, visible
+
+    from . import table_draw
 
     import rich.text as rich_text
 
@@ -177,11 +181,21 @@ def _console_class() -> Any:
         def render_str(self, text: str, **kwargs: Any) -> Any:
             return shown(self, super().render_str(text, **kwargs))
 
+        def render_lines(self, renderable: Any, options: Any = None, *, style: Any = None, pad: bool = True,
+                         new_lines: bool = False) -> Any:
+            if pad and not new_lines and options is not None:  # how a table asks for each cell
+                lines = table_draw.padded_lines(self, renderable, options, style, shown)
+                if lines is not None:
+                    return lines
+            return super().render_lines(renderable, options, style=style, pad=pad, new_lines=new_lines)
+
         def render(self, renderable: Any, options: Any = None) -> Any:
             if isinstance(renderable, Text):
                 renderable = shown(self, renderable)
             elif isinstance(renderable, Table):
                 fit(self, renderable, options or self.options)
+                if table_draw.drawable(renderable):
+                    return table_draw.drawn(self, renderable, options or self.options, shown)
             return super().render(renderable, options)
 
     _CONSOLE = Printer
@@ -314,12 +328,13 @@ def laid_out_width(console: Any, options: Any, table: Any) -> int:
     """The width rich lays ``table`` out at within ``options.max_width`` (its measure can say less, e.g. with
     wide characters; rich then crops the lines, border and all). Past the width on another rich, whose
     internals differ: a caller then takes its narrowest layout."""
+    from .table_draw import column_widths, measurable
+
     width = options.max_width
-    try:
-        extra = table._extra_width  # as Table.__rich_console__ lays it out
-        return sum(table._calculate_column_widths(console, options.update_width(width - extra))) + extra
-    except (AttributeError, TypeError):
+    if not measurable(table):  # another rich: its narrowest layout
         return width + 1
+    extra = table._extra_width  # as Table.__rich_console__ lays it out
+    return sum(column_widths(console, table, options.update_width(width - extra))) + extra
 
 
 _WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does not decide the layout
@@ -352,7 +367,7 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         return table
 
     def fits(table: Any) -> bool:  # as the printer lays it out (new_console's fit)
-        console = Console(width=width, file=io.StringIO())
+        console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
         return laid_out_width(console, console.options, table) <= width
 
     wide = build(headers, bordered=True)

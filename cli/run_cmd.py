@@ -20,7 +20,7 @@ from toolchoice.providers.core.outcome import rate_cells
 
 from . import exits, heap
 from .exits import handled
-from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, MODEL, NO_EMULATE, REPEAT, RETRIES, STRICT, TIMEOUT,
+from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, LOOP_REPEAT, MODEL, NO_EMULATE, RETRIES, STRICT, TIMEOUT,
                       allowed_env)
 from toolchoice.providers.core.json_text import dumps_indented
 
@@ -356,7 +356,7 @@ def run(
     base_url: Optional[str] = BASE_URL,
     timeout: float = TIMEOUT,
     retries: int = RETRIES,
-    repeat: int = REPEAT,
+    repeat: int = LOOP_REPEAT,
     concurrency: int = CONCURRENCY,
     processes: Optional[int] = typer.Option(None, "--processes", min=1, max=64, help="Processes that may share the "
                                             "loops of --repeat, at most one per CPU (the default; used from 200 "

@@ -58,7 +58,7 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
     if reply.tool_calls:
         table = Table(show_header=True, header_style="bold", expand=False, title="tool calls", title_justify="left")
         table.add_column("#", justify="right")
-        table.add_column("name")
+        table.add_column("name", overflow="fold")  # a name is shown whole: folded, never cut to an ellipsis
         table.add_column("arguments", overflow="fold")
         table.add_column("schema")
         for i, call in enumerate(reply.tool_calls):

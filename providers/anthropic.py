@@ -4,7 +4,7 @@ Facts this module relies on:
 - tool_choice is ``{"type": "auto"|"any"|"none"}`` or ``{"type": "tool", "name": N}``; inside
   auto/any/tool (not none) ``disable_parallel_tool_use: true`` means at most one call (auto) or
   exactly one (any/tool) (anthropic-sdk-python ``types/tool_choice_*_param.py``).
-- tools are ``{name, description, input_schema, strict?}``; names match ``^[a-zA-Z0-9_-]{1,64}$``;
+- tools are ``{name, description, input_schema, strict?}``; names match ``^[a-zA-Z0-9_-]{1,128}$`` (the API's 400);
   ``input_schema.type`` is ``"object"`` (``types/tool_param.py``); the API answers 400
   "input_schema does not support oneOf, allOf, or anyOf at the top level" (anthropics/claude-code#5319).
 - ``max_tokens`` is required; ``thinking: {type: enabled, budget_tokens}`` needs a budget of at
@@ -40,6 +40,7 @@ from .core.error_envelope import ErrorEnvelope
 from .core.tool_file import ToolFile
 from .anthropic_strict import anthropic_strict_problems
 from .core.translation import (tool_names, choice_value, choice_with, Context, check_names, compact, finish, mapped,
+                               warn_long_names,
                                parallel_value, model_facts, start, streamed, strict_tools, tool_fields)
 from .core.history_wire import placed, reasoning_for
 from .core.request_parts import endpoint
@@ -60,8 +61,10 @@ DEFAULT_MAX_TOKENS = 1024
 DEFAULT_MAX_TOKENS_THINKING = 2048  # leaves room above the budget (budget_tokens < max_tokens)
 COMPOSITION_KEYS = ("anyOf", "oneOf", "allOf")
 
-# Tool names: ^[a-zA-Z0-9_-]{1,64}$ (Anthropic's tool-use docs, the tool name's pattern)
-NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+# Tool names: ^[a-zA-Z0-9_-]{1,128}$, the pattern the API's own 400 names (fact anthropic.tool_name_length); the
+# tool-use docs still print {1,64}: a longer name is sent with a warning (DOCS_NAME_BOUND)
+NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,128}").fullmatch, "letters, digits, _ and -, at most 128")
+DOCS_NAME_BOUND = 64
 
 # The newer per-tool fields its tool type has (fact anthropic.tool_fields); no custom tool kind.
 TOOL_FIELDS: tuple[str, ...] = ("input_examples", "allowed_callers", "defer_loading", "eager_input_streaming",
@@ -284,6 +287,8 @@ def ordered_blocks(turn: Turn, family: str, reasoning_block: Callable[[Reasoning
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
     ctx = start(provider, scenario, options, cap)
     check_names(ctx, NAME_RULE)
+    warn_long_names(ctx, NAME_RULE, DOCS_NAME_BOUND, f"{cap.title}'s tool-use docs print at most {DOCS_NAME_BOUND}, "
+                    "its own validator takes 128", "anthropic.tool_name_length")
     settings = ctx.settings
     facts = model_facts(ctx)
     plan = thinking_plan(ctx, facts)

@@ -264,8 +264,10 @@ _LLAMACPP_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_erro
 _VLLM_PARAM = re.compile(r" \(parameter=([^,)]+)[,)]")
 
 
-# OpenAI's words for an array over its bound name the parameter (fact openai.tool_limit: param tools)
-_ARRAY_TOO_LONG = re.compile(r"Invalid '([^']+)': array too long\. ")
+# OpenAI's words for an array or a string over its bound name the parameter and the code (facts openai.tool_limit:
+# param tools, array_above_max_length; openai.description_limit and azure.description_limit: param
+# tools[i].function.description, string_above_max_length)
+_TOO_LONG = re.compile(r"Invalid '([^']+)': (array|string) too long\. ")
 
 
 def mock_error(status: int, message: str, provider: str = "openai") -> tuple[dict[str, Any], dict[str, str]]:
@@ -285,9 +287,9 @@ def mock_error(status: int, message: str, provider: str = "openai") -> tuple[dic
         return {"error": {"code": status, "message": message, "type": _LLAMACPP_ERROR_TYPES.get(status, "server_error")}}, {}
     code = "rate_limit_exceeded" if status == 429 else None
     param = None
-    array = _ARRAY_TOO_LONG.match(message) if provider == "openai" else None
-    if array is not None:  # the recorded envelope of a tool list over the limit (fact openai.tool_limit)
-        param, code = array.group(1), "array_above_max_length"
+    too_long = _TOO_LONG.match(message) if provider in ("openai", "azure") else None
+    if too_long is not None:  # the recorded envelope of a value over its bound (the facts above)
+        param, code = too_long.group(1), f"{too_long.group(2)}_above_max_length"
     error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": param,
              "code": code}
     return ({"object": "error", **error} if provider == "mistral" else {"error": error}), {}

@@ -352,7 +352,7 @@ def test_check_names_on_bfcl_dotted_names(provider: str) -> None:
     rejected = {e.message.split("'")[1] for e in ctx.ledger.entries if e.code == "tool.name_invalid"}
     dotted = {t["name"] for t in tools if "." in t["name"]}
     assert dotted  # OpenWeatherMap.get_current_weather, ControlAppliance.execute, ...
-    # OpenAI/Anthropic: ^[a-zA-Z0-9_-]{1,64}$ ; Gemini FunctionDeclaration.name allows '.', ':' and '-'
+    # OpenAI: ^[a-zA-Z0-9_-]{1,64}$, Anthropic: {1,128} ; Gemini FunctionDeclaration.name allows '.', ':' and '-'
     assert rejected == (dotted if provider == "openai" else set())
     assert all(e.severity == "error" for e in ctx.ledger.entries if e.code == "tool.name_invalid")
 

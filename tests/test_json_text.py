@@ -107,3 +107,12 @@ def test_a_loop_document_takes_the_fast_path(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(json_text.json, "dumps", spy)
     assert json_text.dumps_indented(step) == expected
     assert indented == []
+
+
+@pytest.mark.parametrize("value", [
+    {"reply": {"tool_calls": [{"arguments": {"city": "é\"\\\n" * (json_text.LONG_STRING // 4 + 1)}}]}},
+    [("k" * json_text.LONG_STRING, 1e-05)], {"x" * json_text.LONG_STRING: None}])
+def test_a_document_holding_a_long_string_is_the_same_text(value: object) -> None:
+    """Such a document is written by Python's encoder (orjson reserves several times the string); same text."""
+    assert json_text._holds_long_string(value)
+    assert json_text.dumps_indented(value) == python(value)

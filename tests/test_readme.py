@@ -4,7 +4,8 @@ Every ``$ toolchoice ...`` line in a plain fenced block is run in-process (tests
 output (stdout, then stderr) compared with the lines under it; ``$ echo $?`` compares the exit code.
 Examples whose output is shortened (a line ``...``) are not compared. Commands that send (``send``, ``probe``,
 ``compare --send``, ``run`` without ``--replay``/``--dry-run``) were recorded against the real local model of
-docs/real-model.md and are checked by the realmodel tests instead.
+docs/real-model.md and are checked by the realmodel tests instead; a ``send`` example's ledger, the translation's,
+is held offline to what ``render`` writes for the same command line.
 
 The support matrices are generated from ``toolchoice providers --format markdown``: whole in docs/providers.md,
 marks only in the README, each between ``<!-- generated ... -->`` and ``<!-- end generated -->``.
@@ -267,3 +268,69 @@ def test_a_scenario_shown_in_the_docs_loads_and_renders(page, scenario):
     env = {k: v for k, v in os.environ.items() if k not in KEY_VARS}
     result = run_cli(["render", "-", "--provider", "all", "--format", "json"], env=env, input=scenario, cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+SEND_ONLY = {"--repeat": 1, "-n": 1, "--retries": 1, "--timeout": 1, "--concurrency": 1, "-k": 1, "--min-obeyed": 1,
+             "--save": 1, "--trace-out": 1, "--raw": 0, "--all-results": 0}
+
+
+def sent_examples(text: str) -> list[tuple[str, list[str]]]:
+    """(command, the rows of the ledger table it shows) for each ``$ toolchoice send`` example: what was sent was
+    recorded against the real local model, but the ledger is the translation's, the same offline."""
+    out = []
+    for lines in plain_blocks(text):
+        for i, line in enumerate(lines):
+            if line.startswith("$ toolchoice send "):
+                end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("$ ")), len(lines))
+                body = lines[i + 1:end]
+                titles = [k for k, b in enumerate(body) if b.rstrip() == "ledger"]
+                if titles:
+                    start = next(k for k in range(titles[0], len(body)) if body[k].startswith("┡"))
+                    stop = next(k for k in range(start, len(body)) if body[k].startswith("└"))
+                    out.append((line[2:], [b.rstrip() for b in body[start + 1:stop]]))
+    return out
+
+
+def as_render(command: str) -> str:
+    words, kept = shlex.split(command)[2:], []
+    while words:
+        word = words.pop(0)
+        if word in SEND_ONLY:
+            del words[:SEND_ONLY[word]]
+        else:
+            kept.append(word)
+    return shlex.join(["toolchoice", "render", *kept])
+
+
+@pytest.mark.parametrize("page, command, rows", [(page, *example) for page in PAGES for example in sent_examples(page.read_text())],
+                         ids=lambda v: page_id(v) if isinstance(v, Path) else str(v)[:90] if isinstance(v, str) else "")
+def test_a_send_example_shows_the_ledger_render_writes(page, command, rows):
+    fresh, code = run_example(as_render(command))
+    assert code == 0
+    assert "\n".join(rows) in fresh
+
+
+def test_the_send_examples_are_found():
+    assert len(sent_examples((ROOT / "docs" / "send.md").read_text())) == 3
+    assert as_render("toolchoice send s.yaml -p openai --repeat 5 --raw --retries 0 -m m") == (
+        "toolchoice render s.yaml -p openai -m m")
+
+
+def shortened_examples(text: str) -> list[tuple[str, str]]:
+    """(command, the lines shown before its ``...``) for each offline example whose output is shortened."""
+    out = []
+    for lines in plain_blocks(text):
+        for i, line in enumerate(lines):
+            if line.startswith("$ toolchoice ") and offline(line[2:]):
+                end = next((j for j in range(i + 1, len(lines)) if lines[j].startswith("$ ")), len(lines))
+                cut = next((j for j in range(i + 1, end) if lines[j].strip() == "..."), None)
+                if cut is not None:
+                    out.append((line[2:], "\n".join(x.rstrip() for x in lines[i + 1:cut])))
+    return out
+
+
+@pytest.mark.parametrize("page, command, head", [(page, *example) for page in PAGES for example in shortened_examples(page.read_text())],
+                         ids=lambda v: page_id(v) if isinstance(v, Path) else str(v)[:90] if isinstance(v, str) else "")
+def test_a_shortened_example_begins_as_the_page_shows(page, command, head):
+    fresh, code = run_example(command)
+    assert code == 0 and head and fresh.startswith(head + "\n")

@@ -182,6 +182,30 @@ def test_run_json_validates_for_one_loop_and_several(transcript: str):
     data = json.loads(result.stdout)
     validate(data, "run")
     assert data["replay"] is True and data["runs"][0]["loops"][0]["steps"]
+    # every field the document holds is one the schema names (`toolchoice schema run` documents the output)
+    defs, run = schema("run")["$defs"], data["runs"][0]
+    named = {"document": (data, schema("run")), "run": (run, defs["run"]), "loop": (run["loops"][0], defs["loop"]),
+             "step": (run["loops"][0]["steps"][0], defs["step"])}
+    if run.get("summary"):
+        named["summary"] = (run["summary"], defs["summary"])
+    unnamed = {level: sorted(set(value) - set(node["properties"])) for level, (value, node) in named.items()}
+    assert unnamed == {level: [] for level in named}
+
+
+def test_run_json_validates_for_a_loop_ended_by_repeated_calls(tmp_path: Path):
+    """`loop.stop.repeated_calls` ends a loop with the reason `repeated_call`: the schema names it. The recorded
+    OpenAI reply (tests/data/responses/openai/SOURCES.md) answers both steps, replayed offline."""
+    body = (ROOT / "tests/data/responses/openai/openai-chat-single-strict.json").read_text()
+    for step in (1, 2):
+        (tmp_path / f"step-{step:02d}.response.json").write_text(body)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - {name: get_weather, parameters: {type: object, properties: {city: {type: string}, "
+                        "state: {type: string}}}}\ntool_choice: required\nmessages: [{role: user, content: Weather?}]\n"
+                        "loop: {max_steps: 5, stop: {repeated_calls: 2}, results: {get_weather: sunny}}\n")
+    result = run_cli(["run", str(scenario), "-p", "openai", "--replay", str(tmp_path), "-f", "json"], env=env())
+    data = json.loads(result.stdout)
+    assert data["runs"][0]["loops"][0]["ended"]["reason"] == "repeated_call", result.stderr
+    validate(data, "run")
 
 
 # ---- doctor ---------------------------------------------------------------------------------------

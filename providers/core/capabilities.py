@@ -16,6 +16,9 @@ A choice's ``wire`` is one of:
 from enum import Enum
 from typing import Any, NamedTuple
 
+from .body_limits import (ANTHROPIC_STRICT, AZURE_DESCRIPTION, COHERE_STRICT, OPENAI_DESCRIPTION, OPENAI_STRICT,
+                          BodyLimit)
+
 
 class Level(str, Enum):
     NATIVE = "native"  # the provider has this, under the same name
@@ -145,6 +148,8 @@ class Capability(NamedTuple):
     named_single_call: bool = False
     without_tools: WithoutTools | None = None  # what a source says the API does with tool_choice and no tools
     tool_limit: ToolLimit | None = None  # the most tools a source says one request may declare
+    # what a source says the API takes in one tool's fields and in strict schemas (core/body_limits.py)
+    body_limits: tuple[BodyLimit, ...] = ()
 
     def feature(self, name: str) -> Support:
         return getattr(self, name)
@@ -179,7 +184,7 @@ CAPABILITIES: dict[str, Capability] = {
         verified="2026-11-26",
         sources=_OPENAI_SOURCES, **_OPENAI_LIKE,
         without_tools=WithoutTools("openai.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS),
-        tool_limit=_OPENAI_TOOL_LIMIT,
+        tool_limit=_OPENAI_TOOL_LIMIT, body_limits=(OPENAI_DESCRIPTION, *OPENAI_STRICT),
     ),
     "openai-responses": Capability(
         provider="openai-responses", module="openai_responses", title="OpenAI Responses",
@@ -196,7 +201,8 @@ CAPABILITIES: dict[str, Capability] = {
         sources=("openai 3.57.0 types/responses (tool_choice_function_param.py, tool_choice_allowed_param.py, function_tool_param.py)",
                  "platform.openai.com function-calling guide (Responses strict default, 2026-03-31)"),
         without_tools=WithoutTools("openai-responses.tool_choice_without_tools", frozenset({"required"}),
-                                   "Tool choice 'required' must be specified with 'tools' parameter.")
+                                   "Tool choice 'required' must be specified with 'tools' parameter."),
+        body_limits=OPENAI_STRICT,
     ),
     "anthropic": Capability(
         provider="anthropic", module="anthropic", title="Anthropic Messages",
@@ -213,7 +219,8 @@ CAPABILITIES: dict[str, Capability] = {
         sources=("anthropic 2.14.0 types/tool_choice_*_param.py, tool_param.py",
                  "docs.anthropic.com tool use: implement-tool-use, strict-tool-use"),
         without_tools=WithoutTools("anthropic.tool_choice_without_tools", _EVERY_CHOICE,
-                                   "tool_choice may only be specified while providing tools.")
+                                   "tool_choice may only be specified while providing tools."),
+        body_limits=ANTHROPIC_STRICT,
     ),
     "gemini": Capability(
         provider="gemini", module="gemini", title="Google Gemini API (generateContent)",
@@ -338,6 +345,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "docs.cohere.com/changelog/2025-09-15-major-command-deprecations (recommends 'command-a-03-2025 (which is "
                  "the strongest-performing model across domains)'); docs.cohere.com/docs/deprecations does not list it "
                  "(the default model, 2026-11-26)"),
+        body_limits=COHERE_STRICT,
     ),
     "azure": Capability(
         provider="azure", title="Azure OpenAI (deployments)",
@@ -354,7 +362,8 @@ CAPABILITIES: dict[str, Capability] = {
                  "ai/data-plane/OpenAI.v1/azure-v1-v1-generated.yaml (the v1 API of learn.microsoft.com's REST "
                  "reference) and azure-v1-preview-generated.yaml (api-version=preview)"),
         **_OPENAI_LIKE,
-        without_tools=WithoutTools("azure.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS)
+        without_tools=WithoutTools("azure.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS),
+        body_limits=(AZURE_DESCRIPTION,),
     ),
     "fireworks": Capability(
         provider="fireworks", title="Fireworks AI",

@@ -303,6 +303,88 @@ FACTS: tuple[Fact, ...] = (
          f"HunorLaczko/ha-groq-cloud-api#25{CITE_END}'Error code: 400 - {{'error': {{'message': \"'tools' : maximum "
          "number of items is 128\", 'type': 'invalid_request_error'}}'; the same words in gsd-build/gsd-2#4376; groq "
          "1.7.0 types/chat/completion_create_params.py tools: 'A max of 128 functions are supported.'", "2026-11-26"),
+    # What one tool's fields and the strict schemas may hold: the rows' body_limits name these facts
+    # (core/body_limits.py). No source states a description limit for openai-responses, groq, mistral, cohere,
+    # gemini or the other hosts on 2026-11-26; botocore 1.44.8 bedrock-runtime ToolSpecification.description is
+    # NonEmptyString {"min": 1} with no max (the empty one is already left out: tool.description_dropped)
+    Fact("openai.description_limit", ("openai",),
+         "Chat Completions refuses a function description over 1024 characters with 400 invalid_request_error, param "
+         "tools[i].function.description, code string_above_max_length",
+         f"getsentry/sentry-mcp#106 (gpt-4o, api.openai.com){CITE_END}'\"message\": \"Invalid "
+         "'tools[13].function.description': string too long. Expected a string with maximum length 1024, but got a "
+         "string with length 1103 instead.\", \"type\": \"invalid_request_error\", \"param\": "
+         "\"tools[13].function.description\", \"code\": \"string_above_max_length\"'; the same words in "
+         "microsoft/genaiscript#1381 (length 2780) and janwilmake/openapi-mcp-server#23 (length 3542)", "2026-11-26"),
+    Fact("azure.description_limit", ("azure",),
+         "Azure OpenAI refuses a function description over 1024 characters with OpenAI's words and envelope",
+         f"langchain-ai/open_deep_research#80 (azure_openai:o3-mini){CITE_END}'Error code: 400 - {{'error': "
+         "{'message': \"Invalid 'tools[1].function.description': string too long. Expected a string with maximum "
+         "length 1024, but got a string with length 2121 instead.\", 'type': 'invalid_request_error', 'param': "
+         "'tools[1].function.description', 'code': 'string_above_max_length'}}'; OpenHands/OpenHands#4838 (through "
+         "Azure: 'Invalid 'tools[2].function.description': string too long. Expected a string with maximum length "
+         "1024, but got a string with length 4394 instead.'); dnakov/anon-kode#45 ('AzureException BadRequestError "
+         "- Invalid 'tools[0].function.description': string too long.')", "2026-11-26"),
+    Fact("anthropic.strict_tool_limit", ("anthropic",),
+         "the Messages API refuses more than 20 strict tools in one request with 400 invalid_request_error",
+         "platform.claude.com/docs/en/build-with-claude/structured-outputs (Schema complexity limits: 'the API "
+         f"enforces several complexity limits'); the 400's words: datarobot-oss/datarobot-genai#547{CITE_END}'Strict "
+         "tools per request | 20 | Maximum number of tools with `strict: true`. Non-strict tools don't count toward "
+         "this limit.'; 'Too many strict tools (N). The maximum number of strict tools supported is 20' (its last "
+         "sentence, 'Try reducing the number of tools marked as strict.', as public client code quotes it); "
+         "camel-ai/camel#4171 ('rejected before inference with `Too many strict tools`')", "2026-11-26"),
+    Fact("anthropic.strict_optional_limit", ("anthropic",),
+         "the Messages API refuses more than 24 optional parameters across one request's strict schemas with 400 "
+         "invalid_request_error",
+         "platform.claude.com/docs/en/build-with-claude/structured-outputs (Schema complexity limits); the 400's "
+         f"words: elie222/inbox-zero#2662{CITE_END}'Optional parameters | 24 | Total optional parameters across all "
+         "strict tool schemas and JSON output schemas. Each parameter not listed in `required` counts toward this "
+         "limit.'; 'Schemas contains too many optional parameters (87), which would make grammar compilation "
+         "inefficient. Reduce the number of optional parameters in your tool schemas (limit: 24).'", "2026-11-26"),
+    Fact("anthropic.strict_union_limit", ("anthropic",),
+         "the Messages API refuses more than 16 parameters with union types across one request's strict schemas "
+         "with 400 invalid_request_error",
+         "platform.claude.com/docs/en/build-with-claude/structured-outputs (Schema complexity limits); the 400's "
+         f"words as public client tests record them{CITE_END}'Parameters with union types | 16 | Total parameters "
+         "that use `anyOf` or type arrays (for example, `\"type\": [\"string\", \"null\"]`) across all strict "
+         "schemas.'; 'Schemas contains too many parameters with union types (17 parameters with type arrays or "
+         "anyOf). This causes exponential compilation cost. Reduce the number of nullable or union-typed parameters "
+         "(limit: 16 parameters with unions).'", "2026-11-26"),
+    Fact("anthropic.tool_name_length", ("anthropic",),
+         "the Messages API takes a tool name of letters, digits, _ and - up to 128 characters, and refuses a longer "
+         "one with 400 invalid_request_error; its tool-use docs print ^[a-zA-Z0-9_-]{1,64}$",
+         f"home-assistant/core#147760 (2025-06-29){CITE_END}'{{'type': 'error', 'error': {{'type': "
+         "'invalid_request_error', 'message': \"tools.0.custom.name: String should match pattern "
+         "'^[a-zA-Z0-9_-]{1,128}$'\"}}'; the same pattern in vybestack/llxprt-code#482 (2025-11-07) and "
+         "nicobailon/pi-mcp-adapter#190 (2026-07-17); anthropics/claude-code#96152 (2026-09-22): 'tools.18.custom.name: "
+         "String should have at most 128 characters'; {1,64} was the API's pattern in cyanheads/atlas-mcp-server#14 "
+         "(2025-03-06) and is still the docs' ('Must match the regex ^[a-zA-Z0-9_-]{1,64}$.', tool-use guide)",
+         "2026-11-26"),
+    Fact("gemini.function_name_length", ("gemini",),
+         "the Gemini API's recorded 400s allow function names of at most 64 characters, while google-genai's "
+         "FunctionDeclaration.name states 128: a name of 65 to 128 is sent with a warning",
+         f"kaitranntt/ccs#25 (2025-11-30){CITE_END}'\"The GenerateContentRequest proto is invalid:\\n  * "
+         "tools[0].function_declarations[53].name: [FIELD_INVALID] Invalid function name. Must start with a letter or "
+         "an underscore. Must be a-z, A-Z, 0-9, or contain underscores (_), dots (.), colons (:), or dashes (-), with "
+         "a maximum length of 64.\",\"status\":\"INVALID_ARGUMENT\"'; the same words in kaitranntt/ccs#219 "
+         "(2025-12-28); google-genai 3.6.1 types.py FunctionDeclaration.name: 'Must be a-z, A-Z, 0-9, or contain "
+         "underscores, dots, colons and dashes, with a maximum length of 128.'", "2026-11-26"),
+    Fact("openai.strict_schema_limits", ("openai", "openai-responses"),
+         "a strict schema takes at most 5000 object properties, 10 levels of nesting, 1000 enum values, 120,000 "
+         "characters of property names, definition names, enum and const values, and 15,000 characters in one string "
+         "enum of more than 250 values (secondary copies of OpenAI's page: a warning)",
+         f"platform.openai.com/docs/guides/structured-outputs#supported-schemas, not readable here; its words as "
+         f"copied by jsonschemaprofiles.unitvectorylabs.com/schemas/openai (February 2026){CITE_END}'Up to 5,000 "
+         "object properties total', 'Up to 10 nested object levels', 'Total string length across property names, "
+         "definition names, enum values, and const values <= 120,000 characters', 'Up to 1,000 enum values across "
+         "the schema', 'If one string enum has more than 250 values, combined enum string length must be <= 15,000 "
+         "characters'; the same numbers in artifactize-core 0.14.2 structured/limits.rs (docs.rs); the page's older "
+         "words were 'up to 100 object properties total, with up to 5 levels of nesting' "
+         "(community.openai.com/t/918388)", "2026-11-26"),
+    Fact("cohere.strict_field_limit", ("cohere",),
+         "with strict_tools true, Cohere's docs allow at most 200 fields across all tools of one call (no recorded "
+         "refusal: a warning)",
+         f"docs.cohere.com/v2/docs/tool-use-parameter-types{CITE_END}'When the strict_tools parameter is set to True, "
+         "you can define a maximum of 200 fields across all tools being passed to an API call.'", "2026-11-26"),
     Fact("llamacpp.tool_choice_words", ("llamacpp",),
          "llama-server parses a string tool_choice as auto, none or required and refuses another word with 400 "
          "{error: {code: 400, message: 'Invalid tool_choice: WORD', type: invalid_request_error}}; a tool_choice that "

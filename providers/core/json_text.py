@@ -53,10 +53,44 @@ def _fast_encoder() -> Any:
     return _orjson
 
 
+# orjson reserves several times a string's length while it writes it and again while it reads the text back (a
+# 25 MB argument: ~230 MB to write, ~300 MB to read back, against ~50 MB for Python's encoder); its speed is in
+# the many small values of a long document, not in one long string. A value holding a longer string is written
+# by Python.
+LONG_STRING = 1 << 20
+
+
+_WALKED = 20_000  # values looked at, at most: a document of more is orjson's kind (many small values)
+
+
+def _holds_long_string(value: Any) -> bool:
+    """Whether a string (key or value) in ``value`` is at least LONG_STRING characters (stops at the first, and
+    after _WALKED values: the walk is Python, and must not cost what orjson saves on a long document)."""
+    stack = [value]
+    seen: set[int] = set()  # a container met again (a circular value: the encoders refuse it) is not walked again
+    walked = 0
+    while stack and walked < _WALKED:
+        walked += 1
+        item = stack.pop()
+        if isinstance(item, str):
+            if len(item) >= LONG_STRING:
+                return True
+        elif isinstance(item, (dict, list, tuple)):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            if isinstance(item, dict):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            else:
+                stack.extend(item)
+    return False
+
+
 def dumps_indented(value: Any) -> str:
     """``json.dumps(value, indent=2, ensure_ascii=False)``, the same text, faster where it can be."""
     fast = _fast_encoder()
-    if fast:
+    if fast and not _holds_long_string(value):
         try:
             raw = fast.dumps(value, option=fast.OPT_INDENT_2)
         except (TypeError, ValueError, RecursionError):  # orjson.JSONEncodeError is a TypeError

@@ -95,7 +95,11 @@ class Calls:
             if call.whole is not None and not call.parts:
                 built = make_call(call.id, call.name, call.whole)
             else:
-                built = make_call(call.id, call.name, "".join(call.parts))
+                text = "".join(call.parts)
+                if len(call.parts) > 1:  # the pieces, once joined, are not held beside the text (32 MiB of stream)
+                    call.parts[:] = [text]
+                built = make_call(call.id, call.name, text)
+                del text
             if call.caller is not None:
                 built = built._replace(caller=call.caller)
             if built.arguments_error is not None:

@@ -19,7 +19,9 @@ def redact_stream(data: bytes, framing: Framing, redactor: Any) -> bytes:
         return data
     if framing != "eventstream":
         text = data.decode("utf-8", errors="surrogateescape")
-        return redactor.text(text).encode("utf-8", errors="surrogateescape")
+        redacted = redactor.text(text)
+        # nothing redacted (the same text): the bytes as they are, not a second copy of the whole stream
+        return data if redacted is text else redacted.encode("utf-8", errors="surrogateescape")
     out = bytearray()
     at = 0
     while len(data) - at >= 16:

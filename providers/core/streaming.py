@@ -338,6 +338,7 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
 
     redactor = Redactor(secrets)
     received = b"".join(raw)
+    raw.clear()  # the chunks, once joined: a 32 MiB stream is not held twice through the rest
     saved = redact_stream(received, framing, redactor)
     if redactor:
         shown = redactor.data(reply)

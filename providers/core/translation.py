@@ -255,6 +255,17 @@ def check_names(ctx: Context, rule: tuple[Callable[[str], Any], str] | None,
                                "the tool if the API answers 400")
 
 
+def warn_long_names(ctx: Context, rule: tuple[Callable[[str], Any], str], most: int, stated: str, fact: str) -> None:
+    """A name ``rule`` takes but longer than ``most``, where another source of the API's says ``most``: a warning
+    naming what ``stated`` and the dated ``fact`` say (never a refusal: the sources disagree)."""
+    for tool in ctx.plan.tools:
+        if len(tool.name) > most and rule[0](tool.name):
+            from .facts import cited
+
+            ctx.ledger.warning("tool.name_unstated", f"tool name '{tool.name}' has {len(tool.name)} characters: "
+                               f"{stated} ({cited(fact)}): sent as written; rename the tool if the API answers 400")
+
+
 def openai_strict_problems(schema: dict[str, Any], path: str = "parameters") -> list[str]:
     """Where a schema breaks OpenAI's strict rules: additionalProperties false on every object,
     every property required."""
@@ -316,6 +327,25 @@ def check_tool_limit(ctx: Context, body: dict[str, Any]) -> None:
                      "split the catalogue)")
 
 
+def check_body_limits(ctx: Context, body: dict[str, Any]) -> None:
+    """A tool's field or the strict schemas past the row's ``body_limits``: an error quoting the API where its source
+    says it refuses, a warning where the source is secondary (core/body_limits.py)."""
+    from .facts import cited  # the dated facts: read only for a request over a limit
+
+    for limit in ctx.cap.body_limits:
+        over = limit.over(body)
+        if over is None:
+            continue
+        index, name, count, words = over
+        where = f"tool '{name}': {count} {limit.what}" if index >= 0 else f"{count} {limit.what}"
+        if limit.severity == "error":
+            ctx.ledger.error(limit.code, f"{where}, and {ctx.cap.title} refuses more than {limit.most} ('{words}', "
+                             f"{cited(limit.fact)}); bring it to {limit.most} or fewer")
+        else:
+            ctx.ledger.warning(limit.code, f"{where}; {ctx.cap.title}'s documents state at most {limit.most} "
+                               f"({cited(limit.fact)}): sent as written; the API may refuse it")
+
+
 def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, str], body: dict[str, Any],
            choice_path: tuple[str, ...], key_optional: bool = False,
            offered: tuple[str, ...] | None = None,
@@ -335,6 +365,8 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         final_lint(ctx, body)
     if ctx.cap.tool_limit is not None:
         check_tool_limit(ctx, body)
+    if ctx.cap.body_limits:
+        check_body_limits(ctx, body)
     if settings.headers:
         headers = with_user_headers(ctx, headers)
     if settings.headers or settings.api_key_env or settings.base_url:

@@ -23,6 +23,8 @@ _LEVELS = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH
 
 # Function names: a letter or _ first, then letters, digits, _ . : -, at most 128 (FunctionDeclaration.name)
 NAME_RULE = (re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}").fullmatch, "a letter or _ first, then letters, digits, _ . : -, at most 128")
+# the API's recorded 400s say at most 64 (fact gemini.function_name_length): a longer name is sent with a warning
+API_NAME_BOUND = 64
 
 
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
@@ -30,6 +32,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     model = _model_name(ctx)
     _ignored_settings(ctx)
     translation.check_names(ctx, NAME_RULE)
+    translation.warn_long_names(ctx, NAME_RULE, API_NAME_BOUND, f"{cap.title}'s recorded 400s say at most "
+                                f"{API_NAME_BOUND}, google-genai's FunctionDeclaration.name 128",
+                                "gemini.function_name_length")
 
     body: dict[str, Any] = {"contents": _contents(ctx, model)}
     if scenario.system is not None:

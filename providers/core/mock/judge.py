@@ -24,7 +24,7 @@ NOT_API_ERRORS = frozenset({"env.not_allowed", "strict.refused", "tool_choice.un
 # ledger codes that say what toolchoice would send, not what the client did: left out of findings
 _QUIET = frozenset({"model.default", "tool_choice.unset", "tool_choice.mapped", "tool_choice.spelling",
                     "max_tokens.default", "strict.mapped", "thinking.budget", "thinking.adaptive", "thinking.effort",
-                    "parallel.default", "stream.on",
+                    "parallel.default", "stream.requested",
                     "tools.over_limit"})  # judged on the body as sent (judge): a re-render may group tools otherwise
 MOCK_TEXT = "toolchoice mock: a text answer (no tool call)."
 
@@ -83,6 +83,10 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     over = limit.over(body) if limit is not None else None
     if over is not None:
         refusal = over[1]
+    for body_limit in CAPABILITIES[provider].body_limits:  # a tool's field or strict schemas past what the API takes
+        if refusal is None and body_limit.severity == "error":
+            past = body_limit.over(body)
+            refusal = past[3] if past is not None else None
     words = getattr(module, "MOCK_CHOICE_WORDS", {}).get(provider)
     if refusal is None and words and isinstance(read.requested, str) and read.requested not in words:
         # another API's word ("any" is Anthropic's and Mistral's): this API's types take only its own
