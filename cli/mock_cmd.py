@@ -113,7 +113,7 @@ def _pretty(line: dict[str, Any]) -> None:
     parts = [f"#{line['n']}", line["path"], "stream" if line["stream"] else "whole",
              f"tool_choice {requested} → {neutral}", f"tools [{', '.join(line['offered_tools'])}]",
              str(line["status"]), calls]
-    if line.get("results"):  # proxy: the results this step sends back, each with the step whose answer called
+    if line.get("results"):  # the results this step sends back, each with the step whose answer called the tool
         parts.append("results " + ", ".join(f"{r['id']}←#{r['from'] if r['from'] is not None else '?'}"
                                             for r in line["results"]))
     findings = [f"{f['severity']} {f['code']}" for f in line["findings"]]

@@ -186,6 +186,12 @@ def _name_refusal(tools: Any) -> str | None:
     return None
 
 
+def mock_call_id(call: Any) -> str | None:
+    """The id a tool_use block of the mock's answer carries (what a tool_result's tool_use_id answers; the line's
+    calls[].id)."""
+    return f"toolu_{call.id}"
+
+
 def _mock_blocks(answer: Any) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     if answer.signature is not None:
@@ -193,7 +199,7 @@ def _mock_blocks(answer: Any) -> list[dict[str, Any]]:
     if answer.text is not None:
         blocks.append({"type": "text", "text": answer.text})
     for call in answer.calls:
-        blocks.append({"type": "tool_use", "id": f"toolu_{call.id}", "name": call.name,
+        blocks.append({"type": "tool_use", "id": mock_call_id(call), "name": call.name,
                        "input": call.arguments if call.arguments is not None else call.raw})
     native = answer.native
     if native is not None and native.get("type") == "mcp":  # beta/beta_mcp_tool_use_block.py, ..._result_block.py
@@ -236,7 +242,7 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
         elif kind in ("mcp_tool_use", "mcp_tool_result"):  # whole in their start event
             add("content_block_start", index=index, content_block=block)
         else:
-            raw = next(c.raw for c in answer.calls if f"toolu_{c.id}" == block["id"])
+            raw = next(c.raw for c in answer.calls if mock_call_id(c) == block["id"])
             add("content_block_start", index=index, content_block={**block, "input": {}})
             add("content_block_delta", index=index, delta={"type": "input_json_delta", "partial_json": raw})
         add("content_block_stop", index=index)

@@ -108,6 +108,11 @@ _NAMED_REFUSED = {"mistral.mistral-large-2402-v1:0": "This model doesn't support
                                                      "Remove toolConfig.toolChoice.tool and try again."}
 
 
+def mock_call_id(call: Any) -> str | None:
+    """The toolUseId a toolUse block of the mock's answer carries (what a toolResult answers; the line's calls[].id)."""
+    return f"tooluse_{call.id}"
+
+
 def _mock_blocks(answer: Any) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     if answer.signature is not None:
@@ -116,7 +121,7 @@ def _mock_blocks(answer: Any) -> list[dict[str, Any]]:
     if answer.text is not None:
         blocks.append({"text": answer.text})
     for call in answer.calls:
-        blocks.append({"toolUse": {"toolUseId": f"tooluse_{call.id}", "name": call.name,
+        blocks.append({"toolUse": {"toolUseId": mock_call_id(call), "name": call.name,
                                    "input": call.arguments if call.arguments is not None else call.raw}})
     return blocks
 
@@ -134,7 +139,7 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
     for index, block in enumerate(_mock_blocks(answer)):
         if "toolUse" in block:
             use = block["toolUse"]
-            raw = next(c.raw for c in answer.calls if f"tooluse_{c.id}" == use["toolUseId"])
+            raw = next(c.raw for c in answer.calls if mock_call_id(c) == use["toolUseId"])
             events.append(("contentBlockStart", {"contentBlockIndex": index, "start": {
                 "toolUse": {"toolUseId": use["toolUseId"], "name": use["name"]}}}))
             events.append(("contentBlockDelta", {"contentBlockIndex": index, "delta": {"toolUse": {"input": raw}}}))

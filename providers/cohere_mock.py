@@ -40,11 +40,18 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     body.get("stream") is True, body["model"], unjudged=unjudged(body, _MOCK_KNOWN), notes=notes)
 
 
+def mock_call_id(call: Any) -> str | None:
+    """The id a tool call of the mock's answer carries (what a tool message's tool_call_id answers; the line's
+    calls[].id)."""
+    return call.id
+
+
 def _mock_message(answer: Any) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant"}
     if answer.calls:
         message["tool_plan"] = "toolchoice mock calls a tool."
-        message["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw}}
+        message["tool_calls"] = [{"id": mock_call_id(c), "type": "function",
+                                  "function": {"name": c.name, "arguments": c.raw}}
                                  for c in answer.calls]
     if answer.text is not None:
         message["content"] = [{"type": "text", "text": answer.text}]
@@ -77,7 +84,7 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
         add("tool-plan-delta", delta={"message": {"tool_plan": "toolchoice mock calls a tool."}})
     for index, call in enumerate(answer.calls):
         add("tool-call-start", index=index, delta={"message": {"tool_calls": {
-            "id": call.id, "type": "function", "function": {"name": call.name, "arguments": ""}}}})
+            "id": mock_call_id(call), "type": "function", "function": {"name": call.name, "arguments": ""}}}})
         add("tool-call-delta", index=index, delta={"message": {"tool_calls": {"function": {"arguments": call.raw}}}})
         add("tool-call-end", index=index)
     add("message-end", delta={"finish_reason": "TOOL_CALL" if answer.calls else "COMPLETE", "usage": _MOCK_USAGE})

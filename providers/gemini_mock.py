@@ -246,6 +246,12 @@ def _mock_unsigned(contents: list[Any], model: str) -> str | None:
     return None
 
 
+def mock_call_id(call: Any) -> str | None:
+    """None: the mock's functionCall parts carry no id (the API's may not either: a functionResponse is paired by
+    name), so the line's calls[].id is null."""
+    return None
+
+
 def _mock_parts(answer: Any) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     if answer.text is not None:

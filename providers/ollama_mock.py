@@ -40,6 +40,12 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     thinking=think is True or level is not None)
 
 
+def mock_call_id(call: Any) -> str | None:
+    """None: the mock's tool calls carry no id (ollama-python's ToolCall has none; a tool message names its tool_name),
+    so the line's calls[].id is null."""
+    return None
+
+
 def _mock_message(answer: Any) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": answer.text or ""}
     if answer.thinking is not None:

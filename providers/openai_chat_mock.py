@@ -159,10 +159,36 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
 _DECIDED = frozenset({"tool_choice.without_tools"})  # WITHOUT_TOOLS decides it per host
 
 
-def _mock_message(answer: Any) -> dict[str, Any]:
+def mock_call_id(call: Any, provider: str = "openai") -> str | None:
+    """The id a tool call of the mock's answer carries (what a tool message's tool_call_id answers; the line's
+    calls[].id): the mock's own (``call_mock_<n>_<i>``), in the host's form where its API requires one (Mistral:
+    9 of [a-zA-Z0-9], openai_chat.HOSTS id_rule, as the translator rewrites a history's ids)."""
+    from .openai_chat import HOSTS
+
+    host = HOSTS.get(provider)
+    if host is None or host.id_rule != "alnum9":
+        return call.id
+    number, index = (int(part) for part in _MOCK_ID.fullmatch(call.id).groups())  # judge.plan_answer's ids
+    return "m" + _base36(number).rjust(6, "0")[-6:] + _base36(index).rjust(2, "0")[-2:]
+
+
+_MOCK_ID = re.compile(r"call_mock_(\d+)_(\d+)")
+
+
+def _base36(value: int) -> str:
+    digits = ""
+    while True:
+        value, digit = divmod(value, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if not value:
+            return digits
+
+
+def _mock_message(answer: Any, provider: str) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": answer.text, "refusal": None}
     if answer.calls:
-        message["tool_calls"] = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.raw}}
+        message["tool_calls"] = [{"id": mock_call_id(c, provider), "type": "function",
+                                  "function": {"name": c.name, "arguments": c.raw}}
                                  for c in answer.calls]
     return message
 
@@ -177,10 +203,12 @@ def _mock_usage() -> dict[str, int]:
 _FINGERPRINT = "fp_toolchoice_mock"
 
 
-def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
+def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None,
+               provider: str = "openai") -> dict[str, Any]:
     """A whole chat.completion body (openai-python types/chat/chat_completion.py)."""
     return {"id": f"chatcmpl-mock{number}", "object": "chat.completion", "created": 1764147600,
-            "model": read.model or "mock", "choices": [{"index": 0, "message": _mock_message(answer), "logprobs": None,
+            "model": read.model or "mock", "choices": [{"index": 0, "message": _mock_message(answer, provider),
+                                                        "logprobs": None,
                                                         "finish_reason": "tool_calls" if answer.calls else "stop"}],
             "usage": _mock_usage(), "system_fingerprint": _FINGERPRINT}
 
@@ -188,7 +216,7 @@ def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None 
 # Hosts whose stream carries each tool call whole in one delta: mistralai client/models/toolcall.py and
 # functioncall.py type a delta's call as ToolCall(function=FunctionCall(name: str, arguments)), name required.
 _WHOLE_CALL_HOSTS = frozenset({"mistral"})
-MOCK_PER_HOST = True  # core/mock passes the provider id to mock_read, mock_events and mock_error
+MOCK_PER_HOST = True  # core/mock passes the provider id to mock_read, mock_reply, mock_events, mock_error, mock_call_id
 
 
 def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any],
@@ -206,10 +234,10 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any],
         events.append(chunk({"content": answer.text}))
     for index, call in enumerate(answer.calls):
         if provider in _WHOLE_CALL_HOSTS:
-            events.append(chunk({"tool_calls": [{"index": index, "id": call.id, "type": "function",
+            events.append(chunk({"tool_calls": [{"index": index, "id": mock_call_id(call, provider), "type": "function",
                                                  "function": {"name": call.name, "arguments": call.raw}}]}))
             continue
-        events.append(chunk({"tool_calls": [{"index": index, "id": call.id, "type": "function",
+        events.append(chunk({"tool_calls": [{"index": index, "id": mock_call_id(call, provider), "type": "function",
                                              "function": {"name": call.name, "arguments": ""}}]}))
         half = len(call.raw) // 2
         for piece in (call.raw[:half], call.raw[half:]):

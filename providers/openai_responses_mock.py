@@ -183,6 +183,12 @@ def _native_items(answer: Any, number: int) -> list[dict[str, Any]]:
              "fingerprint": f"toolchoice-mock-{number}"}]
 
 
+def mock_call_id(call: Any) -> str | None:
+    """The call_id a function_call item of the mock's answer carries (what a function_call_output answers, not the
+    item's id; the line's calls[].id)."""
+    return call.id
+
+
 def _mock_output(answer: Any, number: int) -> list[dict[str, Any]]:
     output: list[dict[str, Any]] = []
     if answer.signature is not None:
@@ -197,7 +203,7 @@ def _mock_output(answer: Any, number: int) -> list[dict[str, Any]]:
         if answer.native.get("type") == "programmatic_tool_calling":
             caller = {"type": "program", "caller_id": f"call_prog_mock{number}"}
     for call in answer.calls:
-        item = {"type": "function_call", "id": f"fc_{call.id}", "call_id": call.id, "name": call.name,
+        item = {"type": "function_call", "id": f"fc_{call.id}", "call_id": mock_call_id(call), "name": call.name,
                 "arguments": call.raw, "status": "completed"}
         if caller is not None:
             item["caller"] = caller

@@ -113,11 +113,11 @@ def test_script_replies_in_order_and_per_step(tmp_path: Path) -> None:
                     "  - {call: get_weather, broken_json: true}\n  - disobey: true\nsteps:\n  6: {text: bye}\n")
     script = load_script(path)
     with running_mock("openai", script=script) as mock:
-        for _ in range(6):
-            httpx.post(f"{mock.base_url}/chat/completions", json=CHAT, timeout=10)
+        answers = [httpx.post(f"{mock.base_url}/chat/completions", json=CHAT, timeout=10).json() for _ in range(6)]
     calls = [r["calls"] for r in mock.records]
-    assert calls[0] == [{"name": "get_weather", "arguments": {"city": "Oslo"}}]
-    assert calls[1] == [{"name": "rm_rf", "arguments": {}}]
+    ids = [[c["id"] for c in answer["choices"][0]["message"].get("tool_calls") or []] for answer in answers]
+    assert calls[0] == [{"name": "get_weather", "arguments": {"city": "Oslo"}, "id": ids[0][0]}]
+    assert calls[1] == [{"name": "rm_rf", "arguments": {}, "id": ids[1][0]}]
     assert calls[2][0]["name"] == "get_weather" and isinstance(calls[2][0]["arguments"], str)
     with pytest.raises(ValueError):
         json.loads(calls[2][0]["arguments"])

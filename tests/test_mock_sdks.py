@@ -57,7 +57,7 @@ def test_openai_chat_whole_and_streamed() -> None:
     assert first["requested"] == {"type": "function", "function": {"name": "get_time"}}
     assert first["tool_choice"] == {"tool": "get_time"} and first["stream"] is False
     assert first["offered_tools"] == ["get_weather", "get_time"] and first["status"] == 200
-    assert first["calls"] == [{"name": "get_time", "arguments": {"tz": "example"}}]
+    assert first["calls"] == [{"name": "get_time", "arguments": {"tz": "example"}, "id": call.id}]
     assert second["stream"] is True and second["requested"] == "required" and second["calls"][0]["name"] == "get_weather"
     assert second["calls"][0]["arguments"]["unit"] in ("celsius", "fahrenheit")
     assert third["requested"] == "none" and third["calls"] == []

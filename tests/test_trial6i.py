@@ -4,6 +4,7 @@ failed before its fix."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -50,7 +51,8 @@ def test_mistralai_sdk_reads_the_mock_stream_with_each_call_whole() -> None:
         events = list(client.chat.stream(model="mistral-large-latest", messages=USER, tools=CHAT_TOOLS,
                                          tool_choice="any"))
     calls = [call for event in events for call in (event.data.choices[0].delta.tool_calls or [])]
-    assert [(call.function.name, call.id) for call in calls] == [("get_weather", "call_mock_1_1")], calls
+    assert [(call.function.name, call.id) for call in calls] == [("get_weather", mock.records[0]["calls"][0]["id"])]
+    assert re.fullmatch(r"[a-zA-Z0-9]{9}", calls[0].id)  # Mistral's id form (docs/mock.md)
     assert json.loads(calls[0].function.arguments) == mock.records[0]["calls"][0]["arguments"]
     assert events[-1].data.choices[0].finish_reason == "tool_calls"
 

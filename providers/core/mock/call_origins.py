@@ -1,47 +1,80 @@
-"""Which answer made each tool call, so that a proxy line can say where the results a request carries come from.
+"""Which answer made each tool call, so that a mock or proxy line can say where the results a request carries
+come from, and which calls an answer made never got theirs.
 
-An agent loop sends step N's call back in step N+1 as a tool result under the call's id: the proxy notes the id
+An agent loop sends step N's call back in step N+1 as a tool result under the call's id: the server notes the id
 of every call an answer carried (``made``) and, for each request, reads the results after the history's last
 assistant turn (the ones this step adds) and names the request whose answer made each (``results``). A call
-without an id (Gemini's functionCall may have none: the API pairs a functionResponse with it by name) is found by
-its name: the latest answer that called that name without an id. A call no answer through this proxy made (a
-history written by hand, an id the framework changed) has ``from: null``.
+without an id (Gemini's functionCall and Ollama's tool call may have none: the API pairs a result with it by name)
+is found by its name: the latest answer that called that name without an id. A call no answer through this server
+made (a history written by hand, an id the framework changed) has ``from: null``.
+
+``dropped``: the calls this server made that a request's history carries without a result after them (the family
+reader has paired results with calls as the API pairs them), each said once: the conversation that carries the call
+is the one that dropped its result, whatever other loops share the server, and a retry of an earlier step carries
+no such call.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+import threading
+from typing import Any, Iterable, NamedTuple
 
 from ..model import Message
 
-MAX_IDS = 10_000  # the ids remembered; the oldest are forgotten first (a long-running proxy stays bounded)
+MAX_IDS = 10_000  # the ids remembered; the oldest are forgotten first (a long-running server stays bounded)
+
+
+class Dropped(NamedTuple):
+    id: str
+    name: str
+    origin: int  # the request whose answer made the call
 
 
 class CallOrigins:
     def __init__(self, limit: int = MAX_IDS) -> None:
         self._made: dict[str, int] = {}
         self._unnamed: dict[str, int] = {}  # tool name -> the latest request whose answer called it without an id
+        self._said: dict[tuple[str, int], None] = {}  # dropped calls already said (an ordered, bounded set)
         self._limit = limit
+        self._lock = threading.Lock()  # requests are judged in worker threads too (server.Judges)
+
+    def _remember(self, table: dict[Any, Any], key: Any, value: Any) -> None:
+        table.pop(key, None)
+        table[key] = value
+        if len(table) > self._limit:
+            del table[next(iter(table))]
 
     def made(self, number: int, calls: Iterable[tuple[str | None, str]]) -> None:
         """Request ``number``'s answer carried these calls (id, name)."""
-        for call_id, name in calls:
-            if not call_id:
-                self._unnamed.pop(name, None)
-                self._unnamed[name] = number
-                if len(self._unnamed) > self._limit:
-                    del self._unnamed[next(iter(self._unnamed))]
-            else:
-                self._made.pop(call_id, None)
-                self._made[call_id] = number
-                if len(self._made) > self._limit:
-                    del self._made[next(iter(self._made))]
+        with self._lock:
+            for call_id, name in calls:
+                if not call_id:
+                    self._remember(self._unnamed, name, number)
+                else:
+                    self._remember(self._made, call_id, number)
+
+    def _origin(self, call_id: str | None, name: str | None) -> int | None:
+        return self._made.get(call_id or "", self._unnamed.get(name or ""))
 
     def results(self, messages: tuple[Message, ...]) -> list[dict[str, Any]]:
         """The tool results after the last assistant turn (a user's text may follow them): ``{id, name, from}``."""
         start = len(messages)
         while start and messages[start - 1].role != "assistant":
             start -= 1
-        return [{"id": m.tool_call_id, "name": m.tool_name,
-                 "from": self._made.get(m.tool_call_id or "", self._unnamed.get(m.tool_name or ""))}
-                for m in messages[start:] if m.role == "tool"]
+        with self._lock:
+            return [{"id": m.tool_call_id, "name": m.tool_name, "from": self._origin(m.tool_call_id, m.tool_name)}
+                    for m in messages[start:] if m.role == "tool"]
+
+    def dropped(self, messages: tuple[Message, ...]) -> list[Dropped]:
+        """The calls this server made that the history carries with no result after them, not said before."""
+        answered = {m.tool_call_id for m in messages if m.role == "tool"}
+        found: list[Dropped] = []
+        with self._lock:
+            for message in messages:
+                for call in message.tool_calls:
+                    origin = self._origin(call.id, call.name)
+                    if origin is None or call.id in answered or (call.id, origin) in self._said:
+                        continue
+                    self._remember(self._said, (call.id, origin), None)
+                    found.append(Dropped(call.id, call.name, origin))
+        return found

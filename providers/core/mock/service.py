@@ -11,6 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ..registry import check_provider, mock_family, module_for
 from .body_secrets import GUARD_AT_MOST, redacted, scrub_module, secrets
+from .call_origins import CallOrigins
 from .framing import CONTENT_TYPES, ENCODERS
 from .judge import Answer, Judged, judge, plan_answer, record
 from .script import Script
@@ -61,14 +62,16 @@ class MockService:
         self.provider = check_provider(provider)
         self.module = mock_family(provider)  # the family's mock parts
         self.framing = module_for(provider).STREAM_FRAMING
+        # a family serving several hosts is told which (mock_error, mock_reply, mock_events, mock_call_id)
+        self.per_host = {"provider": self.provider} if getattr(self.module, "MOCK_PER_HOST", False) else {}
         self.script = script or Script()
         self.count = 0
         self.refused = 0
         self._counting = threading.Lock()  # large bodies are judged in worker threads (server.MockHandler)
+        self.origins = CallOrigins()  # the calls this mock's answers made, for the results that come back
 
     def error(self, status: int, message: str, extra: dict[str, str] | None = None) -> tuple[bytes, dict[str, str]]:
-        per_host = {"provider": self.provider} if getattr(self.module, "MOCK_PER_HOST", False) else {}
-        body, headers = self.module.mock_error(status, message, **per_host)
+        body, headers = self.module.mock_error(status, message, **self.per_host)
         return _dumps(body), {"content-type": "application/json", **headers, **(extra or {})}
 
     def handle(self, method: str, target: str, headers: dict[str, str], raw: bytes) -> Exchange:
@@ -123,27 +126,67 @@ class MockService:
             extra = {"retry-after": _seconds(step.retry_after)} if step.retry_after is not None else {}
             message = step.message or _FAULT_MESSAGES.get(step.status, f"toolchoice mock: scripted status {step.status}")
             body, out = self.error(step.status, message, extra)
-            line = record(number, self.provider, path, judged, step.status, None, stream)
+            line = self._traced(record(number, self.provider, path, judged, step.status, None, stream), judged)
             line["findings"].append({"severity": "info", "code": "mock.scripted_fault",
                                      "message": f"script line {step.line}: status {step.status}"})
             return Exchange(step.status, out, body, None, redacted(line, kept), delay, secrets=kept)
         if judged.refusal is not None or read is None:
             self._refuse()
             body, out = self.error(400, redacted(judged.refusal or "invalid request", kept))
-            line = record(number, self.provider, path, judged, 400, None, stream)
+            line = self._traced(record(number, self.provider, path, judged, 400, None, stream), judged)
             return Exchange(400, out, body, None, redacted(line, kept), delay, secrets=kept)
         answer = plan_answer(judged, step, number)
-        line = redacted(record(number, self.provider, path, judged, 200, answer, stream), kept)
+        line = self._traced(record(number, self.provider, path, judged, 200, answer, stream), judged, answer, number)
+        line = redacted(line, kept)
         cut = step.cut_after if step is not None else None
         if stream:
-            per_host = {"provider": self.provider} if getattr(self.module, "MOCK_PER_HOST", False) else {}
-            events = self.module.mock_events(answer, read, number, shown.body, **per_host)
+            events = self.module.mock_events(answer, read, number, shown.body, **self.per_host)
             chunks = ENCODERS[self.framing](events)
             return Exchange(200, {"content-type": CONTENT_TYPES[self.framing]}, None, chunks, line, delay, cut, answer,
                             kept)
         return Exchange(200, {"content-type": "application/json"},
-                        _dumps(self.module.mock_reply(answer, read, number, shown.body)), None, line, delay, cut, answer,
-                        kept)
+                        _dumps(self.module.mock_reply(answer, read, number, shown.body, **self.per_host)), None, line,
+                        delay, cut, answer, kept)
+
+    def _traced(self, line: dict[str, Any], judged: Judged, answer: Answer | None = None,
+                number: int = 0) -> dict[str, Any]:
+        """The line follows the agent loop (core/mock/call_origins.py): each call with the id the family's answer
+        carries, the results this request adds with the request whose answer made each, a result no answer of this
+        mock asked for, and a call of an earlier answer the history carries without its result (said once)."""
+        read = judged.read
+        if read is not None:
+            results = self.origins.results(read.messages)
+            if results:
+                line["results"] = results
+            findings = line["findings"]
+            in_history = {call.id for message in read.messages for call in message.tool_calls}
+            # a result whose call is nowhere in the history is history.result_without_call's already (judge._pairing)
+            unknown = [r for r in results if r["from"] is None and r["id"] in in_history]
+            if unknown:
+                findings.append({"severity": "warning", "code": "mock.result_unknown_call", "message": (
+                    "tool result" + ("s" if len(unknown) > 1 else "") + " for "
+                    + _listed([f"{r['id']} ({r['name']})" for r in unknown]) + ", a call no answer of this mock made "
+                    "(an id the framework invented or rewrote, or a history replayed from elsewhere)")})
+            dropped = self.origins.dropped(read.messages)
+            # where the family's own rule refuses it (Anthropic, Bedrock), that refusal says it
+            if dropped and not any(f["code"] == "history.missing_tool_result" for f in findings):
+                findings.append({"severity": "warning", "code": "mock.result_dropped", "message": (
+                    "no tool result came back for " + _listed([f"{d.id} ({d.name}, made by #{d.origin})"
+                                                               for d in dropped])
+                    + ": the history carries the call without its result (said once)")})
+        if answer is not None:
+            call_id = getattr(self.module, "mock_call_id", lambda call, **_: call.id)
+            ids = [call_id(call, **self.per_host) for call in answer.calls]
+            for entry, made in zip(line["calls"], ids):
+                entry["id"] = made
+            self.origins.made(number, [(made, call.name) for made, call in zip(ids, answer.calls)])
+        return line
+
+
+def _listed(names: list[str], most: int = 5) -> str:
+    """Names for a finding's words, the first ``most`` and how many more (a replayed history may hold thousands)."""
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 _FAULT_MESSAGES = {429: "Rate limit reached (toolchoice mock script)", 500: "Internal server error (toolchoice mock script)",
