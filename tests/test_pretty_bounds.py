@@ -74,3 +74,37 @@ def test_a_long_path_above_a_reply_stays_whole(tmp_path: Path) -> None:
         assert "…" not in head, head
         assert str(path) in head.replace("\n", ""), head
         assert max(len(line) for line in result.stdout.splitlines()) <= columns
+
+
+def test_a_huge_argument_shows_a_bounded_head_and_json_keeps_it_whole(tmp_path: Path) -> None:
+    """A 27 MB argument (well within the input bounds) made 44 MB of table: the pretty view shows the head of a
+    long argument and says how much it leaves out and where it is whole; its size does not grow with the
+    argument's."""
+    from toolchoice.cli.sample_view import ARGUMENTS_SHOWN
+
+    sizes = {}
+    for size in (ARGUMENTS_SHOWN * 2, ARGUMENTS_SHOWN * 8):
+        value = "word " * (size // 10) + "x" * (size // 2)
+        path = reply_file(tmp_path / f"reply{size}.json", [("save_file", json.dumps({"content": value}))])
+        result = run_cli(["parse", str(path), "-p", "openai"], env={"COLUMNS": "80", "NO_COLOR": "1"})
+        assert result.returncode == 0, result.stderr
+        cells = " ".join(" ".join(line.split("│")[3].split()) for line in result.stdout.splitlines()
+                         if line.startswith("│"))
+        total = len(json.dumps({"content": value}, indent=2))
+        assert (f"… {total - ARGUMENTS_SHOWN:,} more characters of {total:,} left out here: --format json shows "
+                "the arguments whole") in cells, cells[-300:]
+        sizes[size] = len(result.stdout)
+        document = json.loads(run_cli(["parse", str(path), "-p", "openai", "-f", "json"]).stdout)
+        assert value in json.dumps(document, ensure_ascii=False)  # whole in the JSON
+    assert abs(sizes[ARGUMENTS_SHOWN * 2] - sizes[ARGUMENTS_SHOWN * 8]) < 100, sizes
+
+
+def test_an_argument_of_ordinary_size_is_shown_whole(tmp_path: Path) -> None:
+    from toolchoice.cli.sample_view import ARGUMENTS_SHOWN
+
+    value = "x" * (ARGUMENTS_SHOWN - len(json.dumps({"content": ""}, indent=2)))  # in its JSON: the most shown
+    path = reply_file(tmp_path / "reply.json", [("save_file", json.dumps({"content": value}))])
+    result = run_cli(["parse", str(path), "-p", "openai"], env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert "left out" not in result.stdout
+    assert "".join(line.split("│")[3].strip() for line in result.stdout.splitlines()
+                   if line.startswith("│")).count("x") == len(value)
