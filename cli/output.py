@@ -189,6 +189,20 @@ def _console_class() -> Any:
                     return lines
             return super().render_lines(renderable, options, style=style, pad=pad, new_lines=new_lines)
 
+        def rule(self, title: Any = "", *, characters: str = "─", style: Any = "rule.line",
+                 align: Any = "center") -> None:
+            """rich's rule, but a title too long for its line (a long file path) is not cut to an ellipsis: the
+            line goes alone, and the title is printed whole under it, folded."""
+            text = title if isinstance(title, Text) else Text(title)
+            if not text.plain or text.cell_len <= self.width - (4 if align == "center" else 2):
+                super().rule(title, characters=characters, style=style, align=align)
+                return
+            super().rule(characters=characters, style=style)
+            text = text.copy()
+            text.plain = text.plain.replace("\n", " ")
+            text.overflow = "fold"
+            self.print(text)
+
         def render(self, renderable: Any, options: Any = None) -> Any:
             if isinstance(renderable, Text):
                 renderable = shown(self, renderable)

@@ -62,8 +62,8 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
         table.add_column("arguments", overflow="fold")
         table.add_column("schema")
         for i, call in enumerate(reply.tool_calls):
-            args = (dumps(call.arguments) if call.arguments is not None
-                    else f"{call.raw_arguments}\n({call.arguments_error})")
+            args = (shown_head(dumps(call.arguments)) if call.arguments is not None
+                    else f"{shown_head(call.raw_arguments or '')}\n({call.arguments_error})")
             check = checks[i] if i < len(checks) else {}
             valid = check.get("valid")
             mark = {True: Text("✔", style="green"), False: Text("✘", style="red")}.get(valid, Text("–", style="dim"))
@@ -92,6 +92,20 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
     if v is not None and v["category"] != "error":  # an error's one reason is the line printed above
         for reason in v["reasons"]:
             console.print(Text(f"  - {reason}"))
+
+
+# The most of one call's arguments the calls table shows (~1,200 lines at 80 columns): past it, a terminal's
+# scrollback holds no more, and a table of a 27 MB argument was 44 MB of text (JSON output keeps it all).
+ARGUMENTS_SHOWN = 64 * 1024
+
+
+def shown_head(text: str) -> str:
+    """``text``, or its first ``ARGUMENTS_SHOWN`` characters and a line saying how much is left out and where it
+    is shown whole."""
+    if len(text) <= ARGUMENTS_SHOWN:
+        return text
+    return (f"{text[:ARGUMENTS_SHOWN]}\n… {len(text) - ARGUMENTS_SHOWN:,} more characters of {len(text):,} left out "
+            "here: --format json shows the arguments whole")
 
 
 def server_call_text(call: Any) -> str:

@@ -63,16 +63,19 @@ def padded_lines(console: Any, renderable: Any, options: Any, style: Any,
     if "\t" in plain:
         return None
     lines = plain.split("\n")
-    drawn: list[str] = []
-    for line in lines:
-        if len(line) > width:  # may need folding (or, with zero-width characters, rich's trailing-space rules)
+    if any(len(line) > width for line in lines):  # folded (or zero-width characters: rich's trailing-space rules)
+        # by rich's own word wrap, linear in the text; rich would join the lines again and split the whole
+        # text at each line end (Segment.split_and_crop_lines: a copy of the rest each time, quadratic:
+        # 10 minutes for a 27 MB argument)
+        no_wrap = text.no_wrap if text.no_wrap is not None else bool(options.no_wrap)
+        drawn = [line.plain for line in text.wrap(console, width, justify=justify, overflow=overflow, no_wrap=no_wrap)]
+        if any(cell_len(line) != width for line in drawn):  # justified to the width by the wrap, else rich draws
             return None
-        if justify == "right":
-            line = line.rstrip()
-        cells = cell_len(line)
-        if cells > width:
+    else:
+        justified = [_justified(line, width, justify) for line in lines]
+        if None in justified:
             return None
-        drawn.append(line + " " * (width - cells) if justify == "left" else " " * (width - cells) + line)
+        drawn = [line for line in justified if line is not None]
     pad_style = console.get_style(renderable.style)
     text_style = console.get_style(text.style) if text.style else None
     if style:  # render_lines lays the cell's style under every segment
@@ -81,6 +84,16 @@ def padded_lines(console: Any, renderable: Any, options: Any, style: Any,
     head = [Segment(" " * left, pad_style)] if left else []
     tail = [Segment(" " * right, pad_style)] if right else []
     return [[*head, Segment(line, text_style), *tail] for line in drawn]
+
+
+def _justified(line: str, width: int, justify: str) -> str | None:
+    """A line that fits its column, padded to the width as rich justifies it (None: it does not fit)."""
+    if justify == "right":
+        line = line.rstrip()
+    cells = cell_len(line)
+    if cells > width:
+        return None
+    return line + " " * (width - cells) if justify == "left" else " " * (width - cells) + line
 
 
 def measurable(table: Any) -> bool:

@@ -124,3 +124,32 @@ def test_the_fast_path_draws_the_common_cells() -> None:
     assert lines is not None and ["".join(s.text for s in line) for line in lines] == [
         " {                  ", '   "city": "Paris"  ', " }                  "]
     assert table_draw.drawable(table)
+
+
+def test_a_huge_cell_is_laid_out_in_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 27 MB argument took rich over 10 minutes: its Text is joined again after the word wrap and split at each
+    line end by ``Segment.split_and_crop_lines``, which copies the rest of the text at each one (the work counted
+    here: a segment's length times the line ends it holds). A long cell is wrapped by rich's ``Text.wrap`` alone,
+    and drawn as rich draws it."""
+    from rich.segment import Segment
+
+    argument = '{\n  "data": "' + "x" * 12_000 + '",\n  "text": "' + "word " * 2_000 + '"\n}'
+    table = Table(title="tool calls")
+    table.add_column("#", justify="right")
+    table.add_column("arguments", overflow="fold")
+    table.add_row("1", argument)
+    copied_work = 0
+    split = Segment.split_and_crop_lines
+
+    def counted(segments: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal copied_work
+        segments = list(segments)
+        copied_work += sum(len(s.text) * s.text.count("\n") for s in segments)
+        return split(segments, *args, **kwargs)
+
+    for width in (60, 80):
+        expected = by_rich(copied(table), width, False, monkeypatch)
+        with monkeypatch.context() as patch:
+            patch.setattr(Segment, "split_and_crop_lines", counted)
+            assert printed(copied(table), width, False) == expected
+        assert copied_work <= 2 * len(argument)

@@ -346,15 +346,18 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 (but tab, newline)
 
 
 # C0 but tab and newline, DEL, C1; the Unicode line and paragraph separators (a terminal or rich breaks the line
-# there: a table row would split); the bidirectional overrides and isolates (they reorder what is shown).
-_SHOWN_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# there: a table row would split); the bidirectional overrides and isolates (they reorder what is shown); the
+# zero-width space, non-joiner, joiner, word joiner and U+FEFF (they show as nothing: two tool names that differ
+# by one would look the same).
+_SHOWN_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200d\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069"
+                            "\ufeff\ud800-\udfff]")
 
 
 def visible(text: str) -> str:
     """``text`` with every control character but tab and newline written out visibly as ``\\u001b``
-    (ESC, BEL, CR, DEL, the C1 range, U+2028/2029, the bidi controls, a lone surrogate a JSON \\ud800 escape
-    decodes to, which no UTF-8 output can hold): text from outside (tool names, replies,
-    servers) is data, and a terminal must not act on it. In a JSON text this is JSON's own escape: the value
+    (ESC, BEL, CR, DEL, the C1 range, U+2028/2029, the bidi controls, the zero-width characters, a lone
+    surrogate a JSON \\ud800 escape decodes to, which no UTF-8 output can hold): text from outside (tool names,
+    replies, servers) is data, and a terminal must not act on it. In a JSON text this is JSON's own escape: the value
     stays the same."""
     if not _SHOWN_CONTROL.search(text):
         return text
