@@ -77,7 +77,9 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
         console.print(Text.assemble(("run by the provider  ", "bold"),
                                     "; ".join(server_call_text(c) for c in reply.server_calls)))
     if reply.text:
-        shown = reply.text if len(reply.text) <= 600 else reply.text[:600] + "…"
+        shown = reply.text if len(reply.text) <= REPLY_TEXT_SHOWN else (
+            f"{reply.text[:REPLY_TEXT_SHOWN]}… ({len(reply.text) - REPLY_TEXT_SHOWN:,} more characters of "
+            f"{len(reply.text):,} left out here: --format json shows the text whole)")
         console.print(Text.assemble(("text  ", "bold"), shown))
     facts = []
     if reply.finish_reason:
@@ -97,6 +99,7 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
 # The most of one call's arguments the calls table shows (~1,200 lines at 80 columns): past it, a terminal's
 # scrollback holds no more, and a table of a 27 MB argument was 44 MB of text (JSON output keeps it all).
 ARGUMENTS_SHOWN = 64 * 1024
+REPLY_TEXT_SHOWN = 600  # characters of a reply's text in the pretty view; past them a note says what is left out
 
 
 def shown_head(text: str) -> str:

@@ -108,3 +108,16 @@ def test_an_argument_of_ordinary_size_is_shown_whole(tmp_path: Path) -> None:
     assert "left out" not in result.stdout
     assert "".join(line.split("│")[3].strip() for line in result.stdout.splitlines()
                    if line.startswith("│")).count("x") == len(value)
+
+
+def test_a_long_reply_text_says_how_much_is_left_out_and_where_it_is_whole(tmp_path: Path) -> None:
+    """The pretty view shows a reply's text up to 600 characters; past that it says what it left out (a bare
+    ellipsis read as the model's own words), and --format json keeps the text whole."""
+    text = "word " * 300  # 1,500 characters
+    path = reply_file(tmp_path / "reply.json", [("get_weather", "{}")], text=text)
+    result = run_cli(["parse", str(path), "-p", "openai"], env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.returncode == 0, result.stderr
+    flat = " ".join(result.stdout.split())
+    assert "900 more characters of 1,500 left out here: --format json shows the text whole" in flat, result.stdout
+    whole = run_cli(["parse", str(path), "-p", "openai", "-f", "json"], env={"COLUMNS": "80"})
+    assert json.loads(whole.stdout)["reply"]["text"] == text
