@@ -53,8 +53,23 @@ def test_mistral_mock_refuses_a_call_id_not_of_nine_alphanumerics_with_the_recor
     assert line["status"] == 400
     refused = [f for f in line["findings"] if f["code"] == "mock.refused"]
     assert [f["message"] for f in refused] == [body["message"]]
-    # the translator's rewrite is what toolchoice would send instead: the line still says so
-    assert "history.ids_rewritten" in [f["code"] for f in line["findings"]]
+
+
+def test_render_still_rewrites_such_ids_before_sending() -> None:
+    """The translator's fix stays: what toolchoice sends to Mistral carries 9-alphanumeric ids, said in the ledger."""
+    from toolchoice.providers.core.model import RenderOptions
+    from toolchoice.providers.core.registry import translate
+    from toolchoice.providers.core.scenario_dict import load_scenario_dict
+
+    scenario = load_scenario_dict({"tools": [{"name": "get_weather", "parameters": WEATHER}], "messages": [
+        {"role": "user", "content": "Weather in Paris?"},
+        {"role": "assistant", "tool_calls": [{"id": RECORDED_ID, "name": "get_weather", "arguments": {"city": "Paris"}}]},
+        {"role": "tool", "tool_call_id": RECORDED_ID, "content": "sunny"}]})
+    translation = translate("mistral", scenario, RenderOptions(model="mistral-large-latest"))
+    sent = [m for m in translation.request.body["messages"] if m["role"] in ("assistant", "tool")]
+    assert "history.ids_rewritten" in [e.code for e in translation.ledger]
+    assert all(len(i) == 9 and i.isalnum() and i.isascii() for i in
+               [m["tool_calls"][0]["id"] if m["role"] == "assistant" else m["tool_call_id"] for m in sent])
 
 
 def test_the_first_wrong_id_in_message_order_is_named_a_tool_result_s_too() -> None:
