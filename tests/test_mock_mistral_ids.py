@@ -27,7 +27,8 @@ RECORDED_ID = "toolu_01VpEm654HvfMoRcrE3Hgdc6"  # the id the recorded body names
 def _history(call_id: str, result_id: str | None = None) -> list[dict[str, Any]]:
     return [{"role": "user", "content": "Weather in Paris?"},
             {"role": "assistant", "content": "", "tool_calls": [
-                {"id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+                {"id": call_id, "type": "function",
+                 "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
             {"role": "tool", "name": "get_weather", "tool_call_id": result_id or call_id, "content": "sunny"}]
 
 
@@ -63,7 +64,8 @@ def test_render_still_rewrites_such_ids_before_sending() -> None:
 
     scenario = load_scenario_dict({"tools": [{"name": "get_weather", "parameters": WEATHER}], "messages": [
         {"role": "user", "content": "Weather in Paris?"},
-        {"role": "assistant", "tool_calls": [{"id": RECORDED_ID, "name": "get_weather", "arguments": {"city": "Paris"}}]},
+        {"role": "assistant",
+         "tool_calls": [{"id": RECORDED_ID, "name": "get_weather", "arguments": {"city": "Paris"}}]},
         {"role": "tool", "tool_call_id": RECORDED_ID, "content": "sunny"}]})
     translation = translate("mistral", scenario, RenderOptions(model="mistral-large-latest"))
     sent = [m for m in translation.request.body["messages"] if m["role"] in ("assistant", "tool")]
