@@ -18,7 +18,6 @@ from .core.history_wire import chat_messages, history_arguments_json, reasoning_
 from .core.request_parts import bearer, endpoint
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
-from . import openai_history
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
 
@@ -208,7 +207,7 @@ LEDGER_CODES: dict[str, str] = {
     "pitfall.vllm_required_version": "vLLM accepts required from 0.8.3",
     "pitfall.vllm_none_prompt": "vLLM keeps tools in the prompt under none",
     "pitfall.langchain_hf_one_tool": "LangChain's HuggingFace wrapper differs from the API",
-    **openai_history.LEDGER_CODES,
+    "history.missing_tool_result": "a call without its result after it: refused in the API's words (openai_history)",
 }
 
 
@@ -238,7 +237,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     body: dict[str, Any] = {"model": ctx.model}
     ids = _id_map(ctx, host)
     body["messages"] = _messages(ctx, host, ids)
-    openai_history.check_chat(ctx, provider)  # a call without its result: the API's 400 where recorded
+    from .openai_history import check_chat  # a call without its result: the API's 400 where recorded
+    check_chat(ctx, provider)
     _tools_and_choice(ctx, host, body)
     _thinking(ctx, host, body)
     if host.router:

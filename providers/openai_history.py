@@ -13,11 +13,6 @@ from typing import Any
 from .core.history_pairing import unanswered
 from .core.request_context import Context
 
-LEDGER_CODES: dict[str, str] = {
-    "history.missing_tool_result": "a tool call has no result after it, which the API rejects (its words quoted): "
-                                   "request refused (a history that ends with the calls is sent)",
-}
-
 # The hosts whose own recorded 400 says it (the facts' sources); param messages.[i].role, code null
 CHAT_HOSTS = ("openai", "azure")
 CHAT_UNANSWERED = ("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
@@ -73,7 +68,7 @@ def chat_refusal(messages: list[Any], provider: str) -> tuple[str, str, str] | N
     for index, raw in enumerate(messages):
         role = raw.get("role") if isinstance(raw, dict) else None
         if role == "tool":
-            call_id = raw.get("tool_call_id")
+            call_id = str(raw.get("tool_call_id"))
             if call_id not in made:
                 return "history.result_without_call", CHAT_WITHOUT_CALL, f"messages.[{index}].role"
             if call_id in open_ids:

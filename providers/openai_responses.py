@@ -31,7 +31,6 @@ import re
 from typing import Any
 
 from .core import history_wire, native_tools, request_parts, translation
-from .openai_history import LEDGER_CODES as _HISTORY_CODES, check_responses
 from .core.capabilities import Capability
 from .core.error_envelope import ErrorEnvelope
 from .core.tool_file import ToolFile
@@ -124,7 +123,7 @@ LEDGER_CODES: dict[str, str] = {
     "tool.native": "an MCP server or the programmatic tool-calling tool from the scenario's tools:, sent as written",
     "tool.native_header_conflict": "an mcp tool with authorization and its own Authorization header: both sent, the "
                                    "server gets one",
-    **_HISTORY_CODES,
+    "history.missing_tool_result": "a call without its output after it: refused in the API's words (openai_history)",
 }
 
 
@@ -141,7 +140,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["instructions"] = scenario.system  # "a system (or developer) message": either role fits
         ctx.developer_sent = True
     body["input"] = _input(ctx)
-    check_responses(ctx)  # a call without its output: the API's 400 (fact openai-responses.history_unanswered_call)
+    from .openai_history import check_responses  # a call without its output: the API's 400 (openai_history)
+    check_responses(ctx)
     tools = () if ctx.plan.omit_tools else ctx.plan.tools
     hosted = native_tools.kept(ctx)
     if tools or hosted:
