@@ -1,5 +1,6 @@
 """OpenAI's refusals of a history whose tool calls and results do not pair, in the API's words: Chat Completions
-(OpenAI and Azure, facts openai.history_unanswered_call and openai.history_result_without_call) and Responses
+(OpenAI and Azure, facts openai.history_unanswered_call and openai.history_result_without_call; Mistral, fact
+mistral.history_unanswered_call) and Responses
 (facts openai-responses.history_unanswered_call and openai-responses.history_result_without_call). The translators
 refuse a call without its result before sending (``check_chat``, ``check_responses``; a result without its call
 cannot be written in a scenario); the mocks answer both the same words (``chat_refusal``,
@@ -19,6 +20,8 @@ CHAT_UNANSWERED = ("An assistant message with 'tool_calls' must be followed by t
                    "'tool_call_id'. The following tool_call_ids did not have response messages: {ids}")
 CHAT_WITHOUT_CALL = ("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
                      "'tool_calls'.")
+# Mistral's words for the same history, param null (fact mistral.history_unanswered_call)
+MISTRAL_UNANSWERED = "Not the same number of function calls and responses"
 # Responses: param input, code null
 RESPONSES_UNANSWERED = "No tool output found for function call {id}."
 RESPONSES_WITHOUT_CALL = "No tool call found for function call output with call_id {id}."
@@ -27,7 +30,7 @@ RESPONSES_WORDS = ("No tool output found for function call ", "No tool call foun
 
 def check_chat(ctx: Context, provider: str) -> None:
     """Chat Completions: each call answered by the tool messages right after its assistant message."""
-    if provider not in CHAT_HOSTS:
+    if provider not in CHAT_HOSTS and provider != "mistral":
         return
     offset = 1 if ctx.scenario.system is not None else 0  # the wire's messages start with the system message
     messages = ctx.scenario.messages
@@ -35,9 +38,10 @@ def check_chat(ctx: Context, provider: str) -> None:
         ids = ", ".join(gap.ids)
         if gap.after is None:  # the history ends with the calls: no source says the API refuses that
             continue
-        words = CHAT_UNANSWERED.format(ids=ids)
+        words = CHAT_UNANSWERED.format(ids=ids) if provider != "mistral" else MISTRAL_UNANSWERED
+        param = f" (param messages.[{gap.after + offset}].role)" if provider != "mistral" else ""
         ctx.ledger.error("history.missing_tool_result", f"tool calls {ids} have no result right after the assistant "
-                         f"message; {ctx.cap.title} answers 400 (param messages.[{gap.after + offset}].role): "
+                         f"message; {ctx.cap.title} answers 400{param}: "
                          f"\"{words}\"; add role: tool messages with these ids right after it")
         return
 
@@ -59,9 +63,11 @@ def check_responses(ctx: Context) -> None:
 # ---- the mocks: the same rules read on the wire body -------------------------------------------------------
 
 
-def chat_refusal(messages: list[Any], provider: str) -> tuple[str, str, str] | None:
-    """(ledger code, the API's words, param) for a Chat Completions body's messages that break the rule, else None."""
-    if provider not in CHAT_HOSTS:
+def chat_refusal(messages: list[Any], provider: str) -> tuple[str, str, str | None] | None:
+    """(ledger code, the API's words, param) for a Chat Completions body's messages that break the rule, else None.
+    Mistral: a call without its response only, in its words (no source for its answer to a result without call)."""
+    mistral = provider == "mistral"
+    if provider not in CHAT_HOSTS and not mistral:
         return None
     open_ids: list[str] = []  # the calls of the last assistant message not yet answered
     made: set[str] = set()
@@ -69,11 +75,13 @@ def chat_refusal(messages: list[Any], provider: str) -> tuple[str, str, str] | N
         role = raw.get("role") if isinstance(raw, dict) else None
         if role == "tool":
             call_id = str(raw.get("tool_call_id"))
-            if call_id not in made:
+            if call_id not in made and not mistral:
                 return "history.result_without_call", CHAT_WITHOUT_CALL, f"messages.[{index}].role"
             if call_id in open_ids:
                 open_ids.remove(call_id)
             continue
+        if open_ids and mistral:
+            return "history.missing_tool_result", MISTRAL_UNANSWERED, None
         if open_ids:
             return ("history.missing_tool_result", CHAT_UNANSWERED.format(ids=", ".join(open_ids)),
                     f"messages.[{index}].role")

@@ -61,10 +61,17 @@ def test_a_history_that_pairs_or_ends_with_the_calls_is_sent(provider: str) -> N
         assert not t.refused and not _entries(t, "history.missing_tool_result")
 
 
-@pytest.mark.parametrize("provider", ["groq", "mistral", "vllm", "ollama", "cohere"])
+@pytest.mark.parametrize("provider", ["groq", "vllm", "llamacpp", "ollama", "cohere"])
 def test_hosts_with_no_recorded_refusal_are_unchanged(provider: str) -> None:
     t = _render(provider, [USER, TWO_CALLS, RESULT_A, NEXT])
     assert not _entries(t, "history.missing_tool_result")
+
+
+def test_mistral_refuses_a_call_without_its_result_in_its_own_words() -> None:
+    t = _render("mistral", [USER, TWO_CALLS, RESULT_A, NEXT])
+    assert t.refused
+    (entry,) = _entries(t, "history.missing_tool_result")
+    assert "\"Not the same number of function calls and responses\"" in entry.message
 
 
 def test_responses_refuses_a_call_without_its_output_in_the_api_words() -> None:
@@ -118,6 +125,16 @@ def test_the_chat_mock_answers_a_tool_message_without_its_call_as_recorded() -> 
     assert answer.json() == {"error": {
         "message": "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
                    "'tool_calls'.", "type": "invalid_request_error", "param": "messages.[1].role", "code": None}}
+
+
+def test_the_mistral_mock_answers_its_recorded_400() -> None:
+    with running_mock("mistral") as mock:
+        answer = httpx.post(mock.base_url + "/chat/completions", json={
+            "model": "mistral-large-latest", "messages": [USER, WIRE_CALLS, NEXT], "tools": CHAT_TOOLS},
+            headers={"authorization": f"Bearer {KEY}"})
+    assert answer.status_code == 400
+    assert answer.json() == {"object": "error", "message": "Not the same number of function calls and responses",
+                             "type": "invalid_request_error", "param": None, "code": None}
 
 
 def test_a_chat_host_with_no_recorded_refusal_answers_as_before() -> None:

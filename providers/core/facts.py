@@ -294,7 +294,7 @@ FACTS: tuple[Fact, ...] = (
          "(length 383, the same envelope), 0x4m4/hexstrike-ai#29 (length 150)", "2026-11-26"),
     # A history whose tool calls and results do not pair (providers/openai_history.py, gemini/translate.py
     # RESPONSE_PARTS): the translators refuse it with these words, the mock answers them (2026-11-26: none found for
-    # mistral, groq, vllm, llamacpp, cohere, ollama and the other chat hosts, which stay unrefused)
+    # groq, vllm, llamacpp, cohere, ollama and the other chat hosts, which stay unrefused)
     Fact("openai.history_unanswered_call", _CHAT_HOSTS,
          "Chat Completions refuses an assistant message with tool_calls followed by a message other than the tool "
          "messages answering each call, with 400 invalid_request_error, param messages.[i].role (the recorded body "
@@ -316,6 +316,13 @@ FACTS: tuple[Fact, ...] = (
          "(gpt-4-turbo, 'param': 'messages.[4].role') and miurla/morphic#136; Azure OpenAI: "
          "Nikunj2003/LLaMa-MCP-Streamlit#1 ('Invalid parameter: messages with role 'tool' must be a response to a "
          "preceeding message with 'tool_calls'.', 'param': 'messages.[2].role', 'code': None)", "2026-11-26"),
+    Fact("mistral.history_unanswered_call", ("mistral",),
+         "Mistral's chat completions refuse an assistant message with tool_calls followed by a message other than "
+         "the tool messages answering each call, with 400 invalid_request_error, param null, code null; a history "
+         "that ends with the calls is sent (no source says it is refused)",
+         f"camel-ai/camel#1467 (mistral-large, 2025-01-19){CITE_END}'{{\"object\":\"error\",\"message\":\"Not the "
+         "same number of function calls and responses\",\"type\":\"invalid_request_error\",\"param\":null,"
+         "\"code\":null}}'; the same body in mistralai/client-ts#106 (mistral-large-latest, 2025-06-01)", "2026-11-26"),
     Fact("openai-responses.history_unanswered_call", ("openai-responses",),
          "the Responses API refuses an input whose function_call has no function_call_output (when other input "
          "follows it), and a function_call_output whose call is not in the input (the mock: unless "
