@@ -1,11 +1,9 @@
-"""OpenAI's refusals of a history whose tool calls and results do not pair, in the API's words: Chat Completions
-(OpenAI and Azure, facts openai.history_unanswered_call and openai.history_result_without_call; Mistral, fact
-mistral.history_unanswered_call) and Responses
-(facts openai-responses.history_unanswered_call and openai-responses.history_result_without_call). The translators
-refuse a call without its result before sending (``check_chat``, ``check_responses``; a result without its call
-cannot be written in a scenario); the mocks answer both the same words (``chat_refusal``,
-``responses_refusal``) with the recorded envelope's param. A host of the chat family with no recorded refusal is
-left as it was (nothing refused)."""
+"""The OpenAI-style APIs' refusals of a history whose tool calls and results do not pair, in each API's words: Chat
+Completions on OpenAI and Azure (facts openai.history_unanswered_call, openai.history_result_without_call) and on
+Mistral (fact mistral.history_unanswered_call), and Responses (fact openai-responses.history_unanswered_call). The
+translators refuse a call without its result before sending (``check_chat``, ``check_responses``; a result without
+its call cannot be written in a scenario); the mocks answer both in the same words (``chat_refusal``,
+``responses_refusal``) with the recorded envelope's param. A chat host with no recorded refusal is left as it was."""
 
 from __future__ import annotations
 
