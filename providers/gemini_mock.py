@@ -130,10 +130,14 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     native = _mock_servers(servers)
     if native and not tools and isinstance(value, dict) and value.get("mode") == "ANY":
         notes = (*notes, _native_unanswered(native))
+    refusal = _mock_unsigned(contents, route.get("model") or "")
+    if refusal is None and _mock_parts_count(contents) is not None:  # said as the translator says it
+        refusal = _mock_parts_count(contents)
+        notes = (*notes, LedgerEntry("error", "history.missing_tool_result", str(refusal)))
     return MockRead(calling, tools, tuple(history), settings, route.get("stream", False), route.get("model"),
                     choice_value=value, unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(set(other))), notes=notes,
                     thinking=spec is None or spec.mode != "off",
-                    refusal=_mock_unsigned(contents, route.get("model") or ""), native_tools=native,
+                    refusal=refusal, native_tools=native,
                     native_answers=False)
 
 
@@ -215,6 +219,24 @@ def _native_unanswered(native: tuple[Any, ...]) -> LedgerEntry:
     return LedgerEntry("info", "mock.native_unanswered", f"mode ANY with only MCP servers ({labels}): answered with "
                        "text, since no reply shape for a call the API ran on an MCP server is known (google-genai "
                        f"3.6.1 types.ToolType, the server-side calls a reply holds: {', '.join(SERVER_TOOL_TYPES)})")
+
+
+def _mock_parts_count(contents: list[Any]) -> str | None:
+    """A model turn with function calls followed by a turn with another number of function responses: the API's 400
+    (gemini/translate.py RESPONSE_PARTS, fact gemini.history_response_parts). A history that ends with the calls is
+    answered (no source says it is refused)."""
+    from .gemini.translate import RESPONSE_PARTS
+
+    def count(content: Any, *keys: str) -> int:
+        parts = content.get("parts") if isinstance(content, dict) else None
+        return sum(1 for p in parts if isinstance(p, dict) and any(isinstance(p.get(k), dict) for k in keys)) \
+            if isinstance(parts, list) else 0
+
+    for content, after in zip(contents, contents[1:]):
+        calls = count(content, "functionCall", "function_call")
+        if calls and count(after, "functionResponse", "function_response") != calls:
+            return RESPONSE_PARTS
+    return None
 
 
 def _mock_unsigned(contents: list[Any], model: str) -> str | None:

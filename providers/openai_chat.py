@@ -17,8 +17,7 @@ from .core.translation import (tool_names, choice_value, Context, check_names, c
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
-from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, \
-    make_call
+from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
 
@@ -208,6 +207,7 @@ LEDGER_CODES: dict[str, str] = {
     "pitfall.vllm_required_version": "vLLM accepts required from 0.8.3",
     "pitfall.vllm_none_prompt": "vLLM keeps tools in the prompt under none",
     "pitfall.langchain_hf_one_tool": "LangChain's HuggingFace wrapper differs from the API",
+    "history.missing_tool_result": "a call without its result after it: refused in the API's words (openai_history)",
 }
 
 
@@ -237,6 +237,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     body: dict[str, Any] = {"model": ctx.model}
     ids = _id_map(ctx, host)
     body["messages"] = _messages(ctx, host, ids)
+    from .openai_history import check_chat  # a call without its result: the API's 400 where recorded
+    check_chat(ctx, provider)
     _tools_and_choice(ctx, host, body)
     _thinking(ctx, host, body)
     if host.router:
@@ -463,11 +465,9 @@ def _notes(ctx: Context, host: Host) -> None:
     if not host.notes:
         return
     mode = ctx.plan.mode
-    active = {"always"}
+    active = {"always", *((mode,) if mode in ("none", "required", "named") else ())}
     if mode in ("auto", "unset") and ctx.plan.tools:
         active.add("auto")
-    if mode in ("none", "required", "named"):
-        active.add(mode)
     if ctx.scenario.parallel_tool_calls is None and ctx.plan.tools:
         active.add("parallel_unset")
     if strict_wanted(ctx):

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from .core.capabilities import CAPABILITIES, WithoutTools
+from .openai_history import RESPONSES_WORDS, chat_refusal
 from .core.model import (HistoryCall, LedgerEntry, Message, ProviderSettings, ReasoningItem, ThinkingSetting,
                          quoted)
 
@@ -179,10 +180,15 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
         temperature=body.get("temperature"), thinking_mode=spec,
         thinking=wanted if wanted is not None else True if isinstance(effort, str) else None)
     value, read_as = _choice_read(body, provider)
+    refusal, param = _refusal(body, provider), None
+    paired = chat_refusal(messages, provider) if refusal is None else None
+    if paired is not None:  # a call without its result, a result without its call: the API's words (openai_history)
+        refusal, param = paired[1], paired[2]
+        read_as = (*read_as, LedgerEntry("error", paired[0], paired[1]))
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
-                    unjudged=unjudged(body, _MOCK_KNOWN), refusal=_refusal(body, provider), notes=(*notes, *read_as),
+                    unjudged=unjudged(body, _MOCK_KNOWN), refusal=refusal, refusal_param=param, notes=(*notes, *read_as),
                     thinking=isinstance(effort, str), decided=_DECIDED)
 
 
@@ -300,7 +306,8 @@ _VLLM_PARAM = re.compile(r" \(parameter=([^,)]+)[,)]")
 _TOO_LONG = re.compile(r"Invalid '([^']+)': (array|string) too long\. ")
 
 
-def mock_error(status: int, message: str, provider: str = "openai") -> tuple[dict[str, Any], dict[str, str]]:
+def mock_error(status: int, message: str, provider: str = "openai",
+               param: str | None = None) -> tuple[dict[str, Any], dict[str, str]]:
     """OpenAI's error envelope {error: {message, type, param, code}} (the recorded 400 in tests/data/responses/errors;
     429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them). Mistral's is the same
     fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672); its
@@ -317,7 +324,8 @@ def mock_error(status: int, message: str, provider: str = "openai") -> tuple[dic
     if provider == "llamacpp":  # tools/server/server-common.cpp format_error_response, under "error" (server.cpp)
         return {"error": {"code": status, "message": message, "type": _LLAMACPP_ERROR_TYPES.get(status, "server_error")}}, {}
     code = "rate_limit_exceeded" if status == 429 else None
-    param = None
+    if message.startswith(RESPONSES_WORDS):  # the recorded envelopes (openai_history): param input
+        param = "input"
     too_long = _TOO_LONG.match(message) if provider in ("openai", "azure") else None
     if too_long is not None:  # the recorded envelope of a value over its bound (the facts above)
         param, code = too_long.group(1), f"{too_long.group(2)}_above_max_length"

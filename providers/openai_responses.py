@@ -123,6 +123,7 @@ LEDGER_CODES: dict[str, str] = {
     "tool.native": "an MCP server or the programmatic tool-calling tool from the scenario's tools:, sent as written",
     "tool.native_header_conflict": "an mcp tool with authorization and its own Authorization header: both sent, the "
                                    "server gets one",
+    "history.missing_tool_result": "a call without its output after it: refused in the API's words (openai_history)",
 }
 
 
@@ -139,6 +140,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["instructions"] = scenario.system  # "a system (or developer) message": either role fits
         ctx.developer_sent = True
     body["input"] = _input(ctx)
+    from .openai_history import check_responses  # a call without its output: the API's 400 (openai_history)
+    check_responses(ctx)
     tools = () if ctx.plan.omit_tools else ctx.plan.tools
     hosted = native_tools.kept(ctx)
     if tools or hosted:

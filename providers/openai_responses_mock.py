@@ -11,7 +11,8 @@ from typing import Any
 
 from .core.mock.judge import MockMalformed
 from .core.mock.reading import json_kind, wrong_field
-from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
+from .core.model import HistoryCall, LedgerEntry, Message, ProviderSettings, ReasoningItem, ThinkingSetting
+from .openai_history import responses_refusal
 
 
 MOCK_BASE_PATH = "/v1"  # openai-python's base URL
@@ -92,12 +93,16 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                                 thinking_mode=ThinkingSetting("on", effort=effort) if isinstance(effort, str) else None,
                                 thinking=True if isinstance(effort, str) else None)
     include = body.get("include") if isinstance(body.get("include"), list) else []
+    # a call without its output, an output without its call: the API's words (openai_history)
+    paired = responses_refusal(items, chained=bool(body.get("previous_response_id") or body.get("conversation")))
+    if paired is not None:
+        notes = (*notes, LedgerEntry("error", paired[0], paired[1]))
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
                     unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(other)), notes=notes,
                     thinking=isinstance(effort, str) and effort != "none" or "reasoning.encrypted_content" in include,
-                    native_tools=hosted)
+                    native_tools=hosted, refusal=paired[1] if paired else None)
 
 
 # What a NativeTool keeps of a body's hosted tool (types/responses/tool_param.py Mcp): enough to judge the request
@@ -264,7 +269,8 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
 
 
 def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
-    """The same envelope as Chat Completions ({error: {message, type, param, code}})."""
+    """The same envelope as Chat Completions ({error: {message, type, param, code}}; param input for a call and its
+    output that do not pair, as recorded: openai_history)."""
     from .openai_chat_mock import mock_error as chat_error
 
     return chat_error(status, message)

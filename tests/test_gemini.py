@@ -496,6 +496,7 @@ def test_non_ascii_names_and_descriptions_pass_through():
 MCP_SERVER = {"type": "mcp", "server_label": "docs", "server_url": "https://docs.example/mcp"}
 
 TRIGGERS: dict[str, Any] = {
+    "history.missing_tool_result": lambda: render("auto", messages=HISTORY[:3] + HISTORY[4:]),  # call_2's dropped
     "schema.converted": lambda: render_tools({"name": "f", "parameters": {"type": "object", "properties": {
         "x": {"type": ["string", "null"]}}}}),
     "schema.keyword_removed": lambda: render_tools(QUERY_TOOL),

@@ -780,6 +780,9 @@ CODE_SCENARIOS: list[tuple[str, str, RenderOptions, set[str]]] = [
     ("deepseek", TOOLS_YAML + "tool_choice: required\nstrict: true\n" + USER_YAML, RenderOptions(),
      {"thinking.disabled_for_choice", "strict.beta_endpoint", "strict.mapped"}),
     ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + DS_HISTORY, RenderOptions(), {"pitfall.deepseek_reasoning_content"}),
+    ("openai", TOOLS_YAML + "tool_choice: auto\n" + HISTORY.replace(
+        "  - {role: tool, tool_call_id: gSIMJiOkT, content: timeout, is_error: true}\n", ""), RenderOptions(),
+     {"history.missing_tool_result"}),  # gSIMJiOkT's result dropped: OpenAI's 400 (openai_history)
     ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + DS_HISTORY.replace(
         "  - role: assistant\n", "  - role: assistant\n    reasoning_content: Call the weather tool.\n"),
      RenderOptions(), {"reasoning.replayed"}),

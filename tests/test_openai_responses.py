@@ -281,6 +281,7 @@ TRIGGERS: dict[str, Any] = {
     "schema.strict_invalid": lambda: render("auto", tools=[dict(PUSH_FILES_TOOL, strict=True)]),
     "schema.empty_parameters": lambda: render("auto", tools=[{"name": "ping"}]),
     "history.is_error_dropped": lambda: render("auto", messages=HISTORY),
+    "history.missing_tool_result": lambda: render("auto", messages=HISTORY[:3] + HISTORY[4:]),  # call_2's dropped
     "settings.ignored": lambda: render("auto", settings={"region": "eu"}),
     "reasoning.replayed": lambda: render("auto", messages=[HISTORY[0], dict(HISTORY[1], reasoning=[
         {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA"}])]),

@@ -292,6 +292,53 @@ FACTS: tuple[Fact, ...] = (
          "long. Expected an array with maximum length 128, but got an array with length 325 instead.\", \"type\": "
          "\"invalid_request_error\", \"param\": \"tools\", \"code\": \"array_above_max_length\"'; julep-ai/julep#330 "
          "(length 383, the same envelope), 0x4m4/hexstrike-ai#29 (length 150)", "2026-11-26"),
+    # A history whose tool calls and results do not pair (providers/openai_history.py, gemini/translate.py
+    # RESPONSE_PARTS): the translators refuse it with these words, the mock answers them (2026-11-26: none found for
+    # groq, vllm, llamacpp, cohere, ollama and the other chat hosts, which stay unrefused)
+    Fact("openai.history_unanswered_call", _CHAT_HOSTS,
+         "Chat Completions refuses an assistant message with tool_calls followed by a message other than the tool "
+         "messages answering each call, with 400 invalid_request_error, param messages.[i].role (the recorded body "
+         "does not show which message i names: toolchoice names the first message after the results), code null; a "
+         "history that ends with the calls is sent (no source says it is refused)",
+         f"router-for-me/CLIProxyAPI#2798 (2026-04-15, the response body quoted){CITE_END}'{{\"error\":{{\"message\":"
+         "\"An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+         "'tool_call_id'. The following tool_call_ids did not have response messages: call_RTlWVuE5MqEb3WZJgTIl7Rsb\","
+         "\"type\":\"invalid_request_error\",\"param\":\"messages.[6].role\",\"code\":null}}'; the same words "
+         "from OpenAI in aliasrobotics/cai#111 and BerriAI/litellm#10083; on Azure OpenAI, vercel/ai#1844 (a 400 "
+         "with these words, shown as a screenshot)", "2026-11-26"),
+    Fact("openai.history_result_without_call", _CHAT_HOSTS,
+         "Chat Completions refuses a tool message that does not follow an assistant message with tool_calls (the "
+         "mock answers it: a scenario cannot hold one), with 400 invalid_request_error, param messages.[i].role naming "
+         "the tool message, code null",
+         f"run-llama/llama_index#10493 (OpenAI){CITE_END}'{{'error': {{'message': \"Invalid parameter: messages with role "
+         "'tool' must be a response to a preceding message with 'tool_calls'.\", 'type': 'invalid_request_error', "
+         "'param': 'messages.[0].role', 'code': None}}'; the API's spelling 'preceeding' in smarter-sh/smarter#264 "
+         "(gpt-4-turbo, 'param': 'messages.[4].role') and miurla/morphic#136; Azure OpenAI: "
+         "Nikunj2003/LLaMa-MCP-Streamlit#1 ('Invalid parameter: messages with role 'tool' must be a response to a "
+         "preceeding message with 'tool_calls'.', 'param': 'messages.[2].role', 'code': None)", "2026-11-26"),
+    Fact("mistral.history_unanswered_call", ("mistral",),
+         "Mistral's chat completions refuse an assistant message with tool_calls followed by a message other than "
+         "the tool messages answering each call, with 400 invalid_request_error, param null, code null; a history "
+         "that ends with the calls is sent (no source says it is refused)",
+         f"camel-ai/camel#1467 (mistral-large, 2025-01-19){CITE_END}'{{\"object\":\"error\",\"message\":\"Not the "
+         "same number of function calls and responses\",\"type\":\"invalid_request_error\",\"param\":null,"
+         "\"code\":null}}'; the same body in mistralai/client-ts#106 (mistral-large-latest, 2025-06-01)", "2026-11-26"),
+    Fact("openai-responses.history_unanswered_call", ("openai-responses",),
+         "the Responses API refuses an input whose function_call has no function_call_output (when other input "
+         "follows it), and a function_call_output whose call is not in the input (the mock: unless "
+         "previous_response_id or conversation holds it), with 400 invalid_request_error, param input, code null",
+         f"router-for-me/CLIProxyAPI#2368 (gpt-5, 2026-03-27){CITE_END}'\"message\": \"No tool output found for "
+         "function call call_uK3eDRSXx9p45csFRjvXDNPq.\", \"type\": \"invalid_request_error\", \"param\": \"input\", "
+         "\"code\": null'; microsoft/vscode#320060 (2026-06-05): '\"message\": \"No tool call found for function "
+         "call output with call_id call_TnakLSVsqtVt5cJssAhRwMoe.\", \"type\": \"invalid_request_error\", "
+         "\"param\": \"input\", \"code\": null'; continuedev/continue#10092 (the same envelope)", "2026-11-26"),
+    Fact("gemini.history_response_parts", ("gemini",),
+         "the Gemini API refuses a model turn with function calls followed by a turn with another number of function "
+         "response parts, with 400 INVALID_ARGUMENT; a history that ends with the calls is sent",
+         f"google-gemini/gemini-cli#16415 (2026-01-12){CITE_END}'\"code\": 400, \"message\": \"Please ensure that "
+         "the number of function response parts is equal to the number of function call parts of the function call "
+         "turn.\", ... \"status\": \"INVALID_ARGUMENT\"'; the same in google-gemini/gemini-cli#7410, #5443, #4504",
+         "2026-11-26"),
     Fact("gemini.tool_limit", ("gemini",),
          "the Gemini API refuses more than 512 function declarations in one tool with 400 INVALID_ARGUMENT",
          f"google-gemini/gemini-cli#19083 (many MCP tools){CITE_END}'\"code\": 400, \"message\": \"The "

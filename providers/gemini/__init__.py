@@ -37,6 +37,8 @@ __all__ = [
 ]
 
 LEDGER_CODES: dict[str, str] = {
+    "history.missing_tool_result": "a tool call has no functionResponse in the next turn, which the API rejects (its "
+                                   "words quoted): request refused (a history that ends with the calls is sent)",
     "schema.converted": "a schema keyword was rewritten into Gemini's Schema form without losing meaning "
                         "($ref inlined, type list → nullable/anyOf, const → enum, ...)",
     "schema.keyword_removed": "a schema keyword Gemini's Schema does not have was removed; the model no longer sees it",

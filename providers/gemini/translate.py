@@ -8,6 +8,7 @@ from typing import Any
 
 from .hosted import hosted_tools
 from ..core import history_wire, request_parts, translation
+from ..core.history_pairing import unanswered
 from ..core.bounded import json_value
 from ..core.capabilities import Capability
 from ..core.translation import Context
@@ -23,6 +24,10 @@ _LEVELS = {"minimal": "MINIMAL", "low": "LOW", "medium": "MEDIUM", "high": "HIGH
 
 # Function names: a letter or _ first, then letters, digits, _ . : -, at most 128 (FunctionDeclaration.name)
 NAME_RULE = (re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}").fullmatch, "a letter or _ first, then letters, digits, _ . : -, at most 128")
+# The API's 400 when the turn after a model turn with function calls has another number of function responses (fact
+# gemini.history_response_parts): INVALID_ARGUMENT, these words
+RESPONSE_PARTS = ("Please ensure that the number of function response parts is equal to the number of function call "
+                  "parts of the function call turn.")
 # the API's recorded 400s say at most 64 (fact gemini.function_name_length): a longer name is sent with a warning
 API_NAME_BOUND = 64
 
@@ -293,6 +298,13 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
         ctx.ledger.info("history.tool_result_wrapped",
                         f"failed tool result{'s' if len(errors) > 1 else ''} for {', '.join(errors)}: sent as "
                         '{"error": ...} ("error" is the documented key for error details)')
+    for gap in unanswered(messages):  # a history that ends with the calls is sent: no source says it is refused
+        if gap.after is not None:
+            ctx.ledger.error("history.missing_tool_result", f"tool calls {', '.join(gap.ids)} have no "
+                             f"functionResponse in the turn after the model turn that made them; {ctx.cap.title} "
+                             f"answers 400 INVALID_ARGUMENT: \"{RESPONSE_PARTS}\"; add role: tool messages with these "
+                             "ids right after the assistant message")
+            break
     if signatures:
         ctx.ledger.info("history.thought_signature",
                         f"{model} refuses history function calls without a thoughtSignature: "

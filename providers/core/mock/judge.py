@@ -48,6 +48,7 @@ class MockRead(NamedTuple):
     parallel: bool | None = None
     unjudged: tuple[str, ...] = ()  # fields of the body toolchoice does not model
     refusal: str | None = None  # the family's own refusal (a rule the API states), as its message
+    refusal_param: str | None = None  # the param the API's envelope names for ``refusal``, where recorded
     thinking: bool = False  # the reply carries reasoning state (the request turned thinking on)
     notes: tuple[LedgerEntry, ...] = ()
     native_tools: tuple[NativeTool, ...] = ()  # hosted tools the family reads back (MCP servers, programmatic)

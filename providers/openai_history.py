@@ -1,0 +1,115 @@
+"""The OpenAI-style APIs' refusals of a history whose tool calls and results do not pair, in each API's words: Chat
+Completions on OpenAI and Azure (facts openai.history_unanswered_call, openai.history_result_without_call) and on
+Mistral (fact mistral.history_unanswered_call), and Responses (fact openai-responses.history_unanswered_call). The
+translators refuse a call without its result before sending (``check_chat``, ``check_responses``; a result without
+its call cannot be written in a scenario); the mocks answer both in the same words (``chat_refusal``,
+``responses_refusal``) with the recorded envelope's param. A chat host with no recorded refusal is left as it was."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .core.history_pairing import unanswered
+from .core.request_context import Context
+
+# The hosts whose own recorded 400 says it (the facts' sources); param messages.[i].role, code null
+CHAT_HOSTS = ("openai", "azure")
+CHAT_UNANSWERED = ("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+                   "'tool_call_id'. The following tool_call_ids did not have response messages: {ids}")
+CHAT_WITHOUT_CALL = ("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
+                     "'tool_calls'.")
+# Mistral's words for the same history, param null (fact mistral.history_unanswered_call)
+MISTRAL_UNANSWERED = "Not the same number of function calls and responses"
+# Responses: param input, code null
+RESPONSES_UNANSWERED = "No tool output found for function call {id}."
+RESPONSES_WITHOUT_CALL = "No tool call found for function call output with call_id {id}."
+RESPONSES_WORDS = ("No tool output found for function call ", "No tool call found for function call output ")
+
+
+def check_chat(ctx: Context, provider: str) -> None:
+    """Chat Completions: each call answered by the tool messages right after its assistant message."""
+    if provider not in CHAT_HOSTS and provider != "mistral":
+        return
+    offset = 1 if ctx.scenario.system is not None else 0  # the wire's messages start with the system message
+    messages = ctx.scenario.messages
+    for gap in unanswered(messages):
+        ids = ", ".join(gap.ids)
+        if gap.after is None:  # the history ends with the calls: no source says the API refuses that
+            continue
+        words = CHAT_UNANSWERED.format(ids=ids) if provider != "mistral" else MISTRAL_UNANSWERED
+        param = f" (param messages.[{gap.after + offset}].role)" if provider != "mistral" else ""
+        ctx.ledger.error("history.missing_tool_result", f"tool calls {ids} have no result right after the assistant "
+                         f"message; {ctx.cap.title} answers 400{param}: "
+                         f"\"{words}\"; add role: tool messages with these ids right after it")
+        return
+
+
+def check_responses(ctx: Context) -> None:
+    """Responses: each function_call answered by a function_call_output after it, each output after its call."""
+    messages = ctx.scenario.messages
+    for gap in unanswered(messages, anywhere_later=True):
+        if gap.after is None:  # the history ends with the calls: no source says the API refuses that
+            continue
+        words = RESPONSES_UNANSWERED.format(id=gap.ids[0])
+        ctx.ledger.error("history.missing_tool_result", f"tool call{'s' if len(gap.ids) > 1 else ''} "
+                         f"{', '.join(gap.ids)} {'have' if len(gap.ids) > 1 else 'has'} no result in the input; "
+                         f"{ctx.cap.title} answers 400 (param input): \"{words}\"; add role: tool messages with these "
+                         "ids after the assistant message")
+        return
+
+
+# ---- the mocks: the same rules read on the wire body -------------------------------------------------------
+
+
+def chat_refusal(messages: list[Any], provider: str) -> tuple[str, str, str | None] | None:
+    """(ledger code, the API's words, param) for a Chat Completions body's messages that break the rule, else None.
+    Mistral: a call without its response only, in its words (no source for its answer to a result without call)."""
+    mistral = provider == "mistral"
+    if provider not in CHAT_HOSTS and not mistral:
+        return None
+    open_ids: list[str] = []  # the calls of the last assistant message not yet answered
+    made: set[str] = set()
+    for index, raw in enumerate(messages):
+        role = raw.get("role") if isinstance(raw, dict) else None
+        if role == "tool":
+            call_id = str(raw.get("tool_call_id"))
+            if call_id not in made and not mistral:
+                return "history.result_without_call", CHAT_WITHOUT_CALL, f"messages.[{index}].role"
+            if call_id in open_ids:
+                open_ids.remove(call_id)
+            continue
+        if open_ids and mistral:
+            return "history.missing_tool_result", MISTRAL_UNANSWERED, None
+        if open_ids:
+            return ("history.missing_tool_result", CHAT_UNANSWERED.format(ids=", ".join(open_ids)),
+                    f"messages.[{index}].role")
+        calls = raw.get("tool_calls") if role == "assistant" else None
+        open_ids = [str(c.get("id")) for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
+        made = set(open_ids)
+    return None
+
+
+def responses_refusal(items: list[Any], chained: bool = False) -> tuple[str, str] | None:
+    """(ledger code, the API's words) for a Responses input whose function_call has no output after it (when something follows
+    it) or whose function_call_output has no call before it (unless ``chained``: previous_response_id or
+    conversation holds the calls), else None."""
+    calls: dict[str, int] = {}  # call_id → place
+    answered: set[str] = set()
+    for index, item in enumerate(items):
+        kind = item.get("type") if isinstance(item, dict) else None
+        if kind == "function_call":
+            calls.setdefault(str(item.get("call_id")), index)
+        elif kind == "function_call_output":
+            call_id = str(item.get("call_id"))
+            if call_id not in calls and not chained:
+                return "history.result_without_call", RESPONSES_WITHOUT_CALL.format(id=call_id)
+            answered.add(call_id)
+    for call_id, index in calls.items():
+        # a call the input ends with (only calls, outputs and reasoning after it) is the next turn's to answer
+        if call_id not in answered and any(not isinstance(i, dict) or i.get("type") not in _LOOSE
+                                           for i in items[index + 1:]):
+            return "history.missing_tool_result", RESPONSES_UNANSWERED.format(id=call_id)
+    return None
+
+
+_LOOSE = ("function_call", "function_call_output", "reasoning")

@@ -1,0 +1,184 @@
+"""A history whose tool call has no result after it: refused before sending, and answered by the mock, in the API's
+own words and envelope where a recorded 400 says the API refuses it (OpenAI Chat Completions and Azure, Responses,
+Gemini; facts openai.history_unanswered_call, openai.history_result_without_call,
+openai-responses.history_unanswered_call, gemini.history_response_parts), unchanged where none does. The expected
+words and fields are the recorded bodies' (the issues the facts cite), written out here. All in-process."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+from toolchoice.providers.core.mock.script import Script, ScriptCall, Step
+from toolchoice.providers.core.mock.server import running_mock
+from toolchoice.providers.core.registry import translate
+from toolchoice.providers.core.scenario import load_scenario_text
+
+KEY = "sk-test-history-pairing-0123456789"
+WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+TOOLS = [{"name": "get_weather", "parameters": WEATHER}, {"name": "get_time", "parameters": WEATHER}]
+TWO_CALLS = {"role": "assistant", "tool_calls": [{"id": "call_a", "name": "get_weather", "arguments": {"city": "Paris"}},
+                                                 {"id": "call_b", "name": "get_time", "arguments": {"city": "Paris"}}]}
+RESULT_A = {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}
+RESULT_B = {"role": "tool", "tool_call_id": "call_b", "content": "noon"}
+USER = {"role": "user", "content": "Weather and time in Paris?"}
+NEXT = {"role": "user", "content": "And tomorrow?"}
+CHAT_WORDS = ("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+              "'tool_call_id'. The following tool_call_ids did not have response messages: ")
+GEMINI_WORDS = ("Please ensure that the number of function response parts is equal to the number of function call "
+                "parts of the function call turn.")
+
+
+def _render(provider: str, messages: list[dict[str, Any]], **top: Any) -> Any:
+    data = {"tools": TOOLS, "messages": messages, **top}
+    return translate(provider, load_scenario_text(json.dumps(data), "pairing.yaml"))
+
+
+def _entries(translation: Any, code: str) -> list[Any]:
+    return [e for e in translation.ledger if e.code == code]
+
+
+# ---- render: refused before sending, the API's words quoted --------------------------------------------------------
+
+
+@pytest.mark.parametrize("provider", ["openai", "azure"])
+def test_chat_refuses_a_call_without_its_result_in_the_api_words(provider: str) -> None:
+    t = _render(provider, [USER, TWO_CALLS, RESULT_A, NEXT], system="Be brief.")
+    assert t.refused
+    (entry,) = _entries(t, "history.missing_tool_result")
+    assert entry.severity == "error"
+    assert CHAT_WORDS + "call_b" in entry.message
+    assert "messages.[4].role" in entry.message  # the system message is messages[0] on the wire
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses", "gemini"])
+def test_a_history_that_pairs_or_ends_with_the_calls_is_sent(provider: str) -> None:
+    for messages in ([USER, TWO_CALLS, RESULT_A, RESULT_B, NEXT], [USER, TWO_CALLS]):
+        t = _render(provider, messages)
+        assert not t.refused and not _entries(t, "history.missing_tool_result")
+
+
+@pytest.mark.parametrize("provider", ["groq", "vllm", "llamacpp", "ollama", "cohere"])
+def test_hosts_with_no_recorded_refusal_are_unchanged(provider: str) -> None:
+    t = _render(provider, [USER, TWO_CALLS, RESULT_A, NEXT])
+    assert not _entries(t, "history.missing_tool_result")
+
+
+def test_mistral_refuses_a_call_without_its_result_in_its_own_words() -> None:
+    t = _render("mistral", [USER, TWO_CALLS, RESULT_A, NEXT])
+    assert t.refused
+    (entry,) = _entries(t, "history.missing_tool_result")
+    assert "\"Not the same number of function calls and responses\"" in entry.message
+
+
+def test_responses_refuses_a_call_without_its_output_in_the_api_words() -> None:
+    t = _render("openai-responses", [USER, TWO_CALLS, RESULT_A, NEXT])
+    assert t.refused
+    (entry,) = _entries(t, "history.missing_tool_result")
+    assert "No tool output found for function call call_b." in entry.message and "param input" in entry.message
+
+
+def test_gemini_refuses_a_turn_with_fewer_responses_than_calls_in_the_api_words() -> None:
+    t = _render("gemini", [USER, TWO_CALLS, RESULT_A, NEXT])
+    assert t.refused
+    (entry,) = _entries(t, "history.missing_tool_result")
+    assert GEMINI_WORDS in entry.message and "INVALID_ARGUMENT" in entry.message
+
+
+# ---- the mock: the same words in the API's envelope -----------------------------------------------------------------
+
+CHAT_TOOLS = [{"type": "function", "function": {"name": t["name"], "parameters": WEATHER}} for t in TOOLS]
+WIRE_CALLS = {"role": "assistant", "content": None, "tool_calls": [
+    {"id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},
+    {"id": "call_b", "type": "function", "function": {"name": "get_time", "arguments": "{\"city\": \"Paris\"}"}}]}
+
+
+def _codes(line: dict[str, Any]) -> list[str]:
+    return [f["code"] for f in line["findings"]]
+
+
+def test_the_chat_mock_answers_the_recorded_400_and_does_not_also_say_dropped() -> None:
+    script = Script(replies=(Step(calls=(ScriptCall("get_weather"), ScriptCall("get_time"))),))
+    with running_mock("openai", script=script) as mock:
+        url = mock.base_url + "/chat/completions"
+        made = httpx.post(url, json={"model": "gpt-5.4-mini", "messages": [USER], "tools": CHAT_TOOLS},
+                          headers={"authorization": f"Bearer {KEY}"}).json()["choices"][0]["message"]
+        first, second = made["tool_calls"]
+        messages = [USER, made, {"role": "tool", "tool_call_id": first["id"], "content": "sunny"}, NEXT]
+        answer = httpx.post(url, json={"model": "gpt-5.4-mini", "messages": messages, "tools": CHAT_TOOLS},
+                            headers={"authorization": f"Bearer {KEY}"})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": {"message": CHAT_WORDS + second["id"], "type": "invalid_request_error",
+                                       "param": "messages.[3].role", "code": None}}
+    line = mock.records[1]
+    assert "history.missing_tool_result" in _codes(line) and "mock.result_dropped" not in _codes(line)
+
+
+def test_the_chat_mock_answers_a_tool_message_without_its_call_as_recorded() -> None:
+    with running_mock("azure") as mock:
+        answer = httpx.post(mock.base_url + "/chat/completions", json={"messages": [
+            USER, {"role": "tool", "tool_call_id": "call_x", "content": "sunny"}]}, headers={"api-key": KEY})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": {
+        "message": "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
+                   "'tool_calls'.", "type": "invalid_request_error", "param": "messages.[1].role", "code": None}}
+
+
+@pytest.mark.parametrize("provider, refusal", [
+    # Mistral's recorded 400 (camel-ai/camel#1467, mistralai/client-ts#106)
+    ("mistral", {"object": "error", "message": "Not the same number of function calls and responses",
+                 "type": "invalid_request_error", "param": None, "code": None}),
+    ("groq", None),  # no recorded refusal: answered as before
+])
+def test_other_chat_hosts_answer_a_dropped_result_as_recorded_or_as_before(provider: str, refusal: Any) -> None:
+    with running_mock(provider) as mock:
+        answer = httpx.post(mock.base_url + "/chat/completions", json={
+            "model": "some-model", "messages": [USER, WIRE_CALLS, NEXT], "tools": CHAT_TOOLS},
+            headers={"authorization": f"Bearer {KEY}"})
+    assert answer.status_code == (400 if refusal else 200)
+    if refusal:
+        assert answer.json() == refusal
+
+
+@pytest.mark.parametrize("items, words", [
+    ([USER, {"type": "function_call", "call_id": "call_a", "name": "get_weather", "arguments": "{}"}, NEXT],
+     "No tool output found for function call call_a."),
+    ([USER, {"type": "function_call_output", "call_id": "call_z", "output": "sunny"}],
+     "No tool call found for function call output with call_id call_z."),
+])
+def test_the_responses_mock_answers_the_recorded_400(items: list[Any], words: str) -> None:
+    with running_mock("openai-responses") as mock:
+        answer = httpx.post(mock.base_url + "/responses", json={"model": "gpt-5.4-mini", "input": items},
+                            headers={"authorization": f"Bearer {KEY}"})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": {"message": words, "type": "invalid_request_error", "param": "input",
+                                       "code": None}}
+
+
+def test_the_responses_mock_takes_an_output_for_a_call_of_the_previous_response() -> None:
+    with running_mock("openai-responses") as mock:
+        answer = httpx.post(mock.base_url + "/responses", json={
+            "model": "gpt-5.4-mini", "previous_response_id": "resp_1",
+            "input": [{"type": "function_call_output", "call_id": "call_z", "output": "sunny"}]},
+            headers={"authorization": f"Bearer {KEY}"})
+    assert answer.status_code == 200
+
+
+def test_the_gemini_mock_answers_the_recorded_400_for_one_response_to_two_calls() -> None:
+    tools = [{"functionDeclarations": [{"name": t["name"], "parameters": WEATHER} for t in TOOLS]}]
+    script = Script(replies=(Step(calls=(ScriptCall("get_weather"), ScriptCall("get_time"))),))
+    with running_mock("gemini", script=script) as mock:
+        url = mock.base_url + "/v1beta/models/gemini-2.5-flash:generateContent"
+        user = {"role": "user", "parts": [{"text": "hi"}]}
+        made = httpx.post(url, json={"contents": [user], "tools": tools}, headers={"x-goog-api-key": KEY}).json()
+        turn = made["candidates"][0]["content"]
+        answered = {"role": "user", "parts": [{"functionResponse": {"name": "get_weather", "response": {}}}]}
+        answer = httpx.post(url, json={"contents": [user, turn, answered], "tools": tools},
+                            headers={"x-goog-api-key": KEY})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": {"code": 400, "message": GEMINI_WORDS, "status": "INVALID_ARGUMENT"}}
+    line = mock.records[1]
+    assert "history.missing_tool_result" in _codes(line) and "mock.result_dropped" not in _codes(line)
