@@ -85,9 +85,6 @@ def _refusal(body: dict[str, Any], provider: str) -> str | None:
         return _vllm_choice(choice, tools)
     if provider == "llamacpp" and isinstance(choice, str) and choice not in _LLAMACPP_WORDS:
         return f"Invalid tool_choice: {choice}"
-    wrong_id = _wrong_call_id(body.get("messages"), provider)
-    if wrong_id is not None:
-        return _ID_WORDS.format(wrong_id)
     rule = WITHOUT_TOOLS.get(provider)
     if rule is None or choice is None or tools is not None or _wire_mode(choice) not in rule.refused:
         return None
@@ -185,6 +182,9 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
     if paired is not None:  # a call without its result, a result without its call: the API's words (openai_history)
         refusal, param = paired[1], paired[2]
         read_as = (*read_as, LedgerEntry("error", paired[0], paired[1]))
+    wrong_id = _wrong_call_id(messages, provider) if refusal is None else None
+    if wrong_id is not None:  # after the pairing, as mistral-common validates a list's structure before its content
+        refusal = _ID_WORDS.format(wrong_id)
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,

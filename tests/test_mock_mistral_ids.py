@@ -106,3 +106,11 @@ def test_a_host_without_an_id_rule_answers_the_same_history() -> None:
     assert reply.choices[0].message is not None
     (line,) = mock.records
     assert line["status"] == 200
+
+
+def test_an_unanswered_call_is_refused_before_its_id_is_read() -> None:
+    """mistral-common 1.13.1 validate_messages: the list's structure ('Not the same number of function calls and
+    responses', the recorded 400 in tests/test_history_pairing.py) before each message's content (the id)."""
+    pytest.importorskip("mistralai")
+    error, _ = _mistral_error(_history("call_abc123")[:2] + [{"role": "user", "content": "And Rome?"}])
+    assert json.loads(error.body)["message"] == "Not the same number of function calls and responses"
