@@ -91,6 +91,33 @@ def _refusal(body: dict[str, Any], provider: str) -> str | None:
     return rule.words
 
 
+# A host whose API refuses tool-call ids not of its form (openai_chat.HOSTS id_rule; fact mistral.tool_call_id): its
+# 400 words, and the recorded envelope's type and code (tests/data/responses/errors/error-mistral-400-tool-call-id.json)
+_ID_WORDS = "Tool call id was {} but must be a-z, A-Z, 0-9, with a length of 9."
+_ID_REFUSAL = re.compile(r"Tool call id was .* but must be a-z, A-Z, 0-9, with a length of 9\.", re.DOTALL)
+_ALNUM9 = re.compile(r"[a-zA-Z0-9]{9}")
+
+
+def _wrong_call_id(messages: Any, provider: str) -> str | None:
+    """The first tool-call id, in message order (an assistant turn's calls, a tool message's tool_call_id), not of the
+    form the host's API requires; the translator rewrites such ids before sending (history.ids_rewritten)."""
+    from .openai_chat import HOSTS
+
+    host = HOSTS.get(provider)
+    if host is None or host.id_rule != "alnum9" or not isinstance(messages, list):
+        return None
+    for raw in messages:
+        if not isinstance(raw, dict):
+            continue
+        ids = [c.get("id") for c in raw.get("tool_calls") or () if isinstance(c, dict)] \
+            if raw.get("role") == "assistant" and isinstance(raw.get("tool_calls"), list) else \
+            [raw.get("tool_call_id")] if raw.get("role") == "tool" else []
+        for value in ids:
+            if isinstance(value, str) and not _ALNUM9.fullmatch(value):
+                return value
+    return None
+
+
 def _wire_mode(choice: Any) -> str:
     """The plan mode a Chat Completions tool_choice on the wire stands for (core/choice_plan.py); a value of no known
     form counts as forcing a call."""
@@ -155,6 +182,9 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
     if paired is not None:  # a call without its result, a result without its call: the API's words (openai_history)
         refusal, param = paired[1], paired[2]
         read_as = (*read_as, LedgerEntry("error", paired[0], paired[1]))
+    wrong_id = _wrong_call_id(messages, provider) if refusal is None else None
+    if wrong_id is not None:  # after the pairing, as mistral-common validates a list's structure before its content
+        refusal = _ID_WORDS.format(wrong_id)
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
@@ -280,7 +310,8 @@ def mock_error(status: int, message: str, provider: str = "openai",
                param: str | None = None) -> tuple[dict[str, Any], dict[str, str]]:
     """OpenAI's error envelope {error: {message, type, param, code}} (the recorded 400 in tests/data/responses/errors;
     429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them). Mistral's is the same
-    fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672).
+    fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672); its
+    tool-call id refusal has type invalid_function_call, code "3280" and raw_status_code (zed-industries/zed#53034).
     vLLM's: {error: {message, type, param, code: the status}} (vllm 0.33.0 serve/engine/protocol.py ErrorInfo; the
     param is the VLLMValidationError's, which its message names). xAI's 400: {code, error} (livekit/agents#3114).
     llama-server's: {error: {code: the status, message, type}} (tools/server/server-common.cpp format_error_response)."""
@@ -300,4 +331,8 @@ def mock_error(status: int, message: str, provider: str = "openai",
         param, code = too_long.group(1), f"{too_long.group(2)}_above_max_length"
     error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": param,
              "code": code}
+    if provider == "mistral" and status == 400 and _ID_REFUSAL.fullmatch(message):
+        # its tool-call id refusal as recorded (zed-industries/zed#53034, 2026-04-03; fact mistral.tool_call_id)
+        return {"object": "error", "message": message, "type": "invalid_function_call", "param": None, "code": "3280",
+                "raw_status_code": status}, {}
     return ({"object": "error", **error} if provider == "mistral" else {"error": error}), {}

@@ -28,7 +28,8 @@ ANSWERED_BY = {"error-anthropic-invalid-input-schema.json": "anthropic", "error-
                "error-gemini-invalid-function-name.json": "gemini",
                "error-groq-requested-tool-does-not-exist.json": "groq", "error-groq-tool-choice-null.json": "groq",
                "error-groq-tool-use-failed.json": "groq", "error-llama-cpp-python-500.json": "llamacpp",
-               "error-mistral-422-extra-forbidden.json": "mistral", "error-ollama-native.json": "ollama",
+               "error-mistral-422-extra-forbidden.json": "mistral",
+               "error-mistral-400-tool-call-id.json": "mistral", "error-ollama-native.json": "ollama",
                "error-openai-tool-choice-without-tools.json": "openai"}
 
 

@@ -469,6 +469,20 @@ FACTS: tuple[Fact, ...] = (
          "typing.Literal[\"REQUIRED\", \"NONE\"], typing.Any]'; v2/client.py chat: 'When `REQUIRED` is specified, the "
          "model will be forced to use at least one of the user-defined tools ... When `NONE` is specified ... If "
          "tool_choice isn't specified, then the model is free to choose'", "2026-11-26"),
+    Fact("mistral.tool_call_id", ("mistral",),
+         "Mistral's chat API answers 400 to a history whose tool-call id (an assistant call's id; a tool message's "
+         "tool_call_id too, as mistral-common's validator checks it) is not exactly 9 of [a-zA-Z0-9]: the translator "
+         "rewrites such ids (history.ids_rewritten) and the mock refuses them in the API's words and envelope. "
+         "mistral-common 1.13.1 holds open-weight models of tokenizer v13 or newer only to a non-empty id other than "
+         "'null'; no recorded body says the API relaxed it",
+         "zed-industries/zed issue #53034 (2026-04-03, mistral-medium-latest, 'Failed to connect to Mistral API: 400 Bad "
+         "Request'); the same words in editor-code-assistant/eca #233 (2025-12-13), karthink/gptel #1203 (2026-01-07, "
+         "content-length 167 from api.mistral.ai) and as invalid_request_error with code null in 2024 "
+         "(langchain-ai/langchain#24668, jackmpcollins/magentic#276); mistral-common 1.13.1 "
+         f"protocol/instruct/validator.py MistralRequestValidatorV3 and V13{CITE_END}'{{\"object\":\"error\","
+         "\"message\":\"Tool call id was toolu_01VpEm654HvfMoRcrE3Hgdc6 but must be a-z, A-Z, 0-9, with a length of "
+         "9.\",\"type\":\"invalid_function_call\",\"param\":null,\"code\":\"3280\",\"raw_status_code\":400}'",
+         "2026-11-26"),
 )
 
 
