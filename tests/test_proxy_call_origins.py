@@ -6,72 +6,20 @@ itself refused that history (a 400 passed through: the API's own words say it). 
 
 from __future__ import annotations
 
-import json
-import time
-from contextlib import contextmanager
-from importlib import resources
-from typing import Any, Iterator
-
 import pytest
 
 from tests.servers import StandIn, Step, fixture
-from toolchoice.providers.core.mock.proxy import ProxyHandler
-from toolchoice.providers.core.mock.script import Script, ScriptCall
-from toolchoice.providers.core.mock.script import Step as ScriptStep
-from toolchoice.providers.core.mock.server import Running, Server, running_mock
+from tests.test_mock_call_origins import (CHAT_TOOLS, KEY, TWO_CALLS, USER, _codes, _finding, _valid, dropping_loop,
+                                         rewriting_loop)
+from tests.test_proxy_wire import _settled, proxied
+from toolchoice.providers.core.mock.server import running_mock
 
-KEY = "sk-proxy-call-origins-0123456789ab"
-WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
-CHAT_TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": WEATHER}},
-              {"type": "function", "function": {"name": "get_time", "parameters": WEATHER}}]
-USER = [{"role": "user", "content": "Weather in Paris?"}]
-TWO_CALLS = Script(replies=(ScriptStep(calls=(ScriptCall("get_weather"), ScriptCall("get_time"))),))
 LOOP_CODES = {"proxy.result_unknown_call", "proxy.result_dropped", "mock.result_unknown_call", "mock.result_dropped"}
 
 
-@contextmanager
-def proxied(provider: str, upstream: str) -> Iterator[Running]:
-    handler = ProxyHandler(provider, upstream)
-    with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
-        yield proxy
-
-
-def _codes(line: dict[str, Any]) -> list[str]:
-    return [f["code"] for f in line["findings"]]
-
-
-def _finding(line: dict[str, Any], code: str) -> dict[str, Any]:
-    (found,) = [f for f in line["findings"] if f["code"] == code]
-    return found
-
-
-def _settled(proxy: Running, count: int, seconds: float = 5.0) -> list[dict[str, Any]]:
-    """The proxy's lines once ``count`` are out (a line follows the answer's last byte)."""
-    deadline = time.monotonic() + seconds
-    while len(proxy.records) < count and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return list(proxy.records)
-
-
-def _valid(lines: list[dict[str, Any]]) -> None:
-    import jsonschema
-
-    schema = json.loads(resources.files("toolchoice.cli").joinpath("schemas", "mock.schema.json").read_text())
-    for line in lines:
-        jsonschema.validate(line, schema)
-
-
 def test_a_rewritten_id_through_the_proxy_is_a_result_of_no_call_the_proxy_saw_made() -> None:
-    from openai import OpenAI
-
     with running_mock("openai") as upstream, proxied("openai", upstream.base_url) as proxy:
-        client = OpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0)
-        message = client.chat.completions.create(model="gpt-4o-mini", messages=USER, tools=CHAT_TOOLS,
-                                                 tool_choice="required").choices[0].message
-        turn = message.model_dump(exclude_none=True)
-        turn["tool_calls"][0]["id"] = "call_rewritten_by_the_framework"  # a framework that mangles ids
-        client.chat.completions.create(model="gpt-4o-mini", tools=CHAT_TOOLS, messages=USER + [
-            turn, {"role": "tool", "tool_call_id": "call_rewritten_by_the_framework", "content": "sunny"}])
+        rewriting_loop(proxy.base_url)
         first, second = _settled(proxy, 2)
     assert second["status"] == 200  # the API took it: only the proxy can tell the loop lost the id
     assert second["results"] == [{"id": "call_rewritten_by_the_framework", "name": "get_weather", "from": None}]
@@ -84,19 +32,9 @@ def test_a_rewritten_id_through_the_proxy_is_a_result_of_no_call_the_proxy_saw_m
 
 
 def test_a_dropped_result_through_the_proxy_is_said_once() -> None:
-    from openai import OpenAI
-
     # groq: no recorded 400 for a dropped result, so the upstream answers and only the proxy says it
     with running_mock("groq", script=TWO_CALLS) as upstream, proxied("groq", upstream.base_url) as proxy:
-        client = OpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0)
-        message = client.chat.completions.create(model="gpt-4o-mini", messages=USER, tools=CHAT_TOOLS,
-                                                 tool_choice="required").choices[0].message
-        weather, time_call = message.tool_calls
-        history = USER + [message.model_dump(exclude_none=True),
-                          {"role": "tool", "tool_call_id": weather.id, "content": "sunny"}]  # get_time's is dropped
-        answer = client.chat.completions.create(model="gpt-4o-mini", messages=history, tools=CHAT_TOOLS)
-        history += [answer.choices[0].message.model_dump(exclude_none=True), {"role": "user", "content": "And?"}]
-        client.chat.completions.create(model="gpt-4o-mini", messages=history, tools=CHAT_TOOLS)
+        weather, time_call = dropping_loop(proxy.base_url)
         first, second, third = _settled(proxy, 3)
     assert second["status"] == 200 and second["results"] == [{"id": weather.id, "name": "get_weather", "from": 1}]
     dropped = _finding(second, "proxy.result_dropped")
