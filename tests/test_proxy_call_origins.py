@@ -74,3 +74,23 @@ def test_an_upstream_that_refuses_the_history_says_it_and_the_proxy_does_not_say
     assert made in _finding(taken, "proxy.result_dropped")["message"]
     assert "call_invented (get_time)" in _finding(taken, "proxy.result_unknown_call")["message"]
     _valid([refused, taken])
+
+
+def test_where_the_familys_own_rule_refuses_a_dropped_result_that_finding_says_it_even_if_the_upstream_answers() -> None:
+    """OpenAI's recorded 400 (fact openai.history_unanswered_call) is the translator's history.missing_tool_result,
+    a warning in the proxy's line ("the API is expected to refuse this"): proxy.result_dropped does not say it again."""
+    from openai import OpenAI
+
+    with StandIn("openai", Step(body=fixture("openai", "openai-chat-parallel"))) as upstream, \
+            proxied("openai", upstream.base_url()) as proxy:
+        client = OpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0)
+        message = client.chat.completions.create(model="gpt-4o", messages=USER, tools=CHAT_TOOLS,
+                                                 tool_choice="required").choices[0].message
+        first_call = message.tool_calls[0]
+        client.chat.completions.create(model="gpt-4o", tools=CHAT_TOOLS, messages=USER + [
+            message.model_dump(exclude_none=True), {"role": "tool", "tool_call_id": first_call.id, "content": "ok"},
+            {"role": "user", "content": "go on"}])  # the loop went on past the call without its result
+        _, second = _settled(proxy, 2)
+    assert second["status"] == 200  # a stand-in that took it
+    assert _finding(second, "history.missing_tool_result")["severity"] == "warning"
+    assert not LOOP_CODES & set(_codes(second))
