@@ -3,8 +3,8 @@ Completions on OpenAI and Azure (facts openai.history_unanswered_call, openai.hi
 Mistral (fact mistral.history_unanswered_call), a tool message with no tool_calls before it on DeepSeek (fact
 deepseek.history_result_without_call), and Responses (fact openai-responses.history_unanswered_call). The
 translators refuse a call without its result before sending (``check_chat``, ``check_responses``; a result without
-its call cannot be written in a scenario; DeepSeek's refusal of a tool message that follows no assistant message
-with tool_calls is, by ``check_deepseek``); the mocks answer both in the same words (``chat_refusal``,
+its call cannot be written in a scenario alone; ``check_deepseek`` refuses a tool message that other messages part
+from its call); the mocks answer both in the same words (``chat_refusal``,
 ``responses_refusal``) with the recorded envelope's param. A chat host with no recorded refusal is left as it was."""
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ def check_chat(ctx: Context, provider: str) -> None:
     """Chat Completions: each call answered by the tool messages right after its assistant message (DeepSeek: each
     tool message right after an assistant message with tool_calls)."""
     if provider == "deepseek":
-        return check_deepseek(ctx)
+        check_deepseek(ctx)
+        return
     if provider not in CHAT_HOSTS and provider != "mistral":
         return
     offset = 1 if ctx.scenario.system is not None else 0  # the wire's messages start with the system message
