@@ -1,8 +1,10 @@
 """The OpenAI-style APIs' refusals of a history whose tool calls and results do not pair, in each API's words: Chat
 Completions on OpenAI and Azure (facts openai.history_unanswered_call, openai.history_result_without_call) and on
-Mistral (fact mistral.history_unanswered_call), and Responses (fact openai-responses.history_unanswered_call). The
+Mistral (fact mistral.history_unanswered_call), a tool message with no tool_calls before it on DeepSeek (fact
+deepseek.history_result_without_call), and Responses (fact openai-responses.history_unanswered_call). The
 translators refuse a call without its result before sending (``check_chat``, ``check_responses``; a result without
-its call cannot be written in a scenario); the mocks answer both in the same words (``chat_refusal``,
+its call cannot be written in a scenario alone; ``check_deepseek`` refuses a tool message that other messages part
+from its call); the mocks answer both in the same words (``chat_refusal``,
 ``responses_refusal``) with the recorded envelope's param. A chat host with no recorded refusal is left as it was."""
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ CHAT_WITHOUT_CALL = ("Invalid parameter: messages with role 'tool' must be a res
                      "'tool_calls'.")
 # Mistral's words for the same history, param null (fact mistral.history_unanswered_call)
 MISTRAL_UNANSWERED = "Not the same number of function calls and responses"
+# DeepSeek's words for a tool message with no assistant message with tool_calls before it: param null, code
+# invalid_request_error (fact deepseek.history_result_without_call)
+DEEPSEEK_WITHOUT_CALL = "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"
 # Responses: param input, code null
 RESPONSES_UNANSWERED = "No tool output found for function call {id}."
 RESPONSES_WITHOUT_CALL = "No tool call found for function call output with call_id {id}."
@@ -27,7 +32,11 @@ RESPONSES_WORDS = ("No tool output found for function call ", "No tool call foun
 
 
 def check_chat(ctx: Context, provider: str) -> None:
-    """Chat Completions: each call answered by the tool messages right after its assistant message."""
+    """Chat Completions: each call answered by the tool messages right after its assistant message (DeepSeek: each
+    tool message right after an assistant message with tool_calls)."""
+    if provider == "deepseek":
+        check_deepseek(ctx)
+        return
     if provider not in CHAT_HOSTS and provider != "mistral":
         return
     offset = 1 if ctx.scenario.system is not None else 0  # the wire's messages start with the system message
@@ -42,6 +51,33 @@ def check_chat(ctx: Context, provider: str) -> None:
                          f"message; {ctx.cap.title} answers 400{param}: "
                          f"\"{words}\"; add role: tool messages with these ids right after it")
         return
+
+
+def check_deepseek(ctx: Context) -> None:
+    """DeepSeek: a tool message whose run of tool messages does not follow an assistant message with tool_calls (a
+    scenario holds one only after other messages came between it and its call)."""
+    offset = 1 if ctx.scenario.system is not None else 0
+    index = _after_no_calls(ctx.scenario.messages)
+    if index is not None:
+        ctx.ledger.error("history.result_without_call", f"the result of {ctx.scenario.messages[index].tool_call_id} "
+                         f"(messages.[{index + offset}]) does not follow the assistant message with its call; "
+                         f"{ctx.cap.title} refuses such a tool message with 400 invalid_request_error: "
+                         f"\"{DEEPSEEK_WITHOUT_CALL}\"; move it right after the assistant message that made the call")
+
+
+def _after_no_calls(messages: Any) -> int | None:
+    """The place of the first tool message whose run of tool messages follows no assistant message with tool_calls
+    (a scenario's Messages or a wire body's dicts), else None."""
+    called = False  # the last message that is not a tool message is an assistant message with tool_calls
+    for index, message in enumerate(messages):
+        role = message.get("role") if isinstance(message, dict) else getattr(message, "role", None)
+        if role == "tool":
+            if not called:
+                return index
+            continue
+        calls = message.get("tool_calls") if isinstance(message, dict) else getattr(message, "tool_calls", None)
+        called = role == "assistant" and bool(calls)
+    return None
 
 
 def check_responses(ctx: Context) -> None:
@@ -64,6 +100,9 @@ def check_responses(ctx: Context) -> None:
 def chat_refusal(messages: list[Any], provider: str) -> tuple[str, str, str | None] | None:
     """(ledger code, the API's words, param) for a Chat Completions body's messages that break the rule, else None.
     Mistral: a call without its response only, in its words (no source for its answer to a result without call)."""
+    if provider == "deepseek":  # its recorded 400 for this case only; param null
+        index = _after_no_calls(messages)
+        return None if index is None else ("history.result_without_call", DEEPSEEK_WITHOUT_CALL, None)
     mistral = provider == "mistral"
     if provider not in CHAT_HOSTS and not mistral:
         return None

@@ -182,3 +182,73 @@ def test_the_gemini_mock_answers_the_recorded_400_for_one_response_to_two_calls(
     assert answer.json() == {"error": {"code": 400, "message": GEMINI_WORDS, "status": "INVALID_ARGUMENT"}}
     line = mock.records[1]
     assert "history.missing_tool_result" in _codes(line) and "mock.result_dropped" not in _codes(line)
+
+
+# ---- DeepSeek: a tool message with no assistant tool_calls before it (fact deepseek.history_result_without_call) ----
+# The recorded body (itmisx/deepx-code#94, the raw JSON; the same fields in FoundationAgents/OpenManus#23 and
+# agentscope-ai/agentscope-go#7)
+DEEPSEEK_WORDS = "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"
+ONE_CALL = {"role": "assistant", "tool_calls": [{"id": "call_a", "name": "get_weather", "arguments": {"city": "Paris"}}]}
+
+
+def test_deepseek_refuses_a_tool_message_that_follows_no_tool_calls_in_its_words() -> None:
+    t = _render("deepseek", [USER, ONE_CALL, NEXT, RESULT_A], system="Be brief.")
+    assert t.refused
+    (entry,) = _entries(t, "history.result_without_call")
+    assert entry.severity == "error"
+    assert f"\"{DEEPSEEK_WORDS}\"" in entry.message and "invalid_request_error" in entry.message
+    assert "messages.[4]" in entry.message  # the system message is messages[0] on the wire
+
+
+def test_deepseek_sends_a_paired_history() -> None:
+    t = _render("deepseek", [USER, TWO_CALLS, RESULT_A, RESULT_B, NEXT])
+    assert not t.refused and not _entries(t, "history.result_without_call")
+
+
+@pytest.mark.parametrize("messages", [
+    [USER, {"role": "tool", "tool_call_id": "call_x", "content": "sunny"}],
+    [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}, NEXT,
+     {"role": "tool", "tool_call_id": "call_b", "content": "noon"}],
+])
+def test_the_deepseek_mock_answers_a_tool_message_without_tool_calls_before_it_as_recorded(messages: list[Any]) -> None:
+    with running_mock("deepseek") as mock:
+        answer = httpx.post(mock.base_url + "/chat/completions", json={
+            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS},
+            headers={"authorization": f"Bearer {KEY}"})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": {"message": DEEPSEEK_WORDS, "type": "invalid_request_error", "param": None,
+                                       "code": "invalid_request_error"}}
+
+
+def test_the_deepseek_mock_answers_a_paired_history() -> None:
+    messages = [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"},
+                {"role": "tool", "tool_call_id": "call_b", "content": "noon"}, NEXT]
+    with running_mock("deepseek") as mock:
+        answer = httpx.post(mock.base_url + "/chat/completions", json={
+            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS},
+            headers={"authorization": f"Bearer {KEY}"})
+    assert answer.status_code == 200
+
+
+# ---- Gemini: responses named and ordered otherwise than the calls --------------------------------------------------
+# No recorded API 400 for a functionResponse in another order than the calls (router-for-me/CLIProxyAPI#5199: the
+# "does not match functionCall.id" 400 was the proxy's own check, not Google's), so the history is sent as written.
+# A functionResponse whose name matches no call cannot be written in a scenario (its name is the call's tool's).
+
+
+def test_gemini_sends_responses_in_another_order_than_the_calls() -> None:
+    t = _render("gemini", [USER, TWO_CALLS, RESULT_B, RESULT_A, NEXT])
+    assert not t.refused and not _entries(t, "history.missing_tool_result")
+
+
+def test_the_gemini_mock_answers_responses_in_another_order_than_the_calls() -> None:
+    tools = [{"functionDeclarations": [{"name": t["name"], "parameters": WEATHER} for t in TOOLS]}]
+    user = {"role": "user", "parts": [{"text": "hi"}]}
+    calls = {"role": "model", "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}},
+                                        {"functionCall": {"name": "get_time", "args": {"city": "Paris"}}}]}
+    answered = {"role": "user", "parts": [{"functionResponse": {"name": "get_time", "response": {"output": "noon"}}},
+                                          {"functionResponse": {"name": "get_weather", "response": {"output": "sun"}}}]}
+    with running_mock("gemini") as mock:
+        answer = httpx.post(mock.base_url + "/v1beta/models/gemini-2.5-flash:generateContent",
+                            json={"contents": [user, calls, answered], "tools": tools}, headers={"x-goog-api-key": KEY})
+    assert answer.status_code == 200

@@ -783,6 +783,11 @@ CODE_SCENARIOS: list[tuple[str, str, RenderOptions, set[str]]] = [
     ("openai", TOOLS_YAML + "tool_choice: auto\n" + HISTORY.replace(
         "  - {role: tool, tool_call_id: gSIMJiOkT, content: timeout, is_error: true}\n", ""), RenderOptions(),
      {"history.missing_tool_result"}),  # gSIMJiOkT's result dropped: OpenAI's 400 (openai_history)
+    ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + HISTORY.replace(
+        "  - {role: tool, tool_call_id: gSIMJiOkT, content: timeout, is_error: true}\n", "").replace(
+        "  - {role: user, content: Thanks}\n", "  - {role: user, content: Thanks}\n"
+        "  - {role: tool, tool_call_id: gSIMJiOkT, content: timeout}\n"), RenderOptions(),
+     {"history.result_without_call"}),  # gSIMJiOkT's result after the user's: DeepSeek's 400 (openai_history)
     ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + DS_HISTORY.replace(
         "  - role: assistant\n", "  - role: assistant\n    reasoning_content: Call the weather tool.\n"),
      RenderOptions(), {"reasoning.replayed"}),

@@ -325,6 +325,20 @@ FACTS: tuple[Fact, ...] = (
          "the number of function response parts is equal to the number of function call parts of the function call "
          "turn.\", ... \"status\": \"INVALID_ARGUMENT\"'; the same in google-gemini/gemini-cli#7410, #5443, #4504",
          "2026-11-26"),
+    # No recorded 400 for a Gemini functionResponse in another order than the turn's calls, nor for one whose name
+    # matches no call (2026-11-26): router-for-me/CLIProxyAPI#5199's "functionResponse.id does not match
+    # functionCall.id" 400 was the proxy's own check; aaif-goose/goose#6293 (a wrong name) got empty replies, not a
+    # 400. Such histories are sent as written.
+    Fact("deepseek.history_result_without_call", ("deepseek",),
+         "DeepSeek refuses a tool message that does not follow an assistant message with tool_calls, with 400 "
+         "invalid_request_error, param null, code invalid_request_error",
+         f"FoundationAgents/OpenManus#23 (deepseek-chat, 2025-03-07){CITE_END}'Error code: 400 - {{'error': "
+         "{'message': \"Messages with role 'tool' must be a response to a preceding message with 'tool_calls'\", "
+         "'type': 'invalid_request_error', 'param': None, 'code': 'invalid_request_error'}}'; the raw body in "
+         "itmisx/deepx-code#94 (2026-06-10): '{\"error\":{\"message\":\"Messages with role 'tool' must be a response "
+         "to a preceding message with 'tool_calls'\",\"type\":\"invalid_request_error\",\"param\":null,"
+         "\"code\":\"invalid_request_error\"}}'; the same in agentscope-ai/agentscope-go#7 (2026-09-16) and "
+         "qwersyk/Newelle#425 (deepseek v4 flash, official API, 2026-08-28)", "2026-11-26"),
     Fact("gemini.tool_limit", ("gemini",),
          "the Gemini API refuses more than 512 function declarations in one tool with 400 INVALID_ARGUMENT",
          f"google-gemini/gemini-cli#19083 (many MCP tools){CITE_END}'\"code\": 400, \"message\": \"The "
