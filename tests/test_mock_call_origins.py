@@ -303,17 +303,22 @@ def test_a_langchain_anthropic_loop_with_parallel_calls_traces_both_results() ->
 # ---- a result no call of the mock asked for ---------------------------------------------------------------------
 
 
-def test_a_rewritten_id_and_a_replayed_history_are_results_of_no_call_the_mock_made() -> None:
+def rewriting_loop(base_url: str) -> None:
+    """Two steps of an openai SDK loop at ``base_url`` that send the first answer's call back under another id."""
     from openai import OpenAI
 
+    client = OpenAI(base_url=base_url, api_key=KEY, max_retries=0)
+    message = client.chat.completions.create(model="gpt-4o-mini", messages=USER, tools=CHAT_TOOLS,
+                                             tool_choice="required").choices[0].message
+    turn = message.model_dump(exclude_none=True)
+    turn["tool_calls"][0]["id"] = "call_rewritten_by_the_framework"  # a framework that mangles ids
+    client.chat.completions.create(model="gpt-4o-mini", tools=CHAT_TOOLS, messages=USER + [
+        turn, {"role": "tool", "tool_call_id": "call_rewritten_by_the_framework", "content": "sunny"}])
+
+
+def test_a_rewritten_id_and_a_replayed_history_are_results_of_no_call_the_mock_made() -> None:
     with running_mock("openai") as mock:
-        client = OpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
-        message = client.chat.completions.create(model="gpt-4o-mini", messages=USER, tools=CHAT_TOOLS,
-                                                 tool_choice="required").choices[0].message
-        turn = message.model_dump(exclude_none=True)
-        turn["tool_calls"][0]["id"] = "call_rewritten_by_the_framework"  # a framework that mangles ids
-        client.chat.completions.create(model="gpt-4o-mini", tools=CHAT_TOOLS, messages=USER + [
-            turn, {"role": "tool", "tool_call_id": "call_rewritten_by_the_framework", "content": "sunny"}])
+        rewriting_loop(mock.base_url)
     first, second = mock.records
     assert second["results"] == [{"id": "call_rewritten_by_the_framework", "name": "get_weather", "from": None}]
     unknown = _finding(second, "mock.result_unknown_call")
@@ -340,23 +345,30 @@ def test_a_gemini_result_for_a_function_the_mock_never_called_is_unknown() -> No
 # ---- a call the mock made whose result a later history drops: said once ----------------------------------------
 
 
-def test_a_dropped_result_is_said_once_and_the_next_steps_do_not_repeat_it(capsys: Any) -> None:
+def dropping_loop(base_url: str) -> tuple[Any, Any]:
+    """Three steps of an openai SDK loop at ``base_url``: two calls answered, the second's result left out of the
+    second request, then the loop going on; the two calls as the SDK read them."""
     from openai import OpenAI
 
+    client = OpenAI(base_url=base_url, api_key=KEY, max_retries=0)
+    message = client.chat.completions.create(model="gpt-4o-mini", messages=USER, tools=CHAT_TOOLS,
+                                             tool_choice="required").choices[0].message
+    weather, time_call = message.tool_calls
+    history = USER + [message.model_dump(exclude_none=True),
+                      {"role": "tool", "tool_call_id": weather.id, "content": "sunny"}]  # get_time's is dropped
+    answer = client.chat.completions.create(model="gpt-4o-mini", messages=history, tools=CHAT_TOOLS)
+    history += [answer.choices[0].message.model_dump(exclude_none=True), {"role": "user", "content": "And?"}]
+    client.chat.completions.create(model="gpt-4o-mini", messages=history, tools=CHAT_TOOLS)
+    return weather, time_call
+
+
+def test_a_dropped_result_is_said_once_and_the_next_steps_do_not_repeat_it(capsys: Any) -> None:
     from toolchoice.cli.mock_cmd import _pretty
 
     # groq: no recorded 400 for a dropped result (OpenAI's and Azure's own refuse the third request:
     # tests/test_history_pairing.py)
     with running_mock("groq", script=TWO_CALLS) as mock:
-        client = OpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
-        message = client.chat.completions.create(model="gpt-4o-mini", messages=USER, tools=CHAT_TOOLS,
-                                                 tool_choice="required").choices[0].message
-        weather, time_call = message.tool_calls
-        history = USER + [message.model_dump(exclude_none=True),
-                          {"role": "tool", "tool_call_id": weather.id, "content": "sunny"}]  # get_time's is dropped
-        answer = client.chat.completions.create(model="gpt-4o-mini", messages=history, tools=CHAT_TOOLS)
-        history += [answer.choices[0].message.model_dump(exclude_none=True), {"role": "user", "content": "And?"}]
-        client.chat.completions.create(model="gpt-4o-mini", messages=history, tools=CHAT_TOOLS)
+        weather, time_call = dropping_loop(mock.base_url)
     first, second, third = mock.records
     assert second["results"] == [{"id": weather.id, "name": "get_weather", "from": 1}]
     dropped = _finding(second, "mock.result_dropped")

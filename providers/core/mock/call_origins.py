@@ -12,6 +12,9 @@ made (a history written by hand, an id the framework changed) has ``from: null``
 reader has paired results with calls as the API pairs them), each said once: the conversation that carries the call
 is the one that dropped its result, whatever other loops share the server, and a retry of an earlier step carries
 no such call.
+
+``loop_findings``: the line's ``results`` and its two findings, worded for the mock's line or the proxy's (one rule for
+both: a proxy in front of the real API sees the same breakages between steps).
 """
 
 from __future__ import annotations
@@ -78,3 +81,37 @@ class CallOrigins:
                     self._remember(self._said, (call.id, origin), None)
                     found.append(Dropped(call.id, call.name, origin))
         return found
+
+
+def loop_findings(origins: CallOrigins, messages: tuple[Message, ...], findings: list[dict[str, Any]],
+                  server: str) -> list[dict[str, Any]]:
+    """The results this request adds (``results``), with the ``server``'s ("mock" or "proxy") findings appended to
+    ``findings``: ``<server>.result_unknown_call`` for a result of a call in the history that no answer through this
+    server made, and ``<server>.result_dropped`` for a call an earlier answer made that the history carries without
+    its result (said once)."""
+    proxy = server == "proxy"
+    results = origins.results(messages)
+    in_history = {call.id for message in messages for call in message.tool_calls}
+    # a result whose call is nowhere in the history is history.result_without_call's already (judge._pairing)
+    unknown = [r for r in results if r["from"] is None and r["id"] in in_history]
+    if unknown:
+        findings.append({
+            "severity": "warning", "code": "proxy.result_unknown_call" if proxy else "mock.result_unknown_call",
+            "message": "tool result" + ("s" if len(unknown) > 1 else "") + " for "
+            + listed([f"{r['id']} ({r['name']})" for r in unknown]) + ", a call no answer "
+            + ("through this proxy" if proxy else "of this mock") + " made (an id the framework invented or rewrote, or a history replayed from elsewhere)"})
+    dropped = origins.dropped(messages)
+    # where the family's own rule refuses it (Anthropic, Bedrock, ...), that refusal says it
+    if dropped and not any(f["code"] == "history.missing_tool_result" for f in findings):
+        findings.append({
+            "severity": "warning", "code": "proxy.result_dropped" if proxy else "mock.result_dropped",
+            "message": "no tool result came back for " + listed([f"{d.id} ({d.name}, made by #{d.origin})"
+                                                                 for d in dropped])
+            + ": the history carries the call without its result (said once)"})
+    return results
+
+
+def listed(names: list[str], most: int = 5) -> str:
+    """Names for a finding's words, the first ``most`` and how many more (a replayed history may hold thousands)."""
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")

@@ -6,8 +6,10 @@ key passes through and is never printed or saved), and the answer is written bac
 a stream chunk by chunk, never buffered, its status line, headers and bytes as they came. The reply is
 then read as ``send`` reads it (the family's parser or stream assembler) and judged against the
 requested tool_choice (obeyed / disobeyed / phantom); the line names the results the request sends
-back and the answer that made each call (``call_origins``). The client is watched while its answer is
-on its way: one that leaves ends the upstream request. httpx is the upstream client.
+back and the answer that made each call, and says a result of a call no answer made or a call whose
+result the history dropped, as the mock does (``call_origins``), unless the API refused that request
+(400, 422). The client is watched while its answer is on its way: one that leaves ends the upstream
+request. httpx is the upstream client.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from urllib.parse import urlsplit
 
 from ..model import Reply, Scenario
 from ..redaction import visible
-from .call_origins import CallOrigins
+from .call_origins import CallOrigins, loop_findings
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
 from .server import Judges, Request, Server, Served, drained, head, reason, serve
@@ -29,6 +31,7 @@ from .service import MAX_BODY, MockService, Recorder, client_secrets
 
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
                   "proxy-connection", "te", "upgrade"})
+_REFUSED = frozenset({400, 422})  # the API refused the request as it was written (its history too)
 _WATCH_SECONDS = 0.1  # how often a waiting request looks whether its client is still there
 # Content-Encoding goes back with the bytes it describes (an upstream may compress though asked for identity)
 _BACK_HOP = frozenset({"content-length", "connection", "transfer-encoding", "keep-alive"})
@@ -122,7 +125,10 @@ class ProxyHandler:
             line["findings"] += [{"severity": "info" if f.code == "stream.not_streamed" else "warning", **f.to_json()}
                                  for f in passage.findings]  # stream.*
         if judged.read is not None:
-            results = self._origins.results(judged.read.messages)
+            if status in _REFUSED:  # the API refused this history: its words say what is wrong, not also the proxy's
+                results = self._origins.results(judged.read.messages)
+            else:
+                results = loop_findings(self._origins, judged.read.messages, line["findings"], "proxy")
             if results:
                 line["results"] = results
         line = redacted(line, kept)

@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ..registry import check_provider, mock_family, module_for
 from .body_secrets import GUARD_AT_MOST, redacted, scrub_module, secrets
-from .call_origins import CallOrigins
+from .call_origins import CallOrigins, loop_findings
 from .framing import CONTENT_TYPES, ENCODERS
 from .judge import Answer, Judged, judge, plan_answer, record
 from .script import Script
@@ -158,25 +158,9 @@ class MockService:
         mock asked for, and a call of an earlier answer the history carries without its result (said once)."""
         read = judged.read
         if read is not None:
-            results = self.origins.results(read.messages)
+            results = loop_findings(self.origins, read.messages, line["findings"], "mock")
             if results:
                 line["results"] = results
-            findings = line["findings"]
-            in_history = {call.id for message in read.messages for call in message.tool_calls}
-            # a result whose call is nowhere in the history is history.result_without_call's already (judge._pairing)
-            unknown = [r for r in results if r["from"] is None and r["id"] in in_history]
-            if unknown:
-                findings.append({"severity": "warning", "code": "mock.result_unknown_call", "message": (
-                    "tool result" + ("s" if len(unknown) > 1 else "") + " for "
-                    + _listed([f"{r['id']} ({r['name']})" for r in unknown]) + ", a call no answer of this mock made "
-                    "(an id the framework invented or rewrote, or a history replayed from elsewhere)")})
-            dropped = self.origins.dropped(read.messages)
-            # where the family's own rule refuses it (Anthropic, Bedrock), that refusal says it
-            if dropped and not any(f["code"] == "history.missing_tool_result" for f in findings):
-                findings.append({"severity": "warning", "code": "mock.result_dropped", "message": (
-                    "no tool result came back for " + _listed([f"{d.id} ({d.name}, made by #{d.origin})"
-                                                               for d in dropped])
-                    + ": the history carries the call without its result (said once)")})
         if answer is not None:
             call_id = getattr(self.module, "mock_call_id", lambda call, **_: call.id)
             ids = [call_id(call, **self.per_host) for call in answer.calls]
@@ -184,12 +168,6 @@ class MockService:
                 entry["id"] = made
             self.origins.made(number, [(made, call.name) for made, call in zip(ids, answer.calls)])
         return line
-
-
-def _listed(names: list[str], most: int = 5) -> str:
-    """Names for a finding's words, the first ``most`` and how many more (a replayed history may hold thousands)."""
-    shown = ", ".join(names[:most])
-    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 _FAULT_MESSAGES = {429: "Rate limit reached (toolchoice mock script)", 500: "Internal server error (toolchoice mock script)",
