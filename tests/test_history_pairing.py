@@ -191,13 +191,8 @@ DEEPSEEK_WORDS = "Messages with role 'tool' must be a response to a preceding me
 ONE_CALL = {"role": "assistant", "tool_calls": [{"id": "call_a", "name": "get_weather", "arguments": {"city": "Paris"}}]}
 
 
-def test_deepseek_refuses_a_tool_message_that_follows_no_tool_calls_in_its_words() -> None:
-    t = _render("deepseek", [USER, ONE_CALL, NEXT, RESULT_A], system="Be brief.")
-    assert t.refused
-    (entry,) = _entries(t, "history.result_without_call")
-    assert entry.severity == "error"
-    assert f"\"{DEEPSEEK_WORDS}\"" in entry.message and "invalid_request_error" in entry.message
-    assert "messages.[4]" in entry.message  # the system message is messages[0] on the wire
+# A scenario holds a tool message after no tool_calls only with another message between it and its call (a second
+# result for one call is refused as input), so render meets it only with both faults: the test below, by the calls.
 
 
 def test_deepseek_sends_a_paired_history() -> None:
@@ -207,7 +202,8 @@ def test_deepseek_sends_a_paired_history() -> None:
 
 @pytest.mark.parametrize("messages", [
     [USER, {"role": "tool", "tool_call_id": "call_x", "content": "sunny"}],
-    [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}, NEXT,
+    [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"},
+     {"role": "tool", "tool_call_id": "call_b", "content": "noon"}, NEXT,
      {"role": "tool", "tool_call_id": "call_b", "content": "noon"}],
 ])
 def test_the_deepseek_mock_answers_a_tool_message_without_tool_calls_before_it_as_recorded(messages: list[Any]) -> None:
@@ -251,4 +247,54 @@ def test_the_gemini_mock_answers_responses_in_another_order_than_the_calls() -> 
     with running_mock("gemini") as mock:
         answer = httpx.post(mock.base_url + "/v1beta/models/gemini-2.5-flash:generateContent",
                             json={"contents": [user, calls, answered], "tools": tools}, headers={"x-goog-api-key": KEY})
+    assert answer.status_code == 200
+
+
+# ---- DeepSeek: calls not all answered by the tool messages right after them (deepseek.history_unanswered_call) ------
+# The recorded body (TurixAI/TuriX-CUA#15, the raw JSON; the same in 0xPlaygrounds/rig#856, bytedance/deer-flow#2706).
+# A history with both faults (calls, another message, then their results) gets this refusal, not the one above: the
+# shape gptme/gptme#3421 records (assistant tool_calls, a system message, the tool message) drew these words.
+DEEPSEEK_UNANSWERED = ("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+                       "'tool_call_id'. (insufficient tool messages following tool_calls message)")
+
+
+@pytest.mark.parametrize("messages", [
+    [USER, TWO_CALLS, RESULT_A, NEXT],
+    [USER, ONE_CALL, NEXT, RESULT_A],  # both faults: the calls' refusal
+])
+def test_deepseek_refuses_calls_not_all_answered_right_after_in_its_words(messages: list[Any]) -> None:
+    t = _render("deepseek", messages, system="Be brief.")
+    assert t.refused
+    (entry,) = [e for e in t.ledger if e.severity == "error"]
+    assert entry.code == "history.missing_tool_result"
+    assert f"\"{DEEPSEEK_UNANSWERED}\"" in entry.message and "invalid_request_error" in entry.message
+
+
+def test_deepseek_sends_a_history_that_ends_with_the_calls() -> None:
+    for messages in ([USER, TWO_CALLS], [USER, TWO_CALLS, RESULT_A]):
+        t = _render("deepseek", messages)
+        assert not t.refused and not _entries(t, "history.missing_tool_result")
+
+
+@pytest.mark.parametrize("messages", [
+    [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}, NEXT],
+    [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}, NEXT,
+     {"role": "tool", "tool_call_id": "call_b", "content": "noon"}],  # both faults: the calls' refusal
+])
+def test_the_deepseek_mock_answers_calls_not_all_answered_as_recorded(messages: list[Any]) -> None:
+    with running_mock("deepseek") as mock:
+        answer = httpx.post(mock.base_url + "/chat/completions", json={
+            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS},
+            headers={"authorization": f"Bearer {KEY}"})
+    assert answer.status_code == 400
+    assert answer.json() == {"error": {"message": DEEPSEEK_UNANSWERED, "type": "invalid_request_error", "param": None,
+                                       "code": "invalid_request_error"}}
+
+
+def test_the_deepseek_mock_answers_a_history_that_ends_with_the_calls() -> None:
+    with running_mock("deepseek") as mock:
+        answer = httpx.post(mock.base_url + "/chat/completions", json={
+            "model": "deepseek-v4-flash", "messages": [USER, WIRE_CALLS,
+                                                       {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}],
+            "tools": CHAT_TOOLS}, headers={"authorization": f"Bearer {KEY}"})
     assert answer.status_code == 200
