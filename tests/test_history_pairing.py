@@ -298,3 +298,17 @@ def test_the_deepseek_mock_answers_a_history_that_ends_with_the_calls() -> None:
                                                        {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}],
             "tools": CHAT_TOOLS}, headers={"authorization": f"Bearer {KEY}"})
     assert answer.status_code == 200
+
+
+# Every recorded DeepSeek 400 body carries code "invalid_request_error": olimorris/codecompanion.nvim#1378 (raw JSON),
+# ConardLi/easy-dataset#9, JohnnyZ93/oai-compatible-copilot#202, gptme/gptme#918, qwersyk/Newelle#404.
+@pytest.mark.parametrize("words", [
+    "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+    "Model Not Exist",
+])
+def test_the_deepseek_mock_envelope_carries_code_invalid_request_error_for_every_400(words: str) -> None:
+    from toolchoice.providers.openai_chat_mock import mock_error
+
+    body, _ = mock_error(400, words, "deepseek")
+    assert body == {"error": {"message": words, "type": "invalid_request_error", "param": None,
+                              "code": "invalid_request_error"}}
