@@ -1,11 +1,11 @@
 """The OpenAI-style APIs' refusals of a history whose tool calls and results do not pair, in each API's words: Chat
 Completions on OpenAI and Azure (facts openai.history_unanswered_call, openai.history_result_without_call) and on
-Mistral (fact mistral.history_unanswered_call), a tool message with no tool_calls before it on DeepSeek (fact
+Mistral (fact mistral.history_unanswered_call), on DeepSeek (facts deepseek.history_unanswered_call,
 deepseek.history_result_without_call), and Responses (fact openai-responses.history_unanswered_call). The
-translators refuse a call without its result before sending (``check_chat``, ``check_responses``; a result without
-its call cannot be written in a scenario alone; ``check_deepseek`` refuses a tool message that other messages part
-from its call); the mocks answer both in the same words (``chat_refusal``,
-``responses_refusal``) with the recorded envelope's param. A chat host with no recorded refusal is left as it was."""
+translators refuse a call without its result before sending (``check_chat``, ``check_deepseek``,
+``check_responses``; a result without its call cannot be written in a scenario alone); the mocks answer both in the
+same words (``chat_refusal``, ``responses_refusal``) with the recorded envelope's param. A chat host with no recorded
+refusal is left as it was."""
 
 from __future__ import annotations
 

@@ -312,3 +312,19 @@ def test_the_deepseek_mock_envelope_carries_code_invalid_request_error_for_every
     body, _ = mock_error(400, words, "deepseek")
     assert body == {"error": {"message": words, "type": "invalid_request_error", "param": None,
                               "code": "invalid_request_error"}}
+
+
+def test_send_refuses_the_deepseek_history_before_sending(tmp_path: Any) -> None:
+    import os
+
+    from cli import run_cli  # tests/cli.py: the command in-process
+
+    path = tmp_path / "pairing.json"
+    path.write_text(json.dumps({"tools": TOOLS, "messages": [USER, TWO_CALLS, RESULT_A, NEXT]}), encoding="utf-8")
+    with running_mock("deepseek") as mock:
+        result = run_cli(["send", str(path), "-p", "deepseek", "--base-url", mock.base_url, "-f", "json"],
+                         env={**os.environ, "DEEPSEEK_API_KEY": KEY})
+        assert mock.records == []
+    data = json.loads(result.stdout)
+    assert data["request"] is None and "history.missing_tool_result" in [e["code"] for e in data["ledger"]]
+    assert DEEPSEEK_UNANSWERED in result.stdout and KEY not in result.stdout + result.stderr
