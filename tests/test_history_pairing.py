@@ -188,7 +188,18 @@ def test_the_gemini_mock_answers_the_recorded_400_for_one_response_to_two_calls(
 # The recorded body (itmisx/deepx-code#94, the raw JSON; the same fields in FoundationAgents/OpenManus#23 and
 # agentscope-ai/agentscope-go#7)
 DEEPSEEK_WORDS = "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"
+# its words for calls not all answered right after them (TurixAI/TuriX-CUA#15's raw JSON; fact
+# deepseek.history_unanswered_call, tested below)
+DEEPSEEK_UNANSWERED = ("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+                       "'tool_call_id'. (insufficient tool messages following tool_calls message)")
 ONE_CALL = {"role": "assistant", "tool_calls": [{"id": "call_a", "name": "get_weather", "arguments": {"city": "Paris"}}]}
+
+
+def _ask_deepseek_mock(messages: list[Any]) -> httpx.Response:
+    with running_mock("deepseek") as mock:
+        return httpx.post(mock.base_url + "/chat/completions", json={
+            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS},
+            headers={"authorization": f"Bearer {KEY}"})
 
 
 # A scenario holds a tool message after no tool_calls only with another message between it and its call (a second
@@ -200,29 +211,26 @@ def test_deepseek_sends_a_paired_history() -> None:
     assert not t.refused and not _entries(t, "history.result_without_call")
 
 
-@pytest.mark.parametrize("messages", [
-    [USER, {"role": "tool", "tool_call_id": "call_x", "content": "sunny"}],
-    [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"},
-     {"role": "tool", "tool_call_id": "call_b", "content": "noon"}, NEXT,
-     {"role": "tool", "tool_call_id": "call_b", "content": "noon"}],
+@pytest.mark.parametrize("messages, words", [
+    ([USER, {"role": "tool", "tool_call_id": "call_x", "content": "sunny"}], DEEPSEEK_WORDS),
+    ([USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"},
+      {"role": "tool", "tool_call_id": "call_b", "content": "noon"}, NEXT,
+      {"role": "tool", "tool_call_id": "call_b", "content": "noon"}], DEEPSEEK_WORDS),
+    ([USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}, NEXT], DEEPSEEK_UNANSWERED),
+    ([USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}, NEXT,
+      {"role": "tool", "tool_call_id": "call_b", "content": "noon"}], DEEPSEEK_UNANSWERED),  # both faults: the calls'
 ])
-def test_the_deepseek_mock_answers_a_tool_message_without_tool_calls_before_it_as_recorded(messages: list[Any]) -> None:
-    with running_mock("deepseek") as mock:
-        answer = httpx.post(mock.base_url + "/chat/completions", json={
-            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS},
-            headers={"authorization": f"Bearer {KEY}"})
+def test_the_deepseek_mock_answers_its_two_history_refusals_as_recorded(messages: list[Any], words: str) -> None:
+    answer = _ask_deepseek_mock(messages)
     assert answer.status_code == 400
-    assert answer.json() == {"error": {"message": DEEPSEEK_WORDS, "type": "invalid_request_error", "param": None,
+    assert answer.json() == {"error": {"message": words, "type": "invalid_request_error", "param": None,
                                        "code": "invalid_request_error"}}
 
 
 def test_the_deepseek_mock_answers_a_paired_history() -> None:
     messages = [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"},
                 {"role": "tool", "tool_call_id": "call_b", "content": "noon"}, NEXT]
-    with running_mock("deepseek") as mock:
-        answer = httpx.post(mock.base_url + "/chat/completions", json={
-            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS},
-            headers={"authorization": f"Bearer {KEY}"})
+    answer = _ask_deepseek_mock(messages)
     assert answer.status_code == 200
 
 
@@ -254,8 +262,6 @@ def test_the_gemini_mock_answers_responses_in_another_order_than_the_calls() -> 
 # The recorded body (TurixAI/TuriX-CUA#15, the raw JSON; the same in 0xPlaygrounds/rig#856, bytedance/deer-flow#2706).
 # A history with both faults (calls, another message, then their results) gets this refusal, not the one above: the
 # shape gptme/gptme#3421 records (assistant tool_calls, a system message, the tool message) drew these words.
-DEEPSEEK_UNANSWERED = ("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
-                       "'tool_call_id'. (insufficient tool messages following tool_calls message)")
 
 
 @pytest.mark.parametrize("messages", [
@@ -276,27 +282,8 @@ def test_deepseek_sends_a_history_that_ends_with_the_calls() -> None:
         assert not t.refused and not _entries(t, "history.missing_tool_result")
 
 
-@pytest.mark.parametrize("messages", [
-    [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}, NEXT],
-    [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}, NEXT,
-     {"role": "tool", "tool_call_id": "call_b", "content": "noon"}],  # both faults: the calls' refusal
-])
-def test_the_deepseek_mock_answers_calls_not_all_answered_as_recorded(messages: list[Any]) -> None:
-    with running_mock("deepseek") as mock:
-        answer = httpx.post(mock.base_url + "/chat/completions", json={
-            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS},
-            headers={"authorization": f"Bearer {KEY}"})
-    assert answer.status_code == 400
-    assert answer.json() == {"error": {"message": DEEPSEEK_UNANSWERED, "type": "invalid_request_error", "param": None,
-                                       "code": "invalid_request_error"}}
-
-
 def test_the_deepseek_mock_answers_a_history_that_ends_with_the_calls() -> None:
-    with running_mock("deepseek") as mock:
-        answer = httpx.post(mock.base_url + "/chat/completions", json={
-            "model": "deepseek-v4-flash", "messages": [USER, WIRE_CALLS,
-                                                       {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}],
-            "tools": CHAT_TOOLS}, headers={"authorization": f"Bearer {KEY}"})
+    answer = _ask_deepseek_mock([USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}])
     assert answer.status_code == 200
 
 
