@@ -122,7 +122,8 @@ def check_responses(ctx: Context) -> None:
 def chat_refusal(messages: list[Any], provider: str) -> tuple[str, str, str | None] | None:
     """(ledger code, the API's words, param) for a Chat Completions body's messages that break the rule, else None.
     Mistral: a call without its response only, in its words (no source for its answer to a result without call)."""
-    if provider == "deepseek":  # its two recorded 400s, param null; the first fault in the messages answers
+    if provider == "deepseek":  # its two recorded 400s, param null. Both faults: the first in the messages answers
+        # (gptme/gptme#3421's calls, system message, result drew the calls' words; no source for other orders)
         short, orphan = _short_of_results(messages), _after_no_calls(messages)
         if short is not None and (orphan is None or short < orphan):
             return "history.missing_tool_result", DEEPSEEK_UNANSWERED, None
