@@ -208,7 +208,6 @@ LEDGER_CODES: dict[str, str] = {
     "pitfall.vllm_none_prompt": "vLLM keeps tools in the prompt under none",
     "pitfall.langchain_hf_one_tool": "LangChain's HuggingFace wrapper differs from the API",
     "history.missing_tool_result": "a call without its result after it: refused in the API's words (openai_history)",
-    "history.result_without_call": "DeepSeek: a tool message after no tool_calls, refused in its words (openai_history)",
 }
 
 

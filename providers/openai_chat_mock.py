@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from .core.capabilities import CAPABILITIES, WithoutTools
-from .openai_history import DEEPSEEK_WITHOUT_CALL, RESPONSES_WORDS, chat_refusal
+from .openai_history import RESPONSES_WORDS, chat_refusal
 from .core.model import (HistoryCall, LedgerEntry, Message, ProviderSettings, ReasoningItem, ThinkingSetting,
                          quoted)
 
@@ -315,7 +315,9 @@ def mock_error(status: int, message: str, provider: str = "openai",
     vLLM's: {error: {message, type, param, code: the status}} (vllm 0.33.0 serve/engine/protocol.py ErrorInfo; the
     param is the VLLMValidationError's, which its message names). xAI's 400: {code, error} (livekit/agents#3114).
     llama-server's: {error: {code: the status, message, type}} (tools/server/server-common.cpp format_error_response).
-    DeepSeek's refusal of a tool message after no tool_calls has code invalid_request_error (itmisx/deepx-code#94)."""
+    DeepSeek's 400 has code invalid_request_error, as every recorded DeepSeek 400 body has: its history refusals
+    (itmisx/deepx-code#94, TurixAI/TuriX-CUA#15) and others (olimorris/codecompanion.nvim#1378, ConardLi/easy-dataset#9,
+    JohnnyZ93/oai-compatible-copilot#202, gptme/gptme#918, qwersyk/Newelle#404)."""
     if provider == "vllm":
         param = _VLLM_PARAM.search(message)
         return {"error": {"message": message, "type": _VLLM_ERROR_TYPES.get(status, "BadRequestError"),
@@ -330,7 +332,7 @@ def mock_error(status: int, message: str, provider: str = "openai",
     too_long = _TOO_LONG.match(message) if provider in ("openai", "azure") else None
     if too_long is not None:  # the recorded envelope of a value over its bound (the facts above)
         param, code = too_long.group(1), f"{too_long.group(2)}_above_max_length"
-    if provider == "deepseek" and message == DEEPSEEK_WITHOUT_CALL:  # its recorded envelope (itmisx/deepx-code#94)
+    if provider == "deepseek" and status == 400:  # every recorded DeepSeek 400 body (the docstring's sources)
         code = "invalid_request_error"
     error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": param,
              "code": code}

@@ -1,11 +1,11 @@
 """The OpenAI-style APIs' refusals of a history whose tool calls and results do not pair, in each API's words: Chat
 Completions on OpenAI and Azure (facts openai.history_unanswered_call, openai.history_result_without_call) and on
-Mistral (fact mistral.history_unanswered_call), a tool message with no tool_calls before it on DeepSeek (fact
+Mistral (fact mistral.history_unanswered_call), on DeepSeek (facts deepseek.history_unanswered_call,
 deepseek.history_result_without_call), and Responses (fact openai-responses.history_unanswered_call). The
-translators refuse a call without its result before sending (``check_chat``, ``check_responses``; a result without
-its call cannot be written in a scenario alone; ``check_deepseek`` refuses a tool message that other messages part
-from its call); the mocks answer both in the same words (``chat_refusal``,
-``responses_refusal``) with the recorded envelope's param. A chat host with no recorded refusal is left as it was."""
+translators refuse a call without its result before sending (``check_chat``, ``check_deepseek``,
+``check_responses``; a result without its call cannot be written in a scenario alone); the mocks answer both in the
+same words (``chat_refusal``, ``responses_refusal``) with the recorded envelope's param. A chat host with no recorded
+refusal is left as it was."""
 
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ MISTRAL_UNANSWERED = "Not the same number of function calls and responses"
 # DeepSeek's words for a tool message with no assistant message with tool_calls before it: param null, code
 # invalid_request_error (fact deepseek.history_result_without_call)
 DEEPSEEK_WITHOUT_CALL = "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"
+# DeepSeek's words for calls not all answered by the tool messages right after them, the same envelope (fact
+# deepseek.history_unanswered_call); a history with both faults draws these (gptme/gptme#3421's shape)
+DEEPSEEK_UNANSWERED = ("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+                       "'tool_call_id'. (insufficient tool messages following tool_calls message)")
 # Responses: param input, code null
 RESPONSES_UNANSWERED = "No tool output found for function call {id}."
 RESPONSES_WITHOUT_CALL = "No tool call found for function call output with call_id {id}."
@@ -54,15 +58,17 @@ def check_chat(ctx: Context, provider: str) -> None:
 
 
 def check_deepseek(ctx: Context) -> None:
-    """DeepSeek: a tool message whose run of tool messages does not follow an assistant message with tool_calls (a
-    scenario holds one only after other messages came between it and its call)."""
-    offset = 1 if ctx.scenario.system is not None else 0
-    index = _after_no_calls(ctx.scenario.messages)
-    if index is not None:
-        ctx.ledger.error("history.result_without_call", f"the result of {ctx.scenario.messages[index].tool_call_id} "
-                         f"(messages.[{index + offset}]) does not follow the assistant message with its call; "
-                         f"{ctx.cap.title} refuses such a tool message with 400 invalid_request_error: "
-                         f"\"{DEEPSEEK_WITHOUT_CALL}\"; move it right after the assistant message that made the call")
+    """DeepSeek: calls not all answered by the tool messages right after them, when more input follows. A tool message
+    after no tool_calls (its other refusal) comes in a scenario only after other messages parted it from its call, a
+    history with both faults, which draws this refusal (gptme/gptme#3421); the mock answers either."""
+    for gap in unanswered(ctx.scenario.messages):
+        if gap.after is None:  # the history ends with the calls: no source says the API refuses that
+            continue
+        ids = ", ".join(gap.ids)
+        ctx.ledger.error("history.missing_tool_result", f"tool calls {ids} have no result right after the assistant "
+                         f"message; {ctx.cap.title} answers 400 invalid_request_error: \"{DEEPSEEK_UNANSWERED}\"; "
+                         "add role: tool messages with these ids right after it")
+        return
 
 
 def _after_no_calls(messages: Any) -> int | None:
@@ -77,6 +83,22 @@ def _after_no_calls(messages: Any) -> int | None:
             continue
         calls = message.get("tool_calls") if isinstance(message, dict) else getattr(message, "tool_calls", None)
         called = role == "assistant" and bool(calls)
+    return None
+
+
+def _short_of_results(messages: list[Any]) -> int | None:
+    """The place of the first wire assistant message whose calls the tool messages right after it do not all answer,
+    with a message other than a tool message after them (none: the history ends with the calls), else None."""
+    for index, raw in enumerate(messages):
+        calls = raw.get("tool_calls") if isinstance(raw, dict) and raw.get("role") == "assistant" else None
+        if not isinstance(calls, list) or not calls:
+            continue
+        after, answered = index + 1, set()
+        while after < len(messages) and isinstance(messages[after], dict) and messages[after].get("role") == "tool":
+            answered.add(str(messages[after].get("tool_call_id")))
+            after += 1
+        if after < len(messages) and any(str(c.get("id")) not in answered for c in calls if isinstance(c, dict)):
+            return index
     return None
 
 
@@ -100,9 +122,12 @@ def check_responses(ctx: Context) -> None:
 def chat_refusal(messages: list[Any], provider: str) -> tuple[str, str, str | None] | None:
     """(ledger code, the API's words, param) for a Chat Completions body's messages that break the rule, else None.
     Mistral: a call without its response only, in its words (no source for its answer to a result without call)."""
-    if provider == "deepseek":  # its recorded 400 for this case only; param null
-        index = _after_no_calls(messages)
-        return None if index is None else ("history.result_without_call", DEEPSEEK_WITHOUT_CALL, None)
+    if provider == "deepseek":  # its two recorded 400s, param null. Both faults: the first in the messages answers
+        # (gptme/gptme#3421's calls, system message, result drew the calls' words; no source for other orders)
+        short, orphan = _short_of_results(messages), _after_no_calls(messages)
+        if short is not None and (orphan is None or short < orphan):
+            return "history.missing_tool_result", DEEPSEEK_UNANSWERED, None
+        return None if orphan is None else ("history.result_without_call", DEEPSEEK_WITHOUT_CALL, None)
     mistral = provider == "mistral"
     if provider not in CHAT_HOSTS and not mistral:
         return None

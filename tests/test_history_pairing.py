@@ -188,16 +188,22 @@ def test_the_gemini_mock_answers_the_recorded_400_for_one_response_to_two_calls(
 # The recorded body (itmisx/deepx-code#94, the raw JSON; the same fields in FoundationAgents/OpenManus#23 and
 # agentscope-ai/agentscope-go#7)
 DEEPSEEK_WORDS = "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'"
+# its words for calls not all answered right after them (TurixAI/TuriX-CUA#15's raw JSON; fact
+# deepseek.history_unanswered_call, tested below)
+DEEPSEEK_UNANSWERED = ("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+                       "'tool_call_id'. (insufficient tool messages following tool_calls message)")
 ONE_CALL = {"role": "assistant", "tool_calls": [{"id": "call_a", "name": "get_weather", "arguments": {"city": "Paris"}}]}
 
 
-def test_deepseek_refuses_a_tool_message_that_follows_no_tool_calls_in_its_words() -> None:
-    t = _render("deepseek", [USER, ONE_CALL, NEXT, RESULT_A], system="Be brief.")
-    assert t.refused
-    (entry,) = _entries(t, "history.result_without_call")
-    assert entry.severity == "error"
-    assert f"\"{DEEPSEEK_WORDS}\"" in entry.message and "invalid_request_error" in entry.message
-    assert "messages.[4]" in entry.message  # the system message is messages[0] on the wire
+def _ask_deepseek_mock(messages: list[Any]) -> httpx.Response:
+    with running_mock("deepseek") as mock:
+        return httpx.post(mock.base_url + "/chat/completions", json={
+            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS},
+            headers={"authorization": f"Bearer {KEY}"})
+
+
+# A scenario holds a tool message after no tool_calls only with another message between it and its call (a second
+# result for one call is refused as input), so render meets it only with both faults: the test below, by the calls.
 
 
 def test_deepseek_sends_a_paired_history() -> None:
@@ -205,28 +211,26 @@ def test_deepseek_sends_a_paired_history() -> None:
     assert not t.refused and not _entries(t, "history.result_without_call")
 
 
-@pytest.mark.parametrize("messages", [
-    [USER, {"role": "tool", "tool_call_id": "call_x", "content": "sunny"}],
-    [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}, NEXT,
-     {"role": "tool", "tool_call_id": "call_b", "content": "noon"}],
+@pytest.mark.parametrize("messages, words", [
+    ([USER, {"role": "tool", "tool_call_id": "call_x", "content": "sunny"}], DEEPSEEK_WORDS),
+    ([USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"},
+      {"role": "tool", "tool_call_id": "call_b", "content": "noon"}, NEXT,
+      {"role": "tool", "tool_call_id": "call_b", "content": "noon"}], DEEPSEEK_WORDS),
+    ([USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}, NEXT], DEEPSEEK_UNANSWERED),
+    ([USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}, NEXT,
+      {"role": "tool", "tool_call_id": "call_b", "content": "noon"}], DEEPSEEK_UNANSWERED),  # both faults: the calls'
 ])
-def test_the_deepseek_mock_answers_a_tool_message_without_tool_calls_before_it_as_recorded(messages: list[Any]) -> None:
-    with running_mock("deepseek") as mock:
-        answer = httpx.post(mock.base_url + "/chat/completions", json={
-            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS},
-            headers={"authorization": f"Bearer {KEY}"})
+def test_the_deepseek_mock_answers_its_two_history_refusals_as_recorded(messages: list[Any], words: str) -> None:
+    answer = _ask_deepseek_mock(messages)
     assert answer.status_code == 400
-    assert answer.json() == {"error": {"message": DEEPSEEK_WORDS, "type": "invalid_request_error", "param": None,
+    assert answer.json() == {"error": {"message": words, "type": "invalid_request_error", "param": None,
                                        "code": "invalid_request_error"}}
 
 
 def test_the_deepseek_mock_answers_a_paired_history() -> None:
     messages = [USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"},
                 {"role": "tool", "tool_call_id": "call_b", "content": "noon"}, NEXT]
-    with running_mock("deepseek") as mock:
-        answer = httpx.post(mock.base_url + "/chat/completions", json={
-            "model": "deepseek-v4-flash", "messages": messages, "tools": CHAT_TOOLS},
-            headers={"authorization": f"Bearer {KEY}"})
+    answer = _ask_deepseek_mock(messages)
     assert answer.status_code == 200
 
 
@@ -252,3 +256,62 @@ def test_the_gemini_mock_answers_responses_in_another_order_than_the_calls() -> 
         answer = httpx.post(mock.base_url + "/v1beta/models/gemini-2.5-flash:generateContent",
                             json={"contents": [user, calls, answered], "tools": tools}, headers={"x-goog-api-key": KEY})
     assert answer.status_code == 200
+
+
+# ---- DeepSeek: calls not all answered by the tool messages right after them (deepseek.history_unanswered_call) ------
+# The recorded body (TurixAI/TuriX-CUA#15, the raw JSON; the same in 0xPlaygrounds/rig#856, bytedance/deer-flow#2706).
+# A history with both faults (calls, another message, then their results) gets this refusal, not the one above: the
+# shape gptme/gptme#3421 records (assistant tool_calls, a system message, the tool message) drew these words.
+
+
+@pytest.mark.parametrize("messages", [
+    [USER, TWO_CALLS, RESULT_A, NEXT],
+    [USER, ONE_CALL, NEXT, RESULT_A],  # both faults: the calls' refusal
+])
+def test_deepseek_refuses_calls_not_all_answered_right_after_in_its_words(messages: list[Any]) -> None:
+    t = _render("deepseek", messages, system="Be brief.")
+    assert t.refused
+    (entry,) = [e for e in t.ledger if e.severity == "error"]
+    assert entry.code == "history.missing_tool_result"
+    assert f"\"{DEEPSEEK_UNANSWERED}\"" in entry.message and "invalid_request_error" in entry.message
+
+
+def test_deepseek_sends_a_history_that_ends_with_the_calls() -> None:
+    for messages in ([USER, TWO_CALLS], [USER, TWO_CALLS, RESULT_A]):
+        t = _render("deepseek", messages)
+        assert not t.refused and not _entries(t, "history.missing_tool_result")
+
+
+def test_the_deepseek_mock_answers_a_history_that_ends_with_the_calls() -> None:
+    answer = _ask_deepseek_mock([USER, WIRE_CALLS, {"role": "tool", "tool_call_id": "call_a", "content": "sunny"}])
+    assert answer.status_code == 200
+
+
+# Every recorded DeepSeek 400 body carries code "invalid_request_error": olimorris/codecompanion.nvim#1378 (raw JSON),
+# ConardLi/easy-dataset#9, JohnnyZ93/oai-compatible-copilot#202, gptme/gptme#918, qwersyk/Newelle#404.
+@pytest.mark.parametrize("words", [
+    "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+    "Model Not Exist",
+])
+def test_the_deepseek_mock_envelope_carries_code_invalid_request_error_for_every_400(words: str) -> None:
+    from toolchoice.providers.openai_chat_mock import mock_error
+
+    body, _ = mock_error(400, words, "deepseek")
+    assert body == {"error": {"message": words, "type": "invalid_request_error", "param": None,
+                              "code": "invalid_request_error"}}
+
+
+def test_send_refuses_the_deepseek_history_before_sending(tmp_path: Any) -> None:
+    import os
+
+    from cli import run_cli  # tests/cli.py: the command in-process
+
+    path = tmp_path / "pairing.json"
+    path.write_text(json.dumps({"tools": TOOLS, "messages": [USER, TWO_CALLS, RESULT_A, NEXT]}), encoding="utf-8")
+    with running_mock("deepseek") as mock:
+        result = run_cli(["send", str(path), "-p", "deepseek", "--base-url", mock.base_url, "-f", "json"],
+                         env={**os.environ, "DEEPSEEK_API_KEY": KEY})
+        assert mock.records == []
+    data = json.loads(result.stdout)
+    assert data["request"] is None and "history.missing_tool_result" in [e["code"] for e in data["ledger"]]
+    assert DEEPSEEK_UNANSWERED in result.stdout and KEY not in result.stdout + result.stderr

@@ -339,6 +339,16 @@ FACTS: tuple[Fact, ...] = (
          "to a preceding message with 'tool_calls'\",\"type\":\"invalid_request_error\",\"param\":null,"
          "\"code\":\"invalid_request_error\"}}'; the same in agentscope-ai/agentscope-go#7 (2026-09-16) and "
          "qwersyk/Newelle#425 (deepseek v4 flash, official API, 2026-08-28)", "2026-11-26"),
+    Fact("deepseek.history_unanswered_call", ("deepseek",),
+         "DeepSeek refuses an assistant message with tool_calls that the tool messages after it do not all answer, "
+         "with 400 invalid_request_error, param null, code invalid_request_error; a history with both faults (calls, "
+         "another message, their results) drew this refusal, not deepseek.history_result_without_call's",
+         f"TurixAI/TuriX-CUA#15 (deepseek-chat, 2026-03-03){CITE_END}'{{\"error\":{{\"message\":\"An assistant "
+         "message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. "
+         "(insufficient tool messages following tool_calls message)\",\"type\":\"invalid_request_error\","
+         "\"param\":null,\"code\":\"invalid_request_error\"}}'; the same body in 0xPlaygrounds/rig#856 and "
+         "bytedance/deer-flow#2706; gptme/gptme#3421 (through a router, the raw body's message and type) got these "
+         "words for an assistant message with tool_calls, then a system message, then the tool message", "2026-11-26"),
     Fact("gemini.tool_limit", ("gemini",),
          "the Gemini API refuses more than 512 function declarations in one tool with 400 INVALID_ARGUMENT",
          f"google-gemini/gemini-cli#19083 (many MCP tools){CITE_END}'\"code\": 400, \"message\": \"The "
