@@ -298,3 +298,19 @@ def test_the_anthropic_mock_refuses_names_in_the_apis_own_words() -> None:
     assert status == 400 and reply["error"]["message"] == ANTHROPIC_NAME_128.replace("tools.0", "tools.1")
     status, _ = answer("anthropic", "/v1/messages", body("x" * 128))
     assert status == 200
+
+
+def test_a_render_within_every_limit_does_not_read_the_dated_facts():
+    """The limits are checked on every request, but the facts they cite are read only for a request over one: a
+    render of every provider within the limits imports no core.facts (a command imports only what it uses)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys\nfrom toolchoice.cli.app import run\nrun(sys.argv[1:])\n"
+            "print(sorted(m for m in sys.modules if m.endswith(('core.facts', 'core.hosted_tool_facts'))))\n")
+    root = Path(__file__).parent.parent
+    result = subprocess.run([sys.executable, "-c", code, "render", "configs/planner-trap.yaml", "-p", "all", "-f",
+                             "json"], capture_output=True, text=True, timeout=60, cwd=root)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"

@@ -331,12 +331,12 @@ def check_tool_limit(ctx: Context, body: dict[str, Any]) -> None:
 def check_body_limits(ctx: Context, body: dict[str, Any], limits: tuple[Any, ...]) -> None:
     """A tool's field or the strict schemas past ``limits`` (the row's ``body_limits`` and the model's): an error
     quoting the API where its source says it refuses, a warning where the source is secondary (core/body_limits.py)."""
-    from .facts import cited  # the dated facts: read only for a request over a limit
-
     for limit in limits:
         over = limit.over(body)
         if over is None:
             continue
+        from .facts import cited  # the dated facts: read only for a request over a limit
+
         index, name, count, words = over
         where = f"tool '{name}': {count} {limit.what}" if index >= 0 else f"{count} {limit.what}"
         if limit.severity == "error":
