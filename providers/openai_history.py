@@ -179,7 +179,8 @@ def responses_refusal(items: list[Any], chained: bool = False) -> tuple[str, str
     return None
 
 
-_LOOSE = ("function_call", "function_call_output", "reasoning")
+# the items of a turn that makes calls and of its results: a call followed only by these is not yet answerable
+_LOOSE = ("function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "reasoning")
 
 
 def _reference(item: Any) -> bool:

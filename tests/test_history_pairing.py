@@ -167,6 +167,17 @@ def test_the_responses_mock_takes_an_output_for_a_call_of_the_previous_response(
     assert answer.status_code == 200
 
 
+def test_the_responses_mock_takes_an_input_that_ends_with_a_function_and_a_custom_tool_call() -> None:
+    """Calls the input ends with are the next turn's to answer (the fact's 'when other input follows it'): a custom
+    tool call (openai 3.57.0 response_custom_tool_call_param.py) made beside a function call is one of them."""
+    with running_mock("openai-responses") as mock:
+        answer = httpx.post(mock.base_url + "/responses", json={"model": "gpt-5.4-mini", "input": [
+            USER, {"type": "function_call", "call_id": "call_a", "name": "get_weather", "arguments": "{}"},
+            {"type": "custom_tool_call", "call_id": "call_b", "name": "grep", "input": "x"}]},
+            headers={"authorization": f"Bearer {KEY}"})
+    assert answer.status_code == 200
+
+
 @pytest.mark.parametrize("reference", [
     {"type": "item_reference", "id": "fc_1"},  # openai 3.57.0 response_input_param.py ItemReference
     {"id": "fc_1"},  # its type is Optional there: an id alone is a reference too
