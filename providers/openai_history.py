@@ -156,7 +156,10 @@ def chat_refusal(messages: list[Any], provider: str) -> tuple[str, str, str | No
 def responses_refusal(items: list[Any], chained: bool = False) -> tuple[str, str] | None:
     """(ledger code, the API's words) for a Responses input whose function_call has no output after it (when something follows
     it) or whose function_call_output has no call before it (unless ``chained``: previous_response_id or
-    conversation holds the calls), else None."""
+    conversation holds the calls), else None. An input with an item_reference is not judged: the stored item it names
+    may be the call or the output."""
+    if any(_reference(item) for item in items):  # a stored item the body does not show may hold a call or output
+        return None
     calls: dict[str, int] = {}  # call_id → place
     answered: set[str] = set()
     for index, item in enumerate(items):
@@ -176,4 +179,11 @@ def responses_refusal(items: list[Any], chained: bool = False) -> tuple[str, str
     return None
 
 
-_LOOSE = ("function_call", "function_call_output", "reasoning")
+# the items of a turn that makes calls and of its results: a call followed only by these is not yet answerable
+_LOOSE = ("function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "reasoning")
+
+
+def _reference(item: Any) -> bool:
+    """An item_reference (openai 3.57.0 response_input_param.py ItemReference: id required, type Optional)."""
+    return isinstance(item, dict) and (item.get("type") == "item_reference"
+                                       or ("type" not in item and "role" not in item and "id" in item))

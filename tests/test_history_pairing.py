@@ -167,6 +167,32 @@ def test_the_responses_mock_takes_an_output_for_a_call_of_the_previous_response(
     assert answer.status_code == 200
 
 
+def test_the_responses_mock_takes_an_input_that_ends_with_a_function_and_a_custom_tool_call() -> None:
+    """Calls the input ends with are the next turn's to answer (the fact's 'when other input follows it'): a custom
+    tool call (openai 3.57.0 response_custom_tool_call_param.py) made beside a function call is one of them."""
+    with running_mock("openai-responses") as mock:
+        answer = httpx.post(mock.base_url + "/responses", json={"model": "gpt-5.4-mini", "input": [
+            USER, {"type": "function_call", "call_id": "call_a", "name": "get_weather", "arguments": "{}"},
+            {"type": "custom_tool_call", "call_id": "call_b", "name": "grep", "input": "x"}]},
+            headers={"authorization": f"Bearer {KEY}"})
+    assert answer.status_code == 200
+
+
+@pytest.mark.parametrize("reference", [
+    {"type": "item_reference", "id": "fc_1"},  # openai 3.57.0 response_input_param.py ItemReference
+    {"id": "fc_1"},  # its type is Optional there: an id alone is a reference too
+])
+def test_the_responses_mock_takes_an_output_for_a_call_held_by_an_item_reference(reference: dict[str, Any]) -> None:
+    """An item_reference names a stored item (here the function_call) the mock cannot see: the API has the call, so
+    neither of its pairing 400s may be answered."""
+    with running_mock("openai-responses") as mock:
+        answer = httpx.post(mock.base_url + "/responses", json={
+            "model": "gpt-5.4-mini",
+            "input": [USER, reference, {"type": "function_call_output", "call_id": "call_z", "output": "sunny"}]},
+            headers={"authorization": f"Bearer {KEY}"})
+    assert answer.status_code == 200
+
+
 def test_the_gemini_mock_answers_the_recorded_400_for_one_response_to_two_calls() -> None:
     tools = [{"functionDeclarations": [{"name": t["name"], "parameters": WEATHER} for t in TOOLS]}]
     script = Script(replies=(Step(calls=(ScriptCall("get_weather"), ScriptCall("get_time"))),))
