@@ -42,6 +42,7 @@ from .anthropic_strict import anthropic_strict_problems
 from .core.translation import (tool_names, choice_value, choice_with, Context, check_names, compact, finish, mapped,
                                warn_long_names,
                                parallel_value, model_facts, start, streamed, strict_tools, tool_fields)
+from .core.history_pairing import unanswered
 from .core.history_wire import placed, reasoning_for
 from .core.request_parts import endpoint
 from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
@@ -225,24 +226,15 @@ def group_turns(messages: tuple[Message, ...], ledger: Ledger, title: str) -> li
 
 def _check_results(messages: tuple[Message, ...], ledger: Ledger, title: str) -> None:
     """Every call must be answered by the tool messages right after its assistant message."""
-    for index, message in enumerate(messages):
-        if not message.tool_calls:
-            continue
-        answered = set()
-        after = index + 1
-        while after < len(messages) and messages[after].role == "tool":
-            answered.add(messages[after].tool_call_id)
-            after += 1
-        missing = [c.id for c in message.tool_calls if c.id not in answered]
-        if not missing:
-            continue
-        if after == len(messages) and after == index + 1:
+    for gap in unanswered(messages):
+        missing = ", ".join(gap.ids)
+        if gap.position == len(messages) - 1:  # the history ends with the calls, no result after them
             ledger.warning("history.missing_tool_result",
-                           f"the history ends with tool calls without results ({', '.join(missing)}); {title} "
+                           f"the history ends with tool calls without results ({missing}); {title} "
                            "expects each call answered in the next user message")
         else:
             ledger.error("history.missing_tool_result",
-                         f"tool calls {', '.join(missing)} have no result right after the assistant message; "
+                         f"tool calls {missing} have no result right after the assistant message; "
                          f"{title} rejects this (each tool call needs its result in the next message); add "
                          "role: tool messages with these ids right after it")
 
