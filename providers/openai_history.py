@@ -2,7 +2,7 @@
 Completions on OpenAI and Azure (facts openai.history_unanswered_call, openai.history_result_without_call) and on
 Mistral (fact mistral.history_unanswered_call), on DeepSeek (facts deepseek.history_unanswered_call,
 deepseek.history_result_without_call), and Responses (fact openai-responses.history_unanswered_call). The
-translators refuse a call without its result before sending (``check_chat``, ``check_deepseek``,
+translators refuse a call without its result before sending (``check_chat``,
 ``check_responses``; a result without its call cannot be written in a scenario alone); the mocks answer both in the
 same words (``chat_refusal``, ``responses_refusal``) with the recorded envelope's param. A chat host with no recorded
 refusal is left as it was."""
@@ -36,38 +36,26 @@ RESPONSES_WORDS = ("No tool output found for function call ", "No tool call foun
 
 
 def check_chat(ctx: Context, provider: str) -> None:
-    """Chat Completions: each call answered by the tool messages right after its assistant message (DeepSeek: each
-    tool message right after an assistant message with tool_calls)."""
-    if provider == "deepseek":
-        check_deepseek(ctx)
-        return
-    if provider not in CHAT_HOSTS and provider != "mistral":
+    """Chat Completions: each call answered by the tool messages right after its assistant message, when more input
+    follows. On DeepSeek a tool message after no tool_calls (its other refusal) comes in a scenario only after other
+    messages parted it from its call, a history with both faults, which draws this refusal (gptme/gptme#3421); the
+    mock answers either."""
+    if provider not in CHAT_HOSTS and provider not in ("mistral", "deepseek"):
         return
     offset = 1 if ctx.scenario.system is not None else 0  # the wire's messages start with the system message
-    messages = ctx.scenario.messages
-    for gap in unanswered(messages):
-        ids = ", ".join(gap.ids)
-        if gap.after is None:  # the history ends with the calls: no source says the API refuses that
-            continue
-        words = CHAT_UNANSWERED.format(ids=ids) if provider != "mistral" else MISTRAL_UNANSWERED
-        param = f" (param messages.[{gap.after + offset}].role)" if provider != "mistral" else ""
-        ctx.ledger.error("history.missing_tool_result", f"tool calls {ids} have no result right after the assistant "
-                         f"message; {ctx.cap.title} answers 400{param}: "
-                         f"\"{words}\"; add role: tool messages with these ids right after it")
-        return
-
-
-def check_deepseek(ctx: Context) -> None:
-    """DeepSeek: calls not all answered by the tool messages right after them, when more input follows. A tool message
-    after no tool_calls (its other refusal) comes in a scenario only after other messages parted it from its call, a
-    history with both faults, which draws this refusal (gptme/gptme#3421); the mock answers either."""
     for gap in unanswered(ctx.scenario.messages):
         if gap.after is None:  # the history ends with the calls: no source says the API refuses that
             continue
         ids = ", ".join(gap.ids)
+        if provider == "deepseek":
+            answer = f"400 invalid_request_error: \"{DEEPSEEK_UNANSWERED}\""
+        elif provider == "mistral":
+            answer = f"400: \"{MISTRAL_UNANSWERED}\""
+        else:
+            answer = f"400 (param messages.[{gap.after + offset}].role): \"{CHAT_UNANSWERED.format(ids=ids)}\""
         ctx.ledger.error("history.missing_tool_result", f"tool calls {ids} have no result right after the assistant "
-                         f"message; {ctx.cap.title} answers 400 invalid_request_error: \"{DEEPSEEK_UNANSWERED}\"; "
-                         "add role: tool messages with these ids right after it")
+                         f"message; {ctx.cap.title} answers {answer}; add role: tool messages with these ids right "
+                         "after it")
         return
 
 
