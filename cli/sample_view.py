@@ -77,10 +77,7 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
         console.print(Text.assemble(("run by the provider  ", "bold"),
                                     "; ".join(server_call_text(c) for c in reply.server_calls)))
     if reply.text:
-        shown = reply.text if len(reply.text) <= REPLY_TEXT_SHOWN else (
-            f"{reply.text[:REPLY_TEXT_SHOWN]}… ({len(reply.text) - REPLY_TEXT_SHOWN:,} more characters of "
-            f"{len(reply.text):,} left out here: --format json shows the text whole)")
-        console.print(Text.assemble(("text  ", "bold"), shown))
+        console.print(Text.assemble(("text  ", "bold"), shown_head(reply.text, REPLY_TEXT_SHOWN, "text")))
     facts = []
     if reply.finish_reason:
         facts.append(f"finish_reason {reply.finish_reason}")
@@ -102,13 +99,13 @@ ARGUMENTS_SHOWN = 64 * 1024
 REPLY_TEXT_SHOWN = 600  # characters of a reply's text in the pretty view; past them a note says what is left out
 
 
-def shown_head(text: str) -> str:
-    """``text``, or its first ``ARGUMENTS_SHOWN`` characters and a line saying how much is left out and where it
-    is shown whole."""
-    if len(text) <= ARGUMENTS_SHOWN:
+def shown_head(text: str, most: int = ARGUMENTS_SHOWN, what: str = "arguments") -> str:
+    """``text``, or its first ``most`` characters and a line saying how much is left out and where the ``what`` is
+    shown whole."""
+    if len(text) <= most:
         return text
-    return (f"{text[:ARGUMENTS_SHOWN]}\n… {len(text) - ARGUMENTS_SHOWN:,} more characters of {len(text):,} left out "
-            "here: --format json shows the arguments whole")
+    return (f"{text[:most]}\n… {len(text) - most:,} more characters of {len(text):,} left out here: --format json "
+            f"shows the {what} whole")
 
 
 def server_call_text(call: Any) -> str:
