@@ -43,9 +43,10 @@ from .core.translation import (tool_names, choice_value, choice_with, Context, c
                                warn_long_names,
                                parallel_value, model_facts, start, streamed, strict_tools, tool_fields)
 from .core.history_pairing import unanswered
+from .core.host_rules import refuse
 from .core.history_wire import placed, reasoning_for
 from .core.request_parts import endpoint
-from .core.model import (HistoryCall, Ledger, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
+from .core.model import (HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
                          ServerCall, Tool, Translation, Usage)
 from .core.parsing import StreamAssembler, bad_body, caller_of, expect_dict, expect_list, int_or_none, join_text, \
     make_call
@@ -173,12 +174,13 @@ class Turn:
         return f"Turn({self.role!r}, texts={self.texts!r}, calls={self.calls!r}, results={self.results!r})"
 
 
-def group_turns(messages: tuple[Message, ...], ledger: Ledger, title: str) -> list[Turn]:
+def group_turns(ctx: Context) -> list[Turn]:
     """Merge the scenario's messages into alternating user/assistant turns.
 
     Tool results join the user turn (first), a user text right after them follows in that same
     turn; neighbouring messages of one role merge. Blank texts and unanswered calls are recorded."""
-    _check_results(messages, ledger, title)
+    messages, ledger, title = ctx.scenario.messages, ctx.ledger, ctx.cap.title
+    _check_results(ctx)
     turns: list[Turn] = []
     merged: list[str] = []
     for message in messages:
@@ -219,13 +221,14 @@ def group_turns(messages: tuple[Message, ...], ledger: Ledger, title: str) -> li
             ledger.info("history.blank_text_dropped", f"blank text in {turn.role} message {index + 1} left out "
                         f"({title} rejects blank text blocks)")
         else:
-            ledger.error("history.blank_text", f"{turn.role} message {index + 1} has only blank text, which "
+            refuse(ctx, "history.blank_text", f"{turn.role} message {index + 1} has only blank text, which "
                          f"{title} rejects (text content blocks must be non-empty); write some text")
     return turns
 
 
-def _check_results(messages: tuple[Message, ...], ledger: Ledger, title: str) -> None:
+def _check_results(ctx: Context) -> None:
     """Every call must be answered by the tool messages right after its assistant message."""
+    messages, ledger, title = ctx.scenario.messages, ctx.ledger, ctx.cap.title
     for gap in unanswered(messages):
         missing = ", ".join(gap.ids)
         if gap.position == len(messages) - 1:  # the history ends with the calls, no result after them
@@ -233,8 +236,8 @@ def _check_results(messages: tuple[Message, ...], ledger: Ledger, title: str) ->
                            f"the history ends with tool calls without results ({missing}); {title} "
                            "expects each call answered in the next user message")
         else:
-            ledger.error("history.missing_tool_result",
-                         f"tool calls {missing} have no result right after the assistant message; "
+            refuse(ctx, "history.missing_tool_result",
+                   f"tool calls {missing} have no result right after the assistant message; "
                          f"{title} rejects this (each tool call needs its result in the next message); add "
                          "role: tool messages with these ids right after it")
 
@@ -321,7 +324,7 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
                            "define tools' (anthropic-sdk-python#494); declare the tools")
     reasoning_for(ctx, REASONING_FAMILY)
     wire = []
-    for turn in group_turns(scenario.messages, ctx.ledger, ctx.cap.title):
+    for turn in group_turns(ctx):
         blocks: list[dict[str, Any]] = []
         for result in turn.results:
             block: dict[str, Any] = {"type": "tool_result", "tool_use_id": result.tool_call_id,
@@ -349,7 +352,7 @@ def _tool(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
     schema = dict(tool.schema())
     if "anyOf" in schema or "oneOf" in schema or "allOf" in schema:
         composed = [k for k in COMPOSITION_KEYS if k in schema]
-        ctx.ledger.error("schema.rejected", f"tool '{tool.name}': input_schema has top-level {'/'.join(composed)}; "
+        refuse(ctx, "schema.rejected", f"tool '{tool.name}': input_schema has top-level {'/'.join(composed)}; "
                          f"{ctx.cap.title} answers 400 'input_schema does not support oneOf, allOf, or anyOf at the "
                          "top level'; move the alternatives into a property or split the tool")
     if "type" not in schema:

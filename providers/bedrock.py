@@ -38,6 +38,7 @@ from .core.error_envelope import ErrorEnvelope
 from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
                                parallel_value, rule_applied, start, streamed, strict_tools)
 from .core.history_wire import reasoning_for
+from .core.host_rules import refuse
 from .core.request_parts import bearer, endpoint
 from .core.model import (HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool,
                          ToolchoiceError, Translation, Usage)
@@ -232,7 +233,7 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
     formats: set[str] = set()
     reasoning_for(ctx, REASONING_FAMILY)
     wire = []
-    for turn in group_turns(scenario.messages, ctx.ledger, ctx.cap.title):
+    for turn in group_turns(ctx):
         content: list[dict[str, Any]] = []
         for result in turn.results:
             content.append({"toolResult": _tool_result(ctx, result, takes_status, formats)})
@@ -325,7 +326,7 @@ def _tool_config(ctx: Context, body: dict[str, Any]) -> None:
     parallel_value(ctx)  # Converse has no parallel switch: records what is not sent
     if plan.omit_tools or not plan.tools:
         if ctx.scenario.has_tool_history:
-            ctx.ledger.error("history.tool_config_required", "the history holds toolUse/toolResult blocks but no "
+            refuse(ctx, "history.tool_config_required", "the history holds toolUse/toolResult blocks but no "
                              "tools are sent; Bedrock answers 400 'The toolConfig field must be defined when using "
                              "toolUse and toolResult content blocks.'; declare the tools the history calls")
         elif plan.mode == "none" and plan.omit_tools:

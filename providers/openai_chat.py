@@ -16,6 +16,7 @@ from .core.translation import (tool_names, choice_value, Context, check_names, c
                                strict_wanted, thinking_not_sent, thinking_unsent)
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint
+from .core.host_rules import refuse
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
 
@@ -297,7 +298,7 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
             function["strict"] = True
             for problem in openai_strict_problems(schema):
                 if host.strict_errors:
-                    ctx.ledger.error("schema.strict_invalid", f"tool '{tool.name}' is strict but {problem}; "
+                    refuse(ctx, "schema.strict_invalid", f"tool '{tool.name}' is strict but {problem}; "
                                      f"{cap.title} rejects such schemas")
                 else:
                     ctx.ledger.warning("schema.strict_invalid", f"tool '{tool.name}' is strict but {problem}; "

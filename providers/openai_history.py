@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .core.history_pairing import unanswered
+from .core.host_rules import refuse
 from .core.request_context import Context
 
 # The hosts whose own recorded 400 says it (the facts' sources); param messages.[i].role, code null
@@ -53,7 +54,7 @@ def check_chat(ctx: Context, provider: str) -> None:
             answer = f"400: \"{MISTRAL_UNANSWERED}\""
         else:
             answer = f"400 (param messages.[{gap.after + offset}].role): \"{CHAT_UNANSWERED.format(ids=ids)}\""
-        ctx.ledger.error("history.missing_tool_result", f"tool calls {ids} have no result right after the assistant "
+        refuse(ctx, "history.missing_tool_result", f"tool calls {ids} have no result right after the assistant "
                          f"message; {ctx.cap.title} answers {answer}; add role: tool messages with these ids right "
                          "after it")
         return
@@ -97,7 +98,7 @@ def check_responses(ctx: Context) -> None:
         if gap.after is None:  # the history ends with the calls: no source says the API refuses that
             continue
         words = RESPONSES_UNANSWERED.format(id=gap.ids[0])
-        ctx.ledger.error("history.missing_tool_result", f"tool call{'s' if len(gap.ids) > 1 else ''} "
+        refuse(ctx, "history.missing_tool_result", f"tool call{'s' if len(gap.ids) > 1 else ''} "
                          f"{', '.join(gap.ids)} {'have' if len(gap.ids) > 1 else 'has'} no result in the input; "
                          f"{ctx.cap.title} answers 400 (param input): \"{words}\"; add role: tool messages with these "
                          "ids after the assistant message")

@@ -35,6 +35,7 @@ from .core.capabilities import Capability
 from .core.error_envelope import ErrorEnvelope
 from .core.tool_file import ToolFile
 from .core.translation import Context
+from .core.host_rules import refuse
 from .core.reply import looks_like_error, provider_error
 from .core.model import ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, ServerCall, Tool, ToolCall, \
     Translation, Usage
@@ -212,7 +213,7 @@ def _tools(ctx: Context, tools: tuple[Tool, ...]) -> list[dict[str, Any]]:
             entry.update(translation.tool_fields(ctx, tool))
         if is_strict:
             for problem in translation.openai_strict_problems(parameters):
-                ctx.ledger.error("schema.strict_invalid",
+                refuse(ctx, "schema.strict_invalid",
                                  f"tool '{tool.name}' is strict but {problem}: OpenAI rejects a strict schema that "
                                  "breaks its rules; fix the schema or set strict: false")
         out.append(entry)

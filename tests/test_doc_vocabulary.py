@@ -19,7 +19,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 CODE = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+")
 
 # the calls that write a code, and the place of the code among their arguments
-CODE_ARGUMENT = {"info": 0, "warning": 0, "error": 0, "Finding": 0, "keep": 0,
+CODE_ARGUMENT = {"info": 0, "warning": 0, "error": 0, "Finding": 0, "keep": 0, "refuse": 1,
                  "add": 1, "note": 1, "finding": 1, "LedgerEntry": 1, "BodyLimit": 1, "ProviderError": 1, "Note": 1, "_bare": 4}
 # dotted names in backticks in the docs that are keys, fields or attributes, not codes
 NOT_CODES = {"loop.json", "tool.strict", "tool_choice.disable_parallel_tool_use", "loop.after_call", "loop.max_steps", "loop.narrow", "loop.stop", "loop.steps", "loop.results",

@@ -327,7 +327,9 @@ def test_the_deepseek_mock_envelope_carries_code_invalid_request_error_for_every
                               "code": "invalid_request_error"}}
 
 
-def test_send_refuses_the_deepseek_history_before_sending(tmp_path: Any) -> None:
+def test_send_refuses_the_deepseek_history_before_sending_with_strict_at_the_mocks_base_url(tmp_path: Any) -> None:
+    """At a base URL that replaces api.deepseek.com the refusal is a warning (core/host_rules.py): the mock, which
+    stands in for DeepSeek, answers the same 400; --strict refuses it before sending."""
     import os
 
     from cli import run_cli  # tests/cli.py: the command in-process
@@ -335,9 +337,17 @@ def test_send_refuses_the_deepseek_history_before_sending(tmp_path: Any) -> None
     path = tmp_path / "pairing.json"
     path.write_text(json.dumps({"tools": TOOLS, "messages": [USER, TWO_CALLS, RESULT_A, NEXT]}), encoding="utf-8")
     with running_mock("deepseek") as mock:
-        result = run_cli(["send", str(path), "-p", "deepseek", "--base-url", mock.base_url, "-f", "json"],
+        result = run_cli(["send", str(path), "-p", "deepseek", "--base-url", mock.base_url, "-f", "json", "--strict"],
                          env={**os.environ, "DEEPSEEK_API_KEY": KEY})
         assert mock.records == []
-    data = json.loads(result.stdout)
-    assert data["request"] is None and "history.missing_tool_result" in [e["code"] for e in data["ledger"]]
-    assert DEEPSEEK_UNANSWERED in result.stdout and KEY not in result.stdout + result.stderr
+        data = json.loads(result.stdout)
+        assert data["request"] is None and "history.missing_tool_result" in [e["code"] for e in data["ledger"]]
+        assert DEEPSEEK_UNANSWERED in result.stdout and KEY not in result.stdout + result.stderr
+        sent = run_cli(["send", str(path), "-p", "deepseek", "--base-url", mock.base_url, "-f", "json"],
+                       env={**os.environ, "DEEPSEEK_API_KEY": KEY})
+        assert len(mock.records) == 1 and mock.records[0]["status"] == 400
+    data = json.loads(sent.stdout)
+    [warned] = [e for e in data["ledger"] if e["code"] == "history.missing_tool_result"]
+    assert warned["severity"] == "warning" and DEEPSEEK_UNANSWERED in warned["message"]
+    assert data["status"] == 400 and DEEPSEEK_UNANSWERED in json.dumps(data["error"])
+    assert KEY not in sent.stdout + sent.stderr

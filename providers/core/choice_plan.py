@@ -35,10 +35,11 @@ def _names(tools: tuple[Tool, ...] | tuple[str, ...]) -> str:
 
 
 def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
-                neutral: str | None = None, hosted: bool = False) -> ChoicePlan:
+                neutral: str | None = None, hosted: bool = False, elsewhere: str | None = None) -> ChoicePlan:
     """``neutral``: the tool_choice as the ledger quotes it (``ToolChoice.quoted``), when the caller has it.
     ``hosted``: the request declares tools the provider runs itself (core/native_tools.py), so a choice may
-    force a call with no function tools."""
+    force a call with no function tools. ``elsewhere``: a base URL replaces the API's host (core/host_rules.py),
+    and these words open the warning that the host's refusal becomes."""
     choice = scenario.tool_choice
     tools = scenario.tools
     if choice is None:
@@ -53,7 +54,7 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     mode = choice.mode  # the records are tuples: each field read is a lookup, so read once
     if not tools and hosted and mode in ("required", "auto", "none"):
         return ChoicePlan(mode, tools)
-    if not tools and _without_tools(cap, choice.forces_call, mode, neutral, ledger):
+    if not tools and _without_tools(cap, choice.forces_call, mode, neutral, ledger, elsewhere):
         return ChoicePlan(mode if mode != "allowed" else "required", tools) if choice.forces_call \
             else ChoicePlan("unset", tools)
 
@@ -105,10 +106,12 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     return ChoicePlan(want, subset, emulated=True)
 
 
-def _without_tools(cap: Capability, forces: bool, mode: str, neutral: str, ledger: Ledger) -> bool:
+def _without_tools(cap: Capability, forces: bool, mode: str, neutral: str, ledger: Ledger,
+                   elsewhere: str | None) -> bool:
     """A tool_choice with no tools declared: True when the API's own source says it refuses it (then a forcing
     choice is an error and auto/none is omitted, each quoting that source); else the choice is planned as written,
-    and the ledger says what is known of it."""
+    and the ledger says what is known of it. Where a base URL replaces the API's host (``elsewhere``), the refusal
+    is a warning and the choice is planned as written."""
     rule = cap.without_tools
     source = ""
     if rule is not None:
@@ -117,9 +120,13 @@ def _without_tools(cap: Capability, forces: bool, mode: str, neutral: str, ledge
         source = cited(rule.fact)
         if mode in rule.refused:
             why = f"{cap.title} refuses it without tools ('{rule.words}', {source})"
+            refused = f"tool_choice {neutral} forces a tool call but no tools are declared, and {why}; declare the tools"
+            if elsewhere is not None:
+                ledger.warning("tool_choice.without_tools", elsewhere + (refused if forces else
+                               f"tool_choice {neutral} with no tools declared, and {why}"))
+                return False
             if forces:
-                ledger.error("tool_choice.without_tools", f"tool_choice {neutral} forces a tool call but no tools are "
-                             f"declared, and {why}; declare the tools")
+                ledger.error("tool_choice.without_tools", refused)
             else:
                 ledger.info("tool_choice.without_tools", f"tool_choice {neutral} with no tools declared: the field is "
                             f"omitted, since {why}; without tools no call is possible")

@@ -16,7 +16,7 @@ class Context:
 
     __slots__ = ("provider", "cap", "scenario", "options", "ledger", "model", "plan", "settings", "requested",
                  "key_env", "developer_sent", "requested_text", "special_tools", "history_calls", "history_reasoning",
-                 "built_choice", "facts", "body_env")
+                 "built_choice", "facts", "body_env", "other_host")
 
     def __init__(self, provider: str, cap: Capability, scenario: Scenario, options: RenderOptions, ledger: Ledger,
                  model: str, plan: ChoicePlan, settings: ProviderSettings, requested: Any = None,
@@ -47,3 +47,5 @@ class Context:
         self.facts: Mapping[str, Any] | None = None  # model_facts(ctx), read once
         # paths of body strings holding $ENV placeholders resolved at send time (an MCP server's headers)
         self.body_env: list[tuple[Any, ...]] = []
+        # the base URL that replaces a hosted API's own host (core/host_rules.py): its refusals are then warnings
+        self.other_host: str | None = None

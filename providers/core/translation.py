@@ -20,6 +20,7 @@ from .wire_template import WIRE_FORMS, WireTemplateError, wire_form, wire_value
 from .choice_plan import ChoicePlan, lint_pitfalls, plan_choice
 from .model import Ledger, RenderOptions, Request, Scenario, Tool, Translation, compact, json_string, word_or_json
 from .request_context import Context
+from .host_rules import elsewhere, refuse, replaced_host
 from .request_parts import check_environment, merge_extra, with_user_headers
 
 
@@ -61,7 +62,9 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
         from .native_tools import lint as lint_native
 
         hosted = lint_native(cap, scenario, ledger)
-    plan = plan_choice(cap, scenario, options, ledger, requested_text, hosted)
+    other_host = replaced_host(cap, options, settings)
+    plan = plan_choice(cap, scenario, options, ledger, requested_text, hosted,
+                       elsewhere(cap, other_host) if other_host else None)
     calls = reasoning = False  # what the history holds, read once for every lint that asks
     for message in scenario.messages:
         if message.tool_calls:
@@ -76,8 +79,10 @@ def start(provider: str, scenario: Scenario, options: RenderOptions, cap: Capabi
                 special = True
                 lint_tool_kinds(cap, plan.tools, ledger)
                 break
-    return Context(provider, cap, scenario, options, ledger, model, plan, settings, requested, requested_text,
-                   special, calls, reasoning)
+    ctx = Context(provider, cap, scenario, options, ledger, model, plan, settings, requested, requested_text,
+                  special, calls, reasoning)
+    ctx.other_host = other_host
+    return ctx
 
 
 def mapped(ctx: Context, wire: Any, note: str = "") -> None:
@@ -248,7 +253,7 @@ def check_names(ctx: Context, rule: tuple[Callable[[str], Any], str] | None,
     name on a rule the provider's own sources do not state."""
     for tool in ctx.plan.tools:
         if rule is not None and not rule[0](tool.name):
-            ctx.ledger.error("tool.name_invalid", f"tool name '{tool.name}' is rejected by {ctx.cap.title} "
+            refuse(ctx, "tool.name_invalid", f"tool name '{tool.name}' is rejected by {ctx.cap.title} "
                              f"({rule[1]}); rename the tool")
         elif unstated is not None and not unstated[0](tool.name):
             ctx.ledger.warning("tool.name_unstated", f"tool name '{tool.name}' breaks {unstated[2]} rule "
@@ -323,7 +328,7 @@ def check_tool_limit(ctx: Context, body: dict[str, Any]) -> None:
     from .facts import cited  # the dated facts: read only for a request over the limit
 
     count, words = over
-    ctx.ledger.error("tools.over_limit", f"{count} tools in one request, and {ctx.cap.title} refuses more than "
+    refuse(ctx, "tools.over_limit", f"{count} tools in one request, and {ctx.cap.title} refuses more than "
                      f"{limit.most} ('{words}', {cited(limit.fact)}); offer at most {limit.most} (loop.narrow, or "
                      "split the catalogue)")
 
@@ -340,7 +345,7 @@ def check_body_limits(ctx: Context, body: dict[str, Any], limits: tuple[Any, ...
         index, name, count, words = over
         where = f"tool '{name}': {count} {limit.what}" if index >= 0 else f"{count} {limit.what}"
         if limit.severity == "error":
-            ctx.ledger.error(limit.code, f"{where}, and {ctx.cap.title} refuses more than {limit.most} ('{words}', "
+            refuse(ctx, limit.code, f"{where}, and {ctx.cap.title} refuses more than {limit.most} ('{words}', "
                              f"{cited(limit.fact)}); bring it to {limit.most} or fewer")
         else:
             ctx.ledger.warning(limit.code, f"{where}; {ctx.cap.title}'s documents state at most {limit.most} "

@@ -9,6 +9,7 @@ from typing import Any
 from .hosted import hosted_tools
 from ..core import history_wire, request_parts, translation
 from ..core.history_pairing import unanswered
+from ..core.host_rules import refuse
 from ..core.bounded import json_value
 from ..core.capabilities import Capability
 from ..core.translation import Context
@@ -238,7 +239,7 @@ def _declared(ctx: Context, tool: Tool) -> dict[str, Any]:
 def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
     messages = ctx.scenario.messages
     if not messages:
-        ctx.ledger.error("messages.empty", "the scenario has no messages: Gemini answers 400 'contents is not "
+        refuse(ctx, "messages.empty", "the scenario has no messages: Gemini answers 400 'contents is not "
                          "specified' (langchain-ai/langchain-google#1393); add a user message")
         return []
     signed = ctx.history_calls and _signatures_required(ctx, model)  # only history calls carry signatures
@@ -300,7 +301,7 @@ def _contents(ctx: Context, model: str) -> list[dict[str, Any]]:
                         '{"error": ...} ("error" is the documented key for error details)')
     for gap in unanswered(messages):  # a history that ends with the calls is sent: no source says it is refused
         if gap.after is not None:
-            ctx.ledger.error("history.missing_tool_result", f"tool calls {', '.join(gap.ids)} have no "
+            refuse(ctx, "history.missing_tool_result", f"tool calls {', '.join(gap.ids)} have no "
                              f"functionResponse in the turn after the model turn that made them; {ctx.cap.title} "
                              f"answers 400 INVALID_ARGUMENT: \"{RESPONSE_PARTS}\"; add role: tool messages with these "
                              "ids right after the assistant message")

@@ -1,0 +1,54 @@
+"""Whose rules a refusal states, when a base URL replaces a hosted API's own host.
+
+A hosted row's refusals quote that host's sources: api.openai.com refuses 129 tools, a call left without its
+result, tool_choice with no tools; a server that speaks the same wire format at another address (llama-cpp-
+python, a gateway, docs/real-model.md's ``-p openai --base-url``) may take the same request. No source says
+what that server refuses, so there such a refusal is a warning that quotes the host's words and the request is
+sent as written; ``--strict`` refuses it again. Rows for server software (vLLM, llama.cpp, Ollama: their
+default endpoint is a local address) state what that software does wherever it runs: their refusals hold at
+any base URL. Model rules follow the model id, not the host, and stay refusals."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .request_parts import redact_url
+
+if TYPE_CHECKING:
+    from .capabilities import Capability
+    from .model import ProviderSettings, RenderOptions
+    from .request_context import Context
+
+# the default endpoints of rows for server software a user runs themselves (capabilities.py)
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
+
+
+def _host(endpoint: str) -> str:
+    authority = endpoint.split("://", 1)[-1].split("/", 1)[0]
+    return authority if authority.startswith("[") else authority.split(":", 1)[0]
+
+
+def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSettings) -> str | None:
+    """The base URL (``--base-url``, else ``providers.<id>.base_url``) when it replaces a hosted API's own host;
+    None when there is none or the row is server software (its default endpoint is a local address)."""
+    override = options.base_url or settings.base_url
+    if not override or _host(cap.endpoint) in _LOCAL_HOSTS:
+        return None
+    return override
+
+
+def elsewhere(cap: Capability, url: str) -> str:
+    """The words that open a host's refusal turned warning: whose rule it is, and why it is sent."""
+    host = _host(cap.endpoint)
+    own = f"{cap.title}'s own host" if "{" in host else host  # Azure: the resource's host, a placeholder here
+    return (f"a rule of {own}, which the base URL {redact_url(url)} replaces: sent as written, since the server "
+            "there may take it (--strict refuses it); ")
+
+
+def refuse(ctx: Context, code: str, message: str) -> None:
+    """The API's own source says it refuses this request: an error, or where a base URL replaces the API's host,
+    a warning that says whose rule it is (the request is then sent as written)."""
+    if ctx.other_host is None:
+        ctx.ledger.error(code, message)
+    else:
+        ctx.ledger.warning(code, elsewhere(ctx.cap, ctx.other_host) + message)

@@ -1,0 +1,143 @@
+"""A base URL that replaces a hosted API's own host: that API's refusals are warnings, and the request is sent.
+
+The refusals below quote what api.openai.com, api.anthropic.com and Google's API answer (their dated facts); a
+server that speaks the same wire format elsewhere may answer otherwise. docs/real-model.md points ``-p openai
+--base-url`` at llama-cpp-python, which takes every one of these requests, so refusing them there was a refusal no
+source states. ``--strict`` refuses them again. Rows for server software (vLLM, llama.cpp: a local default
+endpoint) state what that software does wherever it runs, so their refusals hold at any base URL.
+
+The words checked are the APIs' own, as the facts' sources quote them (not read from the code): OpenAI's
+"'tool_choice' is only allowed when 'tools' are specified." (RageAgainstThePixel/OpenAI-DotNet#479), "array too
+long. Expected an array with maximum length 128" (openai.tool_limit), vLLM's "When using `tool_choice`, `tools`
+must be set." (vllm check_tool_usage). In-process, and one real server on 127.0.0.1 for what ``send`` does.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from toolchoice.providers.core.model import RenderOptions, Scenario
+from toolchoice.providers.core.registry import translate
+from toolchoice.providers.core.scenario import load_scenario_text
+
+from cli import run_cli
+from servers import StandIn
+
+ELSEWHERE = "http://127.0.0.1:8080/v1"
+OPENAI_WITHOUT_TOOLS = "'tool_choice' is only allowed when 'tools' are specified."
+
+
+def scenario(text: str) -> Scenario:
+    return load_scenario_text(text, "s.yaml")
+
+
+NO_TOOLS = scenario("tool_choice: required\nmessages:\n  - {role: user, content: hi}\n")
+UNANSWERED = scenario("""\
+tools:
+  - name: read_file
+    parameters: {type: object, properties: {path: {type: string}}}
+messages:
+  - {role: user, content: read a.txt}
+  - role: assistant
+    tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
+  - {role: user, content: and now?}
+""")
+MANY_TOOLS = scenario("tools:\n" + "".join(f"  - name: t{i}\n" for i in range(129))
+                      + "tool_choice: auto\nmessages:\n  - {role: user, content: hi}\n")
+
+
+def codes(translation: Any, severity: str) -> list[str]:
+    return [e.code for e in translation.ledger if e.severity == severity]
+
+
+def entry(translation: Any, code: str) -> Any:
+    [found] = [e for e in translation.ledger if e.code == code]
+    return found
+
+
+@pytest.mark.parametrize("provider, made, code", [
+    ("openai", NO_TOOLS, "tool_choice.without_tools"),
+    ("azure", NO_TOOLS, "tool_choice.without_tools"),
+    ("openai-responses", NO_TOOLS, "tool_choice.without_tools"),
+    ("anthropic", NO_TOOLS, "tool_choice.without_tools"),
+    ("gemini", NO_TOOLS, "tool_choice.without_tools"),
+    ("xai", NO_TOOLS, "tool_choice.without_tools"),
+    ("openai", UNANSWERED, "history.missing_tool_result"),
+    ("mistral", UNANSWERED, "history.missing_tool_result"),
+    ("deepseek", UNANSWERED, "history.missing_tool_result"),
+    ("openai-responses", UNANSWERED, "history.missing_tool_result"),
+    ("anthropic", UNANSWERED, "history.missing_tool_result"),
+    ("gemini", UNANSWERED, "history.missing_tool_result"),
+    ("openai", MANY_TOOLS, "tools.over_limit"),
+    ("groq", MANY_TOOLS, "tools.over_limit"),
+])
+def test_a_hosted_apis_refusal_is_a_warning_where_a_base_url_replaces_its_host(provider: str, made: Scenario,
+                                                                               code: str) -> None:
+    own = translate(provider, made, RenderOptions())
+    assert own.refused and entry(own, code).severity == "error"  # at the API's own host: refused, as before
+    there = translate(provider, made, RenderOptions(base_url=ELSEWHERE))
+    assert not there.refused and there.request is not None
+    assert not codes(there, "error")
+    warned = entry(there, code)
+    assert warned.severity == "warning"
+    assert warned.message.endswith(entry(own, code).message)  # the API's words, whole
+    assert ELSEWHERE in warned.message and "--strict" in warned.message
+    assert there.request.url.startswith(ELSEWHERE)
+
+
+def test_the_request_is_sent_as_written_tool_choice_and_all_129_tools() -> None:
+    body = translate("openai", NO_TOOLS, RenderOptions(base_url=ELSEWHERE)).request.body
+    assert body["tool_choice"] == "required" and "tools" not in body  # as the scenario wrote it
+    assert OPENAI_WITHOUT_TOOLS in entry(translate("openai", NO_TOOLS, RenderOptions(base_url=ELSEWHERE)),
+                                         "tool_choice.without_tools").message
+    many = translate("openai", MANY_TOOLS, RenderOptions(base_url=ELSEWHERE))
+    assert len(many.request.body["tools"]) == 129
+    assert "Expected an array with maximum length 128" in entry(many, "tools.over_limit").message
+
+
+def test_auto_without_tools_is_sent_rather_than_omitted_at_another_host() -> None:
+    auto = scenario("tool_choice: auto\nmessages:\n  - {role: user, content: hi}\n")
+    assert "tool_choice" not in translate("openai", auto, RenderOptions()).request.body  # api.openai.com: omitted
+    there = translate("openai", auto, RenderOptions(base_url=ELSEWHERE))
+    assert there.request.body["tool_choice"] == "auto"
+    assert entry(there, "tool_choice.without_tools").severity == "warning"
+
+
+def test_strict_refuses_it_again() -> None:
+    there = translate("openai", UNANSWERED, RenderOptions(base_url=ELSEWHERE, strict=True))
+    assert there.refused and "strict.refused" in codes(there, "error")
+
+
+def test_a_base_url_written_in_the_scenario_counts_too() -> None:
+    text = "providers:\n  openai: {base_url: \"http://127.0.0.1:8080/v1\"}\n" \
+           "tool_choice: required\nmessages:\n  - {role: user, content: hi}\n"
+    there = translate("openai", scenario(text), RenderOptions())
+    assert not there.refused and entry(there, "tool_choice.without_tools").severity == "warning"
+
+
+@pytest.mark.parametrize("base_url", [None, ELSEWHERE, "http://gpu-box.internal:8000/v1"])
+def test_server_software_keeps_its_refusal_at_any_base_url(base_url: str | None) -> None:
+    t = translate("vllm", NO_TOOLS, RenderOptions(base_url=base_url))
+    found = entry(t, "tool_choice.without_tools")
+    assert t.refused and found.severity == "error"
+    assert "When using `tool_choice`, `tools` must be set." in found.message
+
+
+def test_send_reaches_the_server_at_the_base_url_which_takes_it(tmp_path: Any) -> None:
+    """A server that takes 129 tools (as llama-cpp-python does) gets the request, all of it."""
+    path = str(tmp_path / "many.yaml")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("tools:\n" + "".join(f"  - name: t{i}\n" for i in range(129)) + "tool_choice: required\n"
+                  "messages:\n  - {role: user, content: hi}\n")
+    with StandIn("openai") as server:
+        done = run_cli(["send", path, "-p", "openai", "--base-url", server.base_url(), "-f", "json"],
+                       env={"OPENAI_API_KEY": "unused", "PATH": "/usr/bin:/bin"})
+        assert len(server.requests) == 1
+        assert len(server.requests[0].json["tools"]) == 129
+    record = json.loads(done.stdout)
+    text = json.dumps(record)
+    assert "tools.over_limit" in text and '"warning"' in text
+    assert done.returncode != 2 and "REFUSED" not in done.stdout
