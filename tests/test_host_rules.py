@@ -118,6 +118,12 @@ def test_a_base_url_written_in_the_scenario_counts_too() -> None:
     assert not there.refused and entry(there, "tool_choice.without_tools").severity == "warning"
 
 
+def test_a_base_url_that_names_the_apis_own_host_replaces_nothing() -> None:
+    for base_url in ("https://api.openai.com/v1", "https://API.OpenAI.com:443/v1"):
+        t = translate("openai", UNANSWERED, RenderOptions(base_url=base_url))
+        assert t.refused and entry(t, "history.missing_tool_result").severity == "error", base_url
+
+
 @pytest.mark.parametrize("base_url", [None, ELSEWHERE, "http://gpu-box.internal:8000/v1"])
 def test_server_software_keeps_its_refusal_at_any_base_url(base_url: str | None) -> None:
     t = translate("vllm", NO_TOOLS, RenderOptions(base_url=base_url))

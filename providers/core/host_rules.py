@@ -30,9 +30,11 @@ def _host(endpoint: str) -> str:
 
 def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSettings) -> str | None:
     """The base URL (``--base-url``, else ``providers.<id>.base_url``) when it replaces a hosted API's own host;
-    None when there is none or the row is server software (its default endpoint is a local address)."""
+    None when there is none, when it names that host itself, or when the row is server software (its default
+    endpoint is a local address)."""
     override = options.base_url or settings.base_url
-    if not override or _host(cap.endpoint) in _LOCAL_HOSTS:
+    own = _host(cap.endpoint)
+    if not override or own in _LOCAL_HOSTS or _host(override).lower() == own:  # the API's own host, written out
         return None
     return override
 
