@@ -108,3 +108,32 @@ def test_a_tool_span_without_parameters_leaves_the_open_schema(tmp_path):
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["tools"] == [{"name": "get_weather", "parameters": {"type": "object"}}]
     assert "trace.open_schema" in result.stderr and "trace.tools_from_tool_spans" not in result.stderr
+
+
+def test_openai_agents_on_the_responses_api_is_read_from_the_response_it_records():
+    """On the Responses API (openai-agents' default model) OpenInference 2.6.0 records the Response object:
+    the tools, tool_choice and instructions the API echoes back, and the answering model. The step is read as
+    openai-responses; step 2 sent no tool_choice, and the echo says the API's default, "auto"."""
+    name = "openinference-openai-agents-2.6.0-responses"
+    sent = wire(name)
+    result = run_cli(["run", "--replay", str(DATA / f"{name}.json"), "-p", "openai-responses", "-f", "json"])
+    assert result.returncode == 0, result.stderr
+    run = json.loads(result.stdout)["runs"][0]
+    loop = run["loops"][0]
+    assert (sent[0]["tool_choice"], "tool_choice" in sent[1]) == ("required", False)
+    assert [s["effective_tool_choice"] for s in loop["steps"]] == ["required", "auto"]
+    for step, body in zip(loop["steps"], sent):
+        request = step["request"]["body"]
+        assert request["instructions"] == body["instructions"]
+        keys = ("name", "description", "parameters", "strict")
+        assert [{k: t.get(k) for k in keys} for t in request["tools"]] == [{k: t.get(k) for k in keys}
+                                                                          for t in body["tools"]]
+        assert [(i["call_id"], i["name"], json.loads(i["arguments"])) for i in request["input"]
+                if i.get("type") == "function_call"] == [(i["call_id"], i["name"], json.loads(i["arguments"]))
+                                                         for i in body["input"] if i.get("type") == "function_call"]
+        assert [(i["call_id"], i["output"]) for i in request["input"] if i.get("type") == "function_call_output"] == [
+            (i["call_id"], i["output"]) for i in body["input"] if i.get("type") == "function_call_output"]
+    (called,) = [i for i in sent[1]["input"] if i.get("type") == "function_call"]
+    assert [(c["id"], c["name"]) for c in loop["steps"][0]["reply"]["tool_calls"]] == [(called["call_id"], "get_weather")]
+    shown = run_cli(["trace", str(DATA / f"{name}.json"), "--format", "json"])
+    assert list(json.loads(shown.stdout)["providers"]) == ["openai-responses"]  # not Chat Completions

@@ -301,7 +301,29 @@ def _nothing() -> Any:
 
 # ---- agent frameworks, recorded by their own or OpenInference's instrumentation (fixtures, not run by the suite) --
 
-FRAMEWORK_KINDS = ("openinference-langchain", "openinference-openai-agents", "pydantic-ai")
+FRAMEWORK_KINDS = ("openinference-langchain", "openinference-openai-agents", "openinference-openai-agents-responses",
+                   "pydantic-ai")
+
+
+AGENTS_TOOL = {"type": "function", "name": "get_weather", "description": "Weather in a city", "strict": True,
+               "parameters": {"properties": {"city": {"title": "City", "type": "string"},
+                                             "state": {"anyOf": [{"type": "string"}, {"type": "null"}],
+                                                       "title": "State"}},
+                              "required": ["city", "state"], "title": "get_weather_args", "type": "object",
+                              "additionalProperties": False}}
+
+
+def _responses_steps() -> list[Step]:
+    """The recorded Responses reply, echoing what openai-agents sends as the API does (its ``tools``,
+    ``tool_choice`` and ``instructions``; the model answering gpt-4o): step 1 a function_call (tool_choice "required"), step 2 a text message (none sent: the
+    API's default "auto")."""
+    call = fixture("openai-responses", "openai-responses-function-call")
+    call.update(tools=[AGENTS_TOOL], tool_choice="required", instructions=SYSTEM, model="gpt-4o-2024-08-06")
+    call["output"][0].update(arguments='{"city":"San Francisco","state":"CA"}')
+    text = {**call, "id": "resp_2", "tool_choice": "auto"}
+    text["output"] = [{"id": "msg_2", "type": "message", "status": "completed", "role": "assistant",
+                       "content": [{"type": "output_text", "text": "It is 18 C and sunny.", "annotations": []}]}]
+    return [Step(body=call), Step(body=text)]
 
 
 def record_framework(kind: str, out: Path) -> None:
@@ -309,7 +331,9 @@ def record_framework(kind: str, out: Path) -> None:
     put on the wire (the stand-in's received bodies) to ``out`` with ``.wire.json`` for its name: the truth the
     imported trace is checked against. These are recorded once into tests/data/traces/ (SOURCES.md there)."""
     provider, exporter = _provider()
-    steps = [Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)]
+    responses = kind.endswith("-responses")
+    kind = kind.removesuffix("-responses")
+    steps = (_responses_steps() if responses else [Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)])
     undo: Any = None
     with StandIn("openai", *steps) as server:
         base = server.base_url("openai")
@@ -324,7 +348,7 @@ def record_framework(kind: str, out: Path) -> None:
 
             undo = OpenAIAgentsInstrumentor()
             undo.instrument(tracer_provider=provider)  # exclusive: the processor that exports to OpenAI is set aside
-            _agents_loop(base)
+            _agents_loop(base, responses)
         elif kind == "pydantic-ai":
             _pydantic_ai_loop(base, provider)
         else:
@@ -350,9 +374,11 @@ def _langchain_loop(base_url: str) -> None:
     model.bind_tools(OPENAI_TOOLS).invoke(history)
 
 
-def _agents_loop(base_url: str) -> None:
-    """openai-agents with tool_choice "required" (reset after the call, its default) on Chat Completions."""
-    from agents import Agent, ModelSettings, OpenAIChatCompletionsModel, Runner, function_tool
+def _agents_loop(base_url: str, responses: bool = False) -> None:
+    """openai-agents with tool_choice "required" (reset after the call, its default) on Chat Completions, or on
+    the Responses API (its default model)."""
+    from agents import (Agent, ModelSettings, OpenAIChatCompletionsModel, OpenAIResponsesModel, Runner,
+                        function_tool)
     from openai import AsyncOpenAI
 
     @function_tool
@@ -362,7 +388,8 @@ def _agents_loop(base_url: str) -> None:
 
     client = AsyncOpenAI(base_url=base_url, api_key="sk-test-recorder", max_retries=0)
     agent = Agent(name="weather", instructions=SYSTEM, tools=[get_weather],
-                  model=OpenAIChatCompletionsModel("gpt-4o", client), model_settings=ModelSettings(tool_choice="required"))
+                  model=(OpenAIResponsesModel if responses else OpenAIChatCompletionsModel)("gpt-4o", client),
+                  model_settings=ModelSettings(tool_choice="required"))
     Runner.run_sync(agent, "Weather in San Francisco?", max_turns=4)
 
 
