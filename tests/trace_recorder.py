@@ -5,7 +5,9 @@
 KIND is one of ``openinference-openai``, ``openinference-openai-responses`` (one Responses API call),
 ``openinference-anthropic``, ``openinference-anthropic-thinking``, ``openinference-anthropic-history`` (one
 call with parallel calls and their results in its history), ``openinference-google-genai``, ``otel-openai-v2``, ``otel-openai`` and
-``otel-anthropic`` (opentelemetry-instrumentation-openai / -anthropic, OpenLLMetry). The official SDK (openai or anthropic) is the client; the instrumentation
+``otel-anthropic`` (opentelemetry-instrumentation-openai / -anthropic, OpenLLMetry); the agent frameworks'
+kinds (``openinference-langchain``, ``openinference-openai-agents[-responses]``, ``pydantic-ai``) write the trace and,
+beside it, the bodies the framework sent (``OUT.wire.json``): they were recorded once into tests/data/traces/. The official SDK (openai or anthropic) is the client; the instrumentation
 package records it with the OpenTelemetry SDK's in-memory exporter; the spans are encoded with
 opentelemetry-exporter-otlp-proto-common's encoder and written with protobuf's JSON mapping, the
 trace and span ids turned to hex as OTLP/JSON requires. The model answers from a stand-in on
