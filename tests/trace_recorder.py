@@ -5,7 +5,9 @@
 KIND is one of ``openinference-openai``, ``openinference-openai-responses`` (one Responses API call),
 ``openinference-anthropic``, ``openinference-anthropic-thinking``, ``openinference-anthropic-history`` (one
 call with parallel calls and their results in its history), ``openinference-google-genai``, ``otel-openai-v2``, ``otel-openai`` and
-``otel-anthropic`` (opentelemetry-instrumentation-openai / -anthropic, OpenLLMetry). The official SDK (openai or anthropic) is the client; the instrumentation
+``otel-anthropic`` (opentelemetry-instrumentation-openai / -anthropic, OpenLLMetry); the agent frameworks'
+kinds (``openinference-langchain``, ``openinference-openai-agents[-responses]``, ``pydantic-ai``) write the trace and,
+beside it, the bodies the framework sent (``OUT.wire.json``): they were recorded once into tests/data/traces/. The official SDK (openai or anthropic) is the client; the instrumentation
 package records it with the OpenTelemetry SDK's in-memory exporter; the spans are encoded with
 opentelemetry-exporter-otlp-proto-common's encoder and written with protobuf's JSON mapping, the
 trace and span ids turned to hex as OTLP/JSON requires. The model answers from a stand-in on
@@ -299,9 +301,124 @@ def _nothing() -> Any:
     return contextlib.nullcontext()
 
 
+# ---- agent frameworks, recorded by their own or OpenInference's instrumentation (fixtures, not run by the suite) --
+
+FRAMEWORK_KINDS = ("openinference-langchain", "openinference-openai-agents", "openinference-openai-agents-responses",
+                   "pydantic-ai")
+
+
+AGENTS_TOOL = {"type": "function", "name": "get_weather", "description": "Weather in a city", "strict": True,
+               "parameters": {"properties": {"city": {"title": "City", "type": "string"},
+                                             "state": {"anyOf": [{"type": "string"}, {"type": "null"}],
+                                                       "title": "State"}},
+                              "required": ["city", "state"], "title": "get_weather_args", "type": "object",
+                              "additionalProperties": False}}
+
+
+def _responses_steps() -> list[Step]:
+    """The recorded Responses reply, echoing what openai-agents sends as the API does (its ``tools``,
+    ``tool_choice`` and ``instructions``; the model answering gpt-4o): step 1 a function_call (tool_choice "required"), step 2 a text message (none sent: the
+    API's default "auto")."""
+    call = fixture("openai-responses", "openai-responses-function-call")
+    call.update(tools=[AGENTS_TOOL], tool_choice="required", instructions=SYSTEM, model="gpt-4o-2024-08-06")
+    call["output"][0].update(arguments='{"city":"San Francisco","state":"CA"}')
+    text = {**call, "id": "resp_2", "tool_choice": "auto"}
+    text["output"] = [{"id": "msg_2", "type": "message", "status": "completed", "role": "assistant",
+                       "content": [{"type": "output_text", "text": "It is 18 C and sunny.", "annotations": []}]}]
+    return [Step(body=call), Step(body=text)]
+
+
+def record_framework(kind: str, out: Path) -> None:
+    """A framework's two-step loop against the stand-in, recorded as OTLP/JSON to ``out``, and what the framework
+    put on the wire (the stand-in's received bodies) to ``out`` with ``.wire.json`` for its name: the truth the
+    imported trace is checked against. These are recorded once into tests/data/traces/ (SOURCES.md there)."""
+    provider, exporter = _provider()
+    responses = kind.endswith("-responses")
+    kind = kind.removesuffix("-responses")
+    steps = (_responses_steps() if responses else [Step(body=fixture("openai", "openai-chat-single-strict")), Step(body=OPENAI_TEXT)])
+    undo: Any = None
+    with StandIn("openai", *steps) as server:
+        base = server.base_url("openai")
+        if kind == "openinference-langchain":
+            from openinference.instrumentation.langchain import LangChainInstrumentor
+
+            undo = LangChainInstrumentor()
+            undo.instrument(tracer_provider=provider)
+            _langchain_loop(base)
+        elif kind == "openinference-openai-agents":
+            from openinference.instrumentation.openai_agents import OpenAIAgentsInstrumentor
+
+            undo = OpenAIAgentsInstrumentor()
+            undo.instrument(tracer_provider=provider)  # exclusive: the processor that exports to OpenAI is set aside
+            _agents_loop(base, responses)
+        elif kind == "pydantic-ai":
+            _pydantic_ai_loop(base, provider)
+        else:
+            raise SystemExit(f"unknown kind {kind}")
+        bodies = [r.json for r in server.requests]
+    if undo is not None:
+        undo.uninstrument()
+    provider.force_flush()
+    out.write_text(json.dumps(otlp_json(exporter.get_finished_spans()), indent=1), encoding="utf-8")
+    out.with_name(out.name.removesuffix(".json") + ".wire.json").write_text(json.dumps(bodies, indent=1),
+                                                                           encoding="utf-8")
+
+
+def _langchain_loop(base_url: str) -> None:
+    """ChatOpenAI.bind_tools: step 1 forces get_weather, step 2 (the result sent back) binds the tools alone."""
+    from langchain_core.messages import HumanMessage, SystemMessage, ToolMessage
+    from langchain_openai import ChatOpenAI
+
+    model = ChatOpenAI(model="gpt-4o", base_url=base_url, api_key="sk-test-recorder", max_retries=0)
+    history: list[Any] = [SystemMessage(SYSTEM), HumanMessage("Weather in San Francisco?")]
+    called = model.bind_tools(OPENAI_TOOLS, tool_choice="get_weather").invoke(history)
+    history += [called, ToolMessage("18 C, sunny", tool_call_id=called.tool_calls[0]["id"])]
+    model.bind_tools(OPENAI_TOOLS).invoke(history)
+
+
+def _agents_loop(base_url: str, responses: bool = False) -> None:
+    """openai-agents with tool_choice "required" (reset after the call, its default) on Chat Completions, or on
+    the Responses API (its default model)."""
+    from agents import (Agent, ModelSettings, OpenAIChatCompletionsModel, OpenAIResponsesModel, Runner,
+                        function_tool)
+    from openai import AsyncOpenAI
+
+    @function_tool
+    def get_weather(city: str, state: str | None = None) -> str:
+        """Weather in a city"""
+        return "18 C, sunny"
+
+    client = AsyncOpenAI(base_url=base_url, api_key="sk-test-recorder", max_retries=0)
+    agent = Agent(name="weather", instructions=SYSTEM, tools=[get_weather],
+                  model=(OpenAIResponsesModel if responses else OpenAIChatCompletionsModel)("gpt-4o", client),
+                  model_settings=ModelSettings(tool_choice="required"))
+    Runner.run_sync(agent, "Weather in San Francisco?", max_turns=4)
+
+
+def _pydantic_ai_loop(base_url: str, provider: Any) -> None:
+    """pydantic-ai's own instrumentation (InstrumentationSettings, its default data format)."""
+    from pydantic_ai import Agent
+    from pydantic_ai.models.instrumented import InstrumentationSettings
+    from pydantic_ai.models.openai import OpenAIChatModel
+    from pydantic_ai.providers.openai import OpenAIProvider
+
+    model = OpenAIChatModel("gpt-4o", provider=OpenAIProvider(base_url=base_url, api_key="sk-test-recorder"))
+    agent = Agent(model, instructions=SYSTEM)
+    agent.instrument = InstrumentationSettings(tracer_provider=provider)
+
+    @agent.tool_plain
+    def get_weather(city: str, state: str | None = None) -> str:
+        """Weather in a city"""
+        return "18 C, sunny"
+
+    agent.run_sync("Weather in San Francisco?")
+
+
 if __name__ == "__main__" and sys.argv[1] == "many":
     for kind, out, runs, parent in json.loads(sys.argv[2]):
         Path(out).write_text(json.dumps(record(kind, runs, parent=parent), indent=1), encoding="utf-8")
+elif __name__ == "__main__" and sys.argv[1] in FRAMEWORK_KINDS:
+    record_framework(sys.argv[1], Path(sys.argv[2]))
 elif __name__ == "__main__" and sys.argv[1] == "otel-openai-v2-events":
     record_events(Path(sys.argv[2]))
 elif __name__ == "__main__":

@@ -390,8 +390,9 @@ def _openinference(span: Span) -> LlmCall:
         choice = request.get(choice_key) if choice_key else None
     model = params.get("model") or a.get("llm.request.model_name") or a.get("llm.model_name")
     parallel = params.get("parallel_tool_calls")
-    exact = None  # the OpenAI SDK's Responses calls (input, not messages) go to the Responses API
-    if provider_id(provider) == "openai" and isinstance(request, dict) and "input" in request and "messages" not in request:
+    exact = None  # Responses calls (input, not messages; openai-agents records the Response, "object": "response")
+    if provider_id(provider) == "openai" and (isinstance(request, dict) and "input" in request and "messages" not in
+                                              request or _path(_json(a.get("output.value")), "object") == "response"):
         exact = "openai-responses"
     return LlmCall(span, "openinference", provider, model if isinstance(model, str) else None,
                    "\n\n".join(system_parts) or None, messages, output, tools,

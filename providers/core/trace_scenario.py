@@ -97,8 +97,9 @@ def describe(run: Trajectory) -> dict[str, Any]:
 # ---- the scenario --------------------------------------------------------------------------------
 
 
-def build(path: Path, run: Trajectory) -> ImportedTrace:
-    """The scenario and replies of one run; the scenario is checked by the scenario loader."""
+def build(path: Path, run: Trajectory, executed: dict[str, dict[str, Any]] | None = None) -> ImportedTrace:
+    """The scenario and replies of one run; the scenario is checked by the scenario loader. ``executed``: tool
+    definitions from the trace's tool spans (``trace_tool_spans``), for called tools no LLM span defines."""
     from .choice import parse_tool_choice
 
     calls = run.calls
@@ -107,7 +108,7 @@ def build(path: Path, run: Trajectory) -> ImportedTrace:
     notes: list[LedgerEntry] = [LedgerEntry("info", "trace.imported", f"{shown}: {len(calls)} LLM call"
                                             f"{'s' if len(calls) != 1 else ''} of trace {run.id} read as "
                                             f"{_convention(first)} ({first.span.scope or 'unknown scope'})")]
-    tools, per_step = _tools(shown, calls, notes)
+    tools, per_step = _tools(shown, calls, notes, executed or {})
     names = tuple(t["name"] for t in tools)
     recorded = first.toolchoice_provider or first.provider
     pid = provider_id(recorded)
@@ -192,8 +193,8 @@ def _convention(call: LlmCall) -> str:
         call.convention]
 
 
-def _tools(shown: str, calls: list[LlmCall], notes: list[LedgerEntry]) -> tuple[list[dict[str, Any]],
-                                                                                 list[list[str] | None]]:
+def _tools(shown: str, calls: list[LlmCall], notes: list[LedgerEntry], executed: dict[str, dict[str, Any]]
+           ) -> tuple[list[dict[str, Any]], list[list[str] | None]]:
     """The declared tools (union, first seen first) and each step's offered names (None: not recorded)."""
     from .tool_import_entries import convert
     from .tool_import_formats import ImportProblem
@@ -222,6 +223,13 @@ def _tools(shown: str, calls: list[LlmCall], notes: list[LedgerEntry]) -> tuple[
         per_step.append([t.name for t in imported.tools])
     called = [c["name"] for call in calls for m in [*call.messages, call.output or {}] for c in m.get("tool_calls", [])]
     missing = [n for n in dict.fromkeys(called) if n and n not in declared]
+    ran = [n for n in missing if "parameters" in executed.get(n, {})]
+    if ran:
+        declared.update((n, dict(executed[n])) for n in ran)
+        missing = [n for n in missing if n not in ran]
+        notes.append(LedgerEntry("info", "trace.tools_from_tool_spans",
+                                 f"the LLM spans record no definition of {', '.join(ran)}: declared as the trace's "
+                                 "tool spans ran them (what the agent ran, not what each step offered)"))
     if missing:
         for name in missing:
             declared[name] = {"name": name, "parameters": {"type": "object"}}
@@ -342,10 +350,13 @@ def import_trace(path: Path, trace_id: str | None = None) -> list[ImportedTrace]
     """One run → ``[ImportedTrace]``; several (and no ``trace_id``) → the list of runs to choose from."""
     from .trace_import import llm_calls, read_spans
 
-    runs = select(path, llm_calls(read_spans(path)), trace_id)
+    from .trace_tool_spans import executed_tools
+
+    spans = read_spans(path)
+    runs = select(path, llm_calls(spans), trace_id)
     if len(runs) > 1:
         return runs
-    return [build(path, runs[0])]
+    return [build(path, runs[0], executed_tools(spans, {c.span.trace_id for c in runs[0].calls}))]
 
 
 def replay_trace(path: Path, trace_id: str | None, provider: str) -> tuple[Scenario, Any]:

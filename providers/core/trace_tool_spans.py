@@ -1,0 +1,54 @@
+"""Tool definitions from a trace's tool-execution spans, for the tools its LLM spans call but do not define.
+
+openinference-instrumentation-openai-agents (2.6.0, openai-agents 0.24.0 on Chat Completions) records no
+``llm.tools`` on its ``generation`` spans; the tool each call ran is a span of kind ``TOOL`` with the
+OpenInference attributes ``tool.name``, ``tool.description`` and ``tool.parameters`` ("Parameters of the tool
+represented a dictionary JSON string", openinference-semantic-conventions 0.1.42 ``SpanAttributes``). OTel
+GenAI's ``execute_tool`` spans carry ``gen_ai.tool.name`` and ``gen_ai.tool.description`` (no parameters;
+opentelemetry-semantic-conventions 0.66b2 ``gen_ai_attributes``). A definition read here says what the agent
+ran, not what one step offered: the steps' offered tools stay unrecorded.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .trace_import import Span
+
+
+def executed_tools(spans: list[Span], trace_ids: set[str]) -> dict[str, dict[str, Any]]:
+    """Tool name → ``{name, description?, parameters?}`` from the tool spans of ``trace_ids`` (first seen first;
+    a span with parameters wins over one without)."""
+    found: dict[str, dict[str, Any]] = {}
+    for span in sorted(spans, key=lambda s: s.start):
+        if span.trace_id not in trace_ids:
+            continue
+        a = span.attributes
+        if a.get("openinference.span.kind") == "TOOL":
+            name, description, parameters = a.get("tool.name"), a.get("tool.description"), a.get("tool.parameters")
+        elif a.get("gen_ai.operation.name") == "execute_tool":
+            name, description, parameters = a.get("gen_ai.tool.name"), a.get("gen_ai.tool.description"), None
+        else:
+            continue
+        if not isinstance(name, str) or not name:
+            continue
+        schema = _object(parameters)
+        if name in found and ("parameters" in found[name] or schema is None):
+            continue
+        tool: dict[str, Any] = {"name": name}
+        if isinstance(description, str):
+            tool["description"] = description
+        if schema is not None:
+            tool["parameters"] = schema
+        found[name] = tool
+    return found
+
+
+def _object(value: Any) -> dict[str, Any] | None:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    return value if isinstance(value, dict) and value.get("type") == "object" else None
