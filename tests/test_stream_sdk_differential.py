@@ -251,7 +251,7 @@ ASSEMBLING: dict[str, Callable[[list[bytes]], Got]] = {
 DECODING: dict[str, Callable[[list[bytes]], list[Any]]] = {
     "gemini": sdk_genai_payloads, "mistral": sdk_mistral_payloads, "cohere": sdk_cohere_payloads,
 }
-SDK = {"groq": "openai", "deepseek": "openai", "xai": "openai", "openai-responses": "openai",
+SDK = {"groq": "openai", "deepseek": "openai", "xai": "openai", "openai-responses": "openai-responses",
        "anthropic": "anthropic", "gemini": "google-genai", "mistral": "mistralai", "cohere": "cohere"}
 
 _GENAI = ("google-genai 3.6.1 google/genai/_api_client.py _iter_response_stream reads only lines that start "
@@ -270,8 +270,8 @@ _SPEC_END = ("follows the spec at the end of the stream ('If the file ends in th
 # There toolchoice must read what the SDK reads from the plain form, and the SDK must really read the form otherwise
 # (both asserted below, so a fixed SDK shows up here as a failure to remove its row).
 DEVIATIONS: dict[tuple[str, str], str] = {
-    ("openai", "id-keepalive"): "openai 3.57.0 openai/_streaming.py SSEDecoder " + _KEEPALIVE_AFTER_ID,
-    ("openai", "all-7byte"): "openai 3.57.0 openai/_streaming.py SSEDecoder " + _KEEPALIVE_AFTER_ID,
+    **{(sdk, form): "openai 3.57.0 openai/_streaming.py SSEDecoder " + _KEEPALIVE_AFTER_ID
+       for sdk in ("openai", "openai-responses") for form in ("id-keepalive", "all-7byte")},
     ("cohere", "id-keepalive"): "cohere 7.3.1 cohere/core/http_sse/_decoders.py SSEDecoder " + _KEEPALIVE_AFTER_ID,
     ("cohere", "all-7byte"): "cohere 7.3.1 cohere/core/http_sse/_decoders.py SSEDecoder " + _KEEPALIVE_AFTER_ID,
     **{("anthropic", form): "anthropic 2.14.0 anthropic/_streaming.py SSEDecoder keeps a leading BOM in the first "
@@ -282,7 +282,7 @@ DEVIATIONS: dict[tuple[str, str], str] = {
     **{("google-genai", form): _GENAI + why for form, why in [
         ("no-space", "'data:' without the space"), ("comments", "a comment line"), ("id-retry", "an id: line"),
         ("id-keepalive", "an id: line"), ("bom", "a BOM"), ("bom-1byte", "a BOM"), ("all-7byte", "a comment line")]},
-    **{("openai", form): "openai 3.57.0 lib/streaming/responses: get_final_response() raises when response.completed "
+    **{("openai-responses", form): "openai 3.57.0 lib/streaming/responses: get_final_response() raises when response.completed "
        "is missing; the Stream " + _SPEC_END for form in ("end-without-blank-line", "end-inside-last-line")},
     **{("cohere", form): "cohere 7.3.1 core/http_sse " + _SPEC_END
        for form in ("end-without-blank-line", "end-inside-last-line")},
@@ -330,8 +330,7 @@ def test_toolchoice_reads_what_the_sdk_reads(provider, name, named, done, form):
         assert ours == sdk_reading(provider, chunks)
     else:  # the SDK reads this form otherwise than the plain one (why); toolchoice reads it as the plain one
         plain = sdk_reading(provider, pieces(write(events, Form()), 0))
-        if provider == "openai-responses" or form not in ("all-7byte", "id-keepalive") or SDK[provider] != "openai":
-            assert sdk_reading(provider, chunks) != plain, why
+        assert sdk_reading(provider, chunks) != plain, why
         assert ours == plain, why
 
 
@@ -359,3 +358,21 @@ def test_sse_events_match_the_sdk_decoder(sdk, form):
             assert theirs == ours, (provider, name)
         compared += len(ours)
     assert compared > 200
+
+
+# ---- the end of the stream ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tail,read,code", [
+    (b'data: {"b":2}\n', [{"a": 1}, {"b": 2}], ["stream.unterminated_event"]),  # no blank line after it
+    (b'data: {"b":2}', [{"a": 1}, {"b": 2}], ["stream.unterminated_event"]),  # no line end either
+    (b"data: [DONE]", [{"a": 1}, None], []),  # the end marker without its blank line: nothing is missing
+    (b": ping", [{"a": 1}], []),  # a comment is no event (openai's decoder reads it so)
+    (b'data: {"b":', [{"a": 1}], ["stream.incomplete_event"]),  # cut inside the JSON: not read, said
+])
+def test_a_last_event_without_its_blank_line(tail, read, code):
+    from toolchoice.providers.core.stream_framing import decode_bytes
+
+    events, findings = decode_bytes("sse", b'data: {"a":1}\n\n' + tail)
+    assert [e.data for e in events] == read
+    assert [f.code for f in findings] == code

@@ -6,8 +6,11 @@ Three framings carry every provider's stream:
   (html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation): lines end in
   CRLF, LF or CR; a leading BOM is dropped; ``:`` starts a comment; ``field: value`` loses one space
   after the colon; ``data`` lines join with LF; a blank line dispatches; an event with no data is not
-  dispatched; an unterminated event at the end of the stream is not dispatched either (here it is
-  reported as a finding, never silently dropped).
+  dispatched. The spec drops an event the stream ends inside (no blank line after it). Here a last
+  event whose data is whole (JSON, or ``[DONE]``) is read, as google-genai 3.6.1
+  (``_api_client.py`` ``_iter_response_stream``) and mistralai 3.7.0 (``utils/eventstreaming.py``
+  ``stream_events``) read it, with the finding ``stream.unterminated_event``; one cut short is
+  ``stream.incomplete_event``. Never silently dropped.
 - ``ndjson``: one JSON value per line (Ollama).
 - ``eventstream``: AWS event-stream binary messages (Bedrock ConverseStream): a 12-byte prelude
   (total length, headers length, CRC32 of those 8 bytes), typed headers, the payload, and a CRC32 of the
@@ -73,6 +76,7 @@ class SSEDecoder:
         self._event = ""
         self.last_event_id = ""
         self.retry: int | None = None
+        self.unterminated: tuple[str, str] | None = None
 
     def feed(self, chunk: bytes) -> list[tuple[str, str]]:
         text = self._decoder.decode(chunk)
@@ -100,14 +104,18 @@ class SSEDecoder:
             self._pending_size = 0
 
     def close(self) -> tuple[list[tuple[str, str]], str]:
-        """End of stream: events from the last lines, and any text that never completed an event."""
+        """End of stream: events from the last lines, and the data of an event the stream ended inside
+        (``unterminated`` holds it as an event: a last line without a line end is read as a line, as
+        google-genai and mistralai read it)."""
         self._join_pending()
         self._buffer += self._decoder.decode(b"", final=True)
         events = self._lines(final=True)
-        pending = "\n".join(self._data)
         if self._buffer:
-            pending = (pending + "\n" if pending else "") + self._buffer
-        return events, pending
+            self._line(self._buffer, events)
+            self._buffer = ""
+        self.unterminated = (self._event or "message", "\n".join(self._data)) if self._data else None
+        self._data, self._event = [], ""
+        return events, self.unterminated[1] if self.unterminated else ""
 
     def _lines(self, final: bool) -> list[tuple[str, str]]:
         buffer = self._buffer
@@ -335,6 +343,14 @@ class EventDecoder:
             return []
         items, pending = self._decoder.close()
         events = self._events(items, at)
+        last = getattr(self._decoder, "unterminated", None)
+        if last is not None and (last[1] == "[DONE]" or json_or_none(last[1]) is not None):
+            if not self.done and last[1] != "[DONE]":  # a bare end marker: nothing is missing
+                self.findings.append(Finding("stream.unterminated_event", "the last event has no blank line after "
+                                             "it; it is read, as google-genai and mistralai read it (the SSE spec and "
+                                             "openai, anthropic and cohere drop it)"))
+            events += self._events([last], at)
+            pending = ""
         if pending.strip() and not self.done:
             shown = pending if len(pending) <= 120 else pending[:119] + "…"
             self.findings.append(Finding("stream.incomplete_event", f"the stream ended inside an event: {shown!r}"))
