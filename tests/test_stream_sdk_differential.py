@@ -376,3 +376,101 @@ def test_a_last_event_without_its_blank_line(tail, read, code):
     events, findings = decode_bytes("sse", b'data: {"a":1}\n\n' + tail)
     assert [e.data for e in events] == read
     assert [f.code for f in findings] == code
+
+
+# ---- NDJSON (Ollama) against the ollama client ------------------------------------------------
+
+_ODD_JSON = "é€😀"  # Ollama's server (Go encoding/json) escapes U+2028, so raw it is a deviation case below
+
+NDJSON_FORMS: dict[str, dict[str, Any]] = {
+    "plain": {}, "crlf": {"eol": "\r\n"}, "no-final-newline": {"final": False}, "1byte": {"chunk": 1},
+    "utf8": {"odd": _ODD_JSON}, "utf8-1byte": {"odd": _ODD_JSON, "chunk": 1}, "crlf-3byte": {"eol": "\r\n", "chunk": 3},
+    # ollama 0.6.3 _client.py _stream: json.loads(line) for every line httpx's iter_lines gives: a blank line (which
+    # ndjson.org's spec lets a parser skip) raises there, and httpx's LineDecoder also breaks lines at U+2028
+    # (str.splitlines), which JSON allows raw inside a string (RFC 8259 section 7)
+    "blank-lines": {"blank": True}, "raw-u2028": {"odd": "a\u2028b"},
+}
+NDJSON_DEVIATIONS = {"blank-lines", "raw-u2028"}
+
+
+def write_ndjson(form: dict[str, Any]) -> list[bytes]:
+    eol = form.get("eol", "\n")
+    lines = [json.loads(line) for line in fixture_lines("ollama", "ollama-docs-streaming-with-tools.ndjson")]
+    if "odd" in form:
+        lines[0]["message"]["content"] += form["odd"]
+    text = "".join((eol if form.get("blank") else "") + json.dumps(line, ensure_ascii=False) + eol for line in lines)
+    if form.get("final", True) is False:
+        text = text[:-len(eol)]
+    return pieces(text.encode("utf-8"), form.get("chunk", 0))
+
+
+def sdk_ollama(chunks: list[bytes]) -> Any:
+    import ollama
+
+    client = ollama.Client(host="http://127.0.0.1:9", transport=_transport(chunks, "application/x-ndjson"))
+    try:
+        parts = list(client.chat(model="llama3.2", messages=[{"role": "user", "content": "hi"}], stream=True))
+    except Exception as exc:  # noqa: BLE001 - an SDK that cannot read the bytes is a result here
+        return type(exc).__name__
+    calls = [(None, c.function.name, dict(c.function.arguments)) for p in parts for c in p.message.tool_calls or []]
+    return Got(calls, "".join(p.message.content or "" for p in parts) or None, parts[-1].done_reason)
+
+
+@pytest.mark.parametrize("form", NDJSON_FORMS)
+def test_ndjson_reads_what_the_ollama_client_reads(form):
+    chunks = write_ndjson(NDJSON_FORMS[form])
+    ours, _, findings = toolchoice("ollama", chunks)
+    assert ours.error is None and findings == []
+    ours = replace(ours, calls=[(None, name, args) for _, name, args in ours.calls])  # Ollama sends no call id
+    if form in NDJSON_DEVIATIONS:
+        plain = sdk_ollama(write_ndjson({"odd": NDJSON_FORMS[form]["odd"]} if "odd" in NDJSON_FORMS[form] else {}))
+        assert sdk_ollama(chunks) == "JSONDecodeError"
+        if form == "raw-u2028":
+            assert ours.text == "a\u2028b"
+        else:
+            assert ours == plain
+    else:
+        assert ours == sdk_ollama(chunks)
+        assert ours.calls == [(None, "get_weather", {"city": "Tokyo"})]
+
+
+# ---- AWS event stream (Bedrock) against botocore's ConverseStream reader ----------------------
+
+
+def sdk_bedrock(chunks: list[bytes]) -> Got:
+    """botocore's own EventStream over the bedrock-runtime ConverseStream output shape (what boto3's
+    converse_stream() iterates), its events put together as the Converse API documents them."""
+    import botocore.session
+    from botocore.eventstream import EventStream
+    from botocore.parsers import EventStreamJSONParser
+
+    operation = botocore.session.get_session().get_service_model("bedrock-runtime").operation_model("ConverseStream")
+
+    class Raw:
+        def stream(self) -> Any:
+            return iter(chunks)
+
+    calls: dict[int, list[Any]] = {}
+    text, finish = [], None
+    for event in EventStream(Raw(), operation.output_shape.members["stream"], EventStreamJSONParser(), "ConverseStream"):
+        if "contentBlockStart" in event and "toolUse" in event["contentBlockStart"]["start"]:
+            use = event["contentBlockStart"]["start"]["toolUse"]
+            calls[event["contentBlockStart"]["contentBlockIndex"]] = [use["toolUseId"], use["name"], ""]
+        elif "contentBlockDelta" in event:
+            delta = event["contentBlockDelta"]["delta"]
+            if "toolUse" in delta:
+                calls[event["contentBlockDelta"]["contentBlockIndex"]][2] += delta["toolUse"]["input"]
+            text.append(delta.get("text", ""))
+        elif "messageStop" in event:
+            finish = event["messageStop"]["stopReason"]
+    return Got([(i, n, json.loads(a or "{}")) for i, n, a in calls.values()], "".join(text) or None, finish)
+
+
+# amazon-bedrock-tool-no-args.chunks.txt is left out: its text block starts with "start": {}, which botocore's
+# parser refuses ("ContentBlockStart must have one and only one member set"; SOURCES.md: written by hand).
+@pytest.mark.parametrize("size", [0, 1, 5, 13])
+def test_eventstream_reads_what_botocore_reads(size):
+    chunks = pieces(bedrock_stream(fixture_lines("bedrock", "amazon-bedrock-tool-call.1.chunks.txt")), size)
+    ours, _, findings = toolchoice("bedrock", chunks)
+    assert findings == [] and ours.calls
+    assert ours == sdk_bedrock(chunks)
