@@ -31,6 +31,7 @@ import struct
 import zlib
 from typing import Any, Iterator, Literal, NamedTuple
 
+from .bounded import depth_ok
 from .stream_assembly import Finding
 
 Framing = Literal["sse", "ndjson", "eventstream"]
@@ -284,18 +285,23 @@ class EventStreamDecoder:
 # ---- bytes -> events -------------------------------------------------------------------------
 
 
-def json_or_none(text: str) -> Any:
-    """The parsed JSON, or None. No NaN/Infinity (not JSON); nothing deeper than json_depth (None too)."""
-    from .bounded import json_loads
-
+def json_or_none(text: str, depth: int | None = None) -> Any:
+    """The parsed JSON, or None. No NaN/Infinity (not JSON); nothing deeper than json_depth (None too).
+    ``depth``: that limit, read once by a caller that parses many events (reading it costs more than
+    parsing a small event)."""
+    if not depth_ok(text, depth):
+        return None
     try:
-        return json_loads(text, parse_constant=_not_json)
-    except ValueError:
+        return _JSON.decode(text)
+    except (ValueError, RecursionError):
         return None
 
 
 def _not_json(word: str) -> Any:
     raise ValueError(f"{word} is not JSON")
+
+
+_JSON = json.JSONDecoder(parse_constant=_not_json)  # one decoder: json.loads with an argument makes one a call
 
 
 class EventDecoder:
@@ -310,6 +316,7 @@ class EventDecoder:
         self.done = False  # data: [DONE] seen: what follows is not assembled (the SDKs stop there)
         self.after_done = 0
         self.max_bytes = limits.get("stream_bytes")
+        self.depth = limits.get("json_depth")
         self.seen = 0
         line = limits.get("stream_line_bytes")
         if framing == "sse":
@@ -370,13 +377,13 @@ class EventDecoder:
                     self.done = True
                     out.append(Event(name, None, text, at))
                     continue
-                data = json_or_none(text)
+                data = json_or_none(text, self.depth)
                 if data is None and text.lstrip()[:1] in ("{", "["):
                     self.findings.append(Finding("stream.framing", f"an event's data is not JSON: {text[:120]!r}"))
                 out.append(Event(name, data, text, at))
         elif self.framing == "ndjson":
             for text in items:
-                data = json_or_none(text)
+                data = json_or_none(text, self.depth)
                 if data is None and text != "null":
                     self.findings.append(Finding("stream.framing", f"an NDJSON line is not JSON: {text[:120]!r}"))
                 out.append(Event(None, data, text, at))
