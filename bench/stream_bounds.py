@@ -54,6 +54,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        (folder / "base").mkdir()
         base = baseline_tree(args.baseline, (folder / "base").resolve()) if args.baseline else None
         trees = {"this": child_env()}
         if base is not None:

@@ -474,3 +474,26 @@ def test_eventstream_reads_what_botocore_reads(size):
     ours, _, findings = toolchoice("bedrock", chunks)
     assert findings == [] and ours.calls
     assert ours == sdk_bedrock(chunks)
+
+
+# ---- bounds: one huge event, a line without end (limits scaled down: the sizes are the limits') ----
+
+
+@pytest.mark.parametrize("provider,data", [
+    ("groq", b'data: {"choices":[{"index":0,"delta":{"content":"' + b"x" * 5000 + b'"}}]}\n\ndata: [DONE]\n\n'),
+    ("groq", b"data: " + b"x" * 5000),  # a line that never ends
+    ("groq", b'data: {"choices":[]}\n\n' + b"data: " + "é".encode() * 3000),  # ends inside a long UTF-8 line
+    ("ollama", b'{"message":{"content":"' + b"x" * 5000),
+    ("bedrock", b"\x00\x00\x13\x88" + b"\x00" * 5000),  # a prelude announcing 5000 bytes, never sent whole
+])
+def test_a_huge_or_endless_line_is_one_finding_not_a_traceback(tmp_path, provider, data):
+    from cli import run_cli
+
+    path = tmp_path / "stream.raw"
+    path.write_bytes(data)
+    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "COLUMNS": "100", "TOOLCHOICE_LIMIT_STREAM_LINE_BYTES": "1000"}
+    result = run_cli(["parse", str(path), "-p", provider, "--stream", "-f", "json"], env=env)
+    assert "Traceback" not in result.stderr + result.stdout
+    codes = [f["code"] for f in json.loads(result.stdout)["stream"]["findings"]]
+    assert codes and codes[0] in ("stream.too_large", "stream.framing", "stream.incomplete_event"), codes
+    assert result.returncode == 1

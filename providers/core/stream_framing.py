@@ -125,6 +125,8 @@ class SSEDecoder:
         for match in _LINE_END.finditer(buffer):
             if match.group() == "\r" and match.end() == len(buffer) and not final:
                 break  # a CR at the end may be the first half of CRLF
+            if self.max_line is not None and match.start() - start > self.max_line:  # a whole line in one chunk
+                raise StreamFault(f"one SSE line is longer than {self.max_line} characters (limit stream_line_bytes)")
             self._line(buffer[start:match.start()], events)
             start = match.end()
         self._buffer = buffer[start:]
@@ -173,6 +175,8 @@ class NDJSONDecoder:
             return []
         first, *lines, rest = chunk.split(b"\n")
         lines.insert(0, b"".join([*self._pieces, first]))
+        if self.max_line is not None and max(len(rest), *map(len, lines)) > self.max_line:
+            raise StreamFault(f"one NDJSON line is longer than {self.max_line} bytes (limit stream_line_bytes)")
         self._pieces, self._size = ([rest], len(rest)) if rest else ([], 0)
         return [text for text in (line.decode("utf-8", errors="replace").strip() for line in lines) if text]
 
