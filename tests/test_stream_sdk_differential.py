@@ -497,3 +497,23 @@ def test_a_huge_or_endless_line_is_one_finding_not_a_traceback(tmp_path, provide
     codes = [f["code"] for f in json.loads(result.stdout)["stream"]["findings"]]
     assert codes and codes[0] in ("stream.too_large", "stream.framing", "stream.incomplete_event"), codes
     assert result.returncode == 1
+
+
+# ---- SDK chunk files: one payload a line, split at LF only ------------------------------------
+
+
+def test_a_chunk_file_line_may_hold_raw_line_separators():
+    """vercel/ai reads its chunk files with ``.split('\\n')`` (packages/*/src/*.test.ts
+    prepareChunksFixtureResponse); JSON strings may hold U+2028 and U+0085 raw (RFC 8259 section 7), which
+    ``str.splitlines`` would break at. The same payloads as SSE, read by openai's client, are the truth."""
+    from toolchoice.providers.core.streaming import assemble_bytes
+
+    lines = [json.loads(line) for line in fixture_lines("xai", "xai-tool-call.chunks.txt")]
+    lines[1]["choices"][0]["delta"]["content"] = "a\u2028b\x85c"
+    chunk_file = "\r\n".join(json.dumps(line, ensure_ascii=False) for line in lines).encode()
+    result = assemble_bytes("xai", chunk_file)
+    assert [f.code for f in result.findings] == ["stream.no_final_event"]  # chunk files keep no [DONE]
+    events = [(None, line) for line in lines] + [(None, "[DONE]")]
+    assert sdk_openai_chat([write(events, Form())]) == Got(
+        [(c.id, c.name, c.arguments) for c in result.reply.tool_calls], result.reply.text, result.reply.finish_reason)
+    assert result.reply.text == "a\u2028b\x85c"

@@ -433,6 +433,12 @@ def decode_bytes(framing: Framing, data: bytes) -> tuple[list[Event], list[Findi
 _SSE_FIELD = re.compile(rb"^(?:data|event|id|retry)?:", re.MULTILINE)
 
 
+def _chunk_lines(data: bytes) -> list[str]:
+    """A chunk file's lines, split at LF only (as vercel/ai's tests read them: ``.split('\\n')``): never
+    at U+2028, U+0085 or the other breaks ``str.splitlines`` knows, which JSON strings may hold raw."""
+    return [line.removesuffix("\r") for line in data.decode("utf-8", errors="replace").split("\n")]
+
+
 def saved_events(framing: Framing, data: bytes) -> tuple[list[Event], list[Finding]]:
     """A saved stream -> events. Besides the raw framing (what ``send --stream --save`` keeps, or a
     ``curl -N`` capture) this reads the one-payload-a-line chunk files SDK test suites record
@@ -440,7 +446,7 @@ def saved_events(framing: Framing, data: bytes) -> tuple[list[Event], list[Findi
     events written as ``{"<event type>": {...}}`` lines."""
     start = data.lstrip()[:1]
     if framing == "sse" and start in (b"{", b"[") and not _SSE_FIELD.search(data):
-        lines = [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
+        lines = [line for line in _chunk_lines(data) if line.strip()]
         events, findings = [], []
         for line in lines:
             value = json_or_none(line)
@@ -451,7 +457,7 @@ def saved_events(framing: Framing, data: bytes) -> tuple[list[Event], list[Findi
         return events, findings
     if framing == "eventstream" and start == b"{":
         events, findings = [], []
-        for line in data.decode("utf-8", errors="replace").splitlines():
+        for line in _chunk_lines(data):
             value = json_or_none(line) if line.strip() else None
             if isinstance(value, dict) and len(value) == 1:
                 ((name, payload),) = value.items()
