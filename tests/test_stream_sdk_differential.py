@@ -97,9 +97,8 @@ FORMS: dict[str, Form] = {
     "bom": Form(bom=True),
     "keepalive": Form(keepalive=True),
     "utf8": Form(odd_text=True),
-    "crlf-1byte": Form(eol="\r\n", chunk=1),
+    "crlf-utf8-1byte": Form(eol="\r\n", odd_text=True, chunk=1),  # cuts every CRLF and every UTF-8 character
     "cr-1byte": Form(eol="\r", chunk=1),
-    "utf8-1byte": Form(odd_text=True, chunk=1),
     "bom-1byte": Form(bom=True, chunk=1),
     "id-keepalive": Form(fields=True, keepalive=True),
     "end-without-blank-line": Form(end="eol"),
