@@ -368,6 +368,8 @@ def test_sse_events_match_the_sdk_decoder(sdk, form):
     (b"data: [DONE]", [{"a": 1}, None], []),  # the end marker without its blank line: nothing is missing
     (b": ping", [{"a": 1}], []),  # a comment is no event (openai's decoder reads it so)
     (b'data: {"b":', [{"a": 1}], ["stream.incomplete_event"]),  # cut inside the JSON: not read, said
+    (b"da", [{"a": 1}], ["stream.incomplete_event"]),  # cut inside a field name: a cut, said
+    (b"event: message_st", [{"a": 1}], ["stream.incomplete_event"]),
 ])
 def test_a_last_event_without_its_blank_line(tail, read, code):
     from toolchoice.providers.core.stream_framing import decode_bytes

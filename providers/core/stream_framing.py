@@ -111,12 +111,14 @@ class SSEDecoder:
         self._join_pending()
         self._buffer += self._decoder.decode(b"", final=True)
         events = self._lines(final=True)
-        if self._buffer:
-            self._line(self._buffer, events)
-            self._buffer = ""
+        tail, self._buffer = self._buffer, ""
+        if tail:
+            self._line(tail, events)
         self.unterminated = (self._event or "message", "\n".join(self._data)) if self._data else None
         self._data, self._event = [], ""
-        return events, self.unterminated[1] if self.unterminated else ""
+        if self.unterminated:
+            return events, self.unterminated[1]
+        return events, "" if tail.startswith(":") else tail  # a field cut short (no data yet) is a cut too
 
     def _lines(self, final: bool) -> list[tuple[str, str]]:
         buffer = self._buffer
