@@ -51,8 +51,8 @@ _ODD = "é€😀\u2028x"  # 2-, 3- and 4-byte UTF-8, and U+2028 (a line end to 
 def _with_odd_text(value: Any) -> Any:
     """Every non-empty text/content string gets non-ASCII characters appended (both sides read them)."""
     if isinstance(value, dict):
-        return {k: (v + _ODD if k in ("text", "content", "thinking") and isinstance(v, str) and v else _with_odd_text(v))
-                for k, v in value.items()}
+        return {k: (v + _ODD if k in ("text", "content", "thinking") and isinstance(v, str) and v
+                    else _with_odd_text(v)) for k, v in value.items()}
     if isinstance(value, list):
         return [_with_odd_text(v) for v in value]
     return value
@@ -257,8 +257,8 @@ _GENAI = ("google-genai 3.6.1 google/genai/_api_client.py _iter_response_stream 
           "'data: ' (with the space) as data; any other line goes to a brace-balancing JSON buffer meant for error "
           "bodies, so it raises on (or loses the event after) ")
 _KEEPALIVE_AFTER_ID = ("decode() dispatches at a blank line whenever the last event id is set, and never resets it, "
-                       "so a keep-alive blank line after an id: field becomes an event with data '' that it then parses "
-                       "as JSON (spec 9.2.6: 'If the data buffer is an empty string, set the data buffer and the event "
+                       "so a keep-alive blank line after an id: field becomes an event with data '' that it then "
+                       "parses as JSON (spec 9.2.6: 'If the data buffer is an empty string, set the data buffer and the event "
                        "type buffer to the empty string and return')")
 _SPEC_END = ("follows the spec at the end of the stream ('If the file ends in the middle of an event, before the final "
              "empty line, the incomplete event is not dispatched'); toolchoice reads the final event as google-genai "
@@ -281,8 +281,8 @@ DEVIATIONS: dict[tuple[str, str], str] = {
     **{("google-genai", form): _GENAI + why for form, why in [
         ("no-space", "'data:' without the space"), ("comments", "a comment line"), ("id-retry", "an id: line"),
         ("id-keepalive", "an id: line"), ("bom", "a BOM"), ("bom-1byte", "a BOM"), ("all-7byte", "a comment line")]},
-    **{("openai-responses", form): "openai 3.57.0 lib/streaming/responses: get_final_response() raises when response.completed "
-       "is missing; the Stream " + _SPEC_END for form in ("end-without-blank-line", "end-inside-last-line")},
+    **{("openai-responses", form): "openai 3.57.0 lib/streaming/responses: get_final_response() raises when "
+       "response.completed is missing; the Stream " + _SPEC_END for form in ("end-without-blank-line", "end-inside-last-line")},
     **{("cohere", form): "cohere 7.3.1 core/http_sse " + _SPEC_END
        for form in ("end-without-blank-line", "end-inside-last-line")},
 }
@@ -453,7 +453,8 @@ def sdk_bedrock(chunks: list[bytes]) -> Got:
 
     calls: dict[int, list[Any]] = {}
     text, finish = [], None
-    for event in EventStream(Raw(), operation.output_shape.members["stream"], EventStreamJSONParser(), "ConverseStream"):
+    shape = operation.output_shape.members["stream"]
+    for event in EventStream(Raw(), shape, EventStreamJSONParser(), "ConverseStream"):
         if "contentBlockStart" in event and "toolUse" in event["contentBlockStart"]["start"]:
             use = event["contentBlockStart"]["start"]["toolUse"]
             calls[event["contentBlockStart"]["contentBlockIndex"]] = [use["toolUseId"], use["name"], ""]
