@@ -258,8 +258,8 @@ _GENAI = ("google-genai 3.6.1 google/genai/_api_client.py _iter_response_stream 
           "bodies, so it raises on (or loses the event after) ")
 _KEEPALIVE_AFTER_ID = ("decode() dispatches at a blank line whenever the last event id is set, and never resets it, "
                        "so a keep-alive blank line after an id: field becomes an event with data '' that it then "
-                       "parses as JSON (spec 9.2.6: 'If the data buffer is an empty string, set the data buffer and the event "
-                       "type buffer to the empty string and return')")
+                       "parses as JSON (spec 9.2.6: 'If the data buffer is an empty string, set the data buffer and "
+                       "the event type buffer to the empty string and return')")
 _SPEC_END = ("follows the spec at the end of the stream ('If the file ends in the middle of an event, before the final "
              "empty line, the incomplete event is not dispatched'); toolchoice reads the final event as google-genai "
              "3.6.1 (_iter_response_stream: 'if data_buffer: yield') and mistralai 3.7.0 (stream_events: the last "
@@ -282,7 +282,8 @@ DEVIATIONS: dict[tuple[str, str], str] = {
         ("no-space", "'data:' without the space"), ("comments", "a comment line"), ("id-retry", "an id: line"),
         ("id-keepalive", "an id: line"), ("bom", "a BOM"), ("bom-1byte", "a BOM"), ("all-7byte", "a comment line")]},
     **{("openai-responses", form): "openai 3.57.0 lib/streaming/responses: get_final_response() raises when "
-       "response.completed is missing; the Stream " + _SPEC_END for form in ("end-without-blank-line", "end-inside-last-line")},
+       "response.completed is missing; the Stream " + _SPEC_END
+       for form in ("end-without-blank-line", "end-inside-last-line")},
     **{("cohere", form): "cohere 7.3.1 core/http_sse " + _SPEC_END
        for form in ("end-without-blank-line", "end-inside-last-line")},
 }
