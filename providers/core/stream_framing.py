@@ -6,8 +6,11 @@ Three framings carry every provider's stream:
   (html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation): lines end in
   CRLF, LF or CR; a leading BOM is dropped; ``:`` starts a comment; ``field: value`` loses one space
   after the colon; ``data`` lines join with LF; a blank line dispatches; an event with no data is not
-  dispatched; an unterminated event at the end of the stream is not dispatched either (here it is
-  reported as a finding, never silently dropped).
+  dispatched. The spec drops an event the stream ends inside (no blank line after it). Here a last
+  event whose data is whole (JSON, or ``[DONE]``) is read, as google-genai 3.6.1
+  (``_api_client.py`` ``_iter_response_stream``) and mistralai 3.7.0 (``utils/eventstreaming.py``
+  ``stream_events``) read it, with the finding ``stream.unterminated_event``; one cut short is
+  ``stream.incomplete_event``. Never silently dropped.
 - ``ndjson``: one JSON value per line (Ollama).
 - ``eventstream``: AWS event-stream binary messages (Bedrock ConverseStream): a 12-byte prelude
   (total length, headers length, CRC32 of those 8 bytes), typed headers, the payload, and a CRC32 of the
@@ -28,6 +31,7 @@ import struct
 import zlib
 from typing import Any, Iterator, Literal, NamedTuple
 
+from .bounded import depth_ok
 from .stream_assembly import Finding
 
 Framing = Literal["sse", "ndjson", "eventstream"]
@@ -73,6 +77,7 @@ class SSEDecoder:
         self._event = ""
         self.last_event_id = ""
         self.retry: int | None = None
+        self.unterminated: tuple[str, str] | None = None
 
     def feed(self, chunk: bytes) -> list[tuple[str, str]]:
         text = self._decoder.decode(chunk)
@@ -100,14 +105,20 @@ class SSEDecoder:
             self._pending_size = 0
 
     def close(self) -> tuple[list[tuple[str, str]], str]:
-        """End of stream: events from the last lines, and any text that never completed an event."""
+        """End of stream: events from the last lines, and the data of an event the stream ended inside
+        (``unterminated`` holds it as an event: a last line without a line end is read as a line, as
+        google-genai and mistralai read it)."""
         self._join_pending()
         self._buffer += self._decoder.decode(b"", final=True)
         events = self._lines(final=True)
-        pending = "\n".join(self._data)
-        if self._buffer:
-            pending = (pending + "\n" if pending else "") + self._buffer
-        return events, pending
+        tail, self._buffer = self._buffer, ""
+        if tail:
+            self._line(tail, events)
+        self.unterminated = (self._event or "message", "\n".join(self._data)) if self._data else None
+        self._data, self._event = [], ""
+        if self.unterminated:
+            return events, self.unterminated[1]
+        return events, "" if tail.startswith(":") else tail  # a field cut short (no data yet) is a cut too
 
     def _lines(self, final: bool) -> list[tuple[str, str]]:
         buffer = self._buffer
@@ -116,6 +127,8 @@ class SSEDecoder:
         for match in _LINE_END.finditer(buffer):
             if match.group() == "\r" and match.end() == len(buffer) and not final:
                 break  # a CR at the end may be the first half of CRLF
+            if self.max_line is not None and match.start() - start > self.max_line:  # a whole line in one chunk
+                raise StreamFault(f"one SSE line is longer than {self.max_line} characters (limit stream_line_bytes)")
             self._line(buffer[start:match.start()], events)
             start = match.end()
         self._buffer = buffer[start:]
@@ -164,6 +177,8 @@ class NDJSONDecoder:
             return []
         first, *lines, rest = chunk.split(b"\n")
         lines.insert(0, b"".join([*self._pieces, first]))
+        if self.max_line is not None and max(len(rest), *map(len, lines)) > self.max_line:
+            raise StreamFault(f"one NDJSON line is longer than {self.max_line} bytes (limit stream_line_bytes)")
         self._pieces, self._size = ([rest], len(rest)) if rest else ([], 0)
         return [text for text in (line.decode("utf-8", errors="replace").strip() for line in lines) if text]
 
@@ -276,18 +291,23 @@ class EventStreamDecoder:
 # ---- bytes -> events -------------------------------------------------------------------------
 
 
-def json_or_none(text: str) -> Any:
-    """The parsed JSON, or None. No NaN/Infinity (not JSON); nothing deeper than json_depth (None too)."""
-    from .bounded import json_loads
-
+def json_or_none(text: str, depth: int | None = None) -> Any:
+    """The parsed JSON, or None. No NaN/Infinity (not JSON); nothing deeper than json_depth (None too).
+    ``depth``: that limit, read once by a caller that parses many events (reading it costs more than
+    parsing a small event)."""
+    if not depth_ok(text, depth):
+        return None
     try:
-        return json_loads(text, parse_constant=_not_json)
-    except ValueError:
+        return _JSON.decode(text)
+    except (ValueError, RecursionError):
         return None
 
 
 def _not_json(word: str) -> Any:
     raise ValueError(f"{word} is not JSON")
+
+
+_JSON = json.JSONDecoder(parse_constant=_not_json)  # one decoder: json.loads with an argument makes one a call
 
 
 class EventDecoder:
@@ -302,6 +322,7 @@ class EventDecoder:
         self.done = False  # data: [DONE] seen: what follows is not assembled (the SDKs stop there)
         self.after_done = 0
         self.max_bytes = limits.get("stream_bytes")
+        self.depth = limits.get("json_depth")
         self.seen = 0
         line = limits.get("stream_line_bytes")
         if framing == "sse":
@@ -335,6 +356,14 @@ class EventDecoder:
             return []
         items, pending = self._decoder.close()
         events = self._events(items, at)
+        last = getattr(self._decoder, "unterminated", None)
+        if last is not None and (last[1] == "[DONE]" or json_or_none(last[1]) is not None):
+            if not self.done and last[1] != "[DONE]":  # a bare end marker: nothing is missing
+                self.findings.append(Finding("stream.unterminated_event", "the last event has no blank line after "
+                                             "it; it is read, as google-genai and mistralai read it (the SSE spec and "
+                                             "openai, anthropic and cohere drop it)"))
+            events += self._events([last], at)
+            pending = ""
         if pending.strip() and not self.done:
             shown = pending if len(pending) <= 120 else pending[:119] + "…"
             self.findings.append(Finding("stream.incomplete_event", f"the stream ended inside an event: {shown!r}"))
@@ -354,13 +383,13 @@ class EventDecoder:
                     self.done = True
                     out.append(Event(name, None, text, at))
                     continue
-                data = json_or_none(text)
+                data = json_or_none(text, self.depth)
                 if data is None and text.lstrip()[:1] in ("{", "["):
                     self.findings.append(Finding("stream.framing", f"an event's data is not JSON: {text[:120]!r}"))
                 out.append(Event(name, data, text, at))
         elif self.framing == "ndjson":
             for text in items:
-                data = json_or_none(text)
+                data = json_or_none(text, self.depth)
                 if data is None and text != "null":
                     self.findings.append(Finding("stream.framing", f"an NDJSON line is not JSON: {text[:120]!r}"))
                 out.append(Event(None, data, text, at))
@@ -406,6 +435,12 @@ def decode_bytes(framing: Framing, data: bytes) -> tuple[list[Event], list[Findi
 _SSE_FIELD = re.compile(rb"^(?:data|event|id|retry)?:", re.MULTILINE)
 
 
+def _chunk_lines(data: bytes) -> list[str]:
+    """A chunk file's lines, split at LF only (as vercel/ai's tests read them: ``.split('\\n')``): never
+    at U+2028, U+0085 or the other breaks ``str.splitlines`` knows, which JSON strings may hold raw."""
+    return [line.removesuffix("\r") for line in data.decode("utf-8", errors="replace").split("\n")]
+
+
 def saved_events(framing: Framing, data: bytes) -> tuple[list[Event], list[Finding]]:
     """A saved stream -> events. Besides the raw framing (what ``send --stream --save`` keeps, or a
     ``curl -N`` capture) this reads the one-payload-a-line chunk files SDK test suites record
@@ -413,7 +448,7 @@ def saved_events(framing: Framing, data: bytes) -> tuple[list[Event], list[Findi
     events written as ``{"<event type>": {...}}`` lines."""
     start = data.lstrip()[:1]
     if framing == "sse" and start in (b"{", b"[") and not _SSE_FIELD.search(data):
-        lines = [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
+        lines = [line for line in _chunk_lines(data) if line.strip()]
         events, findings = [], []
         for line in lines:
             value = json_or_none(line)
@@ -424,7 +459,7 @@ def saved_events(framing: Framing, data: bytes) -> tuple[list[Event], list[Findi
         return events, findings
     if framing == "eventstream" and start == b"{":
         events, findings = [], []
-        for line in data.decode("utf-8", errors="replace").splitlines():
+        for line in _chunk_lines(data):
             value = json_or_none(line) if line.strip() else None
             if isinstance(value, dict) and len(value) == 1:
                 ((name, payload),) = value.items()
