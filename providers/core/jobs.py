@@ -9,6 +9,7 @@ httpx is imported only when something is sent (``runner.run``); ``render`` never
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from . import outcome as outcomes
 from .capabilities import PROVIDER_IDS, Capability
+from .error_keys import says_no_key
 from .model import RenderOptions, Scenario, ToolchoiceError, Translation
 from .registry import check_provider, translate
 
@@ -70,6 +72,7 @@ def check_repeat(repeat: Any, most: int = REPEAT_MAX) -> int:
 
 # ---- render ---------------------------------------------------------------------------------------
 
+@says_no_key
 def translations(scenario: Scenario, providers: Sequence[str] | None = None,
                  options: RenderOptions = RenderOptions(), *, models: Mapping[str, str | None] | None = None,
                  capabilities: Mapping[str, Capability] | None = None) -> list[Translation]:
@@ -95,6 +98,7 @@ def translations(scenario: Scenario, providers: Sequence[str] | None = None,
     return [with_loop_findings(t, scenario, per_provider[t.provider], caps) for t in done]
 
 
+@says_no_key
 def render(scenario: Scenario, providers: Sequence[str] | None = None, options: RenderOptions = RenderOptions(),
            *, models: Mapping[str, str | None] | None = None,
            capabilities: Mapping[str, Capability] | None = None) -> list[Translation]:
@@ -143,8 +147,9 @@ class SendResult(_Result):
         return outcomes.shown(data, self.secrets)
 
 
+@says_no_key
 def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, settings: Any = None,
-         save: Path | None = None, keep: int | None = 100, raw: bool = False,
+         save: str | os.PathLike[str] | None = None, keep: int | None = 100, raw: bool = False,
          on_sample: Callable[[Any], None] | None = None, min_obeyed: float | None = None) -> SendResult:
     """Send ``translation`` (one of ``translations``) ``repeat`` times and judge every reply.
     ``settings``: a ``runner.SendSettings`` (timeouts, retries, concurrency, a test ``transport``);
@@ -225,8 +230,9 @@ class CompareResult(_Result):
         self.scenario, self.jobs, self.repeat, self.wall_ms = scenario, jobs, repeat, wall_ms
 
 
+@says_no_key
 def compare_send(scenario: Scenario, translations: Sequence[Translation], *, repeat: int = 1,
-                 settings: Any = None, save: Path | None = None,
+                 settings: Any = None, save: str | os.PathLike[str] | None = None,
                  min_obeyed: float | None = None) -> CompareResult:
     """Send every translation at once (one event loop, one connection pool), ``repeat`` samples each.
     A provider without a key is skipped with the variable to set; one that fails keeps its error in
@@ -273,6 +279,9 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
                 j.skipped = "interrupted before it answered"
         interrupted = Interrupted(sum(len(j.samples) for j in jobs), repeat * sum(1 for j in jobs if j.prepared),
                                   "samples", save is not None)
+    for j in jobs:  # the jobs are the result's records: the resolved keys stay in result.secrets alone
+        if j.prepared is not None:
+            j.prepared = j.prepared.shown()
     result = CompareResult(scenario, jobs, repeat, (time.perf_counter() - started) * 1000.0)
     result.interrupted, result.secrets = interrupted, secrets
     if interrupted:
@@ -290,6 +299,7 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
 
 # ---- probe ----------------------------------------------------------------------------------------
 
+@says_no_key
 def probe(provider: str, scenario: Scenario | None = None, *, model: str | None = None,
           options: RenderOptions = RenderOptions(), repeat: int = 3, settings: Any = None,
           tool_choice: Any = None) -> dict[str, Any]:
@@ -339,9 +349,10 @@ class RunResult(_Result):
             self.reduced.close()
 
 
+@says_no_key
 def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, repeat: int = 1,
-        settings: Any = None, save: Path | None = None, replay: Any = None,
-        trace_out: Path | None = None, spool_json: bool = False, processes: int = 1) -> RunResult:
+        settings: Any = None, save: str | os.PathLike[str] | None = None, replay: Any = None,
+        trace_out: str | os.PathLike[str] | None = None, spool_json: bool = False, processes: int = 1) -> RunResult:
     """Run the scenario's agent loop ``repeat`` times per provider (``options``: ``loop.LoopOptions``;
     ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport instead of the
     network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``

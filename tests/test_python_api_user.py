@@ -1,0 +1,94 @@
+"""The Python API as an agent builder's own project uses it (trial 8a, docs/python.md): errors the library raises
+say keys as the command line's error line does (by their placeholder), a compare's returned jobs hold no resolved
+key, ``running_mock`` on a port it cannot bind is one ``ToolchoiceError`` (as ``toolchoice mock --port`` is) and
+leaves no thread, and the folders the docs say may be a ``str`` are typed so. In-process; the sends go to a real
+``running_mock`` on 127.0.0.1."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import socket
+import threading
+import typing
+from pathlib import Path
+
+import pytest
+
+from toolchoice.providers import RenderOptions, ToolchoiceError, load_scenario_dict, load_scenario_text
+from toolchoice.providers.core import jobs, runner
+from toolchoice.providers.core.mock import server as mock_server
+from toolchoice.providers.core.mock.server import running_mock
+
+KEY = "sk-proj-TESTKEY0123456789abcdef"
+SCENARIO = {"tools": [{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}],
+            "tool_choice": "required", "messages": [{"role": "user", "content": "Weather in Paris?"}]}
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.setenv("GROQ_API_KEY", "gsk-TESTKEY9876543210fedcba")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: load_scenario_text(f"tools: [{{name: get_weather}}]\ntool_choice: {{tool: {KEY}}}\n"),
+    lambda: load_scenario_dict({"messages": [{"role": KEY, "content": "hi"}]}),
+    lambda: jobs.render(load_scenario_dict(SCENARIO), [KEY]),  # a key pasted where the provider id goes
+    lambda: jobs.probe(KEY),
+], ids=["text", "dict", "render", "probe"])
+def test_library_errors_name_a_key_by_its_placeholder(call: typing.Callable[[], object]) -> None:
+    # `toolchoice render` prints these as "...'$OPENAI_API_KEY'..." (cli/exits.error_line); the library's exception
+    # quoted the key itself, to whatever log or traceback the caller's program writes
+    with pytest.raises(ToolchoiceError) as caught:
+        call()
+    text = "".join([str(caught.value), repr(caught.value), caught.value.message, caught.value.one_line(),
+                    *map(str, caught.value.args)])
+    assert KEY not in text and "$OPENAI_API_KEY" in text
+
+
+def test_compare_jobs_hold_no_resolved_key() -> None:
+    scenario = load_scenario_dict(SCENARIO)
+    with running_mock("openai") as openai, running_mock("groq") as groq:
+        translations = [*jobs.translations(scenario, ["openai"], RenderOptions(base_url=openai.base_url)),
+                        *jobs.translations(scenario, ["groq"], RenderOptions(base_url=groq.base_url))]
+        result = jobs.compare_send(scenario, translations, settings=runner.SendSettings(retries=0))
+    assert result.code == 0 and [j.first.verdict["category"] for j in result.jobs] == ["obeyed", "obeyed"]
+    for job in result.jobs:  # asdict: what a caller's json.dumps(..., default=...) or a debugger shows of a job
+        shown = repr(dataclasses.asdict(job))
+        assert KEY not in shown and "Bearer $" in shown
+
+
+def test_running_mock_on_a_taken_port_is_one_toolchoice_error() -> None:
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    before = set(threading.enumerate())
+    try:
+        with pytest.raises(ToolchoiceError, match=r"cannot listen on 127\.0\.0\.1:\d+: .*choose another port"):
+            with running_mock("openai", port=taken.getsockname()[1]):
+                pass  # pragma: no cover - never entered
+    finally:
+        taken.close()
+    assert set(threading.enumerate()) <= before  # the server's thread ended with its error
+
+
+def test_folders_the_docs_take_as_str_are_typed_so() -> None:
+    # docs/python.md: "a save folder may be a str"; mypy --strict refused jobs.send(..., save="out")
+    for fn, name in ((jobs.send, "save"), (jobs.compare_send, "save"), (jobs.run, "save"), (jobs.run, "trace_out"),
+                     (mock_server.running_mock, "save_dir")):
+        hint = typing.get_type_hints(fn)[name]
+        assert str in typing.get_args(hint) and os.PathLike[str] in typing.get_args(hint), (fn.__name__, name, hint)
+
+
+def test_running_mock_takes_a_str_folder_and_names_a_pasted_key_by_its_placeholder(tmp_path: Path) -> None:
+    with running_mock("openai", save_dir=str(tmp_path)) as mock:
+        scenario = load_scenario_dict(SCENARIO)
+        [translation] = jobs.translations(scenario, ["openai"], RenderOptions(base_url=mock.base_url))
+        assert jobs.send(scenario, translation, settings=runner.SendSettings(retries=0)).code == 0
+    saved = sorted(Path(tmp_path).iterdir())  # as `toolchoice mock --save DIR` writes them (docs/mock.md)
+    assert [p.name for p in saved] == ["sample-001.reply.json", "sample-001.request.json", "sample-001.response.json"]
+    assert not any(KEY.encode() in p.read_bytes() for p in saved)
+    with pytest.raises(ToolchoiceError) as caught:
+        running_mock(KEY)
+    assert KEY not in str(caught.value) and "$OPENAI_API_KEY" in str(caught.value)
