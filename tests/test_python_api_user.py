@@ -92,3 +92,23 @@ def test_running_mock_takes_a_str_folder_and_names_a_pasted_key_by_its_placehold
     with pytest.raises(ToolchoiceError) as caught:
         running_mock(KEY)
     assert KEY not in str(caught.value) and "$OPENAI_API_KEY" in str(caught.value)
+
+
+def test_run_records_hold_no_key_a_tool_printed() -> None:
+    # a tool that prints its configuration: `run -f json` and --save show the key as its placeholder; the records
+    # jobs.run returned held it in the step's results, the history and the next step's request
+    from toolchoice.providers.core import loop
+
+    data = {**SCENARIO, "tool_choice": {"tool": "get_weather"},
+            "loop": {"max_steps": 2, "results": {"get_weather": "unused"}}}
+    scenario = load_scenario_dict(data)
+    with running_mock("openai") as mock:
+        options = loop.LoopOptions(render=RenderOptions(base_url=mock.base_url),
+                                   results_from='cat >/dev/null; echo "18 C (token=$OPENAI_API_KEY)"')
+        result = jobs.run(scenario, ["openai"], options, settings=runner.SendSettings(retries=0))
+    [one] = result.runs
+    assert result.code == 0 and len(one.steps) == 2
+    assert one.steps[0].results[0].content == "18 C (token=$OPENAI_API_KEY)"
+    records = repr([one.history, one.final, *(dataclasses.astuple(step) for step in one.steps),
+                    [step.to_json() for step in one.steps]])
+    assert KEY not in records and "token=$OPENAI_API_KEY" in records

@@ -334,6 +334,16 @@ def probe_code(result: dict[str, Any]) -> int:
 
 # ---- run (the agent loop) ----------------------------------------------------------------------------
 
+def _redact_runs(runs: list[Any], secrets: dict[str, str]) -> None:
+    """The loops' records as the caller gets them: every key replaced (loop_records.redact_run), once they ended."""
+    from .loop_records import redact_run
+    from .redaction import Redactor
+
+    redactor = Redactor(secrets)
+    for r in runs:
+        redact_run(r, redactor)
+
+
 class RunResult(_Result):
     """The loops run (``loop_records.LoopRun``: steps, verdicts, how each ended), the exit code and whether
     Ctrl-C cut them short."""
@@ -456,8 +466,10 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
         result.interrupted = Interrupted(sum(1 for r in runs if r.ended != "interrupted"), len(runs), "loops",
                                          folder is not None, "; unfinished loops keep their finished steps")
         result.code = outcomes.INTERRUPTED
+        _redact_runs(runs, result.secrets)
         return result
     write_trace()
+    _redact_runs(runs, result.secrets)
     if result.reduced is not None:  # the tallies saw every loop: "error" stands for one that ended in an error
         verdicts, refused = result.reduced.outcome_inputs()
         result.code = outcomes.outcome(verdicts, refused)
