@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from toolchoice.providers import RenderOptions, ToolchoiceError, load_scenario_dict, load_scenario_text
+from toolchoice.providers import RenderOptions, ToolchoiceError, WrongArgument, load_scenario_dict, load_scenario_text
 from toolchoice.providers.core import jobs, runner
 from toolchoice.providers.core.mock import server as mock_server
 from toolchoice.providers.core.mock.server import running_mock
@@ -112,3 +112,18 @@ def test_run_records_hold_no_key_a_tool_printed() -> None:
     records = repr([one.history, one.final, *(dataclasses.astuple(step) for step in one.steps),
                     [step.to_json() for step in one.steps]])
     assert KEY not in records and "token=$OPENAI_API_KEY" in records
+
+
+def test_running_mock_takes_a_script_path_as_the_command_line_does(tmp_path: Path) -> None:
+    # `toolchoice mock --script FILE`: a str given as script= was kept as it was, and every request got a 500
+    # ("internal error: AttributeError: 'str' object has no attribute 'step'")
+    script = tmp_path / "disobey.yaml"
+    script.write_text("replies:\n  - {text: I will not call it}\n", encoding="utf-8")
+    scenario = load_scenario_dict(SCENARIO)
+    for given in (str(script), script):
+        with running_mock("openai", script=given) as mock:
+            [translation] = jobs.translations(scenario, ["openai"], RenderOptions(base_url=mock.base_url))
+            sample = jobs.send(scenario, translation, settings=runner.SendSettings(retries=0)).samples[0]
+        assert (sample.status, sample.reply.text, sample.reply.tool_calls) == (200, "I will not call it", ())
+    with pytest.raises(WrongArgument, match=r"^script: give a script \(load_script\(path\)\) or its path, not dict"):
+        running_mock("openai", script={"replies": []})

@@ -27,6 +27,7 @@ from typing import Any, Awaitable, Callable, NamedTuple, TypeVar
 
 from .. import limits
 from ..error_keys import says_no_key
+from .script import Script, load_script
 from .service import Exchange, MockService, Recorder, client_secrets
 
 JUDGE_INLINE_BYTES = 64 * 1024  # a smaller body is judged on the event loop (a worker thread costs more than it)
@@ -522,11 +523,16 @@ class Running:
 
 
 @says_no_key
-def running_mock(provider: str, *, script: Any = None, save_dir: str | os.PathLike[str] | None = None,
-                 host: str = "127.0.0.1", port: int = 0, max_requests: int | None = None) -> Running:
-    from ..call_args import folder
+def running_mock(provider: str, *, script: Script | str | os.PathLike[str] | None = None,
+                 save_dir: str | os.PathLike[str] | None = None, host: str = "127.0.0.1", port: int = 0,
+                 max_requests: int | None = None) -> Running:
+    from ..call_args import folder, wrong
 
     save_dir = folder(save_dir, "save_dir")
+    if isinstance(script, (str, os.PathLike)):  # a path, as `toolchoice mock --script FILE` takes it
+        script = load_script(script)
+    elif script is not None and not isinstance(script, Script):
+        raise wrong("script", "a script (load_script(path)) or its path", script)
     service = MockService(provider, script)
     server = Server(MockHandler(service, save_dir), host=host, port=port, max_requests=max_requests,
                     bad_request=service.error)
