@@ -127,3 +127,15 @@ def test_running_mock_takes_a_script_path_as_the_command_line_does(tmp_path: Pat
         assert (sample.status, sample.reply.text, sample.reply.tool_calls) == (200, "I will not call it", ())
     with pytest.raises(WrongArgument, match=r"^script: give a script \(load_script\(path\)\) or its path, not dict"):
         running_mock("openai", script={"replies": []})
+
+
+def test_a_running_mock_entered_again_is_refused_and_the_first_still_stops() -> None:
+    # entering the same running_mock inside its own block started a second server on its port, failed, and left the
+    # first one's thread and socket running after both blocks had ended
+    before = set(threading.enumerate())
+    mock = running_mock("openai")
+    with pytest.raises(ToolchoiceError, match=r"already running at http://127\.0\.0\.1:\d+/v1"):
+        with mock:
+            with mock:
+                pass  # pragma: no cover - never entered
+    assert set(threading.enumerate()) <= before

@@ -480,6 +480,11 @@ class Running:
         self._error: BaseException | None = None
 
     def __enter__(self) -> "Running":
+        if self._thread is not None and self._thread.is_alive():  # its state is the running server's: keep it
+            from ..model import ToolchoiceError
+
+            raise ToolchoiceError(f"this mock is already running at {self.base_url}",
+                                  hint="use it inside its with block, or make another with running_mock()")
         started = threading.Event()
         previous = self.server.on_record
 
