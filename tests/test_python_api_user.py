@@ -139,3 +139,41 @@ def test_a_running_mock_entered_again_is_refused_and_the_first_still_stops() -> 
             with mock:
                 pass  # pragma: no cover - never entered
     assert set(threading.enumerate()) <= before
+
+
+def _open_under(folder: Path) -> list[str]:
+    """This process's descriptors open on ``folder`` or below it (a held folder lock is one)."""
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:  # closed meanwhile (the listing's own descriptor)
+            continue
+        if target == str(folder) or target.startswith(f"{folder}/"):
+            found.append(target)
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors in /proc")
+def test_a_save_folder_is_free_again_once_its_job_returned(tmp_path: Path) -> None:
+    # the folder lock was held until the process ended: a second send/run/compare saving into the same folder in one
+    # program (a test session, a notebook cell run again) was refused as "another toolchoice run is saving into this
+    # folder", and each call left one descriptor open
+    from toolchoice.providers.core import loop
+
+    scenario = load_scenario_dict({**SCENARIO, "loop": {"max_steps": 1}})
+    with running_mock("openai", save_dir=tmp_path / "mock") as mock:
+        options = RenderOptions(base_url=mock.base_url)
+        [translation] = jobs.translations(scenario, ["openai"], options)
+        settings = runner.SendSettings(retries=0)
+        for _ in range(2):
+            assert jobs.send(scenario, translation, settings=settings, save=tmp_path / "send").code == 0
+            assert jobs.compare_send(scenario, [translation], settings=settings, save=tmp_path / "compare").code == 0
+            assert jobs.run(scenario, ["openai"], loop.LoopOptions(render=options), settings=settings,
+                            save=tmp_path / "run").code == 0
+        assert _open_under(tmp_path) == [str(tmp_path / "mock")]  # the running mock's own lock alone
+    assert sorted(p.name for p in (tmp_path / "mock").iterdir())[:3] == [  # the folder made, as `mock --save` makes it
+        "sample-001.reply.json", "sample-001.request.json", "sample-001.response.json"]
+    with running_mock("openai", save_dir=tmp_path / "mock"):  # and free again once its block ended
+        pass
+    assert _open_under(tmp_path) == []

@@ -10,16 +10,20 @@ httpx is imported only when something is sent (``runner.run``); ``render`` never
 from __future__ import annotations
 
 import os
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, ParamSpec, Sequence, TypeVar
 
 from . import outcome as outcomes
 from .capabilities import PROVIDER_IDS, Capability
 from .error_keys import says_no_key
 from .model import RenderOptions, Scenario, ToolchoiceError, Translation
 from .registry import check_provider, translate
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 # Plain classes, not dataclasses or NamedTuples: `render` imports this module, and making those costs
@@ -117,6 +121,27 @@ def render(scenario: Scenario, providers: Sequence[str] | None = None, options: 
 
 # ---- send -----------------------------------------------------------------------------------------
 
+def _frees_its_folders(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` (a job that may save), unlocking the ``save`` folders it locked once it returns or raises: a later job
+    of the same program may save into them again (save.py)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        # save.py is imported by a job that saves (render never loads it); one another thread is still importing
+        # has locked nothing for this one
+        held_here = getattr(sys.modules.get(f"{__package__}.save"), "held_here", None)
+        before = held_here() if held_here is not None else frozenset()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            unlock_since = getattr(sys.modules.get(f"{__package__}.save"), "unlock_since", None)
+            if unlock_since is not None:
+                unlock_since(before)
+
+    return wrapper
+
+
 class SendResult(_Result):
     """One scenario sent to one provider ``repeat`` times. ``samples``: every sample in order when
     ``repeat`` is 1 (else ``collected``, a ``runner.Collector``, tallies them and keeps the first
@@ -148,6 +173,7 @@ class SendResult(_Result):
 
 
 @says_no_key
+@_frees_its_folders
 def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, settings: Any = None,
          save: str | os.PathLike[str] | None = None, keep: int | None = 100, raw: bool = False,
          on_sample: Callable[[Any], None] | None = None, min_obeyed: float | None = None) -> SendResult:
@@ -231,6 +257,7 @@ class CompareResult(_Result):
 
 
 @says_no_key
+@_frees_its_folders
 def compare_send(scenario: Scenario, translations: Sequence[Translation], *, repeat: int = 1,
                  settings: Any = None, save: str | os.PathLike[str] | None = None,
                  min_obeyed: float | None = None) -> CompareResult:
@@ -360,6 +387,7 @@ class RunResult(_Result):
 
 
 @says_no_key
+@_frees_its_folders
 def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, repeat: int = 1,
         settings: Any = None, save: str | os.PathLike[str] | None = None, replay: Any = None,
         trace_out: str | os.PathLike[str] | None = None, spool_json: bool = False, processes: int = 1) -> RunResult:

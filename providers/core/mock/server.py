@@ -470,9 +470,10 @@ class Running:
             mock.records  # the jsonl lines so far
     """
 
-    def __init__(self, server: Server, module: Any) -> None:
+    def __init__(self, server: Server, module: Any, save_dir: Path | None = None) -> None:
         self.server = server
         self.module = module
+        self.save_dir = save_dir
         self.records: list[dict[str, Any]] = []
         self.base_url = ""
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -485,6 +486,10 @@ class Running:
 
             raise ToolchoiceError(f"this mock is already running at {self.base_url}",
                                   hint="use it inside its with block, or make another with running_mock()")
+        if self.save_dir is not None:  # made and locked as `toolchoice mock --save DIR` does, until the block ends
+            from ..save import prepare_save_dir
+
+            prepare_save_dir(self.save_dir)
         started = threading.Event()
         previous = self.server.on_record
 
@@ -517,6 +522,7 @@ class Running:
         started.wait(10)
         if self._error is not None:
             self._thread.join(10)  # its loop closed: no thread is left behind the error
+            self._unlock()
             raise self._error
         return self
 
@@ -525,6 +531,13 @@ class Running:
             with contextlib.suppress(RuntimeError):
                 self._loop.call_soon_threadsafe(self.server.stop)
             self._thread.join(10)
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self.save_dir is not None:
+            from ..save import unlock_folder
+
+            unlock_folder(self.save_dir)
 
 
 @says_no_key
@@ -541,7 +554,7 @@ def running_mock(provider: str, *, script: Script | str | os.PathLike[str] | Non
     service = MockService(provider, script)
     server = Server(MockHandler(service, save_dir), host=host, port=port, max_requests=max_requests,
                     bad_request=service.error)
-    return Running(server, service.module)
+    return Running(server, service.module, save_dir)
 
 
 
