@@ -9,15 +9,21 @@ httpx is imported only when something is sent (``runner.run``); ``render`` never
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, ParamSpec, Sequence, TypeVar
 
 from . import outcome as outcomes
 from .capabilities import PROVIDER_IDS, Capability
+from .error_keys import says_no_key
 from .model import RenderOptions, Scenario, ToolchoiceError, Translation
 from .registry import check_provider, translate
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 # Plain classes, not dataclasses or NamedTuples: `render` imports this module, and making those costs
@@ -70,6 +76,7 @@ def check_repeat(repeat: Any, most: int = REPEAT_MAX) -> int:
 
 # ---- render ---------------------------------------------------------------------------------------
 
+@says_no_key
 def translations(scenario: Scenario, providers: Sequence[str] | None = None,
                  options: RenderOptions = RenderOptions(), *, models: Mapping[str, str | None] | None = None,
                  capabilities: Mapping[str, Capability] | None = None) -> list[Translation]:
@@ -95,6 +102,7 @@ def translations(scenario: Scenario, providers: Sequence[str] | None = None,
     return [with_loop_findings(t, scenario, per_provider[t.provider], caps) for t in done]
 
 
+@says_no_key
 def render(scenario: Scenario, providers: Sequence[str] | None = None, options: RenderOptions = RenderOptions(),
            *, models: Mapping[str, str | None] | None = None,
            capabilities: Mapping[str, Capability] | None = None) -> list[Translation]:
@@ -112,6 +120,27 @@ def render(scenario: Scenario, providers: Sequence[str] | None = None, options: 
 
 
 # ---- send -----------------------------------------------------------------------------------------
+
+def _frees_its_folders(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` (a job that may save), unlocking the ``save`` folders it locked once it returns or raises: a later job
+    of the same program may save into them again (save.py)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        # save.py is imported by a job that saves (render never loads it); one another thread is still importing
+        # has locked nothing for this one
+        held_here = getattr(sys.modules.get(f"{__package__}.save"), "held_here", None)
+        before = held_here() if held_here is not None else frozenset()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            unlock_since = getattr(sys.modules.get(f"{__package__}.save"), "unlock_since", None)
+            if unlock_since is not None:
+                unlock_since(before)
+
+    return wrapper
+
 
 class SendResult(_Result):
     """One scenario sent to one provider ``repeat`` times. ``samples``: every sample in order when
@@ -143,8 +172,10 @@ class SendResult(_Result):
         return outcomes.shown(data, self.secrets)
 
 
+@says_no_key
+@_frees_its_folders
 def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, settings: Any = None,
-         save: Path | None = None, keep: int | None = 100, raw: bool = False,
+         save: str | os.PathLike[str] | None = None, keep: int | None = 100, raw: bool = False,
          on_sample: Callable[[Any], None] | None = None, min_obeyed: float | None = None) -> SendResult:
     """Send ``translation`` (one of ``translations``) ``repeat`` times and judge every reply.
     ``settings``: a ``runner.SendSettings`` (timeouts, retries, concurrency, a test ``transport``);
@@ -225,8 +256,10 @@ class CompareResult(_Result):
         self.scenario, self.jobs, self.repeat, self.wall_ms = scenario, jobs, repeat, wall_ms
 
 
+@says_no_key
+@_frees_its_folders
 def compare_send(scenario: Scenario, translations: Sequence[Translation], *, repeat: int = 1,
-                 settings: Any = None, save: Path | None = None,
+                 settings: Any = None, save: str | os.PathLike[str] | None = None,
                  min_obeyed: float | None = None) -> CompareResult:
     """Send every translation at once (one event loop, one connection pool), ``repeat`` samples each.
     A provider without a key is skipped with the variable to set; one that fails keeps its error in
@@ -273,6 +306,9 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
                 j.skipped = "interrupted before it answered"
         interrupted = Interrupted(sum(len(j.samples) for j in jobs), repeat * sum(1 for j in jobs if j.prepared),
                                   "samples", save is not None)
+    for j in jobs:  # the jobs are the result's records: the resolved keys stay in result.secrets alone
+        if j.prepared is not None:
+            j.prepared = j.prepared.shown()
     result = CompareResult(scenario, jobs, repeat, (time.perf_counter() - started) * 1000.0)
     result.interrupted, result.secrets = interrupted, secrets
     if interrupted:
@@ -290,6 +326,7 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
 
 # ---- probe ----------------------------------------------------------------------------------------
 
+@says_no_key
 def probe(provider: str, scenario: Scenario | None = None, *, model: str | None = None,
           options: RenderOptions = RenderOptions(), repeat: int = 3, settings: Any = None,
           tool_choice: Any = None) -> dict[str, Any]:
@@ -324,6 +361,16 @@ def probe_code(result: dict[str, Any]) -> int:
 
 # ---- run (the agent loop) ----------------------------------------------------------------------------
 
+def _redact_runs(runs: list[Any], secrets: dict[str, str]) -> None:
+    """The loops' records as the caller gets them: every key replaced (loop_records.redact_run), once they ended."""
+    from .loop_records import redact_run
+    from .redaction import Redactor
+
+    redactor = Redactor(secrets)
+    for r in runs:
+        redact_run(r, redactor)
+
+
 class RunResult(_Result):
     """The loops run (``loop_records.LoopRun``: steps, verdicts, how each ended), the exit code and whether
     Ctrl-C cut them short."""
@@ -339,9 +386,11 @@ class RunResult(_Result):
             self.reduced.close()
 
 
+@says_no_key
+@_frees_its_folders
 def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, repeat: int = 1,
-        settings: Any = None, save: Path | None = None, replay: Any = None,
-        trace_out: Path | None = None, spool_json: bool = False, processes: int = 1) -> RunResult:
+        settings: Any = None, save: str | os.PathLike[str] | None = None, replay: Any = None,
+        trace_out: str | os.PathLike[str] | None = None, spool_json: bool = False, processes: int = 1) -> RunResult:
     """Run the scenario's agent loop ``repeat`` times per provider (``options``: ``loop.LoopOptions``;
     ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport instead of the
     network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``
@@ -445,8 +494,10 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
         result.interrupted = Interrupted(sum(1 for r in runs if r.ended != "interrupted"), len(runs), "loops",
                                          folder is not None, "; unfinished loops keep their finished steps")
         result.code = outcomes.INTERRUPTED
+        _redact_runs(runs, result.secrets)
         return result
     write_trace()
+    _redact_runs(runs, result.secrets)
     if result.reduced is not None:  # the tallies saw every loop: "error" stands for one that ended in an error
         verdicts, refused = result.reduced.outcome_inputs()
         result.code = outcomes.outcome(verdicts, refused)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,9 @@ from .json_text import dumps_indented
 SAMPLE_FILE = re.compile(r"sample-\d{3,}\.(request|response|reply)\.(json|txt|sse|ndjson|eventstream)")
 
 
-_HELD: list[int] = []  # locked folder descriptors, held until the command ends (one run per folder at a time)
+# locked folders (their real path) → (descriptor, the locking thread's ident), held until the job that saves into
+# one returns (``unlock_since``, ``unlock_folder``) or the command ends (``release_locks``): one run per folder at a time
+_HELD: dict[str, tuple[int, int]] = {}
 
 
 def prepare_save_dir(path: Path) -> Path:
@@ -48,6 +51,10 @@ def lock_folder(path: Path, option: str) -> None:
     except ImportError:  # no flock (Windows): concurrent runs are not detected there
         return
     flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+    key = os.path.realpath(path)
+    if key in _HELD:  # a job of this process (another thread) is saving into it now
+        raise ToolchoiceError(f"{option} {path}: another toolchoice run is saving into this folder (their samples "
+                              "would mix)", hint="save into another folder, or wait until that run ends")
     try:
         fd = os.open(path, flags)  # the folder itself is locked: no lock file lies among the samples
     except OSError as exc:
@@ -58,13 +65,33 @@ def lock_folder(path: Path, option: str) -> None:
         os.close(fd)
         raise ToolchoiceError(f"{option} {path}: another toolchoice run is saving into this folder (their samples "
                               "would mix)", hint="save into another folder, or wait until that run ends") from None
-    _HELD.append(fd)
+    _HELD[key] = (fd, threading.get_ident())
 
 
 def release_locks() -> None:
     """Unlock every folder this process locked (the command ended)."""
     while _HELD:
-        os.close(_HELD.pop())
+        os.close(_HELD.popitem()[1][0])
+
+
+def unlock_folder(path: Path | None) -> None:
+    """Unlock one folder (what saved into it ended), so a later job of this process may save there."""
+    held = _HELD.pop(os.path.realpath(path), None) if path is not None else None
+    if held is not None:
+        os.close(held[0])
+
+
+def held_here() -> frozenset[str]:
+    """The folders this thread holds locked."""
+    me = threading.get_ident()
+    return frozenset(key for key, (_, thread) in list(_HELD.items()) if thread == me)
+
+
+def unlock_since(before: frozenset[str]) -> None:
+    """Unlock the folders this thread locked since ``held_here()`` gave ``before`` (a job returned or raised: a
+    library caller may save into them again; a command's own process ends anyway)."""
+    for key in held_here() - before:
+        unlock_folder(Path(key))
 
 
 def safe_component(name: str) -> str:

@@ -19,6 +19,7 @@ from .capabilities import PROVIDER_IDS
 from .choice import did_you_mean, parse_tool_choice
 from .model import (CUSTOM_TOOL_FIELDS, NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool,
                     ProviderSettings, Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError, WrongArgument)
+from .error_keys import says_no_key
 from .request_parts import HEADER_NAME, redact_url, url_problem
 from .scenario_loop import read_loop
 from .scenario_messages import read_messages
@@ -31,6 +32,7 @@ TOOL_KEYS = ("name", "description", "parameters", "strict")
 CUSTOM_TOOL_KEYS = ("name", "description", "format")
 
 
+@says_no_key
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a scenario file. Raises ToolchoiceError (one line, with file:line)."""
     if not isinstance(path, (str, os.PathLike)):
@@ -39,6 +41,7 @@ def load_scenario(path: str | Path) -> Scenario:
     return load_scenario_text(read_text(path), str(path))
 
 
+@says_no_key
 def load_scenario_text(text: str, path: str = "<scenario>") -> Scenario:
     if not isinstance(text, str):
         raise WrongArgument(f"text: give the scenario's YAML or JSON as a str, not {_kind(text)}",

@@ -11,11 +11,13 @@ import json
 import math
 from typing import Any, Mapping
 
+from .error_keys import says_no_key
 from .model import Scenario, ToolchoiceError, WrongArgument
 
 MAX_DEPTH = 200  # past the scenario reader's own nesting bound (100), short of Python's recursion limit; a cycle
 
 
+@says_no_key
 def load_scenario_dict(data: Mapping[str, Any], name: str = "scenario") -> Scenario:
     """``data`` (a mapping of a scenario file's keys: tools, tool_choice, messages, ...) as a Scenario; a bad value
     raises ToolchoiceError naming its place in ``data``."""

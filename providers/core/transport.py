@@ -182,6 +182,15 @@ class Prepared:
         """The redactor of ``secrets`` (computing every spelling of a key costs ~40 µs a response)."""
         return Redactor(self.secrets)
 
+    def shown(self) -> "Prepared":
+        """This request as it may be kept in a caller's records once sent: the URL with placeholders, every
+        resolved key in the headers and body replaced by its placeholder, no secrets held."""
+        redactor = self.redactor
+        body = self.content.decode("utf-8", "replace")
+        content = redactor.text(body).encode() if redactor.contains(body) else self.content
+        return Prepared(self.method, self.display_url, self.display_url,
+                        {name: redactor.text(value) for name, value in self.headers.items()}, content, {})
+
     @functools.cached_property
     def httpx_url(self) -> Any:
         """``url`` parsed by httpx once (parsing it again for every sample cost ~50 µs each), and once

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import threading
 from http import HTTPStatus
@@ -25,6 +26,8 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, NamedTuple, TypeVar
 
 from .. import limits
+from ..error_keys import says_no_key
+from .script import Script, load_script
 from .service import Exchange, MockService, Recorder, client_secrets
 
 JUDGE_INLINE_BYTES = 64 * 1024  # a smaller body is judged on the event loop (a worker thread costs more than it)
@@ -467,9 +470,10 @@ class Running:
             mock.records  # the jsonl lines so far
     """
 
-    def __init__(self, server: Server, module: Any) -> None:
+    def __init__(self, server: Server, module: Any, save_dir: Path | None = None) -> None:
         self.server = server
         self.module = module
+        self.save_dir = save_dir
         self.records: list[dict[str, Any]] = []
         self.base_url = ""
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -477,6 +481,15 @@ class Running:
         self._error: BaseException | None = None
 
     def __enter__(self) -> "Running":
+        if self._thread is not None and self._thread.is_alive():  # its state is the running server's: keep it
+            from ..model import ToolchoiceError
+
+            raise ToolchoiceError(f"this mock is already running at {self.base_url}",
+                                  hint="use it inside its with block, or make another with running_mock()")
+        if self.save_dir is not None:  # made and locked as `toolchoice mock --save DIR` does, until the block ends
+            from ..save import prepare_save_dir
+
+            prepare_save_dir(self.save_dir)
         started = threading.Event()
         previous = self.server.on_record
 
@@ -491,7 +504,10 @@ class Running:
             loop = asyncio.new_event_loop()
             self._loop = loop
             try:
-                loop.run_until_complete(self.server.start())
+                try:
+                    loop.run_until_complete(self.server.start())
+                except OSError as exc:  # a port taken, a host that does not resolve: as `toolchoice mock` says it
+                    raise cannot_listen(self.server, exc, "choose another port, or port=0 for a free one") from None
                 self.base_url = base_url(self.module, self.server.host, self.server.port)
                 started.set()
                 loop.run_until_complete(self.server.serve())
@@ -505,6 +521,8 @@ class Running:
         self._thread.start()
         started.wait(10)
         if self._error is not None:
+            self._thread.join(10)  # its loop closed: no thread is left behind the error
+            self._unlock()
             raise self._error
         return self
 
@@ -513,15 +531,38 @@ class Running:
             with contextlib.suppress(RuntimeError):
                 self._loop.call_soon_threadsafe(self.server.stop)
             self._thread.join(10)
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self.save_dir is not None:
+            from ..save import unlock_folder
+
+            unlock_folder(self.save_dir)
 
 
-def running_mock(provider: str, *, script: Any = None, save_dir: Path | None = None, host: str = "127.0.0.1",
-                 port: int = 0, max_requests: int | None = None) -> Running:
+@says_no_key
+def running_mock(provider: str, *, script: Script | str | os.PathLike[str] | None = None,
+                 save_dir: str | os.PathLike[str] | None = None, host: str = "127.0.0.1", port: int = 0,
+                 max_requests: int | None = None) -> Running:
+    from ..call_args import folder, wrong
+
+    save_dir = folder(save_dir, "save_dir")
+    if isinstance(script, (str, os.PathLike)):  # a path, as `toolchoice mock --script FILE` takes it
+        script = load_script(script)
+    elif script is not None and not isinstance(script, Script):
+        raise wrong("script", "a script (load_script(path)) or its path", script)
     service = MockService(provider, script)
     server = Server(MockHandler(service, save_dir), host=host, port=port, max_requests=max_requests,
                     bad_request=service.error)
-    return Running(server, service.module)
+    return Running(server, service.module, save_dir)
 
+
+
+def cannot_listen(server: Server, exc: OSError, hint: str) -> Exception:
+    """The one-line error for a server that could not start listening."""
+    from ..model import ToolchoiceError
+
+    return ToolchoiceError(f"cannot listen on {server.host}:{server.port}: {exc.strerror or exc}", hint=hint)
 
 
 class Served:
@@ -544,8 +585,6 @@ def serve(server: Server, module: Any, *, what: str, counts: Any, on_url: Callab
     ``on_url`` gets the base URL once it listens. A port that cannot be bound is a ToolchoiceError."""
     import signal
 
-    from ..model import ToolchoiceError
-
     url = ""
 
     async def main() -> None:
@@ -553,8 +592,7 @@ def serve(server: Server, module: Any, *, what: str, counts: Any, on_url: Callab
         try:
             await server.start()
         except OSError as exc:
-            raise ToolchoiceError(f"cannot listen on {server.host}:{server.port}: {exc.strerror or exc}",
-                                  hint="choose another --port, or --port 0 for a free one") from None
+            raise cannot_listen(server, exc, "choose another --port, or --port 0 for a free one") from None
         loop = asyncio.get_running_loop()
         handled = []
         for sig in (signal.SIGINT, signal.SIGTERM):
