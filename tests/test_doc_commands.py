@@ -1,0 +1,161 @@
+"""The docs' commands that tests/test_readme.py does not run (trial 8e: a new user runs every command of README.md
+and docs/ as written): the README's keyless first run (a ```bash block, not a ``$`` example), the prose commands
+of docs/commands.md and docs/run.md, docs/parse.md's refusal line, docs/schema-doctor-init.md's `doctor` example
+(skipped by test_readme: its output is the machine's, here the environment is set to the page's) and docs/mock.md's
+script. Each runs in-process (tests/cli.py) and is held to what the page says, read from the page where it shows it."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from cli import run_cli
+from test_readme import KEY_VARS, ROOT, plain_blocks
+
+README = (ROOT / "README.md").read_text()
+BOX = "┏┃┡│└┗╇┩━─┓┘"
+
+
+def environment(**extra: str) -> dict[str, str]:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in KEY_VARS and k not in ("COLUMNS", "LINES")}
+    env.update({"NO_COLOR": "1", "TERM": "dumb", **extra})
+    return env
+
+
+def keyless_block() -> list[list[str]]:
+    """The README's "Keyless first run" commands, each as its words (the comment after ``#`` left out)."""
+    section = re.search(r"^## Keyless first run\n.*?^```bash\n(.*?)^```$", README, re.M | re.S)
+    assert section is not None
+    return [shlex.split(line, comments=True) for line in section.group(1).splitlines() if line.strip()]
+
+
+def test_the_readme_s_keyless_first_run_runs_as_written_without_a_key(tmp_path):
+    lines = keyless_block()
+    assert [words[:2] for words in lines] == [["toolchoice", "init"], ["toolchoice", "compare"], ["toolchoice", "render"],
+                                               ["toolchoice", "render"], ["toolchoice", "compare"]]
+    outputs = []
+    for words in lines:
+        result = run_cli(words[1:], env=environment(COLUMNS="80"), cwd=tmp_path)
+        assert result.returncode == 0, (words, result.stderr)
+        outputs.append(result.stdout + result.stderr)
+    assert outputs[0].strip() == "wrote scenario.yaml: try `toolchoice compare scenario.yaml`"
+    assert (tmp_path / "scenario.yaml").is_file()
+    # "keys stay $VARS": the Anthropic request shows its header's variable, the curl command Gemini's
+    assert "x-api-key: $ANTHROPIC_API_KEY" in outputs[2]
+    assert outputs[3].startswith("# gemini\n") and '"x-goog-api-key: $GEMINI_API_KEY"' in outputs[3]
+    # "try another choice": both providers' rows, with the choice the README names
+    assert re.search(r"^│ openai +│ [^│]+│ required ", outputs[4], re.M), outputs[4]
+    assert re.search(r'^│ anthropic +│ [^│]+│ \{"type":"any', outputs[4], re.M), outputs[4]
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_the_keyless_first_run_s_tables_stay_whole(tmp_path, columns):
+    run_cli(["init", "scenario.yaml"], env=environment(), cwd=tmp_path)
+    for words in keyless_block()[1:]:
+        if "curl" in words:
+            continue  # a curl command is one line per part, pasted as is
+        result = run_cli(words[1:], env=environment(COLUMNS=str(columns)), cwd=tmp_path)
+        table = [line for line in result.stdout.splitlines() if line[:1] in BOX]
+        assert table, words
+        assert max(len(line.rstrip()) for line in table) <= columns, words
+        assert all(line.rstrip()[-1] in BOX for line in table if line.strip()), words  # every row closed: none cut
+
+
+def test_compare_on_several_scenarios_gives_a_result_each_a_summary_line_each_and_the_worst_code():
+    """docs/commands.md: `toolchoice compare configs/*.yaml`: one result per scenario, then a summary line each,
+    and the exit code of the worst."""
+    assert "`toolchoice compare configs/*.yaml`: one result per scenario, then a\nsummary line each, and the exit code of the worst" in (
+        ROOT / "docs" / "commands.md").read_text()
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "configs").glob("*.yaml"))
+    result = run_cli(["compare", *files], env=environment(COLUMNS="100"), cwd=ROOT)
+    out = result.stdout + result.stderr
+    assert out.count("· dry run (nothing sent)") == len(files)
+    summary = out[out.index(f"{len(files)} scenarios:\n"):].splitlines()[1:]
+    codes = {line.split()[1]: int(line.split()[0]) for line in summary}
+    assert sorted(codes) == files
+    # strict-schema.yaml's and think-forced.yaml's translations are refused on some provider (the README's code 3)
+    assert codes["configs/strict-schema.yaml"] == 3 and codes["configs/think-forced.yaml"] == 3
+    assert result.returncode == max(codes.values()) == 3
+
+
+def test_a_replay_on_another_provider_puts_the_tool_results_in_one_user_turn_after_the_tool_use():
+    """docs/run.md, --replay: `-p anthropic` on a loop recorded on openai puts each tool_result first in one user
+    turn after its tool_use turn (the page's `runs/` is a folder `--save` wrote; the README's recorded loop here)."""
+    assert "`toolchoice run configs/planner-loop.yaml -p anthropic --replay runs/ --format json` puts each\n  `tool_result` first" in (
+        ROOT / "docs" / "run.md").read_text()
+    result = run_cli(["run", "configs/planner-loop.yaml", "-p", "anthropic", "--replay",
+                      "tests/data/loops/planner-loop-gemma-270m", "--format", "json"], env=environment(), cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    steps = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"]
+    messages = steps[1]["request"]["body"]["messages"]
+    uses = [i for i, m in enumerate(messages) if isinstance(m["content"], list)
+            and any(part["type"] == "tool_use" for part in m["content"])]
+    assert uses
+    for i in uses:
+        assert messages[i]["role"] == "assistant"
+        after = messages[i + 1]
+        assert after["role"] == "user" and after["content"][0]["type"] == "tool_result"
+        ids = {part["id"] for part in messages[i]["content"] if part["type"] == "tool_use"}
+        assert {part["tool_use_id"] for part in after["content"] if part["type"] == "tool_result"} == ids
+
+
+def test_parse_refuses_a_body_of_another_provider_with_the_line_the_page_shows():
+    page = (ROOT / "docs" / "parse.md").read_text()
+    shown = re.search(r"`(toolchoice: error: this body looks like an OpenAI Chat Completions reply.*?)`\.", page, re.S)
+    assert shown is not None
+    result = run_cli(["parse", "tests/data/responses/openai/openai-chat-nested-args.json", "-p", "anthropic"],
+                     env=environment(COLUMNS="60"), cwd=ROOT)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == " ".join(shown.group(1).split()) + "\n"
+
+
+def doctor_example() -> tuple[str, list[str]]:
+    page = (ROOT / "docs" / "schema-doctor-init.md").read_text()
+    for lines in plain_blocks(page):
+        if lines and lines[0].startswith("$ toolchoice doctor "):
+            return lines[0][2:], lines[1:]
+    raise AssertionError("no doctor example")
+
+
+def test_doctor_prints_what_the_page_shows_with_the_page_s_environment():
+    """The page's run had OPENAI_API_KEY set and a CA bundle named by both variables; the version lines are the
+    machine's (not compared)."""
+    command, shown = doctor_example()
+    assert "with `OPENAI_API_KEY` set" in (ROOT / "docs" / "schema-doctor-init.md").read_text()
+    env = environment(COLUMNS="100", OPENAI_API_KEY="sk-doc-example-key-0123456789",
+                      SSL_CERT_FILE="/etc/ssl/certs/ca-certificates.crt", SSL_CERT_DIR="/etc/ssl/certs")
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy", "no_proxy"):
+        env.pop(name, None)
+    result = run_cli(shlex.split(command)[1:], env=env, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    fresh = [line.rstrip() for line in result.stdout.splitlines()]
+    start = shown.index("keys (names only; values are never shown):")
+    assert fresh[fresh.index(shown[start]):] == shown[start:]
+    assert fresh[0].startswith("toolchoice ") and "sk-doc-example" not in result.stdout + result.stderr
+
+
+def test_the_mock_page_s_script_is_a_script_the_mock_reads():
+    from toolchoice.providers.core.mock.script import load_script
+
+    page = (ROOT / "docs" / "mock.md").read_text()
+    block = next(b for b in re.findall(r"^```yaml\n(.*?)^```$", page, re.M | re.S) if b.startswith("replies:"))
+    path = Path(ROOT / "tests" / "data")  # only to name the folder the loader may resolve against
+    script = load_script_text(load_script, block, path)
+    assert script.step(5) is not None  # steps: 5 wins over the list's fifth reply
+    statuses = [script.step(n).status if script.step(n) is not None else None for n in range(1, 12)]
+    assert statuses[6:8] == [429, 500]  # the list's 7th and 8th replies, in order
+
+
+def load_script_text(load_script, text: str, folder: Path):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        file = Path(tmp) / "faults.yaml"
+        file.write_text(text)
+        return load_script(str(file))
