@@ -159,3 +159,25 @@ def load_script_text(load_script, text: str, folder: Path):
         file = Path(tmp) / "faults.yaml"
         file.write_text(text)
         return load_script(str(file))
+
+
+REPLAY = ["run", "configs/planner-loop.yaml", "-p", "openai", "--model", "gemma-3-270m", "--replay",
+          "tests/data/loops/planner-loop-gemma-270m"]
+
+
+def test_the_step_table_fits_80_and_60_columns_as_the_run_page_says():
+    """docs/run.md under the replayed loop: bordered at 100 (the page's example, held by test_readme), short
+    headers without side borders at 80, one bordered row per step at 60; nothing cut."""
+    page = " ".join((ROOT / "docs" / "run.md").read_text().split())
+    assert "without side borders under short ones (`choice`, `wire`, `tokens`: this example at 80 columns)" in page
+    assert "(`step 1 · choice {tool: plan_tool_call} · wire ...`: at 60)" in page
+    at = {}
+    for columns in (80, 60):
+        result = run_cli(REPLAY, env=environment(COLUMNS=str(columns)), cwd=ROOT)
+        assert result.returncode == 0, result.stderr
+        at[columns] = [line.replace("\u00a0", " ").rstrip() for line in result.stdout.splitlines()]
+        assert max(len(line) for line in at[columns]) <= columns
+    assert re.fullmatch(r"step +choice +wire +calls +verdict +latency +tokens", at[80][1]) and "┃" not in "".join(at[80])
+    assert at[60][1][0] == "┌" and at[60][2].startswith("│ step 1 · choice {tool: plan_tool_call} · wire")
+    steps = [line for line in at[60] if line.startswith("│ step ")]
+    assert [line.split()[2] for line in steps] == ["1", "2", "3", "4", "5", "6"]
