@@ -181,3 +181,25 @@ def test_the_step_table_fits_80_and_60_columns_as_the_run_page_says():
     assert at[60][1][0] == "┌" and at[60][2].startswith("│ step 1 · choice {tool: plan_tool_call} · wire")
     steps = [line for line in at[60] if line.startswith("│ step ")]
     assert [line.split()[2] for line in steps] == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_a_replayed_loop_s_trace_out_reads_back_as_one_run_with_its_per_step_tool_choice(tmp_path):
+    """docs/traces.md: `run --trace-out FILE` writes every loop as one trace, one span per step, and `toolchoice
+    trace` reads it back to the same per-step tool_choice. A replay answers at once, so every step ended at about
+    the same instant; the spans were laid out as `end - recorded latency`, and step 2 (63 s) then started before
+    step 1 (52 s): the reader, which orders spans by their start, read the loop back as four runs."""
+    out = tmp_path / "out.json"
+    result = run_cli([*REPLAY, "--trace-out", str(out)], env=environment(COLUMNS="100"), cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    back = run_cli(["trace", str(out), "--format", "json"], env=environment(), cwd=ROOT)
+    assert back.returncode == 0, back.stderr
+    scenario = json.loads(back.stdout)
+    assert "runs" not in scenario, scenario.get("runs")
+    # the page's replayed loop: the forced plan at step 1, then auto (docs/run.md's example table)
+    assert [step.get("tool_choice") for step in scenario["loop"]["steps"]] == [{"tool": "plan_tool_call"}] + ["auto"] * 5
+    spans = [s for rs in json.loads(out.read_text())["resourceSpans"] for ss in rs["scopeSpans"] for s in ss["spans"]]
+    starts = [int(s["startTimeUnixNano"]) for s in spans]
+    ends = [int(s["endTimeUnixNano"]) for s in spans]
+    assert all(ends[i] <= starts[i + 1] for i in range(len(spans) - 1))  # a step starts once the one before ended
+    # each span keeps its step's recorded latency (docs/run.md's table: 52361 ms, 63583 ms, ...)
+    assert [round((e - s) / 1e6) for s, e in zip(starts, ends)] == [52361, 63583, 20132, 22825, 18769, 26377]
