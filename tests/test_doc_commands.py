@@ -203,3 +203,21 @@ def test_a_replayed_loop_s_trace_out_reads_back_as_one_run_with_its_per_step_too
     assert all(ends[i] <= starts[i + 1] for i in range(len(spans) - 1))  # a step starts once the one before ended
     # each span keeps its step's recorded latency (docs/run.md's table: 52361 ms, 63583 ms, ...)
     assert [round((e - s) / 1e6) for s, e in zip(starts, ends)] == [52361, 63583, 20132, 22825, 18769, 26377]
+
+
+def test_the_hosted_tools_example_renders_refused_without_allow_env_and_sent_with_it(tmp_path):
+    """docs/tool-surfaces.md: its ```yaml block saved as mcp.yaml; without --allow-env even a dry render is REFUSED
+    (env.not_allowed, exit 3); `toolchoice render mcp.yaml -p openai-responses --allow-env DEEPWIKI_TOKEN` renders,
+    the header kept as its $NAME, with the warning env.allowed."""
+    page = (ROOT / "docs" / "tool-surfaces.md").read_text()
+    block = next(b for b in re.findall(r"^```yaml\n(.*?)^```$", page, re.M | re.S) if "type: mcp" in b)
+    (tmp_path / "mcp.yaml").write_text(block)
+    command = re.search(r"`toolchoice (render mcp\.yaml [^`]*)`", page)
+    assert command is not None and "--allow-env DEEPWIKI_TOKEN" in command.group(1)
+    env = environment(COLUMNS="100", DEEPWIKI_TOKEN="dw-secret-token-0123456789")
+    refused = run_cli(["render", "mcp.yaml", "-p", "openai-responses"], env=env, cwd=tmp_path)
+    assert refused.returncode == 3 and "REFUSED" in refused.stdout and "env.not_allowed" in refused.stdout
+    allowed = run_cli(shlex.split(command.group(1)), env=env, cwd=tmp_path)
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
+    assert '"Authorization": "Bearer $DEEPWIKI_TOKEN"' in allowed.stdout and "env.allowed" in allowed.stdout
+    assert "dw-secret" not in refused.stdout + refused.stderr + allowed.stdout + allowed.stderr
