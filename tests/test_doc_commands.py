@@ -221,3 +221,24 @@ def test_the_hosted_tools_example_renders_refused_without_allow_env_and_sent_wit
     assert allowed.returncode == 0, allowed.stdout + allowed.stderr
     assert '"Authorization": "Bearer $DEEPWIKI_TOKEN"' in allowed.stdout and "env.allowed" in allowed.stdout
     assert "dw-secret" not in refused.stdout + refused.stderr + allowed.stdout + allowed.stderr
+
+
+def test_the_timeout_bounds_keys_md_states_are_the_commands():
+    """docs/keys.md: --timeout is 0.1 ≤ S ≤ 3600 on the commands that send (and --results-timeout), 0 < S ≤ 3600
+    for an MCP server's (tools --timeout, from: {timeout: S})."""
+    page = " ".join((ROOT / "docs" / "keys.md").read_text().split())
+    assert ("`--timeout` must be a finite number of seconds, 0.1 ≤ S ≤ 3600 on the commands that send (and "
+            "`--results-timeout`), 0 < S ≤ 3600 for an MCP server's (`tools --timeout`, `from: {timeout: S}`)") in page
+    env = environment(OPENAI_API_KEY="sk-unused-0123456789")
+    for value, code in (("0.05", 2), ("0.1", 0), ("3600", 0), ("3601", 2)):
+        for command in (["send", "--dry-run"], ["run", "--dry-run"]):
+            result = run_cli([command[0], "configs/weather.yaml", "-p", "openai", *command[1:], "--timeout", value],
+                             env=env, cwd=ROOT)
+            assert result.returncode == code, (command, value, result.stderr)
+    too_long = run_cli(["run", "configs/weather.yaml", "-p", "openai", "--dry-run", "--results-timeout", "0.05"],
+                       env=env, cwd=ROOT)
+    assert too_long.returncode == 2
+    for value in ("0", "-1", "3601", "nan"):
+        result = run_cli(["tools", "--mcp", "true", "--timeout", value], env=env, cwd=ROOT)
+        assert result.returncode == 2 and result.stderr == (
+            "toolchoice: error: --timeout must be a number of seconds above 0, at most 3600\n"), value
