@@ -242,3 +242,41 @@ def test_the_timeout_bounds_keys_md_states_are_the_commands():
         result = run_cli(["tools", "--mcp", "true", "--timeout", value], env=env, cwd=ROOT)
         assert result.returncode == 2 and result.stderr == (
             "toolchoice: error: --timeout must be a number of seconds above 0, at most 3600\n"), value
+
+
+def test_the_mock_s_line_names_the_server_call_it_answered_not_text(tmp_path, capsys):
+    """docs/tool-surfaces.md's hosted-tools scenario sent to `toolchoice mock -p openai-responses`: the reply holds
+    an `mcp_call` item (send says "run by the provider mcp_call deepwiki/ask_question"); the mock's own line said
+    `text` and its jsonl `calls: []`, as if it had answered in text. The line and the record name the server call."""
+    import jsonschema
+
+    from toolchoice.cli.mock_cmd import _pretty
+    from toolchoice.providers.core.mock.server import running_mock
+
+    page = (ROOT / "docs" / "tool-surfaces.md").read_text()
+    block = next(b for b in re.findall(r"^```yaml\n(.*?)^```$", page, re.M | re.S) if "type: mcp" in b)
+    (tmp_path / "mcp.yaml").write_text(block)
+    env = environment(COLUMNS="100", OPENAI_API_KEY="sk-unused-0123456789", DEEPWIKI_TOKEN="dw-secret-token-0123456789")
+    with running_mock("openai-responses") as mock:
+        sent = run_cli(["send", "mcp.yaml", "-p", "openai-responses", "--allow-env", "DEEPWIKI_TOKEN", "--base-url",
+                        mock.base_url, "--retries", "0"], env=env, cwd=tmp_path)
+        program = run_cli(["send", "mcp.yaml", "-p", "openai-responses", "--allow-env", "DEEPWIKI_TOKEN", "--base-url",
+                           mock.base_url, "--retries", "0", "--tool-choice", "{type: programmatic_tool_calling}"],
+                          env=env, cwd=tmp_path)
+        records = list(mock.records)
+    assert sent.returncode == 0, sent.stdout + sent.stderr
+    assert program.returncode == 0, program.stdout + program.stderr
+    schema = json.loads((ROOT / "cli" / "schemas" / "mock.schema.json").read_text())
+    # `toolchoice schema mock` admits both lines (its neutral tool_choice had no place for a Responses-only choice)
+    jsonschema.validate(records[1], schema)
+    assert records[1]["tool_choice"] == {"type": "programmatic_tool_calling"} and "server_calls" not in records[1]
+    records = records[:1]
+    assert "run by the provider  mcp_call deepwiki/ask_question" in sent.stdout
+    (record,) = records
+    assert record["calls"] == [] and record["server_calls"] == [{"type": "mcp", "server_label": "deepwiki",
+                                                                  "name": "ask_question"}]
+    jsonschema.validate(record, schema)
+    capsys.readouterr()
+    _pretty(record)
+    line = capsys.readouterr().out
+    assert "  200  server call deepwiki/ask_question  " in line and "  text  " not in line, line
