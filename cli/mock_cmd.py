@@ -107,7 +107,8 @@ def _pretty(line: dict[str, Any]) -> None:
 
     requested = "-" if line["requested"] is None else word_or_json(line["requested"])
     neutral = "-" if line["tool_choice"] is None else word_or_json(line["tool_choice"])
-    calls = ", ".join(f"{c['name']}({quoted(c['arguments'])})" for c in line["calls"]) or "text"
+    calls = (", ".join(f"{c['name']}({quoted(c['arguments'])})" for c in line["calls"])
+             or ", ".join(f"server call {c['server_label']}/{c['name']}" for c in line.get("server_calls", ())) or "text")
     if line["status"] != 200:
         calls = "-"
     parts = [f"#{line['n']}", line["path"], "stream" if line["stream"] else "whole",

@@ -129,7 +129,6 @@ def span(trace_id: str, scenario: Scenario, translation: Translation, sample: An
     model = request_model(translation, scenario)
     choice = scenario.tool_choice
     reply = sample.reply if sample is not None else None
-    latency = sample.latency_ms if sample is not None and sample.latency_ms is not None else 0.0
     values: dict[str, Any] = {
         "gen_ai.operation.name": "chat",
         "gen_ai.provider.name": GENAI_NAMES.get(provider, provider),
@@ -165,7 +164,7 @@ def span(trace_id: str, scenario: Scenario, translation: Translation, sample: An
                                 else "toolchoice.error")
     data: dict[str, Any] = {
         "traceId": trace_id, "spanId": new_id(8), "name": f"chat {model}" if model else "chat",
-        "kind": SPAN_KIND_CLIENT, "startTimeUnixNano": str(end_ns - int(latency * 1_000_000)),
+        "kind": SPAN_KIND_CLIENT, "startTimeUnixNano": str(end_ns - _latency_ns(sample)),
         "endTimeUnixNano": str(end_ns), "attributes": _attributes(values),
         "status": {"code": STATUS_ERROR, "message": error} if error is not None else {},  # unset: the default
     }
@@ -186,17 +185,31 @@ def document(spans: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 def loops_document(runs: list[Any], ended_at: dict[tuple[str, int, int], int],
                    content: bool | None = None) -> dict[str, Any]:
-    """Every loop of ``run`` as one trace, one span per step (in step order)."""
+    """Every loop of ``run`` as one trace, one span per step (in step order). A step's span ends when the step
+    ended and lasts its latency; a step never starts before the one before it ended (a replay answers every step
+    at once with the recorded latencies: its spans are laid back to back, ending when the last step ended), so a
+    reader that orders spans by their start, as ``toolchoice trace`` does, reads the steps in order."""
     content = content_captured() if content is None else content
     spans = []
     now = time.time_ns()
     for run in runs:
         trace_id = new_id(16)
-        for record in run.steps:
+        ends: list[int] = []
+        following = None  # the start of the step after this one
+        for record in reversed(run.steps):
             end = ended_at.get((run.provider, run.index, record.number), now)
+            end = end if following is None else min(end, following)
+            ends.append(end)
+            following = end - _latency_ns(record.sample)
+        for record, end in zip(run.steps, reversed(ends)):
             spans.append(span(trace_id, record.scenario, record.translation, record.sample, end, content,
                               record.skipped))
     return document(spans)
+
+
+def _latency_ns(sample: Any) -> int:
+    latency = sample.latency_ms if sample is not None and sample.latency_ms is not None else 0.0
+    return int(latency * 1_000_000)
 
 
 def samples_document(items: list[tuple[Scenario, Translation, Any, int]], content: bool | None = None) -> dict[str, Any]:

@@ -324,7 +324,7 @@ def record(n: int, provider: str, path: str, judged: Judged, status: int, answer
            stream: bool) -> dict[str, Any]:
     """The jsonl line for one request."""
     read = judged.read
-    return {
+    line = {
         "n": n, "provider": provider, "path": path, "stream": stream,
         "requested": read.requested if read is not None else None,
         "tool_choice": judged.neutral, "offered_tools": list(judged.offered), "status": status,
@@ -334,3 +334,7 @@ def record(n: int, provider: str, path: str, judged: Judged, status: int, answer
         + ([{"severity": "error", "code": "mock.refused", "message": judged.refusal}]
            if judged.refusal and not any(e.message == judged.refusal for e in judged.findings) else []),
     }
+    native = answer.native if answer is not None else None
+    if native is not None and native.get("type") == "mcp":  # the API's own call of an MCP server's tool
+        line["server_calls"] = [{"type": "mcp", "server_label": native.get("server_label"), "name": native.get("name")}]
+    return line
