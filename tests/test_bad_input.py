@@ -124,6 +124,9 @@ WEATHER = str(CONFIGS / "weather.yaml")
      "toolchoice: error: --tool-choice '{a: !!python/object/apply:os.system [touch toolchoice-pwn...' is not valid "
      "YAML/JSON: could not determine a constructor for the tag 'tag:yaml.org,2002:python/object/apply:os.system' "
      "(quote it for the shell, e.g. --tool-choice '{tool: get_weather}')\n"),
+    (["send", WEATHER, "-p", "openai", "--base-url", "--retries", "0"],  # the URL forgotten: an option taken for it
+     "toolchoice: error: --base-url --retries: '--retries' is an option's name, taken as the URL; write the URL "
+     "right after --base-url (give scheme://host[:port]/path only)\n"),
     (["render", "no-such-scenario.yaml", "--format", "json"],
      "toolchoice: error: no-such-scenario.yaml: no such file (check the path)\n"),
     (["render", ".", "--format", "json"],

@@ -76,7 +76,8 @@ def endpoint(ctx: Context, default_base: str, path: str) -> str:
         ctx.ledger.error("endpoint.path_invalid", f"the URL path {written!r} holds {what}: the model id or deployment "
                          "as written cannot be sent; write it as the provider lists it")
     if override:
-        problem = url_problem(override)
+        problem = url_problem(override) if not override.startswith("-") else \
+            f"{override!r} is an option's name, taken as the URL; write the URL right after --base-url"
         if problem:
             where = "--base-url" if ctx.options.base_url else f"providers.{ctx.provider}.base_url"
             raise ToolchoiceError(f"{where} {redact_url(override)}: {problem}",
