@@ -74,8 +74,8 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
         which = "mcp" if "mcp" in value else "mcp_url"
         act = "start the server" if which == "mcp" else "connect to the server"
         raise loc.fail(f"from: {which}: a dry run does not {act}: pass {source_policy.LIVE_FLAG} to read its tools "
-                       "live", f"or save them once (toolchoice tools --{which.replace('_', '-')} ... > tools.json) "
-                       "and use from: tools.json")
+                       "live", f"or save them once (toolchoice tools --{which.replace('_', '-')} ... --format json "
+                       "> tools.json) and use from: tools.json")
     unallowed = [name for name in _header_names(headers) if name not in chosen.allow_env]
     if unallowed:
         first = unallowed[0]
