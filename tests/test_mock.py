@@ -169,6 +169,8 @@ def test_scripted_faults_reach_the_sdk(tmp_path: Path) -> None:
     _lines_valid(mock.records)
     assert [r["status"] for r in mock.records] == [429, 200, 500, 200]
     assert mock.records[0]["findings"][-1]["code"] == "mock.scripted_fault"
+    cut = mock.records[3]["findings"][-1]  # the SDK saw the stream end after 2 events: the line says so
+    assert cut["code"] == "mock.scripted_fault" and "cut after 2 events" in cut["message"] and "script line 5:" in cut["message"]
     with running_mock("anthropic", script=load_script(path)) as mock:
         response = httpx.post(f"{mock.base_url}/v1/messages", json={"model": "m", "max_tokens": 5, "messages": []})
         assert response.status_code == 429 and response.headers["retry-after"] == "0.2"

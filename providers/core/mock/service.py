@@ -140,8 +140,13 @@ class MockService:
             return Exchange(400, out, body, None, redacted(line, kept), delay, secrets=kept)
         answer = plan_answer(judged, step, number)
         line = self._traced(record(number, self.provider, path, judged, 200, answer, stream), judged, answer, number)
-        line = redacted(line, kept)
         cut = step.cut_after if step is not None else None
+        if cut is not None:  # the client gets a cut answer: the line says so, not only what the whole one held
+            what = f"after {cut} event{'s' if cut != 1 else ''}" if stream else "after half of the body"
+            line["findings"].append({"severity": "info", "code": "mock.scripted_fault",
+                                     "message": f"script line {step.line}: the answer is cut {what} and the connection "
+                                                "closed (cut_after)"})
+        line = redacted(line, kept)
         if stream:
             events = self.module.mock_events(answer, read, number, shown.body, **self.per_host)
             chunks = ENCODERS[self.framing](events)
