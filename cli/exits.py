@@ -32,7 +32,7 @@ def summary_text(results: Iterable[tuple[Any, int]], sent: bool = True) -> str:
     meaning = dict(EXIT_CODES)
     meaning[OK] = "sent and obeyed (warnings allowed)" if sent else "rendered (warnings allowed)"
     lines = [f"{len(rows)} scenarios:"]
-    lines += [f"  {code}  {path}  ({meaning.get(code, 'exit ' + str(code))})" for path, code in rows]
+    lines += [f"  {code}  {path}: {meaning.get(code, 'exit ' + str(code))}" for path, code in rows]
     return "\n".join(lines)
 
 

@@ -77,7 +77,7 @@ def test_compare_on_several_scenarios_gives_a_result_each_a_summary_line_each_an
     out = result.stdout + result.stderr
     assert out.count("· dry run (nothing sent)") == len(files)
     summary = out[out.index(f"{len(files)} scenarios:\n"):].splitlines()[1:]
-    codes = {line.split()[1]: int(line.split()[0]) for line in summary}
+    codes = {line.split()[1].rstrip(":"): int(line.split()[0]) for line in summary}
     assert sorted(codes) == files
     # strict-schema.yaml's and think-forced.yaml's translations are refused on some provider (the README's code 3)
     assert codes["configs/strict-schema.yaml"] == 3 and codes["configs/think-forced.yaml"] == 3

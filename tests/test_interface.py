@@ -381,9 +381,10 @@ def test_several_scenarios_per_call_with_a_summary_and_the_worst_exit_code():
     assert result.returncode == 3  # strict-schema and think-forced are refused somewhere
     assert f"{len(names)} scenarios:" in result.stdout
     for name in names:
-        assert re.search(rf"^  [03]  {re.escape(name)}  ", result.stdout, re.M), name
+        assert re.search(rf"^  [03]  {re.escape(name)}: ", result.stdout, re.M), name
     # a dry run: exit 0 means rendered (it said "rendered / sent and obeyed", a new user read it as sent)
-    assert "  (rendered (warnings allowed))" in result.stdout and "sent and obeyed" not in result.stdout
+    assert ": rendered (warnings allowed)\n" in result.stdout and "sent and obeyed" not in result.stdout
+    assert "))" not in result.stdout  # the meaning is not bracketed: its own brackets stay single
     docs = json.loads(run("render", *names, "-p", "openai", "-f", "json").stdout)
     assert [d["scenario"] for d in docs] == names
 
