@@ -108,6 +108,7 @@ def _unused(call_id: str, seen: set[str]) -> str:
 Sender = Callable[[Job, int], Awaitable[Sample]]
 OnStep = Callable[[LoopRun, StepRecord], None]
 OnLoop = Callable[[LoopRun], None]
+Recorded = Callable[[int, int, str], "tuple[str, bool] | None"]  # (step, call index, name) -> (content, is_error)
 
 
 @dataclass
@@ -154,8 +155,11 @@ class LoopOptions:
 
 
 async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send: Sender,
-                   prepare: Callable[[Translation, Scenario], Job], on_step: OnStep | None = None) -> LoopRun:
-    """Run one loop to its end, appending each finished step to ``run.steps``."""
+                   prepare: Callable[[Translation, Scenario], Job], on_step: OnStep | None = None,
+                   recorded: Recorded | None = None) -> LoopRun:
+    """Run one loop to its end, appending each finished step to ``run.steps``. ``recorded`` (a replay without
+    --results-from): the result the recorded run gave each call answers it, so the replayed requests are the
+    recorded ones (the command is not run again; ``loop.results`` answers a call the recording has none for)."""
     from .history import assistant_message
     from .registry import translate
     from .verdict import offered_tools
@@ -171,6 +175,11 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
     rules, has_allowed = options.thinking_rules(run.provider, scenario), options.allowed_form(run.provider)
     for number in range(1, spec.max_steps + 1):
         notes: list[LedgerEntry] = list(options.findings(run.provider, scenario)) if number == 1 else []
+        if recorded is not None and number == 1:
+            notes[:] = [e for e in notes if e.code != "loop.no_results"]
+            notes.append(LedgerEntry("info", "loop.results_recorded", "replay: each call is answered with the result "
+                                     "the recorded run gave it (its step's saved results); loop.results answers a "
+                                     "call the recording has none for"))
         s = step_scenario(scenario, number, run.history, options.override, called, notes)
         translation = translate(run.provider, s, options.render_for(run.provider), options.capabilities)
         record = StepRecord(number, s, translation, notes=notes)
@@ -208,8 +217,12 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
             record.notes.append(repeated)
         run.history.append(turn)
         context = {"loop": run.index, "step": number, "provider": run.provider}
-        for call, history_call in zip(reply.tool_calls, turn.tool_calls):
-            if call.name == spec.stop_tool and call.name not in spec.results and options.results_from is None:
+        for index, (call, history_call) in enumerate(zip(reply.tool_calls, turn.tool_calls)):
+            found = recorded(number, index, call.name) if recorded is not None else None
+            if found is not None:
+                message = Message("tool", content=found[0], tool_call_id=history_call.id, tool_name=call.name,
+                                  is_error=found[1])
+            elif call.name == spec.stop_tool and call.name not in spec.results and options.results_from is None:
                 message = Message("tool", content=STOP_RESULT, tool_call_id=history_call.id, tool_name=call.name)
                 record.notes.append(LedgerEntry("info", "loop.stop_tool_result",
                                                 f"the stop tool '{call.name}' has no loop.results entry: the history "
@@ -286,9 +299,10 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
 
     policy = transport.RetryPolicy(retries=settings.retries)
 
-    async def guarded(run: LoopRun, send: Sender, prepare: Callable[[Translation, Scenario], Job]) -> None:
+    async def guarded(run: LoopRun, send: Sender, prepare: Callable[[Translation, Scenario], Job],
+                      recorded: Recorded | None = None) -> None:
         try:
-            await run_loop(run, scenario, options, send, prepare, on_step)
+            await run_loop(run, scenario, options, send, prepare, on_step, recorded)
         except Exception as exc:  # noqa: BLE001 - one loop's failure never loses another's steps
             run.ended, run.error = "error", f"{type(exc).__name__}: {exc}"
             run.ended_step = len(run.steps) + 1
@@ -300,19 +314,20 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
 
         async def replayed(run: LoopRun) -> None:
             source = replay.transcript(run.index)
+            recorded = source.recorded_result if options.results_from is None else None
             if source.provider == run.provider:
                 offline = runner.SendSettings(timeout=settings.timeout, retries=0, transport=source.transport())
                 async with runner.open_client(offline, 1) as client:
                     async def send(job: Job, number: int) -> Sample:
                         sample = await runner.send_sample(job, number, client, no_retry)
-                        recorded = (source.replies.get(number) or {}).get("latency_ms")
-                        if isinstance(recorded, (int, float)):
-                            sample.latency_ms = float(recorded)  # the recorded latency: replay output is stable
+                        latency = (source.replies.get(number) or {}).get("latency_ms")
+                        if isinstance(latency, (int, float)):
+                            sample.latency_ms = float(latency)  # the recorded latency: replay output is stable
                         return sample
 
-                    await guarded(run, send, offline_prepare)
+                    await guarded(run, send, offline_prepare, recorded)
             else:
-                await guarded(run, source.translated_sender(), offline_prepare)
+                await guarded(run, source.translated_sender(), offline_prepare, recorded)
 
         await asyncio.gather(*(replayed(run) for run in runs))
         return

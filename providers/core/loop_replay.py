@@ -48,6 +48,14 @@ class Transcript:
 
         return httpx.MockTransport(handler)
 
+    def recorded_result(self, step: int, index: int, name: str) -> tuple[str, bool] | None:
+        """What the recorded run's step gave its ``index``-th call (the saved ``results``: ``--results-from``'s
+        output, ``loop.results``' value): (content, is_error), or None where it kept none for a call of that name."""
+        results = (self.replies.get(step) or {}).get("results") or []
+        if index >= len(results) or results[index].get("name") != name:
+            return None
+        return results[index]["content"], bool(results[index].get("is_error"))
+
     def translated_sender(self) -> Sender:
         """For another provider than the recorded one: each step's request is rendered for it, and the
         recorded (normalized) reply is judged against that request. Nothing is sent."""
@@ -166,7 +174,7 @@ def _transcript(base: Path, provider: str) -> Transcript:
                 raise ToolchoiceError(f"--replay: {reply_file} is not a step's reply file (a JSON object with "
                                       f"'reply' an object; found {type(loaded).__name__})",
                                       hint="give the folder `run --save` wrote") from None
-            problem = _reply_problem(loaded.get("reply") or {})
+            problem = _reply_problem(loaded.get("reply") or {}) or _results_problem(loaded.get("results"))
             if problem is not None:
                 raise ToolchoiceError(f"--replay: {reply_file}: {problem}",
                                       hint="give the folder `run --save` wrote, or keep the reply as it wrote it")
@@ -250,6 +258,22 @@ def _reply_problem(data: Any) -> str | None:
     error = data.get("error")
     if isinstance(error, dict) and not isinstance(error.get("message", ""), str):
         return "reply.error.message must be a string"
+    return None
+
+
+def _results_problem(results: Any) -> str | None:
+    """What in a saved step's ``results`` is not what ``--save`` writes (each replays as the call's result)."""
+    if results is None:
+        return None
+    if not isinstance(results, list):
+        return f"results must be a list, not {type(results).__name__}"
+    for n, item in enumerate(results):
+        if not isinstance(item, dict):
+            return f"results[{n}] must be an object, not {type(item).__name__}"
+        if not isinstance(item.get("content"), str) or not isinstance(item.get("name"), (str, type(None))):
+            return f"results[{n}] must have 'content' a string and 'name' a string"
+        if not isinstance(item.get("is_error", False), bool):
+            return f"results[{n}].is_error must be true or false"
     return None
 
 
