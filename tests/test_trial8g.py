@@ -65,10 +65,35 @@ def test_replay_of_a_results_from_run_answers_with_the_recorded_results(tmp_path
     assert [r["content"] for s in doc["steps"] for r in s["results"]] == ["from-the-command"] * 2
     assert [_messages(s["request"]) for s in doc["steps"]] == [_messages(r) for r in sent]
     codes = [e["code"] for s in doc["steps"] for e in s["ledger"]]
-    assert "loop.no_results" not in codes and "loop.results_recorded" in codes
+    assert "loop.no_results" not in codes  # as in the recorded run, which had --results-from
     assert doc["tool_results"] == {"total": 2, "errors": 0}
     # replayed for another provider, the recorded results answer there too
     other = toolchoice("run", str(path), "-p", "openai", "--replay", str(saved), "--format", "json")
     [doc] = json.loads(other.stdout)["runs"][0]["loops"]
     tool_messages = [m for m in doc["steps"][2]["request"]["body"]["messages"] if m["role"] == "tool"]
     assert [m["content"] for m in tool_messages] == ["from-the-command"] * 2
+
+
+def test_replay_of_a_stream_cut_mid_call_ends_in_the_recorded_error(tmp_path: Path) -> None:
+    """A stream the server cut mid-call (the mock scripted `cut_after: 1`) ended the live loop in "stream.transport:
+    the stream failed: RemoteProtocolError: peer closed connection without sending complete message body", but its
+    replay served the saved bytes as a whole body, which ended in another error ("stream.no_final_event: ... without
+    data: [DONE]"): the replay did not reproduce the run. The replay now cuts the recorded stream where the
+    connection failed, with the transport error the run met."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(TOOLS + "loop:\n  max_steps: 3\n  results: {search: hits, read_file: text}\n")
+    script = tmp_path / "script.yaml"
+    script.write_text("replies:\n  - call: search\n  - {call: read_file, cut_after: 1}\n")
+    saved = tmp_path / "saved"
+    for provider in ("openai", "anthropic"):
+        with running_mock(provider, script=load_script(script)) as mock:
+            live = toolchoice("run", str(path), "-p", provider, "--base-url", mock.base_url, "--stream",
+                              "--retries", "0", "--save", str(saved), "--format", "json")
+        [doc] = json.loads(live.stdout)["runs"][0]["loops"]
+        assert live.returncode == 1 and doc["ended"]["reason"] == "error" and doc["ended"]["step"] == 2
+        assert "stream.transport" in doc["ended"]["error"] and "RemoteProtocolError" in doc["ended"]["error"]
+        replayed = toolchoice("run", str(path), "-p", provider, "--stream", "--replay", str(saved), "--format", "json")
+        [again] = json.loads(replayed.stdout)["runs"][0]["loops"]
+        assert replayed.returncode == live.returncode
+        assert again["ended"] == doc["ended"]
+        assert [s["reply"] for s in again["steps"]] == [s["reply"] for s in doc["steps"]]

@@ -108,7 +108,6 @@ def _unused(call_id: str, seen: set[str]) -> str:
 Sender = Callable[[Job, int], Awaitable[Sample]]
 OnStep = Callable[[LoopRun, StepRecord], None]
 OnLoop = Callable[[LoopRun], None]
-Recorded = Callable[[int, int, str], "tuple[str, bool] | None"]  # (step, call index, name) -> (content, is_error)
 
 
 @dataclass
@@ -156,10 +155,11 @@ class LoopOptions:
 
 async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send: Sender,
                    prepare: Callable[[Translation, Scenario], Job], on_step: OnStep | None = None,
-                   recorded: Recorded | None = None) -> LoopRun:
+                   recorded: Transcript | None = None) -> LoopRun:
     """Run one loop to its end, appending each finished step to ``run.steps``. ``recorded`` (a replay without
     --results-from): the result the recorded run gave each call answers it, so the replayed requests are the
-    recorded ones (the command is not run again; ``loop.results`` answers a call the recording has none for)."""
+    recorded ones (the command is not run again; ``loop.results`` answers a call the recording has none for), and
+    step 1 warns loop.no_results only where the recorded run did."""
     from .history import assistant_message
     from .registry import translate
     from .verdict import offered_tools
@@ -175,11 +175,8 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
     rules, has_allowed = options.thinking_rules(run.provider, scenario), options.allowed_form(run.provider)
     for number in range(1, spec.max_steps + 1):
         notes: list[LedgerEntry] = list(options.findings(run.provider, scenario)) if number == 1 else []
-        if recorded is not None and number == 1:
-            notes[:] = [e for e in notes if e.code != "loop.no_results"]
-            notes.append(LedgerEntry("info", "loop.results_recorded", "replay: each call is answered with the result "
-                                     "the recorded run gave it (its step's saved results); loop.results answers a "
-                                     "call the recording has none for"))
+        if recorded is not None and number == 1 and not recorded.said(1, "loop.no_results"):
+            notes[:] = [e for e in notes if e.code != "loop.no_results"]  # the recorded run had --results-from
         s = step_scenario(scenario, number, run.history, options.override, called, notes)
         translation = translate(run.provider, s, options.render_for(run.provider), options.capabilities)
         record = StepRecord(number, s, translation, notes=notes)
@@ -218,7 +215,7 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         run.history.append(turn)
         context = {"loop": run.index, "step": number, "provider": run.provider}
         for index, (call, history_call) in enumerate(zip(reply.tool_calls, turn.tool_calls)):
-            found = recorded(number, index, call.name) if recorded is not None else None
+            found = recorded.recorded_result(number, index, call.name) if recorded is not None else None
             if found is not None:
                 message = Message("tool", content=found[0], tool_call_id=history_call.id, tool_name=call.name,
                                   is_error=found[1])
@@ -300,7 +297,7 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
     policy = transport.RetryPolicy(retries=settings.retries)
 
     async def guarded(run: LoopRun, send: Sender, prepare: Callable[[Translation, Scenario], Job],
-                      recorded: Recorded | None = None) -> None:
+                      recorded: Transcript | None = None) -> None:
         try:
             await run_loop(run, scenario, options, send, prepare, on_step, recorded)
         except Exception as exc:  # noqa: BLE001 - one loop's failure never loses another's steps
@@ -314,7 +311,7 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
 
         async def replayed(run: LoopRun) -> None:
             source = replay.transcript(run.index)
-            recorded = source.recorded_result if options.results_from is None else None
+            recorded = source if options.results_from is None else None
             if source.provider == run.provider:
                 offline = runner.SendSettings(timeout=settings.timeout, retries=0, transport=source.transport())
                 async with runner.open_client(offline, 1) as client:

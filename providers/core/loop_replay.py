@@ -44,6 +44,9 @@ class Transcript:
             if _saved_stream(body, content_type) and not _streamed(request):
                 raise httpx.ConnectError(f"replay: {self.folder}'s step {count['n']} is a saved stream: replay it "
                                          "with --stream")
+            cut = _transport_fault((self.replies.get(count["n"]) or {}).get("reply"))
+            if cut is not None and _saved_stream(body, content_type):
+                return httpx.Response(status, stream=_cut_stream(body, cut), headers={"content-type": content_type})
             return httpx.Response(status, content=body, headers={"content-type": content_type})
 
         return httpx.MockTransport(handler)
@@ -55,6 +58,13 @@ class Transcript:
         if index >= len(results) or results[index].get("name") != name:
             return None
         return results[index]["content"], bool(results[index].get("is_error"))
+
+    def said(self, step: int, code: str) -> bool:
+        """Whether the recorded step's ledger has ``code`` (True without a saved ledger: bare step bodies)."""
+        ledger = (self.replies.get(step) or {}).get("ledger")
+        if not isinstance(ledger, list):
+            return True
+        return any(isinstance(e, dict) and e.get("code") == code for e in ledger)
 
     def translated_sender(self) -> Sender:
         """For another provider than the recorded one: each step's request is rendered for it, and the
@@ -72,6 +82,37 @@ class Transcript:
                           verdict(job.scenario, reply, job.translation), "", None)
 
         return send
+
+
+_FAULT = re.compile(r"the stream failed: (\w+): (.*)", re.S)
+
+
+def _transport_fault(reply: Any) -> Exception | None:
+    """The network fault that cut a recorded stream (its reply's ``stream.transport`` error), rebuilt as the httpx
+    error the run met, so its replay ends in the same error instead of reading the saved bytes as a whole stream."""
+    import httpx
+
+    error = reply.get("error") if isinstance(reply, dict) else None
+    if not isinstance(error, dict) or error.get("type") != "stream.transport":
+        return None
+    found = _FAULT.fullmatch(str(error.get("message") or ""))
+    name, text = found.groups() if found else ("ReadError", str(error.get("message") or "the stream was cut"))
+    kind = getattr(httpx, name, None)
+    if not (isinstance(kind, type) and issubclass(kind, httpx.TransportError)):
+        kind = httpx.ReadError
+    return kind(text)
+
+
+def _cut_stream(body: bytes, fault: Exception) -> Any:
+    """A recorded stream's bytes, then the fault that cut it (httpx is imported only by a replay)."""
+    import httpx
+
+    class CutStream(httpx.AsyncByteStream):
+        async def __aiter__(self) -> Any:
+            yield body
+            raise fault
+
+    return CutStream()
 
 
 # a saved stream's file suffix (run --stream --save, stream_framing.SAVE_SUFFIX) -> the content type it replays with
