@@ -97,3 +97,29 @@ def test_replay_of_a_stream_cut_mid_call_ends_in_the_recorded_error(tmp_path: Pa
         assert replayed.returncode == live.returncode
         assert again["ended"] == doc["ended"]
         assert [s["reply"] for s in again["steps"]] == [s["reply"] for s in doc["steps"]]
+
+
+def test_a_call_outside_the_tools_a_narrowed_step_allows_gets_an_error_result_everywhere(tmp_path: Path) -> None:
+    """`loop.narrow: allowed` (docs/loop.md) sends every tool and makes the step's `tools:` the provider's restriction
+    (OpenAI `allowed_tools`, Gemini `allowedFunctionNames`); where there is none (Anthropic) only the step's tools are
+    sent. A model calling a tool the step did not offer (the mock scripted `phantom: read_file` at a step offering
+    `search`) got an error result and loop.phantom_call on Anthropic, but on OpenAI and Gemini the tool's real result
+    and no finding: the same scenario and replies made another history per provider. docs/run.md: "A call to a tool
+    the step did not offer gets an error result saying so". Now the same everywhere."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(TOOLS + "loop:\n  max_steps: 3\n  narrow: allowed\n  steps:\n"
+                    "    - {tool_choice: required, tools: [search]}\n    - {tool_choice: auto}\n"
+                    "  results: {search: hits, read_file: text}\n")
+    script = tmp_path / "script.yaml"
+    script.write_text("replies:\n  - phantom: read_file\n  - text: done\n")
+    seen = {}
+    for provider in ("anthropic", "openai", "openai-responses", "gemini"):
+        with running_mock(provider, script=load_script(script)) as mock:
+            result = toolchoice("run", str(path), "-p", provider, "--base-url", mock.base_url, "--format", "json")
+            assert [r["findings"] for r in mock.records if any(f["severity"] == "error" for f in r["findings"])] == []
+        [doc] = json.loads(result.stdout)["runs"][0]["loops"]
+        step = doc["steps"][0]
+        assert step["verdict"]["obeyed"] is False
+        [answer] = step["results"]
+        seen[provider] = (answer["is_error"], answer["content"], "loop.phantom_call" in [e["code"] for e in step["ledger"]])
+    assert set(seen.values()) == {(True, "error: tool 'read_file' is not available (offered: search)", True)}, seen

@@ -195,6 +195,8 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
             _finish(run, record, "error", record.sample.error_line(run.provider), on_step)
             return run
         offered = offered_tools(translation, s)  # what the verdict counts as offered
+        if s.tool_choice is not None and s.tool_choice.mode == "allowed":  # narrow: allowed sends every tool; the
+            offered = tuple(n for n in offered if n in s.tool_choice.allowed)  # step offers its subset, as on removal
         phantom = [c.name for c in reply.tool_calls if c.name not in offered]
         for name in dict.fromkeys(phantom):
             record.notes.append(LedgerEntry("warning", "loop.phantom_call",
