@@ -123,3 +123,31 @@ def test_a_call_outside_the_tools_a_narrowed_step_allows_gets_an_error_result_ev
         [answer] = step["results"]
         seen[provider] = (answer["is_error"], answer["content"], "loop.phantom_call" in [e["code"] for e in step["ledger"]])
     assert set(seen.values()) == {(True, "error: tool 'read_file' is not available (offered: search)", True)}, seen
+
+
+def test_a_stop_tool_call_the_step_cannot_take_does_not_end_the_loop(tmp_path: Path) -> None:
+    """The stop tool called where the step did not offer it (`phantom: final_answer` at a step offering `search`),
+    or with arguments that are not JSON (`broken_json`): the step's ledger said "loop.phantom_call ... its result is
+    an error saying so" / "loop.arguments_undecodable ... its result is an error", yet the history answered the call
+    `done` and the loop ended as `stop_tool`, counted as ended by itself, with the final answer `{}` or null. Such a
+    call now gets the error result its finding promises, and the loop goes on (here: the model answers at step 2)."""
+    path = tmp_path / "loop.yaml"
+    tools = TOOLS.replace("tool_choice: auto", "  - {name: final_answer, description: Answer., parameters: "
+                          "{type: object, properties: {answer: {type: string}}, required: [answer]}}\ntool_choice: auto")
+    script = tmp_path / "script.yaml"
+    for steps, first in (("  steps:\n    - {tool_choice: required, tools: [search]}\n    - {tool_choice: auto}\n",
+                          "phantom: final_answer"),
+                         ("", "{call: final_answer, broken_json: true}")):
+        path.write_text(tools + "loop:\n  max_steps: 3\n" + steps + "  stop: {tool: final_answer}\n"
+                        "  results: {search: hits, read_file: text}\n")
+        script.write_text(f"replies:\n  - {first}\n  - text: the answer\n")
+        for provider in ("openai", "anthropic"):
+            with running_mock(provider, script=load_script(script)) as mock:
+                result = toolchoice("run", str(path), "-p", provider, "--base-url", mock.base_url, "--format", "json")
+                assert len(mock.records) == 2
+            [doc] = json.loads(result.stdout)["runs"][0]["loops"]
+            assert (doc["ended"]["reason"], doc["ended"]["step"]) == ("no_tool_call", 2), (first, doc["ended"])
+            assert doc["final_answer"] == "the answer"
+            [answer] = doc["steps"][0]["results"]
+            assert answer["is_error"] is True and answer["content"].startswith("error: "), answer
+            assert "loop.stop_tool_result" not in [e["code"] for e in doc["steps"][0]["ledger"]]

@@ -25,7 +25,7 @@ from .loop_records import LoopRun, StepRecord
 from .loop_replay import Replay, Transcript, load_replay, reply_from_json  # noqa: F401 - the loop's interface
 from .loop_results import ToolResults
 from .loop_tally import ENDINGS, summary  # noqa: F401 - the loop's interface
-from .model import LedgerEntry, Message, RenderOptions, Reply, Scenario, ToolchoiceError, Translation
+from .model import LedgerEntry, LoopSpec, Message, RenderOptions, Reply, Scenario, ToolCall, ToolchoiceError, Translation
 from .runner import Job, Sample, SendSettings
 
 STOP_RESULT = "done"  # the stop tool's result in the history when loop.results gives none
@@ -221,7 +221,7 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
             if found is not None:
                 message = Message("tool", content=found[0], tool_call_id=history_call.id, tool_name=call.name,
                                   is_error=found[1])
-            elif call.name == spec.stop_tool and call.name not in spec.results and options.results_from is None:
+            elif _stops(call, spec, offered) and call.name not in spec.results and options.results_from is None:
                 message = Message("tool", content=STOP_RESULT, tool_call_id=history_call.id, tool_name=call.name)
                 record.notes.append(LedgerEntry("info", "loop.stop_tool_result",
                                                 f"the stop tool '{call.name}' has no loop.results entry: the history "
@@ -230,7 +230,7 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
                 message = await results.answer(call, history_call, offered, context)
             record.results.append(message)
             run.history.append(message)
-        stop = next((c for c in reply.tool_calls if spec.stop_tool and c.name == spec.stop_tool), None)
+        stop = next((c for c in reply.tool_calls if _stops(c, spec, offered)), None)
         if stop is not None:
             run.final = stop.arguments
             _finish(run, record, "stop_tool", None, on_step)
@@ -245,6 +245,13 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         if on_step is not None:
             on_step(run, record)
     return run
+
+
+def _stops(call: ToolCall, spec: LoopSpec, offered: tuple[str, ...]) -> bool:
+    """Whether ``call`` ends the loop: the stop tool, offered at this step, with arguments that decode (a call the
+    step did not offer, or whose arguments are not JSON, gets the error result its finding says, and the loop goes
+    on: its arguments, the final answer, are not there)."""
+    return bool(spec.stop_tool) and call.name == spec.stop_tool and call.name in offered and call.arguments is not None
 
 
 def _finish(run: LoopRun, record: StepRecord, reason: str, error: str | None, on_step: OnStep | None) -> None:
