@@ -121,7 +121,8 @@ def test_a_call_outside_the_tools_a_narrowed_step_allows_gets_an_error_result_ev
         step = doc["steps"][0]
         assert step["verdict"]["obeyed"] is False
         [answer] = step["results"]
-        seen[provider] = (answer["is_error"], answer["content"], "loop.phantom_call" in [e["code"] for e in step["ledger"]])
+        codes = [e["code"] for e in step["ledger"]]
+        seen[provider] = (answer["is_error"], answer["content"], "loop.phantom_call" in codes)
     assert set(seen.values()) == {(True, "error: tool 'read_file' is not available (offered: search)", True)}, seen
 
 

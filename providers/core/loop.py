@@ -25,7 +25,8 @@ from .loop_records import LoopRun, StepRecord
 from .loop_replay import Replay, Transcript, load_replay, reply_from_json  # noqa: F401 - the loop's interface
 from .loop_results import ToolResults
 from .loop_tally import ENDINGS, summary  # noqa: F401 - the loop's interface
-from .model import LedgerEntry, LoopSpec, Message, RenderOptions, Reply, Scenario, ToolCall, ToolchoiceError, Translation
+from .model import (LedgerEntry, LoopSpec, Message, RenderOptions, Reply, Scenario, ToolCall, ToolchoiceError,
+                    Translation)
 from .runner import Job, Sample, SendSettings
 
 STOP_RESULT = "done"  # the stop tool's result in the history when loop.results gives none
