@@ -25,7 +25,8 @@ from .loop_records import LoopRun, StepRecord
 from .loop_replay import Replay, Transcript, load_replay, reply_from_json  # noqa: F401 - the loop's interface
 from .loop_results import ToolResults
 from .loop_tally import ENDINGS, summary  # noqa: F401 - the loop's interface
-from .model import LedgerEntry, Message, RenderOptions, Reply, Scenario, ToolchoiceError, Translation
+from .model import (LedgerEntry, LoopSpec, Message, RenderOptions, Reply, Scenario, ToolCall, ToolchoiceError,
+                    Translation)
 from .runner import Job, Sample, SendSettings
 
 STOP_RESULT = "done"  # the stop tool's result in the history when loop.results gives none
@@ -154,8 +155,12 @@ class LoopOptions:
 
 
 async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send: Sender,
-                   prepare: Callable[[Translation, Scenario], Job], on_step: OnStep | None = None) -> LoopRun:
-    """Run one loop to its end, appending each finished step to ``run.steps``."""
+                   prepare: Callable[[Translation, Scenario], Job], on_step: OnStep | None = None,
+                   recorded: Transcript | None = None) -> LoopRun:
+    """Run one loop to its end, appending each finished step to ``run.steps``. ``recorded`` (a replay without
+    --results-from): the result the recorded run gave each call answers it, so the replayed requests are the
+    recorded ones (the command is not run again; ``loop.results`` answers a call the recording has none for), and
+    step 1 warns loop.no_results only where the recorded run did."""
     from .history import assistant_message
     from .registry import translate
     from .verdict import offered_tools
@@ -171,6 +176,8 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
     rules, has_allowed = options.thinking_rules(run.provider, scenario), options.allowed_form(run.provider)
     for number in range(1, spec.max_steps + 1):
         notes: list[LedgerEntry] = list(options.findings(run.provider, scenario)) if number == 1 else []
+        if recorded is not None and number == 1 and not recorded.said(1, "loop.no_results"):
+            notes[:] = [e for e in notes if e.code != "loop.no_results"]  # the recorded run had --results-from
         s = step_scenario(scenario, number, run.history, options.override, called, notes)
         translation = translate(run.provider, s, options.render_for(run.provider), options.capabilities)
         record = StepRecord(number, s, translation, notes=notes)
@@ -189,6 +196,8 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
             _finish(run, record, "error", record.sample.error_line(run.provider), on_step)
             return run
         offered = offered_tools(translation, s)  # what the verdict counts as offered
+        if s.tool_choice is not None and s.tool_choice.mode == "allowed":  # narrow: allowed sends every tool; the
+            offered = tuple(n for n in offered if n in s.tool_choice.allowed)  # step offers its subset, as on removal
         phantom = [c.name for c in reply.tool_calls if c.name not in offered]
         for name in dict.fromkeys(phantom):
             record.notes.append(LedgerEntry("warning", "loop.phantom_call",
@@ -208,8 +217,12 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
             record.notes.append(repeated)
         run.history.append(turn)
         context = {"loop": run.index, "step": number, "provider": run.provider}
-        for call, history_call in zip(reply.tool_calls, turn.tool_calls):
-            if call.name == spec.stop_tool and call.name not in spec.results and options.results_from is None:
+        for index, (call, history_call) in enumerate(zip(reply.tool_calls, turn.tool_calls)):
+            found = recorded.recorded_result(number, index, call.name) if recorded is not None else None
+            if found is not None:
+                message = Message("tool", content=found[0], tool_call_id=history_call.id, tool_name=call.name,
+                                  is_error=found[1])
+            elif _stops(call, spec, offered) and call.name not in spec.results and options.results_from is None:
                 message = Message("tool", content=STOP_RESULT, tool_call_id=history_call.id, tool_name=call.name)
                 record.notes.append(LedgerEntry("info", "loop.stop_tool_result",
                                                 f"the stop tool '{call.name}' has no loop.results entry: the history "
@@ -218,7 +231,7 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
                 message = await results.answer(call, history_call, offered, context)
             record.results.append(message)
             run.history.append(message)
-        stop = next((c for c in reply.tool_calls if spec.stop_tool and c.name == spec.stop_tool), None)
+        stop = next((c for c in reply.tool_calls if _stops(c, spec, offered)), None)
         if stop is not None:
             run.final = stop.arguments
             _finish(run, record, "stop_tool", None, on_step)
@@ -233,6 +246,13 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         if on_step is not None:
             on_step(run, record)
     return run
+
+
+def _stops(call: ToolCall, spec: LoopSpec, offered: tuple[str, ...]) -> bool:
+    """Whether ``call`` ends the loop: the stop tool, offered at this step, with arguments that decode (a call the
+    step did not offer, or whose arguments are not JSON, gets the error result its finding says, and the loop goes
+    on: its arguments, the final answer, are not there)."""
+    return bool(spec.stop_tool) and call.name == spec.stop_tool and call.name in offered and call.arguments is not None
 
 
 def _finish(run: LoopRun, record: StepRecord, reason: str, error: str | None, on_step: OnStep | None) -> None:
@@ -286,9 +306,10 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
 
     policy = transport.RetryPolicy(retries=settings.retries)
 
-    async def guarded(run: LoopRun, send: Sender, prepare: Callable[[Translation, Scenario], Job]) -> None:
+    async def guarded(run: LoopRun, send: Sender, prepare: Callable[[Translation, Scenario], Job],
+                      recorded: Transcript | None = None) -> None:
         try:
-            await run_loop(run, scenario, options, send, prepare, on_step)
+            await run_loop(run, scenario, options, send, prepare, on_step, recorded)
         except Exception as exc:  # noqa: BLE001 - one loop's failure never loses another's steps
             run.ended, run.error = "error", f"{type(exc).__name__}: {exc}"
             run.ended_step = len(run.steps) + 1
@@ -300,19 +321,20 @@ async def run_loops_async(scenario: Scenario, runs: list[LoopRun], settings: Sen
 
         async def replayed(run: LoopRun) -> None:
             source = replay.transcript(run.index)
+            recorded = source if options.results_from is None else None
             if source.provider == run.provider:
                 offline = runner.SendSettings(timeout=settings.timeout, retries=0, transport=source.transport())
                 async with runner.open_client(offline, 1) as client:
                     async def send(job: Job, number: int) -> Sample:
                         sample = await runner.send_sample(job, number, client, no_retry)
-                        recorded = (source.replies.get(number) or {}).get("latency_ms")
-                        if isinstance(recorded, (int, float)):
-                            sample.latency_ms = float(recorded)  # the recorded latency: replay output is stable
+                        latency = (source.replies.get(number) or {}).get("latency_ms")
+                        if isinstance(latency, (int, float)):
+                            sample.latency_ms = float(latency)  # the recorded latency: replay output is stable
                         return sample
 
-                    await guarded(run, send, offline_prepare)
+                    await guarded(run, send, offline_prepare, recorded)
             else:
-                await guarded(run, source.translated_sender(), offline_prepare)
+                await guarded(run, source.translated_sender(), offline_prepare, recorded)
 
         await asyncio.gather(*(replayed(run) for run in runs))
         return

@@ -44,9 +44,27 @@ class Transcript:
             if _saved_stream(body, content_type) and not _streamed(request):
                 raise httpx.ConnectError(f"replay: {self.folder}'s step {count['n']} is a saved stream: replay it "
                                          "with --stream")
+            cut = _transport_fault((self.replies.get(count["n"]) or {}).get("reply"))
+            if cut is not None and _saved_stream(body, content_type):
+                return httpx.Response(status, stream=_cut_stream(body, cut), headers={"content-type": content_type})
             return httpx.Response(status, content=body, headers={"content-type": content_type})
 
         return httpx.MockTransport(handler)
+
+    def recorded_result(self, step: int, index: int, name: str) -> tuple[str, bool] | None:
+        """What the recorded run's step gave its ``index``-th call (the saved ``results``: ``--results-from``'s
+        output, ``loop.results``' value): (content, is_error), or None where it kept none for a call of that name."""
+        results = (self.replies.get(step) or {}).get("results") or []
+        if index >= len(results) or results[index].get("name") != name:
+            return None
+        return results[index]["content"], bool(results[index].get("is_error"))
+
+    def said(self, step: int, code: str) -> bool:
+        """Whether the recorded step's ledger has ``code`` (True without a saved ledger: bare step bodies)."""
+        ledger = (self.replies.get(step) or {}).get("ledger")
+        if not isinstance(ledger, list):
+            return True
+        return any(isinstance(e, dict) and e.get("code") == code for e in ledger)
 
     def translated_sender(self) -> Sender:
         """For another provider than the recorded one: each step's request is rendered for it, and the
@@ -64,6 +82,37 @@ class Transcript:
                           verdict(job.scenario, reply, job.translation), "", None)
 
         return send
+
+
+_FAULT = re.compile(r"the stream failed: (\w+): (.*)", re.S)
+
+
+def _transport_fault(reply: Any) -> Exception | None:
+    """The network fault that cut a recorded stream (its reply's ``stream.transport`` error), rebuilt as the httpx
+    error the run met, so its replay ends in the same error instead of reading the saved bytes as a whole stream."""
+    import httpx
+
+    error = reply.get("error") if isinstance(reply, dict) else None
+    if not isinstance(error, dict) or error.get("type") != "stream.transport":
+        return None
+    found = _FAULT.fullmatch(str(error.get("message") or ""))
+    name, text = found.groups() if found else ("ReadError", str(error.get("message") or "the stream was cut"))
+    kind = getattr(httpx, name, None)
+    if not (isinstance(kind, type) and issubclass(kind, httpx.TransportError)):
+        kind = httpx.ReadError
+    return kind(text)
+
+
+def _cut_stream(body: bytes, fault: Exception) -> Any:
+    """A recorded stream's bytes, then the fault that cut it (httpx is imported only by a replay)."""
+    import httpx
+
+    class CutStream(httpx.AsyncByteStream):
+        async def __aiter__(self) -> Any:
+            yield body
+            raise fault
+
+    return CutStream()
 
 
 # a saved stream's file suffix (run --stream --save, stream_framing.SAVE_SUFFIX) -> the content type it replays with
@@ -166,7 +215,7 @@ def _transcript(base: Path, provider: str) -> Transcript:
                 raise ToolchoiceError(f"--replay: {reply_file} is not a step's reply file (a JSON object with "
                                       f"'reply' an object; found {type(loaded).__name__})",
                                       hint="give the folder `run --save` wrote") from None
-            problem = _reply_problem(loaded.get("reply") or {})
+            problem = _reply_problem(loaded.get("reply") or {}) or _results_problem(loaded.get("results"))
             if problem is not None:
                 raise ToolchoiceError(f"--replay: {reply_file}: {problem}",
                                       hint="give the folder `run --save` wrote, or keep the reply as it wrote it")
@@ -250,6 +299,22 @@ def _reply_problem(data: Any) -> str | None:
     error = data.get("error")
     if isinstance(error, dict) and not isinstance(error.get("message", ""), str):
         return "reply.error.message must be a string"
+    return None
+
+
+def _results_problem(results: Any) -> str | None:
+    """What in a saved step's ``results`` is not what ``--save`` writes (each replays as the call's result)."""
+    if results is None:
+        return None
+    if not isinstance(results, list):
+        return f"results must be a list, not {type(results).__name__}"
+    for n, item in enumerate(results):
+        if not isinstance(item, dict):
+            return f"results[{n}] must be an object, not {type(item).__name__}"
+        if not isinstance(item.get("content"), str) or not isinstance(item.get("name"), (str, type(None))):
+            return f"results[{n}] must have 'content' a string and 'name' a string"
+        if not isinstance(item.get("is_error", False), bool):
+            return f"results[{n}].is_error must be true or false"
     return None
 
 
