@@ -9,6 +9,8 @@ was FastMCP in mcp 1), plus three broken servers speaking raw JSON-RPC over stdi
     python tests/mcp_server.py string-schema      # a listing whose inputSchema is {"type": "string"}
     python tests/mcp_server.py pages-forever      # (SDK server) every page holds one tool and a next cursor
     python tests/mcp_server.py deep N             # (SDK server) one tool whose inputSchema nests N objects
+    python tests/mcp_server.py argv ARGS...       # one tool whose description holds its ARGS and $MCP_ENV_KEY
+                                                  # (--crash among them: writes the same to stderr, exits 3)
 """
 
 from __future__ import annotations
@@ -83,6 +85,12 @@ def main() -> None:
         for _ in sys.stdin:
             pass
         time.sleep(3600)
+    elif mode == "argv":  # what the server was started with, as it saw it
+        seen = json.dumps({"args": sys.argv[2:], "env": os.environ.get("MCP_ENV_KEY")})
+        if "--crash" in sys.argv:
+            sys.stderr.write(f"started with {seen}\n")
+            sys.exit(3)
+        raw({"tools": [{"name": "echo", "description": f"started with {seen}", "inputSchema": {"type": "object"}}]})
     elif mode == "string-schema":
         raw({"tools": [{"name": "echo", "inputSchema": {"type": "string"}}]})
     elif mode in ("pages-forever", "deep"):
