@@ -121,3 +121,12 @@ def test_an_unreachable_url_with_a_key_in_its_path_says_so_with_the_name(tmp_pat
     assert "${MCP_PATH_KEY}" in result.stderr and PATH_KEY not in result.stderr + result.stdout, result.stderr
     question = run_cli(["tools", "--mcp-url", "http://127.0.0.1:9/mcp?key=$MCP_PATH_KEY"], env=ENV)
     assert question.returncode == 2 and "query string" in question.stderr and PATH_KEY not in question.stderr
+
+
+def test_a_server_error_of_a_page_of_text_is_one_bounded_line() -> None:
+    """Hunt (trial 8b, held, no defect): a tools/list error of 100,000 characters with markup and an escape is
+    one line, its middle left out (exits.error_line), the markup shown as text."""
+    result = run_cli(["tools", "--mcp", shlex.join([sys.executable, str(SERVER), "error-long"])])
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr[:300]
+    assert "the server failed: [bold]boom[/bold]" in result.stderr and "\x1b" not in result.stderr
+    assert len(result.stderr) < 2500 and "characters left out" in result.stderr, len(result.stderr)
