@@ -77,6 +77,11 @@ def test_a_failing_stdio_server_that_prints_what_it_read_shows_names_only(tmp_pa
     result = run_cli(["tools", "--mcp", _argv_server("--crash", "$MCP_ARG_KEY")], env=ENV)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "$MCP_ARG_KEY" in result.stderr and ARG_KEY not in result.stderr + result.stdout, result.stderr
+    passed = run_cli(["tools", "--mcp", _argv_server("plain"), "--env", "MCP_ENV_KEY=$MCP_SECRET", "-f", "json"],
+                     env=ENV)
+    assert passed.returncode == 0, passed.stderr
+    assert json.loads(passed.stdout)["tools"][0]["description"] == 'started with {"args": ["plain"], "env": "$MCP_SECRET"}'
+    assert ENV_KEY not in passed.stdout + passed.stderr
     unset = run_cli(["tools", "--mcp", _argv_server("$MCP_UNSET_VAR_Q")], env=ENV)
     assert unset.returncode == 2 and "needs MCP_UNSET_VAR_Q, which is not set" in unset.stderr, unset.stderr
 
