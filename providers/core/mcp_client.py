@@ -276,25 +276,15 @@ def resolve_env(text: str, who: str, what: str, secrets: dict[str, str]) -> str:
 
 def resolve_headers(headers: Mapping[str, str], who: str) -> tuple[dict[str, str], dict[str, str]]:
     """Header values with ``$NAME`` / ``${NAME}`` read from the environment, and value -> $NAME for redaction."""
-    from .transport import _PLACEHOLDER
+    from .request_parts import ENV_PLACEHOLDER
 
     secrets: dict[str, str] = {}
-    missing: list[str] = []
-
-    def value_of(match: Any) -> str:
-        name = match.group(1) or match.group(2)
-        value = os.environ.get(name)
-        if not value:
-            missing.append(name)
-            return match.group(0)
-        secrets[value] = f"${name}"
-        return value
-
-    resolved = {name: _PLACEHOLDER.sub(value_of, value) for name, value in headers.items()}
-    if missing:
+    missing = [name for value in headers.values() for m in ENV_PLACEHOLDER.finditer(value)
+               if not os.environ.get(name := m.group(1) or m.group(2))]
+    if missing:  # every header's, in one line
         raise ToolchoiceError(f"{who}: a header needs {', '.join(dict.fromkeys(missing))}, which is not set in "
                               "the environment", hint="export it, or remove it from headers")
-    return resolved, secrets
+    return {name: resolve_env(value, who, "a header", secrets) for name, value in headers.items()}, secrets
 
 
 async def _listing(client: Any, http: Any = None, done: dict[str, Any] | None = None,
