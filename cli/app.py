@@ -203,7 +203,13 @@ def main() -> None:
         from .stdio import whole_writes
 
         whole_writes(lossy)  # unbuffered (-u), a non-blocking pipe: every byte is written, or the error raised
-    code = run(sys.argv[1:])
+    try:
+        code = run(sys.argv[1:])
+    except KeyboardInterrupt:  # before a command's own handling (typer building it, parsing): one line, no traceback
+        from .exits import error_line
+
+        error_line("interrupted")
+        code = 130
     _skip_teardown()
     _exit_now(code)
 

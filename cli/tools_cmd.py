@@ -28,6 +28,9 @@ def tools(
     mcp_url: Optional[str] = typer.Option(None, "--mcp-url", help="List the tools of the streamable-HTTP MCP server at this URL."),
     header: Optional[List[str]] = typer.Option(None, "--header", "-H", help="'Name: value' for --mcp-url (repeatable); "
                                                "$NAME in the value is read from the environment, never printed."),
+    env: Optional[List[str]] = typer.Option(None, "--env", help="'NAME=value' set for the --mcp server (repeatable; "
+                                            "it gets only HOME, PATH, ... else); $NAME in the value is read from "
+                                            "the environment, never printed."),
     timeout: float = typer.Option(30.0, "--timeout", help="Seconds an MCP server gets to list its tools."),
     format: ToolsFormat = typer.Option(ToolsFormat.yaml, "--format", "-f", help="yaml (a scenario's tools:) or json."),
 ) -> None:
@@ -40,6 +43,8 @@ def tools(
                               f"give one source, not {' and '.join(given)}", hint="see toolchoice tools --help")
     if header and not mcp_url:
         raise ToolchoiceError("--header goes with --mcp-url")
+    if env and not mcp:
+        raise ToolchoiceError("--env goes with --mcp")
     if not 0 < timeout <= 3600:  # NaN fails it too
         raise ToolchoiceError("--timeout must be a number of seconds above 0, at most 3600")
     if file is not None:
@@ -48,7 +53,7 @@ def tools(
         from toolchoice.providers.core import mcp_client
 
         if mcp is not None:
-            listing = mcp_client.list_tools_stdio(mcp, timeout=timeout)
+            listing = mcp_client.list_tools_stdio(mcp, timeout=timeout, env=_env(env or []))
             imported = tool_import.import_listing(listing, f"mcp: {mcp}")
         else:
             assert mcp_url is not None
@@ -81,6 +86,19 @@ def _headers(values: list[str]) -> dict[str, str]:
                                   "digits and !#$%&'*+-.^_`|~, a value on one line)",
                                   hint="e.g. -H 'Authorization: Bearer $MCP_TOKEN'")
         out[name.strip()] = rest.strip()
+    return out
+
+
+def _env(values: list[str]) -> dict[str, str]:
+    from toolchoice.providers.core.tool_import import ENV_NAME
+
+    out: dict[str, str] = {}
+    for value in values:
+        name, sep, rest = value.partition("=")
+        if not sep or not ENV_NAME.fullmatch(name) or "\x00" in rest:
+            raise ToolchoiceError(f"--env {name or value!r}: write 'NAME=value' (a name of letters, digits and _)",
+                                  hint="e.g. --env 'GITHUB_TOKEN=$GITHUB_TOKEN'")
+        out[name] = rest
     return out
 
 

@@ -100,6 +100,8 @@ def _server(ctx: Context, fields: Any, index: int) -> dict[str, Any] | None:
                            f"{ctx.cap.title}'s MCP server definition ({server_type}) takes only a url")
         return None
     server: dict[str, Any] = {"type": "url", "url": fields["server_url"], "name": label}
+    if native_tools.PLACEHOLDER.search(server["url"]):  # a key in the URL's path, as $NAME: read at send time
+        ctx.body_env.append(("mcp_servers", index, "url"))
     if "authorization" in fields:
         server["authorization_token"] = fields["authorization"]
         ctx.body_env.append(("mcp_servers", index, "authorization_token"))

@@ -238,7 +238,7 @@ def _hosted(ctx: Context, hosted: tuple[Any, ...], first: int) -> list[dict[str,
     out = []
     for index, tool in enumerate(hosted, first):
         entry = dict(tool.fields) if tool.kind == "mcp" else {"type": tool.kind}
-        for key in ("headers", "authorization"):
+        for key in ("headers", "authorization", "server_url"):  # server_url: a key in its path as $NAME
             if key in entry:
                 value = entry[key]
                 ctx.body_env.extend(("tools", index) + path for path in native_tools.env_paths({key: value}, ()))

@@ -12,8 +12,9 @@ from typing import Any, Callable, Iterator
 
 
 @contextmanager
-def serving(tools: Callable[[Any], list[dict[str, Any]]], on_close: Callable[[], None] = lambda: None) -> Iterator[str]:
-    """The server's URL while the block runs."""
+def serving(tools: Callable[[Any], list[dict[str, Any]]], on_close: Callable[[], None] = lambda: None,
+            paths: list[str] | None = None) -> Iterator[str]:
+    """The server's URL while the block runs (any path is served; ``paths`` gets each request's)."""
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -37,6 +38,8 @@ def serving(tools: Callable[[Any], list[dict[str, Any]]], on_close: Callable[[],
             self.answer(200)
 
         def do_POST(self) -> None:  # noqa: N802
+            if paths is not None:
+                paths.append(self.path)
             message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
             if message.get("id") is None:
                 return self.answer(202)

@@ -9,6 +9,9 @@ was FastMCP in mcp 1), plus three broken servers speaking raw JSON-RPC over stdi
     python tests/mcp_server.py string-schema      # a listing whose inputSchema is {"type": "string"}
     python tests/mcp_server.py pages-forever      # (SDK server) every page holds one tool and a next cursor
     python tests/mcp_server.py deep N             # (SDK server) one tool whose inputSchema nests N objects
+    python tests/mcp_server.py error-long         # answers tools/list with a JSON-RPC error of 100,000 characters
+    python tests/mcp_server.py argv ARGS...       # one tool whose description holds its ARGS and $MCP_ENV_KEY
+                                                  # (--crash among them: writes the same to stderr, exits 3)
 """
 
 from __future__ import annotations
@@ -39,8 +42,8 @@ def good_server():  # type: ignore[no-untyped-def]
     return server
 
 
-def raw(listing: object) -> None:
-    """Answer initialize properly, then tools/list with ``listing`` as the result."""
+def raw(listing: object, error: object = None) -> None:
+    """Answer initialize properly, then tools/list with ``listing`` as the result (or ``error`` as its error)."""
     for line in sys.stdin:
         message = json.loads(line)
         if "id" not in message:
@@ -49,6 +52,10 @@ def raw(listing: object) -> None:
         if method == "initialize":
             result: object = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
                               "serverInfo": {"name": "broken", "version": "0"}}
+        elif method == "tools/list" and error is not None:
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}) + "\n")
+            sys.stdout.flush()
+            continue
         elif method == "tools/list":
             result = listing
         else:
@@ -83,6 +90,14 @@ def main() -> None:
         for _ in sys.stdin:
             pass
         time.sleep(3600)
+    elif mode == "error-long":  # a server whose error message is a page of text, with markup and a terminal escape
+        raw(None, {"code": -32000, "message": "[bold]boom[/bold] \x1b[31m" + "x" * 100_000})
+    elif mode == "argv":  # what the server was started with, as it saw it
+        seen = json.dumps({"args": sys.argv[2:], "env": os.environ.get("MCP_ENV_KEY")})
+        if "--crash" in sys.argv:
+            sys.stderr.write(f"started with {seen}\n")
+            sys.exit(3)
+        raw({"tools": [{"name": "echo", "description": f"started with {seen}", "inputSchema": {"type": "object"}}]})
     elif mode == "string-schema":
         raw({"tools": [{"name": "echo", "inputSchema": {"type": "string"}}]})
     elif mode in ("pages-forever", "deep"):

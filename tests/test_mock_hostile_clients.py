@@ -332,3 +332,54 @@ def test_markup_and_escapes_in_a_request_print_as_data(mock: Any, format: str,
         assert [json.loads(line)["offered_tools"] for line in out.splitlines()][0] == [name]
     else:
         assert "[bold red]get_weather[/bold red]" in out and "/v1/[link=http://x]" in out
+
+
+# ---- signals in this process (trial 8b) -------------------------------------------------------------------
+
+
+def _on_term(signum: int, frame: Any) -> None:  # a handler of the caller's, which serving must leave in place
+    raise KeyboardInterrupt
+
+
+def test_serving_puts_back_the_signal_handlers_it_found() -> None:
+    """The console script maps SIGTERM to Ctrl-C's handler; serving set the loop's and, when it stopped, left
+    SIGTERM at the default action (asyncio's remove_signal_handler), so a second SIGTERM while the summary was
+    written killed the command (exit -15) instead of ending it with its line. A real SIGTERM stops it here."""
+    import os
+
+    from toolchoice.providers.core.mock.server import serve_mock
+
+    old_term = signal.signal(signal.SIGTERM, _on_term)
+    old_int = signal.getsignal(signal.SIGINT)
+    try:
+        served = serve_mock("openai", on_url=lambda url: os.kill(os.getpid(), signal.SIGTERM), on_record=print)
+        assert signal.getsignal(signal.SIGTERM) is _on_term
+        assert signal.getsignal(signal.SIGINT) is old_int
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+    assert served.url.startswith("http://127.0.0.1:") and served.line() == ("toolchoice mock: stopped after 0 "
+                                                                          "requests, 0 refused")
+
+
+def test_a_signal_before_the_server_listens_stops_it_with_nothing_served(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while the server is still binding (before its handlers are set) was a KeyboardInterrupt out of
+    ``serve_mock``: the command said "interrupted", exit 130, instead of its summary."""
+    import os
+
+    from toolchoice.providers.core.mock import server as mock_server
+
+    start = mock_server.Server.start
+
+    async def interrupted_start(self: Any) -> int:
+        os.kill(os.getpid(), signal.SIGINT)  # asyncio.run's own SIGINT handler cancels the main task
+        return await start(self)
+
+    monkeypatch.setattr(mock_server.Server, "start", interrupted_start)
+    old_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        served = mock_server.serve_mock("openai", on_url=lambda url: None, on_record=print)
+    except KeyboardInterrupt:
+        pytest.fail("the interrupt came out of serve_mock")
+    finally:
+        signal.signal(signal.SIGINT, old_int)
+    assert served.line() == "toolchoice mock: stopped after 0 requests, 0 refused"

@@ -289,6 +289,56 @@ def test_a_header_secret_is_resolved_at_send_time_and_redacted():
     assert secret not in prepared.redactor.text(f"echo: {secret}")
 
 
+PATH_SECRET = "sk-proj-pathkey-91c3e7a5d2b4f680"
+URL_AT = {"openai-responses": ("tools", 1, "server_url"), "anthropic": ("mcp_servers", 0, "url"),
+          "gemini": ("tools", 1, "mcpServers", 0, "streamableHttpTransport", "url")}
+
+
+@pytest.mark.parametrize("provider", sorted(URL_AT))
+def test_a_key_in_the_server_url_path_is_a_variable_read_at_send_time(provider: str) -> None:
+    """trial 8b: a server that takes its key in the URL's path (``/KEY/mcp``) could only be written with the key
+    itself (in the file and every output) or with ``$NAME``, which was sent as the text ``$NAME``, unread and
+    ungated. Now it is an ``$ENV`` placeholder of the body, as a header's is: refused unless allowed, read at send
+    time, redacted."""
+    server = dict(MCP, server_url="https://mcp.example.com/$MCP_PATH_KEY/mcp")
+    refused = translate(provider, scenario(server))
+    assert refused.refused and "env.not_allowed" in codes(refused), codes(refused)
+    t = translate(provider, scenario(server), RenderOptions(allow_env=("MCP_PATH_KEY",)))
+    assert not t.refused and "env.allowed" in codes(t)
+    value: Any = t.request.body
+    for key in URL_AT[provider]:
+        value = value[key]
+    assert value == "https://mcp.example.com/$MCP_PATH_KEY/mcp"  # what every output shows
+    env = {"OPENAI_API_KEY": "sk-test-0123456789abcdef", "ANTHROPIC_API_KEY": "sk-ant-test-0123456789",
+           "GEMINI_API_KEY": "gem-test-0123456789abcdef", "MCP_PATH_KEY": PATH_SECRET}
+    prepared = prepare(t.request, provider, env)
+    assert f"https://mcp.example.com/{PATH_SECRET}/mcp" in prepared.content.decode()
+    assert PATH_SECRET not in prepared.redactor.text(f"404 for /{PATH_SECRET}/mcp")
+
+
+def test_send_delivers_a_server_url_key_and_shows_only_its_name(tmp_path: Path) -> None:
+    from servers import StandIn, Step
+
+    path = tmp_path / "mcp.yaml"
+    path.write_text("tools:\n  - type: mcp\n    server_label: docs\n    server_url: https://docs.example/$MCP_PATH_KEY/mcp\n"
+                    "messages: [{role: user, content: hi}]\n")
+    env = {**DOCS_ENV, "MCP_PATH_KEY": PATH_SECRET}
+    save = tmp_path / "saved"
+    with StandIn("openai-responses", default=Step.reply("openai-responses")) as stand_in:
+        result = run_cli(["send", str(path), "-p", "openai-responses", "--base-url", stand_in.base_url(),
+                          "--allow-env", "MCP_PATH_KEY", "-f", "json", "--save", str(save)], env=env)
+    assert result.returncode in (0, 4), result.stderr
+    (got,) = stand_in.requests
+    assert got.json["tools"][0]["server_url"] == f"https://docs.example/{PATH_SECRET}/mcp"
+    assert json.loads(result.stdout)["request"]["body"]["tools"][0]["server_url"] == "https://docs.example/$MCP_PATH_KEY/mcp"
+    saved = "".join(f.read_text(errors="replace") for f in save.rglob("*") if f.is_file())
+    assert saved and PATH_SECRET not in result.stdout + result.stderr + saved
+    missing_var = run_cli(["send", str(path), "-p", "openai-responses", "--base-url", "http://127.0.0.1:9",
+                           "--allow-env", "MCP_PATH_KEY"], env=DOCS_ENV)
+    assert missing_var.returncode != 0 and "server_url, headers or authorization need MCP_PATH_KEY" in (
+        missing_var.stdout + missing_var.stderr), missing_var.stdout + missing_var.stderr
+
+
 def test_render_never_shows_a_header_value_and_send_delivers_it(tmp_path: Path):
     path = tmp_path / "mcp.yaml"
     path.write_text("tools:\n  - {name: get_time}\n  - type: mcp\n    server_label: docs\n"
@@ -387,4 +437,4 @@ def test_a_header_variable_that_is_not_set_is_named_before_any_connection():
     assert t.request.body_env == (("tools", 1, "authorization"),)
     with pytest.raises(MissingKey) as caught:
         prepare(t.request, "openai-responses", {"OPENAI_API_KEY": "sk-test-0123456789abcdef"})
-    assert "an mcp tool's headers or authorization need DEEPWIKI_TOKEN" in caught.value.message
+    assert "an mcp tool's server_url, headers or authorization need DEEPWIKI_TOKEN" in caught.value.message

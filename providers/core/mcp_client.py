@@ -51,8 +51,12 @@ def _version() -> str:
         return "unknown"
 
 
-def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -> dict[str, Any]:
-    """``tools/list`` of a stdio server started with ``command`` (a command line, split like a shell)."""
+def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
+                     env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``tools/list`` of a stdio server started with ``command`` (a command line, split like a shell), with
+    ``env`` over the SDK's default environment. ``$NAME`` / ``${NAME}`` in an argument of the command or a value
+    of ``env`` is read from the environment after the split (a value is one argument, never more); messages
+    name the command as written and every value read is redacted from them."""
     who = f"mcp: {command}"
     try:
         argv = shlex.split(command)
@@ -60,6 +64,9 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -
         raise ToolchoiceError(f"{who}: cannot split the command line: {exc}", hint="check the quotes") from None
     if not argv:
         raise ToolchoiceError(f"{who}: the command is empty")
+    secrets: dict[str, str] = {}
+    argv = [resolve_env(arg, who, "the command", secrets) for arg in argv]
+    extra = {name: resolve_env(value, who, f"env {name}", secrets) for name, value in (env or {}).items()}
     program = argv[0]
     found = shutil.which(program, path=os.environ.get("PATH")) if os.sep not in program else (
         program if os.access(Path(cwd or ".") / program, os.X_OK) else None)
@@ -74,18 +81,23 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None) -
 
     # the server runs behind mcp_relay, which passes at most mcp_reply_bytes of its stdout on to the SDK
     relay = [sys.executable, "-I", "-S", mcp_relay.__file__, str(limits.get("mcp_reply_bytes")), program]
-    params = mcp.StdioServerParameters(command=relay[0], args=[*relay[1:], *argv[1:]], cwd=str(cwd) if cwd else None)
+    params = mcp.StdioServerParameters(command=relay[0], args=[*relay[1:], *argv[1:]], cwd=str(cwd) if cwd else None,
+                                       env=extra or None)
     errlog = _StderrTail()
     before = _children()
     try:
         done: dict[str, Any] = {}
         return _run(lambda: _listing(mcp.Client(stdio_client(params, errlog=errlog.file)), done=done, who=who), who,
-                    timeout, {}, done)
+                    timeout, secrets, done)
     except ToolchoiceError as exc:
         last = errlog.last_line()
         if errlog.holds(mcp_relay.OVER):
             raise ToolchoiceError(limits.refusal(f"{who}: the server's answers", "mcp_reply_bytes")) from None
-        message = exc.message + (f"; the server's last stderr line: {last[:200]}" if last else "")
+        if last:  # the server may print its arguments or environment: what was read is never shown
+            from .redaction import Redactor, printable
+
+            last = " ".join(printable(Redactor(secrets).text(last[:200])).split())
+        message = exc.message + (f"; the server's last stderr line: {last}" if last else "")
         raise ToolchoiceError(message, hint=exc.hint) from None
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the SDK's own stop may not have run to its end
         _stop_started(before)
@@ -181,12 +193,17 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
     """``tools/list`` of a streamable-HTTP server at ``url``; ``$NAME`` in header values comes from the environment."""
     from .request_parts import redact_url, url_problem
 
-    problem = url_problem(url, base=False)  # as a hosted mcp tool's server_url: a key there would show everywhere
+    who = f"mcp_url: {url}"  # as written: a key in the path is a $NAME, read here and redacted from every message
+    secrets: dict[str, str] = {}
+    read = resolve_env(url, who, "the URL", secrets)
+    problem = url_problem(read, base=False)  # as a hosted mcp tool's server_url: a key there would show everywhere
     if problem is not None:
         raise ToolchoiceError(f"mcp_url: {redact_url(url)}: {problem}",
-                              hint="send a key in a header: -H 'Authorization: Bearer $TOKEN' (from: headers:)")
-    who = f"mcp_url: {url}"
-    resolved, secrets = resolve_headers(headers, who)
+                              hint="send a key in a header: -H 'Authorization: Bearer $TOKEN' (from: headers:), "
+                                   "or write the part of the path that holds it as $NAME")
+    resolved, header_secrets = resolve_headers(headers, who)
+    secrets.update(header_secrets)
+    url = read
     mcp = _sdk()
     from mcp.client.streamable_http import streamable_http_client
     import httpx2  # the SDK's HTTP client (a dependency of mcp 2)
@@ -234,11 +251,11 @@ def _capped_transport(httpx2: Any, who: str) -> Any:
     return Capped()
 
 
-def resolve_headers(headers: Mapping[str, str], who: str) -> tuple[dict[str, str], dict[str, str]]:
-    """Header values with ``$NAME`` / ``${NAME}`` read from the environment, and value -> $NAME for redaction."""
-    from .transport import _PLACEHOLDER
+def resolve_env(text: str, who: str, what: str, secrets: dict[str, str]) -> str:
+    """``text`` with ``$NAME`` / ``${NAME}`` read from the environment; each value read goes into ``secrets``
+    (value -> $NAME, for redaction). A variable that is not set is one line naming it, never its value."""
+    from .request_parts import ENV_PLACEHOLDER
 
-    secrets: dict[str, str] = {}
     missing: list[str] = []
 
     def value_of(match: Any) -> str:
@@ -250,11 +267,24 @@ def resolve_headers(headers: Mapping[str, str], who: str) -> tuple[dict[str, str
         secrets[value] = f"${name}"
         return value
 
-    resolved = {name: _PLACEHOLDER.sub(value_of, value) for name, value in headers.items()}
+    read = ENV_PLACEHOLDER.sub(value_of, text)
     if missing:
+        raise ToolchoiceError(f"{who}: {what} needs {', '.join(dict.fromkeys(missing))}, which is not set in the "
+                              "environment", hint="export it, or write the value itself")
+    return read
+
+
+def resolve_headers(headers: Mapping[str, str], who: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Header values with ``$NAME`` / ``${NAME}`` read from the environment, and value -> $NAME for redaction."""
+    from .request_parts import ENV_PLACEHOLDER
+
+    secrets: dict[str, str] = {}
+    missing = [name for value in headers.values() for m in ENV_PLACEHOLDER.finditer(value)
+               if not os.environ.get(name := m.group(1) or m.group(2))]
+    if missing:  # every header's, in one line
         raise ToolchoiceError(f"{who}: a header needs {', '.join(dict.fromkeys(missing))}, which is not set in "
                               "the environment", hint="export it, or remove it from headers")
-    return resolved, secrets
+    return {name: resolve_env(value, who, "a header", secrets) for name, value in headers.items()}, secrets
 
 
 async def _listing(client: Any, http: Any = None, done: dict[str, Any] | None = None,

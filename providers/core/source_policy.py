@@ -1,6 +1,6 @@
 """What a scenario's ``from:`` may reach while it is loaded: whether a live MCP source (a server started
-with ``mcp:``, a URL in ``mcp_url:``) may be used at all, and which environment variables its headers
-may read.
+with ``mcp:``, a URL in ``mcp_url:``) may be used at all, and which environment variables it may read (in
+its headers, its command line, a stdio server's ``env:`` and its URL).
 
 A dry run (``render``, ``compare`` without ``--send``, ``send --dry-run``, ``parse``) opens no socket
 and starts no process unless the user opted in on that command line (``--live-mcp``); a scenario

@@ -31,7 +31,8 @@ __all__ = ["Imported", "ImportProblem", "convert", "import_file", "import_listin
 
 # ---- the scenario's `from:` entries --------------------------------------------------------------
 
-FROM_KEYS = ("mcp", "mcp_url", "headers", "timeout")
+FROM_KEYS = ("mcp", "mcp_url", "headers", "env", "timeout")
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # what a stdio server's env: may set
 MAX_TIMEOUT = 3600  # seconds: the bound every --timeout has (docs/keys.md)
 HEADER_BREAK = re.compile(r"[\r\n\x00]")
 DEFAULT_TIMEOUT = 30.0
@@ -67,6 +68,12 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
     if bad is not None:  # what the HTTP client would refuse later, in its own words and without the line
         raise loc.fail(f"from: header {str(bad)!r} is not a header name with a one-line value",
                        "a name of letters, digits and !#$%&'*+-.^_`|~ (RFC 9110 token), a value without line breaks")
+    env = value.get("env") or {}
+    if not isinstance(env, dict) or not all(isinstance(n, str) and ENV_NAME.fullmatch(n) and isinstance(v, str)
+                                            and "\x00" not in v for n, v in env.items()):
+        raise loc.fail("from: env must map variable names to strings", 'env: {GITHUB_TOKEN: "$GITHUB_TOKEN"}')
+    if env and "mcp" not in value:
+        raise loc.fail("from: env goes with mcp:, not mcp_url:", None)
     from . import mcp_client, source_policy
 
     chosen = source_policy.current()
@@ -76,12 +83,17 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
         raise loc.fail(f"from: {which}: a dry run does not {act}: pass {source_policy.LIVE_FLAG} to read its tools "
                        "live", f"or save them once (toolchoice tools --{which.replace('_', '-')} ... --format json "
                        "> tools.json) and use from: tools.json")
-    unallowed = [name for name in _header_names(headers) if name not in chosen.allow_env]
-    if unallowed:
-        first = unallowed[0]
-        raise loc.fail(f"from: headers read ${first} from the environment and would send it to the MCP server; "
-                       "a scenario file reads no variable without asking",
-                       f"pass --allow-env {first} (or set TOOLCHOICE_ALLOW_ENV={first}) if you trust this file")
+    source = value.get("mcp", value.get("mcp_url"))
+    for where, texts, act in (("mcp" if "mcp" in value else "mcp_url", [source] if isinstance(source, str) else [],
+                               "hand it to the MCP server" if "mcp" in value else "send it in the URL"),
+                              ("headers", list(headers.values()), "send it to the MCP server"),
+                              ("env", list(env.values()), "hand it to the MCP server")):
+        unallowed = [name for name in _env_names(texts) if name not in chosen.allow_env]
+        if unallowed:
+            first = unallowed[0]
+            raise loc.fail(f"from: {where} reads ${first} from the environment and would {act}; "
+                           "a scenario file reads no variable without asking",
+                           f"pass --allow-env {first} (or set TOOLCHOICE_ALLOW_ENV={first}) if you trust this file")
 
     try:
         if "mcp" in value:
@@ -90,7 +102,7 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
                 raise loc.fail("from: mcp must be a command line", 'mcp: "python -m my_server"')
             if headers:
                 raise loc.fail("from: headers go with mcp_url:, not mcp:", None)
-            return import_listing(mcp_client.list_tools_stdio(command, timeout=float(timeout), cwd=base),
+            return import_listing(mcp_client.list_tools_stdio(command, timeout=float(timeout), cwd=base, env=env),
                                   f"mcp: {command}")
         url = value["mcp_url"]
         if not isinstance(url, str) or not url.strip():
@@ -102,11 +114,11 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
         raise ToolchoiceError(exc.message, path=r.path, line=loc.line, hint=exc.hint) from None
 
 
-def _header_names(headers: dict[str, str]) -> list[str]:
-    """Every environment variable ``$NAME`` / ``${NAME}`` the header values read, in order."""
-    from .transport import _PLACEHOLDER
+def _env_names(texts: list[str]) -> list[str]:
+    """Every environment variable ``$NAME`` / ``${NAME}`` the texts read, in order."""
+    from .request_parts import ENV_PLACEHOLDER
 
-    return list(dict.fromkeys(m.group(1) or m.group(2) for v in headers.values() for m in _PLACEHOLDER.finditer(v)))
+    return list(dict.fromkeys(m.group(1) or m.group(2) for v in texts for m in ENV_PLACEHOLDER.finditer(v)))
 
 
 # ---- files ---------------------------------------------------------------------------------------

@@ -266,7 +266,7 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
         body = _resolved_body(body, request.body_env, lambda text: _PLACEHOLDER.sub(
             lambda m: resolve(m, in_header=True), text))
         if len(missing) > before and not any(n in request.key_env for n in missing):
-            raise MissingKey(f"{who}an mcp tool's headers or authorization need {', '.join(dict.fromkeys(missing[before:]))}, which "
+            raise MissingKey(f"{who}an mcp tool's server_url, headers or authorization need {', '.join(dict.fromkeys(missing[before:]))}, which "
                              "is not set in the environment", hint="export it, or remove it from the mcp tool")
     if any(n in request.key_env for n in missing):
         local = _loopback(request.url)

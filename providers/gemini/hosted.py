@@ -50,6 +50,8 @@ def hosted_tools(ctx: Context, first: int) -> list[dict[str, Any]]:
             headers["Authorization"] = f"Bearer {fields['authorization']}"
             ctx.ledger.info("tool.native", f"{tool.label}: authorization sent as the header Authorization: Bearer "
                             f"{fields['authorization']} (McpServer has no token field)")
+        if native_tools.PLACEHOLDER.search(transport["url"]):  # a key in the URL's path, as $NAME: read at send time
+            ctx.body_env.append(("tools", first, "mcpServers", len(servers), "streamableHttpTransport", "url"))
         if headers:
             transport["headers"] = headers
             ctx.body_env.extend((("tools", first, "mcpServers", len(servers), "streamableHttpTransport", "headers", h)

@@ -586,6 +586,9 @@ def serve(server: Server, module: Any, *, what: str, counts: Any, on_url: Callab
     import signal
 
     url = ""
+    # the handlers there before (the console script maps SIGTERM to Ctrl-C's): put back when the loop's go, so a
+    # second signal while the summary is written is still Ctrl-C's, never the default action's kill (exit -15)
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
 
     async def main() -> None:
         nonlocal url
@@ -608,8 +611,13 @@ def serve(server: Server, module: Any, *, what: str, counts: Any, on_url: Callab
         finally:
             for sig in handled:
                 loop.remove_signal_handler(sig)
+                if before[sig] is not None:
+                    signal.signal(sig, before[sig])
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:  # SIGINT / SIGTERM before the loop's handlers were set: stopped before serving
+        pass
     requests, refused = counts()
     return Served(url, requests, refused, what)
 
