@@ -13,16 +13,7 @@ from cli import run_cli  # noqa: E402
 from toolchoice.providers.core.mock.script import load_script  # noqa: E402
 from toolchoice.providers.core.mock.server import running_mock  # noqa: E402
 
-KEY = "sk-trial-canary-0123456789abcdef"
-KEYS = {name: KEY for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY")}
-
-TOOLS = """tools:
-  - {name: search, description: Search., parameters: {type: object, properties: {query: {type: string}}, required: [query]}}
-  - {name: read_file, description: Read., parameters: {type: object, properties: {path: {type: string}}, required: [path]}}
-tool_choice: auto
-messages:
-  - {role: user, content: Find it.}
-"""
+from test_loop_trial import KEY, KEYS, TOOLS  # noqa: E402  (the same canary key and two-tool scenario)
 
 
 def toolchoice(*args: str) -> object:
