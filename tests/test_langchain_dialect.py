@@ -1,7 +1,7 @@
 """`--dialect langchain` held to what LangChain's own code sent or raised, recorded offline with the
 partner packages (tests/data/langchain/, SOURCES.md there; recorder: tests/dialect/record_langchain.py).
-Every recorded case (11 wrappers, two more Bedrock model ids, ChatAnthropic with thinking and three Bedrock Claude
-models with thinking; 9 tool_choice spellings, 1 and 2 tools, parallel_tool_calls unset/false/true; and
+Every recorded case (11 wrappers, two more Bedrock model ids, ChatAnthropic with thinking, three Bedrock Claude
+models with thinking and Bedrock DeepSeek V3 with each reasoning_effort; 9 tool_choice spellings, 1 and 2 tools, parallel_tool_calls unset/false/true; and
 bind_tools(strict=True/False) on {name, description, parameters} dicts, a nested tool among them) is rendered by
 toolchoice and compared field by field."""
 
@@ -28,7 +28,8 @@ SCENARIO = ROOT / "tests/dialect/weather.yaml"
 # a recording of a wrapper built with settings beyond the model: the scenario that carries them
 SCENARIOS = {"ChatAnthropic-thinking": ROOT / "tests/dialect/weather-thinking.yaml",
              **{f"ChatBedrockConverse-{v}": ROOT / f"tests/dialect/weather-bedrock-{v}.yaml"
-                for v in ("thinking", "adaptive", "opus-4-8-adaptive")}}
+                for v in ("thinking", "adaptive", "opus-4-8-adaptive", "deepseek-v3-reasoning-effort-high",
+                          *(f"deepseek-v3-effort-{e}" for e in ("none", "low", "medium", "high")))}}
 NESTED = ROOT / "tests/dialect/nested.yaml"  # the recorder's nested tool, bound with strict=True
 RECORDINGS = {path.stem: json.loads(path.read_text()) for path in sorted(DATA.glob("*.json"))}
 # the body fields each wire family carries tools, tool_choice and parallel_tool_calls in
