@@ -21,6 +21,7 @@ from toolchoice.providers.core.model import RenderOptions
 from toolchoice.providers.core.registry import translate
 from toolchoice.providers.core.scenario import load_scenario
 from toolchoice.providers.langchain_dialect import VERSIONS, WRAPPERS, apply
+from toolchoice.providers.langchain_rules import bedrock_choice_support
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests/data/langchain"
@@ -184,6 +185,42 @@ def test_chat_bedrock_converse_with_thinking_downgrades_a_forcing_choice_to_auto
     assert "tool_choice='any' is not supported when thinking is enabled. Downgrading to tool_choice='auto'." in \
         codes["dialect.warns"]["message"]
     assert "thinking.forced_choice" in codes and "dialect.api_refused" not in codes
+
+
+def test_deepseek_v3_reasoning_effort_on_bedrock_is_thinking_only_above_medium() -> None:
+    """ChatBedrockConverse-deepseek-v3-effort-*.json: reasoning_effort in additional_model_request_fields is sent as
+    written, and only `high` (above medium) makes the wrapper downgrade a forcing choice to auto; the constructor's
+    reasoning_effort field is warned about and dropped (-reasoning-effort-high.json), so `any` goes out as any."""
+    def sent(stem: str, choice: str) -> dict[str, Any]:
+        return next(c for c in RECORDINGS[stem]["cases"] if c["tool_choice"] == choice and c["tools"] == 2
+                    and c["parallel_tool_calls"] is None and "strict" not in c)
+    for effort in ("none", "low", "medium", "high"):
+        stem = f"ChatBedrockConverse-deepseek-v3-effort-{effort}"
+        result = run("render", str(SCENARIOS[stem]), "-p", "bedrock", "--tool-choice", "any", "--dialect", "langchain",
+                     "-f", "json")
+        assert result.returncode == 0, result.stderr
+        view = json.loads(result.stdout)
+        recorded = sent(stem, "any")["body"]
+        assert view["request"]["body"]["toolConfig"]["toolChoice"] == recorded["toolConfig"]["toolChoice"]
+        assert view["request"]["body"]["additionalModelRequestFields"] == {"reasoning_effort": effort}
+        warns = [e["message"] for e in view["ledger"] if e["code"] == "dialect.warns"]
+        assert len(warns) == (effort == "high"), effort
+    assert recorded["toolConfig"]["toolChoice"] == {"auto": {}}
+    ignored = RECORDINGS["ChatBedrockConverse-deepseek-v3-reasoning-effort-high"]
+    assert ignored["constructor_warnings"] == ["reasoning_effort is not supported for model deepseek.v3-v1:0; ignoring."]
+    assert sent("ChatBedrockConverse-deepseek-v3-reasoning-effort-high", "any")["body"] == {
+        "toolConfig": {"tools": sent("ChatBedrockConverse-deepseek-v3-effort-none", "any")["body"]["toolConfig"]["tools"],
+                       "toolChoice": {"any": {}}}}
+
+
+def test_bedrock_deepseek_with_thinking_takes_auto_only_whatever_its_version() -> None:
+    """langchain-aws 1.9.1 ChatBedrockConverse.validate_environment: `elif "deepseek" in base_model and "r1-v1" not in
+    base_model: if thinking_enabled_in_params(...): ("auto",) else ("auto", "any")`, and thinking_enabled_in_params
+    reads thinking.type for an id without deepseek.v3 (not recorded: no such id in its model profiles)."""
+    assert bedrock_choice_support("us.deepseek.v4-v1:0", {"thinking": {"type": "enabled"}}) == ("auto",)
+    assert bedrock_choice_support("us.deepseek.v4-v1:0", {}) == ("auto", "any")
+    assert bedrock_choice_support("us.deepseek.v4-v1:0", {"reasoning_effort": "high"}) == ("auto", "any")
+    assert bedrock_choice_support("deepseek.r1-v1:0", {"thinking": {"type": "enabled"}}) == ()
 
 
 def test_strict_true_on_the_command_line_shows_each_wrappers_spelling(tmp_path: Path) -> None:
