@@ -1,7 +1,8 @@
 """`--dialect langchain` held to what LangChain's own code sent or raised, recorded offline with the
 partner packages (tests/data/langchain/, SOURCES.md there; recorder: tests/dialect/record_langchain.py).
 Every recorded case (11 wrappers, two more Bedrock model ids, ChatAnthropic with thinking, three Bedrock Claude
-models with thinking and Bedrock DeepSeek V3 with each reasoning_effort; 9 tool_choice spellings, 1 and 2 tools, parallel_tool_calls unset/false/true; and
+models with thinking and Bedrock DeepSeek V3 with each reasoning_effort; 9 tool_choice spellings, 1 and 2 tools,
+parallel_tool_calls unset/false/true; and
 bind_tools(strict=True/False) on {name, description, parameters} dicts, a nested tool among them) is rendered by
 toolchoice and compared field by field."""
 
@@ -207,10 +208,11 @@ def test_deepseek_v3_reasoning_effort_on_bedrock_is_thinking_only_above_medium()
         assert len(warns) == (effort == "high"), effort
     assert recorded["toolConfig"]["toolChoice"] == {"auto": {}}
     ignored = RECORDINGS["ChatBedrockConverse-deepseek-v3-reasoning-effort-high"]
-    assert ignored["constructor_warnings"] == ["reasoning_effort is not supported for model deepseek.v3-v1:0; ignoring."]
+    assert ignored["constructor_warnings"] == [
+        "reasoning_effort is not supported for model deepseek.v3-v1:0; ignoring."]
+    tools = sent("ChatBedrockConverse-deepseek-v3-effort-none", "any")["body"]["toolConfig"]["tools"]
     assert sent("ChatBedrockConverse-deepseek-v3-reasoning-effort-high", "any")["body"] == {
-        "toolConfig": {"tools": sent("ChatBedrockConverse-deepseek-v3-effort-none", "any")["body"]["toolConfig"]["tools"],
-                       "toolChoice": {"any": {}}}}
+        "toolConfig": {"tools": tools, "toolChoice": {"any": {}}}}
 
 
 def test_bedrock_deepseek_with_thinking_takes_auto_only_whatever_its_version() -> None:
