@@ -259,9 +259,12 @@ def bedrock_thinking(model: str, fields: dict[str, Any]) -> bool:
 
 
 def bedrock_choice_support(model: str, fields: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """With thinking on: Claude models BEDROCK_THINKING_AUTO_ONLY names, and every DeepSeek id but R1's (whatever
+    its version: validate_environment asks only thinking_enabled_in_params), take auto only (recorded for
+    us.deepseek.v3-v1:0: ChatBedrockConverse-deepseek-v3-effort-*.json)."""
     base = _bedrock_base(model)
-    if bedrock_thinking(base, fields or {}) and ("claude" in base or "deepseek" in base) \
-            and BEDROCK_THINKING_AUTO_ONLY.search(base):
+    if bedrock_thinking(base, fields or {}) and (("claude" in base and BEDROCK_THINKING_AUTO_ONLY.search(base))
+                                                 or ("deepseek" in base and "r1-v1" not in base)):
         return ("auto",)
     return next((types for pattern, types in BEDROCK_CHOICE_SUPPORT if re.search(pattern, base)), ())
 

@@ -1,7 +1,8 @@
 """`--dialect langchain` held to what LangChain's own code sent or raised, recorded offline with the
 partner packages (tests/data/langchain/, SOURCES.md there; recorder: tests/dialect/record_langchain.py).
-Every recorded case (11 wrappers, two more Bedrock model ids, ChatAnthropic with thinking and three Bedrock Claude
-models with thinking; 9 tool_choice spellings, 1 and 2 tools, parallel_tool_calls unset/false/true; and
+Every recorded case (11 wrappers, two more Bedrock model ids, ChatAnthropic with thinking, three Bedrock Claude
+models with thinking and Bedrock DeepSeek V3 with each reasoning_effort; 9 tool_choice spellings, 1 and 2 tools,
+parallel_tool_calls unset/false/true; and
 bind_tools(strict=True/False) on {name, description, parameters} dicts, a nested tool among them) is rendered by
 toolchoice and compared field by field."""
 
@@ -21,6 +22,7 @@ from toolchoice.providers.core.model import RenderOptions
 from toolchoice.providers.core.registry import translate
 from toolchoice.providers.core.scenario import load_scenario
 from toolchoice.providers.langchain_dialect import VERSIONS, WRAPPERS, apply
+from toolchoice.providers.langchain_rules import bedrock_choice_support
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests/data/langchain"
@@ -28,7 +30,8 @@ SCENARIO = ROOT / "tests/dialect/weather.yaml"
 # a recording of a wrapper built with settings beyond the model: the scenario that carries them
 SCENARIOS = {"ChatAnthropic-thinking": ROOT / "tests/dialect/weather-thinking.yaml",
              **{f"ChatBedrockConverse-{v}": ROOT / f"tests/dialect/weather-bedrock-{v}.yaml"
-                for v in ("thinking", "adaptive", "opus-4-8-adaptive")}}
+                for v in ("thinking", "adaptive", "opus-4-8-adaptive", "deepseek-v3-reasoning-effort-high",
+                          *(f"deepseek-v3-effort-{e}" for e in ("none", "low", "medium", "high")))}}
 NESTED = ROOT / "tests/dialect/nested.yaml"  # the recorder's nested tool, bound with strict=True
 RECORDINGS = {path.stem: json.loads(path.read_text()) for path in sorted(DATA.glob("*.json"))}
 # the body fields each wire family carries tools, tool_choice and parallel_tool_calls in
@@ -183,6 +186,43 @@ def test_chat_bedrock_converse_with_thinking_downgrades_a_forcing_choice_to_auto
     assert "tool_choice='any' is not supported when thinking is enabled. Downgrading to tool_choice='auto'." in \
         codes["dialect.warns"]["message"]
     assert "thinking.forced_choice" in codes and "dialect.api_refused" not in codes
+
+
+def test_deepseek_v3_reasoning_effort_on_bedrock_is_thinking_only_above_medium() -> None:
+    """ChatBedrockConverse-deepseek-v3-effort-*.json: reasoning_effort in additional_model_request_fields is sent as
+    written, and only `high` (above medium) makes the wrapper downgrade a forcing choice to auto; the constructor's
+    reasoning_effort field is warned about and dropped (-reasoning-effort-high.json), so `any` goes out as any."""
+    def sent(stem: str, choice: str) -> dict[str, Any]:
+        return next(c for c in RECORDINGS[stem]["cases"] if c["tool_choice"] == choice and c["tools"] == 2
+                    and c["parallel_tool_calls"] is None and "strict" not in c)
+    for effort in ("none", "low", "medium", "high"):
+        stem = f"ChatBedrockConverse-deepseek-v3-effort-{effort}"
+        result = run("render", str(SCENARIOS[stem]), "-p", "bedrock", "--tool-choice", "any", "--dialect", "langchain",
+                     "-f", "json")
+        assert result.returncode == 0, result.stderr
+        view = json.loads(result.stdout)
+        recorded = sent(stem, "any")["body"]
+        assert view["request"]["body"]["toolConfig"]["toolChoice"] == recorded["toolConfig"]["toolChoice"]
+        assert view["request"]["body"]["additionalModelRequestFields"] == {"reasoning_effort": effort}
+        warns = [e["message"] for e in view["ledger"] if e["code"] == "dialect.warns"]
+        assert len(warns) == (effort == "high"), effort
+    assert recorded["toolConfig"]["toolChoice"] == {"auto": {}}
+    ignored = RECORDINGS["ChatBedrockConverse-deepseek-v3-reasoning-effort-high"]
+    assert ignored["constructor_warnings"] == [
+        "reasoning_effort is not supported for model deepseek.v3-v1:0; ignoring."]
+    tools = sent("ChatBedrockConverse-deepseek-v3-effort-none", "any")["body"]["toolConfig"]["tools"]
+    assert sent("ChatBedrockConverse-deepseek-v3-reasoning-effort-high", "any")["body"] == {
+        "toolConfig": {"tools": tools, "toolChoice": {"any": {}}}}
+
+
+def test_bedrock_deepseek_with_thinking_takes_auto_only_whatever_its_version() -> None:
+    """langchain-aws 1.9.1 ChatBedrockConverse.validate_environment: `elif "deepseek" in base_model and "r1-v1" not in
+    base_model: if thinking_enabled_in_params(...): ("auto",) else ("auto", "any")`, and thinking_enabled_in_params
+    reads thinking.type for an id without deepseek.v3 (not recorded: no such id in its model profiles)."""
+    assert bedrock_choice_support("us.deepseek.v4-v1:0", {"thinking": {"type": "enabled"}}) == ("auto",)
+    assert bedrock_choice_support("us.deepseek.v4-v1:0", {}) == ("auto", "any")
+    assert bedrock_choice_support("us.deepseek.v4-v1:0", {"reasoning_effort": "high"}) == ("auto", "any")
+    assert bedrock_choice_support("deepseek.r1-v1:0", {"thinking": {"type": "enabled"}}) == ()
 
 
 def test_strict_true_on_the_command_line_shows_each_wrappers_spelling(tmp_path: Path) -> None:

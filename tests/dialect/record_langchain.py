@@ -63,10 +63,13 @@ NESTED = {"name": "plan_trip", "description": "Plan a trip.", "parameters": {
     "required": ["stops"]}}
 BEDROCK_MODELS = ["anthropic.claude-3-5-sonnet-20240620-v1:0", "mistral.mistral-large-2407-v1:0",
                   "meta.llama3-1-70b-instruct-v1:0", "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
-                  "us.anthropic.claude-sonnet-4-6", "us.anthropic.claude-opus-4-8"]
+                  "us.anthropic.claude-sonnet-4-6", "us.anthropic.claude-opus-4-8", "us.deepseek.v3-v1:0"]
 # Claude's thinking on Bedrock, as ChatBedrockConverse takes it (additional_model_request_fields)
 BEDROCK_ENABLED = {"thinking": {"type": "enabled", "budget_tokens": 2048}}
 BEDROCK_ADAPTIVE = {"thinking": {"type": "adaptive"}}
+# DeepSeek V3's reasoning on Bedrock: langchain-aws utils.py thinking_enabled_in_params reads reasoning_effort from
+# additional_model_request_fields; the constructor's reasoning_effort field has no DeepSeek translation (it warns)
+DEEPSEEK_EFFORTS = ("none", "low", "medium", "high")
 CHOICES: list[Any] = ["auto", "none", "any", "required", True, False, None, "get_weather",
                       {"type": "function", "function": {"name": "get_weather"}}]
 PROMPT = "What's the weather in Paris?"
@@ -215,11 +218,12 @@ def wrappers() -> dict[str, tuple[str, str, Callable[[], Any]]]:
         from langchain_deepseek import ChatDeepSeek
         return ChatDeepSeek(model="deepseek-chat", max_retries=0)
 
-    def bedrock(model_id: str, fields: dict[str, Any] | None = None) -> Callable[[], Any]:
+    def bedrock(model_id: str, fields: dict[str, Any] | None = None, **more: Any) -> Callable[[], Any]:
         def factory() -> Any:
             from langchain_aws import ChatBedrockConverse
             assert STAND_IN is not None
             extra: dict[str, Any] = {"additional_model_request_fields": fields, "max_tokens": 4096} if fields else {}
+            extra.update(more)
             return ChatBedrockConverse(model=model_id, region_name="us-east-1", endpoint_url=STAND_IN.url, **extra)
         return factory
 
@@ -245,6 +249,12 @@ def wrappers() -> dict[str, tuple[str, str, Callable[[], Any]]]:
         "ChatBedrockConverse-adaptive": ("bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[4], BEDROCK_ADAPTIVE)),
         "ChatBedrockConverse-opus-4-8-adaptive": ("bedrock", "langchain-aws",
                                                   bedrock(BEDROCK_MODELS[5], BEDROCK_ADAPTIVE)),
+        # DeepSeek V3: reasoning_effort above medium in additional_model_request_fields is thinking (auto only)
+        **{f"ChatBedrockConverse-deepseek-v3-effort-{effort}": (
+            "bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[6], {"reasoning_effort": effort}))
+           for effort in DEEPSEEK_EFFORTS},
+        "ChatBedrockConverse-deepseek-v3-reasoning-effort-high": (
+            "bedrock", "langchain-aws", bedrock(BEDROCK_MODELS[6], reasoning_effort="high")),
     }
 
 
@@ -316,7 +326,9 @@ def main(out_dir: str) -> None:
     for name, (provider, distribution, factory) in wrappers().items():
         if only and name not in only:
             continue
-        model = factory()
+        with warnings.catch_warnings(record=True) as made:  # what the constructor warns (reasoning_effort ignored)
+            warnings.simplefilter("always")
+            model = factory()
         parameters = inspect.signature(type(model).bind_tools).parameters
         takes_parallel, takes_strict = "parallel_tool_calls" in parameters, "strict" in parameters
         cases = [record_case(factory, n, choice, parallel)
@@ -333,6 +345,9 @@ def main(out_dir: str) -> None:
             **({"thinking": model.thinking} if getattr(model, "thinking", None) else {}),
             **({"additional_model_request_fields": model.additional_model_request_fields}
                if getattr(model, "additional_model_request_fields", None) else {}),
+            **({"reasoning_effort": model.reasoning_effort} if getattr(model, "reasoning_effort", None) else {}),
+            **({"constructor_warnings": notes} if (notes := sorted({str(w.message) for w in made
+                                                                    if "reasoning" in str(w.message)})) else {}),
             **({"endpoint_url": "a stand-in on 127.0.0.1 (the port left out of url)"}
                if getattr(model, "endpoint_url", None) else {}),
             "bind_tools_takes_parallel_tool_calls": takes_parallel,
