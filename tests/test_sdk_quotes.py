@@ -72,7 +72,7 @@ QUOTES: tuple[Quote, ...] = (
     Quote("fact:fireworks.strict_and_parallel", "fireworks", "types/chat/completion_create_params.py",
           ("parallel_tool_calls", "Enable parallel function calling.")),
     Quote("fact:fireworks.strict_and_parallel", "fireworks", "types/shared_params/chat_completion_tool.py",
-          ("strict: bool",)),
+          ("Function", "strict: Optional[bool]")),
     Quote("fact:openai-responses.tool_fields", "openai", "types/responses/function_tool_param.py",
           ("FunctionToolParam", 'allowed_callers: Optional[List[Literal["direct", "programmatic"]]]',
            "defer_loading: bool", "output_schema: Optional[Dict[str, object]]", "_FunctionToolParamReservedKeywords",
@@ -251,6 +251,8 @@ QUOTES: tuple[Quote, ...] = (
 
 # Sources naming an installed SDK whose words are not a file's text, each with why (checked 2026-11-26).
 UNQUOTED: dict[str, str] = {
+    "name_rule:mistral": "quotes Mistral's OpenAPI spec; says only that mistralai 3.7.0's Function.name has no "
+                         "docstring (test_sdk_claims.py's NAME_EXCEPTIONS asserts the SDK does not state the rule)",
     "rule:gpt-5.6-tools-effort-none": "names the models ChatModel lists (test_model_drift.py holds them); its words "
                                       "are the API's 400s, from issues",
 }

@@ -127,7 +127,8 @@ FACTS: tuple[Fact, ...] = (
     Fact("fireworks.strict_and_parallel", ("fireworks",),
          "the chat request takes parallel_tool_calls ('Enable parallel function calling.') and a function tool takes "
          "strict; tool_choice is auto|none|any|required or {type: function, function: {name}}",
-         "fireworks-ai 1.2.30 types/chat/completion_create_params.py, types/shared_params/chat_completion_tool.py; "
+         "fireworks-ai 1.2.30 types/chat/completion_create_params.py (parallel_tool_calls: 'Enable parallel function "
+         "calling.'), types/shared_params/chat_completion_tool.py (Function: 'strict: Optional[bool]'); "
          "the Vercel AI SDK sends strict to Fireworks too", "2026-11-26"),
     Fact("anthropic.thinking_forced_choice", ("anthropic", "bedrock"),
          "a forcing tool_choice (any / tool) errors only with manual thinking {type: enabled}; adaptive thinking, "
