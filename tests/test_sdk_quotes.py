@@ -54,6 +54,11 @@ QUOTES: tuple[Quote, ...] = (
           ("id", "function", "arguments", "name", "index", "type")),
     Quote("fact:openai.custom_tool.chat", "openai", "types/chat/chat_completion_custom_tool_param.py",
           ("Custom", "name", "description", "format")),
+    Quote("fact:openai.custom_tool.chat", "openai", "types/chat/chat_completion_named_tool_choice_custom_param.py", ()),
+    Quote("fact:openai.custom_tool.chat", "openai", "types/chat/chat_completion_message_custom_tool_call.py", ()),
+    Quote("fact:openai.custom_tool.responses", "openai", "types/shared_params/custom_tool_input_format.py", ()),
+    Quote("fact:openai.custom_tool.responses", "openai", "types/responses/tool_choice_custom_param.py", ()),
+    Quote("fact:openai.custom_tool.responses", "openai", "types/responses/response_custom_tool_call.py", ()),
     Quote("fact:openai.custom_tool.responses", "openai", "types/responses/custom_tool_param.py",
           ("class CustomToolParam(_CustomToolParamReservedKeywords, total=False):", "name: Required[str]",
            'type: Required[Literal["custom"]]',
@@ -67,6 +72,8 @@ QUOTES: tuple[Quote, ...] = (
            "input_examples", "strict", "type")),
     Quote("fact:anthropic.default_model_eol", "anthropic", "_data/deprecated_models.py",
           ("DEPRECATED_MODELS", "'claude-sonnet-4-5'", "'November 30th, 2026'")),
+    Quote("fact:anthropic.default_model_eol", "anthropic", "types/model_param.py", ()),
+    Quote("fact:together.endpoint", "together", "_client.py", ("base_url",)),
     Quote("fact:openai.default_model_eol", "openai", "types/shared/chat_model.py",
           ("ChatModel", "Deprecated values:", "Announced shutdown date: 2027-01-14")),
     Quote("fact:fireworks.strict_and_parallel", "fireworks", "types/chat/completion_create_params.py",
@@ -107,7 +114,8 @@ QUOTES: tuple[Quote, ...] = (
            "Optional HTTP headers to send to the MCP server.",
            "An OAuth access token that can be used with a remote MCP server")),
     Quote("fact:openai-responses.native.programmatic_tool_calling", "openai", _TOOL_PARAM,
-          ('class ProgrammaticToolCalling(TypedDict, total=False): type: Required[Literal["programmatic_tool_calling"]] '
+          ('class ProgrammaticToolCalling(TypedDict, total=False): '
+           'type: Required[Literal["programmatic_tool_calling"]] '
            '"""The type of the tool. Always `programmatic_tool_calling`."""',)),
     Quote("fact:openai-responses.tools_type", "openai", _TOOL_PARAM,
           ("ToolParam: TypeAlias = Union[FunctionToolParam, FileSearchToolParam, ComputerToolParam, "
@@ -201,9 +209,18 @@ QUOTES: tuple[Quote, ...] = (
     Quote("capability:cohere", "cohere", "v2/types/v2chat_request_tool_choice.py",
           ('V2ChatRequestToolChoice = typing.Union[typing.Literal["REQUIRED", "NONE"], typing.Any]',)),
     Quote("capability:cohere", "cohere", "v2/client.py", ("strict_tools: typing.Optional[bool]",)),
+    Quote("capability:azure", "openai", "lib/azure.py",
+          ("base_url = f\"{azure_endpoint.rstrip('/')}/openai/deployments/{azure_deployment}\"",
+           'default_query = {"api-version": api_version}', "`api_key` from `AZURE_OPENAI_API_KEY`")),
     Quote("capability:fireworks", "fireworks", "types/chat/completion_create_params.py",
           ("Enable parallel function calling.",)),
     Quote("capability:together", "together", "types/tools_param.py", ("Function", "description", "name", "parameters")),
+    Quote("capability:together", "together", "resources/chat/completions.py", ()),
+    Quote("capability:together", "together", "types/chat/completion_create_params.py", ()),
+    Quote("capability:mistral", "mistralai", "client/models/toolchoice.py", ()),
+    Quote("capability:groq", "groq", "types/chat/completion_create_params.py", ()),
+    Quote("capability:fireworks", "fireworks", "types/shared_params/chat_completion_tool.py", ("strict",)),
+    Quote("capability:cerebras", "cerebras.cloud.sdk", "types/chat/chat_completion.py", ("arguments",)),
     Quote("capability:cerebras", "cerebras.cloud.sdk", "types/chat/completion_create_params.py",
           ("parallel_tool_calls", "strict")),
     Quote("capability:cerebras", "cerebras.cloud.sdk", "_client.py", ("https://api.cerebras.ai", "CEREBRAS_API_KEY")),
@@ -326,7 +343,10 @@ def problems(quote: Quote, source: Callable[[str], str] = source_of,
     installed = version(dist)
     if named != [installed] * len(named) or not named:
         found.append(f"{quote.where}: the source names {dist} {named or 'without a version'}, installed {installed}")
-    text = sdk_text(quote.package, quote.path)
+    try:
+        text = sdk_text(quote.package, quote.path)
+    except FileNotFoundError:
+        return [*found, f"{quote.where}: {dist} {installed} has no {quote.path}"]
     for words in quote.words:
         for part in fragments(words):
             if part not in cited:
@@ -381,9 +401,11 @@ def test_every_sdk_source_is_listed() -> None:
 # ---- the checks can fail ------------------------------------------------------------------------------------------
 
 def test_the_fold_and_the_elisions() -> None:
-    assert fold('x: Union[\n    Literal[\n        "a",\n    ],\n]') == fold("x: Union[Literal['a']]") == 'x:Union[Literal["a"]]'
+    folded = 'x:Union[Literal["a"]]'
+    assert fold('x: Union[\n    Literal[\n        "a",\n    ],\n]') == fold("x: Union[Literal['a']]") == folded
     assert fold("A  max of\n   128 functions") == "A max of 128 functions"
-    assert fragments("'When `NONE` is specified ... If tool_choice'") == ['"When `NONE` is specified', 'If tool_choice"']
+    assert fragments("'When `NONE` is specified ... If tool_choice'") == ['"When `NONE` is specified',
+                                                                          'If tool_choice"']
 
 
 @pytest.mark.skipif(missing("groq"), reason="needs groq")
@@ -400,3 +422,5 @@ def test_a_changed_quote_fails() -> None:
     assert any("the source does not quote" in p for p in unquoted), unquoted
     newer = problems(groq, version=lambda dist: "1.8.0")
     assert any("installed 1.8.0" in p for p in newer), newer
+    gone = problems(groq._replace(path="types/chat/completion_create_params_v2.py"))
+    assert gone == ["fact:groq.tool_limit: groq 1.7.0 has no types/chat/completion_create_params_v2.py"], gone

@@ -358,7 +358,9 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("parallel_tool_calls", "default true"),
         strict=_n("function.strict", "in the 2024-10-21 and v1 specs' FunctionObject"),
         verified="2026-11-26",
-        sources=("openai-python 3.54.0 lib/azure.py",
+        sources=("openai 3.57.0 lib/azure.py (read 2026-11-26; 3.54.0 until then): 'base_url = "
+                 "f\"{azure_endpoint.rstrip('/')}/openai/deployments/{azure_deployment}\"', 'default_query = "
+                 "{\"api-version\": api_version}', '`api_key` from `AZURE_OPENAI_API_KEY`'",
                  "Azure/azure-rest-api-specs (read 2026-11-26; words quoted in fact azure.tool_choice_forms): "
                  "AzureOpenAI/inference/stable/2024-10-21/inference.yaml (toolchoice's default api-version), "
                  "ai/data-plane/OpenAI.v1/azure-v1-v1-generated.yaml (the v1 API of learn.microsoft.com's REST "
