@@ -355,7 +355,8 @@ FACTS: tuple[Fact, ...] = (
          f"google-gemini/gemini-cli#19083 (many MCP tools){CITE_END}'\"code\": 400, \"message\": \"The "
          "GenerateContentRequest proto is invalid:\\n  * tools[0].function_declarations: [FIELD_INVALID] At most 512 "
          "function declarations can be specified.\", \"status\": \"INVALID_ARGUMENT\"'; the same words in "
-         "google-gemini/gemini-cli#25440", "2026-11-26"),
+         "google-gemini/gemini-cli#25440; google-genai 3.6.1 types.py Tool.function_declarations: 'Maximum 512 "
+         "function declarations can be provided.'", "2026-11-26"),
     Fact("groq.tool_limit", ("groq",),
          "Groq refuses more than 128 tools with 400 invalid_request_error",
          f"HunorLaczko/ha-groq-cloud-api#25{CITE_END}'Error code: 400 - {{'error': {{'message': \"'tools' : maximum "
