@@ -100,6 +100,11 @@ QUOTES: tuple[Quote, ...] = (
     Quote("fact:groq.tool_limit", "groq", "types/chat/completion_create_params.py",
           ("A max of 128 functions are supported.",)),
     Quote("fact:gemini.tool_limit", "google.genai", "types.py", ("Maximum 512 function declarations can be provided.",)),
+    Quote("fact:huggingface.api_reference", "huggingface_hub", "inference/_generated/types/chat_completion.py",
+          ('ChatCompletionInputToolChoiceEnum = Literal["auto", "none", "required"]',
+           "class ChatCompletionInputToolChoiceClass(BaseInferenceType): function: ChatCompletionInputFunctionName",
+           "class ChatCompletionInputFunctionDefinition(BaseInferenceType): name: str parameters: Any description: "
+           "str | None = None")),
     Quote("fact:gemini.function_name_length", "google.genai", "types.py",
           ("Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 128.",)),
     Quote("fact:cohere.tool_choice_values", "cohere", "v2/types/v2chat_request_tool_choice.py",

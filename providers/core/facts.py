@@ -181,7 +181,12 @@ FACTS: tuple[Fact, ...] = (
          "huggingface.co/docs/inference-providers/tasks/chat-completion (huggingface/hub-docs docs/inference-providers/"
          "tasks/chat-completion.md at 78344c8, 2026-08-21): 'tool_choice ... (#1) auto (#2) none (#3) required (#4) "
          "object: function*: name*'; 'openai/gpt-oss-120b: Great text generation model with top-notch tool calling "
-         "capabilities.'; guides/function-calling.md (at a3b3d1f, 2026-06-29)", "2026-11-26"),
+         "capabilities.'; guides/function-calling.md (at a3b3d1f, 2026-06-29); the same types in huggingface_hub 2.4.0 "
+         "inference/_generated/types/chat_completion.py: 'ChatCompletionInputToolChoiceEnum = Literal[\"auto\", "
+         "\"none\", \"required\"]', 'class ChatCompletionInputToolChoiceClass(BaseInferenceType): function: "
+         "ChatCompletionInputFunctionName', 'class ChatCompletionInputFunctionDefinition(BaseInferenceType): name: str "
+         "parameters: Any description: str | None = None' (no strict; ChatCompletionInput has no parallel_tool_calls)",
+         "2026-11-26"),
     Fact("openrouter.require_parameters", ("openrouter",),
          "provider.require_parameters (default false): only route to upstreams that support every parameter in "
          "the request",
