@@ -262,6 +262,18 @@ QUOTES: tuple[Quote, ...] = (
           ("'claude-opus-4-5': 'January 22nd, 2027'",)),
     Quote("eol:anthropic/claude-mythos-preview", "anthropic", "_data/deprecated_models.py",
           ("'claude-mythos-preview': 'June 30th, 2026'",)),
+    # the openai entries: ChatModel's 'Deprecated values' docstring (test_sdk_claims.py maps each model to its date)
+    *(Quote(f"eol:openai/{model}", "openai", "types/shared/chat_model.py",
+            ("Deprecated values", model, f"Announced shutdown date: {date}"))
+      for model, date in (("chatgpt-4o-latest", "2026-02-17"), ("codex-mini-latest", "2026-02-12"),
+                          ("gpt-3.5-turbo-1106", "2026-09-28"), ("gpt-3.5-turbo-16k", "2024-09-13"),
+                          ("gpt-4-0125-preview", "2026-03-26"), ("gpt-4-32k", "2025-06-06"),
+                          ("gpt-4-vision-preview", "2024-12-06"), ("gpt-4.1", "2027-01-14"),
+                          ("gpt-4.1-nano", "2026-10-23"), ("gpt-4o-audio-preview", "2026-05-07"),
+                          ("gpt-4o-audio-preview-2024-10-01", "2025-10-10"), ("gpt-5", "2026-12-11"),
+                          ("gpt-5.1-codex", "2026-07-23"), ("gpt-5.3-chat-latest", "2026-08-10"),
+                          ("gpt-5.4-nano", "2027-04-01"), ("gpt-audio-mini", "2027-01-20"), ("o1-mini", "2025-10-27"),
+                          ("o1-preview", "2025-07-28"))),
     # ---- providers/openai_chat.py NAME_RULES (a tool name refused on the host's own words)
     *(Quote(f"name_rule:{host}", package, path,
             ("Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.",))
@@ -394,14 +406,25 @@ def _sources() -> dict[str, str]:
     return out
 
 
+def unlisted(sources: dict[str, str]) -> list[str]:
+    """The sources naming an SDK the test extra installs that neither QUOTES nor UNQUOTED covers."""
+    named = {where for where, text in sources.items() if _SDK_NAMED.search(text)}
+    return sorted(named - {q.where for q in QUOTES} - set(UNQUOTED))
+
+
 def test_every_sdk_source_is_listed() -> None:
-    """A source naming an SDK the test extra installs has its words in QUOTES, or says in UNQUOTED why not; the
-    openai end-of-life entries are held by test_sdk_claims.py's reading of the same docstring."""
-    listed = {q.where for q in QUOTES}
-    named = {where for where, text in _sources().items() if _SDK_NAMED.search(text)}
-    left = sorted(named - listed - set(UNQUOTED) - {w for w in named if w.startswith("eol:openai/")})
-    assert not left, f"sources naming an installed SDK with no quote held: {left}"
-    assert listed <= set(_sources()) | {w for w in listed if w.startswith("eol:")}, sorted(listed - set(_sources()))
+    """A source naming an SDK the test extra installs has its words in QUOTES, or says in UNQUOTED why not; and
+    every entry of QUOTES and UNQUOTED is such a source."""
+    sources = _sources()
+    assert unlisted(sources) == []
+    named = {where for where, text in sources.items() if _SDK_NAMED.search(text)}
+    assert {q.where for q in QUOTES} | set(UNQUOTED) <= named
+
+
+def test_a_new_sdk_source_without_its_quote_fails() -> None:
+    sources = {**_sources(), "fact:groq.new": "groq 1.7.0 types/chat/completion_create_params.py: 'new words'",
+               "fact:web.new": "docs.example.com/page: 'words'"}
+    assert unlisted(sources) == ["fact:groq.new"]
 
 
 # ---- the checks can fail ------------------------------------------------------------------------------------------
