@@ -255,9 +255,10 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("parallel_tool_calls"), strict=_n("function.strict"),
         arguments="string",
         verified="2026-11-26",
-        sources=("mistralai 3.7.0 client/models (toolchoice.py, toolchoiceenum.py: ToolChoiceEnum = Literal['auto', "
-                 "'none', 'any', 'required']; chatcompletionrequest.py: parallel_tool_calls: Optional[bool]; "
-                 "function.py: strict: Optional[bool])",
+        sources=("mistralai 3.7.0 client/models (toolchoice.py, toolchoiceenum.py: 'ToolChoiceEnum = "
+                 "Union[Literal[\"auto\", \"none\", \"any\", \"required\"], UnrecognizedStr]' (an open enum: the SDK lets "
+                 "another word through; until 2026-11-26 quoted as a closed Literal); chatcompletionrequest.py: "
+                 "parallel_tool_calls: Optional[bool]; function.py: strict: Optional[bool])",
                  "docs.mistral.ai function calling; docs.mistral.ai models overview (mistral-small-latest: an alias "
                  "Mistral points at its current Small model; the default model, 2026-11-26)"),
     ),
@@ -339,8 +340,9 @@ CAPABILITIES: dict[str, Capability] = {
         strict=_n("strict_tools (top level, all tools)"),
         arguments="string",
         verified="2026-11-26",
-        sources=("cohere 7.3.1 v2/types/v2chat_request_tool_choice.py (V2ChatRequestToolChoice = Literal['REQUIRED', "
-                 "'NONE']), v2/client.py (strict_tools: Optional[bool]; no parallel switch)",
+        sources=("cohere 7.3.1 v2/types/v2chat_request_tool_choice.py ('V2ChatRequestToolChoice = "
+                 "typing.Union[typing.Literal[\"REQUIRED\", \"NONE\"], typing.Any]': fact cohere.tool_choice_values), "
+                 "v2/client.py ('strict_tools: typing.Optional[bool]'; no parallel switch)",
                  "docs.cohere.com v2 chat reference",
                  "docs.cohere.com/changelog/2025-09-15-major-command-deprecations (recommends 'command-a-03-2025 (which is "
                  "the strongest-performing model across domains)'); docs.cohere.com/docs/deprecations does not list it "
@@ -356,7 +358,9 @@ CAPABILITIES: dict[str, Capability] = {
         parallel=_n("parallel_tool_calls", "default true"),
         strict=_n("function.strict", "in the 2024-10-21 and v1 specs' FunctionObject"),
         verified="2026-11-26",
-        sources=("openai-python 3.54.0 lib/azure.py",
+        sources=("openai 3.57.0 lib/azure.py (read 2026-11-26; 3.54.0 until then): 'base_url = "
+                 "f\"{azure_endpoint.rstrip('/')}/openai/deployments/{azure_deployment}\"', 'default_query = "
+                 "{\"api-version\": api_version}', '`api_key` from `AZURE_OPENAI_API_KEY`'",
                  "Azure/azure-rest-api-specs (read 2026-11-26; words quoted in fact azure.tool_choice_forms): "
                  "AzureOpenAI/inference/stable/2024-10-21/inference.yaml (toolchoice's default api-version), "
                  "ai/data-plane/OpenAI.v1/azure-v1-v1-generated.yaml (the v1 API of learn.microsoft.com's REST "

@@ -127,7 +127,8 @@ FACTS: tuple[Fact, ...] = (
     Fact("fireworks.strict_and_parallel", ("fireworks",),
          "the chat request takes parallel_tool_calls ('Enable parallel function calling.') and a function tool takes "
          "strict; tool_choice is auto|none|any|required or {type: function, function: {name}}",
-         "fireworks-ai 1.2.30 types/chat/completion_create_params.py, types/shared_params/chat_completion_tool.py; "
+         "fireworks-ai 1.2.30 types/chat/completion_create_params.py (parallel_tool_calls: 'Enable parallel function "
+         "calling.'), types/shared_params/chat_completion_tool.py (Function: 'strict: Optional[bool]'); "
          "the Vercel AI SDK sends strict to Fireworks too", "2026-11-26"),
     Fact("anthropic.thinking_forced_choice", ("anthropic", "bedrock"),
          "a forcing tool_choice (any / tool) errors only with manual thinking {type: enabled}; adaptive thinking, "
@@ -180,7 +181,12 @@ FACTS: tuple[Fact, ...] = (
          "huggingface.co/docs/inference-providers/tasks/chat-completion (huggingface/hub-docs docs/inference-providers/"
          "tasks/chat-completion.md at 78344c8, 2026-08-21): 'tool_choice ... (#1) auto (#2) none (#3) required (#4) "
          "object: function*: name*'; 'openai/gpt-oss-120b: Great text generation model with top-notch tool calling "
-         "capabilities.'; guides/function-calling.md (at a3b3d1f, 2026-06-29)", "2026-11-26"),
+         "capabilities.'; guides/function-calling.md (at a3b3d1f, 2026-06-29); the same types in huggingface_hub 2.4.0 "
+         "inference/_generated/types/chat_completion.py: 'ChatCompletionInputToolChoiceEnum = Literal[\"auto\", "
+         "\"none\", \"required\"]', 'class ChatCompletionInputToolChoiceClass(BaseInferenceType): function: "
+         "ChatCompletionInputFunctionName', 'class ChatCompletionInputFunctionDefinition(BaseInferenceType): name: str "
+         "parameters: Any description: str | None = None' (no strict; ChatCompletionInput has no parallel_tool_calls)",
+         "2026-11-26"),
     Fact("openrouter.require_parameters", ("openrouter",),
          "provider.require_parameters (default false): only route to upstreams that support every parameter in "
          "the request",
@@ -354,7 +360,8 @@ FACTS: tuple[Fact, ...] = (
          f"google-gemini/gemini-cli#19083 (many MCP tools){CITE_END}'\"code\": 400, \"message\": \"The "
          "GenerateContentRequest proto is invalid:\\n  * tools[0].function_declarations: [FIELD_INVALID] At most 512 "
          "function declarations can be specified.\", \"status\": \"INVALID_ARGUMENT\"'; the same words in "
-         "google-gemini/gemini-cli#25440", "2026-11-26"),
+         "google-gemini/gemini-cli#25440; google-genai 3.6.1 types.py Tool.function_declarations: 'Maximum 512 "
+         "function declarations can be provided.'", "2026-11-26"),
     Fact("groq.tool_limit", ("groq",),
          "Groq refuses more than 128 tools with 400 invalid_request_error",
          f"HunorLaczko/ha-groq-cloud-api#25{CITE_END}'Error code: 400 - {{'error': {{'message': \"'tools' : maximum "

@@ -335,11 +335,11 @@ RULES: tuple[Rule, ...] = (
     Rule("cohere-r7b-and-newer", ("cohere",), r"^command-(?:r7b|a)(?:-|$)",
          {"tool_choice": True},
          "cohere 7.3.1 v2/client.py chat(tool_choice=...) docstring: 'This parameter is only compatible with "
-         "models Command-r7b and newer.' (Command A, 2025-03, is newer)"),
+         "models [Command-r7b](https://docs.cohere.com/v2/docs/command-r7b) and newer.' (Command A, 2025-03, is newer)"),
     Rule("cohere-pre-r7b", ("cohere",), r"^(command(-light)?(-nightly)?|command-r(-plus)?(-\d{2}-\d{4}|-v01)?)$",
          {"tool_choice": False},
          "cohere 7.3.1 v2/client.py chat(tool_choice=...) docstring: 'This parameter is only compatible with "
-         "models Command-r7b and newer.'"),
+         "models [Command-r7b](https://docs.cohere.com/v2/docs/command-r7b) and newer.'"),
 )
 
 
