@@ -38,23 +38,6 @@ PROVIDERS = typer.Option(..., "--provider", "-p", help="Provider id; repeat it (
                          "several providers side by side.", show_default=False)
 
 
-# ---- the document ----------------------------------------------------------------------------
-
-
-def document(scenario: Any, runs: list[Any], providers: list[str], repeat: int, replayed: bool) -> dict[str, Any]:
-    """The stable JSON document: per provider its loops (every step's request, reply, ledger,
-    verdict and results) and, for --repeat, the tallies."""
-    from toolchoice.providers.core.loop import summary
-
-    out = []
-    for provider in providers:
-        mine = [r for r in runs if r.provider == provider]
-        entry: dict[str, Any] = {"provider": provider, "loops": [r.to_json() for r in mine]}
-        entry["summary"] = summary(mine)
-        out.append(entry)
-    return {"scenario": scenario.path, "replay": replayed, "repeat": repeat, "runs": out}
-
-
 # ---- drawing -------------------------------------------------------------------------------
 
 
@@ -491,7 +474,9 @@ def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, for
         reduced.spool.write_document(head, entries, shown_utf8_writer())
         return
     if format is RunFormat.json:
-        write(dumps_indented(shown(document(scenario, runs, providers, repeat, replayed), secrets)))
+        from toolchoice.providers.core.loop_tally import run_document
+
+        write(dumps_indented(shown(run_document(scenario.path, runs, providers, repeat, replayed), secrets)))
         return
     if format is RunFormat.markdown:
         emit(markdown(runs, providers, repeat, reduced.tallies if reduced is not None else None), secrets)

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_loop import EXE, KEY, env, openai_body, run_in_process, toolchoice  # noqa: E402
 from servers import StandIn, Step  # noqa: E402
 
-from toolchoice.cli import run_cmd  # noqa: E402
+from toolchoice.providers.core.loop_tally import run_document  # noqa: E402
 from toolchoice.providers.core import loop, runner  # noqa: E402
 from toolchoice.providers.core.loop_tally import LoopTally  # noqa: E402
 from toolchoice.providers.core.model import RenderOptions  # noqa: E402
@@ -106,7 +106,7 @@ def test_repeat_json_is_the_whole_document_and_the_stand_in_counts_every_step_on
     source = loop.load_replay(saved, "openai")
     runs = loop.new_runs(["openai"], len(source.transcripts))
     loop.run_loops(scenario, runs, runner.SendSettings(retries=0), loop.LoopOptions(RenderOptions()), {}, None, source)
-    whole = json.dumps(run_cmd.document(scenario, runs, ["openai"], 7, True), indent=2, ensure_ascii=False) + "\n"
+    whole = json.dumps(run_document(scenario.path, runs, ["openai"], 7, True), indent=2, ensure_ascii=False) + "\n"
     # a replayed step's latency is the recorded one; its attempt's is the in-process transport's own
     attempts = re.compile(r'"latency_ms": [0-9.]+')
     assert attempts.sub("L", replay.stdout) == attempts.sub("L", whole)

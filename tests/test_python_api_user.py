@@ -177,3 +177,25 @@ def test_a_save_folder_is_free_again_once_its_job_returned(tmp_path: Path) -> No
     with running_mock("openai", save_dir=tmp_path / "mock"):  # and free again once its block ended
         pass
     assert _open_under(tmp_path) == []
+
+
+def test_a_runs_document_is_what_run_format_json_prints() -> None:
+    """`RunResult.document` against the command's own output, on the README's recorded loop replayed offline
+    (an attempt's latency is the in-process transport's own, so it alone may differ)."""
+    import json
+    import re
+
+    from toolchoice.providers.core import loop
+    from toolchoice.providers.core.scenario import load_scenario
+
+    from cli import run_cli
+
+    root = Path(__file__).resolve().parents[1]
+    path, saved = "configs/planner-loop.yaml", "tests/data/loops/planner-loop-gemma-270m"
+    printed = run_cli(["run", path, "-p", "openai", "--replay", saved, "--format", "json"], cwd=root)
+    assert printed.returncode == 0, printed.stderr
+    scenario = load_scenario(root / path)._replace(path=path)
+    ran = jobs.run(scenario, ["openai"], loop.LoopOptions(), replay=loop.load_replay(root / saved, "openai"))
+    latency = re.compile(r'"latency_ms": [0-9.]+')
+    mine = json.dumps(ran.document(path, ["openai"], replayed=True), indent=2, ensure_ascii=False) + "\n"
+    assert latency.sub("L", printed.stdout) == latency.sub("L", mine)

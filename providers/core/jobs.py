@@ -380,6 +380,14 @@ class RunResult(_Result):
         self.runs = runs
         self.reduced: Any = None  # loop_tally.LoopReduction when the loops were reduced as they ended
 
+    def document(self, scenario_path: str, providers: Sequence[str], repeat: int = 1,
+                 replayed: bool = False) -> dict[str, Any]:
+        """The JSON document `run --format json` prints for loops held whole (not a reduced run: its document is
+        ``result.reduced.spool``'s), redacted."""
+        from .loop_tally import run_document
+
+        return self.shown(run_document(scenario_path, self.runs, providers, repeat, replayed))
+
     def close(self) -> None:
         """Drop the spool file of a reduced JSON run (after the document is written)."""
         if self.reduced is not None:

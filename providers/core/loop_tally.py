@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import tempfile
 from collections import Counter
-from typing import IO, Any, Callable, Iterable
+from typing import IO, Any, Callable, Iterable, Sequence
 
 from .json_text import dumps_indented
 from .redaction import visible_json
@@ -197,6 +197,18 @@ def tally_of(runs: Iterable[Any]) -> LoopTally:
 def summary(runs: Iterable[Any]) -> dict[str, Any]:
     """The planner story's table of ``loop_records.LoopRun`` records held whole (``LoopTally.summary``)."""
     return tally_of(runs).summary()
+
+
+def run_document(scenario_path: str, runs: list[Any], providers: Sequence[str], repeat: int,
+                 replayed: bool) -> dict[str, Any]:
+    """The stable JSON document of loops held whole (``run --format json``; a reduced run's is written by
+    ``LoopSpool.write_document``): per provider its loops (every step's request, reply, ledger, verdict and
+    results) and their summary."""
+    out = []
+    for provider in providers:
+        mine = [r for r in runs if r.provider == provider]
+        out.append({"provider": provider, "loops": [r.to_json() for r in mine], "summary": summary(mine)})
+    return {"scenario": scenario_path, "replay": replayed, "repeat": repeat, "runs": out}
 
 
 _ITEM_INDENT = " " * 8  # a loop's place in the document: {"runs": [{"loops": [ <here> ]}]} at indent=2
