@@ -8,10 +8,11 @@ from typing import Any, List, Optional
 
 import typer
 
+from toolchoice.providers.core.compare_records import dry_rows, wire_diff
 from toolchoice.providers.core.model import Scenario, ToolchoiceError, Translation
 
 from . import exits
-from .compare_view import dry_rows, markdown, print_table, wire_diff
+from .compare_view import markdown, print_table
 from .exits import handled
 from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect, format_option)

@@ -10,12 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from toolchoice.providers.core.compare_records import send_diff, summary
 from toolchoice.providers.core.model import Reply, Scenario, Translation
 from toolchoice.providers.core.runner import Job as ProviderRun
 from toolchoice.providers.core.translation import compact
 
 from . import exits, heap
-from .output import write, choice_text
+from .output import choice_text, write
 from .sample_view import emit, emit_pretty
 from toolchoice.providers.core.json_text import dumps_indented
 
@@ -30,21 +31,6 @@ def _calls_text(reply: Reply) -> str:
         args = compact(call.arguments) if call.arguments is not None else f"<{call.arguments_error}>"
         parts.append(f"{call.name}({args[:80]})")
     return "\n".join(parts)
-
-
-def _summary(run: ProviderRun) -> dict[str, Any] | None:
-    from toolchoice.providers.core.verdict import aggregate
-
-    if not run.samples:
-        return None
-    return aggregate([s.to_json(run.provider) for s in run.samples])
-
-
-def _summary_json(run: ProviderRun) -> dict[str, Any] | None:
-    from toolchoice.providers.core.records import renamed_latency
-
-    summary = _summary(run)
-    return renamed_latency(summary) if summary is not None else None
 
 
 def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
@@ -70,7 +56,7 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
         row["latency ms"] = "–" if sample.latency_ms is None else f"{sample.latency_ms:.0f}"
         row["tokens in/out"] = f"{usage.input_tokens or '–'}/{usage.output_tokens or '–'}"
     else:
-        s = _summary(run)
+        s = summary(run)
         assert s is not None
         from toolchoice.providers.core.outcome import percent
 
@@ -92,40 +78,6 @@ def _verdict_style(text: str) -> str:
     if text.startswith(("skipped", "refused")):
         return "yellow"
     return "bold red"
-
-
-def _diff(runs: list[ProviderRun]) -> dict[str, Any]:
-    from toolchoice.providers.core.argdiff import argument_diff
-
-    from .compare_view import dry_rows, wire_diff
-
-    rows = dry_rows(runs[0].scenario, [r.translation for r in runs]) if runs else []
-    return {**argument_diff({r.provider: r.first.reply for r in runs if r.first is not None}), "wire": wire_diff(rows)}
-
-
-def _json(scenario_path: Path, runs: list[ProviderRun], repeat: int, wall_ms: float) -> dict[str, Any]:
-    """--send's document. Every provider entry has the same keys whatever --repeat is: latency_ms is
-    the first sample's (a number or null), the tallies are in summary (null for one sample)."""
-    providers = []
-    for run in runs:
-        t = run.translation
-        entry: dict[str, Any] = {"provider": run.provider,
-                                 "requested_tool_choice": t.requested_tool_choice,
-                                 "effective_tool_choice": t.effective_tool_choice,
-                                 "request": t.request.to_json() if t.request else None,
-                                 "ledger": [e.to_json() for e in t.ledger],
-                                 "reply": None, "verdict": None, "error": run.skipped, "latency_ms": None,
-                                 "status": None, "attempts": [], "summary": None, "results": []}
-        if not run.skipped and run.first is not None:
-            s = run.first
-            entry.update({"reply": s.reply.to_json(), "verdict": s.verdict,
-                          "error": s.error_line(run.provider), "latency_ms": s.to_json(run.provider)["latency_ms"],
-                          "status": s.status, "attempts": s.attempts,
-                          "summary": _summary_json(run) if repeat > 1 else None,
-                          "results": [x.to_json(run.provider) for x in run.samples] if repeat > 1 else []})
-        providers.append(entry)
-    return {"scenario": str(scenario_path), "sent": True, "providers": providers, "diff": _diff(runs),
-            "wall_ms": round(wall_ms, 1)}
 
 
 def _diff_lines(diff: dict[str, Any]) -> list[str]:
@@ -159,14 +111,14 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
     rows = [_row(r, repeat) for r in runs]
     document = None
     if format == "json":
-        document = result.shown(_json(scenario_path, runs, repeat, result.wall_ms))
+        document = result.document(str(scenario_path))
         if result.interrupted:
             document["partial"] = True
             write(dumps_indented(document))
     elif format == "markdown":
-        emit(_markdown(rows, _diff_lines(_diff(runs))), secrets)
+        emit(_markdown(rows, _diff_lines(send_diff(runs))), secrets)
     else:
-        emit_pretty(lambda console: _pretty(console, scenario_path, rows, _diff_lines(_diff(runs)), result.wall_ms,
+        emit_pretty(lambda console: _pretty(console, scenario_path, rows, _diff_lines(send_diff(runs)), result.wall_ms,
                                             repeat, runs), secrets)
     return exits.concluded(result, scenario_path if many else None), document
 

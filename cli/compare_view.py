@@ -1,100 +1,11 @@
-"""What `compare` shows: one row per provider, built from translations (and replies when sent).
-
-Pure data first (``row_cells``, ``differing``), then the three renderings: JSON, Markdown, rich.
+"""How `compare` draws its rows (``core/compare_records.py``: one row of cells per provider, built from the
+translations, and the cells that differ): Markdown and rich tables that stay whole at 80 and 60 columns.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from urllib.parse import urlsplit
-
-from toolchoice.providers.core.model import LedgerEntry, Scenario, Translation
-
-from .output import choice_text
-
-COLUMNS = ("provider", "endpoint", "tool_choice on the wire", "tools", "parallel", "strict", "ledger")
-COMPARED = ("tool_choice on the wire", "tools", "parallel", "strict")  # cells highlighted when they differ
-_NOISE = {"model.default", "tool_choice.spelling", "tool_choice.mapped", "parallel.mapped", "strict.mapped",
-          "endpoint.base_url", "dialect.call"}
-
-
-def headline(ledger: list[LedgerEntry]) -> LedgerEntry | None:
-    """The entry worth showing in one cell: the first error, else warning, else telling info."""
-    for severity in ("error", "warning", "info"):
-        for entry in ledger:
-            if entry.severity == severity and (severity != "info" or entry.code not in _NOISE):
-                return entry
-    return None
-
-
-def _feature_cell(t: Translation, prefix: str, wanted: bool) -> str:
-    codes = {e.code: e for e in t.ledger if e.code.startswith(prefix)}
-    if not wanted:
-        return "–"
-    if f"{prefix}.mapped" in codes:
-        return "sent"
-    if f"{prefix}.unsupported" in codes:
-        return "dropped"
-    if f"{prefix}.dropped" in codes:
-        return "not sent"
-    return "–"
-
-
-def row_cells(t: Translation, declared: int, parallel_set: bool, strict_set: bool) -> dict[str, str]:
-    counts = Counter(e.severity for e in t.ledger)
-    top = headline(t.ledger)
-    if t.request is None:
-        endpoint, wire = "—", "REFUSED"
-    else:
-        parts = urlsplit(t.request.url)
-        endpoint = parts.netloc
-        wire = choice_text(t.effective_tool_choice)
-    offered = len(t.offered_tools)
-    tools = f"{offered} sent" if offered == declared else f"{offered} of {declared} sent"
-    if t.request is None:  # refused: nothing is sent
-        tools = "–"
-    summary = " ".join(f"{counts[s]}{s[0].upper()}" for s in ("error", "warning", "info") if counts[s])
-    return {
-        "provider": t.provider,
-        "endpoint": endpoint,
-        "tool_choice on the wire": wire,
-        "tools": tools,
-        "parallel": _feature_cell(t, "parallel", parallel_set) if t.request is not None else "–",
-        "strict": "invalid schema" if any(e.code == "schema.strict_invalid" for e in t.ledger)
-        else _feature_cell(t, "strict", strict_set),
-        "ledger": f"{summary} {top.code}" if top else summary,
-        "_severity": top.severity if top else "info",
-        "_headline": top.message if top else "",
-        "_counts": summary,
-    }
-
-
-def differing_values(rows: list[dict[str, str]], column: str) -> bool:
-    return len({r[column] for r in rows}) > 1
-
-
-def dry_rows(scenario: Scenario, translations: list[Translation]) -> list[dict[str, str]]:
-    strict_set = bool(scenario.strict) or any(t.strict for t in scenario.tools)
-    return [row_cells(t, len(scenario.tools), scenario.parallel_tool_calls is not None, strict_set)
-            for t in translations]
-
-
-def wire_diff(rows: list[dict[str, str]]) -> list[dict[str, object]]:
-    """The compared cells that differ between providers: [{field, values: {provider: cell}}]."""
-    return [{"field": column, "values": {r["provider"]: r[column] for r in rows}}
-            for column in COMPARED if differing_values(rows, column)]
-
-
-def differing(rows: list[dict[str, str]]) -> set[tuple[int, str]]:
-    """Cells (row index, column) whose value differs from the most common one in their column."""
-    marks: set[tuple[int, str]] = set()
-    for column in COMPARED:
-        values = Counter(r[column] for r in rows)
-        if len(values) < 2:
-            continue
-        common = values.most_common(1)[0][0]
-        marks.update((i, column) for i, r in enumerate(rows) if r[column] != common)
-    return marks
+from toolchoice.providers.core.compare_records import COLUMNS, differing
+from toolchoice.providers.core.model import LedgerEntry
 
 
 def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) -> str:

@@ -15,7 +15,8 @@ import re
 import sys
 from typing import Any, Callable, Iterable, NoReturn
 
-from toolchoice.providers.core.model import Translation, wire_json, word_or_json
+from toolchoice.providers.core.compare_records import choice_text
+from toolchoice.providers.core.model import Translation, wire_json
 from toolchoice.providers.core.redaction import Redactor, environment_secrets
 
 SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
@@ -309,13 +310,6 @@ def curl_command(t: Translation) -> str:
 
 def translations_curl(translations: list[Translation]) -> str:
     return "\n\n".join(curl_command(t) for t in translations)
-
-
-def choice_text(value: Any) -> str:
-    """A tool_choice for people: a bare word as is, an object as compact JSON, "(not sent)" for None."""
-    if value is None:
-        return "(not sent)"
-    return word_or_json(value)
 
 
 # Keys whose values are opaque reasoning state (signatures, encrypted reasoning): long, meaningless to read.

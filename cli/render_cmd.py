@@ -48,7 +48,9 @@ def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], m
 
 
 def _summary(path: Path, translations: list[Translation], loaded: Scenario) -> None:
-    from .compare_view import dry_rows, print_table
+    from toolchoice.providers.core.compare_records import dry_rows
+
+    from .compare_view import print_table
 
     print_table(dry_rows(loaded, translations), f"{path} · {len(translations)} providers · dry run (nothing sent)",
                 ledgers={t.provider: t.ledger for t in translations})

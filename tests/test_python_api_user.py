@@ -199,3 +199,35 @@ def test_a_runs_document_is_what_run_format_json_prints() -> None:
     latency = re.compile(r'"latency_ms": [0-9.]+')
     mine = json.dumps(ran.document(path, ["openai"], replayed=True), indent=2, ensure_ascii=False) + "\n"
     assert latency.sub("L", printed.stdout) == latency.sub("L", mine)
+
+
+def test_a_compares_document_is_what_compare_send_format_json_prints(tmp_path: Path) -> None:
+    """`CompareResult.document` against `compare --send --format json`, each against a fresh mock (the mock numbers
+    its ids per server); times are the runs' own, so they alone are left out."""
+    import json
+
+    import yaml
+
+    from toolchoice.providers import load_scenario
+    from cli import run_cli
+
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(SCENARIO), encoding="utf-8")
+
+    def timeless(value: typing.Any) -> typing.Any:
+        if isinstance(value, dict):
+            return {k: timeless(v) for k, v in value.items() if k not in ("latency_ms", "wall_ms", "attempts")}
+        return [timeless(v) for v in value] if isinstance(value, list) else value
+
+    with running_mock("openai") as mock:
+        printed = run_cli(["compare", str(path), "-p", "openai", "--send", "--base-url", mock.base_url, "-f", "json"],
+                          env={**os.environ, "OPENAI_API_KEY": KEY})
+        theirs = json.loads(printed.stdout.replace(mock.base_url, "BASE"))
+    assert printed.returncode == 0, printed.stderr
+    scenario = load_scenario(path)
+    with running_mock("openai") as mock:
+        translations = jobs.translations(scenario, ["openai"], RenderOptions(base_url=mock.base_url))
+        mine = jobs.compare_send(scenario, translations, settings=runner.SendSettings(retries=0)).document(str(path))
+        mine = json.loads(json.dumps(mine).replace(mock.base_url, "BASE"))
+    assert KEY not in json.dumps(mine) and mine["providers"][0]["verdict"]["obeyed"] is True
+    assert timeless(theirs) == timeless(mine)

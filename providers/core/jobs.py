@@ -255,6 +255,14 @@ class CompareResult(_Result):
         super().__init__()
         self.scenario, self.jobs, self.repeat, self.wall_ms = scenario, jobs, repeat, wall_ms
 
+    def document(self, scenario_path: str | None = None) -> dict[str, Any]:
+        """The JSON document `compare --send --format json` prints, redacted (``scenario_path``: as the document
+        names the scenario; its own path by default)."""
+        from .compare_records import send_document
+
+        path = self.scenario.path if scenario_path is None else scenario_path
+        return self.shown(send_document(str(path), self.jobs, self.repeat, self.wall_ms))
+
 
 @says_no_key
 @_frees_its_folders
