@@ -45,6 +45,16 @@ messages:
     tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
   - {role: user, content: and now?}
 """)
+ANSWERED = scenario("""\
+tools:
+  - name: read_file
+    parameters: {type: object, properties: {path: {type: string}}}
+messages:
+  - {role: user, content: read a.txt}
+  - role: assistant
+    tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
+  - {role: tool, tool_call_id: call_1, content: "x"}
+""")
 MANY_TOOLS = scenario("tools:\n" + "".join(f"  - name: t{i}\n" for i in range(129))
                       + "tool_choice: auto\nmessages:\n  - {role: user, content: hi}\n")
 
@@ -147,3 +157,81 @@ def test_send_reaches_the_server_at_the_base_url_which_takes_it(tmp_path: Any) -
     text = json.dumps(record)
     assert "tools.over_limit" in text and '"warning"' in text
     assert done.returncode != 2 and "REFUSED" not in done.stdout
+
+
+# ---- changes a hosted API's rule makes to what the user wrote: not made where a base URL replaces its host ----
+
+BLANK_BESIDE_A_CALL = scenario("""\
+tools:
+  - name: read_file
+    parameters: {type: object, properties: {path: {type: string}}}
+messages:
+  - {role: user, content: read a.txt}
+  - role: assistant
+    content: "  "
+    tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
+  - {role: tool, tool_call_id: call_1, content: "x"}
+  - {role: assistant, content: " "}
+  - {role: user, content: and now?}
+""")
+
+
+def texts(message: dict[str, Any]) -> list[str]:
+    """The text blocks of an Anthropic ({type: text, text}) or Bedrock ({text}) message, in order."""
+    return [block["text"] for block in message["content"] if "text" in block]
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock"])
+def test_blank_text_is_sent_as_written_where_a_base_url_replaces_the_host(provider: str) -> None:
+    """api.anthropic.com and Bedrock answer 400 to a blank text block ('text content blocks must be non-empty'):
+    at their host a blank block beside a call is left out and a turn of blank text alone is refused. Elsewhere
+    both blank texts go as the scenario wrote them ('  ' beside the call, ' ' alone), each with a warning."""
+    own = translate(provider, BLANK_BESIDE_A_CALL, RenderOptions())
+    assert own.refused and entry(own, "history.blank_text_dropped").severity == "info"
+    there = translate(provider, BLANK_BESIDE_A_CALL, RenderOptions(base_url=ELSEWHERE))
+    assert not there.refused and not codes(there, "error")
+    messages = there.request.body["messages"]
+    assert texts(messages[1]) == ["  "] and texts(messages[3]) == [" "]
+    for code in ("history.blank_text_dropped", "history.blank_text"):
+        warned = entry(there, code)
+        assert warned.severity == "warning" and ELSEWHERE in warned.message and "--strict" in warned.message
+    assert "left out" not in entry(there, "history.blank_text_dropped").message
+    strict = translate(provider, BLANK_BESIDE_A_CALL, RenderOptions(base_url=ELSEWHERE, strict=True))
+    assert strict.refused and "strict.refused" in codes(strict, "error")
+
+
+def test_bedrock_blank_system_and_empty_description_are_sent_where_a_base_url_replaces_the_host() -> None:
+    made = scenario("system: \" \"\ntools:\n  - {name: ping, description: \"\"}\n"
+                    "messages:\n  - {role: user, content: hi}\n")
+    own = translate("bedrock", made, RenderOptions())
+    assert "system" not in own.request.body and "description" not in own.request.body["toolConfig"]["tools"][0][
+        "toolSpec"]
+    there = translate("bedrock", made, RenderOptions(base_url=ELSEWHERE))
+    assert there.request.body["system"] == [{"text": " "}]
+    assert there.request.body["toolConfig"]["tools"][0]["toolSpec"]["description"] == ""
+    for code in ("system.empty_dropped", "tool.description_dropped"):
+        warned = entry(there, code)
+        assert warned.severity == "warning" and ELSEWHERE in warned.message and "left out" not in warned.message
+
+
+def test_mistral_ids_are_sent_as_written_where_a_base_url_replaces_its_host() -> None:
+    """api.mistral.ai answers 400 unless a tool-call id is 9 of [a-zA-Z0-9] ('Tool call id was call_1 but must be
+    a-z, A-Z, 0-9, with a length of 9.', facts mistral.tool_call_id): there the ids are rewritten; a server
+    elsewhere (vLLM with a newer Mistral tokenizer takes any non-empty id) gets the ids the scenario wrote."""
+    own = translate("mistral", ANSWERED, RenderOptions())
+    assert own.request.body["messages"][1]["tool_calls"][0]["id"] != "call_1"
+    there = translate("mistral", ANSWERED, RenderOptions(base_url=ELSEWHERE))
+    messages = there.request.body["messages"]
+    assert messages[1]["tool_calls"][0]["id"] == "call_1" and messages[2]["tool_call_id"] == "call_1"
+    warned = entry(there, "history.ids_rewritten")
+    assert warned.severity == "warning" and ELSEWHERE in warned.message and "call_1→" not in warned.message
+    assert "call_1" in warned.message
+
+
+def test_a_base_url_naming_the_own_host_changes_nothing_of_these() -> None:
+    for provider, made, base_url in (("anthropic", BLANK_BESIDE_A_CALL, "https://api.anthropic.com"),
+                                     ("mistral", ANSWERED, "https://api.mistral.ai/v1")):
+        same = translate(provider, made, RenderOptions(base_url=base_url))
+        own = translate(provider, made, RenderOptions())
+        assert [e for e in same.ledger if e.code != "endpoint.base_url"] == list(own.ledger)
+        assert same.refused == own.refused and (own.refused or same.request.body == own.request.body)
