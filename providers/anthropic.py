@@ -43,7 +43,7 @@ from .core.translation import (tool_names, choice_value, choice_with, Context, c
                                warn_long_names,
                                parallel_value, model_facts, start, streamed, strict_tools, tool_fields)
 from .core.history_pairing import unanswered
-from .core.host_rules import refuse
+from .core.host_rules import change, refuse
 from .core.history_wire import placed, reasoning_for
 from .core.request_parts import endpoint
 from .core.model import (HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
@@ -216,11 +216,13 @@ def group_turns(ctx: Context) -> list[Turn]:
                 break
         else:
             continue  # no blank text in this turn
-        turn.texts = [t for t in turn.texts if t.strip()]
-        if turn.texts or turn.calls or turn.results or turn.reasoning:
-            ledger.info("history.blank_text_dropped", f"blank text in {turn.role} message {index + 1} left out "
-                        f"({title} rejects blank text blocks)")
-        else:
+        kept = [t for t in turn.texts if t.strip()]
+        if kept or turn.calls or turn.results or turn.reasoning:
+            if change(ctx, "history.blank_text_dropped", f"blank text in {turn.role} message {index + 1} left out "
+                      f"({title} rejects blank text blocks)", f"{turn.role} message {index + 1} holds a blank text "
+                      f"block beside other content, and {title} rejects blank text blocks"):
+                turn.texts = kept
+        else:  # refused at the API's host; elsewhere sent as written
             refuse(ctx, "history.blank_text", f"{turn.role} message {index + 1} has only blank text, which "
                          f"{title} rejects (text content blocks must be non-empty); write some text")
     return turns

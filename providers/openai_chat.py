@@ -16,7 +16,7 @@ from .core.translation import (tool_names, choice_value, Context, check_names, c
                                strict_wanted, thinking_not_sent, thinking_unsent)
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint
-from .core.host_rules import refuse
+from .core.host_rules import change, refuse
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
 
@@ -523,7 +523,7 @@ def _sends_strict(body: dict[str, Any]) -> bool:
 
 
 def _id_map(ctx: Context, host: Host) -> dict[str, str]:
-    """History call ids as the host requires them (Mistral: exactly 9 of [a-zA-Z0-9])."""
+    """History call ids as the host needs them (Mistral: 9 of [a-zA-Z0-9]; elsewhere as written, host_rules)."""
     if not ctx.history_calls:
         return {}
     ids = {c.id: c.id for m in ctx.scenario.messages for c in m.tool_calls}
@@ -531,9 +531,9 @@ def _id_map(ctx: Context, host: Host) -> dict[str, str]:
         return ids
     import hashlib  # only Mistral needs it; keep it off render's start-up path
     used: set[str] = {i for i in ids if re.fullmatch(r"[a-zA-Z0-9]{9}", i)}
-    changed = []
+    rewritten = {}
     for original in ids:
-        if re.fullmatch(r"[a-zA-Z0-9]{9}", original):
+        if original in used:
             continue
         digest = hashlib.sha256(original.encode()).hexdigest()
         candidate, n = digest[:9], 0
@@ -541,11 +541,11 @@ def _id_map(ctx: Context, host: Host) -> dict[str, str]:
             n += 1
             candidate = hashlib.sha256(f"{original}#{n}".encode()).hexdigest()[:9]
         used.add(candidate)
-        ids[original] = candidate
-        changed.append(f"{original}→{candidate}")
-    if changed:
-        ctx.ledger.info("history.ids_rewritten", f"{ctx.cap.title} needs 9-character alphanumeric tool-call ids: "
-                        + ", ".join(changed))
+        rewritten[original] = candidate
+    needs, pairs = f"{ctx.cap.title} needs 9-character alphanumeric tool-call ids", rewritten.items()
+    if rewritten and change(ctx, "history.ids_rewritten", f"{needs}: {', '.join(f'{a}→{b}' for a, b in pairs)}",
+                            f"{needs}, and the history holds {', '.join(rewritten)}"):
+        ids.update(rewritten)
     return ids
 
 

@@ -177,7 +177,9 @@ messages:
 
 
 def texts(message: dict[str, Any]) -> list[str]:
-    """The text blocks of an Anthropic ({type: text, text}) or Bedrock ({text}) message, in order."""
+    """The text blocks of an Anthropic ({type: text, text}, or a plain string) or Bedrock ({text}) message."""
+    if isinstance(message["content"], str):
+        return [message["content"]]
     return [block["text"] for block in message["content"] if "text" in block]
 
 

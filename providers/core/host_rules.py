@@ -54,3 +54,14 @@ def refuse(ctx: Context, code: str, message: str) -> None:
         ctx.ledger.error(code, message)
     else:
         ctx.ledger.warning(code, elsewhere(ctx.cap, ctx.other_host) + message)
+
+
+def change(ctx: Context, code: str, done: str, rule: str) -> bool:
+    """A change the API's own source makes necessary to what the user wrote (a blank text left out, an id
+    rewritten): True, and an info ``done`` saying what was changed, at the API's host; where a base URL replaces
+    that host, False (the caller sends it as written) and a warning that quotes the ``rule``, as ``refuse`` does."""
+    if ctx.other_host is None:
+        ctx.ledger.info(code, done)
+        return True
+    ctx.ledger.warning(code, elsewhere(ctx.cap, ctx.other_host) + rule)
+    return False
