@@ -237,3 +237,17 @@ def test_a_base_url_naming_the_own_host_changes_nothing_of_these() -> None:
         own = translate(provider, made, RenderOptions())
         assert [e for e in same.ledger if e.code != "endpoint.base_url"] == list(own.ledger)
         assert same.refused == own.refused and (own.refused or same.request.body == own.request.body)
+
+
+def test_deepseek_strict_goes_to_its_beta_endpoint_when_the_base_url_names_its_own_host() -> None:
+    """DeepSeek takes strict tools only at https://api.deepseek.com/beta (its function-calling guide); a base URL
+    that names api.deepseek.com itself replaces nothing, so the request goes there as it does with no base URL.
+    A base URL elsewhere is used as written."""
+    made = scenario("tools:\n  - name: f\n    strict: true\n    parameters: {type: object, properties: {}, "
+                    "additionalProperties: false}\ntool_choice: auto\nmessages:\n  - {role: user, content: hi}\n")
+    for base_url in (None, "https://api.deepseek.com", "https://api.deepseek.com/v1"):
+        t = translate("deepseek", made, RenderOptions(base_url=base_url))
+        assert t.request.url == "https://api.deepseek.com/beta/chat/completions", base_url
+        assert entry(t, "strict.beta_endpoint").severity == "info"
+    there = translate("deepseek", made, RenderOptions(base_url=ELSEWHERE))
+    assert there.request.url == ELSEWHERE + "/chat/completions" and "strict.beta_endpoint" not in codes(there, "info")
