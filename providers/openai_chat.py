@@ -508,7 +508,7 @@ def _url(ctx: Context, host: Host, body: dict[str, Any]) -> str:
         base = base.format(endpoint=ep, deployment=_path_segment(deployment, quote))
         version = settings.api_version or "2024-10-21"
         return endpoint(ctx, base, host.path) + f"?api-version={quote(version, safe='')}"
-    if host.strict_base and _sends_strict(body) and not (ctx.options.base_url or ctx.settings.base_url):
+    if host.strict_base and _sends_strict(body) and ctx.other_host is None:  # no base URL, or the host itself
         ctx.ledger.info("strict.beta_endpoint", f"strict tools need {host.strict_base}: the request goes there")
         return host.strict_base + host.path
     return endpoint(ctx, base, host.path)
