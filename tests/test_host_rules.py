@@ -251,3 +251,46 @@ def test_deepseek_strict_goes_to_its_beta_endpoint_when_the_base_url_names_its_o
         assert entry(t, "strict.beta_endpoint").severity == "info"
     there = translate("deepseek", made, RenderOptions(base_url=ELSEWHERE))
     assert there.request.url == ELSEWHERE + "/chat/completions" and "strict.beta_endpoint" not in codes(there, "info")
+
+
+COHERE_PLAN = scenario("""\
+tools:
+  - name: read_file
+    parameters: {type: object, properties: {path: {type: string}}}
+messages:
+  - {role: user, content: read a.txt}
+  - role: assistant
+    content: I will read it.
+    tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
+  - {role: tool, tool_call_id: call_1, content: "x"}
+""")
+
+
+def test_cohere_text_beside_calls_is_sent_as_content_where_a_base_url_replaces_its_host() -> None:
+    """api.cohere.com answers 'text content is not allowed when tool_calls are provided' (vercel/ai#5794), so there
+    the text goes in tool_plan; cohere 7.3.1 types/assistant_message.py has content beside tool_calls, so a server
+    elsewhere speaking Chat v2 gets the text where the scenario wrote it."""
+    own = translate("cohere", COHERE_PLAN, RenderOptions()).request.body["messages"][1]
+    assert own["tool_plan"] == "I will read it." and "content" not in own
+    there = translate("cohere", COHERE_PLAN, RenderOptions(base_url=ELSEWHERE))
+    sent = there.request.body["messages"][1]
+    assert sent["content"] == "I will read it." and "tool_plan" not in sent and sent["tool_calls"]
+    warned = entry(there, "history.text_as_tool_plan")
+    assert warned.severity == "warning" and ELSEWHERE in warned.message
+
+
+def test_bedrock_schema_without_type_is_sent_as_written_where_a_base_url_replaces_its_host() -> None:
+    """Bedrock's inputSchema.json is a free document (botocore ToolInputSchema json: Document); the type: object
+    added at Bedrock's host is its rule, not the wire format's."""
+    made = scenario("tools:\n  - name: q\n    parameters: {properties: {s: {type: string}}}\n"
+                    "messages:\n  - {role: user, content: hi}\n")
+    own = translate("bedrock", made, RenderOptions()).request.body["toolConfig"]["tools"][0]["toolSpec"]
+    assert own["inputSchema"]["json"]["type"] == "object"
+    there = translate("bedrock", made, RenderOptions(base_url=ELSEWHERE))
+    assert there.request.body["toolConfig"]["tools"][0]["toolSpec"]["inputSchema"]["json"] == {
+        "properties": {"s": {"type": "string"}}}
+    assert entry(there, "schema.type_added").severity == "warning"
+    # Anthropic's InputSchema has type: Required[Literal["object"]] (anthropic SDK types): the wire format's rule
+    anthropic = translate("anthropic", made, RenderOptions(base_url=ELSEWHERE))
+    assert anthropic.request.body["tools"][0]["input_schema"]["type"] == "object"
+    assert entry(anthropic, "schema.type_added").severity == "info"
