@@ -38,7 +38,7 @@ from .core.error_envelope import ErrorEnvelope
 from .core.translation import (tool_names, choice_value, Context, check_names, compact, finish, mapped, model_facts,
                                parallel_value, rule_applied, start, streamed, strict_tools)
 from .core.history_wire import reasoning_for
-from .core.host_rules import change, refuse
+from .core.host_rules import refuse
 from .core.request_parts import bearer, endpoint
 from .core.model import (HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool,
                          ToolchoiceError, Translation, Usage)
@@ -163,10 +163,10 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     settings = ctx.settings
     body: dict[str, Any] = {"messages": _messages(ctx)}
     if scenario.system is not None:
-        if scenario.system.strip() or not change(
-                ctx, "system.empty_dropped", "the system prompt is blank: left out (Bedrock rejects blank text)",
-                "the system prompt is blank, and Bedrock rejects blank text"):
+        if scenario.system.strip():
             body["system"] = [{"text": scenario.system}]
+        else:
+            ctx.ledger.info("system.empty_dropped", "the system prompt is blank: left out (Bedrock rejects blank text)")
     inference: dict[str, Any] = {}
     max_tokens = settings.max_tokens
     facts = model_facts(ctx)
@@ -296,10 +296,11 @@ def _spec(ctx: Context, tool: Tool, strict: set[str]) -> dict[str, Any]:
         ctx.ledger.info("schema.type_added", f"tool '{tool.name}': input schema has no type; sent with type: object "
                         "(Bedrock requires an object at the top level)")
     spec: dict[str, Any] = {"name": tool.name}
-    if tool.description or tool.description is not None and not change(
-            ctx, "tool.description_dropped", f"tool '{tool.name}': empty description left out (Bedrock rejects an "
-            "empty one)", f"tool '{tool.name}' has an empty description, and Bedrock rejects an empty one"):
+    if tool.description:
         spec["description"] = tool.description
+    elif tool.description is not None:
+        ctx.ledger.info("tool.description_dropped", f"tool '{tool.name}': empty description left out (Bedrock "
+                        "rejects an empty one)")
     spec["inputSchema"] = {"json": schema}
     if tool.name in strict:
         spec["strict"] = True

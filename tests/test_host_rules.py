@@ -202,18 +202,21 @@ def test_blank_text_is_sent_as_written_where_a_base_url_replaces_the_host(provid
     assert strict.refused and "strict.refused" in codes(strict, "error")
 
 
-def test_bedrock_blank_system_and_empty_description_are_sent_where_a_base_url_replaces_the_host() -> None:
+def test_bedrock_keeps_its_wire_formats_rules_at_any_base_url() -> None:
+    """The Converse service model (botocore data/bedrock-runtime/2023-09-30/service-2.json) types a tool's
+    description and a system text block as NonEmptyString ({'type': 'string', 'min': 1}), which boto3 checks before
+    sending, and says of ToolInputSchema 'The top level schema type must be object': the wire format's own rules, so
+    a blank system, an empty description and a schema without type are changed (info) wherever the request goes.
+    A message's text block is a plain String there: its blank text is the host's rule (above)."""
     made = scenario("system: \" \"\ntools:\n  - {name: ping, description: \"\"}\n"
+                    "  - name: q\n    parameters: {properties: {s: {type: string}}}\n"
                     "messages:\n  - {role: user, content: hi}\n")
-    own = translate("bedrock", made, RenderOptions())
-    assert "system" not in own.request.body and "description" not in own.request.body["toolConfig"]["tools"][0][
-        "toolSpec"]
     there = translate("bedrock", made, RenderOptions(base_url=ELSEWHERE))
-    assert there.request.body["system"] == [{"text": " "}]
-    assert there.request.body["toolConfig"]["tools"][0]["toolSpec"]["description"] == ""
-    for code in ("system.empty_dropped", "tool.description_dropped"):
-        warned = entry(there, code)
-        assert warned.severity == "warning" and ELSEWHERE in warned.message and "left out" not in warned.message
+    assert "system" not in there.request.body
+    ping, q = (t["toolSpec"] for t in there.request.body["toolConfig"]["tools"])
+    assert "description" not in ping and q["inputSchema"]["json"]["type"] == "object"
+    for code in ("system.empty_dropped", "tool.description_dropped", "schema.type_added"):
+        assert entry(there, code).severity == "info"
 
 
 def test_mistral_ids_are_sent_as_written_where_a_base_url_replaces_its_host() -> None:
@@ -253,7 +256,7 @@ def test_deepseek_strict_goes_to_its_beta_endpoint_when_the_base_url_names_its_o
     assert there.request.url == ELSEWHERE + "/chat/completions" and "strict.beta_endpoint" not in codes(there, "info")
 
 
-COHERE_PLAN = scenario("""\
+COHERE_PLAN_TEXT = """\
 tools:
   - name: read_file
     parameters: {type: object, properties: {path: {type: string}}}
@@ -263,7 +266,8 @@ messages:
     content: I will read it.
     tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
   - {role: tool, tool_call_id: call_1, content: "x"}
-""")
+"""
+COHERE_PLAN = scenario(COHERE_PLAN_TEXT)
 
 
 def test_cohere_text_beside_calls_is_sent_as_content_where_a_base_url_replaces_its_host() -> None:
@@ -277,20 +281,19 @@ def test_cohere_text_beside_calls_is_sent_as_content_where_a_base_url_replaces_i
     assert sent["content"] == "I will read it." and "tool_plan" not in sent and sent["tool_calls"]
     warned = entry(there, "history.text_as_tool_plan")
     assert warned.severity == "warning" and ELSEWHERE in warned.message
+    thought = scenario(COHERE_PLAN_TEXT.replace("    content: I will read it.\n",
+                                                "    reasoning: [{family: cohere, text: hmm}]\n"))
+    assert "content" not in translate("cohere", thought, RenderOptions()).request.body["messages"][1]
+    there = translate("cohere", thought, RenderOptions(base_url=ELSEWHERE))
+    # cohere 7.3.1 AssistantMessageV2ContentOneItem: thinking items, sent alone (no blank text block added)
+    assert there.request.body["messages"][1]["content"] == [{"type": "thinking", "thinking": "hmm"}]
+    assert entry(there, "history.thinking_dropped").severity == "warning"
 
 
-def test_bedrock_schema_without_type_is_sent_as_written_where_a_base_url_replaces_its_host() -> None:
-    """Bedrock's inputSchema.json is a free document (botocore ToolInputSchema json: Document); the type: object
-    added at Bedrock's host is its rule, not the wire format's."""
+def test_anthropic_adds_the_type_its_wire_format_requires_at_any_base_url() -> None:
+    """anthropic 2.14.0 types/tool_param.py InputSchemaTyped: 'type: Required[Literal["object"]]': the format's rule."""
     made = scenario("tools:\n  - name: q\n    parameters: {properties: {s: {type: string}}}\n"
                     "messages:\n  - {role: user, content: hi}\n")
-    own = translate("bedrock", made, RenderOptions()).request.body["toolConfig"]["tools"][0]["toolSpec"]
-    assert own["inputSchema"]["json"]["type"] == "object"
-    there = translate("bedrock", made, RenderOptions(base_url=ELSEWHERE))
-    assert there.request.body["toolConfig"]["tools"][0]["toolSpec"]["inputSchema"]["json"] == {
-        "properties": {"s": {"type": "string"}}}
-    assert entry(there, "schema.type_added").severity == "warning"
-    # Anthropic's InputSchema has type: Required[Literal["object"]] (anthropic SDK types): the wire format's rule
-    anthropic = translate("anthropic", made, RenderOptions(base_url=ELSEWHERE))
-    assert anthropic.request.body["tools"][0]["input_schema"]["type"] == "object"
-    assert entry(anthropic, "schema.type_added").severity == "info"
+    there = translate("anthropic", made, RenderOptions(base_url=ELSEWHERE))
+    assert there.request.body["tools"][0]["input_schema"]["type"] == "object"
+    assert entry(there, "schema.type_added").severity == "info"
