@@ -297,3 +297,41 @@ def test_anthropic_adds_the_type_its_wire_format_requires_at_any_base_url() -> N
     there = translate("anthropic", made, RenderOptions(base_url=ELSEWHERE))
     assert there.request.body["tools"][0]["input_schema"]["type"] == "object"
     assert entry(there, "schema.type_added").severity == "info"
+
+
+# ---- fields a hosted row says its API lacks, which the OpenAI Chat wire format spells ----
+
+STRICT_PARALLEL = scenario("tools:\n  - name: f\n    strict: true\n    parameters: {type: object, properties: {}, "
+                           "additionalProperties: false}\nparallel_tool_calls: false\ntool_choice: auto\n"
+                           "messages:\n  - {role: user, content: hi}\n")
+
+
+@pytest.mark.parametrize("provider, feature", [
+    ("together", "strict"), ("xai", "strict"), ("sambanova", "strict"), ("huggingface", "strict"),
+    ("deepseek", "parallel"), ("together", "parallel"), ("huggingface", "parallel"),
+])
+def test_a_field_the_host_lacks_is_sent_as_written_where_a_base_url_replaces_it(provider: str, feature: str) -> None:
+    """openai 2.x types/chat: FunctionDefinition has strict, CompletionCreateParams has parallel_tool_calls; the rows
+    for these hosts say the host's API has no such switch, so there it is not sent. A server elsewhere speaking Chat
+    Completions (vLLM takes parallel_tool_calls) gets the field the scenario wrote, with a warning."""
+    own = translate(provider, STRICT_PARALLEL, RenderOptions())
+    there = translate(provider, STRICT_PARALLEL, RenderOptions(base_url=ELSEWHERE))
+    function = there.request.body["tools"][0]["function"]
+    if feature == "strict":
+        assert "strict" not in own.request.body["tools"][0]["function"] and function["strict"] is True
+    else:
+        assert "parallel_tool_calls" not in own.request.body and there.request.body["parallel_tool_calls"] is False
+    warned = entry(there, f"{feature}.unsupported")
+    assert warned.severity == "warning" and ELSEWHERE in warned.message and "--strict" in warned.message
+    assert "not sent" not in warned.message and "dropped" not in warned.message
+
+
+@pytest.mark.parametrize("provider, feature", [("llamacpp", "strict"), ("gemini", "parallel"), ("cohere", "parallel"),
+                                               ("ollama", "parallel")])
+def test_a_field_server_software_or_the_wire_format_lacks_stays_out(provider: str, feature: str) -> None:
+    """llama.cpp's row states what the software does wherever it runs; Gemini's, Cohere's and Ollama's wire formats
+    have no parallel field to send (google-genai ToolConfig, cohere 7.3.1 v2 chat, ollama api.ChatRequest)."""
+    there = translate(provider, STRICT_PARALLEL, RenderOptions(base_url=ELSEWHERE))
+    assert ELSEWHERE not in entry(there, f"{feature}.unsupported").message
+    sent = json.dumps(there.request.body)
+    assert ('"strict"' if feature == "strict" else "parallel_tool_calls") not in sent
