@@ -65,3 +65,18 @@ def change(ctx: Context, code: str, done: str, rule: str) -> bool:
         return True
     ctx.ledger.warning(code, elsewhere(ctx.cap, ctx.other_host) + rule)
     return False
+
+
+def sent_elsewhere(ctx: Context, feature: str, what: str) -> bool:
+    """``what``, a field the provider's wire format spells (OpenAI Chat's function.strict, parallel_tool_calls),
+    which the hosted API's row says that API lacks (``feature`` unsupported: at its host the field is not sent):
+    where a base URL replaces that host, True and a warning (``<feature>.unsupported``), and the caller sends it
+    as written; else False, and the caller goes on as at the API's host."""
+    from .capabilities import Level
+
+    row = ctx.cap.feature(feature)
+    if ctx.other_host is None or row.level is not Level.UNSUPPORTED:
+        return False
+    ctx.ledger.warning(f"{feature}.unsupported", elsewhere(ctx.cap, ctx.other_host)
+                       + f"{what}, and {ctx.cap.title} has no such switch ({row.note})")
+    return True
