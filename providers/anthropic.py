@@ -147,7 +147,7 @@ LEDGER_CODES: dict[str, str] = {
     "history.merged": "messages merged into one turn (tool results first, then the user's text)",
     "history.missing_tool_result": "a tool call has no result in the next message, which the API rejects",
     "history.blank_text": "a message with blank text, which the API rejects: request refused",
-    "history.blank_text_dropped": "a blank text block next to other content is left out",
+    "history.blank_text_dropped": "a blank text block next to other content is left out (kept at a replaced host)",
     "history.tools_undeclared": "the history holds tool calls but no tools are declared",
     "messages.empty": "no messages: the API needs at least one",
     **_HOSTED_CODES,

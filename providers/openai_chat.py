@@ -182,7 +182,7 @@ REASONING_TEXT_KEYS = ("reasoning_content",)
 
 
 LEDGER_CODES: dict[str, str] = {
-    "history.ids_rewritten": "tool-call ids rewritten to the host's required form (Mistral: 9 alphanumerics)",
+    "history.ids_rewritten": "tool-call ids rewritten to Mistral's 9 alphanumerics (kept at a replaced host)",
     "thinking.forced_choice": "a forcing tool_choice with thinking/reasoning on is rejected: request refused",
     "thinking.mapped": "the thinking setting sent in the host's field",
     "thinking.disabled_for_choice": "thinking (on by default) sent disabled so a forcing tool_choice is accepted",

@@ -335,3 +335,14 @@ def test_a_field_server_software_or_the_wire_format_lacks_stays_out(provider: st
     assert ELSEWHERE not in entry(there, f"{feature}.unsupported").message
     sent = json.dumps(there.request.body)
     assert ('"strict"' if feature == "strict" else "parallel_tool_calls") not in sent
+
+
+@pytest.mark.parametrize("base_url", ["https://my-resource.openai.azure.com",
+                                      "https://MY-RESOURCE.openai.azure.com/openai/deployments/gpt"])
+def test_an_azure_resource_url_is_azures_own_host(base_url: str) -> None:
+    """Azure's row has no fixed host ({endpoint}: the resource, https://{your-resource-name}.openai.azure.com in
+    Microsoft's REST reference): a base URL on a resource's host replaces nothing, so Azure's refusals stand."""
+    t = translate("azure", NO_TOOLS, RenderOptions(base_url=base_url))
+    assert t.refused and entry(t, "tool_choice.without_tools").severity == "error"
+    assert entry(translate("azure", NO_TOOLS, RenderOptions(base_url="https://openai.azure.com.example.org/v1")),
+                 "tool_choice.without_tools").severity == "warning"  # a host that only begins like one
