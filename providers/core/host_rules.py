@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 # the default endpoints of rows for server software a user runs themselves (capabilities.py)
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
+# a row whose host is the user's resource: the domain every such host ends in (Azure's REST reference:
+# https://{your-resource-name}.openai.azure.com)
+_RESOURCE_DOMAINS = {"{endpoint}": ".openai.azure.com"}
 
 
 def _host(endpoint: str) -> str:
@@ -34,7 +37,10 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
     endpoint is a local address)."""
     override = options.base_url or settings.base_url
     own = _host(cap.endpoint)
-    if not override or own in _LOCAL_HOSTS or _host(override).lower() == own:  # the API's own host, written out
+    if not override or own in _LOCAL_HOSTS:
+        return None
+    written = _host(override).lower()
+    if written == own or own in _RESOURCE_DOMAINS and written.endswith(_RESOURCE_DOMAINS[own]):  # the API's own host
         return None
     return override
 
