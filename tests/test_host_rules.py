@@ -346,3 +346,19 @@ def test_an_azure_resource_url_is_azures_own_host(base_url: str) -> None:
     assert t.refused and entry(t, "tool_choice.without_tools").severity == "error"
     assert entry(translate("azure", NO_TOOLS, RenderOptions(base_url="https://openai.azure.com.example.org/v1")),
                  "tool_choice.without_tools").severity == "warning"  # a host that only begins like one
+
+
+def test_send_gives_the_server_at_the_base_url_the_ids_as_written(tmp_path: Any) -> None:
+    """A server that takes any id (as vLLM with a newer Mistral tokenizer does) gets call_1, not a rewritten id."""
+    path = tmp_path / "ids.yaml"
+    path.write_text("tools:\n  - name: read_file\n    parameters: {type: object, properties: {path: {type: string}}}\n"
+                    "messages:\n  - {role: user, content: read a.txt}\n  - role: assistant\n"
+                    "    tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]\n"
+                    "  - {role: tool, tool_call_id: call_1, content: x}\n", encoding="utf-8")
+    with StandIn("mistral") as server:
+        done = run_cli(["send", str(path), "-p", "mistral", "--base-url", server.base_url(), "-f", "json"],
+                       env={"MISTRAL_API_KEY": "unused", "PATH": "/usr/bin:/bin"})
+        assert len(server.requests) == 1, done.stderr
+        sent = server.requests[0].json["messages"]
+    assert sent[1]["tool_calls"][0]["id"] == "call_1" and sent[2]["tool_call_id"] == "call_1"
+    assert "history.ids_rewritten" in done.stdout and done.returncode != 2
