@@ -202,6 +202,7 @@ def history_ids(ctx: Context, id_rule: str) -> dict[str, str]:
         rewritten[original] = candidate
     needs, pairs = f"{ctx.cap.title} needs 9-character alphanumeric tool-call ids", rewritten.items()
     if rewritten and change(ctx, "history.ids_rewritten", f"{needs}: {', '.join(f'{a}→{b}' for a, b in pairs)}",
-                            f"{needs}, and the history holds {', '.join(rewritten)}"):
+                            f"{needs} (mistral-common's V3 validator too, for models before tokenizer v13), and the "
+                            f"history holds {', '.join(rewritten)}"):
         ids.update(rewritten)
     return ids
