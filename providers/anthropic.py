@@ -43,7 +43,7 @@ from .core.translation import (tool_names, choice_value, choice_with, Context, c
                                warn_long_names,
                                parallel_value, model_facts, start, streamed, strict_tools, tool_fields)
 from .core.history_pairing import unanswered
-from .core.host_rules import refuse
+from .core.host_rules import change, refuse
 from .core.history_wire import placed, reasoning_for
 from .core.request_parts import endpoint
 from .core.model import (HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
@@ -147,7 +147,7 @@ LEDGER_CODES: dict[str, str] = {
     "history.merged": "messages merged into one turn (tool results first, then the user's text)",
     "history.missing_tool_result": "a tool call has no result in the next message, which the API rejects",
     "history.blank_text": "a message with blank text, which the API rejects: request refused",
-    "history.blank_text_dropped": "a blank text block next to other content is left out",
+    "history.blank_text_dropped": "a blank text block next to other content is left out (kept at a replaced host)",
     "history.tools_undeclared": "the history holds tool calls but no tools are declared",
     "messages.empty": "no messages: the API needs at least one",
     **_HOSTED_CODES,
@@ -216,11 +216,13 @@ def group_turns(ctx: Context) -> list[Turn]:
                 break
         else:
             continue  # no blank text in this turn
-        turn.texts = [t for t in turn.texts if t.strip()]
-        if turn.texts or turn.calls or turn.results or turn.reasoning:
-            ledger.info("history.blank_text_dropped", f"blank text in {turn.role} message {index + 1} left out "
-                        f"({title} rejects blank text blocks)")
-        else:
+        kept = [t for t in turn.texts if t.strip()]
+        if kept or turn.calls or turn.results or turn.reasoning:
+            if change(ctx, "history.blank_text_dropped", f"blank text in {turn.role} message {index + 1} left out "
+                      f"({title} rejects blank text blocks)", f"{turn.role} message {index + 1} holds a blank text "
+                      f"block beside other content, and {title} rejects blank text blocks"):
+                turn.texts = kept
+        else:  # refused at the API's host; elsewhere sent as written
             refuse(ctx, "history.blank_text", f"{turn.role} message {index + 1} has only blank text, which "
                          f"{title} rejects (text content blocks must be non-empty); write some text")
     return turns

@@ -120,7 +120,7 @@ LEDGER_CODES: dict[str, str] = {
     "history.merged": "messages merged into one turn (tool results first, then the user's text)",
     "history.missing_tool_result": "a tool call has no result in the next message, which Bedrock rejects",
     "history.blank_text": "a message with blank text, which Bedrock rejects: request refused",
-    "history.blank_text_dropped": "a blank text block next to other content is left out",
+    "history.blank_text_dropped": "a blank text block next to other content is left out (kept at a replaced host)",
     "history.tool_result_format": "how tool results are sent: a JSON object as {json}, anything else as {text}",
     "history.status_dropped": "a failed tool result's status is not sent: the model family does not take status",
     "thinking.budget": "thinking: true sent as additionalModelRequestFields.thinking with budget_tokens 1024",

@@ -22,6 +22,7 @@ from .core.error_envelope import ErrorEnvelope
 from .core.translation import (tool_names, choice_value, Context, compact, finish, mapped, parallel_value, model_facts,
                                thinking_unsent,
                                rule_applied, start, streamed, strict_tools)
+from .core.host_rules import change
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint
 from .core.model import Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Translation, Usage
@@ -159,15 +160,19 @@ def _messages(ctx: Context) -> list[dict[str, Any]]:
             # cohere-python AssistantMessageV2ContentOneItem: text | thinking items
             msg["content"] = thinking + [{"type": "text", "text": m.content or ""}] if thinking else m.content
             return msg
-        if thinking:
-            ctx.ledger.info("history.thinking_dropped", f"thinking of the turn with calls "
-                            f"{', '.join(c.id for c in m.tool_calls)} left out: Cohere takes no content next to "
-                            "tool_calls (only tool_plan)")
-        if m.content:
-            msg["tool_plan"] = m.content
-            ctx.ledger.info("history.text_as_tool_plan", f"assistant text before calls "
-                            f"{', '.join(c.id for c in m.tool_calls)} sent as tool_plan: Cohere rejects "
-                            "text content next to tool_calls")
+        calls, refused = ", ".join(c.id for c in m.tool_calls), ("Cohere answers 'text content is not allowed when "
+                                                                  "tool_calls are provided' (vercel/ai#5794)")
+        if thinking and change(ctx, "history.thinking_dropped", f"thinking of the turn with calls {calls} left out: "
+                               "Cohere takes no content next to tool_calls (only tool_plan)",
+                               f"the assistant turn with calls {calls} holds thinking content, and {refused}"):
+            thinking = []
+        text = m.content
+        if text and change(ctx, "history.text_as_tool_plan", f"assistant text before calls {calls} sent as "
+                           "tool_plan: Cohere rejects text content next to tool_calls",
+                           f"the assistant turn with calls {calls} holds text content, and {refused}"):
+            msg["tool_plan"], text = m.content, None
+        if thinking or text:  # where a base URL replaces api.cohere.com: as written, as a turn without calls
+            msg["content"] = thinking + ([{"type": "text", "text": text}] if text else []) if thinking else text
         msg["tool_calls"] = [{"id": c.id, "type": "function",
                               "function": {"name": c.name, "arguments": history_arguments_json(c.arguments)}}
                              for c in m.tool_calls]

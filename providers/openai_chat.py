@@ -16,7 +16,7 @@ from .core.translation import (tool_names, choice_value, Context, check_names, c
                                strict_wanted, thinking_not_sent, thinking_unsent)
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint
-from .core.host_rules import refuse
+from .core.host_rules import refuse, sent_elsewhere
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
 
@@ -182,7 +182,7 @@ REASONING_TEXT_KEYS = ("reasoning_content",)
 
 
 LEDGER_CODES: dict[str, str] = {
-    "history.ids_rewritten": "tool-call ids rewritten to the host's required form (Mistral: 9 alphanumerics)",
+    "history.ids_rewritten": "tool-call ids rewritten to Mistral's 9 alphanumerics (kept at a replaced host)",
     "thinking.forced_choice": "a forcing tool_choice with thinking/reasoning on is rejected: request refused",
     "thinking.mapped": "the thinking setting sent in the host's field",
     "thinking.disabled_for_choice": "thinking (on by default) sent disabled so a forcing tool_choice is accepted",
@@ -236,9 +236,9 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
     stated = NAME_RULES.get(provider)
     check_names(ctx, stated[0] if stated else None, _UNSTATED if stated is None or stated[0] is not NAME_RULE else None)
     body: dict[str, Any] = {"model": ctx.model}
-    ids = _id_map(ctx, host)
+    from .openai_history import check_chat, history_ids  # a call without its result: the API's 400 where recorded
+    ids = history_ids(ctx, host.id_rule)
     body["messages"] = _messages(ctx, host, ids)
-    from .openai_history import check_chat  # a call without its result: the API's 400 where recorded
     check_chat(ctx, provider)
     _tools_and_choice(ctx, host, body)
     _thinking(ctx, host, body)
@@ -278,7 +278,9 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
         if not plan.omit_tools:  # no tools declared: a choice the planner kept is sent as written
             _choice(ctx, body)
         return
-    strict = strict_tools(ctx)
+    wanted = strict_wanted(ctx)  # at a replaced host, sent even where the host's row has no strict (host_rules)
+    strict = wanted if wanted and sent_elsewhere(ctx, "strict", f"strict: {', '.join(sorted(wanted))}") \
+        else strict_tools(ctx)
     tools = []
     for tool in plan.tools:
         if tool.kind == "custom":
@@ -308,7 +310,9 @@ def _tools_and_choice(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     if strict:
         ctx.ledger.info("strict.mapped", f"strict tools: {', '.join(sorted(strict))} → function.strict true")
     _choice(ctx, body)
-    parallel = parallel_value(ctx)
+    parallel = ctx.scenario.parallel_tool_calls
+    if parallel is None or not sent_elsewhere(ctx, "parallel", f"parallel_tool_calls {str(parallel).lower()}"):
+        parallel = parallel_value(ctx)
     if parallel is not None:
         body["parallel_tool_calls"] = parallel
 
@@ -508,7 +512,7 @@ def _url(ctx: Context, host: Host, body: dict[str, Any]) -> str:
         base = base.format(endpoint=ep, deployment=_path_segment(deployment, quote))
         version = settings.api_version or "2024-10-21"
         return endpoint(ctx, base, host.path) + f"?api-version={quote(version, safe='')}"
-    if host.strict_base and _sends_strict(body) and not (ctx.options.base_url or ctx.settings.base_url):
+    if host.strict_base and _sends_strict(body) and ctx.other_host is None:  # no base URL, or the host itself
         ctx.ledger.info("strict.beta_endpoint", f"strict tools need {host.strict_base}: the request goes there")
         return host.strict_base + host.path
     return endpoint(ctx, base, host.path)
@@ -520,33 +524,6 @@ def _sends_strict(body: dict[str, Any]) -> bool:
         if tool.get("function", {}).get("strict"):
             return True
     return False
-
-
-def _id_map(ctx: Context, host: Host) -> dict[str, str]:
-    """History call ids as the host requires them (Mistral: exactly 9 of [a-zA-Z0-9])."""
-    if not ctx.history_calls:
-        return {}
-    ids = {c.id: c.id for m in ctx.scenario.messages for c in m.tool_calls}
-    if host.id_rule != "alnum9":
-        return ids
-    import hashlib  # only Mistral needs it; keep it off render's start-up path
-    used: set[str] = {i for i in ids if re.fullmatch(r"[a-zA-Z0-9]{9}", i)}
-    changed = []
-    for original in ids:
-        if re.fullmatch(r"[a-zA-Z0-9]{9}", original):
-            continue
-        digest = hashlib.sha256(original.encode()).hexdigest()
-        candidate, n = digest[:9], 0
-        while candidate in used:
-            n += 1
-            candidate = hashlib.sha256(f"{original}#{n}".encode()).hexdigest()[:9]
-        used.add(candidate)
-        ids[original] = candidate
-        changed.append(f"{original}→{candidate}")
-    if changed:
-        ctx.ledger.info("history.ids_rewritten", f"{ctx.cap.title} needs 9-character alphanumeric tool-call ids: "
-                        + ", ".join(changed))
-    return ids
 
 
 def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, Any]]:

@@ -5,14 +5,15 @@ deepseek.history_result_without_call), and Responses (fact openai-responses.hist
 translators refuse a call without its result before sending (``check_chat``,
 ``check_responses``; a result without its call cannot be written in a scenario alone); the mocks answer both in the
 same words (``chat_refusal``, ``responses_refusal``) with the recorded envelope's param. A chat host with no recorded
-refusal is left as it was."""
+refusal is left as it was. ``history_ids``: Mistral's 9-alphanumeric call ids (fact mistral.tool_call_id)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .core.history_pairing import unanswered
-from .core.host_rules import refuse
+from .core.host_rules import change, refuse
 from .core.request_context import Context
 
 # The hosts whose own recorded 400 says it (the facts' sources); param messages.[i].role, code null
@@ -176,3 +177,32 @@ def _reference(item: Any) -> bool:
     """An item_reference (openai 3.57.0 response_input_param.py ItemReference: id required, type Optional)."""
     return isinstance(item, dict) and (item.get("type") == "item_reference"
                                        or ("type" not in item and "role" not in item and "id" in item))
+
+
+def history_ids(ctx: Context, id_rule: str) -> dict[str, str]:
+    """History call ids as the host needs them (Mistral: 9 of [a-zA-Z0-9]; elsewhere as written, host_rules)."""
+    if not ctx.history_calls:
+        return {}
+    ids = {c.id: c.id for m in ctx.scenario.messages for c in m.tool_calls}
+    if id_rule != "alnum9":
+        return ids
+    import hashlib  # only Mistral needs it; keep it off render's start-up path
+
+    used: set[str] = {i for i in ids if re.fullmatch(r"[a-zA-Z0-9]{9}", i)}
+    rewritten: dict[str, str] = {}
+    for original in ids:
+        if original in used:
+            continue
+        digest = hashlib.sha256(original.encode()).hexdigest()
+        candidate, n = digest[:9], 0
+        while candidate in used:
+            n += 1
+            candidate = hashlib.sha256(f"{original}#{n}".encode()).hexdigest()[:9]
+        used.add(candidate)
+        rewritten[original] = candidate
+    needs, pairs = f"{ctx.cap.title} needs 9-character alphanumeric tool-call ids", rewritten.items()
+    if rewritten and change(ctx, "history.ids_rewritten", f"{needs}: {', '.join(f'{a}→{b}' for a, b in pairs)}",
+                            f"{needs} (mistral-common's V3 validator too, for models before tokenizer v13), and the "
+                            f"history holds {', '.join(rewritten)}"):
+        ids.update(rewritten)
+    return ids

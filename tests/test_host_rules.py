@@ -45,6 +45,16 @@ messages:
     tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
   - {role: user, content: and now?}
 """)
+ANSWERED = scenario("""\
+tools:
+  - name: read_file
+    parameters: {type: object, properties: {path: {type: string}}}
+messages:
+  - {role: user, content: read a.txt}
+  - role: assistant
+    tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
+  - {role: tool, tool_call_id: call_1, content: "x"}
+""")
 MANY_TOOLS = scenario("tools:\n" + "".join(f"  - name: t{i}\n" for i in range(129))
                       + "tool_choice: auto\nmessages:\n  - {role: user, content: hi}\n")
 
@@ -147,3 +157,208 @@ def test_send_reaches_the_server_at_the_base_url_which_takes_it(tmp_path: Any) -
     text = json.dumps(record)
     assert "tools.over_limit" in text and '"warning"' in text
     assert done.returncode != 2 and "REFUSED" not in done.stdout
+
+
+# ---- changes a hosted API's rule makes to what the user wrote: not made where a base URL replaces its host ----
+
+BLANK_BESIDE_A_CALL = scenario("""\
+tools:
+  - name: read_file
+    parameters: {type: object, properties: {path: {type: string}}}
+messages:
+  - {role: user, content: read a.txt}
+  - role: assistant
+    content: "  "
+    tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
+  - {role: tool, tool_call_id: call_1, content: "x"}
+  - {role: assistant, content: " "}
+  - {role: user, content: and now?}
+""")
+
+
+def texts(message: dict[str, Any]) -> list[str]:
+    """The text blocks of an Anthropic ({type: text, text}, or a plain string) or Bedrock ({text}) message."""
+    if isinstance(message["content"], str):
+        return [message["content"]]
+    return [block["text"] for block in message["content"] if "text" in block]
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock"])
+def test_blank_text_is_sent_as_written_where_a_base_url_replaces_the_host(provider: str) -> None:
+    """api.anthropic.com and Bedrock answer 400 to a blank text block ('text content blocks must be non-empty'):
+    at their host a blank block beside a call is left out and a turn of blank text alone is refused. Elsewhere
+    both blank texts go as the scenario wrote them ('  ' beside the call, ' ' alone), each with a warning."""
+    own = translate(provider, BLANK_BESIDE_A_CALL, RenderOptions())
+    assert own.refused and entry(own, "history.blank_text_dropped").severity == "info"
+    there = translate(provider, BLANK_BESIDE_A_CALL, RenderOptions(base_url=ELSEWHERE))
+    assert not there.refused and not codes(there, "error")
+    messages = there.request.body["messages"]
+    assert texts(messages[1]) == ["  "] and texts(messages[3]) == [" "]
+    for code in ("history.blank_text_dropped", "history.blank_text"):
+        warned = entry(there, code)
+        assert warned.severity == "warning" and ELSEWHERE in warned.message and "--strict" in warned.message
+    assert "left out" not in entry(there, "history.blank_text_dropped").message
+    strict = translate(provider, BLANK_BESIDE_A_CALL, RenderOptions(base_url=ELSEWHERE, strict=True))
+    assert strict.refused and "strict.refused" in codes(strict, "error")
+
+
+def test_bedrock_keeps_its_wire_formats_rules_at_any_base_url() -> None:
+    """The Converse service model (botocore data/bedrock-runtime/2023-09-30/service-2.json) types a tool's
+    description and a system text block as NonEmptyString ({'type': 'string', 'min': 1}), which boto3 checks before
+    sending, and says of ToolInputSchema 'The top level schema type must be object': the wire format's own rules, so
+    a blank system, an empty description and a schema without type are changed (info) wherever the request goes.
+    A message's text block is a plain String there: its blank text is the host's rule (above)."""
+    made = scenario("system: \" \"\ntools:\n  - {name: ping, description: \"\"}\n"
+                    "  - name: q\n    parameters: {properties: {s: {type: string}}}\n"
+                    "messages:\n  - {role: user, content: hi}\n")
+    there = translate("bedrock", made, RenderOptions(base_url=ELSEWHERE))
+    assert "system" not in there.request.body
+    ping, q = (t["toolSpec"] for t in there.request.body["toolConfig"]["tools"])
+    assert "description" not in ping and q["inputSchema"]["json"]["type"] == "object"
+    for code in ("system.empty_dropped", "tool.description_dropped", "schema.type_added"):
+        assert entry(there, code).severity == "info"
+
+
+def test_mistral_ids_are_sent_as_written_where_a_base_url_replaces_its_host() -> None:
+    """api.mistral.ai answers 400 unless a tool-call id is 9 of [a-zA-Z0-9] ('Tool call id was call_1 but must be
+    a-z, A-Z, 0-9, with a length of 9.', facts mistral.tool_call_id): there the ids are rewritten; a server
+    elsewhere (vLLM with a newer Mistral tokenizer takes any non-empty id) gets the ids the scenario wrote."""
+    own = translate("mistral", ANSWERED, RenderOptions())
+    assert own.request.body["messages"][1]["tool_calls"][0]["id"] != "call_1"
+    there = translate("mistral", ANSWERED, RenderOptions(base_url=ELSEWHERE))
+    messages = there.request.body["messages"]
+    assert messages[1]["tool_calls"][0]["id"] == "call_1" and messages[2]["tool_call_id"] == "call_1"
+    warned = entry(there, "history.ids_rewritten")
+    assert warned.severity == "warning" and ELSEWHERE in warned.message and "call_1→" not in warned.message
+    assert "call_1" in warned.message
+
+
+def test_a_base_url_naming_the_own_host_changes_nothing_of_these() -> None:
+    for provider, made, base_url in (("anthropic", BLANK_BESIDE_A_CALL, "https://api.anthropic.com"),
+                                     ("mistral", ANSWERED, "https://api.mistral.ai/v1")):
+        same = translate(provider, made, RenderOptions(base_url=base_url))
+        own = translate(provider, made, RenderOptions())
+        assert [e for e in same.ledger if e.code != "endpoint.base_url"] == list(own.ledger)
+        assert same.refused == own.refused and (own.refused or same.request.body == own.request.body)
+
+
+def test_deepseek_strict_goes_to_its_beta_endpoint_when_the_base_url_names_its_own_host() -> None:
+    """DeepSeek takes strict tools only at https://api.deepseek.com/beta (its function-calling guide); a base URL
+    that names api.deepseek.com itself replaces nothing, so the request goes there as it does with no base URL.
+    A base URL elsewhere is used as written."""
+    made = scenario("tools:\n  - name: f\n    strict: true\n    parameters: {type: object, properties: {}, "
+                    "additionalProperties: false}\ntool_choice: auto\nmessages:\n  - {role: user, content: hi}\n")
+    for base_url in (None, "https://api.deepseek.com", "https://api.deepseek.com/v1"):
+        t = translate("deepseek", made, RenderOptions(base_url=base_url))
+        assert t.request.url == "https://api.deepseek.com/beta/chat/completions", base_url
+        assert entry(t, "strict.beta_endpoint").severity == "info"
+    there = translate("deepseek", made, RenderOptions(base_url=ELSEWHERE))
+    assert there.request.url == ELSEWHERE + "/chat/completions" and "strict.beta_endpoint" not in codes(there, "info")
+
+
+COHERE_PLAN_TEXT = """\
+tools:
+  - name: read_file
+    parameters: {type: object, properties: {path: {type: string}}}
+messages:
+  - {role: user, content: read a.txt}
+  - role: assistant
+    content: I will read it.
+    tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
+  - {role: tool, tool_call_id: call_1, content: "x"}
+"""
+COHERE_PLAN = scenario(COHERE_PLAN_TEXT)
+
+
+def test_cohere_text_beside_calls_is_sent_as_content_where_a_base_url_replaces_its_host() -> None:
+    """api.cohere.com answers 'text content is not allowed when tool_calls are provided' (vercel/ai#5794), so there
+    the text goes in tool_plan; cohere 7.3.1 types/assistant_message.py has content beside tool_calls, so a server
+    elsewhere speaking Chat v2 gets the text where the scenario wrote it."""
+    own = translate("cohere", COHERE_PLAN, RenderOptions()).request.body["messages"][1]
+    assert own["tool_plan"] == "I will read it." and "content" not in own
+    there = translate("cohere", COHERE_PLAN, RenderOptions(base_url=ELSEWHERE))
+    sent = there.request.body["messages"][1]
+    assert sent["content"] == "I will read it." and "tool_plan" not in sent and sent["tool_calls"]
+    warned = entry(there, "history.text_as_tool_plan")
+    assert warned.severity == "warning" and ELSEWHERE in warned.message
+    thought = scenario(COHERE_PLAN_TEXT.replace("    content: I will read it.\n",
+                                                "    reasoning: [{family: cohere, text: hmm}]\n"))
+    assert "content" not in translate("cohere", thought, RenderOptions()).request.body["messages"][1]
+    there = translate("cohere", thought, RenderOptions(base_url=ELSEWHERE))
+    # cohere 7.3.1 AssistantMessageV2ContentOneItem: thinking items, sent alone (no blank text block added)
+    assert there.request.body["messages"][1]["content"] == [{"type": "thinking", "thinking": "hmm"}]
+    assert entry(there, "history.thinking_dropped").severity == "warning"
+
+
+def test_anthropic_adds_the_type_its_wire_format_requires_at_any_base_url() -> None:
+    """anthropic 2.14.0 types/tool_param.py InputSchemaTyped: 'type: Required[Literal["object"]]': the format's rule."""
+    made = scenario("tools:\n  - name: q\n    parameters: {properties: {s: {type: string}}}\n"
+                    "messages:\n  - {role: user, content: hi}\n")
+    there = translate("anthropic", made, RenderOptions(base_url=ELSEWHERE))
+    assert there.request.body["tools"][0]["input_schema"]["type"] == "object"
+    assert entry(there, "schema.type_added").severity == "info"
+
+
+# ---- fields a hosted row says its API lacks, which the OpenAI Chat wire format spells ----
+
+STRICT_PARALLEL = scenario("tools:\n  - name: f\n    strict: true\n    parameters: {type: object, properties: {}, "
+                           "additionalProperties: false}\nparallel_tool_calls: false\ntool_choice: auto\n"
+                           "messages:\n  - {role: user, content: hi}\n")
+
+
+@pytest.mark.parametrize("provider, feature", [
+    ("together", "strict"), ("xai", "strict"), ("sambanova", "strict"), ("huggingface", "strict"),
+    ("deepseek", "parallel"), ("together", "parallel"), ("huggingface", "parallel"),
+])
+def test_a_field_the_host_lacks_is_sent_as_written_where_a_base_url_replaces_it(provider: str, feature: str) -> None:
+    """openai 2.x types/chat: FunctionDefinition has strict, CompletionCreateParams has parallel_tool_calls; the rows
+    for these hosts say the host's API has no such switch, so there it is not sent. A server elsewhere speaking Chat
+    Completions (vLLM takes parallel_tool_calls) gets the field the scenario wrote, with a warning."""
+    own = translate(provider, STRICT_PARALLEL, RenderOptions())
+    there = translate(provider, STRICT_PARALLEL, RenderOptions(base_url=ELSEWHERE))
+    function = there.request.body["tools"][0]["function"]
+    if feature == "strict":
+        assert "strict" not in own.request.body["tools"][0]["function"] and function["strict"] is True
+    else:
+        assert "parallel_tool_calls" not in own.request.body and there.request.body["parallel_tool_calls"] is False
+    warned = entry(there, f"{feature}.unsupported")
+    assert warned.severity == "warning" and ELSEWHERE in warned.message and "--strict" in warned.message
+    assert "not sent" not in warned.message and "dropped" not in warned.message
+
+
+@pytest.mark.parametrize("provider, feature", [("llamacpp", "strict"), ("gemini", "parallel"), ("cohere", "parallel"),
+                                               ("ollama", "parallel")])
+def test_a_field_server_software_or_the_wire_format_lacks_stays_out(provider: str, feature: str) -> None:
+    """llama.cpp's row states what the software does wherever it runs; Gemini's, Cohere's and Ollama's wire formats
+    have no parallel field to send (google-genai ToolConfig, cohere 7.3.1 v2 chat, ollama api.ChatRequest)."""
+    there = translate(provider, STRICT_PARALLEL, RenderOptions(base_url=ELSEWHERE))
+    assert ELSEWHERE not in entry(there, f"{feature}.unsupported").message
+    sent = json.dumps(there.request.body)
+    assert ('"strict"' if feature == "strict" else "parallel_tool_calls") not in sent
+
+
+@pytest.mark.parametrize("base_url", ["https://my-resource.openai.azure.com",
+                                      "https://MY-RESOURCE.openai.azure.com/openai/deployments/gpt"])
+def test_an_azure_resource_url_is_azures_own_host(base_url: str) -> None:
+    """Azure's row has no fixed host ({endpoint}: the resource, https://{your-resource-name}.openai.azure.com in
+    Microsoft's REST reference): a base URL on a resource's host replaces nothing, so Azure's refusals stand."""
+    t = translate("azure", NO_TOOLS, RenderOptions(base_url=base_url))
+    assert t.refused and entry(t, "tool_choice.without_tools").severity == "error"
+    assert entry(translate("azure", NO_TOOLS, RenderOptions(base_url="https://openai.azure.com.example.org/v1")),
+                 "tool_choice.without_tools").severity == "warning"  # a host that only begins like one
+
+
+def test_send_gives_the_server_at_the_base_url_the_ids_as_written(tmp_path: Any) -> None:
+    """A server that takes any id (as vLLM with a newer Mistral tokenizer does) gets call_1, not a rewritten id."""
+    path = tmp_path / "ids.yaml"
+    path.write_text("tools:\n  - name: read_file\n    parameters: {type: object, properties: {path: {type: string}}}\n"
+                    "messages:\n  - {role: user, content: read a.txt}\n  - role: assistant\n"
+                    "    tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]\n"
+                    "  - {role: tool, tool_call_id: call_1, content: x}\n", encoding="utf-8")
+    with StandIn("mistral") as server:
+        done = run_cli(["send", str(path), "-p", "mistral", "--base-url", server.base_url(), "-f", "json"],
+                       env={"MISTRAL_API_KEY": "unused", "PATH": "/usr/bin:/bin"})
+        assert len(server.requests) == 1, done.stderr
+        sent = server.requests[0].json["messages"]
+    assert sent[1]["tool_calls"][0]["id"] == "call_1" and sent[2]["tool_call_id"] == "call_1"
+    assert "history.ids_rewritten" in done.stdout and done.returncode != 2

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 # the default endpoints of rows for server software a user runs themselves (capabilities.py)
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
+# a row whose host is the user's resource: the domain every such host ends in (Azure's REST reference:
+# https://{your-resource-name}.openai.azure.com)
+_RESOURCE_DOMAINS = {"{endpoint}": ".openai.azure.com"}
 
 
 def _host(endpoint: str) -> str:
@@ -34,7 +37,10 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
     endpoint is a local address)."""
     override = options.base_url or settings.base_url
     own = _host(cap.endpoint)
-    if not override or own in _LOCAL_HOSTS or _host(override).lower() == own:  # the API's own host, written out
+    if not override or own in _LOCAL_HOSTS:
+        return None
+    written = _host(override).lower()
+    if written == own or own in _RESOURCE_DOMAINS and written.endswith(_RESOURCE_DOMAINS[own]):  # the API's own host
         return None
     return override
 
@@ -54,3 +60,29 @@ def refuse(ctx: Context, code: str, message: str) -> None:
         ctx.ledger.error(code, message)
     else:
         ctx.ledger.warning(code, elsewhere(ctx.cap, ctx.other_host) + message)
+
+
+def change(ctx: Context, code: str, done: str, rule: str) -> bool:
+    """A change the API's own source makes necessary to what the user wrote (a blank text left out, an id
+    rewritten): True, and an info ``done`` saying what was changed, at the API's host; where a base URL replaces
+    that host, False (the caller sends it as written) and a warning that quotes the ``rule``, as ``refuse`` does."""
+    if ctx.other_host is None:
+        ctx.ledger.info(code, done)
+        return True
+    ctx.ledger.warning(code, elsewhere(ctx.cap, ctx.other_host) + rule)
+    return False
+
+
+def sent_elsewhere(ctx: Context, feature: str, what: str) -> bool:
+    """``what``, a field the provider's wire format spells (OpenAI Chat's function.strict, parallel_tool_calls),
+    which the hosted API's row says that API lacks (``feature`` unsupported: at its host the field is not sent):
+    where a base URL replaces that host, True and a warning (``<feature>.unsupported``), and the caller sends it
+    as written; else False, and the caller goes on as at the API's host."""
+    from .capabilities import Level
+
+    row = ctx.cap.feature(feature)
+    if ctx.other_host is None or row.level is not Level.UNSUPPORTED:
+        return False
+    ctx.ledger.warning(f"{feature}.unsupported", elsewhere(ctx.cap, ctx.other_host)
+                       + f"{what}, and {ctx.cap.title} has no such switch ({row.note})")
+    return True
