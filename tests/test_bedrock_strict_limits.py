@@ -96,3 +96,13 @@ def test_the_bedrock_mock_answers_28_strict_tools_on_claude_as_bedrock_does() ->
     assert status == 200
     status, _, _ = answer("amazon.nova-pro-v1:0", converse(28))
     assert status == 200
+
+
+def test_the_limit_is_the_models_so_it_holds_at_a_base_url_that_replaces_bedrocks_host() -> None:
+    """A model rule follows the model id, not the host (core/host_rules.py): a gateway at another address serving
+    this Claude model id is taken to serve this model, whose API answered the 400 above."""
+    scenario = Scenario(path="s.yaml", tools=strict_tools(28), messages=(Message("user", "hi"),))
+    t = translate("bedrock", scenario, RenderOptions(model=CLAUDE, base_url="http://127.0.0.1:8080"))
+    assert t.request is None
+    [entry] = [e for e in t.ledger if e.code == "schema.over_limit"]
+    assert entry.severity == "error" and BEDROCK_28 in entry.message

@@ -333,9 +333,10 @@ def check_tool_limit(ctx: Context, body: dict[str, Any]) -> None:
                      "split the catalogue)")
 
 
-def check_body_limits(ctx: Context, body: dict[str, Any], limits: tuple[Any, ...]) -> None:
-    """A tool's field or the strict schemas past ``limits`` (the row's ``body_limits`` and the model's): an error
-    quoting the API where its source says it refuses, a warning where the source is secondary (core/body_limits.py)."""
+def check_body_limits(ctx: Context, body: dict[str, Any], limits: tuple[Any, ...], model_rule: bool = False) -> None:
+    """A tool's field or the strict schemas past ``limits`` (the row's ``body_limits``, or a model rule's): an error
+    quoting the API where its source says it refuses (the host's rule: ``refuse``; a model rule's holds at any
+    host), a warning where the source is secondary (core/body_limits.py)."""
     for limit in limits:
         over = limit.over(body)
         if over is None:
@@ -345,8 +346,12 @@ def check_body_limits(ctx: Context, body: dict[str, Any], limits: tuple[Any, ...
         index, name, count, words = over
         where = f"tool '{name}': {count} {limit.what}" if index >= 0 else f"{count} {limit.what}"
         if limit.severity == "error":
-            refuse(ctx, limit.code, f"{where}, and {ctx.cap.title} refuses more than {limit.most} ('{words}', "
-                             f"{cited(limit.fact)}); bring it to {limit.most} or fewer")
+            message = (f"{where}, and {ctx.cap.title} refuses more than {limit.most} ('{words}', {cited(limit.fact)}); "
+                       f"bring it to {limit.most} or fewer")
+            if model_rule:
+                ctx.ledger.error(limit.code, message)
+            else:
+                refuse(ctx, limit.code, message)
         else:
             ctx.ledger.warning(limit.code, f"{where}; {ctx.cap.title}'s documents state at most {limit.most} "
                                f"({cited(limit.fact)}): sent as written; the API may refuse it")
@@ -371,11 +376,10 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         final_lint(ctx, body)
     if ctx.cap.tool_limit is not None:
         check_tool_limit(ctx, body)
-    limits = ctx.cap.body_limits
-    if ctx.provider in RULE_LIMIT_PROVIDERS:  # limits a model rule brings (Claude on Bedrock)
-        limits += model_limits(ctx.provider, model_facts(ctx))
-    if limits:
-        check_body_limits(ctx, body, limits)
+    if ctx.cap.body_limits:
+        check_body_limits(ctx, body, ctx.cap.body_limits)
+    if ctx.provider in RULE_LIMIT_PROVIDERS:  # limits a model rule brings (Claude on Bedrock): the model's, any host
+        check_body_limits(ctx, body, model_limits(ctx.provider, model_facts(ctx)), model_rule=True)
     if settings.headers:
         headers = with_user_headers(ctx, headers)
     if settings.headers or settings.api_key_env or settings.base_url:
