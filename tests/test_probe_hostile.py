@@ -74,7 +74,7 @@ def test_calls_to_a_tool_never_offered_are_not_charged_to_the_choice_asked():
     for feature in ("auto", "none", "required", "named"):
         assert questions[feature]["result"] == "inconclusive", questions[feature]
     cap = load_overlay_text(result["overlay"])
-    assert cap.auto == CAPABILITIES["openai"].auto and cap.none == CAPABILITIES["openai"].none
+    assert cap.auto.level is CAPABILITIES["openai"].auto.level and cap.none.level is CAPABILITIES["openai"].none.level
 
 
 def load_overlay_text(document: dict, tmp: Path | None = None):
