@@ -115,3 +115,60 @@ def _choice(value: str):
     from toolchoice.providers.core.probe import probe_scenario
 
     return parse_tool_choice(value, probe_scenario().tool_names)
+
+
+# ---- overlays edited by hand: one line naming the file and the line, exit 2 -----------------------------
+
+GOOD = {"toolchoice_capabilities": 1, "provider": "openai", "endpoint": "http://127.0.0.1:9/v1/chat/completions",
+        "model": "tiny", "measured_at": "2026-11-26T00:00:00Z", "samples_per_question": 3,
+        "features": {"required": {"result": "rejected", "question": "required", "evidence": "status 400"}}}
+
+
+def edited(**changes) -> str:
+    """GOOD with ``changes`` (a feature change as features=...), written as probe writes it: indented JSON."""
+    return json.dumps({**GOOD, **changes}, indent=2)
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+@pytest.mark.parametrize("text, needle, words", [
+    (edited(features={"required": "unsupported"}), '"required"', "must be a mapping"),
+    (edited(features={"required": {"result": "unsupported"}}), '"result"', "not a support level"),
+    (edited(features={"requried": {"result": "rejected"}}), '"requried"', "unknown feature 'requried'"),
+    (edited(features={"required": {"result": "rejected", "evidence": 5}}), '"evidence"', "must be a string"),
+    (edited(provider="nope"), '"provider"', "unknown provider 'nope'"),
+    (edited(provider=["openai"]), '"provider"', "provider must be a"),
+    (edited(endpoint=5), '"endpoint"', "endpoint must be a"),
+    (edited(endpoint="api.openai.com/v1/chat/completions"), '"endpoint"', "http:// or https://"),
+    (edited(samples_per_question="three"), '"samples_per_question"', "whole number"),
+    (edited(model={"id": "x"}), '"model"', "model must be a string"),
+    (edited(toolchoice_capabilities=2), '"toolchoice_capabilities"', "no toolchoice_capabilities: 1"),
+    (edited(notes="hand-edited"), '"notes"', "unknown key 'notes'"),
+    (edited().replace('"model": "tiny",', '"model": "tiny", "model": "other",'), '"model"', "duplicate key"),
+])
+def test_a_hand_edited_overlay_is_refused_at_its_line(tmp_path, text: str, needle: str, words: str):
+    path = tmp_path / "caps.json"
+    path.write_text(text)
+    with pytest.raises(ToolchoiceError, match=words) as caught:
+        load_overlay(path, CAPABILITIES)
+    assert caught.value.path == str(path) and caught.value.line == line_of(text, needle), caught.value.one_line()
+
+
+def test_a_bad_overlay_is_one_line_naming_file_and_line_exit_2(tmp_path):
+    path = tmp_path / "caps.json"
+    text = edited(features={"required": {"result": "native"}})
+    path.write_text(text)
+    result = run_cli(["render", str(Path(__file__).parents[1] / "configs/weather.yaml"), "-p", "openai",
+                      "--capabilities", str(path)], env=dict(os.environ))
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    line = line_of(text, '"result"')
+    assert f"{path}:{line}" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_overlay_probe_writes_loads_unchanged(tmp_path):
+    path = tmp_path / "caps.json"
+    path.write_text(edited())
+    cap = load_overlay(path, CAPABILITIES)["openai"]
+    assert cap.required.level.value == "unsupported" and cap.measured_endpoint == GOOD["endpoint"]
