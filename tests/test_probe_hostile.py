@@ -172,3 +172,34 @@ def test_the_overlay_probe_writes_loads_unchanged(tmp_path):
     path.write_text(edited())
     cap = load_overlay(path, CAPABILITIES)["openai"]
     assert cap.required.level.value == "unsupported" and cap.measured_endpoint == GOOD["endpoint"]
+
+
+# ---- a base URL that replaces a hosted API's host (host_rules): asked, and set beside the source ------------
+
+def test_at_a_replaced_host_probe_asks_what_the_source_refuses_and_says_so(tmp_path):
+    """api.openai.com refuses more than 128 tools (the row's sourced tool_limit); a server at another base URL
+    may take them. The probe there sends the question (it is not 'refused'), and its evidence and
+    ``source_refuses`` say that what it measured differs from what the source states for the API's own host."""
+    from toolchoice.providers.core.scenario import load_scenario_text
+
+    tools = "".join(f"  - {{name: t{i}, parameters: {{type: object}}}}\n" for i in range(130))
+    scenario = load_scenario_text("tools:\n" + tools + "messages:\n  - {role: user, content: hi}\n", "many.yaml")
+    with StandIn("openai", default=Step(body={
+            "id": "c", "object": "chat.completion", "created": 1, "model": "m", "choices": [{
+                "index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None,
+                "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "t7", "arguments": "{}"}}]}}]}
+            )) as server:
+        result = jobs.probe("openai", scenario, options=RenderOptions(base_url=server.base_url()), repeat=1,
+                            settings=QUICK, tool_choice=_choice_in("auto", scenario))
+        sent = [len(r.json["tools"]) for r in server.requests]
+    auto = by_feature(result)["auto"]
+    assert sent == [130] and auto["result"] == "honored", auto
+    assert auto["source_refuses"] == ["tools.over_limit"]
+    assert "OpenAI" in auto["evidence"] and "tools.over_limit" in auto["evidence"]
+    assert result["overlay"]["features"]["auto"]["evidence"] == auto["evidence"]
+
+
+def _choice_in(value: str, scenario):
+    from toolchoice.providers.core.choice import parse_tool_choice
+
+    return parse_tool_choice(value, scenario.tool_names)
