@@ -203,3 +203,27 @@ def _choice_in(value: str, scenario):
     from toolchoice.providers.core.choice import parse_tool_choice
 
     return parse_tool_choice(value, scenario.tool_names)
+
+
+# ---- a server that stops answering: the probe is bounded in time ---------------------------------------------
+
+class StopsAnswering(StandIn):
+    """Answers the first question's two samples, then never answers in time (a server that hung or died)."""
+
+    def next_step(self) -> Step:
+        return Step.reply("openai") if len(self.requests) <= 2 else Step.reply("openai", delay=2)
+
+
+def test_a_server_that_stops_answering_is_not_waited_on_for_every_question():
+    """Each question waits out timeout x (retries + 1): a dead server cost every remaining question that
+    (10 x 3 x 130 s with the defaults). After two questions in a row got no response at all, the rest are not
+    sent; one question that hangs (a grammar that never ends) still lets the next ones be asked."""
+    with StopsAnswering("openai") as server:
+        result = jobs.probe("openai", options=RenderOptions(base_url=server.base_url()), repeat=2,
+                            settings=runner.SendSettings(timeout=0.2, retries=0))
+        sent = len(server.requests)
+    results = [q["result"] for q in result["questions"]]
+    assert results[:3] == ["honored", "did not arrive", "did not arrive"], results
+    assert set(results[3:]) == {"not asked"} and sent == 6
+    assert all("no response" in q["evidence"] for q in result["questions"][3:])
+    assert jobs.probe_code(result) == 1

@@ -373,6 +373,10 @@ INTERRUPTED_EVIDENCE = "interrupted (Ctrl-C) before it was answered"
 # An endpoint that answers nothing (a wrong host or port, a firewall) would make every question wait out its
 # timeouts and retries in turn: after the first question asked, the probe stops asking.
 UNREACHABLE_EVIDENCE = "not sent: the first question got no response"
+# A server that answered and then hung or died would make each remaining question wait as long: after two
+# questions in a row got no response on any sample, the rest are not sent (one question that hangs is measured).
+STOPPED_EVIDENCE = "not sent: the two questions before it got no response"
+UNANSWERED = (UNREACHABLE_EVIDENCE, STOPPED_EVIDENCE)  # the evidence of questions not sent to a silent endpoint
 
 
 def run_questions(provider: str, scenario: Scenario | None, model: str | None, options: RenderOptions,
@@ -400,10 +404,12 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
     control: tuple[str, frozenset[Any]] | None = None  # how the question without tool_choice failed, if it did
     interrupted = False
     unreachable = False  # no sample of the first question asked got a response: the rest would fare the same
+    silent = 0  # questions in a row that got no response on any sample
     for planned in questions:
-        if interrupted or unreachable:
+        if interrupted or unreachable or silent >= 2:
+            why = INTERRUPTED_EVIDENCE if interrupted else UNREACHABLE_EVIDENCE if unreachable else STOPPED_EVIDENCE
             outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
-                             "evidence": INTERRUPTED_EVIDENCE if interrupted else UNREACHABLE_EVIDENCE, "samples": 0,
+                             "evidence": why, "samples": 0,
                              "latency_ms_p50": None})
             continue
         question, skipped = adapt(planned, results)
@@ -435,7 +441,9 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
             continue
         asked_count += 1
         samples = jobs[0].samples
-        unreachable = asked_count == 1 and bool(samples) and all(answered(s) is None for s in samples)
+        no_response = bool(samples) and all(answered(s) is None for s in samples)
+        unreachable = asked_count == 1 and no_response
+        silent = silent + 1 if no_response else 0
         evidence, p50 = _evidence(samples, provider)
         result = classify([s.verdict for s in samples], [answered(s) for s in samples])
         failures = _failures(result, samples)
