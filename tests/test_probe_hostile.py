@@ -227,3 +227,63 @@ def test_a_server_that_stops_answering_is_not_waited_on_for_every_question():
     assert set(results[3:]) == {"not asked"} and sent == 6
     assert all("no response" in q["evidence"] for q in result["questions"][3:])
     assert jobs.probe_code(result) == 1
+
+
+# ---- answers that must not become facts: mixed, rate-limited, in another provider's shape --------------------
+
+TEXT_REPLY = {"id": "c", "object": "chat.completion", "created": 1, "model": "m", "choices": [{
+    "index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "No tool needed."}}]}
+
+
+class ObeysNoneOnceInThree(StandIn):
+    """Under tool_choice none, answers text (obeyed) to every third request and a tool call to the others."""
+
+    def next_step(self) -> Step:
+        return Step(body=TEXT_REPLY) if len(self.requests) % 3 == 0 else Step.reply("openai")
+
+
+class RateLimitsEveryOther(StandIn):
+    """429 with Retry-After: 1 to every other request, the recorded reply to the rest."""
+
+    def next_step(self) -> Step:
+        return Step.error("openai", 429, retry_after="1") if len(self.requests) % 2 else Step.reply("openai")
+
+
+class AnswersAnotherProvider(StandIn):
+    """A 200 with Anthropic's body shape to an OpenAI Chat Completions request."""
+
+    def next_step(self) -> Step:
+        return Step.reply("anthropic")
+
+
+@pytest.mark.parametrize("server, verdicts", [
+    (ObeysNoneOnceInThree, ["unwanted_call", "unwanted_call", "obeyed"]),
+    (RateLimitsEveryOther, ["error", "unwanted_call", "error"]),
+    (AnswersAnotherProvider, ["error", "error", "error"]),
+])
+def test_answers_that_say_nothing_for_sure_are_inconclusive_and_state_no_fact(server, verdicts: list[str]):
+    with server("openai") as stand_in:
+        result = jobs.probe("openai", options=RenderOptions(base_url=stand_in.base_url()), repeat=3,
+                            settings=runner.SendSettings(timeout=5, retries=0, concurrency=1),
+                            tool_choice=_choice("none"))
+    (none,) = result["questions"]
+    assert none["result"] == "inconclusive" and none["verdicts"] == verdicts, none
+    cap = load_overlay_text(result["overlay"])
+    assert cap.none.level is CAPABILITIES["openai"].none.level  # a 1-of-3 answer is not called supported
+    assert jobs.probe_code(result) == 1
+
+
+def test_rate_limits_are_waited_out_as_retry_after_says_and_then_measured():
+    waits: list[float] = []
+
+    async def recorded(seconds: float) -> None:
+        waits.append(seconds)
+
+    with RateLimitsEveryOther("openai") as server:
+        result = jobs.probe("openai", options=RenderOptions(base_url=server.base_url()), repeat=3,
+                            settings=runner.SendSettings(timeout=5, retries=2, concurrency=1, sleep=recorded),
+                            tool_choice=_choice("none"))
+    (none,) = result["questions"]
+    assert none["result"] == "ignored" and none["verdicts"] == ["unwanted_call"] * 3
+    # each sample's first request was a 429 (requests 1, 3, 5): it waited the Retry-After, then was answered
+    assert waits == [1.0, 1.0, 1.0] and len(server.requests) == 6
