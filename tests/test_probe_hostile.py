@@ -287,3 +287,31 @@ def test_rate_limits_are_waited_out_as_retry_after_says_and_then_measured():
     assert none["result"] == "ignored" and none["verdicts"] == ["unwanted_call"] * 3
     # each sample's first request was a 429 (requests 1, 3, 5): it waited the Retry-After, then was answered
     assert waits == [1.0, 1.0, 1.0] and len(server.requests) == 6
+
+
+# ---- hostile text from the server: data, never markup or escapes; the table whole at 80 and 60 columns -----
+
+HOSTILE = "[bold red]OWNED[/] \x1b[2J\x1b]8;;http://evil\x07link\x1b]8;;\x07 \u202eRTL " + "W" * 90
+
+
+class Hostile(StandIn):
+    """A 400 whose message is Rich markup, terminal escapes and a long word; a 200 whose finish_reason is too."""
+
+    def next_step(self) -> Step:
+        if self.requests[-1].json.get("tool_choice") == "none":
+            return Step.error("openai", 400, HOSTILE)
+        body = json.loads(json.dumps(TEXT_REPLY))
+        body["choices"][0]["finish_reason"] = HOSTILE
+        return Step(body=body)
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_hostile_server_text_keeps_the_table_whole_and_inert(columns: int):
+    with Hostile("openai") as server:
+        result = run_cli(["probe", "-p", "openai", "--base-url", server.base_url(), "--repeat", "1", "--retries",
+                          "0", "--tool-choice", "none"], env=dict(os.environ, COLUMNS=str(columns)))
+    table = [line for line in result.stdout.splitlines() if line[:1] in "┏┃┡│├└"]
+    assert table and all(len(line) == columns for line in table), [len(line) for line in table]
+    shown = result.stdout + result.stderr
+    assert "\x1b" not in shown and "\u202e" not in shown and "\x07" not in shown
+    assert "[bold" in result.stdout and "OWNED" in result.stdout  # the markup shown as text, not applied
