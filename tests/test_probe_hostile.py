@@ -315,3 +315,26 @@ def test_hostile_server_text_keeps_the_table_whole_and_inert(columns: int):
     shown = result.stdout + result.stderr
     assert "\x1b" not in shown and "\u202e" not in shown and "\x07" not in shown
     assert "[bold" in result.stdout and "OWNED" in result.stdout  # the markup shown as text, not applied
+
+
+# ---- an overlay applies to the endpoint it was measured at, however its scheme and host are spelled ---------
+
+@pytest.mark.parametrize("base_url, applied", [
+    ("http://127.0.0.1:9/v1", True),
+    ("HTTP://127.0.0.1:9/v1", True),  # URL schemes and hosts are case-insensitive (RFC 3986 6.2.2.1)
+    ("http://127.0.0.1:9/V1", False),  # a path is not
+    ("http://127.0.0.1:10/v1", False),
+    ("http://localhost:9/v1", False),
+])
+def test_an_overlay_applies_at_its_endpoint_only(tmp_path, base_url: str, applied: bool):
+    from toolchoice.providers.core.registry import translate
+    from toolchoice.providers.core.scenario import load_scenario
+
+    path = tmp_path / "caps.json"
+    path.write_text(edited())  # required rejected at http://127.0.0.1:9/v1/chat/completions
+    table = load_overlay(path, CAPABILITIES)
+    scenario = load_scenario(str(Path(__file__).parents[1] / "configs/planner-trap.yaml"))
+    t = translate("openai", scenario, RenderOptions(base_url=base_url), table)
+    codes = {e.code for e in t.ledger}
+    assert ("capabilities.overlay" in codes) is applied and ("capabilities.overlay_skipped" in codes) is not applied
+    assert (t.effective_tool_choice == "required") is not applied
