@@ -23,15 +23,21 @@ _HINT = "write one with toolchoice probe --save FILE"
 def load_overlay(path: Path, capabilities: dict[str, Capability]) -> dict[str, Capability]:
     """The table with the file's measured facts applied to its provider. Bad files are exit-2 errors."""
     name = str(path)
-    from .bounded import read_file
+    from .bounded import TooDeep, json_value, read_file
     from .yaml_input import composed, decoded_text
 
     if not Path(path).exists():
         raise ToolchoiceError(f"{name}: no such capability file", hint=_HINT)
     try:
         text = decoded_text(read_file(path, "capability"), name, "capability overlay")
+        json_value(text)  # an overlay is JSON, bounded in depth (then read again below, for the lines)
+    except TooDeep:
+        raise ToolchoiceError(f"{name}: not a capability overlay: the JSON nests too deeply to read",
+                              hint=_HINT) from None
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read the capability overlay: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ToolchoiceError(f"{name}: not a capability overlay (JSON): {exc}", hint=_HINT) from None
     try:
         with composed(text, name) as (r, root):
             document = _document(r, root, capabilities)
