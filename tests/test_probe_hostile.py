@@ -89,11 +89,9 @@ def load_overlay_text(document: dict, tmp: Path | None = None):
 class HugeFirst(StandIn):
     """The first answer is a 200 whose body expands past the 32 MiB the transport reads (gzip); then replies."""
 
-    BOMB = gzip.compress(b" " * (33 * 1024 * 1024), 1)
-
     def next_step(self) -> Step:
-        if len(self.requests) == 1:
-            return Step(body=self.BOMB, headers={"Content-Encoding": "gzip"})
+        if len(self.requests) == 1:  # compressed when asked, not when the file is collected
+            return Step(body=gzip.compress(b" " * (33 * 1024 * 1024), 1), headers={"Content-Encoding": "gzip"})
         return Step.reply("openai")
 
 
