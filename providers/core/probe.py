@@ -451,11 +451,11 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
             control = (result, failures) if failures is not None else None
         else:
             result, why = against_control(result, failures, control)
-            evidence += f"; {why}" if why else ""
+            evidence = f"{why}; {evidence}" if why else evidence  # first: the table clips long evidence
         stated = source_refusals(t, cap, options, asked.settings_for(provider))
         if stated:
-            evidence += (f"; sent here though a source of {cap.title}'s own host says it refuses this request "
-                         f"({', '.join(stated)}): the result is what this endpoint did")
+            evidence = (f"sent here though a source says {cap.title}'s own host refuses it ({', '.join(stated)}): "
+                        f"measured here; {evidence}")
         results[question.feature] = result
         outcomes.append(outcome | {"result": result, "evidence": evidence, "source_refuses": stated,
                                    "samples": len(samples), "latency_ms_p50": p50,
