@@ -194,7 +194,8 @@ def test_at_a_replaced_host_probe_asks_what_the_source_refuses_and_says_so(tmp_p
     auto = by_feature(result)["auto"]
     assert sent == [130] and auto["result"] == "honored", auto
     assert auto["source_refuses"] == ["tools.over_limit"]
-    assert auto["evidence"].startswith("sent here though a source says OpenAI") and "tools.over_limit" in auto["evidence"]
+    assert auto["evidence"].startswith("sent here though a source says OpenAI")
+    assert "tools.over_limit" in auto["evidence"]
     assert result["overlay"]["features"]["auto"]["evidence"] == auto["evidence"]
 
 
