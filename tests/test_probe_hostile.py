@@ -338,3 +338,27 @@ def test_an_overlay_applies_at_its_endpoint_only(tmp_path, base_url: str, applie
     codes = {e.code for e in t.ledger}
     assert ("capabilities.overlay" in codes) is applied and ("capabilities.overlay_skipped" in codes) is not applied
     assert (t.effective_tool_choice == "required") is not applied
+
+
+# ---- a server that echoes the key everywhere: the overlay never holds it ---------------------------------------
+
+class EchoesTheKey(StandIn):
+    """Puts the Authorization header it received into an error message, a tool name, an id and the model."""
+
+    def next_step(self) -> Step:
+        auth = self.requests[-1].headers.get("authorization", "")
+        if self.requests[-1].json.get("tool_choice") == "none":
+            return Step.error("openai", 400, f"Incorrect API key provided: {auth}; key {KEY[3:]}")
+        return Step(body={"id": auth, "object": "chat.completion", "created": 1, "model": auth, "choices": [{
+            "index": 0, "finish_reason": auth, "message": {"role": "assistant", "content": None, "tool_calls": [
+                {"id": auth, "type": "function",
+                 "function": {"name": KEY, "arguments": json.dumps({"city": auth})}}]}}]})
+
+
+def test_the_overlay_never_holds_the_key_a_server_echoes():
+    with EchoesTheKey("openai") as server:
+        result = jobs.probe("openai", options=RenderOptions(base_url=server.base_url()), repeat=1, settings=QUICK)
+        assert any(KEY in r.headers.get("authorization", "") for r in server.requests)  # it was sent
+    saved = json.dumps(result["overlay"]) + json.dumps(result)
+    assert "$OPENAI_API_KEY" in saved
+    assert not any(KEY[i:i + 12] in saved for i in range(len(KEY) - 11))  # no run of 12 of its characters
