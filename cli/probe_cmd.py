@@ -78,7 +78,7 @@ def probe(
     """Measure which tool_choice values an endpoint honors, ignores or rejects."""
     from toolchoice.providers.core import jobs, runner
     from toolchoice.providers.core.model import RenderOptions
-    from toolchoice.providers.core.probe import UNREACHABLE_EVIDENCE, measured_any, probe_scenario
+    from toolchoice.providers.core.probe import UNANSWERED, measured_any, probe_scenario
 
     from . import exits
     from .inputs import load_path, models_for, one_provider, with_tool_choice
@@ -116,7 +116,7 @@ def probe(
     if code != exits.OK:  # a failure to answer is not a fact about the endpoint: kept as evidence only, exit 1
         unclear = [f"{q['question']}: {q['result']}" for q in result["questions"]
                    if q["result"] in ("inconclusive", "did not arrive")]
-        unasked = sum(1 for q in result["questions"] if q["evidence"] == UNREACHABLE_EVIDENCE)
+        unasked = sum(1 for q in result["questions"] if q["evidence"] in UNANSWERED)
         count = len(unclear) + unasked
         if unasked:
             unclear.append(f"{unasked} more not sent: the endpoint answered nothing")

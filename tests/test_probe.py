@@ -154,7 +154,7 @@ def test_render_with_an_overlay_warns_where_the_endpoint_rejects(tmp_path):
     ('{"toolchoice_capabilities": 1, "provider": "nope", "features": {}, "endpoint": "x", "measured_at": "y"}',
      "unknown provider"),
     ('{"toolchoice_capabilities": 1, "provider": "openai", "features": {"auto": {"result": "great"}}, '
-     '"endpoint": "x", "measured_at": "y"}', "features must map"),
+     '"endpoint": "http://x/v1", "measured_at": "y"}', "must be a measured result"),
 ])
 def test_bad_overlay_files_are_bad_input(tmp_path, content: str, message: str):
     path = tmp_path / "caps.json"

@@ -79,4 +79,7 @@ def test_probe_sends_the_streaming_form_too(tmp_path):
         bodies = list(server.bodies)
     assert bodies and all(b["stream"] is True for b in bodies), bodies
     data = json.loads(result.stdout)
-    assert data["questions"] and all(q["result"] != "inconclusive" for q in data["questions"]), data["questions"]
+    # every answer assembled (no error): the recorded stream's call to `weather`, a tool the built-in probe scenario
+    # does not offer, is seen in each (the control question fails the same way, so none of it is a fact)
+    assert data["questions"] and all(q["verdicts"] == ["phantom_tool"] and "calls: weather" in q["evidence"]
+                                     for q in data["questions"]), data["questions"]

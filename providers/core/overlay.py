@@ -1,44 +1,124 @@
-"""Reading a capability overlay file (written by `toolchoice probe --save`) onto the built-in table."""
+"""Reading a capability overlay file (written by `toolchoice probe --save`) onto the built-in table.
+
+The file is read as a scenario is (``yaml_input``: bounded, duplicate keys refused, every value with its line),
+so a hand edit that breaks it is one line naming the file, the line and what to write instead."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any
 
 from .capabilities import Capability
 from .model import ToolchoiceError
 from .probe import RESULTS, apply_overlay
 
-_RESULTS = set(RESULTS) - {"not asked"}  # what probe writes: measured answers, and the unmeasured with evidence
+_RESULTS = tuple(r for r in RESULTS if r != "not asked")  # what probe writes: measured answers, and the unmeasured
+# the question features probe records (probe.questions_for): a key outside them is a typo, not a fact
+FEATURE_IDS = ("unset", "auto", "none", "required", "any", "named", "named_emulated", "allowed", "parallel", "history",
+               "truncation")
+_KEYS = ("toolchoice_capabilities", "provider", "endpoint", "model", "measured_at", "samples_per_question", "features")
+_HINT = "write one with toolchoice probe --save FILE"
 
 
 def load_overlay(path: Path, capabilities: dict[str, Capability]) -> dict[str, Capability]:
     """The table with the file's measured facts applied to its provider. Bad files are exit-2 errors."""
     name = str(path)
     from .bounded import TooDeep, json_value, read_file
+    from .yaml_input import composed, decoded_text
 
     if not Path(path).exists():
-        raise ToolchoiceError(f"{name}: no such capability file", hint="write one with toolchoice probe --save FILE")
+        raise ToolchoiceError(f"{name}: no such capability file", hint=_HINT)
     try:
-        document = json_value(read_file(path, "capability").decode("utf-8"))
+        text = decoded_text(read_file(path, "capability"), name, "capability overlay")
+        json_value(text)  # an overlay is JSON, bounded in depth (then read again below, for the lines)
     except TooDeep:
         raise ToolchoiceError(f"{name}: not a capability overlay: the JSON nests too deeply to read",
-                              hint="write one with toolchoice probe --save FILE") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ToolchoiceError(f"{name}: not a capability overlay (JSON): {exc}",
-                              hint="write one with toolchoice probe --save FILE") from None
-    if not isinstance(document, dict) or document.get("toolchoice_capabilities") != 1:
-        raise ToolchoiceError(f"{name}: not a toolchoice capability overlay (no toolchoice_capabilities: 1)")
-    provider = document.get("provider")
-    if provider not in capabilities:
-        raise ToolchoiceError(f"{name}: unknown provider {provider!r} in the overlay")
-    features = document.get("features")
-    if not isinstance(features, dict) or not all(isinstance(v, dict) and v.get("result") in _RESULTS
-                                                 for v in features.values()):
-        raise ToolchoiceError(f"{name}: features must map each feature to {{result: {'|'.join(sorted(_RESULTS))}}}")
-    for key in ("endpoint", "measured_at"):
-        if not isinstance(document.get(key), str):
-            raise ToolchoiceError(f"{name}: {key} must be a string")
+                              hint=_HINT) from None
+    except OSError as exc:
+        raise ToolchoiceError(f"{name}: cannot read the capability overlay: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ToolchoiceError(f"{name}: not a capability overlay (JSON): {exc}", hint=_HINT) from None
+    try:
+        with composed(text, name) as (r, root):
+            document = _document(r, root, capabilities)
+    except ToolchoiceError as exc:
+        if exc.message.startswith("invalid YAML"):  # an overlay is JSON: say what the file should be
+            raise ToolchoiceError(f"not a capability overlay (JSON): {exc.message}", path=exc.path, line=exc.line,
+                                  column=exc.column, hint=_HINT) from None
+        raise
     table = dict(capabilities)
-    table[provider] = apply_overlay(capabilities[provider], document)
+    table[document["provider"]] = apply_overlay(capabilities[document["provider"]], document)
     return table
+
+
+def _document(r: Any, root: Any, capabilities: dict[str, Capability]) -> dict[str, Any]:
+    """The overlay document as plain data, each field checked where it is written."""
+    import yaml
+
+    from .yaml_input import show
+
+    if not isinstance(root, yaml.MappingNode):
+        where = r.loc(root) if root is not None else None
+        message = "not a capability overlay: it holds no JSON object (no toolchoice_capabilities: 1)"
+        raise where.fail(message, _HINT) if where else ToolchoiceError(message, path=r.path, line=1, hint=_HINT)
+    fields = r.mapping(root, "a capability overlay")
+    version = fields.get("toolchoice_capabilities")
+    if version is None or r.value(version) != 1 or isinstance(r.value(version), bool):
+        where = r.loc(version if version is not None else root)
+        raise where.fail("not a toolchoice capability overlay (no toolchoice_capabilities: 1)", _HINT)
+    for key_node, _ in root.value:
+        if key_node.value not in _KEYS:
+            raise r.loc(key_node).fail(f"unknown key '{key_node.value}' in a capability overlay",
+                                       f"its keys are {', '.join(_KEYS)}")
+    document: dict[str, Any] = {"toolchoice_capabilities": 1}
+    for key in ("provider", "endpoint", "measured_at"):
+        if key not in fields:
+            raise r.loc(root).fail(f"the capability overlay has no {key}", _HINT)
+        document[key] = r.string(fields[key], key)
+    if document["provider"] not in capabilities:
+        raise r.loc(fields["provider"]).fail(f"unknown provider {document['provider']!r} in the overlay",
+                                             "toolchoice providers lists the ids")
+    if not document["endpoint"].lower().startswith(("http://", "https://")):
+        raise r.loc(fields["endpoint"]).fail(
+            f"endpoint must be the URL the answers were measured at (http:// or https://), not "
+            f"{show(document['endpoint'])}", "the overlay applies only to requests sent to that URL")
+    if "model" in fields:
+        model = r.value(fields["model"])
+        if model is not None and not isinstance(model, str):
+            raise r.loc(fields["model"]).fail(f"model must be a string, not {show(model)}", None)
+        document["model"] = model
+    if "samples_per_question" in fields:
+        samples = r.value(fields["samples_per_question"])
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise r.loc(fields["samples_per_question"]).fail(
+                f"samples_per_question must be a whole number of at least 1, not {show(samples)}", None)
+        document["samples_per_question"] = samples
+    if "features" not in fields:
+        raise r.loc(root).fail("the capability overlay has no features", _HINT)
+    document["features"] = _features(r, fields["features"])
+    return document
+
+
+def _features(r: Any, node: Any) -> dict[str, dict[str, str]]:
+    from .choice import did_you_mean
+    from .yaml_input import show
+
+    features: dict[str, dict[str, str]] = {}
+    for feature, entry in r.mapping(node, "features").items():
+        if feature not in FEATURE_IDS:
+            where = next(k for k, _ in node.value if k.value == feature)
+            raise r.loc(where).fail(f"unknown feature '{feature}' in the overlay's features",
+                                    did_you_mean(feature, FEATURE_IDS) or f"probe measures {', '.join(FEATURE_IDS)}")
+        values = r.mapping(entry, f"features.{feature}", ("result", "question", "evidence"))
+        if "result" not in values:
+            raise r.loc(entry).fail(f"features.{feature} has no result", f"result: one of {'|'.join(_RESULTS)}")
+        result = r.value(values["result"])
+        if result not in _RESULTS:
+            raise r.loc(values["result"]).fail(
+                f"features.{feature}.result must be a measured result ({'|'.join(_RESULTS)}), not {show(result)}",
+                "an overlay states what probe measured, not a support level (native, emulated, unsupported)")
+        features[feature] = {"result": result}
+        for key in ("question", "evidence"):
+            if key in values:
+                features[feature][key] = r.string(values[key], f"features.{feature}.{key}", empty_ok=True)
+    return features

@@ -290,7 +290,7 @@ EVIDENCE_ERROR_CHARS = 800  # of a provider's error message in the evidence (tab
 def _evidence(samples: list[Any], provider: str) -> tuple[str, float | None]:
     from .verdict import percentile
 
-    statuses = sorted({str(s.status) if s.status is not None else "no response" for s in samples})
+    statuses = sorted({str(status) if status is not None else "no response" for status in map(answered, samples)})
     parts = [f"status {', '.join(statuses)}"]
     errors = [s.error_line(provider) for s in samples if s.reply.error is not None]
     if errors:  # clipped: validation errors run to kilobytes; sample_details keeps each line whole
@@ -324,10 +324,59 @@ def _detail(sample: Any, provider: str) -> dict[str, Any]:
             "latency_ms": None if sample.latency_ms is None else round(sample.latency_ms, 1)}
 
 
+def answered(sample: Any) -> int | None:
+    """The HTTP status a sample was answered with, None when no response arrived: a body past the size cap
+    keeps no status of its own (nothing of it is read), but its attempt says the endpoint answered."""
+    if sample.status is not None:
+        return int(sample.status)
+    last = sample.attempts[-1].get("status") if sample.attempts else None
+    return last if isinstance(last, int) else None
+
+
+# The question without tool_choice (feature "unset", asked first) is the control: when it fails, a question that
+# fails the same way (the same error statuses, or the same kinds of disobedience, such as calls to tools no
+# request offered) measured the server, not the choice it asked about.
+CONTROL_EVIDENCE = "the question without tool_choice failed the same way ({}): not a fact about this choice"
+
+
+def _failures(result: str, samples: list[Any]) -> frozenset[Any] | None:
+    """How a rejected or ignored question failed, in terms comparable with the control's (None: it did not)."""
+    if result == "rejected":
+        return frozenset(answered(s) for s in samples)
+    if result == "ignored":
+        return frozenset(s.verdict["category"] for s in samples)
+    return None
+
+
+def against_control(result: str, failures: frozenset[Any] | None, control: tuple[str, frozenset[Any]] | None
+                    ) -> tuple[str, str]:
+    """A rejected/ignored result, or inconclusive with the reason when the control failed the same way."""
+    if control is None or failures is None or control[0] != result or not failures <= control[1]:
+        return result, ""
+    shown = ", ".join(sorted(f"status {f}" if isinstance(f, int) else str(f) for f in control[1]))
+    return "inconclusive", CONTROL_EVIDENCE.format(shown)
+
+
+def source_refusals(t: Translation, cap: Capability, options: RenderOptions, settings: ProviderSettings) -> list[str]:
+    """The ledger codes of the refusals a source states for the API's own host, sent anyway because the base URL
+    replaces that host (``host_rules``): what the probe then measures is set beside what the source says."""
+    from .host_rules import elsewhere, replaced_host
+
+    other = replaced_host(cap, options, settings)
+    if other is None:
+        return []
+    opening = elsewhere(cap, other)
+    return sorted({e.code for e in t.ledger if e.severity == "warning" and e.message.startswith(opening)})
+
+
 INTERRUPTED_EVIDENCE = "interrupted (Ctrl-C) before it was answered"
 # An endpoint that answers nothing (a wrong host or port, a firewall) would make every question wait out its
 # timeouts and retries in turn: after the first question asked, the probe stops asking.
 UNREACHABLE_EVIDENCE = "not sent: the first question got no response"
+# A server that answered and then hung or died would make each remaining question wait as long: after two
+# questions in a row got no response on any sample, the rest are not sent (one question that hangs is measured).
+STOPPED_EVIDENCE = "not sent: the two questions before it got no response"
+UNANSWERED = (UNREACHABLE_EVIDENCE, STOPPED_EVIDENCE)  # the evidence of questions not sent to a silent endpoint
 
 
 def run_questions(provider: str, scenario: Scenario | None, model: str | None, options: RenderOptions,
@@ -351,13 +400,16 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
     secrets: dict[str, str] = {}
     endpoint, used_model = "", model or ""
     results: dict[str, str] = {}  # feature -> result so far, so later questions avoid a known rejection
-    answered = 0
+    asked_count = 0
+    control: tuple[str, frozenset[Any]] | None = None  # how the question without tool_choice failed, if it did
     interrupted = False
     unreachable = False  # no sample of the first question asked got a response: the rest would fare the same
+    silent = 0  # questions in a row that got no response on any sample
     for planned in questions:
-        if interrupted or unreachable:
+        if interrupted or unreachable or silent >= 2:
+            why = INTERRUPTED_EVIDENCE if interrupted else UNREACHABLE_EVIDENCE if unreachable else STOPPED_EVIDENCE
             outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
-                             "evidence": INTERRUPTED_EVIDENCE if interrupted else UNREACHABLE_EVIDENCE, "samples": 0,
+                             "evidence": why, "samples": 0,
                              "latency_ms_p50": None})
             continue
         question, skipped = adapt(planned, results)
@@ -381,19 +433,31 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
         try:
             runner.run(jobs, repeat, settings or runner.SendSettings())
         except KeyboardInterrupt:  # Ctrl-C: the questions answered so far are the result (nothing is saved)
-            if not answered:
+            if not asked_count:
                 raise
             interrupted = True
             outcomes.append(outcome | {"result": "not asked", "evidence": INTERRUPTED_EVIDENCE, "samples": 0,
                                        "latency_ms_p50": None})
             continue
-        answered += 1
+        asked_count += 1
         samples = jobs[0].samples
-        unreachable = answered == 1 and bool(samples) and all(s.status is None for s in samples)
+        no_response = bool(samples) and all(answered(s) is None for s in samples)
+        unreachable = asked_count == 1 and no_response
+        silent = silent + 1 if no_response else 0
         evidence, p50 = _evidence(samples, provider)
-        result = classify([s.verdict for s in samples], [s.status for s in samples])
+        result = classify([s.verdict for s in samples], [answered(s) for s in samples])
+        failures = _failures(result, samples)
+        if question.feature == "unset":
+            control = (result, failures) if failures is not None else None
+        else:
+            result, why = against_control(result, failures, control)
+            evidence = f"{why}; {evidence}" if why else evidence  # first: the table clips long evidence
+        stated = source_refusals(t, cap, options, asked.settings_for(provider))
+        if stated:
+            evidence = (f"sent here though a source says {cap.title}'s own host refuses it ({', '.join(stated)}): "
+                        f"measured here; {evidence}")
         results[question.feature] = result
-        outcomes.append(outcome | {"result": result, "evidence": evidence,
+        outcomes.append(outcome | {"result": result, "evidence": evidence, "source_refuses": stated,
                                    "samples": len(samples), "latency_ms_p50": p50,
                                    "verdicts": [s.verdict["category"] for s in samples],
                                    "sample_details": [_detail(s, provider) for s in samples]})
@@ -402,5 +466,5 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
     result = {"provider": provider, "endpoint": endpoint, "model": used_model, "measured_at": when,
               "samples_per_question": repeat, "questions": outcomes, "overlay": document}
     if interrupted:
-        result["partial"] = {"done": answered, "requested": len(questions)}
+        result["partial"] = {"done": asked_count, "requested": len(questions)}
     return result, secrets

@@ -112,15 +112,24 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
         return translation
     built_in = module.translate(provider, scenario, options, CAPABILITIES[provider])
     url = built_in.request.url.split("?")[0] if built_in.request else None
+    measured = _scheme_host_folded(cap.measured_endpoint.split("?")[0])
     if options.stream and built_in.request:  # an overlay is measured non-streamed: compare that endpoint
         plain = module.translate(provider, scenario, options._replace(stream=False), CAPABILITIES[provider]).request
         url = plain.url.split("?")[0] if plain else url
-    if url == cap.measured_endpoint.split("?")[0]:
+    if url is not None and _scheme_host_folded(url) == measured:
         return module.translate(provider, scenario, options, cap)
     built_in.ledger.append(LedgerEntry("info", "capabilities.overlay_skipped",
                                        f"the capability overlay was measured at {cap.measured_endpoint}, not at "
                                        f"{url or 'this endpoint'}: built-in facts used"))
     return built_in
+
+
+def _scheme_host_folded(url: str) -> str:
+    """The URL with its scheme and host in lower case (RFC 3986 6.2.2.1: they are case-insensitive; a path is not),
+    so an overlay applies to its endpoint however the base URL spells them."""
+    scheme, sep, rest = url.partition("://")
+    authority, slash, path = rest.partition("/")
+    return f"{scheme.lower()}{sep}{authority.lower()}{slash}{path}" if sep else url
 
 
 def _native_refused(provider: str, scenario: Scenario, options: RenderOptions, module: Any, cap: Capability,

@@ -452,12 +452,13 @@ class _Attempts:
             return None
         return wait[0]
 
-    def too_large(self, limits: "SendLimits") -> None:
-        """The body passed the size cap: the attempt is final, nothing of it is kept."""
+    def too_large(self, limits: "SendLimits", status: int | None = None) -> None:
+        """The body passed the size cap: the attempt is final, nothing of it is kept. Its attempt keeps the
+        status that did arrive (an answer, not silence: probe tells the two apart)."""
         mib = limits.max_body_bytes / (1024 * 1024)
         error = (f"response body larger than {mib:g} MiB once decoded; reading stopped there "
                  f"({self.prepared.method} {self.prepared.display_url})")
-        self._record(None, error, None)
+        self._record(status, error, None)
         self.response = self._final(None, {}, b"", None, error)
 
     def _final(self, status: int | None, headers: Mapping[str, str], raw: bytes, encoding: str | None,
@@ -512,7 +513,7 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
                 except asyncio.TimeoutError:
                     raise _too_slow(httpx) from None
                 if raw is None:
-                    loop.too_large(limits)
+                    loop.too_large(limits, r.status_code)
                     return loop.response  # type: ignore[return-value]
                 wait = loop.answered(r.status_code, r.headers, raw, r.encoding)
             except httpx.HTTPError as exc:
