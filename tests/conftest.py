@@ -5,7 +5,9 @@ Workers (pytest-xdist, ``-n auto --dist loadfile`` in pyproject): three on a mac
 The suite is timed on two cores, and about a sixth of a worker's time is spent waiting on real timeouts,
 pauses and servers (test_aio_transport, test_mcp_import, test_hardening_faults: ~17 s of wall for ~9 s
 CPU); a third worker runs meanwhile. Alternating runs on the same machine (load average 2.2-2.8): 45.3 s
-wall with three, 52.8 s with two, 82.0 s CPU (user + system, subprocesses included) both. None (one
+wall with three, 52.8 s with two, 82.0 s CPU (user + system, subprocesses included) both. Again at 7,374
+tests (trial 8m, one run each, back to back, load average 11-13): 138.0 s CPU and 254 s wall with two, 138.5 s
+and 191 s with three; the third worker still costs no CPU that shows and saves a quarter of the wall. None (one
 process) on a one-core machine and for the realmodel tests, which share one llama.cpp server per session:
 a second worker would start a second server.
 

@@ -32,6 +32,11 @@ def cells() -> Any:
     return st.one_of(plain, styled, assembled)
 
 
+# Built once: a strategy made anew for every cell drawn (``draw(cells())``) cost more CPU than drawing the tables
+# (Hypothesis validates each new strategy and its parts); the same strategy, drawn the same way.
+CELLS = cells()
+
+
 @st.composite
 def tables(draw: Any) -> Table:
     kind = draw(st.sampled_from(["heavy", "simple", "none", "stacked"]))
@@ -51,7 +56,7 @@ def tables(draw: Any) -> Table:
                          overflow=draw(st.sampled_from(["fold", "ellipsis", "crop"])),
                          no_wrap=draw(st.booleans()), min_width=draw(st.sampled_from([None, 1, 4, 20])))
     for _ in range(draw(st.integers(0, 5))):
-        table.add_row(*[draw(cells()) for _ in range(columns)])
+        table.add_row(*[draw(CELLS) for _ in range(columns)])
     return table
 
 
