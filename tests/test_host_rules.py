@@ -362,3 +362,18 @@ def test_send_gives_the_server_at_the_base_url_the_ids_as_written(tmp_path: Any)
         sent = server.requests[0].json["messages"]
     assert sent[1]["tool_calls"][0]["id"] == "call_1" and sent[2]["tool_call_id"] == "call_1"
     assert "history.ids_rewritten" in done.stdout and done.returncode != 2
+
+
+@pytest.mark.parametrize("base_url", ["https://bedrock-runtime.eu-west-1.amazonaws.com",
+                                      "https://BEDROCK-RUNTIME.us-west-2.amazonaws.com/"])
+def test_a_bedrock_regional_url_is_bedrocks_own_host(base_url: str) -> None:
+    """Bedrock's row has a host per region (https://bedrock-runtime.{region}.amazonaws.com: AWS's Bedrock endpoints
+    page and botocore's bedrock-runtime endpoint rules): a base URL naming a region's host replaces nothing, so
+    Bedrock's rules stand there (the blank text left out, the blank turn refused), as with no base URL."""
+    own = translate("bedrock", BLANK_BESIDE_A_CALL, RenderOptions())
+    same = translate("bedrock", BLANK_BESIDE_A_CALL, RenderOptions(base_url=base_url))
+    assert [e for e in same.ledger if e.code != "endpoint.base_url"] == list(own.ledger)
+    assert same.refused and entry(same, "history.blank_text_dropped").severity == "info"
+    other = translate("bedrock", BLANK_BESIDE_A_CALL,
+                      RenderOptions(base_url="https://bedrock-runtime.eu-west-1.amazonaws.com.example.org"))
+    assert entry(other, "history.blank_text_dropped").severity == "warning"  # a host that only begins like one
