@@ -10,6 +10,7 @@ any base URL. Model rules follow the model id, not the host, and stay refusals."
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .request_parts import redact_url
@@ -26,6 +27,15 @@ _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
 _RESOURCE_DOMAINS = {"{endpoint}": ".openai.azure.com"}
 
 
+def _own(own: str, written: str) -> bool:
+    """Whether ``written`` (lower case) is the row's own host ``own``: a placeholder in a dotted host (Bedrock's
+    bedrock-runtime.{region}.amazonaws.com) stands for one DNS label, so every region's host is the API's own."""
+    if "{" not in own or own.startswith("{"):
+        return written == own
+    pattern = r"[a-z0-9-]+".join(re.escape(part) for part in re.split(r"\{[^}]*\}", own))
+    return re.fullmatch(pattern, written) is not None
+
+
 def _host(endpoint: str) -> str:
     authority = endpoint.split("://", 1)[-1].split("/", 1)[0]
     return authority if authority.startswith("[") else authority.split(":", 1)[0]
@@ -40,7 +50,7 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
     if not override or own in _LOCAL_HOSTS:
         return None
     written = _host(override).lower()
-    if written == own or own in _RESOURCE_DOMAINS and written.endswith(_RESOURCE_DOMAINS[own]):  # the API's own host
+    if _own(own, written) or own in _RESOURCE_DOMAINS and written.endswith(_RESOURCE_DOMAINS[own]):  # the API's own host
         return None
     return override
 
