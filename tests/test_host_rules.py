@@ -378,3 +378,16 @@ def test_a_bedrock_regional_url_is_bedrocks_own_host(base_url: str) -> None:
     other = translate("bedrock", BLANK_BESIDE_A_CALL,
                       RenderOptions(base_url="https://bedrock-runtime.eu-west-1.amazonaws.com.example.org"))
     assert entry(other, "history.blank_text_dropped").severity == "warning"  # a host that only begins like one
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses"])
+@pytest.mark.parametrize("base_url", ["https://eu.api.openai.com/v1", "https://JP.api.openai.com/v1",
+                                      "https://mtls-eu.api.openai.com/v1"])
+def test_an_openai_data_residency_url_is_openais_own_host(provider: str, base_url: str) -> None:
+    """OpenAI's regional hosts are its own (openai 3.57.0 _data_residency.py: "eu": "https://eu.api.openai.com/v1",
+    ... "jp": "https://jp.api.openai.com/v1"; auth/_x509.py: "https://mtls-eu.api.openai.com/v1"): a base URL
+    naming one replaces nothing, so api.openai.com's refusals stand there."""
+    t = translate(provider, NO_TOOLS, RenderOptions(base_url=base_url))
+    assert t.refused and entry(t, "tool_choice.without_tools").severity == "error"
+    other = translate(provider, NO_TOOLS, RenderOptions(base_url="https://eu.api.openai.com.example.org/v1"))
+    assert entry(other, "tool_choice.without_tools").severity == "warning"  # a host that only begins like one
