@@ -22,9 +22,11 @@ if TYPE_CHECKING:
 
 # the default endpoints of rows for server software a user runs themselves (capabilities.py)
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
-# a row whose host is the user's resource: the domain every such host ends in (Azure's REST reference:
-# https://{your-resource-name}.openai.azure.com)
-_RESOURCE_DOMAINS = {"{endpoint}": ".openai.azure.com"}
+# hosts that are the API's own beside the row's, by the domain each ends in: Azure's row names the user's resource
+# (Azure's REST reference: https://{your-resource-name}.openai.azure.com); OpenAI's regional and mTLS hosts
+# (openai 3.57.0 _data_residency.py: "eu": "https://eu.api.openai.com/v1" ... "jp": "https://jp.api.openai.com/v1";
+# auth/_x509.py: "https://mtls-eu.api.openai.com/v1")
+_OWN_DOMAINS = {"{endpoint}": ".openai.azure.com", "api.openai.com": ".api.openai.com"}
 
 
 def _own(own: str, written: str) -> bool:
@@ -50,7 +52,7 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
     if not override or own in _LOCAL_HOSTS:
         return None
     written = _host(override).lower()
-    if _own(own, written) or own in _RESOURCE_DOMAINS and written.endswith(_RESOURCE_DOMAINS[own]):  # the API's own host
+    if _own(own, written) or own in _OWN_DOMAINS and written.endswith(_OWN_DOMAINS[own]):  # the API's own host
         return None
     return override
 
