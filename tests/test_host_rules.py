@@ -391,3 +391,15 @@ def test_an_openai_data_residency_url_is_openais_own_host(provider: str, base_ur
     assert t.refused and entry(t, "tool_choice.without_tools").severity == "error"
     other = translate(provider, NO_TOOLS, RenderOptions(base_url="https://eu.api.openai.com.example.org/v1"))
     assert entry(other, "tool_choice.without_tools").severity == "warning"  # a host that only begins like one
+
+
+@pytest.mark.parametrize("base_url", ["https://api.together.xyz/v1", "https://api.together.ai/v1"])
+def test_togethers_api_hosts_are_its_own(base_url: str) -> None:
+    """together 3.1.1 sends chat to api-inference.together.ai, its client's default host is api.together.ai
+    (_client.py: base_url = f"https://api.together.ai") and its CLI counts api.together.xyz as Together's own
+    (lib/cli/api/beta/jig/jig.py: ("api.together.ai", "api.together.xyz")): a base URL naming either replaces
+    nothing, so Together's row applies there as with no base URL (strict and parallel_tool_calls not sent)."""
+    own = translate("together", STRICT_PARALLEL, RenderOptions())
+    same = translate("together", STRICT_PARALLEL, RenderOptions(base_url=base_url))
+    assert [e for e in same.ledger if e.code != "endpoint.base_url"] == list(own.ledger)
+    assert same.request.body == own.request.body and "parallel_tool_calls" not in same.request.body
