@@ -27,11 +27,16 @@ _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
 # (openai 3.57.0 _data_residency.py: "eu": "https://eu.api.openai.com/v1" ... "jp": "https://jp.api.openai.com/v1";
 # auth/_x509.py: "https://mtls-eu.api.openai.com/v1")
 _OWN_DOMAINS = {"{endpoint}": ".openai.azure.com", "api.openai.com": ".api.openai.com"}
+# other hosts of the same API: together 3.1.1 posts chat to api-inference.together.ai, its client's default is
+# api.together.ai (_client.py) and its CLI counts ("api.together.ai", "api.together.xyz") as Together's own (jig.py)
+_OWN_HOSTS = {"api-inference.together.ai": frozenset({"api.together.ai", "api.together.xyz"})}
 
 
 def _own(own: str, written: str) -> bool:
     """Whether ``written`` (lower case) is the row's own host ``own``: a placeholder in a dotted host (Bedrock's
     bedrock-runtime.{region}.amazonaws.com) stands for one DNS label, so every region's host is the API's own."""
+    if written in _OWN_HOSTS.get(own, ()):
+        return True
     if "{" not in own or own.startswith("{"):
         return written == own
     pattern = r"[a-z0-9-]+".join(re.escape(part) for part in re.split(r"\{[^}]*\}", own))
