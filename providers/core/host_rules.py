@@ -36,8 +36,10 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
     None when there is none, when it names that host itself, or when the row is server software (its default
     endpoint is a local address)."""
     override = options.base_url or settings.base_url
+    if not override:  # every translation asks: most have no base URL, so no host is parsed for them
+        return None
     own = _host(cap.endpoint)
-    if not override or own in _LOCAL_HOSTS:
+    if own in _LOCAL_HOSTS:
         return None
     written = _host(override).lower()
     if written == own or own in _RESOURCE_DOMAINS and written.endswith(_RESOURCE_DOMAINS[own]):  # the API's own host
@@ -78,10 +80,12 @@ def sent_elsewhere(ctx: Context, feature: str, what: str) -> bool:
     which the hosted API's row says that API lacks (``feature`` unsupported: at its host the field is not sent):
     where a base URL replaces that host, True and a warning (``<feature>.unsupported``), and the caller sends it
     as written; else False, and the caller goes on as at the API's host."""
+    if ctx.other_host is None:  # at the API's own host (most requests): no row to read, nothing to import
+        return False
     from .capabilities import Level
 
     row = ctx.cap.feature(feature)
-    if ctx.other_host is None or row.level is not Level.UNSUPPORTED:
+    if row.level is not Level.UNSUPPORTED:
         return False
     ctx.ledger.warning(f"{feature}.unsupported", elsewhere(ctx.cap, ctx.other_host)
                        + f"{what}, and {ctx.cap.title} has no such switch ({row.note})")
