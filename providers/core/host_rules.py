@@ -10,6 +10,7 @@ any base URL. Model rules follow the model id, not the host, and stay refusals."
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from .request_parts import redact_url
@@ -49,8 +50,15 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
 
 def elsewhere(cap: Capability, url: str) -> str:
     """The words that open a host's refusal turned warning: whose rule it is, and why it is sent."""
-    host = _host(cap.endpoint)
-    own = f"{cap.title}'s own host" if "{" in host else host  # Azure: the resource's host, a placeholder here
+    return _elsewhere(cap.title, cap.endpoint, url)
+
+
+@functools.lru_cache(maxsize=64)
+def _elsewhere(title: str, endpoint: str, url: str) -> str:
+    # every translation with a replaced host makes these words (translation.start): a loop's steps, a run's
+    # repeats, parse the same URL once
+    host = _host(endpoint)
+    own = f"{title}'s own host" if "{" in host else host  # Azure: the resource's host, a placeholder here
     return (f"a rule of {own}, which the base URL {redact_url(url)} replaces: sent as written, since the server "
             "there may take it (--strict refuses it); ")
 
