@@ -15,7 +15,6 @@ import re
 import sys
 from typing import Any, Callable, Iterable, NoReturn
 
-from toolchoice.providers.core.compare_records import choice_text
 from toolchoice.providers.core.model import Translation, wire_json
 from toolchoice.providers.core.redaction import Redactor, environment_secrets
 
@@ -477,6 +476,13 @@ class _Unstyled:
 
         yield Segment(self.text)
         yield Segment.line()
+
+
+def choice_text(value: Any) -> str:
+    """``compare_records.choice_text``, imported when first drawn (`render -f json` never loads that module)."""
+    from toolchoice.providers.core.compare_records import choice_text as text
+
+    return text(value)
 
 
 def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:

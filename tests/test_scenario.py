@@ -606,6 +606,19 @@ def test_nesting_beyond_what_the_yaml_parser_can_compose():
     assert exc.message == "invalid YAML: mappings and lists nest too deeply to read"
 
 
+def test_nesting_past_libyamls_own_bound_is_refused_where_libyaml_stops():
+    """libyaml's scanner stops at 1000 flow levels ("exceeded maximum nesting depth"): the refusal names that place
+    (the 1000th '[' after 'tools: ', column 1007), read from libyaml's parser events, whatever the depth behind
+    it; the pure-Python scanner used to read on to where its composer overflowed (column ~1520)."""
+    import yaml
+
+    if not hasattr(yaml, "CSafeLoader"):
+        pytest.skip("PyYAML built without libyaml")
+    for depth in (1500, 25000):
+        exc = error("tools: " + "[" * depth + "]" * depth + "\n")
+        assert (exc.line, exc.column, exc.message) == (1, 1007, "invalid YAML: mappings and lists nest too deeply to read")
+
+
 def _depth(value: object) -> int:
     """The deepest node of plain data, the root at 0 (a scalar in a list at the top is at 1)."""
     if isinstance(value, dict):

@@ -10,6 +10,7 @@ any base URL. Model rules follow the model id, not the host, and stay refusals."
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -53,8 +54,10 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
     None when there is none, when it names that host itself, or when the row is server software (its default
     endpoint is a local address)."""
     override = options.base_url or settings.base_url
+    if not override:  # every translation asks: most have no base URL, so no host is parsed for them
+        return None
     own = _host(cap.endpoint)
-    if not override or own in _LOCAL_HOSTS:
+    if own in _LOCAL_HOSTS:
         return None
     written = _host(override).lower()
     if _own(own, written) or own in _OWN_DOMAINS and written.endswith(_OWN_DOMAINS[own]):  # the API's own host
@@ -64,8 +67,15 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
 
 def elsewhere(cap: Capability, url: str) -> str:
     """The words that open a host's refusal turned warning: whose rule it is, and why it is sent."""
-    host = _host(cap.endpoint)
-    own = f"{cap.title}'s own host" if "{" in host else host  # Azure: the resource's host, a placeholder here
+    return _elsewhere(cap.title, cap.endpoint, url)
+
+
+@functools.lru_cache(maxsize=64)
+def _elsewhere(title: str, endpoint: str, url: str) -> str:
+    # every translation with a replaced host makes these words (translation.start): a loop's steps, a run's
+    # repeats, parse the same URL once
+    host = _host(endpoint)
+    own = f"{title}'s own host" if "{" in host else host  # Azure: the resource's host, a placeholder here
     return (f"a rule of {own}, which the base URL {redact_url(url)} replaces: sent as written, since the server "
             "there may take it (--strict refuses it); ")
 
@@ -95,10 +105,12 @@ def sent_elsewhere(ctx: Context, feature: str, what: str) -> bool:
     which the hosted API's row says that API lacks (``feature`` unsupported: at its host the field is not sent):
     where a base URL replaces that host, True and a warning (``<feature>.unsupported``), and the caller sends it
     as written; else False, and the caller goes on as at the API's host."""
+    if ctx.other_host is None:  # at the API's own host (most requests): no row to read, nothing to import
+        return False
     from .capabilities import Level
 
     row = ctx.cap.feature(feature)
-    if ctx.other_host is None or row.level is not Level.UNSUPPORTED:
+    if row.level is not Level.UNSUPPORTED:
         return False
     ctx.ledger.warning(f"{feature}.unsupported", elsewhere(ctx.cap, ctx.other_host)
                        + f"{what}, and {ctx.cap.title} has no such switch ({row.note})")

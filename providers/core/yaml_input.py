@@ -260,11 +260,27 @@ def _byte_position(raw: bytes, index: int) -> tuple[int, int]:
     return raw.count(b"\n", 0, index) + 1, index - (raw.rfind(b"\n", 0, index) + 1) + 1
 
 
+class _TooDeep(Exception):
+    """libyaml's parser events passed ``_COMPOSE_SAFE`` levels at ``mark``: past ``MAX_DEPTH`` whatever follows."""
+
+    def __init__(self, mark: Any) -> None:
+        super().__init__()
+        self.mark = mark
+
+
+def _too_deep(path: str, mark: Any) -> ToolchoiceError:
+    return ToolchoiceError("invalid YAML: mappings and lists nest too deeply to read", path=path,
+                           line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None, hint=None)
+
+
 @contextmanager
 def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
     """The YAML document's root node and a reader for it (values with lines), or one-line errors."""
     as_json = _is_json(text)
-    fast = _compose_fast(text)
+    try:
+        fast = _compose_fast(text)
+    except _TooDeep as deep:  # the pure-Python scanner would take ~0.5 s to fail the same way, later in the text
+        raise _too_deep(path, deep.mark) from None
     if fast is not None:
         loader, root = fast
         try:
@@ -296,9 +312,7 @@ def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
         except yaml.YAMLError as exc:
             raise ToolchoiceError(f"invalid YAML: {str(exc).splitlines()[0]}", path=path) from None
         except RecursionError:  # PyYAML composes nested collections recursively
-            mark = loader.get_mark()
-            raise ToolchoiceError("invalid YAML: mappings and lists nest too deeply to read", path=path,
-                                  line=mark.line + 1, column=mark.column + 1, hint=None) from None
+            raise _too_deep(path, loader.get_mark()) from None
         yield _reader(path, loader, text), root
     finally:
         loader.dispose()
@@ -315,7 +329,7 @@ def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
     if c_loader is None or _CONTROL.search(text) or _SURROGATE.search(text):
         return None  # libyaml takes UTF-8 only: a lone surrogate (decoded from JSON's \ud800) goes the slow way
     if not _shallow_for_libyaml(text, c_loader):
-        return None  # the pure-Python composer refuses it (RecursionError is caught there)
+        return None  # a parse error: the pure-Python loader reports it precisely
     loader = c_loader(text)
     try:
         root = loader.get_single_node()
@@ -334,7 +348,8 @@ def _shallow_for_libyaml(text: str, c_loader: Any) -> bool:
 
     A cheap bound first: a level opens with a flow bracket or an indented/``- ``/``? `` block entry,
     so depth <= brackets + the longest line. Only a document that could pass it is counted exactly,
-    from libyaml's parser events (an iterative state machine, no recursion)."""
+    from libyaml's parser events (an iterative state machine, no recursion); one that does not raises
+    ``_TooDeep`` at the event that passed the bound (no reader can compose it: past ``MAX_DEPTH`` anyway)."""
     brackets = text.count("[") + text.count("{")
     if brackets + max(map(len, text.splitlines()), default=0) <= _COMPOSE_SAFE:
         return True
@@ -348,13 +363,19 @@ def _shallow_for_libyaml(text: str, c_loader: Any) -> bool:
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > _COMPOSE_SAFE:
-                    return False
+                    mark = event.start_mark
+                    break
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-    except Exception:  # noqa: BLE001 - a parse error: the pure-Python loader reports it precisely
+    except yaml.MarkedYAMLError as exc:
+        if exc.problem != "exceeded maximum nesting depth":  # libyaml's own bound (1000 levels): the same refusal
+            return False  # a parse error: the pure-Python loader reports it precisely
+        mark = exc.problem_mark
+    except Exception:  # noqa: BLE001 - as above
         return False
     finally:
         parser.dispose()
+    raise _TooDeep(mark)
 
 
 def _unusual(root: yaml.Node | None, limit: int, aliases: bool = True) -> bool:
