@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,10 +33,13 @@ SNAPSHOT_DAY = "2026-11-26"
 
 
 @pytest.fixture(autouse=True)
-def snapshot_day(monkeypatch: pytest.MonkeyPatch) -> None:
+def snapshot_day(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     from toolchoice.providers.core import model_rules
 
     monkeypatch.setattr(model_rules, "_today", lambda: SNAPSHOT_DAY)
+    model_rules.eol_warning.cache_clear()  # cached per model for the process: an earlier test's day, then this one's
+    yield
+    model_rules.eol_warning.cache_clear()
 
 
 def test_every_shipped_scenario_has_a_snapshot():
