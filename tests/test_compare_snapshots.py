@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,21 @@ def compare_json(config: Path) -> tuple[int, str]:
     result = run_cli(["compare", f"configs/{config.name}", "--providers", "all", "--format", "json"], cwd=ROOT, env=env)
     assert result.stderr == ""
     return result.returncode, result.stdout
+
+
+# the day the snapshots were written: a model's end-of-life warning counts the days left from it, so the
+# snapshots hold on any later day (they failed from 2026-11-27 on: '14 days from now' against '15')
+SNAPSHOT_DAY = "2026-11-26"
+
+
+@pytest.fixture(autouse=True)
+def snapshot_day(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    from toolchoice.providers.core import model_rules
+
+    monkeypatch.setattr(model_rules, "_today", lambda: SNAPSHOT_DAY)
+    model_rules.eol_warning.cache_clear()  # cached per model for the process: an earlier test's day, then this one's
+    yield
+    model_rules.eol_warning.cache_clear()
 
 
 def test_every_shipped_scenario_has_a_snapshot():

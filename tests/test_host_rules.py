@@ -362,3 +362,44 @@ def test_send_gives_the_server_at_the_base_url_the_ids_as_written(tmp_path: Any)
         sent = server.requests[0].json["messages"]
     assert sent[1]["tool_calls"][0]["id"] == "call_1" and sent[2]["tool_call_id"] == "call_1"
     assert "history.ids_rewritten" in done.stdout and done.returncode != 2
+
+
+@pytest.mark.parametrize("base_url", ["https://bedrock-runtime.eu-west-1.amazonaws.com",
+                                      "https://BEDROCK-RUNTIME.us-west-2.amazonaws.com/"])
+def test_a_bedrock_regional_url_is_bedrocks_own_host(base_url: str) -> None:
+    """Bedrock's row has a host per region (https://bedrock-runtime.{region}.amazonaws.com: AWS's Bedrock endpoints
+    page and botocore's bedrock-runtime endpoint rules): a base URL naming a region's host replaces nothing, so
+    Bedrock's rules stand there (the blank text left out, the blank turn refused), as with no base URL."""
+    own = translate("bedrock", BLANK_BESIDE_A_CALL, RenderOptions())
+    same = translate("bedrock", BLANK_BESIDE_A_CALL, RenderOptions(base_url=base_url))
+    said = {"endpoint.base_url", "region.default"}  # the URL names the region: no default region is said
+    assert [e for e in same.ledger if e.code not in said] == [e for e in own.ledger if e.code not in said]
+    assert same.refused and entry(same, "history.blank_text_dropped").severity == "info"
+    other = translate("bedrock", BLANK_BESIDE_A_CALL,
+                      RenderOptions(base_url="https://bedrock-runtime.eu-west-1.amazonaws.com.example.org"))
+    assert entry(other, "history.blank_text_dropped").severity == "warning"  # a host that only begins like one
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses"])
+@pytest.mark.parametrize("base_url", ["https://eu.api.openai.com/v1", "https://JP.api.openai.com/v1",
+                                      "https://mtls-eu.api.openai.com/v1"])
+def test_an_openai_data_residency_url_is_openais_own_host(provider: str, base_url: str) -> None:
+    """OpenAI's regional hosts are its own (openai 3.57.0 _data_residency.py: "eu": "https://eu.api.openai.com/v1",
+    ... "jp": "https://jp.api.openai.com/v1"; auth/_x509.py: "https://mtls-eu.api.openai.com/v1"): a base URL
+    naming one replaces nothing, so api.openai.com's refusals stand there."""
+    t = translate(provider, NO_TOOLS, RenderOptions(base_url=base_url))
+    assert t.refused and entry(t, "tool_choice.without_tools").severity == "error"
+    other = translate(provider, NO_TOOLS, RenderOptions(base_url="https://eu.api.openai.com.example.org/v1"))
+    assert entry(other, "tool_choice.without_tools").severity == "warning"  # a host that only begins like one
+
+
+@pytest.mark.parametrize("base_url", ["https://api.together.xyz/v1", "https://api.together.ai/v1"])
+def test_togethers_api_hosts_are_its_own(base_url: str) -> None:
+    """together 3.1.1 sends chat to api-inference.together.ai, its client's default host is api.together.ai
+    (_client.py: base_url = f"https://api.together.ai") and its CLI counts api.together.xyz as Together's own
+    (lib/cli/api/beta/jig/jig.py: ("api.together.ai", "api.together.xyz")): a base URL naming either replaces
+    nothing, so Together's row applies there as with no base URL (strict and parallel_tool_calls not sent)."""
+    own = translate("together", STRICT_PARALLEL, RenderOptions())
+    same = translate("together", STRICT_PARALLEL, RenderOptions(base_url=base_url))
+    assert [e for e in same.ledger if e.code != "endpoint.base_url"] == list(own.ledger)
+    assert same.request.body == own.request.body and "parallel_tool_calls" not in same.request.body

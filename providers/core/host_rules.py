@@ -11,6 +11,7 @@ any base URL. Model rules follow the model id, not the host, and stay refusals."
 from __future__ import annotations
 
 import functools
+import re
 from typing import TYPE_CHECKING
 
 from .request_parts import redact_url
@@ -22,9 +23,25 @@ if TYPE_CHECKING:
 
 # the default endpoints of rows for server software a user runs themselves (capabilities.py)
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]"})
-# a row whose host is the user's resource: the domain every such host ends in (Azure's REST reference:
-# https://{your-resource-name}.openai.azure.com)
-_RESOURCE_DOMAINS = {"{endpoint}": ".openai.azure.com"}
+# hosts that are the API's own beside the row's, by the domain each ends in: Azure's row names the user's resource
+# (Azure's REST reference: https://{your-resource-name}.openai.azure.com); OpenAI's regional and mTLS hosts
+# (openai 3.57.0 _data_residency.py: "eu": "https://eu.api.openai.com/v1" ... "jp": "https://jp.api.openai.com/v1";
+# auth/_x509.py: "https://mtls-eu.api.openai.com/v1")
+_OWN_DOMAINS = {"{endpoint}": ".openai.azure.com", "api.openai.com": ".api.openai.com"}
+# other hosts of the same API: together 3.1.1 posts chat to api-inference.together.ai, its client's default is
+# api.together.ai (_client.py) and its CLI counts ("api.together.ai", "api.together.xyz") as Together's own (jig.py)
+_OWN_HOSTS = {"api-inference.together.ai": frozenset({"api.together.ai", "api.together.xyz"})}
+
+
+def _own(own: str, written: str) -> bool:
+    """Whether ``written`` (lower case) is the row's own host ``own``: a placeholder in a dotted host (Bedrock's
+    bedrock-runtime.{region}.amazonaws.com) stands for one DNS label, so every region's host is the API's own."""
+    if written in _OWN_HOSTS.get(own, ()):
+        return True
+    if "{" not in own or own.startswith("{"):
+        return written == own
+    pattern = r"[a-z0-9-]+".join(re.escape(part) for part in re.split(r"\{[^}]*\}", own))
+    return re.fullmatch(pattern, written) is not None
 
 
 def _host(endpoint: str) -> str:
@@ -43,7 +60,7 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
     if own in _LOCAL_HOSTS:
         return None
     written = _host(override).lower()
-    if written == own or own in _RESOURCE_DOMAINS and written.endswith(_RESOURCE_DOMAINS[own]):  # the API's own host
+    if _own(own, written) or own in _OWN_DOMAINS and written.endswith(_OWN_DOMAINS[own]):  # the API's own host
         return None
     return override
 
