@@ -93,7 +93,7 @@ def test_a_hosted_apis_refusal_is_a_warning_where_a_base_url_replaces_its_host(p
     assert not codes(there, "error")
     warned = entry(there, code)
     assert warned.severity == "warning"
-    assert warned.message.endswith(entry(own, code).message)  # the API's words, whole
+    assert warned.message.startswith(entry(own, code).message)  # the API's words, whole, then whose rule it is
     assert ELSEWHERE in warned.message and "--strict" in warned.message
     assert there.request.url.startswith(ELSEWHERE)
 

@@ -39,7 +39,7 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     """``neutral``: the tool_choice as the ledger quotes it (``ToolChoice.quoted``), when the caller has it.
     ``hosted``: the request declares tools the provider runs itself (core/native_tools.py), so a choice may
     force a call with no function tools. ``elsewhere``: a base URL replaces the API's host (core/host_rules.py),
-    and these words open the warning that the host's refusal becomes."""
+    and these words close the warning that the host's refusal becomes."""
     choice = scenario.tool_choice
     tools = scenario.tools
     if choice is None:
@@ -122,8 +122,8 @@ def _without_tools(cap: Capability, forces: bool, mode: str, neutral: str, ledge
             why = f"{cap.title} refuses it without tools ('{rule.words}', {source})"
             refused = f"tool_choice {neutral} forces a tool call but no tools are declared, and {why}; declare the tools"
             if elsewhere is not None:
-                ledger.warning("tool_choice.without_tools", elsewhere + (refused if forces else
-                               f"tool_choice {neutral} with no tools declared, and {why}"))
+                ledger.warning("tool_choice.without_tools", (refused if forces else
+                               f"tool_choice {neutral} with no tools declared, and {why}") + elsewhere)
                 return False
             if forces:
                 ledger.error("tool_choice.without_tools", refused)

@@ -66,18 +66,22 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
 
 
 def elsewhere(cap: Capability, url: str) -> str:
-    """The words that open a host's refusal turned warning: whose rule it is, and why it is sent."""
+    """The words that close a host's refusal turned warning: whose rule it is, and why the request is sent. They
+    follow the finding, so a narrow table shows what is wrong first."""
     return _elsewhere(cap.title, cap.endpoint, url)
+
+
+def _own_host(title: str, endpoint: str) -> str:
+    host = _host(endpoint)
+    return f"{title}'s own host" if "{" in host else host  # Azure, Bedrock: a placeholder stands in the row's
 
 
 @functools.lru_cache(maxsize=64)
 def _elsewhere(title: str, endpoint: str, url: str) -> str:
     # every translation with a replaced host makes these words (translation.start): a loop's steps, a run's
     # repeats, parse the same URL once
-    host = _host(endpoint)
-    own = f"{title}'s own host" if "{" in host else host  # Azure: the resource's host, a placeholder here
-    return (f"a rule of {own}, which the base URL {redact_url(url)} replaces: sent as written, since the server "
-            "there may take it (--strict refuses it); ")
+    return (f" — the rule of {_own_host(title, endpoint)}; the base URL {redact_url(url)} replaces that host and the "
+            "server there may take it, so it is sent as written (--strict refuses it)")
 
 
 def refuse(ctx: Context, code: str, message: str) -> None:
@@ -86,7 +90,7 @@ def refuse(ctx: Context, code: str, message: str) -> None:
     if ctx.other_host is None:
         ctx.ledger.error(code, message)
     else:
-        ctx.ledger.warning(code, elsewhere(ctx.cap, ctx.other_host) + message)
+        ctx.ledger.warning(code, message + elsewhere(ctx.cap, ctx.other_host))
 
 
 def change(ctx: Context, code: str, done: str, rule: str) -> bool:
@@ -96,7 +100,7 @@ def change(ctx: Context, code: str, done: str, rule: str) -> bool:
     if ctx.other_host is None:
         ctx.ledger.info(code, done)
         return True
-    ctx.ledger.warning(code, elsewhere(ctx.cap, ctx.other_host) + rule)
+    ctx.ledger.warning(code, rule + elsewhere(ctx.cap, ctx.other_host))
     return False
 
 
@@ -112,6 +116,7 @@ def sent_elsewhere(ctx: Context, feature: str, what: str) -> bool:
     row = ctx.cap.feature(feature)
     if row.level is not Level.UNSUPPORTED:
         return False
-    ctx.ledger.warning(f"{feature}.unsupported", elsewhere(ctx.cap, ctx.other_host)
-                       + f"{what}, and {ctx.cap.title} has no such switch ({row.note})")
+    ctx.ledger.warning(f"{feature}.unsupported", f"{what} sent as written, though {ctx.cap.title} has no such switch "
+                       f"({row.note}) and at {_own_host(ctx.cap.title, ctx.cap.endpoint)} it is left out: the base URL "
+                       f"{redact_url(ctx.other_host)} replaces that host (--strict refuses it)")
     return True

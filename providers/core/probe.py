@@ -365,8 +365,8 @@ def source_refusals(t: Translation, cap: Capability, options: RenderOptions, set
     other = replaced_host(cap, options, settings)
     if other is None:
         return []
-    opening = elsewhere(cap, other)
-    return sorted({e.code for e in t.ledger if e.severity == "warning" and e.message.startswith(opening)})
+    closing = elsewhere(cap, other)
+    return sorted({e.code for e in t.ledger if e.severity == "warning" and e.message.endswith(closing)})
 
 
 INTERRUPTED_EVIDENCE = "interrupted (Ctrl-C) before it was answered"
