@@ -35,7 +35,7 @@ def scenario(text: str) -> Scenario:
 
 
 NO_TOOLS = scenario("tool_choice: required\nmessages:\n  - {role: user, content: hi}\n")
-UNANSWERED = scenario("""\
+CALLED = """\
 tools:
   - name: read_file
     parameters: {type: object, properties: {path: {type: string}}}
@@ -43,18 +43,9 @@ messages:
   - {role: user, content: read a.txt}
   - role: assistant
     tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
-  - {role: user, content: and now?}
-""")
-ANSWERED = scenario("""\
-tools:
-  - name: read_file
-    parameters: {type: object, properties: {path: {type: string}}}
-messages:
-  - {role: user, content: read a.txt}
-  - role: assistant
-    tool_calls: [{id: call_1, name: read_file, arguments: {path: a.txt}}]
-  - {role: tool, tool_call_id: call_1, content: "x"}
-""")
+"""
+UNANSWERED = scenario(CALLED + "  - {role: user, content: and now?}\n")
+ANSWERED = scenario(CALLED + '  - {role: tool, tool_call_id: call_1, content: "x"}\n')
 MANY_TOOLS = scenario("tools:\n" + "".join(f"  - name: t{i}\n" for i in range(129))
                       + "tool_choice: auto\nmessages:\n  - {role: user, content: hi}\n")
 
