@@ -350,8 +350,12 @@ def test_probe_through_the_llamacpp_translator(llama_server: str) -> None:
     """What the llamacpp translator's forms (made for llama.cpp's llama-server) meet on llama-cpp-python."""
     result = toolchoice("probe", "--provider", "llamacpp", "--base-url", llama_server, "--model", MODEL,
                         "--repeat", "2", "--timeout", TIMEOUT, "--format", "json")
-    assert result.returncode == 0, result.stdout + result.stderr
     data = json.loads(result.stdout)
+    # auto and parallel leave the base model's arguments free: a sample may not decode (CI, 2026-11-27: invalid
+    # arguments 1 of 2), and a mixed answer is inconclusive, which makes the probe exit 1 (jobs.probe_code)
+    unmeasured = {q["feature"] for q in data["questions"] if q["result"] == "inconclusive"}
+    assert unmeasured <= {"auto", "parallel"}, result.stdout
+    assert result.returncode == (1 if unmeasured else 0), result.stdout + result.stderr
     assert data["endpoint"] == f"{llama_server}/chat/completions"
     q = by_feature(data)
     # no native named form and no allowed_tools: neither the emulated-vs-native pair nor allowed is asked
