@@ -412,7 +412,7 @@ def run(
                       settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency),
                       spool_json=format is RunFormat.json, processes=processes)
     try:
-        _draw(loaded, result.runs, providers, count, format, result.secrets, replayed is not None, result.reduced)
+        _draw(loaded, result, providers, count, format, replayed is not None)
     finally:
         result.close()
     if result.interrupted:
@@ -457,13 +457,13 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
     return loaded._replace(notes=(*traced.notes, *loaded.notes)), replies
 
 
-def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, format: RunFormat,
-          secrets: dict[str, str], replayed: bool, reduced: Any = None) -> None:
-    """``reduced``: a ``loop_tally.LoopReduction`` when the loops were reduced as they ended."""
-    from toolchoice.providers.core.outcome import shown
-
+def _draw(scenario: Any, result: Any, providers: list[str], repeat: int, format: RunFormat, replayed: bool) -> None:
+    """``result``: the ``jobs.RunResult`` (its ``reduced``: a ``loop_tally.LoopReduction`` when the loops were
+    reduced as they ended)."""
     from .output import write
     from .sample_view import emit, emit_pretty
+
+    runs, secrets, reduced = result.runs, result.secrets, result.reduced
 
     if format is RunFormat.json and reduced is not None and reduced.spool is not None:
         head = {"scenario": scenario.path, "replay": replayed, "repeat": repeat}
@@ -474,9 +474,7 @@ def _draw(scenario: Any, runs: list[Any], providers: list[str], repeat: int, for
         reduced.spool.write_document(head, entries, shown_utf8_writer())
         return
     if format is RunFormat.json:
-        from toolchoice.providers.core.loop_tally import run_document
-
-        write(dumps_indented(shown(run_document(scenario.path, runs, providers, repeat, replayed), secrets)))
+        write(dumps_indented(result.document(scenario.path, providers, repeat, replayed)))
         return
     if format is RunFormat.markdown:
         emit(markdown(runs, providers, repeat, reduced.tallies if reduced is not None else None), secrets)
