@@ -2,11 +2,15 @@
 
 A hosted row's refusals quote that host's sources: api.openai.com refuses 129 tools, a call left without its
 result, tool_choice with no tools; a server that speaks the same wire format at another address (llama-cpp-
-python, a gateway, docs/real-model.md's ``-p openai --base-url``) may take the same request. No source says
+python, vLLM, docs/real-model.md's ``-p openai --base-url``) may take the same request. No source says
 what that server refuses, so there such a refusal is a warning that quotes the host's words and the request is
 sent as written; ``--strict`` refuses it again. Rows for server software (vLLM, llama.cpp, Ollama: their
 default endpoint is a local address) state what that software does wherever it runs: their refusals hold at
-any base URL. Model rules follow the model id, not the host, and stay refusals."""
+any base URL. Model rules follow the model id, not the host, and stay refusals.
+
+A base URL that fronts the API's own host (a gateway, a proxy, ``toolchoice mock``) replaces no host: with
+``--gateway`` or ``providers.<id>.gateway: true`` the host's rules hold there, refusals refuse and changes are made,
+and the body is the one rendered without a base URL."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from .request_parts import redact_url
+from .request_parts import fronted, redact_url
 
 if TYPE_CHECKING:
     from .capabilities import Capability
@@ -56,6 +60,8 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
     override = options.base_url or settings.base_url
     if not override:  # every translation asks: most have no base URL, so no host is parsed for them
         return None
+    if fronted(options, settings):  # a gateway in front of the API's own host: that host's rules hold
+        return None
     own = _host(cap.endpoint)
     if own in _LOCAL_HOSTS:
         return None
@@ -81,7 +87,8 @@ def _elsewhere(title: str, endpoint: str, url: str) -> str:
     # every translation with a replaced host makes these words (translation.start): a loop's steps, a run's
     # repeats, parse the same URL once
     return (f" — the rule of {_own_host(title, endpoint)}; the base URL {redact_url(url)} replaces that host and the "
-            "server there may take it, so it is sent as written (--strict refuses it)")
+            "server there may take it, so it is sent as written (--strict refuses it; --gateway if the URL fronts "
+            "that host)")
 
 
 def refuse(ctx: Context, code: str, message: str) -> None:
@@ -118,5 +125,6 @@ def sent_elsewhere(ctx: Context, feature: str, what: str) -> bool:
         return False
     ctx.ledger.warning(f"{feature}.unsupported", f"{what} sent as written, though {ctx.cap.title} has no such switch "
                        f"({row.note}) and at {_own_host(ctx.cap.title, ctx.cap.endpoint)} it is left out: the base URL "
-                       f"{redact_url(ctx.other_host)} replaces that host (--strict refuses it)")
+                       f"{redact_url(ctx.other_host)} replaces that host (--strict refuses it; --gateway if it fronts "
+                       "that host)")
     return True
