@@ -299,3 +299,17 @@ def test_a_host_that_only_looks_like_one_is_replaced(provider: str, base_url: st
     t = translate(provider, made, RenderOptions(base_url=base_url))
     warned = [e for e in t.ledger if e.severity == "warning" and "--gateway" in e.message]
     assert warned, [(e.code, e.severity) for e in t.ledger]
+
+
+def test_doctor_lists_a_base_url_that_fronts_the_host(tmp_path: Path) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text("messages:\n  - {role: user, content: hi}\nproviders:\n"
+                    "  mistral: {base_url: \"http://127.0.0.1:8080/v1\", gateway: true}\n"
+                    "  openai: {base_url: \"http://127.0.0.1:8081/v1\"}\n", encoding="utf-8")
+    done = run_cli(["doctor", str(path), "-f", "json"], env={"PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["base_url_overrides"] == [
+        {"provider": "mistral", "base_url": "http://127.0.0.1:8080/v1", "gateway": True},
+        {"provider": "openai", "base_url": "http://127.0.0.1:8081/v1", "gateway": False}]
+    pretty = run_cli(["doctor", str(path)], env={"PATH": "/usr/bin:/bin"}).stdout
+    assert "http://127.0.0.1:8080/v1 (gateway" in pretty and "8081/v1 (gateway" not in pretty
