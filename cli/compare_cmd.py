@@ -14,7 +14,7 @@ from toolchoice.providers.core.model import Scenario, ToolchoiceError, Translati
 from . import exits
 from .compare_view import markdown, print_table
 from .exits import handled
-from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
+from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect, format_option)
 from .output import dumps, write
 from .render_cmd import build_translations
@@ -41,6 +41,7 @@ def compare(
     tool_choice: Optional[str] = TOOL_CHOICE,
     model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
+    gateway: bool = GATEWAY,
     send: bool = typer.Option(False, "--send", help="Send to every provider concurrently (needs keys)."),
     repeat: int = REPEAT,
     concurrency: int = CONCURRENCY,
@@ -76,7 +77,7 @@ def compare(
     for path in scenario:
         loaded = scenario_with_override(path, tool_choice, live=live_mcp or send, allow_env=allow_env, command="compare")
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
-                                          stream, allow_env, shown=not send)  # a dry run shows them: keys redacted
+                                          stream, allow_env, shown=not send, gateway=gateway)  # a dry run shows them: keys redacted
         if dialect is Dialect.langchain:
             code, document = _compare_langchain(path, loaded, translations, format, many)
             codes.append((path, code))

@@ -72,7 +72,8 @@ def report(scenario: Optional[Path]) -> dict[str, Any]:
 
         loaded = load_path(scenario)
         redact = output_redactor([s.api_key_env for s in loaded.providers.values() if s.api_key_env]).text
-        overrides = [{"provider": pid, "base_url": redact(settings.base_url)}  # a key written into it is not shown
+        overrides = [{"provider": pid, "base_url": redact(settings.base_url),  # a key written into it is not shown
+                      "gateway": bool(settings.gateway)}  # it fronts the API's own host, whose rules hold there
                      for pid, settings in loaded.providers.items() if settings.base_url]
     return {"toolchoice": _version("toolchoice"), "python": platform.python_version(), "executable": sys.executable,
             "dependencies": {name: _version(name) for name in DEPENDENCIES},
@@ -109,7 +110,9 @@ def doctor(
         lines.append(f"  {'✔' if row['ready'] else '✘'} {row['provider']:<17} {state}")
     if scenario is not None:
         lines += ["", f"base URLs overridden in {scenario}:"]
-        lines += [f"  {o['provider']:<17} {o['base_url']}" for o in data["base_url_overrides"]] or ["  (none)"]
+        fronts = " (gateway: the API's own rules hold there)"
+        lines += [f"  {o['provider']:<17} {o['base_url']}{fronts if o['gateway'] else ''}"
+                  for o in data["base_url_overrides"]] or ["  (none)"]
     lines += ["", "proxy variables set: " + (", ".join(data["proxy_variables_set"]) or "(none)"),
               "CA certificate variables set: " + (", ".join(data["certificate_variables_set"]) or "(none)"),
               "--base-url on the command line overrides a scenario's base URL for one run."]

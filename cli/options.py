@@ -45,6 +45,8 @@ MODEL = typer.Option(None, "--model", "-m",
                      help=_h("Model: one for every selected provider, or PROVIDER=MODEL per provider "
                              "(repeatable: -m openai=gpt-4o -m anthropic=claude-sonnet-5)."))
 BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's convention: OpenAI-style ones include /v1).")
+GATEWAY = typer.Option(False, "--gateway", help="The base URL stands in front of the API's own host (a gateway, a "
+                       "proxy, toolchoice mock): that host's rules hold there, as at the host (docs/render.md).")
 STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")
 NO_EMULATE = typer.Option(False, "--no-emulate", help="Send only what the provider supports natively; refuse "
                           "emulations.")

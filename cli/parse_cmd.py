@@ -18,7 +18,7 @@ from toolchoice.providers.core.model import Reply, ToolchoiceError, Translation
 
 from . import exits
 from .exits import handled
-from .options import ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, MODEL, PROVIDER_ONE, TOOL_CHOICE, allowed_env
+from .options import ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, MODEL, PROVIDER_ONE, TOOL_CHOICE, allowed_env
 from .sample_view import print_ledger, print_reply
 from .send_cmd import FORMAT, OutputFormat
 
@@ -94,6 +94,7 @@ def parse(
     tool_choice: Optional[str] = TOOL_CHOICE,
     model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
+    gateway: bool = GATEWAY,
     format: OutputFormat = FORMAT,
     strict: bool = typer.Option(False, "--strict", help="Judge against the request as `send --strict` would build "
                                 "it (refused when its ledger has a warning)."),
@@ -113,7 +114,7 @@ def parse(
     provider = one_provider(provider, "parse", "a body is in one provider's format: name that one")
     if scenario is None:
         needs = [flag for flag, given in (("--tool-choice", tool_choice is not None), ("--model", bool(model)),
-                                          ("--base-url", base_url is not None), ("--strict", strict),
+                                          ("--base-url", base_url is not None), ("--gateway", gateway), ("--strict", strict),
                                           ("--no-emulate", no_emulate), ("--capabilities", capabilities is not None))
                  if given]
         if needs:
@@ -127,7 +128,7 @@ def parse(
 
         loaded = scenario_with_override(scenario, tool_choice, live=live_mcp, allow_env=allow_env, command="parse")
         translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
-                                         allow_env=allow_env)[0]
+                                         allow_env=allow_env, gateway=gateway)[0]
     streamed = None
     if stream:
         from toolchoice.providers.core.streaming import assemble_bytes

@@ -19,7 +19,7 @@ from toolchoice.providers.core.json_text import dumps_indented
 
 
 from .exits import handled
-from .options import (ALLOW_ENV, BASE_URL, CONCURRENCY, MODEL, REPEAT_MAX, REPEAT_MIN, PROVIDER_ONE, RETRIES, TIMEOUT,
+from .options import (ALLOW_ENV, BASE_URL, CONCURRENCY, GATEWAY, MODEL, REPEAT_MAX, REPEAT_MIN, PROVIDER_ONE, RETRIES, TIMEOUT,
                       TOOL_CHOICE, format_option)
 
 
@@ -63,6 +63,7 @@ def probe(
     provider: str = PROVIDER_ONE,
     tool_choice: Optional[str] = TOOL_CHOICE,
     base_url: Optional[str] = BASE_URL,
+    gateway: bool = GATEWAY,
     model: Optional[List[str]] = MODEL,
     repeat: int = typer.Option(3, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX, help="Samples per question."),
     concurrency: int = CONCURRENCY,
@@ -91,7 +92,8 @@ def probe(
     choice = (with_tool_choice(loaded or probe_scenario(), tool_choice).tool_choice
               if tool_choice is not None else None)
     result = jobs.probe(provider, loaded, model=models_for(model, [provider])[provider],
-                        options=RenderOptions(base_url=base_url, allow_env=allowed_env(allow_env), stream=stream),
+                        options=RenderOptions(base_url=base_url, allow_env=allowed_env(allow_env), stream=stream,
+                                              gateway=gateway),
                         repeat=repeat, settings=runner.SendSettings(timeout=timeout, retries=retries,
                                                                     concurrency=concurrency),
                         tool_choice=choice)

@@ -14,7 +14,7 @@ from toolchoice.providers.core.model import RenderOptions, Scenario, ToolchoiceE
 from . import exits
 from .exits import handled
 from .inputs import capabilities_from, models_for, scenario_with_override, selected_providers, warn_shared_base_url
-from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
+from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, GATEWAY, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
                       Dialect, allowed_env, format_option)
 from .output import dumps, print_ledgers, print_pretty, translations_curl, write
 
@@ -34,16 +34,17 @@ STREAM = typer.Option("--stream", help="The provider's streaming form (SSE, NDJS
 def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], model: Sequence[str] | str | None,
                        base_url: Optional[str], strict: bool, no_emulate: bool,
                        capabilities: Optional[Path], stream: bool = False,
-                       allow_env: Optional[List[str]] = None, shown: bool = False) -> list[Translation]:
+                       allow_env: Optional[List[str]] = None, shown: bool = False,
+                       gateway: bool = False) -> list[Translation]:
     """The command line's options → ``jobs.translations`` (``shown``: ``jobs.render``, redacted for
     display): the loaded scenario translated for each selected provider. ``allow_env``: the --allow-env
-    values as given ($TOOLCHOICE_ALLOW_ENV is added here)."""
+    values as given ($TOOLCHOICE_ALLOW_ENV is added here). ``gateway``: --gateway."""
     from toolchoice.providers.core import jobs
 
     ids = selected_providers(providers, scenario)
     warn_shared_base_url(base_url, ids)
     return (jobs.render if shown else jobs.translations)(scenario, ids, RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url,
-                                                    stream=stream, allow_env=allowed_env(allow_env)),
+                                                    stream=stream, allow_env=allowed_env(allow_env), gateway=gateway),
                        models=models_for(model, ids), capabilities=capabilities_from(capabilities))
 
 
@@ -64,6 +65,7 @@ def render(
     tool_choice: Optional[str] = TOOL_CHOICE,
     model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
+    gateway: bool = GATEWAY,
     format: RenderFormat = format_option(RenderFormat.pretty, "pretty, json or curl"),
     strict: bool = STRICT,
     no_emulate: bool = NO_EMULATE,
@@ -78,14 +80,14 @@ def render(
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
     draw(scenario, provider, tool_choice, model, base_url, format, strict, no_emulate, capabilities, ledger_only,
-         allow_env, dialect, snapshot, update, stream, live_mcp)
+         allow_env, dialect, snapshot, update, stream, live_mcp, gateway=gateway)
 
 
 def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optional[str], model: Optional[List[str]],
          base_url: Optional[str], format: RenderFormat, strict: bool, no_emulate: bool, capabilities: Optional[Path],
          ledger_only: bool = False, allow_env: Optional[List[str]] = None, dialect: Dialect = Dialect.api,
          snapshot: Optional[Path] = None, update: bool = False, stream: bool = False, live_mcp: bool = False,
-         command: str = "render") -> None:
+         command: str = "render", gateway: bool = False) -> None:
     """`render`'s work once the options are parsed (also `send --dry-run`'s, as ``command``). ``live_mcp``:
     the command line opted in to live MCP sources (a dry run reaches none otherwise)."""
     if update and snapshot is None:
@@ -97,7 +99,7 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
         for path in scenario:
             loaded = scenario_with_override(path, tool_choice, live=live_mcp, allow_env=allow_env, command=command)
             translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream,
-                                              allow_env)
+                                              allow_env, gateway=gateway)
             if dialect is Dialect.langchain:
                 from toolchoice.providers.langchain_dialect import apply
 
@@ -110,7 +112,7 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
     for path in scenario:
         loaded = scenario_with_override(path, tool_choice, live=live_mcp, allow_env=allow_env, command=command)
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
-                                          stream, allow_env, shown=True)
+                                          stream, allow_env, shown=True, gateway=gateway)
         views = None
         if dialect is Dialect.langchain:
             from toolchoice.providers.langchain_dialect import apply

@@ -20,7 +20,7 @@ from toolchoice.providers.core.outcome import rate_cells
 
 from . import exits, heap
 from .exits import handled
-from .options import (ALLOW_ENV, BASE_URL, CAPS, CONCURRENCY, LOOP_REPEAT, MODEL, NO_EMULATE, RETRIES, STRICT, TIMEOUT,
+from .options import (ALLOW_ENV, BASE_URL, CAPS, GATEWAY, CONCURRENCY, LOOP_REPEAT, MODEL, NO_EMULATE, RETRIES, STRICT, TIMEOUT,
                       allowed_env)
 from toolchoice.providers.core.json_text import dumps_indented
 
@@ -337,6 +337,7 @@ def run(
                                               "spellings as --tool-choice elsewhere)."),
     model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
+    gateway: bool = GATEWAY,
     timeout: float = TIMEOUT,
     retries: int = RETRIES,
     repeat: int = LOOP_REPEAT,
@@ -390,7 +391,7 @@ def run(
     from .inputs import models_for
 
     options = loop.LoopOptions(RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url, stream=stream,
-                                             allow_env=allowed),
+                                             allow_env=allowed, gateway=gateway),
                                capabilities_from(capabilities), override, results_from, results_timeout,
                                models=models_for(model, providers))
     if dry_run:

@@ -20,7 +20,7 @@ from toolchoice.providers.core.model import ToolchoiceError
 
 from . import exits, heap
 from .exits import handled
-from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, RETRIES,
+from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, format_option)
 from .output import write
 from .render_cmd import RenderFormat, build_translations, draw
@@ -49,6 +49,7 @@ def send(
     tool_choice: Optional[str] = TOOL_CHOICE,
     model: Optional[List[str]] = MODEL,
     base_url: Optional[str] = BASE_URL,
+    gateway: bool = GATEWAY,
     timeout: float = TIMEOUT,
     retries: int = RETRIES,
     repeat: int = typer.Option(1, "--repeat", "-n", min=1, max=1_000_000,
@@ -79,7 +80,7 @@ def send(
     if dry_run:
         draw(scenario, [provider], tool_choice, model, base_url, RenderFormat(format.value), strict, no_emulate,
              capabilities, stream=stream, allow_env=allow_env, live_mcp=live_mcp,
-             command="send --dry-run")
+             command="send --dry-run", gateway=gateway)
         return
     if format is SendFormat.curl:
         raise ToolchoiceError("--format curl prints the request without sending it", hint="add --dry-run")
@@ -92,7 +93,8 @@ def send(
         code, document = _send_one(path, provider, tool_choice, model, base_url, timeout, retries, repeat,
                                    concurrency, min_obeyed, OutputFormat(format.value), folder, raw, strict,
                                    no_emulate, capabilities, print_json=not many,
-                                   all_results=all_results, stream=stream, allow_env=allow_env, traced=traced)
+                                   all_results=all_results, stream=stream, allow_env=allow_env, traced=traced,
+                                   gateway=gateway)
         codes.append((path, code))
         if document is not None:
             documents.append({"scenario": str(path), **document})
@@ -115,7 +117,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
               no_emulate: bool, capabilities: Optional[Path], print_json: bool,
               all_results: bool = False, stream: bool = False,
               allow_env: Optional[List[str]] = None,
-              traced: dict[str, Any] | None = None) -> tuple[int, dict[str, Any] | None]:
+              traced: dict[str, Any] | None = None, gateway: bool = False) -> tuple[int, dict[str, Any] | None]:
     """One scenario sent (``jobs.send``) and drawn (JSON only when ``print_json``); returns (exit code,
     the JSON document). ``traced``: --trace-out's collection, each sample appended
     with its scenario, translation and end time (the first ``runner.RESULTS_KEPT``)."""
@@ -125,7 +127,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
 
     loaded = scenario_with_override(scenario, tool_choice, live=True, allow_env=allow_env, command="send")
     translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
-                                     stream, allow_env)[0]
+                                     stream, allow_env, gateway=gateway)[0]
     if translation.refused and format is not OutputFormat.json:
         from .output import print_pretty
 

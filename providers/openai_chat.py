@@ -15,7 +15,7 @@ from .core.translation import (tool_names, choice_value, Context, check_names, c
                                openai_strict_problems, parallel_value, rule_applied, start, streamed, strict_tools,
                                strict_wanted, thinking_not_sent, thinking_unsent)
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
-from .core.request_parts import bearer, endpoint
+from .core.request_parts import bearer, endpoint, fronted
 from .core.host_rules import refuse, sent_elsewhere
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
@@ -512,9 +512,12 @@ def _url(ctx: Context, host: Host, body: dict[str, Any]) -> str:
         base = base.format(endpoint=ep, deployment=_path_segment(deployment, quote))
         version = settings.api_version or "2024-10-21"
         return endpoint(ctx, base, host.path) + f"?api-version={quote(version, safe='')}"
-    if host.strict_base and _sends_strict(body) and ctx.other_host is None:  # no base URL, or the host itself
-        ctx.ledger.info("strict.beta_endpoint", f"strict tools need {host.strict_base}: the request goes there")
-        return host.strict_base + host.path
+    if host.strict_base and _sends_strict(body) and ctx.other_host is None:  # no base URL, the host, or a gateway
+        if not fronted(ctx.options, ctx.settings):
+            ctx.ledger.info("strict.beta_endpoint", f"strict tools need {host.strict_base}: the request goes there")
+            return host.strict_base + host.path
+        ctx.ledger.warning("strict.beta_endpoint", f"strict tools need {host.strict_base}: the gateway's base URL is "
+                           "used as written (point it at that path)")  # no source says where a gateway maps it
     return endpoint(ctx, base, host.path)
 
 

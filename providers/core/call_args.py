@@ -52,7 +52,7 @@ def render_options(value: Any, name: str = "options") -> RenderOptions:
         return RenderOptions()
     if not isinstance(value, RenderOptions):
         raise wrong(name, "a RenderOptions", value, "RenderOptions(model=..., stream=True, ...)")
-    for field in ("strict", "emulate", "stream"):
+    for field in ("strict", "emulate", "stream", "gateway"):
         if not isinstance(getattr(value, field), bool):
             raise wrong(f"{name}.{field}", "True or False", getattr(value, field))
     for field in ("model", "base_url"):

@@ -1,13 +1,12 @@
 """Plain data that flows through toolchoice: scenario in, request + ledger out, reply back.
 
-Every record is an immutable ``NamedTuple`` (change one with ``._replace``); containers have a
-``to_json`` that yields JSON-ready data. No I/O, no third-party imports: this module is on
-`render`'s start-up path. NamedTuple rather than frozen dataclasses because building the classes
-is what this module's import costs: 5.8 ms as frozen dataclasses, 1.5 ms as NamedTuples (CPython
-3.11), and their instances are created about twice as fast. No ``from __future__ import annotations``
-here (nor in the other modules on that path that define NamedTuples): typing.NamedTuple checks every
-field's annotation, and a string one becomes a ForwardRef, compiled (~15 µs a field: half this
-module's import); the two forward references are quoted.
+Every record is an immutable ``NamedTuple`` (change one with ``._replace``); containers have a ``to_json`` that yields
+JSON-ready data. No I/O, no third-party imports: this module is on `render`'s start-up path. NamedTuple rather than
+frozen dataclasses because building the classes is what this module's import costs: 5.8 ms as frozen dataclasses, 1.5 ms
+as NamedTuples (CPython 3.11), and their instances are created about twice as fast. No ``from __future__ import
+annotations`` here (nor in the other modules on that path that define NamedTuples): typing.NamedTuple checks every
+field's annotation, and a string one becomes a ForwardRef, compiled (~15 µs a field: half this module's import); the two
+forward references are quoted.
 """
 
 from types import MappingProxyType
@@ -232,6 +231,7 @@ class ProviderSettings(NamedTuple):
 
     model: str | None = None
     base_url: str | None = None
+    gateway: bool | None = None  # the base URL fronts the API's own host, whose rules hold there (core/host_rules.py)
     max_tokens: int | None = None
     temperature: float | None = None
     thinking: bool | None = None  # on/off; the richer forms are in thinking_mode
@@ -527,12 +527,12 @@ class RenderOptions(NamedTuple):
     emulate: bool = True  # False: send only what the provider supports natively
     model: str | None = None
     base_url: str | None = None
+    gateway: bool = False  # --gateway: the base URL stands in front of the API's own host, whose rules hold there
     allow_env: tuple[str, ...] = ()  # variables beyond the provider's own key a scenario may read (--allow-env)
     stream: bool = False  # render the provider's streaming form (SSE, NDJSON or AWS event stream)
 
 
 # ---- replies (send / parse) -------------------------------------------------------------
-
 
 class ToolCall(NamedTuple):
     """A tool call from a reply, normalized. ``arguments`` is always a dict unless undecodable,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .model import ToolchoiceError, compact
+from .model import ProviderSettings, RenderOptions, ToolchoiceError, compact
 from .request_context import Context
 
 
@@ -82,9 +82,28 @@ def endpoint(ctx: Context, default_base: str, path: str) -> str:
             where = "--base-url" if ctx.options.base_url else f"providers.{ctx.provider}.base_url"
             raise ToolchoiceError(f"{where} {redact_url(override)}: {problem}",
                                   hint="give scheme://host[:port]/path only")
-        ctx.ledger.info("endpoint.base_url", f"base URL {override} replaces {default_base}")
+        if fronted(ctx.options, ctx.settings):  # core/host_rules.py: the host's rules hold at the base URL
+            said = "--gateway" if ctx.options.gateway else f"providers.{ctx.provider}.gateway"
+            ctx.ledger.info("endpoint.base_url", f"base URL {override} stands in front of {default_base} ({said}): "
+                            "that host's rules hold there")
+        else:
+            ctx.ledger.info("endpoint.base_url", f"base URL {override} replaces {default_base}")
         return override.rstrip("/") + path
+    if ctx.options.gateway or ctx.settings.gateway:
+        said = "--gateway" if ctx.options.gateway else f"providers.{ctx.provider}.gateway"
+        ctx.ledger.info("endpoint.gateway", f"{said} changes nothing: no base URL is set, so the request goes to "
+                        f"{default_base} itself")
     return default_base + path
+
+
+def fronted(options: RenderOptions, settings: ProviderSettings) -> bool:
+    """The base URL stands in front of the API's own host, whose rules then hold there (core/host_rules.py):
+    ``--gateway`` (for ``--base-url`` or the scenario's base URLs), or ``providers.<id>.gateway: true`` for
+    ``providers.<id>.base_url`` (a ``--base-url`` on the command line replaces that URL and the file's word about
+    it, so it needs its own ``--gateway``)."""
+    if options.base_url:
+        return options.gateway
+    return bool(options.gateway or settings.gateway)
 
 
 def merge_extra(ctx: Context, body: dict[str, Any]) -> dict[str, Any]:

@@ -274,7 +274,7 @@ def _custom_format(r: _Reader, name: str, node: yaml.Node) -> dict[str, Any]:
 
 
 _SETTING_TYPES: dict[str, tuple[type, ...]] = {
-    "model": (str,), "base_url": (str,), "max_tokens": (int,), "temperature": (int, float), "thinking": (bool,),
+    "model": (str,), "base_url": (str,), "gateway": (bool,), "max_tokens": (int,), "temperature": (int, float), "thinking": (bool,),
     "deployment": (str,), "endpoint": (str,), "api_version": (str,), "region": (str,), "api_key_env": (str,),
     "headers": (dict,), "extra": (dict,), "require_parameters": (bool,),
     "schema_form": (str,), "rules": (dict,),
