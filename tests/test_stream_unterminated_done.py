@@ -123,3 +123,24 @@ def test_after_a_terminated_done_an_unterminated_one_is_after_done():
 
 def test_fixture_lines_are_what_the_differential_test_reads():
     assert fixture_lines("groq", "groq-tool-call.chunks.txt")  # the recorded stream exists (SOURCES.md)
+
+
+def test_through_the_proxy_the_line_says_no_fault():
+    """`toolchoice mock --upstream` (the proxy) passes the bytes unchanged and judges the stream as `send` does:
+    the reply whole, no stream.no_final_event among its findings."""
+    from test_proxy_wire import CHAT, _settled, proxied
+
+    chunk = (b'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,'
+             b'"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather",'
+             b'"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":"tool_calls"}]}\n\n')
+    data = chunk + b"data: [DONE]"
+    with StreamServer(Script([Piece(data)], content_type="text/event-stream")) as upstream, \
+            proxied("openai", upstream.url + "/v1") as proxy:
+        with httpx.stream("POST", proxy.base_url + "/chat/completions", json={**CHAT, "stream": True},
+                          timeout=10) as answer:
+            received = b"".join(answer.iter_raw())
+        (line,) = _settled(proxy, 1)
+    assert received == data
+    codes = [f["code"] for f in line["findings"]]
+    assert "stream.no_final_event" not in codes and "proxy.error" not in codes, line
+    assert line["verdict"] == "obeyed", line
