@@ -106,8 +106,11 @@ def compare(
         codes.append((path, exits.REFUSED if any(t.refused for t in translations) else exits.OK))
     if format is CompareFormat.json and documents:
         write(dumps(documents if many else documents[0]))
-    elif many and format is CompareFormat.pretty:
-        write(exits.summary_text(codes, sent=send))
+    elif many and format is CompareFormat.pretty:  # folded to the terminal, as the tables above it are
+        from .compare_view import wrapped
+        from .output import new_console
+
+        write(wrapped(exits.summary_text(codes, sent=send), new_console().width))
     code = exits.worst(c for _, c in codes)
     if code != exits.OK:
         raise typer.Exit(code)

@@ -47,7 +47,8 @@ def _print(console: Any, result: dict[str, Any]) -> None:
              f"{result['samples_per_question']} sample(s) per question")
     table = Table(title=title, title_justify="left", show_lines=True)
     for column in ("question", "on the wire", "result", "evidence", "p50 ms"):
-        table.add_column(column, overflow="fold")
+        # a result ("inconclusive", "did not arrive") is never folded inside a word: narrow, the text columns give
+        table.add_column(column, overflow="fold", no_wrap=column == "result")
     for q in result["questions"]:
         wire = q["wire"] if isinstance(q["wire"], str) or q["wire"] is None else json.dumps(q["wire"])
         p50 = "–" if q["latency_ms_p50"] is None else f"{q['latency_ms_p50']:.0f}"

@@ -283,10 +283,11 @@ def test_rate_limits_are_waited_out_as_retry_after_says_and_then_measured():
         result = jobs.probe("openai", options=RenderOptions(base_url=server.base_url()), repeat=3,
                             settings=runner.SendSettings(timeout=5, retries=2, concurrency=1, sleep=recorded),
                             tool_choice=_choice("none"))
-    (none,) = result["questions"]
+    control, none = result["questions"]  # an ignored answer: the control is asked too (test_probe_choice_control)
     assert none["result"] == "ignored" and none["verdicts"] == ["unwanted_call"] * 3
-    # each sample's first request was a 429 (requests 1, 3, 5): it waited the Retry-After, then was answered
-    assert waits == [1.0, 1.0, 1.0] and len(server.requests) == 6
+    assert control["feature"] == "unset" and control["samples"] == 3
+    # each sample's first request was a 429 (requests 1, 3, 5, ...): it waited the Retry-After, then was answered
+    assert waits == [1.0] * 6 and len(server.requests) == 12
 
 
 # ---- hostile text from the server: data, never markup or escapes; the table whole at 80 and 60 columns -----

@@ -341,8 +341,8 @@ def probe(provider: str, scenario: Scenario | None = None, *, model: str | None 
     """Ask ``provider`` each probe question (auto, none, required, named in each form, allowed subset,
     parallel off) ``repeat`` times and classify what it did: honored, ignored, rejected, inconclusive
     or not asked. ``scenario``: your tools (default: a built-in two-tool scenario); ``tool_choice``:
-    ask only the questions for this neutral ``ToolChoice``. Returns the redacted result: the
-    questions with their evidence, and ``overlay``, the capability overlay document (``probe_code``
+    ask only the questions for this neutral ``ToolChoice`` (and the control, once, when one of them is
+    rejected or ignored). Returns the redacted result: the questions with their evidence, and ``overlay``, the capability overlay document (``probe_code``
     says whether it may be saved). On Ctrl-C after a question was answered, the rest are "not asked"
     and ``partial`` says how many were answered."""
     from . import call_args, runner

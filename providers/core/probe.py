@@ -384,7 +384,11 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
                   ) -> tuple[dict[str, Any], dict[str, str]]:
     """Every question sent ``repeat`` times and classified, in order (a later question avoids a
     rejection an earlier one measured); returns (the result document, the resolved secrets). Each
-    question sends through ``runner`` with ``settings`` (a ``runner.SendSettings``)."""
+    question sends through ``runner`` with ``settings`` (a ``runner.SendSettings``).
+
+    ``tool_choice`` asks only its questions. The control (the question without tool_choice) is then asked
+    once, when the first of them comes back rejected or ignored (the only results it can explain away),
+    before that result counts: a server that accepts the choice is sent nothing more."""
     from datetime import datetime, timezone
 
     from . import runner
@@ -394,8 +398,10 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
     scenario = scenario if scenario is not None else probe_scenario()
     scenario = settings_with_model(scenario, provider, model)
     questions = questions_for(provider, cap, scenario)
+    control_question = questions[0]  # (not set): every list starts with it
     if tool_choice is not None:
         questions = questions_for_choice(questions, tool_choice)
+    control_pending = all(q.feature != "unset" for q in questions)  # the control is not among the questions
     outcomes: list[dict[str, Any]] = []
     secrets: dict[str, str] = {}
     endpoint, used_model = "", model or ""
@@ -405,42 +411,71 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
     interrupted = False
     unreachable = False  # no sample of the first question asked got a response: the rest would fare the same
     silent = 0  # questions in a row that got no response on any sample
-    for planned in questions:
-        if interrupted or unreachable or silent >= 2:
-            why = INTERRUPTED_EVIDENCE if interrupted else UNREACHABLE_EVIDENCE if unreachable else STOPPED_EVIDENCE
-            outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
-                             "evidence": why, "samples": 0,
-                             "latency_ms_p50": None})
-            continue
-        question, skipped = adapt(planned, results)
-        if question is None:
-            outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None, "result": "not asked",
-                             "evidence": skipped, "samples": 0, "latency_ms_p50": None})
-            continue
+
+    def prepare(question: Question) -> tuple[dict[str, Any], Translation, Scenario]:
+        """The question translated: (its outcome so far, the translation, the scenario as asked)."""
         asked, t = question_translation(question, provider, scenario, options, cap)
-        wire = t.effective_tool_choice
-        outcome: dict[str, Any] = {"question": question.id, "feature": question.feature, "wire": wire}
-        if t.request is None:
-            reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
-            outcomes.append(outcome | {"result": "not asked", "evidence": f"refused: {reasons}", "samples": 0,
-                                       "latency_ms_p50": None})
-            results[question.feature] = "refused"  # later questions ask with auto, as after a rejection
-            continue
+        return {"question": question.id, "feature": question.feature, "wire": t.effective_tool_choice}, t, asked
+
+    def send(t: Translation, asked: Scenario) -> list[Any]:
+        """A translation with a request, sent ``repeat`` times: the samples (Ctrl-C propagates)."""
+        nonlocal endpoint, used_model
+        assert t.request is not None
         endpoint = t.request.url
         used_model = str(t.request.body.get("model", used_model))
         jobs, found = runner.prepare_jobs(asked, [t], missing_key_fails=True)
         secrets.update(found)
+        runner.run(jobs, repeat, settings or runner.SendSettings())
+        return jobs[0].samples
+
+    def answer(outcome: dict[str, Any], t: Translation, asked: Scenario, samples: list[Any], result: str,
+               evidence: str, p50: float | None) -> dict[str, Any]:
+        stated = source_refusals(t, cap, options, asked.settings_for(provider))
+        if stated:
+            evidence = (f"sent here though a source says {cap.title}'s own host refuses it ({', '.join(stated)}): "
+                        f"measured here; {evidence}")
+        return outcome | {"result": result, "evidence": evidence, "source_refuses": stated,
+                          "samples": len(samples), "latency_ms_p50": p50,
+                          "verdicts": [s.verdict["category"] for s in samples],
+                          "sample_details": [_detail(s, provider) for s in samples]}
+
+    def ask_control() -> tuple[dict[str, Any], tuple[str, frozenset[Any]] | None]:
+        """The control asked now, for --tool-choice's questions: its outcome row, and how it failed."""
+        outcome, t, asked = prepare(control_question)
+        if t.request is None:
+            return outcome | _not_asked("refused before sending"), None
+        samples = send(t, asked)
+        evidence, p50 = _evidence(samples, provider)
+        result = classify([s.verdict for s in samples], [answered(s) for s in samples])
+        failures = _failures(result, samples)
+        results["unset"] = result
+        return answer(outcome, t, asked, samples, result, evidence, p50), (
+            (result, failures) if failures is not None else None)
+
+    for planned in questions:
+        if interrupted or unreachable or silent >= 2:
+            why = INTERRUPTED_EVIDENCE if interrupted else UNREACHABLE_EVIDENCE if unreachable else STOPPED_EVIDENCE
+            outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None} | _not_asked(why))
+            continue
+        question, skipped = adapt(planned, results)
+        if question is None:
+            outcomes.append({"question": planned.id, "feature": planned.feature, "wire": None} | _not_asked(skipped))
+            continue
+        outcome, t, asked = prepare(question)
+        if t.request is None:
+            reasons = "; ".join(e.message for e in t.ledger if e.severity == "error")
+            outcomes.append(outcome | _not_asked(f"refused: {reasons}"))
+            results[question.feature] = "refused"  # later questions ask with auto, as after a rejection
+            continue
         try:
-            runner.run(jobs, repeat, settings or runner.SendSettings())
+            samples = send(t, asked)
         except KeyboardInterrupt:  # Ctrl-C: the questions answered so far are the result (nothing is saved)
             if not asked_count:
                 raise
             interrupted = True
-            outcomes.append(outcome | {"result": "not asked", "evidence": INTERRUPTED_EVIDENCE, "samples": 0,
-                                       "latency_ms_p50": None})
+            outcomes.append(outcome | _not_asked(INTERRUPTED_EVIDENCE))
             continue
         asked_count += 1
-        samples = jobs[0].samples
         no_response = bool(samples) and all(answered(s) is None for s in samples)
         unreachable = asked_count == 1 and no_response
         silent = silent + 1 if no_response else 0
@@ -450,21 +485,28 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
         if question.feature == "unset":
             control = (result, failures) if failures is not None else None
         else:
+            if control_pending and failures is not None:
+                control_pending = False
+                try:
+                    row, control = ask_control()
+                except KeyboardInterrupt:  # the answer stands as measured; nothing is saved after Ctrl-C
+                    interrupted = True
+                    row = {"question": control_question.id, "feature": "unset", "wire": None} | _not_asked(
+                        INTERRUPTED_EVIDENCE)
+                outcomes.insert(0, row)  # first, where the whole probe asks it
             result, why = against_control(result, failures, control)
             evidence = f"{why}; {evidence}" if why else evidence  # first: the table clips long evidence
-        stated = source_refusals(t, cap, options, asked.settings_for(provider))
-        if stated:
-            evidence = (f"sent here though a source says {cap.title}'s own host refuses it ({', '.join(stated)}): "
-                        f"measured here; {evidence}")
         results[question.feature] = result
-        outcomes.append(outcome | {"result": result, "evidence": evidence, "source_refuses": stated,
-                                   "samples": len(samples), "latency_ms_p50": p50,
-                                   "verdicts": [s.verdict["category"] for s in samples],
-                                   "sample_details": [_detail(s, provider) for s in samples]})
+        outcomes.append(answer(outcome, t, asked, samples, result, evidence, p50))
     when = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     document = overlay_document(provider, endpoint, used_model, repeat, when, outcomes)
     result = {"provider": provider, "endpoint": endpoint, "model": used_model, "measured_at": when,
               "samples_per_question": repeat, "questions": outcomes, "overlay": document}
     if interrupted:
-        result["partial"] = {"done": asked_count, "requested": len(questions)}
+        requested = len(questions) + (1 if len(outcomes) > len(questions) else 0)  # and the control, when asked
+        result["partial"] = {"done": asked_count, "requested": requested}
     return result, secrets
+
+
+def _not_asked(evidence: str) -> dict[str, Any]:
+    return {"result": "not asked", "evidence": evidence, "samples": 0, "latency_ms_p50": None}

@@ -10,7 +10,9 @@ Three framings carry every provider's stream:
   event whose data is whole (JSON, or ``[DONE]``) is read, as google-genai 3.6.1
   (``_api_client.py`` ``_iter_response_stream``) and mistralai 3.7.0 (``utils/eventstreaming.py``
   ``stream_events``) read it, with the finding ``stream.unterminated_event``; one cut short is
-  ``stream.incomplete_event``. Never silently dropped.
+  ``stream.incomplete_event``. Never silently dropped. A last ``data: [DONE]`` without its blank line is
+  not dispatched, as openai's decoder (``_streaming.py`` ``SSEDecoder``) and the spec have it, and says so
+  (``UNTERMINATED_END``): the marker arrived, so the stream was not cut.
 - ``ndjson``: one JSON value per line (Ollama).
 - ``eventstream``: AWS event-stream binary messages (Bedrock ConverseStream): a 12-byte prelude
   (total length, headers length, CRC32 of those 8 bytes), typed headers, the payload, and a CRC32 of the
@@ -310,6 +312,16 @@ def _not_json(word: str) -> Any:
 _JSON = json.JSONDecoder(parse_constant=_not_json)  # one decoder: json.loads with an argument makes one a call
 
 
+# The stream ends right after data: [DONE], with no blank line: openai 3.57.0 openai/_streaming.py SSEDecoder hands
+# the last line to decode(), which dispatches an event only at a blank line, so no [DONE] event comes out (the SSE
+# spec: an event the stream ends inside is not dispatched); Stream.__stream__ then ends with the bytes, without an
+# error, and the chat helper returns every chunk before it. Read the same way here: no event, nothing cut.
+UNTERMINATED_END = Finding("stream.unterminated_event", "data: [DONE] has no blank line after it: as the SSE spec "
+                           "says, openai's decoder dispatches no event the stream ends inside, so an openai SDK "
+                           "client never sees the end marker; it reads every event before it and does not fail. "
+                           "Read so here: the marker's bytes arrived, the reply is whole")
+
+
 class EventDecoder:
     """Bytes in any split -> ``Event``s for one framing; faults and leftovers become findings."""
 
@@ -358,11 +370,15 @@ class EventDecoder:
         events = self._events(items, at)
         last = getattr(self._decoder, "unterminated", None)
         if last is not None and (last[1] == "[DONE]" or json_or_none(last[1]) is not None):
-            if not self.done and last[1] != "[DONE]":  # a bare end marker: nothing is missing
-                self.findings.append(Finding("stream.unterminated_event", "the last event has no blank line after "
-                                             "it; it is read, as google-genai and mistralai read it (the SSE spec and "
-                                             "openai, anthropic and cohere drop it)"))
-            events += self._events([last], at)
+            if last[1] == "[DONE]" and not self.done:  # not dispatched, as openai's decoder does; not a cut either
+                self.done = True
+                self.findings.append(UNTERMINATED_END)
+            else:
+                if not self.done:
+                    self.findings.append(Finding("stream.unterminated_event", "the last event has no blank line "
+                                                 "after it; it is read, as google-genai and mistralai read it (the "
+                                                 "SSE spec and openai, anthropic and cohere drop it)"))
+                events += self._events([last], at)
             pending = ""
         if pending.strip() and not self.done:
             shown = pending if len(pending) <= 120 else pending[:119] + "…"

@@ -16,7 +16,8 @@ from typing import Any, AsyncIterator, Callable, Iterable, NamedTuple, Protocol
 
 from .model import ProviderError, Reply
 from .stream_assembly import Assembly, Finding
-from .stream_framing import Event, EventDecoder, Framing, iter_chunks, json_or_none, saved_events
+from .stream_framing import (UNTERMINATED_END, Event, EventDecoder, Framing, iter_chunks, json_or_none,
+                             saved_events)
 
 DEFAULT_IDLE = 30.0  # seconds without a byte before a stream counts as stalled
 
@@ -122,6 +123,16 @@ def assembler_for(provider: str) -> tuple[Framing, Assembler]:
     return module.STREAM_FRAMING, GuardedAssembler(module.stream_assembler(provider))
 
 
+def settled(findings: Iterable[Finding]) -> list[Finding]:
+    """The decoder's and the assembler's findings together: a data: [DONE] that arrived without its blank line
+    (``UNTERMINATED_END``, not an event, as openai's decoder reads it) leaves the assembler without its end
+    marker, yet nothing was cut: its stream.no_final_event is dropped."""
+    found = list(findings)
+    if UNTERMINATED_END in found:
+        return [f for f in found if f.code != "stream.no_final_event"]
+    return found
+
+
 def failed(findings: Iterable[Finding], reply: Reply, status: int | None = None,
            benign: frozenset[str] = BENIGN_FINDINGS) -> Reply:
     """The reply, with an error when the exchange failed: a non-2xx status, or any finding but the benign
@@ -177,7 +188,7 @@ def assemble_bytes(provider: str, data: bytes, *, keep_events: bool = False) -> 
                 log.append(event)
         findings = decoder.findings
     assembly = assembler.finish()
-    found = tuple(findings) + assembly.findings
+    found = tuple(settled([*findings, *assembly.findings]))
     if count == 0 and not found:
         found += (Finding("stream.empty", "the stream holds no event"),)
     return StreamResult(provider, None, failed(found, assembly.reply, benign=benign), count, assembly.deltas, Timings(),
@@ -328,7 +339,7 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
         assembly = assembler.finish()
         reply = assembly.reply
         deltas, extras = assembly.deltas, assembly.extras
-        findings.extend(assembly.findings)
+        findings = settled([*findings, *assembly.findings])
     else:
         deltas, extras = (), {}
     reply = failed(findings, reply, status)

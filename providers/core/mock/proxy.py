@@ -197,12 +197,12 @@ class ProxyHandler:
     def _reply(self, passage: "_Passage") -> Reply:
         """The answer as ``send`` reads it: the stream assembled, or the body parsed."""
         if passage.decoder is not None:
-            from ..streaming import BENIGN_FINDINGS
+            from ..streaming import BENIGN_FINDINGS, settled
 
             for event in passage.decoder.close():
                 passage.assembler.feed(event)
             assembly = passage.assembler.finish()
-            passage.findings += [f for f in (*passage.decoder.findings, *assembly.findings)
+            passage.findings += [f for f in settled([*passage.decoder.findings, *assembly.findings])
                                  if f.code not in BENIGN_FINDINGS]
             return assembly.reply
         from ..reply import read_reply

@@ -1,0 +1,205 @@
+"""`toolchoice probe --tool-choice V` asks the control question too: a server that fails every request is
+"inconclusive" about V, not "rejects V" (docs/probe.md, "When the endpoint misbehaves").
+
+The endpoints are stand-ins on 127.0.0.1 (tests/servers.py) whose answer depends only on what each request
+asks (whether its body has a ``tool_choice``), so the truth a result is held to is the server's script: one
+fails everything, one fails only requests with a tool_choice, one accepts all. What each got is counted
+from the server's own record of the requests."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+
+import pytest
+from servers import StandIn, Step
+
+from cli import run_cli
+from toolchoice.providers.core import jobs, runner
+from toolchoice.providers.core.model import RenderOptions
+from toolchoice.providers.core.choice import parse_tool_choice
+from toolchoice.providers.core.probe import probe_scenario
+
+KEY = "sk-probe-control-0123456789"
+QUICK = runner.SendSettings(timeout=5, retries=0)
+# a call to get_time, the probe scenario's last tool (the one the named and forcing questions ask for)
+CALL = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "m", "choices": [{
+    "index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "get_time",
+                                                          "arguments": '{"timezone": "Asia/Tokyo"}'}}]}}]}
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+
+
+class ByRequest(StandIn):
+    """Answers each request by what its own body asks (decided in the thread that received it)."""
+
+    fails: str = "nothing"  # "everything", "tool_choice" (only requests with one), "nothing"
+
+    def __init__(self) -> None:
+        super().__init__("openai")
+        self._answer = threading.local()
+
+    def record(self, received) -> None:  # type: ignore[no-untyped-def]
+        super().record(received)
+        asks = "tool_choice" in received.json
+        failing = self.fails == "everything" or (self.fails == "tool_choice" and asks)
+        self._answer.step = (Step.error("openai", 500, "the server is down") if self.fails == "everything" else
+                             Step.error("openai", 400, "tool_choice is not supported") if failing else
+                             Step(body=CALL))
+
+    def next_step(self) -> Step:
+        return self._answer.step
+
+    def asked(self) -> list[object]:
+        """Each request's tool_choice, in order of arrival (None: the request had none)."""
+        return [r.json.get("tool_choice") for r in self.requests]
+
+
+def server(fails: str) -> ByRequest:
+    stand_in = ByRequest()
+    stand_in.fails = fails
+    return stand_in
+
+
+def choice(value):  # noqa: ANN001, ANN201
+    """The neutral ToolChoice, as `--tool-choice VALUE` makes it for the built-in probe scenario."""
+    scenario = probe_scenario()
+    return parse_tool_choice(value, scenario.tool_names)
+
+
+def probe(base_url: str, asked, repeat: int = 1) -> dict:  # noqa: ANN001
+    return jobs.probe("openai", options=RenderOptions(base_url=base_url), repeat=repeat, settings=QUICK,
+                      tool_choice=asked)
+
+
+def by_feature(result: dict) -> dict[str, dict]:
+    return {q["feature"]: q for q in result["questions"]}
+
+
+def test_a_server_failing_everything_is_inconclusive_about_the_choice_asked():
+    with server("everything") as stand_in:
+        result = probe(stand_in.base_url(), choice("required"), repeat=2)
+        asked = stand_in.asked()
+    questions = by_feature(result)
+    assert questions["required"]["result"] == "inconclusive", questions["required"]
+    assert questions["any"]["result"] == "inconclusive", questions["any"]
+    assert questions["required"]["evidence"].startswith("the question without tool_choice failed the same way "
+                                                        "(status 500)")
+    assert questions["unset"]["result"] == "rejected" and questions["unset"]["samples"] == 2
+    # the control asked once (its 2 samples), beside required's and any's 2 each
+    assert asked.count(None) == 2 and len(asked) == 6, asked
+    assert not [f for f, v in result["overlay"]["features"].items() if f != "unset" and v["result"] == "rejected"]
+    assert jobs.probe_code(result) == 1
+
+
+def test_the_control_is_asked_once_for_every_question_of_a_named_choice():
+    """A named choice is four questions (native, emulated, with history, a tiny max_tokens): one control."""
+    with server("everything") as stand_in:
+        result = probe(stand_in.base_url(), choice({"tool": "get_time"}))
+        asked = stand_in.asked()
+    questions = by_feature(result)
+    assert asked.count(None) == 1, asked
+    for feature in ("named", "named_emulated", "history", "truncation"):
+        assert questions[feature]["result"] == "inconclusive", questions[feature]
+    # named was not taken for rejected: the history question asked it by name, not with auto
+    assert "with auto" not in questions["history"]["question"]
+    assert len(asked) == 5, asked
+
+
+def test_a_server_failing_only_the_choice_rejects_it():
+    with server("tool_choice") as stand_in:
+        result = probe(stand_in.base_url(), choice("required"))
+        asked = stand_in.asked()
+    questions = by_feature(result)
+    assert questions["required"]["result"] == "rejected" and questions["any"]["result"] == "rejected"
+    assert questions["unset"]["result"] == "honored"
+    assert "without tool_choice" not in questions["required"]["evidence"]
+    assert asked.count(None) == 1 and len(asked) == 3, asked
+    assert result["overlay"]["features"]["required"]["result"] == "rejected"
+    assert jobs.probe_code(result) == 0
+
+
+def test_a_server_accepting_everything_is_not_asked_the_control():
+    with server("nothing") as stand_in:
+        result = probe(stand_in.base_url(), choice("required"))
+        asked = stand_in.asked()
+    assert [q["feature"] for q in result["questions"]] == ["required", "any"]
+    assert all(q["result"] == "honored" for q in result["questions"])
+    assert None not in asked and len(asked) == 2, asked
+    assert jobs.probe_code(result) == 0
+
+
+def cli_probe(base_url: str, columns: int, *extra: str):  # noqa: ANN201
+    return run_cli(["probe", "-p", "openai", "--base-url", base_url, "--repeat", "1", "--retries", "0",
+                    "--tool-choice", "required", *extra], env=dict(os.environ, COLUMNS=str(columns)))
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+@pytest.mark.parametrize("fails, results, code", [
+    ("everything", {"(not set)": "rejected", "required": "inconclusive"}, 1),
+    ("tool_choice", {"(not set)": "honored", "required": "rejected"}, 0),
+    ("nothing", {"required": "honored"}, 0),
+])
+def test_the_cli_table_says_so_whole_at_80_and_60_columns(columns: int, fails: str, results: dict, code: int):
+    with server(fails) as stand_in:
+        shown = cli_probe(stand_in.base_url(), columns)
+    assert shown.returncode == code, shown.stderr
+    table = [line for line in shown.stdout.splitlines() if line[:1] in "┏┃┡│├└"]
+    assert table and all(len(line) == columns for line in table), [len(line) for line in table]
+    rows = {line.split("│")[1].strip(): line.split("│")[3].strip() for line in table
+            if line.startswith("│") and line.split("│")[1].strip()}
+    for question, result in results.items():
+        assert rows.get(question) == result, (question, rows)
+    assert ("(not set)" in rows) is (fails != "nothing")
+    if fails == "everything":  # the reason opens the evidence, so the table shows it
+        evidence = "".join(line.split("│")[4].strip() for line in table if line.startswith("│"))
+        assert "thequestionwithouttool_choicefailedthesameway" in evidence.replace(" ", "")  # folded at 60
+        assert "required: inconclusive" in shown.stderr and KEY not in shown.stdout + shown.stderr
+
+
+@pytest.mark.parametrize("fails, control", [("everything", "rejected"), ("tool_choice", "honored"),
+                                            ("nothing", None)])
+def test_the_cli_json_holds_the_control(fails: str, control: str | None):
+    with server(fails) as stand_in:
+        shown = cli_probe(stand_in.base_url(), 80, "--format", "json")
+    document = json.loads(shown.stdout)
+    questions = by_feature(document)
+    assert (questions.get("unset") or {}).get("result") == control
+    assert questions["required"]["result"] == {"everything": "inconclusive"}.get(fails, "rejected" if fails ==
+                                                                                 "tool_choice" else "honored")
+
+
+class SlowControl(ByRequest):
+    """Rejects a tool_choice at once; the control (no tool_choice) is answered after 30 s: Ctrl-C comes first."""
+
+    def record(self, received) -> None:  # type: ignore[no-untyped-def]
+        super().record(received)
+        if "tool_choice" not in received.json:
+            self._answer.step = Step(body=CALL, delay=30)
+
+
+def test_ctrl_c_while_the_control_is_asked_saves_nothing_and_says_what_was_answered(tmp_path):
+    from servers import CLI
+    from test_interrupt_and_save import KEY as INTERRUPT_KEY
+    from test_interrupt_and_save import interrupt_when
+
+    overlay = tmp_path / "overlay.json"
+    stand_in = SlowControl()
+    stand_in.fails = "tool_choice"
+    with stand_in:
+        shown = interrupt_when([*CLI, "probe", "-p", "openai", "--base-url", stand_in.base_url(), "--repeat", "1",
+                                "--retries", "0", "--tool-choice", "required", "--save", str(overlay), "-f", "json"],
+                               lambda: None in stand_in.asked())
+    assert shown.returncode == 130, shown.stderr
+    document = json.loads(shown.stdout)
+    assert [(q["feature"], q["result"]) for q in document["questions"]] == [
+        ("unset", "not asked"), ("required", "rejected"), ("any", "not asked")]
+    assert document["questions"][0]["evidence"].startswith("interrupted")
+    assert document["partial"] == {"done": 1, "requested": 3}
+    assert not overlay.exists() and "Traceback" not in shown.stderr
+    assert INTERRUPT_KEY not in shown.stdout + shown.stderr
