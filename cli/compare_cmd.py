@@ -107,8 +107,7 @@ def compare(
     if format is CompareFormat.json and documents:
         write(dumps(documents if many else documents[0]))
     elif many and format is CompareFormat.pretty:  # folded to the terminal, as the tables above it are
-        from .compare_view import wrapped
-        from .output import new_console
+        from .output import new_console, wrapped
 
         write(wrapped(exits.summary_text(codes, sent=send), new_console().width))
     code = exits.worst(c for _, c in codes)

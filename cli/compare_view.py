@@ -139,34 +139,6 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
         console.print(line)
 
 
-def wrapped(text: str, width: int) -> str:
-    """Plain lines (the summary under the tables) folded to ``width`` terminal cells at word boundaries, each
-    continuation indented under the text its line starts with ("  3  path: meaning" goes on under "path"). A line
-    that fits is left as it is; nothing is dropped but the spaces a break stands for; a word longer than a line is
-    folded. The text is data (scenario paths): it is never read as markup, and its controls are written out."""
-    import re
-
-    from rich.cells import cell_len
-    from rich.text import Text
-
-    from toolchoice.providers.core.redaction import visible
-
-    from .output import new_console
-
-    console = None
-    out: list[str] = []
-    for line in visible(text).split("\n"):  # measured as shown: a control character written out
-        if cell_len(line) <= width:
-            out.append(line)
-            continue
-        console = console or new_console()
-        prefix = re.match(r" *(?:\d+ +)?", line).group()  # type: ignore[union-attr]
-        indent = len(prefix) if len(prefix) <= width // 3 else 0
-        pieces = Text(line[len(prefix):]).wrap(console, width - indent, overflow="fold")
-        out += [(prefix if i == 0 else " " * indent) + piece.plain.rstrip(" ") for i, piece in enumerate(pieces)]
-    return "\n".join(out)
-
-
 def grouped_findings(ledgers: dict[str, list[LedgerEntry]]) -> list[tuple[str, str, list[str], str]]:
     """Warnings and errors across providers, one line per code and message: (severity, code, providers,
     message). Providers share a line only when their messages are the same once each provider's own

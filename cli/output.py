@@ -16,7 +16,7 @@ import sys
 from typing import Any, Callable, Iterable, NoReturn
 
 from toolchoice.providers.core.model import Translation, wire_json
-from toolchoice.providers.core.redaction import Redactor, environment_secrets
+from toolchoice.providers.core.redaction import Redactor, environment_secrets, visible
 
 SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
 
@@ -55,6 +55,28 @@ def write(text: str) -> None:
     sys.stdout.write(text)
     if not text.endswith("\n"):  # written apart: ``text + "\n"`` would copy a document of megabytes
         sys.stdout.write("\n")
+
+
+def wrapped(text: str, width: int) -> str:
+    """Plain lines (the summary under the tables) folded to ``width`` terminal cells at word boundaries, each
+    continuation indented under the text its line starts with ("  3  path: meaning" goes on under "path"). A line
+    that fits is left as it is; nothing is dropped but the spaces a break stands for; a word longer than a line is
+    folded. The text is data (scenario paths): it is never read as markup, and its controls are written out."""
+    from rich.cells import cell_len
+    from rich.text import Text
+
+    console = None
+    out: list[str] = []
+    for line in visible(text).split("\n"):  # measured as shown: a control character written out
+        if cell_len(line) <= width:
+            out.append(line)
+            continue
+        console = console or new_console()
+        prefix = re.match(r" *(?:\d+ +)?", line).group()  # type: ignore[union-attr]
+        indent = len(prefix) if len(prefix) <= width // 3 else 0
+        pieces = Text(line[len(prefix):]).wrap(console, width - indent, overflow="fold")
+        out += [(prefix if i == 0 else " " * indent) + piece.plain.rstrip(" ") for i, piece in enumerate(pieces)]
+    return "\n".join(out)
 
 
 def shown_utf8_writer() -> Callable[[bytes], None]:

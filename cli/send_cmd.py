@@ -104,8 +104,10 @@ def send(
         write_document(trace_out, samples_document(traced["items"]), traced["secrets"])
     if many and format is SendFormat.json:
         write(dumps_indented(documents))
-    elif many:
-        write(exits.summary_text(codes))
+    elif many:  # folded to the terminal, as compare's is
+        from .output import new_console, wrapped
+
+        write(wrapped(exits.summary_text(codes), new_console().width))
     code = exits.worst(c for _, c in codes)
     if code != exits.OK:
         raise typer.Exit(code)

@@ -91,3 +91,21 @@ def test_compare_send_summary_fits(tmp_path: Path, columns: int):
 def test_json_does_not_change_with_the_width():
     at = {columns: run("compare", *CONFIGS[:3], "-f", "json", COLUMNS=columns).stdout for columns in ("60", WIDE)}
     assert at["60"] == at[WIDE] and at["60"].startswith("[")
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_send_summary_over_several_scenarios_fits(tmp_path: Path, columns: int):
+    """`send` writes the same summary (cli/exits.summary_text) and folds it the same way."""
+    source = (ROOT / "configs" / "weather.yaml").read_text().split("providers:")[0]
+    with StandIn("openai") as server:
+        files = []
+        for name in ("first-scenario-with-a-long-descriptive-name-that-will-not-fit.yaml", "second.yaml"):
+            path = tmp_path / name
+            path.write_text(source + f"providers:\n  openai: {{model: m, base_url: \"{server.base_url()}\"}}\n")
+            files.append(str(path))
+        shown = run("send", *files, "-p", "openai", "--retries", "0", COLUMNS=str(columns))
+        wide = run("send", *files, "-p", "openai", "--retries", "0", COLUMNS=WIDE)
+    narrow, whole = summary(shown.stdout), summary(wide.stdout)
+    assert max(len(line) for line in narrow) <= columns, [line for line in narrow if len(line) > columns]
+    assert characters(narrow) == characters(whole) and words(narrow)[:3] == words(whole)[:3]
+    assert any(len(line) > columns for line in whole)  # the long path's line had to fold
