@@ -110,7 +110,9 @@ NAME_RULES: dict[str, tuple[tuple[Any, str], str]] = {
     "mistral": (NAME_RULE, "Mistral's OpenAPI spec as mistral-rouille 1.1.4 ('customized from Mistral's official "
                            "OpenAPI specification') renders it: 'The name of the function to be called. Must be "
                            "a-z,A-Z,0-9 or contain underscores and dashes, with a maximum length of 64.' (mistralai "
-                           "3.7.0's Function.name has no docstring)"),
+                           "3.7.0's Function.name has no docstring); the API's own 400 (re-read 2026-11-27, "
+                           "Kochava-Studios/witsy#164, mistral-large-latest): 'Function name was ... but must be a-z, "
+                           "A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.'"),
     "sambanova": (_NAME_CHARS, "sambanova 1.13.0 types/chat/completion_create_params.py ToolFunction.name: 'Must be "
                                "a-z, A-Z, 0-9, or contain underscores and dashes.' (no length bound)"),
 }
