@@ -299,8 +299,20 @@ RULES: tuple[Rule, ...] = (
          {"signatures_required": False, "thinking_default": True},
          "ai.google.dev/gemini-api/docs/thinking (2.5 Pro and Flash think by default; signatures are returned "
          "but not validated)", verified=_EARLIER),
-    # ---- OpenAI Chat Completions (openai, azure) ----
-    Rule("gpt-5.6-tools-effort-none", ("openai", "azure"), r"gpt-5\.6(?!\d)",
+    # ---- OpenAI Chat Completions (openai, azure; gpt-5.6's fact for openai only) ----
+    # gpt-5.6 on Azure: the one recording from Azure contradicts OpenAI's (there 'none' is the 400 and no
+    # reasoning_effort is taken), so Azure's fact is unstated: nothing is added or refused (audit 2026-11-27)
+    Rule("azure-gpt-5.6-tools-effort", ("azure",), r"gpt-5\.6(?!\d)", {},
+         "agentgateway/agentgateway#2894 (Azure Foundry, gpt-5.6-luna, 2026-08-06): 'By sending reasoning_effort in "
+         "the request even if it is none, at least for azure foundry, returns this error ... \"Function tools with "
+         "reasoning_effort are not supported for gpt-5.6-luna in /v1/chat/completions. Please use /v1/responses "
+         "instead.\"' and 'By omitting reasoning_effort it fixes this situation.'", verified=_AUDITED,
+         unstated={"tools_reasoning_effort": (
+             "the gpt-5.6 family's recordings are all from api.openai.com, where reasoning_effort 'none' is the one "
+             "value taken with function tools (rule gpt-5.6-tools-effort-none); the one recording from Azure "
+             "(agentgateway/agentgateway#2894, Azure Foundry, gpt-5.6-luna) says 'none' is answered 400 there and "
+             "leaving reasoning_effort out is taken; no Azure document states either")}),
+    Rule("gpt-5.6-tools-effort-none", ("openai",), r"gpt-5\.6(?!\d)",
          {"tools_reasoning_effort": "none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. "
          "To use function tools, use /v1/responses or set reasoning_effort to 'none'.' (BerriAI/litellm#34569: "
