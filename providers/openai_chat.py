@@ -110,7 +110,9 @@ NAME_RULES: dict[str, tuple[tuple[Any, str], str]] = {
     "mistral": (NAME_RULE, "Mistral's OpenAPI spec as mistral-rouille 1.1.4 ('customized from Mistral's official "
                            "OpenAPI specification') renders it: 'The name of the function to be called. Must be "
                            "a-z,A-Z,0-9 or contain underscores and dashes, with a maximum length of 64.' (mistralai "
-                           "3.7.0's Function.name has no docstring)"),
+                           "3.7.0's Function.name has no docstring); the API's own 400 (re-read 2026-11-27, "
+                           "Kochava-Studios/witsy#164, mistral-large-latest): 'Function name was ... but must be a-z, "
+                           "A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.'"),
     "sambanova": (_NAME_CHARS, "sambanova 1.13.0 types/chat/completion_create_params.py ToolFunction.name: 'Must be "
                                "a-z, A-Z, 0-9, or contain underscores and dashes.' (no length bound)"),
 }
@@ -191,6 +193,8 @@ LEDGER_CODES: dict[str, str] = {
     "reasoning.replayed": "assistant turns' reasoning_content sent back as the reply carried it",
     "reasoning.not_taken": "reasoning_content in the history left out: the host takes no reasoning back",
     "thinking.effort": "a thinking effort sent as reasoning_effort",
+    "model_rule.unstated": "function tools with reasoning_effort on a known model whose sources disagree on what it "
+                           "takes (gpt-5.6 on Azure): sent as written, the ledger says the fact is unknown",
     "thinking.effort_for_tools": "function tools on this model need reasoning_effort none (model rule): "
                                  "sent, or refused when another effort was asked",
     "max_tokens.mapped": "max_tokens sent under the host's field name",
@@ -449,7 +453,19 @@ def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
     if not body.get("tools"):
         return
     fact = model_facts(ctx).get("tools_reasoning_effort")
-    if fact is None or fact.value == "any":
+    if fact is None:
+        from .core.model_rules import unstated  # a known model whose sources disagree (gpt-5.6 on Azure): said, not guessed
+
+        rule = unstated(ctx.provider, ctx.model.lower(), "tools_reasoning_effort")
+        if rule is not None:
+            sent = compact(body["reasoning_effort"]) if "reasoning_effort" in body else "left out"
+            ctx.ledger.info("model_rule.unstated", f"reasoning_effort {sent} with function tools is sent as written: "
+                            f"no source states what {ctx.cap.title} takes "
+                            f"for {ctx.model} ({rule.unstated['tools_reasoning_effort']}; model rule {rule.name}, "
+                            f"verified {rule.verified}); set providers.{ctx.provider}.rules.tools_reasoning_effort "
+                            "when you know")
+        return
+    if fact.value == "any":
         return
     effort = body.get("reasoning_effort")
     if effort == "none" or (effort is None and fact.value == "absent-or-none"):

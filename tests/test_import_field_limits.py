@@ -1,9 +1,10 @@
 """`toolchoice tools` and a scenario's `from:` warn of the field limits the APIs' sources state, as they warn of tool
 counts (import.over_limit), from the same capability rows render and send refuse with (core/body_limits.py).
 
-Truth from outside the code (2026-11-26): OpenAI Chat Completions and Azure OpenAI refuse a function description
-over 1024 characters ("Expected a string with maximum length 1024", getsentry/sentry-mcp#106,
-langchain-ai/open_deep_research#80); Anthropic refuses more than 20 strict tools in one request ("The maximum number of
+Truth from outside the code (2026-11-26): Azure OpenAI refuses a function description over 1024 characters
+("Expected a string with maximum length 1024", langchain-ai/open_deep_research#80); OpenAI Chat Completions was
+recorded refusing it until 2025-04 (getsentry/sentry-mcp#106) and found taking 36,000 characters in 2025-05
+(run-llama/llama_index#18784): a warning since 2026-11-27; Anthropic refuses more than 20 strict tools in one request ("The maximum number of
 strict tools supported is 20", datarobot-oss/datarobot-genai#547; the structured-outputs page's "Strict tools per
 request | 20"); Cohere's docs allow 200 fields across the tools with strict_tools (a warning there too).
 
@@ -35,12 +36,13 @@ def test_a_description_past_1024_characters_warns_naming_the_apis_that_refuse_it
     tools = [{"name": "short", "description": "d", "inputSchema": EMPTY},
              {"name": "long", "description": "x" * 1025, "inputSchema": EMPTY}]
     found = over(import_file(write(tmp_path, {"tools": tools}), shown="tools.json").notes)
-    assert len(found) == 1
-    text = found[0]
-    assert "tool 'long'" in text and "1025 characters" in text and "more than 1024" in text
-    assert "OpenAI Chat Completions" in text and "Azure OpenAI" in text
-    assert "openai.description_limit" in text and "azure.description_limit" in text
-    assert "Anthropic" not in text and "Gemini" not in text
+    assert len(found) == 2  # Azure refuses it; OpenAI's limit is a warning since 2026-11-27 (fact openai.description_limit)
+    refused = next(text for text in found if "Azure OpenAI" in text)
+    assert "tool 'long'" in refused and "1025 characters" in refused and "more than 1024" in refused
+    assert "azure.description_limit" in refused and "OpenAI Chat Completions" not in refused
+    warned = next(text for text in found if "OpenAI Chat Completions" in text)
+    assert "at most 1024" in warned and "openai.description_limit" in warned and "may refuse" in warned
+    assert all("Anthropic" not in text and "Gemini" not in text for text in found)
     tools[1]["description"] = "x" * 1024
     assert not over(import_file(write(tmp_path, {"tools": tools}), shown="tools.json").notes)
 
@@ -64,7 +66,7 @@ def test_more_than_20_strict_tools_warn_of_anthropics_limit(tmp_path: Path) -> N
 def test_an_mcp_listing_warns_of_a_long_description() -> None:
     listing = {"tools": [{"name": "long", "description": "x" * 1100, "inputSchema": EMPTY}]}
     found = over(import_listing(listing, "mcp: server").notes)
-    assert len(found) == 1 and "tool 'long'" in found[0] and "1100 characters" in found[0]
+    assert len(found) == 2 and all("tool 'long'" in text and "1100 characters" in text for text in found)
 
 
 def test_every_measure_has_a_body_the_importer_measures_on() -> None:

@@ -239,7 +239,7 @@ def test_providers_model_lists_the_unstated_fact_with_what_was_read() -> None:
     [entry] = [e for e in json.loads(result.stdout) if e["provider"] == "anthropic"]
     [unstated] = entry["unstated"]
     assert unstated["fact"] == "forced_tool_choice" and unstated["rule"] == "claude-5.2-always-adaptive"
-    assert "Four changes from Claude Fable 5.1" in unstated["read"] and unstated["verified"] == "2026-11-26"
+    assert "Four changes from Claude Fable 5.1" in unstated["read"] and unstated["verified"] == "2026-11-27"  # re-read
     pretty = run_cli(["providers", "--model", "claude-fable-5-2"], env={"COLUMNS": "80"})
     assert "forced_tool_choice" in pretty.stdout and "no source states" in " ".join(pretty.stdout.split())
     assert "unstated" not in json.loads(run_cli(["providers", "--model", "claude-fable-5-1",

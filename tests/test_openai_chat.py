@@ -801,6 +801,8 @@ CODE_SCENARIOS: list[tuple[str, str, RenderOptions, set[str]]] = [
      {"thinking.not_sent"}),
     ("openai", TOOLS_YAML + USER_YAML + "providers:\n  openai: {model: gpt-5.6}\n", RenderOptions(),
      {"thinking.effort_for_tools"}),
+    ("azure", TOOLS_YAML + USER_YAML + "providers:\n  azure: {model: gpt-5.6-luna}\n", RenderOptions(),
+     {"model_rule.unstated"}),  # gpt-5.6 on Azure: the recordings disagree (docs/fact-audit.md), sent as written
     ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + USER_YAML + "providers:\n  deepseek: {model: deepseek-reasoner, thinking: false}\n",
      RenderOptions(), {"thinking.always_on"}),
     ("openai", TOOLS_YAML + USER_YAML + "providers:\n  openai: {max_tokens: 9}\n", RenderOptions(), {"max_tokens.mapped"}),

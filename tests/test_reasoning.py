@@ -317,6 +317,20 @@ def test_other_providers_map_the_thinking_setting():
     assert body_for("deepseek", "{thinking: {effort: max}}")[0]["reasoning_effort"] == "max"
 
 
+def test_gpt_5_6_on_azure_is_sent_as_written_and_said_unstated():
+    """Audit 2026-11-27 (docs/fact-audit.md): every gpt-5.6 recording behind reasoning_effort 'none' is from
+    api.openai.com; the one from Azure Foundry (agentgateway/agentgateway#2894, gpt-5.6-luna) says 'none' is the 400
+    there and leaving reasoning_effort out is taken. Until 2026-11-27 Azure got 'none' added: now nothing is added or
+    refused, and the ledger says the fact is unknown."""
+    body, codes = body_for("azure", "{model: gpt-5.6-luna}")
+    assert body is not None and "reasoning_effort" not in body
+    assert "model_rule.unstated" in codes and "thinking.effort_for_tools" not in codes
+    body, codes = body_for("azure", "{model: gpt-5.6-luna, thinking: {effort: low}}")
+    assert body is not None and body["reasoning_effort"] == "low" and "model_rule.unstated" in codes
+    body, codes = body_for("openai", "{model: gpt-5.6-luna}")  # api.openai.com's recorded rule still holds
+    assert body["reasoning_effort"] == "none" and "thinking.effort_for_tools" in codes
+
+
 def test_gpt_5_6_tools_on_chat_get_reasoning_effort_none():
     body, codes = body_for("openai", "{model: gpt-5.6}")
     assert body["reasoning_effort"] == "none" and "thinking.effort_for_tools" in codes

@@ -100,6 +100,10 @@ QUOTES: tuple[Quote, ...] = (
     Quote("fact:groq.tool_limit", "groq", "types/chat/completion_create_params.py",
           ("A max of 128 functions are supported.",)),
     Quote("fact:gemini.tool_limit", "google.genai", "types.py", ("Maximum 512 function declarations can be provided.",)),
+    # audit 2026-11-27 (docs/fact-audit.md): the SDK's description field, with no maximum stated
+    Quote("fact:openai.description_limit", "openai", "types/shared_params/function_definition.py",
+          ("description: str", "A description of what the function does, used by the model to choose when and how to "
+           "call the function.")),
     Quote("fact:huggingface.api_reference", "huggingface_hub", "inference/_generated/types/chat_completion.py",
           ('ChatCompletionInputToolChoiceEnum = Literal["auto", "none", "required"]',
            "class ChatCompletionInputToolChoiceClass(BaseInferenceType): function: ChatCompletionInputFunctionName",

@@ -372,13 +372,19 @@ FACTS: tuple[Fact, ...] = (
     # gemini or the other hosts on 2026-11-26; botocore 1.44.8 bedrock-runtime ToolSpecification.description is
     # NonEmptyString {"min": 1} with no max (the empty one is already left out: tool.description_dropped)
     Fact("openai.description_limit", ("openai",),
-         "Chat Completions refuses a function description over 1024 characters with 400 invalid_request_error, param "
-         "tools[i].function.description, code string_above_max_length",
-         f"getsentry/sentry-mcp#106 (gpt-4o, api.openai.com){CITE_END}'\"message\": \"Invalid "
-         "'tools[13].function.description': string too long. Expected a string with maximum length 1024, but got a "
-         "string with length 1103 instead.\", \"type\": \"invalid_request_error\", \"param\": "
+         "Chat Completions was recorded refusing a function description over 1024 characters (400 "
+         "invalid_request_error, param tools[i].function.description, code string_above_max_length) until 2025-04; a "
+         "later test found a longer one taken, and no OpenAI source states the limit (openai 3.57.0 "
+         "FunctionDefinition.description has no maximum): a warning since 2026-11-27, the request sent",
+         "run-llama/llama_index#18784 (merged 2025-05-19, gpt-4.1-mini) against getsentry/sentry-mcp#106 (2025-04-25, "
+         f"gpt-4o, the newest recorded 400){CITE_END}llama_index#18784: 'It seems openai has removed this length "
+         "limit.' (tested with a description of 'test tool' * 4000, 36,000 characters); openai 3.57.0 "
+         "types/shared_params/function_definition.py: 'description: str', documented 'A description of what the function "
+         "does, used by the model to choose when and how to call the function.' (no maximum); sentry-mcp#106: '\"message\": "
+         "\"Invalid 'tools[13].function.description': string too long. Expected a string with maximum length 1024, but "
+         "got a string with length 1103 instead.\", \"type\": \"invalid_request_error\", \"param\": "
          "\"tools[13].function.description\", \"code\": \"string_above_max_length\"'; the same words in "
-         "microsoft/genaiscript#1381 (length 2780) and janwilmake/openapi-mcp-server#23 (length 3542)", "2026-11-26"),
+         "microsoft/genaiscript#1381 (length 2780) and janwilmake/openapi-mcp-server#23 (length 3542)", "2026-11-27"),
     Fact("azure.description_limit", ("azure",),
          "Azure OpenAI refuses a function description over 1024 characters with OpenAI's words and envelope",
          f"langchain-ai/open_deep_research#80 (azure_openai:o3-mini){CITE_END}'Error code: 400 - {{'error': "

@@ -61,6 +61,7 @@ _ANTHROPIC_FORCED = (_DOCS + "build-with-claude/thinking-tool-workflows: 'tool_c
 _CLAUDE_PROVIDERS = ("anthropic", "bedrock")
 _VERIFIED = "2026-11-26"
 _EARLIER = "2026-11-23"  # rules not re-checked on 2026-11-26 keep the date their source was last read
+_AUDITED = "2026-11-27"  # re-read at the source in the drift audit (docs/fact-audit.md)
 # After a model's version: no further short version number ("claude-opus-5" is not "claude-opus-5-5"), while a
 # date ("-20250929"), a Bedrock suffix ("-v1:0") or the end may follow. Rules match model families, not prefixes.
 _V = r"(?!-\d{1,7}(?!\d))"
@@ -190,7 +191,8 @@ RULES: tuple[Rule, ...] = (
          _DOCS + "models/fable-5-1/migration-guide (claude-fable-5-1 and claude-mythos-5-1): 'Both thinking: {type: "
          "\"disabled\"} and manual extended thinking (thinking: {type: \"enabled\", budget_tokens: N}) return a 400 "
          "error.' '{type: \"auto\"} (the default) and {type: \"none\"} are supported. Forcing a tool call with {type: "
-         "\"any\"} or {type: \"tool\", name: \"...\"} returns a 400 error.'"),
+         "\"any\"} or {type: \"tool\", name: \"...\"} returns a 400 error.'; re-read 2026-11-27 at models/opus-5-5/whats-new-opus-5-5: 'Forced tool use returns an error.' ... 'The first "
+         "three also apply on Claude Fable 5.1.'", verified=_AUDITED),
     # Fable / Mythos 5.2: the thinking facts only. Neither the what's-new page nor the migration guide, as stored on
     # 2026-11-26, says whether a forcing tool_choice is taken (5.1 refuses it), so no forced_tool_choice is set: it is
     # sent, never refused on a guess, and the ledger says the fact is unstated (model_rule.unstated).
@@ -199,7 +201,7 @@ RULES: tuple[Rule, ...] = (
          _DOCS + "models/fable-5-2/whats-new-fable-5-2 (claude-fable-5-2 and claude-mythos-5-2): 'Claude Fable 5.2 and "
          "Claude Mythos 5.2 share these specs: ... Thinking: adaptive thinking is always on' ('Use the effort parameter "
          "to control thinking depth'); models/fable-5-2/migration-guide: adaptive thinking is always on, as on Claude "
-         "Fable 5.1; " + _ANTHROPIC_TABLE + ": 'Claude 4.7 and later models do not support it [extended thinking] and "
+         "Fable 5.1 (re-read 2026-11-27: the same four breaking changes, none about tool_choice); " + _ANTHROPIC_TABLE + ": 'Claude 4.7 and later models do not support it [extended thinking] and "
          "reject requests that use it, returning a 400 error'; forced tool_choice: not stated (not refused)",
          unstated={"forced_tool_choice": (
              _DOCS + "models/fable-5-2/whats-new-fable-5-2 lists 'Four changes from Claude Fable 5.1 can break your "
@@ -211,20 +213,20 @@ RULES: tuple[Rule, ...] = (
              "whole) nothing says that 5.1's 'Forcing a tool call with {type: \"any\"} "
              "or {type: \"tool\", name: \"...\"} returns a 400 error' (rule claude-5.1-no-forced-choice) carries over "
              "or was lifted; build-with-claude/thinking's 'adaptive thinking supports forced tool use' is about the "
-             "thinking setting, and models that refuse forcing outright (Fable 5.1, Opus 5.5) fall under it too")}),
+             "thinking setting, and models that refuse forcing outright (Fable 5.1, Opus 5.5) fall under it too")}, verified=_AUDITED),
     Rule("claude-opus-5.5", _CLAUDE_PROVIDERS, r"claude-opus-5-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True,
           "forced_tool_choice": False, "effort_default": "medium"},
          _DOCS + "models/opus-5-5/whats-new-opus-5-5: breaking changes 'Thinking can't be disabled.' (disabled and "
          "enabled answered 400 invalid_request_error) and 'Forced tool use returns an error.'; 'Adaptive thinking is "
-         "always on ... its default on this model is medium'"),
+         "always on ... its default on this model is medium'", verified=_AUDITED),
     Rule("claude-sonnet-5.5", _CLAUDE_PROVIDERS, r"claude-sonnet-5-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True,
           "thinking_off": "between_tools", "forced_tool_choice": False, "effort_default": "high"},
          _DOCS + "models/sonnet-5-5/whats-new-sonnet-5-5: breaking changes 'Turn off up-front thinking with "
          "between_tools.' and 'Forced tool use returns an error.'; 'Adaptive thinking is on by default ... Its default "
          "on the Claude API is high.'; " + _ANTHROPIC_TABLE + ": 'Only Claude Sonnet 5.5 accepts \"between_tools\", and "
-         "it uses it in place of \"disabled\".'; anthropic 2.14.0 types/thinking_config_between_tools_param.py"),
+         "it uses it in place of \"disabled\".'; anthropic 2.14.0 types/thinking_config_between_tools_param.py", verified=_AUDITED),
     Rule("claude-haiku-5.5", _CLAUDE_PROVIDERS, r"claude-haiku-5-5" + _V,
          {"thinking_form": "adaptive"},
          _DOCS + "models/haiku-5-5/whats-new-haiku-5-5: 'It supports adaptive thinking with the effort parameter'; "
@@ -232,7 +234,7 @@ RULES: tuple[Rule, ...] = (
     Rule("claude-5-always-adaptive", _CLAUDE_PROVIDERS, r"claude-(?:fable|mythos)-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True},
          _DOCS + "models/fable-5/migration-guide (claude-fable-5 and claude-mythos-5): 'Both thinking: {type: "
-         "\"disabled\"} and manual extended thinking ... return a 400 error.'; adaptive thinking is always on"),
+         "\"disabled\"} and manual extended thinking ... return a 400 error.'; adaptive thinking is always on", verified=_AUDITED),
     Rule("claude-mythos-preview", _CLAUDE_PROVIDERS, r"claude-mythos-preview",
          {"thinking_form": "both", "thinking_default": True, "thinking_always_on": True},
          _ANTHROPIC_TABLE + ": Mythos Preview adaptive and extended ('Claude Mythos Preview supports both modes'), "
@@ -245,7 +247,7 @@ RULES: tuple[Rule, ...] = (
     Rule("claude-4.7-adaptive", _CLAUDE_PROVIDERS, r"claude-opus-4-[78]" + _V,
          {"thinking_form": "adaptive", "thinking_default": False},
          _ANTHROPIC_TABLE + ": Opus 4.7 / 4.8 adaptive only ('do not support it and reject requests that use it'), "
-         "off by default"),
+         "off by default", verified=_AUDITED),
     Rule("claude-4.6-both", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-4-6" + _V,
          {"thinking_form": "both", "thinking_default": False},
          _ANTHROPIC_TABLE + ": 'Extended thinking ... is deprecated on Claude Opus 4.6 and Claude Sonnet 4.6 (it still "
@@ -274,12 +276,12 @@ RULES: tuple[Rule, ...] = (
     Rule("bedrock-named-choice", ("bedrock",), r"anthropic\.claude-(?!v1|v2|instant)|amazon\.nova-",
          {"named_tool_choice": True},
          "botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool: 'The Model must request the "
-         "specified tool. Only supported by Anthropic Claude 3 and Amazon Nova models.'", family=False),
+         "specified tool. Only supported by Anthropic Claude 3 and Amazon Nova models.'", family=False, verified=_AUDITED),
     Rule("bedrock-named-choice-other", ("bedrock",), r".",
          {"named_tool_choice": False},
          "botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool: 'Only supported by Anthropic "
          "Claude 3 and Amazon Nova models.' (other families: answered 400 'This model doesn't support the "
-         "toolConfig.toolChoice.tool field', vercel/ai#4396)", family=False),
+         "toolConfig.toolChoice.tool field', vercel/ai#4396)", family=False, verified=_AUDITED),
     Rule("bedrock-claude-strict-limits", ("bedrock",), r"anthropic\.claude-(?!v1|v2|instant)",
          {"strict_schema_limits": True},
          "platform.claude.com/docs/en/build-with-claude/structured-outputs (Schema complexity limits; Amazon Bedrock "
@@ -289,15 +291,28 @@ RULES: tuple[Rule, ...] = (
     # ---- Gemini ----
     Rule("gemini-3-signatures", ("gemini",), r"^gemini-3(?:[.-]|$)",
          {"signatures_required": True, "thinking_default": True},
-         "ai.google.dev/gemini-api/docs/thought-signatures ('When using Gemini 3 models, you must pass back thought "
-         "signatures during function calling, otherwise you will get a validation error'; stand-in "
-         "'skip_thought_signature_validator' for calls the model did not write)", verified=_EARLIER),
+         "ai.google.dev/gemini-api/docs/thought-signatures (re-read 2026-11-27: 'When using Gemini 3 models, you must "
+         "pass back thought signatures during function calling, otherwise you will get a validation error (4xx status "
+         "code). This includes when using the minimal thinking level setting for Gemini 3 Flash.'; stand-in "
+         "'skip_thought_signature_validator' for calls the model did not write)", verified=_AUDITED),
     Rule("gemini-2.5-thinking", ("gemini",), r"^gemini-2\.5-(pro|flash)(?!-lite)",
          {"signatures_required": False, "thinking_default": True},
          "ai.google.dev/gemini-api/docs/thinking (2.5 Pro and Flash think by default; signatures are returned "
          "but not validated)", verified=_EARLIER),
-    # ---- OpenAI Chat Completions (openai, azure) ----
-    Rule("gpt-5.6-tools-effort-none", ("openai", "azure"), r"gpt-5\.6(?!\d)",
+    # ---- OpenAI Chat Completions (openai, azure; gpt-5.6's fact for openai only) ----
+    # gpt-5.6 on Azure: the one recording from Azure contradicts OpenAI's (there 'none' is the 400 and no
+    # reasoning_effort is taken), so Azure's fact is unstated: nothing is added or refused (audit 2026-11-27)
+    Rule("azure-gpt-5.6-tools-effort", ("azure",), r"gpt-5\.6(?!\d)", {},
+         "agentgateway/agentgateway#2894 (Azure Foundry, gpt-5.6-luna, 2026-08-06): 'By sending reasoning_effort in "
+         "the request even if it is none, at least for azure foundry, returns this error ... \"Function tools with "
+         "reasoning_effort are not supported for gpt-5.6-luna in /v1/chat/completions. Please use /v1/responses "
+         "instead.\"' and 'By omitting reasoning_effort it fixes this situation.'", verified=_AUDITED,
+         unstated={"tools_reasoning_effort": (
+             "the gpt-5.6 family's recordings are all from api.openai.com, where reasoning_effort 'none' is the one "
+             "value taken with function tools (rule gpt-5.6-tools-effort-none); the one recording from Azure "
+             "(agentgateway/agentgateway#2894, Azure Foundry, gpt-5.6-luna) says 'none' is answered 400 there and "
+             "leaving reasoning_effort out is taken; no Azure document states either")}),
+    Rule("gpt-5.6-tools-effort-none", ("openai",), r"gpt-5\.6(?!\d)",
          {"tools_reasoning_effort": "none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. "
          "To use function tools, use /v1/responses or set reasoning_effort to 'none'.' (BerriAI/litellm#34569: "
@@ -328,18 +343,21 @@ RULES: tuple[Rule, ...] = (
          "deepseek.legacy_names_retired)", verified=_EARLIER),
     Rule("deepseek-v4-thinking", ("deepseek",), r"^deepseek-v4-(?:flash|pro)$",
          {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True},
-         "api-docs.deepseek.com/guides/thinking_mode (thinking is enabled by default, effort high; "
-         "{thinking: {type: enabled/disabled}}, reasoning_effort low/high/max; reasoning_content of tool-call turns "
-         "must be sent back, else 400); forcing tool_choice in thinking mode answered 400 (cloudwego/eino#994)", verified=_EARLIER),
+         "api-docs.deepseek.com/guides/thinking_mode (re-read 2026-11-27: 'Thinking mode is enabled by default, with "
+         "the default effort being high'; '{\"thinking\": {\"type\": \"enabled/disabled\"}}', '{\"reasoning_effort\": "
+         "\"low/high/max\"}'; reasoning_content of tool-call turns must be sent back, else 400; the guide names no "
+         "tool_choice limit); forcing tool_choice in thinking mode is answered 400 'Thinking mode does not support this "
+         "tool_choice' (the API's words: cloudwego/eino#994, curl to api.deepseek.com, deepseek-v4-flash, 2026-04-24; "
+         "tickernelz/opencode-mem#253, 2026-08-15)", verified=_AUDITED),
     # ---- Cohere ----
     Rule("cohere-r7b-and-newer", ("cohere",), r"^command-(?:r7b|a)(?:-|$)",
          {"tool_choice": True},
          "cohere 7.3.1 v2/client.py chat(tool_choice=...) docstring: 'This parameter is only compatible with "
-         "models [Command-r7b](https://docs.cohere.com/v2/docs/command-r7b) and newer.' (Command A, 2025-03, is newer)"),
+         "models [Command-r7b](https://docs.cohere.com/v2/docs/command-r7b) and newer.' (Command A, 2025-03, is newer)", verified=_AUDITED),
     Rule("cohere-pre-r7b", ("cohere",), r"^(command(-light)?(-nightly)?|command-r(-plus)?(-\d{2}-\d{4}|-v01)?)$",
          {"tool_choice": False},
          "cohere 7.3.1 v2/client.py chat(tool_choice=...) docstring: 'This parameter is only compatible with "
-         "models [Command-r7b](https://docs.cohere.com/v2/docs/command-r7b) and newer.'"),
+         "models [Command-r7b](https://docs.cohere.com/v2/docs/command-r7b) and newer.'", verified=_AUDITED),
 )
 
 

@@ -82,6 +82,6 @@ def field_warnings(tools: Sequence[Tool]) -> list[LedgerEntry]:
             said = (f"{titles} refuse{'s' if len(rows) == 1 else ''} more than {most} (fact"
                     f"{'s' if len(rows) > 1 else ''} {facts}); bring it to {most} or fewer before sending it there")
         else:
-            said = f"{titles}'s documents state at most {most} (fact {facts}): the API may refuse it"
+            said = f"a source says {titles} take{'s' if len(rows) == 1 else ''} at most {most} (fact {facts}): the API may refuse it"
         notes.append(LedgerEntry("warning", "import.over_limit", f"{where}: {said}"))
     return notes

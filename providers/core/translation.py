@@ -353,8 +353,9 @@ def check_body_limits(ctx: Context, body: dict[str, Any], limits: tuple[Any, ...
             else:
                 refuse(ctx, limit.code, message)
         else:
-            ctx.ledger.warning(limit.code, f"{where}; {ctx.cap.title}'s documents state at most {limit.most} "
-                               f"({cited(limit.fact)}): sent as written; the API may refuse it")
+            ctx.ledger.warning(limit.code, f"{where}; a source says {ctx.cap.title} takes at most {limit.most}, and "
+                               f"none says the API refuses more today ({cited(limit.fact)}): sent as written; the "
+                               "API may refuse it")
 
 
 def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, str], body: dict[str, Any],
