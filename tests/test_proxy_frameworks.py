@@ -199,3 +199,68 @@ def test_a_haystack_agent_resends_a_forced_named_choice_after_results_until_its_
     (tool,) = _sent(tmp_path, 1)["tools"]
     assert tool["function"]["strict"] is True and tool["function"]["parameters"]["additionalProperties"] is False
     _valid(lines)
+
+
+# ---- agno ------------------------------------------------------------------------------------------------------
+
+
+def _agno(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """agno's Agent on its OpenAIChat model, with its telemetry off: an Agent posts its runs to agno's API unless
+    `telemetry=False`, and $AGNO_TELEMETRY overrides that argument (agno/agent/_init.py `set_telemetry`)."""
+    monkeypatch.setenv("AGNO_TELEMETRY", "false")
+    pytest.importorskip("agno", reason="the test extra's agno")
+    from agno.agent import Agent
+    from agno.models.openai import OpenAIChat
+
+    def get_weather(city: str) -> str:
+        """The weather in a city.
+
+        Args:
+            city: the city's name
+        """
+        return "sunny"
+
+    def agent(base_url: str, choice: Any, **settings: Any) -> Any:
+        model = OpenAIChat(id="gpt-4o-mini", base_url=base_url, api_key=KEY, max_retries=0)
+        return Agent(model=model, tools=[get_weather], tool_choice=choice, telemetry=False, instructions="Answer.",
+                     **settings)
+
+    return agent
+
+
+def test_an_agno_agent_sends_its_tool_choice_and_each_result_with_its_calls_id(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    steered = _script(tmp_path, "replies:\n  - calls: [{name: get_weather}, {name: get_weather}]\n")
+    with running_mock("openai", script=steered) as upstream, saving_proxy(upstream.base_url, tmp_path) as proxy:
+        ran = _agno(monkeypatch)(proxy.base_url, "auto")
+        answer = ran.run("Weather in Paris?")
+        first, second = _settled(proxy, 2)
+    assert ran.telemetry is False and answer.content.startswith("toolchoice mock")
+    assert [line["requested"] for line in (first, second)] == ["auto", "auto"]
+    ids = [call["id"] for call in first["calls"]]
+    assert len(set(ids)) == 2 and second["results"] == [{"id": i, "name": "get_weather", "from": 1} for i in ids]
+    assert second["verdict"] == "obeyed" and second["calls"] == []
+    assert _sent(tmp_path, 1)["messages"][0]["role"] == "developer"  # agno's OpenAIChat maps system to developer
+    _valid([first, second])
+
+
+def test_an_agno_agent_resends_required_after_its_tool_call_limit_until_the_model_answers_text(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """agno sends the Agent's tool_choice at every step of its loop (agno/models/base.py: `tool_choice=tool_choice
+    or self._tool_choice`); `tool_call_limit` only answers the calls past it with an error result ("Tool call
+    limit reached. ..."), the choice stays "required": only a model that disobeys ends the loop (here step 4,
+    scripted; the mock obeys otherwise, and the loop would go on). The proxy names the pitfall at each step."""
+    steered = _script(tmp_path, "replies:\n  - calls: [{name: get_weather}, {name: get_weather}]\n"
+                                "steps:\n  4: {disobey: true}\n")
+    with running_mock("openai", script=steered) as upstream, saving_proxy(upstream.base_url, tmp_path) as proxy:
+        events = list(_agno(monkeypatch)(proxy.base_url, "required", tool_call_limit=2).run(
+            "Weather in Paris?", stream=True))
+        lines = _settled(proxy, 4)
+    assert events and len(lines) == 4 and all(line["stream"] for line in lines)
+    assert [line["requested"] for line in lines] == ["required"] * 4
+    assert [line["verdict"] for line in lines] == ["obeyed", "obeyed", "obeyed", "no_call"]
+    assert [[r["from"] for r in line.get("results", [])] for line in lines] == [[], [1, 1], [2], [3]]
+    assert ["pitfall.forced_after_tool_result" in _codes(line) for line in lines] == [False, True, True, True]
+    limited = [m for m in _sent(tmp_path, 4)["messages"] if m["role"] == "tool"][-1]
+    assert limited["tool_call_id"] == lines[2]["calls"][0]["id"] and "Tool call limit reached" in limited["content"]
+    _valid(lines)
