@@ -2,9 +2,10 @@
 tool_choice each sends per step (in OpenAI's spelling), the tools it offers, the call ids it carries back with
 results, and the proxy's reading of them (tests/test_proxy_wire.py has openai-agents, pydantic-ai, LangChain).
 
-smolagents and haystack-ai are imported only here, so one worker pays for them (~0.23 s and ~0.28 s of CPU with
-openai already loaded, `python -X importtime`, 2026-11-27); the module-level `openai` import keeps this file with
-the SDK tests (tests/conftest.py)."""
+smolagents, haystack-ai and agno are imported only here, so one worker pays for them (~0.23, ~0.28 and ~0.27 s of
+CPU with openai already loaded, `python -X importtime`, 2026-11-27); the module-level `openai` import keeps this file
+with the SDK tests (tests/conftest.py). Neither haystack nor agno reports telemetry from here (both are turned off;
+a run of this file under an audit hook connected to nothing but 127.0.0.1)."""
 
 from __future__ import annotations
 
