@@ -461,14 +461,14 @@ def test_an_out_of_range_port_is_bad_input_with_a_clear_message():
 HEALTHY = ("openai", "anthropic", "gemini", "bedrock", "cohere", "ollama")
 # provider -> (fault served forever, requests expected with --retries 1, words in its error line)
 FAULTY: dict[str, tuple[Fault, int, tuple[str, ...]]] = {
-    "mistral": (Fault(delay=3.0, body=OPENAI_REPLY), 2, ("read timeout",)),
+    "mistral": (Fault(delay=6.0, body=OPENAI_REPLY), 2, ("read timeout",)),
     "groq": (Fault(drop=True), 2, ("connection dropped",)),
     "deepseek": (err(503, "overloaded", headers={"retry-after-ms": "10"}), 2, ("503", "overloaded")),
     "fireworks": (Fault(status=502, body=NGINX_502, content_type="text/html"), 2, ("502 Bad Gateway",)),
     "together": (Fault(body=json.dumps(OPENAI_REPLY)[:120]), 1, ("200: non-JSON response",)),
     "openrouter": (err(429, "Rate limit exceeded", headers={"Retry-After": "3600"}), 1, ("429", "Rate limit")),
     "xai": (Fault(body=b"x" * HUGE, content_type="text/plain"), 1, ("200: non-JSON response: xxxx",)),
-    "vllm": (Fault(body=OPENAI_REPLY, stall=3.0), 2, ("read timeout",)),
+    "vllm": (Fault(body=OPENAI_REPLY, stall=6.0), 2, ("read timeout",)),
     "huggingface": (err(401, "Invalid credentials in Authorization header"), 1, ("401", "Invalid credentials")),
 }
 DEAD = "llamacpp"  # connection refused
@@ -492,8 +492,10 @@ def test_compare_send_keeps_every_healthy_result_whatever_the_others_do(server, 
     scenario = tmp_path / "faults.yaml"
     scenario.write_text(text)
     try:
+        # 1.5 s: long enough that reading xai's large body never times out on a loaded machine (at 0.5 s it did,
+        # twice on 2026-11-27 at load average 14: a second request to xai), far below the 6 s the faults hold out
         result, seconds = toolchoice("compare", str(scenario), "--send", "-f", "json", "--retries", "1",
-                                     "--timeout", "0.5")
+                                     "--timeout", "1.5")
     finally:
         refusing.close()
     assert result.returncode == 1 and result.stderr == "", result.stderr
@@ -519,7 +521,7 @@ def test_compare_send_keeps_every_healthy_result_whatever_the_others_do(server, 
     assert retried["deepseek"]["wait_s"] == 0.01 and retried["deepseek"]["wait_source"] == "retry-after-ms"
     assert all(0.375 <= a["wait_s"] <= 0.5 and a["wait_source"] == "backoff"
                for pid, a in retried.items() if pid != "deepseek")
-    assert seconds < 15  # concurrent: the slowest fault (two 0.5 s timeouts), not the sum
+    assert seconds < 15  # concurrent: the slowest fault (two 1.5 s timeouts and a backoff), not the sum
     md, _ = toolchoice("compare", str(scenario), "--send", "-f", "markdown", "--retries", "0", "--timeout", "0.5")
     rows = [line for line in md.stdout.splitlines() if line.startswith("| `") or line.startswith("| ")]
     assert len([r for r in rows if any(r.startswith(f"| {pid} ") for pid in urls)]) == len(urls), md.stdout
