@@ -203,3 +203,34 @@ def test_ctrl_c_while_the_control_is_asked_saves_nothing_and_says_what_was_answe
     assert document["partial"] == {"done": 1, "requested": 3}
     assert not overlay.exists() and "Traceback" not in shown.stderr
     assert INTERRUPT_KEY not in shown.stdout + shown.stderr
+
+
+class SlowThird(ByRequest):
+    """Fails every request at once (500) but the third, which waits 30 s: Ctrl-C comes while it is asked."""
+
+    def record(self, received) -> None:  # type: ignore[no-untyped-def]
+        super().record(received)
+        if len(self.requests) == 3:
+            self._answer.step = Step.error("openai", 500, "the server is down", delay=30)
+
+
+def test_ctrl_c_after_the_control_was_answered_counts_it_answered(tmp_path):
+    """required (answered), then the control (answered), then any: Ctrl-C while any waits. Two questions got
+    their answer (the server's own record: two answered, the third held), of three asked for."""
+    from servers import CLI
+    from test_interrupt_and_save import interrupt_when
+
+    stand_in = SlowThird()
+    stand_in.fails = "everything"
+    with stand_in:
+        shown = interrupt_when([*CLI, "probe", "-p", "openai", "--base-url", stand_in.base_url(), "--repeat", "1",
+                                "--retries", "0", "--tool-choice", "required", "-f", "json"],
+                               lambda: len(stand_in.asked()) >= 3)
+        asked = stand_in.asked()
+    assert shown.returncode == 130, shown.stderr
+    assert len(asked) == 3 and asked[1] is None, asked  # required, the control, then any
+    document = json.loads(shown.stdout)
+    answered = [q["feature"] for q in document["questions"] if q["result"] != "not asked"]
+    assert sorted(answered) == ["required", "unset"], document["questions"]
+    assert document["partial"] == {"done": 2, "requested": 3}
+    assert "interrupted: 2 of 3 questions answered" in shown.stderr

@@ -489,6 +489,7 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
                 control_pending = False
                 try:
                     row, control = ask_control()
+                    asked_count += row["result"] != "not asked"  # answered: partial's count holds it
                 except KeyboardInterrupt:  # the answer stands as measured; nothing is saved after Ctrl-C
                     interrupted = True
                     row = {"question": control_question.id, "feature": "unset", "wire": None} | _not_asked(
