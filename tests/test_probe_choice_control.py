@@ -200,6 +200,8 @@ def test_ctrl_c_while_the_control_is_asked_saves_nothing_and_says_what_was_answe
     assert [(q["feature"], q["result"]) for q in document["questions"]] == [
         ("unset", "not asked"), ("required", "rejected"), ("any", "not asked")]
     assert document["questions"][0]["evidence"].startswith("interrupted")
+    # the answer stands as measured (nothing is saved), and says the control did not check it
+    assert document["questions"][1]["evidence"].startswith("not checked against the question without tool_choice")
     assert document["partial"] == {"done": 1, "requested": 3}
     assert not overlay.exists() and "Traceback" not in shown.stderr
     assert INTERRUPT_KEY not in shown.stdout + shown.stderr

@@ -337,6 +337,7 @@ def answered(sample: Any) -> int | None:
 # fails the same way (the same error statuses, or the same kinds of disobedience, such as calls to tools no
 # request offered) measured the server, not the choice it asked about.
 CONTROL_EVIDENCE = "the question without tool_choice failed the same way ({}): not a fact about this choice"
+UNCHECKED_EVIDENCE = "not checked against the question without tool_choice (interrupted before it was answered)"
 
 
 def _failures(result: str, samples: list[Any]) -> frozenset[Any] | None:
@@ -494,6 +495,7 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
                     interrupted = True
                     row = {"question": control_question.id, "feature": "unset", "wire": None} | _not_asked(
                         INTERRUPTED_EVIDENCE)
+                    evidence = f"{UNCHECKED_EVIDENCE}; {evidence}"
                 outcomes.insert(0, row)  # first, where the whole probe asks it
             result, why = against_control(result, failures, control)
             evidence = f"{why}; {evidence}" if why else evidence  # first: the table clips long evidence
