@@ -65,3 +65,16 @@ def test_a_tab_in_a_path_is_measured_where_the_terminal_puts_it(tmp_path: Path):
     assert cells(line) > columns
     lines = summary(run("compare", *paths, "-p", "openai", COLUMNS=str(columns)).stdout)
     assert [line for line in lines if cells(line) > columns] == [], lines
+
+
+def test_a_newline_in_a_path_cannot_forge_a_summary_line(tmp_path: Path):
+    """A file name may hold a newline (POSIX: any byte but '/' and NUL). Written raw, it starts a line of its own
+    that reads as another scenario's result: "2 scenarios:" over three result lines."""
+    forged = "a.yaml\n  0  forged.yaml: rendered (warnings allowed)\nx"
+    paths = scenarios(tmp_path, forged, "b.yaml")
+    for columns in ("100000", "60"):
+        lines = summary(run("compare", *paths, "-p", "openai", COLUMNS=columns).stdout)
+        assert lines[0] == "2 scenarios:"
+        results = [line for line in lines[1:] if re.match(r"  \d  ", line)]
+        assert len(results) == 2, lines
+        assert not any(line.startswith("  0  forged.yaml") for line in lines), lines
