@@ -200,3 +200,44 @@ def test_an_anthropic_stream_cut_before_message_stop_stays_cut():
         assert result.reply.error is not None, result.findings
         assert "stream.no_final_event" in [f.code for f in result.findings]
     assert assemble_bytes("anthropic", without).reply.error is not None
+
+
+@pytest.mark.parametrize("tail", [b"data: [DONE]", b"data: [DONE]\r\n", b"data: [DONE]\r"])
+def test_through_the_proxy_the_openai_sdk_reads_the_call(tail: bytes):
+    """A real openai client behind `toolchoice proxy`: the SDK's chat stream helper gets the upstream's bytes and
+    returns the call, as it does straight from the upstream; the proxy's line judges the reply whole."""
+    import openai
+    from test_proxy_wire import _settled, proxied
+
+    chunk = (b'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,'
+             b'"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather",'
+             b'"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":"tool_calls"}]}\n\n')
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}}}}]
+    with StreamServer(Script([Piece(chunk + tail)], content_type="text/event-stream")) as upstream, \
+            proxied("openai", upstream.url + "/v1") as proxy:
+        client = openai.OpenAI(api_key="sk-test", base_url=proxy.base_url, max_retries=0)
+        with client.chat.completions.stream(model="m", messages=[{"role": "user", "content": "hi"}],
+                                            tools=tools) as stream:
+            completion = stream.get_final_completion()
+        (line,) = _settled(proxy, 1)
+    (call,) = completion.choices[0].message.tool_calls
+    assert (call.id, call.function.name, json.loads(call.function.arguments)) == ("call_1", "get_weather",
+                                                                                  {"city": "Paris"})
+    assert line["verdict"] == "obeyed" and "stream.no_final_event" not in [f["code"] for f in line["findings"]]
+
+
+def test_through_the_proxy_an_anthropic_stream_cut_before_message_stop_is_said_cut():
+    """`toolchoice proxy -p anthropic`: the same cut stream, then an unterminated data: [DONE]; the line keeps
+    stream.no_final_event (its reading is send's, above)."""
+    from test_proxy_wire import _settled, proxied
+
+    data = _cut_before("anthropic", "anthropic-tool-no-args.chunks.txt", "message_stop")
+    body = {"model": "claude", "max_tokens": 64, "stream": True, "messages": [{"role": "user", "content": "hi"}]}
+    with StreamServer(Script([Piece(data)], content_type="text/event-stream")) as upstream, \
+            proxied("anthropic", upstream.url) as proxy:
+        with httpx.stream("POST", proxy.base_url + "/v1/messages", json=body, timeout=10) as answer:
+            received = b"".join(answer.iter_raw())
+        (line,) = _settled(proxy, 1)
+    assert received == data
+    assert "stream.no_final_event" in [f["code"] for f in line["findings"]], line
