@@ -15,7 +15,7 @@ import time
 from typing import Any, AsyncIterator, Callable, Iterable, NamedTuple, Protocol
 
 from .model import ProviderError, Reply
-from .stream_assembly import Assembly, Finding
+from .stream_assembly import Assembly, Finding, missing_final
 from .stream_framing import (UNTERMINATED_END, Event, EventDecoder, Framing, iter_chunks, json_or_none,
                              saved_events)
 
@@ -130,8 +130,6 @@ def settled(findings: Iterable[Finding]) -> list[Finding]:
     (Anthropic's message_stop, Responses' response.completed) is still missing it: that finding stays."""
     found = list(findings)
     if UNTERMINATED_END in found:
-        from .stream_assembly import missing_final
-
         marker = missing_final("data: [DONE]")  # the chat assembler's (openai_chat_stream.py final_event)
         return [f for f in found if f != marker]
     return found
