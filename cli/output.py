@@ -68,12 +68,15 @@ def wrapped(text: str, width: int) -> str:
     console = None
     out: list[str] = []
     for line in visible(text).split("\n"):  # measured as shown: a control character written out
-        if cell_len(line) <= width:
+        if cell_len(line.expandtabs(8) if "\t" in line else line) <= width:  # a tab: the cells to the next stop
             out.append(line)
             continue
+        line = line.expandtabs(8)  # folded, it is spaces (as rich's wrap makes it)
         console = console or new_console()
         prefix = re.match(r" *(?:\d+ +)?", line).group()  # type: ignore[union-attr]
-        indent = len(prefix) if len(prefix) <= width // 3 else 0
+        if len(prefix) > width // 3:  # too narrow to keep the code column: the whole line folds
+            prefix = ""
+        indent = len(prefix)
         pieces = Text(line[len(prefix):]).wrap(console, width - indent, overflow="fold")
         out += [(prefix if i == 0 else " " * indent) + piece.plain.rstrip(" ") for i, piece in enumerate(pieces)]
     return "\n".join(out)

@@ -200,6 +200,76 @@ def test_ctrl_c_while_the_control_is_asked_saves_nothing_and_says_what_was_answe
     assert [(q["feature"], q["result"]) for q in document["questions"]] == [
         ("unset", "not asked"), ("required", "rejected"), ("any", "not asked")]
     assert document["questions"][0]["evidence"].startswith("interrupted")
+    # the answer stands as measured (nothing is saved), and says the control did not check it
+    assert document["questions"][1]["evidence"].startswith("not checked against the question without tool_choice")
     assert document["partial"] == {"done": 1, "requested": 3}
     assert not overlay.exists() and "Traceback" not in shown.stderr
     assert INTERRUPT_KEY not in shown.stdout + shown.stderr
+
+
+class SlowThird(ByRequest):
+    """Fails every request at once (500) but the third, which waits 30 s: Ctrl-C comes while it is asked."""
+
+    def record(self, received) -> None:  # type: ignore[no-untyped-def]
+        super().record(received)
+        if len(self.requests) == 3:
+            self._answer.step = Step.error("openai", 500, "the server is down", delay=30)
+
+
+def test_ctrl_c_after_the_control_was_answered_counts_it_answered(tmp_path):
+    """required (answered), then the control (answered), then any: Ctrl-C while any waits. Two questions got
+    their answer (the server's own record: two answered, the third held), of three asked for."""
+    from servers import CLI
+    from test_interrupt_and_save import interrupt_when
+
+    stand_in = SlowThird()
+    stand_in.fails = "everything"
+    with stand_in:
+        shown = interrupt_when([*CLI, "probe", "-p", "openai", "--base-url", stand_in.base_url(), "--repeat", "1",
+                                "--retries", "0", "--tool-choice", "required", "-f", "json"],
+                               lambda: len(stand_in.asked()) >= 3)
+        asked = stand_in.asked()
+    assert shown.returncode == 130, shown.stderr
+    assert len(asked) == 3 and asked[1] is None, asked  # required, the control, then any
+    document = json.loads(shown.stdout)
+    answered = [q["feature"] for q in document["questions"] if q["result"] != "not asked"]
+    assert sorted(answered) == ["required", "unset"], document["questions"]
+    assert document["partial"] == {"done": 2, "requested": 3}
+    assert "interrupted: 2 of 3 questions answered" in shown.stderr
+
+
+class Flaky(ByRequest):
+    """Fails every request with 500 but the second request without a tool_choice, which gets the call: a server
+    that answers the control differently from one sample to the next."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._controls = 0
+
+    def record(self, received) -> None:  # type: ignore[no-untyped-def]
+        super().record(received)
+        if "tool_choice" not in received.json:
+            with self._lock:  # the samples may arrive at once: each gets its own number
+                self._controls += 1
+                second = self._controls == 2
+            if second:
+                self._answer.step = Step(body=CALL)
+
+
+@pytest.mark.parametrize("asked", ["required", None])
+def test_a_control_that_failed_the_same_way_on_some_samples_leaves_the_choice_inconclusive(asked):
+    """The server's script fails requests without tool_choice with the same 500 (two samples of three): a 500 on
+    every sample of V's is no evidence that V is rejected (docs/probe.md: "a server that is down is not a server
+    that rejects `required`"). The whole probe (None) and --tool-choice alike."""
+    stand_in = Flaky()
+    stand_in.fails = "everything"
+    with stand_in:
+        result = probe(stand_in.base_url(), choice(asked) if asked else None, repeat=3)
+        got = stand_in.asked()
+    questions = by_feature(result)
+    assert got.count(None) == 3 and questions["unset"]["result"] == "inconclusive", questions["unset"]
+    for feature in ("required", "any"):
+        assert questions[feature]["result"] == "inconclusive", questions[feature]
+        assert questions[feature]["evidence"].startswith("the question without tool_choice failed the same way")
+    assert not [f for f, v in result["overlay"]["features"].items() if v["result"] == "rejected"]

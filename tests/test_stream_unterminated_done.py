@@ -144,3 +144,100 @@ def test_through_the_proxy_the_line_says_no_fault():
     codes = [f["code"] for f in line["findings"]]
     assert "stream.no_final_event" not in codes and "proxy.error" not in codes, line
     assert line["verdict"] == "obeyed", line
+
+
+# ---- a stream whose own end is another event: an unterminated data: [DONE] does not stand for it ----------------
+
+def _cut_before(provider: str, name: str, end: str) -> bytes:
+    """The recorded stream cut before its own end event (``end`` and what follows), then ``data: [DONE]`` with no
+    blank line after it: a gateway that ends every stream with the chat API's marker."""
+    events = base_events(provider, name, True, False)
+    events = events[:[e[0] for e in events].index(end)] + [(None, "[DONE]")]
+    data = write(events, FORMS["end-inside-last-line"])
+    assert data.endswith(b"data: [DONE]")
+    return data
+
+
+def _live(provider: str, data: bytes):  # noqa: ANN202
+    with StreamServer(Script([Piece(data)], content_type="text/event-stream")) as server:
+        request = Request("POST", server.url + "/stream", {"Authorization": "Bearer $SECRET_KEY"}, {"stream": True},
+                          key_env=("SECRET_KEY",), stream=True)
+        prepared = prepare(request, provider, {"SECRET_KEY": "sk-test-0000"})
+
+        async def go():  # noqa: ANN202
+            async with httpx.AsyncClient(timeout=httpx.Timeout(30.0)) as client:
+                return await stream_reply(client, prepared, provider, 10.0, idle=5.0)
+
+        return asyncio.run(go())
+
+
+def test_a_responses_stream_cut_before_response_completed_stays_cut():
+    """openai 3.57.0 lib/streaming/responses/_responses.py: the stream helper's get_final_response raises
+    "Didn't receive a `response.completed` event." when the stream ends without it, [DONE] or not (Stream breaks
+    at a [DONE] event; an unterminated one is no event). The real SDK over a socket, then toolchoice on the bytes."""
+    import openai
+
+    data = _cut_before("openai-responses", "azure-tool-call.1.chunks.txt", "response.completed")
+    with StreamServer(Script([Piece(data)], content_type="text/event-stream")) as server:
+        client = openai.OpenAI(api_key="sk-test", base_url=server.url + "/v1", max_retries=0)
+        with pytest.raises(RuntimeError, match="response.completed"):
+            with client.responses.stream(model="m", input="hi") as stream:
+                stream.get_final_response()
+    live = _live("openai-responses", data)
+    offline = assemble_bytes("openai-responses", data)
+    for result in (live, offline):
+        assert result.reply.error is not None, result.findings
+        assert "stream.no_final_event" in [f.code for f in result.findings]
+
+
+def test_an_anthropic_stream_cut_before_message_stop_stays_cut():
+    """Anthropic's streaming docs: every stream ends with "A final message_stop event"; anthropic 2.14.0
+    _streaming.py Stream.__stream__ skips an event without an event name ('if sse.event is None: continue'), so
+    ``data: [DONE]`` says nothing to it: the reading is the one without that line, a stream that may be cut."""
+    data = _cut_before("anthropic", "anthropic-tool-no-args.chunks.txt", "message_stop")
+    without = data[:-len(b"data: [DONE]")]
+    for result in (_live("anthropic", data), assemble_bytes("anthropic", data)):
+        assert result.reply.error is not None, result.findings
+        assert "stream.no_final_event" in [f.code for f in result.findings]
+    assert assemble_bytes("anthropic", without).reply.error is not None
+
+
+@pytest.mark.parametrize("tail", [b"data: [DONE]", b"data: [DONE]\r\n", b"data: [DONE]\r"])
+def test_through_the_proxy_the_openai_sdk_reads_the_call(tail: bytes):
+    """A real openai client behind `toolchoice proxy`: the SDK's chat stream helper gets the upstream's bytes and
+    returns the call, as it does straight from the upstream; the proxy's line judges the reply whole."""
+    import openai
+    from test_proxy_wire import _settled, proxied
+
+    chunk = (b'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,'
+             b'"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather",'
+             b'"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":"tool_calls"}]}\n\n')
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}}}}]
+    with StreamServer(Script([Piece(chunk + tail)], content_type="text/event-stream")) as upstream, \
+            proxied("openai", upstream.url + "/v1") as proxy:
+        client = openai.OpenAI(api_key="sk-test", base_url=proxy.base_url, max_retries=0)
+        with client.chat.completions.stream(model="m", messages=[{"role": "user", "content": "hi"}],
+                                            tools=tools) as stream:
+            completion = stream.get_final_completion()
+        (line,) = _settled(proxy, 1)
+    (call,) = completion.choices[0].message.tool_calls
+    assert (call.id, call.function.name, json.loads(call.function.arguments)) == ("call_1", "get_weather",
+                                                                                  {"city": "Paris"})
+    assert line["verdict"] == "obeyed" and "stream.no_final_event" not in [f["code"] for f in line["findings"]]
+
+
+def test_through_the_proxy_an_anthropic_stream_cut_before_message_stop_is_said_cut():
+    """`toolchoice proxy -p anthropic`: the same cut stream, then an unterminated data: [DONE]; the line keeps
+    stream.no_final_event (its reading is send's, above)."""
+    from test_proxy_wire import _settled, proxied
+
+    data = _cut_before("anthropic", "anthropic-tool-no-args.chunks.txt", "message_stop")
+    body = {"model": "claude", "max_tokens": 64, "stream": True, "messages": [{"role": "user", "content": "hi"}]}
+    with StreamServer(Script([Piece(data)], content_type="text/event-stream")) as upstream, \
+            proxied("anthropic", upstream.url) as proxy:
+        with httpx.stream("POST", proxy.base_url + "/v1/messages", json=body, timeout=10) as answer:
+            received = b"".join(answer.iter_raw())
+        (line,) = _settled(proxy, 1)
+    assert received == data
+    assert "stream.no_final_event" in [f["code"] for f in line["findings"]], line

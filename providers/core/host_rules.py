@@ -87,6 +87,7 @@ def replaced_host(cap: Capability, options: RenderOptions, settings: ProviderSet
     if own in _LOCAL_HOSTS:
         return None
     written = _host(override).lower()
+    written = written[:-1] if written.endswith(".") else written  # an absolute name, the same host (RFC 1034 3.1)
     if _own(own, written) or own in _OWN_DOMAINS and written.endswith(_OWN_DOMAINS[own]):  # the API's own host
         return None
     return override

@@ -337,6 +337,7 @@ def answered(sample: Any) -> int | None:
 # fails the same way (the same error statuses, or the same kinds of disobedience, such as calls to tools no
 # request offered) measured the server, not the choice it asked about.
 CONTROL_EVIDENCE = "the question without tool_choice failed the same way ({}): not a fact about this choice"
+UNCHECKED_EVIDENCE = "not checked against the question without tool_choice (interrupted before it was answered)"
 
 
 def _failures(result: str, samples: list[Any]) -> frozenset[Any] | None:
@@ -348,12 +349,32 @@ def _failures(result: str, samples: list[Any]) -> frozenset[Any] | None:
     return None
 
 
-def against_control(result: str, failures: frozenset[Any] | None, control: tuple[str, frozenset[Any]] | None
+def control_failures(result: str, samples: list[Any]) -> dict[str, frozenset[Any]] | None:
+    """How the control failed, by the result a question failing so would get: all its samples (rejected, ignored),
+    or, its answers mixed, those of them that failed as a rejection (an error status about the request) or a
+    disobedience does: a server that fails some requests without tool_choice with a 500 proves nothing about a
+    choice whose every request it failed so. None: it did not fail."""
+    failures = _failures(result, samples)
+    if failures is not None:
+        return {result: failures}
+    if result != "inconclusive":
+        return None
+    found: dict[str, frozenset[Any]] = {}
+    statuses = frozenset(answered(s) for s in samples if s.verdict["category"] == "error")
+    if statuses and all(s is not None and s >= 400 and s not in NOT_ABOUT_THE_FEATURE for s in statuses):
+        found["rejected"] = statuses
+    kinds = frozenset(s.verdict["category"] for s in samples) - {"obeyed", "error"}
+    if kinds:
+        found["ignored"] = kinds
+    return found or None
+
+
+def against_control(result: str, failures: frozenset[Any] | None, control: dict[str, frozenset[Any]] | None
                     ) -> tuple[str, str]:
     """A rejected/ignored result, or inconclusive with the reason when the control failed the same way."""
-    if control is None or failures is None or control[0] != result or not failures <= control[1]:
+    if control is None or failures is None or result not in control or not failures <= control[result]:
         return result, ""
-    shown = ", ".join(sorted(f"status {f}" if isinstance(f, int) else str(f) for f in control[1]))
+    shown = ", ".join(sorted(f"status {f}" if isinstance(f, int) else str(f) for f in control[result]))
     return "inconclusive", CONTROL_EVIDENCE.format(shown)
 
 
@@ -407,7 +428,7 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
     endpoint, used_model = "", model or ""
     results: dict[str, str] = {}  # feature -> result so far, so later questions avoid a known rejection
     asked_count = 0
-    control: tuple[str, frozenset[Any]] | None = None  # how the question without tool_choice failed, if it did
+    control: dict[str, frozenset[Any]] | None = None  # how the question without tool_choice failed, if it did
     interrupted = False
     unreachable = False  # no sample of the first question asked got a response: the rest would fare the same
     silent = 0  # questions in a row that got no response on any sample
@@ -439,7 +460,7 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
                           "verdicts": [s.verdict["category"] for s in samples],
                           "sample_details": [_detail(s, provider) for s in samples]}
 
-    def ask_control() -> tuple[dict[str, Any], tuple[str, frozenset[Any]] | None]:
+    def ask_control() -> tuple[dict[str, Any], dict[str, frozenset[Any]] | None]:
         """The control asked now, for --tool-choice's questions: its outcome row, and how it failed."""
         outcome, t, asked = prepare(control_question)
         if t.request is None:
@@ -447,10 +468,8 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
         samples = send(t, asked)
         evidence, p50 = _evidence(samples, provider)
         result = classify([s.verdict for s in samples], [answered(s) for s in samples])
-        failures = _failures(result, samples)
         results["unset"] = result
-        return answer(outcome, t, asked, samples, result, evidence, p50), (
-            (result, failures) if failures is not None else None)
+        return answer(outcome, t, asked, samples, result, evidence, p50), control_failures(result, samples)
 
     for planned in questions:
         if interrupted or unreachable or silent >= 2:
@@ -483,16 +502,18 @@ def run_questions(provider: str, scenario: Scenario | None, model: str | None, o
         result = classify([s.verdict for s in samples], [answered(s) for s in samples])
         failures = _failures(result, samples)
         if question.feature == "unset":
-            control = (result, failures) if failures is not None else None
+            control = control_failures(result, samples)
         else:
             if control_pending and failures is not None:
                 control_pending = False
                 try:
                     row, control = ask_control()
+                    asked_count += row["result"] != "not asked"  # answered: partial's count holds it
                 except KeyboardInterrupt:  # the answer stands as measured; nothing is saved after Ctrl-C
                     interrupted = True
                     row = {"question": control_question.id, "feature": "unset", "wire": None} | _not_asked(
                         INTERRUPTED_EVIDENCE)
+                    evidence = f"{UNCHECKED_EVIDENCE}; {evidence}"
                 outcomes.insert(0, row)  # first, where the whole probe asks it
             result, why = against_control(result, failures, control)
             evidence = f"{why}; {evidence}" if why else evidence  # first: the table clips long evidence

@@ -319,7 +319,7 @@ _JSON = json.JSONDecoder(parse_constant=_not_json)  # one decoder: json.loads wi
 UNTERMINATED_END = Finding("stream.unterminated_event", "data: [DONE] has no blank line after it: as the SSE spec "
                            "says, openai's decoder dispatches no event the stream ends inside, so an openai SDK "
                            "client never sees the end marker; it reads every event before it and does not fail. "
-                           "Read so here: the marker's bytes arrived, the reply is whole")
+                           "Read so here: the marker's bytes arrived, nothing was cut after it")
 
 
 class EventDecoder:

@@ -15,7 +15,7 @@ import time
 from typing import Any, AsyncIterator, Callable, Iterable, NamedTuple, Protocol
 
 from .model import ProviderError, Reply
-from .stream_assembly import Assembly, Finding
+from .stream_assembly import Assembly, Finding, missing_final
 from .stream_framing import (UNTERMINATED_END, Event, EventDecoder, Framing, iter_chunks, json_or_none,
                              saved_events)
 
@@ -125,11 +125,13 @@ def assembler_for(provider: str) -> tuple[Framing, Assembler]:
 
 def settled(findings: Iterable[Finding]) -> list[Finding]:
     """The decoder's and the assembler's findings together: a data: [DONE] that arrived without its blank line
-    (``UNTERMINATED_END``, not an event, as openai's decoder reads it) leaves the assembler without its end
-    marker, yet nothing was cut: its stream.no_final_event is dropped."""
+    (``UNTERMINATED_END``, not an event, as openai's decoder reads it) leaves the chat assembler without its end
+    marker, yet nothing was cut: that stream.no_final_event is dropped. A stream whose end is another event
+    (Anthropic's message_stop, Responses' response.completed) is still missing it: that finding stays."""
     found = list(findings)
     if UNTERMINATED_END in found:
-        return [f for f in found if f.code != "stream.no_final_event"]
+        marker = missing_final("data: [DONE]")  # the chat assembler's (openai_chat_stream.py final_event)
+        return [f for f in found if f != marker]
     return found
 
 
