@@ -161,7 +161,7 @@ def toolchoice(provider: str, chunks: list[bytes]) -> tuple[Got, list[Any], list
     findings = settled([*decoder.findings, *assembly.findings])
     reply = failed(findings, assembly.reply)
     got = Got([(c.id, c.name, c.arguments) for c in reply.tool_calls], reply.text or None, reply.finish_reason,
-              reply.error.code if reply.error else None)
+              reply.error.type if reply.error else None)
     payloads = [e.data if e.data is not None else e.text for e in events]
     return got, payloads, [f.code for f in findings]
 

@@ -241,3 +241,32 @@ def test_through_the_proxy_an_anthropic_stream_cut_before_message_stop_is_said_c
         (line,) = _settled(proxy, 1)
     assert received == data
     assert "stream.no_final_event" in [f["code"] for f in line["findings"]], line
+
+
+# data that starts with [DONE] but is not exactly it: openai 3.57.0 openai/_streaming.py ends the stream there
+# (`if sse.data.startswith("[DONE]"): break`), and never reads what follows
+@pytest.mark.parametrize("marker", ["[DONE] ", "[DONE]\t", "[DONE]done"])
+@pytest.mark.parametrize("provider, name", OPENAI_STYLE)
+def test_a_marker_that_starts_with_done_ends_the_stream_as_the_sdk_ends_it(marker: str, provider: str, name: str):
+    events = base_events(provider, name, False, True)
+    assert events[-1] == (None, "[DONE]")
+    chunks = pieces(write([*events[:-1], (None, marker)], FORMS["plain"]), 0)
+    ours, _, codes = toolchoice(provider, chunks)
+    assert ours == sdk_openai_chat(chunks) and ours.error is None
+    assert codes == ["stream.inexact_done"]  # said, and benign: not stream.no_final_event nor stream.framing
+    result = assemble_bytes(provider, b"".join(chunks))
+    assert result.reply.error is None and [f.code for f in result.findings] == ["stream.inexact_done"]
+    # unterminated, the same marker is no event, as the decoder dispatches none: the stream was not cut either
+    chunks = pieces(write([*events[:-1], (None, marker)], FORMS["end-inside-last-line"]), 0)
+    ours, _, codes = toolchoice(provider, chunks)
+    assert ours == sdk_openai_chat(chunks) and ours.error is None and codes == ["stream.unterminated_event"]
+
+
+def test_what_follows_a_loose_marker_is_not_read_as_the_sdk_does_not_read_it():
+    events = base_events("groq", "groq-tool-call.chunks.txt", False, True)
+    late = {**events[0][1], "choices": [{"index": 0, "delta": {"content": "after the marker"}, "finish_reason": None}]}
+    chunks = [write([*events[:-1], (None, "[DONE] "), (None, late)], FORMS["plain"])]
+    ours, _, codes = toolchoice("groq", chunks)
+    sdk = sdk_openai_chat(chunks)
+    assert (ours.calls, ours.text) == (sdk.calls, sdk.text) and "after the marker" not in str(sdk)
+    assert codes[:2] == ["stream.inexact_done", "stream.after_done"]

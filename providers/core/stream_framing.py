@@ -312,6 +312,16 @@ def _not_json(word: str) -> Any:
 _JSON = json.JSONDecoder(parse_constant=_not_json)  # one decoder: json.loads with an argument makes one a call
 
 
+def inexact_done(text: str) -> Finding:
+    """data that starts with [DONE] but is not exactly it (``[DONE] ``): openai 3.57.0 ``openai/_streaming.py``
+    ends the stream there (``if sse.data.startswith("[DONE]"): break``), as do the other Stainless SDKs (groq,
+    together, cerebras); mistralai 3.7.0 ``client/utils/eventstreaming.py`` compares the whole data (``data ==
+    sentinel``) and would read it as JSON. Read as the end, as openai's SDK reads it, and said."""
+    shown = text if len(text) <= 40 else text[:39] + "…"
+    return Finding("stream.inexact_done", f"data {shown!r} is not exactly [DONE]: openai-python ends the stream at "
+                   "data that starts with [DONE], as read here; mistralai compares the whole data and would not")
+
+
 # The stream ends right after data: [DONE], with no blank line: openai 3.57.0 openai/_streaming.py SSEDecoder hands
 # the last line to decode(), which dispatches an event only at a blank line, so no [DONE] event comes out (the SSE
 # spec: an event the stream ends inside is not dispatched); Stream.__stream__ then ends with the bytes, without an
@@ -369,8 +379,8 @@ class EventDecoder:
         items, pending = self._decoder.close()
         events = self._events(items, at)
         last = getattr(self._decoder, "unterminated", None)
-        if last is not None and (last[1] == "[DONE]" or json_or_none(last[1]) is not None):
-            if last[1] == "[DONE]" and not self.done:  # not dispatched, as openai's decoder does; not a cut either
+        if last is not None and (last[1].startswith("[DONE]") or json_or_none(last[1]) is not None):
+            if last[1].startswith("[DONE]") and not self.done:  # not dispatched, as openai's decoder does; no cut
                 self.done = True
                 self.findings.append(UNTERMINATED_END)
             else:
@@ -395,9 +405,11 @@ class EventDecoder:
                 if self.done:
                     self.after_done += 1
                     continue
-                if text == "[DONE]":
+                if text.startswith("[DONE]"):
                     self.done = True
-                    out.append(Event(name, None, text, at))
+                    if text != "[DONE]":
+                        self.findings.append(inexact_done(text))
+                    out.append(Event(name, None, "[DONE]", at))
                     continue
                 data = json_or_none(text, self.depth)
                 if data is None and text.lstrip()[:1] in ("{", "["):
