@@ -105,9 +105,9 @@ def _uses_sdks(path: Path) -> bool:
 # test_fuzz (~11 s of CPU: a long file handed out last leaves one worker busy while the other has nothing
 # left to do). xdist's own order (most tests first) would hand test_fuzz (16 tests) out near the end.
 FIRST = {
-    "gw0": ("tests/test_hardening_secrets.py", "tests/test_hardening_offline.py"),
     "gw1": ("tests/test_hardening_faults.py", "tests/test_streaming_live.py", "tests/test_transport.py",
             "tests/test_compare_send.py", "tests/test_fuzz.py"),
+    "gw2": ("tests/test_hardening_secrets.py", "tests/test_hardening_offline.py"),
 }
 
 
@@ -130,9 +130,13 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
         def _assign_work_unit(self, node: Any) -> None:
             worker = node.workerinput.get("workerid")
             queued = self.workqueue  # file path -> its tests: loadfile's scope is the file
-            first = next((path for path in (*FIRST.get(worker, ()), *anyone_first) if path in queued), None)
+            wants_sdks = worker == "gw0"
+            first = next((path for path in FIRST.get(worker, ()) if path in queued), None)
+            if first is None and wants_sdks:
+                first = next((path for path in queued if _uses_sdks(root / path)), None)
             if first is None:
-                wants_sdks = worker == "gw0"
+                first = next((path for path in anyone_first if path in queued), None)
+            if first is None:
                 first = next((path for path in queued if _uses_sdks(root / path) == wants_sdks), None)
             if first is not None:
                 self.workqueue.move_to_end(first, last=False)
