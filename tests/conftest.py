@@ -99,33 +99,26 @@ def _uses_sdks(path: Path) -> bool:
         return False
 
 
-# What each worker takes first (issue 18, measured per file: wall and CPU, --durations): the third worker
+# What each worker takes first (issue 18, measured per file: wall and CPU, --durations): the first worker
 # the two matrices that run their jobs in two runner processes (they can keep both cores busy on their
 # own), the second, meanwhile, the files that mostly wait (real timeouts, pauses, back-off), then
 # test_fuzz (~11 s of CPU: a long file handed out last leaves one worker busy while the other has nothing
 # left to do). xdist's own order (most tests first) would hand test_fuzz (16 tests) out near the end.
-# The first worker has none: it starts on the files that use the SDKs (below). With the two matrices on
-# it as well (~12 s of CPU) it finished last, and the other two ran out of work and took SDK files, each
-# importing anthropic, openai, google-genai and mcp again (~2.7 s of CPU a worker; trial 9a).
 FIRST = {
+    "gw0": ("tests/test_hardening_secrets.py", "tests/test_hardening_offline.py"),
     "gw1": ("tests/test_hardening_faults.py", "tests/test_streaming_live.py", "tests/test_transport.py",
             "tests/test_compare_send.py", "tests/test_fuzz.py"),
-    "gw2": ("tests/test_hardening_secrets.py", "tests/test_hardening_offline.py"),
 }
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
-    """``--dist loadfile``, in this order for each worker: its own ``FIRST`` files; then the first worker
-    the files that use the SDKs' types, before anything else; then any other worker's ``FIRST`` file not
-    yet handed out; then the rest with an affinity (the first worker SDK files, the others the files that
-    use no SDK; SDK files last). The files that use an SDK are about a third of the suite (~34 s of the
-    ~115 s of CPU spent in tests, 2026-11-27), so the first worker runs them while the other two share the
-    rest, and the SDKs
-    (anthropic ~1.0 s to import, mcp 0.6, openai 0.5, google-genai 0.5, and the pydantic adapters built
-    from their types) are loaded in one worker instead of in all three. Each file still goes whole to one
-    worker, and workers still pull the next file when they run short, so the load stays balanced.
-    (xdist's LoadFileScheduling hands out the front of ``workqueue``, an OrderedDict of files, in
-    ``_assign_work_unit``: pytest-xdist 3.5 to 3.8.)"""
+    """``--dist loadfile``, in this order for each worker: its own ``FIRST`` files, any other worker's
+    ``FIRST`` file not yet handed out, then with an affinity: the first worker takes the files that use the
+    SDKs' types before any other, the others take them last. Each file still goes whole to one worker, and
+    workers still pull the next file when they run short, so the load stays balanced; the SDKs (anthropic
+    ~1.0 s to import, mcp 0.6, openai 0.4, google-genai 0.4, and the pydantic adapters built from their
+    types) are mostly loaded in one worker instead of in both. (xdist's LoadFileScheduling hands out the
+    front of ``workqueue``, an OrderedDict of files, in ``_assign_work_unit``: pytest-xdist 3.5 to 3.8.)"""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
@@ -137,13 +130,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
         def _assign_work_unit(self, node: Any) -> None:
             worker = node.workerinput.get("workerid")
             queued = self.workqueue  # file path -> its tests: loadfile's scope is the file
-            wants_sdks = worker == "gw0"
-            first = next((path for path in FIRST.get(worker, ()) if path in queued), None)
-            if first is None and wants_sdks:
-                first = next((path for path in queued if _uses_sdks(root / path)), None)
+            first = next((path for path in (*FIRST.get(worker, ()), *anyone_first) if path in queued), None)
             if first is None:
-                first = next((path for path in anyone_first if path in queued), None)
-            if first is None:
+                wants_sdks = worker == "gw0"
                 first = next((path for path in queued if _uses_sdks(root / path) == wants_sdks), None)
             if first is not None:
                 self.workqueue.move_to_end(first, last=False)
