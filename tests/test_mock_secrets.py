@@ -271,3 +271,30 @@ def test_the_proxy_forwards_the_secrets_unchanged_and_keeps_none(tmp_path: Path)
     saved = json.loads((tmp_path / "sample-001.request.json").read_text(encoding="utf-8"))
     assert saved["body"]["tools"][0]["headers"]["X-Short"] == MARKER
     assert not _holds((tmp_path / "sample-001.request.json").read_bytes(), SHORT)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "pretty"])
+def test_a_key_the_client_puts_in_the_path_is_not_in_the_mock_s_lines(tmp_path: Path, fmt: str) -> None:
+    """A client that writes its key into the URL's path as well as its auth header (a gateway's key in the path:
+    ``--base-url http://host/k/$OPENAI_API_KEY/v1``, docs/keys.md): the line names the path, and the proxy's lines
+    were already redacted with the keys a client sends; the mock's were not (trial9g's report)."""
+    save = tmp_path / "save"
+    proc, url = _start(["mock", "-p", "openai", "-f", fmt, "--max-requests", "2", "--save", str(save)])
+    origin = url.split("/v1")[0] if "/v1" in url else url.rstrip("/")
+    replies = []
+    with httpx.Client(timeout=30) as client:
+        for path in (f"/k/{KEY}/v1/chat/completions", f"/v1/{KEY}/chat/completions"):
+            reply = client.post(origin + path, headers={"Authorization": f"Bearer {KEY}"},
+                                json={"model": "m", "messages": [{"role": "user", "content": "hi"}]})
+            assert reply.status_code in (200, 404)  # the openai mock routes by the path's end: the first is answered
+            assert not _holds(reply.content, KEY) or reply.status_code == 404  # a 404 quotes the client's own path
+            replies.append(reply.content)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert not _holds(out + err, KEY), out
+    assert "/k/" in out and "$AUTHORIZATION" in out  # the path is shown, its key as the header's placeholder
+    for path in _files(save):
+        assert not _holds(path.read_bytes(), KEY), path.name

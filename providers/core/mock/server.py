@@ -441,16 +441,21 @@ class MockHandler:
     async def __call__(self, request: Request, writer: asyncio.StreamWriter) -> tuple[dict[str, Any] | None, bool]:
         exchange = await self.judges.run(len(request.body), self.service.handle, request.method, request.target,
                                          request.headers, request.body)
-        self.emit(exchange.record)  # the line is out when the client reads the answer
+        keys = client_secrets(request.headers, request.target)
+        record = exchange.record
+        if any(key in request.target for key in keys):  # a key the client also put in the URL's path: the line
+            from .body_secrets import redacted         # names the path, and the proxy's lines are redacted so
+
+            record = redacted(record, keys)
+        self.emit(record)  # the line is out when the client reads the answer
         keep = await write_exchange(writer, exchange, request)
         if self.save_dir is not None:
             from .saving import save_exchange
 
-            save_exchange(self.save_dir, exchange.record["n"], request, exchange.status,
+            save_exchange(self.save_dir, record["n"], request, exchange.status,
                           exchange.body if exchange.chunks is None else b"".join(exchange.chunks),
-                          self.service.framing if exchange.chunks is not None else None, exchange.record,
-                          {**client_secrets(request.headers, request.target), **exchange.secrets},
-                          getattr(self.service.module, "MOCK_SECRETS", ()))
+                          self.service.framing if exchange.chunks is not None else None, record,
+                          {**keys, **exchange.secrets}, getattr(self.service.module, "MOCK_SECRETS", ()))
         return None, keep
 
 
