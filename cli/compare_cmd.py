@@ -16,7 +16,7 @@ from .compare_view import markdown, print_table
 from .exits import handled
 from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect, format_option)
-from .output import dumps, write
+from .output import dumps, shown_path, write
 from .render_cmd import build_translations
 
 
@@ -99,9 +99,9 @@ def compare(
         if format is CompareFormat.json:
             documents.append(dry_json(path, translations, rows))
         elif format is CompareFormat.markdown:
-            write((f"### {path}\n\n" if many else "") + markdown(rows))
+            write((f"### {shown_path(path)}\n\n" if many else "") + markdown(rows))
         else:
-            print_table(rows, f"{path} · dry run (nothing sent)",
+            print_table(rows, f"{shown_path(path)} · dry run (nothing sent)",
                         ledgers={t.provider: t.ledger for t in translations})
         codes.append((path, exits.REFUSED if any(t.refused for t in translations) else exits.OK))
     if format is CompareFormat.json and documents:
@@ -136,8 +136,8 @@ def _compare_langchain(scenario_path: Path, scenario: Scenario, translations: li
     if format is CompareFormat.json:
         document = {"scenario": str(scenario_path), "dialect": "langchain", "providers": [v.to_json() for v in views]}
     elif format is CompareFormat.markdown:
-        write((f"### {scenario_path}\n\n" if many else "") + markdown(rows, LANGCHAIN_COLUMNS))
+        write((f"### {shown_path(scenario_path)}\n\n" if many else "") + markdown(rows, LANGCHAIN_COLUMNS))
     else:
-        print_table(rows, f"{scenario_path} · dry run · as LangChain's bind_tools sends it (nothing sent)",
+        print_table(rows, f"{shown_path(scenario_path)} · dry run · as LangChain's bind_tools sends it (nothing sent)",
                     LANGCHAIN_COLUMNS, ledgers={t.provider: t.ledger for t in shown})
     return (exits.REFUSED if any(t.refused for t in shown) else exits.OK), document

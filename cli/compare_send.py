@@ -16,7 +16,7 @@ from toolchoice.providers.core.runner import Job as ProviderRun
 from toolchoice.providers.core.translation import compact
 
 from . import exits, heap
-from .output import choice_text, write
+from .output import choice_text, shown_path, write
 from .sample_view import emit, emit_pretty
 from toolchoice.providers.core.json_text import dumps_indented
 
@@ -157,7 +157,7 @@ def _pretty(console: Any, scenario_path: Path, rows: list[dict[str, str]], diff_
 
     from .compare_view import SEVERITY_STYLE_TEXT, fit_table, grouped_findings
 
-    title = f"{scenario_path} · sent{f' × {repeat}' if repeat > 1 else ''} · wall {wall_ms / 1000:.2f} s"
+    title = f"{shown_path(scenario_path)} · sent{f' × {repeat}' if repeat > 1 else ''} · wall {wall_ms / 1000:.2f} s"
     cells = [[Text(row[c], style=_verdict_style(row[c]) if c == "verdict" else "") for c in COLUMNS] for row in rows]
     console.print(fit_table(console, title, COLUMNS, cells, show_lines=True))
     # what the dry run shows too: the ledgers' warnings and errors, and what the transport retried

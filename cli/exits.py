@@ -33,7 +33,9 @@ def summary_text(results: Iterable[tuple[Any, int]], sent: bool = True) -> str:
     meaning[OK] = "sent and obeyed (warnings allowed)" if sent else "rendered (warnings allowed)"
     lines = [f"{len(rows)} scenarios:"]
     # a path is data: a newline in a file name written out, so it cannot start a line that reads as another result
-    shown = [(str(path).replace("\n", "\\u000a"), code) for path, code in rows]
+    from .output import shown_path
+
+    shown = [(shown_path(path), code) for path, code in rows]
     lines += [f"  {code}  {path}: {meaning.get(code, 'exit ' + str(code))}" for path, code in shown]
     return "\n".join(lines)
 

@@ -57,6 +57,13 @@ def write(text: str) -> None:
         sys.stdout.write("\n")
 
 
+def shown_path(path: object) -> str:
+    """A file path in a title, a header or a summary line: data, with its controls written out and a newline or tab
+    too (a file name holding one must not start a line of its own: a forged result, or a command under curl's
+    ``# scenario`` comment that a shell would run)."""
+    return visible(str(path)).replace("\n", "\\u000a").replace("\t", "\\u0009")
+
+
 def wrapped(text: str, width: int) -> str:
     """Plain lines (the summary under the tables) folded to ``width`` terminal cells at word boundaries, each
     continuation indented under the text its line starts with ("  3  path: meaning" goes on under "path"). A line

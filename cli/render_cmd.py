@@ -16,7 +16,7 @@ from .exits import handled
 from .inputs import capabilities_from, models_for, scenario_with_override, selected_providers, warn_shared_base_url
 from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, GATEWAY, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
                       Dialect, allowed_env, format_option)
-from .output import dumps, print_ledgers, print_pretty, translations_curl, write
+from .output import dumps, print_ledgers, print_pretty, shown_path, translations_curl, write
 
 
 class RenderFormat(str, Enum):
@@ -53,9 +53,9 @@ def _summary(path: Path, translations: list[Translation], loaded: Scenario) -> N
 
     from .compare_view import print_table
 
-    print_table(dry_rows(loaded, translations), f"{path} · {len(translations)} providers · dry run (nothing sent)",
+    print_table(dry_rows(loaded, translations), f"{shown_path(path)} · {len(translations)} providers · dry run (nothing sent)",
                 ledgers={t.provider: t.ledger for t in translations})
-    write(f"render {path} -p ID shows one provider's exact request (-p all: every one; --ledger-only: the ledgers)")
+    write(f"render {shown_path(path)} -p ID shows one provider's exact request (-p all: every one; --ledger-only: the ledgers)")
 
 
 @handled
@@ -124,7 +124,7 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
             documents.append((path, translations, [v.to_json() for v in views] if views is not None else None))
             continue
         if len(scenario) > 1:
-            write(f"# scenario {path}" if format is RenderFormat.curl else f"══ {path}")
+            write(f"# scenario {shown_path(path)}" if format is RenderFormat.curl else f"══ {shown_path(path)}")
         if format is RenderFormat.curl:
             write(translations_curl(translations))
         elif ledger_only:
