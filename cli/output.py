@@ -58,10 +58,10 @@ def write(text: str) -> None:
 
 
 def shown_path(path: object) -> str:
-    """A file path in a title, a header or a summary line: data, with its controls written out and a newline or tab
-    too (a file name holding one must not start a line of its own: a forged result, or a command under curl's
-    ``# scenario`` comment that a shell would run)."""
-    return visible(str(path)).replace("\n", "\\u000a").replace("\t", "\\u0009")
+    """A file path in a title, a header or a summary line: data, with its controls written out and a newline too
+    (a file name holding one must not start a line of its own: a forged result, or a command under curl's
+    ``# scenario`` comment that a shell would run). A tab stays, as ``visible`` keeps it: the fold measures it."""
+    return visible(str(path)).replace("\n", "\\u000a")
 
 
 def wrapped(text: str, width: int) -> str:
