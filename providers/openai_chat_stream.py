@@ -8,6 +8,8 @@ from typing import Any, Callable
 from .core.model import Usage
 from .core.parsing import StreamAssembler, int_or_none
 
+MAX_CHOICES = 128  # the most choices a stream is assembled for (toolchoice's bound: the mock answers as many)
+
 
 class ChatStreamAssembler(StreamAssembler):
     """Chat Completions chunks → the Reply ``parse_reply`` makes of the whole body.
@@ -15,9 +17,11 @@ class ChatStreamAssembler(StreamAssembler):
     Calls are keyed by ``delta.tool_calls[].index``; the id and name come on a call's first delta
     only and its arguments as text pieces. Hosts that leave ``index`` out (Mistral sends each call
     whole, vercel/ai's mistral-tool-call recording) are keyed by id, and a piece with neither
-    continues the last call. Only ``choices[0]`` is read, as ``parse_reply`` does. The stream ends
-    with ``data: [DONE]``; usage comes in a chunk with ``usage`` (a last one with empty choices when
-    stream_options.include_usage is sent)."""
+    continues the last call. Each choice is assembled by its ``index`` (``n`` > 1: each chunk carries
+    ``choices[].index``, as openai-python's ChatCompletionStreamState accumulates them), choice 0 by this
+    assembler itself, the others each by one of their own (``Reply.choices``, as ``parse_reply`` reads
+    a whole body). The stream ends with ``data: [DONE]``; usage comes in a chunk with ``usage`` (a last
+    one with empty choices when stream_options.include_usage is sent)."""
 
     final_event = "data: [DONE]"
 
@@ -26,6 +30,7 @@ class ChatStreamAssembler(StreamAssembler):
         self._ids: dict[str, Any] = {}
         self._last: Any = None
         self._upstream = upstream  # a router's: which upstream answered (openai_chat's HOSTS say which hosts route)
+        self._others: dict[int, ChatStreamAssembler] = {}  # choices but 0 (n > 1), by index
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -46,9 +51,21 @@ class ChatStreamAssembler(StreamAssembler):
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices:
             return False
-        choice = choices[0]
-        if not isinstance(choice, dict) or choice.get("index", 0) != 0:
-            return False
+        if len(choices) == 1 and isinstance(choices[0], dict) and choices[0].get("index", 0) == 0:
+            return self._choice(choices[0])
+        pieces = False
+        for choice in choices:
+            index = choice.get("index", 0) if isinstance(choice, dict) else None
+            if index == 0:
+                pieces = self._choice(choice) or pieces
+            elif isinstance(index, int) and not isinstance(index, bool) and 0 < index < MAX_CHOICES:
+                other = self._others.get(index)
+                if other is None:
+                    other = self._others[index] = ChatStreamAssembler(self.provider)
+                pieces = other._choice(choice) or pieces
+        return pieces
+
+    def _choice(self, choice: dict[str, Any]) -> bool:
         if isinstance(choice.get("finish_reason"), str):
             self.finish_reason = choice["finish_reason"]
         delta = choice.get("delta")
@@ -101,3 +118,19 @@ class ChatStreamAssembler(StreamAssembler):
 
     def reply_text(self) -> str | None:
         return "".join(self.text) or None
+
+    def finish(self) -> Any:
+        assembly = super().finish()
+        if not self._others:
+            return assembly
+        from .core.model import Reply
+
+        mine = assembly.reply
+        replies = {0: Reply(mine.tool_calls, mine.text, mine.finish_reason)}
+        findings = list(assembly.findings)
+        for index, other in sorted(self._others.items()):
+            calls, _ = other.calls.build()
+            replies[index] = Reply(calls, other.reply_text(), other.finish_reason)
+            findings += other.findings
+        choices = tuple(replies[i] if i in replies else Reply() for i in range(max(replies) + 1))
+        return assembly._replace(reply=mine._replace(choices=choices), findings=tuple(findings))
