@@ -594,16 +594,16 @@ def parse_reply(provider: str, body: Any) -> Reply:
     choices = expect_list(provider, body.get("choices"), "choices")
     if not choices:
         raise bad_body(provider, "no choices")
-    first = _choice(provider, choices[0], 0)
+    first = _reply_choice(provider, choices[0], 0)
     usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
     reply = first._replace(usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))),
                            upstream=_upstream(body) if provider in HOSTS and HOSTS[provider].router else None)
     if len(choices) > 1:  # n > 1: every choice read, each judged (core/choices.py); the reply itself is choices[0]
-        reply = reply._replace(choices=(first, *(_choice(provider, c, i) for i, c in enumerate(choices[1:], 1))))
+        reply = reply._replace(choices=(first, *(_reply_choice(provider, c, i) for i, c in enumerate(choices[1:], 1))))
     return reply
 
 
-def _choice(provider: str, choice: Any, i: int) -> Reply:
+def _reply_choice(provider: str, choice: Any, i: int) -> Reply:
     """One of ``choices``: its calls, text, finish reason and reasoning."""
     choice = expect_dict(provider, choice, f"choices[{i}]")
     message = expect_dict(provider, choice.get("message", {}) if choice.get("message") is not None else {},
