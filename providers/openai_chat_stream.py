@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .core.model import Usage
+from .core.choices import MAX_CHOICES
 from .core.parsing import StreamAssembler, int_or_none
-
-MAX_CHOICES = 128  # the most choices a stream is assembled for (toolchoice's bound: the mock answers as many)
 
 
 class ChatStreamAssembler(StreamAssembler):
@@ -123,14 +122,6 @@ class ChatStreamAssembler(StreamAssembler):
         assembly = super().finish()
         if not self._others:
             return assembly
-        from .core.model import Reply
+        from .core.choices import assembled
 
-        mine = assembly.reply
-        replies = {0: Reply(mine.tool_calls, mine.text, mine.finish_reason)}
-        findings = list(assembly.findings)
-        for index, other in sorted(self._others.items()):
-            calls, _ = other.calls.build()
-            replies[index] = Reply(calls, other.reply_text(), other.finish_reason)
-            findings += other.findings
-        choices = tuple(replies[i] if i in replies else Reply() for i in range(max(replies) + 1))
-        return assembly._replace(reply=mine._replace(choices=choices), findings=tuple(findings))
+        return assembled(assembly, self._others)

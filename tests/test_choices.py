@@ -275,3 +275,68 @@ def test_run_carries_choice_0_forward_and_says_so(tmp_path: Path) -> None:
     assert all("loop.choice_carried" in json.dumps(step) for step in steps)  # each step's reply held 2 choices
     # the next request's history holds choice 0's call and its result, not choice 1's text
     assert lines[1]["results"][0]["from"] == 1 and lines[1]["results"][0]["id"] == lines[0]["calls"][0]["id"]
+
+
+# ---- Gemini's candidateCount, with google-genai as the client -------------------------------------------------------
+
+
+def _gemini(base_url: str, stream: bool) -> list[list[tuple[str, Any]]]:
+    """generate_content(candidate_count=2) with mode ANY: each candidate's parts as google-genai reads them."""
+    from google import genai
+    from google.genai import types
+
+    declaration = types.FunctionDeclaration(name="get_weather", parameters_json_schema=WEATHER["function"]["parameters"])
+    config = types.GenerateContentConfig(
+        candidate_count=2, tools=[types.Tool(function_declarations=[declaration])],
+        tool_config=types.ToolConfig(function_calling_config=types.FunctionCallingConfig(mode="ANY")),
+        automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True))
+    client = genai.Client(api_key=KEY, http_options=types.HttpOptions(base_url=base_url))
+    if stream:
+        chunks = list(client.models.generate_content_stream(model="gemini-2.5-flash", contents="hi", config=config))
+        candidates = [c for chunk in chunks for c in chunk.candidates]
+    else:
+        candidates = client.models.generate_content(model="gemini-2.5-flash", contents="hi", config=config).candidates
+    seen: dict[int, list[tuple[str, Any]]] = {}
+    for candidate in candidates:
+        seen.setdefault(candidate.index or 0, []).extend(
+            ("call", part.function_call.name) if part.function_call else ("text", part.text)
+            for part in candidate.content.parts)
+    return [seen[i] for i in sorted(seen)]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_the_proxy_judges_every_gemini_candidate_google_genai_receives(tmp_path: Path, stream: bool) -> None:
+    from toolchoice.providers.core.mock.proxy import ProxyHandler
+    from toolchoice.providers.core.mock.server import Running, Server
+
+    with running_mock("gemini", script=_script(tmp_path, DISOBEY_SECOND)) as upstream:
+        handler = ProxyHandler("gemini", upstream.base_url, None)
+        with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
+            seen = _gemini(proxy.base_url, stream)
+            (line,) = _settled(proxy, 1)
+        mocked = list(upstream.records)
+    assert [[kind for kind, _ in parts] for parts in seen] == [["call"], ["text"]]
+    assert line["verdict"] == "no_call"
+    assert [(c["index"], c["verdict"]) for c in line["choices"]] == [(0, "obeyed"), (1, "no_call")]
+    assert [[k["name"] for k in c["calls"]] for c in line["choices"]] == [["get_weather"], []]
+    assert [len(c["calls"]) for c in mocked[0]["choices"]] == [1, 0]
+    _valid([line, *mocked])
+
+
+def test_a_gemini_body_of_two_candidates_is_read_per_candidate_as_google_genai_reads_it() -> None:
+    from google.genai import types
+
+    body = {"candidates": [
+        {"index": 0, "finishReason": "STOP", "content": {"role": "model", "parts": [
+            {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}},
+        {"index": 1, "finishReason": "STOP", "content": {"role": "model", "parts": [{"text": "Sunny."}]}}],
+        "usageMetadata": {"promptTokenCount": 12, "candidatesTokenCount": 9, "totalTokenCount": 21},
+        "modelVersion": "gemini-2.5-flash"}
+    sdk = types.GenerateContentResponse.model_validate(body)
+    reply = parse_reply("gemini", body)
+    assert [[c.name for c in choice.tool_calls] for choice in reply.choices] == \
+        [[p.function_call.name for p in c.content.parts if p.function_call] for c in sdk.candidates]
+    assert [choice.text for choice in reply.choices] == [None, sdk.candidates[1].content.parts[0].text]
+    assert reply.usage.input_tokens == sdk.usage_metadata.prompt_token_count
+    found = verdict(load_scenario_text(SCENARIO, "s.yaml"), reply)
+    assert (found["category"], found["choices_obeyed"]) == ("no_call", [1, 2])

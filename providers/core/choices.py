@@ -42,3 +42,21 @@ def judged(scenario: Scenario, reply: Reply, translation: Translation | None,
     if reply.server_calls:
         result["server_calls"] = [call.to_json() for call in reply.server_calls]
     return result
+
+
+MAX_CHOICES = 128  # the most choices a stream is assembled for and the mock answers (toolchoice's bound)
+
+
+def assembled(assembly: Any, others: dict[int, Any]) -> Any:
+    """A stream's ``Assembly`` (choice 0's, by the family's assembler) with the choices ``others`` assembled beside it
+    (index → that choice's assembler): ``Reply.choices`` in index order (an index no chunk carried: an empty reply),
+    their findings added."""
+    mine = assembly.reply
+    replies = {0: Reply(mine.tool_calls, mine.text, mine.finish_reason, reasoning=mine.reasoning)}
+    findings = list(assembly.findings)
+    for index, other in sorted(others.items()):
+        calls, _ = other.calls.build()
+        replies[index] = Reply(calls, other.reply_text(), other.finish_reason)
+        findings += other.findings
+    choices = tuple(replies.get(i, Reply()) for i in range(max(replies) + 1))
+    return assembly._replace(reply=mine._replace(choices=choices), findings=tuple(findings))
