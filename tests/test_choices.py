@@ -340,3 +340,10 @@ def test_a_gemini_body_of_two_candidates_is_read_per_candidate_as_google_genai_r
     assert reply.usage.input_tokens == sdk.usage_metadata.prompt_token_count
     found = verdict(load_scenario_text(SCENARIO, "s.yaml"), reply)
     assert (found["category"], found["choices_obeyed"]) == ("no_call", [1, 2])
+
+
+def test_compare_sends_calls_cell_names_each_choice() -> None:
+    from toolchoice.cli.compare_send import _calls_text
+
+    assert _calls_text(parse_reply("openai", TWO)).splitlines() == [
+        'choice 0: get_weather({"city":"Paris"})', "choice 1: (text) It is sunny in Paris."]
