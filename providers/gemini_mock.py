@@ -127,10 +127,10 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     settings = ProviderSettings(temperature=generation.get("temperature"),
                                 max_tokens=generation.get("maxOutputTokens", generation.get("max_output_tokens")),
                                 thinking=None if spec is None else spec.mode != "off", thinking_mode=spec)
-    from .core.choices import MAX_CHOICES
+    from .core.choices import max_choices
 
     count = generation.get("candidateCount", generation.get("candidate_count"))  # google-genai 3.6.1 candidate_count
-    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_CHOICES):
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= max_choices()):
         other, count = [*other, "generationConfig.candidateCount"], 1  # named: passed unjudged, one answered
     native = _mock_servers(servers)
     if native and not tools and isinstance(value, dict) and value.get("mode") == "ANY":

@@ -185,10 +185,10 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
     wrong_id = _wrong_call_id(messages, provider) if refusal is None else None
     if wrong_id is not None:  # after the pairing, as mistral-common validates a list's structure before its content
         refusal = _ID_WORDS.format(wrong_id)
-    from .core.choices import MAX_CHOICES
+    from .core.choices import max_choices
 
     n = body.get("n")  # How many chat completion choices to generate (openai 3.57.0 completion_create_params.py)
-    count = n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= MAX_CHOICES else 1
+    count = n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= max_choices() else 1
     known = _MOCK_KNOWN | {"n"} if n is None or n == count else _MOCK_KNOWN  # else named: passed unjudged
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,

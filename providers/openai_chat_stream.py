@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .core.model import Usage
-from .core.choices import MAX_CHOICES
 from .core.parsing import StreamAssembler, int_or_none
 
 
@@ -57,11 +56,11 @@ class ChatStreamAssembler(StreamAssembler):
             index = choice.get("index", 0) if isinstance(choice, dict) else None
             if index == 0:
                 pieces = self._choice(choice) or pieces
-            elif isinstance(index, int) and not isinstance(index, bool) and 0 < index < MAX_CHOICES:
-                other = self._others.get(index)
-                if other is None:
-                    other = self._others[index] = ChatStreamAssembler(self.provider)
-                pieces = other._choice(choice) or pieces
+            elif isinstance(index, int) and not isinstance(index, bool) and index > 0:
+                from .core.choices import other_choice
+
+                other = other_choice(self, index)
+                pieces = (other is not None and other._choice(choice)) or pieces
         return pieces
 
     def _choice(self, choice: dict[str, Any]) -> bool:

@@ -347,3 +347,23 @@ def test_compare_sends_calls_cell_names_each_choice() -> None:
 
     assert _calls_text(parse_reply("openai", TWO)).splitlines() == [
         'choice 0: get_weather({"city":"Paris"})', "choice 1: (text) It is sunny in Paris."]
+
+
+def test_choices_past_the_limit_are_said_and_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/limits.md `choices`: a stream's choices past it are a stream.too_large finding; an n past it is named
+    in mock.unjudged and answered with one choice."""
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_CHOICES", "2")
+    head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    raw = _sse([{**head, "choices": [{"index": i, "delta": {"content": f"t{i}"}, "finish_reason": "stop"}]}
+                for i in range(4)])
+    result = assemble_bytes("openai", raw)
+    assert [c.text for c in result.reply.choices] == ["t0", "t1"]
+    (finding,) = [f for f in result.findings if f.code == "stream.too_large"]
+    assert "limit choices" in finding.message and "TOOLCHOICE_LIMIT_CHOICES" in finding.message
+    with running_mock("openai") as mock:
+        answered = httpx.post(mock.base_url + "/chat/completions", timeout=10, json={
+            "model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "n": 3}).json()
+        (line,) = mock.records
+    assert len(answered["choices"]) == 1
+    assert any(f["code"] == "mock.unjudged" and "n" in f["message"].split(": ")[-1].split(", ")
+               for f in line["findings"])

@@ -44,7 +44,28 @@ def judged(scenario: Scenario, reply: Reply, translation: Translation | None,
     return result
 
 
-MAX_CHOICES = 128  # the most choices a stream is assembled for and the mock answers (toolchoice's bound)
+def max_choices() -> int:
+    """The most choices a stream is assembled for and the mock answers (limit ``choices``, docs/limits.md)."""
+    from .limits import get
+
+    return get("choices")
+
+
+def other_choice(owner: Any, index: int) -> Any:
+    """The assembler of a stream's choice ``index`` (> 0) beside ``owner`` (choice 0's), made on its first chunk
+    (``owner._others``); None past the ``choices`` limit, said once as a ``stream.too_large`` finding."""
+    other = owner._others.get(index)
+    if other is None:
+        if index >= max_choices():
+            if not any(f.code == "stream.too_large" and "limit choices" in f.message for f in owner.findings):
+                from .limits import refusal
+                from .stream_assembly import Finding
+
+                owner.findings.append(Finding("stream.too_large", refusal(f"the reply's choices (index {index})",
+                                                                          "choices") + "; those past it are not read"))
+            return None
+        other = owner._others[index] = type(owner)(owner.provider)
+    return other
 
 
 def assembled(assembly: Any, others: dict[int, Any]) -> Any:

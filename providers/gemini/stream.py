@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.choices import MAX_CHOICES
 from ..core.model import Usage
 from ..core.parsing import StreamAssembler, int_or_none
 from ..core.reply import provider_error
@@ -59,11 +58,11 @@ class GeminiStreamAssembler(StreamAssembler):
             index = candidate.get("index", position) if isinstance(candidate, dict) else None
             if index == 0:
                 called = self._candidate(candidate) or called
-            elif isinstance(index, int) and not isinstance(index, bool) and 0 < index < MAX_CHOICES:
-                other = self._others.get(index)
-                if other is None:
-                    other = self._others[index] = GeminiStreamAssembler(self.provider)
-                called = other._candidate(candidate) or called
+            elif isinstance(index, int) and not isinstance(index, bool) and index > 0:
+                from ..core.choices import other_choice
+
+                other = other_choice(self, index)
+                called = (other is not None and other._candidate(candidate)) or called
         return called
 
     def _candidate(self, first: dict[str, Any]) -> bool:
