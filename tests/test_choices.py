@@ -367,3 +367,16 @@ def test_choices_past_the_limit_are_said_and_not_read(monkeypatch: pytest.Monkey
     assert len(answered["choices"]) == 1
     assert any(f["code"] == "mock.unjudged" and "n" in f["message"].split(": ")[-1].split(", ")
                for f in line["findings"])
+
+
+def test_a_sent_document_of_two_choices_validates_against_the_shipped_schema(tmp_path: Path) -> None:
+    import jsonschema
+
+    scenario = _scenario(tmp_path, "providers:\n  openai:\n    extra: {n: 2}\n")
+    with running_mock("openai", script=_script(tmp_path, DISOBEY_SECOND)) as mock:
+        done = run_cli(["send", str(scenario), "-p", "openai", "--base-url", mock.base_url, "-f", "json"],
+                       env={"OPENAI_API_KEY": KEY})
+    schema = json.loads(run_cli(["schema", "send"], env={}).stdout)
+    document = json.loads(done.stdout)
+    jsonschema.validate(document, schema)
+    assert len(document["reply"]["choices"]) == 2
