@@ -16,18 +16,17 @@ from .model import Reply, Scenario, Translation
 
 
 def judged(scenario: Scenario, reply: Reply, translation: Translation | None,
-           judge: Callable[[Scenario, Reply, Translation | None], dict[str, Any]]) -> dict[str, Any]:
+           judge: Callable[[Scenario, Reply, Translation | None], dict[str, Any]],
+           order: tuple[str, ...]) -> dict[str, Any]:
     """The verdict of a reply with several choices: ``judge`` (verdict.verdict) run on each, then one verdict.
-    ``category`` is the most fundamental of the disobeying choices' categories (verdict.CATEGORIES' order), else
-    obeyed; ``reasons`` first say the count, then each choice's own reasons; ``calls`` are choice 0's checks."""
-    from .verdict import CATEGORIES, REQUEST_ERROR
-
+    ``category`` is the most fundamental of the disobeying choices' categories (first in ``order``: the verdict's
+    own), else obeyed; ``reasons`` first say the count, then each choice's own reasons; ``calls`` are choice 0's
+    checks."""
     verdicts = [judge(scenario, choice, translation) for choice in reply.choices]
     if reply.error is not None:  # a stream that failed after its choices began: the reply's error decides
         whole = judge(scenario, reply._replace(choices=()), translation)
         if not whole["obeyed"]:
             return whole
-    order = (REQUEST_ERROR, *CATEGORIES)
     bad = [v["category"] for v in verdicts if not v["obeyed"]]
     category = min(bad, key=lambda c: order.index(c) if c in order else len(order)) if bad else "obeyed"
     good, total = len(verdicts) - len(bad), len(verdicts)
