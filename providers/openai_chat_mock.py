@@ -27,6 +27,7 @@ MOCK_CHOICE_WORDS: dict[str, tuple[str, ...]] = {"openai": ("none", "auto", "req
                                                  "groq": ("none", "auto", "required")}
 _MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stream_options",
                          "max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "thinking"})
+_MOCK_KNOWN_N = _MOCK_KNOWN | {"n"}  # n read: a whole number of choices up to the limit (core/choices.py)
 
 
 def mock_route(method: str, path: str) -> dict[str, Any] | None:
@@ -189,7 +190,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
 
     n = body.get("n")  # How many chat completion choices to generate (openai 3.57.0 completion_create_params.py)
     count = n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= max_choices() else 1
-    known = _MOCK_KNOWN | {"n"} if n is None or n == count else _MOCK_KNOWN  # else named: passed unjudged
+    known = _MOCK_KNOWN_N if n is None or n == count else _MOCK_KNOWN  # else named: passed unjudged
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,

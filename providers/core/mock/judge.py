@@ -244,6 +244,8 @@ def plan_answers(judged: Judged, step: Step | None, number: int) -> Answer:
     """``plan_answer`` for each choice the request asks (``MockRead.choices``), each following its script step
     (``Step.choice``): choice 0's Answer, the others in its ``others``; the calls numbered on across the choices."""
     assert judged.read is not None
+    if judged.read.choices == 1:
+        return plan_answer(judged, step.choice(0) if step is not None else None, number)
     answers: list[Answer] = []
     for index in range(judged.read.choices):
         answers.append(plan_answer(judged, step.choice(index) if step is not None else None, number,

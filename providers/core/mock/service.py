@@ -168,11 +168,17 @@ class MockService:
                 line["results"] = results
         if answer is not None:
             call_id = getattr(self.module, "mock_call_id", lambda call, **_: call.id)
-            every = (answer, *answer.others)  # n > 1: every choice's calls (the line's choices)
-            for entry, each in zip([line, *line.get("choices", ())], (answer, *every)):
+            ids = [call_id(call, **self.per_host) for call in answer.calls]
+            for entry, made in zip(line["calls"], ids):
+                entry["id"] = made
+            calls = [(made, call.name) for made, call in zip(ids, answer.calls)]
+            for entry, each in zip(line.get("choices", ())[1:], answer.others):  # n > 1: every choice's calls
                 for call_entry, call in zip(entry["calls"], each.calls):
                     call_entry["id"] = call_id(call, **self.per_host)
-            self.origins.made(number, [(call_id(call, **self.per_host), call.name) for each in every for call in each.calls])
+                    calls.append((call_entry["id"], call.name))
+            if answer.others:
+                line["choices"][0]["calls"] = [dict(entry) for entry in line["calls"]]
+            self.origins.made(number, calls)
         return line
 
 
