@@ -24,6 +24,8 @@ from toolchoice.providers.core.json_text import dumps_indented
 def _calls_text(reply: Reply) -> str:
     if reply.error is not None:
         return ""
+    if reply.choices:  # n > 1: each choice's calls (core/choices.py)
+        return "\n".join(f"choice {i}: {_calls_text(choice)}" for i, choice in enumerate(reply.choices))
     if not reply.tool_calls:
         return f"(text) {reply.text[:60]}" if reply.text else "(no call, no text)"
     parts = []

@@ -109,6 +109,10 @@ def _pretty(line: dict[str, Any]) -> None:
     neutral = "-" if line["tool_choice"] is None else word_or_json(line["tool_choice"])
     calls = (", ".join(f"{c['name']}({quoted(c['arguments'])})" for c in line["calls"])
              or ", ".join(f"server call {c['server_label']}/{c['name']}" for c in line.get("server_calls", ())) or "text")
+    if line.get("choices"):  # n > 1: each choice's calls (and, from the proxy, its verdict)
+        calls = " | ".join(f"choice {c['index']}: " + (", ".join(f"{k['name']}({quoted(k['arguments'])})"
+                                                                 for k in c["calls"]) or "text")
+                           + (f" {c['verdict']}" if c.get("verdict") else "") for c in line["choices"])
     if line["status"] != 200:
         calls = "-"
     parts = [f"#{line['n']}", line["path"], "stream" if line["stream"] else "whole",

@@ -47,11 +47,13 @@ def verdict_text(v: dict[str, Any] | None) -> Any:
     return line
 
 
-def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | None) -> None:
+def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | None, verdict_line: bool = True) -> None:
     """The calls table, text, finish reason, tokens and the verdict with its reasons."""
     from rich.table import Table
     from rich.text import Text
 
+    if reply.choices:  # n > 1: each choice drawn with its own verdict, then the whole reply's
+        return _print_choices(console, provider, reply, v)
     if reply.error is not None:
         console.print(Text(reply.error.one_line(provider), style="red"))
     checks = (v or {}).get("calls") or []
@@ -87,10 +89,31 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
         facts.append("stop_details " + ", ".join(f"{k} {w}" for k, w in reply.stop_details.items() if w is not None))
     if facts:
         console.print(Text("  ·  ".join(facts), style="dim"))
+    if not verdict_line:
+        return
     console.print(Text.assemble(("verdict  ", "bold"), verdict_text(v)))
     if v is not None and v["category"] != "error":  # an error's one reason is the line printed above
         for reason in v["reasons"]:
             console.print(Text(f"  - {reason}"))
+
+
+def _print_choices(console: Any, provider: str, reply: Reply, v: dict[str, Any] | None) -> None:
+    """A reply of several choices (core/choices.py): under each choice's heading its calls, text, finish reason and
+    verdict with its reasons; then the tokens (the whole reply's) and the reply's verdict with the count."""
+    from rich.text import Text
+
+    if reply.error is not None:
+        console.print(Text(reply.error.one_line(provider), style="red"))
+    judged = (v or {}).get("choices") or []
+    for index, choice in enumerate(reply.choices):
+        console.print(Text(f"choice {index}", style="bold underline"))
+        one = judged[index] if index < len(judged) else None
+        print_reply(console, provider, choice, one, verdict_line=one is not None)  # no scenario: no verdict each
+    if reply.usage.input_tokens is not None or reply.usage.output_tokens is not None:
+        console.print(Text(f"tokens in {reply.usage.input_tokens} / out {reply.usage.output_tokens}", style="dim"))
+    console.print(Text.assemble(("verdict  ", "bold"), verdict_text(v)))
+    if v is not None and v["category"] != "error" and v["reasons"]:
+        console.print(Text(f"  - {v['reasons'][0]}"))
 
 
 # The most of one call's arguments the calls table shows (~1,200 lines at 80 columns): past it, a terminal's

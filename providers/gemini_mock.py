@@ -127,6 +127,11 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     settings = ProviderSettings(temperature=generation.get("temperature"),
                                 max_tokens=generation.get("maxOutputTokens", generation.get("max_output_tokens")),
                                 thinking=None if spec is None else spec.mode != "off", thinking_mode=spec)
+    from .core.choices import max_choices
+
+    count = generation.get("candidateCount", generation.get("candidate_count"))  # google-genai 3.6.1 candidate_count
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= max_choices()):
+        other, count = [*other, "generationConfig.candidateCount"], 1  # named: passed unjudged, one answered
     native = _mock_servers(servers)
     if native and not tools and isinstance(value, dict) and value.get("mode") == "ANY":
         notes = (*notes, _native_unanswered(native))
@@ -136,7 +141,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         notes = (*notes, LedgerEntry("error", "history.missing_tool_result", str(refusal)))
     return MockRead(calling, tools, tuple(history), settings, route.get("stream", False), route.get("model"),
                     choice_value=value, unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(set(other))), notes=notes,
-                    thinking=spec is None or spec.mode != "off",
+                    thinking=spec is None or spec.mode != "off", choices=count or 1,
                     refusal=refusal, native_tools=native,
                     native_answers=False)
 
@@ -287,25 +292,31 @@ def _mock_parts(answer: Any) -> list[dict[str, Any]]:
     return parts
 
 
-def _mock_chunk(read: Any, number: int, parts: list[dict[str, Any]], finish: str | None) -> dict[str, Any]:
-    """A GenerateContentResponse (google-genai types.py)."""
-    candidate: dict[str, Any] = {"content": {"parts": parts, "role": "model"}, "index": 0}
+def _mock_chunk(read: Any, number: int, parts: list[dict[str, Any]], finish: str | None, index: int = 0,
+                more: tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
+    """A GenerateContentResponse (google-genai types.py); ``more``: the other candidates (candidateCount > 1)."""
+    candidate: dict[str, Any] = {"content": {"parts": parts, "role": "model"}, "index": index}
     if finish:
         candidate["finishReason"] = finish
-    return {"candidates": [candidate], "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
-                                                         "totalTokenCount": 15},
+    return {"candidates": [candidate, *more], "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+                                                                "totalTokenCount": 15},
             "modelVersion": read.model or "mock", "responseId": f"mock{number}"}
 
 
 def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    return _mock_chunk(read, number, _mock_parts(answer), "STOP")  # STOP with calls too (parse_reply's docstring)
+    more = tuple(_mock_chunk(read, number, _mock_parts(other), "STOP", i)["candidates"][0]
+                 for i, other in enumerate(answer.others, 1))  # candidateCount > 1: each candidate its answer
+    return _mock_chunk(read, number, _mock_parts(answer), "STOP", 0, more)  # STOP with calls too (parse_reply's docstring)
 
 
 def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> list[tuple[str | None, Any]]:
-    """streamGenerateContent?alt=sse: one GenerateContentResponse per event, the last with finishReason."""
-    parts = _mock_parts(answer)
-    events: list[tuple[str | None, Any]] = [(None, _mock_chunk(read, number, [part], None)) for part in parts[:-1]]
-    events.append((None, _mock_chunk(read, number, parts[-1:], "STOP")))
+    """streamGenerateContent?alt=sse: one GenerateContentResponse per event, the last with finishReason; with
+    candidateCount > 1 each candidate's events in turn, each chunk carrying its candidate's index."""
+    events: list[tuple[str | None, Any]] = []
+    for index, each in enumerate((answer, *answer.others)):
+        parts = _mock_parts(each)
+        events += [(None, _mock_chunk(read, number, [part], None, index)) for part in parts[:-1]]
+        events.append((None, _mock_chunk(read, number, parts[-1:], "STOP", index)))
     return events
 
 

@@ -594,9 +594,20 @@ def parse_reply(provider: str, body: Any) -> Reply:
     choices = expect_list(provider, body.get("choices"), "choices")
     if not choices:
         raise bad_body(provider, "no choices")
-    choice = expect_dict(provider, choices[0], "choices[0]")
+    first = _reply_choice(provider, choices[0], 0)
+    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+    reply = first._replace(usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))),
+                           upstream=_upstream(body) if provider in HOSTS and HOSTS[provider].router else None)
+    if len(choices) > 1:  # n > 1: every choice read, each judged (core/choices.py); the reply itself is choices[0]
+        reply = reply._replace(choices=(first, *(_reply_choice(provider, c, i) for i, c in enumerate(choices[1:], 1))))
+    return reply
+
+
+def _reply_choice(provider: str, choice: Any, i: int) -> Reply:
+    """One of ``choices``: its calls, text, finish reason and reasoning."""
+    choice = expect_dict(provider, choice, f"choices[{i}]")
     message = expect_dict(provider, choice.get("message", {}) if choice.get("message") is not None else {},
-                          "choices[0].message")
+                          f"choices[{i}].message")
     calls: list[ToolCall] = []
     for raw in expect_list(provider, message.get("tool_calls"), "message.tool_calls"):
         raw = expect_dict(provider, raw, "a tool call")
@@ -619,19 +630,12 @@ def parse_reply(provider: str, body: Any) -> Reply:
     # a refusal is the model's answer too (openai-python ChatCompletionMessage.refusal: "The refusal message generated
     # by the model."), as the Responses API's refusal parts are (openai_responses.parse_reply)
     text = join_text([content if isinstance(content, str) else None, message.get("refusal")])
-    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
     finish_reason = choice.get("finish_reason")
     # DeepSeek, vLLM (before 0.10: reasoning_content; since: reasoning) and llama.cpp put the chain of thought
     # beside content; DeepSeek requires it back on tool-call turns.
-    thought = message.get("reasoning_content")
-    if not isinstance(thought, str):
-        thought = message.get("reasoning") if isinstance(message.get("reasoning"), str) else None
-    reasoning = (ReasoningItem("openai-chat", text=thought),) if thought is not None else ()
-    return Reply(tool_calls=tuple(calls), text=text,
-                 finish_reason=finish_reason if isinstance(finish_reason, str) else None,
-                 usage=Usage(int_or_none(usage.get("prompt_tokens")), int_or_none(usage.get("completion_tokens"))),
-                 upstream=_upstream(body) if provider in HOSTS and HOSTS[provider].router else None,
-                 reasoning=reasoning)
+    thought = next((t for t in (message.get("reasoning_content"), message.get("reasoning")) if isinstance(t, str)), None)
+    return Reply(tool_calls=tuple(calls), text=text, finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+                 reasoning=(ReasoningItem("openai-chat", text=thought),) if thought is not None else ())
 
 
 # ---- streamed replies ------------------------------------------------------------------------

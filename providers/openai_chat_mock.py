@@ -27,6 +27,7 @@ MOCK_CHOICE_WORDS: dict[str, tuple[str, ...]] = {"openai": ("none", "auto", "req
                                                  "groq": ("none", "auto", "required")}
 _MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stream_options",
                          "max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "thinking"})
+_MOCK_KNOWN_N = _MOCK_KNOWN | {"n"}  # n read: a whole number of choices up to the limit (core/choices.py)
 
 
 def mock_route(method: str, path: str) -> dict[str, Any] | None:
@@ -185,11 +186,16 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
     wrong_id = _wrong_call_id(messages, provider) if refusal is None else None
     if wrong_id is not None:  # after the pairing, as mistral-common validates a list's structure before its content
         refusal = _ID_WORDS.format(wrong_id)
+    from .core.choices import max_choices
+
+    n = body.get("n")  # How many chat completion choices to generate (openai 3.57.0 completion_create_params.py)
+    count = n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= max_choices() else 1
+    known = _MOCK_KNOWN_N if n is None or n == count else _MOCK_KNOWN  # else named: passed unjudged
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
-                    unjudged=unjudged(body, _MOCK_KNOWN), refusal=refusal, refusal_param=param, notes=(*notes, *read_as),
-                    thinking=isinstance(effort, str), decided=_DECIDED)
+                    unjudged=unjudged(body, known), refusal=refusal, refusal_param=param, notes=(*notes, *read_as),
+                    thinking=isinstance(effort, str), decided=_DECIDED, choices=count)
 
 
 _DECIDED = frozenset({"tool_choice.without_tools"})  # WITHOUT_TOOLS decides it per host
@@ -243,9 +249,10 @@ def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None 
                provider: str = "openai") -> dict[str, Any]:
     """A whole chat.completion body (openai-python types/chat/chat_completion.py)."""
     return {"id": f"chatcmpl-mock{number}", "object": "chat.completion", "created": 1764147600,
-            "model": read.model or "mock", "choices": [{"index": 0, "message": _mock_message(answer, provider),
+            "model": read.model or "mock", "choices": [{"index": index, "message": _mock_message(each, provider),
                                                         "logprobs": None,
-                                                        "finish_reason": "tool_calls" if answer.calls else "stop"}],
+                                                        "finish_reason": "tool_calls" if each.calls else "stop"}
+                                                       for index, each in enumerate((answer, *answer.others))],
             "usage": _mock_usage(), "system_fingerprint": _FINGERPRINT}
 
 
@@ -262,25 +269,30 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any],
     head = {"id": f"chatcmpl-mock{number}", "object": "chat.completion.chunk", "created": 1764147600,
             "model": read.model or "mock", "system_fingerprint": _FINGERPRINT}
 
-    def chunk(delta: dict[str, Any], finish: str | None = None) -> tuple[None, dict[str, Any]]:
-        return None, {**head, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
+    events: list[tuple[str | None, Any]] = []
+    for choice, each in enumerate((answer, *answer.others)):  # n > 1: each choice's chunks carry its index
 
-    events = [chunk({"role": "assistant", "content": "" if answer.calls else None, "refusal": None})]
-    if answer.text is not None:
-        events.append(chunk({"content": answer.text}))
-    for index, call in enumerate(answer.calls):
-        if provider in _WHOLE_CALL_HOSTS:
+        def chunk(delta: dict[str, Any], finish: str | None = None, choice: int = choice) -> tuple[None, dict[str, Any]]:
+            return None, {**head, "choices": [{"index": choice, "delta": delta, "logprobs": None,
+                                               "finish_reason": finish}]}
+
+        events.append(chunk({"role": "assistant", "content": "" if each.calls else None, "refusal": None}))
+        if each.text is not None:
+            events.append(chunk({"content": each.text}))
+        for index, call in enumerate(each.calls):
+            if provider in _WHOLE_CALL_HOSTS:
+                events.append(chunk({"tool_calls": [{"index": index, "id": mock_call_id(call, provider),
+                                                     "type": "function",
+                                                     "function": {"name": call.name, "arguments": call.raw}}]}))
+                continue
             events.append(chunk({"tool_calls": [{"index": index, "id": mock_call_id(call, provider), "type": "function",
-                                                 "function": {"name": call.name, "arguments": call.raw}}]}))
-            continue
-        events.append(chunk({"tool_calls": [{"index": index, "id": mock_call_id(call, provider), "type": "function",
-                                             "function": {"name": call.name, "arguments": ""}}]}))
-        half = len(call.raw) // 2
-        for piece in (call.raw[:half], call.raw[half:]):
-            if piece:
-                events.append(chunk({"tool_calls": [{"index": index, "type": "function",
-                                                     "function": {"arguments": piece}}]}))
-    events.append(chunk({}, "tool_calls" if answer.calls else "stop"))
+                                                 "function": {"name": call.name, "arguments": ""}}]}))
+            half = len(call.raw) // 2
+            for piece in (call.raw[:half], call.raw[half:]):
+                if piece:
+                    events.append(chunk({"tool_calls": [{"index": index, "type": "function",
+                                                         "function": {"arguments": piece}}]}))
+        events.append(chunk({}, "tool_calls" if each.calls else "stop"))
     options = body.get("stream_options")
     if isinstance(options, dict) and options.get("include_usage"):
         events.append((None, {**head, "choices": [], "usage": _mock_usage()}))

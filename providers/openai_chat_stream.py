@@ -15,9 +15,11 @@ class ChatStreamAssembler(StreamAssembler):
     Calls are keyed by ``delta.tool_calls[].index``; the id and name come on a call's first delta
     only and its arguments as text pieces. Hosts that leave ``index`` out (Mistral sends each call
     whole, vercel/ai's mistral-tool-call recording) are keyed by id, and a piece with neither
-    continues the last call. Only ``choices[0]`` is read, as ``parse_reply`` does. The stream ends
-    with ``data: [DONE]``; usage comes in a chunk with ``usage`` (a last one with empty choices when
-    stream_options.include_usage is sent)."""
+    continues the last call. Each choice is assembled by its ``index`` (``n`` > 1: each chunk carries
+    ``choices[].index``, as openai-python's ChatCompletionStreamState accumulates them), choice 0 by this
+    assembler itself, the others each by one of their own (``Reply.choices``, as ``parse_reply`` reads
+    a whole body). The stream ends with ``data: [DONE]``; usage comes in a chunk with ``usage`` (a last
+    one with empty choices when stream_options.include_usage is sent)."""
 
     final_event = "data: [DONE]"
 
@@ -26,6 +28,7 @@ class ChatStreamAssembler(StreamAssembler):
         self._ids: dict[str, Any] = {}
         self._last: Any = None
         self._upstream = upstream  # a router's: which upstream answered (openai_chat's HOSTS say which hosts route)
+        self._others: dict[int, ChatStreamAssembler] = {}  # choices but 0 (n > 1), by index
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -46,9 +49,21 @@ class ChatStreamAssembler(StreamAssembler):
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices:
             return False
-        choice = choices[0]
-        if not isinstance(choice, dict) or choice.get("index", 0) != 0:
-            return False
+        if len(choices) == 1 and isinstance(choices[0], dict) and choices[0].get("index", 0) == 0:
+            return self._choice(choices[0])
+        pieces = False
+        for choice in choices:
+            index = choice.get("index", 0) if isinstance(choice, dict) else None
+            if index == 0:
+                pieces = self._choice(choice) or pieces
+            elif isinstance(index, int) and not isinstance(index, bool) and index > 0:
+                from .core.choices import other_choice
+
+                other = other_choice(self, index)
+                pieces = (other is not None and other._choice(choice)) or pieces
+        return pieces
+
+    def _choice(self, choice: dict[str, Any]) -> bool:
         if isinstance(choice.get("finish_reason"), str):
             self.finish_reason = choice["finish_reason"]
         delta = choice.get("delta")
@@ -101,3 +116,11 @@ class ChatStreamAssembler(StreamAssembler):
 
     def reply_text(self) -> str | None:
         return "".join(self.text) or None
+
+    def finish(self) -> Any:
+        assembly = super().finish()
+        if not self._others:
+            return assembly
+        from .core.choices import assembled
+
+        return assembled(assembly, self._others)

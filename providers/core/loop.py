@@ -195,6 +195,10 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         if reply.error is not None:
             _finish(run, record, "error", record.sample.error_line(run.provider), on_step)
             return run
+        if reply.choices:  # n > 1: one history goes on (core/choices.py)
+            record.notes.append(LedgerEntry("info", "loop.choice_carried",
+                                            f"the reply held {len(reply.choices)} choices (n): each is judged, and "
+                                            "the history carries choice 0, as openai-python's users read choices[0]"))
         offered = offered_tools(translation, s)  # what the verdict counts as offered
         if s.tool_choice is not None and s.tool_choice.mode == "allowed":  # narrow: allowed sends every tool; the
             offered = tuple(n for n in offered if n in s.tool_choice.allowed)  # step offers its subset, as on removal

@@ -5,7 +5,7 @@ JSON-ready data. No I/O, no third-party imports: this module is on `render`'s st
 frozen dataclasses because building the classes is what this module's import costs: 5.8 ms as frozen dataclasses, 1.5 ms
 as NamedTuples (CPython 3.11), and their instances are created about twice as fast. No ``from __future__ import
 annotations`` here (nor in the other modules on that path that define NamedTuples): typing.NamedTuple checks every
-field's annotation, and a string one becomes a ForwardRef, compiled (~15 µs a field: half this module's import); the two
+field's annotation, and a string one becomes a ForwardRef, compiled (~15 µs a field: half this module's import); the
 forward references are quoted.
 """
 
@@ -33,11 +33,7 @@ class ToolchoiceError(Exception):
 
     def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
                  column: int | None = None, hint: str | None = None) -> None:
-        self.message = message
-        self.path = path
-        self.line = line
-        self.column = column
-        self.hint = hint
+        self.message, self.path, self.line, self.column, self.hint = message, path, line, column, hint
         super().__init__(self.one_line())
 
     def one_line(self) -> str:
@@ -630,6 +626,7 @@ class Reply(NamedTuple):
     reasoning: tuple[ReasoningItem, ...] = ()  # the reply's reasoning state, in reply order
     server_calls: tuple[ServerCall, ...] = ()  # calls the provider ran itself (MCP, programs, tool search)
     stop_details: dict[str, Any] | None = None  # Anthropic's structured stop (types/message.py stop_details)
+    choices: tuple["Reply", ...] = ()  # n > 1: every choice's reply by index, this one choice 0's (core/choices.py)
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -647,4 +644,6 @@ class Reply(NamedTuple):
             data["server_calls"] = [call.to_json() for call in self.server_calls]
         if self.stop_details is not None:
             data["stop_details"] = self.stop_details
+        if self.choices:  # only when a reply held several choices
+            data["choices"] = [choice.to_json() for choice in self.choices]
         return data

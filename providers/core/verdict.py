@@ -213,6 +213,10 @@ def verdict(scenario: Scenario, reply: Reply, translation: Translation | None = 
 
         scenario_arg(scenario)
         raise wrong("reply", "a Reply", reply, "parse_reply(provider, body)")
+    if reply.choices:  # several choices (n > 1): each judged, the reply obeys when every one does
+        from .choices import judged
+
+        return judged(scenario, reply, translation, verdict, (REQUEST_ERROR, *CATEGORIES))
     offered = offered_tools(translation, scenario)
     unenforced = not_enforced(translation)
     calls = list(reply.tool_calls)

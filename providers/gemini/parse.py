@@ -61,21 +61,31 @@ def parse_reply(provider: str, body: Any) -> Reply:
         feedback = data.get("promptFeedback")
         reason = feedback.get("blockReason") if isinstance(feedback, dict) else None
         return Reply(finish_reason=reason if isinstance(reason, str) else None, usage=usage)
-    first = expect_dict(provider, candidates[0], "candidates[0]")
+    reply = _candidate(provider, candidates[0], 0)._replace(usage=usage)
+    if len(candidates) > 1:  # candidateCount > 1: every candidate read, each judged (core/choices.py)
+        reply = reply._replace(choices=(reply._replace(usage=Usage()),
+                                        *(_candidate(provider, c, i) for i, c in enumerate(candidates[1:], 1))))
+    return reply
+
+
+def _candidate(provider: str, candidate: Any, index: int) -> Reply:
+    """One of ``candidates``: its calls, text, finish reason and reasoning."""
+    where = f"candidates[{index}]"
+    first = expect_dict(provider, candidate, where)
     content = first.get("content")
     parts = [] if content is None else expect_list(
-        provider, expect_dict(provider, content, "candidates[0].content").get("parts"), "candidates[0].content.parts")
+        provider, expect_dict(provider, content, f"{where}.content").get("parts"), f"{where}.content.parts")
     calls = []
     texts = []
     reasoning = []
     for i, raw in enumerate(parts):
-        part = expect_dict(provider, raw, f"candidates[0].content.parts[{i}]")
+        part = expect_dict(provider, raw, f"{where}.content.parts[{i}]")
         signature = part.get("thoughtSignature")
         signature = signature if isinstance(signature, str) else None
         if "functionCall" in part:
-            call = expect_dict(provider, part["functionCall"], f"candidates[0].content.parts[{i}].functionCall")
+            call = expect_dict(provider, part["functionCall"], f"{where}.content.parts[{i}].functionCall")
             if not isinstance(call.get("name"), str):
-                raise bad_body(provider, f"candidates[0].content.parts[{i}].functionCall has no name")
+                raise bad_body(provider, f"{where}.content.parts[{i}].functionCall has no name")
             made = make_call(call.get("id"), call["name"], call.get("args"))
             calls.append(made._replace(signature=signature) if signature is not None else made)
         elif part.get("thought") is True:
@@ -88,7 +98,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
                 reasoning.append(ReasoningItem("gemini", signature=signature, position=len(calls)))
     finish = first.get("finishReason")
     return Reply(tool_calls=tuple(calls), text=join_text(texts),
-                 finish_reason=finish if isinstance(finish, str) else None, usage=usage, reasoning=tuple(reasoning))
+                 finish_reason=finish if isinstance(finish, str) else None, reasoning=tuple(reasoning))
 
 
 def read_usage(meta: Any) -> Usage:

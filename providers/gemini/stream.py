@@ -20,7 +20,9 @@ class GeminiStreamAssembler(StreamAssembler):
     arguments (Gemini 3 / Vertex ``partialArgs``: a part with ``name`` and ``willContinue``, then
     parts whose ``partialArgs`` carry ``jsonPath`` and a ``stringValue`` piece or a number/bool/null
     value, then an empty ``functionCall``) the pieces are joined per path. The last chunk carries
-    ``finishReason``; there is no other end-of-stream event, so a stream without one is cut short."""
+    ``finishReason``; there is no other end-of-stream event, so a stream without one is cut short.
+    With ``candidateCount`` > 1 each candidate is assembled by its ``index`` (left out for 0: its
+    place in the list), the others each by one of their own (``Reply.choices``, as ``parse_reply``)."""
 
     final_event = "a chunk with finishReason"
 
@@ -28,6 +30,7 @@ class GeminiStreamAssembler(StreamAssembler):
         super().__init__(provider)
         self._open: Any = None  # key of a call whose arguments are still streaming
         self._partial: dict[Any, dict[str, Any]] = {}
+        self._others: dict[int, GeminiStreamAssembler] = {}  # candidates but 0 (candidateCount > 1), by index
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -48,7 +51,21 @@ class GeminiStreamAssembler(StreamAssembler):
             if isinstance(feedback, dict) and isinstance(feedback.get("blockReason"), str):
                 self.finish_reason, self.done = feedback["blockReason"], True
             return False
-        first = candidates[0] if isinstance(candidates[0], dict) else {}
+        if len(candidates) == 1 and (not isinstance(candidates[0], dict) or candidates[0].get("index", 0) == 0):
+            return self._candidate(candidates[0] if isinstance(candidates[0], dict) else {})
+        called = False
+        for position, candidate in enumerate(candidates):  # candidateCount > 1: each by its index (0 may be left out)
+            index = candidate.get("index", position) if isinstance(candidate, dict) else None
+            if index == 0:
+                called = self._candidate(candidate) or called
+            elif isinstance(index, int) and not isinstance(index, bool) and index > 0:
+                from ..core.choices import other_choice
+
+                other = other_choice(self, index)
+                called = (other is not None and other._candidate(candidate)) or called
+        return called
+
+    def _candidate(self, first: dict[str, Any]) -> bool:
         if isinstance(first.get("finishReason"), str):
             self.finish_reason, self.done = first["finishReason"], True
         content = first.get("content")
@@ -106,9 +123,15 @@ class GeminiStreamAssembler(StreamAssembler):
             values[path] = None
 
     def finish(self) -> Any:
-        for key in list(self._partial):  # arguments still streaming when the stream ended
-            self.calls.by_key[key].whole = _unflatten(self._partial.pop(key))
-        return super().finish()
+        for each in (self, *self._others.values()):
+            for key in list(each._partial):  # arguments still streaming when the stream ended
+                each.calls.by_key[key].whole = _unflatten(each._partial.pop(key))
+        assembly = super().finish()
+        if not self._others:
+            return assembly
+        from ..core.choices import assembled
+
+        return assembled(assembly, self._others)
 
 
 def _unflatten(values: dict[str, Any]) -> dict[str, Any]:

@@ -58,6 +58,7 @@ class MockRead(NamedTuple):
     # ledger codes whose API refusal the family decides itself, per host and from that host's source (``refusal``):
     # the translator's entry stays a finding, never the refusal (openai_chat: tool_choice without tools)
     decided: frozenset[str] = frozenset()
+    choices: int = 1  # how many choices the request asks (OpenAI Chat Completions' n): each one answered
 
 
 class Judged(NamedTuple):
@@ -231,6 +232,7 @@ class Answer(NamedTuple):
     # a provider-native tool_choice obeyed (``ToolChoice.native`` with what it called filled in: an MCP
     # server's tool, or the function tools the program calls); the family's mock_reply writes its items
     native: dict[str, Any] | None = None
+    others: tuple["Answer", ...] = ()  # n > 1: the answers of choices 1.. (MockRead.choices), this one choice 0's
 
 
 def signature_for(number: int) -> str:
@@ -238,8 +240,22 @@ def signature_for(number: int) -> str:
     return base64.b64encode(f"{_SIGNATURE_PREFIX}{number}".encode()).decode()
 
 
-def plan_answer(judged: Judged, step: Step | None, number: int) -> Answer:
-    """What the API would answer to a request it accepted (or what the script says)."""
+def plan_answers(judged: Judged, step: Step | None, number: int) -> Answer:
+    """``plan_answer`` for each choice the request asks (``MockRead.choices``), each following its script step
+    (``Step.choice``): choice 0's Answer, the others in its ``others``; the calls numbered on across the choices."""
+    assert judged.read is not None
+    if judged.read.choices == 1:
+        return plan_answer(judged, step.choice(0) if step is not None else None, number)
+    answers: list[Answer] = []
+    for index in range(judged.read.choices):
+        answers.append(plan_answer(judged, step.choice(index) if step is not None else None, number,
+                                   sum(len(a.calls) for a in answers)))
+    return answers[0]._replace(others=tuple(answers[1:])) if len(answers) > 1 else answers[0]
+
+
+def plan_answer(judged: Judged, step: Step | None, number: int, start: int = 0) -> Answer:
+    """What the API would answer to a request it accepted (or what the script says); the calls are numbered
+    from ``start`` + 1."""
     read = judged.read
     assert read is not None
     tools = {t.name: t for t in read.tools}
@@ -274,7 +290,7 @@ def plan_answer(judged: Judged, step: Step | None, number: int) -> Answer:
         raw = _json(arguments)
         if step is not None and step.broken_json:
             raw, arguments = raw[:-1] if len(raw) > 1 else "{", None
-        made.append(MockCall(f"call_mock_{number}_{index + 1}", name, arguments, raw))
+        made.append(MockCall(f"call_mock_{number}_{start + index + 1}", name, arguments, raw))
     signature = signature_for(number) if read.thinking else None
     return Answer(tuple(made), text, signature, "toolchoice mock thinking" if read.thinking else None)
 
@@ -334,6 +350,10 @@ def record(n: int, provider: str, path: str, judged: Judged, status: int, answer
         + ([{"severity": "error", "code": "mock.refused", "message": judged.refusal}]
            if judged.refusal and not any(e.message == judged.refusal for e in judged.findings) else []),
     }
+    if answer is not None and answer.others:  # n > 1: each choice's calls
+        line["choices"] = [{"index": i, "calls": [{"name": c.name, "arguments": c.arguments if c.arguments is not None
+                                                   else c.raw} for c in a.calls]}
+                           for i, a in enumerate((answer, *answer.others))]
     native = answer.native if answer is not None else None
     if native is not None and native.get("type") == "mcp":  # the API's own call of an MCP server's tool
         line["server_calls"] = [{"type": "mcp", "server_label": native.get("server_label"), "name": native.get("name")}]

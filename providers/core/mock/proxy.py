@@ -217,9 +217,8 @@ class ProxyHandler:
 
     def _line(self, number: int, path: str, judged: Judged, status: int, stream: bool, reply: Reply) -> dict[str, Any]:
         line = record(number, self.provider, path, judged, status, None, stream)
-        line["calls"] = [{"name": c.name, "arguments": c.arguments if c.arguments is not None else c.raw_arguments,
-                          "id": c.id} for c in reply.tool_calls]
-        self._origins.made(number, [(c.id, c.name) for c in reply.tool_calls])
+        line["calls"] = _calls(reply)
+        self._origins.made(number, [(c.id, c.name) for choice in reply.choices or (reply,) for c in choice.tool_calls])
         if judged.refusal is not None:  # the mock would refuse it: a finding here, the upstream decides
             for finding in line["findings"]:
                 if finding["message"] == judged.refusal:
@@ -236,9 +235,17 @@ class ProxyHandler:
                                 messages=read.messages)
             found = verdict(scenario, reply)
             line["verdict"] = found["category"]
+            if reply.choices:  # n > 1: each choice's calls and verdict (core/choices.py)
+                line["choices"] = [{"index": c["index"], "calls": _calls(choice), "verdict": c["category"]}
+                                   for c, choice in zip(found["choices"], reply.choices)]
             line["findings"].append({"severity": "info" if found["obeyed"] else "warning",
                                      "code": f"verdict.{found['category']}", "message": "; ".join(found["reasons"])})
         return line
+
+
+def _calls(reply: Reply) -> list[dict[str, Any]]:
+    return [{"name": c.name, "arguments": c.arguments if c.arguments is not None else c.raw_arguments, "id": c.id}
+            for c in reply.tool_calls]
 
 
 def checked_upstream(url: str) -> str:

@@ -14,6 +14,8 @@
       - {delay_ms: 200, text: slow}
       - {cut_after: 3}       # a stream cut after 3 events (a whole reply: the connection closes)
       - {}                   # the default answer
+      - choices: [{}, {disobey: true}]  # n > 1: choice i answers as choices[i] says, past the list as the reply's
+                             # own keys say (here choice 1 disobeys, choices 0 and 2.. answer as the API would)
     steps:                   # per request number (from 1): wins over replies
       3: {text: "Stop."}
 
@@ -29,7 +31,8 @@ from typing import Any, Mapping, NamedTuple
 from ..model import ToolchoiceError
 
 REPLY_KEYS = ("call", "arguments", "calls", "text", "disobey", "phantom", "broken_json", "status", "retry_after",
-              "message", "delay_ms", "cut_after")
+              "message", "delay_ms", "cut_after", "choices")
+CHOICE_KEYS = ("call", "arguments", "calls", "text", "disobey", "phantom", "broken_json")  # what one choice may say
 MAX_DELAY_MS = 600_000
 
 
@@ -52,6 +55,11 @@ class Step(NamedTuple):
     delay_ms: int = 0
     cut_after: int | None = None
     line: int = 0  # where it was written (0: not scripted)
+    choices: tuple["Step", ...] = ()  # n > 1: choice i's answer (past them: this step's own)
+
+    def choice(self, index: int) -> "Step":
+        """What choice ``index`` of the answer follows."""
+        return self.choices[index] if index < len(self.choices) else self
 
 
 class Script(NamedTuple):
@@ -97,10 +105,12 @@ def load_script(path: str | Path) -> Script:
         return Script(replies, steps, name)
 
 
-def _step(r: Any, node: Any) -> Step:
+def _step(r: Any, node: Any, keys: tuple[str, ...] = REPLY_KEYS) -> Step:
     loc = r.loc(node)
-    fields = r.mapping(node, "a reply", REPLY_KEYS)  # {} is the default answer, in its place in the order
-    values = {key: r.value(child) for key, child in fields.items()}
+    fields = r.mapping(node, "a reply" if keys is REPLY_KEYS else "a choice", keys)  # {}: the default answer
+    choices = tuple(_step(r, child, CHOICE_KEYS) for child in r.sequence(fields["choices"], "choices")) \
+        if "choices" in fields else ()
+    values = {key: r.value(child) for key, child in fields.items() if key != "choices"}
 
     def fail(key: str, message: str, hint: str | None = None) -> ToolchoiceError:
         return r.loc(fields[key]).fail(message, hint)
@@ -153,10 +163,10 @@ def _step(r: Any, node: Any) -> Step:
         raise fail("cut_after", "cut_after must be a number of events from 0", None)
     if values.get("broken_json") and not calls and phantom is None:
         raise fail("broken_json", "broken_json needs a call: or phantom: whose arguments it breaks", None)
-    if status is not None and (calls or text is not None or phantom or values.get("disobey")):
+    if status is not None and (calls or text is not None or phantom or values.get("disobey") or choices):
         raise fail("status", "a fault status answers no calls or text", "put the fault in a reply of its own")
     return Step(tuple(calls), text, bool(values.get("disobey")), phantom, bool(values.get("broken_json")), status,
-                float(retry_after) if retry_after is not None else None, message, delay, cut, loc.line)
+                float(retry_after) if retry_after is not None else None, message, delay, cut, loc.line, choices)
 
 
 def _name(value: Any, fail: Any) -> str:

@@ -13,7 +13,7 @@ from ..registry import check_provider, mock_family, module_for
 from .body_secrets import GUARD_AT_MOST, redacted, scrub_module, secrets
 from .call_origins import CallOrigins, loop_findings
 from .framing import CONTENT_TYPES, ENCODERS
-from .judge import Answer, Judged, judge, plan_answer, record
+from .judge import Answer, Judged, judge, plan_answers, record
 from .script import Script
 
 MAX_BODY = 32 * 1024 * 1024  # the proxy keeps at most this much of an upstream answer (the limit mock_body_bytes')
@@ -138,7 +138,7 @@ class MockService:
             body, out = self.error(400, redacted(judged.refusal or "invalid request", kept), param=param)
             line = self._traced(record(number, self.provider, path, judged, 400, None, stream), judged)
             return Exchange(400, out, body, None, redacted(line, kept), delay, secrets=kept)
-        answer = plan_answer(judged, step, number)
+        answer = plan_answers(judged, step, number)
         line = self._traced(record(number, self.provider, path, judged, 200, answer, stream), judged, answer, number)
         cut = step.cut_after if step is not None else None
         if cut is not None:  # the client gets a cut answer: the line says so, not only what the whole one held
@@ -171,7 +171,14 @@ class MockService:
             ids = [call_id(call, **self.per_host) for call in answer.calls]
             for entry, made in zip(line["calls"], ids):
                 entry["id"] = made
-            self.origins.made(number, [(made, call.name) for made, call in zip(ids, answer.calls)])
+            calls = [(made, call.name) for made, call in zip(ids, answer.calls)]
+            for entry, each in zip(line.get("choices", ())[1:], answer.others):  # n > 1: every choice's calls
+                for call_entry, call in zip(entry["calls"], each.calls):
+                    call_entry["id"] = call_id(call, **self.per_host)
+                    calls.append((call_entry["id"], call.name))
+            if answer.others:
+                line["choices"][0]["calls"] = [dict(entry) for entry in line["calls"]]
+            self.origins.made(number, calls)
         return line
 
 

@@ -1,0 +1,82 @@
+"""A reply with several choices (OpenAI Chat Completions' ``n``, and every host that speaks it): each choice is
+judged as a reply of its own, and the reply obeys only when every choice does.
+
+The rule, and why: a request with ``n: 3`` asks the model three times, and a client may use any of the three
+(haystack's ``OpenAIChatGenerator`` returns them all; openai-python's users read ``choices[0]``). One disobeying
+choice is a disobeying reply (exit 4), as one disobeying sample of ``send --repeat`` is; the tally of a run still
+counts replies (one request, one sample), and the verdict says each choice's category and how many obeyed
+(``choices_obeyed``). The reply itself is choice 0 (``Reply.choices[0]``): the loop carries that one forward.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .model import Reply, Scenario, Translation
+
+
+def judged(scenario: Scenario, reply: Reply, translation: Translation | None,
+           judge: Callable[[Scenario, Reply, Translation | None], dict[str, Any]],
+           order: tuple[str, ...]) -> dict[str, Any]:
+    """The verdict of a reply with several choices: ``judge`` (verdict.verdict) run on each, then one verdict.
+    ``category`` is the most fundamental of the disobeying choices' categories (first in ``order``: the verdict's
+    own), else obeyed; ``reasons`` first say the count, then each choice's own reasons; ``calls`` are choice 0's
+    checks."""
+    verdicts = [judge(scenario, choice, translation) for choice in reply.choices]
+    if reply.error is not None:  # a stream that failed after its choices began: the reply's error decides
+        whole = judge(scenario, reply._replace(choices=()), translation)
+        if not whole["obeyed"]:
+            return whole
+    bad = [v["category"] for v in verdicts if not v["obeyed"]]
+    category = min(bad, key=lambda c: order.index(c) if c in order else len(order)) if bad else "obeyed"
+    good, total = len(verdicts) - len(bad), len(verdicts)
+    head = (f"every one of the {total} choices obeyed" if not bad else
+            f"{good} of {total} choices obeyed: a reply with several choices obeys only when every one does")
+    reasons = [head] + [f"choice {i}: {reason}" for i, v in enumerate(verdicts) for reason in v["reasons"]]
+    result = {"obeyed": not bad, "category": category, "reasons": reasons,
+              "enforced": all(v["enforced"] for v in verdicts), "calls": verdicts[0]["calls"],
+              "choices_obeyed": [good, total],
+              "choices": [{"index": i, "obeyed": v["obeyed"], "category": v["category"], "reasons": v["reasons"],
+                           "calls": v["calls"]} for i, v in enumerate(verdicts)]}
+    if reply.server_calls:
+        result["server_calls"] = [call.to_json() for call in reply.server_calls]
+    return result
+
+
+def max_choices() -> int:
+    """The most choices a stream is assembled for and the mock answers (limit ``choices``, docs/limits.md)."""
+    from .limits import get
+
+    return get("choices")
+
+
+def other_choice(owner: Any, index: int) -> Any:
+    """The assembler of a stream's choice ``index`` (> 0) beside ``owner`` (choice 0's), made on its first chunk
+    (``owner._others``); None past the ``choices`` limit, said once as a ``stream.too_large`` finding."""
+    other = owner._others.get(index)
+    if other is None:
+        if index >= max_choices():
+            if not any(f.code == "stream.too_large" and "limit choices" in f.message for f in owner.findings):
+                from .limits import refusal
+                from .stream_assembly import Finding
+
+                owner.findings.append(Finding("stream.too_large", refusal(f"the reply's choices (index {index})",
+                                                                          "choices") + "; those past it are not read"))
+            return None
+        other = owner._others[index] = type(owner)(owner.provider)
+    return other
+
+
+def assembled(assembly: Any, others: dict[int, Any]) -> Any:
+    """A stream's ``Assembly`` (choice 0's, by the family's assembler) with the choices ``others`` assembled beside it
+    (index → that choice's assembler): ``Reply.choices`` in index order (an index no chunk carried: an empty reply),
+    their findings added."""
+    mine = assembly.reply
+    replies = {0: Reply(mine.tool_calls, mine.text, mine.finish_reason, reasoning=mine.reasoning)}
+    findings = list(assembly.findings)
+    for index, other in sorted(others.items()):
+        calls, _ = other.calls.build()
+        replies[index] = Reply(calls, other.reply_text(), other.finish_reason)
+        findings += other.findings
+    choices = tuple(replies.get(i, Reply()) for i in range(max(replies) + 1))
+    return assembly._replace(reply=mine._replace(choices=choices), findings=tuple(findings))
