@@ -1,0 +1,233 @@
+"""Every --format json document the commands print validates against the schema the product publishes for it
+(`toolchoice schema NAME`, cli/schemas/): REAL outputs over the widest inputs the repo holds.
+
+- `parse` of every recorded reply body and error body (tests/data/responses, each folder's SOURCES.md) and every
+  recorded stream (tests/data/streams/SOURCES.md), each read by its own provider family: its document validates
+  against `toolchoice schema parse`, and its reply against the `reply` of `send`, `compare` and `run` (the same
+  object). An OpenRouter reply names its upstream (`provider`, OpenRouter's API reference: "provider" in the
+  completion response); an Anthropic refusal carries stop_details; Responses MCP and tool search bodies carry
+  server_calls; reasoning models carry reasoning items; a body with two choices carries `choices`.
+- `send`, `compare --send`, `run` and `probe` against the mock (`running_mock`, one per provider id, real
+  sockets on 127.0.0.1), plain and streamed, with --repeat, n choices and a refusal; every jsonl line the mock
+  wrote validates against `toolchoice schema mock`.
+- Dry `render` / `compare` over configs/*.yaml are held by test_schemas_and_vocabulary.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import jsonschema
+import pytest
+
+from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
+from toolchoice.providers.core.mock.server import running_mock
+
+from cli import run_cli
+from servers import StandIn, Step
+from streams import STREAMS, fixture_lines, framed
+
+ROOT = Path(__file__).resolve().parents[1]
+RESPONSES = ROOT / "tests" / "data" / "responses"
+KEY_VARS = sorted({env for cap in CAPABILITIES.values() for env in cap.key_env})
+OPENAI_STYLE = {p for p, c in CAPABILITIES.items() if c.module == "openai_chat"}
+# The first provider id of each wire family (the module its capability row names): streams differ per family.
+FAMILY_HEADS = list({c.module: p for p, c in reversed(list(CAPABILITIES.items()))}.values())
+
+
+def env() -> dict[str, str]:
+    """No proxy, a placeholder for every provider's key (the mock takes any), 160 columns."""
+    return {"NO_PROXY": "127.0.0.1,localhost", "COLUMNS": "160", **{k: "sk-schema-conformance" for k in KEY_VARS}}
+
+
+def schema(name: str) -> dict[str, Any]:
+    result = run_cli(["schema", name])
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+_VALIDATORS: dict[str, Any] = {}
+
+
+def problems(instance: Any, name: str, definition: str | None = None) -> list[str]:
+    """Why ``instance`` fails the published schema ``name`` (or its ``$defs/definition``), as
+    ``path: message`` lines; [] when it validates. The validator is the one ``$schema`` names."""
+    key = f"{name}#{definition or ''}"
+    if key not in _VALIDATORS:
+        document = schema(name)
+        jsonschema.validators.validator_for(document).check_schema(document)
+        if definition is not None:
+            document = {"$schema": document["$schema"], "$defs": document["$defs"],
+                        "$ref": f"#/$defs/{definition}"}
+        _VALIDATORS[key] = jsonschema.validators.validator_for(document)(document)
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in _VALIDATORS[key].iter_errors(instance)]
+
+
+# ---- parse: every recorded body and stream --------------------------------------------------------------
+
+
+def body_provider(path: Path) -> str:
+    """The provider id whose format a recorded body is in: its folder, else its file name's prefix."""
+    if path.parent.name in PROVIDER_IDS:
+        return path.parent.name
+    if path.parent.parent == STREAMS:  # a stream's paired body, from the stream's own provider
+        return path.parent.name
+    stem = path.stem.removeprefix("error-")
+    named = {"llama-cpp": "llamacpp", "html": "openai", "openai-chat": "openai"}
+    for prefix, provider in named.items():
+        if stem.startswith(prefix):
+            return provider
+    return max((p for p in PROVIDER_IDS if stem.startswith(p + "-")), key=len)
+
+
+SHARED = Path("/work/shared/data/responses")  # /work/shared/data/README.md: the same sources, where present
+_OWN = sorted(p for folder in (RESPONSES, STREAMS) for p in folder.rglob("*")
+              if p.suffix in (".json", ".html") and not p.name.endswith(".expect.json"))
+BODIES = _OWN + sorted(p for p in SHARED.glob("*.json") if not p.name.endswith(".expect.json")
+                       and p.name not in {own.name for own in _OWN})
+STREAM_FILES = sorted(p for p in STREAMS.rglob("*") if p.name.endswith((".chunks.txt", ".ndjson")))
+
+
+def parsed(path: Path, provider: str, *extra: str) -> dict[str, Any]:
+    result = run_cli(["parse", str(path), "-p", provider, "-f", "json", *extra], env=env())
+    assert result.returncode in (0, 1, 3, 4), (path.name, result.stderr)
+    return json.loads(result.stdout)
+
+
+def check_parse(document: dict[str, Any]) -> list[str]:
+    return [] + [f"{name}: {p}" for name in ("send", "compare")
+                                          for p in problems(document["reply"], name, "reply")]
+
+
+def test_every_recorded_body_parses_to_a_document_its_schemas_take(tmp_path: Path) -> None:
+    assert len(BODIES) >= 60
+    seen: set[str] = set()
+    found = {}
+    for path in BODIES:
+        document = parsed(path, body_provider(path))
+        seen |= set(document["reply"])
+        found[path.name] = check_parse(document)
+    # judged against a scenario: the verdict and the ledger too
+    judged = parsed(RESPONSES / "anthropic" / "anthropic-refusal-stop-details.json", "anthropic",
+                    "-s", str(ROOT / "configs" / "weather.yaml"))
+    found["judged"] = check_parse(judged)
+    assert judged["verdict"] and judged["ledger"]
+    assert {k: v for k, v in found.items() if v} == {}
+    # the recorded bodies reach the reply's optional fields (else this test proves less than it says)
+    assert {"reasoning", "server_calls", "stop_details"} <= seen
+
+
+def test_several_choices_and_an_upstream_validate(tmp_path: Path) -> None:
+    """Two choices (the recorded OpenAI body with a second choice added, as n=2 answers) and an OpenRouter reply
+    naming its upstream: the recorded body with OpenRouter's documented top-level ``provider``."""
+    body = json.loads((RESPONSES / "openai" / "openai-chat-parallel.json").read_text())
+    second = {**body["choices"][0], "index": 1, "message": {"role": "assistant", "content": "Sunny."},
+              "finish_reason": "stop"}
+    (tmp_path / "two.json").write_text(json.dumps({**body, "choices": [body["choices"][0], second]}))
+    (tmp_path / "routed.json").write_text(json.dumps({**body, "provider": "Groq"}))
+    two = parsed(tmp_path / "two.json", "openai", "-s", str(ROOT / "configs" / "weather.yaml"))
+    routed = parsed(tmp_path / "routed.json", "openrouter")
+    assert len(two["reply"]["choices"]) == 2 and two["verdict"]["choices"]
+    assert routed["reply"]["upstream"] == "Groq"
+    assert check_parse(two) + check_parse(routed) == []
+
+
+def test_every_recorded_stream_parses_to_a_document_its_schemas_take(tmp_path: Path) -> None:
+    assert len(STREAM_FILES) >= 20
+    found = {}
+    for path in STREAM_FILES:
+        provider = path.parent.name
+        framed_path = tmp_path / path.name
+        framed_path.write_bytes(framed(provider, fixture_lines(provider, path.name), done=provider in OPENAI_STYLE))
+        document = parsed(framed_path, provider, "--stream")
+        assert "stream" in document
+        found[path.name] = check_parse(document)
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+# ---- send, compare --send, run, probe against the mock ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mocks() -> Iterator[dict[str, Any]]:
+    """One mock per provider id, each on its own thread and port."""
+    import contextlib
+
+    with contextlib.ExitStack() as stack:
+        yield {p: stack.enter_context(running_mock(p)) for p in PROVIDER_IDS}
+
+
+def pointed(tmp_path: Path, mocks: dict[str, Any], config: str = "weather.yaml", **extra: Any) -> Path:
+    """``configs/<config>`` with every provider's base_url on its mock (``extra``: more settings per id)."""
+    import yaml
+
+    scenario = yaml.safe_load((ROOT / "configs" / config).read_text())
+    providers = scenario.setdefault("providers", {})
+    for provider, mock in mocks.items():
+        providers[provider] = {**(providers.get(provider) or {}), "base_url": mock.base_url,
+                               **extra.get(provider, {})}
+    path = tmp_path / f"pointed-{config}"
+    path.write_text(yaml.safe_dump(scenario, sort_keys=False))
+    return path
+
+
+def ran(args: list[str]) -> dict[str, Any] | list[Any]:
+    result = run_cli([*args, "-f", "json"], env=env())
+    assert result.returncode in (0, 3, 4, 5), (args, result.returncode, result.stderr)
+    return json.loads(result.stdout)
+
+
+def test_send_to_every_provider_plain_streamed_repeated_and_with_choices(tmp_path: Path, mocks: dict) -> None:
+    scenario = str(pointed(tmp_path, mocks, extra={"openai": {"extra": {"n": 2}}}))
+    found = {}
+    for provider in PROVIDER_IDS:
+        found[provider] = problems(ran(["send", scenario, "-p", provider]), "send")
+    for provider in FAMILY_HEADS:
+        found[f"{provider} --stream"] = problems(ran(["send", scenario, "-p", provider, "--stream"]), "send")
+    found["-n 3"] = problems(ran(["send", scenario, "-p", "anthropic", "-n", "3"]), "send")
+    found["-n 2 --stream"] = problems(ran(["send", scenario, "-p", "openai", "-n", "2", "--stream"]), "send")
+    found["two scenarios"] = problems(ran(["send", scenario, scenario, "-p", "gemini"]), "send")
+    refused = ran(["send", str(ROOT / "configs/think-forced.yaml"), "-p", "anthropic"])
+    found["refused"] = problems(refused, "send")
+    lines = [line for mock in mocks.values() for line in mock.records]
+    found["mock lines"] = sorted({p for line in lines for p in problems(line, "mock")})
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_compare_send_over_every_provider_validates(tmp_path: Path, mocks: dict) -> None:
+    scenario = str(pointed(tmp_path, mocks))
+    found = {"plain": problems(ran(["compare", scenario, "-p", "all", "--send"]), "compare"),
+             "stream -n 2": problems(ran(["compare", scenario, "-p", "openai,anthropic,bedrock", "--send",
+                                          "--stream", "-n", "2"]), "compare")}
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_run_against_the_mock_validates(tmp_path: Path, mocks: dict) -> None:
+    scenario = str(pointed(tmp_path, mocks, "planner-loop.yaml"))
+    found = {}
+    for provider in FAMILY_HEADS:
+        found[provider] = problems(ran(["run", scenario, "-p", provider]), "run")
+    found["stream -n 2"] = problems(ran(["run", scenario, "-p", "openai", "--stream", "--repeat", "2"]), "run")
+    found["two providers"] = problems(ran(["run", scenario, "-p", "anthropic,gemini"]), "run")
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_probe_against_the_mock_validates(mocks: dict) -> None:
+    found = {}
+    for provider in ("openai", "anthropic"):
+        found[provider] = problems(ran(["probe", "-p", provider, "--base-url", mocks[provider].base_url,
+                                        "--model", "m", "-n", "1"]), "probe")
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_an_openrouter_upstream_in_a_sent_reply_validates(tmp_path: Path) -> None:
+    """OpenRouter's reply names the upstream that answered (top-level ``provider``): the send document keeps it."""
+    body = json.loads((RESPONSES / "openai" / "openai-chat-single-strict.json").read_text())
+    with StandIn("openai") as server:
+        server.script(Step(body={**body, "provider": "Groq"}))
+        document = ran(["send", str(ROOT / "configs" / "weather.yaml"), "-p", "openrouter",
+                        "--base-url", server.base_url("openai")])
+    assert document["result"]["reply"]["upstream"] == "Groq"  # type: ignore[index]
+    assert problems(document, "send") == []
