@@ -51,17 +51,35 @@ def schema(name: str) -> dict[str, Any]:
 _VALIDATORS: dict[str, Any] = {}
 
 
+def named_only(cls: Any) -> Any:
+    """``cls`` (the validator ``$schema`` names) that also reports a key an object node does not name: one whose
+    schema says ``type: object`` and lists ``properties`` without ``additionalProperties``. Such a key validates,
+    yet `toolchoice schema` would not say what it is: every field a command prints is documented."""
+    plain = cls.VALIDATORS["properties"]
+
+    def properties(validator: Any, names: dict[str, Any], instance: Any, node: dict[str, Any]) -> Iterator[Any]:
+        yield from plain(validator, names, instance, node)
+        if validator.is_type(instance, "object") and "object" in str(node.get("type")) and not (
+                {"additionalProperties", "patternProperties"} & set(node)):
+            unnamed = sorted(set(instance) - set(names))
+            if unnamed:
+                yield jsonschema.ValidationError(f"keys the schema does not name: {unnamed}")
+
+    return jsonschema.validators.extend(cls, {"properties": properties})
+
+
 def problems(instance: Any, name: str, definition: str | None = None) -> list[str]:
     """Why ``instance`` fails the published schema ``name`` (or its ``$defs/definition``), as
-    ``path: message`` lines; [] when it validates. The validator is the one ``$schema`` names."""
+    ``path: message`` lines; [] when it validates and every key it holds is named (``named_only``)."""
     key = f"{name}#{definition or ''}"
     if key not in _VALIDATORS:
         document = schema(name)
-        jsonschema.validators.validator_for(document).check_schema(document)
+        cls = jsonschema.validators.validator_for(document)
+        cls.check_schema(document)
         if definition is not None:
             document = {"$schema": document["$schema"], "$defs": document["$defs"],
                         "$ref": f"#/$defs/{definition}"}
-        _VALIDATORS[key] = jsonschema.validators.validator_for(document)(document)
+        _VALIDATORS[key] = named_only(cls)(document)
     return [line for e in _VALIDATORS[key].iter_errors(instance) for line in said(e)]
 
 
@@ -264,3 +282,48 @@ def test_an_openrouter_upstream_in_a_sent_reply_validates(tmp_path: Path) -> Non
                         "--base-url", server.base_url("openai")])
     assert document["reply"]["upstream"] == "Groq"  # type: ignore[index]
     assert problems(document, "send") == []
+
+
+# ---- dry runs: render and compare over every shipped scenario ----------------------------------------------
+
+
+def test_render_and_dry_compare_over_every_config_name_every_field() -> None:
+    configs = sorted((ROOT / "configs").glob("*.yaml"))
+    found = {}
+    for config in configs:
+        found[f"render {config.name}"] = problems(ran(["render", str(config), "-p", "all"]), "render")
+        found[f"compare {config.name}"] = problems(ran(["compare", str(config), "-p", "all"]), "compare")
+    found["render --stream"] = problems(ran(["render", *map(str, configs), "-p", "all", "--stream"]), "render")
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+# ---- the schema files agree with each other and with the code's vocabularies ----------------------------------
+
+SHARED_DEFS = ("send", "compare", "parse", "run")
+
+
+def test_a_definition_shared_by_several_schemas_is_the_same_in_each() -> None:
+    """send, compare, parse and run describe one reply, verdict, stream...: a fix in one file is made in all."""
+    shared = ("ledger", "request", "reply", "server_call", "verdict", "call_check", "latency", "stream", "result")
+    differ, held = [], {}
+    for name in SHARED_DEFS:
+        for key in shared:
+            node = schema(name)["$defs"].get(key)
+            if node is not None and held.setdefault(key, (name, node))[1] != node:
+                differ.append(f"{key}: {held[key][0]} and {name}")
+    assert differ == []
+    assert all(key in schema(n)["$defs"] for n in SHARED_DEFS for key in ("reply", "server_call", "verdict", "stream"))
+
+
+def test_the_closed_lists_are_the_codes_own() -> None:
+    """The enums the schemas close over: every reasoning family a provider module writes, every kind of server
+    call the parsers make, every probe result."""
+    from toolchoice.providers import openai_responses
+    from toolchoice.providers.core import probe
+    from toolchoice.providers.core.registry import family_modules
+
+    defs = schema("send")["$defs"]
+    families = defs["reply"]["properties"]["reasoning"]["items"]["properties"]["family"]["enum"]
+    assert sorted(families) == sorted({m.REASONING_FAMILY for m in family_modules()})
+    assert set(openai_responses.SERVER_CALLS) <= set(defs["server_call"]["properties"]["kind"]["enum"])
+    assert schema("probe")["$defs"]["result"]["enum"] == list(probe.RESULTS)
