@@ -188,15 +188,16 @@ def mocks() -> Iterator[dict[str, Any]]:
         yield {p: stack.enter_context(running_mock(p)) for p in PROVIDER_IDS}
 
 
-def pointed(tmp_path: Path, mocks: dict[str, Any], config: str = "weather.yaml", **extra: Any) -> Path:
-    """``configs/<config>`` with every provider's base_url on its mock (``extra``: more settings per id)."""
+def pointed(tmp_path: Path, mocks: dict[str, Any], config: str = "weather.yaml",
+            settings: dict[str, dict[str, Any]] | None = None) -> Path:
+    """``configs/<config>`` with every provider's base_url on its mock (``settings``: more settings per id)."""
     import yaml
 
     scenario = yaml.safe_load((ROOT / "configs" / config).read_text())
     providers = scenario.setdefault("providers", {})
     for provider, mock in mocks.items():
         providers[provider] = {**(providers.get(provider) or {}), "base_url": mock.base_url,
-                               **extra.get(provider, {})}
+                               **(settings or {}).get(provider, {})}
     path = tmp_path / f"pointed-{config}"
     path.write_text(yaml.safe_dump(scenario, sort_keys=False))
     return path
@@ -209,10 +210,14 @@ def ran(args: list[str]) -> dict[str, Any] | list[Any]:
 
 
 def test_send_to_every_provider_plain_streamed_repeated_and_with_choices(tmp_path: Path, mocks: dict) -> None:
-    scenario = str(pointed(tmp_path, mocks, extra={"openai": {"extra": {"n": 2}}}))
+    scenario = str(pointed(tmp_path, mocks, settings={  # several choices (docs/send.md, docs/parse.md)
+        "openai": {"extra": {"n": 2}}, "gemini": {"extra": {"generationConfig": {"candidateCount": 2}}}}))
     found = {}
     for provider in PROVIDER_IDS:
-        found[provider] = problems(ran(["send", scenario, "-p", provider]), "send")
+        document = ran(["send", scenario, "-p", provider])
+        assert document["status"] == 200 and len(document["reply"].get("choices", ())) == (  # type: ignore[index]
+            2 if provider in ("openai", "gemini") else 0), provider
+        found[provider] = problems(document, "send")
     for provider in FAMILY_HEADS:
         found[f"{provider} --stream"] = problems(ran(["send", scenario, "-p", provider, "--stream"]), "send")
     found["-n 3"] = problems(ran(["send", scenario, "-p", "anthropic", "-n", "3"]), "send")
