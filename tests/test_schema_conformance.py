@@ -1,20 +1,25 @@
 """Every --format json document the commands print validates against the schema the product publishes for it
-(`toolchoice schema NAME`, cli/schemas/): REAL outputs over the widest inputs the repo holds.
+(`toolchoice schema NAME`, cli/schemas/), and every key it holds is one the schema names: REAL outputs over the
+widest inputs the repo holds, validated with the validator the schema's `$schema` names (Draft 2020-12).
 
-- `parse` of every recorded reply body and error body (tests/data/responses, each folder's SOURCES.md) and every
-  recorded stream (tests/data/streams/SOURCES.md), each read by its own provider family: its document validates
-  against `toolchoice schema parse`, and its reply against the `reply` of `send`, `compare` and `run` (the same
-  object). An OpenRouter reply names its upstream (`provider`, OpenRouter's API reference: "provider" in the
-  completion response); an Anthropic refusal carries stop_details; Responses MCP and tool search bodies carry
-  server_calls; reasoning models carry reasoning items; a body with two choices carries `choices`.
+- `parse` of every recorded reply body and error body (tests/data/responses and /work/shared/data/responses, each
+  with its SOURCES.md; the paired bodies of tests/data/streams) and every recorded stream
+  (tests/data/streams/SOURCES.md), each read by its own provider family: the document against `schema parse`,
+  its reply against the `reply` of `send` and `compare`. Among them an Anthropic refusal (stop_details), Responses
+  MCP and Anthropic tool search bodies (server_calls), thinking models (reasoning), Gemini signatures and
+  Responses programmatic calls (a tool call's signature, caller). A recorded body given a second choice (what
+  `n: 2` answers) and OpenRouter's top-level `provider` (the upstream that answered: openrouter SDK 1.3.84, as
+  providers/openai_chat.py's `_upstream` cites) cover `choices` and `upstream`.
 - `send`, `compare --send`, `run` and `probe` against the mock (`running_mock`, one per provider id, real
-  sockets on 127.0.0.1), plain and streamed, with --repeat, n choices and a refusal; every jsonl line the mock
-  wrote validates against `toolchoice schema mock`.
-- Dry `render` / `compare` over configs/*.yaml are held by test_schemas_and_vocabulary.
+  sockets on 127.0.0.1): every provider, streamed per wire family, --repeat, n choices, a refusal, recorded
+  error bodies and a refused connection; probe's saved overlay; every jsonl line the mocks wrote (`schema mock`).
+- `render` and dry `compare` over configs/*.yaml.
+- The definitions the files share are the same in each; the enums they close match the code's own lists.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any, Iterator
@@ -42,10 +47,16 @@ def env() -> dict[str, str]:
     return {"NO_PROXY": "127.0.0.1,localhost", "COLUMNS": "160", **{k: "sk-schema-conformance" for k in KEY_VARS}}
 
 
-def schema(name: str) -> dict[str, Any]:
+@functools.cache
+def _schema_text(name: str) -> str:
     result = run_cli(["schema", name])
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    return result.stdout
+
+
+def schema(name: str) -> dict[str, Any]:
+    """``toolchoice schema NAME``'s document (a fresh copy)."""
+    return json.loads(_schema_text(name))
 
 
 _VALIDATORS: dict[str, Any] = {}
@@ -136,7 +147,8 @@ def test_every_recorded_body_parses_to_a_document_its_schemas_take(tmp_path: Pat
     found = {}
     for path in BODIES:
         document = parsed(path, body_provider(path))
-        seen |= set(document["reply"])
+        seen |= set(document["reply"]) | {f"call.{k}" for c in document["reply"]["tool_calls"] for k in c}
+        seen |= {"an error"} if document["error"] else set()
         found[path.name] = check_parse(document)
     # judged against a scenario: the verdict and the ledger too
     judged = parsed(RESPONSES / "anthropic" / "anthropic-refusal-stop-details.json", "anthropic",
@@ -145,7 +157,7 @@ def test_every_recorded_body_parses_to_a_document_its_schemas_take(tmp_path: Pat
     assert judged["verdict"] and judged["ledger"]
     assert {k: v for k, v in found.items() if v} == {}
     # the recorded bodies reach the reply's optional fields (else this test proves less than it says)
-    assert {"reasoning", "server_calls", "stop_details"} <= seen
+    assert {"reasoning", "server_calls", "stop_details", "call.signature", "call.caller", "an error"} <= seen
 
 
 def test_several_choices_and_an_upstream_validate(tmp_path: Path) -> None:
