@@ -344,3 +344,19 @@ def test_the_closed_lists_are_the_codes_own() -> None:
     assert sorted(families) == sorted({m.REASONING_FAMILY for m in family_modules()})
     assert set(openai_responses.SERVER_CALLS) <= set(defs["server_call"]["properties"]["kind"]["enum"])
     assert schema("probe")["$defs"]["result"]["enum"] == list(probe.RESULTS)
+
+
+def test_a_custom_tool_call_validates(tmp_path: Path) -> None:
+    """A custom (free-text) tool call, in Chat Completions' and Responses' form (test_custom_tools' bodies, checked
+    there against openai-python's chat_completion_message_custom_tool_call.py and response_custom_tool_call.py):
+    shown with kind and input instead of arguments."""
+    from test_custom_tools import CHAT_REPLY, RESPONSES_REPLY
+
+    found = {}
+    for provider, body in (("openai", CHAT_REPLY), ("openai-responses", RESPONSES_REPLY)):
+        path = tmp_path / f"{provider}.json"
+        path.write_text(json.dumps(body))
+        document = parsed(path, provider)
+        assert document["reply"]["tool_calls"][0]["kind"] == "custom"
+        found[provider] = check_parse(document)
+    assert {k: v for k, v in found.items() if v} == {}
