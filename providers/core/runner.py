@@ -30,11 +30,22 @@ class Sample:
     latency_ms: float | None
     reply: Reply
     verdict: dict[str, Any]
-    raw_text: str  # the response body as received ("" when none arrived); a stream's raw bytes as text
+    raw: bytes | str  # the response body as received (b"" when none arrived), read as text by ``raw_text``
     raw_json: Any  # the parsed body, or None
     stream: dict[str, Any] | None = None  # a streamed reply's facts (StreamResult.to_json), None when not streamed
     raw_suffix: str = ""  # the saved raw stream's file suffix (.sse, .ndjson, .eventstream), "" when not streamed
     raw_bytes: bytes | None = None  # a stream's bytes as they arrived (redacted), what --save keeps
+    raw_encoding: str | None = None  # the charset the server named for ``raw``, if any
+
+    @property
+    def raw_text(self) -> str:
+        """The body as received, as text (a stream's raw bytes as text), decoded when asked: kept as the bytes
+        that arrived, not beside them as a text too (``transport.decode_body``)."""
+        if isinstance(self.raw, str):
+            return self.raw
+        from .transport import decode_body
+
+        return decode_body(self.raw, self.raw_encoding)
 
     def error_line(self, provider: str) -> str | None:
         return self.reply.error.one_line(provider) if self.reply.error else None
@@ -133,7 +144,7 @@ def judge(job: Job, index: int, response: Any) -> Sample:
     if redactor:
         reply, judged = redactor.data(reply), redactor.data(judged)
     return Sample(index, response.status, attempts, response.latency_ms if response.attempts else None,
-                  reply, judged, response.text, response.body)
+                  reply, judged, response.raw, response.body, raw_encoding=response.encoding)
 
 
 def failed_sample(job: Job, index: int, exc: Exception) -> Sample:
@@ -325,9 +336,8 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
         if wait is None:
             break
         await (sleep or asyncio.sleep)(wait[0])
-    text = result.raw.decode("utf-8", errors="replace")
     return Sample(index, result.status, attempts, result.timings.total_ms, result.reply,
-                  verdict(job.scenario, result.reply, job.translation), text, None,
+                  verdict(job.scenario, result.reply, job.translation), result.raw, None,
                   stream=result.to_json(), raw_suffix=stream_framing.save_suffix(job.provider), raw_bytes=result.raw)
 
 
@@ -385,8 +395,8 @@ class Collector:
             self.reasons.update(sample.verdict["reasons"][:1])
         if not sample.verdict.get("enforced", True):
             self.unenforced = True
-        if self.raw:
-            self.raws.append((sample.index, sample.raw_json, sample.raw_text))
+        if self.raw:  # the text is shown only for a body that is not JSON: not kept beside the parsed one
+            self.raws.append((sample.index, sample.raw_json, sample.raw_text if sample.raw_json is None else ""))
 
     @property
     def done(self) -> int:
