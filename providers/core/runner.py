@@ -20,6 +20,14 @@ from typing import Any, Awaitable, Callable, Iterable
 from .model import ProviderError, Reply, Scenario, ToolchoiceError, Translation
 
 
+class _FromRaw:
+    def __repr__(self) -> str:
+        return "FROM_RAW"
+
+
+FROM_RAW: Any = _FromRaw()  # a Sample's ``parsed``: the body is JSON, parsed from ``raw`` when asked
+
+
 @dataclass
 class Sample:
     """One sent request and what became of it (JSON-ready parts only; texts already redacted)."""
@@ -31,11 +39,27 @@ class Sample:
     reply: Reply
     verdict: dict[str, Any]
     raw: bytes | str  # the response body as received (b"" when none arrived), read as text by ``raw_text``
-    raw_json: Any  # the parsed body, or None
+    parsed: Any  # the parsed body, or None (not JSON), or FROM_RAW: ``raw`` parsed again when ``raw_json`` is asked
     stream: dict[str, Any] | None = None  # a streamed reply's facts (StreamResult.to_json), None when not streamed
     raw_suffix: str = ""  # the saved raw stream's file suffix (.sse, .ndjson, .eventstream), "" when not streamed
     raw_bytes: bytes | None = None  # a stream's bytes as they arrived (redacted), what --save keeps
     raw_encoding: str | None = None  # the charset the server named for ``raw``, if any
+
+    @property
+    def raw_json(self) -> Any:
+        """The parsed body, or None when it is not JSON. Parsed again from ``raw`` each time it is asked
+        (``FROM_RAW``): after the reply is read, the whole body's JSON (a call's arguments in it as text,
+        beside the reply's parsed ones) is not held; showing or saving it asks once."""
+        if self.parsed is FROM_RAW:
+            from .transport import parse_body
+
+            return parse_body(self.raw, self.raw_encoding)
+        return self.parsed
+
+    @property
+    def raw_is_json(self) -> bool:
+        """Whether the body is JSON (``raw_json`` is not None), without parsing it."""
+        return self.parsed is not None
 
     @property
     def raw_text(self) -> str:
@@ -63,7 +87,7 @@ class Sample:
         if self.stream is not None:
             data["stream"] = self.stream
         if raw:
-            data["raw"] = self.raw_json if self.raw_json is not None else self.raw_text
+            data["raw"] = self.raw_json if self.raw_is_json else self.raw_text
         return data
 
 
@@ -144,7 +168,8 @@ def judge(job: Job, index: int, response: Any) -> Sample:
     if redactor:
         reply, judged = redactor.data(reply), redactor.data(judged)
     return Sample(index, response.status, attempts, response.latency_ms if response.attempts else None,
-                  reply, judged, response.raw, response.body, raw_encoding=response.encoding)
+                  reply, judged, response.raw, None if response.body is None else FROM_RAW,
+                  raw_encoding=response.encoding)
 
 
 def failed_sample(job: Job, index: int, exc: Exception) -> Sample:
@@ -385,7 +410,7 @@ class Collector:
         self.raws: list[tuple[int, Any, str]] = []
 
     def add(self, sample: Sample) -> None:
-        result = sample.to_json(self.provider, self.raw)
+        result = sample.to_json(self.provider, self.raw)  # with raw: the parsed body in result["raw"]
         self.tally.add(result)
         if self.keep is None or len(self.results) < self.keep:
             self.results.append(result)
@@ -396,7 +421,8 @@ class Collector:
         if not sample.verdict.get("enforced", True):
             self.unenforced = True
         if self.raw:  # the text is shown only for a body that is not JSON: not kept beside the parsed one
-            self.raws.append((sample.index, sample.raw_json, sample.raw_text if sample.raw_json is None else ""))
+            parsed = result["raw"] if sample.raw_is_json else None
+            self.raws.append((sample.index, parsed, "" if sample.raw_is_json else sample.raw_text))
 
     @property
     def done(self) -> int:

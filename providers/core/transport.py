@@ -398,6 +398,11 @@ def decode_body(raw: bytes, encoding: str | None) -> str:
         return raw.decode("utf-8", errors="replace")
 
 
+def parse_body(raw: bytes, encoding: str | None) -> Any:
+    """A body's JSON as ``_decode`` reads it, or None (a ``runner.Sample``'s ``raw_json``, parsed when asked)."""
+    return _decode(raw, encoding)[1]
+
+
 def _decode(raw: bytes, encoding: str | None) -> tuple[str, Any, str | None]:
     """The body as received: its text, its JSON (or None) and why it is not JSON. Never redacted:
     parsing reads the real bytes."""
