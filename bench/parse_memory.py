@@ -171,8 +171,9 @@ def child(case: str, path: Path | None) -> dict[str, float]:
 
 
 def instructions(path: Path | None, samples: int) -> int:
-    """Instructions callgrind counts for the ``ir`` case of ``samples`` samples (start-up included)."""
-    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    """Instructions callgrind counts for the ``ir`` case of ``samples`` samples (start-up included; hashing fixed,
+    so both trees' dicts and sets lay out alike)."""
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()} | {"PYTHONHASHSEED": "0"}
     if path is not None:
         env["PYTHONPATH"] = str(path)
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", CHILD,

@@ -24,6 +24,9 @@ class _FromRaw:
     def __repr__(self) -> str:
         return "FROM_RAW"
 
+    def __reduce__(self) -> str:  # pickled (a shard's loops) and copied as the one FROM_RAW
+        return "FROM_RAW"
+
 
 FROM_RAW: Any = _FromRaw()  # a Sample's ``parsed``: the body is JSON, parsed from ``raw`` when asked
 
