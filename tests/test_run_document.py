@@ -217,3 +217,14 @@ def test_a_run_reduced_without_its_json_says_how_to_keep_it(tmp_path: Path) -> N
         with jobs.run(load_scenario(path), ["openai"], options, repeat=2, spool_json=False) as result:
             with pytest.raises(ToolchoiceError, match="spool_json=True"):
                 result.document()
+
+
+def test_a_closed_runs_document_says_when_to_ask_for_it(tmp_path: Path) -> None:
+    path = tmp_path / "loop.yaml"
+    path.write_text(LOOP, encoding="utf-8")
+    with running_mock("openai") as mock:
+        options = loop.LoopOptions(RenderOptions(base_url=mock.base_url))
+        with jobs.run(load_scenario(path), ["openai"], options, repeat=2) as result:
+            assert result.document()["runs"][0]["summary"]["loops"] == 2
+    with pytest.raises(ToolchoiceError, match="dropped by close"):
+        result.document()

@@ -418,6 +418,9 @@ class RunResult(_Result):
         if self.reduced is not None and self.reduced.spool is None:
             raise ToolchoiceError("this run kept no JSON document: its loops were reduced to tallies as they ended",
                                   hint="run it with jobs.run(..., spool_json=True), the default")
+        if self.reduced is not None and self.reduced.spool.files[0].closed:
+            raise ToolchoiceError("this run's document was dropped by close()",
+                                  hint="ask for document() or write_json() before close() (inside the with block)")
         return run_document_pieces(head, providers, self.runs, self.reduced, self.shown)
 
     def write_json(self, out: Callable[[bytes], Any] | Any) -> None:
