@@ -20,8 +20,8 @@ this tree, rounds alternating so machine drift hits both:
 The bodies are the stand-in's own ``bytes`` (an ``httpx.MockTransport`` hands them over as they are), made before
 the trace starts: what a tree holds beyond them is what is counted, in both trees alike.
 
-The floor for a held reply is its bytes (a caller may save them as received: nothing less can be kept);
-for a peak, the bytes plus the parsed body. Traced memory counts Python's allocations (not RSS).
+The ``body`` column is one reply's size: the floor for a held reply is its bytes (a caller may save them as
+received: nothing less can be kept) plus its parsed calls. Traced memory counts Python's allocations (not RSS).
 
     python bench/parse_memory.py [--rounds 3] [--baseline main] [--callgrind]
 """
@@ -205,7 +205,7 @@ def main() -> None:
         if args.callgrind and shutil.which("valgrind"):
             for side, path in (("baseline", base), ("current", None)):
                 counted[side] = (instructions(path, 250) - instructions(path, 50)) / 200
-    print(f"{'case':<34} {'measure':<8} {'baseline':>12} {'current':>12} {'ratio':>7} {'floor':>10}")
+    print(f"{'case':<34} {'measure':<8} {'baseline':>12} {'current':>12} {'ratio':>7} {'body':>10}")
     for case in cases:
         sides = results[case]
         keys = ["cpu_us"] if case == "cpu" else ["peak", "held"]
