@@ -163,7 +163,9 @@ def judge(job: Job, index: int, response: Any) -> Sample:
         reply = Reply(error=ProviderError(None, "transport_error", message))
     else:
         # parsed and judged from the body as received (a short key must not rewrite it: issue 16, 5) ...
-        reply = read_reply(job.provider, response.status, response.body, response.text, headers=response.headers)
+        # the text (decoded from the bytes when asked) is read only for a body that is not JSON
+        text = response.text if response.body is None else ""
+        reply = read_reply(job.provider, response.status, response.body, text, headers=response.headers)
     judged = verdict(job.scenario, reply, job.translation)
     # ... then every text derived from it redacted, so replies, verdicts and probe evidence are safe to
     # show and save; raw_text/raw_json stay as received and are redacted where they are shown or saved
