@@ -14,8 +14,9 @@ this tree, rounds alternating so machine drift hits both:
 - ``parse -f json``: the command in-process on an 8 MB saved reply (stdout to a discarding writer): the peak.
 - ``CPU / sample``: ``jobs.send --repeat 2000`` of the recorded small reply (tests/data/responses/openai/
   openai-chat-single-strict.json), 10 in flight, ``time.process_time`` ÷ 2000, the best of 3 in the child;
-  with ``--callgrind``, the instructions a sample costs (valgrind's count for 250 samples less 50's, ÷ 200):
-  the machine's noise (±5% in CPU time on a shared 2-core box) does not reach it.
+  with ``--callgrind``, the instructions a sample costs (valgrind's count for 250 samples less 50's, ÷ 200),
+  without and with ``--save`` (which reads the body's text and JSON back from its bytes): the machine's noise
+  (±5% in CPU time on a shared 2-core box) does not reach it.
 
 The bodies are the stand-in's own ``bytes`` (an ``httpx.MockTransport`` hands them over as they are), made before
 the trace starts: what a tree holds beyond them is what is counted, in both trees alike.
@@ -151,9 +152,12 @@ elif case == "cpu":
         best = per if best is None else min(best, per)
     print(json.dumps({"cpu_us": best * 1e6}))
 elif case == "ir":  # under callgrind: one send of N samples; two Ns, subtracted, give the instructions a sample costs
+    import tempfile
     here = os.path.join(sys.argv[2], "tests", "data", "responses", "openai", "openai-chat-single-strict.json")
     [translation] = jobs.translations(SCENARIO, ["openai"])
-    jobs.send(SCENARIO, translation, repeat=int(sys.argv[3]), settings=settings(open(here, "rb").read(), concurrency=10))
+    save = tempfile.mkdtemp() if sys.argv[4] == "save" else None
+    jobs.send(SCENARIO, translation, repeat=int(sys.argv[3]), settings=settings(open(here, "rb").read(), concurrency=10),
+              save=save)
 """
 
 CASES = {"send1": "send 1 (ascii, 4 MB)", "send1e": "send 1 (emoji, 4 MB)", "repeat": "send --repeat 200 (200 KB)",
@@ -170,14 +174,14 @@ def child(case: str, path: Path | None) -> dict[str, float]:
     return json.loads(out.stdout)
 
 
-def instructions(path: Path | None, samples: int) -> int:
+def instructions(path: Path | None, samples: int, mode: str = "plain") -> int:
     """Instructions callgrind counts for the ``ir`` case of ``samples`` samples (start-up included; hashing fixed,
     so both trees' dicts and sets lay out alike)."""
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()} | {"PYTHONHASHSEED": "0"}
     if path is not None:
         env["PYTHONPATH"] = str(path)
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", CHILD,
-                          "ir", str(ROOT), str(samples)], env=env, check=True, capture_output=True, text=True,
+                          "ir", str(ROOT), str(samples), mode], env=env, check=True, capture_output=True, text=True,
                          cwd=tempfile.gettempdir())
     return int(re.search(r"Collected : (\d+)", out.stderr).group(1))
 
@@ -193,7 +197,7 @@ def main() -> None:
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--callgrind", action="store_true", help="also count instructions a sample costs (valgrind)")
     args = parser.parse_args()
-    cases = args.cases.split(",")
+    cases = [case for case in args.cases.split(",") if case]
     results: dict[str, dict[str, list[dict[str, float]]]] = {c: {"baseline": [], "current": []} for c in cases}
     counted: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as folder:
@@ -203,8 +207,9 @@ def main() -> None:
                 results[case]["baseline"].append(child(case, base))
                 results[case]["current"].append(child(case, None))
         if args.callgrind and shutil.which("valgrind"):
-            for side, path in (("baseline", base), ("current", None)):
-                counted[side] = (instructions(path, 250) - instructions(path, 50)) / 200
+            for mode in ("plain", "save"):
+                for side, path in (("baseline", base), ("current", None)):
+                    counted[f"{side} {mode}"] = (instructions(path, 250, mode) - instructions(path, 50, mode)) / 200
     print(f"{'case':<34} {'measure':<8} {'baseline':>12} {'current':>12} {'ratio':>7} {'body':>10}")
     for case in cases:
         sides = results[case]
@@ -218,9 +223,10 @@ def main() -> None:
             else:
                 size = sides["current"][0]["bytes"]
                 print(f"{CASES[case]:<34} {key:<8} {mib(before):>12} {mib(after):>12} {ratio:>7.2f} {mib(size):>10}")
-    if counted:
-        before, after = counted["baseline"], counted["current"]
-        print(f"{'instructions / sample (callgrind)':<34} {'Ir':<8} {before:>12,.0f} {after:>12,.0f} {after / before:>7.3f}")
+    for mode in ("plain", "save") if counted else ():
+        before, after = counted[f"baseline {mode}"], counted[f"current {mode}"]
+        label = "Ir / sample" + (" (--save)" if mode == "save" else " (callgrind)")
+        print(f"{label:<34} {'Ir':<8} {before:>12,.0f} {after:>12,.0f} {after / before:>7.3f}")
 
 
 if __name__ == "__main__":
