@@ -14,7 +14,9 @@ this tree, rounds alternating so machine drift hits both:
 - ``parse -f json``: the command in-process on an 8 MB saved reply (stdout to a discarding writer): the peak.
 - ``CPU / sample``: ``jobs.send --repeat 2000`` of the recorded small reply (tests/data/responses/openai/
   openai-chat-single-strict.json), 10 in flight, ``time.process_time`` ÷ 2000, the best of 3 in the child;
-  with ``--callgrind``, the instructions a sample costs (valgrind's count for 250 samples less 50's, ÷ 200),
+  with ``--callgrind``, the instructions a sample costs (valgrind's count for 450 samples less 50's, ÷ 400, one in
+  flight and the garbage collector off, so that the order of the event loop's steps and where a collection falls
+  do not move the count: runs of one tree at 10 in flight with collections differed by 3-4%),
   without and with ``--save`` (which reads the body's text and JSON back from its bytes): the machine's noise
   (±5% in CPU time on a shared 2-core box) does not reach it.
 
@@ -156,7 +158,9 @@ elif case == "ir":  # under callgrind: one send of N samples; two Ns, subtracted
     here = os.path.join(sys.argv[2], "tests", "data", "responses", "openai", "openai-chat-single-strict.json")
     [translation] = jobs.translations(SCENARIO, ["openai"])
     save = tempfile.mkdtemp() if sys.argv[4] == "save" else None
-    jobs.send(SCENARIO, translation, repeat=int(sys.argv[3]), settings=settings(open(here, "rb").read(), concurrency=10),
+    import gc
+    gc.disable()  # a collection falls where allocations put it: one more or less moves the count by a percent
+    jobs.send(SCENARIO, translation, repeat=int(sys.argv[3]), settings=settings(open(here, "rb").read(), concurrency=1),
               save=save)
 """
 
@@ -209,7 +213,7 @@ def main() -> None:
         if args.callgrind and shutil.which("valgrind"):
             for mode in ("plain", "save"):
                 for side, path in (("baseline", base), ("current", None)):
-                    counted[f"{side} {mode}"] = (instructions(path, 250, mode) - instructions(path, 50, mode)) / 200
+                    counted[f"{side} {mode}"] = (instructions(path, 450, mode) - instructions(path, 50, mode)) / 400
     print(f"{'case':<34} {'measure':<8} {'baseline':>12} {'current':>12} {'ratio':>7} {'body':>10}")
     for case in cases:
         sides = results[case]

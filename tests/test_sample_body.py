@@ -50,7 +50,7 @@ def test_a_samples_body_is_the_bytes_that_arrived_read_as_text_and_json_when_ask
         [translation] = jobs.translations(scenario, ["openai"], RenderOptions(base_url=server.base_url()))
         result = jobs.send(scenario, translation, settings=runner.SendSettings(retries=0))
     sample = result.samples[0]
-    assert sample.raw == body  # held as it arrived ...
+    assert sample.raw == body and sample.parsed is runner.FROM_RAW  # held once, as it arrived ...
     assert sample.raw_text == body.decode(charset)  # ... read in the server's charset when asked
     assert sample.raw_json == json.loads(body.decode(charset)) and sample.raw_is_json
     assert sample.reply.tool_calls[0].arguments == {"query": "chats \U0001F431 café"}

@@ -42,7 +42,7 @@ class Sample:
     reply: Reply
     verdict: dict[str, Any]
     raw: bytes | str  # the response body as received (b"" when none arrived), read as text by ``raw_text``
-    parsed: Any  # the parsed body, or None (not JSON), or FROM_RAW: ``raw`` parsed again when ``raw_json`` is asked
+    parsed: Any  # the parsed body, or None (not JSON), or FROM_RAW (``release``): parsed again when ``raw_json`` is asked
     stream: dict[str, Any] | None = None  # a streamed reply's facts (StreamResult.to_json), None when not streamed
     raw_suffix: str = ""  # the saved raw stream's file suffix (.sse, .ndjson, .eventstream), "" when not streamed
     raw_bytes: bytes | None = None  # a stream's bytes as they arrived (redacted), what --save keeps
@@ -50,14 +50,20 @@ class Sample:
 
     @property
     def raw_json(self) -> Any:
-        """The parsed body, or None when it is not JSON. Parsed again from ``raw`` each time it is asked
-        (``FROM_RAW``): after the reply is read, the whole body's JSON (a call's arguments in it as text,
-        beside the reply's parsed ones) is not held; showing or saving it asks once."""
+        """The parsed body, or None when it is not JSON. Once the sample is released (``release``), parsed again
+        from ``raw`` each time it is asked: a kept sample does not hold the whole body's JSON (a call's arguments
+        in it as text, beside the reply's parsed ones) as well as its bytes."""
         if self.parsed is FROM_RAW:
             from .transport import parse_body
 
             return parse_body(self.raw, self.raw_encoding)
         return self.parsed
+
+    def release(self) -> None:
+        """Drop the parsed body once the callbacks that save or show it as it arrived are done (``raw_json``
+        parses it again if asked later): the runner and the loop call this after ``on_sample`` / ``on_step``."""
+        if self.parsed is not None:
+            self.parsed = FROM_RAW
 
     @property
     def raw_is_json(self) -> bool:
@@ -173,8 +179,7 @@ def judge(job: Job, index: int, response: Any) -> Sample:
     if redactor:
         reply, judged = redactor.data(reply), redactor.data(judged)
     return Sample(index, response.status, attempts, response.latency_ms if response.attempts else None,
-                  reply, judged, response.raw, None if response.body is None else FROM_RAW,
-                  raw_encoding=response.encoding)
+                  reply, judged, response.raw, response.body, raw_encoding=response.encoding)
 
 
 def failed_sample(job: Job, index: int, exc: Exception) -> Sample:
@@ -257,6 +262,7 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
             job.samples.append(sample)
         if on_sample is not None:
             on_sample(job, sample)
+        sample.release()
 
     async def worker(job: Job, numbers: Any, client: Any) -> None:
         for index in numbers:  # one shared iterator per job: each number is taken once
