@@ -17,7 +17,7 @@ this tree, rounds alternating so machine drift hits both:
   with ``--callgrind``, the instructions a sample costs (valgrind's count for 450 samples less 50's, ÷ 400, one in
   flight and the garbage collector off, so that the order of the event loop's steps and where a collection falls
   do not move the count: runs of one tree at 10 in flight with collections differed by 3-4%),
-  without and with ``--save`` (which reads the body's text and JSON back from its bytes): the machine's noise
+  without and with ``--save`` (which decodes the body's text from its bytes): the machine's noise
   (±5% in CPU time on a shared 2-core box) does not reach it.
 
 The bodies are the stand-in's own ``bytes`` (an ``httpx.MockTransport`` hands them over as they are), made before
