@@ -108,14 +108,18 @@ def test_the_groq_sdk_with_n_2_gets_the_apis_400_from_the_mock() -> None:
         with pytest.raises(groq.BadRequestError) as caught:
             client.chat.completions.create(model="llama-3.3-70b-versatile", messages=USER, tools=TOOLS,
                                            tool_choice="required", n=2)
+        with pytest.raises(groq.BadRequestError) as streamed:  # streamed too: refused before a chunk is sent
+            client.chat.completions.create(model="llama-3.3-70b-versatile", messages=USER, tools=TOOLS,
+                                           tool_choice="required", n=2, stream=True)
         reply = client.chat.completions.create(model="llama-3.3-70b-versatile", messages=USER, tools=TOOLS,
                                                tool_choice="required", n=1)
+    assert streamed.value.status_code == 400 and GROQ_400 in str(streamed.value.body)
     assert caught.value.status_code == 400
     body = caught.value.body  # recorded: {'error': {'message': "'n' : number must be at most 1", 'type': ...}}
     assert isinstance(body, dict) and body["error"]["message"] == GROQ_400, body
     assert body["error"]["type"] == "invalid_request_error", body
     assert len(reply.choices) == 1 and reply.choices[0].message.tool_calls[0].function.name == "get_weather"
-    assert [r["status"] for r in mock.records] == [400, 200]
+    assert [r["status"] for r in mock.records] == [400, 400, 200]
 
 
 def test_send_to_the_groq_mock_warns_sends_and_gets_the_400(tmp_path: Path) -> None:
