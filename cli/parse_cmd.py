@@ -142,6 +142,7 @@ def parse(
         mismatch = wrong_format(provider, body)
         if mismatch is not None:
             raise mismatch
+        del body, text  # the reply is what is shown: the file's text and parsed JSON are not held beside it
     if scenario is not None:
         from toolchoice.providers.core.verdict import verdict
 

@@ -461,21 +461,15 @@ def _scenario_or_trace(scenario: Optional[Path], replay: Optional[Path], trace_i
 def _draw(scenario: Any, result: Any, providers: list[str], repeat: int, format: RunFormat, replayed: bool) -> None:
     """``result``: the ``jobs.RunResult`` (its ``reduced``: a ``loop_tally.LoopReduction`` when the loops were
     reduced as they ended)."""
-    from .output import write
     from .sample_view import emit, emit_pretty
 
     runs, secrets, reduced = result.runs, result.secrets, result.reduced
 
-    if format is RunFormat.json and reduced is not None and reduced.spool is not None:
-        head = {"scenario": scenario.path, "replay": replayed, "repeat": repeat}
-        entries = [(p, [r.index for r in runs if r.provider == p], reduced.tallies[p].summary()) for p in providers]
+    if format is RunFormat.json:
         from .output import shown_utf8_writer
 
-        # redacted and made visible by the spool (as output.write shows every output), piece by piece
-        reduced.spool.write_document(head, entries, shown_utf8_writer())
-        return
-    if format is RunFormat.json:
-        write(dumps_indented(result.document(scenario.path, providers, repeat, replayed)))
+        # the library's document (redacted, made visible as output.write shows every output), piece by piece
+        result.write_json(shown_utf8_writer())
         return
     if format is RunFormat.markdown:
         emit(markdown(runs, providers, repeat, reduced.tallies if reduced is not None else None), secrets)

@@ -71,15 +71,21 @@ def test_a_path_is_data_never_markup_and_is_folded_whole(tmp_path: Path):
     assert "\x1b" not in out
 
 
+def sent_to(server: StandIn, folder: Path, long_name: str) -> list[str]:
+    """Two copies of configs/weather.yaml (the first under a long name) whose openai row sends to ``server``."""
+    source = (ROOT / "configs" / "weather.yaml").read_text().split("providers:")[0]
+    files = []
+    for name in (long_name, "second.yaml"):
+        path = folder / name
+        path.write_text(source + f"providers:\n  openai: {{model: m, base_url: \"{server.base_url()}\"}}\n")
+        files.append(str(path))
+    return files
+
+
 @pytest.mark.parametrize("columns", [80, 60])
 def test_compare_send_summary_fits(tmp_path: Path, columns: int):
-    source = (ROOT / "configs" / "weather.yaml").read_text().split("providers:")[0]
     with StandIn("openai") as server:
-        files = []
-        for name in ("first-scenario-with-a-long-descriptive-name.yaml", "second.yaml"):
-            path = tmp_path / name
-            path.write_text(source + f"providers:\n  openai: {{model: m, base_url: \"{server.base_url()}\"}}\n")
-            files.append(str(path))
+        files = sent_to(server, tmp_path, "first-scenario-with-a-long-descriptive-name.yaml")
         shown = run("compare", *files, "-p", "openai", "--send", "--retries", "0", COLUMNS=str(columns))
         wide = run("compare", *files, "-p", "openai", "--send", "--retries", "0", COLUMNS=WIDE)
     lines = shown.stdout.splitlines()
@@ -96,13 +102,8 @@ def test_json_does_not_change_with_the_width():
 @pytest.mark.parametrize("columns", [80, 60])
 def test_send_summary_over_several_scenarios_fits(tmp_path: Path, columns: int):
     """`send` writes the same summary (cli/exits.summary_text) and folds it the same way."""
-    source = (ROOT / "configs" / "weather.yaml").read_text().split("providers:")[0]
     with StandIn("openai") as server:
-        files = []
-        for name in ("first-scenario-with-a-long-descriptive-name-that-will-not-fit.yaml", "second.yaml"):
-            path = tmp_path / name
-            path.write_text(source + f"providers:\n  openai: {{model: m, base_url: \"{server.base_url()}\"}}\n")
-            files.append(str(path))
+        files = sent_to(server, tmp_path, "first-scenario-with-a-long-descriptive-name-that-will-not-fit.yaml")
         shown = run("send", *files, "-p", "openai", "--retries", "0", COLUMNS=str(columns))
         wide = run("send", *files, "-p", "openai", "--retries", "0", COLUMNS=WIDE)
     narrow, whole = summary(shown.stdout), summary(wide.stdout)

@@ -14,7 +14,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, ParamSpec, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Mapping, ParamSpec, Sequence, TypeVar
 
 from . import outcome as outcomes
 from .capabilities import PROVIDER_IDS, Capability
@@ -381,41 +381,89 @@ def _redact_runs(runs: list[Any], secrets: dict[str, str]) -> None:
 
 class RunResult(_Result):
     """The loops run (``loop_records.LoopRun``: steps, verdicts, how each ended), the exit code and whether
-    Ctrl-C cut them short."""
+    Ctrl-C cut them short. ``document()`` / ``write_json`` give what `run --format json` prints, for a run of
+    any size; a reduced run (``repeat`` > 1) keeps its loops' JSON in a spool file until ``close()`` (or the
+    end of a ``with`` block)."""
 
-    def __init__(self, runs: list[Any]) -> None:
+    def __init__(self, runs: list[Any], scenario_path: str = "-", providers: Sequence[str] = (),
+                 repeat: int = 1, replayed: bool = False) -> None:
         super().__init__()
         self.runs = runs
         self.reduced: Any = None  # loop_tally.LoopReduction when the loops were reduced as they ended
+        self.head = {"scenario": scenario_path, "replay": replayed, "repeat": repeat}
+        self.providers = list(providers) or list(dict.fromkeys(r.provider for r in runs))
 
-    def document(self, scenario_path: str, providers: Sequence[str], repeat: int = 1,
-                 replayed: bool = False) -> dict[str, Any]:
-        """The JSON document `run --format json` prints for loops held whole (not a reduced run: its document is
-        ``result.reduced.spool``'s), redacted."""
-        from .loop_tally import run_document
+    def document(self, scenario_path: str | None = None, providers: Sequence[str] | None = None,
+                 repeat: int | None = None, replayed: bool | None = None) -> dict[str, Any]:
+        """The JSON document `run --format json` prints (``json.loads`` of its output), keys redacted. The
+        arguments default to the run's own (what the command prints); a reduced run's loops are read back from
+        its spool, all at once: for many loops ``write_json`` writes the same document one loop at a time."""
+        if self.reduced is None:
+            from .loop_tally import run_document
 
-        return self.shown(run_document(scenario_path, self.runs, providers, repeat, replayed))
+            head, providers = self._frame(scenario_path, providers, repeat, replayed)
+            return self.shown(run_document(head["scenario"], self.runs, providers, head["repeat"], head["replay"]))
+        import json
+
+        return json.loads(b"".join(self.json_pieces(scenario_path, providers, repeat, replayed)))
+
+    def json_pieces(self, scenario_path: str | None = None, providers: Sequence[str] | None = None,
+                    repeat: int | None = None, replayed: bool | None = None) -> Iterator[bytes]:
+        """The bytes `run --format json` prints (UTF-8, redacted, control characters written out, a newline
+        at the end), piece by piece: a reduced run's a loop at a time from its spool, so memory stays that of
+        one loop however many ran."""
+        from .loop_tally import run_document_pieces
+
+        head, providers = self._frame(scenario_path, providers, repeat, replayed)
+        if self.reduced is not None and self.reduced.spool is None:
+            raise ToolchoiceError("this run kept no JSON document: its loops were reduced to tallies as they ended",
+                                  hint="run it with jobs.run(..., spool_json=True), the default")
+        if self.reduced is not None and self.reduced.spool.files[0].closed:
+            raise ToolchoiceError("this run's document was dropped by close()",
+                                  hint="ask for document() or write_json() before close() (inside the with block)")
+        return run_document_pieces(head, providers, self.runs, self.reduced, self.shown)
+
+    def write_json(self, out: Callable[[bytes], Any] | Any) -> None:
+        """``json_pieces`` written to ``out``: a binary file (``sys.stdout.buffer``, ``open(path, "wb")``) or a
+        function taking bytes."""
+        write = out if callable(out) else out.write
+        for piece in self.json_pieces():
+            write(piece)
+
+    def _frame(self, scenario_path: str | None, providers: Sequence[str] | None, repeat: int | None,
+               replayed: bool | None) -> tuple[dict[str, Any], list[str]]:
+        head = dict(self.head)
+        for key, value in (("scenario", scenario_path), ("repeat", repeat), ("replay", replayed)):
+            if value is not None:
+                head[key] = value
+        return head, list(providers) if providers is not None else self.providers
 
     def close(self) -> None:
-        """Drop the spool file of a reduced JSON run (after the document is written)."""
+        """Drop the spool file of a reduced run (after its document is written)."""
         if self.reduced is not None:
             self.reduced.close()
+
+    def __enter__(self) -> "RunResult":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 @says_no_key
 @_frees_its_folders
 def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, repeat: int = 1,
         settings: Any = None, save: str | os.PathLike[str] | None = None, replay: Any = None,
-        trace_out: str | os.PathLike[str] | None = None, spool_json: bool = False, processes: int = 1) -> RunResult:
+        trace_out: str | os.PathLike[str] | None = None, spool_json: bool = True, processes: int = 1) -> RunResult:
     """Run the scenario's agent loop ``repeat`` times per provider (``options``: ``loop.LoopOptions``;
     ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport instead of the
     network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``
     before any request; a loop that ended in an error (an error reply, a transcript it could not read)
     makes the outcome FAILED, whatever its earlier steps. ``trace_out``: the loops as OTLP/JSON, one span per step (``trace_export``), written
     even when Ctrl-C cut them short. Several loops are reduced as they end (``result.reduced``: per
-    provider a ``loop_tally.LoopTally``; with ``spool_json`` each loop's JSON kept in a spool file for
-    ``LoopSpool.write_document``), their steps dropped unless a trace is written; call
-    ``result.close()`` when done. ``processes``: how many processes may share the loops of a live run
+    provider a ``loop_tally.LoopTally``; with ``spool_json``, the default, each loop's JSON kept in a spool
+    file for ``result.document()`` and ``result.write_json``), their steps dropped unless a trace is written;
+    call ``result.close()`` when done (or use the result in a ``with`` block). ``processes``: how many processes may share the loops of a live run
     without a trace (``loop_shards``: forks of this process, used only where that is safe and pays); the
     results are those of one process."""
     import time
@@ -436,7 +484,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
         _, keys = runner.prepare_jobs(first, [t for t in found if t.request is not None], missing_key_fails=True)
     count = len(replay.transcripts) if replay is not None and repeat == 1 else repeat
     runs = loop.new_runs(list(providers), count)
-    result = RunResult(runs)
+    result = RunResult(runs, scenario.path, providers, count, replay is not None)
     import os
 
     from .redaction import environment_secrets

@@ -249,7 +249,15 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
         run.steps.append(record)
         if on_step is not None:
             on_step(run, record)
+        _release(record)
     return run
+
+
+def _release(record: StepRecord) -> None:
+    """The step's sample, saved (``on_step``), keeps its body's bytes, not their JSON too (``Sample.release``)."""
+    release = getattr(record.sample, "release", None)
+    if release is not None:
+        release()
 
 
 def _stops(call: ToolCall, spec: LoopSpec, offered: tuple[str, ...]) -> bool:
@@ -264,6 +272,7 @@ def _finish(run: LoopRun, record: StepRecord, reason: str, error: str | None, on
     run.ended, run.ended_step, run.error = reason, record.number, error
     if on_step is not None:
         on_step(run, record)
+    _release(record)
 
 
 def live_prepare(secrets: dict[str, str]) -> Callable[[Translation, Scenario], Job]:

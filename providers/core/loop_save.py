@@ -75,7 +75,7 @@ def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario
             write_atomic(base / f"{stem}.response{sample.raw_suffix or '.txt'}",
                          redact_stream(sample.raw_bytes, framing, redactor))
         else:
-            suffix = ".response.json" if sample.raw_json is not None else ".response.txt"
+            suffix = ".response.json" if sample.raw_is_json else ".response.txt"
             from .redaction import safe_json_text
 
             write_atomic(base / f"{stem}{suffix}", safe_json_text(sample.raw_text, sample.raw_json, redactor))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import tempfile
 from collections import Counter
-from typing import IO, Any, Callable, Iterable, Sequence
+from typing import IO, Any, Callable, Iterable, Iterator, Sequence
 
 from .json_text import dumps_indented
 from .redaction import visible_json
@@ -202,13 +202,25 @@ def summary(runs: Iterable[Any]) -> dict[str, Any]:
 def run_document(scenario_path: str, runs: list[Any], providers: Sequence[str], repeat: int,
                  replayed: bool) -> dict[str, Any]:
     """The stable JSON document of loops held whole (``run --format json``; a reduced run's is written by
-    ``LoopSpool.write_document``): per provider its loops (every step's request, reply, ledger, verdict and
+    ``LoopSpool.pieces``, both through ``run_document_pieces``): per provider its loops (every step's request, reply, ledger, verdict and
     results) and their summary."""
     out = []
     for provider in providers:
         mine = [r for r in runs if r.provider == provider]
         out.append({"provider": provider, "loops": [r.to_json() for r in mine], "summary": summary(mine)})
     return {"scenario": scenario_path, "replay": replayed, "repeat": repeat, "runs": out}
+
+
+def run_document_pieces(head: dict[str, Any], providers: Sequence[str], runs: list[Any], reduced: Any,
+                        shown: Callable[[Any], Any]) -> Iterator[bytes]:
+    """The bytes `run --format json` prints, as UTF-8 pieces: loops held whole as one document (``shown``
+    redacts it), a reduced run's (``reduced``: its ``LoopReduction``) a loop at a time from its spool."""
+    if reduced is None:
+        document = shown(run_document(head["scenario"], runs, providers, head["repeat"], head["replay"]))
+        yield (visible_json(dumps_indented(document)) + "\n").encode("utf-8")
+        return
+    entries = [(p, [r.index for r in runs if r.provider == p], reduced.tallies[p].summary()) for p in providers]
+    yield from reduced.spool.pieces(head, entries)
 
 
 _ITEM_INDENT = " " * 8  # a loop's place in the document: {"runs": [{"loops": [ <here> ]}]} at indent=2
@@ -264,25 +276,30 @@ class LoopSpool:
 
     def write_document(self, head: dict[str, Any], entries: list[tuple[str, list[int], dict[str, Any]]],
                        out: Callable[[bytes], None]) -> None:
-        """``head`` (scenario, replay, repeat) and per provider its loop indices and summary, written
-        through ``out`` piece by piece as UTF-8 (each piece a whole loop or the text around the loops),
-        each shown as every output is: the text around the loops is redacted and made visible here, each
-        loop's text was when it was spooled."""
+        """``pieces`` written through ``out``."""
+        for piece in self.pieces(head, entries):
+            out(piece)
+
+    def pieces(self, head: dict[str, Any], entries: list[tuple[str, list[int], dict[str, Any]]]) -> Iterator[bytes]:
+        """``head`` (scenario, replay, repeat) and per provider its loop indices and summary, as UTF-8 pieces
+        (each a whole loop or the text around the loops; one loop in memory at a time), each shown as every
+        output is: the text around the loops is redacted and made visible here, each loop's text was when
+        it was spooled."""
         marker = "\u0000loops\u0000"
         document = {**head, "runs": [{"provider": p, "loops": [marker] if indices else [], "summary": summary}
                                      for p, indices, summary in entries]}
         text = dumps_indented(document)
         quoted = _ITEM_INDENT + json.dumps(marker)
-        pieces = text.split(quoted)
+        parts = text.split(quoted)
         with_loops = [(p, indices) for p, indices, _ in entries if indices]
-        assert len(pieces) == len(with_loops) + 1
-        for piece, (provider, indices) in zip(pieces, with_loops):
-            out(visible_json(self.redact(piece)).encode("utf-8"))
+        assert len(parts) == len(with_loops) + 1
+        for piece, (provider, indices) in zip(parts, with_loops):
+            yield visible_json(self.redact(piece)).encode("utf-8")
             for n, index in enumerate(indices):
                 if n:
-                    out(b",\n")
-                out(self._read((provider, index)))
-        out((visible_json(self.redact(pieces[-1])) + "\n").encode("utf-8"))
+                    yield b",\n"
+                yield self._read((provider, index))
+        yield (visible_json(self.redact(parts[-1])) + "\n").encode("utf-8")
 
     def close(self) -> None:
         for file in self.files:

@@ -20,6 +20,17 @@ from typing import Any, Awaitable, Callable, Iterable
 from .model import ProviderError, Reply, Scenario, ToolchoiceError, Translation
 
 
+class _FromRaw:
+    def __repr__(self) -> str:
+        return "FROM_RAW"
+
+    def __reduce__(self) -> str:  # pickled (a shard's loops) and copied as the one FROM_RAW
+        return "FROM_RAW"
+
+
+FROM_RAW: Any = _FromRaw()  # a Sample's ``parsed``: the body is JSON, parsed from ``raw`` when asked
+
+
 @dataclass
 class Sample:
     """One sent request and what became of it (JSON-ready parts only; texts already redacted)."""
@@ -30,11 +41,44 @@ class Sample:
     latency_ms: float | None
     reply: Reply
     verdict: dict[str, Any]
-    raw_text: str  # the response body as received ("" when none arrived); a stream's raw bytes as text
-    raw_json: Any  # the parsed body, or None
+    raw: bytes | str  # the response body as received (b"" when none arrived), read as text by ``raw_text``
+    parsed: Any  # the parsed body, or None (not JSON), or FROM_RAW (``release``): parsed again when ``raw_json`` is asked
     stream: dict[str, Any] | None = None  # a streamed reply's facts (StreamResult.to_json), None when not streamed
     raw_suffix: str = ""  # the saved raw stream's file suffix (.sse, .ndjson, .eventstream), "" when not streamed
     raw_bytes: bytes | None = None  # a stream's bytes as they arrived (redacted), what --save keeps
+    raw_encoding: str | None = None  # the charset the server named for ``raw``, if any
+
+    @property
+    def raw_json(self) -> Any:
+        """The parsed body, or None when it is not JSON. Once the sample is released (``release``), parsed again
+        from ``raw`` each time it is asked: a kept sample does not hold the whole body's JSON (a call's arguments
+        in it as text, beside the reply's parsed ones) as well as its bytes."""
+        if self.parsed is FROM_RAW:
+            from .transport import parse_body
+
+            return parse_body(self.raw, self.raw_encoding)
+        return self.parsed
+
+    def release(self) -> None:
+        """Drop the parsed body once the callbacks that save or show it as it arrived are done (``raw_json``
+        parses it again if asked later): the runner and the loop call this after ``on_sample`` / ``on_step``."""
+        if self.parsed is not None:
+            self.parsed = FROM_RAW
+
+    @property
+    def raw_is_json(self) -> bool:
+        """Whether the body is JSON (``raw_json`` is not None), without parsing it."""
+        return self.parsed is not None
+
+    @property
+    def raw_text(self) -> str:
+        """The body as received, as text (a stream's raw bytes as text), decoded when asked: kept as the bytes
+        that arrived, not beside them as a text too (``transport.decode_body``)."""
+        if isinstance(self.raw, str):
+            return self.raw
+        from .transport import decode_body
+
+        return decode_body(self.raw, self.raw_encoding)
 
     def error_line(self, provider: str) -> str | None:
         return self.reply.error.one_line(provider) if self.reply.error else None
@@ -52,7 +96,7 @@ class Sample:
         if self.stream is not None:
             data["stream"] = self.stream
         if raw:
-            data["raw"] = self.raw_json if self.raw_json is not None else self.raw_text
+            data["raw"] = self.raw_json if self.raw_is_json else self.raw_text
         return data
 
 
@@ -125,7 +169,9 @@ def judge(job: Job, index: int, response: Any) -> Sample:
         reply = Reply(error=ProviderError(None, "transport_error", message))
     else:
         # parsed and judged from the body as received (a short key must not rewrite it: issue 16, 5) ...
-        reply = read_reply(job.provider, response.status, response.body, response.text, headers=response.headers)
+        # the text (decoded from the bytes when asked) is read only for a body that is not JSON
+        text = response.text if response.body is None else ""
+        reply = read_reply(job.provider, response.status, response.body, text, headers=response.headers)
     judged = verdict(job.scenario, reply, job.translation)
     # ... then every text derived from it redacted, so replies, verdicts and probe evidence are safe to
     # show and save; raw_text/raw_json stay as received and are redacted where they are shown or saved
@@ -133,7 +179,7 @@ def judge(job: Job, index: int, response: Any) -> Sample:
     if redactor:
         reply, judged = redactor.data(reply), redactor.data(judged)
     return Sample(index, response.status, attempts, response.latency_ms if response.attempts else None,
-                  reply, judged, response.text, response.body)
+                  reply, judged, response.raw, response.body, raw_encoding=response.encoding)
 
 
 def failed_sample(job: Job, index: int, exc: Exception) -> Sample:
@@ -216,6 +262,7 @@ async def run_async(jobs: list[Job], repeat: int, settings: SendSettings, on_sam
             job.samples.append(sample)
         if on_sample is not None:
             on_sample(job, sample)
+        sample.release()
 
     async def worker(job: Job, numbers: Any, client: Any) -> None:
         for index in numbers:  # one shared iterator per job: each number is taken once
@@ -325,9 +372,8 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
         if wait is None:
             break
         await (sleep or asyncio.sleep)(wait[0])
-    text = result.raw.decode("utf-8", errors="replace")
     return Sample(index, result.status, attempts, result.timings.total_ms, result.reply,
-                  verdict(job.scenario, result.reply, job.translation), text, None,
+                  verdict(job.scenario, result.reply, job.translation), result.raw, None,
                   stream=result.to_json(), raw_suffix=stream_framing.save_suffix(job.provider), raw_bytes=result.raw)
 
 
@@ -375,7 +421,7 @@ class Collector:
         self.raws: list[tuple[int, Any, str]] = []
 
     def add(self, sample: Sample) -> None:
-        result = sample.to_json(self.provider, self.raw)
+        result = sample.to_json(self.provider, self.raw)  # with raw: the parsed body in result["raw"]
         self.tally.add(result)
         if self.keep is None or len(self.results) < self.keep:
             self.results.append(result)
@@ -385,8 +431,9 @@ class Collector:
             self.reasons.update(sample.verdict["reasons"][:1])
         if not sample.verdict.get("enforced", True):
             self.unenforced = True
-        if self.raw:
-            self.raws.append((sample.index, sample.raw_json, sample.raw_text))
+        if self.raw:  # the text is shown only for a body that is not JSON: not kept beside the parsed one
+            parsed = result["raw"] if sample.raw_is_json else None
+            self.raws.append((sample.index, parsed, "" if sample.raw_is_json else sample.raw_text))
 
     @property
     def done(self) -> int:

@@ -151,7 +151,7 @@ def save_sample(folder: Path, provider: str, translation: Translation, sample: A
     assert translation.request is not None
     write_atomic(folder / f"{stem}.request.json", redactor.text(dumps(redactor.data(translation.request.to_json()))))
     if sample.status is not None:
-        suffix = ".response.json" if sample.raw_json is not None else ".response" + (sample.raw_suffix or ".txt")
+        suffix = ".response.json" if sample.raw_is_json else ".response" + (sample.raw_suffix or ".txt")
         if sample.raw_bytes is not None:  # a stream's bytes, redacted whole (stream_redaction.redact_stream)
             from .stream_redaction import redact_stream
             from .stream_framing import SAVE_SUFFIX

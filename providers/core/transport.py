@@ -125,14 +125,14 @@ class Attempt:
 class Response:
     """The final outcome of a send. ``status`` is None when no HTTP response arrived.
 
-    ``text`` and ``body`` are the body as received (NOT redacted): parse them, never print or save
-    them; show ``shown_text()`` / ``shown_body()`` and pass anything else derived from them through
+    ``raw`` (its ``text``) and ``body`` are the body as received (NOT redacted): parse them, never print or
+    save them; show ``shown_text()`` / ``shown_body()`` and pass anything else derived from them through
     ``redactor``. ``headers``, ``json_error``, ``transport_error``, ``stopped`` and the attempts'
     errors are redacted already."""
 
     status: int | None
     headers: dict[str, str]  # lower-case names, redacted
-    text: str  # the body text as received: for parsing only
+    raw: bytes  # the body's bytes as received: for parsing only (``text`` decodes them when asked)
     body: Any  # parsed JSON of the body as received, or None when it is not JSON: for parsing only
     json_error: str | None  # why the body is not JSON, when it is not
     latency_ms: float  # of the final attempt
@@ -141,6 +141,13 @@ class Response:
     transport_error: str | None = None
     stopped: str | None = None  # why no retry followed a retryable answer (a Retry-After too long, ...)
     redactor: Redactor = field(default_factory=lambda: Redactor({}), repr=False)
+    encoding: str | None = None  # the charset the server named, if any
+
+    @property
+    def text(self) -> str:
+        """The body text as received (for parsing only), decoded when asked: a body kept as text beside its
+        bytes and its parsed JSON was a third copy of it (a ``str`` holding one emoji takes 4 bytes a character)."""
+        return decode_body(self.raw, self.encoding)
 
     def shown_text(self) -> str:
         """The body text safe to show or save (every secret spelling replaced, also when the server
@@ -382,13 +389,24 @@ def _os_errno(exc: BaseException) -> int | None:
     return None
 
 
+def decode_body(raw: bytes, encoding: str | None) -> str:
+    """A body's text: in the charset the server named, else (or when that fails) UTF-8, a byte it cannot
+    decode replaced."""
+    try:
+        return raw.decode(encoding or "utf-8")
+    except (LookupError, UnicodeDecodeError):
+        return raw.decode("utf-8", errors="replace")
+
+
+def parse_body(raw: bytes, encoding: str | None) -> Any:
+    """A body's JSON as ``_decode`` reads it, or None (a ``runner.Sample``'s ``raw_json``, parsed when asked)."""
+    return _decode(raw, encoding)[1]
+
+
 def _decode(raw: bytes, encoding: str | None) -> tuple[str, Any, str | None]:
     """The body as received: its text, its JSON (or None) and why it is not JSON. Never redacted:
     parsing reads the real bytes."""
-    try:
-        text = raw.decode(encoding or "utf-8")
-    except (LookupError, UnicodeDecodeError):
-        text = raw.decode("utf-8", errors="replace")
+    text = decode_body(raw, encoding)
     if not text.strip():
         return text, None, "empty body"
     from .bounded import TooDeep, json_loads, no_constant
@@ -464,11 +482,12 @@ class _Attempts:
     def _final(self, status: int | None, headers: Mapping[str, str], raw: bytes, encoding: str | None,
                error: str | None) -> Response:
         redactor = self.prepared.redactor
-        text, body, json_error = ("", None, None) if status is None else _decode(raw, encoding)
+        body, json_error = (None, None) if status is None else _decode(raw, encoding)[1:]
         return Response(
             status=status,
             headers={k.lower(): redactor.text(printable(v)) for k, v in headers.items()},
-            text=text, body=body, json_error=redactor.text(json_error) if json_error else None,
+            raw=raw if status is not None else b"", encoding=encoding, body=body,
+            json_error=redactor.text(json_error) if json_error else None,
             latency_ms=self.attempts[-1].latency_ms if self.attempts else 0.0,
             elapsed_ms=(time.perf_counter() - self.started) * 1000.0,
             attempts=self.attempts, transport_error=error, stopped=self._stopped(status, headers),

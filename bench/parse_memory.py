@@ -1,0 +1,237 @@
+"""What reading a reply holds: traced memory (tracemalloc) of `send` and `parse` on large replies, and the CPU
+each sample costs, against a baseline commit in the same run.
+
+Each case runs in a child process, once for the baseline (``git archive REV``, imported from there) and once for
+this tree, rounds alternating so machine drift hits both:
+
+- ``send 1 (ascii)``, ``send 1 (emoji)``: ``jobs.send`` of one reply carrying one call with ~4 MB of arguments
+  (an ``httpx.MockTransport``: no socket), ASCII only, and the same with one emoji in it (a Python ``str`` then
+  takes 4 bytes a character: the body as text weighs 4× its bytes). Peak during the send, and what the result
+  still holds afterwards (the sample a Python caller keeps).
+- ``send --repeat 200``: 200 replies of ~200 KB, 10 in flight, tallied as they complete: the peak.
+- ``send --repeat 50 --raw``: every raw body kept for the output (``Collector.raws``): what the result holds.
+- ``send --stream``: one streamed reply of ~4 MB (SSE, 1,000 characters of arguments an event): peak and held.
+- ``parse -f json``: the command in-process on an 8 MB saved reply (stdout to a discarding writer): the peak.
+- ``CPU / sample``: ``jobs.send --repeat 2000`` of the recorded small reply (tests/data/responses/openai/
+  openai-chat-single-strict.json), 10 in flight, ``time.process_time`` ÷ 2000, the best of 3 in the child;
+  with ``--callgrind``, the instructions a sample costs (valgrind's count for 450 samples less 50's, ÷ 400, one in
+  flight and the garbage collector off, so that the order of the event loop's steps and where a collection falls
+  do not move the count: runs of one tree at 10 in flight with collections differed by 3-4%),
+  without and with ``--save`` (which decodes the body's text from its bytes): the machine's noise
+  (±5% in CPU time on a shared 2-core box) does not reach it.
+
+The bodies are the stand-in's own ``bytes`` (an ``httpx.MockTransport`` hands them over as they are), made before
+the trace starts: what a tree holds beyond them is what is counted, in both trees alike.
+
+The ``body`` column is one reply's size: the floor for a held reply is its bytes (a caller may save them as
+received: nothing less can be kept) plus its parsed calls. Traced memory counts Python's allocations (not RSS).
+
+    python bench/parse_memory.py [--rounds 3] [--baseline main] [--callgrind]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from loop_steps import baseline_tree
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CHILD = r"""
+import asyncio, contextlib, io, json, os, sys, time, tracemalloc
+import httpx
+case = sys.argv[1]
+os.environ["OPENAI_API_KEY"] = "sk-bench-0123456789abcdef"
+from toolchoice.providers.core import jobs, runner
+from toolchoice.providers.core.model import RenderOptions
+from toolchoice.providers.core.scenario import load_scenario_text
+
+SCENARIO = load_scenario_text('''
+tools:
+  - {name: write_file, parameters: {type: object, properties: {path: {type: string}, lines: {type: array}}}}
+tool_choice: required
+messages: [{role: user, content: write it}]
+''', "bench.yaml")
+
+def arguments(size, emoji=False):
+    line = "x" * 60
+    lines = [line] * (size // 63)
+    if emoji:
+        lines[len(lines) // 2] = "done \U0001F642"
+    return json.dumps({"path": "out.txt", "lines": lines}, ensure_ascii=False)
+
+def body(size, emoji=False):
+    return json.dumps({"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "gpt-4o",
+        "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None,
+        "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "write_file",
+        "arguments": arguments(size, emoji)}}]}}], "usage": {"prompt_tokens": 10, "completion_tokens": 5}},
+        ensure_ascii=False).encode("utf-8")
+
+def sse(size):
+    def chunk(delta, finish=None):
+        return "data: " + json.dumps({"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o",
+                                      "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}) + "\n\n"
+    text = arguments(size)
+    out = [chunk({"role": "assistant", "content": None, "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                  "function": {"name": "write_file", "arguments": ""}}]})]
+    out += [chunk({"tool_calls": [{"index": 0, "function": {"arguments": text[i:i + 1000]}}]})
+            for i in range(0, len(text), 1000)]
+    out += [chunk({}, "tool_calls"), "data: [DONE]\n\n"]
+    return "".join(out).encode()
+
+def settings(content, kind="application/json", concurrency=1):
+    def answer(request):
+        return httpx.Response(200, headers={"content-type": kind}, content=content)
+    return runner.SendSettings(retries=0, concurrency=concurrency, transport=httpx.MockTransport(answer))
+
+def traced(work):
+    import gc
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    result = work()
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0] - base
+    peak = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    return result, peak, held
+
+def send(content, repeat=1, stream=False, raw=False, concurrency=1):
+    [translation] = jobs.translations(SCENARIO, ["openai"], RenderOptions(stream=stream))
+    kind = "text/event-stream" if stream else "application/json"
+    s = settings(content, kind, concurrency)
+    jobs.send(SCENARIO, translation, settings=s)  # warm: imports, caches
+    result, peak, held = traced(lambda: jobs.send(SCENARIO, translation, repeat=repeat, settings=s, raw=raw))
+    assert result.code == 0, result.code
+    return {"peak": peak, "held": held, "bytes": len(content)}
+
+if case == "send1":
+    print(json.dumps(send(body(4_000_000))))
+elif case == "send1e":
+    print(json.dumps(send(body(4_000_000, emoji=True))))
+elif case == "repeat":
+    print(json.dumps(send(body(200_000), repeat=200, concurrency=10)))
+elif case == "raw":
+    print(json.dumps(send(body(200_000), repeat=50, raw=True, concurrency=10)))
+elif case == "stream":
+    print(json.dumps(send(sse(4_000_000), stream=True)))
+elif case == "parse":
+    import tempfile
+    from toolchoice.cli.app import run
+    path = os.path.join(tempfile.mkdtemp(), "reply.json")
+    with open(path, "wb") as f:
+        f.write(body(8_000_000))
+    class Discard(io.StringIO):
+        def write(self, text):
+            return len(text)
+    def once():
+        with contextlib.redirect_stdout(Discard()):
+            return run(["parse", path, "-p", "openai", "-f", "json"])
+    once()
+    code, peak, held = traced(once)
+    assert code == 0, code
+    print(json.dumps({"peak": peak, "held": held, "bytes": os.path.getsize(path)}))
+elif case == "cpu":
+    here = os.path.join(sys.argv[2], "tests", "data", "responses", "openai", "openai-chat-single-strict.json")
+    content = open(here, "rb").read()
+    [translation] = jobs.translations(SCENARIO, ["openai"])
+    s = settings(content, concurrency=10)
+    jobs.send(SCENARIO, translation, repeat=50, settings=s)
+    best = None
+    for _ in range(3):
+        start = time.process_time()
+        jobs.send(SCENARIO, translation, repeat=2000, settings=s)
+        per = (time.process_time() - start) / 2000
+        best = per if best is None else min(best, per)
+    print(json.dumps({"cpu_us": best * 1e6}))
+elif case == "ir":  # under callgrind: one send of N samples; two Ns, subtracted, give the instructions a sample costs
+    import tempfile
+    here = os.path.join(sys.argv[2], "tests", "data", "responses", "openai", "openai-chat-single-strict.json")
+    [translation] = jobs.translations(SCENARIO, ["openai"])
+    save = tempfile.mkdtemp() if sys.argv[4] == "save" else None
+    import gc
+    gc.disable()  # a collection falls where allocations put it: one more or less moves the count by a percent
+    jobs.send(SCENARIO, translation, repeat=int(sys.argv[3]), settings=settings(open(here, "rb").read(), concurrency=1),
+              save=save)
+"""
+
+CASES = {"send1": "send 1 (ascii, 4 MB)", "send1e": "send 1 (emoji, 4 MB)", "repeat": "send --repeat 200 (200 KB)",
+         "raw": "send --repeat 50 --raw (200 KB)", "stream": "send --stream (4 MB)", "parse": "parse -f json (8 MB)",
+         "cpu": "CPU / sample (small reply)"}
+
+
+def child(case: str, path: Path | None) -> dict[str, float]:
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    if path is not None:
+        env["PYTHONPATH"] = str(path)
+    out = subprocess.run([sys.executable, "-c", CHILD, case, str(ROOT)], env=env, check=True, capture_output=True,
+                         text=True, cwd=tempfile.gettempdir())
+    return json.loads(out.stdout)
+
+
+def instructions(path: Path | None, samples: int, mode: str = "plain") -> int:
+    """Instructions callgrind counts for the ``ir`` case of ``samples`` samples (start-up included; hashing fixed,
+    so both trees' dicts and sets lay out alike)."""
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()} | {"PYTHONHASHSEED": "0"}
+    if path is not None:
+        env["PYTHONPATH"] = str(path)
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", CHILD,
+                          "ir", str(ROOT), str(samples), mode], env=env, check=True, capture_output=True, text=True,
+                         cwd=tempfile.gettempdir())
+    return int(re.search(r"Collected : (\d+)", out.stderr).group(1))
+
+
+def mib(n: float) -> str:
+    return f"{n / 2**20:.1f} MiB"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--baseline", default="main")
+    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--callgrind", action="store_true", help="also count instructions a sample costs (valgrind)")
+    args = parser.parse_args()
+    cases = [case for case in args.cases.split(",") if case]
+    results: dict[str, dict[str, list[dict[str, float]]]] = {c: {"baseline": [], "current": []} for c in cases}
+    counted: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        base = baseline_tree(args.baseline, Path(folder))
+        for _ in range(args.rounds):
+            for case in cases:
+                results[case]["baseline"].append(child(case, base))
+                results[case]["current"].append(child(case, None))
+        if args.callgrind and shutil.which("valgrind"):
+            for mode in ("plain", "save"):
+                for side, path in (("baseline", base), ("current", None)):
+                    counted[f"{side} {mode}"] = (instructions(path, 450, mode) - instructions(path, 50, mode)) / 400
+    print(f"{'case':<34} {'measure':<8} {'baseline':>12} {'current':>12} {'ratio':>7} {'body':>10}")
+    for case in cases:
+        sides = results[case]
+        keys = ["cpu_us"] if case == "cpu" else ["peak", "held"]
+        for key in keys:
+            before = statistics.median(r[key] for r in sides["baseline"])
+            after = statistics.median(r[key] for r in sides["current"])
+            ratio = after / before if before else float("nan")
+            if key == "cpu_us":
+                print(f"{CASES[case]:<34} {'µs':<8} {before:>12.1f} {after:>12.1f} {ratio:>7.2f} {'':>10}")
+            else:
+                size = sides["current"][0]["bytes"]
+                print(f"{CASES[case]:<34} {key:<8} {mib(before):>12} {mib(after):>12} {ratio:>7.2f} {mib(size):>10}")
+    for mode in ("plain", "save") if counted else ():
+        before, after = counted[f"baseline {mode}"], counted[f"current {mode}"]
+        label = "Ir / sample" + (" (--save)" if mode == "save" else " (callgrind)")
+        print(f"{label:<34} {'Ir':<8} {before:>12,.0f} {after:>12,.0f} {after / before:>7.3f}")
+
+
+if __name__ == "__main__":
+    main()
