@@ -290,6 +290,28 @@ def test_failed_sends_validate(tmp_path: Path) -> None:
     assert [p for d in documents for p in problems(d, "send")] == []
 
 
+def test_documents_cut_short_by_ctrl_c_validate(tmp_path: Path, mocks: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C after the samples arrived (KeyboardInterrupt from the runner, where a real SIGINT lands while replies
+    are awaited; test_interrupt_and_save sends the real signal): send --repeat keeps ``partial`` {done, requested},
+    compare --send ``partial: true``; both documents still validate."""
+    from toolchoice.providers.core import runner
+
+    real = runner.run
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        real(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run", interrupted)
+    scenario = str(pointed(tmp_path, mocks))
+    results = {"send": run_cli(["send", scenario, "-p", "openai", "-n", "2", "-f", "json"], env=env()),
+               "compare": run_cli(["compare", scenario, "-p", "openai,anthropic", "--send", "-f", "json"], env=env())}
+    assert {name: r.returncode for name, r in results.items()} == {"send": 130, "compare": 130}
+    send, compare = (json.loads(r.stdout) for r in results.values())
+    assert send["partial"] == {"done": 2, "requested": 2} and compare["partial"] is True
+    assert problems(send, "send") + problems(compare, "compare") == []
+
+
 def test_an_openrouter_upstream_in_a_sent_reply_validates(tmp_path: Path) -> None:
     """OpenRouter's reply names the upstream that answered (top-level ``provider``): the send document keeps it."""
     body = json.loads((RESPONSES / "openai" / "openai-chat-single-strict.json").read_text())
