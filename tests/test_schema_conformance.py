@@ -247,6 +247,11 @@ def test_compare_send_over_every_provider_validates(tmp_path: Path, mocks: dict)
     found = {"plain": problems(ran(["compare", scenario, "-p", "all", "--send"]), "compare"),
              "stream -n 2": problems(ran(["compare", scenario, "-p", "openai,anthropic,bedrock", "--send",
                                           "--stream", "-n", "2"]), "compare")}
+    keyless = {k: v for k, v in env().items() if k != "ANTHROPIC_API_KEY"}  # anthropic is skipped: no key
+    skipped = run_cli(["compare", scenario, "-p", "openai,anthropic", "--send", "-f", "json"], env=keyless)
+    document = json.loads(skipped.stdout)
+    assert "ANTHROPIC_API_KEY" in document["providers"][1]["error"], document["providers"][1]
+    found["a provider skipped"] = problems(document, "compare")
     assert {k: v for k, v in found.items() if v} == {}
 
 
@@ -257,6 +262,10 @@ def test_run_against_the_mock_validates(tmp_path: Path, mocks: dict) -> None:
         found[provider] = problems(ran(["run", scenario, "-p", provider]), "run")
     found["stream -n 2"] = problems(ran(["run", scenario, "-p", "openai", "--stream", "--repeat", "2"]), "run")
     found["two providers"] = problems(ran(["run", scenario, "-p", "anthropic,gemini"]), "run")
+    failed = ran(["run", str(ROOT / "configs" / "planner-loop.yaml"), "-p", "openai", "--base-url",
+                  "http://127.0.0.1:9/v1", "--retries", "0"])  # nothing listens on port 9: the loop ends in error
+    assert failed["runs"][0]["loops"][0]["ended"]["reason"] == "error"  # type: ignore[index]
+    found["failed"] = problems(failed, "run")
     assert {k: v for k, v in found.items() if v} == {}
 
 
