@@ -19,6 +19,8 @@ class SchemaName(str, Enum):
     send = "send"
     compare = "compare"
     run = "run"
+    parse = "parse"
+    probe = "probe"
     mock = "mock"
 
 
@@ -29,7 +31,8 @@ def schema_text(name: str) -> str:
 @handled
 def schema(
     name: SchemaName = typer.Argument(..., help="scenario, or the command whose --format json output to describe: "
-                                      "render, send, compare, run; mock for a mock / proxy --format jsonl line.",
+                                      "render, send, compare, run, parse, probe; mock for a mock / proxy --format jsonl "
+                                      "line.",
                                       show_default=False),
     path: bool = typer.Option(False, "--path", help="Print where the schema file is instead (for $schema=...)."),
 ) -> None:

@@ -65,7 +65,7 @@ def test_a_missing_choice_argument_is_one_plain_line():
     done = run_cli(["schema"])
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ("toolchoice: error: Missing argument 'name'. Choose from: scenario, render, send, compare, "
-                           "run, mock (see toolchoice schema --help)\n")
+                           "run, parse, probe, mock (see toolchoice schema --help)\n")
 
 
 # ---- a trace whose exporter cut a JSON attribute --------------------------------------------------------
