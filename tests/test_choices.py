@@ -289,7 +289,8 @@ def test_runs_step_table_names_each_choice_as_compare_send_does(tmp_path: Path, 
     out = done.stdout
     flat = " ".join(out.replace("│", " ").split())  # the cell folds (wide) or the row stacks (narrow)
     assert done.returncode == DISOBEYED, done.stderr
-    assert "choice 0: get_weather(" in flat and "choice 1: (no call) toolchoice mock" in flat, out
+    assert "choice 1: (no call) toolchoice mock" in flat, out
+    assert flat.index("choice 0:") < flat.index("get_weather(") < flat.index("choice 1:"), out
     assert all(len(line) <= width for line in out.splitlines()), out
 
 
