@@ -43,7 +43,9 @@ def _print(console: Any, result: dict[str, Any]) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    title = (f"probe {result['provider']} · {result['endpoint']} · {result['model'] or 'default model'} · "
+    # every question refused before sending (a host's rule at --gateway): no request, so no endpoint was built
+    title = (f"probe {result['provider']} · {result['endpoint'] or '(nothing sent)'} · "
+             f"{result['model'] or 'default model'} · "
              f"{result['samples_per_question']} sample(s) per question")
     table = Table(title=title, title_justify="left", show_lines=True)
     for column in ("question", "on the wire", "result", "evidence", "p50 ms"):
