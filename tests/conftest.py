@@ -158,6 +158,15 @@ _interruptible()
 sys.dont_write_bytecode = False
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """``TOOLCHOICE_UPDATE_README=1``: the README's and docs' examples and generated blocks rewritten once, here,
+    before any process collects the tests (test_readme.regenerate); never in an xdist worker."""
+    if os.environ.get("TOOLCHOICE_UPDATE_README") and not hasattr(config, "workerinput"):  # xdist's worker mark
+        import test_readme
+
+        test_readme.regenerate()
+
+
 def pytest_unconfigure(config: object) -> None:
     for bundle in _made:
         bundle.unlink(missing_ok=True)

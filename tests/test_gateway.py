@@ -327,3 +327,14 @@ def test_doctor_lists_a_base_url_that_fronts_the_host(tmp_path: Path) -> None:
         {"provider": "openai", "base_url": "http://127.0.0.1:8081/v1", "gateway": False}]
     pretty = run_cli(["doctor", str(path)], env={"PATH": "/usr/bin:/bin"}).stdout
     assert "http://127.0.0.1:8080/v1 (gateway" in pretty and "8081/v1 (gateway" not in pretty
+
+
+@pytest.mark.parametrize("gateway", [True, False])
+def test_azure_without_its_resource_names_the_setting_it_stands_for(gateway: bool) -> None:
+    """Azure's own URL is https://{your-resource-name}.openai.azure.com/openai/deployments/... (Azure's REST
+    reference); without providers.azure.endpoint the line named only the path ("replaces /openai/deployments/X")."""
+    made = load_scenario_text((ROOT / "configs" / "weather.yaml").read_text(), "weather.yaml")
+    at = RenderOptions(base_url=GATEWAY_URL, gateway=gateway)
+    [line] = [e.message for e in translate("azure", made, at).ledger if e.code == "endpoint.base_url"]
+    assert "providers.azure.endpoint + /openai/deployments/" in line, line
+    assert ("stands in front of" in line) is gateway and " /openai/" not in line.split("+")[0]

@@ -100,6 +100,26 @@ QUOTES: tuple[Quote, ...] = (
     Quote("fact:groq.tool_limit", "groq", "types/chat/completion_create_params.py",
           ("A max of 128 functions are supported.",)),
     Quote("fact:gemini.tool_limit", "google.genai", "types.py", ("Maximum 512 function declarations can be provided.",)),
+    # which hosts take several choices (core/choice_facts.py), read 2026-11-27
+    Quote("fact:groq.choice_count", "groq", "types/chat/completion_create_params.py",
+          ("Note that the current moment, only n=1 is supported. Other values will result in a 400 response.",)),
+    Quote("fact:huggingface.choice_count", "huggingface_hub", "inference/_generated/types/chat_completion.py",
+          ("n: int | None = None", "UNUSED How many chat completion choices to generate for each input message.")),
+    Quote("fact:fireworks.choice_count", "fireworks", "types/chat/completion_create_params.py",
+          ("How many completions to generate for each prompt.", "Required range: `1 <= x <= 128`")),
+    Quote("fact:cerebras.choice_count", "cerebras.cloud.sdk", "types/chat/completion_create_params.py",
+          ("How many chat completion choices to generate for each input message.",)),
+    Quote("fact:together.choice_count", "together", "types/chat/completion_create_params.py",
+          ("The number of completions to generate for each prompt.",)),
+    Quote("fact:gemini.candidate_count", "google.genai", "types.py", ("Number of response variations to return.",)),
+    Quote("fact:openai.choice_count", "openai", "types/chat/completion_create_params.py",
+          ("How many chat completion choices to generate for each input message. Note that you will be charged based "
+           "on the number of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.",)),
+    Quote("fact:mistral.choice_count", "mistralai", "client/models/chatcompletionrequest.py",
+          ("Number of completions to return for each request, input tokens are only billed once.",)),
+    Quote("fact:sambanova.choice_count", "sambanova", "types/chat/completion_create_params.py",
+          ("How many completions to generate for each prompt. **Note:** Because this parameter generates many "
+           "completions, it can quickly consume your token quota.",)),
     # audit 2026-11-27 (docs/fact-audit.md): the SDK's description field, with no maximum stated
     Quote("fact:openai.description_limit", "openai", "types/shared_params/function_definition.py",
           ("description: str", "A description of what the function does, used by the model to choose when and how to "

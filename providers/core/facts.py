@@ -11,6 +11,7 @@ Capability rows (capabilities.py) carry their own ``sources`` and ``verified`` d
 
 from __future__ import annotations
 
+from .choice_facts import CHOICE_FACTS
 from .fact_record import CITE_END, Fact
 from .hosted_tool_facts import HOSTED_TOOL_FACTS
 
@@ -509,7 +510,7 @@ FACTS: tuple[Fact, ...] = (
 )
 
 
-FACTS += HOSTED_TOOL_FACTS
+FACTS += HOSTED_TOOL_FACTS + CHOICE_FACTS
 _BY_ID = {f.id: f for f in FACTS}
 
 

@@ -82,12 +82,14 @@ def endpoint(ctx: Context, default_base: str, path: str) -> str:
             where = "--base-url" if ctx.options.base_url else f"providers.{ctx.provider}.base_url"
             raise ToolchoiceError(f"{where} {redact_url(override)}: {problem}",
                                   hint="give scheme://host[:port]/path only")
+        # a base made from a setting left unset (Azure's resource, providers.azure.endpoint) is a path alone
+        own = default_base if "://" in default_base else f"providers.{ctx.provider}.endpoint + {default_base}"
         if fronted(ctx.options, ctx.settings):  # core/host_rules.py: the host's rules hold at the base URL
             said = "--gateway" if ctx.options.gateway else f"providers.{ctx.provider}.gateway"
-            ctx.ledger.info("endpoint.base_url", f"base URL {override} stands in front of {default_base} ({said}): "
+            ctx.ledger.info("endpoint.base_url", f"base URL {override} stands in front of {own} ({said}): "
                             "that host's rules hold there")
         else:
-            ctx.ledger.info("endpoint.base_url", f"base URL {override} replaces {default_base}")
+            ctx.ledger.info("endpoint.base_url", f"base URL {override} replaces {own}")
         return override.rstrip("/") + path
     if ctx.options.gateway or ctx.settings.gateway:
         said = "--gateway" if ctx.options.gateway else f"providers.{ctx.provider}.gateway"

@@ -13,6 +13,7 @@ import base64
 from typing import Any, Mapping, NamedTuple
 
 from ..body_limits import RULE_LIMIT_PROVIDERS, model_limits
+from ..choice_count import mock_refusal as choice_refusal
 from ..capabilities import CAPABILITIES
 from ..choice import parse_tool_choice
 from ..model import (LedgerEntry, Message, NativeTool, ProviderSettings, RenderOptions, Scenario, Tool, ToolChoice,
@@ -99,6 +100,8 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
         if refusal is None and body_limit.severity == "error":
             past = body_limit.over(body)
             refusal = past[3] if past is not None else None
+    if refusal is None:  # more choices (n) than the API's own source says it takes: its words
+        refusal = choice_refusal(provider, body)
     words = getattr(module, "MOCK_CHOICE_WORDS", {}).get(provider)
     if refusal is None and words and isinstance(read.requested, str) and read.requested not in words:
         # another API's word ("any" is Anthropic's and Mistral's): this API's types take only its own
