@@ -41,6 +41,11 @@ PROVIDER_ONE = typer.Option(..., "--provider", "-p", help="Provider id (one).", 
 TOOL_CHOICE = typer.Option(None, "--tool-choice",
                            help=_h("Override the scenario's tool_choice (same spellings: auto, none, required, any, "
                                    "NAME, '{tool: NAME}', '{allowed: [a, b], mode: auto}', ...)."))
+PROBE_TOOL_CHOICE = typer.Option(None, "--tool-choice",
+                                 help=_h("Ask only the questions about this tool_choice (spellings: auto, none, required, "
+                                         "NAME, '{tool: NAME}', '{allowed: [a, b], mode: auto}', ...; required also "
+                                         "asks the word 'any'), and the question without tool_choice when one of "
+                                         "them is rejected or ignored (docs/probe.md)."))
 MODEL = typer.Option(None, "--model", "-m",
                      help=_h("Model: one for every selected provider, or PROVIDER=MODEL per provider "
                              "(repeatable: -m openai=gpt-4o -m anthropic=claude-sonnet-5)."))

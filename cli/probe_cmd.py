@@ -20,7 +20,7 @@ from toolchoice.providers.core.json_text import dumps_indented
 
 from .exits import handled
 from .options import (ALLOW_ENV, BASE_URL, CONCURRENCY, GATEWAY, MODEL, REPEAT_MAX, REPEAT_MIN, PROVIDER_ONE, RETRIES, TIMEOUT,
-                      TOOL_CHOICE, format_option)
+                      PROBE_TOOL_CHOICE, format_option)
 
 
 class ProbeFormat(str, Enum):
@@ -43,7 +43,9 @@ def _print(console: Any, result: dict[str, Any]) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    title = (f"probe {result['provider']} · {result['endpoint']} · {result['model'] or 'default model'} · "
+    # every question refused before sending (a host's rule at --gateway): no request, so no endpoint was built
+    title = (f"probe {result['provider']} · {result['endpoint'] or '(nothing sent)'} · "
+             f"{result['model'] or 'default model'} · "
              f"{result['samples_per_question']} sample(s) per question")
     table = Table(title=title, title_justify="left", show_lines=True)
     for column in ("question", "on the wire", "result", "evidence", "p50 ms"):
@@ -62,7 +64,7 @@ def probe(
     scenario: Optional[Path] = typer.Argument(None, help="Probe with your own tools (default: a built-in two-tool "
                                               "scenario); - reads it from stdin.", show_default=False),
     provider: str = PROVIDER_ONE,
-    tool_choice: Optional[str] = TOOL_CHOICE,
+    tool_choice: Optional[str] = PROBE_TOOL_CHOICE,
     base_url: Optional[str] = BASE_URL,
     gateway: bool = GATEWAY,
     model: Optional[List[str]] = MODEL,

@@ -55,6 +55,12 @@ def _calls(record: Any) -> str:
     reply = record.reply
     if reply is None:
         return "–"
+    if reply.choices:  # n > 1: each choice's calls, as compare --send's cell (core/choices.py)
+        return "\n".join(f"choice {i}: {_reply_calls(choice)}" for i, choice in enumerate(reply.choices))
+    return _reply_calls(reply)
+
+
+def _reply_calls(reply: Any) -> str:
     parts = []
     for call in reply.tool_calls:
         args = json.dumps(call.arguments, ensure_ascii=False) if call.arguments is not None else call.raw_arguments

@@ -277,6 +277,23 @@ def test_run_carries_choice_0_forward_and_says_so(tmp_path: Path) -> None:
     assert lines[1]["results"][0]["from"] == 1 and lines[1]["results"][0]["id"] == lines[0]["calls"][0]["id"]
 
 
+@pytest.mark.parametrize("width", [80, 60])
+def test_runs_step_table_names_each_choice_as_compare_send_does(tmp_path: Path, width: int) -> None:
+    """A step whose choice 1 disobeys reads `no_call`: its calls cell showed choice 0's call alone, which obeyed
+    (a step reading "get_weather(...) ✘ no_call"); it names each choice, as compare --send's cell does."""
+    scenario = _scenario(tmp_path, "providers:\n  openai:\n    extra: {n: 2}\nloop:\n  max_steps: 1\n"
+                                   "  results:\n    get_weather: sunny\n")
+    with running_mock("openai", script=_script(tmp_path, DISOBEY_SECOND)) as mock:
+        done = run_cli(["run", str(scenario), "-p", "openai", "--base-url", mock.base_url],
+                       env={"OPENAI_API_KEY": KEY, "COLUMNS": str(width), "TERM": "dumb", "NO_COLOR": "1"})
+    out = done.stdout
+    flat = " ".join(out.replace("│", " ").split())  # the cell folds (wide) or the row stacks (narrow)
+    assert done.returncode == DISOBEYED, done.stderr
+    assert "choice 1: (no call) toolchoice mock" in flat, out
+    assert flat.index("choice 0:") < flat.index("get_weather(") < flat.index("choice 1:"), out
+    assert all(len(line) <= width for line in out.splitlines()), out
+
+
 # ---- Gemini's candidateCount, with google-genai as the client -------------------------------------------------------
 
 

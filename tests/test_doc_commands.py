@@ -1,8 +1,8 @@
 """The docs' commands that tests/test_readme.py does not run (trial 8e: a new user runs every command of README.md
 and docs/ as written): the README's keyless first run (a ```bash block, not a ``$`` example), the prose commands
 of docs/commands.md and docs/run.md, docs/parse.md's refusal line, docs/schema-doctor-init.md's `doctor` example
-(skipped by test_readme: its output is the machine's, here the environment is set to the page's) and docs/mock.md's
-script. Each runs in-process (tests/cli.py) and is held to what the page says, read from the page where it shows it."""
+(skipped by test_readme: its output is the machine's, here the environment is set to the page's), docs/mock.md's
+script and its --gateway preview, and docs/send.md's two-choices example against the mock. Each runs in-process (tests/cli.py) and is held to what the page says, read from the page where it shows it."""
 
 from __future__ import annotations
 
@@ -281,3 +281,63 @@ def test_the_mock_s_line_names_the_server_call_it_answered_not_text(tmp_path, ca
     _pretty(record)
     line = capsys.readouterr().out
     assert "  200  server call deepwiki/ask_question  " in line and "  text  " not in line, line
+
+
+def _page_command(page: str, starts: str, base_url: str) -> list[str]:
+    """The page's ```bash line that starts with `starts`, as its words (the comment after # left out), the
+    printed base URL in place of http://127.0.0.1:PORT..."""
+    for block in re.findall(r"^```bash\n(.*?)^```$", page, re.M | re.S):
+        for line in block.splitlines():
+            if line.startswith(starts):
+                return shlex.split(line.replace("http://127.0.0.1:PORT/v1", base_url), comments=True)
+    raise AssertionError(f"no ```bash line starting {starts!r}")
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_send_md_s_two_choices_example_prints_what_the_page_says(tmp_path, columns):
+    """docs/send.md: the scenario asking n: 2 and the mock script whose choice 1 disobeys, saved under the page's
+    names; the page's send command against the mock (in-process, on 127.0.0.1) draws each choice, says
+    "1 of 2 choices obeyed" and exits 4."""
+    from toolchoice.providers.core.mock.script import load_script
+    from toolchoice.providers.core.mock.server import running_mock
+
+    page = (ROOT / "docs" / "send.md").read_text()
+    scenario, script = (b for b in re.findall(r"^```yaml\n(.*?)^```$", page, re.M | re.S)
+                        if "extra: {n: 2}" in b or b.startswith("replies:\n  - choices:"))
+    (tmp_path / "two-choices.yaml").write_text(scenario)
+    (tmp_path / "second-disobeys.yaml").write_text(script)
+    mock_words = _page_command(page, "toolchoice mock ", "")
+    assert mock_words == ["toolchoice", "mock", "-p", "openai", "--script", "second-disobeys.yaml", "&"]
+    with running_mock("openai", script=load_script(str(tmp_path / "second-disobeys.yaml"))) as mock:
+        words = _page_command(page, "OPENAI_API_KEY=unused toolchoice send ", mock.base_url)
+        result = run_cli(words[2:], env=environment(COLUMNS=str(columns), OPENAI_API_KEY="unused"), cwd=tmp_path)
+    out = result.stdout
+    assert result.returncode == 4, result.stderr
+    lines = out.splitlines()
+    assert "choice 0" in lines and "choice 1" in lines
+    assert "✔ obeyed" in out and "✘ disobeyed: no_call" in out and "1 of 2 choices obeyed" in out
+    assert max(len(line) for line in lines) <= columns
+
+
+@pytest.mark.parametrize("gateway", [True, False])
+def test_mock_md_s_gateway_example_gets_the_200_the_page_says_and_its_400_without_the_flag(gateway):
+    """docs/mock.md "Preview the API": the page's run against `toolchoice mock -p mistral` (in-process, on
+    127.0.0.1): with --gateway the ids are rewritten and the mock answers 200; without it, the mock's 400."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    page = (ROOT / "docs" / "mock.md").read_text()
+    assert _page_command(page, "toolchoice mock ", "")[:4] == ["toolchoice", "mock", "-p", "mistral"]
+    with running_mock("mistral") as mock:
+        words = _page_command(page, "MISTRAL_API_KEY=unused toolchoice run ", mock.base_url)
+        if not gateway:
+            words.remove("--gateway")
+        result = run_cli([*words[2:], "-f", "json"], env=environment(MISTRAL_API_KEY="unused"), cwd=ROOT)
+        sent = list(mock.records)
+    step = json.loads(result.stdout)["runs"][0]["loops"][0]["steps"][0]
+    [result_id] = [r["id"] for r in sent[0]["results"]]  # the history's tool result, as the mock received it
+    if gateway:  # rewritten to Mistral's 9 alphanumerics, answered 200
+        assert result.returncode == 0 and step["status"] == 200, result.stdout[-2000:]
+        assert re.fullmatch(r"[a-zA-Z0-9]{9}", result_id) and sent[0]["status"] == 200
+    else:  # sent as written (toolu_01A), the mock's 400
+        assert result.returncode == 1 and step["status"] == 400, result.stdout[-2000:]
+        assert result_id == "toolu_01A" and sent[0]["status"] == 400

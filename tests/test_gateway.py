@@ -245,6 +245,20 @@ def test_probe_source_refusals_follow_gateway() -> None:
     assert t.refused and source_refusals(t, cap, fronted, settings) == []
 
 
+def test_probe_whose_every_question_the_gateway_refuses_says_nothing_was_sent(tmp_path: Path) -> None:
+    """Every question refused before sending (129 tools: api.openai.com's 128-tool rule holds at a gateway): the
+    title's endpoint was blank ("probe openai ·  · default model"); it says nothing was sent."""
+    scenario = tmp_path / "s.yaml"
+    tools = "".join(f"  - {{name: t{i}, parameters: {{type: object, properties: {{}}}}}}\n" for i in range(129))
+    scenario.write_text(f"tools:\n{tools}messages:\n  - {{role: user, content: hi}}\n", encoding="utf-8")
+    done = run_cli(["probe", str(scenario), "-p", "openai", "--base-url", "http://127.0.0.1:9/v1", "--gateway",
+                    "--tool-choice", "required", "--repeat", "1", "--retries", "0"],
+                   env={**env("OPENAI_API_KEY", OPENAI_KEY), "COLUMNS": "80", "TERM": "dumb", "NO_COLOR": "1"})
+    title = " ".join(done.stdout.split("┏")[0].split())
+    assert title.startswith("probe openai · (nothing sent) ·"), done.stdout
+    assert "not asked" in done.stdout and OPENAI_KEY not in done.stdout + done.stderr
+
+
 @pytest.mark.parametrize("command", ["render", "send", "compare", "probe", "run", "parse"])
 def test_every_command_with_base_url_takes_gateway(command: str) -> None:
     done = run_cli([command, "--help"], env={"PATH": "/usr/bin:/bin", "COLUMNS": "200"})

@@ -233,6 +233,14 @@ def test_probe_asks_only_the_given_tool_choice():
     assert sent == ["auto"]
 
 
+def test_probe_s_tool_choice_help_says_what_probe_does_with_it():
+    """probe's --tool-choice asks only that choice's questions (and the control when one fails, docs/probe.md);
+    its help said "Override the scenario's tool_choice", the words of the commands that send one request."""
+    text = " ".join(run("probe", "--help").stdout.replace("│", " ").split())
+    assert "Ask only the questions about this tool_choice" in text and "the question without tool_choice" in text
+    assert "Override the scenario's tool_choice" in " ".join(run("send", "--help").stdout.replace("│", " ").split())
+
+
 def test_send_dry_run_curl_is_exactly_render_curl():
     dry = run("send", TRAP, "-p", "anthropic", "--dry-run", "-f", "curl")
     assert dry.returncode == 0, dry.stderr
