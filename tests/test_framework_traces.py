@@ -1,4 +1,4 @@
-"""Agent frameworks' traces, as their newest releases write them (2026-11-26), read back step by step.
+"""Agent frameworks' traces, as their newest releases write them (2026-11-26/27), read back step by step.
 
 Each trace in tests/data/traces/ was recorded by ``python tests/trace_recorder.py KIND OUT.json`` (the framework's
 two-step loop against the stand-in on 127.0.0.1, recorded by the real instrumentation; SOURCES.md there names the
@@ -152,6 +152,11 @@ def proxy_lines(name: str) -> list[dict[str, Any]]:
     return json.loads((DATA / f"{name}.proxy.json").read_text(encoding="utf-8"))
 
 
+def text(content: Any) -> str:
+    """A message's text: a string, or the joined text parts (smolagents sends parts)."""
+    return content if isinstance(content, str) else "".join(part["text"] for part in content)
+
+
 def imported(name: str) -> tuple[dict[str, Any], str]:
     result = run_cli(["trace", str(DATA / f"{name}.json"), "--format", "json"])
     assert result.returncode == 0, result.stderr
@@ -165,6 +170,10 @@ def test_each_steps_calls_and_the_provider_family_are_what_the_proxy_saw(name):
     lines, sent = proxy_lines(name), wire(name)
     scenario, notes = imported(name)
     assert list(scenario["providers"]) == ["openai"] and scenario["providers"]["openai"]["model"] == sent[0]["model"]
+    opening = [(m["role"], text(m["content"])) for m in sent[0]["messages"]]
+    # agno's OpenAIChat sends the system prompt as a developer message; its trace records the role system
+    assert opening == [(opening[0][0], scenario["system"]), ("user", scenario["messages"][0]["content"])]
+    assert opening[0][0] == ("developer" if "agno" in name else "system")
     loop, _ = replayed(name)
     assert len(loop["steps"]) == len(lines) == len(sent) == 2
     for step, line in zip(loop["steps"], lines):
