@@ -225,6 +225,25 @@ def test_agno_results_go_back_paired_with_their_calls_ids():
     assert turns(loop["steps"][1]["request"]["body"]["messages"]) == turns(wire(name)[1]["messages"])
     assert [(r["id"], r["from"]) for r in proxy_lines(name)[1]["results"]] == [
         (c["id"], 1) for c in loop["steps"][0]["reply"]["tool_calls"]]
+    # its TOOL spans hold the outputs too, but the tool messages are the record: no note
+    assert "trace.results_from_tool_spans" not in imported(name)[1]
+
+
+@pytest.mark.parametrize("name", ["openinference-agno-1.0.15", "openinference-smolagents-0.1.43"])
+def test_a_tool_spans_parameters_that_are_no_schema_are_not_read_as_one(name, tmp_path):
+    """agno's TOOL spans record the call's arguments as tool.parameters ({"city": ...}), smolagents' its own
+    `inputs` form (no "type": "object"): without llm.tools, the called tool keeps the open schema."""
+    trace = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+    for resource in trace["resourceSpans"]:
+        for scope in resource["scopeSpans"]:
+            for span in scope["spans"]:
+                span["attributes"] = [a for a in span["attributes"] if not a["key"].startswith("llm.tools.")]
+    path = tmp_path / "no-llm-tools.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    result = run_cli(["trace", str(path), "--format", "json"])
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["tools"][0] == {"name": "get_weather", "parameters": {"type": "object"}}
+    assert "trace.open_schema" in result.stderr
 
 
 @pytest.mark.parametrize("name", ["openinference-smolagents-0.1.43", "openinference-smolagents-0.1.43-default"])
