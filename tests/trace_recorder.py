@@ -7,7 +7,9 @@ KIND is one of ``openinference-openai``, ``openinference-openai-responses`` (one
 call with parallel calls and their results in its history), ``openinference-google-genai``, ``otel-openai-v2``, ``otel-openai`` and
 ``otel-anthropic`` (opentelemetry-instrumentation-openai / -anthropic, OpenLLMetry); the agent frameworks'
 kinds (``openinference-langchain``, ``openinference-openai-agents[-responses]``, ``pydantic-ai``) write the trace and,
-beside it, the bodies the framework sent (``OUT.wire.json``): they were recorded once into tests/data/traces/. The official SDK (openai or anthropic) is the client; the instrumentation
+beside it, the bodies the framework sent (``OUT.wire.json``): they were recorded once into tests/data/traces/;
+``openinference-smolagents[-default]``, ``openinference-haystack`` and ``openinference-agno`` run the framework's agent
+through ``toolchoice proxy`` in front of ``toolchoice mock`` and keep the proxy's lines too (``OUT.proxy.json``). The official SDK (openai or anthropic) is the client; the instrumentation
 package records it with the OpenTelemetry SDK's in-memory exporter; the spans are encoded with
 opentelemetry-exporter-otlp-proto-common's encoder and written with protobuf's JSON mapping, the
 trace and span ids turned to hex as OTLP/JSON requires. The model answers from a stand-in on
