@@ -1,4 +1,4 @@
-"""Agent frameworks' traces, as their newest releases write them (2026-11-26), read back step by step.
+"""Agent frameworks' traces, as their newest releases write them (2026-11-26/27), read back step by step.
 
 Each trace in tests/data/traces/ was recorded by ``python tests/trace_recorder.py KIND OUT.json`` (the framework's
 two-step loop against the stand-in on 127.0.0.1, recorded by the real instrumentation; SOURCES.md there names the
@@ -137,3 +137,131 @@ def test_openai_agents_on_the_responses_api_is_read_from_the_response_it_records
     assert [(c["id"], c["name"]) for c in loop["steps"][0]["reply"]["tool_calls"]] == [(called["call_id"], "get_weather")]
     shown = run_cli(["trace", str(DATA / f"{name}.json"), "--format", "json"])
     assert list(json.loads(shown.stdout)["providers"]) == ["openai-responses"]  # not Chat Completions
+
+
+# ---- smolagents, haystack-ai, agno: recorded through `toolchoice proxy` in front of `toolchoice mock` ------------
+# Each recording (tests/trace_recorder.py PROXY_FRAMEWORK_KINDS; SOURCES.md) has three files: the trace, the bodies
+# the proxy received (`*.wire.json`) and the proxy's lines for the same run (`*.proxy.json`): what the proxy read
+# as each step's tool_choice, offered tools, calls (with the ids the mock made) and results paired by id.
+
+PROXIED = ["openinference-smolagents-0.1.43", "openinference-smolagents-0.1.43-default",
+           "openinference-haystack-0.1.46", "openinference-agno-1.0.15"]
+
+
+def proxy_lines(name: str) -> list[dict[str, Any]]:
+    return json.loads((DATA / f"{name}.proxy.json").read_text(encoding="utf-8"))
+
+
+def text(content: Any) -> str:
+    """A message's text: a string, or the joined text parts (smolagents sends parts)."""
+    return content if isinstance(content, str) else "".join(part["text"] for part in content)
+
+
+def imported(name: str) -> tuple[dict[str, Any], str]:
+    result = run_cli(["trace", str(DATA / f"{name}.json"), "--format", "json"])
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout), result.stderr
+
+
+@pytest.mark.parametrize("name", PROXIED)
+def test_each_steps_calls_and_the_provider_family_are_what_the_proxy_saw(name):
+    """Two LLM calls, read as OpenAI (the API each framework spoke: agno records llm.provider "OpenAI"); each
+    step's recorded calls are the proxy's, name and arguments, and their ids where the trace records them."""
+    lines, sent = proxy_lines(name), wire(name)
+    scenario, notes = imported(name)
+    assert list(scenario["providers"]) == ["openai"] and scenario["providers"]["openai"]["model"] == sent[0]["model"]
+    opening = [(m["role"], text(m["content"])) for m in sent[0]["messages"]]
+    # agno's OpenAIChat sends the system prompt as a developer message; its trace records the role system
+    assert opening == [(opening[0][0], scenario["system"]), ("user", scenario["messages"][0]["content"])]
+    assert opening[0][0] == ("developer" if "agno" in name else "system")
+    loop, _ = replayed(name)
+    assert len(loop["steps"]) == len(lines) == len(sent) == 2
+    for step, line in zip(loop["steps"], lines):
+        got = [(c["name"], c["arguments"]) for c in step["reply"]["tool_calls"]]
+        assert got == [(c["name"], c["arguments"]) for c in line["calls"]]
+    ids = [c["id"] for c in loop["steps"][0]["reply"]["tool_calls"]]
+    if "haystack" in name:  # openinference-instrumentation-haystack 0.1.46 records no tool_call.id
+        assert ids == [None, None] and len({c["id"] for c in lines[0]["calls"]}) == 2
+    else:
+        assert ids == [c["id"] for c in lines[0]["calls"]]
+
+
+@pytest.mark.parametrize("name", PROXIED)
+def test_each_steps_tool_choice_is_the_one_sent_where_the_trace_records_it_and_said_unrecorded_elsewhere(name):
+    """The proxy saw a tool_choice on every step of every run. smolagents' instrumentation records the model's
+    keyword arguments (OpenAIModel(tool_choice="required")) as llm.invocation_parameters, not the "required" its
+    agent adds by default; haystack's records no invocation parameters (generation_kwargs' named choice is not on
+    the span); agno's calls get_request_params() without the tools and tool_choice, so records none either."""
+    lines = proxy_lines(name)
+    loop, codes = replayed(name)
+    sent = [line["requested"] for line in lines]
+    assert sent == [b.get("tool_choice") for b in wire(name)] and None not in sent
+    effective = [s["effective_tool_choice"] for s in loop["steps"]]
+    if name == "openinference-smolagents-0.1.43":
+        assert effective == sent == ["required", "required"]
+        assert "trace.tool_choice_not_recorded" not in codes
+    else:
+        assert effective == [None, None] and "trace.tool_choice_not_recorded" in codes
+
+
+@pytest.mark.parametrize("name", PROXIED)
+def test_the_tools_are_the_ones_offered_where_recorded(name):
+    lines, sent = proxy_lines(name), wire(name)
+    scenario, notes = imported(name)
+    assert [t["name"] for t in scenario["tools"]] == lines[0]["offered_tools"]
+    if "haystack" in name:  # no llm.tools: the called tool with an open schema, said
+        assert scenario["tools"] == [{"name": "get_weather", "parameters": {"type": "object"}}]
+        assert "trace.open_schema" in notes
+    else:
+        loop, _ = replayed(name)
+        for step, body in zip(loop["steps"], sent):
+            assert functions(step["request"]["body"]["tools"]) == functions(body["tools"])
+
+
+def test_agno_results_go_back_paired_with_their_calls_ids():
+    """agno sends each result as a tool message with its call's id, and its trace records them so."""
+    name = "openinference-agno-1.0.15"
+    loop, _ = replayed(name)
+    assert turns(loop["steps"][1]["request"]["body"]["messages"]) == turns(wire(name)[1]["messages"])
+    assert [(r["id"], r["from"]) for r in proxy_lines(name)[1]["results"]] == [
+        (c["id"], 1) for c in loop["steps"][0]["reply"]["tool_calls"]]
+    # its TOOL spans hold the outputs too, but the tool messages are the record: no note
+    assert "trace.results_from_tool_spans" not in imported(name)[1]
+
+
+@pytest.mark.parametrize("name", ["openinference-agno-1.0.15", "openinference-smolagents-0.1.43"])
+def test_a_tool_spans_parameters_that_are_no_schema_are_not_read_as_one(name, tmp_path):
+    """agno's TOOL spans record the call's arguments as tool.parameters ({"city": ...}), smolagents' its own
+    `inputs` form (no "type": "object"): without llm.tools, the called tool keeps the open schema."""
+    trace = json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+    for resource in trace["resourceSpans"]:
+        for scope in resource["scopeSpans"]:
+            for span in scope["spans"]:
+                span["attributes"] = [a for a in span["attributes"] if not a["key"].startswith("llm.tools.")]
+    path = tmp_path / "no-llm-tools.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    result = run_cli(["trace", str(path), "--format", "json"])
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["tools"][0] == {"name": "get_weather", "parameters": {"type": "object"}}
+    assert "trace.open_schema" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["openinference-smolagents-0.1.43", "openinference-smolagents-0.1.43-default"])
+def test_smolagents_results_come_from_its_tool_spans(name):
+    """smolagents carries calls back as assistant text ("Calling tools: [...]") and the results as one user text
+    ("Observation: ..."): its trace's input messages have the roles tool-call and tool-response, no tool messages
+    with ids. Each tool that ran is a TOOL span with its output (output.value): the results are read from those,
+    in call order, with a note; replayed, each goes back with its call's id."""
+    sent = wire(name)
+    scenario, notes = imported(name)
+    observation = next(m for m in sent[1]["messages"] if m["role"] == "user" and "Observation:" in json.dumps(m))
+    assert not [m for m in sent[1]["messages"] if m["role"] == "tool"]
+    results = scenario["loop"]["results"]
+    assert results["get_weather"] == ["18 C, sunny", "18 C, sunny"]  # the tool's return (the recorder's)
+    assert json.dumps(observation).count("18 C, sunny") == 2
+    assert "trace.results_from_tool_spans" in notes
+    loop, codes = replayed(name)
+    calls = [c["id"] for c in loop["steps"][0]["reply"]["tool_calls"]]
+    assert [r for r in turns(loop["steps"][1]["request"]["body"]["messages"])[1]] == [
+        (i, "18 C, sunny") for i in calls]
+    assert "history.is_error_dropped" not in codes

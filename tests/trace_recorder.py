@@ -7,7 +7,9 @@ KIND is one of ``openinference-openai``, ``openinference-openai-responses`` (one
 call with parallel calls and their results in its history), ``openinference-google-genai``, ``otel-openai-v2``, ``otel-openai`` and
 ``otel-anthropic`` (opentelemetry-instrumentation-openai / -anthropic, OpenLLMetry); the agent frameworks'
 kinds (``openinference-langchain``, ``openinference-openai-agents[-responses]``, ``pydantic-ai``) write the trace and,
-beside it, the bodies the framework sent (``OUT.wire.json``): they were recorded once into tests/data/traces/. The official SDK (openai or anthropic) is the client; the instrumentation
+beside it, the bodies the framework sent (``OUT.wire.json``): they were recorded once into tests/data/traces/;
+``openinference-smolagents[-default]``, ``openinference-haystack`` and ``openinference-agno`` run the framework's agent
+through ``toolchoice proxy`` in front of ``toolchoice mock`` and keep the proxy's lines too (``OUT.proxy.json``). The official SDK (openai or anthropic) is the client; the instrumentation
 package records it with the OpenTelemetry SDK's in-memory exporter; the spans are encoded with
 opentelemetry-exporter-otlp-proto-common's encoder and written with protobuf's JSON mapping, the
 trace and span ids turned to hex as OTLP/JSON requires. The model answers from a stand-in on
@@ -414,9 +416,131 @@ def _pydantic_ai_loop(base_url: str, provider: Any) -> None:
     agent.run_sync("Weather in San Francisco?")
 
 
+# ---- agent frameworks through `toolchoice proxy` in front of `toolchoice mock` (fixtures, not run by the suite) ----
+
+PROXY_FRAMEWORK_KINDS = ("openinference-smolagents", "openinference-smolagents-default", "openinference-haystack",
+                         "openinference-agno")
+# step 1 two parallel calls of get_weather; smolagents then calls final_answer (its "required" forbids text), the
+# others answer text at step 2 (their forced choice disobeyed, as a model may)
+PROXY_SCRIPTS = {"openinference-smolagents": "replies:\n  - calls: [{name: get_weather}, {name: get_weather}]\n"
+                                             "  - {call: final_answer}\n",
+                 "openinference-haystack": "replies:\n  - calls: [{name: get_weather}, {name: get_weather}]\n"
+                                           "steps:\n  2: {disobey: true}\n",
+                 "openinference-agno": "replies:\n  - calls: [{name: get_weather}, {name: get_weather}]\n"
+                                       "steps:\n  2: {disobey: true}\n"}
+NAMED = {"type": "function", "function": {"name": "get_weather"}}
+
+
+def record_through_proxy(kind: str, out: Path) -> None:
+    """A framework's tool-calling agent against ``toolchoice mock`` (PROXY_SCRIPTS) through ``toolchoice proxy
+    --save``, recorded by its OpenInference instrumentation: the trace to ``out``, the request bodies as the proxy
+    received them to ``OUT.wire.json`` and the proxy's jsonl lines (its reading of each step) to ``OUT.proxy.json``.
+    Recorded once into tests/data/traces/ (SOURCES.md there); the suite reads them."""
+    import tempfile
+    import time
+
+    from toolchoice.providers.core.mock.proxy import ProxyHandler
+    from toolchoice.providers.core.mock.script import load_script
+    from toolchoice.providers.core.mock.server import Running, Server, running_mock
+
+    os.environ["HAYSTACK_TELEMETRY_ENABLED"] = "False"  # read when haystack is imported
+    os.environ["AGNO_TELEMETRY"] = "false"
+    provider, exporter = _provider()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "steps.yaml").write_text(PROXY_SCRIPTS[kind.removesuffix("-default")], encoding="utf-8")
+        (folder / "saved").mkdir()
+        with running_mock("openai", script=load_script(folder / "steps.yaml")) as upstream:
+            handler = ProxyHandler("openai", upstream.base_url, folder / "saved")
+            with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
+                undo = _framework_agent(kind, proxy.base_url, provider)
+                deadline = time.monotonic() + 5
+                while len(proxy.records) < len(upstream.records) and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                lines = list(proxy.records)
+        undo.uninstrument()
+        bodies = [json.loads(p.read_text(encoding="utf-8"))["body"]
+                  for p in sorted((folder / "saved").glob("sample-*.request.json"))]
+    provider.force_flush()
+    out.write_text(json.dumps(otlp_json(exporter.get_finished_spans()), indent=1), encoding="utf-8")
+    stem = out.name.removesuffix(".json")
+    out.with_name(stem + ".wire.json").write_text(json.dumps(bodies, indent=1), encoding="utf-8")
+    out.with_name(stem + ".proxy.json").write_text(json.dumps(lines, indent=1), encoding="utf-8")
+
+
+def _framework_agent(kind: str, base_url: str, provider: Any) -> Any:
+    """Instrument, run the agent once, return the instrumentor (to uninstrument)."""
+    key = "sk-test-recorder"
+    if kind.startswith("openinference-smolagents"):
+        from openinference.instrumentation.smolagents import SmolagentsInstrumentor
+        from smolagents import OpenAIModel, ToolCallingAgent, tool
+
+        @tool
+        def get_weather(city: str) -> str:
+            """The weather in a city.
+
+            Args:
+                city: the city's name
+            """
+            return "18 C, sunny"
+
+        undo: Any = SmolagentsInstrumentor()
+        undo.instrument(tracer_provider=provider)
+        # the agent has no tool_choice parameter: it sends "required" at every step, unless the model's own
+        # keyword arguments say otherwise (here "required" too; -default: none given)
+        settings = {} if kind.endswith("-default") else {"tool_choice": "required"}
+        model = OpenAIModel("gpt-4o-mini", api_base=base_url, api_key=key, client_kwargs={"max_retries": 0},
+                            **settings)
+        ToolCallingAgent(tools=[get_weather], model=model, max_steps=3, verbosity_level=0).run("Weather in Paris?")
+    elif kind == "openinference-haystack":
+        # imported first: the instrumentor wraps the run methods of the components registered when it starts
+        from haystack.components.agents import Agent
+        from haystack.components.generators.chat import OpenAIChatGenerator
+        from haystack.dataclasses import ChatMessage
+        from haystack.tools import create_tool_from_function
+        from haystack.utils import Secret
+        from openinference.instrumentation.haystack import HaystackInstrumentor
+
+        undo = HaystackInstrumentor()
+        undo.instrument(tracer_provider=provider)
+
+        def get_weather(city: str) -> str:
+            """The weather in a city."""
+            return "18 C, sunny"
+
+        generator = OpenAIChatGenerator(api_key=Secret.from_token(key), model="gpt-4o-mini", api_base_url=base_url,
+                                        generation_kwargs={"tool_choice": NAMED}, max_retries=0)
+        agent = Agent(chat_generator=generator, tools=[create_tool_from_function(get_weather)], max_agent_steps=3,
+                      system_prompt=SYSTEM)
+        agent.run(messages=[ChatMessage.from_user("Weather in Paris?")])
+    elif kind == "openinference-agno":
+        from agno.agent import Agent as AgnoAgent
+        from agno.models.openai import OpenAIChat
+        from openinference.instrumentation.agno import AgnoInstrumentor
+
+        def get_weather(city: str) -> str:
+            """The weather in a city.
+
+            Args:
+                city: the city's name
+            """
+            return "18 C, sunny"
+
+        undo = AgnoInstrumentor()
+        undo.instrument(tracer_provider=provider)
+        model = OpenAIChat(id="gpt-4o-mini", base_url=base_url, api_key=key, max_retries=0)
+        AgnoAgent(model=model, tools=[get_weather], tool_choice="required", telemetry=False,
+                  instructions=SYSTEM).run("Weather in Paris?")
+    else:
+        raise SystemExit(f"unknown kind {kind}")
+    return undo
+
+
 if __name__ == "__main__" and sys.argv[1] == "many":
     for kind, out, runs, parent in json.loads(sys.argv[2]):
         Path(out).write_text(json.dumps(record(kind, runs, parent=parent), indent=1), encoding="utf-8")
+elif __name__ == "__main__" and sys.argv[1] in PROXY_FRAMEWORK_KINDS:
+    record_through_proxy(sys.argv[1], Path(sys.argv[2]))
 elif __name__ == "__main__" and sys.argv[1] in FRAMEWORK_KINDS:
     record_framework(sys.argv[1], Path(sys.argv[2]))
 elif __name__ == "__main__" and sys.argv[1] == "otel-openai-v2-events":

@@ -97,9 +97,11 @@ def describe(run: Trajectory) -> dict[str, Any]:
 # ---- the scenario --------------------------------------------------------------------------------
 
 
-def build(path: Path, run: Trajectory, executed: dict[str, dict[str, Any]] | None = None) -> ImportedTrace:
+def build(path: Path, run: Trajectory, executed: dict[str, dict[str, Any]] | None = None,
+          outputs: dict[str, list[str]] | None = None) -> ImportedTrace:
     """The scenario and replies of one run; the scenario is checked by the scenario loader. ``executed``: tool
-    definitions from the trace's tool spans (``trace_tool_spans``), for called tools no LLM span defines."""
+    definitions from the trace's tool spans (``trace_tool_spans``), for called tools no LLM span defines;
+    ``outputs``: what those spans say each tool returned, for called tools no later LLM call sent a result of."""
     from .choice import parse_tool_choice
 
     calls = run.calls
@@ -177,6 +179,7 @@ def build(path: Path, run: Trajectory, executed: dict[str, dict[str, Any]] | Non
     if any(steps):
         loop["steps"] = steps
     results = _results(calls)
+    _results_from_tool_spans(calls, results, outputs or {}, notes)
     if results:
         loop["results"] = results
     data["loop"] = loop
@@ -300,6 +303,26 @@ def _results(calls: list[LlmCall]) -> dict[str, list[str]]:
     return results
 
 
+def _results_from_tool_spans(calls: list[LlmCall], results: dict[str, list[str]], outputs: dict[str, list[str]],
+                             notes: list[LedgerEntry]) -> None:
+    """A called tool with no result in any later call's messages (smolagents sends them back as text) takes the
+    outputs of its tool spans, in order, one per recorded call of it."""
+    made: dict[str, int] = {}
+    for call in calls:
+        for c in (call.output or {}).get("tool_calls", []):
+            if c.get("name"):
+                made[c["name"]] = made.get(c["name"], 0) + 1
+    taken = []
+    for name, count in made.items():
+        if name not in results and outputs.get(name):
+            results[name] = outputs[name][:count]
+            taken.append(name)
+    if taken:
+        notes.append(LedgerEntry("info", "trace.results_from_tool_spans",
+                                 f"no later LLM call sends back a result of {', '.join(taken)} as a tool message: "
+                                 "the results are the outputs of the trace's tool spans (output.value), in call order"))
+
+
 def _after_last_turn(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The tool messages right after the last assistant turn with calls."""
     last = max((i for i, m in enumerate(messages) if m.get("role") == "assistant" and m.get("tool_calls")), default=None)
@@ -350,13 +373,14 @@ def import_trace(path: Path, trace_id: str | None = None) -> list[ImportedTrace]
     """One run → ``[ImportedTrace]``; several (and no ``trace_id``) → the list of runs to choose from."""
     from .trace_import import llm_calls, read_spans
 
-    from .trace_tool_spans import executed_tools
+    from .trace_tool_spans import executed_tools, tool_outputs
 
     spans = read_spans(path)
     runs = select(path, llm_calls(spans), trace_id)
     if len(runs) > 1:
         return runs
-    return [build(path, runs[0], executed_tools(spans, {c.span.trace_id for c in runs[0].calls}))]
+    traces = {c.span.trace_id for c in runs[0].calls}
+    return [build(path, runs[0], executed_tools(spans, traces), tool_outputs(spans, traces))]
 
 
 def replay_trace(path: Path, trace_id: str | None, provider: str) -> tuple[Scenario, Any]:

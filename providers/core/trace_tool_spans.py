@@ -7,6 +7,11 @@ represented a dictionary JSON string", openinference-semantic-conventions 0.1.42
 GenAI's ``execute_tool`` spans carry ``gen_ai.tool.name`` and ``gen_ai.tool.description`` (no parameters;
 opentelemetry-semantic-conventions 0.66b2 ``gen_ai_attributes``). A definition read here says what the agent
 ran, not what one step offered: the steps' offered tools stay unrecorded.
+
+The same spans hold what each tool returned (OpenInference ``output.value``): smolagents (1.26, recorded by
+openinference-instrumentation-smolagents 0.1.43) sends its calls back as assistant text and their results as one
+user text ("Observation: ..."), so its LLM spans carry no tool message to pair; its TOOL spans (no call id) are
+the only per-call record of the results.
 """
 
 from __future__ import annotations
@@ -52,3 +57,16 @@ def _object(value: Any) -> dict[str, Any] | None:
         except ValueError:
             return None
     return value if isinstance(value, dict) and value.get("type") == "object" else None
+
+
+def tool_outputs(spans: list[Span], trace_ids: set[str]) -> dict[str, list[str]]:
+    """Tool name → the ``output.value`` of each of its OpenInference TOOL spans in ``trace_ids``, in start order."""
+    found: dict[str, list[str]] = {}
+    for span in sorted(spans, key=lambda s: s.start):
+        a = span.attributes
+        if span.trace_id not in trace_ids or a.get("openinference.span.kind") != "TOOL":
+            continue
+        name, output = a.get("tool.name"), a.get("output.value")
+        if isinstance(name, str) and name and isinstance(output, str):
+            found.setdefault(name, []).append(output)
+    return found
