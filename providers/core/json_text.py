@@ -19,6 +19,7 @@ used when it can promise the same bytes:
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -87,19 +88,49 @@ def _holds_long_string(value: Any) -> bool:
     return False
 
 
+_LEAVES = (str, int, bool)
+_NESTED = (dict, list, tuple)
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` holds only what both encoders write alike: dicts, lists, tuples, strings, ints, bools,
+    None and finite floats, of exactly these types (orjson writes NaN as null, and writes plain enums, UUIDs and
+    its Fragments where Python's encoder refuses them). Called on a value orjson wrote: no cycle, ≤ 255 levels."""
+    kind = type(value)
+    if kind in _NESTED:
+        stack = [value]
+    else:
+        return kind in _LEAVES or value is None or (kind is float and math.isfinite(value))
+    finite = math.isfinite
+    while stack:
+        item = stack.pop()
+        for member in item.values() if type(item) is dict else item:
+            kind = type(member)
+            if kind is str or kind is int or kind is bool or member is None:
+                continue
+            if kind is dict or kind is list or kind is tuple:
+                stack.append(member)
+            elif kind is not float or not finite(member):
+                return False
+    return True
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError("left to Python's encoder")
+
+
 def dumps_indented(value: Any) -> str:
     """``json.dumps(value, indent=2, ensure_ascii=False)``, the same text, faster where it can be."""
     fast = _fast_encoder()
     if fast and not _holds_long_string(value):
         try:
-            raw = fast.dumps(value, option=fast.OPT_INDENT_2)
+            # subclasses, dataclasses and dates go to ``default``, which refuses them: Python writes them its way
+            raw = fast.dumps(value, default=_refuse, option=fast.OPT_INDENT_2 | fast.OPT_PASSTHROUGH_SUBCLASS
+                             | fast.OPT_PASSTHROUGH_DATACLASS | fast.OPT_PASSTHROUGH_DATETIME)
         except (TypeError, ValueError, RecursionError):  # orjson.JSONEncodeError is a TypeError
             pass
         else:
             text = raw.decode("utf-8")
-            # read back equal: no NaN or Infinity (orjson writes null), nothing orjson wrote its own way
-            # (dataclasses, dates, plain enums: Python's encoder refuses them), no tuple (orjson and Python
-            # both write a list; Python writes it here, which costs only time)
-            if not _float_spelled_otherwise(text) and fast.loads(raw) == value:
+            if not _float_spelled_otherwise(text) and _plain(value):
                 return text
     return json.dumps(value, indent=2, ensure_ascii=False)
