@@ -224,3 +224,65 @@ json_values = st.recursive(
 @given(json_values)
 def test_generated_values_are_the_standard_library_text(value: object) -> None:
     assert json_text.dumps_indented(value) == python(value)
+
+
+# ---- a large document is written in pieces (runs of members, one orjson call each): the same text -------------
+
+@settings(max_examples=300, deadline=None, database=None, derandomize=True)
+@given(json_values)
+def test_pieced_text_is_the_standard_library_text(value: object) -> None:
+    """With pieces of a few characters, every container of a generated value is cut into runs and heavy members:
+    the seams (commas, brackets, indentation at each level, keys before a heavy member) are where a mistake shows."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(json_text, "PIECED_FROM", 1)
+        patch.setattr(json_text, "PIECE", 24)
+        assert json_text.dumps_indented(value) == python(value)
+
+
+def large_reply(lines: int) -> dict:
+    return {"provider": "openai", "reply": {"calls": [{"name": "write_file", "arguments": {
+        "path": "out.txt", "lines": [f"line {n}: é \"quoted\" \\ \u2028 {n * 0.5}" for n in range(lines)],
+        "nested": [{"n": n, "small": 1e-5 if n == lines - 1 else 0.25, "t": ("a", None)} for n in range(lines // 4)]}}],
+        "text": None}, "ledger": [], "verdict": {"category": "obeyed"}}
+
+
+@pytest.mark.parametrize("mutate", [
+    lambda doc: doc,
+    lambda doc: doc["reply"]["calls"][0]["arguments"]["nested"].pop(),  # no small float left: orjson's text
+    lambda doc: doc["reply"]["calls"][0]["arguments"]["lines"].append("x" * json_text.LONG_STRING),  # past 20,000
+    lambda doc: doc["reply"]["calls"][0]["arguments"].__setitem__(7, [1] * 30_000),  # a heavy member, int key
+    lambda doc: doc["reply"]["calls"][0]["arguments"]["lines"].append(2**64),
+    lambda doc: doc["reply"].__setitem__("deep", nested(300, ["y"] * 30_000)),
+])
+def test_a_large_document_is_the_standard_library_text(mutate) -> None:
+    doc = large_reply(40_000)
+    mutate(doc)
+    assert json_text._shape(doc) != json_text._SMALL
+    assert json_text.dumps_indented(doc) == python(doc)
+
+
+def test_a_large_document_is_written_by_orjson_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An 8 MB reply's document never reaches Python's indenting encoder, and no orjson call writes more than
+    a few pieces' worth (its buffer grows to ~3.4× what it writes)."""
+    import orjson
+
+    doc = large_reply(40_000)
+    doc["reply"]["calls"][0]["arguments"]["nested"].pop()
+    expected = python(doc)
+    written: list[int] = []
+    real = orjson.dumps
+
+    class Spy:
+        OPT_INDENT_2 = orjson.OPT_INDENT_2
+
+        @staticmethod
+        def dumps(value: object, **kwargs: object) -> bytes:
+            raw = real(value, **kwargs)
+            written.append(len(raw))
+            return raw
+
+    monkeypatch.setattr(json_text, "_orjson", Spy)
+    monkeypatch.setattr(json_text.json, "dumps", lambda *a, **k: pytest.fail("Python's encoder was used"))
+    assert json_text.dumps_indented(doc) == expected
+    assert len(expected.encode()) > 2_000_000 and len(written) > 20
+    assert max(written) < 4 * json_text.PIECE

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, Iterator
 
 # orjson's spellings of the floats in (0, 1e-4), where Python's repr differs: 0.0000ddd (1e-5 <= |x| < 1e-4)
 # and a one-digit negative exponent after a digit (1e-9 < |x| < 1e-5: 1e-7, where Python writes 1e-07).
@@ -66,19 +66,31 @@ LONG_STRING = 1 << 20
 
 _WALKED = 20_000  # values looked at, at most: a document of more is orjson's kind (many small values)
 
+# orjson grows its buffer as it writes: ~3.4× the text at its peak (32 MiB for the 9 MB text of an 8 MB reply).
+# A document of more than _WALKED values or PIECED_FROM characters of strings is written in pieces instead
+# (``_pieces``): runs of members weighing about PIECE each (characters of their strings, 8 a value), one orjson
+# call a run, the pieces joined as text. The document's text is then ~2× its size at the peak, not 3.4× + 1×.
+PIECED_FROM = 1 << 20
+PIECE = 1 << 16
+_SMALL, _LARGE, _LONG = "small", "large", "long"
 
-def _holds_long_string(value: Any) -> bool:
-    """Whether a string (key or value) in ``value`` is at least LONG_STRING characters (stops at the first, and
-    after _WALKED values: the walk is Python, and must not cost what orjson saves on a long document)."""
+
+def _shape(value: Any) -> str:
+    """_LONG when a string (key or value) in ``value`` is at least LONG_STRING characters (found among the first
+    _WALKED values: the walk is Python, and must not cost what orjson saves on a long document; ``_pieces`` looks
+    at the rest), _LARGE when it holds more than _WALKED values or PIECED_FROM characters of strings."""
     stack = [value]
     seen: set[int] = set()  # a container met again (a circular value: the encoders refuse it) is not walked again
-    walked = 0
-    while stack and walked < _WALKED:
+    walked = characters = 0
+    while stack:
+        if walked >= _WALKED or characters >= PIECED_FROM:
+            return _LARGE
         walked += 1
         item = stack.pop()
         if isinstance(item, str):
             if len(item) >= LONG_STRING:
-                return True
+                return _LONG
+            characters += len(item)
         elif isinstance(item, (dict, list, tuple)):
             if id(item) in seen:
                 continue
@@ -88,7 +100,75 @@ def _holds_long_string(value: Any) -> bool:
                 stack.extend(item.values())
             else:
                 stack.extend(item)
-    return False
+    return _SMALL
+
+
+def _holds_long_string(value: Any) -> bool:
+    return _shape(value) == _LONG
+
+
+def _weight(value: Any, cap: int) -> int:
+    """The characters of ``value``'s strings, 8 a value, counted until ``cap`` (a circular value stops there)."""
+    stack = [value]
+    total = 0
+    while stack and total < cap:
+        item = stack.pop()
+        kind = type(item)
+        total += 8
+        if kind is str:
+            total += len(item)
+        elif kind is dict:
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif kind is list or kind is tuple:
+            stack.extend(item)
+    return total
+
+
+def _pieces(fast: Any, value: Any, level: int) -> Iterator[bytes]:
+    """orjson's indented text of the container ``value`` (which weighs PIECE or more) at nesting ``level``, in
+    pieces: the runs of its members that weigh less than PIECE, each written by one orjson call with its brackets
+    cut and its lines indented to ``level``; a heavier member in pieces of its own. Raises where orjson would
+    (too deep, a key that is not a string, a string of LONG_STRING or more: Python writes the document then)."""
+    if level >= 255:
+        raise ValueError("too deep for orjson")
+    mapping = type(value) is dict
+    members = value.items() if mapping else value
+    inner = b"\n" + b"  " * (level + 1)
+    first = True
+    run: list[Any] = []
+    weight = 0
+
+    def flushed() -> bytes:
+        raw = fast.dumps(dict(run) if mapping else run, option=fast.OPT_INDENT_2)[1:-2]  # "\n  a,\n  b"
+        return (b"" if first else b",") + (raw.replace(b"\n", inner[:-2]) if level else raw)
+
+    yield b"{" if mapping else b"["
+    for member in members:
+        item = member[1] if mapping else member
+        kind = type(item)
+        heavy = kind is dict or kind is list or kind is tuple
+        size = _weight(item, PIECE) if heavy else len(item) + 8 if kind is str else 8
+        if size >= LONG_STRING and kind is str:
+            raise ValueError("a long string: Python's encoder writes it")
+        if heavy and size >= PIECE:
+            if run:
+                yield flushed()
+                first, run, weight = False, [], 0
+            if mapping and type(member[0]) is not str:
+                raise TypeError("a key that is not a string: Python's encoder writes it")
+            yield (b"" if first else b",") + inner + (fast.dumps(member[0]) + b": " if mapping else b"")
+            yield from _pieces(fast, item, level + 1)
+            first = False
+            continue
+        run.append(member)
+        weight += size
+        if weight >= PIECE:
+            yield flushed()
+            first, run, weight = False, [], 0
+    if run:
+        yield flushed()
+    yield b"\n" + b"  " * level + (b"}" if mapping else b"]")
 
 
 _LEAVES = (str, int, bool)
@@ -121,13 +201,16 @@ def _plain(value: Any) -> bool:
 def dumps_indented(value: Any) -> str:
     """``json.dumps(value, indent=2, ensure_ascii=False)``, the same text, faster where it can be."""
     fast = _fast_encoder()
-    if fast and not _holds_long_string(value):
+    shape = _shape(value) if fast else _LONG
+    if shape != _LONG:
         try:
-            raw = fast.dumps(value, option=fast.OPT_INDENT_2)
+            if shape == _LARGE and type(value) in _NESTED:
+                text = "".join([piece.decode("utf-8") for piece in _pieces(fast, value, 0)])
+            else:
+                text = fast.dumps(value, option=fast.OPT_INDENT_2).decode("utf-8")
         except (TypeError, ValueError, RecursionError):  # orjson.JSONEncodeError is a TypeError
             pass
         else:
-            text = raw.decode("utf-8")
             if not _float_spelled_otherwise(text) and _plain(value):
                 return text
     return json.dumps(value, indent=2, ensure_ascii=False)
