@@ -83,18 +83,22 @@ def _shape(value: Any) -> str:
     seen: set[int] = set()  # a container met again (a circular value: the encoders refuse it) is not walked again
     walked = characters = 0
     while stack:
-        if walked >= _WALKED or characters >= PIECED_FROM:
-            return _LARGE
-        walked += 1
         item = stack.pop()
         if isinstance(item, str):
             if len(item) >= LONG_STRING:
                 return _LONG
             characters += len(item)
+            if characters >= PIECED_FROM:
+                return _LARGE
         elif isinstance(item, (dict, list, tuple)):
             if id(item) in seen:
                 continue
             seen.add(id(item))
+            walked += len(item)
+            if isinstance(item, dict):
+                walked += len(item)  # its keys
+            if walked >= _WALKED:
+                return _LARGE
             if isinstance(item, dict):
                 stack.extend(item.keys())
                 stack.extend(item.values())
@@ -107,33 +111,57 @@ def _holds_long_string(value: Any) -> bool:
     return _shape(value) == _LONG
 
 
+class _NotPlain(ValueError):
+    """A value ``_plain`` refuses, or a string of LONG_STRING or more: Python's encoder writes the document."""
+
+
+def _leaf_weight(item: Any, kind: type) -> int:
+    if kind is str:
+        if len(item) >= LONG_STRING:
+            raise _NotPlain("a long string")
+        return len(item) + 8
+    if kind is int or kind is bool or item is None or (kind is float and math.isfinite(item)):
+        return 8
+    raise _NotPlain(f"{kind.__name__}: written by Python's encoder")
+
+
 def _weight(value: Any, cap: int) -> int:
-    """The characters of ``value``'s strings, 8 a value, counted until ``cap`` (a circular value stops there)."""
+    """The characters of ``value``'s strings, 8 a value, counted until ``cap`` (a circular value stops there).
+    Each value counted is checked as ``_plain`` checks it: a value lighter than ``cap`` is checked whole."""
     stack = [value]
     total = 0
     while stack and total < cap:
         item = stack.pop()
         kind = type(item)
-        total += 8
-        if kind is str:
-            total += len(item)
-        elif kind is dict:
-            stack.extend(item.keys())
+        if kind is dict:
+            total += 8 + 8 * len(item) + sum(map(len, item))  # a key that is not a string: orjson refuses it
             stack.extend(item.values())
         elif kind is list or kind is tuple:
+            total += 8
             stack.extend(item)
+        elif kind is str and len(item) < LONG_STRING:
+            total += len(item) + 8
+        elif kind is int or kind is bool or item is None:
+            total += 8
+        else:
+            total += _leaf_weight(item, kind)
     return total
+
+
+_FLAT = frozenset({str, int, bool, type(None)})
+_FULL = object()  # the run weighs PIECE or more: write it
+_BLOCK = 256  # members of a list weighed at once (C speed) when they are all strings, ints, bools or None
 
 
 def _pieces(fast: Any, value: Any, level: int) -> Iterator[bytes]:
     """orjson's indented text of the container ``value`` (which weighs PIECE or more) at nesting ``level``, in
     pieces: the runs of its members that weigh less than PIECE, each written by one orjson call with its brackets
-    cut and its lines indented to ``level``; a heavier member in pieces of its own. Raises where orjson would
-    (too deep, a key that is not a string, a string of LONG_STRING or more: Python writes the document then)."""
+    cut and its lines indented to ``level``; a heavier member in pieces of its own. Every value is checked on the
+    way (``_weight``: what ``_plain`` checks). Raises where orjson would (too deep, a key that is not a string)
+    and ``_NotPlain``: Python's encoder writes the document then."""
     if level >= 255:
-        raise ValueError("too deep for orjson")
+        raise _NotPlain("too deep for orjson")
     mapping = type(value) is dict
-    members = value.items() if mapping else value
     inner = b"\n" + b"  " * (level + 1)
     first = True
     run: list[Any] = []
@@ -143,14 +171,36 @@ def _pieces(fast: Any, value: Any, level: int) -> Iterator[bytes]:
         raw = fast.dumps(dict(run) if mapping else run, option=fast.OPT_INDENT_2)[1:-2]  # "\n  a,\n  b"
         return (b"" if first else b",") + (raw.replace(b"\n", inner[:-2]) if level else raw)
 
+    def members() -> Iterator[Any]:
+        """The members to weigh one by one; a block of flat ones light enough goes into the run at once."""
+        nonlocal weight
+        if mapping:
+            yield from value.items()
+            return
+        for start in range(0, len(value), _BLOCK):
+            block = value[start:start + _BLOCK]
+            kinds = set(map(type, block))
+            if kinds <= _FLAT:
+                size = 8 * len(block) + (sum(map(len, block)) if kinds == {str}
+                                         else sum(len(m) for m in block if type(m) is str))
+                if size < PIECE:
+                    run.extend(block)
+                    weight += size
+                    if weight >= PIECE:
+                        yield _FULL
+                    continue
+            yield from block
+
     yield b"{" if mapping else b"["
-    for member in members:
+    for member in members():
+        if member is _FULL:
+            yield flushed()
+            first, run, weight = False, [], 0
+            continue
         item = member[1] if mapping else member
         kind = type(item)
         heavy = kind is dict or kind is list or kind is tuple
-        size = _weight(item, PIECE) if heavy else len(item) + 8 if kind is str else 8
-        if size >= LONG_STRING and kind is str:
-            raise ValueError("a long string: Python's encoder writes it")
+        size = _weight(item, PIECE) if heavy else _leaf_weight(item, kind)
         if heavy and size >= PIECE:
             if run:
                 yield flushed()
@@ -204,13 +254,14 @@ def dumps_indented(value: Any) -> str:
     shape = _shape(value) if fast else _LONG
     if shape != _LONG:
         try:
-            if shape == _LARGE and type(value) in _NESTED:
+            pieced = shape == _LARGE and type(value) in _NESTED  # every value checked on the way
+            if pieced:
                 text = "".join([piece.decode("utf-8") for piece in _pieces(fast, value, 0)])
             else:
                 text = fast.dumps(value, option=fast.OPT_INDENT_2).decode("utf-8")
         except (TypeError, ValueError, RecursionError):  # orjson.JSONEncodeError is a TypeError
             pass
         else:
-            if not _float_spelled_otherwise(text) and _plain(value):
+            if not _float_spelled_otherwise(text) and (pieced or _plain(value)):
                 return text
     return json.dumps(value, indent=2, ensure_ascii=False)
