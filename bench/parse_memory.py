@@ -15,7 +15,8 @@ this tree, rounds alternating so machine drift hits both:
 - ``parse -f json, process``: the same command without tracemalloc, the process's high-water mark (``ru_maxrss``,
   which includes making the 8 MB file in the child: the same in both trees).
 - ``dumps_indented CPU / document``: ``json_text.dumps_indented`` alone (``time.process_time``, best of 5) on a
-  loop step, a 4-step loop, 200 loops (``run --repeat 200``'s document, 7 MB) and the 8 MB reply's document.
+  loop step, a 4-step loop, 20, 40 and 200 loops (``run --repeat N``'s document; 200: 7 MB; 20 is below the
+  size from which json_text writes in pieces, 40 above it) and the 8 MB reply's document.
 - ``CPU / sample``: ``jobs.send --repeat 2000`` of the recorded small reply (tests/data/responses/openai/
   openai-chat-single-strict.json), 10 in flight, ``time.process_time`` ÷ 2000, the best of 3 in the child;
   with ``--callgrind``, the instructions a sample costs (valgrind's count for 450 samples less 50's, ÷ 400, one in
@@ -171,7 +172,9 @@ elif case == "json_cpu":  # json_text.dumps_indented alone, on the documents too
     many = {"runs": [json.loads(json.dumps(loop)) for _ in range(200)]}
     reply = {"reply": {"calls": [{"name": "write_file", "arguments": json.loads(arguments(8_000_000))}]}}
     out = {}
-    for name, doc, times in (("step", step, 2000), ("loop", loop, 500), ("repeat200", many, 3), ("reply8", reply, 3)):
+    docs = (("step", step, 2000), ("loop", loop, 500), ("repeat20", {"runs": many["runs"][:20]}, 50),
+            ("repeat40", {"runs": many["runs"][:40]}, 25), ("repeat200", many, 3), ("reply8", reply, 3))
+    for name, doc, times in docs:
         dumps_indented(doc)
         best = None
         for _ in range(5):
@@ -210,7 +213,8 @@ CASES = {"send1": "send 1 (ascii, 4 MB)", "send1e": "send 1 (emoji, 4 MB)", "rep
          "raw": "send --repeat 50 --raw (200 KB)", "stream": "send --stream (4 MB)", "parse": "parse -f json (8 MB)",
          "parse_rss": "parse -f json (8 MB), process", "cpu": "CPU / sample (small reply)",
          "json_cpu": "dumps_indented CPU / document"}
-KEYS = {"cpu": ["cpu_us"], "parse_rss": ["maxrss"], "json_cpu": ["step_us", "loop_us", "repeat200_us", "reply8_us"]}
+KEYS = {"cpu": ["cpu_us"], "parse_rss": ["maxrss"], "json_cpu": ["step_us", "loop_us", "repeat20_us", "repeat40_us", "repeat200_us",
+                                                                    "reply8_us"]}
 
 
 def child(case: str, path: Path | None) -> dict[str, float]:

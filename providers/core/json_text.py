@@ -11,10 +11,11 @@ used when it can promise the same bytes:
   (Python writes them through their base type) and the objects orjson writes but Python refuses
   (dataclasses, dates, plain enums, UUIDs) are found by a walk over the value (``_plain``: exact JSON types,
   finite floats), which costs no memory where reading orjson's text back (what was done before) built the
-  whole document again (~125 MiB for an 8 MB reply) and cost ~15× the walk's time;
+  whole document again (~125 MiB for an 8 MB reply) and cost as much time or more (~14× for that reply);
 - floats below 1e-4: Python writes ``1e-05`` and ``1e-07`` where orjson writes ``0.00001`` and ``1e-7``;
   when orjson's text may hold one (``_float_spelled_otherwise``, which may also match inside a string:
-  then Python writes it, no harm done), Python writes the text.
+  then Python writes it, no harm done), Python writes the text;
+- a large document is written in pieces (``_pieces``), so that orjson's buffer never holds the whole text.
 
 ``tests/test_json_text.py`` holds the promise against the standard library's own output.
 """
@@ -57,28 +58,29 @@ def _fast_encoder() -> Any:
     return _orjson
 
 
-# orjson reserves several times a string's length while it writes it and again while it reads the text back (a
-# 25 MB argument: ~230 MB to write, ~300 MB to read back, against ~50 MB for Python's encoder); its speed is in
-# the many small values of a long document, not in one long string. A value holding a longer string is written
-# by Python.
+# orjson reserves several times a string's length while it writes it (a 25 MB argument: ~250 MB, against ~50 MB
+# for Python's encoder); its speed is in the many small values of a long document, not in one long string. A value
+# holding a longer string is written by Python.
 LONG_STRING = 1 << 20
 
 
-_WALKED = 20_000  # values looked at, at most: a document of more is orjson's kind (many small values)
+_WALKED = 4_000  # values looked at, at most: a document of more is written in pieces
 
 # orjson grows its buffer as it writes: ~3.4× the text at its peak (32 MiB for the 9 MB text of an 8 MB reply).
 # A document of more than _WALKED values or PIECED_FROM characters of strings is written in pieces instead
 # (``_pieces``): runs of members weighing about PIECE each (characters of their strings, 8 a value), one orjson
-# call a run, the pieces joined as text. The document's text is then ~2× its size at the peak, not 3.4× + 1×.
+# call a run, the pieces joined as text: ~2× the text at the peak. Below, one orjson call (``_plain`` then walks
+# the value: a full walk is what deciding costs; the pieces walk it on the way, and the small document is
+# walked whole by ``_shape`` already, so no long string escapes it).
 PIECED_FROM = 1 << 20
 PIECE = 1 << 16
 _SMALL, _LARGE, _LONG = "small", "large", "long"
 
 
 def _shape(value: Any) -> str:
-    """_LONG when a string (key or value) in ``value`` is at least LONG_STRING characters (found among the first
-    _WALKED values: the walk is Python, and must not cost what orjson saves on a long document; ``_pieces`` looks
-    at the rest), _LARGE when it holds more than _WALKED values or PIECED_FROM characters of strings."""
+    """_LONG when a string (key or value) in ``value`` is at least LONG_STRING characters, _LARGE when it holds more
+    than _WALKED values or PIECED_FROM characters of strings (the walk stops there: ``_pieces`` looks at the rest,
+    long strings included), else _SMALL: walked whole."""
     stack = [value]
     seen: set[int] = set()  # a container met again (a circular value: the encoders refuse it) is not walked again
     walked = characters = 0
