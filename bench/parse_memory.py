@@ -13,7 +13,8 @@ this tree, rounds alternating so machine drift hits both:
 - ``send --stream``: one streamed reply of ~4 MB (SSE, 1,000 characters of arguments an event): peak and held.
 - ``parse -f json``: the command in-process on an 8 MB saved reply (stdout to a discarding writer): the peak.
 - ``parse -f json, process``: the same command without tracemalloc, the process's high-water mark (``ru_maxrss``,
-  which includes making the 8 MB file in the child: ``before``, the high-water mark before the command ran).
+  which includes making the 8 MB file in the child: ``before``, the high-water mark before the command ran), and
+  the command's CPU time (``time.process_time``, its first run in the process: imports included).
 - ``dumps_indented CPU / document``: ``json_text.dumps_indented`` alone (``time.process_time``, best of 5) on a
   loop step, a 4-step loop, 20, 40 and 200 loops (``run --repeat N``'s document; 200: 7 MB; 20 is below the
   size from which json_text writes in pieces, 40 above it) and the 8 MB reply's document.
@@ -155,10 +156,12 @@ elif case == "parse_rss":  # the process's high-water mark (ru_maxrss), no trace
         def write(self, text):
             return len(text)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    start = time.process_time()
     with contextlib.redirect_stdout(Discard()):
         assert run(["parse", path, "-p", "openai", "-f", "json"]) == 0
+    cpu = time.process_time() - start
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    print(json.dumps({"maxrss": after, "before": before, "bytes": os.path.getsize(path)}))
+    print(json.dumps({"maxrss": after, "before": before, "parse_us": cpu * 1e6, "bytes": os.path.getsize(path)}))
 elif case == "json_cpu":  # json_text.dumps_indented alone, on the documents toolchoice writes: CPU a document
     from toolchoice.providers.core.json_text import dumps_indented
     step = {"step": 1, "requested_tool_choice": "auto", "latency_ms": 500.9, "offered_tools": ["get_weather"],
@@ -213,7 +216,7 @@ CASES = {"send1": "send 1 (ascii, 4 MB)", "send1e": "send 1 (emoji, 4 MB)", "rep
          "raw": "send --repeat 50 --raw (200 KB)", "stream": "send --stream (4 MB)", "parse": "parse -f json (8 MB)",
          "parse_rss": "parse -f json (8 MB), process", "cpu": "CPU / sample (small reply)",
          "json_cpu": "dumps_indented CPU / document"}
-KEYS = {"cpu": ["cpu_us"], "parse_rss": ["maxrss", "before"],
+KEYS = {"cpu": ["cpu_us"], "parse_rss": ["maxrss", "before", "parse_us"],
         "json_cpu": ["step_us", "loop_us", "repeat20_us", "repeat40_us", "repeat200_us", "reply8_us"]}
 
 

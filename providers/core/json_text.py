@@ -9,7 +9,7 @@ used when it can promise the same bytes:
   are not strings, integers beyond 64 bits, lone surrogates, circular or too deep values and most
   objects that are not JSON; NaN and ±Infinity (Python writes ``NaN``, orjson ``null``), subclasses
   (Python writes them through their base type) and the objects orjson writes but Python refuses
-  (dataclasses, dates, plain enums, UUIDs) are found by a walk over the value (``_plain``: exact JSON types,
+  (dataclasses, dates, plain enums, UUIDs) are found by a walk over the value (``_shape``: exact JSON types,
   finite floats), which costs no memory where reading orjson's text back (what was done before) built the
   whole document again (~125 MiB for an 8 MB reply) and cost as much time or more (~14× for that reply);
 - floats below 1e-4: Python writes ``1e-05`` and ``1e-07`` where orjson writes ``0.00001`` and ``1e-7``;
@@ -69,44 +69,61 @@ _WALKED = 4_000  # values looked at, at most: a document of more is written in p
 # orjson grows its buffer as it writes: ~3.4× the text at its peak (32 MiB for the 9 MB text of an 8 MB reply).
 # A document of more than _WALKED values or PIECED_FROM characters of strings is written in pieces instead
 # (``_pieces``): runs of members weighing about PIECE each (characters of their strings, 8 a value), one orjson
-# call a run, the pieces joined as text: ~2× the text at the peak. Below, one orjson call (``_plain`` then walks
-# the value: a full walk is what deciding costs; the pieces walk it on the way, and the small document is
-# walked whole by ``_shape`` already, so no long string escapes it).
+# call a run, the pieces joined as text: ~2× the text at the peak. Below, one orjson call (``_shape`` walked the
+# whole value: nothing escapes the check; a larger document is checked on the way by ``_pieces``).
 PIECED_FROM = 1 << 20
 PIECE = 1 << 16
-_SMALL, _LARGE, _LONG = "small", "large", "long"
+_SMALL, _LARGE, _LONG, _OTHER = "small", "large", "long", "other"
 
 
 def _shape(value: Any) -> str:
-    """_LONG when a string (key or value) in ``value`` is at least LONG_STRING characters, _LARGE when it holds more
-    than _WALKED values or PIECED_FROM characters of strings (the walk stops there: ``_pieces`` looks at the rest,
-    long strings included), else _SMALL: walked whole."""
-    stack = [value]
-    seen: set[int] = set()  # a container met again (a circular value: the encoders refuse it) is not walked again
+    """What writes ``value``, from one walk over it: _OTHER when it holds what orjson writes otherwise than Python's
+    encoder (a value that is not exactly a dict, list, tuple, str, int, bool, None or a finite float: NaN is null
+    to orjson, plain enums and UUIDs are refused by Python, a subclass is written through its base type; or
+    nesting deeper than orjson goes, a circular value among them), _LONG when a string in it is LONG_STRING
+    characters or more (keys: their total), _LARGE (the walk stops there: ``_pieces`` checks the rest) when it holds
+    more than _WALKED values or PIECED_FROM characters of strings, else _SMALL: walked whole, orjson writes it."""
+    kind = type(value)
+    if kind is not dict and kind is not list and kind is not tuple:
+        if kind is str:
+            return _LONG if len(value) >= LONG_STRING else _SMALL
+        plain = kind is int or kind is bool or value is None or (kind is float and math.isfinite(value))
+        return _SMALL if plain else _OTHER
+    finite = math.isfinite
+    stack = [(value, 0)]
     walked = characters = 0
     while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if len(item) >= LONG_STRING:
+        item, depth = stack.pop()
+        if depth >= 254:
+            return _OTHER
+        if type(item) is dict:
+            try:
+                keys = sum(map(len, item))
+            except TypeError:  # a key that is not a string: orjson refuses it
+                return _OTHER
+            if keys >= LONG_STRING:
                 return _LONG
-            characters += len(item)
-            if characters >= PIECED_FROM:
-                return _LARGE
-        elif isinstance(item, (dict, list, tuple)):
-            if id(item) in seen:
-                continue
-            seen.add(id(item))
+            characters += keys
+            walked += 2 * len(item)
+            members: Any = item.values()
+        else:
             walked += len(item)
-            if isinstance(item, dict):
-                walked += len(item)  # its keys
-            if walked >= _WALKED:
-                return _LARGE
-            if isinstance(item, dict):
-                stack.extend(item.keys())
-                stack.extend(item.values())
-            else:
-                stack.extend(item)
-    return _SMALL
+            members = item
+        if walked >= _WALKED or characters >= PIECED_FROM:
+            return _LARGE
+        for member in members:
+            kind = type(member)
+            if kind is str:
+                if len(member) >= LONG_STRING:
+                    return _LONG
+                characters += len(member)
+            elif kind is int or kind is bool or member is None:
+                continue
+            elif kind is dict or kind is list or kind is tuple:
+                stack.append((member, depth + 1))
+            elif kind is not float or not finite(member):
+                return _OTHER
+    return _LARGE if characters >= PIECED_FROM else _SMALL
 
 
 def _holds_long_string(value: Any) -> bool:
@@ -114,7 +131,7 @@ def _holds_long_string(value: Any) -> bool:
 
 
 class _NotPlain(ValueError):
-    """A value ``_plain`` refuses, or a string of LONG_STRING or more: Python's encoder writes the document."""
+    """A value ``_shape`` calls _OTHER, or a string of LONG_STRING or more: Python's encoder writes the document."""
 
 
 def _leaf_weight(item: Any, kind: type) -> int:
@@ -128,25 +145,36 @@ def _leaf_weight(item: Any, kind: type) -> int:
 
 
 def _weight(value: Any, cap: int) -> int:
-    """The characters of ``value``'s strings, 8 a value, counted until ``cap`` (a circular value stops there).
-    Each value counted is checked as ``_plain`` checks it: a value lighter than ``cap`` is checked whole."""
+    """The characters of the container ``value``'s strings (keys too), 8 a value, counted until ``cap`` (a circular
+    value stops there). Each value counted is checked as ``_shape`` checks it (raises ``_NotPlain``, or TypeError
+    for a key that is not a string): a value lighter than ``cap`` is checked whole."""
+    finite = math.isfinite
     stack = [value]
     total = 0
     while stack and total < cap:
         item = stack.pop()
-        kind = type(item)
-        if kind is dict:
-            total += 8 + 8 * len(item) + sum(map(len, item))  # a key that is not a string: orjson refuses it
-            stack.extend(item.values())
-        elif kind is list or kind is tuple:
-            total += 8
-            stack.extend(item)
-        elif kind is str and len(item) < LONG_STRING:
-            total += len(item) + 8
-        elif kind is int or kind is bool or item is None:
-            total += 8
+        if type(item) is dict:
+            total += 8 + 8 * len(item) + sum(map(len, item))
+            members: Any = item.values()
         else:
-            total += _leaf_weight(item, kind)
+            total += 8 + 8 * len(item)
+            members = item
+        if total >= cap:  # heavy: ``_pieces`` checks its members one by one
+            return total
+        for member in members:
+            kind = type(member)
+            if kind is str:
+                if len(member) >= LONG_STRING:
+                    raise _NotPlain("a long string")
+                total += len(member)
+                if total >= cap:
+                    return total
+            elif kind is int or kind is bool or member is None:
+                continue
+            elif kind is dict or kind is list or kind is tuple:
+                stack.append(member)
+            elif kind is not float or not finite(member):
+                raise _NotPlain(f"{kind.__name__}: written by Python's encoder")
     return total
 
 
@@ -159,7 +187,7 @@ def _pieces(fast: Any, value: Any, level: int) -> Iterator[bytes]:
     """orjson's indented text of the container ``value`` (which weighs PIECE or more) at nesting ``level``, in
     pieces: the runs of its members that weigh less than PIECE, each written by one orjson call with its brackets
     cut and its lines indented to ``level``; a heavier member in pieces of its own. Every value is checked on the
-    way (``_weight``: what ``_plain`` checks). Raises where orjson would (too deep, a key that is not a string)
+    way (``_weight``: what ``_shape`` checks). Raises where orjson would (too deep, a key that is not a string)
     and ``_NotPlain``: Python's encoder writes the document then."""
     if level >= 255:
         raise _NotPlain("too deep for orjson")
@@ -223,47 +251,19 @@ def _pieces(fast: Any, value: Any, level: int) -> Iterator[bytes]:
     yield b"\n" + b"  " * level + (b"}" if mapping else b"]")
 
 
-_LEAVES = (str, int, bool)
-_NESTED = (dict, list, tuple)
-
-
-def _plain(value: Any) -> bool:
-    """Whether ``value`` holds only what both encoders write alike: dicts, lists, tuples, strings, ints, bools,
-    None and finite floats, of exactly these types (orjson writes NaN as null, and writes plain enums, UUIDs and
-    its Fragments where Python's encoder refuses them). Called on a value orjson wrote: no cycle, ≤ 255 levels."""
-    kind = type(value)
-    if kind in _NESTED:
-        stack = [value]
-    else:
-        return kind in _LEAVES or value is None or (kind is float and math.isfinite(value))
-    finite = math.isfinite
-    while stack:
-        item = stack.pop()
-        for member in item.values() if type(item) is dict else item:
-            kind = type(member)
-            if kind is str or kind is int or kind is bool or member is None:
-                continue
-            if kind is dict or kind is list or kind is tuple:
-                stack.append(member)
-            elif kind is not float or not finite(member):
-                return False
-    return True
-
-
 def dumps_indented(value: Any) -> str:
     """``json.dumps(value, indent=2, ensure_ascii=False)``, the same text, faster where it can be."""
     fast = _fast_encoder()
-    shape = _shape(value) if fast else _LONG
-    if shape != _LONG:
+    shape = _shape(value) if fast else _OTHER
+    if shape == _SMALL or shape == _LARGE:
         try:
-            pieced = shape == _LARGE and type(value) in _NESTED  # every value checked on the way
-            if pieced:
+            if shape == _LARGE:  # every value past the walk's end is checked on the way
                 text = "".join([piece.decode("utf-8") for piece in _pieces(fast, value, 0)])
             else:
                 text = fast.dumps(value, option=fast.OPT_INDENT_2).decode("utf-8")
         except (TypeError, ValueError, RecursionError):  # orjson.JSONEncodeError is a TypeError
             pass
         else:
-            if not _float_spelled_otherwise(text) and (pieced or _plain(value)):
+            if not _float_spelled_otherwise(text):
                 return text
     return json.dumps(value, indent=2, ensure_ascii=False)
