@@ -17,7 +17,8 @@ this tree, rounds alternating so machine drift hits both:
   the command's CPU time (``time.process_time``, its first run in the process: imports included).
 - ``dumps_indented CPU / document``: ``json_text.dumps_indented`` alone (``time.process_time``, best of 5) on a
   loop step, a 4-step loop, 20, 40 and 200 loops (``run --repeat N``'s document; 200: 7 MB; 20 is below the
-  size from which json_text writes in pieces, 40 above it) and the 8 MB reply's document.
+  size from which json_text writes in pieces, 40 above it) and the 8 MB reply's document; ``json_cpu:peak``: the
+  traced peak of one call on each (the text it returns included).
 - ``CPU / sample``: ``jobs.send --repeat 2000`` of the recorded small reply (tests/data/responses/openai/
   openai-chat-single-strict.json), 10 in flight, ``time.process_time`` ÷ 2000, the best of 3 in the child;
   with ``--callgrind``, the instructions a sample costs (valgrind's count for 450 samples less 50's, ÷ 400, one in
@@ -177,6 +178,12 @@ elif case == "json_cpu":  # json_text.dumps_indented alone, on the documents too
     out = {}
     docs = (("step", step, 2000), ("loop", loop, 500), ("repeat20", {"runs": many["runs"][:20]}, 50),
             ("repeat40", {"runs": many["runs"][:40]}, 25), ("repeat200", many, 3), ("reply8", reply, 3))
+    if sys.argv[3:] == ["peak"]:  # traced memory of one call instead (the documents made before the trace starts)
+        for name, doc, _ in docs:
+            _, peak, _ = traced(lambda: dumps_indented(doc))
+            out[name + "_peak"] = peak
+        print(json.dumps(out))
+        sys.exit(0)
     for name, doc, times in docs:
         dumps_indented(doc)
         best = None
@@ -215,17 +222,19 @@ elif case == "ir":  # under callgrind: one send of N samples; two Ns, subtracted
 CASES = {"send1": "send 1 (ascii, 4 MB)", "send1e": "send 1 (emoji, 4 MB)", "repeat": "send --repeat 200 (200 KB)",
          "raw": "send --repeat 50 --raw (200 KB)", "stream": "send --stream (4 MB)", "parse": "parse -f json (8 MB)",
          "parse_rss": "parse -f json (8 MB), process", "cpu": "CPU / sample (small reply)",
-         "json_cpu": "dumps_indented CPU / document"}
+         "json_cpu": "dumps_indented CPU / document", "json_cpu:peak": "dumps_indented peak / document"}
 KEYS = {"cpu": ["cpu_us"], "parse_rss": ["maxrss", "before", "parse_us"],
-        "json_cpu": ["step_us", "loop_us", "repeat20_us", "repeat40_us", "repeat200_us", "reply8_us"]}
+        "json_cpu": ["step_us", "loop_us", "repeat20_us", "repeat40_us", "repeat200_us", "reply8_us"],
+        "json_cpu:peak": ["repeat20_peak", "repeat40_peak", "repeat200_peak", "reply8_peak"]}
 
 
 def child(case: str, path: Path | None) -> dict[str, float]:
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
     if path is not None:
         env["PYTHONPATH"] = str(path)
-    out = subprocess.run([sys.executable, "-c", CHILD, case, str(ROOT)], env=env, check=True, capture_output=True,
-                         text=True, cwd=tempfile.gettempdir())
+    case, *extra = case.split(":")  # json_cpu:peak
+    out = subprocess.run([sys.executable, "-c", CHILD, case, str(ROOT), *extra], env=env, check=True,
+                         capture_output=True, text=True, cwd=tempfile.gettempdir())
     return json.loads(out.stdout)
 
 
@@ -276,8 +285,9 @@ def main() -> None:
                 label = "µs" if key == "cpu_us" else key[:-3]
                 print(f"{CASES[case]:<34} {label:<8} {before:>12.1f} {after:>12.1f} {ratio:>7.2f} {'':>10}")
             else:
-                size = sides["current"][0]["bytes"]
-                print(f"{CASES[case]:<34} {key:<8} {mib(before):>12} {mib(after):>12} {ratio:>7.2f} {mib(size):>10}")
+                size = sides["current"][0].get("bytes", 0)
+                label, body = key.replace("_peak", ""), mib(size) if size else ""
+                print(f"{CASES[case]:<34} {label:<8} {mib(before):>12} {mib(after):>12} {ratio:>7.2f} {body:>10}")
     for mode in ("plain", "save") if counted else ():
         before, after = counted[f"baseline {mode}"], counted[f"current {mode}"]
         label = "Ir / sample" + (" (--save)" if mode == "save" else " (callgrind)")

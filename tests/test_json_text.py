@@ -249,7 +249,7 @@ def large_reply(lines: int) -> dict:
 @pytest.mark.parametrize("mutate", [
     lambda doc: doc,
     lambda doc: doc["reply"]["calls"][0]["arguments"]["nested"].pop(),  # no small float left: orjson's text
-    lambda doc: doc["reply"]["calls"][0]["arguments"]["lines"].append("x" * json_text.LONG_STRING),  # past _WALKED values
+    lambda doc: doc["reply"]["calls"][0]["arguments"]["lines"].append("x" * json_text.LONG_STRING),  # past _WALKED
     lambda doc: doc["reply"]["calls"][0]["arguments"].__setitem__(7, [1] * 30_000),  # a heavy member, int key
     lambda doc: doc["reply"]["calls"][0]["arguments"]["lines"].append(2**64),
     lambda doc: doc["reply"].__setitem__("deep", nested(300, ["y"] * 30_000)),
