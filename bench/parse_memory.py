@@ -12,6 +12,13 @@ this tree, rounds alternating so machine drift hits both:
 - ``send --repeat 50 --raw``: every raw body kept for the output (``Collector.raws``): what the result holds.
 - ``send --stream``: one streamed reply of ~4 MB (SSE, 1,000 characters of arguments an event): peak and held.
 - ``parse -f json``: the command in-process on an 8 MB saved reply (stdout to a discarding writer): the peak.
+- ``parse -f json, process``: the same command without tracemalloc, the process's high-water mark (``ru_maxrss``,
+  which includes making the 8 MB file in the child: ``before``, the high-water mark before the command ran), and
+  the command's CPU time (``time.process_time``, its first run in the process: imports included).
+- ``dumps_indented CPU / document``: ``json_text.dumps_indented`` alone (``time.process_time``, best of 5) on a
+  loop step, a 4-step loop, 20, 40 and 200 loops (``run --repeat N``'s document; 200: 7 MB; 20 is below the
+  size from which json_text writes in pieces, 40 above it) and the 8 MB reply's document; ``json_cpu:peak``: the
+  traced peak of one call on each (the text it returns included).
 - ``CPU / sample``: ``jobs.send --repeat 2000`` of the recorded small reply (tests/data/responses/openai/
   openai-chat-single-strict.json), 10 in flight, ``time.process_time`` ÷ 2000, the best of 3 in the child;
   with ``--callgrind``, the instructions a sample costs (valgrind's count for 450 samples less 50's, ÷ 400, one in
@@ -140,6 +147,54 @@ elif case == "parse":
     code, peak, held = traced(once)
     assert code == 0, code
     print(json.dumps({"peak": peak, "held": held, "bytes": os.path.getsize(path)}))
+elif case == "parse_rss":  # the process's high-water mark (ru_maxrss), no tracemalloc: what the machine gives
+    import resource, tempfile
+    from toolchoice.cli.app import run
+    path = os.path.join(tempfile.mkdtemp(), "reply.json")
+    with open(path, "wb") as f:
+        f.write(body(8_000_000))
+    class Discard(io.StringIO):
+        def write(self, text):
+            return len(text)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    start = time.process_time()
+    with contextlib.redirect_stdout(Discard()):
+        assert run(["parse", path, "-p", "openai", "-f", "json"]) == 0
+    cpu = time.process_time() - start
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(json.dumps({"maxrss": after, "before": before, "parse_us": cpu * 1e6, "bytes": os.path.getsize(path)}))
+elif case == "json_cpu":  # json_text.dumps_indented alone, on the documents toolchoice writes: CPU a document
+    from toolchoice.providers.core.json_text import dumps_indented
+    step = {"step": 1, "requested_tool_choice": "auto", "latency_ms": 500.9, "offered_tools": ["get_weather"],
+            "request": {"method": "POST", "url": "http://127.0.0.1:1/v1/chat/completions",
+                        "headers": {"Authorization": "Bearer $OPENAI_API_KEY"},
+                        "body": {"model": "gpt-4o-mini", "temperature": 0.2,
+                                 "messages": [{"role": "user", "content": "h\u00e9"}]}},
+            "verdict": {"category": "obeyed", "calls": [{"name": "get_weather", "arguments": {"city": "Paris"}}]},
+            "tokens": {"input": 192, "output": 76}, "error": None, "text": None}
+    loop = {"runs": [json.loads(json.dumps(step)) for _ in range(4)]}
+    many = {"runs": [json.loads(json.dumps(loop)) for _ in range(200)]}
+    reply = {"reply": {"calls": [{"name": "write_file", "arguments": json.loads(arguments(8_000_000))}]}}
+    out = {}
+    docs = (("step", step, 2000), ("loop", loop, 500), ("repeat20", {"runs": many["runs"][:20]}, 50),
+            ("repeat40", {"runs": many["runs"][:40]}, 25), ("repeat200", many, 3), ("reply8", reply, 3))
+    if sys.argv[3:] == ["peak"]:  # traced memory of one call instead (the documents made before the trace starts)
+        for name, doc, _ in docs:
+            _, peak, _ = traced(lambda: dumps_indented(doc))
+            out[name + "_peak"] = peak
+        print(json.dumps(out))
+        sys.exit(0)
+    for name, doc, times in docs:
+        dumps_indented(doc)
+        best = None
+        for _ in range(5):
+            start = time.process_time()
+            for _ in range(times):
+                dumps_indented(doc)
+            per = (time.process_time() - start) / times
+            best = per if best is None else min(best, per)
+        out[name + "_us"] = best * 1e6
+    print(json.dumps(out))
 elif case == "cpu":
     here = os.path.join(sys.argv[2], "tests", "data", "responses", "openai", "openai-chat-single-strict.json")
     content = open(here, "rb").read()
@@ -166,15 +221,20 @@ elif case == "ir":  # under callgrind: one send of N samples; two Ns, subtracted
 
 CASES = {"send1": "send 1 (ascii, 4 MB)", "send1e": "send 1 (emoji, 4 MB)", "repeat": "send --repeat 200 (200 KB)",
          "raw": "send --repeat 50 --raw (200 KB)", "stream": "send --stream (4 MB)", "parse": "parse -f json (8 MB)",
-         "cpu": "CPU / sample (small reply)"}
+         "parse_rss": "parse -f json (8 MB), process", "cpu": "CPU / sample (small reply)",
+         "json_cpu": "dumps_indented CPU / document", "json_cpu:peak": "dumps_indented peak / document"}
+KEYS = {"cpu": ["cpu_us"], "parse_rss": ["maxrss", "before", "parse_us"],
+        "json_cpu": ["step_us", "loop_us", "repeat20_us", "repeat40_us", "repeat200_us", "reply8_us"],
+        "json_cpu:peak": ["repeat20_peak", "repeat40_peak", "repeat200_peak", "reply8_peak"]}
 
 
 def child(case: str, path: Path | None) -> dict[str, float]:
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
     if path is not None:
         env["PYTHONPATH"] = str(path)
-    out = subprocess.run([sys.executable, "-c", CHILD, case, str(ROOT)], env=env, check=True, capture_output=True,
-                         text=True, cwd=tempfile.gettempdir())
+    case, *extra = case.split(":")  # json_cpu:peak
+    out = subprocess.run([sys.executable, "-c", CHILD, case, str(ROOT), *extra], env=env, check=True,
+                         capture_output=True, text=True, cwd=tempfile.gettempdir())
     return json.loads(out.stdout)
 
 
@@ -217,16 +277,17 @@ def main() -> None:
     print(f"{'case':<34} {'measure':<8} {'baseline':>12} {'current':>12} {'ratio':>7} {'body':>10}")
     for case in cases:
         sides = results[case]
-        keys = ["cpu_us"] if case == "cpu" else ["peak", "held"]
-        for key in keys:
+        for key in KEYS.get(case, ["peak", "held"]):
             before = statistics.median(r[key] for r in sides["baseline"])
             after = statistics.median(r[key] for r in sides["current"])
             ratio = after / before if before else float("nan")
-            if key == "cpu_us":
-                print(f"{CASES[case]:<34} {'µs':<8} {before:>12.1f} {after:>12.1f} {ratio:>7.2f} {'':>10}")
+            if key.endswith("_us"):
+                label = "µs" if key == "cpu_us" else key[:-3]
+                print(f"{CASES[case]:<34} {label:<8} {before:>12.1f} {after:>12.1f} {ratio:>7.2f} {'':>10}")
             else:
-                size = sides["current"][0]["bytes"]
-                print(f"{CASES[case]:<34} {key:<8} {mib(before):>12} {mib(after):>12} {ratio:>7.2f} {mib(size):>10}")
+                size = sides["current"][0].get("bytes", 0)
+                label, body = key.replace("_peak", ""), mib(size) if size else ""
+                print(f"{CASES[case]:<34} {label:<8} {mib(before):>12} {mib(after):>12} {ratio:>7.2f} {body:>10}")
     for mode in ("plain", "save") if counted else ():
         before, after = counted[f"baseline {mode}"], counted[f"current {mode}"]
         label = "Ir / sample" + (" (--save)" if mode == "save" else " (callgrind)")

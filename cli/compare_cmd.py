@@ -16,7 +16,7 @@ from .compare_view import markdown, print_table
 from .exits import handled
 from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect, format_option)
-from .output import dumps, shown_path, write
+from .output import dumps, shown_path, write, write_json
 from .render_cmd import build_translations
 
 
@@ -105,7 +105,7 @@ def compare(
                         ledgers={t.provider: t.ledger for t in translations})
         codes.append((path, exits.REFUSED if any(t.refused for t in translations) else exits.OK))
     if format is CompareFormat.json and documents:
-        write(dumps(documents if many else documents[0]))
+        write_json(dumps(documents if many else documents[0]))
     elif many and format is CompareFormat.pretty:  # folded to the terminal, as the tables above it are
         from .output import new_console, wrapped
 

@@ -16,7 +16,7 @@ from toolchoice.providers.core.runner import Job as ProviderRun
 from toolchoice.providers.core.translation import compact
 
 from . import exits, heap
-from .output import choice_text, shown_path, write
+from .output import choice_text, shown_path, write, write_json
 from .sample_view import emit, emit_pretty
 from toolchoice.providers.core.json_text import dumps_indented
 
@@ -116,7 +116,7 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
         document = result.document(str(scenario_path))
         if result.interrupted:
             document["partial"] = True
-            write(dumps_indented(document))
+            write_json(dumps_indented(document))
     elif format == "markdown":
         emit(_markdown(rows, _diff_lines(send_diff(runs))), secrets)
     else:

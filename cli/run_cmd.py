@@ -499,13 +499,13 @@ def _dry_run(scenario: Any, providers: list[str], options: Any, format: RunForma
     from toolchoice.providers.core import loop
     from toolchoice.providers.core.loop_lint import dry_run
 
-    from .output import output_redactor, print_pretty, translations_json, write
+    from .output import output_redactor, print_pretty, translations_json, write, write_json
 
     redactor = output_redactor(options.render.allow_env)  # a key the scenario quotes (render redacts it too)
     translations = [redactor.data(t) for t in dry_run(scenario, providers, options)]  # step 1, then the loop's findings
     later = redactor.data(loop.later_steps(scenario, options.override))
     if format is RunFormat.json:
-        write(dumps_indented({"step": 1, "translations": [t.to_json() for t in translations], "later_steps": later}))
+        write_json(dumps_indented({"step": 1, "translations": [t.to_json() for t in translations], "later_steps": later}))
     else:
         if format is RunFormat.pretty:
             print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})

@@ -22,7 +22,7 @@ from . import exits, heap
 from .exits import handled
 from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER_ONE, RAW, RETRIES,
                       SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, format_option)
-from .output import write
+from .output import write, write_json
 from .render_cmd import RenderFormat, build_translations, draw
 from .sample_view import emit_pretty, print_repeat, print_sample
 from toolchoice.providers.core.json_text import dumps_indented
@@ -103,7 +103,7 @@ def send(
 
         write_document(trace_out, samples_document(traced["items"]), traced["secrets"])
     if many and format is SendFormat.json:
-        write(dumps_indented(documents))
+        write_json(dumps_indented(documents))
     elif many:  # folded to the terminal, as compare's is
         from .output import new_console, wrapped
 
@@ -161,7 +161,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
     if format is OutputFormat.json:
         document = result.document(raw)
         if print_json:
-            write(dumps_indented(document))
+            write_json(dumps_indented(document))
             document = None
     elif result.translation.refused:
         pass
