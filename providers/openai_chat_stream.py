@@ -49,9 +49,8 @@ class ChatStreamAssembler(StreamAssembler):
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices:
             return False
-        first = choices[0]
-        if len(choices) == 1 and isinstance(first, dict) and ("index" not in first or first["index"] == 0):
-            return self._choice(first)  # the usual chunk: one choice, index 0
+        if len(choices) == 1 and isinstance(choices[0], dict) and choices[0].get("index", 0) == 0:
+            return self._choice(choices[0])
         pieces = False
         for choice in choices:
             index = choice.get("index", 0) if isinstance(choice, dict) else None

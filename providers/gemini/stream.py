@@ -51,12 +51,8 @@ class GeminiStreamAssembler(StreamAssembler):
             if isinstance(feedback, dict) and isinstance(feedback.get("blockReason"), str):
                 self.finish_reason, self.done = feedback["blockReason"], True
             return False
-        first = candidates[0]
-        if len(candidates) == 1:  # the usual chunk: one candidate, its index 0 or left out
-            if not isinstance(first, dict):
-                return self._candidate({})
-            if "index" not in first or first["index"] == 0:
-                return self._candidate(first)
+        if len(candidates) == 1 and (not isinstance(candidates[0], dict) or candidates[0].get("index", 0) == 0):
+            return self._candidate(candidates[0] if isinstance(candidates[0], dict) else {})
         called = False
         for position, candidate in enumerate(candidates):  # candidateCount > 1: each by its index (0 may be left out)
             index = candidate.get("index", position) if isinstance(candidate, dict) else None
