@@ -50,12 +50,12 @@ def model_rules_data(model: str) -> list[dict]:
     for provider in CAPABILITIES:
         facts = resolve(provider, model)
         is_unknown = unknown(provider, model)
-        if not facts and not is_unknown:
+        said = [(key, unstated(provider, model.lower(), key)) for key in RULE_KEYS]
+        if not facts and not is_unknown and not any(rule for _, rule in said):
             continue
         entry = {"provider": provider, "model": model, "known": not is_unknown, "facts": [
             {"fact": key, "value": fact.value, "rule": fact.rule.name, "source": fact.rule.source,
              "verified": fact.rule.verified} for key, fact in facts.items() if fact.rule is not None]}
-        said = [(key, unstated(provider, model.lower(), key)) for key in RULE_KEYS]
         if any(rule for _, rule in said):  # known model, facts no source states (model_rule.unstated)
             entry["unstated"] = [{"fact": key, "rule": rule.name, "read": rule.unstated[key],
                                   "verified": rule.verified} for key, rule in said if rule is not None]

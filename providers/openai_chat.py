@@ -17,6 +17,7 @@ from .core.translation import (tool_names, choice_value, Context, check_names, c
 from .core.history_wire import chat_messages, history_arguments_json, reasoning_for
 from .core.request_parts import bearer, endpoint, fronted
 from .core.host_rules import refuse, sent_elsewhere
+from .core.model_rules import unstated  # loaded with translation (model_facts): no import per request
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
 
@@ -454,8 +455,7 @@ def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
         return
     fact = model_facts(ctx).get("tools_reasoning_effort")
     if fact is None:
-        from .core.model_rules import unstated  # a known model whose sources disagree (gpt-5.6 on Azure): said, not guessed
-
+        # a known model whose sources disagree (gpt-5.6 on Azure): said, not guessed
         rule = unstated(ctx.provider, ctx.model.lower(), "tools_reasoning_effort")
         if rule is not None:
             sent = compact(body["reasoning_effort"]) if "reasoning_effort" in body else "left out"

@@ -244,3 +244,20 @@ def test_providers_model_lists_the_unstated_fact_with_what_was_read() -> None:
     assert "forced_tool_choice" in pretty.stdout and "no source states" in " ".join(pretty.stdout.split())
     assert "unstated" not in json.loads(run_cli(["providers", "--model", "claude-fable-5-1",
                                                   "--format", "json"]).stdout)[0]
+
+
+def test_providers_model_lists_an_unstated_fact_of_a_rule_with_no_facts() -> None:
+    """gpt-5.6 on Azure: the rule knows the model and states no fact (agentgateway#2894, the one Azure recording,
+    contradicts api.openai.com's), so translation says model_rule.unstated; `providers --model` says it too (it
+    skipped a provider whose rules gave no fact)."""
+    from cli import run_cli
+
+    result = run_cli(["providers", "--model", "gpt-5.6-luna", "--format", "json"])
+    assert result.returncode == 0
+    [entry] = [e for e in json.loads(result.stdout) if e["provider"] == "azure"]
+    assert entry["known"] and entry["facts"] == []
+    [unstated] = entry["unstated"]
+    assert unstated["fact"] == "tools_reasoning_effort" and unstated["rule"] == "azure-gpt-5.6-tools-effort"
+    assert "agentgateway/agentgateway#2894" in unstated["read"]
+    pretty = " ".join(run_cli(["providers", "--model", "gpt-5.6-luna"], env={"COLUMNS": "60"}).stdout.split())
+    assert "azure: tools_reasoning_effort: no source states it for gpt-5.6-luna" in pretty

@@ -15,7 +15,6 @@ from typing import Any, Callable, Mapping
 
 from . import model_rules  # every translator reads the model rules
 from .body_limits import RULE_LIMIT_PROVIDERS, model_limits
-from .choice_count import RULES as CHOICE_RULES
 from .capabilities import CAPABILITIES, Capability, Level
 from .wire_template import WIRE_FORMS, WireTemplateError, wire_form, wire_value
 from .choice_plan import ChoicePlan, lint_pitfalls, plan_choice
@@ -382,8 +381,8 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         check_body_limits(ctx, body, ctx.cap.body_limits)
     if ctx.provider in RULE_LIMIT_PROVIDERS:  # limits a model rule brings (Claude on Bedrock): the model's, any host
         check_body_limits(ctx, body, model_limits(ctx.provider, model_facts(ctx)), model_rule=True)
-    if ctx.provider in CHOICE_RULES:  # n (candidateCount) past what the host's source says it takes
-        from .choice_count import check as check_choices
+    if "n" in body or "generationConfig" in body:  # a count of choices (n, candidateCount): its host's rule
+        from .choice_count import check as check_choices  # read only then (render's start-up)
 
         check_choices(ctx, body)
     if settings.headers:
