@@ -131,15 +131,19 @@ elif case == "raw":
     print(json.dumps(send(body(200_000), repeat=50, raw=True, concurrency=10)))
 elif case == "stream":
     print(json.dumps(send(sse(4_000_000), stream=True)))
-elif case == "parse":
+def reply_file():  # an 8 MB reply written to a file, and a stdout that keeps nothing: what `parse` reads and writes
     import tempfile
-    from toolchoice.cli.app import run
     path = os.path.join(tempfile.mkdtemp(), "reply.json")
     with open(path, "wb") as f:
         f.write(body(8_000_000))
     class Discard(io.StringIO):
         def write(self, text):
             return len(text)
+    return path, Discard
+
+if case == "parse":
+    from toolchoice.cli.app import run
+    path, Discard = reply_file()
     def once():
         with contextlib.redirect_stdout(Discard()):
             return run(["parse", path, "-p", "openai", "-f", "json"])
@@ -148,14 +152,9 @@ elif case == "parse":
     assert code == 0, code
     print(json.dumps({"peak": peak, "held": held, "bytes": os.path.getsize(path)}))
 elif case == "parse_rss":  # the process's high-water mark (ru_maxrss), no tracemalloc: what the machine gives
-    import resource, tempfile
+    import resource
     from toolchoice.cli.app import run
-    path = os.path.join(tempfile.mkdtemp(), "reply.json")
-    with open(path, "wb") as f:
-        f.write(body(8_000_000))
-    class Discard(io.StringIO):
-        def write(self, text):
-            return len(text)
+    path, Discard = reply_file()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     start = time.process_time()
     with contextlib.redirect_stdout(Discard()):
