@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Callable
 
 import httpx
 import pytest
@@ -142,15 +142,14 @@ def test_tied_lines_keep_loop_order_whatever_order_loops_ended_in() -> None:
     assert tally.summary()["ended"]["error"]["count"] == 4
 
 
-def test_ctrl_c_with_repeat_keeps_the_finished_loops_and_exits_130(tmp_path: Path) -> None:
-    path = tmp_path / "loop.yaml"
-    path.write_text(FOUR_STEPS.replace("max_steps: 4", "max_steps: 2"))
+def interrupted_in_loop_two(start: Callable[[str], subprocess.Popen[str]]) -> tuple[str, str, str]:
+    """Ctrl-C while loop 2 of a 2-step loop waits on its second answer: the server answers three requests, then
+    holds the fourth; ``start(base_url)`` starts the process that runs the loops. (stdout, stderr, base URL)."""
     calls = openai_body([("c1", "search", {"query": "cats"})])
     steps = [Step(body=calls), Step(body=calls), Step(body=calls), Step(body=calls, delay=30)]
     with StandIn("openai", *steps, default=Step(body=calls, delay=30)) as server:
-        process = subprocess.Popen([EXE, "run", str(path), "-p", "openai", "--base-url", server.base_url(),
-                                    "--repeat", "3", "--concurrency", "1", "--format", "json", "--retries", "0"],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+        base_url = server.base_url()
+        process = start(base_url)
         deadline = time.monotonic() + 60
         while len(server.requests) < 4 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -158,6 +157,15 @@ def test_ctrl_c_with_repeat_keeps_the_finished_loops_and_exits_130(tmp_path: Pat
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
     assert process.returncode == 130, out + err
+    return out, err, base_url
+
+
+def test_ctrl_c_with_repeat_keeps_the_finished_loops_and_exits_130(tmp_path: Path) -> None:
+    path = tmp_path / "loop.yaml"
+    path.write_text(FOUR_STEPS.replace("max_steps: 4", "max_steps: 2"))
+    out, err, _ = interrupted_in_loop_two(lambda base_url: subprocess.Popen(
+        [EXE, "run", str(path), "-p", "openai", "--base-url", base_url, "--repeat", "3", "--concurrency", "1",
+         "--format", "json", "--retries", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env()))
     assert "interrupted: 1 of 3 loops finished" in err
     [entry] = json.loads(out)["runs"]
     first, second, third = entry["loops"]

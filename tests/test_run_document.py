@@ -12,10 +12,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +21,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from cli import run_cli  # noqa: E402
-from servers import StandIn, Step  # noqa: E402
-from test_loop import EXE, openai_body  # noqa: E402
-from test_loop_scale import FOUR_STEPS  # noqa: E402
+from test_loop import EXE  # noqa: E402
+from test_loop_scale import FOUR_STEPS, interrupted_in_loop_two  # noqa: E402
 
 from toolchoice.providers.core import jobs, loop, loop_shards, runner  # noqa: E402
 from toolchoice.providers.core.mock.server import running_mock  # noqa: E402
@@ -173,20 +170,9 @@ def test_a_run_cut_short_by_ctrl_c_documents_what_finished_as_the_command_does(t
     whole, loop 2's finished step and loop 3 empty, each ended as interrupted."""
     path = tmp_path / "loop.yaml"
     path.write_text(FOUR_STEPS.replace("max_steps: 4", "max_steps: 2"), encoding="utf-8")
-    calls = openai_body([("c1", "search", {"query": "cats"})])
 
     def cut(command: list[str]) -> tuple[str, str, str]:
-        steps = [Step(body=calls), Step(body=calls), Step(body=calls), Step(body=calls, delay=30)]
-        with StandIn("openai", *steps, default=Step(body=calls, delay=30)) as server:
-            process = command_process(command, server.base_url())
-            deadline = time.monotonic() + 60
-            while len(server.requests) < 4 and time.monotonic() < deadline:
-                time.sleep(0.05)
-            time.sleep(0.2)
-            process.send_signal(signal.SIGINT)
-            out, err = process.communicate(timeout=60)
-            assert process.returncode == 130, out + err
-            return out, err, server.base_url()
+        return interrupted_in_loop_two(lambda base_url: command_process(command, base_url))
 
     def command_process(command: list[str], base_url: str) -> subprocess.Popen[str]:
         if command == ["cli"]:
