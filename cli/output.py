@@ -410,7 +410,8 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
 
     def build(names: list[str], bordered: bool) -> Any:
         table = Table(show_header=True, header_style="bold", expand=False, title=title, title_justify="left",
-                      show_lines=lines, **({} if bordered else {"box": boxes.SIMPLE_HEAD, "padding": (0, 1, 0, 0), "pad_edge": False,
+                      show_lines=lines,
+                      **({} if bordered else {"box": boxes.SIMPLE_HEAD, "padding": (0, 1, 0, 0), "pad_edge": False,
                                               "show_edge": False}))
         for i, (header, name) in enumerate(zip(headers, names)):
             least = max([longest(name)] + [longest(row[i]) for row in rows])

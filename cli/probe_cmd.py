@@ -54,7 +54,8 @@ def _print(console: Any, result: dict[str, Any]) -> None:
         p50 = "–" if q["latency_ms_p50"] is None else f"{q['latency_ms_p50']:.0f}"
         rows.append([Text(q["question"]), Text(str(wire) if wire is not None else "(not sent)"),
                      Text(q["result"], style=_STYLE[q["result"]]), Text(_clip(q["evidence"])), p50])
-    # a word shorter than the line ("invalid_request_error:", a result) is kept whole: the layout gives way first
+    # a word that fits a line (the width less a record's border and padding) is never folded inside itself: a
+    # server's "invalid_request_error:" or a result decides the layout, as fitted_table keeps every word it weighs
     console.print(fitted_table(console.width, ["question", "on the wire", "result", "evidence", "p50 ms"], rows,
                                title=title, lines=True, word_cap=console.width - 4,
                                short={"on the wire": "wire"}))
