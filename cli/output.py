@@ -392,10 +392,12 @@ _WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does no
 
 
 def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
-                 right: tuple[str, ...] = (), title: str | None = None) -> Any:
+                 right: tuple[str, ...] = (), title: str | None = None, lines: bool = False,
+                 word_cap: int = _WORD_CAP) -> Any:
     """A table whole at ``width``: bordered under its headers where rich lays it out with every header word
     and cell word unbroken; else without side borders, under the ``short`` headers, words unbroken where that
-    fits; else that table folded by the printer (never cut). ``right``: the right-justified columns."""
+    fits; else one row a record, each value after its header. ``right``: the right-justified columns; ``lines``:
+    a rule between rows; ``word_cap``: the longest word that decides the layout (a longer one folds anyway)."""
     import io
 
     from rich import box as boxes
@@ -404,10 +406,11 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
 
     def longest(value: Any) -> int:
         text = value.plain if hasattr(value, "plain") else str(value)
-        return min(_WORD_CAP, max((len(word) for word in text.split()), default=0))
+        return min(word_cap, max((len(word) for word in text.split()), default=0))
 
     def build(names: list[str], bordered: bool) -> Any:
         table = Table(show_header=True, header_style="bold", expand=False, title=title, title_justify="left",
+                      show_lines=lines,
                       **({} if bordered else {"box": boxes.SIMPLE_HEAD, "padding": (0, 1, 0, 0), "pad_edge": False,
                                               "show_edge": False}))
         for i, (header, name) in enumerate(zip(headers, names)):

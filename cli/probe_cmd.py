@@ -40,23 +40,25 @@ _STYLE = {"honored": "bold green", "ignored": "bold yellow", "rejected": "bold r
 
 
 def _print(console: Any, result: dict[str, Any]) -> None:
-    from rich.table import Table
     from rich.text import Text
+
+    from .output import fitted_table
 
     # every question refused before sending (a host's rule at --gateway): no request, so no endpoint was built
     title = (f"probe {result['provider']} · {result['endpoint'] or '(nothing sent)'} · "
              f"{result['model'] or 'default model'} · "
              f"{result['samples_per_question']} sample(s) per question")
-    table = Table(title=title, title_justify="left", show_lines=True)
-    for column in ("question", "on the wire", "result", "evidence", "p50 ms"):
-        # a result ("inconclusive", "did not arrive") is never folded inside a word: narrow, the text columns give
-        table.add_column(column, overflow="fold", no_wrap=column == "result")
+    rows = []
     for q in result["questions"]:
         wire = q["wire"] if isinstance(q["wire"], str) or q["wire"] is None else json.dumps(q["wire"])
         p50 = "–" if q["latency_ms_p50"] is None else f"{q['latency_ms_p50']:.0f}"
-        table.add_row(Text(q["question"]), Text(str(wire) if wire is not None else "(not sent)"),
-                      Text(q["result"], style=_STYLE[q["result"]]), Text(_clip(q["evidence"])), p50)
-    console.print(table)
+        rows.append([Text(q["question"]), Text(str(wire) if wire is not None else "(not sent)"),
+                     Text(q["result"], style=_STYLE[q["result"]]), Text(_clip(q["evidence"])), p50])
+    # a word that fits a line (the width less a record's border and padding) is never folded inside itself: a
+    # server's "invalid_request_error:" or a result decides the layout, as fitted_table keeps every word it weighs
+    console.print(fitted_table(console.width, ["question", "on the wire", "result", "evidence", "p50 ms"], rows,
+                               title=title, lines=True, word_cap=console.width - 4,
+                               short={"on the wire": "wire"}))
 
 
 @handled

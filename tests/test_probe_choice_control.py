@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 
 import pytest
@@ -139,6 +140,65 @@ def cli_probe(base_url: str, columns: int, *extra: str):  # noqa: ANN201
                     "--tool-choice", "required", *extra], env=dict(os.environ, COLUMNS=str(columns)))
 
 
+def probe_table(stdout: str) -> tuple[list[str], dict[str, tuple[str, str]]]:
+    """The lines of `probe`'s pretty table and each question's (result, evidence), in whichever layout it was
+    drawn (cli/output.py fitted_table): bordered columns, borderless columns under a header rule, or one
+    bordered record a row ("question\u00a0... · result\u00a0... · evidence\u00a0..."). A cell's lines are
+    joined with a space (a word folded inside itself would show as two)."""
+    lines = stdout.splitlines()
+    records: list[list[list[str]]] = []  # each record: its cells, each cell its pieces
+    if any(line.startswith("┏") for line in lines):  # bordered, a rule between rows
+        table = [line for line in lines if line[:1] in "┏┃┡│├└"]
+        for line in table:
+            if line.startswith(("┡", "├")):
+                records.append([[] for _ in range(5)])
+            elif line.startswith("│") and records:
+                for pieces, cell in zip(records[-1], line.split("│")[1:-1]):
+                    pieces += [cell.strip()] if cell.strip() else []
+        joined = [[" ".join(pieces) for pieces in record] for record in records]
+        return table, {cells[0]: (cells[2], cells[3]) for cells in joined}
+    if any(line.startswith("┌") for line in lines):  # one record a row
+        table = [line for line in lines if line[:1] in "┌│├└"]
+        text = ""
+        for line in table:
+            if line.startswith("│"):
+                text += line[1:-1].strip() + " "
+            elif text:
+                records.append([[text.strip()]])
+                text = ""
+        found = {}
+        for (text,), in records:
+            # rich may break a line at the no-break space after a label: read as a space then
+            match = re.fullmatch("question[\u00a0 ](.*) · wire[\u00a0 ](.*) · result[\u00a0 ](.*) · "
+                                 "evidence[\u00a0 ](.*) · p50 ms[\u00a0 ]\\S+", text)
+            assert match, text
+            found[match[1]] = (match[3], match[4])
+        return table, found
+    rule = next(i for i, line in enumerate(lines) if line and set(line) == {"─"})  # borderless, under a rule
+    header = lines[rule - 1]
+    starts = [header.index(name) for name in ("question", "wire", "result", "evidence", "p50 ms")]
+    table = lines[rule - 1:]
+    record: list[list[str]] = []
+    for line in lines[rule + 1:] + [""]:
+        if not line.strip():
+            if record:
+                records.append(record)
+            record = []
+            continue
+        cells = [line[a:b].strip() for a, b in zip(starts, starts[1:] + [len(line)])]
+        record = record or [[] for _ in cells]
+        for pieces, cell in zip(record, cells):
+            pieces += [cell] if cell else []
+    joined = [[" ".join(pieces) for pieces in record] for record in records]
+    return table, {cells[0]: (cells[2], cells[3]) for cells in joined}
+
+
+def assert_words_whole(table: list[str], words: list[str], columns: int) -> None:
+    """Every word (a run of non-space characters) shorter than the width stands whole on one line of the table."""
+    folded = [word for word in words if len(word) < columns and not any(word in line for line in table)]
+    assert not folded, (folded, table)
+
+
 @pytest.mark.parametrize("columns", [80, 60])
 @pytest.mark.parametrize("fails, results, code", [
     ("everything", {"(not set)": "rejected", "required": "inconclusive"}, 1),
@@ -148,17 +208,22 @@ def cli_probe(base_url: str, columns: int, *extra: str):  # noqa: ANN201
 def test_the_cli_table_says_so_whole_at_80_and_60_columns(columns: int, fails: str, results: dict, code: int):
     with server(fails) as stand_in:
         shown = cli_probe(stand_in.base_url(), columns)
+        document = json.loads(cli_probe(stand_in.base_url(), columns, "--format", "json").stdout)
     assert shown.returncode == code, shown.stderr
-    table = [line for line in shown.stdout.splitlines() if line[:1] in "┏┃┡│├└"]
-    assert table and all(len(line) == columns for line in table), [len(line) for line in table]
-    rows = {line.split("│")[1].strip(): line.split("│")[3].strip() for line in table
-            if line.startswith("│") and line.split("│")[1].strip()}
+    assert all(len(line) <= columns for line in shown.stdout.splitlines()), shown.stdout
+    table, rows = probe_table(shown.stdout)
+    assert table and all(len(line) <= columns for line in table), [len(line) for line in table]
     for question, result in results.items():
-        assert rows.get(question) == result, (question, rows)
+        assert rows.get(question, ("",))[0] == result, (question, rows)
     assert ("(not set)" in rows) is (fails != "nothing")
+    # no word of any evidence (as the JSON document holds it: all shorter than the table's clip) folded
+    evidence = [q["evidence"] for q in document["questions"]]
+    assert all(len(text) < 200 for text in evidence) and [q["question"] for q in document["questions"]] == list(rows)
+    assert_words_whole(table, " ".join(evidence).split(), columns)
     if fails == "everything":  # the reason opens the evidence, so the table shows it
-        evidence = "".join(line.split("│")[4].strip() for line in table if line.startswith("│"))
-        assert "thequestionwithouttool_choicefailedthesameway" in evidence.replace(" ", "")  # folded at 60
+        told = " ".join(cells[1] for cells in rows.values())
+        assert "the question without tool_choice failed the same way" in told
+        assert "server_error:" in told
         assert "required: inconclusive" in shown.stderr and KEY not in shown.stdout + shown.stderr
 
 

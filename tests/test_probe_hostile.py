@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from servers import StandIn, Step
+from test_probe_choice_control import assert_words_whole, probe_table
 
 from cli import run_cli
 from toolchoice.providers.core import jobs, runner
@@ -311,11 +312,16 @@ def test_hostile_server_text_keeps_the_table_whole_and_inert(columns: int):
     with Hostile("openai") as server:
         result = run_cli(["probe", "-p", "openai", "--base-url", server.base_url(), "--repeat", "1", "--retries",
                           "0", "--tool-choice", "none"], env=dict(os.environ, COLUMNS=str(columns)))
-    table = [line for line in result.stdout.splitlines() if line[:1] in "┏┃┡│├└"]
-    assert table and all(len(line) == columns for line in table), [len(line) for line in table]
+    assert all(len(line) <= columns for line in result.stdout.splitlines()), result.stdout
+    table, rows = probe_table(result.stdout)
+    assert table and rows["none"][0] == "rejected" and rows["(not set)"][0] == "honored", rows
     shown = result.stdout + result.stderr
     assert "\x1b" not in shown and "\u202e" not in shown and "\x07" not in shown
-    assert "[bold" in result.stdout and "OWNED" in result.stdout  # the markup shown as text, not applied
+    for _, evidence in rows.values():  # the markup shown as text, not applied
+        assert "[bold red]OWNED[/]" in evidence and "W" * 90 in evidence.replace(" ", ""), evidence
+    # the server's words as shown (controls written out), each whole on a line; the 90 W's are longer than a line
+    assert_words_whole(table, ["invalid_request_error:", "red]OWNED[/]", "\\u202eRTL",
+                               "\\u001b[2J\\u001b]8;;http://evil\\u0007link\\u001b]8;;\\u0007"], columns)
 
 
 # ---- an overlay applies to the endpoint it was measured at, however its scheme and host are spelled ---------
