@@ -1,8 +1,8 @@
 """What each host's primary source says of several choices in one request (OpenAI Chat's ``n``, Gemini's
 ``generationConfig.candidateCount``): dated facts, read 2026-11-27. ``core/choice_count.py`` holds the rules some of
 them bring (Groq refuses n other than 1; others a warning); a host whose source says it takes ``n`` has a fact and no
-rule. Hosts no source was read for say nothing here (DeepSeek, xAI, OpenRouter, vLLM, Azure, Ollama): nothing is
-refused or warned of there."""
+rule. Hosts no source was read for say nothing here (DeepSeek, OpenRouter, Ollama): nothing is refused or warned of
+there."""
 
 from __future__ import annotations
 
@@ -77,4 +77,21 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          f"older copies of the same function{CITE_END}'// Handle \"n\" field int n_choices = json_value(body, \"n\", 1); "
          "if (n_choices != 1) { throw std::runtime_error(\"Only one completion choice is allowed\"); }' (absent at "
          "006639c)", "2026-11-27"),
+    Fact("azure.choice_count", ("azure",),
+         "Azure OpenAI's inference spec bounds n to 1..128: more than 128 is a warning (choices.unsupported; the request "
+         "is sent, as no recorded 400 says the API refuses it)",
+         "Azure/azure-rest-api-specs specification/cognitiveservices/data-plane/AzureOpenAI/inference/stable/2024-10-21/"
+         f"inference.json (the newest stable; stored copy at 132b90d) createChatCompletionRequest.n{CITE_END}"
+         "'\"n\": { \"type\": \"integer\", \"minimum\": 1, \"maximum\": 128, \"default\": 1, ... \"description\": \"How many "
+         "chat completion choices to generate for each input message. Note that you will be charged based on the number "
+         "of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.\"'", "2026-11-27"),
+    Fact("xai.choice_count", ("xai",),
+         "xAI's own SDK asks its API for n completions: nothing is refused or warned of",
+         f"xai-sdk 1.21.0 xai_sdk/chat.py BaseChat._make_request; proto/v5/chat_pb2.pyi GetCompletionsRequest.n"
+         f"{CITE_END}'n: Number of completions to generate.' 'request.n = n'; 'n: int'", "2026-11-27"),
+    Fact("vllm.choice_count", ("vllm",),
+         "vLLM's OpenAI-compatible server takes n and hands it to its sampler: nothing is refused or warned of",
+         "vllm-project/vllm vllm/entrypoints/openai/chat_completion/protocol.py (stored copy at d5dba2d) "
+         f"ChatCompletionRequest{CITE_END}'n: int | None = 1'; to_sampling_params: 'return SamplingParams.from_optional("
+         "n=self.n,'", "2026-11-27"),
 )
