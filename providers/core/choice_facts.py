@@ -1,7 +1,7 @@
 """What each host's primary source says of several choices in one request (OpenAI Chat's ``n``, Gemini's
 ``generationConfig.candidateCount``): dated facts, read 2026-11-27. ``core/choice_count.py`` holds the rules some of
 them bring (Groq refuses n other than 1; others a warning); a host whose source says it takes ``n`` has a fact and no
-rule. Hosts no source was read for say nothing here (DeepSeek, OpenRouter, Ollama): nothing is refused or warned of
+rule. Hosts no source was read for say nothing here (DeepSeek, Ollama): nothing is refused or warned of
 there."""
 
 from __future__ import annotations
@@ -86,9 +86,20 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          "chat completion choices to generate for each input message. Note that you will be charged based on the number "
          "of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.\"'", "2026-11-27"),
     Fact("xai.choice_count", ("xai",),
-         "xAI's own SDK asks its API for n completions: nothing is refused or warned of",
-         f"xai-sdk 1.21.0 xai_sdk/chat.py BaseChat._make_request; proto/v5/chat_pb2.pyi GetCompletionsRequest.n"
-         f"{CITE_END}'n: Number of completions to generate.' 'request.n = n'; 'n: int'", "2026-11-27"),
+         "xAI's REST API documents n (at least 1, no maximum; one choice per n): nothing is refused or warned of",
+         "xai-org/xai-sdk-ts spec/openapi.json ('xAI's REST API', stored copy at 41e766a) ChatRequest.n and "
+         f"ChatResponse.choices; xai-sdk 1.21.0 xai_sdk/chat.py BaseChat._make_request{CITE_END}'How many chat "
+         "completion choices to generate for each input message. Note that you will be charged based on the number of "
+         "generated tokens across all of the choices. Keep n as 1 to minimize costs.' '\"default\":1,\"example\":1,"
+         "\"minimum\":1'; 'A list of response choices from the model. The length corresponds to the `n` in request body "
+         "(default to 1).'; 'n: Number of completions to generate.'", "2026-11-27"),
+    Fact("openrouter.choice_count", ("openrouter",),
+         "no OpenRouter page read says whether n is passed on or ignored, and its own SDK's chat request has no n: "
+         "nothing is refused or warned of (users reported one choice back for n=5 in 2024; not OpenRouter's word)",
+         "openrouter 1.3.84 (OpenRouterTeam/python-sdk) components/chatrequest.py ChatRequest (42 fields, no n; "
+         "components/imagegenerationrequest.py has 'n: Optional[int] = None'); OpenRouterArchived/openrouter-runner#99 "
+         f"(a user, 2024-08-25){CITE_END}'set the parameter `n=5` but only get a chat completion choices' 'Response "
+         "count: 1'", "2026-11-27"),
     Fact("vllm.choice_count", ("vllm",),
          "vLLM's OpenAI-compatible server takes n and hands it to its sampler: nothing is refused or warned of",
          "vllm-project/vllm vllm/entrypoints/openai/chat_completion/protocol.py (stored copy at d5dba2d) "
