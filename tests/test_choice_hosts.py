@@ -87,11 +87,24 @@ def test_at_a_replaced_host_groqs_rule_is_a_warning_and_with_gateway_it_refuses(
     ("mistral", "{n: 2}", False),  # mistralai 3.7.0 documents n
     ("sambanova", "{n: 2}", False),  # sambanova 1.13.0 documents n
     ("deepseek", "{n: 2}", False),  # no source read: nothing said
+    ("azure", "{n: 129}", True),  # azure-rest-api-specs 2024-10-21 inference.json: n "maximum": 128
+    ("azure", "{n: 128}", False),
+    ("xai", "{n: 2}", False),  # xai-sdk 1.21.0 asks for n completions
+    ("vllm", "{n: 2}", False),  # vLLM's ChatCompletionRequest takes n: int | None = 1
+    ("openrouter", "{n: 2}", False),  # no source says: nothing said
 ])
 def test_each_host_says_what_its_source_says_of_n(tmp_path: Path, provider: str, extra: str, warned: bool) -> None:
     code, found = _render(tmp_path, provider, extra)
     assert code == 0
     assert [e["severity"] for e in found] == (["warning"] if warned else [])
+
+
+def test_azure_warns_past_the_specs_maximum_with_its_words(tmp_path: Path) -> None:
+    """The words are azure-rest-api-specs' own (inference/stable/2024-10-21/inference.json, createChatCompletionRequest)."""
+    code, found = _render(tmp_path, "azure", "{n: 200}")
+    assert code == 0 and [e["severity"] for e in found] == ["warning"]
+    assert '"maximum": 128' in found[0]["message"] and "azure-rest-api-specs" in found[0]["message"]
+    assert "n: 200" in found[0]["message"]
 
 
 def test_together_warns_of_n_with_stream(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ RULES: dict[str, ChoiceRule] = {
     "huggingface": ChoiceRule("huggingface.choice_count", "warning", 1,
                               "UNUSED How many chat completion choices to generate for each input message."),
     "fireworks": ChoiceRule("fireworks.choice_count", "warning", 128, "Required range: `1 <= x <= 128`"),
+    "azure": ChoiceRule("azure.choice_count", "warning", 128, '"n": { "type": "integer", "minimum": 1, "maximum": 128'),
     "cerebras": ChoiceRule("cerebras.choice_count", "warning", 1, '"n" > 1 is not currently supported'),
     "together": ChoiceRule("together.choice_count", "warning", 1,
                            "`n` > 1 is not supported when streaming tokens. Please disable `stream`", stream_only=True),

@@ -1,8 +1,8 @@
 """What each host's primary source says of several choices in one request (OpenAI Chat's ``n``, Gemini's
 ``generationConfig.candidateCount``): dated facts, read 2026-11-27. ``core/choice_count.py`` holds the rules some of
 them bring (Groq refuses n other than 1; others a warning); a host whose source says it takes ``n`` has a fact and no
-rule. Hosts no source was read for say nothing here (DeepSeek, xAI, OpenRouter, vLLM, Azure, Ollama): nothing is
-refused or warned of there."""
+rule. Hosts no source was read for say nothing here (DeepSeek, Ollama): nothing is refused or warned of
+there."""
 
 from __future__ import annotations
 
@@ -77,4 +77,32 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          f"older copies of the same function{CITE_END}'// Handle \"n\" field int n_choices = json_value(body, \"n\", 1); "
          "if (n_choices != 1) { throw std::runtime_error(\"Only one completion choice is allowed\"); }' (absent at "
          "006639c)", "2026-11-27"),
+    Fact("azure.choice_count", ("azure",),
+         "Azure OpenAI's inference spec bounds n to 1..128: more than 128 is a warning (choices.unsupported; the request "
+         "is sent, as no recorded 400 says the API refuses it)",
+         "Azure/azure-rest-api-specs specification/cognitiveservices/data-plane/AzureOpenAI/inference/stable/2024-10-21/"
+         f"inference.json (the newest stable; stored copy at 132b90d) createChatCompletionRequest.n{CITE_END}"
+         "'\"n\": { \"type\": \"integer\", \"minimum\": 1, \"maximum\": 128, \"default\": 1, ... \"description\": \"How many "
+         "chat completion choices to generate for each input message. Note that you will be charged based on the number "
+         "of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.\"'", "2026-11-27"),
+    Fact("xai.choice_count", ("xai",),
+         "xAI's REST API documents n (at least 1, no maximum; one choice per n): nothing is refused or warned of",
+         "xai-org/xai-sdk-ts spec/openapi.json ('xAI's REST API', stored copy at 41e766a) ChatRequest.n and "
+         f"ChatResponse.choices; xai-sdk 1.21.0 xai_sdk/chat.py BaseChat._make_request{CITE_END}'How many chat "
+         "completion choices to generate for each input message. Note that you will be charged based on the number of "
+         "generated tokens across all of the choices. Keep n as 1 to minimize costs.' '\"default\":1,\"example\":1,"
+         "\"minimum\":1'; 'A list of response choices from the model. The length corresponds to the `n` in request body "
+         "(default to 1).'; 'n: Number of completions to generate.'", "2026-11-27"),
+    Fact("openrouter.choice_count", ("openrouter",),
+         "no OpenRouter page read says whether n is passed on or ignored, and its own SDK's chat request has no n: "
+         "nothing is refused or warned of (users reported one choice back for n=5 in 2024; not OpenRouter's word)",
+         "openrouter 1.3.84 (OpenRouterTeam/python-sdk) components/chatrequest.py ChatRequest (42 fields, no n; "
+         "components/imagegenerationrequest.py has 'n: Optional[int] = None'); OpenRouterArchived/openrouter-runner#99 "
+         f"(a user, 2024-08-25){CITE_END}'set the parameter `n=5` but only get a chat completion choices' 'Response "
+         "count: 1'", "2026-11-27"),
+    Fact("vllm.choice_count", ("vllm",),
+         "vLLM's OpenAI-compatible server takes n and hands it to its sampler: nothing is refused or warned of",
+         "vllm-project/vllm vllm/entrypoints/openai/chat_completion/protocol.py (stored copy at d5dba2d) "
+         f"ChatCompletionRequest{CITE_END}'n: int | None = 1'; to_sampling_params: 'return SamplingParams.from_optional("
+         "n=self.n,'", "2026-11-27"),
 )
