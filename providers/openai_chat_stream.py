@@ -51,17 +51,10 @@ class ChatStreamAssembler(StreamAssembler):
             return False
         if len(choices) == 1 and isinstance(choices[0], dict) and choices[0].get("index", 0) == 0:
             return self._choice(choices[0])
-        pieces = False
-        for choice in choices:
-            index = choice.get("index", 0) if isinstance(choice, dict) else None
-            if index == 0:
-                pieces = self._choice(choice) or pieces
-            elif isinstance(index, int) and not isinstance(index, bool) and index > 0:
-                from .core.choices import other_choice
+        from .core.choices import fed_by_index  # n > 1: each choice by its index
 
-                other = other_choice(self, index)
-                pieces = (other is not None and other._choice(choice)) or pieces
-        return pieces
+        return fed_by_index(self, choices, lambda c, _: c.get("index", 0) if isinstance(c, dict) else None,
+                            lambda assembler, choice: assembler._choice(choice))
 
     def _choice(self, choice: dict[str, Any]) -> bool:
         if isinstance(choice.get("finish_reason"), str):

@@ -67,6 +67,22 @@ def other_choice(owner: Any, index: int) -> Any:
     return other
 
 
+def fed_by_index(owner: Any, items: list[Any], index_of: Callable[[Any, int], Any],
+                 feed: Callable[[Any, Any], bool]) -> bool:
+    """A chunk's choices (or candidates) each fed to the assembler of its index: 0 to ``owner`` itself, the others
+    to theirs (``other_choice``); an item without an integer index of 0 or more is not read. ``index_of(item,
+    position)``: the family's index; ``feed(assembler, item)``: whether it added a piece."""
+    fed = False
+    for position, item in enumerate(items):
+        index = index_of(item, position)
+        if index == 0:
+            fed = feed(owner, item) or fed
+        elif isinstance(index, int) and not isinstance(index, bool) and index > 0:
+            other = other_choice(owner, index)
+            fed = (other is not None and feed(other, item)) or fed
+    return fed
+
+
 def assembled(assembly: Any, others: dict[int, Any]) -> Any:
     """A stream's ``Assembly`` (choice 0's, by the family's assembler) with the choices ``others`` assembled beside it
     (index → that choice's assembler): ``Reply.choices`` in index order (an index no chunk carried: an empty reply),

@@ -53,17 +53,10 @@ class GeminiStreamAssembler(StreamAssembler):
             return False
         if len(candidates) == 1 and (not isinstance(candidates[0], dict) or candidates[0].get("index", 0) == 0):
             return self._candidate(candidates[0] if isinstance(candidates[0], dict) else {})
-        called = False
-        for position, candidate in enumerate(candidates):  # candidateCount > 1: each by its index (0 may be left out)
-            index = candidate.get("index", position) if isinstance(candidate, dict) else None
-            if index == 0:
-                called = self._candidate(candidate) or called
-            elif isinstance(index, int) and not isinstance(index, bool) and index > 0:
-                from ..core.choices import other_choice
+        from ..core.choices import fed_by_index  # candidateCount > 1: each by its index (0 may be left out)
 
-                other = other_choice(self, index)
-                called = (other is not None and other._candidate(candidate)) or called
-        return called
+        return fed_by_index(self, candidates, lambda c, at: c.get("index", at) if isinstance(c, dict) else None,
+                            lambda assembler, candidate: assembler._candidate(candidate))
 
     def _candidate(self, first: dict[str, Any]) -> bool:
         if isinstance(first.get("finishReason"), str):
