@@ -282,14 +282,14 @@ def test_a_key_the_client_puts_in_the_path_is_not_in_the_mock_s_lines(tmp_path: 
     proc, url = _start(["mock", "-p", "openai", "-f", fmt, "--max-requests", "2", "--save", str(save)])
     origin = url.split("/v1")[0] if "/v1" in url else url.rstrip("/")
     replies = []
-    with httpx.Client(timeout=30) as client:
-        for path in (f"/k/{KEY}/v1/chat/completions", f"/v1/{KEY}/chat/completions"):
-            reply = client.post(origin + path, headers={"Authorization": f"Bearer {KEY}"},
-                                json={"model": "m", "messages": [{"role": "user", "content": "hi"}]})
-            assert reply.status_code in (200, 404)  # the openai mock routes by the path's end: the first is answered
-            assert not _holds(reply.content, KEY) or reply.status_code == 404  # a 404 quotes the client's own path
-            replies.append(reply.content)
-    try:
+    try:  # the mock is stopped whatever an assertion finds
+        with httpx.Client(timeout=30) as client:
+            for path in (f"/k/{KEY}/v1/chat/completions", f"/v1/{KEY}/chat/completions"):
+                reply = client.post(origin + path, headers={"Authorization": f"Bearer {KEY}"},
+                                    json={"model": "m", "messages": [{"role": "user", "content": "hi"}]})
+                assert reply.status_code in (200, 404)  # the openai mock routes by the path's end
+                assert not _holds(reply.content, KEY) or reply.status_code == 404  # a 404 quotes the client's path
+                replies.append(reply.content)
         out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
