@@ -57,6 +57,19 @@ def _settled(proxy: Running, count: int, seconds: float = 5.0) -> list[dict[str,
     return list(proxy.records)
 
 
+def streamed_through(provider: str, data: bytes, path: str, body: dict[str, Any],
+                     upstream_path: str = "") -> tuple[bytes, dict[str, Any]]:
+    """``data`` served as one SSE answer behind `toolchoice proxy -p provider` (upstream at ``upstream_path``), a
+    streamed POST of ``body`` to ``path``: the bytes the client received and the proxy's one line."""
+    from tests.streams import Piece, Script, StreamServer
+
+    with StreamServer(Script([Piece(data)])) as upstream, proxied(provider, upstream.url + upstream_path) as proxy:
+        with httpx.stream("POST", proxy.base_url + path, json=body, timeout=10) as answer:
+            received = b"".join(answer.iter_raw())
+        (line,) = _settled(proxy, 1)
+    return received, line
+
+
 # ---- what the upstream answers reaches the client unchanged; the key never reaches the lines -------------------
 
 
@@ -401,16 +414,10 @@ def test_a_request_path_httpx_cannot_send_on_is_answered_not_a_traceback(capfd: 
 
 def test_a_stream_with_faults_passes_unchanged_and_its_faults_are_findings() -> None:
     """An event that is not JSON and no final `[DONE]`: the stream assembler's findings (stream.*), as `send`'s."""
-    from tests.streams import Piece, Script, StreamServer
-
     odd = (b"data: {not json\n\n"
            b'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,'
            b'"delta":{"content":"fine"},"finish_reason":"stop"}]}\n\n')
-    with StreamServer(Script([Piece(odd)])) as upstream, proxied("openai", upstream.url + "/v1") as proxy:
-        with httpx.stream("POST", proxy.base_url + "/chat/completions", json={**CHAT, "stream": True},
-                          timeout=10) as answer:
-            received = b"".join(answer.iter_raw())
-        (line,) = _settled(proxy, 1)
+    received, line = streamed_through("openai", odd, "/chat/completions", {**CHAT, "stream": True}, "/v1")
     assert received == odd
     codes = [f["code"] for f in line["findings"]]
     assert "stream.framing" in codes and "stream.no_final_event" in codes, line

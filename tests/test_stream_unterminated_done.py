@@ -128,18 +128,13 @@ def test_fixture_lines_are_what_the_differential_test_reads():
 def test_through_the_proxy_the_line_says_no_fault():
     """`toolchoice mock --upstream` (the proxy) passes the bytes unchanged and judges the stream as `send` does:
     the reply whole, no stream.no_final_event among its findings."""
-    from test_proxy_wire import CHAT, _settled, proxied
+    from test_proxy_wire import CHAT, streamed_through
 
     chunk = (b'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,'
              b'"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather",'
              b'"arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":"tool_calls"}]}\n\n')
     data = chunk + b"data: [DONE]"
-    with StreamServer(Script([Piece(data)], content_type="text/event-stream")) as upstream, \
-            proxied("openai", upstream.url + "/v1") as proxy:
-        with httpx.stream("POST", proxy.base_url + "/chat/completions", json={**CHAT, "stream": True},
-                          timeout=10) as answer:
-            received = b"".join(answer.iter_raw())
-        (line,) = _settled(proxy, 1)
+    received, line = streamed_through("openai", data, "/chat/completions", {**CHAT, "stream": True}, "/v1")
     assert received == data
     codes = [f["code"] for f in line["findings"]]
     assert "stream.no_final_event" not in codes and "proxy.error" not in codes, line
@@ -230,15 +225,11 @@ def test_through_the_proxy_the_openai_sdk_reads_the_call(tail: bytes):
 def test_through_the_proxy_an_anthropic_stream_cut_before_message_stop_is_said_cut():
     """`toolchoice proxy -p anthropic`: the same cut stream, then an unterminated data: [DONE]; the line keeps
     stream.no_final_event (its reading is send's, above)."""
-    from test_proxy_wire import _settled, proxied
+    from test_proxy_wire import streamed_through
 
     data = _cut_before("anthropic", "anthropic-tool-no-args.chunks.txt", "message_stop")
     body = {"model": "claude", "max_tokens": 64, "stream": True, "messages": [{"role": "user", "content": "hi"}]}
-    with StreamServer(Script([Piece(data)], content_type="text/event-stream")) as upstream, \
-            proxied("anthropic", upstream.url) as proxy:
-        with httpx.stream("POST", proxy.base_url + "/v1/messages", json=body, timeout=10) as answer:
-            received = b"".join(answer.iter_raw())
-        (line,) = _settled(proxy, 1)
+    received, line = streamed_through("anthropic", data, "/v1/messages", body)
     assert received == data
     assert "stream.no_final_event" in [f["code"] for f in line["findings"]], line
 
