@@ -21,7 +21,8 @@ from sdk_types import check, converse_input_shape, missing
 
 pytestmark = [pytest.mark.skipif(missing("litellm", "anthropic", "google.genai", "mistralai", "groq", "cohere", "ollama",
                                          "botocore"), reason="the test extra's litellm and provider SDKs"),
-              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+              pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.filterwarnings("ignore:.*`ReadOnly` qualifier:UserWarning")]  # LiteLLM's own TypedDicts
 
 
 @pytest.fixture(scope="module")
@@ -203,6 +204,21 @@ def test_anthropic_gets_its_own_forms(client: Client, choice: str, wire: dict[st
     assert sent.error is None and sent.body is not None and sent.body["tool_choice"] == wire
     assert _anthropic_body_problems(sent.body) == [], sent.body
     assert sent.calls == ([] if choice == "none" else ["get_weather"])
+
+
+def test_anthropic_custom_typed_tools_are_judged_as_function_tools(client: Client) -> None:
+    """LiteLLM writes each Anthropic tool with "type": "custom" (anthropic's ToolParam: type Literal["custom"], the
+    client tool itself). The mock said "tools that are not functions, passed unjudged: custom (2)" of them, while it
+    read them as the tools the choice names: no such finding now, and the named choice is still judged against
+    them."""
+    from anthropic.types.tool_param import ToolParam
+
+    sent = client.send("anthropic", tool_choice={"type": "function", "function": {"name": "get_time"}})
+    assert sent.body is not None and [t["type"] for t in sent.body["tools"]] == ["custom", "custom"]
+    assert all(check(tool, ToolParam) == [] for tool in sent.body["tools"])
+    assert sent.line is not None and sent.line["offered_tools"] == ["get_weather", "get_time"]
+    assert sent.line["tool_choice"] == {"tool": "get_time"} and sent.calls == ["get_time"]
+    assert [f for f in sent.line["findings"] if f["code"] == "mock.unjudged" and "custom" in f["message"]] == []
 
 
 def test_anthropic_any_is_dropped_silently(client: Client) -> None:
