@@ -139,16 +139,18 @@ class Client:
                 running_mock(provider, save_dir=self.folder / provider))
         return running
 
-    def send(self, provider: str, *, stream: bool = False, **arguments: Any) -> Sent:
-        """`litellm.completion` for ``provider`` at its mock, with TOOLS and MESSAGES and ``arguments``
-        (tool_choice, parallel_tool_calls, drop_params ...)."""
+    def send(self, provider: str, *, stream: bool = False, model: str | None = None, **arguments: Any) -> Sent:
+        """`litellm.completion` for ``provider`` at its mock (ROUTES' model unless ``model``), with MESSAGES, TOOLS
+        unless ``tools`` is given, and ``arguments`` (tool_choice, parallel_tool_calls, drop_params ...)."""
         mock = self.mock(provider)
-        model, where = ROUTES[provider]
+        routed, where = ROUTES[provider]
+        model = model or routed
         before = len(mock.records)
         calls: list[str] | None = None
         error: BaseException | None = None
         try:
-            reply = self.litellm.completion(model=model, messages=MESSAGES, tools=TOOLS, api_key=KEY, num_retries=0,
+            arguments.setdefault("tools", TOOLS)
+            reply = self.litellm.completion(model=model, messages=MESSAGES, api_key=KEY, num_retries=0,
                                             stream=stream, **where(mock.base_url), **arguments)
             calls = _streamed_calls(reply) if stream else [c.function.name for c in reply.choices[0].message.tool_calls or []]
         except Exception as exc:  # what LiteLLM raises is the result here

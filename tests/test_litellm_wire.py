@@ -375,6 +375,29 @@ def test_bedrock_any_and_parallel_false(client: Client) -> None:
     assert quiet.error is None and quiet.body is not None and quiet.body["toolConfig"].keys() == {"tools"}
 
 
+HAIKU = "bedrock/converse/anthropic.claude-haiku-4-5-20251001-v1:0"  # supports_parallel_tool_use_config in LiteLLM's map
+
+
+@pytest.mark.parametrize(("choice", "wire", "extra"), [
+    (None, None, {"type": "auto", "disable_parallel_tool_use": True}),
+    ("required", {"any": {}}, {"disable_parallel_tool_use": True})])
+def test_bedrock_claude_parallel_false_goes_in_additional_model_request_fields(
+        client: Client, choice: str | None, wire: Any, extra: dict[str, Any]) -> None:
+    """For a Claude model LiteLLM's map marks supports_parallel_tool_use_config, parallel_tool_calls=False becomes
+    Anthropic's own tool_choice inside additionalModelRequestFields (AmazonConverseConfig
+    _merge_parallel_tool_use_config), beside toolConfig.toolChoice when a choice is given. botocore takes it (a
+    document, passed to the model); the mock does not read it and now says so (mock.unjudged) instead of passing
+    it silently."""
+    sent = client.send("bedrock", model=HAIKU, parallel_tool_calls=False, **({"tool_choice": choice} if choice else {}))
+    assert sent.error is None and sent.body is not None and sent.path is not None
+    assert sent.body["additionalModelRequestFields"] == {"tool_choice": extra}
+    assert sent.body["toolConfig"].get("toolChoice") == wire
+    assert _bedrock_problems(sent.body, sent.path) == ""
+    assert sent.line is not None
+    unjudged = [f["message"] for f in sent.line["findings"] if f["code"] == "mock.unjudged"]
+    assert len(unjudged) == 1 and "additionalModelRequestFields.tool_choice" in unjudged[0], sent.line["findings"]
+
+
 # ---- streaming -------------------------------------------------------------------------------------------------------
 
 STREAMED = {"openai": "required", "groq": "required", "mistral": "any", "anthropic": {"type": "any"},
