@@ -398,6 +398,38 @@ def test_bedrock_claude_parallel_false_goes_in_additional_model_request_fields(
     assert len(unjudged) == 1 and "additionalModelRequestFields.tool_choice" in unjudged[0], sent.line["findings"]
 
 
+# ---- a choice with no tools, a forcing choice with thinking on ----------------------------------------------------
+
+
+def test_a_choice_without_tools_is_dropped_for_openai_and_sent_to_anthropic_and_gemini(client: Client) -> None:
+    """OpenAIGPTConfig.transform_request pops tool_choice when the request has no tools (OpenAI's API answers 400
+    "'tool_choice' is only allowed when 'tools' are specified"); AnthropicConfig and Gemini's config send their
+    mapped choice anyway, and those APIs refuse it ('tool_choice may only be specified while providing tools.';
+    'Function calling config is set without function_declarations.'): the mock answers their 400."""
+    quiet = client.send("openai", tool_choice="required", tools=None)
+    assert quiet.error is None and quiet.body is not None and "tool_choice" not in quiet.body and "tools" not in quiet.body
+    for provider, wire in (("anthropic", {"type": "any"}), ("gemini", {"mode": "ANY"})):
+        sent = client.send(provider, tool_choice="required", tools=None)
+        assert sent.wire_choice == wire and sent.body is not None and "tools" not in sent.body
+        assert type(sent.error).__name__ == "BadRequestError" and "without tools" in str(sent.error)
+
+
+def test_a_forcing_choice_goes_out_beside_thinking(client: Client) -> None:
+    """LiteLLM sends a forcing tool_choice as asked beside thinking — reasoning_effort's thinking block for Claude,
+    DeepSeek V4's thinking on by default — and both APIs refuse that pair ("Thinking may not be enabled when
+    tool_choice forces tool use."; DeepSeek: "Thinking mode does not support this tool_choice"): the mock answers
+    their 400; drop_params changes nothing."""
+    claude = client.send("anthropic", tool_choice="required", reasoning_effort="low", drop_params=True)
+    assert claude.body is not None and claude.body["tool_choice"] == {"type": "any"}
+    assert claude.body["thinking"]["type"] == "enabled" and _anthropic_body_problems(claude.body) == []
+    assert type(claude.error).__name__ == "BadRequestError"
+    assert "Thinking may not be enabled when tool_choice forces tool use." in str(claude.error)
+    deepseek = client.send("deepseek", model="deepseek/deepseek-v4-flash", tool_choice="required")
+    assert deepseek.body is not None and deepseek.body["tool_choice"] == "required" and "thinking" not in deepseek.body
+    assert type(deepseek.error).__name__ == "BadRequestError"
+    assert "Thinking mode does not support this tool_choice" in str(deepseek.error)
+
+
 # ---- streaming -------------------------------------------------------------------------------------------------------
 
 STREAMED = {"openai": "required", "groq": "required", "mistral": "any", "anthropic": {"type": "any"},
