@@ -143,7 +143,8 @@ def test_any_passes_through_to_openai_compatible_hosts(client: Client, provider:
 @pytest.mark.parametrize("provider", OPENAI_HOSTS + ("mistral",))
 def test_parallel_tool_calls_false_is_sent_as_written(client: Client, provider: str) -> None:
     """parallel_tool_calls=False goes on the wire as is, with no tool_choice added. openai-python and
-    mistralai's requests have the field; DeepSeek's API documents none (toolchoice: parallel.unsupported)."""
+    mistralai's requests have the field; for DeepSeek the mock says parallel.unsupported (toolchoice's row: no
+    switch, from a source it marks unverified)."""
     from mistralai.client.models.chatcompletionrequest import ChatCompletionRequest
 
     sent = client.send(provider, parallel_tool_calls=False)
