@@ -259,8 +259,10 @@ RULES: tuple[Rule, ...] = (
          "extended thinking is the only thinking mode' (Opus 4 / 4.1, Sonnet 4, Claude 3.7 Sonnet likewise)"),
     Rule("claude-no-thinking", _CLAUDE_PROVIDERS, r"claude-(?:3-(?!7)|2|v1|v2|instant)",
          {"thinking_form": "none"},
-         _DOCS + "build-with-claude/extended-thinking (supported models: Claude 3.7 Sonnet and newer)",
-         verified=_EARLIER),
+         _DOCS + "build-with-claude/extended-thinking (supported models: Claude 3.7 Sonnet and newer; re-read "
+         "2026-11-27 at docs.claude.com/en/docs/about-claude/models/extended-thinking-models: 'Extended thinking is "
+         "supported in the following models: - Claude Sonnet 4.5 ... - Claude Sonnet 3.7 (claude-3-7-sonnet-20250219) "
+         "... - Claude Opus 4 (claude-opus-4-20250514)', no Claude 3 / 3.5 model among them)", verified=_AUDITED),
     Rule("claude-thinking-forced-choice", _CLAUDE_PROVIDERS, r"claude-",
          {"forced_choice_with_thinking": False, "forced_choice_with_adaptive": True}, _ANTHROPIC_FORCED, family=False),
     Rule("claude-preserved-thinking", _CLAUDE_PROVIDERS,
@@ -340,7 +342,9 @@ RULES: tuple[Rule, ...] = (
           "reasoning_replay": True},
          "api-docs.deepseek.com/guides/thinking_mode (thinking mode; tool-call turns' reasoning_content 'must be "
          "fully passed back to the API in all subsequent requests', else 400); retired 2026-07-24 (fact "
-         "deepseek.legacy_names_retired)", verified=_EARLIER),
+         "deepseek.legacy_names_retired); re-read 2026-11-27: the API's words for a forcing tool_choice on the alias, "
+         "'deepseek-reasoner does not support this tool_choice' (i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945, "
+         "2026-05-08)", verified=_AUDITED),
     Rule("deepseek-v4-thinking", ("deepseek",), r"^deepseek-v4-(?:flash|pro)$",
          {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True},
          "api-docs.deepseek.com/guides/thinking_mode (re-read 2026-11-27: 'Thinking mode is enabled by default, with "
@@ -348,7 +352,10 @@ RULES: tuple[Rule, ...] = (
          "\"low/high/max\"}'; reasoning_content of tool-call turns must be sent back, else 400; the guide names no "
          "tool_choice limit); forcing tool_choice in thinking mode is answered 400 'Thinking mode does not support this "
          "tool_choice' (the API's words: cloudwego/eino#994, curl to api.deepseek.com, deepseek-v4-flash, 2026-04-24; "
-         "tickernelz/opencode-mem#253, 2026-08-15)", verified=_AUDITED),
+         "tickernelz/opencode-mem#253, 2026-08-15; deepseek-ai/DeepSeek-V3#1376, 2026-08-21, curl to "
+         "api.deepseek.com/chat/completions, deepseek-v4-flash: '400 — Thinking mode does not support this tool_choice' "
+         "for tool_choice 'required' and a named function, '200 — returns tool_calls' with the same body plus "
+         "'\"thinking\":{\"type\":\"disabled\"}')", verified=_AUDITED),
     # ---- Cohere ----
     Rule("cohere-r7b-and-newer", ("cohere",), r"^command-(?:r7b|a)(?:-|$)",
          {"tool_choice": True},
