@@ -135,8 +135,10 @@ FACTS: tuple[Fact, ...] = (
          "a forcing tool_choice (any / tool) errors only with manual thinking {type: enabled}; adaptive thinking, "
          "including on models where thinking is on by default, takes it; Opus 5.5, Sonnet 5.5, Fable 5.1 and "
          "Mythos 5.1 refuse forced tool use whatever the thinking (model rules)",
-         "platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows; models/opus-5-5/whats-new-opus-5-5, "
-         "models/sonnet-5-5/whats-new-sonnet-5-5, models/fable-5-1/migration-guide", "2026-11-26"),
+         "platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows (re-read 2026-11-27: 'tool_choice "
+         "options that force tool use return an error with manual extended thinking (thinking: {type: \"enabled\"}); "
+         "adaptive thinking supports forced tool use'); models/opus-5-5/whats-new-opus-5-5, "
+         "models/sonnet-5-5/whats-new-sonnet-5-5, models/fable-5-1/migration-guide", "2026-11-27"),
     Fact("openai-responses.tool_fields", ("openai-responses",),
          "a function tool may carry allowed_callers, defer_loading, output_schema and async (added in openai 3.57.0, "
          "a bool the SDK does not document), all four sent as the scenario writes them (until 2026-11-26 this fact, "
