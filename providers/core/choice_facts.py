@@ -27,11 +27,12 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          "(2024-2025) and on deepseek-v4-pro (2026-08, 2026-09); no DeepSeek page read states it (its API reference "
          "was not readable here, and the guides name no n): n over 1 is a warning (choices.unsupported), the request "
          "sent (until 2026-11-27 nothing was said)",
-         "SakanaAI/AI-Scientist#177 (2025-01-14, 'I'm using deepseek's API'); deepseek-ai/DeepSeek-V3#291 (2025-01-16, "
-         "a user in DeepSeek's repository: '在调用api时发现n只能设为1', n can only be set to 1); public code recording "
-         "deepseek-v4-pro's answer to n=3 and n=2 in 2026-08 and 2026-09 (found by the code index, the same words)"
-         f"{CITE_END}'Error code: 400 - {{'error': {{'message': 'Invalid n value (currently only n = 1 is supported)', "
-         "'type': 'invalid_request_error', 'param': None, 'code': 'invalid_request_error'}}'; in 2024 the same words "
+         "the API's recorded 400: SakanaAI/AI-Scientist#177 (2025-01-14), deepseek-ai/DeepSeek-V3#291 (2025-01-16), "
+         f"deepseek-v4-pro in 2026{CITE_END}AI-Scientist#177 ('I'm using deepseek's API'): 'Error code: 400 - "
+         "{'error': {'message': 'Invalid n value (currently only n = 1 is supported)', 'type': 'invalid_request_error', "
+         "'param': None, 'code': 'invalid_request_error'}}'; DeepSeek-V3#291, a user in DeepSeek's repository: "
+         "'在调用api时发现n只能设为1' (calling the API, n can only be set to 1); public code recording deepseek-v4-pro's "
+         "answer to n=3 and n=2 in 2026-08 and 2026-09 (found by the code index): the same words; in 2024 the same words "
          "under 'detail' (vibrantlabsai/ragas#1072, base_url https://api.deepseek.com/v1)", "2026-11-27"),
     Fact("huggingface.choice_count", ("huggingface",),
          "the Inference API's chat input marks n UNUSED: a request with n > 1 may get one choice back (a warning, "
