@@ -23,7 +23,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const OUT = join(HERE, '..', '..', 'data', 'peers', 'vercel');
+const OUT = process.env.VERCEL_OUT || join(HERE, '..', '..', 'data', 'peers', 'vercel');
 const TOOLCHOICE = process.env.TOOLCHOICE || 'toolchoice';
 const KEY = 'unused-placeholder-key';
 

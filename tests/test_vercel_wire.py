@@ -1,0 +1,403 @@
+"""The Vercel AI SDK (node) as a real client: what its ``toolChoice`` became on each provider's wire.
+
+The recordings in tests/data/peers/vercel/ were made by tests/recorders/vercel/record.mjs (ai 6.0.326 and the
+@ai-sdk/* packages pinned in its package.json; SOURCES.md) against ``toolchoice mock``: per request the body the
+SDK sent, the mock's judged line and, in ``cases.json``, what ``generateText`` / ``streamText`` was given and
+returned. CI has no node: every test here reads those committed files, except ``test_rerecorded_bodies_match``,
+which runs the recorder again and skips unless tests/recorders/vercel/node_modules exists and RERECORD_VERCEL=1.
+
+Truth from outside toolchoice:
+- each body against its provider's official Python SDK request type, unknown keys refused (openai, anthropic,
+  groq: their TypedDicts through tests/sdk_types.py; google-genai's pydantic models; botocore's Converse shape;
+  mistralai's ``ChatCompletionRequest`` fields; cohere's ``V2Client.chat`` parameters and ``ToolV2``);
+- ``WIRE``: what each toolChoice became, written by hand from the packages' dist sources (quoted in
+  docs/vercel-ai-sdk.md), with what the provider's SDK docstring says the value means (``reads``) and what the API
+  answers (``status``: 200, or DeepSeek's 400 for a forcing choice in thinking mode, deepseek-v4-* thinking by
+  default: api-docs.deepseek.com guides/thinking_mode; the 400's words recorded in cloudwego/eino#994);
+- the recorded bodies fed again to ``toolchoice mock`` over a real socket: the mock must read each as ``reads``
+  and answer ``status``, as its committed line says.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from sdk_types import botocore_session, check, missing
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data" / "peers" / "vercel"
+RECORDER = ROOT / "tests" / "recorders" / "vercel"
+
+BOTH = ["get_weather", "get_time"]
+TIME = ["get_time"]
+ABSENT = "<absent>"
+
+
+def _fn(name: str) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": name}}
+
+
+# (case, call) -> (tool choice on the wire, tools sent, what the provider reads it as, the API's status).
+# ``reads`` in the mock's neutral words: "auto", "none", "required", {"tool": NAME}, None (no choice sent).
+Row = tuple[Any, list[str], Any, int]
+G, S = "generateText", "streamText"
+
+# OpenAI Chat form (openai 3.57 ChatCompletionToolChoiceOptionParam: "none" | "auto" | "required" or
+# ChatCompletionNamedToolChoiceParam {type: function, function: {name}}); the packages' prepareTools: 'case "auto":
+# case "none": case "required": return { tools: ..., toolChoice: type }' and 'case "tool": ... { type: "function",
+# function: { name: toolChoice.toolName } }'. ai's prepareToolsAndToolChoice: 'toolChoice == null ? { type: "auto" }',
+# so an unset toolChoice is sent as "auto".
+CHAT: dict[tuple[str, str], Row] = {
+    ("unset", G): ("auto", BOTH, "auto", 200),
+    ("auto", G): ("auto", BOTH, "auto", 200),
+    ("none", G): ("none", BOTH, "none", 200),
+    ("required", G): ("required", BOTH, "required", 200),
+    ("tool-get_time", G): (_fn("get_time"), BOTH, {"tool": "get_time"}, 200),
+    ("activeTools-get_time-required", G): ("required", TIME, "required", 200),  # ai filters tools by activeTools
+}
+
+WIRE: dict[str, dict[tuple[str, str], Row]] = {
+    "openai-chat": {**CHAT, ("required", S): ("required", BOTH, "required", 200),
+                    ("tool-get_time", S): (_fn("get_time"), BOTH, {"tool": "get_time"}, 200)},
+    "groq": CHAT,
+    "xai": CHAT,
+    "openai-compatible": CHAT,
+    # Responses: openai types/responses ToolChoiceFunctionParam {type: function, name}
+    "openai-responses": {**CHAT, ("tool-get_time", G): ({"type": "function", "name": "get_time"}, BOTH,
+                                                         {"tool": "get_time"}, 200)},
+    # mistralai 3.7.0 chatcompletionrequest.py: "`any` or `required` means the model must call one or more tools";
+    # @ai-sdk/mistral: 'case "required": return { ..., toolChoice: "any" }' and for "tool": "we filter the tools
+    # and force the tool choice through 'any'"
+    "mistral": {**CHAT, ("required", G): ("any", BOTH, "required", 200), ("tool-get_time", G): ("any", TIME, "required", 200),
+                ("activeTools-get_time-required", G): ("any", TIME, "required", 200)},
+    # cohere 7.3.1 v2/client.py chat(tool_choice): REQUIRED / NONE; "If tool_choice isn't specified, then the model is
+    # free to choose"; @ai-sdk/cohere: 'case "auto": return { tools: cohereTools, toolChoice: void 0 ...}', "tool":
+    # 'tools: cohereTools.filter(...)', 'toolChoice: "REQUIRED"'
+    "cohere": {("unset", G): (ABSENT, BOTH, None, 200), ("auto", G): (ABSENT, BOTH, None, 200),
+               ("none", G): ("NONE", BOTH, "none", 200), ("required", G): ("REQUIRED", BOTH, "required", 200),
+               ("tool-get_time", G): ("REQUIRED", TIME, "required", 200),
+               ("activeTools-get_time-required", G): ("REQUIRED", TIME, "required", 200)},
+    # DeepSeek: OpenAI's form; deepseek-v4-flash thinks by default, and the API answers a forcing choice in thinking
+    # mode 400 'Thinking mode does not support this tool_choice'; @ai-sdk/deepseek's prepareTools does not look at
+    # thinking ('case "auto": case "none": case "required": return { ..., toolChoice: type }')
+    "deepseek": {**CHAT, ("required", G): ("required", BOTH, "required", 400),
+                 ("tool-get_time", G): (_fn("get_time"), BOTH, {"tool": "get_time"}, 400),
+                 ("activeTools-get_time-required", G): ("required", TIME, "required", 400),
+                 ("required-thinking-disabled", G): ("required", BOTH, "required", 200),
+                 ("tool-get_time-thinking-disabled", G): (_fn("get_time"), BOTH, {"tool": "get_time"}, 200)},
+    # anthropic 2.14 ToolChoiceAutoParam / AnyParam ("The model will use any available tools.") / ToolParam / NoneParam
+    "anthropic": {("unset", G): ({"type": "auto"}, BOTH, "auto", 200), ("auto", G): ({"type": "auto"}, BOTH, "auto", 200),
+                  ("none", G): ({"type": "none"}, BOTH, "none", 200),
+                  ("required", G): ({"type": "any"}, BOTH, "required", 200),
+                  ("tool-get_time", G): ({"type": "tool", "name": "get_time"}, BOTH, {"tool": "get_time"}, 200),
+                  ("activeTools-get_time-required", G): ({"type": "any"}, TIME, "required", 200)},
+    # @ai-sdk/anthropic: 'rejectsForcedToolUse: rejectsForcedToolUse || thinkingType === "enabled"' and, when set,
+    # "Using 'auto' instead" / "Only the '...' tool is sent with 'auto' tool choice"
+    "anthropic-thinking": {("required", G): ({"type": "auto"}, BOTH, "auto", 200),
+                           ("tool-get_time", G): ({"type": "auto"}, TIME, "auto", 200)},
+    # getModelCapabilities: 'modelId.includes("claude-sonnet-5-5")' ... 'rejectsForcedToolUse: true'
+    "anthropic-sonnet-5-5": {("required", G): ({"type": "auto"}, BOTH, "auto", 200),
+                             ("tool-get_time", G): ({"type": "auto"}, TIME, "auto", 200)},
+    # google-genai 3.6.1 FunctionCallingConfigMode: ANY 'If "allowed_function_names" are set, the predicted function
+    # calls will be limited to any one of "allowed_function_names"'
+    "google": {("unset", G): ({"functionCallingConfig": {"mode": "AUTO"}}, BOTH, "auto", 200),
+               ("auto", G): ({"functionCallingConfig": {"mode": "AUTO"}}, BOTH, "auto", 200),
+               ("none", G): ({"functionCallingConfig": {"mode": "NONE"}}, BOTH, "none", 200),
+               ("required", G): ({"functionCallingConfig": {"mode": "ANY"}}, BOTH, "required", 200),
+               ("tool-get_time", G): ({"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["get_time"]}},
+                                      BOTH, {"tool": "get_time"}, 200),
+               ("activeTools-get_time-required", G): ({"functionCallingConfig": {"mode": "ANY"}}, TIME, "required", 200)},
+    # botocore bedrock-runtime ToolChoice: auto / any / tool {name}; @ai-sdk/amazon-bedrock: 'case "none":
+    # bedrockTools.length = 0;' (no toolConfig at all) and 'filteredFunctionTools = ... toolChoice.type === "tool" ?
+    # functionTools.filter((t) => t.name === toolChoice.toolName)'
+    "amazon-bedrock": {("unset", G): ({"auto": {}}, BOTH, "auto", 200), ("auto", G): ({"auto": {}}, BOTH, "auto", 200),
+                       ("none", G): (ABSENT, [], None, 200), ("required", G): ({"any": {}}, BOTH, "required", 200),
+                       ("tool-get_time", G): ({"tool": {"name": "get_time"}}, TIME, {"tool": "get_time"}, 200),
+                       ("activeTools-get_time-required", G): ({"any": {}}, TIME, "required", 200)},
+}
+
+FAMILY = {"openai-chat": "chat", "groq": "groq", "xai": "chat", "openai-compatible": "chat", "deepseek": "chat",
+          "mistral": "mistral", "openai-responses": "responses", "anthropic": "anthropic",
+          "anthropic-thinking": "anthropic", "anthropic-sonnet-5-5": "anthropic", "google": "gemini",
+          "cohere": "cohere", "amazon-bedrock": "bedrock"}
+# Keys a host documents beyond openai's types: DeepSeek's thinking switch (api-docs.deepseek.com guides/thinking_mode:
+# '{"thinking": {"type": "enabled/disabled"}}')
+HOST_EXTRAS = {("deepseek", "$: unknown key 'thinking'")}
+
+
+def _load(target: str) -> list[dict[str, Any]]:
+    """The target's cases, each with the request, the mock's line and its response as recorded."""
+    cases = json.loads((DATA / target / "cases.json").read_text())["cases"]
+    for case in cases:
+        (n,) = case["samples"]
+        case["request"] = json.loads((DATA / target / f"sample-{n:03d}.request.json").read_text())
+        case["line"] = json.loads((DATA / target / f"sample-{n:03d}.reply.json").read_text())
+    return cases
+
+
+RECORDED = {target: _load(target) for target in sorted(WIRE)}
+
+
+def _wire(family: str, body: dict[str, Any]) -> tuple[Any, list[str]]:
+    """The tool choice and the tool names as they are on the family's wire."""
+    if family == "gemini":
+        return body.get("toolConfig", ABSENT), [d["name"] for t in body.get("tools", [])
+                                                 for d in t.get("functionDeclarations", [])]
+    if family == "bedrock":
+        config = body.get("toolConfig", {})
+        return config.get("toolChoice", ABSENT), [t["toolSpec"]["name"] for t in config.get("tools", [])]
+    names = [(t.get("function") or t)["name"] for t in body.get("tools", [])]
+    return body.get("tool_choice", ABSENT), names
+
+
+# ---- the recordings are whole --------------------------------------------------------------------------------
+
+
+def test_every_target_and_case_was_recorded_once():
+    recorded_targets = sorted(p.name for p in DATA.iterdir() if p.is_dir())
+    assert recorded_targets == sorted(WIRE)
+    for target, cases in RECORDED.items():
+        assert sorted((c["case"], c["call"]) for c in cases) == sorted(WIRE[target]), target
+        assert all(len(c["samples"]) == 1 for c in cases)  # one request per call (maxRetries: 0, one step)
+
+
+def test_sources_name_the_versions_recorded():
+    versions = json.loads((DATA / "versions.json").read_text())["packages"]
+    pinned = json.loads((RECORDER / "package.json").read_text())["dependencies"]
+    sources = (DATA / "SOURCES.md").read_text()
+    for package, version in versions.items():
+        assert pinned[package] == version  # exact pins, no ranges
+        assert f"{package} {version}" in sources
+    # generateText's requests name ai's version in their User-Agent (streamText's name the provider package's)
+    user_agents = {c["request"]["headers"]["user-agent"] for cases in RECORDED.values() for c in cases
+                   if c["call"] == "generateText"}
+    assert user_agents and all(f"ai/{versions['ai']} " in ua for ua in user_agents)
+
+
+def test_no_key_was_kept():
+    text = "".join(p.read_text() for p in DATA.rglob("*.json"))
+    for secret in ("unused-placeholder-key", "AKIAPLACEHOLDER", "placeholder-secret"):
+        assert secret not in text
+    for cases in RECORDED.values():
+        for case in cases:
+            headers = case["request"]["headers"]
+            for name in ("authorization", "x-api-key", "x-goog-api-key"):
+                assert headers.get(name, "[redacted]") == "[redacted]"
+
+
+# ---- each body against its provider's official SDK type ------------------------------------------------------
+
+
+def _openai_chat(body: dict[str, Any]) -> list[str]:
+    from openai.types.chat.completion_create_params import (CompletionCreateParamsNonStreaming,
+                                                            CompletionCreateParamsStreaming)
+
+    return check(body, CompletionCreateParamsStreaming if body.get("stream") else CompletionCreateParamsNonStreaming)
+
+
+def _groq(body: dict[str, Any]) -> list[str]:
+    from groq.types.chat.completion_create_params import CompletionCreateParams
+
+    return check(body, CompletionCreateParams)
+
+
+def _responses(body: dict[str, Any]) -> list[str]:
+    from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
+
+    return check(body, ResponseCreateParamsNonStreaming)
+
+
+def _anthropic(body: dict[str, Any]) -> list[str]:
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+
+    return check(body, MessageCreateParamsNonStreaming)
+
+
+def _mistral(body: dict[str, Any]) -> list[str]:
+    import typing
+
+    from mistralai.client.models.chatcompletionrequest import ChatCompletionRequest
+    from mistralai.client.models.toolchoiceenum import ToolChoiceEnum
+
+    fields = {f.alias or name for name, f in ChatCompletionRequest.model_fields.items()}
+    problems = [f"$: unknown key '{k}'" for k in body if k not in fields]
+    ChatCompletionRequest.model_validate(body)  # raises on a value of the wrong shape
+    words = typing.get_args(typing.get_args(ToolChoiceEnum)[0])  # the Literal, not UnrecognizedStr
+    choice = body.get("tool_choice")
+    if isinstance(choice, str) and choice not in words:
+        problems.append(f"$.tool_choice: {choice!r} is not one of {words}")
+    return problems
+
+
+def _cohere(body: dict[str, Any]) -> list[str]:
+    import inspect
+    import typing
+
+    import pydantic
+    from cohere.types.chat_message_v2 import ChatMessageV2
+    from cohere.types.tool_v2 import ToolV2
+    from cohere.v2.client import V2Client
+    from cohere.v2.types.v2chat_request_tool_choice import V2ChatRequestToolChoice
+
+    parameters = set(inspect.signature(V2Client.chat).parameters) - {"self", "request_options"}
+    problems = [f"$: unknown key '{k}'" for k in body if k not in parameters]
+    for tool in body.get("tools", []):
+        ToolV2.model_validate(tool)
+        problems += [f"$.tools: unknown key '{k}'" for k in tool if k not in ToolV2.model_fields]
+    for message in body["messages"]:
+        pydantic.TypeAdapter(ChatMessageV2).validate_python(message)
+    words = typing.get_args(typing.get_args(V2ChatRequestToolChoice)[0])  # ("REQUIRED", "NONE")
+    if "tool_choice" in body and body["tool_choice"] not in words:
+        problems.append(f"$.tool_choice: {body['tool_choice']!r} is not one of {words}")
+    return problems
+
+
+def _gemini(body: dict[str, Any]) -> list[str]:
+    import pydantic
+    from google.genai import types
+
+    # GenerateContentRequest's fields (ai.google.dev/api/generate-content) and the google-genai model of each
+    models = {"contents": types.Content, "tools": types.Tool, "toolConfig": types.ToolConfig,
+              "systemInstruction": types.Content, "generationConfig": types.GenerationConfig}
+    problems = [f"$: unknown key '{k}'" for k in body if k not in models]
+    for key, model in models.items():
+        for value in (body[key] if key in ("contents", "tools") else [body[key]]) if key in body else []:
+            try:
+                model.model_validate(value)
+            except pydantic.ValidationError as exc:
+                problems += [f"$.{key}: {e['loc']}: {e['msg']}" for e in exc.errors()]
+    return problems
+
+
+def _bedrock(body: dict[str, Any], path: str) -> list[str]:
+    from urllib.parse import unquote
+
+    from botocore.validate import ParamValidator
+
+    model = unquote(path.split("/model/")[1].split("/")[0])
+    shape = botocore_session().get_service_model("bedrock-runtime").operation_model("Converse").input_shape
+    report = ParamValidator().validate({"modelId": model, **body}, shape)
+    return [report.generate_report()] if report.has_errors() else []
+
+
+VALIDATORS = {"chat": _openai_chat, "groq": _groq, "responses": _responses, "anthropic": _anthropic,
+              "mistral": _mistral, "cohere": _cohere, "gemini": _gemini}
+
+
+@pytest.mark.skipif(missing("openai", "anthropic", "google.genai", "botocore", "mistralai", "cohere", "groq"),
+                    reason="the SDKs of the [test] extra are not installed")
+@pytest.mark.parametrize("target", sorted(WIRE))
+def test_bodies_conform_to_the_official_sdk_types(target: str):
+    family = FAMILY[target]
+    for case in RECORDED[target]:
+        request = case["request"]
+        if family == "bedrock":
+            problems = _bedrock(request["body"], request["url"])
+        else:
+            problems = VALIDATORS[family](request["body"])
+        problems = [p for p in problems if not any(target == host and text in p for host, text in HOST_EXTRAS)]
+        assert problems == [], (case["case"], problems)
+
+
+# ---- what each toolChoice became -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", sorted(WIRE))
+def test_tool_choice_on_the_wire(target: str):
+    for case in RECORDED[target]:
+        choice, tools, _, _ = WIRE[target][(case["case"], case["call"])]
+        assert _wire(FAMILY[target], case["request"]["body"]) == (choice, tools), case["case"]
+
+
+def test_the_sdk_says_when_it_changes_a_forcing_choice():
+    """Anthropic: the package warns (result.warnings) where it sends auto for a forcing choice; the other changes
+    (Mistral's and Cohere's named choice as a filtered list, Bedrock's dropped tools, DeepSeek's forcing choice in
+    thinking mode) come with no warning."""
+    for target in ("anthropic-thinking", "anthropic-sonnet-5-5"):
+        for case in RECORDED[target]:
+            assert [w["feature"] for w in case["warnings"]] == ["toolChoice"], case
+            assert "Instruct the model" in case["warnings"][0]["details"]
+    for target in ("mistral", "cohere", "amazon-bedrock"):
+        assert all(c["warnings"] == [] for c in RECORDED[target]), target
+
+
+# ---- toolchoice's mock judges each recorded request as the provider would ------------------------------------
+
+MOCK_PROVIDER = {"openai-chat": "openai", "openai-responses": "openai-responses", "anthropic": "anthropic",
+                 "anthropic-thinking": "anthropic", "anthropic-sonnet-5-5": "anthropic", "google": "gemini",
+                 "mistral": "mistral", "groq": "groq", "cohere": "cohere", "deepseek": "deepseek", "xai": "xai",
+                 "openai-compatible": "vllm", "amazon-bedrock": "bedrock"}
+KEPT_HEADERS = ("content-type", "anthropic-version", "anthropic-beta", "user-agent")
+
+
+def test_the_committed_lines_read_each_request_as_the_provider_does():
+    for target, cases in RECORDED.items():
+        assert {c["line"]["provider"] for c in cases} == {MOCK_PROVIDER[target]}
+        for case in cases:
+            _, tools, reads, status = WIRE[target][(case["case"], case["call"])]
+            line = case["line"]
+            assert (line["tool_choice"], line["offered_tools"], line["status"]) == (reads, tools, status), \
+                (target, case["case"])
+
+
+@pytest.mark.parametrize("target", sorted(WIRE))
+def test_mock_judges_the_recorded_bodies_again(target: str):
+    """Each recorded body sent again, over a socket, to a fresh mock of the recorded provider: read as the provider
+    reads it, answered with the API's status; the AI SDK read the recorded answer as the calls the choice forces."""
+    import httpx
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    cases = RECORDED[target]
+    with running_mock(MOCK_PROVIDER[target]) as mock, httpx.Client(timeout=10) as client:
+        root = "http://" + urlsplit(mock.base_url).netloc  # the recorded path is the whole path
+        for case in cases:
+            request = case["request"]
+            headers = {k: v for k, v in request["headers"].items() if k in KEPT_HEADERS}
+            reply = client.post(root + request["url"], json=request["body"], headers=headers)
+            _, tools, reads, status = WIRE[target][(case["case"], case["call"])]
+            assert reply.status_code == status, (case["case"], reply.text[:300])
+            if status == 400:
+                assert "Thinking mode does not support this tool_choice" in reply.text  # the API's words
+        lines = mock.records
+    assert len(lines) == len(cases)
+    for case, line in zip(cases, lines):
+        _, tools, reads, status = WIRE[target][(case["case"], case["call"])]
+        assert (line["requested"], line["tool_choice"], line["offered_tools"], line["status"]) == (
+            case["line"]["requested"], reads, tools, status), case["case"]
+        assert [c["name"] for c in line.get("calls", [])] == [c["name"] for c in case["line"].get("calls", [])]
+        if status != 200:
+            assert "error" in case and case["error"]["statusCode"] == status
+            continue
+        called = [c["toolName"] for c in case["toolCalls"]]
+        if isinstance(reads, dict):
+            assert called == [reads["tool"]]
+        elif reads == "required":
+            assert len(called) == 1 and called[0] in tools
+        elif reads == "none" or not tools:
+            assert called == [] and case["text"]
+
+
+# ---- re-recording (needs node and tests/recorders/vercel/node_modules) ------------------------------------------
+
+
+@pytest.mark.skipif(not (RECORDER / "node_modules").is_dir() or shutil.which("node") is None
+                    or os.environ.get("RERECORD_VERCEL") != "1",
+                    reason="re-recording needs node, `npm ci` in tests/recorders/vercel and RERECORD_VERCEL=1")
+def test_rerecorded_bodies_match(tmp_path: Path):
+    toolchoice = shutil.which("toolchoice") or str(Path(sys.executable).with_name("toolchoice"))
+    subprocess.run(["node", "record.mjs"], cwd=RECORDER, check=True, timeout=300, capture_output=True,
+                   env={**os.environ, "TOOLCHOICE": toolchoice, "VERCEL_OUT": str(tmp_path)})
+    for target in WIRE:
+        for old in sorted((DATA / target).glob("*.request.json")):
+            new = json.loads((tmp_path / target / old.name).read_text())
+            assert new["body"] == json.loads(old.read_text())["body"], (target, old.name)
