@@ -46,102 +46,126 @@ def _fn(name: str) -> dict[str, Any]:
     return {"type": "function", "function": {"name": name}}
 
 
-# (case, call) -> (tool choice on the wire, tools sent, what the provider reads it as, the API's status).
+# case -> (tool choice on the wire, tools sent, what the provider reads it as, the API's status), for generateText.
 # ``reads`` in the mock's neutral words: "auto", "none", "required", {"tool": NAME}, None (no choice sent).
+# The same request through streamText (STREAMED) is the same row; an agent loop (LOOPS) sends its row on every step.
 Row = tuple[Any, list[str], Any, int]
 G, S = "generateText", "streamText"
+STREAMED = ("required", "tool-get_time")
+# loop case -> (the single-call case whose row each step repeats, the steps: the SDK's stopWhen: stepCountIs(3)
+# ends a forced loop at 3; an auto loop ends at 2, when the mock answers text after the tool results)
+LOOPS = {"loop-auto": ("auto", 2), "loop-required": ("required", 3)}
 
 # OpenAI Chat form (openai 3.57 ChatCompletionToolChoiceOptionParam: "none" | "auto" | "required" or
 # ChatCompletionNamedToolChoiceParam {type: function, function: {name}}); the packages' prepareTools: 'case "auto":
 # case "none": case "required": return { tools: ..., toolChoice: type }' and 'case "tool": ... { type: "function",
 # function: { name: toolChoice.toolName } }'. ai's prepareToolsAndToolChoice: 'toolChoice == null ? { type: "auto" }',
 # so an unset toolChoice is sent as "auto".
-CHAT: dict[tuple[str, str], Row] = {
-    ("unset", G): ("auto", BOTH, "auto", 200),
-    ("auto", G): ("auto", BOTH, "auto", 200),
-    ("none", G): ("none", BOTH, "none", 200),
-    ("required", G): ("required", BOTH, "required", 200),
-    ("tool-get_time", G): (_fn("get_time"), BOTH, {"tool": "get_time"}, 200),
-    ("activeTools-get_time-required", G): ("required", TIME, "required", 200),  # ai filters tools by activeTools
+CHAT: dict[str, Row] = {
+    "unset": ("auto", BOTH, "auto", 200),
+    "auto": ("auto", BOTH, "auto", 200),
+    "none": ("none", BOTH, "none", 200),
+    "required": ("required", BOTH, "required", 200),
+    "tool-get_time": (_fn("get_time"), BOTH, {"tool": "get_time"}, 200),
+    "activeTools-get_time-required": ("required", TIME, "required", 200),  # ai filters tools by activeTools
 }
 
-WIRE: dict[str, dict[tuple[str, str], Row]] = {
-    "openai-chat": {**CHAT, ("required", S): ("required", BOTH, "required", 200),
-                    ("tool-get_time", S): (_fn("get_time"), BOTH, {"tool": "get_time"}, 200)},
+WIRE: dict[str, dict[str, Row]] = {
+    "openai-chat": CHAT,
     "groq": CHAT,
     "xai": CHAT,
     "openai-compatible": CHAT,
     # Responses: openai types/responses ToolChoiceFunctionParam {type: function, name}
-    "openai-responses": {**CHAT, ("tool-get_time", G): ({"type": "function", "name": "get_time"}, BOTH,
+    "openai-responses": {**CHAT, "tool-get_time": ({"type": "function", "name": "get_time"}, BOTH,
                                                          {"tool": "get_time"}, 200)},
     # mistralai 3.7.0 chatcompletionrequest.py: "`any` or `required` means the model must call one or more tools";
     # @ai-sdk/mistral: 'case "required": return { ..., toolChoice: "any" }' and for "tool": "we filter the tools
     # and force the tool choice through 'any'"
-    "mistral": {**CHAT, ("required", G): ("any", BOTH, "required", 200), ("tool-get_time", G): ("any", TIME, "required", 200),
-                ("activeTools-get_time-required", G): ("any", TIME, "required", 200)},
+    "mistral": {**CHAT, "required": ("any", BOTH, "required", 200), "tool-get_time": ("any", TIME, "required", 200),
+                "activeTools-get_time-required": ("any", TIME, "required", 200)},
     # cohere 7.3.1 v2/client.py chat(tool_choice): REQUIRED / NONE; "If tool_choice isn't specified, then the model is
     # free to choose"; @ai-sdk/cohere: 'case "auto": return { tools: cohereTools, toolChoice: void 0 ...}', "tool":
     # 'tools: cohereTools.filter(...)', 'toolChoice: "REQUIRED"'
-    "cohere": {("unset", G): (ABSENT, BOTH, None, 200), ("auto", G): (ABSENT, BOTH, None, 200),
-               ("none", G): ("NONE", BOTH, "none", 200), ("required", G): ("REQUIRED", BOTH, "required", 200),
-               ("tool-get_time", G): ("REQUIRED", TIME, "required", 200),
-               ("activeTools-get_time-required", G): ("REQUIRED", TIME, "required", 200)},
+    "cohere": {"unset": (ABSENT, BOTH, None, 200), "auto": (ABSENT, BOTH, None, 200),
+               "none": ("NONE", BOTH, "none", 200), "required": ("REQUIRED", BOTH, "required", 200),
+               "tool-get_time": ("REQUIRED", TIME, "required", 200),
+               "activeTools-get_time-required": ("REQUIRED", TIME, "required", 200)},
     # DeepSeek: OpenAI's form; deepseek-v4-flash thinks by default, and the API answers a forcing choice in thinking
     # mode 400 'Thinking mode does not support this tool_choice'; @ai-sdk/deepseek's prepareTools does not look at
     # thinking ('case "auto": case "none": case "required": return { ..., toolChoice: type }')
-    "deepseek": {**CHAT, ("required", G): ("required", BOTH, "required", 400),
-                 ("tool-get_time", G): (_fn("get_time"), BOTH, {"tool": "get_time"}, 400),
-                 ("activeTools-get_time-required", G): ("required", TIME, "required", 400),
-                 ("required-thinking-disabled", G): ("required", BOTH, "required", 200),
-                 ("tool-get_time-thinking-disabled", G): (_fn("get_time"), BOTH, {"tool": "get_time"}, 200)},
+    "deepseek": {**CHAT, "required": ("required", BOTH, "required", 400),
+                 "tool-get_time": (_fn("get_time"), BOTH, {"tool": "get_time"}, 400),
+                 "activeTools-get_time-required": ("required", TIME, "required", 400),
+                 "required-thinking-disabled": ("required", BOTH, "required", 200),
+                 "tool-get_time-thinking-disabled": (_fn("get_time"), BOTH, {"tool": "get_time"}, 200)},
     # anthropic 2.14 ToolChoiceAutoParam / AnyParam ("The model will use any available tools.") / ToolParam / NoneParam
-    "anthropic": {("unset", G): ({"type": "auto"}, BOTH, "auto", 200), ("auto", G): ({"type": "auto"}, BOTH, "auto", 200),
-                  ("none", G): ({"type": "none"}, BOTH, "none", 200),
-                  ("required", G): ({"type": "any"}, BOTH, "required", 200),
-                  ("tool-get_time", G): ({"type": "tool", "name": "get_time"}, BOTH, {"tool": "get_time"}, 200),
-                  ("activeTools-get_time-required", G): ({"type": "any"}, TIME, "required", 200)},
+    "anthropic": {"unset": ({"type": "auto"}, BOTH, "auto", 200), "auto": ({"type": "auto"}, BOTH, "auto", 200),
+                  "none": ({"type": "none"}, BOTH, "none", 200),
+                  "required": ({"type": "any"}, BOTH, "required", 200),
+                  "tool-get_time": ({"type": "tool", "name": "get_time"}, BOTH, {"tool": "get_time"}, 200),
+                  "activeTools-get_time-required": ({"type": "any"}, TIME, "required", 200)},
     # @ai-sdk/anthropic: 'rejectsForcedToolUse: rejectsForcedToolUse || thinkingType === "enabled"' and, when set,
     # "Using 'auto' instead" / "Only the '...' tool is sent with 'auto' tool choice"
-    "anthropic-thinking": {("required", G): ({"type": "auto"}, BOTH, "auto", 200),
-                           ("tool-get_time", G): ({"type": "auto"}, TIME, "auto", 200)},
+    "anthropic-thinking": {"required": ({"type": "auto"}, BOTH, "auto", 200),
+                           "tool-get_time": ({"type": "auto"}, TIME, "auto", 200)},
     # getModelCapabilities: 'modelId.includes("claude-sonnet-5-5")' ... 'rejectsForcedToolUse: true'
-    "anthropic-sonnet-5-5": {("required", G): ({"type": "auto"}, BOTH, "auto", 200),
-                             ("tool-get_time", G): ({"type": "auto"}, TIME, "auto", 200)},
+    "anthropic-sonnet-5-5": {"required": ({"type": "auto"}, BOTH, "auto", 200),
+                             "tool-get_time": ({"type": "auto"}, TIME, "auto", 200)},
     # google-genai 3.6.1 FunctionCallingConfigMode: ANY 'If "allowed_function_names" are set, the predicted function
     # calls will be limited to any one of "allowed_function_names"'
-    "google": {("unset", G): ({"functionCallingConfig": {"mode": "AUTO"}}, BOTH, "auto", 200),
-               ("auto", G): ({"functionCallingConfig": {"mode": "AUTO"}}, BOTH, "auto", 200),
-               ("none", G): ({"functionCallingConfig": {"mode": "NONE"}}, BOTH, "none", 200),
-               ("required", G): ({"functionCallingConfig": {"mode": "ANY"}}, BOTH, "required", 200),
-               ("tool-get_time", G): ({"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["get_time"]}},
+    "google": {"unset": ({"functionCallingConfig": {"mode": "AUTO"}}, BOTH, "auto", 200),
+               "auto": ({"functionCallingConfig": {"mode": "AUTO"}}, BOTH, "auto", 200),
+               "none": ({"functionCallingConfig": {"mode": "NONE"}}, BOTH, "none", 200),
+               "required": ({"functionCallingConfig": {"mode": "ANY"}}, BOTH, "required", 200),
+               "tool-get_time": ({"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": ["get_time"]}},
                                       BOTH, {"tool": "get_time"}, 200),
-               ("activeTools-get_time-required", G): ({"functionCallingConfig": {"mode": "ANY"}}, TIME, "required", 200)},
+               "activeTools-get_time-required": ({"functionCallingConfig": {"mode": "ANY"}}, TIME, "required", 200)},
     # botocore bedrock-runtime ToolChoice: auto / any / tool {name}; @ai-sdk/amazon-bedrock: 'case "none":
     # bedrockTools.length = 0;' (no toolConfig at all) and 'filteredFunctionTools = ... toolChoice.type === "tool" ?
     # functionTools.filter((t) => t.name === toolChoice.toolName)'
-    "amazon-bedrock": {("unset", G): ({"auto": {}}, BOTH, "auto", 200), ("auto", G): ({"auto": {}}, BOTH, "auto", 200),
-                       ("none", G): (ABSENT, [], None, 200), ("required", G): ({"any": {}}, BOTH, "required", 200),
-                       ("tool-get_time", G): ({"tool": {"name": "get_time"}}, TIME, {"tool": "get_time"}, 200),
-                       ("activeTools-get_time-required", G): ({"any": {}}, TIME, "required", 200)},
+    "amazon-bedrock": {"unset": ({"auto": {}}, BOTH, "auto", 200), "auto": ({"auto": {}}, BOTH, "auto", 200),
+                       "none": (ABSENT, [], None, 200), "required": ({"any": {}}, BOTH, "required", 200),
+                       "tool-get_time": ({"tool": {"name": "get_time"}}, TIME, {"tool": "get_time"}, 200),
+                       "activeTools-get_time-required": ({"any": {}}, TIME, "required", 200)},
 }
 
 FAMILY = {"openai-chat": "chat", "groq": "groq", "xai": "chat", "openai-compatible": "chat", "deepseek": "chat",
           "mistral": "mistral", "openai-responses": "responses", "anthropic": "anthropic",
           "anthropic-thinking": "anthropic", "anthropic-sonnet-5-5": "anthropic", "google": "gemini",
           "cohere": "cohere", "amazon-bedrock": "bedrock"}
-# Keys a host documents beyond openai's types: DeepSeek's thinking switch (api-docs.deepseek.com guides/thinking_mode:
-# '{"thinking": {"type": "enabled/disabled"}}')
-HOST_EXTRAS = {("deepseek", "$: unknown key 'thinking'")}
+# Keys a host documents beyond openai's types (api-docs.deepseek.com guides/thinking_mode): DeepSeek's thinking switch
+# ('{"thinking": {"type": "enabled/disabled"}}') and a tool-call turn's reasoning_content, which "must be fully passed
+# back to the API in all subsequent requests"
+HOST_EXTRAS = {("deepseek", "$: unknown key 'thinking'"), ("deepseek", "unknown key 'reasoning_content'")}
 
 
 def _load(target: str) -> list[dict[str, Any]]:
     """The target's cases, each with the request, the mock's line and its response as recorded."""
     cases = json.loads((DATA / target / "cases.json").read_text())["cases"]
     for case in cases:
-        (n,) = case["samples"]
-        case["request"] = json.loads((DATA / target / f"sample-{n:03d}.request.json").read_text())
-        case["line"] = json.loads((DATA / target / f"sample-{n:03d}.reply.json").read_text())
+        case["requests"] = [json.loads((DATA / target / f"sample-{n:03d}.request.json").read_text())
+                            for n in case["samples"]]
+        case["lines"] = [json.loads((DATA / target / f"sample-{n:03d}.reply.json").read_text()) for n in case["samples"]]
     return cases
+
+
+def expected(target: str, case: dict[str, Any]) -> list[Row]:
+    """The row of each request the call made, from WIRE (STREAMED and LOOPS repeat a single call's row)."""
+    rows = WIRE[target]
+    if case["case"] in LOOPS:
+        single, steps = LOOPS[case["case"]]
+        row = rows[single]
+        return [row] * (steps if row[3] == 200 else 1)  # a refused first step ends the loop
+    return [rows[case["case"]]]
+
+
+def calls_made(target: str) -> list[tuple[str, str]]:
+    """Every (case, call) the recorder makes for the target."""
+    singles = sorted(WIRE[target])
+    made = [(c, G) for c in singles]
+    if set(STREAMED) <= set(singles) and "unset" in singles:  # the targets recorded with every case
+        made += [(c, S) for c in STREAMED] + [(c, G) for c in LOOPS]
+    return made
 
 
 RECORDED = {target: _load(target) for target in sorted(WIRE)}
@@ -166,8 +190,10 @@ def test_every_target_and_case_was_recorded_once():
     recorded_targets = sorted(p.name for p in DATA.iterdir() if p.is_dir())
     assert recorded_targets == sorted(WIRE)
     for target, cases in RECORDED.items():
-        assert sorted((c["case"], c["call"]) for c in cases) == sorted(WIRE[target]), target
-        assert all(len(c["samples"]) == 1 for c in cases)  # one request per call (maxRetries: 0, one step)
+        assert sorted((c["case"], c["call"]) for c in cases) == sorted(calls_made(target)), target
+        for case in cases:  # one request per step (maxRetries: 0)
+            assert len(case["samples"]) == len(expected(target, case)), (target, case["case"])
+            assert case.get("steps", 1) == len(case["samples"]) or "error" in case
 
 
 def test_sources_name_the_versions_recorded():
@@ -178,8 +204,8 @@ def test_sources_name_the_versions_recorded():
         assert pinned[package] == version  # exact pins, no ranges
         assert f"{package} {version}" in sources
     # generateText's requests name ai's version in their User-Agent (streamText's name the provider package's)
-    user_agents = {c["request"]["headers"]["user-agent"] for cases in RECORDED.values() for c in cases
-                   if c["call"] == "generateText"}
+    user_agents = {r["headers"]["user-agent"] for cases in RECORDED.values() for c in cases
+                   if c["call"] == "generateText" for r in c["requests"]}
     assert user_agents and all(f"ai/{versions['ai']} " in ua for ua in user_agents)
 
 
@@ -189,9 +215,9 @@ def test_no_key_was_kept():
         assert secret not in text
     for cases in RECORDED.values():
         for case in cases:
-            headers = case["request"]["headers"]
-            for name in ("authorization", "x-api-key", "x-goog-api-key"):
-                assert headers.get(name, "[redacted]") == "[redacted]"
+            for request in case["requests"]:
+                for name in ("authorization", "x-api-key", "x-goog-api-key"):
+                    assert request["headers"].get(name, "[redacted]") == "[redacted]"
 
 
 # ---- each body against its provider's official SDK type ------------------------------------------------------
@@ -211,15 +237,16 @@ def _groq(body: dict[str, Any]) -> list[str]:
 
 
 def _responses(body: dict[str, Any]) -> list[str]:
-    from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
+    from openai.types.responses.response_create_params import (ResponseCreateParamsNonStreaming,
+                                                               ResponseCreateParamsStreaming)
 
-    return check(body, ResponseCreateParamsNonStreaming)
+    return check(body, ResponseCreateParamsStreaming if body.get("stream") else ResponseCreateParamsNonStreaming)
 
 
 def _anthropic(body: dict[str, Any]) -> list[str]:
-    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming, MessageCreateParamsStreaming
 
-    return check(body, MessageCreateParamsNonStreaming)
+    return check(body, MessageCreateParamsStreaming if body.get("stream") else MessageCreateParamsNonStreaming)
 
 
 def _mistral(body: dict[str, Any]) -> list[str]:
@@ -248,7 +275,9 @@ def _cohere(body: dict[str, Any]) -> list[str]:
     from cohere.v2.client import V2Client
     from cohere.v2.types.v2chat_request_tool_choice import V2ChatRequestToolChoice
 
-    parameters = set(inspect.signature(V2Client.chat).parameters) - {"self", "request_options"}
+    # chat_stream sends what chat sends and "stream": True (cohere 7.3.1 v2/raw_client.py: '"stream": True,')
+    method = V2Client.chat_stream if body.get("stream") is True else V2Client.chat
+    parameters = set(inspect.signature(method).parameters) - {"self", "request_options"} | {"stream"}
     problems = [f"$: unknown key '{k}'" for k in body if k not in parameters]
     for tool in body.get("tools", []):
         ToolV2.model_validate(tool)
@@ -284,7 +313,8 @@ def _bedrock(body: dict[str, Any], path: str) -> list[str]:
     from botocore.validate import ParamValidator
 
     model = unquote(path.split("/model/")[1].split("/")[0])
-    shape = botocore_session().get_service_model("bedrock-runtime").operation_model("Converse").input_shape
+    operation = "ConverseStream" if path.endswith("/converse-stream") else "Converse"
+    shape = botocore_session().get_service_model("bedrock-runtime").operation_model(operation).input_shape
     report = ParamValidator().validate({"modelId": model, **body}, shape)
     return [report.generate_report()] if report.has_errors() else []
 
@@ -299,13 +329,13 @@ VALIDATORS = {"chat": _openai_chat, "groq": _groq, "responses": _responses, "ant
 def test_bodies_conform_to_the_official_sdk_types(target: str):
     family = FAMILY[target]
     for case in RECORDED[target]:
-        request = case["request"]
-        if family == "bedrock":
-            problems = _bedrock(request["body"], request["url"])
-        else:
-            problems = VALIDATORS[family](request["body"])
-        problems = [p for p in problems if not any(target == host and text in p for host, text in HOST_EXTRAS)]
-        assert problems == [], (case["case"], problems)
+        for request in case["requests"]:
+            if family == "bedrock":
+                problems = _bedrock(request["body"], request["url"])
+            else:
+                problems = VALIDATORS[family](request["body"])
+            problems = [p for p in problems if not any(target == host and text in p for host, text in HOST_EXTRAS)]
+            assert problems == [], (case["case"], problems)
 
 
 # ---- what each toolChoice became -------------------------------------------------------------------------------
@@ -314,8 +344,8 @@ def test_bodies_conform_to_the_official_sdk_types(target: str):
 @pytest.mark.parametrize("target", sorted(WIRE))
 def test_tool_choice_on_the_wire(target: str):
     for case in RECORDED[target]:
-        choice, tools, _, _ = WIRE[target][(case["case"], case["call"])]
-        assert _wire(FAMILY[target], case["request"]["body"]) == (choice, tools), case["case"]
+        for request, (choice, tools, _, _) in zip(case["requests"], expected(target, case), strict=True):
+            assert _wire(FAMILY[target], request["body"]) == (choice, tools), case["case"]
 
 
 def test_the_sdk_says_when_it_changes_a_forcing_choice():
@@ -341,12 +371,27 @@ KEPT_HEADERS = ("content-type", "anthropic-version", "anthropic-beta", "user-age
 
 def test_the_committed_lines_read_each_request_as_the_provider_does():
     for target, cases in RECORDED.items():
-        assert {c["line"]["provider"] for c in cases} == {MOCK_PROVIDER[target]}
         for case in cases:
-            _, tools, reads, status = WIRE[target][(case["case"], case["call"])]
-            line = case["line"]
-            assert (line["tool_choice"], line["offered_tools"], line["status"]) == (reads, tools, status), \
-                (target, case["case"])
+            for line, (_, tools, reads, status) in zip(case["lines"], expected(target, case), strict=True):
+                assert line["provider"] == MOCK_PROVIDER[target]
+                assert (line["tool_choice"], line["offered_tools"], line["status"]) == (reads, tools, status), \
+                    (target, case["case"])
+
+
+def test_a_loop_sends_the_same_choice_on_every_step():
+    """ai's generateText asks prepareToolsAndToolChoice on every step with 'toolChoice: (_f = prepareStepResult ==
+    null ? void 0 : prepareStepResult.toolChoice) != null ? _f : toolChoice': a forcing choice is sent again after the
+    tool results, until stopWhen (pitfall.forced_after_tool_result from step 2); each result answers the call the
+    step before made (the mock's ``results`` trace each to its answer)."""
+    for target, cases in RECORDED.items():
+        for case in (c for c in cases if c["case"] == "loop-required" and "error" not in c):
+            codes = [[f["code"] for f in line["findings"]] for line in case["lines"]]
+            assert ["pitfall.forced_after_tool_result" in c for c in codes] == [False, True, True], target
+            for before, line in zip(case["samples"], case["lines"][1:]):
+                assert [r["from"] for r in line["results"]] == [before], target
+        (loop,) = [c for c in cases if c["case"] == "loop-auto"] or [None]
+        if loop is not None:
+            assert loop["steps"] == 2 and loop["toolCalls"] == [] and loop["text"], target
 
 
 @pytest.mark.parametrize("target", sorted(WIRE))
@@ -357,27 +402,29 @@ def test_mock_judges_the_recorded_bodies_again(target: str):
 
     from toolchoice.providers.core.mock.server import running_mock
 
-    cases = RECORDED[target]
+    singles = [c for c in RECORDED[target] if c["case"] not in LOOPS]  # a loop's history names the ids of its run
     with running_mock(MOCK_PROVIDER[target]) as mock, httpx.Client(timeout=10) as client:
         root = "http://" + urlsplit(mock.base_url).netloc  # the recorded path is the whole path
-        for case in cases:
-            request = case["request"]
+        for case in singles:
+            (request,) = case["requests"]
             headers = {k: v for k, v in request["headers"].items() if k in KEPT_HEADERS}
             reply = client.post(root + request["url"], json=request["body"], headers=headers)
-            _, tools, reads, status = WIRE[target][(case["case"], case["call"])]
+            ((_, tools, reads, status),) = expected(target, case)
             assert reply.status_code == status, (case["case"], reply.text[:300])
             if status == 400:
                 assert "Thinking mode does not support this tool_choice" in reply.text  # the API's words
         lines = mock.records
-    assert len(lines) == len(cases)
-    for case, line in zip(cases, lines):
-        _, tools, reads, status = WIRE[target][(case["case"], case["call"])]
+    assert len(lines) == len(singles)
+    for case, line in zip(singles, lines):
+        ((_, tools, reads, status),) = expected(target, case)
+        (recorded,) = case["lines"]
         assert (line["requested"], line["tool_choice"], line["offered_tools"], line["status"]) == (
-            case["line"]["requested"], reads, tools, status), case["case"]
-        assert [c["name"] for c in line.get("calls", [])] == [c["name"] for c in case["line"].get("calls", [])]
+            recorded["requested"], reads, tools, status), case["case"]
+        assert [c["name"] for c in line.get("calls", [])] == [c["name"] for c in recorded.get("calls", [])]
         if status != 200:
             assert "error" in case and case["error"]["statusCode"] == status
             continue
+        assert "error" not in case, (case["case"], case["call"], case["error"]["message"][:200])
         called = [c["toolName"] for c in case["toolCalls"]]
         if isinstance(reads, dict):
             assert called == [reads["tool"]]
@@ -401,3 +448,31 @@ def test_rerecorded_bodies_match(tmp_path: Path):
         for old in sorted((DATA / target).glob("*.request.json")):
             new = json.loads((tmp_path / target / old.name).read_text())
             assert new["body"] == json.loads(old.read_text())["body"], (target, old.name)
+
+
+# ---- the mock's xAI stream, as api.x.ai streams a call --------------------------------------------------------
+
+# api.x.ai streams each tool call whole in one delta, id, name and all its arguments: recorded streams in
+# charmbracelet/fantasy providertests/testdata/TestOpenAICompatibleCommon/xai-grok-code-fast/tool_streaming.yaml
+# ('"delta":{"tool_calls":[{"id":"call_53816330","function":{"name":"weather","arguments":"{\"location\":
+# \"Florence,Italy\"}"},"index":0,"type":"function"}]}', created 1773345590) and multi_tool_streaming.yaml (two calls,
+# one delta each); @ai-sdk/xai 3.0.138's xaiChatChunkSchema requires them so ('tool_calls: ... z.object({ id:
+# z.string(), type: z.literal("function"), function: z.object({ name: z.string(), arguments: z.string() })', each
+# delta read as one whole call), and read the mock's split arguments as AI_TypeValidationError before the fix.
+def test_mock_streams_an_xai_call_whole_in_one_delta():
+    import httpx
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    (case,) = [c for c in RECORDED["xai"] if (c["case"], c["call"]) == ("tool-get_time", S)]
+    (request,) = case["requests"]
+    with running_mock("xai") as mock, httpx.Client(timeout=10) as client:
+        reply = client.post("http://" + urlsplit(mock.base_url).netloc + request["url"], json=request["body"])
+    chunks = [json.loads(line[len("data: "):]) for line in reply.text.splitlines()
+              if line.startswith("data: {")]
+    deltas = [call for chunk in chunks for choice in chunk["choices"]
+              for call in choice["delta"].get("tool_calls") or []]
+    assert len(deltas) == 1
+    (call,) = deltas
+    assert call["id"] and (call["type"], call["function"]["name"]) == ("function", "get_time")
+    assert json.loads(call["function"]["arguments"]) == {"timezone": "example"}

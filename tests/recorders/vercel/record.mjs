@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync, readdirSync, readFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { generateText, streamText, tool } from 'ai';
+import { generateText, streamText, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
@@ -31,6 +31,11 @@ const tools = {
   get_weather: tool({ description: 'Weather for a city', inputSchema: z.object({ city: z.string() }) }),
   get_time: tool({ description: 'Local time in a timezone', inputSchema: z.object({ timezone: z.string() }) }),
 };
+// the same tools with execute, for the agent-loop cases (stopWhen: stepCountIs(steps))
+const executing = {
+  get_weather: tool({ ...tools.get_weather, execute: async ({ city }) => ({ city, forecast: 'sunny, 21 C' }) }),
+  get_time: tool({ ...tools.get_time, execute: async ({ timezone }) => ({ timezone, time: '12:00' }) }),
+};
 const prompt = 'What is the weather in Paris?';
 
 // toolChoice cases: `choice` is what generateText is given (undefined: not given).
@@ -41,12 +46,17 @@ const CASES = [
   { name: 'required', choice: 'required' },
   { name: 'tool-get_time', choice: { type: 'tool', toolName: 'get_time' } },
   { name: 'activeTools-get_time-required', choice: 'required', activeTools: ['get_time'] },
+  // an agent loop of at most 3 steps: the same toolChoice is sent on every step
+  { name: 'loop-auto', choice: 'auto', steps: 3 },
+  { name: 'loop-required', choice: 'required', steps: 3 },
 ];
+
+const STREAMED = ['required', 'tool-get_time'];
 
 // target name → the mock's provider id, the model as a function of the mock's printed base URL, extra cases.
 const TARGETS = {
   'openai-chat': { mock: 'openai', model: (u) => createOpenAI({ baseURL: u, apiKey: KEY }).chat('gpt-5.4-mini'),
-    stream: ['required', 'tool-get_time'] },
+  },
   'openai-responses': { mock: 'openai-responses', model: (u) => createOpenAI({ baseURL: u, apiKey: KEY }).responses('gpt-5.4-mini') },
   anthropic: { mock: 'anthropic', model: (u) => createAnthropic({ baseURL: `${u}/v1`, apiKey: KEY })('claude-sonnet-5') },
   // thinking {type: enabled}: the package sends 'auto' for a forcing choice (rejectsForcedToolUse || thinkingType === "enabled")
@@ -100,10 +110,12 @@ async function record(name, target) {
   const runs = [...CASES, ...(target.extra || [])].filter((c) => !target.only || target.only.includes(c.name))
     .map((c) => ({ ...c, mode: 'generateText' }))
     .map((c) => (target.providerOptions ? { ...c, providerOptions: target.providerOptions } : c));
-  for (const s of target.stream || []) runs.push({ ...CASES.find((c) => c.name === s), mode: 'streamText' });
+  // streamText: the same request streamed, read back by the package's stream parser
+  for (const s of target.only ? [] : STREAMED) runs.push({ ...CASES.find((c) => c.name === s), mode: 'streamText' });
   for (const c of runs) {
     const before = mock.lines.length;
-    const args = { model, tools, prompt, maxRetries: 0,
+    const args = { model, tools: c.steps ? executing : tools, prompt, maxRetries: 0,
+      ...(c.steps ? { stopWhen: stepCountIs(c.steps) } : {}),
       ...(c.choice !== undefined ? { toolChoice: c.choice } : {}), ...(c.activeTools ? { activeTools: c.activeTools } : {}),
       ...(c.providerOptions ? { providerOptions: c.providerOptions } : {}) };
     const row = { case: c.name, call: c.mode, toolChoice: c.choice ?? null, activeTools: c.activeTools ?? null,
@@ -122,11 +134,12 @@ async function record(name, target) {
       row.toolCalls = result.toolCalls.map((t) => ({ toolName: t.toolName, input: t.input }));
       row.text = result.text;
       row.finishReason = result.finishReason;
+      if (result.steps) row.steps = result.steps.length;
       row.warnings = result.warnings ?? [];
     } catch (e) {
       row.error = { name: e.name, message: String(e.message).slice(0, 400), statusCode: e.statusCode ?? null };
     }
-    await waitFor(mock.lines, before + 1);
+    await waitFor(mock.lines, before + (row.steps ?? 1));
     row.samples = mock.lines.slice(before).map((l) => l.n);
     cases.push(row);
   }
