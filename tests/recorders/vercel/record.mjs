@@ -65,7 +65,10 @@ const TARGETS = {
   // claude-sonnet-5-5: the package's getModelCapabilities says rejectsForcedToolUse
   'anthropic-sonnet-5-5': { mock: 'anthropic', model: (u) => createAnthropic({ baseURL: `${u}/v1`, apiKey: KEY })('claude-sonnet-5-5'),
     only: ['required', 'tool-get_time'] },
-  google: { mock: 'gemini', model: (u) => createGoogleGenerativeAI({ baseURL: `${u}/v1beta`, apiKey: KEY })('gemini-3.5-flash') },
+  // generateId: the ids the package gives Gemini's calls (it sends them back in functionCall / functionResponse),
+  // numbered instead of random so that a re-recording is byte for byte the same
+  google: { mock: 'gemini', model: (u) => createGoogleGenerativeAI({ baseURL: `${u}/v1beta`, apiKey: KEY,
+    generateId: numbered('gemini-call') })('gemini-3.5-flash') },
   mistral: { mock: 'mistral', model: (u) => createMistral({ baseURL: u, apiKey: KEY })('mistral-small-latest') },
   groq: { mock: 'groq', model: (u) => createGroq({ baseURL: u, apiKey: KEY })('openai/gpt-oss-120b') },
   cohere: { mock: 'cohere', model: (u) => createCohere({ baseURL: `${u}/v2`, apiKey: KEY })('command-a-03-2025') },
@@ -81,6 +84,21 @@ const TARGETS = {
     baseURL: u, region: 'us-east-1', accessKeyId: 'AKIAPLACEHOLDER00000', secretAccessKey: 'placeholder-secret' })(
     'anthropic.claude-sonnet-4-6') },
 };
+
+function numbered(prefix) {
+  let n = 0;
+  return () => `${prefix}-${++n}`;
+}
+
+// What changes from run to run and says nothing of the request: the mock's port, SigV4's x-amz-date.
+function steady(dir) {
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.request.json'))) {
+    const saved = JSON.parse(readFileSync(join(dir, name)));
+    if (saved.headers.host) saved.headers.host = '127.0.0.1:PORT';
+    if (saved.headers['x-amz-date']) saved.headers['x-amz-date'] = '[varies per run]';
+    writeFileSync(join(dir, name), JSON.stringify(saved, null, 2) + '\n');
+  }
+}
 
 function startMock(provider, dir) {
   const child = spawn(TOOLCHOICE, ['mock', '-p', provider, '--format', 'jsonl', '--save', dir],
@@ -145,6 +163,7 @@ async function record(name, target) {
   }
   mock.child.kill('SIGTERM');
   await new Promise((r) => mock.child.on('exit', r));
+  steady(dir);
   writeFileSync(join(dir, 'cases.json'), JSON.stringify({ target: name, mock_provider: target.mock, cases }, null, 2) + '\n');
   console.log(`${name}: ${cases.length} cases, ${readdirSync(dir).filter((f) => f.endsWith('.request.json')).length} requests`);
 }
