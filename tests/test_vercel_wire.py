@@ -76,8 +76,12 @@ WIRE: dict[str, dict[str, Row]] = {
     "xai": CHAT,
     "openai-compatible": CHAT,
     # Responses: openai types/responses ToolChoiceFunctionParam {type: function, name}
-    "openai-responses": {**CHAT, "tool-get_time": ({"type": "function", "name": "get_time"}, BOTH,
-                                                         {"tool": "get_time"}, 200)},
+    # providerOptions.openai.allowedTools (prepareResponsesTools: 'type: "allowed_tools", mode: (_e = allowedTools.mode)
+    # != null ? _e : "auto", tools: allowedToolEntries'); openai types/responses ToolChoiceAllowedParam
+    "openai-responses": {**CHAT, "tool-get_time": ({"type": "function", "name": "get_time"}, BOTH, {"tool": "get_time"}, 200),
+                         "allowedTools-get_time-required": (
+                             {"type": "allowed_tools", "mode": "required", "tools": [{"type": "function", "name": "get_time"}]},
+                             BOTH, {"allowed": ["get_time"], "mode": "required"}, 200)},
     # mistralai 3.7.0 chatcompletionrequest.py: "`any` or `required` means the model must call one or more tools";
     # @ai-sdk/mistral: 'case "required": return { ..., toolChoice: "any" }' and for "tool": "we filter the tools
     # and force the tool choice through 'any'"
@@ -427,7 +431,7 @@ def test_mock_judges_the_recorded_bodies_again(target: str):
         assert "error" not in case, (case["case"], case["call"], case["error"]["message"][:200])
         called = [c["toolName"] for c in case["toolCalls"]]
         if isinstance(reads, dict):
-            assert called == [reads["tool"]]
+            assert called == [reads["tool"]] if "tool" in reads else called[0] in reads["allowed"]
         elif reads == "required":
             assert len(called) == 1 and called[0] in tools
         elif reads == "none" or not tools:

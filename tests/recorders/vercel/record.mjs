@@ -57,7 +57,10 @@ const STREAMED = ['required', 'tool-get_time'];
 const TARGETS = {
   'openai-chat': { mock: 'openai', model: (u) => createOpenAI({ baseURL: u, apiKey: KEY }).chat('gpt-5.4-mini'),
   },
-  'openai-responses': { mock: 'openai-responses', model: (u) => createOpenAI({ baseURL: u, apiKey: KEY }).responses('gpt-5.4-mini') },
+  'openai-responses': { mock: 'openai-responses', model: (u) => createOpenAI({ baseURL: u, apiKey: KEY }).responses('gpt-5.4-mini'),
+    // the Responses model's own allowed-tools option ("When set, this overrides the request-level `toolChoice`")
+    extra: [{ name: 'allowedTools-get_time-required', choice: 'required',
+      providerOptions: { openai: { allowedTools: { toolNames: ['get_time'], mode: 'required' } } } }] },
   anthropic: { mock: 'anthropic', model: (u) => createAnthropic({ baseURL: `${u}/v1`, apiKey: KEY })('claude-sonnet-5') },
   // thinking {type: enabled}: the package sends 'auto' for a forcing choice (rejectsForcedToolUse || thinkingType === "enabled")
   'anthropic-thinking': { mock: 'anthropic', model: (u) => createAnthropic({ baseURL: `${u}/v1`, apiKey: KEY })('claude-sonnet-4-6'),
