@@ -479,3 +479,70 @@ def test_mock_streams_an_xai_call_whole_in_one_delta():
     (call,) = deltas
     assert call["id"] and (call["type"], call["function"]["name"]) == ("function", "get_time")
     assert json.loads(call["function"]["arguments"]) == {"timezone": "example"}
+
+
+# ---- docs/vercel-ai-sdk.md says what was recorded and what toolchoice renders ------------------------------------
+
+DOC = ROOT / "docs" / "vercel-ai-sdk.md"
+# target -> (toolchoice's provider id, model, settings) for the same request; the case -> the neutral choice
+RENDERED_AS = {"openai-chat": ("openai", "gpt-5.4-mini", {}), "openai-responses": ("openai-responses", "gpt-5.4-mini", {}),
+               "anthropic": ("anthropic", "claude-sonnet-5", {}),
+               "anthropic-thinking": ("anthropic", "claude-sonnet-4-6", {"thinking": True, "max_tokens": 4096}),
+               "anthropic-sonnet-5-5": ("anthropic", "claude-sonnet-5-5", {}), "google": ("gemini", "gemini-3.5-flash", {}),
+               "mistral": ("mistral", "mistral-small-latest", {}), "groq": ("groq", "openai/gpt-oss-120b", {}),
+               "cohere": ("cohere", "command-a-03-2025", {}), "deepseek": ("deepseek", "deepseek-v4-flash", {}),
+               "xai": ("xai", "grok-4.3", {}), "openai-compatible": ("vllm", "local-model", {}),
+               "amazon-bedrock": ("bedrock", "anthropic.claude-sonnet-4-6", {})}
+NEUTRAL = {"unset": None, "auto": "auto", "none": "none", "required": "required", "tool-get_time": "get_time",
+           "activeTools-get_time-required": {"allowed": ["get_time"], "mode": "required"}}
+
+
+def _doc_rows() -> dict[tuple[str, str], list[str]]:
+    rows: dict[tuple[str, str], list[str]] = {}
+    target = ""
+    for line in DOC.read_text().splitlines():
+        if line.startswith("### `"):
+            target = line.split("`")[1]
+        elif line.startswith("| ") and target and not line.startswith(("| case", "|---")):
+            cells = [c.strip() for c in line.strip("|").split(" | ")]
+            rows[(target, cells[0])] = cells
+    return rows
+
+
+def _cell_value(cell: str) -> Any:
+    return ABSENT if cell.startswith("(not sent)") else json.loads(cell.split("`")[1])
+
+
+def test_doc_tables_hold_the_recordings_and_toolchoice_render():
+    import yaml
+
+    from toolchoice.providers.core import registry
+    from toolchoice.providers.core.scenario_dict import load_scenario_dict
+
+    rows = _doc_rows()
+    singles = {(t, c["case"]) for t, cases in RECORDED.items() for c in cases
+               if c["call"] == G and c["case"] not in LOOPS}
+    assert set(rows) == singles
+    recorded = {(t, c["case"]): c for t, cases in RECORDED.items() for c in cases if c["call"] == G}
+    weather = yaml.safe_load((ROOT / "configs" / "weather.yaml").read_text())
+    for (target, case), cells in rows.items():
+        (request,) = recorded[(target, case)]["requests"]
+        sent, tools = _wire(FAMILY[target], request["body"])
+        assert _cell_value(cells[1]) == sent, (target, case)
+        assert cells[2] == (", ".join(tools) or "(none)"), (target, case)
+        if case not in NEUTRAL:
+            assert cells[5] == "—"
+            continue
+        provider, model, settings = RENDERED_AS[target]
+        scenario = {"tools": weather["tools"], "messages": [{"role": "user", "content": "What is the weather in Paris?"}],
+                    "providers": {provider: {"model": model, **settings}}}
+        if NEUTRAL[case] is not None:
+            scenario["tool_choice"] = NEUTRAL[case]
+        translation = registry.translate(provider, load_scenario_dict(scenario))
+        if translation.request is None:
+            codes = [e.code for e in translation.ledger if e.severity == "error"]
+            assert cells[5] == f"refused `{codes[0]}`", (target, case)
+            continue
+        rendered, rendered_tools = _wire(FAMILY[target], translation.request.body)
+        assert _cell_value(cells[5]) == rendered, (target, case)
+        assert (f"tools {', '.join(rendered_tools)}" in cells[5]) == (rendered_tools != tools), (target, case)
