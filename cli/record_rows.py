@@ -58,7 +58,7 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     records: list[Any] = []
     longest = 0
     for row in rows:
-        pieces: list[tuple[str, Any]] = []  # (label with its trailing space or "", value as shown)
+        pieces: list[tuple[str, Any]] = []  # (label, or "" where none is drawn; value as shown)
         for header, value in zip(headers, row):
             label = visible((short or {}).get(header, header))
             # a header of no word ("%": the value says it) is left out: "obeyed 5 · 100%", not "· % 100%"
