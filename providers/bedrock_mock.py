@@ -96,9 +96,12 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                                 thinking=None if spec is None else kind != "disabled", thinking_mode=spec)
     choice = config.get("toolChoice")
     refusal = _NAMED_REFUSED.get(route.get("model")) if isinstance(choice, dict) and "tool" in choice else None
+    # the model's own fields the mock reads only thinking of (LiteLLM sends Claude's tool_choice there for
+    # parallel_tool_calls=False): named, as the body's other unread fields are
+    passed = tuple(f"additionalModelRequestFields.{key}" for key in sorted(extra) if key != "thinking")
     return MockRead(choice, tuple(tools), tuple(history), settings, route.get("stream", False),
-                    route.get("model"), unjudged=unjudged(body, _MOCK_KNOWN), thinking=kind in ("enabled", "adaptive"),
-                    refusal=refusal)
+                    route.get("model"), unjudged=(*unjudged(body, _MOCK_KNOWN), *passed),
+                    thinking=kind in ("enabled", "adaptive"), refusal=refusal)
 
 
 # The models a named toolChoice's refusal was recorded for, with its words (tests/data/responses/errors/

@@ -245,6 +245,13 @@ def _mock_usage() -> dict[str, int]:
 _FINGERPRINT = "fp_toolchoice_mock"
 
 
+# What a host's whole reply carries beyond openai-python's fields, where a client reads it: every recorded Groq reply
+# has service_tier (tests/data/responses/groq/groq-tool-call-empty-arguments.json: "on_demand"; groq-python
+# types/chat/chat_completion.py), and LiteLLM 1.110.2's GroqChatConfig.transform_response reads it with
+# getattr(model_response, "service_tier") and no default, raising without it. Its stream chunks have none.
+_REPLY_EXTRA: dict[str, dict[str, Any]] = {"groq": {"service_tier": "on_demand"}}
+
+
 def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None = None,
                provider: str = "openai") -> dict[str, Any]:
     """A whole chat.completion body (openai-python types/chat/chat_completion.py)."""
@@ -253,7 +260,7 @@ def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None 
                                                         "logprobs": None,
                                                         "finish_reason": "tool_calls" if each.calls else "stop"}
                                                        for index, each in enumerate((answer, *answer.others))],
-            "usage": _mock_usage(), "system_fingerprint": _FINGERPRINT}
+            "usage": _mock_usage(), "system_fingerprint": _FINGERPRINT, **_REPLY_EXTRA.get(provider, {})}
 
 
 # Hosts whose stream carries each tool call whole in one delta: mistralai client/models/toolcall.py and

@@ -12,7 +12,7 @@ from .judge import MockMalformed
 def read_tools(entries: Any, expect: str | None = None) -> tuple[tuple[Tool, ...], tuple[LedgerEntry, ...]]:
     """A body's tool list as neutral tools (core/tool_import_entries); hosted tools are left out and named."""
     from ..tool_import_entries import convert
-    from ..tool_import_formats import ImportProblem
+    from ..tool_import_formats import ImportProblem, entry_format
 
     if entries is None:
         return (), ()
@@ -28,7 +28,10 @@ def read_tools(entries: Any, expect: str | None = None) -> tuple[tuple[Tool, ...
                                     + counted(str(e.get("type")) for e in entries if isinstance(e, dict))),)
         where = ".".join(str(w) for w in problem.where)
         raise MockMalformed(f"tools{'.' + where if where else ''}: {problem.message}") from None
-    hosted = [str(e.get("type")) for e in entries if isinstance(e, dict) and e.get("type") not in (None, "function")]
+    # the entries convert left out, by its own test: a tool typed otherwise but in a family's form is read (Anthropic's
+    # {"type": "custom", "input_schema": ...}, anthropic's ToolParam, as LiteLLM writes every tool) and judged
+    hosted = [str(e.get("type")) for i, e in enumerate(entries)
+              if isinstance(e, dict) and e.get("type") not in (None, "function") and entry_format(e, (i,)) == "skip"]
     notes = tuple(n for n in imported.notes if not n.code.startswith("import."))
     if hosted:
         notes += (LedgerEntry("info", "mock.unjudged", f"tools that are not functions, passed unjudged: "
