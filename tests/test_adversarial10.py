@@ -159,3 +159,48 @@ def test_a_deep_tool_parameters_attribute_is_bad_input(tmp_path, deep):
     assert result.returncode == 2, result.stderr
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
     assert "levels" in result.stderr and "nest" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+# 5. A whole body's choices had no bound but the body's size: a server's 10,000 choices (2 MB) took 11 s to draw
+# with parse, 32 MiB of them minutes. The `choices` limit (128, docs/limits.md: what a stream is assembled for and
+# the mock answers; the most n the OpenAI API spec and Azure's take) now bounds a whole body's choices and Gemini's
+# candidates too, as it bounds a stream's.
+def _choices_body(count: int) -> dict[str, Any]:
+    return {"id": "chatcmpl-x", "object": "chat.completion", "created": 1764147600, "model": "gpt-4o",
+            "choices": [{"index": i, "logprobs": None, "finish_reason": "tool_calls",
+                         "message": {"role": "assistant", "content": None, "refusal": None, "tool_calls": [
+                             {"id": f"call_{i}", "type": "function",
+                              "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}
+                        for i in range(count)]}
+
+
+def _candidates_body(count: int) -> dict[str, Any]:
+    return {"candidates": [{"index": i, "finishReason": "STOP", "content": {"role": "model", "parts": [
+        {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}} for i in range(count)]}
+
+
+@pytest.mark.parametrize("provider, body", [("openai", _choices_body), ("gemini", _candidates_body)])
+def test_a_whole_body_past_the_choices_limit_is_refused(tmp_path, provider, body):
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(SCENARIO, encoding="utf-8")
+    for count, code in ((128, 0), (129, 1), (10_000, 1)):
+        path = tmp_path / f"reply-{count}.json"
+        path.write_text(json.dumps(body(count)), encoding="utf-8")
+        result = run_cli(["parse", str(path), "-p", provider, "--scenario", str(scenario), "-f", "json"])
+        assert result.returncode == code, (count, result.stderr[-300:])
+        document = json.loads(result.stdout)
+        if code == 0:
+            assert len(document["reply"]["choices"]) == count
+        else:
+            assert "limit choices" in json.dumps(document)
+
+
+def test_send_of_a_reply_past_the_choices_limit_is_an_error(tmp_path):
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(SCENARIO, encoding="utf-8")
+    with StandIn("openai", Step(body=_choices_body(129))) as server:
+        result = run_cli(["send", str(scenario), "-p", "openai", "--base-url", server.base_url(), "--gateway",
+                          "-f", "json", "--retries", "0"], env={"OPENAI_API_KEY": "sk-adv10-many"})
+    document = json.loads(result.stdout)
+    assert document["verdict"]["category"] == "error"
+    assert "limit choices" in json.dumps(document)
