@@ -204,3 +204,27 @@ def test_send_of_a_reply_past_the_choices_limit_is_an_error(tmp_path):
     document = json.loads(result.stdout)
     assert document["verdict"]["category"] == "error"
     assert "limit choices" in json.dumps(document)
+
+
+# 6. `data: [DONE]` in a Gemini stream (a gateway that ends every SSE stream with it) was read as the end of the
+# stream, as openai-python reads it, and the reply judged; google-genai, Gemini's own client, raises on it
+# (UnknownApiResponseError: "Failed to parse response as JSON"), so its user has no reply at all.
+GEMINI_CALL = {"candidates": [{"content": {"role": "model", "parts": [
+    {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]}, "finishReason": "STOP", "index": 0}],
+    "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5}}
+GEMINI_DONE = b"data: " + json.dumps(GEMINI_CALL).encode() + b"\r\n\r\ndata: [DONE]\r\n\r\n"
+
+
+def test_done_in_a_gemini_stream_is_what_google_genai_cannot_read(tmp_path):
+    from google import genai
+    from google.genai import errors
+
+    with StandIn("gemini", Step(body=GEMINI_DONE, content_type="text/event-stream")) as server:
+        client = genai.Client(api_key="adv10-gemini-key", http_options={"base_url": server.url})
+        with pytest.raises(errors.UnknownApiResponseError):
+            for _ in client.models.generate_content_stream(model="gemini-2.5-flash", contents="Weather in Paris?"):
+                pass
+    result = assemble_bytes("gemini", GEMINI_DONE)
+    assert result.reply.error is not None
+    assert "google-genai" in " ".join(f.message for f in result.findings)
+    assert assemble_bytes("gemini", GEMINI_DONE.removesuffix(b"data: [DONE]\r\n\r\n")).reply.error is None

@@ -36,6 +36,12 @@ class GeminiStreamAssembler(StreamAssembler):
     def feed(self, event: Any) -> bool:
         data = event.data
         if not isinstance(data, dict):
+            if event.text == "[DONE]":  # the decoder's end of a chat stream; never Gemini's (it ends at finishReason)
+                from ..core.stream_assembly import Finding
+
+                self.findings.append(Finding("stream.framing", "data: [DONE] is no Gemini chunk: google-genai 3.6.1 "
+                                             "cannot read the stream (_api_client.py: UnknownApiResponseError, "
+                                             "'Failed to parse response as JSON'), so its user gets no reply"))
             return False
         if "candidates" not in data and data.get("error") is not None:
             error = data.get("error")
