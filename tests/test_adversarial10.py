@@ -1,11 +1,13 @@
-"""A hostile server, trace or user against the newest surfaces (session 10): several choices in a stream, the
-end of a chat stream, a framework trace's TOOL spans. Each test is the input that showed a defect.
+"""A hostile server, trace or user against the newest surfaces (session 10): several choices in a stream and in a
+whole body, the end of a chat stream and `data: [DONE]` in a Gemini one, a framework trace's TOOL spans. Each test is
+the input that showed a defect.
 
 Truth from outside the code:
 - openai 3.57.0 (the test extra's pin): ``openai.lib.streaming.chat._completions.ChatCompletionStreamState`` is how
   openai-python assembles a chat stream per ``choices[].index``; ``ChatCompletionChunk`` (pydantic, lax) is how it
   reads a chunk. Where the SDK reads a choice we did not, or cannot assemble a stream at all, the stream is no reply
   of the model's to judge (docs/streaming.md: a failed stream is never judged as if the model had answered).
+- google-genai 3.6.1 (the test extra's pin), Gemini's own client, reading a stream over a real socket.
 - The stand-in server (tests/servers.py) answers over a real socket on 127.0.0.1.
 - Python's own json module: a text nested 200,000 levels deep raises RecursionError, not ValueError.
 """
@@ -140,8 +142,8 @@ def _deep_object(levels: int) -> str:
     return '{"type": "object", "properties": {"a": ' * levels + '{"type": "string"}' + "}}" * levels
 
 
-@pytest.mark.parametrize("deep", ["[" * 200_000 + "]" * 200_000, "{\"a\": " * 20_000 + "1" + "}" * 20_000, _deep_object(80)],
-                         ids=["arrays", "objects", "schema"])
+@pytest.mark.parametrize("deep", ["[" * 200_000 + "]" * 200_000, '{"a": ' * 20_000 + "1" + "}" * 20_000,
+                                  _deep_object(80)], ids=["arrays", "objects", "schema"])
 def test_a_deep_tool_parameters_attribute_is_bad_input(tmp_path, deep):
     trace = json.loads((TRACES / "openinference-openai-agents-2.6.0.json").read_text(encoding="utf-8"))
     replaced = 0
