@@ -230,3 +230,39 @@ def test_done_in_a_gemini_stream_is_what_google_genai_cannot_read(tmp_path):
     assert result.reply.error is not None
     assert "google-genai" in " ".join(f.message for f in result.findings)
     assert assemble_bytes("gemini", GEMINI_DONE.removesuffix(b"data: [DONE]\r\n\r\n")).reply.error is None
+
+
+# 7. An Anthropic stream whose events came without their `event:` lines (a gateway that re-frames SSE as data only)
+# was assembled from each data's "type" and judged; anthropic 2.14.0, Anthropic's own client, skips every such event
+# (`if sse.event is None: continue`), and its stream helper then has no message to give (AssertionError).
+def test_an_anthropic_stream_without_event_names_is_what_anthropic_python_cannot_read():
+    import re
+
+    import anthropic
+    import httpx
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    request = {"model": "claude-sonnet-4-5", "max_tokens": 100, "stream": True, "tool_choice": {"type": "any"},
+               "messages": [{"role": "user", "content": "Weather in Paris?"}],
+               "tools": [{"name": "get_weather", "input_schema": {"type": "object", "properties": {
+                   "city": {"type": "string"}}, "required": ["city"]}}]}
+    with running_mock("anthropic") as mock:
+        named = httpx.post(mock.base_url.rstrip("/") + "/v1/messages", json=request, timeout=10,
+                           headers={"x-api-key": "adv10", "anthropic-version": "2023-06-01"}).content
+    unnamed = re.sub(rb"(?m)^event: [^\n]*\n", b"", named)
+    assert unnamed != named
+    for raw, readable in ((named, True), (unnamed, False)):
+        with StandIn("anthropic", Step(body=raw, content_type="text/event-stream")) as server:
+            client = anthropic.Anthropic(api_key="adv10", base_url=server.url, max_retries=0)
+            with client.messages.stream(model="claude-sonnet-4-5", max_tokens=100,
+                                        messages=[{"role": "user", "content": "hi"}]) as stream:
+                if readable:
+                    assert [block.type for block in stream.get_final_message().content] == ["tool_use"]
+                else:
+                    with pytest.raises(AssertionError):
+                        stream.get_final_message()
+        result = assemble_bytes("anthropic", raw)
+        assert (result.reply.error is None) is readable
+        if not readable:
+            assert any(f.code == "stream.framing" and "event:" in f.message for f in result.findings)
