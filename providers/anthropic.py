@@ -551,6 +551,7 @@ class MessagesStreamAssembler(StreamAssembler):
         self.texts: dict[Any, list[str]] = {}  # text blocks' pieces, in block order
         self.searches = ToolSearches()  # tool search blocks (their start events carry them whole but the input)
         self.stop_details: dict[str, Any] | None = None
+        self.unnamed = False  # an event came without its event: line (said once)
 
     def finish(self) -> Any:
         assembly = super().finish()
@@ -563,6 +564,13 @@ class MessagesStreamAssembler(StreamAssembler):
         data = event.data
         if not isinstance(data, dict):
             return False
+        if event.name == "message" and not self.unnamed:  # no event: line (the SSE default; no Anthropic event's name)
+            self.unnamed = True
+            from .core.stream_assembly import Finding
+
+            self.findings.append(Finding("stream.framing", "events without their event: line: anthropic 2.14.0 skips "
+                                         "them (_streaming.py: 'if sse.event is None: continue'), so its user gets no "
+                                         "message"))
         kind = data.get("type", event.name)
         if kind == "content_block_delta":
             index, delta = data.get("index"), data.get("delta")

@@ -591,7 +591,7 @@ def offered_tools(body: dict[str, Any]) -> list[str]:
 
 def parse_reply(provider: str, body: Any) -> Reply:
     body = expect_dict(provider, body, "the body")
-    choices = expect_list(provider, body.get("choices"), "choices")
+    choices = expect_list(provider, body.get("choices"), "choices", "choices")  # n: at most the choices limit
     if not choices:
         raise bad_body(provider, "no choices")
     first = _reply_choice(provider, choices[0], 0)

@@ -29,6 +29,7 @@ class ChatStreamAssembler(StreamAssembler):
         self._last: Any = None
         self._upstream = upstream  # a router's: which upstream answered (openai_chat's HOSTS say which hosts route)
         self._others: dict[int, ChatStreamAssembler] = {}  # choices but 0 (n > 1), by index
+        self.carried = False  # a chunk carried choice 0
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -57,6 +58,7 @@ class ChatStreamAssembler(StreamAssembler):
                             lambda assembler, choice: assembler._choice(choice))
 
     def _choice(self, choice: dict[str, Any]) -> bool:
+        self.carried = True  # a chunk carried this choice (core/choices.assembled: one no chunk carried is unknown)
         if isinstance(choice.get("finish_reason"), str):
             self.finish_reason = choice["finish_reason"]
         delta = choice.get("delta")
@@ -111,9 +113,14 @@ class ChatStreamAssembler(StreamAssembler):
         return "".join(self.text) or None
 
     def finish(self) -> Any:
+        if not self.carried and not self._others and self.error is None and self.done:
+            from .core.stream_assembly import Finding  # data: [DONE] alone, or chunks of usage only: no answer
+
+            self.findings.append(Finding("stream.empty", "no chunk carried a choice before data: [DONE]: there is no "
+                                         "answer to judge (openai-python's stream state has no completion for it)"))
         assembly = super().finish()
         if not self._others:
             return assembly
         from .core.choices import assembled
 
-        return assembled(assembly, self._others)
+        return assembled(assembly, self._others, self.carried)

@@ -39,12 +39,20 @@ def sse(payloads: list[Any], *, done: bool = False, named: bool = False) -> byte
     for payload in payloads:
         text = payload if isinstance(payload, str) else json.dumps(payload)
         head = ""
-        if named and not isinstance(payload, str) and isinstance(payload, dict) and "type" in payload:
-            head = f"event: {payload['type']}\n"
+        value = payload if not isinstance(payload, str) or not named else _json_or_text(payload)
+        if named and isinstance(value, dict) and isinstance(value.get("type"), str):
+            head = f"event: {value['type']}\n"
         out.append(f"{head}data: {text}\n\n")
     if done:
         out.append("data: [DONE]\n\n")
     return "".join(out).encode("utf-8")
+
+
+def _json_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 def ndjson(payloads: list[Any]) -> bytes:
@@ -90,7 +98,7 @@ def framed(provider: str, lines: list[str], *, done: bool = False) -> bytes:
         return bedrock_stream(lines)
     if provider == "ollama":
         return ndjson(lines)
-    return sse(lines, done=done)
+    return sse(lines, done=done, named=provider == "anthropic")  # anthropic-python skips an event without its name
 
 
 # ---- the stand-in server ---------------------------------------------------------------------

@@ -80,13 +80,34 @@ def fed_by_index(owner: Any, items: list[Any], index_of: Callable[[Any, int], An
         elif isinstance(index, int) and not isinstance(index, bool) and index > 0:
             other = other_choice(owner, index)
             fed = (other is not None and feed(other, item)) or fed
+        else:  # '1', 1.0, true, -1, no object: openai-python reads some of them (as 1, or as the last choice)
+            _unread(owner, f"a choice whose index is {_shown(index, item)}, not a whole number of 0 or more, is not "
+                    "read: the reply's choices are not all known")
     return fed
 
 
-def assembled(assembly: Any, others: dict[int, Any]) -> Any:
+def _shown(index: Any, item: Any) -> str:
+    if not isinstance(item, dict):
+        return f"missing (the choice is {type(item).__name__}, not an object)"
+    return repr(index)[:40]
+
+
+def _unread(owner: Any, message: str) -> None:
+    """One ``stream.malformed_event`` finding (the first such choice), which fails the stream: a choice left unread
+    may be the one that disobeyed."""
+    if not any(f.code == "stream.malformed_event" and f.message == message for f in owner.findings):
+        from .stream_assembly import Finding
+
+        if len(owner.findings) < 20:
+            owner.findings.append(Finding("stream.malformed_event", message))
+
+
+def assembled(assembly: Any, others: dict[int, Any], first_carried: bool = True) -> Any:
     """A stream's ``Assembly`` (choice 0's, by the family's assembler) with the choices ``others`` assembled beside it
-    (index → that choice's assembler): ``Reply.choices`` in index order (an index no chunk carried: an empty reply),
-    their findings added."""
+    (index → that choice's assembler): ``Reply.choices`` in index order, their findings added. An index below the
+    highest that no chunk carried (``first_carried``: whether one carried choice 0) is no answer of the model's: a
+    ``stream.malformed_event`` finding, so the reply is not judged (openai-python's stream state cannot assemble such
+    a stream: an IndexError), and an empty reply in its place."""
     mine = assembly.reply
     replies = {0: Reply(mine.tool_calls, mine.text, mine.finish_reason, reasoning=mine.reasoning)}
     findings = list(assembly.findings)
@@ -94,5 +115,13 @@ def assembled(assembly: Any, others: dict[int, Any]) -> Any:
         calls, _ = other.calls.build()
         replies[index] = Reply(calls, other.reply_text(), other.finish_reason)
         findings += other.findings
-    choices = tuple(replies.get(i, Reply()) for i in range(max(replies) + 1))
+    top = max(replies)
+    missing = [i for i in range(top + 1) if i not in others and (i or not first_carried)]
+    if missing:
+        from .stream_assembly import Finding
+
+        listed = ", ".join(map(str, missing[:10])) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+        findings.append(Finding("stream.malformed_event", f"no chunk carried choice {listed}, below the highest index "
+                                f"{top}: the reply's choices are not all known, so it is not judged"))
+    choices = tuple(replies.get(i, Reply()) for i in range(top + 1))
     return assembly._replace(reply=mine._replace(choices=choices), findings=tuple(findings))

@@ -36,8 +36,8 @@ LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
     Limit("result_bytes", 1 * MIB, "bytes", "the output of one --results-from command"),
     Limit("stderr_bytes", 64 * 1024, "bytes", "an MCP stdio server's stderr kept for its error line (the last part)"),
     Limit("mcp_reply_bytes", 32 * MIB, "bytes", "the answers of an MCP server to tools/list"),
-    Limit("choices", 128, "items", "choices of one streamed reply assembled (n, candidateCount), and choices the mock "
-          "answers"),
+    Limit("choices", 128, "items", "choices of one reply read, whole or streamed (n, candidateCount), and choices the "
+          "mock answers"),
     # toolchoice mock / proxy (providers/core/mock/server.py): what one client may hold of the server
     Limit("mock_body_bytes", 32 * MIB, "bytes", "a request body the mock or proxy reads (past it: 413)"),
     Limit("mock_header_bytes", 64 * 1024, "bytes", "a request's head (request line and headers; past it: 431)"),

@@ -21,11 +21,18 @@ def expect_dict(provider: str, value: Any, what: str) -> dict[str, Any]:
     return value
 
 
-def expect_list(provider: str, value: Any, what: str) -> list[Any]:
+def expect_list(provider: str, value: Any, what: str, limit: str | None = None) -> list[Any]:
+    """``value`` as a list (None: empty); ``limit``: the name of the limit its length is held to (docs/limits.md),
+    checked before any item is read (a whole body's choices: ``choices``, as a stream's)."""
     if value is None:
         return []
     if not isinstance(value, list):
         raise bad_body(provider, f"{what} is {type(value).__name__}, expected a list")
+    if limit is not None and len(value) > 1:
+        from .limits import get, refusal
+
+        if len(value) > get(limit):
+            raise bad_body(provider, refusal(f"its {len(value)} {what}", limit))
     return value
 
 

@@ -54,6 +54,12 @@ def _object(value: Any) -> dict[str, Any] | None:
     if isinstance(value, str):
         try:
             value = json.loads(value)
+        except RecursionError:  # json's decoder recurses: a text nested past Python's stack is no schema to read
+            from .model import ToolchoiceError
+            from .yaml_input import MAX_DEPTH
+
+            raise ToolchoiceError(f"a TOOL span's tool.parameters nests deeper than {MAX_DEPTH} levels",
+                                  hint="not a trace export") from None
         except ValueError:
             return None
     return value if isinstance(value, dict) and value.get("type") == "object" else None

@@ -56,7 +56,7 @@ def parse_reply(provider: str, body: Any) -> Reply:
         code = int_or_none(error.get("code")) if isinstance(error, dict) else None
         return Reply(error=provider_error(provider, code, data))
     usage = read_usage(data.get("usageMetadata"))
-    candidates = expect_list(provider, data.get("candidates"), "candidates")
+    candidates = expect_list(provider, data.get("candidates"), "candidates", "choices")  # candidateCount: a limit
     if not candidates:
         feedback = data.get("promptFeedback")
         reason = feedback.get("blockReason") if isinstance(feedback, dict) else None

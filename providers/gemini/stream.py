@@ -31,10 +31,17 @@ class GeminiStreamAssembler(StreamAssembler):
         self._open: Any = None  # key of a call whose arguments are still streaming
         self._partial: dict[Any, dict[str, Any]] = {}
         self._others: dict[int, GeminiStreamAssembler] = {}  # candidates but 0 (candidateCount > 1), by index
+        self.carried = False  # a chunk carried candidate 0
 
     def feed(self, event: Any) -> bool:
         data = event.data
         if not isinstance(data, dict):
+            if event.text == "[DONE]":  # the decoder's end of a chat stream; never Gemini's (it ends at finishReason)
+                from ..core.stream_assembly import Finding
+
+                self.findings.append(Finding("stream.framing", "data: [DONE] is no Gemini chunk: google-genai 3.6.1 "
+                                             "cannot read the stream (_api_client.py: UnknownApiResponseError, "
+                                             "'Failed to parse response as JSON'), so its user gets no reply"))
             return False
         if "candidates" not in data and data.get("error") is not None:
             error = data.get("error")
@@ -59,6 +66,7 @@ class GeminiStreamAssembler(StreamAssembler):
                             lambda assembler, candidate: assembler._candidate(candidate))
 
     def _candidate(self, first: dict[str, Any]) -> bool:
+        self.carried = True  # a chunk carried this candidate (core/choices.assembled)
         if isinstance(first.get("finishReason"), str):
             self.finish_reason, self.done = first["finishReason"], True
         content = first.get("content")
@@ -124,7 +132,7 @@ class GeminiStreamAssembler(StreamAssembler):
             return assembly
         from ..core.choices import assembled
 
-        return assembled(assembly, self._others)
+        return assembled(assembly, self._others, self.carried)
 
 
 def _unflatten(values: dict[str, Any]) -> dict[str, Any]:
