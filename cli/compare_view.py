@@ -36,8 +36,8 @@ def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) ->
 SHORT = {"tool_choice on the wire": "on the wire", "parallel": "par.", "endpoint": "host", "latency ms": "ms",
          "tokens in/out": "tokens"}
 DROP_ORDER = ("endpoint", "tools", "parallel", "strict", "tokens in/out", "latency ms", "ledger")
-WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "endpoint",
-         "API tool_choice"}
+# A host is not among them: folded, `api.openai.com` read `api.openai.` over `com`; the endpoint column goes first.
+WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "API tool_choice"}
 SEVERITY_STYLE_TEXT = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 DIFF_MARK = "*"  # marks a differing cell when there is no colour to see
 
@@ -49,29 +49,30 @@ def colourless(console: object) -> bool:
 def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list[list[object]],
               show_lines: bool = False) -> object:
     """The widest table that fits the console: full headers, then short ones, then columns dropped in
-    DROP_ORDER. Ids, codes and headers never wrap; only free-text columns (WRAPS) fold. Returns the
-    table (rows of rich Texts in ``cells``, one per column)."""
+    DROP_ORDER (each time the full headers unfolded where they fit, else short ones). Ids, hosts, codes and
+    headers never wrap; only free-text columns (WRAPS) fold. Returns the table (rows of rich Texts in
+    ``cells``, one per column)."""
     from rich.table import Table
 
     width = getattr(console, "width", 80)
     keep = list(columns)
-    candidates: list[tuple[list[str], bool]] = [(list(keep), False), (list(keep), True)]
+    candidates: list[tuple[list[str], bool, bool]] = [(list(keep), False, False), (list(keep), True, False)]
     for column in DROP_ORDER:
         if column in keep and column != columns[0]:
             keep.remove(column)
-            candidates.append((list(keep), True))
+            candidates += [(list(keep), False, True), (list(keep), True, False)]
     table = None
-    for chosen, short in candidates:
+    for chosen, short, whole in candidates:
         table = Table(title=title, show_lines=show_lines, title_justify="left")
         for column in chosen:
             header = SHORT.get(column, column) if short else column
             if column in WRAPS:
-                table.add_column(header, overflow="fold", min_width=max(8, min(len(header), 12)))
+                table.add_column(header, overflow="fold", min_width=_least(header, whole))
             else:
                 table.add_column(header, no_wrap=True)
         for row in cells:
             table.add_row(*(row[columns.index(c)] for c in chosen))
-        if _minimum_width(chosen, columns, cells, short) <= width:
+        if _minimum_width(chosen, columns, cells, short, whole) <= width:
             break
     left_out = [c for c in columns if table is not None and c not in chosen]
     if left_out and table is not None:  # never silently: say which, and where they are whole
@@ -81,14 +82,20 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     return table
 
 
-def _minimum_width(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool) -> int:
+def _least(header: str, whole: bool) -> int:
+    """The narrowest a folding column gets: its header unfolded (``whole``), else at most 12 of it."""
+    return len(header) if whole else max(8, min(len(header), 12))
+
+
+def _minimum_width(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool,
+                   whole: bool = False) -> int:
     """The narrowest the table can be: unbroken columns at their longest line, folding ones at their
     minimum, plus rich's borders and padding (3 per column and 1)."""
     total = 1
     for column in chosen:
         header = SHORT.get(column, column) if short else column
         if column in WRAPS:
-            total += max(8, min(len(header), 12))
+            total += _least(header, whole)
         else:
             index = columns.index(column)
             longest = max((len(line) for row in cells for line in str(row[index]).splitlines()), default=0)
