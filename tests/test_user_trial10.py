@@ -125,3 +125,23 @@ def test_a_good_base_url_option_still_renders(tmp_path, url):
                    cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["request"]["url"] == url + "/chat/completions"
+
+
+# ---- 4. a latency folded between its number and its unit ---------------------------------------------
+
+def test_a_latency_never_folds_between_its_number_and_ms(tmp_path):
+    """`send --stream` against `toolchoice mock` at 60 columns printed `POST http://127.0.0.1:PORT/v1/messages  →
+    200  134` over `ms`, and `first tool delta 134` over `ms`. Over every width where the line folds, no line
+    starts with the unit."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    run_cli(["init", "scenario.yaml"], env=environment(), cwd=tmp_path)
+    with running_mock("anthropic") as mock:
+        for columns in range(44, 81):
+            for extra in ([], ["--stream"]):
+                done = run_cli(["send", "scenario.yaml", "-p", "anthropic", "--base-url", mock.base_url,
+                                "--retries", "0", *extra],
+                               env=environment(COLUMNS=str(columns), ANTHROPIC_API_KEY="unused"), cwd=tmp_path)
+                assert done.returncode == 0, done.stderr
+                folded = [line for line in done.stdout.splitlines() if re.match(r"\s*ms\b", line)]
+                assert not folded, (columns, extra, done.stdout)
