@@ -4,6 +4,8 @@ translations, and the cells that differ): Markdown and rich tables that stay who
 
 from __future__ import annotations
 
+import re
+
 from toolchoice.providers.core.compare_records import COLUMNS, differing
 from toolchoice.providers.core.model import LedgerEntry
 
@@ -64,10 +66,12 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     table = None
     for chosen, short, whole in candidates:
         table = Table(title=title, show_lines=show_lines, title_justify="left")
+        widths = _fold_widths(chosen, columns, cells, short, whole, width)
         for column in chosen:
             header = SHORT.get(column, column) if short else column
             if column in WRAPS:
-                table.add_column(header, overflow="fold", min_width=_least(header, whole))
+                least = max(_least(header, whole), _longest_name(cells, columns.index(column)))
+                table.add_column(header, overflow="fold", min_width=least, width=widths.get(column))
             else:
                 table.add_column(header, no_wrap=True)
         for row in cells:
@@ -87,6 +91,44 @@ def _least(header: str, whole: bool) -> int:
     return len(header) if whole else max(8, min(len(header), 12))
 
 
+_NAME = re.compile(r"[\w.$:/-]{1,32}")
+
+
+def _longest_name(cells: list[list[object]], index: int) -> int:
+    """The longest name written alone in a folding column (a variable, a tool, a model id: at 60 columns the
+    skipped row's `set ANTHROPIC_API_KEY` read `ANTHROPIC_AP` over `I_KEY`); JSON folds anyway."""
+    words = (word for row in cells for word in str(row[index]).split())
+    return max((len(word) for word in words if _NAME.fullmatch(word)), default=0)
+
+
+def _fold_widths(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool, whole: bool,
+                 width: int) -> dict[str, int]:
+    """Where the table is wider than ``width``, each folding column's width: its least, then the room left handed
+    to the one farthest below its natural width, a cell at a time. rich narrows the widest folding columns
+    first, below their least (a name of 17 folded in a column of 16 beside a wide one); {} where all fits."""
+    room, wants = width - 1 - 3 * len(chosen), {}
+    for column in chosen:
+        header = SHORT.get(column, column) if short else column
+        index = columns.index(column)
+        longest = max((len(line) for row in cells for line in str(row[index]).splitlines()), default=0)
+        if column in WRAPS:
+            least = max(_least(header, whole), _longest_name(cells, index))
+            wants[column] = (least, max(least, longest))
+        else:
+            room -= max(len(header), longest)
+    if sum(natural for _, natural in wants.values()) <= room:
+        return {}
+    widths = {column: least for column, (least, _) in wants.items()}
+    room -= sum(widths.values())
+    while room > 0:
+        short_of = [(wants[c][1] - w, c) for c, w in widths.items() if w < wants[c][1]]
+        if not short_of:
+            break
+        widths[max(short_of)[1]] += 1
+        room -= 1
+    return widths
+
+
 def _minimum_width(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool,
                    whole: bool = False) -> int:
     """The narrowest the table can be: unbroken columns at their longest line, folding ones at their
@@ -95,7 +137,7 @@ def _minimum_width(chosen: list[str], columns: tuple[str, ...], cells: list[list
     for column in chosen:
         header = SHORT.get(column, column) if short else column
         if column in WRAPS:
-            total += _least(header, whole)
+            total += max(_least(header, whole), _longest_name(cells, columns.index(column)))
         else:
             index = columns.index(column)
             longest = max((len(line) for row in cells for line in str(row[index]).splitlines()), default=0)

@@ -145,3 +145,21 @@ def test_a_latency_never_folds_between_its_number_and_ms(tmp_path):
                 assert done.returncode == 0, done.stderr
                 folded = [line for line in done.stdout.splitlines() if re.match(r"\s*ms\b", line)]
                 assert not folded, (columns, extra, done.stdout)
+
+
+# ---- 5. compare --send broke the variable a skipped provider needs ----------------------------------------
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_compare_send_keeps_the_variable_to_set_whole(tmp_path, columns):
+    """`compare --send -p openai,anthropic` with only OPENAI_API_KEY set (docs/compare.md: "Providers without a key
+    are skipped with the variable to set") drew `ANTHROPIC_AP` over `I_KEY` at 60 columns: the one thing to do."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    run_cli(["init", "scenario.yaml"], env=environment(), cwd=tmp_path)
+    with running_mock("openai") as mock:
+        done = run_cli(["compare", "scenario.yaml", "-p", "openai,anthropic", "--send", "--retries", "0",
+                        "--base-url", mock.base_url],
+                       env=environment(COLUMNS=str(columns), OPENAI_API_KEY="unused"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "ANTHROPIC_API_KEY" in cells(done.stdout), done.stdout
+    assert max(len(line) for line in done.stdout.splitlines()) <= columns
