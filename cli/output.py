@@ -467,6 +467,7 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
 
 
 _MESSAGE_MIN = 20  # the narrowest the message column folds to
+_NAME = re.compile(r"[\w.$:/<>-]{1,40}")  # a key, a variable, a URL: kept whole where a line holds it
 
 
 def ledger_table(ledger: list[Any], width: int | None = None) -> Any:
@@ -476,9 +477,12 @@ def ledger_table(ledger: list[Any], width: int | None = None) -> Any:
     from rich.table import Table
     from rich.text import Text
 
-    # three columns: 4 borders and 1 space each side of each cell
-    needed = (max((len(e.severity) for e in ledger), default=8) + max((len(e.code) for e in ledger), default=4)
-              + _MESSAGE_MIN + 10)
+    # three columns: 4 borders and 1 space each side of each cell; the message column at least as wide as the
+    # longest name a message says to set (`providers.openai.rules` folded at 60 columns), JSON folds anyway
+    names = (word.strip(",;:.()'`") for e in ledger for word in e.message.split())
+    longest = max((len(name) for name in names if _NAME.fullmatch(name)), default=0)
+    needed = (max([len("severity")] + [len(e.severity) for e in ledger])  # the header is wider than "info"
+              + max([len("code")] + [len(e.code) for e in ledger]) + max(_MESSAGE_MIN, longest) + 10)
     if width is not None and needed > width:
         stacked = Table(show_header=True, header_style="bold", expand=False, show_lines=True)
         stacked.add_column("severity, code: what changed / what to know", overflow="fold")

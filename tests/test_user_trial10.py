@@ -163,3 +163,23 @@ def test_compare_send_keeps_the_variable_to_set_whole(tmp_path, columns):
     assert done.returncode == 0, done.stderr
     assert "ANTHROPIC_API_KEY" in cells(done.stdout), done.stdout
     assert max(len(line) for line in done.stdout.splitlines()) <= columns
+
+
+# ---- 6. the ledger folded the name a message says to set ---------------------------------------------------
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_the_ledger_keeps_a_name_to_set_whole(tmp_path, columns):
+    """docs/send.md's `send ... --model gemma-3-270m` against `toolchoice mock` at 60 columns: the ledger's
+    model_rule.unknown says what to do, "set them with providers.openai.rules", and drew `providers.openai.rul`
+    over `es`; the base URL `http://127.0.0.1:PORT/v1` was cut before its `1`."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    with running_mock("openai") as mock:
+        done = run_cli(["send", str(ROOT / "configs" / "weather.yaml"), "-p", "openai", "--base-url", mock.base_url,
+                        "--model", "gemma-3-270m", "--tool-choice", "required", "--retries", "0"],
+                       env=environment(COLUMNS=str(columns), OPENAI_API_KEY="unused"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    ledger = done.stdout[done.stdout.index("ledger"):]
+    words = set(re.findall(r"[\w.:/-]+", ledger))
+    assert "providers.openai.rules" in words and mock.base_url in words, ledger
+    assert max(len(line) for line in done.stdout.splitlines()) <= columns
