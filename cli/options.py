@@ -49,34 +49,7 @@ PROBE_TOOL_CHOICE = typer.Option(None, "--tool-choice",
 MODEL = typer.Option(None, "--model", "-m",
                      help=_h("Model: one for every selected provider, or PROVIDER=MODEL per provider "
                              "(repeatable: -m openai=gpt-4o -m anthropic=claude-sonnet-5)."))
-
-
-def _checked_base_url(value: str | None) -> str | None:
-    """--base-url as the scenario's providers.<id>.base_url is checked (core/scenario.py): a URL no client can
-    send to is bad input before anything is drawn, not a request rendered to it (or a refusal at send time)."""
-    if value is None:
-        return None
-    from urllib.parse import urlsplit
-
-    from toolchoice.providers.core.request_parts import redact_url, url_problem
-
-    example = "(write scheme://host[:port]/path, e.g. http://127.0.0.1:8000/v1)"
-    problem = url_problem(value)  # first: it reads a password holding '#', '?', '/' or '[' as urllib would not
-    if problem:
-        raise typer.BadParameter(f"{redact_url(value)}: {problem} (give scheme://host[:port]/path only)")
-    try:
-        parts = urlsplit(value)
-        parts.port  # noqa: B018 - raises ValueError when out of range
-    except ValueError as exc:  # the parser's words may quote the bad part (a port may be a password): not shown
-        why = "its port is not a number from 0 to 65535" if "port" in str(exc).lower() else "it does not parse"
-        raise typer.BadParameter(f"not a URL ({why}) {example}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(ch.isspace() or ord(ch) < 32 for ch in value):
-        raise typer.BadParameter(f"{redact_url(value)!r} is not an http(s) URL with a host {example}")
-    return value
-
-
-BASE_URL = typer.Option(None, "--base-url", callback=_checked_base_url,
-                        help="Base URL (each SDK's convention: OpenAI-style ones include /v1).")
+BASE_URL = typer.Option(None, "--base-url", help="Base URL (each SDK's convention: OpenAI-style ones include /v1).")
 GATEWAY = typer.Option(False, "--gateway", help="The base URL stands in front of the API's own host (a gateway, a "
                        "proxy, toolchoice mock): that host's rules hold there, as at the host (docs/render.md).")
 STRICT = typer.Option(False, "--strict", help="Refuse any request whose ledger has a warning.")

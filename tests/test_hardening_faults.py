@@ -453,7 +453,7 @@ def test_an_out_of_range_port_is_bad_input_with_a_clear_message():
                            "--retries", "0", "-f", "json")
     assert result.returncode == 2, result.stdout[-300:]
     # refused as the option is read (trial10d: render printed a request to it), as the scenario's base_url is
-    assert result.stderr.startswith("toolchoice: error: Invalid value for '--base-url': not a URL")
+    assert result.stderr.startswith("toolchoice: error: --base-url is not a URL")
     assert "port is not a number from 0 to 65535" in result.stderr and result.stderr.count("\n") == 1
 
 

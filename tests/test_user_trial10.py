@@ -183,3 +183,11 @@ def test_the_ledger_keeps_a_name_to_set_whole(tmp_path, columns):
     words = set(re.findall(r"[\w.:/-]+", ledger))
     assert "providers.openai.rules" in words and mock.base_url in words, ledger
     assert max(len(line) for line in done.stdout.splitlines()) <= columns
+
+
+@pytest.mark.parametrize("command", [["run", "scenario.yaml", "-p", "openai", "--dry-run"], ["probe", "-p", "openai"]])
+def test_run_and_probe_refuse_such_a_base_url_the_same_way(tmp_path, command):
+    run_cli(["init", "scenario.yaml"], env=environment(), cwd=tmp_path)
+    done = run_cli([*command, "--base-url", "ftp://x"], env=environment(), cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "", done
+    assert done.stderr.startswith("toolchoice: error: --base-url ") and done.stderr.count("\n") == 1, done.stderr
