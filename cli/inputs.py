@@ -122,7 +122,9 @@ def check_base_url(base_url: str | None) -> None:
     from toolchoice.providers.core.request_parts import redact_url, url_problem
 
     example = "write scheme://host[:port]/path, e.g. http://127.0.0.1:8000/v1"
-    problem = url_problem(base_url)  # first: it reads a password holding '#', '?', '/' or '[' as urllib would not
+    problem = url_problem(base_url) if not base_url.startswith("-") else \
+        f"{base_url!r} is an option's name, taken as the URL; write the URL right after --base-url"  # as endpoint() says
+    # url_problem first: it reads a password holding '#', '?', '/' or '[' as urllib would not
     if problem:
         raise ToolchoiceError(f"--base-url {redact_url(base_url)}: {problem}", hint="give scheme://host[:port]/path only")
     try:
