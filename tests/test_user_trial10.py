@@ -191,3 +191,24 @@ def test_run_and_probe_refuse_such_a_base_url_the_same_way(tmp_path, command):
     done = run_cli([*command, "--base-url", "ftp://x"], env=environment(), cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == "", done
     assert done.stderr.startswith("toolchoice: error: --base-url ") and done.stderr.count("\n") == 1, done.stderr
+
+
+# ---- 7. compare --send said a key is sent for a provider it skipped for want of that key ------------------
+
+def test_a_skipped_provider_is_not_said_to_send_its_key(tmp_path):
+    """`compare --send` with providers.<id>.base_url set for both and only OPENAI_API_KEY set printed
+    "env.key_destination (anthropic): $ANTHROPIC_API_KEY is sent in header x-api-key to 127.0.0.1:PORT" under a
+    row that says "skipped: ... no API key: set ANTHROPIC_API_KEY": nothing was sent there."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    with running_mock("openai") as openai, running_mock("anthropic") as anthropic:
+        (tmp_path / "two.yaml").write_text(
+            "tools:\n  - name: get_weather\n    parameters: {type: object, properties: {city: {type: string}}}\n"
+            "tool_choice: required\nmessages:\n  - {role: user, content: Weather in Paris?}\nproviders:\n"
+            f"  openai: {{base_url: '{openai.base_url}'}}\n  anthropic: {{base_url: '{anthropic.base_url}'}}\n")
+        done = run_cli(["compare", "two.yaml", "-p", "openai,anthropic", "--send", "--retries", "0"],
+                       env=environment(COLUMNS="200", OPENAI_API_KEY="unused"), cwd=tmp_path)
+        assert not anthropic.records  # skipped: nothing reached it
+    assert done.returncode == 0, done.stderr
+    assert "env.key_destination (openai): $OPENAI_API_KEY is sent" in done.stdout, done.stdout
+    assert "(anthropic): $ANTHROPIC_API_KEY is sent" not in done.stdout, done.stdout
