@@ -212,3 +212,15 @@ def test_a_skipped_provider_is_not_said_to_send_its_key(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "env.key_destination (openai): $OPENAI_API_KEY is sent" in done.stdout, done.stdout
     assert "(anthropic): $ANTHROPIC_API_KEY is sent" not in done.stdout, done.stdout
+
+
+# ---- 8. "not a openai reply" --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("pid", ["openai", "anthropic"])  # (Gemini reads a body without candidates as a reply)
+def test_a_body_of_no_known_shape_is_said_in_a_sentence(tmp_path, pid):
+    """`toolchoice parse r.json -p openai` of `{"foo": 1}` said "response body is not a openai reply: no choices";
+    the body in another provider's format is said "not a reply in anthropic's format" (docs/parse.md)."""
+    (tmp_path / "r.json").write_text('{"foo": 1}')
+    done = run_cli(["parse", "r.json", "-p", pid, "-f", "json"], env=environment(), cwd=tmp_path)
+    error = json.loads(done.stdout)["error"]
+    assert f"not a reply in {pid}'s format" in error and f"a {pid} reply" not in error, error
