@@ -449,21 +449,10 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     narrow = build([(short or {}).get(h, h) for h in headers], bordered=False)
     if fits(narrow):
         return narrow
-    # one row a record, each value after its header (a no-break space keeps the two together when it folds)
-    from rich.text import Text
+    # one row a record, each value after its header, a label kept with the start of its value (record_rows)
+    from .record_rows import record_table
 
-    stacked = Table(show_header=False, expand=False, title=title, title_justify="left", show_lines=True)
-    stacked.add_column(overflow="fold")
-    for row in rows:
-        line = Text()
-        for i, (header, value) in enumerate(zip(headers, row)):
-            label = (short or {}).get(header, header)
-            # a header of no word ("%": the value says it) is left out: "obeyed 5 · 100%", not "· % 100%"
-            label = label + "\u00a0" if any(ch.isalnum() for ch in label) else ""
-            line.append(("" if i == 0 else " · ") + label, style="bold")
-            line.append(value if hasattr(value, "plain") else str(value))
-        stacked.add_row(line)
-    return stacked
+    return record_table(width, headers, rows, short=short, title=title)
 
 
 _MESSAGE_MIN = 20  # the narrowest the message column folds to

@@ -257,8 +257,11 @@ def mock_reply(answer: Any, read: Any, number: int, body: dict[str, Any] | None 
 
 
 # Hosts whose stream carries each tool call whole in one delta: mistralai client/models/toolcall.py and
-# functioncall.py type a delta's call as ToolCall(function=FunctionCall(name: str, arguments)), name required.
-_WHOLE_CALL_HOSTS = frozenset({"mistral"})
+# functioncall.py type a delta's call as ToolCall(function=FunctionCall(name: str, arguments)), name required;
+# api.x.ai sends id, name and all the arguments in one delta (its recorded streams: charmbracelet/fantasy
+# providertests/testdata/TestOpenAICompatibleCommon/xai-grok-code-fast/tool_streaming.yaml, 2026-03), and
+# @ai-sdk/xai 3.0.138's xaiChatChunkSchema requires each delta's id, name and arguments (tests/test_vercel_wire.py).
+_WHOLE_CALL_HOSTS = frozenset({"mistral", "xai"})
 MOCK_PER_HOST = True  # core/mock passes the provider id to mock_read, mock_reply, mock_events, mock_error, mock_call_id
 
 

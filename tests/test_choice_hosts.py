@@ -65,6 +65,22 @@ def test_render_groq_refuses_n_past_1_with_the_apis_words(tmp_path: Path, n: int
         assert code == 0 and found == []
 
 
+@pytest.mark.parametrize("n", [0, -1])
+def test_render_groq_refuses_n_below_1_as_its_sdk_and_docs_say(tmp_path: Path, n: int) -> None:
+    """groq 1.7.0: 'only n=1 is supported. Other values will result in a 400 response.'; console.groq.com/docs/openai:
+    'If `N` is supplied, it must be equal to 1.' (n: 0 was sent with no word until 2026-11-27)."""
+    code, found = _render(tmp_path, "groq", f"{{n: {n}}}")
+    assert code == 3 and [e["severity"] for e in found] == ["error"], found
+    assert "must be equal to 1" in found[0]["message"] and f"n: {n}" in found[0]["message"]
+
+
+def test_the_deepseek_warning_quotes_the_apis_recorded_words(tmp_path: Path) -> None:
+    code, found = _render(tmp_path, "deepseek", "{n: 3}")
+    assert code == 0 and [e["severity"] for e in found] == ["warning"]
+    assert "Invalid n value (currently only n = 1 is supported)" in found[0]["message"]
+    assert "SakanaAI/AI-Scientist#177" in found[0]["message"]
+
+
 def test_at_a_replaced_host_groqs_rule_is_a_warning_and_with_gateway_it_refuses(tmp_path: Path) -> None:
     code, found = _render(tmp_path, "groq", "{n: 2}", "--base-url", "http://127.0.0.1:9/v1")
     assert code == 0 and [e["severity"] for e in found] == ["warning"]
@@ -86,7 +102,10 @@ def test_at_a_replaced_host_groqs_rule_is_a_warning_and_with_gateway_it_refuses(
     ("openai", "{n: 2}", False),  # openai 3.57.0 documents n
     ("mistral", "{n: 2}", False),  # mistralai 3.7.0 documents n
     ("sambanova", "{n: 2}", False),  # sambanova 1.13.0 documents n
-    ("deepseek", "{n: 2}", False),  # no source read: nothing said
+    # DeepSeek's API's recorded 400 (SakanaAI/AI-Scientist#177, api.deepseek.com, 2025-01-14): 'Invalid n value
+    # (currently only n = 1 is supported)'; no DeepSeek page states it: a warning, the request sent
+    ("deepseek", "{n: 2}", True),
+    ("deepseek", "{n: 1}", False),
     ("azure", "{n: 129}", True),  # azure-rest-api-specs 2024-10-21 inference.json: n "maximum": 128
     ("azure", "{n: 128}", False),
     ("xai", "{n: 2}", False),  # xai-sdk 1.21.0 asks for n completions
@@ -124,6 +143,9 @@ def test_the_groq_sdk_with_n_2_gets_the_apis_400_from_the_mock() -> None:
         with pytest.raises(groq.BadRequestError) as streamed:  # streamed too: refused before a chunk is sent
             client.chat.completions.create(model="llama-3.3-70b-versatile", messages=USER, tools=TOOLS,
                                            tool_choice="required", n=2, stream=True)
+        with pytest.raises(groq.BadRequestError) as none_asked:  # 'Other values will result in a 400 response.'
+            client.chat.completions.create(model="llama-3.3-70b-versatile", messages=USER, tools=TOOLS,
+                                           tool_choice="required", n=0)
         reply = client.chat.completions.create(model="llama-3.3-70b-versatile", messages=USER, tools=TOOLS,
                                                tool_choice="required", n=1)
     assert streamed.value.status_code == 400 and GROQ_400 in str(streamed.value.body)
@@ -132,7 +154,8 @@ def test_the_groq_sdk_with_n_2_gets_the_apis_400_from_the_mock() -> None:
     assert isinstance(body, dict) and body["error"]["message"] == GROQ_400, body
     assert body["error"]["type"] == "invalid_request_error", body
     assert len(reply.choices) == 1 and reply.choices[0].message.tool_calls[0].function.name == "get_weather"
-    assert [r["status"] for r in mock.records] == [400, 400, 200]
+    assert none_asked.value.status_code == 400
+    assert [r["status"] for r in mock.records] == [400, 400, 400, 200]
 
 
 def test_send_to_the_groq_mock_warns_sends_and_gets_the_400(tmp_path: Path) -> None:

@@ -21,15 +21,21 @@ class ChoiceRule(NamedTuple):
     most: int  # the most choices the source says the host takes
     words: str  # what the source says, quoted in the ledger (the API's 400 message for an error)
     stream_only: bool = False  # the source speaks of streamed requests only
+    # the source's words when it says a count below 1 is refused too (Groq: "must be equal to 1"); else a count
+    # below 1 is no source's subject here and is left to the API
+    below: str = ""
 
 
 RULES: dict[str, ChoiceRule] = {
-    "groq": ChoiceRule("groq.choice_count", "error", 1, "'n' : number must be at most 1"),
+    "groq": ChoiceRule("groq.choice_count", "error", 1, "'n' : number must be at most 1",
+                       below="If `N` is supplied, it must be equal to 1."),
     "huggingface": ChoiceRule("huggingface.choice_count", "warning", 1,
                               "UNUSED How many chat completion choices to generate for each input message."),
     "fireworks": ChoiceRule("fireworks.choice_count", "warning", 128, "Required range: `1 <= x <= 128`"),
     "azure": ChoiceRule("azure.choice_count", "warning", 128, '"n": { "type": "integer", "minimum": 1, "maximum": 128'),
     "cerebras": ChoiceRule("cerebras.choice_count", "warning", 1, '"n" > 1 is not currently supported'),
+    # a warning: the API's recorded 400, no DeepSeek page (core/choice_facts.py deepseek.choice_count)
+    "deepseek": ChoiceRule("deepseek.choice_count", "warning", 1, "Invalid n value (currently only n = 1 is supported)"),
     "together": ChoiceRule("together.choice_count", "warning", 1,
                            "`n` > 1 is not supported when streaming tokens. Please disable `stream`", stream_only=True),
     "gemini": ChoiceRule("gemini.candidate_count", "warning", 1,
@@ -54,8 +60,12 @@ def requested(provider: str, body: Any) -> tuple[str, int] | None:
 
 
 def _past(rule: ChoiceRule, count: int) -> bool:
-    # more than the source takes (a count below 1 is no source's subject here: left to the API)
-    return count > rule.most
+    # more than the source takes, or fewer than 1 where the source says so (``below``)
+    return count > rule.most or (bool(rule.below) and count < 1)
+
+
+def _words(rule: ChoiceRule, count: int) -> str:
+    return rule.below if count < 1 and rule.below else rule.words
 
 
 def check(ctx: Context, body: dict[str, Any]) -> None:
@@ -71,7 +81,8 @@ def check(ctx: Context, body: dict[str, Any]) -> None:
 
     field, count = asked
     if rule.severity == "error":
-        refuse(ctx, "choices.unsupported", f"{field}: {count}, and {ctx.cap.title} takes only {rule.most} (\"{rule.words}\", "
+        refuse(ctx, "choices.unsupported", f"{field}: {count}, and {ctx.cap.title} takes only {rule.most} "
+               f"(\"{_words(rule, count)}\", "
                f"{cited(rule.fact)}); leave {field} out or set it to {rule.most}, and send the request again for "
                "another sample (send --repeat)")
     else:
@@ -87,4 +98,4 @@ def mock_refusal(provider: str, body: Any) -> str | None:
     if rule is None or rule.severity != "error":
         return None
     asked = requested(provider, body)
-    return rule.words if asked is not None and _past(rule, asked[1]) else None
+    return _words(rule, asked[1]) if asked is not None and _past(rule, asked[1]) else None

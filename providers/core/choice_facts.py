@@ -1,8 +1,8 @@
 """What each host's primary source says of several choices in one request (OpenAI Chat's ``n``, Gemini's
 ``generationConfig.candidateCount``): dated facts, read 2026-11-27. ``core/choice_count.py`` holds the rules some of
 them bring (Groq refuses n other than 1; others a warning); a host whose source says it takes ``n`` has a fact and no
-rule. Hosts no source was read for say nothing here (DeepSeek, Ollama): nothing is refused or warned of
-there."""
+rule. Hosts no source was read for say nothing here (Ollama): nothing is refused or warned of there. Re-read
+2026-11-27 (docs/fact-audit.md): Groq's n below 1 (refused, as its docs and SDK say), DeepSeek's n (a warning)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from .fact_record import CITE_END, Fact
 
 CHOICE_FACTS: tuple[Fact, ...] = (
     Fact("groq.choice_count", ("groq",),
-         "Groq's chat API refuses n other than 1 with 400 invalid_request_error: render and send refuse it "
-         "(choices.unsupported), a warning at a base URL that replaces api.groq.com; the mock answers it in these words",
+         "Groq's chat API refuses n other than 1 with 400 invalid_request_error, n below 1 included (until 2026-11-27 "
+         "only n over 1 was refused; an n of 0 was sent with no word): render and send refuse it (choices.unsupported), "
+         "a warning at a base URL that replaces api.groq.com; the mock answers n over 1 in the recorded 400's words "
+         "and n below 1 in the docs' sentence (no 400 body for it is recorded)",
          "console.groq.com/docs/openai (Currently Unsupported OpenAI Features); groq 1.7.0 types/chat/"
          "completion_create_params.py; the 400's words: llamastack/llama-stack tests/integration/inference/"
          f"test_openai_completion.py (skip_if_doesnt_support_n){CITE_END}'The following fields are currently not "
@@ -20,6 +22,18 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          "moment, only n=1 is supported. Other values will result in a 400 response.'; 'Error code: 400 - {'error': "
          "{'message': \"'n' : number must be at most 1\", 'type': 'invalid_request_error'}}' (the same words in "
          "public ragas users' reports of Groq, n=3)", "2026-11-27"),
+    Fact("deepseek.choice_count", ("deepseek",),
+         "DeepSeek's API was recorded refusing n other than 1 with 400 invalid_request_error, on deepseek-chat "
+         "(2024-2025) and on deepseek-v4-pro (2026-08, 2026-09); no DeepSeek page read states it (its API reference "
+         "was not readable here, and the guides name no n): n over 1 is a warning (choices.unsupported), the request "
+         "sent (until 2026-11-27 nothing was said)",
+         "the API's recorded 400: SakanaAI/AI-Scientist#177 (2025-01-14), deepseek-ai/DeepSeek-V3#291 (2025-01-16), "
+         f"deepseek-v4-pro in 2026{CITE_END}AI-Scientist#177 ('I'm using deepseek's API'): 'Error code: 400 - "
+         "{'error': {'message': 'Invalid n value (currently only n = 1 is supported)', 'type': 'invalid_request_error', "
+         "'param': None, 'code': 'invalid_request_error'}}'; DeepSeek-V3#291, a user in DeepSeek's repository: "
+         "'在调用api时发现n只能设为1' (calling the API, n can only be set to 1); public code recording deepseek-v4-pro's "
+         "answer to n=3 and n=2 in 2026-08 and 2026-09 (found by the code index): the same words; in 2024 the same words "
+         "under 'detail' (vibrantlabsai/ragas#1072, base_url https://api.deepseek.com/v1)", "2026-11-27"),
     Fact("huggingface.choice_count", ("huggingface",),
          "the Inference API's chat input marks n UNUSED: a request with n > 1 may get one choice back (a warning, "
          "choices.unsupported; the request is sent)",

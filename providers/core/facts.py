@@ -135,8 +135,10 @@ FACTS: tuple[Fact, ...] = (
          "a forcing tool_choice (any / tool) errors only with manual thinking {type: enabled}; adaptive thinking, "
          "including on models where thinking is on by default, takes it; Opus 5.5, Sonnet 5.5, Fable 5.1 and "
          "Mythos 5.1 refuse forced tool use whatever the thinking (model rules)",
-         "platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows; models/opus-5-5/whats-new-opus-5-5, "
-         "models/sonnet-5-5/whats-new-sonnet-5-5, models/fable-5-1/migration-guide", "2026-11-26"),
+         "platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows (re-read 2026-11-27: 'tool_choice "
+         "options that force tool use return an error with manual extended thinking (thinking: {type: \"enabled\"}); "
+         "adaptive thinking supports forced tool use'); models/opus-5-5/whats-new-opus-5-5, "
+         "models/sonnet-5-5/whats-new-sonnet-5-5, models/fable-5-1/migration-guide", "2026-11-27"),
     Fact("openai-responses.tool_fields", ("openai-responses",),
          "a function tool may carry allowed_callers, defer_loading, output_schema and async (added in openai 3.57.0, "
          "a bool the SDK does not document), all four sent as the scenario writes them (until 2026-11-26 this fact, "
@@ -192,12 +194,17 @@ FACTS: tuple[Fact, ...] = (
          "provider.require_parameters (default false): only route to upstreams that support every parameter in "
          "the request",
          "openrouter.ai/docs/features/provider-routing (provider object fields); openrouter 1.3.84 (PyPI) "
-         "components/providerpreferences.py", "2026-11-23"),
+         "components/providerpreferences.py (re-read 2026-11-27: 'require_parameters: OptionalNullable[bool]', "
+         "'Whether to filter providers to only those that support the parameters you've provided. If this setting is "
+         "omitted or set to false, then providers will receive only the parameters they support, and ignore the "
+         "rest.')", "2026-11-27"),
     Fact("openrouter.reply_provider", ("openrouter",),
          "a reply names the upstream that served it: real replies carry a top-level provider field (seen in "
          "third-party clients' reply types, not in the official SDK's ChatResult); the official SDK types "
          "openrouter_metadata.attempts[].provider",
-         "openrouter 1.3.84 (PyPI) components/chatresult.py, openroutermetadata.py, routerattempt.py", "2026-11-23"),
+         "openrouter 1.3.84 (PyPI) components/chatresult.py, openroutermetadata.py, routerattempt.py (re-read "
+         "2026-11-27: ChatResult has 'openrouter_metadata: Optional[OpenRouterMetadata]' and no provider field; "
+         "RouterAttempt 'provider: str')", "2026-11-27"),
     # tool_choice sent without tools: what each API's own source says. The capability rows' without_tools name these
     # facts (core/capabilities.py WithoutTools): the translators refuse or omit the choice only where one says the
     # API refuses it, and providers/openai_chat_mock.py answers the hosts' words; a provider with no fact here is
@@ -501,12 +508,16 @@ FACTS: tuple[Fact, ...] = (
          "'null'; no recorded body says the API relaxed it",
          "zed-industries/zed issue #53034 (2026-04-03, mistral-medium-latest, 'Failed to connect to Mistral API: 400 Bad "
          "Request'); the same words in editor-code-assistant/eca #233 (2025-12-13), karthink/gptel #1203 (2026-01-07, "
-         "content-length 167 from api.mistral.ai) and as invalid_request_error with code null in 2024 "
+         "content-length 167 from api.mistral.ai), nearai/ironclaw#1241 (2026-03-16, mistral-large-latest, the same "
+         "body: 'Tool call id was turn1_0 but must be a-z, A-Z, 0-9, with a length of 9.', code '3280', "
+         "raw_status_code 400) and as invalid_request_error with code null in 2024 "
          "(langchain-ai/langchain#24668, jackmpcollins/magentic#276); mistral-common 1.13.1 "
          f"protocol/instruct/validator.py MistralRequestValidatorV3 and V13{CITE_END}'{{\"object\":\"error\","
          "\"message\":\"Tool call id was toolu_01VpEm654HvfMoRcrE3Hgdc6 but must be a-z, A-Z, 0-9, with a length of "
-         "9.\",\"type\":\"invalid_function_call\",\"param\":null,\"code\":\"3280\",\"raw_status_code\":400}'",
-         "2026-11-26"),
+         "9.\",\"type\":\"invalid_function_call\",\"param\":null,\"code\":\"3280\",\"raw_status_code\":400}'; "
+         "mistral-common 1.13.1 (the newest release, re-read 2026-11-27): '_TOOL_CALL_ID_REGEX = "
+         "re.compile(r\"^[a-zA-Z0-9]{9}$\")' (V3 to V11), V13: 'if not tool_call.id or tool_call.id == "
+         "_NULL_TOOL_CALL_ID:'", "2026-11-27"),
 )
 
 

@@ -230,7 +230,9 @@ RULES: tuple[Rule, ...] = (
     Rule("claude-haiku-5.5", _CLAUDE_PROVIDERS, r"claude-haiku-5-5" + _V,
          {"thinking_form": "adaptive"},
          _DOCS + "models/haiku-5-5/whats-new-haiku-5-5: 'It supports adaptive thinking with the effort parameter'; "
-         "breaking change 'Manual extended thinking returns an error' (its default and disabled are not stated there)"),
+         "breaking change 'Manual extended thinking returns an error' (its default and disabled are not stated there; "
+         "re-read 2026-11-27: the summary table's breaking row 'Manual extended thinking returns an error', action "
+         "'replace budget_tokens with adaptive thinking')", verified=_AUDITED),
     Rule("claude-5-always-adaptive", _CLAUDE_PROVIDERS, r"claude-(?:fable|mythos)-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True},
          _DOCS + "models/fable-5/migration-guide (claude-fable-5 and claude-mythos-5): 'Both thinking: {type: "
@@ -238,12 +240,15 @@ RULES: tuple[Rule, ...] = (
     Rule("claude-mythos-preview", _CLAUDE_PROVIDERS, r"claude-mythos-preview",
          {"thinking_form": "both", "thinking_default": True, "thinking_always_on": True},
          _ANTHROPIC_TABLE + ": Mythos Preview adaptive and extended ('Claude Mythos Preview supports both modes'), "
-         "always on, rejects disabled"),
+         "always on, rejects disabled (re-read 2026-11-27: 'Claude Mythos Preview supports both modes.')",
+         verified=_AUDITED),
     Rule("claude-5-adaptive-on", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-5" + _V,
          {"thinking_form": "adaptive", "thinking_default": True},
          _ANTHROPIC_TABLE + ": 'Claude Opus 4.7, Claude Opus 4.8, Claude Sonnet 5, Claude Fable 5, and Claude Mythos 5 "
          "do not support it' (extended thinking); " + _DOCS + "models/opus-5-5/whats-new-opus-5-5: 'On Claude Opus 5, "
-         "thinking is on by default and thinking: {\"type\": \"disabled\"} is accepted at effort high or below.'"),
+         "thinking is on by default and thinking: {\"type\": \"disabled\"} is accepted at effort high or below.' (re-read "
+         "2026-11-27: the table's Opus 5 row rejects 'enabled' and, per its footnote, 'disabled' only with effort "
+         "xhigh or max, which no rule here refuses; Sonnet 5 rejects 'enabled')", verified=_AUDITED),
     Rule("claude-4.7-adaptive", _CLAUDE_PROVIDERS, r"claude-opus-4-[78]" + _V,
          {"thinking_form": "adaptive", "thinking_default": False},
          _ANTHROPIC_TABLE + ": Opus 4.7 / 4.8 adaptive only ('do not support it and reject requests that use it'), "
@@ -251,18 +256,23 @@ RULES: tuple[Rule, ...] = (
     Rule("claude-4.6-both", _CLAUDE_PROVIDERS, r"claude-(?:opus|sonnet)-4-6" + _V,
          {"thinking_form": "both", "thinking_default": False},
          _ANTHROPIC_TABLE + ": 'Extended thinking ... is deprecated on Claude Opus 4.6 and Claude Sonnet 4.6 (it still "
-         "works there)'; off by default"),
+         "works there)'; off by default (re-read 2026-11-27)", verified=_AUDITED),
     Rule("claude-extended-only", _CLAUDE_PROVIDERS,
          r"claude-(?:(?:opus|sonnet|haiku)-4(?:-[015])?|3-7-sonnet)" + _V,
          {"thinking_form": "enabled", "thinking_default": False},
          _ANTHROPIC_TABLE + ": 'On earlier models, including Claude Sonnet 4.5, Claude Opus 4.5, and Claude Haiku 4.5, "
-         "extended thinking is the only thinking mode' (Opus 4 / 4.1, Sonnet 4, Claude 3.7 Sonnet likewise)"),
+         "extended thinking is the only thinking mode' (Opus 4 / 4.1, Sonnet 4, Claude 3.7 Sonnet likewise; re-read "
+         "2026-11-27)", verified=_AUDITED),
     Rule("claude-no-thinking", _CLAUDE_PROVIDERS, r"claude-(?:3-(?!7)|2|v1|v2|instant)",
          {"thinking_form": "none"},
-         _DOCS + "build-with-claude/extended-thinking (supported models: Claude 3.7 Sonnet and newer)",
-         verified=_EARLIER),
+         _DOCS + "build-with-claude/extended-thinking (supported models: Claude 3.7 Sonnet and newer; re-read "
+         "2026-11-27 at docs.claude.com/en/docs/about-claude/models/extended-thinking-models: 'Extended thinking is "
+         "supported in the following models: - Claude Sonnet 4.5 ... - Claude Sonnet 3.7 (claude-3-7-sonnet-20250219) "
+         "... - Claude Opus 4 (claude-opus-4-20250514)', no Claude 3 / 3.5 model among them)", verified=_AUDITED),
     Rule("claude-thinking-forced-choice", _CLAUDE_PROVIDERS, r"claude-",
-         {"forced_choice_with_thinking": False, "forced_choice_with_adaptive": True}, _ANTHROPIC_FORCED, family=False),
+         {"forced_choice_with_thinking": False, "forced_choice_with_adaptive": True},
+         _ANTHROPIC_FORCED + " (re-read 2026-11-27: 'Limit tool choice to auto or none in manual mode')", family=False,
+         verified=_AUDITED),
     Rule("claude-preserved-thinking", _CLAUDE_PROVIDERS,
          r"claude-(fable|mythos)-5-[1-9](?!\d)|claude-(opus|sonnet|haiku)-5-5(?!\d)",
          {"thinking_prefix_check": True},
@@ -271,8 +281,8 @@ RULES: tuple[Rule, ...] = (
          "tools, or an earlier message changed after Claude produced a block'", verified="2026-11-26", family=False),
     Rule("claude-thinking-per-turn", _CLAUDE_PROVIDERS, r"claude", {"thinking_fixed_per_turn": True},
          "platform.claude.com/docs/build-with-claude/thinking-tool-workflows ('Keep one thinking configuration per "
-         "assistant turn: a tool-use loop is one assistant turn, so change the configuration only between turns')",
-         verified="2026-11-26", family=False),
+         "assistant turn: a tool-use loop is one assistant turn, so change the configuration only between turns'; "
+         "re-read 2026-11-27)", verified=_AUDITED, family=False),
     Rule("bedrock-named-choice", ("bedrock",), r"anthropic\.claude-(?!v1|v2|instant)|amazon\.nova-",
          {"named_tool_choice": True},
          "botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json ToolChoice.tool: 'The Model must request the "
@@ -320,14 +330,16 @@ RULES: tuple[Rule, ...] = (
          "3.57.0 ChatModel (gpt-5.6-sol, gpt-5.6-terra, gpt-5.6-luna) answer the same: 'Function tools with "
          "reasoning_effort are not supported for gpt-5.6-sol in /v1/chat/completions. To use function tools, use "
          "/v1/responses or set reasoning_effort to 'none'.' (github/app#2133; -terra GoogleChromeLabs/webmcp-tools#417, "
-         "-luna livekit/agents#7169: 'omitting the parameter also 400s')"),
+         "-luna livekit/agents#7169: 'omitting the parameter also 400s'; re-read 2026-11-27: the same words for "
+         "gpt-5.6-luna in ItzCrazyKns/Vane#1173, no newer word either way)", verified=_AUDITED),
     Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.[2-5](?!\d)",
          {"tools_reasoning_effort": "absent-or-none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. "
          "Please use /v1/responses instead.' (pipecat-ai/pipecat#4043, openai/openai-openapi#541); sent without "
          "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169); gpt-5.5 answers the same "
          "(charmbracelet/crush#2913, Science-Discovery/Aether#1026: 'Function tools with reasoning_effort are not "
-         "supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses instead.')"),
+         "supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses instead.'; re-read 2026-11-27, "
+         "no newer word either way)", verified=_AUDITED),
     Rule("o-series-no-parallel", ("openai", "azure"),  # seen on Chat Completions (Azure: langchain#29704 too)
          r"^(?:o1|o3-mini|o4-mini)(?:-\d{4}-\d{2}-\d{2})?$",
          {"parallel_tool_calls": False},
@@ -340,7 +352,9 @@ RULES: tuple[Rule, ...] = (
           "reasoning_replay": True},
          "api-docs.deepseek.com/guides/thinking_mode (thinking mode; tool-call turns' reasoning_content 'must be "
          "fully passed back to the API in all subsequent requests', else 400); retired 2026-07-24 (fact "
-         "deepseek.legacy_names_retired)", verified=_EARLIER),
+         "deepseek.legacy_names_retired); re-read 2026-11-27: the API's words for a forcing tool_choice on the alias, "
+         "'deepseek-reasoner does not support this tool_choice' (i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945, "
+         "2026-05-08)", verified=_AUDITED),
     Rule("deepseek-v4-thinking", ("deepseek",), r"^deepseek-v4-(?:flash|pro)$",
          {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True},
          "api-docs.deepseek.com/guides/thinking_mode (re-read 2026-11-27: 'Thinking mode is enabled by default, with "
@@ -348,7 +362,10 @@ RULES: tuple[Rule, ...] = (
          "\"low/high/max\"}'; reasoning_content of tool-call turns must be sent back, else 400; the guide names no "
          "tool_choice limit); forcing tool_choice in thinking mode is answered 400 'Thinking mode does not support this "
          "tool_choice' (the API's words: cloudwego/eino#994, curl to api.deepseek.com, deepseek-v4-flash, 2026-04-24; "
-         "tickernelz/opencode-mem#253, 2026-08-15)", verified=_AUDITED),
+         "tickernelz/opencode-mem#253, 2026-08-15; deepseek-ai/DeepSeek-V3#1376, 2026-08-21, curl to "
+         "api.deepseek.com/chat/completions, deepseek-v4-flash: '400 — Thinking mode does not support this tool_choice' "
+         "for tool_choice 'required' and a named function, '200 — returns tool_calls' with the same body plus "
+         "'\"thinking\":{\"type\":\"disabled\"}')", verified=_AUDITED),
     # ---- Cohere ----
     Rule("cohere-r7b-and-newer", ("cohere",), r"^command-(?:r7b|a)(?:-|$)",
          {"tool_choice": True},

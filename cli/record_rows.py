@@ -1,0 +1,91 @@
+"""fitted_table's narrowest layout: one record a row, each value after its label, folded so a label stays
+with the start of its value.
+
+rich's word wrap breaks at every space, the no-break space too (its words are ``\\s*\\S+\\s*``, and ``\\s`` takes
+U+00A0): a label ending one line and its value starting the next read as two records' pieces. Here each record
+is wrapped once, by rich's own ``Text.wrap``, at the width its cell gets, with the spaces inside a label and the
+one after it held by a stand-in character that is no space; the stand-ins are then put back. A label and the
+first word of its value that would not fit a line together are left breakable (the word then starts the next
+line whole) unless that word is longer than a line and folds anyway: no word is cut to keep them together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+NBSP = "\u00a0"  # written between a label and its value, as before: a copy of the line reads "label value"
+_STAND_INS = [chr(c) for c in range(0xE000, 0xE100)]  # private use: no space, one cell, no control
+_BORDERS_AND_PADDING = 4  # a bordered one-column table: "│ " and " │"
+
+
+def _stand_ins(text: str) -> tuple[str, str]:
+    """Two stand-ins for the held space and no-break space that ``text`` does not hold."""
+    free = [c for c in _STAND_INS if c not in text]
+    return free[0], free[1]  # 256 candidates: a record holding them all is past any table's size
+
+
+def _shown(console: Any, value: Any) -> Any:
+    """``value`` as a Text with its control characters written out (as the printer shows them), so the
+    wrap measures what is drawn."""
+    from rich.text import Text
+
+    from toolchoice.providers.core.redaction import _SHOWN_CONTROL, visible
+
+    text = value if isinstance(value, Text) else Text(str(value))
+    if not _SHOWN_CONTROL.search(text.plain):
+        return text
+    out = Text()
+    for segment in text.render(console, end=""):
+        out.append(visible(segment.text), segment.style)
+    return out
+
+
+def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None,
+                 title: str | None) -> Any:
+    """One bordered row a record at ``width``: "label value · label value", a label never at the end of a
+    line without the start of its value, as wide as rich made the layout before (title, rules)."""
+    import io
+    import re
+
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolchoice.providers.core.redaction import visible
+
+    console = Console(width=max(width, 1), file=io.StringIO(), markup=False, emoji=False, highlight=False)
+    inner = width - _BORDERS_AND_PADDING
+    records: list[Any] = []
+    longest = 0
+    for row in rows:
+        pieces: list[tuple[str, Any]] = []  # (label, or "" where none is drawn; value as shown)
+        for header, value in zip(headers, row):
+            label = visible((short or {}).get(header, header))
+            # a header of no word ("%": the value says it) is left out: "obeyed 5 · 100%", not "· % 100%"
+            pieces.append((label if any(ch.isalnum() for ch in label) else "", _shown(console, value)))
+        plain = " · ".join(label + NBSP + value.plain if label else value.plain for label, value in pieces)
+        held_space, held_nbsp = _stand_ins(plain)
+        line = Text()
+        for i, (label, value) in enumerate(pieces):
+            if i:
+                line.append(" · ", style="bold")
+            if label:
+                first = re.match(r"\S*", value.plain).group()  # type: ignore[union-attr]
+                # held where the pair fits a line, or where the word folds anyway (longer than a line)
+                hold = inner > 0 and (Text(f"{label} {first}").cell_len <= inner or Text(first).cell_len > inner)
+                line.append(label.replace(" ", held_space) + held_nbsp if hold else label + NBSP, style="bold")
+            line.append(value)
+        longest = max([longest] + [Text(part).cell_len for part in line.plain.split("\n")])
+        if inner > 0:
+            folded = line.wrap(console, inner, justify="left", overflow="fold")
+            for part in folded:
+                part.rstrip()
+            line = Text("\n").join(folded)
+        line.plain = line.plain.replace(held_space, " ").replace(held_nbsp, NBSP)  # same length: styles stay
+        records.append(line)
+    table = Table(show_header=False, expand=False, title=title, title_justify="left", show_lines=True)
+    # as wide as the unfolded records made it (up to the width), so the title and rules fold as they did
+    table.add_column(overflow="fold", min_width=min(longest, inner) if inner > 0 else None)
+    for record in records:
+        table.add_row(record)
+    return table
