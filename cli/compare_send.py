@@ -163,7 +163,10 @@ def _pretty(console: Any, scenario_path: Path, rows: list[dict[str, str]], diff_
     cells = [[Text(row[c], style=_verdict_style(row[c]) if c == "verdict" else "") for c in COLUMNS] for row in rows]
     console.print(fit_table(console, title, COLUMNS, cells, show_lines=True))
     # what the dry run shows too: the ledgers' warnings and errors, and what the transport retried
-    for severity, code, providers, message in grouped_findings({r.provider: r.translation.ledger for r in runs}):
+    # (a provider skipped for want of its key sent nothing: its key is not said to go anywhere)
+    ledgers = {r.provider: [e for e in r.translation.ledger if not (r.skipped and e.code == "env.key_destination")]
+               for r in runs}
+    for severity, code, providers, message in grouped_findings(ledgers):
         line = Text(f"{code} ", style=SEVERITY_STYLE_TEXT[severity])
         line.append(f"({', '.join(providers)}): ", style="bold")
         line.append(message)

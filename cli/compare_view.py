@@ -4,6 +4,8 @@ translations, and the cells that differ): Markdown and rich tables that stay who
 
 from __future__ import annotations
 
+import re
+
 from toolchoice.providers.core.compare_records import COLUMNS, differing
 from toolchoice.providers.core.model import LedgerEntry
 
@@ -36,8 +38,8 @@ def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) ->
 SHORT = {"tool_choice on the wire": "on the wire", "parallel": "par.", "endpoint": "host", "latency ms": "ms",
          "tokens in/out": "tokens"}
 DROP_ORDER = ("endpoint", "tools", "parallel", "strict", "tokens in/out", "latency ms", "ledger")
-WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "endpoint",
-         "API tool_choice"}
+# A host is not among them: folded, `api.openai.com` read `api.openai.` over `com`; the endpoint column goes first.
+WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "API tool_choice"}
 SEVERITY_STYLE_TEXT = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 DIFF_MARK = "*"  # marks a differing cell when there is no colour to see
 
@@ -49,29 +51,32 @@ def colourless(console: object) -> bool:
 def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list[list[object]],
               show_lines: bool = False) -> object:
     """The widest table that fits the console: full headers, then short ones, then columns dropped in
-    DROP_ORDER. Ids, codes and headers never wrap; only free-text columns (WRAPS) fold. Returns the
-    table (rows of rich Texts in ``cells``, one per column)."""
+    DROP_ORDER (each time the full headers unfolded where they fit, else short ones). Ids, hosts, codes and
+    headers never wrap; only free-text columns (WRAPS) fold. Returns the table (rows of rich Texts in
+    ``cells``, one per column)."""
     from rich.table import Table
 
     width = getattr(console, "width", 80)
     keep = list(columns)
-    candidates: list[tuple[list[str], bool]] = [(list(keep), False), (list(keep), True)]
+    candidates: list[tuple[list[str], bool, bool]] = [(list(keep), False, False), (list(keep), True, False)]
     for column in DROP_ORDER:
         if column in keep and column != columns[0]:
             keep.remove(column)
-            candidates.append((list(keep), True))
+            candidates += [(list(keep), False, True), (list(keep), True, False)]
     table = None
-    for chosen, short in candidates:
+    for chosen, short, whole in candidates:
         table = Table(title=title, show_lines=show_lines, title_justify="left")
+        widths = _fold_widths(chosen, columns, cells, short, whole, width)
         for column in chosen:
             header = SHORT.get(column, column) if short else column
             if column in WRAPS:
-                table.add_column(header, overflow="fold", min_width=max(8, min(len(header), 12)))
+                least = max(_least(header, whole), _longest_name(cells, columns.index(column)))
+                table.add_column(header, overflow="fold", min_width=least, width=widths.get(column))
             else:
                 table.add_column(header, no_wrap=True)
         for row in cells:
             table.add_row(*(row[columns.index(c)] for c in chosen))
-        if _minimum_width(chosen, columns, cells, short) <= width:
+        if _minimum_width(chosen, columns, cells, short, whole) <= width:
             break
     left_out = [c for c in columns if table is not None and c not in chosen]
     if left_out and table is not None:  # never silently: say which, and where they are whole
@@ -81,14 +86,58 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     return table
 
 
-def _minimum_width(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool) -> int:
+def _least(header: str, whole: bool) -> int:
+    """The narrowest a folding column gets: its header unfolded (``whole``), else at most 12 of it."""
+    return len(header) if whole else max(8, min(len(header), 12))
+
+
+_NAME = re.compile(r"[\w.$:/-]{1,32}")
+
+
+def _longest_name(cells: list[list[object]], index: int) -> int:
+    """The longest name written alone in a folding column (a variable, a tool, a model id: at 60 columns the
+    skipped row's `set ANTHROPIC_API_KEY` read `ANTHROPIC_AP` over `I_KEY`); JSON folds anyway."""
+    words = (word for row in cells for word in str(row[index]).split())
+    return max((len(word) for word in words if _NAME.fullmatch(word)), default=0)
+
+
+def _fold_widths(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool, whole: bool,
+                 width: int) -> dict[str, int]:
+    """Where the table is wider than ``width``, each folding column's width: its least, then the room left handed
+    to the one farthest below its natural width, a cell at a time. rich narrows the widest folding columns
+    first, below their least (a name of 17 folded in a column of 16 beside a wide one); {} where all fits."""
+    room, wants = width - 1 - 3 * len(chosen), {}
+    for column in chosen:
+        header = SHORT.get(column, column) if short else column
+        index = columns.index(column)
+        longest = max((len(line) for row in cells for line in str(row[index]).splitlines()), default=0)
+        if column in WRAPS:
+            least = max(_least(header, whole), _longest_name(cells, index))
+            wants[column] = (least, max(least, longest))
+        else:
+            room -= max(len(header), longest)
+    if sum(natural for _, natural in wants.values()) <= room:
+        return {}
+    widths = {column: least for column, (least, _) in wants.items()}
+    room -= sum(widths.values())
+    while room > 0:
+        short_of = [(wants[c][1] - w, c) for c, w in widths.items() if w < wants[c][1]]
+        if not short_of:
+            break
+        widths[max(short_of)[1]] += 1
+        room -= 1
+    return widths
+
+
+def _minimum_width(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool,
+                   whole: bool = False) -> int:
     """The narrowest the table can be: unbroken columns at their longest line, folding ones at their
     minimum, plus rich's borders and padding (3 per column and 1)."""
     total = 1
     for column in chosen:
         header = SHORT.get(column, column) if short else column
         if column in WRAPS:
-            total += max(8, min(len(header), 12))
+            total += max(_least(header, whole), _longest_name(cells, columns.index(column)))
         else:
             index = columns.index(column)
             longest = max((len(line) for row in cells for line in str(row[index]).splitlines()), default=0)

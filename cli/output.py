@@ -101,6 +101,25 @@ def wrapped(text: str, width: int) -> str:
     return "\n".join(out)
 
 
+def packed(parts: list[Any], separator: str, width: int) -> Any:
+    """One rich Text of ``parts`` (Texts) joined by ``separator``, a line break in place of the separator where
+    the next part would pass ``width``: a part ("200", "134 ms", "first tool delta 134 ms") is never folded
+    inside itself unless it alone is wider than a line (rich folds at every space, a no-break one too)."""
+    from rich.text import Text
+
+    out, used = Text(), 0
+    for part in parts:
+        if used and used + len(separator) + part.cell_len > width:
+            out.append("\n")
+            used = 0
+        elif used:
+            out.append(separator)
+            used += len(separator)
+        out.append_text(part)
+        used += part.cell_len
+    return out
+
+
 def shown_utf8_writer() -> Callable[[bytes], None]:
     """Where to write pieces of UTF-8 text already shown as ``write`` shows text (redacted, visible): the
     bytes as they are when stdout writes UTF-8 (no decoding and encoding again: a `run --repeat` document
@@ -437,6 +456,7 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
 
 
 _MESSAGE_MIN = 20  # the narrowest the message column folds to
+_NAME = re.compile(r"[\w.$:/<>-]{1,40}")  # a key, a variable, a URL: kept whole where a line holds it
 
 
 def ledger_table(ledger: list[Any], width: int | None = None) -> Any:
@@ -446,9 +466,12 @@ def ledger_table(ledger: list[Any], width: int | None = None) -> Any:
     from rich.table import Table
     from rich.text import Text
 
-    # three columns: 4 borders and 1 space each side of each cell
-    needed = (max((len(e.severity) for e in ledger), default=8) + max((len(e.code) for e in ledger), default=4)
-              + _MESSAGE_MIN + 10)
+    # three columns: 4 borders and 1 space each side of each cell; the message column at least as wide as the
+    # longest name a message says to set (`providers.openai.rules` folded at 60 columns), JSON folds anyway
+    names = (word.strip(",;:.()'`") for e in ledger for word in e.message.split())
+    longest = max((len(name) for name in names if _NAME.fullmatch(name)), default=0)
+    needed = (max([len("severity")] + [len(e.severity) for e in ledger])  # the header is wider than "info"
+              + max([len("code")] + [len(e.code) for e in ledger]) + max(_MESSAGE_MIN, longest) + 10)
     if width is not None and needed > width:
         stacked = Table(show_header=True, header_style="bold", expand=False, show_lines=True)
         stacked.add_column("severity, code: what changed / what to know", overflow="fold")

@@ -87,12 +87,13 @@ def probe(
     from toolchoice.providers.core.probe import UNANSWERED, measured_any, probe_scenario
 
     from . import exits
-    from .inputs import load_path, models_for, one_provider, with_tool_choice
+    from .inputs import check_base_url, load_path, models_for, one_provider, with_tool_choice
     from .options import allowed_env
     from .output import write
     from .sample_view import emit_pretty
 
     provider = one_provider(provider, "probe", "probe one endpoint at a time")
+    check_base_url(base_url)
     loaded = load_path(scenario, live=True, allow_env=allow_env, command="probe") if scenario else None
     choice = (with_tool_choice(loaded or probe_scenario(), tool_choice).tool_choice
               if tool_choice is not None else None)

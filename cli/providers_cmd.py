@@ -81,17 +81,26 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
 
     from .output import new_console
 
-    table = Table(title=f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)")
-    table.add_column("provider", no_wrap=True, min_width=max([len(e["provider"]) for e in data if e["facts"]] or [8]))
-    for column in ("fact", "value", "rule"):
-        table.add_column(column, overflow="fold")  # folded, never cut, at 80 and 60 columns
+    title = f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)"
+    table = Table(title=title)
+    for column in ("provider", "fact", "value", "rule"):
+        table.add_column(column, no_wrap=True)  # ids: whole, or the rows below
+    rows: list[tuple[str, str, str, str]] = []
     sources: dict[str, str] = {}
     for entry in data:
         for fact in entry["facts"]:
             value = str(fact["value"]).lower() if isinstance(fact["value"], bool) else str(fact["value"])
-            table.add_row(entry["provider"], fact["fact"], value, fact["rule"])
+            rows.append((entry["provider"], fact["fact"], value, fact["rule"]))
+            table.add_row(*rows[-1])
             sources[fact["rule"]] = f"{fact['source']} (verified {fact['verified']})"
     console = new_console(markup=True)  # the one printer (tables fold to fit); this markup is our own
+    if not _fits(console, table):  # 60 columns: folded, `signatures_required` read `signatures_requir` over `ed`
+        from rich.text import Text
+
+        table = Table(title=title, show_header=False, show_lines=True)
+        table.add_column(overflow="fold")
+        for provider, fact, value, rule in rows:
+            table.add_row(Text.assemble((provider, "bold"), f" {fact} = {value} · rule {rule}"))
     if table.row_count:
         console.print(table)
     from rich.markup import escape
@@ -113,8 +122,19 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
             console.print(escape(f"{entry['provider']}: {entry['end_of_life']}"), highlight=False)
 
 
-def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], str, str, str | None]]) -> Any:
-    """A table of dated items: name (and, under it, what the item states), providers, verified date, source."""
+def _fits(console: Any, table: Any) -> bool:
+    """Whether ``table`` is whole at the console's width (its natural width, measured without that bound)."""
+    from rich.measure import Measurement
+
+    return Measurement.get(console, console.options.update_width(10_000), table).maximum <= console.width
+
+
+def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], str, str, str | None]],
+                 console: Any) -> Any:
+    """A table of dated items: name (and, under it, what the item states), providers, verified date, source,
+    where the four columns are whole at the console's width; else one column, each item's name on its own
+    line, what it states, then its providers, date and source. A name (a fact id, a rule's name) is never
+    folded: at 80 columns `together.named_choice_type` read `together.named_choi` over `ce_type`."""
     from rich.table import Table
     from rich.text import Text
 
@@ -126,7 +146,16 @@ def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], 
         if statement:
             cell.append("\n" + statement)
         table.add_row(cell, ", ".join(providers), verified, source)
-    return table
+    if _fits(console, table):
+        return table
+    listed = Table(title=title, show_header=False, show_lines=True)
+    listed.add_column(overflow="fold")
+    for name, providers, verified, source, statement in rows:
+        cell = Text(name, style="bold")
+        cell.append(("\n" + statement if statement else "") + f"\nproviders {', '.join(providers)} · verified {verified}"
+                    f"\nsource {source}")
+        listed.add_row(cell)
+    return listed
 
 
 _STYLE = {"native": "green", "renamed": "green", "emulated": "yellow", "unsupported": "red"}
@@ -210,8 +239,8 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
     from toolchoice.providers.core.model_rules import RULES
 
     console.print(_dated_table("dated facts (beyond the table)", "fact: what it states",
-                               [(f.id, f.providers, f.verified, f.source, f.statement) for f in FACTS]))
+                               [(f.id, f.providers, f.verified, f.source, f.statement) for f in FACTS], console))
     console.print(_dated_table("model rules (matched on the model id; toolchoice providers --model ID)", "rule",
-                               [(r.name, r.providers, r.verified, r.source, None) for r in RULES]))
+                               [(r.name, r.providers, r.verified, r.source, None) for r in RULES], console))
     console.print("The exact wire forms and each row's sources: toolchoice providers --format json (or markdown).",
                   style="dim")

@@ -13,7 +13,8 @@ from toolchoice.providers.core.model import RenderOptions, Scenario, ToolchoiceE
 
 from . import exits
 from .exits import handled
-from .inputs import capabilities_from, models_for, scenario_with_override, selected_providers, warn_shared_base_url
+from .inputs import (capabilities_from, check_base_url, models_for, scenario_with_override, selected_providers,
+                     warn_shared_base_url)
 from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, GATEWAY, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
                       Dialect, allowed_env, format_option)
 from .output import dumps, print_ledgers, print_pretty, shown_path, translations_curl, write
@@ -41,6 +42,7 @@ def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], m
     values as given ($TOOLCHOICE_ALLOW_ENV is added here). ``gateway``: --gateway."""
     from toolchoice.providers.core import jobs
 
+    check_base_url(base_url)
     ids = selected_providers(providers, scenario)
     warn_shared_base_url(base_url, ids)
     return (jobs.render if shown else jobs.translations)(scenario, ids, RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url,

@@ -379,11 +379,12 @@ def run(
     from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
     from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
 
-    from .inputs import capabilities_from, selected_providers, warn_shared_base_url
+    from .inputs import capabilities_from, check_base_url, selected_providers, warn_shared_base_url
 
     from toolchoice.providers.core.transport import check_seconds
 
     check_seconds(results_timeout, "--results-timeout")  # nan passes the option's range (it compares false)
+    check_base_url(base_url)
     allowed = allowed_env(allow_env)  # --allow-env and $TOOLCHOICE_ALLOW_ENV, as send reads them
     loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run, allowed)
     providers = selected_providers(provider, loaded)

@@ -12,7 +12,7 @@ from toolchoice.providers.core.model import Reply, Translation
 from toolchoice.providers.core.outcome import rate_cells
 from toolchoice.providers.core.runner import Sample
 
-from .output import dumps, json_view, write
+from .output import dumps, json_view, packed, write
 
 
 def _console(secrets: dict[str, str] | None = None) -> Any:
@@ -158,12 +158,12 @@ def print_sample(console: Any, provider: str, translation: Translation, sample: 
     console.rule(Text.assemble((provider, "bold"), f" · {title}"))
     request = translation.request
     assert request is not None
-    head = Text.assemble((f"{request.method} ", "bold"), request.url)
+    parts = [Text.assemble((f"{request.method} ", "bold"), request.url)]
     if sample.status is not None:
-        head.append(f"  →  {sample.status}", style="green" if 200 <= sample.status < 300 else "red")
+        parts.append(Text(f"→  {sample.status}", style="green" if 200 <= sample.status < 300 else "red"))
     if sample.latency_ms is not None:
-        head.append(f"  {sample.latency_ms:.0f} ms", style="dim")
-    console.print(head)
+        parts.append(Text(f"{sample.latency_ms:.0f} ms", style="dim"))
+    console.print(packed(parts, "  ", console.width))  # at 60 columns: never "200  134" over "ms"
     if len(sample.attempts) > 1:
         tries = ", ".join(f"{a['status'] or a['error'].split(':')[0]} (waited {a['wait_s']}s, {a['wait_source']})"
                           for a in sample.attempts[:-1])
@@ -185,9 +185,10 @@ def print_stream_facts(console: Any, stream: dict[str, Any]) -> None:
     def ms(value: float | None) -> str:
         return "–" if value is None else f"{value:.0f} ms"
 
-    console.print(Text(f"stream  {stream['events']} events · first byte {ms(t['first_byte_ms'])} · first tool delta "
-                       f"{ms(t['first_tool_delta_ms'])} · last event {ms(t['last_event_ms'])} · argument deltas "
-                       f"{', '.join(map(str, stream['argument_deltas'])) or '–'}", style="dim"))
+    facts = [f"stream  {stream['events']} events", f"first byte {ms(t['first_byte_ms'])}",
+             f"first tool delta {ms(t['first_tool_delta_ms'])}", f"last event {ms(t['last_event_ms'])}",
+             f"argument deltas {', '.join(map(str, stream['argument_deltas'])) or '–'}"]
+    console.print(packed([Text(fact, style="dim") for fact in facts], " · ", console.width))
     for finding in stream["findings"]:
         console.print(Text(f"  {finding['code']}: {finding['message']}", style="yellow"))
 

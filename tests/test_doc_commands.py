@@ -50,8 +50,9 @@ def test_the_readme_s_keyless_first_run_runs_as_written_without_a_key(tmp_path):
     assert "x-api-key: $ANTHROPIC_API_KEY" in outputs[2]
     assert outputs[3].startswith("# gemini\n") and '"x-goog-api-key: $GEMINI_API_KEY"' in outputs[3]
     # "try another choice": both providers' rows, with the choice the README names
-    assert re.search(r"^│ openai +│ [^│]+│ required ", outputs[4], re.M), outputs[4]
-    assert re.search(r'^│ anthropic +│ [^│]+│ \{"type":"any', outputs[4], re.M), outputs[4]
+    # (at 80 columns the endpoint column is left out rather than a host folded: test_user_trial10)
+    assert re.search(r"^│ openai +│ (?:[^│]+│ )?required ", outputs[4], re.M), outputs[4]
+    assert re.search(r'^│ anthropic +│ (?:[^│]+│ )?\{"type":"any', outputs[4], re.M), outputs[4]
 
 
 @pytest.mark.parametrize("columns", [80, 60])

@@ -508,7 +508,7 @@ def test_send_key_resolution_paths_never_leak(matrix: Matrix):
     assert relay.code == 2 and RELAY_VAR in relay.stderr
     scheme = matrix.results["send-badurl/scheme"]
     check(scheme, "scheme")
-    assert scheme.code == 2 and scheme.stderr.startswith("toolchoice: error: openai: cannot send to ftp://")
+    assert scheme.code == 2 and scheme.stderr.startswith("toolchoice: error: --base-url must be an http(s) URL with a host, not 'ftp://")
     assert "$OPENAI_API_KEY" in scheme.stderr
     port = matrix.results["send-badurl/port"]  # exit code and wording: see test_hardening_faults (xfail)
     check(port, "port")

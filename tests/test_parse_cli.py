@@ -104,7 +104,7 @@ def test_a_body_the_parser_cannot_read_is_an_error_not_a_crash(tmp_path):
     path.write_text('{"choices": "nope"}')
     result, data = parse_json(path, "openai")
     assert result.returncode == 1
-    assert data["error"].startswith("openai: unreadable_reply: response body is not a openai reply")
+    assert data["error"].startswith("openai: unreadable_reply: response body is not a reply in openai's format")
 
 
 def test_stdin():

@@ -12,7 +12,7 @@ from .model import BadReply, ToolCall
 
 
 def bad_body(provider: str, what: str) -> BadReply:
-    return BadReply(f"{provider}: response body is not a {provider} reply: {what}")
+    return BadReply(f"{provider}: response body is not a reply in {provider}'s format: {what}")
 
 
 def expect_dict(provider: str, value: Any, what: str) -> dict[str, Any]:
