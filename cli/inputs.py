@@ -117,26 +117,13 @@ def check_base_url(base_url: str | None) -> None:
     send to is bad input before anything is drawn, not a request rendered to it (or a refusal at send time)."""
     if base_url is None:
         return
-    from urllib.parse import urlsplit
+    from toolchoice.providers.core.request_parts import http_url_fault
 
-    from toolchoice.providers.core.request_parts import redact_url, url_problem
-
-    example = "write scheme://host[:port]/path, e.g. http://127.0.0.1:8000/v1"
-    problem = url_problem(base_url) if not base_url.startswith("-") else \
-        f"{base_url!r} is an option's name, taken as the URL; write the URL right after --base-url"  # as endpoint() says
-    # url_problem first: it reads a password holding '#', '?', '/' or '[' as urllib would not
-    if problem:
-        raise ToolchoiceError(f"--base-url {redact_url(base_url)}: {problem}", hint="give scheme://host[:port]/path only")
-    try:
-        parts = urlsplit(base_url)
-        parts.port  # noqa: B018 - raises ValueError when out of range
-    except ValueError as exc:  # the parser's words may quote the bad part (a port may be a password): not shown
-        why = "its port is not a number from 0 to 65535" if "port" in str(exc).lower() else "it does not parse"
-        raise ToolchoiceError(f"--base-url is not a URL ({why})", hint=example) from None
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(ch.isspace() or ord(ch) < 32
-                                                                         for ch in base_url):
-        raise ToolchoiceError(f"--base-url must be an http(s) URL with a host, not {redact_url(base_url)!r}",
-                              hint=example)
+    fault = (f"{base_url}: {base_url!r} is an option's name, taken as the URL; write the URL right after "
+             "--base-url", True) if base_url.startswith("-") else http_url_fault(base_url)  # as endpoint() says
+    if fault:
+        raise ToolchoiceError(f"--base-url {fault[0]}", hint="give scheme://host[:port]/path only" if fault[1]
+                              else "write scheme://host[:port]/path, e.g. http://127.0.0.1:8000/v1")
 
 
 def warn_shared_base_url(base_url: str | None, providers: Sequence[str]) -> None:

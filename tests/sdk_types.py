@@ -153,3 +153,33 @@ def _check_typeddict(value: Any, td: Any, path: str) -> list[str]:
         if key in hints:
             out += check(item, hints[key], f"{path}.{key}")
     return out
+
+
+# The REST body's top-level fields and the google-genai model each one is (GenerateContentRequest in
+# ai.google.dev/api/generate-content; google-genai 3.4.0 types.py).
+def _gemini_models() -> dict[str, Any]:
+    from google.genai import types
+
+    return {"contents": types.Content, "tools": types.Tool, "toolConfig": types.ToolConfig,
+            "systemInstruction": types.Content, "generationConfig": types.GenerationConfig}
+
+
+def gemini_body_problems(body: dict[str, Any]) -> list[str]:
+    """What google-genai's pydantic models find wrong in a generateContent REST body, one line each."""
+    import pydantic
+
+    models = _gemini_models()
+    problems = [f"$: unknown key '{k}'" for k in body if k not in models]
+    for key, model in models.items():
+        if key not in body:
+            continue
+        values = body[key] if key in ("contents", "tools") else [body[key]]
+        if not isinstance(values, list):
+            problems.append(f"$.{key}: expected an array")
+            continue
+        for i, value in enumerate(values):
+            try:
+                model.model_validate(value)
+            except pydantic.ValidationError as exc:
+                problems += [f"$.{key}[{i}].{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
+    return problems

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import httpx
 import pytest
 
-from sdk_types import botocore_session, check, converse_input_shape, missing
+from sdk_types import botocore_session, check, converse_input_shape, gemini_body_problems, missing
 from toolchoice.providers.core import registry
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS
 from toolchoice.providers.core.model import Scenario, ToolChoice, Translation
@@ -119,35 +119,6 @@ def _anthropic(body: dict[str, Any]) -> list[str]:
     return check(body, MessageCreateParamsNonStreaming)
 
 
-# The REST body's top-level fields and the google-genai model each one is (GenerateContentRequest in
-# ai.google.dev/api/generate-content; google-genai 3.4.0 types.py).
-def _gemini_models() -> dict[str, Any]:
-    from google.genai import types
-
-    return {"contents": types.Content, "tools": types.Tool, "toolConfig": types.ToolConfig,
-            "systemInstruction": types.Content, "generationConfig": types.GenerationConfig}
-
-
-def _gemini(body: dict[str, Any]) -> list[str]:
-    import pydantic
-
-    models = _gemini_models()
-    problems = [f"$: unknown key '{k}'" for k in body if k not in models]
-    for key, model in models.items():
-        if key not in body:
-            continue
-        values = body[key] if key in ("contents", "tools") else [body[key]]
-        if not isinstance(values, list):
-            problems.append(f"$.{key}: expected an array")
-            continue
-        for i, value in enumerate(values):
-            try:
-                model.model_validate(value)
-            except pydantic.ValidationError as exc:
-                problems += [f"$.{key}[{i}].{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()]
-    return problems
-
-
 def _bedrock(body: dict[str, Any], model: str) -> list[str]:
     from botocore.validate import ParamValidator
 
@@ -167,7 +138,7 @@ def validate(provider: str, translation: Translation) -> list[str]:
     elif family == "anthropic":
         problems = _anthropic(body)
     elif family == "gemini":
-        problems = _gemini(body)
+        problems = gemini_body_problems(body)
     elif family == "bedrock":
         model = translation.request.url.split("/model/")[1].split("/")[0]
         problems = _bedrock(body, model)

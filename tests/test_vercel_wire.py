@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from sdk_types import botocore_session, check, missing
+from sdk_types import botocore_session, check, gemini_body_problems, missing
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "peers" / "vercel"
@@ -297,23 +297,6 @@ def _cohere(body: dict[str, Any]) -> list[str]:
     return problems
 
 
-def _gemini(body: dict[str, Any]) -> list[str]:
-    import pydantic
-    from google.genai import types
-
-    # GenerateContentRequest's fields (ai.google.dev/api/generate-content) and the google-genai model of each
-    models = {"contents": types.Content, "tools": types.Tool, "toolConfig": types.ToolConfig,
-              "systemInstruction": types.Content, "generationConfig": types.GenerationConfig}
-    problems = [f"$: unknown key '{k}'" for k in body if k not in models]
-    for key, model in models.items():
-        for value in (body[key] if key in ("contents", "tools") else [body[key]]) if key in body else []:
-            try:
-                model.model_validate(value)
-            except pydantic.ValidationError as exc:
-                problems += [f"$.{key}: {e['loc']}: {e['msg']}" for e in exc.errors()]
-    return problems
-
-
 def _bedrock(body: dict[str, Any], path: str) -> list[str]:
     from urllib.parse import unquote
 
@@ -327,7 +310,7 @@ def _bedrock(body: dict[str, Any], path: str) -> list[str]:
 
 
 VALIDATORS = {"chat": _openai_chat, "groq": _groq, "responses": _responses, "anthropic": _anthropic,
-              "mistral": _mistral, "cohere": _cohere, "gemini": _gemini}
+              "mistral": _mistral, "cohere": _cohere, "gemini": gemini_body_problems}
 
 
 @pytest.mark.skipif(missing("openai", "anthropic", "google.genai", "botocore", "mistralai", "cohere", "groq"),

@@ -170,26 +170,16 @@ def _headers(r: Reader, node: yaml.Node, label: str) -> dict[str, str]:
 
 
 def _server_url(r: Reader, node: yaml.Node, url: str, label: str) -> None:
-    """An http(s) URL with a host, refused as a base URL is (request_parts.url_problem): user info or a query
-    string would put a credential in the file and in every output; shown with those parts left out."""
-    from urllib.parse import urlsplit
+    """An http(s) URL with a host, refused as a base URL is (request_parts.http_url_fault), a query string too:
+    user info or a query would put a credential in the file and in every output; shown with those parts left out."""
+    from .request_parts import http_url_fault
 
-    from .request_parts import redact_url, url_problem
-
-    what = f"server_url of mcp tool '{label}'"
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError when out of range
-    except ValueError as exc:  # the parser's words quote the bad part (a port may be a password): not shown
-        why = "its port is not a number from 0 to 65535" if "port" in str(exc).lower() else "it does not parse"
-        raise r.loc(node).fail(f"{what} is not a URL ({why})", "write server_url: https://example.com/mcp") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(ch.isspace() or ord(ch) < 32 for ch in url):
-        raise r.loc(node).fail(f"{what} must be an http(s) URL, not {redact_url(url)!r}",
-                               "write server_url: https://example.com/mcp")
-    problem = url_problem(url, base=False)
-    if problem:
-        raise r.loc(node).fail(f"{what} {redact_url(url)}: {problem}",
-                               "give scheme://host[:port]/path only; a token goes in authorization: $TOKEN or headers")
+    fault = http_url_fault(url, base=False)
+    if fault:
+        words, in_parts = fault
+        raise r.loc(node).fail(f"server_url of mcp tool '{label}' {words}",
+                               "give scheme://host[:port]/path only; a token goes in authorization: $TOKEN or headers"
+                               if in_parts else "write server_url: https://example.com/mcp")
 
 
 # A header value that holds a secret: the reference alone, or after one auth scheme word (RFC 9110 §11.4

@@ -32,6 +32,27 @@ def url_problem(url: str, base: bool = True) -> str | None:
     return None
 
 
+def http_url_fault(url: str, base: bool = True) -> tuple[str, bool] | None:
+    """Why ``url`` cannot be sent to, or None: the words that follow the place's name ("--base-url", a scenario
+    key, ...) and whether the fault is in its parts (user info, query, fragment: ``url_problem``) rather than in
+    its form (a hint then shows the form). url_problem first: it reads a password holding '#', '?', '/' or '['
+    as urllib would not. The parser's own words are never shown: they may quote a password read as a port."""
+    from urllib.parse import urlsplit
+
+    problem = url_problem(url, base)
+    if problem:
+        return f"{redact_url(url)}: {problem}", True
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError when out of range
+    except ValueError as exc:
+        why = "its port is not a number from 0 to 65535" if "port" in str(exc).lower() else "it does not parse"
+        return f"is not a URL ({why})", False
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(ch.isspace() or ord(ch) < 32 for ch in url):
+        return f"must be an http(s) URL with a host, not {redact_url(url)!r}", False
+    return None
+
+
 def redact_url(url: str) -> str:
     """``url`` with any user info and query values left out, for messages."""
     from urllib.parse import urlsplit

@@ -20,7 +20,7 @@ from .choice import did_you_mean, parse_tool_choice
 from .model import (CUSTOM_TOOL_FIELDS, NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool,
                     ProviderSettings, Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError, WrongArgument)
 from .error_keys import says_no_key
-from .request_parts import HEADER_NAME, redact_url, url_problem
+from .request_parts import HEADER_NAME, http_url_fault
 from .scenario_loop import read_loop
 from .scenario_messages import read_messages
 from .yaml_input import (Loc as _Loc, Reader as _Reader, composed, key_node as _key_node, read_text,
@@ -308,20 +308,11 @@ _URL_EXAMPLES = {"base_url": "scheme://host[:port]/path, e.g. http://127.0.0.1:8
 def _check_url(r: _Reader, node: yaml.Node, what: str, key: str, url: str) -> None:
     """A base URL or endpoint no client can send to is bad input here, with its line, not a failure at
     send time that names --base-url (or, in a dry run, a request printed to a URL that cannot be)."""
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError when out of range
-    except ValueError as exc:  # the parser's words quote the bad part (a port may be a password): not shown
-        why = "its port is not a number from 0 to 65535" if "port" in str(exc).lower() else "it does not parse"
-        raise r.loc(node).fail(f"{what} is not a URL ({why})", f"write {_URL_EXAMPLES[key]}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(ch.isspace() or ord(ch) < 32 for ch in url):
-        raise r.loc(node).fail(f"{what} must be an http(s) URL with a host, not {redact_url(url)!r}",
-                               f"write {_URL_EXAMPLES[key]}")
-    problem = url_problem(url)
-    if problem:
-        raise r.loc(node).fail(f"{what} {redact_url(url)}: {problem}", "give scheme://host[:port]/path only")
+    fault = http_url_fault(url)
+    if fault:
+        words, in_parts = fault
+        raise r.loc(node).fail(f"{what} {words}", "give scheme://host[:port]/path only" if in_parts
+                               else f"write {_URL_EXAMPLES[key]}")
 
 
 def _typed(r: _Reader, node: yaml.Node, types: tuple[type, ...], what: str) -> Any:

@@ -253,20 +253,12 @@ def checked_upstream(url: str) -> str:
     info (httpx would send it as Basic auth, and the proxy's lines would quote it) nor a query (the client's path is
     appended after it); else a ToolchoiceError before the proxy listens (one line, exit 2)."""
     from ..model import ToolchoiceError
-    from ..request_parts import redact_url, url_problem
+    from ..request_parts import http_url_fault
 
-    hint = "give the API's base URL as its SDK takes it, e.g. https://api.openai.com/v1"
-    try:
-        parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError when out of range
-    except ValueError as exc:  # the parser's words may quote the bad part (a port may be a password): not shown
-        why = "its port is not a number from 0 to 65535" if "port" in str(exc).lower() else "it does not parse"
-        raise ToolchoiceError(f"--upstream is not a URL ({why})", hint=hint) from None
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(ch.isspace() or ord(ch) < 32 for ch in url):
-        raise ToolchoiceError(f"--upstream must be an http(s) URL with a host, not {redact_url(url)!r}", hint=hint)
-    problem = url_problem(url)
-    if problem:
-        raise ToolchoiceError(f"--upstream {redact_url(url)}: {problem}", hint=hint)
+    fault = http_url_fault(url)
+    if fault:
+        raise ToolchoiceError(f"--upstream {fault[0]}",
+                              hint="give the API's base URL as its SDK takes it, e.g. https://api.openai.com/v1")
     return url
 
 
