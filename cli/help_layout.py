@@ -30,9 +30,9 @@ class _Captured:
         self.printed.extend(objects)
 
 
-def _cells(draw: Any, params: list[Any], ctx: Any, markup_mode: Any) -> tuple[str, list[list[Any]]] | None:
-    """typer's panel for ``params`` as (title, rows of cells), or None when it drew nothing (or something other
-    than a table in a panel, which then goes out as typer drew it)."""
+def _cells(draw: Any, params: list[Any], ctx: Any, markup_mode: Any) -> list[list[Any]] | None:
+    """typer's panel for ``params`` as rows of cells, or None when it drew nothing (or something other than a
+    table in a panel, which then goes out as typer drew it)."""
     captured = _Captured()
     draw(name="", params=params, ctx=ctx, markup_mode=markup_mode, console=captured)
     if len(captured.printed) != 1:
@@ -42,7 +42,7 @@ def _cells(draw: Any, params: list[Any], ctx: Any, markup_mode: Any) -> tuple[st
     if not columns:
         return None
     by_column = [list(column.cells) for column in columns]
-    return "", [list(row) for row in zip(*by_column)]
+    return [list(row) for row in zip(*by_column)]
 
 
 def _plain(cell: Any) -> str:
@@ -121,18 +121,17 @@ def install() -> None:
     def panel(*, name: str, params: list[Any], ctx: Any, markup_mode: Any, console: Any) -> None:
         if not params:
             return
-        built = _cells(original, params, ctx, markup_mode)
-        if built is None:
+        rows = _cells(original, params, ctx, markup_mode)
+        if not rows:
             original(name=name, params=params, ctx=ctx, markup_mode=markup_mode, console=console)
             return
-        _, rows = built
         from rich.panel import Panel
 
         layout = ctx.meta.get("toolchoice.help_layout")
         if layout is None:  # one layout for every panel of the command: decided on all its parameters
             shown = [p for p in ctx.command.get_params(ctx) if not getattr(p, "hidden", False)]
             every = _cells(original, shown, ctx, markup_mode)
-            layout = _layout(every[1] if every else rows, console.width - 4)  # the panel's border and padding
+            layout = _layout(every or rows, console.width - 4)  # the panel's border and padding
             ctx.meta["toolchoice.help_layout"] = layout
         console.print(Panel(_table(rows, layout), border_style=rich_utils.STYLE_OPTIONS_PANEL_BORDER, title=name,
                             title_align=rich_utils.ALIGN_OPTIONS_PANEL))
