@@ -307,7 +307,8 @@ def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
                 problem += f", {exc.context} that began on line {start.line + 1}, column {start.column + 1}"
             raise json_problem(text, path) or ToolchoiceError(
                 f"invalid YAML: {problem}", path=path, line=mark.line + 1 if mark else None,
-                column=mark.column + 1 if mark else None, hint="check indentation and quoting around this point") from None
+                column=mark.column + 1 if mark else None,
+                hint="check indentation and quoting around this point") from None
         except yaml.reader.ReaderError as exc:
             raise json_problem(text, path) or _reader_error(exc, text, path) from None
         except yaml.YAMLError as exc:
@@ -499,4 +500,5 @@ def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> Toolcho
     column = position - (text.rfind("\n", 0, position) + 1) + 1
     character = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
     return ToolchoiceError(f"invalid {_kind(text, path)}: control character {character} is not allowed", path=path,
-                           line=line, column=column, hint="remove it, or write it as an escape in a double-quoted string")
+                           line=line, column=column,
+                           hint="remove it, or write it as an escape in a double-quoted string")
