@@ -14,13 +14,21 @@ UNITS = re.compile(r"95% CI \S+")
 _STAND_INS = [chr(c) for c in range(0xE000, 0xE100)]  # private use: no space, one cell, no control
 
 
+def _redacted(console: Any, text: str) -> str:
+    """The keys out before the text is wrapped, as the printer takes them out before it lays a text out: a key
+    folded over two lines here could no longer be matched there."""
+    redactor = getattr(console, "redactor", None)
+    return redactor.text(text) if redactor else text
+
+
 def hanging(console: Any, label: Any, text: Any, style: str = "") -> Any:
-    """``label`` then ``text`` (``Text`` or plain ``str``), as one ``Text`` of lines no wider than the console."""
+    """``label`` then ``text`` (``Text`` or plain ``str``: the keys taken out), as one ``Text`` of lines no wider
+    than the console."""
     from rich.cells import cell_len
     from rich.text import Text
 
-    label = label if isinstance(label, Text) else Text(label, style=style)
-    text = text.copy() if isinstance(text, Text) else Text(text, style=style)
+    label = label if isinstance(label, Text) else Text(_redacted(console, label), style=style)
+    text = text.copy() if isinstance(text, Text) else Text(_redacted(console, text), style=style)
     held = next((c for c in _STAND_INS if c not in text.plain), None)
     if held is not None:  # a unit's spaces held by a stand-in while rich wraps: same length, so styles stay
         text.plain = UNITS.sub(lambda m: m.group().replace(" ", held), text.plain)

@@ -135,3 +135,26 @@ def test_run_repeat_keeps_each_interval_with_its_95_percent(files, columns):
             ended = next(b for b in blocks(out, "ended by itself  ", 4))
             assert len(ended) > 1 or width > 70, (width, ended)
             assert all(line.startswith("    ") for line in ended[1:]), (width, ended)  # not at the margin
+
+
+def test_a_key_in_a_wrapped_error_line_is_redacted_before_it_is_folded():
+    """A server's error echoing the key, longer than the line, in a folded `2× ...` line: no piece of the key is
+    printed, on one line or across the fold (the job redacts the record; the folding takes keys out again before
+    it wraps, as the printer does before it lays a text out)."""
+    import re as regex
+
+    from servers import StandIn, Step
+
+    key = "sk-hanging-" + "0123456789abcdef" * 5
+    environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    error = Step.error("openai", 400, f"the key {key} is not valid for this model")
+    with StandIn("openai", default=error) as server:
+        done = run_cli(["send", "configs/weather.yaml", "-p", "openai", "--base-url", server.base_url("openai"), "-n", "2",
+                        "--retries", "0"],
+                       env=environ | {"OPENAI_API_KEY": key, "COLUMNS": "60", "NO_COLOR": "1", "TERM": "dumb"},
+                       cwd=ROOT)
+    out = done.stdout + done.stderr
+    assert "2× " in out, out
+    joined = regex.sub(r"\s*\n\s*", "", out)
+    for piece in (key, key[:24], key[-24:]):
+        assert piece not in out and piece not in joined, out
