@@ -29,7 +29,7 @@ def hanging(console: Any, label: Any, text: Any, style: str = "") -> Any:
 
     label = label if isinstance(label, Text) else Text(_redacted(console, label), style=style)
     text = text.copy() if isinstance(text, Text) else Text(_redacted(console, text), style=style)
-    held = next((c for c in _STAND_INS if c not in text.plain), None)
+    held = next((c for c in _STAND_INS if c not in text.plain), None) if UNITS.search(text.plain) else None
     if held is not None:  # a unit's spaces held by a stand-in while rich wraps: same length, so styles stay
         text.plain = UNITS.sub(lambda m: m.group().replace(" ", held), text.plain)
     width = max(console.width, 1)
@@ -39,7 +39,10 @@ def hanging(console: Any, label: Any, text: Any, style: str = "") -> Any:
     for number, part in enumerate(text.split("\n", allow_blank=True)):
         lead = label if number == 0 else Text(" " * indent)
         first_room = max(width - cell_len(lead.plain), 1)
-        lines = list(part.wrap(console, first_room, overflow="fold")) if part.plain else [Text()]
+        first_word = part.plain.split(" ", 1)[0]
+        if cell_len(first_word) > first_room and cell_len(lead.plain) > indent:  # it would fold beside the label:
+            first_room = 0                                                          # the text starts under it
+        lines = list(part.wrap(console, first_room, overflow="fold")) if part.plain and first_room else [Text()]
         first = lines[0].copy()
         first.rstrip()
         rest = part[len(first.plain):]
@@ -49,6 +52,8 @@ def hanging(console: Any, label: Any, text: Any, style: str = "") -> Any:
             out.append("\n")
         out.append_text(lead)
         out.append_text(first)
+        if not first_room:
+            out.rstrip()
         if rest.plain:
             for line in rest.wrap(console, max(width - indent, 1), overflow="fold"):
                 line.rstrip()
