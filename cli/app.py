@@ -153,6 +153,9 @@ def _fold_help_cells() -> None:
 
     folding.folds = True  # type: ignore[attr-defined]
     rich_utils._get_parameter_help = folding
+    from .help_layout import install
+
+    install()  # the option panels: every word whole at the terminal's width
     make_console = rich_utils._get_rich_console
 
     def closing_quietly(stderr: bool = False) -> Any:

@@ -20,6 +20,7 @@ from toolchoice.providers.core.outcome import rate_cells
 
 from . import exits, heap
 from .exits import handled
+from .hanging import hanging
 from .options import (ALLOW_ENV, BASE_URL, CAPS, GATEWAY, CONCURRENCY, LOOP_REPEAT, MODEL, NO_EMULATE, RETRIES, STRICT, TIMEOUT,
                       allowed_env)
 from toolchoice.providers.core.json_text import dumps_indented
@@ -186,8 +187,8 @@ def print_loop(console: Any, run: Any) -> None:
                                short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
     for number, severity, code, message in _repeats_merged(notes(run)):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
-        console.print(Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
-                                    f": {one_line(message)}"))
+        console.print(hanging(console, Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
+                                                     ": "), one_line(message)))
     console.print(Text(_ended(run), style="bold"))
     _errors_line(console, *run.tool_results())
     final = _final(run)
@@ -255,14 +256,14 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
             rate, ci = rate_cells(e)
             ended.add_row(reason, str(e["count"]), rate, ci)
     console.print(ended)
-    console.print(f"ended by itself  {_by_itself(data['terminated'])}")
+    console.print(hanging(console, "ended by itself  ", _by_itself(data["terminated"])))
     fin = data["steps_to_finish"]
     if fin["n"]:
         console.print(f"steps to finish  p50 {fin['p50']:g}  ·  p95 {fin['p95']:g}  (n={fin['n']})")
     _errors_line(console, data["tool_results"]["total"], data["tool_results"]["errors"])
     for severity, code, message in tally.findings:
         # the loop's findings
-        console.print(Text.assemble((f"step 1 {severity} {code}", "yellow"), f": {one_line(message)}"))
+        console.print(hanging(console, Text.assemble((f"step 1 {severity} {code}", "yellow"), ": "), one_line(message)))
     lat = data["latency_ms"]
     if lat["p50"] is not None:
         console.print(f"loop latency     p50 {lat['p50']:.0f} ms  ·  p95 {lat['p95']:.0f} ms")
@@ -271,9 +272,9 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
         console.print(f"loop tokens      in {tok['input_total']} (mean {_num(tok['input_mean'])})  ·  "
                       f"out {tok['output_total']} (mean {_num(tok['output_mean'])})")
     for line, count in tally.error_lines().most_common(5):
-        console.print(Text(f"{count}× {line}", style="red"))
+        console.print(hanging(console, f"{count}× ", line, style="red"))
     for line, count in tally.reason_lines().most_common(5):
-        console.print(Text(f"{count}× {line}", style="yellow"))
+        console.print(hanging(console, f"{count}× ", line, style="yellow"))
 
 
 def _by_itself(t: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ from toolchoice.providers.core.model import Reply, Translation
 from toolchoice.providers.core.outcome import rate_cells
 from toolchoice.providers.core.runner import Sample
 
+from .hanging import hanging
 from .output import dumps, json_view, packed, write
 
 
@@ -94,7 +95,7 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
     console.print(Text.assemble(("verdict  ", "bold"), verdict_text(v)))
     if v is not None and v["category"] != "error":  # an error's one reason is the line printed above
         for reason in v["reasons"]:
-            console.print(Text(f"  - {reason}"))
+            console.print(hanging(console, "  - ", reason))
 
 
 def _print_choices(console: Any, provider: str, reply: Reply, v: dict[str, Any] | None) -> None:
@@ -113,7 +114,7 @@ def _print_choices(console: Any, provider: str, reply: Reply, v: dict[str, Any] 
         console.print(Text(f"tokens in {reply.usage.input_tokens} / out {reply.usage.output_tokens}", style="dim"))
     console.print(Text.assemble(("verdict  ", "bold"), verdict_text(v)))
     if v is not None and v["category"] != "error" and v["reasons"]:
-        console.print(Text(f"  - {v['reasons'][0]}"))
+        console.print(hanging(console, "  - ", v["reasons"][0]))
 
 
 # The most of one call's arguments the calls table shows (~1,200 lines at 80 columns): past it, a terminal's
@@ -220,9 +221,9 @@ def print_repeat(console: Any, provider: str, translation: Translation, collecte
         console.print(f"tokens   in {tokens['input_total']} (mean {_num(tokens['input_mean'])})  ·  "
                       f"out {tokens['output_total']} (mean {_num(tokens['output_mean'])})")
     for line, count in collected.errors.most_common(5):
-        console.print(Text(f"{count}× {line}", style="red"))
+        console.print(hanging(console, f"{count}× ", line, style="red"))
     for line, count in collected.reasons.most_common(5):
-        console.print(Text(f"{count}× {line}", style="yellow"))
+        console.print(hanging(console, f"{count}× ", line, style="yellow"))
     if collected.unenforced:
         console.print(Text("the provider could not enforce this tool_choice: judged against the request's intent",
                            style="yellow"))

@@ -33,7 +33,7 @@ def schema(
     name: SchemaName = typer.Argument(..., help="scenario, or the command whose --format json output to describe: "
                                       "render, send, compare, run, parse, probe; mock for a mock / proxy --format jsonl "
                                       "line.",
-                                      show_default=False),
+                                      show_default=False, metavar="name"),
     path: bool = typer.Option(False, "--path", help="Print where the schema file is instead (for $schema=...)."),
 ) -> None:
     """Print the JSON Schema of a scenario file or of a command's --format json output."""

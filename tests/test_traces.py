@@ -215,6 +215,8 @@ def test_otel_genai_anthropic_has_no_tool_choice_so_it_is_said_and_left_unspecif
     assert "steps" not in scenario["loop"] and "tool_choice" not in scenario
     assert scenario["loop"]["results"] == {"weather": ["18 C, sunny"]}
     assert "trace.tool_choice_not_recorded" in notes and "not recorded" in notes
+    # no step records one: "for any step" (it said "no tool_choice for every step", which reads as "some step has one")
+    assert "records no tool_choice for any step (" in notes and "every step" not in notes
 
 
 def test_otel_genai_openai_reads_its_tool_definitions_and_says_tool_choice_is_not_recorded(traces):

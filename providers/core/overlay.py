@@ -24,7 +24,7 @@ def load_overlay(path: Path, capabilities: dict[str, Capability]) -> dict[str, C
     """The table with the file's measured facts applied to its provider. Bad files are exit-2 errors."""
     name = str(path)
     from .bounded import TooDeep, json_value, read_file
-    from .yaml_input import composed, decoded_text
+    from .yaml_input import composed, decoded_text, json_problem
 
     if not Path(path).exists():
         raise ToolchoiceError(f"{name}: no such capability file", hint=_HINT)
@@ -37,6 +37,10 @@ def load_overlay(path: Path, capabilities: dict[str, Capability]) -> dict[str, C
     except OSError as exc:
         raise ToolchoiceError(f"{name}: cannot read the capability overlay: {exc.strerror or exc}") from None
     except ValueError as exc:
+        problem = json_problem(text, name, json_only=True)
+        if problem is not None:  # where the JSON stops reading, and what to write there
+            raise ToolchoiceError(f"not a capability overlay: {problem.message}", path=name, line=problem.line,
+                                  column=problem.column, hint=f"{problem.hint}; or {_HINT}") from None
         raise ToolchoiceError(f"{name}: not a capability overlay (JSON): {exc}", hint=_HINT) from None
     try:
         with composed(text, name) as (r, root):

@@ -153,13 +153,13 @@ def import_file(path: Path, shown: str | None = None, at: tuple[str, int] | None
                 raise ToolchoiceError("the file is empty: no tools to import", path=name, line=1)
             data = reader.value(root)
             return _imported(data, shown, lambda where: _line_of(root, where), name, text)
-    except ToolchoiceError:
+    except ToolchoiceError as problem:
         if read:
             raise
         try:  # JSON that YAML cannot read (tabs for indentation): read it as JSON, lines unknown
             data = json.loads(text)
-        except ValueError:
-            raise
+        except ValueError:  # not JSON either: the reader's one line (a bare raise here raised the JSON error, exit 70)
+            raise problem from None
         return _imported(data, shown, lambda where: None, name, text)
 
 

@@ -158,7 +158,7 @@ def build(path: Path, run: Trajectory, executed: dict[str, dict[str, Any]] | Non
             step["tools"] = list(dict.fromkeys([*offered, *[n for n in extra if n not in offered]]))
         steps.append(step)
     if unrecorded:
-        which = "every step" if len(unrecorded) == len(calls) else "step " + ", ".join(map(str, unrecorded))
+        which = "any step" if len(unrecorded) == len(calls) else "step " + ", ".join(map(str, unrecorded))
         why = ("its invocation parameters and request hold none" if first.convention == "openinference" else
                f"{_convention(first)} has no tool_choice attribute")
         notes.append(LedgerEntry("warning", "trace.tool_choice_not_recorded",

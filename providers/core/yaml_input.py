@@ -268,8 +268,9 @@ class _TooDeep(Exception):
         self.mark = mark
 
 
-def _too_deep(path: str, mark: Any) -> ToolchoiceError:
-    return ToolchoiceError("invalid YAML: mappings and lists nest too deeply to read", path=path,
+def _too_deep(path: str, mark: Any, text: str) -> ToolchoiceError:
+    nested = "objects and lists" if _read_as_json(text, path) else "mappings and lists"
+    return ToolchoiceError(f"invalid {_kind(text, path)}: {nested} nest too deeply to read", path=path,
                            line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None, hint=None)
 
 
@@ -280,7 +281,7 @@ def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
     try:
         fast = _compose_fast(text)
     except _TooDeep as deep:  # the pure-Python scanner would take ~0.5 s to fail the same way, later in the text
-        raise _too_deep(path, deep.mark) from None
+        raise _too_deep(path, deep.mark, text) from None
     if fast is not None:
         loader, root = fast
         try:
@@ -291,7 +292,7 @@ def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
     try:
         loader = (_SafeLoader if as_json else yaml.SafeLoader)(text)  # the reader refuses control characters here
     except yaml.reader.ReaderError as exc:
-        raise _reader_error(exc, text, path) from None
+        raise json_problem(text, path) or _reader_error(exc, text, path) from None
     try:
         try:
             root = loader.get_single_node()
@@ -304,15 +305,17 @@ def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
             elif exc.context and exc.problem and start and mark and start.line != mark.line:
                 # an unclosed quote or bracket: say where it began, the problem is only where it ended
                 problem += f", {exc.context} that began on line {start.line + 1}, column {start.column + 1}"
-            raise ToolchoiceError(f"invalid YAML: {problem}", path=path,
-                                  line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None,
-                                  hint="check indentation and quoting around this point") from None
+            raise json_problem(text, path) or ToolchoiceError(
+                f"invalid YAML: {problem}", path=path, line=mark.line + 1 if mark else None,
+                column=mark.column + 1 if mark else None,
+                hint="check indentation and quoting around this point") from None
         except yaml.reader.ReaderError as exc:
-            raise _reader_error(exc, text, path) from None
+            raise json_problem(text, path) or _reader_error(exc, text, path) from None
         except yaml.YAMLError as exc:
-            raise ToolchoiceError(f"invalid YAML: {str(exc).splitlines()[0]}", path=path) from None
+            raise json_problem(text, path) or ToolchoiceError(f"invalid YAML: {str(exc).splitlines()[0]}",
+                                                              path=path) from None
         except RecursionError:  # PyYAML composes nested collections recursively
-            raise _too_deep(path, loader.get_mark()) from None
+            raise _too_deep(path, loader.get_mark(), text) from None
         yield _reader(path, loader, text), root
     finally:
         loader.dispose()
@@ -320,6 +323,63 @@ def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
 
 def _is_json(text: str) -> bool:
     return text.lstrip()[:1] in ("{", "[")
+
+
+# a JSON document's start (a quoted key, a value in a list): `{tools: [...]}` is YAML's flow style, not JSON
+_JSON_START = re.compile(r'\s*[\[{]\s*(?:["\[{\]}]|-?\d|true\b|false\b|null\b)')
+# what Python's JSON decoder says (json/decoder.py, json/scanner.py) -> what to do about it
+_JSON_HINTS = (
+    ("Expecting ',' delimiter", "a comma is missing between two items here, or a bracket before it is not closed"),
+    ("Expecting ':' delimiter", "put a colon between the key and its value"),
+    ("Expecting property name", "write the key in double quotes, and no comma after an object's last item"),
+    ("Expecting value", "a value is missing here: no comma after a list's last item, strings in double quotes"),
+    ("Unterminated string", "close the string that starts here with a double quote"),
+    ("Invalid control character", "write a line break, tab or other control character inside a string as an escape: "
+                                   "\\n, \\t, \\u0007"),
+    ("Invalid \\escape", "write a backslash inside a string as \\\\"),
+    ("Extra data", "the document goes on after its end: one top-level value a file"),
+)
+
+
+def _read_as_json(text: str, path: str) -> bool:
+    """Whether a reader's problem is said in JSON's words: a `.json` file, or one that starts as JSON does (not a
+    `.yaml` / `.yml` one: YAML's flow style starts with a bracket too)."""
+    suffix = path.lower().rpartition(".")[2] if "." in path else ""
+    return suffix == "json" or (suffix not in ("yaml", "yml") and bool(_JSON_START.match(text)))
+
+
+def _kind(text: str, path: str) -> str:
+    return "JSON" if _read_as_json(text, path) else "YAML"
+
+
+def json_problem(text: str, path: str, json_only: bool = False) -> ToolchoiceError | None:
+    """The one-line error of a JSON file (a `.json` name, a text that starts as JSON does, or ``json_only``: a file
+    that can only be JSON) that does not read, in JSON's words: where Python's decoder stopped and what to fix.
+    None when the file is YAML, or reads as JSON (then YAML's own message stands)."""
+    import json
+
+    if not json_only and not _read_as_json(text, path):
+        return None
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as whole:
+        exc, above = whole, 0
+        if whole.msg.startswith("Extra data"):  # JSON Lines (a tool file may be): the first line that is not JSON
+            for number, row in enumerate(text.split("\n")):
+                try:
+                    if row.strip():
+                        json.loads(row)
+                except json.JSONDecodeError as inner:
+                    exc, above = inner, number
+                    break
+        hint = next((h for said, h in _JSON_HINTS if exc.msg.startswith(said)),
+                    "check the quotes, commas and brackets around this point")
+        said = re.sub(r"\s+(?:starting )?at$", "", exc.msg)  # "Unterminated string starting at": the place is ours
+        return ToolchoiceError(f"invalid JSON: {said[:1].lower()}{said[1:]}", path=path, line=exc.lineno + above,
+                               column=exc.colno, hint=hint)
+    except (ValueError, RecursionError):  # nested past the interpreter's depth: YAML's message says so
+        return None
+    return None
 
 
 def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
@@ -439,5 +499,6 @@ def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> Toolcho
     line = text.count("\n", 0, position) + 1
     column = position - (text.rfind("\n", 0, position) + 1) + 1
     character = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
-    return ToolchoiceError(f"invalid YAML: control character {character} is not allowed", path=path, line=line,
-                           column=column, hint="remove it, or write it as an escape in a double-quoted string")
+    return ToolchoiceError(f"invalid {_kind(text, path)}: control character {character} is not allowed", path=path,
+                           line=line, column=column,
+                           hint="remove it, or write it as an escape in a double-quoted string")
