@@ -14,6 +14,7 @@ from __future__ import annotations
 from .choice_facts import CHOICE_FACTS
 from .fact_record import CITE_END, Fact
 from .hosted_tool_facts import HOSTED_TOOL_FACTS
+from .refusal_words import REFUSAL_FACTS
 
 __all__ = ["CITE_END", "FACTS", "HOSTED_TOOL_FACTS", "Fact", "cited", "fact", "facts_for"]
 
@@ -521,7 +522,7 @@ FACTS: tuple[Fact, ...] = (
 )
 
 
-FACTS += HOSTED_TOOL_FACTS + CHOICE_FACTS
+FACTS += HOSTED_TOOL_FACTS + CHOICE_FACTS + REFUSAL_FACTS
 _BY_ID = {f.id: f for f in FACTS}
 
 
