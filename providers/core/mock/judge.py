@@ -116,6 +116,14 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
                                     f"API documents ({', '.join(only)}): passed unjudged, answered as when "
                                     "tool_choice is left out"))
         value = None
+    said = getattr(module, "MOCK_STRING_WORDS", {}).get(provider)
+    if said is not None and isinstance(value, str) and value not in said[0]:
+        # a word this host's own source does not name, and no source says it refuses it: neither read nor refused
+        findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} is not one of "
+                                    f"{CAPABILITIES[provider].title}'s tool_choice words ({', '.join(said[0])}; fact "
+                                    f"{said[1]}), and no source says the API refuses it: passed unjudged, answered as "
+                                    "when tool_choice is left out"))
+        value = None
     if value is not None:
         try:
             choice = parse_tool_choice(value, names)
