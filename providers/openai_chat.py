@@ -187,6 +187,7 @@ REASONING_TEXT_KEYS = ("reasoning_content",)
 LEDGER_CODES: dict[str, str] = {
     "history.ids_rewritten": "tool-call ids rewritten to Mistral's 9 alphanumerics (kept at a replaced host)",
     "thinking.forced_choice": "a forcing tool_choice with thinking/reasoning on is rejected: request refused",
+    "messages.empty": "no messages, which OpenAI refuses (fact openai.messages_empty): request refused",
     "thinking.mapped": "the thinking setting sent in the host's field",
     "thinking.disabled_for_choice": "thinking (on by default) sent disabled so a forcing tool_choice is accepted",
     "thinking.always_on": "the model always thinks; thinking: false cannot turn it off",
@@ -566,6 +567,9 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
             msg["name"] = m.tool_name
         return msg
 
+    if not ctx.scenario.messages and ctx.provider == "openai":  # the only chat host a source says refuses it
+        refuse(ctx, "messages.empty", "the scenario has no messages: OpenAI answers 400 \"[] is too short - "
+                                      "'messages'\" (fact openai.messages_empty); add a user message")
     out = chat_messages(ctx, assistant, tool, developer_role=host.developer_role)
     if with_reasoning:
         turns = sum(1 for m in ctx.scenario.messages if m.role == "assistant" and _thought(m))

@@ -56,6 +56,25 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "tests/data/responses/errors/error-groq-requested-tool-does-not-exist.json (BerriAI/litellm#11001, "
          f"'GroqException - {{...}}'){CITE_END}'{{\"error\":{{\"message\":\"requested tool does not exist\",\"type\":"
          "\"invalid_request_error\"}}'", _VERIFIED),
+    Fact("openai.messages_empty", ("openai",),
+         "OpenAI's Chat Completions answers 400 invalid_request_error \"[] is too short - 'messages'\" (param null) to "
+         "an empty messages list: render and send refuse it (messages.empty), the mock answers those words. No source "
+         "read says the same of Azure or the other chat hosts (openai-python's types mark the list Required, with no "
+         "length): there it is sent and answered",
+         "the API's recorded 400s: run-llama/llama_index#9373 (2023-12-07, openai-python BadRequestError from "
+         "api.openai.com), sashabaranov/go-openai#605 (2023-11-23)"
+         f"{CITE_END}\"openai.BadRequestError: Error code: 400 - {{'error': {{'message': \\\"[] is too short - "
+         "'messages'\\\", 'type': 'invalid_request_error', 'param': None, 'code': None}}\" (llama_index#9373); "
+         "'status code: 400, message: [] is too short - 'messages'' (go-openai#605)", _VERIFIED),
+    Fact("anthropic.messages_empty", ("anthropic",),
+         "Anthropic's Messages API answers 400 invalid_request_error 'messages: at least one message is required' to "
+         "an empty messages list: render and send refuse it (messages.empty; until 2026-11-27 a warning), the mock "
+         "answers those words. Bedrock's Converse: no source read states it (botocore's Messages shape has no min), so "
+         "it stays a warning",
+         "the API's recorded 400: devoxx/DevoxxGenieIDEAPlugin#567 (2025-03-22); Helicone/helicone#5257 (2025-11-17: "
+         "'the confusing Anthropic API error \"messages must have at least one element\" when users send only system "
+         f"messages'){CITE_END}'{{\"type\":\"error\",\"error\":{{\"type\":\"invalid_request_error\",\"message\":"
+         "\"messages: at least one message is required\"}}' (DevoxxGenieIDEAPlugin#567)", _VERIFIED),
     Fact("gemini.empty_contents_words", ("gemini",),
          "Gemini's 400 for a request without contents names the field: '* GenerateContentRequest.contents: contents is "
          "not specified' (INVALID_ARGUMENT); an empty contents list is answered as an absent one",
@@ -102,6 +121,9 @@ REFUSAL_WORDS: tuple[RefusalWords, ...] = (
                  "supported for {model} in /v1/chat/completions. Please use /v1/responses instead.",
                  "openai.tools_effort_words", model=r"gpt-5\.[2-5](?!\d)"),
     RefusalWords("tool_choice.undeclared", ("groq",), "requested tool does not exist", "groq.undeclared_tool_words"),
+    RefusalWords("messages.empty", ("openai",), "[] is too short - 'messages'", "openai.messages_empty"),
+    RefusalWords("messages.empty", ("anthropic",), "messages: at least one message is required",
+                 "anthropic.messages_empty"),
     RefusalWords("messages.empty", ("gemini",), "* GenerateContentRequest.contents: contents is not specified",
                  "gemini.empty_contents_words"),
 )
