@@ -187,7 +187,6 @@ REASONING_TEXT_KEYS = ("reasoning_content",)
 LEDGER_CODES: dict[str, str] = {
     "history.ids_rewritten": "tool-call ids rewritten to Mistral's 9 alphanumerics (kept at a replaced host)",
     "thinking.forced_choice": "a forcing tool_choice with thinking/reasoning on is rejected: request refused",
-    "messages.empty": "no messages, which OpenAI refuses (fact openai.messages_empty): request refused",
     "thinking.mapped": "the thinking setting sent in the host's field",
     "thinking.disabled_for_choice": "thinking (on by default) sent disabled so a forcing tool_choice is accepted",
     "thinking.always_on": "the model always thinks; thinking: false cannot turn it off",
@@ -197,8 +196,7 @@ LEDGER_CODES: dict[str, str] = {
     "thinking.effort": "a thinking effort sent as reasoning_effort",
     "model_rule.unstated": "function tools with reasoning_effort on a known model whose sources disagree on what it "
                            "takes (gpt-5.6 on Azure): sent as written, the ledger says the fact is unknown",
-    "thinking.effort_for_tools": "function tools on this model need reasoning_effort none (model rule): "
-                                 "sent, or refused when another effort was asked",
+    "thinking.effort_for_tools": "function tools need reasoning_effort none (model rule): sent, or refused if another",
     "max_tokens.mapped": "max_tokens sent under the host's field name",
     "schema.strict_invalid": "a strict tool's schema breaks OpenAI's strict rules",
     "schema.empty_parameters": "a tool without parameters is sent with an empty object schema",
@@ -215,6 +213,7 @@ LEDGER_CODES: dict[str, str] = {
     "pitfall.vllm_none_prompt": "vLLM keeps tools in the prompt under none",
     "pitfall.langchain_hf_one_tool": "LangChain's HuggingFace wrapper differs from the API",
     "history.missing_tool_result": "a call without its result after it: refused in the API's words (openai_history)",
+    "messages.empty": "no messages, which OpenAI refuses (fact openai.messages_empty; openai_history): refused",
 }
 
 
@@ -567,9 +566,6 @@ def _messages(ctx: Context, host: Host, ids: dict[str, str]) -> list[dict[str, A
             msg["name"] = m.tool_name
         return msg
 
-    if not ctx.scenario.messages and ctx.provider == "openai":  # the only chat host a source says refuses it
-        refuse(ctx, "messages.empty", "the scenario has no messages: OpenAI answers 400 \"[] is too short - "
-                                      "'messages'\" (fact openai.messages_empty); add a user message")
     out = chat_messages(ctx, assistant, tool, developer_role=host.developer_role)
     if with_reasoning:
         turns = sum(1 for m in ctx.scenario.messages if m.role == "assistant" and _thought(m))
