@@ -131,6 +131,8 @@ LEDGER_CODES: dict[str, str] = {
                               "request refused",
     "model_rule.unstated": "a forcing tool_choice on a known model whose pages do not say whether it takes one (a "
                            "rule's unstated forced_tool_choice): sent as written, the ledger says the fact is unknown",
+    "thinking.disabled_effort": "thinking {type: disabled} with an effort above the highest the model takes it with "
+                                "(model rule disabled_effort_max: Claude Opus 5, high): request refused",
     "thinking.between_tools": "thinking: false sent as {type: between_tools}, the lowest setting of a model that "
                               "refuses disabled (model rule thinking_off)",
     "thinking.temperature": "thinking on with a temperature other than 1 is rejected by the API: request refused",
@@ -317,8 +319,8 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
 def _messages(ctx: Context) -> list[dict[str, Any]]:
     scenario = ctx.scenario
     if not scenario.messages:
-        ctx.ledger.warning("messages.empty", f"the scenario has no messages; {ctx.cap.title} answers 400 without "
-                           "at least one (add a user message)")
+        refuse(ctx, "messages.empty", f"the scenario has no messages: {ctx.cap.title} answers 400 'messages: at least "
+                                      "one message is required' (fact anthropic.messages_empty); add a user message")
         return []
     if not scenario.tools and scenario.has_tool_history:
         ctx.ledger.warning("history.tools_undeclared", "the history holds tool calls but no tools are declared; "

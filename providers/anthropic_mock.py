@@ -93,7 +93,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     effort = (body.get("output_config") or {}).get("effort") if isinstance(body.get("output_config"), dict) else None
     kind = thinking.get("type")
     spec = {"enabled": ThinkingSetting("on", budget=thinking.get("budget_tokens"), effort=effort),
-            "adaptive": ThinkingSetting("adaptive", effort=effort), "disabled": ThinkingSetting("off")}.get(kind)
+            "adaptive": ThinkingSetting("adaptive", effort=effort),
+            "disabled": ThinkingSetting("off", effort=effort)}.get(kind)
     settings = ProviderSettings(max_tokens=body["max_tokens"], temperature=body.get("temperature"),
                                 thinking=None if spec is None else kind != "disabled", thinking_mode=spec)
     refusal = _name_refusal(body.get("tools")) or refusal  # the request is validated before it is read

@@ -107,6 +107,8 @@ LEDGER_CODES: dict[str, str] = {
     "strict.mapped": "strict tools sent with toolSpec.strict true",
     "thinking.adaptive": "thinking sent as {type: adaptive}",
     "thinking.effort": "a thinking effort sent as additionalModelRequestFields.output_config.effort (or refused when not one of Claude's levels)",
+    "thinking.disabled_effort": "thinking {type: disabled} with an effort above the highest the model takes it with "
+                                "(model rule disabled_effort_max: Claude Opus 5, high): request refused",
     "thinking.between_tools": "thinking: false sent as {type: between_tools}, the lowest setting of a model that "
                               "refuses disabled (model rule thinking_off)",
     "thinking.form": "the thinking form asked for is one this model rejects (model rule thinking_form): refused",

@@ -89,8 +89,10 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     extra = body.get("additionalModelRequestFields") if isinstance(body.get("additionalModelRequestFields"), dict) else {}
     thinking = extra.get("thinking") if isinstance(extra.get("thinking"), dict) else {}
     kind = thinking.get("type")
-    spec = {"enabled": ThinkingSetting("on", budget=thinking.get("budget_tokens")),
-            "adaptive": ThinkingSetting("adaptive"), "disabled": ThinkingSetting("off")}.get(kind)
+    output = extra.get("output_config") if isinstance(extra.get("output_config"), dict) else {}
+    effort = output.get("effort") if isinstance(output.get("effort"), str) else None  # Claude's effort, as Messages'
+    spec = {"enabled": ThinkingSetting("on", budget=thinking.get("budget_tokens"), effort=effort),
+            "adaptive": ThinkingSetting("adaptive", effort=effort), "disabled": ThinkingSetting("off", effort=effort)}.get(kind)
     inference = body.get("inferenceConfig") if isinstance(body.get("inferenceConfig"), dict) else {}
     settings = ProviderSettings(max_tokens=inference.get("maxTokens"), temperature=inference.get("temperature"),
                                 thinking=None if spec is None else kind != "disabled", thinking_mode=spec)
@@ -98,7 +100,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     refusal = _NAMED_REFUSED.get(route.get("model")) if isinstance(choice, dict) and "tool" in choice else None
     # the model's own fields the mock reads only thinking of (LiteLLM sends Claude's tool_choice there for
     # parallel_tool_calls=False): named, as the body's other unread fields are
-    passed = tuple(f"additionalModelRequestFields.{key}" for key in sorted(extra) if key != "thinking")
+    read = {"thinking", *(("output_config",) if set(output) <= {"effort"} else ())}
+    passed = tuple(f"additionalModelRequestFields.{key}" for key in sorted(extra) if key not in read)
     return MockRead(choice, tuple(tools), tuple(history), settings, route.get("stream", False),
                     route.get("model"), unjudged=(*unjudged(body, _MOCK_KNOWN), *passed),
                     thinking=kind in ("enabled", "adaptive"), refusal=refusal)

@@ -94,7 +94,8 @@ def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
                 rule_applied(ctx, "thinking_always_on", always, "thinking stays on")
                 return THINKING_NOT_SENT
             rule_applied(ctx, "thinking_default", default, "thinking: false sent as {type: disabled}")
-            return ThinkingPlan("disabled")
+            _disabled_effort(ctx, facts, spec.effort)
+            return ThinkingPlan("disabled", effort=spec.effort if spec.effort in _EFFORTS else None)
         return THINKING_NOT_SENT
     if form == "none" or (form is None and not supports_thinking(model)):
         ledger.warning("thinking.unsupported_model", f"{model} has no extended thinking (Claude 3.7 Sonnet "
@@ -120,6 +121,18 @@ def thinking_plan(ctx: Context, facts: dict[str, Any]) -> ThinkingPlan:
         rule_applied(ctx, "thinking_form", form_fact, "budget refused")
         return THINKING_NOT_SENT
     return ThinkingPlan("enabled", budget=spec.budget if spec.budget is not None else THINKING_BUDGET, effort=effort)
+
+
+def _disabled_effort(ctx: Context, facts: dict[str, Any], effort: str | None) -> None:
+    """Thinking {type: disabled} with an effort above the highest the model takes it with (model rule
+    disabled_effort_max: Claude Opus 5 takes disabled at effort high or below)."""
+    most = facts.get("disabled_effort_max")
+    if most is None or effort not in _EFFORTS or _EFFORTS.index(effort) <= _EFFORTS.index(most.value):
+        return
+    ctx.ledger.error("thinking.disabled_effort", f"{ctx.model} answers 400 for thinking {{type: disabled}} with effort "
+                     f"{effort}: it takes disabled only at effort {most.value} or below; lower the effort to "
+                     f"{most.value} or below, or leave thinking on")
+    rule_applied(ctx, "disabled_effort_max", most, f"thinking disabled refused at effort {effort}")
 
 
 def thinking_fields(ctx: Context, plan: ThinkingPlan, facts: dict[str, Any], max_tokens: int | None,

@@ -196,8 +196,7 @@ LEDGER_CODES: dict[str, str] = {
     "thinking.effort": "a thinking effort sent as reasoning_effort",
     "model_rule.unstated": "function tools with reasoning_effort on a known model whose sources disagree on what it "
                            "takes (gpt-5.6 on Azure): sent as written, the ledger says the fact is unknown",
-    "thinking.effort_for_tools": "function tools on this model need reasoning_effort none (model rule): "
-                                 "sent, or refused when another effort was asked",
+    "thinking.effort_for_tools": "function tools need reasoning_effort none (model rule): sent, or refused if another",
     "max_tokens.mapped": "max_tokens sent under the host's field name",
     "schema.strict_invalid": "a strict tool's schema breaks OpenAI's strict rules",
     "schema.empty_parameters": "a tool without parameters is sent with an empty object schema",
@@ -214,6 +213,7 @@ LEDGER_CODES: dict[str, str] = {
     "pitfall.vllm_none_prompt": "vLLM keeps tools in the prompt under none",
     "pitfall.langchain_hf_one_tool": "LangChain's HuggingFace wrapper differs from the API",
     "history.missing_tool_result": "a call without its result after it: refused in the API's words (openai_history)",
+    "messages.empty": "no messages, which OpenAI refuses (fact openai.messages_empty; openai_history): refused",
 }
 
 

@@ -25,6 +25,16 @@ MOCK_CHOICE_WORDS: dict[str, tuple[str, ...]] = {"openai": ("none", "auto", "req
                                                  # groq-python chat_completion_tool_choice_option_param.py; the
                                                  # recorded 400 errors/error-groq-tool-choice-null.json
                                                  "groq": ("none", "auto", "required")}
+# The string words each other host's own source documents (facts *.tool_choice_words, core/choice_word_facts.py): a
+# word outside them is passed unjudged (mock.choice_unread), never refused, since no source says the host refuses it
+# (LiteLLM passes Anthropic's "any" through to DeepSeek, xAI, OpenRouter). vLLM and llama-server check it themselves.
+_THREE = ("none", "auto", "required")
+MOCK_STRING_WORDS: dict[str, tuple[tuple[str, ...], str]] = {
+    "mistral": (("auto", "none", "any", "required"), "mistral.tool_choice_words"),
+    "fireworks": (("auto", "none", "any", "required"), "fireworks.tool_choice_words"),
+    **{host: (_THREE, f"{host}.tool_choice_words") for host in ("deepseek", "openrouter", "xai", "together", "cerebras",
+                                                                  "sambanova", "huggingface")},
+}
 _MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stream_options",
                          "max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "thinking"})
 _MOCK_KNOWN_N = _MOCK_KNOWN | {"n"}  # n read: a whole number of choices up to the limit (core/choices.py)

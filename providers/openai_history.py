@@ -41,7 +41,10 @@ def check_chat(ctx: Context, provider: str) -> None:
     """Chat Completions: each call answered by the tool messages right after its assistant message, when more input
     follows. On DeepSeek a tool message after no tool_calls (its other refusal) comes in a scenario only after other
     messages parted it from its call, a history with both faults, which draws this refusal (gptme/gptme#3421); the
-    mock answers either."""
+    mock answers either. An empty history: OpenAI's recorded 400 (fact openai.messages_empty; no other host's)."""
+    if not ctx.scenario.messages and provider == "openai":
+        refuse(ctx, "messages.empty", "the scenario has no messages: OpenAI answers 400 \"[] is too short - "
+                                      "'messages'\" (fact openai.messages_empty); add a user message")
     if provider not in CHAT_HOSTS and provider not in ("mistral", "deepseek"):
         return
     offset = 1 if ctx.scenario.system is not None else 0  # the wire's messages start with the system message

@@ -350,9 +350,10 @@ def test_history_without_declared_tools_warns():
 
 
 def test_no_messages():
+    """The API's recorded 400 'messages: at least one message is required' (devoxx/DevoxxGenieIDEAPlugin#567; fact
+    anthropic.messages_empty): refused (it was a warning)."""
     t = render("auto", messages=[])
-    assert t.request.body["messages"] == []
-    assert entry(t, "messages.empty").severity == "warning"
+    assert entry(t, "messages.empty").severity == "error"
 
 
 # ---- every module ledger code is emitted by some scenario ----------------------------------
@@ -386,6 +387,7 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "thinking.disabled_for_choice": {"choice": "required", "settings": {
         "model": "claude-sonnet-5", "rules": {"forced_choice_with_adaptive": False}}},
     "thinking.between_tools": {"settings": {"thinking": False, "model": "claude-sonnet-5-5"}},
+    "thinking.disabled_effort": {"settings": {"thinking": {"type": "disabled", "effort": "max"}, "model": "claude-opus-5"}},
     "tool.native": {"tools": [{"type": "code_execution_20250825"}]},
     "tool.native_beta": {"tools": [{"type": "mcp", "server_label": "docs", "server_url": "https://d.example/mcp"}]},
     "tool.native_field_dropped": {"tools": [{"type": "mcp", "server_label": "docs", "server_url": "https://d.example/mcp",

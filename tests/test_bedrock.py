@@ -363,6 +363,8 @@ TRIGGERS: dict[str, dict[str, Any]] = {
     "thinking.disabled_for_choice": {"model": "anthropic.claude-sonnet-5", "choice": "any",
                                      "settings": {"rules": {"forced_choice_with_adaptive": False}}},
     "thinking.between_tools": {"model": "anthropic.claude-sonnet-5-5", "settings": {"thinking": False}},
+    "thinking.disabled_effort": {"model": "anthropic.claude-opus-5", "settings": {"thinking": {"type": "disabled",
+                                                                                              "effort": "xhigh"}}},
     "thinking.budget": {"model": SONNET4, "settings": {"thinking": True}},
     "thinking.forced_choice": {"model": SONNET4, "choice": "any", "settings": {"thinking": True}},
     "model_rule.unstated": {"model": "anthropic.claude-mythos-5-2-v1:0", "choice": "any"},

@@ -607,7 +607,7 @@ def test_verdict_survives_a_ref_it_cannot_resolve(ref):
 
     scenario = load_scenario_text(
         "tools:\n  - name: t\n    parameters: {type: object, properties: {a: {$ref: '" + ref + "'}}}\n"
-        "tool_choice: required\n", "ref.yaml")
+        "tool_choice: required\nmessages: [{role: user, content: hi}]\n", "ref.yaml")  # OpenAI refuses no messages
     translation = registry.translate("openai", scenario, RenderOptions())
     assert translation.request is not None  # the request itself goes out
     judged = verdict(scenario, Reply(tool_calls=(ToolCall("call_1", "t", {"a": 1}),)), translation)

@@ -126,8 +126,10 @@ def test_openai_compatible_hosts_get_the_choice_as_written(client: Client, provi
 def test_any_passes_through_to_openai_compatible_hosts(client: Client, provider: str) -> None:
     """"any" is not one of openai-python's words; LiteLLM sends it anyway, drop_params or not (drop_params drops
     unsupported *parameters*, never a value). OpenAI's and Groq's types refuse it: the mock answers their 400
-    and LiteLLM raises BadRequestError. DeepSeek, xAI and OpenRouter document no such word either; no source
-    says what they answer, and the mock reads it as required."""
+    and LiteLLM raises BadRequestError. DeepSeek, xAI and OpenRouter document no such word either (facts
+    *.tool_choice_words: openrouter 1.3.84 ChatToolChoice, xai-sdk 1.21.0 ToolMode, no DeepSeek list); no source
+    says what they answer, so the mock neither reads it (it read it as required, with no finding) nor refuses it:
+    passed unjudged, with mock.choice_unread."""
     for drop in (False, True):
         sent = client.send(provider, tool_choice="any", drop_params=drop)
         assert sent.body is not None and sent.body["tool_choice"] == "any"
@@ -137,7 +139,8 @@ def test_any_passes_through_to_openai_compatible_hosts(client: Client, provider:
             assert "'any' is not one of 'none', 'auto', 'required'" in str(sent.error)
             assert sent.line is not None and sent.line["status"] == 400
         else:
-            assert sent.error is None and sent.line is not None and sent.line["tool_choice"] == "required"
+            assert sent.error is None and sent.line is not None and sent.line["tool_choice"] is None
+            assert [f["code"] for f in sent.line["findings"] if f["code"] == "mock.choice_unread"] == ["mock.choice_unread"]
 
 
 @pytest.mark.parametrize("provider", OPENAI_HOSTS + ("mistral",))

@@ -167,7 +167,10 @@ def test_anthropic_refuses_what_the_api_refuses() -> None:
     forced_line, named_line, history_line = mock.records
     assert forced_line["requested"] == {"type": "any"} and forced_line["tool_choice"] == "required"
     assert forced_line["status"] == 400
-    assert [f["code"] for f in forced_line["findings"] if f["severity"] == "error"] == ["thinking.forced_choice"]
+    # the 400 in the API's words (mastra-ai/mastra#7507), toolchoice's advice kept as the finding beside it
+    assert forced.value.body["error"]["message"] == "Thinking may not be enabled when tool_choice forces tool use."
+    assert [f["code"] for f in forced_line["findings"] if f["severity"] == "error"] == ["thinking.forced_choice",
+                                                                                       "mock.refused"]
     assert named_line["tool_choice"] == {"tool": "get_time"} and named_line["status"] == 400
     assert "thinking.tool_history" in [f["code"] for f in history_line["findings"]]
 
@@ -403,4 +406,8 @@ def test_model_rules_decide_refusals_deepseek_thinking_by_default() -> None:
                                                tool_choice="required", extra_body={"thinking": {"type": "disabled"}})
         assert reply.choices[0].message.tool_calls
     assert [r["status"] for r in mock.records] == [400, 200]
-    assert [f["code"] for f in mock.records[0]["findings"] if f["severity"] == "error"] == ["thinking.forced_choice"]
+    # the 400 in the API's words (deepseek-ai/DeepSeek-V3#1376), toolchoice's advice kept as the finding beside it
+    assert raised.value.body["message"] == "Thinking mode does not support this tool_choice"
+    assert [f["code"] for f in mock.records[0]["findings"] if f["severity"] == "error"] == ["thinking.forced_choice",
+                                                                                          "mock.refused"]
+    assert "providers.deepseek.thinking" in mock.records[0]["findings"][0]["message"]

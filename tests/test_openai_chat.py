@@ -775,6 +775,7 @@ CODE_SCENARIOS: list[tuple[str, str, RenderOptions, set[str]]] = [
      {"history.ids_rewritten", "history.is_error_dropped"}),
     ("deepseek", TOOLS_YAML + "tool_choice: required\n" + USER_YAML + "providers:\n  deepseek: {thinking: true}\n",
      RenderOptions(), {"thinking.forced_choice"}),
+    ("openai", TOOLS_YAML + "tool_choice: auto\nmessages: []\n", RenderOptions(), {"messages.empty"}),
     ("deepseek", TOOLS_YAML + "tool_choice: auto\n" + DS_HISTORY + "providers:\n  deepseek: {thinking: false}\n",
      RenderOptions(), {"thinking.mapped"}),
     ("deepseek", TOOLS_YAML + "tool_choice: required\nstrict: true\n" + USER_YAML, RenderOptions(),

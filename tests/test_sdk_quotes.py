@@ -136,6 +136,21 @@ QUOTES: tuple[Quote, ...] = (
     Quote("fact:cohere.tool_choice_values", "cohere", "v2/client.py",
           ("When `REQUIRED` is specified, the model will be forced to use at least one of the user-defined tools",
            "When `NONE` is specified", "If tool_choice isn't specified, then the model is free to choose")),
+    # ---- core/choice_word_facts.py
+    Quote("fact:mistral.tool_choice_words", "mistralai", "client/models/toolchoiceenum.py",
+          ("ToolChoiceEnum = Union[", '"auto", "none", "any", "required"', "UnrecognizedStr")),
+    Quote("fact:fireworks.tool_choice_words", "fireworks", "types/chat/completion_create_params.py",
+          ('ToolChoice: TypeAlias = Union[Literal["auto", "none", "any", "required"], ToolChoiceFunctionSelection]',)),
+    Quote("fact:together.tool_choice_words", "together", "types/chat/completion_create_params.py",
+          ("ToolChoice: TypeAlias = Union[str, ToolChoiceParam]",)),
+    Quote("fact:cerebras.tool_choice_words", "cerebras.cloud.sdk", "types/chat/completion_create_params.py",
+          ('ToolChoice: TypeAlias = Union[Literal["none", "auto", "required"], ToolChoiceChoiceObject]',)),
+    Quote("fact:sambanova.tool_choice_words", "sambanova", "types/chat/completion_create_params.py",
+          ('ToolChoice: TypeAlias = Union[Literal["none", "auto", "required"], ToolChoiceToolChoiceObject]',)),
+    Quote("fact:huggingface.tool_choice_words", "huggingface_hub", "inference/_generated/types/chat_completion.py",
+          ('ChatCompletionInputToolChoiceEnum = Literal["auto", "none", "required"]',)),
+    Quote("fact:deepseek.tool_choice_words", "openai", "types/chat/chat_completion_tool_choice_option_param.py",
+          ('Literal["none", "auto", "required"]',)),
     # ---- core/hosted_tool_facts.py
     Quote("fact:openai-responses.native.mcp", "openai", _TOOL_PARAM,
           ("class Mcp(TypedDict, total=False):", "Give the model access to additional tools via remote Model Context "

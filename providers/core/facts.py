@@ -12,8 +12,10 @@ Capability rows (capabilities.py) carry their own ``sources`` and ``verified`` d
 from __future__ import annotations
 
 from .choice_facts import CHOICE_FACTS
+from .choice_word_facts import CHOICE_WORD_FACTS
 from .fact_record import CITE_END, Fact
 from .hosted_tool_facts import HOSTED_TOOL_FACTS
+from .refusal_words import REFUSAL_FACTS
 
 __all__ = ["CITE_END", "FACTS", "HOSTED_TOOL_FACTS", "Fact", "cited", "fact", "facts_for"]
 
@@ -521,7 +523,7 @@ FACTS: tuple[Fact, ...] = (
 )
 
 
-FACTS += HOSTED_TOOL_FACTS + CHOICE_FACTS
+FACTS += HOSTED_TOOL_FACTS + CHOICE_FACTS + CHOICE_WORD_FACTS + REFUSAL_FACTS
 _BY_ID = {f.id: f for f in FACTS}
 
 

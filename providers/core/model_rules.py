@@ -21,6 +21,9 @@ RULE_KEYS: dict[str, tuple[tuple[Any, ...], str]] = {
                       "{type: adaptive} (adaptive), either (both), or none at all; the other form is answered 400"),
     "thinking_default": ((True, False), "thinking is on when the request does not say"),
     "thinking_always_on": ((True, False), "thinking cannot be turned off: {type: disabled} is answered 400"),
+    "disabled_effort_max": (("low", "medium", "high", "xhigh"),
+                            "the highest effort (output_config.effort) thinking {type: disabled} is taken with: a "
+                            "higher effort sent with disabled is answered 400"),
     "thinking_off": (("disabled", "between_tools"),
                      "the lowest thinking setting the model takes: {type: disabled}, or {type: between_tools} where "
                      "disabled is refused"),
@@ -248,7 +251,15 @@ RULES: tuple[Rule, ...] = (
          "do not support it' (extended thinking); " + _DOCS + "models/opus-5-5/whats-new-opus-5-5: 'On Claude Opus 5, "
          "thinking is on by default and thinking: {\"type\": \"disabled\"} is accepted at effort high or below.' (re-read "
          "2026-11-27: the table's Opus 5 row rejects 'enabled' and, per its footnote, 'disabled' only with effort "
-         "xhigh or max, which no rule here refuses; Sonnet 5 rejects 'enabled')", verified=_AUDITED),
+         "xhigh or max: rule claude-opus-5-disabled-effort; Sonnet 5 rejects 'enabled')", verified=_AUDITED),
+    # Opus 5 only (Sonnet 5's row has no such footnote): thinking disabled is refused at effort xhigh or max. One fact
+    # beside Opus 5's family rule (claude-5-adaptive-on, which makes the model known): family=False
+    Rule("claude-opus-5-disabled-effort", _CLAUDE_PROVIDERS, r"claude-opus-5" + _V,
+         {"disabled_effort_max": "high"},
+         _ANTHROPIC_TABLE + ": Opus 5's row rejects 'disabled' per its footnote only with effort xhigh or max; "
+         + _DOCS + "models/opus-5-5/whats-new-opus-5-5: 'On Claude Opus 5, thinking is on by default and thinking: "
+         "{\"type\": \"disabled\"} is accepted at effort high or below.' (read 2026-11-27)", verified=_AUDITED,
+         family=False),
     Rule("claude-4.7-adaptive", _CLAUDE_PROVIDERS, r"claude-opus-4-[78]" + _V,
          {"thinking_form": "adaptive", "thinking_default": False},
          _ANTHROPIC_TABLE + ": Opus 4.7 / 4.8 adaptive only ('do not support it and reject requests that use it'), "

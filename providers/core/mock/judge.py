@@ -19,6 +19,7 @@ from ..choice import parse_tool_choice
 from ..model import (LedgerEntry, Message, NativeTool, ProviderSettings, RenderOptions, Scenario, Tool, ToolChoice,
                      ToolchoiceError, quoted)
 from ..model_rules import rule_facts
+from ..refusal_words import api_words
 from .arguments import arguments_for
 from .script import Step
 
@@ -115,13 +116,22 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
                                     f"API documents ({', '.join(only)}): passed unjudged, answered as when "
                                     "tool_choice is left out"))
         value = None
+    said = getattr(module, "MOCK_STRING_WORDS", {}).get(provider)
+    if said is not None and isinstance(value, str) and value not in said[0]:
+        # a word this host's own source does not name, and no source says it refuses it: neither read nor refused
+        findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} is not one of "
+                                    f"{CAPABILITIES[provider].title}'s tool_choice words ({', '.join(said[0])}; fact "
+                                    f"{said[1]}), and no source says the API refuses it: passed unjudged, answered as "
+                                    "when tool_choice is left out"))
+        value = None
     if value is not None:
         try:
             choice = parse_tool_choice(value, names)
         except ToolchoiceError as exc:
             if "not a declared tool" in exc.message or "not a tool name" in exc.message:
-                if read.tools:  # with no tools, the planner says whether the API refuses it (tool_choice.without_tools)
-                    refusal = refusal or exc.message
+                if read.tools and refusal is None:  # with no tools, the planner says (tool_choice.without_tools)
+                    refusal = _in_api_words(provider, LedgerEntry("error", "tool_choice.undeclared", exc.message),
+                                            read, body, findings)
                 try:  # the line still says how the choice reads: with the names it mentions taken as declared
                     choice = parse_tool_choice(value, names + tuple(_strings(value)))
                 except ToolchoiceError:
@@ -132,7 +142,8 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
                                             f"toolchoice reads{why}: passed unjudged, answered as auto"))
     neutral = choice.to_json() if choice is not None else None
     if refusal is None:
-        refusal = _translator_judgement(provider, read, choice, findings, read.decided)
+        refusing = _translator_judgement(provider, read, choice, findings, read.decided)
+        refusal = _in_api_words(provider, refusing, read, body) if refusing is not None else None
     _pairing(read.messages, findings)
     _signatures(read.messages, findings)
     if read.unjudged:
@@ -151,8 +162,20 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
+def _in_api_words(provider: str, refusing: LedgerEntry, read: MockRead, body: Any,
+                  findings: list[LedgerEntry] | None = None) -> str:
+    """The 400's message for a refusal toolchoice words with its advice: the API's own words where a source records
+    them for this case (core/refusal_words.py), else toolchoice's line. The line stays a finding (``findings``: add
+    it there when it is not one yet)."""
+    if findings is not None:
+        findings.append(refusing)
+    return api_words(provider, refusing.code, read.model, body) or refusing.message
+
+
 def _translator_judgement(provider: str, read: MockRead, choice: ToolChoice | None,
-                          findings: list[LedgerEntry], decided: frozenset[str] = frozenset()) -> str | None:
+                          findings: list[LedgerEntry], decided: frozenset[str] = frozenset()) -> LedgerEntry | None:
+    """The translator's planning and lints on the request read back: its findings added to ``findings``, and the
+    first entry that is the API's refusal returned."""
     from ..registry import translate
 
     scenario = Scenario(path="<request>", tools=read.tools, tool_choice=choice, parallel_tool_calls=read.parallel,
@@ -177,7 +200,7 @@ def _translator_judgement(provider: str, read: MockRead, choice: ToolChoice | No
         findings.append(entry)
         if entry.severity == "error" and entry.code not in NOT_API_ERRORS and entry.code not in decided \
                 and refusal is None:
-            refusal = entry.message
+            refusal = entry
     return refusal
 
 

@@ -1,0 +1,148 @@
+"""The API's own words for a refusal toolchoice's ledger names in its own words (with its advice): data with sources.
+
+``toolchoice mock`` answers a request the real API refuses with a 400. Its message was the translator's ledger line,
+which names toolchoice's scenario keys ("set providers.deepseek.thinking: false"), meaningless to a client of the
+mock (LiteLLM, the Vercel AI SDK, an official SDK). Where the API's own words are recorded with a source, the 400
+carries those words in the family's envelope (``mock_error``), and the ledger line stays in the mock's judged line as
+a finding. Where no words are recorded, the 400 keeps the ledger line (docs/mock.md). Read 2026-11-27.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from .fact_record import CITE_END, Fact
+
+_VERIFIED = "2026-11-27"
+
+REFUSAL_FACTS: tuple[Fact, ...] = (
+    Fact("deepseek.forced_choice_words", ("deepseek",),
+         "DeepSeek's 400 for a forcing tool_choice in thinking mode says 'Thinking mode does not support this "
+         "tool_choice' (deepseek-v4-flash / -pro), and 'deepseek-reasoner does not support this tool_choice' on the "
+         "retired alias: the mock answers in these words (model rules deepseek-v4-thinking, deepseek-reasoner)",
+         "the API's recorded 400s: deepseek-ai/DeepSeek-V3#1376 (2026-08-21, curl to api.deepseek.com/chat/completions, "
+         "deepseek-v4-flash), tickernelz/opencode-mem#253 (2026-08-27, deepseek-v4-flash and -pro), BerriAI/litellm#37470 "
+         "(2026-08-19); the alias: i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945 (2026-05-08)"
+         f"{CITE_END}'❌ 400 — Thinking mode does not support this tool_choice' (DeepSeek-V3#1376); 'rejects it with "
+         "`400 \"Thinking mode does not support this tool_choice\"`' (opencode-mem#253); 'deepseek-reasoner does not "
+         "support this tool_choice'", _VERIFIED),
+    Fact("anthropic.forced_choice_words", ("anthropic", "bedrock"),
+         "Claude's 400 for a forcing tool_choice with manual thinking {type: enabled} says 'Thinking may not be enabled "
+         "when tool_choice forces tool use.'; Bedrock's ValidationException carries the same words after 'The model "
+         "returned the following errors: ' (fact anthropic.thinking_forced_choice). No words are recorded for the "
+         "models that refuse forced use whatever the thinking (Opus 5.5, Sonnet 5.5, Fable 5.1, Mythos 5.1)",
+         "mastra-ai/mastra#7507 (2025-09-05, AI_APICallError from https://api.anthropic.com/v1/messages, "
+         "claude-4-sonnet-20250514); usestrix/strix#503 (2026-05-27, claude-opus-4-6, 400 from api.anthropic.com); "
+         "can1357/oh-my-pi#341 (2026-03-09, amazon-bedrock us.anthropic.claude-sonnet-4-6)"
+         f"{CITE_END}'Error creating stream APICallError [AI_APICallError]: Thinking may not be enabled when tool_choice "
+         "forces tool use.' (mastra#7507); 'Error: The model returned the following errors: Thinking may not be "
+         "enabled when tool_choice forces tool use.' (oh-my-pi#341, Bedrock)", _VERIFIED),
+    Fact("openai.tools_effort_words", ("openai", "azure"),
+         "OpenAI's 400 for function tools with a reasoning_effort the model refuses on Chat Completions names the "
+         "model: gpt-5.6 'Function tools with reasoning_effort are not supported for MODEL in /v1/chat/completions. "
+         "To use function tools, use /v1/responses or set reasoning_effort to 'none'.'; gpt-5.2 to 5.5 '... Please "
+         "use /v1/responses instead.' (Azure Foundry answers the latter form: model rules gpt-5.6-tools-effort-none, "
+         "gpt-5.2-5.5-tools-effort, azure-gpt-5.6-tools-effort)",
+         "BerriAI/litellm#34569, github/app#2133, livekit/agents#7169 (gpt-5.6); pipecat-ai/pipecat#4043, "
+         "openai/openai-openapi#541, charmbracelet/crush#2913 (gpt-5.4, gpt-5.5); agentgateway/agentgateway#2894 "
+         f"(Azure Foundry){CITE_END}'Function tools with reasoning_effort are not supported for gpt-5.6-sol in "
+         "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.'; "
+         "'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. Please use "
+         "/v1/responses instead.'", _VERIFIED),
+    Fact("groq.undeclared_tool_words", ("groq",),
+         "Groq's 400 for a tool_choice naming a tool the request does not declare says 'requested tool does not exist' "
+         "(invalid_request_error)",
+         "tests/data/responses/errors/error-groq-requested-tool-does-not-exist.json (BerriAI/litellm#11001, "
+         f"'GroqException - {{...}}'){CITE_END}'{{\"error\":{{\"message\":\"requested tool does not exist\",\"type\":"
+         "\"invalid_request_error\"}}'", _VERIFIED),
+    Fact("openai.messages_empty", ("openai",),
+         "OpenAI's Chat Completions answers 400 invalid_request_error \"[] is too short - 'messages'\" (param null) to "
+         "an empty messages list: render and send refuse it (messages.empty), the mock answers those words. No source "
+         "read says the same of Azure or the other chat hosts (openai-python's types mark the list Required, with no "
+         "length): there it is sent and answered",
+         "the API's recorded 400s: run-llama/llama_index#9373 (2023-12-07, openai-python BadRequestError from "
+         "api.openai.com), sashabaranov/go-openai#605 (2023-11-23)"
+         f"{CITE_END}\"openai.BadRequestError: Error code: 400 - {{'error': {{'message': \\\"[] is too short - "
+         "'messages'\\\", 'type': 'invalid_request_error', 'param': None, 'code': None}}\" (llama_index#9373); "
+         "'status code: 400, message: [] is too short - 'messages'' (go-openai#605)", _VERIFIED),
+    Fact("anthropic.messages_empty", ("anthropic",),
+         "Anthropic's Messages API answers 400 invalid_request_error 'messages: at least one message is required' to "
+         "an empty messages list: render and send refuse it (messages.empty; until 2026-11-27 a warning), the mock "
+         "answers those words. Bedrock's Converse: no source read states it (botocore's Messages shape has no min), so "
+         "it stays a warning",
+         "the API's recorded 400: devoxx/DevoxxGenieIDEAPlugin#567 (2025-03-22); Helicone/helicone#5257 (2025-11-17: "
+         "'the confusing Anthropic API error \"messages must have at least one element\" when users send only system "
+         f"messages'){CITE_END}'{{\"type\":\"error\",\"error\":{{\"type\":\"invalid_request_error\",\"message\":"
+         "\"messages: at least one message is required\"}}' (DevoxxGenieIDEAPlugin#567)", _VERIFIED),
+    Fact("gemini.empty_contents_words", ("gemini",),
+         "Gemini's 400 for a request without contents names the field: '* GenerateContentRequest.contents: contents is "
+         "not specified' (INVALID_ARGUMENT); an empty contents list is answered as an absent one",
+         "vercel/ai#3775 (2025-03-25, generativelanguage.googleapis.com: 'even if pass an empty array as messages, this "
+         "still fails'); BerriAI/litellm#8467 (2025-02-11, a request of only a system message, so no contents); "
+         f"langchain-ai/langchain-google#1393 (2025-11-29){CITE_END}'Error [AI_APICallError]: * GenerateContentRequest."
+         "contents: contents is not specified' (vercel/ai#3775); '{\"error\": {\"code\": 400, \"message\": \"* "
+         "GenerateContentRequest.contents: contents is not specified\\n\", \"status\": \"INVALID_ARGUMENT\"}}' "
+         "(litellm#8467; the mock leaves out the trailing newline)", _VERIFIED),
+)
+
+
+class RefusalWords(NamedTuple):
+    """The API's words for the refusal a ledger ``code`` stands for, on ``providers``, in the case they were recorded
+    for: a model id the ``model`` pattern is searched in (None: any), a body field at ``field`` (a path) equal to
+    ``value`` (None: any body). ``words`` may hold ``{model}``, the request's model id as the API echoes it."""
+
+    code: str
+    providers: tuple[str, ...]
+    words: str
+    fact: str
+    model: str | None = None
+    field: tuple[str, ...] = ()
+    value: Any = None
+
+
+_MANUAL = "enabled"  # Claude's manual thinking {type: enabled}: the case the forced-choice words were recorded for
+_FORCED = "Thinking may not be enabled when tool_choice forces tool use."
+
+REFUSAL_WORDS: tuple[RefusalWords, ...] = (
+    RefusalWords("thinking.forced_choice", ("deepseek",), "Thinking mode does not support this tool_choice",
+                 "deepseek.forced_choice_words", model=r"^deepseek-v4-(?:flash|pro)$"),
+    RefusalWords("thinking.forced_choice", ("deepseek",), "deepseek-reasoner does not support this tool_choice",
+                 "deepseek.forced_choice_words", model=r"^deepseek-reasoner$"),
+    RefusalWords("thinking.forced_choice", ("anthropic",), _FORCED, "anthropic.forced_choice_words",
+                 field=("thinking", "type"), value=_MANUAL),
+    RefusalWords("thinking.forced_choice", ("bedrock",), "The model returned the following errors: " + _FORCED,
+                 "anthropic.forced_choice_words", field=("additionalModelRequestFields", "thinking", "type"),
+                 value=_MANUAL),
+    RefusalWords("thinking.effort_for_tools", ("openai",), "Function tools with reasoning_effort are not supported for "
+                 "{model} in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
+                 "'none'.", "openai.tools_effort_words", model=r"gpt-5\.6(?!\d)"),
+    RefusalWords("thinking.effort_for_tools", ("openai", "azure"), "Function tools with reasoning_effort are not "
+                 "supported for {model} in /v1/chat/completions. Please use /v1/responses instead.",
+                 "openai.tools_effort_words", model=r"gpt-5\.[2-5](?!\d)"),
+    RefusalWords("tool_choice.undeclared", ("groq",), "requested tool does not exist", "groq.undeclared_tool_words"),
+    RefusalWords("messages.empty", ("openai",), "[] is too short - 'messages'", "openai.messages_empty"),
+    RefusalWords("messages.empty", ("anthropic",), "messages: at least one message is required",
+                 "anthropic.messages_empty"),
+    RefusalWords("messages.empty", ("gemini",), "* GenerateContentRequest.contents: contents is not specified",
+                 "gemini.empty_contents_words"),
+)
+
+
+def api_words(provider: str, code: str, model: str | None, body: Any) -> str | None:
+    """The API's own words for the refusal ``code`` stands for, where recorded for this case; else None."""
+    for row in REFUSAL_WORDS:
+        if row.code != code or provider not in row.providers:
+            continue
+        if row.model is not None and not (isinstance(model, str) and re.search(row.model, model.lower())):
+            continue
+        if row.field and _at(body, row.field) != row.value:
+            continue
+        return row.words.replace("{model}", model or "")
+    return None
+
+
+def _at(body: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        body = body.get(key) if isinstance(body, dict) else None
+    return body

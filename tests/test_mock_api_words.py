@@ -1,0 +1,218 @@
+"""The mock speaks the API's words: a refused request's 400 carries the API's own message, where a source records it,
+in the API's envelope, and toolchoice's advice stays in the judged line; a string tool_choice word a host's own source
+does not name is passed unjudged, not read as required; an empty message list is refused only where a recorded 400
+says so.
+
+The expected words are copied from the recordings (each test names its source), not from the code."""
+
+from __future__ import annotations
+
+import json
+import typing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sdk_types import missing
+from toolchoice.providers.core.mock.service import MockService
+
+USER = [{"role": "user", "content": "hi"}]
+TOOL = {"type": "function", "function": {"name": "get_time", "parameters": {"type": "object", "properties": {}}}}
+CLAUDE_TOOL = {"name": "get_time", "input_schema": {"type": "object", "properties": {}}}
+ERRORS = Path(__file__).parent / "data" / "responses" / "errors"
+
+
+def ask(provider: str, body: dict[str, Any], path: str = "/v1/chat/completions") -> tuple[int, Any, dict[str, Any]]:
+    exchange = MockService(provider).handle("POST", path, {}, json.dumps(body).encode())
+    return exchange.status, json.loads(exchange.body) if exchange.body else None, exchange.record
+
+
+def codes(record: dict[str, Any]) -> list[str]:
+    return [f["code"] for f in record["findings"] if f["severity"] == "error"]
+
+
+# ---- 1. refusals in the API's words ---------------------------------------------------------------------------
+
+def test_deepseek_thinking_forced_choice_in_deepseeks_words() -> None:
+    """deepseek-ai/DeepSeek-V3#1376 (curl to api.deepseek.com, deepseek-v4-flash): '400 — Thinking mode does not
+    support this tool_choice'; every recorded DeepSeek 400 has code invalid_request_error. The body said
+    'set providers.deepseek.thinking: false', a toolchoice scenario key, to a LiteLLM or Vercel client."""
+    status, reply, record = ask("deepseek", {"model": "deepseek-v4-flash", "messages": USER, "tools": [TOOL],
+                                             "tool_choice": "required"})
+    assert status == 400
+    assert reply == {"error": {"message": "Thinking mode does not support this tool_choice",
+                               "type": "invalid_request_error", "param": None, "code": "invalid_request_error"}}
+    advice = [f for f in record["findings"] if f["code"] == "thinking.forced_choice"]
+    assert advice and "providers.deepseek.thinking: false" in advice[0]["message"]  # the advice is not lost
+    refused = [f for f in record["findings"] if f["code"] == "mock.refused"]
+    assert refused and refused[0]["message"] == "Thinking mode does not support this tool_choice"
+
+
+def test_deepseek_reasoner_in_its_own_words() -> None:
+    """i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945: 'deepseek-reasoner does not support this tool_choice'."""
+    status, reply, _ = ask("deepseek", {"model": "deepseek-reasoner", "messages": USER, "tools": [TOOL],
+                                        "tool_choice": {"type": "function", "function": {"name": "get_time"}}})
+    assert status == 400 and reply["error"]["message"] == "deepseek-reasoner does not support this tool_choice"
+
+
+def test_claude_manual_thinking_forced_choice_in_anthropics_words() -> None:
+    """mastra-ai/mastra#7507 (api.anthropic.com/v1/messages): 'Thinking may not be enabled when tool_choice forces
+    tool use.'"""
+    status, reply, record = ask("anthropic", {"model": "claude-sonnet-4-6", "max_tokens": 4096, "messages": USER,
+                                              "tools": [CLAUDE_TOOL], "tool_choice": {"type": "any"},
+                                              "thinking": {"type": "enabled", "budget_tokens": 1024}}, "/v1/messages")
+    assert status == 400 and reply["type"] == "error"
+    assert reply["error"] == {"type": "invalid_request_error",
+                              "message": "Thinking may not be enabled when tool_choice forces tool use."}
+    assert "thinking.forced_choice" in codes(record)
+
+
+def test_bedrock_claude_in_bedrocks_words() -> None:
+    """can1357/oh-my-pi#341 (amazon-bedrock us.anthropic.claude-sonnet-4-6): 'The model returned the following
+    errors: Thinking may not be enabled when tool_choice forces tool use.'"""
+    body = {"messages": [{"role": "user", "content": [{"text": "hi"}]}],
+            "toolConfig": {"tools": [{"toolSpec": {"name": "get_time", "inputSchema": {"json": {"type": "object"}}}}],
+                           "toolChoice": {"any": {}}},
+            "inferenceConfig": {"maxTokens": 4096},
+            "additionalModelRequestFields": {"thinking": {"type": "enabled", "budget_tokens": 1024}}}
+    status, reply, _ = ask("bedrock", body, "/model/us.anthropic.claude-sonnet-4-6/converse")
+    assert status == 400
+    assert reply == {"message": "The model returned the following errors: Thinking may not be enabled when "
+                                "tool_choice forces tool use."}
+
+
+def test_no_recorded_words_keep_toolchoices_message() -> None:
+    """Opus 5.5 refuses forced tool use whatever the thinking (whats-new-opus-5-5: 'Forced tool use returns an
+    error.'), but no 400 body is recorded: the 400 keeps the ledger's message (docs/mock.md)."""
+    status, reply, record = ask("anthropic", {"model": "claude-opus-5-5", "max_tokens": 4096, "messages": USER,
+                                              "tools": [CLAUDE_TOOL], "tool_choice": {"type": "any"}}, "/v1/messages")
+    assert status == 400
+    refusing = [f for f in record["findings"] if f["code"] == "thinking.forced_choice"]
+    assert refusing and reply["error"]["message"] == refusing[0]["message"]
+    assert "mock.refused" not in codes(record)
+
+
+@pytest.mark.parametrize(("model", "effort", "words"), [
+    # pipecat-ai/pipecat#4043, openai/openai-openapi#541
+    ("gpt-5.4", "high", "Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. "
+                        "Please use /v1/responses instead."),
+    # github/app#2133 (gpt-5.6-sol; BerriAI/litellm#34569: tools alone are the 400)
+    ("gpt-5.6-sol", None, "Function tools with reasoning_effort are not supported for gpt-5.6-sol in "
+                          "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
+                          "'none'."),
+])
+def test_openai_tools_with_effort_in_openais_words(model: str, effort: str | None, words: str) -> None:
+    body = {"model": model, "messages": USER, "tools": [TOOL], **({"reasoning_effort": effort} if effort else {})}
+    status, reply, record = ask("openai", body)
+    assert status == 400 and reply["error"]["message"] == words
+    assert "thinking.effort_for_tools" in codes(record)
+
+
+def test_groq_undeclared_tool_in_groqs_recorded_words() -> None:
+    recorded = json.loads((ERRORS / "error-groq-requested-tool-does-not-exist.json").read_text())
+    status, reply, record = ask("groq", {"model": "llama-3.3-70b-versatile", "messages": USER, "tools": [TOOL],
+                                         "tool_choice": {"type": "function", "function": {"name": "nope"}}},
+                                "/openai/v1/chat/completions")
+    assert status == 400
+    assert {k: reply["error"][k] for k in recorded["error"]} == recorded["error"]
+    assert "tool_choice.undeclared" in codes(record)  # toolchoice's line, naming the declared tools
+    # another host has no recorded words: toolchoice's own
+    status, reply, _ = ask("together", {"model": "m", "messages": USER, "tools": [TOOL],
+                                        "tool_choice": {"type": "function", "function": {"name": "nope"}}})
+    assert status == 400 and "not a declared tool" in reply["error"]["message"]
+
+
+def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
+    from toolchoice.providers.core.facts import fact
+    from toolchoice.providers.core.refusal_words import REFUSAL_WORDS
+
+    for row in REFUSAL_WORDS:
+        dated = fact(row.fact)
+        assert dated.verified == "2026-11-27" and set(row.providers) <= set(dated.providers)
+        first = row.words.split("{model}")[0]
+        assert first in dated.source.replace('\\"', '"'), row
+
+
+# ---- 2. string tool_choice words per OpenAI-compatible host ----------------------------------------------------
+
+UNNAMED = ["deepseek", "xai", "openrouter", "together", "cerebras", "sambanova", "huggingface"]
+
+
+@pytest.mark.parametrize("provider", UNNAMED)
+def test_any_is_passed_unjudged_where_the_hosts_source_does_not_name_it(provider: str) -> None:
+    """LiteLLM passes Anthropic's "any" through; no source says these hosts take or refuse it. It was read as
+    required with no finding."""
+    status, _, record = ask(provider, {"model": "m", "messages": USER, "tools": [TOOL], "tool_choice": "any"})
+    assert status == 200 and record["requested"] == "any" and record["tool_choice"] is None
+    unread = [f for f in record["findings"] if f["code"] == "mock.choice_unread"]
+    assert unread and f"{provider}.tool_choice_words" in unread[0]["message"]
+    status, _, record = ask(provider, {"model": "m", "messages": USER, "tools": [TOOL], "tool_choice": "required"})
+    assert status == 200 and record["tool_choice"] == "required"
+
+
+@pytest.mark.parametrize("provider", ["mistral", "fireworks"])
+def test_any_is_read_where_the_hosts_types_name_it(provider: str) -> None:
+    status, reply, record = ask(provider, {"model": "m", "messages": USER, "tools": [TOOL], "tool_choice": "any"})
+    assert status == 200 and record["tool_choice"] == "required"
+    assert not [f for f in record["findings"] if f["code"] == "mock.choice_unread"]
+
+
+def _literal_words(alias: Any) -> tuple[str, ...]:
+    if typing.get_origin(alias) is typing.Literal:
+        return typing.get_args(alias)
+    words: list[str] = []
+    for arg in typing.get_args(alias):
+        if typing.get_origin(arg) is typing.Literal:
+            words += typing.get_args(arg)
+    return tuple(words)
+
+
+@pytest.mark.parametrize(("provider", "package", "module", "name"), [
+    ("mistral", "mistralai", "mistralai.client.models.toolchoiceenum", "ToolChoiceEnum"),
+    ("fireworks", "fireworks", "fireworks.types.chat.completion_create_params", "ToolChoice"),
+    ("cerebras", "cerebras", "cerebras.cloud.sdk.types.chat.completion_create_params", "ToolChoice"),
+    ("sambanova", "sambanova", "sambanova.types.chat.completion_create_params", "ToolChoice"),
+    ("huggingface", "huggingface_hub", "huggingface_hub.inference._generated.types.chat_completion",
+     "ChatCompletionInputToolChoiceEnum"),
+])
+def test_the_words_are_the_hosts_sdk_types(provider: str, package: str, module: str, name: str) -> None:
+    if missing(package):
+        pytest.skip(f"needs {package}")
+    import importlib
+
+    from toolchoice.providers.openai_chat_mock import MOCK_STRING_WORDS
+
+    assert set(MOCK_STRING_WORDS[provider][0]) == set(_literal_words(getattr(importlib.import_module(module), name)))
+
+
+# ---- 3. messages: [] -------------------------------------------------------------------------------------------
+
+def test_empty_messages_refused_where_a_recorded_400_says_so() -> None:
+    """OpenAI: "[] is too short - 'messages'" (run-llama/llama_index#9373, openai-python BadRequestError);
+    Anthropic: 'messages: at least one message is required' (devoxx/DevoxxGenieIDEAPlugin#567); Gemini:
+    '* GenerateContentRequest.contents: contents is not specified' (vercel/ai#3775: 'even if pass an empty array')."""
+    status, reply, record = ask("openai", {"model": "gpt-5.4-mini", "messages": []})
+    assert status == 400 and reply["error"]["message"] == "[] is too short - 'messages'"
+    assert reply["error"]["type"] == "invalid_request_error" and "messages.empty" in codes(record)
+    status, reply, _ = ask("anthropic", {"model": "claude-opus-5", "max_tokens": 1024, "messages": []}, "/v1/messages")
+    assert status == 400 and reply["error"] == {"type": "invalid_request_error",
+                                                "message": "messages: at least one message is required"}
+    status, reply, _ = ask("gemini", {"contents": []}, "/v1beta/models/gemini-3.5-flash:generateContent")
+    assert status == 400 and reply["error"]["message"] == "* GenerateContentRequest.contents: contents is not specified"
+    assert reply["error"]["status"] == "INVALID_ARGUMENT"
+
+
+@pytest.mark.parametrize("provider", ["azure", "mistral", "deepseek", "groq", "xai"])
+def test_empty_messages_answered_where_no_source_says(provider: str) -> None:
+    status, _, record = ask(provider, {"model": "m", "messages": []})
+    assert status == 200 and not codes(record)
+
+
+def test_render_refuses_it_for_openai_and_anthropic_only() -> None:
+    from toolchoice.providers import load_scenario_text, translate
+
+    for provider, severity in (("openai", "error"), ("anthropic", "error"), ("azure", None), ("bedrock", "warning")):
+        t = translate(provider, load_scenario_text("messages: []\n", "t.yaml"))
+        found = [e.severity for e in t.ledger if e.code == "messages.empty"]
+        assert found == ([severity] if severity else []), (provider, found)
