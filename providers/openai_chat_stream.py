@@ -9,6 +9,12 @@ from .core.model import Usage
 from .core.parsing import StreamAssembler, int_or_none
 
 
+# Where a host's own SDK ends a chat stream at data: [DONE] (stream_framing.DoneMarker): openai 3.57.0 (_streaming.py
+# Stream.__stream__: 'if sse.data.startswith("[DONE]")') and the other Stainless SDKs at data that starts with it; these
+# hosts' SDKs only at data that is exactly [DONE].
+EXACT_DONE = {"mistral": "mistralai 3.7.0 client/utils/eventstreaming.py _parse_event: 'data == sentinel'"}
+
+
 class ChatStreamAssembler(StreamAssembler):
     """Chat Completions chunks → the Reply ``parse_reply`` makes of the whole body.
 
@@ -25,6 +31,7 @@ class ChatStreamAssembler(StreamAssembler):
 
     def __init__(self, provider: str, upstream: Callable[[dict[str, Any]], str | None] | None = None) -> None:
         super().__init__(provider)
+        self.done_marker = "exact" if provider in EXACT_DONE else "prefix"
         self._ids: dict[str, Any] = {}
         self._last: Any = None
         self._upstream = upstream  # a router's: which upstream answered (openai_chat's HOSTS say which hosts route)
@@ -36,6 +43,11 @@ class ChatStreamAssembler(StreamAssembler):
         if not isinstance(data, dict):
             if event.text == "[DONE]":
                 self.done = True
+            elif event.text.startswith("[DONE]"):  # reaches here only where the SDK ends at [DONE] exactly
+                from .core.stream_assembly import done_unreadable
+
+                self.findings.append(done_unreadable(event.text, "mistralai 3.7.0 compares the whole data with [DONE] "
+                                                     "(utils/eventstreaming.py) and fails to read it as a chunk"))
             return False
         if data.get("error") is not None:
             from .core.reply import provider_error

@@ -37,6 +37,10 @@ from .bounded import depth_ok
 from .stream_assembly import Finding
 
 Framing = Literal["sse", "ndjson", "eventstream"]
+# How a family's official SDK ends an SSE stream at ``data: [DONE]`` (its assembler's ``done_marker``): "prefix", at
+# data that starts with [DONE] (openai-python); "exact", at data that is exactly [DONE] (mistralai, cohere); None,
+# never (anthropic, google-genai): the data is then an event like any other, read by the family's assembler.
+DoneMarker = Literal["prefix", "exact"] | None
 
 
 class Event(NamedTuple):
@@ -335,10 +339,11 @@ UNTERMINATED_END = Finding("stream.unterminated_event", "data: [DONE] has no bla
 class EventDecoder:
     """Bytes in any split -> ``Event``s for one framing; faults and leftovers become findings."""
 
-    def __init__(self, framing: Framing) -> None:
+    def __init__(self, framing: Framing, done_marker: DoneMarker = "prefix") -> None:
         from . import limits
 
         self.framing = framing
+        self.done_marker = done_marker
         self.findings: list[Finding] = []
         self.broken = False
         self.done = False  # data: [DONE] seen: what follows is not assembled (the SDKs stop there)
@@ -380,7 +385,7 @@ class EventDecoder:
         events = self._events(items, at)
         last = getattr(self._decoder, "unterminated", None)
         if last is not None and (last[1].startswith("[DONE]") or json_or_none(last[1]) is not None):
-            if last[1].startswith("[DONE]") and not self.done:  # not dispatched, as openai's decoder does; no cut
+            if self._ends(last[1]) and not self.done:  # not dispatched, as openai's decoder does; no cut
                 self.done = True
                 self.findings.append(UNTERMINATED_END)
             else:
@@ -398,6 +403,12 @@ class EventDecoder:
                                          "assembled (the SDKs stop reading there)"))
         return events
 
+    def _ends(self, text: str) -> bool:
+        """Whether the data ends the stream, as the family's SDK reads it (``DoneMarker``)."""
+        if self.done_marker == "prefix":
+            return text.startswith("[DONE]")
+        return self.done_marker == "exact" and text == "[DONE]"
+
     def _events(self, items: list[Any], at: float | None) -> list[Event]:
         out = []
         if self.framing == "sse":
@@ -406,6 +417,9 @@ class EventDecoder:
                     self.after_done += 1
                     continue
                 if text.startswith("[DONE]"):
+                    if not self._ends(text):  # not this family's end: its assembler reads it as its SDK does
+                        out.append(Event(name, None, text, at))
+                        continue
                     self.done = True
                     if text != "[DONE]":
                         self.findings.append(inexact_done(text))

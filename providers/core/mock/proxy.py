@@ -160,11 +160,10 @@ class ProxyHandler:
                 if stream and 200 <= passage.status < 300 and "application/json" in kind:  # it ignored `stream`
                     passage.findings.append(_not_streamed(kind))
                 elif stream and 200 <= passage.status < 300:
-                    from ..stream_framing import EventDecoder
-                    from ..streaming import assembler_for
+                    from ..streaming import assembler_for, decoder_for
 
-                    passage.decoder = EventDecoder(self.service.framing)
                     passage.assembler = assembler_for(self.provider)[1]  # an event it cannot read: a finding
+                    passage.decoder = decoder_for(self.service.framing, passage.assembler)
                 inflate = _Inflate.for_encoding(response.headers.get("content-encoding", ""))
                 async for chunk in response.aiter_raw():
                     writer.write(chunk if old else b"%x\r\n%s\r\n" % (len(chunk), chunk))
