@@ -37,6 +37,7 @@ class ChatStreamAssembler(StreamAssembler):
         self._upstream = upstream  # a router's: which upstream answered (openai_chat's HOSTS say which hosts route)
         self._others: dict[int, ChatStreamAssembler] = {}  # choices but 0 (n > 1), by index
         self.carried = False  # a chunk carried choice 0
+        self.chunked = False  # a chunk arrived (an SDK's chunk file has no data: [DONE])
 
     def feed(self, event: Any) -> bool:
         data = event.data
@@ -49,6 +50,7 @@ class ChatStreamAssembler(StreamAssembler):
                 self.findings.append(done_unreadable(event.text, "mistralai 3.7.0 compares the whole data with [DONE] "
                                                      "(utils/eventstreaming.py) and fails to read it as a chunk"))
             return False
+        self.chunked = True
         if data.get("error") is not None:
             from .core.reply import provider_error
 
@@ -125,11 +127,12 @@ class ChatStreamAssembler(StreamAssembler):
         return "".join(self.text) or None
 
     def finish(self) -> Any:
-        if not self.carried and not self._others and self.error is None and self.done:
+        if not self.carried and not self._others and self.error is None and (self.done or self.chunked):
             from .core.stream_assembly import Finding  # data: [DONE] alone, or chunks of usage only: no answer
 
-            self.findings.append(Finding("stream.empty", "no chunk carried a choice before data: [DONE]: there is no "
-                                         "answer to judge (openai-python's stream state has no completion for it)"))
+            self.findings.append(Finding("stream.empty", "no chunk carried a choice" + (" before data: [DONE]" if
+                                         self.done else "") + ": there is no answer to judge (openai-python's stream "
+                                         "state has no choice in its completion)"))
         assembly = super().finish()
         if not self._others:
             return assembly
