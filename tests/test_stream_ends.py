@@ -1,0 +1,235 @@
+"""Where a stream ends, per family: ``data: [DONE]`` in the middle of a stream, and chunk files of usage alone.
+
+Truth is each family's official SDK as a real client of a real socket on 127.0.0.1 (tests/streams.py's
+StreamServer), reading the same bytes toolchoice reads, offline (``assemble_bytes``, what ``parse --stream`` does) and
+live (``stream_reply``, what ``send --stream`` does):
+- openai 3.57.0 ``_streaming.py`` ``Stream.__stream__``: ``if sse.data.startswith("[DONE]"): break`` (chat and
+  Responses streams alike): it reads nothing after it; the chat helper returns the chunks before it, the Responses
+  helper raises without ``response.completed``.
+- anthropic 2.14.0 ``_streaming.py``: no ``[DONE]`` test; an event without its ``event:`` line is skipped (``if
+  sse.event is None: continue``) and reading goes on; a named event's data is parsed as JSON (``sse.json()``).
+- cohere 7.3.1 ``v2/raw_client.py`` ``chat_stream``: ``if _sse.data == "[DONE]": return``; other data that is not JSON
+  is skipped with a logged warning.
+- mistralai 3.7.0 ``client/utils/eventstreaming.py``: ends at data equal to the sentinel ``[DONE]``; other data is
+  read as the event's data and fails the chunk's validation.
+- google-genai 3.6.1 ``_api_client.py``: every ``data: `` is parsed as JSON; ``[DONE]`` raises.
+- openai 3.57.0 ``ChatCompletionStreamState`` (lib/streaming/chat/_completions.py) on chunks of usage alone: a
+  completion with no choice, so ``choices[0]``, what a client reads, is not there.
+Bedrock (AWS event stream, botocore) and Ollama (NDJSON) frame no ``[DONE]``: nothing to end there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Callable
+
+import httpx
+import pytest
+from streams import Piece, Script, StreamServer
+from test_stream_sdk_differential import FORMS, base_events, write
+
+from toolchoice.providers.core.model import Request
+from toolchoice.providers.core.streaming import StreamResult, assemble_bytes, stream_reply
+from toolchoice.providers.core.transport import prepare
+
+WHOLE, STOPS, RAISES = "reads the whole reply", "stops at it", "raises"
+
+
+def _anthropic(url: str) -> list[str]:
+    import anthropic
+
+    client = anthropic.Anthropic(api_key="sk-ant-ends", base_url=url, max_retries=0)
+    with client.messages.stream(model="m", max_tokens=10, messages=[{"role": "user", "content": "hi"}]) as stream:
+        message = stream.get_final_message()
+    return [block.name for block in message.content if block.type == "tool_use"]
+
+
+def _openai_chat(url: str) -> list[str]:
+    import openai
+
+    client = openai.OpenAI(api_key="sk-ends", base_url=url + "/v1", max_retries=0)
+    with client.chat.completions.stream(model="m", messages=[{"role": "user", "content": "hi"}]) as stream:
+        choice = stream.get_final_completion().choices[0]
+    names = [call.function.name for call in choice.message.tool_calls or []]
+    return names if choice.finish_reason else names + ["(stopped before finish_reason)"]
+
+
+def _openai_responses(url: str) -> list[str]:
+    import openai
+
+    client = openai.OpenAI(api_key="sk-ends", base_url=url + "/v1", max_retries=0)
+    with client.responses.stream(model="m", input="hi") as stream:
+        response = stream.get_final_response()
+    return [item.name for item in response.output if item.type == "function_call"]
+
+
+def _cohere(url: str) -> list[str]:
+    import cohere
+
+    events = list(cohere.ClientV2(api_key="ends", base_url=url).chat_stream(
+        model="m", messages=[{"role": "user", "content": "hi"}]))
+    if events[-1].type != "message-end":
+        return ["(stopped before message-end)"]
+    return [e.delta.message.tool_calls.function.name for e in events if e.type == "tool-call-start"]
+
+
+def _mistral(url: str) -> list[str]:
+    from mistralai.client import Mistral
+
+    events = list(Mistral(api_key="ends", server_url=url).chat.stream(
+        model="m", messages=[{"role": "user", "content": "hi"}]))
+    names = [call.function.name for event in events for choice in event.data.choices
+             for call in choice.delta.tool_calls or [] if call.function.name]
+    return names if events[-1].data.choices[0].finish_reason else names + ["(stopped before finish_reason)"]
+
+
+def _gemini(url: str) -> list[str]:
+    from google import genai
+
+    client = genai.Client(api_key="ends", http_options={"base_url": url})
+    chunks = list(client.models.generate_content_stream(model="gemini-2.5-flash", contents="hi"))
+    return [part.function_call.name for chunk in chunks for part in chunk.candidates[0].content.parts
+            if part.function_call]
+
+
+# provider, recorded stream, written with event: lines, ends with [DONE], the SDK client
+FAMILIES: dict[str, tuple[str, bool, bool, Callable[[str], list[str]]]] = {
+    "anthropic": ("anthropic-tool-no-args.chunks.txt", True, False, _anthropic),
+    "groq": ("groq-tool-call.chunks.txt", False, True, _openai_chat),
+    "openai-responses": ("azure-tool-call.1.chunks.txt", True, False, _openai_responses),
+    "cohere": ("cohere-tool-call.chunks.txt", True, False, _cohere),
+    "mistral": ("mistral-tool-call.chunks.txt", False, True, _mistral),
+    "gemini": ("google-tool-call.chunks.txt", False, False, _gemini),
+}
+
+# (provider, the data put in the middle, the event: line it comes with) -> what the SDK does, as read from its source
+# above and held below by running it
+CASES: dict[tuple[str, str, str | None], str] = {
+    ("anthropic", "[DONE]", None): WHOLE,  # the failing case of the adversarial trial: toolchoice stopped there
+    ("anthropic", "[DONE] ", None): WHOLE,
+    ("anthropic", "[DONE]", "content_block_delta"): RAISES,  # sse.json(): JSONDecodeError
+    ("groq", "[DONE]", None): STOPS,
+    ("groq", "[DONE] ", None): STOPS,  # startswith
+    ("openai-responses", "[DONE]", None): RAISES,  # Didn't receive a `response.completed` event.
+    ("cohere", "[DONE]", None): STOPS,
+    ("cohere", "[DONE] ", None): WHOLE,  # not exactly [DONE]: skipped as invalid JSON, read on
+    ("mistral", "[DONE]", None): STOPS,
+    ("mistral", "[DONE] ", None): RAISES,  # not the sentinel: ResponseValidationError
+    ("gemini", "[DONE]", None): RAISES,  # UnknownApiResponseError
+}
+
+
+def _with_marker(provider: str, marker: str, name: str | None) -> bytes:
+    fixture, named, done, _ = FAMILIES[provider]
+    events = base_events(provider, fixture, named, done)
+    middle = len(events) // 2
+    return write(events[:middle] + [(name, marker)] + events[middle:], FORMS["plain"])
+
+
+def _sdk(provider: str, data: bytes) -> tuple[str, list[str]]:
+    client = FAMILIES[provider][3]
+    logging.disable(logging.WARNING)  # cohere logs the event it skips
+    try:
+        with StreamServer(Script([Piece(data)])) as server:
+            names = client(server.url)
+    except Exception:  # noqa: BLE001 - the SDK cannot read the stream: that is the truth here
+        return RAISES, []
+    finally:
+        logging.disable(logging.NOTSET)
+    stopped = any(name.startswith("(stopped") for name in names)
+    return (STOPS if stopped else WHOLE), [n for n in names if not n.startswith("(stopped")]
+
+
+def _live(provider: str, data: bytes) -> StreamResult:
+    """toolchoice's live reading of the same bytes over a real socket (send --stream)."""
+    with StreamServer(Script([Piece(data[:len(data) // 3]), Piece(data[len(data) // 3:], 0.02)])) as server:
+        request = Request("POST", server.url + "/stream", {"Authorization": "Bearer $ENDS_KEY"}, {"stream": True},
+                          key_env=("ENDS_KEY",), stream=True)
+        prepared = prepare(request, provider, {"ENDS_KEY": "sk-ends-0000"})
+
+        async def go() -> StreamResult:
+            async with httpx.AsyncClient(timeout=httpx.Timeout(30.0)) as client:
+                return await stream_reply(client, prepared, provider, 20.0, idle=10.0)
+
+        return asyncio.run(go())
+
+
+@pytest.mark.parametrize("provider, marker, name", sorted(CASES, key=str), ids=lambda v: repr(v))
+def test_data_done_mid_stream_is_read_as_the_family_sdk_reads_it(provider: str, marker: str, name: str | None):
+    data = _with_marker(provider, marker, name)
+    expected = CASES[(provider, marker, name)]
+    sdk, sdk_names = _sdk(provider, data)
+    assert sdk == expected
+    for result in (assemble_bytes(provider, data), _live(provider, data)):
+        codes = [f.code for f in result.findings]
+        if sdk == WHOLE:  # read on, the reply whole and judged, the skipped marker said
+            assert result.reply.error is None, codes
+            assert [c.name for c in result.reply.tool_calls] == sdk_names
+            assert codes == ["stream.done_skipped"]
+        elif sdk == STOPS:  # nothing after it is read, as the SDK reads nothing; the rest is said left out
+            assert "stream.after_done" in codes and result.reply.error is not None
+        else:  # the SDK's user has no reply: neither is one judged here
+            assert result.reply.error is not None
+            assert "stream.done_skipped" not in codes
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "cohere"])
+def test_a_family_that_reads_on_also_reads_a_done_at_the_end(provider: str):
+    """A gateway that ends every SSE stream with data: [DONE]: the family's own end came first."""
+    fixture, named, done, client = FAMILIES[provider]
+    data = write(base_events(provider, fixture, named, done) + [(None, "[DONE]")], FORMS["plain"])
+    with StreamServer(Script([Piece(data)])) as server:
+        names = client(server.url)
+    result = assemble_bytes(provider, data)
+    assert result.reply.error is None and [c.name for c in result.reply.tool_calls] == names
+    assert [f.code for f in result.findings] == (["stream.done_skipped"] if provider == "anthropic" else [])
+
+
+def test_the_families_declare_their_end():
+    """The rule lives in each family's stream code (its assembler, reached through the registry)."""
+    from toolchoice.providers.core.streaming import assembler_for, done_marker
+
+    rules = {provider: done_marker(assembler_for(provider)[1])
+             for provider in ("openai", "groq", "mistral", "openai-responses", "anthropic", "cohere", "gemini")}
+    assert rules == {"openai": "prefix", "groq": "prefix", "mistral": "exact", "openai-responses": "prefix",
+                     "anthropic": None, "cohere": "exact", "gemini": None}
+
+
+# ---- 2. chunk files of usage chunks alone ----------------------------------------------------------------------
+
+USAGE_ONLY = {"id": "chatcmpl-u", "object": "chat.completion.chunk", "created": 1764147600, "model": "gpt-4o",
+              "choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": 3, "total_tokens": 15}}
+
+
+def test_a_chunk_file_of_usage_alone_is_empty_as_openai_python_reads_it(tmp_path):
+    from openai.lib.streaming.chat._completions import ChatCompletionStreamState
+    from openai.types.chat import ChatCompletionChunk
+
+    from cli import run_cli
+
+    lines = [json.dumps(USAGE_ONLY), json.dumps({**USAGE_ONLY, "usage": None})]
+    state = ChatCompletionStreamState()
+    for line in lines:
+        state.handle_chunk(ChatCompletionChunk.model_validate_json(line))
+    assert state.get_final_completion().choices == []  # no choices[0]: no answer to judge
+    path = tmp_path / "usage.chunks.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = assemble_bytes("openai", path.read_bytes())
+    assert result.reply.error is not None and result.reply.error.type == "stream.empty"
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - name: f\n    parameters: {type: object}\ntool_choice: required\nmessages:\n"
+                        "  - {role: user, content: hi}\n", encoding="utf-8")
+    shown = run_cli(["parse", str(path), "-p", "openai", "--stream", "--scenario", str(scenario), "-f", "json"])
+    document = json.loads(shown.stdout)
+    assert document["verdict"]["category"] == "error"
+    assert "stream.empty" in [f["code"] for f in document["stream"]["findings"]]
+
+
+def test_a_chunk_file_with_a_choice_is_not_empty():
+    lines = [json.dumps({**USAGE_ONLY, "usage": None, "choices": [
+        {"index": 0, "delta": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}), json.dumps(USAGE_ONLY)]
+    result = assemble_bytes("openai", "\n".join(lines).encode())
+    assert result.reply.error is None and result.reply.text == "hi"
+    assert "stream.empty" not in [f.code for f in result.findings]
