@@ -309,6 +309,18 @@ def json_or_none(text: str, depth: int | None = None) -> Any:
         return None
 
 
+def not_json(what: str, text: str) -> Finding:
+    """The finding for data that did not parse: ``stream.framing`` for text that is not JSON, ``stream.too_large``
+    for JSON holding an integer past Python's digit limit (``bounded.TooManyDigits``), which is said, never called
+    "not JSON" (the failure path only: the text is parsed again to tell)."""
+    from .bounded import TooManyDigits, unreadable
+
+    why = unreadable(text) if text.lstrip()[:1] in ("{", "[") else None
+    if isinstance(why, TooManyDigits):
+        return Finding("stream.too_large", f"{what} cannot be read: {why}")
+    return Finding("stream.framing", f"{what} is not JSON: {text[:120]!r}")
+
+
 def _not_json(word: str) -> Any:
     raise ValueError(f"{word} is not JSON")
 
@@ -427,13 +439,13 @@ class EventDecoder:
                     continue
                 data = json_or_none(text, self.depth)
                 if data is None and text.lstrip()[:1] in ("{", "["):
-                    self.findings.append(Finding("stream.framing", f"an event's data is not JSON: {text[:120]!r}"))
+                    self.findings.append(not_json("an event's data", text))
                 out.append(Event(name, data, text, at))
         elif self.framing == "ndjson":
             for text in items:
                 data = json_or_none(text, self.depth)
                 if data is None and text != "null":
-                    self.findings.append(Finding("stream.framing", f"an NDJSON line is not JSON: {text[:120]!r}"))
+                    self.findings.append(not_json("an NDJSON line", text))
                 out.append(Event(None, data, text, at))
         else:
             for message in items:
@@ -495,7 +507,7 @@ def saved_events(framing: Framing, data: bytes) -> tuple[list[Event], list[Findi
         for line in lines:
             value = json_or_none(line)
             if value is None:
-                findings.append(Finding("stream.framing", f"a chunk line is not JSON: {line[:120]!r}"))
+                findings.append(not_json("a chunk line", line))
             name = value.get("type") if isinstance(value, dict) and isinstance(value.get("type"), str) else "message"
             events.append(Event(name, value, line))
         return events, findings
