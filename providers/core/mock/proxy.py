@@ -63,8 +63,10 @@ class ProxyHandler:
             return None, Judged(None, None, (), (), None)
         try:
             body = json.loads(raw) if raw.strip() else None
-        except (ValueError, RecursionError):
-            body = None
+        except (ValueError, RecursionError) as exc:
+            from .service import unparsed  # an integer past Python's digit limit: said
+
+            return None, Judged(None, None, (), unparsed(exc, proxied=True), None)
         return body, judge(self.provider, self.module, body, route) if body is not None else Judged(None, None, (), (),
                                                                                                      None)
 
