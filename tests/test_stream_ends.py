@@ -233,3 +233,114 @@ def test_a_chunk_file_with_a_choice_is_not_empty():
     result = assemble_bytes("openai", "\n".join(lines).encode())
     assert result.reply.error is None and result.reply.text == "hi"
     assert "stream.empty" not in [f.code for f in result.findings]
+
+
+# ---- 3. a 5,000-digit integer: JSON Python will not convert, never "non-JSON" --------------------------------------
+
+BIG = "9" * 5000
+BIG_REPLY = ('{"id":"chatcmpl-big","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,'
+             '"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":'
+             + BIG + ',"completion_tokens":1,"total_tokens":2}}')
+
+
+def _python_limit() -> str:
+    """The truth is the interpreter's: the text is JSON (it parses once the limit is lifted), and Python's json refuses
+    it only past its integer-digit limit (CPython 3.11+: sys.get_int_max_str_digits, 4,300 by default)."""
+    import sys
+
+    with pytest.raises(ValueError):
+        json.loads(BIG_REPLY)
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert json.loads(BIG_REPLY)["usage"]["prompt_tokens"] == int(BIG)
+    finally:
+        sys.set_int_max_str_digits(limit)
+    return f"{limit:,}"
+
+
+def test_parse_of_a_body_past_the_digit_limit_is_bad_input_in_one_line(tmp_path):
+    from cli import run_cli
+
+    limit = _python_limit()
+    path = tmp_path / "reply.json"
+    path.write_text('{"note": 1,\n' + BIG_REPLY[1:], encoding="utf-8")
+    result = run_cli(["parse", str(path), "-p", "openai"])
+    assert result.returncode == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"toolchoice: error: {path}:2: ") and "5,000 digits" in line and limit in line
+    assert "non-JSON" not in line and "Traceback" not in result.stderr
+
+
+def test_a_reply_past_the_digit_limit_over_a_socket_is_said_not_non_json(tmp_path):
+    from cli import run_cli
+    from servers import StandIn, Step
+
+    limit = _python_limit()
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n  - name: f\n    parameters: {type: object}\ntool_choice: required\nmessages:\n"
+                        "  - {role: user, content: hi}\n", encoding="utf-8")
+    with StandIn("openai", Step(body=BIG_REPLY.encode())) as server:
+        result = run_cli(["send", str(scenario), "-p", "openai", "--base-url", server.base_url(), "--gateway",
+                          "--retries", "0", "-f", "json"], env={"OPENAI_API_KEY": "sk-digits"})
+    error = json.loads(result.stdout)["reply"]["error"]
+    assert result.returncode == 1 and error["type"] == "unreadable_reply"
+    assert "5,000 digits" in error["message"] and limit in error["message"] and "non-JSON" not in error["message"]
+
+
+@pytest.mark.parametrize("provider, data", [
+    ("openai", b"data: " + BIG_REPLY.replace('"chat.completion"', '"chat.completion.chunk"').encode()
+     + b"\n\ndata: [DONE]\n\n"),
+    ("openai", BIG_REPLY.encode() + b"\n"),  # an SDK chunk file's line
+    ("ollama", b'{"model":"m","message":{"role":"assistant","content":"hi"},"done":true,"eval_count":'
+     + BIG.encode() + b"}\n"),
+])
+def test_a_stream_event_past_the_digit_limit_is_a_bounded_finding(provider: str, data: bytes):
+    limit = _python_limit()
+    result = assemble_bytes(provider, data)
+    (finding,) = [f for f in result.findings if f.code == "stream.too_large"]
+    assert "5,000 digits" in finding.message and limit in finding.message
+    assert not any(f.code == "stream.framing" for f in result.findings) and result.reply.error is not None
+
+
+def test_trace_import_past_the_digit_limit_is_one_line(tmp_path):
+    from cli import run_cli
+
+    path = tmp_path / "trace.jsonl"
+    path.write_text('{"resourceSpans": []}\n{"resourceSpans": [{"n": ' + BIG + "}]}\n", encoding="utf-8")
+    result = run_cli(["trace", str(path)])
+    assert result.returncode == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"toolchoice: error: {path}:2: ") and "5,000 digits" in line and "not JSON" not in line
+
+
+def test_the_mock_and_the_proxy_say_the_digit_limit():
+    from servers import StandIn, Step
+    from test_proxy_wire import proxied
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    request = '{"model": "gpt-4o", "max_tokens": ' + BIG + ', "messages": [{"role": "user", "content": "hi"}]}'
+    headers = {"content-type": "application/json", "authorization": "Bearer sk-digits"}
+    with running_mock("openai") as mock:
+        answer = httpx.post(mock.base_url.rstrip("/") + "/chat/completions", content=request, headers=headers,
+                            timeout=10)
+        assert answer.status_code == 400  # the API's words for a body it cannot parse
+        lines = _lines(mock, 1)
+    assert any("5,000 digits" in f["message"] for f in lines[0]["findings"])
+    with StandIn("openai", Step(body=BIG_REPLY.encode())) as server, proxied("openai", server.base_url()) as proxy:
+        assert httpx.post(proxy.base_url.rstrip("/") + "/chat/completions", content=request, headers=headers,
+                          timeout=10).status_code == 200
+        (line,) = _lines(proxy, 1)
+    said = {f["code"]: f["message"] for f in line["findings"]}
+    assert "5,000 digits" in said["mock.unjudged"] and "5,000 digits" in said["proxy.error"]
+    assert "non-JSON" not in said["proxy.error"]
+
+
+def _lines(server: object, count: int) -> list[dict]:
+    import time
+
+    deadline = time.monotonic() + 5
+    while len(server.records) < count and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        time.sleep(0.01)
+    return list(server.records)  # type: ignore[attr-defined]
