@@ -21,6 +21,7 @@ Bedrock (AWS event stream, botocore) and Ollama (NDJSON) frame no ``[DONE]``: no
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import json
 import logging
 from typing import Callable
@@ -344,3 +345,100 @@ def _lines(server: object, count: int) -> list[dict]:
     while len(server.records) < count and time.monotonic() < deadline:  # type: ignore[attr-defined]
         time.sleep(0.01)
     return list(server.records)  # type: ignore[attr-defined]
+
+
+# ---- 4. Ctrl-C mid-stream: several choices (n: 3), and run over a stream --------------------------------------------
+# A real process gets a real SIGINT (as tests/test_interrupt_and_save.py sends it) while the stand-in holds a stream
+# open after its first chunks (Script.stall): the signal lands mid-stream, never between two exchanges.
+
+N3_SCENARIO = """\
+tools:
+  - name: get_weather
+    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
+tool_choice: required
+messages:
+  - {role: user, content: Weather in Paris?}
+loop:
+  max_steps: 3
+  results:
+    get_weather: sunny
+providers:
+  openai: {extra: {n: 3}}
+"""
+CTRL_C_KEY = "sk-ctrl-c-stream-0123456789abcdef"
+
+
+def _n3_stream(end: bool) -> bytes:
+    """Three choices, each calling get_weather (openai-python ChatCompletionChunk's shape), then data: [DONE] or not."""
+    chunks = [{"id": "chatcmpl-n3", "object": "chat.completion.chunk", "created": 1764147600, "model": "gpt-4o",
+               "choices": [{"index": i, "finish_reason": "tool_calls", "delta": {"role": "assistant", "tool_calls": [
+                   {"index": 0, "id": f"call_{i}", "type": "function",
+                    "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]}}]} for i in range(3)]
+    data = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in chunks)
+    return data + b"data: [DONE]\n\n" if end else data[:len(data) // 2]
+
+
+def _interrupted(tmp_path, args: list[str], finished: int) -> tuple[subprocess.CompletedProcess, StreamServer]:
+    """The command against a server whose first ``finished`` streams end and whose next one is held open; SIGINT once
+    that one's request arrived and its first bytes went out."""
+    import os
+    import signal
+    import time
+
+    from servers import CLI
+
+    scenario = tmp_path / "n3.yaml"
+    scenario.write_text(N3_SCENARIO, encoding="utf-8")
+    scripts = [Script([Piece(_n3_stream(True))]) for _ in range(finished)] + [Script([Piece(_n3_stream(False))],
+                                                                                     stall=60)]
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    env.update(OPENAI_API_KEY=CTRL_C_KEY, NO_PROXY="127.0.0.1", COLUMNS="100", NO_COLOR="1")
+    with StreamServer(*scripts) as server:
+        argv = [*CLI, *args[:1], str(scenario), "-p", "openai", "--base-url", server.url + "/v1", "--gateway",
+                "--stream", "--retries", "0", *args[1:]]
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        deadline = time.monotonic() + 60
+        while len(server.bodies) < finished + 1 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.3)  # the held stream's first bytes are written at once; the server then writes nothing for 60 s
+        assert proc.poll() is None, "the command ended before it could be interrupted"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err), server
+
+
+def test_ctrl_c_mid_stream_of_a_repeated_send_with_three_choices(tmp_path):
+    saved = tmp_path / "saved"
+    result, _ = _interrupted(tmp_path, ["send", "--repeat", "3", "--concurrency", "1", "-f", "json", "--save",
+                                        str(saved)], finished=1)
+    assert result.returncode == 130, result.stderr
+    assert "Traceback" not in result.stderr and CTRL_C_KEY not in result.stdout + result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("toolchoice: error: interrupted: 1 of 3 samples")
+    document = json.loads(result.stdout)
+    assert document["partial"] == {"done": 1, "requested": 3} and document["samples"] == 1
+    assert sorted(p.name for p in saved.iterdir()) == ["sample-001.reply.json", "sample-001.request.json",
+                                                        "sample-001.response.sse"]  # the held one: nothing half-kept
+    kept = json.loads((saved / "sample-001.reply.json").read_text(encoding="utf-8"))
+    assert [[c["name"] for c in choice["tool_calls"]] for choice in kept["reply"]["choices"]] == [["get_weather"]] * 3
+
+
+def test_ctrl_c_mid_stream_of_a_single_send_says_nothing_finished(tmp_path):
+    result, _ = _interrupted(tmp_path, ["send", "-f", "json"], finished=0)
+    assert result.returncode == 130 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == ["toolchoice: error: interrupted"] and result.stdout == ""
+
+
+def test_ctrl_c_mid_stream_of_a_run_keeps_the_finished_step(tmp_path):
+    saved = tmp_path / "saved"
+    result, server = _interrupted(tmp_path, ["run", "-f", "json", "--save", str(saved)], finished=1)
+    assert result.returncode == 130, result.stderr
+    assert "Traceback" not in result.stderr and CTRL_C_KEY not in result.stdout + result.stderr
+    assert "interrupted: 0 of 1 loops finished" in result.stderr
+    (loop,) = json.loads(result.stdout)["runs"][0]["loops"]
+    assert loop["ended"]["reason"] == "interrupted"
+    (step,) = loop["steps"]  # step 1 whole (its three choices judged), step 2 cut by the signal: not a step
+    assert step["verdict"]["category"] == "obeyed" and len(step["reply"]["choices"]) == 3
+    files = sorted(p.name for p in (saved / "openai" / "loop-001").iterdir())
+    assert files == ["loop.json", "scenario.yaml", "step-01.reply.json", "step-01.request.json",
+                     "step-01.response.sse"]
+    assert len(server.bodies) == 2  # step 2 was sent: the signal landed in its stream
