@@ -49,8 +49,10 @@ def pieces(text: str) -> list[str]:
     return [text[i:i + PIECE] for i in range(0, len(text), PIECE)]
 
 
-def sse(payloads: list[Any], done: bool = False) -> bytes:
-    text = "".join(f"data: {json.dumps(p)}\n\n" for p in payloads)
+def sse(payloads: list[Any], done: bool = False, named: bool = False) -> bytes:
+    """``named``: each event with its ``event:`` line, as the API sends it (Anthropic's; anthropic-python skips an
+    event without one, and toolchoice says so)."""
+    text = "".join((f"event: {p['type']}\n" if named else "") + f"data: {json.dumps(p)}\n\n" for p in payloads)
     return (text + ("data: [DONE]\n\n" if done else "")).encode()
 
 
@@ -113,7 +115,7 @@ def anthropic(calls: list[tuple[str, str]]) -> tuple[bytes, Any]:
     body = {"content": [{"type": "tool_use", "id": f"toolu_{i}", "name": n, "input": json.loads(a)}
                         for i, (n, a) in enumerate(calls)], "stop_reason": "tool_use",
             "usage": {"input_tokens": 10, "output_tokens": 20}}
-    return sse(events), body
+    return sse(events, named=True), body
 
 
 def cohere(calls: list[tuple[str, str]]) -> tuple[bytes, Any]:

@@ -47,12 +47,13 @@ def read_body(path: Path) -> tuple[Any, str]:
     else:
         text = read_bytes(path, "give a saved response body (JSON)", "name one sample-NNN.response.json file").decode(
             "utf-8-sig", errors="replace")
-    from toolchoice.providers.core.bounded import TooDeep, json_loads
+    from toolchoice.providers.core.bounded import TooManyDigits, Unreadable, digits_line, json_loads
 
     try:
         return json_loads(text), text
-    except TooDeep as exc:
-        raise ToolchoiceError(f"{path}: {exc}") from None
+    except Unreadable as exc:  # nested too deeply, or an integer past Python's digit limit: said, not "non-JSON"
+        line = digits_line(text) if isinstance(exc, TooManyDigits) else None
+        raise ToolchoiceError(str(exc), path=str(path), line=line) from None
     except ValueError:
         return None, text
 

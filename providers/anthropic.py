@@ -546,6 +546,7 @@ class MessagesStreamAssembler(StreamAssembler):
     ``message_start`` (a later ``message_delta`` count wins)."""
 
     final_event = "message_stop"
+    done_marker = None  # anthropic 2.14.0 _streaming.py Stream.__stream__ has no [DONE] test: it reads to the end
 
     def __init__(self, provider: str) -> None:
         super().__init__(provider)
@@ -565,6 +566,12 @@ class MessagesStreamAssembler(StreamAssembler):
     def feed(self, event: Any) -> bool:
         data = event.data
         if not isinstance(data, dict):
+            if event.text.startswith("[DONE]"):  # no event: line, skipped ('if sse.event is None'); else sse.json()
+                from .core.stream_assembly import done_skipped, done_unreadable
+
+                self.findings.append(done_skipped(event.text, "anthropic 2.14.0 skips an event without its event: "
+                                                  "line") if event.name == "message" else done_unreadable(
+                    event.text, f"anthropic 2.14.0 parses event {event.name}'s data as JSON and raises"))
             return False
         if event.name == "message" and not self.unnamed:  # no event: line (the SSE default; no Anthropic event's name)
             self.unnamed = True

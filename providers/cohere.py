@@ -256,6 +256,7 @@ class CohereStreamAssembler(StreamAssembler):
     ``v2/types/streamed_chat_response2.py``)."""
 
     final_event = "message-end"
+    done_marker = "exact"  # cohere 7.3.1 v2/raw_client.py chat_stream: 'if _sse.data == "[DONE]": return'
 
     def __init__(self, provider: str) -> None:
         super().__init__(provider)
@@ -264,6 +265,11 @@ class CohereStreamAssembler(StreamAssembler):
     def feed(self, event: Any) -> bool:
         data = event.data
         if not isinstance(data, dict):
+            if event.text.startswith("[DONE]") and event.text != "[DONE]":  # (exactly [DONE] ends the stream)
+                from .core.stream_assembly import done_skipped
+
+                self.findings.append(done_skipped(event.text, "cohere 7.3.1 (v2/raw_client.py chat_stream) logs "
+                                                  "'Skipping SSE event with invalid JSON' and reads on"))
             return False
         kind = data.get("type", event.name)
         delta = data.get("delta") if isinstance(data.get("delta"), dict) else {}

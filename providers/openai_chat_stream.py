@@ -9,6 +9,12 @@ from .core.model import Usage
 from .core.parsing import StreamAssembler, int_or_none
 
 
+# Where a host's own SDK ends a chat stream at data: [DONE] (stream_framing.DoneMarker): openai 3.57.0 (_streaming.py
+# Stream.__stream__: 'if sse.data.startswith("[DONE]")') and the other Stainless SDKs at data that starts with it; these
+# hosts' SDKs only at data that is exactly [DONE].
+EXACT_DONE = {"mistral": "mistralai 3.7.0 client/utils/eventstreaming.py _parse_event: 'data == sentinel'"}
+
+
 class ChatStreamAssembler(StreamAssembler):
     """Chat Completions chunks → the Reply ``parse_reply`` makes of the whole body.
 
@@ -25,18 +31,26 @@ class ChatStreamAssembler(StreamAssembler):
 
     def __init__(self, provider: str, upstream: Callable[[dict[str, Any]], str | None] | None = None) -> None:
         super().__init__(provider)
+        self.done_marker = "exact" if provider in EXACT_DONE else "prefix"
         self._ids: dict[str, Any] = {}
         self._last: Any = None
         self._upstream = upstream  # a router's: which upstream answered (openai_chat's HOSTS say which hosts route)
         self._others: dict[int, ChatStreamAssembler] = {}  # choices but 0 (n > 1), by index
         self.carried = False  # a chunk carried choice 0
+        self.chunked = False  # a chunk arrived (an SDK's chunk file has no data: [DONE])
 
     def feed(self, event: Any) -> bool:
         data = event.data
         if not isinstance(data, dict):
             if event.text == "[DONE]":
                 self.done = True
+            elif event.text.startswith("[DONE]"):  # reaches here only where the SDK ends at [DONE] exactly
+                from .core.stream_assembly import done_unreadable
+
+                self.findings.append(done_unreadable(event.text, "mistralai 3.7.0 compares the whole data with [DONE] "
+                                                     "(utils/eventstreaming.py) and fails to read it as a chunk"))
             return False
+        self.chunked = True
         if data.get("error") is not None:
             from .core.reply import provider_error
 
@@ -113,11 +127,12 @@ class ChatStreamAssembler(StreamAssembler):
         return "".join(self.text) or None
 
     def finish(self) -> Any:
-        if not self.carried and not self._others and self.error is None and self.done:
+        if not self.carried and not self._others and self.error is None and (self.done or self.chunked):
             from .core.stream_assembly import Finding  # data: [DONE] alone, or chunks of usage only: no answer
 
-            self.findings.append(Finding("stream.empty", "no chunk carried a choice before data: [DONE]: there is no "
-                                         "answer to judge (openai-python's stream state has no completion for it)"))
+            self.findings.append(Finding("stream.empty", "no chunk carried a choice" + (" before data: [DONE]" if
+                                         self.done else "") + ": there is no answer to judge (openai-python's stream "
+                                         "state has no choice in its completion)"))
         assembly = super().finish()
         if not self._others:
             return assembly

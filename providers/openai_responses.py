@@ -498,6 +498,7 @@ class ResponsesStreamAssembler(StreamAssembler):
     (openai-python ``types/responses/response_stream_event.py``)."""
 
     final_event = "response.completed (or response.incomplete/failed)"
+    done_marker = "prefix"  # openai 3.57.0 _streaming.py Stream.__stream__: 'if sse.data.startswith("[DONE]")'
 
     def __init__(self, provider: str) -> None:
         super().__init__(provider)

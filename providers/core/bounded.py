@@ -131,13 +131,57 @@ def no_constant(word: str) -> Any:
     raise ValueError(f"{word} is not a JSON value")
 
 
-class TooDeep(ValueError):
-    """JSON nested past the json_depth limit (a ValueError: callers treat it as text that is not JSON)."""
+class Unreadable(ValueError):
+    """JSON past what this program or its interpreter reads (``TooDeep``, ``TooManyDigits``): a ValueError, as any
+    text that is not JSON, whose message says which bound it passed, so it is never called "not JSON"."""
+
+
+class TooDeep(Unreadable):
+    """JSON nested past the json_depth limit."""
+
+
+class TooManyDigits(Unreadable):
+    """An integer with more digits than Python converts (``sys.get_int_max_str_digits``, 4,300 by default: a
+    guard against the quadratic cost of converting long decimal strings, CPython 3.11+)."""
+
+
+def digits_past_limit(exc: ValueError) -> TooManyDigits | None:
+    """``exc`` as ``TooManyDigits`` when it is json's ValueError for an integer past Python's digit limit
+    (CPython: 'Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits; use
+    sys.set_int_max_str_digits() to increase the limit')."""
+    text = str(exc)
+    if "int_max_str_digits" not in text:
+        return None
+    found = re.search(r"value has (\d+) digits", text)
+    size = f"{int(found.group(1)):,} digits" if found else "more digits"
+    return TooManyDigits(f"the JSON holds an integer of {size}, more than Python converts "
+                         f"({sys.get_int_max_str_digits():,}: its integer-digit limit, sys.set_int_max_str_digits; "
+                         "PYTHONINTMAXSTRDIGITS=0 lifts it for one run)")
+
+
+def digits_line(text: str) -> int | None:
+    """The line of ``text`` where the first integer past Python's digit limit starts (for the error's file:line)."""
+    limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+    found = re.search(r"\d{%d,}" % (limit + 1), text) if limit else None
+    return text.count("\n", 0, found.start()) + 1 if found else None
+
+
+def loads_said(text: str, path: str, *, line: int | None = None, hint: str | None = None) -> Any:
+    """``json.loads``, with an integer past Python's digit limit refused in one line naming the file and the line
+    (``line``, else where in ``text`` it is; a ``ToolchoiceError``, exit 2), not a ValueError called "not JSON"."""
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        digits = digits_past_limit(exc)
+        if digits is None:
+            raise
+        raise ToolchoiceError(str(digits), path=path, line=line or digits_line(text), hint=hint) from None
 
 
 def json_loads(text: str | bytes, **kwargs: Any) -> Any:
     """``json.loads`` that never recurses past the json_depth limit: deeper text raises ``TooDeep``
-    (a ValueError, like any text that is not JSON) instead of RecursionError."""
+    (a ValueError, like any text that is not JSON) instead of RecursionError; an integer past Python's
+    digit limit raises ``TooManyDigits``."""
     if not depth_ok(text):
         raise TooDeep(f"the JSON nests too deeply: more than {limits.shown('json_depth')}; "
                       f"{limits.raise_hint('json_depth')}")
@@ -145,6 +189,23 @@ def json_loads(text: str | bytes, **kwargs: Any) -> Any:
         return json.loads(text, **kwargs)
     except RecursionError:
         raise TooDeep(f"the JSON nests too deeply for this interpreter's stack ({limits.shown('json_depth')})") from None
+    except ValueError as exc:
+        digits = digits_past_limit(exc)
+        if digits is None:
+            raise
+        raise digits from None
+
+
+def unreadable(text: str | bytes) -> Unreadable | None:
+    """Why ``text``, which failed to parse, is JSON this program cannot read (too deep, an integer past Python's
+    digit limit), or None when it is simply not JSON. For the failure path only: it parses again."""
+    try:
+        json_value(text)
+    except Unreadable as exc:
+        return exc
+    except ValueError:
+        return None
+    return None
 
 
 def json_value(text: str | bytes) -> Any:

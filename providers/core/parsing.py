@@ -84,6 +84,7 @@ class StreamAssembler:
     for (reasoning characters, signatures, tool-plan characters); zero counts are left out."""
 
     final_event = "its final event"
+    done_marker: str | None = None  # how the family's SDK ends an SSE stream at data: [DONE] (stream_framing.DoneMarker)
 
     def __init__(self, provider: str) -> None:
         from .model import Usage

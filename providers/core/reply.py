@@ -131,6 +131,11 @@ def _looks_html(text: str) -> bool:
 def _non_json(status: int | None, text: str) -> ProviderError:
     if not text.strip():
         return ProviderError(status, None, "empty response body")
+    from .bounded import unreadable
+
+    why = unreadable(text) if text.lstrip()[:1] in ("{", "[") else None
+    if why is not None:  # JSON, past a bound of this program or of Python's (an integer's digits): said, not "non-JSON"
+        return ProviderError(status, "unreadable_reply", f"the body is JSON this program cannot read: {why}")
     if _looks_html(text):
         title = re.search(r"<title[^>]*>(.*?)</title>", text, re.IGNORECASE | re.DOTALL)
         shown = _one_line(_TAGS.sub(" ", text), BODY_START)

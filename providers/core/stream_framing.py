@@ -37,6 +37,10 @@ from .bounded import depth_ok
 from .stream_assembly import Finding
 
 Framing = Literal["sse", "ndjson", "eventstream"]
+# How a family's official SDK ends an SSE stream at ``data: [DONE]`` (its assembler's ``done_marker``): "prefix", at
+# data that starts with [DONE] (openai-python); "exact", at data that is exactly [DONE] (mistralai, cohere); None,
+# never (anthropic, google-genai): the data is then an event like any other, read by the family's assembler.
+DoneMarker = Literal["prefix", "exact"] | None
 
 
 class Event(NamedTuple):
@@ -305,6 +309,18 @@ def json_or_none(text: str, depth: int | None = None) -> Any:
         return None
 
 
+def not_json(what: str, text: str) -> Finding:
+    """The finding for data that did not parse: ``stream.framing`` for text that is not JSON, ``stream.too_large``
+    for JSON holding an integer past Python's digit limit (``bounded.TooManyDigits``), which is said, never called
+    "not JSON" (the failure path only: the text is parsed again to tell)."""
+    from .bounded import TooManyDigits, unreadable
+
+    why = unreadable(text) if text.lstrip()[:1] in ("{", "[") else None
+    if isinstance(why, TooManyDigits):
+        return Finding("stream.too_large", f"{what} cannot be read: {why}")
+    return Finding("stream.framing", f"{what} is not JSON: {text[:120]!r}")
+
+
 def _not_json(word: str) -> Any:
     raise ValueError(f"{word} is not JSON")
 
@@ -335,10 +351,11 @@ UNTERMINATED_END = Finding("stream.unterminated_event", "data: [DONE] has no bla
 class EventDecoder:
     """Bytes in any split -> ``Event``s for one framing; faults and leftovers become findings."""
 
-    def __init__(self, framing: Framing) -> None:
+    def __init__(self, framing: Framing, done_marker: DoneMarker = "prefix") -> None:
         from . import limits
 
         self.framing = framing
+        self.done_marker = done_marker
         self.findings: list[Finding] = []
         self.broken = False
         self.done = False  # data: [DONE] seen: what follows is not assembled (the SDKs stop there)
@@ -380,7 +397,7 @@ class EventDecoder:
         events = self._events(items, at)
         last = getattr(self._decoder, "unterminated", None)
         if last is not None and (last[1].startswith("[DONE]") or json_or_none(last[1]) is not None):
-            if last[1].startswith("[DONE]") and not self.done:  # not dispatched, as openai's decoder does; no cut
+            if self._ends(last[1]) and not self.done:  # not dispatched, as openai's decoder does; no cut
                 self.done = True
                 self.findings.append(UNTERMINATED_END)
             else:
@@ -398,6 +415,12 @@ class EventDecoder:
                                          "assembled (the SDKs stop reading there)"))
         return events
 
+    def _ends(self, text: str) -> bool:
+        """Whether the data ends the stream, as the family's SDK reads it (``DoneMarker``)."""
+        if self.done_marker == "prefix":
+            return text.startswith("[DONE]")
+        return self.done_marker == "exact" and text == "[DONE]"
+
     def _events(self, items: list[Any], at: float | None) -> list[Event]:
         out = []
         if self.framing == "sse":
@@ -406,6 +429,9 @@ class EventDecoder:
                     self.after_done += 1
                     continue
                 if text.startswith("[DONE]"):
+                    if not self._ends(text):  # not this family's end: its assembler reads it as its SDK does
+                        out.append(Event(name, None, text, at))
+                        continue
                     self.done = True
                     if text != "[DONE]":
                         self.findings.append(inexact_done(text))
@@ -413,13 +439,13 @@ class EventDecoder:
                     continue
                 data = json_or_none(text, self.depth)
                 if data is None and text.lstrip()[:1] in ("{", "["):
-                    self.findings.append(Finding("stream.framing", f"an event's data is not JSON: {text[:120]!r}"))
+                    self.findings.append(not_json("an event's data", text))
                 out.append(Event(name, data, text, at))
         elif self.framing == "ndjson":
             for text in items:
                 data = json_or_none(text, self.depth)
                 if data is None and text != "null":
-                    self.findings.append(Finding("stream.framing", f"an NDJSON line is not JSON: {text[:120]!r}"))
+                    self.findings.append(not_json("an NDJSON line", text))
                 out.append(Event(None, data, text, at))
         else:
             for message in items:
@@ -481,7 +507,7 @@ def saved_events(framing: Framing, data: bytes) -> tuple[list[Event], list[Findi
         for line in lines:
             value = json_or_none(line)
             if value is None:
-                findings.append(Finding("stream.framing", f"a chunk line is not JSON: {line[:120]!r}"))
+                findings.append(not_json("a chunk line", line))
             name = value.get("type") if isinstance(value, dict) and isinstance(value.get("type"), str) else "message"
             events.append(Event(name, value, line))
         return events, findings

@@ -16,14 +16,15 @@ from typing import Any, AsyncIterator, Callable, Iterable, NamedTuple, Protocol
 
 from .model import ProviderError, Reply
 from .stream_assembly import Assembly, Finding, missing_final
-from .stream_framing import (UNTERMINATED_END, Event, EventDecoder, Framing, iter_chunks, json_or_none,
-                             saved_events)
+from .stream_framing import (UNTERMINATED_END, DoneMarker, Event, EventDecoder, Framing, iter_chunks,
+                             json_or_none, saved_events)
 
 DEFAULT_IDLE = 30.0  # seconds without a byte before a stream counts as stalled
 
 
 # Findings that do not make an exchange fail: the reply was read whole another way.
-BENIGN_FINDINGS = frozenset({"stream.not_streamed", "stream.unterminated_event", "stream.inexact_done"})
+BENIGN_FINDINGS = frozenset({"stream.not_streamed", "stream.unterminated_event", "stream.inexact_done",
+                             "stream.done_skipped"})
 
 
 class Timings(NamedTuple):
@@ -123,6 +124,16 @@ def assembler_for(provider: str) -> tuple[Framing, Assembler]:
     return module.STREAM_FRAMING, GuardedAssembler(module.stream_assembler(provider))
 
 
+def decoder_for(framing: Framing, assembler: Any) -> EventDecoder:
+    """The framing's decoder, ending the stream at ``data: [DONE]`` as the family's official SDK does: the rule its
+    assembler declares (``done_marker``; the provider module's, reached through the registry)."""
+    return EventDecoder(framing, done_marker(assembler))
+
+
+def done_marker(assembler: Any) -> DoneMarker:
+    return getattr(assembler, "inner", assembler).done_marker
+
+
 def settled(findings: Iterable[Finding]) -> list[Finding]:
     """The decoder's and the assembler's findings together: a data: [DONE] that arrived without its blank line
     (``UNTERMINATED_END``, not an event, as openai's decoder reads it) leaves the chat assembler without its end
@@ -175,7 +186,7 @@ def assemble_bytes(provider: str, data: bytes, *, keep_events: bool = False) -> 
             assembler.feed(event)
         log = events if keep_events else []
     else:
-        decoder = EventDecoder(framing)
+        decoder = decoder_for(framing, assembler)
         count = 0
         for chunk in iter_chunks(data, 65536):
             for event in decoder.feed(chunk):
@@ -200,14 +211,16 @@ def assemble_bytes(provider: str, data: bytes, *, keep_events: bool = False) -> 
 async def read_stream(chunks: AsyncIterator[bytes], framing: Framing, *, started: float,
                       deadline: float, idle: float = DEFAULT_IDLE,
                       clock: Callable[[], float] = time.monotonic,
-                      on_bytes: Callable[[bytes], bytes] | None = None) -> AsyncIterator[Event | Finding | bytes]:
+                      on_bytes: Callable[[bytes], bytes] | None = None,
+                      done: DoneMarker = "prefix") -> AsyncIterator[Event | Finding | bytes]:
     """Bytes from ``chunks`` -> events, each stamped with seconds since ``started`` (a ``clock`` time).
 
     Yields the (possibly redacted, via ``on_bytes``) raw chunks, the events, and findings as they
     happen. Stops at the end of the stream, at ``deadline`` (a ``clock`` time: finding
     stream.deadline), or after ``idle`` seconds without a byte (stream.stalled). Never raises for a
-    network fault: it becomes stream.transport."""
-    decoder = EventDecoder(framing)
+    network fault: it becomes stream.transport. ``done``: how the family's SDK ends a stream at data: [DONE]
+    (``decoder_for``)."""
+    decoder = EventDecoder(framing, done)
     iterator = chunks.__aiter__()
     last_arrival = None
     while True:
@@ -307,7 +320,7 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
                                             "instead of a stream: read as one body"))
             else:
                 async for item in read_stream(response.aiter_bytes(), framing, started=started, deadline=end,
-                                              idle=idle, clock=clock):
+                                              idle=idle, clock=clock, done=done_marker(assembler)):
                     if isinstance(item, bytes):
                         now = clock() - started
                         if first_byte is None:

@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .bounded import loads_said
 from .model import ToolchoiceError
 from .yaml_input import MAX_DEPTH
 
@@ -168,7 +169,7 @@ def _documents(text: str, name: str) -> list[tuple[int, Any]]:
     if not text.strip():
         raise ToolchoiceError(f"{name}: the file is empty", hint="give an OTLP/JSON trace export")
     try:
-        return [(0, _bounded(json.loads(text), name))]
+        return [(0, _bounded(loads_said(text, name, hint="give an OTLP/JSON trace export"), name))]
     except RecursionError:
         raise ToolchoiceError(f"{name}: nests deeper than {MAX_DEPTH} levels", hint="not a trace export") from None
     except ValueError as whole:
@@ -179,7 +180,7 @@ def _documents(text: str, name: str) -> list[tuple[int, Any]]:
     documents = []
     for number, line in lines:
         try:
-            documents.append((number, _bounded(json.loads(line), f"{name}:{number}")))
+            documents.append((number, _bounded(loads_said(line, name, line=number), f"{name}:{number}")))
         except RecursionError:
             raise ToolchoiceError(f"{name}:{number}: nests deeper than {MAX_DEPTH} levels") from None
         except ValueError as exc:

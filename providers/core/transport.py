@@ -409,11 +409,11 @@ def _decode(raw: bytes, encoding: str | None) -> tuple[str, Any, str | None]:
     text = decode_body(raw, encoding)
     if not text.strip():
         return text, None, "empty body"
-    from .bounded import TooDeep, json_loads, no_constant
+    from .bounded import Unreadable, json_loads, no_constant
 
     try:
         return text, json_loads(text, parse_constant=no_constant), None
-    except TooDeep as exc:
+    except Unreadable as exc:
         return text, None, f"not JSON this program can read: {exc}"
     except ValueError as exc:
         return text, None, f"not JSON: {exc}"

@@ -25,6 +25,7 @@ class GeminiStreamAssembler(StreamAssembler):
     place in the list), the others each by one of their own (``Reply.choices``, as ``parse_reply``)."""
 
     final_event = "a chunk with finishReason"
+    done_marker = None  # google-genai 3.6.1 _api_client.py _iter_response_stream has no end marker: it parses every data
 
     def __init__(self, provider: str) -> None:
         super().__init__(provider)
@@ -36,7 +37,7 @@ class GeminiStreamAssembler(StreamAssembler):
     def feed(self, event: Any) -> bool:
         data = event.data
         if not isinstance(data, dict):
-            if event.text == "[DONE]":  # the decoder's end of a chat stream; never Gemini's (it ends at finishReason)
+            if event.text.startswith("[DONE]"):  # a chat stream's end; never Gemini's (it ends at finishReason)
                 from ..core.stream_assembly import Finding
 
                 self.findings.append(Finding("stream.framing", "data: [DONE] is no Gemini chunk: google-genai 3.6.1 "

@@ -63,8 +63,10 @@ class ProxyHandler:
             return None, Judged(None, None, (), (), None)
         try:
             body = json.loads(raw) if raw.strip() else None
-        except (ValueError, RecursionError):
-            body = None
+        except (ValueError, RecursionError) as exc:
+            from .service import unparsed  # an integer past Python's digit limit: said
+
+            return None, Judged(None, None, (), unparsed(exc, proxied=True), None)
         return body, judge(self.provider, self.module, body, route) if body is not None else Judged(None, None, (), (),
                                                                                                      None)
 
@@ -160,11 +162,10 @@ class ProxyHandler:
                 if stream and 200 <= passage.status < 300 and "application/json" in kind:  # it ignored `stream`
                     passage.findings.append(_not_streamed(kind))
                 elif stream and 200 <= passage.status < 300:
-                    from ..stream_framing import EventDecoder
-                    from ..streaming import assembler_for
+                    from ..streaming import assembler_for, decoder_for
 
-                    passage.decoder = EventDecoder(self.service.framing)
                     passage.assembler = assembler_for(self.provider)[1]  # an event it cannot read: a finding
+                    passage.decoder = decoder_for(self.service.framing, passage.assembler)
                 inflate = _Inflate.for_encoding(response.headers.get("content-encoding", ""))
                 async for chunk in response.aiter_raw():
                     writer.write(chunk if old else b"%x\r\n%s\r\n" % (len(chunk), chunk))

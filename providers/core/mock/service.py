@@ -113,9 +113,9 @@ class MockService:
                                                          f"{method} {path} is not an endpoint of this API"))
         try:
             data = json.loads(raw) if raw.strip() else None
-        except (ValueError, RecursionError):
+        except (ValueError, RecursionError) as exc:
             data = None
-            judged = Judged(None, None, (), (), "We could not parse the JSON body of your request.")
+            judged = Judged(None, None, (), unparsed(exc), "We could not parse the JSON body of your request.")
         else:
             judged = judge(self.provider, self.module, data, route)  # the body as sent
         shown = scrub_module(self.module, data)  # what is kept or echoed: its MCP secrets replaced
@@ -201,3 +201,17 @@ def _bare(number: int, provider: str, path: str, status: int, code: str, message
 
 
 Recorder = Callable[[dict[str, Any]], None]
+
+
+def unparsed(exc: Exception, proxied: bool = False) -> tuple[Any, ...]:
+    """Why a body that did not parse did not: JSON holding an integer past Python's digit limit is said in the
+    line's finding (the mock's answer stays the API's words for a body it cannot parse; the proxy passes it on)."""
+    from ..bounded import digits_past_limit
+    from ..model import LedgerEntry
+
+    digits = digits_past_limit(exc) if isinstance(exc, ValueError) else None
+    if digits is None:
+        return ()
+    if proxied:
+        return (LedgerEntry("warning", "mock.unjudged", f"{digits}: the request is passed on unjudged"),)
+    return (LedgerEntry("error", "mock.refused", f"{digits}: answered as the API answers a body it cannot parse"),)
