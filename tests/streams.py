@@ -232,3 +232,14 @@ tools:
 tool_choice: required
 messages: [{role: user, content: What is the weather in San Francisco?}]
 """
+
+# One tool with a required argument, a required choice, one question (tests/test_choices.py,
+# tests/test_adversarial10.py, tests/test_stream_ends.py)
+CITY_WEATHER_SCENARIO = """\
+tools:
+  - name: get_weather
+    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
+tool_choice: required
+messages:
+  - {role: user, content: Weather in Paris?}
+"""

@@ -28,16 +28,10 @@ from toolchoice.providers.core.verdict import verdict
 
 from cli import run_cli
 from servers import StandIn, Step
+from streams import CITY_WEATHER_SCENARIO
 
 TRACES = Path(__file__).parent / "data" / "traces"
-SCENARIO = """\
-tools:
-  - name: get_weather
-    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
-tool_choice: required
-messages:
-  - {role: user, content: Weather in Paris?}
-"""
+SCENARIO = CITY_WEATHER_SCENARIO
 
 
 def _chunk(choices: list[Any]) -> dict[str, Any]:

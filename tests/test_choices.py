@@ -31,18 +31,12 @@ from toolchoice.providers.core.streaming import assemble_bytes
 from toolchoice.providers.core.verdict import verdict
 
 from cli import run_cli
+from streams import CITY_WEATHER_SCENARIO
 
 KEY = "sk-choices-test-3c9d1e"
 WEATHER = {"type": "function", "function": {"name": "get_weather", "parameters": {
     "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
-SCENARIO = """\
-tools:
-  - name: get_weather
-    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
-tool_choice: required
-messages:
-  - {role: user, content: Weather in Paris?}
-"""
+SCENARIO = CITY_WEATHER_SCENARIO
 # A whole body as openai-python's ChatCompletion types it (validated below): choice 0 obeys `required`, choice 1
 # answers in text. Written in the SDK's reply type; no recorded n > 1 body was found.
 TWO = {"id": "chatcmpl-n2", "object": "chat.completion", "created": 1764147600, "model": "gpt-4o-2024-08-06",

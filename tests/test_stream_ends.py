@@ -28,7 +28,7 @@ from typing import Callable
 
 import httpx
 import pytest
-from streams import Piece, Script, StreamServer
+from streams import CITY_WEATHER_SCENARIO, Piece, Script, StreamServer
 from test_stream_sdk_differential import FORMS, base_events, write
 
 from toolchoice.providers.core.model import Request
@@ -351,13 +351,7 @@ def _lines(server: object, count: int) -> list[dict]:
 # A real process gets a real SIGINT (as tests/test_interrupt_and_save.py sends it) while the stand-in holds a stream
 # open after its first chunks (Script.stall): the signal lands mid-stream, never between two exchanges.
 
-N3_SCENARIO = """\
-tools:
-  - name: get_weather
-    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
-tool_choice: required
-messages:
-  - {role: user, content: Weather in Paris?}
+N3_SCENARIO = CITY_WEATHER_SCENARIO + """\
 loop:
   max_steps: 3
   results:
