@@ -100,7 +100,8 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
         table = Table(title=title, show_header=False, show_lines=True)
         table.add_column(overflow="fold")
         for provider, fact, value, rule in rows:
-            table.add_row(Text.assemble((provider, "bold"), f" {fact} = {value} · rule {rule}"))
+            # the rule on its own line: "· rule" ended a line and the name started the next (rich breaks at spaces)
+            table.add_row(Text.assemble((provider, "bold"), f" {fact} = {value}\nrule {rule}"))
     if table.row_count:
         console.print(table)
     from rich.markup import escape

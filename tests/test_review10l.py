@@ -1,0 +1,29 @@
+"""Trial 10l's review of the day's merges (06f2651..3c03acf): defects found in the new layouts.
+
+`providers --model ID` at 60 columns draws one row a rule (cli/providers_cmd.py, trial10d); its "· rule" label
+ended a line and the rule's name started the next (rich breaks at any space), as record_rows.py says a label
+must never. The rule names are read from the JSON document (the data), not from the layout code."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from cli import run_cli
+from test_user_trial10 import environment
+
+
+@pytest.mark.parametrize("model", ["claude-opus-5", "gemini-3-pro-preview"])
+def test_providers_model_keeps_the_rule_label_with_its_name_at_60_columns(model):
+    data = json.loads(run_cli(["providers", "--model", model, "-f", "json"], env=environment()).stdout)
+    rules = {fact["rule"] for entry in data for fact in entry["facts"]}
+    assert rules
+    done = run_cli(["providers", "--model", model], env=environment(COLUMNS="60"))
+    assert done.returncode == 0, done.stderr
+    lines = [re.sub(r"^[│┃]\s?|\s?[│┃]$", "", line).rstrip() for line in done.stdout.splitlines()]
+    assert not [line for line in lines if re.search(r"\brule$", line)], done.stdout
+    shown = {m.group(1) for line in lines for m in re.finditer(r"\brule ([\w.\-]+)", line)}
+    assert rules <= shown, (sorted(rules - shown), done.stdout)
+    assert max(len(line) for line in done.stdout.splitlines()) <= 60
