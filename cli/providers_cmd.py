@@ -81,7 +81,10 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
 
     from .output import new_console
 
-    title = f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)"
+    from rich.text import Text
+
+    # a Text: the model id is the user's, never read as markup (the console below reads our own)
+    title = Text(f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)")
     table = Table(title=title)
     for column in ("provider", "fact", "value", "rule"):
         table.add_column(column, no_wrap=True)  # ids: whole, or the rows below
@@ -95,8 +98,6 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
             sources[fact["rule"]] = f"{fact['source']} (verified {fact['verified']})"
     console = new_console(markup=True)  # the one printer (tables fold to fit); this markup is our own
     if not _fits(console, table):  # 60 columns: folded, `signatures_required` read `signatures_requir` over `ed`
-        from rich.text import Text
-
         table = Table(title=title, show_header=False, show_lines=True)
         table.add_column(overflow="fold")
         for provider, fact, value, rule in rows:

@@ -27,3 +27,17 @@ def test_providers_model_keeps_the_rule_label_with_its_name_at_60_columns(model)
     shown = {m.group(1) for line in lines for m in re.finditer(r"\brule ([\w.\-]+)", line)}
     assert rules <= shown, (sorted(rules - shown), done.stdout)
     assert max(len(line) for line in done.stdout.splitlines()) <= 60
+
+
+@pytest.mark.parametrize("columns", [60, 120])
+def test_providers_model_title_shows_the_model_as_written_not_as_markup(columns):
+    """The model id is the user's text: in the table's title it was read as Rich markup (a `[/bold]` in it was an
+    internal error; `[red]` coloured the rest). ARCHITECTURE.md: text from outside is never read as markup."""
+    model = "claude-opus-5[/bold][red]x"
+    done = run_cli(["providers", "--model", model], env=environment(COLUMNS=str(columns)))
+    assert done.returncode == 0, done.stderr
+    assert "internal error" not in done.stderr
+    lines = done.stdout.splitlines()
+    top = next(i for i, line in enumerate(lines) if line[:1] in "┏┌")
+    title = " ".join(line.strip() for line in lines[:top])
+    assert f"model rules for {model}" in title, done.stdout[:500]
