@@ -41,3 +41,29 @@ def test_providers_model_title_shows_the_model_as_written_not_as_markup(columns)
     top = next(i for i, line in enumerate(lines) if line[:1] in "┏┌")
     title = " ".join(line.strip() for line in lines[:top])
     assert f"model rules for {model}" in title, done.stdout[:500]
+
+
+@pytest.mark.parametrize("width", [60, 80, 120, 931, 932, 933, 1926, 1927, 1928])
+def test_dated_tables_choose_their_layout_by_riches_own_measure(width):
+    """providers_cmd._fits counts a table's natural width from its text; rich's Measurement of the same four-column
+    table (built here) is the truth for whether it is whole at ``width``."""
+    from rich.console import Console
+    from rich.measure import Measurement
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolchoice.cli.providers_cmd import _dated_table
+    from toolchoice.providers.core.facts import FACTS
+    from toolchoice.providers.core.model_rules import RULES
+
+    console = Console(width=width, file=__import__("io").StringIO())
+    for first, rows in (("fact: what it states", [(f.id, f.providers, f.verified, f.source, f.statement) for f in FACTS]),
+                        ("rule", [(r.name, r.providers, r.verified, r.source, None) for r in RULES])):
+        table = Table()
+        for column in (first, "providers", "verified", "source"):
+            table.add_column(column, overflow="fold")
+        for name, providers, verified, source, statement in rows:
+            table.add_row(Text(name + ("\n" + statement if statement else "")), ", ".join(providers), verified, source)
+        whole = Measurement.get(console, console.options.update_width(100_000), table).maximum <= width
+        drawn = _dated_table("t", first, rows, console)
+        assert len(drawn.columns) == (4 if whole else 1), (first, width, whole)
