@@ -47,6 +47,7 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     import io
     import re
 
+    from rich.cells import cell_len  # what Text.cell_len measures, without making a Text
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -72,10 +73,10 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             if label:
                 first = re.match(r"\S*", value.plain).group()  # type: ignore[union-attr]
                 # held where the pair fits a line, or where the word folds anyway (longer than a line)
-                hold = inner > 0 and (Text(f"{label} {first}").cell_len <= inner or Text(first).cell_len > inner)
+                hold = inner > 0 and (cell_len(f"{label} {first}") <= inner or cell_len(first) > inner)
                 line.append(label.replace(" ", held_space) + held_nbsp if hold else label + NBSP, style="bold")
             line.append(value)
-        longest = max([longest] + [Text(part).cell_len for part in line.plain.split("\n")])
+        longest = max([longest] + [cell_len(part) for part in line.plain.split("\n")])
         if inner > 0:
             folded = line.wrap(console, inner, justify="left", overflow="fold")
             for part in folded:
