@@ -81,7 +81,10 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
 
     from .output import new_console
 
-    title = f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)"
+    from rich.text import Text
+
+    # a Text: the model id is the user's, never read as markup (the console below reads our own)
+    title = Text(f"model rules for {model} (override per provider: providers.<id>.rules.<fact>)")
     table = Table(title=title)
     for column in ("provider", "fact", "value", "rule"):
         table.add_column(column, no_wrap=True)  # ids: whole, or the rows below
@@ -94,13 +97,13 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
             table.add_row(*rows[-1])
             sources[fact["rule"]] = f"{fact['source']} (verified {fact['verified']})"
     console = new_console(markup=True)  # the one printer (tables fold to fit); this markup is our own
-    if not _fits(console, table):  # 60 columns: folded, `signatures_required` read `signatures_requir` over `ed`
-        from rich.text import Text
-
+    if not _fits(console, [[header, *cells] for header, cells in zip(("provider", "fact", "value", "rule"),
+                                                                       zip(*rows) if rows else ((),) * 4)]):  # 60 columns: folded, `signatures_required` read `signatures_requir` over `ed`
         table = Table(title=title, show_header=False, show_lines=True)
         table.add_column(overflow="fold")
         for provider, fact, value, rule in rows:
-            table.add_row(Text.assemble((provider, "bold"), f" {fact} = {value} · rule {rule}"))
+            # the rule on its own line: "· rule" ended a line and the name started the next (rich breaks at spaces)
+            table.add_row(Text.assemble((provider, "bold"), f" {fact} = {value}\nrule {rule}"))
     if table.row_count:
         console.print(table)
     from rich.markup import escape
@@ -122,11 +125,15 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
             console.print(escape(f"{entry['provider']}: {entry['end_of_life']}"), highlight=False)
 
 
-def _fits(console: Any, table: Any) -> bool:
-    """Whether ``table`` is whole at the console's width (its natural width, measured without that bound)."""
-    from rich.measure import Measurement
+def _fits(console: Any, columns: list[list[str]]) -> bool:
+    """Whether a bordered table of ``columns`` (each its header, then its cells' plain text) is whole at the
+    console's width: each column as wide as its longest line, plus rich's padding and borders (3 a column, and 1).
+    That is rich's own Measurement of such a table (tests/test_review10l.py), counted here from the text: measuring
+    the table through rich was a third of `providers --model`'s drawing."""
+    from rich.cells import cell_len
 
-    return Measurement.get(console, console.options.update_width(10_000), table).maximum <= console.width
+    natural = 1 + sum(3 + max(cell_len(line) for text in column for line in text.split("\n")) for column in columns)
+    return natural <= console.width
 
 
 def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], str, str, str | None]],
@@ -146,7 +153,9 @@ def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], 
         if statement:
             cell.append("\n" + statement)
         table.add_row(cell, ", ".join(providers), verified, source)
-    if _fits(console, table):
+    if _fits(console, [[first] + [name + ("\n" + statement if statement else "") for name, *_, statement in rows],
+                       ["providers"] + [", ".join(row[1]) for row in rows], ["verified"] + [row[2] for row in rows],
+                       ["source"] + [row[3] for row in rows]]):
         return table
     listed = Table(title=title, show_header=False, show_lines=True)
     listed.add_column(overflow="fold")

@@ -47,6 +47,7 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     import io
     import re
 
+    from rich.cells import cell_len  # what Text.cell_len measures, without making a Text
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -72,10 +73,10 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             if label:
                 first = re.match(r"\S*", value.plain).group()  # type: ignore[union-attr]
                 # held where the pair fits a line, or where the word folds anyway (longer than a line)
-                hold = inner > 0 and (Text(f"{label} {first}").cell_len <= inner or Text(first).cell_len > inner)
+                hold = inner > 0 and (cell_len(f"{label} {first}") <= inner or cell_len(first) > inner)
                 line.append(label.replace(" ", held_space) + held_nbsp if hold else label + NBSP, style="bold")
             line.append(value)
-        longest = max([longest] + [Text(part).cell_len for part in line.plain.split("\n")])
+        longest = max([longest] + [cell_len(part) for part in line.plain.split("\n")])
         if inner > 0:
             folded = line.wrap(console, inner, justify="left", overflow="fold")
             for part in folded:
@@ -85,7 +86,9 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         records.append(line)
     table = Table(show_header=False, expand=False, title=title, title_justify="left", show_lines=True)
     # as wide as the unfolded records made it (up to the width), so the title and rules fold as they did
-    table.add_column(overflow="fold", min_width=min(longest, inner) if inner > 0 else None)
+    # the records are folded already (no line past ``inner``): rich draws their lines as they are, not wrapped again
+    # (a second word wrap of every record: +11% instructions for `run --replay` of 300 steps at 60 columns)
+    table.add_column(overflow="fold", min_width=min(longest, inner) if inner > 0 else None, no_wrap=inner > 0)
     for record in records:
         table.add_row(record)
     return table
