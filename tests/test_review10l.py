@@ -67,3 +67,19 @@ def test_dated_tables_choose_their_layout_by_riches_own_measure(width):
         whole = Measurement.get(console, console.options.update_width(100_000), table).maximum <= width
         drawn = _dated_table("t", first, rows, console)
         assert len(drawn.columns) == (4 if whole else 1), (first, width, whole)
+
+
+@pytest.mark.parametrize("url", ["http:/user:s3cret-pass@host/v1", "http:user:s3cret-pass@host/v1",
+                                 "user:s3cret-pass@host/v1"])
+def test_a_password_in_a_url_missing_its_slashes_is_never_shown(url, tmp_path):
+    """A URL without '//' after its scheme has no authority for urllib, so the user info in it was not found and the
+    refusal quoted it whole (trial 10l). Refused as bad input, from the command line and from the scenario file."""
+    done = run_cli(["render", "configs/weather.yaml", "-p", "openai", "--base-url", url], env=environment())
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert "s3cret-pass" not in done.stderr and "--base-url" in done.stderr
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools: [{name: f, parameters: {type: object}}]\nmessages: [{role: user, content: hi}]\n"
+                        f"providers: {{openai: {{base_url: '{url}'}}}}\n")
+    done = run_cli(["render", str(scenario), "-p", "openai"], env=environment())
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert "s3cret-pass" not in done.stderr and "base_url" in done.stderr

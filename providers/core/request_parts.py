@@ -57,6 +57,10 @@ def redact_url(url: str) -> str:
     """``url`` with any user info and query values left out, for messages."""
     from urllib.parse import urlsplit
 
+    if "@" in url and "://" not in url:  # no authority for urllib ('http:/user:pass@host'): all before '@' may be it
+        scheme, sep, _ = url.partition(":")
+        return f"{scheme + ':' if sep and scheme.lower() in ('http', 'https') else ''}…@{url.rsplit('@', 1)[1]}"
+
     authority = _lenient_authority(url)
     if "@" in authority:  # whatever urllib would make of it (a password holding '#' reads as a fragment)
         scheme, _, rest = url.partition("://")
