@@ -47,6 +47,12 @@ PROVIDER_SETTINGS: dict[str, dict[str, Any]] = {
     "huggingface": {"model": "meta-llama/Llama-3.3-70B-Instruct"},
 }
 
+# The one Chat Completions request the range benchmarks hand MockService.handle (bench/range_cost.py,
+# bench/range_instructions.py): the same bytes on both sides of a comparison.
+MOCK_CHAT_BODY = json.dumps({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "weather?"}],
+                             "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
+                                 "type": "object", "properties": {"city": {"type": "string"}}}}}],
+                             "tool_choice": "auto"}).encode()
 SYSTEM = "You are a careful assistant. Use the tools when they help."
 USER = "Please do what the tools are for, with sensible arguments."
 

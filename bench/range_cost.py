@@ -81,10 +81,7 @@ elif kind == "stream":
 elif kind == "mock":
     from toolchoice.providers.core.mock.service import MockService
     service = MockService("openai")
-    body = json.dumps({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "weather?"}],
-                       "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
-                           "type": "object", "properties": {"city": {"type": "string"}}}}}],
-                       "tool_choice": "auto"}).encode()
+    from corpus import MOCK_CHAT_BODY as body
     headers = {"content-type": "application/json"}
     for _ in range(200):
         service.handle("POST", "/v1/chat/completions", headers, body)

@@ -60,10 +60,7 @@ def work(kind: str, n: int, args: list[str]) -> None:
     elif kind == "mock":
         from toolchoice.providers.core.mock.service import MockService
         service = MockService("openai")
-        body = json.dumps({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "weather?"}],
-                           "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
-                               "type": "object", "properties": {"city": {"type": "string"}}}}}],
-                           "tool_choice": "auto"}).encode()
+        from corpus import MOCK_CHAT_BODY as body
         for _ in range(n + 1):
             service.handle("POST", "/v1/chat/completions", {"content-type": "application/json"}, body)
     elif kind == "cli":  # a command in process (stdout a StringIO; COLUMNS sets the width)
