@@ -14,6 +14,13 @@ UNITS = re.compile(r"95% CI \S+")
 _STAND_INS = [chr(c) for c in range(0xE000, 0xE100)]  # private use: no space, one cell, no control
 
 
+def free_stand_ins(text: str, count: int) -> list[str]:
+    """Up to ``count`` stand-ins ``text`` does not hold: each holds a space rich must not break at while it wraps
+    (rich breaks at every space, a no-break one too), then is put back; one cell each, so styles stay in place.
+    Shared with record_rows.py, which holds a label's spaces the same way."""
+    return [c for c in _STAND_INS if c not in text][:count]
+
+
 def _redacted(console: Any, text: str) -> str:
     """The keys out before the text is wrapped, as the printer takes them out before it lays a text out: a key
     folded over two lines here could no longer be matched there."""
@@ -29,7 +36,7 @@ def hanging(console: Any, label: Any, text: Any, style: str = "") -> Any:
 
     label = label if isinstance(label, Text) else Text(_redacted(console, label), style=style)
     text = text.copy() if isinstance(text, Text) else Text(_redacted(console, text), style=style)
-    held = next((c for c in _STAND_INS if c not in text.plain), None) if UNITS.search(text.plain) else None
+    held = next(iter(free_stand_ins(text.plain, 1)), None) if UNITS.search(text.plain) else None
     if held is not None:  # a unit's spaces held by a stand-in while rich wraps: same length, so styles stay
         text.plain = UNITS.sub(lambda m: m.group().replace(" ", held), text.plain)
     width = max(console.width, 1)

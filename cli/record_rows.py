@@ -13,15 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .hanging import free_stand_ins
+
 NBSP = "\u00a0"  # written between a label and its value, as before: a copy of the line reads "label value"
-_STAND_INS = [chr(c) for c in range(0xE000, 0xE100)]  # private use: no space, one cell, no control
 _BORDERS_AND_PADDING = 4  # a bordered one-column table: "│ " and " │"
-
-
-def _stand_ins(text: str) -> tuple[str, str]:
-    """Two stand-ins for the held space and no-break space that ``text`` does not hold."""
-    free = [c for c in _STAND_INS if c not in text]
-    return free[0], free[1]  # 256 candidates: a record holding them all is past any table's size
 
 
 def _shown(console: Any, value: Any) -> Any:
@@ -65,7 +60,7 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             # a header of no word ("%": the value says it) is left out: "obeyed 5 · 100%", not "· % 100%"
             pieces.append((label if any(ch.isalnum() for ch in label) else "", _shown(console, value)))
         plain = " · ".join(label + NBSP + value.plain if label else value.plain for label, value in pieces)
-        held_space, held_nbsp = _stand_ins(plain)
+        held_space, held_nbsp = free_stand_ins(plain, 2)  # of 256: a record holding them all is past any table
         line = Text()
         for i, (label, value) in enumerate(pieces):
             if i:
