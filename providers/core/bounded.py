@@ -196,9 +196,12 @@ def json_loads(text: str | bytes, **kwargs: Any) -> Any:
         raise digits from None
 
 
-def unreadable(text: str | bytes) -> Unreadable | None:
+def unreadable(text: str) -> Unreadable | None:
     """Why ``text``, which failed to parse, is JSON this program cannot read (too deep, an integer past Python's
-    digit limit), or None when it is simply not JSON. For the failure path only: it parses again."""
+    digit limit), or None when it is simply not JSON (or no object or array). For the failure path only: it parses
+    again."""
+    if text.lstrip()[:1] not in ("{", "["):
+        return None
     try:
         json_value(text)
     except Unreadable as exc:

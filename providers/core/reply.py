@@ -133,7 +133,7 @@ def _non_json(status: int | None, text: str) -> ProviderError:
         return ProviderError(status, None, "empty response body")
     from .bounded import unreadable
 
-    why = unreadable(text) if text.lstrip()[:1] in ("{", "[") else None
+    why = unreadable(text)
     if why is not None:  # JSON, past a bound of this program or of Python's (an integer's digits): said, not "non-JSON"
         return ProviderError(status, "unreadable_reply", f"the body is JSON this program cannot read: {why}")
     if _looks_html(text):

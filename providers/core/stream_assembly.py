@@ -120,18 +120,21 @@ def missing_final(what: str) -> Finding:
     return Finding("stream.no_final_event", f"the stream ended without {what}: the reply may be cut short")
 
 
+def _done_data(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:39] + "…")
+
+
 def done_skipped(text: str, how: str) -> Finding:
     """Data that starts with [DONE] where the family's SDK does not end the stream but skips it and reads on
     (``how`` says where it does so): read on here too, and said (benign: the reply is whole)."""
-    shown = text if len(text) <= 40 else text[:39] + "…"
-    return Finding("stream.done_skipped", f"data {shown!r} is not this stream's end: {how}; read on here as it does")
+    return Finding("stream.done_skipped", f"data {_done_data(text)} is not this stream's end: {how}; read on here as "
+                   "it does")
 
 
 def done_unreadable(text: str, how: str) -> Finding:
     """Data that starts with [DONE] where the family's SDK neither ends the stream nor skips it, but fails on it."""
-    shown = text if len(text) <= 40 else text[:39] + "…"
-    return Finding("stream.framing", f"data {shown!r} is not this stream's end, nor data its SDK can read: {how}, so "
-                   "its user gets no reply")
+    return Finding("stream.framing", f"data {_done_data(text)} is not this stream's end, nor data its SDK can read: "
+                   f"{how}, so its user gets no reply")
 
 
 def error_event(provider: str, error: ProviderError) -> Finding:

@@ -315,7 +315,7 @@ def not_json(what: str, text: str) -> Finding:
     "not JSON" (the failure path only: the text is parsed again to tell)."""
     from .bounded import TooManyDigits, unreadable
 
-    why = unreadable(text) if text.lstrip()[:1] in ("{", "[") else None
+    why = unreadable(text)
     if isinstance(why, TooManyDigits):
         return Finding("stream.too_large", f"{what} cannot be read: {why}")
     return Finding("stream.framing", f"{what} is not JSON: {text[:120]!r}")
