@@ -66,17 +66,17 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     table = None
     for chosen, short, whole in candidates:
         table = Table(title=title, show_lines=show_lines, title_justify="left")
-        widths = _fold_widths(chosen, columns, cells, short, whole, width)
+        needs = _needs(chosen, columns, cells, short, whole)
+        widths = _fold_widths(needs, width)
         for column in chosen:
             header = SHORT.get(column, column) if short else column
             if column in WRAPS:
-                least = max(_least(header, whole), _longest_name(cells, columns.index(column)))
-                table.add_column(header, overflow="fold", min_width=least, width=widths.get(column))
+                table.add_column(header, overflow="fold", min_width=needs[column][0], width=widths.get(column))
             else:
                 table.add_column(header, no_wrap=True)
         for row in cells:
             table.add_row(*(row[columns.index(c)] for c in chosen))
-        if _minimum_width(chosen, columns, cells, short, whole) <= width:
+        if 1 + sum(3 + least for least, _ in needs.values()) <= width:  # rich's borders and padding: 3 a column, 1
             break
     left_out = [c for c in columns if table is not None and c not in chosen]
     if left_out and table is not None:  # never silently: say which, and where they are whole
@@ -101,21 +101,29 @@ def _longest_name(cells: list[list[object]], index: int) -> int:
     return max((len(word) for word in words if _NAME.fullmatch(word)), default=0)
 
 
-def _fold_widths(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool, whole: bool,
-                 width: int) -> dict[str, int]:
-    """Where the table is wider than ``width``, each folding column's width: its least, then the room left handed
-    to the one farthest below its natural width, a cell at a time. rich narrows the widest folding columns
-    first, below their least (a name of 17 folded in a column of 16 beside a wide one); {} where all fits."""
-    room, wants = width - 1 - 3 * len(chosen), {}
+def _needs(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool,
+           whole: bool) -> dict[str, tuple[int, int]]:
+    """Each chosen column's least and natural width: an unbroken column its longest line (or its header) for both;
+    a folding one its least (``_least``, and never below a name written alone in it) and its longest line."""
+    needs = {}
     for column in chosen:
         header = SHORT.get(column, column) if short else column
         index = columns.index(column)
         longest = max((len(line) for row in cells for line in str(row[index]).splitlines()), default=0)
         if column in WRAPS:
             least = max(_least(header, whole), _longest_name(cells, index))
-            wants[column] = (least, max(least, longest))
+            needs[column] = (least, max(least, longest))
         else:
-            room -= max(len(header), longest)
+            needs[column] = (max(len(header), longest),) * 2
+    return needs
+
+
+def _fold_widths(needs: dict[str, tuple[int, int]], width: int) -> dict[str, int]:
+    """Where the table is wider than ``width``, each folding column's width: its least, then the room left handed
+    to the one farthest below its natural width, a cell at a time. rich narrows the widest folding columns
+    first, below their least (a name of 17 folded in a column of 16 beside a wide one); {} where all fits."""
+    wants = {column: need for column, need in needs.items() if column in WRAPS}
+    room = width - 1 - 3 * len(needs) - sum(least for column, (least, _) in needs.items() if column not in WRAPS)
     if sum(natural for _, natural in wants.values()) <= room:
         return {}
     widths = {column: least for column, (least, _) in wants.items()}
@@ -127,23 +135,6 @@ def _fold_widths(chosen: list[str], columns: tuple[str, ...], cells: list[list[o
         widths[max(short_of)[1]] += 1
         room -= 1
     return widths
-
-
-def _minimum_width(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool,
-                   whole: bool = False) -> int:
-    """The narrowest the table can be: unbroken columns at their longest line, folding ones at their
-    minimum, plus rich's borders and padding (3 per column and 1)."""
-    total = 1
-    for column in chosen:
-        header = SHORT.get(column, column) if short else column
-        if column in WRAPS:
-            total += max(_least(header, whole), _longest_name(cells, columns.index(column)))
-        else:
-            index = columns.index(column)
-            longest = max((len(line) for row in cells for line in str(row[index]).splitlines()), default=0)
-            total += max(len(header), longest)
-        total += 3
-    return total
 
 
 def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str, ...] = (),

@@ -1,6 +1,6 @@
 """Which string words each OpenAI-compatible host's own source documents for ``tool_choice``: dated facts (read
-2026-11-27), joined to ``facts.FACTS``. ``openai_chat_mock.MOCK_STRING_WORDS`` reads them: a word a host's source does
-not name is passed unjudged by the mock (``mock.choice_unread``) and answered as when tool_choice is left out, never
+2026-11-27), joined to ``facts.FACTS``. ``openai_chat_mock.MOCK_STRING_WORDS`` holds the same words, each with its
+fact's id (tests/test_mock_api_words.py holds them to the SDKs' literals): a word a host's source does not name is passed unjudged by the mock (``mock.choice_unread``) and answered as when tool_choice is left out, never
 refused, since no source says these hosts refuse it (OpenAI, Azure and Groq refuse another word: their types and
 recorded 400s, ``MOCK_CHOICE_WORDS``; vLLM and llama-server: their own checks)."""
 
