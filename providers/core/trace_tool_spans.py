@@ -16,7 +16,6 @@ the only per-call record of the results.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .trace_import import Span
@@ -52,14 +51,14 @@ def executed_tools(spans: list[Span], trace_ids: set[str]) -> dict[str, dict[str
 
 def _object(value: Any) -> dict[str, Any] | None:
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except RecursionError:  # json's decoder recurses: a text nested past Python's stack is no schema to read
-            from .model import ToolchoiceError
-            from .yaml_input import MAX_DEPTH
+        from .bounded import TooDeep, json_loads
 
-            raise ToolchoiceError(f"a TOOL span's tool.parameters nests deeper than {MAX_DEPTH} levels",
-                                  hint="not a trace export") from None
+        try:
+            value = json_loads(value)  # never recurses past the json_depth limit (json's decoder would)
+        except TooDeep as exc:
+            from .model import ToolchoiceError
+
+            raise ToolchoiceError(f"a TOOL span's tool.parameters: {exc}", hint="not a trace export") from None
         except ValueError:
             return None
     return value if isinstance(value, dict) and value.get("type") == "object" else None
