@@ -1,0 +1,44 @@
+"""Defects a new user hit in trial 11 (2026-11-27): README.md, the docs/ pages it links and every command's --help,
+run as written at 60 and 80 columns, piped (no tty), and the Python API of docs/python.md from a fresh script.
+Each test runs the real CLI entry (tests/cli.py); the truth is outside the drawing: the scenario's own words and
+the request `render -f json` gives for the same command line."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from cli import run_cli
+from test_readme import KEY_VARS, ROOT
+
+
+def environment(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in KEY_VARS and k not in ("COLUMNS", "LINES")}
+    env.update({"NO_COLOR": "1", "TERM": "dumb", **extra})
+    return env
+
+
+# ---- 1. render's tool_choice line folded its own label at 60 columns --------------------------------------------
+
+@pytest.mark.parametrize("columns", [60, 80, 100])
+def test_render_s_tool_choice_line_keeps_its_labels_whole(columns):
+    """`toolchoice render scenario.yaml -p anthropic` (the README's keyless first run) at 60 columns printed
+    `tool_choice  requested {"tool":"get_weather"}  →  on the` and then `wire` alone on the next line: the label
+    was cut in two and the wire form began a line as if it were the label's continuation."""
+    args = ["render", str(ROOT / "configs" / "weather.yaml"), "-p", "anthropic", "--tool-choice", "get_weather"]
+    result = run_cli(args, env=environment(COLUMNS=str(columns)))
+    assert result.returncode == 0, result.stderr
+    wire = json.loads(run_cli([*args, "-f", "json"], env=environment()).stdout)
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("tool_choice  requested "))
+    end = next(i for i, line in enumerate(lines) if line.startswith("POST "))
+    block = lines[start:end]
+    assert all(len(line) <= columns for line in block), block
+    assert any("on the wire" in line for line in block), block
+    assert not any(line.rstrip().endswith(("on the", "on")) for line in block), block
+    # the wire form the JSON gives is all there, folded only where the width forces it
+    expected = json.dumps(wire[0]["effective_tool_choice"] if isinstance(wire, list) else wire["effective_tool_choice"],
+                          separators=(",", ":"))
+    assert expected in "".join(line.strip() for line in block).replace("on the wire", "on the wire "), block
