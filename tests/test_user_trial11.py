@@ -42,3 +42,30 @@ def test_render_s_tool_choice_line_keeps_its_labels_whole(columns):
     expected = json.dumps(wire[0]["effective_tool_choice"] if isinstance(wire, list) else wire["effective_tool_choice"],
                           separators=(",", ":"))
     assert expected in "".join(line.strip() for line in block).replace("on the wire", "on the wire "), block
+
+
+# ---- 2. the repeated-call note named a value the user had to guess ("K") -------------------------------------
+
+def test_the_repeated_call_note_names_a_setting_that_ends_the_loop_where_it_points(tmp_path):
+    """The README's third example (a replayed loop) ends with `loop.stop.repeated_calls: K would end such a loop`:
+    K is nowhere on the page, so the note did not say what to write. Its advice, written into the scenario as it
+    reads, ends the replayed loop at the step it was printed for."""
+    import re
+
+    import yaml
+
+    replay = ["--model", "gemma-3-270m", "--replay", str(ROOT / "tests" / "data" / "loops" / "planner-loop-gemma-270m")]
+    scenario = ROOT / "configs" / "planner-loop.yaml"
+    result = run_cli(["run", str(scenario), "-p", "openai", *replay], env=environment(COLUMNS="200"))
+    assert result.returncode == 0, result.stderr
+    note = next(line for line in result.stdout.splitlines() if "loop.repeated_call:" in line)
+    step = int(re.search(r"step (\d+) warning", note).group(1))
+    advice = re.search(r"set (loop\.stop\.repeated_calls): (\d+) to end", note)
+    assert advice, note
+    data = yaml.safe_load(scenario.read_text())
+    data["loop"]["stop"]["repeated_calls"] = int(advice.group(2))
+    edited = tmp_path / "planner-loop.yaml"
+    edited.write_text(yaml.safe_dump(data))
+    ended = run_cli(["run", str(edited), "-p", "openai", *replay, "-f", "json"], env=environment())
+    loop = json.loads(ended.stdout)["runs"][0]["loops"][0]
+    assert loop["ended"]["step"] == step and loop["ended"]["reason"] != "max_steps", loop["ended"]
