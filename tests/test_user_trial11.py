@@ -69,3 +69,30 @@ def test_the_repeated_call_note_names_a_setting_that_ends_the_loop_where_it_poin
     ended = run_cli(["run", str(edited), "-p", "openai", *replay, "-f", "json"], env=environment())
     loop = json.loads(ended.stdout)["runs"][0]["loops"][0]
     assert loop["ended"]["step"] == step and loop["ended"]["reason"] != "max_steps", loop["ended"]
+
+
+# ---- 3. the README's mock example left its request line unread -----------------------------------------------
+
+def test_the_readme_s_mock_example_line_ends_as_the_readme_says(tmp_path, capsys):
+    """The README sends configs/planner-trap.yaml to `toolchoice mock -p openai`; the mock's line ends
+    `results call_1←#?  findings: ...` and nothing on the page said what that was. The README now quotes the end
+    of that line: the line the mock draws for the README's own send ends so."""
+    import re
+    import shlex
+
+    from toolchoice.cli.mock_cmd import _pretty
+    from toolchoice.providers.core.mock.server import running_mock
+
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"^```bash\ntoolchoice mock -p openai &.*?\n(.*?)\n", readme, re.M | re.S).group(1)
+    quoted = re.search(r"The mock's line for that request ends `([^`]+)`", readme.replace("\n", " ")).group(1)
+    with running_mock("openai") as mock:
+        words = shlex.split(block.replace("http://127.0.0.1:PORT/v1", mock.base_url), comments=True)
+        env = environment(**dict(word.split("=", 1) for word in words if "=" in word and not word.startswith("-")))
+        sent = run_cli([w for w in words if "=" not in w or w.startswith("-")][1:], env=env, cwd=ROOT)
+        records = list(mock.records)
+    assert sent.returncode == 0, sent.stdout + sent.stderr
+    capsys.readouterr()
+    _pretty(records[0])
+    line = capsys.readouterr().out.rstrip("\n")
+    assert line.endswith(quoted), (line, quoted)
