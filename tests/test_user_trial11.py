@@ -96,3 +96,34 @@ def test_the_readme_s_mock_example_line_ends_as_the_readme_says(tmp_path, capsys
     _pretty(records[0])
     line = capsys.readouterr().out.rstrip("\n")
     assert line.endswith(quoted), (line, quoted)
+
+
+# ---- 4. probe's table ended without the next step --------------------------------------------------------------
+
+def test_probe_s_table_says_how_to_keep_its_answers_and_the_advice_works(tmp_path):
+    """`toolchoice probe -p openai --base-url URL` against the mock printed its table and stopped: what the
+    answers are for (a capability overlay that render, compare, send and run take) was only on docs/probe.md.
+    The pretty output now ends with that step; following it (--save FILE, then render --capabilities FILE at the
+    same URL) gives a ledger whose facts come from the probe."""
+    import re
+    import shlex
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    env = environment(COLUMNS="80", OPENAI_API_KEY="sk-unused-0123456789")
+    with running_mock("openai") as mock:
+        probed = run_cli(["probe", "-p", "openai", "--base-url", mock.base_url, "-n", "1"], env=env, cwd=tmp_path)
+        assert probed.returncode == 0, probed.stdout + probed.stderr
+        hint = " ".join(line.strip() for line in probed.stdout.split("┘")[-1].splitlines())
+        words = re.search(r"add `(--save FILE)` to this command, then give `(--capabilities FILE)` to render", hint)
+        assert words, hint
+        save, render = (shlex.split(words.group(i).replace("FILE", "caps.json")) for i in (1, 2))
+        saved = run_cli(["probe", "-p", "openai", "--base-url", mock.base_url, "-n", "1", *save], env=env, cwd=tmp_path)
+        assert saved.returncode == 0, saved.stdout + saved.stderr
+    assert (tmp_path / "caps.json").is_file()
+    ledger = run_cli(["render", *render, str(ROOT / "configs" / "weather.yaml"), "-p", "openai", "--base-url", mock.base_url,
+                      "-f", "json"], env=env, cwd=tmp_path)
+    assert ledger.returncode == 0, ledger.stderr
+    codes = [entry["code"] for entry in json.loads(ledger.stdout)[0]["ledger"]] if isinstance(
+        json.loads(ledger.stdout), list) else [entry["code"] for entry in json.loads(ledger.stdout)["ledger"]]
+    assert "capabilities.overlay" in codes, codes
