@@ -127,3 +127,25 @@ def test_probe_s_table_says_how_to_keep_its_answers_and_the_advice_works(tmp_pat
     codes = [entry["code"] for entry in json.loads(ledger.stdout)[0]["ledger"]] if isinstance(
         json.loads(ledger.stdout), list) else [entry["code"] for entry in json.loads(ledger.stdout)["ledger"]]
     assert "capabilities.overlay" in codes, codes
+
+
+# ---- 5. send without a key said only "set the key" ----------------------------------------------------------------
+
+def test_send_without_a_key_names_the_keyless_way_and_it_works(tmp_path):
+    """A new user without a key ran `toolchoice send configs/weather.yaml -p openai` and read `set OPENAI_API_KEY`:
+    the README's keyless way (the mock) was not named. The line names it; done as it says, the send obeys."""
+    import re
+    import shlex
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    scenario = str(ROOT / "configs" / "weather.yaml")
+    failed = run_cli(["send", scenario, "-p", "openai"], env=environment(COLUMNS="80"), cwd=tmp_path)
+    assert failed.returncode == 2 and failed.stderr.count("\n") == 1, failed.stderr
+    advice = re.search(r"`(toolchoice mock -p openai)`, then this command with `(--base-url) URL` and `(\w+)=(\w+)`",
+                       failed.stderr)
+    assert advice, failed.stderr
+    with running_mock(shlex.split(advice.group(1))[-1]) as mock:
+        sent = run_cli(["send", scenario, "-p", "openai", advice.group(2), mock.base_url],
+                       env=environment(COLUMNS="80", **{advice.group(3): advice.group(4)}), cwd=tmp_path)
+    assert sent.returncode == 0 and "✔ obeyed" in sent.stdout, sent.stdout + sent.stderr
