@@ -149,3 +149,16 @@ def test_send_without_a_key_names_the_keyless_way_and_it_works(tmp_path):
         sent = run_cli(["send", scenario, "-p", "openai", advice.group(2), mock.base_url],
                        env=environment(COLUMNS="80", **{advice.group(3): advice.group(4)}), cwd=tmp_path)
     assert sent.returncode == 0 and "✔ obeyed" in sent.stdout, sent.stdout + sent.stderr
+
+
+def test_compare_send_without_any_key_says_each_provider_once_and_what_to_do():
+    """`toolchoice compare scenario.yaml -p anthropic --send` without a key printed
+    `nothing to send: anthropic: skipped: anthropic: no API key: set ANTHROPIC_API_KEY`: the provider twice and no
+    way on. One line, each provider named once, its key variable, and the dry run that needs none."""
+    scenario = str(ROOT / "configs" / "weather.yaml")
+    failed = run_cli(["compare", scenario, "-p", "anthropic,gemini", "--send"], env=environment(COLUMNS="80"))
+    assert failed.returncode == 2 and failed.stderr.count("\n") == 1, failed.stderr
+    line = failed.stderr
+    assert line.count("anthropic") == 1 and line.count("gemini:") == 1, line
+    assert "ANTHROPIC_API_KEY" in line and "GEMINI_API_KEY" in line
+    assert "without --send" in line and "toolchoice mock" in line, line
