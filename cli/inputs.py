@@ -62,7 +62,10 @@ def selected_providers(requested: Sequence[str] | None, scenario: Scenario) -> l
     names = provider_names(requested)
     if not names:
         return list(scenario.providers) or list(PROVIDER_IDS)
-    if "all" in names:
+    if "all" in names:  # every other name given is still checked: a typo beside 'all' is not dropped unsaid
+        for name in names:
+            if name != "all":
+                check_provider(name)
         return list(PROVIDER_IDS)
     out: list[str] = []
     for name in names:

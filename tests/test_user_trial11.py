@@ -162,3 +162,42 @@ def test_compare_send_without_any_key_says_each_provider_once_and_what_to_do():
     assert line.count("anthropic") == 1 and line.count("gemini:") == 1, line
     assert "ANTHROPIC_API_KEY" in line and "GEMINI_API_KEY" in line
     assert "without --send" in line and "toolchoice mock" in line, line
+
+
+# ---- 6. the Python API: the command line's `-p all` ---------------------------------------------------------------
+
+def test_render_with_the_command_line_s_all_says_how_to_name_every_provider():
+    """From a fresh script, `jobs.render(scenario, "all")` (the README's `-p all`) raised `unknown provider 'all'`
+    with the twenty ids and no way on. The error names the import that lists them; done as it says, the render
+    gives a translation per provider (twenty, as `toolchoice providers` lists)."""
+    import importlib
+    import re
+
+    from toolchoice.providers import ToolchoiceError, load_scenario
+    from toolchoice.providers.core import jobs
+
+    scenario = load_scenario(ROOT / "configs" / "weather.yaml")
+    with pytest.raises(ToolchoiceError) as raised:
+        jobs.render(scenario, "all")
+    advice = re.search(r"pass ([\w.]+)\.(\w+) \(every provider id\)", str(raised.value))
+    assert advice, str(raised.value)
+    ids = getattr(importlib.import_module(advice.group(1)), advice.group(2))
+    rendered = jobs.render(scenario, ids)
+    listed = run_cli(["providers", "-f", "json"], env=environment()).stdout
+    assert [t.provider for t in rendered] == [row["provider"] for row in json.loads(listed)]
+
+
+# ---- 7. `-p all,<typo>` dropped the typo without a word ---------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["render", "compare"])
+def test_a_misspelt_provider_beside_all_is_bad_input(command):
+    """`toolchoice render scenario.yaml -p all,foo` rendered the twenty providers and said nothing of `foo`:
+    a typo beside `all` (`-p all,opneai`) passed silently, where
+    `-p openai,foo` is bad input. Every name given is checked: exit 2, one line naming it."""
+    scenario = str(ROOT / "configs" / "weather.yaml")
+    failed = run_cli([command, scenario, "-p", "all,opneai"], env=environment(COLUMNS="80"))
+    assert failed.returncode == 2 and failed.stdout == "", failed.stdout[:300]
+    assert failed.stderr.count("\n") == 1 and "unknown provider 'opneai'" in failed.stderr, failed.stderr
+    assert "openai" in failed.stderr.split("opneai'", 1)[1]  # the did-you-mean
+    fine = run_cli([command, scenario, "-p", "all,openai", "-f", "json"], env=environment(COLUMNS="80"))
+    assert fine.returncode in (0, 3), fine.stderr
