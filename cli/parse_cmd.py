@@ -55,6 +55,13 @@ def read_body(path: Path) -> tuple[Any, str]:
         line = digits_line(text) if isinstance(exc, TooManyDigits) else None
         raise ToolchoiceError(str(exc), path=str(path), line=line) from None
     except ValueError:
+        import re
+
+        # a toolchoice scenario given where the saved reply goes: bad input, not a provider's non-JSON answer
+        if re.search(r"^(tools|messages|tool_choice|loop):", text[:100_000], re.M):
+            raise ToolchoiceError(f"{path} is a toolchoice scenario, not a saved response body",
+                                  hint="a scenario goes to `toolchoice render FILE -p ID` or send; parse reads a reply "
+                                       "(send --save writes them) and judges it with --scenario FILE") from None
         return None, text
 
 

@@ -201,3 +201,26 @@ def test_a_misspelt_provider_beside_all_is_bad_input(command):
     assert "openai" in failed.stderr.split("opneai'", 1)[1]  # the did-you-mean
     fine = run_cli([command, scenario, "-p", "all,openai", "-f", "json"], env=environment(COLUMNS="80"))
     assert fine.returncode in (0, 3), fine.stderr
+
+
+# ---- 8. parse given a scenario read it as a provider's non-JSON error (exit 1) ----------------------------------
+
+def test_parse_given_a_scenario_says_it_is_a_scenario_and_where_it_goes():
+    """`toolchoice parse configs/weather.yaml -p openai` (the scenario where the saved reply goes) printed
+    `openai: non-JSON response: # ...` and a verdict `error`, exit 1 — a provider's failure, by the README's table.
+    It is bad input: exit 2, one line naming the file, what it is and the command that takes it; that command runs."""
+    import re
+    import shlex
+
+    scenario = ROOT / "configs" / "weather.yaml"
+    failed = run_cli(["parse", str(scenario), "-p", "openai"], env=environment(COLUMNS="80"))
+    assert failed.returncode == 2 and failed.stdout == "", failed.stdout
+    assert failed.stderr.count("\n") == 1 and "weather.yaml" in failed.stderr and "scenario" in failed.stderr
+    advice = re.search(r"`(toolchoice render FILE -p ID)`", failed.stderr)
+    assert advice, failed.stderr
+    words = shlex.split(advice.group(1).replace("FILE", str(scenario)).replace("ID", "openai"))
+    assert run_cli(words[1:], env=environment(COLUMNS="80")).returncode == 0
+    # a saved error page that is not JSON stays what it was: the provider's answer, read as send reads it
+    page = run_cli(["parse", "-", "-p", "openai"], env=environment(COLUMNS="80"),
+                   input="<html><body>502 Bad Gateway</body></html>")
+    assert page.returncode == 1 and "non-JSON response" in page.stdout + page.stderr
