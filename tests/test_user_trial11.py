@@ -224,3 +224,19 @@ def test_parse_given_a_scenario_says_it_is_a_scenario_and_where_it_goes():
     page = run_cli(["parse", "-", "-p", "openai"], env=environment(COLUMNS="80"),
                    input="<html><body>502 Bad Gateway</body></html>")
     assert page.returncode == 1 and "non-JSON response" in page.stdout + page.stderr
+
+
+# ---- 9. init into a folder that does not exist ------------------------------------------------------------------
+
+def test_init_into_a_missing_folder_says_to_make_it_and_then_writes(tmp_path):
+    """`toolchoice init configs/mine.yaml` where configs/ does not exist said `cannot write configs/mine.yaml: No
+    such file or directory` and nothing more. The line names the folder to make; made, the same command writes."""
+    import re
+
+    failed = run_cli(["init", "sub/mine.yaml"], env=environment(COLUMNS="80"), cwd=tmp_path)
+    assert failed.returncode == 2 and failed.stderr.count("\n") == 1, failed.stderr
+    advice = re.search(r"make the folder (\S+) first", failed.stderr)
+    assert advice, failed.stderr
+    (tmp_path / advice.group(1)).mkdir()
+    wrote = run_cli(["init", "sub/mine.yaml"], env=environment(COLUMNS="80"), cwd=tmp_path)
+    assert wrote.returncode == 0 and (tmp_path / "sub" / "mine.yaml").is_file(), wrote.stderr
