@@ -238,3 +238,33 @@ def test_init_into_a_missing_folder_says_to_make_it_and_then_writes(tmp_path):
     (tmp_path / advice.group(1)).mkdir()
     wrote = run_cli(["init", "sub/mine.yaml"], env=environment(COLUMNS="80"), cwd=tmp_path)
     assert wrote.returncode == 0 and (tmp_path / "sub" / "mine.yaml").is_file(), wrote.stderr
+
+
+# ---- 10. run printed the same note under every step ----------------------------------------------------------------
+
+def test_a_note_every_step_repeats_word_for_word_is_printed_once_with_its_steps(tmp_path):
+    """configs/planner-loop.yaml with `providers.openai.base_url` (the mock's URL) run against `toolchoice mock`:
+    each step printed `step N warning env.key_destination: $OPENAI_API_KEY is sent ... to 127.0.0.1:PORT, a base URL
+    the scenario file sets`, the same words under every step (ten times for a ten-step loop). Said once, with
+    the steps it holds for; `--format json` keeps it in every step's ledger."""
+    import re
+
+    import yaml
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    data = yaml.safe_load((ROOT / "configs" / "planner-loop.yaml").read_text())
+    env = environment(COLUMNS="80", OPENAI_API_KEY="sk-unused-0123456789")
+    with running_mock("openai") as mock:
+        data["providers"] = {"openai": {"base_url": mock.base_url}}
+        (tmp_path / "loop.yaml").write_text(yaml.safe_dump(data))
+        shown = run_cli(["run", "loop.yaml", "-p", "openai"], env=env, cwd=tmp_path)
+        document = run_cli(["run", "loop.yaml", "-p", "openai", "-f", "json"], env=env, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    steps = json.loads(document.stdout)["runs"][0]["loops"][0]["steps"]
+    held = [i + 1 for i, step in enumerate(steps) if any(e["code"] == "env.key_destination" for e in step["ledger"])]
+    assert len(held) >= 2, held  # the note holds on several steps
+    lines = [line for line in shown.stdout.splitlines() if "env.key_destination" in line]
+    assert len(lines) == 1, shown.stdout
+    span = re.search(r"steps (\d+)-(\d+) warning env\.key_destination", lines[0])
+    assert span and [int(span.group(1)), int(span.group(2))] == [held[0], held[-1]], lines[0]
