@@ -268,3 +268,34 @@ def test_a_note_every_step_repeats_word_for_word_is_printed_once_with_its_steps(
     assert len(lines) == 1, shown.stdout
     span = re.search(r"steps (\d+)-(\d+) warning env\.key_destination", lines[0])
     assert span and [int(span.group(1)), int(span.group(2))] == [held[0], held[-1]], lines[0]
+
+
+# ---- 11. render -f curl: what to do with the reply -----------------------------------------------------------------
+
+def test_render_md_s_next_step_after_curl_judges_the_reply(tmp_path):
+    """docs/render.md showed the curl command and stopped; a user who ran it had a reply and no word on judging it.
+    The page's `parse` command, given the reply the mock answers to that request's bytes, gives the verdict."""
+    import re
+    import shlex
+
+    import httpx
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    page = (ROOT / "docs" / "render.md").read_text()
+    command = re.search(r"`(toolchoice parse reply\.json [^`]+)`", page.replace("\n", " ")).group(1)
+    words = shlex.split(command)
+    provider = words[words.index("-p") + 1]
+    args = ["render", str(ROOT / "configs" / "planner-trap.yaml"), "-p", provider, "-f", "json",
+            "--tool-choice", words[words.index("--tool-choice") + 1]]
+    with running_mock(provider) as mock:
+        rendered = json.loads(run_cli([*args, "--base-url", mock.base_url, "--gateway"], env=environment()).stdout)
+        request = rendered["request"]
+        reply = httpx.post(request["url"], content=json.dumps(request["body"]).encode(),
+                           headers={"Content-Type": "application/json", "x-goog-api-key": "unused"}, timeout=30)
+    assert reply.status_code == 200, reply.text
+    (tmp_path / "reply.json").write_bytes(reply.content)
+    words = [str(ROOT / w) if w.startswith("configs/") else w for w in words]
+    judged = run_cli([*words[1:], "-f", "json"], env=environment(), cwd=tmp_path)
+    assert judged.returncode == 0, judged.stdout + judged.stderr
+    assert json.loads(judged.stdout)["verdict"]["category"] == "obeyed"
