@@ -299,3 +299,31 @@ def test_render_md_s_next_step_after_curl_judges_the_reply(tmp_path):
     judged = run_cli([*words[1:], "-f", "json"], env=environment(), cwd=tmp_path)
     assert judged.returncode == 0, judged.stdout + judged.stderr
     assert json.loads(judged.stdout)["verdict"]["category"] == "obeyed"
+
+
+# ---- 12. parse given send --save's other files -----------------------------------------------------------------------
+
+def test_parse_given_the_saved_reply_or_request_names_the_response_file_beside_it(tmp_path):
+    """`send --save out` writes sample-001.request.json, .response.json and .reply.json; the README calls what parse
+    reads "a saved reply", so a new user gave it sample-001.reply.json: parse printed `unreadable_reply ... no
+    choices` and exited 0 (the request file: 1). Both are bad input naming the file to give, which parse reads."""
+    import re
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    scenario = str(ROOT / "configs" / "weather.yaml")
+    env = environment(COLUMNS="80", OPENAI_API_KEY="sk-unused-0123456789")
+    with running_mock("openai") as mock:
+        sent = run_cli(["send", scenario, "-p", "openai", "--base-url", mock.base_url, "--save", "out"], env=env,
+                       cwd=tmp_path)
+    assert sent.returncode == 0, sent.stdout + sent.stderr
+    for kind in ("reply", "request"):
+        failed = run_cli(["parse", f"out/sample-001.{kind}.json", "-p", "openai"], env=env, cwd=tmp_path)
+        assert failed.returncode == 2 and failed.stdout == "", (kind, failed.stdout)
+        assert failed.stderr.count("\n") == 1, failed.stderr
+        named = re.search(r"give (\S+\.response\.json)", failed.stderr)
+        assert named, failed.stderr
+        parsed = run_cli(["parse", named.group(1), "-p", "openai", "--scenario", scenario, "-f", "json"], env=env,
+                         cwd=tmp_path)
+        assert parsed.returncode == 0, parsed.stderr
+        assert json.loads(parsed.stdout)["verdict"]["category"] == "obeyed"
