@@ -327,3 +327,20 @@ def test_parse_given_the_saved_reply_or_request_names_the_response_file_beside_i
                          cwd=tmp_path)
         assert parsed.returncode == 0, parsed.stderr
         assert json.loads(parsed.stdout)["verdict"]["category"] == "obeyed"
+
+
+# ---- 13. COLUMNS=0 printed nothing ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["render", "configs/weather.yaml", "-p", "openai"],
+                                  ["compare", "configs/weather.yaml", "-p", "openai,anthropic"],
+                                  ["providers"], ["render", "--help"]])
+def test_columns_zero_is_an_unknown_width_not_an_empty_page(args):
+    """A pseudo-terminal whose size is unknown reports 0 columns, and shells then export COLUMNS=0 (a container
+    started without a size, some CI runners). `render`, `compare` and `providers` printed nothing at all and exited 0;
+    `--help` one blank line. Python's shutil.get_terminal_size reads COLUMNS=0 as not set: so does toolchoice, and
+    the page is the one drawn at the width the terminal reports (here none: 80)."""
+    zero = run_cli(args, env=environment(COLUMNS="0"), cwd=ROOT)
+    eighty = run_cli(args, env=environment(COLUMNS="80"), cwd=ROOT)
+    assert zero.returncode == eighty.returncode == 0, zero.stderr
+    assert len(eighty.stdout) > 200
+    assert zero.stdout == eighty.stdout
