@@ -83,10 +83,12 @@ def test_the_readme_s_mock_example_line_ends_as_the_readme_says(tmp_path, capsys
     from toolchoice.providers.core.mock.server import running_mock
 
     readme = (ROOT / "README.md").read_text()
-    block = re.search(r"^```bash\ntoolchoice mock -p openai &.*?\n(.*?)\n", readme, re.M | re.S).group(1)
+    mock_line, block = re.search(r"^```bash\n(toolchoice mock -p openai [^\n]*)\n(.*?)\n", readme, re.M).groups()
+    port = re.search(r"--port (\d+)", mock_line).group(1)  # the README's fixed port: its lines paste as written
     quoted = re.search(r"The mock's line for that request ends `([^`]+)`", readme.replace("\n", " ")).group(1)
     with running_mock("openai") as mock:
-        words = shlex.split(block.replace("http://127.0.0.1:PORT/v1", mock.base_url), comments=True)
+        assert f"http://127.0.0.1:{port}/v1" in block
+        words = shlex.split(block.replace(f"http://127.0.0.1:{port}/v1", mock.base_url), comments=True)
         env = environment(**dict(word.split("=", 1) for word in words if "=" in word and not word.startswith("-")))
         sent = run_cli([w for w in words if "=" not in w or w.startswith("-")][1:], env=env, cwd=ROOT)
         records = list(mock.records)
