@@ -346,3 +346,22 @@ def test_columns_zero_is_an_unknown_width_not_an_empty_page(args):
     assert zero.returncode == eighty.returncode == 0, zero.stderr
     assert len(eighty.stdout) > 200
     assert zero.stdout == eighty.stdout
+
+
+# ---- 14. --model PROVIDER=MODEL for a provider not selected -------------------------------------------------------
+
+def test_a_model_for_a_provider_not_selected_is_said_and_an_empty_provider_is_bad_input():
+    """`render scenario.yaml -p openai -m anthropic=claude-x` rendered openai with its default model and said nothing:
+    a user who meant `-p anthropic` (or mistyped the model's provider) did not learn the model went nowhere. A
+    warning names it; `-m =gpt-x` (no provider before '=') was sent as the model id "=gpt-x": bad input."""
+    scenario = str(ROOT / "configs" / "weather.yaml")
+    unused = run_cli(["render", scenario, "-p", "openai", "-m", "anthropic=claude-x", "-f", "json"], env=environment())
+    assert unused.returncode == 0
+    assert json.loads(unused.stdout)["request"]["body"]["model"] != "claude-x"
+    assert "anthropic=claude-x" in unused.stderr and "not selected" in unused.stderr, unused.stderr
+    used = run_cli(["render", scenario, "-p", "openai,anthropic", "-m", "anthropic=claude-x", "-f", "json"],
+                   env=environment())
+    assert used.stderr == "" and [d["request"]["body"]["model"] for d in json.loads(used.stdout)][1] == "claude-x"
+    empty = run_cli(["render", scenario, "-p", "openai", "-m", "=gpt-x"], env=environment())
+    assert empty.returncode == 2 and empty.stdout == "" and empty.stderr.count("\n") == 1, empty.stderr
+    assert "--model =gpt-x" in empty.stderr
