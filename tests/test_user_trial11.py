@@ -365,3 +365,25 @@ def test_a_model_for_a_provider_not_selected_is_said_and_an_empty_provider_is_ba
     empty = run_cli(["render", scenario, "-p", "openai", "-m", "=gpt-x"], env=environment())
     assert empty.returncode == 2 and empty.stdout == "" and empty.stderr.count("\n") == 1, empty.stderr
     assert "--model =gpt-x" in empty.stderr
+
+
+# ---- 15. render's summary: its last line ran past the width -------------------------------------------------------
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_render_s_summary_fits_the_width_and_its_next_step_runs(tmp_path, columns):
+    """`toolchoice render scenario.yaml` (the init starter names two providers) draws the compare table and then
+    `render scenario.yaml -p ID shows one provider's exact request (-p all: ...)`: 107 characters whole at 80
+    columns (the terminal cut it where it liked), and not a command as written (no `toolchoice`). Folded to the
+    width; the command it names, with a provider id for ID, renders that provider's request."""
+    import re
+    import shlex
+
+    run_cli(["init", "scenario.yaml"], env=environment(), cwd=tmp_path)
+    shown = run_cli(["render", "scenario.yaml"], env=environment(COLUMNS=str(columns)), cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert all(len(line) <= columns for line in shown.stdout.splitlines()), shown.stdout
+    text = " ".join(line.strip() for line in shown.stdout.splitlines())
+    command = re.search(r"`(toolchoice render scenario\.yaml -p ID)` shows one provider's exact request", text)
+    assert command, text
+    one = run_cli(shlex.split(command.group(1).replace("ID", "anthropic"))[1:], env=environment(), cwd=tmp_path)
+    assert one.returncode == 0 and "POST https://api.anthropic.com/v1/messages" in one.stdout
