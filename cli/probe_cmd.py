@@ -121,7 +121,10 @@ def probe(
     else:
         emit_pretty(lambda console: _print(console, result, hint=save is None and measured), {})
         if save is not None and measured:
-            write(f"capability overlay written to {save}: give --capabilities {save} to render, compare, send or run at the same base URL")
+            from .output import new_console, wrapped
+
+            write(wrapped(f"capability overlay written to {save}: give --capabilities {save} to render, compare, send or "
+                          "run at the same base URL", new_console().width))
     if code == exits.INTERRUPTED:  # nothing saved: the overlay would lack the questions not asked
         partial = result["partial"]
         exits.error_line(f"interrupted: {partial['done']} of {partial['requested']} questions answered (shown above"

@@ -121,6 +121,8 @@ def test_probe_s_table_says_how_to_keep_its_answers_and_the_advice_works(tmp_pat
         save, render = (shlex.split(words.group(i).replace("FILE", "caps.json")) for i in (1, 2))
         saved = run_cli(["probe", "-p", "openai", "--base-url", mock.base_url, "-n", "1", *save], env=env, cwd=tmp_path)
         assert saved.returncode == 0, saved.stdout + saved.stderr
+    # both outputs stay within the 80 columns, the lines under the table too
+    assert all(len(line) <= 80 for line in (probed.stdout + saved.stdout).splitlines()), probed.stdout + saved.stdout
     assert (tmp_path / "caps.json").is_file()
     ledger = run_cli(["render", *render, str(ROOT / "configs" / "weather.yaml"), "-p", "openai", "--base-url", mock.base_url,
                       "-f", "json"], env=env, cwd=tmp_path)
