@@ -389,3 +389,22 @@ def test_render_s_summary_fits_the_width_and_its_next_step_runs(tmp_path, column
     assert command, text
     one = run_cli(shlex.split(command.group(1).replace("ID", "anthropic"))[1:], env=environment(), cwd=tmp_path)
     assert one.returncode == 0 and "POST https://api.anthropic.com/v1/messages" in one.stdout
+
+
+def test_compare_send_s_skipped_row_names_its_provider_once(tmp_path):
+    """`compare -p openai,anthropic --send` with only OpenAI's key: the anthropic row's calls cell read
+    `skipped: anthropic: no API key: set ANTHROPIC_API_KEY`, the provider again beside its own id."""
+    import yaml
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    data = yaml.safe_load((ROOT / "configs" / "weather.yaml").read_text())
+    env = environment(COLUMNS="80", OPENAI_API_KEY="sk-unused-0123456789")
+    with running_mock("openai") as mock:
+        data["providers"] = {"openai": {"base_url": mock.base_url}}
+        (tmp_path / "s.yaml").write_text(yaml.safe_dump(data))
+        shown = run_cli(["compare", "s.yaml", "-p", "openai,anthropic", "--send", "-f", "markdown"], env=env,
+                        cwd=tmp_path)
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    row = next(line for line in shown.stdout.splitlines() if line.startswith("| anthropic |"))
+    assert row.count("anthropic") == 1 and "skipped: no API key: set ANTHROPIC_API_KEY" in row, row
