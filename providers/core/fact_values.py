@@ -53,3 +53,11 @@ class ChoiceCount(NamedTuple):
 
 
 FactValue = Union[ChoiceWords, ChoiceCount, tuple[RefusalWords, ...]]
+
+
+def refusals(value: FactValue | None) -> tuple[RefusalWords, ...]:
+    """The RefusalWords a fact's value holds (none for another kind of value: ChoiceWords and ChoiceCount are
+    tuples too)."""
+    if type(value) is tuple and all(isinstance(row, RefusalWords) for row in value):
+        return value
+    return ()

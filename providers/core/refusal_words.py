@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from .fact_record import CITE_END, Fact, with_values
-from .fact_values import RefusalWords
+from .fact_values import RefusalWords, refusals
 
 _VERIFIED = "2026-11-27"
 _MANUAL = "enabled"  # Claude's manual thinking {type: enabled}: the case the forced-choice words were recorded for
@@ -112,7 +112,7 @@ REFUSAL_FACTS: tuple[Fact, ...] = with_values(_ROWS, {"deepseek.forced_choice_wo
 
 def api_words(provider: str, code: str, model: str | None, body: Any) -> str | None:
     """The API's own words for the refusal ``code`` stands for, where recorded for this case; else None."""
-    for row in (row for fact in REFUSAL_FACTS if isinstance(fact.value, tuple) for row in fact.value):
+    for row in (row for fact in REFUSAL_FACTS for row in refusals(fact.value)):
         if row.code != code or provider not in row.providers:
             continue
         if row.model is not None and not (isinstance(model, str) and re.search(row.model, model.lower())):
