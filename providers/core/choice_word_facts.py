@@ -20,10 +20,11 @@ _REFUSED = ChoiceWords(_WORDS, "refused")
 _ROWS: tuple[Fact, ...] = (
     Fact("openai.tool_choice_words", ("openai",),
          "OpenAI's Chat Completions types a string tool_choice as none, auto or required (beside the named function, "
-         "custom and allowed_tools objects), a closed Literal: the mock refuses another word (Anthropic's and Mistral's "
-         "any)",
-         f"openai 3.57.0 types/chat/chat_completion_tool_choice_option_param.py{CITE_END}'ChatCompletionToolChoiceOptionParam: "
-         "TypeAlias = Union[ Literal[\"none\", \"auto\", \"required\"], ChatCompletionAllowedToolChoiceParam, "
+         "custom and allowed_tools objects), a closed Literal: the mock refuses another word (Anthropic's and "
+         "Mistral's any)",
+         f"openai 3.57.0 types/chat/chat_completion_tool_choice_option_param.py{CITE_END}"
+         "'ChatCompletionToolChoiceOptionParam: TypeAlias = Union[ Literal[\"none\", \"auto\", \"required\"], "
+         "ChatCompletionAllowedToolChoiceParam, "
          "ChatCompletionNamedToolChoiceParam, ChatCompletionNamedToolChoiceCustomParam, ]'", _READ, _REFUSED),
     Fact("openai-responses.tool_choice_words", ("openai-responses",),
          "OpenAI's Responses API types a string tool_choice as none, auto or required, a closed Literal: the mock "
@@ -36,8 +37,9 @@ _ROWS: tuple[Fact, ...] = (
          f"groq 1.7.0 types/chat/chat_completion_tool_choice_option_param.py; the API's recorded 400: "
          f"tests/data/responses/errors/error-groq-tool-choice-null.json (brianpetro/obsidian-smart-connections#942)"
          f"{CITE_END}'ChatCompletionToolChoiceOptionParam: TypeAlias = Union[ Literal[\"none\", \"auto\", "
-         "\"required\"], ChatCompletionNamedToolChoiceParam ]'; '{\"error\": {\"message\": \"Only allowed string values "
-         "for 'tool_choice' are none, auto, and required\", \"type\": \"invalid_request_error\"}}'", _READ, _REFUSED),
+         "\"required\"], ChatCompletionNamedToolChoiceParam ]'; '{\"error\": {\"message\": \"Only allowed string "
+         "values for 'tool_choice' are none, auto, and required\", \"type\": \"invalid_request_error\"}}'", _READ,
+         _REFUSED),
     Fact("mistral.tool_choice_words", ("mistral",),
          "Mistral's chat tool_choice words are auto, none, any and required (any and required alike force a call)",
          f"mistralai 3.7.0 client/models/toolchoiceenum.py{CITE_END}'ToolChoiceEnum = Union[Literal[\"auto\", \"none\", "

@@ -56,8 +56,8 @@ _ROWS: tuple[Fact, ...] = (
          "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.'; "
          "'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. Please use "
          "/v1/responses instead.'", _VERIFIED,
-         (RefusalWords("thinking.effort_for_tools", ("openai",), "Function tools with reasoning_effort are not supported "
-                       "for {model} in /v1/chat/completions. To use function tools, use /v1/responses or set "
+         (RefusalWords("thinking.effort_for_tools", ("openai",), "Function tools with reasoning_effort are not "
+                       "supported for {model} in /v1/chat/completions. To use function tools, use /v1/responses or set "
                        "reasoning_effort to 'none'.", model=r"gpt-5\.6(?!\d)"),
           RefusalWords("thinking.effort_for_tools", ("openai", "azure"), "Function tools with reasoning_effort are not "
                        "supported for {model} in /v1/chat/completions. Please use /v1/responses instead.",
@@ -99,7 +99,8 @@ _ROWS: tuple[Fact, ...] = (
          "contents: contents is not specified' (vercel/ai#3775); '{\"error\": {\"code\": 400, \"message\": \"* "
          "GenerateContentRequest.contents: contents is not specified\\n\", \"status\": \"INVALID_ARGUMENT\"}}' "
          "(litellm#8467; the mock leaves out the trailing newline)", _VERIFIED,
-         (RefusalWords("messages.empty", ("gemini",), "* GenerateContentRequest.contents: contents is not specified"),)),
+         (RefusalWords("messages.empty", ("gemini",),
+                       "* GenerateContentRequest.contents: contents is not specified"),)),
 )
 # DeepSeek's rows are being edited on another branch (trial11d, 2026-11-27): their values are joined by id, so the two
 # changes merge apart; move them into the rows once both are in

@@ -122,9 +122,9 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
             and value not in words.words:
         # a word this host's own source does not name, and no source says it refuses it: neither read nor refused
         findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} is not one of "
-                                    f"{CAPABILITIES[provider].title}'s tool_choice words ({', '.join(words.words)}; fact "
-                                    f"{fact_id}), and no source says the API refuses it: passed unjudged, answered as "
-                                    "when tool_choice is left out"))
+                                    f"{CAPABILITIES[provider].title}'s tool_choice words ({', '.join(words.words)}; "
+                                    f"fact {fact_id}), and no source says the API refuses it: passed unjudged, "
+                                    "answered as when tool_choice is left out"))
         value = None
     if value is not None:
         try:
