@@ -544,6 +544,9 @@ def cited(fact_id: str) -> str:
     return _BY_ID[fact_id].source.partition(CITE_END)[0]
 
 
+_CHOICE_WORDS = {p: (f.id, f.value) for f in FACTS if isinstance(f.value, ChoiceWords) for p in f.providers}
+
+
 def choice_words(provider: str) -> tuple[str, ChoiceWords] | None:
     """(the fact's id, its words) for the fact stating the provider's string tool_choice words; None: no fact does."""
-    return next(((f.id, f.value) for f in FACTS if isinstance(f.value, ChoiceWords) and provider in f.providers), None)
+    return _CHOICE_WORDS.get(provider)
