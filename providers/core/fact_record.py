@@ -21,7 +21,7 @@ class Fact(NamedTuple):
     verified: str  # ISO date
     value: FactValue | None = None  # what the fact states, typed, where code acts on it
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:  # the value is said in the statement's words; not printed twice
         return {"id": self.id, "providers": list(self.providers), "statement": self.statement,
                 "source": self.source, "verified": self.verified}
 
