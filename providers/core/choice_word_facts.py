@@ -32,8 +32,8 @@ _ROWS: tuple[Fact, ...] = (
          f"openai 3.57.0 types/responses/tool_choice_options.py{CITE_END}'ToolChoiceOptions: TypeAlias = "
          "Literal[\"none\", \"auto\", \"required\"]'", _READ, _REFUSED),
     Fact("groq.tool_choice_words", ("groq",),
-         "Groq's chat tool_choice words are none, auto and required (and a named function object), and the API "
-         "refuses another string with 400 invalid_request_error",
+         "Groq's chat tool_choice words are none, auto and required (and a named function object); its recorded 400 "
+         "(for a null tool_choice) says only these strings are allowed, so the mock refuses another word",
          f"groq 1.7.0 types/chat/chat_completion_tool_choice_option_param.py; the API's recorded 400: "
          f"tests/data/responses/errors/error-groq-tool-choice-null.json (brianpetro/obsidian-smart-connections#942)"
          f"{CITE_END}'ChatCompletionToolChoiceOptionParam: TypeAlias = Union[ Literal[\"none\", \"auto\", "
