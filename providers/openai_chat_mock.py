@@ -11,30 +11,15 @@ import re
 from typing import Any
 
 from .core.capabilities import CAPABILITIES, WithoutTools
+from .core.facts import choice_words
 from .openai_history import RESPONSES_WORDS, chat_refusal
 from .core.model import (HistoryCall, LedgerEntry, Message, ProviderSettings, ReasoningItem, ThinkingSetting,
                          quoted)
 
 
 MOCK_BASE_PATH = "/v1"  # the base URL openai-python takes (OpenAI(base_url=...)) ends in /v1
-# The words a string tool_choice may be, per provider whose own types say so (other hosts of this family: not
-# known, not refused): openai 3.57.0 types/chat/chat_completion_tool_choice_option_param.py
-# ChatCompletionToolChoiceOptionParam 'Literal["none", "auto", "required"]'; Azure's specs (fact azure.tool_choice_forms)
-MOCK_CHOICE_WORDS: dict[str, tuple[str, ...]] = {"openai": ("none", "auto", "required"),
-                                                 "azure": ("none", "auto", "required"),
-                                                 # groq-python chat_completion_tool_choice_option_param.py; the
-                                                 # recorded 400 errors/error-groq-tool-choice-null.json
-                                                 "groq": ("none", "auto", "required")}
-# The string words each other host's own source documents (facts *.tool_choice_words, core/choice_word_facts.py): a
-# word outside them is passed unjudged (mock.choice_unread), never refused, since no source says the host refuses it
-# (LiteLLM passes Anthropic's "any" through to DeepSeek, xAI, OpenRouter). vLLM and llama-server check it themselves.
-_THREE = ("none", "auto", "required")
-MOCK_STRING_WORDS: dict[str, tuple[tuple[str, ...], str]] = {
-    "mistral": (("auto", "none", "any", "required"), "mistral.tool_choice_words"),
-    "fireworks": (("auto", "none", "any", "required"), "fireworks.tool_choice_words"),
-    **{host: (_THREE, f"{host}.tool_choice_words") for host in ("deepseek", "openrouter", "xai", "together", "cerebras",
-                                                                  "sambanova", "huggingface")},
-}
+# The string tool_choice words each host's source states are its dated fact's (core/facts.choice_words): the
+# mock's judge reads them (core/mock/judge.py); vLLM and llama-server check them themselves (below).
 _MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stream_options",
                          "max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "thinking"})
 _MOCK_KNOWN_N = _MOCK_KNOWN | {"n"}  # n read: a whole number of choices up to the limit (core/choices.py)
@@ -81,9 +66,10 @@ def _vllm_choice(choice: Any, tools: Any) -> str | None:
     return None
 
 
-# llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat: the three words it parses; another throws
-# std::invalid_argument("Invalid tool_choice: " + tool_choice), a 400 (tools/server/server.cpp ex_wrapper)
-_LLAMACPP_WORDS = ("auto", "none", "required")
+# llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat: the three words it parses (fact
+# llamacpp.tool_choice_words); another throws std::invalid_argument("Invalid tool_choice: " + tool_choice), a 400
+# (tools/server/server.cpp ex_wrapper)
+_LLAMACPP_WORDS = choice_words("llamacpp")[1].words  # type: ignore[index]
 
 
 def _refusal(body: dict[str, Any], provider: str) -> str | None:

@@ -126,10 +126,13 @@ def cohere(choice: Any) -> tuple[int, Any, dict[str, Any]]:
 def test_cohere_words_are_the_sdk_types() -> None:
     from cohere.v2.types.v2chat_request_tool_choice import V2ChatRequestToolChoice
 
-    from toolchoice.providers import cohere_mock
+    from toolchoice.providers.core.fact_values import ChoiceWords
+
+    from toolchoice.providers.core.facts import choice_words
 
     literal = next(a for a in typing.get_args(V2ChatRequestToolChoice) if typing.get_origin(a) is typing.Literal)
-    assert cohere_mock.MOCK_CHOICE_ONLY["cohere"] == typing.get_args(literal)
+    assert choice_words("cohere") == ("cohere.tool_choice_values", ChoiceWords(typing.get_args(literal), "unread",
+                                                                               forms=False))
 
 
 @pytest.mark.parametrize(("choice", "neutral", "called"), [("REQUIRED", "required", True), ("NONE", "none", False)])

@@ -137,6 +137,15 @@ QUOTES: tuple[Quote, ...] = (
           ("When `REQUIRED` is specified, the model will be forced to use at least one of the user-defined tools",
            "When `NONE` is specified", "If tool_choice isn't specified, then the model is free to choose")),
     # ---- core/choice_word_facts.py
+    Quote("fact:openai.tool_choice_words", "openai", "types/chat/chat_completion_tool_choice_option_param.py",
+          ('ChatCompletionToolChoiceOptionParam: TypeAlias = Union[ Literal["none", "auto", "required"], '
+           "ChatCompletionAllowedToolChoiceParam, ChatCompletionNamedToolChoiceParam, "
+           "ChatCompletionNamedToolChoiceCustomParam, ]",)),
+    Quote("fact:openai-responses.tool_choice_words", "openai", "types/responses/tool_choice_options.py",
+          ('ToolChoiceOptions: TypeAlias = Literal["none", "auto", "required"]',)),
+    Quote("fact:groq.tool_choice_words", "groq", "types/chat/chat_completion_tool_choice_option_param.py",
+          ('ChatCompletionToolChoiceOptionParam: TypeAlias = Union[ Literal["none", "auto", "required"], '
+           "ChatCompletionNamedToolChoiceParam ]",)),
     Quote("fact:mistral.tool_choice_words", "mistralai", "client/models/toolchoiceenum.py",
           ("ToolChoiceEnum = Union[", '"auto", "none", "any", "required"', "UnrecognizedStr")),
     Quote("fact:fireworks.tool_choice_words", "fireworks", "types/chat/completion_create_params.py",

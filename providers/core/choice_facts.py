@@ -6,9 +6,10 @@ rule. Hosts no source was read for say nothing here (Ollama): nothing is refused
 
 from __future__ import annotations
 
-from .fact_record import CITE_END, Fact
+from .fact_record import CITE_END, Fact, with_values
+from .fact_values import ChoiceCount
 
-CHOICE_FACTS: tuple[Fact, ...] = (
+_ROWS: tuple[Fact, ...] = (
     Fact("groq.choice_count", ("groq",),
          "Groq's chat API refuses n other than 1 with 400 invalid_request_error, n below 1 included (until 2026-11-27 "
          "only n over 1 was refused; an n of 0 was sent with no word): render and send refuse it (choices.unsupported), "
@@ -21,7 +22,8 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          "equal to 1.'; n: 'How many chat completion choices to generate for each input message. Note that the current "
          "moment, only n=1 is supported. Other values will result in a 400 response.'; 'Error code: 400 - {'error': "
          "{'message': \"'n' : number must be at most 1\", 'type': 'invalid_request_error'}}' (the same words in "
-         "public ragas users' reports of Groq, n=3)", "2026-11-27"),
+         "public ragas users' reports of Groq, n=3)", "2026-11-27",
+         ChoiceCount("error", 1, "'n' : number must be at most 1", below="If `N` is supplied, it must be equal to 1.")),
     Fact("deepseek.choice_count", ("deepseek",),
          "DeepSeek's API was recorded refusing n other than 1 with 400 invalid_request_error, on deepseek-chat "
          "(2024-2025) and on deepseek-v4-pro (2026-08, 2026-09); no DeepSeek page read states it (its API reference "
@@ -39,12 +41,14 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          "choices.unsupported; the request is sent)",
          f"huggingface_hub 2.4.0 inference/_generated/types/chat_completion.py ChatCompletionInput.n{CITE_END}"
          "'n: int | None = None' 'UNUSED How many chat completion choices to generate for each input message.'",
-         "2026-11-27"),
+         "2026-11-27",
+         ChoiceCount("warning", 1, "UNUSED How many chat completion choices to generate for each input message.")),
     Fact("fireworks.choice_count", ("fireworks",),
          "Fireworks documents n in the range 1 to 128: more than 128 is a warning (choices.unsupported; no recorded "
          "400 says the API refuses it)",
          f"fireworks-ai 1.2.30 types/chat/completion_create_params.py n{CITE_END}'How many completions to generate for "
-         "each prompt.' 'Required range: `1 <= x <= 128`'", "2026-11-27"),
+         "each prompt.' 'Required range: `1 <= x <= 128`'", "2026-11-27",
+         ChoiceCount("warning", 128, "Required range: `1 <= x <= 128`")),
     Fact("cerebras.choice_count", ("cerebras",),
          "the Cerebras SDK documents n as OpenAI does, and a recorded 400 says the API refused n > 1: a warning "
          "(choices.unsupported; the request is sent, as no Cerebras source says it refuses today)",
@@ -52,14 +56,17 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          f"inference/test_openai_completion.py (skip_if_doesnt_support_n, remote::cerebras){CITE_END}'How many chat "
          "completion choices to generate for each input message.'; 'Error code 400 - {'message': '\"n\" > 1 is not "
          "currently supported', 'type': 'invalid_request_error', 'param': 'n', 'code': 'wrong_api_format'}'",
-         "2026-11-27"),
+         "2026-11-27",
+         ChoiceCount("warning", 1, '"n" > 1 is not currently supported')),
     Fact("together.choice_count", ("together",),
          "Together documents n; a recorded error says n > 1 is refused with stream: a streamed request with n > 1 is a "
          "warning (choices.unsupported; the request is sent)",
          "together 3.1.1 types/chat/completion_create_params.py n; llamastack/llama-stack tests/integration/inference/"
          f"test_openai_completion.py (skip_if_doesnt_support_n, remote::together){CITE_END}'The number of completions "
          "to generate for each prompt.'; '`n` > 1 is not supported when streaming tokens. Please disable `stream`'",
-         "2026-11-27"),
+         "2026-11-27",
+         ChoiceCount("warning", 1, "`n` > 1 is not supported when streaming tokens. Please disable `stream`",
+                     stream_only=True)),
     Fact("gemini.candidate_count", ("gemini",),
          "generationConfig.candidateCount asks for several candidates; recorded 400s say some models take only one: "
          "more than one is a warning (choices.unsupported; the request is sent, as the refusal is the model's)",
@@ -69,7 +76,8 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          "'Error code: 400 - [{'error': {'code': 400, 'message': "
          "'Only one candidate can be specified in the current model', 'status': 'INVALID_ARGUMENT'}}]'; Vertex AI: "
          "'Unable to submit request because candidateCount must be 1 but the entered value was 2. Update the "
-         "candidateCount value and try again.'", "2026-11-27"),
+         "candidateCount value and try again.'", "2026-11-27",
+         ChoiceCount("warning", 1, "Only one candidate can be specified in the current model")),
     Fact("openai.choice_count", ("openai",),
          "Chat Completions takes n (each choice billed): nothing is refused or warned of",
          f"openai 3.57.0 types/chat/completion_create_params.py n{CITE_END}'How many chat completion choices to "
@@ -98,7 +106,8 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          f"inference.json (the newest stable; stored copy at 132b90d) createChatCompletionRequest.n{CITE_END}"
          "'\"n\": { \"type\": \"integer\", \"minimum\": 1, \"maximum\": 128, \"default\": 1, ... \"description\": \"How many "
          "chat completion choices to generate for each input message. Note that you will be charged based on the number "
-         "of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.\"'", "2026-11-27"),
+         "of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.\"'", "2026-11-27",
+         ChoiceCount("warning", 128, '"n": { "type": "integer", "minimum": 1, "maximum": 128')),
     Fact("xai.choice_count", ("xai",),
          "xAI's REST API documents n (at least 1, no maximum; one choice per n): nothing is refused or warned of",
          "xai-org/xai-sdk-ts spec/openapi.json ('xAI's REST API', stored copy at 41e766a) ChatRequest.n and "
@@ -120,3 +129,7 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          f"ChatCompletionRequest{CITE_END}'n: int | None = 1'; to_sampling_params: 'return SamplingParams.from_optional("
          "n=self.n,'", "2026-11-27"),
 )
+# DeepSeek's rows are being edited on another branch (trial11d, 2026-11-27): their values are joined by id, so the two
+# changes merge apart; move them into the rows once both are in. A warning: the API's recorded 400, no DeepSeek page
+CHOICE_FACTS: tuple[Fact, ...] = with_values(_ROWS, {"deepseek.choice_count": ChoiceCount(
+    "warning", 1, "Invalid n value (currently only n = 1 is supported)")})

@@ -14,10 +14,11 @@ from __future__ import annotations
 from .choice_facts import CHOICE_FACTS
 from .choice_word_facts import CHOICE_WORD_FACTS
 from .fact_record import CITE_END, Fact
+from .fact_values import ChoiceWords
 from .hosted_tool_facts import HOSTED_TOOL_FACTS
 from .refusal_words import REFUSAL_FACTS
 
-__all__ = ["CITE_END", "FACTS", "HOSTED_TOOL_FACTS", "Fact", "cited", "fact", "facts_for"]
+__all__ = ["CITE_END", "FACTS", "HOSTED_TOOL_FACTS", "Fact", "choice_words", "cited", "fact", "facts_for"]
 
 
 _CHAT_HOSTS = ("openai", "azure")
@@ -61,7 +62,7 @@ FACTS: tuple[Fact, ...] = (
          "OpenAI.ChatCompletionToolChoiceOption' ('anyOf: type: string enum: none, auto, required' or "
          "OpenAI.ChatCompletionNamedToolChoice), 'parallel_tool_calls: ... default: true', OpenAI.FunctionObject "
          "'strict'; azure-v1-preview-generated.yaml (at 0723d85): the same OpenAI.ChatCompletionToolChoiceOption",
-         "2026-11-26"),
+         "2026-11-26", ChoiceWords(("none", "auto", "required"), "refused")),
     Fact("xai.strict_not_supported", ("xai",),
          "xAI's chat API takes function.strict only for compatibility and does not enforce it (nor the parameters "
          "schema): strict is dropped with a warning (until 2026-11-26 the row sent it as native); parallel_tool_calls "
@@ -487,7 +488,8 @@ FACTS: tuple[Fact, ...] = (
          "ex_wrapper: 'catch (const std::invalid_argument & e) { // treat invalid_argument as invalid request (400)' "
          "and 'res->data = safe_json_to_str({{ \"error\", error_data }});'; tools/server/server-common.cpp (at 006639c) "
          "format_error_response ('invalid_request_error', code 400) and 'auto tool_choice = json_value(body, "
-         "\"tool_choice\", std::string(\"auto\"));'", "2026-11-26"),
+         "\"tool_choice\", std::string(\"auto\"));'", "2026-11-26",
+         ChoiceWords(("auto", "none", "required"), "refused")),
     Fact("llamacpp.tool_choice_without_tools", ("llamacpp",),
          "llama-server takes tool_choice without tools: an absent tools list is no tools, and no tool grammar or "
          "parser is built for it (the answer is text)",
@@ -501,7 +503,8 @@ FACTS: tuple[Fact, ...] = (
          "cohere 7.3.1 v2/types/v2chat_request_tool_choice.py: 'V2ChatRequestToolChoice = typing.Union["
          "typing.Literal[\"REQUIRED\", \"NONE\"], typing.Any]'; v2/client.py chat: 'When `REQUIRED` is specified, the "
          "model will be forced to use at least one of the user-defined tools ... When `NONE` is specified ... If "
-         "tool_choice isn't specified, then the model is free to choose'", "2026-11-26"),
+         "tool_choice isn't specified, then the model is free to choose'", "2026-11-26",
+         ChoiceWords(("REQUIRED", "NONE"), "unread", forms=False)),
     Fact("mistral.tool_call_id", ("mistral",),
          "Mistral's chat API answers 400 to a history whose tool-call id (an assistant call's id; a tool message's "
          "tool_call_id too, as mistral-common's validator checks it) is not exactly 9 of [a-zA-Z0-9]: the translator "
@@ -539,3 +542,11 @@ def fact(fact_id: str) -> Fact:
 def cited(fact_id: str) -> str:
     """How a ledger message names the fact's source: the citation before CITE_END."""
     return _BY_ID[fact_id].source.partition(CITE_END)[0]
+
+
+_CHOICE_WORDS = {p: (f.id, f.value) for f in FACTS if isinstance(f.value, ChoiceWords) for p in f.providers}
+
+
+def choice_words(provider: str) -> tuple[str, ChoiceWords] | None:
+    """(the fact's id, its words) for the fact stating the provider's string tool_choice words; None: no fact does."""
+    return _CHOICE_WORDS.get(provider)
