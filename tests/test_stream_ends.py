@@ -416,10 +416,14 @@ def test_ctrl_c_mid_stream_of_a_repeated_send_with_three_choices(tmp_path):
     assert [[c["name"] for c in choice["tool_calls"]] for choice in kept["reply"]["choices"]] == [["get_weather"]] * 3
 
 
-def test_ctrl_c_mid_stream_of_a_single_send_says_nothing_finished(tmp_path):
+def test_ctrl_c_mid_stream_of_a_single_send_keeps_what_arrived(tmp_path):
+    # the held stream is the first half of the three chunks: the first chunk whole (its choice's call), the second cut
     result, _ = _interrupted(tmp_path, ["send", "-f", "json"], finished=0)
     assert result.returncode == 130 and "Traceback" not in result.stderr
-    assert result.stderr.strip().splitlines() == ["toolchoice: error: interrupted"] and result.stdout == ""
+    assert result.stderr.strip().splitlines()[-1].startswith("toolchoice: error: interrupted: 0 of 1 samples finished")
+    document = json.loads(result.stdout)  # tests/test_stream_interrupt.py holds the rest (pretty, --save, 60 columns)
+    assert document["partial"] == {"done": 0, "requested": 1} and document["stream"]["events"] == 1
+    assert document["verdict"]["category"] == "error"
 
 
 def test_ctrl_c_mid_stream_of_a_run_keeps_the_finished_step(tmp_path):
