@@ -434,9 +434,12 @@ def test_ctrl_c_mid_stream_of_a_run_keeps_the_finished_step(tmp_path):
     assert "interrupted: 0 of 1 loops finished" in result.stderr
     (loop,) = json.loads(result.stdout)["runs"][0]["loops"]
     assert loop["ended"]["reason"] == "interrupted"
-    (step,) = loop["steps"]  # step 1 whole (its three choices judged), step 2 cut by the signal: not a step
+    step, cut = loop["steps"]  # step 1 whole (its three choices judged); step 2 cut by the signal: what had arrived
     assert step["verdict"]["category"] == "obeyed" and len(step["reply"]["choices"]) == 3
+    assert cut["verdict"]["category"] == "error" and cut["stream"]["events"] == 1  # the held half: one chunk whole
+    assert "stream.interrupted" in [f["code"] for f in cut["stream"]["findings"]]
+    assert loop["ended"]["step"] == 2
     files = sorted(p.name for p in (saved / "openai" / "loop-001").iterdir())
     assert files == ["loop.json", "scenario.yaml", "step-01.reply.json", "step-01.request.json",
-                     "step-01.response.sse"]
+                     "step-01.response.sse", "step-02.reply.json", "step-02.request.json", "step-02.response.sse"]
     assert len(server.bodies) == 2  # step 2 was sent: the signal landed in its stream

@@ -99,3 +99,47 @@ def test_ctrl_c_mid_stream_at_60_columns_keeps_the_lines_whole(tmp_path):
     assert result.returncode == 130, result.stderr
     assert all(len(line) <= 60 for line in result.stdout.splitlines()), result.stdout
     assert "stream  3 events" in result.stdout
+
+
+def interrupted_run(tmp_path: Path, *args: str, columns: int = 100) -> subprocess.CompletedProcess[str]:
+    """`run --stream` of a one-step loop against the same held stream, SIGINT once its chunks went out."""
+    path = tmp_path / "loop.yaml"
+    path.write_text(CITY_WEATHER_SCENARIO + "loop:\n  max_steps: 1\n  results:\n    get_weather: sunny\n",
+                    encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
+    env.update(OPENAI_API_KEY=KEY, NO_PROXY="127.0.0.1", COLUMNS=str(columns), NO_COLOR="1")
+    with StreamServer(Script([Piece(SENT)], stall=60)) as server:
+        argv = [*CLI, "run", str(path), "-p", "openai", "--base-url", server.url + "/v1", "--gateway", "--stream",
+                "--retries", "0", *args]
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        deadline = time.monotonic() + 60
+        while not server.bodies and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.5)
+        assert proc.poll() is None, "the command ended before it could be interrupted"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+def test_ctrl_c_mid_stream_of_a_one_step_run_keeps_the_step_cut_short(tmp_path):
+    saved = tmp_path / "saved"
+    result = interrupted_run(tmp_path, "-f", "json", "--save", str(saved))
+    assert result.returncode == 130, result.stderr
+    assert "Traceback" not in result.stderr and KEY not in result.stdout + result.stderr
+    (loop,) = json.loads(result.stdout)["runs"][0]["loops"]
+    assert loop["ended"]["reason"] == "interrupted" and loop["ended"]["step"] == 1
+    (step,) = loop["steps"]  # what had arrived of step 1's stream: its events, the call begun, judged an error
+    assert step["stream"]["events"] == 3 and step["verdict"]["category"] == "error"
+    assert "stream.interrupted" in [f["code"] for f in step["stream"]["findings"]]
+    folder = saved / "openai" / "loop-001"
+    assert (folder / "step-01.response.sse").read_bytes() == SENT
+    assert "step-01.reply.json" in {p.name for p in folder.iterdir()}
+
+
+def test_ctrl_c_mid_stream_of_a_one_step_run_draws_the_step(tmp_path):
+    result = interrupted_run(tmp_path)
+    assert result.returncode == 130, result.stderr
+    assert "get_weather" in result.stdout and "error" in result.stdout, result.stdout
+    assert "ended: interrupted at step 1" in result.stdout and "stream.interrupted" in result.stdout
+    assert "interrupted: 0 of 1 loops finished" in result.stderr

@@ -565,7 +565,8 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     except KeyboardInterrupt:
         cut_short(runs)
         result.interrupted = Interrupted(sum(1 for r in runs if r.ended != "interrupted"), len(runs), "loops",
-                                         folder is not None, "; unfinished loops keep their finished steps")
+                                         folder is not None, "; unfinished loops keep their finished steps and "
+                                         "what had arrived of a step's stream")
         result.code = outcomes.INTERRUPTED
         _redact_runs(runs, result.secrets)
         return result
