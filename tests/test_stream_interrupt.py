@@ -97,8 +97,12 @@ def test_ctrl_c_mid_stream_of_one_sample_saves_and_prints_the_partial_document(t
 def test_ctrl_c_mid_stream_at_60_columns_keeps_the_lines_whole(tmp_path):
     result = interrupted_send(tmp_path, columns=60)
     assert result.returncode == 130, result.stderr
-    assert all(len(line) <= 60 for line in result.stdout.splitlines()), result.stdout
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= 60 for line in lines), result.stdout
     assert "stream  3 events" in result.stdout
+    # a finding's further lines hang under its text, not back at the margin where they read as lines of their own
+    at = next(i for i, line in enumerate(lines) if line.lstrip().startswith("stream.interrupted:"))
+    assert lines[at + 1].startswith("    ") and "kept" in " ".join(lines[at:at + 3]), result.stdout
 
 
 def interrupted_run(tmp_path: Path, *args: str, columns: int = 100) -> subprocess.CompletedProcess[str]:
