@@ -147,3 +147,19 @@ def test_ctrl_c_mid_stream_of_a_one_step_run_draws_the_step(tmp_path):
     assert "get_weather" in result.stdout and "error" in result.stdout, result.stdout
     assert "ended: interrupted at step 1" in result.stdout and "stream.interrupted" in result.stdout
     assert "interrupted: 0 of 1 loops finished" in result.stderr
+
+
+def test_parse_of_a_stream_cut_short_says_what_arrived_and_how_it_ends(tmp_path):
+    """The saved stream of a cut send, read back: `parse --stream` assembles what arrived and says the end never
+    came; without --stream (a saved .sse read as one body) it says to add --stream."""
+    from cli import run_cli
+
+    saved = tmp_path / "sample-001.response.sse"
+    saved.write_bytes(SENT[:-7])  # cut inside the third event too, as a stream Ctrl-C stopped may be
+    done = run_cli(["parse", str(saved), "-p", "openai", "--stream", "-f", "json"])
+    assert done.returncode == 1, done.stderr  # a reply that failed: exit 1, not a traceback
+    stream = json.loads(done.stdout)["stream"]
+    codes = [f["code"] for f in stream["findings"]]
+    assert stream["events"] == 2 and "stream.incomplete_event" in codes and "stream.no_final_event" in codes
+    plain = run_cli(["parse", str(saved), "-p", "openai"])
+    assert plain.returncode == 1 and "--stream" in plain.stderr, plain.stderr
