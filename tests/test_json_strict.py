@@ -45,7 +45,8 @@ def decoder_stops_at(text: str) -> tuple[int, int]:
 def one_error_line(stderr: str, name: str, line: int, column: int) -> str:
     lines = stderr.splitlines()
     assert len(lines) == 1, stderr
-    assert re.match(rf"toolchoice: error: {re.escape(name)}:{line}:{column}: invalid JSON: .+ \(.+\)$", lines[0]), stderr
+    where = f"{re.escape(name)}:{line}:{column}"
+    assert re.match(rf"toolchoice: error: {where}: invalid JSON: .+ \(.+\)$", lines[0]), stderr
     return lines[0]
 
 

@@ -43,8 +43,9 @@ class Interrupted:
         return f"Interrupted(done={self.done}, total={self.total}, unit={self.unit!r})"
 
     def line(self) -> str:
-        return (f"interrupted: {self.done} of {self.total} {self.unit} finished ({self.shown}{' ' if self.shown else ''}"
-                f"shown above{' and saved' if self.saved else ''}{self.note})")
+        shown = f"{self.shown} " if self.shown else ""
+        return (f"interrupted: {self.done} of {self.total} {self.unit} finished ({shown}shown above"
+                f"{' and saved' if self.saved else ''}{self.note})")
 
 
 class _Result:
