@@ -102,7 +102,7 @@ def _refusal(body: dict[str, Any], provider: str) -> str | None:
     return rule.words
 
 
-# A host whose API refuses tool-call ids not of its form (openai_chat.HOSTS id_rule; fact mistral.tool_call_id): its
+# A host whose API refuses tool-call ids not of its form (openai_chat_hosts.HOSTS id_rule; fact mistral.tool_call_id): its
 # 400 words, and the recorded envelope's type and code (tests/data/responses/errors/error-mistral-400-tool-call-id.json)
 _ID_WORDS = "Tool call id was {} but must be a-z, A-Z, 0-9, with a length of 9."
 _ID_REFUSAL = re.compile(r"Tool call id was .* but must be a-z, A-Z, 0-9, with a length of 9\.", re.DOTALL)
@@ -112,7 +112,7 @@ _ALNUM9 = re.compile(r"[a-zA-Z0-9]{9}")
 def _wrong_call_id(messages: Any, provider: str) -> str | None:
     """The first tool-call id, in message order (an assistant turn's calls, a tool message's tool_call_id), not of the
     form the host's API requires; the translator rewrites such ids before sending (history.ids_rewritten)."""
-    from .openai_chat import HOSTS
+    from .openai_chat_hosts import HOSTS
 
     host = HOSTS.get(provider)
     if host is None or host.id_rule != "alnum9" or not isinstance(messages, list):
@@ -214,8 +214,8 @@ _DECIDED = frozenset({"tool_choice.without_tools"})  # WITHOUT_TOOLS decides it 
 def mock_call_id(call: Any, provider: str = "openai") -> str | None:
     """The id a tool call of the mock's answer carries (what a tool message's tool_call_id answers; the line's
     calls[].id): the mock's own (``call_mock_<n>_<i>``), in the host's form where its API requires one (Mistral:
-    9 of [a-zA-Z0-9], openai_chat.HOSTS id_rule, as the translator rewrites a history's ids)."""
-    from .openai_chat import HOSTS
+    9 of [a-zA-Z0-9], openai_chat_hosts.HOSTS id_rule, as the translator rewrites a history's ids)."""
+    from .openai_chat_hosts import HOSTS
 
     host = HOSTS.get(provider)
     if host is None or host.id_rule != "alnum9":

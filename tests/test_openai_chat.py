@@ -52,7 +52,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolchoice.providers import openai_chat
+from toolchoice.providers import openai_chat, openai_chat_hosts
 from toolchoice.providers.core import choice_plan, history_wire, request_parts, translation
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.model import RenderOptions, Translation, ToolchoiceError
@@ -845,7 +845,7 @@ def test_every_declared_code_is_emitted_and_asserted() -> None:
 
 
 def test_every_host_note_is_declared_and_emitted() -> None:
-    notes = {n.code for h in openai_chat.HOSTS.values() for n in h.notes}
+    notes = {n.code for h in openai_chat_hosts.HOSTS.values() for n in h.notes}
     assert notes <= set(openai_chat.LEDGER_CODES)
     assert notes == NOTE_CODES  # this file's per-host table knows every note
 
