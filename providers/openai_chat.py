@@ -305,9 +305,14 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
                                "providers.deepseek.thinking to decide yourself")
             on = False
         else:
+            from .core.refusal_words import api_words  # the API's recorded words for this model (a refusal only)
+
+            words = api_words(ctx.provider, "thinking.forced_choice", ctx.model, body)
+            answer = f"400 '{words}'" if words else "a 400; no words are recorded for this model"
+            advice = ("use tool_choice auto, or deepseek-v4-flash with providers.deepseek.thinking: false" if always else
+                      "set providers.deepseek.thinking: false or use tool_choice auto")
             ctx.ledger.error("thinking.forced_choice", f"DeepSeek in thinking mode ({ctx.model}) rejects a forcing "
-                             "tool_choice (400 'Thinking mode does not support this tool_choice'); set "
-                             "providers.deepseek.thinking: false (not deepseek-reasoner) or use tool_choice auto")
+                             f"tool_choice ({answer}); {advice}")
     elif wanted is not None:
         body["thinking"] = {"type": "enabled" if wanted else "disabled"}
         ctx.ledger.info("thinking.mapped", f"thinking {str(wanted).lower()} → {compact(body['thinking'])}")

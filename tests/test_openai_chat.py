@@ -387,6 +387,35 @@ def test_deepseek_reasoner_always_thinks_so_forced_is_refused() -> None:
     assert "thinking.disabled_for_choice" not in codes(t)
 
 
+# The API's own 400 words for a forcing tool_choice in thinking mode, as recorded against api.deepseek.com (not
+# toolchoice's): V4 in deepseek-ai/DeepSeek-V3#1376 ('❌ 400 — Thinking mode does not support this tool_choice',
+# deepseek-v4-flash), the retired alias in deepseek-ai/awesome-deepseek-integration#598 and i-am-bee/beeai-framework#1441
+# ('deepseek-reasoner does not support this tool_choice').
+@pytest.mark.parametrize("model, words", [
+    ("deepseek-reasoner", "deepseek-reasoner does not support this tool_choice"),
+    ("deepseek-v4-flash", "Thinking mode does not support this tool_choice"),
+    ("deepseek-v4-pro", "Thinking mode does not support this tool_choice"),
+])
+def test_deepseek_forced_choice_refusal_quotes_the_models_own_words(model: str, words: str) -> None:
+    t = deepseek("tool_choice: get_time\n", f"{{model: {model}, thinking: true}}")
+    message = entry(t, "thinking.forced_choice").message
+    assert f"(400 '{words}')" in message
+    assert ("Thinking mode does not support" in message) == model.startswith("deepseek-v4")  # not V4's words on the alias
+
+
+def test_deepseek_reasoner_refusal_advises_what_turns_its_thinking_off() -> None:
+    message = entry(deepseek("tool_choice: required\n", "{model: deepseek-reasoner}"), "thinking.forced_choice").message
+    assert "use tool_choice auto, or deepseek-v4-flash with providers.deepseek.thinking: false" in message
+
+
+def test_deepseek_forced_refusal_of_a_model_without_recorded_words_quotes_none() -> None:
+    """A model the user's own rule says refuses it: no 400 words are recorded for it, so none are quoted."""
+    t = deepseek("tool_choice: required\n", "{model: deepseek-v9-test, thinking: true, "
+                 "rules: {forced_choice_with_thinking: false}}")
+    message = entry(t, "thinking.forced_choice").message
+    assert "(a 400; no words are recorded for this model)" in message and "'" not in message
+
+
 def test_deepseek_reasoner_ignores_thinking_false_and_says_so() -> None:
     t = deepseek("tool_choice: auto\n", "{model: deepseek-reasoner, thinking: false}")
     assert entry(t, "thinking.always_on").severity == "warning"
