@@ -347,6 +347,8 @@ def mock_error(status: int, message: str, provider: str = "openai",
     vLLM's: {error: {message, type, param, code: the status}} (vllm 0.33.0 serve/engine/protocol.py ErrorInfo; the
     param is the VLLMValidationError's, which its message names). xAI's 400: {code, error} (livekit/agents#3114).
     llama-server's: {error: {code: the status, message, type}} (tools/server/server-common.cpp format_error_response).
+    Cerebras's 400: {message, type, param, code: "wrong_api_format"} at the top level (livekit/agents#2403, the
+    llama-stack recording of fact cerebras.choice_count; juspay/neurolink#1564 names the code for tool_choice).
     DeepSeek's 400 has code invalid_request_error, as every recorded DeepSeek 400 body has: its history refusals
     (itmisx/deepx-code#94, TurixAI/TuriX-CUA#15) and others (olimorris/codecompanion.nvim#1378, ConardLi/easy-dataset#9,
     JohnnyZ93/oai-compatible-copilot#202, gptme/gptme#918, qwersyk/Newelle#404)."""
@@ -356,6 +358,8 @@ def mock_error(status: int, message: str, provider: str = "openai",
                           "param": param.group(1) if param else None, "code": status}}, {}
     if provider == "xai" and status == 400:
         return {"code": "Client specified an invalid argument", "error": message}, {}
+    if provider == "cerebras" and status == 400:
+        return {"message": message, "type": "invalid_request_error", "param": param, "code": "wrong_api_format"}, {}
     if provider == "llamacpp":  # tools/server/server-common.cpp format_error_response, under "error" (server.cpp)
         return {"error": {"code": status, "message": message, "type": _LLAMACPP_ERROR_TYPES.get(status, "server_error")}}, {}
     code = "rate_limit_exceeded" if status == 429 else None
