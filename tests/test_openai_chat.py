@@ -564,8 +564,9 @@ def test_mistral_id_rewrite_is_deterministic_and_distinct() -> None:
 # ---- tools: none / empty / names / schemas --------------------------------------------------
 
 # the hosts whose own source says they refuse tool_choice "auto" without tools (facts *.tool_choice_without_tools:
-# OpenAI's and Azure's recorded 400, vLLM's check_tool_usage, xAI's recorded 400); elsewhere no source says so
-REFUSE_AUTO_WITHOUT_TOOLS = ("openai", "azure", "vllm", "xai")
+# OpenAI's and Azure's recorded 400, vLLM's check_tool_usage, xAI's and Cerebras's recorded 400s: "'tool_choice' is
+# only allowed when 'tools' are specified", juspay/neurolink#1564); elsewhere no source says so
+REFUSE_AUTO_WITHOUT_TOOLS = ("openai", "azure", "vllm", "xai", "cerebras")
 
 
 @pytest.mark.parametrize("host", HOST_IDS)
