@@ -1,7 +1,7 @@
 """Every dated fact that quotes a file of an SDK the test extra installs is held to that file.
 
 A fact's source names the SDK and its version, the file, and the words read there (core/facts.py, the hosted-tool
-facts, the capability rows' sources, the model rules and the end-of-life table, openai_chat's NAME_RULES). QUOTES
+facts, the capability rows' sources, the model rules and the end-of-life table, openai_chat_hosts' NAME_RULES). QUOTES
 below lists, for each such source, (where the source is, the SDK's import name, the file inside the package, the
 words). The test asks three things of each: the version the source names is the installed one (pinned or bounded by
 pyproject's test extra, the newest on PyPI on 2026-11-26), the words are in the source, and the words are in that
@@ -322,7 +322,7 @@ QUOTES: tuple[Quote, ...] = (
                           ("gpt-5.1-codex", "2026-07-23"), ("gpt-5.3-chat-latest", "2026-08-10"),
                           ("gpt-5.4-nano", "2027-04-01"), ("gpt-audio-mini", "2027-01-20"), ("o1-mini", "2025-10-27"),
                           ("o1-preview", "2025-07-28"))),
-    # ---- providers/openai_chat.py NAME_RULES (a tool name refused on the host's own words)
+    # ---- providers/openai_chat_hosts.py NAME_RULES (a tool name refused on the host's own words)
     *(Quote(f"name_rule:{host}", package, path,
             ("Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.",))
       for host, package, path in (("openai", "openai", "types/shared_params/function_definition.py"),
@@ -393,7 +393,7 @@ def source_of(where: str) -> str:
         assert entry is not None, where
         return entry.source
     if kind == "name_rule":
-        from toolchoice.providers.openai_chat import NAME_RULES
+        from toolchoice.providers.openai_chat_hosts import NAME_RULES
 
         return NAME_RULES[key][1]
     raise KeyError(where)
@@ -441,7 +441,7 @@ def _sources() -> dict[str, str]:
     from toolchoice.providers.core.capabilities import CAPABILITIES
     from toolchoice.providers.core.facts import FACTS
     from toolchoice.providers.core.model_rules import END_OF_LIFE, RULES
-    from toolchoice.providers.openai_chat import NAME_RULES
+    from toolchoice.providers.openai_chat_hosts import NAME_RULES
 
     out = {f"fact:{f.id}": f.source for f in FACTS}
     out.update({f"rule:{r.name}": r.source for r in RULES})

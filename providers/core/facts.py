@@ -211,8 +211,8 @@ FACTS: tuple[Fact, ...] = (
     # tool_choice sent without tools: what each API's own source says. The capability rows' without_tools name these
     # facts (core/capabilities.py WithoutTools): the translators refuse or omit the choice only where one says the
     # API refuses it, and providers/openai_chat_mock.py answers the hosts' words; a provider with no fact here is
-    # not known to refuse it (no source was found for mistral, groq, deepseek, fireworks, together, cerebras,
-    # sambanova, huggingface, cohere, ollama on 2026-11-26)
+    # not known to refuse it (no source was found for groq, deepseek, fireworks, together, sambanova, huggingface,
+    # cohere, ollama on 2026-11-26, searched again 2026-11-27; mistral's is its request library's rule)
     Fact("openai.tool_choice_without_tools", ("openai",),
          "a request with tool_choice and no tools is refused with 400 invalid_request_error, \"auto\" included",
          f"RageAgainstThePixel/OpenAI-DotNet#479 (the response body quoted; tests/data/responses/errors/"
@@ -284,6 +284,22 @@ FACTS: tuple[Fact, ...] = (
          "400 - {'code': 'Client specified an invalid argument', 'error': 'Invalid request content: A tool_choice was "
          "set on the request but no tools were specified.'}'; the same words for xAI's /responses in "
          "chenyme/grok2api#1042", "2026-11-26"),
+    Fact("cerebras.tool_choice_without_tools", ("cerebras",),
+         "Cerebras refuses a chat request that sets tool_choice and no tools with 400 wrong_api_format (the words name "
+         "no value, as OpenAI's do; the recording does not say which choice was sent)",
+         f"juspay/neurolink#1564 (2026-08-26, probed live against api.cerebras.ai){CITE_END}'`buildBody` emitted "
+         "`tool_choice` on tools-less requests (e.g. `disableTools`), which strict OpenAI-compatible backends reject "
+         "with **400 wrong_api_format**: *\"'tool_choice' is only allowed when 'tools' are specified\"* (probed live on "
+         "Cerebras).'", "2026-11-27"),
+    Fact("mistral.tool_choice_without_tools", ("mistral",),
+         "Mistral's own request library refuses tool_choice any, required or a named function without tools "
+         "(InvalidRequestException) and takes auto (no grammar) and none; no answer of api.mistral.ai itself to a "
+         "choice without tools is recorded, so toolchoice sends it as written and says so",
+         f"mistral-common 1.13.1 (PyPI, the newest) mistral_common/guidance/grammar_factory.py _text_grammar_spec"
+         f"{CITE_END}'if tools is None: match choice: case ToolChoiceEnum.auto: return None case ToolChoiceEnum.none: "
+         "mode = _GrammarMode.none case ToolChoiceEnum.any | ToolChoiceEnum.required: raise InvalidRequestException("
+         "f\"No tools provided for tool choice `{choice}`\") case NamedToolChoice(): raise InvalidRequestException("
+         "f\"No tools provided for tool choice `{choice.function.name}`\")'", "2026-11-27"),
     # How many tools one request may declare: the capability rows' tool_limit name these facts (core/capabilities.py
     # ToolLimit); render and send refuse a request over it and the mock answers the API's words. No source states a
     # limit for the other APIs on 2026-11-26 (none found for openai-responses, azure, anthropic, bedrock — botocore's
