@@ -6,10 +6,10 @@ rule. Hosts no source was read for say nothing here (Ollama): nothing is refused
 
 from __future__ import annotations
 
-from .fact_record import CITE_END, Fact, with_values
+from .fact_record import CITE_END, Fact
 from .fact_values import ChoiceCount
 
-_ROWS: tuple[Fact, ...] = (
+CHOICE_FACTS: tuple[Fact, ...] = (
     Fact("groq.choice_count", ("groq",),
          "Groq's chat API refuses n other than 1 with 400 invalid_request_error, n below 1 included (until 2026-11-27 "
          "only n over 1 was refused; an n of 0 was sent with no word): render and send refuse it (choices.unsupported), "
@@ -35,7 +35,8 @@ _ROWS: tuple[Fact, ...] = (
          "'param': None, 'code': 'invalid_request_error'}}'; DeepSeek-V3#291, a user in DeepSeek's repository: "
          "'在调用api时发现n只能设为1' (calling the API, n can only be set to 1); public code recording deepseek-v4-pro's "
          "answer to n=3 and n=2 in 2026-08 and 2026-09 (found by the code index): the same words; in 2024 the same words "
-         "under 'detail' (vibrantlabsai/ragas#1072, base_url https://api.deepseek.com/v1)", "2026-11-27"),
+         "under 'detail' (vibrantlabsai/ragas#1072, base_url https://api.deepseek.com/v1)", "2026-11-27",
+         ChoiceCount("warning", 1, "Invalid n value (currently only n = 1 is supported)")),
     Fact("huggingface.choice_count", ("huggingface",),
          "the Inference API's chat input marks n UNUSED: a request with n > 1 may get one choice back (a warning, "
          "choices.unsupported; the request is sent)",
@@ -129,7 +130,3 @@ _ROWS: tuple[Fact, ...] = (
          f"ChatCompletionRequest{CITE_END}'n: int | None = 1'; to_sampling_params: 'return SamplingParams.from_optional("
          "n=self.n,'", "2026-11-27"),
 )
-# DeepSeek's rows are being edited on another branch (trial11d, 2026-11-27): their values are joined by id, so the two
-# changes merge apart; move them into the rows once both are in. A warning: the API's recorded 400, no DeepSeek page
-CHOICE_FACTS: tuple[Fact, ...] = with_values(_ROWS, {"deepseek.choice_count": ChoiceCount(
-    "warning", 1, "Invalid n value (currently only n = 1 is supported)")})

@@ -8,7 +8,7 @@ cohere.tool_choice_values' and llama-server's llamacpp.tool_choice_words' (core/
 
 from __future__ import annotations
 
-from .fact_record import CITE_END, Fact, with_values
+from .fact_record import CITE_END, Fact
 from .fact_values import ChoiceWords
 
 _READ = "2026-11-27"
@@ -17,7 +17,7 @@ _WORDS = ("none", "auto", "required")  # in OpenAI's order (the mock's lines lis
 _UNREAD = ChoiceWords(_WORDS, "unread")
 _REFUSED = ChoiceWords(_WORDS, "refused")
 
-_ROWS: tuple[Fact, ...] = (
+CHOICE_WORD_FACTS: tuple[Fact, ...] = (
     Fact("openai.tool_choice_words", ("openai",),
          "OpenAI's Chat Completions types a string tool_choice as none, auto or required (beside the named function, "
          "custom and allowed_tools objects), a closed Literal: the mock refuses another word (Anthropic's and "
@@ -86,8 +86,5 @@ _ROWS: tuple[Fact, ...] = (
          "name them, and passes another word (Anthropic's and Mistral's any) unjudged",
          f"api-docs.deepseek.com guides/tool_calls and guides/thinking_mode (read for the capability row deepseek)"
          f"{CITE_END}no list of tool_choice values; openai 3.57.0 types/chat/chat_completion_tool_choice_option_param.py "
-         "'Literal[\"none\", \"auto\", \"required\"]' (the family's words)", _READ),
+         "'Literal[\"none\", \"auto\", \"required\"]' (the family's words)", _READ, _UNREAD),
 )
-# DeepSeek's rows are being edited on another branch (trial11d, 2026-11-27): their values are joined by id, so the two
-# changes merge apart; move them into the rows once both are in
-CHOICE_WORD_FACTS: tuple[Fact, ...] = with_values(_ROWS, {"deepseek.tool_choice_words": _UNREAD})

@@ -4,7 +4,7 @@ it, the value it states, typed (core/fact_values.py); core/facts.py holds the ta
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, NamedTuple
+from typing import NamedTuple
 
 from .fact_values import FactValue
 
@@ -25,7 +25,3 @@ class Fact(NamedTuple):
         return {"id": self.id, "providers": list(self.providers), "statement": self.statement,
                 "source": self.source, "verified": self.verified}
 
-
-def with_values(facts: Iterable[Fact], values: Mapping[str, FactValue]) -> tuple[Fact, ...]:
-    """``facts`` with the values given by id: for rows another change is editing, so the two merge apart."""
-    return tuple(f._replace(value=values[f.id]) if f.id in values else f for f in facts)

@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .fact_record import CITE_END, Fact, with_values
+from .fact_record import CITE_END, Fact
 from .fact_values import RefusalWords, refusals
 
 _VERIFIED = "2026-11-27"
 _MANUAL = "enabled"  # Claude's manual thinking {type: enabled}: the case the forced-choice words were recorded for
 _FORCED = "Thinking may not be enabled when tool_choice forces tool use."
 
-_ROWS: tuple[Fact, ...] = (
+REFUSAL_FACTS: tuple[Fact, ...] = (
     Fact("deepseek.forced_choice_words", ("deepseek",),
          "DeepSeek's 400 for a forcing tool_choice in thinking mode says 'Thinking mode does not support this "
          "tool_choice' (deepseek-v4-flash / -pro), and 'deepseek-reasoner does not support this tool_choice' on the "
@@ -29,7 +29,11 @@ _ROWS: tuple[Fact, ...] = (
          "(2026-08-19); the alias: i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945 (2026-05-08)"
          f"{CITE_END}'❌ 400 — Thinking mode does not support this tool_choice' (DeepSeek-V3#1376); 'rejects it with "
          "`400 \"Thinking mode does not support this tool_choice\"`' (opencode-mem#253); 'deepseek-reasoner does not "
-         "support this tool_choice'", _VERIFIED),
+         "support this tool_choice'", _VERIFIED,
+         (RefusalWords("thinking.forced_choice", ("deepseek",), "Thinking mode does not support this tool_choice",
+                       model=r"^deepseek-v4-(?:flash|pro)$"),
+          RefusalWords("thinking.forced_choice", ("deepseek",), "deepseek-reasoner does not support this tool_choice",
+                       model=r"^deepseek-reasoner$"))),
     Fact("anthropic.forced_choice_words", ("anthropic", "bedrock"),
          "Claude's 400 for a forcing tool_choice with manual thinking {type: enabled} says 'Thinking may not be enabled "
          "when tool_choice forces tool use.'; Bedrock's ValidationException carries the same words after 'The model "
@@ -102,13 +106,6 @@ _ROWS: tuple[Fact, ...] = (
          (RefusalWords("messages.empty", ("gemini",),
                        "* GenerateContentRequest.contents: contents is not specified"),)),
 )
-# DeepSeek's rows are being edited on another branch (trial11d, 2026-11-27): their values are joined by id, so the two
-# changes merge apart; move them into the rows once both are in
-REFUSAL_FACTS: tuple[Fact, ...] = with_values(_ROWS, {"deepseek.forced_choice_words": (
-    RefusalWords("thinking.forced_choice", ("deepseek",), "Thinking mode does not support this tool_choice",
-                 model=r"^deepseek-v4-(?:flash|pro)$"),
-    RefusalWords("thinking.forced_choice", ("deepseek",), "deepseek-reasoner does not support this tool_choice",
-                 model=r"^deepseek-reasoner$"))})
 
 
 def api_words(provider: str, code: str, model: str | None, body: Any) -> str | None:
