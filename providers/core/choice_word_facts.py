@@ -33,13 +33,14 @@ CHOICE_WORD_FACTS: tuple[Fact, ...] = (
          "Literal[\"none\", \"auto\", \"required\"]'", _READ, _REFUSED),
     Fact("groq.tool_choice_words", ("groq",),
          "Groq's chat tool_choice words are none, auto and required (and a named function object); its recorded 400 "
-         "(for a null tool_choice) says only these strings are allowed, so the mock refuses another word",
+         "(for a null tool_choice) says only these strings are allowed, so the mock refuses another word in those "
+         "words",
          f"groq 1.7.0 types/chat/chat_completion_tool_choice_option_param.py; the API's recorded 400: "
          f"tests/data/responses/errors/error-groq-tool-choice-null.json (brianpetro/obsidian-smart-connections#942)"
          f"{CITE_END}'ChatCompletionToolChoiceOptionParam: TypeAlias = Union[ Literal[\"none\", \"auto\", "
          "\"required\"], ChatCompletionNamedToolChoiceParam ]'; '{\"error\": {\"message\": \"Only allowed string "
          "values for 'tool_choice' are none, auto, and required\", \"type\": \"invalid_request_error\"}}'", _READ,
-         _REFUSED),
+         _REFUSED._replace(refusal="Only allowed string values for 'tool_choice' are none, auto, and required")),
     Fact("mistral.tool_choice_words", ("mistral",),
          "Mistral's chat tool_choice words are auto, none, any and required (any and required alike force a call)",
          f"mistralai 3.7.0 client/models/toolchoiceenum.py{CITE_END}'ToolChoiceEnum = Union[Literal[\"auto\", \"none\", "

@@ -18,11 +18,13 @@ class ChoiceWords(NamedTuple):
     """The string tool_choice words a host's source names, in the source's order. ``others``: "refused", the
     API refuses another word (its closed types, a recorded 400), or "unread", no source says what it does with
     one (the mock passes it unjudged, never refused). ``forms``: the source also names object forms (a named
-    function); False where it names these values only (Cohere), so any other value is unread."""
+    function); False where it names these values only (Cohere), so any other value is unread. ``refusal``: the
+    API's recorded words refusing another string (Groq's), else None and the mock says it in OpenAI's style."""
 
     words: tuple[str, ...]
     others: Literal["refused", "unread"]
     forms: bool = True
+    refusal: str | None = None
 
 
 class RefusalWords(NamedTuple):

@@ -109,8 +109,8 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     if refusal is None and words is not None and words.others == "refused" and isinstance(read.requested, str) \
             and read.requested not in words.words:
         # another API's word ("any" is Anthropic's and Mistral's): this API's types take only its own
-        refusal = (f"Invalid value for 'tool_choice': '{read.requested}' is not one of "
-                   + ", ".join(f"'{w}'" for w in words.words) + " (or a tool_choice object)")
+        refusal = words.refusal or (f"Invalid value for 'tool_choice': '{read.requested}' is not one of "
+                                    + ", ".join(f"'{w}'" for w in words.words) + " (or a tool_choice object)")
     value = read.choice_value if read.choice_value is not None else read.requested
     if words is not None and not words.forms and value is not None and value not in words.words:
         # a value the API's own source does not name, and no source says it refuses: neither read nor refused
