@@ -108,11 +108,11 @@ def _filled(template: Any, name: str | None) -> Any:
 def _model_of(api: Translation) -> str:
     """The model id the API request names (Bedrock: in the path; others: the body's model or the URL's)."""
     assert api.request is not None
-    match = re.search(r"/models?/([^/:]+(?::[^/]*)?)(?:/|:generate|:stream|$)", api.request.url)
+    match = re.search(r"/model/([^/]+)/|/models/([^/:]+):", api.request.url)  # Bedrock's, Gemini's
     model = api.request.body.get("model")
     if isinstance(model, str):
         return model
-    return unquote(match.group(1)) if match else ""
+    return unquote(match.group(1) or match.group(2)) if match else ""
 
 
 def _tools(route: Route, api: Translation, scenario: Scenario) -> list[dict[str, Any]]:

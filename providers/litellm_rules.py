@@ -185,11 +185,13 @@ ROUTES: dict[str, Route] = {
 # the id or its base model): parallel_tool_calls then rides additionalModelRequestFields.tool_choice (Anthropic's
 # disable_parallel_tool_use; its type left out beside a toolConfig.toolChoice, converse_transformation.py:1817)
 BEDROCK_PARALLEL_CONFIG = re.compile(r"^(?:(?:global|us|eu|au|apac|jp|us-gov)\.)?anthropic\.claude-(?:"
-                                     r"haiku-4-5-20251001-v1:0|sonnet-4-5-20250929-v1:0|opus-4-5-20251101-v1:0|"
-                                     r"opus-4-[678]|sonnet-4-6|sonnet-5|opus-5|opus-5-5|fable-5|fable-5-1)$")
+                                     r"haiku-4-5-20251001-v1:0|haiku-4-5@20251001|sonnet-4-5-20250929-v1:0|"
+                                     r"opus-4-5-20251101-v1:0|opus-4-6-v1|opus-4-[78]|sonnet-4-6|"
+                                     r"(?:sonnet|opus|fable|mythos)-5(?:-1|-5)?|haiku-5-5)$")
 # The Anthropic models the same map flags supports_forced_tool_use: false (llms/anthropic/common_utils.py:969
 # forced_tool_use_downgraded): a forcing choice raises, or with drop_params becomes auto
-ANTHROPIC_NO_FORCED_TOOL_USE = re.compile(r"^claude-(?:fable-5-1|mythos-5-1|opus-5-5|sonnet-5-5)$")
+ANTHROPIC_NO_FORCED_TOOL_USE = re.compile(r"^claude-(?:fable-5-1|mythos-5-1|opus-5-5|sonnet-5-5|"
+                                          r"(?:fable|opus|sonnet)-latest)$")
 ANTHROPIC_FORCED = Source("llms/anthropic/common_utils.py", 976,
                           "if not (litellm.drop_params or drop_params): raise litellm.utils.UnsupportedParamsError("
                           "... does not support forced tool use ...)")
