@@ -188,6 +188,7 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
             notes.append((route.choice_path, rule))
     if route.parallel == "copied":
         fields["parallel_tool_calls"] = _ABSENT if parallel is None else parallel
+        notes.append(("parallel_tool_calls", route.parallel_source))
     if route.parallel == "bedrock":
         merged = dict(extra) if isinstance(extra, dict) else {}
         merged.pop("tool_choice", None)
