@@ -27,7 +27,7 @@ from .litellm_rules import (ANTHROPIC_FORCED, ANTHROPIC_FORCED_ERROR, ANTHROPIC_
 _ABSENT = object()
 _ANY_SPELLINGS = {"any", "ANY"}
 # toolchoice refuses the API request for these alone, and LiteLLM sends its request anyway
-_SENT_ANYWAY = {"thinking.forced_choice"}
+_SENT_ANYWAY = {"thinking.forced_choice", "tool_choice.without_tools"}
 _EXTRA = "additionalModelRequestFields"
 
 
@@ -84,6 +84,8 @@ def _set(body: dict[str, Any], path: str, value: Any) -> None:
     *parents, last = path.split(".")
     node = body
     for part in parents:
+        if value is _ABSENT and not isinstance(node.get(part), dict):
+            return
         node = node.setdefault(part, {})
     if value is _ABSENT:
         node.pop(last, None)
@@ -135,14 +137,16 @@ def _tools(route: Route, api: Translation, scenario: Scenario) -> list[dict[str,
 
 
 def _base(api: Translation, scenario: Scenario) -> Translation:
-    """A refused API translation whose only fault LiteLLM does not check (a forcing choice beside Claude's thinking),
-    rebuilt with tool_choice auto (the choice is then set as LiteLLM sends it). Else ``api``."""
+    """A refused API translation whose only faults LiteLLM does not check (a forcing choice beside Claude's thinking,
+    a tool_choice without tools), rebuilt with tool_choice auto, or none without tools (the choice is then set as
+    LiteLLM sends it). Else ``api``."""
     errors = {e.code for e in api.ledger if e.severity == "error"}
     if api.request is not None or not errors or not errors <= _SENT_ANYWAY:
         return api
     from .core.registry import translate
 
-    base = translate(api.provider, scenario._replace(tool_choice=ToolChoice("auto", spelling="auto")))
+    base = translate(api.provider, scenario._replace(
+        tool_choice=ToolChoice("auto", spelling="auto") if scenario.tools else None))
     return base if base.request is not None else api
 
 
@@ -153,7 +157,7 @@ class _Outcome(NamedTuple):
 
 
 def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, drop: bool, model: str,
-             name: str | None, choice_given: bool, extra: Any) -> _Outcome:
+             name: str | None, has_tools: bool, extra: Any) -> _Outcome:
     """The tool fields LiteLLM sends for the call, or what it raises (in LiteLLM's order: an unsupported parameter
     in get_optional_params, then the config's map_openai_params)."""
     fields: dict[str, Any] = {}
@@ -180,6 +184,8 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
             return _Outcome({}, (ANTHROPIC_FORCED_ERROR.format(model=model), ANTHROPIC_FORCED))
         choice = {k: v for k, v in {**choice, "type": "auto"}.items() if k != "name"}
         notes.append((route.choice_path or "", ANTHROPIC_FORCED))
+    if not has_tools and route.no_tools is not None and choice is not _ABSENT:
+        choice, rule = _ABSENT, ChoiceRule(DROPPED, route.no_tools)
     if rule is not None:
         notes.append(("choice", rule))
     if route.choice_path is not None:
@@ -221,36 +227,36 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     if scenario.tool_choice is not None and word is None:
         return keep("dialect.no_spelling", f"{note}: LiteLLM's request is not described; the API request is shown",
                     "warning")
-    if not scenario.tools:
-        return keep("dialect.no_tools", "no tools: LiteLLM's request is not described; the API request is shown")
     model = _model_of(base)
     routed = route.prefix + model
     body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
     thinking = body.get("thinking")
-    arguments = [f"model={routed!r}", "messages", "tools"] + (
+    arguments = [f"model={routed!r}", "messages"] + (["tools"] if scenario.tools else []) + (
         [f"tool_choice={json.dumps(value) if isinstance(value, dict) else repr(value)}"] if word else []) + (
         [f"parallel_tool_calls={scenario.parallel_tool_calls}"] if scenario.parallel_tool_calls is not None else []) + (
         [f"thinking={compact(thinking)}"] if isinstance(thinking, dict) and thinking.get("type") != "disabled"
         else []) + (["drop_params=True"] if drop else [])
     call = f"litellm.completion({', '.join(arguments)})"
-    ledger.append(LedgerEntry("info", "dialect.call", f"described: {call} with the scenario's {len(scenario.tools)} "
-                              f"tool(s) as OpenAI chat tools (litellm {VERSION}, {route.config}; read {READ})"
+    tools_given = (f"the scenario's {len(scenario.tools)} tool(s) as OpenAI chat tools" if scenario.tools
+                   else "no tools")
+    ledger.append(LedgerEntry("info", "dialect.call", f"described: {call} with {tools_given} (litellm {VERSION}, "
+                              f"{route.config}; read {READ})"
                               + (f"; {note}" if note else "")))
     name = scenario.tool_choice.name if scenario.tool_choice is not None else None
     outcome = _outcome(route, word, value, scenario.parallel_tool_calls, drop, model, name,
-                       scenario.tool_choice is not None, body.get(_EXTRA))
+                       bool(scenario.tools), body.get(_EXTRA))
     if outcome.refused is not None:
         error, source = outcome.refused
         ledger.append(LedgerEntry("error", "dialect.refused", f"LiteLLM raises before sending, nothing is sent: "
                                                               f"{error} ({source})"))
         refused = Translation(api.provider, api.requested_tool_choice, None, None, ledger, ())
         return LiteLLMView(refused, api, routed, call, drop)
-    tools = _tools(route, base, scenario)
     compared = [route.tools_path, *outcome.fields]
     for path in (route.choice_path, "parallel_tool_calls"):
         if path is not None:
             _set(body, path, _ABSENT)
-    _set(body, route.tools_path, tools)
+    if scenario.tools:
+        _set(body, route.tools_path, _tools(route, base, scenario))
     for path, field in outcome.fields.items():
         _set(body, path, field)
     if route.provider == "gemini" and _get(body, "toolConfig") == {}:
@@ -270,8 +276,7 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         ledger.append(_difference(route, path, ours, theirs, rule, base is api))
     if base is not api:
         faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
-        answers = "; ".join(API_ANSWERS[c] for c in sorted({e.code for e in api.ledger if e.severity == "error"})
-                            if c in API_ANSWERS)
+        answers = "; ".join(API_ANSWERS.get(e.code, e.message) for e in api.ledger if e.severity == "error")
         ledger.append(LedgerEntry("warning", "dialect.differs", f"toolchoice refuses the API request ({faults}); "
                                   f"LiteLLM sends its request anyway, with tool_choice "
                                   f"{_shown(_get(body, route.choice_path or ''))}" + (f": {answers}" if answers else "")))

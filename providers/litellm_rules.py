@@ -54,7 +54,7 @@ class Route(NamedTuple):
     parallel_source: Source
     tools_path: str = "tools"
     tools_note: str | None = None  # how LiteLLM writes the tool declarations where the API request differs
-    no_tools_pops_choice: bool = False  # a tool_choice without tools is left out
+    no_tools: Source | None = None  # where a tool_choice without tools is left out (None: sent as mapped)
 
 
 _OPENAI_FILE = "llms/openai/chat/gpt_transformation.py"
@@ -63,6 +63,9 @@ _OPENAI_400 = ("OpenAI answers 400 \"Invalid value for 'tool_choice': 'any' is n
                "(or a tool_choice object)\" (openai 3.57.0 ChatCompletionToolChoiceOptionParam has no 'any'), which "
                "LiteLLM raises as BadRequestError")
 _GROQ_400 = _OPENAI_400.replace("OpenAI answers", "Groq answers").replace("openai 3.57.0", "groq 1.7.0")
+# OpenAIGPTConfig.transform_request, which each OpenAI-compatible route's config inherits or calls
+_NO_TOOLS = Source(_OPENAI_FILE, 682, 'if not optional_params.get("tools") and not optional_params.get("functions"): '
+                                      'optional_params.pop("tool_choice", None)')
 _UNDOCUMENTED = "{host} documents no 'any' (facts {id}.tool_choice_words): what it answers is not recorded"
 
 
@@ -71,7 +74,7 @@ def _openai_like(provider: str, prefix: str, config: str, any_says: str | None,
     rule = ChoiceRule(COPIED, source)
     return Route(provider, prefix, config, "tool_choice",
                  {"auto": rule, "none": rule, "required": rule, "named": rule, "any": rule._replace(api_says=any_says)},
-                 "copied", source, no_tools_pops_choice=True)
+                 "copied", source, no_tools=_NO_TOOLS)
 
 
 _ANTHROPIC_FILE = "llms/anthropic/chat/transformation.py"
@@ -110,7 +113,9 @@ ROUTES: dict[str, Route] = {
                                         'case "required" | "any": return "any"')),
         "named": ChoiceRule(COPIED, Source("llms/mistral/chat/transformation.py", 215,
                                            'case {"type": "function", "function": {"name": str(name)}} if name')),
-    }, "copied", _COPY, no_tools_pops_choice=True),
+    }, "copied", _COPY, no_tools=Source("llms/mistral/chat/transformation.py", 287,
+                                        'if param == "tool_choice" and "tools" in non_default_params and '
+                                        'non_default_params["tools"]:')),
     "anthropic": Route("anthropic", "anthropic/", "AnthropicConfig", "tool_choice", {
         "auto": ChoiceRule({"type": "auto"}, Source(_ANTHROPIC_FILE, 1079, 'if tool_choice == "auto": '
                                                                            '_tool_choice = ...(type="auto")')),
@@ -177,7 +182,10 @@ ROUTES: dict[str, Route] = {
     }, "bedrock", Source(_BEDROCK_FILE, 1896, "if parallel_tool_use_config is not None and "
                                               "bedrock_converse_supports_parallel_tool_use_config(model): ... "
                                               'additional_request_params.pop("parallel_tool_calls", None)'),
-        tools_path="toolConfig.tools"),
+        tools_path="toolConfig.tools",
+        no_tools=Source(_BEDROCK_FILE, 2238, "if len(bedrock_tools) > 0: tool_choice_values = "
+                                             'inference_params.pop("tool_choice", None); bedrock_tool_config = '
+                                             "ToolConfigBlock(tools=bedrock_tools, ...)")),
 }
 
 # The Bedrock model ids LiteLLM's bundled model map (model_prices_and_context_window_backup.json) flags

@@ -53,11 +53,14 @@ def _scenario() -> Any:
 
 
 def render(provider: str, choice: str, parallel: bool | None, drop: bool, model: str | None = None,
-           thinking: Any = None) -> Any:
-    base = _scenario()
+           thinking: Any = None, tools: bool = True, path: Path = SCENARIO) -> Any:
+    base = load_scenario(path) if path != SCENARIO else _scenario()
     spelled = CHOICES[choice][0]
+    if not tools:
+        base = base._replace(tools=())
     scenario = base._replace(parallel_tool_calls=parallel,
-                             tool_choice=parse_tool_choice(spelled, base.tool_names) if spelled else None)
+                             tool_choice=parse_tool_choice(spelled, base.tool_names or ("get_weather",))
+                             if spelled else None)
     settings = scenario.settings_for(provider)
     if thinking is not None:
         settings = settings._replace(thinking=True, thinking_mode=thinking)
@@ -108,6 +111,37 @@ def test_the_dialect_is_what_litellm_sends_or_raises(client: Client, provider: s
     assert view.route == ROUTES[provider][0], (view.route, ROUTES[provider][0])  # the route litellm_client uses
     hold(view, sent_by_litellm(client, provider, choice, parallel, drop))
     MATCHED.append(f"{provider}-{choice}-{parallel}-{drop}")
+
+
+NO_TOOLS = [pytest.param(p, c, par, drop, id=f"{p}-{c}-parallel={par}-drop={drop}")
+            for p in ROUTES for c in CHOICES for par in (None, False) for drop in (False, True)]
+
+
+@pytest.mark.parametrize("provider, choice, parallel, drop", NO_TOOLS)
+def test_a_choice_without_tools_is_what_litellm_sends_or_raises(client: Client, provider: str, choice: str,
+                                                                 parallel: bool | None, drop: bool) -> None:
+    """litellm.completion(tools=None, tool_choice=X): the OpenAI-compatible routes, Mistral and Bedrock leave the
+    choice out, Anthropic and Gemini send it (toolchoice refuses it there, in the API's words)."""
+    view = render(provider, choice, parallel, drop, tools=False)
+    hold(view, sent_by_litellm(client, provider, choice, parallel, drop, tools=None))
+    MATCHED.append(f"no-tools-{provider}-{choice}-{parallel}-{drop}")
+
+
+TOOL_SETS = {"weather": ROOT / "tests/dialect/weather.yaml", "nested": ROOT / "tests/dialect/nested.yaml"}
+
+
+@pytest.mark.parametrize("provider", list(ROUTES))
+@pytest.mark.parametrize("tool_set", list(TOOL_SETS))
+def test_the_tool_declarations_are_what_litellm_sends(client: Client, provider: str, tool_set: str) -> None:
+    """langchain's recorder tools (an enum, property descriptions; a nested array, anyOf) as LiteLLM writes them."""
+    import yaml
+
+    view = render(provider, "auto", None, False, path=TOOL_SETS[tool_set], model=ROUTES[provider][0].split("/", 1)[1]
+                  .removeprefix("converse/"))
+    written = yaml.safe_load(TOOL_SETS[tool_set].read_text())["tools"]
+    tools = [{"type": "function", "function": {"name": t["name"], "description": t["description"],
+                                               "parameters": t["parameters"]}} for t in written]
+    hold(view, sent_by_litellm(client, provider, "auto", None, False, tools=tools))
 
 
 HAIKU = "anthropic.claude-haiku-4-5-20251001-v1:0"  # supports_parallel_tool_use_config in LiteLLM's map
@@ -173,9 +207,9 @@ def test_the_model_map_rules_agree_with_litellms_own_checks(client: Client) -> N
 
 def test_every_case_matched() -> None:
     """Run last in the file: the count the docs state (docs/litellm.md)."""
-    if len(MATCHED) != len(CASES):
+    if len(MATCHED) != len(CASES) + len(NO_TOOLS):
         pytest.skip("run with the whole file")
-    assert len(MATCHED) == 396
+    assert (len(CASES), len(NO_TOOLS)) == (396, 264)
 
 
 # ---- the ledger and the command line ----------------------------------------------------------------------------
