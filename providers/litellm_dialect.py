@@ -276,10 +276,16 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         ledger.append(_difference(route, path, ours, theirs, rule, base is api))
     if base is not api:
         faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
-        answers = "; ".join(API_ANSWERS.get(e.code, e.message) for e in api.ledger if e.severity == "error")
-        ledger.append(LedgerEntry("warning", "dialect.differs", f"toolchoice refuses the API request ({faults}); "
-                                  f"LiteLLM sends its request anyway, with tool_choice "
-                                  f"{_shown(_get(body, route.choice_path or ''))}" + (f": {answers}" if answers else "")))
+        sent = _get(body, route.choice_path or "")
+        if sent is _ABSENT:  # LiteLLM left the choice out: the API has nothing to refuse
+            source = why.get("choice")
+            ledger.append(LedgerEntry("info", "dialect.differs", f"toolchoice refuses the API request ({faults}); "
+                                      "LiteLLM sends its request without tool_choice"
+                                      + (f" ({source.source})" if isinstance(source, ChoiceRule) else "")))
+        else:
+            answers = "; ".join(API_ANSWERS.get(e.code, e.message) for e in api.ledger if e.severity == "error")
+            ledger.append(LedgerEntry("warning", "dialect.differs", f"toolchoice refuses the API request ({faults}); "
+                                      f"LiteLLM sends its request anyway, with tool_choice {_shown(sent)}: {answers}"))
     if disabled and "thinking" not in body:
         ledger.append(LedgerEntry("warning", "dialect.differs", "thinking: LiteLLM sends the forcing tool_choice without "
                                   "thinking disabled (DeepSeekChatConfig.map_openai_params maps only what it is "
