@@ -21,7 +21,7 @@ from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY,
                       NO_EMULATE, PROVIDER, REPEAT, RETRIES, SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect,
                       format_option)
 from .output import dumps, shown_path, write, write_json
-from .render_cmd import build_translations, dialect_settings
+from .render_cmd import build_translations, dialect_rebuild, dialect_settings
 
 
 class CompareFormat(str, Enum):
@@ -88,7 +88,9 @@ def compare(
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
                                           stream, allow_env, shown=not send, gateway=gateway)  # a dry run shows them: keys redacted
         if described is not None:
-            code, document = _compare_dialect(described, settings, path, loaded, translations, format, many)
+            rebuild = dialect_rebuild(model, base_url, strict, no_emulate, capabilities, stream, allow_env, shown=True,
+                                      gateway=gateway)
+            code, document = _compare_dialect(described, settings, rebuild, path, loaded, translations, format, many)
             codes.append((path, code))
             if document is not None:
                 documents.append(document)
@@ -124,8 +126,9 @@ def compare(
         raise typer.Exit(code)
 
 
-def _compare_dialect(described: "DialectRow", settings: dict[str, Any], scenario_path: Path, scenario: Scenario,
-                     translations: list[Translation], format: CompareFormat, many: bool) -> tuple[int, dict[str, Any] | None]:
+def _compare_dialect(described: "DialectRow", settings: dict[str, Any], rebuild: Any, scenario_path: Path,
+                     scenario: Scenario, translations: list[Translation], format: CompareFormat,
+                     many: bool) -> tuple[int, dict[str, Any] | None]:
     """One row per provider for what the dialect's library sends, with the API's tool_choice beside it.
     Returns (exit code, the JSON document when --format json)."""
     from toolchoice.providers.core.dialects import apply
@@ -133,7 +136,7 @@ def _compare_dialect(described: "DialectRow", settings: dict[str, Any], scenario
     from .output import choice_text
 
     columns = (described.label_column, "API tool_choice")
-    views = apply(described.name, translations, scenario, settings)
+    views = apply(described.name, translations, scenario, settings, rebuild)
     shown = [v.translation for v in views]
     rows = dry_rows(scenario, shown)
     for row, view in zip(rows, views):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, List, Optional, Sequence
+from typing import Annotated, Any, Callable, List, Optional, Sequence
 
 import typer
 
@@ -48,6 +48,17 @@ def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], m
     return (jobs.render if shown else jobs.translations)(scenario, ids, RenderOptions(strict=strict, emulate=not no_emulate, base_url=base_url,
                                                     stream=stream, allow_env=allowed_env(allow_env), gateway=gateway),
                        models=models_for(model, ids), capabilities=capabilities_from(capabilities))
+
+
+def dialect_rebuild(model: Sequence[str] | str | None, base_url: Optional[str], strict: bool, no_emulate: bool,
+                    capabilities: Optional[Path], stream: bool, allow_env: Optional[List[str]], shown: bool,
+                    gateway: bool) -> Callable[[Scenario, str], Translation]:
+    """How a dialect translates a changed scenario for one provider: with the same command-line options."""
+    def rebuild(scenario: Scenario, provider: str) -> Translation:
+        return build_translations(scenario, [provider], model, base_url, strict, no_emulate, capabilities, stream,
+                                  allow_env, shown=shown, gateway=gateway)[0]
+
+    return rebuild
 
 
 def dialect_settings(dialect: Any, drop_params: bool) -> tuple[str, dict[str, Any]]:
@@ -119,7 +130,10 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
             translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream,
                                               allow_env, gateway=gateway)
             if described is not None:
-                translations = [v.translation for v in dialects.apply(dialect_name, translations, loaded, settings)]
+                rebuild = dialect_rebuild(model, base_url, strict, no_emulate, capabilities, stream, allow_env,
+                                          shown=False, gateway=gateway)
+                translations = [v.translation for v in dialects.apply(dialect_name, translations, loaded, settings,
+                                                                      rebuild)]
             rendered.append((str(path), translations))
         _snapshots(snapshot, rendered, update)
         return
@@ -131,7 +145,8 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
                                           stream, allow_env, shown=True, gateway=gateway)
         views = None
         if described is not None:
-            applied = dialects.apply(dialect_name, translations, loaded, settings)
+            applied = dialects.apply(dialect_name, translations, loaded, settings, dialect_rebuild(
+                model, base_url, strict, no_emulate, capabilities, stream, allow_env, shown=True, gateway=gateway))
             translations, views = [v.translation for v in applied], applied
         refused = refused or any(t.refused for t in translations)
         if format is RenderFormat.json:

@@ -277,9 +277,11 @@ def _langchain_base(api: Translation, scenario: Scenario, wrapper: Wrapper, stri
     return base if base.request is not None else api
 
 
-def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | None = None) -> DialectView:
+def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | None = None,
+          rebuild: Any = None) -> DialectView:
     """The API translation for one provider, redone as LangChain's wrapper would send it (``settings``: none are
-    taken; core/dialects.py checks that none is given)."""
+    taken, core/dialects.py checks that none is given; ``rebuild`` is not used: a rebuilt request takes the
+    scenario's settings, as docs/langchain.md says)."""
     wrapper = WRAPPERS.get(api.provider)
     ledger = list(api.ledger)
 

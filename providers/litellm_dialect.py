@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 from urllib.parse import unquote
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation, compact
@@ -29,6 +29,7 @@ _ANY_SPELLINGS = {"any", "ANY"}
 # toolchoice refuses the API request for these alone, and LiteLLM sends its request anyway
 _SENT_ANYWAY = {"thinking.forced_choice", "tool_choice.without_tools"}
 _EXTRA = "additionalModelRequestFields"
+Rebuild = Callable[[Scenario, str], Translation]
 
 
 class LiteLLMView(NamedTuple):
@@ -117,15 +118,22 @@ def _model_of(api: Translation) -> str:
     return unquote(match.group(1) or match.group(2)) if match else ""
 
 
-def _tools(route: Route, api: Translation, scenario: Scenario) -> list[dict[str, Any]]:
+def _translated(rebuild: Rebuild | None, scenario: Scenario, provider: str) -> Translation:
+    """The API translation of a changed scenario: with the command line's options when the caller gave them."""
+    if rebuild is not None:
+        return rebuild(scenario, provider)
+    from .core.registry import translate
+
+    return translate(provider, scenario)
+
+
+def _tools(route: Route, api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> list[dict[str, Any]]:
     """Every scenario tool in the route's wire form: LiteLLM sends all it is given, whatever the choice."""
     assert api.request is not None
     tools = _get(api.request.body, route.tools_path)
     if set(api.offered_tools) != set(scenario.tool_names) or tools is _ABSENT:
-        from .core.registry import translate
-
         auto = scenario._replace(tool_choice=ToolChoice("auto", spelling="auto"), parallel_tool_calls=None)
-        full = translate(api.provider, auto)
+        full = _translated(rebuild, auto, api.provider)
         tools = _get(full.request.body, route.tools_path) if full.request else _ABSENT
     tools = [] if tools is _ABSENT else json.loads(json.dumps(tools))
     if route.provider == "anthropic":
@@ -136,17 +144,15 @@ def _tools(route: Route, api: Translation, scenario: Scenario) -> list[dict[str,
     return tools
 
 
-def _base(api: Translation, scenario: Scenario) -> Translation:
+def _base(api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> Translation:
     """A refused API translation whose only faults LiteLLM does not check (a forcing choice beside Claude's thinking,
     a tool_choice without tools), rebuilt with tool_choice auto, or none without tools (the choice is then set as
     LiteLLM sends it). Else ``api``."""
     errors = {e.code for e in api.ledger if e.severity == "error"}
     if api.request is not None or not errors or not errors <= _SENT_ANYWAY:
         return api
-    from .core.registry import translate
-
-    base = translate(api.provider, scenario._replace(
-        tool_choice=ToolChoice("auto", spelling="auto") if scenario.tools else None))
+    base = _translated(rebuild, scenario._replace(
+        tool_choice=ToolChoice("auto", spelling="auto") if scenario.tools else None), api.provider)
     return base if base.request is not None else api
 
 
@@ -208,8 +214,10 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
     return _Outcome(fields, None, tuple(notes))
 
 
-def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | None = None) -> LiteLLMView:
-    """The API translation for one provider, redone as litellm.completion would send it."""
+def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | None = None,
+          rebuild: Rebuild | None = None) -> LiteLLMView:
+    """The API translation for one provider, redone as litellm.completion would send it (``settings``:
+    drop_params; ``rebuild``: how to translate a changed scenario with the command line's options)."""
     drop = bool((settings or {}).get("drop_params"))
     route = ROUTES.get(api.provider)
     ledger = list(api.ledger)
@@ -220,7 +228,7 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
 
     if route is None:
         return keep("dialect.no_route", f"no LiteLLM route is described for {api.provider}; the API request is shown")
-    base = _base(api, scenario)
+    base = _base(api, scenario, rebuild)
     if base.request is None:
         return keep("dialect.api_refused", "toolchoice refuses the API request, so LiteLLM's is not described")
     word, value, note = completion_value(scenario.tool_choice)
@@ -256,7 +264,7 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         if path is not None:
             _set(body, path, _ABSENT)
     if scenario.tools:
-        _set(body, route.tools_path, _tools(route, base, scenario))
+        _set(body, route.tools_path, _tools(route, base, scenario, rebuild))
     for path, field in outcome.fields.items():
         _set(body, path, field)
     if route.provider == "gemini" and _get(body, "toolConfig") == {}:

@@ -269,6 +269,18 @@ def test_render_and_compare_through_the_cli() -> None:
     assert pretty.returncode == 0 and "LiteLLM anthropic/claude-sonnet-4-5" in pretty.stdout
 
 
+def test_a_request_rebuilt_where_toolchoice_refuses_keeps_the_command_line_model() -> None:
+    """configs/think-forced.yaml forces a tool beside Claude's manual thinking: toolchoice refuses it, LiteLLM sends it;
+    the request LiteLLM sends is rebuilt with the --model given, not the scenario's."""
+    result = run("render", "configs/think-forced.yaml", "-p", "anthropic", "--dialect", "litellm", "-m",
+                 "claude-sonnet-4-5", "-f", "json")
+    assert result.returncode == 0, result.stderr
+    view = json.loads(result.stdout)
+    assert view["route"] == "anthropic/claude-sonnet-4-5" and view["request"]["body"]["model"] == "claude-sonnet-4-5"
+    assert view["api"]["request"] is None and view["request"]["body"]["thinking"]["type"] == "enabled"
+    assert view["request"]["body"]["tool_choice"]["name"] == "think"
+
+
 def test_drop_params_without_litellm_and_send_are_one_line_exit_2() -> None:
     for args in (("render", str(SCENARIO), "--drop-params"),
                  ("render", str(SCENARIO), "--drop-params", "--dialect", "langchain"),

@@ -2,7 +2,8 @@
 wire instead of the API request toolchoice builds. One row per dialect, its module loaded only when the dialect is
 asked for, so the command line reaches every dialect the same way and ``render`` loads none by default.
 
-A dialect's module has ``apply(translation, scenario, settings) -> view``; the view has ``translation`` (the
+A dialect's module has ``apply(translation, scenario, settings, rebuild) -> view`` (``rebuild(scenario, provider)``:
+the API translation of a changed scenario with the command line's options, or None: the scenario's own); the view has ``translation`` (the
 library's request, or none where it raises; the API ledger with the dialect's entries), ``api`` (the API
 translation), ``label`` (the wrapper or route described, or None) and ``to_json()``.
 """
@@ -10,7 +11,7 @@ translation), ``label`` (the wrapper or route described, or None) and ``to_json(
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any, Mapping, NamedTuple, Protocol, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Protocol, Sequence
 
 from .model import Scenario, ToolchoiceError, Translation
 
@@ -75,11 +76,14 @@ def check_settings(name: str, settings: Mapping[str, Any]) -> None:
                                   hint=f"add --dialect {takers[0]}, or drop {SETTINGS[key].flag}")
 
 
+Rebuild = Callable[[Scenario, str], Translation]
+
+
 def apply(name: str, translations: Sequence[Translation], scenario: Scenario,
-          settings: Mapping[str, Any] | None = None) -> list[DialectView]:
+          settings: Mapping[str, Any] | None = None, rebuild: Rebuild | None = None) -> list[DialectView]:
     """Each API translation redone in the dialect ``name`` (not ``api``)."""
     settings = dict(settings or {})
     check_settings(name, settings)
     row = DIALECTS[name]
     module = import_module(f"toolchoice.providers.{row.module}")
-    return [module.apply(t, scenario, settings) for t in translations]
+    return [module.apply(t, scenario, settings, rebuild) for t in translations]
