@@ -250,6 +250,9 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     ledger.append(LedgerEntry("info", "dialect.call", f"described: {call} with {tools_given} (litellm {VERSION}, "
                               f"{route.config}; read {READ})"
                               + (f"; {note}" if note else "")))
+    if any(scenario.tool_is_strict(t) for t in scenario.tools):
+        ledger.append(LedgerEntry("info", "dialect.unchecked", "strict tools: described as the API request declares "
+                                  "them; what LiteLLM does with a strict tool is not described here"))
     name = scenario.tool_choice.name if scenario.tool_choice is not None else None
     outcome = _outcome(route, word, value, scenario.parallel_tool_calls, drop, model, name,
                        bool(scenario.tools), body.get(_EXTRA))

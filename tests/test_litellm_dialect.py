@@ -281,6 +281,14 @@ def test_a_request_rebuilt_where_toolchoice_refuses_keeps_the_command_line_model
     assert view["request"]["body"]["tool_choice"]["name"] == "think"
 
 
+def test_strict_tools_are_said_to_be_unchecked() -> None:
+    strict = json.loads(run("render", "configs/strict-schema.yaml", "-p", "anthropic", "--dialect", "litellm",
+                            "-f", "json").stdout)
+    assert "dialect.unchecked" in [e["code"] for e in strict["ledger"]]
+    plain = json.loads(run("render", str(SCENARIO), "-p", "anthropic", "--dialect", "litellm", "-f", "json").stdout)
+    assert "dialect.unchecked" not in [e["code"] for e in plain["ledger"]]
+
+
 def test_drop_params_without_litellm_and_send_are_one_line_exit_2() -> None:
     for args in (("render", str(SCENARIO), "--drop-params"),
                  ("render", str(SCENARIO), "--drop-params", "--dialect", "langchain"),
