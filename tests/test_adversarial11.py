@@ -1,0 +1,152 @@
+"""Trial 11e, an adversarial round on the surfaces not yet attacked hard: wire snapshots edited or replaced by hand
+(`render --snapshot`), the Python API given a key or a bad value where the docs say one clear ``ToolchoiceError``
+(docs/python.md "Wrong arguments", "the errors say no key either"), and ``running_mock``'s address. Snapshot cases
+run the installed command in a real process; the API cases run in-process against a real ``running_mock``."""
+
+from __future__ import annotations
+
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from toolchoice.providers import ToolchoiceError, WrongArgument, load_scenario_text, parse_reply, translate
+from toolchoice.providers.core import jobs, runner
+from toolchoice.providers.core.mock.server import running_mock
+
+ROOT = Path(__file__).resolve().parents[1]
+KEY = "sk-proj-ADVERSARIAL11e-0123456789abcdefXYZ"
+
+
+def _toolchoice(*args: str, cwd: Path, memory: int | None = None) -> subprocess.CompletedProcess[str]:
+    """The installed command in a real process (``memory``: its address space, in bytes)."""
+    exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
+    assert exe
+
+    def limit() -> None:
+        if memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    return subprocess.run([exe, *args], capture_output=True, text=True, cwd=cwd, timeout=120, preexec_fn=limit)
+
+
+@pytest.fixture()
+def snapshot_folder(tmp_path: Path) -> Path:
+    shutil.copy(ROOT / "configs" / "weather.yaml", tmp_path)
+    done = _toolchoice("render", "weather.yaml", "-p", "openai", "--snapshot", "snap", "--update", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    return tmp_path
+
+
+# ---- snapshots: a snapshot file is whatever a hand or a bad merge left there ------------------------------------
+
+
+def test_a_snapshot_file_that_is_not_utf8_is_a_drift_not_an_internal_error(snapshot_folder: Path) -> None:
+    # a merge tool or an editor saving in Latin-1 leaves bytes UTF-8 cannot read: the check said "internal error:
+    # UnicodeDecodeError" (exit 70), and so did --update, which could then never repair the folder
+    (snapshot_folder / "snap" / "weather" / "openai.json").write_bytes(b'{"model": "caf\xe9"}\n')
+    checked = _toolchoice("render", "weather.yaml", "-p", "openai", "--snapshot", "snap", cwd=snapshot_folder)
+    assert checked.returncode == 5, checked.stderr
+    assert "--- weather/openai.json: changed" in checked.stdout and "internal error" not in checked.stderr
+    assert '-{"model": "caf\ufffd"}' in checked.stdout  # the diff shows what is there, the unreadable byte marked
+    updated = _toolchoice("render", "weather.yaml", "-p", "openai", "--snapshot", "snap", "--update", cwd=snapshot_folder)
+    assert updated.returncode == 0 and "updated 1" in updated.stdout, updated.stderr
+    again = _toolchoice("render", "weather.yaml", "-p", "openai", "--snapshot", "snap", cwd=snapshot_folder)
+    assert again.returncode == 0 and "1 snapshot files match" in again.stdout
+
+
+def test_a_huge_snapshot_file_is_not_read_whole(snapshot_folder: Path) -> None:
+    # a 2 GiB file where a snapshot goes (a log redirected to the wrong name, a sparse file) was read whole into
+    # memory: under a 1.5 GB address space "internal error: MemoryError" (exit 70), elsewhere gigabytes and a
+    # diff of them. It cannot equal what render writes: it is a change, said without reading it
+    with (snapshot_folder / "snap" / "weather" / "openai.json").open("wb") as handle:
+        handle.truncate(2 << 30)
+    checked = _toolchoice("render", "weather.yaml", "-p", "openai", "--snapshot", "snap", cwd=snapshot_folder,
+                          memory=1_500_000_000)
+    assert checked.returncode == 5, checked.stderr
+    assert "--- weather/openai.json: changed" in checked.stdout and "larger than" in checked.stdout
+    assert len(checked.stdout) < 2000
+    updated = _toolchoice("render", "weather.yaml", "-p", "openai", "--snapshot", "snap", "--update", cwd=snapshot_folder,
+                          memory=1_500_000_000)
+    assert updated.returncode == 0 and "updated 1" in updated.stdout, updated.stderr
+    assert (snapshot_folder / "snap" / "weather" / "openai.json").stat().st_size < 100_000
+
+
+# ---- the Python API: a key pasted in the wrong place is never in the error -------------------------------------
+
+
+SCENARIO = """\
+tools:
+  - name: get_weather
+    parameters: {type: object, properties: {city: {type: string}}}
+tool_choice: required
+messages: [{role: user, content: hi}]
+"""
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+
+
+def _error_text(error: ToolchoiceError) -> str:
+    return "".join([str(error), repr(error), error.message, str(error.hint), error.one_line(), *map(str, error.args)])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: translate(KEY, load_scenario_text(SCENARIO)),
+    lambda: parse_reply(KEY, {"choices": []}),
+    lambda: running_mock("openai", host=KEY).__enter__(),  # the error came from __enter__, past says_no_key
+], ids=["translate", "parse_reply", "running_mock-host"])
+def test_a_key_pasted_into_a_public_entry_is_named_by_its_placeholder(call: Callable[[], Any]) -> None:
+    # docs/python.md: the errors the library raises name every key set in the environment by its placeholder, as
+    # the command line's error line does; translate and parse_reply (the two entries of toolchoice.providers
+    # itself) and running_mock's `with` quoted the key to the caller's logs
+    before = set(threading.enumerate())
+    with pytest.raises(ToolchoiceError) as caught:
+        call()
+    text = _error_text(caught.value)
+    assert KEY not in text and "$OPENAI_API_KEY" in text, text
+    assert set(threading.enumerate()) <= before
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"port": -5}, "port -5: give a whole number from 0 to 65535"),  # was OverflowError from bind()
+    ({"port": 70000}, "port 70000: give a whole number from 0 to 65535"),
+    ({"port": "8080"}, "port: give a whole number (int), not str"),  # was "cannot listen on 127.0.0.1:8080: Servname..."
+    ({"port": 1.5}, "port: give a whole number (int), not float"),  # was served on port 1
+    ({"port": True}, "port: give a whole number (int), not bool"),
+    ({"host": 127001}, "host: give an address (str), not int"),
+    ({"max_requests": 0}, "max_requests 0: give a whole number from 1"),
+    ({"max_requests": "3"}, "max_requests: give a whole number (int) or None, not str"),
+])
+def test_running_mock_bad_address_is_one_toolchoice_error(kwargs: dict[str, Any], words: str) -> None:
+    before = set(threading.enumerate())
+    with pytest.raises(ToolchoiceError) as caught:
+        with running_mock("openai", **kwargs):
+            pass  # pragma: no cover - never entered
+    assert words in str(caught.value)
+    assert isinstance(caught.value, WrongArgument) == ("give a whole number (int)" in words or "(str)" in words)
+    assert set(threading.enumerate()) <= before
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("concurrency", "2", "settings.concurrency: give a whole number (int), not str"),  # was TypeError from min()
+    ("concurrency", 2.5, "settings.concurrency: give a whole number (int), not float"),
+    ("max_in_flight", "8", "settings.max_in_flight: give a whole number (int) or None, not str"),
+    ("keep", "no", "settings.keep: give True or False, not str"),
+])
+def test_send_settings_of_the_wrong_type_is_one_wrong_argument(field: str, value: Any, words: str) -> None:
+    scenario = load_scenario_text(SCENARIO)
+    [translation] = jobs.translations(scenario, ["openai"])
+    settings = runner.SendSettings(**{field: value})
+    for call in (lambda: jobs.send(scenario, translation, repeat=3, settings=settings),
+                 lambda: jobs.compare_send(scenario, [translation], settings=settings),
+                 lambda: jobs.run(scenario, ["openai"], settings=settings)):
+        with pytest.raises(WrongArgument, match=words.replace("(", r"\(").replace(")", r"\)")):
+            call()
