@@ -84,6 +84,10 @@ def send_settings(value: Any, kind: type, name: str = "settings") -> Any:
         return None
     if not isinstance(value, kind):
         raise wrong(name, "a runner.SendSettings", value, "runner.SendSettings(timeout=..., transport=...)")
+    whole_number(value.concurrency, f"{name}.concurrency", 0)  # 0 and less: one at a time, as before
+    whole_number(value.max_in_flight, f"{name}.max_in_flight", 0, optional=True)
+    if not isinstance(value.keep, bool):
+        raise wrong(f"{name}.keep", "True or False", value.keep)
     if value.transport is not None and not hasattr(value.transport, "handle_async_request"):
         raise wrong(f"{name}.transport", "an httpx async transport (httpx.MockTransport, httpx.AsyncHTTPTransport)",
                     value.transport)
@@ -120,3 +124,27 @@ def loop_options(value: Any, kind: type, name: str = "options") -> Any:
         raise wrong(f"{name}.render", "a RenderOptions", value.render)
     render_options(value.render, f"{name}.render")
     return value
+
+
+def whole_number(value: Any, name: str, low: int, high: int | None = None, *, optional: bool = False) -> int | None:
+    """A whole number from ``low`` to ``high`` (None: no upper bound); a bool or a float is refused as its type
+    (``True`` would be port 1, ``1.5`` was bound as 1), a number out of range said with the range."""
+    from .model import ToolchoiceError
+
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise wrong(name, "a whole number (int)" + (" or None" if optional else ""), value)
+    if value < low or (high is not None and value > high):
+        top = f"to {high}" if high is not None else "or more"
+        raise ToolchoiceError(f"{name} {value}: give a whole number from {low} {top}")
+    return value
+
+
+def listen_args(host: Any, port: Any, max_requests: Any) -> None:
+    """``running_mock``'s address and request count, checked before a thread starts: a port out of range was an
+    OverflowError from ``bind()``, a str port a 'Servname not supported' line."""
+    if not isinstance(host, str):
+        raise wrong("host", "an address (str)", host, 'e.g. host="127.0.0.1"')
+    whole_number(port, "port", 0, 65535)
+    whole_number(max_requests, "max_requests", 1, optional=True)
