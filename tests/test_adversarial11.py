@@ -5,6 +5,8 @@ run the installed command in a real process; the API cases run in-process agains
 
 from __future__ import annotations
 
+import json
+import os
 import resource
 import shutil
 import subprocess
@@ -150,3 +152,54 @@ def test_send_settings_of_the_wrong_type_is_one_wrong_argument(field: str, value
                  lambda: jobs.run(scenario, ["openai"], settings=settings)):
         with pytest.raises(WrongArgument, match=words.replace("(", r"\(").replace(")", r"\)")):
             call()
+
+
+# ---- a tool's regular expression against a model's arguments: bounded in time ---------------------------------
+
+
+SLOW = "^(a|aa)+$"  # Python's backtracking re takes ~1.6^n steps on n a's and a '!': 2^48 at 80
+SLOW_SCENARIO = f"""\
+tools:
+  - name: label
+    parameters:
+      type: object
+      properties:
+        tag: {{type: string, pattern: '{SLOW}'}}
+        meta: {{type: object, patternProperties: {{'{SLOW}': {{type: string}}}}}}
+  - name: grep
+    type: custom
+    format: {{type: grammar, syntax: regex, definition: '{SLOW}'}}
+tool_choice: required
+messages: [{{role: user, content: hi}}]
+"""
+
+
+def _chat_reply(calls: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "gpt-4o", "choices": [
+        {"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None, "tool_calls": calls}}]}
+
+
+@pytest.mark.parametrize("call, where", [
+    ({"id": "c1", "type": "function", "function": {"name": "label", "arguments": json.dumps({"tag": "a" * 80 + "!"})}},
+     "pattern"),
+    ({"id": "c1", "type": "function", "function": {"name": "label", "arguments": json.dumps(
+        {"meta": {"a" * 80 + "!": "x"}})}}, "pattern"),
+    ({"id": "c1", "type": "custom", "custom": {"name": "grep", "input": "a" * 80 + "!"}}, "regex grammar"),
+], ids=["pattern", "patternProperties", "custom-grammar"])
+def test_a_tools_regex_on_a_models_arguments_is_bounded_in_time(tmp_path: Path, call: dict[str, Any], where: str) -> None:
+    # the verdict checked a call's arguments with Python's re, which backtracks: the API's own matcher (OpenAI's is
+    # the Rust regex crate's, linear) takes the same pattern in its stride, toolchoice's judge ran for ever --
+    # holding the GIL, so not even Ctrl-C ended it (send, run, compare, and the proxy's judging of every answer)
+    from servers import StandIn, Step
+
+    (tmp_path / "slow.yaml").write_text(SLOW_SCENARIO, encoding="utf-8")
+    with StandIn("openai", default=Step(body=_chat_reply([call]))) as server:
+        exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
+        assert exe
+        done = subprocess.run([exe, "send", "slow.yaml", "-p", "openai", "--base-url", server.base_url("openai"),
+                               "-f", "json"], capture_output=True, text=True, cwd=tmp_path, timeout=60,
+                              env={**os.environ, "OPENAI_API_KEY": KEY})
+    assert done.returncode in (0, 4), done.stderr
+    shown = json.loads(done.stdout)
+    text = json.dumps(shown)
+    assert "took more than 1 s" in text and where in text, text
