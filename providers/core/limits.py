@@ -36,6 +36,8 @@ LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
     Limit("result_bytes", 1 * MIB, "bytes", "the output of one --results-from command"),
     Limit("stderr_bytes", 64 * 1024, "bytes", "an MCP stdio server's stderr kept for its error line (the last part)"),
     Limit("mcp_reply_bytes", 32 * MIB, "bytes", "the answers of an MCP server to tools/list"),
+    Limit("pattern_seconds", 1, "seconds", "one regular expression of a tool (a schema's pattern or patternProperties, "
+          "a custom tool's regex grammar) matched against one value of a call"),
     Limit("choices", 128, "items", "choices of one reply read, whole or streamed (n, candidateCount), and choices the "
           "mock answers"),
     # toolchoice mock / proxy (providers/core/mock/server.py): what one client may hold of the server
