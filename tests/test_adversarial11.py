@@ -79,6 +79,21 @@ def test_a_huge_snapshot_file_is_not_read_whole(snapshot_folder: Path) -> None:
     assert (snapshot_folder / "snap" / "weather" / "openai.json").stat().st_size < 100_000
 
 
+def test_a_lone_surrogate_in_a_tool_file_is_snapshotted_as_its_json_escape(tmp_path: Path) -> None:
+    # JSON's "\\ud800" (a tool description cut inside an emoji by an exporter) read into a str is a lone surrogate,
+    # which UTF-8 cannot encode: --update stopped with "internal error: UnicodeEncodeError" (exit 70)
+    (tmp_path / "tools.json").write_text('[{"type": "function", "function": {"name": "f", "description": '
+                                         '"cut \\ud83d here", "parameters": {"type": "object"}}}]', encoding="utf-8")
+    (tmp_path / "cut.yaml").write_text("tools:\n  - from: tools.json\ntool_choice: required\n"
+                                       "messages: [{role: user, content: hi}]\n", encoding="utf-8")
+    updated = _toolchoice("render", "cut.yaml", "-p", "openai,anthropic", "--snapshot", "snap", "--update", cwd=tmp_path)
+    assert updated.returncode == 0, updated.stderr
+    written = (tmp_path / "snap" / "cut" / "openai.json").read_bytes()
+    assert "cut \ud83d here" in json.loads(written.decode("utf-8"))["request"]["body"]["tools"][0]["function"]["description"]
+    checked = _toolchoice("render", "cut.yaml", "-p", "openai,anthropic", "--snapshot", "snap", cwd=tmp_path)
+    assert checked.returncode == 0 and "2 snapshot files match" in checked.stdout, checked.stdout + checked.stderr
+
+
 # ---- the Python API: a key pasted in the wrong place is never in the error -------------------------------------
 
 
