@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Iterable, NamedTuple
@@ -23,6 +24,7 @@ from . import limits
 from .model import ToolchoiceError, Translation
 
 SUFFIX = ".json"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Drift(NamedTuple):
@@ -36,6 +38,9 @@ class Drift(NamedTuple):
 def snapshot_text(translation: Translation, scenario_path: str) -> str:
     """The stable text of one translation."""
     text = json.dumps(translation.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    # a lone surrogate (JSON's "\\ud83d" cut from its pair, read into a str) has no UTF-8 form: its JSON escape,
+    # which reads back as the same str (structure is ASCII, so one is only ever inside a string)
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return _relative_paths(text, scenario_path)
 
 
