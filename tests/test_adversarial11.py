@@ -218,3 +218,33 @@ def test_a_tools_regex_on_a_models_arguments_is_bounded_in_time(tmp_path: Path, 
     shown = json.loads(done.stdout)
     text = json.dumps(shown)
     assert "took more than 1 s" in text and where in text, text
+
+
+# ---- --trace-out: written as --save writes ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["send", "run"])
+def test_trace_out_never_writes_through_a_planted_link_and_takes_a_lone_surrogate(tmp_path: Path, command: str) -> None:
+    # the trace was written to the fixed name ".NAME.partial" beside it, following a link planted there (a shared
+    # folder such as /tmp: another user's link to your ~/.bashrc has it overwritten with the trace), and encoded
+    # strictly: a lone surrogate from a tool file ended the run with "internal error: UnicodeEncodeError"
+    from servers import StandIn, Step
+
+    (tmp_path / "tools.json").write_text('[{"type": "function", "function": {"name": "f", "description": '
+                                         '"cut \\udfff here", "parameters": {"type": "object"}}}]', encoding="utf-8")
+    (tmp_path / "cut.yaml").write_text("tools:\n  - from: tools.json\ntool_choice: required\n"
+                                       "messages: [{role: user, content: hi}]\nloop: {max_steps: 1}\n", encoding="utf-8")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n", encoding="utf-8")
+    (tmp_path / ".trace.json.partial").symlink_to(victim)
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    with StandIn("openai", default=Step(body=_chat_reply([call]))) as server:
+        exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
+        assert exe
+        done = subprocess.run([exe, command, "cut.yaml", "-p", "openai", "--base-url", server.base_url("openai"),
+                               "--trace-out", "trace.json"], capture_output=True, text=True, cwd=tmp_path, timeout=60,
+                              env={**os.environ, "OPENAI_API_KEY": KEY})
+    assert done.returncode == 0, done.stderr
+    assert victim.read_text(encoding="utf-8") == "precious\n"
+    trace = json.loads((tmp_path / "trace.json").read_bytes().decode("utf-8"))
+    assert "cut \udfff here" in json.dumps(trace, ensure_ascii=False)
