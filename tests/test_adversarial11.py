@@ -248,3 +248,20 @@ def test_trace_out_never_writes_through_a_planted_link_and_takes_a_lone_surrogat
     assert victim.read_text(encoding="utf-8") == "precious\n"
     trace = json.loads((tmp_path / "trace.json").read_bytes().decode("utf-8"))
     assert "cut \udfff here" in json.dumps(trace, ensure_ascii=False)
+
+
+# ---- trace import: an attribute key's index -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("index", ["\u00b2", "9" * 5000], ids=["superscript-two", "5000-digits"])
+def test_a_trace_attribute_index_int_cannot_read_is_not_an_internal_error(tmp_path: Path, index: str) -> None:
+    # OpenInference flattens lists into keys (llm.input_messages.1.message.role); str.isdigit() takes '\u00b2' and
+    # a 5,000-digit run, which int() refuses: "internal error: ValueError" (exit 70). Such a segment is a name
+    trace = json.loads((ROOT / "tests" / "data" / "traces" / "openinference-agno-1.0.15.json").read_text(encoding="utf-8"))
+    for span in trace["resourceSpans"][0]["scopeSpans"][0]["spans"]:
+        for attribute in span["attributes"]:
+            attribute["key"] = attribute["key"].replace("llm.input_messages.1.", f"llm.input_messages.{index}.")
+    (tmp_path / "trace.json").write_text(json.dumps(trace), encoding="utf-8")
+    done = _toolchoice("trace", "trace.json", cwd=tmp_path)
+    assert "internal error" not in done.stderr and done.returncode in (0, 2), done.stderr
+    assert len(done.stderr.strip().splitlines()) <= 1
