@@ -265,3 +265,14 @@ def test_a_trace_attribute_index_int_cannot_read_is_not_an_internal_error(tmp_pa
     done = _toolchoice("trace", "trace.json", cwd=tmp_path)
     assert "internal error" not in done.stderr and done.returncode in (0, 2), done.stderr
     assert len(done.stderr.strip().splitlines()) <= 1
+
+
+@pytest.mark.parametrize("value", ["\u00b2", "9" * 5000], ids=["superscript-two", "5000-digits"])
+def test_a_limit_variable_int_cannot_read_is_said_not_an_internal_error(tmp_path: Path, value: str) -> None:
+    # TOOLCHOICE_LIMIT_<NAME> was read with str.isdigit() then int(): every command stopped with an internal error
+    shutil.copy(ROOT / "configs" / "weather.yaml", tmp_path)
+    exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
+    assert exe
+    done = subprocess.run([exe, "render", "weather.yaml", "-p", "openai", "-f", "json"], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=60, env={**os.environ, "TOOLCHOICE_LIMIT_FILE_BYTES": value})
+    assert done.returncode == 0 and "internal error" not in done.stderr, done.stderr
