@@ -56,7 +56,7 @@ def get(name: str) -> int:
     """The limit's value: ``TOOLCHOICE_LIMIT_<NAME>`` when it holds a positive whole number, else the default."""
     limit = LIMITS[name]
     raw = os.environ.get(limit.env, "").strip().replace("_", "")
-    if raw.isdigit() and int(raw) > 0:
+    if raw.isascii() and raw.isdigit() and len(raw) < 19 and int(raw) > 0:  # not '²', not 5,000 digits
         return int(raw)
     return int(limit.default)
 
@@ -83,7 +83,7 @@ def raise_hint(name: str) -> str:
     limit = LIMITS[name]
     raw = os.environ.get(limit.env)
     digits = (raw or "").strip().replace("_", "")
-    if raw is not None and not (digits.isdigit() and int(digits) > 0):
+    if raw is not None and not (digits.isascii() and digits.isdigit() and len(digits) < 19 and int(digits) > 0):
         return f"{limit.env}={raw!r} is not a positive whole number: set N ({limit.unit}) if you trust the input"
     return f"raise it with {limit.env}=N ({limit.unit}) if you trust the input"
 
