@@ -276,3 +276,63 @@ def test_a_limit_variable_int_cannot_read_is_said_not_an_internal_error(tmp_path
     done = subprocess.run([exe, "render", "weather.yaml", "-p", "openai", "-f", "json"], capture_output=True, text=True,
                           cwd=tmp_path, timeout=60, env={**os.environ, "TOOLCHOICE_LIMIT_FILE_BYTES": value})
     assert done.returncode == 0 and "internal error" not in done.stderr, done.stderr
+
+
+# ---- the Python API: every argument of run, send and render checked at the door ---------------------------------
+
+
+LOOP_SCENARIO = SCENARIO + "loop: {max_steps: 2, results: {get_weather: ok}}\n"
+
+
+def _run_cases() -> list[tuple[str, Callable[[], Any], str]]:
+    from toolchoice.providers import RenderOptions
+    from toolchoice.providers.core import loop
+
+    import httpx
+
+    def never(request: httpx.Request) -> httpx.Response:
+        raise AssertionError(f"sent {request.url}: the wrong argument was not refused first")
+
+    sc = load_scenario_text(LOOP_SCENARIO)
+    [tr] = jobs.translations(sc, ["openai"])
+    offline = runner.SendSettings(transport=httpx.MockTransport(never), retries=0)
+    return [  # each was an AttributeError or TypeError from inside, or ran with the value (results_timeout=-1)
+        ("LoopOptions(override=str)", lambda: jobs.run(sc, ["openai"], loop.LoopOptions(override="required"), settings=offline),
+         "options.override: give a ToolChoice or None, not str"),
+        ("LoopOptions(capabilities=str)", lambda: jobs.run(sc, ["openai"], loop.LoopOptions(capabilities="probe.yaml"), settings=offline),
+         "options.capabilities: give a mapping of provider id to Capability or None, not str"),
+        ("LoopOptions(models=list)", lambda: jobs.run(sc, ["openai"], loop.LoopOptions(models=["gpt-4o"]), settings=offline),
+         "options.models: give a mapping of provider id to model, not list"),
+        ("LoopOptions(results_from=int)", lambda: jobs.run(sc, ["openai"], loop.LoopOptions(results_from=5), settings=offline),
+         "options.results_from: give a shell command (str) or None, not int"),
+        ("LoopOptions(results_timeout=str)", lambda: jobs.run(sc, ["openai"], loop.LoopOptions(results_timeout="30"), settings=offline),
+         "options.results_timeout: give a number of seconds, not str"),
+        ("LoopOptions(results_timeout=-1)", lambda: jobs.run(sc, ["openai"], loop.LoopOptions(results_timeout=-1), settings=offline),
+         "options.results_timeout -1: give a number of seconds greater than 0 and at most 3600"),
+        ("run(processes=str)", lambda: jobs.run(sc, ["openai"], processes="2", settings=offline),
+         "processes: give a whole number (int), not str"),
+        ("run(processes=0)", lambda: jobs.run(sc, ["openai"], processes=0, settings=offline), "processes 0: give a whole number from 1 to 64"),
+        ("run(replay=str)", lambda: jobs.run(sc, ["openai"], replay="saved", settings=offline),
+         "replay: give a loop.Replay or None, not str"),
+        ("run(spool_json=str)", lambda: jobs.run(sc, ["openai"], spool_json="no", settings=offline), "spool_json: give True or False, not str"),
+        ("send(on_sample=int)", lambda: jobs.send(sc, tr, on_sample=5, settings=offline), "on_sample: give a function or None, not int"),
+        ("render(capabilities=str)", lambda: jobs.render(sc, ["openai"], capabilities="probe.yaml"),
+         "capabilities: give a mapping of provider id to Capability or None, not str"),
+        ("translations(capabilities=list)", lambda: jobs.translations(sc, ["openai"], RenderOptions(), capabilities=[1]),
+         "capabilities: give a mapping of provider id to Capability or None, not list"),
+    ]
+
+
+def test_run_send_and_render_arguments_of_the_wrong_kind_are_one_error_before_anything_is_sent() -> None:
+    problems = []
+    for label, call, words in _run_cases():
+        try:
+            call()
+        except ToolchoiceError as exc:
+            if words not in str(exc) or isinstance(exc, WrongArgument) != ("not " in words):
+                problems.append(f"{label}: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - what the test is about
+            problems.append(f"{label}: bare {type(exc).__name__}: {exc}")
+        else:
+            problems.append(f"{label}: no error")
+    assert problems == []
