@@ -115,7 +115,11 @@ def models_arg(value: Any, name: str = "models") -> Any:
 
 
 def loop_options(value: Any, kind: type, name: str = "options") -> Any:
-    """A ``loop.LoopOptions`` (``kind``) with a RenderOptions; None: the defaults."""
+    """A ``loop.LoopOptions`` (``kind``) with a RenderOptions and fields of their kinds; None: the defaults."""
+    import math
+
+    from .model import ToolChoice, ToolchoiceError
+
     if value is None:
         return kind()
     if not isinstance(value, kind):
@@ -123,7 +127,44 @@ def loop_options(value: Any, kind: type, name: str = "options") -> Any:
     if not isinstance(value.render, RenderOptions):
         raise wrong(f"{name}.render", "a RenderOptions", value.render)
     render_options(value.render, f"{name}.render")
+    if value.override is not None and not isinstance(value.override, ToolChoice):
+        raise wrong(f"{name}.override", "a ToolChoice or None", value.override,
+                    "write the choice in the scenario (tool_choice:, loop.steps) or pass a ToolChoice")
+    capabilities_arg(value.capabilities, f"{name}.capabilities")
+    models_arg(value.models, f"{name}.models")
+    if value.results_from is not None and not isinstance(value.results_from, str):
+        raise wrong(f"{name}.results_from", "a shell command (str) or None", value.results_from)
+    seconds = value.results_timeout
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise wrong(f"{name}.results_timeout", "a number of seconds", seconds)
+    if not math.isfinite(seconds) or not 0 < seconds <= 3600:  # as --results-timeout takes it
+        raise ToolchoiceError(f"{name}.results_timeout {seconds}: give a number of seconds greater than 0 and at most 3600")
     return value
+
+
+def capabilities_arg(value: Any, name: str = "capabilities") -> Any:
+    """A capability table (``overlay.load_overlay``'s) or None."""
+    if value is not None and (not hasattr(value, "get") or not hasattr(value, "items")):
+        raise wrong(name, "a mapping of provider id to Capability or None", value, "overlay.load_overlay(path, CAPABILITIES)")
+    return value
+
+
+def run_extras(processes: Any, replay: Any, replay_kind: type, spool_json: Any) -> None:
+    """``jobs.run``'s other arguments: ``processes`` as --processes takes it, a ``loop.Replay`` (``load_replay``)."""
+    whole_number(processes, "processes", 1, 64)
+    if replay is not None and not isinstance(replay, replay_kind):
+        raise wrong("replay", "a loop.Replay or None", replay, "loop.load_replay(folder, provider)")
+    if not isinstance(spool_json, bool):
+        raise wrong("spool_json", "True or False", spool_json)
+
+
+def send_extras(on_sample: Any, keep: Any, raw: Any) -> None:
+    """``jobs.send``'s callback and what it keeps."""
+    if on_sample is not None and not callable(on_sample):
+        raise wrong("on_sample", "a function or None", on_sample)
+    whole_number(keep, "keep", 0, optional=True)
+    if not isinstance(raw, bool):
+        raise wrong("raw", "True or False", raw)
 
 
 def whole_number(value: Any, name: str, low: int, high: int | None = None, *, optional: bool = False) -> int | None:
