@@ -23,14 +23,20 @@ class SlowPattern(Exception):
 
     def line(self) -> str:
         shown = self.pattern if len(self.pattern) <= 80 else self.pattern[:77] + "..."
-        return (f"schema: the {self.where} {shown!r} took more than {limits.shown('pattern_seconds')} on the "
-                "call's text (Python's regex engines backtrack; the API's may not): not checked")
+        return (f"schema: the {self.where} {shown!r} took more than {limits.shown('pattern_seconds')} on a call's "
+                "text (Python's regex engines backtrack; the API's may not): arguments not checked")
+
+
+_SLOW: set[str] = set()  # patterns that once ran past the limit: not tried again in this process, so a reply of
+# many calls (or a proxy's stream of answers) costs pattern_seconds once per such pattern, not once per value
 
 
 def matches(pattern: str, text: str, *, where: str = "pattern", whole: bool = False) -> bool:
     """``re.search`` (``whole``: ``re.fullmatch``) of ``pattern`` in ``text``, stopped past ``pattern_seconds``."""
     import regex
 
+    if pattern in _SLOW:
+        raise SlowPattern(pattern, where)
     seconds = limits.get("pattern_seconds")
     try:
         compiled = regex.compile(pattern)
@@ -42,6 +48,8 @@ def matches(pattern: str, text: str, *, where: str = "pattern", whole: bool = Fa
     try:
         found = (compiled.fullmatch if whole else compiled.search)(text, timeout=seconds)
     except TimeoutError:
+        if len(_SLOW) < 1024:
+            _SLOW.add(pattern)
         raise SlowPattern(pattern, where) from None
     return found is not None
 
