@@ -336,3 +336,26 @@ def test_run_send_and_render_arguments_of_the_wrong_kind_are_one_error_before_an
         else:
             problems.append(f"{label}: no error")
     assert problems == []
+
+
+def test_the_mock_makes_arguments_for_a_backtracking_pattern_in_bounded_time(tmp_path: Path) -> None:
+    # the mock fits a made-up string to a tool's pattern by trying a few with Python's re: '^((.|.)*)*Z$' on
+    # 'https://example.com/' never ended, holding the GIL: the mock answered no one again and Ctrl-C did not end it
+    import httpx
+
+    exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
+    assert exe
+    mock = subprocess.Popen([exe, "mock", "-p", "openai", "--port", "0", "-f", "jsonl"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert mock.stdout is not None
+        base = mock.stdout.readline().strip()
+        body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "tool_choice": "required",
+                "tools": [{"type": "function", "function": {"name": "tag", "parameters": {"type": "object", "properties": {
+                    "t": {"type": "string", "pattern": "^((.|.)*)*Z$"}}, "required": ["t"]}}}]}
+        answer = httpx.post(f"{base}/chat/completions", json=body, headers={"Authorization": "Bearer sk-x"}, timeout=30)
+        assert answer.status_code == 200
+        assert answer.json()["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "tag"
+    finally:
+        mock.kill()
+        mock.wait(10)
