@@ -94,6 +94,29 @@ def test_a_lone_surrogate_in_a_tool_file_is_snapshotted_as_its_json_escape(tmp_p
     assert checked.returncode == 0 and "2 snapshot files match" in checked.stdout, checked.stdout + checked.stderr
 
 
+def test_a_snapshot_changes_a_folder_name_only_where_it_is_a_path(tmp_path: Path) -> None:
+    # machine paths are written as ~, <cwd>, <scenario-dir> by plain text replacement: with HOME=/h (or a container's
+    # cwd /app) "https://docs.example.com/help" became "https://docs.example.com~elp", so a snapshot written there
+    # drifted on every other machine, and its request no longer said what is sent
+    shutil.copy(ROOT / "configs" / "weather.yaml", tmp_path)
+    (tmp_path / "help.yaml").write_text(
+        'tools:\n  - name: search_docs\n    description: "Search https://docs.example.com/help/articles"\n'
+        "    parameters: {type: object, properties: {q: {type: string}}}\ntool_choice: required\n"
+        "messages: [{role: user, content: hi}]\n", encoding="utf-8")
+    exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
+    assert exe
+
+    def render(home: str, *extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([exe, "render", "help.yaml", "-p", "openai", "--snapshot", "snap", *extra],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=60, env={**os.environ, "HOME": home})
+
+    assert render("/h", "--update").returncode == 0
+    written = json.loads((tmp_path / "snap" / "help" / "openai.json").read_text(encoding="utf-8"))
+    assert written["request"]["body"]["tools"][0]["function"]["description"] == "Search https://docs.example.com/help/articles"
+    checked = render(str(tmp_path / "elsewhere"))
+    assert checked.returncode == 0, checked.stdout
+
+
 # ---- the Python API: a key pasted in the wrong place is never in the error -------------------------------------
 
 
