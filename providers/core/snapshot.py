@@ -49,8 +49,9 @@ def _relative_paths(text: str, scenario_path: str) -> str:
               (str(Path.home()), "~")]
     for absolute, shown in sorted(places, key=lambda p: -len(p[0])):
         if len(absolute) > 1:  # never "/" alone
-            for form in (absolute, json.dumps(absolute)[1:-1]):  # as is, and as JSON escapes it
-                text = text.replace(form, shown)
+            for form in dict.fromkeys((absolute, json.dumps(absolute)[1:-1])):  # as is, and as JSON escapes it
+                # only a whole path: HOME=/h must leave "https://docs.example.com/help" alone (not "...com~elp")
+                text = re.sub(rf"(?<![\w.~/\\-]){re.escape(form)}(?=[/\\\s\"'),:;.\]}}]|$)", lambda _: shown, text)
     return text
 
 
