@@ -91,6 +91,7 @@ def translations(scenario: Scenario, providers: Sequence[str] | None = None,
 
     scenario, options = call_args.scenario_arg(scenario), call_args.render_options(options)
     providers, models = call_args.provider_ids(providers), call_args.models_arg(models)
+    capabilities = call_args.capabilities_arg(capabilities)
     # a provider named twice is translated once, as the command line's -p openai,openai is (cli/inputs.py)
     ids = (list(dict.fromkeys(check_provider(p) for p in providers)) if providers
            else (list(scenario.providers) or list(PROVIDER_IDS)))
@@ -190,6 +191,7 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
 
     scenario, translation = call_args.scenario_arg(scenario), call_args.translation_arg(translation)
     settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
+    call_args.send_extras(on_sample, keep, raw)
     check_repeat(repeat, SEND_REPEAT_MAX)
     outcomes.check_rate(min_obeyed)
     provider = translation.provider
@@ -487,6 +489,9 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     if not providers:
         raise ToolchoiceError("no provider to run the loop on", hint="name one or more, as -p ID does")
     options = call_args.loop_options(options, loop.LoopOptions)
+    from .loop_replay import Replay
+
+    call_args.run_extras(processes, replay, Replay, spool_json)
     keys: dict[str, str] = {}
     if replay is None:  # a missing key is one error before any request, as for send
         first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
