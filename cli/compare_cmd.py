@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
@@ -12,12 +12,16 @@ from toolchoice.providers.core.compare_records import dry_rows, wire_diff
 from toolchoice.providers.core.model import Scenario, ToolchoiceError, Translation
 
 from . import exits
+
+if TYPE_CHECKING:
+    from toolchoice.providers.core.dialects import Dialect as DialectRow
 from .compare_view import markdown, print_table
 from .exits import handled
-from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY, DIALECT, MIN_OBEYED, MODEL, NO_EMULATE, PROVIDER, REPEAT, RETRIES,
-                      SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect, format_option)
+from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY, DIALECT, DROP_PARAMS, MIN_OBEYED, MODEL,
+                      NO_EMULATE, PROVIDER, REPEAT, RETRIES, SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect,
+                      format_option)
 from .output import dumps, shown_path, write, write_json
-from .render_cmd import build_translations
+from .render_cmd import build_translations, dialect_rebuild, dialect_settings
 
 
 class CompareFormat(str, Enum):
@@ -58,12 +62,17 @@ def compare(
                                 "assembled from its events)."),
     allow_env: Optional[List[str]] = ALLOW_ENV,
     live_mcp: bool = LIVE_MCP,
+    drop_params: bool = DROP_PARAMS,
 ) -> None:
     """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
+    from toolchoice.providers.core import dialects
+
     from .inputs import scenario_with_override
 
-    if send and dialect is Dialect.langchain:
-        raise ToolchoiceError("--dialect langchain is a dry run: it shows what LangChain would send",
+    dialect_name, settings = dialect_settings(dialect, drop_params)
+    described = dialects.dialect(dialect_name)
+    if send and described is not None:
+        raise ToolchoiceError(f"--dialect {dialect_name} is a dry run: it shows what {described.library} would send",
                               hint="drop --send, or send the API requests with --dialect api")
     if not send:
         given = [name for name, value in (("--repeat", repeat != 1), ("--min-obeyed", min_obeyed is not None),
@@ -78,8 +87,10 @@ def compare(
         loaded = scenario_with_override(path, tool_choice, live=live_mcp or send, allow_env=allow_env, command="compare")
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
                                           stream, allow_env, shown=not send, gateway=gateway)  # a dry run shows them: keys redacted
-        if dialect is Dialect.langchain:
-            code, document = _compare_langchain(path, loaded, translations, format, many)
+        if described is not None:
+            rebuild = dialect_rebuild(model, base_url, strict, no_emulate, capabilities, stream, allow_env, shown=True,
+                                      gateway=gateway)
+            code, document = _compare_dialect(described, settings, rebuild, path, loaded, translations, format, many)
             codes.append((path, code))
             if document is not None:
                 documents.append(document)
@@ -115,29 +126,29 @@ def compare(
         raise typer.Exit(code)
 
 
-LANGCHAIN_COLUMNS = ("langchain wrapper", "API tool_choice")
-
-
-def _compare_langchain(scenario_path: Path, scenario: Scenario, translations: list[Translation],
-                       format: CompareFormat, many: bool) -> tuple[int, dict[str, Any] | None]:
-    """One row per provider for what LangChain's wrapper sends, with the API's tool_choice beside it.
+def _compare_dialect(described: "DialectRow", settings: dict[str, Any], rebuild: Any, scenario_path: Path,
+                     scenario: Scenario, translations: list[Translation], format: CompareFormat,
+                     many: bool) -> tuple[int, dict[str, Any] | None]:
+    """One row per provider for what the dialect's library sends, with the API's tool_choice beside it.
     Returns (exit code, the JSON document when --format json)."""
-    from toolchoice.providers.langchain_dialect import apply
+    from toolchoice.providers.core.dialects import apply
 
     from .output import choice_text
 
-    views = [apply(t, scenario) for t in translations]
+    columns = (described.label_column, "API tool_choice")
+    views = apply(described.name, translations, scenario, settings, rebuild)
     shown = [v.translation for v in views]
     rows = dry_rows(scenario, shown)
     for row, view in zip(rows, views):
-        row["langchain wrapper"] = view.wrapper or "–"
+        row[described.label_column] = view.label or "–"
         row["API tool_choice"] = choice_text(view.api.effective_tool_choice) if view.api.request else "REFUSED"
     document = None
     if format is CompareFormat.json:
-        document = {"scenario": str(scenario_path), "dialect": "langchain", "providers": [v.to_json() for v in views]}
+        document = {"scenario": str(scenario_path), "dialect": described.name,
+                    "providers": [v.to_json() for v in views]}
     elif format is CompareFormat.markdown:
-        write((f"### {shown_path(scenario_path)}\n\n" if many else "") + markdown(rows, LANGCHAIN_COLUMNS))
+        write((f"### {shown_path(scenario_path)}\n\n" if many else "") + markdown(rows, columns))
     else:
-        print_table(rows, f"{shown_path(scenario_path)} · dry run · as LangChain's bind_tools sends it (nothing sent)",
-                    LANGCHAIN_COLUMNS, ledgers={t.provider: t.ledger for t in shown})
+        print_table(rows, f"{shown_path(scenario_path)} · dry run · {described.sends} (nothing sent)",
+                    columns, ledgers={t.provider: t.ledger for t in shown})
     return (exits.REFUSED if any(t.refused for t in shown) else exits.OK), document

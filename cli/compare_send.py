@@ -177,5 +177,7 @@ def _pretty(console: Any, scenario_path: Path, rows: list[dict[str, str]], diff_
         console.print(Text("retried  " + line, style="yellow"))
     if diff_lines:
         console.print(Text("argument diff", style="bold"))
-        for line in diff_lines:
-            console.print(Text("  " + line))
+        from .hanging import hanging
+
+        for line in diff_lines:  # a line's further lines under its first word, not back at the margin
+            console.print(hanging(console, "  ", line))

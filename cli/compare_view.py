@@ -9,6 +9,8 @@ import re
 from toolchoice.providers.core.compare_records import COLUMNS, differing
 from toolchoice.providers.core.model import LedgerEntry
 
+from .hanging import UNITS, free_stand_ins
+
 
 def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) -> str:
     from . import markdown_text as md
@@ -52,8 +54,9 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
               show_lines: bool = False) -> object:
     """The widest table that fits the console: full headers, then short ones, then columns dropped in
     DROP_ORDER (each time the full headers unfolded where they fit, else short ones). Ids, hosts, codes and
-    headers never wrap; only free-text columns (WRAPS) fold. Returns the table (rows of rich Texts in
-    ``cells``, one per column)."""
+    headers never wrap; only free-text columns (WRAPS) fold, never inside a name or a unit ("95% CI 57%–100%)").
+    Where not even the fewest columns fit at their least, one record a row (``record_rows``). Returns the table
+    (rows of rich Texts in ``cells``, one per column)."""
     from rich.table import Table
 
     width = getattr(console, "width", 80)
@@ -63,23 +66,26 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
         if column in keep and column != columns[0]:
             keep.remove(column)
             candidates += [(list(keep), False, True), (list(keep), True, False)]
-    table = None
     for chosen, short, whole in candidates:
-        table = Table(title=title, show_lines=show_lines, title_justify="left")
         needs = _needs(chosen, columns, cells, short, whole)
-        widths = _fold_widths(needs, width)
-        for column in chosen:
-            header = SHORT.get(column, column) if short else column
-            if column in WRAPS:
-                table.add_column(header, overflow="fold", min_width=needs[column][0], width=widths.get(column))
-            else:
-                table.add_column(header, no_wrap=True)
-        for row in cells:
-            table.add_row(*(row[columns.index(c)] for c in chosen))
         if 1 + sum(3 + least for least, _ in needs.values()) <= width:  # rich's borders and padding: 3 a column, 1
             break
-    left_out = [c for c in columns if table is not None and c not in chosen]
-    if left_out and table is not None:  # never silently: say which, and where they are whole
+    else:  # not even the fewest columns at their least (a tool name of 48 beside an interval): one record a row
+        from .record_rows import record_table
+
+        return record_table(width, list(columns), cells, short=SHORT, title=title)
+    widths = _fold_widths(needs, width)
+    table = Table(title=title, show_lines=show_lines, title_justify="left")
+    for column in chosen:
+        header = SHORT.get(column, column) if short else column
+        if column in WRAPS:
+            table.add_column(header, overflow="fold", min_width=needs[column][0], width=widths.get(column))
+        else:
+            table.add_column(header, no_wrap=True)
+    for row in cells:
+        table.add_row(*(_units_held(console, row[columns.index(c)], widths.get(c)) for c in chosen))
+    left_out = [c for c in columns if c not in chosen]
+    if left_out:  # never silently: say which, and where they are whole
         table.caption = (f"left out at {width} columns: {', '.join(left_out)} (a wider terminal, -f markdown or "
                          "-f json shows them)")
         table.caption_justify = "left"
@@ -91,14 +97,38 @@ def _least(header: str, whole: bool) -> int:
     return len(header) if whole else max(8, min(len(header), 12))
 
 
-_NAME = re.compile(r"[\w.$:/-]{1,32}")
+_NAME = re.compile(r"[\w.$:/-]{1,64}")  # 64: the longest tool name the APIs take
 
 
 def _longest_name(cells: list[list[object]], index: int) -> int:
     """The longest name written alone in a folding column (a variable, a tool, a model id: at 60 columns the
-    skipped row's `set ANTHROPIC_API_KEY` read `ANTHROPIC_AP` over `I_KEY`); JSON folds anyway."""
-    words = (word for row in cells for word in str(row[index]).split())
-    return max((len(word) for word in words if _NAME.fullmatch(word)), default=0)
+    skipped row's `set ANTHROPIC_API_KEY` read `ANTHROPIC_AP` over `I_KEY`), or before its call's arguments
+    (`get_weather({...})`: the calls column), and the longest unit (``hanging.UNITS``: "95% CI 57%–100%)"); JSON
+    folds anyway."""
+    texts = [str(row[index]) for row in cells]
+    words = (word.split("(", 1)[0] for text in texts for word in text.split())
+    units = (len(unit) for text in texts for unit in UNITS.findall(text))
+    return max([len(word) for word in words if _NAME.fullmatch(word)] + list(units), default=0)
+
+
+def _units_held(console: object, cell: object, width: int | None) -> object:
+    """``cell`` (a rich Text) folded at ``width`` with the spaces of each unit in it ("95% CI 57%–100%)") held by a
+    stand-in while rich wraps (``hanging.free_stand_ins``), then put back: rich breaks at every space, and the
+    column is at least as wide as its longest unit (``_longest_name``). As it is where nothing folds."""
+    plain = getattr(cell, "plain", None)
+    if width is None or plain is None or not UNITS.search(plain):
+        return cell
+    held = next(iter(free_stand_ins(plain, 1)), None)
+    if held is None:
+        return cell
+    text = cell.copy()  # type: ignore[attr-defined]
+    text.plain = UNITS.sub(lambda m: m.group().replace(" ", held), plain)  # same length: styles stay
+    lines = text.wrap(console, width, overflow="fold")
+    for line in lines:
+        line.rstrip()
+    folded = type(text)("\n").join(lines)
+    folded.plain = folded.plain.replace(held, " ")
+    return folded
 
 
 def _needs(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool,

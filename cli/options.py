@@ -79,13 +79,18 @@ def format_option(default: Any, choices: str) -> Any:
     return typer.Option(default, "--format", "-f", help=f"{choices}.")
 
 
-class Dialect(str, Enum):
-    api = "api"
-    langchain = "langchain"
+def _dialects() -> Any:
+    from toolchoice.providers.core.dialects import NAMES
+
+    return Enum("Dialect", {name: name for name in NAMES}, type=str)
 
 
+Dialect = _dialects()  # api and each dialect of providers/core/dialects.py
 DIALECT = typer.Option(Dialect.api, "--dialect", help="api: what each API accepts. langchain: what LangChain's "
-                       "bind_tools would send instead (or refuse), each difference in the ledger.")
+                       "bind_tools would send instead (or refuse); litellm: what litellm.completion would send "
+                       "(or raise); each difference in the ledger.")
+DROP_PARAMS = typer.Option(False, "--drop-params", help="With --dialect litellm: litellm.completion(..., "
+                           "drop_params=True).")
 
 
 # ---- environment variables a scenario may read (issue 16, finding 4) ----

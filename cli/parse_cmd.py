@@ -40,6 +40,13 @@ def read_bytes(path: Path, missing: str, folder: str) -> bytes:
     return bounded.read_file(path, "reply", limit="stream_bytes")
 
 
+def _saved_stream(path: Path, text: str) -> bool:
+    """Whether a file that is not JSON is a saved stream: named as `send --stream --save` names one, or SSE."""
+    from toolchoice.providers.core.stream_framing import SAVE_SUFFIX
+
+    return path.suffix in SAVE_SUFFIX.values() or text.lstrip().startswith(("data:", "event:"))
+
+
 def read_body(path: Path) -> tuple[Any, str]:
     """(parsed JSON or None, raw text) of a response file; ``-`` reads stdin."""
     if str(path) == "-":
@@ -169,6 +176,11 @@ def parse(
         sibling = saved_sibling(response, body)
         if sibling is not None:
             raise sibling
+        if body is None and _saved_stream(response, text):
+            from .output import shown_path
+
+            exits.warning_line(f"{shown_path(response)}: a saved stream, read here as one body: add --stream to "
+                               "assemble its events")
         reply = read_reply(provider, None, body, text)
         mismatch = wrong_format(provider, body)
         if mismatch is not None:

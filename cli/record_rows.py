@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .hanging import free_stand_ins
+from .hanging import UNITS, free_stand_ins
 
 NBSP = "\u00a0"  # written between a label and its value, as before: a copy of the line reads "label value"
 _BORDERS_AND_PADDING = 4  # a bordered one-column table: "│ " and " │"
@@ -72,6 +72,8 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
                 line.append(label.replace(" ", held_space) + held_nbsp if hold else label + NBSP, style="bold")
             line.append(value)
         longest = max([longest] + [cell_len(part) for part in line.plain.split("\n")])
+        # a unit's spaces held too ("95% CI 57%–100%)": `compare --send`'s verdict); same length: styles stay
+        line.plain = UNITS.sub(lambda m: m.group().replace(" ", held_space), line.plain)
         if inner > 0:
             folded = line.wrap(console, inner, justify="left", overflow="fold")
             for part in folded:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, List, Optional, Sequence
+from typing import Annotated, Any, Callable, List, Optional, Sequence
 
 import typer
 
@@ -15,8 +15,8 @@ from . import exits
 from .exits import handled
 from .inputs import (capabilities_from, check_base_url, models_for, scenario_with_override, selected_providers,
                      warn_shared_base_url)
-from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, GATEWAY, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER, SCENARIOS, STRICT, TOOL_CHOICE,
-                      Dialect, allowed_env, format_option)
+from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, DROP_PARAMS, GATEWAY, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER,
+                      SCENARIOS, STRICT, TOOL_CHOICE, Dialect, allowed_env, format_option)
 from .output import dumps, new_console, print_ledgers, print_pretty, shown_path, translations_curl, wrapped, write
 
 
@@ -50,6 +50,27 @@ def build_translations(scenario: Scenario, providers: Optional[Sequence[str]], m
                        models=models_for(model, ids), capabilities=capabilities_from(capabilities))
 
 
+def dialect_rebuild(model: Sequence[str] | str | None, base_url: Optional[str], strict: bool, no_emulate: bool,
+                    capabilities: Optional[Path], stream: bool, allow_env: Optional[List[str]], shown: bool,
+                    gateway: bool) -> Callable[[Scenario, str], Translation]:
+    """How a dialect translates a changed scenario for one provider: with the same command-line options."""
+    def rebuild(scenario: Scenario, provider: str) -> Translation:
+        return build_translations(scenario, [provider], model, base_url, strict, no_emulate, capabilities, stream,
+                                  allow_env, shown=shown, gateway=gateway)[0]
+
+    return rebuild
+
+
+def dialect_settings(dialect: Any, drop_params: bool) -> tuple[str, dict[str, Any]]:
+    """--dialect and the library settings given on the command line (checked against the dialect's row)."""
+    from toolchoice.providers.core.dialects import check_settings
+
+    name = str(getattr(dialect, "value", dialect))
+    settings: dict[str, Any] = {"drop_params": True} if drop_params is True else {}
+    check_settings(name, settings)
+    return name, settings
+
+
 def _summary(path: Path, translations: list[Translation], loaded: Scenario) -> None:
     from toolchoice.providers.core.compare_records import dry_rows
 
@@ -80,19 +101,25 @@ def render(
     update: Annotated[bool, UPDATE] = False,
     stream: Annotated[bool, STREAM] = False,
     live_mcp: Annotated[bool, LIVE_MCP_FLAG] = False,
+    drop_params: bool = DROP_PARAMS,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
     draw(scenario, provider, tool_choice, model, base_url, format, strict, no_emulate, capabilities, ledger_only,
-         allow_env, dialect, snapshot, update, stream, live_mcp, gateway=gateway)
+         allow_env, dialect, snapshot, update, stream, live_mcp, gateway=gateway, drop_params=drop_params)
 
 
 def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optional[str], model: Optional[List[str]],
          base_url: Optional[str], format: RenderFormat, strict: bool, no_emulate: bool, capabilities: Optional[Path],
          ledger_only: bool = False, allow_env: Optional[List[str]] = None, dialect: Dialect = Dialect.api,
          snapshot: Optional[Path] = None, update: bool = False, stream: bool = False, live_mcp: bool = False,
-         command: str = "render", gateway: bool = False) -> None:
+         command: str = "render", gateway: bool = False, drop_params: bool = False) -> None:
     """`render`'s work once the options are parsed (also `send --dry-run`'s, as ``command``). ``live_mcp``:
-    the command line opted in to live MCP sources (a dry run reaches none otherwise)."""
+    the command line opted in to live MCP sources (a dry run reaches none otherwise). ``dialect``: api, or a
+    dialect of core/dialects.py (``drop_params``: its --drop-params)."""
+    from toolchoice.providers.core import dialects
+
+    dialect_name, settings = dialect_settings(dialect, drop_params)
+    described = dialects.dialect(dialect_name)
     if update and snapshot is None:
         raise ToolchoiceError("--update goes with --snapshot DIR")
     if ledger_only and format is not RenderFormat.pretty:
@@ -103,10 +130,11 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
             loaded = scenario_with_override(path, tool_choice, live=live_mcp, allow_env=allow_env, command=command)
             translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities, stream,
                                               allow_env, gateway=gateway)
-            if dialect is Dialect.langchain:
-                from toolchoice.providers.langchain_dialect import apply
-
-                translations = [apply(t, loaded).translation for t in translations]
+            if described is not None:
+                rebuild = dialect_rebuild(model, base_url, strict, no_emulate, capabilities, stream, allow_env,
+                                          shown=False, gateway=gateway)
+                translations = [v.translation for v in dialects.apply(dialect_name, translations, loaded, settings,
+                                                                      rebuild)]
             rendered.append((str(path), translations))
         _snapshots(snapshot, rendered, update)
         return
@@ -117,10 +145,9 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
         translations = build_translations(loaded, provider, model, base_url, strict, no_emulate, capabilities,
                                           stream, allow_env, shown=True, gateway=gateway)
         views = None
-        if dialect is Dialect.langchain:
-            from toolchoice.providers.langchain_dialect import apply
-
-            applied = [apply(t, loaded) for t in translations]
+        if described is not None:
+            applied = dialects.apply(dialect_name, translations, loaded, settings, dialect_rebuild(
+                model, base_url, strict, no_emulate, capabilities, stream, allow_env, shown=True, gateway=gateway))
             translations, views = [v.translation for v in applied], applied
         refused = refused or any(t.refused for t in translations)
         if format is RenderFormat.json:
@@ -134,9 +161,9 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
             print_ledgers(translations, {p: c.title for p, c in CAPABILITIES.items()})
         elif not provider and len(translations) > 1:
             _summary(path, translations, loaded)
-        elif views is not None:
-            print_pretty(translations, {v.api.provider: f"{CAPABILITIES[v.api.provider].title} · LangChain "
-                                        f"{v.wrapper or '(no wrapper)'}" for v in views})
+        elif views is not None and described is not None:
+            print_pretty(translations, {v.api.provider: f"{CAPABILITIES[v.api.provider].title} · {described.library} "
+                                        f"{v.label or described.missing_label}" for v in views})
         else:
             print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
     if format is RenderFormat.json:

@@ -190,8 +190,8 @@ def print_stream_facts(console: Any, stream: dict[str, Any]) -> None:
              f"first tool delta {ms(t['first_tool_delta_ms'])}", f"last event {ms(t['last_event_ms'])}",
              f"argument deltas {', '.join(map(str, stream['argument_deltas'])) or '–'}"]
     console.print(packed([Text(fact, style="dim") for fact in facts], " · ", console.width))
-    for finding in stream["findings"]:
-        console.print(Text(f"  {finding['code']}: {finding['message']}", style="yellow"))
+    for finding in stream["findings"]:  # a long message's further lines under its text, not at the margin
+        console.print(hanging(console, f"  {finding['code']}: ", finding["message"], style="yellow"))
 
 
 def print_repeat(console: Any, provider: str, translation: Translation, collected: Any, raw: bool) -> None:

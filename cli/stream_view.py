@@ -23,5 +23,7 @@ def print_stream(console: Any, result: Any) -> None:
 
     parts = [Text.assemble(("stream  ", "bold"), (facts[0], "dim"))] + [Text(fact, style="dim") for fact in facts[1:]]
     console.print(packed(parts, "  ·  ", console.width))  # at 60 columns: never "134" over "ms"
-    for finding in result.findings:
-        console.print(Text(f"  ! {finding.code}: {finding.message}", style="yellow"))
+    from .hanging import hanging
+
+    for finding in result.findings:  # a long message's further lines under its text, not at the margin
+        console.print(hanging(console, f"  ! {finding.code}: ", finding.message, style="yellow"))

@@ -13,10 +13,8 @@ from .core.model import ProviderSettings
 from .cohere import PATH
 
 MOCK_BASE_PATH = ""  # cohere-python ClientV2(base_url=...) adds /v2/chat
-# The only tool_choice values read (core/mock/judge.py): cohere 7.3.1 v2/types/v2chat_request_tool_choice.py
-# 'V2ChatRequestToolChoice = typing.Union[typing.Literal["REQUIRED", "NONE"], typing.Any]' and docs.cohere.com's v2
-# chat reference name only these; no source says the API refuses another value, so another is passed unread.
-MOCK_CHOICE_ONLY: dict[str, tuple[str, ...]] = {"cohere": ("REQUIRED", "NONE")}
+# The only tool_choice values read are fact cohere.tool_choice_values' (core/facts.py; core/mock/judge.py reads them):
+# no source says the API refuses another value, so another is passed unread.
 _MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "stream", "max_tokens", "temperature", "thinking",
                          "strict_tools"})
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 from urllib.parse import unquote
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation, compact
@@ -201,6 +201,10 @@ class DialectView(NamedTuple):
     wrapper: str | None
     call: str | None  # the bind_tools call described
 
+    @property
+    def label(self) -> str | None:
+        return self.wrapper
+
     def to_json(self) -> dict[str, Any]:
         data = self.translation.to_json()
         data["dialect"] = "langchain"
@@ -273,8 +277,11 @@ def _langchain_base(api: Translation, scenario: Scenario, wrapper: Wrapper, stri
     return base if base.request is not None else api
 
 
-def apply(api: Translation, scenario: Scenario) -> DialectView:
-    """The API translation for one provider, redone as LangChain's wrapper would send it."""
+def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | None = None,
+          rebuild: Any = None) -> DialectView:
+    """The API translation for one provider, redone as LangChain's wrapper would send it (``settings``: none are
+    taken, core/dialects.py checks that none is given; ``rebuild`` is not used: a rebuilt request takes the
+    scenario's settings, as docs/langchain.md says)."""
     wrapper = WRAPPERS.get(api.provider)
     ledger = list(api.ledger)
 

@@ -1,12 +1,11 @@
 """OpenAI Chat Completions and every host that speaks it.
 
 One translator serves every capability row with ``module="openai_chat"``; what differs between them is data
-in ``HOSTS`` (endpoint, auth header, id rules, notes) and in their capability rows (which words they use, what
-they can do natively).
+in ``openai_chat_hosts.HOSTS`` (endpoint, auth header, id rules, notes, name rules) and in their capability rows
+(which words they use, what they can do natively).
 """
 
-import re
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 from .core.capabilities import Capability
 from .core.error_envelope import ErrorEnvelope, message_text
@@ -20,104 +19,8 @@ from .core.host_rules import refuse, sent_elsewhere
 from .core.model_rules import unstated  # loaded with translation (model_facts): no import per request
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
-
-When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
-
-
-class Note(NamedTuple):
-    """A host-specific fact worth a ledger line whenever the situation ``when`` arises."""
-
-    when: When
-    code: str
-    severity: Literal["info", "warning"]
-    message: str
-
-
-class Host(NamedTuple):
-    base: str  # default base URL, as the host's OpenAI-compatible SDK base (includes /v1 where it does)
-    path: str = "/chat/completions"
-    auth: Literal["bearer", "api-key"] = "bearer"
-    key_optional: bool = False  # local servers: no key unless one is set
-    max_tokens_field: str = "max_tokens"
-    id_rule: Literal["", "alnum9"] = ""  # rewrite history tool-call ids to 9 alphanumerics
-    tool_message_name: bool = False  # tool results carry the tool's name
-    thinking: Literal["", "deepseek"] = ""
-    strict_errors: bool = False  # the host rejects strict schemas that break OpenAI's rules
-    strict_base: str = ""  # strict tools need this base URL
-    # How a stream reports usage: asked for with stream_options.include_usage (openai-python
-    # chat/completion_create_params.py), or sent in the final chunk unasked (Mistral: its SDK's
-    # ChatCompletionStreamRequest has no stream_options; vercel/ai's recorded mistral-tool-call stream
-    # carries usage on its last chunk).
-    stream_usage: Literal["stream_options", "final_chunk"] = "stream_options"
-    developer_role: bool = False  # the API takes {"role": "developer"} (openai-python: ChatCompletionDeveloperMessageParam)
-    router: bool = False  # OpenRouter: provider.require_parameters routing; replies name their upstream
-    reasoning_replay: bool = False  # assistant messages take reasoning_content back (DeepSeek, vLLM, llama.cpp)
-    reasoning_effort: bool = False  # the host takes reasoning_effort
-    notes: tuple[Note, ...] = ()
-
-
-HOSTS: dict[str, Host] = {
-    "openai": Host("https://api.openai.com/v1", max_tokens_field="max_completion_tokens", strict_errors=True,
-                   developer_role=True, reasoning_effort=True),
-    "azure": Host("{endpoint}/openai/deployments/{deployment}", auth="api-key", strict_errors=True,
-                  max_tokens_field="max_completion_tokens", reasoning_effort=True),
-    "mistral": Host("https://api.mistral.ai/v1", id_rule="alnum9", tool_message_name=True, stream_usage="final_chunk"),
-    "groq": Host("https://api.groq.com/openai/v1", notes=(
-        Note("strict", "pitfall.strict_best_effort", "info",
-             "Groq's SDK types carry function.strict but enforcement is not documented; validate the arguments"),
-    )),
-    "deepseek": Host("https://api.deepseek.com", thinking="deepseek", strict_base="https://api.deepseek.com/beta",
-                     reasoning_replay=True, reasoning_effort=True),
-    "openrouter": Host("https://openrouter.ai/api/v1", router=True, notes=(
-        Note("always", "pitfall.upstream_dependent", "info",
-             "OpenRouter forwards tool_choice to the upstream model; support depends on that model "
-             "(pick models listing tools and tool_choice in supported_parameters)"),
-    )),
-    "vllm": Host("http://localhost:8000/v1", key_optional=True, reasoning_replay=True, notes=(
-        Note("auto", "pitfall.vllm_auto_flags", "info",
-             "vLLM answers auto only when started with --enable-auto-tool-choice and --tool-call-parser"),
-        Note("required", "pitfall.vllm_required_version", "info", "vLLM accepts tool_choice required from 0.8.3 on"),
-        Note("none", "pitfall.vllm_none_prompt", "info",
-             "with none, vLLM still renders the tools into the prompt unless started with "
-             "--exclude-tools-when-tool-choice-none"),
-    )),
-    "llamacpp": Host("http://localhost:8080/v1", key_optional=True, reasoning_replay=True, notes=(
-        Note("parallel_unset", "parallel.default_false", "info",
-             "llama-server defaults parallel_tool_calls to false: at most one call unless you send true"),
-    )),
-    "huggingface": Host("https://router.huggingface.co/v1", notes=(
-        Note("named", "pitfall.langchain_hf_one_tool", "info",
-             "LangChain's ChatHuggingFace refuses tool_choice unless exactly one tool is bound; the API itself "
-             "accepts several"),
-    )),
-}
-
-# Function names: OpenAI's rule ^[a-zA-Z0-9_-]{1,64}$ ('Must be a-z, A-Z, 0-9, or contain underscores and dashes,
-# with a maximum length of 64.'). A name is refused only on a host whose own source states the rule (NAME_RULES,
-# each with its source, read 2026-11-26); the other hosts' types state none (vLLM's, llama.cpp's, the HF router's,
-# Cerebras's, Together's and xAI's function name is a plain string), so there a name breaking OpenAI's rule is sent
-# with the warning tool.name_unstated (until 2026-11-26 every host refused it on OpenAI's word).
-NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
-_NAME_CHARS = (re.compile(r"[a-zA-Z0-9_-]+").fullmatch, "letters, digits, _ and -")
-_OPENAI_WORDS = "'Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.'"
-NAME_RULES: dict[str, tuple[tuple[Any, str], str]] = {
-    "openai": (NAME_RULE, f"openai 3.57.0 types/shared_params/function_definition.py FunctionDefinition.name: "
-                          f"{_OPENAI_WORDS}"),
-    "azure": (NAME_RULE, "Azure/azure-rest-api-specs AzureOpenAI/inference/stable/2024-10-21/inference.yaml (at "
-                         f"ea83a2a) FunctionObject.name: {_OPENAI_WORDS}"),
-    "groq": (NAME_RULE, f"groq 1.7.0 types/shared_params/function_definition.py FunctionDefinition.name: {_OPENAI_WORDS}"),
-    "fireworks": (NAME_RULE, "fireworks-ai 1.2.30 types/shared_params/chat_completion_tool.py Function.name: "
-                             f"{_OPENAI_WORDS}"),
-    "mistral": (NAME_RULE, "Mistral's OpenAPI spec as mistral-rouille 1.1.4 ('customized from Mistral's official "
-                           "OpenAPI specification') renders it: 'The name of the function to be called. Must be "
-                           "a-z,A-Z,0-9 or contain underscores and dashes, with a maximum length of 64.' (mistralai "
-                           "3.7.0's Function.name has no docstring); the API's own 400 (re-read 2026-11-27, "
-                           "Kochava-Studios/witsy#164, mistral-large-latest): 'Function name was ... but must be a-z, "
-                           "A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.'"),
-    "sambanova": (_NAME_CHARS, "sambanova 1.13.0 types/chat/completion_create_params.py ToolFunction.name: 'Must be "
-                               "a-z, A-Z, 0-9, or contain underscores and dashes.' (no length bound)"),
-}
-_UNSTATED = (NAME_RULE[0], NAME_RULE[1], "OpenAI's")
+from .openai_chat_hosts import HOSTS, Host, host_for, host_notes, name_rules
+from .openai_chat_hosts import NAME_RULE  # noqa: F401  the family's name rule, as the provider interface asks of it
 
 # Custom (free-text) tools: provider id -> how the ledger names it (fact openai.custom_tool.chat: OpenAI's
 # Chat Completions and Azure OpenAI take {type: custom}; the other hosts do not).
@@ -217,29 +120,10 @@ LEDGER_CODES: dict[str, str] = {
 }
 
 
-def host_for(provider: str, cap: Capability) -> Host:
-    """The host's quirks. A host with none needs no entry in HOSTS: its base URL is its capability
-    row's endpoint without the chat-completions path (so adding such a host is one row)."""
-    host = HOSTS.get(provider)
-    if host is not None:
-        return host
-    host = _ROW_HOSTS.get(cap.endpoint)
-    if host is None:
-        path = Host._field_defaults["path"]
-        if not cap.endpoint.endswith(path):
-            raise ValueError(f"{provider}: endpoint {cap.endpoint} does not end with {path}; give it a HOSTS entry")
-        host = _ROW_HOSTS[cap.endpoint] = Host(cap.endpoint[: -len(path)])
-    return host
-
-
-_ROW_HOSTS: dict[str, Host] = {}  # host_for's Host per capability-row endpoint, made once
-
-
 def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Capability) -> Translation:
     host = host_for(provider, cap)
     ctx = start(provider, scenario, options, cap)
-    stated = NAME_RULES.get(provider)
-    check_names(ctx, stated[0] if stated else None, _UNSTATED if stated is None or stated[0] is not NAME_RULE else None)
+    check_names(ctx, *name_rules(provider))
     body: dict[str, Any] = {"model": ctx.model}
     from .openai_history import check_chat, history_ids  # a call without its result: the API's 400 where recorded
     ids = history_ids(ctx, host.id_rule)
@@ -258,7 +142,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions, cap: Ca
         body["temperature"] = settings.temperature
     if options.stream:
         _stream(ctx, host, body)
-    _notes(ctx, host)
+    host_notes(ctx, host)
     url = _url(ctx, host, body)
     headers = bearer(ctx)
     if host.auth == "api-key":
@@ -421,9 +305,14 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
                                "providers.deepseek.thinking to decide yourself")
             on = False
         else:
+            from .core.refusal_words import api_words  # the API's recorded words for this model (a refusal only)
+
+            words = api_words(ctx.provider, "thinking.forced_choice", ctx.model, body)
+            answer = f"400 '{words}'" if words else "a 400; no words are recorded for this model"
+            advice = ("use tool_choice auto, or deepseek-v4-flash with providers.deepseek.thinking: false" if always else
+                      "set providers.deepseek.thinking: false or use tool_choice auto")
             ctx.ledger.error("thinking.forced_choice", f"DeepSeek in thinking mode ({ctx.model}) rejects a forcing "
-                             "tool_choice (400 'Thinking mode does not support this tool_choice'); set "
-                             "providers.deepseek.thinking: false (not deepseek-reasoner) or use tool_choice auto")
+                             f"tool_choice ({answer}); {advice}")
     elif wanted is not None:
         body["thinking"] = {"type": "enabled" if wanted else "disabled"}
         ctx.ledger.info("thinking.mapped", f"thinking {str(wanted).lower()} → {compact(body['thinking'])}")
@@ -481,21 +370,6 @@ def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
                          "thinking: {effort: none}, or the openai-responses provider")
     rule_applied(ctx, "tools_reasoning_effort", fact, "function tools with reasoning_effort")
 
-
-def _notes(ctx: Context, host: Host) -> None:
-    if not host.notes:
-        return
-    mode = ctx.plan.mode
-    active = {"always", *((mode,) if mode in ("none", "required", "named") else ())}
-    if mode in ("auto", "unset") and ctx.plan.tools:
-        active.add("auto")
-    if ctx.scenario.parallel_tool_calls is None and ctx.plan.tools:
-        active.add("parallel_unset")
-    if strict_wanted(ctx):
-        active.add("strict")
-    for note in host.notes:
-        if note.when in active and (note.when != "always" or ctx.plan.tools):
-            ctx.ledger.add(note.severity, note.code, note.message)
 
 
 def _path_segment(deployment: str, quote: Any) -> str:

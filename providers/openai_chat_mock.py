@@ -11,30 +11,15 @@ import re
 from typing import Any
 
 from .core.capabilities import CAPABILITIES, WithoutTools
+from .core.facts import choice_words
 from .openai_history import RESPONSES_WORDS, chat_refusal
 from .core.model import (HistoryCall, LedgerEntry, Message, ProviderSettings, ReasoningItem, ThinkingSetting,
                          quoted)
 
 
 MOCK_BASE_PATH = "/v1"  # the base URL openai-python takes (OpenAI(base_url=...)) ends in /v1
-# The words a string tool_choice may be, per provider whose own types say so (other hosts of this family: not
-# known, not refused): openai 3.57.0 types/chat/chat_completion_tool_choice_option_param.py
-# ChatCompletionToolChoiceOptionParam 'Literal["none", "auto", "required"]'; Azure's specs (fact azure.tool_choice_forms)
-MOCK_CHOICE_WORDS: dict[str, tuple[str, ...]] = {"openai": ("none", "auto", "required"),
-                                                 "azure": ("none", "auto", "required"),
-                                                 # groq-python chat_completion_tool_choice_option_param.py; the
-                                                 # recorded 400 errors/error-groq-tool-choice-null.json
-                                                 "groq": ("none", "auto", "required")}
-# The string words each other host's own source documents (facts *.tool_choice_words, core/choice_word_facts.py): a
-# word outside them is passed unjudged (mock.choice_unread), never refused, since no source says the host refuses it
-# (LiteLLM passes Anthropic's "any" through to DeepSeek, xAI, OpenRouter). vLLM and llama-server check it themselves.
-_THREE = ("none", "auto", "required")
-MOCK_STRING_WORDS: dict[str, tuple[tuple[str, ...], str]] = {
-    "mistral": (("auto", "none", "any", "required"), "mistral.tool_choice_words"),
-    "fireworks": (("auto", "none", "any", "required"), "fireworks.tool_choice_words"),
-    **{host: (_THREE, f"{host}.tool_choice_words") for host in ("deepseek", "openrouter", "xai", "together", "cerebras",
-                                                                  "sambanova", "huggingface")},
-}
+# The string tool_choice words each host's source states are its dated fact's (core/facts.choice_words): the
+# mock's judge reads them (core/mock/judge.py); vLLM and llama-server check them themselves (below).
 _MOCK_KNOWN = frozenset({"model", "messages", "tools", "tool_choice", "parallel_tool_calls", "stream", "stream_options",
                          "max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "thinking"})
 _MOCK_KNOWN_N = _MOCK_KNOWN | {"n"}  # n read: a whole number of choices up to the limit (core/choices.py)
@@ -81,9 +66,10 @@ def _vllm_choice(choice: Any, tools: Any) -> str | None:
     return None
 
 
-# llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat: the three words it parses; another throws
-# std::invalid_argument("Invalid tool_choice: " + tool_choice), a 400 (tools/server/server.cpp ex_wrapper)
-_LLAMACPP_WORDS = ("auto", "none", "required")
+# llama.cpp common/chat.cpp common_chat_tool_choice_parse_oaicompat: the three words it parses (fact
+# llamacpp.tool_choice_words); another throws std::invalid_argument("Invalid tool_choice: " + tool_choice), a 400
+# (tools/server/server.cpp ex_wrapper)
+_LLAMACPP_WORDS = choice_words("llamacpp")[1].words  # type: ignore[index]
 
 
 def _refusal(body: dict[str, Any], provider: str) -> str | None:
@@ -102,7 +88,7 @@ def _refusal(body: dict[str, Any], provider: str) -> str | None:
     return rule.words
 
 
-# A host whose API refuses tool-call ids not of its form (openai_chat.HOSTS id_rule; fact mistral.tool_call_id): its
+# A host whose API refuses tool-call ids not of its form (openai_chat_hosts.HOSTS id_rule; fact mistral.tool_call_id): its
 # 400 words, and the recorded envelope's type and code (tests/data/responses/errors/error-mistral-400-tool-call-id.json)
 _ID_WORDS = "Tool call id was {} but must be a-z, A-Z, 0-9, with a length of 9."
 _ID_REFUSAL = re.compile(r"Tool call id was .* but must be a-z, A-Z, 0-9, with a length of 9\.", re.DOTALL)
@@ -112,7 +98,7 @@ _ALNUM9 = re.compile(r"[a-zA-Z0-9]{9}")
 def _wrong_call_id(messages: Any, provider: str) -> str | None:
     """The first tool-call id, in message order (an assistant turn's calls, a tool message's tool_call_id), not of the
     form the host's API requires; the translator rewrites such ids before sending (history.ids_rewritten)."""
-    from .openai_chat import HOSTS
+    from .openai_chat_hosts import HOSTS
 
     host = HOSTS.get(provider)
     if host is None or host.id_rule != "alnum9" or not isinstance(messages, list):
@@ -214,8 +200,8 @@ _DECIDED = frozenset({"tool_choice.without_tools"})  # WITHOUT_TOOLS decides it 
 def mock_call_id(call: Any, provider: str = "openai") -> str | None:
     """The id a tool call of the mock's answer carries (what a tool message's tool_call_id answers; the line's
     calls[].id): the mock's own (``call_mock_<n>_<i>``), in the host's form where its API requires one (Mistral:
-    9 of [a-zA-Z0-9], openai_chat.HOSTS id_rule, as the translator rewrites a history's ids)."""
-    from .openai_chat import HOSTS
+    9 of [a-zA-Z0-9], openai_chat_hosts.HOSTS id_rule, as the translator rewrites a history's ids)."""
+    from .openai_chat_hosts import HOSTS
 
     host = HOSTS.get(provider)
     if host is None or host.id_rule != "alnum9":
@@ -347,6 +333,8 @@ def mock_error(status: int, message: str, provider: str = "openai",
     vLLM's: {error: {message, type, param, code: the status}} (vllm 0.33.0 serve/engine/protocol.py ErrorInfo; the
     param is the VLLMValidationError's, which its message names). xAI's 400: {code, error} (livekit/agents#3114).
     llama-server's: {error: {code: the status, message, type}} (tools/server/server-common.cpp format_error_response).
+    Cerebras's 400: {message, type, param, code: "wrong_api_format"} at the top level (livekit/agents#2403, the
+    llama-stack recording of fact cerebras.choice_count; juspay/neurolink#1564 names the code for tool_choice).
     DeepSeek's 400 has code invalid_request_error, as every recorded DeepSeek 400 body has: its history refusals
     (itmisx/deepx-code#94, TurixAI/TuriX-CUA#15) and others (olimorris/codecompanion.nvim#1378, ConardLi/easy-dataset#9,
     JohnnyZ93/oai-compatible-copilot#202, gptme/gptme#918, qwersyk/Newelle#404)."""
@@ -356,6 +344,8 @@ def mock_error(status: int, message: str, provider: str = "openai",
                           "param": param.group(1) if param else None, "code": status}}, {}
     if provider == "xai" and status == 400:
         return {"code": "Client specified an invalid argument", "error": message}, {}
+    if provider == "cerebras" and status == 400:
+        return {"message": message, "type": "invalid_request_error", "param": param, "code": "wrong_api_format"}, {}
     if provider == "llamacpp":  # tools/server/server-common.cpp format_error_response, under "error" (server.cpp)
         return {"error": {"code": status, "message": message, "type": _LLAMACPP_ERROR_TYPES.get(status, "server_error")}}, {}
     code = "rate_limit_exceeded" if status == 429 else None

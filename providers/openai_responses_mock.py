@@ -16,8 +16,6 @@ from .openai_history import responses_refusal
 
 
 MOCK_BASE_PATH = "/v1"  # openai-python's base URL
-# openai 3.57.0 types/responses/tool_choice_options.py 'ToolChoiceOptions: TypeAlias = Literal["none", "auto", "required"]'
-MOCK_CHOICE_WORDS: dict[str, tuple[str, ...]] = {"openai-responses": ("none", "auto", "required")}
 # Where a body carries what the client hands an MCP server (types/responses/tool_param.py Mcp: "headers:
 # Optional[Dict[str, str]] ... Use for authentication", "authorization: str ... An OAuth access token"): never
 # kept nor echoed (core/mock/body_secrets.py)

@@ -142,6 +142,22 @@ def test_xai_strict_is_not_supported_and_parallel_is_its_rest_key():
     assert cap.parallel.usable and cap.parallel.wire == "parallel_tool_calls"
 
 
+def test_deepseek_parallel_calls_rest_on_its_news_and_no_switch_is_sent():
+    """api-docs.deepseek.com/news/news0725 (read 2026-11-27): 'It supports parallel function calls.'; no page documents
+    a parallel_tool_calls switch, so a false is not sent and the ledger says several calls may come back."""
+    assert any("It supports parallel function calls." in source for source in CAPABILITIES["deepseek"].sources)
+    from toolchoice.providers.core.model import RenderOptions
+    from toolchoice.providers.core.registry import translate
+    from toolchoice.providers.core.scenario import load_scenario_text
+
+    scenario = load_scenario_text("tools:\n  - name: x\ntool_choice: auto\nparallel_tool_calls: false\n"
+                                  "messages:\n  - {role: user, content: hi}\n", "s.yaml")
+    t = translate("deepseek", scenario, RenderOptions())
+    assert "parallel_tool_calls" not in t.request.body
+    [entry] = [e for e in t.ledger if e.code == "parallel.unsupported"]
+    assert entry.severity == "warning" and "may return several calls" in entry.message
+
+
 def test_claims_no_primary_source_settled_say_so():
     # DeepSeek's create-chat-completion reference and Groq's deprecations page were not readable (2026-11-26): the
     # claims resting on them must say they are unverified rather than pass as verified.

@@ -124,11 +124,12 @@ def test_groq_undeclared_tool_in_groqs_recorded_words() -> None:
 
 
 def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
-    from toolchoice.providers.core.facts import fact
-    from toolchoice.providers.core.refusal_words import REFUSAL_WORDS
+    from toolchoice.providers.core.facts import FACTS
+    from toolchoice.providers.core.fact_values import refusals
 
-    for row in REFUSAL_WORDS:
-        dated = fact(row.fact)
+    rows = [(dated, row) for dated in FACTS for row in refusals(dated.value)]
+    assert len(rows) == 10
+    for dated, row in rows:
         assert dated.verified == "2026-11-27" and set(row.providers) <= set(dated.providers)
         first = row.words.split("{model}")[0]
         assert first in dated.source.replace('\\"', '"'), row
@@ -181,9 +182,11 @@ def test_the_words_are_the_hosts_sdk_types(provider: str, package: str, module: 
         pytest.skip(f"needs {package}")
     import importlib
 
-    from toolchoice.providers.openai_chat_mock import MOCK_STRING_WORDS
+    from toolchoice.providers.core.facts import choice_words
 
-    assert set(MOCK_STRING_WORDS[provider][0]) == set(_literal_words(getattr(importlib.import_module(module), name)))
+    stated = choice_words(provider)
+    assert stated is not None and stated[0] == f"{provider}.tool_choice_words"
+    assert set(stated[1].words) == set(_literal_words(getattr(importlib.import_module(module), name)))
 
 
 # ---- 3. messages: [] -------------------------------------------------------------------------------------------

@@ -156,7 +156,7 @@ def test_cohere_and_mistral_sdk_loops() -> None:
             message.model_dump(exclude_none=True), {"role": "tool", "tool_call_id": call.id, "content": "sunny"}])
     first, second = mock.records
     # Mistral's ids: "Tool call id was ... but must be a-z, A-Z, 0-9, with a length of 9." (the API's 400 as quoted in
-    # langchain-ai/langchain#24668; openai_chat.HOSTS id_rule alnum9): its answers carry none of another form
+    # langchain-ai/langchain#24668; openai_chat_hosts.HOSTS id_rule alnum9): its answers carry none of another form
     assert re.fullmatch(r"[a-zA-Z0-9]{9}", call.id) and first["calls"][0]["id"] == call.id
     assert second["results"] == [{"id": call.id, "name": "get_weather", "from": 1}]
     _valid([first, second])

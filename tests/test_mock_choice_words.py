@@ -22,11 +22,11 @@ def test_the_words_are_the_sdk_types() -> None:
     from openai.types.chat.chat_completion_tool_choice_option_param import ChatCompletionToolChoiceOptionParam
     from openai.types.responses.tool_choice_options import ToolChoiceOptions
 
-    from toolchoice.providers import openai_chat_mock, openai_responses_mock
+    from toolchoice.providers.core.facts import choice_words
 
     (words,) = [a for a in typing.get_args(ChatCompletionToolChoiceOptionParam) if typing.get_origin(a) is typing.Literal]
-    assert openai_chat_mock.MOCK_CHOICE_WORDS["openai"] == typing.get_args(words)
-    assert openai_responses_mock.MOCK_CHOICE_WORDS["openai-responses"] == typing.get_args(ToolChoiceOptions)
+    assert choice_words("openai")[1].words == typing.get_args(words)  # type: ignore[index]
+    assert choice_words("openai-responses")[1].words == typing.get_args(ToolChoiceOptions)  # type: ignore[index]
 
 
 def test_openai_refuses_any_and_mistral_takes_it() -> None:

@@ -2,7 +2,7 @@
 
 - ``tool_choice`` without ``tools`` on the OpenAI-compatible hosts: refused only where the host's own source says
   so, in its own words and envelope (OpenAI and Azure: the recorded 400; vLLM 0.33.0: ``check_tool_usage``, every
-  value but ``"none"``; xAI: the recorded 400), and answered as the host answers elsewhere (llama.cpp's server reads
+  value but ``"none"``; xAI and Cerebras: the recorded 400s), and answered as the host answers elsewhere (llama.cpp's server reads
   an absent tool list as no tools; the others: no source says they refuse it).
 - Cohere v2 chat documents ``tool_choice`` as ``REQUIRED`` or ``NONE`` only (cohere 7.3.1
   ``V2ChatRequestToolChoice``): another value is not read as a choice (``AUTO`` and lowercase ``required`` were), and
@@ -95,7 +95,19 @@ def test_xai_refuses_in_its_own_words_and_envelope(choice: Any) -> None:
                      "error": "Invalid request content: A tool_choice was set on the request but no tools were specified."}
 
 
-UNREFUSED = ["llamacpp", "mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "cerebras", "sambanova",
+@pytest.mark.parametrize("choice", CHOICES)
+def test_cerebras_refuses_in_its_recorded_words_and_envelope(choice: Any) -> None:
+    """juspay/neurolink#1564 (probed live against api.cerebras.ai): '400 wrong_api_format: "'tool_choice' is only
+    allowed when 'tools' are specified"'; Cerebras's 400 body is {message, type, param, code} at the top level
+    (livekit/agents#2403: {'message': ..., 'type': 'invalid_request_error', 'param': 'messages', 'code':
+    'wrong_api_format'})."""
+    status, reply, _ = ask("cerebras", {"model": "gpt-oss-120b", "messages": USER, "tool_choice": choice})
+    assert status == 400
+    assert reply["message"] == "'tool_choice' is only allowed when 'tools' are specified"
+    assert reply["code"] == "wrong_api_format" and reply["type"] == "invalid_request_error" and "error" not in reply
+
+
+UNREFUSED = ["llamacpp", "mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "sambanova",
              "huggingface"]
 
 
@@ -126,10 +138,13 @@ def cohere(choice: Any) -> tuple[int, Any, dict[str, Any]]:
 def test_cohere_words_are_the_sdk_types() -> None:
     from cohere.v2.types.v2chat_request_tool_choice import V2ChatRequestToolChoice
 
-    from toolchoice.providers import cohere_mock
+    from toolchoice.providers.core.fact_values import ChoiceWords
+
+    from toolchoice.providers.core.facts import choice_words
 
     literal = next(a for a in typing.get_args(V2ChatRequestToolChoice) if typing.get_origin(a) is typing.Literal)
-    assert cohere_mock.MOCK_CHOICE_ONLY["cohere"] == typing.get_args(literal)
+    assert choice_words("cohere") == ("cohere.tool_choice_values", ChoiceWords(typing.get_args(literal), "unread",
+                                                                               forms=False))
 
 
 @pytest.mark.parametrize(("choice", "neutral", "called"), [("REQUIRED", "required", True), ("NONE", "none", False)])
@@ -156,10 +171,10 @@ def test_each_refusal_is_quoted_from_its_hosts_dated_fact() -> None:
     from toolchoice.providers.core.facts import fact
     from toolchoice.providers.openai_chat_mock import WITHOUT_TOOLS
 
-    assert set(WITHOUT_TOOLS) == {"openai", "azure", "vllm", "xai"}
+    assert set(WITHOUT_TOOLS) == {"openai", "azure", "vllm", "xai", "cerebras"}
     for provider, rule in WITHOUT_TOOLS.items():
         dated = fact(rule.fact)
-        assert dated.providers == (provider,) and dated.verified == "2026-11-26"
+        assert dated.providers == (provider,) and dated.verified == ("2026-11-27" if provider == "cerebras" else "2026-11-26")
         assert rule.words.removesuffix(" (parameter=tool_choice)") in dated.source.replace('\\"', '"')
 
 

@@ -97,7 +97,7 @@ def test_mistral_mock_answers_a_history_of_nine_alphanumerics() -> None:
 
 
 def test_a_host_without_an_id_rule_answers_the_same_history() -> None:
-    """openai_chat.HOSTS: only Mistral has an id rule; OpenAI's ids are its own 'call_...' form."""
+    """openai_chat_hosts.HOSTS: only Mistral has an id rule; OpenAI's ids are its own 'call_...' form."""
     from openai import OpenAI
 
     with running_mock("openai") as mock:

@@ -52,7 +52,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolchoice.providers import openai_chat
+from toolchoice.providers import openai_chat, openai_chat_hosts
 from toolchoice.providers.core import choice_plan, history_wire, request_parts, translation
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.model import RenderOptions, Translation, ToolchoiceError
@@ -387,6 +387,35 @@ def test_deepseek_reasoner_always_thinks_so_forced_is_refused() -> None:
     assert "thinking.disabled_for_choice" not in codes(t)
 
 
+# The API's own 400 words for a forcing tool_choice in thinking mode, as recorded against api.deepseek.com (not
+# toolchoice's): V4 in deepseek-ai/DeepSeek-V3#1376 ('❌ 400 — Thinking mode does not support this tool_choice',
+# deepseek-v4-flash), the retired alias in deepseek-ai/awesome-deepseek-integration#598 and i-am-bee/beeai-framework#1441
+# ('deepseek-reasoner does not support this tool_choice').
+@pytest.mark.parametrize("model, words", [
+    ("deepseek-reasoner", "deepseek-reasoner does not support this tool_choice"),
+    ("deepseek-v4-flash", "Thinking mode does not support this tool_choice"),
+    ("deepseek-v4-pro", "Thinking mode does not support this tool_choice"),
+])
+def test_deepseek_forced_choice_refusal_quotes_the_models_own_words(model: str, words: str) -> None:
+    t = deepseek("tool_choice: get_time\n", f"{{model: {model}, thinking: true}}")
+    message = entry(t, "thinking.forced_choice").message
+    assert f"(400 '{words}')" in message
+    assert ("Thinking mode does not support" in message) == model.startswith("deepseek-v4")  # not V4's words on the alias
+
+
+def test_deepseek_reasoner_refusal_advises_what_turns_its_thinking_off() -> None:
+    message = entry(deepseek("tool_choice: required\n", "{model: deepseek-reasoner}"), "thinking.forced_choice").message
+    assert "use tool_choice auto, or deepseek-v4-flash with providers.deepseek.thinking: false" in message
+
+
+def test_deepseek_forced_refusal_of_a_model_without_recorded_words_quotes_none() -> None:
+    """A model the user's own rule says refuses it: no 400 words are recorded for it, so none are quoted."""
+    t = deepseek("tool_choice: required\n", "{model: deepseek-v9-test, thinking: true, "
+                 "rules: {forced_choice_with_thinking: false}}")
+    message = entry(t, "thinking.forced_choice").message
+    assert "(a 400; no words are recorded for this model)" in message and "'" not in message
+
+
 def test_deepseek_reasoner_ignores_thinking_false_and_says_so() -> None:
     t = deepseek("tool_choice: auto\n", "{model: deepseek-reasoner, thinking: false}")
     assert entry(t, "thinking.always_on").severity == "warning"
@@ -535,8 +564,9 @@ def test_mistral_id_rewrite_is_deterministic_and_distinct() -> None:
 # ---- tools: none / empty / names / schemas --------------------------------------------------
 
 # the hosts whose own source says they refuse tool_choice "auto" without tools (facts *.tool_choice_without_tools:
-# OpenAI's and Azure's recorded 400, vLLM's check_tool_usage, xAI's recorded 400); elsewhere no source says so
-REFUSE_AUTO_WITHOUT_TOOLS = ("openai", "azure", "vllm", "xai")
+# OpenAI's and Azure's recorded 400, vLLM's check_tool_usage, xAI's and Cerebras's recorded 400s: "'tool_choice' is
+# only allowed when 'tools' are specified", juspay/neurolink#1564); elsewhere no source says so
+REFUSE_AUTO_WITHOUT_TOOLS = ("openai", "azure", "vllm", "xai", "cerebras")
 
 
 @pytest.mark.parametrize("host", HOST_IDS)
@@ -845,7 +875,7 @@ def test_every_declared_code_is_emitted_and_asserted() -> None:
 
 
 def test_every_host_note_is_declared_and_emitted() -> None:
-    notes = {n.code for h in openai_chat.HOSTS.values() for n in h.notes}
+    notes = {n.code for h in openai_chat_hosts.HOSTS.values() for n in h.notes}
     assert notes <= set(openai_chat.LEDGER_CODES)
     assert notes == NOTE_CODES  # this file's per-host table knows every note
 

@@ -1,7 +1,7 @@
 """Every dated fact that quotes a file of an SDK the test extra installs is held to that file.
 
 A fact's source names the SDK and its version, the file, and the words read there (core/facts.py, the hosted-tool
-facts, the capability rows' sources, the model rules and the end-of-life table, openai_chat's NAME_RULES). QUOTES
+facts, the capability rows' sources, the model rules and the end-of-life table, openai_chat_hosts' NAME_RULES). QUOTES
 below lists, for each such source, (where the source is, the SDK's import name, the file inside the package, the
 words). The test asks three things of each: the version the source names is the installed one (pinned or bounded by
 pyproject's test extra, the newest on PyPI on 2026-11-26), the words are in the source, and the words are in that
@@ -137,6 +137,15 @@ QUOTES: tuple[Quote, ...] = (
           ("When `REQUIRED` is specified, the model will be forced to use at least one of the user-defined tools",
            "When `NONE` is specified", "If tool_choice isn't specified, then the model is free to choose")),
     # ---- core/choice_word_facts.py
+    Quote("fact:openai.tool_choice_words", "openai", "types/chat/chat_completion_tool_choice_option_param.py",
+          ('ChatCompletionToolChoiceOptionParam: TypeAlias = Union[ Literal["none", "auto", "required"], '
+           "ChatCompletionAllowedToolChoiceParam, ChatCompletionNamedToolChoiceParam, "
+           "ChatCompletionNamedToolChoiceCustomParam, ]",)),
+    Quote("fact:openai-responses.tool_choice_words", "openai", "types/responses/tool_choice_options.py",
+          ('ToolChoiceOptions: TypeAlias = Literal["none", "auto", "required"]',)),
+    Quote("fact:groq.tool_choice_words", "groq", "types/chat/chat_completion_tool_choice_option_param.py",
+          ('ChatCompletionToolChoiceOptionParam: TypeAlias = Union[ Literal["none", "auto", "required"], '
+           "ChatCompletionNamedToolChoiceParam ]",)),
     Quote("fact:mistral.tool_choice_words", "mistralai", "client/models/toolchoiceenum.py",
           ("ToolChoiceEnum = Union[", '"auto", "none", "any", "required"', "UnrecognizedStr")),
     Quote("fact:fireworks.tool_choice_words", "fireworks", "types/chat/completion_create_params.py",
@@ -313,7 +322,7 @@ QUOTES: tuple[Quote, ...] = (
                           ("gpt-5.1-codex", "2026-07-23"), ("gpt-5.3-chat-latest", "2026-08-10"),
                           ("gpt-5.4-nano", "2027-04-01"), ("gpt-audio-mini", "2027-01-20"), ("o1-mini", "2025-10-27"),
                           ("o1-preview", "2025-07-28"))),
-    # ---- providers/openai_chat.py NAME_RULES (a tool name refused on the host's own words)
+    # ---- providers/openai_chat_hosts.py NAME_RULES (a tool name refused on the host's own words)
     *(Quote(f"name_rule:{host}", package, path,
             ("Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.",))
       for host, package, path in (("openai", "openai", "types/shared_params/function_definition.py"),
@@ -384,7 +393,7 @@ def source_of(where: str) -> str:
         assert entry is not None, where
         return entry.source
     if kind == "name_rule":
-        from toolchoice.providers.openai_chat import NAME_RULES
+        from toolchoice.providers.openai_chat_hosts import NAME_RULES
 
         return NAME_RULES[key][1]
     raise KeyError(where)
@@ -432,7 +441,7 @@ def _sources() -> dict[str, str]:
     from toolchoice.providers.core.capabilities import CAPABILITIES
     from toolchoice.providers.core.facts import FACTS
     from toolchoice.providers.core.model_rules import END_OF_LIFE, RULES
-    from toolchoice.providers.openai_chat import NAME_RULES
+    from toolchoice.providers.openai_chat_hosts import NAME_RULES
 
     out = {f"fact:{f.id}": f.source for f in FACTS}
     out.update({f"rule:{r.name}": r.source for r in RULES})

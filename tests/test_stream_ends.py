@@ -416,10 +416,14 @@ def test_ctrl_c_mid_stream_of_a_repeated_send_with_three_choices(tmp_path):
     assert [[c["name"] for c in choice["tool_calls"]] for choice in kept["reply"]["choices"]] == [["get_weather"]] * 3
 
 
-def test_ctrl_c_mid_stream_of_a_single_send_says_nothing_finished(tmp_path):
+def test_ctrl_c_mid_stream_of_a_single_send_keeps_what_arrived(tmp_path):
+    # the held stream is the first half of the three chunks: the first chunk whole (its choice's call), the second cut
     result, _ = _interrupted(tmp_path, ["send", "-f", "json"], finished=0)
     assert result.returncode == 130 and "Traceback" not in result.stderr
-    assert result.stderr.strip().splitlines() == ["toolchoice: error: interrupted"] and result.stdout == ""
+    assert result.stderr.strip().splitlines()[-1].startswith("toolchoice: error: interrupted: 0 of 1 samples finished")
+    document = json.loads(result.stdout)  # tests/test_stream_interrupt.py holds the rest (pretty, --save, 60 columns)
+    assert document["partial"] == {"done": 0, "requested": 1} and document["stream"]["events"] == 1
+    assert document["verdict"]["category"] == "error"
 
 
 def test_ctrl_c_mid_stream_of_a_run_keeps_the_finished_step(tmp_path):
@@ -430,9 +434,12 @@ def test_ctrl_c_mid_stream_of_a_run_keeps_the_finished_step(tmp_path):
     assert "interrupted: 0 of 1 loops finished" in result.stderr
     (loop,) = json.loads(result.stdout)["runs"][0]["loops"]
     assert loop["ended"]["reason"] == "interrupted"
-    (step,) = loop["steps"]  # step 1 whole (its three choices judged), step 2 cut by the signal: not a step
+    step, cut = loop["steps"]  # step 1 whole (its three choices judged); step 2 cut by the signal: what had arrived
     assert step["verdict"]["category"] == "obeyed" and len(step["reply"]["choices"]) == 3
+    assert cut["verdict"]["category"] == "error" and cut["stream"]["events"] == 1  # the held half: one chunk whole
+    assert "stream.interrupted" in [f["code"] for f in cut["stream"]["findings"]]
+    assert loop["ended"]["step"] == 2
     files = sorted(p.name for p in (saved / "openai" / "loop-001").iterdir())
     assert files == ["loop.json", "scenario.yaml", "step-01.reply.json", "step-01.request.json",
-                     "step-01.response.sse"]
+                     "step-01.response.sse", "step-02.reply.json", "step-02.request.json", "step-02.response.sse"]
     assert len(server.bodies) == 2  # step 2 was sent: the signal landed in its stream

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
 from toolchoice.providers.core.mock.server import running_mock
 
 from test_mock_sdks import CHAT_TOOLS, KEY, USER
+
+DATA = Path(__file__).parent / "data"
 
 
 def test_cerebras_sdk_parses_the_mock_reply_and_chunks_as_its_own_types() -> None:
@@ -102,13 +105,16 @@ def test_groq_refuses_another_apis_tool_choice_word() -> None:
     pytest.importorskip("groq")
     import groq
 
+    recorded = json.loads((DATA / "responses/errors/error-groq-tool-choice-null.json").read_text(encoding="utf-8"))
     with running_mock("groq") as mock:
         client = groq.Groq(api_key=KEY, base_url=mock.base_url.removesuffix("/openai/v1").removesuffix("/v1"),
                            max_retries=0)
-        with pytest.raises(groq.BadRequestError):
+        with pytest.raises(groq.BadRequestError) as refused:
             client.chat.completions.create(model="llama-3.3-70b-versatile", messages=USER, tools=CHAT_TOOLS,
                                            tool_choice="any")
         reply = client.chat.completions.create(model="llama-3.3-70b-versatile", messages=USER, tools=CHAT_TOOLS,
                                                tool_choice="required")
     assert reply.choices[0].message.tool_calls[0].function.name == "get_weather"
     assert [r["status"] for r in mock.records] == [400, 200]
+    # in Groq's recorded words (until 2026-11-27 the mock said it in OpenAI's style)
+    assert recorded["error"]["message"] in str(refused.value), refused.value

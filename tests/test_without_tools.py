@@ -15,7 +15,13 @@ is sent.
   bedrock-runtime service-2.json ToolConfiguration, ToolConfigurationToolsList min 1; Portkey-AI/gateway#1124).
 - vLLM: every choice but "none" (check_tool_usage); xAI: "A tool_choice was set on the request but no tools were
   specified." (livekit/agents#3114); llama.cpp takes it (server-common.cpp).
-- Mistral, Groq, DeepSeek, Fireworks, Together, Cerebras, SambaNova, Hugging Face, Cohere, Ollama: no source found.
+- Cerebras: 400 wrong_api_format "'tool_choice' is only allowed when 'tools' are specified" (juspay/neurolink#1564,
+  probed live against api.cerebras.ai, 2026-08-26; the value sent is not recorded, the words name none).
+- Mistral: its own request library refuses any, required and a named choice without tools and takes auto and none
+  (mistral-common 1.13.1 guidance/grammar_factory.py: 'raise InvalidRequestException(f"No tools provided for tool
+  choice `{choice}`")'); no answer of api.mistral.ai itself is recorded, so nothing is refused (2026-11-27).
+- Groq, DeepSeek, Fireworks, Together, SambaNova, Hugging Face, Cohere, Ollama: no source found (searched again
+  2026-11-27).
 
 In-process: the planner, the translators and the mock service (no socket).
 """
@@ -45,9 +51,11 @@ REFUSED_WITH = {
     "bedrock": "Member must have length greater than or equal to 1",
     "vllm": "When using `tool_choice`, `tools` must be set.",
     "xai": "A tool_choice was set on the request but no tools were specified.",
+    "cerebras": "'tool_choice' is only allowed when 'tools' are specified",
 }
-NO_SOURCE = ("mistral", "groq", "deepseek", "fireworks", "together", "cerebras", "sambanova", "huggingface", "cohere",
-             "ollama")
+NO_SOURCE = ("groq", "deepseek", "fireworks", "together", "sambanova", "huggingface", "cohere", "ollama")
+# mistral-common 1.13.1 guidance/grammar_factory.py _text_grammar_spec, for `any` (what a required choice is sent as)
+MISTRAL_LIBRARY = "No tools provided for tool choice `any`"
 
 
 def without_tools(choice: str) -> Scenario:
@@ -89,6 +97,25 @@ def test_a_forcing_choice_is_sent_with_a_warning_where_no_source_says_the_api_re
     assert plan.tools == ()
 
 
+@pytest.mark.parametrize("choice", ["required", "{tool: x}", "{allowed: [x], mode: required}"])
+def test_mistral_sends_a_forcing_choice_with_its_librarys_words_and_no_refusal(choice: str) -> None:
+    """Mistral's own library refuses it, but no answer of the hosted API is recorded: a warning, never a refusal."""
+    plan, ledger = planned("mistral", choice)
+    [entry] = entries(ledger)
+    assert entry.severity == "warning" and "cannot call a tool" in entry.message and "not refused" in entry.message
+    assert MISTRAL_LIBRARY in entry.message and "mistral-common 1.13.1" in entry.message
+    assert "no answer of api.mistral.ai itself is recorded" in entry.message
+    assert not [e for e in ledger.entries if e.severity == "error"]
+    t = translate("mistral", without_tools("required"), RenderOptions())
+    assert t.request.body["tool_choice"] == "any" and "tools" not in t.request.body
+
+
+def test_mistral_auto_and_none_say_its_library_takes_them() -> None:
+    for choice in ("auto", "none"):
+        [entry] = entries(planned("mistral", choice)[1])
+        assert entry.severity == "info" and "takes auto and none" in entry.message
+
+
 def test_llamacpp_and_openrouter_say_what_their_source_says_instead() -> None:
     for provider, says in (("llamacpp", "llama-server takes it"), ("openrouter", "passes it on to the upstream")):
         _, ledger = planned(provider, "required")
@@ -105,7 +132,8 @@ def test_responses_refuses_required_only_a_named_choice_is_not_known_refused() -
 
 @pytest.mark.parametrize("provider, choice", [("openai", "auto"), ("openai", "none"), ("azure", "none"),
                                               ("gemini", "none"), ("anthropic", "auto"), ("bedrock", "auto"),
-                                              ("vllm", "auto"), ("xai", "none")])
+                                              ("vllm", "auto"), ("xai", "none"), ("cerebras", "auto"),
+                                              ("cerebras", "none")])
 def test_auto_or_none_is_omitted_where_a_source_says_the_api_refuses_it(provider: str, choice: str) -> None:
     plan, ledger = planned(provider, choice)
     assert plan.mode == "unset"
@@ -156,7 +184,7 @@ def test_cohere_required_without_tools_is_sent_as_required() -> None:
     assert not t.refused and t.request.body["tool_choice"] == "REQUIRED"
 
 
-@pytest.mark.parametrize("provider", ["openai", "gemini", "anthropic", "bedrock"])
+@pytest.mark.parametrize("provider", ["openai", "gemini", "anthropic", "bedrock", "cerebras"])
 def test_refused_forcing_choices_still_refuse_the_request(provider: str) -> None:
     assert translate(provider, without_tools("required"), RenderOptions()).refused
 
@@ -165,16 +193,18 @@ def test_refused_forcing_choices_still_refuse_the_request(provider: str) -> None
 
 def test_each_rows_rule_names_its_dated_fact_which_quotes_the_words() -> None:
     ruled = {p: row.without_tools for p, row in CAPABILITIES.items() if row.without_tools is not None}
-    assert set(ruled) == set(REFUSED_WITH) | {"llamacpp", "openrouter"}
+    assert set(ruled) == set(REFUSED_WITH) | {"llamacpp", "openrouter", "mistral"}
     for provider, rule in ruled.items():
         dated = fact(rule.fact)
-        assert provider in dated.providers and dated.verified == "2026-11-26"
+        assert provider in dated.providers and dated.verified == ("2026-11-27" if provider in ("mistral", "cerebras") else "2026-11-26")
         source = dated.source.replace('\\"', '"')
         if rule.refused:
             assert REFUSED_WITH[provider] in rule.words
             assert rule.words.removesuffix(" (parameter=tool_choice)") in source or REFUSED_WITH[provider] in source
         else:
             assert rule.takes and not rule.words
+    assert "No tools provided for tool choice `{choice}`" in fact("mistral.tool_choice_without_tools").source.replace(
+        '\\"', '"')  # the library's words, read in mistral-common 1.13.1
 
 
 # ---- the mock agrees with the translator -------------------------------------------------------------------------
@@ -191,8 +221,7 @@ USER_MSG = [{"role": "user", "content": "hi"}]
 
 
 NAMED = {"type": "function", "function": {"name": "get_time"}}
-OPEN_HOSTS = ("mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "cerebras", "sambanova",
-              "huggingface")
+OPEN_HOSTS = ("mistral", "groq", "deepseek", "fireworks", "together", "openrouter", "sambanova", "huggingface")
 
 
 # llama-server reads a tool_choice that is not a string as "auto" (fact llamacpp.tool_choice_words): no named case
@@ -238,7 +267,7 @@ def test_the_chat_mocks_refusals_are_the_rows() -> None:
     """One table: the hosts the mock refuses tool_choice without tools for are the rows whose source says so."""
     from toolchoice.providers.openai_chat_mock import WITHOUT_TOOLS
 
-    assert set(WITHOUT_TOOLS) == {"openai", "azure", "vllm", "xai"}
+    assert set(WITHOUT_TOOLS) == {"openai", "azure", "vllm", "xai", "cerebras"}
     for provider, rule in WITHOUT_TOOLS.items():
         assert rule is CAPABILITIES[provider].without_tools
 

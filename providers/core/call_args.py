@@ -84,6 +84,10 @@ def send_settings(value: Any, kind: type, name: str = "settings") -> Any:
         return None
     if not isinstance(value, kind):
         raise wrong(name, "a runner.SendSettings", value, "runner.SendSettings(timeout=..., transport=...)")
+    whole_number(value.concurrency, f"{name}.concurrency", 0)  # 0 and less: one at a time, as before
+    whole_number(value.max_in_flight, f"{name}.max_in_flight", 0, optional=True)
+    if not isinstance(value.keep, bool):
+        raise wrong(f"{name}.keep", "True or False", value.keep)
     if value.transport is not None and not hasattr(value.transport, "handle_async_request"):
         raise wrong(f"{name}.transport", "an httpx async transport (httpx.MockTransport, httpx.AsyncHTTPTransport)",
                     value.transport)
@@ -111,7 +115,11 @@ def models_arg(value: Any, name: str = "models") -> Any:
 
 
 def loop_options(value: Any, kind: type, name: str = "options") -> Any:
-    """A ``loop.LoopOptions`` (``kind``) with a RenderOptions; None: the defaults."""
+    """A ``loop.LoopOptions`` (``kind``) with a RenderOptions and fields of their kinds; None: the defaults."""
+    import math
+
+    from .model import ToolChoice, ToolchoiceError
+
     if value is None:
         return kind()
     if not isinstance(value, kind):
@@ -119,4 +127,65 @@ def loop_options(value: Any, kind: type, name: str = "options") -> Any:
     if not isinstance(value.render, RenderOptions):
         raise wrong(f"{name}.render", "a RenderOptions", value.render)
     render_options(value.render, f"{name}.render")
+    if value.override is not None and not isinstance(value.override, ToolChoice):
+        raise wrong(f"{name}.override", "a ToolChoice or None", value.override,
+                    "write the choice in the scenario (tool_choice:, loop.steps) or pass a ToolChoice")
+    capabilities_arg(value.capabilities, f"{name}.capabilities")
+    models_arg(value.models, f"{name}.models")
+    if value.results_from is not None and not isinstance(value.results_from, str):
+        raise wrong(f"{name}.results_from", "a shell command (str) or None", value.results_from)
+    seconds = value.results_timeout
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise wrong(f"{name}.results_timeout", "a number of seconds", seconds)
+    if not math.isfinite(seconds) or not 0 < seconds <= 3600:  # as --results-timeout takes it
+        raise ToolchoiceError(f"{name}.results_timeout {seconds}: give a number of seconds greater than 0 and at most 3600")
     return value
+
+
+def capabilities_arg(value: Any, name: str = "capabilities") -> Any:
+    """A capability table (``overlay.load_overlay``'s) or None."""
+    if value is not None and (not hasattr(value, "get") or not hasattr(value, "items")):
+        raise wrong(name, "a mapping of provider id to Capability or None", value, "overlay.load_overlay(path, CAPABILITIES)")
+    return value
+
+
+def run_extras(processes: Any, replay: Any, replay_kind: type, spool_json: Any) -> None:
+    """``jobs.run``'s other arguments: ``processes`` as --processes takes it, a ``loop.Replay`` (``load_replay``)."""
+    whole_number(processes, "processes", 1, 64)
+    if replay is not None and not isinstance(replay, replay_kind):
+        raise wrong("replay", "a loop.Replay or None", replay, "loop.load_replay(folder, provider)")
+    if not isinstance(spool_json, bool):
+        raise wrong("spool_json", "True or False", spool_json)
+
+
+def send_extras(on_sample: Any, keep: Any, raw: Any) -> None:
+    """``jobs.send``'s callback and what it keeps."""
+    if on_sample is not None and not callable(on_sample):
+        raise wrong("on_sample", "a function or None", on_sample)
+    whole_number(keep, "keep", 0, optional=True)
+    if not isinstance(raw, bool):
+        raise wrong("raw", "True or False", raw)
+
+
+def whole_number(value: Any, name: str, low: int, high: int | None = None, *, optional: bool = False) -> int | None:
+    """A whole number from ``low`` to ``high`` (None: no upper bound); a bool or a float is refused as its type
+    (``True`` would be port 1, ``1.5`` was bound as 1), a number out of range said with the range."""
+    from .model import ToolchoiceError
+
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise wrong(name, "a whole number (int)" + (" or None" if optional else ""), value)
+    if value < low or (high is not None and value > high):
+        top = f"to {high}" if high is not None else "or more"
+        raise ToolchoiceError(f"{name} {value}: give a whole number from {low} {top}")
+    return value
+
+
+def listen_args(host: Any, port: Any, max_requests: Any) -> None:
+    """``running_mock``'s address and request count, checked before a thread starts: a port out of range was an
+    OverflowError from ``bind()``, a str port a 'Servname not supported' line."""
+    if not isinstance(host, str):
+        raise wrong("host", "an address (str)", host, 'e.g. host="127.0.0.1"')
+    whole_number(port, "port", 0, 65535)
+    whole_number(max_requests, "max_requests", 1, optional=True)

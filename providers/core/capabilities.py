@@ -261,6 +261,10 @@ CAPABILITIES: dict[str, Capability] = {
                  "parallel_tool_calls: Optional[bool]; function.py: strict: Optional[bool])",
                  "docs.mistral.ai function calling; docs.mistral.ai models overview (mistral-small-latest: an alias "
                  "Mistral points at its current Small model; the default model, 2026-11-26)"),
+        without_tools=WithoutTools("mistral.tool_choice_without_tools",
+                                   takes="Mistral's own request library (mistral-common) refuses any, required and a "
+                                   "named choice without tools ('No tools provided for tool choice `any`') and takes "
+                                   "auto and none; no answer of api.mistral.ai itself is recorded"),
     ),
     "groq": Capability(
         provider="groq", title="Groq", endpoint="https://api.groq.com/openai/v1/chat/completions",
@@ -280,8 +284,8 @@ CAPABILITIES: dict[str, Capability] = {
         provider="deepseek", title="DeepSeek", endpoint="https://api.deepseek.com/chat/completions",
         key_env=("DEEPSEEK_API_KEY",), default_model="deepseek-v4-flash",
         allowed=_e("only the allowed tools are sent", "no allowed_tools form"),
-        parallel=_u("", "unverified: no parallel_tool_calls found documented or refused at a primary source "
-                        "(see the last source)"),
+        parallel=_u("", "unverified: no parallel_tool_calls switch found documented or refused at a primary source; "
+                        "the API does make parallel calls (its news, 2024-07-25; see the last source)"),
         strict=_n("function.strict", "beta: needs base URL https://api.deepseek.com/beta"),
         verified="2026-11-26",
         sources=("api-docs.deepseek.com guides/thinking_mode (thinking on by default; forced tool_choice rejected), "
@@ -292,7 +296,12 @@ CAPABILITIES: dict[str, Capability] = {
                  "api-docs.deepseek.com Your First API Call (model: 'deepseek-v4-flash deepseek-v4-pro deepseek-chat (to "
                  "be deprecated on 2026/07/24)'; the default model, 2026-11-26; fact deepseek.legacy_names_retired)",
                  "unverified, parallel_tool_calls (2026-11-26): api-docs.deepseek.com/api/create-chat-completion is not "
-                 "in the stored copies (pages, docs, code and issues corpora searched); no official SDK"), **_OPENAI_LIKE,
+                 "in the stored copies (pages, docs, code and issues corpora searched); no official SDK",
+                 "parallel calls (re-read 2026-11-27): api-docs.deepseek.com/news/news0725 ('Function Calling supports "
+                 "multiple functions in one call (up to 128). It supports parallel function calls.'); no switch: "
+                 "deepseek-ai/DeepSeek-V3#883 (a user in DeepSeek's repository, reading api-docs.deepseek.com/zh-cn/api/"
+                 "create-chat-completion: 'Can't find api to prevent' parallel calls; closed as stale, unanswered); so "
+                 "parallel_tool_calls is not sent (a false has no documented effect)"), **_OPENAI_LIKE,
     ),
     "ollama": Capability(
         provider="ollama", module="ollama", title="Ollama (native /api/chat)", endpoint="http://localhost:11434/api/chat",
@@ -461,6 +470,8 @@ CAPABILITIES: dict[str, Capability] = {
                  "inference-docs.cerebras.ai/support/deprecation (2026-02-16: 'Deprecated qwen-3-32b and llama-3.3-70b. "
                  "We recommend migrating to GPT OSS 120B'; the default model, 2026-11-26)"),
         **_OPENAI_LIKE,
+        without_tools=WithoutTools("cerebras.tool_choice_without_tools", _EVERY_CHOICE,
+                                   "'tool_choice' is only allowed when 'tools' are specified"),
     ),
     "sambanova": Capability(
         provider="sambanova", title="SambaNova Cloud", endpoint="https://api.sambanova.ai/v1/chat/completions",

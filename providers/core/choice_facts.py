@@ -7,6 +7,7 @@ rule. Hosts no source was read for say nothing here (Ollama): nothing is refused
 from __future__ import annotations
 
 from .fact_record import CITE_END, Fact
+from .fact_values import ChoiceCount
 
 CHOICE_FACTS: tuple[Fact, ...] = (
     Fact("groq.choice_count", ("groq",),
@@ -21,7 +22,8 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          "equal to 1.'; n: 'How many chat completion choices to generate for each input message. Note that the current "
          "moment, only n=1 is supported. Other values will result in a 400 response.'; 'Error code: 400 - {'error': "
          "{'message': \"'n' : number must be at most 1\", 'type': 'invalid_request_error'}}' (the same words in "
-         "public ragas users' reports of Groq, n=3)", "2026-11-27"),
+         "public ragas users' reports of Groq, n=3)", "2026-11-27",
+         ChoiceCount("error", 1, "'n' : number must be at most 1", below="If `N` is supplied, it must be equal to 1.")),
     Fact("deepseek.choice_count", ("deepseek",),
          "DeepSeek's API was recorded refusing n other than 1 with 400 invalid_request_error, on deepseek-chat "
          "(2024-2025) and on deepseek-v4-pro (2026-08, 2026-09); no DeepSeek page read states it (its API reference "
@@ -33,18 +35,21 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          "'param': None, 'code': 'invalid_request_error'}}'; DeepSeek-V3#291, a user in DeepSeek's repository: "
          "'在调用api时发现n只能设为1' (calling the API, n can only be set to 1); public code recording deepseek-v4-pro's "
          "answer to n=3 and n=2 in 2026-08 and 2026-09 (found by the code index): the same words; in 2024 the same words "
-         "under 'detail' (vibrantlabsai/ragas#1072, base_url https://api.deepseek.com/v1)", "2026-11-27"),
+         "under 'detail' (vibrantlabsai/ragas#1072, base_url https://api.deepseek.com/v1)", "2026-11-27",
+         ChoiceCount("warning", 1, "Invalid n value (currently only n = 1 is supported)")),
     Fact("huggingface.choice_count", ("huggingface",),
          "the Inference API's chat input marks n UNUSED: a request with n > 1 may get one choice back (a warning, "
          "choices.unsupported; the request is sent)",
          f"huggingface_hub 2.4.0 inference/_generated/types/chat_completion.py ChatCompletionInput.n{CITE_END}"
          "'n: int | None = None' 'UNUSED How many chat completion choices to generate for each input message.'",
-         "2026-11-27"),
+         "2026-11-27",
+         ChoiceCount("warning", 1, "UNUSED How many chat completion choices to generate for each input message.")),
     Fact("fireworks.choice_count", ("fireworks",),
          "Fireworks documents n in the range 1 to 128: more than 128 is a warning (choices.unsupported; no recorded "
          "400 says the API refuses it)",
          f"fireworks-ai 1.2.30 types/chat/completion_create_params.py n{CITE_END}'How many completions to generate for "
-         "each prompt.' 'Required range: `1 <= x <= 128`'", "2026-11-27"),
+         "each prompt.' 'Required range: `1 <= x <= 128`'", "2026-11-27",
+         ChoiceCount("warning", 128, "Required range: `1 <= x <= 128`")),
     Fact("cerebras.choice_count", ("cerebras",),
          "the Cerebras SDK documents n as OpenAI does, and a recorded 400 says the API refused n > 1: a warning "
          "(choices.unsupported; the request is sent, as no Cerebras source says it refuses today)",
@@ -52,14 +57,17 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          f"inference/test_openai_completion.py (skip_if_doesnt_support_n, remote::cerebras){CITE_END}'How many chat "
          "completion choices to generate for each input message.'; 'Error code 400 - {'message': '\"n\" > 1 is not "
          "currently supported', 'type': 'invalid_request_error', 'param': 'n', 'code': 'wrong_api_format'}'",
-         "2026-11-27"),
+         "2026-11-27",
+         ChoiceCount("warning", 1, '"n" > 1 is not currently supported')),
     Fact("together.choice_count", ("together",),
          "Together documents n; a recorded error says n > 1 is refused with stream: a streamed request with n > 1 is a "
          "warning (choices.unsupported; the request is sent)",
          "together 3.1.1 types/chat/completion_create_params.py n; llamastack/llama-stack tests/integration/inference/"
          f"test_openai_completion.py (skip_if_doesnt_support_n, remote::together){CITE_END}'The number of completions "
          "to generate for each prompt.'; '`n` > 1 is not supported when streaming tokens. Please disable `stream`'",
-         "2026-11-27"),
+         "2026-11-27",
+         ChoiceCount("warning", 1, "`n` > 1 is not supported when streaming tokens. Please disable `stream`",
+                     stream_only=True)),
     Fact("gemini.candidate_count", ("gemini",),
          "generationConfig.candidateCount asks for several candidates; recorded 400s say some models take only one: "
          "more than one is a warning (choices.unsupported; the request is sent, as the refusal is the model's)",
@@ -69,7 +77,8 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          "'Error code: 400 - [{'error': {'code': 400, 'message': "
          "'Only one candidate can be specified in the current model', 'status': 'INVALID_ARGUMENT'}}]'; Vertex AI: "
          "'Unable to submit request because candidateCount must be 1 but the entered value was 2. Update the "
-         "candidateCount value and try again.'", "2026-11-27"),
+         "candidateCount value and try again.'", "2026-11-27",
+         ChoiceCount("warning", 1, "Only one candidate can be specified in the current model")),
     Fact("openai.choice_count", ("openai",),
          "Chat Completions takes n (each choice billed): nothing is refused or warned of",
          f"openai 3.57.0 types/chat/completion_create_params.py n{CITE_END}'How many chat completion choices to "
@@ -98,7 +107,8 @@ CHOICE_FACTS: tuple[Fact, ...] = (
          f"inference.json (the newest stable; stored copy at 132b90d) createChatCompletionRequest.n{CITE_END}"
          "'\"n\": { \"type\": \"integer\", \"minimum\": 1, \"maximum\": 128, \"default\": 1, ... \"description\": \"How many "
          "chat completion choices to generate for each input message. Note that you will be charged based on the number "
-         "of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.\"'", "2026-11-27"),
+         "of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.\"'", "2026-11-27",
+         ChoiceCount("warning", 128, '"n": { "type": "integer", "minimum": 1, "maximum": 128')),
     Fact("xai.choice_count", ("xai",),
          "xAI's REST API documents n (at least 1, no maximum; one choice per n): nothing is refused or warned of",
          "xai-org/xai-sdk-ts spec/openapi.json ('xAI's REST API', stored copy at 41e766a) ChatRequest.n and "

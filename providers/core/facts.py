@@ -14,10 +14,11 @@ from __future__ import annotations
 from .choice_facts import CHOICE_FACTS
 from .choice_word_facts import CHOICE_WORD_FACTS
 from .fact_record import CITE_END, Fact
+from .fact_values import ChoiceWords
 from .hosted_tool_facts import HOSTED_TOOL_FACTS
 from .refusal_words import REFUSAL_FACTS
 
-__all__ = ["CITE_END", "FACTS", "HOSTED_TOOL_FACTS", "Fact", "cited", "fact", "facts_for"]
+__all__ = ["CITE_END", "FACTS", "HOSTED_TOOL_FACTS", "Fact", "choice_words", "cited", "fact", "facts_for"]
 
 
 _CHAT_HOSTS = ("openai", "azure")
@@ -61,7 +62,7 @@ FACTS: tuple[Fact, ...] = (
          "OpenAI.ChatCompletionToolChoiceOption' ('anyOf: type: string enum: none, auto, required' or "
          "OpenAI.ChatCompletionNamedToolChoice), 'parallel_tool_calls: ... default: true', OpenAI.FunctionObject "
          "'strict'; azure-v1-preview-generated.yaml (at 0723d85): the same OpenAI.ChatCompletionToolChoiceOption",
-         "2026-11-26"),
+         "2026-11-26", ChoiceWords(("none", "auto", "required"), "refused")),
     Fact("xai.strict_not_supported", ("xai",),
          "xAI's chat API takes function.strict only for compatibility and does not enforce it (nor the parameters "
          "schema): strict is dropped with a warning (until 2026-11-26 the row sent it as native); parallel_tool_calls "
@@ -210,8 +211,8 @@ FACTS: tuple[Fact, ...] = (
     # tool_choice sent without tools: what each API's own source says. The capability rows' without_tools name these
     # facts (core/capabilities.py WithoutTools): the translators refuse or omit the choice only where one says the
     # API refuses it, and providers/openai_chat_mock.py answers the hosts' words; a provider with no fact here is
-    # not known to refuse it (no source was found for mistral, groq, deepseek, fireworks, together, cerebras,
-    # sambanova, huggingface, cohere, ollama on 2026-11-26)
+    # not known to refuse it (no source was found for groq, deepseek, fireworks, together, sambanova, huggingface,
+    # cohere, ollama on 2026-11-26, searched again 2026-11-27; mistral's is its request library's rule)
     Fact("openai.tool_choice_without_tools", ("openai",),
          "a request with tool_choice and no tools is refused with 400 invalid_request_error, \"auto\" included",
          f"RageAgainstThePixel/OpenAI-DotNet#479 (the response body quoted; tests/data/responses/errors/"
@@ -283,6 +284,22 @@ FACTS: tuple[Fact, ...] = (
          "400 - {'code': 'Client specified an invalid argument', 'error': 'Invalid request content: A tool_choice was "
          "set on the request but no tools were specified.'}'; the same words for xAI's /responses in "
          "chenyme/grok2api#1042", "2026-11-26"),
+    Fact("cerebras.tool_choice_without_tools", ("cerebras",),
+         "Cerebras refuses a chat request that sets tool_choice and no tools with 400 wrong_api_format (the words name "
+         "no value, as OpenAI's do; the recording does not say which choice was sent)",
+         f"juspay/neurolink#1564 (2026-08-26, probed live against api.cerebras.ai){CITE_END}'`buildBody` emitted "
+         "`tool_choice` on tools-less requests (e.g. `disableTools`), which strict OpenAI-compatible backends reject "
+         "with **400 wrong_api_format**: *\"'tool_choice' is only allowed when 'tools' are specified\"* (probed live on "
+         "Cerebras).'", "2026-11-27"),
+    Fact("mistral.tool_choice_without_tools", ("mistral",),
+         "Mistral's own request library refuses tool_choice any, required or a named function without tools "
+         "(InvalidRequestException) and takes auto (no grammar) and none; no answer of api.mistral.ai itself to a "
+         "choice without tools is recorded, so toolchoice sends it as written and says so",
+         f"mistral-common 1.13.1 (PyPI, the newest) mistral_common/guidance/grammar_factory.py _text_grammar_spec"
+         f"{CITE_END}'if tools is None: match choice: case ToolChoiceEnum.auto: return None case ToolChoiceEnum.none: "
+         "mode = _GrammarMode.none case ToolChoiceEnum.any | ToolChoiceEnum.required: raise InvalidRequestException("
+         "f\"No tools provided for tool choice `{choice}`\") case NamedToolChoice(): raise InvalidRequestException("
+         "f\"No tools provided for tool choice `{choice.function.name}`\")'", "2026-11-27"),
     # How many tools one request may declare: the capability rows' tool_limit name these facts (core/capabilities.py
     # ToolLimit); render and send refuse a request over it and the mock answers the API's words. No source states a
     # limit for the other APIs on 2026-11-26 (none found for openai-responses, azure, anthropic, bedrock — botocore's
@@ -487,7 +504,8 @@ FACTS: tuple[Fact, ...] = (
          "ex_wrapper: 'catch (const std::invalid_argument & e) { // treat invalid_argument as invalid request (400)' "
          "and 'res->data = safe_json_to_str({{ \"error\", error_data }});'; tools/server/server-common.cpp (at 006639c) "
          "format_error_response ('invalid_request_error', code 400) and 'auto tool_choice = json_value(body, "
-         "\"tool_choice\", std::string(\"auto\"));'", "2026-11-26"),
+         "\"tool_choice\", std::string(\"auto\"));'", "2026-11-26",
+         ChoiceWords(("auto", "none", "required"), "refused")),
     Fact("llamacpp.tool_choice_without_tools", ("llamacpp",),
          "llama-server takes tool_choice without tools: an absent tools list is no tools, and no tool grammar or "
          "parser is built for it (the answer is text)",
@@ -501,7 +519,8 @@ FACTS: tuple[Fact, ...] = (
          "cohere 7.3.1 v2/types/v2chat_request_tool_choice.py: 'V2ChatRequestToolChoice = typing.Union["
          "typing.Literal[\"REQUIRED\", \"NONE\"], typing.Any]'; v2/client.py chat: 'When `REQUIRED` is specified, the "
          "model will be forced to use at least one of the user-defined tools ... When `NONE` is specified ... If "
-         "tool_choice isn't specified, then the model is free to choose'", "2026-11-26"),
+         "tool_choice isn't specified, then the model is free to choose'", "2026-11-26",
+         ChoiceWords(("REQUIRED", "NONE"), "unread", forms=False)),
     Fact("mistral.tool_call_id", ("mistral",),
          "Mistral's chat API answers 400 to a history whose tool-call id (an assistant call's id; a tool message's "
          "tool_call_id too, as mistral-common's validator checks it) is not exactly 9 of [a-zA-Z0-9]: the translator "
@@ -539,3 +558,11 @@ def fact(fact_id: str) -> Fact:
 def cited(fact_id: str) -> str:
     """How a ledger message names the fact's source: the citation before CITE_END."""
     return _BY_ID[fact_id].source.partition(CITE_END)[0]
+
+
+_CHOICE_WORDS = {p: (f.id, f.value) for f in FACTS if isinstance(f.value, ChoiceWords) for p in f.providers}
+
+
+def choice_words(provider: str) -> tuple[str, ChoiceWords] | None:
+    """(the fact's id, its words) for the fact stating the provider's string tool_choice words; None: no fact does."""
+    return _CHOICE_WORDS.get(provider)

@@ -32,16 +32,19 @@ R = TypeVar("R")
 class Interrupted:
     """Ctrl-C came: ``done`` of ``total`` ``unit`` finished (and are in the result, and saved)."""
 
-    __slots__ = ("done", "total", "unit", "saved", "note")
+    __slots__ = ("done", "total", "unit", "saved", "note", "shown")
 
-    def __init__(self, done: int, total: int, unit: str = "samples", saved: bool = False, note: str = "") -> None:
+    def __init__(self, done: int, total: int, unit: str = "samples", saved: bool = False, note: str = "",
+                 shown: str = "") -> None:
         self.done, self.total, self.unit, self.saved, self.note = done, total, unit, saved, note
+        self.shown = shown  # what is shown when not the finished ones (a stream cut short: what had arrived)
 
     def __repr__(self) -> str:
         return f"Interrupted(done={self.done}, total={self.total}, unit={self.unit!r})"
 
     def line(self) -> str:
-        return (f"interrupted: {self.done} of {self.total} {self.unit} finished (shown above"
+        shown = f"{self.shown} " if self.shown else ""
+        return (f"interrupted: {self.done} of {self.total} {self.unit} finished ({shown}shown above"
                 f"{' and saved' if self.saved else ''}{self.note})")
 
 
@@ -88,6 +91,7 @@ def translations(scenario: Scenario, providers: Sequence[str] | None = None,
 
     scenario, options = call_args.scenario_arg(scenario), call_args.render_options(options)
     providers, models = call_args.provider_ids(providers), call_args.models_arg(models)
+    capabilities = call_args.capabilities_arg(capabilities)
     # a provider named twice is translated once, as the command line's -p openai,openai is (cli/inputs.py)
     ids = (list(dict.fromkeys(check_provider(p) for p in providers)) if providers
            else (list(scenario.providers) or list(PROVIDER_IDS)))
@@ -167,8 +171,8 @@ class SendResult(_Result):
             data = sample_json(self.provider, self.translation, self.samples[0], raw)
         else:
             data = repeat_json(self.provider, self.translation, self.collected)
-            if self.interrupted:
-                data["partial"] = {"done": self.done, "requested": self.repeat}
+        if self.interrupted:  # one sample: its stream cut short (``send``)
+            data["partial"] = {"done": self.interrupted.done, "requested": self.repeat}
         return outcomes.shown(data, self.secrets)
 
 
@@ -187,6 +191,7 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
 
     scenario, translation = call_args.scenario_arg(scenario), call_args.translation_arg(translation)
     settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
+    call_args.send_extras(on_sample, keep, raw)
     check_repeat(repeat, SEND_REPEAT_MAX)
     outcomes.check_rate(min_obeyed)
     provider = translation.provider
@@ -217,9 +222,16 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
         runner.run(jobs, repeat, run_settings, each)
     except KeyboardInterrupt:
         result.samples = jobs[0].samples
-        if not result.done:
+        cut = jobs[0].cut if repeat == 1 and not result.samples else None
+        if cut is not None and cut.status is not None:  # one sample, its stream begun: what had arrived is kept
+            each(jobs[0], cut)
+            jobs[0].samples.append(cut)
+            result.interrupted = Interrupted(0, 1, "samples", folder is not None,
+                                             shown=f"what had arrived of its stream, {cut.stream['events']} events,")
+        elif not result.done:
             raise
-        result.interrupted = Interrupted(result.done, repeat, "samples", folder is not None)
+        else:
+            result.interrupted = Interrupted(result.done, repeat, "samples", folder is not None)
     result.samples = jobs[0].samples
     if result.interrupted:
         result.code = outcomes.INTERRUPTED
@@ -481,6 +493,9 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     if not providers:
         raise ToolchoiceError("no provider to run the loop on", hint="name one or more, as -p ID does")
     options = call_args.loop_options(options, loop.LoopOptions)
+    from .loop_replay import Replay
+
+    call_args.run_extras(processes, replay, Replay, spool_json)
     keys: dict[str, str] = {}
     if replay is None:  # a missing key is one error before any request, as for send
         first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
@@ -560,7 +575,8 @@ def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, re
     except KeyboardInterrupt:
         cut_short(runs)
         result.interrupted = Interrupted(sum(1 for r in runs if r.ended != "interrupted"), len(runs), "loops",
-                                         folder is not None, "; unfinished loops keep their finished steps")
+                                         folder is not None, "; unfinished loops keep their finished steps and "
+                                         "what had arrived of a step's stream")
         result.code = outcomes.INTERRUPTED
         _redact_runs(runs, result.secrets)
         return result

@@ -36,6 +36,8 @@ LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
     Limit("result_bytes", 1 * MIB, "bytes", "the output of one --results-from command"),
     Limit("stderr_bytes", 64 * 1024, "bytes", "an MCP stdio server's stderr kept for its error line (the last part)"),
     Limit("mcp_reply_bytes", 32 * MIB, "bytes", "the answers of an MCP server to tools/list"),
+    Limit("pattern_seconds", 1, "seconds", "one regular expression of a tool (a schema's pattern or patternProperties, "
+          "a custom tool's regex grammar) matched against one value of a call"),
     Limit("choices", 128, "items", "choices of one reply read, whole or streamed (n, candidateCount), and choices the "
           "mock answers"),
     # toolchoice mock / proxy (providers/core/mock/server.py): what one client may hold of the server
@@ -54,7 +56,7 @@ def get(name: str) -> int:
     """The limit's value: ``TOOLCHOICE_LIMIT_<NAME>`` when it holds a positive whole number, else the default."""
     limit = LIMITS[name]
     raw = os.environ.get(limit.env, "").strip().replace("_", "")
-    if raw.isdigit() and int(raw) > 0:
+    if raw.isascii() and raw.isdigit() and len(raw) < 19 and int(raw) > 0:  # not '²', not 5,000 digits
         return int(raw)
     return int(limit.default)
 
@@ -81,7 +83,7 @@ def raise_hint(name: str) -> str:
     limit = LIMITS[name]
     raw = os.environ.get(limit.env)
     digits = (raw or "").strip().replace("_", "")
-    if raw is not None and not (digits.isdigit() and int(digits) > 0):
+    if raw is not None and not (digits.isascii() and digits.isdigit() and len(digits) < 19 and int(digits) > 0):
         return f"{limit.env}={raw!r} is not a positive whole number: set N ({limit.unit}) if you trust the input"
     return f"raise it with {limit.env}=N ({limit.unit}) if you trust the input"
 

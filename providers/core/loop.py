@@ -161,6 +161,8 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
     --results-from): the result the recorded run gave each call answers it, so the replayed requests are the
     recorded ones (the command is not run again; ``loop.results`` answers a call the recording has none for), and
     step 1 warns loop.no_results only where the recorded run did."""
+    import asyncio
+
     from .history import assistant_message
     from .registry import translate
     from .verdict import offered_tools
@@ -190,7 +192,13 @@ async def run_loop(run: LoopRun, scenario: Scenario, options: LoopOptions, send:
             record.skipped = job.skipped
             _finish(run, record, "error", job.skipped, on_step)
             return run
-        record.sample = await send(job, number)
+        try:
+            record.sample = await send(job, number)
+        except asyncio.CancelledError:
+            if job.cut is not None and job.cut.status is not None:  # Ctrl-C mid-stream: what arrived is the step
+                record.sample = job.cut
+                _finish(run, record, "interrupted", job.cut.error_line(run.provider), on_step)
+            raise
         reply = record.sample.reply
         if reply.error is not None:
             _finish(run, record, "error", record.sample.error_line(run.provider), on_step)

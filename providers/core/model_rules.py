@@ -365,7 +365,12 @@ RULES: tuple[Rule, ...] = (
          "fully passed back to the API in all subsequent requests', else 400); retired 2026-07-24 (fact "
          "deepseek.legacy_names_retired); re-read 2026-11-27: the API's words for a forcing tool_choice on the alias, "
          "'deepseek-reasoner does not support this tool_choice' (i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945, "
-         "2026-05-08)", verified=_AUDITED),
+         "2026-05-08; the same words in a whole 400 body from api.deepseek.com/anthropic for a named choice, in DeepSeek's "
+         "own repository: deepseek-ai/awesome-deepseek-integration#598, 2026-04-29, '{\"error\":{\"message\":"
+         "\"deepseek-reasoner does not support this tool_choice\",\"type\":\"invalid_request_error\"'); no "
+         "api-docs.deepseek.com page "
+         "names the alias's tool_choice words (thinking_mode, the zh-cn reasoning_model page, the agent-integration "
+         "guides read 2026-11-27)", verified=_AUDITED),
     Rule("deepseek-v4-thinking", ("deepseek",), r"^deepseek-v4-(?:flash|pro)$",
          {"thinking_default": True, "forced_choice_with_thinking": False, "reasoning_replay": True},
          "api-docs.deepseek.com/guides/thinking_mode (re-read 2026-11-27: 'Thinking mode is enabled by default, with "

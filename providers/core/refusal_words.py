@@ -10,11 +10,14 @@ a finding. Where no words are recorded, the 400 keeps the ledger line (docs/mock
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 from .fact_record import CITE_END, Fact
+from .fact_values import RefusalWords, refusals
 
 _VERIFIED = "2026-11-27"
+_MANUAL = "enabled"  # Claude's manual thinking {type: enabled}: the case the forced-choice words were recorded for
+_FORCED = "Thinking may not be enabled when tool_choice forces tool use."
 
 REFUSAL_FACTS: tuple[Fact, ...] = (
     Fact("deepseek.forced_choice_words", ("deepseek",),
@@ -26,7 +29,11 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "(2026-08-19); the alias: i-am-bee/beeai-framework#1441, can1357/oh-my-pi#945 (2026-05-08)"
          f"{CITE_END}'❌ 400 — Thinking mode does not support this tool_choice' (DeepSeek-V3#1376); 'rejects it with "
          "`400 \"Thinking mode does not support this tool_choice\"`' (opencode-mem#253); 'deepseek-reasoner does not "
-         "support this tool_choice'", _VERIFIED),
+         "support this tool_choice'", _VERIFIED,
+         (RefusalWords("thinking.forced_choice", ("deepseek",), "Thinking mode does not support this tool_choice",
+                       model=r"^deepseek-v4-(?:flash|pro)$"),
+          RefusalWords("thinking.forced_choice", ("deepseek",), "deepseek-reasoner does not support this tool_choice",
+                       model=r"^deepseek-reasoner$"))),
     Fact("anthropic.forced_choice_words", ("anthropic", "bedrock"),
          "Claude's 400 for a forcing tool_choice with manual thinking {type: enabled} says 'Thinking may not be enabled "
          "when tool_choice forces tool use.'; Bedrock's ValidationException carries the same words after 'The model "
@@ -37,7 +44,10 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "can1357/oh-my-pi#341 (2026-03-09, amazon-bedrock us.anthropic.claude-sonnet-4-6)"
          f"{CITE_END}'Error creating stream APICallError [AI_APICallError]: Thinking may not be enabled when tool_choice "
          "forces tool use.' (mastra#7507); 'Error: The model returned the following errors: Thinking may not be "
-         "enabled when tool_choice forces tool use.' (oh-my-pi#341, Bedrock)", _VERIFIED),
+         "enabled when tool_choice forces tool use.' (oh-my-pi#341, Bedrock)", _VERIFIED,
+         (RefusalWords("thinking.forced_choice", ("anthropic",), _FORCED, field=("thinking", "type"), value=_MANUAL),
+          RefusalWords("thinking.forced_choice", ("bedrock",), "The model returned the following errors: " + _FORCED,
+                       field=("additionalModelRequestFields", "thinking", "type"), value=_MANUAL))),
     Fact("openai.tools_effort_words", ("openai", "azure"),
          "OpenAI's 400 for function tools with a reasoning_effort the model refuses on Chat Completions names the "
          "model: gpt-5.6 'Function tools with reasoning_effort are not supported for MODEL in /v1/chat/completions. "
@@ -49,13 +59,20 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          f"(Azure Foundry){CITE_END}'Function tools with reasoning_effort are not supported for gpt-5.6-sol in "
          "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.'; "
          "'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. Please use "
-         "/v1/responses instead.'", _VERIFIED),
+         "/v1/responses instead.'", _VERIFIED,
+         (RefusalWords("thinking.effort_for_tools", ("openai",), "Function tools with reasoning_effort are not "
+                       "supported for {model} in /v1/chat/completions. To use function tools, use /v1/responses or set "
+                       "reasoning_effort to 'none'.", model=r"gpt-5\.6(?!\d)"),
+          RefusalWords("thinking.effort_for_tools", ("openai", "azure"), "Function tools with reasoning_effort are not "
+                       "supported for {model} in /v1/chat/completions. Please use /v1/responses instead.",
+                       model=r"gpt-5\.[2-5](?!\d)"))),
     Fact("groq.undeclared_tool_words", ("groq",),
          "Groq's 400 for a tool_choice naming a tool the request does not declare says 'requested tool does not exist' "
          "(invalid_request_error)",
          "tests/data/responses/errors/error-groq-requested-tool-does-not-exist.json (BerriAI/litellm#11001, "
          f"'GroqException - {{...}}'){CITE_END}'{{\"error\":{{\"message\":\"requested tool does not exist\",\"type\":"
-         "\"invalid_request_error\"}}'", _VERIFIED),
+         "\"invalid_request_error\"}}'", _VERIFIED,
+         (RefusalWords("tool_choice.undeclared", ("groq",), "requested tool does not exist"),)),
     Fact("openai.messages_empty", ("openai",),
          "OpenAI's Chat Completions answers 400 invalid_request_error \"[] is too short - 'messages'\" (param null) to "
          "an empty messages list: render and send refuse it (messages.empty), the mock answers those words. No source "
@@ -65,7 +82,8 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "api.openai.com), sashabaranov/go-openai#605 (2023-11-23)"
          f"{CITE_END}\"openai.BadRequestError: Error code: 400 - {{'error': {{'message': \\\"[] is too short - "
          "'messages'\\\", 'type': 'invalid_request_error', 'param': None, 'code': None}}\" (llama_index#9373); "
-         "'status code: 400, message: [] is too short - 'messages'' (go-openai#605)", _VERIFIED),
+         "'status code: 400, message: [] is too short - 'messages'' (go-openai#605)", _VERIFIED,
+         (RefusalWords("messages.empty", ("openai",), "[] is too short - 'messages'"),)),
     Fact("anthropic.messages_empty", ("anthropic",),
          "Anthropic's Messages API answers 400 invalid_request_error 'messages: at least one message is required' to "
          "an empty messages list: render and send refuse it (messages.empty; until 2026-11-27 a warning), the mock "
@@ -74,7 +92,8 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "the API's recorded 400: devoxx/DevoxxGenieIDEAPlugin#567 (2025-03-22); Helicone/helicone#5257 (2025-11-17: "
          "'the confusing Anthropic API error \"messages must have at least one element\" when users send only system "
          f"messages'){CITE_END}'{{\"type\":\"error\",\"error\":{{\"type\":\"invalid_request_error\",\"message\":"
-         "\"messages: at least one message is required\"}}' (DevoxxGenieIDEAPlugin#567)", _VERIFIED),
+         "\"messages: at least one message is required\"}}' (DevoxxGenieIDEAPlugin#567)", _VERIFIED,
+         (RefusalWords("messages.empty", ("anthropic",), "messages: at least one message is required"),)),
     Fact("gemini.empty_contents_words", ("gemini",),
          "Gemini's 400 for a request without contents names the field: '* GenerateContentRequest.contents: contents is "
          "not specified' (INVALID_ARGUMENT); an empty contents list is answered as an absent one",
@@ -83,55 +102,15 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          f"langchain-ai/langchain-google#1393 (2025-11-29){CITE_END}'Error [AI_APICallError]: * GenerateContentRequest."
          "contents: contents is not specified' (vercel/ai#3775); '{\"error\": {\"code\": 400, \"message\": \"* "
          "GenerateContentRequest.contents: contents is not specified\\n\", \"status\": \"INVALID_ARGUMENT\"}}' "
-         "(litellm#8467; the mock leaves out the trailing newline)", _VERIFIED),
-)
-
-
-class RefusalWords(NamedTuple):
-    """The API's words for the refusal a ledger ``code`` stands for, on ``providers``, in the case they were recorded
-    for: a model id the ``model`` pattern is searched in (None: any), a body field at ``field`` (a path) equal to
-    ``value`` (None: any body). ``words`` may hold ``{model}``, the request's model id as the API echoes it."""
-
-    code: str
-    providers: tuple[str, ...]
-    words: str
-    fact: str
-    model: str | None = None
-    field: tuple[str, ...] = ()
-    value: Any = None
-
-
-_MANUAL = "enabled"  # Claude's manual thinking {type: enabled}: the case the forced-choice words were recorded for
-_FORCED = "Thinking may not be enabled when tool_choice forces tool use."
-
-REFUSAL_WORDS: tuple[RefusalWords, ...] = (
-    RefusalWords("thinking.forced_choice", ("deepseek",), "Thinking mode does not support this tool_choice",
-                 "deepseek.forced_choice_words", model=r"^deepseek-v4-(?:flash|pro)$"),
-    RefusalWords("thinking.forced_choice", ("deepseek",), "deepseek-reasoner does not support this tool_choice",
-                 "deepseek.forced_choice_words", model=r"^deepseek-reasoner$"),
-    RefusalWords("thinking.forced_choice", ("anthropic",), _FORCED, "anthropic.forced_choice_words",
-                 field=("thinking", "type"), value=_MANUAL),
-    RefusalWords("thinking.forced_choice", ("bedrock",), "The model returned the following errors: " + _FORCED,
-                 "anthropic.forced_choice_words", field=("additionalModelRequestFields", "thinking", "type"),
-                 value=_MANUAL),
-    RefusalWords("thinking.effort_for_tools", ("openai",), "Function tools with reasoning_effort are not supported for "
-                 "{model} in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
-                 "'none'.", "openai.tools_effort_words", model=r"gpt-5\.6(?!\d)"),
-    RefusalWords("thinking.effort_for_tools", ("openai", "azure"), "Function tools with reasoning_effort are not "
-                 "supported for {model} in /v1/chat/completions. Please use /v1/responses instead.",
-                 "openai.tools_effort_words", model=r"gpt-5\.[2-5](?!\d)"),
-    RefusalWords("tool_choice.undeclared", ("groq",), "requested tool does not exist", "groq.undeclared_tool_words"),
-    RefusalWords("messages.empty", ("openai",), "[] is too short - 'messages'", "openai.messages_empty"),
-    RefusalWords("messages.empty", ("anthropic",), "messages: at least one message is required",
-                 "anthropic.messages_empty"),
-    RefusalWords("messages.empty", ("gemini",), "* GenerateContentRequest.contents: contents is not specified",
-                 "gemini.empty_contents_words"),
+         "(litellm#8467; the mock leaves out the trailing newline)", _VERIFIED,
+         (RefusalWords("messages.empty", ("gemini",),
+                       "* GenerateContentRequest.contents: contents is not specified"),)),
 )
 
 
 def api_words(provider: str, code: str, model: str | None, body: Any) -> str | None:
     """The API's own words for the refusal ``code`` stands for, where recorded for this case; else None."""
-    for row in REFUSAL_WORDS:
+    for row in (row for fact in REFUSAL_FACTS for row in refusals(fact.value)):
         if row.code != code or provider not in row.providers:
             continue
         if row.model is not None and not (isinstance(model, str) and re.search(row.model, model.lower())):

@@ -10,6 +10,7 @@ from typing import Any, Iterator
 
 from .capabilities import CAPABILITIES, FEATURES, PROVIDER_IDS, Capability
 from .choice import did_you_mean
+from .error_keys import says_no_key
 from .model import LedgerEntry, RenderOptions, Reply, Scenario, ToolchoiceError, Translation
 
 def check_provider(provider: str) -> str:
@@ -90,6 +91,7 @@ def empty_turn_content(provider: str) -> tuple[str, str] | None:
     return getattr(module_for(provider), "EMPTY_TURN_CONTENT", None) if provider in CAPABILITIES else None
 
 
+@says_no_key  # a key pasted where the provider id or a tool name goes is named by its placeholder (docs/python.md)
 def translate(provider: str, scenario: Scenario, options: RenderOptions = RenderOptions(),
               capabilities: dict[str, Capability] | None = None) -> Translation:
     """Scenario → request + ledger for one provider. ``capabilities`` may overlay measured facts;
@@ -153,6 +155,7 @@ def _native_refused(provider: str, scenario: Scenario, options: RenderOptions, m
                                 ledger=ledger)
 
 
+@says_no_key
 def parse_reply(provider: str, body: Any) -> Reply:
     """A provider's success response body → normalized Reply."""
     return module_for(check_provider(provider)).parse_reply(provider, body)

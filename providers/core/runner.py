@@ -111,6 +111,7 @@ class Job:
     prepared: Any = None
     skipped: str | None = None
     samples: list[Sample] = field(default_factory=list)
+    cut: Sample | None = None  # a streamed sample Ctrl-C cut short: what had arrived of it (stream_sample)
 
     @property
     def first(self) -> Sample | None:
@@ -345,7 +346,8 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
                         sleep: Callable[[float], Awaitable[None]] | None = None) -> Sample:
     """A ``--stream`` request: read and assemble the stream as it arrives (streaming.stream_reply) and
     judge the assembled reply. A stream that failed before its first event (no answer, or a
-    retryable status) is retried as ``send_async`` retries; once events arrived, never."""
+    retryable status) is retried as ``send_async`` retries; once events arrived, never. On Ctrl-C, what had
+    arrived becomes ``job.cut`` (judged: an error, stream.interrupted) before the cancellation goes on."""
     import asyncio
     import time
 
@@ -355,11 +357,24 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
     started = time.monotonic()
     attempts: list[dict[str, Any]] = []
     read_timeout = client.timeout.read or 120.0
+
+    def sample_of(result: Any) -> Sample:
+        return Sample(index, result.status, attempts, result.timings.total_ms, result.reply,
+                      verdict(job.scenario, result.reply, job.translation), result.raw, None,
+                      stream=result.to_json(), raw_suffix=stream_framing.save_suffix(job.provider),
+                      raw_bytes=result.raw)
+
+    def keep_cut(result: Any) -> None:
+        attempts.append({"status": result.status, "error": "interrupted (Ctrl-C)",
+                         "latency_ms": round(result.timings.total_ms or 0.0, 1), "wait_s": 0.0, "wait_source": None})
+        job.cut = sample_of(result)
+
     while True:
         # keep_events=False: a sample keeps the stream's bytes and its summary, never the parsed events (held
         # whole, they took ~10x the bytes: 32 MiB of stream grew the process by ~300 MB)
         result = await streaming.stream_reply(client, job.prepared, job.provider, deadline=read_timeout,
-                                              idle=min(streaming.DEFAULT_IDLE, read_timeout), keep_events=False)
+                                              idle=min(streaming.DEFAULT_IDLE, read_timeout), keep_events=False,
+                                              on_cut=keep_cut)
         retryable = result.events == 0 and (result.status is None
                                            or retry_policy.should_retry(result.status, result.headers))
         wait = (retry_policy.next_wait(len(attempts), result.status, result.headers, time.monotonic() - started,
@@ -372,9 +387,7 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
         if wait is None:
             break
         await (sleep or asyncio.sleep)(wait[0])
-    return Sample(index, result.status, attempts, result.timings.total_ms, result.reply,
-                  verdict(job.scenario, result.reply, job.translation), result.raw, None,
-                  stream=result.to_json(), raw_suffix=stream_framing.save_suffix(job.provider), raw_bytes=result.raw)
+    return sample_of(result)
 
 
 def open_client(settings: SendSettings, connections: int) -> Any:

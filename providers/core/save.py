@@ -104,7 +104,7 @@ def safe_component(name: str) -> str:
     return cleaned
 
 
-def write_atomic(path: Path, text: str | bytes) -> None:
+def write_atomic(path: Path, text: str | bytes, option: str = "--save") -> None:
     """Write ``text`` (or bytes) to a new temporary file beside ``path`` (a random name created with
     O_EXCL: a planted file or symlink is never written through) and rename it into place."""
     import tempfile
@@ -119,7 +119,7 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         os.replace(temporary, path)
         temporary = None
     except OSError as exc:
-        raise ToolchoiceError(f"--save: cannot write {path}: {exc.strerror}") from None
+        raise ToolchoiceError(f"{option}: cannot write {path}: {exc.strerror}") from None
     finally:
         if temporary is not None:
             try:

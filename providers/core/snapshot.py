@@ -15,12 +15,16 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
+import stat
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
+from . import limits
 from .model import ToolchoiceError, Translation
 
 SUFFIX = ".json"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Drift(NamedTuple):
@@ -34,6 +38,9 @@ class Drift(NamedTuple):
 def snapshot_text(translation: Translation, scenario_path: str) -> str:
     """The stable text of one translation."""
     text = json.dumps(translation.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    # a lone surrogate (JSON's "\\ud83d" cut from its pair, read into a str) has no UTF-8 form: its JSON escape,
+    # which reads back as the same str (structure is ASCII, so one is only ever inside a string)
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return _relative_paths(text, scenario_path)
 
 
@@ -42,8 +49,9 @@ def _relative_paths(text: str, scenario_path: str) -> str:
               (str(Path.home()), "~")]
     for absolute, shown in sorted(places, key=lambda p: -len(p[0])):
         if len(absolute) > 1:  # never "/" alone
-            for form in (absolute, json.dumps(absolute)[1:-1]):  # as is, and as JSON escapes it
-                text = text.replace(form, shown)
+            for form in dict.fromkeys((absolute, json.dumps(absolute)[1:-1])):  # as is, and as JSON escapes it
+                # only a whole path: HOME=/h must leave "https://docs.example.com/help" alone (not "...com~elp")
+                text = re.sub(rf"(?<![\w.~/\\-]){re.escape(form)}(?=[/\\\s\"'),:;.\]}}]|$)", lambda _: shown, text)
     return text
 
 
@@ -80,6 +88,28 @@ def _existing(directory: Path) -> dict[str, Path]:
     return found
 
 
+class _Unread(NamedTuple):
+    why: str
+
+
+def _snapshot_text(path: Path, expected: str) -> str | _Unread:
+    """A snapshot file's text as far as it could be the expected one: not read past both its length and
+    ``file_bytes`` (a file left there by hand may be anything: it is never read whole), bytes UTF-8 cannot read
+    shown as U+FFFD (such a file is never what render writes, and --update must still replace it)."""
+    cap = max(limits.get("file_bytes"), len(expected.encode("utf-8")))
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise ToolchoiceError(f"{path}: cannot read: {exc.strerror}", hint="the snapshot files must be readable") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced by a FIFO since it was listed: never waited on
+            return _Unread("not a regular file")
+        data = handle.read(cap + 1)
+    if len(data) > cap:
+        return _Unread(f"larger than what render writes and than {limits.shown('file_bytes')}")
+    return data.decode("utf-8", errors="replace")
+
+
 def check(directory: Path, expected: dict[str, str]) -> list[Drift]:
     """Every difference between the snapshot folder and ``expected``, in path order."""
     if directory.exists() and not directory.is_dir():
@@ -92,8 +122,10 @@ def check(directory: Path, expected: dict[str, str]) -> list[Drift]:
         elif rel not in expected:
             drifts.append(Drift(rel, "extra", ""))
         else:
-            old = existing[rel].read_text(encoding="utf-8")
-            if old != expected[rel]:
+            old = _snapshot_text(existing[rel], expected[rel])
+            if isinstance(old, _Unread):
+                drifts.append(Drift(rel, "changed", f"{rel}: {old.why}: not read, not shown\n"))
+            elif old != expected[rel]:
                 diff = "".join(difflib.unified_diff(old.splitlines(keepends=True), expected[rel].splitlines(keepends=True),
                                                     f"{rel} (snapshot)", f"{rel} (now)"))
                 drifts.append(Drift(rel, "changed", diff))

@@ -273,7 +273,8 @@ async def read_stream(chunks: AsyncIterator[bytes], framing: Framing, *, started
 async def stream_reply(client: Any, prepared: Any, provider: str, deadline: float, *,
                        idle: float = DEFAULT_IDLE, keep_events: bool = True,
                        on_event: Callable[[Event, Assembler], None] | None = None,
-                       clock: Callable[[], float] = time.monotonic) -> StreamResult:
+                       clock: Callable[[], float] = time.monotonic,
+                       on_cut: Callable[[StreamResult], None] | None = None) -> StreamResult:
     """Send a prepared streaming request (``transport.prepare`` of a ``--stream`` translation) on an
     ``httpx.AsyncClient`` and assemble the reply as it arrives.
 
@@ -283,7 +284,8 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
     ``stream``) is parsed with ``parse_reply`` and reported as stream.not_streamed. Network faults
     become findings (and ``reply.error`` when nothing arrived); this never raises for them. One
     attempt: retrying before the first event is the caller's choice. ``on_event`` is called for each
-    event after the assembler took it (live display)."""
+    event after the assembler took it (live display). ``on_cut``: on Ctrl-C (the task cancelled, as asyncio.run
+    does), handed what had arrived, with the finding stream.interrupted, before the cancellation goes on."""
     from .redaction import Redactor
     from .reply import read_reply
     from .transport import redact
@@ -302,6 +304,7 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
     status: int | None = None
     headers: dict[str, str] = {}
     reply: Reply | None = None
+    cut: BaseException | None = None
 
     try:
         async with _open(client, prepared, end - clock()) as response:
@@ -342,6 +345,12 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
                             on_event(item, assembler)
     except asyncio.TimeoutError:
         findings.append(Finding("stream.deadline", f"no answer within the {deadline:g} s deadline"))
+    except asyncio.CancelledError as exc:  # Ctrl-C: what arrived goes to on_cut, then the cancellation goes on
+        if on_cut is None:
+            raise
+        cut = exc
+        findings.append(Finding("stream.interrupted", f"Ctrl-C after {count} event{'s' if count != 1 else ''}: "
+                                "reading stopped; what arrived is kept"))
     except Exception as exc:  # noqa: BLE001 - httpx errors, a refused connection: a finding and an error
         message = redact(f"{type(exc).__name__}: {exc}".strip(), secrets)
         findings.append(Finding("stream.transport", message))
@@ -384,8 +393,12 @@ async def stream_reply(client: Any, prepared: Any, provider: str, deadline: floa
 
     timings = Timings(ms(headers_at), ms(first_byte), ms(first_tool), ms(last_event),
                       ms(longest_gap) if previous is not None else None, ms(total))
-    return StreamResult(provider, status, reply, count, deltas, timings, tuple(findings), saved, tuple(log),
-                        extras, headers)
+    result = StreamResult(provider, status, reply, count, deltas, timings, tuple(findings), saved, tuple(log),
+                          extras, headers)
+    if cut is not None and on_cut is not None:
+        on_cut(result)
+        raise cut
+    return result
 
 
 def _assembles_a_key(provider: str, saved: bytes, redactor: Any) -> bool:

@@ -229,12 +229,12 @@ def write_document(path: Path, data: dict[str, Any], secrets: dict[str, str]) ->
     from .model import ToolchoiceError
     from .redaction import Redactor, environment_secrets
 
+    from .save import write_atomic
+
     found = environment_secrets(os.environ)
     found.update(secrets)
     text = json.dumps(Redactor(found).data(data), ensure_ascii=False) + "\n"
-    temporary = path.with_name(f".{path.name}.partial")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError as exc:
-        raise ToolchoiceError(f"--trace-out {path}: cannot write: {exc.strerror}", hint="name a writable file") from None
+    try:  # a random O_EXCL name beside it (never a link planted at a name known in advance), a lone surrogate as
+        write_atomic(path, text, "--trace-out")  # its JSON escape
+    except ToolchoiceError as exc:
+        raise ToolchoiceError(exc.message, hint="name a writable file") from None

@@ -329,7 +329,7 @@ def unflatten(attrs: dict[str, Any], prefix: str) -> Any:
         if not key.startswith(start):
             continue
         node = root
-        parts = [int(p) if p.isdigit() else p for p in key[len(start):].split(".")]
+        parts = [int(p) if p.isascii() and p.isdigit() and len(p) < 19 else p for p in key[len(start):].split(".")]
         for part in parts[:-1]:
             child = node.get(part)
             if not isinstance(child, dict):

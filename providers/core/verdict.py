@@ -92,6 +92,8 @@ def argument_errors(tool: Tool | None, call: ToolCall) -> list[str]:
     if isinstance(checked, str):
         return [checked]
     from jsonschema import exceptions
+
+    from .schema_patterns import SlowPattern
     from referencing.exceptions import Unresolvable
 
     try:
@@ -100,6 +102,8 @@ def argument_errors(tool: Tool | None, call: ToolCall) -> list[str]:
         return [f"schema: a $ref cannot be resolved ({exc}); arguments not checked"]
     except RecursionError:  # a $ref cycle that never reaches a value ($defs a -> b -> a)
         return ["schema: its $refs loop without end; arguments not checked"]
+    except SlowPattern as slow:  # a pattern Python's engines backtrack on for ever, on the model's text
+        return [slow.line()]
     shown = [f"{e.json_path}: {e.message}" for e in errors[:MAX_SCHEMA_ERRORS]]
     if len(errors) > MAX_SCHEMA_ERRORS:
         shown.append(f"… and {len(errors) - MAX_SCHEMA_ERRORS} more")
@@ -124,11 +128,17 @@ def custom_input_errors(tool: Tool | None, call: ToolCall) -> list[str]:
         return ["schema: a lark grammar is not checked here; input accepted as is"]
     import re
 
+    from .schema_patterns import SlowPattern, matches
+
     try:
-        pattern = re.compile(form["definition"])
+        re.compile(form["definition"])
     except re.error as exc:
         return [f"schema: the regex does not compile in Python's re ({exc}); input not checked"]
-    if pattern.fullmatch(call.input or "") is None:
+    try:
+        whole = matches(form["definition"], call.input or "", where="regex grammar", whole=True)
+    except SlowPattern as slow:
+        return [slow.line()]
+    if not whole:
         shown = call.input if len(call.input or "") <= 80 else (call.input or "")[:77] + "..."
         return [f"$: input {shown!r} does not match the tool's regex grammar {form['definition']!r}"]
     return []
@@ -163,11 +173,13 @@ def _checked(schema: Any) -> Any:
 
         from jsonschema import exceptions, validators
 
+        from . import schema_patterns
+
         schema = deepcopy(schema)  # what the key says, even should the caller's dict change later
         try:
             cls = validators.validator_for(schema)
             cls.check_schema(schema)
-            found = cls(schema, registry=_offline_registry())
+            found = schema_patterns.bounded(cls)(schema, registry=_offline_registry())
         except exceptions.SchemaError as exc:
             found = f"schema: the tool's own schema is invalid ({exc.message}); arguments not checked"
         if len(_CHECKED) >= _CHECKED_MAX:

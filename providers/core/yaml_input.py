@@ -276,7 +276,9 @@ def _too_deep(path: str, mark: Any, text: str) -> ToolchoiceError:
 
 @contextmanager
 def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
-    """The YAML document's root node and a reader for it (values with lines), or one-line errors."""
+    """The YAML document's root node and a reader for it (values with lines), or one-line errors. A `.json` file is
+    read as JSON (``strict_json``): YAML's flow style would read much that is not JSON."""
+    strict_json(text, path)
     as_json = _is_json(text)
     try:
         fast = _compose_fast(text)
@@ -380,6 +382,58 @@ def json_problem(text: str, path: str, json_only: bool = False) -> ToolchoiceErr
     except (ValueError, RecursionError):  # nested past the interpreter's depth: YAML's message says so
         return None
     return None
+
+
+# a string (skipped whole) or a constant Python's decoder takes and JSON has not (RFC 8259 has no NaN, no Infinity)
+_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+
+
+def strict_json(text: str, path: str) -> None:
+    """A `.json` file that is not JSON (RFC 8259) refused in one line where the JSON decoder stops, with what to do:
+    single quotes, comments, a comma after the last item, unquoted keys and NaN read as YAML (flow style) but are
+    not JSON. Past the depth or digit bound the reader says so with its own bounds; an empty file is said empty."""
+    if not path.lower().endswith(".json") or not text.strip():
+        return
+    import json
+
+    from . import bounded
+
+    try:  # not bounded.json_value: its depth scan costs more than the parse (~250 ms for 7 MB of strings)
+        json.loads(text, parse_constant=bounded.no_constant)
+        return
+    except RecursionError:  # nested past the interpreter's stack (the C scanner checks it): past MAX_DEPTH anyway
+        return
+    except ValueError as exc:
+        if bounded.digits_past_limit(exc) is not None:
+            return
+        problem = json_problem(text, path, json_only=True)
+        if problem is None:  # the decoder read it: a NaN or Infinity it takes and JSON does not
+            found = next((m for m in _CONSTANT.finditer(text) if m.group(1)), None)
+            at = found.start() if found else 0
+            problem = ToolchoiceError(f"invalid JSON: {exc}", path=path, line=text.count("\n", 0, at) + 1,
+                                      column=at - (text.rfind("\n", 0, at) + 1) + 1,
+                                      hint="write null, or the number as a string")
+    hint = problem.hint
+    if _reads_as_yaml(text):  # what YAML would have taken: say so, and where YAML goes
+        first = len(text) - len(text.lstrip())
+        if (problem.line, problem.column) == (text.count("\n", 0, first) + 1,
+                                              first - (text.rfind("\n", 0, first) + 1) + 1):
+            hint = "this .json file is YAML, not JSON: name it .yaml, or write it as JSON"
+        else:
+            hint = f"{hint}; YAML would take it, JSON does not: name the file .yaml to write YAML"
+    raise ToolchoiceError(problem.message, path=path, line=problem.line, column=problem.column, hint=hint) from None
+
+
+def _reads_as_yaml(text: str) -> bool:
+    """Whether libyaml composes ``text`` (on the failure path only; without libyaml: False)."""
+    try:
+        fast = _compose_fast(text)
+    except _TooDeep:
+        return False
+    if fast is None:
+        return False
+    fast[0].dispose()
+    return True
 
 
 def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:

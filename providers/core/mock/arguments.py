@@ -130,8 +130,8 @@ def _string(root: dict[str, Any], node: dict[str, Any], depth: int) -> str:
             compiled = re.compile(pattern)
         except (re.error, RecursionError):
             compiled = None
-        if compiled is not None and not compiled.search(text):
-            text = next((t for t in _PATTERN_TRIES if compiled.search(t)), text)
+        if compiled is not None and not _fits(pattern, text):
+            text = next((t for t in _PATTERN_TRIES if _fits(pattern, t)), text)
     low = min(node.get("minLength"), MAX_LENGTH) if isinstance(node.get("minLength"), int) else 0
     high = node.get("maxLength") if isinstance(node.get("maxLength"), int) else None
     if len(text) < low:
@@ -139,6 +139,17 @@ def _string(root: dict[str, Any], node: dict[str, Any], depth: int) -> str:
     if high is not None and len(text) > high:
         text = text[:high]
     return text
+
+
+def _fits(pattern: str, text: str) -> bool:
+    """``text`` matches ``pattern``, found in bounded time (Python's re backtracks for ever on some patterns, even
+    on these short strings: '^((.|.)*)*Z$'); a pattern past the limit fits none."""
+    from ..schema_patterns import SlowPattern, matches
+
+    try:
+        return matches(pattern, text)
+    except SlowPattern:
+        return False
 
 
 def _number(root: dict[str, Any], node: dict[str, Any], depth: int, integer: bool = False) -> int | float:

@@ -16,6 +16,7 @@ from ..body_limits import RULE_LIMIT_PROVIDERS, model_limits
 from ..choice_count import mock_refusal as choice_refusal
 from ..capabilities import CAPABILITIES
 from ..choice import parse_tool_choice
+from ..facts import choice_words
 from ..model import (LedgerEntry, Message, NativeTool, ProviderSettings, RenderOptions, Scenario, Tool, ToolChoice,
                      ToolchoiceError, quoted)
 from ..model_rules import rule_facts
@@ -103,26 +104,27 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
             refusal = past[3] if past is not None else None
     if refusal is None:  # more choices (n) than the API's own source says it takes: its words
         refusal = choice_refusal(provider, body)
-    words = getattr(module, "MOCK_CHOICE_WORDS", {}).get(provider)
-    if refusal is None and words and isinstance(read.requested, str) and read.requested not in words:
+    stated = choice_words(provider)  # the words the provider's dated fact states (core/choice_word_facts.py)
+    fact_id, words = stated if stated is not None else ("", None)
+    if refusal is None and words is not None and words.others == "refused" and isinstance(read.requested, str) \
+            and read.requested not in words.words:
         # another API's word ("any" is Anthropic's and Mistral's): this API's types take only its own
-        refusal = (f"Invalid value for 'tool_choice': '{read.requested}' is not one of "
-                   + ", ".join(f"'{w}'" for w in words) + " (or a tool_choice object)")
+        refusal = words.refusal or (f"Invalid value for 'tool_choice': '{read.requested}' is not one of "
+                                    + ", ".join(f"'{w}'" for w in words.words) + " (or a tool_choice object)")
     value = read.choice_value if read.choice_value is not None else read.requested
-    only = getattr(module, "MOCK_CHOICE_ONLY", {}).get(provider)
-    if only and value is not None and value not in only:
+    if words is not None and not words.forms and value is not None and value not in words.words:
         # a value the API's own source does not name, and no source says it refuses: neither read nor refused
         findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} is not a value this "
-                                    f"API documents ({', '.join(only)}): passed unjudged, answered as when "
+                                    f"API documents ({', '.join(words.words)}): passed unjudged, answered as when "
                                     "tool_choice is left out"))
         value = None
-    said = getattr(module, "MOCK_STRING_WORDS", {}).get(provider)
-    if said is not None and isinstance(value, str) and value not in said[0]:
+    if words is not None and words.forms and words.others == "unread" and isinstance(value, str) \
+            and value not in words.words:
         # a word this host's own source does not name, and no source says it refuses it: neither read nor refused
         findings.append(LedgerEntry("info", "mock.choice_unread", f"tool_choice {quoted(value)} is not one of "
-                                    f"{CAPABILITIES[provider].title}'s tool_choice words ({', '.join(said[0])}; fact "
-                                    f"{said[1]}), and no source says the API refuses it: passed unjudged, answered as "
-                                    "when tool_choice is left out"))
+                                    f"{CAPABILITIES[provider].title}'s tool_choice words ({', '.join(words.words)}; "
+                                    f"fact {fact_id}), and no source says the API refuses it: passed unjudged, "
+                                    "answered as when tool_choice is left out"))
         value = None
     if value is not None:
         try:

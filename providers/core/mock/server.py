@@ -485,6 +485,7 @@ class Running:
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
 
+    @says_no_key  # cannot_listen quotes the host, where a key may have been pasted
     def __enter__(self) -> "Running":
         if self._thread is not None and self._thread.is_alive():  # its state is the running server's: keep it
             from ..model import ToolchoiceError
@@ -519,7 +520,8 @@ class Running:
             except BaseException as exc:  # noqa: BLE001 - surfaced in __enter__
                 self._error = exc
                 started.set()
-            finally:
+            finally:  # the resolver's worker thread (a host to look up) ends with it: no thread is left
+                loop.run_until_complete(loop.shutdown_default_executor())
                 loop.close()
 
         self._thread = threading.Thread(target=run, name="toolchoice-mock", daemon=True)
@@ -549,8 +551,9 @@ class Running:
 def running_mock(provider: str, *, script: Script | str | os.PathLike[str] | None = None,
                  save_dir: str | os.PathLike[str] | None = None, host: str = "127.0.0.1", port: int = 0,
                  max_requests: int | None = None) -> Running:
-    from ..call_args import folder, wrong
+    from ..call_args import folder, listen_args, wrong
 
+    listen_args(host, port, max_requests)
     save_dir = folder(save_dir, "save_dir")
     if isinstance(script, (str, os.PathLike)):  # a path, as `toolchoice mock --script FILE` takes it
         script = load_script(script)

@@ -1,0 +1,89 @@
+"""The dialects of ``render`` and ``compare`` (``--dialect``): what a client library would put on each provider's
+wire instead of the API request toolchoice builds. One row per dialect, its module loaded only when the dialect is
+asked for, so the command line reaches every dialect the same way and ``render`` loads none by default.
+
+A dialect's module has ``apply(translation, scenario, settings, rebuild) -> view`` (``rebuild(scenario, provider)``:
+the API translation of a changed scenario with the command line's options, or None: the scenario's own); the view has ``translation`` (the
+library's request, or none where it raises; the API ledger with the dialect's entries), ``api`` (the API
+translation), ``label`` (the wrapper or route described, or None) and ``to_json()``.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any, Callable, Mapping, NamedTuple, Protocol, Sequence
+
+from .model import Scenario, ToolchoiceError, Translation
+
+API = "api"  # no dialect: the API requests as toolchoice builds them
+
+
+class DialectView(Protocol):
+    translation: Translation
+    api: Translation
+
+    @property
+    def label(self) -> str | None: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class Setting(NamedTuple):
+    """A library setting a scenario's dialect may need, and the command-line flag that gives it."""
+
+    name: str
+    flag: str
+
+
+class Dialect(NamedTuple):
+    name: str
+    module: str  # under toolchoice.providers; imported when the dialect is used
+    library: str  # the library's name in messages ("LangChain")
+    label_column: str  # compare's column naming the wrapper or route
+    missing_label: str  # the pretty title's words when no wrapper or route is described
+    sends: str  # compare's title: "as LangChain's bind_tools sends it"
+    settings: tuple[str, ...] = ()  # the Setting names it takes
+
+
+SETTINGS: dict[str, Setting] = {"drop_params": Setting("drop_params", "--drop-params")}
+
+DIALECTS: dict[str, Dialect] = {
+    "langchain": Dialect("langchain", "langchain_dialect", "LangChain", "langchain wrapper", "(no wrapper)",
+                         "as LangChain's bind_tools sends it"),
+    "litellm": Dialect("litellm", "litellm_dialect", "LiteLLM", "litellm route", "(no route)",
+                       "as litellm.completion sends it", ("drop_params",)),
+}
+NAMES: tuple[str, ...] = (API, *DIALECTS)
+
+
+def dialect(name: str) -> Dialect | None:
+    """The dialect called ``name`` (None for ``api``); an unknown name is bad input."""
+    if name == API:
+        return None
+    found = DIALECTS.get(name)
+    if found is None:
+        raise ToolchoiceError(f"--dialect {name!r}: not a dialect", hint="one of " + ", ".join(NAMES))
+    return found
+
+
+def check_settings(name: str, settings: Mapping[str, Any]) -> None:
+    """A setting given for a dialect that does not take it is bad input, named by its flag."""
+    taken = DIALECTS[name].settings if name in DIALECTS else ()
+    for key in settings:
+        if key not in taken:
+            takers = [d.name for d in DIALECTS.values() if key in d.settings]
+            raise ToolchoiceError(f"{SETTINGS[key].flag} is a setting of --dialect {' / '.join(takers)}",
+                                  hint=f"add --dialect {takers[0]}, or drop {SETTINGS[key].flag}")
+
+
+Rebuild = Callable[[Scenario, str], Translation]
+
+
+def apply(name: str, translations: Sequence[Translation], scenario: Scenario,
+          settings: Mapping[str, Any] | None = None, rebuild: Rebuild | None = None) -> list[DialectView]:
+    """Each API translation redone in the dialect ``name`` (not ``api``)."""
+    settings = dict(settings or {})
+    check_settings(name, settings)
+    row = DIALECTS[name]
+    module = import_module(f"toolchoice.providers.{row.module}")
+    return [module.apply(t, scenario, settings, rebuild) for t in translations]

@@ -1,0 +1,65 @@
+"""The typed values dated facts state (``Fact.value``): what the mock's tables and the translators' rules read,
+so that a fact's words are written once, beside its source (core/facts.py and the modules joined to it).
+
+- ``ChoiceWords``: the string ``tool_choice`` words a host's own source names, and what it says of another word;
+  the mock judges a request's word against them (core/mock/judge.py).
+- ``RefusalWords``: the API's own words for a refusal toolchoice's ledger names in its own words, in the case they
+  were recorded for; the mock's 400 carries them (core/refusal_words.api_words). A fact may hold several.
+- ``ChoiceCount``: how many choices (``n``, ``candidateCount``) a host's source says it takes, and whether it refuses
+  more (core/choice_count.py: render, send and the mock).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NamedTuple, Union
+
+
+class ChoiceWords(NamedTuple):
+    """The string tool_choice words a host's source names, in the source's order. ``others``: "refused", the
+    API refuses another word (its closed types, a recorded 400), or "unread", no source says what it does with
+    one (the mock passes it unjudged, never refused). ``forms``: the source also names object forms (a named
+    function); False where it names these values only (Cohere), so any other value is unread. ``refusal``: the
+    API's recorded words refusing another string (Groq's), else None and the mock says it in OpenAI's style."""
+
+    words: tuple[str, ...]
+    others: Literal["refused", "unread"]
+    forms: bool = True
+    refusal: str | None = None
+
+
+class RefusalWords(NamedTuple):
+    """The API's words for the refusal a ledger ``code`` stands for, on ``providers``, in the case they were recorded
+    for: a model id the ``model`` pattern is searched in (None: any), a body field at ``field`` (a path) equal to
+    ``value`` (None: any body). ``words`` may hold ``{model}``, the request's model id as the API echoes it."""
+
+    code: str
+    providers: tuple[str, ...]
+    words: str
+    model: str | None = None
+    field: tuple[str, ...] = ()
+    value: Any = None
+
+
+class ChoiceCount(NamedTuple):
+    """How many choices a host's source says one request may ask. ``severity`` "error": the API refuses more (its
+    own source says so); "warning": a source says more are ignored, capped or were refused, and the request is
+    sent."""
+
+    severity: Literal["error", "warning"]
+    most: int  # the most choices the source says the host takes
+    words: str  # what the source says, quoted in the ledger (the API's 400 message for an error)
+    stream_only: bool = False  # the source speaks of streamed requests only
+    # the source's words when it says a count below 1 is refused too (Groq: "must be equal to 1"); else a count
+    # below 1 is no source's subject here and is left to the API
+    below: str = ""
+
+
+FactValue = Union[ChoiceWords, ChoiceCount, tuple[RefusalWords, ...]]
+
+
+def refusals(value: FactValue | None) -> tuple[RefusalWords, ...]:
+    """The RefusalWords a fact's value holds (none for another kind of value: ChoiceWords and ChoiceCount are
+    tuples too)."""
+    if type(value) is tuple and all(isinstance(row, RefusalWords) for row in value):
+        return value
+    return ()

@@ -1,0 +1,105 @@
+"""A tool's regular expressions matched against a model's arguments, bounded in time (limit ``pattern_seconds``).
+
+A schema's ``pattern`` / ``patternProperties`` and a custom tool's regex grammar are the user's (or an MCP
+server's); the text they are matched against is the model's. Python's ``re`` backtracks, so a pattern such as
+``^(a|aa)+$`` on eighty a's and a '!' runs for ever, holding the GIL (not even Ctrl-C ends it), where the API's own
+matcher (OpenAI documents the Rust regex crate's syntax, which matches in linear time) answers at once. These
+matches go through the ``regex`` package instead, which gives up past a timeout: the call is then "not checked"
+(``SlowPattern``), never judged on a guess. Imported only when a call is checked against such a schema."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from . import limits
+
+
+class SlowPattern(Exception):
+    """A pattern that took longer than ``pattern_seconds`` on one value: the arguments are not checked."""
+
+    def __init__(self, pattern: str, where: str) -> None:
+        super().__init__(pattern, where)
+        self.pattern, self.where = pattern, where
+
+    def line(self) -> str:
+        shown = self.pattern if len(self.pattern) <= 80 else self.pattern[:77] + "..."
+        return (f"schema: the {self.where} {shown!r} took more than {limits.shown('pattern_seconds')} on a call's "
+                "text (Python's regex engines backtrack; the API's may not): arguments not checked")
+
+
+_SLOW: set[str] = set()  # patterns that once ran past the limit: not tried again in this process, so a reply of
+# many calls (or a proxy's stream of answers) costs pattern_seconds once per such pattern, not once per value
+
+
+def matches(pattern: str, text: str, *, where: str = "pattern", whole: bool = False) -> bool:
+    """``re.search`` (``whole``: ``re.fullmatch``) of ``pattern`` in ``text``, stopped past ``pattern_seconds``."""
+    import regex
+
+    if pattern in _SLOW:
+        raise SlowPattern(pattern, where)
+    seconds = limits.get("pattern_seconds")
+    try:
+        compiled = regex.compile(pattern)
+    except regex.error:  # it compiled in Python's re (the schema was checked) but not here: as re reads it, unbounded
+        import re
+
+        found = (re.fullmatch if whole else re.search)(pattern, text)
+        return found is not None
+    try:
+        found = (compiled.fullmatch if whole else compiled.search)(text, timeout=seconds)
+    except TimeoutError:
+        if len(_SLOW) < 1024:
+            _SLOW.add(pattern)
+        raise SlowPattern(pattern, where) from None
+    return found is not None
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if validator.is_type(instance, "string") and not matches(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")  # jsonschema's own words
+
+
+def _pattern_properties(validator: Any, patterns: dict[str, Any], instance: Any, schema: Any) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for name, value in instance.items():
+            if matches(pattern, name, where="patternProperties pattern"):
+                yield from validator.descend(value, subschema, path=name, schema_path=pattern)
+
+
+def _additional_properties(original: Any) -> Any:
+    """``additionalProperties`` beside ``patternProperties`` (whose names jsonschema matches with re): the names no
+    property and no pattern takes, found in bounded time; without patterns, jsonschema's own check."""
+
+    def check(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        patterns = schema.get("patternProperties")
+        if not isinstance(patterns, dict) or not patterns or not validator.is_type(instance, "object"):
+            yield from original(validator, extra, instance, schema)
+            return
+        from jsonschema.exceptions import ValidationError
+
+        named = schema.get("properties", {})
+        extras = [name for name in instance if name not in named and not any(
+            matches(p, name, where="patternProperties pattern") for p in patterns)]
+        if validator.is_type(extra, "object"):
+            for name in extras:
+                yield from validator.descend(instance[name], extra, path=name)
+        elif extra is False and extras:
+            yield ValidationError(f"{', '.join(map(repr, sorted(extras)))} do not match any of the regexes: "
+                                  f"{', '.join(map(repr, sorted(patterns)))}")
+
+    return check
+
+
+def bounded(cls: Any) -> Any:
+    """The jsonschema validator class ``cls`` with ``pattern``, ``patternProperties`` and the names
+    ``additionalProperties`` tells from them matched in bounded time."""
+    from jsonschema import validators
+
+    keywords = {"pattern": _pattern, "patternProperties": _pattern_properties}
+    if "additionalProperties" in cls.VALIDATORS:
+        keywords["additionalProperties"] = _additional_properties(cls.VALIDATORS["additionalProperties"])
+    return validators.extend(cls, {k: v for k, v in keywords.items() if k in cls.VALIDATORS})

@@ -1,0 +1,334 @@
+"""`--dialect litellm`: what ``litellm.completion`` (LiteLLM ``litellm_rules.VERSION``) puts on each provider's
+wire for the scenario's tools, tool_choice and parallel_tool_calls, with ``drop_params`` as the command line gives it
+(``--drop-params``), next to the API-correct request toolchoice builds.
+
+The user is assumed to call ``litellm.completion(model="<route>/<model>", messages=..., tools=[every scenario tool
+as an OpenAI chat tool], tool_choice=X, parallel_tool_calls=P[, drop_params=True])``, X being the scenario's
+tool_choice in OpenAI's spelling (``completion_value``). Only the tool fields of the API request change (the tools,
+the choice's field, ``parallel_tool_calls``, Bedrock's ``additionalModelRequestFields.tool_choice``), and what
+toolchoice itself adds for a choice LiteLLM does not (DeepSeek's ``thinking`` disabled); each field that differs is
+a ``dialect.differs`` warning with LiteLLM's source and, where known, the API's answer; what LiteLLM raises instead
+of sending is a ``dialect.refused`` error with its words. The rules are data (``litellm_rules``); litellm is never
+imported. Imported only with ``--dialect litellm``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Callable, Mapping, NamedTuple
+from urllib.parse import unquote
+
+from .core.model import LedgerEntry, Scenario, ToolChoice, Translation, compact
+from .litellm_rules import (ANTHROPIC_FORCED, ANTHROPIC_FORCED_ERROR, ANTHROPIC_NO_FORCED_TOOL_USE, API_ANSWERS,
+                            BEDROCK_PARALLEL_CONFIG, COPIED, DROPPED, PARAMS_ERROR, READ, ROUTES, VERSION, ChoiceRule,
+                            Raise, Route, Source)
+
+_ABSENT = object()
+_ANY_SPELLINGS = {"any", "ANY"}
+# toolchoice refuses the API request for these alone, and LiteLLM sends its request anyway
+_SENT_ANYWAY = {"thinking.forced_choice", "tool_choice.without_tools"}
+_EXTRA = "additionalModelRequestFields"
+Rebuild = Callable[[Scenario, str], Translation]
+
+
+class LiteLLMView(NamedTuple):
+    """One provider under --dialect litellm: LiteLLM's request (``translation``) and the API one."""
+
+    translation: Translation  # request: what LiteLLM sends (None where it raises); ledger: API + dialect
+    api: Translation
+    route: str | None  # the model string LiteLLM is given ("anthropic/claude-sonnet-5")
+    call: str | None  # the litellm.completion call described
+    drop_params: bool
+
+    @property
+    def label(self) -> str | None:
+        return self.route
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.translation.to_json()
+        data["dialect"] = "litellm"
+        data["route"] = self.route
+        data["completion"] = self.call
+        data["drop_params"] = self.drop_params
+        data["api"] = {"effective_tool_choice": self.api.effective_tool_choice,
+                       "request": self.api.request.to_json() if self.api.request else None,
+                       "offered_tools": list(self.api.offered_tools)}
+        return data
+
+
+def completion_value(choice: ToolChoice | None) -> tuple[str | None, Any, str | None]:
+    """(the rule's key: auto, none, required, any or named; the tool_choice argument in OpenAI's spelling; a note when
+    the scenario's spelling has no OpenAI form and a neighbour was assumed). An allowed subset: (None, None, note)."""
+    if choice is None:
+        return None, None, None
+    spelled = choice.spelling
+    if choice.mode == "allowed":
+        return None, None, "an allowed-tools subset is not described for litellm.completion"
+    if choice.mode == "named":
+        return "named", {"type": "function", "function": {"name": choice.name}}, None
+    if choice.mode == "required" and spelled in _ANY_SPELLINGS:
+        return "any", "any", None if spelled == "any" else f"{spelled} written as 'any'"
+    return choice.mode, choice.mode, None if spelled == choice.mode else f"{spelled} written as {choice.mode!r}"
+
+
+def _get(body: Any, path: str) -> Any:
+    node = body
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return _ABSENT
+        node = node[part]
+    return node
+
+
+def _set(body: dict[str, Any], path: str, value: Any) -> None:
+    *parents, last = path.split(".")
+    node = body
+    for part in parents:
+        if value is _ABSENT and not isinstance(node.get(part), dict):
+            return
+        node = node.setdefault(part, {})
+    if value is _ABSENT:
+        node.pop(last, None)
+    else:
+        node[last] = value
+
+
+def _shown(value: Any) -> str:
+    return "nothing" if value is _ABSENT else compact(value)
+
+
+def _filled(template: Any, name: str | None) -> Any:
+    if isinstance(template, str):
+        return name if template == "{name}" else template
+    if isinstance(template, list):
+        return [_filled(v, name) for v in template]
+    if isinstance(template, dict):
+        return {k: _filled(v, name) for k, v in template.items()}
+    return template
+
+
+def _model_of(api: Translation) -> str:
+    """The model id the API request names (Bedrock: in the path; others: the body's model or the URL's)."""
+    assert api.request is not None
+    match = re.search(r"/model/([^/]+)/|/models/([^/:]+):", api.request.url)  # Bedrock's, Gemini's
+    model = api.request.body.get("model")
+    if isinstance(model, str):
+        return model
+    return unquote(match.group(1) or match.group(2)) if match else ""
+
+
+def _translated(rebuild: Rebuild | None, scenario: Scenario, provider: str) -> Translation:
+    """The API translation of a changed scenario: with the command line's options when the caller gave them."""
+    if rebuild is not None:
+        return rebuild(scenario, provider)
+    from .core.registry import translate
+
+    return translate(provider, scenario)
+
+
+def _tools(route: Route, api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> list[dict[str, Any]]:
+    """Every scenario tool in the route's wire form: LiteLLM sends all it is given, whatever the choice."""
+    assert api.request is not None
+    tools = _get(api.request.body, route.tools_path)
+    if set(api.offered_tools) != set(scenario.tool_names) or tools is _ABSENT:
+        auto = scenario._replace(tool_choice=ToolChoice("auto", spelling="auto"), parallel_tool_calls=None)
+        full = _translated(rebuild, auto, api.provider)
+        tools = _get(full.request.body, route.tools_path) if full.request else _ABSENT
+    tools = [] if tools is _ABSENT else json.loads(json.dumps(tools))
+    if route.provider == "anthropic":
+        tools = [{**t, "type": "custom"} if "input_schema" in t else t for t in tools]
+    if route.provider == "gemini":
+        tools = [{("function_declarations" if k == "functionDeclarations" else k): v for k, v in t.items()}
+                 for t in tools]
+    return tools
+
+
+def _base(api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> Translation:
+    """A refused API translation whose only faults LiteLLM does not check (a forcing choice beside Claude's thinking,
+    a tool_choice without tools), rebuilt with tool_choice auto, or none without tools (the choice is then set as
+    LiteLLM sends it). Else ``api``."""
+    errors = {e.code for e in api.ledger if e.severity == "error"}
+    if api.request is not None or not errors or not errors <= _SENT_ANYWAY:
+        return api
+    base = _translated(rebuild, scenario._replace(
+        tool_choice=ToolChoice("auto", spelling="auto") if scenario.tools else None), api.provider)
+    return base if base.request is not None else api
+
+
+class _Outcome(NamedTuple):
+    fields: dict[str, Any]  # body path -> value (or _ABSENT)
+    refused: tuple[str, Source] | None = None  # (LiteLLM's words, where)
+    notes: tuple[tuple[str, ChoiceRule | Source], ...] = ()  # (path, the rule that set it)
+
+
+def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, drop: bool, model: str,
+             name: str | None, has_tools: bool, extra: Any) -> _Outcome:
+    """The tool fields LiteLLM sends for the call, or what it raises (in LiteLLM's order: an unsupported parameter
+    in get_optional_params, then the config's map_openai_params)."""
+    fields: dict[str, Any] = {}
+    notes: list[tuple[str, Any]] = []
+    if parallel is not None and route.parallel == "refused" and not drop:
+        params = "['parallel_tool_calls']"
+        return _Outcome({}, (PARAMS_ERROR.format(route=route.prefix.rstrip("/"), params=params, model=model),
+                             route.parallel_source))
+    choice: Any = _ABSENT
+    rule = route.choices.get(word) if word else None
+    if rule is not None:
+        sends = rule.sends
+        if isinstance(sends, Raise):
+            if not (drop and sends.dropped_with_drop_params):
+                return _Outcome({}, (sends.error.format(model=model), sends.source))
+            sends = DROPPED
+        choice = value if sends == COPIED else _ABSENT if sends == DROPPED else _filled(sends, name)
+    if route.parallel == "anthropic" and parallel is not None and word != "none":
+        choice = {"type": "auto"} if choice is _ABSENT else dict(choice)
+        choice["disable_parallel_tool_use"] = not parallel
+    if (route.provider == "anthropic" and isinstance(choice, dict) and choice.get("type") in ("any", "tool")
+            and ANTHROPIC_NO_FORCED_TOOL_USE.search(model)):
+        if not drop:
+            return _Outcome({}, (ANTHROPIC_FORCED_ERROR.format(model=model), ANTHROPIC_FORCED))
+        choice = {k: v for k, v in {**choice, "type": "auto"}.items() if k != "name"}
+        notes.append((route.choice_path or "", ANTHROPIC_FORCED))
+    if not has_tools and route.no_tools is not None and choice is not _ABSENT:
+        choice, rule = _ABSENT, ChoiceRule(DROPPED, route.no_tools)
+    if rule is not None:
+        notes.append(("choice", rule))
+    if route.choice_path is not None:
+        fields[route.choice_path] = choice
+        if rule is not None:
+            notes.append((route.choice_path, rule))
+    if route.parallel == "copied":
+        fields["parallel_tool_calls"] = _ABSENT if parallel is None else parallel
+        notes.append(("parallel_tool_calls", route.parallel_source))
+    if route.parallel == "bedrock":
+        merged = dict(extra) if isinstance(extra, dict) else {}
+        merged.pop("tool_choice", None)
+        if parallel is not None and BEDROCK_PARALLEL_CONFIG.search(model):
+            inner = {"type": "auto", "disable_parallel_tool_use": not parallel}
+            merged["tool_choice"] = {k: v for k, v in inner.items() if not (k == "type" and choice is not _ABSENT)}
+            notes.append((f"{_EXTRA}", route.parallel_source))
+        fields[_EXTRA] = merged if merged else _ABSENT
+    if parallel is not None and route.parallel in ("dropped", "refused"):
+        notes.append(("parallel_tool_calls", route.parallel_source))
+    return _Outcome(fields, None, tuple(notes))
+
+
+def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | None = None,
+          rebuild: Rebuild | None = None) -> LiteLLMView:
+    """The API translation for one provider, redone as litellm.completion would send it (``settings``:
+    drop_params; ``rebuild``: how to translate a changed scenario with the command line's options)."""
+    drop = bool((settings or {}).get("drop_params"))
+    route = ROUTES.get(api.provider)
+    ledger = list(api.ledger)
+
+    def keep(code: str, message: str, severity: str = "info") -> LiteLLMView:
+        ledger.append(LedgerEntry(severity, code, message))  # type: ignore[arg-type]
+        return LiteLLMView(api._replace(ledger=ledger), api, None, None, drop)
+
+    if route is None:
+        return keep("dialect.no_route", f"no LiteLLM route is described for {api.provider}; the API request is shown")
+    base = _base(api, scenario, rebuild)
+    if base.request is None:
+        return keep("dialect.api_refused", "toolchoice refuses the API request, so LiteLLM's is not described")
+    word, value, note = completion_value(scenario.tool_choice)
+    if scenario.tool_choice is not None and word is None:
+        return keep("dialect.no_spelling", f"{note}: LiteLLM's request is not described; the API request is shown",
+                    "warning")
+    model = _model_of(base)
+    routed = route.prefix + model
+    body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
+    thinking = body.get("thinking")
+    arguments = [f"model={routed!r}", "messages"] + (["tools"] if scenario.tools else []) + (
+        [f"tool_choice={json.dumps(value) if isinstance(value, dict) else repr(value)}"] if word else []) + (
+        [f"parallel_tool_calls={scenario.parallel_tool_calls}"] if scenario.parallel_tool_calls is not None else []) + (
+        [f"thinking={compact(thinking)}"] if isinstance(thinking, dict) and thinking.get("type") != "disabled"
+        else []) + (["drop_params=True"] if drop else [])
+    call = f"litellm.completion({', '.join(arguments)})"
+    tools_given = (f"the scenario's {len(scenario.tools)} tool(s) as OpenAI chat tools" if scenario.tools
+                   else "no tools")
+    ledger.append(LedgerEntry("info", "dialect.call", f"described: {call} with {tools_given} (litellm {VERSION}, "
+                              f"{route.config}; read {READ})"
+                              + (f"; {note}" if note else "")))
+    if any(scenario.tool_is_strict(t) for t in scenario.tools):
+        ledger.append(LedgerEntry("info", "dialect.unchecked", "strict tools: described as the API request declares "
+                                  "them; what LiteLLM does with a strict tool is not described here"))
+    name = scenario.tool_choice.name if scenario.tool_choice is not None else None
+    outcome = _outcome(route, word, value, scenario.parallel_tool_calls, drop, model, name,
+                       bool(scenario.tools), body.get(_EXTRA))
+    if outcome.refused is not None:
+        error, source = outcome.refused
+        ledger.append(LedgerEntry("error", "dialect.refused", f"LiteLLM raises before sending, nothing is sent: "
+                                                              f"{error} ({source})"))
+        refused = Translation(api.provider, api.requested_tool_choice, None, None, ledger, ())
+        return LiteLLMView(refused, api, routed, call, drop)
+    compared = [route.tools_path, *outcome.fields]
+    for path in (route.choice_path, "parallel_tool_calls"):
+        if path is not None:
+            _set(body, path, _ABSENT)
+    if scenario.tools:
+        _set(body, route.tools_path, _tools(route, base, scenario, rebuild))
+    for path, field in outcome.fields.items():
+        _set(body, path, field)
+    if route.provider == "gemini" and _get(body, "toolConfig") == {}:
+        body.pop("toolConfig")
+    disabled = [e for e in api.ledger if e.code == "thinking.disabled_for_choice"]
+    if disabled and isinstance(thinking, dict) and thinking.get("type") == "disabled":
+        body.pop("thinking")
+        compared.append("thinking")
+    why = {path: rule for path, rule in outcome.notes}
+    api_body = api.request.body if api.request is not None else None
+    for path in dict.fromkeys(compared):
+        ours = _get(api_body, path) if api_body is not None else _ABSENT
+        theirs = _get(body, path)
+        if ours == theirs:
+            continue
+        rule = why.get("choice") if path == route.tools_path else why.get(path)
+        ledger.append(_difference(route, path, ours, theirs, rule, base is api))
+    if base is not api:
+        faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
+        sent = _get(body, route.choice_path or "")
+        if sent is _ABSENT:  # LiteLLM left the choice out: the API has nothing to refuse
+            source = why.get("choice")
+            ledger.append(LedgerEntry("info", "dialect.differs", f"toolchoice refuses the API request ({faults}); "
+                                      "LiteLLM sends its request without tool_choice"
+                                      + (f" ({source.source})" if isinstance(source, ChoiceRule) else "")))
+        else:
+            answers = "; ".join(API_ANSWERS.get(e.code, e.message) for e in api.ledger if e.severity == "error")
+            ledger.append(LedgerEntry("warning", "dialect.differs", f"toolchoice refuses the API request ({faults}); "
+                                      f"LiteLLM sends its request anyway, with tool_choice {_shown(sent)}: {answers}"))
+    if disabled and "thinking" not in body:
+        ledger.append(LedgerEntry("warning", "dialect.differs", "thinking: LiteLLM sends the forcing tool_choice without "
+                                  "thinking disabled (DeepSeekChatConfig.map_openai_params maps only what it is "
+                                  f"given): {API_ANSWERS['thinking.disabled_for_choice']}"))
+    effective = _get(body, route.choice_path) if route.choice_path else _ABSENT
+    translation = base._replace(requested_tool_choice=api.requested_tool_choice,
+                                effective_tool_choice=None if effective is _ABSENT else effective,
+                                request=base.request._replace(body=body), ledger=ledger,
+                                offered_tools=scenario.tool_names)
+    return LiteLLMView(translation, api, routed, call, drop)
+
+
+def _difference(route: Route, path: str, ours: Any, theirs: Any, why: ChoiceRule | Source | None,
+                compared_to_api: bool) -> LedgerEntry:
+    """One dialect.differs entry: where LiteLLM parts from the API request, LiteLLM's source and the API's answer."""
+    if path == route.tools_path:
+        names = lambda tools: [t.get("name") or (t.get("function") or t.get("toolSpec") or {}).get("name")  # noqa: E731
+                               for t in tools] if isinstance(tools, list) else []
+        if route.tools_note and (ours is _ABSENT or len(names(ours)) == len(names(theirs))):
+            return LedgerEntry("info", "dialect.differs", f"{path}: LiteLLM {route.tools_note}")
+        said = f": {why.api_says}" if isinstance(why, ChoiceRule) and why.api_says else ""
+        return LedgerEntry("warning", "dialect.differs", f"{path}: LiteLLM sends every tool it is given "
+                                                         f"({len(theirs)}); the API request sends "
+                                                         f"{0 if ours is _ABSENT else len(ours)}{said}")
+    source = why.source if isinstance(why, ChoiceRule) else why
+    said = why.api_says if isinstance(why, ChoiceRule) else None
+    if path == "thinking":
+        return LedgerEntry("info", "dialect.differs", "thinking: LiteLLM sends no thinking field; the API request "
+                                                      f"sends {_shown(ours)}")
+    message = f"{path}: LiteLLM sends {_shown(theirs)}; the API request sends {_shown(ours)}"
+    if source is not None:
+        message += f" ({source})"
+    if said:
+        message += f": {said}"
+    return LedgerEntry("warning" if compared_to_api else "info", "dialect.differs", message)

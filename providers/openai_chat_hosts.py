@@ -1,0 +1,150 @@
+"""The hosts openai_chat serves, as data with their rules: each host's quirks (``HOSTS``: endpoint, auth header, id
+rule, thinking field, ledger notes), the tool-name rule each host's own source states (``NAME_RULES``), and the host
+notes a request's situation calls up (``host_notes``). A host without quirks needs no row here: its capability row's
+endpoint is enough (``host_for``)."""
+
+import re
+from typing import Any, Literal, NamedTuple
+
+from .core.capabilities import Capability
+from .core.translation import Context, strict_wanted
+
+When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
+
+
+class Note(NamedTuple):
+    """A host-specific fact worth a ledger line whenever the situation ``when`` arises."""
+
+    when: When
+    code: str
+    severity: Literal["info", "warning"]
+    message: str
+
+
+class Host(NamedTuple):
+    base: str  # default base URL, as the host's OpenAI-compatible SDK base (includes /v1 where it does)
+    path: str = "/chat/completions"
+    auth: Literal["bearer", "api-key"] = "bearer"
+    key_optional: bool = False  # local servers: no key unless one is set
+    max_tokens_field: str = "max_tokens"
+    id_rule: Literal["", "alnum9"] = ""  # rewrite history tool-call ids to 9 alphanumerics
+    tool_message_name: bool = False  # tool results carry the tool's name
+    thinking: Literal["", "deepseek"] = ""
+    strict_errors: bool = False  # the host rejects strict schemas that break OpenAI's rules
+    strict_base: str = ""  # strict tools need this base URL
+    # How a stream reports usage: asked for with stream_options.include_usage (openai-python
+    # chat/completion_create_params.py), or sent in the final chunk unasked (Mistral: its SDK's
+    # ChatCompletionStreamRequest has no stream_options; vercel/ai's recorded mistral-tool-call stream
+    # carries usage on its last chunk).
+    stream_usage: Literal["stream_options", "final_chunk"] = "stream_options"
+    developer_role: bool = False  # the API takes {"role": "developer"} (openai-python: ChatCompletionDeveloperMessageParam)
+    router: bool = False  # OpenRouter: provider.require_parameters routing; replies name their upstream
+    reasoning_replay: bool = False  # assistant messages take reasoning_content back (DeepSeek, vLLM, llama.cpp)
+    reasoning_effort: bool = False  # the host takes reasoning_effort
+    notes: tuple[Note, ...] = ()
+
+
+HOSTS: dict[str, Host] = {
+    "openai": Host("https://api.openai.com/v1", max_tokens_field="max_completion_tokens", strict_errors=True,
+                   developer_role=True, reasoning_effort=True),
+    "azure": Host("{endpoint}/openai/deployments/{deployment}", auth="api-key", strict_errors=True,
+                  max_tokens_field="max_completion_tokens", reasoning_effort=True),
+    "mistral": Host("https://api.mistral.ai/v1", id_rule="alnum9", tool_message_name=True, stream_usage="final_chunk"),
+    "groq": Host("https://api.groq.com/openai/v1", notes=(
+        Note("strict", "pitfall.strict_best_effort", "info",
+             "Groq's SDK types carry function.strict but enforcement is not documented; validate the arguments"),
+    )),
+    "deepseek": Host("https://api.deepseek.com", thinking="deepseek", strict_base="https://api.deepseek.com/beta",
+                     reasoning_replay=True, reasoning_effort=True),
+    "openrouter": Host("https://openrouter.ai/api/v1", router=True, notes=(
+        Note("always", "pitfall.upstream_dependent", "info",
+             "OpenRouter forwards tool_choice to the upstream model; support depends on that model "
+             "(pick models listing tools and tool_choice in supported_parameters)"),
+    )),
+    "vllm": Host("http://localhost:8000/v1", key_optional=True, reasoning_replay=True, notes=(
+        Note("auto", "pitfall.vllm_auto_flags", "info",
+             "vLLM answers auto only when started with --enable-auto-tool-choice and --tool-call-parser"),
+        Note("required", "pitfall.vllm_required_version", "info", "vLLM accepts tool_choice required from 0.8.3 on"),
+        Note("none", "pitfall.vllm_none_prompt", "info",
+             "with none, vLLM still renders the tools into the prompt unless started with "
+             "--exclude-tools-when-tool-choice-none"),
+    )),
+    "llamacpp": Host("http://localhost:8080/v1", key_optional=True, reasoning_replay=True, notes=(
+        Note("parallel_unset", "parallel.default_false", "info",
+             "llama-server defaults parallel_tool_calls to false: at most one call unless you send true"),
+    )),
+    "huggingface": Host("https://router.huggingface.co/v1", notes=(
+        Note("named", "pitfall.langchain_hf_one_tool", "info",
+             "LangChain's ChatHuggingFace refuses tool_choice unless exactly one tool is bound; the API itself "
+             "accepts several"),
+    )),
+}
+
+# Function names: OpenAI's rule ^[a-zA-Z0-9_-]{1,64}$ ('Must be a-z, A-Z, 0-9, or contain underscores and dashes,
+# with a maximum length of 64.'). A name is refused only on a host whose own source states the rule (NAME_RULES,
+# each with its source, read 2026-11-26); the other hosts' types state none (vLLM's, llama.cpp's, the HF router's,
+# Cerebras's, Together's and xAI's function name is a plain string), so there a name breaking OpenAI's rule is sent
+# with the warning tool.name_unstated (until 2026-11-26 every host refused it on OpenAI's word).
+NAME_RULE = (re.compile(r"[a-zA-Z0-9_-]{1,64}").fullmatch, "letters, digits, _ and -, at most 64")
+_NAME_CHARS = (re.compile(r"[a-zA-Z0-9_-]+").fullmatch, "letters, digits, _ and -")
+_OPENAI_WORDS = "'Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.'"
+NAME_RULES: dict[str, tuple[tuple[Any, str], str]] = {
+    "openai": (NAME_RULE, f"openai 3.57.0 types/shared_params/function_definition.py FunctionDefinition.name: "
+                          f"{_OPENAI_WORDS}"),
+    "azure": (NAME_RULE, "Azure/azure-rest-api-specs AzureOpenAI/inference/stable/2024-10-21/inference.yaml (at "
+                         f"ea83a2a) FunctionObject.name: {_OPENAI_WORDS}"),
+    "groq": (NAME_RULE, f"groq 1.7.0 types/shared_params/function_definition.py FunctionDefinition.name: {_OPENAI_WORDS}"),
+    "fireworks": (NAME_RULE, "fireworks-ai 1.2.30 types/shared_params/chat_completion_tool.py Function.name: "
+                             f"{_OPENAI_WORDS}"),
+    "mistral": (NAME_RULE, "Mistral's OpenAPI spec as mistral-rouille 1.1.4 ('customized from Mistral's official "
+                           "OpenAPI specification') renders it: 'The name of the function to be called. Must be "
+                           "a-z,A-Z,0-9 or contain underscores and dashes, with a maximum length of 64.' (mistralai "
+                           "3.7.0's Function.name has no docstring); the API's own 400 (re-read 2026-11-27, "
+                           "Kochava-Studios/witsy#164, mistral-large-latest): 'Function name was ... but must be a-z, "
+                           "A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.'"),
+    "sambanova": (_NAME_CHARS, "sambanova 1.13.0 types/chat/completion_create_params.py ToolFunction.name: 'Must be "
+                               "a-z, A-Z, 0-9, or contain underscores and dashes.' (no length bound)"),
+}
+_UNSTATED = (NAME_RULE[0], NAME_RULE[1], "OpenAI's")
+
+
+def name_rules(provider: str) -> tuple[Any, Any]:
+    """(the rule a host's own source states, or None; OpenAI's rule to check as a warning where no source of the host
+    states it), the two rules ``translation.check_names`` takes."""
+    stated = NAME_RULES.get(provider)
+    return stated[0] if stated else None, _UNSTATED if stated is None or stated[0] is not NAME_RULE else None
+
+
+def host_for(provider: str, cap: Capability) -> Host:
+    """The host's quirks. A host with none needs no entry in HOSTS: its base URL is its capability
+    row's endpoint without the chat-completions path (so adding such a host is one row)."""
+    host = HOSTS.get(provider)
+    if host is not None:
+        return host
+    host = _ROW_HOSTS.get(cap.endpoint)
+    if host is None:
+        path = Host._field_defaults["path"]
+        if not cap.endpoint.endswith(path):
+            raise ValueError(f"{provider}: endpoint {cap.endpoint} does not end with {path}; give it a HOSTS entry")
+        host = _ROW_HOSTS[cap.endpoint] = Host(cap.endpoint[: -len(path)])
+    return host
+
+
+_ROW_HOSTS: dict[str, Host] = {}  # host_for's Host per capability-row endpoint, made once
+
+
+def host_notes(ctx: Context, host: Host) -> None:
+    """The host's notes (``Host.notes``) whose situation this request is in, each a ledger line."""
+    if not host.notes:
+        return
+    mode = ctx.plan.mode
+    active = {"always", *((mode,) if mode in ("none", "required", "named") else ())}
+    if mode in ("auto", "unset") and ctx.plan.tools:
+        active.add("auto")
+    if ctx.scenario.parallel_tool_calls is None and ctx.plan.tools:
+        active.add("parallel_unset")
+    if strict_wanted(ctx):
+        active.add("strict")
+    for note in host.notes:
+        if note.when in active and (note.when != "always" or ctx.plan.tools):
+            ctx.ledger.add(note.severity, note.code, note.message)
