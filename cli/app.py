@@ -79,6 +79,10 @@ def run(argv: list[str]) -> int:
     usage errors (an unknown option, a bad --format) are one line and exit 2."""
     from .exits import BAD_INPUT, error_line
 
+    # a pseudo-terminal of unknown size reports 0 columns and shells export COLUMNS=0: shutil reads that as not set,
+    # rich as a width of 0 (it then printed nothing); not set, every printer asks the terminal (or takes 80)
+    if os.environ.get("COLUMNS", "x").strip().strip("0") == "":
+        del os.environ["COLUMNS"]
     if not argv or "--help" in argv:
         _fold_help_cells()
     if not argv:  # no arguments: the help, exactly as typer shows it

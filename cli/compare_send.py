@@ -40,7 +40,9 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
     wire = choice_text(t.effective_tool_choice)
     if run.skipped:
         return {"provider": run.provider, "tool_choice on the wire": "REFUSED" if t.request is None else wire,
-                "calls": run.skipped, "verdict": "refused" if t.request is None else "skipped",
+                # the reason opens with its provider ("skipped: anthropic: no API key"): named once, in its row
+                "calls": run.skipped.replace(f"skipped: {run.provider}: ", "skipped: ", 1),
+                "verdict": "refused" if t.request is None else "skipped",
                 "latency ms": "–", "tokens in/out": "–"}
     sample = run.first
     assert sample is not None

@@ -79,5 +79,7 @@ def init(
     try:
         file.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise ToolchoiceError(f"cannot write {file}: {exc.strerror}") from None
+        missing = not file.parent.exists()
+        raise ToolchoiceError(f"cannot write {file}: {exc.strerror}",
+                              hint=f"make the folder {file.parent} first" if missing else None) from None
     write(f"wrote {file}: try `toolchoice compare {file}`")

@@ -62,7 +62,10 @@ def selected_providers(requested: Sequence[str] | None, scenario: Scenario) -> l
     names = provider_names(requested)
     if not names:
         return list(scenario.providers) or list(PROVIDER_IDS)
-    if "all" in names:
+    if "all" in names:  # every other name given is still checked: a typo beside 'all' is not dropped unsaid
+        for name in names:
+            if name != "all":
+                check_provider(name)
         return list(PROVIDER_IDS)
     out: list[str] = []
     for name in names:
@@ -90,6 +93,9 @@ def models_for(values: Sequence[str] | str | None, providers: Sequence[str]) -> 
     per: dict[str, str] = {}
     for value in values or []:
         head, sep, tail = value.partition("=")
+        if sep and not head.strip():
+            raise ToolchoiceError(f"--model {value}: no provider before '='",
+                                  hint="write --model MODEL for every selected provider, or --model PROVIDER=MODEL")
         if sep and head in CAPABILITIES:
             per[head] = tail
         elif sep and head and "/" not in head and ":" not in head:
@@ -100,6 +106,12 @@ def models_for(values: Sequence[str] | str | None, providers: Sequence[str]) -> 
         raise ToolchoiceError(f"--model given {len(bare)} models without a provider ({', '.join(bare)})",
                               hint="write --model PROVIDER=MODEL for each provider")
     out: dict[str, str | None] = {p: per.get(p) for p in providers}
+    unused = [f"{p}={m}" for p, m in per.items() if p not in providers]
+    if unused:  # a model for a provider not selected goes nowhere: said, as a bare model given to several is
+        from .exits import warning_line
+
+        warning_line(f"--model {', '.join(unused)}: {'that provider is' if len(unused) == 1 else 'those are'} not "
+                     f"selected (-p {','.join(providers)}): not used")
     if bare:
         rest = [p for p in providers if p not in per]
         for p in rest:

@@ -550,13 +550,18 @@ def print_pretty(translations: list[Translation], titles: dict[str, str]) -> Non
     console = new_console()
     for t in translations:
         console.rule(Text.assemble((t.provider, "bold"), f" · {titles.get(t.provider, '')}"))
-        line = Text()
-        line.append("tool_choice  ", style="bold")
-        line.append(f"requested {choice_text(t.requested_tool_choice)}")
-        line.append("  →  ")
-        line.append(f"on the wire {choice_text(t.effective_tool_choice)}",
-                    style="green" if t.request else "red")
-        console.print(line)
+        requested = Text.assemble(("tool_choice  ", "bold"), f"requested {choice_text(t.requested_tool_choice)}")
+        style = "green" if t.request else "red"
+        wire = Text(f"on the wire {choice_text(t.effective_tool_choice)}", style=style)
+        if requested.cell_len + 5 + wire.cell_len <= console.width:
+            console.print(Text.assemble(requested, "  →  ", wire))
+        elif 13 + wire.cell_len <= console.width:  # a fold never cuts the label "on the wire" in two
+            console.print(requested)
+            console.print(Text.assemble("          →  ", wire))
+        else:  # the wire form on lines of its own, folded only where the width forces it
+            console.print(requested)
+            console.print(Text.assemble("          →  ", ("on the wire", style)))
+            console.print(Text(choice_text(t.effective_tool_choice), style=style))
         if t.request is None:
             console.print(Text("REFUSED: nothing would be sent", style="bold red"))
         else:

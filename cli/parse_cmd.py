@@ -62,6 +62,13 @@ def read_body(path: Path) -> tuple[Any, str]:
         line = digits_line(text) if isinstance(exc, TooManyDigits) else None
         raise ToolchoiceError(str(exc), path=str(path), line=line) from None
     except ValueError:
+        import re
+
+        # a toolchoice scenario given where the saved reply goes: bad input, not a provider's non-JSON answer
+        if re.search(r"^(tools|messages|tool_choice|loop):", text[:100_000], re.M):
+            raise ToolchoiceError(f"{path} is a toolchoice scenario, not a saved response body",
+                                  hint="a scenario goes to `toolchoice render FILE -p ID` or send; parse reads a reply "
+                                       "(send --save writes them) and judges it with --scenario FILE") from None
         return None, text
 
 
@@ -91,6 +98,26 @@ def wrong_format(provider: str, body: Any) -> ToolchoiceError | None:
         return None
     what, suggestion = foreign
     return ToolchoiceError(f"this body looks like {what}, not a reply in {provider}'s format", hint=f"use -p {suggestion}")
+
+
+# the files `send --save` / `run --save` write beside the body as it arrived (providers/core/save.py), by their keys
+_SAVED = ((frozenset({"method", "url", "headers", "body"}), "request"),
+          (frozenset({"provider", "status", "attempts", "reply", "verdict"}), "reply"))
+
+
+def saved_sibling(path: Path, body: Any) -> ToolchoiceError | None:
+    """A request or parsed-reply file that --save wrote, given where the response body goes: bad input naming the
+    body's file beside it (the README calls what parse reads "a saved reply")."""
+    if not isinstance(body, dict):
+        return None
+    kind = next((kind for keys, kind in _SAVED if keys <= body.keys()), None)
+    if kind is None:
+        return None
+    name = path.name.replace(f".{kind}.json", ".response.json") if f".{kind}.json" in path.name else None
+    where = f"give {path.with_name(name)} (the body as it arrived)" if name else \
+        "give the sample's .response.json file (the body as it arrived)"
+    shown = "stdin" if str(path) == "-" else str(path)
+    return ToolchoiceError(f"{shown} is the {kind} file --save writes, not a response body", hint=where)
 
 
 @handled
@@ -146,6 +173,9 @@ def parse(
         reply = streamed.reply
     else:
         body, text = read_body(response)
+        sibling = saved_sibling(response, body)
+        if sibling is not None:
+            raise sibling
         if body is None and _saved_stream(response, text):
             from .output import shown_path
 

@@ -39,7 +39,11 @@ _STYLE = {"honored": "bold green", "ignored": "bold yellow", "rejected": "bold r
           "did not arrive": "magenta", "not asked": "dim"}
 
 
-def _print(console: Any, result: dict[str, Any]) -> None:
+NEXT_STEP = ("to use these answers, add `--save FILE` to this command, then give `--capabilities FILE` to render, "
+             "compare, send or run at the same base URL")
+
+
+def _print(console: Any, result: dict[str, Any], hint: bool = False) -> None:
     from rich.text import Text
 
     from .output import fitted_table
@@ -59,6 +63,8 @@ def _print(console: Any, result: dict[str, Any]) -> None:
     console.print(fitted_table(console.width, ["question", "on the wire", "result", "evidence", "p50 ms"], rows,
                                title=title, lines=True, word_cap=console.width - 4,
                                short={"on the wire": "wire"}))
+    if hint:  # the next step: what the answers are for
+        console.print(Text(NEXT_STEP))
 
 
 @handled
@@ -113,9 +119,12 @@ def probe(
     if format is ProbeFormat.json:
         write(dumps_indented(result))
     else:
-        emit_pretty(lambda console: _print(console, result), {})
+        emit_pretty(lambda console: _print(console, result, hint=save is None and measured), {})
         if save is not None and measured:
-            write(f"capability overlay written to {save}: use it with render/compare --capabilities {save}")
+            from .output import new_console, wrapped
+
+            write(wrapped(f"capability overlay written to {save}: give --capabilities {save} to render, compare, send or "
+                          "run at the same base URL", new_console().width))
     if code == exits.INTERRUPTED:  # nothing saved: the overlay would lack the questions not asked
         partial = result["partial"]
         exits.error_line(f"interrupted: {partial['done']} of {partial['requested']} questions answered (shown above"

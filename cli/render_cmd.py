@@ -17,7 +17,7 @@ from .inputs import (capabilities_from, check_base_url, models_for, scenario_wit
                      warn_shared_base_url)
 from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, DROP_PARAMS, GATEWAY, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER,
                       SCENARIOS, STRICT, TOOL_CHOICE, Dialect, allowed_env, format_option)
-from .output import dumps, print_ledgers, print_pretty, shown_path, translations_curl, write
+from .output import dumps, new_console, print_ledgers, print_pretty, shown_path, translations_curl, wrapped, write
 
 
 class RenderFormat(str, Enum):
@@ -78,7 +78,8 @@ def _summary(path: Path, translations: list[Translation], loaded: Scenario) -> N
 
     print_table(dry_rows(loaded, translations), f"{shown_path(path)} · {len(translations)} providers · dry run (nothing sent)",
                 ledgers={t.provider: t.ledger for t in translations})
-    write(f"render {shown_path(path)} -p ID shows one provider's exact request (-p all: every one; --ledger-only: the ledgers)")
+    write(wrapped(f"`toolchoice render {shown_path(path)} -p ID` shows one provider's exact request (-p all: every one; "
+                  "--ledger-only: the ledgers)", new_console().width))
 
 
 @handled

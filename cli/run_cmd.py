@@ -166,6 +166,23 @@ def _repeats_merged(found: Any) -> list[tuple[Any, str, str, str]]:
     return out
 
 
+def _same_merged(found: Any) -> list[tuple[Any, str, str, str]]:
+    """A note in the same words on consecutive steps (a key sent to the scenario's base URL, a lint every step
+    repeats) as one line with its steps: a ten-step loop printed it ten times."""
+    spans: dict[tuple[str, str, str], list[list[int]]] = {}  # each note's runs of steps: [first, last, its line]
+    out: list[tuple[Any, str, str, str]] = []
+    for number, severity, code, message in found:
+        runs = spans.setdefault((severity, code, message), [])
+        if isinstance(number, int) and runs and runs[-1][1] == number - 1:
+            runs[-1][1] = number
+            out[runs[-1][2]] = (f"{runs[-1][0]}-{number}", severity, code, message)
+            continue
+        if isinstance(number, int):
+            runs.append([number, number, len(out)])
+        out.append((number, severity, code, message))
+    return out
+
+
 def one_line(message: str) -> str:
     """A note on one line: a line break it quotes (a name from a trace or a tool file) is written out, as `tools`
     writes it, so what follows cannot pass for a line of toolchoice's own."""
@@ -185,7 +202,7 @@ def print_loop(console: Any, run: Any) -> None:
         rows.append([*row[:4], Text(row[4], style=style), *row[5:]])
     console.print(fitted_table(console.width, STEP_HEADERS, rows, right=("step", "latency"),
                                short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
-    for number, severity, code, message in _repeats_merged(notes(run)):
+    for number, severity, code, message in _same_merged(_repeats_merged(notes(run))):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
         console.print(hanging(console, Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
                                                      ": "), one_line(message)))

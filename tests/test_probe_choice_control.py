@@ -145,7 +145,7 @@ def probe_table(stdout: str) -> tuple[list[str], dict[str, tuple[str, str]]]:
     drawn (cli/output.py fitted_table): bordered columns, borderless columns under a header rule, or one
     bordered record a row ("question\u00a0... · result\u00a0... · evidence\u00a0..."). A cell's lines are
     joined with a space (a word folded inside itself would show as two)."""
-    lines = stdout.splitlines()
+    lines = stdout.split("\nto use these answers, ")[0].splitlines()  # the table, without the next step under it
     records: list[list[list[str]]] = []  # each record: its cells, each cell its pieces
     if any(line.startswith("┏") for line in lines):  # bordered, a rule between rows
         table = [line for line in lines if line[:1] in "┏┃┡│├└"]

@@ -152,6 +152,7 @@ class Repeats:
         if len(shown) > 200:
             shown = shown[:199] + "…"
         ends = (f"; loop.stop.repeated_calls {limit} ends the loop" if limit is not None and self.count >= limit
-                else "" if limit is not None else "; loop.stop.repeated_calls: K would end such a loop")
+                else "" if limit is not None
+                else f"; set loop.stop.repeated_calls: {self.count} to end the loop here")
         return LedgerEntry("warning", "loop.repeated_call",
                            f"step {number} makes the same call as the step before ({self.count} in a row): {shown}{ends}")

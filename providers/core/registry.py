@@ -21,6 +21,9 @@ def check_provider(provider: str) -> str:
                             hint=f"providers: {', '.join(PROVIDER_IDS)}")
     if provider not in CAPABILITIES:
         hint = did_you_mean(provider, PROVIDER_IDS) or f"providers: {', '.join(PROVIDER_IDS)}"
+        if provider == "all":  # the command line's word (-p all), not an id: the Python API takes the ids
+            hint = ("'all' is the command line's word; in Python pass toolchoice.providers.core.capabilities."
+                    "PROVIDER_IDS (every provider id)")
         raise ToolchoiceError(f"unknown provider '{provider}'", hint=hint)
     return provider
 

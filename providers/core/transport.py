@@ -280,7 +280,9 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
         raise MissingKey(f"{who}no API key: set {' or '.join(request.key_env)}",
                          hint=f"a local server that checks no key takes any value, e.g. export "
                               f"{request.key_env[0]}=local" if local else
-                              "the key is read from the environment at send time and never printed")
+                              "the key is read from the environment at send time and never printed; to try without "
+                              f"one: `toolchoice mock -p {provider or 'ID'}`, then this command with `--base-url URL` and "
+                              f"`{request.key_env[0]}=unused` (docs/mock.md)")
     if missing:
         raise MissingKey(f"{who}a header needs {', '.join(dict.fromkeys(missing))}, which is not set "
                               "in the environment", hint="export it, or remove it from providers.<id>.headers")
