@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, ToolchoiceError, Translation, compact
-from .vercel_rules import (ACTIVE_TOOLS, ANTHROPIC_FORCED_AUTO, ANTHROPIC_FORCED_WARNING, ANTHROPIC_REJECTS_FORCED,
+from .vercel_rules import (ACTIVE_TOOLS, ANTHROPIC_EAGER, ANTHROPIC_FORCED_AUTO, ANTHROPIC_FORCED_WARNING, ANTHROPIC_REJECTS_FORCED,
                            ANTHROPIC_REJECTS_SOURCE, API_ANSWERS, DEEPSEEK_THINKING, DROPPED, NAMED, NO_TOOLS, PACKAGES,
                            READ, RESPONSES_ALLOWED, UNSET_AS_AUTO, VERSIONS, Package, Rule, Source)
 
@@ -181,9 +181,13 @@ def _openapi(schema: Any) -> Any:
     return schema
 
 
-def _as_package_writes(package: Package, tools: Any) -> Any:
+def _as_package_writes(package: Package, tools: Any, stream: bool) -> Any:
     """The declarations as the package writes them where it parts from the API request's: Gemini's OpenAPI schemas,
-    the Responses model's strict left out of a tool that does not set it."""
+    the Responses model's strict left out of a tool that does not set it, Anthropic's eager_input_streaming on a
+    stream."""
+    if package.provider == "anthropic" and stream and isinstance(tools, list):
+        return [{**t, "eager_input_streaming": True} if isinstance(t, dict) and "input_schema" in t else t
+                for t in tools]
     if package.provider == "openai-responses" and isinstance(tools, list):
         return [{k: v for k, v in t.items() if not (k == "strict" and v is False)} if isinstance(t, dict) else t
                 for t in tools]
@@ -338,7 +342,10 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         why["parallel_tool_calls"] = why[_EXTRA] = parallel.source
     compared = [package.tools_path, package.choice_path or "tool_choice", "parallel_tool_calls"]
     declared = _declared(package, base, scenario, rebuild) if sent_tools else _ABSENT
-    tools = _as_package_writes(package, _only(declared, sent_tools)) if sent_tools else _ABSENT
+    stream = body.get("stream") is True
+    tools = _as_package_writes(package, _only(declared, sent_tools), stream) if sent_tools else _ABSENT
+    if stream and package.provider == "anthropic" and sent_tools:
+        why[package.tools_path] = ANTHROPIC_EAGER
     _set(body, package.tools_path, tools)
     if package.choice_path is not None:
         _set(body, package.choice_path, choice)
@@ -409,7 +416,9 @@ def _difference(package: Package, path: str, ours: Any, theirs: Any, why: Mappin
             return found
 
         if names(ours) == names(theirs):
-            note = package.tools_note or "writes the declarations otherwise"
+            eager = why.get(path)
+            note = (f"declares each tool with eager_input_streaming: true on a stream ({eager})"
+                    if isinstance(eager, Source) else package.tools_note or "writes the declarations otherwise")
             return LedgerEntry("warning" if package.tools_warning else "info", "dialect.differs",
                                f"{path}: {package.package} {note}")
         rule = why.get(package.choice_path or "")

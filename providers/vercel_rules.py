@@ -205,3 +205,7 @@ API_ANSWERS: dict[str, str] = {
 RESPONSES_ALLOWED = Source("@ai-sdk/openai", 6041, 'if (allowedTools != null) { ... return { tools: openaiTools2, '
                                                    'toolChoice: { type: "allowed_tools", mode: (_e = allowedTools.mode) '
                                                    '!= null ? _e : "auto", tools: allowedToolEntries } }')
+# @ai-sdk/anthropic streaming: each function tool declared with eager_input_streaming unless toolStreaming: false
+ANTHROPIC_EAGER = Source(_ANTHROPIC, 4251, "const defaultEagerInputStreaming = stream && (anthropicOptions?.toolStreaming "
+                                           "?? true) ... (line 1702) ...eagerInputStreaming ? { eager_input_streaming: "
+                                           "true } : {}")
