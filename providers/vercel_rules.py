@@ -178,7 +178,8 @@ PACKAGES: dict[str, Package] = {
 }
 
 # Anthropic: a forcing choice becomes auto (the named tool sent alone) with a warning when the model's capabilities
-# say rejectsForcedToolUse or thinking is {type: "enabled"} (budget thinking); adaptive thinking is not checked.
+# say rejectsForcedToolUse or thinking is {type: "enabled"} (budget thinking); adaptive thinking, which takes a
+# forcing choice (model rule claude-thinking-forced-choice), is sent as written (recorded: anthropic-adaptive).
 ANTHROPIC_REJECTS_FORCED = re.compile(r"claude-(?:sonnet-5-5|opus-5-5|fable-5-1)")
 ANTHROPIC_REJECTS_SOURCE = Source(_ANTHROPIC, 6298, 'if (modelId.includes("claude-sonnet-5-5")) { ... '
                                                     'rejectsForcedToolUse: true } (also claude-opus-5-5, '

@@ -1,6 +1,6 @@
-"""`--dialect vercel` held to what the real Vercel AI SDK sent: every request in tests/data/peers/vercel/ (recorded
-by tests/recorders/vercel/record.mjs through ``toolchoice mock``: ai 6.0.326 and the pinned @ai-sdk/* packages;
-SOURCES.md) is compared, in its tool fields, with the body the dialect describes for the same call. The call comes
+"""`--dialect vercel` held to what the real Vercel AI SDK sent: every request in tests/data/peers/vercel/ and
+tests/data/peers/vercel-options/ (recorded by tests/recorders/vercel/record.mjs through ``toolchoice mock``: ai 6.0.326
+and the pinned @ai-sdk/* packages; their SOURCES.md) is compared, in its tool fields, with the body the dialect describes for the same call. The call comes
 from the recording's ``cases.json`` (the toolChoice, activeTools and providerOptions generateText was given), the
 expected body from the recorded request; none is computed by the code under test. Node is never run here.
 """
@@ -24,7 +24,7 @@ from toolchoice.providers.core.scenario_dict import load_scenario_dict
 from toolchoice.providers.vercel_dialect import apply
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "tests" / "data" / "peers" / "vercel"
+PEERS = ROOT / "tests" / "data" / "peers"
 SCENARIO = ROOT / "tests" / "dialect" / "vercel.yaml"  # record.mjs's tools (as zod wrote them), prompt and models
 # the body fields that carry the tools, the choice, parallel calls and thinking on each wire
 FIELDS = ("tools", "tool_choice", "parallel_tool_calls", "toolConfig", "additionalModelRequestFields", "thinking")
@@ -36,13 +36,24 @@ TARGETS: dict[str, tuple[str, str | None]] = {
     "deepseek": ("deepseek", None), "xai": ("xai", None), "openai-compatible": ("vllm", None),
     "amazon-bedrock": ("bedrock", None),
 }
+# record.mjs's `options` targets (tests/data/peers/vercel-options/): providerOptions for parallel calls (parallelToolCalls, disableParallelToolUse) on and off for each choice
+OPTIONS: dict[str, tuple[str, str | None]] = {
+    "openai-chat-parallel": ("openai", None), "openai-responses-parallel": ("openai-responses", None),
+    "groq-parallel": ("groq", None), "mistral-parallel": ("mistral", None), "anthropic-parallel": ("anthropic", None),
+    "amazon-bedrock-parallel": ("bedrock", None), "anthropic-adaptive": ("anthropic", "claude-sonnet-4-6"),
+}
+TARGETS.update(OPTIONS)
+
+
+def folder(target: str) -> Path:
+    return PEERS / ("vercel-options" if target in OPTIONS else "vercel") / target
 
 
 def _cases() -> list[tuple[str, dict[str, Any], int]]:
     """(target, the case as cases.json records it, one sample it sent): every recorded request."""
     found = []
     for target in TARGETS:
-        for case in json.loads((DATA / target / "cases.json").read_text(encoding="utf-8"))["cases"]:
+        for case in json.loads((folder(target) / "cases.json").read_text(encoding="utf-8"))["cases"]:
             found += [(target, case, n) for n in case["samples"]]
     return found
 
@@ -74,8 +85,15 @@ def scenario_for(target: str, case: dict[str, Any]) -> tuple[Any, dict[str, Any]
     thinking = (options.get("anthropic") or options.get("deepseek") or {}).get("thinking")
     if thinking == {"type": "disabled"}:
         settings["thinking"] = False
+    elif thinking == {"type": "adaptive"}:
+        settings["thinking"] = "adaptive"
     elif thinking:
         settings["thinking"] = {"budget": thinking["budgetTokens"]}
+    for space in options.values():
+        if "parallelToolCalls" in space:
+            data["parallel_tool_calls"] = space["parallelToolCalls"]
+        if "disableParallelToolUse" in space:
+            data["parallel_tool_calls"] = not space["disableParallelToolUse"]
     scenario = load_scenario_dict(data)
     if choice is not None:
         scenario = scenario._replace(tool_choice=parse_tool_choice(choice, scenario.tool_names))
@@ -87,7 +105,7 @@ def fields(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def recorded(target: str, sample: int) -> dict[str, Any]:
-    return json.loads((DATA / target / f"sample-{sample:03d}.request.json").read_text(encoding="utf-8"))["body"]
+    return json.loads((folder(target) / f"sample-{sample:03d}.request.json").read_text(encoding="utf-8"))["body"]
 
 
 def described(target: str, case: dict[str, Any]) -> Any:
@@ -107,7 +125,9 @@ def test_the_dialect_sends_what_the_ai_sdk_sent(target: str, case: dict[str, Any
 
 
 def test_every_recorded_request_is_held_and_docs_state_the_count() -> None:
-    requests = {(t, p.name) for t in TARGETS for p in (DATA / t).glob("sample-*.request.json")}
+    assert sorted(p.name for p in (PEERS / "vercel-options").iterdir() if p.is_dir()) == sorted(OPTIONS)
+    assert sorted(p.name for p in (PEERS / "vercel").iterdir() if p.is_dir()) == sorted(set(TARGETS) - set(OPTIONS))
+    requests = {(t, p.name) for t in TARGETS for p in folder(t).glob("sample-*.request.json")}
     assert len(requests) == len(CASES) == len(set((t, n) for t, _, n in CASES))
     page = (ROOT / "docs/vercel-ai-sdk.md").read_text(encoding="utf-8")
     assert f"**{len(CASES)} of {len(CASES)}**" in page
@@ -121,7 +141,7 @@ def codes(view: Any, code: str) -> list[Any]:
 
 
 def _case(target: str, name: str) -> dict[str, Any]:
-    cases = json.loads((DATA / target / "cases.json").read_text(encoding="utf-8"))["cases"]
+    cases = json.loads((folder(target) / "cases.json").read_text(encoding="utf-8"))["cases"]
     return next(c for c in cases if c["case"] == name and c["call"] == "generateText")
 
 
