@@ -22,7 +22,7 @@ from urllib.parse import unquote
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, ToolchoiceError, Translation, compact
 from .vercel_rules import (ACTIVE_TOOLS, ANTHROPIC_EAGER, ANTHROPIC_FORCED_AUTO, ANTHROPIC_FORCED_WARNING, ANTHROPIC_REJECTS_FORCED,
-                           ANTHROPIC_REJECTS_SOURCE, API_ANSWERS, DEEPSEEK_THINKING, DROPPED, NAMED, NO_TOOLS, PACKAGES,
+                           ANTHROPIC_REJECTS_SOURCE, API_ANSWERS, DEEPSEEK_THINKING, DROPPED, NAMED, NO_TOOLS, NO_TOOLS_GIVEN, PACKAGES,
                            READ, RESPONSES_ALLOWED, UNSET_AS_AUTO, VERSIONS, Package, Rule, Source)
 
 _ABSENT = object()
@@ -293,7 +293,7 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
             "toolNames": list(scenario.tool_choice.allowed), "mode": chosen.given}}
     label = f"{package.package} {package.model.replace('MODEL', repr(model))}"
     call = _call(package, model, scenario, chosen, active, options)
-    ledger.append(LedgerEntry("info", "dialect.call", f"described: {call}, tools as jsonSchema(parameters) (ai "
+    ledger.append(LedgerEntry("info", "dialect.call", f"described: {call}{', tools as jsonSchema(parameters)' if scenario.tools else ''} (ai "
                               f"{VERSIONS['ai']}, {package.package} {VERSIONS[package.package]}; read {READ})"
                               + (f"; {chosen.note}" if chosen.note else "")))
     if chosen.given is None and scenario.tools:
@@ -354,10 +354,9 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
              else scenario.parallel_tool_calls)
     else:
         _set(body, "parallel_tool_calls", _ABSENT)
-        if scenario.parallel_tool_calls is not None:
+        if scenario.parallel_tool_calls is not None and parallel is None:
             ledger.append(LedgerEntry("info", "dialect.unchecked", f"parallel_tool_calls: {package.package} has no "
-                                      "option for it" if parallel is None else
-                                      f"parallel_tool_calls: {parallel.option} ({parallel.source})"))
+                                      "providerOptions for it: not sent"))
     if package.provider == "bedrock":
         merged = body.get(_EXTRA) if isinstance(body.get(_EXTRA), dict) else {}
         merged = {k: v for k, v in merged.items() if k != "tool_choice"}
@@ -387,9 +386,11 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         sent = _get(body, package.choice_path or "tool_choice")
         answers = "; ".join(API_ANSWERS.get(e.code, e.message) for e in api.ledger if e.severity == "error")
         forcing = isinstance(sent, dict) and sent.get("type") in ("any", "tool")
+        sends = (f"with tool_choice {_shown(sent)}" if sent is not _ABSENT else "without tool_choice"
+                 + ("" if sent_tools else f" or tools ({NO_TOOLS_GIVEN})"))
         ledger.append(LedgerEntry("warning" if forcing else "info", "dialect.differs",
-                                  f"toolchoice refuses the API request ({faults}); the AI SDK sends its request with "
-                                  f"tool_choice {_shown(sent)}" + (f": {answers}" if forcing else "")))
+                                  f"toolchoice refuses the API request ({faults}); the AI SDK sends its request "
+                                  f"{sends}" + (f": {answers}" if forcing else "")))
     if active is not None:
         ledger.append(LedgerEntry("info", "dialect.active_tools", f"activeTools {list(active)}: only these tools are "
                                   f"sent ({ACTIVE_TOOLS})"))

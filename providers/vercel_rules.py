@@ -30,6 +30,8 @@ class Source(NamedTuple):
 # ai's prepareToolsAndToolChoice: what every package is handed
 UNSET_AS_AUTO = Source("ai", 2102, 'toolChoice: toolChoice == null ? { type: "auto" } : typeof toolChoice === "string" '
                                    '? { type: toolChoice } : { type: "tool", toolName: toolChoice.toolName }')
+NO_TOOLS_GIVEN = Source("ai", 2059, 'if (!isNonEmptyObject(tools)) { return { tools: void 0, toolChoice: toolChoice === '
+                                    '"none" ? { type: "none" } : void 0 } }')
 ACTIVE_TOOLS = Source("ai", 2067, "Object.entries(tools).filter(([name23]) => activeTools.includes(name23))")
 
 DROPPED = "(not sent)"  # the package leaves the field out

@@ -174,7 +174,7 @@ def test_parallel_tool_calls_as_each_package_takes_them() -> None:
     assert anthropic.translation.request.body["tool_choice"] == {"type": "auto", "disable_parallel_tool_use": True}
     xai = apply(translate("xai", off), off)
     assert "parallel_tool_calls" not in xai.translation.request.body
-    assert any("@ai-sdk/xai has no option" in e.message for e in codes(xai, "dialect.unchecked"))
+    assert any("@ai-sdk/xai has no providerOptions for it" in e.message for e in codes(xai, "dialect.unchecked"))
     bedrock = apply(translate("bedrock", off), off)
     body = bedrock.translation.request.body
     assert body["additionalModelRequestFields"]["tool_choice"] == {"type": "auto", "disable_parallel_tool_use": True}
