@@ -21,9 +21,10 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 from urllib.parse import unquote
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, ToolchoiceError, Translation, compact
-from .vercel_rules import (ACTIVE_TOOLS, ANTHROPIC_EAGER, ANTHROPIC_FORCED_AUTO, ANTHROPIC_FORCED_WARNING, ANTHROPIC_REJECTS_FORCED,
-                           ANTHROPIC_REJECTS_SOURCE, API_ANSWERS, DEEPSEEK_THINKING, DROPPED, NAMED, NO_TOOLS, NO_TOOLS_GIVEN, PACKAGES,
-                           READ, RESPONSES_ALLOWED, UNSET_AS_AUTO, VERSIONS, Package, Rule, Source)
+from .vercel_rules import (ACTIVE_TOOLS, ANTHROPIC_EAGER, ANTHROPIC_FORCED_AUTO, ANTHROPIC_FORCED_WARNING,
+                           ANTHROPIC_REJECTS_FORCED, ANTHROPIC_REJECTS_SOURCE, API_ANSWERS, DEEPSEEK_THINKING, DROPPED,
+                           NAMED, NO_TOOLS, NO_TOOLS_GIVEN, PACKAGES, READ, RESPONSES_ALLOWED, UNSET_AS_AUTO, VERSIONS,
+                           Package, Rule, Source)
 
 _ABSENT = object()
 # toolchoice refuses the API request for these alone, and the AI SDK sends its request anyway
@@ -210,7 +211,8 @@ def _as_package_writes(package: Package, tools: Any, stream: bool) -> Any:
 
 def _base(api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> Translation:
     """A refused API translation whose only faults the AI SDK does not check (a forcing choice beside Claude's
-    thinking or on a model that refuses one, a tool_choice without tools), rebuilt with tool_choice auto. Else ``api``."""
+    thinking or on a model that refuses one, a tool_choice without tools), rebuilt with tool_choice auto. Else
+    ``api``."""
     errors = {e.code for e in api.ledger if e.severity == "error"}
     if api.request is not None or not errors or not errors <= _SENT_ANYWAY:
         return api
@@ -259,15 +261,82 @@ def _call(package: Package, model: str, scenario: Scenario, chosen: SdkChoice, a
     return "generateText({" + ", ".join(parts) + "})"
 
 
+class _Sent(NamedTuple):
+    """What the package puts in the tool fields: the rule applied, the tools sent, the choice and Bedrock's
+    additionalModelRequestFields.tool_choice (or _ABSENT), and why each field is so."""
+
+    rule: Rule | None
+    tools: list[str]
+    choice: Any
+    extra: Any
+    why: dict[str, Source | Rule]
+    forced_to_auto: bool
+
+
+def _sent(package: Package, chosen: SdkChoice, scenario: Scenario, active: tuple[str, ...] | None, model: str,
+          thinking: Any) -> _Sent:
+    kind = chosen.kind
+    name = scenario.tool_choice.name if scenario.tool_choice is not None else None
+    given = [n for n in scenario.tool_names if active is None or n in active]
+    rule = package.choices.get(kind)
+    if kind == "allowed" and scenario.tool_choice is not None:
+        rule = Rule({"type": "allowed_tools", "mode": chosen.given, "tools": [
+            {"type": "function", "name": n} for n in scenario.tool_choice.allowed]}, RESPONSES_ALLOWED)
+    forced_to_auto = False
+    if rule is not None and package.provider == "anthropic" and kind in ("required", "tool"):
+        budget = isinstance(thinking, dict) and thinking.get("type") == "enabled"
+        if budget or ANTHROPIC_REJECTS_FORCED.search(model):
+            forced_to_auto = True
+            rule = Rule({"type": "auto"}, ANTHROPIC_FORCED_AUTO if budget else ANTHROPIC_REJECTS_SOURCE,
+                        NAMED if kind == "tool" else rule.tools)
+    if not given:  # ai's prepareToolsAndToolChoice: no tools, no toolChoice
+        return _Sent(None, [], _ABSENT, _ABSENT, {}, False)
+    tools = [n for n in given if n == name] if rule is not None and rule.tools == NAMED else (
+        [] if rule is not None and rule.tools == NO_TOOLS else given)
+    choice = _filled(rule.sends, name) if rule is not None and rule.sends != DROPPED else _ABSENT
+    why: dict[str, Source | Rule] = {package.choice_path or "tool_choice": rule} if rule is not None else {}
+    extra: Any = _ABSENT
+    parallel, wanted = package.parallel, scenario.parallel_tool_calls
+    if parallel is not None and wanted is not None and tools:
+        if parallel.kind == "anthropic" and isinstance(choice, dict) and choice.get("type") != "none":
+            choice = {**choice, "disable_parallel_tool_use": not wanted}
+        elif parallel.kind == "bedrock" and not wanted and "anthropic" in model and kind != "none":
+            inner = {"required": {"type": "any"}, "tool": {"type": "tool", "name": name}}.get(kind, {"type": "auto"})
+            extra = {"tool_choice": {**inner, "disable_parallel_tool_use": True}}
+            choice = _ABSENT  # bedrockToolChoice is left unset beside additionalTools.tool_choice
+        why["parallel_tool_calls"] = why[_EXTRA] = parallel.source
+    return _Sent(rule, tools, choice, extra, why, forced_to_auto)
+
+
+def _write(package: Package, body: dict[str, Any], sent: _Sent, parallel: bool | None, declared: Any) -> None:
+    """The package's tool fields written into the (copied) API body."""
+    stream = body.get("stream") is True
+    tools = _as_package_writes(package, _only(declared, sent.tools), stream) if sent.tools else _ABSENT
+    if stream and package.provider == "anthropic" and sent.tools:
+        sent.why[package.tools_path] = ANTHROPIC_EAGER
+    _set(body, package.tools_path, tools)
+    if package.choice_path is not None:
+        _set(body, package.choice_path, sent.choice)
+    copied = package.parallel is not None and package.parallel.kind == "copied"
+    _set(body, "parallel_tool_calls", parallel if copied and parallel is not None and sent.tools else _ABSENT)
+    if package.provider == "bedrock":
+        merged = body.get(_EXTRA) if isinstance(body.get(_EXTRA), dict) else {}
+        merged = {k: v for k, v in merged.items() if k != "tool_choice"}
+        if sent.extra is not _ABSENT:
+            merged.update(sent.extra)
+        _set(body, _EXTRA, merged if merged else _ABSENT)
+    if package.provider in ("bedrock", "gemini") and not _get(body, "toolConfig"):
+        body.pop("toolConfig", None)
+
+
 def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | None = None,
           rebuild: Rebuild | None = None) -> VercelView:
     """The API translation for one provider, redone as the AI SDK's generateText would send it (``settings``:
     active_tools; ``rebuild``: how to translate a changed scenario with the command line's options)."""
-    settings = settings or {}
     package = PACKAGES.get(api.provider)
     ledger = list(api.ledger)
     chosen = sdk_choice(scenario.tool_choice, api.provider)
-    active = _active(settings, scenario, chosen)
+    active = _active(settings or {}, scenario, chosen)
 
     def keep(code: str, message: str, severity: str = "info") -> VercelView:
         ledger.append(LedgerEntry(severity, code, message))  # type: ignore[arg-type]
@@ -293,8 +362,9 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
             "toolNames": list(scenario.tool_choice.allowed), "mode": chosen.given}}
     label = f"{package.package} {package.model.replace('MODEL', repr(model))}"
     call = _call(package, model, scenario, chosen, active, options)
-    ledger.append(LedgerEntry("info", "dialect.call", f"described: {call}{', tools as jsonSchema(parameters)' if scenario.tools else ''} (ai "
-                              f"{VERSIONS['ai']}, {package.package} {VERSIONS[package.package]}; read {READ})"
+    tools_as = ", tools as jsonSchema(parameters)" if scenario.tools else ""
+    ledger.append(LedgerEntry("info", "dialect.call", f"described: {call}{tools_as} (ai {VERSIONS['ai']}, "
+                              f"{package.package} {VERSIONS[package.package]}; read {READ})"
                               + (f"; {chosen.note}" if chosen.note else "")))
     if chosen.given is None and scenario.tools:
         ledger.append(LedgerEntry("info", "dialect.differs", f"toolChoice left out: ai hands the package "
@@ -302,95 +372,30 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     if any(scenario.tool_is_strict(t) for t in scenario.tools):
         ledger.append(LedgerEntry("info", "dialect.unchecked", "strict tools: described as the API request declares "
                                   "them; what the package does with a strict tool is not described here"))
-    given = [n for n in scenario.tool_names if active is None or n in active]
-    kind = chosen.kind
-    rule: Rule | None = package.choices.get(kind)
-    if kind == "allowed" and scenario.tool_choice is not None:
-        rule = Rule({"type": "allowed_tools", "mode": chosen.given, "tools": [
-            {"type": "function", "name": n} for n in scenario.tool_choice.allowed]}, RESPONSES_ALLOWED)
-    why: dict[str, Source | Rule] = {}
-    if rule is not None and package.provider == "anthropic" and kind in ("required", "tool"):
-        budget = isinstance(thinking, dict) and thinking.get("type") == "enabled"
-        if budget or ANTHROPIC_REJECTS_FORCED.search(model):
-            rule = Rule({"type": "auto"}, ANTHROPIC_FORCED_AUTO if budget else ANTHROPIC_REJECTS_SOURCE,
-                        NAMED if kind == "tool" else rule.tools)
-            ledger.append(LedgerEntry("warning", "dialect.differs", f"tool_choice: the package sends auto for the "
-                                      f"forcing choice, with a warning in result.warnings ({ANTHROPIC_FORCED_WARNING})"))
-    name = scenario.tool_choice.name if scenario.tool_choice is not None else None
-    sent_tools = given
-    if rule is not None and rule.tools == NAMED:
-        sent_tools = [n for n in given if n == name]
-    elif rule is not None and rule.tools == NO_TOOLS:
-        sent_tools = []
-    if not given:  # ai's prepareToolsAndToolChoice: no tools, no toolChoice
-        sent_tools, rule = [], None
-    choice: Any = _ABSENT
-    if rule is not None and rule.sends != DROPPED:
-        choice = _filled(rule.sends, name)
-    if rule is not None:
-        why[package.choice_path or ""] = rule
-    parallel = package.parallel
-    extra: Any = _ABSENT
-    if parallel is not None and scenario.parallel_tool_calls is not None and sent_tools:
-        if parallel.kind == "anthropic" and isinstance(choice, dict) and choice.get("type") != "none":
-            choice = {**choice, "disable_parallel_tool_use": not scenario.parallel_tool_calls}
-        elif parallel.kind == "bedrock" and not scenario.parallel_tool_calls and "anthropic" in model \
-                and kind != "none":
-            extra = {"tool_choice": {"required": {"type": "any"}, "tool": {"type": "tool", "name": name}}.get(
-                kind, {"type": "auto"}) | {"disable_parallel_tool_use": True}}
-            choice = _ABSENT  # bedrockToolChoice is left unset beside additionalTools.tool_choice
-        why["parallel_tool_calls"] = why[_EXTRA] = parallel.source
-    compared = [package.tools_path, package.choice_path or "tool_choice", "parallel_tool_calls"]
-    declared = _declared(package, base, scenario, rebuild) if sent_tools else _ABSENT
-    stream = body.get("stream") is True
-    tools = _as_package_writes(package, _only(declared, sent_tools), stream) if sent_tools else _ABSENT
-    if stream and package.provider == "anthropic" and sent_tools:
-        why[package.tools_path] = ANTHROPIC_EAGER
-    _set(body, package.tools_path, tools)
-    if package.choice_path is not None:
-        _set(body, package.choice_path, choice)
-    if parallel is not None and parallel.kind == "copied":
-        _set(body, "parallel_tool_calls", _ABSENT if scenario.parallel_tool_calls is None or not sent_tools
-             else scenario.parallel_tool_calls)
-    else:
-        _set(body, "parallel_tool_calls", _ABSENT)
-        if scenario.parallel_tool_calls is not None and parallel is None:
-            ledger.append(LedgerEntry("info", "dialect.unchecked", f"parallel_tool_calls: {package.package} has no "
-                                      "providerOptions for it: not sent"))
-    if package.provider == "bedrock":
-        merged = body.get(_EXTRA) if isinstance(body.get(_EXTRA), dict) else {}
-        merged = {k: v for k, v in merged.items() if k != "tool_choice"}
-        if extra is not _ABSENT:
-            merged.update(extra)
-        _set(body, _EXTRA, merged if merged else _ABSENT)
-        compared.append(_EXTRA)
-        if not _get(body, "toolConfig"):
-            body.pop("toolConfig", None)
-    if package.provider == "gemini" and not _get(body, "toolConfig"):
-        body.pop("toolConfig", None)
+    if scenario.parallel_tool_calls is not None and package.parallel is None:
+        ledger.append(LedgerEntry("info", "dialect.unchecked", f"parallel_tool_calls: {package.package} has no "
+                                  "providerOptions for it: not sent"))
+    sent = _sent(package, chosen, scenario, active, model, thinking)
+    if sent.forced_to_auto:
+        ledger.append(LedgerEntry("warning", "dialect.differs", f"tool_choice: the package sends auto for the "
+                                  f"forcing choice, with a warning in result.warnings ({ANTHROPIC_FORCED_WARNING})"))
+    _write(package, body, sent, scenario.parallel_tool_calls,
+           _declared(package, base, scenario, rebuild) if sent.tools else _ABSENT)
     disabled = any(e.code == "thinking.disabled_for_choice" for e in api.ledger)
     if disabled and user_thinking is not False and isinstance(thinking, dict) and thinking.get("type") == "disabled":
         body.pop("thinking")
         ledger.append(LedgerEntry("warning", "dialect.differs", "thinking: the package keeps thinking on for the "
-                                  f"forcing choice ({DEEPSEEK_THINKING}): {API_ANSWERS['thinking.disabled_for_choice']}; "
-                                  "set providerOptions.deepseek.thinking: {type: 'disabled'} (thinking: false in the "
-                                  "scenario)"))
+                                  f"forcing choice ({DEEPSEEK_THINKING}): "
+                                  f"{API_ANSWERS['thinking.disabled_for_choice']}; set providerOptions.deepseek."
+                                  "thinking: {type: 'disabled'} (thinking: false in the scenario)"))
     api_body = api.request.body if api.request is not None else None
-    for path in dict.fromkeys(compared):
+    for path in (package.tools_path, package.choice_path or "tool_choice", "parallel_tool_calls", _EXTRA):
         ours = _get(api_body, path) if api_body is not None else _ABSENT
         theirs = _get(body, path)
         if ours != theirs:
-            ledger.append(_difference(package, path, ours, theirs, why, base is api))
+            ledger.append(_difference(package, path, ours, theirs, sent.why, base is api))
     if base is not api:
-        faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
-        sent = _get(body, package.choice_path or "tool_choice")
-        answers = "; ".join(API_ANSWERS.get(e.code, e.message) for e in api.ledger if e.severity == "error")
-        forcing = isinstance(sent, dict) and sent.get("type") in ("any", "tool")
-        sends = (f"with tool_choice {_shown(sent)}" if sent is not _ABSENT else "without tool_choice"
-                 + ("" if sent_tools else f" or tools ({NO_TOOLS_GIVEN})"))
-        ledger.append(LedgerEntry("warning" if forcing else "info", "dialect.differs",
-                                  f"toolchoice refuses the API request ({faults}); the AI SDK sends its request "
-                                  f"{sends}" + (f": {answers}" if forcing else "")))
+        ledger.append(_sent_anyway(package, api, body, sent, chosen.kind))
     if active is not None:
         ledger.append(LedgerEntry("info", "dialect.active_tools", f"activeTools {list(active)}: only these tools are "
                                   f"sent ({ACTIVE_TOOLS})"))
@@ -398,8 +403,22 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     translation = base._replace(requested_tool_choice=api.requested_tool_choice,
                                 effective_tool_choice=None if effective is _ABSENT else effective,
                                 request=base.request._replace(body=body), ledger=ledger,
-                                offered_tools=tuple(sent_tools))
+                                offered_tools=tuple(sent.tools))
     return VercelView(translation, api, label, call, active)
+
+
+def _sent_anyway(package: Package, api: Translation, body: dict[str, Any], sent: _Sent, kind: str) -> LedgerEntry:
+    """Where toolchoice refuses the API request and the AI SDK sends one: what it sends and, for a forcing choice,
+    the API's answer."""
+    faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
+    choice = _get(body, package.choice_path or "tool_choice")
+    forcing = kind in ("required", "tool") and not sent.forced_to_auto and bool(sent.tools)
+    answers = "; ".join(API_ANSWERS.get(e.code, e.message) for e in api.ledger if e.severity == "error")
+    sends = (f"with tool_choice {_shown(choice)}" if choice is not _ABSENT else "without tool_choice"
+             + ("" if sent.tools else f" or tools ({NO_TOOLS_GIVEN})"))
+    return LedgerEntry("warning" if forcing else "info", "dialect.differs",
+                       f"toolchoice refuses the API request ({faults}); the AI SDK sends its request {sends}"
+                       + (f": {answers}" if forcing else ""))
 
 
 def _difference(package: Package, path: str, ours: Any, theirs: Any, why: Mapping[str, Source | Rule],

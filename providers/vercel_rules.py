@@ -30,8 +30,8 @@ class Source(NamedTuple):
 # ai's prepareToolsAndToolChoice: what every package is handed
 UNSET_AS_AUTO = Source("ai", 2102, 'toolChoice: toolChoice == null ? { type: "auto" } : typeof toolChoice === "string" '
                                    '? { type: toolChoice } : { type: "tool", toolName: toolChoice.toolName }')
-NO_TOOLS_GIVEN = Source("ai", 2059, 'if (!isNonEmptyObject(tools)) { return { tools: void 0, toolChoice: toolChoice === '
-                                    '"none" ? { type: "none" } : void 0 } }')
+NO_TOOLS_GIVEN = Source("ai", 2059, 'if (!isNonEmptyObject(tools)) { return { tools: void 0, toolChoice: '
+                                    'toolChoice === "none" ? { type: "none" } : void 0 } }')
 ACTIVE_TOOLS = Source("ai", 2067, "Object.entries(tools).filter(([name23]) => activeTools.includes(name23))")
 
 DROPPED = "(not sent)"  # the package leaves the field out
@@ -120,7 +120,8 @@ PACKAGES: dict[str, Package] = {
         tools_warning=True),
     "groq": _chat("groq", "@ai-sdk/groq", "groq(MODEL)", 332, Parallel(
         "providerOptions.groq.parallelToolCalls", "copied",
-        Source("@ai-sdk/groq", 432, "parallel_tool_calls: groqOptions == null ? void 0 : groqOptions.parallelToolCalls"))),
+        Source("@ai-sdk/groq", 432, "parallel_tool_calls: groqOptions == null ? void 0 : "
+                                    "groqOptions.parallelToolCalls"))),
     "deepseek": _chat("deepseek", "@ai-sdk/deepseek", "deepseek(MODEL)", 611, None),
     "xai": _chat("xai", "@ai-sdk/xai", "xai(MODEL)", 393, None),
     "vllm": _chat("vllm", "@ai-sdk/openai-compatible", "createOpenAICompatible({name, baseURL})(MODEL)", 411, None),
@@ -140,7 +141,8 @@ PACKAGES: dict[str, Package] = {
     "cohere": Package("cohere", _COHERE, "cohere(MODEL)", "tool_choice", {
         "auto": Rule(DROPPED, Source(_COHERE, 107, 'case "auto": return { tools: cohereTools, toolChoice: void 0, '
                                                    'toolWarnings }')),
-        "none": Rule("NONE", Source(_COHERE, 109, 'case "none": return { tools: cohereTools, toolChoice: "NONE", ... }')),
+        "none": Rule("NONE", Source(_COHERE, 109, 'case "none": return { tools: cohereTools, toolChoice: "NONE", '
+                                                  '... }')),
         "required": Rule("REQUIRED", Source(_COHERE, 111, 'case "required": return { tools: cohereTools, toolChoice: '
                                                           '"REQUIRED", ... }')),
         "tool": Rule("REQUIRED", Source(_COHERE, 113, 'case "tool": return { tools: cohereTools.filter((tool) => '
@@ -165,10 +167,9 @@ PACKAGES: dict[str, Package] = {
     "bedrock": Package("bedrock", _BEDROCK, "bedrock(MODEL)", "toolConfig.toolChoice", {
         "auto": Rule({"auto": {}}, _BEDROCK_CHOICE),
         "required": Rule({"any": {}}, _BEDROCK_CHOICE),
-        "tool": Rule({"tool": {"name": "{name}"}}, Source(_BEDROCK, 358, 'const filteredFunctionTools = '
-                                                                         'toolChoice.type === "tool" ? '
-                                                                         'functionTools.filter((t) => t.name === '
-                                                                         'toolChoice.toolName) : functionTools'), NAMED),
+        "tool": Rule({"tool": {"name": "{name}"}}, Source(
+            _BEDROCK, 358, 'const filteredFunctionTools = toolChoice.type === "tool" ? functionTools.filter((t) => '
+                           't.name === toolChoice.toolName) : functionTools'), NAMED),
         "none": Rule(DROPPED, Source(_BEDROCK, 398, 'case "none": bedrockTools.length = 0; bedrockToolChoice = void 0; '
                                                     '... toolConfig = bedrockTools.length > 0 ? { tools: bedrockTools, '
                                                     'toolChoice: bedrockToolChoice } : {}'), NO_TOOLS),
@@ -206,9 +207,10 @@ API_ANSWERS: dict[str, str] = {
 }
 # @ai-sdk/openai's Responses model: providerOptions.openai.allowedTools overrides toolChoice and keeps every tool
 RESPONSES_ALLOWED = Source("@ai-sdk/openai", 6041, 'if (allowedTools != null) { ... return { tools: openaiTools2, '
-                                                   'toolChoice: { type: "allowed_tools", mode: (_e = allowedTools.mode) '
-                                                   '!= null ? _e : "auto", tools: allowedToolEntries } }')
+                                                   'toolChoice: { type: "allowed_tools", mode: (_e = '
+                                                   'allowedTools.mode) != null ? _e : "auto", tools: '
+                                                   'allowedToolEntries } }')
 # @ai-sdk/anthropic streaming: each function tool declared with eager_input_streaming unless toolStreaming: false
-ANTHROPIC_EAGER = Source(_ANTHROPIC, 4251, "const defaultEagerInputStreaming = stream && (anthropicOptions?.toolStreaming "
-                                           "?? true) ... (line 1702) ...eagerInputStreaming ? { eager_input_streaming: "
-                                           "true } : {}")
+ANTHROPIC_EAGER = Source(_ANTHROPIC, 4251, "const defaultEagerInputStreaming = stream && "
+                                           "(anthropicOptions?.toolStreaming ?? true) ... (line 1702) "
+                                           "...eagerInputStreaming ? { eager_input_streaming: true } : {}")

@@ -1,8 +1,9 @@
 """`--dialect vercel` held to what the real Vercel AI SDK sent: every request in tests/data/peers/vercel/ and
 tests/data/peers/vercel-options/ (recorded by tests/recorders/vercel/record.mjs through ``toolchoice mock``: ai 6.0.326
-and the pinned @ai-sdk/* packages; their SOURCES.md) is compared, in its tool fields, with the body the dialect describes for the same call. The call comes
-from the recording's ``cases.json`` (the toolChoice, activeTools and providerOptions generateText was given), the
-expected body from the recorded request; none is computed by the code under test. Node is never run here.
+and the pinned @ai-sdk/* packages; their SOURCES.md) is compared, in its tool fields, with the body the dialect
+describes for the same call. The call comes from the recording's ``cases.json`` (the toolChoice, activeTools and
+providerOptions generateText was given), the expected body from the recorded request; none is computed by the code
+under test. Node is never run here.
 """
 
 from __future__ import annotations
@@ -31,12 +32,14 @@ FIELDS = ("tools", "tool_choice", "parallel_tool_calls", "toolConfig", "addition
 # record.mjs's targets: toolchoice's provider id, and the model where the target's differs from the scenario's
 TARGETS: dict[str, tuple[str, str | None]] = {
     "openai-chat": ("openai", None), "openai-responses": ("openai-responses", None), "anthropic": ("anthropic", None),
-    "anthropic-thinking": ("anthropic", "claude-sonnet-4-6"), "anthropic-sonnet-5-5": ("anthropic", "claude-sonnet-5-5"),
+    "anthropic-thinking": ("anthropic", "claude-sonnet-4-6"),
+    "anthropic-sonnet-5-5": ("anthropic", "claude-sonnet-5-5"),
     "google": ("gemini", None), "mistral": ("mistral", None), "groq": ("groq", None), "cohere": ("cohere", None),
     "deepseek": ("deepseek", None), "xai": ("xai", None), "openai-compatible": ("vllm", None),
     "amazon-bedrock": ("bedrock", None),
 }
-# record.mjs's `options` targets (tests/data/peers/vercel-options/): providerOptions for parallel calls (parallelToolCalls, disableParallelToolUse) on and off for each choice
+# record.mjs's `options` targets (tests/data/peers/vercel-options/): providerOptions for parallel calls
+# (parallelToolCalls, disableParallelToolUse) on and off for each choice, and adaptive thinking
 OPTIONS: dict[str, tuple[str, str | None]] = {
     "openai-chat-parallel": ("openai", None), "openai-responses-parallel": ("openai-responses", None),
     "groq-parallel": ("groq", None), "mistral-parallel": ("mistral", None), "anthropic-parallel": ("anthropic", None),
@@ -219,7 +222,8 @@ from toolchoice.cli.app import main
 
 
 def loaded():
-    print(sorted(m for m in sys.modules if m.endswith(("vercel_dialect", "vercel_rules")) or m.split(".")[0] == "httpx"))
+    print(sorted(m for m in sys.modules
+                 if m.endswith(("vercel_dialect", "vercel_rules")) or m.split(".")[0] == "httpx"))
 
 
 atexit.register(loaded)
