@@ -243,11 +243,13 @@ def _options(package: Package, parallel: bool | None, thinking: Any) -> dict[str
         *_, space, key = package.parallel.option.split(".")
         value = (not parallel) if key == "disableParallelToolUse" else parallel
         options.setdefault(space, {})[key] = value
-    if isinstance(thinking, dict) and package.provider in ("anthropic", "deepseek"):
+    if isinstance(thinking, dict) and package.provider in ("anthropic", "deepseek", "bedrock"):
         kind = thinking.get("type")
         shown = {"type": kind, **({"budgetTokens": thinking["budget_tokens"]} if "budget_tokens" in thinking else {})}
-        if kind is not None:
-            options.setdefault(package.provider, {})["thinking"] = shown
+        if kind is not None:  # Bedrock's: providerOptions.bedrock.reasoningConfig (dist/index.js:1094)
+            space, key = ("bedrock", "reasoningConfig") if package.provider == "bedrock" else (package.provider,
+                                                                                              "thinking")
+            options.setdefault(space, {})[key] = shown
     return options
 
 
@@ -355,8 +357,10 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
     thinking = body.get("thinking")
     user_thinking = scenario.settings_for(api.provider).thinking
+    if package.provider == "bedrock":
+        thinking = _get(body, f"{_EXTRA}.thinking")
     options = _options(package, scenario.parallel_tool_calls,
-                       thinking if package.provider == "anthropic" or user_thinking is False else None)
+                       thinking if package.provider in ("anthropic", "bedrock") or user_thinking is False else None)
     if chosen.kind == "allowed" and scenario.tool_choice is not None:
         options["openai"] = {**options.get("openai", {}), "allowedTools": {
             "toolNames": list(scenario.tool_choice.allowed), "mode": chosen.given}}
@@ -382,18 +386,18 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     _write(package, body, sent, scenario.parallel_tool_calls,
            _declared(package, base, scenario, rebuild) if sent.tools else _ABSENT)
     disabled = any(e.code == "thinking.disabled_for_choice" for e in api.ledger)
-    if disabled and user_thinking is not False and isinstance(thinking, dict) and thinking.get("type") == "disabled":
-        body.pop("thinking")
+    if disabled and package.provider == "deepseek" and user_thinking is not False \
+            and isinstance(thinking, dict) and thinking.get("type") == "disabled":
+        body.pop("thinking", None)
         ledger.append(LedgerEntry("warning", "dialect.differs", "thinking: the package keeps thinking on for the "
                                   f"forcing choice ({DEEPSEEK_THINKING}): "
                                   f"{API_ANSWERS['thinking.disabled_for_choice']}; set providerOptions.deepseek."
                                   "thinking: {type: 'disabled'} (thinking: false in the scenario)"))
-    api_body = api.request.body if api.request is not None else None
     for path in (package.tools_path, package.choice_path or "tool_choice", "parallel_tool_calls", _EXTRA):
-        ours = _get(api_body, path) if api_body is not None else _ABSENT
+        ours = _get(api.request.body, path) if api.request is not None else _ABSENT
         theirs = _get(body, path)
-        if ours != theirs:
-            ledger.append(_difference(package, path, ours, theirs, sent.why, base is api))
+        if ours != theirs and api.request is not None:  # a refused request: _sent_anyway says what is sent
+            ledger.append(_difference(package, path, ours, theirs, sent.why))
     if base is not api:
         ledger.append(_sent_anyway(package, api, body, sent, chosen.kind))
     if active is not None:
@@ -421,8 +425,7 @@ def _sent_anyway(package: Package, api: Translation, body: dict[str, Any], sent:
                        + (f": {answers}" if forcing else ""))
 
 
-def _difference(package: Package, path: str, ours: Any, theirs: Any, why: Mapping[str, Source | Rule],
-                compared_to_api: bool) -> LedgerEntry:
+def _difference(package: Package, path: str, ours: Any, theirs: Any, why: Mapping[str, Source | Rule]) -> LedgerEntry:
     """One dialect.differs entry: where the AI SDK parts from the API request, the package's source and the API's
     answer."""
     if path == package.tools_path:
@@ -455,4 +458,4 @@ def _difference(package: Package, path: str, ours: Any, theirs: Any, why: Mappin
         message += f" ({source})"
     if said:
         message += f": {said}"
-    return LedgerEntry("warning" if compared_to_api and said else "info", "dialect.differs", message)
+    return LedgerEntry("warning" if said else "info", "dialect.differs", message)
