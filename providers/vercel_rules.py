@@ -124,7 +124,10 @@ PACKAGES: dict[str, Package] = {
                                     "groqOptions.parallelToolCalls"))),
     "deepseek": _chat("deepseek", "@ai-sdk/deepseek", "deepseek(MODEL)", 611, None),
     "xai": _chat("xai", "@ai-sdk/xai", "xai(MODEL)", 393, None),
+    # the OpenAI-compatible servers (recorded: vllm); the package does not depend on the host
     "vllm": _chat("vllm", "@ai-sdk/openai-compatible", "createOpenAICompatible({name, baseURL})(MODEL)", 411, None),
+    "llamacpp": _chat("llamacpp", "@ai-sdk/openai-compatible", "createOpenAICompatible({name, baseURL})(MODEL)", 411,
+                      None),
     "mistral": Package("mistral", _MISTRAL, "mistral(MODEL)", "tool_choice", {
         "auto": Rule("auto", Source(_MISTRAL, 354, 'case "auto": case "none": return { tools: mistralTools, '
                                                    'toolChoice: type, toolWarnings }')),
