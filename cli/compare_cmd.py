@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from toolchoice.providers.core.dialects import Dialect as DialectRow
 from .compare_view import markdown, print_table
 from .exits import handled
-from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY, DIALECT, DROP_PARAMS, MIN_OBEYED, MODEL,
+from .options import (ALLOW_ENV, LIVE_MCP, BASE_URL, CAPS, GATEWAY, CONCURRENCY, ACTIVE_TOOLS, DIALECT, DROP_PARAMS, MIN_OBEYED, MODEL,
                       NO_EMULATE, PROVIDER, REPEAT, RETRIES, SAVE_DIR, SCENARIOS, STRICT, TIMEOUT, TOOL_CHOICE, Dialect,
                       format_option)
 from .output import dumps, shown_path, write, write_json
@@ -63,13 +63,14 @@ def compare(
     allow_env: Optional[List[str]] = ALLOW_ENV,
     live_mcp: bool = LIVE_MCP,
     drop_params: bool = DROP_PARAMS,
+    active_tools: Optional[List[str]] = ACTIVE_TOOLS,
 ) -> None:
     """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
     from toolchoice.providers.core import dialects
 
     from .inputs import scenario_with_override
 
-    dialect_name, settings = dialect_settings(dialect, drop_params)
+    dialect_name, settings = dialect_settings(dialect, drop_params, active_tools)
     described = dialects.dialect(dialect_name)
     if send and described is not None:
         raise ToolchoiceError(f"--dialect {dialect_name} is a dry run: it shows what {described.library} would send",

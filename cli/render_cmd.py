@@ -15,7 +15,7 @@ from . import exits
 from .exits import handled
 from .inputs import (capabilities_from, check_base_url, models_for, scenario_with_override, selected_providers,
                      warn_shared_base_url)
-from .options import (ALLOW_ENV, BASE_URL, CAPS, DIALECT, DROP_PARAMS, GATEWAY, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER,
+from .options import (ALLOW_ENV, BASE_URL, CAPS, ACTIVE_TOOLS, DIALECT, DROP_PARAMS, GATEWAY, LIVE_MCP_FLAG, MODEL, NO_EMULATE, PROVIDER,
                       SCENARIOS, STRICT, TOOL_CHOICE, Dialect, allowed_env, format_option)
 from .output import dumps, new_console, print_ledgers, print_pretty, shown_path, translations_curl, wrapped, write
 
@@ -61,12 +61,16 @@ def dialect_rebuild(model: Sequence[str] | str | None, base_url: Optional[str], 
     return rebuild
 
 
-def dialect_settings(dialect: Any, drop_params: bool) -> tuple[str, dict[str, Any]]:
+def dialect_settings(dialect: Any, drop_params: bool,
+                     active_tools: Optional[List[str]] = None) -> tuple[str, dict[str, Any]]:
     """--dialect and the library settings given on the command line (checked against the dialect's row)."""
     from toolchoice.providers.core.dialects import check_settings
 
     name = str(getattr(dialect, "value", dialect))
     settings: dict[str, Any] = {"drop_params": True} if drop_params is True else {}
+    if active_tools:
+        settings["active_tools"] = tuple(dict.fromkeys(n.strip() for v in active_tools for n in v.split(",")
+                                                       if n.strip()))
     check_settings(name, settings)
     return name, settings
 
@@ -102,23 +106,26 @@ def render(
     stream: Annotated[bool, STREAM] = False,
     live_mcp: Annotated[bool, LIVE_MCP_FLAG] = False,
     drop_params: bool = DROP_PARAMS,
+    active_tools: Optional[List[str]] = ACTIVE_TOOLS,
 ) -> None:
     """Show each provider's exact HTTP request for the scenario and what changed on the way."""
     draw(scenario, provider, tool_choice, model, base_url, format, strict, no_emulate, capabilities, ledger_only,
-         allow_env, dialect, snapshot, update, stream, live_mcp, gateway=gateway, drop_params=drop_params)
+         allow_env, dialect, snapshot, update, stream, live_mcp, gateway=gateway, drop_params=drop_params,
+         active_tools=active_tools)
 
 
 def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optional[str], model: Optional[List[str]],
          base_url: Optional[str], format: RenderFormat, strict: bool, no_emulate: bool, capabilities: Optional[Path],
          ledger_only: bool = False, allow_env: Optional[List[str]] = None, dialect: Dialect = Dialect.api,
          snapshot: Optional[Path] = None, update: bool = False, stream: bool = False, live_mcp: bool = False,
-         command: str = "render", gateway: bool = False, drop_params: bool = False) -> None:
+         command: str = "render", gateway: bool = False, drop_params: bool = False,
+         active_tools: Optional[List[str]] = None) -> None:
     """`render`'s work once the options are parsed (also `send --dry-run`'s, as ``command``). ``live_mcp``:
     the command line opted in to live MCP sources (a dry run reaches none otherwise). ``dialect``: api, or a
-    dialect of core/dialects.py (``drop_params``: its --drop-params)."""
+    dialect of core/dialects.py (``drop_params``, ``active_tools``: its --drop-params, --active-tools)."""
     from toolchoice.providers.core import dialects
 
-    dialect_name, settings = dialect_settings(dialect, drop_params)
+    dialect_name, settings = dialect_settings(dialect, drop_params, active_tools)
     described = dialects.dialect(dialect_name)
     if update and snapshot is None:
         raise ToolchoiceError("--update goes with --snapshot DIR")

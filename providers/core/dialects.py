@@ -45,13 +45,16 @@ class Dialect(NamedTuple):
     settings: tuple[str, ...] = ()  # the Setting names it takes
 
 
-SETTINGS: dict[str, Setting] = {"drop_params": Setting("drop_params", "--drop-params")}
+SETTINGS: dict[str, Setting] = {"drop_params": Setting("drop_params", "--drop-params"),
+                                "active_tools": Setting("active_tools", "--active-tools")}
 
 DIALECTS: dict[str, Dialect] = {
     "langchain": Dialect("langchain", "langchain_dialect", "LangChain", "langchain wrapper", "(no wrapper)",
                          "as LangChain's bind_tools sends it"),
     "litellm": Dialect("litellm", "litellm_dialect", "LiteLLM", "litellm route", "(no route)",
                        "as litellm.completion sends it", ("drop_params",)),
+    "vercel": Dialect("vercel", "vercel_dialect", "the AI SDK", "ai-sdk model", "(no package)",
+                      "as the AI SDK's generateText sends it", ("active_tools",)),
 }
 NAMES: tuple[str, ...] = (API, *DIALECTS)
 

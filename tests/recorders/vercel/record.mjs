@@ -24,6 +24,9 @@ import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = process.env.VERCEL_OUT || join(HERE, '..', '..', 'data', 'peers', 'vercel');
+// the targets marked `options` (providerOptions for parallel calls and thinking, read by tests/test_vercel_dialect.py)
+// go to their own folder, recorded only when named or with the word `options`: `node record.mjs options`
+const OPTIONS_OUT = process.env.VERCEL_OPTIONS_OUT || join(HERE, '..', '..', 'data', 'peers', 'vercel-options');
 const TOOLCHOICE = process.env.TOOLCHOICE || 'toolchoice';
 const KEY = 'unused-placeholder-key';
 
@@ -83,10 +86,37 @@ const TARGETS = {
       providerOptions: { deepseek: { thinking: { type: 'disabled' } } } }] },
   xai: { mock: 'xai', model: (u) => createXai({ baseURL: u, apiKey: KEY })('grok-4.3') },
   'openai-compatible': { mock: 'vllm', model: (u) => createOpenAICompatible({ name: 'local', baseURL: u, apiKey: KEY })('local-model') },
-  'amazon-bedrock': { mock: 'bedrock', model: (u) => createAmazonBedrock({
-    baseURL: u, region: 'us-east-1', accessKeyId: 'AKIAPLACEHOLDER00000', secretAccessKey: 'placeholder-secret' })(
-    'anthropic.claude-sonnet-4-6') },
+  'amazon-bedrock': { mock: 'bedrock', model: bedrock },
+  // providerOptions for parallel tool calls (`cases` replaces CASES), into OPTIONS_OUT
+  'openai-chat-parallel': { options: true, mock: 'openai', model: (u) => createOpenAI({ baseURL: u, apiKey: KEY }).chat('gpt-5.4-mini'),
+    cases: parallel('openai', 'parallelToolCalls') },
+  'openai-responses-parallel': { options: true, mock: 'openai-responses',
+    model: (u) => createOpenAI({ baseURL: u, apiKey: KEY }).responses('gpt-5.4-mini'), cases: parallel('openai', 'parallelToolCalls') },
+  'groq-parallel': { options: true, mock: 'groq', model: (u) => createGroq({ baseURL: u, apiKey: KEY })('openai/gpt-oss-120b'),
+    cases: parallel('groq', 'parallelToolCalls') },
+  'mistral-parallel': { options: true, mock: 'mistral', model: (u) => createMistral({ baseURL: u, apiKey: KEY })('mistral-small-latest'),
+    cases: parallel('mistral', 'parallelToolCalls') },
+  'anthropic-parallel': { options: true, mock: 'anthropic', model: (u) => createAnthropic({ baseURL: `${u}/v1`, apiKey: KEY })('claude-sonnet-5'),
+    cases: parallel('anthropic', 'disableParallelToolUse') },
+  'amazon-bedrock-parallel': { options: true, mock: 'bedrock', model: bedrock, cases: parallel('anthropic', 'disableParallelToolUse') },
+  // adaptive thinking: the package's rejectsForcedToolUse looks only at thinkingType === "enabled"
+  'anthropic-adaptive': { options: true, mock: 'anthropic', model: (u) => createAnthropic({ baseURL: `${u}/v1`, apiKey: KEY })('claude-sonnet-4-6'),
+    only: ['auto', 'required', 'tool-get_time'], providerOptions: { anthropic: { thinking: { type: 'adaptive' } } } },
 };
+
+function bedrock(u) {
+  return createAmazonBedrock({ baseURL: u, region: 'us-east-1', accessKeyId: 'AKIAPLACEHOLDER00000',
+    secretAccessKey: 'placeholder-secret' })('anthropic.claude-sonnet-4-6');
+}
+
+// each choice with the package's parallel-calls option on and off (`key`: parallelToolCalls or disableParallelToolUse)
+function parallel(space, key) {
+  const choices = [['unset'], ['auto', 'auto'], ['none', 'none'], ['required', 'required'],
+    ['tool-get_time', { type: 'tool', toolName: 'get_time' }]];
+  return choices.flatMap(([name, choice]) => [true, false].map((value) => ({
+    name: `${name}-${key}-${value}`, ...(choice !== undefined ? { choice } : {}),
+    providerOptions: { [space]: { [key]: value } } })));
+}
 
 function numbered(prefix) {
   let n = 0;
@@ -121,18 +151,18 @@ async function waitFor(lines, count) {
 }
 
 async function record(name, target) {
-  const dir = join(OUT, name);
+  const dir = join(target.options ? OPTIONS_OUT : OUT, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const mock = startMock(target.mock, dir);
   const base = await mock.url;
   const model = target.model(base);
   const cases = [];
-  const runs = [...CASES, ...(target.extra || [])].filter((c) => !target.only || target.only.includes(c.name))
+  const runs = (target.cases || [...CASES, ...(target.extra || [])]).filter((c) => !target.only || target.only.includes(c.name))
     .map((c) => ({ ...c, mode: 'generateText' }))
     .map((c) => (target.providerOptions ? { ...c, providerOptions: target.providerOptions } : c));
   // streamText: the same request streamed, read back by the package's stream parser
-  for (const s of target.only ? [] : STREAMED) runs.push({ ...CASES.find((c) => c.name === s), mode: 'streamText' });
+  for (const s of target.only || target.cases ? [] : STREAMED) runs.push({ ...CASES.find((c) => c.name === s), mode: 'streamText' });
   for (const c of runs) {
     const before = mock.lines.length;
     const args = { model, tools: c.steps ? executing : tools, prompt, maxRetries: 0,
@@ -173,6 +203,10 @@ async function record(name, target) {
 
 const versions = Object.fromEntries(['ai', ...Object.keys(JSON.parse(readFileSync(join(HERE, 'package.json'))).dependencies)
   .filter((p) => p.startsWith('@ai-sdk/'))].map((p) => [p, JSON.parse(readFileSync(join(HERE, 'node_modules', p, 'package.json'))).version]));
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(TARGETS);
+const named = process.argv.slice(2).flatMap((a) => (a === 'options'
+  ? Object.keys(TARGETS).filter((t) => TARGETS[t].options) : [a]));
+const wanted = named.length ? named : Object.keys(TARGETS).filter((t) => !TARGETS[t].options);
 for (const name of wanted) await record(name, TARGETS[name]);
-writeFileSync(join(OUT, 'versions.json'), JSON.stringify({ node: process.version, packages: versions }, null, 2) + '\n');
+for (const out of new Set(wanted.map((t) => (TARGETS[t].options ? OPTIONS_OUT : OUT)))) {
+  writeFileSync(join(out, 'versions.json'), JSON.stringify({ node: process.version, packages: versions }, null, 2) + '\n');
+}

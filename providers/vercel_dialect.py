@@ -1,0 +1,461 @@
+"""`--dialect vercel`: what the Vercel AI SDK's ``generateText`` (npm ``ai`` with the ``@ai-sdk/*`` provider package,
+``vercel_rules.VERSIONS``) puts on each provider's wire for the scenario's tools, tool_choice, parallel_tool_calls and
+thinking, next to the API request toolchoice builds.
+
+The user is assumed to call ``generateText({model: <package>(MODEL), tools: {every scenario tool, jsonSchema(its
+parameters)}, toolChoice: X, activeTools: A, providerOptions: P, prompt})``: X is the scenario's tool_choice in the
+SDK's spelling (``sdk_choice``; an unset choice is left out, which ai sends as ``auto``), A the ``--active-tools``
+setting and an allowed-tools choice's list, P the scenario's parallel_tool_calls and thinking as the package's
+providerOptions take them. Only the tool fields of the API request change (the tools, the choice's field,
+``parallel_tool_calls``, Bedrock's ``additionalModelRequestFields.tool_choice``) and the thinking toolchoice turns off
+for a forcing choice where the package does not (DeepSeek V4); each field that differs is a ``dialect.differs`` entry
+with the package's source and, where known, the API's answer. The rules are data (``vercel_rules``); node is never
+run. Imported only with ``--dialect vercel``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from urllib.parse import unquote
+
+from .core.model import LedgerEntry, Scenario, ToolChoice, ToolchoiceError, Translation, compact
+from .vercel_rules import (ACTIVE_TOOLS, ANTHROPIC_EAGER, ANTHROPIC_FORCED_AUTO, ANTHROPIC_FORCED_WARNING,
+                           ANTHROPIC_REJECTS_FORCED, ANTHROPIC_REJECTS_SOURCE, API_ANSWERS, DEEPSEEK_THINKING, DROPPED,
+                           NAMED, NO_TOOLS, NO_TOOLS_GIVEN, PACKAGES, READ, RESPONSES_ALLOWED, UNSET_AS_AUTO, VERSIONS,
+                           Package, Rule, Source)
+
+_ABSENT = object()
+# toolchoice refuses the API request for these alone, and the AI SDK sends its request anyway
+_SENT_ANYWAY = {"thinking.forced_choice", "tool_choice.without_tools"}
+_EXTRA = "additionalModelRequestFields"
+Rebuild = Callable[[Scenario, str], Translation]
+
+
+class VercelView(NamedTuple):
+    """One provider under --dialect vercel: the AI SDK's request (``translation``) and the API one."""
+
+    translation: Translation  # request: what the AI SDK sends; ledger: API + dialect
+    api: Translation
+    model: str | None  # the package's model ("@ai-sdk/openai openai.chat('gpt-5.4-mini')")
+    call: str | None  # the generateText call described
+    active_tools: tuple[str, ...] | None
+
+    @property
+    def label(self) -> str | None:
+        return self.model
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.translation.to_json()
+        data["dialect"] = "vercel"
+        data["package"] = self.model
+        data["generate_text"] = self.call
+        data["active_tools"] = list(self.active_tools) if self.active_tools is not None else None
+        data["api"] = {"effective_tool_choice": self.api.effective_tool_choice,
+                       "request": self.api.request.to_json() if self.api.request else None,
+                       "offered_tools": list(self.api.offered_tools)}
+        return data
+
+
+class SdkChoice(NamedTuple):
+    """The scenario's tool_choice as generateText is given it."""
+
+    given: Any  # toolChoice (None: left out)
+    kind: str  # what ai hands the package: auto, none, required, tool
+    active: tuple[str, ...] | None  # activeTools from an allowed-tools choice
+    note: str | None  # how a spelling with no SDK form was read
+
+
+def sdk_choice(choice: ToolChoice | None, provider: str = "") -> SdkChoice:
+    """The toolChoice a Vercel AI SDK user writes for the scenario's tool_choice (an allowed-tools choice: activeTools,
+    or on the Responses model its own providerOptions.openai.allowedTools, kind "allowed")."""
+    if choice is None:
+        return SdkChoice(None, "auto", None, None)
+    if choice.mode == "named" and choice.name:
+        return SdkChoice({"type": "tool", "toolName": choice.name}, "tool", None, None)
+    if choice.mode == "allowed" and provider == "openai-responses":
+        return SdkChoice(choice.allowed_mode, "allowed", None, f"the allowed tools {list(choice.allowed)} as "
+                         "providerOptions.openai.allowedTools")
+    if choice.mode == "allowed":
+        return SdkChoice(choice.allowed_mode, choice.allowed_mode, tuple(choice.allowed),
+                         f"the allowed tools {list(choice.allowed)} as activeTools")
+    mode = choice.mode if choice.mode in ("auto", "none", "required") else "required"
+    spelled = choice.spelling
+    return SdkChoice(mode, mode, None, None if spelled in ("", mode) else f"{spelled} written as {mode!r}")
+
+
+def _get(body: Any, path: str) -> Any:
+    node = body
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return _ABSENT
+        node = node[part]
+    return node
+
+
+def _set(body: dict[str, Any], path: str, value: Any) -> None:
+    *parents, last = path.split(".")
+    node = body
+    for part in parents:
+        if value is _ABSENT and not isinstance(node.get(part), dict):
+            return
+        node = node.setdefault(part, {})
+    if value is _ABSENT:
+        node.pop(last, None)
+    else:
+        node[last] = value
+
+
+def _shown(value: Any) -> str:
+    return "nothing" if value is _ABSENT else compact(value)
+
+
+def _filled(template: Any, name: str | None) -> Any:
+    if isinstance(template, str):
+        return name if template == "{name}" else template
+    if isinstance(template, list):
+        return [_filled(v, name) for v in template]
+    if isinstance(template, dict):
+        return {k: _filled(v, name) for k, v in template.items()}
+    return template
+
+
+def _model_of(api: Translation) -> str:
+    """The model id the API request names (Bedrock and Gemini: in the path; others: the body's model)."""
+    assert api.request is not None
+    model = api.request.body.get("model")
+    if isinstance(model, str):
+        return model
+    match = re.search(r"/model/([^/]+)/|/models/([^/:]+):", api.request.url)
+    return unquote(match.group(1) or match.group(2)) if match else ""
+
+
+def _translated(rebuild: Rebuild | None, scenario: Scenario, provider: str) -> Translation:
+    if rebuild is not None:
+        return rebuild(scenario, provider)
+    from .core.registry import translate
+
+    return translate(provider, scenario)
+
+
+def _tool_name(tool: Any) -> Any:
+    if not isinstance(tool, dict):
+        return None
+    return tool.get("name") or (tool.get("function") or tool.get("toolSpec") or {}).get("name")
+
+
+def _declared(package: Package, api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> Any:
+    """Every scenario tool in the wire form (the API request's, or that of the same scenario with choice auto where
+    the API request sends fewer)."""
+    assert api.request is not None
+    tools = _get(api.request.body, package.tools_path)
+    if set(api.offered_tools) != set(scenario.tool_names) or tools is _ABSENT:
+        auto = scenario._replace(tool_choice=ToolChoice("auto", spelling="auto"), parallel_tool_calls=None)
+        full = _translated(rebuild, auto, api.provider)
+        tools = _get(full.request.body, package.tools_path) if full.request else _ABSENT
+    return _ABSENT if tools is _ABSENT else json.loads(json.dumps(tools))
+
+
+def _only(tools: Any, names: Sequence[str]) -> Any:
+    """The declarations of ``names`` alone, in the scenario's order (Gemini's inside its functionDeclarations)."""
+    if not isinstance(tools, list):
+        return tools
+    kept = []
+    for tool in tools:
+        if isinstance(tool, dict) and isinstance(tool.get("functionDeclarations"), list):
+            inner = [d for d in tool["functionDeclarations"] if _tool_name(d) in names]
+            if inner:
+                kept.append({**tool, "functionDeclarations": inner})
+        elif _tool_name(tool) in names:
+            kept.append(tool)
+    return kept
+
+
+def _openapi(schema: Any) -> Any:
+    """@ai-sdk/google's convertJSONSchemaToOpenAPISchema on the plain schemas a scenario holds: $schema and
+    additionalProperties left out, the rest kept (google dist/index.js:1655 prepareTools)."""
+    if isinstance(schema, dict):
+        return {k: _openapi(v) for k, v in schema.items() if k not in ("$schema", "additionalProperties")}
+    if isinstance(schema, list):
+        return [_openapi(v) for v in schema]
+    return schema
+
+
+def _as_package_writes(package: Package, tools: Any, stream: bool) -> Any:
+    """The declarations as the package writes them where it parts from the API request's: Gemini's OpenAPI schemas,
+    the Responses model's strict left out of a tool that does not set it, Anthropic's eager_input_streaming on a
+    stream."""
+    if package.provider == "anthropic" and stream and isinstance(tools, list):
+        return [{**t, "eager_input_streaming": True} if isinstance(t, dict) and "input_schema" in t else t
+                for t in tools]
+    if package.provider == "openai-responses" and isinstance(tools, list):
+        return [{k: v for k, v in t.items() if not (k == "strict" and v is False)} if isinstance(t, dict) else t
+                for t in tools]
+    if package.provider != "gemini" or not isinstance(tools, list):
+        return tools
+    out = []
+    for tool in tools:
+        declarations = tool.get("functionDeclarations") if isinstance(tool, dict) else None
+        if not isinstance(declarations, list):
+            out.append(tool)
+            continue
+        rewritten = []
+        for d in declarations:
+            schema = d.get("parametersJsonSchema", d.get("parameters"))
+            d = {k: v for k, v in d.items() if k not in ("parametersJsonSchema", "parameters")}
+            rewritten.append({**d, "parameters": _openapi(schema)} if schema is not None else d)
+        out.append({**tool, "functionDeclarations": rewritten})
+    return out
+
+
+def _base(api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> Translation:
+    """A refused API translation whose only faults the AI SDK does not check (a forcing choice beside Claude's
+    thinking or on a model that refuses one, a tool_choice without tools), rebuilt with tool_choice auto. Else
+    ``api``."""
+    errors = {e.code for e in api.ledger if e.severity == "error"}
+    if api.request is not None or not errors or not errors <= _SENT_ANYWAY:
+        return api
+    base = _translated(rebuild, scenario._replace(
+        tool_choice=ToolChoice("auto", spelling="auto") if scenario.tools else None), api.provider)
+    return base if base.request is not None else api
+
+
+def _active(settings: Mapping[str, Any], scenario: Scenario, chosen: SdkChoice) -> tuple[str, ...] | None:
+    """activeTools: --active-tools and an allowed-tools choice's list (both: the tools in both). A name the scenario
+    does not declare is bad input (activeTools is typed Array<keyof TOOLS>)."""
+    given = settings.get("active_tools")
+    names = tuple(given) if given is not None else None
+    for name in names or ():
+        if name not in scenario.tool_names:
+            raise ToolchoiceError(f"--active-tools {name!r}: not a tool of {scenario.path}",
+                                  hint="one of " + ", ".join(scenario.tool_names) if scenario.tool_names else
+                                  "the scenario declares no tools")
+    if chosen.active is None:
+        return names
+    return chosen.active if names is None else tuple(n for n in chosen.active if n in names)
+
+
+def _options(package: Package, parallel: bool | None, thinking: Any) -> dict[str, Any]:
+    """providerOptions for the scenario's parallel_tool_calls and thinking, as the package takes them."""
+    options: dict[str, Any] = {}
+    if parallel is not None and package.parallel is not None:
+        *_, space, key = package.parallel.option.split(".")
+        value = (not parallel) if key == "disableParallelToolUse" else parallel
+        options.setdefault(space, {})[key] = value
+    if isinstance(thinking, dict) and package.provider in ("anthropic", "deepseek", "bedrock"):
+        kind = thinking.get("type")
+        shown = {"type": kind, **({"budgetTokens": thinking["budget_tokens"]} if "budget_tokens" in thinking else {})}
+        if kind is not None:  # Bedrock's: providerOptions.bedrock.reasoningConfig (dist/index.js:1094)
+            space, key = ("bedrock", "reasoningConfig") if package.provider == "bedrock" else (package.provider,
+                                                                                              "thinking")
+            options.setdefault(space, {})[key] = shown
+    return options
+
+
+def _call(package: Package, model: str, scenario: Scenario, chosen: SdkChoice, active: tuple[str, ...] | None,
+          options: dict[str, Any]) -> str:
+    made = package.model.replace("MODEL", repr(model))
+    parts = [f"model: {made}"] + (["tools"] if scenario.tools else []) + (
+        [f"toolChoice: {json.dumps(chosen.given)}"] if chosen.given is not None else []) + (
+        [f"activeTools: {json.dumps(list(active))}"] if active is not None else []) + (
+        [f"providerOptions: {json.dumps(options)}"] if options else [])
+    return "generateText({" + ", ".join(parts) + "})"
+
+
+class _Sent(NamedTuple):
+    """What the package puts in the tool fields: the rule applied, the tools sent, the choice and Bedrock's
+    additionalModelRequestFields.tool_choice (or _ABSENT), and why each field is so."""
+
+    rule: Rule | None
+    tools: list[str]
+    choice: Any
+    extra: Any
+    why: dict[str, Source | Rule]
+    forced_to_auto: bool
+
+
+def _sent(package: Package, chosen: SdkChoice, scenario: Scenario, active: tuple[str, ...] | None, model: str,
+          thinking: Any) -> _Sent:
+    kind = chosen.kind
+    name = scenario.tool_choice.name if scenario.tool_choice is not None else None
+    given = [n for n in scenario.tool_names if active is None or n in active]
+    rule = package.choices.get(kind)
+    if kind == "allowed" and scenario.tool_choice is not None:
+        rule = Rule({"type": "allowed_tools", "mode": chosen.given, "tools": [
+            {"type": "function", "name": n} for n in scenario.tool_choice.allowed]}, RESPONSES_ALLOWED)
+    forced_to_auto = False
+    if rule is not None and package.provider == "anthropic" and kind in ("required", "tool"):
+        budget = isinstance(thinking, dict) and thinking.get("type") == "enabled"
+        if budget or ANTHROPIC_REJECTS_FORCED.search(model):
+            forced_to_auto = True
+            rule = Rule({"type": "auto"}, ANTHROPIC_FORCED_AUTO if budget else ANTHROPIC_REJECTS_SOURCE,
+                        NAMED if kind == "tool" else rule.tools)
+    if not given:  # ai's prepareToolsAndToolChoice: no tools, no toolChoice
+        return _Sent(None, [], _ABSENT, _ABSENT, {}, False)
+    tools = [n for n in given if n == name] if rule is not None and rule.tools == NAMED else (
+        [] if rule is not None and rule.tools == NO_TOOLS else given)
+    choice = _filled(rule.sends, name) if rule is not None and rule.sends != DROPPED else _ABSENT
+    why: dict[str, Source | Rule] = {package.choice_path or "tool_choice": rule} if rule is not None else {}
+    extra: Any = _ABSENT
+    parallel, wanted = package.parallel, scenario.parallel_tool_calls
+    if parallel is not None and wanted is not None and tools:
+        if parallel.kind == "anthropic" and isinstance(choice, dict) and choice.get("type") != "none":
+            choice = {**choice, "disable_parallel_tool_use": not wanted}
+        elif parallel.kind == "bedrock" and not wanted and "anthropic" in model and kind != "none":
+            inner = {"required": {"type": "any"}, "tool": {"type": "tool", "name": name}}.get(kind, {"type": "auto"})
+            extra = {"tool_choice": {**inner, "disable_parallel_tool_use": True}}
+            choice = _ABSENT  # bedrockToolChoice is left unset beside additionalTools.tool_choice
+        why["parallel_tool_calls"] = why[_EXTRA] = parallel.source
+    return _Sent(rule, tools, choice, extra, why, forced_to_auto)
+
+
+def _write(package: Package, body: dict[str, Any], sent: _Sent, parallel: bool | None, declared: Any) -> None:
+    """The package's tool fields written into the (copied) API body."""
+    stream = body.get("stream") is True
+    tools = _as_package_writes(package, _only(declared, sent.tools), stream) if sent.tools else _ABSENT
+    if stream and package.provider == "anthropic" and sent.tools:
+        sent.why[package.tools_path] = ANTHROPIC_EAGER
+    _set(body, package.tools_path, tools)
+    if package.choice_path is not None:
+        _set(body, package.choice_path, sent.choice)
+    copied = package.parallel is not None and package.parallel.kind == "copied"
+    _set(body, "parallel_tool_calls", parallel if copied and parallel is not None and sent.tools else _ABSENT)
+    if package.provider == "bedrock":
+        merged = body.get(_EXTRA) if isinstance(body.get(_EXTRA), dict) else {}
+        merged = {k: v for k, v in merged.items() if k != "tool_choice"}
+        if sent.extra is not _ABSENT:
+            merged.update(sent.extra)
+        _set(body, _EXTRA, merged if merged else _ABSENT)
+    if package.provider in ("bedrock", "gemini") and not _get(body, "toolConfig"):
+        body.pop("toolConfig", None)
+
+
+def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | None = None,
+          rebuild: Rebuild | None = None) -> VercelView:
+    """The API translation for one provider, redone as the AI SDK's generateText would send it (``settings``:
+    active_tools; ``rebuild``: how to translate a changed scenario with the command line's options)."""
+    package = PACKAGES.get(api.provider)
+    ledger = list(api.ledger)
+    chosen = sdk_choice(scenario.tool_choice, api.provider)
+    active = _active(settings or {}, scenario, chosen)
+
+    def keep(code: str, message: str, severity: str = "info") -> VercelView:
+        ledger.append(LedgerEntry(severity, code, message))  # type: ignore[arg-type]
+        return VercelView(api._replace(ledger=ledger), api, None, None, active)
+
+    if package is None:
+        return keep("dialect.no_route", f"no @ai-sdk provider package is described for {api.provider}; the API "
+                                        "request is shown")
+    if scenario.tool_choice is not None and scenario.tool_choice.native is not None:
+        return keep("dialect.no_spelling", "a provider-native tool_choice has no toolChoice form: the AI SDK's "
+                                           "request is not described; the API request is shown", "warning")
+    base = _base(api, scenario, rebuild)
+    if base.request is None:
+        return keep("dialect.api_refused", "toolchoice refuses the API request, so the AI SDK's is not described")
+    model = _model_of(base)
+    body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
+    thinking = body.get("thinking")
+    user_thinking = scenario.settings_for(api.provider).thinking
+    if package.provider == "bedrock":
+        thinking = _get(body, f"{_EXTRA}.thinking")
+    options = _options(package, scenario.parallel_tool_calls,
+                       thinking if package.provider in ("anthropic", "bedrock") or user_thinking is False else None)
+    if chosen.kind == "allowed" and scenario.tool_choice is not None:
+        options["openai"] = {**options.get("openai", {}), "allowedTools": {
+            "toolNames": list(scenario.tool_choice.allowed), "mode": chosen.given}}
+    label = f"{package.package} {package.model.replace('MODEL', repr(model))}"
+    call = _call(package, model, scenario, chosen, active, options)
+    tools_as = ", tools as jsonSchema(parameters)" if scenario.tools else ""
+    ledger.append(LedgerEntry("info", "dialect.call", f"described: {call}{tools_as} (ai {VERSIONS['ai']}, "
+                              f"{package.package} {VERSIONS[package.package]}; read {READ})"
+                              + (f"; {chosen.note}" if chosen.note else "")))
+    if chosen.given is None and scenario.tools:
+        ledger.append(LedgerEntry("info", "dialect.differs", f"toolChoice left out: ai hands the package "
+                                                             f"{{type: 'auto'}} ({UNSET_AS_AUTO})"))
+    if any(scenario.tool_is_strict(t) for t in scenario.tools):
+        ledger.append(LedgerEntry("info", "dialect.unchecked", "strict tools: described as the API request declares "
+                                  "them; what the package does with a strict tool is not described here"))
+    if scenario.parallel_tool_calls is not None and package.parallel is None:
+        ledger.append(LedgerEntry("info", "dialect.unchecked", f"parallel_tool_calls: {package.package} has no "
+                                  "providerOptions for it: not sent"))
+    sent = _sent(package, chosen, scenario, active, model, thinking)
+    if sent.forced_to_auto:
+        ledger.append(LedgerEntry("warning", "dialect.differs", f"tool_choice: the package sends auto for the "
+                                  f"forcing choice, with a warning in result.warnings ({ANTHROPIC_FORCED_WARNING})"))
+    _write(package, body, sent, scenario.parallel_tool_calls,
+           _declared(package, base, scenario, rebuild) if sent.tools else _ABSENT)
+    disabled = any(e.code == "thinking.disabled_for_choice" for e in api.ledger)
+    if disabled and package.provider == "deepseek" and user_thinking is not False \
+            and isinstance(thinking, dict) and thinking.get("type") == "disabled":
+        body.pop("thinking", None)
+        ledger.append(LedgerEntry("warning", "dialect.differs", "thinking: the package keeps thinking on for the "
+                                  f"forcing choice ({DEEPSEEK_THINKING}): "
+                                  f"{API_ANSWERS['thinking.disabled_for_choice']}; set providerOptions.deepseek."
+                                  "thinking: {type: 'disabled'} (thinking: false in the scenario)"))
+    for path in (package.tools_path, package.choice_path or "tool_choice", "parallel_tool_calls", _EXTRA):
+        ours = _get(api.request.body, path) if api.request is not None else _ABSENT
+        theirs = _get(body, path)
+        if ours != theirs and api.request is not None:  # a refused request: _sent_anyway says what is sent
+            ledger.append(_difference(package, path, ours, theirs, sent.why))
+    if base is not api:
+        ledger.append(_sent_anyway(package, api, body, sent, chosen.kind))
+    if active is not None:
+        ledger.append(LedgerEntry("info", "dialect.active_tools", f"activeTools {list(active)}: only these tools are "
+                                  f"sent ({ACTIVE_TOOLS})"))
+    effective = _get(body, package.choice_path) if package.choice_path else _ABSENT
+    translation = base._replace(requested_tool_choice=api.requested_tool_choice,
+                                effective_tool_choice=None if effective is _ABSENT else effective,
+                                request=base.request._replace(body=body), ledger=ledger,
+                                offered_tools=tuple(sent.tools))
+    return VercelView(translation, api, label, call, active)
+
+
+def _sent_anyway(package: Package, api: Translation, body: dict[str, Any], sent: _Sent, kind: str) -> LedgerEntry:
+    """Where toolchoice refuses the API request and the AI SDK sends one: what it sends and, for a forcing choice,
+    the API's answer."""
+    faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
+    choice = _get(body, package.choice_path or "tool_choice")
+    forcing = kind in ("required", "tool") and not sent.forced_to_auto and bool(sent.tools)
+    answers = "; ".join(API_ANSWERS.get(e.code, e.message) for e in api.ledger if e.severity == "error")
+    sends = (f"with tool_choice {_shown(choice)}" if choice is not _ABSENT else "without tool_choice"
+             + ("" if sent.tools else f" or tools ({NO_TOOLS_GIVEN})"))
+    return LedgerEntry("warning" if forcing else "info", "dialect.differs",
+                       f"toolchoice refuses the API request ({faults}); the AI SDK sends its request {sends}"
+                       + (f": {answers}" if forcing else ""))
+
+
+def _difference(package: Package, path: str, ours: Any, theirs: Any, why: Mapping[str, Source | Rule]) -> LedgerEntry:
+    """One dialect.differs entry: where the AI SDK parts from the API request, the package's source and the API's
+    answer."""
+    if path == package.tools_path:
+        def names(tools: Any) -> list[Any]:
+            if not isinstance(tools, list):
+                return []
+            found: list[Any] = []
+            for tool in tools:
+                inner = tool.get("functionDeclarations") if isinstance(tool, dict) else None
+                found += [_tool_name(d) for d in inner] if isinstance(inner, list) else [_tool_name(tool)]
+            return found
+
+        if names(ours) == names(theirs):
+            eager = why.get(path)
+            note = (f"declares each tool with eager_input_streaming: true on a stream ({eager})"
+                    if isinstance(eager, Source) else package.tools_note or "writes the declarations otherwise")
+            return LedgerEntry("warning" if package.tools_warning else "info", "dialect.differs",
+                               f"{path}: {package.package} {note}")
+        rule = why.get(package.choice_path or "")
+        said = f": {rule.api_says}" if isinstance(rule, Rule) and rule.api_says else ""
+        source = f" ({rule.source})" if isinstance(rule, Rule) and rule.tools != "all" else ""
+        return LedgerEntry("warning" if said else "info", "dialect.differs",
+                           f"{path}: the AI SDK sends {names(theirs) or 'no tools'}; the API request sends "
+                           f"{names(ours) or 'no tools'}{source}{said}")
+    rule = why.get(path)
+    source = rule.source if isinstance(rule, Rule) else rule
+    said = rule.api_says if isinstance(rule, Rule) else None
+    message = f"{path}: the AI SDK sends {_shown(theirs)}; the API request sends {_shown(ours)}"
+    if source is not None:
+        message += f" ({source})"
+    if said:
+        message += f": {said}"
+    return LedgerEntry("warning" if said else "info", "dialect.differs", message)
