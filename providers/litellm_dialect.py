@@ -327,7 +327,7 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         theirs = _get(body, path)
         if ours == theirs:
             continue
-        rule = why.get("choice") if path == route.tools_path else why.get(path)
+        rule = why.get("choice") if path == route.tools_path and theirs is not _ABSENT else why.get(path)
         ledger.append(_difference(route, path, ours, theirs, rule, base is api))
     if base is not api:
         faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
@@ -356,6 +356,12 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
 def _difference(route: Route, path: str, ours: Any, theirs: Any, why: ChoiceRule | Source | None,
                 compared_to_api: bool) -> LedgerEntry:
     """One dialect.differs entry: where LiteLLM parts from the API request, LiteLLM's source and the API's answer."""
+    if path == route.tools_path and theirs is _ABSENT:
+        source = why.source if isinstance(why, ChoiceRule) else why
+        return LedgerEntry("warning", "dialect.differs", f"{path}: LiteLLM sends no tools (drop_params drops the "
+                                                         f"parameters its model map does not give the model: {source}); "
+                                                         "the API request sends "
+                                                         f"{0 if ours is _ABSENT else len(ours)}")
     if path == route.tools_path:
         names = lambda tools: [t.get("name") or (t.get("function") or t.get("toolSpec") or {}).get("name")  # noqa: E731
                                for t in tools] if isinstance(tools, list) else []

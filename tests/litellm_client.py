@@ -170,7 +170,7 @@ class Client:
         try:
             arguments.setdefault("tools", TOOLS)
             reply = self.litellm.completion(model=model, messages=MESSAGES, api_key=KEY, num_retries=0,
-                                            stream=stream, **where(mock.base_url), **arguments)
+                                            stream=stream, **{**where(mock.base_url), **arguments})
             calls = _streamed_calls(reply) if stream else [c.function.name for c in reply.choices[0].message.tool_calls or []]
         except Exception as exc:  # what LiteLLM raises is the result here
             error = exc

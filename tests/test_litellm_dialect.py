@@ -52,7 +52,7 @@ def _scenario() -> Any:
 
 
 def render(provider: str, choice: str, parallel: bool | None, drop: bool, model: str | None = None,
-           thinking: Any = None, tools: bool = True, path: Path = SCENARIO) -> Any:
+           thinking: Any = None, tools: bool = True, path: Path = SCENARIO, api_version: str | None = None) -> Any:
     base = load_scenario(path) if path != SCENARIO else _scenario()
     spelled = CHOICES[choice][0]
     if not tools:
@@ -65,6 +65,8 @@ def render(provider: str, choice: str, parallel: bool | None, drop: bool, model:
         settings = settings._replace(thinking=True, thinking_mode=thinking)
     if model is not None:
         settings = settings._replace(model=model)
+    if api_version is not None:
+        settings = settings._replace(api_version=api_version)
     scenario = scenario._replace(providers={**scenario.providers, provider: settings})
     api = translate(provider, scenario)
     return apply(api, scenario, {"drop_params": True} if drop else {})
@@ -200,6 +202,55 @@ def test_the_model_map_rules_agree_with_litellms_own_checks(client: Client) -> N
         if model.startswith("claude-"):
             assert bool(ANTHROPIC_NO_FORCED_TOOL_USE.search(model)) == AnthropicModelInfo.forced_tool_use_unsupported(
                 model), model
+
+
+MODEL_CASES = [pytest.param(p, m, c, par, drop, id=f"{p}-{m}-{c}-parallel={par}-drop={drop}")
+               for p, m in (("fireworks", "accounts/fireworks/models/gpt-oss-120b"),  # takes tool_choice
+                            ("fireworks", "accounts/fireworks/models/yi-large"),  # no function calling in the map
+                            ("sambanova", "DeepSeek-R1"))  # no function calling in the map
+               for c in CHOICES for par in (None, False) for drop in (False, True)]
+
+
+@pytest.mark.parametrize("provider, model, choice, parallel, drop", MODEL_CASES)
+def test_the_model_map_decides_which_tool_parameters_a_route_takes(client: Client, provider: str, model: str,
+                                                                    choice: str, parallel: bool | None,
+                                                                    drop: bool) -> None:
+    view = render(provider, choice, parallel, drop, model=model)
+    hold(view, sent_by_litellm(client, provider, choice, parallel, drop, model=f"{ROUTES[provider][0].split('/')[0]}/{model}"))
+
+
+AZURE_CASES = [pytest.param(v, c, drop, id=f"azure-{v}-{c}-drop={drop}")
+               for v in ("2023-07-01-preview", "2024-05-01-preview") for c in CHOICES for drop in (False, True)]
+
+
+@pytest.mark.parametrize("version, choice, drop", AZURE_CASES)
+def test_azure_tool_choice_by_api_version(client: Client, version: str, choice: str, drop: bool) -> None:
+    """AzureOpenAIConfig refuses every tool_choice before 2023-12-01 and "required" up to 2024-05."""
+    view = render("azure", choice, None, drop, api_version=version)
+    hold(view, sent_by_litellm(client, "azure", choice, None, drop, api_version=version))
+
+
+def test_the_model_map_sets_agree_with_litellms_own_checks(client: Client) -> None:
+    """FIREWORKS_TOOL_CHOICE, FIREWORKS_NO_TOOLS and SAMBANOVA_TOOLS against the configs' own parameter lists, for
+    every id of those providers in LiteLLM's bundled map and toolchoice's default models."""
+    from litellm.llms.fireworks_ai.chat.transformation import FireworksAIConfig
+    from litellm.llms.sambanova.chat import SambanovaConfig
+
+    from toolchoice.providers.litellm_rules import FIREWORKS_NO_TOOLS, FIREWORKS_TOOL_CHOICE, SAMBANOVA_TOOLS
+
+    def ids(provider: str, *more: str) -> list[str]:
+        return sorted({k.removeprefix(provider + "/") for k, v in client.litellm.model_cost.items()
+                       if v.get("litellm_provider") == provider} | set(more))
+
+    fireworks, sambanova = FireworksAIConfig(), SambanovaConfig()
+    fireworks_ids = ids("fireworks_ai", "accounts/fireworks/models/llama-v3p1-70b-instruct")
+    assert len(fireworks_ids) > 100
+    for model in fireworks_ids:
+        taken = fireworks.get_supported_openai_params(model)
+        assert ("tool_choice" in taken) == (model in FIREWORKS_TOOL_CHOICE), model
+        assert ("tools" in taken) == (model not in FIREWORKS_NO_TOOLS), model
+    for model in ids("sambanova", "Meta-Llama-3.3-70B-Instruct"):
+        assert ("tool_choice" in sambanova.get_supported_openai_params(model)) == (model in SAMBANOVA_TOOLS), model
 
 
 def test_the_case_counts_docs_litellm_md_states() -> None:
