@@ -156,12 +156,25 @@ def _tools(route: Route, api: Translation, scenario: Scenario, rebuild: Rebuild 
     tools = [] if tools is _ABSENT else json.loads(json.dumps(tools))
     if route.provider == "anthropic":
         tools = [{**t, "type": "custom"} if "input_schema" in t else t for t in tools]
+    if route.provider == "vllm":
+        tools = _without_strict(tools)
     if route.provider == "openai-responses":
         tools = [{**t, "strict": None} if t.get("type") == "function" else t for t in tools]
     if route.provider == "gemini":
         tools = [{("function_declarations" if k == "functionDeclarations" else k): v for k, v in t.items()}
                  for t in tools]
     return tools
+
+
+def _without_strict(node: Any) -> Any:
+    """HostedVLLMChatConfig.map_openai_params (litellm_rules.VLLM_TOOLS): every "strict" key and every
+    "additionalProperties": false removed, at any depth."""
+    if isinstance(node, list):
+        return [_without_strict(v) for v in node]
+    if isinstance(node, dict):
+        return {k: _without_strict(v) for k, v in node.items()
+                if k != "strict" and not (k == "additionalProperties" and v is False)}
+    return node
 
 
 def _base(api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> Translation:

@@ -149,6 +149,9 @@ _SAMBANOVA = Source("llms/sambanova/chat.py", 76, 'if supports_function_calling(
 _RESPONSES_FILE = "completion_extras/litellm_responses_transformation/transformation.py"
 _RESPONSES_COPY = Source(_RESPONSES_FILE, 1193, 'elif key == "tool_choice": responses_api_request["tool_choice"] = '
                                                "self._normalize_tool_choice_for_responses_api(value)")
+VLLM_TOOLS = Source("llms/hosted_vllm/chat/transformation.py", 92,
+                   "_tools = remove_additional_properties(copy.deepcopy(_tools)); _tools = "
+                   "remove_strict_from_schema(_tools)")
 _VLLM = Source("llms/hosted_vllm/chat/transformation.py", 108,
                "return super().map_openai_params(non_default_params, optional_params, model, drop_params)")
 _LLAMAFILE = Source("llms/llamafile/chat/transformation.py", 8, "class LlamafileChatConfig(OpenAIGPTConfig)")
@@ -210,7 +213,8 @@ HOST_ROUTES: dict[str, Route] = {
     "vllm": _openai_like("vllm", "hosted_vllm/", "HostedVLLMChatConfig",
                          "vLLM answers 400 \"Invalid value for `tool_choice`: any! Only named tools, \"none\", \"auto\" "
                          "or \"required\" are supported. (parameter=tool_choice)\" "
-                         "(vllm 0.33.0 chat_completion/protocol.py check_tool_usage)", _VLLM),
+                         "(vllm 0.33.0 chat_completion/protocol.py check_tool_usage)", _VLLM,
+                         tools_note=f'removes every "strict" and "additionalProperties": false from the tools ({VLLM_TOOLS})'),
     "llamacpp": _openai_like("llamacpp", "llamafile/", "LlamafileChatConfig",
                              "llama-server answers 400 \"Invalid tool_choice: any\" (llama.cpp common/chat.cpp "
                              "common_chat_tool_choice_parse_oaicompat)", _LLAMAFILE),

@@ -1,8 +1,8 @@
 """`--dialect litellm` held to what the real LiteLLM 1.110.2 sends or raises: every case below is rendered by the
 dialect and sent by `litellm.completion` through `toolchoice mock` (tests/litellm_client.py, on 127.0.0.1), and the
 tool fields of the two bodies are compared. The expected values are the bodies the mock recorded from LiteLLM and
-the errors LiteLLM raised; none is computed by the code under test. The cases: 11 routes x tool_choice unset /
-auto / none / required / any / named x parallel_tool_calls unset / false / true x drop_params off / on (396), plus
+the errors LiteLLM raised; none is computed by the code under test. The cases: 20 routes x tool_choice unset /
+auto / none / required / any / named x parallel_tool_calls unset / false / true x drop_params off / on (720), plus
 Bedrock Claude models LiteLLM's model map gives Anthropic's parallel switch, a model it marks unable to force a tool,
 and a forcing choice beside Claude's thinking and DeepSeek V4's."""
 
@@ -143,6 +143,18 @@ def test_the_tool_declarations_are_what_litellm_sends(client: Client, provider: 
     hold(view, sent_by_litellm(client, provider, "auto", None, False, tools=tools))
 
 
+@pytest.mark.parametrize("provider", ["vllm", "openai"])
+def test_a_strict_tool_is_what_litellm_sends(client: Client, provider: str) -> None:
+    """hosted_vllm/ strips strict and additionalProperties: false at every depth; openai/ keeps them."""
+    import yaml
+
+    path = ROOT / "tests/dialect/strict.yaml"
+    view = render(provider, "auto", None, False, path=path, model=ROUTES[provider][0].split("/", 1)[1])
+    (tool,) = yaml.safe_load(path.read_text())["tools"]
+    tools = [{"type": "function", "function": {k: tool[k] for k in ("name", "description", "parameters", "strict")}}]
+    hold(view, sent_by_litellm(client, provider, "auto", None, False, tools=tools))
+
+
 HAIKU = "anthropic.claude-haiku-4-5-20251001-v1:0"  # supports_parallel_tool_use_config in LiteLLM's map
 
 
@@ -256,7 +268,9 @@ def test_the_model_map_sets_agree_with_litellms_own_checks(client: Client) -> No
 def test_the_case_counts_docs_litellm_md_states() -> None:
     """docs/litellm.md states how many cases are held to LiteLLM: the matrices above are those."""
     page = (ROOT / "docs/litellm.md").read_text(encoding="utf-8")
-    assert f"**{len(CASES)} of {len(CASES)}**" in page and f"**{len(NO_TOOLS)} of {len(NO_TOOLS)}**" in page
+    for cases in (CASES, NO_TOOLS, MODEL_CASES, AZURE_CASES):
+        assert f"**{len(cases)} of {len(cases)}**" in page, len(cases)
+    assert f"({len(ROUTES)} routes" in page
 
 
 # ---- the ledger and the command line ----------------------------------------------------------------------------
