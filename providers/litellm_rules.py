@@ -156,8 +156,10 @@ _VLLM = Source("llms/hosted_vllm/chat/transformation.py", 108,
                "return super().map_openai_params(non_default_params, optional_params, model, drop_params)")
 _LLAMAFILE = Source("llms/llamafile/chat/transformation.py", 8, "class LlamafileChatConfig(OpenAIGPTConfig)")
 HOST_ROUTES: dict[str, Route] = {
-    "azure": _openai_like("azure", "azure/", "AzureOpenAIConfig", _OPENAI_400.replace("OpenAI answers", "Azure OpenAI "
-                          "(its types are openai's) answers"),
+    "azure": _openai_like("azure", "azure/", "AzureOpenAIConfig",
+                          "Azure OpenAI's tool_choice is none | auto | required | a named function in every spec read "
+                          "(fact azure.tool_choice_forms: inference.yaml 2024-10-21 chatCompletionToolChoiceOption): "
+                          "no 'any'; its words for it are not recorded (the mock answers OpenAI's 400)",
                           Source("llms/azure/chat/gpt_transformation.py", 276, 'else: optional_params["tool_choice"] = '
                                                                                "value"),
                           Source("llms/azure/chat/gpt_transformation.py", 322, 'if key != "tool_choice" or '

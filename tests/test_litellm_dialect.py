@@ -265,6 +265,16 @@ def test_the_model_map_sets_agree_with_litellms_own_checks(client: Client) -> No
         assert ("tool_choice" in sambanova.get_supported_openai_params(model)) == (model in SAMBANOVA_TOOLS), model
 
 
+def test_no_together_model_is_marked_unable_to_call_functions(client: Client) -> None:
+    """TogetherAIChatConfig drops (or refuses) tools and tool_choice only for a model its registry marks
+    supports_function_calling false (_tool_params_to_drop); none in the bundled map is, so the route has no such rule."""
+    from litellm.llms.together_ai.chat.transformation import _function_calling_verdict
+
+    ids = [k.removeprefix("together_ai/") for k, v in client.litellm.model_cost.items()
+           if v.get("litellm_provider") == "together_ai"]
+    assert len(ids) > 50 and [m for m in ids if _function_calling_verdict(m) is False] == []
+
+
 def test_the_case_counts_docs_litellm_md_states() -> None:
     """docs/litellm.md states how many cases are held to LiteLLM: the matrices above are those."""
     page = (ROOT / "docs/litellm.md").read_text(encoding="utf-8")
