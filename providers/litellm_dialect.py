@@ -21,6 +21,7 @@ from urllib.parse import unquote
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation, compact
 from .litellm_rules import (ANTHROPIC_FORCED, ANTHROPIC_FORCED_ERROR, ANTHROPIC_NO_FORCED_TOOL_USE, API_ANSWERS,
+                            AZURE_OLD_CHOICE, AZURE_OLD_CHOICE_ERROR, AZURE_OLD_REQUIRED, AZURE_OLD_REQUIRED_ERROR,
                             BEDROCK_PARALLEL_CONFIG, COPIED, DROPPED, PARAMS_ERROR, READ, ROUTES, VERSION, ChoiceRule,
                             Raise, Route, Source)
 
@@ -111,11 +112,28 @@ def _filled(template: Any, name: str | None) -> Any:
 def _model_of(api: Translation) -> str:
     """The model id the API request names (Bedrock: in the path; others: the body's model or the URL's)."""
     assert api.request is not None
-    match = re.search(r"/model/([^/]+)/|/models/([^/:]+):", api.request.url)  # Bedrock's, Gemini's
+    # Bedrock's, Gemini's, Azure's deployment (LiteLLM's azure/<deployment>)
+    match = re.search(r"/model/([^/]+)/|/models/([^/:]+):|/deployments/([^/]+)/", api.request.url)
     model = api.request.body.get("model")
     if isinstance(model, str):
         return model
-    return unquote(match.group(1) or match.group(2)) if match else ""
+    return unquote(next(g for g in match.groups() if g)) if match else ""
+
+
+def _azure_version_refusal(api: Translation, word: str | None, drop: bool) -> tuple[str | None, Source | None]:
+    """AzureOpenAIConfig.map_openai_params by the URL's api-version: (LiteLLM's error, or None where drop_params
+    drops the choice; the source), or (None, None) where the version takes the choice."""
+    assert api.request is not None
+    found = re.search(r"[?&]api-version=(\d{4})-(\d{2})-(\d{2})", api.request.url)
+    if word is None or found is None:
+        return None, None
+    year, month, day = found.groups()
+    version = unquote(api.request.url.split("api-version=", 1)[1].split("&", 1)[0])
+    if year < "2023" or (year == "2023" and (month < "12" or (month == "12" and day < "01"))):
+        return (None if drop else AZURE_OLD_CHOICE_ERROR.format(api_version=version)), AZURE_OLD_CHOICE
+    if word == "required" and year == "2024" and month <= "05":
+        return (None if drop else AZURE_OLD_REQUIRED_ERROR.format(api_version=version)), AZURE_OLD_REQUIRED
+    return None, None
 
 
 def _translated(rebuild: Rebuild | None, scenario: Scenario, provider: str) -> Translation:
@@ -138,10 +156,25 @@ def _tools(route: Route, api: Translation, scenario: Scenario, rebuild: Rebuild 
     tools = [] if tools is _ABSENT else json.loads(json.dumps(tools))
     if route.provider == "anthropic":
         tools = [{**t, "type": "custom"} if "input_schema" in t else t for t in tools]
+    if route.provider == "vllm":
+        tools = _without_strict(tools)
+    if route.provider == "openai-responses":
+        tools = [{**t, "strict": None} if t.get("type") == "function" else t for t in tools]
     if route.provider == "gemini":
         tools = [{("function_declarations" if k == "functionDeclarations" else k): v for k, v in t.items()}
                  for t in tools]
     return tools
+
+
+def _without_strict(node: Any) -> Any:
+    """HostedVLLMChatConfig.map_openai_params (litellm_rules.VLLM_TOOLS): every "strict" key and every
+    "additionalProperties": false removed, at any depth."""
+    if isinstance(node, list):
+        return [_without_strict(v) for v in node]
+    if isinstance(node, dict):
+        return {k: _without_strict(v) for k, v in node.items()
+                if k != "strict" and not (k == "additionalProperties" and v is False)}
+    return node
 
 
 def _base(api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> Translation:
@@ -168,12 +201,29 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
     in get_optional_params, then the config's map_openai_params)."""
     fields: dict[str, Any] = {}
     notes: list[tuple[str, Any]] = []
-    if parallel is not None and route.parallel == "refused" and not drop:
-        params = "['parallel_tool_calls']"
+    given = [p for p, on in (("tools", has_tools), ("tool_choice", word is not None),
+                             ("parallel_tool_calls", parallel is not None)) if on]
+    refused: dict[str, Source] = {p: route.parallel_source for p in given
+                                  if p == "parallel_tool_calls" and route.parallel == "refused"}
+    for rule_set in route.model_params:
+        if rule_set.refuses(model):
+            refused.update({p: rule_set.source for p in given if p in rule_set.params})
+    if refused and not drop:  # utils.py get_optional_params lists them in the order they were passed
+        params = str([p for p in given if p in refused])
         return _Outcome({}, (PARAMS_ERROR.format(route=route.prefix.rstrip("/"), params=params, model=model),
-                             route.parallel_source))
+                             next(iter(refused.values()))))
+    for param, source in refused.items():
+        notes.append((param if param != "tools" else route.tools_path, source))
+    if "tools" in refused:
+        fields[route.tools_path] = _ABSENT
+        has_tools = False
+    if "parallel_tool_calls" in refused:
+        parallel = None
     choice: Any = _ABSENT
-    rule = route.choices.get(word) if word else None
+    rule = route.choices.get(word) if word and "tool_choice" not in refused else None
+    if "tool_choice" in refused:
+        rule = ChoiceRule(DROPPED, refused["tool_choice"])
+        word = None
     if rule is not None:
         sends = rule.sends
         if isinstance(sends, Raise):
@@ -209,7 +259,7 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
             merged["tool_choice"] = {k: v for k, v in inner.items() if not (k == "type" and choice is not _ABSENT)}
             notes.append((f"{_EXTRA}", route.parallel_source))
         fields[_EXTRA] = merged if merged else _ABSENT
-    if parallel is not None and route.parallel in ("dropped", "refused"):
+    if parallel is not None and route.parallel == "dropped":
         notes.append(("parallel_tool_calls", route.parallel_source))
     return _Outcome(fields, None, tuple(notes))
 
@@ -256,6 +306,13 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     name = scenario.tool_choice.name if scenario.tool_choice is not None else None
     outcome = _outcome(route, word, value, scenario.parallel_tool_calls, drop, model, name,
                        bool(scenario.tools), body.get(_EXTRA))
+    if route.provider == "azure" and outcome.refused is None:
+        error, source = _azure_version_refusal(base, word, drop)
+        if error is not None and source is not None:
+            outcome = _Outcome({}, (error, source))
+        elif source is not None:
+            outcome = outcome._replace(fields={**outcome.fields, "tool_choice": _ABSENT},
+                                       notes=(*outcome.notes, ("tool_choice", source)))
     if outcome.refused is not None:
         error, source = outcome.refused
         ledger.append(LedgerEntry("error", "dialect.refused", f"LiteLLM raises before sending, nothing is sent: "
@@ -283,7 +340,7 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         theirs = _get(body, path)
         if ours == theirs:
             continue
-        rule = why.get("choice") if path == route.tools_path else why.get(path)
+        rule = why.get("choice") if path == route.tools_path and theirs is not _ABSENT else why.get(path)
         ledger.append(_difference(route, path, ours, theirs, rule, base is api))
     if base is not api:
         faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
@@ -312,6 +369,12 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
 def _difference(route: Route, path: str, ours: Any, theirs: Any, why: ChoiceRule | Source | None,
                 compared_to_api: bool) -> LedgerEntry:
     """One dialect.differs entry: where LiteLLM parts from the API request, LiteLLM's source and the API's answer."""
+    if path == route.tools_path and theirs is _ABSENT:
+        source = why.source if isinstance(why, ChoiceRule) else why
+        return LedgerEntry("warning", "dialect.differs", f"{path}: LiteLLM sends no tools (drop_params drops the "
+                                                         f"parameters its model map does not give the model: {source}); "
+                                                         "the API request sends "
+                                                         f"{0 if ours is _ABSENT else len(ours)}")
     if path == route.tools_path:
         names = lambda tools: [t.get("name") or (t.get("function") or t.get("toolSpec") or {}).get("name")  # noqa: E731
                                for t in tools] if isinstance(tools, list) else []

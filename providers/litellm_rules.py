@@ -55,6 +55,24 @@ class Route(NamedTuple):
     tools_path: str = "tools"
     tools_note: str | None = None  # how LiteLLM writes the tool declarations where the API request differs
     no_tools: Source | None = None  # where a tool_choice without tools is left out (None: sent as mapped)
+    # LiteLLM's parameters that only models its bundled model map flags are given (others: UnsupportedParamsError,
+    # or dropped with drop_params): (the parameters, the model ids without the route's prefix, the source)
+    model_params: tuple["ModelParams", ...] = ()
+
+
+class ModelParams(NamedTuple):
+    """Parameters a route takes for some models only, as LiteLLM's bundled model map
+    (model_prices_and_context_window_backup.json) flags them: ``models`` (ids without the route's prefix) are those
+    that take them when ``listed_take`` (others: UnsupportedParamsError, or dropped with drop_params), or those that
+    do not."""
+
+    params: tuple[str, ...]
+    models: frozenset[str]
+    listed_take: bool
+    source: Source
+
+    def refuses(self, model: str) -> bool:
+        return (model in self.models) != self.listed_take
 
 
 _OPENAI_FILE = "llms/openai/chat/gpt_transformation.py"
@@ -70,11 +88,12 @@ _UNDOCUMENTED = "{host} documents no 'any' (facts {id}.tool_choice_words): what 
 
 
 def _openai_like(provider: str, prefix: str, config: str, any_says: str | None,
-                 source: Source = _COPY) -> Route:
+                 source: Source = _COPY, no_tools: Source | None = _NO_TOOLS, **more: Any) -> Route:
     rule = ChoiceRule(COPIED, source)
-    return Route(provider, prefix, config, "tool_choice",
-                 {"auto": rule, "none": rule, "required": rule, "named": rule, "any": rule._replace(api_says=any_says)},
-                 "copied", source, no_tools=_NO_TOOLS)
+    choices = {"auto": rule, "none": rule, "required": rule, "named": rule, "any": rule._replace(api_says=any_says)}
+    choices.update(more.pop("choices", {}))
+    return Route(provider, prefix, config, "tool_choice", choices, more.pop("parallel", "copied"),
+                 more.pop("parallel_source", source), no_tools=no_tools, **more)
 
 
 _ANTHROPIC_FILE = "llms/anthropic/chat/transformation.py"
@@ -91,6 +110,117 @@ _PARAMS_ERROR = ("UnsupportedParamsError: litellm.UnsupportedParamsError: {route
                  "{params}, for model={model}. To drop these, set `litellm.drop_params=True` or for proxy: "
                  "`litellm_settings: drop_params: true` . If you want to use these params dynamically send "
                  "allowed_openai_params={params} in your request.")
+
+_FIREWORKS_FILE = "llms/fireworks_ai/chat/transformation.py"
+# The Fireworks ids LiteLLM's map lets take tool_choice (FireworksAIConfig.get_supported_openai_params: "if
+# self._get_model_cost_capability_exact(model=model, capability="supports_tool_choice") or supports_tool_choice(...)"),
+# under accounts/fireworks/models/, accounts/fireworks/routers/ and short; and those it marks without function calling
+FIREWORKS_TOOL_CHOICE = frozenset(
+    [f"accounts/fireworks/models/{m}" for m in (
+        "deepseek-v3p1 deepseek-v3p1-terminus deepseek-v3p2 deepseek-v4-flash deepseek-v4-flash-0731 "
+        "deepseek-v4-flash-vision-exp deepseek-v4-pro deepseek-v4-pro-0813 deepseek-v4p1-flash "
+        "deepseek-v4p1-flash-1017 deepseek-v4p1-flash-1017-us ember-1 firefunction-v2 glm-4p5 glm-4p5-air glm-4p6 "
+        "glm-4p7 glm-5p1 glm-5p2 glm-5p3 glm-5p3-flash gpt-oss-120b gpt-oss-20b inkling kimi-k2-instruct "
+        "kimi-k2-instruct-0905 kimi-k2-thinking kimi-k2p5 kimi-k2p6 kimi-k2p7-code kimi-k3 kimi-k3p1-pro "
+        "llama-v3p1-405b-instruct minimax-m2p1 minimax-m2p7 minimax-m3 minimax-m3p1-flash mixtral-8x22b-instruct-hf "
+        "muse-glimmer-30b nemotron-3-ultra-nvfp4 nemotron-lightning-3p5-30b-a3b qwen3p7-plus qwen3p8-max").split()]
+    + [f"accounts/fireworks/routers/{m}" for m in (
+        "auto auto-instant deepseek-v4p1-flash-1017-spot deepseek-v4p1-flash-1017-ultrafast deepseek-v4p1-flash-spot "
+        "deepseek-v4p1-flash-us firerouter glm-5p1-fast glm-5p2-fast glm-5p2-fast-us glm-5p3-fast glm-5p3-flash-us "
+        "glm-5p3-spot glm-5p3-us kimi-k2p6-fast kimi-k2p7-code-fast kimi-k3-fast kimi-k3-spot kimi-k3-us "
+        "spot-deepseek-v4-flash").split()]
+    + (
+        "deepseek-v4-flash deepseek-v4-flash-0731 deepseek-v4-flash-vision-exp deepseek-v4-pro-0813 "
+        "deepseek-v4p1-flash deepseek-v4p1-flash-us glm-4p7 glm-5p1 glm-5p1-fast glm-5p2 glm-5p2-fast "
+        "glm-5p2-fast-us glm-5p3 glm-5p3-fast glm-5p3-flash glm-5p3-flash-us glm-5p3-us gpt-oss-120b gpt-oss-20b "
+        "kimi-k2p5 kimi-k2p6 kimi-k2p6-fast kimi-k2p7-code kimi-k2p7-code-fast kimi-k3 kimi-k3-fast kimi-k3-us "
+        "kimi-latest minimax-latest minimax-m2p1 minimax-m3 muse-glimmer-30b nemotron-3-ultra-nvfp4 "
+        "nemotron-lightning-3p5-30b-a3b qwen3p7-plus qwen3p8-max").split())
+FIREWORKS_NO_TOOLS = frozenset(f"accounts/fireworks/models/{m}" for m in (
+    "deepseek-coder-v2-instruct llama-v3p1-8b-instruct llama-v3p2-11b-vision-instruct llama-v3p2-1b-instruct "
+    "llama-v3p2-3b-instruct qwen2-72b-instruct qwen2p5-coder-32b-instruct qwen2p5-coder-32b-instruct-128k "
+    "qwen2p5-coder-32b-instruct-32k-rope qwen2p5-coder-32b-instruct-64k ultramarine-1-flash-us yi-large").split())
+# The SambaNova ids LiteLLM's map flags supports_function_calling (SambanovaConfig.get_supported_openai_params)
+SAMBANOVA_TOOLS = frozenset(("DeepSeek-V3.1", "DeepSeek-V3.2", "Llama-4-Maverick-17B-128E-Instruct",
+                             "Meta-Llama-3.3-70B-Instruct", "MiniMax-M2.7", "gpt-oss-120b"))
+_SAMBANOVA = Source("llms/sambanova/chat.py", 76, 'if supports_function_calling(model, custom_llm_provider="sambanova"): '
+                                                  'params.append("tools"); params.append("tool_choice"); '
+                                                  'params.append("parallel_tool_calls")')
+_RESPONSES_FILE = "completion_extras/litellm_responses_transformation/transformation.py"
+_RESPONSES_COPY = Source(_RESPONSES_FILE, 1193, 'elif key == "tool_choice": responses_api_request["tool_choice"] = '
+                                               "self._normalize_tool_choice_for_responses_api(value)")
+VLLM_TOOLS = Source("llms/hosted_vllm/chat/transformation.py", 92,
+                   "_tools = remove_additional_properties(copy.deepcopy(_tools)); _tools = "
+                   "remove_strict_from_schema(_tools)")
+_VLLM = Source("llms/hosted_vllm/chat/transformation.py", 108,
+               "return super().map_openai_params(non_default_params, optional_params, model, drop_params)")
+_LLAMAFILE = Source("llms/llamafile/chat/transformation.py", 8, "class LlamafileChatConfig(OpenAIGPTConfig)")
+HOST_ROUTES: dict[str, Route] = {
+    "azure": _openai_like("azure", "azure/", "AzureOpenAIConfig",
+                          "Azure OpenAI's tool_choice is none | auto | required | a named function in every spec read "
+                          "(fact azure.tool_choice_forms: inference.yaml 2024-10-21 chatCompletionToolChoiceOption): "
+                          "no 'any'; its words for it are not recorded (the mock answers OpenAI's 400)",
+                          Source("llms/azure/chat/gpt_transformation.py", 276, 'else: optional_params["tool_choice"] = '
+                                                                               "value"),
+                          Source("llms/azure/chat/gpt_transformation.py", 322, 'if key != "tool_choice" or '
+                                                                               'optional_params.get("tools") or '
+                                                                               'optional_params.get("functions")'),
+                          parallel_source=Source("llms/azure/chat/gpt_transformation.py", 298,
+                                                 "elif param in supported_openai_params: optional_params[param] = "
+                                                 "value")),
+    "openai-responses": _openai_like(
+        "openai-responses", "openai/responses/", "LiteLLMResponsesTransformationHandler",
+        _OPENAI_400.replace("ChatCompletionToolChoiceOptionParam", "responses ToolChoiceOptions"), _RESPONSES_COPY,
+        None, choices={"named": ChoiceRule({"type": "function", "name": "{name}"}, Source(
+            _RESPONSES_FILE, 919, 'if isinstance(tool_choice.get("name"), str) ...: return '
+                                  "_flat_responses_tool_choice(choice_type, tool_choice[\"name\"])"))},
+        tools_note='writes each function tool with "strict": null (openai 3.57.0 responses FunctionToolParam: strict '
+                   "Required[Optional[bool]]); the API request sends false, as the Responses API treats an omitted "
+                   "strict as true; what it does with null is not recorded",
+        parallel_source=Source(_RESPONSES_FILE, 1198, "elif key in ResponsesAPIOptionalRequestParams.__annotations__: "
+                                                      "responses_api_request[key] = value")),
+    "fireworks": _openai_like(
+        "fireworks", "fireworks_ai/", "FireworksAIConfig", None, Source(_FIREWORKS_FILE, 351, "# pass through the value "
+                                                                        'of tool choice optional_params["tool_choice"] '
+                                                                        "= value"),
+        choices={"required": ChoiceRule("any", Source(_FIREWORKS_FILE, 348, 'if value == "required": '
+                                                                            'optional_params["tool_choice"] = "any"'))},
+        model_params=(ModelParams(("tool_choice",), FIREWORKS_TOOL_CHOICE, True,
+                                  Source(_FIREWORKS_FILE, 310, "if self._get_model_cost_capability_exact(model=model, "
+                                                               'capability="supports_tool_choice") or '
+                                                               "supports_tool_choice(...): "
+                                                               'supported_params.append("tool_choice")')),
+                      ModelParams(("tools", "parallel_tool_calls"), FIREWORKS_NO_TOOLS, False,
+                                  Source(_FIREWORKS_FILE, 293, 'if supports_function_calling(model=model, '
+                                                               'custom_llm_provider="fireworks_ai"): '
+                                                               'supported_params.append("tools")')))),
+    "together": _openai_like("together", "together_ai/", "TogetherAIChatConfig",
+                             _UNDOCUMENTED.format(host="Together", id="together"),
+                             Source("llms/together_ai/chat/transformation.py", 228, "mapped_openai_params = "
+                                                                                    "super().map_openai_params(...)")),
+    "cerebras": _openai_like("cerebras", "cerebras/", "CerebrasConfig",
+                             _UNDOCUMENTED.format(host="Cerebras", id="cerebras"),
+                             Source("llms/cerebras/chat.py", 93, "elif param in supported_openai_params: "
+                                                                 "optional_params[param] = value"),
+                             parallel="refused",
+                             parallel_source=Source("llms/cerebras/chat.py", 54, "get_supported_openai_params: "
+                                                                                 "tool_choice and tools, no "
+                                                                                 "parallel_tool_calls")),
+    "sambanova": _openai_like("sambanova", "sambanova/", "SambanovaConfig",
+                              _UNDOCUMENTED.format(host="SambaNova", id="sambanova"),
+                              model_params=(ModelParams(("tools", "tool_choice", "parallel_tool_calls"), SAMBANOVA_TOOLS,
+                                                        True, _SAMBANOVA),)),
+    "huggingface": _openai_like("huggingface", "huggingface/", "HuggingFaceChatConfig",
+                                _UNDOCUMENTED.format(host="Hugging Face's router", id="huggingface"), no_tools=None),
+    "vllm": _openai_like("vllm", "hosted_vllm/", "HostedVLLMChatConfig",
+                         "vLLM answers 400 \"Invalid value for `tool_choice`: any! Only named tools, \"none\", \"auto\" "
+                         "or \"required\" are supported. (parameter=tool_choice)\" "
+                         "(vllm 0.33.0 chat_completion/protocol.py check_tool_usage)", _VLLM,
+                         tools_note=f'removes every "strict" and "additionalProperties": false from the tools ({VLLM_TOOLS})'),
+    "llamacpp": _openai_like("llamacpp", "llamafile/", "LlamafileChatConfig",
+                             "llama-server answers 400 \"Invalid tool_choice: any\" (llama.cpp common/chat.cpp "
+                             "common_chat_tool_choice_parse_oaicompat)", _LLAMAFILE),
+}
 
 ROUTES: dict[str, Route] = {
     "openai": _openai_like("openai", "openai/", "OpenAIGPTConfig", _OPENAI_400),
@@ -186,6 +316,7 @@ ROUTES: dict[str, Route] = {
         no_tools=Source(_BEDROCK_FILE, 2238, "if len(bedrock_tools) > 0: tool_choice_values = "
                                              'inference_params.pop("tool_choice", None); bedrock_tool_config = '
                                              "ToolConfigBlock(tools=bedrock_tools, ...)")),
+    **HOST_ROUTES,
 }
 
 # The Bedrock model ids LiteLLM's bundled model map (model_prices_and_context_window_backup.json) flags
@@ -208,6 +339,25 @@ ANTHROPIC_FORCED_ERROR = ("UnsupportedParamsError: litellm.UnsupportedParamsErro
                           "in the prompt when to call the tool, or set `litellm.drop_params = True` to downgrade to "
                           "'auto' automatically.")
 PARAMS_ERROR = _PARAMS_ERROR
+# AzureOpenAIConfig.map_openai_params by the api-version in the URL: before 2023-12-01 every tool_choice raises (or is
+# dropped with drop_params); "required" on 2024-01 .. 2024-05 raises (or is dropped with drop_params)
+AZURE_OLD_CHOICE = Source("llms/azure/chat/gpt_transformation.py", 253,
+                          'if api_version_year < "2023" or (api_version_year == "2023" and api_version_month < "12") '
+                          "...: raise UnsupportedParamsError(...)")
+AZURE_OLD_CHOICE_ERROR = ("UnsupportedParamsError: litellm.UnsupportedParamsError: Azure does not support "
+                          "'tool_choice', for api_version={api_version}. Bump your API version to '2023-12-01-preview' "
+                          "or later. This parameter requires 'api_version=\"2023-12-01-preview\"' or later. drop_params never "
+                          "drops an allowed_tools tool_choice, since that would let the model call tools the request "
+                          "excluded. Azure API Reference: "
+                          "https://learn.microsoft.com/en-us/azure/ai-services/openai/reference#chat-completions")
+AZURE_OLD_REQUIRED = Source("llms/azure/chat/gpt_transformation.py", 265,
+                            'elif value == "required" and (api_version_year == "2024" and api_version_month <= "05"): '
+                            "... raise UnsupportedParamsError(...)")
+AZURE_OLD_REQUIRED_ERROR = ("UnsupportedParamsError: litellm.UnsupportedParamsError: Azure does not support 'required' "
+                            "as a tool_choice param, for api_version={api_version}. To drop 'tool_choice=required' for "
+                            "calls with this Azure API version, set `litellm.drop_params=True` or for proxy: "
+                            "`litellm_settings: drop_params: true` Azure API Reference: "
+                            "https://learn.microsoft.com/en-us/azure/ai-services/openai/reference#chat-completions")
 # The provider APIs' answers to what LiteLLM sends where toolchoice refuses or changes the request
 API_ANSWERS: dict[str, str] = {
     "thinking.forced_choice": "Anthropic answers 400 \"Thinking may not be enabled when tool_choice forces tool use.\"",

@@ -22,6 +22,10 @@ from typing import Any, Callable
 from toolchoice.providers.core.mock.server import Running, running_mock
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
+# The huggingface/ route looks up each model's config.json there on every call (utils.py:7159
+# _get_max_position_embeddings, from get_model_info_helper: no huggingface model is in the bundled map) and goes on
+# when it fails: refused here like any host, and kept apart from `outside`
+HUGGINGFACE_CONFIG = "huggingface.co"
 KEY = "sk-litellm-wire-7f6e5d4c3b2a"
 WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Weather in a city.", "parameters": WEATHER}},
@@ -54,6 +58,17 @@ ROUTES: dict[str, tuple[str, Callable[[str], dict[str, Any]]]] = {
     "bedrock": ("bedrock/converse/anthropic.claude-3-5-sonnet-20240620-v1:0",
                 lambda base: {**_where(base), "aws_access_key_id": "AKIDLITELLMWIRE", "aws_secret_access_key": "unused",
                               "aws_region_name": "us-east-1"}),
+    # the Azure deployment is LiteLLM's model name; api_version as toolchoice's URL has it
+    "azure": ("azure/gpt-4o-mini", lambda base: {**_where(base), "api_version": "2024-10-21"}),
+    "fireworks": ("fireworks_ai/accounts/fireworks/models/llama-v3p1-70b-instruct", _where),
+    "together": ("together_ai/zai-org/GLM-5.1", _where),
+    "cerebras": ("cerebras/gpt-oss-120b", _where),
+    "sambanova": ("sambanova/Meta-Llama-3.3-70B-Instruct", _where),
+    "huggingface": ("huggingface/openai/gpt-oss-120b", _where),
+    "vllm": ("hosted_vllm/meta-llama/Llama-3.1-8B-Instruct", lambda base: _where(base, "/v1")),
+    "llamacpp": ("llamafile/qwen2.5-7b-instruct", lambda base: _where(base, "/v1")),
+    # chat completions bridged to the Responses API (litellm/completion_extras/litellm_responses_transformation)
+    "openai-responses": ("openai/responses/gpt-5.4-mini", _where),
 }
 
 
@@ -80,6 +95,7 @@ class Client:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.outside: list[str] = []
+        self.refused_by_design: list[str] = []  # LiteLLM's own look-ups the guard refused (HUGGINGFACE_CONFIG)
         self._stack = ExitStack()
         self._mocks: dict[str, Running] = {}
         self._saved = {name: getattr(socket, name) for name in ("getaddrinfo", "create_connection")}
@@ -118,6 +134,9 @@ class Client:
             return not isinstance(host, str) or host in LOOPBACK or host.startswith("127.")
 
         def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+            if host == HUGGINGFACE_CONFIG:
+                self.refused_by_design.append(host)
+                raise OSError(f"tests/litellm_client.py: {host} is not the loopback")
             if not local(host):
                 outside.append(f"getaddrinfo {host}")
                 raise OSError(f"tests/litellm_client.py: {host} is not the loopback")
@@ -151,7 +170,7 @@ class Client:
         try:
             arguments.setdefault("tools", TOOLS)
             reply = self.litellm.completion(model=model, messages=MESSAGES, api_key=KEY, num_retries=0,
-                                            stream=stream, **where(mock.base_url), **arguments)
+                                            stream=stream, **{**where(mock.base_url), **arguments})
             calls = _streamed_calls(reply) if stream else [c.function.name for c in reply.choices[0].message.tool_calls or []]
         except Exception as exc:  # what LiteLLM raises is the result here
             error = exc

@@ -1,8 +1,8 @@
 """`--dialect litellm` held to what the real LiteLLM 1.110.2 sends or raises: every case below is rendered by the
 dialect and sent by `litellm.completion` through `toolchoice mock` (tests/litellm_client.py, on 127.0.0.1), and the
 tool fields of the two bodies are compared. The expected values are the bodies the mock recorded from LiteLLM and
-the errors LiteLLM raised; none is computed by the code under test. The cases: 11 routes x tool_choice unset /
-auto / none / required / any / named x parallel_tool_calls unset / false / true x drop_params off / on (396), plus
+the errors LiteLLM raised; none is computed by the code under test. The cases: 20 routes x tool_choice unset /
+auto / none / required / any / named x parallel_tool_calls unset / false / true x drop_params off / on (720), plus
 Bedrock Claude models LiteLLM's model map gives Anthropic's parallel switch, a model it marks unable to force a tool,
 and a forcing choice beside Claude's thinking and DeepSeek V4's."""
 
@@ -52,7 +52,7 @@ def _scenario() -> Any:
 
 
 def render(provider: str, choice: str, parallel: bool | None, drop: bool, model: str | None = None,
-           thinking: Any = None, tools: bool = True, path: Path = SCENARIO) -> Any:
+           thinking: Any = None, tools: bool = True, path: Path = SCENARIO, api_version: str | None = None) -> Any:
     base = load_scenario(path) if path != SCENARIO else _scenario()
     spelled = CHOICES[choice][0]
     if not tools:
@@ -65,6 +65,8 @@ def render(provider: str, choice: str, parallel: bool | None, drop: bool, model:
         settings = settings._replace(thinking=True, thinking_mode=thinking)
     if model is not None:
         settings = settings._replace(model=model)
+    if api_version is not None:
+        settings = settings._replace(api_version=api_version)
     scenario = scenario._replace(providers={**scenario.providers, provider: settings})
     api = translate(provider, scenario)
     return apply(api, scenario, {"drop_params": True} if drop else {})
@@ -141,6 +143,18 @@ def test_the_tool_declarations_are_what_litellm_sends(client: Client, provider: 
     hold(view, sent_by_litellm(client, provider, "auto", None, False, tools=tools))
 
 
+@pytest.mark.parametrize("provider", ["vllm", "openai"])
+def test_a_strict_tool_is_what_litellm_sends(client: Client, provider: str) -> None:
+    """hosted_vllm/ strips strict and additionalProperties: false at every depth; openai/ keeps them."""
+    import yaml
+
+    path = ROOT / "tests/dialect/strict.yaml"
+    view = render(provider, "auto", None, False, path=path, model=ROUTES[provider][0].split("/", 1)[1])
+    (tool,) = yaml.safe_load(path.read_text())["tools"]
+    tools = [{"type": "function", "function": {k: tool[k] for k in ("name", "description", "parameters", "strict")}}]
+    hold(view, sent_by_litellm(client, provider, "auto", None, False, tools=tools))
+
+
 HAIKU = "anthropic.claude-haiku-4-5-20251001-v1:0"  # supports_parallel_tool_use_config in LiteLLM's map
 
 
@@ -202,10 +216,71 @@ def test_the_model_map_rules_agree_with_litellms_own_checks(client: Client) -> N
                 model), model
 
 
+MODEL_CASES = [pytest.param(p, m, c, par, drop, id=f"{p}-{m}-{c}-parallel={par}-drop={drop}")
+               for p, m in (("fireworks", "accounts/fireworks/models/gpt-oss-120b"),  # takes tool_choice
+                            ("fireworks", "accounts/fireworks/models/yi-large"),  # no function calling in the map
+                            ("sambanova", "DeepSeek-R1"))  # no function calling in the map
+               for c in CHOICES for par in (None, False) for drop in (False, True)]
+
+
+@pytest.mark.parametrize("provider, model, choice, parallel, drop", MODEL_CASES)
+def test_the_model_map_decides_which_tool_parameters_a_route_takes(client: Client, provider: str, model: str,
+                                                                    choice: str, parallel: bool | None,
+                                                                    drop: bool) -> None:
+    view = render(provider, choice, parallel, drop, model=model)
+    hold(view, sent_by_litellm(client, provider, choice, parallel, drop, model=f"{ROUTES[provider][0].split('/')[0]}/{model}"))
+
+
+AZURE_CASES = [pytest.param(v, c, drop, id=f"azure-{v}-{c}-drop={drop}")
+               for v in ("2023-07-01-preview", "2024-05-01-preview") for c in CHOICES for drop in (False, True)]
+
+
+@pytest.mark.parametrize("version, choice, drop", AZURE_CASES)
+def test_azure_tool_choice_by_api_version(client: Client, version: str, choice: str, drop: bool) -> None:
+    """AzureOpenAIConfig refuses every tool_choice before 2023-12-01 and "required" up to 2024-05."""
+    view = render("azure", choice, None, drop, api_version=version)
+    hold(view, sent_by_litellm(client, "azure", choice, None, drop, api_version=version))
+
+
+def test_the_model_map_sets_agree_with_litellms_own_checks(client: Client) -> None:
+    """FIREWORKS_TOOL_CHOICE, FIREWORKS_NO_TOOLS and SAMBANOVA_TOOLS against the configs' own parameter lists, for
+    every id of those providers in LiteLLM's bundled map and toolchoice's default models."""
+    from litellm.llms.fireworks_ai.chat.transformation import FireworksAIConfig
+    from litellm.llms.sambanova.chat import SambanovaConfig
+
+    from toolchoice.providers.litellm_rules import FIREWORKS_NO_TOOLS, FIREWORKS_TOOL_CHOICE, SAMBANOVA_TOOLS
+
+    def ids(provider: str, *more: str) -> list[str]:
+        return sorted({k.removeprefix(provider + "/") for k, v in client.litellm.model_cost.items()
+                       if v.get("litellm_provider") == provider} | set(more))
+
+    fireworks, sambanova = FireworksAIConfig(), SambanovaConfig()
+    fireworks_ids = ids("fireworks_ai", "accounts/fireworks/models/llama-v3p1-70b-instruct")
+    assert len(fireworks_ids) > 100
+    for model in fireworks_ids:
+        taken = fireworks.get_supported_openai_params(model)
+        assert ("tool_choice" in taken) == (model in FIREWORKS_TOOL_CHOICE), model
+        assert ("tools" in taken) == (model not in FIREWORKS_NO_TOOLS), model
+    for model in ids("sambanova", "Meta-Llama-3.3-70B-Instruct"):
+        assert ("tool_choice" in sambanova.get_supported_openai_params(model)) == (model in SAMBANOVA_TOOLS), model
+
+
+def test_no_together_model_is_marked_unable_to_call_functions(client: Client) -> None:
+    """TogetherAIChatConfig drops (or refuses) tools and tool_choice only for a model its registry marks
+    supports_function_calling false (_tool_params_to_drop); none in the bundled map is, so the route has no such rule."""
+    from litellm.llms.together_ai.chat.transformation import _function_calling_verdict
+
+    ids = [k.removeprefix("together_ai/") for k, v in client.litellm.model_cost.items()
+           if v.get("litellm_provider") == "together_ai"]
+    assert len(ids) > 50 and [m for m in ids if _function_calling_verdict(m) is False] == []
+
+
 def test_the_case_counts_docs_litellm_md_states() -> None:
     """docs/litellm.md states how many cases are held to LiteLLM: the matrices above are those."""
     page = (ROOT / "docs/litellm.md").read_text(encoding="utf-8")
-    assert f"**{len(CASES)} of {len(CASES)}**" in page and f"**{len(NO_TOOLS)} of {len(NO_TOOLS)}**" in page
+    for cases in (CASES, NO_TOOLS, MODEL_CASES, AZURE_CASES):
+        assert f"**{len(cases)} of {len(cases)}**" in page, len(cases)
+    assert f"({len(ROUTES)} routes" in page
 
 
 # ---- the ledger and the command line ----------------------------------------------------------------------------
