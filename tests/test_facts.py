@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from servers import CLI
+from cli import run_cli
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.facts import FACTS
@@ -60,7 +60,7 @@ def test_every_fact_has_a_source_a_date_and_known_providers(fact):
 
 
 def test_providers_json_carries_dates_and_facts():
-    out = subprocess.run([*CLI, "providers", "--format", "json"], capture_output=True, text=True, timeout=60)
+    out = run_cli(["providers", "--format", "json"])  # in-process (tests/cli.py): the same command and exit code
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     by_id = {row["provider"]: row for row in rows}
