@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from servers import CLI
+from cli import run_cli
 
 from toolchoice.providers.core.capabilities import CAPABILITIES
 from toolchoice.providers.core.facts import FACTS
@@ -60,7 +60,7 @@ def test_every_fact_has_a_source_a_date_and_known_providers(fact):
 
 
 def test_providers_json_carries_dates_and_facts():
-    out = subprocess.run([*CLI, "providers", "--format", "json"], capture_output=True, text=True, timeout=60)
+    out = run_cli(["providers", "--format", "json"])  # in-process (tests/cli.py): the same command and exit code
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     by_id = {row["provider"]: row for row in rows}
@@ -77,13 +77,25 @@ def test_together_endpoint_and_strict_follow_its_sdk():
     assert cap.strict.level.value == "unsupported"
 
 
+def _stale_facts(*argv: str) -> subprocess.CompletedProcess[str]:
+    """bench/stale_facts.py's ``main`` (what its ``__main__`` passes to ``sys.exit``) in this process, with its
+    output: two interpreter starts fewer than running the script."""
+    import contextlib
+    import io
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import stale_facts
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = stale_facts.main(list(argv))
+    return subprocess.CompletedProcess(["stale_facts.py", *argv], code, out.getvalue(), err.getvalue())
+
+
 def test_stale_facts_script_lists_old_facts_and_exits_nonzero():
-    script = ROOT / "bench" / "stale_facts.py"
-    fresh = subprocess.run([sys.executable, str(script), "--older-than", "100000"], capture_output=True, text=True,
-                           timeout=60)
+    fresh = _stale_facts("--older-than", "100000")
     assert fresh.returncode == 0, fresh.stderr
-    old = subprocess.run([sys.executable, str(script), "--older-than", "0", "--today", "2100-01-01", "--format",
-                          "json"], capture_output=True, text=True, timeout=60)
+    old = _stale_facts("--older-than", "0", "--today", "2100-01-01", "--format", "json")
     assert old.returncode == 1, old.stderr
     listed = json.loads(old.stdout)
     assert {item["id"] for item in listed} >= {"capability:together", "fact:together.endpoint"}

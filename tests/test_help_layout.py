@@ -8,6 +8,7 @@ with rich's own `cell_len`; a word is whole when it is one whitespace-separated 
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -25,6 +26,7 @@ from cli import run_cli
 BORDERS = "│╭╮╰╯─"
 
 
+@functools.cache  # the two tests below read the same 28 helps (command × width): drawn once each, read by both
 def help_of(command: str | None, columns: int) -> str:
     environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     done = run_cli([*([command] if command else []), "--help"],

@@ -461,13 +461,16 @@ def test_the_scenario_schema_takes_the_new_keys_and_refuses_bad_values(tmp_path:
     import yaml
 
     schema = json.loads(toolchoice("schema", "scenario").stdout)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)  # once (jsonschema.validate checked it again for each document)
+    validator = cls(schema)
     good = scenario(tmp_path, "openai", ["{tool_choice: auto}"],
                     "  narrow: allowed\n  after_call: auto\n  stop: {tool: final_answer, repeated_calls: 3}\n")
-    jsonschema.validate(yaml.safe_load(good.read_text()), schema)
+    validator.validate(yaml.safe_load(good.read_text()))
     for change in ("  narrow: subset\n", "  after_call: reset\n", "  stop: {repeated_calls: 1}\n"):
         bad = scenario(tmp_path, "openai", ["{tool_choice: auto}"], change)
         with pytest.raises(jsonschema.ValidationError):
-            jsonschema.validate(yaml.safe_load(bad.read_text()), schema)
+            validator.validate(yaml.safe_load(bad.read_text()))
 
 
 # The page's own list (platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks,

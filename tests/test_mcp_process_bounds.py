@@ -169,9 +169,8 @@ def test_what_a_server_leaves_running_ends_with_it(tmp_path: Path) -> None:
     script, pid_file = tmp_path / "leaves.py", tmp_path / "worker.pid"
     script.write_text(LEAVES_A_WORKER)
     server = Path(__file__).resolve().parent / "mcp_server.py"
-    proc = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp",
-                           f"{sys.executable} {script} {pid_file} {server}", "--format", "json", "--timeout", "60"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    proc = run_cli(["tools", "--mcp", f"{sys.executable} {script} {pid_file} {server}", "--format", "json",
+                    "--timeout", "60"], cwd=ROOT)  # in-process (tests/cli.py); the server and its worker are real
     assert proc.returncode == 0, proc.stderr
     assert "get_weather" in proc.stdout
     worker = int(pid_file.read_text())
@@ -199,9 +198,8 @@ def test_what_a_server_stopped_past_the_cap_left_running_ends_with_it(tmp_path: 
     script, pid_file = tmp_path / "floods.py", tmp_path / "worker.pid"
     script.write_text(FLOODS_WITH_A_WORKER)
     env = {**os.environ, "TOOLCHOICE_LIMIT_MCP_REPLY_BYTES": str(1024 * 1024)}
-    proc = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp",
-                           f"{sys.executable} {script} {pid_file}", "--timeout", "60"],
-                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    proc = run_cli(["tools", "--mcp", f"{sys.executable} {script} {pid_file}", "--timeout", "60"], cwd=ROOT,
+                   env=env)  # in-process (tests/cli.py); the relay, the server and its worker are real processes
     assert proc.returncode == 2 and "limit mcp_reply_bytes" in proc.stderr, proc.stderr
     worker = int(pid_file.read_text())
     deadline = time.monotonic() + 15
@@ -216,7 +214,7 @@ def test_a_server_that_closes_its_stdout_ends_the_listing_then_not_at_the_deadli
     so the listing waited for the deadline instead (an adversarial run)."""
     script = tmp_path / "closes.py"
     script.write_text("import os, time\nos.close(1)\ntime.sleep(600)\n")
-    proc = subprocess.run([sys.executable, "-m", "toolchoice.cli", "tools", "--mcp", f"{sys.executable} {script}",
-                           "--timeout", "60"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    proc = run_cli(["tools", "--mcp", f"{sys.executable} {script}", "--timeout", "60"],
+                   cwd=ROOT)  # in-process (tests/cli.py); the relay and the server are real processes
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert "Connection closed" in proc.stderr and "no tool listing within" not in proc.stderr, proc.stderr

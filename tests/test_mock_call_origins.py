@@ -7,6 +7,7 @@ a later history drops (`mock.result_dropped`) are in the line, each said once. A
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 import warnings
@@ -26,12 +27,20 @@ USER = [{"role": "user", "content": "Weather in Paris?"}]
 TWO_CALLS = Script(replies=(Step(calls=(ScriptCall("get_weather"), ScriptCall("get_time"))),))
 
 
-def _valid(lines: list[dict[str, Any]]) -> None:
+@functools.cache
+def _mock_validator() -> Any:
+    """The shipped schema, checked against its meta-schema once (``jsonschema.validate`` did it for every line)."""
     import jsonschema
 
     schema = json.loads(resources.files("toolchoice.cli").joinpath("schemas", "mock.schema.json").read_text())
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _valid(lines: list[dict[str, Any]]) -> None:
     for line in lines:
-        jsonschema.validate(line, schema)
+        _mock_validator().validate(line)
 
 
 def _codes(line: dict[str, Any]) -> list[str]:

@@ -22,16 +22,25 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
-@pytest.mark.parametrize("columns", ["80", "60"])
-def test_a_newline_in_a_file_name_never_starts_a_line(tmp_path: Path, case: str, columns: str):
+def scenario_argv(tmp_path: Path, case: str) -> list[str]:
     a = tmp_path / f"x\n{FORGED}\n.yaml"
     b = tmp_path / "b.yaml"
     shutil.copy(ROOT / "configs" / "weather.yaml", a)
     shutil.copy(ROOT / "configs" / "weather.yaml", b)
-    argv = [arg.format(a=a, b=b) for arg in CASES[case]]
-    out = run(*argv, COLUMNS=columns).stdout
+    return [arg.format(a=a, b=b) for arg in CASES[case]]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("columns", ["80", "60"])
+def test_a_newline_in_a_file_name_never_starts_a_line(tmp_path: Path, case: str, columns: str):
+    out = run(*scenario_argv(tmp_path, case), COLUMNS=columns).stdout
     starts = [line for line in out.splitlines() if line.lstrip(" │┃║#").startswith(FORGED)]
     assert starts == [], starts
-    wide = run(*argv, COLUMNS="100000").stdout  # unfolded: wherever the name is shown, its newline is written out
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_newline_in_a_file_name_is_written_out_wherever_it_is_shown(tmp_path: Path, case: str):
+    """Unfolded (the same run whichever width the test above draws at, so once per command, not per width):
+    wherever the name is shown, its newline is written out."""
+    wide = run(*scenario_argv(tmp_path, case), COLUMNS="100000").stdout
     assert wide.count("\\u000a" + FORGED) == wide.count(FORGED), wide

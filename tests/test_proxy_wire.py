@@ -6,6 +6,7 @@ streams that never end and upstreams that never answer). The proxy runs in a thr
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import signal
@@ -38,15 +39,23 @@ def proxied(provider: str, upstream: str) -> Iterator[Running]:
         yield proxy
 
 
-def _valid(lines: list[dict[str, Any]]) -> None:
-    """Every line validates against the shipped schema (`toolchoice schema mock`)."""
+@functools.cache
+def _mock_validator() -> Any:
+    """The shipped schema (`toolchoice schema mock`), checked against its meta-schema once, not once a line."""
     from importlib import resources
 
     import jsonschema
 
     schema = json.loads(resources.files("toolchoice.cli").joinpath("schemas", "mock.schema.json").read_text())
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _valid(lines: list[dict[str, Any]]) -> None:
+    """Every line validates against the shipped schema (`toolchoice schema mock`)."""
     for line in lines:
-        jsonschema.validate(line, schema)
+        _mock_validator().validate(line)
 
 
 def _settled(proxy: Running, count: int, seconds: float = 5.0) -> list[dict[str, Any]]:

@@ -5,9 +5,11 @@ between closest ranks (docs/send.md names it; numpy's default), counts, means an
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
+from typing import Any
 
 import jsonschema
 import pytest
@@ -108,8 +110,14 @@ def test_every_sample_failed(tmp_path, rate, code):
         assert re.search(r"obeyed 0/3 \(0%\), below --min-obeyed", result.stderr)
 
 
-def schema_of(command: str) -> dict:
-    return json.loads(run("schema", command).stdout)
+@functools.cache
+def validator_of(command: str) -> Any:
+    """`toolchoice schema COMMAND`, checked against its meta-schema once per module (as jsonschema.validate did
+    for every document), as a validator."""
+    schema = json.loads(run("schema", command).stdout)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
 
 
 @pytest.mark.parametrize("n", [1, 2, 20])
@@ -118,7 +126,7 @@ def test_send_json_validates_against_its_schema_at_one_and_many_samples(tmp_path
         server.script(*mix({0}, {1} if n > 1 else set(), n))
         result, data = send_json(server, scenario_file(tmp_path, "tool_choice: required\n"), "--repeat", str(n),
                                  "--retries", "0", "--min-obeyed", "1")
-    jsonschema.validate(data, schema_of("send"))
+    validator_of("send").validate(data)
     assert result.returncode == (0 if n == 1 else 4)  # 1/1 meets a gate of 1; 1/2 and 1/20 do not
     if n == 1:  # one sample: its own shape, a latency number, not a tally
         assert isinstance(data["latency_ms"], (int, float)) and "counts" not in data
@@ -178,7 +186,7 @@ def test_run_repeat_every_step_and_loop_number(tmp_path):
     result = run_ten_loops(tmp_path, "-f", "json")
     assert result.returncode == 1  # two loops failed: the measurement is incomplete
     document = json.loads(result.stdout)
-    jsonschema.validate(document, schema_of("run"))
+    validator_of("run").validate(document)
     s, loops = document["runs"][0]["summary"], document["runs"][0]["loops"]
     assert [(x["step"], x["reached"], x["obeyed"]) for x in s["steps"]] == [(1, 10, 8), (2, 8, 5), (3, 5, 5), (4, 5, 5)]
     assert s["steps"][0]["counts"]["error"] == 2 and s["steps"][1]["counts"]["no_call"] == 3
