@@ -11,7 +11,7 @@ Cold commands (``render``, ``--help``) are counted whole. Ratios are head ÷ bas
 Cases: ``translate`` (bench/corpus.py × every provider, per pass), ``stream`` (bench/stream_assembly.py's small
 stream per family), ``mock`` (``MockService.handle``), ``render`` (cold ``render -f json``, pretty, ``--help``,
 ``send --help``, the floor), ``send`` / ``run`` (``--repeat`` against the stand-in, -k 1, per request / step),
-``draw`` (compare of configs/*.yaml, providers, send and render pretty at 80 and 60 columns, in process), ``tables``
+``draw`` (compare of configs/*.yaml pretty and markdown, providers, send and render pretty at 80 and 60 columns, in process), ``tables``
 (``run --replay`` of a 300-step loop at 60 and 80 columns; ``parse`` of 3,000 calls; a 300-tool ``render -p all``).
 Takes 20-40 minutes on the 2-core VM. Writes ``bench/results/range_instructions.json``.
 """
@@ -94,6 +94,7 @@ def main() -> None:
     parser.add_argument("--base-python", required=True, help="the baseline tree's interpreter")
     parser.add_argument("--head-python", default=sys.executable)
     parser.add_argument("--only", help="comma-separated: translate,stream,mock,render,send,run,draw,tables")
+    parser.add_argument("--out", default="range_instructions.json", help="file name under bench/results/")
     args = parser.parse_args()
     only = set(args.only.split(",")) if args.only else None
     sides = {"base": args.base_python, "head": args.head_python}
@@ -164,6 +165,8 @@ def main() -> None:
                     env = {"COLUMNS": cols}
                     marginal(f"compare configs/*.yaml -p all, pretty @{cols}", "cli", 1, 3,
                              ["compare", *configs, "-p", "all"], env)
+                    marginal(f"compare configs/*.yaml -p all, markdown @{cols}", "cli", 1, 3,
+                             ["compare", *configs, "-p", "all", "-f", "markdown"], env)
                     marginal(f"providers, pretty @{cols}", "cli", 1, 3, ["providers"], env)
                     marginal(f"providers --model claude-opus-5 @{cols}", "cli", 1, 3,
                              ["providers", "--model", "claude-opus-5"], env)
@@ -186,7 +189,7 @@ def main() -> None:
     finally:
         server.stop()
     (BENCH / "results").mkdir(exist_ok=True)
-    (BENCH / "results" / "range_instructions.json").write_text(json.dumps(results, indent=1))
+    (BENCH / "results" / args.out).write_text(json.dumps(results, indent=1))
 
 
 if __name__ == "__main__":
