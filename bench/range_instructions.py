@@ -93,7 +93,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base-python", required=True, help="the baseline tree's interpreter")
     parser.add_argument("--head-python", default=sys.executable)
-    parser.add_argument("--only", help="comma-separated: translate,stream,mock,render,send,run,draw,tables")
+    parser.add_argument("--only", help="comma-separated: translate,stream,mock,render,send,run,draw,tables,providers,parse")
     parser.add_argument("--out", default="range_instructions.json", help="file name under bench/results/")
     args = parser.parse_args()
     only = set(args.only.split(",")) if args.only else None
@@ -179,6 +179,15 @@ def main() -> None:
                     marginal(f"send, pretty @{cols}", "cli", 2, 10, ["send", send_scenario, "-p", "openai",
                                                                      "--retries", "0"], {**env, **keys})
                     marginal(f"render -p all, pretty @{cols}", "cli", 1, 3, ["render", weather, "-p", "all"], env)
+            if want("providers"):  # the draw case's providers lines alone, at 80 columns
+                marginal("providers, pretty @80", "cli", 1, 2, ["providers"], {"COLUMNS": "80"})
+                marginal("providers --model claude-opus-5 @80", "cli", 1, 3, ["providers", "--model", "claude-opus-5"],
+                         {"COLUMNS": "80"})
+            if want("parse"):  # the tables case's parse line alone, and its JSON document
+                (folder / "reply.json").write_text(json.dumps(reply_with_calls(3000)))
+                for form in ("pretty", "json"):
+                    marginal(f"parse, 3,000 calls, {form} @80", "cli", 1, 2,
+                             ["parse", str(folder / "reply.json"), "-p", "openai", "-f", form], {"COLUMNS": "80"})
             if want("tables"):
                 (folder / "loop.yaml").write_text(LOOP % 300)
                 replies(folder / "replies", 300)

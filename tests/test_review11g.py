@@ -22,10 +22,11 @@ _CHILD = (
     "print(json.dumps({'code': code, 'out': out.getvalue(), 'modules': sorted(sys.modules)}))\n"
 )
 
-# what no render loads, whatever its dialect but litellm: HTTP, the bounded matcher of the judge, LiteLLM's rules,
+# what no render loads, whatever its dialect but the library's own (litellm, vercel): HTTP, the bounded matcher of the judge, LiteLLM's rules,
 # the capability facts and their typed values (the mock's and `providers`' business)
 RENDER_NEVER = ("httpx", "httpcore", "regex", "litellm", "toolchoice.providers.litellm_rules",
-                "toolchoice.providers.litellm_dialect", "toolchoice.providers.core.schema_patterns",
+                "toolchoice.providers.litellm_dialect", "toolchoice.providers.vercel_dialect",
+                "toolchoice.providers.vercel_rules", "toolchoice.providers.core.schema_patterns",
                 "toolchoice.providers.core.facts", "toolchoice.providers.core.fact_values",
                 "toolchoice.providers.core.choice_word_facts", "toolchoice.providers.core.refusal_words")
 
@@ -49,11 +50,12 @@ def test_render_loads_no_http_matcher_rules_or_facts(extra: list[str]) -> None:
     assert _loaded(modules, RENDER_NEVER) == []
 
 
-def test_render_litellm_loads_its_rules_and_nothing_else_of_the_list() -> None:
-    code, modules = _modules("render", "configs/weather.yaml", "-p", "openai", "--dialect", "litellm", "-f", "json")
+@pytest.mark.parametrize("dialect", ["litellm", "vercel"])
+def test_render_of_a_library_dialect_loads_its_rules_and_nothing_else_of_the_list(dialect: str) -> None:
+    code, modules = _modules("render", "configs/weather.yaml", "-p", "openai", "--dialect", dialect, "-f", "json")
     assert code == 0
-    assert _loaded(modules, RENDER_NEVER) == ["toolchoice.providers.litellm_dialect",
-                                              "toolchoice.providers.litellm_rules"]
+    assert _loaded(modules, RENDER_NEVER) == [f"toolchoice.providers.{dialect}_dialect",
+                                              f"toolchoice.providers.{dialect}_rules"]
 
 
 @pytest.mark.parametrize("form", ["json", "markdown"])
