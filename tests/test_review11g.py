@@ -65,3 +65,36 @@ def test_compare_json_and_markdown_do_not_load_the_pretty_tables_folding(form: s
     assert code == 0
     assert "toolchoice.cli.hanging" not in modules
     assert "rich" not in modules
+
+
+def test_the_mock_compiles_a_pattern_once_for_all_its_tries(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the mock fills a string with a pattern by trying up to 18 texts (core/mock/arguments.py), each matched in
+    # bounded time (core/schema_patterns.py); regex.compile's own cache cost more than the match (main at 6edbb87:
+    # 133 -> 330 µs a request with two patterns, bench/README.md "Range 993dd89..main")
+    import regex
+
+    from toolchoice.providers.core import schema_patterns
+    from toolchoice.providers.core.mock.service import MockService
+
+    compiled: list[str] = []
+    real = regex.compile
+
+    def counting(pattern: str, *args: object, **kwargs: object) -> object:
+        compiled.append(pattern)
+        return real(pattern, *args, **kwargs)
+
+    monkeypatch.setattr(regex, "compile", counting)
+    monkeypatch.setattr(schema_patterns, "_COMPILED", {})
+    body = json.dumps({"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "weather?"}],
+                       "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {
+                           "type": "object", "properties": {"code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                                                            "ref": {"type": "string", "pattern": "^zz[0-9]+q$"}},
+                           "required": ["code", "ref"]}}}], "tool_choice": "required"}).encode()
+    service = MockService("openai")
+    for _ in range(3):
+        status, _headers, answer = service.handle("POST", "/v1/chat/completions",
+                                                  {"content-type": "application/json"}, body)[:3]
+        assert status == 200
+        arguments = json.loads(json.loads(answer)["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"])
+        assert arguments["code"] == "ABC"  # the first try that fits (what 993dd89's mock sent too)
+    assert sorted(compiled) == ["^[A-Z]{3}$", "^zz[0-9]+q$"]
