@@ -12,7 +12,9 @@ Cases: ``translate`` (bench/corpus.py × every provider, per pass), ``stream`` (
 stream per family), ``mock`` (``MockService.handle``), ``render`` (cold ``render -f json``, pretty, ``--help``,
 ``send --help``, the floor), ``send`` / ``run`` (``--repeat`` against the stand-in, -k 1, per request / step),
 ``draw`` (compare of configs/*.yaml pretty and markdown, providers, send and render pretty at 80 and 60 columns, in process), ``tables``
-(``run --replay`` of a 300-step loop at 60 and 80 columns; ``parse`` of 3,000 calls; a 300-tool ``render -p all``).
+(``run --replay`` of a 300-step loop at 60 and 80 columns; ``parse`` of 3,000 calls; a 300-tool ``render -p all``);
+``providers`` and ``parse`` (those lines of draw and tables alone, at 80 columns; parse pretty and -f json).
+Every module of both trees is compiled first (``compileall``), so no count holds a compile.
 Takes 20-40 minutes on the 2-core VM. Writes ``bench/results/range_instructions.json``.
 """
 
