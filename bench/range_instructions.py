@@ -11,8 +11,10 @@ Cold commands (``render``, ``--help``) are counted whole. Ratios are head ÷ bas
 Cases: ``translate`` (bench/corpus.py × every provider, per pass), ``stream`` (bench/stream_assembly.py's small
 stream per family), ``mock`` (``MockService.handle``), ``render`` (cold ``render -f json``, pretty, ``--help``,
 ``send --help``, the floor), ``send`` / ``run`` (``--repeat`` against the stand-in, -k 1, per request / step),
-``draw`` (compare of configs/*.yaml, providers, send and render pretty at 80 and 60 columns, in process), ``tables``
-(``run --replay`` of a 300-step loop at 60 and 80 columns; ``parse`` of 3,000 calls; a 300-tool ``render -p all``).
+``draw`` (compare of configs/*.yaml pretty and markdown, providers, send and render pretty at 80 and 60 columns, in process), ``tables``
+(``run --replay`` of a 300-step loop at 60 and 80 columns; ``parse`` of 3,000 calls; a 300-tool ``render -p all``);
+``providers`` and ``parse`` (those lines of draw and tables alone, at 80 columns; parse pretty and -f json).
+Every module of both trees is compiled first (``compileall``), so no count holds a compile.
 Takes 20-40 minutes on the 2-core VM. Writes ``bench/results/range_instructions.json``.
 """
 
@@ -93,12 +95,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base-python", required=True, help="the baseline tree's interpreter")
     parser.add_argument("--head-python", default=sys.executable)
-    parser.add_argument("--only", help="comma-separated: translate,stream,mock,render,send,run,draw,tables")
+    parser.add_argument("--only", help="comma-separated: translate,stream,mock,render,send,run,draw,tables,providers,parse")
+    parser.add_argument("--out", default="range_instructions.json", help="file name under bench/results/")
     args = parser.parse_args()
     only = set(args.only.split(",")) if args.only else None
     sides = {"base": args.base_python, "head": args.head_python}
-    for python in sides.values():  # bytecode written before anything is counted
-        subprocess.run([python, "-c", "import toolchoice.cli.app, toolchoice.providers.core.registry"], check=True)
+    for python in sides.values():  # bytecode of every module written before anything is counted: a module first
+        # imported in the N2 run would be compiled there and not in the N1 run, and the compile counted as work
+        tree = subprocess.run([python, "-c", "import pathlib, toolchoice.providers as p; "
+                               "print(pathlib.Path(p.__file__).resolve().parents[1])"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        subprocess.run([python, "-m", "compileall", "-q", f"{tree}/cli", f"{tree}/providers", str(BENCH),
+                        str(ROOT / "tests" / "servers.py")], check=True, env=env, stdout=subprocess.DEVNULL)
     sys.path.insert(0, str(BENCH))
     from concurrency import fake_keys, load_stand_in, write_scenario
     from long_tables import LOOP, reply_with_calls, replies
@@ -164,12 +173,23 @@ def main() -> None:
                     env = {"COLUMNS": cols}
                     marginal(f"compare configs/*.yaml -p all, pretty @{cols}", "cli", 1, 3,
                              ["compare", *configs, "-p", "all"], env)
+                    marginal(f"compare configs/*.yaml -p all, markdown @{cols}", "cli", 1, 3,
+                             ["compare", *configs, "-p", "all", "-f", "markdown"], env)
                     marginal(f"providers, pretty @{cols}", "cli", 1, 3, ["providers"], env)
                     marginal(f"providers --model claude-opus-5 @{cols}", "cli", 1, 3,
                              ["providers", "--model", "claude-opus-5"], env)
                     marginal(f"send, pretty @{cols}", "cli", 2, 10, ["send", send_scenario, "-p", "openai",
                                                                      "--retries", "0"], {**env, **keys})
                     marginal(f"render -p all, pretty @{cols}", "cli", 1, 3, ["render", weather, "-p", "all"], env)
+            if want("providers"):  # the draw case's providers lines alone, at 80 columns
+                marginal("providers, pretty @80", "cli", 1, 2, ["providers"], {"COLUMNS": "80"})
+                marginal("providers --model claude-opus-5 @80", "cli", 1, 3, ["providers", "--model", "claude-opus-5"],
+                         {"COLUMNS": "80"})
+            if want("parse"):  # the tables case's parse line alone, and its JSON document
+                (folder / "reply.json").write_text(json.dumps(reply_with_calls(3000)))
+                for form in ("pretty", "json"):
+                    marginal(f"parse, 3,000 calls, {form} @80", "cli", 1, 2,
+                             ["parse", str(folder / "reply.json"), "-p", "openai", "-f", form], {"COLUMNS": "80"})
             if want("tables"):
                 (folder / "loop.yaml").write_text(LOOP % 300)
                 replies(folder / "replies", 300)
@@ -186,7 +206,7 @@ def main() -> None:
     finally:
         server.stop()
     (BENCH / "results").mkdir(exist_ok=True)
-    (BENCH / "results" / "range_instructions.json").write_text(json.dumps(results, indent=1))
+    (BENCH / "results" / args.out).write_text(json.dumps(results, indent=1))
 
 
 if __name__ == "__main__":

@@ -9,8 +9,6 @@ import re
 from toolchoice.providers.core.compare_records import COLUMNS, differing
 from toolchoice.providers.core.model import LedgerEntry
 
-from .hanging import UNITS, free_stand_ins
-
 
 def markdown(rows: list[dict[str, str]], extra_columns: tuple[str, ...] = ()) -> str:
     from . import markdown_text as md
@@ -105,6 +103,8 @@ def _longest_name(cells: list[list[object]], index: int) -> int:
     skipped row's `set ANTHROPIC_API_KEY` read `ANTHROPIC_AP` over `I_KEY`), or before its call's arguments
     (`get_weather({...})`: the calls column), and the longest unit (``hanging.UNITS``: "95% CI 57%–100%)"); JSON
     folds anyway."""
+    from .hanging import UNITS  # the pretty table's only: compare -f json / markdown do not load it
+
     texts = [str(row[index]) for row in cells]
     words = (word.split("(", 1)[0] for text in texts for word in text.split())
     units = (len(unit) for text in texts for unit in UNITS.findall(text))
@@ -115,6 +115,8 @@ def _units_held(console: object, cell: object, width: int | None) -> object:
     """``cell`` (a rich Text) folded at ``width`` with the spaces of each unit in it ("95% CI 57%–100%)") held by a
     stand-in while rich wraps (``hanging.free_stand_ins``), then put back: rich breaks at every space, and the
     column is at least as wide as its longest unit (``_longest_name``). As it is where nothing folds."""
+    from .hanging import UNITS, free_stand_ins
+
     plain = getattr(cell, "plain", None)
     if width is None or plain is None or not UNITS.search(plain):
         return cell

@@ -11,38 +11,51 @@ translation), ``label`` (the wrapper or route described, or None) and ``to_json(
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any, Callable, Mapping, NamedTuple, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .model import Scenario, ToolchoiceError, Translation
 
 API = "api"  # no dialect: the API requests as toolchoice builds them
 
+# Every command's options read NAMES (cli/options.py), so this module is part of every start-up: its records are
+# plain slotted classes, not NamedTuples (each compiles its __new__ at import), and the Protocol is for type checkers
+# only: a cold `render -f json` counts 0.38M instructions fewer (bench/README.md "Range 993dd89..main").
+if TYPE_CHECKING:
+    from typing import Protocol
 
-class DialectView(Protocol):
-    translation: Translation
-    api: Translation
+    class DialectView(Protocol):
+        translation: Translation
+        api: Translation
 
-    @property
-    def label(self) -> str | None: ...
+        @property
+        def label(self) -> str | None: ...
 
-    def to_json(self) -> dict[str, Any]: ...
+        def to_json(self) -> dict[str, Any]: ...
 
 
-class Setting(NamedTuple):
+class Setting:
     """A library setting a scenario's dialect may need, and the command-line flag that gives it."""
 
-    name: str
-    flag: str
+    __slots__ = ("name", "flag")
+
+    def __init__(self, name: str, flag: str) -> None:
+        self.name, self.flag = name, flag
 
 
-class Dialect(NamedTuple):
-    name: str
-    module: str  # under toolchoice.providers; imported when the dialect is used
-    library: str  # the library's name in messages ("LangChain")
-    label_column: str  # compare's column naming the wrapper or route
-    missing_label: str  # the pretty title's words when no wrapper or route is described
-    sends: str  # compare's title: "as LangChain's bind_tools sends it"
-    settings: tuple[str, ...] = ()  # the Setting names it takes
+class Dialect:
+    """One row of the table."""
+
+    __slots__ = ("name", "module", "library", "label_column", "missing_label", "sends", "settings")
+
+    def __init__(self, name: str, module: str, library: str, label_column: str, missing_label: str, sends: str,
+                 settings: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.module = module  # under toolchoice.providers; imported when the dialect is used
+        self.library = library  # the library's name in messages ("LangChain")
+        self.label_column = label_column  # compare's column naming the wrapper or route
+        self.missing_label = missing_label  # the pretty title's words when no wrapper or route is described
+        self.sends = sends  # compare's title: "as LangChain's bind_tools sends it"
+        self.settings = settings  # the Setting names it takes
 
 
 SETTINGS: dict[str, Setting] = {"drop_params": Setting("drop_params", "--drop-params"),

@@ -10,7 +10,7 @@ schema nested deeper than ``MAX_DEPTH`` yields null below that depth.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 MAX_DEPTH = 24
 MAX_ITEMS = 256  # minItems / minProperties above this are not met: a schema cannot make the mock allocate without end
@@ -130,8 +130,10 @@ def _string(root: dict[str, Any], node: dict[str, Any], depth: int) -> str:
             compiled = re.compile(pattern)
         except (re.error, RecursionError):
             compiled = None
-        if compiled is not None and not _fits(pattern, text):
-            text = next((t for t in _PATTERN_TRIES if _fits(pattern, t)), text)
+        if compiled is not None:
+            fits = _fits(pattern)
+            if not fits(text):
+                text = next((t for t in _PATTERN_TRIES if fits(t)), text)
     low = min(node.get("minLength"), MAX_LENGTH) if isinstance(node.get("minLength"), int) else 0
     high = node.get("maxLength") if isinstance(node.get("maxLength"), int) else None
     if len(text) < low:
@@ -141,15 +143,23 @@ def _string(root: dict[str, Any], node: dict[str, Any], depth: int) -> str:
     return text
 
 
-def _fits(pattern: str, text: str) -> bool:
-    """``text`` matches ``pattern``, found in bounded time (Python's re backtracks for ever on some patterns, even
-    on these short strings: '^((.|.)*)*Z$'); a pattern past the limit fits none."""
-    from ..schema_patterns import SlowPattern, matches
+def _fits(pattern: str) -> Callable[[str], bool]:
+    """Whether a text matches ``pattern``, found in bounded time (Python's re backtracks for ever on some patterns, even
+    on these short strings: '^((.|.)*)*Z$'); a pattern past the limit fits none. Compiled once for all the tries."""
+    from ..schema_patterns import SlowPattern, matcher
 
     try:
-        return matches(pattern, text)
+        test = matcher(pattern)
     except SlowPattern:
-        return False
+        return lambda text: False
+
+    def fits(text: str) -> bool:
+        try:
+            return test(text)
+        except SlowPattern:
+            return False
+
+    return fits
 
 
 def _number(root: dict[str, Any], node: dict[str, Any], depth: int, integer: bool = False) -> int | float:
