@@ -23,9 +23,10 @@ from typing import Any, Callable, Mapping, NamedTuple
 from urllib.parse import unquote
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation, compact
-from .langchain_rules import (_ABSENT, _WARNS, Bound, Fields, Refusal, _gemini_tools, _get, _named, _ollama_tools,
-                              _set, _strict_at, _strict_key_omitted, anthropic, bedrock, fireworks, gemini, groq,
-                              huggingface, mistral, ollama, openai_chat, openai_responses)
+from .dialect_fields import ABSENT, get_path, set_path
+from .langchain_rules import (_WARNS, Bound, Fields, Refusal, _gemini_tools, _named, _ollama_tools, _strict_at,
+                              _strict_key_omitted, anthropic, bedrock, fireworks, gemini, groq, huggingface, mistral,
+                              ollama, openai_chat, openai_responses)
 
 # The versions the recordings and the rules describe (recorded 2026-11-26, the newest the package registry served
 # that day; langchain-core 1.8.4 installed over langchain-protocol 0.0.20, as it asks for >=0.0.22, which the registry
@@ -154,7 +155,7 @@ def _python(value: Any) -> str:
 
 
 def _shown(value: Any) -> str:
-    return "(not sent)" if value is _ABSENT else compact(value)
+    return "(not sent)" if value is ABSENT else compact(value)
 
 
 def _tool_names(tools: Any) -> list[str]:
@@ -245,14 +246,14 @@ def _all_tools(api: Translation, scenario: Scenario, wrapper: Wrapper, strict: b
     """Every scenario tool in the provider's API format: LangChain binds them all, whatever the choice; with
     strict given, as declared without it (the wrapper's own strict spelling goes on top)."""
     assert api.request is not None
-    tools = _get(api.request.body, wrapper.tools_path)
-    if set(api.offered_tools) != set(scenario.tool_names) or tools is _ABSENT or strict is not None:
+    tools = get_path(api.request.body, wrapper.tools_path)
+    if set(api.offered_tools) != set(scenario.tool_names) or tools is ABSENT or strict is not None:
         from .core.registry import translate
 
         auto = scenario._replace(tool_choice=ToolChoice("auto", spelling="auto"), parallel_tool_calls=None)
         full = translate(api.provider, auto if strict is None else _without_strict(auto))
-        tools = _get(full.request.body, wrapper.tools_path) if full.request else _ABSENT
-    return [] if tools is _ABSENT else list(tools)
+        tools = get_path(full.request.body, wrapper.tools_path) if full.request else ABSENT
+    return [] if tools is ABSENT else list(tools)
 
 
 def _langchain_base(api: Translation, scenario: Scenario, wrapper: Wrapper, strict: bool | None) -> Translation:
@@ -309,8 +310,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     tools = _all_tools(base, scenario, wrapper, strict)
     chat_tools = [{"type": "function", "function": {"name": t.name, **({"description": t.description}
                    if t.description is not None else {}), "parameters": t.schema()}} for t in scenario.tools]
-    thinking = _get(base.request.body, "thinking.type") in ("enabled", "adaptive")
-    model_fields = _get(base.request.body, "additionalModelRequestFields")
+    thinking = get_path(base.request.body, "thinking.type") in ("enabled", "adaptive")
+    model_fields = get_path(base.request.body, "additionalModelRequestFields")
     bound = Bound(value, scenario.tool_names, scenario.parallel_tool_calls, _model_of(base),
                   chat_tools[0] if chat_tools else {}, thinking, model_fields if isinstance(model_fields, dict) else {},
                   strict)
@@ -337,22 +338,22 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         return DialectView(refused, api, wrapper.name, call)
     body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
     for path in wrapper.fields:
-        _set(body, path, _ABSENT)
+        set_path(body, path, ABSENT)
     if tools:
         declared = wrapper.tools(tools)
-        _set(body, wrapper.tools_path, wrapper.strict(declared, strict) if wrapper.strict and strict is not None
+        set_path(body, wrapper.tools_path, wrapper.strict(declared, strict) if wrapper.strict and strict is not None
              else declared)
     for path, field in outcome.items():
-        _set(body, path, field)
+        set_path(body, path, field)
     for path in wrapper.fields:
-        ours, theirs = _get(base.request.body, path), _get(body, path)
+        ours, theirs = get_path(base.request.body, path), get_path(body, path)
         if ours != theirs and (base is api or path == wrapper.tools_path):
             ledger.append(_difference(wrapper, path, ours, theirs, strict))
     if base is not api:
         faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
         ledger.append(LedgerEntry("warning", "dialect.differs", f"toolchoice refuses the API request ({faults}); "
                                   f"{wrapper.name} sends its request anyway, with tool_choice "
-                                  f"{_shown(_get(body, wrapper.choice_path or ''))}"))
+                                  f"{_shown(get_path(body, wrapper.choice_path or ''))}"))
     if wrapper.choice_path is None and value not in (None, "auto"):  # no choice on the wire means auto
         ledger.append(LedgerEntry("warning", "dialect.differs",
                                   f"tool_choice: {wrapper.name}.bind_tools takes tool_choice={_python(value)} and "
@@ -368,9 +369,9 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         url = moved.langchain + url[len(moved.api):]
         ledger.append(LedgerEntry(moved.severity, "dialect.differs",  # type: ignore[arg-type]
                                   f"url: {wrapper.name} with strict=True posts to {url} ({moved.why})"))
-    effective = _get(body, wrapper.choice_path) if wrapper.choice_path else _ABSENT
+    effective = get_path(body, wrapper.choice_path) if wrapper.choice_path else ABSENT
     translation = base._replace(requested_tool_choice=api.requested_tool_choice,
-                                effective_tool_choice=None if effective is _ABSENT else effective,
+                                effective_tool_choice=None if effective is ABSENT else effective,
                                 request=base.request._replace(body=body, url=url), ledger=ledger,
                                offered_tools=scenario.tool_names if tools else ())
     return DialectView(translation, api, wrapper.name, call)

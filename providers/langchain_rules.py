@@ -10,6 +10,8 @@ import json
 import re
 from typing import Any, Callable, NamedTuple
 
+from .dialect_fields import ABSENT, get_path, set_path
+
 class Refusal(NamedTuple):
     """What a wrapper raises instead of sending: in ``bind_tools`` or while building the request."""
 
@@ -31,7 +33,6 @@ class Bound(NamedTuple):
     strict: bool | None = None  # bind_tools(strict=...) (None: not passed)
 
 
-_ABSENT = object()  # a field the wrapper leaves out of the body
 _WARNS = "#warns"  # in a rule's Fields: what the wrapper warns while it changes the request (not a body path)
 # langchain-anthropic 1.7.10 (and 1.7.7) chat_models.py ChatAnthropic.bind_tools, with thinking of type enabled or
 # adaptive and a tool_choice of type any or tool: `warnings.warn(...)` this text, then `del kwargs["tool_choice"]`.
@@ -39,7 +40,7 @@ ANTHROPIC_THINKING_DROP = ("tool_choice is forced but thinking is enabled. The A
                            "tool use with thinking. Dropping tool_choice to avoid an API error. Tool calls are not "
                            "guaranteed. Consider disabling thinking or adjusting your prompt to ensure the tool is "
                            "called.")
-Fields = dict[str, Any]  # dotted body path -> value (or _ABSENT)
+Fields = dict[str, Any]  # dotted body path -> value (or ABSENT)
 
 
 def _named(name: Any) -> dict[str, Any]:
@@ -65,7 +66,7 @@ def _openai_choice(b: Bound) -> Any:
     other strings and dicts as given; False/None: not sent."""
     value = b.value
     if not value:
-        return _ABSENT
+        return ABSENT
     if isinstance(value, bool):
         return "required"
     if isinstance(value, str):
@@ -74,7 +75,7 @@ def _openai_choice(b: Bound) -> Any:
 
 
 def _parallel_field(b: Bound) -> Any:
-    return _ABSENT if b.parallel is None else b.parallel
+    return ABSENT if b.parallel is None else b.parallel
 
 
 def openai_chat(b: Bound) -> Fields | Refusal:
@@ -99,16 +100,16 @@ def anthropic(b: Bound) -> Fields | Refusal:
     if value is True:
         return Refusal("bind_tools", "ValueError: Unrecognized 'tool_choice' type tool_choice=True. "
                                      "Expected dict, str, or None.")
-    choice: Any = _ABSENT
+    choice: Any = ABSENT
     fields: Fields = {}
     if isinstance(value, dict):
         choice = dict(value)
     elif isinstance(value, str) and value:
         choice = {"type": value} if value in ("any", "auto") else {"type": "tool", "name": value}
     if b.thinking and isinstance(choice, dict) and choice.get("type") in ("any", "tool"):
-        choice, fields[_WARNS] = _ABSENT, ANTHROPIC_THINKING_DROP
+        choice, fields[_WARNS] = ABSENT, ANTHROPIC_THINKING_DROP
     if b.parallel is not None:
-        choice = {"type": "auto"} if choice is _ABSENT else choice
+        choice = {"type": "auto"} if choice is ABSENT else choice
         choice["disable_parallel_tool_use"] = not b.parallel
     return {**fields, "tool_choice": choice}
 
@@ -124,7 +125,7 @@ def _true_names_the_one_tool(keywords: tuple[str, ...], aliases: dict[str, str])
             return refused
         value = b.value
         if not value:
-            choice: Any = _ABSENT
+            choice: Any = ABSENT
         elif value is True:
             choice = _named(b.names[0])
         elif isinstance(value, str):
@@ -147,14 +148,14 @@ def mistral(b: Bound) -> Fields | Refusal:
     goes on the wire as true)."""
     value = b.value
     if not value:
-        choice: Any = _ABSENT
+        choice: Any = ABSENT
     elif isinstance(value, str) and value in b.names:
         choice = _named(value)
     else:
         choice = value
     # strict is not a bind_tools parameter here: it rides **kwargs into the body, top level
     return {"tool_choice": choice, "parallel_tool_calls": _parallel_field(b),
-            "strict": _ABSENT if b.strict is None else b.strict}
+            "strict": ABSENT if b.strict is None else b.strict}
 
 
 def ollama(b: Bound) -> Fields | Refusal:
@@ -170,7 +171,7 @@ def huggingface(b: Bound) -> Fields | Refusal:
     auto/none/required are tool names; True sends the whole tool as tool_choice; parallel_tool_calls
     reaches InferenceClient.chat_completion(), which does not take it."""
     value = b.value
-    choice: Any = _ABSENT
+    choice: Any = ABSENT
     if value:
         if len(b.names) != 1:
             return Refusal("bind_tools", "ValueError: When specifying `tool_choice`, you must provide exactly one "
@@ -195,7 +196,7 @@ def gemini(b: Bound) -> Fields | Refusal:
     "required" and True -> ANY over every bound tool, a name -> ANY over that tool; an OpenAI-style
     dict is refused; parallel_tool_calls fails google-genai's GenerateContentConfig validation."""
     value = b.value
-    config: Any = _ABSENT
+    config: Any = ABSENT
     if value:
         if value is True or value in ("any", "required"):
             config = {"functionCallingConfig": {"mode": "ANY", "allowedFunctionNames": list(b.names)}}
@@ -275,7 +276,7 @@ def bedrock(b: Bound) -> Fields | Refusal:
     model id is not listed for is downgraded to auto with a warning when thinking is on, else refused;
     parallel_tool_calls reaches _converse_params()."""
     value = b.value
-    choice: Any = _ABSENT
+    choice: Any = ABSENT
     warned: str | None = None
     if value:
         if isinstance(value, dict):
@@ -341,10 +342,10 @@ def _strict_at(path: str, schema_path: str) -> Callable[[list[dict[str, Any]], b
     def spell(tools: list[dict[str, Any]], strict: bool) -> list[dict[str, Any]]:
         out = json.loads(json.dumps(tools))
         for tool in out:
-            _set(tool, path, strict)
-            schema = _get(tool, schema_path)
-            if strict and schema is not _ABSENT:
-                _set(tool, schema_path, langchain_strict_schema(schema))
+            set_path(tool, path, strict)
+            schema = get_path(tool, schema_path)
+            if strict and schema is not ABSENT:
+                set_path(tool, schema_path, langchain_strict_schema(schema))
         return out
 
     return spell
@@ -383,7 +384,7 @@ _OLLAMA_PROPERTY = ("type", "items", "description", "enum")
 def _ollama_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for tool in tools:
-        parameters = _get(tool, "function.parameters")
+        parameters = get_path(tool, "function.parameters")
         if isinstance(parameters, dict):
             kept = {"type": parameters.get("type", "object"),
                     **{k: parameters[k] for k in _OLLAMA_PARAMETERS[1:] if parameters.get(k) is not None}}
@@ -394,22 +395,3 @@ def _ollama_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out.append(tool)
     return out
 
-
-def _get(body: dict[str, Any], path: str) -> Any:
-    node: Any = body
-    for part in path.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return _ABSENT
-        node = node[part]
-    return node
-
-
-def _set(body: dict[str, Any], path: str, value: Any) -> None:
-    *parents, last = path.split(".")
-    node = body
-    for part in parents:
-        node = node.setdefault(part, {})
-    if value is _ABSENT:
-        node.pop(last, None)
-    else:
-        node[last] = value

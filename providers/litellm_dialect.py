@@ -16,21 +16,19 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple
 from urllib.parse import unquote
 
 from .core.model import LedgerEntry, Scenario, ToolChoice, Translation, compact
+from .dialect_fields import (ABSENT, Rebuild, api_json, filled, get_path, model_of, rebuilt_base,
+                             set_path, shown, translated)
 from .litellm_rules import (ANTHROPIC_FORCED, ANTHROPIC_FORCED_ERROR, ANTHROPIC_NO_FORCED_TOOL_USE, API_ANSWERS,
                             AZURE_OLD_CHOICE, AZURE_OLD_CHOICE_ERROR, AZURE_OLD_REQUIRED, AZURE_OLD_REQUIRED_ERROR,
                             BEDROCK_PARALLEL_CONFIG, COPIED, DROPPED, PARAMS_ERROR, READ, ROUTES, VERSION, ChoiceRule,
                             Raise, Route, Source)
 
-_ABSENT = object()
 _ANY_SPELLINGS = {"any", "ANY"}
-# toolchoice refuses the API request for these alone, and LiteLLM sends its request anyway
-_SENT_ANYWAY = {"thinking.forced_choice", "tool_choice.without_tools"}
 _EXTRA = "additionalModelRequestFields"
-Rebuild = Callable[[Scenario, str], Translation]
 
 
 class LiteLLMView(NamedTuple):
@@ -52,9 +50,7 @@ class LiteLLMView(NamedTuple):
         data["route"] = self.route
         data["completion"] = self.call
         data["drop_params"] = self.drop_params
-        data["api"] = {"effective_tool_choice": self.api.effective_tool_choice,
-                       "request": self.api.request.to_json() if self.api.request else None,
-                       "offered_tools": list(self.api.offered_tools)}
+        data["api"] = api_json(self.api)
         return data
 
 
@@ -73,53 +69,6 @@ def completion_value(choice: ToolChoice | None) -> tuple[str | None, Any, str | 
     return choice.mode, choice.mode, None if spelled == choice.mode else f"{spelled} written as {choice.mode!r}"
 
 
-def _get(body: Any, path: str) -> Any:
-    node = body
-    for part in path.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return _ABSENT
-        node = node[part]
-    return node
-
-
-def _set(body: dict[str, Any], path: str, value: Any) -> None:
-    *parents, last = path.split(".")
-    node = body
-    for part in parents:
-        if value is _ABSENT and not isinstance(node.get(part), dict):
-            return
-        node = node.setdefault(part, {})
-    if value is _ABSENT:
-        node.pop(last, None)
-    else:
-        node[last] = value
-
-
-def _shown(value: Any) -> str:
-    return "nothing" if value is _ABSENT else compact(value)
-
-
-def _filled(template: Any, name: str | None) -> Any:
-    if isinstance(template, str):
-        return name if template == "{name}" else template
-    if isinstance(template, list):
-        return [_filled(v, name) for v in template]
-    if isinstance(template, dict):
-        return {k: _filled(v, name) for k, v in template.items()}
-    return template
-
-
-def _model_of(api: Translation) -> str:
-    """The model id the API request names (Bedrock: in the path; others: the body's model or the URL's)."""
-    assert api.request is not None
-    # Bedrock's, Gemini's, Azure's deployment (LiteLLM's azure/<deployment>)
-    match = re.search(r"/model/([^/]+)/|/models/([^/:]+):|/deployments/([^/]+)/", api.request.url)
-    model = api.request.body.get("model")
-    if isinstance(model, str):
-        return model
-    return unquote(next(g for g in match.groups() if g)) if match else ""
-
-
 def _azure_version_refusal(api: Translation, word: str | None, drop: bool) -> tuple[str | None, Source | None]:
     """AzureOpenAIConfig.map_openai_params by the URL's api-version: (LiteLLM's error, or None where drop_params
     drops the choice; the source), or (None, None) where the version takes the choice."""
@@ -136,24 +85,15 @@ def _azure_version_refusal(api: Translation, word: str | None, drop: bool) -> tu
     return None, None
 
 
-def _translated(rebuild: Rebuild | None, scenario: Scenario, provider: str) -> Translation:
-    """The API translation of a changed scenario: with the command line's options when the caller gave them."""
-    if rebuild is not None:
-        return rebuild(scenario, provider)
-    from .core.registry import translate
-
-    return translate(provider, scenario)
-
-
 def _tools(route: Route, api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> list[dict[str, Any]]:
     """Every scenario tool in the route's wire form: LiteLLM sends all it is given, whatever the choice."""
     assert api.request is not None
-    tools = _get(api.request.body, route.tools_path)
-    if set(api.offered_tools) != set(scenario.tool_names) or tools is _ABSENT:
+    tools = get_path(api.request.body, route.tools_path)
+    if set(api.offered_tools) != set(scenario.tool_names) or tools is ABSENT:
         auto = scenario._replace(tool_choice=ToolChoice("auto", spelling="auto"), parallel_tool_calls=None)
-        full = _translated(rebuild, auto, api.provider)
-        tools = _get(full.request.body, route.tools_path) if full.request else _ABSENT
-    tools = [] if tools is _ABSENT else json.loads(json.dumps(tools))
+        full = translated(rebuild, auto, api.provider)
+        tools = get_path(full.request.body, route.tools_path) if full.request else ABSENT
+    tools = [] if tools is ABSENT else json.loads(json.dumps(tools))
     if route.provider == "anthropic":
         tools = [{**t, "type": "custom"} if "input_schema" in t else t for t in tools]
     if route.provider == "vllm":
@@ -177,20 +117,8 @@ def _without_strict(node: Any) -> Any:
     return node
 
 
-def _base(api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> Translation:
-    """A refused API translation whose only faults LiteLLM does not check (a forcing choice beside Claude's thinking,
-    a tool_choice without tools), rebuilt with tool_choice auto, or none without tools (the choice is then set as
-    LiteLLM sends it). Else ``api``."""
-    errors = {e.code for e in api.ledger if e.severity == "error"}
-    if api.request is not None or not errors or not errors <= _SENT_ANYWAY:
-        return api
-    base = _translated(rebuild, scenario._replace(
-        tool_choice=ToolChoice("auto", spelling="auto") if scenario.tools else None), api.provider)
-    return base if base.request is not None else api
-
-
 class _Outcome(NamedTuple):
-    fields: dict[str, Any]  # body path -> value (or _ABSENT)
+    fields: dict[str, Any]  # body path -> value (or ABSENT)
     refused: tuple[str, Source] | None = None  # (LiteLLM's words, where)
     notes: tuple[tuple[str, ChoiceRule | Source], ...] = ()  # (path, the rule that set it)
 
@@ -215,11 +143,11 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
     for param, source in refused.items():
         notes.append((param if param != "tools" else route.tools_path, source))
     if "tools" in refused:
-        fields[route.tools_path] = _ABSENT
+        fields[route.tools_path] = ABSENT
         has_tools = False
     if "parallel_tool_calls" in refused:
         parallel = None
-    choice: Any = _ABSENT
+    choice: Any = ABSENT
     rule = route.choices.get(word) if word and "tool_choice" not in refused else None
     if "tool_choice" in refused:
         rule = ChoiceRule(DROPPED, refused["tool_choice"])
@@ -230,9 +158,9 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
             if not (drop and sends.dropped_with_drop_params):
                 return _Outcome({}, (sends.error.format(model=model), sends.source))
             sends = DROPPED
-        choice = value if sends == COPIED else _ABSENT if sends == DROPPED else _filled(sends, name)
+        choice = value if sends == COPIED else ABSENT if sends == DROPPED else filled(sends, name)
     if route.parallel == "anthropic" and parallel is not None and word != "none":
-        choice = {"type": "auto"} if choice is _ABSENT else dict(choice)
+        choice = {"type": "auto"} if choice is ABSENT else dict(choice)
         choice["disable_parallel_tool_use"] = not parallel
     if (route.provider == "anthropic" and isinstance(choice, dict) and choice.get("type") in ("any", "tool")
             and ANTHROPIC_NO_FORCED_TOOL_USE.search(model)):
@@ -240,8 +168,8 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
             return _Outcome({}, (ANTHROPIC_FORCED_ERROR.format(model=model), ANTHROPIC_FORCED))
         choice = {k: v for k, v in {**choice, "type": "auto"}.items() if k != "name"}
         notes.append((route.choice_path or "", ANTHROPIC_FORCED))
-    if not has_tools and route.no_tools is not None and choice is not _ABSENT:
-        choice, rule = _ABSENT, ChoiceRule(DROPPED, route.no_tools)
+    if not has_tools and route.no_tools is not None and choice is not ABSENT:
+        choice, rule = ABSENT, ChoiceRule(DROPPED, route.no_tools)
     if rule is not None:
         notes.append(("choice", rule))
     if route.choice_path is not None:
@@ -249,16 +177,16 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
         if rule is not None:
             notes.append((route.choice_path, rule))
     if route.parallel == "copied":
-        fields["parallel_tool_calls"] = _ABSENT if parallel is None else parallel
+        fields["parallel_tool_calls"] = ABSENT if parallel is None else parallel
         notes.append(("parallel_tool_calls", route.parallel_source))
     if route.parallel == "bedrock":
         merged = dict(extra) if isinstance(extra, dict) else {}
         merged.pop("tool_choice", None)
         if parallel is not None and BEDROCK_PARALLEL_CONFIG.search(model):
             inner = {"type": "auto", "disable_parallel_tool_use": not parallel}
-            merged["tool_choice"] = {k: v for k, v in inner.items() if not (k == "type" and choice is not _ABSENT)}
+            merged["tool_choice"] = {k: v for k, v in inner.items() if not (k == "type" and choice is not ABSENT)}
             notes.append((f"{_EXTRA}", route.parallel_source))
-        fields[_EXTRA] = merged if merged else _ABSENT
+        fields[_EXTRA] = merged if merged else ABSENT
     if parallel is not None and route.parallel == "dropped":
         notes.append(("parallel_tool_calls", route.parallel_source))
     return _Outcome(fields, None, tuple(notes))
@@ -278,14 +206,14 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
 
     if route is None:
         return keep("dialect.no_route", f"no LiteLLM route is described for {api.provider}; the API request is shown")
-    base = _base(api, scenario, rebuild)
+    base = rebuilt_base(api, scenario, rebuild)
     if base.request is None:
         return keep("dialect.api_refused", "toolchoice refuses the API request, so LiteLLM's is not described")
     word, value, note = completion_value(scenario.tool_choice)
     if scenario.tool_choice is not None and word is None:
         return keep("dialect.no_spelling", f"{note}: LiteLLM's request is not described; the API request is shown",
                     "warning")
-    model = _model_of(base)
+    model = model_of(base)
     routed = route.prefix + model
     body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
     thinking = body.get("thinking")
@@ -311,7 +239,7 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         if error is not None and source is not None:
             outcome = _Outcome({}, (error, source))
         elif source is not None:
-            outcome = outcome._replace(fields={**outcome.fields, "tool_choice": _ABSENT},
+            outcome = outcome._replace(fields={**outcome.fields, "tool_choice": ABSENT},
                                        notes=(*outcome.notes, ("tool_choice", source)))
     if outcome.refused is not None:
         error, source = outcome.refused
@@ -322,12 +250,12 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     compared = [route.tools_path, *outcome.fields]
     for path in (route.choice_path, "parallel_tool_calls"):
         if path is not None:
-            _set(body, path, _ABSENT)
+            set_path(body, path, ABSENT)
     if scenario.tools:
-        _set(body, route.tools_path, _tools(route, base, scenario, rebuild))
+        set_path(body, route.tools_path, _tools(route, base, scenario, rebuild))
     for path, field in outcome.fields.items():
-        _set(body, path, field)
-    if route.provider == "gemini" and _get(body, "toolConfig") == {}:
+        set_path(body, path, field)
+    if route.provider == "gemini" and get_path(body, "toolConfig") == {}:
         body.pop("toolConfig")
     disabled = [e for e in api.ledger if e.code == "thinking.disabled_for_choice"]
     if disabled and isinstance(thinking, dict) and thinking.get("type") == "disabled":
@@ -336,16 +264,16 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     why = {path: rule for path, rule in outcome.notes}
     api_body = api.request.body if api.request is not None else None
     for path in dict.fromkeys(compared):
-        ours = _get(api_body, path) if api_body is not None else _ABSENT
-        theirs = _get(body, path)
+        ours = get_path(api_body, path) if api_body is not None else ABSENT
+        theirs = get_path(body, path)
         if ours == theirs:
             continue
-        rule = why.get("choice") if path == route.tools_path and theirs is not _ABSENT else why.get(path)
+        rule = why.get("choice") if path == route.tools_path and theirs is not ABSENT else why.get(path)
         ledger.append(_difference(route, path, ours, theirs, rule, base is api))
     if base is not api:
         faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
-        sent = _get(body, route.choice_path or "")
-        if sent is _ABSENT:  # LiteLLM left the choice out: the API has nothing to refuse
+        sent = get_path(body, route.choice_path or "")
+        if sent is ABSENT:  # LiteLLM left the choice out: the API has nothing to refuse
             source = why.get("choice")
             ledger.append(LedgerEntry("info", "dialect.differs", f"toolchoice refuses the API request ({faults}); "
                                       "LiteLLM sends its request without tool_choice"
@@ -353,14 +281,14 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         else:
             answers = "; ".join(API_ANSWERS.get(e.code, e.message) for e in api.ledger if e.severity == "error")
             ledger.append(LedgerEntry("warning", "dialect.differs", f"toolchoice refuses the API request ({faults}); "
-                                      f"LiteLLM sends its request anyway, with tool_choice {_shown(sent)}: {answers}"))
+                                      f"LiteLLM sends its request anyway, with tool_choice {shown(sent)}: {answers}"))
     if disabled and "thinking" not in body:
         ledger.append(LedgerEntry("warning", "dialect.differs", "thinking: LiteLLM sends the forcing tool_choice without "
                                   "thinking disabled (DeepSeekChatConfig.map_openai_params maps only what it is "
                                   f"given): {API_ANSWERS['thinking.disabled_for_choice']}"))
-    effective = _get(body, route.choice_path) if route.choice_path else _ABSENT
+    effective = get_path(body, route.choice_path) if route.choice_path else ABSENT
     translation = base._replace(requested_tool_choice=api.requested_tool_choice,
-                                effective_tool_choice=None if effective is _ABSENT else effective,
+                                effective_tool_choice=None if effective is ABSENT else effective,
                                 request=base.request._replace(body=body), ledger=ledger,
                                 offered_tools=scenario.tool_names)
     return LiteLLMView(translation, api, routed, call, drop)
@@ -369,27 +297,27 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
 def _difference(route: Route, path: str, ours: Any, theirs: Any, why: ChoiceRule | Source | None,
                 compared_to_api: bool) -> LedgerEntry:
     """One dialect.differs entry: where LiteLLM parts from the API request, LiteLLM's source and the API's answer."""
-    if path == route.tools_path and theirs is _ABSENT:
+    if path == route.tools_path and theirs is ABSENT:
         source = why.source if isinstance(why, ChoiceRule) else why
         return LedgerEntry("warning", "dialect.differs", f"{path}: LiteLLM sends no tools (drop_params drops the "
                                                          f"parameters its model map does not give the model: {source}); "
                                                          "the API request sends "
-                                                         f"{0 if ours is _ABSENT else len(ours)}")
+                                                         f"{0 if ours is ABSENT else len(ours)}")
     if path == route.tools_path:
         names = lambda tools: [t.get("name") or (t.get("function") or t.get("toolSpec") or {}).get("name")  # noqa: E731
                                for t in tools] if isinstance(tools, list) else []
-        if route.tools_note and (ours is _ABSENT or len(names(ours)) == len(names(theirs))):
+        if route.tools_note and (ours is ABSENT or len(names(ours)) == len(names(theirs))):
             return LedgerEntry("info", "dialect.differs", f"{path}: LiteLLM {route.tools_note}")
         said = f": {why.api_says}" if isinstance(why, ChoiceRule) and why.api_says else ""
         return LedgerEntry("warning", "dialect.differs", f"{path}: LiteLLM sends every tool it is given "
                                                          f"({len(theirs)}); the API request sends "
-                                                         f"{0 if ours is _ABSENT else len(ours)}{said}")
+                                                         f"{0 if ours is ABSENT else len(ours)}{said}")
     source = why.source if isinstance(why, ChoiceRule) else why
     said = why.api_says if isinstance(why, ChoiceRule) else None
     if path == "thinking":
         return LedgerEntry("info", "dialect.differs", "thinking: LiteLLM sends no thinking field; the API request "
-                                                      f"sends {_shown(ours)}")
-    message = f"{path}: LiteLLM sends {_shown(theirs)}; the API request sends {_shown(ours)}"
+                                                      f"sends {shown(ours)}")
+    message = f"{path}: LiteLLM sends {shown(theirs)}; the API request sends {shown(ours)}"
     if source is not None:
         message += f" ({source})"
     if said:

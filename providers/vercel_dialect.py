@@ -16,21 +16,17 @@ run. Imported only with ``--dialect vercel``.
 from __future__ import annotations
 
 import json
-import re
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
-from urllib.parse import unquote
+from typing import Any, Mapping, NamedTuple, Sequence
 
-from .core.model import LedgerEntry, Scenario, ToolChoice, ToolchoiceError, Translation, compact
+from .core.model import LedgerEntry, Scenario, ToolChoice, ToolchoiceError, Translation
+from .dialect_fields import (ABSENT, Rebuild, api_json, filled, get_path, model_of, rebuilt_base,
+                             set_path, shown, translated)
 from .vercel_rules import (ACTIVE_TOOLS, ANTHROPIC_EAGER, ANTHROPIC_FORCED_AUTO, ANTHROPIC_FORCED_WARNING,
                            ANTHROPIC_REJECTS_FORCED, ANTHROPIC_REJECTS_SOURCE, API_ANSWERS, DEEPSEEK_THINKING, DROPPED,
                            NAMED, NO_TOOLS, NO_TOOLS_GIVEN, PACKAGES, READ, RESPONSES_ALLOWED, UNSET_AS_AUTO, VERSIONS,
                            Package, Rule, Source)
 
-_ABSENT = object()
-# toolchoice refuses the API request for these alone, and the AI SDK sends its request anyway
-_SENT_ANYWAY = {"thinking.forced_choice", "tool_choice.without_tools"}
 _EXTRA = "additionalModelRequestFields"
-Rebuild = Callable[[Scenario, str], Translation]
 
 
 class VercelView(NamedTuple):
@@ -52,9 +48,7 @@ class VercelView(NamedTuple):
         data["package"] = self.model
         data["generate_text"] = self.call
         data["active_tools"] = list(self.active_tools) if self.active_tools is not None else None
-        data["api"] = {"effective_tool_choice": self.api.effective_tool_choice,
-                       "request": self.api.request.to_json() if self.api.request else None,
-                       "offered_tools": list(self.api.offered_tools)}
+        data["api"] = api_json(self.api)
         return data
 
 
@@ -85,60 +79,6 @@ def sdk_choice(choice: ToolChoice | None, provider: str = "") -> SdkChoice:
     return SdkChoice(mode, mode, None, None if spelled in ("", mode) else f"{spelled} written as {mode!r}")
 
 
-def _get(body: Any, path: str) -> Any:
-    node = body
-    for part in path.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return _ABSENT
-        node = node[part]
-    return node
-
-
-def _set(body: dict[str, Any], path: str, value: Any) -> None:
-    *parents, last = path.split(".")
-    node = body
-    for part in parents:
-        if value is _ABSENT and not isinstance(node.get(part), dict):
-            return
-        node = node.setdefault(part, {})
-    if value is _ABSENT:
-        node.pop(last, None)
-    else:
-        node[last] = value
-
-
-def _shown(value: Any) -> str:
-    return "nothing" if value is _ABSENT else compact(value)
-
-
-def _filled(template: Any, name: str | None) -> Any:
-    if isinstance(template, str):
-        return name if template == "{name}" else template
-    if isinstance(template, list):
-        return [_filled(v, name) for v in template]
-    if isinstance(template, dict):
-        return {k: _filled(v, name) for k, v in template.items()}
-    return template
-
-
-def _model_of(api: Translation) -> str:
-    """The model id the API request names (Bedrock and Gemini: in the path; others: the body's model)."""
-    assert api.request is not None
-    model = api.request.body.get("model")
-    if isinstance(model, str):
-        return model
-    match = re.search(r"/model/([^/]+)/|/models/([^/:]+):", api.request.url)
-    return unquote(match.group(1) or match.group(2)) if match else ""
-
-
-def _translated(rebuild: Rebuild | None, scenario: Scenario, provider: str) -> Translation:
-    if rebuild is not None:
-        return rebuild(scenario, provider)
-    from .core.registry import translate
-
-    return translate(provider, scenario)
-
-
 def _tool_name(tool: Any) -> Any:
     if not isinstance(tool, dict):
         return None
@@ -149,12 +89,12 @@ def _declared(package: Package, api: Translation, scenario: Scenario, rebuild: R
     """Every scenario tool in the wire form (the API request's, or that of the same scenario with choice auto where
     the API request sends fewer)."""
     assert api.request is not None
-    tools = _get(api.request.body, package.tools_path)
-    if set(api.offered_tools) != set(scenario.tool_names) or tools is _ABSENT:
+    tools = get_path(api.request.body, package.tools_path)
+    if set(api.offered_tools) != set(scenario.tool_names) or tools is ABSENT:
         auto = scenario._replace(tool_choice=ToolChoice("auto", spelling="auto"), parallel_tool_calls=None)
-        full = _translated(rebuild, auto, api.provider)
-        tools = _get(full.request.body, package.tools_path) if full.request else _ABSENT
-    return _ABSENT if tools is _ABSENT else json.loads(json.dumps(tools))
+        full = translated(rebuild, auto, api.provider)
+        tools = get_path(full.request.body, package.tools_path) if full.request else ABSENT
+    return ABSENT if tools is ABSENT else json.loads(json.dumps(tools))
 
 
 def _only(tools: Any, names: Sequence[str]) -> Any:
@@ -209,18 +149,6 @@ def _as_package_writes(package: Package, tools: Any, stream: bool) -> Any:
     return out
 
 
-def _base(api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> Translation:
-    """A refused API translation whose only faults the AI SDK does not check (a forcing choice beside Claude's
-    thinking or on a model that refuses one, a tool_choice without tools), rebuilt with tool_choice auto. Else
-    ``api``."""
-    errors = {e.code for e in api.ledger if e.severity == "error"}
-    if api.request is not None or not errors or not errors <= _SENT_ANYWAY:
-        return api
-    base = _translated(rebuild, scenario._replace(
-        tool_choice=ToolChoice("auto", spelling="auto") if scenario.tools else None), api.provider)
-    return base if base.request is not None else api
-
-
 def _active(settings: Mapping[str, Any], scenario: Scenario, chosen: SdkChoice) -> tuple[str, ...] | None:
     """activeTools: --active-tools and an allowed-tools choice's list (both: the tools in both). A name the scenario
     does not declare is bad input (activeTools is typed Array<keyof TOOLS>)."""
@@ -245,11 +173,11 @@ def _options(package: Package, parallel: bool | None, thinking: Any) -> dict[str
         options.setdefault(space, {})[key] = value
     if isinstance(thinking, dict) and package.provider in ("anthropic", "deepseek", "bedrock"):
         kind = thinking.get("type")
-        shown = {"type": kind, **({"budgetTokens": thinking["budget_tokens"]} if "budget_tokens" in thinking else {})}
+        asked = {"type": kind, **({"budgetTokens": thinking["budget_tokens"]} if "budget_tokens" in thinking else {})}
         if kind is not None:  # Bedrock's: providerOptions.bedrock.reasoningConfig (dist/index.js:1094)
             space, key = ("bedrock", "reasoningConfig") if package.provider == "bedrock" else (package.provider,
                                                                                               "thinking")
-            options.setdefault(space, {})[key] = shown
+            options.setdefault(space, {})[key] = asked
     return options
 
 
@@ -265,7 +193,7 @@ def _call(package: Package, model: str, scenario: Scenario, chosen: SdkChoice, a
 
 class _Sent(NamedTuple):
     """What the package puts in the tool fields: the rule applied, the tools sent, the choice and Bedrock's
-    additionalModelRequestFields.tool_choice (or _ABSENT), and why each field is so."""
+    additionalModelRequestFields.tool_choice (or ABSENT), and why each field is so."""
 
     rule: Rule | None
     tools: list[str]
@@ -292,12 +220,12 @@ def _sent(package: Package, chosen: SdkChoice, scenario: Scenario, active: tuple
             rule = Rule({"type": "auto"}, ANTHROPIC_FORCED_AUTO if budget else ANTHROPIC_REJECTS_SOURCE,
                         NAMED if kind == "tool" else rule.tools)
     if not given:  # ai's prepareToolsAndToolChoice: no tools, no toolChoice
-        return _Sent(None, [], _ABSENT, _ABSENT, {}, False)
+        return _Sent(None, [], ABSENT, ABSENT, {}, False)
     tools = [n for n in given if n == name] if rule is not None and rule.tools == NAMED else (
         [] if rule is not None and rule.tools == NO_TOOLS else given)
-    choice = _filled(rule.sends, name) if rule is not None and rule.sends != DROPPED else _ABSENT
+    choice = filled(rule.sends, name) if rule is not None and rule.sends != DROPPED else ABSENT
     why: dict[str, Source | Rule] = {package.choice_path or "tool_choice": rule} if rule is not None else {}
-    extra: Any = _ABSENT
+    extra: Any = ABSENT
     parallel, wanted = package.parallel, scenario.parallel_tool_calls
     if parallel is not None and wanted is not None and tools:
         if parallel.kind == "anthropic" and isinstance(choice, dict) and choice.get("type") != "none":
@@ -305,7 +233,7 @@ def _sent(package: Package, chosen: SdkChoice, scenario: Scenario, active: tuple
         elif parallel.kind == "bedrock" and not wanted and "anthropic" in model and kind != "none":
             inner = {"required": {"type": "any"}, "tool": {"type": "tool", "name": name}}.get(kind, {"type": "auto"})
             extra = {"tool_choice": {**inner, "disable_parallel_tool_use": True}}
-            choice = _ABSENT  # bedrockToolChoice is left unset beside additionalTools.tool_choice
+            choice = ABSENT  # bedrockToolChoice is left unset beside additionalTools.tool_choice
         why["parallel_tool_calls"] = why[_EXTRA] = parallel.source
     return _Sent(rule, tools, choice, extra, why, forced_to_auto)
 
@@ -313,21 +241,21 @@ def _sent(package: Package, chosen: SdkChoice, scenario: Scenario, active: tuple
 def _write(package: Package, body: dict[str, Any], sent: _Sent, parallel: bool | None, declared: Any) -> None:
     """The package's tool fields written into the (copied) API body."""
     stream = body.get("stream") is True
-    tools = _as_package_writes(package, _only(declared, sent.tools), stream) if sent.tools else _ABSENT
+    tools = _as_package_writes(package, _only(declared, sent.tools), stream) if sent.tools else ABSENT
     if stream and package.provider == "anthropic" and sent.tools:
         sent.why[package.tools_path] = ANTHROPIC_EAGER
-    _set(body, package.tools_path, tools)
+    set_path(body, package.tools_path, tools)
     if package.choice_path is not None:
-        _set(body, package.choice_path, sent.choice)
+        set_path(body, package.choice_path, sent.choice)
     copied = package.parallel is not None and package.parallel.kind == "copied"
-    _set(body, "parallel_tool_calls", parallel if copied and parallel is not None and sent.tools else _ABSENT)
+    set_path(body, "parallel_tool_calls", parallel if copied and parallel is not None and sent.tools else ABSENT)
     if package.provider == "bedrock":
         merged = body.get(_EXTRA) if isinstance(body.get(_EXTRA), dict) else {}
         merged = {k: v for k, v in merged.items() if k != "tool_choice"}
-        if sent.extra is not _ABSENT:
+        if sent.extra is not ABSENT:
             merged.update(sent.extra)
-        _set(body, _EXTRA, merged if merged else _ABSENT)
-    if package.provider in ("bedrock", "gemini") and not _get(body, "toolConfig"):
+        set_path(body, _EXTRA, merged if merged else ABSENT)
+    if package.provider in ("bedrock", "gemini") and not get_path(body, "toolConfig"):
         body.pop("toolConfig", None)
 
 
@@ -350,15 +278,15 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     if scenario.tool_choice is not None and scenario.tool_choice.native is not None:
         return keep("dialect.no_spelling", "a provider-native tool_choice has no toolChoice form: the AI SDK's "
                                            "request is not described; the API request is shown", "warning")
-    base = _base(api, scenario, rebuild)
+    base = rebuilt_base(api, scenario, rebuild)
     if base.request is None:
         return keep("dialect.api_refused", "toolchoice refuses the API request, so the AI SDK's is not described")
-    model = _model_of(base)
+    model = model_of(base)
     body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
     thinking = body.get("thinking")
     user_thinking = scenario.settings_for(api.provider).thinking
     if package.provider == "bedrock":
-        thinking = _get(body, f"{_EXTRA}.thinking")
+        thinking = get_path(body, f"{_EXTRA}.thinking")
     options = _options(package, scenario.parallel_tool_calls,
                        thinking if package.provider in ("anthropic", "bedrock") or user_thinking is False else None)
     if chosen.kind == "allowed" and scenario.tool_choice is not None:
@@ -384,7 +312,7 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         ledger.append(LedgerEntry("warning", "dialect.differs", f"tool_choice: the package sends auto for the "
                                   f"forcing choice, with a warning in result.warnings ({ANTHROPIC_FORCED_WARNING})"))
     _write(package, body, sent, scenario.parallel_tool_calls,
-           _declared(package, base, scenario, rebuild) if sent.tools else _ABSENT)
+           _declared(package, base, scenario, rebuild) if sent.tools else ABSENT)
     disabled = any(e.code == "thinking.disabled_for_choice" for e in api.ledger)
     if disabled and package.provider == "deepseek" and user_thinking is not False \
             and isinstance(thinking, dict) and thinking.get("type") == "disabled":
@@ -394,8 +322,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
                                   f"{API_ANSWERS['thinking.disabled_for_choice']}; set providerOptions.deepseek."
                                   "thinking: {type: 'disabled'} (thinking: false in the scenario)"))
     for path in (package.tools_path, package.choice_path or "tool_choice", "parallel_tool_calls", _EXTRA):
-        ours = _get(api.request.body, path) if api.request is not None else _ABSENT
-        theirs = _get(body, path)
+        ours = get_path(api.request.body, path) if api.request is not None else ABSENT
+        theirs = get_path(body, path)
         if ours != theirs and api.request is not None:  # a refused request: _sent_anyway says what is sent
             ledger.append(_difference(package, path, ours, theirs, sent.why))
     if base is not api:
@@ -403,9 +331,9 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     if active is not None:
         ledger.append(LedgerEntry("info", "dialect.active_tools", f"activeTools {list(active)}: only these tools are "
                                   f"sent ({ACTIVE_TOOLS})"))
-    effective = _get(body, package.choice_path) if package.choice_path else _ABSENT
+    effective = get_path(body, package.choice_path) if package.choice_path else ABSENT
     translation = base._replace(requested_tool_choice=api.requested_tool_choice,
-                                effective_tool_choice=None if effective is _ABSENT else effective,
+                                effective_tool_choice=None if effective is ABSENT else effective,
                                 request=base.request._replace(body=body), ledger=ledger,
                                 offered_tools=tuple(sent.tools))
     return VercelView(translation, api, label, call, active)
@@ -415,10 +343,10 @@ def _sent_anyway(package: Package, api: Translation, body: dict[str, Any], sent:
     """Where toolchoice refuses the API request and the AI SDK sends one: what it sends and, for a forcing choice,
     the API's answer."""
     faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
-    choice = _get(body, package.choice_path or "tool_choice")
+    choice = get_path(body, package.choice_path or "tool_choice")
     forcing = kind in ("required", "tool") and not sent.forced_to_auto and bool(sent.tools)
     answers = "; ".join(API_ANSWERS.get(e.code, e.message) for e in api.ledger if e.severity == "error")
-    sends = (f"with tool_choice {_shown(choice)}" if choice is not _ABSENT else "without tool_choice"
+    sends = (f"with tool_choice {shown(choice)}" if choice is not ABSENT else "without tool_choice"
              + ("" if sent.tools else f" or tools ({NO_TOOLS_GIVEN})"))
     return LedgerEntry("warning" if forcing else "info", "dialect.differs",
                        f"toolchoice refuses the API request ({faults}); the AI SDK sends its request {sends}"
@@ -453,7 +381,7 @@ def _difference(package: Package, path: str, ours: Any, theirs: Any, why: Mappin
     rule = why.get(path)
     source = rule.source if isinstance(rule, Rule) else rule
     said = rule.api_says if isinstance(rule, Rule) else None
-    message = f"{path}: the AI SDK sends {_shown(theirs)}; the API request sends {_shown(ours)}"
+    message = f"{path}: the AI SDK sends {shown(theirs)}; the API request sends {shown(ours)}"
     if source is not None:
         message += f" ({source})"
     if said:
