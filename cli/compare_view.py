@@ -72,7 +72,7 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     best = None
     for chosen in steps:  # each column dropped only where that makes the table much shorter
         full, short = (_layout(chosen, columns, texts, abridged, width, show_lines) for abridged in (False, True))
-        layout = full if full is not None and (short is None or full[0] <= _much_longer(short[0])) else short
+        layout = full if full is not None and (short is None or full[0] <= short[0]) else short  # no longer
         if best is None:
             best = layout
         elif layout is not None and _much_longer(layout[0]) < best[0]:
