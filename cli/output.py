@@ -272,8 +272,10 @@ def _console_class() -> Any:
             elif isinstance(renderable, Table):
                 fit(self, renderable, options or self.options)
                 if table_draw.drawable(renderable):
-                    return table_draw.drawn(self, renderable, options or self.options, shown)
-            return super().render(renderable, options)
+                    return table_draw.line_ends_bare(table_draw.drawn(self, renderable, options or self.options, shown))
+            else:
+                return super().render(renderable, options)
+            return table_draw.line_ends_bare(super().render(renderable, options))
 
     _CONSOLE = Printer
     return Printer

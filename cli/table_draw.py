@@ -188,6 +188,34 @@ def drawn(console: Any, table: Any, options: Any, shown: Callable[[Any, Any], An
     return out
 
 
+def line_ends_bare(segments: Any) -> list[Segment]:
+    """``segments`` without the spaces that end each line (a title or caption padded to the width, the space a
+    wrapped text broke at): piped output has no trailing spaces. Spaces under a background colour stay."""
+    out: list[Segment] = []
+    tail: list[Segment] = []  # the blank segments that may end the line
+    for segment in segments:
+        text, style, control = segment
+        if control or (style is not None and style.bgcolor is not None):
+            out += tail
+            tail.clear()
+            out.append(segment)
+            continue
+        pieces = text.split("\n")
+        for k, piece in enumerate(pieces):
+            if k:
+                tail.clear()
+                out.append(Segment("\n", style))
+            bare = piece.rstrip(" ")
+            if bare:
+                out += tail
+                tail.clear()
+                out.append(Segment(bare, style) if len(bare) < len(piece) or k or len(pieces) > 1 else segment)
+            if len(bare) < len(piece):
+                tail.append(Segment(piece[len(bare):], style))
+    out += tail
+    return out
+
+
 _ALIGN = {"top": Segment.align_top, "middle": Segment.align_middle, "bottom": Segment.align_bottom}
 
 
