@@ -272,10 +272,11 @@ def _console_class() -> Any:
             elif isinstance(renderable, Table):
                 fit(self, renderable, options or self.options)
                 if table_draw.drawable(renderable):
-                    return table_draw.line_ends_bare(table_draw.drawn(self, renderable, options or self.options, shown))
-            else:
-                return super().render(renderable, options)
-            return table_draw.line_ends_bare(super().render(renderable, options))
+                    return table_draw.drawn(self, renderable, options or self.options, shown)
+            return super().render(renderable, options)
+
+        def _render_buffer(self, buffer: Any) -> str:  # rich's last step from segments to the text written
+            return str(super()._render_buffer(table_draw.line_ends_bare(buffer)))
 
     _CONSOLE = Printer
     return Printer

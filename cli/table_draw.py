@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 from typing import Any, Callable
 
 from rich.cells import cell_len
@@ -188,11 +189,15 @@ def drawn(console: Any, table: Any, options: Any, shown: Callable[[Any, Any], An
     return out
 
 
+_SPACES_AT_LINE_END = re.compile(r" +\n")
+
+
 def line_ends_bare(segments: Any) -> list[Segment]:
-    """``segments`` without the spaces that end each line (a title or caption padded to the width, the space a
-    wrapped text broke at): piped output has no trailing spaces. Spaces under a background colour stay."""
+    """``segments`` without the spaces that end a line (a title or caption padded to the width, the space a wrapped
+    text broke at): piped output has no trailing spaces. Spaces under a background colour stay, and so do the
+    spaces that end the last, unfinished line (the next print goes on after them)."""
     out: list[Segment] = []
-    tail: list[Segment] = []  # the blank segments that may end the line
+    tail: list[Segment] = []  # blank segments that end the line so far
     for segment in segments:
         text, style, control = segment
         if control or (style is not None and style.bgcolor is not None):
@@ -200,18 +205,25 @@ def line_ends_bare(segments: Any) -> list[Segment]:
             tail.clear()
             out.append(segment)
             continue
-        pieces = text.split("\n")
-        for k, piece in enumerate(pieces):
-            if k:
-                tail.clear()
-                out.append(Segment("\n", style))
-            bare = piece.rstrip(" ")
-            if bare:
-                out += tail
-                tail.clear()
-                out.append(Segment(bare, style) if len(bare) < len(piece) or k or len(pieces) > 1 else segment)
-            if len(bare) < len(piece):
-                tail.append(Segment(piece[len(bare):], style))
+        if "\n" in text:
+            if text.partition("\n")[0].strip(" "):
+                out += tail  # the line goes on in this segment: its blanks were not its end
+            tail.clear()
+            text = _SPACES_AT_LINE_END.sub("\n", text)
+        elif not text.strip(" "):
+            tail.append(segment)
+            continue
+        else:
+            out += tail
+            tail.clear()
+        bare = text.rstrip(" ")
+        if len(bare) < len(text):
+            tail.append(Segment(text[len(bare):], style))
+            segment = Segment(bare, style)
+        elif text is not segment.text:
+            segment = Segment(text, style)
+        if segment.text:
+            out.append(segment)
     out += tail
     return out
 
