@@ -411,24 +411,27 @@ def laid_out_width(console: Any, options: Any, table: Any) -> int:
 
 
 _WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does not decide the layout
+_NAME_CAP = 66  # a tool name (64 at most) and the brace around it: `{tool: NAME}`
 
 
 def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
                  right: tuple[str, ...] = (), title: str | None = None, lines: bool = False,
-                 word_cap: int = _WORD_CAP) -> Any:
+                 word_cap: int = _WORD_CAP, whole: tuple[str, ...] = ()) -> Any:
     """A table whole at ``width``: bordered under its headers where rich lays it out with every header word
     and cell word unbroken; else without side borders, under the ``short`` headers, words unbroken where that
     fits; else one row a record, each value after its header. ``right``: the right-justified columns; ``lines``:
-    a rule between rows; ``word_cap``: the longest word that decides the layout (a longer one folds anyway)."""
+    a rule between rows; ``word_cap``: the longest word that decides the layout (a longer one folds anyway);
+    ``whole``: the columns whose every word decides it (names: `{tool: plan_tool_call}` read `{tool:` over
+    `plan_tool_call` over `}`), up to the longest tool name the APIs take."""
     import io
 
     from rich import box as boxes
     from rich.console import Console
     from rich.table import Table
 
-    def longest(value: Any) -> int:
+    def longest(value: Any, cap: int = word_cap) -> int:
         text = value.plain if hasattr(value, "plain") else str(value)
-        return min(word_cap, max((len(word) for word in text.split()), default=0))
+        return min(cap, max((len(word) for word in text.split()), default=0))
 
     def build(names: list[str], bordered: bool) -> Any:
         table = Table(show_header=True, header_style="bold", expand=False, title=title, title_justify="left",
@@ -436,7 +439,8 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
                       **({} if bordered else {"box": boxes.SIMPLE_HEAD, "padding": (0, 1, 0, 0), "pad_edge": False,
                                               "show_edge": False}))
         for i, (header, name) in enumerate(zip(headers, names)):
-            least = max([longest(name)] + [longest(row[i]) for row in rows])
+            cap = _NAME_CAP if header in whole else word_cap
+            least = max([longest(name)] + [longest(row[i], cap) for row in rows])
             table.add_column(name, justify="right" if header in right else "left", overflow="fold", min_width=least)
         for row in rows:
             table.add_row(*row)
