@@ -54,7 +54,7 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
               show_lines: bool = False) -> object:
     """The table that fits the console and reads best: each layout that fits (full headers, then short ones, then
     columns dropped in DROP_ORDER) is measured in lines (``_layout``), and the first is taken that is not much
-    longer (``_MUCH_LONGER``) than any layout after it: a column stays only where folding the others around it
+    longer (``_much_longer``) than any layout after it: a column stays only where folding the others around it
     costs few lines (at 120 columns the host column left the wire column 11 wide, 86 lines). Headers never
     fold; ids, hosts and codes never wrap; only free-text columns (WRAPS) fold, never inside a name or a unit
     ("95% CI 57%–100%)"). Where not even the fewest columns fit at their least, one record a row
@@ -72,7 +72,8 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     best = None
     for chosen in steps:  # each column dropped only where that makes the table much shorter
         full, short = (_layout(chosen, columns, texts, abridged, width, show_lines) for abridged in (False, True))
-        layout = full if full is not None and (short is None or full[0] <= short[0]) else short  # no longer
+        # full headers where they make the table no longer, nor fold its cells more
+        layout = full if full is not None and (short is None or full[:2] <= short[:2]) else short
         if best is None:
             best = layout
         elif layout is not None and _much_longer(layout[0]) < best[0]:
@@ -83,7 +84,7 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
         from .record_rows import record_table
 
         return record_table(width, list(columns), cells, short=SHORT, title=title)
-    _, chosen, short, needs, widths = best
+    _, _, chosen, short, needs, widths = best
     table = Table(title=title, show_lines=show_lines, title_justify="left")
     for column in chosen:
         header = SHORT.get(column, column) if short else column
@@ -103,9 +104,9 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
 
 
 def _much_longer(lines: int) -> float:
-    """The most lines a layout with more columns may take beside one with fewer that takes ``lines``: a quarter
-    more, and two lines (a table of two rows)."""
-    return lines * 1.25 + 2
+    """Fewer lines than a layout with one column more must take for that column to be dropped: a sixth fewer
+    (a fifth more the other way)."""
+    return lines * 1.2
 
 
 class _Texts:
@@ -153,9 +154,10 @@ def _folded_lines(lines: list[str], width: int) -> int:
 
 
 def _layout(chosen: list[str], columns: tuple[str, ...], texts: _Texts, short: bool, width: int,
-            show_lines: bool) -> tuple[int, list[str], bool, dict[str, tuple[int, int]], dict[str, int]] | None:
-    """The lines a layout of ``chosen`` columns takes at ``width`` (header, rows, borders), with what draws it; None
-    where its columns do not fit at their least (rich's borders and padding: 3 a column, and 1)."""
+            show_lines: bool) -> tuple[int, int, list[str], bool, dict[str, tuple[int, int]], dict[str, int]] | None:
+    """The lines a layout of ``chosen`` columns takes at ``width`` (header, rows, borders) and the cells its folding
+    columns lack, with what draws it; None where its columns do not fit at their least (rich's borders and padding:
+    3 a column, and 1)."""
     needs = _needs(chosen, columns, texts, short)
     if 1 + sum(3 + least for least, _ in needs.values()) > width:
         return None
@@ -170,7 +172,8 @@ def _layout(chosen: list[str], columns: tuple[str, ...], texts: _Texts, short: b
             if tall > heights[i]:
                 heights[i] = tall
     borders = 4 + (max(0, rows - 1) if show_lines else 0)
-    return sum(heights) + borders, chosen, short, needs, widths
+    lacking = sum(needs[column][1] - at for column, at in widths.items())
+    return sum(heights) + borders, lacking, chosen, short, needs, widths
 
 
 def _least(header: str) -> int:
