@@ -52,10 +52,11 @@ def colourless(console: object) -> bool:
 
 def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list[list[object]],
               show_lines: bool = False) -> object:
-    """The table that fits the console and reads best: each layout that fits (full headers, then short ones, then
-    columns dropped in DROP_ORDER) is measured in lines (``_layout``), and the first is taken that is not much
-    longer (``_much_longer``) than any layout after it: a column stays only where folding the others around it
-    costs few lines (at 120 columns the host column left the wire column 11 wide, 86 lines). Headers never
+    """The table that fits the console and reads best: every column, then one fewer at a time in DROP_ORDER, each
+    set laid out under its full headers or its short ones (``_layout`` counts the lines), and a column dropped only
+    where that makes the table much shorter (``_much_longer``): the columns that fold (the wire form) keep their
+    width before a host or a tools column does (at 120 columns the host column left the wire column 11 wide, a
+    table of 86 lines; more width never makes a table much longer). Headers never
     fold; ids, hosts and codes never wrap; only free-text columns (WRAPS) fold, never inside a name or a unit
     ("95% CI 57%–100%)"). Where not even the fewest columns fit at their least, one record a row
     (``record_rows``). Returns the table (rows of rich Texts in ``cells``, one per column)."""
@@ -115,6 +116,8 @@ class _Texts:
     def __init__(self, cells: list[list[object]]) -> None:
         self.cells = cells
         self._columns: dict[int, list[list[str]]] = {}
+        self._longest: dict[int, int] = {}
+        self._names: dict[int, int] = {}
 
     def lines(self, index: int) -> list[list[str]]:
         found = self._columns.get(index)
@@ -124,11 +127,15 @@ class _Texts:
 
     def longest(self, index: int) -> int:
         """The column's longest line."""
-        return max((len(line) for lines in self.lines(index) for line in lines), default=0)
+        if index not in self._longest:
+            self._longest[index] = max((len(line) for lines in self.lines(index) for line in lines), default=0)
+        return self._longest[index]
 
     def longest_name(self, index: int) -> int:
         """``_longest_name`` of the column."""
-        return _longest_name(self.cells, index)
+        if index not in self._names:
+            self._names[index] = _longest_name(self.cells, index)
+        return self._names[index]
 
 
 def _folded_lines(lines: list[str], width: int) -> int:
