@@ -276,6 +276,11 @@ def _console_class() -> Any:
             return super().render(renderable, options)
 
         def _render_buffer(self, buffer: Any) -> str:  # rich's last step from segments to the text written
+            """No line ends in spaces (a title or caption padded to the width, the space a wrapped line broke at):
+            without colour, taken off the text (one pass in C), else off the segments (``line_ends_bare``)."""
+            if self.color_system is None:
+                text = str(super()._render_buffer(buffer))
+                return table_draw.SPACES_AT_LINE_END.sub("\n", text) if " \n" in text else text
             return str(super()._render_buffer(table_draw.line_ends_bare(buffer)))
 
     _CONSOLE = Printer

@@ -189,7 +189,7 @@ def drawn(console: Any, table: Any, options: Any, shown: Callable[[Any, Any], An
     return out
 
 
-_SPACES_AT_LINE_END = re.compile(r" +\n")
+SPACES_AT_LINE_END = re.compile(r" +\n")
 
 
 def line_ends_bare(segments: Any) -> list[Segment]:
@@ -209,7 +209,7 @@ def line_ends_bare(segments: Any) -> list[Segment]:
             if text.partition("\n")[0].strip(" "):
                 out += tail  # the line goes on in this segment: its blanks were not its end
             tail.clear()
-            text = _SPACES_AT_LINE_END.sub("\n", text)
+            text = SPACES_AT_LINE_END.sub("\n", text)
         elif not text.strip(" "):
             tail.append(segment)
             continue
