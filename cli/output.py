@@ -277,10 +277,9 @@ def _console_class() -> Any:
 
         def _render_buffer(self, buffer: Any) -> str:  # rich's last step from segments to the text written
             """No line ends in spaces (a title or caption padded to the width, the space a wrapped line broke at):
-            without colour, taken off the text (one pass in C), else off the segments (``line_ends_bare``)."""
+            without colour, taken off the text (``bare_line_ends``), else off the segments (``line_ends_bare``)."""
             if self.color_system is None:
-                text = str(super()._render_buffer(buffer))
-                return table_draw.SPACES_AT_LINE_END.sub("\n", text) if " \n" in text else text
+                return table_draw.bare_line_ends(str(super()._render_buffer(buffer)))
             return str(super()._render_buffer(table_draw.line_ends_bare(buffer)))
 
     _CONSOLE = Printer
