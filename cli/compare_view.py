@@ -50,29 +50,40 @@ def colourless(console: object) -> bool:
 
 def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list[list[object]],
               show_lines: bool = False) -> object:
-    """The widest table that fits the console: full headers, then short ones, then columns dropped in
-    DROP_ORDER (each time the full headers unfolded where they fit, else short ones). Ids, hosts, codes and
-    headers never wrap; only free-text columns (WRAPS) fold, never inside a name or a unit ("95% CI 57%–100%)").
-    Where not even the fewest columns fit at their least, one record a row (``record_rows``). Returns the table
-    (rows of rich Texts in ``cells``, one per column)."""
+    """The table that fits the console and reads best: every column, then one fewer at a time in DROP_ORDER, each
+    set laid out under its full headers or its short ones (``_layout`` counts the lines), and a column dropped only
+    where that makes the table much shorter (``_much_longer``): the columns that fold (the wire form) keep their
+    width before a host or a tools column does (at 120 columns the host column left the wire column 11 wide, a
+    table of 86 lines; more width never makes a table much longer). Headers never
+    fold; ids, hosts and codes never wrap; only free-text columns (WRAPS) fold, never inside a name or a unit
+    ("95% CI 57%–100%)"). Where not even the fewest columns fit at their least, one record a row
+    (``record_rows``). Returns the table (rows of rich Texts in ``cells``, one per column)."""
     from rich.table import Table
 
     width = getattr(console, "width", 80)
     keep = list(columns)
-    candidates: list[tuple[list[str], bool, bool]] = [(list(keep), False, False), (list(keep), True, False)]
+    steps = [list(keep)]
     for column in DROP_ORDER:
         if column in keep and column != columns[0]:
             keep.remove(column)
-            candidates += [(list(keep), False, True), (list(keep), True, False)]
-    for chosen, short, whole in candidates:
-        needs = _needs(chosen, columns, cells, short, whole)
-        if 1 + sum(3 + least for least, _ in needs.values()) <= width:  # rich's borders and padding: 3 a column, 1
+            steps.append(list(keep))
+    texts = _Texts(cells)
+    best = None
+    for chosen in steps:  # each column dropped only where that makes the table much shorter
+        full, short = (_layout(chosen, columns, texts, abridged, width, show_lines) for abridged in (False, True))
+        # full headers where they make the table no longer, nor fold its cells more
+        layout = full if full is not None and (short is None or full[:2] <= short[:2]) else short
+        if best is None:
+            best = layout
+        elif layout is not None and _much_longer(layout[0]) < best[0]:
+            best = layout
+        elif layout is not None:
             break
-    else:  # not even the fewest columns at their least (a tool name of 48 beside an interval): one record a row
+    if best is None:  # not even the fewest columns at their least (a tool name of 48 beside an interval): one a row
         from .record_rows import record_table
 
         return record_table(width, list(columns), cells, short=SHORT, title=title)
-    widths = _fold_widths(needs, width)
+    _, _, chosen, short, needs, widths = best
     table = Table(title=title, show_lines=show_lines, title_justify="left")
     for column in chosen:
         header = SHORT.get(column, column) if short else column
@@ -81,7 +92,8 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
         else:
             table.add_column(header, no_wrap=True)
     for row in cells:
-        table.add_row(*(_units_held(console, row[columns.index(c)], widths.get(c)) for c in chosen))
+        table.add_row(*(_calls_broken(row[columns.index(c)], widths.get(c)) if c == "calls"
+                        else _units_held(console, row[columns.index(c)], widths.get(c)) for c in chosen))
     left_out = [c for c in columns if c not in chosen]
     if left_out:  # never silently: say which, and where they are whole
         table.caption = (f"left out at {width} columns: {', '.join(left_out)} (a wider terminal, -f markdown or "
@@ -90,9 +102,88 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     return table
 
 
-def _least(header: str, whole: bool) -> int:
-    """The narrowest a folding column gets: its header unfolded (``whole``), else at most 12 of it."""
-    return len(header) if whole else max(8, min(len(header), 12))
+def _much_longer(lines: int) -> float:
+    """Fewer lines than a layout with one column more must take for that column to be dropped: a sixth fewer
+    (a fifth more the other way)."""
+    return lines * 1.2
+
+
+class _Texts:
+    """Each column's cell texts and their lines, measured once for every layout tried."""
+
+    def __init__(self, cells: list[list[object]]) -> None:
+        self.cells = cells
+        self._columns: dict[int, list[list[str]]] = {}
+        self._longest: dict[int, int] = {}
+        self._names: dict[int, int] = {}
+
+    def lines(self, index: int) -> list[list[str]]:
+        found = self._columns.get(index)
+        if found is None:
+            found = self._columns[index] = [str(row[index]).splitlines() or [""] for row in self.cells]
+        return found
+
+    def longest(self, index: int) -> int:
+        """The column's longest line."""
+        if index not in self._longest:
+            self._longest[index] = max((len(line) for lines in self.lines(index) for line in lines), default=0)
+        return self._longest[index]
+
+    def longest_name(self, index: int) -> int:
+        """``_longest_name`` of the column."""
+        if index not in self._names:
+            self._names[index] = _longest_name(self.cells, index)
+        return self._names[index]
+
+
+def _folded_lines(lines: list[str], width: int) -> int:
+    """How many lines a cell takes folded at ``width``, as rich wraps it: at spaces, a word longer than a line
+    folded (a unit held whole counts as a word: it is never split)."""
+    total = 0
+    for line in lines:
+        if len(line) <= width:
+            total += 1
+            continue
+        used = -1
+        count = 1
+        for word in line.split(" "):
+            if used + 1 + len(word) <= width:
+                used += 1 + len(word)
+                continue
+            if used > 0:
+                count += 1
+            count += (len(word) - 1) // width
+            used = len(word) - (len(word) - 1) // width * width
+        total += count
+    return total
+
+
+def _layout(chosen: list[str], columns: tuple[str, ...], texts: _Texts, short: bool, width: int,
+            show_lines: bool) -> tuple[int, int, list[str], bool, dict[str, tuple[int, int]], dict[str, int]] | None:
+    """The lines a layout of ``chosen`` columns takes at ``width`` (header, rows, borders) and the cells its folding
+    columns lack, with what draws it; None where its columns do not fit at their least (rich's borders and padding:
+    3 a column, and 1)."""
+    needs = _needs(chosen, columns, texts, short)
+    if 1 + sum(3 + least for least, _ in needs.values()) > width:
+        return None
+    widths = _fold_widths(needs, width)
+    rows = len(texts.cells)
+    heights = [1] * rows
+    for column in chosen:
+        cell_lines = texts.lines(columns.index(column))
+        at = widths.get(column)
+        for i, lines in enumerate(cell_lines):
+            tall = len(lines) if at is None else _folded_lines(lines, at)
+            if tall > heights[i]:
+                heights[i] = tall
+    borders = 4 + (max(0, rows - 1) if show_lines else 0)
+    lacking = sum(needs[column][1] - at for column, at in widths.items())
+    return sum(heights) + borders, lacking, chosen, short, needs, widths
+
+
+def _least(header: str) -> int:
+    """The narrowest a folding column gets: its header unfolded (a full one; a short one is at most 12)."""
+    return len(header)
 
 
 _NAME = re.compile(r"[\w.$:/-]{1,64}")  # 64: the longest tool name the APIs take
@@ -106,9 +197,28 @@ def _longest_name(cells: list[list[object]], index: int) -> int:
     from .hanging import UNITS  # the pretty table's only: compare -f json / markdown do not load it
 
     texts = [str(row[index]) for row in cells]
-    words = (word.split("(", 1)[0] for text in texts for word in text.split())
+    words = (word.partition("(") for text in texts for word in text.split())
     units = (len(unit) for text in texts for unit in UNITS.findall(text))
-    return max([len(word) for word in words if _NAME.fullmatch(word)] + list(units), default=0)
+    return max([len(name + bracket) for name, bracket, _ in words if _NAME.fullmatch(name)] + list(units), default=0)
+
+
+_CALL = re.compile(r"([\w.$:/-]{1,64}\()(\S)")  # a call's name and bracket, before its arguments
+
+
+def _calls_broken(cell: object, width: int | None) -> object:
+    """A call too wide for its column broken after its name's bracket where its arguments then fit a line
+    (`get_weather(` over `{"city":"example"})`, not `get_weather({"city":"e` over `xample"})`)."""
+    plain = getattr(cell, "plain", None)
+    if width is None or plain is None or getattr(cell, "spans", True):
+        return cell
+    lines = plain.split("\n")
+    broken = [_CALL.sub(r"\1\n\2", line, count=1) if len(line) > width and line.find("(") < width
+              and len(line) - line.find("(") - 1 <= width else line for line in lines]  # the arguments then whole
+    if broken == lines:
+        return cell
+    text = cell.copy()  # type: ignore[attr-defined]
+    text.plain = "\n".join(broken)  # one style over the whole cell (no spans): it stays
+    return text
 
 
 def _units_held(console: object, cell: object, width: int | None) -> object:
@@ -133,17 +243,17 @@ def _units_held(console: object, cell: object, width: int | None) -> object:
     return folded
 
 
-def _needs(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]], short: bool,
-           whole: bool) -> dict[str, tuple[int, int]]:
+def _needs(chosen: list[str], columns: tuple[str, ...], texts: _Texts,
+           short: bool) -> dict[str, tuple[int, int]]:
     """Each chosen column's least and natural width: an unbroken column its longest line (or its header) for both;
     a folding one its least (``_least``, and never below a name written alone in it) and its longest line."""
     needs = {}
     for column in chosen:
         header = SHORT.get(column, column) if short else column
         index = columns.index(column)
-        longest = max((len(line) for row in cells for line in str(row[index]).splitlines()), default=0)
+        longest = texts.longest(index)
         if column in WRAPS:
-            least = max(_least(header, whole), _longest_name(cells, index))
+            least = max(_least(header), texts.longest_name(index))
             needs[column] = (least, max(least, longest))
         else:
             needs[column] = (max(len(header), longest),) * 2
@@ -151,21 +261,22 @@ def _needs(chosen: list[str], columns: tuple[str, ...], cells: list[list[object]
 
 
 def _fold_widths(needs: dict[str, tuple[int, int]], width: int) -> dict[str, int]:
-    """Where the table is wider than ``width``, each folding column's width: its least, then the room left handed
-    to the one farthest below its natural width, a cell at a time. rich narrows the widest folding columns
-    first, below their least (a name of 17 folded in a column of 16 beside a wide one); {} where all fits."""
+    """Where the table is wider than ``width``, each folding column's width: its least, then the room left shared
+    out from the column nearest its natural width up (each takes what it lacks, or an even share of what is
+    left: columns made whole first, the rest folded alike). rich narrows the widest folding columns first, below
+    their least (a name of 17 folded in a column of 16 beside a wide one); {} where all fits."""
     wants = {column: need for column, need in needs.items() if column in WRAPS}
     room = width - 1 - 3 * len(needs) - sum(least for column, (least, _) in needs.items() if column not in WRAPS)
     if sum(natural for _, natural in wants.values()) <= room:
         return {}
     widths = {column: least for column, (least, _) in wants.items()}
     room -= sum(widths.values())
-    while room > 0:
-        short_of = [(wants[c][1] - w, c) for c, w in widths.items() if w < wants[c][1]]
-        if not short_of:
-            break
-        widths[max(short_of)[1]] += 1
-        room -= 1
+    lacking = sorted(wants, key=lambda c: wants[c][1] - wants[c][0])
+    for k, column in enumerate(lacking):
+        share = room // (len(lacking) - k)
+        given = min(wants[column][1] - widths[column], max(0, share))
+        widths[column] += given
+        room -= given
     return widths
 
 

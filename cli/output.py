@@ -275,6 +275,13 @@ def _console_class() -> Any:
                     return table_draw.drawn(self, renderable, options or self.options, shown)
             return super().render(renderable, options)
 
+        def _render_buffer(self, buffer: Any) -> str:  # rich's last step from segments to the text written
+            """No line ends in spaces (a title or caption padded to the width, the space a wrapped line broke at):
+            without colour, taken off the text (``bare_line_ends``), else off the segments (``line_ends_bare``)."""
+            if self.color_system is None:
+                return table_draw.bare_line_ends(str(super()._render_buffer(buffer)))
+            return str(super()._render_buffer(table_draw.line_ends_bare(buffer)))
+
     _CONSOLE = Printer
     return Printer
 
@@ -412,29 +419,38 @@ _WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does no
 
 def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
                  right: tuple[str, ...] = (), title: str | None = None, lines: bool = False,
-                 word_cap: int = _WORD_CAP) -> Any:
+                 word_cap: int = _WORD_CAP, caps: dict[str, int] | None = None) -> Any:
     """A table whole at ``width``: bordered under its headers where rich lays it out with every header word
     and cell word unbroken; else without side borders, under the ``short`` headers, words unbroken where that
     fits; else one row a record, each value after its header. ``right``: the right-justified columns; ``lines``:
-    a rule between rows; ``word_cap``: the longest word that decides the layout (a longer one folds anyway)."""
+    a rule between rows; ``word_cap``: the longest word that decides the layout (a longer one folds anyway);
+    ``caps``: another for a column (by header): longer where its words are names (`{tool: plan_tool_call}` read
+    `{tool:` over `plan_tool_call` over `}`), shorter where they are JSON that folds anyway (held to it where the
+    table would not fit without side borders otherwise)."""
     import io
 
     from rich import box as boxes
     from rich.console import Console
     from rich.table import Table
 
-    def longest(value: Any) -> int:
+    def longest(value: Any, cap: int = word_cap) -> int:
         text = value.plain if hasattr(value, "plain") else str(value)
-        return min(word_cap, max((len(word) for word in text.split()), default=0))
+        return min(cap, max((len(word) for word in text.split()), default=0))
 
-    def build(names: list[str], bordered: bool) -> Any:
+    def build(names: list[str], bordered: bool, tight: bool = False) -> Any:
         table = Table(show_header=True, header_style="bold", expand=False, title=title, title_justify="left",
                       show_lines=lines,
                       **({} if bordered else {"box": boxes.SIMPLE_HEAD, "padding": (0, 1, 0, 0), "pad_edge": False,
                                               "show_edge": False}))
         for i, (header, name) in enumerate(zip(headers, names)):
-            least = max([longest(name)] + [longest(row[i]) for row in rows])
-            table.add_column(name, justify="right" if header in right else "left", overflow="fold", min_width=least)
+            cap = (caps or {}).get(header, word_cap)
+            least = max([longest(name)] + [longest(row[i], cap) for row in rows])
+            # tight: a column given a cap below word_cap (JSON, which folds anyway) no wider than its least where
+            # a word of it passes the cap, so rich leaves the room to the others (the step table's wire column at
+            # 80 columns, beside a tool name held whole)
+            folds = tight and cap < word_cap and any(longest(row[i], 1 << 16) > cap for row in rows)
+            table.add_column(name, justify="right" if header in right else "left", overflow="fold", min_width=least,
+                             max_width=least if folds else None)
         for row in rows:
             table.add_row(*row)
         return table
@@ -446,9 +462,11 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     wide = build(headers, bordered=True)
     if fits(wide):
         return wide
-    narrow = build([(short or {}).get(h, h) for h in headers], bordered=False)
-    if fits(narrow):
-        return narrow
+    names = [(short or {}).get(h, h) for h in headers]
+    for tight in (False, True):
+        narrow = build(names, bordered=False, tight=tight)
+        if fits(narrow):
+            return narrow
     # one row a record, each value after its header, a label kept with the start of its value (record_rows)
     from .record_rows import record_table
 

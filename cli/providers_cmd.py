@@ -110,11 +110,18 @@ def print_model_rules(model: str, format: "MatrixFormat") -> None:
 
     for name, source in sources.items():
         console.print(f"[bold]{escape(name)}[/bold]: {escape(source)}", highlight=False)
-    unknown_to = [entry["provider"] for entry in data if not entry["known"]]
+    # a provider whose family rules do not know the model may still have a rule for every other model (bedrock's
+    # `-other`: a named tool_choice only for Claude 3 and Nova): said apart, or "bedrock knows X not" beside a
+    # bedrock row reads as a contradiction
+    unknown_to = [entry["provider"] for entry in data if not entry["known"] and not entry["facts"]]
     if unknown_to:
         console.print(escape(f"no model-family rule of {', '.join(unknown_to)} knows {model}: its thinking and "
-                             "tool_choice limits are unknown there (only API-wide rules in the table apply)"),
-                      highlight=False)
+                             "tool_choice limits are unknown there"), highlight=False)
+    for entry in data:
+        if not entry["known"] and entry["facts"]:
+            rules = ", ".join(dict.fromkeys(fact["rule"] for fact in entry["facts"]))
+            console.print(escape(f"{entry['provider']}: {model} is in none of the model families its rules name; the "
+                                 f"table shows its rule for every other model ({rules})"), highlight=False)
     for entry in data:
         for fact in entry.get("unstated", ()):
             console.print(escape(f"{entry['provider']}: {fact['fact']}: no source states it for {model} (rule "

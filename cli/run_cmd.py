@@ -139,6 +139,9 @@ def step_rows(run: Any) -> list[list[str]]:
 
 
 STEP_HEADERS = ["step", "tool_choice", "on the wire", "calls", "verdict", "latency", "tokens in/out"]
+# the requested choice's words whole (a tool name: 64 at most, in `{tool: NAME}`); the wire form is JSON, folded
+# anyway: its words decide the layout only up to 12 cells (the table without side borders fits 80 columns so)
+STEP_CAPS = {"tool_choice": 66, "on the wire": 12}
 
 
 def notes(run: Any) -> list[tuple[int, str, str, str]]:
@@ -200,7 +203,7 @@ def print_loop(console: Any, run: Any) -> None:
     for row, record in zip(step_rows(run), run.steps):
         style = "green" if record.verdict and record.verdict["obeyed"] else "red"
         rows.append([*row[:4], Text(row[4], style=style), *row[5:]])
-    console.print(fitted_table(console.width, STEP_HEADERS, rows, right=("step", "latency"),
+    console.print(fitted_table(console.width, STEP_HEADERS, rows, right=("step", "latency"), caps=STEP_CAPS,
                                short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
     for number, severity, code, message in _same_merged(_repeats_merged(notes(run))):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "

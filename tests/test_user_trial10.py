@@ -161,7 +161,8 @@ def test_compare_send_keeps_the_variable_to_set_whole(tmp_path, columns):
                         "--base-url", mock.base_url],
                        env=environment(COLUMNS=str(columns), OPENAI_API_KEY="unused"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "ANTHROPIC_API_KEY" in cells(done.stdout), done.stdout
+    # whole within a cell line ("set ANTHROPIC_API_KEY" where the calls column is wide enough)
+    assert any(re.search(r"(?<![\w])ANTHROPIC_API_KEY(?![\w])", cell) for cell in cells(done.stdout)), done.stdout
     assert max(len(line) for line in done.stdout.splitlines()) <= columns
 
 
