@@ -20,10 +20,15 @@ _CHILD = (
 )
 
 
-def _render(*args: str) -> dict:
-    proc = subprocess.run([sys.executable, "-c", _CHILD, "render", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120, check=True)
+def command_in_child(*args: str, env: dict[str, str] | None = None) -> dict:
+    """A command run in a fresh interpreter: its exit code, what it printed and every module it imported."""
+    proc = subprocess.run([sys.executable, "-c", _CHILD, *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, check=True, env=env)
     return json.loads(proc.stdout)
+
+
+def _render(*args: str) -> dict:
+    return command_in_child("render", *args)
 
 
 def test_render_without_a_count_of_choices_does_not_import_its_rule() -> None:

@@ -6,21 +6,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-
-_CHILD = (
-    "import io, json, sys, contextlib\n"
-    "from toolchoice.cli.app import run\n"
-    "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
-    "    code = run(sys.argv[1:])\n"
-    "print(json.dumps({'code': code, 'out': out.getvalue(), 'modules': sorted(sys.modules)}))\n"
-)
+from test_render_imports import command_in_child
 
 # what no render loads, whatever its dialect but the library's own (litellm, vercel): HTTP, the bounded matcher of the judge, LiteLLM's rules,
 # the capability facts and their typed values (the mock's and `providers`' business)
@@ -32,9 +21,7 @@ RENDER_NEVER = ("httpx", "httpcore", "regex", "litellm", "toolchoice.providers.l
 
 
 def _modules(*args: str) -> tuple[int, set[str]]:
-    proc = subprocess.run([sys.executable, "-c", _CHILD, *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=120, check=True, env={**os.environ, "COLUMNS": "80"})
-    seen = json.loads(proc.stdout)
+    seen = command_in_child(*args, env={**os.environ, "COLUMNS": "80"})
     return seen["code"], set(seen["modules"])
 
 
