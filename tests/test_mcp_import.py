@@ -301,3 +301,44 @@ def test_an_mcp_url_with_a_password_or_query_is_refused_without_showing_it(http_
     assert "mcp-pass-9f3e1c" not in shown.stdout + shown.stderr
     line, _ = run_bad(tmp_path, {"mcp_url": url, "timeout": 60})
     assert "mcp-pass-9f3e1c" not in line and "scenario.yaml" in line, line
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_an_http_mcp_server_that_refuses_the_credential_is_named_by_its_status(tmp_path, status):
+    """An MCP server behind authorization answers 401 (MCP specification, "Authorization": 'HTTP 401
+    Unauthorized' with WWW-Authenticate) or 403 to the first request. The MCP SDK's client turns any non-2xx
+    answer that is not a JSON-RPC error into "Server returned an error response" (mcp 2.3.0
+    client/streamable_http.py), which says neither the status nor what to do: the line names the status and
+    the hint the header that carries a credential."""
+    import http.server
+    import threading
+
+    class Refusing(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - the standard library's spelling
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            body = b'{"error": "invalid_token"}'
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("WWW-Authenticate", 'Bearer error="invalid_token"')
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Refusing)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/mcp"
+        result = toolchoice("tools", "--mcp-url", url, "-H", "Authorization: Bearer $MCP_TEST_TOKEN",
+                            "--timeout", "30", env={"MCP_TEST_TOKEN": TOKEN})
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.returncode == 2, result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    said, hint = line.split(f"HTTP {status} ", 1)  # the status, then what to do
+    assert said.startswith(f"toolchoice: error: mcp_url: {url}: the server answered"), line
+    assert "-H 'Authorization: Bearer $TOKEN'" in hint, line
+    assert TOKEN not in result.stdout + result.stderr

@@ -210,16 +210,17 @@ def list_tools_http(url: str, headers: Mapping[str, str], *, timeout: float) -> 
 
     def connect() -> Awaitable[dict[str, Any]]:
         client = httpx2.AsyncClient(headers={**resolved, "Accept-Encoding": "identity"}, timeout=httpx2.Timeout(timeout),
-                                    transport=_capped_transport(httpx2, who))
+                                    transport=_capped_transport(httpx2, who, done))
         return _listing(mcp.Client(streamable_http_client(url, http_client=client)), client, done, who)
 
     done: dict[str, Any] = {}
     return _run(connect, who, timeout, secrets, done)
 
 
-def _capped_transport(httpx2: Any, who: str) -> Any:
+def _capped_transport(httpx2: Any, who: str, done: dict[str, Any]) -> Any:
     """The SDK's HTTP transport, every answer counted against ``mcp_reply_bytes`` (asked uncompressed; a
-    compressed answer is counted as it arrives, before decoding, and refused: a gzip bomb never inflates)."""
+    compressed answer is counted as it arrives, before decoding, and refused: a gzip bomb never inflates). The
+    first error status goes into ``done["status"]``: the SDK says only "Server returned an error response"."""
     from . import limits
 
     cap = limits.get("mcp_reply_bytes")
@@ -244,6 +245,8 @@ def _capped_transport(httpx2: Any, who: str) -> Any:
     class Capped(httpx2.AsyncHTTPTransport):  # type: ignore[misc,name-defined]
         async def handle_async_request(self, request: Any) -> Any:
             response = await super().handle_async_request(request)
+            if response.status_code >= 400:
+                done.setdefault("status", response.status_code)
             encoding = response.headers.get("content-encoding", "identity").strip().lower()
             response.stream = Counted(response.stream, encoding not in ("", "identity"))
             return response
@@ -360,10 +363,20 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
         elif isinstance(cause, TimeoutError):
             message = f"{who}: no tool listing within {timeout:g} s (the server hangs, or is slow to start)"
             hint = "check the server, or raise from: timeout"
+        elif done is not None and "status" in done:  # an HTTP error the SDK read as "an error response"
+            status = done["status"]
+            message = f"{who}: the server answered HTTP {status} {_REASONS.get(status, '')}".rstrip()
+            if status in (401, 403):
+                hint = ("the server wants a credential, or refused the one sent: send it in a header, "
+                        "-H 'Authorization: Bearer $TOKEN' (from: headers:)")
         else:
             message = f"{who}: {_describe(cause)}"
         message = " ".join(printable(redactor.text(message)).split())
         raise ToolchoiceError(message, hint=hint) from None
+
+
+_REASONS = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 429: "Too Many "
+            "Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
 
 
 class _SDKLog:
