@@ -409,19 +409,21 @@ def strict_json(text: str, path: str) -> None:
         problem = json_problem(text, path, json_only=True)
         if problem is None:  # the decoder read it: a NaN or Infinity it takes and JSON does not
             found = next((m for m in _CONSTANT.finditer(text) if m.group(1)), None)
-            at = found.start() if found else 0
-            problem = ToolchoiceError(f"invalid JSON: {exc}", path=path, line=text.count("\n", 0, at) + 1,
-                                      column=at - (text.rfind("\n", 0, at) + 1) + 1,
+            line, column = _place(text, found.start() if found else 0)
+            problem = ToolchoiceError(f"invalid JSON: {exc}", path=path, line=line, column=column,
                                       hint="write null, or the number as a string")
     hint = problem.hint
     if _reads_as_yaml(text):  # what YAML would have taken: say so, and where YAML goes
-        first = len(text) - len(text.lstrip())
-        if (problem.line, problem.column) == (text.count("\n", 0, first) + 1,
-                                              first - (text.rfind("\n", 0, first) + 1) + 1):
+        if (problem.line, problem.column) == _place(text, len(text) - len(text.lstrip())):
             hint = "this .json file is YAML, not JSON: name it .yaml, or write it as JSON"
         else:
             hint = f"{hint}; YAML would take it, JSON does not: name the file .yaml to write YAML"
     raise ToolchoiceError(problem.message, path=path, line=problem.line, column=problem.column, hint=hint) from None
+
+
+def _place(text: str, position: int) -> tuple[int, int]:
+    """The 1-based line and column of a character offset in ``text``."""
+    return text.count("\n", 0, position) + 1, position - (text.rfind("\n", 0, position) + 1) + 1
 
 
 def _reads_as_yaml(text: str) -> bool:
@@ -550,8 +552,7 @@ def _reader(path: str, loader: Any, text: str) -> Reader:
 
 def _reader_error(exc: yaml.reader.ReaderError, text: str, path: str) -> ToolchoiceError:
     position = exc.position
-    line = text.count("\n", 0, position) + 1
-    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    line, column = _place(text, position)
     character = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
     return ToolchoiceError(f"invalid {_kind(text, path)}: control character {character} is not allowed", path=path,
                            line=line, column=column,
