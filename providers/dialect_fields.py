@@ -5,15 +5,15 @@ the API side of a dialect view's JSON. Each dialect's rules stay in its own modu
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import unquote
 
+from .core.dialects import Rebuild
 from .core.model import Scenario, ToolChoice, Translation, compact
 
 ABSENT: Any = object()  # a field the framework leaves out of the body
 # toolchoice refuses the API request for these alone, and the frameworks send their request anyway
 SENT_ANYWAY = frozenset({"thinking.forced_choice", "tool_choice.without_tools"})
-Rebuild = Callable[[Scenario, str], Translation]
 
 
 def get_path(body: Any, path: str) -> Any:
