@@ -365,7 +365,13 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
             hint = "check the server, or raise from: timeout"
         elif done is not None and "status" in done:  # an HTTP error the SDK read as "an error response"
             status = done["status"]
-            message = f"{who}: the server answered HTTP {status} {_REASONS.get(status, '')}".rstrip()
+            from http import HTTPStatus
+
+            try:
+                phrase = HTTPStatus(status).phrase
+            except ValueError:  # a status the standard library does not name
+                phrase = ""
+            message = f"{who}: the server answered HTTP {status} {phrase}".rstrip()
             if status in (401, 403):
                 hint = ("the server wants a credential, or refused the one sent: send it in a header, "
                         "-H 'Authorization: Bearer $TOKEN' (from: headers:)")
@@ -373,10 +379,6 @@ def _run(make: Callable[[], Awaitable[dict[str, Any]]], who: str, timeout: float
             message = f"{who}: {_describe(cause)}"
         message = " ".join(printable(redactor.text(message)).split())
         raise ToolchoiceError(message, hint=hint) from None
-
-
-_REASONS = {401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 429: "Too Many "
-            "Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
 
 
 class _SDKLog:
