@@ -481,7 +481,9 @@ FACTS: tuple[Fact, ...] = (
     Fact("openai.strict_schema_limits", ("openai", "openai-responses"),
          "a strict schema takes at most 5000 object properties, 10 levels of nesting, 1000 enum values, 120,000 "
          "characters of property names, definition names, enum and const values, and 15,000 characters in one string "
-         "enum of more than 250 values (secondary copies of OpenAI's page: a warning)",
+         "enum of more than 250 values (secondary copies of OpenAI's page: a warning, as no OpenAI source read ties a "
+         "refusal to these numbers: the page's 'you will receive an error' is said of an unsupported schema, beside the "
+         "keyword list, and no 400 for a size limit is recorded; docs/fact-audit.md, 2026-11-27)",
          f"platform.openai.com/docs/guides/structured-outputs#supported-schemas, not readable here; its words as "
          f"copied by jsonschemaprofiles.unitvectorylabs.com/schemas/openai (February 2026){CITE_END}'Up to 5,000 "
          "object properties total', 'Up to 10 nested object levels', 'Total string length across property names, "
@@ -489,7 +491,14 @@ FACTS: tuple[Fact, ...] = (
          "the schema', 'If one string enum has more than 250 values, combined enum string length must be <= 15,000 "
          "characters'; the same numbers in artifactize-core 0.14.2 structured/limits.rs (docs.rs); the page's older "
          "words were 'up to 100 object properties total, with up to 5 levels of nesting' "
-         "(community.openai.com/t/918388)", "2026-11-26"),
+         "(community.openai.com/t/918388); re-read 2026-11-27 in fuller copies of the page (developers.openai.com/api/"
+         "docs/guides/structured-outputs#supported-schemas, found by the code index): 'A schema may have up to 5000 "
+         "object properties total, with up to 10 levels of nesting.', '... cannot exceed 120,000 characters.', and, "
+         "after 'Some type-specific keywords are not yet supported' and the fine-tuned models' list, 'If you turn on "
+         "Structured Outputs by supplying strict: true and call the API with an unsupported JSON Schema, you will "
+         "receive an error.'; openai/openai-java JsonSchemaValidator.kt (stored copy at 2496464) still checks the "
+         "older numbers (MAX_OBJECT_PROPERTIES = 100, MAX_NESTING_DEPTH = 5) 'so that it can be determined to be "
+         "likely to be accepted'", "2026-11-27"),
     Fact("cohere.strict_field_limit", ("cohere",),
          "with strict_tools true, Cohere's docs allow at most 200 fields across all tools of one call (no recorded "
          "refusal: a warning)",
