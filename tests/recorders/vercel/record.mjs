@@ -21,6 +21,10 @@ import { createDeepSeek } from '@ai-sdk/deepseek';
 import { createXai } from '@ai-sdk/xai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
+import { createAzure } from '@ai-sdk/azure';
+import { createTogetherAI } from '@ai-sdk/togetherai';
+import { createFireworks } from '@ai-sdk/fireworks';
+import { createCerebras } from '@ai-sdk/cerebras';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = process.env.VERCEL_OUT || join(HERE, '..', '..', 'data', 'peers', 'vercel');
@@ -87,6 +91,17 @@ const TARGETS = {
   xai: { mock: 'xai', model: (u) => createXai({ baseURL: u, apiKey: KEY })('grok-4.3') },
   'openai-compatible': { mock: 'vllm', model: (u) => createOpenAICompatible({ name: 'local', baseURL: u, apiKey: KEY })('local-model') },
   'amazon-bedrock': { mock: 'bedrock', model: bedrock },
+  // Azure: azure(id) is the Responses model; the chat model on a deployment URL is the request toolchoice's azure row
+  // builds (POST {endpoint}/openai/deployments/{deployment}/chat/completions?api-version=...)
+  azure: { mock: 'azure', model: (u) => createAzure({ baseURL: `${new URL(u).origin}/openai`, apiKey: KEY,
+    useDeploymentBasedUrls: true, apiVersion: '2024-10-21' }).chat('gpt-5.4-mini') },
+  togetherai: { mock: 'together', model: (u) => createTogetherAI({ baseURL: u, apiKey: KEY })('zai-org/GLM-5.1') },
+  fireworks: { mock: 'fireworks', model: (u) => createFireworks({ baseURL: u, apiKey: KEY })('accounts/fireworks/models/llama-v3p1-70b-instruct') },
+  cerebras: { mock: 'cerebras', model: (u) => createCerebras({ baseURL: u, apiKey: KEY })('gpt-oss-120b') },
+  // the hosts with no @ai-sdk package of their own for chat completions, through @ai-sdk/openai-compatible
+  'openai-compatible-openrouter': { mock: 'openrouter', model: (u) => createOpenAICompatible({ name: 'openrouter', baseURL: u, apiKey: KEY })('openai/gpt-5.4-mini') },
+  'openai-compatible-sambanova': { mock: 'sambanova', model: (u) => createOpenAICompatible({ name: 'sambanova', baseURL: u, apiKey: KEY })('Meta-Llama-3.3-70B-Instruct') },
+  'openai-compatible-huggingface': { mock: 'huggingface', model: (u) => createOpenAICompatible({ name: 'huggingface', baseURL: u, apiKey: KEY })('openai/gpt-oss-120b') },
   // providerOptions for parallel tool calls (`cases` replaces CASES), into OPTIONS_OUT
   'openai-chat-parallel': { options: true, mock: 'openai', model: (u) => createOpenAI({ baseURL: u, apiKey: KEY }).chat('gpt-5.4-mini'),
     cases: parallel('openai', 'parallelToolCalls') },
