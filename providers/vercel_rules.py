@@ -104,14 +104,25 @@ def _chat(provider: str, package: str, model: str, line: int, parallel: Parallel
 
 
 _COMPATIBLE = "@ai-sdk/openai-compatible"
-_COMPATIBLE_MODEL = "createOpenAICompatible({name, baseURL})(MODEL)"
 _COMPATIBLE_LINE = 411  # 2.0.92's prepareTools 'case "auto":' (2.0.76-2.0.80, as the host packages bundle it: 397)
+# getArgs: the keys of providerOptions[name] the package does not know go into the body as given (2.0.92: line 561;
+# 2.0.76-2.0.80: 547)
+_PASSTHROUGH_WORDS = ("...Object.fromEntries(Object.entries({ ...providerOptions == null ? void 0 : providerOptions["
+                      "this.providerOptionsName], ... }).filter(([key]) => !Object.keys(openaiCompatibleLanguageModel"
+                      "ChatOptions.shape).includes(key)))")
+COMPATIBLE_PASSTHROUGH = Source(_COMPATIBLE, 561, _PASSTHROUGH_WORDS)
 
 
-def _compatible(provider: str, package: str, model: str, route: str | None = None) -> Package:
+def _compatible(provider: str, package: str, model: str = "", route: str | None = None) -> Package:
     """A host on @ai-sdk/openai-compatible's OpenAICompatibleChatLanguageModel: its own package (which bundles one) or
-    createOpenAICompatible itself."""
-    return _chat(provider, package, model, _COMPATIBLE_LINE if package == _COMPATIBLE else 397, None, route=route)
+    createOpenAICompatible({name: provider}). The name (a host package's own: 'togetherai.chat' before the dot, its
+    providerOptionsName) is the providerOptions key whose other keys go into the body: parallel_tool_calls so."""
+    own = package != _COMPATIBLE
+    name = package.split("/")[1] if own else provider
+    parallel = Parallel(f"providerOptions.{name}.parallel_tool_calls", "copied",
+                        Source(package, 547 if own else 561, _PASSTHROUGH_WORDS))
+    return _chat(provider, package, model or f"createOpenAICompatible({{name: '{name}', baseURL}})(MODEL)",
+                 397 if own else _COMPATIBLE_LINE, parallel, route=route)
 
 
 def _through_compatible(host: str, name: str, own: str | None) -> str:
@@ -159,29 +170,25 @@ PACKAGES: dict[str, Package] = {
     "deepseek": _chat("deepseek", "@ai-sdk/deepseek", "deepseek(MODEL)", 611, None),
     "xai": _chat("xai", "@ai-sdk/xai", "xai(MODEL)", 393, None),
     # the OpenAI-compatible servers (recorded: vllm); the package does not depend on the host
-    "vllm": _chat("vllm", "@ai-sdk/openai-compatible", "createOpenAICompatible({name, baseURL})(MODEL)", 411, None),
-    "llamacpp": _chat("llamacpp", "@ai-sdk/openai-compatible", "createOpenAICompatible({name, baseURL})(MODEL)", 411,
-                      None),
+    "vllm": _compatible("vllm", _COMPATIBLE),
+    "llamacpp": _compatible("llamacpp", _COMPATIBLE),
     # the hosts' own packages, each building OpenAICompatibleChatLanguageModel (recorded: togetherai, fireworks,
     # cerebras): 'const provider = (modelId) => createChatModel(modelId)'
     "together": _compatible("together", "@ai-sdk/togetherai", "togetherai(MODEL)"),
     "fireworks": _compatible("fireworks", "@ai-sdk/fireworks", "fireworks(MODEL)"),
     "cerebras": _compatible("cerebras", "@ai-sdk/cerebras", "cerebras(MODEL)"),
     # recorded: openai-compatible-openrouter, -sambanova, -huggingface
-    "openrouter": _compatible("openrouter", _COMPATIBLE, _COMPATIBLE_MODEL,
-                              _through_compatible("OpenRouter", "openrouter", "; its own provider is the community "
-                                                  "package @openrouter/ai-sdk-provider (2.9.1 is its line for ai 6), "
-                                                  "not read here")),
-    "sambanova": _compatible("sambanova", _COMPATIBLE, _COMPATIBLE_MODEL,
-                             _through_compatible("SambaNova", "sambanova", "; the community package "
-                                                 "sambanova-ai-provider (1.2.2) is built for ai 5 (@ai-sdk/provider "
-                                                 "2.0.0), not read here")),
-    "huggingface": _compatible("huggingface", _COMPATIBLE, _COMPATIBLE_MODEL, "@ai-sdk/huggingface "
-                               f"{VERSIONS['@ai-sdk/huggingface']} speaks only the Responses API ('const provider = "
-                               "(modelId) => createResponsesModel(modelId)', dist/index.js:958; path: \"/responses\"), "
-                               "not the chat completions toolchoice builds: "
-                               "described as createOpenAICompatible({name: 'huggingface', baseURL: "
-                               "'https://router.huggingface.co/v1'})"),
+    "openrouter": _compatible("openrouter", _COMPATIBLE, route=_through_compatible(
+        "OpenRouter", "openrouter", "; its own provider is the community package @openrouter/ai-sdk-provider (2.9.1 "
+                                    "is its line for ai 6), not read here")),
+    "sambanova": _compatible("sambanova", _COMPATIBLE, route=_through_compatible(
+        "SambaNova", "sambanova", "; the community package sambanova-ai-provider (1.2.2) is built for ai 5 "
+                                  "(@ai-sdk/provider 2.0.0), not read here")),
+    "huggingface": _compatible("huggingface", _COMPATIBLE, route=(
+        f"@ai-sdk/huggingface {VERSIONS['@ai-sdk/huggingface']} speaks only the Responses API ('const provider = "
+        "(modelId) => createResponsesModel(modelId)', dist/index.js:958; path: \"/responses\"), not the chat "
+        "completions toolchoice builds: described as createOpenAICompatible({name: 'huggingface', baseURL: "
+        "'https://router.huggingface.co/v1'})")),
     # @ai-sdk/azure: azure(id) is the Responses model ('return createResponsesModel(deploymentId)', dist/index.js:370);
     # toolchoice's azure row is chat completions on a deployment URL: azure.chat (OpenAIChatLanguageModel of the
     # @ai-sdk/openai it pins) with useDeploymentBasedUrls
@@ -247,13 +254,6 @@ PACKAGES: dict[str, Package] = {
                                       '"auto", disable_parallel_tool_use: true } }')),
         tools_path="toolConfig.tools"),
 }
-
-# @ai-sdk/openai-compatible sends no OpenRouter routing of its own; the keys of providerOptions[name] it does not know
-# go into the body as given, so the user adds provider.require_parameters there
-COMPATIBLE_PASSTHROUGH = Source(_COMPATIBLE, 561, "...Object.fromEntries(Object.entries({ ...providerOptions == null ? "
-                                                  "void 0 : providerOptions[this.providerOptionsName], ... }).filter("
-                                                  "([key]) => !Object.keys(openaiCompatibleLanguageModelChatOptions."
-                                                  "shape).includes(key)))")
 
 # The hosts no @ai-sdk package describes: the package a user would take instead (dialect.no_route)
 NO_PACKAGE: dict[str, str] = {
