@@ -214,7 +214,8 @@ def test_the_ledger_says_where_the_ai_sdk_differs() -> None:
 
 
 def test_parallel_tool_calls_as_each_package_takes_them() -> None:
-    """What the packages' sources say (vercel_rules' Parallel rows); not recorded: no case sets the options."""
+    """What the packages' sources say (vercel_rules' Parallel rows), on the API request's own scenario (the recorded
+    options targets hold the same rows to the real packages)."""
     scenario, _ = scenario_for("openai-chat", _case("openai-chat", "auto"))
     off = scenario._replace(parallel_tool_calls=False)
     openai = apply(translate("openai", off), off)
