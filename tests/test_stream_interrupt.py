@@ -271,6 +271,22 @@ def test_ctrl_c_mid_stream_of_a_repeated_send_draws_the_cut_samples_under_the_ta
     assert len(cut) == 2 and all("Ctrl-C after 4 events" in line for line in cut), out
 
 
+def test_ctrl_c_mid_stream_of_compare_send_repeat_keeps_the_cut_out_of_the_providers_tally(tmp_path):
+    result = interrupted(tmp_path, "compare", "--send", "-n", "3", "--concurrency", "3", "-f", "json", bodies=3,
+                         scripts=(Script([Piece(FINISHED)]), Script([Piece(ECHOED)], stall=60)))
+    assert result.returncode == 130, result.stderr
+    assert KEY not in result.stdout + result.stderr
+    document = json.loads(result.stdout)
+    validator("compare").validate(document)
+    (entry,) = document["providers"]
+    assert entry["summary"]["samples"] == 1 and entry["summary"]["counts"]["obeyed"] == 1
+    assert [r["verdict"]["category"] for r in entry["results"]] == ["obeyed"]
+    assert [c["verdict"]["category"] for c in entry["cut"]] == ["error", "error"]
+    assert all(c["stream"]["events"] == 4 for c in entry["cut"])
+    assert "1 of 3 samples finished" in result.stderr and "2 cut short mid-stream" in result.stderr
+    assert "not in the tallies" in result.stderr
+
+
 SHARDED = CITY_WEATHER_SCENARIO.replace("required", "auto") + """\
 loop:
   max_steps: 4
