@@ -106,15 +106,16 @@ FIRST = {
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> bool | None:
     """The tests in ``--workers`` processes forked from this one after collection (tests/forked_workers.py)."""
-    count = workers(session.config)
-    if count <= 0 or session.config.option.collectonly or not session.items or (
+    files = list(dict.fromkeys(item.nodeid.split("::", 1)[0] for item in session.items))
+    count = min(workers(session.config), len(files))
+    if count <= 1 or session.config.option.collectonly or (
             session.testsfailed and not session.config.option.continue_on_collection_errors):
         return None  # pytest's own loop
     import forked_workers
 
-    forked_workers.preload()
+    forked_workers.preload([session.config.rootpath / f for f in files])
     gc.freeze()  # what preload imported joins what collection made: shared with the workers, never walked
-    forked_workers.Parent(session, min(count, len({i.nodeid.split("::")[0] for i in session.items})), FIRST).run()
+    forked_workers.Parent(session, count, FIRST).run()
     return True
 
 

@@ -19,34 +19,54 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import signal
 import sys
 import threading
 import traceback
 import warnings
 from multiprocessing.connection import Connection, Pipe, wait
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-# Imported once in the parent before the fork: each is used by files that land on every worker (the module
-# dump of a run under xdist found all of them in all three workers). Imported only where installed.
+# Imported once in the parent before the fork: each is used by files that land on every worker (a dump of the
+# modules each xdist worker had loaded at the end of a full run found all of them in all three). Only for a run of
+# SUITE_SIZED files or more (a run of a few files imports what they use, as before), and only where installed.
 SHARED = ("openai", "anthropic", "google.genai", "mcp", "botocore.session", "agents", "langchain_core.messages",
           "langchain_openai", "langchain_anthropic", "hypothesis", "jsonschema", "opentelemetry.sdk.trace")
+SUITE_SIZED = 20
+# LiteLLM (~3.8 s CPU) only when two or more of the files collected use it (tests/litellm_client.py), imported as
+# litellm_client imports it: offline, with its bundled model map
+LITELLM_USERS = re.compile(r"^\s*from litellm_client import", re.M)
 
 
-def preload() -> list[str]:
-    """SHARED's modules, imported; refuses to leave a thread behind (a fork copies only the calling thread)."""
+def preload(files: list[Path]) -> list[str]:
+    """SHARED's modules (and LiteLLM), imported for a run of ``files``; refuses to leave a thread behind (a fork
+    copies only the calling thread)."""
+    names = list(SHARED) if len(files) >= SUITE_SIZED else []
+    if sum(1 for f in files if LITELLM_USERS.search(f.read_text(encoding="utf-8"))) >= 2:
+        names.append("litellm")
     loaded = []
-    for name in SHARED:
+    for name in names:
         try:
             if importlib.util.find_spec(name.split(".")[0]) is None:
                 continue
         except (ImportError, ValueError):
             continue
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            __import__(name)
+        saved = {k: os.environ.get(k) for k in ("LITELLM_LOCAL_MODEL_COST_MAP", "HF_HUB_OFFLINE")}
+        os.environ.update(LITELLM_LOCAL_MODEL_COST_MAP="True", HF_HUB_OFFLINE="1")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                __import__(name)
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
         loaded.append(name)
     assert threading.active_count() == 1, ("an import started a thread before the fork", threading.enumerate())
     return loaded
