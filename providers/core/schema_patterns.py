@@ -44,11 +44,16 @@ def _compiled(pattern: str) -> Any:
 
     try:
         compiled = regex.compile(pattern)
-    except regex.error:
+    except (regex.error, RecursionError):  # (RecursionError: a pattern nested thousands deep)
         compiled = None
     if len(_COMPILED) < 1024:
         _COMPILED[pattern] = compiled
     return compiled
+
+
+def readable(pattern: str) -> bool:
+    """Whether the ``regex`` package reads ``pattern``: ``matcher`` then matches it in bounded time."""
+    return _compiled(pattern) is not None
 
 
 def matcher(pattern: str, *, where: str = "pattern", whole: bool = False) -> Callable[[str], bool]:
