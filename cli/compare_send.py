@@ -48,8 +48,7 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
     wire = choice_text(t.effective_tool_choice)
     if run.skipped:
         return {"provider": run.provider, "tool_choice on the wire": "REFUSED" if t.request is None else wire,
-                # the reason opens with its provider ("skipped: anthropic: no API key"): named once, in its row
-                "calls": run.skipped.replace(f"skipped: {run.provider}: ", "skipped: ", 1),
+                "calls": run.skipped,  # names no provider: its row does
                 "verdict": "refused" if t.request is None else "skipped",
                 "latency ms": "–", "tokens in/out": "–"}
     sample = run.first

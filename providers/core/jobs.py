@@ -314,9 +314,7 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
         seen.add(t.provider)
     jobs, secrets = runner.prepare_jobs(scenario, translations)
     if not any(j.prepared for j in jobs):
-        # a skip's reason already opens with its provider ("skipped: openai: no API key ..."): named once
-        reasons = "; ".join(f"{j.provider}: " + (j.skipped or "").replace(f"skipped: {j.provider}: ", "", 1)
-                            for j in jobs)
+        reasons = "; ".join(f"{j.provider}: {j.skipped}" for j in jobs)  # a reason names no provider
         raise ToolchoiceError(f"nothing to send: {reasons}",
                               hint="without --send, compare is a dry run that needs no key; to send without one, "
                                    "put `toolchoice mock -p ID` in front (docs/mock.md)")

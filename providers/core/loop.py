@@ -308,7 +308,7 @@ def offline_prepare(translation: Translation, scenario: Scenario) -> Job:
         if not environ.get(name):
             environ[name] = "replay-offline"
     try:
-        job.prepared = transport.prepare(translation.request, translation.provider, environ=environ)
+        job.prepared = transport.prepare(translation.request, environ=environ)  # a skip's reason names no provider
     except ToolchoiceError as exc:
         job.skipped = f"skipped: {exc.message}"
     return job

@@ -147,7 +147,12 @@ def prepare_jobs(scenario: Scenario, translations: Iterable[Translation], *,
                  missing_key_fails: bool = False) -> tuple[list[Job], dict[str, str]]:
     """One Job per translation with its key resolved (before any connection), and every resolved
     secret (value → placeholder) for redacting output. A refused translation, a missing key or an
-    unusable URL marks the job skipped — or, with ``missing_key_fails``, raises ToolchoiceError."""
+    unusable URL marks the job skipped — or, with ``missing_key_fails``, raises ToolchoiceError.
+
+    A raised error stands alone, so it names its provider (``openai: no API key: set OPENAI_API_KEY``); a
+    skip's reason does not (``skipped: no API key: set OPENAI_API_KEY``): it travels in its job, whose
+    ``provider`` names it, and each reader says the provider where it needs it (compare's row and record
+    beside their own provider, ``nothing to send: openai: skipped: ...``)."""
     from . import transport
 
     jobs: list[Job] = []
@@ -159,7 +164,7 @@ def prepare_jobs(scenario: Scenario, translations: Iterable[Translation], *,
             job.skipped = "refused: " + "; ".join(e.message for e in t.ledger if e.severity == "error")
             continue
         try:
-            job.prepared = transport.prepare(t.request, t.provider)
+            job.prepared = transport.prepare(t.request, t.provider if missing_key_fails else "")
         except ToolchoiceError as exc:
             if missing_key_fails:
                 raise

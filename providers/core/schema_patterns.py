@@ -44,11 +44,16 @@ def _compiled(pattern: str) -> Any:
 
     try:
         compiled = regex.compile(pattern)
-    except regex.error:
+    except (regex.error, RecursionError):  # (RecursionError: a pattern nested thousands deep)
         compiled = None
     if len(_COMPILED) < 1024:
         _COMPILED[pattern] = compiled
     return compiled
+
+
+def readable(pattern: str) -> bool:
+    """Whether the ``regex`` package reads ``pattern``: ``matcher`` then matches it in bounded time."""
+    return _compiled(pattern) is not None
 
 
 def matcher(pattern: str, *, where: str = "pattern", whole: bool = False) -> Callable[[str], bool]:
@@ -124,12 +129,96 @@ def _additional_properties(original: Any) -> Any:
     return check
 
 
+def _valid(validator: Any, instance: Any, schema: Any) -> bool:
+    return next(validator.descend(instance, schema), None) is None
+
+
+def _evaluated_names(validator: Any, instance: dict[str, Any], schema: Any, draft2019: bool) -> set[str]:
+    """The names of ``instance`` that ``schema`` evaluates, as jsonschema 4.26 finds them for ``unevaluatedProperties``
+    (``find_evaluated_property_keys_by_schema``: 2020-12's in ``_utils``, 2019-09's in ``_legacy_keywords``), with the
+    names ``patternProperties`` takes matched in bounded time where jsonschema calls ``re.search``."""
+    if validator.is_type(schema, "boolean"):
+        return set()
+    names: set[str] = set()
+
+    def follow(resolved: Any) -> None:
+        names.update(_evaluated_names(validator.evolve(schema=resolved.contents, _resolver=resolved.resolver),
+                                      instance, resolved.contents, draft2019))
+
+    if schema.get("$ref") is not None:
+        follow(validator._resolver.lookup(schema["$ref"]))
+    if draft2019 and "$recursiveRef" in schema:
+        from referencing.jsonschema import lookup_recursive_ref
+
+        follow(lookup_recursive_ref(validator._resolver))
+    if not draft2019 and schema.get("$dynamicRef") is not None:
+        follow(validator._resolver.lookup(schema["$dynamicRef"]))
+    if draft2019:  # 2019-09: a keyword's true takes every name, its object the names it lists
+        for keyword in ("properties", "additionalProperties", "unevaluatedProperties"):
+            value = schema.get(keyword)
+            if validator.is_type(value, "boolean") and value:
+                names.update(instance)
+            elif validator.is_type(value, "object"):
+                names.update(name for name in value if name in instance)
+    else:  # 2020-12: the names properties lists, and those whose value the other two take
+        if validator.is_type(schema.get("properties"), "object"):
+            names.update(schema["properties"].keys() & instance.keys())
+        for keyword in ("additionalProperties", "unevaluatedProperties"):
+            if (sub := schema.get(keyword)) is not None:
+                names.update(name for name, value in instance.items() if _valid(validator, value, sub))
+    if "patternProperties" in schema:
+        tests = [matcher(p, where="patternProperties pattern") for p in schema["patternProperties"]]
+        names.update(name for name in instance if any(test(name) for test in tests))
+    for name, sub in (schema.get("dependentSchemas") or {}).items():
+        if name in instance:
+            names |= _evaluated_names(validator, instance, sub, draft2019)
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        for sub in schema.get(keyword, []):
+            if _valid(validator, instance, sub):
+                names |= _evaluated_names(validator, instance, sub, draft2019)
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            names |= _evaluated_names(validator, instance, schema["if"], draft2019)
+            if "then" in schema:
+                names |= _evaluated_names(validator, instance, schema["then"], draft2019)
+        elif "else" in schema:
+            names |= _evaluated_names(validator, instance, schema["else"], draft2019)
+    return names
+
+
+def _unevaluated_properties(draft2019: bool) -> Any:
+    """``unevaluatedProperties`` as jsonschema checks it (its words), the names evaluated found by ``_evaluated_names``:
+    jsonschema's own matches a ``patternProperties`` beside it with ``re``, unbounded."""
+
+    def check(validator: Any, unevaluated: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if not validator.is_type(instance, "object"):
+            return
+        from jsonschema.exceptions import ValidationError
+
+        evaluated = _evaluated_names(validator, instance, schema, draft2019)
+        bad = [name for name in instance if name not in evaluated  # once per error, as jsonschema lists them
+               for _ in validator.descend(instance[name], unevaluated, path=name, schema_path=name)]
+        if not bad:
+            return
+        listed = sorted(bad, key=str) if unevaluated is False else bad
+        said = f"{', '.join(repr(name) for name in listed)} {'was' if len(listed) == 1 else 'were'}"
+        if unevaluated is False:
+            yield ValidationError(f"Unevaluated properties are not allowed ({said} unexpected)")
+        else:
+            yield ValidationError(f"Unevaluated properties are not valid under the given schema ({said} unevaluated "
+                                  "and invalid)")
+
+    return check
+
+
 def bounded(cls: Any) -> Any:
     """The jsonschema validator class ``cls`` with ``pattern``, ``patternProperties`` and the names
-    ``additionalProperties`` tells from them matched in bounded time."""
+    ``additionalProperties`` and ``unevaluatedProperties`` tell from them matched in bounded time."""
     from jsonschema import validators
 
     keywords = {"pattern": _pattern, "patternProperties": _pattern_properties}
     if "additionalProperties" in cls.VALIDATORS:
         keywords["additionalProperties"] = _additional_properties(cls.VALIDATORS["additionalProperties"])
+    if "unevaluatedProperties" in cls.VALIDATORS:  # 2019-09 has $recursiveRef, 2020-12 $dynamicRef
+        keywords["unevaluatedProperties"] = _unevaluated_properties("$recursiveRef" in cls.VALIDATORS)
     return validators.extend(cls, {k: v for k, v in keywords.items() if k in cls.VALIDATORS})

@@ -278,10 +278,10 @@ def _too_deep(path: str, mark: Any, text: str) -> ToolchoiceError:
 def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
     """The YAML document's root node and a reader for it (values with lines), or one-line errors. A `.json` file is
     read as JSON (``strict_json``): YAML's flow style would read much that is not JSON."""
-    strict_json(text, path)
+    shallow = strict_json(text, path)
     as_json = _is_json(text)
     try:
-        fast = _compose_fast(text)
+        fast = _compose_fast(text, shallow=shallow)
     except _TooDeep as deep:  # the pure-Python scanner would take ~0.5 s to fail the same way, later in the text
         raise _too_deep(path, deep.mark, text) from None
     if fast is not None:
@@ -388,24 +388,28 @@ def json_problem(text: str, path: str, json_only: bool = False) -> ToolchoiceErr
 _CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
 
 
-def strict_json(text: str, path: str) -> None:
+def strict_json(text: str, path: str) -> bool:
     """A `.json` file that is not JSON (RFC 8259) refused in one line where the JSON decoder stops, with what to do:
     single quotes, comments, a comma after the last item, unquoted keys and NaN read as YAML (flow style) but are
-    not JSON. Past the depth or digit bound the reader says so with its own bounds; an empty file is said empty."""
+    not JSON. Past the depth or digit bound the reader says so with its own bounds; an empty file is said empty.
+
+    True when the decoder read it nesting at most ``MAX_DEPTH`` levels: YAML composes the same tree from it (JSON
+    is YAML's flow style, with no aliases), so what ``_compose_fast`` would find out by parsing the text once more
+    before composing it (``_shallow_for_libyaml``: ~440 ms of a 7 MB catalogue's ~3.8 s) and by walking the
+    composed tree (``_unusual``: ~75 ms) is known from this parse (its walk: ~35 ms)."""
     if not path.lower().endswith(".json") or not text.strip():
-        return
+        return False
     import json
 
     from . import bounded
 
     try:  # not bounded.json_value: its depth scan costs more than the parse (~250 ms for 7 MB of strings)
-        json.loads(text, parse_constant=bounded.no_constant)
-        return
+        return not _json_deeper_than(json.loads(text, parse_constant=bounded.no_constant), MAX_DEPTH)
     except RecursionError:  # nested past the interpreter's stack (the C scanner checks it): past MAX_DEPTH anyway
-        return
+        return False
     except ValueError as exc:
         if bounded.digits_past_limit(exc) is not None:
-            return
+            return False
         problem = json_problem(text, path, json_only=True)
         if problem is None:  # the decoder read it: a NaN or Infinity it takes and JSON does not
             found = next((m for m in _CONSTANT.finditer(text) if m.group(1)), None)
@@ -419,6 +423,21 @@ def strict_json(text: str, path: str) -> None:
         else:
             hint = f"{hint}; YAML would take it, JSON does not: name the file .yaml to write YAML"
     raise ToolchoiceError(problem.message, path=path, line=problem.line, column=problem.column, hint=hint) from None
+
+
+def _json_deeper_than(value: Any, limit: int) -> bool:
+    """``_deeper_than`` of the tree YAML composes from this JSON value: a value inside an object (its keys too) or
+    a list one level deeper than it, the root at 0; only the objects and lists are walked."""
+    if type(value) is not dict and type(value) is not list:
+        return limit < 0
+    stack = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if type(node) is dict else node
+        if children and depth >= limit:  # a child (a key, at least) one level past the limit
+            return True
+        stack.extend((child, depth + 1) for child in children if type(child) is dict or type(child) is list)
+    return False
 
 
 def _place(text: str, position: int) -> tuple[int, int]:
@@ -438,13 +457,15 @@ def _reads_as_yaml(text: str) -> bool:
     return True
 
 
-def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
+def _compose_fast(text: str, *, shallow: bool = False) -> tuple[Any, yaml.Node | None] | None:
     """Compose with libyaml when PyYAML has it (several times faster). Any problem returns None and the
-    pure-Python loader reads the text again: its messages are the ones the user sees."""
+    pure-Python loader reads the text again: its messages are the ones the user sees. ``shallow``: the text is
+    known to nest at most ``MAX_DEPTH`` levels without aliases (``strict_json`` read it), so neither bound is
+    looked for again."""
     c_loader = _CSafeLoader if _is_json(text) else getattr(yaml, "CSafeLoader", None)
     if c_loader is None or _CONTROL.search(text) or _SURROGATE.search(text):
         return None  # libyaml takes UTF-8 only: a lone surrogate (decoded from JSON's \ud800) goes the slow way
-    if not _shallow_for_libyaml(text, c_loader):
+    if not shallow and not _shallow_for_libyaml(text, c_loader):
         return None  # a parse error: the pure-Python loader reports it precisely
     loader = c_loader(text)
     try:
@@ -452,7 +473,8 @@ def _compose_fast(text: str) -> tuple[Any, yaml.Node | None] | None:
     except Exception:  # noqa: BLE001 - the slow path reports it precisely
         loader.dispose()
         return None
-    if _unusual(root, MAX_DEPTH, aliases="*" in text):  # the slow path refuses these with its own messages and limits
+    # the slow path refuses these with its own messages and limits
+    if not shallow and _unusual(root, MAX_DEPTH, aliases="*" in text):
         loader.dispose()
         return None
     return loader, root

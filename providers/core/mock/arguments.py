@@ -9,7 +9,6 @@ schema nested deeper than ``MAX_DEPTH`` yields null below that depth.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable
 
 MAX_DEPTH = 24
@@ -126,14 +125,9 @@ def _string(root: dict[str, Any], node: dict[str, Any], depth: int) -> str:
     text = FORMAT_VALUES.get(node.get("format", ""), "example") if isinstance(node.get("format"), str) else "example"
     pattern = node.get("pattern")
     if isinstance(pattern, str):
-        try:
-            compiled = re.compile(pattern)
-        except (re.error, RecursionError):
-            compiled = None
-        if compiled is not None:
-            fits = _fits(pattern)
-            if not fits(text):
-                text = next((t for t in _PATTERN_TRIES if fits(t)), text)
+        fits = _fits(pattern)
+        if not fits(text):
+            text = next((t for t in _PATTERN_TRIES if fits(t)), text)
     low = min(node.get("minLength"), MAX_LENGTH) if isinstance(node.get("minLength"), int) else 0
     high = node.get("maxLength") if isinstance(node.get("maxLength"), int) else None
     if len(text) < low:
@@ -144,10 +138,13 @@ def _string(root: dict[str, Any], node: dict[str, Any], depth: int) -> str:
 
 
 def _fits(pattern: str) -> Callable[[str], bool]:
-    """Whether a text matches ``pattern``, found in bounded time (Python's re backtracks for ever on some patterns, even
-    on these short strings: '^((.|.)*)*Z$'); a pattern past the limit fits none. Compiled once for all the tries."""
-    from ..schema_patterns import SlowPattern, matcher
+    """Whether a text matches ``pattern``, found in bounded time by the ``regex`` package alone (Python's re backtracks
+    for ever on some patterns, even on these short strings: '^((.|.)*)*Z$', and cannot read some an API takes:
+    '^\\p{Lu}+$'); a pattern regex cannot read, or one past the limit, fits none. Compiled once for all the tries."""
+    from ..schema_patterns import SlowPattern, matcher, readable
 
+    if not readable(pattern):
+        return lambda text: False
     try:
         test = matcher(pattern)
     except SlowPattern:
