@@ -28,10 +28,12 @@ def _calls_text(reply: Reply) -> str:
         return "\n".join(f"choice {i}: {_calls_text(choice)}" for i, choice in enumerate(reply.choices))
     if not reply.tool_calls:
         return f"(text) {reply.text[:60]}" if reply.text else "(no call, no text)"
+    from .call_lines import arguments_cut
+
     parts = []
     for call in reply.tool_calls:
         args = compact(call.arguments) if call.arguments is not None else f"<{call.arguments_error}>"
-        parts.append(f"{call.name}({args[:80]})")
+        parts.append(f"{call.name}({arguments_cut(args, 80)})")  # cut where an argument ends, with "…"
     return "\n".join(parts)
 
 

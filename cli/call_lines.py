@@ -1,0 +1,125 @@
+"""A tool call in a column narrower than it: `name({"a": 1, "b": "x"})` broken only where an argument ends (after
+its call's bracket, after a comma outside a JSON string), never inside a key or a value; a piece wider than the
+column alone is shortened to it with a visible "…". rich's wrap breaks at spaces (`"a":` over `1`) and folds a
+word at any character (`{"city":"exam` over `ple"}`): a call's lines are made here, each no wider than the column,
+so rich draws them as they are (compare --send's calls column, run's step table, their one-record-a-row layout).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.cells import cell_len
+
+ELLIPSIS = "…"
+# The narrowest a calls column gets for its widest argument (`"units":"celsius",`): a longer one is shortened to
+# the column's width with "…" rather than take the room of the other columns.
+PIECE_LEAST = 24
+_CALL = re.compile(r"[\w.$:/-]{1,64}\((?=[\[{])")  # a call's name and bracket, before its JSON arguments
+
+
+def _pieces(arguments: str) -> list[str]:
+    """``arguments`` (JSON text, compact or spaced) cut after each comma and opening bracket outside a string (an
+    argument's end, an array's or object's start), the spaces after it kept with it: joined, they are the text
+    again."""
+    out: list[str] = []
+    start = 0
+    in_string = escaped = False
+    for i, ch in enumerate(arguments):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in ",[{" and i + 1 < len(arguments):
+            end = i + 1
+            while end < len(arguments) and arguments[end] == " ":
+                end += 1
+            out.append(arguments[start:end])
+            start = end
+    if start < len(arguments):
+        out.append(arguments[start:])
+    return out
+
+
+def call_pieces(line: str) -> list[str] | None:
+    """The unbreakable pieces of a line holding a call (the words before it, its name and bracket, each argument
+    with its comma), or None where the line holds no call with JSON arguments (rich wraps it as any text)."""
+    found = _CALL.search(line)
+    if found is None:
+        return None
+    head = line[:found.start()]
+    words = re.findall(r"\S+ *", head) if head.strip() else ([head] if head else [])
+    return words + [found.group()] + _pieces(line[found.end():])
+
+
+def shortened(text: str, width: int) -> str:
+    """``text`` cut to ``width`` cells, its last one an ellipsis (as it is where it fits)."""
+    if cell_len(text) <= width:
+        return text
+    out, used = [], 0
+    for ch in text:
+        cells = cell_len(ch)
+        if used + cells > width - 1:
+            break
+        out.append(ch)
+        used += cells
+    return "".join(out) + ELLIPSIS
+
+
+def call_lines(line: str, width: int, first: int | None = None) -> list[str] | None:
+    """``line`` in lines no wider than ``width`` cells (the first no wider than ``first``, where it is given: the
+    room after a label), broken only between its pieces (``call_pieces``), none ending in a space; None where it
+    holds no call, or fits as it is."""
+    room = width if first is None else max(1, min(first, width))
+    if width < 2 or cell_len(line) <= room:
+        return None
+    pieces = call_pieces(line)
+    if pieces is None:
+        return None
+    lines: list[str] = []
+    current = ""
+    for piece in pieces:
+        if current and cell_len((current + piece).rstrip(" ")) > room:
+            lines.append(current.rstrip(" "))
+            current, room = "", width
+        current += piece
+        if cell_len(current.rstrip(" ")) > room:  # a piece wider than its line alone
+            lines.append(shortened(current.rstrip(" "), room))
+            current, room = "", width
+    if current.rstrip(" "):
+        lines.append(current.rstrip(" "))
+    return lines
+
+
+def broken(text: str, width: int) -> str:
+    """Every call line of ``text`` broken to ``width`` (``call_lines``), its other lines as they are."""
+    out = []
+    for line in text.split("\n"):
+        lines = call_lines(line, width)
+        out.extend(lines if lines is not None else [line])
+    return "\n".join(out)
+
+
+def longest_piece(text: str) -> int:
+    """The widest piece of the calls in ``text`` (0 where it holds none)."""
+    widths = [cell_len(piece.rstrip(" ")) for line in text.split("\n") for piece in (call_pieces(line) or ())]
+    return max(widths, default=0)
+
+
+def arguments_cut(arguments: str, most: int) -> str:
+    """``arguments`` (JSON text) cut to at most ``most`` characters after the last argument that fits, an ellipsis
+    after it (`{"city":"Paris",…`); inside the first one only where even it does not fit."""
+    if len(arguments) <= most:
+        return arguments
+    kept = ""
+    for piece in _pieces(arguments):
+        if len(kept) + len(piece.rstrip(" ")) + 1 > most:
+            break
+        kept += piece
+    kept = kept.rstrip(" ")
+    return kept + ELLIPSIS if kept else arguments[:most - 1] + ELLIPSIS
