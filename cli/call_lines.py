@@ -20,8 +20,9 @@ _CALL = re.compile(r"[\w.$:/-]{1,64}\((?=[\[{])")  # a call's name and bracket, 
 
 def _pieces(arguments: str) -> list[str]:
     """``arguments`` (JSON text, compact or spaced) cut after each comma and opening bracket outside a string (an
-    argument's end, an array's or object's start), the spaces after it kept with it: joined, they are the text
-    again."""
+    argument's end, an array's or object's start; not the arguments' own first bracket, which goes with the first
+    argument: `get_weather(` over `{"city":"example"})`), the spaces after it kept with it: joined, they are the
+    text again."""
     out: list[str] = []
     start = 0
     in_string = escaped = False
@@ -35,7 +36,7 @@ def _pieces(arguments: str) -> list[str]:
                 in_string = False
         elif ch == '"':
             in_string = True
-        elif ch in ",[{" and i + 1 < len(arguments):
+        elif (ch == "," or (ch in "[{" and i)) and i + 1 < len(arguments):  # the arguments' own "{" starts them
             end = i + 1
             while end < len(arguments) and arguments[end] == " ":
                 end += 1
