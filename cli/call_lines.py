@@ -80,8 +80,20 @@ def call_lines(line: str, width: int, first: int | None = None) -> list[str] | N
     if width < 2 or cell_len(line) <= room:
         return None
     pieces = call_pieces(line)
-    if pieces is None:
+    return None if pieces is None else _packed(pieces, width, room)
+
+
+def json_lines(line: str, width: int) -> list[str] | None:
+    """A line of JSON (a tool_choice on the wire: `{"type":"function","function":{"name":"x"}}`) broken as
+    ``call_lines`` breaks a call's arguments; None where it is no JSON object or array, or fits."""
+    if width < 2 or cell_len(line) <= width or not line.startswith(("{", "[")):
         return None
+    return _packed(_pieces(line), width, width)
+
+
+def _packed(pieces: list[str], width: int, room: int) -> list[str]:
+    """``pieces`` in lines, as many on a line as fit (the first line ``room`` wide), a piece wider than its line
+    alone shortened (``shortened``)."""
     lines: list[str] = []
     current = ""
     for piece in pieces:
@@ -97,18 +109,21 @@ def call_lines(line: str, width: int, first: int | None = None) -> list[str] | N
     return lines
 
 
-def broken(text: str, width: int) -> str:
-    """Every call line of ``text`` broken to ``width`` (``call_lines``), its other lines as they are."""
+def broken(text: str, width: int, json: bool = False) -> str:
+    """Every call line of ``text`` broken to ``width`` (``call_lines``; ``json``: every line of JSON,
+    ``json_lines``), its other lines as they are."""
     out = []
     for line in text.split("\n"):
-        lines = call_lines(line, width)
+        lines = json_lines(line, width) if json else call_lines(line, width)
         out.extend(lines if lines is not None else [line])
     return "\n".join(out)
 
 
-def longest_piece(text: str) -> int:
-    """The widest piece of the calls in ``text`` (0 where it holds none)."""
-    widths = [cell_len(piece.rstrip(" ")) for line in text.split("\n") for piece in (call_pieces(line) or ())]
+def longest_piece(text: str, json: bool = False) -> int:
+    """The widest piece of the calls in ``text`` (``json``: of its lines of JSON; 0 where it holds none)."""
+    widths = [cell_len(piece.rstrip(" ")) for line in text.split("\n")
+              for piece in ((_pieces(line) if line.startswith(("{", "[")) else ()) if json else
+                            (call_pieces(line) or ()))]
     return max(widths, default=0)
 
 
@@ -117,10 +132,12 @@ def arguments_cut(arguments: str, most: int) -> str:
     after it (`{"city":"Paris",…`); inside the first one only where even it does not fit."""
     if len(arguments) <= most:
         return arguments
-    kept = ""
+    kept = taken = ""  # kept: up to the last argument's comma within ``most``
     for piece in _pieces(arguments):
-        if len(kept) + len(piece.rstrip(" ")) + 1 > most:
+        if len(taken) + len(piece.rstrip(" ")) + 1 > most:
             break
-        kept += piece
+        taken += piece
+        if taken.rstrip(" ").endswith(","):
+            kept = taken
     kept = kept.rstrip(" ")
     return kept + ELLIPSIS if kept else arguments[:most - 1] + ELLIPSIS

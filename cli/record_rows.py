@@ -65,7 +65,7 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
 
     from toolchoice.providers.core.redaction import visible
 
-    from .call_lines import call_pieces
+    from .call_lines import ELLIPSIS, call_pieces
 
     console = Console(width=max(width, 1), file=io.StringIO(), markup=False, emoji=False, highlight=False)
     inner = width - _BORDERS_AND_PADDING
@@ -82,14 +82,22 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         line = Text()
         for i, (label, value, call) in enumerate(pieces):
             lead = 2 if i else 0  # a call broken over lines starts a line of its own: "· calls name("
-            block = (_call_block(value.plain, inner, inner - lead - (cell_len(label) + 1 if label else 0))
-                     if call and inner > 1 and not value.spans else None)
+            block, below = None, False  # below: its lines start under its label (its name too long beside it)
+            if call and inner > 1 and not value.spans:
+                block = _call_block(value.plain, inner, inner - lead - (cell_len(label) + 1 if label else 0))
+                if block is not None and block[0].endswith(ELLIPSIS):
+                    whole = _call_block(value.plain, inner, inner)
+                    if whole is None or not whole[0].endswith(ELLIPSIS):
+                        block, below = whole or value.plain.split("\n"), True
             if i:
-                line.append(" · " if block is None else "\n· ", style="bold")
+                line.append("\n· " if block is not None and not below else " · ", style="bold")
             if call and not value.spans:  # each call line whole where it fits, as broken where not: spaces held
-                value = Text("\n".join(part.replace(" ", held_space) if call_pieces(part) else part
-                                       for part in (block or value.plain.split("\n"))), style=value.style)
-            if label:
+                value = Text(("\n" if below else "") + "\n".join(
+                    part.replace(" ", held_space) if call_pieces(part) else part
+                    for part in (block or value.plain.split("\n"))), style=value.style)
+            if label and below:
+                line.append(label, style="bold")
+            elif label:
                 first = re.match(r"\S*", value.plain).group()  # type: ignore[union-attr]
                 # held where the pair fits a line, or where the word folds anyway (longer than a line)
                 hold = inner > 0 and (cell_len(f"{label} {first}") <= inner or cell_len(first) > inner)

@@ -96,6 +96,12 @@ def test_compare_send_breaks_a_call_only_between_its_arguments(sent, columns, n)
     # every argument of both providers' calls is shown whole (none needed shortening at these widths)
     for piece in set(pieces):
         assert sum(line.count(piece) for line in text.splitlines()) == pieces.count(piece), (piece, text)
+    # the tool_choice on the wire, JSON too, is broken so (anthropic's {"type":"any"} read `{"type":"any` over `"}`)
+    wires = [w if isinstance(w, str) else json.dumps(w, separators=(",", ":"))
+             for w in (p["effective_tool_choice"] for p in sent["four"]["providers"])]
+    assert '{"type":"any"}' in wires
+    for wire in wires:
+        assert any(wire in line for line in text.splitlines()), (wire, text)
 
 
 @pytest.mark.parametrize("columns", WIDTHS)
