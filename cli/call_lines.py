@@ -18,15 +18,15 @@ PIECE_LEAST = 24
 _CALL = re.compile(r"[\w.$:/-]{1,64}\((?=[\[{])")  # a call's name and bracket, before its JSON arguments
 
 
-def _pieces(arguments: str) -> list[str]:
-    """``arguments`` (JSON text, compact or spaced) cut after each comma and opening bracket outside a string (an
-    argument's end, an array's or object's start; not the arguments' own first bracket, which goes with the first
-    argument: `get_weather(` over `{"city":"example"})`), the spaces after it kept with it: joined, they are the
-    text again."""
-    out: list[str] = []
-    start = 0
+def _breaks(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` (JSON, compact or spaced) may break, outside its strings: (the index after the break and the
+    spaces after it, its depth). After a comma at depth 1 an argument ends; a nested value's opening bracket and
+    its commas are one depth further. The arguments' own first bracket never breaks: it goes with the first
+    argument (`get_weather(` over `{"city":"example"})`)."""
+    out: list[tuple[int, int]] = []
+    depth = 0
     in_string = escaped = False
-    for i, ch in enumerate(arguments):
+    for i, ch in enumerate(text):
         if in_string:
             if escaped:
                 escaped = False
@@ -34,28 +34,62 @@ def _pieces(arguments: str) -> list[str]:
                 escaped = True
             elif ch == '"':
                 in_string = False
-        elif ch == '"':
+            continue
+        if ch == '"':
             in_string = True
-        elif (ch == "," or (ch in "[{" and i)) and i + 1 < len(arguments):  # the arguments' own "{" starts them
-            end = i + 1
-            while end < len(arguments) and arguments[end] == " ":
-                end += 1
-            out.append(arguments[start:end])
-            start = end
-    if start < len(arguments):
-        out.append(arguments[start:])
+        elif ch in "[{":
+            depth += 1
+            if depth > 1:
+                out.append((i + 1, depth))
+        elif ch in "]}":
+            depth -= 1
+        elif ch == ",":
+            out.append((i + 1, depth))
+    spaced = []
+    for at, depth in out:
+        while at < len(text) and text[at] == " ":
+            at += 1
+        if at < len(text):
+            spaced.append((at, depth))
+    return spaced
+
+
+def _split(text: str, breaks: list[tuple[int, int]], width: int | None) -> list[str]:
+    """``text`` cut at its shallowest breaks; a part wider than ``width`` cut again at its own shallowest, and so
+    on (an argument is broken inside only where it does not fit a line whole). ``width`` None: cut once."""
+    inner = [(at, depth) for at, depth in breaks if 0 < at < len(text)]
+    if not inner or (width is not None and cell_len(text.rstrip(" ")) <= width):
+        return [text]
+    top = min(depth for _, depth in inner)
+    out: list[str] = []
+    start = 0
+    for end in [at for at, depth in inner if depth == top] + [len(text)]:
+        part = text[start:end]
+        if width is None:
+            out.append(part)
+        else:
+            out.extend(_split(part, [(at - start, depth) for at, depth in inner if start < at < end], width))
+        start = end
     return out
 
 
-def call_pieces(line: str) -> list[str] | None:
+def _pieces(arguments: str, width: int | None = None) -> list[str]:
+    """``arguments`` (JSON text) in pieces that are joined the text again: each argument with its comma and the
+    spaces after it, an argument wider than ``width`` in its own pieces (its value's elements or keys, after
+    its opening bracket and each comma); ``width`` None: the arguments alone."""
+    return _split(arguments, _breaks(arguments), width)
+
+
+def call_pieces(line: str, width: int | None = None) -> list[str] | None:
     """The unbreakable pieces of a line holding a call (the words before it, its name and bracket, each argument
-    with its comma), or None where the line holds no call with JSON arguments (rich wraps it as any text)."""
+    with its comma: ``_pieces`` at ``width``), or None where the line holds no call with JSON arguments (rich
+    wraps it as any text)."""
     found = _CALL.search(line)
     if found is None:
         return None
     head = line[:found.start()]
     words = re.findall(r"\S+ *", head) if head.strip() else ([head] if head else [])
-    return words + [found.group()] + _pieces(line[found.end():])
+    return words + [found.group()] + _pieces(line[found.end():], width)
 
 
 def shortened(text: str, width: int) -> str:
@@ -79,7 +113,7 @@ def call_lines(line: str, width: int, first: int | None = None) -> list[str] | N
     room = width if first is None else max(1, min(first, width))
     if width < 2 or cell_len(line) <= room:
         return None
-    pieces = call_pieces(line)
+    pieces = call_pieces(line, width)
     return None if pieces is None else _packed(pieces, width, room)
 
 
@@ -88,7 +122,7 @@ def json_lines(line: str, width: int) -> list[str] | None:
     ``call_lines`` breaks a call's arguments; None where it is no JSON object or array, or fits."""
     if width < 2 or cell_len(line) <= width or not line.startswith(("{", "[")):
         return None
-    return _packed(_pieces(line), width, width)
+    return _packed(_pieces(line, width), width, width)
 
 
 def _packed(pieces: list[str], width: int, room: int) -> list[str]:

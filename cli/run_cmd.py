@@ -143,8 +143,9 @@ def step_rows(run: Any) -> list[list[str]]:
 STEP_HEADERS = ["step", "tool_choice", "on the wire", "calls", "verdict", "latency", "tokens in/out"]
 # the requested choice's words whole (a tool name: 64 at most, in `{tool: NAME}`); the wire form is JSON, folded
 # anyway: its words decide the layout only up to 12 cells (the table without side borders fits 80 columns so); a
-# call's argument (`"steps": [`, `"city": "Paris",`) whole up to 22 cells, shortened with "…" past them (call_lines)
-STEP_CAPS = {"tool_choice": 66, "on the wire": 12, "calls": 22}
+# call's argument (`"steps": [`, `"city": "Paris",`) decides it up to 14 (the default cap: with 15 the 80-column
+# layout is one record a row), shortened with "…" past the calls column's width (call_lines)
+STEP_CAPS = {"tool_choice": 66, "on the wire": 12}
 
 
 def notes(run: Any) -> list[tuple[int, str, str, str]]:
