@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import re
 
-from rich.cells import cell_len
-
 ELLIPSIS = "…"
 # The narrowest a calls column gets for its widest argument (`"units":"celsius",`): a longer one is shortened to
 # the column's width with "…" rather than take the room of the other columns.
 PIECE_LEAST = 24
 _CALL = re.compile(r"[\w.$:/-]{1,64}\((?=[\[{])")  # a call's name and bracket, before its JSON arguments
+
+
+def cell_len(text: str) -> int:
+    """rich's cell count, imported when a call is laid out (`compare --send -f json` cuts arguments without rich)."""
+    from rich.cells import cell_len as cells
+
+    return cells(text)
 
 
 def _breaks(text: str) -> list[tuple[int, int]]:

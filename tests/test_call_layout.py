@@ -184,11 +184,12 @@ def test_call_lines_break_only_where_json_allows(arguments, spaced, width):
     if any("…" in part for part in lines):
         return
     assert "".join(lines).replace(" ", "") == line.replace(" ", "")
-    # an argument (a key and its value, as json.dumps writes it) that fits a line with its bracket or comma is on one
+    # an argument (a key and its value, as json.dumps writes it) that fits a line with what goes with it (the
+    # first one's "{", a comma, the last one's "})": 3 at most) is on one
     separators = (", ", ": ") if spaced else (",", ":")
     for key, value in arguments.items():
         argument = json.dumps({key: value}, ensure_ascii=False, separators=separators)[1:-1]
-        if len(argument) + 2 <= width:
+        if len(argument) + 3 <= width:
             assert any(argument in part for part in lines), (argument, lines)
     at = 0
     for part in lines[:-1]:
