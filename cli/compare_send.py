@@ -28,11 +28,19 @@ def _calls_text(reply: Reply) -> str:
         return "\n".join(f"choice {i}: {_calls_text(choice)}" for i, choice in enumerate(reply.choices))
     if not reply.tool_calls:
         return f"(text) {reply.text[:60]}" if reply.text else "(no call, no text)"
+    return _call_parts(reply)
+
+
+def _call_parts(reply: Reply, begun: bool = False) -> str:
+    """Each call as name(arguments); ``begun``: calls a cut stream had begun, their arguments as far as they came."""
     from .call_lines import arguments_cut
 
     parts = []
     for call in reply.tool_calls:
-        args = compact(call.arguments) if call.arguments is not None else f"<{call.arguments_error}>"
+        if call.arguments is not None:
+            args = compact(call.arguments)
+        else:
+            args = (call.raw_arguments or "") if begun else f"<{call.arguments_error}>"
         parts.append(f"{call.name}({arguments_cut(args, 80)})")  # cut where an argument ends, with "…"
     return "\n".join(parts)
 
@@ -51,6 +59,8 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
     row = {"provider": run.provider, "tool_choice on the wire": wire}
     if sample.reply.error is not None:
         row["calls"] = sample.reply.error.one_line(run.provider)
+        if sample.reply.error.type == "stream.interrupted" and sample.reply.tool_calls:  # what had arrived of them
+            row["calls"] += "\ncalls begun: " + _call_parts(sample.reply, begun=True)
     else:
         row["calls"] = _calls_text(sample.reply)
     usage = sample.reply.usage
@@ -69,6 +79,8 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
         shown = [f"{c} {n}/{s['samples']} ({percent(s['rates'][c]['rate'])}, 95% CI "
                  f"{percent(s['rates'][c]['low'])}–{percent(s['rates'][c]['high'])})"
                  for c, n in s["counts"].items() if n]
+        if run.cuts:  # Ctrl-C cut these streams short: kept (the document's cut), not in the counts above
+            shown.append(f"cut {len(run.cuts)} (Ctrl-C mid-stream, not counted)")
         row["verdict"] = "\n".join(shown)
         lat = s["latency_ms"]
         row["latency ms"] = f"p50 {lat['p50']:.0f} / p95 {lat['p95']:.0f}" if lat["p50"] is not None else "–"

@@ -224,6 +224,8 @@ def print_repeat(console: Any, provider: str, translation: Translation, collecte
         console.print(hanging(console, f"{count}× ", line, style="red"))
     for line, count in collected.reasons.most_common(5):
         console.print(hanging(console, f"{count}× ", line, style="yellow"))
+    for result in sorted(collected.cut, key=lambda r: r["sample"]):  # Ctrl-C mid-stream: kept, not tallied
+        console.print(hanging(console, "cut  ", cut_line(result), style="yellow"))
     if collected.unenforced:
         console.print(Text("the provider could not enforce this tool_choice: judged against the request's intent",
                            style="yellow"))
@@ -232,6 +234,14 @@ def print_repeat(console: Any, provider: str, translation: Translation, collecte
         for index, raw_json, raw_text in sorted(collected.raws, key=lambda item: item[0]):
             console.print(Text(f"sample {index}", style="bold"))
             print_raw(console, raw_json, raw_text)
+
+
+def cut_line(result: dict[str, Any]) -> str:
+    """One sample Ctrl-C cut mid-stream (its result): what had arrived, said as not counted among the finished."""
+    events = (result.get("stream") or {}).get("events", 0)
+    calls = ", ".join(c["name"] for c in (result["reply"] or {}).get("tool_calls") or []) or "none"
+    return (f"sample {result['sample']}: Ctrl-C after {events} event{'s' if events != 1 else ''} of its stream "
+            f"(stream.interrupted); calls begun: {calls}; not counted above")
 
 
 def _num(value: float | None) -> str:

@@ -22,9 +22,9 @@ from .core.model import LedgerEntry, Scenario, ToolChoice, ToolchoiceError, Tran
 from .dialect_fields import (ABSENT, Rebuild, api_json, filled, get_path, model_of, rebuilt_base,
                              set_path, shown, translated)
 from .vercel_rules import (ACTIVE_TOOLS, ANTHROPIC_EAGER, ANTHROPIC_FORCED_AUTO, ANTHROPIC_FORCED_WARNING,
-                           ANTHROPIC_REJECTS_FORCED, ANTHROPIC_REJECTS_SOURCE, API_ANSWERS, DEEPSEEK_THINKING, DROPPED,
-                           NAMED, NO_TOOLS, NO_TOOLS_GIVEN, PACKAGES, READ, RESPONSES_ALLOWED, UNSET_AS_AUTO, VERSIONS,
-                           Package, Rule, Source)
+                           ANTHROPIC_REJECTS_FORCED, ANTHROPIC_REJECTS_SOURCE, API_ANSWERS, COMPATIBLE_PASSTHROUGH,
+                           DEEPSEEK_THINKING, DROPPED, NAMED, NO_PACKAGE, NO_TOOLS, NO_TOOLS_GIVEN, PACKAGES, READ,
+                           RESPONSES_ALLOWED, UNSET_AS_AUTO, VERSIONS, Package, Rule, Source)
 
 _EXTRA = "additionalModelRequestFields"
 
@@ -273,8 +273,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         return VercelView(api._replace(ledger=ledger), api, None, None, active)
 
     if package is None:
-        return keep("dialect.no_route", f"no @ai-sdk provider package is described for {api.provider}; the API "
-                                        "request is shown")
+        why = NO_PACKAGE.get(api.provider, f"no @ai-sdk provider package is described for {api.provider}")
+        return keep("dialect.no_route", f"{why}; the API request is shown")
     if scenario.tool_choice is not None and scenario.tool_choice.native is not None:
         return keep("dialect.no_spelling", "a provider-native tool_choice has no toolChoice form: the AI SDK's "
                                            "request is not described; the API request is shown", "warning")
@@ -298,6 +298,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     ledger.append(LedgerEntry("info", "dialect.call", f"described: {call}{tools_as} (ai {VERSIONS['ai']}, "
                               f"{package.package} {VERSIONS[package.package]}; read {READ})"
                               + (f"; {chosen.note}" if chosen.note else "")))
+    if package.route is not None:
+        ledger.append(LedgerEntry("info", "dialect.route", package.route))
     if chosen.given is None and scenario.tools:
         ledger.append(LedgerEntry("info", "dialect.differs", f"toolChoice left out: ai hands the package "
                                                              f"{{type: 'auto'}} ({UNSET_AS_AUTO})"))
@@ -321,6 +323,14 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
                                   f"forcing choice ({DEEPSEEK_THINKING}): "
                                   f"{API_ANSWERS['thinking.disabled_for_choice']}; set providerOptions.deepseek."
                                   "thinking: {type: 'disabled'} (thinking: false in the scenario)"))
+    routing = body.get("provider") if package.provider == "openrouter" else None
+    if isinstance(routing, dict) and "require_parameters" in routing:
+        rest = {k: v for k, v in routing.items() if k != "require_parameters"}
+        set_path(body, "provider", rest if rest else ABSENT)
+        ledger.append(LedgerEntry("warning", "dialect.differs", "provider.require_parameters: the AI SDK sends none, "
+                                  "so OpenRouter may route the forcing choice to an upstream that ignores tool_choice; "
+                                  "to send it: providerOptions: {openrouter: {provider: {require_parameters: true}}} "
+                                  f"({COMPATIBLE_PASSTHROUGH})"))
     for path in (package.tools_path, package.choice_path or "tool_choice", "parallel_tool_calls", _EXTRA):
         ours = get_path(api.request.body, path) if api.request is not None else ABSENT
         theirs = get_path(body, path)

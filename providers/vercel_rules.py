@@ -1,7 +1,8 @@
 """The rules of ``--dialect vercel``: for each ``@ai-sdk/*`` provider package, what ``generateText({model, tools,
 toolChoice, activeTools, providerOptions})`` (npm ``ai`` ``VERSIONS['ai']``) puts in the provider request's tool
-fields. Data read off the packages' ``dist/index.js`` at the pinned versions (tests/recorders/vercel/package.json),
-each rule with its ``Source`` (the package, the line, the code quoted), and held to what the real SDK sent through
+fields. Data read off the packages' ``dist/index.js`` at the pinned versions (tests/recorders/vercel/package.json;
+a host package that hands the request to a package it bundles at its own pin, ``BUNDLED``, is read in that one), each
+rule with its ``Source`` (the package, the line, the code quoted), and held to what the real SDK sent through
 ``toolchoice mock`` (tests/data/peers/vercel/, tests/test_vercel_dialect.py). No node at run or test time.
 """
 
@@ -15,16 +16,29 @@ VERSIONS: dict[str, str] = {
     "ai": "6.0.326", "@ai-sdk/openai": "3.0.141", "@ai-sdk/anthropic": "3.0.140", "@ai-sdk/google": "3.0.141",
     "@ai-sdk/mistral": "3.0.69", "@ai-sdk/groq": "3.0.71", "@ai-sdk/cohere": "3.0.63", "@ai-sdk/deepseek": "2.0.69",
     "@ai-sdk/xai": "3.0.138", "@ai-sdk/openai-compatible": "2.0.92", "@ai-sdk/amazon-bedrock": "4.0.186",
+    "@ai-sdk/azure": "3.0.128", "@ai-sdk/togetherai": "2.0.84", "@ai-sdk/fireworks": "2.0.90",
+    "@ai-sdk/cerebras": "2.0.82", "@ai-sdk/huggingface": "1.0.77",
+}
+# host package -> (the package it builds its chat model from, the version its package.json pins; package-lock.json)
+BUNDLED: dict[str, tuple[str, str]] = {
+    "@ai-sdk/azure": ("@ai-sdk/openai", "3.0.120"), "@ai-sdk/togetherai": ("@ai-sdk/openai-compatible", "2.0.78"),
+    "@ai-sdk/fireworks": ("@ai-sdk/openai-compatible", "2.0.80"),
+    "@ai-sdk/cerebras": ("@ai-sdk/openai-compatible", "2.0.76"),
 }
 
 
 class Source(NamedTuple):
-    package: str  # npm package; the file is its dist/index.js
+    package: str  # npm package; the file is its dist/index.js (``file``)
     line: int
     words: str  # the code, quoted
+    file: str = "dist/index.js"
 
     def __str__(self) -> str:
-        return f"{self.package}@{VERSIONS[self.package]} dist/index.js:{self.line}: {self.words}"
+        inner = BUNDLED.get(self.package)
+        if inner is not None:  # the host package's pin of the package that holds the code
+            return (f"{self.package}@{VERSIONS[self.package]} -> {inner[0]}@{inner[1]} {self.file}:{self.line}: "
+                    f"{self.words}")
+        return f"{self.package}@{VERSIONS[self.package]} {self.file}:{self.line}: {self.words}"
 
 
 # ai's prepareToolsAndToolChoice: what every package is handed
@@ -68,6 +82,7 @@ class Package(NamedTuple):
     tools_path: str = "tools"
     tools_note: str | None = None  # how the package writes tool declarations where the API request differs
     tools_warning: bool = False  # the API reads the package's declarations otherwise (a warning, not a note)
+    route: str | None = None  # why this package describes the host (another package a user may meet; its API)
 
 
 def _same(package: str, line: int, words: str, named: Any) -> dict[str, Rule]:
@@ -81,8 +96,38 @@ _CHAT_WORDS = ('case "auto": case "none": case "required": return { tools: ..., 
                '... { type: "function", function: { name: toolChoice.toolName } }')
 
 
-def _chat(provider: str, package: str, model: str, line: int, parallel: Parallel | None) -> Package:
-    return Package(provider, package, model, "tool_choice", _same(package, line, _CHAT_WORDS, _CHAT_NAMED), parallel)
+def _chat(provider: str, package: str, model: str, line: int, parallel: Parallel | None, file: str = "dist/index.js",
+          route: str | None = None) -> Package:
+    rules = {k: r._replace(source=r.source._replace(file=file)) for k, r in _same(package, line, _CHAT_WORDS,
+                                                                                   _CHAT_NAMED).items()}
+    return Package(provider, package, model, "tool_choice", rules, parallel, route=route)
+
+
+_COMPATIBLE = "@ai-sdk/openai-compatible"
+_COMPATIBLE_LINE = 411  # 2.0.92's prepareTools 'case "auto":' (2.0.76-2.0.80, as the host packages bundle it: 397)
+# getArgs: the keys of providerOptions[name] the package does not know go into the body as given (2.0.92: line 561;
+# 2.0.76-2.0.80: 547)
+_PASSTHROUGH_WORDS = ("...Object.fromEntries(Object.entries({ ...providerOptions == null ? void 0 : providerOptions["
+                      "this.providerOptionsName], ... }).filter(([key]) => !Object.keys(openaiCompatibleLanguageModel"
+                      "ChatOptions.shape).includes(key)))")
+COMPATIBLE_PASSTHROUGH = Source(_COMPATIBLE, 561, _PASSTHROUGH_WORDS)
+
+
+def _compatible(provider: str, package: str, model: str = "", route: str | None = None) -> Package:
+    """A host on @ai-sdk/openai-compatible's OpenAICompatibleChatLanguageModel: its own package (which bundles one) or
+    createOpenAICompatible({name: provider}). The name (a host package's own: 'togetherai.chat' before the dot, its
+    providerOptionsName) is the providerOptions key whose other keys go into the body: parallel_tool_calls so."""
+    own = package != _COMPATIBLE
+    name = package.split("/")[1] if own else provider
+    parallel = Parallel(f"providerOptions.{name}.parallel_tool_calls", "copied",
+                        Source(package, 547 if own else 561, _PASSTHROUGH_WORDS))
+    return _chat(provider, package, model or f"createOpenAICompatible({{name: '{name}', baseURL}})(MODEL)",
+                 397 if own else _COMPATIBLE_LINE, parallel, route=route)
+
+
+def _through_compatible(host: str, name: str, own: str | None) -> str:
+    return (f"{host} has no @ai-sdk package for chat completions{own or ''}: described as "
+            f"createOpenAICompatible({{name: '{name}', baseURL}}) ({_COMPATIBLE}, which does not depend on the host)")
 
 
 RESPONSES_STRICT_SOURCE = Source("@ai-sdk/openai", 6133, "...tool.strict != null ? { strict: tool.strict } : {} "
@@ -125,9 +170,36 @@ PACKAGES: dict[str, Package] = {
     "deepseek": _chat("deepseek", "@ai-sdk/deepseek", "deepseek(MODEL)", 611, None),
     "xai": _chat("xai", "@ai-sdk/xai", "xai(MODEL)", 393, None),
     # the OpenAI-compatible servers (recorded: vllm); the package does not depend on the host
-    "vllm": _chat("vllm", "@ai-sdk/openai-compatible", "createOpenAICompatible({name, baseURL})(MODEL)", 411, None),
-    "llamacpp": _chat("llamacpp", "@ai-sdk/openai-compatible", "createOpenAICompatible({name, baseURL})(MODEL)", 411,
-                      None),
+    "vllm": _compatible("vllm", _COMPATIBLE),
+    "llamacpp": _compatible("llamacpp", _COMPATIBLE),
+    # the hosts' own packages, each building OpenAICompatibleChatLanguageModel (recorded: togetherai, fireworks,
+    # cerebras): 'const provider = (modelId) => createChatModel(modelId)'
+    "together": _compatible("together", "@ai-sdk/togetherai", "togetherai(MODEL)"),
+    "fireworks": _compatible("fireworks", "@ai-sdk/fireworks", "fireworks(MODEL)"),
+    "cerebras": _compatible("cerebras", "@ai-sdk/cerebras", "cerebras(MODEL)"),
+    # recorded: openai-compatible-openrouter, -sambanova, -huggingface
+    "openrouter": _compatible("openrouter", _COMPATIBLE, route=_through_compatible(
+        "OpenRouter", "openrouter", "; its own provider is the community package @openrouter/ai-sdk-provider (2.9.1 "
+                                    "is its line for ai 6), not read here")),
+    "sambanova": _compatible("sambanova", _COMPATIBLE, route=_through_compatible(
+        "SambaNova", "sambanova", "; the community package sambanova-ai-provider (1.2.2) is built for ai 5 "
+                                  "(@ai-sdk/provider 2.0.0), not read here")),
+    "huggingface": _compatible("huggingface", _COMPATIBLE, route=(
+        f"@ai-sdk/huggingface {VERSIONS['@ai-sdk/huggingface']} speaks only the Responses API ('const provider = "
+        "(modelId) => createResponsesModel(modelId)', dist/index.js:958; path: \"/responses\"), not the chat "
+        "completions toolchoice builds: described as createOpenAICompatible({name: 'huggingface', baseURL: "
+        "'https://router.huggingface.co/v1'})")),
+    # @ai-sdk/azure: azure(id) is the Responses model ('return createResponsesModel(deploymentId)', dist/index.js:370);
+    # toolchoice's azure row is chat completions on a deployment URL: azure.chat (OpenAIChatLanguageModel of the
+    # @ai-sdk/openai it pins) with useDeploymentBasedUrls
+    "azure": _chat("azure", "@ai-sdk/azure", "azure.chat(MODEL)", 923, Parallel(
+        "providerOptions.openai.parallelToolCalls", "copied",
+        Source("@ai-sdk/azure", 1014, "parallel_tool_calls: openaiOptions.parallelToolCalls",
+               "dist/internal/index.js")),
+        "dist/internal/index.js", "azure(MODEL) is @ai-sdk/azure's Responses model ('return createResponsesModel("
+        "deploymentId)', dist/index.js:370); toolchoice's azure row is chat completions on a deployment URL: "
+        "described as azure.chat(MODEL) ('provider.chat = createChatModel', dist/index.js:374) of createAzure({"
+        "resourceName, useDeploymentBasedUrls: true}), which posts to /deployments/{deployment}/chat/completions"),
     "mistral": Package("mistral", _MISTRAL, "mistral(MODEL)", "tool_choice", {
         "auto": Rule("auto", Source(_MISTRAL, 354, 'case "auto": case "none": return { tools: mistralTools, '
                                                    'toolChoice: type, toolWarnings }')),
@@ -181,6 +253,13 @@ PACKAGES: dict[str, Package] = {
                                       '&& toolChoice.type !== "none") { additionalTools = { tool_choice: ... { type: '
                                       '"auto", disable_parallel_tool_use: true } }')),
         tools_path="toolConfig.tools"),
+}
+
+# The hosts no @ai-sdk package describes: the package a user would take instead (dialect.no_route)
+NO_PACKAGE: dict[str, str] = {
+    "ollama": "no @ai-sdk package speaks Ollama's native /api/chat, which toolchoice's ollama row builds; the "
+              "community package ollama-ai-provider-v2 (3.6.0 is its line for ai 5 and 6) does, not read here "
+              "(Ollama's OpenAI-compatible /v1/chat/completions would be @ai-sdk/openai-compatible)",
 }
 
 # Anthropic: a forcing choice becomes auto (the named tool sent alone) with a warning when the model's capabilities

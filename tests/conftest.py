@@ -1,15 +1,12 @@
 """Suite-wide set-up: how many worker processes run the suite, and a one-certificate CA bundle in
 ``$SSL_CERT_FILE``.
 
-Workers (pytest-xdist, ``-n auto --dist loadfile`` in pyproject): three on a machine of two cores or more.
-The suite is timed on two cores, and about a sixth of a worker's time is spent waiting on real timeouts,
-pauses and servers (test_aio_transport, test_mcp_import, test_hardening_faults: ~17 s of wall for ~9 s
-CPU); a third worker runs meanwhile. Alternating runs on the same machine (load average 2.2-2.8): 45.3 s
-wall with three, 52.8 s with two, 82.0 s CPU (user + system, subprocesses included) both. Again at 7,374
-tests (trial 8m, one run each, back to back, load average 11-13): 138.0 s CPU and 254 s wall with two, 138.5 s
-and 191 s with three; the third worker still costs no CPU that shows and saves a quarter of the wall. None (one
-process) on a one-core machine and for the realmodel tests, which share one llama.cpp server per session:
-a second worker would start a second server.
+Workers (``--workers``, tests/forked_workers.py): three on a machine of two cores or more, forked from this
+process after it has collected the suite once. The suite is timed on two cores, and part of a worker's time is
+spent waiting on real timeouts, pauses and servers (test_aio_transport, test_mcp_import, test_hardening_faults);
+a third worker runs meanwhile. (Measured under pytest-xdist, which these workers replace, at 7,374 tests: 138.0 s
+CPU and 254 s wall with two, 138.5 s and 191 s with three.) None (one process) on a one-core machine and for the
+realmodel tests, which share one llama.cpp server per session: a second worker would start a second server.
 
 Every httpx client builds a verifying TLS context, and reading certifi's bundle (~140 CAs) takes 15-50 ms
 on this machine; the suite builds a few thousand clients (the secrets matrix alone ~1300: one per send,
@@ -51,7 +48,6 @@ restores Python's own handler; the processes it starts then begin with the defau
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
 import re
@@ -79,66 +75,47 @@ def _one_ca_bundle() -> None:
     _made.append(bundle)
 
 
-def pytest_xdist_auto_num_workers(config: object) -> int:
-    marks = getattr(getattr(config, "option", None), "markexpr", "") or ""
+def workers(config: pytest.Config) -> int:
+    """``--workers``: a number, or ``auto``: three on a machine of two cores or more; none (one process) on one core
+    and for the realmodel tests, which share one llama.cpp server per session."""
+    asked = str(config.getoption("workers"))
+    if asked != "auto":
+        return int(asked)
+    marks = getattr(config.option, "markexpr", "") or ""
     if "realmodel" in marks and "not realmodel" not in marks:
         return 0
     return 3 if (os.cpu_count() or 1) >= 2 else 0
 
 
-# A test file that imports one of these (directly, or through tests/sdk_types.py or tests/mcp_server.py)
-_SDK_IMPORT = re.compile(r"(?:^\s*(?:from|import)\s+|importorskip\(\s*[\"'])"
-                         r"(?:openai|anthropic|google\.genai|botocore|mcp|sdk_types|mcp_server)\b", re.M)
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--workers", default="auto", help="worker processes forked after collection (tests/forked_workers.py): "
+                     "a number, 0 for one process, or auto (3 on two cores or more)")
 
 
-@functools.lru_cache(maxsize=None)
-def _uses_sdks(path: Path) -> bool:
-    try:
-        return bool(_SDK_IMPORT.search(path.read_text(encoding="utf-8")))
-    except OSError:
-        return False
-
-
-# What each worker takes first (issue 18, measured per file: wall and CPU, --durations): the first worker
-# the two matrices that run their jobs in two runner processes (they can keep both cores busy on their
-# own), the second, meanwhile, the files that mostly wait (real timeouts, pauses, back-off), then
-# test_fuzz (~11 s of CPU: a long file handed out last leaves one worker busy while the other has nothing
-# left to do). xdist's own order (most tests first) would hand test_fuzz (16 tests) out near the end.
+# What each worker takes first (issue 18, measured per file: wall and CPU): the first worker the two matrices that
+# run their jobs in two runner processes (they can keep both cores busy on their own), the second, meanwhile, the
+# files that mostly wait (real timeouts, pauses, back-off), then test_fuzz (~11 s of CPU: a long file handed out
+# last leaves one worker busy while the others have nothing left to do). The other files follow in collection order.
 FIRST = {
-    "gw0": ("tests/test_hardening_secrets.py", "tests/test_hardening_offline.py"),
-    "gw1": ("tests/test_hardening_faults.py", "tests/test_streaming_live.py", "tests/test_transport.py",
-            "tests/test_compare_send.py", "tests/test_fuzz.py"),
+    0: ("tests/test_hardening_secrets.py", "tests/test_hardening_offline.py"),
+    1: ("tests/test_hardening_faults.py", "tests/test_streaming_live.py", "tests/test_transport.py",
+        "tests/test_compare_send.py", "tests/test_fuzz.py"),
 }
 
 
-def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
-    """``--dist loadfile``, in this order for each worker: its own ``FIRST`` files, any other worker's
-    ``FIRST`` file not yet handed out, then with an affinity: the first worker takes the files that use the
-    SDKs' types before any other, the others take them last. Each file still goes whole to one worker, and
-    workers still pull the next file when they run short, so the load stays balanced; the SDKs (anthropic
-    ~1.0 s to import, mcp 0.6, openai 0.4, google-genai 0.4, and the pydantic adapters built from their
-    types) are mostly loaded in one worker instead of in both. (xdist's LoadFileScheduling hands out the
-    front of ``workqueue``, an OrderedDict of files, in ``_assign_work_unit``: pytest-xdist 3.5 to 3.8.)"""
-    if config.getvalue("dist") != "loadfile":
-        return None
-    from xdist.scheduler import LoadFileScheduling
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
+    """The tests in ``--workers`` processes forked from this one after collection (tests/forked_workers.py)."""
+    count = workers(session.config)
+    if count <= 0 or session.config.option.collectonly or not session.items or (
+            session.testsfailed and not session.config.option.continue_on_collection_errors):
+        return None  # pytest's own loop
+    import forked_workers
 
-    root = config.rootpath  # node ids are relative to it
-    anyone_first = [path for paths in FIRST.values() for path in paths]
-
-    class FirstThenSdkAffinity(LoadFileScheduling):
-        def _assign_work_unit(self, node: Any) -> None:
-            worker = node.workerinput.get("workerid")
-            queued = self.workqueue  # file path -> its tests: loadfile's scope is the file
-            first = next((path for path in (*FIRST.get(worker, ()), *anyone_first) if path in queued), None)
-            if first is None:
-                wants_sdks = worker == "gw0"
-                first = next((path for path in queued if _uses_sdks(root / path) == wants_sdks), None)
-            if first is not None:
-                self.workqueue.move_to_end(first, last=False)
-            super()._assign_work_unit(node)
-
-    return FirstThenSdkAffinity(config, log)
+    forked_workers.preload()
+    gc.freeze()  # what preload imported joins what collection made: shared with the workers, never walked
+    forked_workers.Parent(session, min(count, len({i.nodeid.split("::")[0] for i in session.items})), FIRST).run()
+    return True
 
 
 _made: list[Path] = []

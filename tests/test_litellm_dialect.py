@@ -18,6 +18,7 @@ from typing import Any, Iterator
 import pytest
 
 from litellm_client import NAMED, ROUTES, Client
+from litellm_recorded import MODE, RECORDING, Recorded
 from sdk_types import missing
 from toolchoice.providers.core.choice import parse_tool_choice
 from toolchoice.providers.core.registry import translate
@@ -40,9 +41,13 @@ FIELDS = ("tools", "tool_choice", "parallel_tool_calls", "toolConfig", "addition
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Client]:
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recorded]:
+    """LiteLLM's answers: recorded, with an eighth of the cases sent live and held to the recording
+    (tests/litellm_recorded.py)."""
     with Client(tmp_path_factory.mktemp("litellm-dialect")) as made:
-        yield made
+        recorded = Recorded(made, FIELDS)
+        yield recorded
+        recorded.write()
     assert made.outside == [], made.outside
 
 
@@ -72,7 +77,7 @@ def render(provider: str, choice: str, parallel: bool | None, drop: bool, model:
     return apply(api, scenario, {"drop_params": True} if drop else {})
 
 
-def sent_by_litellm(client: Client, provider: str, choice: str, parallel: bool | None, drop: bool,
+def sent_by_litellm(client: Recorded, provider: str, choice: str, parallel: bool | None, drop: bool,
                     model: str | None = None, **more: Any) -> Any:
     arguments: dict[str, Any] = dict(more)
     if CHOICES[choice][1] is not None:
@@ -81,7 +86,7 @@ def sent_by_litellm(client: Client, provider: str, choice: str, parallel: bool |
         arguments["parallel_tool_calls"] = parallel
     if drop:
         arguments["drop_params"] = True
-    return client.send(provider, model=model, **arguments)
+    return client.send(provider, model, arguments)
 
 
 def hold(view: Any, sent: Any) -> None:
@@ -106,7 +111,7 @@ CASES = [pytest.param(p, c, par, drop, id=f"{p}-{c}-parallel={par}-drop={drop}")
 
 
 @pytest.mark.parametrize("provider, choice, parallel, drop", CASES)
-def test_the_dialect_is_what_litellm_sends_or_raises(client: Client, provider: str, choice: str,
+def test_the_dialect_is_what_litellm_sends_or_raises(client: Recorded, provider: str, choice: str,
                                                       parallel: bool | None, drop: bool) -> None:
     view = render(provider, choice, parallel, drop)
     assert view.route == ROUTES[provider][0], (view.route, ROUTES[provider][0])  # the route litellm_client uses
@@ -118,7 +123,7 @@ NO_TOOLS = [pytest.param(p, c, par, drop, id=f"{p}-{c}-parallel={par}-drop={drop
 
 
 @pytest.mark.parametrize("provider, choice, parallel, drop", NO_TOOLS)
-def test_a_choice_without_tools_is_what_litellm_sends_or_raises(client: Client, provider: str, choice: str,
+def test_a_choice_without_tools_is_what_litellm_sends_or_raises(client: Recorded, provider: str, choice: str,
                                                                  parallel: bool | None, drop: bool) -> None:
     """litellm.completion(tools=None, tool_choice=X): the OpenAI-compatible routes, Mistral and Bedrock leave the
     choice out, Anthropic and Gemini send it (toolchoice refuses it there, in the API's words)."""
@@ -131,7 +136,7 @@ TOOL_SETS = {"weather": ROOT / "tests/dialect/weather.yaml", "nested": ROOT / "t
 
 @pytest.mark.parametrize("provider", list(ROUTES))
 @pytest.mark.parametrize("tool_set", list(TOOL_SETS))
-def test_the_tool_declarations_are_what_litellm_sends(client: Client, provider: str, tool_set: str) -> None:
+def test_the_tool_declarations_are_what_litellm_sends(client: Recorded, provider: str, tool_set: str) -> None:
     """langchain's recorder tools (an enum, property descriptions; a nested array, anyOf) as LiteLLM writes them."""
     import yaml
 
@@ -144,7 +149,7 @@ def test_the_tool_declarations_are_what_litellm_sends(client: Client, provider: 
 
 
 @pytest.mark.parametrize("provider", ["vllm", "openai"])
-def test_a_strict_tool_is_what_litellm_sends(client: Client, provider: str) -> None:
+def test_a_strict_tool_is_what_litellm_sends(client: Recorded, provider: str) -> None:
     """hosted_vllm/ strips strict and additionalProperties: false at every depth; openai/ keeps them."""
     import yaml
 
@@ -160,7 +165,7 @@ HAIKU = "anthropic.claude-haiku-4-5-20251001-v1:0"  # supports_parallel_tool_use
 
 @pytest.mark.parametrize("choice", list(CHOICES))
 @pytest.mark.parametrize("parallel", [False, True])
-def test_bedrock_claude_parallel_rides_additional_model_request_fields(client: Client, choice: str,
+def test_bedrock_claude_parallel_rides_additional_model_request_fields(client: Recorded, choice: str,
                                                                        parallel: bool) -> None:
     view = render("bedrock", choice, parallel, True, model=HAIKU)
     hold(view, sent_by_litellm(client, "bedrock", choice, parallel, True, model=f"bedrock/converse/{HAIKU}"))
@@ -168,14 +173,14 @@ def test_bedrock_claude_parallel_rides_additional_model_request_fields(client: C
 
 @pytest.mark.parametrize("choice", ["required", "named", "auto"])
 @pytest.mark.parametrize("drop", [False, True])
-def test_a_model_litellm_marks_unable_to_force_a_tool(client: Client, choice: str, drop: bool) -> None:
+def test_a_model_litellm_marks_unable_to_force_a_tool(client: Recorded, choice: str, drop: bool) -> None:
     """claude-opus-5-5 is supports_forced_tool_use: false in LiteLLM's map: a forcing choice raises, or with
     drop_params becomes auto."""
     view = render("anthropic", choice, None, drop, model="claude-opus-5-5")
     hold(view, sent_by_litellm(client, "anthropic", choice, None, drop, model="anthropic/claude-opus-5-5"))
 
 
-def test_a_forcing_choice_beside_claude_thinking_is_sent_where_toolchoice_refuses(client: Client) -> None:
+def test_a_forcing_choice_beside_claude_thinking_is_sent_where_toolchoice_refuses(client: Recorded) -> None:
     from toolchoice.providers.core.model import ThinkingSetting
 
     view = render("anthropic", "required", None, False, thinking=ThinkingSetting("on", budget=1024))
@@ -189,7 +194,7 @@ def test_a_forcing_choice_beside_claude_thinking_is_sent_where_toolchoice_refuse
     assert any("Thinking may not be enabled when tool_choice forces tool use." in m for m in said), said
 
 
-def test_deepseek_v4_gets_the_forcing_choice_without_thinking_disabled(client: Client) -> None:
+def test_deepseek_v4_gets_the_forcing_choice_without_thinking_disabled(client: Recorded) -> None:
     view = render("deepseek", "required", None, False, model="deepseek-v4-flash")
     assert view.api.request.body["thinking"] == {"type": "disabled"}
     sent = sent_by_litellm(client, "deepseek", "required", None, False, model="deepseek/deepseek-v4-flash")
@@ -199,7 +204,7 @@ def test_deepseek_v4_gets_the_forcing_choice_without_thinking_disabled(client: C
                for e in view.translation.ledger if e.code == "dialect.differs")
 
 
-def test_the_model_map_rules_agree_with_litellms_own_checks(client: Client) -> None:
+def test_the_model_map_rules_agree_with_litellms_own_checks(client: Recorded) -> None:
     """BEDROCK_PARALLEL_CONFIG and ANTHROPIC_NO_FORCED_TOOL_USE against LiteLLM's functions, for every Claude id in
     its bundled model map."""
     from litellm.llms.anthropic.common_utils import AnthropicModelInfo
@@ -224,7 +229,7 @@ MODEL_CASES = [pytest.param(p, m, c, par, drop, id=f"{p}-{m}-{c}-parallel={par}-
 
 
 @pytest.mark.parametrize("provider, model, choice, parallel, drop", MODEL_CASES)
-def test_the_model_map_decides_which_tool_parameters_a_route_takes(client: Client, provider: str, model: str,
+def test_the_model_map_decides_which_tool_parameters_a_route_takes(client: Recorded, provider: str, model: str,
                                                                     choice: str, parallel: bool | None,
                                                                     drop: bool) -> None:
     view = render(provider, choice, parallel, drop, model=model)
@@ -236,13 +241,13 @@ AZURE_CASES = [pytest.param(v, c, drop, id=f"azure-{v}-{c}-drop={drop}")
 
 
 @pytest.mark.parametrize("version, choice, drop", AZURE_CASES)
-def test_azure_tool_choice_by_api_version(client: Client, version: str, choice: str, drop: bool) -> None:
+def test_azure_tool_choice_by_api_version(client: Recorded, version: str, choice: str, drop: bool) -> None:
     """AzureOpenAIConfig refuses every tool_choice before 2023-12-01 and "required" up to 2024-05."""
     view = render("azure", choice, None, drop, api_version=version)
     hold(view, sent_by_litellm(client, "azure", choice, None, drop, api_version=version))
 
 
-def test_the_model_map_sets_agree_with_litellms_own_checks(client: Client) -> None:
+def test_the_model_map_sets_agree_with_litellms_own_checks(client: Recorded) -> None:
     """FIREWORKS_TOOL_CHOICE, FIREWORKS_NO_TOOLS and SAMBANOVA_TOOLS against the configs' own parameter lists, for
     every id of those providers in LiteLLM's bundled map and toolchoice's default models."""
     from litellm.llms.fireworks_ai.chat.transformation import FireworksAIConfig
@@ -265,7 +270,7 @@ def test_the_model_map_sets_agree_with_litellms_own_checks(client: Client) -> No
         assert ("tool_choice" in sambanova.get_supported_openai_params(model)) == (model in SAMBANOVA_TOOLS), model
 
 
-def test_no_together_model_is_marked_unable_to_call_functions(client: Client) -> None:
+def test_no_together_model_is_marked_unable_to_call_functions(client: Recorded) -> None:
     """TogetherAIChatConfig drops (or refuses) tools and tool_choice only for a model its registry marks
     supports_function_calling false (_tool_params_to_drop); none in the bundled map is, so the route has no such rule."""
     from litellm.llms.together_ai.chat.transformation import _function_calling_verdict
@@ -273,6 +278,18 @@ def test_no_together_model_is_marked_unable_to_call_functions(client: Client) ->
     ids = [k.removeprefix("together_ai/") for k, v in client.litellm.model_cost.items()
            if v.get("litellm_provider") == "together_ai"]
     assert len(ids) > 50 and [m for m in ids if _function_calling_verdict(m) is False] == []
+
+
+def test_the_recording_is_of_the_installed_litellm(client: Recorded) -> None:
+    """The recording holds every case above, made by the LiteLLM installed here; an eighth of them were sent live
+    this run and held to it (all of them with TOOLCHOICE_LITELLM=live)."""
+    assert client.same_version or MODE == "record", (f"{RECORDING.name} is of LiteLLM {client.data.get('litellm')}, {client.installed} is "
+                                 "installed: every case went live; record again (tests/litellm_recorded.py)")
+    counted = sum(len(cases) for cases in (CASES, NO_TOOLS, MODEL_CASES, AZURE_CASES)) + 2 * len(ROUTES) + 2 + 12 + 6 + 2
+    calls = client.made if MODE == "record" else client.data["calls"]
+    assert len(calls) == counted, (len(calls), counted)
+    if MODE == "recorded":
+        assert 0 < client.live < len(client.data["calls"]) / 4, client.live
 
 
 def test_the_case_counts_docs_litellm_md_states() -> None:

@@ -409,9 +409,13 @@ def test_ctrl_c_mid_stream_of_a_repeated_send_with_three_choices(tmp_path):
     assert "Traceback" not in result.stderr and CTRL_C_KEY not in result.stdout + result.stderr
     assert result.stderr.strip().splitlines()[-1].startswith("toolchoice: error: interrupted: 1 of 3 samples")
     document = json.loads(result.stdout)
-    assert document["partial"] == {"done": 1, "requested": 3} and document["samples"] == 1
-    assert sorted(p.name for p in saved.iterdir()) == ["sample-001.reply.json", "sample-001.request.json",
-                                                        "sample-001.response.sse"]  # the held one: nothing half-kept
+    partial = document["partial"]
+    assert (partial["done"], partial["requested"]) == (1, 3) and document["samples"] == 1
+    # the held one is kept apart from the tally with what had arrived of it (test_stream_interrupt.py)
+    assert [(c["sample"], c["verdict"]["category"]) for c in partial["cut"]] == [(2, "error")]
+    assert sorted(p.name for p in saved.iterdir()) == [f"sample-00{n}.{part}" for n in (1, 2)
+                                                       for part in ("reply.json", "request.json", "response.sse")]
+    assert (saved / "sample-002.response.sse").read_bytes() == _n3_stream(False)
     kept = json.loads((saved / "sample-001.reply.json").read_text(encoding="utf-8"))
     assert [[c["name"] for c in choice["tool_calls"]] for choice in kept["reply"]["choices"]] == [["get_weather"]] * 3
 

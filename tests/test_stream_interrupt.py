@@ -1,6 +1,8 @@
 """Ctrl-C in the middle of one streamed exchange keeps what had arrived of it: `send --stream` of one sample shows
 the events that came (as the stream view draws them: the count, the argument deltas, the finding) and saves them
-with --save, exit 130, as a repeated send and compare --send keep their finished samples.
+with --save, exit 130, as a repeated send and compare --send keep their finished samples. So do compare --send (the
+provider's row), a repeated send (each stream in flight, apart from the tally of the finished ones) and a run's
+step, in one process or in the shards of --processes.
 
 A real process gets a real SIGINT while the stand-in (tests/streams.py's StreamServer, a real socket on 127.0.0.1)
 holds its stream open after the chunks below: the expected events, names and bytes are the chunks the server wrote
@@ -12,10 +14,12 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import jsonschema
+import pytest
 from streams import CITY_WEATHER_SCENARIO, Piece, Script, StreamServer
 
 from servers import CLI
@@ -37,26 +41,40 @@ CHUNKS = [_chunk({"role": "assistant", "content": None}),
 SENT = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in CHUNKS)
 
 
-def interrupted_send(tmp_path: Path, *args: str, columns: int = 100,
-                     scenario: str = CITY_WEATHER_SCENARIO) -> subprocess.CompletedProcess[str]:
-    """`send --stream` (one sample) against a server that writes CHUNKS and then holds the stream open; SIGINT once
-    the request arrived and the chunks went out."""
+HELD = (Script([Piece(SENT)], stall=60),)  # CHUNKS, then the stream held open
+
+
+def interrupted(tmp_path: Path, command: str, *args: str, scripts: tuple[Script, ...] = HELD, bodies: int = 1,
+                columns: int = 100, scenario: str = CITY_WEATHER_SCENARIO,
+                seen: list[int] | None = None) -> subprocess.CompletedProcess[str]:
+    """``toolchoice COMMAND scenario -p openai --stream ...`` against a server that answers each request with the next
+    of ``scripts`` (the last repeats; by default CHUNKS, then the stream held open); SIGINT once ``bodies`` requests
+    arrived and their chunks went out. ``seen``: the processes the command had forked by then (their ids)."""
     path = tmp_path / "cut.yaml"
     path.write_text(scenario, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
     env.update(OPENAI_API_KEY=KEY, NO_PROXY="127.0.0.1", COLUMNS=str(columns), NO_COLOR="1")
-    with StreamServer(Script([Piece(SENT)], stall=60)) as server:
-        argv = [*CLI, "send", str(path), "-p", "openai", "--base-url", server.url + "/v1", "--gateway", "--stream",
+    with StreamServer(*scripts) as server:
+        argv = [*CLI, command, str(path), "-p", "openai", "--base-url", server.url + "/v1", "--gateway", "--stream",
                 "--retries", "0", *args]
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         deadline = time.monotonic() + 60
-        while not server.bodies and proc.poll() is None and time.monotonic() < deadline:
+        while len(server.bodies) < bodies and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
         time.sleep(0.5)  # the chunks are written at once; the server then writes nothing for 60 s
         assert proc.poll() is None, "the command ended before it could be interrupted"
+        if seen is not None:
+            seen.extend(int(p) for p in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split())
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+
+
+def interrupted_send(tmp_path: Path, *args: str, columns: int = 100,
+                     scenario: str = CITY_WEATHER_SCENARIO) -> subprocess.CompletedProcess[str]:
+    """`send --stream` (one sample) against a server that writes CHUNKS and then holds the stream open; SIGINT once
+    the request arrived and the chunks went out."""
+    return interrupted(tmp_path, "send", *args, columns=columns, scenario=scenario)
 
 
 def test_ctrl_c_mid_stream_of_one_sample_shows_the_events_that_arrived(tmp_path):
@@ -107,23 +125,8 @@ def test_ctrl_c_mid_stream_at_60_columns_keeps_the_lines_whole(tmp_path):
 
 def interrupted_run(tmp_path: Path, *args: str, columns: int = 100) -> subprocess.CompletedProcess[str]:
     """`run --stream` of a one-step loop against the same held stream, SIGINT once its chunks went out."""
-    path = tmp_path / "loop.yaml"
-    path.write_text(CITY_WEATHER_SCENARIO + "loop:\n  max_steps: 1\n  results:\n    get_weather: sunny\n",
-                    encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
-    env.update(OPENAI_API_KEY=KEY, NO_PROXY="127.0.0.1", COLUMNS=str(columns), NO_COLOR="1")
-    with StreamServer(Script([Piece(SENT)], stall=60)) as server:
-        argv = [*CLI, "run", str(path), "-p", "openai", "--base-url", server.url + "/v1", "--gateway", "--stream",
-                "--retries", "0", *args]
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        deadline = time.monotonic() + 60
-        while not server.bodies and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        time.sleep(0.5)
-        assert proc.poll() is None, "the command ended before it could be interrupted"
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
+    return interrupted(tmp_path, "run", *args, columns=columns,
+                       scenario=CITY_WEATHER_SCENARIO + "loop:\n  max_steps: 1\n  results:\n    get_weather: sunny\n")
 
 
 def test_ctrl_c_mid_stream_of_a_one_step_run_keeps_the_step_cut_short(tmp_path):
@@ -163,3 +166,160 @@ def test_parse_of_a_stream_cut_short_says_what_arrived_and_how_it_ends(tmp_path)
     assert stream["events"] == 2 and "stream.incomplete_event" in codes and "stream.no_final_event" in codes
     plain = run_cli(["parse", str(saved), "-p", "openai"])
     assert plain.returncode == 1 and "--stream" in plain.stderr, plain.stderr
+
+
+# ---- compare --send, repeated sends and sharded runs: the same cut, on their own paths ------------------------
+
+# A stream that ends: the call's arguments completed, its finish reason and the chat stream's end marker.
+FINISHED = SENT + b"".join(b"data: " + json.dumps(c).encode() + b"\n\n"
+                           for c in [_chunk({"tool_calls": [{"index": 0, "function": {"arguments": "is\"}"}}]}),
+                                     _chunk({}, "tool_calls")]) + b"data: [DONE]\n\n"
+# CHUNKS and then a text delta that echoes the key (as a gateway echoing the request might): what is kept of the
+# cut stream must carry its placeholder, never the key
+ECHOED = SENT + b"data: " + json.dumps(_chunk({"content": f"echo {KEY}"})).encode() + b"\n\n"
+
+
+def validator(command: str) -> jsonschema.Draft202012Validator:
+    """The document `toolchoice schema COMMAND` publishes."""
+    path = ROOT / "cli" / "schemas" / f"{command}.schema.json"
+    return jsonschema.Draft202012Validator(json.loads(path.read_text(encoding="utf-8")))
+
+
+def keyless(folder: Path) -> dict[str, bytes]:
+    """Every file saved under ``folder`` (by its path there), after checking none holds the key."""
+    files = {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    assert files and [name for name, data in files.items() if KEY.encode() in data] == []
+    return files
+
+
+def test_ctrl_c_mid_stream_of_compare_send_keeps_what_arrived_in_the_providers_row(tmp_path):
+    saved = tmp_path / "saved"
+    result = interrupted(tmp_path, "compare", "--send", "-f", "json", "--save", str(saved),
+                         scripts=(Script([Piece(ECHOED)], stall=60),))
+    assert result.returncode == 130, result.stderr
+    assert "Traceback" not in result.stderr and KEY not in result.stdout + result.stderr
+    document = json.loads(result.stdout)
+    validator("compare").validate(document)
+    assert document["partial"] is True
+    (entry,) = document["providers"]
+    # the one sample is the stream cut short (as send shows it), never "interrupted before it answered"
+    assert entry["verdict"]["category"] == "error" and "stream.interrupted" in entry["error"]
+    assert [c["name"] for c in entry["reply"]["tool_calls"]] == ["get_weather"]
+    (cut,) = entry["cut"]
+    assert cut["stream"]["events"] == 4 and "stream.interrupted" in [f["code"] for f in cut["stream"]["findings"]]
+    files = keyless(saved)
+    assert sorted(files) == ["openai/sample-001.reply.json", "openai/sample-001.request.json",
+                             "openai/sample-001.response.sse"]
+    # every byte that arrived, the key's echo replaced by its variable
+    assert files["openai/sample-001.response.sse"] == ECHOED.replace(KEY.encode(), b"$OPENAI_API_KEY")
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("toolchoice: error: interrupted: 0 of 1 samples finished (shown above and saved"), last
+    assert "1 cut short mid-stream" in last
+
+
+def test_ctrl_c_mid_stream_of_compare_send_draws_the_calls_begun(tmp_path):
+    result = interrupted(tmp_path, "compare", "--send", columns=80)
+    assert result.returncode == 130, result.stderr
+    out = result.stdout
+    assert "interrupted before it answered" not in out and "stream.interrupted" in out
+    # the call's name and its arguments as far as they came (the cell may break after the bracket)
+    shown = " ".join(out.replace("│", " ").split())
+    assert "calls begun: get_weather(" in shown and '{"city": "Par)' in shown, out
+    assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def repeated_with_cuts(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`send --stream -n 3 --concurrency 3`: the first request to arrive is answered whole (obeyed), the other two
+    get CHUNKS and a stream held open; SIGINT once all three arrived."""
+    return interrupted(tmp_path, "send", "-n", "3", "--concurrency", "3", *args, bodies=3,
+                       scripts=(Script([Piece(FINISHED)]), Script([Piece(ECHOED)], stall=60)))
+
+
+def test_ctrl_c_mid_stream_of_a_repeated_send_keeps_the_finished_and_the_cut_apart(tmp_path):
+    saved = tmp_path / "saved"
+    result = repeated_with_cuts(tmp_path, "-f", "json", "--save", str(saved))
+    assert result.returncode == 130, result.stderr
+    assert "Traceback" not in result.stderr and KEY not in result.stdout + result.stderr
+    document = json.loads(result.stdout)
+    validator("send").validate(document)
+    # the tally counts the one finished sample alone; the two cut short are kept apart, with what had arrived
+    assert document["samples"] == 1 and document["counts"]["obeyed"] == 1 and document["counts"]["error"] == 0
+    assert [r["verdict"]["category"] for r in document["results"]] == ["obeyed"]
+    partial = document["partial"]
+    assert (partial["done"], partial["requested"], len(partial["cut"])) == (1, 3, 2)
+    finished = document["results"][0]["sample"]
+    assert sorted([r["sample"] for r in partial["cut"]] + [finished]) == [1, 2, 3]
+    for cut in partial["cut"]:
+        assert cut["verdict"]["category"] == "error" and cut["stream"]["events"] == 4
+        assert "stream.interrupted" in [f["code"] for f in cut["stream"]["findings"]]
+    files = keyless(saved)
+    assert len(files) == 9  # request, reply and stream of each of the three samples
+    streams = {name: data for name, data in files.items() if name.endswith(".sse")}
+    assert streams.pop(f"sample-{finished:03d}.response.sse") == FINISHED
+    assert list(streams.values()) == [ECHOED.replace(KEY.encode(), b"$OPENAI_API_KEY")] * 2
+    last = result.stderr.strip().splitlines()[-1]
+    assert last == ("toolchoice: error: interrupted: 1 of 3 samples finished (shown above and saved; 2 cut short "
+                    "mid-stream, kept with what had arrived, not in the tally)"), last
+
+
+def test_ctrl_c_mid_stream_of_a_repeated_send_draws_the_cut_samples_under_the_tally(tmp_path):
+    result = repeated_with_cuts(tmp_path)
+    assert result.returncode == 130, result.stderr
+    out = result.stdout
+    assert "1 samples" in out.splitlines()[0]  # the tally's title counts the finished sample
+    cut = [line for line in out.splitlines() if line.startswith("cut  sample ")]
+    assert len(cut) == 2 and all("Ctrl-C after 4 events" in line for line in cut), out
+
+
+def test_ctrl_c_mid_stream_of_compare_send_repeat_keeps_the_cut_out_of_the_providers_tally(tmp_path):
+    result = interrupted(tmp_path, "compare", "--send", "-n", "3", "--concurrency", "3", "-f", "json", bodies=3,
+                         scripts=(Script([Piece(FINISHED)]), Script([Piece(ECHOED)], stall=60)))
+    assert result.returncode == 130, result.stderr
+    assert KEY not in result.stdout + result.stderr
+    document = json.loads(result.stdout)
+    validator("compare").validate(document)
+    (entry,) = document["providers"]
+    assert entry["summary"]["samples"] == 1 and entry["summary"]["counts"]["obeyed"] == 1
+    assert [r["verdict"]["category"] for r in entry["results"]] == ["obeyed"]
+    assert [c["verdict"]["category"] for c in entry["cut"]] == ["error", "error"]
+    assert all(c["stream"]["events"] == 4 for c in entry["cut"])
+    assert "1 of 3 samples finished" in result.stderr and "2 cut short mid-stream" in result.stderr
+    assert "not in the tallies" in result.stderr
+
+
+SHARDED = CITY_WEATHER_SCENARIO.replace("required", "auto") + """\
+loop:
+  max_steps: 4
+  results:
+    get_weather: sunny
+"""
+
+
+def test_ctrl_c_mid_stream_of_a_sharded_run_keeps_each_shards_cut_step(tmp_path):
+    """`run --repeat 100 --processes 2` (100 loops of 4 steps: two shards of 200 requests, loop_shards): each shard's
+    one loop in flight is cut at step 1; the parent's document and saved transcripts carry that step as one process
+    does (test_ctrl_c_mid_stream_of_a_one_step_run_keeps_the_step_cut_short)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("shards fork: Linux only")
+    saved, forked = tmp_path / "saved", []
+    result = interrupted(tmp_path, "run", "--repeat", "100", "--concurrency", "2", "--processes", "2", "-f", "json",
+                         "--save", str(saved), bodies=2, scenario=SHARDED, seen=forked,
+                         scripts=(Script([Piece(ECHOED)], stall=60),))
+    assert result.returncode == 130, result.stderr
+    assert len(forked) == 2  # the shards, seen from outside
+    assert "Traceback" not in result.stderr and KEY not in result.stdout + result.stderr
+    (entry,) = json.loads(result.stdout)["runs"]
+    cut = [loop for loop in entry["loops"] if loop["steps"]]
+    assert len(cut) == 2 and len(entry["loops"]) == 100
+    for loop in cut:
+        assert loop["ended"]["reason"] == "interrupted" and loop["ended"]["step"] == 1
+        (step,) = loop["steps"]
+        assert step["stream"]["events"] == 4 and step["verdict"]["category"] == "error"
+        assert "stream.interrupted" in [f["code"] for f in step["stream"]["findings"]]
+    assert entry["summary"]["ended"]["interrupted"]["count"] == 100
+    files = keyless(saved)
+    kept = {name.split("/")[1] for name in files if name.endswith("step-01.response.sse")}
+    assert kept == {f"loop-{loop['loop']:03d}" for loop in cut}
+    assert {files[f"openai/{name}/step-01.response.sse"] for name in kept} == {
+        ECHOED.replace(KEY.encode(), b"$OPENAI_API_KEY")}
+    assert "interrupted: 0 of 100 loops finished" in result.stderr

@@ -11,6 +11,10 @@ Expected outcomes are the documents' words, not the code's:
 - models/fable-5/migration-guide (claude-fable-5, claude-mythos-5): disabled and manual return 400 (forced use is
   not among its breaking changes).
 - anthropic 2.14.0 _data/deprecated_models.py: claude-sonnet-4-5 "November 30th, 2026".
+- anthropics/skills skills/claude-api/shared/model-migration.md (at 9d2f1ae, 2026-07-01), Claude Sonnet 5's "Breaking
+  changes (will 400 on Claude Sonnet 5)": "3. Bedrock only: forced `tool_choice` requires `thinking: {type:
+  "disabled"}`. On Amazon Bedrock, pass `thinking: {type: "disabled"}` alongside `tool_choice: {type: "tool", name:
+  ...}` or `tool_choice: {type: "any"}`. The Claude API and Vertex AI do not require this." (read 2026-11-27)
 """
 
 from __future__ import annotations
@@ -60,8 +64,12 @@ FORCED = [
 ]
 
 
-@pytest.mark.parametrize("provider", ["anthropic", "bedrock"])
-@pytest.mark.parametrize("model, thinking, refused", FORCED, ids=[f"{m}-{t}" for m, t, _ in FORCED])
+# Sonnet 5 on Bedrock only: thinking goes out disabled beside a forcing choice (test_bedrock_sonnet_5_* below)
+CASES = [(provider, *row) for provider in ("anthropic", "bedrock") for row in FORCED
+         if (provider, row[0]) != ("bedrock", "claude-sonnet-5")]
+
+
+@pytest.mark.parametrize("provider, model, thinking, refused", CASES, ids=[f"{p}-{m}-{t}" for p, m, t, _ in CASES])
 @pytest.mark.parametrize("choice", ["required", "get_time"])
 def test_forced_choice_is_refused_only_where_documented(provider, model, thinking, refused, choice):
     wire = model if provider == "anthropic" else f"anthropic.{model}"
@@ -73,6 +81,43 @@ def test_forced_choice_is_refused_only_where_documented(provider, model, thinkin
         fields = body if provider == "anthropic" else body.get("additionalModelRequestFields", {})
         # never add a setting the model refuses: no {type: disabled} to make room for the forced choice
         assert fields.get("thinking", {}).get("type") != "disabled"
+
+
+@pytest.mark.parametrize("model", ["anthropic.claude-sonnet-5", "us.anthropic.claude-sonnet-5-v1:0"])
+@pytest.mark.parametrize("choice", ["required", "get_time"])
+def test_bedrock_sonnet_5_sends_thinking_disabled_beside_a_forcing_choice(model, choice):
+    """The skill's '3. Bedrock only': 'pass `thinking: {type: "disabled"}` alongside' a forcing tool_choice."""
+    t = render("bedrock", model, choice)
+    assert not t.refused, t.ledger
+    assert t.request.body["additionalModelRequestFields"]["thinking"] == {"type": "disabled"}
+    assert "thinking.disabled_for_choice" in codes(t)
+    assert any("bedrock-sonnet-5-forced-choice" in e.message for e in t.ledger if e.code == "rule.applied")
+
+
+def test_bedrock_sonnet_5_refuses_a_forcing_choice_with_adaptive_thinking_written():
+    t = render("bedrock", "anthropic.claude-sonnet-5", "required", '"adaptive"')
+    assert t.refused and "thinking.forced_choice" in codes(t)
+
+
+@pytest.mark.parametrize("provider, model", [("anthropic", "claude-sonnet-5"), ("bedrock", "anthropic.claude-opus-5"),
+                                             ("bedrock", "anthropic.claude-sonnet-5-5"), ("bedrock", "anthropic.claude-sonnet-4-6")])
+def test_the_bedrock_sonnet_5_rule_holds_for_nothing_else(provider, model):
+    """'The Claude API and Vertex AI do not require this'; the section is Sonnet 5's alone."""
+    assert "bedrock-sonnet-5-forced-choice" not in [r.name for r in model_rules.matching(provider, model)]
+
+
+def test_the_bedrock_mock_answers_sonnet_5s_forcing_choice_by_its_thinking():
+    from toolchoice.providers.core.mock.service import MockService
+
+    body = {"messages": [{"role": "user", "content": [{"text": "hi"}]}], "inferenceConfig": {"maxTokens": 4096},
+            "toolConfig": {"tools": [{"toolSpec": {"name": "get_time", "inputSchema": {"json": {"type": "object"}}}}],
+                           "toolChoice": {"any": {}}}}
+    path = "/model/us.anthropic.claude-sonnet-5-v1:0/converse"
+    refused = MockService("bedrock").handle("POST", path, {}, json.dumps(body).encode())
+    assert refused.status == 400  # adaptive thinking, on by default
+    assert "thinking.forced_choice" in [f["code"] for f in refused.record["findings"] if f["severity"] == "error"]
+    body["additionalModelRequestFields"] = {"thinking": {"type": "disabled"}}
+    assert MockService("bedrock").handle("POST", path, {}, json.dumps(body).encode()).status == 200
 
 
 @pytest.mark.parametrize("model", ["claude-opus-5-5", "claude-sonnet-5-5", "claude-fable-5-1", "claude-mythos-5-1",

@@ -65,8 +65,58 @@ def _installed(module: str) -> bool:
         return False
 
 
+# The recordings the real instrumentations made, kept with the versions of every package that takes part
+# (INSTRUMENTED/versions.json): while those are the installed ones, the same packages given the same agent script
+# record the same spans (ids, times and ports aside, which no test reads as truth), so the suite reads them rather
+# than making them again (~7 s of CPU in nine processes each run). Any other version installed, or
+# TOOLCHOICE_RECORD_TRACES=1, and they are made live as before (=1 also writes them here).
+INSTRUMENTED = Path(__file__).parent / "data/traces/instrumented"
+TAKING_PART = ("openai", "anthropic", "google-genai", "httpx", "opentelemetry-api", "opentelemetry-sdk")
+
+
+def _taking_part() -> dict[str, str]:
+    from importlib.metadata import distributions
+
+    names = {d.metadata["Name"].lower().replace("_", "-"): d.version for d in distributions()}
+    return {n: v for n, v in sorted(names.items())
+            if n in TAKING_PART or n.startswith(("opentelemetry-instrumentation", "openinference-",
+                                                 "opentelemetry-semantic-conventions", "opentelemetry-util-genai"))}
+
+
 @pytest.fixture(scope="module")
 def traces(tmp_path_factory):
+    """The recordings (see INSTRUMENTED): read from tests/data where they were made by the installed packages, made
+    live otherwise."""
+    import os
+    import shutil
+
+    record = os.environ.get("TOOLCHOICE_RECORD_TRACES") == "1"
+    versions = INSTRUMENTED / "versions.json"
+    kept = json.loads(versions.read_text(encoding="utf-8")) if versions.exists() else None
+    if not record and kept == _taking_part():
+        return {name: INSTRUMENTED / f"{name}.json" for name in RECORDINGS if (INSTRUMENTED / f"{name}.json").exists()}
+    made = _recorded_live(tmp_path_factory)
+    if record:
+        if INSTRUMENTED.exists():
+            shutil.rmtree(INSTRUMENTED)
+        INSTRUMENTED.mkdir(parents=True)
+        for name, path in made.items():
+            shutil.copyfile(path, INSTRUMENTED / f"{name}.json")
+        versions.write_text(json.dumps(_taking_part(), indent=1) + "\n", encoding="utf-8")
+    return made
+
+
+def test_the_kept_recordings_are_of_the_installed_instrumentations(traces):
+    """Every recording is kept, made by the packages installed here; else they were made live this run and this
+    says to keep them again (TOOLCHOICE_RECORD_TRACES=1)."""
+    versions = INSTRUMENTED / "versions.json"
+    assert versions.exists() and json.loads(versions.read_text(encoding="utf-8")) == _taking_part(), (
+        "the kept trace recordings are of other versions: made live this run; TOOLCHOICE_RECORD_TRACES=1 keeps them")
+    installed = {name for name, (kind, *_) in RECORDINGS.items() if _installed(NEEDS[kind])}
+    assert {p.stem for p in INSTRUMENTED.glob("*.json")} - {"versions"} == installed
+
+
+def _recorded_live(tmp_path_factory):
     """Every recording, made at once: one process per environment (OpenLLMetry's own variables aside) and SDK
     (tests/trace_recorder.py `many`), each recording instrumenting, running and uninstrumenting in turn; the
     recordings of one process share its environment (some instrumentations read it once per process)."""

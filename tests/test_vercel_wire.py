@@ -78,6 +78,12 @@ WIRE: dict[str, dict[str, Row]] = {
     "groq": CHAT,
     "xai": CHAT,
     "openai-compatible": CHAT,
+    # @ai-sdk/azure's chat model (azure.chat: @ai-sdk/openai 3.0.120's prepareChatTools), the host packages on
+    # @ai-sdk/openai-compatible (togetherai, fireworks, cerebras) and createOpenAICompatible on the hosts with no
+    # package of their own: the same 'case "auto": case "none": case "required": ... toolChoice: type' and 'case
+    # "tool": ... { type: "function", function: { name: toolChoice.toolName } }'
+    "azure": CHAT, "togetherai": CHAT, "fireworks": CHAT, "cerebras": CHAT, "openai-compatible-openrouter": CHAT,
+    "openai-compatible-sambanova": CHAT, "openai-compatible-huggingface": CHAT,
     # Responses: openai types/responses ToolChoiceFunctionParam {type: function, name}
     # providerOptions.openai.allowedTools (prepareResponsesTools: 'type: "allowed_tools", mode: (_e = allowedTools.mode)
     # != null ? _e : "auto", tools: allowedToolEntries'); openai types/responses ToolChoiceAllowedParam
@@ -139,7 +145,9 @@ WIRE: dict[str, dict[str, Row]] = {
 FAMILY = {"openai-chat": "chat", "groq": "groq", "xai": "chat", "openai-compatible": "chat", "deepseek": "chat",
           "mistral": "mistral", "openai-responses": "responses", "anthropic": "anthropic",
           "anthropic-thinking": "anthropic", "anthropic-sonnet-5-5": "anthropic", "google": "gemini",
-          "cohere": "cohere", "amazon-bedrock": "bedrock"}
+          "cohere": "cohere", "amazon-bedrock": "bedrock", "azure": "chat", "togetherai": "chat", "fireworks": "chat",
+          "cerebras": "chat", "openai-compatible-openrouter": "chat", "openai-compatible-sambanova": "chat",
+          "openai-compatible-huggingface": "chat"}
 # Keys a host documents beyond openai's types (api-docs.deepseek.com guides/thinking_mode): DeepSeek's thinking switch
 # ('{"thinking": {"type": "enabled/disabled"}}') and a tool-call turn's reasoning_content, which "must be fully passed
 # back to the API in all subsequent requests"
@@ -355,7 +363,9 @@ def test_the_sdk_says_when_it_changes_a_forcing_choice():
 MOCK_PROVIDER = {"openai-chat": "openai", "openai-responses": "openai-responses", "anthropic": "anthropic",
                  "anthropic-thinking": "anthropic", "anthropic-sonnet-5-5": "anthropic", "google": "gemini",
                  "mistral": "mistral", "groq": "groq", "cohere": "cohere", "deepseek": "deepseek", "xai": "xai",
-                 "openai-compatible": "vllm", "amazon-bedrock": "bedrock"}
+                 "openai-compatible": "vllm", "amazon-bedrock": "bedrock", "azure": "azure", "togetherai": "together",
+                 "fireworks": "fireworks", "cerebras": "cerebras", "openai-compatible-openrouter": "openrouter",
+                 "openai-compatible-sambanova": "sambanova", "openai-compatible-huggingface": "huggingface"}
 KEPT_HEADERS = ("content-type", "anthropic-version", "anthropic-beta", "user-agent")
 
 
@@ -478,20 +488,29 @@ RENDERED_AS = {"openai-chat": ("openai", "gpt-5.4-mini", {}), "openai-responses"
                "mistral": ("mistral", "mistral-small-latest", {}), "groq": ("groq", "openai/gpt-oss-120b", {}),
                "cohere": ("cohere", "command-a-03-2025", {}), "deepseek": ("deepseek", "deepseek-v4-flash", {}),
                "xai": ("xai", "grok-4.3", {}), "openai-compatible": ("vllm", "local-model", {}),
-               "amazon-bedrock": ("bedrock", "anthropic.claude-sonnet-4-6", {})}
+               "amazon-bedrock": ("bedrock", "anthropic.claude-sonnet-4-6", {}),
+               "azure": ("azure", None, {"deployment": "gpt-5.4-mini",
+                                         "endpoint": "https://example-resource.openai.azure.com"}),
+               "togetherai": ("together", "zai-org/GLM-5.1", {}),
+               "fireworks": ("fireworks", "accounts/fireworks/models/llama-v3p1-70b-instruct", {}),
+               "cerebras": ("cerebras", "gpt-oss-120b", {}),
+               "openai-compatible-openrouter": ("openrouter", "openai/gpt-5.4-mini", {}),
+               "openai-compatible-sambanova": ("sambanova", "Meta-Llama-3.3-70B-Instruct", {}),
+               "openai-compatible-huggingface": ("huggingface", "openai/gpt-oss-120b", {})}
 NEUTRAL = {"unset": None, "auto": "auto", "none": "none", "required": "required", "tool-get_time": "get_time",
            "activeTools-get_time-required": {"allowed": ["get_time"], "mode": "required"}}
 
 
 def _doc_rows() -> dict[tuple[str, str], list[str]]:
+    """(target, case) -> the row's cells; a heading naming several targets (### `a`, `b`) holds its rows to each."""
     rows: dict[tuple[str, str], list[str]] = {}
-    target = ""
+    targets: list[str] = []
     for line in DOC.read_text().splitlines():
         if line.startswith("### `"):
-            target = line.split("`")[1]
-        elif line.startswith("| ") and target and not line.startswith(("| case", "|---")):
+            targets = line.split("`")[1::2]
+        elif line.startswith("| ") and targets and not line.startswith(("| case", "|---")):
             cells = [c.strip() for c in line.strip("|").split(" | ")]
-            rows[(target, cells[0])] = cells
+            rows.update({(target, cells[0]): cells for target in targets})
     return rows
 
 
@@ -521,7 +540,7 @@ def test_doc_tables_hold_the_recordings_and_toolchoice_render():
             continue
         provider, model, settings = RENDERED_AS[target]
         scenario = {"tools": weather["tools"], "messages": [{"role": "user", "content": "What is the weather in Paris?"}],
-                    "providers": {provider: {"model": model, **settings}}}
+                    "providers": {provider: {**({"model": model} if model else {}), **settings}}}
         if NEUTRAL[case] is not None:
             scenario["tool_choice"] = NEUTRAL[case]
         translation = registry.translate(provider, load_scenario_dict(scenario))

@@ -155,6 +155,8 @@ def send_document(scenario_path: str, jobs: list[Any], repeat: int, wall_ms: flo
                           "status": s.status, "attempts": s.attempts,
                           "summary": summary_json(job) if repeat > 1 else None,
                           "results": [x.to_json(job.provider) for x in job.samples] if repeat > 1 else []})
+        if job.cuts:  # Ctrl-C cut these streams short: what had arrived of each, never in the summary
+            entry["cut"] = [x.to_json(job.provider) for x in job.cuts]
         providers.append(entry)
     return {"scenario": scenario_path, "sent": True, "providers": providers, "diff": send_diff(jobs),
             "wall_ms": round(wall_ms, 1)}

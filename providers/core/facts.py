@@ -212,7 +212,8 @@ FACTS: tuple[Fact, ...] = (
     # facts (core/capabilities.py WithoutTools): the translators refuse or omit the choice only where one says the
     # API refuses it, and providers/openai_chat_mock.py answers the hosts' words; a provider with no fact here is
     # not known to refuse it (no source was found for groq, deepseek, fireworks, together, sambanova, huggingface,
-    # cohere, ollama on 2026-11-26, searched again 2026-11-27; mistral's is its request library's rule)
+    # cohere, ollama on 2026-11-26, searched twice again 2026-11-27, the second time in their API specs, SDK docstrings
+    # and copies of their docs, each read listed in docs/fact-audit.md; mistral's is its request library's rule)
     Fact("openai.tool_choice_without_tools", ("openai",),
          "a request with tool_choice and no tools is refused with 400 invalid_request_error, \"auto\" included",
          f"RageAgainstThePixel/OpenAI-DotNet#479 (the response body quoted; tests/data/responses/errors/"
@@ -481,7 +482,9 @@ FACTS: tuple[Fact, ...] = (
     Fact("openai.strict_schema_limits", ("openai", "openai-responses"),
          "a strict schema takes at most 5000 object properties, 10 levels of nesting, 1000 enum values, 120,000 "
          "characters of property names, definition names, enum and const values, and 15,000 characters in one string "
-         "enum of more than 250 values (secondary copies of OpenAI's page: a warning)",
+         "enum of more than 250 values (secondary copies of OpenAI's page: a warning, as no OpenAI source read ties a "
+         "refusal to these numbers: the page's 'you will receive an error' is said of an unsupported schema, beside the "
+         "keyword list, and no 400 for a size limit is recorded; docs/fact-audit.md, 2026-11-27)",
          f"platform.openai.com/docs/guides/structured-outputs#supported-schemas, not readable here; its words as "
          f"copied by jsonschemaprofiles.unitvectorylabs.com/schemas/openai (February 2026){CITE_END}'Up to 5,000 "
          "object properties total', 'Up to 10 nested object levels', 'Total string length across property names, "
@@ -489,7 +492,14 @@ FACTS: tuple[Fact, ...] = (
          "the schema', 'If one string enum has more than 250 values, combined enum string length must be <= 15,000 "
          "characters'; the same numbers in artifactize-core 0.14.2 structured/limits.rs (docs.rs); the page's older "
          "words were 'up to 100 object properties total, with up to 5 levels of nesting' "
-         "(community.openai.com/t/918388)", "2026-11-26"),
+         "(community.openai.com/t/918388); re-read 2026-11-27 in fuller copies of the page (developers.openai.com/api/"
+         "docs/guides/structured-outputs#supported-schemas, found by the code index): 'A schema may have up to 5000 "
+         "object properties total, with up to 10 levels of nesting.', '... cannot exceed 120,000 characters.', and, "
+         "after 'Some type-specific keywords are not yet supported' and the fine-tuned models' list, 'If you turn on "
+         "Structured Outputs by supplying strict: true and call the API with an unsupported JSON Schema, you will "
+         "receive an error.'; openai/openai-java JsonSchemaValidator.kt (stored copy at 2496464) still checks the "
+         "older numbers (MAX_OBJECT_PROPERTIES = 100, MAX_NESTING_DEPTH = 5) 'so that it can be determined to be "
+         "likely to be accepted'", "2026-11-27"),
     Fact("cohere.strict_field_limit", ("cohere",),
          "with strict_tools true, Cohere's docs allow at most 200 fields across all tools of one call (no recorded "
          "refusal: a warning)",

@@ -171,8 +171,10 @@ class SendResult(_Result):
             data = sample_json(self.provider, self.translation, self.samples[0], raw)
         else:
             data = repeat_json(self.provider, self.translation, self.collected)
-        if self.interrupted:  # one sample: its stream cut short (``send``)
+        if self.interrupted:
             data["partial"] = {"done": self.interrupted.done, "requested": self.repeat}
+            if self.collected is not None and self.collected.cut:  # samples cut mid-stream: not in the tally
+                data["partial"]["cut"] = sorted(self.collected.cut, key=lambda r: r["sample"])
         return outcomes.shown(data, self.secrets)
 
 
@@ -207,14 +209,14 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     if repeat > 1:
         result.collected = runner.Collector(provider, keep, raw)
 
-    def each(job: Any, sample: Any) -> None:
+    def each(job: Any, sample: Any, cut: bool = False) -> None:
         if folder is not None:
             from .save import save_sample
 
             save_sample(folder, provider, translation, sample, result.secrets)
         categories.add(sample.verdict["category"])
         if result.collected is not None:
-            result.collected.add(sample)
+            (result.collected.add_cut if cut else result.collected.add)(sample)
         if on_sample is not None:
             on_sample(sample)
 
@@ -222,16 +224,9 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
         runner.run(jobs, repeat, run_settings, each)
     except KeyboardInterrupt:
         result.samples = jobs[0].samples
-        cut = jobs[0].cut if repeat == 1 and not result.samples else None
-        if cut is not None and cut.status is not None:  # one sample, its stream begun: what had arrived is kept
-            each(jobs[0], cut)
-            jobs[0].samples.append(cut)
-            result.interrupted = Interrupted(0, 1, "samples", folder is not None,
-                                             shown=f"what had arrived of its stream, {cut.stream['events']} events,")
-        elif not result.done:
+        result.interrupted = _kept_at_interrupt(result, jobs[0], each, folder is not None)
+        if result.interrupted is None:
             raise
-        else:
-            result.interrupted = Interrupted(result.done, repeat, "samples", folder is not None)
     result.samples = jobs[0].samples
     if result.interrupted:
         result.code = outcomes.INTERRUPTED
@@ -244,6 +239,25 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     else:
         result.code = outcomes.outcome({"category": c} for c in categories)
     return result
+
+
+def _kept_at_interrupt(result: SendResult, job: Any, each: Callable[..., None], saved: bool) -> Interrupted | None:
+    """After Ctrl-C: the finished samples stand (saved and tallied as they came); each stream cut short after its
+    answer began is kept with what had arrived (``job.arrived``: judged an error, stream.interrupted), saved and
+    shown too. One sample: the cut one is the sample (done 0 of 1). Several: the cut ones stand apart from the
+    tally (``Collector.add_cut``), which counts finished samples alone. None when nothing is kept."""
+    cuts = job.arrived() if result.repeat > 1 or not result.samples else []
+    if not cuts and not result.done:
+        return None
+    for cut in cuts:
+        each(job, cut, cut=True)
+    if result.collected is None and cuts:  # one sample, its stream begun
+        job.samples.append(cuts[0])
+        return Interrupted(0, 1, "samples", saved,
+                           shown=f"what had arrived of its stream, {cuts[0].stream['events']} events,")
+    note = (f"; {len(cuts)} cut short mid-stream, kept with what had arrived, not in the tally"
+            if cuts else "")
+    return Interrupted(result.done, result.repeat, "samples", saved, note)
 
 
 def _save_folder(save: Path | None) -> Path | None:
@@ -324,12 +338,7 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
     try:
         runner.run(jobs, repeat, run_settings, on_sample)
     except KeyboardInterrupt:  # what finished is kept (and was saved), marked partial
-        for j in jobs:
-            j.samples.sort(key=lambda s: s.index)
-            if j.prepared is not None and not j.samples:
-                j.skipped = "interrupted before it answered"
-        interrupted = Interrupted(sum(len(j.samples) for j in jobs), repeat * sum(1 for j in jobs if j.prepared),
-                                  "samples", save is not None)
+        interrupted = _compare_interrupted(jobs, repeat, on_sample, save is not None)
     for j in jobs:  # the jobs are the result's records: the resolved keys stay in result.secrets alone
         if j.prepared is not None:
             j.prepared = j.prepared.shown()
@@ -346,6 +355,31 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
     else:
         result.code = outcomes.outcome((s.verdict for j in jobs for s in j.samples), refused=refused)
     return result
+
+
+def _compare_interrupted(jobs: list[Any], repeat: int, on_sample: Callable[[Any, Any], None] | None,
+                         saved: bool) -> Interrupted:
+    """After Ctrl-C in compare --send: each provider keeps its finished samples, and each stream cut short after
+    its answer began with what had arrived (``job.cuts``, saved as ``send`` saves it: stream.interrupted, judged
+    an error). One sample a provider: the cut one is its sample, as for ``send``; several: the cut ones stand
+    apart from the provider's tally (the document's ``cut``)."""
+    done = cut = 0
+    for j in jobs:
+        j.samples.sort(key=lambda s: s.index)
+        done += len(j.samples)
+        j.cuts = j.arrived() if j.prepared is not None else []
+        cut += len(j.cuts)
+        for sample in j.cuts:
+            if on_sample is not None:
+                on_sample(j, sample)
+        if repeat == 1 and j.cuts and not j.samples:
+            j.samples.append(j.cuts[0])
+        elif j.prepared is not None and not j.samples:
+            j.skipped = ("interrupted before it answered" if not j.cuts else
+                         f"interrupted before a sample finished ({len(j.cuts)} cut short mid-stream)")
+    note = (f"; {cut} cut short mid-stream, kept with what had arrived{', not in the tallies' if repeat > 1 else ''}"
+            if cut else "")
+    return Interrupted(done, repeat * sum(1 for j in jobs if j.prepared), "samples", saved, note)
 
 
 # ---- probe ----------------------------------------------------------------------------------------

@@ -196,9 +196,7 @@ RULES: tuple[Rule, ...] = (
          "error.' '{type: \"auto\"} (the default) and {type: \"none\"} are supported. Forcing a tool call with {type: "
          "\"any\"} or {type: \"tool\", name: \"...\"} returns a 400 error.'; re-read 2026-11-27 at models/opus-5-5/whats-new-opus-5-5: 'Forced tool use returns an error.' ... 'The first "
          "three also apply on Claude Fable 5.1.'", verified=_AUDITED),
-    # Fable / Mythos 5.2: the thinking facts only. Neither the what's-new page nor the migration guide, as stored on
-    # 2026-11-26, says whether a forcing tool_choice is taken (5.1 refuses it), so no forced_tool_choice is set: it is
-    # sent, never refused on a guess, and the ledger says the fact is unstated (model_rule.unstated).
+    # Fable / Mythos 5.2: the thinking facts only; a forcing tool_choice is unstated (sent and said, never refused)
     Rule("claude-5.2-always-adaptive", _CLAUDE_PROVIDERS, r"claude-(?:fable|mythos)-5-2" + _V,
          {"thinking_form": "adaptive", "thinking_default": True, "thinking_always_on": True},
          _DOCS + "models/fable-5-2/whats-new-fable-5-2 (claude-fable-5-2 and claude-mythos-5-2): 'Claude Fable 5.2 and "
@@ -280,6 +278,10 @@ RULES: tuple[Rule, ...] = (
          "2026-11-27 at docs.claude.com/en/docs/about-claude/models/extended-thinking-models: 'Extended thinking is "
          "supported in the following models: - Claude Sonnet 4.5 ... - Claude Sonnet 3.7 (claude-3-7-sonnet-20250219) "
          "... - Claude Opus 4 (claude-opus-4-20250514)', no Claude 3 / 3.5 model among them)", verified=_AUDITED),
+    Rule("bedrock-sonnet-5-forced-choice", ("bedrock",), r"claude-sonnet-5" + _V, {"forced_choice_with_adaptive": False},
+         "anthropics/skills skills/claude-api/shared/model-migration.md (at 9d2f1ae, 2026-07-01) 'Breaking changes (will 400 on "
+         "Claude Sonnet 5)': '3. Bedrock only: forced `tool_choice` requires `thinking: {type: \"disabled\"}`. ... The "
+         "Claude API and Vertex AI do not require this.' (docs/fact-audit.md)", verified=_AUDITED, family=False),
     Rule("claude-thinking-forced-choice", _CLAUDE_PROVIDERS, r"claude-",
          {"forced_choice_with_thinking": False, "forced_choice_with_adaptive": True},
          _ANTHROPIC_FORCED + " (re-read 2026-11-27: 'Limit tool choice to auto or none in manual mode')", family=False,

@@ -111,11 +111,22 @@ class Job:
     prepared: Any = None
     skipped: str | None = None
     samples: list[Sample] = field(default_factory=list)
-    cut: Sample | None = None  # a streamed sample Ctrl-C cut short: what had arrived of it (stream_sample)
+    # streamed samples Ctrl-C cut short, in the order they were cut: what had arrived of each (stream_sample)
+    cuts: list[Sample] = field(default_factory=list)
 
     @property
     def first(self) -> Sample | None:
         return self.samples[0] if self.samples else None
+
+    @property
+    def cut(self) -> Sample | None:
+        """The last stream Ctrl-C cut short (one sample, or one loop step, has one at most)."""
+        return self.cuts[-1] if self.cuts else None
+
+    def arrived(self) -> list[Sample]:
+        """The streams Ctrl-C cut short after their answer began (a status came), by sample number: what is kept
+        of them (a stream cut before its answer began holds nothing that arrived)."""
+        return sorted((s for s in self.cuts if s.status is not None), key=lambda s: s.index)
 
 
 @dataclass(frozen=True)
@@ -347,7 +358,7 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
     """A ``--stream`` request: read and assemble the stream as it arrives (streaming.stream_reply) and
     judge the assembled reply. A stream that failed before its first event (no answer, or a
     retryable status) is retried as ``send_async`` retries; once events arrived, never. On Ctrl-C, what had
-    arrived becomes ``job.cut`` (judged: an error, stream.interrupted) before the cancellation goes on."""
+    arrived joins ``job.cuts`` (judged: an error, stream.interrupted) before the cancellation goes on."""
     import asyncio
     import time
 
@@ -367,7 +378,7 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
     def keep_cut(result: Any) -> None:
         attempts.append({"status": result.status, "error": "interrupted (Ctrl-C)",
                          "latency_ms": round(result.timings.total_ms or 0.0, 1), "wait_s": 0.0, "wait_source": None})
-        job.cut = sample_of(result)
+        job.cuts.append(sample_of(result))
 
     while True:
         # keep_events=False: a sample keeps the stream's bytes and its summary, never the parsed events (held
@@ -432,6 +443,12 @@ class Collector:
         self.reasons: Counter[str] = Counter()
         self.unenforced = False
         self.raws: list[tuple[int, Any, str]] = []
+        self.cut: list[dict[str, Any]] = []  # results of samples Ctrl-C cut mid-stream: kept, never tallied
+
+    def add_cut(self, sample: Sample) -> None:
+        """A sample Ctrl-C cut short mid-stream: its result (what had arrived, stream.interrupted) is kept apart
+        from the tally, which counts finished samples alone (a cut is the user's stop, not the model's answer)."""
+        self.cut.append(sample.to_json(self.provider, self.raw))
 
     def add(self, sample: Sample) -> None:
         result = sample.to_json(self.provider, self.raw)  # with raw: the parsed body in result["raw"]

@@ -21,6 +21,10 @@ import { createDeepSeek } from '@ai-sdk/deepseek';
 import { createXai } from '@ai-sdk/xai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
+import { createAzure } from '@ai-sdk/azure';
+import { createTogetherAI } from '@ai-sdk/togetherai';
+import { createFireworks } from '@ai-sdk/fireworks';
+import { createCerebras } from '@ai-sdk/cerebras';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = process.env.VERCEL_OUT || join(HERE, '..', '..', 'data', 'peers', 'vercel');
@@ -87,6 +91,16 @@ const TARGETS = {
   xai: { mock: 'xai', model: (u) => createXai({ baseURL: u, apiKey: KEY })('grok-4.3') },
   'openai-compatible': { mock: 'vllm', model: (u) => createOpenAICompatible({ name: 'local', baseURL: u, apiKey: KEY })('local-model') },
   'amazon-bedrock': { mock: 'bedrock', model: bedrock },
+  // Azure: azure(id) is the Responses model; the chat model on a deployment URL is the request toolchoice's azure row
+  // builds (POST {endpoint}/openai/deployments/{deployment}/chat/completions?api-version=...)
+  azure: { mock: 'azure', model: azure },
+  togetherai: { mock: 'together', model: together },
+  fireworks: { mock: 'fireworks', model: fireworks },
+  cerebras: { mock: 'cerebras', model: cerebras },
+  // the hosts with no @ai-sdk package of their own for chat completions, through @ai-sdk/openai-compatible
+  'openai-compatible-openrouter': { mock: 'openrouter', model: (u) => createOpenAICompatible({ name: 'openrouter', baseURL: u, apiKey: KEY })('openai/gpt-5.4-mini') },
+  'openai-compatible-sambanova': { mock: 'sambanova', model: (u) => createOpenAICompatible({ name: 'sambanova', baseURL: u, apiKey: KEY })('Meta-Llama-3.3-70B-Instruct') },
+  'openai-compatible-huggingface': { mock: 'huggingface', model: (u) => createOpenAICompatible({ name: 'huggingface', baseURL: u, apiKey: KEY })('openai/gpt-oss-120b') },
   // providerOptions for parallel tool calls (`cases` replaces CASES), into OPTIONS_OUT
   'openai-chat-parallel': { options: true, mock: 'openai', model: (u) => createOpenAI({ baseURL: u, apiKey: KEY }).chat('gpt-5.4-mini'),
     cases: parallel('openai', 'parallelToolCalls') },
@@ -99,6 +113,14 @@ const TARGETS = {
   'anthropic-parallel': { options: true, mock: 'anthropic', model: (u) => createAnthropic({ baseURL: `${u}/v1`, apiKey: KEY })('claude-sonnet-5'),
     cases: parallel('anthropic', 'disableParallelToolUse') },
   'amazon-bedrock-parallel': { options: true, mock: 'bedrock', model: bedrock, cases: parallel('anthropic', 'disableParallelToolUse') },
+  'azure-parallel': { options: true, mock: 'azure', model: azure, cases: parallel('openai', 'parallelToolCalls') },
+  // @ai-sdk/openai-compatible (and the host packages built on it) has no parallel option of its own: the keys of
+  // providerOptions[name] it does not know go into the body as given
+  'openai-compatible-parallel': { options: true, mock: 'vllm', model: (u) => createOpenAICompatible({ name: 'vllm', baseURL: u, apiKey: KEY })('local-model'),
+    cases: parallel('vllm', 'parallel_tool_calls') },
+  'togetherai-parallel': { options: true, mock: 'together', model: together, cases: parallel('togetherai', 'parallel_tool_calls') },
+  'fireworks-parallel': { options: true, mock: 'fireworks', model: fireworks, cases: parallel('fireworks', 'parallel_tool_calls') },
+  'cerebras-parallel': { options: true, mock: 'cerebras', model: cerebras, cases: parallel('cerebras', 'parallel_tool_calls') },
   // adaptive thinking: the package's rejectsForcedToolUse looks only at thinkingType === "enabled"
   'anthropic-adaptive': { options: true, mock: 'anthropic', model: (u) => createAnthropic({ baseURL: `${u}/v1`, apiKey: KEY })('claude-sonnet-4-6'),
     only: ['auto', 'required', 'tool-get_time'], providerOptions: { anthropic: { thinking: { type: 'adaptive' } } } },
@@ -108,6 +130,14 @@ function bedrock(u) {
   return createAmazonBedrock({ baseURL: u, region: 'us-east-1', accessKeyId: 'AKIAPLACEHOLDER00000',
     secretAccessKey: 'placeholder-secret' })('anthropic.claude-sonnet-4-6');
 }
+
+function azure(u) {
+  return createAzure({ baseURL: `${new URL(u).origin}/openai`, apiKey: KEY, useDeploymentBasedUrls: true,
+    apiVersion: '2024-10-21' }).chat('gpt-5.4-mini');
+}
+function together(u) { return createTogetherAI({ baseURL: u, apiKey: KEY })('zai-org/GLM-5.1'); }
+function fireworks(u) { return createFireworks({ baseURL: u, apiKey: KEY })('accounts/fireworks/models/llama-v3p1-70b-instruct'); }
+function cerebras(u) { return createCerebras({ baseURL: u, apiKey: KEY })('gpt-oss-120b'); }
 
 // each choice with the package's parallel-calls option on and off (`key`: parallelToolCalls or disableParallelToolUse)
 function parallel(space, key) {

@@ -1,0 +1,255 @@
+"""The suite's worker processes, forked after collection (``--workers N``; hooks in tests/conftest.py).
+
+pytest-xdist starts each worker as a new interpreter that imports pytest and its plugins and collects the whole
+suite again, and each worker then imports the official SDKs and agent frameworks its files use: on two cores
+with three workers that was ~2.5 s of collection and ~5 s of the same imports, three times over. Here the
+parent collects once, imports the SDKs once (``SHARED``), and forks its workers; they share what it loaded, copy
+on write (``gc.freeze`` keeps the collector from touching those pages).
+
+What stays as xdist's ``--dist loadfile`` did: each file goes whole to one worker, in the order the parent hands
+them out (a worker takes the next file when it starts its file's last test, so module fixtures end where the
+file does and session fixtures live on); every report, warning and crash comes back to the parent, which reports
+them through pytest's own hooks (the terminal, ``-x``, the exit code, ``--durations``). A worker that dies fails
+the test it was running and the rest of its file, by name.
+
+``--workers 0`` runs in one process, as pytest does alone; the realmodel tests always do (one llama.cpp server).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import sys
+import threading
+import traceback
+import warnings
+from multiprocessing.connection import Connection, Pipe, wait
+from typing import Any
+
+import pytest
+
+# Imported once in the parent before the fork: each is used by files that land on every worker (the module
+# dump of a run under xdist found all of them in all three workers). Imported only where installed.
+SHARED = ("openai", "anthropic", "google.genai", "mcp", "botocore.session", "agents", "langchain_core.messages",
+          "langchain_openai", "langchain_anthropic", "hypothesis", "jsonschema", "opentelemetry.sdk.trace")
+
+
+def preload() -> list[str]:
+    """SHARED's modules, imported; refuses to leave a thread behind (a fork copies only the calling thread)."""
+    loaded = []
+    for name in SHARED:
+        try:
+            if importlib.util.find_spec(name.split(".")[0]) is None:
+                continue
+        except (ImportError, ValueError):
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            __import__(name)
+        loaded.append(name)
+    assert threading.active_count() == 1, ("an import started a thread before the fork", threading.enumerate())
+    return loaded
+
+
+def units(items: list[pytest.Item], first: dict[int, tuple[str, ...]]) -> tuple[list[list[int]], dict[int, list[int]]]:
+    """The items by file (in collection order), and which units each worker takes before the shared queue."""
+    by_file: dict[str, list[int]] = {}
+    for index, item in enumerate(items):
+        by_file.setdefault(item.nodeid.split("::", 1)[0], []).append(index)
+    files = list(by_file)
+    unit_of = {path: n for n, path in enumerate(files)}
+    preferred = {worker: [unit_of[p] for p in paths if p in unit_of] for worker, paths in first.items()}
+    return [by_file[path] for path in files], preferred
+
+
+class Parent:
+    """Hands out files, takes back reports, reports them; the worker side is ``_work``."""
+
+    def __init__(self, session: pytest.Session, workers: int, first: dict[int, tuple[str, ...]]) -> None:
+        self.session, self.config = session, session.config
+        self.units, preferred = units(session.items, first)
+        taken = {u for us in preferred.values() for u in us}
+        self.preferred = preferred
+        self.queue = [u for u in range(len(self.units)) if u not in taken]
+        self.workers = workers
+        self.running: dict[int, tuple[int, Connection]] = {}  # worker -> (pid, connection)
+        self.current: dict[int, str | None] = {}  # worker -> the node id it is running
+        self.pending: dict[int, list[int]] = {}  # worker -> the items of its units not yet reported
+
+    def next_unit(self, worker: int) -> int | None:
+        if self.session.shouldstop or self.session.shouldfail:
+            return None
+        mine = self.preferred.get(worker, [])
+        if mine:
+            return mine.pop(0)
+        for other in self.preferred.values():  # another worker's first files, before the rest
+            if other:
+                return other.pop()
+        return self.queue.pop(0) if self.queue else None
+
+    def run(self) -> None:
+        self.config._tmp_path_factory.getbasetemp()  # type: ignore[attr-defined]  # one basetemp, made before the fork
+        sys.stdout.flush()
+        sys.stderr.flush()
+        for worker in range(self.workers):
+            mine, theirs = Pipe(duplex=True)
+            pid = os.fork()
+            if pid == 0:  # the worker
+                mine.close()
+                code = 1
+                try:
+                    code = _work(self.session, worker, theirs)
+                except BaseException:  # noqa: BLE001 -- said to the parent by the lost connection
+                    traceback.print_exc()
+                finally:
+                    os._exit(code)
+            theirs.close()
+            self.running[worker] = (pid, mine)
+            self.current[worker] = None
+            self.pending[worker] = []
+        try:
+            self._serve()
+        except BaseException:
+            self._stop_all()
+            raise
+        if self.session.shouldfail:
+            raise self.session.Failed(self.session.shouldfail)
+        if self.session.shouldstop:
+            raise self.session.Interrupted(self.session.shouldstop)
+
+    def _serve(self) -> None:
+        by_connection = {conn: worker for worker, (_, conn) in self.running.items()}
+        while by_connection:
+            for conn in wait(list(by_connection)):
+                worker = by_connection[conn]  # type: ignore[index]
+                try:
+                    kind, data = conn.recv()  # type: ignore[union-attr]
+                except (EOFError, OSError):
+                    self._lost(worker)
+                    del by_connection[conn]  # type: ignore[arg-type]
+                    continue
+                self._handle(worker, kind, data, conn)  # type: ignore[arg-type]
+                if kind == "done":
+                    del by_connection[conn]  # type: ignore[arg-type]
+                    os.waitpid(self.running[worker][0], 0)
+            if self.session.shouldstop or self.session.shouldfail:
+                self._stop_all()
+                return
+
+    def _handle(self, worker: int, kind: str, data: Any, conn: Connection) -> None:
+        hook = self.config.hook
+        if kind == "want":
+            unit = self.next_unit(worker)
+            if unit is not None:
+                self.pending[worker].extend(self.units[unit])
+            conn.send(None if unit is None else self.units[unit])
+        elif kind == "start":
+            self.current[worker] = data[0]
+            hook.pytest_runtest_logstart(nodeid=data[0], location=tuple(data[1]))
+        elif kind == "report":
+            report = hook.pytest_report_from_serializable(config=self.config, data=data)
+            hook.pytest_runtest_logreport(report=report)
+        elif kind == "finish":
+            hook.pytest_runtest_logfinish(nodeid=data[0], location=tuple(data[1]))
+            self.current[worker] = None
+            index = data[2]
+            if index in self.pending[worker]:
+                self.pending[worker].remove(index)
+        elif kind == "warning":
+            category = _warning_class(data["category"])
+            message = warnings.WarningMessage(category(data["message"]), category, data["filename"], data["lineno"])
+            hook.pytest_warning_recorded.call_historic(kwargs={
+                "warning_message": message, "when": data["when"], "nodeid": data["nodeid"],
+                "location": tuple(data["location"]) if data["location"] else None})
+
+    def _lost(self, worker: int) -> None:
+        """The worker ended without saying it was done: its test, and the rest of its file, fail by name."""
+        pid, _ = self.running[worker]
+        _, status = os.waitpid(pid, 0)
+        said = (f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit code {os.WEXITSTATUS(status)}")
+        for index in list(self.pending[worker]):
+            item = self.session.items[index]
+            running = item.nodeid == self.current[worker]
+            report = pytest.TestReport(
+                item.nodeid, item.location, {}, "failed",
+                f"worker {worker} (pid {pid}) ended with {said} "
+                + ("while running this test" if running else "before it ran this test"), "call", [])
+            self.config.hook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+            self.config.hook.pytest_runtest_logreport(report=report)
+            self.config.hook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+        self.pending[worker] = []
+
+    def _stop_all(self) -> None:
+        for pid, conn in self.running.values():
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            conn.close()
+        for pid, _ in self.running.values():
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+
+
+def _warning_class(name: str) -> type[Warning]:
+    found = getattr(__builtins__ if isinstance(__builtins__, dict) else __builtins__, name, None)  # type: ignore[arg-type]
+    if isinstance(found, type) and issubclass(found, Warning):
+        return found
+    return UserWarning
+
+
+class _Relay:
+    """In a worker: every report and warning goes to the parent instead of this process's terminal."""
+
+    def __init__(self, conn: Connection, config: pytest.Config) -> None:
+        self.conn, self.config = conn, config
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.conn.send(("report", self.config.hook.pytest_report_to_serializable(config=self.config, report=report)))
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_warning_recorded(self, warning_message: warnings.WarningMessage, when: str, nodeid: str,
+                                location: tuple[str, int, str] | None) -> None:
+        self.conn.send(("warning", {"message": str(warning_message.message),
+                                    "category": warning_message.category.__name__,
+                                    "filename": warning_message.filename, "lineno": warning_message.lineno,
+                                    "when": when, "nodeid": nodeid, "location": list(location) if location else None}))
+
+
+def _work(session: pytest.Session, worker: int, conn: Connection) -> int:
+    config = session.config
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.environ["TOOLCHOICE_TEST_WORKER"] = f"w{worker}"
+    capture = config.pluginmanager.getplugin("capturemanager")
+    if capture is not None:  # a capture file of its own: the parent's is shared after the fork
+        capture.stop_global_capturing()
+        capture.start_global_capturing()
+        capture.suspend_global_capture()
+    terminal = config.pluginmanager.getplugin("terminalreporter")
+    if terminal is not None:
+        config.pluginmanager.unregister(terminal)
+    config.pluginmanager.register(_Relay(conn, config), "forked-relay")
+    items = session.items
+
+    def want() -> list[int]:
+        conn.send(("want", None))
+        got: list[int] | None = conn.recv()
+        return got or []
+
+    todo = want()
+    while todo:
+        index = todo.pop(0)
+        if not todo:  # the file's last test: the next file decides what it tears down
+            todo = want()
+        item = items[index]
+        nextitem = items[todo[0]] if todo else None
+        conn.send(("start", (item.nodeid, list(item.location))))
+        item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+        conn.send(("finish", (item.nodeid, list(item.location), index)))
+    conn.send(("done", None))
+    conn.close()
+    return 0
