@@ -33,13 +33,15 @@ def _calls_text(reply: Reply) -> str:
 
 def _call_parts(reply: Reply, begun: bool = False) -> str:
     """Each call as name(arguments); ``begun``: calls a cut stream had begun, their arguments as far as they came."""
+    from .call_lines import arguments_cut
+
     parts = []
     for call in reply.tool_calls:
         if call.arguments is not None:
             args = compact(call.arguments)
         else:
             args = (call.raw_arguments or "") if begun else f"<{call.arguments_error}>"
-        parts.append(f"{call.name}({args[:80]})")
+        parts.append(f"{call.name}({arguments_cut(args, 80)})")  # cut where an argument ends, with "…"
     return "\n".join(parts)
 
 

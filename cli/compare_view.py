@@ -42,6 +42,14 @@ DROP_ORDER = ("endpoint", "tools", "parallel", "strict", "tokens in/out", "laten
 WRAPS = {"tool_choice on the wire", "calls", "verdict", "what changed / what to know", "evidence", "API tool_choice"}
 SEVERITY_STYLE_TEXT = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 DIFF_MARK = "*"  # marks a differing cell when there is no colour to see
+WIRE = "tool_choice on the wire"
+
+
+def _breaks(column: str, columns: tuple[str, ...]) -> bool:
+    """Whether ``column``'s cells are broken only where an argument ends (``call_lines``): the calls, and beside them
+    (compare --send, whose calls column holds its arguments' width) the tool_choice on the wire, JSON too. The dry
+    run's wire column folds as before (its layouts at 60 to 200 columns are tuned by tests/test_table_layout.py)."""
+    return column == "calls" or (column == WIRE and "calls" in columns)
 
 
 def colourless(console: object) -> bool:
@@ -82,7 +90,7 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     if best is None:  # not even the fewest columns at their least (a tool name of 48 beside an interval): one a row
         from .record_rows import record_table
 
-        return record_table(width, list(columns), cells, short=SHORT, title=title)
+        return record_table(width, list(columns), cells, short=SHORT, title=title, calls=("calls",))
     _, _, chosen, short, needs, widths = best
     table = Table(title=title, show_lines=show_lines, title_justify="left")
     for column in chosen:
@@ -92,7 +100,7 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
         else:
             table.add_column(header, no_wrap=True)
     for row in cells:
-        table.add_row(*(_calls_broken(row[columns.index(c)], widths.get(c)) if c == "calls"
+        table.add_row(*(_calls_broken(row[columns.index(c)], widths.get(c), c == WIRE) if _breaks(c, columns)
                         else _units_held(console, row[columns.index(c)], widths.get(c)) for c in chosen))
     left_out = [c for c in columns if c not in chosen]
     if left_out:  # never silently: say which, and where they are whole
@@ -116,6 +124,7 @@ class _Texts:
         self._columns: dict[int, list[list[str]]] = {}
         self._longest: dict[int, int] = {}
         self._names: dict[int, int] = {}
+        self._pieces: dict[int, int] = {}
 
     def lines(self, index: int) -> list[list[str]]:
         found = self._columns.get(index)
@@ -128,6 +137,16 @@ class _Texts:
         if index not in self._longest:
             self._longest[index] = max((len(line) for lines in self.lines(index) for line in lines), default=0)
         return self._longest[index]
+
+    def longest_piece(self, index: int, json: bool = False) -> int:
+        """The widest piece of a call (``json``: of JSON) in the column (``call_lines.longest_piece``), up to
+        ``PIECE_LEAST``."""
+        if index not in self._pieces:
+            from .call_lines import PIECE_LEAST, longest_piece
+
+            self._pieces[index] = min(PIECE_LEAST, max((longest_piece(str(row[index]), json) for row in self.cells),
+                                                        default=0))
+        return self._pieces[index]
 
     def longest_name(self, index: int) -> int:
         """``_longest_name`` of the column."""
@@ -158,6 +177,18 @@ def _folded_lines(lines: list[str], width: int) -> int:
     return total
 
 
+def _call_lines_count(lines: list[str], width: int, json: bool = False) -> int:
+    """How many lines a calls cell takes at ``width``: its calls broken where an argument ends (``json``: a wire
+    cell's JSON), any other line folded as rich folds it."""
+    from .call_lines import call_lines, json_lines
+
+    total = 0
+    for line in lines:
+        broken = json_lines(line, width) if json else call_lines(line, width)
+        total += len(broken) if broken is not None else _folded_lines([line], width)
+    return total
+
+
 def _layout(chosen: list[str], columns: tuple[str, ...], texts: _Texts, short: bool, width: int,
             show_lines: bool) -> tuple[int, int, list[str], bool, dict[str, tuple[int, int]], dict[str, int]] | None:
     """The lines a layout of ``chosen`` columns takes at ``width`` (header, rows, borders) and the cells its folding
@@ -173,7 +204,8 @@ def _layout(chosen: list[str], columns: tuple[str, ...], texts: _Texts, short: b
         cell_lines = texts.lines(columns.index(column))
         at = widths.get(column)
         for i, lines in enumerate(cell_lines):
-            tall = len(lines) if at is None else _folded_lines(lines, at)
+            tall = (len(lines) if at is None else _call_lines_count(lines, at, column == WIRE)
+                    if _breaks(column, columns) else _folded_lines(lines, at))
             if tall > heights[i]:
                 heights[i] = tall
     borders = 4 + (max(0, rows - 1) if show_lines else 0)
@@ -202,23 +234,21 @@ def _longest_name(cells: list[list[object]], index: int) -> int:
     return max([len(name + bracket) for name, bracket, _ in words if _NAME.fullmatch(name)] + list(units), default=0)
 
 
-_CALL = re.compile(r"([\w.$:/-]{1,64}\()(\S)")  # a call's name and bracket, before its arguments
+def _calls_broken(cell: object, width: int | None, json: bool = False) -> object:
+    """A call too wide for its column broken where an argument ends (``call_lines``: `get_weather(` over
+    `{"city":"example",` over `"days":1})`, never `{"city":"exa` over `mple"`); ``json``: a tool_choice on the wire
+    as JSON, broken so too."""
+    from .call_lines import broken
 
-
-def _calls_broken(cell: object, width: int | None) -> object:
-    """A call too wide for its column broken after its name's bracket where its arguments then fit a line
-    (`get_weather(` over `{"city":"example"})`, not `get_weather({"city":"e` over `xample"})`)."""
     plain = getattr(cell, "plain", None)
     if width is None or plain is None or getattr(cell, "spans", True):
         return cell
-    lines = plain.split("\n")
-    broken = [_CALL.sub(r"\1\n\2", line, count=1) if len(line) > width and line.find("(") < width
-              and len(line) - line.find("(") - 1 <= width else line for line in lines]  # the arguments then whole
-    if broken == lines:
+    text = broken(plain, width, json)
+    if text == plain:
         return cell
-    text = cell.copy()  # type: ignore[attr-defined]
-    text.plain = "\n".join(broken)  # one style over the whole cell (no spans): it stays
-    return text
+    out = cell.copy()  # type: ignore[attr-defined]
+    out.plain = text  # one style over the whole cell (no spans): it stays
+    return out
 
 
 def _units_held(console: object, cell: object, width: int | None) -> object:
@@ -254,6 +284,8 @@ def _needs(chosen: list[str], columns: tuple[str, ...], texts: _Texts,
         longest = texts.longest(index)
         if column in WRAPS:
             least = max(_least(header), texts.longest_name(index))
+            if _breaks(column, columns):  # an argument whole where it is not too long: past it, shortened ("…")
+                least = max(least, texts.longest_piece(index, column == WIRE))
             needs[column] = (least, max(least, longest))
         else:
             needs[column] = (max(len(header), longest),) * 2

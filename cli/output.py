@@ -419,14 +419,15 @@ _WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does no
 
 def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
                  right: tuple[str, ...] = (), title: str | None = None, lines: bool = False,
-                 word_cap: int = _WORD_CAP, caps: dict[str, int] | None = None) -> Any:
+                 word_cap: int = _WORD_CAP, caps: dict[str, int] | None = None, calls: tuple[str, ...] = ()) -> Any:
     """A table whole at ``width``: bordered under its headers where rich lays it out with every header word
     and cell word unbroken; else without side borders, under the ``short`` headers, words unbroken where that
     fits; else one row a record, each value after its header. ``right``: the right-justified columns; ``lines``:
     a rule between rows; ``word_cap``: the longest word that decides the layout (a longer one folds anyway);
     ``caps``: another for a column (by header): longer where its words are names (`{tool: plan_tool_call}` read
     `{tool:` over `plan_tool_call` over `}`), shorter where they are JSON that folds anyway (held to it where the
-    table would not fit without side borders otherwise)."""
+    table would not fit without side borders otherwise); ``calls``: the columns of tool calls, each broken only where
+    an argument ends at the width its column gets (``call_lines``)."""
     import io
 
     from rich import box as boxes
@@ -437,7 +438,7 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         text = value.plain if hasattr(value, "plain") else str(value)
         return min(cap, max((len(word) for word in text.split()), default=0))
 
-    def build(names: list[str], bordered: bool, tight: bool = False) -> Any:
+    def build(names: list[str], bordered: bool, tight: bool = False, rows: list[list[Any]] = rows) -> Any:
         table = Table(show_header=True, header_style="bold", expand=False, title=title, title_justify="left",
                       show_lines=lines,
                       **({} if bordered else {"box": boxes.SIMPLE_HEAD, "padding": (0, 1, 0, 0), "pad_edge": False,
@@ -445,6 +446,10 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         for i, (header, name) in enumerate(zip(headers, names)):
             cap = (caps or {}).get(header, word_cap)
             least = max([longest(name)] + [longest(row[i], cap) for row in rows])
+            if header in calls:  # an argument whole where it is not too long: past it, shortened ("…")
+                from .call_lines import longest_piece
+
+                least = max([least] + [min(cap, longest_piece(str(row[i]))) for row in rows])
             # tight: a column given a cap below word_cap (JSON, which folds anyway) no wider than its least where
             # a word of it passes the cap, so rich leaves the room to the others (the step table's wire column at
             # 80 columns, beside a tool name held whole)
@@ -459,18 +464,39 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
         return laid_out_width(console, console.options, table) <= width
 
+    def calls_broken(table: Any, *how: Any) -> Any:
+        """``table`` built again (``how``: as it was built) with its calls broken at its columns' widths, each
+        of those columns held at its width."""
+        from .call_lines import broken
+        from .table_draw import column_widths, measurable
+
+        at = [i for i, header in enumerate(headers) if header in calls]
+        if not at or not measurable(table) or not hasattr(table, "_get_padding_width"):
+            return table
+        console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
+        widths = column_widths(console, table, console.options.update_width(width - table._extra_width))
+        inner = {i: widths[i] - table._get_padding_width(i) for i in at}
+        changed = [[broken(cell, inner[i]) if i in inner and isinstance(cell, str) else cell
+                    for i, cell in enumerate(row)] for row in rows]
+        if changed == rows:
+            return table
+        out = build(*how, rows=changed)
+        for i in at:
+            out.columns[i].width = inner[i]
+        return out
+
     wide = build(headers, bordered=True)
     if fits(wide):
-        return wide
+        return calls_broken(wide, headers, True)
     names = [(short or {}).get(h, h) for h in headers]
     for tight in (False, True):
         narrow = build(names, bordered=False, tight=tight)
         if fits(narrow):
-            return narrow
+            return calls_broken(narrow, names, False, tight)
     # one row a record, each value after its header, a label kept with the start of its value (record_rows)
     from .record_rows import record_table
 
-    return record_table(width, headers, rows, short=short, title=title)
+    return record_table(width, headers, rows, short=short, title=title, calls=calls)
 
 
 _MESSAGE_MIN = 20  # the narrowest the message column folds to

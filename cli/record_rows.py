@@ -35,10 +35,26 @@ def _shown(console: Any, value: Any) -> Any:
     return out
 
 
+def _call_block(value: str, inner: int, room: int) -> list[str] | None:
+    """A calls value's lines where one of its calls passes its line (the first line's ``room``: after its label,
+    which then starts a line), each broken where an argument ends (``call_lines``); None where it fits."""
+    from .call_lines import call_lines
+
+    out: list[str] = []
+    changed = False
+    for j, line in enumerate(value.split("\n")):
+        lines = call_lines(line, inner, first=room if j == 0 else None)
+        changed = changed or lines is not None
+        out.extend(lines if lines is not None else [line])
+    return out if changed else None
+
+
 def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None,
-                 title: str | None) -> Any:
+                 title: str | None, calls: tuple[str, ...] = ()) -> Any:
     """One bordered row a record at ``width``: "label value · label value", a label never at the end of a
-    line without the start of its value, as wide as rich made the layout before (title, rules)."""
+    line without the start of its value, as wide as rich made the layout before (title, rules). ``calls``: the
+    headers whose values are tool calls: one too wide for the rest of its line starts a line with its label and
+    is broken only where an argument ends (``call_lines``)."""
     import io
     import re
 
@@ -49,6 +65,8 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
 
     from toolchoice.providers.core.redaction import visible
 
+    from .call_lines import ELLIPSIS, call_pieces
+
     console = Console(width=max(width, 1), file=io.StringIO(), markup=False, emoji=False, highlight=False)
     inner = width - _BORDERS_AND_PADDING
     records: list[Any] = []
@@ -58,14 +76,28 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         for header, value in zip(headers, row):
             label = visible((short or {}).get(header, header))
             # a header of no word ("%": the value says it) is left out: "obeyed 5 · 100%", not "· % 100%"
-            pieces.append((label if any(ch.isalnum() for ch in label) else "", _shown(console, value)))
-        plain = " · ".join(label + NBSP + value.plain if label else value.plain for label, value in pieces)
+            pieces.append((label if any(ch.isalnum() for ch in label) else "", _shown(console, value), header in calls))
+        plain = " · ".join(label + NBSP + value.plain if label else value.plain for label, value, _ in pieces)
         held_space, held_nbsp = free_stand_ins(plain, 2)  # of 256: a record holding them all is past any table
         line = Text()
-        for i, (label, value) in enumerate(pieces):
+        for i, (label, value, call) in enumerate(pieces):
+            lead = 2 if i else 0  # a call broken over lines starts a line of its own: "· calls name("
+            block, below = None, False  # below: its lines start under its label (its name too long beside it)
+            if call and inner > 1 and not value.spans:
+                block = _call_block(value.plain, inner, inner - lead - (cell_len(label) + 1 if label else 0))
+                if block is not None and block[0].endswith(ELLIPSIS):
+                    whole = _call_block(value.plain, inner, inner)
+                    if whole is None or not whole[0].endswith(ELLIPSIS):
+                        block, below = whole or value.plain.split("\n"), True
             if i:
-                line.append(" · ", style="bold")
-            if label:
+                line.append("\n· " if block is not None and not below else " · ", style="bold")
+            if call and not value.spans:  # each call line whole where it fits, as broken where not: spaces held
+                value = Text(("\n" if below else "") + "\n".join(
+                    part.replace(" ", held_space) if call_pieces(part) else part
+                    for part in (block or value.plain.split("\n"))), style=value.style)
+            if label and below:
+                line.append(label, style="bold")
+            elif label:
                 first = re.match(r"\S*", value.plain).group()  # type: ignore[union-attr]
                 # held where the pair fits a line, or where the word folds anyway (longer than a line)
                 hold = inner > 0 and (cell_len(f"{label} {first}") <= inner or cell_len(first) > inner)

@@ -62,10 +62,12 @@ def _calls(record: Any) -> str:
 
 
 def _reply_calls(reply: Any) -> str:
+    from .call_lines import arguments_cut
+
     parts = []
     for call in reply.tool_calls:
         args = json.dumps(call.arguments, ensure_ascii=False) if call.arguments is not None else call.raw_arguments
-        parts.append(f"{call.name}({_short(args or '', 40)})")
+        parts.append(f"{call.name}({arguments_cut(' '.join((args or '').split()), 40)})")  # cut where an argument ends
     if reply.server_calls:
         from .sample_view import server_call_text
 
@@ -140,7 +142,9 @@ def step_rows(run: Any) -> list[list[str]]:
 
 STEP_HEADERS = ["step", "tool_choice", "on the wire", "calls", "verdict", "latency", "tokens in/out"]
 # the requested choice's words whole (a tool name: 64 at most, in `{tool: NAME}`); the wire form is JSON, folded
-# anyway: its words decide the layout only up to 12 cells (the table without side borders fits 80 columns so)
+# anyway: its words decide the layout only up to 12 cells (the table without side borders fits 80 columns so); a
+# call's argument (`"steps": [`, `"city": "Paris",`) decides it up to 14 (the default cap: with 15 the 80-column
+# layout is one record a row), shortened with "…" past the calls column's width (call_lines)
 STEP_CAPS = {"tool_choice": 66, "on the wire": 12}
 
 
@@ -203,7 +207,7 @@ def print_loop(console: Any, run: Any) -> None:
     for row, record in zip(step_rows(run), run.steps):
         style = "green" if record.verdict and record.verdict["obeyed"] else "red"
         rows.append([*row[:4], Text(row[4], style=style), *row[5:]])
-    console.print(fitted_table(console.width, STEP_HEADERS, rows, right=("step", "latency"), caps=STEP_CAPS,
+    console.print(fitted_table(console.width, STEP_HEADERS, rows, right=("step", "latency"), caps=STEP_CAPS, calls=("calls",),
                                short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
     for number, severity, code, message in _same_merged(_repeats_merged(notes(run))):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "

@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = {"toolchoice.cli": ROOT / "cli", "toolchoice.providers": ROOT / "providers",
+# toolchoice itself: a namespace package (no __init__.py) whose one module is `python -m toolchoice`'s __main__
+PACKAGES = {"toolchoice": ROOT / "cli" / "entry", "toolchoice.cli": ROOT / "cli", "toolchoice.providers": ROOT / "providers",
             "toolchoice.providers.core": ROOT / "providers" / "core",
             "toolchoice.providers.core.mock": ROOT / "providers" / "core" / "mock",
             "toolchoice.providers.gemini": ROOT / "providers" / "gemini"}
@@ -91,7 +92,9 @@ def test_every_shipped_package_is_checked():
     shipped = re.search(r"^packages = \[(.*?)\]", (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.S | re.M)
     assert shipped and set(re.findall(r'"([^"]+)"', shipped.group(1))) == set(PACKAGES)
     folders = {init.parent for top in ("cli", "providers") for init in (ROOT / top).rglob("__init__.py")}
-    assert folders == set(PACKAGES.values())  # a package folder pyproject.toml does not ship is not installed
+    # a package folder pyproject.toml does not ship is not installed; the namespace's folder holds no __init__.py
+    assert folders == set(PACKAGES.values()) - {PACKAGES["toolchoice"]}
+    assert [path.name for path in PACKAGES["toolchoice"].iterdir() if path.suffix == ".py"] == ["__main__.py"]
 
 
 def test_no_module_imports_one_that_imports_it_back():

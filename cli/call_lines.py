@@ -1,0 +1,182 @@
+"""A tool call in a column narrower than it: `name({"a": 1, "b": "x"})` broken only where an argument ends (after
+its call's bracket, after a comma outside a JSON string), never inside a key or a value; a piece wider than the
+column alone is shortened to it with a visible "…". rich's wrap breaks at spaces (`"a":` over `1`) and folds a
+word at any character (`{"city":"exam` over `ple"}`): a call's lines are made here, each no wider than the column,
+so rich draws them as they are (compare --send's calls column, run's step table, their one-record-a-row layout).
+"""
+
+from __future__ import annotations
+
+import re
+
+ELLIPSIS = "…"
+# The narrowest a calls column gets for its widest argument (`"units":"celsius",`): a longer one is shortened to
+# the column's width with "…" rather than take the room of the other columns.
+PIECE_LEAST = 24
+_CALL = re.compile(r"[\w.$:/-]{1,64}\((?=[\[{])")  # a call's name and bracket, before its JSON arguments
+
+
+def cell_len(text: str) -> int:
+    """rich's cell count, imported when a call is laid out (`compare --send -f json` cuts arguments without rich)."""
+    from rich.cells import cell_len as cells
+
+    return cells(text)
+
+
+def _breaks(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` (JSON, compact or spaced) may break, outside its strings: (the index after the break and the
+    spaces after it, its depth). After a comma at depth 1 an argument ends; a nested value's opening bracket and
+    its commas are one depth further. The arguments' own first bracket never breaks: it goes with the first
+    argument (`get_weather(` over `{"city":"example"})`)."""
+    out: list[tuple[int, int]] = []
+    depth = 0
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+            continue
+        if ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > 1:
+                out.append((i + 1, depth))
+        elif ch in "]}":
+            depth -= 1
+        elif ch == ",":
+            out.append((i + 1, depth))
+    spaced = []
+    for at, depth in out:
+        while at < len(text) and text[at] == " ":
+            at += 1
+        if at < len(text):
+            spaced.append((at, depth))
+    return spaced
+
+
+def _split(text: str, breaks: list[tuple[int, int]], width: int | None) -> list[str]:
+    """``text`` cut at its shallowest breaks; a part wider than ``width`` cut again at its own shallowest, and so
+    on (an argument is broken inside only where it does not fit a line whole). ``width`` None: cut once."""
+    inner = [(at, depth) for at, depth in breaks if 0 < at < len(text)]
+    if not inner or (width is not None and cell_len(text.rstrip(" ")) <= width):
+        return [text]
+    top = min(depth for _, depth in inner)
+    out: list[str] = []
+    start = 0
+    for end in [at for at, depth in inner if depth == top] + [len(text)]:
+        part = text[start:end]
+        if width is None:
+            out.append(part)
+        else:
+            out.extend(_split(part, [(at - start, depth) for at, depth in inner if start < at < end], width))
+        start = end
+    return out
+
+
+def _pieces(arguments: str, width: int | None = None) -> list[str]:
+    """``arguments`` (JSON text) in pieces that are joined the text again: each argument with its comma and the
+    spaces after it, an argument wider than ``width`` in its own pieces (its value's elements or keys, after
+    its opening bracket and each comma); ``width`` None: the arguments alone."""
+    return _split(arguments, _breaks(arguments), width)
+
+
+def call_pieces(line: str, width: int | None = None) -> list[str] | None:
+    """The unbreakable pieces of a line holding a call (the words before it, its name and bracket, each argument
+    with its comma: ``_pieces`` at ``width``), or None where the line holds no call with JSON arguments (rich
+    wraps it as any text)."""
+    found = _CALL.search(line)
+    if found is None:
+        return None
+    head = line[:found.start()]
+    words = re.findall(r"\S+ *", head) if head.strip() else ([head] if head else [])
+    return words + [found.group()] + _pieces(line[found.end():], width)
+
+
+def shortened(text: str, width: int) -> str:
+    """``text`` cut to ``width`` cells, its last one an ellipsis (as it is where it fits)."""
+    if cell_len(text) <= width:
+        return text
+    out, used = [], 0
+    for ch in text:
+        cells = cell_len(ch)
+        if used + cells > width - 1:
+            break
+        out.append(ch)
+        used += cells
+    return "".join(out) + ELLIPSIS
+
+
+def call_lines(line: str, width: int, first: int | None = None) -> list[str] | None:
+    """``line`` in lines no wider than ``width`` cells (the first no wider than ``first``, where it is given: the
+    room after a label), broken only between its pieces (``call_pieces``), none ending in a space; None where it
+    holds no call, or fits as it is."""
+    room = width if first is None else max(1, min(first, width))
+    if width < 2 or cell_len(line) <= room:
+        return None
+    pieces = call_pieces(line, width)
+    return None if pieces is None else _packed(pieces, width, room)
+
+
+def json_lines(line: str, width: int) -> list[str] | None:
+    """A line of JSON (a tool_choice on the wire: `{"type":"function","function":{"name":"x"}}`) broken as
+    ``call_lines`` breaks a call's arguments; None where it is no JSON object or array, or fits."""
+    if width < 2 or cell_len(line) <= width or not line.startswith(("{", "[")):
+        return None
+    return _packed(_pieces(line, width), width, width)
+
+
+def _packed(pieces: list[str], width: int, room: int) -> list[str]:
+    """``pieces`` in lines, as many on a line as fit (the first line ``room`` wide), a piece wider than its line
+    alone shortened (``shortened``)."""
+    lines: list[str] = []
+    current = ""
+    for piece in pieces:
+        if current and cell_len((current + piece).rstrip(" ")) > room:
+            lines.append(current.rstrip(" "))
+            current, room = "", width
+        current += piece
+        if cell_len(current.rstrip(" ")) > room:  # a piece wider than its line alone
+            lines.append(shortened(current.rstrip(" "), room))
+            current, room = "", width
+    if current.rstrip(" "):
+        lines.append(current.rstrip(" "))
+    return lines
+
+
+def broken(text: str, width: int, json: bool = False) -> str:
+    """Every call line of ``text`` broken to ``width`` (``call_lines``; ``json``: every line of JSON,
+    ``json_lines``), its other lines as they are."""
+    out = []
+    for line in text.split("\n"):
+        lines = json_lines(line, width) if json else call_lines(line, width)
+        out.extend(lines if lines is not None else [line])
+    return "\n".join(out)
+
+
+def longest_piece(text: str, json: bool = False) -> int:
+    """The widest piece of the calls in ``text`` (``json``: of its lines of JSON; 0 where it holds none)."""
+    widths = [cell_len(piece.rstrip(" ")) for line in text.split("\n")
+              for piece in ((_pieces(line) if line.startswith(("{", "[")) else ()) if json else
+                            (call_pieces(line) or ()))]
+    return max(widths, default=0)
+
+
+def arguments_cut(arguments: str, most: int) -> str:
+    """``arguments`` (JSON text) cut to at most ``most`` characters after the last argument that fits, an ellipsis
+    after it (`{"city":"Paris",…`); inside the first one only where even it does not fit."""
+    if len(arguments) <= most:
+        return arguments
+    kept = taken = ""  # kept: up to the last argument's comma within ``most``
+    for piece in _pieces(arguments):
+        if len(taken) + len(piece.rstrip(" ")) + 1 > most:
+            break
+        taken += piece
+        if taken.rstrip(" ").endswith(","):
+            kept = taken
+    kept = kept.rstrip(" ")
+    return kept + ELLIPSIS if kept else arguments[:most - 1] + ELLIPSIS
