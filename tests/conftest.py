@@ -60,6 +60,9 @@ from typing import Any
 
 import pytest
 
+import forked_workers
+from forked_workers import pytest_addoption, pytest_runtestloop  # noqa: F401  (the workers' hooks)
+
 
 def _one_ca_bundle() -> None:
     import certifi
@@ -75,23 +78,6 @@ def _one_ca_bundle() -> None:
     _made.append(bundle)
 
 
-def workers(config: pytest.Config) -> int:
-    """``--workers``: a number, or ``auto``: three on a machine of two cores or more; none (one process) on one core
-    and for the realmodel tests, which share one llama.cpp server per session."""
-    asked = str(config.getoption("workers"))
-    if asked != "auto":
-        return int(asked)
-    marks = getattr(config.option, "markexpr", "") or ""
-    if "realmodel" in marks and "not realmodel" not in marks:
-        return 0
-    return 3 if (os.cpu_count() or 1) >= 2 else 0
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--workers", default="auto", help="worker processes forked after collection (tests/forked_workers.py): "
-                     "a number, 0 for one process, or auto (3 on two cores or more)")
-
-
 # What each worker takes first (issue 18, measured per file: wall and CPU): the first worker the two matrices that
 # run their jobs in two runner processes (they can keep both cores busy on their own), the second, meanwhile, the
 # files that mostly wait (real timeouts, pauses, back-off), then test_fuzz (~11 s of CPU: a long file handed out
@@ -101,22 +87,6 @@ FIRST = {
     1: ("tests/test_hardening_faults.py", "tests/test_streaming_live.py", "tests/test_transport.py",
         "tests/test_compare_send.py", "tests/test_fuzz.py"),
 }
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtestloop(session: pytest.Session) -> bool | None:
-    """The tests in ``--workers`` processes forked from this one after collection (tests/forked_workers.py)."""
-    files = list(dict.fromkeys(item.nodeid.split("::", 1)[0] for item in session.items))
-    count = min(workers(session.config), len(files))
-    if count <= 1 or session.config.option.collectonly or (
-            session.testsfailed and not session.config.option.continue_on_collection_errors):
-        return None  # pytest's own loop
-    import forked_workers
-
-    forked_workers.preload([session.config.rootpath / f for f in files])
-    gc.freeze()  # what preload imported joins what collection made: shared with the workers, never walked
-    forked_workers.Parent(session, count, FIRST).run()
-    return True
 
 
 _made: list[Path] = []
@@ -138,8 +108,10 @@ sys.dont_write_bytecode = False
 
 def pytest_configure(config: pytest.Config) -> None:
     """``TOOLCHOICE_UPDATE_README=1``: the README's and docs' examples and generated blocks rewritten once, here,
-    before any process collects the tests (test_readme.regenerate); never in an xdist worker."""
-    if os.environ.get("TOOLCHOICE_UPDATE_README") and not hasattr(config, "workerinput"):  # xdist's worker mark
+    before the tests are collected (test_readme.regenerate; the workers are forked after collection). The files each
+worker takes first (``FIRST``) go to tests/forked_workers.py."""
+    config.stash[forked_workers.FIRST] = FIRST
+    if os.environ.get("TOOLCHOICE_UPDATE_README"):
         import test_readme
 
         test_readme.regenerate()

@@ -17,6 +17,7 @@ the test it was running and the rest of its file, by name.
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import re
@@ -273,3 +274,41 @@ def _work(session: pytest.Session, worker: int, conn: Connection) -> int:
     conn.send(("done", None))
     conn.close()
     return 0
+
+
+# ---- the hooks (tests/conftest.py imports them; so does a suite tests/test_forked_workers.py writes) ----------------
+
+# The files each worker takes first (a conftest sets it in pytest_configure: ``config.stash[FIRST] = {0: (...)}``)
+FIRST = pytest.StashKey[dict[int, tuple[str, ...]]]()
+
+
+def workers(config: pytest.Config) -> int:
+    """``--workers``: a number, or ``auto``: three on a machine of two cores or more; none (one process) on one core
+    and for the realmodel tests, which share one llama.cpp server per session."""
+    asked = str(config.getoption("workers"))
+    if asked != "auto":
+        return int(asked)
+    marks = getattr(config.option, "markexpr", "") or ""
+    if "realmodel" in marks and "not realmodel" not in marks:
+        return 0
+    return 3 if (os.cpu_count() or 1) >= 2 else 0
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--workers", default="auto", help="worker processes forked after collection (tests/forked_workers.py): "
+                     "a number, 0 for one process, or auto (3 on two cores or more)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
+    """The tests in ``--workers`` processes forked from this one after collection; one file or one worker: pytest's
+    own loop."""
+    files = list(dict.fromkeys(item.nodeid.split("::", 1)[0] for item in session.items))
+    count = min(workers(session.config), len(files))
+    if count <= 1 or session.config.option.collectonly or (
+            session.testsfailed and not session.config.option.continue_on_collection_errors):
+        return None
+    preload([session.config.rootpath / f for f in files])
+    gc.freeze()  # what preload imported joins what collection made: shared with the workers, never walked
+    Parent(session, count, session.config.stash.get(FIRST, {})).run()
+    return True

@@ -1,0 +1,90 @@
+"""The suite's own runner (tests/forked_workers.py) says what pytest alone would: a small suite written here, run by
+a real pytest process with ``--workers 2`` and again with ``--workers 0`` (pytest's own loop, the truth), must
+give the same outcome for every test, the same captured output and warning, and the same exit code; a worker
+that dies fails the test it ran, and the rest of its file, by name."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+SUITE = {
+    "conftest.py": f"""
+import sys
+sys.path.insert(0, {str(TESTS)!r})
+from forked_workers import pytest_addoption, pytest_runtestloop  # noqa: F401  (the suite's hooks, as tests/conftest.py has them)
+""",
+    "test_a.py": """
+import warnings
+def test_ok(): print("said-by-ok")
+def test_fail(): print("said-before-failing"); assert 1 == 2
+def test_warn(): warnings.warn(UserWarning("careful-now"))
+""",
+    "test_b.py": """
+import pytest
+@pytest.fixture(scope="module")
+def once(tmp_path_factory):
+    path = tmp_path_factory.mktemp("once") / "count"
+    path.write_text("x")
+    yield path
+    path.write_text(path.read_text() + "-torn-down")
+@pytest.mark.parametrize("i", range(4))
+def test_module_fixture(once, i): assert once.read_text() == "x"
+def test_skip(): pytest.skip("not today")
+@pytest.mark.xfail(reason="known")
+def test_xfail(): assert False
+""",
+    "test_c.py": """
+def test_c1(tmp_path): assert tmp_path.is_dir()
+""",
+}
+CRASH = """
+import os
+def test_before(): pass
+def test_crash(): os._exit(3)
+def test_after(): pass
+"""
+
+
+def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest", "-rA", "-p", "no:cacheprovider", "-p", "no:langsmith_plugin",
+                           "-p", "no:anyio", "-p", "no:xdist", "--rootdir", str(folder), *args, str(folder)],
+                          capture_output=True, text=True, timeout=120, cwd=folder)
+
+
+def _outcomes(text: str) -> dict[str, str]:
+    return {m.group(2): m.group(1) for m in re.finditer(r"^(PASSED|FAILED|SKIPPED|XFAIL|ERROR) (\S+)", text, re.M)}
+
+
+def _write(folder: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def test_the_forked_workers_report_what_pytest_alone_reports(tmp_path: Path) -> None:
+    _write(tmp_path, SUITE)
+    alone, forked = _run(tmp_path, "--workers", "0"), _run(tmp_path, "--workers", "2")
+    assert alone.returncode == forked.returncode == 1, (alone.stdout[-2000:], forked.stdout[-2000:])
+    expected = _outcomes(alone.stdout)
+    assert len(expected) == 10 and expected["test_a.py::test_fail"] == "FAILED", alone.stdout
+    assert _outcomes(forked.stdout) == expected, forked.stdout
+    for text in (alone.stdout, forked.stdout):
+        assert "said-before-failing" in text and "said-by-ok" in text  # captured, per test
+        assert "UserWarning: careful-now" in text  # the warnings summary
+        assert "assert 1 == 2" in text
+        assert re.search(r"1 failed, 7 passed, 1 skipped, 1 xfailed, 1 warning", text), text[-500:]
+
+
+def test_a_worker_that_dies_fails_its_test_and_the_rest_of_its_file_by_name(tmp_path: Path) -> None:
+    _write(tmp_path, {"conftest.py": SUITE["conftest.py"], "test_c.py": SUITE["test_c.py"], "test_crash.py": CRASH})
+    forked = _run(tmp_path, "--workers", "2")
+    assert forked.returncode == 1, forked.stdout[-2000:]
+    outcomes = _outcomes(forked.stdout)
+    assert outcomes == {"test_c.py::test_c1": "PASSED", "test_crash.py::test_before": "PASSED",
+                        "test_crash.py::test_crash": "FAILED", "test_crash.py::test_after": "FAILED"}, forked.stdout
+    assert re.search(r"worker \d \(pid \d+\) ended with exit code 3 while running this test", forked.stdout)
+    assert re.search(r"worker \d \(pid \d+\) ended with exit code 3 before it ran this test", forked.stdout)
