@@ -49,7 +49,7 @@ def pinned_sdks() -> list[tuple[str, str]]:
     text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
     block = re.search(r"^test = \[(.*?)\]", text, re.S | re.M)
     pins = re.findall(r'"([A-Za-z0-9_.-]+)\s*(?:==|>=)\s*([0-9][0-9A-Za-z.]*)', block.group(1) if block else "")
-    skip = {"pytest", "pytest-xdist", "hypothesis", "mcp"}
+    skip = {"pytest", "hypothesis", "mcp"}
     return [(name, version) for name, version in pins if name not in skip]
 
 

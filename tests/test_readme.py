@@ -180,9 +180,8 @@ def page_id(path: Path) -> str:
 
 def regenerate() -> None:
     """TOOLCHOICE_UPDATE_README=1: every example's output and every generated block written afresh. Called once,
-    before any test is collected (tests/conftest.py's ``pytest_configure``, in the process that hands out the
-    tests): under xdist each worker importing this module and rewriting the pages while the others collect their
-    examples made the workers collect different tests, and the run failed."""
+    before any test is collected (tests/conftest.py's ``pytest_configure``): rewriting the pages while tests are
+    collected from them (as each worker of pytest-xdist once did) makes the run collect different tests, and it fails."""
     for page in PAGES:
         text = page.read_text()
         for command, shown, _ in examples(text):

@@ -34,7 +34,7 @@ from toolchoice.providers.core.model import Scenario, ToolChoice, Translation
 from toolchoice.providers.core.scenario import load_scenario
 
 # The SDKs are imported by the tests that use them, not at collection (anthropic alone takes ~1 s to
-# import, and every pytest-xdist worker collects every file).
+# import; a run of a single file does not need them at collection).
 pytestmark = pytest.mark.skipif(missing("openai", "anthropic", "google.genai", "botocore"),
                                 reason="the SDKs of the [test] extra are not installed")
 
