@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from cli import run_cli
 from litellm_client import NAMED, ROUTES, Client
 from litellm_recorded import MODE, RECORDING, Recorded
 from sdk_types import missing
@@ -304,8 +305,9 @@ def test_the_case_counts_docs_litellm_md_states() -> None:
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "toolchoice.cli", *args], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
+    """``toolchoice ARGS`` in this process (tests/cli.py): what is checked is the output and the exit code, not a
+    process of its own (the import test below starts one)."""
+    return run_cli(list(args), cwd=ROOT)
 
 
 def codes(view: Any) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
+from cli import run_cli
 from toolchoice.providers.core.choice import parse_tool_choice
 from toolchoice.providers.core.model import RenderOptions
 from toolchoice.providers.core.registry import translate
@@ -236,8 +237,9 @@ def test_parallel_tool_calls_as_each_package_takes_them() -> None:
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "toolchoice.cli", *args], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
+    """``toolchoice ARGS`` in this process (tests/cli.py): what is checked is the output and the exit code, not a
+    process of its own (the import test below starts one)."""
+    return run_cli(list(args), cwd=ROOT)
 
 
 def test_render_and_compare_through_the_cli() -> None:
