@@ -121,6 +121,8 @@ class Parent:
                 code = 1
                 try:
                     code = _work(self.session, worker, theirs)
+                except KeyboardInterrupt:  # Ctrl-C reached the whole process group: the parent says it
+                    code = 2
                 except BaseException:  # noqa: BLE001 -- said to the parent by the lost connection
                     traceback.print_exc()
                 finally:
@@ -140,7 +142,10 @@ class Parent:
             raise self.session.Interrupted(self.session.shouldstop)
 
     def _serve(self) -> None:
+        """Until every worker is done or lost; once pytest says stop (``-x``, ``--maxfail``), each worker is told
+        to end after its current test (its fixtures torn down) and is waited for."""
         by_connection = {conn: worker for worker, (_, conn) in self.running.items()}
+        stopping = False
         while by_connection:
             for conn in wait(list(by_connection)):
                 worker = by_connection[conn]  # type: ignore[index]
@@ -154,9 +159,10 @@ class Parent:
                 if kind == "done":
                     del by_connection[conn]  # type: ignore[arg-type]
                     os.waitpid(self.running[worker][0], 0)
-            if self.session.shouldstop or self.session.shouldfail:
-                self._stop_all()
-                return
+            if (self.session.shouldstop or self.session.shouldfail) and not stopping:
+                stopping = True
+                for conn in by_connection:
+                    _send(conn, ("stop", None))  # type: ignore[arg-type]
 
     def _handle(self, worker: int, kind: str, data: Any, conn: Connection) -> None:
         hook = self.config.hook
@@ -164,7 +170,7 @@ class Parent:
             unit = self.next_unit(worker)
             if unit is not None:
                 self.pending[worker].extend(self.units[unit])
-            conn.send(None if unit is None else self.units[unit])
+            _send(conn, ("unit", None if unit is None else self.units[unit]))
         elif kind == "start":
             self.current[worker] = data[0]
             hook.pytest_runtest_logstart(nodeid=data[0], location=tuple(data[1]))
@@ -215,6 +221,14 @@ class Parent:
                 pass
 
 
+def _send(conn: Connection, message: tuple[str, Any]) -> None:
+    """To a worker; one that has ended is found by its connection's end of file, in ``_serve``."""
+    try:
+        conn.send(message)
+    except OSError:
+        pass
+
+
 def _warning_class(name: str) -> type[Warning]:
     found = getattr(__builtins__ if isinstance(__builtins__, dict) else __builtins__, name, None)  # type: ignore[arg-type]
     if isinstance(found, type) and issubclass(found, Warning):
@@ -256,10 +270,16 @@ def _work(session: pytest.Session, worker: int, conn: Connection) -> int:
     config.pluginmanager.register(_Relay(conn, config), "forked-relay")
     items = session.items
 
+    stop = False
+
     def want() -> list[int]:
+        nonlocal stop
         conn.send(("want", None))
-        got: list[int] | None = conn.recv()
-        return got or []
+        while True:  # the answer is a unit (None: no more); a stop may come before it
+            kind, got = conn.recv()
+            if kind == "unit":
+                return [] if stop or got is None else list(got)
+            stop = True
 
     todo = want()
     while todo:
@@ -271,6 +291,11 @@ def _work(session: pytest.Session, worker: int, conn: Connection) -> int:
         conn.send(("start", (item.nodeid, list(item.location))))
         item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
         conn.send(("finish", (item.nodeid, list(item.location), index)))
+        if todo and conn.poll():  # only a stop comes unasked
+            conn.recv()
+            stop = True
+            session._setupstate.teardown_exact(None)  # type: ignore[attr-defined]  # as pytest's -x leaves them
+            break
     conn.send(("done", None))
     conn.close()
     return 0
@@ -305,7 +330,8 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     own loop."""
     files = list(dict.fromkeys(item.nodeid.split("::", 1)[0] for item in session.items))
     count = min(workers(session.config), len(files))
-    if count <= 1 or session.config.option.collectonly or (
+    debugging = session.config.getoption("usepdb", False) or session.config.getoption("trace", False)
+    if count <= 1 or debugging or session.config.option.collectonly or (
             session.testsfailed and not session.config.option.continue_on_collection_errors):
         return None
     preload([session.config.rootpath / f for f in files])

@@ -88,3 +88,26 @@ def test_a_worker_that_dies_fails_its_test_and_the_rest_of_its_file_by_name(tmp_
                         "test_crash.py::test_crash": "FAILED", "test_crash.py::test_after": "FAILED"}, forked.stdout
     assert re.search(r"worker \d \(pid \d+\) ended with exit code 3 while running this test", forked.stdout)
     assert re.search(r"worker \d \(pid \d+\) ended with exit code 3 before it ran this test", forked.stdout)
+
+
+STOPPED = """
+import pathlib, time, pytest
+@pytest.fixture(scope="module")
+def held():
+    yield
+    (pathlib.Path(__file__).parent / (pathlib.Path(__file__).stem + ".torn")).write_text("down")
+@pytest.mark.parametrize("i", range(40))
+def test_step(held, i):
+    time.sleep(0.01)
+    assert not (FAILS and i == 3)
+"""
+
+
+def test_x_stops_every_worker_after_its_test_with_its_fixtures_torn_down(tmp_path: Path) -> None:
+    _write(tmp_path, {"conftest.py": SUITE["conftest.py"], "test_one.py": "FAILS = True\n" + STOPPED,
+                      "test_two.py": "FAILS = False\n" + STOPPED})
+    forked = _run(tmp_path, "--workers", "2", "-x")
+    assert forked.returncode == 1 and "stopping after 1 failures" in forked.stdout, forked.stdout[-2000:]
+    ran = _outcomes(forked.stdout)
+    assert ran["test_one.py::test_step[3]"] == "FAILED" and len(ran) < 80, ran
+    assert (tmp_path / "test_one.torn").exists() and (tmp_path / "test_two.torn").exists()
