@@ -118,6 +118,8 @@ class Parent:
             pid = os.fork()
             if pid == 0:  # the worker
                 mine.close()
+                for _, earlier in self.running.values():  # the parent's ends to the workers forked before it
+                    earlier.close()
                 code = 1
                 try:
                     code = _work(self.session, worker, theirs)
