@@ -63,7 +63,7 @@ TIMEOUT = typer.Option(TIMEOUT_DEFAULT, "--timeout", min=TIMEOUT_MIN, max=TIMEOU
 RETRIES = typer.Option(RETRIES_DEFAULT, "--retries", min=RETRIES_MIN, max=RETRIES_MAX,
                        help="Retries on 408/409/429/5xx/529 and connection errors.")
 CONCURRENCY = typer.Option(CONCURRENCY_DEFAULT, "--concurrency", "-k", min=CONCURRENCY_MIN, max=CONCURRENCY_MAX,
-                           help="Requests in flight at once.")
+                           help="Requests in flight at once, per provider.")
 REPEAT = typer.Option(1, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX,
                       help="Samples per provider; the verdicts are tallied.")
 LOOP_REPEAT = typer.Option(1, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX,

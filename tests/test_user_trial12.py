@@ -1,0 +1,112 @@
+"""Trial 12g: a new user reads README.md, follows it and the docs it links, and runs each command; what confused
+them, held here (the doc fixes are held by test_readme, test_doc_commands, test_doc_links, test_doc_vocabulary).
+In-process (tests/cli.py): what is checked is what the command prints, not a process."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+from cli import run_cli
+from test_readme import KEY_VARS, ROOT
+
+
+def environment(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in KEY_VARS and k not in ("COLUMNS", "LINES")}
+    env.update({"NO_COLOR": "1", "TERM": "dumb", **extra})
+    return env
+
+
+@pytest.fixture(scope="module")
+def scenario(tmp_path_factory):
+    """The README's keyless first run: `toolchoice init scenario.yaml` (two tools, a named tool_choice)."""
+    folder = tmp_path_factory.mktemp("trial12g")
+    assert run_cli(["init", "scenario.yaml"], env=environment(), cwd=folder).returncode == 0
+    return folder / "scenario.yaml"
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_a_dialect_card_s_label_stays_whole_when_its_value_goes_to_the_next_line(scenario, columns):
+    """`compare --dialect vercel` at 80 columns folded Anthropic's card as "· API" / "tool_choice" / "{...}": the
+    label cut in two, each half on a line of its own. A label's words now stay on one line."""
+    providers = ["anthropic", "openai", "openrouter", "vllm", "bedrock"]
+    result = run_cli(["compare", str(scenario), "-p", ",".join(providers), "--dialect", "vercel"],
+                     env=environment(COLUMNS=str(columns)))
+    assert result.returncode == 0, result.stderr
+    cards = result.stdout.split("└")[0].split("├")  # the box alone: the notes under it are prose
+    assert len(cards) == len(providers)
+    for card in cards:
+        lines = [line.strip("│ ").rstrip() for line in card.splitlines()]
+        assert not any(line.endswith((" API", "· API")) or line.startswith("tool_choice") for line in lines), card
+        assert "API tool_choice" in "\n".join(lines), card
+
+
+def test_concurrency_s_help_says_per_provider_as_the_shared_table_does():
+    """`--concurrency` said "Requests in flight at once" in --help while docs/commands.md said "per provider"
+    (the runner's bound is per provider: compare --send -k 1 over two providers has two in flight)."""
+    from toolchoice.cli.app import COMMANDS, _command
+
+    app = _command(None)
+    helps = {name: p.help for name in COMMANDS for p in app.commands[name].params if "--concurrency" in p.opts}
+    assert set(helps) == {"send", "compare", "probe", "run"}
+    assert all("per provider" in text for text in helps.values()), helps
+    row = next(line for line in (ROOT / "docs" / "commands.md").read_text().splitlines()
+               if line.startswith("| `-k`, `--concurrency"))
+    assert "per provider" in row
+
+
+@pytest.mark.parametrize("columns", [200, 80, 60])
+def test_the_matrix_says_what_its_args_column_means(columns):
+    """`toolchoice providers` showed an `args` column (string / object) that no legend explained."""
+    result = run_cli(["providers"], env=environment(COLUMNS=str(columns)))
+    assert result.returncode == 0
+    matrix = result.stdout.split("dated facts")[0]
+    assert "args" in matrix
+    legend = " ".join(matrix.split())
+    assert "args: a tool call's arguments in replies, as JSON text (string) or an object" in legend
+    # what the column says is the capability rows' own value
+    rows = json.loads(run_cli(["providers", "--format", "json"], env=environment()).stdout)
+    assert {row["arguments"] for row in rows} == {"string", "object"}
+
+
+def _refusals(scenario, *extra: str) -> dict[str, str]:
+    result = run_cli(["compare", str(scenario), "-p", "ollama,fireworks,cerebras,gemini,bedrock", "--dialect",
+                      "litellm", "--tool-choice", "any", "-f", "json", *extra], env=environment())
+    providers = json.loads(result.stdout)["providers"]
+    return {p["provider"]: e["message"] for p in providers for e in p["ledger"] if e["code"] == "dialect.refused"}
+
+
+def test_a_litellm_refusal_names_drop_params_only_where_it_would_send(scenario):
+    """LiteLLM's UnsupportedParamsError says "set `litellm.drop_params=True`", and a new user had to find that
+    toolchoice's flag for it is `--drop-params`. The refusal now says so where that flag makes LiteLLM send, and
+    not where LiteLLM raises with drop_params too (Gemini's and Bedrock's "any", docs/litellm.md)."""
+    refused = _refusals(scenario)
+    hinted = {p for p, message in refused.items() if message.endswith("; --drop-params shows what drop_params=True "
+                                                                      "sends instead")}
+    assert {"gemini", "bedrock"} <= set(refused) - hinted
+    assert hinted >= {"ollama", "cerebras"}
+    # the hint's claim, held to the command: with --drop-params the hinted ones send, the others still raise
+    dropped = _refusals(scenario, "--drop-params")
+    assert not hinted & set(dropped)
+    assert set(refused) - hinted == set(dropped)
+    assert not any("--drop-params" in message for message in dropped.values())
+
+
+def test_the_readme_s_refusal_and_gateway_links_land_on_their_sections():
+    """README and three pages sent the reader to render.md for "Whose rule a refusal is" and "A base URL in front
+    of the API's own host", bold paragraphs deep in its ledger section; they are headings now, linked by anchor
+    (test_doc_links holds that the anchors resolve)."""
+    render = (ROOT / "docs" / "render.md").read_text()
+    assert "\n### Whose rule a refusal is\n" in render
+    assert "\n### A base URL in front of the API's own host: `--gateway`\n" in render
+    pages = {"README.md": "docs/render.md#whose-rule-a-refusal-is",
+             "docs/probe.md": "render.md#a-base-url-in-front-of-the-apis-own-host---gateway",
+             "docs/commands.md": "render.md#a-base-url-in-front-of-the-apis-own-host---gateway",
+             "docs/real-model.md": "render.md#whose-rule-a-refusal-is"}
+    for page, link in pages.items():
+        text = (ROOT / page).read_text()
+        assert f"]({link})" in text, page
+        assert not re.search(r"\]\((?:docs/)?render\.md\), \"(?:Whose rule|A base URL)", text), page
