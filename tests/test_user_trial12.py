@@ -110,3 +110,36 @@ def test_the_readme_s_refusal_and_gateway_links_land_on_their_sections():
         text = (ROOT / page).read_text()
         assert f"]({link})" in text, page
         assert not re.search(r"\]\((?:docs/)?render\.md\), \"(?:Whose rule|A base URL)", text), page
+
+
+@pytest.mark.parametrize("typed, meant", [("OpenAI", "openai"), ("Anthropic", "anthropic"), ("llama.cpp", "llamacpp"),
+                                          ("openai_responses", "openai-responses"), ("google", "gemini"),
+                                          ("aws", "bedrock"), ("gemnii", "gemini")])
+def test_a_provider_id_spelled_as_people_say_it_gets_the_id_in_the_hint(scenario, typed, meant):
+    """`-p OpenAI` or `-p google` answered with the list of twenty ids and no pointer (difflib is case-sensitive
+    and knows no titles); the hint now names the id, and following it renders."""
+    result = run_cli(["render", str(scenario), "-p", typed], env=environment())
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"toolchoice: error: unknown provider '{typed}' (did you mean {meant}?)"
+    assert run_cli(["render", str(scenario), "-p", meant, "-f", "json"], env=environment()).returncode == 0
+
+
+def test_a_scenario_s_provider_key_gets_the_same_hint_with_its_line(scenario, tmp_path):
+    text = scenario.read_text()
+    assert "\n  openai: " in text
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("\n  openai: ", "\n  OpenAI: "))
+    line = text[:text.index("\n  openai: ") + 1].count("\n") + 1
+    result = run_cli(["render", str(bad)], env=environment())
+    assert result.returncode == 2
+    assert result.stderr.strip() == (f"toolchoice: error: {bad}:{line}:3: unknown provider 'OpenAI' "
+                                     "(did you mean openai?)")
+
+
+def test_a_word_no_id_or_title_holds_still_gets_the_list(scenario):
+    from toolchoice.providers.core.capabilities import PROVIDER_IDS
+
+    for word in ("xyz", "claude", "chat"):  # "chat": in several rows' titles, so no one row is meant
+        result = run_cli(["render", str(scenario), "-p", word], env=environment())
+        assert result.stderr.strip() == (f"toolchoice: error: unknown provider '{word}' "
+                                         f"(providers: {', '.join(PROVIDER_IDS)})"), word
