@@ -105,11 +105,14 @@ def test_the_readme_s_refusal_and_gateway_links_land_on_their_sections():
     pages = {"README.md": "docs/render.md#whose-rule-a-refusal-is",
              "docs/probe.md": "render.md#a-base-url-in-front-of-the-apis-own-host---gateway",
              "docs/commands.md": "render.md#a-base-url-in-front-of-the-apis-own-host---gateway",
-             "docs/real-model.md": "render.md#whose-rule-a-refusal-is"}
+             "docs/real-model.md": "render.md#whose-rule-a-refusal-is",
+             "docs/mock.md": "render.md#a-base-url-in-front-of-the-apis-own-host---gateway"}
     for page, link in pages.items():
         text = (ROOT / page).read_text()
         assert f"]({link})" in text, page
         assert not re.search(r"\]\((?:docs/)?render\.md\), \"(?:Whose rule|A base URL)", text), page
+    every = "\n".join(p.read_text() for p in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
+    assert not re.search(r"\]\((?:docs/)?render\.md\),\s+\"(?:Whose rule|A base URL)", every)
 
 
 @pytest.mark.parametrize("typed, meant", [("OpenAI", "openai"), ("Anthropic", "anthropic"), ("llama.cpp", "llamacpp"),
