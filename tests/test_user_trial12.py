@@ -146,3 +146,18 @@ def test_a_word_no_id_or_title_holds_still_gets_the_list(scenario):
         result = run_cli(["render", str(scenario), "-p", word], env=environment())
         assert result.stderr.strip() == (f"toolchoice: error: unknown provider '{word}' "
                                          f"(providers: {', '.join(PROVIDER_IDS)})"), word
+
+
+def test_a_scenario_from_stdin_is_titled_stdin(scenario):
+    """`cat scenario.yaml | toolchoice compare - -p openai` was titled "- · dry run (nothing sent)", a stray dash;
+    it is "stdin", as `parse` names it, in the titles and the summary of several scenarios, while the command it
+    suggests keeps the `-` a shell takes."""
+    text = scenario.read_text()
+    compared = run_cli(["compare", "-", "-p", "openai"], env=environment(COLUMNS="80"), input=text)
+    assert compared.returncode == 0
+    assert compared.stdout.splitlines()[0] == "stdin · dry run (nothing sent)"
+    rendered = run_cli(["render", "-"], env=environment(COLUMNS="80"), input=text)
+    assert rendered.stdout.splitlines()[0] == "stdin · 2 providers · dry run (nothing sent)"
+    assert "`toolchoice render - -p ID` shows one provider's exact request" in " ".join(rendered.stdout.split())
+    several = run_cli(["compare", "-", str(scenario), "-p", "openai"], env=environment(COLUMNS="200"), input=text)
+    assert "\n  0  stdin: rendered (warnings allowed)\n" in several.stdout + several.stderr
