@@ -47,7 +47,11 @@ def build(names: list[str] | None = None) -> typer.Typer:
     """The Typer app with the named commands (all when None)."""
     app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False)
 
-    @app.callback()
+    # a first command to type, each line whole at 60 columns (typer keeps an epilog's paragraphs apart)
+    @app.callback(epilog="Start here (no key, no network needed):\n\n"
+                         "toolchoice init scenario.yaml\n\n"
+                         "toolchoice compare scenario.yaml -p all\n\n"
+                         "toolchoice COMMAND --help: that command's options")
     def toolchoice(version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_version,
                                                 help="Print the version and exit.")) -> None:
         """What does your tool_choice become on each provider's wire, and did the model obey it?"""

@@ -161,3 +161,21 @@ def test_a_scenario_from_stdin_is_titled_stdin(scenario):
     assert "`toolchoice render - -p ID` shows one provider's exact request" in " ".join(rendered.stdout.split())
     several = run_cli(["compare", "-", str(scenario), "-p", "openai"], env=environment(COLUMNS="200"), input=text)
     assert "\n  0  stdin: rendered (warnings allowed)\n" in several.stdout + several.stderr
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_the_top_help_says_where_to_start_and_its_commands_run(tmp_path, columns):
+    """`toolchoice` (or `--help`) listed fifteen commands and no first step; its closing lines now give the
+    README's keyless start, each command on a line of its own, and they run as shown."""
+    import shlex
+
+    result = run_cli(["--help"], env=environment(COLUMNS=str(columns)))
+    assert result.returncode == 0
+    lines = [line.strip() for line in result.stdout.splitlines() if line.strip()]
+    start = lines.index("Start here (no key, no network needed):")
+    assert lines[start + 1:start + 4] == ["toolchoice init scenario.yaml", "toolchoice compare scenario.yaml -p all",
+                                          "toolchoice COMMAND --help: that command's options"]
+    for line in lines[start + 1:start + 3]:
+        ran = run_cli(shlex.split(line)[1:], env=environment(COLUMNS=str(columns)), cwd=tmp_path)
+        assert ran.returncode == 0, (line, ran.stderr)
+    assert "Start here" not in run_cli(["render", "--help"], env=environment(COLUMNS=str(columns))).stdout
