@@ -179,3 +179,36 @@ def test_the_top_help_says_where_to_start_and_its_commands_run(tmp_path, columns
         ran = run_cli(shlex.split(line)[1:], env=environment(COLUMNS=str(columns)), cwd=tmp_path)
         assert ran.returncode == 0, (line, ran.stderr)
     assert "Start here" not in run_cli(["render", "--help"], env=environment(COLUMNS=str(columns))).stdout
+
+
+def test_the_mock_s_line_for_a_refused_request_says_why_as_the_client_was_told(capsys):
+    """The openai client sent `tool_choice="get_weather"` (a bare name, which Chat Completions refuses) and got a
+    400 with the reason, but the mock's own line said only `findings: error mock.refused`: a framework that
+    swallows the 400 left the user with a code. The line now carries the words the client got; a 200's findings
+    stay codes."""
+    from openai import BadRequestError, OpenAI
+
+    from toolchoice.cli.mock_cmd import _pretty
+    from toolchoice.providers.core.mock.server import running_mock
+
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+    with running_mock("openai") as mock:
+        client = OpenAI(base_url=mock.base_url, api_key="unused", max_retries=0)
+        with pytest.raises(BadRequestError) as refused:
+            client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": "hi"}], tools=tools,
+                                           tool_choice="get_weather")  # type: ignore[arg-type]
+        history = [{"role": "user", "content": "hi"},
+                   {"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {
+                       "name": "get_weather", "arguments": '{"city": "Oslo"}'}}]},
+                   {"role": "tool", "tool_call_id": "call_1", "content": "snow"}]  # a call no answer here made
+        client.chat.completions.create(model="gpt-4o", messages=history, tools=tools, tool_choice="auto")
+        records = list(mock.records)
+    told = refused.value.body["message"]  # type: ignore[index]
+    assert "tool_choice" in told
+    capsys.readouterr()
+    _pretty(records[0])
+    _pretty(records[1])
+    first, second = capsys.readouterr().out.splitlines()
+    assert "  400  -  " in first and first.endswith(f"findings: error mock.refused: {told}"), first
+    assert "  200  " in second and second.endswith("findings: warning mock.result_unknown_call"), second
