@@ -212,3 +212,30 @@ def test_the_mock_s_line_for_a_refused_request_says_why_as_the_client_was_told(c
     first, second = capsys.readouterr().out.splitlines()
     assert "  400  -  " in first and first.endswith(f"findings: error mock.refused: {told}"), first
     assert "  200  " in second and second.endswith("findings: warning mock.result_unknown_call"), second
+
+
+@pytest.mark.parametrize("command, option, value, taken_by", [
+    (["send", "-p", "openai"], "--dialect", "vercel", ["render", "compare"]),
+    (["render", "-p", "openai"], "--send", None, ["compare"]),
+    (["run", "-p", "openai"], "--ledger-only", None, ["render"])])
+def test_an_option_of_other_commands_is_named_with_them(scenario, command, option, value, taken_by):
+    """`toolchoice send SCENARIO -p openai --dialect vercel` said "No such option: --dialect" and no more: a user
+    who had just read "--dialect on render and compare" in the README could not tell a typo from a wrong command.
+    The line now names the commands that take it, and they do."""
+    args = [command[0], str(scenario), *command[1:], option, *([value] if value else [])]
+    result = run_cli(args, env=environment())
+    assert result.returncode == 2
+    assert result.stderr.strip() == (f"toolchoice: error: No such option: {option} ({option} is an option of "
+                                     f"{', '.join(taken_by)}; see toolchoice {command[0]} --help)")
+    for other in taken_by:  # parsed there (--help: nothing runs, nothing is sent)
+        ran = run_cli([other, str(scenario), "-p", "openai", option, *([value] if value else []), "--help"],
+                      env=environment())
+        assert ran.returncode == 0 and option in ran.stdout, (other, ran.stderr)
+
+
+def test_an_option_no_command_takes_keeps_the_plain_line(scenario):
+    result = run_cli(["render", str(scenario), "--no-such-flag"], env=environment())
+    assert result.returncode == 2
+    line = result.stderr.strip()
+    assert line.startswith("toolchoice: error: No such option: --no-such-flag") and "is an option of" not in line
+    assert line.endswith(" (see toolchoice render --help)")
