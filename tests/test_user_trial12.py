@@ -239,3 +239,21 @@ def test_an_option_no_command_takes_keeps_the_plain_line(scenario):
     line = result.stderr.strip()
     assert line.startswith("toolchoice: error: No such option: --no-such-flag") and "is an option of" not in line
     assert line.endswith(" (see toolchoice render --help)")
+
+
+def test_a_finding_of_nearly_every_provider_says_which_are_left_out():
+    """The set-up's first command (`compare configs/planner-trap.yaml -p all`) closed with
+    `pitfall.required_trap (openai, openai-responses, ... huggingface)`: nineteen ids over three lines at 80
+    columns, for "all but ollama". Ten or more compared and at most three left out, the line names those."""
+    trap = str(ROOT / "configs" / "planner-trap.yaml")
+    shown = run_cli(["compare", trap, "-p", "all"], env=environment(COLUMNS="80"))
+    data = json.loads(run_cli(["compare", trap, "-p", "all", "-f", "json"], env=environment()).stdout)
+    providers = [p["provider"] for p in data["providers"]]
+    trapped = [p["provider"] for p in data["providers"] if any(e["code"] == "pitfall.required_trap"
+                                                                for e in p["ledger"])]
+    left_out = [p for p in providers if p not in trapped]
+    assert len(providers) == 20 and 1 <= len(left_out) <= 3
+    assert f"\npitfall.required_trap (every provider but {', '.join(left_out)}): " in shown.stdout
+    # fewer compared: the ids, as the README's eight-provider example shows them
+    few = run_cli(["compare", trap, "-p", "openai,anthropic,gemini,ollama"], env=environment(COLUMNS="80"))
+    assert "\npitfall.required_trap (openai, anthropic, gemini): " in few.stdout
