@@ -47,7 +47,11 @@ def build(names: list[str] | None = None) -> typer.Typer:
     """The Typer app with the named commands (all when None)."""
     app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False)
 
-    @app.callback()
+    # a first command to type, each line whole at 60 columns (typer keeps an epilog's paragraphs apart)
+    @app.callback(epilog="Start here (no key, no network needed):\n\n"
+                         "toolchoice init scenario.yaml\n\n"
+                         "toolchoice compare scenario.yaml -p all\n\n"
+                         "toolchoice COMMAND --help: that command's options")
     def toolchoice(version: bool = typer.Option(False, "--version", "-V", is_eager=True, callback=_version,
                                                 help="Print the version and exit.")) -> None:
         """What does your tool_choice become on each provider's wire, and did the model obey it?"""
@@ -106,7 +110,11 @@ def run(argv: list[str]) -> int:
 
         # click words some errors over lines, each choice after a tab ("Choose from:\n\tscenario,\n\trender"): one line
         message = re.sub(r"[ \t]*\n[ \t]*", " ", exc.format_message())  # type: ignore[attr-defined]
-        error_line(f"{message} (see {where})")
+        where = f"see {where}"
+        elsewhere = _commands_taking(getattr(exc, "option_name", None), first)
+        if elsewhere:  # `send --dialect`: an option of other commands, which the line names
+            where = f"{getattr(exc, 'option_name')} is an option of {', '.join(elsewhere)}; {where}"
+        error_line(f"{message} ({where})")
         return BAD_INPUT
     except abort:
         error_line("aborted")
@@ -115,6 +123,15 @@ def run(argv: list[str]) -> int:
         if "toolchoice.providers.core.save" in sys.modules:  # --save folders locked by this command
             sys.modules["toolchoice.providers.core.save"].release_locks()
     return code if isinstance(code, int) else 0
+
+
+def _commands_taking(option: str | None, given: str) -> list[str]:
+    """The other commands that take ``option`` (an unknown option of ``given``), in the help's order."""
+    if not option or not option.startswith("--") or given not in COMMANDS:
+        return []
+    app = _command(None)
+    return [name for name in COMMANDS if name != given
+            and any(option in (*p.opts, *p.secondary_opts) for p in app.commands[name].params)]
 
 
 # Options naming a folder or file written to (or read): an empty value would be the current folder, where

@@ -172,7 +172,7 @@ def _pretty(console: Any, scenario_path: Path, rows: list[dict[str, str]], diff_
             repeat: int, runs: list[ProviderRun] = ()) -> None:  # type: ignore[assignment]
     from rich.text import Text
 
-    from .compare_view import SEVERITY_STYLE_TEXT, fit_table, grouped_findings
+    from .compare_view import SEVERITY_STYLE_TEXT, fit_table, grouped_findings, providers_named
 
     title = f"{shown_path(scenario_path)} · sent{f' × {repeat}' if repeat > 1 else ''} · wall {wall_ms / 1000:.2f} s"
     cells = [[Text(row[c], style=_verdict_style(row[c]) if c == "verdict" else "") for c in COLUMNS] for row in rows]
@@ -183,7 +183,7 @@ def _pretty(console: Any, scenario_path: Path, rows: list[dict[str, str]], diff_
                for r in runs}
     for severity, code, providers, message in grouped_findings(ledgers):
         line = Text(f"{code} ", style=SEVERITY_STYLE_TEXT[severity])
-        line.append(f"({', '.join(providers)}): ", style="bold")
+        line.append(f"({providers_named(providers, list(ledgers))}): ", style="bold")
         line.append(message)
         console.print(line)
     for line in retry_lines(list(runs)):

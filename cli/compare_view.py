@@ -349,9 +349,18 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
                        "`toolchoice render SCENARIO -p ID` shows every entry", style="dim"))
     for severity, code, providers, message in grouped_findings(ledgers or {}):
         line = Text(f"{code} ", style=severity_style[severity])
-        line.append(f"({', '.join(providers)}): ", style="bold")
+        line.append(f"({providers_named(providers, list(ledgers or {}))}): ", style="bold")
         line.append(message)
         console.print(line)
+
+
+def providers_named(providers: list[str], compared: list[str]) -> str:
+    """The providers a finding line concerns, as its parenthesis names them: by id, or, when they are most of ten
+    or more compared (-p all: nineteen ids over three lines), as "every provider" and the few left out."""
+    others = [p for p in compared if p not in providers]
+    if len(compared) >= 10 and len(others) <= 3:
+        return "every provider" + (f" but {', '.join(others)}" if others else "")
+    return ", ".join(providers)
 
 
 def grouped_findings(ledgers: dict[str, list[LedgerEntry]]) -> list[tuple[str, str, list[str], str]]:

@@ -121,7 +121,11 @@ def _pretty(line: dict[str, Any]) -> None:
     if line.get("results"):  # the results this step sends back, each with the step whose answer called the tool
         parts.append("results " + ", ".join(f"{r['id']}←#{r['from'] if r['from'] is not None else '?'}"
                                             for r in line["results"]))
-    findings = [f"{f['severity']} {f['code']}" for f in line["findings"]]
+    # a refused request's error says why, as the client was told (a framework may swallow the 400); the others
+    # show their codes, their words being in --format jsonl
+    findings = [f"{f['severity']} {f['code']}" + (f": {f['message']}" if line["status"] != 200
+                                                 and f["severity"] == "error" and f.get("message") else "")
+                for f in line["findings"]]
     if findings:
         parts.append("findings: " + ", ".join(findings))
     write(printable("  ".join(parts)).replace("\n", " "))

@@ -63,7 +63,7 @@ TIMEOUT = typer.Option(TIMEOUT_DEFAULT, "--timeout", min=TIMEOUT_MIN, max=TIMEOU
 RETRIES = typer.Option(RETRIES_DEFAULT, "--retries", min=RETRIES_MIN, max=RETRIES_MAX,
                        help="Retries on 408/409/429/5xx/529 and connection errors.")
 CONCURRENCY = typer.Option(CONCURRENCY_DEFAULT, "--concurrency", "-k", min=CONCURRENCY_MIN, max=CONCURRENCY_MAX,
-                           help="Requests in flight at once.")
+                           help="Requests in flight at once, per provider.")
 REPEAT = typer.Option(1, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX,
                       help="Samples per provider; the verdicts are tallied.")
 LOOP_REPEAT = typer.Option(1, "--repeat", "-n", min=REPEAT_MIN, max=REPEAT_MAX,
@@ -100,8 +100,9 @@ ACTIVE_TOOLS = typer.Option(None, "--active-tools", metavar="NAME",
 # ---- environment variables a scenario may read (issue 16, finding 4) ----
 ALLOW_ENV = typer.Option(None, "--allow-env", metavar="NAME",
                          help="Let the scenario read this environment variable (repeatable, comma lists) beyond the "
-                              "provider's own key: for $NAME in providers.<id>.headers or providers.<id>.api_key_env. "
-                              "Also read from $TOOLCHOICE_ALLOW_ENV.")
+                              "provider's own key: for $NAME in providers.<id>.headers, providers.<id>.api_key_env, "
+                              "an MCP tool's headers or authorization, or a from: MCP source (docs/keys.md). Also "
+                              "read from $TOOLCHOICE_ALLOW_ENV.")
 _LIVE_MCP_HELP = ("Let a scenario's from: {mcp: ...} / {mcp_url: ...} start the MCP server or connect to it (a dry "
                   "run opens no socket and starts no process without it).")
 LIVE_MCP = typer.Option(False, "--live-mcp", help=_LIVE_MCP_HELP)

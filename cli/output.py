@@ -72,7 +72,11 @@ def write_json(text: str) -> None:
 def shown_path(path: object) -> str:
     """A file path in a title, a header or a summary line: data, with its controls written out and a newline too
     (a file name holding one must not start a line of its own: a forged result, or a command under curl's
-    ``# scenario`` comment that a shell would run). A tab stays, as ``visible`` keeps it: the fold measures it."""
+    ``# scenario`` comment that a shell would run). A tab stays, as ``visible`` keeps it: the fold measures it.
+    ``-`` (the scenario read from stdin) is shown as ``stdin``, as `parse` names it: a title "- · dry run" read as
+    a stray dash."""
+    if str(path) == "-":
+        return "stdin"
     return visible(str(path)).replace("\n", "\\u000a")
 
 

@@ -122,7 +122,7 @@ def saved_sibling(path: Path, body: Any) -> ToolchoiceError | None:
 
 @handled
 def parse(
-    response: Path = typer.Argument(..., help="A saved response body (JSON), e.g. from `send --save`; - for stdin.",
+    response: Path = typer.Argument(..., help="A saved response body (JSON), e.g. the .response.json file `send --save` writes; - for stdin.",
                                     show_default=False),
     provider: str = PROVIDER_ONE,
     scenario: Optional[Path] = typer.Option(None, "--scenario", "-s", help="Scenario to judge the reply against."),

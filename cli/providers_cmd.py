@@ -177,6 +177,7 @@ def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], 
 _STYLE = {"native": "green", "renamed": "green", "emulated": "yellow", "unsupported": "red"}
 _LEGEND = "✔ native  → renamed  ≈ emulated  ✘ unsupported"
 _SHORT = {"required": "req.", "allowed": "allow.", "parallel": "par."}  # the compact layout's headers
+_ARGS = "args: a tool call's arguments in replies, as JSON text (string) or an object"
 
 
 def matrix_table(console: Any) -> Any:
@@ -189,7 +190,7 @@ def matrix_table(console: Any) -> Any:
     def fits(table: Any) -> bool:  # its natural width, measured without the console's bound
         return Measurement.get(console, console.options.update_width(10_000), table).maximum <= console.width
 
-    full = Table(title=f"tool_choice support ({_LEGEND})", show_lines=False)
+    full = Table(title=f"tool_choice support ({_LEGEND})", show_lines=False, caption=_ARGS)
     full.add_column("provider", style="bold", no_wrap=True)
     for feature in FEATURES:
         full.add_column(feature, no_wrap=True)
@@ -197,7 +198,8 @@ def matrix_table(console: Any) -> Any:
     full.add_column("verified", no_wrap=True)
     # no borders, one space between columns: 78 characters, whole on an 80-column CI log
     compact = Table(title=f"tool_choice support ({_LEGEND})", box=None, padding=(0, 1, 0, 0), pad_edge=False,
-                    header_style="bold underline", caption=", ".join(f"{s} {f}" for f, s in _SHORT.items()))
+                    header_style="bold underline",
+                    caption=", ".join(f"{s} {f}" for f, s in _SHORT.items()) + "\n" + _ARGS)
     compact.add_column("provider", style="bold", no_wrap=True)
     for feature in FEATURES:
         compact.add_column(_SHORT.get(feature, feature), no_wrap=True, justify="center")
@@ -215,7 +217,7 @@ def matrix_table(console: Any) -> Any:
     for table in (full, compact):
         if fits(table):
             return table
-    listed = Table(title=f"tool_choice support ({_LEGEND})", show_lines=True)
+    listed = Table(title=f"tool_choice support ({_LEGEND})", show_lines=True, caption=_ARGS)
     listed.add_column("provider", style="bold", no_wrap=True)
     listed.add_column("features, arguments, verified", overflow="fold")
     for cap in CAPABILITIES.values():

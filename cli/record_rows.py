@@ -101,7 +101,8 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
                 first = re.match(r"\S*", value.plain).group()  # type: ignore[union-attr]
                 # held where the pair fits a line, or where the word folds anyway (longer than a line)
                 hold = inner > 0 and (cell_len(f"{label} {first}") <= inner or cell_len(first) > inner)
-                line.append(label.replace(" ", held_space) + held_nbsp if hold else label + NBSP, style="bold")
+                # a label's own words stay together ("API tool_choice"), even where its value goes to the next line
+                line.append(label.replace(" ", held_space) + (held_nbsp if hold else NBSP), style="bold")
             line.append(value)
         longest = max([longest] + [cell_len(part) for part in line.plain.split("\n")])
         # a unit's spaces held too ("95% CI 57%–100%)": `compare --send`'s verdict); same length: styles stay

@@ -243,8 +243,12 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
                                        notes=(*outcome.notes, ("tool_choice", source)))
     if outcome.refused is not None:
         error, source = outcome.refused
+        dropped = not drop and _outcome(route, word, value, scenario.parallel_tool_calls, True, model, name,
+                                        bool(scenario.tools), body.get(_EXTRA)).refused is None and (
+            route.provider != "azure" or _azure_version_refusal(base, word, True)[0] is None)
         ledger.append(LedgerEntry("error", "dialect.refused", f"LiteLLM raises before sending, nothing is sent: "
-                                                              f"{error} ({source})"))
+                                                              f"{error} ({source})"
+                                  + ("; --drop-params shows what drop_params=True sends instead" if dropped else "")))
         refused = Translation(api.provider, api.requested_tool_choice, None, None, ledger, ())
         return LiteLLMView(refused, api, routed, call, drop)
     compared = [route.tools_path, *outcome.fields]

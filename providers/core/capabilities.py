@@ -551,3 +551,23 @@ CAPABILITIES: dict[str, Capability] = {
 }
 
 PROVIDER_IDS: tuple[str, ...] = tuple(CAPABILITIES)
+
+
+def provider_hint(word: str) -> str:
+    """The hint for an unknown provider id: the id it spells another way (`OpenAI`, `llama.cpp`,
+    `openai_responses`), else the one row whose title names it (`google`: gemini, `aws`: bedrock), else a close id,
+    else the list of ids."""
+    import re
+
+    from .choice import did_you_mean
+
+    def letters(text: str) -> str:
+        return re.sub(r"[^a-z0-9]", "", text.lower())
+
+    key = letters(word)
+    same = [p for p in PROVIDER_IDS if letters(p) == key]
+    titled = [p for p, cap in CAPABILITIES.items() if key and key in re.findall(r"[a-z0-9]+", cap.title.lower())]
+    for found in (same, titled):
+        if len(found) == 1:
+            return f"did you mean {found[0]}?"
+    return did_you_mean(word, PROVIDER_IDS) or f"providers: {', '.join(PROVIDER_IDS)}"

@@ -8,8 +8,7 @@ import importlib
 from types import ModuleType
 from typing import Any, Iterator
 
-from .capabilities import CAPABILITIES, FEATURES, PROVIDER_IDS, Capability
-from .choice import did_you_mean
+from .capabilities import CAPABILITIES, FEATURES, PROVIDER_IDS, Capability, provider_hint
 from .error_keys import says_no_key
 from .model import LedgerEntry, RenderOptions, Reply, Scenario, ToolchoiceError, Translation
 
@@ -20,7 +19,7 @@ def check_provider(provider: str) -> str:
         raise WrongArgument(f"provider: give a provider id (str), not {'None' if provider is None else type(provider).__name__}",
                             hint=f"providers: {', '.join(PROVIDER_IDS)}")
     if provider not in CAPABILITIES:
-        hint = did_you_mean(provider, PROVIDER_IDS) or f"providers: {', '.join(PROVIDER_IDS)}"
+        hint = provider_hint(provider)
         if provider == "all":  # the command line's word (-p all), not an id: the Python API takes the ids
             hint = ("'all' is the command line's word; in Python pass toolchoice.providers.core.capabilities."
                     "PROVIDER_IDS (every provider id)")

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from . import limits as _limits
-from .capabilities import PROVIDER_IDS
+from .capabilities import PROVIDER_IDS, provider_hint
 from .choice import did_you_mean, parse_tool_choice
 from .model import (CUSTOM_TOOL_FIELDS, NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool,
                     ProviderSettings, Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError, WrongArgument)
@@ -331,7 +331,7 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
     for key_node, _ in node.value:
         pid = key_node.value
         if pid not in PROVIDER_IDS:
-            hint = did_you_mean(pid, PROVIDER_IDS) or f"providers: {', '.join(PROVIDER_IDS)}"
+            hint = provider_hint(pid)
             raise r.loc(key_node).fail(f"unknown provider '{pid}'", hint)
     for pid, value_node in entries.items():
         if isinstance(value_node, yaml.ScalarNode) and r.value(value_node) is None:
