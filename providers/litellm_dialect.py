@@ -24,8 +24,9 @@ from .dialect_fields import (ABSENT, Rebuild, api_json, filled, get_path, model_
                              set_path, shown, translated)
 from .litellm_rules import (ANTHROPIC_FORCED, ANTHROPIC_FORCED_ERROR, ANTHROPIC_NO_FORCED_TOOL_USE, API_ANSWERS,
                             AZURE_OLD_CHOICE, AZURE_OLD_CHOICE_ERROR, AZURE_OLD_REQUIRED, AZURE_OLD_REQUIRED_ERROR,
-                            BEDROCK_PARALLEL_CONFIG, COPIED, DROPPED, PARAMS_ERROR, READ, ROUTES, VERSION, ChoiceRule,
-                            Raise, Route, Source)
+                            BEDROCK_NO_STRICT, BEDROCK_PARALLEL_CONFIG, BEDROCK_STRICT, BEDROCK_STRICT_FLAGGED_OFF,
+                            COPIED, DROPPED, PARAMS_ERROR, READ, ROUTES, VERSION, ChoiceRule, Raise, Route, Source,
+                            StrictRule)
 
 _ANY_SPELLINGS = {"any", "ANY"}
 _EXTRA = "additionalModelRequestFields"
@@ -85,7 +86,15 @@ def _azure_version_refusal(api: Translation, word: str | None, drop: bool) -> tu
     return None, None
 
 
-def _tools(route: Route, api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> list[dict[str, Any]]:
+def _strict_rule(route: Route, model: str) -> StrictRule | None:
+    """What the route does with a strict tool for this model (Bedrock: by LiteLLM's model map)."""
+    if route.provider == "bedrock" and not (BEDROCK_STRICT.search(model) and not BEDROCK_STRICT_FLAGGED_OFF.search(model)):
+        return BEDROCK_NO_STRICT
+    return route.strict
+
+
+def _tools(route: Route, api: Translation, scenario: Scenario, rebuild: Rebuild | None,
+           rule: StrictRule | None) -> list[dict[str, Any]]:
     """Every scenario tool in the route's wire form: LiteLLM sends all it is given, whatever the choice."""
     assert api.request is not None
     tools = get_path(api.request.body, route.tools_path)
@@ -94,20 +103,46 @@ def _tools(route: Route, api: Translation, scenario: Scenario, rebuild: Rebuild 
         full = translated(rebuild, auto, api.provider)
         tools = get_path(full.request.body, route.tools_path) if full.request else ABSENT
     tools = [] if tools is ABSENT else json.loads(json.dumps(tools))
+    strict = {t.name for t in scenario.tools if scenario.tool_is_strict(t)}
+    does = rule.does if rule is not None else None
     if route.provider == "anthropic":
         tools = [{**t, "type": "custom"} if "input_schema" in t else t for t in tools]
-    if route.provider == "vllm":
-        tools = _without_strict(tools)
     if route.provider == "openai-responses":
-        tools = [{**t, "strict": None} if t.get("type") == "function" else t for t in tools]
+        tools = [{**t, "strict": True if t.get("name") in strict else None} if t.get("type") == "function" else t
+                 for t in tools]
+    elif does == "kept":  # an OpenAI chat tool as the user gives it: "strict": true where the scenario says strict
+        tools = [{**t, "function": {**t["function"], "strict": True}}
+                 if t.get("type") == "function" and t.get("function", {}).get("name") in strict else t for t in tools]
+    elif does == "dropped":
+        tools = [{k: v for k, v in t.items() if k != "strict"} if "input_schema" in t else
+                 {**t, "function": {k: v for k, v in t["function"].items() if k != "strict"}} if "function" in t else
+                 {**t, "toolSpec": _spec_without_strict(t["toolSpec"], rule)} if "toolSpec" in t else t
+                 for t in tools]
     if route.provider == "gemini":
         tools = [{("function_declarations" if k == "functionDeclarations" else k): v for k, v in t.items()}
                  for t in tools]
+        if does == "stripped":  # the schema as parameters, additionalProperties: false removed
+            tools = [{**t, "function_declarations": [
+                {("parameters" if k == "parametersJsonSchema" else k): v for k, v in d.items()}
+                for d in t["function_declarations"]]} if "function_declarations" in t else t for t in tools]
+    if does == "stripped":
+        tools = _without_strict(tools)
     return tools
 
 
+def _spec_without_strict(spec: dict[str, Any], rule: StrictRule | None) -> dict[str, Any]:
+    """A Bedrock toolSpec without strict (and, where the rule says, its schema's top-level additionalProperties)."""
+    spec = {k: v for k, v in spec.items() if k != "strict"}
+    schema = spec.get("inputSchema", {}).get("json")
+    if rule is not None and not rule.top_level_closed and isinstance(schema, dict):
+        spec["inputSchema"] = {**spec["inputSchema"],
+                               "json": {k: v for k, v in schema.items() if k != "additionalProperties"}}
+    return spec
+
+
 def _without_strict(node: Any) -> Any:
-    """HostedVLLMChatConfig.map_openai_params (litellm_rules.VLLM_TOOLS): every "strict" key and every
+    """A ``stripped`` route's tools (HostedVLLMChatConfig.map_openai_params, litellm_rules.VLLM_TOOLS; Gemini's
+    remove_additional_properties and remove_strict_from_schema): every "strict" key and every
     "additionalProperties": false removed, at any depth."""
     if isinstance(node, list):
         return [_without_strict(v) for v in node]
@@ -228,7 +263,11 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     ledger.append(LedgerEntry("info", "dialect.call", f"described: {call} with {tools_given} (litellm {VERSION}, "
                               f"{route.config}; read {READ})"
                               + (f"; {note}" if note else "")))
-    if any(scenario.tool_is_strict(t) for t in scenario.tools):
+    tool_rule = _strict_rule(route, model)  # LiteLLM's rewrite applies to every tool; strict decides what it says
+    strict = tool_rule if any(scenario.tool_is_strict(t) for t in scenario.tools) else None
+    explains = strict or (tool_rule if tool_rule is not None and (tool_rule.does == "stripped"
+                                                                  or not tool_rule.top_level_closed) else None)
+    if tool_rule is None and any(scenario.tool_is_strict(t) for t in scenario.tools):
         ledger.append(LedgerEntry("info", "dialect.unchecked", "strict tools: described as the API request declares "
                                   "them; what LiteLLM does with a strict tool is not described here"))
     name = scenario.tool_choice.name if scenario.tool_choice is not None else None
@@ -252,7 +291,10 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         if path is not None:
             set_path(body, path, ABSENT)
     if scenario.tools:
-        set_path(body, route.tools_path, _tools(route, base, scenario, rebuild))
+        set_path(body, route.tools_path, _tools(route, base, scenario, rebuild, tool_rule))
+    for path in strict.body_fields if strict is not None else ():
+        set_path(body, path, ABSENT)
+        compared.append(path)
     for path, field in outcome.fields.items():
         set_path(body, path, field)
     if route.provider == "gemini" and get_path(body, "toolConfig") == {}:
@@ -269,6 +311,15 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         if ours == theirs:
             continue
         rule = why.get("choice") if path == route.tools_path and theirs is not ABSENT else why.get(path)
+        if explains is not None and (path in explains.body_fields or path == route.tools_path and theirs is not ABSENT
+                                     and len(theirs) == (0 if ours is ABSENT else len(ours))):
+            note = (f"; it also {route.tools_note}" if route.tools_note and path == route.tools_path
+                    and route.provider != "openai-responses" else "")
+            says = explains.says if path == route.tools_path else f"sends no {path} for strict tools"
+            ledger.append(LedgerEntry("warning", "dialect.differs", f"{path}: LiteLLM {says} ({explains.source}){note}"))
+            continue
+        if strict is not None and path == route.choice_path and rule is None:
+            rule = strict.source
         ledger.append(_difference(route, path, ours, theirs, rule, base is api))
     if base is not api:
         faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))
