@@ -25,7 +25,7 @@ from .dialect_fields import (ABSENT, Rebuild, api_json, filled, get_path, model_
 from .litellm_rules import (ANTHROPIC_FORCED, ANTHROPIC_FORCED_ERROR, ANTHROPIC_NO_FORCED_TOOL_USE, API_ANSWERS,
                             AZURE_OLD_CHOICE, AZURE_OLD_CHOICE_ERROR, AZURE_OLD_REQUIRED, AZURE_OLD_REQUIRED_ERROR,
                             BEDROCK_NO_STRICT, BEDROCK_PARALLEL_CONFIG, BEDROCK_STRICT, BEDROCK_STRICT_FLAGGED_OFF,
-                            COPIED, DROPPED, PARAMS_ERROR, READ, ROUTES, VERSION, ChoiceRule, Raise, Route, Source,
+                            COPIED, DROPPED, FLATTENED, PARAMS_ERROR, READ, ROUTES, VERSION, ChoiceRule, Raise, Route, Source,
                             StrictRule)
 
 _ANY_SPELLINGS = {"any", "ANY"}
@@ -56,13 +56,15 @@ class LiteLLMView(NamedTuple):
 
 
 def completion_value(choice: ToolChoice | None) -> tuple[str | None, Any, str | None]:
-    """(the rule's key: auto, none, required, any or named; the tool_choice argument in OpenAI's spelling; a note when
-    the scenario's spelling has no OpenAI form and a neighbour was assumed). An allowed subset: (None, None, note)."""
+    """(the rule's key: auto, none, required, any, named or allowed; the tool_choice argument in OpenAI's spelling; a
+    note when the scenario's spelling has no OpenAI form and a neighbour was assumed). An allowed subset is OpenAI
+    chat's ``{"type": "allowed_tools", "allowed_tools": {"mode": ..., "tools": [...]}}``."""
     if choice is None:
         return None, None, None
     spelled = choice.spelling
     if choice.mode == "allowed":
-        return None, None, "an allowed-tools subset is not described for litellm.completion"
+        return "allowed", {"type": "allowed_tools", "allowed_tools": {
+            "mode": choice.allowed_mode, "tools": [{"type": "function", "function": {"name": n}} for n in choice.allowed]}}, None
     if choice.mode == "named":
         return "named", {"type": "function", "function": {"name": choice.name}}, None
     if choice.mode == "required" and spelled in _ANY_SPELLINGS:
@@ -80,7 +82,8 @@ def _azure_version_refusal(api: Translation, word: str | None, drop: bool) -> tu
     year, month, day = found.groups()
     version = unquote(api.request.url.split("api-version=", 1)[1].split("&", 1)[0])
     if year < "2023" or (year == "2023" and (month < "12" or (month == "12" and day < "01"))):
-        return (None if drop else AZURE_OLD_CHOICE_ERROR.format(api_version=version)), AZURE_OLD_CHOICE
+        refused = not drop or word == "allowed"  # drop_params never drops an allowed_tools choice there
+        return (AZURE_OLD_CHOICE_ERROR.format(api_version=version) if refused else None), AZURE_OLD_CHOICE
     if word == "required" and year == "2024" and month <= "05":
         return (None if drop else AZURE_OLD_REQUIRED_ERROR.format(api_version=version)), AZURE_OLD_REQUIRED
     return None, None
@@ -152,6 +155,13 @@ def _without_strict(node: Any) -> Any:
     return node
 
 
+def _flattened(value: dict[str, Any]) -> dict[str, Any]:
+    """OpenAI chat's allowed_tools choice in the Responses layout (responses_allowed_tools_tool_choice)."""
+    inner = value["allowed_tools"]
+    return {"type": "allowed_tools", "mode": inner["mode"],
+            "tools": [{"type": "function", "name": t["function"]["name"]} for t in inner["tools"]]}
+
+
 class _Outcome(NamedTuple):
     fields: dict[str, Any]  # body path -> value (or ABSENT)
     refused: tuple[str, Source] | None = None  # (LiteLLM's words, where)
@@ -164,6 +174,9 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
     in get_optional_params, then the config's map_openai_params)."""
     fields: dict[str, Any] = {}
     notes: list[tuple[str, Any]] = []
+    first = route.choices.get(word) if word == "allowed" else None  # main.py's check, before any parameter's
+    if first is not None and isinstance(first.sends, Raise):
+        return _Outcome({}, (first.sends.error.format(model=model), first.sends.source))
     given = [p for p, on in (("tools", has_tools), ("tool_choice", word is not None),
                              ("parallel_tool_calls", parallel is not None)) if on]
     refused: dict[str, Source] = {p: route.parallel_source for p in given
@@ -193,7 +206,8 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
             if not (drop and sends.dropped_with_drop_params):
                 return _Outcome({}, (sends.error.format(model=model), sends.source))
             sends = DROPPED
-        choice = value if sends == COPIED else ABSENT if sends == DROPPED else filled(sends, name)
+        choice = (value if sends == COPIED else ABSENT if sends == DROPPED else _flattened(value)
+                  if sends == FLATTENED else filled(sends, name))
     if route.parallel == "anthropic" and parallel is not None and word != "none":
         choice = {"type": "auto"} if choice is ABSENT else dict(choice)
         choice["disable_parallel_tool_use"] = not parallel
@@ -245,9 +259,6 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     if base.request is None:
         return keep("dialect.api_refused", "toolchoice refuses the API request, so LiteLLM's is not described")
     word, value, note = completion_value(scenario.tool_choice)
-    if scenario.tool_choice is not None and word is None:
-        return keep("dialect.no_spelling", f"{note}: LiteLLM's request is not described; the API request is shown",
-                    "warning")
     model = model_of(base)
     routed = route.prefix + model
     body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only

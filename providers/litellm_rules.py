@@ -33,6 +33,7 @@ class Raise(NamedTuple):
 
 DROPPED = "(dropped)"  # LiteLLM leaves the field out, without a word
 COPIED = "(copied)"  # LiteLLM sends the value as given
+FLATTENED = "(flattened)"  # an allowed_tools choice in the Responses layout: mode and tools beside type, {type, name}
 
 
 class ChoiceRule(NamedTuple):
@@ -62,7 +63,7 @@ class Route(NamedTuple):
     prefix: str  # LiteLLM's model prefix (the route)
     config: str  # LiteLLM's config class
     choice_path: str | None  # where the choice sits in the body (None: the wire has no field)
-    choices: Mapping[str, ChoiceRule]  # keys: auto, none, required, any, named
+    choices: Mapping[str, ChoiceRule]  # keys: auto, none, required, any, named, allowed (an allowed_tools subset)
     parallel: str  # "copied" | "dropped" | "anthropic" (inside tool_choice) | "bedrock" (model map) | "refused"
     parallel_source: Source
     tools_path: str = "tools"
@@ -378,7 +379,28 @@ STRICT["bedrock"] = StrictRule("kept", Source(*_BEDROCK_SPEC), 'sends toolSpec.s
                                "additionalProperties for this model (llms/bedrock/common_utils.py:1802 "
                                "bedrock_converse_supports_strict_tools: an Anthropic id its model map does not flag "
                                "false)")
-ROUTES = {name: route._replace(strict=STRICT.get(name)) for name, route in ROUTES.items()}
+# An allowed-tools subset, given as OpenAI chat's {"type": "allowed_tools", "allowed_tools": {"mode", "tools"}}:
+# litellm.completion raises before any parameter check for a provider outside openai / azure, drop_params or not
+_ALLOWED_FILE = "litellm_core_utils/allowed_tools_tool_choice.py"
+ALLOWED_REFUSED = Source(_ALLOWED_FILE, 77, "if not is_allowed_tools_tool_choice(tool_choice) or custom_llm_provider in "
+                                            "ALLOWED_TOOLS_TOOL_CHOICE_PROVIDERS: return ... raise BadRequestError(...) "
+                                            "(main.py:5912 completion, before get_optional_params; drop_params is "
+                                            "deliberately not consulted)")
+ALLOWED_ERROR = ("BadRequestError: litellm.BadRequestError: tool_choice type 'allowed_tools' is only supported for "
+                 "azure, litellm_proxy, openai, got custom_llm_provider={provider}. drop_params does not drop it, since "
+                 "that would let the model call tools the request excluded. Send only the allowed tools in `tools` "
+                 "with tool_choice='auto' or 'required' instead.")
+_ALLOWED: dict[str, ChoiceRule] = {
+    "openai": ChoiceRule(COPIED, _COPY),
+    "azure": ChoiceRule(COPIED, ROUTES["azure"].choices["auto"].source),
+    "openai-responses": ChoiceRule(FLATTENED, Source(_RESPONSES_FILE, 906, 'if choice_type == "allowed_tools": parsed = '
+                                                                          "parse_chat_allowed_tools_tool_choice(...); "
+                                                                          "flat = responses_allowed_tools_tool_choice("
+                                                                          "parsed)")),
+}
+ROUTES = {name: route._replace(strict=STRICT.get(name), choices={**route.choices, "allowed": _ALLOWED.get(name) or ChoiceRule(
+    Raise(ALLOWED_ERROR.replace("{provider}", route.prefix.split("/")[0]), ALLOWED_REFUSED, False), ALLOWED_REFUSED)})
+          for name, route in ROUTES.items()}
 # The Bedrock ids LiteLLM gives a tool's strict (litellm_core_utils/prompt_templates/factory.py:5909
 # supports_strict_tools = bool(model and bedrock_converse_supports_strict_tools(model)); common_utils.py:1802: "if not
 # base.startswith("anthropic"): return False", then the model map's bedrock_converse_supports_strict_tools, default

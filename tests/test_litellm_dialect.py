@@ -37,6 +37,12 @@ SCENARIO = ROOT / "tests/dialect/litellm.yaml"  # litellm_client's tools, messag
 CHOICES: dict[str, tuple[str | None, Any]] = {"unset": (None, None), "auto": ("auto", "auto"), "none": ("none", "none"),
                                               "required": ("required", "required"), "any": ("any", "any"),
                                               "named": ("get_weather", NAMED)}
+# an allowed-tools subset (get_weather of the two): the scenario's spelling, and OpenAI chat's allowed_tools object
+ALLOWED_CHOICES: dict[str, tuple[Any, Any]] = {
+    f"allowed-{mode}": ({"allowed": ["get_weather"], "mode": mode},
+                        {"type": "allowed_tools", "allowed_tools": {"mode": mode, "tools": [NAMED]}})
+    for mode in ("auto", "required")}
+SPELLINGS = {**CHOICES, **ALLOWED_CHOICES}
 # the body fields that carry tools, the choice, parallel calls and thinking on each wire
 FIELDS = ("tools", "tool_choice", "parallel_tool_calls", "toolConfig", "additionalModelRequestFields", "thinking",
           "strict_tools")
@@ -61,7 +67,7 @@ def _scenario() -> Any:
 def render(provider: str, choice: str, parallel: bool | None, drop: bool, model: str | None = None,
            thinking: Any = None, tools: bool = True, path: Path = SCENARIO, api_version: str | None = None) -> Any:
     base = load_scenario(path) if path != SCENARIO else _scenario()
-    spelled = CHOICES[choice][0]
+    spelled = SPELLINGS[choice][0]
     if not tools:
         base = base._replace(tools=())
     scenario = base._replace(parallel_tool_calls=parallel,
@@ -82,8 +88,8 @@ def render(provider: str, choice: str, parallel: bool | None, drop: bool, model:
 def sent_by_litellm(client: Recorded, provider: str, choice: str, parallel: bool | None, drop: bool,
                     model: str | None = None, **more: Any) -> Any:
     arguments: dict[str, Any] = dict(more)
-    if CHOICES[choice][1] is not None:
-        arguments["tool_choice"] = CHOICES[choice][1]
+    if SPELLINGS[choice][1] is not None:
+        arguments["tool_choice"] = SPELLINGS[choice][1]
     if parallel is not None:
         arguments["parallel_tool_calls"] = parallel
     if drop:
@@ -278,6 +284,24 @@ def test_azure_tool_choice_by_api_version(client: Recorded, version: str, choice
     hold(view, sent_by_litellm(client, "azure", choice, None, drop, api_version=version))
 
 
+ALLOWED_CASES = [pytest.param(p, c, drop, None, id=f"{p}-{c}-drop={drop}")
+                 for p in ROUTES for c in ALLOWED_CHOICES for drop in (False, True)] + [
+    pytest.param("azure", "allowed-auto", drop, "2023-07-01-preview", id=f"azure-2023-07-01-preview-drop={drop}")
+    for drop in (False, True)]
+
+
+@pytest.mark.parametrize("provider, choice, drop, version", ALLOWED_CASES)
+def test_an_allowed_tools_subset_is_what_litellm_sends_or_raises(client: Recorded, provider: str, choice: str,
+                                                                 drop: bool, version: str | None) -> None:
+    """OpenAI chat's allowed_tools choice: copied on openai/ and azure/ (refused on an api-version before 2023-12-01,
+    drop_params or not), flattened on openai/responses/, and a BadRequestError before sending on every other route,
+    drop_params or not."""
+    view = render(provider, choice, None, drop, api_version=version)
+    more = {"api_version": version} if version else {}
+    hold(view, sent_by_litellm(client, provider, choice, None, drop, **more))
+    assert "dialect.no_spelling" not in codes(view)
+
+
 def test_the_model_map_sets_agree_with_litellms_own_checks(client: Recorded) -> None:
     """FIREWORKS_TOOL_CHOICE, FIREWORKS_NO_TOOLS and SAMBANOVA_TOOLS against the configs' own parameter lists, for
     every id of those providers in LiteLLM's bundled map and toolchoice's default models."""
@@ -316,7 +340,7 @@ def test_the_recording_is_of_the_installed_litellm(client: Recorded) -> None:
     this run and held to it (all of them with TOOLCHOICE_LITELLM=live)."""
     assert client.same_version or MODE == "record", (f"{RECORDING.name} is of LiteLLM {client.data.get('litellm')}, {client.installed} is "
                                  "installed: every case went live; record again (tests/litellm_recorded.py)")
-    counted = sum(len(cases) for cases in (CASES, NO_TOOLS, MODEL_CASES, AZURE_CASES)) + 2 * len(ROUTES) + len(STRICT_CASES) + 12 + 6 + 2
+    counted = sum(len(cases) for cases in (CASES, NO_TOOLS, MODEL_CASES, AZURE_CASES, ALLOWED_CASES)) + 2 * len(ROUTES) + len(STRICT_CASES) + 12 + 6 + 2
     calls = client.made if MODE == "record" else client.data["calls"]
     assert len(calls) == counted, (len(calls), counted)
     if MODE == "recorded":
@@ -326,7 +350,7 @@ def test_the_recording_is_of_the_installed_litellm(client: Recorded) -> None:
 def test_the_case_counts_docs_litellm_md_states() -> None:
     """docs/litellm.md states how many cases are held to LiteLLM: the matrices above are those."""
     page = (ROOT / "docs/litellm.md").read_text(encoding="utf-8")
-    for cases in (CASES, NO_TOOLS, MODEL_CASES, AZURE_CASES, STRICT_CASES):
+    for cases in (CASES, NO_TOOLS, MODEL_CASES, AZURE_CASES, STRICT_CASES, ALLOWED_CASES):
         assert f"**{len(cases)} of {len(cases)}**" in page, len(cases)
     assert f"({len(ROUTES)} routes" in page
 
