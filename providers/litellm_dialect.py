@@ -25,8 +25,8 @@ from .dialect_fields import (ABSENT, Rebuild, api_json, filled, get_path, model_
 from .litellm_rules import (ANTHROPIC_FORCED, ANTHROPIC_FORCED_ERROR, ANTHROPIC_NO_FORCED_TOOL_USE, API_ANSWERS,
                             AZURE_OLD_CHOICE, AZURE_OLD_CHOICE_ERROR, AZURE_OLD_REQUIRED, AZURE_OLD_REQUIRED_ERROR,
                             BEDROCK_NO_STRICT, BEDROCK_PARALLEL_CONFIG, BEDROCK_STRICT, BEDROCK_STRICT_FLAGGED_OFF,
-                            COPIED, DROPPED, FLATTENED, PARAMS_ERROR, READ, ROUTES, VERSION, ChoiceRule, Raise, Route, Source,
-                            StrictRule)
+                            COPIED, DROPPED, FLATTENED, PARAMS_ERROR, READ, ROUTES, VERSION, ChoiceRule, Raise,
+                            Route, Source, StrictRule)
 
 _ANY_SPELLINGS = {"any", "ANY"}
 _EXTRA = "additionalModelRequestFields"
@@ -63,8 +63,9 @@ def completion_value(choice: ToolChoice | None) -> tuple[str | None, Any, str | 
         return None, None, None
     spelled = choice.spelling
     if choice.mode == "allowed":
-        return "allowed", {"type": "allowed_tools", "allowed_tools": {
-            "mode": choice.allowed_mode, "tools": [{"type": "function", "function": {"name": n}} for n in choice.allowed]}}, None
+        tools = [{"type": "function", "function": {"name": n}} for n in choice.allowed]
+        inner = {"mode": choice.allowed_mode, "tools": tools}
+        return "allowed", {"type": "allowed_tools", "allowed_tools": inner}, None
     if choice.mode == "named":
         return "named", {"type": "function", "function": {"name": choice.name}}, None
     if choice.mode == "required" and spelled in _ANY_SPELLINGS:
@@ -91,7 +92,7 @@ def _azure_version_refusal(api: Translation, word: str | None, drop: bool) -> tu
 
 def _strict_rule(route: Route, model: str) -> StrictRule | None:
     """What the route does with a strict tool for this model (Bedrock: by LiteLLM's model map)."""
-    if route.provider == "bedrock" and not (BEDROCK_STRICT.search(model) and not BEDROCK_STRICT_FLAGGED_OFF.search(model)):
+    if route.provider == "bedrock" and (not BEDROCK_STRICT.search(model) or BEDROCK_STRICT_FLAGGED_OFF.search(model)):
         return BEDROCK_NO_STRICT
     return route.strict
 
@@ -327,7 +328,8 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
             note = (f"; it also {route.tools_note}" if route.tools_note and path == route.tools_path
                     and route.provider != "openai-responses" else "")
             says = explains.says if path == route.tools_path else f"sends no {path} for strict tools"
-            ledger.append(LedgerEntry("warning", "dialect.differs", f"{path}: LiteLLM {says} ({explains.source}){note}"))
+            ledger.append(LedgerEntry("warning", "dialect.differs",
+                                      f"{path}: LiteLLM {says} ({explains.source}){note}"))
             continue
         if strict is not None and path == route.choice_path and rule is None:
             rule = strict.source

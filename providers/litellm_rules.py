@@ -342,9 +342,9 @@ STRICT: dict[str, StrictRule] = {
     "azure": StrictRule("kept", ROUTES["azure"].parallel_source, _KEPT),
     "cerebras": StrictRule("kept", ROUTES["cerebras"].parallel_source, _KEPT),
     "mistral": StrictRule("kept", Source("llms/mistral/chat/transformation.py", 625,
-                                         "cleaned_tools = remove_json_schema_refs(cleaned_tools, ...) (the docstring of "
-                                         "_clean_tool_schema_for_mistral says it removes additionalProperties=False and "
-                                         "strict; the code removes neither)"), _KEPT),
+                                         "cleaned_tools = remove_json_schema_refs(cleaned_tools, ...) (the "
+                                         "docstring of _clean_tool_schema_for_mistral says it removes "
+                                         "additionalProperties=False and strict; the code removes neither)"), _KEPT),
     "ollama": StrictRule("kept", Source("llms/ollama/chat/transformation.py", 192,
                                         'if param == "tools": optional_params["tools"] = value'), _KEPT),
     "cohere": StrictRule("kept", Source("llms/cohere/chat/v2_transformation.py", 164,
@@ -382,24 +382,30 @@ STRICT["bedrock"] = StrictRule("kept", Source(*_BEDROCK_SPEC), 'sends toolSpec.s
 # An allowed-tools subset, given as OpenAI chat's {"type": "allowed_tools", "allowed_tools": {"mode", "tools"}}:
 # litellm.completion raises before any parameter check for a provider outside openai / azure, drop_params or not
 _ALLOWED_FILE = "litellm_core_utils/allowed_tools_tool_choice.py"
-ALLOWED_REFUSED = Source(_ALLOWED_FILE, 77, "if not is_allowed_tools_tool_choice(tool_choice) or custom_llm_provider in "
-                                            "ALLOWED_TOOLS_TOOL_CHOICE_PROVIDERS: return ... raise BadRequestError(...) "
-                                            "(main.py:5912 completion, before get_optional_params; drop_params is "
-                                            "deliberately not consulted)")
+ALLOWED_REFUSED = Source(_ALLOWED_FILE, 77, "if not is_allowed_tools_tool_choice(tool_choice) or "
+                                            "custom_llm_provider in ALLOWED_TOOLS_TOOL_CHOICE_PROVIDERS: return ... "
+                                            "raise BadRequestError(...) (main.py:5912 completion, before "
+                                            "get_optional_params; drop_params is deliberately not consulted)")
 ALLOWED_ERROR = ("BadRequestError: litellm.BadRequestError: tool_choice type 'allowed_tools' is only supported for "
-                 "azure, litellm_proxy, openai, got custom_llm_provider={provider}. drop_params does not drop it, since "
-                 "that would let the model call tools the request excluded. Send only the allowed tools in `tools` "
-                 "with tool_choice='auto' or 'required' instead.")
+                 "azure, litellm_proxy, openai, got custom_llm_provider={provider}. drop_params does not drop it, "
+                 "since that would let the model call tools the request excluded. Send only the allowed tools in "
+                 "`tools` with tool_choice='auto' or 'required' instead.")
 _ALLOWED: dict[str, ChoiceRule] = {
     "openai": ChoiceRule(COPIED, _COPY),
     "azure": ChoiceRule(COPIED, ROUTES["azure"].choices["auto"].source),
-    "openai-responses": ChoiceRule(FLATTENED, Source(_RESPONSES_FILE, 906, 'if choice_type == "allowed_tools": parsed = '
-                                                                          "parse_chat_allowed_tools_tool_choice(...); "
-                                                                          "flat = responses_allowed_tools_tool_choice("
-                                                                          "parsed)")),
+    "openai-responses": ChoiceRule(FLATTENED, Source(_RESPONSES_FILE, 906,
+                                                     'if choice_type == "allowed_tools": parsed = '
+                                                     "parse_chat_allowed_tools_tool_choice(...); flat = "
+                                                     "responses_allowed_tools_tool_choice(parsed)")),
 }
-ROUTES = {name: route._replace(strict=STRICT.get(name), choices={**route.choices, "allowed": _ALLOWED.get(name) or ChoiceRule(
-    Raise(ALLOWED_ERROR.replace("{provider}", route.prefix.split("/")[0]), ALLOWED_REFUSED, False), ALLOWED_REFUSED)})
+
+
+def _allowed(name: str, route: Route) -> ChoiceRule:
+    refusal = Raise(ALLOWED_ERROR.replace("{provider}", route.prefix.split("/")[0]), ALLOWED_REFUSED, False)
+    return _ALLOWED.get(name) or ChoiceRule(refusal, ALLOWED_REFUSED)
+
+
+ROUTES = {name: route._replace(strict=STRICT.get(name), choices={**route.choices, "allowed": _allowed(name, route)})
           for name, route in ROUTES.items()}
 # The Bedrock ids LiteLLM gives a tool's strict (litellm_core_utils/prompt_templates/factory.py:5909
 # supports_strict_tools = bool(model and bedrock_converse_supports_strict_tools(model)); common_utils.py:1802: "if not
@@ -409,9 +415,11 @@ BEDROCK_STRICT = re.compile(r"^(?:(?:global|us|eu|au|apac|jp|us-gov)\.)?anthropi
 BEDROCK_STRICT_FLAGGED_OFF = re.compile(r"^(?:(?:global|us|eu|au|apac|jp|us-gov)\.)?anthropic\.claude-(?:"
                                         r"haiku-5-5|opus-4-[78]|opus-5(?:-5)?|sonnet-4-20250514-v1:0|sonnet-5(?:-5)?)$")
 BEDROCK_NO_STRICT = StrictRule("dropped", Source(*_BEDROCK_SPEC), 'leaves toolSpec.strict and the schema\'s '
-                               'top-level "additionalProperties" out for this model: not strict on the wire (Bedrock\'s '
-                               "non-Anthropic families reject the field, LiteLLM's common_utils.py:1805; its map flags "
-                               "some Claude ids bedrock_converse_supports_strict_tools: false)", top_level_closed=False)
+                               'top-level "additionalProperties" out for this model: not strict on the wire '
+                               "(Bedrock's non-Anthropic families reject the field, LiteLLM's "
+                               "common_utils.py:1806; its map flags some Claude ids "
+                               "bedrock_converse_supports_strict_tools: false)",
+                               top_level_closed=False)
 
 # The Bedrock model ids LiteLLM's bundled model map (model_prices_and_context_window_backup.json) flags
 # supports_parallel_tool_use_config (llms/bedrock/common_utils.py:1624 bedrock_converse_supports_parallel_tool_use_config,
