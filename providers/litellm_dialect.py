@@ -24,8 +24,9 @@ from .dialect_fields import (ABSENT, Rebuild, api_json, filled, get_path, model_
                              set_path, shown, translated)
 from .litellm_rules import (ANTHROPIC_FORCED, ANTHROPIC_FORCED_ERROR, ANTHROPIC_NO_FORCED_TOOL_USE, API_ANSWERS,
                             AZURE_OLD_CHOICE, AZURE_OLD_CHOICE_ERROR, AZURE_OLD_REQUIRED, AZURE_OLD_REQUIRED_ERROR,
-                            BEDROCK_PARALLEL_CONFIG, COPIED, DROPPED, PARAMS_ERROR, READ, ROUTES, VERSION, ChoiceRule,
-                            Raise, Route, Source)
+                            BEDROCK_NO_STRICT, BEDROCK_PARALLEL_CONFIG, BEDROCK_STRICT, BEDROCK_STRICT_FLAGGED_OFF,
+                            COPIED, DROPPED, FLATTENED, PARAMS_ERROR, READ, ROUTES, VERSION, ChoiceRule, Raise,
+                            Route, Source, StrictRule)
 
 _ANY_SPELLINGS = {"any", "ANY"}
 _EXTRA = "additionalModelRequestFields"
@@ -55,13 +56,16 @@ class LiteLLMView(NamedTuple):
 
 
 def completion_value(choice: ToolChoice | None) -> tuple[str | None, Any, str | None]:
-    """(the rule's key: auto, none, required, any or named; the tool_choice argument in OpenAI's spelling; a note when
-    the scenario's spelling has no OpenAI form and a neighbour was assumed). An allowed subset: (None, None, note)."""
+    """(the rule's key: auto, none, required, any, named or allowed; the tool_choice argument in OpenAI's spelling; a
+    note when the scenario's spelling has no OpenAI form and a neighbour was assumed). An allowed subset is OpenAI
+    chat's ``{"type": "allowed_tools", "allowed_tools": {"mode": ..., "tools": [...]}}``."""
     if choice is None:
         return None, None, None
     spelled = choice.spelling
     if choice.mode == "allowed":
-        return None, None, "an allowed-tools subset is not described for litellm.completion"
+        tools = [{"type": "function", "function": {"name": n}} for n in choice.allowed]
+        inner = {"mode": choice.allowed_mode, "tools": tools}
+        return "allowed", {"type": "allowed_tools", "allowed_tools": inner}, None
     if choice.mode == "named":
         return "named", {"type": "function", "function": {"name": choice.name}}, None
     if choice.mode == "required" and spelled in _ANY_SPELLINGS:
@@ -79,13 +83,22 @@ def _azure_version_refusal(api: Translation, word: str | None, drop: bool) -> tu
     year, month, day = found.groups()
     version = unquote(api.request.url.split("api-version=", 1)[1].split("&", 1)[0])
     if year < "2023" or (year == "2023" and (month < "12" or (month == "12" and day < "01"))):
-        return (None if drop else AZURE_OLD_CHOICE_ERROR.format(api_version=version)), AZURE_OLD_CHOICE
+        refused = not drop or word == "allowed"  # drop_params never drops an allowed_tools choice there
+        return (AZURE_OLD_CHOICE_ERROR.format(api_version=version) if refused else None), AZURE_OLD_CHOICE
     if word == "required" and year == "2024" and month <= "05":
         return (None if drop else AZURE_OLD_REQUIRED_ERROR.format(api_version=version)), AZURE_OLD_REQUIRED
     return None, None
 
 
-def _tools(route: Route, api: Translation, scenario: Scenario, rebuild: Rebuild | None) -> list[dict[str, Any]]:
+def _strict_rule(route: Route, model: str) -> StrictRule | None:
+    """What the route does with a strict tool for this model (Bedrock: by LiteLLM's model map)."""
+    if route.provider == "bedrock" and (not BEDROCK_STRICT.search(model) or BEDROCK_STRICT_FLAGGED_OFF.search(model)):
+        return BEDROCK_NO_STRICT
+    return route.strict
+
+
+def _tools(route: Route, api: Translation, scenario: Scenario, rebuild: Rebuild | None,
+           rule: StrictRule | None) -> list[dict[str, Any]]:
     """Every scenario tool in the route's wire form: LiteLLM sends all it is given, whatever the choice."""
     assert api.request is not None
     tools = get_path(api.request.body, route.tools_path)
@@ -94,20 +107,46 @@ def _tools(route: Route, api: Translation, scenario: Scenario, rebuild: Rebuild 
         full = translated(rebuild, auto, api.provider)
         tools = get_path(full.request.body, route.tools_path) if full.request else ABSENT
     tools = [] if tools is ABSENT else json.loads(json.dumps(tools))
+    strict = {t.name for t in scenario.tools if scenario.tool_is_strict(t)}
+    does = rule.does if rule is not None else None
     if route.provider == "anthropic":
         tools = [{**t, "type": "custom"} if "input_schema" in t else t for t in tools]
-    if route.provider == "vllm":
-        tools = _without_strict(tools)
     if route.provider == "openai-responses":
-        tools = [{**t, "strict": None} if t.get("type") == "function" else t for t in tools]
+        tools = [{**t, "strict": True if t.get("name") in strict else None} if t.get("type") == "function" else t
+                 for t in tools]
+    elif does == "kept":  # an OpenAI chat tool as the user gives it: "strict": true where the scenario says strict
+        tools = [{**t, "function": {**t["function"], "strict": True}}
+                 if t.get("type") == "function" and t.get("function", {}).get("name") in strict else t for t in tools]
+    elif does == "dropped":
+        tools = [{k: v for k, v in t.items() if k != "strict"} if "input_schema" in t else
+                 {**t, "function": {k: v for k, v in t["function"].items() if k != "strict"}} if "function" in t else
+                 {**t, "toolSpec": _spec_without_strict(t["toolSpec"], rule)} if "toolSpec" in t else t
+                 for t in tools]
     if route.provider == "gemini":
         tools = [{("function_declarations" if k == "functionDeclarations" else k): v for k, v in t.items()}
                  for t in tools]
+        if does == "stripped":  # the schema as parameters, additionalProperties: false removed
+            tools = [{**t, "function_declarations": [
+                {("parameters" if k == "parametersJsonSchema" else k): v for k, v in d.items()}
+                for d in t["function_declarations"]]} if "function_declarations" in t else t for t in tools]
+    if does == "stripped":
+        tools = _without_strict(tools)
     return tools
 
 
+def _spec_without_strict(spec: dict[str, Any], rule: StrictRule | None) -> dict[str, Any]:
+    """A Bedrock toolSpec without strict (and, where the rule says, its schema's top-level additionalProperties)."""
+    spec = {k: v for k, v in spec.items() if k != "strict"}
+    schema = spec.get("inputSchema", {}).get("json")
+    if rule is not None and not rule.top_level_closed and isinstance(schema, dict):
+        spec["inputSchema"] = {**spec["inputSchema"],
+                               "json": {k: v for k, v in schema.items() if k != "additionalProperties"}}
+    return spec
+
+
 def _without_strict(node: Any) -> Any:
-    """HostedVLLMChatConfig.map_openai_params (litellm_rules.VLLM_TOOLS): every "strict" key and every
+    """A ``stripped`` route's tools (HostedVLLMChatConfig.map_openai_params, litellm_rules.VLLM_TOOLS; Gemini's
+    remove_additional_properties and remove_strict_from_schema): every "strict" key and every
     "additionalProperties": false removed, at any depth."""
     if isinstance(node, list):
         return [_without_strict(v) for v in node]
@@ -115,6 +154,13 @@ def _without_strict(node: Any) -> Any:
         return {k: _without_strict(v) for k, v in node.items()
                 if k != "strict" and not (k == "additionalProperties" and v is False)}
     return node
+
+
+def _flattened(value: dict[str, Any]) -> dict[str, Any]:
+    """OpenAI chat's allowed_tools choice in the Responses layout (responses_allowed_tools_tool_choice)."""
+    inner = value["allowed_tools"]
+    return {"type": "allowed_tools", "mode": inner["mode"],
+            "tools": [{"type": "function", "name": t["function"]["name"]} for t in inner["tools"]]}
 
 
 class _Outcome(NamedTuple):
@@ -129,6 +175,9 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
     in get_optional_params, then the config's map_openai_params)."""
     fields: dict[str, Any] = {}
     notes: list[tuple[str, Any]] = []
+    first = route.choices.get(word) if word == "allowed" else None  # main.py's check, before any parameter's
+    if first is not None and isinstance(first.sends, Raise):
+        return _Outcome({}, (first.sends.error.format(model=model), first.sends.source))
     given = [p for p, on in (("tools", has_tools), ("tool_choice", word is not None),
                              ("parallel_tool_calls", parallel is not None)) if on]
     refused: dict[str, Source] = {p: route.parallel_source for p in given
@@ -158,7 +207,8 @@ def _outcome(route: Route, word: str | None, value: Any, parallel: bool | None, 
             if not (drop and sends.dropped_with_drop_params):
                 return _Outcome({}, (sends.error.format(model=model), sends.source))
             sends = DROPPED
-        choice = value if sends == COPIED else ABSENT if sends == DROPPED else filled(sends, name)
+        choice = (value if sends == COPIED else ABSENT if sends == DROPPED else _flattened(value)
+                  if sends == FLATTENED else filled(sends, name))
     if route.parallel == "anthropic" and parallel is not None and word != "none":
         choice = {"type": "auto"} if choice is ABSENT else dict(choice)
         choice["disable_parallel_tool_use"] = not parallel
@@ -210,9 +260,6 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     if base.request is None:
         return keep("dialect.api_refused", "toolchoice refuses the API request, so LiteLLM's is not described")
     word, value, note = completion_value(scenario.tool_choice)
-    if scenario.tool_choice is not None and word is None:
-        return keep("dialect.no_spelling", f"{note}: LiteLLM's request is not described; the API request is shown",
-                    "warning")
     model = model_of(base)
     routed = route.prefix + model
     body = json.loads(json.dumps(base.request.body))  # a deep copy; JSON data only
@@ -228,7 +275,11 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
     ledger.append(LedgerEntry("info", "dialect.call", f"described: {call} with {tools_given} (litellm {VERSION}, "
                               f"{route.config}; read {READ})"
                               + (f"; {note}" if note else "")))
-    if any(scenario.tool_is_strict(t) for t in scenario.tools):
+    tool_rule = _strict_rule(route, model)  # LiteLLM's rewrite applies to every tool; strict decides what it says
+    strict = tool_rule if any(scenario.tool_is_strict(t) for t in scenario.tools) else None
+    explains = strict or (tool_rule if tool_rule is not None and (tool_rule.does == "stripped"
+                                                                  or not tool_rule.top_level_closed) else None)
+    if tool_rule is None and any(scenario.tool_is_strict(t) for t in scenario.tools):
         ledger.append(LedgerEntry("info", "dialect.unchecked", "strict tools: described as the API request declares "
                                   "them; what LiteLLM does with a strict tool is not described here"))
     name = scenario.tool_choice.name if scenario.tool_choice is not None else None
@@ -256,7 +307,10 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         if path is not None:
             set_path(body, path, ABSENT)
     if scenario.tools:
-        set_path(body, route.tools_path, _tools(route, base, scenario, rebuild))
+        set_path(body, route.tools_path, _tools(route, base, scenario, rebuild, tool_rule))
+    for path in strict.body_fields if strict is not None else ():
+        set_path(body, path, ABSENT)
+        compared.append(path)
     for path, field in outcome.fields.items():
         set_path(body, path, field)
     if route.provider == "gemini" and get_path(body, "toolConfig") == {}:
@@ -273,6 +327,16 @@ def apply(api: Translation, scenario: Scenario, settings: Mapping[str, Any] | No
         if ours == theirs:
             continue
         rule = why.get("choice") if path == route.tools_path and theirs is not ABSENT else why.get(path)
+        if explains is not None and (path in explains.body_fields or path == route.tools_path and theirs is not ABSENT
+                                     and len(theirs) == (0 if ours is ABSENT else len(ours))):
+            note = (f"; it also {route.tools_note}" if route.tools_note and path == route.tools_path
+                    and route.provider != "openai-responses" else "")
+            says = explains.says if path == route.tools_path else f"sends no {path} for strict tools"
+            ledger.append(LedgerEntry("warning", "dialect.differs",
+                                      f"{path}: LiteLLM {says} ({explains.source}){note}"))
+            continue
+        if strict is not None and path == route.choice_path and rule is None:
+            rule = strict.source
         ledger.append(_difference(route, path, ours, theirs, rule, base is api))
     if base is not api:
         faults = ", ".join(sorted({e.code for e in api.ledger if e.severity == "error"}))

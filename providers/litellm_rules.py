@@ -33,6 +33,7 @@ class Raise(NamedTuple):
 
 DROPPED = "(dropped)"  # LiteLLM leaves the field out, without a word
 COPIED = "(copied)"  # LiteLLM sends the value as given
+FLATTENED = "(flattened)"  # an allowed_tools choice in the Responses layout: mode and tools beside type, {type, name}
 
 
 class ChoiceRule(NamedTuple):
@@ -44,12 +45,25 @@ class ChoiceRule(NamedTuple):
     api_says: str | None = None  # what the provider's API does with what LiteLLM sends (its words, its source)
 
 
+class StrictRule(NamedTuple):
+    """What a route does with a strict tool the user gives as an OpenAI chat tool (``function.strict: true``, its
+    schema with ``additionalProperties: false``): ``kept`` (as given, per tool), ``dropped`` (the ``strict`` key
+    left out, the schema as given) or ``stripped`` (``strict`` and every ``additionalProperties: false`` removed);
+    ``says``: what the ledger says, ``body_fields``: fields of the API request LiteLLM does not send for it."""
+
+    does: str  # "kept" | "dropped" | "stripped"
+    source: Source
+    says: str
+    body_fields: tuple[str, ...] = ()
+    top_level_closed: bool = True  # False: the schema's top-level "additionalProperties" is left out too (Bedrock)
+
+
 class Route(NamedTuple):
     provider: str  # toolchoice's provider id
     prefix: str  # LiteLLM's model prefix (the route)
     config: str  # LiteLLM's config class
     choice_path: str | None  # where the choice sits in the body (None: the wire has no field)
-    choices: Mapping[str, ChoiceRule]  # keys: auto, none, required, any, named
+    choices: Mapping[str, ChoiceRule]  # keys: auto, none, required, any, named, allowed (an allowed_tools subset)
     parallel: str  # "copied" | "dropped" | "anthropic" (inside tool_choice) | "bedrock" (model map) | "refused"
     parallel_source: Source
     tools_path: str = "tools"
@@ -58,6 +72,7 @@ class Route(NamedTuple):
     # LiteLLM's parameters that only models its bundled model map flags are given (others: UnsupportedParamsError,
     # or dropped with drop_params): (the parameters, the model ids without the route's prefix, the source)
     model_params: tuple["ModelParams", ...] = ()
+    strict: StrictRule | None = None  # None: a strict tool is declared as the API request has it (dialect.unchecked)
 
 
 class ModelParams(NamedTuple):
@@ -215,8 +230,7 @@ HOST_ROUTES: dict[str, Route] = {
     "vllm": _openai_like("vllm", "hosted_vllm/", "HostedVLLMChatConfig",
                          "vLLM answers 400 \"Invalid value for `tool_choice`: any! Only named tools, \"none\", \"auto\" "
                          "or \"required\" are supported. (parameter=tool_choice)\" "
-                         "(vllm 0.33.0 chat_completion/protocol.py check_tool_usage)", _VLLM,
-                         tools_note=f'removes every "strict" and "additionalProperties": false from the tools ({VLLM_TOOLS})'),
+                         "(vllm 0.33.0 chat_completion/protocol.py check_tool_usage)", _VLLM),
     "llamacpp": _openai_like("llamacpp", "llamafile/", "LlamafileChatConfig",
                              "llama-server answers 400 \"Invalid tool_choice: any\" (llama.cpp common/chat.cpp "
                              "common_chat_tool_choice_parse_oaicompat)", _LLAMAFILE),
@@ -318,6 +332,94 @@ ROUTES: dict[str, Route] = {
                                              "ToolConfigBlock(tools=bedrock_tools, ...)")),
     **HOST_ROUTES,
 }
+
+_KEPT = "sends each strict tool's \"strict\": true and its schema as given"
+_STRICT_COPY = StrictRule("kept", _COPY, _KEPT)
+# What each route does with a strict tool (tests/test_litellm_dialect.py sends tests/dialect/strict.yaml's on each)
+STRICT: dict[str, StrictRule] = {
+    **{route: _STRICT_COPY for route in ("openai", "groq", "deepseek", "openrouter", "together", "sambanova",
+                                         "huggingface", "llamacpp")},
+    "azure": StrictRule("kept", ROUTES["azure"].parallel_source, _KEPT),
+    "cerebras": StrictRule("kept", ROUTES["cerebras"].parallel_source, _KEPT),
+    "mistral": StrictRule("kept", Source("llms/mistral/chat/transformation.py", 625,
+                                         "cleaned_tools = remove_json_schema_refs(cleaned_tools, ...) (the "
+                                         "docstring of _clean_tool_schema_for_mistral says it removes "
+                                         "additionalProperties=False and strict; the code removes neither)"), _KEPT),
+    "ollama": StrictRule("kept", Source("llms/ollama/chat/transformation.py", 192,
+                                        'if param == "tools": optional_params["tools"] = value'), _KEPT),
+    "cohere": StrictRule("kept", Source("llms/cohere/chat/v2_transformation.py", 164,
+                                        'if param == "tools": optional_params["tools"] = value'),
+                         _KEPT + ", and no top-level strict_tools: Cohere rejects a per-tool strict key with 422 "
+                                 "(providers/cohere.py: OpenRouterTeam/openrouter-examples#71)", ("strict_tools",)),
+    "openai-responses": StrictRule("kept", Source(_RESPONSES_FILE, 1924, 'strict=function_tool.get("strict")'),
+                                   'writes each function tool\'s "strict" as given: true for a strict tool, null '
+                                   "for another"),
+    "xai": StrictRule("dropped", Source("llms/xai/chat/transformation.py", 212,
+                                        'filter_value_from_dict(copy.deepcopy(tool), "strict")'),
+                      'leaves "strict" out of every tool (its schema as given)'),
+    "fireworks": StrictRule("dropped", Source(_FIREWORKS_FILE, 494, '{key: value for key, value in function.items() if '
+                                                                    'key != "strict"}'),
+                            'leaves "strict" out of every tool (its schema as given): not strict on the wire'),
+    "anthropic": StrictRule("dropped", Source(_ANTHROPIC_FILE, 1136, 'AnthropicMessagesTool(name=tool["function"]'
+                                                                     '["name"], input_schema=input_anthropic_schema, '
+                                                                     'type="custom") (no strict)'),
+                            'leaves "strict" out of every tool (its schema as given): not strict on the wire'),
+    "gemini": StrictRule("stripped", Source(_GEMINI_FILE, 1253, "# remove 'additionalProperties' from tools ... "
+                                                                "remove_additional_properties(schema_value) ... "
+                                                                "remove_strict_from_schema(schema_value)"),
+                         'removes every "strict" and "additionalProperties": false and writes the schema as '
+                         "parameters, with no functionCallingConfig mode VALIDATED: not strict on the wire"),
+    "vllm": StrictRule("stripped", VLLM_TOOLS, 'removes every "strict" and "additionalProperties": false from the '
+                                               "tools: not strict on the wire"),
+}
+_BEDROCK_SPEC = ("types/llms/bedrock.py", 313, 'if supports_strict_tools and additional_properties is not None: '
+                 'json_schema["additionalProperties"] = additional_properties ... if supports_strict_tools and strict: '
+                 'tool_spec["strict"] = strict')
+STRICT["bedrock"] = StrictRule("kept", Source(*_BEDROCK_SPEC), 'sends toolSpec.strict and the schema\'s '
+                               "additionalProperties for this model (llms/bedrock/common_utils.py:1802 "
+                               "bedrock_converse_supports_strict_tools: an Anthropic id its model map does not flag "
+                               "false)")
+# An allowed-tools subset, given as OpenAI chat's {"type": "allowed_tools", "allowed_tools": {"mode", "tools"}}:
+# litellm.completion raises before any parameter check for a provider outside openai / azure, drop_params or not
+_ALLOWED_FILE = "litellm_core_utils/allowed_tools_tool_choice.py"
+ALLOWED_REFUSED = Source(_ALLOWED_FILE, 77, "if not is_allowed_tools_tool_choice(tool_choice) or "
+                                            "custom_llm_provider in ALLOWED_TOOLS_TOOL_CHOICE_PROVIDERS: return ... "
+                                            "raise BadRequestError(...) (main.py:5912 completion, before "
+                                            "get_optional_params; drop_params is deliberately not consulted)")
+ALLOWED_ERROR = ("BadRequestError: litellm.BadRequestError: tool_choice type 'allowed_tools' is only supported for "
+                 "azure, litellm_proxy, openai, got custom_llm_provider={provider}. drop_params does not drop it, "
+                 "since that would let the model call tools the request excluded. Send only the allowed tools in "
+                 "`tools` with tool_choice='auto' or 'required' instead.")
+_ALLOWED: dict[str, ChoiceRule] = {
+    "openai": ChoiceRule(COPIED, _COPY),
+    "azure": ChoiceRule(COPIED, ROUTES["azure"].choices["auto"].source),
+    "openai-responses": ChoiceRule(FLATTENED, Source(_RESPONSES_FILE, 906,
+                                                     'if choice_type == "allowed_tools": parsed = '
+                                                     "parse_chat_allowed_tools_tool_choice(...); flat = "
+                                                     "responses_allowed_tools_tool_choice(parsed)")),
+}
+
+
+def _allowed(name: str, route: Route) -> ChoiceRule:
+    refusal = Raise(ALLOWED_ERROR.replace("{provider}", route.prefix.split("/")[0]), ALLOWED_REFUSED, False)
+    return _ALLOWED.get(name) or ChoiceRule(refusal, ALLOWED_REFUSED)
+
+
+ROUTES = {name: route._replace(strict=STRICT.get(name), choices={**route.choices, "allowed": _allowed(name, route)})
+          for name, route in ROUTES.items()}
+# The Bedrock ids LiteLLM gives a tool's strict (litellm_core_utils/prompt_templates/factory.py:5909
+# supports_strict_tools = bool(model and bedrock_converse_supports_strict_tools(model)); common_utils.py:1802: "if not
+# base.startswith("anthropic"): return False", then the model map's bedrock_converse_supports_strict_tools, default
+# true): Anthropic ids but those the map flags false. For the others BEDROCK_NO_STRICT holds.
+BEDROCK_STRICT = re.compile(r"^(?:(?:global|us|eu|au|apac|jp|us-gov)\.)?anthropic\.")
+BEDROCK_STRICT_FLAGGED_OFF = re.compile(r"^(?:(?:global|us|eu|au|apac|jp|us-gov)\.)?anthropic\.claude-(?:"
+                                        r"haiku-5-5|opus-4-[78]|opus-5(?:-5)?|sonnet-4-20250514-v1:0|sonnet-5(?:-5)?)$")
+BEDROCK_NO_STRICT = StrictRule("dropped", Source(*_BEDROCK_SPEC), 'leaves toolSpec.strict and the schema\'s '
+                               'top-level "additionalProperties" out for this model: not strict on the wire '
+                               "(Bedrock's non-Anthropic families reject the field, LiteLLM's "
+                               "common_utils.py:1806; its map flags some Claude ids "
+                               "bedrock_converse_supports_strict_tools: false)",
+                               top_level_closed=False)
 
 # The Bedrock model ids LiteLLM's bundled model map (model_prices_and_context_window_backup.json) flags
 # supports_parallel_tool_use_config (llms/bedrock/common_utils.py:1624 bedrock_converse_supports_parallel_tool_use_config,

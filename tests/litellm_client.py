@@ -27,6 +27,9 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 # when it fails: refused here like any host, and kept apart from `outside`
 HUGGINGFACE_CONFIG = "huggingface.co"
 KEY = "sk-litellm-wire-7f6e5d4c3b2a"
+# LiteLLM's BadRequestErrors raised before any request (main.py:5912 completion, litellm_core_utils/
+# allowed_tools_tool_choice.py:77): the mock is not waited for (a BadRequestError is otherwise the API's 400)
+REFUSED_BEFORE_SENDING = ("tool_choice type 'allowed_tools' is only supported for",)
 WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 TOOLS = [{"type": "function", "function": {"name": "get_weather", "description": "Weather in a city.", "parameters": WEATHER}},
          {"type": "function", "function": {"name": "get_time", "description": "Time in a city.", "parameters": WEATHER}}]
@@ -174,7 +177,8 @@ class Client:
             calls = _streamed_calls(reply) if stream else [c.function.name for c in reply.choices[0].message.tool_calls or []]
         except Exception as exc:  # what LiteLLM raises is the result here
             error = exc
-        sent_nothing = isinstance(error, self.litellm.UnsupportedParamsError)  # refused before sending
+        sent_nothing = isinstance(error, self.litellm.UnsupportedParamsError) or any(  # refused before sending
+            words in str(error) for words in REFUSED_BEFORE_SENDING)
         lines = _settled(mock, before, 0.0 if sent_nothing else 5.0)
         if not lines:
             return Sent(calls, error, None, None, None)

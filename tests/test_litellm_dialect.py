@@ -4,7 +4,7 @@ tool fields of the two bodies are compared. The expected values are the bodies t
 the errors LiteLLM raised; none is computed by the code under test. The cases: 20 routes x tool_choice unset /
 auto / none / required / any / named x parallel_tool_calls unset / false / true x drop_params off / on (720), plus
 Bedrock Claude models LiteLLM's model map gives Anthropic's parallel switch, a model it marks unable to force a tool,
-and a forcing choice beside Claude's thinking and DeepSeek V4's."""
+a forcing choice beside Claude's thinking and DeepSeek V4's, and a strict tool on every route."""
 
 from __future__ import annotations
 
@@ -37,8 +37,15 @@ SCENARIO = ROOT / "tests/dialect/litellm.yaml"  # litellm_client's tools, messag
 CHOICES: dict[str, tuple[str | None, Any]] = {"unset": (None, None), "auto": ("auto", "auto"), "none": ("none", "none"),
                                               "required": ("required", "required"), "any": ("any", "any"),
                                               "named": ("get_weather", NAMED)}
+# an allowed-tools subset (get_weather of the two): the scenario's spelling, and OpenAI chat's allowed_tools object
+ALLOWED_CHOICES: dict[str, tuple[Any, Any]] = {
+    f"allowed-{mode}": ({"allowed": ["get_weather"], "mode": mode},
+                        {"type": "allowed_tools", "allowed_tools": {"mode": mode, "tools": [NAMED]}})
+    for mode in ("auto", "required")}
+SPELLINGS = {**CHOICES, **ALLOWED_CHOICES}
 # the body fields that carry tools, the choice, parallel calls and thinking on each wire
-FIELDS = ("tools", "tool_choice", "parallel_tool_calls", "toolConfig", "additionalModelRequestFields", "thinking")
+FIELDS = ("tools", "tool_choice", "parallel_tool_calls", "toolConfig", "additionalModelRequestFields", "thinking",
+          "strict_tools")
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +67,7 @@ def _scenario() -> Any:
 def render(provider: str, choice: str, parallel: bool | None, drop: bool, model: str | None = None,
            thinking: Any = None, tools: bool = True, path: Path = SCENARIO, api_version: str | None = None) -> Any:
     base = load_scenario(path) if path != SCENARIO else _scenario()
-    spelled = CHOICES[choice][0]
+    spelled = SPELLINGS[choice][0]
     if not tools:
         base = base._replace(tools=())
     scenario = base._replace(parallel_tool_calls=parallel,
@@ -81,8 +88,8 @@ def render(provider: str, choice: str, parallel: bool | None, drop: bool, model:
 def sent_by_litellm(client: Recorded, provider: str, choice: str, parallel: bool | None, drop: bool,
                     model: str | None = None, **more: Any) -> Any:
     arguments: dict[str, Any] = dict(more)
-    if CHOICES[choice][1] is not None:
-        arguments["tool_choice"] = CHOICES[choice][1]
+    if SPELLINGS[choice][1] is not None:
+        arguments["tool_choice"] = SPELLINGS[choice][1]
     if parallel is not None:
         arguments["parallel_tool_calls"] = parallel
     if drop:
@@ -149,16 +156,45 @@ def test_the_tool_declarations_are_what_litellm_sends(client: Recorded, provider
     hold(view, sent_by_litellm(client, provider, "auto", None, False, tools=tools))
 
 
-@pytest.mark.parametrize("provider", ["vllm", "openai"])
-def test_a_strict_tool_is_what_litellm_sends(client: Recorded, provider: str) -> None:
-    """hosted_vllm/ strips strict and additionalProperties: false at every depth; openai/ keeps them."""
+# Bedrock ids LiteLLM gives no strict: a non-Anthropic family, a Claude id its map flags
+# bedrock_converse_supports_strict_tools false
+BEDROCK_NO_STRICT_IDS = ("amazon.nova-pro-v1:0", "us.anthropic.claude-opus-4-7")
+STRICT_CASES = [pytest.param(p, c, None, id=f"{p}-{c}") for p in ROUTES for c in ("unset", "auto")] + [
+    pytest.param("bedrock", "unset", m, id=f"bedrock-{m}") for m in BEDROCK_NO_STRICT_IDS]
+
+
+@pytest.mark.parametrize("provider, choice, model", STRICT_CASES)
+def test_a_strict_tool_is_what_litellm_sends(client: Recorded, provider: str, choice: str, model: str | None) -> None:
+    """A strict tool with additionalProperties: false at two depths, beside a tool that is not strict, on every
+    route: kept as given (the OpenAI-compatible routes, Mistral, Cohere, Ollama, Responses, Bedrock's Claude), strict
+    left out (xAI, Fireworks, Anthropic; Bedrock's other models, with the top-level additionalProperties) or both
+    stripped (hosted_vllm/, Gemini); never dialect.unchecked."""
     import yaml
 
     path = ROOT / "tests/dialect/strict.yaml"
-    view = render(provider, "auto", None, False, path=path, model=ROUTES[provider][0].split("/", 1)[1])
-    (tool,) = yaml.safe_load(path.read_text())["tools"]
-    tools = [{"type": "function", "function": {k: tool[k] for k in ("name", "description", "parameters", "strict")}}]
-    hold(view, sent_by_litellm(client, provider, "auto", None, False, tools=tools))
+    view = render(provider, choice, None, False, path=path,
+                  model=model or ROUTES[provider][0].split("/", 1)[1].removeprefix("converse/"))
+    keys = ("name", "description", "parameters", "strict")
+    tools = [{"type": "function", "function": {k: t[k] for k in keys if k in t}}
+             for t in yaml.safe_load(path.read_text())["tools"]]
+    routed = f"{ROUTES[provider][0].split('/')[0]}/converse/{model}" if model else None
+    hold(view, sent_by_litellm(client, provider, choice, None, False, model=routed, tools=tools))
+    assert "dialect.unchecked" not in codes(view), codes(view)
+
+
+def test_the_bedrock_strict_patterns_agree_with_litellms_own_check(client: Recorded) -> None:
+    """BEDROCK_STRICT and BEDROCK_STRICT_FLAGGED_OFF against bedrock_converse_supports_strict_tools, for every Bedrock
+    id in LiteLLM's bundled map."""
+    from litellm.llms.bedrock.common_utils import bedrock_converse_supports_strict_tools
+
+    from toolchoice.providers.litellm_rules import BEDROCK_STRICT, BEDROCK_STRICT_FLAGGED_OFF
+
+    ids = [k for k, v in client.litellm.model_cost.items() if v.get("litellm_provider", "").startswith("bedrock")
+           and "/" not in k]
+    assert len(ids) > 100 and any(bedrock_converse_supports_strict_tools(m) for m in ids)
+    for model in ids:
+        ours = bool(BEDROCK_STRICT.search(model)) and not BEDROCK_STRICT_FLAGGED_OFF.search(model)
+        assert ours == bedrock_converse_supports_strict_tools(model), model
 
 
 HAIKU = "anthropic.claude-haiku-4-5-20251001-v1:0"  # supports_parallel_tool_use_config in LiteLLM's map
@@ -248,6 +284,24 @@ def test_azure_tool_choice_by_api_version(client: Recorded, version: str, choice
     hold(view, sent_by_litellm(client, "azure", choice, None, drop, api_version=version))
 
 
+ALLOWED_CASES = [pytest.param(p, c, drop, None, id=f"{p}-{c}-drop={drop}")
+                 for p in ROUTES for c in ALLOWED_CHOICES for drop in (False, True)] + [
+    pytest.param("azure", "allowed-auto", drop, "2023-07-01-preview", id=f"azure-2023-07-01-preview-drop={drop}")
+    for drop in (False, True)]
+
+
+@pytest.mark.parametrize("provider, choice, drop, version", ALLOWED_CASES)
+def test_an_allowed_tools_subset_is_what_litellm_sends_or_raises(client: Recorded, provider: str, choice: str,
+                                                                 drop: bool, version: str | None) -> None:
+    """OpenAI chat's allowed_tools choice: copied on openai/ and azure/ (refused on an api-version before 2023-12-01,
+    drop_params or not), flattened on openai/responses/, and a BadRequestError before sending on every other route,
+    drop_params or not."""
+    view = render(provider, choice, None, drop, api_version=version)
+    more = {"api_version": version} if version else {}
+    hold(view, sent_by_litellm(client, provider, choice, None, drop, **more))
+    assert "dialect.no_spelling" not in codes(view)
+
+
 def test_the_model_map_sets_agree_with_litellms_own_checks(client: Recorded) -> None:
     """FIREWORKS_TOOL_CHOICE, FIREWORKS_NO_TOOLS and SAMBANOVA_TOOLS against the configs' own parameter lists, for
     every id of those providers in LiteLLM's bundled map and toolchoice's default models."""
@@ -286,7 +340,8 @@ def test_the_recording_is_of_the_installed_litellm(client: Recorded) -> None:
     this run and held to it (all of them with TOOLCHOICE_LITELLM=live)."""
     assert client.same_version or MODE == "record", (f"{RECORDING.name} is of LiteLLM {client.data.get('litellm')}, {client.installed} is "
                                  "installed: every case went live; record again (tests/litellm_recorded.py)")
-    counted = sum(len(cases) for cases in (CASES, NO_TOOLS, MODEL_CASES, AZURE_CASES)) + 2 * len(ROUTES) + 2 + 12 + 6 + 2
+    counted = sum(len(cases) for cases in (CASES, NO_TOOLS, MODEL_CASES, AZURE_CASES, ALLOWED_CASES, STRICT_CASES))
+    counted += 2 * len(ROUTES) + 12 + 6 + 2
     calls = client.made if MODE == "record" else client.data["calls"]
     assert len(calls) == counted, (len(calls), counted)
     if MODE == "recorded":
@@ -296,7 +351,7 @@ def test_the_recording_is_of_the_installed_litellm(client: Recorded) -> None:
 def test_the_case_counts_docs_litellm_md_states() -> None:
     """docs/litellm.md states how many cases are held to LiteLLM: the matrices above are those."""
     page = (ROOT / "docs/litellm.md").read_text(encoding="utf-8")
-    for cases in (CASES, NO_TOOLS, MODEL_CASES, AZURE_CASES):
+    for cases in (CASES, NO_TOOLS, MODEL_CASES, AZURE_CASES, STRICT_CASES, ALLOWED_CASES):
         assert f"**{len(cases)} of {len(cases)}**" in page, len(cases)
     assert f"({len(ROUTES)} routes" in page
 
@@ -371,12 +426,21 @@ def test_a_request_rebuilt_where_toolchoice_refuses_keeps_the_command_line_model
     assert view["request"]["body"]["tool_choice"]["name"] == "think"
 
 
-def test_strict_tools_are_said_to_be_unchecked() -> None:
-    strict = json.loads(run("render", "configs/strict-schema.yaml", "-p", "anthropic", "--dialect", "litellm",
-                            "-f", "json").stdout)
-    assert "dialect.unchecked" in [e["code"] for e in strict["ledger"]]
-    plain = json.loads(run("render", str(SCENARIO), "-p", "anthropic", "--dialect", "litellm", "-f", "json").stdout)
-    assert "dialect.unchecked" not in [e["code"] for e in plain["ledger"]]
+def test_strict_tools_are_described_with_litellms_source() -> None:
+    def ledger(provider: str, *more: str) -> list[dict[str, Any]]:
+        return json.loads(run("render", "configs/strict-schema.yaml", "-p", provider, "--dialect", "litellm",
+                              "-f", "json", *more).stdout)["ledger"]
+
+    anthropic = ledger("anthropic")
+    assert "dialect.unchecked" not in [e["code"] for e in anthropic]
+    assert any(e["code"] == "dialect.differs" and e["message"].startswith('tools: LiteLLM leaves "strict" out')
+               and "transformation.py:1136" in e["message"] for e in anthropic), anthropic
+    nova = ledger("bedrock", "-m", "amazon.nova-pro-v1:0")
+    assert any(e["code"] == "dialect.differs" and "leaves toolSpec.strict" in e["message"]
+               and "types/llms/bedrock.py:313" in e["message"] for e in nova), nova
+    claude = ledger("bedrock")
+    assert "dialect.unchecked" not in [e["code"] for e in claude + nova]
+    assert not [e for e in claude if e["code"] == "dialect.differs" and "toolConfig.tools" in e["message"]], claude
 
 
 def test_drop_params_without_litellm_and_send_are_one_line_exit_2() -> None:
