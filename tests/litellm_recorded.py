@@ -2,7 +2,7 @@
 through `toolchoice mock` (tests/litellm_client.py) and kept in tests/data/peers/litellm/dialect-calls.json with the
 LiteLLM version that made it.
 
-Why: the dialect's 1,372 cases cost ~7 ms of CPU each inside `litellm.completion` (~10 s a run). LiteLLM is pinned
+Why: the dialect's ~1,500 cases cost ~7 ms of CPU each inside `litellm.completion` (~10 s a run). LiteLLM is pinned
 (pyproject's test extra, ``litellm==1.110.2``), and the same version given the same arguments sends the same body: a
 recording of that version is the same truth from outside the code. It is held to the package on every run: an
 eighth of the cases (by their key, the same ones each run) are still sent live, and what LiteLLM does now must be
