@@ -51,3 +51,33 @@ def test_a_tool_name_nested_thousands_deep_is_drawn_not_a_recursion_error(tmp_pa
     assert done.returncode in (0, 1, 4), (done.returncode, done.stderr)  # the verdict's exit, not 70
     assert done.stdout and all(len(line) <= columns for line in done.stdout.splitlines()), done.stdout
     assert "f([1,f([1," in done.stdout  # the name is shown (folded as text), not dropped
+
+
+class _Counted(str):
+    """A text that counts the characters read off it one by one (the walk over its JSON structure)."""
+
+    read = 0
+
+    def __iter__(self):
+        for ch in str.__iter__(self):
+            type(self).read += 1
+            yield ch
+
+
+@pytest.mark.parametrize("arguments", [
+    '{"a":"' + "x" * 200_000 + '"}',  # one long string
+    '{"a":[' + "1," * 100_000 + "1]}",  # many elements
+    '{"city":"Paris","units":"celsius","days":3,"note":"' + "x" * 100_000 + '"}',
+])
+def test_cutting_a_servers_huge_arguments_reads_a_bounded_part_of_them(arguments):
+    """compare --send cuts each call's arguments to 80 characters (run: 40) where an argument ends; before the fix
+    it walked the whole text for that, character by character in Python: 7.5 s a row for the 32 MiB a server may
+    send (the body limit), in every row of compare --send -n and every step of run."""
+    from toolchoice.cli.call_lines import ELLIPSIS, LINE_MOST, arguments_cut
+
+    _Counted.read = 0
+    cut = arguments_cut(_Counted(arguments), 80)
+    assert _Counted.read <= LINE_MOST, _Counted.read
+    assert len(cut) <= 80 and cut.endswith(ELLIPSIS) and arguments.startswith(cut[:-1])
+    if arguments.startswith('{"city"'):  # cut where an argument ends, as for any text
+        assert cut == '{"city":"Paris","units":"celsius","days":3,' + ELLIPSIS
