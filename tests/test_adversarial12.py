@@ -81,3 +81,29 @@ def test_cutting_a_servers_huge_arguments_reads_a_bounded_part_of_them(arguments
     assert len(cut) <= 80 and cut.endswith(ELLIPSIS) and arguments.startswith(cut[:-1])
     if arguments.startswith('{"city"'):  # cut where an argument ends, as for any text
         assert cut == '{"city":"Paris","units":"celsius","days":3,' + ELLIPSIS
+
+
+def test_a_reply_holding_every_private_use_stand_in_is_drawn_one_record_a_row(tmp_path):
+    """The one-record-a-row layout holds a label's spaces with two private-use characters the text does not hold.
+    There were 256 of them (U+E000-U+E0FF); a server's four calls holding all 256 in their arguments (75 characters
+    each, under the cell's cut) left none: `internal error: ValueError: not enough values to unpack`, exit 70, at 40,
+    60 and 80 columns. Each call's argument is shown (shortened where wider than its column), and no stand-in
+    is left in a space's place."""
+    pua = [chr(c) for c in range(0xE000, 0xE100)]
+    body = fixture("openai", "openai-chat-single-strict")
+    message = body["choices"][0]["message"]
+    first = message["tool_calls"][0]
+    message["tool_calls"] = [{**first, "id": f"call_{i}", "function": {
+        "name": f"get_weather_with_a_rather_long_name_for_this_column_{i}",
+        "arguments": json.dumps({"city": "".join(pua[i * 64:(i + 1) * 64])}, ensure_ascii=False)}} for i in range(4)]
+    (tmp_path / "s.yaml").write_text(SCENARIO, encoding="utf-8")
+    with StandIn("openai", default=Step(body=body)) as server:
+        done = run_cli(["compare", "s.yaml", "--send", "-p", "openai", "--base-url", server.base_url("openai"),
+                        "--retries", "0"], env=environment(60), cwd=tmp_path)
+    assert "internal error" not in done.stderr and done.returncode == 4, (done.returncode, done.stderr)  # unknown tools
+    from rich.cells import cell_len
+
+    assert all(cell_len(line) <= 60 for line in done.stdout.splitlines()), done.stdout
+    shown = set(done.stdout)
+    assert all(pua[i * 64] in shown for i in range(4)), done.stdout  # each call's argument, whole or shortened
+    assert not {chr(0xE100), chr(0xE101)} & set(done.stdout)  # the stand-ins taken are put back as spaces
