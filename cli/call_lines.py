@@ -14,9 +14,10 @@ ELLIPSIS = "…"
 # the column's width with "…" rather than take the room of the other columns.
 PIECE_LEAST = 24
 _CALL = re.compile(r"[\w.$:/-]{1,64}\((?=[\[{])")  # a call's name and bracket, before its JSON arguments
-# The longest line read as a call (or as JSON): a call's arguments are cut to 80 characters before they are drawn
-# (compare --send; run: 40), so only a server's tool name makes a line longer (`f([1,` ten thousand times): rich
-# folds such a line as any text, and the breaking below stays within a bounded line.
+# The longest line read as a call: a call's arguments are cut to 80 characters before they are drawn (compare
+# --send; run: 40), so only a server's tool name makes a line longer (`f([1,` ten thousand times): rich folds such
+# a line as any text. (A line of JSON, the tool_choice sent, is the scenario's: 100 levels deep at most, its
+# length the user's, an allowed_tools list of many tools longer than this.)
 LINE_MOST = 1000
 
 
@@ -137,7 +138,7 @@ def call_lines(line: str, width: int, first: int | None = None) -> list[str] | N
 def json_lines(line: str, width: int) -> list[str] | None:
     """A line of JSON (a tool_choice on the wire: `{"type":"function","function":{"name":"x"}}`) broken as
     ``call_lines`` breaks a call's arguments; None where it is no JSON object or array, or fits."""
-    if width < 2 or len(line) > LINE_MOST or cell_len(line) <= width or not line.startswith(("{", "[")):
+    if width < 2 or cell_len(line) <= width or not line.startswith(("{", "[")):
         return None
     return _packed(_pieces(line, width), width, width)
 
@@ -174,7 +175,7 @@ def longest_piece(text: str, json: bool = False) -> int:
     """The widest piece of the calls in ``text`` (``json``: of its lines of JSON; 0 where it holds none)."""
     def pieces(line: str) -> list[str]:
         if json:
-            return _pieces(line) if line.startswith(("{", "[")) and len(line) <= LINE_MOST else []
+            return _pieces(line) if line.startswith(("{", "[")) else []
         return call_pieces(line) or []
 
     widths = [cell_len(piece.rstrip(" ")) for line in text.split("\n") for piece in pieces(line)]
