@@ -107,3 +107,22 @@ def test_a_reply_holding_every_private_use_stand_in_is_drawn_one_record_a_row(tm
     shown = set(done.stdout)
     assert all(pua[i * 64] in shown for i in range(4)), done.stdout  # each call's argument, whole or shortened
     assert not {chr(0xE100), chr(0xE101)} & set(done.stdout)  # the stand-ins taken are put back as spaces
+
+
+def test_a_cut_stream_whose_call_had_no_name_yet_says_a_call_had_begun(tmp_path):
+    """`send --stream -n 3`, each stream cut by Ctrl-C after a tool-call delta carrying arguments and no name (a server
+    may send the name late, or never): each cut sample's line said "calls begun: none" though the document holds the
+    call begun (a real process, a real SIGINT: tests/test_stream_interrupt.py's harness)."""
+    from streams import Piece, Script
+    from test_stream_interrupt import _chunk, interrupted
+
+    sent = b"".join(b"data: " + json.dumps(_chunk(delta)).encode() + b"\n\n" for delta in (
+        {"role": "assistant", "content": None},
+        {"tool_calls": [{"index": 0, "function": {"arguments": '{"city": "Pa'}}]}))
+    done = interrupted(tmp_path, "send", "-n", "3", "--concurrency", "3", bodies=3,
+                       scripts=(Script([Piece(sent)], stall=60),))
+    assert done.returncode == 130, done.stderr
+    cut = [line for line in done.stdout.splitlines() if line.startswith("cut  sample ")]
+    assert len(cut) == 3, done.stdout
+    text = " ".join(done.stdout.split())
+    assert "calls begun: none" not in text and text.count("calls begun: (name not arrived)") == 3, done.stdout
