@@ -14,6 +14,11 @@ ELLIPSIS = "…"
 # the column's width with "…" rather than take the room of the other columns.
 PIECE_LEAST = 24
 _CALL = re.compile(r"[\w.$:/-]{1,64}\((?=[\[{])")  # a call's name and bracket, before its JSON arguments
+# The longest line read as a call: a call's arguments are cut to 80 characters before they are drawn (compare
+# --send; run: 40), so only a server's tool name makes a line longer (`f([1,` ten thousand times): rich folds such
+# a line as any text. (A line of JSON, the tool_choice sent, is the scenario's: 100 levels deep at most, its
+# length the user's, an allowed_tools list of many tools longer than this.)
+LINE_MOST = 1000
 
 
 def cell_len(text: str) -> int:
@@ -61,20 +66,28 @@ def _breaks(text: str) -> list[tuple[int, int]]:
 
 def _split(text: str, breaks: list[tuple[int, int]], width: int | None) -> list[str]:
     """``text`` cut at its shallowest breaks; a part wider than ``width`` cut again at its own shallowest, and so
-    on (an argument is broken inside only where it does not fit a line whole). ``width`` None: cut once."""
-    inner = [(at, depth) for at, depth in breaks if 0 < at < len(text)]
-    if not inner or (width is not None and cell_len(text.rstrip(" ")) <= width):
-        return [text]
-    top = min(depth for _, depth in inner)
+    on (an argument is broken inside only where it does not fit a line whole). ``width`` None: cut once. A stack,
+    not recursion, and each part reads its own breaks alone: a value nested a thousand deep is no RecursionError
+    (a server's tool name may hold `f([1,` over and over), nor a walk over every break per part."""
+    from bisect import bisect_left, bisect_right
+
+    positions = [at for at, _ in breaks]
     out: list[str] = []
-    start = 0
-    for end in [at for at, depth in inner if depth == top] + [len(text)]:
+    stack = [(0, len(text))]  # the parts still to lay out, the next on top
+    while stack:
+        start, end = stack.pop()
         part = text[start:end]
-        if width is None:
+        inner = breaks[bisect_right(positions, start):bisect_left(positions, end)]
+        if not inner or (width is not None and cell_len(part.rstrip(" ")) <= width):
             out.append(part)
+            continue
+        top = min(depth for _, depth in inner)
+        ends = [at for at, depth in inner if depth == top] + [end]
+        parts = list(zip([start] + ends[:-1], ends))
+        if width is None:
+            out.extend(text[a:b] for a, b in parts)
         else:
-            out.extend(_split(part, [(at - start, depth) for at, depth in inner if start < at < end], width))
-        start = end
+            stack.extend(reversed(parts))
     return out
 
 
@@ -89,7 +102,7 @@ def call_pieces(line: str, width: int | None = None) -> list[str] | None:
     """The unbreakable pieces of a line holding a call (the words before it, its name and bracket, each argument
     with its comma: ``_pieces`` at ``width``), or None where the line holds no call with JSON arguments (rich
     wraps it as any text)."""
-    found = _CALL.search(line)
+    found = _CALL.search(line) if len(line) <= LINE_MOST else None
     if found is None:
         return None
     head = line[:found.start()]
@@ -160,9 +173,12 @@ def broken(text: str, width: int, json: bool = False) -> str:
 
 def longest_piece(text: str, json: bool = False) -> int:
     """The widest piece of the calls in ``text`` (``json``: of its lines of JSON; 0 where it holds none)."""
-    widths = [cell_len(piece.rstrip(" ")) for line in text.split("\n")
-              for piece in ((_pieces(line) if line.startswith(("{", "[")) else ()) if json else
-                            (call_pieces(line) or ()))]
+    def pieces(line: str) -> list[str]:
+        if json:
+            return _pieces(line) if line.startswith(("{", "[")) else []
+        return call_pieces(line) or []
+
+    widths = [cell_len(piece.rstrip(" ")) for line in text.split("\n") for piece in pieces(line)]
     return max(widths, default=0)
 
 
@@ -172,7 +188,9 @@ def arguments_cut(arguments: str, most: int) -> str:
     if len(arguments) <= most:
         return arguments
     kept = taken = ""  # kept: up to the last argument's comma within ``most``
-    for piece in _pieces(arguments):
+    # read up to LINE_MOST characters: a server's 32 MiB of arguments is cut to 80 without walking all of it (7.5 s
+    # a row); a first argument longer than that is then cut after an element inside it, not at the character
+    for piece in _pieces(arguments[:max(most, LINE_MOST)]):
         if len(taken) + len(piece.rstrip(" ")) + 1 > most:
             break
         taken += piece

@@ -11,14 +11,25 @@ from typing import Any
 FALLBACK_INDENT = 4  # where a long label's text goes on: under a label wider than a third of the line
 # a unit that reads wrong split over two lines: "95%" ending one and "CI 57–100%" starting the next
 UNITS = re.compile(r"95% CI \S+")
-_STAND_INS = [chr(c) for c in range(0xE000, 0xE100)]  # private use: no space, one cell, no control
+# private use: no space, one cell, no control; the Basic Multilingual Plane's, then planes 15 and 16: a text of n
+# characters holds at most n of them, so any text shorter than 137,468 characters leaves stand-ins free (a server's
+# reply once held the first 256, all there were, and compare --send's one-record-a-row layout ended in a ValueError)
+_STAND_INS = (range(0xE000, 0xF900), range(0xF0000, 0xFFFFE), range(0x100000, 0x10FFFE))
 
 
 def free_stand_ins(text: str, count: int) -> list[str]:
     """Up to ``count`` stand-ins ``text`` does not hold: each holds a space rich must not break at while it wraps
     (rich breaks at every space, a no-break one too), then is put back; one cell each, so styles stay in place.
     Shared with record_rows.py, which holds a label's spaces the same way."""
-    return [c for c in _STAND_INS if c not in text][:count]
+    held = set(text)
+    out: list[str] = []
+    for codes in _STAND_INS:
+        for code in codes:
+            if chr(code) not in held:
+                out.append(chr(code))
+                if len(out) == count:
+                    return out
+    return out
 
 
 def _redacted(console: Any, text: str) -> str:

@@ -78,7 +78,8 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             # a header of no word ("%": the value says it) is left out: "obeyed 5 · 100%", not "· % 100%"
             pieces.append((label if any(ch.isalnum() for ch in label) else "", _shown(console, value), header in calls))
         plain = " · ".join(label + NBSP + value.plain if label else value.plain for label, value, _ in pieces)
-        held_space, held_nbsp = free_stand_ins(plain, 2)  # of 256: a record holding them all is past any table
+        free = free_stand_ins(plain, 2)  # free while the record is under 137,468 characters; else nothing is held
+        held_space, held_nbsp = free if len(free) == 2 else (" ", NBSP)
         line = Text()
         for i, (label, value, call) in enumerate(pieces):
             lead = 2 if i else 0  # a call broken over lines starts a line of its own: "· calls name("

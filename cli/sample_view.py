@@ -239,7 +239,9 @@ def print_repeat(console: Any, provider: str, translation: Translation, collecte
 def cut_line(result: dict[str, Any]) -> str:
     """One sample Ctrl-C cut mid-stream (its result): what had arrived, said as not counted among the finished."""
     events = (result.get("stream") or {}).get("events", 0)
-    calls = ", ".join(c["name"] for c in (result["reply"] or {}).get("tool_calls") or []) or "none"
+    # a call whose name had not arrived (a delta of arguments alone) is a call begun all the same
+    calls = ", ".join(c.get("name") or "(name not arrived)" for c in (result["reply"] or {}).get("tool_calls") or [])
+    calls = calls or "none"
     return (f"sample {result['sample']}: Ctrl-C after {events} event{'s' if events != 1 else ''} of its stream "
             f"(stream.interrupted); calls begun: {calls}; not counted above")
 
