@@ -234,7 +234,7 @@ messages: [{role: user, content: What is the weather in San Francisco?}]
 """
 
 # One tool with a required argument, a required choice, one question (tests/test_choices.py,
-# tests/test_adversarial10.py, tests/test_stream_ends.py)
+# tests/test_adversarial10.py, tests/test_adversarial12.py, tests/test_stream_ends.py)
 CITY_WEATHER_SCENARIO = """\
 tools:
   - name: get_weather

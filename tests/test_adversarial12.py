@@ -11,16 +11,10 @@ import pytest
 
 from cli import run_cli
 from servers import StandIn, Step, fixture
+from streams import CITY_WEATHER_SCENARIO
 
 KEY = "sk-adversarial12-0123456789abcdef"
-SCENARIO = """\
-tools:
-  - name: get_weather
-    parameters: {type: object, properties: {city: {type: string}}, required: [city]}
-tool_choice: required
-messages:
-  - {role: user, content: Weather in Paris?}
-"""
+SCENARIO = CITY_WEATHER_SCENARIO
 
 
 def environment(columns: int) -> dict[str, str]:
