@@ -9,6 +9,7 @@ tests/litellm_client.py keeps it off the internet), and one mock per provider se
 
 from __future__ import annotations
 
+import time
 import typing
 from pathlib import Path
 from typing import Any, Iterator
@@ -470,7 +471,18 @@ def test_no_key_reaches_the_lines_or_the_saved_requests(client: Client, provider
     no saved request."""
     sent = client.send(provider, tool_choice="auto")
     assert sent.line is not None and KEY not in str(client.mock(provider).records)
-    assert all(KEY.encode() not in path.read_bytes() for path in (client.folder / provider).iterdir())
+    assert all(KEY.encode() not in path.read_bytes() for path in _settled_files(client.folder / provider))
+
+
+def _settled_files(folder: Path) -> list[Path]:
+    """The mock's saved files once none is half-written: it writes each to a ``.partial`` name beside it and renames
+    it when whole (its --save is atomic), and the response's file may still be on its way when the line has come."""
+    deadline = time.monotonic() + 5
+    while any(p.name.endswith(".partial") for p in folder.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    files = sorted(folder.iterdir())
+    assert files and not any(p.name.endswith(".partial") for p in files), files
+    return files
 
 
 def test_the_guard_refuses_a_public_host(client: Client) -> None:
