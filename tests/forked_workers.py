@@ -1,4 +1,5 @@
-"""The suite's worker processes, forked after collection (``--workers N``; hooks in tests/conftest.py).
+"""The suite's worker processes, forked after collection (``--workers N``; the hooks at the end, imported by
+tests/conftest.py).
 
 pytest-xdist starts each worker as a new interpreter that imports pytest and its plugins and collects the whole
 suite again, and each worker then imports the official SDKs and agent frameworks its files use: on two cores
@@ -56,8 +57,9 @@ def preload(files: list[Path]) -> list[str]:
                 continue
         except (ImportError, ValueError):
             continue
-        saved = {k: os.environ.get(k) for k in ("LITELLM_LOCAL_MODEL_COST_MAP", "HF_HUB_OFFLINE")}
-        os.environ.update(LITELLM_LOCAL_MODEL_COST_MAP="True", HF_HUB_OFFLINE="1")
+        offline = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1"} if name == "litellm" else {}
+        saved = {k: os.environ.get(k) for k in offline}
+        os.environ.update(offline)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
