@@ -224,7 +224,7 @@ def print_repeat(console: Any, provider: str, translation: Translation, collecte
         console.print(hanging(console, f"{count}× ", line, style="red"))
     for line, count in collected.reasons.most_common(5):
         console.print(hanging(console, f"{count}× ", line, style="yellow"))
-    for result in sorted(collected.cut, key=lambda r: r["sample"]):  # Ctrl-C mid-stream: kept, not tallied
+    for result in collected.cut:  # Ctrl-C mid-stream: kept, not tallied
         console.print(hanging(console, "cut  ", cut_line(result), style="yellow"))
     if collected.unenforced:
         console.print(Text("the provider could not enforce this tool_choice: judged against the request's intent",

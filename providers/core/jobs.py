@@ -174,7 +174,7 @@ class SendResult(_Result):
         if self.interrupted:
             data["partial"] = {"done": self.interrupted.done, "requested": self.repeat}
             if self.collected is not None and self.collected.cut:  # samples cut mid-stream: not in the tally
-                data["partial"]["cut"] = sorted(self.collected.cut, key=lambda r: r["sample"])
+                data["partial"]["cut"] = self.collected.cut
         return outcomes.shown(data, self.secrets)
 
 

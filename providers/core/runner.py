@@ -448,7 +448,9 @@ class Collector:
         self.reasons: Counter[str] = Counter()
         self.unenforced = False
         self.raws: list[tuple[int, Any, str]] = []
-        self.cut: list[dict[str, Any]] = []  # results of samples Ctrl-C cut mid-stream: kept, never tallied
+        # results of samples Ctrl-C cut mid-stream, in sample order (jobs adds them as Job.arrived gives them):
+        # kept, never tallied
+        self.cut: list[dict[str, Any]] = []
 
     def add_cut(self, sample: Sample) -> None:
         """A sample Ctrl-C cut short mid-stream: its result (what had arrived, stream.interrupted) is kept apart
