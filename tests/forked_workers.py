@@ -188,7 +188,7 @@ class Parent:
             if index in self.pending[worker]:
                 self.pending[worker].remove(index)
         elif kind == "warning":
-            category = _warning_class(data["category"])
+            category = _warning_class(data["module"], data["category"])
             message = warnings.WarningMessage(category(data["message"]), category, data["filename"], data["lineno"])
             hook.pytest_warning_recorded.call_historic(kwargs={
                 "warning_message": message, "when": data["when"], "nodeid": data["nodeid"],
@@ -233,11 +233,12 @@ def _send(conn: Connection, message: tuple[str, Any]) -> None:
         pass
 
 
-def _warning_class(name: str) -> type[Warning]:
-    found = getattr(__builtins__ if isinstance(__builtins__, dict) else __builtins__, name, None)  # type: ignore[arg-type]
-    if isinstance(found, type) and issubclass(found, Warning):
-        return found
-    return UserWarning
+def _warning_class(module: str, name: str) -> type[Warning]:
+    """The warning's own class where the parent has its module (builtins, pytest's, an SDK's); else UserWarning."""
+    found: Any = sys.modules.get(module)
+    for part in name.split("."):
+        found = getattr(found, part, None)
+    return found if isinstance(found, type) and issubclass(found, Warning) else UserWarning
 
 
 class _Relay:
@@ -254,7 +255,8 @@ class _Relay:
     def pytest_warning_recorded(self, warning_message: warnings.WarningMessage, when: str, nodeid: str,
                                 location: tuple[str, int, str] | None) -> None:
         self.conn.send(("warning", {"message": str(warning_message.message),
-                                    "category": warning_message.category.__name__,
+                                    "category": warning_message.category.__qualname__,
+                                    "module": warning_message.category.__module__,
                                     "filename": warning_message.filename, "lineno": warning_message.lineno,
                                     "when": when, "nodeid": nodeid, "location": list(location) if location else None}))
 

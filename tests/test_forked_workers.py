@@ -23,6 +23,7 @@ import warnings
 def test_ok(): print("said-by-ok")
 def test_fail(): print("said-before-failing"); assert 1 == 2
 def test_warn(): warnings.warn(UserWarning("careful-now"))
+def test_deprecated(): warnings.warn(DeprecationWarning("old-way-now"))
 """,
     "test_b.py": """
 import pytest
@@ -70,13 +71,13 @@ def test_the_forked_workers_report_what_pytest_alone_reports(tmp_path: Path) -> 
     alone, forked = _run(tmp_path, "--workers", "0"), _run(tmp_path, "--workers", "2")
     assert alone.returncode == forked.returncode == 1, (alone.stdout[-2000:], forked.stdout[-2000:])
     expected = _outcomes(alone.stdout)
-    assert len(expected) == 10 and expected["test_a.py::test_fail"] == "FAILED", alone.stdout
+    assert len(expected) == 11 and expected["test_a.py::test_fail"] == "FAILED", alone.stdout
     assert _outcomes(forked.stdout) == expected, forked.stdout
     for text in (alone.stdout, forked.stdout):
         assert "said-before-failing" in text and "said-by-ok" in text  # captured, per test
-        assert "UserWarning: careful-now" in text  # the warnings summary
+        assert "UserWarning: careful-now" in text and "DeprecationWarning: old-way-now" in text  # the summary
         assert "assert 1 == 2" in text
-        assert re.search(r"1 failed, 7 passed, 1 skipped, 1 xfailed, 1 warning", text), text[-500:]
+        assert re.search(r"1 failed, 8 passed, 1 skipped, 1 xfailed, 2 warnings", text), text[-500:]
 
 
 def test_a_worker_that_dies_fails_its_test_and_the_rest_of_its_file_by_name(tmp_path: Path) -> None:
