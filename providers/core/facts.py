@@ -212,8 +212,9 @@ FACTS: tuple[Fact, ...] = (
     # facts (core/capabilities.py WithoutTools): the translators refuse or omit the choice only where one says the
     # API refuses it, and providers/openai_chat_mock.py answers the hosts' words; a provider with no fact here is
     # not known to refuse it (no source was found for groq, deepseek, fireworks, together, sambanova, huggingface,
-    # cohere, ollama on 2026-11-26, searched twice again 2026-11-27, the second time in their API specs, SDK docstrings
-    # and copies of their docs, each read listed in docs/fact-audit.md; mistral's is its request library's rule)
+    # cohere, ollama on 2026-11-26, searched three times again 2026-11-27: their API specs, SDK docstrings, copies of
+    # their docs and recorded bodies, each read listed in docs/fact-audit.md; the ledger says it is unsettled there;
+    # mistral's is its request library's rule)
     Fact("openai.tool_choice_without_tools", ("openai",),
          "a request with tool_choice and no tools is refused with 400 invalid_request_error, \"auto\" included",
          f"RageAgainstThePixel/OpenAI-DotNet#479 (the response body quoted; tests/data/responses/errors/"
