@@ -474,3 +474,57 @@ def test_the_region_is_one_host_label_as_botocore_validates_it(region: str) -> N
         return
     t = render("auto", settings={"region": region})
     assert httpx.URL(t.request.url).host == f"bedrock-runtime.{region}.amazonaws.com"
+
+
+# ---- toolSpec.strict per model: what AWS says, and nothing more (fact bedrock.strict_models) ---------------------
+
+# docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-structured-outputs.html (read 2026-11-27): "You can use
+# structured outputs with Claude Sonnet 4.5, Claude Haiku 4.5, Claude Opus 4.5, and Claude Opus 4.6 through the
+# Converse API". userguide/structured-output.html names no other model ("To see which models support structured
+# outputs, please go to models at a glance"), and no AWS source says Converse refuses or ignores strict elsewhere.
+AWS_NAMED = {"anthropic.claude-sonnet-4-5-20250929-v1:0": "claude-sonnet-4-5",
+             "us.anthropic.claude-haiku-4-5-20251001-v1:0": "claude-haiku-4-5",
+             "anthropic.claude-opus-4-5-20251101-v1:0": "claude-opus-4-5",
+             "global.anthropic.claude-opus-4-6-v1": "claude-opus-4-6"}
+NOT_NAMED = ["amazon.nova-pro-v1:0", "us.meta.llama4-maverick-17b-instruct-v1:0", MISTRAL,
+             "anthropic.claude-sonnet-4-6", "anthropic.claude-opus-4-7"]
+
+
+def _strict_render(model: str):
+    return render("auto", tools=[dict(TOOLS[0], strict=True)], model=model)
+
+
+def test_botocore_takes_strict_on_every_model_and_names_none() -> None:
+    """The service model's ToolSpecification has strict with no model named: the request is valid on every id."""
+    from sdk_types import missing
+
+    if missing("botocore"):
+        pytest.skip("needs botocore")
+    from botocore.validate import ParamValidator
+
+    from sdk_types import converse_input_shape
+
+    spec = converse_input_shape().members["toolConfig"].members["tools"].member.members["toolSpec"]
+    assert spec.members["strict"].documentation == ("<p>Flag to enable structured output enforcement on a tool usage "
+                                                    "response.</p>")
+    for model in [*AWS_NAMED, *NOT_NAMED]:
+        body = _strict_render(model).request.body
+        assert body["toolConfig"]["tools"][0]["toolSpec"]["strict"] is True
+        assert ParamValidator().validate({**body, "modelId": model}, converse_input_shape()).generate_report() == ""
+
+
+@pytest.mark.parametrize("model", sorted(AWS_NAMED))
+def test_strict_on_a_model_aws_names_says_so(model: str) -> None:
+    t = _strict_render(model)
+    message = entry(t, "strict.mapped").message
+    assert f"AWS names {AWS_NAMED[model]}" in message and "unsettled" not in message
+    assert "claude-messages-structured-outputs" in message
+
+
+@pytest.mark.parametrize("model", NOT_NAMED)
+def test_strict_on_another_model_is_sent_and_said_unsettled_never_dropped_or_refused(model: str) -> None:
+    t = _strict_render(model)
+    assert t.request.body["toolConfig"]["tools"][0]["toolSpec"]["strict"] is True
+    [mapped] = [e for e in t.ledger if e.code == "strict.mapped"]
+    assert mapped.severity == "info" and f"whether {model} enforces it is unsettled" in mapped.message
+    assert not t.refused and not [e for e in t.ledger if e.severity == "error"]

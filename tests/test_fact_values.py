@@ -16,7 +16,7 @@ import pytest
 
 from sdk_types import missing
 from toolchoice.providers.core.capabilities import CAPABILITIES
-from toolchoice.providers.core.fact_values import ChoiceCount, ChoiceWords, RefusalWords, refusals
+from toolchoice.providers.core.fact_values import ChoiceCount, ChoiceWords, NamedModels, RefusalWords, refusals
 from toolchoice.providers.core.facts import FACTS, choice_words
 
 _OPENAI_CHAT = ("openai", "openai.types.chat.chat_completion_tool_choice_option_param",
@@ -120,12 +120,20 @@ def test_every_value_is_a_known_kind_on_its_facts_providers() -> None:
         if fact.value is None:
             continue
         rows = refusals(fact.value)
-        assert rows or isinstance(fact.value, (ChoiceWords, ChoiceCount)), fact.id
+        assert rows or isinstance(fact.value, (ChoiceWords, ChoiceCount, NamedModels)), fact.id
         for row in rows:
             assert isinstance(row, RefusalWords) and set(row.providers) <= set(fact.providers), fact.id
         if not rows:  # one fact per provider states its words, one its count of choices
             for provider in fact.providers:
                 assert kinds.setdefault((type(fact.value), provider), fact.id) == fact.id, (fact.id, provider)
+
+
+def test_named_models_name_a_model_by_a_fragment_of_its_id_and_nothing_else() -> None:
+    named = NamedModels(("claude-opus-4-6", "claude-haiku-4-5"), "Claude Opus 4.6 and Claude Haiku 4.5")
+    assert named.named("global.anthropic.claude-opus-4-6-v1") == "claude-opus-4-6"
+    assert named.named("US.Anthropic.Claude-Haiku-4-5-20251001-v1:0") == "claude-haiku-4-5"
+    assert named.named("anthropic.claude-opus-4-7") is None and named.named("amazon.nova-pro-v1:0") is None
+    assert refusals(named) == ()
 
 
 def test_refusals_tells_the_words_from_the_other_values() -> None:

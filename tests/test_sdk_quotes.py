@@ -233,6 +233,8 @@ QUOTES: tuple[Quote, ...] = (
     Quote("fact:cohere.tools_type", "cohere", "types/tool_v2.py",
           ('class ToolV2(UncheckedBaseModel): type: typing.Literal["function"] = "function" function: '
            "typing.Optional[ToolV2Function]",)),
+    Quote("fact:bedrock.strict_models", "botocore", _BEDROCK,
+          ("Flag to enable structured output enforcement on a tool usage response.",)),
     Quote("fact:bedrock.tools_type", "botocore", _BEDROCK,
           ("toolSpec", "systemTool", "cachePoint", "Specifies a system-defined tool for the model to use. "
            "System-defined tools are tools that are created and provided by the model provider.")),

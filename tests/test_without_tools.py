@@ -21,7 +21,8 @@ is sent.
   (mistral-common 1.13.1 guidance/grammar_factory.py: 'raise InvalidRequestException(f"No tools provided for tool
   choice `{choice}`")'); no answer of api.mistral.ai itself is recorded, so nothing is refused (2026-11-27).
 - Groq, DeepSeek, Fireworks, Together, SambaNova, Hugging Face, Cohere, Ollama: no source found (searched again
-  2026-11-27).
+  2026-11-27, a fifth time in recorded bodies: pydantic/pydantic-ai's cassettes and llamastack/llama-stack's
+  recordings hold no request to these hosts with tool_choice and no tools), so the ledger says it is unsettled.
 
 In-process: the planner, the translators and the mock service (no socket).
 """
@@ -93,6 +94,7 @@ def test_a_forcing_choice_is_sent_with_a_warning_where_no_source_says_the_api_re
     [entry] = entries(ledger)
     assert entry.severity == "warning"
     assert "cannot call a tool" in entry.message and "no source states" in entry.message
+    assert "it is unsettled" in entry.message  # said unsettled, not claimed either way (fifth audit pass, 2026-11-27)
     assert not [e for e in ledger.entries if e.severity == "error"]
     assert plan.tools == ()
 
@@ -151,6 +153,7 @@ def test_auto_or_none_is_sent_as_written_where_no_source_says_the_api_refuses_it
     assert "tools" not in t.request.body
     [entry] = [e for e in t.ledger if e.code == "tool_choice.without_tools"]
     assert entry.severity == "info" and "sent as written" in entry.message
+    assert ("it is unsettled" in entry.message) == (CAPABILITIES[provider].without_tools is None)
 
 
 def test_vllm_takes_none_without_tools_so_none_is_sent() -> None:

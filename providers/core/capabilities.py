@@ -327,7 +327,8 @@ CAPABILITIES: dict[str, Capability] = {
         named=_n('{"tool":{"name":N}}', "Claude 3+ and Amazon Nova (botocore ToolChoice.tool)"),
         allowed=_e("only the allowed tools are sent"),
         parallel=_u("", "no switch in Converse"),
-        strict=_n("toolSpec.strict", "some models"),
+        strict=_n("toolSpec.strict", "per model: AWS names Claude Sonnet / Haiku / Opus 4.5 and Opus 4.6, the "
+                  "rest unsettled (fact bedrock.strict_models)"),
         arguments="object",
         verified="2026-11-26",
         sources=("botocore 1.44.8 bedrock-runtime service-2.json (ToolConfiguration, ToolChoice, ToolSpecification)",

@@ -132,7 +132,7 @@ def _without_tools(cap: Capability, forces: bool, mode: str, neutral: str, ledge
                             f"omitted, since {why}; without tools no call is possible")
             return True
     known = f"{rule.takes} ({source})" if rule is not None and rule.takes else \
-        f"no source states what {cap.title} does with it"
+        f"it is unsettled: no source states what {cap.title} does with it (docs/fact-audit.md)"
     if forces:
         ledger.warning("tool_choice.without_tools", f"tool_choice {neutral} forces a tool call but no tools are "
                        f"declared, so the model cannot call a tool; not refused, since {known}")

@@ -7,6 +7,8 @@ so that a fact's words are written once, beside its source (core/facts.py and th
   were recorded for; the mock's 400 carries them (core/refusal_words.api_words). A fact may hold several.
 - ``ChoiceCount``: how many choices (``n``, ``candidateCount``) a host's source says it takes, and whether it refuses
   more (core/choice_count.py: render, send and the mock).
+- ``NamedModels``: the models a provider's source names for a feature, as fragments of their model ids; for any
+  other model the source says nothing, and the ledger says so (Bedrock's toolSpec.strict: providers/bedrock.py).
 """
 
 from __future__ import annotations
@@ -54,7 +56,21 @@ class ChoiceCount(NamedTuple):
     below: str = ""
 
 
-FactValue = Union[ChoiceWords, ChoiceCount, tuple[RefusalWords, ...]]
+class NamedModels(NamedTuple):
+    """The models a source names for a feature (``names``: fragments searched in the lower-cased model id, each the
+    source's model written as the provider's id writes it, e.g. claude-opus-4-6 for "Claude Opus 4.6"), and the
+    source's own words for the list (``words``). A model none of them is found in is not known either way."""
+
+    names: tuple[str, ...]
+    words: str
+
+    def named(self, model: str) -> str | None:
+        """The fragment naming ``model``, else None."""
+        lowered = model.lower()
+        return next((name for name in self.names if name in lowered), None)
+
+
+FactValue = Union[ChoiceWords, ChoiceCount, NamedModels, tuple[RefusalWords, ...]]
 
 
 def refusals(value: FactValue | None) -> tuple[RefusalWords, ...]:

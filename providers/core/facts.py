@@ -14,7 +14,7 @@ from __future__ import annotations
 from .choice_facts import CHOICE_FACTS
 from .choice_word_facts import CHOICE_WORD_FACTS
 from .fact_record import CITE_END, Fact
-from .fact_values import ChoiceWords
+from .fact_values import ChoiceWords, NamedModels
 from .hosted_tool_facts import HOSTED_TOOL_FACTS
 from .refusal_words import REFUSAL_FACTS
 
@@ -212,8 +212,9 @@ FACTS: tuple[Fact, ...] = (
     # facts (core/capabilities.py WithoutTools): the translators refuse or omit the choice only where one says the
     # API refuses it, and providers/openai_chat_mock.py answers the hosts' words; a provider with no fact here is
     # not known to refuse it (no source was found for groq, deepseek, fireworks, together, sambanova, huggingface,
-    # cohere, ollama on 2026-11-26, searched twice again 2026-11-27, the second time in their API specs, SDK docstrings
-    # and copies of their docs, each read listed in docs/fact-audit.md; mistral's is its request library's rule)
+    # cohere, ollama on 2026-11-26, searched three times again 2026-11-27: their API specs, SDK docstrings, copies of
+    # their docs and recorded bodies, each read listed in docs/fact-audit.md; the ledger says it is unsettled there;
+    # mistral's is its request library's rule)
     Fact("openai.tool_choice_without_tools", ("openai",),
          "a request with tool_choice and no tools is refused with 400 invalid_request_error, \"auto\" included",
          f"RageAgainstThePixel/OpenAI-DotNet#479 (the response body quoted; tests/data/responses/errors/"
@@ -460,6 +461,25 @@ FACTS: tuple[Fact, ...] = (
          "optional and 16 union-typed parameters no Bedrock body is recorded (strands-agents/harness-sdk#2664, "
          "us.anthropic.claude-haiku-4-5: a ValidationException past 24 optional parameters, words not quoted): the "
          "mock answers Anthropic's words with the same prefix in Bedrock's envelope", "2026-11-26"),
+    # Bedrock's toolSpec.strict: AWS names the models that take it per model; for the others no AWS source says what
+    # Converse does (refuses, ignores), so toolchoice sends it and says which (providers/bedrock.py; fifth audit pass)
+    Fact("bedrock.strict_models", ("bedrock",),
+         "Converse takes toolSpec.strict on every model id (botocore's ToolSpecification); AWS names the models that "
+         "take structured outputs per model card, and its Claude page names Claude Sonnet 4.5, Haiku 4.5, Opus 4.5 and "
+         "Opus 4.6; no AWS source says what Converse does with strict on another model (Nova, Llama, Mistral, newer "
+         "Claude models): unsettled, so toolchoice sends it as written and says so, never drops or refuses it (LiteLLM "
+         "drops it where its own map marks a model unable, a map no AWS page backs)",
+         f"docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-structured-outputs.html{CITE_END}'You can use "
+         "structured outputs with Claude Sonnet 4.5, Claude Haiku 4.5, Claude Opus 4.5, and Claude Opus 4.6 through "
+         "the Converse API (Converse or ConverseStream) or the InvokeModel API'; userguide/structured-output.html "
+         "'Supported models': 'To see which models support structured outputs, please go to models at a glance and "
+         "select the model you are interested in.' and 'Add the strict: true flag to tool definitions to enable schema "
+         "validation on tool names and inputs.'; botocore 1.44.8 data/bedrock-runtime/2023-09-30/service-2.json "
+         "ToolSpecification.strict 'Flag to enable structured output enforcement on a tool usage response.' (no "
+         "model named); Amazon Nova's user guide (nova/latest/userguide, structured output): 'Constrained decoding is "
+         "leveraged every time that a tool configuration is passed.'", "2026-11-27",
+         NamedModels(("claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-5", "claude-opus-4-6"),
+                     "Claude Sonnet 4.5, Claude Haiku 4.5, Claude Opus 4.5, and Claude Opus 4.6")),
     Fact("anthropic.tool_name_length", ("anthropic",),
          "the Messages API takes a tool name of letters, digits, _ and - up to 128 characters, and refuses a longer "
          "one with 400 invalid_request_error; its tool-use docs print ^[a-zA-Z0-9_-]{1,64}$",
