@@ -107,7 +107,8 @@ def test_the_mock_fills_a_pattern_only_regex_reads_and_bounds_a_pathological_one
     exe = shutil.which("toolchoice", path=str(Path(sys.executable).parent))
     assert exe
     proc = subprocess.Popen([exe, "mock", "-p", "openai", "--port", "0", "--max-requests", "2"], text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1",
+                                                                    "TOOLCHOICE_LIMIT_PATTERN_SECONDS": "0.2"})
     try:
         assert proc.stdout is not None
         url = proc.stdout.readline().strip()
@@ -147,10 +148,11 @@ def test_unevaluated_properties_beside_a_slow_pattern_is_bounded_in_time(tmp_pat
     with StandIn("openai", default=Step(body=reply)) as server:
         done = subprocess.run([exe, "send", "slow.yaml", "-p", "openai", "--base-url", server.base_url("openai"),
                                "-f", "json"], capture_output=True, text=True, cwd=tmp_path, timeout=60,
-                              env={**os.environ, "OPENAI_API_KEY": "sk-unused-0123456789"})
+                              env={**os.environ, "OPENAI_API_KEY": "sk-unused-0123456789",
+                                   "TOOLCHOICE_LIMIT_PATTERN_SECONDS": "0.2"})
     assert done.returncode in (0, 4), done.stderr
     errors = json.loads(done.stdout)["verdict"]["calls"][0]["errors"]
-    assert any("patternProperties pattern" in e and "took more than" in e for e in errors), errors
+    assert any("patternProperties pattern" in e and "took more than 0.2 seconds" in e for e in errors), errors
 
 
 def _schemas() -> list[tuple[dict[str, Any], list[Any]]]:

@@ -252,6 +252,16 @@ def test_a_limit_variable_that_is_not_a_number_is_named_in_the_refusal(tmp_path)
     assert "TOOLCHOICE_LIMIT_JSON_DEPTH='lots' is not a positive whole number" in done.stderr, done.stderr
 
 
+def test_only_a_limit_in_seconds_takes_a_decimal(tmp_path):
+    """docs/limits.md: a limit in seconds takes a decimal (TOOLCHOICE_LIMIT_PATTERN_SECONDS=0.25); any other limit
+    a whole number, so a depth of 1.5 is refused by name rather than read as 1 or as the default."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 150 + "]" * 150)
+    done = run_cli(["tools", str(deep)], env={"PATH": "/usr/bin:/bin", "TOOLCHOICE_LIMIT_JSON_DEPTH": "1.5"})
+    assert done.returncode == 2
+    assert "TOOLCHOICE_LIMIT_JSON_DEPTH='1.5' is not a positive whole number" in done.stderr, done.stderr
+
+
 def test_too_many_tools_reads_as_a_sentence(tmp_path):
     path = tmp_path / "s.yaml"
     tools = "".join(f"  - {{name: t{i}}}\n" for i in range(4))

@@ -52,16 +52,29 @@ LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
 )}
 
 
-def get(name: str) -> int:
-    """The limit's value: ``TOOLCHOICE_LIMIT_<NAME>`` when it holds a positive whole number, else the default."""
-    limit = LIMITS[name]
+def _read(limit: Limit) -> float | None:
+    """``TOOLCHOICE_LIMIT_<NAME>`` as a positive whole number (a limit in seconds also takes a positive decimal,
+    ``0.25``), or None when it is not set or holds something else."""
     raw = os.environ.get(limit.env, "").strip().replace("_", "")
-    if raw.isascii() and raw.isdigit() and len(raw) < 19 and int(raw) > 0:  # not '²', not 5,000 digits
-        return int(raw)
-    return int(limit.default)
+    if not raw.isascii() or len(raw) >= 19:  # not '²', not 5,000 digits
+        return None
+    if raw.isdigit():
+        return int(raw) if int(raw) > 0 else None
+    whole, dot, part = raw.partition(".")
+    if limit.unit == "seconds" and dot and (whole + part).isdigit() and float(raw) > 0:
+        return float(raw)
+    return None
 
 
-def shown(name: str, value: int | None = None) -> str:
+def get(name: str) -> int:
+    """The limit's value: ``TOOLCHOICE_LIMIT_<NAME>`` when it holds a positive whole number (or, for a limit in
+    seconds, a positive decimal), else the default."""
+    limit = LIMITS[name]
+    value = _read(limit)
+    return int(limit.default) if value is None else value  # type: ignore[return-value]  # seconds may be a float
+
+
+def shown(name: str, value: float | None = None) -> str:
     """``8 MiB (file_bytes)``: a value in the limit's unit."""
     limit = LIMITS[name]
     value = get(name) if value is None else value
@@ -69,7 +82,7 @@ def shown(name: str, value: int | None = None) -> str:
         amount = f"{value // MIB} MiB" if value % MIB == 0 else (
             f"{value // 1024} KiB" if value % 1024 == 0 else f"{value} bytes")
     else:
-        amount = f"{value} {limit.unit}"
+        amount = f"{value if isinstance(value, int) else format(value, 'g')} {limit.unit}"
     return f"{amount} (limit {name})"
 
 
@@ -82,9 +95,9 @@ def larger_than(cap: int, name: str) -> str:
 def raise_hint(name: str) -> str:
     limit = LIMITS[name]
     raw = os.environ.get(limit.env)
-    digits = (raw or "").strip().replace("_", "")
-    if raw is not None and not (digits.isascii() and digits.isdigit() and len(digits) < 19 and int(digits) > 0):
-        return f"{limit.env}={raw!r} is not a positive whole number: set N ({limit.unit}) if you trust the input"
+    if raw is not None and _read(limit) is None:
+        kind = "positive number" if limit.unit == "seconds" else "positive whole number"
+        return f"{limit.env}={raw!r} is not a {kind}: set N ({limit.unit}) if you trust the input"
     return f"raise it with {limit.env}=N ({limit.unit}) if you trust the input"
 
 
