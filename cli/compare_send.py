@@ -76,7 +76,7 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
     assert sample is not None
     row = {"provider": run.provider, "tool_choice on the wire": wire}
     if sample.reply.error is not None:
-        row["calls"] = sample.reply.error.one_line(run.provider)
+        row["calls"] = sample.reply.error.said()  # the row names its provider: the cell says the error once
         if sample.reply.error.type == "stream.interrupted" and sample.reply.tool_calls:  # what had arrived of them
             row["calls"] += "\ncalls begun: " + _call_parts(sample.reply, begun=True)
     else:
