@@ -28,12 +28,14 @@ def cell_len(text: str) -> int:
     return cells(text)
 
 
-def _breaks(text: str) -> list[tuple[int, int]]:
+def _breaks(text: str, keys: bool = False) -> list[tuple[int, float]]:
     """Where ``text`` (JSON, compact or spaced) may break, outside its strings: (the index after the break and the
     spaces after it, its depth). After a comma at depth 1 an argument ends; a nested value's opening bracket and
     its commas are one depth further. The arguments' own first bracket never breaks: it goes with the first
-    argument (`get_weather(` over `{"city":"example"})`)."""
-    out: list[tuple[int, int]] = []
+    argument (`get_weather(` over `{"city":"example"})`). ``keys``: after a scalar's key's colon too, deeper
+    than its member's commas (a member wider than the column breaks there before its value is shortened:
+    `"disable_parallel_tool_use":` over `true}`; an object or array value breaks after its bracket, as before)."""
+    out: list[tuple[int, float]] = []
     depth = 0
     in_string = escaped = False
     for i, ch in enumerate(text):
@@ -55,6 +57,8 @@ def _breaks(text: str) -> list[tuple[int, int]]:
             depth -= 1
         elif ch == ",":
             out.append((i + 1, depth))
+        elif ch == ":" and keys and not _opens(text, i + 1):  # a scalar's key
+            out.append((i + 1, depth + 0.5))
     spaced = []
     for at, depth in out:
         while at < len(text) and text[at] == " ":
@@ -64,7 +68,14 @@ def _breaks(text: str) -> list[tuple[int, int]]:
     return spaced
 
 
-def _split(text: str, breaks: list[tuple[int, int]], width: int | None) -> list[str]:
+def _opens(text: str, at: int) -> bool:
+    """Whether the value at ``at`` (after spaces) is an object or an array."""
+    while at < len(text) and text[at] == " ":
+        at += 1
+    return text[at:at + 1] in ("{", "[")
+
+
+def _split(text: str, breaks: list[tuple[int, float]], width: int | None) -> list[str]:
     """``text`` cut at its shallowest breaks; a part wider than ``width`` cut again at its own shallowest, and so
     on (an argument is broken inside only where it does not fit a line whole). ``width`` None: cut once. A stack,
     not recursion, and each part reads its own breaks alone: a value nested a thousand deep is no RecursionError
@@ -91,11 +102,12 @@ def _split(text: str, breaks: list[tuple[int, int]], width: int | None) -> list[
     return out
 
 
-def _pieces(arguments: str, width: int | None = None) -> list[str]:
+def _pieces(arguments: str, width: int | None = None, keys: bool = False) -> list[str]:
     """``arguments`` (JSON text) in pieces that are joined the text again: each argument with its comma and the
     spaces after it, an argument wider than ``width`` in its own pieces (its value's elements or keys, after
-    its opening bracket and each comma); ``width`` None: the arguments alone."""
-    return _split(arguments, _breaks(arguments), width)
+    its opening bracket and each comma; ``keys``: first after its key's colon); ``width`` None: the arguments
+    alone."""
+    return _split(arguments, _breaks(arguments, keys), width)
 
 
 def call_pieces(line: str, width: int | None = None) -> list[str] | None:
@@ -135,12 +147,15 @@ def call_lines(line: str, width: int, first: int | None = None) -> list[str] | N
     return None if pieces is None else _packed(pieces, width, room)
 
 
-def json_lines(line: str, width: int) -> list[str] | None:
+def json_lines(line: str, width: int, first: int | None = None) -> list[str] | None:
     """A line of JSON (a tool_choice on the wire: `{"type":"function","function":{"name":"x"}}`) broken as
-    ``call_lines`` breaks a call's arguments; None where it is no JSON object or array, or fits."""
-    if width < 2 or cell_len(line) <= width or not line.startswith(("{", "[")):
+    ``call_lines`` breaks a call's arguments, and a member wider than the line after its key's colon: a string or
+    a number is never broken, only shortened with "…" where it is wider than a line alone; None where it is no
+    JSON object or array, or fits (``first``: as for ``call_lines``)."""
+    room = width if first is None else max(1, min(first, width))
+    if width < 2 or cell_len(line) <= room or not line.startswith(("{", "[")):
         return None
-    return _packed(_pieces(line, width), width, width)
+    return _packed(_pieces(line, width, keys=True), width, room)
 
 
 def _packed(pieces: list[str], width: int, room: int) -> list[str]:
@@ -175,11 +190,19 @@ def longest_piece(text: str, json: bool = False) -> int:
     """The widest piece of the calls in ``text`` (``json``: of its lines of JSON; 0 where it holds none)."""
     def pieces(line: str) -> list[str]:
         if json:
-            return _pieces(line) if line.startswith(("{", "[")) else []
+            return _pieces(line) if line.startswith(("{", "[")) else []  # whole members: the width they want
         return call_pieces(line) or []
 
     widths = [cell_len(piece.rstrip(" ")) for line in text.split("\n") for piece in pieces(line)]
     return max(widths, default=0)
+
+
+def json_least(text: str) -> int:
+    """The narrowest a column of JSON gets with none of ``text``'s lines of JSON shortened: its widest piece where
+    ``json_lines`` breaks it at every place it may (a key; a string or number with the brackets and comma after
+    it); 0 where it holds no JSON object or array."""
+    lines = [line for line in text.split("\n") if line.startswith(("{", "["))]
+    return max((cell_len(piece.rstrip(" ")) for line in lines for piece in _pieces(line, 1, keys=True)), default=0)
 
 
 def arguments_cut(arguments: str, most: int) -> str:

@@ -32,7 +32,8 @@ def _calls_text(reply: Reply) -> str:
 
 
 def _call_parts(reply: Reply, begun: bool = False) -> str:
-    """Each call as name(arguments); ``begun``: calls a cut stream had begun, their arguments as far as they came."""
+    """Each call as name(arguments); ``begun``: calls a cut stream had begun, their arguments as far as they came
+    (a call whose name had not arrived, a delta of arguments alone, is said so)."""
     from .call_lines import arguments_cut
 
     parts = []
@@ -41,23 +42,41 @@ def _call_parts(reply: Reply, begun: bool = False) -> str:
             args = compact(call.arguments)
         else:
             args = (call.raw_arguments or "") if begun else f"<{call.arguments_error}>"
-        parts.append(f"{call.name}({arguments_cut(args, 80)})")  # cut where an argument ends, with "…"
+        name = call.name or ("(name not arrived) " if begun else "")
+        parts.append(f"{name}({arguments_cut(args, 80)})")  # cut where an argument ends, with "…"
     return "\n".join(parts)
+
+
+CUTS_SHOWN = 5  # the cut samples whose calls begun a row lists (-f json: every one, in the provider's "cut")
+
+
+def _cut_lines(run: ProviderRun) -> list[str]:
+    """What each stream Ctrl-C cut short had begun (``Job.cuts``, the document's ``cut``), a line a call, marked as
+    cut: a provider whose every sample was cut showed none of them."""
+    lines = []
+    for sample in run.cuts[:CUTS_SHOWN]:
+        calls = _call_parts(sample.reply, begun=True).split("\n") if sample.reply.tool_calls else ["no call begun"]
+        lines += [f"sample {sample.index} cut: {call}" for call in calls]
+    if len(run.cuts) > CUTS_SHOWN:
+        lines.append(f"{len(run.cuts) - CUTS_SHOWN} more cut (-f json: cut)")
+    return lines
 
 
 def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
     t = run.translation
     wire = choice_text(t.effective_tool_choice)
     if run.skipped:
+        # names no provider: its row does; Ctrl-C before any sample finished: the calls its cut streams had begun
         return {"provider": run.provider, "tool_choice on the wire": "REFUSED" if t.request is None else wire,
-                "calls": run.skipped,  # names no provider: its row does
-                "verdict": "refused" if t.request is None else "skipped",
+                "calls": "\n".join([run.skipped, *_cut_lines(run)]),
+                "verdict": "refused" if t.request is None else
+                (f"cut {len(run.cuts)}" if run.cuts else "skipped"),
                 "latency ms": "–", "tokens in/out": "–"}
     sample = run.first
     assert sample is not None
     row = {"provider": run.provider, "tool_choice on the wire": wire}
     if sample.reply.error is not None:
-        row["calls"] = sample.reply.error.one_line(run.provider)
+        row["calls"] = sample.reply.error.said()  # the row names its provider: the cell says the error once
         if sample.reply.error.type == "stream.interrupted" and sample.reply.tool_calls:  # what had arrived of them
             row["calls"] += "\ncalls begun: " + _call_parts(sample.reply, begun=True)
     else:
@@ -92,7 +111,7 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
 def _verdict_style(text: str) -> str:
     if text.startswith("obeyed"):
         return "bold green"
-    if text.startswith(("skipped", "refused")):
+    if text.startswith(("skipped", "refused", "cut ")):
         return "yellow"
     return "bold red"
 

@@ -45,11 +45,14 @@ DIFF_MARK = "*"  # marks a differing cell when there is no colour to see
 WIRE = "tool_choice on the wire"
 
 
+JSON_COLUMNS = (WIRE, "API tool_choice")  # JSON: broken between members and elements, never inside a value
+
+
 def _breaks(column: str, columns: tuple[str, ...]) -> bool:
-    """Whether ``column``'s cells are broken only where an argument ends (``call_lines``): the calls, and beside them
-    (compare --send, whose calls column holds its arguments' width) the tool_choice on the wire, JSON too. The dry
-    run's wire column folds as before (its layouts at 60 to 200 columns are tuned by tests/test_table_layout.py)."""
-    return column == "calls" or (column == WIRE and "calls" in columns)
+    """Whether ``column``'s cells are broken only where an argument ends (``call_lines``): the calls, and the
+    tool_choice on the wire (a dialect's API tool_choice too), JSON, broken so between its members and elements,
+    dry run or sent (folded, `{"type":"allowed_to` read over `ols",...`)."""
+    return column == "calls" or column in JSON_COLUMNS
 
 
 def colourless(console: object) -> bool:
@@ -90,7 +93,8 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
     if best is None:  # not even the fewest columns at their least (a tool name of 48 beside an interval): one a row
         from .record_rows import record_table
 
-        return record_table(width, list(columns), cells, short=SHORT, title=title, calls=("calls",))
+        return record_table(width, list(columns), cells, short=SHORT, title=title, calls=("calls",),
+                            jsons=tuple(c for c in JSON_COLUMNS if c in columns))
     _, _, chosen, short, needs, widths = best
     table = Table(title=title, show_lines=show_lines, title_justify="left")
     for column in chosen:
@@ -100,7 +104,7 @@ def fit_table(console: object, title: str, columns: tuple[str, ...], cells: list
         else:
             table.add_column(header, no_wrap=True)
     for row in cells:
-        table.add_row(*(_calls_broken(row[columns.index(c)], widths.get(c), c == WIRE) if _breaks(c, columns)
+        table.add_row(*(_calls_broken(row[columns.index(c)], widths.get(c), c in JSON_COLUMNS) if _breaks(c, columns)
                         else _units_held(console, row[columns.index(c)], widths.get(c)) for c in chosen))
     left_out = [c for c in columns if c not in chosen]
     if left_out:  # never silently: say which, and where they are whole
@@ -204,7 +208,7 @@ def _layout(chosen: list[str], columns: tuple[str, ...], texts: _Texts, short: b
         cell_lines = texts.lines(columns.index(column))
         at = widths.get(column)
         for i, lines in enumerate(cell_lines):
-            tall = (len(lines) if at is None else _call_lines_count(lines, at, column == WIRE)
+            tall = (len(lines) if at is None else _call_lines_count(lines, at, column in JSON_COLUMNS)
                     if _breaks(column, columns) else _folded_lines(lines, at))
             if tall > heights[i]:
                 heights[i] = tall
@@ -285,7 +289,7 @@ def _needs(chosen: list[str], columns: tuple[str, ...], texts: _Texts,
         if column in WRAPS:
             least = max(_least(header), texts.longest_name(index))
             if _breaks(column, columns):  # an argument whole where it is not too long: past it, shortened ("…")
-                least = max(least, texts.longest_piece(index, column == WIRE))
+                least = max(least, texts.longest_piece(index, column in JSON_COLUMNS))
             needs[column] = (least, max(least, longest))
         else:
             needs[column] = (max(len(header), longest),) * 2

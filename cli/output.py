@@ -423,7 +423,8 @@ _WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does no
 
 def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
                  right: tuple[str, ...] = (), title: str | None = None, lines: bool = False,
-                 word_cap: int = _WORD_CAP, caps: dict[str, int] | None = None, calls: tuple[str, ...] = ()) -> Any:
+                 word_cap: int = _WORD_CAP, caps: dict[str, int] | None = None, calls: tuple[str, ...] = (),
+                 jsons: tuple[str, ...] = ()) -> Any:
     """A table whole at ``width``: bordered under its headers where rich lays it out with every header word
     and cell word unbroken; else without side borders, under the ``short`` headers, words unbroken where that
     fits; else one row a record, each value after its header. ``right``: the right-justified columns; ``lines``:
@@ -431,7 +432,8 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     ``caps``: another for a column (by header): longer where its words are names (`{tool: plan_tool_call}` read
     `{tool:` over `plan_tool_call` over `}`), shorter where they are JSON that folds anyway (held to it where the
     table would not fit without side borders otherwise); ``calls``: the columns of tool calls, each broken only where
-    an argument ends at the width its column gets (``call_lines``)."""
+    an argument ends at the width its column gets (``call_lines``); ``jsons``: the columns of JSON (a tool_choice
+    on the wire), each broken so between its members and elements (``json_lines``), a string or number never inside."""
     import io
 
     from rich import box as boxes
@@ -449,7 +451,13 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
                                               "show_edge": False}))
         for i, (header, name) in enumerate(zip(headers, names)):
             cap = (caps or {}).get(header, word_cap)
-            least = max([longest(name)] + [longest(row[i], cap) for row in rows])
+            if header in jsons:  # JSON's every key and value whole where it is not too long: past it, "…"
+                from .call_lines import json_least
+
+                least = max([longest(name)] + [min(cap, json_least(str(row[i])) or longest(row[i], cap))
+                                               for row in rows])
+            else:
+                least = max([longest(name)] + [longest(row[i], cap) for row in rows])
             if header in calls:  # an argument whole where it is not too long: past it, shortened ("…")
                 from .call_lines import longest_piece
 
@@ -474,13 +482,13 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         from .call_lines import broken
         from .table_draw import column_widths, measurable
 
-        at = [i for i, header in enumerate(headers) if header in calls]
+        at = [i for i, header in enumerate(headers) if header in calls or header in jsons]
         if not at or not measurable(table) or not hasattr(table, "_get_padding_width"):
             return table
         console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
         widths = column_widths(console, table, console.options.update_width(width - table._extra_width))
         inner = {i: widths[i] - table._get_padding_width(i) for i in at}
-        changed = [[broken(cell, inner[i]) if i in inner and isinstance(cell, str) else cell
+        changed = [[broken(cell, inner[i], headers[i] in jsons) if i in inner and isinstance(cell, str) else cell
                     for i, cell in enumerate(row)] for row in rows]
         if changed == rows:
             return table
@@ -500,7 +508,7 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     # one row a record, each value after its header, a label kept with the start of its value (record_rows)
     from .record_rows import record_table
 
-    return record_table(width, headers, rows, short=short, title=title, calls=calls)
+    return record_table(width, headers, rows, short=short, title=title, calls=calls, jsons=jsons)
 
 
 _MESSAGE_MIN = 20  # the narrowest the message column folds to
@@ -592,6 +600,18 @@ def choice_text(value: Any) -> str:
     return text(value)
 
 
+def _json_printed(console: Any, text: str, style: str) -> None:
+    """A tool_choice's JSON on lines of its own, broken between its members and elements where it is wider than
+    the console (``call_lines.json_lines``: a string or number never broken, shortened with "…" only where it is
+    wider than a line alone); other text as rich folds it."""
+    from rich.text import Text
+
+    from .call_lines import json_lines
+
+    lines = json_lines(text, console.width)
+    console.print(Text("\n".join(lines) if lines is not None else text, style=style))
+
+
 def print_pretty(translations: list[Translation], titles: dict[str, str]) -> None:
     from rich.text import Text
 
@@ -603,13 +623,17 @@ def print_pretty(translations: list[Translation], titles: dict[str, str]) -> Non
         wire = Text(f"on the wire {choice_text(t.effective_tool_choice)}", style=style)
         if requested.cell_len + 5 + wire.cell_len <= console.width:
             console.print(Text.assemble(requested, "  →  ", wire))
-        elif 13 + wire.cell_len <= console.width:  # a fold never cuts the label "on the wire" in two
-            console.print(requested)
-            console.print(Text.assemble("          →  ", wire))
-        else:  # the wire form on lines of its own, folded only where the width forces it
-            console.print(requested)
-            console.print(Text.assemble("          →  ", ("on the wire", style)))
-            console.print(Text(choice_text(t.effective_tool_choice), style=style))
+        else:
+            if requested.cell_len <= console.width:
+                console.print(requested)
+            else:  # its JSON on lines of its own, as the wire form's below
+                console.print(Text.assemble(("tool_choice  ", "bold"), "requested"))
+                _json_printed(console, choice_text(t.requested_tool_choice), "")
+            if 13 + wire.cell_len <= console.width:  # a fold never cuts the label "on the wire" in two
+                console.print(Text.assemble("          →  ", wire))
+            else:  # the wire form on lines of its own, broken between its members (never inside a value)
+                console.print(Text.assemble("          →  ", ("on the wire", style)))
+                _json_printed(console, choice_text(t.effective_tool_choice), style)
         if t.request is None:
             console.print(Text("REFUSED: nothing would be sent", style="bold red"))
         else:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
 from enum import Enum
+from typing import Any, List, Optional
 
 import typer
 
@@ -20,11 +20,14 @@ class MatrixFormat(str, Enum):
     markdown = "markdown"
 
 
-def matrix_markdown() -> str:
-    """The support matrix of docs/providers.md (and, cut to its marks, of the README): tests/test_readme.py checks both."""
+def matrix_markdown(chosen: list[str] | None = None) -> str:
+    """The support matrix of docs/providers.md (and, cut to its marks, of the README): tests/test_readme.py checks both.
+    ``chosen``: only these providers' rows (-p)."""
     head = "| provider | " + " | ".join(FEATURES) + " | arguments | verified |"
     lines = [head, "|" + "---|" * (len(FEATURES) + 3)]
     for cap in CAPABILITIES.values():
+        if chosen is not None and cap.provider not in chosen:
+            continue
         cells = []
         for feature in FEATURES:
             s = cap.feature(feature)
@@ -41,13 +44,13 @@ def matrix_markdown() -> str:
     return "\n".join(lines)
 
 
-def model_rules_data(model: str) -> list[dict]:
-    """For each provider with a rule matching ``model``, or with rules per model family none of which knows
-    it (said unknown, with no facts): the facts that apply and the rule each comes from."""
+def model_rules_data(model: str, chosen: list[str] | None = None) -> list[dict]:
+    """For each provider (``chosen``: of these) with a rule matching ``model``, or with rules per model family none
+    of which knows it (said unknown, with no facts): the facts that apply and the rule each comes from."""
     from toolchoice.providers.core.model_rules import RULE_KEYS, end_of_life, resolve, unknown, unstated
 
     out = []
-    for provider in CAPABILITIES:
+    for provider in CAPABILITIES if chosen is None else chosen:
         facts = resolve(provider, model)
         is_unknown = unknown(provider, model)
         said = [(key, unstated(provider, model.lower(), key)) for key in RULE_KEYS]
@@ -66,16 +69,17 @@ def model_rules_data(model: str) -> list[dict]:
     return out
 
 
-def print_model_rules(model: str, format: "MatrixFormat") -> None:
+def print_model_rules(model: str, format: "MatrixFormat", chosen: list[str] | None = None) -> None:
     from .output import emit_json, output_redactor
 
-    data = model_rules_data(model)
+    data = model_rules_data(model, chosen)
     if format is not MatrixFormat.pretty:
         emit_json(data, output_redactor())  # a key pasted into --model is not shown (the pretty view's console redacts)
         return
     if not data:
-        write(output_redactor().text(f"no model rule matches {model} (facts then come from the provider's capability "
-                                     "row alone)"))
+        on = "" if chosen is None else f" on {', '.join(chosen)}"
+        write(output_redactor().text(f"no model rule matches {model}{on} (facts then come from the provider's "
+                                     "capability row alone)"))
         return
     from rich.table import Table
 
@@ -159,7 +163,7 @@ def _dated_table(title: str, first: str, rows: list[tuple[str, tuple[str, ...], 
         cell = Text(name, style="bold")
         if statement:
             cell.append("\n" + statement)
-        table.add_row(cell, ", ".join(providers), verified, source)
+        table.add_row(cell, Text(", ".join(providers)), Text(verified), Text(source))  # data, never markup
     if _fits(console, [[first] + [name + ("\n" + statement if statement else "") for name, *_, statement in rows],
                        ["providers"] + [", ".join(row[1]) for row in rows], ["verified"] + [row[2] for row in rows],
                        ["source"] + [row[3] for row in rows]]):
@@ -182,8 +186,9 @@ _ARGS = "args: a tool call's arguments in replies, as JSON text (string) or an o
 
 def matrix_table(console: Any) -> Any:
     """The support matrix laid out for the console's width, whole at any width: with each short wire form
-    where it fits, the marks alone under short headers where that fits (no side borders), else one row a
-    provider with its features written out (the wire forms are in --format json and markdown)."""
+    where it fits, the marks alone under short headers where that fits (no side borders; at 60 columns without
+    the arguments form and date), else one row a provider with its features written out (the wire forms are in
+    -p ID, --format json and markdown)."""
     from rich.measure import Measurement
     from rich.table import Table
 
@@ -205,6 +210,14 @@ def matrix_table(console: Any) -> Any:
         compact.add_column(_SHORT.get(feature, feature), no_wrap=True, justify="center")
     compact.add_column("args", no_wrap=True)
     compact.add_column("verified", no_wrap=True)
+    # the marks alone (60 columns): a row's arguments form and date are in -p ID
+    marks_only = Table(title=f"tool_choice support ({_LEGEND})", box=None, padding=(0, 1, 0, 0), pad_edge=False,
+                       header_style="bold underline",
+                       caption=", ".join(f"{s} {f}" for f, s in _SHORT.items()) + "\n" + "each row's arguments "
+                       "form (JSON text or an object) and date: toolchoice providers -p ID")
+    marks_only.add_column("provider", style="bold", no_wrap=True)
+    for feature in FEATURES:
+        marks_only.add_column(_SHORT.get(feature, feature), no_wrap=True, justify="center")
     for cap in CAPABILITIES.values():
         marks, cells = [], []
         for feature in FEATURES:
@@ -214,7 +227,8 @@ def matrix_table(console: Any) -> Any:
             cells.append(f"{marks[-1]} {wire}".rstrip())
         full.add_row(cap.provider, *cells, cap.arguments, cap.verified)
         compact.add_row(cap.provider, *marks, cap.arguments, cap.verified)
-    for table in (full, compact):
+        marks_only.add_row(cap.provider, *marks)
+    for table in (full, compact, marks_only):
         if fits(table):
             return table
     listed = Table(title=f"tool_choice support ({_LEGEND})", show_lines=True, caption=_ARGS)
@@ -228,31 +242,133 @@ def matrix_table(console: Any) -> Any:
     return listed
 
 
+def chosen_providers(requested: list[str] | None) -> list[str] | None:
+    """-p values (repeatable, comma lists, 'all'), each id checked; None where none is given. (cli/inputs.py's
+    reading of the same option loads the scenario reader, which `providers` never needs.)"""
+    from toolchoice.providers.core.registry import check_provider
+
+    names = [part.strip() for item in requested or [] for part in item.split(",") if part.strip()]
+    if not names:
+        return None
+    for name in names:
+        if name != "all":
+            check_provider(name)
+    return list(CAPABILITIES) if "all" in names else list(dict.fromkeys(names))
+
+
+def facts_summary(console: Any) -> None:
+    """Under the matrix: how many dated facts and model rules stand behind each provider's row, and how to read
+    them (-p ID: one provider's; -p all: every one). Every fact with its source was ~1,700 lines at 80 columns."""
+    from rich.text import Text
+
+    from toolchoice.providers.core.facts import FACTS, facts_for
+    from toolchoice.providers.core.model_rules import RULES
+
+    counts = []
+    for provider in CAPABILITIES:
+        facts, rules = len(facts_for(provider)), sum(provider in r.providers for r in RULES)
+        counts.append(f"{provider} {facts}" + (f" ({rules})" if rules else ""))
+    dates = sorted({f.verified for f in FACTS} | {r.verified for r in RULES})
+    verified = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
+    console.print(Text("dated facts (model rules) per provider", style="bold"))
+    for line in _packed(counts, " · ", console.width):  # a provider and its counts never apart
+        console.print(Text(line))
+    console.print(Text(f"{len(FACTS)} dated facts and {len(RULES)} model rules, each with its source, verified "
+                       f"{verified}."))
+    console.print(Text("One provider's wire forms, notes, sources, facts and rules: toolchoice providers -p ID "
+                       "(-p all: every fact and rule; --model ID: the rules for a model; --format json: all of it).",
+                       style="dim"))
+
+
+def _packed(items: list[str], between: str, width: int) -> list[str]:
+    """``items`` joined by ``between`` in lines no wider than ``width`` where each item fits one, none broken."""
+    from rich.cells import cell_len
+
+    lines: list[str] = []
+    for item in items:
+        if lines and cell_len(lines[-1] + between + item) <= width:
+            lines[-1] += between + item
+        else:
+            lines.append(item)
+    return lines
+
+
+def print_provider(console: Any, provider: str) -> None:
+    """One provider in full: each feature's support, wire form and note, the row's sources, its dated facts and
+    model rules (each with its source and date)."""
+    from rich.text import Text
+
+    from toolchoice.providers.core.facts import facts_for
+    from toolchoice.providers.core.model_rules import RULES
+
+    from .hanging import hanging
+    from .output import fitted_table
+
+    cap = CAPABILITIES[provider]
+    console.rule(Text.assemble((provider, "bold"), f" · {cap.title}"))
+    rows = []
+    for feature in FEATURES:
+        s = cap.feature(feature)
+        rows.append([feature, Text(f"{s.level.mark} {s.level.value}", style=_STYLE[s.level.value]), s.wire or "–",
+                     s.note or "–"])
+    console.print(fitted_table(console.width, ["feature", "support", "on the wire", "note"], rows,
+                               jsons=("on the wire",), caps={"on the wire": 40}, short={"on the wire": "wire"}))
+    console.print(Text(f"arguments in replies: {cap.arguments} · verified {cap.verified}"
+                       + (f" · measured {cap.measured}" if cap.measured else "")))
+    for source in cap.sources:
+        console.print(hanging(console, Text("source ", style="bold"), source))
+    facts = facts_for(provider)
+    if facts:
+        console.print(_dated_table(f"dated facts ({len(facts)})", "fact: what it states",
+                                   [(f.id, f.providers, f.verified, f.source, f.statement) for f in facts], console))
+    rules = [r for r in RULES if provider in r.providers]
+    if rules:
+        console.print(_dated_table(f"model rules ({len(rules)}; toolchoice providers --model ID)", "rule",
+                                   [(r.name, r.providers, r.verified, r.source, None) for r in rules], console))
+
+
+PROVIDERS = typer.Option(None, "--provider", "-p",
+                         help="One provider in full (repeatable, comma lists): its wire forms, notes, sources, dated "
+                              "facts and model rules; 'all': every fact and rule. --format json / markdown, "
+                              "--model: only these providers.")
+
+
 @handled
 def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format", "-f",
                                                  help="pretty, json or markdown."),
               model: str = typer.Option(None, "--model", "-m",
-                                        help="Print the model rules that apply to this model id instead.")) -> None:
-    """Print the support matrix (tool_choice forms, parallel, strict) and the dated facts; --model: a model's rules."""
+                                        help="Print the model rules that apply to this model id instead."),
+              provider: Optional[List[str]] = PROVIDERS) -> None:
+    """Print the support matrix (tool_choice forms, parallel, strict) and what backs it; -p ID: one provider in
+    full; --model: a model's rules."""
     if model is not None and not model.strip():
         from toolchoice.providers.core.model import ToolchoiceError
 
         raise ToolchoiceError("--model is empty (an unset variable?)", hint="give a model id, or leave --model out "
                               "for the support matrix")
+    chosen = chosen_providers(provider)
     if model:
-        print_model_rules(model, format)
+        print_model_rules(model, format, chosen)
         return
     if format is MatrixFormat.json:
-        write(dumps(matrix_rows()))
+        rows = matrix_rows()
+        write(dumps(rows if chosen is None else [row for row in rows if row["provider"] in chosen]))
         return
     if format is MatrixFormat.markdown:
-        write(matrix_markdown())
+        write(matrix_markdown(chosen))
         return
     from .output import new_console
 
-    console = new_console(markup=True)  # the one printer (tables fold to fit); this markup is our own
-    table = matrix_table(console)
-    console.print(table)
+    if chosen is not None and len(chosen) < len(CAPABILITIES):
+        plain = new_console()  # no markup: every cell is data (a note, a wire form's [N])
+        for name in chosen:
+            print_provider(plain, name)
+        return
+    console = new_console(markup=True)  # the one printer (tables fold to fit); this markup is our own (the marks)
+    console.print(matrix_table(console))
+    if chosen is None:
+        facts_summary(console)
+        return
     from toolchoice.providers.core.facts import FACTS
     from toolchoice.providers.core.model_rules import RULES
 
@@ -260,5 +376,5 @@ def providers(format: MatrixFormat = typer.Option(MatrixFormat.pretty, "--format
                                [(f.id, f.providers, f.verified, f.source, f.statement) for f in FACTS], console))
     console.print(_dated_table("model rules (matched on the model id; toolchoice providers --model ID)", "rule",
                                [(r.name, r.providers, r.verified, r.source, None) for r in RULES], console))
-    console.print("The exact wire forms and each row's sources: toolchoice providers --format json (or markdown).",
-                  style="dim")
+    console.print("The exact wire forms and each row's sources: toolchoice providers --format json (or markdown), "
+                  "or -p ID.", style="dim")

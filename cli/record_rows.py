@@ -35,26 +35,28 @@ def _shown(console: Any, value: Any) -> Any:
     return out
 
 
-def _call_block(value: str, inner: int, room: int) -> list[str] | None:
+def _call_block(value: str, inner: int, room: int, json: bool = False) -> list[str] | None:
     """A calls value's lines where one of its calls passes its line (the first line's ``room``: after its label,
-    which then starts a line), each broken where an argument ends (``call_lines``); None where it fits."""
-    from .call_lines import call_lines
+    which then starts a line), each broken where an argument ends (``call_lines``; ``json``: a value of JSON,
+    broken between its members, ``json_lines``); None where it fits."""
+    from .call_lines import call_lines, json_lines
 
     out: list[str] = []
     changed = False
     for j, line in enumerate(value.split("\n")):
-        lines = call_lines(line, inner, first=room if j == 0 else None)
+        lines = (json_lines if json else call_lines)(line, inner, first=room if j == 0 else None)
         changed = changed or lines is not None
         out.extend(lines if lines is not None else [line])
     return out if changed else None
 
 
 def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None,
-                 title: str | None, calls: tuple[str, ...] = ()) -> Any:
+                 title: str | None, calls: tuple[str, ...] = (), jsons: tuple[str, ...] = ()) -> Any:
     """One bordered row a record at ``width``: "label value · label value", a label never at the end of a
     line without the start of its value, as wide as rich made the layout before (title, rules). ``calls``: the
     headers whose values are tool calls: one too wide for the rest of its line starts a line with its label and
-    is broken only where an argument ends (``call_lines``)."""
+    is broken only where an argument ends (``call_lines``); ``jsons``: the headers whose values are JSON (a tool_choice
+    on the wire), so too, broken between their members (``json_lines``)."""
     import io
     import re
 
@@ -76,7 +78,8 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         for header, value in zip(headers, row):
             label = visible((short or {}).get(header, header))
             # a header of no word ("%": the value says it) is left out: "obeyed 5 · 100%", not "· % 100%"
-            pieces.append((label if any(ch.isalnum() for ch in label) else "", _shown(console, value), header in calls))
+            pieces.append((label if any(ch.isalnum() for ch in label) else "", _shown(console, value),
+                           "json" if header in jsons else header in calls))
         plain = " · ".join(label + NBSP + value.plain if label else value.plain for label, value, _ in pieces)
         free = free_stand_ins(plain, 2)  # free while the record is under 137,468 characters; else nothing is held
         held_space, held_nbsp = free if len(free) == 2 else (" ", NBSP)
@@ -84,20 +87,22 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         for i, (label, value, call) in enumerate(pieces):
             lead = 2 if i else 0  # a call broken over lines starts a line of its own: "· calls name("
             block, below = None, False  # below: its lines start under its label (its name too long beside it)
+            json = call == "json"
             if call and inner > 1 and not value.spans:
-                block = _call_block(value.plain, inner, inner - lead - (cell_len(label) + 1 if label else 0))
+                block = _call_block(value.plain, inner, inner - lead - (cell_len(label) + 1 if label else 0), json)
                 if block is not None and block[0].endswith(ELLIPSIS):
-                    whole = _call_block(value.plain, inner, inner)
+                    whole = _call_block(value.plain, inner, inner, json)
                     if whole is None or not whole[0].endswith(ELLIPSIS):
                         block, below = whole or value.plain.split("\n"), True
             if i:
                 line.append("\n· " if block is not None and not below else " · ", style="bold")
             if call and not value.spans:  # each call line whole where it fits, as broken where not: spaces held
                 value = Text(("\n" if below else "") + "\n".join(
-                    part.replace(" ", held_space) if call_pieces(part) else part
+                    part.replace(" ", held_space) if (part.startswith(("{", "[")) if json else call_pieces(part))
+                    else part
                     for part in (block or value.plain.split("\n"))), style=value.style)
-            if label and below:
-                line.append(label, style="bold")
+            if label and below:  # a label's own words together ("API tool_choice"), its value under it
+                line.append(label.replace(" ", held_space), style="bold")
             elif label:
                 first = re.match(r"\S*", value.plain).group()  # type: ignore[union-attr]
                 # held where the pair fits a line, or where the word folds anyway (longer than a line)

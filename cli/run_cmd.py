@@ -141,11 +141,12 @@ def step_rows(run: Any) -> list[list[str]]:
 
 
 STEP_HEADERS = ["step", "tool_choice", "on the wire", "calls", "verdict", "latency", "tokens in/out"]
-# the requested choice's words whole (a tool name: 64 at most, in `{tool: NAME}`); the wire form is JSON, folded
-# anyway: its words decide the layout only up to 12 cells (the table without side borders fits 80 columns so); a
-# call's argument (`"steps": [`, `"city": "Paris",`) decides it up to 14 (the default cap: with 15 the 80-column
-# layout is one record a row), shortened with "…" past the calls column's width (call_lines)
-STEP_CAPS = {"tool_choice": 66, "on the wire": 12}
+# the requested choice's words whole (a tool name: 64 at most, in `{tool: NAME}`); the wire form is JSON, broken
+# between its members (call_lines.json_lines): its widest key or value decides the layout up to 24 cells, as in
+# compare (a named tool's `"plan_tool_call"}}` whole: at 80 columns the steps are then one record a row, where a
+# column of 12 read `"plan_tool_…`); a call's argument (`"steps": [`, `"city": "Paris",`) decides it up to 14 (the
+# default cap: with 15 the 80-column layout is one record a row), shortened with "…" past the calls column's width
+STEP_CAPS = {"tool_choice": 66, "on the wire": 24}
 
 
 def notes(run: Any) -> list[tuple[int, str, str, str]]:
@@ -208,6 +209,7 @@ def print_loop(console: Any, run: Any) -> None:
         style = "green" if record.verdict and record.verdict["obeyed"] else "red"
         rows.append([*row[:4], Text(row[4], style=style), *row[5:]])
     console.print(fitted_table(console.width, STEP_HEADERS, rows, right=("step", "latency"), caps=STEP_CAPS, calls=("calls",),
+                               jsons=("on the wire",),
                                short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
     for number, severity, code, message in _same_merged(_repeats_merged(notes(run))):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "

@@ -213,3 +213,150 @@ def test_python_m_toolchoice_is_the_console_script(tmp_path):
         assert (by_module.returncode, by_module.stdout, by_module.stderr) == \
             (by_script.returncode, by_script.stdout, by_script.stderr), args
     assert by_module.returncode == 2 and "missing.yaml" in by_module.stderr
+
+
+# ---- the tool_choice on the wire, dry run (trial13a) -----------------------------------------------------------
+# `compare` without --send, `render` (its summary table and one provider's wire line) and run's step table folded the
+# wire's JSON inside a value (`{"type":"allowed_to` over `ols",...`, `"search_` over `docs"`). Now it breaks between
+# members and elements, or after a key where a member is wider than its column: every string and number whole, or
+# its start and a visible "…" where it alone is wider than the column. The scalars each row should show come from
+# the same command's `-f json` (the effective tool_choice), not from the drawing code.
+
+LONG_NAME = "lookup_the_current_weather_for_a_city_by_its_name"  # 50: wider than the wire column at 60 and 80
+
+
+def _scalars(value: object) -> list[str]:
+    """Every key (with its colon) and every string or number of a JSON value, as compact JSON writes them."""
+    out: list[str] = []
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            out.append(json.dumps(key, ensure_ascii=False) + ":")
+            out += _scalars(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            out += _scalars(inner)
+    elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        out.append(json.dumps(value, ensure_ascii=False))
+    return out
+
+
+def assert_scalars_whole(text: str, wires: list[object], shortened_ok: bool = False) -> None:
+    """Each key and scalar of the wires is shown whole (or, where ``shortened_ok``, its start and a "…"), and none is
+    folded: no line (or table cell) ends in a proper start of it (`"search_` at a cell's edge, `docs"` below)."""
+    import re
+
+    for piece in {p for wire in wires for p in _scalars(wire)}:
+        whole = piece in text
+        cut = shortened_ok and re.search(re.escape(piece[:min(10, len(piece) - 1)]) + r"[^\n│]*…", text)
+        assert whole or cut, (piece, text)
+        for k in range(3, len(piece)):
+            edge = re.search(re.escape(piece[:k]) + r"(?= *(│|$))", text, re.M)
+            assert edge is None, (piece, text[max(0, edge.start() - 300):edge.end() + 300])
+
+
+@pytest.fixture(scope="module")
+def wire_scenarios(tmp_path_factory) -> dict:
+    """allowed-subset.yaml (long wire objects) and a scenario naming a tool of 50 characters, each with its
+    effective tool_choices from `compare -p all -f json`."""
+    folder = tmp_path_factory.mktemp("wire")
+    (folder / "long.yaml").write_text(
+        f"tools:\n  - name: {LONG_NAME}\n    parameters: {{type: object, properties: {{city: {{type: string}}}}}}\n"
+        f"tool_choice: {LONG_NAME}\nmessages:\n  - {{role: user, content: Weather in Paris?}}\n", encoding="utf-8")
+    out = {}
+    for name, path in (("allowed", ROOT / "configs" / "allowed-subset.yaml"), ("long", folder / "long.yaml")):
+        done = run_cli(["compare", str(path), "-p", "all", "-f", "json"], env=environment(80), cwd=folder)
+        assert done.returncode == 0, done.stderr
+        wires = [p["effective_tool_choice"] for p in json.loads(done.stdout)["providers"]]
+        out[name] = (path, [w for w in wires if isinstance(w, (dict, list))])
+    assert any(LONG_NAME in json.dumps(w) for w in out["long"][1])
+    return out
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+@pytest.mark.parametrize("command", ["compare", "render"])
+def test_the_dry_run_s_wire_column_breaks_json_only_between_members(wire_scenarios, columns, command):
+    path, wires = wire_scenarios["allowed"]
+    done = run_cli([command, str(path), "-p" if command == "compare" else "--format", "all" if command == "compare"
+                    else "pretty"], env=environment(columns), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert_laid_out(done.stdout, columns)
+    assert_scalars_whole(done.stdout, wires)  # each fits its column at 60: none is shortened either
+    assert "…" not in done.stdout.split("*: differs")[0], done.stdout
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_a_scalar_wider_than_the_wire_column_is_cut_with_an_ellipsis(wire_scenarios, columns):
+    path, wires = wire_scenarios["long"]
+    done = run_cli(["compare", str(path), "-p", "all"], env=environment(columns), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert_laid_out(done.stdout, columns)
+    assert_scalars_whole(done.stdout, wires, shortened_ok=True)
+    table = done.stdout.split("*: differs")[0]
+    if f'"{LONG_NAME}"' not in table:  # shortened where it must be: its start and "…", never folded or dropped
+        assert f'"{LONG_NAME[:10]}' in table and "…" in table, table
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_one_provider_s_wire_line_breaks_between_members(wire_scenarios, columns):
+    """`render -p openai` (and run --dry-run, send --dry-run: the same drawing): the wire form on lines of its own
+    where it does not fit beside its label, broken between members."""
+    path, wires = wire_scenarios["allowed"]
+    done = run_cli(["render", str(path), "-p", "openai,gemini"], env=environment(columns), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    # each provider's lines from its title to its request line (the body is indented JSON; the ledger's messages
+    # are prose that quotes JSON, folded as text)
+    heads = [part.split("\nPOST")[0] for part in done.stdout.split("── ")[1:]]
+    assert len(heads) == 2 and all("on the wire" in head for head in heads), done.stdout
+    head = "\n".join(heads)
+    assert all(len(line) <= columns for line in head.splitlines()), head
+    assert_scalars_whole(head, [wires[0]] + [w for w in wires if "allowedFunctionNames" in json.dumps(w)])
+
+
+@pytest.mark.parametrize("columns", WIDTHS + (100,))
+def test_run_s_step_table_keeps_the_wire_s_values_whole(columns):
+    done = run_cli(LOOP + ["-f", "json"], env=environment(80), cwd=ROOT)
+    wires = [step["effective_tool_choice"] for run in json.loads(done.stdout)["runs"]
+             for loop in run["loops"] for step in loop["steps"]]
+    wires = [w for w in wires if isinstance(w, dict)]
+    assert wires, done.stdout
+    done = run_cli(LOOP, env=environment(columns), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert_laid_out(done.stdout, columns)
+    assert_scalars_whole(done.stdout, wires)  # `"plan_tool_call"}}` whole: a column of 12 read `"plan_tool_…`
+
+
+_JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-999, 999) | _KEYS,
+                            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4),
+                            max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(_KEYS, _JSON_VALUES, min_size=1, max_size=4) | st.lists(_JSON_VALUES, min_size=1, max_size=4),
+       st.integers(4, 40))
+def test_json_lines_keep_every_scalar_whole(value, width):
+    """The lines of any JSON object or array (compact, as the wire cell writes it): none wider than the width;
+    joined they are the text again (a "…" only where one key or scalar alone is wider); each break after a comma,
+    an opening bracket, or a key's colon before a scalar, outside a string."""
+    from toolchoice.cli.call_lines import json_lines
+
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    lines = json_lines(text, width)
+    if len(text) <= width:
+        assert lines is None
+        return
+    assert lines is not None and all(len(part) <= width for part in lines), lines
+    if any("…" in part for part in lines):  # only where a key or a value, with the brackets around it, is wider
+        import re
+
+        atoms = re.finditer(r'[\[{]*("(?:[^"\\]|\\.)*"(?::[\[{]*)?|-?\d+|true|false|null)[\]}]*,?', text)
+        assert max(len(m.group()) for m in atoms) > width, (lines, width)
+        return
+    assert "".join(lines) == text
+    at = 0
+    for part in lines[:-1]:
+        at += len(part)
+        before, after = text[:at], text[at:]
+        assert before.endswith((",", "[", "{", ":")), (before, lines)
+        if before.endswith(":"):
+            assert not after.startswith(("{", "[")), (before, lines)
+        assert before.replace('\\\\', "").replace('\\"', "").count('"') % 2 == 0, (before, lines)

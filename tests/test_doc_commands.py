@@ -168,21 +168,24 @@ REPLAY = ["run", "configs/planner-loop.yaml", "-p", "openai", "--model", "gemma-
 
 
 def test_the_step_table_fits_80_and_60_columns_as_the_run_page_says():
-    """docs/run.md under the replayed loop: bordered at 100 (the page's example, held by test_readme), short
-    headers without side borders at 80, one bordered row per step at 60; nothing cut."""
+    """docs/run.md under the replayed loop: bordered at 120, short headers without side borders at 100 (the page's
+    example, held by test_readme), one bordered row per step at 80 and 60 (the wire form's values whole: trial13a)."""
     page = " ".join((ROOT / "docs" / "run.md").read_text().split())
-    assert "without side borders under short ones (`choice`, `wire`, `tokens`: this example at 80 columns)" in page
-    assert "(`step 1 · choice {tool: plan_tool_call} · wire ...`: at 60)" in page
+    assert "without side borders under short ones (`choice`, `wire`, `tokens`: at 100, above)" in page
+    assert "(`step 1 · choice {tool: plan_tool_call} · wire ...`: at 80 and 60," in page
+    assert "bordered under the full headers where every word fits (this example at 120 columns)" in page
     at = {}
-    for columns in (80, 60):
+    for columns in (120, 100, 80, 60):
         result = run_cli(REPLAY, env=environment(COLUMNS=str(columns)), cwd=ROOT)
         assert result.returncode == 0, result.stderr
         at[columns] = [line.replace("\u00a0", " ").rstrip() for line in result.stdout.splitlines()]
         assert max(len(line) for line in at[columns]) <= columns
-    assert re.fullmatch(r"step +choice +wire +calls +verdict +latency +tokens", at[80][1]) and "┃" not in "".join(at[80])
-    assert at[60][1][0] == "┌" and at[60][2].startswith("│ step 1 · choice {tool: plan_tool_call} · wire")
-    steps = [line for line in at[60] if line.startswith("│ step ")]
-    assert [line.split()[2] for line in steps] == ["1", "2", "3", "4", "5", "6"]
+    assert at[120][1].startswith("┏") and "┃ step ┃ tool_choice" in at[120][2]
+    assert re.fullmatch(r"step +choice +wire +calls +verdict +latency +tokens", at[100][1]) and "┃" not in "".join(at[100])
+    for columns in (80, 60):
+        assert at[columns][1][0] == "┌" and at[columns][2].startswith("│ step 1 · choice {tool: plan_tool_call} ·")
+        steps = [line for line in at[columns] if line.startswith("│ step ")]
+        assert [line.split()[2] for line in steps] == ["1", "2", "3", "4", "5", "6"]
 
 
 def test_a_replayed_loop_s_trace_out_reads_back_as_one_run_with_its_per_step_tool_choice(tmp_path):

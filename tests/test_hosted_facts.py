@@ -378,7 +378,9 @@ def test_a_false_claim_fails_its_check(monkeypatch):
 
 @pytest.mark.parametrize("width", [80, 60])
 def test_providers_prints_every_hosted_tool_fact_whole(width):
-    out = run_cli(["providers"], env={"COLUMNS": str(width), "PATH": "", "HOME": "/nonexistent"}, cwd=ROOT).stdout
+    # every fact: -p all (the default view counts them a provider, trial13a)
+    out = run_cli(["providers", "-p", "all"], env={"COLUMNS": str(width), "PATH": "", "HOME": "/nonexistent"},
+                  cwd=ROOT).stdout
     table = out[out.index("dated facts"):out.index("model rules (matched")]  # not "(model rules)" in a statement
     assert all(len(line) <= width for line in table.splitlines()) and "…" not in table, table
     # four columns where they are whole, else one (trial10d: the four folded the ids at 80 and 60 columns)

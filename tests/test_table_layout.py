@@ -74,7 +74,9 @@ def test_more_width_never_makes_the_table_much_longer(scenario):
     ordered = sorted(heights)
     for narrow, wide in zip(ordered, ordered[1:]):
         assert heights[wide] <= heights[narrow] * 1.25 + 2, heights
-    assert heights[120] < heights[80] / 1.5, heights  # 86 lines at 120 columns, 84 at 80 (the wire starved)
+    # 86 lines at 120 columns, 84 at 80 (the wire starved); since the wire is broken between its members (trial13a)
+    # the 80-column table is 39 lines (it was 46: the wire folded inside its values beside the parallel column)
+    assert heights[120] < heights[80] / 1.25, heights
 
 
 @pytest.mark.parametrize("columns", (60, 80, 120))

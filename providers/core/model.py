@@ -602,15 +602,12 @@ class ProviderError(NamedTuple):
     message: str
 
     def one_line(self, provider: str) -> str:
-        parts = [f"{provider}:"]
-        if self.status is not None:
-            parts.append(str(self.status))
-        if self.type:
-            parts.append(f"{self.type}:")
-        elif self.status is not None:
-            parts[-1] += ":"
-        parts.append(self.message or "(empty message)")
-        return " ".join(parts)
+        return f"{provider}: {self.said()}"  # as the documents' "error" says it
+
+    def said(self) -> str:
+        """``status type: message``: the error where its provider is named already (compare's row)."""
+        status = "" if self.status is None else f"{self.status}{' ' if self.type else ': '}"
+        return status + (f"{self.type}: " if self.type else "") + (self.message or "(empty message)")
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "type": self.type, "message": self.message}
