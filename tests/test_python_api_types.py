@@ -1,5 +1,7 @@
 """The Python API as a test suite of its own uses it (trial 13d, docs/python.md): the jobs' settings and results
-are typed with the classes they hold, not ``Any`` (an IDE completes ``result.samples[0].verdict``)."""
+are typed with the classes they hold, not ``Any`` (an IDE completes ``result.samples[0].verdict``); and a
+``RenderOptions.base_url`` no client can send to is one ``ToolchoiceError`` before anything is rendered, as
+``--base-url`` is, not a request rendered to it and refused at send time with the command line's words."""
 
 from __future__ import annotations
 
@@ -7,8 +9,11 @@ import typing
 
 import pytest
 
+from toolchoice.providers import RenderOptions, ToolchoiceError, load_scenario_dict
 from toolchoice.providers.core import jobs, loop, loop_records, loop_replay, runner
 
+SCENARIO = {"tools": [{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}],
+            "tool_choice": "required", "messages": [{"role": "user", "content": "Weather in Paris?"}]}
 TYPES = {**vars(runner), **vars(loop), **vars(loop_records), **vars(loop_replay)}  # docs/python.md, "Types"
 
 
@@ -24,3 +29,19 @@ def test_the_results_and_settings_are_typed_with_the_classes_they_hold() -> None
     assert typing.get_type_hints(jobs.send, localns=TYPES)["on_sample"] == typing.Callable[[runner.Sample], None] | None
     # a step's verdict, as an IDE reads it from a run's result
     assert typing.get_type_hints(loop_records.LoopRun)["steps"] == list[loop_records.StepRecord]
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("ftp://127.0.0.1/v1", "base_url must be an http(s) URL with a host, not 'ftp://127.0.0.1/v1'"),
+    ("127.0.0.1:8000/v1", "base_url must be an http(s) URL with a host"),
+    ("http://127.0.0.1:8000/v1?key=abc", "base_url http://127.0.0.1:8000/v1?…: it holds a query string"),
+])
+def test_a_base_url_no_client_can_send_to_is_refused_before_rendering(url: str, words: str) -> None:
+    scenario = load_scenario_dict(SCENARIO)
+    for name, call in (("options.", lambda: jobs.render(scenario, "openai", RenderOptions(base_url=url))),
+                       ("options.", lambda: jobs.translations(scenario, "openai", RenderOptions(base_url=url))),
+                       ("options.render.", lambda: jobs.run(scenario, "openai",
+                                                            loop.LoopOptions(render=RenderOptions(base_url=url))))):
+        with pytest.raises(ToolchoiceError) as caught:
+            call()
+        assert str(caught.value).startswith(name + words) and "--base-url" not in str(caught.value)

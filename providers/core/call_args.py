@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
-from .model import RenderOptions, Scenario, Translation, WrongArgument
+from .model import RenderOptions, Scenario, ToolchoiceError, Translation, WrongArgument
 
 
 def _kind(value: Any) -> str:
@@ -62,6 +62,13 @@ def render_options(value: Any, name: str = "options") -> RenderOptions:
         raise wrong(f"{name}.allow_env", "a tuple of variable names", value.allow_env, 'e.g. allow_env=("HOME",)')
     if not all(isinstance(v, str) for v in value.allow_env):
         raise wrong(f"{name}.allow_env", "variable names (str)", next(v for v in value.allow_env if not isinstance(v, str)))
+    if value.base_url is not None:  # as --base-url is checked (cli/inputs.py): bad input before a request is rendered
+        from .request_parts import http_url_fault
+
+        fault = http_url_fault(value.base_url)
+        if fault:
+            raise ToolchoiceError(f"{name}.base_url {fault[0]}", hint="give scheme://host[:port]/path only" if fault[1]
+                                  else "write scheme://host[:port]/path, e.g. http://127.0.0.1:8000/v1")
     return value
 
 
