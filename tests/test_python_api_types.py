@@ -1,16 +1,21 @@
 """The Python API as a test suite of its own uses it (trial 13d, docs/python.md): the jobs' settings and results
-are typed with the classes they hold, not ``Any`` (an IDE completes ``result.samples[0].verdict``); and a
+are typed with the classes they hold, not ``Any`` (an IDE completes ``result.samples[0].verdict``); the names a
+test needs come from ``toolchoice.providers``, the job modules loaded only when one is asked for; and a
 ``RenderOptions.base_url`` no client can send to is one ``ToolchoiceError`` before anything is rendered, as
 ``--base-url`` is, not a request rendered to it and refused at send time with the command line's words."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import typing
 
 import pytest
 
+import toolchoice.providers
 from toolchoice.providers import RenderOptions, ToolchoiceError, load_scenario_dict
 from toolchoice.providers.core import jobs, loop, loop_records, loop_replay, runner
+from toolchoice.providers.core.mock import server as mock_server
 
 SCENARIO = {"tools": [{"name": "get_weather", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}],
             "tool_choice": "required", "messages": [{"role": "user", "content": "Weather in Paris?"}]}
@@ -29,6 +34,20 @@ def test_the_results_and_settings_are_typed_with_the_classes_they_hold() -> None
     assert typing.get_type_hints(jobs.send, localns=TYPES)["on_sample"] == typing.Callable[[runner.Sample], None] | None
     # a step's verdict, as an IDE reads it from a run's result
     assert typing.get_type_hints(loop_records.LoopRun)["steps"] == list[loop_records.StepRecord]
+
+
+def test_the_names_a_test_needs_come_from_the_package_and_load_when_asked() -> None:
+    assert toolchoice.providers.SendSettings is runner.SendSettings
+    assert toolchoice.providers.LoopOptions is loop.LoopOptions
+    assert toolchoice.providers.running_mock is mock_server.running_mock
+    assert {"SendSettings", "LoopOptions", "running_mock", "MissingKey", "BadReply"} <= set(toolchoice.providers.__all__)
+    assert all(hasattr(toolchoice.providers, name) for name in toolchoice.providers.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'SendSetings'"):
+        toolchoice.providers.SendSetings  # noqa: B018
+    child = ("import sys, toolchoice.providers as p; p.RenderOptions; "
+             "print(sorted(m for m in sys.modules if m.endswith(('.runner', '.loop', '.mock.server')) or m == 'httpx'))")
+    loaded = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=True, timeout=60)
+    assert loaded.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize(("url", "words"), [
