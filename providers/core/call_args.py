@@ -91,13 +91,29 @@ def send_settings(value: Any, kind: type, name: str = "settings") -> Any:
         return None
     if not isinstance(value, kind):
         raise wrong(name, "a runner.SendSettings", value, "runner.SendSettings(timeout=..., transport=...)")
+    import math
+
+    from .retry_policy import MAX_RETRIES
+    from .transport import MAX_TIMEOUT
+
     whole_number(value.concurrency, f"{name}.concurrency", 0)  # 0 and less: one at a time, as before
     whole_number(value.max_in_flight, f"{name}.max_in_flight", 0, optional=True)
+    # the bounds --timeout and --retries have (transport.check_seconds, retry_policy.check_retries), said in the
+    # caller's words: the command line checks its options first, in its own
+    whole_number(value.retries, f"{name}.retries", 0, MAX_RETRIES)
+    seconds = value.timeout
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise wrong(f"{name}.timeout", "a number of seconds", seconds)
+    if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT:
+        raise ToolchoiceError(f"{name}.timeout {seconds}: give a number of seconds greater than 0 and at most "
+                              f"{MAX_TIMEOUT:.0f}")
     if not isinstance(value.keep, bool):
         raise wrong(f"{name}.keep", "True or False", value.keep)
     if value.transport is not None and not hasattr(value.transport, "handle_async_request"):
         raise wrong(f"{name}.transport", "an httpx async transport (httpx.MockTransport, httpx.AsyncHTTPTransport)",
                     value.transport)
+    if value.sleep is not None and not callable(value.sleep):
+        raise wrong(f"{name}.sleep", "an async function taking seconds (as asyncio.sleep) or None", value.sleep)
     return value
 
 
