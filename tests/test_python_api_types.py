@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 
 import toolchoice.providers
-from toolchoice.providers import RenderOptions, SendSettings, ToolchoiceError, WrongArgument, load_scenario_dict
+from toolchoice.providers import (RenderOptions, SendSettings, ToolChoice, ToolchoiceError, WrongArgument,
+                                  load_scenario_dict)
 from toolchoice.providers.core import jobs, loop, loop_records, loop_replay, runner
+from toolchoice.providers.core.capabilities import Capability
 from toolchoice.providers.core.mock import server as mock_server
 
 from cli import run_cli
@@ -37,6 +39,9 @@ def test_the_results_and_settings_are_typed_with_the_classes_they_hold() -> None
     run = typing.get_type_hints(jobs.run, localns=TYPES)
     assert run["options"] == loop.LoopOptions | None and run["replay"] == loop_replay.Replay | None
     assert typing.get_type_hints(jobs.send, localns=TYPES)["on_sample"] == typing.Callable[[runner.Sample], None] | None
+    options = typing.get_type_hints(loop.LoopOptions)
+    assert options["override"] == ToolChoice | None and typing.get_args(options["capabilities"])[0] == typing.Mapping[
+        str, Capability]
     # a step's verdict, as an IDE reads it from a run's result
     assert typing.get_type_hints(loop_records.LoopRun)["steps"] == list[loop_records.StepRecord]
 
