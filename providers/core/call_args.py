@@ -45,9 +45,10 @@ def provider_ids(value: Any, name: str = "providers") -> list[str] | None:
     return ids
 
 
-def render_options(value: Any, name: str = "options") -> RenderOptions:
+def render_options(value: Any, name: str = "options", *, sendable: bool = True) -> RenderOptions:
     """``RenderOptions`` with fields of their types (None: the defaults); ``allow_env`` as one ``str`` would
-    otherwise be read letter by letter."""
+    otherwise be read letter by letter. ``sendable``: the jobs' door, where a ``base_url`` no client can send to is
+    refused as --base-url is; ``translate`` alone renders any base URL into the request (a dry run)."""
     if value is None:
         return RenderOptions()
     if not isinstance(value, RenderOptions):
@@ -62,7 +63,7 @@ def render_options(value: Any, name: str = "options") -> RenderOptions:
         raise wrong(f"{name}.allow_env", "a tuple of variable names", value.allow_env, 'e.g. allow_env=("HOME",)')
     if not all(isinstance(v, str) for v in value.allow_env):
         raise wrong(f"{name}.allow_env", "variable names (str)", next(v for v in value.allow_env if not isinstance(v, str)))
-    if value.base_url is not None:  # as --base-url is checked (cli/inputs.py): bad input before a request is rendered
+    if sendable and value.base_url is not None:  # as --base-url is checked (cli/inputs.py), before anything is rendered
         from .request_parts import http_url_fault
 
         fault = http_url_fault(value.base_url)
