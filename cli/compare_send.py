@@ -138,11 +138,13 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
                      save: Path | None = None, many: bool = False) -> tuple[int, dict[str, Any] | None]:
     """Send (``jobs.compare_send``), draw (pretty, markdown) and return (exit code, the redacted JSON
     document for --format json). ``many``: one of several scenarios (the --min-obeyed lines name it)."""
-    from toolchoice.providers.core import jobs, runner
+    from toolchoice.providers.core import jobs
+
+    from .inputs import send_settings
 
     heap.settle()
     result = jobs.compare_send(scenario, translations, repeat=repeat, save=save, min_obeyed=min_obeyed,
-                               settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency))
+                               settings=send_settings(timeout, retries, concurrency))
     runs, secrets = result.jobs, result.secrets
     rows = [_row(r, repeat) for r in runs]
     document = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from toolchoice.providers.core.capabilities import CAPABILITIES, PROVIDER_IDS, Capability
 from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
@@ -136,6 +136,17 @@ def check_base_url(base_url: str | None) -> None:
     if fault:
         raise ToolchoiceError(f"--base-url {fault[0]}", hint="give scheme://host[:port]/path only" if fault[1]
                               else "write scheme://host[:port]/path, e.g. http://127.0.0.1:8000/v1")
+
+
+def send_settings(timeout: float, retries: int, concurrency: int) -> Any:
+    """--timeout, --retries and --concurrency as the jobs take them (``runner.SendSettings``). --timeout nan passes
+    the option's range (it compares false with both ends): refused here in the option's own words, before the
+    library's check of the settings would name them as a Python caller's (``settings.timeout``)."""
+    from toolchoice.providers.core import runner
+    from toolchoice.providers.core.transport import check_seconds
+
+    check_seconds(timeout)
+    return runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency)
 
 
 def warn_shared_base_url(base_url: str | None, providers: Sequence[str]) -> None:

@@ -88,12 +88,12 @@ def probe(
                                 "(what a streaming agent sees)."),
 ) -> None:
     """Measure which tool_choice values an endpoint honors, ignores or rejects."""
-    from toolchoice.providers.core import jobs, runner
+    from toolchoice.providers.core import jobs
     from toolchoice.providers.core.model import RenderOptions
     from toolchoice.providers.core.probe import UNANSWERED, measured_any, probe_scenario
 
     from . import exits
-    from .inputs import check_base_url, load_path, models_for, one_provider, with_tool_choice
+    from .inputs import check_base_url, load_path, models_for, one_provider, send_settings, with_tool_choice
     from .options import allowed_env
     from .output import write
     from .sample_view import emit_pretty
@@ -106,8 +106,7 @@ def probe(
     result = jobs.probe(provider, loaded, model=models_for(model, [provider])[provider],
                         options=RenderOptions(base_url=base_url, allow_env=allowed_env(allow_env), stream=stream,
                                               gateway=gateway),
-                        repeat=repeat, settings=runner.SendSettings(timeout=timeout, retries=retries,
-                                                                    concurrency=concurrency),
+                        repeat=repeat, settings=send_settings(timeout, retries, concurrency),
                         tool_choice=choice)
     code = jobs.probe_code(result)
     # what was measured is kept even when a question was not: an overlay states only the measured answers

@@ -402,11 +402,11 @@ def run(
     allow_env: Optional[List[str]] = ALLOW_ENV,
 ) -> None:
     """Run the agent loop: a tool_choice per step, tool results fed back, a verdict per step."""
-    from toolchoice.providers.core import jobs, loop, runner
+    from toolchoice.providers.core import jobs, loop
     from toolchoice.providers.core.choice import parse_cli_value, parse_tool_choice
     from toolchoice.providers.core.model import RenderOptions, ToolchoiceError
 
-    from .inputs import capabilities_from, check_base_url, selected_providers, warn_shared_base_url
+    from .inputs import capabilities_from, check_base_url, selected_providers, send_settings, warn_shared_base_url
 
     from toolchoice.providers.core.transport import check_seconds
 
@@ -444,7 +444,7 @@ def run(
 
         processes = cpus() if heap.OWNED else 1
     result = jobs.run(loaded, providers, options, repeat=repeat, save=save, replay=replayed, trace_out=trace_out,
-                      settings=runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency),
+                      settings=send_settings(timeout, retries, concurrency),
                       spool_json=format is RunFormat.json, processes=processes)
     try:
         _draw(loaded, result, providers, count, format, replayed is not None)

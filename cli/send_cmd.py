@@ -125,7 +125,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
     with its scenario, translation and end time (the first ``runner.RESULTS_KEPT``)."""
     from toolchoice.providers.core import jobs, runner
 
-    from .inputs import scenario_with_override
+    from .inputs import scenario_with_override, send_settings
 
     loaded = scenario_with_override(scenario, tool_choice, live=True, allow_env=allow_env, command="send")
     translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
@@ -136,7 +136,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
         print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
     progress = (_Progress(repeat, f"{provider} × {repeat}")
                 if repeat > 1 and not translation.refused and sys.stderr.isatty() else None)
-    settings = runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency)
+    settings = send_settings(timeout, retries, concurrency)
 
     def on_sample(sample: Any) -> None:
         if traced is not None and len(traced["items"]) < runner.RESULTS_KEPT:

@@ -1,6 +1,7 @@
 """docs/python.md's examples run as written: every ```python block, in order, in one namespace (a later
 example uses the names an earlier one made), in this checkout, with the environment restored after.
-The sends go through httpx.MockTransport: no socket is opened (the guard below refuses every connection)."""
+The sends go through httpx.MockTransport or to a running_mock on 127.0.0.1: the guard below refuses every
+connection to any other address."""
 
 from __future__ import annotations
 
@@ -21,17 +22,23 @@ def python_blocks(text: str) -> list[str]:
 
 def test_the_page_has_an_example_for_every_job():
     code = "\n".join(python_blocks(PAGE.read_text(encoding="utf-8")))
-    for job in ("jobs.render(", "jobs.send(", "jobs.compare_send(", "jobs.probe(", "jobs.run(", "parse_reply("):
+    for job in ("jobs.render(", "jobs.send(", "jobs.compare_send(", "jobs.probe(", "jobs.run(", "parse_reply(",
+                "running_mock(", "base_url=mock.base_url"):
         assert job in code, job
 
 
 def test_every_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
-    def no_connection(*args, **kwargs):
-        raise AssertionError("an example opened a connection")
+    def loopback_only(real):
+        def connect(*args, **kwargs):
+            address = args[-1] if real is not socket.create_connection else args[0]
+            if not (isinstance(address, tuple) and address[0] in ("127.0.0.1", "::1")):
+                raise AssertionError(f"an example opened a connection to {address!r}")
+            return real(*args, **kwargs)
+        return connect
 
-    monkeypatch.setattr(socket.socket, "connect", no_connection)
-    monkeypatch.setattr(socket.socket, "connect_ex", no_connection)
-    monkeypatch.setattr(socket, "create_connection", no_connection)
+    monkeypatch.setattr(socket.socket, "connect", loopback_only(socket.socket.connect))
+    monkeypatch.setattr(socket.socket, "connect_ex", loopback_only(socket.socket.connect_ex))
+    monkeypatch.setattr(socket, "create_connection", loopback_only(socket.create_connection))
     saved = dict(os.environ)
     namespace: dict = {"__name__": "docs_python_md"}
     try:

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
-from .model import RenderOptions, Scenario, Translation, WrongArgument
+from .model import RenderOptions, Scenario, ToolchoiceError, Translation, WrongArgument
 
 
 def _kind(value: Any) -> str:
@@ -45,9 +45,10 @@ def provider_ids(value: Any, name: str = "providers") -> list[str] | None:
     return ids
 
 
-def render_options(value: Any, name: str = "options") -> RenderOptions:
+def render_options(value: Any, name: str = "options", *, sendable: bool = True) -> RenderOptions:
     """``RenderOptions`` with fields of their types (None: the defaults); ``allow_env`` as one ``str`` would
-    otherwise be read letter by letter."""
+    otherwise be read letter by letter. ``sendable``: the jobs' door, where a ``base_url`` no client can send to is
+    refused as --base-url is; ``translate`` alone renders any base URL into the request (a dry run)."""
     if value is None:
         return RenderOptions()
     if not isinstance(value, RenderOptions):
@@ -62,6 +63,13 @@ def render_options(value: Any, name: str = "options") -> RenderOptions:
         raise wrong(f"{name}.allow_env", "a tuple of variable names", value.allow_env, 'e.g. allow_env=("HOME",)')
     if not all(isinstance(v, str) for v in value.allow_env):
         raise wrong(f"{name}.allow_env", "variable names (str)", next(v for v in value.allow_env if not isinstance(v, str)))
+    if sendable and value.base_url is not None:  # as --base-url is checked (cli/inputs.py), before anything is rendered
+        from .request_parts import http_url_fault
+
+        fault = http_url_fault(value.base_url)
+        if fault:
+            raise ToolchoiceError(f"{name}.base_url {fault[0]}", hint="give scheme://host[:port]/path only" if fault[1]
+                                  else "write scheme://host[:port]/path, e.g. http://127.0.0.1:8000/v1")
     return value
 
 
@@ -84,13 +92,29 @@ def send_settings(value: Any, kind: type, name: str = "settings") -> Any:
         return None
     if not isinstance(value, kind):
         raise wrong(name, "a runner.SendSettings", value, "runner.SendSettings(timeout=..., transport=...)")
+    import math
+
+    from .retry_policy import MAX_RETRIES
+    from .transport import MAX_TIMEOUT
+
     whole_number(value.concurrency, f"{name}.concurrency", 0)  # 0 and less: one at a time, as before
     whole_number(value.max_in_flight, f"{name}.max_in_flight", 0, optional=True)
+    # the bounds --timeout and --retries have (transport.check_seconds, retry_policy.check_retries), said in the
+    # caller's words: the command line checks its options first, in its own
+    whole_number(value.retries, f"{name}.retries", 0, MAX_RETRIES)
+    seconds = value.timeout
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise wrong(f"{name}.timeout", "a number of seconds", seconds)
+    if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT:
+        raise ToolchoiceError(f"{name}.timeout {seconds}: give a number of seconds greater than 0 and at most "
+                              f"{MAX_TIMEOUT:.0f}")
     if not isinstance(value.keep, bool):
         raise wrong(f"{name}.keep", "True or False", value.keep)
     if value.transport is not None and not hasattr(value.transport, "handle_async_request"):
         raise wrong(f"{name}.transport", "an httpx async transport (httpx.MockTransport, httpx.AsyncHTTPTransport)",
                     value.transport)
+    if value.sleep is not None and not callable(value.sleep):
+        raise wrong(f"{name}.sleep", "an async function taking seconds (as asyncio.sleep) or None", value.sleep)
     return value
 
 

@@ -14,13 +14,20 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, ParamSpec, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, ParamSpec, Sequence, TypeVar
 
 from . import outcome as outcomes
 from .capabilities import PROVIDER_IDS, Capability
 from .error_keys import says_no_key
 from .model import RenderOptions, Scenario, ToolchoiceError, Translation
 from .registry import check_provider, translate
+
+if TYPE_CHECKING:  # the result and settings types, for type checkers and IDEs; at run time each job imports its own
+    # modules when called, so `render` loads none of them (tests/test_render_imports.py)
+    from .loop import LoopOptions
+    from .loop_records import LoopRun
+    from .loop_replay import Replay
+    from .runner import Collector, Job, Sample, SendSettings
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -151,11 +158,14 @@ class SendResult(_Result):
     ``repeat`` is 1 (else ``collected``, a ``runner.Collector``, tallies them and keeps the first
     ``keep`` results); ``code``: the exit code; ``below``: the provider under --min-obeyed, if so."""
 
+    samples: list[Sample]
+    collected: Collector | None
+
     def __init__(self, provider: str, translation: Translation, repeat: int) -> None:
         super().__init__()
         self.provider, self.translation, self.repeat = provider, translation, repeat
-        self.samples: list[Any] = []
-        self.collected: Any = None
+        self.samples = []
+        self.collected = None
 
     @property
     def done(self) -> int:
@@ -180,9 +190,9 @@ class SendResult(_Result):
 
 @says_no_key
 @_frees_its_folders
-def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, settings: Any = None,
+def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, settings: SendSettings | None = None,
          save: str | os.PathLike[str] | None = None, keep: int | None = 100, raw: bool = False,
-         on_sample: Callable[[Any], None] | None = None, min_obeyed: float | None = None) -> SendResult:
+         on_sample: Callable[[Sample], None] | None = None, min_obeyed: float | None = None) -> SendResult:
     """Send ``translation`` (one of ``translations``) ``repeat`` times and judge every reply.
     ``settings``: a ``runner.SendSettings`` (timeouts, retries, concurrency, a test ``transport``);
     ``save``: a folder for every sample; ``keep``: how many results a repeated run keeps
@@ -277,7 +287,9 @@ class CompareResult(_Result):
     """Every provider's job (``runner.Job``: translation, samples or why it was skipped), the wall time,
     the exit code and the providers under --min-obeyed."""
 
-    def __init__(self, scenario: Scenario, jobs: list[Any], repeat: int, wall_ms: float) -> None:
+    jobs: list[Job]
+
+    def __init__(self, scenario: Scenario, jobs: list[Job], repeat: int, wall_ms: float) -> None:
         super().__init__()
         self.scenario, self.jobs, self.repeat, self.wall_ms = scenario, jobs, repeat, wall_ms
 
@@ -293,7 +305,7 @@ class CompareResult(_Result):
 @says_no_key
 @_frees_its_folders
 def compare_send(scenario: Scenario, translations: Sequence[Translation], *, repeat: int = 1,
-                 settings: Any = None, save: str | os.PathLike[str] | None = None,
+                 settings: SendSettings | None = None, save: str | os.PathLike[str] | None = None,
                  min_obeyed: float | None = None) -> CompareResult:
     """Send every translation at once (one event loop, one connection pool), ``repeat`` samples each.
     A provider without a key is skipped with the variable to set; one that fails keeps its error in
@@ -384,7 +396,7 @@ def _compare_interrupted(jobs: list[Any], repeat: int, on_sample: Callable[[Any,
 
 @says_no_key
 def probe(provider: str, scenario: Scenario | None = None, *, model: str | None = None,
-          options: RenderOptions = RenderOptions(), repeat: int = 3, settings: Any = None,
+          options: RenderOptions = RenderOptions(), repeat: int = 3, settings: SendSettings | None = None,
           tool_choice: Any = None) -> dict[str, Any]:
     """Ask ``provider`` each probe question (auto, none, required, named in each form, allowed subset,
     parallel off) ``repeat`` times and classify what it did: honored, ignored, rejected, inconclusive
@@ -433,7 +445,9 @@ class RunResult(_Result):
     any size; a reduced run (``repeat`` > 1) keeps its loops' JSON in a spool file until ``close()`` (or the
     end of a ``with`` block)."""
 
-    def __init__(self, runs: list[Any], scenario_path: str = "-", providers: Sequence[str] = (),
+    runs: list[LoopRun]
+
+    def __init__(self, runs: list[LoopRun], scenario_path: str = "-", providers: Sequence[str] = (),
                  repeat: int = 1, replayed: bool = False) -> None:
         super().__init__()
         self.runs = runs
@@ -500,8 +514,9 @@ class RunResult(_Result):
 
 @says_no_key
 @_frees_its_folders
-def run(scenario: Scenario, providers: Sequence[str], options: Any = None, *, repeat: int = 1,
-        settings: Any = None, save: str | os.PathLike[str] | None = None, replay: Any = None,
+def run(scenario: Scenario, providers: Sequence[str], options: LoopOptions | None = None, *, repeat: int = 1,
+        settings: SendSettings | None = None, save: str | os.PathLike[str] | None = None,
+        replay: Replay | None = None,
         trace_out: str | os.PathLike[str] | None = None, spool_json: bool = True, processes: int = 1) -> RunResult:
     """Run the scenario's agent loop ``repeat`` times per provider (``options``: ``loop.LoopOptions``;
     ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport instead of the

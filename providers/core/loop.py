@@ -18,15 +18,16 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Mapping
 
+from .capabilities import Capability
 from .loop_policy import NO_LOOP, step_scenario  # noqa: F401 - the loop's interface
 from .loop_records import LoopRun, StepRecord
 from .loop_replay import Replay, Transcript, load_replay, reply_from_json  # noqa: F401 - the loop's interface
 from .loop_results import ToolResults
 from .loop_tally import ENDINGS, summary  # noqa: F401 - the loop's interface
-from .model import (LedgerEntry, LoopSpec, Message, RenderOptions, Reply, Scenario, ToolCall, ToolchoiceError,
-                    Translation)
+from .model import (LedgerEntry, LoopSpec, Message, RenderOptions, Reply, Scenario, ToolCall, ToolChoice,
+                    ToolchoiceError, Translation)
 from .runner import Job, Sample, SendSettings
 
 STOP_RESULT = "done"  # the stop tool's result in the history when loop.results gives none
@@ -117,8 +118,8 @@ class LoopOptions:
     --tool-choice override of step 1, --results-from and its timeout."""
 
     render: RenderOptions = RenderOptions()
-    capabilities: Any = None
-    override: Any = None
+    capabilities: Mapping[str, Capability] | None = None  # a probe overlay (overlay.load_overlay)
+    override: ToolChoice | None = None
     results_from: str | None = None
     results_timeout: float = 30.0
     models: dict[str, str | None] | None = None  # provider -> model (--model PROVIDER=MODEL); None: render.model

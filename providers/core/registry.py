@@ -98,7 +98,7 @@ def translate(provider: str, scenario: Scenario, options: RenderOptions = Render
     from .call_args import render_options, scenario_arg  # a caller's wrong type: one error naming it
 
     module = module_for(check_provider(provider))
-    scenario, options = scenario_arg(scenario), render_options(options)
+    scenario, options = scenario_arg(scenario), render_options(options, sendable=False)
     cap = (capabilities or CAPABILITIES).get(provider, CAPABILITIES[provider])
     choice = scenario.tool_choice
     if choice is not None and choice.native is not None:
