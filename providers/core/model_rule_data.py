@@ -185,6 +185,29 @@ RULES: tuple[Rule, ...] = (
          "/v1/responses or set reasoning_effort to 'none'.' (github/app#2133; -terra GoogleChromeLabs/webmcp-tools#417, "
          "-luna livekit/agents#7169: 'omitting the parameter also 400s'; re-read 2026-11-27: the same words for "
          "gpt-5.6-luna in ItzCrazyKns/Vane#1173, no newer word either way)", verified=_AUDITED),
+    # GPT-6 (openai 3.57.0 ChatModel): the two members the API's words are recorded for, on api.openai.com only; the
+    # others (gpt-6.2-astra, gpt-6.1-sol, gpt-6.2-sol, gpt-6.1-terra, gpt-6-luna) and Azure stay unknown (audit 2026-11-27)
+    Rule("gpt-6-astra-no-chat-tools", ("openai",), r"gpt-6-astra(?:-\d{4}-\d{2}-\d{2})?$",
+         {"tools_reasoning_effort": "never"},
+         "the API's 400s on /v1/chat/completions with a function tool: genkit-ai/genkit#6303 (2026-09-08, a live run): "
+         "'400 Function tools with reasoning_effort are not supported for gpt-6-astra in /v1/chat/completions. To use "
+         "function tools, use /v1/responses or set reasoning_effort to 'none'.' ... 'The same error came back at low and "
+         "xhigh, and reasoning_effort: 'none' was itself rejected (Supported values are: 'low', 'medium', 'high', and "
+         "'xhigh'). So no value lets tools through on this endpoint.'; left out, BerriAI/litellm#39631 (2026-09-03): 'a "
+         "get_weather function tool and no reasoning_effort and get a 400 from OpenAI saying function tools with "
+         "reasoning_effort are not supported in /v1/chat/completions'; 'none' on Responses too, Wei-Shaw/sub2api#6622 "
+         "(2026-09-05): 'Unsupported value: 'none' is not supported with the 'gpt-6-astra' model. Supported values are: "
+         "'low', 'medium', 'high', 'xhigh', and 'max'.' (UKGovernmentBEIS/inspect_ai#5254, 2026-09-04, likewise); "
+         "bolna-ai/bolna#1019 (2026-09-05): 'function tools on chat completions, at every effort level'. The 400's "
+         "advice 'set reasoning_effort to 'none'' does not hold on this model", verified=_AUDITED),
+    Rule("gpt-6-sol-tools-effort", ("openai",), r"gpt-6-sol(?:-\d{4}-\d{2}-\d{2})?$",
+         {"tools_reasoning_effort": "other-refused"},
+         "API error through LiteLLM's OpenAI route, onyx-dot-app/onyx#15008 (2026-09-23, 'Model: gpt-6-sol (openai)'): "
+         "'litellm.BadRequestError: OpenAIException - Function tools with reasoning_effort are not supported for "
+         "gpt-6-sol in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
+         "'none'.'; what that request carried is not recorded, so whether leaving reasoning_effort out is taken is not "
+         "stated, and no recording shows 'none' taken with tools (on gpt-6-astra the same advice is itself answered "
+         "400: rule gpt-6-astra-no-chat-tools): both are sent as written and said", verified=_AUDITED),
     Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.[2-5](?!\d)",
          {"tools_reasoning_effort": "absent-or-none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. "
