@@ -98,8 +98,10 @@ LEDGER_CODES: dict[str, str] = {
     "reasoning.not_taken": "reasoning_content in the history left out: the host takes no reasoning back",
     "thinking.effort": "a thinking effort sent as reasoning_effort",
     "model_rule.unstated": "function tools with reasoning_effort on a known model whose sources disagree on what it "
-                           "takes (gpt-5.6 on Azure): sent as written, the ledger says the fact is unknown",
-    "thinking.effort_for_tools": "function tools need reasoning_effort none (model rule): sent, or refused if another",
+                           "takes (gpt-5.6 on Azure), or do not say (gpt-6-sol with 'none' or without reasoning_effort): sent as "
+                           "written, the ledger says the fact is unknown",
+    "thinking.effort_for_tools": "function tools need reasoning_effort none (model rule): sent, or refused if another "
+                                 "(or refused whatever the effort, where the model takes none)",
     "max_tokens.mapped": "max_tokens sent under the host's field name",
     "schema.strict_invalid": "a strict tool's schema breaks OpenAI's strict rules",
     "schema.empty_parameters": "a tool without parameters is sent with an empty object schema",
@@ -338,8 +340,8 @@ def _thinking_not_sent(ctx: Context, host: Host, written: Any) -> None:
 
 
 def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
-    """On the final body (after extra): GPT-5.x on Chat Completions refuses function tools with reasoning_effort
-    (model rule tools_reasoning_effort)."""
+    """On the final body (after extra): GPT-5.x and GPT-6 on Chat Completions refuse function tools with
+    reasoning_effort (model rule tools_reasoning_effort)."""
     if not body.get("tools"):
         return
     fact = model_facts(ctx).get("tools_reasoning_effort")
@@ -357,17 +359,31 @@ def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
     if fact.value == "any":
         return
     effort = body.get("reasoning_effort")
-    if effort == "none" or (effort is None and fact.value == "absent-or-none"):
+    if fact.value == "never":  # gpt-6-astra: every effort, 'none' and none given are each answered 400
+        sent = compact(effort) if effort is not None else "left out"
+        ctx.ledger.error("thinking.effort_for_tools", f"{ctx.model} takes no function tools on Chat Completions "
+                         f"(reasoning_effort {sent}): it answers 400 'Function tools with reasoning_effort are not "
+                         "supported' to every effort and to none given, and 'none' is not a value it takes; use the "
+                         "openai-responses provider")
+    elif fact.value == "other-refused" and effort in (None, "none"):  # gpt-6-sol: only another value is recorded
+        sent = compact(effort) if effort is not None else "left out"
+        ctx.ledger.info("model_rule.unstated", f"reasoning_effort {sent} with function tools is sent as written: no "
+                        f"source states whether {ctx.model} takes it on {ctx.cap.title} (only that another value is "
+                        "answered 400; the 400's advice to set 'none' is not recorded as taken); set "
+                        f"providers.{ctx.provider}.rules.tools_reasoning_effort when you know")
+    elif effort == "none" or (effort is None and fact.value == "absent-or-none"):
         return
-    if effort is None and ctx.options.emulate:
+    elif effort is None and ctx.options.emulate:
         body["reasoning_effort"] = "none"
         ctx.ledger.warning("thinking.effort_for_tools", f"{ctx.model} refuses function tools on Chat Completions unless "
                            "reasoning_effort is 'none' (its default effort is not), so reasoning_effort: none is sent; "
                            "use openai-responses to reason with tools")
     else:
+        advice = ("the openai-responses provider (no recording shows 'none' taken)" if fact.value == "other-refused"
+                  else "thinking: {effort: none}, or the openai-responses provider")
         ctx.ledger.error("thinking.effort_for_tools", f"{ctx.model} answers 400 'Function tools with reasoning_effort are "
                          f"not supported' for reasoning_effort {compact(effort)} with tools on Chat Completions; use "
-                         "thinking: {effort: none}, or the openai-responses provider")
+                         f"{advice}")
     rule_applied(ctx, "tools_reasoning_effort", fact, "function tools with reasoning_effort")
 
 

@@ -101,6 +101,10 @@ def test_no_recorded_words_keep_toolchoices_message() -> None:
     ("gpt-5.6-sol", None, "Function tools with reasoning_effort are not supported for gpt-5.6-sol in "
                           "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
                           "'none'."),
+    # onyx-dot-app/onyx#15008 (2026-09-23, gpt-6-sol)
+    ("gpt-6-sol", "high", "Function tools with reasoning_effort are not supported for gpt-6-sol in "
+                          "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
+                          "'none'."),
 ])
 def test_openai_tools_with_effort_in_openais_words(model: str, effort: str | None, words: str) -> None:
     body = {"model": model, "messages": USER, "tools": [TOOL], **({"reasoning_effort": effort} if effort else {})}
@@ -108,6 +112,15 @@ def test_openai_tools_with_effort_in_openais_words(model: str, effort: str | Non
     assert status == 400 and reply["error"]["message"] == words
     assert "thinking.effort_for_tools" in codes(record)
 
+
+
+def test_gpt_6_astra_tools_on_chat_are_refused_in_the_ledgers_words() -> None:
+    """BerriAI/litellm#39631 (2026-09-03): a function tool and no reasoning_effort is OpenAI's 400 for gpt-6-astra;
+    its 'none' is a 400 in other words (genkit-ai/genkit#6303), not recorded whole: the 400 keeps the ledger's line."""
+    status, reply, record = ask("openai", {"model": "gpt-6-astra", "messages": USER, "tools": [TOOL]})
+    assert status == 400
+    refusing = [f for f in record["findings"] if f["code"] == "thinking.effort_for_tools"]
+    assert refusing and reply["error"]["message"] == refusing[0]["message"]
 
 def test_groq_undeclared_tool_in_groqs_recorded_words() -> None:
     recorded = json.loads((ERRORS / "error-groq-requested-tool-does-not-exist.json").read_text())

@@ -50,19 +50,24 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
                        field=("additionalModelRequestFields", "thinking", "type"), value=_MANUAL))),
     Fact("openai.tools_effort_words", ("openai", "azure"),
          "OpenAI's 400 for function tools with a reasoning_effort the model refuses on Chat Completions names the "
-         "model: gpt-5.6 'Function tools with reasoning_effort are not supported for MODEL in /v1/chat/completions. "
-         "To use function tools, use /v1/responses or set reasoning_effort to 'none'.'; gpt-5.2 to 5.5 '... Please "
-         "use /v1/responses instead.' (Azure Foundry answers the latter form: model rules gpt-5.6-tools-effort-none, "
-         "gpt-5.2-5.5-tools-effort, azure-gpt-5.6-tools-effort)",
-         "BerriAI/litellm#34569, github/app#2133, livekit/agents#7169 (gpt-5.6); pipecat-ai/pipecat#4043, "
+         "model: gpt-5.6 and gpt-6-sol 'Function tools with reasoning_effort are not supported for MODEL in "
+         "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.'; gpt-5.2 "
+         "to 5.5 '... Please use /v1/responses instead.' (Azure Foundry answers the latter form: model rules "
+         "gpt-5.6-tools-effort-none, gpt-6-sol-tools-effort, gpt-5.2-5.5-tools-effort, azure-gpt-5.6-tools-effort). "
+         "gpt-6-astra answers the first form too, but 'none' with other words not recorded whole: its 400 keeps the "
+         "ledger's line",
+         "BerriAI/litellm#34569, github/app#2133, livekit/agents#7169 (gpt-5.6); onyx-dot-app/onyx#15008 (gpt-6-sol, "
+         "2026-09-23); pipecat-ai/pipecat#4043, "
          "openai/openai-openapi#541, charmbracelet/crush#2913 (gpt-5.4, gpt-5.5); agentgateway/agentgateway#2894 "
          f"(Azure Foundry){CITE_END}'Function tools with reasoning_effort are not supported for gpt-5.6-sol in "
          "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.'; "
+         "'Function tools with reasoning_effort are not supported for gpt-6-sol in /v1/chat/completions. To use "
+         "function tools, use /v1/responses or set reasoning_effort to 'none'.' (onyx#15008); "
          "'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. Please use "
          "/v1/responses instead.'", _VERIFIED,
          (RefusalWords("thinking.effort_for_tools", ("openai",), "Function tools with reasoning_effort are not "
                        "supported for {model} in /v1/chat/completions. To use function tools, use /v1/responses or set "
-                       "reasoning_effort to 'none'.", model=r"gpt-5\.6(?!\d)"),
+                       "reasoning_effort to 'none'.", model=r"gpt-5\.6(?!\d)|gpt-6-sol(?:-\d{4}-\d{2}-\d{2})?$"),
           RefusalWords("thinking.effort_for_tools", ("openai", "azure"), "Function tools with reasoning_effort are not "
                        "supported for {model} in /v1/chat/completions. Please use /v1/responses instead.",
                        model=r"gpt-5\.[2-5](?!\d)"))),
