@@ -1,10 +1,14 @@
-"""Reading a large `.json` scenario: composed once with JSON's grammar (``json_nodes.compose``) against the old
-two parses (the standard library's decoder for "is it JSON, how deep", then libyaml's composer for the nodes),
-which is what ``yaml_input.composed`` still does when ``compose`` answers None, so both run in this process on the
-same text, interleaved over ``--rounds`` rounds (medians of CPU time, ``time.process_time``).
+"""Reading a large `.json` scenario, and what its two parses cost: the standard library's decoder (``strict_json``:
+is it JSON, how deep) and libyaml's composer (the nodes with their lines, which the section readers need). CPU
+time (``time.process_time``), medians of ``--rounds`` rounds, interleaved, in this process on the same text:
 
-- whole read: ``load_scenario_text(text, "catalogue.json")`` (composing, the reader's walk, the tools' checks);
-- composing alone: the nodes only (``json_nodes.compose`` against ``strict_json`` + ``_compose_fast``).
+- the whole read (``load_scenario_text(text, "catalogue.json")``);
+- its parts: ``strict_json`` (the parse a one-pass reader would save) and libyaml's composing, with the collector
+  running (as in a read) and paused (what of it is the collector's).
+
+A one-pass reader (JSON's grammar composing the nodes libyaml composes, held to them node by node) was written and
+measured on 2026-11-27 (branch trial13c, commit 45e94ab): as fast as libyaml's composer once the collector is left
+out of both, so it saved only ``strict_json``'s share, ~4% of the read; it was not kept.
 
     python bench/json_read.py [--tools 3000] [--rounds 5]
 """
@@ -12,6 +16,7 @@ same text, interleaved over ``--rounds`` rounds (medians of CPU time, ``time.pro
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import time
 from typing import Any, Callable
@@ -39,38 +44,41 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     from toolchoice.providers import load_scenario_text
-    from toolchoice.providers.core import json_nodes, yaml_input
+    from toolchoice.providers.core import yaml_input
 
     text = json.dumps(catalogue(args.tools), ensure_ascii=False, indent=2)
-    compose = json_nodes.compose
+    name = "catalogue.json"
 
-    def once() -> None:
-        load_scenario_text(text, "catalogue.json")
+    def collector_paused(fn: Callable[[], Any]) -> Callable[[], Any]:
+        def run() -> Any:
+            gc.disable()
+            try:
+                return fn()
+            finally:
+                gc.enable()
+        return run
 
-    def twice() -> None:
-        json_nodes.compose = lambda text, depth: None  # yaml_input.composed then reads it as before
-        try:
-            load_scenario_text(text, "catalogue.json")
-        finally:
-            json_nodes.compose = compose
-
-    def nodes_once() -> None:
-        assert compose(text, yaml_input.MAX_DEPTH) is not None
-
-    def nodes_twice() -> None:
-        shallow = yaml_input.strict_json(text, "catalogue.json")
-        loader, _ = yaml_input._compose_fast(text, shallow=shallow)
+    def compose() -> None:
+        loader, _ = yaml_input._compose_fast(text, shallow=True)
         loader.dispose()
 
-    print(f"catalogue: {args.tools} tools, {len(text.encode()) / 1e6:.1f} MB of JSON; CPU seconds, median of {args.rounds}")
-    for label, new, old in (("whole read", once, twice), ("composing alone", nodes_once, nodes_twice)):
-        new(), old()  # warm
-        times: dict[str, list[float]] = {"once": [], "twice": []}
-        for _ in range(args.rounds):
-            times["once"].append(cpu(new))
-            times["twice"].append(cpu(old))
-        a, b = median(times["once"]), median(times["twice"])
-        print(f"{label}: parsed once {a:.3f} s, twice (before) {b:.3f} s: {b / a:.2f}x")
+    def read() -> None:
+        load_scenario_text(text, name)
+
+    cases = {"whole read": read,
+             "strict_json (the JSON decoder's parse)": lambda: yaml_input.strict_json(text, name),
+             "libyaml composing": compose,
+             "libyaml composing, collector paused": collector_paused(compose)}
+    times: dict[str, list[float]] = {label: [] for label in cases}
+    for fn in cases.values():
+        fn()  # warm
+    for _ in range(args.rounds):
+        for label, fn in cases.items():
+            times[label].append(cpu(fn))
+    whole = median(times["whole read"])
+    print(f"catalogue: {args.tools} tools, {len(text.encode()) / 1e6:.1f} MB of JSON; CPU, median of {args.rounds}")
+    for label, values in times.items():
+        print(f"{label:40} {median(values):6.3f} s  {median(values) / whole:5.2f} of the read")
 
 
 if __name__ == "__main__":

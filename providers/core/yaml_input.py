@@ -143,7 +143,7 @@ class Reader:
 
     def pairs(self, node: yaml.MappingNode) -> list[tuple[str, yaml.Node]]:
         self.plain(node)
-        seen: dict[str, yaml.Node] = {}  # the first key node: its line asked only for a duplicate (json_nodes finds it)
+        seen: dict[str, int] = {}
         out = []
         for key_node, child in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
@@ -152,9 +152,8 @@ class Reader:
             if not isinstance(key, str):
                 raise self.loc(key_node).fail(f"keys must be strings, not {key!r}", "quote the key")
             if key in seen:
-                raise self.loc(key_node).fail(f"duplicate key '{key}' (first on line {seen[key].start_mark.line + 1})",
-                                              "keep one of them")
-            seen[key] = key_node
+                raise self.loc(key_node).fail(f"duplicate key '{key}' (first on line {seen[key]})", "keep one of them")
+            seen[key] = key_node.start_mark.line + 1
             out.append((key, child))
         return out
 
@@ -278,15 +277,7 @@ def _too_deep(path: str, mark: Any, text: str) -> ToolchoiceError:
 @contextmanager
 def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
     """The YAML document's root node and a reader for it (values with lines), or one-line errors. A `.json` file is
-    read as JSON (``strict_json``): YAML's flow style would read much that is not JSON. A `.json` file YAML reads as
-    JSON reads it is composed once, with JSON's grammar (``json_nodes.compose``: the nodes libyaml composes)."""
-    if path.lower().endswith(".json") and _is_json(text):
-        from . import json_nodes
-
-        root = json_nodes.compose(text, MAX_DEPTH)
-        if root is not None:
-            yield _reader(path, yaml.constructor.SafeConstructor(), text), root
-            return
+    read as JSON (``strict_json``): YAML's flow style would read much that is not JSON."""
     shallow = strict_json(text, path)
     as_json = _is_json(text)
     try:
