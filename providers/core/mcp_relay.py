@@ -7,9 +7,10 @@ endless line would grow toolchoice's memory until the deadline; past the cap the
 writes ``OVER`` on stderr and leaves, and the SDK sees the answer end. So too past TOOLS tools (limit ``tools``,
 ``OVER_TOOLS``): the SDK parses a page of tools into ~9 KB of objects a tool (100,000 small tools: ~860 MB, in
 13 MB of JSON), so the tools are counted before it sees them, as the ``"inputSchema"`` keys that every MCP tool
-has (``count_tools``; a quote inside a JSON string is escaped, so a description cannot hold one). The SDK stops the relay as it stops a
-server (stdin closed, then the process group: the server is in it); when the server exits by itself or is
-stopped past the cap, the relay stops what it left in the group. Standard library only, no site.
+has (``count_tools``; a quote inside a JSON string is escaped, so a description cannot hold one; a schema property
+named ``inputSchema`` counts too). The SDK stops the relay as it stops a server (stdin closed, then the process
+group: the server is in it); when the server exits by itself or is stopped past the cap, the relay stops what it
+left in the group. Standard library only, no site.
 """
 
 from __future__ import annotations
