@@ -238,7 +238,12 @@ RULES: tuple[Rule, ...] = (
          "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169); gpt-5.5 answers the same "
          "(charmbracelet/crush#2913, Science-Discovery/Aether#1026: 'Function tools with reasoning_effort are not "
          "supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses instead.'; re-read 2026-11-27, "
-         "no newer word either way)", verified=_AUDITED),
+         "no newer word either way); on Azure, gpt-5.5: anomalyco/opencode#20287 (2026-05-06, @ai-sdk/azure on Chat "
+         "Completions): 'Function tools with reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. "
+         "Please use /v1/responses instead.' ... 'Removing `reasoning_effort` from fetch body does solve this problem'; "
+         "openclaw/openclaw#90574 (2026-06-12, azure-openai/gpt-5.5, the effort left out): '\"httpStatus\":200' ... "
+         "'instead of the Azure 400 caused by sending unsupported `reasoning_effort` with tools' (gpt-5.2 to 5.4 on "
+         "Azure: no Azure recording)", verified=_AUDITED),
     Rule("o-series-no-parallel", ("openai", "azure"),  # seen on Chat Completions (Azure: langchain#29704 too)
          r"^(?:o1|o3-mini|o4-mini)(?:-\d{4}-\d{2}-\d{2})?$",
          {"parallel_tool_calls": False},
