@@ -373,9 +373,8 @@ def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
                         f"providers.{ctx.provider}.rules.tools_reasoning_effort when you know")
     elif fact.value == "none-unstated" and effort == "none":  # gpt-6-astra on Azure: its sources disagree on 'none'
         ctx.ledger.info("model_rule.unstated", f"reasoning_effort 'none' with function tools is sent as written: the "
-                        f"sources disagree whether {ctx.model} takes 'none' on {ctx.cap.title} (Microsoft lists it and "
-                        "a Foundry route took it without tools; two Azure recordings answer 400 that 'none' is not a "
-                        "value it takes; none shows it taken with tools); set "
+                        f"sources disagree whether {ctx.model} takes 'none' on {ctx.cap.title} (some list it, some "
+                        "record it answered 400; none records it taken with tools: see the rule below); set "
                         f"providers.{ctx.provider}.rules.tools_reasoning_effort when you know")
     elif effort == "none" or (effort is None and fact.value == "absent-or-none"):
         return
