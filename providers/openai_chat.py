@@ -371,18 +371,26 @@ def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
                         f"source states whether {ctx.model} takes it on {ctx.cap.title} (only that another value is "
                         "answered 400; the 400's advice to set 'none' is not recorded as taken); set "
                         f"providers.{ctx.provider}.rules.tools_reasoning_effort when you know")
+    elif fact.value == "none-unstated" and effort == "none":  # gpt-6-astra on Azure: its sources disagree on 'none'
+        ctx.ledger.info("model_rule.unstated", f"reasoning_effort 'none' with function tools is sent as written: the "
+                        f"sources disagree whether {ctx.model} takes 'none' on {ctx.cap.title} (some list it, some "
+                        "record it answered 400; none records it taken with tools: see the rule below); set "
+                        f"providers.{ctx.provider}.rules.tools_reasoning_effort when you know")
     elif effort == "none" or (effort is None and fact.value == "absent-or-none"):
         return
-    elif effort is None and ctx.options.emulate:
+    elif effort is None and ctx.options.emulate and fact.value == "none":
         body["reasoning_effort"] = "none"
         ctx.ledger.warning("thinking.effort_for_tools", f"{ctx.model} refuses function tools on Chat Completions unless "
                            "reasoning_effort is 'none' (its default effort is not), so reasoning_effort: none is sent; "
                            "use openai-responses to reason with tools")
     else:
-        advice = ("the openai-responses provider (no recording shows 'none' taken)" if fact.value == "other-refused"
-                  else "thinking: {effort: none}, or the openai-responses provider")
+        advice = {"other-refused": "the openai-responses provider (no recording shows 'none' taken)",
+                  "none-unstated": "the Responses API (the openai-responses provider, base_url your resource's "
+                                   "/openai/v1): whether 'none' is taken with tools, its sources disagree"}.get(
+            fact.value, "thinking: {effort: none}, or the openai-responses provider")
         ctx.ledger.error("thinking.effort_for_tools", f"{ctx.model} answers 400 'Function tools with reasoning_effort are "
-                         f"not supported' for reasoning_effort {compact(effort)} with tools on Chat Completions; use "
+                         f"not supported' for reasoning_effort {compact(effort) if effort is not None else 'left out'} "
+                         "with tools on Chat Completions; use "
                          f"{advice}")
     rule_applied(ctx, "tools_reasoning_effort", fact, "function tools with reasoning_effort")
 

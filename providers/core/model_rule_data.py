@@ -185,8 +185,31 @@ RULES: tuple[Rule, ...] = (
          "/v1/responses or set reasoning_effort to 'none'.' (github/app#2133; -terra GoogleChromeLabs/webmcp-tools#417, "
          "-luna livekit/agents#7169: 'omitting the parameter also 400s'; re-read 2026-11-27: the same words for "
          "gpt-5.6-luna in ItzCrazyKns/Vane#1173, no newer word either way)", verified=_AUDITED),
-    # GPT-6 (openai 3.57.0 ChatModel): the two members the API's words are recorded for, on api.openai.com only; the
-    # others (gpt-6.2-astra, gpt-6.1-sol, gpt-6.2-sol, gpt-6.1-terra, gpt-6-luna) and Azure stay unknown (audit 2026-11-27)
+    # GPT-6 (openai 3.57.0 ChatModel): the two members the API's words are recorded for on api.openai.com, and
+    # gpt-6-astra on Azure (the sources disagree only on 'none'); the others (gpt-6.2-astra, gpt-6.1-sol,
+    # gpt-6.2-sol, gpt-6.1-terra, gpt-6-luna) stay unknown (audit 2026-11-27, fifth and sixth pass)
+    Rule("azure-gpt-6-astra-tools-effort", ("azure",), r"gpt-6-astra(?:-\d{4}-\d{2}-\d{2})?$",
+         {"tools_reasoning_effort": "none-unstated"},
+         "the API's 400s on Azure Chat Completions with a function tool: no effort, can1357/oh-my-pi#11052 "
+         "(2026-09-06, azure/gpt-6-astra, 'omp sends tools with no reasoning_effort on the wire'): '400 Function "
+         "tools with reasoning_effort are not supported for gpt-6-astra in /v1/chat/completions. To use function "
+         "tools, use /v1/responses or set reasoning_effort to 'none'.'; microsoft/simplechat docs/explanation/fixes/"
+         "GPT6_ASTRA_MODEL_CATALOG_FIX.md (Azure rejections observed 2026-10-01, model version 2026-09-03): 'Not "
+         "set (model default)' 'Rejected: \"Function tools with reasoning_effort are not supported for gpt-6-astra "
+         "in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.\"', "
+         "'low' 'Rejected with the same error'; maximhq/bifrost#7275 (2026-09-17, Azure Foundry): 'Chat + tools + "
+         "`medium` (or omitted effort) → Azure 400'; danny-avila/LibreChat#15844 (2026-09-11, effort low): 'HTTP "
+         "400: function tools are not supported for Astra on Chat Completions'. Microsoft's reasoning page "
+         "(learn.microsoft.com azure/foundry/openai/how-to/reasoning, updated 2026-09-22, read in a stored copy) "
+         "lists 'Chat Completions API' and 'Functions/tools' for gpt-6-astra each on its own, with no note on the "
+         "two together (gpt-5.6 has one), and says 'Use the Responses API when you combine reasoning with function "
+         "or custom tools.' 'none' with tools: unstated, its sources disagree: Microsoft's table marks "
+         "gpt-6-astra's 'Reasoning effort' '(including `none`)' and Foundry's azure_ai route lists it ('Supported "
+         "values are: 'none', 'low', 'medium', 'high', and 'xhigh'.', BerriAI/litellm#39983) and took it without tools "
+         "('the same request sent straight to Foundry returns 200', BerriAI/litellm#39827), but bifrost#7275 "
+         "records '`reasoning_effort` does not support `none`. Supported values are: `low`, `medium`, `high`, "
+         "`xhigh`.' and simplechat ''reasoning_effort' does not support 'none' with this model'; no recording shows "
+         "'none' taken with tools", verified=_AUDITED),
     Rule("gpt-6-astra-no-chat-tools", ("openai",), r"gpt-6-astra(?:-\d{4}-\d{2}-\d{2})?$",
          {"tools_reasoning_effort": "never"},
          "the API's 400s on /v1/chat/completions with a function tool: genkit-ai/genkit#6303 (2026-09-08, a live run): "
@@ -215,7 +238,12 @@ RULES: tuple[Rule, ...] = (
          "reasoning_effort the default (none) is accepted (livekit/agents#5088, #7169); gpt-5.5 answers the same "
          "(charmbracelet/crush#2913, Science-Discovery/Aether#1026: 'Function tools with reasoning_effort are not "
          "supported for gpt-5.5 in /v1/chat/completions. Please use /v1/responses instead.'; re-read 2026-11-27, "
-         "no newer word either way)", verified=_AUDITED),
+         "no newer word either way); on Azure, gpt-5.5: anomalyco/opencode#20287 (2026-05-06, @ai-sdk/azure on Chat "
+         "Completions): 'Function tools with reasoning_effort are not supported for gpt-5.5 in /v1/chat/completions. "
+         "Please use /v1/responses instead.' ... 'Removing `reasoning_effort` from fetch body does solve this problem'; "
+         "openclaw/openclaw#90574 (2026-06-12, azure-openai/gpt-5.5, the effort left out): '\"httpStatus\":200' ... "
+         "'instead of the Azure 400 caused by sending unsupported `reasoning_effort` with tools' (gpt-5.2 to 5.4 on "
+         "Azure: no Azure recording)", verified=_AUDITED),
     Rule("o-series-no-parallel", ("openai", "azure"),  # seen on Chat Completions (Azure: langchain#29704 too)
          r"^(?:o1|o3-mini|o4-mini)(?:-\d{4}-\d{2}-\d{2})?$",
          {"parallel_tool_calls": False},
