@@ -8,6 +8,7 @@ from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
 from .core.effort_words import GROQ_QWEN3_32B_400, MISTRAL_SMALL_400
+from .core.host_rules import refuse
 from .core.translation import Context, strict_wanted, thinking_not_sent
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
@@ -124,8 +125,8 @@ HOST_EFFORTS: dict[str, HostEfforts] = {
 
 def send_effort(ctx: Context, body: dict[str, Any], effort: str) -> bool:
     """A thinking effort → the host's own reasoning_effort (HOST_EFFORTS), each step in the ledger: sent as is where it
-    is the host's word, not sent where it is not; refused only where the API's 400 for it on this model is recorded;
-    said unstated (a model a source names, another value) or unknown (a model no source names). True: it went out."""
+    is the host's word, not sent where it is not; refused only where the API's 400 for it on this model is recorded
+    (at a base URL that replaces the host's, a warning and sent as written: core/host_rules.refuse); said unstated (a model a source names, another value) or unknown (a model no source names). True: it went out."""
     efforts = HOST_EFFORTS[ctx.provider]
     title = ctx.cap.title
     if effort not in efforts.words:
@@ -137,14 +138,16 @@ def send_effort(ctx: Context, body: dict[str, Any], effort: str) -> bool:
     model = ctx.model.lower()
     row = next((r for r in efforts.models if re.fullmatch(r.model, model)), None)
     if row is not None and effort not in row.words:
-        if row.refused:
+        if row.refused:  # at a base URL that replaces the host's: a warning, sent as written (core/host_rules.py)
             takes = "|".join(w for w in row.words if w != "default")
-            ctx.ledger.error("thinking.effort_refused", f"{ctx.model} answers 400 '{row.refused}' to a reasoning_effort "
-                             f"other than {' or '.join(row.words)} ({row.source}); reasoning_effort {effort} is not "
-                             f"sent: write thinking: {{effort: {takes}}}")
-            return False
-        ctx.ledger.warning("thinking.effort_unstated", f"reasoning_effort {effort} is sent as written: {row.source} "
-                           f"names {', '.join(row.words)} for {ctx.model} and does not say whether it takes {effort}")
+            refuse(ctx, "thinking.effort_refused", f"{ctx.model} answers 400 '{row.refused}' to a reasoning_effort "
+                   f"other than {' or '.join(row.words)}, as {effort} ({row.source}): write thinking: {{effort: {takes}}}")
+            if ctx.other_host is None:
+                return False
+        else:
+            ctx.ledger.warning("thinking.effort_unstated", f"reasoning_effort {effort} is sent as written: "
+                               f"{row.source} names {', '.join(row.words)} for {ctx.model} and does not say whether it "
+                               f"takes {effort}")
     body["reasoning_effort"] = effort
     ctx.ledger.info("thinking.effort", f"thinking effort {effort} → reasoning_effort {effort}")
     if row is None:

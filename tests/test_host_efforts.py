@@ -168,6 +168,21 @@ def test_a_setting_without_an_effort_is_said_not_sent(provider: str, thinking: s
     assert line.severity == "warning" and "write thinking: {effort: none|" in line.message
 
 
+def test_a_refused_effort_at_a_base_url_that_replaces_the_host_is_a_warning_and_sent() -> None:
+    """The 400s are api.groq.com's and api.mistral.ai's: another server at a base URL may take the value (core/
+    host_rules.py), so there it is said and sent as written, as every host-source refusal is."""
+    from toolchoice.providers.core.model import RenderOptions
+
+    for provider, model, effort, words in (("groq", "qwen/qwen3-32b", "high", GROQ_QWEN3_32B_400),
+                                           ("mistral", "mistral-small-latest", "medium", MISTRAL_SMALL_400)):
+        text = ("tools:\n  - name: x\ntool_choice: auto\nmessages: [{role: user, content: hi}]\n"
+                f"providers:\n  {provider}: {{model: {model}, thinking: {{effort: {effort}}}}}\n")
+        t = translate(provider, load_scenario_text(text, "t.yaml"), RenderOptions(base_url="http://127.0.0.1:8000/v1"))
+        assert t.request is not None and t.request.body["reasoning_effort"] == effort
+        (line,) = [e for e in t.ledger if e.code == "thinking.effort_refused"]
+        assert line.severity == "warning" and words in line.message and "sent as written" in line.message
+
+
 def test_a_forcing_choice_with_an_effort_is_sent_as_written() -> None:
     """No Groq or Mistral source states a conflict between reasoning_effort and a forcing tool_choice: both go out."""
     for provider, model, wire in (("groq", "openai/gpt-oss-120b", "required"), ("mistral", "mistral-small-latest", "any")):
