@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .effort_facts import EFFORT_FACTS
 from .fact_record import CITE_END, Fact
 from .fact_values import RefusalWords, refusals
 
@@ -125,7 +126,7 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
 
 def api_words(provider: str, code: str, model: str | None, body: Any) -> str | None:
     """The API's own words for the refusal ``code`` stands for, where recorded for this case; else None."""
-    for row in (row for fact in REFUSAL_FACTS for row in refusals(fact.value)):
+    for row in (row for fact in REFUSAL_FACTS + EFFORT_FACTS for row in refusals(fact.value)):
         if row.code != code or provider not in row.providers:
             continue
         if row.model is not None and not (isinstance(model, str) and re.search(row.model, model.lower())):
