@@ -104,15 +104,20 @@ def _failed_write(exc: Exception) -> str | None:
 
 
 def in_command_words(error: ToolchoiceError) -> str:
-    """``error``'s line as the command line says it. A missing key (``MissingKey``, of a key) is drawn from its record:
-    the library's words are a Python caller's (``RenderOptions(base_url=...)``), these the shell's."""
-    if not isinstance(error, MissingKey) or error.of != "key" or not error.variables:
+    """``error``'s line as the command line says it. A missing key or variable (``MissingKey``) is drawn from its
+    record: the library's words are a Python caller's (``RenderOptions(base_url=...)``, set it in the environment),
+    these the shell's (``--base-url``, ``export``)."""
+    if not isinstance(error, MissingKey) or not error.variables or error.of not in ("key", "header", "mcp tool"):
         return error.one_line()
     first = error.variables[0]
-    hint = (f"a local server that checks no key takes any value, e.g. export {first}=local" if error.local else
-            "the key is read from the environment at send time and never printed; to try without one: "
-            f"`toolchoice mock -p {error.provider or 'ID'}`, then this command with `--base-url URL` and "
-            f"`{first}=unused` (docs/mock.md)")
+    if error.of != "key":  # a variable a header or an mcp tool names
+        hint = f"export it, or remove it from {'the mcp tool' if error.of == 'mcp tool' else 'providers.<id>.headers'}"
+    elif error.local:
+        hint = f"a local server that checks no key takes any value, e.g. export {first}=local"
+    else:
+        hint = ("the key is read from the environment at send time and never printed; to try without one: "
+                f"`toolchoice mock -p {error.provider or 'ID'}`, then this command with `--base-url URL` and "
+                f"`{first}=unused` (docs/mock.md)")
     return ToolchoiceError(error.message, path=error.path, line=error.line, column=error.column, hint=hint).one_line()
 
 

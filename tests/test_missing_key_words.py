@@ -6,6 +6,7 @@ piece of advice is followed, on a real server on 127.0.0.1, and the send obeys."
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -100,3 +101,30 @@ def test_the_command_line_keeps_its_own_words_byte_for_byte(args: list[str], lin
     # the lines the command printed before the library's words changed (main at 12ff10e)
     done = run_cli(["send", WEATHER, *args], env={"PATH": os.environ.get("PATH", "")})
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"toolchoice: error: {line}\n")
+
+
+def test_a_variable_a_header_or_an_mcp_tool_names_in_each_callers_words(monkeypatch: pytest.MonkeyPatch,
+                                                                        tmp_path: Path) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789abcdef")
+    monkeypatch.delenv("TEAM_TOKEN", raising=False)
+    monkeypatch.delenv("DEEPWIKI_TOKEN", raising=False)
+    allowed = RenderOptions(allow_env=("TEAM_TOKEN", "DEEPWIKI_TOKEN"))
+    data = {**SCENARIO, "providers": {"openai": {"headers": {"X-Team": "$TEAM_TOKEN"}}}}
+    scenario = load_scenario_dict(data)
+    header = missing(lambda: jobs.send(scenario, jobs.translations(scenario, "openai", allowed)[0]))
+    assert (header.of, header.variables) == ("header", ("TEAM_TOKEN",))
+    assert str(header) == ("openai: a header needs TEAM_TOKEN, which is not set in the environment (set it in the "
+                           "environment, or remove it from providers.openai.headers)")
+    mcp = {"type": "mcp", "server_label": "deepwiki", "server_url": "https://mcp.deepwiki.com/mcp",
+           "require_approval": "never", "authorization": "$DEEPWIKI_TOKEN"}
+    with_mcp = load_scenario_dict({**SCENARIO, "tools": [*SCENARIO["tools"], mcp]})
+    tool = missing(lambda: jobs.send(with_mcp, jobs.translations(with_mcp, "openai-responses", allowed)[0]))
+    assert (tool.of, tool.variables) == ("mcp tool", ("DEEPWIKI_TOKEN",)) and "export" not in str(tool)
+    # the command line's words, as it printed them before (main at 12ff10e)
+    path = tmp_path / "header.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    done = run_cli(["send", str(path), "-p", "openai", "--allow-env", "TEAM_TOKEN"],
+                   env={"PATH": os.environ.get("PATH", ""), "OPENAI_API_KEY": "sk-test-0123456789abcdef"})
+    assert (done.returncode, done.stderr) == (2, "toolchoice: error: openai: a header needs TEAM_TOKEN, which is not "
+                                                 "set in the environment (export it, or remove it from "
+                                                 "providers.<id>.headers)\n")

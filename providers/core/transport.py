@@ -275,15 +275,16 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
         if len(missing) > before and not any(n in request.key_env for n in missing):
             names = tuple(dict.fromkeys(missing[before:]))
             error = MissingKey(f"{who}an mcp tool's server_url, headers or authorization need {', '.join(names)}, "
-                               "which is not set in the environment", hint="export it, or remove it from the mcp tool")
+                               "which is not set in the environment",
+                               hint="set it in the environment, or remove it from the mcp tool")
             raise _missing(error, provider, "mcp tool", names, _loopback(request.url))
     if any(n in request.key_env for n in missing):
         raise no_key(provider, request.key_env, _loopback(request.url))
     if missing:
         names = tuple(dict.fromkeys(missing))
-        raise _missing(MissingKey(f"{who}a header needs {', '.join(names)}, which is not set in the environment",
-                                  hint="export it, or remove it from providers.<id>.headers"),
-                       provider, "header", names, _loopback(request.url))
+        error = MissingKey(f"{who}a header needs {', '.join(names)}, which is not set in the environment",
+                           hint=f"set it in the environment, or remove it from providers.{provider or '<id>'}.headers")
+        raise _missing(error, provider, "header", names, _loopback(request.url))
     lowered = {h.lower() for h in headers}
     if "content-type" not in lowered:
         headers["Content-Type"] = "application/json"
