@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 import typer
 
-from toolchoice.providers.core.model import ToolchoiceError
+from toolchoice.providers.core.model import MissingKey, ToolchoiceError
 
 from toolchoice.providers.core.outcome import (BAD_INPUT, DISOBEYED, DRIFT, EXIT_CODES, FAILED, INTERRUPTED,  # noqa: F401
                                                OK, REFUSED, outcome)
@@ -103,6 +103,24 @@ def _failed_write(exc: Exception) -> str | None:
     return f"cannot write{where}: {exc.strerror or errno.errorcode[exc.errno]} ({hint})"
 
 
+def in_command_words(error: ToolchoiceError) -> str:
+    """``error``'s line as the command line says it. A missing key or variable (``MissingKey``) is drawn from its
+    record: the library's words are a Python caller's (``RenderOptions(base_url=...)``, set it in the environment),
+    these the shell's (``--base-url``, ``export``)."""
+    if not isinstance(error, MissingKey) or not error.variables or error.of not in ("key", "header", "mcp tool"):
+        return error.one_line()
+    first = error.variables[0]
+    if error.of != "key":  # a variable a header or an mcp tool names
+        hint = f"export it, or remove it from {'the mcp tool' if error.of == 'mcp tool' else 'providers.<id>.headers'}"
+    elif error.local:
+        hint = f"a local server that checks no key takes any value, e.g. export {first}=local"
+    else:
+        hint = ("the key is read from the environment at send time and never printed; to try without one: "
+                f"`toolchoice mock -p {error.provider or 'ID'}`, then this command with `--base-url URL` and "
+                f"`{first}=unused` (docs/mock.md)")
+    return ToolchoiceError(error.message, path=error.path, line=error.line, column=error.column, hint=hint).one_line()
+
+
 def handled(fn: F) -> F:
     """Turn ToolchoiceError into one line on stderr and its exit code; anything unexpected into one
     line too (set TOOLCHOICE_DEBUG=1 for the traceback)."""
@@ -112,7 +130,7 @@ def handled(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except ToolchoiceError as exc:
-            error_line(exc.one_line())
+            error_line(in_command_words(exc))
             raise typer.Exit(exc.exit_code) from None
         except (typer.Exit, typer.Abort, SystemExit):
             raise

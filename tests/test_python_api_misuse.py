@@ -106,7 +106,7 @@ def _cases(sc: Any) -> list[tuple[str, Callable[[], Any], str]]:
         ("send(save=5)", lambda: jobs.send(sc, tr, save=5, settings=SETTINGS), "save: give a folder"),
         ("compare_send(None)", lambda: jobs.compare_send(sc, None), "translations: give a list"),
         ("compare_send([None])", lambda: jobs.compare_send(sc, [None]), "translations[0]: give a Translation"),
-        ("compare_send([])", lambda: jobs.compare_send(sc, []), "no translation to send"),
+        ("compare_send([])", lambda: jobs.compare_send(sc, []), "translations: an empty list names no translation"),
         ("run(providers=5)", lambda: jobs.run(sc, 5), "providers: give provider ids"),
         ("run(options=dict)", lambda: jobs.run(sc, ["openai"], {"max_steps": 2}), "options: give a loop.LoopOptions"),
         ("run(LoopOptions(render=None))", lambda: jobs.run(sc, ["openai"], loop.LoopOptions(render=None)),
@@ -149,6 +149,38 @@ def test_one_provider_id_as_a_str_and_a_save_folder_as_a_str(scenario: Any, tmp_
     result = jobs.send(scenario, tr, settings=SETTINGS, save=str(tmp_path / "out"))
     assert result.code == 0 and sorted(p.name for p in (tmp_path / "out").iterdir())
     ran = jobs.run(scenario, "openai", settings=SETTINGS)
+    assert [r.provider for r in ran.runs] == ["openai"] and ran.code == 0
+
+
+def test_an_empty_provider_list_is_refused_by_every_job_and_left_out_is_the_command_lines_default(scenario: Any) -> None:
+    """`jobs.render(scenario, [])` rendered for every provider while `jobs.run(scenario, [])` raised: an empty list,
+    most likely a filter that kept nothing, is one ToolchoiceError naming the argument from every job that takes a
+    list; left out (None), a job takes the scenario's providers, else every one, as the command line without -p."""
+    [tr] = jobs.translations(scenario, "openai")
+    for label, call, name in (("render", lambda: jobs.render(scenario, []), "providers"),
+                              ("translations", lambda: jobs.translations(scenario, ()), "providers"),
+                              ("render(set())", lambda: jobs.render(scenario, set()), "providers"),
+                              ("run", lambda: jobs.run(scenario, [], settings=SETTINGS), "providers"),
+                              ("compare_send", lambda: jobs.compare_send(scenario, [], settings=SETTINGS),
+                               "translations")):
+        with pytest.raises(ToolchoiceError) as caught:
+            call()
+        assert str(caught.value).startswith(f"{name}: an empty list names no "), (label, str(caught.value))
+        assert not isinstance(caught.value, WrongArgument), label  # the right type, a value that names nothing
+    with pytest.raises(WrongArgument, match=r"^provider: give a provider id \(str\), not list"):
+        jobs.probe([], settings=SETTINGS)  # type: ignore[arg-type]  # probe asks one provider: a list is no id
+    assert jobs.send(scenario, tr, settings=SETTINGS).code == 0  # one translation: no list to leave empty
+    # left out: what the command line picks without -p (its JSON lists the providers it rendered)
+    from cli import run_cli
+
+    weather = str(Path(__file__).resolve().parents[1] / "configs" / "weather.yaml")
+    for path, loaded in ((weather, load_scenario(weather)), (None, scenario)):
+        args = ["render", path or "-", "-f", "json"]
+        shown = run_cli(args, input=SCENARIO if path is None else None)
+        data = json.loads(shown.stdout)
+        listed = [t["provider"] for t in (data if isinstance(data, list) else data["translations"])]
+        assert [t.provider for t in jobs.render(loaded)] == listed, path
+    ran = jobs.run(load_scenario_dict({**_as_dict(), "providers": {"openai": {}}}), settings=SETTINGS)
     assert [r.provider for r in ran.runs] == ["openai"] and ran.code == 0
 
 

@@ -105,3 +105,27 @@ def test_the_command_lines_timeout_nan_keeps_its_own_words() -> None:
                     "--base-url", "http://127.0.0.1:9/v1", "--timeout", "nan"], env={"OPENAI_API_KEY": "unused"})
     assert done.returncode == 2 and done.stderr == ("toolchoice: error: --timeout nan: give a number of seconds greater "
                                                     "than 0 and at most 3600 (for example --timeout 60)\n")
+
+
+def test_a_send_settings_transport_is_typed_by_httpxs_method_without_importing_httpx() -> None:
+    """`SendSettings.transport` was `Any`: an IDE offered nothing and a type checker took a sync transport or a URL.
+    It is `runner.AsyncTransport`, a Protocol of the one method httpx's client calls on it (what
+    call_args.send_settings checks at run time); the hints resolve without httpx (runner imports it for type
+    checkers alone), and httpx's own async transports have that method as httpx declares it, its sync one has not."""
+    import inspect
+
+    import httpx
+
+    assert typing.get_type_hints(runner.SendSettings)["transport"] == runner.AsyncTransport | None
+    ours = inspect.signature(runner.AsyncTransport.handle_async_request)
+    assert inspect.iscoroutinefunction(runner.AsyncTransport.handle_async_request)
+    for kind in (httpx.AsyncBaseTransport, httpx.MockTransport, httpx.AsyncHTTPTransport):
+        theirs = inspect.signature(kind.handle_async_request)
+        assert inspect.iscoroutinefunction(kind.handle_async_request) and list(theirs.parameters) == list(ours.parameters)
+    assert not hasattr(httpx.HTTPTransport, "handle_async_request")
+    with pytest.raises(WrongArgument, match="^settings.transport: give an httpx async transport"):
+        jobs.probe("openai", settings=SendSettings(transport=httpx.HTTPTransport()))  # type: ignore[arg-type]
+    child = ("import sys, typing; from toolchoice.providers.core import runner; "
+             "print(typing.get_type_hints(runner.SendSettings)['transport'], 'httpx' in sys.modules)")
+    loaded = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=True, timeout=60)
+    assert loaded.stdout.strip() == "toolchoice.providers.core.runner.AsyncTransport | None False"

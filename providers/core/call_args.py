@@ -31,7 +31,9 @@ def scenario_arg(value: Any, name: str = "scenario") -> Scenario:
 
 
 def provider_ids(value: Any, name: str = "providers") -> list[str] | None:
-    """Provider ids as a list (one ``str`` is a list of one); None stays None (the job's default)."""
+    """Provider ids as a list (one ``str`` is a list of one); None stays None (the job's default: the scenario's
+    providers, else every one, as the command line without -p). An empty list is refused: left empty by mistake (a
+    filter that kept nothing), it would otherwise run every provider, or none."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -39,6 +41,8 @@ def provider_ids(value: Any, name: str = "providers") -> list[str] | None:
     if isinstance(value, (bytes, dict)) or not isinstance(value, (list, tuple, Sequence, set, frozenset)):
         raise wrong(name, "provider ids (a list of str, or one str)", value, 'e.g. ["openai", "anthropic"]')
     ids = list(value)
+    if not ids:
+        raise empty(name, "provider")
     for index, item in enumerate(ids):
         if not isinstance(item, str):
             raise wrong(f"{name}[{index}]", "a provider id (str)", item)
@@ -82,7 +86,17 @@ def translation_arg(value: Any, name: str = "translation") -> Translation:
 def translation_list(value: Any, name: str = "translations") -> list[Translation]:
     if isinstance(value, (str, bytes, dict, Translation)) or not isinstance(value, (list, tuple, Sequence)):
         raise wrong(name, "a list of Translation", value, "jobs.translations(scenario, providers)")
+    if not value:
+        raise empty(name, "translation")
     return [translation_arg(t, f"{name}[{i}]") for i, t in enumerate(value)]
+
+
+def empty(name: str, item: str) -> ToolchoiceError:
+    """An empty list where a job takes one or more: one error naming the argument (never a job run on no provider, nor
+    on every one)."""
+    hint = ("leave it out (None) for the scenario's providers, else every one"
+            if item == "provider" else "pass jobs.translations(scenario, providers), one for each provider")
+    return ToolchoiceError(f"{name}: an empty list names no {item}; give one or more", hint=hint)
 
 
 def send_settings(value: Any, kind: type, name: str = "settings") -> Any:

@@ -86,22 +86,27 @@ def check_repeat(repeat: Any, most: int = REPEAT_MAX) -> int:
 
 # ---- render ---------------------------------------------------------------------------------------
 
+def _chosen(scenario: Scenario, ids: list[str] | None) -> list[str]:
+    """The providers a job runs on (``call_args.provider_ids``: never empty), each once as the command line's
+    -p openai,openai (cli/inputs.py); None: the scenario's, else every one, as -p left out."""
+    return list(dict.fromkeys(check_provider(p) for p in ids)) if ids is not None else (
+        list(scenario.providers) or list(PROVIDER_IDS))
+
+
 @says_no_key
 def translations(scenario: Scenario, providers: Sequence[str] | None = None,
                  options: RenderOptions = RenderOptions(), *, models: Mapping[str, str | None] | None = None,
                  capabilities: Mapping[str, Capability] | None = None) -> list[Translation]:
-    """The scenario's exact request and ledger for each provider (default: the scenario's providers,
-    else every one), as they are sent: ``send`` and ``compare_send`` take these. ``models`` gives a
-    provider its model (else ``options.model``); ``capabilities`` may be a probe overlay
+    """The scenario's exact request and ledger for each provider (one id or a list; left out, the scenario's
+    providers, else every one; an empty list is refused), as they are sent: ``send`` and ``compare_send`` take
+    these. ``models`` gives a provider its model (else ``options.model``); ``capabilities`` may be a probe overlay
     (``overlay.load_overlay``)."""
     from . import call_args
 
     scenario, options = call_args.scenario_arg(scenario), call_args.render_options(options)
     providers, models = call_args.provider_ids(providers), call_args.models_arg(models)
     capabilities = call_args.capabilities_arg(capabilities)
-    # a provider named twice is translated once, as the command line's -p openai,openai is (cli/inputs.py)
-    ids = (list(dict.fromkeys(check_provider(p) for p in providers)) if providers
-           else (list(scenario.providers) or list(PROVIDER_IDS)))
+    ids = _chosen(scenario, providers)
     models = models or {}
     caps = dict(capabilities) if capabilities is not None else None
     per_provider = {pid: options._replace(model=models.get(pid, options.model)) for pid in ids}
@@ -316,8 +321,6 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
     settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
     check_repeat(repeat)
     outcomes.check_rate(min_obeyed)
-    if not translations:
-        raise ToolchoiceError("no translation to send", hint="pass jobs.translations(scenario, providers)")
     seen: set[str] = set()
     for t in translations:  # one job per provider: its samples, tally and --save folder are the provider's
         if t.provider in seen:
@@ -514,13 +517,13 @@ class RunResult(_Result):
 
 @says_no_key
 @_frees_its_folders
-def run(scenario: Scenario, providers: Sequence[str], options: LoopOptions | None = None, *, repeat: int = 1,
-        settings: SendSettings | None = None, save: str | os.PathLike[str] | None = None,
+def run(scenario: Scenario, providers: Sequence[str] | None = None, options: LoopOptions | None = None, *,
+        repeat: int = 1, settings: SendSettings | None = None, save: str | os.PathLike[str] | None = None,
         replay: Replay | None = None,
         trace_out: str | os.PathLike[str] | None = None, spool_json: bool = True, processes: int = 1) -> RunResult:
-    """Run the scenario's agent loop ``repeat`` times per provider (``options``: ``loop.LoopOptions``;
-    ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport instead of the
-    network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``
+    """Run the scenario's agent loop ``repeat`` times per provider (``providers`` as ``translations`` takes them;
+    ``options``: ``loop.LoopOptions``; ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport
+    instead of the network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``
     before any request; a loop that ended in an error (an error reply, a transcript it could not read)
     makes the outcome FAILED, whatever its earlier steps. ``trace_out``: the loops as OTLP/JSON, one span per step (``trace_export``), written
     even when Ctrl-C cut them short. Several loops are reduced as they end (``result.reduced``: per
@@ -536,9 +539,7 @@ def run(scenario: Scenario, providers: Sequence[str], options: LoopOptions | Non
     scenario, settings = call_args.scenario_arg(scenario), call_args.send_settings(settings, runner.SendSettings)
     save, trace_out = call_args.folder(save), call_args.folder(trace_out, "trace_out")
     check_repeat(repeat)
-    providers = list(dict.fromkeys(call_args.provider_ids(providers) or []))  # a provider named twice runs once, as on the command line
-    if not providers:
-        raise ToolchoiceError("no provider to run the loop on", hint="name one or more, as -p ID does")
+    providers = _chosen(scenario, call_args.provider_ids(providers))
     options = call_args.loop_options(options, loop.LoopOptions)
     from .loop_replay import Replay
 

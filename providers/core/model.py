@@ -52,7 +52,13 @@ class ToolchoiceError(Exception):
 
 
 class MissingKey(ToolchoiceError):
-    """A key (or a variable a header names) that sending needs is not set."""
+    """A key (or a variable a header names) that sending needs is not set. The record beside the words (set where it
+    is raised, ``transport.prepare``): ``provider``; ``of`` what: "key", "header" or "mcp tool"; ``variables``: a key's,
+    any one of which will do, else the ones the header or mcp tool needs; ``local``: the request goes to a server on
+    this machine (which checks no key). The command line draws its own words from it (cli/exits.py)."""
+
+    provider, of, local = "", "key", False
+    variables: tuple[str, ...] = ()
 
 
 class BadReply(ToolchoiceError):
@@ -129,10 +135,8 @@ ReasoningFamily = str  # the API that wrote a reasoning item: a provider module'
 class ReasoningItem(NamedTuple):
     """Reasoning state an assistant turn carried, in neutral terms, kept exactly as the API returned it.
 
-    ``family`` says which API wrote it (the ``REASONING_FAMILY`` of the provider module that reads and
-    writes it, whose docstrings say what each field holds there): its signature or encrypted content
-    is valid only there.
-    """
+    ``family`` says which API wrote it (the ``REASONING_FAMILY`` of the provider module that reads and writes it, whose
+    docstrings say what each field holds there): its signature or encrypted content is valid only there."""
 
     family: ReasoningFamily
     text: str | None = None

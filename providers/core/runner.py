@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Protocol
 
 from .model import ProviderError, Reply, Scenario, ToolchoiceError, Translation
+
+if TYPE_CHECKING:  # for type checkers and IDEs: at run time this module imports no httpx (a dry run sends nothing)
+    import httpx
 
 
 class _FromRaw:
@@ -129,6 +132,15 @@ class Job:
         return sorted((s for s in self.cuts if s.status is not None), key=lambda s: s.index)
 
 
+class AsyncTransport(Protocol):
+    """What ``SendSettings.transport`` takes: an httpx async transport (``httpx.MockTransport``,
+    ``httpx.AsyncHTTPTransport``, any ``httpx.AsyncBaseTransport``), told by the one method httpx's client calls, as
+    ``call_args.send_settings`` checks it. A Protocol, not httpx's class: this module imports no httpx, and
+    ``typing.get_type_hints(SendSettings)`` resolves without it."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response: ...
+
+
 @dataclass(frozen=True)
 class SendSettings:
     """How to send: the read timeout (seconds), retries per request, requests in flight, whether the
@@ -139,7 +151,7 @@ class SendSettings:
     concurrency: int = 4  # requests in flight per job (provider)
     max_in_flight: int | None = None  # requests in flight across all jobs (None: no bound beyond per job)
     keep: bool = True  # append each sample to its job (False: only ``on_sample`` sees it)
-    transport: Any = None  # an httpx.AsyncBaseTransport; None: real sockets
+    transport: AsyncTransport | None = None  # e.g. httpx.MockTransport; None: real sockets
     sleep: Callable[[float], Awaitable[None]] | None = None
 
 

@@ -23,7 +23,7 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 from .model import MissingKey, Request, ToolchoiceError, wire_json
 from .version import __version__
@@ -273,19 +273,18 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
         body = _resolved_body(body, request.body_env, lambda text: _PLACEHOLDER.sub(
             lambda m: resolve(m, in_header=True), text))
         if len(missing) > before and not any(n in request.key_env for n in missing):
-            raise MissingKey(f"{who}an mcp tool's server_url, headers or authorization need {', '.join(dict.fromkeys(missing[before:]))}, which "
-                             "is not set in the environment", hint="export it, or remove it from the mcp tool")
+            names = tuple(dict.fromkeys(missing[before:]))
+            error = MissingKey(f"{who}an mcp tool's server_url, headers or authorization need {', '.join(names)}, "
+                               "which is not set in the environment",
+                               hint="set it in the environment, or remove it from the mcp tool")
+            raise _missing(error, provider, "mcp tool", names, _loopback(request.url))
     if any(n in request.key_env for n in missing):
-        local = _loopback(request.url)
-        raise MissingKey(f"{who}no API key: set {' or '.join(request.key_env)}",
-                         hint=f"a local server that checks no key takes any value, e.g. export "
-                              f"{request.key_env[0]}=local" if local else
-                              "the key is read from the environment at send time and never printed; to try without "
-                              f"one: `toolchoice mock -p {provider or 'ID'}`, then this command with `--base-url URL` and "
-                              f"`{request.key_env[0]}=unused` (docs/mock.md)")
+        raise no_key(provider, request.key_env, _loopback(request.url))
     if missing:
-        raise MissingKey(f"{who}a header needs {', '.join(dict.fromkeys(missing))}, which is not set "
-                              "in the environment", hint="export it, or remove it from providers.<id>.headers")
+        names = tuple(dict.fromkeys(missing))
+        error = MissingKey(f"{who}a header needs {', '.join(names)}, which is not set in the environment",
+                           hint=f"set it in the environment, or remove it from providers.{provider or '<id>'}.headers")
+        raise _missing(error, provider, "header", names, _loopback(request.url))
     lowered = {h.lower() for h in headers}
     if "content-type" not in lowered:
         headers["Content-Type"] = "application/json"
@@ -295,6 +294,26 @@ def prepare(request: Request, provider: str = "", environ: Mapping[str, str] | N
     # that escape again, the same JSON value
     return Prepared(request.method, url, request.url, headers, wire_json(body).encode("utf-8", "backslashreplace"),
                     secrets)
+
+
+def no_key(provider: str, variables: Sequence[str], local: bool) -> MissingKey:
+    """The missing key as a Python caller reads it: the variables to set, and, for a provider's own API, how to try
+    without a key (a server on 127.0.0.1 that checks none, whose base URL the request then takes). The record
+    (``MissingKey``'s fields) is what the command line draws its own words from (cli/exits.py)."""
+    first, pid = variables[0], provider or "ID"
+    hint = (f'a local server that checks no key takes any value, e.g. os.environ["{first}"] = "local"' if local else
+            "the key is read from the environment at send time and never printed; to try without one, send to a "
+            f'server on 127.0.0.1 that checks none (running_mock("{pid}"), docs/python.md): its base URL as '
+            f"RenderOptions(base_url=...) or the scenario's providers.{pid}.base_url, and {first} set to any value")
+    error = MissingKey(f"{provider + ': ' if provider else ''}no API key: set {' or '.join(variables)}", hint=hint)
+    return _missing(error, provider, "key", tuple(variables), local)
+
+
+def _missing(error: MissingKey, provider: str, of: str, variables: tuple[str, ...], local: bool) -> MissingKey:
+    """``error`` with its record: what is missing (``of``: "key", "header" or "mcp tool"), for whom, and whether the
+    request goes to this machine."""
+    error.provider, error.of, error.variables, error.local = provider, of, variables, local
+    return error
 
 
 def _resolved_body(body: dict[str, Any], paths: tuple[tuple[Any, ...], ...], resolve: Callable[[str], str]
