@@ -419,3 +419,19 @@ def test_mutated_requests_get_an_answer_or_the_providers_400(provider: str) -> N
             reply = read_reply(provider, exchange.status, json.loads(exchange.body or b"null"))
             assert (reply.error is None) == (exchange.status == 200), reply
     assert statuses == {200, 400}
+
+
+def test_the_saved_files_are_whole_when_the_client_has_its_answer(tmp_path: Path) -> None:
+    """--save / save_dir: the mock wrote a request's files after answering it, so a client (a test, a library user)
+    listing the folder once it had the answer could find them missing or still under their .partial names."""
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}],
+            "tool_choice": "required"}
+    with running_mock("openai", save_dir=tmp_path / "saved") as mock, httpx.Client() as client:
+        for n in range(1, 31):
+            answer = client.post(f"{mock.base_url}/chat/completions", json=body,
+                                 headers={"authorization": "Bearer sk-unused"})
+            assert answer.status_code == 200
+            names = sorted(p.name for p in (tmp_path / "saved").iterdir() if p.name.startswith(f"sample-{n:03d}"))
+            assert names == [f"sample-{n:03d}.reply.json", f"sample-{n:03d}.request.json",
+                             f"sample-{n:03d}.response.json"], (n, names)

@@ -448,15 +448,14 @@ class MockHandler:
 
             record = redacted(record, keys)
         self.emit(record)  # the line is out when the client reads the answer
-        keep = await write_exchange(writer, exchange, request)
-        if self.save_dir is not None:
-            from .saving import save_exchange
+        if self.save_dir is not None:  # and so are the saved files: a client reading the folder once answered finds
+            from .saving import save_exchange  # them whole (they were written after the answer, racing it)
 
             save_exchange(self.save_dir, record["n"], request, exchange.status,
                           exchange.body if exchange.chunks is None else b"".join(exchange.chunks),
                           self.service.framing if exchange.chunks is not None else None, record,
                           {**keys, **exchange.secrets}, getattr(self.service.module, "MOCK_SECRETS", ()))
-        return None, keep
+        return None, await write_exchange(writer, exchange, request)
 
 
 def base_url(module: Any, host: str, port: int) -> str:
