@@ -44,6 +44,31 @@ SENT = b"".join(b"data: " + json.dumps(c).encode() + b"\n\n" for c in CHUNKS)
 HELD = (Script([Piece(SENT)], stall=60),)  # CHUNKS, then the stream held open
 
 
+def _cpu_ticks(pid: int) -> tuple[int, ...]:
+    """The CPU ticks of ``pid`` and each process it forked (Linux /proc; empty elsewhere), one number each."""
+    pids = [pid]
+    try:
+        pids += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        return tuple(sum(map(int, Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[11:13]))
+                     for p in pids)
+    except (OSError, ValueError):
+        return ()
+
+
+def _wait_idle(pid: int, most: float = 20.0) -> None:
+    """Until the command's processes spend no CPU for 0.3 s (waiting on the held stream), ``most`` seconds at most;
+    0.5 s where /proc cannot say."""
+    if not Path(f"/proc/{pid}/stat").exists():
+        time.sleep(0.5)
+        return
+    deadline, quiet, last = time.monotonic() + most, 0, None
+    while quiet < 6 and time.monotonic() < deadline:
+        time.sleep(0.05)
+        now = _cpu_ticks(pid)
+        quiet = quiet + 1 if now == last else 0
+        last = now
+
+
 def interrupted(tmp_path: Path, command: str, *args: str, scripts: tuple[Script, ...] = HELD, bodies: int = 1,
                 columns: int = 100, scenario: str = CITY_WEATHER_SCENARIO,
                 seen: list[int] | None = None) -> subprocess.CompletedProcess[str]:
@@ -61,7 +86,9 @@ def interrupted(tmp_path: Path, command: str, *args: str, scripts: tuple[Script,
         deadline = time.monotonic() + 60
         while len(server.bodies) < bodies and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
-        time.sleep(0.5)  # the chunks are written at once; the server then writes nothing for 60 s
+        # the chunks are written at once and the server then writes nothing for 60 s: interrupt once the command
+        # (and its shards) have read them, i.e. sit idle; a fixed 0.5 s was too short on a loaded machine
+        _wait_idle(proc.pid)
         assert proc.poll() is None, "the command ended before it could be interrupted"
         if seen is not None:
             seen.extend(int(p) for p in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split())
