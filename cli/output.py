@@ -608,6 +608,7 @@ def _json_printed(console: Any, text: str, style: str) -> None:
 
     from .call_lines import json_lines
 
+    text = visible(text)  # measured as shown: a ZWJ or bidi control is drawn as \u200d, six cells, not none
     lines = json_lines(text, console.width)
     console.print(Text("\n".join(lines) if lines is not None else text, style=style))
 
