@@ -28,13 +28,15 @@ def cell_len(text: str) -> int:
     return cells(text)
 
 
-def _breaks(text: str, keys: bool = False) -> list[tuple[int, float]]:
+def _breaks(text: str, keys: bool = False, closers: bool = False) -> list[tuple[int, float]]:
     """Where ``text`` (JSON, compact or spaced) may break, outside its strings: (the index after the break and the
     spaces after it, its depth). After a comma at depth 1 an argument ends; a nested value's opening bracket and
     its commas are one depth further. The arguments' own first bracket never breaks: it goes with the first
     argument (`get_weather(` over `{"city":"example"})`). ``keys``: after a scalar's key's colon too, deeper
     than its member's commas (a member wider than the column breaks there before its value is shortened:
-    `"disable_parallel_tool_use":` over `true}`; an object or array value breaks after its bracket, as before)."""
+    `"disable_parallel_tool_use":` over `true}`; an object or array value breaks after its bracket, as before).
+    ``closers``: between two closing brackets too, the last place a part breaks (a value nested 90 deep ends in
+    90 of them: `1}}}…` lost the rest where they can go on the next lines)."""
     out: list[tuple[int, float]] = []
     depth = 0
     in_string = escaped = False
@@ -55,6 +57,8 @@ def _breaks(text: str, keys: bool = False) -> list[tuple[int, float]]:
                 out.append((i + 1, depth))
         elif ch in "]}":
             depth -= 1
+            if closers and text[i + 1:i + 2] in ("]", "}"):
+                out.append((i + 1, CLOSER_DEPTH))
         elif ch == ",":
             out.append((i + 1, depth))
         elif ch == ":" and keys and not _opens(text, i + 1):  # a scalar's key
@@ -66,6 +70,9 @@ def _breaks(text: str, keys: bool = False) -> list[tuple[int, float]]:
         if at < len(text):
             spaced.append((at, depth))
     return spaced
+
+
+CLOSER_DEPTH = 1_000_000.0  # deeper than any nesting json_depth lets through: a run of closers breaks last
 
 
 def _opens(text: str, at: int) -> bool:
@@ -102,12 +109,12 @@ def _split(text: str, breaks: list[tuple[int, float]], width: int | None) -> lis
     return out
 
 
-def _pieces(arguments: str, width: int | None = None, keys: bool = False) -> list[str]:
+def _pieces(arguments: str, width: int | None = None, keys: bool = False, closers: bool = False) -> list[str]:
     """``arguments`` (JSON text) in pieces that are joined the text again: each argument with its comma and the
     spaces after it, an argument wider than ``width`` in its own pieces (its value's elements or keys, after
     its opening bracket and each comma; ``keys``: first after its key's colon); ``width`` None: the arguments
     alone."""
-    return _split(arguments, _breaks(arguments, keys), width)
+    return _split(arguments, _breaks(arguments, keys, closers), width)
 
 
 def call_pieces(line: str, width: int | None = None) -> list[str] | None:
@@ -155,7 +162,7 @@ def json_lines(line: str, width: int, first: int | None = None) -> list[str] | N
     room = width if first is None else max(1, min(first, width))
     if width < 2 or cell_len(line) <= room or not line.startswith(("{", "[")):
         return None
-    return _packed(_pieces(line, width, keys=True), width, room)
+    return _packed(_pieces(line, width, keys=True, closers=True), width, room)
 
 
 def _packed(pieces: list[str], width: int, room: int) -> list[str]:
