@@ -1,0 +1,137 @@
+"""Adversarial round on session 13's new surfaces (trial13f): the wire column's JSON breaking (call_lines.json_lines)
+in the dry runs, limits in seconds taking a decimal (and every limit's largest value), `providers -p`, the Python
+API's door checks. Each test failed before its fix; the commands run in-process (tests/cli.py), the files read are
+real files."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from cli import run_cli
+
+KEY = "sk-adversarial13-0123456789abcdef"
+HUGE = "999999999999999999"  # the largest value a TOOLCHOICE_LIMIT_<NAME> takes (18 digits: meant, no bound)
+
+
+def environment(columns: int, **more: str) -> dict[str, str]:
+    return {"OPENAI_API_KEY": KEY, "COLUMNS": str(columns), "NO_COLOR": "1", "TERM": "dumb", **more}
+
+
+def scenario_with_wire(tmp_path, tool_choice: object) -> str:
+    """A scenario whose openai body's tool_choice is ``tool_choice`` as written (``extra``: merged last)."""
+    document = {"tools": [{"name": "get_weather", "description": "d",
+                           "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}],
+                "tool_choice": {"tool": "get_weather"}, "messages": [{"role": "user", "content": "hi"}],
+                "providers": {"openai": {"extra": {"tool_choice": tool_choice}}}}
+    (tmp_path / "s.yaml").write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    return "s.yaml"
+
+
+def wire_lines(stdout: str) -> list[str]:
+    """render's wire form on lines of its own: the lines after '→  on the wire', up to the request's POST."""
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == "→  on the wire") + 1
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("POST"))
+    return lines[start:end]
+
+
+# A tool_choice string holding zero-width joiners (an emoji family, a name copied from a web page): the console
+# writes each out as \u200d (redaction.visible: a terminal must not join or hide it), six cells where rich counts
+# none. render's wire line was laid out before that, so rich folded it again inside the string:
+# `"👩\u200d👩\u200d👧\u200d👦👩\u200d👩\u2` over `00d👧\u200d…`, four lines where one shortened line was meant.
+@pytest.mark.parametrize("columns", [40, 60, 80])
+def test_render_s_wire_line_is_measured_as_shown(tmp_path, columns):
+    from rich.cells import cell_len
+
+    name = scenario_with_wire(tmp_path, {"name": "👩\u200d👩\u200d👧\u200d👦" * 30})
+    done = run_cli(["render", name, "-p", "openai"], env=environment(columns), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    wire = wire_lines(done.stdout)
+    assert wire == ['{"name":', wire[1]] and wire[1].endswith("…"), wire  # the key, then the string shortened
+    assert wire[1].startswith('"👩\\u200d👩\\u200d') and cell_len(wire[1]) <= columns, wire
+    assert "\u200d" not in done.stdout  # written out, never raw
+
+
+# A tool_choice nested 90 deep (a gateway's extra: field, a dialect's object): its value ends in 90 closing
+# brackets, one piece with the scalar before them, so the wire column shortened it: `1}}}}…}…` at 40 columns, the
+# closing brackets past the line lost in every layout (render's wire line, compare's column, run's step table).
+@pytest.mark.parametrize("wire", [json.loads('{"a":' * 90 + "1" + "}" * 90), json.loads("[" * 90 + "]" * 90)])
+@pytest.mark.parametrize("columns", [40, 60])
+def test_a_deeply_nested_wire_form_is_drawn_whole(tmp_path, wire, columns):
+    name = scenario_with_wire(tmp_path, wire)
+    text = json.dumps(wire, separators=(",", ":"))
+    done = run_cli(["render", name, "-p", "openai"], env=environment(columns), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = wire_lines(done.stdout)
+    assert "".join(lines) == text and all(len(line) <= columns for line in lines), lines
+    compared = run_cli(["compare", name, "-p", "openai", "-f", "pretty"], env=environment(columns), cwd=tmp_path)
+    cells = [line.split("│")[2].strip() for line in compared.stdout.splitlines() if line.count("│") >= 3]
+    assert "".join(cell for cell in cells if cell and set(cell) <= set(text)) == text, compared.stdout
+
+
+def test_json_lines_break_a_run_of_closers_only_where_it_must():
+    """The common wire forms are laid out as before: the breaks between closers come last."""
+    from toolchoice.cli.call_lines import json_least, json_lines
+
+    named = '{"type":"function","function":{"name":"get_weather"}}'
+    assert json_lines(named, 40) == ['{"type":"function",', '"function":{"name":"get_weather"}}']
+    assert json_least(named) == len('"get_weather"}}')  # the column's least width: unchanged
+    # where a value and its closers were shortened together (`"get_weather"…`), the closers go on
+    assert json_lines(named, 14) == ['{"type":', '"function",', '"function":{', '"name":', '"get_weather"}', '}']
+    assert json_lines('{"a":"' + "x" * 50 + '"}', 20) == ['{"a":', '"' + "x" * 18 + "…"]  # a scalar: as before
+    assert json_lines("[" * 6 + "1" + "]" * 6, 4) == ["[[[[", "[[1]", "]]]]", "]"]  # was `1]]…`: two lost
+
+
+# The largest value a limit takes (18 digits, what a user writes for "no bound") made every read of a whole stream
+# ask for that many bytes at once: `stream.read(cap + 1)` is a buffer of the requested size first, so
+# `parse -`, a scenario on stdin, `trace FILE` and a snapshot check were `internal error: MemoryError` (exit 70).
+def test_a_limit_raised_to_its_largest_reads_stdin_and_files(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from toolchoice.cli.parse_cmd import read_bytes
+    from toolchoice.providers.core import bounded, snapshot, trace_import
+
+    body = tmp_path / "body.json"
+    body.write_bytes(b'{"choices": []}')
+    for name in ("FILE_BYTES", "STREAM_BYTES"):
+        monkeypatch.setenv(f"TOOLCHOICE_LIMIT_{name}", HUGE)
+    with open(body, "rb") as stream:  # a real stdin: a buffered binary stream under a text one
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stream, encoding="utf-8"))
+        assert bounded.read_stdin_text() == '{"choices": []}'
+    with open(body, "rb") as stream:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stream, encoding="utf-8"))
+        assert read_bytes(Path("-"), "", "") == b'{"choices": []}'
+    trace = tmp_path / "trace.json"
+    trace.write_text('{"resourceSpans": []}', encoding="utf-8")
+    assert trace_import.read_spans(trace) == []
+    assert snapshot._snapshot_text(body, "x") == '{"choices": []}'
+
+
+def test_read_at_most_stops_one_past_the_cap(tmp_path):
+    from toolchoice.providers.core.bounded import CHUNK, read_at_most
+
+    data = tmp_path / "data"
+    data.write_bytes(b"x" * (CHUNK + 10))
+    with open(data, "rb") as stream:
+        assert len(read_at_most(stream, CHUNK + 3)) == CHUNK + 4
+    with open(data, "rb") as stream:
+        assert len(read_at_most(stream, CHUNK * 4)) == CHUNK + 10
+    assert read_at_most(io.StringIO("abc"), 1) == "ab" and read_at_most(io.BytesIO(b""), 5) == b""
+
+
+# TOOLCHOICE_LIMIT_PATTERN_SECONDS at its largest (or any value past ~9.2e12 seconds, which the decimal form
+# reaches in 16 characters: 9999999999999.9): the regex package counts its timeout in microseconds in 64 bits and
+# times out at once past that, so every pattern of every tool was "took more than 999999999999999999 seconds" and
+# no call's arguments were checked, where the user had asked for no bound at all.
+@pytest.mark.parametrize("seconds", [HUGE, "9999999999999.9"])
+def test_a_pattern_limit_past_the_regex_package_s_clock_still_matches(monkeypatch, seconds):
+    from toolchoice.providers.core import schema_patterns
+
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_PATTERN_SECONDS", seconds)
+    monkeypatch.setattr(schema_patterns, "_SLOW", set())
+    assert schema_patterns.matches("^[a-z]+$", "paris", whole=True)
+    assert not schema_patterns.matches("^[a-z]+$", "Paris!", whole=True)
