@@ -135,3 +135,83 @@ def test_a_pattern_limit_past_the_regex_package_s_clock_still_matches(monkeypatc
     monkeypatch.setattr(schema_patterns, "_SLOW", set())
     assert schema_patterns.matches("^[a-z]+$", "paris", whole=True)
     assert not schema_patterns.matches("^[a-z]+$", "Paris!", whole=True)
+
+
+# ---- the Python API's doors -------------------------------------------------------------------------------------
+
+def _rate_limited():
+    """An httpx transport answering 429 to every request, and the list of requests it got."""
+    import httpx
+
+    seen: list[object] = []
+
+    def answer(request):
+        seen.append(request)
+        return httpx.Response(429, json={"error": {"message": "slow down", "type": "rate_limit"}})
+
+    return httpx.MockTransport(answer), seen
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    from toolchoice.providers import load_scenario_dict
+    from toolchoice.providers.core import jobs
+
+    scenario = load_scenario_dict({"tools": [{"name": "get_weather", "parameters": {"type": "object"}}],
+                                   "tool_choice": "required", "messages": [{"role": "user", "content": "hi"}]})
+    return scenario, jobs.render(scenario, ["openai"])[0]
+
+
+# SendSettings.sleep is awaited between retries. time.sleep (the first sleep a Python user reaches for) or any
+# function that returns nothing to await made every retried sample an internal error quoting "TypeError: object
+# NoneType can't be used in 'await' expression" -- after blocking the event loop for the wait -- where a wrong
+# argument is refused in the caller's words.
+def test_a_sleep_that_is_not_async_is_refused_in_the_caller_s_words(rendered, monkeypatch):
+    import time
+
+    from toolchoice.providers import SendSettings, WrongArgument
+    from toolchoice.providers.core import jobs
+
+    scenario, translation = rendered
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    transport, seen = _rate_limited()
+    with pytest.raises(WrongArgument, match=r"^settings\.sleep: give an async function"):
+        jobs.send(scenario, translation, settings=SendSettings(sleep=time.sleep, transport=transport, retries=1))
+    assert seen == []  # refused at the door: nothing sent
+    with pytest.raises(WrongArgument, match=r"^settings\.sleep: .*returned NoneType, not something to await"):
+        jobs.send(scenario, translation, settings=SendSettings(sleep=lambda seconds: None, transport=transport,
+                                                               retries=1))
+    assert len(seen) == 1  # the first answer asked for the retry the sleep could not wait for
+
+
+# A number too large for a float (or for Python to write out: over 4,300 digits) passed the type check and then
+# raised OverflowError (math.isfinite) or ValueError (writing it into the refusal), not the ToolchoiceError naming
+# the field.
+def test_numbers_too_large_to_write_out_are_refused_by_their_field(rendered):
+    from toolchoice.providers import LoopOptions, SendSettings, ToolchoiceError
+    from toolchoice.providers.core import jobs
+
+    scenario, translation = rendered
+    cases = [(lambda: jobs.send(scenario, translation, settings=SendSettings(timeout=10**400)), "settings.timeout"),
+             (lambda: jobs.send(scenario, translation, settings=SendSettings(retries=10**5000)), "settings.retries"),
+             (lambda: jobs.send(scenario, translation, repeat=10**5000), "repeat"),
+             (lambda: jobs.run(scenario, ["openai"], LoopOptions(results_timeout=10**400)), "options.results_timeout")]
+    for call, field in cases:
+        with pytest.raises(ToolchoiceError) as raised:
+            call()
+        assert str(raised.value).startswith(f"{field} (a number of about "), raised.value
+        assert len(str(raised.value)) < 200
+
+
+def test_a_transport_without_aclose_is_refused_at_the_door(rendered):
+    from toolchoice.providers import SendSettings, WrongArgument
+    from toolchoice.providers.core import jobs
+
+    scenario, translation = rendered
+
+    class HalfTransport:  # handle_async_request alone: the client's aclose() was an AttributeError after the send
+        async def handle_async_request(self, request):  # pragma: no cover - never reached
+            raise AssertionError
+
+    with pytest.raises(WrongArgument, match=r"^settings\.transport: give an httpx async transport"):
+        jobs.send(scenario, translation, settings=SendSettings(transport=HalfTransport()))
