@@ -13,7 +13,10 @@ ELLIPSIS = "…"
 # The narrowest a calls column gets for its widest argument (`"units":"celsius",`): a longer one is shortened to
 # the column's width with "…" rather than take the room of the other columns.
 PIECE_LEAST = 24
-_CALL = re.compile(r"[\w.$:/-]{1,64}\((?=[\[{])")  # a call's name and bracket, before its JSON arguments
+# a call's name and bracket, before its JSON arguments: a whole word (after a space or at the line's start) of at
+# most 64 characters, the longest the APIs take; a server's name `[b]x\u001b[31m\u200dz({` was read from its last
+# letters, `u200dz(`, and the line broke inside it (a longer one: rich folds the line, nothing cut)
+_CALL = re.compile(r"(?<!\S)[^\s(]{1,64}\((?=[\[{])")
 # The longest line read as a call: a call's arguments are cut to 80 characters before they are drawn (compare
 # --send; run: 40), so only a server's tool name makes a line longer (`f([1,` ten thousand times): rich folds such
 # a line as any text. (A line of JSON, the tool_choice sent, is the scenario's: 100 levels deep at most, its

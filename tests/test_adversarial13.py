@@ -215,3 +215,37 @@ def test_a_transport_without_aclose_is_refused_at_the_door(rendered):
 
     with pytest.raises(WrongArgument, match=r"^settings\.transport: give an httpx async transport"):
         jobs.send(scenario, translation, settings=SendSettings(transport=HalfTransport()))
+
+
+# ---- compare --send's calls cell -------------------------------------------------------------------------------
+
+# A server's tool name that is no valid name (markup, an escape, a joiner: `[b]x` ESC `[31m` ZWJ `z`), drawn as
+# `[b]x[/]\u001b[31m\u200dz`: the calls layout read a call's name from its last letters (`u200dz(`) and broke the
+# line there, `...\u001b[31m\` over `u200dz(`, a name cut in two inside an escape (as a cut stream's
+# `sample N cut: NAME(` line does too).
+@pytest.mark.parametrize("columns", [60, 80])
+def test_a_server_s_odd_tool_name_is_never_broken_inside(tmp_path, columns):
+    from servers import StandIn, Step, fixture
+    from streams import CITY_WEATHER_SCENARIO
+
+    body = fixture("openai", "openai-chat-single-strict")
+    call = body["choices"][0]["message"]["tool_calls"][0]
+    call["function"].update(name="[b]x[/]\x1b[31m\u200dz", arguments='{"city": "Paris", "days": 3, "unit": "c"}')
+    (tmp_path / "s.yaml").write_text(CITY_WEATHER_SCENARIO, encoding="utf-8")
+    with StandIn("openai", default=Step(body=body)) as server:
+        done = run_cli(["compare", "s.yaml", "-p", "openai", "--send", "--retries", "0", "--base-url",
+                        server.base_url("openai")], env=environment(columns, NO_PROXY="127.0.0.1"), cwd=tmp_path)
+    assert "Traceback" not in done.stderr and done.returncode in (0, 4), done.stderr
+    assert all(len(line) <= columns for line in done.stdout.splitlines()), done.stdout
+    assert "[b]x[/]\\u001b[31m\\u200dz(" in done.stdout, done.stdout  # the name whole on its line, as shown
+
+
+def test_a_call_s_name_is_read_as_a_whole_word():
+    from toolchoice.cli.call_lines import call_lines
+
+    odd = 'sample 1 cut: [b]x\\u001b[31m\\u200dz({"city": "Paris", "days": 3})'
+    assert call_lines(odd, 38) == ["sample 1 cut: [b]x\\u001b[31m\\u200dz(", '{"city": "Paris", "days": 3})']
+    assert call_lines(odd, 30) == ["sample 1 cut:", "[b]x\\u001b[31m\\u200dz(", '{"city": "Paris", "days": 3})']
+    assert call_lines("sample 1 cut: " + "n" * 70 + '({"city": "Paris"})', 38) is None  # longer than any API takes
+    assert call_lines('sample 1 cut: get_weather({"city": "Paris", "days": 3})', 30) == [
+        "sample 1 cut: get_weather(", '{"city": "Paris", "days": 3})']
