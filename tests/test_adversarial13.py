@@ -249,3 +249,24 @@ def test_a_call_s_name_is_read_as_a_whole_word():
     assert call_lines("sample 1 cut: " + "n" * 70 + '({"city": "Paris"})', 38) is None  # longer than any API takes
     assert call_lines('sample 1 cut: get_weather({"city": "Paris", "days": 3})', 30) == [
         "sample 1 cut: get_weather(", '{"city": "Paris", "days": 3})']
+
+
+# ---- Bedrock's strict facts ------------------------------------------------------------------------------------
+
+# fact bedrock.strict_models names Claude Opus 4.5 by the fragment claude-opus-4-5, found anywhere in the model id:
+# anthropic.claude-opus-4-50 (or a point release claude-opus-4-5-1) read "AWS names claude-opus-4-5 among the
+# models that take it", a claim no source makes. The model rules end a version so (model_rules._V); so now does this.
+@pytest.mark.parametrize("model, named", [
+    ("anthropic.claude-opus-4-50", False), ("anthropic.claude-opus-4-5-1", False),
+    ("us.anthropic.claude-opus-4-5-20251101-v1:0", True), ("anthropic.claude-opus-4-6-v1", True)])
+def test_bedrock_strict_names_a_model_only_where_its_version_ends(tmp_path, model, named):
+    from pathlib import Path
+
+    scenario = Path(__file__).resolve().parents[1] / "configs" / "strict-schema.yaml"
+    done = run_cli(["render", str(scenario), "-p", "bedrock", "--model", model, "-f", "json"], env=environment(120))
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    (entry,) = [e for e in (document[0] if isinstance(document, list) else document)["ledger"]
+                if e["code"] == "strict.mapped"]
+    assert ("AWS names claude-opus-4-" in entry["message"]) is named, entry["message"]
+    assert (f"whether {model} enforces it is unsettled" in entry["message"]) is not named, entry["message"]
