@@ -270,3 +270,25 @@ def test_bedrock_strict_names_a_model_only_where_its_version_ends(tmp_path, mode
                 if e["code"] == "strict.mapped"]
     assert ("AWS names claude-opus-4-" in entry["message"]) is named, entry["message"]
     assert (f"whether {model} enforces it is unsettled" in entry["message"]) is not named, entry["message"]
+
+
+# ---- providers --model -f markdown -----------------------------------------------------------------------------
+
+# `providers --model ID -f markdown` printed the JSON document (-f json's), where the help offers markdown; with -p
+# it filtered that JSON. Now a markdown table of the same facts, each rule's source under it, the model id (the
+# user's) with its pipes escaped so it cannot add a column.
+def test_providers_model_markdown_is_markdown_of_the_json_s_facts():
+    json_done = run_cli(["providers", "--model", "claude-opus-4-6", "-p", "bedrock,anthropic", "-f", "json"],
+                        env=environment(80))
+    done = run_cli(["providers", "--model", "claude-opus-4-6", "-p", "bedrock,anthropic", "-f", "markdown"],
+                   env=environment(80))
+    assert done.returncode == 0 and not done.stdout.lstrip().startswith(("[", "{")), done.stdout
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| `")]
+    facts = [(entry["provider"], fact) for entry in json.loads(json_done.stdout) for fact in entry["facts"]]
+    assert len(rows) == len(facts) and facts, done.stdout
+    for row, (provider, fact) in zip(rows, facts):
+        value = str(fact["value"]).lower() if isinstance(fact["value"], bool) else str(fact["value"])
+        assert row == f"| `{provider}` | {fact['fact']} | {value} | {fact['rule']} |", row
+        assert f"- **{fact['rule']}**: " in done.stdout
+    odd = run_cli(["providers", "--model", "x|y", "-p", "bedrock", "-f", "markdown"], env=environment(80))
+    assert odd.stdout.splitlines()[0].startswith("model rules for x\\|y "), odd.stdout
