@@ -292,3 +292,55 @@ def test_providers_model_markdown_is_markdown_of_the_json_s_facts():
         assert f"- **{fact['rule']}**: " in done.stdout
     odd = run_cli(["providers", "--model", "x|y", "-p", "bedrock", "-f", "markdown"], env=environment(80))
     assert odd.stdout.splitlines()[0].startswith("model rules for x\\|y "), odd.stdout
+
+
+# ---- time: an allowed list of many tools -----------------------------------------------------------------------
+
+class _Counted(str):
+    """A tool name that counts the comparisons made with it."""
+
+    compared = 0
+
+    def __eq__(self, other: object) -> bool:
+        type(self).compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+# {allowed: [...every tool...]} over 10,000 tools (the tools limit): each allowed name was looked up in the tuple of
+# tool names, and each tool in the allowed tuple, once per provider: 10^8 comparisons, 2.5 s a provider of the 16 s
+# `compare -p openai,openai-responses,anthropic,gemini` took (3.6 s now at 80 columns). Counted at 2,000 tools.
+def test_an_allowed_list_of_many_tools_is_read_and_planned_in_linear_time():
+    from toolchoice.providers import load_scenario_dict
+    from toolchoice.providers.core.choice import parse_tool_choice
+    from toolchoice.providers.core.registry import translate
+
+    names = tuple(_Counted(f"tool_{i}") for i in range(2000))
+    _Counted.compared = 0
+    choice = parse_tool_choice({"allowed": [_Counted(n) for n in names], "mode": "required"}, names)
+    assert choice is not None and len(choice.allowed) == 2000 and _Counted.compared < 20_000, _Counted.compared
+    scenario = load_scenario_dict({"tools": [{"name": n, "parameters": {"type": "object"}} for n in names[:2]],
+                                   "tool_choice": "required", "messages": [{"role": "user", "content": "hi"}]})
+    tools = tuple(scenario.tools[0]._replace(name=_Counted(n)) for n in names)
+    scenario = scenario._replace(tools=tools, tool_choice=choice)
+    _Counted.compared = 0
+    translate("anthropic", scenario)
+    assert _Counted.compared < 100_000, _Counted.compared
+
+
+# The same wire form in compare's column: json_lines asked rich for the width of ~2 million pieces of plain ASCII
+# (importing it each time), 6 s of the 16.
+def test_json_lines_counts_plain_ascii_without_rich(monkeypatch):
+    import rich.cells
+
+    from toolchoice.cli.call_lines import json_lines
+
+    asked = []
+    real = rich.cells.cell_len
+    monkeypatch.setattr(rich.cells, "cell_len", lambda text, *a: asked.append(text) or real(text, *a))
+    wire = json.dumps({"type": "allowed_tools", "mode": "required", "tools": [
+        {"type": "function", "name": f"tool_{i:05d}_" + "x" * 50} for i in range(2000)]}, separators=(",", ":"))
+    lines = json_lines(wire, 30)
+    assert lines and all(len(line) <= 30 for line in lines) and asked == [], len(asked)
+    assert json_lines('{"name":"天気を取得する関数名前天気を取得する関数"}', 20) == ['{"name":', '"天気を取得する関数…']
