@@ -43,7 +43,7 @@ def _breaks(text: str, keys: bool = False, closers: bool = False) -> list[tuple[
     than its member's commas (a member wider than the column breaks there before its value is shortened:
     `"disable_parallel_tool_use":` over `true}`; an object or array value breaks after its bracket, as before).
     ``closers``: between two closing brackets too, the last place a part breaks (a value nested 90 deep ends in
-    90 of them: `1}}}…` lost the rest where they can go on the next lines)."""
+    90 of them: `1}}}…` lost the rest where they can go on the next lines). None deeper than ``DEPTH_MOST``."""
     out: list[tuple[int, float]] = []
     depth = 0
     in_string = escaped = False
@@ -60,15 +60,15 @@ def _breaks(text: str, keys: bool = False, closers: bool = False) -> list[tuple[
             in_string = True
         elif ch in "[{":
             depth += 1
-            if depth > 1:
+            if 1 < depth <= DEPTH_MOST:
                 out.append((i + 1, depth))
         elif ch in "]}":
             depth -= 1
             if closers and text[i + 1:i + 2] in ("]", "}"):
                 out.append((i + 1, CLOSER_DEPTH))
-        elif ch == ",":
+        elif ch == "," and depth <= DEPTH_MOST:
             out.append((i + 1, depth))
-        elif ch == ":" and keys and not _opens(text, i + 1):  # a scalar's key
+        elif ch == ":" and keys and depth <= DEPTH_MOST and not _opens(text, i + 1):  # a scalar's key
             out.append((i + 1, depth + 0.5))
     spaced = []
     for at, depth in out:
@@ -80,6 +80,10 @@ def _breaks(text: str, keys: bool = False, closers: bool = False) -> list[tuple[
 
 
 CLOSER_DEPTH = 1_000_000.0  # deeper than any nesting json_depth lets through: a run of closers breaks last
+# The deepest level a line breaks at: each level is a pass over its part, so a tool_choice *string* of 20,000 '['
+# (text, not JSON, drawn as it is) was 20,000 passes over 20,000 breaks: compare ran for minutes. A JSON value is
+# 100 levels deep at most (limit json_depth); a level past this one goes on its line whole, or shortened.
+DEPTH_MOST = 128
 
 
 def _opens(text: str, at: int) -> bool:

@@ -344,3 +344,20 @@ def test_json_lines_counts_plain_ascii_without_rich(monkeypatch):
     lines = json_lines(wire, 30)
     assert lines and all(len(line) <= 30 for line in lines) and asked == [], len(asked)
     assert json_lines('{"name":"天気を取得する関数名前天気を取得する関数"}', 20) == ['{"name":', '"天気を取得する関数…']
+
+
+# A tool_choice that is a *string* of brackets (extra: {tool_choice: "[[[[..."}, drawn bare, as a word is) is read
+# as JSON by the wire column, its depth one more at each '[': json_lines split it one level a pass, each pass over
+# every break, and `compare` with 20,000 of them ran for minutes (killed at 2). Counted: the passes over parts.
+def test_a_string_of_brackets_is_laid_out_in_a_bounded_number_of_passes(monkeypatch, tmp_path):
+    from toolchoice.cli import call_lines
+
+    passes = []
+    real = call_lines.cell_len
+    monkeypatch.setattr(call_lines, "cell_len", lambda text: passes.append(1) or real(text))
+    lines = call_lines.json_lines("[" * 3000, 40)
+    assert lines and all(len(line) <= 40 for line in lines) and len(passes) < 1000, len(passes)
+    monkeypatch.undo()
+    name = scenario_with_wire(tmp_path, "[" * 20000)
+    done = run_cli(["compare", name, "-p", "openai"], env=environment(80), cwd=tmp_path)
+    assert done.returncode == 0 and "[[[[" in done.stdout, done.stderr
