@@ -361,3 +361,26 @@ def test_a_string_of_brackets_is_laid_out_in_a_bounded_number_of_passes(monkeypa
     name = scenario_with_wire(tmp_path, "[" * 20000)
     done = run_cli(["compare", name, "-p", "openai"], env=environment(80), cwd=tmp_path)
     assert done.returncode == 0 and "[[[[" in done.stdout, done.stderr
+
+
+# run's step table at 120 columns (short headers, no borders: output.fitted_table) laid the wire's JSON out before
+# its zero-width joiners were written out as \u200d, so rich folded the string inside:
+# `"👩\u200d👩\u200d👧\u200d👦👩\u200d👩` over `\u200d👧\u200d👦…` over `00d👦…`. (At 80 and 60, one record a row,
+# it was measured as shown.)
+def test_run_s_step_table_measures_the_wire_as_shown(tmp_path):
+    from rich.cells import cell_len
+    from servers import StandIn
+
+    document = json.loads((tmp_path / scenario_with_wire(tmp_path, {"name": "👩\u200d👩\u200d👧\u200d👦" * 30})).read_text())
+    document["loop"] = {"max_steps": 1}
+    (tmp_path / "s.yaml").write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+    with StandIn("openai") as server:
+        done = run_cli(["run", "s.yaml", "-p", "openai", "--retries", "0", "--base-url", server.base_url("openai")],
+                       env=environment(120, NO_PROXY="127.0.0.1"), cwd=tmp_path)
+    assert "Traceback" not in done.stderr and done.returncode in (0, 1, 4), done.stderr
+    lines = done.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if '{"name":' in line)
+    column = lines[at].index('{"name":')
+    below = lines[at + 1][column:].split("  ")[0]
+    assert below.startswith('"👩\\u200d') and below.endswith("…") and '\\u200d' not in lines[at + 2][column:], lines
+    assert all(cell_len(line) <= 120 for line in lines)
