@@ -384,3 +384,12 @@ def test_run_s_step_table_measures_the_wire_as_shown(tmp_path):
     below = lines[at + 1][column:].split("  ")[0]
     assert below.startswith('"👩\\u200d') and below.endswith("…") and '\\u200d' not in lines[at + 2][column:], lines
     assert all(cell_len(line) <= 120 for line in lines)
+
+
+# The names toolchoice.providers loads when first asked for (SendSettings, LoopOptions, running_mock) were missing
+# from dir(): a REPL's tab completion, the way a new user finds them, did not offer them.
+def test_the_package_s_later_names_are_in_its_dir():
+    import toolchoice.providers as package
+
+    assert {"SendSettings", "LoopOptions", "running_mock", "MissingKey", "BadReply"} <= set(dir(package))
+    assert set(package.__all__) <= set(dir(package))
