@@ -8,7 +8,7 @@
 pyproject's ``test`` extra and lists those whose pin (or lower bound) is older than the newest release.
 
 A maintainer re-verifies what it lists at the named source and moves the date forward. Model rules
-(providers/core/model_rules.py, when present) are listed when they carry a source and a date.
+(providers/core/model_rule_data.py, read through model_rules.py) are listed when they carry a source and a date.
 """
 
 from __future__ import annotations

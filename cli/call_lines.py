@@ -178,6 +178,109 @@ def json_lines(line: str, width: int, first: int | None = None) -> list[str] | N
     return _packed(_pieces(line, width, keys=True, closers=True), width, room)
 
 
+PROSE_MOST = 100_000  # a longer message (an allowed list of thousands of tools) is folded by rich as any text
+
+
+def json_spans(line: str) -> list[tuple[int, int]]:
+    """Where ``line`` (prose: a ledger message) quotes a JSON object or array: each outermost bracketed span, its
+    brackets counted outside JSON strings, that ``json.loads`` reads whole (`{type: "enabled"}` and
+    `[search_docs, read_file]` are prose). One pass and one parse a span; a bracket that never closes (`enum
+    ["a","b…`) is read again from after it, a few times at most (a line of brackets is no quadratic walk)."""
+    import json
+
+    spans: list[tuple[int, int]] = []
+    at, again = 0, 4
+    while at < len(line):
+        depth = start = 0
+        in_string = escaped = False
+        for i in range(at, len(line)):
+            ch = line[i]
+            if not depth:
+                if ch in "[{":
+                    depth, start = 1, i
+            elif in_string:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch in "[{":
+                depth += 1
+            elif ch in "]}":
+                depth -= 1
+                if not depth:
+                    try:
+                        value = json.loads(line[start:i + 1])
+                    except (ValueError, RecursionError):
+                        continue
+                    if isinstance(value, (dict, list)):
+                        spans.append((start, i + 1))
+        if not depth or not again:
+            break
+        at, again = start + 1, again - 1  # the bracket left open: prose; what follows it is read again
+    return spans
+
+
+def _prose_pieces(line: str, width: int, spans: list[tuple[int, int]]) -> list[str]:
+    """``line``'s unbreakable pieces: each word with the spaces after it, one wider than ``width`` folded into
+    pieces ``width`` wide (as rich folds a word); each JSON span (``spans``) whole where it fits a line, else in
+    ``json_lines``' pieces. A word written against a span (`(set {...})`) goes with the span's piece beside it."""
+    marked: list[tuple[str, bool, bool]] = []  # (text, a break may follow it, JSON)
+    at = 0
+    for start, end in spans + [(len(line), len(line))]:
+        marked += [(word, word.endswith(" "), False) for word in re.findall(r" +|\S+ *", line[at:start])]
+        span = line[start:end]
+        inner = [span] if cell_len(span) <= width else _pieces(span, width, keys=True)
+        marked += [(piece, k < len(inner) - 1, True) for k, piece in enumerate(inner) if piece]
+        at = end
+    joined: list[list] = []  # [text, a break may follow it, holds JSON]
+    for text, breaks, is_json in marked:
+        if joined and not joined[-1][1]:
+            joined[-1] = [joined[-1][0] + text, breaks, joined[-1][2] or is_json]
+        else:
+            joined.append([text, breaks, is_json])
+    out: list[str] = []
+    for text, _, is_json in joined:
+        out += [text] if is_json or cell_len(text.rstrip(" ")) <= width else _folded(text, width)
+    return out
+
+
+def _folded(word: str, width: int) -> list[str]:
+    """``word`` in pieces ``width`` cells wide, the last one with the rest."""
+    out, current, used = [], "", 0
+    for ch in word:
+        cells = cell_len(ch)
+        if current and used + cells > width and ch != " ":
+            out.append(current)
+            current, used = "", 0
+        current += ch
+        used += cells
+    return out + [current] if current else out
+
+
+def prose_lines(line: str, width: int) -> list[str] | None:
+    """A line of prose that quotes JSON (a ledger message: `tool_choice {...} → {"type":"function",...}`) in lines
+    no wider than ``width``: broken at its spaces as rich wraps prose (a word wider than a line folded), each JSON
+    object or array it quotes kept whole where it fits a line, else broken as ``json_lines`` breaks one (between
+    members, a key's colon before a scalar; a string or number never inside, shortened with "…" only where it is
+    wider than a line alone). None where it quotes no JSON or fits: rich wraps it as before."""
+    if width < 2 or cell_len(line) <= width or len(line) > PROSE_MOST:
+        return None
+    spans = json_spans(line)
+    return _packed(_prose_pieces(line, width, spans), width, width) if spans else None
+
+
+def prose_json_least(line: str) -> int:
+    """The narrowest a column gets with no JSON ``line`` quotes shortened (``json_least`` of each span)."""
+    if len(line) > PROSE_MOST:
+        return 0
+    spans = [line[start:end] for start, end in json_spans(line)]
+    return max((cell_len(piece.rstrip(" ")) for span in spans for piece in _pieces(span, 1, keys=True)), default=0)
+
+
 def _packed(pieces: list[str], width: int, room: int) -> list[str]:
     """``pieces`` in lines, as many on a line as fit (the first line ``room`` wide), a piece wider than its line
     alone shortened (``shortened``)."""

@@ -52,7 +52,8 @@ CUTS_SHOWN = 5  # the cut samples whose calls begun a row lists (-f json: every 
 
 def _cut_lines(run: ProviderRun) -> list[str]:
     """What each stream Ctrl-C cut short had begun (``Job.cuts``, the document's ``cut``), a line a call, marked as
-    cut: a provider whose every sample was cut showed none of them."""
+    cut, up to ``CUTS_SHOWN`` samples: a provider whose every sample was cut showed none of them, nor did a row
+    that shows its first finished sample."""
     lines = []
     for sample in run.cuts[:CUTS_SHOWN]:
         calls = _call_parts(sample.reply, begun=True).split("\n") if sample.reply.tool_calls else ["no call begun"]
@@ -81,6 +82,9 @@ def _row(run: ProviderRun, repeat: int) -> dict[str, str]:
             row["calls"] += "\ncalls begun: " + _call_parts(sample.reply, begun=True)
     else:
         row["calls"] = _calls_text(sample.reply)
+    if run.cuts and not any(cut is sample for cut in run.cuts):  # some samples finished, Ctrl-C cut the others
+        # (-n 1: the one cut is the sample above, its calls begun said): what those had begun, as an all-cut row
+        row["calls"] = "\n".join([row["calls"], *_cut_lines(run)])
     usage = sample.reply.usage
     if repeat == 1:
         v = sample.verdict

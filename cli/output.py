@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, NoReturn
 from toolchoice.providers.core.model import Translation, wire_json
 from toolchoice.providers.core.redaction import Redactor, environment_secrets, visible
 
-SEVERITY_STYLE = {"info": "cyan", "warning": "yellow", "error": "bold red"}
+from .ledger_view import SEVERITY_STYLE, ledger_table  # noqa: F401  (the ledger's table: its own module)
 
 
 # Compact JSON text from which a document is indented by core/json_text.py (orjson) instead of the standard
@@ -511,40 +511,6 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     from .record_rows import record_table
 
     return record_table(width, headers, rows, short=short, title=title, calls=calls, jsons=jsons)
-
-
-_MESSAGE_MIN = 20  # the narrowest the message column folds to
-_NAME = re.compile(r"[\w.$:/<>-]{1,40}")  # a key, a variable, a URL: kept whole where a line holds it
-
-
-def ledger_table(ledger: list[Any], width: int | None = None) -> Any:
-    """The ledger as a rich table: severity, code (never broken), what changed. Where three columns do not
-    fit ``width`` (a long code at 60 columns), one column: severity and code on a line, the message folded
-    below them, so nothing is cut."""
-    from rich.table import Table
-    from rich.text import Text
-
-    # three columns: 4 borders and 1 space each side of each cell; the message column at least as wide as the
-    # longest name a message says to set (`providers.openai.rules` folded at 60 columns), JSON folds anyway
-    names = (word.strip(",;:.()'`") for e in ledger for word in e.message.split())
-    longest = max((len(name) for name in names if _NAME.fullmatch(name)), default=0)
-    needed = (max([len("severity")] + [len(e.severity) for e in ledger])  # the header is wider than "info"
-              + max([len("code")] + [len(e.code) for e in ledger]) + max(_MESSAGE_MIN, longest) + 10)
-    if width is not None and needed > width:
-        stacked = Table(show_header=True, header_style="bold", expand=False, show_lines=True)
-        stacked.add_column("severity, code: what changed / what to know", overflow="fold")
-        for e in ledger:
-            style = SEVERITY_STYLE[e.severity]
-            stacked.add_row(Text.assemble((f"{e.severity} ", style), (e.code, style), "\n", e.message))
-        return stacked
-    table = Table(show_header=True, header_style="bold", expand=False, show_lines=False)
-    table.add_column("severity", no_wrap=True)
-    table.add_column("code", no_wrap=True)
-    table.add_column("what changed / what to know", overflow="fold", min_width=_MESSAGE_MIN)
-    for e in ledger:
-        style = SEVERITY_STYLE[e.severity]
-        table.add_row(Text(e.severity, style=style), Text(e.code, style=style), e.message)
-    return table
 
 
 def print_ledgers(translations: list[Translation], titles: dict[str, str]) -> None:

@@ -23,7 +23,7 @@ def _console(secrets: dict[str, str] | None = None) -> Any:
 
 
 def print_ledger(console: Any, ledger: list[Any]) -> None:
-    from .output import ledger_table
+    from .ledger_view import ledger_table
 
     if not ledger:
         return

@@ -19,7 +19,7 @@ from .core.host_rules import refuse, sent_elsewhere
 from .core.model_rules import unstated  # loaded with translation (model_facts): no import per request
 from .core.model import Message, ReasoningItem, RenderOptions, Reply, Scenario, Tool, ToolCall, Translation, Usage
 from .core.parsing import bad_body, custom_display, expect_dict, expect_list, int_or_none, join_text, make_call
-from .openai_chat_hosts import HOSTS, Host, host_for, host_notes, name_rules
+from .openai_chat_hosts import HOST_EFFORTS, HOSTS, Host, host_for, host_notes, name_rules, send_effort
 from .openai_chat_hosts import NAME_RULE  # noqa: F401  the family's name rule, as the provider interface asks of it
 
 # Custom (free-text) tools: provider id -> how the ledger names it (fact openai.custom_tool.chat: OpenAI's
@@ -97,9 +97,16 @@ LEDGER_CODES: dict[str, str] = {
     "reasoning.replayed": "assistant turns' reasoning_content sent back as the reply carried it",
     "reasoning.not_taken": "reasoning_content in the history left out: the host takes no reasoning back",
     "thinking.effort": "a thinking effort sent as reasoning_effort",
+    "thinking.effort_refused": "a reasoning_effort the model answers 400 for (Groq qwen/qwen3-32b, Mistral Small: "
+                               "the API's words recorded): refused",
+    "thinking.effort_unstated": "a reasoning_effort the host's sources do not name for this model: sent as written",
+    "thinking.effort_unknown": "reasoning_effort on a model no source names among the host's reasoning models: sent "
+                               "as written",
     "model_rule.unstated": "function tools with reasoning_effort on a known model whose sources disagree on what it "
-                           "takes (gpt-5.6 on Azure): sent as written, the ledger says the fact is unknown",
-    "thinking.effort_for_tools": "function tools need reasoning_effort none (model rule): sent, or refused if another",
+                           "takes (gpt-5.6 on Azure), or do not say (gpt-6-sol with 'none' or without reasoning_effort): sent as "
+                           "written, the ledger says the fact is unknown",
+    "thinking.effort_for_tools": "function tools need reasoning_effort none (model rule): sent, or refused if another "
+                                 "(or refused whatever the effort, where the model takes none)",
     "max_tokens.mapped": "max_tokens sent under the host's field name",
     "schema.strict_invalid": "a strict tool's schema breaks OpenAI's strict rules",
     "schema.empty_parameters": "a tool without parameters is sent with an empty object schema",
@@ -275,13 +282,16 @@ def _custom_tool(tool: Tool) -> dict[str, Any]:
 def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
     """DeepSeek: thinking is on by default (V4) and then rejects a forcing tool_choice (model rules)."""
     spec = ctx.settings.thinking_mode
+    said = False  # the effort went to a host with its own words (HOST_EFFORTS): sent, or said why not
     if host.reasoning_effort and spec is not None and spec.effort is not None:
         body["reasoning_effort"] = spec.effort
         ctx.ledger.info("thinking.effort", f"thinking effort {spec.effort} → reasoning_effort {spec.effort}")
+    elif ctx.provider in HOST_EFFORTS and spec is not None and spec.effort is not None:
+        said = not send_effort(ctx, body, spec.effort)
     if host.thinking != "deepseek":
         if "reasoning_effort" in body:
             thinking_unsent(ctx, f"reasoning_effort {body['reasoning_effort']}", effort_sent=True)
-        elif spec is not None or ctx.settings.thinking is not None:
+        elif not said and (spec is not None or ctx.settings.thinking is not None):
             _thinking_not_sent(ctx, host, spec.to_json() if spec is not None else ctx.settings.thinking)
         return
     facts = model_facts(ctx)
@@ -331,15 +341,17 @@ def _thinking(ctx: Context, host: Host, body: dict[str, Any]) -> None:
 
 def _thinking_not_sent(ctx: Context, host: Host, written: Any) -> None:
     """A thinking setting this host's request has no field for here: said, never dropped in silence."""
-    how = ("only an effort goes out here, as reasoning_effort: write thinking: {effort: low|medium|high}"
-           if host.reasoning_effort else f"this translator has no thinking field for {ctx.cap.title}; a field "
-           f"the host takes goes in providers.{ctx.provider}.extra")
+    own = HOST_EFFORTS.get(ctx.provider)
+    words = "|".join(w for w in own.words if w != "default") if own else "low|medium|high"
+    how = (f"only an effort goes out here, as reasoning_effort: write thinking: {{effort: {words}}}"
+           if host.reasoning_effort or own else f"this translator has no thinking field for {ctx.cap.title}; a "
+           f"field the host takes goes in providers.{ctx.provider}.extra")
     thinking_not_sent(ctx, f"providers.{ctx.provider}.thinking {compact(written)} is not sent: {how}")
 
 
 def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
-    """On the final body (after extra): GPT-5.x on Chat Completions refuses function tools with reasoning_effort
-    (model rule tools_reasoning_effort)."""
+    """On the final body (after extra): GPT-5.x and GPT-6 on Chat Completions refuse function tools with
+    reasoning_effort (model rule tools_reasoning_effort)."""
     if not body.get("tools"):
         return
     fact = model_facts(ctx).get("tools_reasoning_effort")
@@ -357,17 +369,39 @@ def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
     if fact.value == "any":
         return
     effort = body.get("reasoning_effort")
-    if effort == "none" or (effort is None and fact.value == "absent-or-none"):
+    if fact.value == "never":  # gpt-6-astra: every effort, 'none' and none given are each answered 400
+        sent = compact(effort) if effort is not None else "left out"
+        ctx.ledger.error("thinking.effort_for_tools", f"{ctx.model} takes no function tools on Chat Completions "
+                         f"(reasoning_effort {sent}): it answers 400 'Function tools with reasoning_effort are not "
+                         "supported' to every effort and to none given, and 'none' is not a value it takes; use the "
+                         "openai-responses provider")
+    elif fact.value == "other-refused" and effort in (None, "none"):  # gpt-6-sol: only another value is recorded
+        sent = compact(effort) if effort is not None else "left out"
+        ctx.ledger.info("model_rule.unstated", f"reasoning_effort {sent} with function tools is sent as written: no "
+                        f"source states whether {ctx.model} takes it on {ctx.cap.title} (only that another value is "
+                        "answered 400; the 400's advice to set 'none' is not recorded as taken); set "
+                        f"providers.{ctx.provider}.rules.tools_reasoning_effort when you know")
+    elif fact.value == "none-unstated" and effort == "none":  # gpt-6-astra on Azure: its sources disagree on 'none'
+        ctx.ledger.info("model_rule.unstated", f"reasoning_effort 'none' with function tools is sent as written: the "
+                        f"sources disagree whether {ctx.model} takes 'none' on {ctx.cap.title} (some list it, some "
+                        "record it answered 400; none records it taken with tools: see the rule below); set "
+                        f"providers.{ctx.provider}.rules.tools_reasoning_effort when you know")
+    elif effort == "none" or (effort is None and fact.value == "absent-or-none"):
         return
-    if effort is None and ctx.options.emulate:
+    elif effort is None and ctx.options.emulate and fact.value == "none":
         body["reasoning_effort"] = "none"
         ctx.ledger.warning("thinking.effort_for_tools", f"{ctx.model} refuses function tools on Chat Completions unless "
                            "reasoning_effort is 'none' (its default effort is not), so reasoning_effort: none is sent; "
                            "use openai-responses to reason with tools")
     else:
+        advice = {"other-refused": "the openai-responses provider (no recording shows 'none' taken)",
+                  "none-unstated": "the Responses API (the openai-responses provider, base_url your resource's "
+                                   "/openai/v1): whether 'none' is taken with tools, its sources disagree"}.get(
+            fact.value, "thinking: {effort: none}, or the openai-responses provider")
         ctx.ledger.error("thinking.effort_for_tools", f"{ctx.model} answers 400 'Function tools with reasoning_effort are "
-                         f"not supported' for reasoning_effort {compact(effort)} with tools on Chat Completions; use "
-                         "thinking: {effort: none}, or the openai-responses provider")
+                         f"not supported' for reasoning_effort {compact(effort) if effort is not None else 'left out'} "
+                         "with tools on Chat Completions; use "
+                         f"{advice}")
     rule_applied(ctx, "tools_reasoning_effort", fact, "function tools with reasoning_effort")
 
 

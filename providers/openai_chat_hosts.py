@@ -7,7 +7,9 @@ import re
 from typing import Any, Literal, NamedTuple
 
 from .core.capabilities import Capability
-from .core.translation import Context, strict_wanted
+from .core.effort_words import GROQ_QWEN3_32B_400, MISTRAL_SMALL_400
+from .core.host_rules import refuse
+from .core.translation import Context, strict_wanted, thinking_not_sent
 
 When = Literal["always", "auto", "none", "required", "named", "parallel_unset", "strict"]
 
@@ -79,6 +81,81 @@ HOSTS: dict[str, Host] = {
              "accepts several"),
     )),
 }
+
+class EffortRow(NamedTuple):
+    """The reasoning_effort values a source (``source``, cited) names for the models ``model`` matches (the whole id,
+    lower case), and the API's own 400 for another value where one is recorded ("": none is, so another value is sent
+    and said)."""
+
+    model: str
+    words: tuple[str, ...]
+    source: str
+    refused: str = ""
+
+
+class HostEfforts(NamedTuple):
+    """A host's own reasoning_effort words (its SDK's type, ``source``), per model where a source names them; ``fact``
+    is the dated fact (core/effort_facts.py) with every source and the words quoted."""
+
+    words: tuple[str, ...]
+    source: str
+    fact: str
+    models: tuple[EffortRow, ...]
+
+
+_GROQ_SDK = "groq 1.7.0 CompletionCreateParams.reasoning_effort"
+_MISTRAL_DOCS = "docs.mistral.ai/capabilities/reasoning/adjustable"
+# Hosts whose reasoning_effort words are their own (Host.reasoning_effort: OpenAI's, sent as written). Read 2026-11-27
+# (docs/fact-audit.md, fifth pass; the words quoted: core/effort_facts.py).
+HOST_EFFORTS: dict[str, HostEfforts] = {
+    "groq": HostEfforts(("none", "default", "low", "medium", "high"), _GROQ_SDK, "groq.reasoning_effort", (
+        EffortRow(r"openai/gpt-oss-(?:20b|120b)", ("low", "medium", "high"), _GROQ_SDK + "'s docstring"),
+        EffortRow(r"qwen/qwen3\.8-27b", ("none", "default", "low", "medium", "high"), _GROQ_SDK + "'s docstring"),
+        EffortRow(r"qwen/qwen3-32b", ("none", "default"), "the API's 400, earendil-works/pi#1745", GROQ_QWEN3_32B_400),
+        EffortRow(r"qwen/qwen3\b.*", ("none", "default"), _GROQ_SDK + "'s docstring, of 'qwen3 models',"),
+    )),
+    "mistral": HostEfforts(("none", "minimal", "low", "medium", "high", "xhigh", "max"),
+                           "mistralai 3.7.0 ReasoningEffort", "mistral.reasoning_effort", (
+        EffortRow(r"mistral-small-(?:latest|2603)", ("none", "high"),
+                  _MISTRAL_DOCS + "; the API's 400, architects-toolkit/SmartHopper#647", MISTRAL_SMALL_400),
+        EffortRow(r"mistral-medium-3-5", ("none", "high"), _MISTRAL_DOCS),
+    )),
+}
+
+
+def send_effort(ctx: Context, body: dict[str, Any], effort: str) -> bool:
+    """A thinking effort → the host's own reasoning_effort (HOST_EFFORTS), each step in the ledger: sent as is where it
+    is the host's word, not sent where it is not; refused only where the API's 400 for it on this model is recorded
+    (at a base URL that replaces the host's, a warning and sent as written: core/host_rules.refuse); said unstated (a model a source names, another value) or unknown (a model no source names). True: it went out."""
+    efforts = HOST_EFFORTS[ctx.provider]
+    title = ctx.cap.title
+    if effort not in efforts.words:
+        takes = "|".join(w for w in efforts.words if w != "default")
+        thinking_not_sent(ctx, f"providers.{ctx.provider}.thinking effort {effort} is not sent: {title}'s "
+                          f"reasoning_effort takes {', '.join(efforts.words)} ({efforts.source}); write thinking: "
+                          f"{{effort: {takes}}}")
+        return False
+    model = ctx.model.lower()
+    row = next((r for r in efforts.models if re.fullmatch(r.model, model)), None)
+    if row is not None and effort not in row.words:
+        if row.refused:  # at a base URL that replaces the host's: a warning, sent as written (core/host_rules.py)
+            takes = "|".join(w for w in row.words if w != "default")
+            refuse(ctx, "thinking.effort_refused", f"{ctx.model} answers 400 '{row.refused}' to a reasoning_effort "
+                   f"other than {' or '.join(row.words)}, as {effort} ({row.source}): write thinking: {{effort: {takes}}}")
+            if ctx.other_host is None:
+                return False
+        else:
+            ctx.ledger.warning("thinking.effort_unstated", f"reasoning_effort {effort} is sent as written: "
+                               f"{row.source} names {', '.join(row.words)} for {ctx.model} and does not say whether it "
+                               f"takes {effort}")
+    body["reasoning_effort"] = effort
+    ctx.ledger.info("thinking.effort", f"thinking effort {effort} → reasoning_effort {effort}")
+    if row is None:
+        ctx.ledger.info("thinking.effort_unknown", f"reasoning_effort {effort} is sent as written: whether {ctx.model} "
+                        f"takes it is unknown (no source read names it among the {title} models that take "
+                        f"reasoning_effort; fact {efforts.fact})")
+    return True
+
 
 # Function names: OpenAI's rule ^[a-zA-Z0-9_-]{1,64}$ ('Must be a-z, A-Z, 0-9, or contain underscores and dashes,
 # with a maximum length of 64.'). A name is refused only on a host whose own source states the rule (NAME_RULES,

@@ -43,6 +43,9 @@ def serving(tools: Callable[[Any], list[dict[str, Any]]], on_close: Callable[[],
             message = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
             if message.get("id") is None:
                 return self.answer(202)
+            if message["method"] not in ("initialize", "tools/list"):  # server/discover: a server before it
+                return self.answer(200, json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": {
+                    "code": -32601, "message": "Method not found"}}).encode())
             result = ({"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
                        "serverInfo": {"name": "stub", "version": "1"}} if message["method"] == "initialize" else
                       {"tools": tools(self.headers)})

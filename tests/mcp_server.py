@@ -10,6 +10,7 @@ was FastMCP in mcp 1), plus three broken servers speaking raw JSON-RPC over stdi
     python tests/mcp_server.py pages-forever      # (SDK server) every page holds one tool and a next cursor
     python tests/mcp_server.py deep N             # (SDK server) one tool whose inputSchema nests N objects
     python tests/mcp_server.py error-long         # answers tools/list with a JSON-RPC error of 100,000 characters
+    python tests/mcp_server.py many N [PAGE]      # lists N small tools, PAGE a page (all in one page without it)
     python tests/mcp_server.py argv ARGS...       # one tool whose description holds its ARGS and $MCP_ENV_KEY
                                                   # (--crash among them: writes the same to stderr, exits 3)
 """
@@ -98,10 +99,35 @@ def main() -> None:
             sys.stderr.write(f"started with {seen}\n")
             sys.exit(3)
         raw({"tools": [{"name": "echo", "description": f"started with {seen}", "inputSchema": {"type": "object"}}]})
+    elif mode == "many":
+        many(int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 0)
     elif mode == "string-schema":
         raw({"tools": [{"name": "echo", "inputSchema": {"type": "string"}}]})
     elif mode in ("pages-forever", "deep"):
         sdk_server(mode, int(sys.argv[2]) if len(sys.argv) > 2 else 0)
+
+
+def many(count: int, page: int) -> None:
+    """Raw JSON-RPC: ``count`` small tools, ``page`` to a page (0: all in one), each page written as it is asked."""
+    for line in sys.stdin:
+        message = json.loads(line)
+        if "id" not in message:
+            continue
+        if message.get("method") == "initialize":
+            result: object = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                              "serverInfo": {"name": "many", "version": "0"}}
+        elif message.get("method") != "tools/list":
+            result = {}
+        else:
+            start = int((message.get("params") or {}).get("cursor") or 0)
+            end = min(count, start + page) if page else count
+            result = {"tools": [{"name": f"tool_{i}", "description": f"Tool number {i}.",
+                                 "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}
+                                for i in range(start, end)]}
+            if end < count:
+                result["nextCursor"] = str(end)  # type: ignore[index]
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}) + "\n")
+        sys.stdout.flush()
 
 
 def sdk_server(mode: str, depth: int) -> None:

@@ -167,3 +167,78 @@ def test_every_sample_cut_shows_the_calls_begun_marked_as_cut(all_cut, columns):
         assert begun in words or begun.replace("( ", "(") in words, (begun, done.stdout)
     (verdict,) = column(done.stdout, "verdict")
     assert verdict == "cut 3" and "skipped" not in done.stdout, done.stdout
+
+
+# ---- some samples finished, the others cut (trial13h) -----------------------------------------------------------
+# `-n 3`: the first request to arrive is answered whole (the call and its finish), the other two streams held open
+# and cut by Ctrl-C. The row showed the finished sample's call and "cut 2" alone; now the calls each cut stream had
+# begun too, as the all-cut row shows them, up to five samples and then how many more (`-n 7`: six cut).
+MIXED_WIDTHS = (60, 80, 100, 120)
+
+
+def _mixed_run(folder: Path, samples: int, key: object) -> object:
+    from test_stream_interrupt import FINISHED
+
+    with StreamServer(Script([Piece(FINISHED)]), Script([Piece(SENT)], stall=60)) as server:
+        args = ["compare", "cut.yaml", "--send", "-p", "openai", "--base-url", server.url + "/v1", "--gateway",
+                "--stream", "--retries", "0", "-n", str(samples), "-k", str(samples)]
+        args += ["-f", "json"] if key == "json" else []
+        return interrupted_in_process(args, environment(80 if key == "json" else key), folder, server, samples)
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory) -> dict:
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        pytest.skip("SIGINT is not Python's own handler here")
+    folder = tmp_path_factory.mktemp("mixed")
+    (folder / "cut.yaml").write_text(CITY_WEATHER_SCENARIO, encoding="utf-8")
+    out = {key: _mixed_run(folder, 3, key) for key in ("json",) + MIXED_WIDTHS}
+    out["seven"], out["seven json"] = _mixed_run(folder, 7, 80), _mixed_run(folder, 7, "json")
+    return out
+
+
+def _begun(sample: dict) -> list[str]:
+    """What a cut sample's row line says after its number (spaces aside: the cell may break after the bracket), from
+    the document (which sample the stand-in finished is the one that arrived first: another run, another number)."""
+    return [f'cut: {call["name"]}({call["raw_arguments"]})'.replace(" ", "") for call in sample["reply"]["tool_calls"]]
+
+
+@pytest.mark.parametrize("columns", MIXED_WIDTHS)
+def test_finished_and_cut_samples_show_the_calls_the_cut_ones_began(mixed, columns):
+    document = json.loads(mixed["json"].stdout)
+    (entry,) = document["providers"]
+    cut = entry["cut"]
+    # one sample finished (the stand-in's whole stream), two cut: as the document holds them
+    assert entry["summary"]["samples"] == 1 and len(cut) == 2, entry
+    finished = entry["reply"]["tool_calls"]
+    assert [c["name"] for c in finished] == ["get_weather"] and finished[0]["arguments"] == {"city": "Paris"}
+    assert [[c["name"] for c in s["reply"]["tool_calls"]] for s in cut] == [["get_weather"]] * 2
+    done = mixed[columns]
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and KEY not in done.stdout + done.stderr
+    assert all(len(line) <= columns for line in done.stdout.splitlines()), done.stdout
+    (words,) = column(done.stdout, "calls")
+    bare = words.replace(" ", "")
+    assert 'get_weather({"city":"Paris"})' in bare, done.stdout  # the finished sample's call, first
+    # each cut sample, marked so, with the call it had begun and its arguments as they came
+    numbers = re.findall(r"sample (\d+) cut:", words)
+    assert len(numbers) == len(set(numbers)) == 2 and set(numbers) < {"1", "2", "3"}, done.stdout
+    for begun in {b for sample in cut for b in _begun(sample)}:
+        assert bare.count(begun) == sum(_begun(sample).count(begun) for sample in cut), (begun, done.stdout)
+    assert bare.index('get_weather({"city":"Paris"})') < bare.index("cut:"), done.stdout
+    (verdict,) = column(done.stdout, "verdict")
+    assert "cut 2" in verdict, done.stdout
+
+
+def test_more_than_five_cut_samples_are_counted_not_listed(mixed):
+    document = json.loads(mixed["seven json"].stdout)
+    (entry,) = document["providers"]
+    cut = sorted(entry["cut"], key=lambda s: s["sample"])
+    assert entry["summary"]["samples"] == 1 and len(cut) == 6, entry
+    done = mixed["seven"]
+    assert done.returncode == 130, done.stderr
+    (words,) = column(done.stdout, "calls")
+    shown = re.findall(r"sample (\d+) cut:", words)  # which ones: the streams held, not the one answered first
+    assert len(set(shown)) == 5 and {int(n) for n in shown} < set(range(1, 8)), done.stdout
+    assert f"{len(cut) - 5} more cut" in words and f"cut {len(cut)}" in " ".join(column(done.stdout, "verdict")), \
+        done.stdout

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from toolchoice.providers.core.model import ToolchoiceError
+from toolchoice.providers.core.scenario import load_scenario_text
+
 from cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,3 +103,21 @@ def test_yaml_keeps_its_own_words(tmp_path):
     path.write_text("{tools: [\n  {name: a}\n")
     done = run_cli(["render", str(path), "-p", "openai"])
     assert done.returncode == 2 and "invalid YAML: " in done.stderr and "JSON" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("text, line, column, words", [
+    ('{\n  "tools": [],\n  "tool_choice": "auto",\n  "tool_choice": "none"\n}\n', 4, 3,
+     "duplicate key 'tool_choice' (first on line 3)"),
+    ('{\n  "tools": [\n    {"name": "a"},\n    {"name": "a"}\n  ],\n  "messages": [{"role": "user", "content": "x"}]\n}',
+     4, 5, "duplicate tool name 'a'"),
+    ('{"tools": [{"name": "a", "parameters": {"type": "object"}}],\n "messages": [{"role": "user", "content": "x"}],\n'
+     ' "tool_choice": 1e400}', 3, 17, "numbers must be finite"),
+    ('{"tools": [{"name": "a", "parameters": {"type": "object"}}],\n "messages": [{"role": "user", "content": "x"}],\n'
+     '  "tool_choise": "auto"}', 3, 3, "unknown key 'tool_choise'"),
+])
+def test_a_json_scenario_that_reads_names_the_line_and_column_of_what_is_wrong(text, line, column, words):
+    """JSON that reads as JSON, wrong as a scenario: the place is the JSON text's (libyaml's nodes), counted here by hand."""
+    with pytest.raises(ToolchoiceError) as caught:
+        load_scenario_text(text, "s.json")
+    assert (caught.value.path, caught.value.line, caught.value.column) == ("s.json", line, column)
+    assert words in caught.value.message

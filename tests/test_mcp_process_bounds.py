@@ -144,10 +144,10 @@ def test_the_relay_passes_a_server_through_whole_under_the_cap(tmp_path: Path) -
 
     script = tmp_path / "say.py"
     script.write_text("import sys\nsys.stdout.buffer.write(bytes(range(256)) * 1000)\nsys.exit(5)\n")
-    proc = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "256000", sys.executable, str(script)],
+    proc = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "256000", "10", sys.executable, str(script)],
                           capture_output=True, timeout=60)
     assert proc.returncode == 5 and proc.stdout == bytes(range(256)) * 1000 and proc.stderr == b""
-    over = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "255999", sys.executable, str(script)],
+    over = subprocess.run([sys.executable, "-I", "-S", mcp_relay.__file__, "255999", "10", sys.executable, str(script)],
                           capture_output=True, timeout=60)
     assert over.returncode == 3 and len(over.stdout) <= 255999
     assert over.stderr.decode().strip() == mcp_relay.OVER

@@ -101,12 +101,46 @@ def test_no_recorded_words_keep_toolchoices_message() -> None:
     ("gpt-5.6-sol", None, "Function tools with reasoning_effort are not supported for gpt-5.6-sol in "
                           "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
                           "'none'."),
+    # onyx-dot-app/onyx#15008 (2026-09-23, gpt-6-sol)
+    ("gpt-6-sol", "high", "Function tools with reasoning_effort are not supported for gpt-6-sol in "
+                          "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
+                          "'none'."),
 ])
 def test_openai_tools_with_effort_in_openais_words(model: str, effort: str | None, words: str) -> None:
     body = {"model": model, "messages": USER, "tools": [TOOL], **({"reasoning_effort": effort} if effort else {})}
     status, reply, record = ask("openai", body)
     assert status == 400 and reply["error"]["message"] == words
     assert "thinking.effort_for_tools" in codes(record)
+
+
+
+def test_gpt_6_astra_tools_on_chat_are_refused_in_the_ledgers_words() -> None:
+    """BerriAI/litellm#39631 (2026-09-03): a function tool and no reasoning_effort is OpenAI's 400 for gpt-6-astra;
+    its 'none' is a 400 in other words (genkit-ai/genkit#6303), not recorded whole: the 400 keeps the ledger's line."""
+    status, reply, record = ask("openai", {"model": "gpt-6-astra", "messages": USER, "tools": [TOOL]})
+    assert status == 400
+    refusing = [f for f in record["findings"] if f["code"] == "thinking.effort_for_tools"]
+    assert refusing and reply["error"]["message"] == refusing[0]["message"]
+
+@pytest.mark.parametrize("effort", [None, "low"])
+def test_gpt_6_astra_tools_on_azure_are_refused_in_azures_recorded_words(effort: str | None) -> None:
+    """can1357/oh-my-pi#11052 (2026-09-06, Azure, no reasoning_effort on the wire): '400 Function tools with
+    reasoning_effort are not supported for gpt-6-astra in /v1/chat/completions. To use function tools, use /v1/responses
+    or set reasoning_effort to 'none'.'; microsoft/simplechat GPT6_ASTRA_MODEL_CATALOG_FIX.md (observed 2026-10-01):
+    the same words 'Not set', and for 'low' 'Rejected with the same error'."""
+    body = {"model": "gpt-6-astra", "messages": USER, "tools": [TOOL], **({"reasoning_effort": effort} if effort else {})}
+    status, reply, record = ask("azure", body)
+    assert status == 400 and reply["error"]["message"] == (
+        "Function tools with reasoning_effort are not supported for gpt-6-astra in /v1/chat/completions. To use "
+        "function tools, use /v1/responses or set reasoning_effort to 'none'.")
+    assert "thinking.effort_for_tools" in codes(record)
+
+
+def test_gpt_6_astra_none_with_tools_on_azure_is_answered_not_refused() -> None:
+    """Its sources disagree on 'none' (model rule azure-gpt-6-astra-tools-effort): the mock refuses nothing on a guess."""
+    status, _, record = ask("azure", {"model": "gpt-6-astra", "messages": USER, "tools": [TOOL],
+                                      "reasoning_effort": "none"})
+    assert status == 200 and not codes(record)
 
 
 def test_groq_undeclared_tool_in_groqs_recorded_words() -> None:
@@ -128,7 +162,7 @@ def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
     from toolchoice.providers.core.fact_values import refusals
 
     rows = [(dated, row) for dated in FACTS for row in refusals(dated.value)]
-    assert len(rows) == 10
+    assert len(rows) == 14  # + Azure's gpt-6-astra words (trial13g), Groq's qwen/qwen3-32b and Mistral Small's reasoning_effort 400s (core/effort_facts.py)
     for dated, row in rows:
         assert dated.verified == "2026-11-27" and set(row.providers) <= set(dated.providers)
         first = row.words.split("{model}")[0]

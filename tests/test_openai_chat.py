@@ -830,6 +830,13 @@ CODE_SCENARIOS: list[tuple[str, str, RenderOptions, set[str]]] = [
      {"thinking.effort"}),
     ("groq", TOOLS_YAML + USER_YAML + "providers:\n  groq: {thinking: true}\n", RenderOptions(),
      {"thinking.not_sent"}),
+    # Groq's and Mistral's own reasoning_effort words (tests/test_host_efforts.py holds them to the SDKs and docs)
+    ("groq", TOOLS_YAML + USER_YAML + "providers:\n  groq: {model: qwen/qwen3-32b, thinking: {effort: high}}\n",
+     RenderOptions(), {"thinking.effort_refused"}),
+    ("mistral", TOOLS_YAML + USER_YAML + "providers:\n  mistral: {model: mistral-medium-3-5, thinking: {effort: low}}\n",
+     RenderOptions(), {"thinking.effort_unstated", "thinking.effort"}),
+    ("groq", TOOLS_YAML + USER_YAML + "providers:\n  groq: {model: moonshotai/kimi-k2-instruct, thinking: {effort: low}}\n",
+     RenderOptions(), {"thinking.effort_unknown", "thinking.effort"}),
     ("openai", TOOLS_YAML + USER_YAML + "providers:\n  openai: {model: gpt-5.6}\n", RenderOptions(),
      {"thinking.effort_for_tools"}),
     ("azure", TOOLS_YAML + USER_YAML + "providers:\n  azure: {model: gpt-5.6-luna}\n", RenderOptions(),

@@ -340,6 +340,69 @@ def test_gpt_5_6_tools_on_chat_get_reasoning_effort_none():
     assert "reasoning_effort" not in body  # absent is accepted on 5.2-5.5
 
 
+
+# genkit-ai/genkit#6303 (2026-09-08, a live run on /v1/chat/completions with one function tool): "400 Function tools
+# with reasoning_effort are not supported for gpt-6-astra in /v1/chat/completions. ..." and "The same error came back
+# at low and xhigh, and reasoning_effort: 'none' was itself rejected"; BerriAI/litellm#39631 (2026-09-03): "a
+# get_weather function tool and no reasoning_effort and get a 400 from OpenAI". Every recorded case is the 400.
+ASTRA_RECORDED_400 = ["{model: gpt-6-astra}", "{model: gpt-6-astra, thinking: {effort: low}}",
+                      "{model: gpt-6-astra, thinking: {effort: xhigh}}", "{model: gpt-6-astra, thinking: {effort: none}}"]
+
+
+@pytest.mark.parametrize("settings", ASTRA_RECORDED_400)
+def test_gpt_6_astra_with_function_tools_on_chat_is_refused_whatever_the_effort(settings):
+    body, codes = body_for("openai", settings)
+    assert body is None and "thinking.effort_for_tools" in codes
+
+
+def test_gpt_6_astra_elsewhere_is_not_refused_on_a_guess():
+    # Wei-Shaw/sub2api#6740 (2026-09-07): the same 400 on chat completions, then "强制responses没问题了" (forced to
+    # Responses, no problem): Responses takes the tools with an effort
+    body, codes = body_for("openai-responses", "{model: gpt-6-astra, thinking: {effort: high}}")
+    assert body is not None and body["reasoning"] == {"effort": "high"}
+    body, codes = body_for("openai", "{model: gpt-6.2-astra}")  # a sibling no recording speaks for: unknown, sent
+    assert body is not None and "reasoning_effort" not in body and "model_rule.unknown" in codes
+
+
+# gpt-6-astra on Azure Chat Completions with a function tool, as recorded: no effort, can1357/oh-my-pi#11052
+# (2026-09-06, "omp sends tools with no reasoning_effort on the wire") and microsoft/simplechat
+# GPT6_ASTRA_MODEL_CATALOG_FIX.md (observed 2026-10-01, "Not set (model default)"); "low", simplechat ("Rejected with
+# the same error") and danny-avila/LibreChat#15844 (2026-09-11); "medium", maximhq/bifrost#7275 (2026-09-17, Azure
+# Foundry: "Chat + tools + `medium` (or omitted effort) → Azure 400"). Each is the 400.
+AZURE_ASTRA_RECORDED_400 = ["{model: gpt-6-astra}", "{model: gpt-6-astra, thinking: {effort: low}}",
+                            "{model: gpt-6-astra, thinking: {effort: medium}}"]
+
+
+@pytest.mark.parametrize("settings", AZURE_ASTRA_RECORDED_400)
+def test_gpt_6_astra_on_azure_refuses_tools_with_no_effort_or_an_effort(settings):
+    body, codes = body_for("azure", settings)  # emulation is on: 'none' is not added (gpt-5.6 on OpenAI only)
+    assert body is None and "thinking.effort_for_tools" in codes
+    assert "model_rule.unknown" not in codes  # known on Azure now: rule azure-gpt-6-astra-tools-effort
+
+
+def test_gpt_6_astra_on_azure_sends_none_as_written_since_its_sources_disagree():
+    """'none' with tools on Azure: bifrost#7275 ("`reasoning_effort` does not support `none`") and simplechat
+    ("'reasoning_effort' does not support 'none' with this model") record it refused; Microsoft's reasoning page marks
+    gpt-6-astra's effort "(including `none`)" and Foundry's azure_ai route lists 'none' (BerriAI/litellm#39983). No
+    recording shows it taken with tools: sent as written, said unstated; never added to a request that left it out."""
+    body, codes = body_for("azure", "{model: gpt-6-astra, thinking: {effort: none}}")
+    assert body is not None and body["reasoning_effort"] == "none"
+    assert "model_rule.unstated" in codes and "thinking.effort_for_tools" not in codes
+
+
+def test_gpt_6_sol_refuses_an_effort_with_tools_and_leaves_the_rest_as_written():
+    """onyx-dot-app/onyx#15008 (2026-09-23, through LiteLLM's OpenAI route): "Function tools with reasoning_effort are
+    not supported for gpt-6-sol in /v1/chat/completions. To use function tools, use /v1/responses or set
+    reasoning_effort to 'none'." An effort is the 400. What that request carried is not recorded, and the advice
+    ('none') is itself a 400 on gpt-6-astra: 'none' and leaving it out are sent as written and said unstated."""
+    body, codes = body_for("openai", "{model: gpt-6-sol, thinking: {effort: high}}")
+    assert body is None and "thinking.effort_for_tools" in codes
+    body, codes = body_for("openai", "{model: gpt-6-sol, thinking: {effort: none}}")
+    assert body is not None and body["reasoning_effort"] == "none" and "model_rule.unstated" in codes
+    body, codes = body_for("openai", "{model: gpt-6-sol}")
+    assert body is not None and "reasoning_effort" not in body and "model_rule.unstated" in codes
+    assert "thinking.effort_for_tools" not in codes
+
 # ---- verdicts ----------------------------------------------------------------------------------
 
 

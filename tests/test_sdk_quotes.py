@@ -143,6 +143,16 @@ QUOTES: tuple[Quote, ...] = (
            "ChatCompletionNamedToolChoiceCustomParam, ]",)),
     Quote("fact:openai-responses.tool_choice_words", "openai", "types/responses/tool_choice_options.py",
           ('ToolChoiceOptions: TypeAlias = Literal["none", "auto", "required"]',)),
+    # a thinking effort on Groq and Mistral (core/effort_facts.py), read 2026-11-27
+    Quote("fact:groq.reasoning_effort", "groq", "types/chat/completion_create_params.py",
+          ('reasoning_effort: Optional[Literal["none", "default", "low", "medium", "high"]]',
+           "qwen3 models support `none` to disable reasoning and `default` or null to use the model default.",
+           "qwen/qwen3.8-27b additionally supports `low`, `medium`, and `high`.",
+           "openai/gpt-oss-20b and openai/gpt-oss-120b support 'low', 'medium', or 'high'.")),
+    Quote("fact:mistral.reasoning_effort", "mistralai", "client/models/reasoningeffort.py",
+          ('"none", "minimal", "low", "medium", "high", "xhigh", "max"', "UnrecognizedStr")),
+    Quote("fact:mistral.reasoning_effort", "mistralai", "client/models/chatcompletionrequest.py",
+          ("reasoning_effort",)),
     Quote("fact:groq.tool_choice_words", "groq", "types/chat/chat_completion_tool_choice_option_param.py",
           ('ChatCompletionToolChoiceOptionParam: TypeAlias = Union[ Literal["none", "auto", "required"], '
            "ChatCompletionNamedToolChoiceParam ]",)),

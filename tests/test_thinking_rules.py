@@ -238,7 +238,8 @@ IDS = ["claude-opus-5", "claude-opus-5-5", "claude-sonnet-5-5-20261001", "anthro
        "gemini-2.5-flash-lite", "models/gemini-2.5-pro", "gpt-5.6", "gpt-5.4-mini", "gpt-5.60", "o3-mini", "o1",
        "o4-mini-2025-04-16", "deepseek-v4-flash", "deepseek-reasoner", "deepseek-chat", "command-a-03-2025",
        "command-r7b-12-2024", "command-r-plus", "command", "claude-haiku-5-5", "claude-haiku-4-5", "claude-opus-4-1",
-       "claude-opus-4-8", "claude-sonnet-4-5-20250929", "claude-mythos-preview", "CLAUDE-OPUS-5-5"]
+       "claude-opus-4-8", "claude-sonnet-4-5-20250929", "claude-mythos-preview", "CLAUDE-OPUS-5-5", "gpt-6-astra",
+       "gpt-6.2-astra", "gpt-6-astra-pro", "gpt-6-sol", "gpt-6.1-sol", "gpt-6-sol-2026-09-22", "gpt-6-luna"]
 
 
 @pytest.mark.parametrize("pattern", sorted({r.pattern for r in model_rules.RULES} | {

@@ -46,11 +46,18 @@ def test_a_thinking_setting_that_is_not_sent_is_in_the_ledger(tmp_path, pid, thi
     assert said[0]["severity"] == "warning" and f"providers.{pid}.thinking" in said[0]["message"]
 
 
-@pytest.mark.parametrize("pid", ["mistral", "groq", "xai", "vllm"])
+@pytest.mark.parametrize("pid", ["xai", "vllm"])  # groq and mistral take it since 2026-11-27 (test_host_efforts.py)
 def test_an_effort_where_no_effort_is_sent_is_in_the_ledger(tmp_path, pid):
     out = render(tmp_path, pid, "{effort: high}")
     assert "reasoning_effort" not in out["request"]["body"]
     assert any(e["code"] == "thinking.not_sent" for e in out["ledger"]), out["ledger"]
+
+
+@pytest.mark.parametrize("pid", ["groq", "mistral"])
+def test_groq_and_mistral_now_get_the_effort_in_their_own_field(tmp_path, pid):
+    out = render(tmp_path, pid, "{effort: high}")  # high: a word of both SDKs' reasoning_effort
+    assert out["request"]["body"]["reasoning_effort"] == "high"
+    assert not any(e["code"] == "thinking.not_sent" for e in out["ledger"])
 
 
 def test_an_effort_that_is_sent_needs_no_such_entry(tmp_path):

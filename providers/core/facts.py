@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .choice_facts import CHOICE_FACTS
 from .choice_word_facts import CHOICE_WORD_FACTS
+from .effort_facts import EFFORT_FACTS
 from .fact_record import CITE_END, Fact
 from .fact_values import ChoiceWords, NamedModels
 from .hosted_tool_facts import HOSTED_TOOL_FACTS
@@ -572,7 +573,7 @@ FACTS: tuple[Fact, ...] = (
 )
 
 
-FACTS += HOSTED_TOOL_FACTS + CHOICE_FACTS + CHOICE_WORD_FACTS + REFUSAL_FACTS
+FACTS += HOSTED_TOOL_FACTS + CHOICE_FACTS + CHOICE_WORD_FACTS + REFUSAL_FACTS + EFFORT_FACTS
 _BY_ID = {f.id: f for f in FACTS}
 
 

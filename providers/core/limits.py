@@ -31,7 +31,7 @@ LIMITS: dict[str, Limit] = {limit.name: limit for limit in (
     Limit("expanded_bytes", 16 * MIB, "bytes", "a scenario's text after YAML aliases are expanded"),
     Limit("json_depth", 100, "levels", "nesting of a JSON or YAML value (a tool file, a reply, an event, "
           "arguments)"),
-    Limit("tools", 10_000, "items", "tools in one scenario (after from: imports)"),
+    Limit("tools", 10_000, "items", "tools in one scenario (after from: imports), and in an MCP server's listing"),
     Limit("loop_steps", 1000, "steps", "a scenario's loop.max_steps: each step resends the whole history"),
     Limit("result_bytes", 1 * MIB, "bytes", "the output of one --results-from command"),
     Limit("stderr_bytes", 64 * 1024, "bytes", "an MCP stdio server's stderr kept for its error line (the last part)"),

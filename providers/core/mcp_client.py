@@ -80,7 +80,8 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
     from . import limits, mcp_relay
 
     # the server runs behind mcp_relay, which passes at most mcp_reply_bytes of its stdout on to the SDK
-    relay = [sys.executable, "-I", "-S", mcp_relay.__file__, str(limits.get("mcp_reply_bytes")), program]
+    relay = [sys.executable, "-I", "-S", mcp_relay.__file__, str(limits.get("mcp_reply_bytes")),
+             str(limits.get("tools")), program]
     params = mcp.StdioServerParameters(command=relay[0], args=[*relay[1:], *argv[1:]], cwd=str(cwd) if cwd else None,
                                        env=extra or None)
     errlog = _StderrTail()
@@ -93,6 +94,8 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
         last = errlog.last_line()
         if errlog.holds(mcp_relay.OVER):
             raise ToolchoiceError(limits.refusal(f"{who}: the server's answers", "mcp_reply_bytes")) from None
+        if errlog.holds(mcp_relay.OVER_TOOLS):
+            raise _too_many_tools(who) from None
         if last:  # the server may print its arguments or environment: what was read is never shown
             from .redaction import Redactor, printable
 
@@ -104,6 +107,14 @@ def list_tools_stdio(command: str, *, timeout: float, cwd: Path | None = None,
         raise
     finally:
         errlog.close()
+
+
+def _too_many_tools(who: str) -> ToolchoiceError:
+    """A listing of more tools than a scenario takes, refused before the SDK parses it (~9 KB of objects a tool)."""
+    from . import limits
+
+    return ToolchoiceError(limits.refusal(f"{who}: the server lists more tools than a scenario takes", "tools"),
+                           hint="import from a server that lists fewer, or filter its tools on the server's side")
 
 
 def _children() -> set[int]:
@@ -223,11 +234,13 @@ def _capped_transport(httpx2: Any, who: str, done: dict[str, Any]) -> Any:
     first error status goes into ``done["status"]``: the SDK says only "Server returned an error response"."""
     from . import limits
 
-    cap = limits.get("mcp_reply_bytes")
+    from .mcp_relay import count_tools
+
+    cap, most_tools, tools = limits.get("mcp_reply_bytes"), limits.get("tools"), [0]  # tools: of every answer
 
     class Counted(httpx2.AsyncByteStream):  # type: ignore[misc,name-defined]
         def __init__(self, inner: Any, compressed: bool) -> None:
-            self.inner, self.compressed, self.seen = inner, compressed, 0
+            self.inner, self.compressed, self.seen, self.carry = inner, compressed, 0, b""
 
         async def __aiter__(self) -> Any:
             async for chunk in self.inner:
@@ -237,6 +250,10 @@ def _capped_transport(httpx2: Any, who: str, done: dict[str, Any]) -> Any:
                                           "(a compressed answer is not read)")
                 if self.seen > cap:
                     raise ToolchoiceError(limits.refusal(f"{who}: the server's answer", "mcp_reply_bytes"))
+                found, self.carry = count_tools(chunk, self.carry)
+                tools[0] += found
+                if tools[0] > most_tools:  # as mcp_relay counts them: before the SDK parses the page
+                    raise _too_many_tools(who)
                 yield chunk
 
         async def aclose(self) -> None:

@@ -1,12 +1,16 @@
-"""The bound on what a stdio MCP server may answer: ``python -I -S mcp_relay.py CAP PROGRAM ARGS...``.
+"""The bound on what a stdio MCP server may answer: ``python -I -S mcp_relay.py CAP TOOLS PROGRAM ARGS...``.
 
 The MCP SDK's ``stdio_client`` starts this relay in the server's place (mcp_client.list_tools_stdio): the
 relay starts the server with the same stdin and stderr, and copies its stdout through, at most CAP bytes
 in all (``mcp_reply_bytes``). The SDK's reader keeps every byte until a newline, so a server writing one
 endless line would grow toolchoice's memory until the deadline; past the cap the relay stops the server,
-writes ``OVER`` on stderr and leaves, and the SDK sees the answer end. The SDK stops the relay as it stops a
-server (stdin closed, then the process group: the server is in it); when the server exits by itself or is
-stopped past the cap, the relay stops what it left in the group. Standard library only, no site.
+writes ``OVER`` on stderr and leaves, and the SDK sees the answer end. So too past TOOLS tools (limit ``tools``,
+``OVER_TOOLS``): the SDK parses a page of tools into ~9 KB of objects a tool (100,000 small tools: ~860 MB, in
+13 MB of JSON), so the tools are counted before it sees them, as the ``"inputSchema"`` keys that every MCP tool
+has (``count_tools``; a quote inside a JSON string is escaped, so a description cannot hold one; a schema property
+named ``inputSchema`` counts too). The SDK stops the relay as it stops a server (stdin closed, then the process
+group: the server is in it); when the server exits by itself or is stopped past the cap, the relay stops what it
+left in the group. Standard library only, no site.
 """
 
 from __future__ import annotations
@@ -16,24 +20,34 @@ import subprocess
 import sys
 
 OVER = "toolchoice: the MCP server's answers passed mcp_reply_bytes"
+OVER_TOOLS = "toolchoice: the MCP server listed more tools than the tools limit"
 CHUNK = 65536
+TOOL_KEY = b'"inputSchema"'
+
+
+def count_tools(chunk: bytes, carry: bytes) -> tuple[int, bytes]:
+    """The ``"inputSchema"`` keys in ``carry + chunk``, and what to carry into the next chunk (a key may straddle)."""
+    joined = carry + chunk
+    return joined.count(TOOL_KEY), joined[-(len(TOOL_KEY) - 1):]
 
 
 def main(argv: list[str]) -> int:
-    cap, command = int(argv[0]), argv[1:]
+    cap, most_tools, command = int(argv[0]), int(argv[1]), argv[2:]
     try:
         server = subprocess.Popen(command, stdout=subprocess.PIPE)  # stdin, stderr: the relay's own
     except OSError as exc:
         sys.stderr.write(f"cannot start {command[0]}: {exc.strerror or exc}\n")
         return 127
     assert server.stdout is not None
-    out, seen = server.stdout.fileno(), 0
+    out, seen, tools, carry = server.stdout.fileno(), 0, 0, b""
     try:
         while chunk := os.read(out, CHUNK):
             seen += len(chunk)
-            if seen > cap:
+            found, carry = count_tools(chunk, carry)
+            tools += found
+            if seen > cap or tools > most_tools:
                 server.kill()
-                sys.stderr.write(OVER + "\n")
+                sys.stderr.write((OVER if seen > cap else OVER_TOOLS) + "\n")
                 sys.stderr.flush()
                 _stop_the_rest()  # the SDK sees the relay gone and stops nothing more
                 return 3

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .effort_facts import EFFORT_FACTS
 from .fact_record import CITE_END, Fact
 from .fact_values import RefusalWords, refusals
 
@@ -50,22 +51,37 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
                        field=("additionalModelRequestFields", "thinking", "type"), value=_MANUAL))),
     Fact("openai.tools_effort_words", ("openai", "azure"),
          "OpenAI's 400 for function tools with a reasoning_effort the model refuses on Chat Completions names the "
-         "model: gpt-5.6 'Function tools with reasoning_effort are not supported for MODEL in /v1/chat/completions. "
-         "To use function tools, use /v1/responses or set reasoning_effort to 'none'.'; gpt-5.2 to 5.5 '... Please "
-         "use /v1/responses instead.' (Azure Foundry answers the latter form: model rules gpt-5.6-tools-effort-none, "
-         "gpt-5.2-5.5-tools-effort, azure-gpt-5.6-tools-effort)",
-         "BerriAI/litellm#34569, github/app#2133, livekit/agents#7169 (gpt-5.6); pipecat-ai/pipecat#4043, "
+         "model: gpt-5.6 and gpt-6-sol 'Function tools with reasoning_effort are not supported for MODEL in "
+         "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.'; gpt-5.2 "
+         "to 5.5 '... Please use /v1/responses instead.' (Azure Foundry answers the latter form: model rules "
+         "gpt-5.6-tools-effort-none, gpt-6-sol-tools-effort, gpt-5.2-5.5-tools-effort, azure-gpt-5.6-tools-effort). "
+         "gpt-6-astra answers the first form too, but 'none' with other words not recorded whole: its 400 keeps the "
+         "ledger's line; on Azure its first form is recorded whole with no effort and with 'low' (model rule "
+         "azure-gpt-6-astra-tools-effort), the other refused efforts keep the ledger's line",
+         "BerriAI/litellm#34569, github/app#2133, livekit/agents#7169 (gpt-5.6); onyx-dot-app/onyx#15008 (gpt-6-sol, "
+         "2026-09-23); pipecat-ai/pipecat#4043, "
          "openai/openai-openapi#541, charmbracelet/crush#2913 (gpt-5.4, gpt-5.5); agentgateway/agentgateway#2894 "
-         f"(Azure Foundry){CITE_END}'Function tools with reasoning_effort are not supported for gpt-5.6-sol in "
-         "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.'; "
+         "(Azure Foundry); gpt-6-astra on Azure: can1357/oh-my-pi#11052 (2026-09-06, no reasoning_effort), "
+         "microsoft/simplechat docs/explanation/fixes/GPT6_ASTRA_MODEL_CATALOG_FIX.md (observed 2026-10-01: not set, "
+         f"and 'low' 'Rejected with the same error'){CITE_END}'Function tools with reasoning_effort are not supported "
+         "for gpt-6-astra in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
+         "'none'.' (oh-my-pi#11052, simplechat); 'Function tools with reasoning_effort are not supported for "
+         "gpt-5.6-sol in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
+         "'none'.'; "
+         "'Function tools with reasoning_effort are not supported for gpt-6-sol in /v1/chat/completions. To use "
+         "function tools, use /v1/responses or set reasoning_effort to 'none'.' (onyx#15008); "
          "'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. Please use "
          "/v1/responses instead.'", _VERIFIED,
          (RefusalWords("thinking.effort_for_tools", ("openai",), "Function tools with reasoning_effort are not "
                        "supported for {model} in /v1/chat/completions. To use function tools, use /v1/responses or set "
-                       "reasoning_effort to 'none'.", model=r"gpt-5\.6(?!\d)"),
+                       "reasoning_effort to 'none'.", model=r"gpt-5\.6(?!\d)|gpt-6-sol(?:-\d{4}-\d{2}-\d{2})?$"),
           RefusalWords("thinking.effort_for_tools", ("openai", "azure"), "Function tools with reasoning_effort are not "
                        "supported for {model} in /v1/chat/completions. Please use /v1/responses instead.",
-                       model=r"gpt-5\.[2-5](?!\d)"))),
+                       model=r"gpt-5\.[2-5](?!\d)"),
+          *(RefusalWords("thinking.effort_for_tools", ("azure",), "Function tools with reasoning_effort are not "
+                         "supported for {model} in /v1/chat/completions. To use function tools, use /v1/responses or "
+                         "set reasoning_effort to 'none'.", model=r"gpt-6-astra(?:-\d{4}-\d{2}-\d{2})?$",
+                         field=("reasoning_effort",), value=effort) for effort in (None, "low")))),
     Fact("groq.undeclared_tool_words", ("groq",),
          "Groq's 400 for a tool_choice naming a tool the request does not declare says 'requested tool does not exist' "
          "(invalid_request_error)",
@@ -110,7 +126,7 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
 
 def api_words(provider: str, code: str, model: str | None, body: Any) -> str | None:
     """The API's own words for the refusal ``code`` stands for, where recorded for this case; else None."""
-    for row in (row for fact in REFUSAL_FACTS for row in refusals(fact.value)):
+    for row in (row for fact in REFUSAL_FACTS + EFFORT_FACTS for row in refusals(fact.value)):
         if row.code != code or provider not in row.providers:
             continue
         if row.model is not None and not (isinstance(model, str) and re.search(row.model, model.lower())):
