@@ -13,7 +13,10 @@ ELLIPSIS = "…"
 # The narrowest a calls column gets for its widest argument (`"units":"celsius",`): a longer one is shortened to
 # the column's width with "…" rather than take the room of the other columns.
 PIECE_LEAST = 24
-_CALL = re.compile(r"[\w.$:/-]{1,64}\((?=[\[{])")  # a call's name and bracket, before its JSON arguments
+# a call's name and bracket, before its JSON arguments: a whole word (after a space or at the line's start) of at
+# most 64 characters, the longest the APIs take; a server's name `[b]x\u001b[31m\u200dz({` was read from its last
+# letters, `u200dz(`, and the line broke inside it (a longer one: rich folds the line, nothing cut)
+_CALL = re.compile(r"(?<!\S)[^\s(]{1,64}\((?=[\[{])")
 # The longest line read as a call: a call's arguments are cut to 80 characters before they are drawn (compare
 # --send; run: 40), so only a server's tool name makes a line longer (`f([1,` ten thousand times): rich folds such
 # a line as any text. (A line of JSON, the tool_choice sent, is the scenario's: 100 levels deep at most, its
@@ -22,19 +25,25 @@ LINE_MOST = 1000
 
 
 def cell_len(text: str) -> int:
-    """rich's cell count, imported when a call is laid out (`compare --send -f json` cuts arguments without rich)."""
+    """rich's cell count, imported when a call is laid out (`compare --send -f json` cuts arguments without rich);
+    printable ASCII is a cell a character, counted without it: a wire form allowing 10,000 tools asked ~2 million
+    times, and the import statement alone was 6 of compare's 16 s."""
+    if text.isascii() and text.isprintable():
+        return len(text)
     from rich.cells import cell_len as cells
 
     return cells(text)
 
 
-def _breaks(text: str, keys: bool = False) -> list[tuple[int, float]]:
+def _breaks(text: str, keys: bool = False, closers: bool = False) -> list[tuple[int, float]]:
     """Where ``text`` (JSON, compact or spaced) may break, outside its strings: (the index after the break and the
     spaces after it, its depth). After a comma at depth 1 an argument ends; a nested value's opening bracket and
     its commas are one depth further. The arguments' own first bracket never breaks: it goes with the first
     argument (`get_weather(` over `{"city":"example"})`). ``keys``: after a scalar's key's colon too, deeper
     than its member's commas (a member wider than the column breaks there before its value is shortened:
-    `"disable_parallel_tool_use":` over `true}`; an object or array value breaks after its bracket, as before)."""
+    `"disable_parallel_tool_use":` over `true}`; an object or array value breaks after its bracket, as before).
+    ``closers``: between two closing brackets too, the last place a part breaks (a value nested 90 deep ends in
+    90 of them: `1}}}…` lost the rest where they can go on the next lines). None deeper than ``DEPTH_MOST``."""
     out: list[tuple[int, float]] = []
     depth = 0
     in_string = escaped = False
@@ -51,13 +60,15 @@ def _breaks(text: str, keys: bool = False) -> list[tuple[int, float]]:
             in_string = True
         elif ch in "[{":
             depth += 1
-            if depth > 1:
+            if 1 < depth <= DEPTH_MOST:
                 out.append((i + 1, depth))
         elif ch in "]}":
             depth -= 1
-        elif ch == ",":
+            if closers and text[i + 1:i + 2] in ("]", "}"):
+                out.append((i + 1, CLOSER_DEPTH))
+        elif ch == "," and depth <= DEPTH_MOST:
             out.append((i + 1, depth))
-        elif ch == ":" and keys and not _opens(text, i + 1):  # a scalar's key
+        elif ch == ":" and keys and depth <= DEPTH_MOST and not _opens(text, i + 1):  # a scalar's key
             out.append((i + 1, depth + 0.5))
     spaced = []
     for at, depth in out:
@@ -66,6 +77,13 @@ def _breaks(text: str, keys: bool = False) -> list[tuple[int, float]]:
         if at < len(text):
             spaced.append((at, depth))
     return spaced
+
+
+CLOSER_DEPTH = 1_000_000.0  # deeper than any nesting json_depth lets through: a run of closers breaks last
+# The deepest level a line breaks at: each level is a pass over its part, so a tool_choice *string* of 20,000 '['
+# (text, not JSON, drawn as it is) was 20,000 passes over 20,000 breaks: compare ran for minutes. A JSON value is
+# 100 levels deep at most (limit json_depth); a level past this one goes on its line whole, or shortened.
+DEPTH_MOST = 128
 
 
 def _opens(text: str, at: int) -> bool:
@@ -102,12 +120,12 @@ def _split(text: str, breaks: list[tuple[int, float]], width: int | None) -> lis
     return out
 
 
-def _pieces(arguments: str, width: int | None = None, keys: bool = False) -> list[str]:
+def _pieces(arguments: str, width: int | None = None, keys: bool = False, closers: bool = False) -> list[str]:
     """``arguments`` (JSON text) in pieces that are joined the text again: each argument with its comma and the
     spaces after it, an argument wider than ``width`` in its own pieces (its value's elements or keys, after
     its opening bracket and each comma; ``keys``: first after its key's colon); ``width`` None: the arguments
     alone."""
-    return _split(arguments, _breaks(arguments, keys), width)
+    return _split(arguments, _breaks(arguments, keys, closers), width)
 
 
 def call_pieces(line: str, width: int | None = None) -> list[str] | None:
@@ -126,6 +144,8 @@ def shortened(text: str, width: int) -> str:
     """``text`` cut to ``width`` cells, its last one an ellipsis (as it is where it fits)."""
     if cell_len(text) <= width:
         return text
+    if text.isascii() and text.isprintable():  # a cell a character
+        return text[:max(0, width - 1)] + ELLIPSIS
     out, used = [], 0
     for ch in text:
         cells = cell_len(ch)
@@ -155,7 +175,7 @@ def json_lines(line: str, width: int, first: int | None = None) -> list[str] | N
     room = width if first is None else max(1, min(first, width))
     if width < 2 or cell_len(line) <= room or not line.startswith(("{", "[")):
         return None
-    return _packed(_pieces(line, width, keys=True), width, room)
+    return _packed(_pieces(line, width, keys=True, closers=True), width, room)
 
 
 PROSE_MOST = 100_000  # a longer message (an allowed list of thousands of tools) is folded by rich as any text

@@ -440,6 +440,8 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     from rich.console import Console
     from rich.table import Table
 
+    rows = [[visible(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # measured as shown
+
     def longest(value: Any, cap: int = word_cap) -> int:
         text = value.plain if hasattr(value, "plain") else str(value)
         return min(cap, max((len(word) for word in text.split()), default=0))
@@ -574,7 +576,7 @@ def _json_printed(console: Any, text: str, style: str) -> None:
 
     from .call_lines import json_lines
 
-    lines = json_lines(text, console.width)
+    lines = json_lines(visible(text), console.width)  # measured as shown: a ZWJ is drawn \u200d, six cells, not none
     console.print(Text("\n".join(lines) if lines is not None else text, style=style))
 
 

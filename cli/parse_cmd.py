@@ -31,7 +31,8 @@ def read_bytes(path: Path, missing: str, folder: str) -> bytes:
     if str(path) == "-":
         stdin = getattr(sys.stdin, "buffer", None)  # a text-only stdin (in-process runs): its text as UTF-8
         cap = limits.get("stream_bytes")
-        data = stdin.read(cap + 1) if stdin is not None else sys.stdin.read(cap + 1).encode("utf-8")
+        data = bounded.read_at_most(stdin, cap) if stdin is not None else (
+            bounded.read_at_most(sys.stdin, cap).encode("utf-8"))
         return bounded.cap_bytes(data, "<stdin>", "stream_bytes")
     if not path.exists() and not path.is_symlink():
         raise ToolchoiceError(f"{path}: no such file", hint=missing)

@@ -69,12 +69,47 @@ def model_rules_data(model: str, chosen: list[str] | None = None) -> list[dict]:
     return out
 
 
+def model_rules_markdown(model: str, data: list[dict]) -> str:
+    """``model_rules_data`` as markdown: a table of the facts (provider, fact, value, rule), each rule's source and
+    date under it, and what the pretty view says apart (unknown models, facts no source states, end of life). Every
+    cell is the data's text with its pipes escaped: the model id is the user's."""
+    def cell(text: object) -> str:
+        return " ".join(str(text).split()).replace("\\", "\\\\").replace("|", "\\|")
+
+    def shown(value: object) -> str:
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
+    lines = [f"model rules for {cell(model)} (override per provider: providers.<id>.rules.<fact>)", ""]
+    facts = [(entry["provider"], fact) for entry in data for fact in entry["facts"]]
+    if facts:
+        lines += ["| provider | fact | value | rule |", "|---|---|---|---|"]
+        lines += [f"| `{p}` | {fact['fact']} | {cell(shown(fact['value']))} | {fact['rule']} |" for p, fact in facts]
+        lines.append("")
+        sources = {fact["rule"]: f"{fact['source']} (verified {fact['verified']})" for _, fact in facts}
+        lines += [f"- **{name}**: {cell(source)}" for name, source in sources.items()]
+    else:
+        lines.append("No model rule matches (facts then come from the provider's capability row alone).")
+    notes = [f"{entry['provider']}: " + ("this model is in none of the model families its rules name; the table shows "
+                                         "its rule for every other model" if entry["facts"] else
+                                         "no model-family rule knows this model: its thinking and tool_choice limits "
+                                         "are unknown there") for entry in data if not entry["known"]]
+    notes += [f"{entry['provider']}: {fact['fact']}: no source states it for this model (rule {fact['rule']}): "
+              f"{fact['read']} (verified {fact['verified']})" for entry in data for fact in entry.get("unstated", ())]
+    notes += [f"{entry['provider']}: {entry['end_of_life']}" for entry in data if entry.get("end_of_life")]
+    if notes:
+        lines += [""] + [f"- {cell(note)}" for note in notes]
+    return "\n".join(lines)
+
+
 def print_model_rules(model: str, format: "MatrixFormat", chosen: list[str] | None = None) -> None:
     from .output import emit_json, output_redactor
 
     data = model_rules_data(model, chosen)
-    if format is not MatrixFormat.pretty:
+    if format is MatrixFormat.json:
         emit_json(data, output_redactor())  # a key pasted into --model is not shown (the pretty view's console redacts)
+        return
+    if format is MatrixFormat.markdown:  # was the JSON above: -f markdown printed JSON
+        write(output_redactor().text(model_rules_markdown(model, data)))
         return
     if not data:
         on = "" if chosen is None else f" on {', '.join(chosen)}"

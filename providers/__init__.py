@@ -32,6 +32,10 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:  # a REPL's completion and dir() list the names loaded later too
+    return sorted(set(globals()) | set(_LATER))
+
+
 __all__ = [
     "__version__",
     "BadReply", "Ledger", "LedgerEntry", "LoopOptions", "Message", "MissingKey", "ProviderError", "ProviderSettings",

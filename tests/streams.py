@@ -171,6 +171,15 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that reset its connection (a command Ctrl-C stopped, leaving a kept-alive one) is no error of the
+        stand-in's: socketserver printed its traceback to sys.stderr, which an in-process command's run_cli captures,
+        and test_compare_rows' 'no Traceback in stderr' failed on it about one run in three (main, 2026-11-27)."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
+
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"

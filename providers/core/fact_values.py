@@ -65,9 +65,14 @@ class NamedModels(NamedTuple):
     words: str
 
     def named(self, model: str) -> str | None:
-        """The fragment naming ``model``, else None."""
+        """The fragment naming ``model``, else None. A fragment ends the model's version, as a model rule's pattern
+        does (model_rules._V): no digit after it and no further short version number, so claude-opus-4-5 names
+        claude-opus-4-5-20251101-v1:0 but not claude-opus-4-50 or claude-opus-4-5-1, which the source does not name."""
+        import re
+
         lowered = model.lower()
-        return next((name for name in self.names if name in lowered), None)
+        return next((name for name in self.names if re.search(re.escape(name) + r"(?!\d)(?!-\d{1,7}(?!\d))", lowered)),
+                    None)
 
 
 FactValue = Union[ChoiceWords, ChoiceCount, NamedModels, tuple[RefusalWords, ...]]

@@ -79,8 +79,10 @@ SEND_REPEAT_MAX = 1_000_000  # send
 def check_repeat(repeat: Any, most: int = REPEAT_MAX) -> int:
     """``repeat`` as the command line takes it: a whole number from 1 to ``most``; else a ToolchoiceError."""
     if isinstance(repeat, bool) or not isinstance(repeat, int) or not 1 <= repeat <= most:
-        raise ToolchoiceError(f"repeat {repeat!r}: give a whole number from 1 to {most:,}",
-                              hint="as --repeat N takes it")
+        from .call_args import number_shown
+
+        shown = number_shown(repeat) if isinstance(repeat, int) else repr(repeat)  # 10**5000: no ValueError
+        raise ToolchoiceError(f"repeat {shown}: give a whole number from 1 to {most:,}", hint="as --repeat N takes it")
     return repeat
 
 

@@ -15,7 +15,7 @@ import email.utils
 import random
 import time
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from .model import ToolchoiceError
 
@@ -41,6 +41,22 @@ class RetryPolicy:
 
     def __post_init__(self) -> None:
         check_retries(self.retries)
+
+
+async def paused(sleep: Callable[[float], Any], seconds: float) -> None:
+    """``await sleep(seconds)``, a caller's ``SendSettings.sleep`` that gave nothing to wait on (``time.sleep``,
+    ``lambda s: None``: it blocked, or did nothing) refused in the caller's words: the sample was an internal
+    error, "TypeError: object NoneType can't be used in 'await' expression", after the wait was slept anyway."""
+    import inspect
+
+    pause = sleep(seconds)
+    if not inspect.isawaitable(pause):
+        from .model import WrongArgument
+
+        raise WrongArgument(f"settings.sleep: give an async function taking seconds (as asyncio.sleep); this one "
+                            f"returned {type(pause).__name__}, not something to await",
+                            hint="async def sleep(seconds): ... (time.sleep blocks every other request)")
+    await pause
 
 
 def retry_after(headers: Mapping[str, str], now: float | None = None) -> tuple[float, str] | None:

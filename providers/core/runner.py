@@ -414,7 +414,7 @@ async def stream_sample(job: Job, index: int, client: Any, policy: Any,
                          "wait_s": round(wait[0], 3) if wait else 0.0, "wait_source": wait[1] if wait else None})
         if wait is None:
             break
-        await (sleep or asyncio.sleep)(wait[0])
+        await retry_policy.paused(sleep or asyncio.sleep, wait[0])
     return sample_of(result)
 
 

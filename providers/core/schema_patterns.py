@@ -31,6 +31,12 @@ _SLOW: set[str] = set()  # patterns that once ran past the limit: not tried agai
 # many calls (or a proxy's stream of answers) costs pattern_seconds once per such pattern, not once per value
 
 
+# regex counts a timeout in microseconds in 64 bits: past ~9.2e12 seconds it times out at once, so
+# TOOLCHOICE_LIMIT_PATTERN_SECONDS=999999999999999999 (meant: no bound) called every pattern slow. A billion
+# seconds (31 years) is no bound anyone waits for.
+REGEX_SECONDS_MOST = 1e9
+
+
 _COMPILED: dict[str, Any] = {}  # pattern -> regex's compiled form (None: regex cannot read it); regex.compile's own
 # cache lookup cost ~8 µs a call, more than the match: the mock tries up to 18 texts against each pattern a request
 
@@ -60,7 +66,7 @@ def matcher(pattern: str, *, where: str = "pattern", whole: bool = False) -> Cal
     """``matches`` for one pattern and many texts: the limit read and the pattern compiled once."""
     if pattern in _SLOW:
         raise SlowPattern(pattern, where)
-    seconds = limits.get("pattern_seconds")
+    seconds = min(limits.get("pattern_seconds"), REGEX_SECONDS_MOST)
     compiled = _compiled(pattern)
     if compiled is None:  # it compiled in Python's re (the schema was checked) but not here: as re reads it, unbounded
         import re

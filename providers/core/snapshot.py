@@ -20,7 +20,7 @@ import stat
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
-from . import limits
+from . import bounded, limits
 from .model import ToolchoiceError, Translation
 
 SUFFIX = ".json"
@@ -104,7 +104,7 @@ def _snapshot_text(path: Path, expected: str) -> str | _Unread:
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced by a FIFO since it was listed: never waited on
             return _Unread("not a regular file")
-        data = handle.read(cap + 1)
+        data = bounded.read_at_most(handle, cap)
     if len(data) > cap:
         return _Unread(f"larger than what render writes and than {limits.shown('file_bytes')}")
     return data.decode("utf-8", errors="replace")

@@ -113,13 +113,13 @@ def reasoning_family(recorded: Any) -> str:
 
 def read_spans(path: Path) -> list[Span]:
     """Every span in an OTLP/JSON file. One line naming the file for what is not one."""
-    from . import limits
+    from . import bounded, limits
 
     name = str(path)
     cap = limits.get("file_bytes")  # a trace is an input file: the limit every input file has, raised the same way
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(cap + 1)
+            raw = bounded.read_at_most(handle, cap)
     except FileNotFoundError:
         raise ToolchoiceError(f"{name}: no such file", hint="give an OTLP/JSON trace export") from None
     except IsADirectoryError:

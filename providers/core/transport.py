@@ -32,7 +32,7 @@ from .http_clients import (AIOHTTP_MIN_REQUESTS, CONNECTIONS_PER_CLIENT, HTTP_CL
                            aiohttp_wanted, new_async_client, new_async_clients, plain_http_only)
 # $NAME or ${NAME} in upper case, as `render -f curl` leaves them for the shell ("$home", "$5" are text)
 from .request_parts import ENV_PLACEHOLDER as _PLACEHOLDER
-from .retry_policy import RetryPolicy, next_wait, retry_after, should_retry
+from .retry_policy import RetryPolicy, next_wait, paused, retry_after, should_retry
 from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
                         safe_json_text)
 
@@ -563,7 +563,7 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
             if wait is None:
                 assert loop.response is not None
                 return loop.response
-            await sleep(wait)
+            await paused(sleep, wait)
     finally:
         if own:
             await client.aclose()
