@@ -30,7 +30,11 @@ ANSWERED_BY = {"error-anthropic-invalid-input-schema.json": "anthropic", "error-
                "error-groq-tool-use-failed.json": "groq", "error-llama-cpp-python-500.json": "llamacpp",
                "error-mistral-422-extra-forbidden.json": "mistral",
                "error-mistral-400-tool-call-id.json": "mistral", "error-ollama-native.json": "ollama",
-               "error-openai-tool-choice-without-tools.json": "openai"}
+               "error-openai-tool-choice-without-tools.json": "openai",
+               "error-openai-tools-reasoning-effort.json": "openai",
+               "error-openai-tools-reasoning-effort-gpt-5.6.json": "openai",
+               "error-azure-tools-reasoning-effort-gpt-6-astra.json": "azure",
+               "error-mistral-400-reasoning-effort.json": "mistral"}
 
 
 def test_every_recorded_error_body_is_named_above():

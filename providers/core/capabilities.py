@@ -67,6 +67,7 @@ class WithoutTools(NamedTuple):
     refused: frozenset[str] = frozenset()
     words: str = ""  # the API's error message, when it refuses
     takes: str = ""  # what the source says happens instead, when it takes the choice
+    param: str | None = None  # the field the recorded 400's envelope names (its "param"), where the fact quotes it
 
 
 class ToolLimit(NamedTuple):
@@ -183,7 +184,8 @@ CAPABILITIES: dict[str, Capability] = {
         strict=_n("function.strict", "off unless sent"),
         verified="2026-11-26",
         sources=_OPENAI_SOURCES, **_OPENAI_LIKE,
-        without_tools=WithoutTools("openai.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS),
+        without_tools=WithoutTools("openai.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS,
+                                   param="tool_choice"),
         tool_limit=_OPENAI_TOOL_LIMIT, body_limits=(OPENAI_DESCRIPTION, *OPENAI_STRICT),
     ),
     "openai-responses": Capability(
@@ -376,7 +378,8 @@ CAPABILITIES: dict[str, Capability] = {
                  "ai/data-plane/OpenAI.v1/azure-v1-v1-generated.yaml (the v1 API of learn.microsoft.com's REST "
                  "reference) and azure-v1-preview-generated.yaml (api-version=preview)"),
         **_OPENAI_LIKE,
-        without_tools=WithoutTools("azure.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS),
+        without_tools=WithoutTools("azure.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS,
+                                   param="tool_choice"),
         body_limits=(AZURE_DESCRIPTION,),
     ),
     "fireworks": Capability(

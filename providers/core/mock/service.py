@@ -71,9 +71,11 @@ class MockService:
         self.origins = CallOrigins()  # the calls this mock's answers made, for the results that come back
 
     def error(self, status: int, message: str, extra: dict[str, str] | None = None,
-              param: str | None = None) -> tuple[bytes, dict[str, str]]:
-        """The family's error envelope; ``param``: the field its recorded envelope names (MockRead.refusal_param)."""
-        body, headers = self.module.mock_error(status, message, **self.per_host, **({"param": param} if param else {}))
+              param: str | None = None, fields: tuple[tuple[str, Any], ...] = ()) -> tuple[bytes, dict[str, str]]:
+        """The family's error envelope; ``param``: the field its recorded envelope names (MockRead.refusal_param);
+        ``fields``: the recorded body's other fields for API words (Judged.envelope, RefusalWords.envelope)."""
+        body, headers = self.module.mock_error(status, message, **self.per_host, **({"param": param} if param else {}),
+                                               **({"fields": dict(fields)} if fields else {}))
         return _dumps(body), {"content-type": "application/json", **headers, **(extra or {})}
 
     def handle(self, method: str, target: str, headers: dict[str, str], raw: bytes) -> Exchange:
@@ -135,7 +137,8 @@ class MockService:
         if judged.refusal is not None or read is None:
             self._refuse()
             param = read.refusal_param if read is not None and judged.refusal == read.refusal else None
-            body, out = self.error(400, redacted(judged.refusal or "invalid request", kept), param=param)
+            body, out = self.error(400, redacted(judged.refusal or "invalid request", kept), param=param,
+                                   fields=judged.envelope)
             line = self._traced(record(number, self.provider, path, judged, 400, None, stream), judged)
             return Exchange(400, out, body, None, redacted(line, kept), delay, secrets=kept)
         answer = plan_answers(judged, step, number)
