@@ -26,6 +26,7 @@ BEDROCK_HEADERS = {"x-amzn-ErrorType": "ValidationException:http://internal.amaz
 ANSWERED_BY = {"error-anthropic-invalid-input-schema.json": "anthropic", "error-anthropic-overloaded.json": "anthropic",
                "error-bedrock-toolchoice-not-supported.json": "bedrock", "error-cohere-invalid-request.json": "cohere",
                "error-gemini-invalid-function-name.json": "gemini",
+               "error-gemini-function-calling-config-without-declarations.json": "gemini",
                "error-groq-requested-tool-does-not-exist.json": "groq", "error-groq-tool-choice-null.json": "groq",
                "error-groq-tool-use-failed.json": "groq", "error-llama-cpp-python-500.json": "llamacpp",
                "error-mistral-422-extra-forbidden.json": "mistral",

@@ -283,6 +283,10 @@ RECORDED = [
     # string (fact groq.tool_choice_words), in the recorded body
     ("groq", "error-groq-tool-choice-null.json",
      {"model": "llama-3.3-70b-versatile", "messages": USER, "tools": [TOOL], "tool_choice": "any"}),
+    # musistudio/claude-code-router#1207: a function calling config without function declarations
+    ("gemini", "error-gemini-function-calling-config-without-declarations.json",
+     {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+      "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}),
     # zed-industries/zed#53034: the tool-call id refusal
     ("mistral", "error-mistral-400-tool-call-id.json",
      {"model": "mistral-medium-latest", "messages": [
@@ -296,9 +300,22 @@ RECORDED = [
 @pytest.mark.parametrize(("provider", "recorded", "body"), RECORDED, ids=[r[1].removesuffix(".json") for r in RECORDED])
 def test_the_400_is_the_recorded_body_field_by_field(provider: str, recorded: str, body: dict[str, Any]) -> None:
     expected = json.loads((ERRORS / recorded).read_text(encoding="utf-8"))
-    status, reply, record = ask(provider, body)
+    path = "/v1beta/models/gemini-2.5-flash:generateContent" if provider == "gemini" else "/v1/chat/completions"
+    status, reply, record = ask(provider, body, path)
     assert status == 400 and reply == expected
     assert codes(record)  # the line still says why, in toolchoice's words
+
+
+def test_responses_required_without_tools_in_the_apis_recorded_words() -> None:
+    """anomalyco/opencode#48857 (live, gpt-4.1-mini): 'Responses: `Tool choice 'required' must be specified with 'tools'
+    parameter.`' (fact openai-responses.tool_choice_without_tools); the mock said toolchoice's line quoting it. The
+    ledger's line, with its advice, stays a finding."""
+    status, reply, record = ask("openai-responses", {"model": "gpt-4.1-mini", "input": "hi", "tool_choice": "required"},
+                                "/v1/responses")
+    assert status == 400
+    assert reply["error"]["message"] == "Tool choice 'required' must be specified with 'tools' parameter."
+    advice = [f for f in record["findings"] if f["code"] == "tool_choice.without_tools"]
+    assert advice and "declare the tools" in advice[0]["message"]
 
 
 def test_azures_refusal_without_tools_names_the_param_its_recording_names() -> None:

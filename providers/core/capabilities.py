@@ -68,6 +68,11 @@ class WithoutTools(NamedTuple):
     words: str = ""  # the API's error message, when it refuses
     takes: str = ""  # what the source says happens instead, when it takes the choice
     param: str | None = None  # the field the recorded 400's envelope names (its "param"), where the fact quotes it
+    # the words are this API's own 400, recorded from it for this case (its fact quotes the body): the mock's 400
+    # carries them (core/refusal_words.api_refusal), the translator's line stays a finding. False: the words were
+    # recorded elsewhere (Anthropic's through Bedrock) or for another case (Bedrock's for an empty list), or the
+    # family answers in its own module (openai_chat_mock.WITHOUT_TOOLS)
+    recorded: bool = False
 
 
 class ToolLimit(NamedTuple):
@@ -203,7 +208,7 @@ CAPABILITIES: dict[str, Capability] = {
         sources=("openai 3.57.0 types/responses (tool_choice_function_param.py, tool_choice_allowed_param.py, function_tool_param.py)",
                  "platform.openai.com function-calling guide (Responses strict default, 2026-03-31)"),
         without_tools=WithoutTools("openai-responses.tool_choice_without_tools", frozenset({"required"}),
-                                   "Tool choice 'required' must be specified with 'tools' parameter."),
+                                   "Tool choice 'required' must be specified with 'tools' parameter.", recorded=True),
         body_limits=OPENAI_STRICT,
     ),
     "anthropic": Capability(
@@ -242,7 +247,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "ai.google.dev/gemini-api/docs/deprecations (gemini-3.5-flash, May 19, 2026: 'No shutdown date "
                  "announced'; the default model, 2026-11-26)"),
         without_tools=WithoutTools("gemini.tool_choice_without_tools", _EVERY_CHOICE,
-                                   "Function calling config is set without function_declarations."),
+                                   "Function calling config is set without function_declarations.", recorded=True),
         tool_limit=ToolLimit("gemini.tool_limit", 512, ("tools", "*", "functionDeclarations|function_declarations"),
                              "The GenerateContentRequest proto is invalid:\n  * tools[{index}].function_declarations: "
                              "[FIELD_INVALID] At most 512 function declarations can be specified."),

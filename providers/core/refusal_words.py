@@ -149,6 +149,12 @@ def api_refusal(provider: str, code: str, model: str | None, body: Any) -> Refus
         if row.field and _at(body, row.field) != row.value:
             continue
         return row._replace(words=row.words.replace("{model}", model or ""))
+    if code == "tool_choice.without_tools":  # a choice without tools: the row's words where recorded from this API
+        from .capabilities import CAPABILITIES
+
+        rule = CAPABILITIES[provider].without_tools if provider in CAPABILITIES else None
+        if rule is not None and rule.recorded and rule.words:
+            return RefusalWords(code, (provider,), rule.words, envelope=(("param", rule.param),) if rule.param else ())
     return None
 
 
