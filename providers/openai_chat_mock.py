@@ -326,6 +326,20 @@ _VLLM_PARAM = re.compile(r" \(parameter=([^,)]+)[,)]")
 _TOO_LONG = re.compile(r"Invalid '([^']+)': (array|string) too long\. ")
 
 
+# api.openai.com's 400 for a body that is not JSON, whole (type invalid_request_error, param and code null):
+# ChatGPTNextWeb/NextChat#4064 (2024-02-18) and kdalanon/ChatGPT-AutoHotkey-Utility#14 (2024-09-19) quote the body; the
+# other hosts' words are not recorded (they keep the first sentence)
+_OPENAI_UNPARSED = ("We could not parse the JSON body of your request. (HINT: This likely means you aren't using your "
+                    "HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid "
+                    "JSON. If you have trouble figuring out how to fix this, please contact us through our help center "
+                    "at help.openai.com.)")
+
+
+def mock_unparsed(exc: Exception, provider: str = "openai") -> str | None:
+    """The host's recorded words for a body that is not JSON; None where none are recorded."""
+    return _OPENAI_UNPARSED if provider == "openai" else None
+
+
 def mock_error(status: int, message: str, provider: str = "openai", param: str | None = None,
                fields: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
     """OpenAI's error envelope {error: {message, type, param, code}} (the recorded 400 in tests/data/responses/errors;

@@ -33,6 +33,7 @@ ANSWERED_BY = {"error-anthropic-invalid-input-schema.json": "anthropic", "error-
                "error-mistral-400-tool-call-id.json": "mistral", "error-ollama-native.json": "ollama",
                "error-openai-tool-choice-without-tools.json": "openai",
                "error-openai-tools-reasoning-effort.json": "openai",
+               "error-openai-unparsed-json.json": "openai",
                "error-openai-tools-reasoning-effort-gpt-5.6.json": "openai",
                "error-azure-tools-reasoning-effort-gpt-6-astra.json": "azure",
                "error-mistral-400-reasoning-effort.json": "mistral"}

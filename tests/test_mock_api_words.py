@@ -306,6 +306,21 @@ def test_the_400_is_the_recorded_body_field_by_field(provider: str, recorded: st
     assert codes(record)  # the line still says why, in toolchoice's words
 
 
+def test_a_body_that_is_not_json_in_the_apis_recorded_words() -> None:
+    """OpenAI: the whole body of ChatGPTNextWeb/NextChat#4064 (the mock said only its first sentence). Anthropic:
+    'The request body is not valid JSON: ' and the parser's complaint, invalid_request_error
+    (anthropics/claude-code#8272: '... no low surrogate in string: line 1 column 37589 (char 37588)'; the complaint is
+    the mock's parser's)."""
+    exchange = MockService("openai").handle("POST", "/v1/chat/completions", {}, b"{not json")
+    expected = json.loads((ERRORS / "error-openai-unparsed-json.json").read_text(encoding="utf-8"))
+    assert exchange.status == 400 and json.loads(exchange.body) == expected
+    exchange = MockService("anthropic").handle("POST", "/v1/messages", {}, b"{not json")
+    reply = json.loads(exchange.body)
+    assert exchange.status == 400 and reply["error"]["type"] == "invalid_request_error"
+    assert reply["error"]["message"].startswith("The request body is not valid JSON: ")
+    assert reply["error"]["message"].endswith("line 1 column 2 (char 1)")
+
+
 def test_responses_required_without_tools_in_the_apis_recorded_words() -> None:
     """anomalyco/opencode#48857 (live, gpt-4.1-mini): 'Responses: `Tool choice 'required' must be specified with 'tools'
     parameter.`' (fact openai-responses.tool_choice_without_tools); the mock said toolchoice's line quoting it. The

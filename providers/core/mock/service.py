@@ -117,7 +117,7 @@ class MockService:
             data = json.loads(raw) if raw.strip() else None
         except (ValueError, RecursionError) as exc:
             data = None
-            judged = Judged(None, None, (), unparsed(exc), "We could not parse the JSON body of your request.")
+            judged = Judged(None, None, (), unparsed(exc), self._unparsed_words(exc))
         else:
             judged = judge(self.provider, self.module, data, route)  # the body as sent
         shown = scrub_module(self.module, data)  # what is kept or echoed: its MCP secrets replaced
@@ -158,6 +158,12 @@ class MockService:
         return Exchange(200, {"content-type": "application/json"},
                         _dumps(self.module.mock_reply(answer, read, number, shown.body, **self.per_host)), None, line,
                         delay, cut, answer, kept)
+
+    def _unparsed_words(self, exc: Exception) -> str:
+        """The 400's words for a body that is not JSON: the family's recorded words (``mock_unparsed``), else these."""
+        words = getattr(self.module, "mock_unparsed", None)
+        said = words(exc, **self.per_host) if words is not None else None
+        return said or "We could not parse the JSON body of your request."
 
     def _traced(self, line: dict[str, Any], judged: Judged, answer: Answer | None = None,
                 number: int = 0) -> dict[str, Any]:
