@@ -474,3 +474,66 @@ def test_the_sdk_raises_on_the_mock_what_it_raises_on_the_recorded_body(provider
         got = _seen(_sdk_error(provider, mock.base_url, mock.base_url.removesuffix("/v1")))
     assert expected[0].__name__ in ("BadRequestError", "SDKError") and expected[1] == 400
     assert got == expected
+
+
+def _family_error(provider: str, base: str) -> Exception:
+    """The official SDK's exception for a request the mock refuses in each family (a stand-in answers its recorded
+    body whatever the request): Anthropic a top-level anyOf, Gemini mode ANY without declarations, Bedrock a named
+    toolChoice on mistral-large. (Ollama's only 400, no model, is refused by its SDK before sending; Cohere's SDK
+    always sends the model, the mock's only 400 there.)"""
+    if provider == "anthropic":
+        import anthropic
+
+        call = lambda: anthropic.Anthropic(base_url=base, api_key=KEY, max_retries=0).messages.create(  # noqa: E731
+            model="claude-sonnet-4-6", max_tokens=64, messages=USER,
+            tools=[{"name": "pick", "input_schema": {"anyOf": [{"type": "object"}]}}])
+    elif provider == "gemini":
+        from google import genai
+        from google.genai import types
+
+        genai_client = genai.Client(api_key=KEY, http_options=types.HttpOptions(base_url=base))  # closed once freed
+        call = lambda: genai_client.models.generate_content(  # noqa: E731
+            model="gemini-2.5-flash", contents="hi", config=types.GenerateContentConfig(
+                tool_config=types.ToolConfig(function_calling_config=types.FunctionCallingConfig(mode="ANY"))))
+    elif provider == "bedrock":
+        import botocore.session
+
+        client = botocore.session.get_session().create_client(
+            "bedrock-runtime", region_name="us-east-1", endpoint_url=base,
+            aws_access_key_id="AKIAMOCKEXAMPLE0001", aws_secret_access_key="mock-secret-0123456789")
+        call = lambda: client.converse(  # noqa: E731
+            modelId="mistral.mistral-large-2402-v1:0", messages=[{"role": "user", "content": [{"text": "hi"}]}],
+            toolConfig={"tools": [{"toolSpec": {"name": "get_time", "inputSchema": {"json": {"type": "object"}}}}],
+                        "toolChoice": {"tool": {"name": "get_time"}}})
+    with pytest.raises(Exception) as raised:
+        call()
+    return raised.value
+
+
+def _kind(error: Exception) -> tuple[Any, ...]:
+    """The class and what each SDK says the error is: its status, and its kind where the SDK reads one (the class by
+    name: botocore makes each client's exception classes anew)."""
+    name = f"{type(error).__module__}.{type(error).__qualname__}"
+    response = getattr(error, "response", None)
+    if isinstance(response, dict):  # botocore's ClientError
+        return name, response["ResponseMetadata"]["HTTPStatusCode"], response["Error"]["Code"]
+    body = getattr(error, "body", None)
+    kind = body.get("error", {}).get("type") if isinstance(body, dict) else None  # anthropic's
+    return (name, getattr(error, "status_code", None) or getattr(error, "code", None),
+            getattr(error, "status", None), kind)
+
+
+@pytest.mark.parametrize(("provider", "recorded", "headers"), [
+    ("anthropic", "error-anthropic-invalid-input-schema", {}),
+    ("gemini", "error-gemini-function-calling-config-without-declarations", {}),
+    # the error type travels in the header (tests/data/responses/errors/SOURCES.md, vercel/ai#4396)
+    ("bedrock", "error-bedrock-toolchoice-not-supported", {"x-amzn-ErrorType": "ValidationException"})])
+def test_each_familys_sdk_raises_on_the_mock_the_class_it_raises_on_the_recorded_body(
+        provider: str, recorded: str, headers: dict[str, str]) -> None:
+    from servers import StandIn, Step
+
+    with StandIn(provider, Step.recorded_error(400, recorded, headers=headers)) as stand_in:
+        expected = _kind(_family_error(provider, stand_in.base_url(provider)))
+    with running_mock(provider) as mock:
+        got = _kind(_family_error(provider, mock.base_url))
+    assert [r["status"] for r in mock.records] == [400] and got == expected
