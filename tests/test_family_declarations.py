@@ -24,6 +24,7 @@ ERRORS = DATA / "responses" / "errors"
 BEDROCK_HEADERS = {"x-amzn-ErrorType": "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/"}
 # each recorded error body → the provider that answered it (tests/data/responses/errors/SOURCES.md)
 ANSWERED_BY = {"error-anthropic-invalid-input-schema.json": "anthropic", "error-anthropic-overloaded.json": "anthropic",
+               "error-anthropic-top-level-anyof.json": "anthropic",
                "error-bedrock-toolchoice-not-supported.json": "bedrock", "error-cohere-invalid-request.json": "cohere",
                "error-gemini-invalid-function-name.json": "gemini",
                "error-gemini-function-calling-config-without-declarations.json": "gemini",

@@ -162,10 +162,12 @@ def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
     from toolchoice.providers.core.fact_values import refusals
 
     rows = [(dated, row) for dated in FACTS for row in refusals(dated.value)]
-    assert len(rows) == 14  # + Azure's gpt-6-astra words (trial13g), Groq's qwen/qwen3-32b and Mistral Small's reasoning_effort 400s (core/effort_facts.py)
+    # + Azure's gpt-6-astra words (trial13g), Groq's qwen/qwen3-32b and Mistral Small's reasoning_effort 400s
+    # (core/effort_facts.py), Claude's top-level anyOf (trial13l)
+    assert len(rows) == 15
     for dated, row in rows:
         assert dated.verified == "2026-11-27" and set(row.providers) <= set(dated.providers)
-        first = row.words.split("{model}")[0]
+        first = row.words.split("{model}")[0].split("{tool_index}")[0]
         assert first in dated.source.replace('\\"', '"'), row
 
 
@@ -304,6 +306,18 @@ def test_the_400_is_the_recorded_body_field_by_field(provider: str, recorded: st
     status, reply, record = ask(provider, body, path)
     assert status == 400 and reply == expected
     assert codes(record)  # the line still says why, in toolchoice's words
+
+
+def test_claudes_top_level_anyof_refusal_is_the_recorded_body() -> None:
+    """anthropics/claude-code#44788: the 400 names the tool by its index, tools.12 there (the mock said toolchoice's
+    line quoting the words); the request_id is the mock's own."""
+    expected = json.loads((ERRORS / "error-anthropic-top-level-anyof.json").read_text(encoding="utf-8"))
+    tools = [{**CLAUDE_TOOL, "name": f"tool_{i}"} for i in range(12)]
+    tools.append({"name": "pick", "input_schema": {"anyOf": [{"type": "object"}, {"type": "object"}]}})
+    status, reply, record = ask("anthropic", {"model": "claude-sonnet-4-6", "max_tokens": 64, "messages": USER,
+                                              "tools": tools}, "/v1/messages")
+    assert status == 400 and {**reply, "request_id": None} == {**expected, "request_id": None}
+    assert "schema.rejected" in codes(record)  # toolchoice's advice stays a finding
 
 
 def test_a_body_that_is_not_json_in_the_apis_recorded_words() -> None:

@@ -33,7 +33,8 @@ class ChoiceWords(NamedTuple):
 class RefusalWords(NamedTuple):
     """The API's words for the refusal a ledger ``code`` stands for, on ``providers``, in the case they were recorded
     for: a model id the ``model`` pattern is searched in (None: any), a body field at ``field`` (a path) equal to
-    ``value`` (None: any body). ``words`` may hold ``{model}``, the request's model id as the API echoes it.
+    ``value`` (None: any body). ``words`` may hold ``{model}``, the request's model id as the API echoes it, and
+    ``{tool_index}``, the index of the tool whose schema the API refuses (core/refusal_words.py).
     ``envelope``: the recorded error body's other fields beside its message, as (name, value) pairs (a recorded null is
     None), each written into the family's error object by its ``mock_error(fields=...)``; () where no recording
     shows them, and the family's envelope keeps its defaults. The fact holding the row names the recordings."""

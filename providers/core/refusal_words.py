@@ -96,6 +96,18 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
                          "set reasoning_effort to 'none'.", model=r"gpt-6-astra(?:-\d{4}-\d{2}-\d{2})?$",
                          field=("reasoning_effort",), value=effort, envelope=_EFFORT_PARAM)
                          for effort in (None, "low")))),
+    Fact("anthropic.schema_composition_words", ("anthropic",),
+         "Claude's 400 for a tool whose input_schema has a top-level anyOf, oneOf or allOf names the tool by its "
+         "index: 'tools.N.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level' "
+         "(invalid_request_error); the mock answers it for the first such tool (schema.rejected)",
+         "the API's recorded 400s: anthropics/claude-code#44788 (2026-04-07, with its request_id), #5973 (2025-08-17, "
+         "'Platform: Anthropic API'), #710 (2025-04-04); ProfSynapse/nexus#6 (2025-06-27)"
+         f"{CITE_END}'{{\"type\":\"error\",\"error\":{{\"type\":\"invalid_request_error\",\"message\":"
+         "\"tools.12.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level\"},"
+         "\"request_id\":"
+         "\"req_011CZpoE4trUStrdcwQQmawA\"}' (claude-code#44788)", _VERIFIED,
+         (RefusalWords("schema.rejected", ("anthropic",), "tools.{tool_index}.custom.input_schema: input_schema does "
+                       "not support oneOf, allOf, or anyOf at the top level"),)),
     Fact("groq.undeclared_tool_words", ("groq",),
          "Groq's 400 for a tool_choice naming a tool the request does not declare says 'requested tool does not exist' "
          "(invalid_request_error)",
@@ -148,7 +160,13 @@ def api_refusal(provider: str, code: str, model: str | None, body: Any) -> Refus
             continue
         if row.field and _at(body, row.field) != row.value:
             continue
-        return row._replace(words=row.words.replace("{model}", model or ""))
+        words = row.words.replace("{model}", model or "")
+        if "{tool_index}" in words:  # the first tool whose schema the API refuses (schema.rejected)
+            index = _composed_tool(body)
+            if index is None:
+                continue
+            words = words.replace("{tool_index}", str(index))
+        return row._replace(words=words)
     if code == "tool_choice.without_tools":  # a choice without tools: the row's words where recorded from this API
         from .capabilities import CAPABILITIES
 
@@ -162,6 +180,16 @@ def api_words(provider: str, code: str, model: str | None, body: Any) -> str | N
     """The API's own words for the refusal ``code`` stands for, where recorded for this case; else None."""
     row = api_refusal(provider, code, model, body)
     return row.words if row is not None else None
+
+
+def _composed_tool(body: Any) -> int | None:
+    """The index of the first tool whose input_schema (Anthropic's wire) has a top-level anyOf, oneOf or allOf."""
+    tools = body.get("tools") if isinstance(body, dict) else None
+    for index, tool in enumerate(tools if isinstance(tools, list) else ()):
+        schema = tool.get("input_schema") if isinstance(tool, dict) else None
+        if isinstance(schema, dict) and any(key in schema for key in ("anyOf", "oneOf", "allOf")):
+            return index
+    return None
 
 
 def _at(body: Any, path: tuple[str, ...]) -> Any:
