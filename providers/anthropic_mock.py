@@ -253,6 +253,14 @@ def mock_events(answer: Any, read: Any, number: int, body: dict[str, Any]) -> li
     return events
 
 
+def mock_unparsed(exc: Exception) -> str:
+    """The Messages API's 400 for a body that is not JSON names the parser's complaint after 'The request body is not
+    valid JSON: ' (invalid_request_error; anthropics/claude-code#8272, 2025-09-27, and #6464: '... no low surrogate in
+    string: line 1 column 37589 (char 37588)'; promptfoo/promptfoo#4489, 2025-06-14: '... unexpected character: line 8
+    column 316 (char 466)'). The complaint after the colon is Python's json parser's, not the API's parser's words."""
+    return f"The request body is not valid JSON: {exc}"
+
+
 def mock_error(status: int, message: str) -> tuple[dict[str, Any], dict[str, str]]:
     """{"type":"error","error":{type,message},"request_id"} (tests/data/responses/errors/error-anthropic-*.json)."""
     return ({"type": "error", "error": {"type": _MOCK_ERRORS.get(status, "api_error"), "message": message},

@@ -174,7 +174,9 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
         temperature=body.get("temperature"), thinking_mode=spec,
         thinking=wanted if wanted is not None else True if isinstance(effort, str) else None)
     value, read_as = _choice_read(body, provider)
-    refusal, param = _refusal(body, provider), None
+    refusal = _refusal(body, provider)
+    param = WITHOUT_TOOLS[provider].param if refusal is not None and provider in WITHOUT_TOOLS \
+        and refusal == WITHOUT_TOOLS[provider].words else None  # the recorded 400's param (OpenAI's, Azure's)
     paired = chat_refusal(messages, provider) if refusal is None else None
     if paired is not None:  # a call without its result, a result without its call: the API's words (openai_history)
         refusal, param = paired[1], paired[2]
@@ -324,8 +326,22 @@ _VLLM_PARAM = re.compile(r" \(parameter=([^,)]+)[,)]")
 _TOO_LONG = re.compile(r"Invalid '([^']+)': (array|string) too long\. ")
 
 
-def mock_error(status: int, message: str, provider: str = "openai",
-               param: str | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+# api.openai.com's 400 for a body that is not JSON, whole (type invalid_request_error, param and code null):
+# ChatGPTNextWeb/NextChat#4064 (2024-02-18) and kdalanon/ChatGPT-AutoHotkey-Utility#14 (2024-09-19) quote the body; the
+# other hosts' words are not recorded (they keep the first sentence)
+_OPENAI_UNPARSED = ("We could not parse the JSON body of your request. (HINT: This likely means you aren't using your "
+                    "HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid "
+                    "JSON. If you have trouble figuring out how to fix this, please contact us through our help center "
+                    "at help.openai.com.)")
+
+
+def mock_unparsed(exc: Exception, provider: str = "openai") -> str | None:
+    """The host's recorded words for a body that is not JSON; None where none are recorded."""
+    return _OPENAI_UNPARSED if provider == "openai" else None
+
+
+def mock_error(status: int, message: str, provider: str = "openai", param: str | None = None,
+               fields: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
     """OpenAI's error envelope {error: {message, type, param, code}} (the recorded 400 in tests/data/responses/errors;
     429 code rate_limit_exceeded, 500 server_error as openai-python's error types name them). Mistral's is the same
     fields at the top level with "object": "error" (its 400 as quoted in Mobile-Artificial-Intelligence/maid#672); its
@@ -337,7 +353,13 @@ def mock_error(status: int, message: str, provider: str = "openai",
     llama-stack recording of fact cerebras.choice_count; juspay/neurolink#1564 names the code for tool_choice).
     DeepSeek's 400 has code invalid_request_error, as every recorded DeepSeek 400 body has: its history refusals
     (itmisx/deepx-code#94, TurixAI/TuriX-CUA#15) and others (olimorris/codecompanion.nvim#1378, ConardLi/easy-dataset#9,
-    JohnnyZ93/oai-compatible-copilot#202, gptme/gptme#918, qwersyk/Newelle#404)."""
+    JohnnyZ93/oai-compatible-copilot#202, gptme/gptme#918, qwersyk/Newelle#404). Groq's recorded 400s carry no
+    ``param``, and a ``code`` only where they have one: {error: {message, type}} (tests/data/responses/errors:
+    error-groq-requested-tool-does-not-exist.json, BerriAI/litellm#11001; error-groq-tool-choice-null.json,
+    brianpetro/obsidian-smart-connections#942; the 'n' 400 of fact groq.choice_count), {error: {message, type, code:
+    tool_use_failed, failed_generation}} (error-groq-tool-use-failed.json). ``fields``: the recorded body's other fields
+    for the API's own words (RefusalWords.envelope, core/refusal_words.py: OpenAI's param reasoning_effort, Mistral's
+    type, code and raw_status_code), written over the envelope's defaults."""
     if provider == "vllm":
         param = _VLLM_PARAM.search(message)
         return {"error": {"message": message, "type": _VLLM_ERROR_TYPES.get(status, "BadRequestError"),
@@ -357,7 +379,9 @@ def mock_error(status: int, message: str, provider: str = "openai",
     if provider == "deepseek" and status == 400:  # every recorded DeepSeek 400 body (the docstring's sources)
         code = "invalid_request_error"
     error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": param,
-             "code": code}
+             "code": code, **(fields or {})}
+    if provider == "groq" and status == 400:  # {message, type}, as recorded (the docstring's sources)
+        error = {key: value for key, value in error.items() if key in ("message", "type") or value is not None}
     if provider == "mistral" and status == 400 and _ID_REFUSAL.fullmatch(message):
         # its tool-call id refusal as recorded (zed-industries/zed#53034, 2026-04-03; fact mistral.tool_call_id)
         return {"object": "error", "message": message, "type": "invalid_function_call", "param": None, "code": "3280",

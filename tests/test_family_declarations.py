@@ -24,13 +24,20 @@ ERRORS = DATA / "responses" / "errors"
 BEDROCK_HEADERS = {"x-amzn-ErrorType": "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/"}
 # each recorded error body → the provider that answered it (tests/data/responses/errors/SOURCES.md)
 ANSWERED_BY = {"error-anthropic-invalid-input-schema.json": "anthropic", "error-anthropic-overloaded.json": "anthropic",
+               "error-anthropic-top-level-anyof.json": "anthropic",
                "error-bedrock-toolchoice-not-supported.json": "bedrock", "error-cohere-invalid-request.json": "cohere",
                "error-gemini-invalid-function-name.json": "gemini",
+               "error-gemini-function-calling-config-without-declarations.json": "gemini",
                "error-groq-requested-tool-does-not-exist.json": "groq", "error-groq-tool-choice-null.json": "groq",
                "error-groq-tool-use-failed.json": "groq", "error-llama-cpp-python-500.json": "llamacpp",
                "error-mistral-422-extra-forbidden.json": "mistral",
                "error-mistral-400-tool-call-id.json": "mistral", "error-ollama-native.json": "ollama",
-               "error-openai-tool-choice-without-tools.json": "openai"}
+               "error-openai-tool-choice-without-tools.json": "openai",
+               "error-openai-tools-reasoning-effort.json": "openai",
+               "error-openai-unparsed-json.json": "openai",
+               "error-openai-tools-reasoning-effort-gpt-5.6.json": "openai",
+               "error-azure-tools-reasoning-effort-gpt-6-astra.json": "azure",
+               "error-mistral-400-reasoning-effort.json": "mistral"}
 
 
 def test_every_recorded_error_body_is_named_above():

@@ -162,10 +162,12 @@ def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
     from toolchoice.providers.core.fact_values import refusals
 
     rows = [(dated, row) for dated in FACTS for row in refusals(dated.value)]
-    assert len(rows) == 14  # + Azure's gpt-6-astra words (trial13g), Groq's qwen/qwen3-32b and Mistral Small's reasoning_effort 400s (core/effort_facts.py)
+    # + Azure's gpt-6-astra words (trial13g), Groq's qwen/qwen3-32b and Mistral Small's reasoning_effort 400s
+    # (core/effort_facts.py), Claude's top-level anyOf (trial13l)
+    assert len(rows) == 15
     for dated, row in rows:
         assert dated.verified == "2026-11-27" and set(row.providers) <= set(dated.providers)
-        first = row.words.split("{model}")[0]
+        first = row.words.split("{model}")[0].split("{tool_index}")[0]
         assert first in dated.source.replace('\\"', '"'), row
 
 
@@ -253,3 +255,127 @@ def test_render_refuses_it_for_openai_and_anthropic_only() -> None:
         t = translate(provider, load_scenario_text("messages: []\n", "t.yaml"))
         found = [e.severity for e in t.ledger if e.code == "messages.empty"]
         assert found == ([severity] if severity else []), (provider, found)
+
+
+# ---- 4. the envelope's other fields: the recorded body whole ---------------------------------------------------
+
+# each: the provider, the recorded body (tests/data/responses/errors/SOURCES.md names its source) and the request the
+# recording answered (its model and effort); the mock's 400 must be that body, every field
+RECORDED = [
+    # pipecat-ai/pipecat#4043 (gpt-5.4, reasoning_effort low): param reasoning_effort, code null
+    ("openai", "error-openai-tools-reasoning-effort.json",
+     {"model": "gpt-5.4", "messages": USER, "tools": [TOOL], "reasoning_effort": "low"}),
+    # GoogleChromeLabs/webmcp-tools#417 (gpt-5.6-terra, function tools)
+    ("openai", "error-openai-tools-reasoning-effort-gpt-5.6.json",
+     {"model": "gpt-5.6-terra", "messages": USER, "tools": [TOOL]}),
+    # microsoft/foundry-dev-tools#779 (Azure, gpt-6-astra; oh-my-pi#11052: no reasoning_effort on the wire)
+    ("azure", "error-azure-tools-reasoning-effort-gpt-6-astra.json",
+     {"model": "gpt-6-astra", "messages": USER, "tools": [TOOL]}),
+    # architects-toolkit/SmartHopper#647 (mistral-small, reasoning_effort medium): type, code and raw_status_code
+    ("mistral", "error-mistral-400-reasoning-effort.json",
+     {"model": "mistral-small-latest", "messages": USER, "reasoning_effort": "medium"}),
+    # RageAgainstThePixel/OpenAI-DotNet#479: param tool_choice
+    ("openai", "error-openai-tool-choice-without-tools.json",
+     {"model": "gpt-4o-mini", "messages": USER, "tool_choice": "auto"}),
+    # BerriAI/litellm#11001: Groq's body has no param and no code
+    ("groq", "error-groq-requested-tool-does-not-exist.json",
+     {"model": "llama-3.3-70b-versatile", "messages": USER, "tools": [TOOL],
+      "tool_choice": {"type": "function", "function": {"name": "nope"}}}),
+    # brianpetro/obsidian-smart-connections#942: the words were recorded for null; the mock says them for another
+    # string (fact groq.tool_choice_words), in the recorded body
+    ("groq", "error-groq-tool-choice-null.json",
+     {"model": "llama-3.3-70b-versatile", "messages": USER, "tools": [TOOL], "tool_choice": "any"}),
+    # musistudio/claude-code-router#1207: a function calling config without function declarations
+    ("gemini", "error-gemini-function-calling-config-without-declarations.json",
+     {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+      "toolConfig": {"functionCallingConfig": {"mode": "ANY"}}}),
+    # zed-industries/zed#53034: the tool-call id refusal
+    ("mistral", "error-mistral-400-tool-call-id.json",
+     {"model": "mistral-medium-latest", "messages": [
+         *USER, {"role": "assistant", "content": "", "tool_calls": [
+             {"id": "toolu_01VpEm654HvfMoRcrE3Hgdc6", "type": "function",
+              "function": {"name": "get_time", "arguments": "{}"}}]},
+         {"role": "tool", "tool_call_id": "toolu_01VpEm654HvfMoRcrE3Hgdc6", "content": "12:00"}], "tools": [TOOL]}),
+]
+
+
+@pytest.mark.parametrize(("provider", "recorded", "body"), RECORDED, ids=[r[1].removesuffix(".json") for r in RECORDED])
+def test_the_400_is_the_recorded_body_field_by_field(provider: str, recorded: str, body: dict[str, Any]) -> None:
+    expected = json.loads((ERRORS / recorded).read_text(encoding="utf-8"))
+    path = "/v1beta/models/gemini-2.5-flash:generateContent" if provider == "gemini" else "/v1/chat/completions"
+    status, reply, record = ask(provider, body, path)
+    assert status == 400 and reply == expected
+    assert codes(record)  # the line still says why, in toolchoice's words
+
+
+def test_claudes_top_level_anyof_refusal_is_the_recorded_body() -> None:
+    """anthropics/claude-code#44788: the 400 names the tool by its index, tools.12 there (the mock said toolchoice's
+    line quoting the words); the request_id is the mock's own."""
+    expected = json.loads((ERRORS / "error-anthropic-top-level-anyof.json").read_text(encoding="utf-8"))
+    tools = [{**CLAUDE_TOOL, "name": f"tool_{i}"} for i in range(12)]
+    tools.append({"name": "pick", "input_schema": {"anyOf": [{"type": "object"}, {"type": "object"}]}})
+    status, reply, record = ask("anthropic", {"model": "claude-sonnet-4-6", "max_tokens": 64, "messages": USER,
+                                              "tools": tools}, "/v1/messages")
+    assert status == 400 and {**reply, "request_id": None} == {**expected, "request_id": None}
+    assert "schema.rejected" in codes(record)  # toolchoice's advice stays a finding
+
+
+def test_a_body_that_is_not_json_in_the_apis_recorded_words() -> None:
+    """OpenAI: the whole body of ChatGPTNextWeb/NextChat#4064 (the mock said only its first sentence). Anthropic:
+    'The request body is not valid JSON: ' and the parser's complaint, invalid_request_error
+    (anthropics/claude-code#8272: '... no low surrogate in string: line 1 column 37589 (char 37588)'; the complaint is
+    the mock's parser's)."""
+    exchange = MockService("openai").handle("POST", "/v1/chat/completions", {}, b"{not json")
+    expected = json.loads((ERRORS / "error-openai-unparsed-json.json").read_text(encoding="utf-8"))
+    assert exchange.status == 400 and json.loads(exchange.body) == expected
+    exchange = MockService("anthropic").handle("POST", "/v1/messages", {}, b"{not json")
+    reply = json.loads(exchange.body)
+    assert exchange.status == 400 and reply["error"]["type"] == "invalid_request_error"
+    assert reply["error"]["message"].startswith("The request body is not valid JSON: ")
+    assert reply["error"]["message"].endswith("line 1 column 2 (char 1)")
+
+
+def test_responses_required_without_tools_in_the_apis_recorded_words() -> None:
+    """anomalyco/opencode#48857 (live, gpt-4.1-mini): 'Responses: `Tool choice 'required' must be specified with 'tools'
+    parameter.`' (fact openai-responses.tool_choice_without_tools); the mock said toolchoice's line quoting it. The
+    ledger's line, with its advice, stays a finding."""
+    status, reply, record = ask("openai-responses", {"model": "gpt-4.1-mini", "input": "hi", "tool_choice": "required"},
+                                "/v1/responses")
+    assert status == 400
+    assert reply["error"]["message"] == "Tool choice 'required' must be specified with 'tools' parameter."
+    advice = [f for f in record["findings"] if f["code"] == "tool_choice.without_tools"]
+    assert advice and "declare the tools" in advice[0]["message"]
+
+
+def test_azures_refusal_without_tools_names_the_param_its_recording_names() -> None:
+    """Azure/azure-sdk-for-net#45598 (fact azure.tool_choice_without_tools): 'HTTP 400 (invalid_request_error: )
+    Parameter: tool_choice Invalid value for 'tool_choice': ...'."""
+    status, reply, _ = ask("azure", {"model": "gpt-4o", "messages": USER, "tool_choice": "none"})
+    assert status == 400 and reply["error"]["type"] == "invalid_request_error"
+    assert reply["error"]["param"] == "tool_choice"
+
+
+def test_without_a_recorded_body_the_envelope_keeps_its_defaults() -> None:
+    """Groq's qwen/qwen3-32b 400 is recorded as words only (earendil-works/pi#1745): Groq's recorded shape, {message,
+    type}; gpt-6-astra on api.openai.com has no recorded body: the ledger's line, param null."""
+    status, reply, _ = ask("groq", {"model": "qwen/qwen3-32b", "messages": USER, "reasoning_effort": "high"})
+    assert status == 400 and set(reply["error"]) == {"message", "type"}
+    status, reply, _ = ask("openai", {"model": "gpt-6-astra", "messages": USER, "tools": [TOOL]})
+    assert status == 400 and reply["error"]["param"] is None
+
+
+def test_every_recorded_envelope_reaches_a_family_that_writes_it() -> None:
+    """A row's envelope is written by its family's mock_error(fields=...): a family that does not take them would
+    fail the request (a TypeError answered as the mock's 500)."""
+    import inspect
+
+    from toolchoice.providers.core.facts import FACTS
+    from toolchoice.providers.core.fact_values import refusals
+    from toolchoice.providers.core.registry import mock_family
+
+    rows = [row for dated in FACTS for row in refusals(dated.value) if row.envelope]
+    assert len(rows) == 5  # OpenAI's and Azure's tools-with-effort rows (4), Mistral Small's effort 400
+    for row in rows:
+        assert all(isinstance(name, str) and name != "message" for name, _ in row.envelope), row
+        for provider in row.providers:
+            assert "fields" in inspect.signature(mock_family(provider).mock_error).parameters, (provider, row.code)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import warnings
+from typing import Any
 
 import pytest
 
@@ -411,3 +412,128 @@ def test_model_rules_decide_refusals_deepseek_thinking_by_default() -> None:
     assert [f["code"] for f in mock.records[0]["findings"] if f["severity"] == "error"] == ["thinking.forced_choice",
                                                                                           "mock.refused"]
     assert "providers.deepseek.thinking" in mock.records[0]["findings"][0]["message"]
+
+
+# ---- the SDKs on the recorded error bodies and on the mock's ---------------------------------------------------
+
+TIME_TOOL = [{"type": "function", "function": {"name": "get_time", "parameters": {"type": "object", "properties": {}}}}]
+
+
+def _sdk_error(provider: str, base: str, root: str) -> Exception:
+    """The exception the provider's official SDK raises for the request the recording answered (its model, effort)."""
+    if provider == "openai":  # pipecat-ai/pipecat#4043: gpt-5.4, reasoning_effort low, a function tool
+        from openai import OpenAI
+
+        call = lambda: OpenAI(base_url=base, api_key=KEY, max_retries=0).chat.completions.create(  # noqa: E731
+            model="gpt-5.4", messages=USER, tools=TIME_TOOL, reasoning_effort="low")
+    elif provider == "azure":  # microsoft/foundry-dev-tools#779: gpt-6-astra, function tools
+        from openai import AzureOpenAI
+
+        call = lambda: AzureOpenAI(azure_endpoint=root, api_key=KEY, api_version="2024-10-21",  # noqa: E731
+                                   max_retries=0).chat.completions.create(model="gpt-6-astra", messages=USER,
+                                                                          tools=TIME_TOOL)
+    elif provider == "mistral":  # architects-toolkit/SmartHopper#647: mistral-small, reasoning_effort medium
+        from mistralai.client import Mistral
+
+        call = lambda: Mistral(api_key=KEY, server_url=root).chat.complete(  # noqa: E731
+            model="mistral-small-latest", messages=USER, reasoning_effort="medium")
+    else:  # groq, BerriAI/litellm#11001: a tool_choice naming a tool not declared
+        from groq import Groq
+
+        call = lambda: Groq(api_key=KEY, base_url=root, max_retries=0).chat.completions.create(  # noqa: E731
+            model="llama-3.3-70b-versatile", messages=USER, tools=TIME_TOOL,
+            tool_choice={"type": "function", "function": {"name": "nope"}})
+    with pytest.raises(Exception) as raised:
+        call()
+    return raised.value
+
+
+def _seen(error: Exception) -> tuple[Any, ...]:
+    """What a caller reads off the SDK's error: its class, status and the body as the SDK parsed it."""
+    import json
+
+    body = getattr(error, "body", None)
+    if isinstance(body, str):  # mistralai's SDKError keeps the text
+        body = json.loads(body)
+    return (type(error), getattr(error, "status_code", None), body, getattr(error, "param", None),
+            getattr(error, "code", None), getattr(error, "type", None))
+
+
+@pytest.mark.parametrize(("provider", "recorded"), [
+    ("openai", "error-openai-tools-reasoning-effort"), ("azure", "error-azure-tools-reasoning-effort-gpt-6-astra"),
+    ("mistral", "error-mistral-400-reasoning-effort"), ("groq", "error-groq-requested-tool-does-not-exist")])
+def test_the_sdk_raises_on_the_mock_what_it_raises_on_the_recorded_body(provider: str, recorded: str) -> None:
+    """The official SDK against a stand-in answering the recorded 400 (tests/data/responses/errors), then against
+    the mock: the same exception class, status and parsed body (openai's param and code: the known defect was
+    param null on the mock where every recording says reasoning_effort)."""
+    from servers import StandIn, Step
+
+    with StandIn(provider, Step.recorded_error(400, recorded)) as stand_in:
+        expected = _seen(_sdk_error(provider, stand_in.base_url(provider), stand_in.url))
+    with running_mock(provider) as mock:
+        got = _seen(_sdk_error(provider, mock.base_url, mock.base_url.removesuffix("/v1")))
+    assert expected[0].__name__ in ("BadRequestError", "SDKError") and expected[1] == 400
+    assert got == expected
+
+
+def _family_error(provider: str, base: str) -> Exception:
+    """The official SDK's exception for a request the mock refuses in each family (a stand-in answers its recorded
+    body whatever the request): Anthropic a top-level anyOf, Gemini mode ANY without declarations, Bedrock a named
+    toolChoice on mistral-large. (Ollama's only 400, no model, is refused by its SDK before sending; Cohere's SDK
+    always sends the model, the mock's only 400 there.)"""
+    if provider == "anthropic":
+        import anthropic
+
+        call = lambda: anthropic.Anthropic(base_url=base, api_key=KEY, max_retries=0).messages.create(  # noqa: E731
+            model="claude-sonnet-4-6", max_tokens=64, messages=USER,
+            tools=[{"name": "pick", "input_schema": {"anyOf": [{"type": "object"}]}}])
+    elif provider == "gemini":
+        from google import genai
+        from google.genai import types
+
+        genai_client = genai.Client(api_key=KEY, http_options=types.HttpOptions(base_url=base))  # closed once freed
+        call = lambda: genai_client.models.generate_content(  # noqa: E731
+            model="gemini-2.5-flash", contents="hi", config=types.GenerateContentConfig(
+                tool_config=types.ToolConfig(function_calling_config=types.FunctionCallingConfig(mode="ANY"))))
+    elif provider == "bedrock":
+        import botocore.session
+
+        client = botocore.session.get_session().create_client(
+            "bedrock-runtime", region_name="us-east-1", endpoint_url=base,
+            aws_access_key_id="AKIAMOCKEXAMPLE0001", aws_secret_access_key="mock-secret-0123456789")
+        call = lambda: client.converse(  # noqa: E731
+            modelId="mistral.mistral-large-2402-v1:0", messages=[{"role": "user", "content": [{"text": "hi"}]}],
+            toolConfig={"tools": [{"toolSpec": {"name": "get_time", "inputSchema": {"json": {"type": "object"}}}}],
+                        "toolChoice": {"tool": {"name": "get_time"}}})
+    with pytest.raises(Exception) as raised:
+        call()
+    return raised.value
+
+
+def _kind(error: Exception) -> tuple[Any, ...]:
+    """The class and what each SDK says the error is: its status, and its kind where the SDK reads one (the class by
+    name: botocore makes each client's exception classes anew)."""
+    name = f"{type(error).__module__}.{type(error).__qualname__}"
+    response = getattr(error, "response", None)
+    if isinstance(response, dict):  # botocore's ClientError
+        return name, response["ResponseMetadata"]["HTTPStatusCode"], response["Error"]["Code"]
+    body = getattr(error, "body", None)
+    kind = body.get("error", {}).get("type") if isinstance(body, dict) else None  # anthropic's
+    return (name, getattr(error, "status_code", None) or getattr(error, "code", None),
+            getattr(error, "status", None), kind)
+
+
+@pytest.mark.parametrize(("provider", "recorded", "headers"), [
+    ("anthropic", "error-anthropic-invalid-input-schema", {}),
+    ("gemini", "error-gemini-function-calling-config-without-declarations", {}),
+    # the error type travels in the header (tests/data/responses/errors/SOURCES.md, vercel/ai#4396)
+    ("bedrock", "error-bedrock-toolchoice-not-supported", {"x-amzn-ErrorType": "ValidationException"})])
+def test_each_familys_sdk_raises_on_the_mock_the_class_it_raises_on_the_recorded_body(
+        provider: str, recorded: str, headers: dict[str, str]) -> None:
+    from servers import StandIn, Step
+
+    with StandIn(provider, Step.recorded_error(400, recorded, headers=headers)) as stand_in:
+        expected = _kind(_family_error(provider, stand_in.base_url(provider)))
+    with running_mock(provider) as mock:
+        got = _kind(_family_error(provider, mock.base_url))
+    assert [r["status"] for r in mock.records] == [400] and got == expected

@@ -67,6 +67,12 @@ class WithoutTools(NamedTuple):
     refused: frozenset[str] = frozenset()
     words: str = ""  # the API's error message, when it refuses
     takes: str = ""  # what the source says happens instead, when it takes the choice
+    param: str | None = None  # the field the recorded 400's envelope names (its "param"), where the fact quotes it
+    # the words are this API's own 400, recorded from it for this case (its fact quotes the body): the mock's 400
+    # carries them (core/refusal_words.api_refusal), the translator's line stays a finding. False: the words were
+    # recorded elsewhere (Anthropic's through Bedrock) or for another case (Bedrock's for an empty list), or the
+    # family answers in its own module (openai_chat_mock.WITHOUT_TOOLS)
+    recorded: bool = False
 
 
 class ToolLimit(NamedTuple):
@@ -183,7 +189,8 @@ CAPABILITIES: dict[str, Capability] = {
         strict=_n("function.strict", "off unless sent"),
         verified="2026-11-26",
         sources=_OPENAI_SOURCES, **_OPENAI_LIKE,
-        without_tools=WithoutTools("openai.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS),
+        without_tools=WithoutTools("openai.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS,
+                                   param="tool_choice"),
         tool_limit=_OPENAI_TOOL_LIMIT, body_limits=(OPENAI_DESCRIPTION, *OPENAI_STRICT),
     ),
     "openai-responses": Capability(
@@ -201,7 +208,7 @@ CAPABILITIES: dict[str, Capability] = {
         sources=("openai 3.57.0 types/responses (tool_choice_function_param.py, tool_choice_allowed_param.py, function_tool_param.py)",
                  "platform.openai.com function-calling guide (Responses strict default, 2026-03-31)"),
         without_tools=WithoutTools("openai-responses.tool_choice_without_tools", frozenset({"required"}),
-                                   "Tool choice 'required' must be specified with 'tools' parameter."),
+                                   "Tool choice 'required' must be specified with 'tools' parameter.", recorded=True),
         body_limits=OPENAI_STRICT,
     ),
     "anthropic": Capability(
@@ -240,7 +247,7 @@ CAPABILITIES: dict[str, Capability] = {
                  "ai.google.dev/gemini-api/docs/deprecations (gemini-3.5-flash, May 19, 2026: 'No shutdown date "
                  "announced'; the default model, 2026-11-26)"),
         without_tools=WithoutTools("gemini.tool_choice_without_tools", _EVERY_CHOICE,
-                                   "Function calling config is set without function_declarations."),
+                                   "Function calling config is set without function_declarations.", recorded=True),
         tool_limit=ToolLimit("gemini.tool_limit", 512, ("tools", "*", "functionDeclarations|function_declarations"),
                              "The GenerateContentRequest proto is invalid:\n  * tools[{index}].function_declarations: "
                              "[FIELD_INVALID] At most 512 function declarations can be specified."),
@@ -376,7 +383,8 @@ CAPABILITIES: dict[str, Capability] = {
                  "ai/data-plane/OpenAI.v1/azure-v1-v1-generated.yaml (the v1 API of learn.microsoft.com's REST "
                  "reference) and azure-v1-preview-generated.yaml (api-version=preview)"),
         **_OPENAI_LIKE,
-        without_tools=WithoutTools("azure.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS),
+        without_tools=WithoutTools("azure.tool_choice_without_tools", _EVERY_CHOICE, _OPENAI_WITHOUT_TOOLS,
+                                   param="tool_choice"),
         body_limits=(AZURE_DESCRIPTION,),
     ),
     "fireworks": Capability(

@@ -39,12 +39,16 @@ EFFORT_FACTS: tuple[Fact, ...] = (
          "mistralai 3.7.0 client/models/reasoningeffort.py (ReasoningEffort: 'Literal[\"none\", \"minimal\", \"low\", "
          "\"medium\", \"high\", \"xhigh\", \"max\"], UnrecognizedStr', an open enum) and client/models/chatcompletionrequest.py "
          "(ChatCompletionRequest.reasoning_effort); docs.mistral.ai/capabilities/reasoning/adjustable; the API's 400, "
-         f"architects-toolkit/SmartHopper#647 (2026-07-06, 'mistral-small model'){CITE_END}'Adjustable reasoning is "
+         "architects-toolkit/SmartHopper#647 (2026-07-06, 'mistral-small model'; its body, whose type, code and "
+         f"raw_status_code the mock's 400 carries){CITE_END}'Adjustable reasoning is "
          "available on mistral-small-latest and mistral-medium-3-5 via the reasoning_effort parameter'; "
          "'reasoning_effort = \"high\": The response includes a full thinking chunk before the final answer'; "
          "'reasoning_effort = \"none\": The model thinks minimally and the thinking chunk is omitted from the "
-         f"response.'; '{MISTRAL_SMALL_400}'", _VERIFIED,
+         f"response.'; '{MISTRAL_SMALL_400}'; '\"type\":\"invalid_request_invalid_args\",\"param\":null,"
+         "\"code\":\"3051\",\"raw_status_code\":400' (SmartHopper#647)", _VERIFIED,
          # recorded for medium only: another value is answered with the ledger's line
          (RefusalWords("thinking.effort_refused", ("mistral",), MISTRAL_SMALL_400,
-                       model=r"^mistral-small-(?:latest|2603)$", field=("reasoning_effort",), value="medium"),)),
+                       model=r"^mistral-small-(?:latest|2603)$", field=("reasoning_effort",), value="medium",
+                       envelope=(("type", "invalid_request_invalid_args"), ("param", None), ("code", "3051"),
+                                 ("raw_status_code", 400))),)),
 )

@@ -4,7 +4,8 @@ so that a fact's words are written once, beside its source (core/facts.py and th
 - ``ChoiceWords``: the string ``tool_choice`` words a host's own source names, and what it says of another word;
   the mock judges a request's word against them (core/mock/judge.py).
 - ``RefusalWords``: the API's own words for a refusal toolchoice's ledger names in its own words, in the case they
-  were recorded for; the mock's 400 carries them (core/refusal_words.api_words). A fact may hold several.
+  were recorded for, with the other fields of the recorded error body (``envelope``: OpenAI's ``param`` and ``code``,
+  Mistral's ``type``, ...); the mock's 400 carries them (core/refusal_words.api_refusal). A fact may hold several.
 - ``ChoiceCount``: how many choices (``n``, ``candidateCount``) a host's source says it takes, and whether it refuses
   more (core/choice_count.py: render, send and the mock).
 - ``NamedModels``: the models a provider's source names for a feature, as fragments of their model ids; for any
@@ -32,7 +33,11 @@ class ChoiceWords(NamedTuple):
 class RefusalWords(NamedTuple):
     """The API's words for the refusal a ledger ``code`` stands for, on ``providers``, in the case they were recorded
     for: a model id the ``model`` pattern is searched in (None: any), a body field at ``field`` (a path) equal to
-    ``value`` (None: any body). ``words`` may hold ``{model}``, the request's model id as the API echoes it."""
+    ``value`` (None: any body). ``words`` may hold ``{model}``, the request's model id as the API echoes it, and
+    ``{tool_index}``, the index of the tool whose schema the API refuses (core/refusal_words.py).
+    ``envelope``: the recorded error body's other fields beside its message, as (name, value) pairs (a recorded null is
+    None), each written into the family's error object by its ``mock_error(fields=...)``; () where no recording
+    shows them, and the family's envelope keeps its defaults. The fact holding the row names the recordings."""
 
     code: str
     providers: tuple[str, ...]
@@ -40,6 +45,7 @@ class RefusalWords(NamedTuple):
     model: str | None = None
     field: tuple[str, ...] = ()
     value: Any = None
+    envelope: tuple[tuple[str, Any], ...] = ()
 
 
 class ChoiceCount(NamedTuple):

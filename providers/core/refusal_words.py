@@ -19,6 +19,8 @@ from .fact_values import RefusalWords, refusals
 _VERIFIED = "2026-11-27"
 _MANUAL = "enabled"  # Claude's manual thinking {type: enabled}: the case the forced-choice words were recorded for
 _FORCED = "Thinking may not be enabled when tool_choice forces tool use."
+# the recorded body of OpenAI's (and Azure's) tools-with-effort 400 beside its message (fact openai.tools_effort_words)
+_EFFORT_PARAM = (("type", "invalid_request_error"), ("param", "reasoning_effort"), ("code", None))
 
 REFUSAL_FACTS: tuple[Fact, ...] = (
     Fact("deepseek.forced_choice_words", ("deepseek",),
@@ -63,7 +65,13 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "openai/openai-openapi#541, charmbracelet/crush#2913 (gpt-5.4, gpt-5.5); agentgateway/agentgateway#2894 "
          "(Azure Foundry); gpt-6-astra on Azure: can1357/oh-my-pi#11052 (2026-09-06, no reasoning_effort), "
          "microsoft/simplechat docs/explanation/fixes/GPT6_ASTRA_MODEL_CATALOG_FIX.md (observed 2026-10-01: not set, "
-         f"and 'low' 'Rejected with the same error'){CITE_END}'Function tools with reasoning_effort are not supported "
+         "and 'low' 'Rejected with the same error'), microsoft/foundry-dev-tools#779 (2026-09-13). The error body's "
+         "other fields, param reasoning_effort and code null (the envelope the mock answers): pipecat-ai/pipecat#4043 "
+         "(2026-03-16, gpt-5.4, openai-python from api.openai.com), GoogleChromeLabs/webmcp-tools#417 (2026-09-03, "
+         "gpt-5.6-terra), ItzCrazyKns/Vane#1173 (2026-07-20, gpt-5.6-luna), foundry-dev-tools#779 (Azure, "
+         "gpt-6-astra); oh-my-pi#11052 '(type=invalid_request_error param=reasoning_effort)'. No body is recorded "
+         "for gpt-6-sol or for Azure's gpt-5.5 form: they carry the same words on the same endpoint, and no recording "
+         f"of these words carries another param{CITE_END}'Function tools with reasoning_effort are not supported "
          "for gpt-6-astra in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
          "'none'.' (oh-my-pi#11052, simplechat); 'Function tools with reasoning_effort are not supported for "
          "gpt-5.6-sol in /v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
@@ -71,17 +79,35 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "'Function tools with reasoning_effort are not supported for gpt-6-sol in /v1/chat/completions. To use "
          "function tools, use /v1/responses or set reasoning_effort to 'none'.' (onyx#15008); "
          "'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. Please use "
-         "/v1/responses instead.'", _VERIFIED,
+         "/v1/responses instead.'; \"{'error': {'message': 'Function tools with reasoning_effort are not supported for "
+         "gpt-5.4 in /v1/chat/completions. Please use /v1/responses instead.', 'type': 'invalid_request_error', "
+         "'param': 'reasoning_effort', 'code': None}}\" (pipecat#4043); \"type: 'invalid_request_error', param: "
+         "'reasoning_effort', code: null\" (webmcp-tools#417, gpt-5.6-terra); '\"type\": \"invalid_request_error\", "
+         "\"param\": \"reasoning_effort\", \"code\": null' (foundry-dev-tools#779, gpt-6-astra)", _VERIFIED,
          (RefusalWords("thinking.effort_for_tools", ("openai",), "Function tools with reasoning_effort are not "
                        "supported for {model} in /v1/chat/completions. To use function tools, use /v1/responses or set "
-                       "reasoning_effort to 'none'.", model=r"gpt-5\.6(?!\d)|gpt-6-sol(?:-\d{4}-\d{2}-\d{2})?$"),
+                       "reasoning_effort to 'none'.", model=r"gpt-5\.6(?!\d)|gpt-6-sol(?:-\d{4}-\d{2}-\d{2})?$",
+                       envelope=_EFFORT_PARAM),
           RefusalWords("thinking.effort_for_tools", ("openai", "azure"), "Function tools with reasoning_effort are not "
                        "supported for {model} in /v1/chat/completions. Please use /v1/responses instead.",
-                       model=r"gpt-5\.[2-5](?!\d)"),
+                       model=r"gpt-5\.[2-5](?!\d)", envelope=_EFFORT_PARAM),
           *(RefusalWords("thinking.effort_for_tools", ("azure",), "Function tools with reasoning_effort are not "
                          "supported for {model} in /v1/chat/completions. To use function tools, use /v1/responses or "
                          "set reasoning_effort to 'none'.", model=r"gpt-6-astra(?:-\d{4}-\d{2}-\d{2})?$",
-                         field=("reasoning_effort",), value=effort) for effort in (None, "low")))),
+                         field=("reasoning_effort",), value=effort, envelope=_EFFORT_PARAM)
+                         for effort in (None, "low")))),
+    Fact("anthropic.schema_composition_words", ("anthropic",),
+         "Claude's 400 for a tool whose input_schema has a top-level anyOf, oneOf or allOf names the tool by its "
+         "index: 'tools.N.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level' "
+         "(invalid_request_error); the mock answers it for the first such tool (schema.rejected)",
+         "the API's recorded 400s: anthropics/claude-code#44788 (2026-04-07, with its request_id), #5973 (2025-08-17, "
+         "'Platform: Anthropic API'), #710 (2025-04-04); ProfSynapse/nexus#6 (2025-06-27)"
+         f"{CITE_END}'{{\"type\":\"error\",\"error\":{{\"type\":\"invalid_request_error\",\"message\":"
+         "\"tools.12.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level\"},"
+         "\"request_id\":"
+         "\"req_011CZpoE4trUStrdcwQQmawA\"}' (claude-code#44788)", _VERIFIED,
+         (RefusalWords("schema.rejected", ("anthropic",), "tools.{tool_index}.custom.input_schema: input_schema does "
+                       "not support oneOf, allOf, or anyOf at the top level"),)),
     Fact("groq.undeclared_tool_words", ("groq",),
          "Groq's 400 for a tool_choice naming a tool the request does not declare says 'requested tool does not exist' "
          "(invalid_request_error)",
@@ -124,8 +150,9 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
 )
 
 
-def api_words(provider: str, code: str, model: str | None, body: Any) -> str | None:
-    """The API's own words for the refusal ``code`` stands for, where recorded for this case; else None."""
+def api_refusal(provider: str, code: str, model: str | None, body: Any) -> RefusalWords | None:
+    """The recorded refusal ``code`` stands for on ``provider``, where recorded for this case (the model, the body):
+    its words (``{model}`` filled in) and its envelope's other fields; else None."""
     for row in (row for fact in REFUSAL_FACTS + EFFORT_FACTS for row in refusals(fact.value)):
         if row.code != code or provider not in row.providers:
             continue
@@ -133,7 +160,35 @@ def api_words(provider: str, code: str, model: str | None, body: Any) -> str | N
             continue
         if row.field and _at(body, row.field) != row.value:
             continue
-        return row.words.replace("{model}", model or "")
+        words = row.words.replace("{model}", model or "")
+        if "{tool_index}" in words:  # the first tool whose schema the API refuses (schema.rejected)
+            index = _composed_tool(body)
+            if index is None:
+                continue
+            words = words.replace("{tool_index}", str(index))
+        return row._replace(words=words)
+    if code == "tool_choice.without_tools":  # a choice without tools: the row's words where recorded from this API
+        from .capabilities import CAPABILITIES
+
+        rule = CAPABILITIES[provider].without_tools if provider in CAPABILITIES else None
+        if rule is not None and rule.recorded and rule.words:
+            return RefusalWords(code, (provider,), rule.words, envelope=(("param", rule.param),) if rule.param else ())
+    return None
+
+
+def api_words(provider: str, code: str, model: str | None, body: Any) -> str | None:
+    """The API's own words for the refusal ``code`` stands for, where recorded for this case; else None."""
+    row = api_refusal(provider, code, model, body)
+    return row.words if row is not None else None
+
+
+def _composed_tool(body: Any) -> int | None:
+    """The index of the first tool whose input_schema (Anthropic's wire) has a top-level anyOf, oneOf or allOf."""
+    tools = body.get("tools") if isinstance(body, dict) else None
+    for index, tool in enumerate(tools if isinstance(tools, list) else ()):
+        schema = tool.get("input_schema") if isinstance(tool, dict) else None
+        if isinstance(schema, dict) and any(key in schema for key in ("anyOf", "oneOf", "allOf")):
+            return index
     return None
 
 

@@ -20,7 +20,7 @@ from ..facts import choice_words
 from ..model import (LedgerEntry, Message, NativeTool, ProviderSettings, RenderOptions, Scenario, Tool, ToolChoice,
                      ToolchoiceError, quoted)
 from ..model_rules import rule_facts
-from ..refusal_words import api_words
+from ..refusal_words import api_refusal
 from .arguments import arguments_for
 from .script import Step
 
@@ -71,6 +71,8 @@ class Judged(NamedTuple):
     findings: tuple[LedgerEntry, ...]
     refusal: str | None  # the 400 message, when the API refuses this request
     neutral: Any = None  # the neutral tool_choice as JSON
+    # the recorded error body's other fields for ``refusal`` (RefusalWords.envelope), written by the family's mock_error
+    envelope: tuple[tuple[str, Any], ...] = ()
 
 
 def _body_limits(provider: str, model: str | None) -> tuple[Any, ...]:
@@ -94,6 +96,7 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     names = tuple(t.name for t in read.tools)
     choice: ToolChoice | None = None
     refusal = read.refusal
+    envelope: tuple[tuple[str, Any], ...] = ()
     limit = CAPABILITIES[provider].tool_limit  # more tools than a source says the API takes: its words, first
     over = limit.over(body) if limit is not None else None
     if over is not None:
@@ -132,8 +135,8 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
         except ToolchoiceError as exc:
             if "not a declared tool" in exc.message or "not a tool name" in exc.message:
                 if read.tools and refusal is None:  # with no tools, the planner says (tool_choice.without_tools)
-                    refusal = _in_api_words(provider, LedgerEntry("error", "tool_choice.undeclared", exc.message),
-                                            read, body, findings)
+                    refusal, envelope = _in_api_words(provider, LedgerEntry("error", "tool_choice.undeclared",
+                                                                            exc.message), read, body, findings)
                 try:  # the line still says how the choice reads: with the names it mentions taken as declared
                     choice = parse_tool_choice(value, names + tuple(_strings(value)))
                 except ToolchoiceError:
@@ -145,13 +148,14 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     neutral = choice.to_json() if choice is not None else None
     if refusal is None:
         refusing = _translator_judgement(provider, read, choice, findings, read.decided)
-        refusal = _in_api_words(provider, refusing, read, body) if refusing is not None else None
+        if refusing is not None:
+            refusal, envelope = _in_api_words(provider, refusing, read, body)
     _pairing(read.messages, findings)
     _signatures(read.messages, findings)
     if read.unjudged:
         findings.append(LedgerEntry("info", "mock.unjudged", "fields toolchoice does not model, passed unjudged: "
                                     + ", ".join(read.unjudged)))
-    return Judged(read, choice, names, tuple(findings), refusal, neutral)
+    return Judged(read, choice, names, tuple(findings), refusal, neutral, envelope)
 
 
 def _strings(value: Any) -> list[str]:
@@ -165,13 +169,14 @@ def _strings(value: Any) -> list[str]:
 
 
 def _in_api_words(provider: str, refusing: LedgerEntry, read: MockRead, body: Any,
-                  findings: list[LedgerEntry] | None = None) -> str:
+                  findings: list[LedgerEntry] | None = None) -> tuple[str, tuple[tuple[str, Any], ...]]:
     """The 400's message for a refusal toolchoice words with its advice: the API's own words where a source records
-    them for this case (core/refusal_words.py), else toolchoice's line. The line stays a finding (``findings``: add
-    it there when it is not one yet)."""
+    them for this case (core/refusal_words.py), with the recorded body's other fields, else toolchoice's line and no
+    fields. The line stays a finding (``findings``: add it there when it is not one yet)."""
     if findings is not None:
         findings.append(refusing)
-    return api_words(provider, refusing.code, read.model, body) or refusing.message
+    row = api_refusal(provider, refusing.code, read.model, body)
+    return (row.words, row.envelope) if row is not None else (refusing.message, ())
 
 
 def _translator_judgement(provider: str, read: MockRead, choice: ToolChoice | None,

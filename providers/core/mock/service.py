@@ -71,9 +71,11 @@ class MockService:
         self.origins = CallOrigins()  # the calls this mock's answers made, for the results that come back
 
     def error(self, status: int, message: str, extra: dict[str, str] | None = None,
-              param: str | None = None) -> tuple[bytes, dict[str, str]]:
-        """The family's error envelope; ``param``: the field its recorded envelope names (MockRead.refusal_param)."""
-        body, headers = self.module.mock_error(status, message, **self.per_host, **({"param": param} if param else {}))
+              param: str | None = None, fields: tuple[tuple[str, Any], ...] = ()) -> tuple[bytes, dict[str, str]]:
+        """The family's error envelope; ``param``: the field its recorded envelope names (MockRead.refusal_param);
+        ``fields``: the recorded body's other fields for API words (Judged.envelope, RefusalWords.envelope)."""
+        body, headers = self.module.mock_error(status, message, **self.per_host, **({"param": param} if param else {}),
+                                               **({"fields": dict(fields)} if fields else {}))
         return _dumps(body), {"content-type": "application/json", **headers, **(extra or {})}
 
     def handle(self, method: str, target: str, headers: dict[str, str], raw: bytes) -> Exchange:
@@ -115,7 +117,7 @@ class MockService:
             data = json.loads(raw) if raw.strip() else None
         except (ValueError, RecursionError) as exc:
             data = None
-            judged = Judged(None, None, (), unparsed(exc), "We could not parse the JSON body of your request.")
+            judged = Judged(None, None, (), unparsed(exc), self._unparsed_words(exc))
         else:
             judged = judge(self.provider, self.module, data, route)  # the body as sent
         shown = scrub_module(self.module, data)  # what is kept or echoed: its MCP secrets replaced
@@ -135,7 +137,8 @@ class MockService:
         if judged.refusal is not None or read is None:
             self._refuse()
             param = read.refusal_param if read is not None and judged.refusal == read.refusal else None
-            body, out = self.error(400, redacted(judged.refusal or "invalid request", kept), param=param)
+            body, out = self.error(400, redacted(judged.refusal or "invalid request", kept), param=param,
+                                   fields=judged.envelope)
             line = self._traced(record(number, self.provider, path, judged, 400, None, stream), judged)
             return Exchange(400, out, body, None, redacted(line, kept), delay, secrets=kept)
         answer = plan_answers(judged, step, number)
@@ -155,6 +158,12 @@ class MockService:
         return Exchange(200, {"content-type": "application/json"},
                         _dumps(self.module.mock_reply(answer, read, number, shown.body, **self.per_host)), None, line,
                         delay, cut, answer, kept)
+
+    def _unparsed_words(self, exc: Exception) -> str:
+        """The 400's words for a body that is not JSON: the family's recorded words (``mock_unparsed``), else these."""
+        words = getattr(self.module, "mock_unparsed", None)
+        said = words(exc, **self.per_host) if words is not None else None
+        return said or "We could not parse the JSON body of your request."
 
     def _traced(self, line: dict[str, Any], judged: Judged, answer: Answer | None = None,
                 number: int = 0) -> dict[str, Any]:
