@@ -116,8 +116,10 @@ def _pretty(line: dict[str, Any]) -> None:
     if line["status"] != 200:
         calls = "-"
     parts = [f"#{line['n']}", line["path"], "stream" if line["stream"] else "whole",
-             f"tool_choice {requested} → {neutral}", f"tools [{', '.join(line['offered_tools'])}]",
-             str(line["status"]), calls]
+             f"tool_choice {requested} → {neutral}", f"tools [{', '.join(line['offered_tools'])}]"]
+    if line.get("parallel_tool_calls") is not None:  # as on the wire: a reply of several calls then disobeys
+        parts.append(f"parallel_tool_calls {str(line['parallel_tool_calls']).lower()}")
+    parts += [str(line["status"]), calls]
     if line.get("results"):  # the results this step sends back, each with the step whose answer called the tool
         parts.append("results " + ", ".join(f"{r['id']}←#{r['from'] if r['from'] is not None else '?'}"
                                             for r in line["results"]))

@@ -370,6 +370,45 @@ def test_a_langchain_loop_through_the_proxy_links_each_result_to_the_step_that_c
     assert second["results"] == [{"id": called.tool_calls[0]["id"], "name": "get_weather", "from": 1}]
 
 
+@pytest.mark.parametrize("framework", ["langchain-openai", "langchain-anthropic"])
+def test_a_framework_turning_parallel_calls_off_sees_it_on_the_line_and_two_calls_judged_too_many(framework: str,
+                                                                                                   capsys: Any) -> None:
+    """`bind_tools(..., parallel_tool_calls=False)` reaches the wire as ChatOpenAI's `parallel_tool_calls: false` and
+    ChatAnthropic's `disable_parallel_tool_use: true`; an answer of two calls then disobeys, as `send` judges it
+    (too_many_calls), and the line says what was sent. The same step without the switch is obeyed."""
+    from langchain_core.messages import HumanMessage
+
+    from toolchoice.cli.mock_cmd import _pretty
+    from toolchoice.providers.core.mock.script import Script, ScriptCall, Step as Reply
+    from toolchoice.providers.core.mock.server import running_mock
+
+    provider = framework.split("-")[1]
+    two = Reply(calls=(ScriptCall("get_weather"), ScriptCall("get_time")))
+    tools = [{"type": "function", "function": {"name": n, "parameters": WEATHER}} for n in ("get_weather", "get_time")]
+    with running_mock(provider, script=Script(replies=(two, two))) as upstream, \
+            proxied(provider, upstream.base_url) as proxy:
+        if provider == "openai":
+            from langchain_openai import ChatOpenAI
+
+            model: Any = ChatOpenAI(model="gpt-4o-mini", base_url=proxy.base_url, api_key=KEY, max_retries=0)
+        else:
+            from langchain_anthropic import ChatAnthropic
+
+            model = ChatAnthropic(model="claude-sonnet-4-5", base_url=proxy.base_url, api_key=KEY, max_retries=0)
+        off = model.bind_tools(tools, tool_choice="any", parallel_tool_calls=False).invoke([HumanMessage("Paris?")])
+        on = model.bind_tools(tools, tool_choice="any").invoke([HumanMessage("Paris?")])
+        first, second = _settled(proxy, 2)
+    assert len(off.tool_calls) == len(on.tool_calls) == 2  # the framework got both calls each time
+    assert first["parallel_tool_calls"] is False and first["verdict"] == "too_many_calls", first
+    assert "parallel_tool_calls" not in second and second["verdict"] == "obeyed", second
+    assert first["model"] == second["model"] == ("gpt-4o-mini" if provider == "openai" else "claude-sonnet-4-5")
+    _valid([first, second])
+    _pretty(first)
+    line = capsys.readouterr().out
+    assert "tools [get_weather, get_time]  parallel_tool_calls false  200  " in line
+    assert "warning verdict.too_many_calls" in line, line
+
+
 def test_the_pretty_line_shows_results_with_their_step_and_reads_no_markup_or_escapes(capsys: Any) -> None:
     from toolchoice.cli.mock_cmd import _pretty
 

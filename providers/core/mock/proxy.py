@@ -232,8 +232,11 @@ class ProxyHandler:
             from ..verdict import verdict
 
             read = judged.read
+            # judged as send judges: parallel_tool_calls false (Anthropic's disable_parallel_tool_use) on the wire
+            # makes a reply of several calls too_many_calls; the MCP servers the request declares are its offer
             scenario = Scenario(path="<request>", tools=read.tools, tool_choice=judged.choice,
-                                messages=read.messages)
+                                parallel_tool_calls=read.parallel, messages=read.messages,
+                                native_tools=read.native_tools)
             found = verdict(scenario, reply)
             line["verdict"] = found["category"]
             if reply.choices:  # n > 1: each choice's calls and verdict (core/choices.py)
