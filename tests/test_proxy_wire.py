@@ -633,6 +633,52 @@ def test_a_request_to_an_endpoint_toolchoice_does_not_judge_passes_and_is_no_err
     _valid([line])
 
 
+def test_openai_agents_default_responses_model_behind_a_chat_completions_proxy_is_told_which_p_judges_it(
+        capsys: Any) -> None:
+    """openai-agents posts to /v1/responses unless told otherwise; a proxy (or mock) started with `-p openai` serves
+    Chat Completions. The line says so and names the `-p` that judges it, and the pretty line claims no tool_choice,
+    tools or text answer it never read."""
+    from agents import Agent, ModelSettings, RunConfig, Runner, function_tool, set_tracing_disabled
+    from agents.models.openai_provider import OpenAIProvider
+    from openai import AsyncOpenAI
+
+    from toolchoice.cli.mock_cmd import _pretty
+    from toolchoice.providers.core.mock.server import running_mock
+
+    set_tracing_disabled(True)
+
+    @function_tool
+    def get_weather(city: str) -> str:
+        """The weather in a city."""
+        return f"sunny in {city}"
+
+    agent = Agent(name="weather", instructions="Answer.", tools=[get_weather], model="gpt-4o-mini",
+                  model_settings=ModelSettings(tool_choice="required"))
+    with running_mock("openai-responses") as upstream, proxied("openai", upstream.base_url) as proxy:
+        client = AsyncOpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0)
+        asyncio.run(Runner.run(agent, "Weather?", max_turns=3,
+                               run_config=RunConfig(model_provider=OpenAIProvider(openai_client=client))))
+        first = _settled(proxy, 2)[0]
+    assert (first["path"], first["status"]) == ("/v1/responses", 200)
+    (finding,) = first["findings"]
+    assert (finding["severity"], finding["code"]) == ("warning", "proxy.not_judged")
+    assert "start the proxy with -p openai-responses to judge it" in finding["message"], finding
+    _valid([first])
+    _pretty(first)
+    line = capsys.readouterr().out
+    assert line.startswith("#1  /v1/responses  not read  200  findings: warning proxy.not_judged: POST /v1/responses "
+                           "is not an endpoint of this API (OpenAI Chat Completions) but OpenAI Responses's"), line
+    assert "tools []" not in line and "text" not in line.split("findings")[0]
+    with running_mock("openai") as mock:
+        client = AsyncOpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
+        with pytest.raises(Exception, match="404"):
+            asyncio.run(Runner.run(agent, "Weather?", max_turns=3,
+                                   run_config=RunConfig(model_provider=OpenAIProvider(openai_client=client))))
+        (refused,) = mock.records
+    assert refused["status"] == 404 and refused["findings"][0]["code"] == "mock.unknown_path"
+    assert "start the mock with -p openai-responses to serve it" in refused["findings"][0]["message"], refused
+
+
 def test_a_stream_request_answered_with_one_json_body_is_read_as_that_body() -> None:
     """A server that ignores `stream: true` answers application/json: judged as the body it is (as `send --stream`
     reads it, stream.not_streamed), not as an empty stream."""

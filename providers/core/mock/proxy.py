@@ -27,7 +27,7 @@ from .call_origins import CallOrigins, loop_findings
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
 from .server import Judges, Request, Server, Served, drained, head, reason, serve
-from .service import MAX_BODY, MockService, Recorder, client_secrets
+from .service import MAX_BODY, MockService, Recorder, client_secrets, elsewhere
 
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
                   "proxy-connection", "te", "upgrade"})
@@ -118,7 +118,8 @@ class ProxyHandler:
                 with contextlib.suppress(ConnectionError):
                     await drained(writer)
         status = passage.status
-        why = _not_judged(passage, route is not None, f"{visible(request.method)} {path}")
+        other = elsewhere(self.provider, request.method, path, "proxy") if route is None else ""
+        why = _not_judged(passage, route is not None, f"{visible(request.method)} {path}", other)
         if why is not None:
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append(why)
@@ -298,7 +299,7 @@ def _head_as_sent(status: int, phrase: bytes | None, headers: list[tuple[bytes, 
     return b"\r\n".join(lines) + b"\r\n\r\n"
 
 
-def _not_judged(passage: _Passage, routed: bool, request: str) -> dict[str, str] | None:
+def _not_judged(passage: _Passage, routed: bool, request: str, other: str = "") -> dict[str, str] | None:
     """Why an answer is not judged, as the line's finding; None when it is judged."""
     def finding(severity: str, code: str, message: str) -> dict[str, str]:
         return {"severity": severity, "code": code, "message": message}
@@ -314,6 +315,9 @@ def _not_judged(passage: _Passage, routed: bool, request: str) -> dict[str, str]
     if passage.unread is not None:
         return finding("warning", "proxy.unread", f"{passage.unread}: passed on as it came, not judged")
     if not routed and 200 <= passage.status < 300:  # a models list, a file upload: no tool_choice to judge
+        if other:  # another family's model endpoint (Responses behind -p openai): its tool_choice went unseen
+            return finding("warning", "proxy.not_judged", f"{request} is not an endpoint of this API{other}; passed on "
+                           "as it came")
         return finding("info", "proxy.not_judged", f"{request} is not an endpoint toolchoice judges: passed on as it "
                        "came")
     if passage.read > MAX_BODY and passage.decoder is None:  # its start alone would read as "not JSON"
