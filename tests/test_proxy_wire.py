@@ -409,6 +409,36 @@ def test_a_framework_turning_parallel_calls_off_sees_it_on_the_line_and_two_call
     assert "warning verdict.too_many_calls" in line, line
 
 
+def test_the_proxys_summary_tallies_its_lines_by_verdict() -> None:
+    """When the proxy stops, its summary says how the steps it judged went: obeyed first, then each disobedience,
+    then the lines without a verdict (an upstream error)."""
+    import openai
+
+    from toolchoice.providers.core.mock.proxy import serve_proxy
+    from toolchoice.providers.core.mock.script import Script, ScriptCall, Step as Reply
+    from toolchoice.providers.core.mock.server import running_mock
+
+    two = Reply(calls=(ScriptCall("get_weather"), ScriptCall("get_weather")))
+    urls: list[str] = []
+    served: list[Any] = []
+    with running_mock("openai", script=Script(replies=(two, two))) as upstream:
+        thread = threading.Thread(target=lambda: served.append(serve_proxy(
+            "openai", upstream.base_url, max_requests=3, on_url=urls.append, on_record=lambda line: None)))
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not urls and time.monotonic() < deadline:
+            time.sleep(0.01)
+        client = openai.OpenAI(base_url=urls[0], api_key=KEY, max_retries=0)
+        body = {k: v for k, v in CHAT.items() if k != "tool_choice"}
+        client.chat.completions.create(**body, tool_choice="required", parallel_tool_calls=False)  # 2 calls
+        client.chat.completions.create(**body, tool_choice="required")
+        with pytest.raises(openai.BadRequestError):
+            client.chat.completions.create(**body, tool_choice={"type": "function", "function": {"name": "nope"}})
+        thread.join(10)
+    assert served[0].line() == ("toolchoice proxy: stopped after 3 requests proxied: 1 obeyed, 1 too_many_calls, "
+                                "1 without a verdict")
+
+
 def test_the_pretty_line_shows_results_with_their_step_and_reads_no_markup_or_escapes(capsys: Any) -> None:
     from toolchoice.cli.mock_cmd import _pretty
 

@@ -46,6 +46,7 @@ class ProxyHandler:
         self.save_dir = save_dir
         self.timeout = timeout
         self.count = 0
+        self.verdicts: dict[str, int] = {}  # the lines written, by verdict ("" for none): the summary's tally
         self.emit: Recorder = lambda line: None  # set by Server
         self.judges = Judges()
         self._client: Any = None
@@ -141,6 +142,7 @@ class ProxyHandler:
             save_exchange(self.save_dir, number, request, status, bytes(passage.collected),
                           self.service.framing if passage.decoder is not None else None, line, kept,
                           getattr(self.module, "MOCK_SECRETS", ()))
+        self.verdicts[line.get("verdict") or ""] = self.verdicts.get(line.get("verdict") or "", 0) + 1
         self.emit(line)
         return None, passage.whole  # an answer cut short (or unframed, to HTTP/1.0) leaves no connection to reuse
 
@@ -380,4 +382,6 @@ def serve_proxy(provider: str, upstream: str, *, host: str = "127.0.0.1", port: 
     handler = ProxyHandler(provider, upstream, save_dir)
     server = Server(handler, host=host, port=port, max_requests=max_requests, on_record=on_record,
                     bad_request=handler.service.error)
-    return serve(server, handler.service.module, what="proxy", counts=lambda: (handler.count, 0), on_url=on_url)
+    served = serve(server, handler.service.module, what="proxy", counts=lambda: (handler.count, 0), on_url=on_url)
+    served.verdicts = dict(handler.verdicts)
+    return served
