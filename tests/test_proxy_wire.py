@@ -699,14 +699,20 @@ def test_openai_agents_default_responses_model_behind_a_chat_completions_proxy_i
     assert line.startswith("#1  /v1/responses  not read  200  findings: warning proxy.not_judged: POST /v1/responses "
                            "is not an endpoint of this API (OpenAI Chat Completions) but OpenAI Responses's"), line
     assert "tools []" not in line and "text" not in line.split("findings")[0]
-    with running_mock("openai") as mock:
-        client = AsyncOpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
-        with pytest.raises(Exception, match="404"):
-            asyncio.run(Runner.run(agent, "Weather?", max_turns=3,
-                                   run_config=RunConfig(model_provider=OpenAIProvider(openai_client=client))))
-        (refused,) = mock.records
+    with running_mock("openai") as mock, proxied("openai", mock.base_url) as proxy:  # an upstream that has no such path
+        for url in (mock.base_url, proxy.base_url):
+            client = AsyncOpenAI(base_url=url, api_key=KEY, max_retries=0)
+            with pytest.raises(Exception, match="404"):
+                asyncio.run(Runner.run(agent, "Weather?", max_turns=3,
+                                       run_config=RunConfig(model_provider=OpenAIProvider(openai_client=client))))
+        refused = mock.records[0]
+        (passed,) = _settled(proxy, 1)
     assert refused["status"] == 404 and refused["findings"][0]["code"] == "mock.unknown_path"
     assert "start the mock with -p openai-responses to serve it" in refused["findings"][0]["message"], refused
+    assert [(f["severity"], f["code"]) for f in passed["findings"]] == [("warning", "proxy.not_judged")], passed
+    assert "-p openai-responses to judge it; passed on as it came (answered 404)" in passed["findings"][0]["message"]
+    _pretty(passed)
+    assert capsys.readouterr().out.startswith("#1  /v1/responses  not read  404  findings: warning proxy.not_judged: ")
 
 
 def test_a_stream_request_answered_with_one_json_body_is_read_as_that_body() -> None:

@@ -316,10 +316,11 @@ def _not_judged(passage: _Passage, routed: bool, request: str, other: str = "") 
         return finding("error", "proxy.upstream", passage.failure)
     if passage.unread is not None:
         return finding("warning", "proxy.unread", f"{passage.unread}: passed on as it came, not judged")
+    if not routed and other:  # another family's model endpoint (Responses behind -p openai), whatever the upstream
+        # answered: its tool_choice went unseen, and this family's reader would misread the answer
+        return finding("warning", "proxy.not_judged", f"{request} is not an endpoint of this API{other}; passed on as "
+                       f"it came (answered {passage.status})")
     if not routed and 200 <= passage.status < 300:  # a models list, a file upload: no tool_choice to judge
-        if other:  # another family's model endpoint (Responses behind -p openai): its tool_choice went unseen
-            return finding("warning", "proxy.not_judged", f"{request} is not an endpoint of this API{other}; passed on "
-                           "as it came")
         return finding("info", "proxy.not_judged", f"{request} is not an endpoint toolchoice judges: passed on as it "
                        "came")
     if passage.read > MAX_BODY and passage.decoder is None:  # its start alone would read as "not JSON"
