@@ -113,19 +113,30 @@ def _pretty(line: dict[str, Any]) -> None:
         calls = " | ".join(f"choice {c['index']}: " + (", ".join(f"{k['name']}({quoted(k['arguments'])})"
                                                                  for k in c["calls"]) or "text")
                            + (f" {c['verdict']}" if c.get("verdict") else "") for c in line["choices"])
-    if line["status"] != 200:
-        calls = "-"
-    parts = [f"#{line['n']}", line["path"], "stream" if line["stream"] else "whole",
-             f"tool_choice {requested} → {neutral}", f"tools [{', '.join(line['offered_tools'])}]",
-             str(line["status"]), calls]
+    codes = {f["code"] for f in line["findings"]}
+    if codes & {"proxy.not_judged", "mock.unknown_path"}:  # not a model endpoint of this API: its body was not read
+        parts = [f"#{line['n']}", line["path"], "not read", str(line["status"])]
+    else:
+        if line["status"] != 200:
+            calls = "-"
+        elif codes & {"proxy.too_large", "proxy.unread"}:  # the answer passed on unread: no calls or text to show
+            calls = "not judged"
+        parts = [f"#{line['n']}", line["path"], "stream" if line["stream"] else "whole",
+                 f"tool_choice {requested} → {neutral}", f"tools [{', '.join(line['offered_tools'])}]"]
+        if line.get("parallel_tool_calls") is not None:  # as on the wire: a reply of several calls then disobeys
+            parts.append(f"parallel_tool_calls {str(line['parallel_tool_calls']).lower()}")
+        parts += [str(line["status"]), calls]
     if line.get("results"):  # the results this step sends back, each with the step whose answer called the tool
         parts.append("results " + ", ".join(f"{r['id']}←#{r['from'] if r['from'] is not None else '?'}"
                                             for r in line["results"]))
-    # a refused request's error says why, as the client was told (a framework may swallow the 400); the others
-    # show their codes, their words being in --format jsonl
-    findings = [f"{f['severity']} {f['code']}" + (f": {f['message']}" if line["status"] != 200
-                                                 and f["severity"] == "error" and f.get("message") else "")
-                for f in line["findings"]]
+    # a refused request's error says why, as the client was told (a framework may swallow the 400), and so does a
+    # request another API's proxy would judge (the -p to start it with); the others show their codes, their words
+    # being in --format jsonl
+    def said(f: dict[str, Any]) -> bool:
+        return bool(f.get("message")) and (line["status"] != 200 and f["severity"] == "error"
+                                           or (f["code"], f["severity"]) == ("proxy.not_judged", "warning"))
+
+    findings = [f"{f['severity']} {f['code']}" + (f": {f['message']}" if said(f) else "") for f in line["findings"]]
     if findings:
         parts.append("findings: " + ", ".join(findings))
     write(printable("  ".join(parts)).replace("\n", " "))

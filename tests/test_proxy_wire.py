@@ -370,6 +370,75 @@ def test_a_langchain_loop_through_the_proxy_links_each_result_to_the_step_that_c
     assert second["results"] == [{"id": called.tool_calls[0]["id"], "name": "get_weather", "from": 1}]
 
 
+@pytest.mark.parametrize("framework", ["langchain-openai", "langchain-anthropic"])
+def test_a_framework_turning_parallel_calls_off_sees_it_on_the_line_and_two_calls_judged_too_many(framework: str,
+                                                                                                   capsys: Any) -> None:
+    """`bind_tools(..., parallel_tool_calls=False)` reaches the wire as ChatOpenAI's `parallel_tool_calls: false` and
+    ChatAnthropic's `disable_parallel_tool_use: true`; an answer of two calls then disobeys, as `send` judges it
+    (too_many_calls), and the line says what was sent. The same step without the switch is obeyed."""
+    from langchain_core.messages import HumanMessage
+
+    from toolchoice.cli.mock_cmd import _pretty
+    from toolchoice.providers.core.mock.script import Script, ScriptCall, Step as Reply
+    from toolchoice.providers.core.mock.server import running_mock
+
+    provider = framework.split("-")[1]
+    two = Reply(calls=(ScriptCall("get_weather"), ScriptCall("get_time")))
+    tools = [{"type": "function", "function": {"name": n, "parameters": WEATHER}} for n in ("get_weather", "get_time")]
+    with running_mock(provider, script=Script(replies=(two, two))) as upstream, \
+            proxied(provider, upstream.base_url) as proxy:
+        if provider == "openai":
+            from langchain_openai import ChatOpenAI
+
+            model: Any = ChatOpenAI(model="gpt-4o-mini", base_url=proxy.base_url, api_key=KEY, max_retries=0)
+        else:
+            from langchain_anthropic import ChatAnthropic
+
+            model = ChatAnthropic(model="claude-sonnet-4-5", base_url=proxy.base_url, api_key=KEY, max_retries=0)
+        off = model.bind_tools(tools, tool_choice="any", parallel_tool_calls=False).invoke([HumanMessage("Paris?")])
+        on = model.bind_tools(tools, tool_choice="any").invoke([HumanMessage("Paris?")])
+        first, second = _settled(proxy, 2)
+    assert len(off.tool_calls) == len(on.tool_calls) == 2  # the framework got both calls each time
+    assert first["parallel_tool_calls"] is False and first["verdict"] == "too_many_calls", first
+    assert "parallel_tool_calls" not in second and second["verdict"] == "obeyed", second
+    assert first["model"] == second["model"] == ("gpt-4o-mini" if provider == "openai" else "claude-sonnet-4-5")
+    _valid([first, second])
+    _pretty(first)
+    line = capsys.readouterr().out
+    assert "tools [get_weather, get_time]  parallel_tool_calls false  200  " in line
+    assert "warning verdict.too_many_calls" in line, line
+
+
+def test_the_proxys_summary_tallies_its_lines_by_verdict() -> None:
+    """When the proxy stops, its summary says how the steps it judged went: obeyed first, then each disobedience,
+    then the lines without a verdict (an upstream error)."""
+    import openai
+
+    from toolchoice.providers.core.mock.proxy import serve_proxy
+    from toolchoice.providers.core.mock.script import Script, ScriptCall, Step as Reply
+    from toolchoice.providers.core.mock.server import running_mock
+
+    two = Reply(calls=(ScriptCall("get_weather"), ScriptCall("get_weather")))
+    urls: list[str] = []
+    served: list[Any] = []
+    with running_mock("openai", script=Script(replies=(two, two))) as upstream:
+        thread = threading.Thread(target=lambda: served.append(serve_proxy(
+            "openai", upstream.base_url, max_requests=3, on_url=urls.append, on_record=lambda line: None)))
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not urls and time.monotonic() < deadline:
+            time.sleep(0.01)
+        client = openai.OpenAI(base_url=urls[0], api_key=KEY, max_retries=0)
+        body = {k: v for k, v in CHAT.items() if k != "tool_choice"}
+        client.chat.completions.create(**body, tool_choice="required", parallel_tool_calls=False)  # 2 calls
+        client.chat.completions.create(**body, tool_choice="required")
+        with pytest.raises(openai.BadRequestError):
+            client.chat.completions.create(**body, tool_choice={"type": "function", "function": {"name": "nope"}})
+        thread.join(10)
+    assert served[0].line() == ("toolchoice proxy: stopped after 3 requests proxied: 1 obeyed, 1 too_many_calls, "
+                                "1 without a verdict")
+
+
 def test_the_pretty_line_shows_results_with_their_step_and_reads_no_markup_or_escapes(capsys: Any) -> None:
     from toolchoice.cli.mock_cmd import _pretty
 
@@ -592,6 +661,58 @@ def test_a_request_to_an_endpoint_toolchoice_does_not_judge_passes_and_is_no_err
     assert [(f["severity"], f["code"]) for f in line["findings"]] == [("info", "proxy.not_judged")], line
     assert "verdict" not in line
     _valid([line])
+
+
+def test_openai_agents_default_responses_model_behind_a_chat_completions_proxy_is_told_which_p_judges_it(
+        capsys: Any) -> None:
+    """openai-agents posts to /v1/responses unless told otherwise; a proxy (or mock) started with `-p openai` serves
+    Chat Completions. The line says so and names the `-p` that judges it, and the pretty line claims no tool_choice,
+    tools or text answer it never read."""
+    from agents import Agent, ModelSettings, RunConfig, Runner, function_tool, set_tracing_disabled
+    from agents.models.openai_provider import OpenAIProvider
+    from openai import AsyncOpenAI
+
+    from toolchoice.cli.mock_cmd import _pretty
+    from toolchoice.providers.core.mock.server import running_mock
+
+    set_tracing_disabled(True)
+
+    @function_tool
+    def get_weather(city: str) -> str:
+        """The weather in a city."""
+        return f"sunny in {city}"
+
+    agent = Agent(name="weather", instructions="Answer.", tools=[get_weather], model="gpt-4o-mini",
+                  model_settings=ModelSettings(tool_choice="required"))
+    with running_mock("openai-responses") as upstream, proxied("openai", upstream.base_url) as proxy:
+        client = AsyncOpenAI(base_url=proxy.base_url, api_key=KEY, max_retries=0)
+        asyncio.run(Runner.run(agent, "Weather?", max_turns=3,
+                               run_config=RunConfig(model_provider=OpenAIProvider(openai_client=client))))
+        first = _settled(proxy, 2)[0]
+    assert (first["path"], first["status"]) == ("/v1/responses", 200)
+    (finding,) = first["findings"]
+    assert (finding["severity"], finding["code"]) == ("warning", "proxy.not_judged")
+    assert "start the proxy with -p openai-responses to judge it" in finding["message"], finding
+    _valid([first])
+    _pretty(first)
+    line = capsys.readouterr().out
+    assert line.startswith("#1  /v1/responses  not read  200  findings: warning proxy.not_judged: POST /v1/responses "
+                           "is not an endpoint of this API (OpenAI Chat Completions) but OpenAI Responses's"), line
+    assert "tools []" not in line and "text" not in line.split("findings")[0]
+    with running_mock("openai") as mock, proxied("openai", mock.base_url) as proxy:  # an upstream that has no such path
+        for url in (mock.base_url, proxy.base_url):
+            client = AsyncOpenAI(base_url=url, api_key=KEY, max_retries=0)
+            with pytest.raises(Exception, match="404"):
+                asyncio.run(Runner.run(agent, "Weather?", max_turns=3,
+                                       run_config=RunConfig(model_provider=OpenAIProvider(openai_client=client))))
+        refused = mock.records[0]
+        (passed,) = _settled(proxy, 1)
+    assert refused["status"] == 404 and refused["findings"][0]["code"] == "mock.unknown_path"
+    assert "start the mock with -p openai-responses to serve it" in refused["findings"][0]["message"], refused
+    assert [(f["severity"], f["code"]) for f in passed["findings"]] == [("warning", "proxy.not_judged")], passed
+    assert "-p openai-responses to judge it; passed on as it came (answered 404)" in passed["findings"][0]["message"]
+    _pretty(passed)
+    assert capsys.readouterr().out.startswith("#1  /v1/responses  not read  404  findings: warning proxy.not_judged: ")
 
 
 def test_a_stream_request_answered_with_one_json_body_is_read_as_that_body() -> None:

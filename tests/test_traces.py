@@ -770,3 +770,47 @@ def test_hosted_tools_go_into_the_trace_and_their_loss_on_import_is_said(tmp_pat
                               "headers": {"X-Key": "$DOCS_TOKEN"}}
     _, notes = imported(out)
     assert "import.skipped" in notes and "mcp server 'dw'" in notes
+
+
+AGENT = '''from langchain_core.messages import HumanMessage, ToolMessage
+from langchain_openai import ChatOpenAI
+
+def run_my_agent():
+    import os
+    weather = {"type": "function", "function": {"name": "get_weather", "description": "Weather in a city.",
+               "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+    model = ChatOpenAI(model="gpt-4o-mini", base_url=os.environ["MOCK_URL"], api_key="sk-doc-trace-1f2e3d4c",
+                       max_retries=0)
+    history = [HumanMessage("Weather in Oslo?")]
+    called = model.bind_tools([weather], tool_choice="any").invoke(history)
+    history += [called, ToolMessage("-3 C, snow", tool_call_id=called.tool_calls[0]["id"])]
+    model.bind_tools([weather]).invoke(history)
+'''
+
+
+def test_the_pages_recording_snippet_writes_a_trace_that_trace_reads_step_by_step(tmp_path) -> None:
+    """docs/traces.md "Recording one from your own app", run as written (a LangChain agent in place of
+    ``run_my_agent()``, against the mock on 127.0.0.1, in a process of its own: an instrumentation patches the SDK
+    for the whole process): its file is read, base64 ids and all, with step 1's tool_choice as the openai client
+    was given it (LangChain's "any" → "required") and the result the agent sent back."""
+    import os
+    import re
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "traces.md").read_text()
+    (code,) = re.findall(r"^### Recording one from your own app\n.*?^```python\n(.*?)^```$", page, re.M | re.S)
+    assert "run_my_agent()  # your agent, as it runs\n" in code
+    (tmp_path / "record.py").write_text(code.replace("run_my_agent()  # your agent", AGENT + "run_my_agent()  #"))
+    with running_mock("openai") as mock:
+        done = subprocess.run([sys.executable, "record.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "MOCK_URL": mock.base_url})
+        assert done.returncode == 0, done.stderr
+        sent = [r["requested"] for r in mock.records]
+    assert sent == ["required", None]
+    result = run_cli(["trace", str(tmp_path / "trace.json"), "--format", "json"])
+    assert result.returncode == 0, result.stdout + result.stderr
+    scenario = json.loads(result.stdout)
+    assert scenario["loop"]["steps"][0]["tool_choice"] == "required" and scenario["loop"]["max_steps"] == 2
+    assert scenario["loop"]["results"] == {"get_weather": ["-3 C, snow"]}
+    assert "sk-doc-trace" not in result.stdout + result.stderr

@@ -383,6 +383,10 @@ def record(n: int, provider: str, path: str, judged: Judged, status: int, answer
         + ([{"severity": "error", "code": "mock.refused", "message": judged.refusal}]
            if judged.refusal and not any(e.message == judged.refusal for e in judged.findings) else []),
     }
+    if read is not None and isinstance(read.model, str) and read.model:  # the model the request asked for (a framework may change it per step)
+        line["model"] = read.model
+    if read is not None and read.parallel is not None:  # parallel_tool_calls as on the wire (Anthropic's
+        line["parallel_tool_calls"] = read.parallel     # disable_parallel_tool_use read as its opposite)
     if answer is not None and answer.others:  # n > 1: each choice's calls
         line["choices"] = [{"index": i, "calls": [{"name": c.name, "arguments": c.arguments if c.arguments is not None
                                                    else c.raw} for c in a.calls]}

@@ -27,7 +27,7 @@ from .call_origins import CallOrigins, loop_findings
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
 from .server import Judges, Request, Server, Served, drained, head, reason, serve
-from .service import MAX_BODY, MockService, Recorder, client_secrets
+from .service import MAX_BODY, MockService, Recorder, client_secrets, elsewhere
 
 _HOP = frozenset({"host", "content-length", "connection", "transfer-encoding", "accept-encoding", "keep-alive",
                   "proxy-connection", "te", "upgrade"})
@@ -46,6 +46,7 @@ class ProxyHandler:
         self.save_dir = save_dir
         self.timeout = timeout
         self.count = 0
+        self.verdicts: dict[str, int] = {}  # the lines written, by verdict ("" for none): the summary's tally
         self.emit: Recorder = lambda line: None  # set by Server
         self.judges = Judges()
         self._client: Any = None
@@ -118,7 +119,8 @@ class ProxyHandler:
                 with contextlib.suppress(ConnectionError):
                     await drained(writer)
         status = passage.status
-        why = _not_judged(passage, route is not None, f"{visible(request.method)} {path}")
+        other = elsewhere(self.provider, request.method, path, "proxy") if route is None else ""
+        why = _not_judged(passage, route is not None, f"{visible(request.method)} {path}", other)
         if why is not None:
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append(why)
@@ -140,6 +142,7 @@ class ProxyHandler:
             save_exchange(self.save_dir, number, request, status, bytes(passage.collected),
                           self.service.framing if passage.decoder is not None else None, line, kept,
                           getattr(self.module, "MOCK_SECRETS", ()))
+        self.verdicts[line.get("verdict") or ""] = self.verdicts.get(line.get("verdict") or "", 0) + 1
         self.emit(line)
         return None, passage.whole  # an answer cut short (or unframed, to HTTP/1.0) leaves no connection to reuse
 
@@ -232,8 +235,11 @@ class ProxyHandler:
             from ..verdict import verdict
 
             read = judged.read
+            # judged as send judges: parallel_tool_calls false (Anthropic's disable_parallel_tool_use) on the wire
+            # makes a reply of several calls too_many_calls; the MCP servers the request declares are its offer
             scenario = Scenario(path="<request>", tools=read.tools, tool_choice=judged.choice,
-                                messages=read.messages)
+                                parallel_tool_calls=read.parallel, messages=read.messages,
+                                native_tools=read.native_tools)
             found = verdict(scenario, reply)
             line["verdict"] = found["category"]
             if reply.choices:  # n > 1: each choice's calls and verdict (core/choices.py)
@@ -295,7 +301,7 @@ def _head_as_sent(status: int, phrase: bytes | None, headers: list[tuple[bytes, 
     return b"\r\n".join(lines) + b"\r\n\r\n"
 
 
-def _not_judged(passage: _Passage, routed: bool, request: str) -> dict[str, str] | None:
+def _not_judged(passage: _Passage, routed: bool, request: str, other: str = "") -> dict[str, str] | None:
     """Why an answer is not judged, as the line's finding; None when it is judged."""
     def finding(severity: str, code: str, message: str) -> dict[str, str]:
         return {"severity": severity, "code": code, "message": message}
@@ -310,6 +316,10 @@ def _not_judged(passage: _Passage, routed: bool, request: str) -> dict[str, str]
         return finding("error", "proxy.upstream", passage.failure)
     if passage.unread is not None:
         return finding("warning", "proxy.unread", f"{passage.unread}: passed on as it came, not judged")
+    if not routed and other:  # another family's model endpoint (Responses behind -p openai), whatever the upstream
+        # answered: its tool_choice went unseen, and this family's reader would misread the answer
+        return finding("warning", "proxy.not_judged", f"{request} is not an endpoint of this API{other}; passed on as "
+                       f"it came (answered {passage.status})")
     if not routed and 200 <= passage.status < 300:  # a models list, a file upload: no tool_choice to judge
         return finding("info", "proxy.not_judged", f"{request} is not an endpoint toolchoice judges: passed on as it "
                        "came")
@@ -373,4 +383,6 @@ def serve_proxy(provider: str, upstream: str, *, host: str = "127.0.0.1", port: 
     handler = ProxyHandler(provider, upstream, save_dir)
     server = Server(handler, host=host, port=port, max_requests=max_requests, on_record=on_record,
                     bad_request=handler.service.error)
-    return serve(server, handler.service.module, what="proxy", counts=lambda: (handler.count, 0), on_url=on_url)
+    served = serve(server, handler.service.module, what="proxy", counts=lambda: (handler.count, 0), on_url=on_url)
+    served.verdicts = dict(handler.verdicts)
+    return served

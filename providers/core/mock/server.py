@@ -573,17 +573,21 @@ def cannot_listen(server: Server, exc: OSError, hint: str) -> Exception:
 
 
 class Served:
-    """What a ``serve_mock`` / ``serve_proxy`` run did: requests answered, refused (mock) and the base URL."""
+    """What a ``serve_mock`` / ``serve_proxy`` run did: requests answered, refused (mock) and the base URL; the proxy's
+    lines by verdict (``verdicts``: "" for a line without one, an error or a request not judged)."""
 
-    __slots__ = ("url", "requests", "refused", "what")
+    __slots__ = ("url", "requests", "refused", "what", "verdicts")
 
     def __init__(self, url: str, requests: int, refused: int, what: str) -> None:
         self.url, self.requests, self.refused, self.what = url, requests, refused, what
+        self.verdicts: dict[str, int] = {}
 
     def line(self) -> str:
         requests = f"{self.requests} request{'' if self.requests == 1 else 's'}"
-        if self.what == "proxy":
-            return f"toolchoice proxy: stopped after {requests} proxied"
+        if self.what == "proxy":  # did the model obey at every step: the tally of the lines, obeyed first
+            tally = sorted(self.verdicts.items(), key=lambda kv: (kv[0] != "obeyed", kv[0] == "", kv[0]))
+            said = ", ".join(f"{n} {verdict or 'without a verdict'}" for verdict, n in tally)
+            return f"toolchoice proxy: stopped after {requests} proxied" + (f": {said}" if said else "")
         return f"toolchoice mock: stopped after {requests}, {self.refused} refused"
 
 

@@ -112,7 +112,8 @@ class MockService:
             body, out = self.error(404, f"Invalid URL ({method} {path})")
             self._refuse()
             return Exchange(404, out, body, None, _bare(number, self.provider, path, 404, "mock.unknown_path",
-                                                         f"{method} {path} is not an endpoint of this API"))
+                                                         f"{method} {path} is not an endpoint of this API"
+                                                         + elsewhere(self.provider, method, path, "mock")))
         try:
             data = json.loads(raw) if raw.strip() else None
         except (ValueError, RecursionError) as exc:
@@ -210,6 +211,26 @@ def _bare(number: int, provider: str, path: str, status: int, code: str, message
 
 
 Recorder = Callable[[dict[str, Any]], None]
+
+
+def elsewhere(provider: str, method: str, path: str, command: str) -> str:
+    """Where another family's API has ``method path`` (openai-agents posts to /v1/responses by default, and a mock or
+    proxy started with ``-p openai`` serves Chat Completions): the words that say which ``-p`` serves or judges it,
+    or "" (a models list, a file upload: no family's model endpoint). Loads the other mock modules only here."""
+    from ..capabilities import CAPABILITIES
+
+    own = CAPABILITIES[provider].module
+    for other, row in CAPABILITIES.items():
+        if row.module == own:
+            continue
+        try:
+            takes = mock_family(other).mock_route(method, path) is not None
+        except Exception:  # noqa: BLE001 - a family without a mock module, or a path it cannot read: not this one
+            continue
+        if takes:
+            return (f" ({CAPABILITIES[provider].title}) but {row.title}'s: start the {command} with -p {other} to "
+                    f"{'serve' if command == 'mock' else 'judge'} it")
+    return ""
 
 
 def unparsed(exc: Exception, proxied: bool = False) -> tuple[Any, ...]:
