@@ -35,6 +35,16 @@ def cell_len(text: str) -> int:
     return cells(text)
 
 
+_STRING_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)  # a JSON string's rest after its opening quote
+
+
+def _after_string(text: str, quote: int) -> int:
+    """The index after the string that opens at ``quote`` (its escapes skipped); the end of ``text`` if it never
+    closes."""
+    found = _STRING_REST.match(text, quote + 1)
+    return found.end() if found else len(text)
+
+
 def _breaks(text: str, keys: bool = False, closers: bool = False) -> list[tuple[int, float]]:
     """Where ``text`` (JSON, compact or spaced) may break, outside its strings: (the index after the break and the
     spaces after it, its depth). After a comma at depth 1 an argument ends; a nested value's opening bracket and
@@ -45,20 +55,13 @@ def _breaks(text: str, keys: bool = False, closers: bool = False) -> list[tuple[
     ``closers``: between two closing brackets too, the last place a part breaks (a value nested 90 deep ends in
     90 of them: `1}}}…` lost the rest where they can go on the next lines). None deeper than ``DEPTH_MOST``."""
     out: list[tuple[int, float]] = []
-    depth = 0
-    in_string = escaped = False
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
+    depth = i = 0
+    while i < len(text):
+        ch = text[i]
         if ch == '"':
-            in_string = True
-        elif ch in "[{":
+            i = _after_string(text, i)
+            continue
+        if ch in "[{":
             depth += 1
             if 1 < depth <= DEPTH_MOST:
                 out.append((i + 1, depth))
@@ -70,6 +73,7 @@ def _breaks(text: str, keys: bool = False, closers: bool = False) -> list[tuple[
             out.append((i + 1, depth))
         elif ch == ":" and keys and depth <= DEPTH_MOST and not _opens(text, i + 1):  # a scalar's key
             out.append((i + 1, depth + 0.5))
+        i += 1
     spaced = []
     for at, depth in out:
         while at < len(text) and text[at] == " ":
@@ -192,21 +196,15 @@ def json_spans(line: str) -> list[tuple[int, int]]:
     at, again = 0, 4
     while at < len(line):
         depth = start = 0
-        in_string = escaped = False
-        for i in range(at, len(line)):
+        i = at
+        while i < len(line):
             ch = line[i]
-            if not depth:
+            if not depth:  # prose: a quote there is the prose's own
                 if ch in "[{":
                     depth, start = 1, i
-            elif in_string:
-                if escaped:
-                    escaped = False
-                elif ch == "\\":
-                    escaped = True
-                elif ch == '"':
-                    in_string = False
             elif ch == '"':
-                in_string = True
+                i = _after_string(line, i)
+                continue
             elif ch in "[{":
                 depth += 1
             elif ch in "]}":
@@ -215,9 +213,10 @@ def json_spans(line: str) -> list[tuple[int, int]]:
                     try:
                         value = json.loads(line[start:i + 1])
                     except (ValueError, RecursionError):
-                        continue
+                        value = None
                     if isinstance(value, (dict, list)):
                         spans.append((start, i + 1))
+            i += 1
         if not depth or not again:
             break
         at, again = start + 1, again - 1  # the bracket left open: prose; what follows it is read again
