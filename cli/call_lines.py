@@ -230,7 +230,8 @@ def _prose_pieces(line: str, width: int, spans: list[tuple[int, int]]) -> list[s
     marked: list[tuple[str, bool, bool]] = []  # (text, a break may follow it, JSON)
     at = 0
     for start, end in spans + [(len(line), len(line))]:
-        marked += [(word, word.endswith(" "), False) for word in re.findall(r" +|\S+ *", line[at:start])]
+        # every character a word's, tabs and other spaces too (`\S+` dropped them): a break only after a space
+        marked += [(word, word.endswith(" "), False) for word in re.findall(r" +|[^ ]+ *", line[at:start])]
         span = line[start:end]
         inner = [span] if cell_len(span) <= width else _pieces(span, width, keys=True)
         marked += [(piece, k < len(inner) - 1, True) for k, piece in enumerate(inner) if piece]
@@ -272,6 +273,21 @@ def prose_lines(line: str, width: int) -> list[str] | None:
     return _packed(_prose_pieces(line, width, spans), width, width) if spans else None
 
 
+def prose_ranges(line: str, width: int, first: int | None = None) -> list[tuple[int, int, str]] | None:
+    """``prose_lines`` with where each line comes from: (its start in ``line``, its end, the line drawn: that text,
+    or its start and "…" where one piece alone was wider), so a caller keeps the styles of the text it breaks (a
+    note after its label, cli/hanging.py). ``first``: the first line's room (the rest beside a label), as for
+    ``call_lines``. None where the line quotes no JSON, or fits."""
+    room = width if first is None else max(1, min(first, width))
+    if width < 2 or cell_len(line) <= room or len(line) > PROSE_MOST:
+        return None
+    spans = json_spans(line)
+    if not spans:
+        return None
+    pieces = _prose_pieces(line, width, spans)
+    return _packed_at(pieces, width, room) if "".join(pieces) == line else None
+
+
 def prose_json_least(line: str) -> int:
     """The narrowest a column gets with no JSON ``line`` quotes shortened (``json_least`` of each span)."""
     if len(line) > PROSE_MOST:
@@ -283,18 +299,28 @@ def prose_json_least(line: str) -> int:
 def _packed(pieces: list[str], width: int, room: int) -> list[str]:
     """``pieces`` in lines, as many on a line as fit (the first line ``room`` wide), a piece wider than its line
     alone shortened (``shortened``)."""
-    lines: list[str] = []
+    return [drawn for _, _, drawn in _packed_at(pieces, width, room)]
+
+
+def _packed_at(pieces: list[str], width: int, room: int) -> list[tuple[int, int, str]]:
+    """``_packed``'s lines, each with its start and end in the pieces joined (the spaces a line ends in left out)."""
+    lines: list[tuple[int, int, str]] = []
     current = ""
+    start = at = 0
     for piece in pieces:
         if current and cell_len((current + piece).rstrip(" ")) > room:
-            lines.append(current.rstrip(" "))
-            current, room = "", width
+            kept = current.rstrip(" ")
+            lines.append((start, start + len(kept), kept))
+            current, room, start = "", width, at
         current += piece
+        at += len(piece)
         if cell_len(current.rstrip(" ")) > room:  # a piece wider than its line alone
-            lines.append(shortened(current.rstrip(" "), room))
-            current, room = "", width
+            kept = current.rstrip(" ")
+            lines.append((start, start + len(kept), shortened(kept, room)))
+            current, room, start = "", width, at
     if current.rstrip(" "):
-        lines.append(current.rstrip(" "))
+        kept = current.rstrip(" ")
+        lines.append((start, start + len(kept), kept))
     return lines
 
 

@@ -352,10 +352,12 @@ def print_table(rows: list[dict[str, str]], title: str, extra_columns: tuple[str
     console.print(Text(f"{legend} · ledger: E errors, W warnings, I info; "
                        "`toolchoice render SCENARIO -p ID` shows every entry", style="dim"))
     for severity, code, providers, message in grouped_findings(ledgers or {}):
+        from .hanging import prose_broken, redacted
+
         line = Text(f"{code} ", style=severity_style[severity])
         line.append(f"({providers_named(providers, list(ledgers or {}))}): ", style="bold")
-        line.append(message)
-        console.print(line)
+        line.append(redacted(console, message))  # the keys out before a line quoting JSON is broken
+        console.print(prose_broken(console, line))
 
 
 def providers_named(providers: list[str], compared: list[str]) -> str:

@@ -32,7 +32,7 @@ def free_stand_ins(text: str, count: int) -> list[str]:
     return out
 
 
-def _redacted(console: Any, text: str) -> str:
+def redacted(console: Any, text: str) -> str:
     """The keys out before the text is wrapped, as the printer takes them out before it lays a text out: a key
     folded over two lines here could no longer be matched there."""
     redactor = getattr(console, "redactor", None)
@@ -45,8 +45,8 @@ def hanging(console: Any, label: Any, text: Any, style: str = "") -> Any:
     from rich.cells import cell_len
     from rich.text import Text
 
-    label = label if isinstance(label, Text) else Text(_redacted(console, label), style=style)
-    text = text.copy() if isinstance(text, Text) else Text(_redacted(console, text), style=style)
+    label = label if isinstance(label, Text) else Text(redacted(console, label), style=style)
+    text = text.copy() if isinstance(text, Text) else Text(redacted(console, text), style=style)
     held = next(iter(free_stand_ins(text.plain, 1)), None) if UNITS.search(text.plain) else None
     if held is not None:  # a unit's spaces held by a stand-in while rich wraps: same length, so styles stay
         text.plain = UNITS.sub(lambda m: m.group().replace(" ", held), text.plain)
@@ -60,6 +60,17 @@ def hanging(console: Any, label: Any, text: Any, style: str = "") -> Any:
         first_word = part.plain.split(" ", 1)[0]
         if cell_len(first_word) > first_room and cell_len(lead.plain) > indent:  # it would fold beside the label:
             first_room = 0                                                          # the text starts under it
+        quoted = _json_lines(part, width - indent, first_room, cell_len(lead.plain) > indent)
+        if quoted is not None:  # it quotes JSON: broken between members, never inside a key or a value
+            first_room, lines = quoted
+            out.append("\n" if number else "")
+            out.append_text(lead)
+            if not first_room:
+                out.rstrip()
+            for k, line in enumerate(lines):
+                out.append("\n" + " " * indent if k or not first_room else "")
+                out.append_text(line)
+            continue
         lines = list(part.wrap(console, first_room, overflow="fold")) if part.plain and first_room else [Text()]
         first = lines[0].copy()
         first.rstrip()
@@ -80,3 +91,42 @@ def hanging(console: Any, label: Any, text: Any, style: str = "") -> Any:
     if held is not None:
         out.plain = out.plain.replace(held, " ")
     return out
+
+
+def _json_lines(part: Any, width: int, first_room: int, may_start_under: bool) -> tuple[int, list[Any]] | None:
+    """``part`` (a ``Text``) in lines as ``call_lines.prose_ranges`` breaks it, where it quotes JSON and does not
+    fit: (the room its first line takes beside the label, 0 where it starts under the label; its lines, each
+    with the styles of the text it comes from). rich folds a word at any character, and read `{"type":"fun` over
+    `ction",...}`. None: rich wraps it as any text."""
+    from .call_lines import prose_ranges
+
+    if not part.plain:
+        return None
+    ranges = prose_ranges(part.plain, width, first_room or None)
+    if ranges is None:
+        return None
+    start, end, drawn = ranges[0]
+    if first_room and first_room < width and may_start_under and drawn != part.plain[start:end]:
+        first_room = 0  # its first piece is wider than the room beside the label: it starts under the label
+        ranges = prose_ranges(part.plain, width)
+        if ranges is None:
+            return None
+    return first_room, [_cut(part, start, end, drawn) for start, end, drawn in ranges]
+
+
+def prose_broken(console: Any, text: Any) -> Any:
+    """``text`` (a ``Text``: a line of compare's findings) broken to the console's width, with no hanging indent,
+    where it quotes JSON (``call_lines.prose_ranges``); as it is where it does not: rich wraps it."""
+    from rich.text import Text
+
+    ranges = _json_lines(text, max(console.width, 1), 0, False)
+    return text if ranges is None else Text("\n", style=text.style).join(ranges[1])
+
+
+def _cut(part: Any, start: int, end: int, drawn: str) -> Any:
+    """``part[start:end]``, or where it was shortened (``drawn`` ends in "…" in its place) its start and "…"."""
+    if drawn == part.plain[start:end]:
+        return part[start:end]
+    line = part[start:start + len(drawn) - 1]
+    line.append(drawn[-1])
+    return line

@@ -20,7 +20,7 @@ from toolchoice.providers.core.outcome import rate_cells
 
 from . import exits, heap
 from .exits import handled
-from .hanging import hanging
+from .hanging import hanging, prose_broken, redacted
 from .options import (ALLOW_ENV, BASE_URL, CAPS, GATEWAY, CONCURRENCY, LOOP_REPEAT, MODEL, NO_EMULATE, RETRIES, STRICT, TIMEOUT,
                       allowed_env)
 from toolchoice.providers.core.json_text import dumps_indented
@@ -215,7 +215,7 @@ def print_loop(console: Any, run: Any) -> None:
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "
         console.print(hanging(console, Text.assemble((label, "bold"), (f"{severity} {code}", SEVERITY_STYLE[severity]),
                                                      ": "), one_line(message)))
-    console.print(Text(_ended(run), style="bold"))
+    console.print(prose_broken(console, Text(redacted(console, _ended(run)), style="bold")))  # a refusal quoting JSON
     _errors_line(console, *run.tool_results())
     final = _final(run)
     if final is not None:
