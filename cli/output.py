@@ -424,7 +424,7 @@ _WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does no
 def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
                  right: tuple[str, ...] = (), title: str | None = None, lines: bool = False,
                  word_cap: int = _WORD_CAP, caps: dict[str, int] | None = None, calls: tuple[str, ...] = (),
-                 jsons: tuple[str, ...] = ()) -> Any:
+                 jsons: tuple[str, ...] = (), prose: tuple[str, ...] = ()) -> Any:
     """A table whole at ``width``: bordered under its headers where rich lays it out with every header word
     and cell word unbroken; else without side borders, under the ``short`` headers, words unbroken where that
     fits; else one row a record, each value after its header. ``right``: the right-justified columns; ``lines``:
@@ -433,7 +433,9 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     `{tool:` over `plan_tool_call` over `}`), shorter where they are JSON that folds anyway (held to it where the
     table would not fit without side borders otherwise); ``calls``: the columns of tool calls, each broken only where
     an argument ends at the width its column gets (``call_lines``); ``jsons``: the columns of JSON (a tool_choice
-    on the wire), each broken so between its members and elements (``json_lines``), a string or number never inside."""
+    on the wire), each broken so between its members and elements (``json_lines``), a string or number never inside; ``prose``:
+    the columns of text that may quote JSON (a verdict quoting a refusal), broken at their spaces and, inside the
+    JSON, only between its members (``prose_lines``) where they quote it."""
     import io
 
     from rich import box as boxes
@@ -481,17 +483,30 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     def calls_broken(table: Any, *how: Any) -> Any:
         """``table`` built again (``how``: as it was built) with its calls broken at its columns' widths, each
         of those columns held at its width."""
-        from .call_lines import broken
+        from rich.text import Text
+
+        from .call_lines import broken, prose_lines
         from .table_draw import column_widths, measurable
 
-        at = [i for i, header in enumerate(headers) if header in calls or header in jsons]
+        def prose_broken(cell: Any, width: int) -> Any:  # a text's lines, each quoting JSON broken as the notes are
+            text = cell.plain if isinstance(cell, Text) else cell
+            if not isinstance(text, str) or (isinstance(cell, Text) and cell.spans):
+                return cell
+            lines = [prose_lines(line, width) or [line] for line in text.split("\n")]
+            if all(len(part) == 1 for part in lines):
+                return cell
+            joined = "\n".join(line for part in lines for line in part)
+            return Text(joined, style=cell.style) if isinstance(cell, Text) else joined
+
+        at = [i for i, header in enumerate(headers) if header in calls or header in jsons or header in prose]
         if not at or not measurable(table) or not hasattr(table, "_get_padding_width"):
             return table
         console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
         widths = column_widths(console, table, console.options.update_width(width - table._extra_width))
         inner = {i: widths[i] - table._get_padding_width(i) for i in at}
-        changed = [[broken(cell, inner[i], headers[i] in jsons) if i in inner and isinstance(cell, str) else cell
-                    for i, cell in enumerate(row)] for row in rows]
+        changed = [[prose_broken(cell, inner[i]) if i in inner and headers[i] in prose
+                     else broken(cell, inner[i], headers[i] in jsons) if i in inner and isinstance(cell, str) else cell
+                     for i, cell in enumerate(row)] for row in rows]
         if changed == rows:
             return table
         out = build(*how, rows=changed)
@@ -510,7 +525,7 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
     # one row a record, each value after its header, a label kept with the start of its value (record_rows)
     from .record_rows import record_table
 
-    return record_table(width, headers, rows, short=short, title=title, calls=calls, jsons=jsons)
+    return record_table(width, headers, rows, short=short, title=title, calls=calls, jsons=jsons, prose=prose)
 
 
 def print_ledgers(translations: list[Translation], titles: dict[str, str]) -> None:

@@ -50,13 +50,27 @@ def _call_block(value: str, inner: int, room: int, json: bool = False) -> list[s
     return out if changed else None
 
 
+def _prose_block(value: str, inner: int, room: int) -> list[str] | None:
+    """A prose value's lines where it quotes JSON and passes its line (a refusal quoting the tool_choice it would
+    send), broken as the notes under the table are (``call_lines.prose_ranges``: at spaces, and inside the JSON
+    only between its members, never inside a key or a value); None where it quotes none or fits."""
+    from .call_lines import prose_ranges
+
+    if "\n" in value:
+        return None
+    ranges = prose_ranges(value, inner, room)
+    return None if ranges is None else [drawn for _, _, drawn in ranges]
+
+
 def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None,
-                 title: str | None, calls: tuple[str, ...] = (), jsons: tuple[str, ...] = ()) -> Any:
+                 title: str | None, calls: tuple[str, ...] = (), jsons: tuple[str, ...] = (),
+                 prose: tuple[str, ...] = ()) -> Any:
     """One bordered row a record at ``width``: "label value · label value", a label never at the end of a
     line without the start of its value, as wide as rich made the layout before (title, rules). ``calls``: the
     headers whose values are tool calls: one too wide for the rest of its line starts a line with its label and
     is broken only where an argument ends (``call_lines``); ``jsons``: the headers whose values are JSON (a tool_choice
-    on the wire), so too, broken between their members (``json_lines``)."""
+    on the wire), so too, broken between their members (``json_lines``); ``prose``: the headers whose values are
+    text that may quote JSON (a verdict quoting a refusal), so too where they quote it (``prose_ranges``)."""
     import io
     import re
 
@@ -79,7 +93,7 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             label = visible((short or {}).get(header, header))
             # a header of no word ("%": the value says it) is left out: "obeyed 5 · 100%", not "· % 100%"
             pieces.append((label if any(ch.isalnum() for ch in label) else "", _shown(console, value),
-                           "json" if header in jsons else header in calls))
+                           "json" if header in jsons else "prose" if header in prose else header in calls))
         plain = " · ".join(label + NBSP + value.plain if label else value.plain for label, value, _ in pieces)
         free = free_stand_ins(plain, 2)  # free while the record is under 137,468 characters; else nothing is held
         held_space, held_nbsp = free if len(free) == 2 else (" ", NBSP)
@@ -87,16 +101,20 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         for i, (label, value, call) in enumerate(pieces):
             lead = 2 if i else 0  # a call broken over lines starts a line of its own: "· calls name("
             block, below = None, False  # below: its lines start under its label (its name too long beside it)
-            json = call == "json"
+            json, is_prose = call == "json", call == "prose"
+            broken = (lambda text, room: _prose_block(text, inner, room)) if is_prose else (
+                lambda text, room: _call_block(text, inner, room, json))
             if call and inner > 1 and not value.spans:
-                block = _call_block(value.plain, inner, inner - lead - (cell_len(label) + 1 if label else 0), json)
+                block = broken(value.plain, inner - lead - (cell_len(label) + 1 if label else 0))
                 if block is not None and block[0].endswith(ELLIPSIS):
-                    whole = _call_block(value.plain, inner, inner, json)
+                    whole = broken(value.plain, inner)
                     if whole is None or not whole[0].endswith(ELLIPSIS):
                         block, below = whole or value.plain.split("\n"), True
             if i:
                 line.append("\n· " if block is not None and not below else " · ", style="bold")
-            if call and not value.spans:  # each call line whole where it fits, as broken where not: spaces held
+            if is_prose and block is not None:  # its lines as broken, each fits: rich breaks no line of them again
+                value = Text(("\n" if below else "") + "\n".join(block), style=value.style)
+            elif call and not is_prose and not value.spans:  # each call line whole where it fits, as broken where not:
                 value = Text(("\n" if below else "") + "\n".join(
                     part.replace(" ", held_space) if (part.startswith(("{", "[")) if json else call_pieces(part))
                     else part

@@ -209,7 +209,7 @@ def print_loop(console: Any, run: Any) -> None:
         style = "green" if record.verdict and record.verdict["obeyed"] else "red"
         rows.append([*row[:4], Text(row[4], style=style), *row[5:]])
     console.print(fitted_table(console.width, STEP_HEADERS, rows, right=("step", "latency"), caps=STEP_CAPS, calls=("calls",),
-                               jsons=("on the wire",),
+                               jsons=("on the wire",), prose=("verdict",),  # a refusal quoting JSON
                                short={"tool_choice": "choice", "on the wire": "wire", "tokens in/out": "tokens"}))
     for number, severity, code, message in _same_merged(_repeats_merged(notes(run))):
         label = f"  steps {number} " if "-" in str(number) else f"  step {number} "

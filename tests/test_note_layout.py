@@ -3,7 +3,9 @@ value (trial13m): Anthropic's refusal of a forced tool with a thinking budget qu
 `{"type":"tool","name":"...","disable_parallel_tool_use":true}`, and the thinking object. rich folded that JSON at
 any character (`"check_the_forecast_for_a_city_by_` over `its_name_x"`, `"disable` over `_parallel_tool_use"`);
 now it breaks between members as the ledger table does (cli/call_lines.py), each key and value whole, under the
-note's hanging indent. The words are the command's own: its `-f json` document holds them. `run` goes to the
+note's hanging indent. So does the step table's verdict cell that quotes the same refusal (trial13n: rich folded
+it inside `"disable_parallel_tool_use"` at 60 columns and inside the name at 80), in the one-record-a-row layout
+and in a bordered table's verdict column. The words are the command's own: its `-f json` document holds them. `run` goes to the
 Anthropic mock on 127.0.0.1, in-process."""
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ providers:
   anthropic: {{model: claude-sonnet-4-6, max_tokens: 4096, thinking: {{budget: 2048}}}}
 """
 RUN_WIDTHS = (60, 80, 120)
+TABLE_WIDTHS = RUN_WIDTHS + (200,)  # at 200 the steps are a bordered table: the verdict a column of its own
 # compare's finding lines have no indent: at 120 columns rich puts the 98-character object on a line of its own
 COMPARE_WIDTHS = (60, 80)
 TOKEN = re.compile(r'"(?:[^"\\]|\\.)*":?|-?\d+(?:\.\d+)?|true|false|null')
@@ -46,7 +49,7 @@ def drawn(tmp_path_factory) -> dict:
     out: dict = {}
     with running_mock("anthropic") as mock:
         run = ["run", str(path), "-p", "anthropic", "--base-url", mock.base_url]
-        for columns in RUN_WIDTHS:
+        for columns in TABLE_WIDTHS:
             out["run", columns] = run_cli(run, env=environment(columns), cwd=folder)
         out["run", "json"] = run_cli(run + ["-f", "json"], env=environment(80), cwd=folder)
     compare = ["compare", str(path), "-p", "anthropic,openai"]
@@ -104,3 +107,37 @@ def test_compare_s_finding_line_breaks_quoted_json_between_members(drawn, column
     head = f"{entry['code']} (anthropic): "
     finding = block(done.stdout, head, re.compile(r"(?![\w.]+ \([^)]*\): )\S"))  # up to the next finding
     assert_drawn(finding, columns, head + entry["message"])
+
+
+def verdict_cell(text: str) -> tuple[list[str], int]:
+    """The step table's verdict cell, from "verdict ✘" (its label in the one-record-a-row layout) to the end of its
+    value, and the width its lines get: the record's, or the verdict column's."""
+    lines = text.splitlines()
+    [top] = [k for k, line in enumerate(lines) if line.startswith(("┌", "┏"))]
+    bottom = next(k for k in range(top, len(lines)) if lines[k].startswith(("└", "┗")))
+    body = [line for line in lines[top + 1:bottom] if line.startswith("│")]
+    if lines[top].startswith("┌"):  # one record a row: "│ label value · label value │"
+        inner = len(lines[top]) - 4
+        joined = "\n".join(line[2:-2].rstrip() for line in body).replace("\u00a0", " ")  # a label's no-break space
+        start = joined.index("verdict ✘")
+        end = joined.index(" · latency", start)
+        return joined[start:end].split("\n"), inner
+    column = STEP_HEADERS_AT["verdict"]
+    inner = len(lines[top].split("┳")[column]) - 2
+    cells = [line.split("│")[column + 1][1:].rstrip() for line in body]
+    return [cell for cell in cells if cell], inner
+
+
+STEP_HEADERS_AT = {"verdict": 4}  # the verdict's column among the step table's seven (cli/run_cmd.py STEP_HEADERS)
+
+
+@pytest.mark.parametrize("columns", TABLE_WIDTHS)
+def test_run_s_step_table_verdict_breaks_quoted_json_between_members(drawn, columns):
+    done, document = drawn["run", columns], drawn["run", "json"]
+    assert done.returncode == document.returncode == 3, done.stderr
+    step = json.loads(document.stdout)["runs"][0]["loops"][0]["steps"][0]
+    assert step["verdict"] is None and step["error"].startswith("refused: "), step
+    lines, inner = verdict_cell(done.stdout)
+    assert all(len(line) <= columns for line in done.stdout.splitlines())  # the table whole
+    bordered = done.stdout.count("┏") == 1
+    assert_drawn(lines, inner, ("" if bordered else "verdict ") + "✘ " + step["error"])
