@@ -66,18 +66,13 @@ def _table(ledger: list[Any], messages: list[str], stacked: bool) -> Any:
 def _broken(table: Any, messages: list[str], width: int) -> tuple[int, list[str]] | None:
     """(the message column's inner width as rich lays ``table`` out at ``width``, each message broken to it), or
     None where no message quotes JSON wider than its line (rich wraps them as before)."""
-    import io
-
-    from rich.console import Console
-
     from .call_lines import prose_lines
-    from .table_draw import column_widths, measurable
+    from .table_draw import inner_widths
 
-    if not measurable(table) or not hasattr(table, "_get_padding_width"):
+    widths = inner_widths(table, width)
+    if widths is None:
         return None
-    console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
-    widths = column_widths(console, table, console.options.update_width(width - table._extra_width))
-    inner = widths[-1] - table._get_padding_width(len(widths) - 1)
+    inner = widths[-1]
     out, changed = [], False
     for message in messages:
         lines = []

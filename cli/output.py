@@ -486,7 +486,7 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         from rich.text import Text
 
         from .call_lines import broken, prose_lines
-        from .table_draw import column_widths, measurable
+        from .table_draw import inner_widths
 
         def prose_broken(cell: Any, width: int) -> Any:  # a text's lines, each quoting JSON broken as the notes are
             text = cell.plain if isinstance(cell, Text) else cell
@@ -499,11 +499,10 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             return Text(joined, style=cell.style) if isinstance(cell, Text) else joined
 
         at = [i for i, header in enumerate(headers) if header in calls or header in jsons or header in prose]
-        if not at or not measurable(table) or not hasattr(table, "_get_padding_width"):
+        widths = inner_widths(table, width) if at else None
+        if widths is None:
             return table
-        console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
-        widths = column_widths(console, table, console.options.update_width(width - table._extra_width))
-        inner = {i: widths[i] - table._get_padding_width(i) for i in at}
+        inner = {i: widths[i] for i in at}
         changed = [[prose_broken(cell, inner[i]) if i in inner and headers[i] in prose
                      else broken(cell, inner[i], headers[i] in jsons) if i in inner and isinstance(cell, str) else cell
                      for i, cell in enumerate(row)] for row in rows]

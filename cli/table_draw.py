@@ -162,6 +162,20 @@ def column_widths(console: Any, table: Any, options: Any) -> list[int]:
     return widths
 
 
+def inner_widths(table: Any, width: int) -> list[int] | None:
+    """Each column's width inside its padding as rich lays ``table`` out ``width`` cells wide (what a cell's text
+    may be broken to); None for a table ``column_widths`` cannot measure."""
+    import io
+
+    from rich.console import Console
+
+    if not measurable(table) or not hasattr(table, "_get_padding_width"):
+        return None
+    console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
+    widths = column_widths(console, table, console.options.update_width(width - table._extra_width))
+    return [column - table._get_padding_width(i) for i, column in enumerate(widths)]
+
+
 def drawn(console: Any, table: Any, options: Any, shown: Callable[[Any, Any], Any] | None = None) -> list[Segment]:
     """The segments ``Table.__rich_console__`` yields for a ``drawable`` table. ``shown``: as for
     ``padded_lines`` (without it every cell goes through ``console.render_lines``)."""
