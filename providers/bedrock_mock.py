@@ -45,7 +45,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         spec = entry.get("toolSpec") if isinstance(entry, dict) else None
         if isinstance(spec, dict) and isinstance(spec.get("name"), str):
             schema = (spec.get("inputSchema") or {}).get("json") if isinstance(spec.get("inputSchema"), dict) else None
-            tools.append(Tool(spec["name"], spec.get("description"), schema if isinstance(schema, dict) else None))
+            tools.append(Tool(spec["name"], spec.get("description"), schema if isinstance(schema, dict) else None,
+                              spec["strict"] if isinstance(spec.get("strict"), bool) else None))
     names: dict[str, str] = {}
     history: list[Message] = []
     for i, raw in enumerate(messages):
