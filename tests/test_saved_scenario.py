@@ -124,6 +124,36 @@ def test_the_forced_openai_step_sent_to_the_anthropic_mock_is_obeyed(openai_save
     assert KEY not in result.stdout + result.stderr
 
 
+def test_a_streamed_request_s_other_fields_are_kept_and_the_rest_is_said(tmp_path):
+    """openai-python streaming with fields the scenario has no key for: rendered back for openai, the scenario is
+    the recorded body but for the stream (said: send with --stream) and the deprecated max_tokens (said: sent as
+    max_completion_tokens)."""
+    import openai
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    with running_mock("openai", save_dir=tmp_path) as mock:
+        client = openai.OpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
+        list(client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": QUESTION}],
+                                            tools=OPENAI_TOOLS, tool_choice="required", stream=True,
+                                            stream_options={"include_usage": True}, max_tokens=64, logprobs=True,
+                                            store=False, user="u-7"))
+    data, notes = _trace(str(tmp_path / "sample-001.request.json"))
+    body = _body(Recorded(tmp_path, "", "", {}), 1)
+    assert data["providers"]["openai"]["extra"] == {k: body[k] for k in ("logprobs", "store", "user")}
+    again = translate("openai", load_scenario_text(json.dumps(data), "s")).request.body
+    recorded = {k: v for k, v in body.items() if k not in ("stream", "stream_options", "max_tokens")}
+    assert again == {**recorded, "max_completion_tokens": body["max_tokens"]}
+    said = sorted(n for n in notes if "saved." in n and "saved.imported" not in n)
+    assert said == ["info saved.differs: max_tokens: sent as max_completion_tokens when rendered back for openai (the "
+                    "same value, 64)",
+                    "info saved.kept: logprobs, store, user: no neutral form; kept as written in providers.openai.extra "
+                    "(sent to openai only)",
+                    "warning saved.not_carried: stream: true is not carried (the request streamed: send with --stream)",
+                    'warning saved.not_carried: stream_options: {"include_usage": true} is not carried (the request '
+                    "streamed: send with --stream)"]
+
+
 # ---- an Anthropic app into the mock ---------------------------------------------------------------------------------
 
 

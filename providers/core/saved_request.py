@@ -186,9 +186,39 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
         else:
             data["system"] = read.system
     data["messages"] = messages
-    data["providers"] = {provider: _settings(read, extra, document, notes, provider) or None}
+    settings = _settings(read, document, notes, provider)
+    data["providers"] = {provider: settings or None}
     _check(file, data)
-    return SavedScenario(data, notes + _unsaid(file, provider, data, body, extra, read), provider, file)
+    # the body's fields the family reads but the scenario has no place for (store, include, n, ...): rendered back
+    # for the provider they would be missing, so they are kept as written too; a stream is --stream's, not the body's
+    extra.update((k, body[k]) for k in _dropped(file, provider, data, body) if k not in _STREAM and k not in extra)
+    if extra:
+        settings["extra"] = extra
+        data["providers"] = {provider: settings}
+        notes.append(LedgerEntry("info", "saved.kept", f"{', '.join(sorted(extra))}: no neutral form; kept as written "
+                                 f"in providers.{provider}.extra (sent to {provider} only)"))
+    return SavedScenario(data, notes + _unsaid(file, provider, data, body, read), provider, file)
+
+
+_STREAM = ("stream", "stream_options")  # `send --stream` asks a stream; stream_options without it is a 400
+
+
+def _dropped(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any]) -> list[str]:
+    """The body's top-level fields the scenario, rendered back for ``provider``, does not send."""
+    from .registry import translate
+
+    try:
+        rendered = translate(provider, _check(file, data)).request
+    except ToolchoiceError:
+        return []
+    if rendered is None:
+        return list(body)
+    return [k for k in body if k not in rendered.body and _renamed(k, body, rendered.body) is None]
+
+
+def _renamed(key: str, body: dict[str, Any], again: dict[str, Any]) -> str | None:
+    """The field the rendering sends ``key``'s value under instead (max_tokens as max_completion_tokens), if any."""
+    return next((k for k in again if k not in body and _same(again[k], body[key])), None)
 
 
 def _choice_keys(body: dict[str, Any], requested: Any) -> list[str]:
@@ -196,8 +226,7 @@ def _choice_keys(body: dict[str, Any], requested: Any) -> list[str]:
                                                                if k in body]
 
 
-def _settings(read: Any, extra: dict[str, Any], document: dict[str, Any], notes: list[LedgerEntry],
-              provider: str) -> dict[str, Any]:
+def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], provider: str) -> dict[str, Any]:
     from .scenario import EFFORTS
 
     settings = read.settings
@@ -224,10 +253,6 @@ def _settings(read: Any, extra: dict[str, Any], document: dict[str, Any], notes:
         out["headers"] = beta
         notes.append(LedgerEntry("info", "saved.headers", f"kept the request's {', '.join(beta)} header in "
                                  f"providers.{provider}.headers; its other headers are not carried"))
-    if extra:
-        out["extra"] = extra
-        notes.append(LedgerEntry("info", "saved.kept", f"{', '.join(extra)}: no neutral form; kept as written in "
-                                 f"providers.{provider}.extra (sent to {provider} only)"))
     return out
 
 
@@ -241,8 +266,7 @@ def _check(file: Path, data: dict[str, Any]) -> Any:
                               hint=exc.hint) from None
 
 
-def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any], extra: dict[str, Any],
-            read: Any) -> list[LedgerEntry]:
+def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any], read: Any) -> list[LedgerEntry]:
     """The scenario rendered back for ``provider``: every top-level field of the recorded body that does not come
     back as recorded, and every one the rendering adds, as a note (the ledger of what the neutral form loses)."""
     from .registry import translate
@@ -257,17 +281,28 @@ def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any
     except ToolchoiceError as exc:
         return [*notes, LedgerEntry("warning", "saved.not_rendered", f"rendered back for {provider}: {exc.message}")]
     again = rendered.body if rendered is not None else {}
+    renamed: set[str] = set()
     for key in body:
         if key in again and _same(again[key], body[key]):
             continue
-        if key not in again:
-            why = " (the stream: send with --stream)" if key == "stream" else ""
+        other = _renamed(key, body, again) if key not in again else None
+        if other is not None:
+            renamed.add(other)
+            notes.append(LedgerEntry("info", "saved.differs", f"{key}: sent as {other} when rendered back for "
+                                     f"{provider} (the same value, {_short(body[key])})"))
+        elif key not in again:
+            why = " (the request streamed: send with --stream)" if key in _STREAM else ""
             notes.append(LedgerEntry("warning", "saved.not_carried", f"{key}: {_short(body[key])} is not carried{why}"))
         else:
-            notes.append(LedgerEntry("warning", "saved.differs", f"{key}: rendered back for {provider} it differs "
-                                     f"{_difference(body[key], again[key], key)}"))
+            found = _differences(body[key], again[key], key)
+            more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
+            notes.append(LedgerEntry("warning", "saved.differs", f"{key}: rendered back for {provider} it differs: "
+                                     + "; ".join(found[:3]) + more))
+    if read.stream and not any(k in body for k in _STREAM):  # Gemini's, Bedrock's: the stream is in the path
+        notes.append(LedgerEntry("warning", "saved.not_carried", "the request streamed (its path asks for a stream): "
+                                 "not carried, send with --stream"))
     for key in again:
-        if key not in body:
+        if key not in body and key not in renamed:
             notes.append(LedgerEntry("info", "saved.added", f"{key}: {_short(again[key])} is sent, not in the recorded "
                                      f"request ({provider}'s translation adds it)"))
     return notes
@@ -294,23 +329,22 @@ def _short(value: Any, size: int = 120) -> str:
     return text if len(text) <= size else text[:size - 3] + "..."
 
 
-def _difference(recorded: Any, again: Any, where: str) -> str:
-    """Where two JSON values first differ: ``at messages[2].content: recorded X, rendered Y``."""
-    while True:
-        if isinstance(recorded, dict) and isinstance(again, dict):
-            recorded = {k: v for k, v in recorded.items() if v is not None}
-            again = {k: v for k, v in again.items() if v is not None}
-            key = next((k for k in list(recorded) + list(again) if k not in recorded or k not in again
-                        or not _same(recorded[k], again[k])), None)
-            if key is None:
-                break
-            if key not in recorded or key not in again:
-                return f"at {where}.{key}: " + (f"recorded {_short(recorded[key])}, not rendered" if key in recorded
-                                                 else f"not recorded, rendered {_short(again[key])}")
-            recorded, again, where = recorded[key], again[key], f"{where}.{key}"
-        elif isinstance(recorded, list) and isinstance(again, list) and len(recorded) == len(again):
-            index = next(i for i, (a, b) in enumerate(zip(recorded, again)) if not _same(a, b))
-            recorded, again, where = recorded[index], again[index], f"{where}[{index}]"
-        else:
-            break
-    return f"at {where}: recorded {_short(recorded)}, rendered {_short(again)}"
+def _differences(recorded: Any, again: Any, where: str) -> list[str]:
+    """Each place two JSON values differ: ``at messages[2].content: recorded X, rendered Y`` (a list of another length
+    or a value of another kind is one place)."""
+    if isinstance(recorded, dict) and isinstance(again, dict):
+        found: list[str] = []
+        for key in dict.fromkeys([*recorded, *again]):
+            a, b = recorded.get(key), again.get(key)
+            if _same(a, b):
+                continue
+            if a is None or b is None:
+                found.append(f"at {where}.{key}: " + (f"recorded {_short(a)}, not rendered" if b is None
+                                                        else f"not recorded, rendered {_short(b)}"))
+            else:
+                found.extend(_differences(a, b, f"{where}.{key}"))
+        return found
+    if isinstance(recorded, list) and isinstance(again, list) and len(recorded) == len(again):
+        return [d for i, (a, b) in enumerate(zip(recorded, again)) if not _same(a, b)
+                for d in _differences(a, b, f"{where}[{i}]")]
+    return [f"at {where}: recorded {_short(recorded)}, rendered {_short(again)}"]
