@@ -210,6 +210,8 @@ def _bad(tmp_path: Path) -> list[tuple[list[str], str]]:
     (tmp_path / "other.json").write_text("[1, 2]")
     (tmp_path / "sample-003.request.json").write_text(
         '{"url": "/v1/messages", "body": {"model": "m", "max_tokens": 5, "messages": []}}')
+    (tmp_path / "sample-004.request.json").write_text(  # a value of a kind the API's validation refuses
+        '{"url": "/v1/chat/completions", "body": {"model": "m", "messages": [{"role": "assistant", "tool_calls": true}]}}')
     one = str(tmp_path / "sample-001.request.json")
     return [([str(tmp_path / "empty")], "no sample-NNN.request.json in the folder"),
             ([one], "no sample-001.reply.json beside it names the provider"),
@@ -218,7 +220,9 @@ def _bad(tmp_path: Path) -> list[tuple[list[str], str]]:
             ([str(tmp_path / "other.json"), "-p", "openai"], "not a saved request"),
             ([str(tmp_path / "sample-003.request.json"), "-p", "openai"],
              "POST /v1/messages is not a request of openai's API"),
-            ([str(tmp_path), "--sample", "9"], "no sample 9 (the folder holds 1, 2, 3)"),
+            ([str(tmp_path / "sample-004.request.json"), "-p", "openai"],
+             "openai's request body does not read: TypeError"),
+            ([str(tmp_path), "--sample", "9"], "no sample 9 (the folder holds 1, 2, 3, 4)"),
             ([one, "--sample", "1"], "--sample picks a sample in a folder"),
             ([str(tmp_path / "nothing" / "sample-001.request.json")], "no such file")]
 

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from .model import LedgerEntry, ToolchoiceError
 
 SAMPLE = re.compile(r"sample-(\d+)\.request\.json")
+LISTED = 200  # samples whose reply file the listing reads
 HINT = "give a sample-NNN.request.json that proxy, mock or send --save wrote, or their folder with --sample N"
 
 
@@ -43,7 +44,7 @@ def samples(folder: Path) -> dict[int, Path]:
         names = sorted(p.name for p in folder.iterdir())
     except OSError as exc:
         raise ToolchoiceError(f"{folder}: cannot read the folder: {exc.strerror}", hint=HINT) from None
-    found = {int(m.group(1)): folder / name for name in names if (m := SAMPLE.fullmatch(name))}
+    found = dict(sorted((int(m.group(1)), folder / name) for name in names if (m := SAMPLE.fullmatch(name))))
     if not found:
         raise ToolchoiceError(f"{folder}: no sample-NNN.request.json in the folder", hint=HINT)
     return found
@@ -60,7 +61,9 @@ def pick(path: Path, sample: int | None) -> Path | list[dict[str, Any]]:
     if sample is None:
         if len(found) == 1:
             return next(iter(found.values()))
-        return [describe(n, f) for n, f in found.items()]
+        # what each asked is read from the first LISTED samples' reply files; past them, their names only
+        return [describe(n, f) if i < LISTED else {"sample": n, "file": f.name}
+                for i, (n, f) in enumerate(found.items())]
     if sample not in found:
         shown = ", ".join(map(str, list(found)[:20])) + (", ..." if len(found) > 20 else "")
         raise ToolchoiceError(f"{path}: no sample {sample} (the folder holds {shown})", hint="pick one of those")
@@ -125,7 +128,8 @@ def import_saved(path: Path, sample: int | None = None, provider: str | None = N
     if provider is None:
         if not isinstance(recorded, str):
             raise ToolchoiceError(f"{file}: no {file.name.replace('.request.json', '.reply.json')} beside it names "
-                                  "the provider", hint="name the API the request was sent to: -p openai, -p anthropic, ...")
+                                  "the provider",
+                                  hint="name the API the request was sent to: -p openai, -p anthropic, ...")
         provider = recorded
     provider = check_provider(provider)
     family = mock_family(provider)
@@ -138,6 +142,10 @@ def import_saved(path: Path, sample: int | None = None, provider: str | None = N
         read = family.mock_read(document["body"], route, **per_host)
     except MockMalformed as exc:
         raise ToolchoiceError(f"{file}: {provider}'s API cannot read this body: {str(exc)[:200]}", hint=HINT) from None
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:  # a value of a kind the reader
+        # does not expect where the API's own validation would refuse it (a tool_calls that is not a list)
+        raise ToolchoiceError(f"{file}: {provider}'s request body does not read: {type(exc).__name__}: "
+                              f"{(str(exc).splitlines() or [''])[0][:160]}", hint=HINT) from None
     return build(file, provider, document, read, recorded)
 
 
