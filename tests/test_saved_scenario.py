@@ -3,7 +3,8 @@ real `proxy --save` / `mock --save` on 127.0.0.1 with an official SDK (openai, a
 (tests/saved_recorder.py), becomes the neutral scenario, held to what the SDK was given and got back and to the saved
 bodies; that scenario is rendered on two other providers and checked with their official SDK types, and sent to their
 mock; bad input is one line; and the round trip: a scenario rendered for P, saved, read back gives the same
-scenario for the fields P's wire carries (and is a fixed point after one trip for every provider)."""
+scenario for the fields P's wire carries (and is a fixed point after one trip), for every shipped config on every
+provider and for generated scenarios (Hypothesis) on eight."""
 
 from __future__ import annotations
 
@@ -279,30 +280,80 @@ LOST = {"tool_choice": "not sent where the API has no such field or word (Ollama
         "parallel_tool_calls": "where the API has no such switch (Gemini, Bedrock, Cohere, Ollama, DeepSeek, ...)"}
 
 
+def _round_trip(provider: str, scenario: Any, folder: Path, name: str) -> None:
+    back, translation = _trip(provider, scenario, folder)
+    if back is None:
+        return  # refused on this provider (the ledger says why): nothing on the wire to read back
+    again, translation_again = _trip(provider, back, folder)
+    # a fixed point after one trip: the wire is the same, and so is what is read from it
+    assert translation_again.request.body == translation.request.body, (name, provider)
+    assert _neutral(again) == _neutral(back), (name, provider)
+    codes = {e.code for e in translation.ledger}
+    changed = {e.code for e in translation.ledger if e.severity != "info"}
+    expected, got = _neutral(scenario), _neutral(back)
+    lost = set()  # what P's wire does not carry, as the rendering's ledger says
+    if any(code.startswith("parallel.") for code in codes):
+        lost.add("parallel_tool_calls")  # parallel.unsupported (info where true is the API's only way)
+    if translation.effective_tool_choice is None or any(c.startswith("tool_choice.") for c in changed):
+        lost.add("tool_choice")  # not sent (Ollama has no field; Cohere no auto), or emulated
+    if any(c.startswith(("tool_choice.", "tools.", "tool.", "strict.", "schema.")) for c in changed):
+        lost.add("tools")  # an allowed subset sent as fewer tools, a schema rewritten for the API
+    if any(c.startswith(("history.", "system.", "reasoning.")) for c in changed):
+        lost |= {"system", "messages"}
+    for field in expected:
+        if field not in lost:
+            assert got[field] == expected[field], (name, provider, field, changed)
+    assert lost <= set(LOST) | {"tools", "system", "messages"}
+
+
 @pytest.mark.parametrize("provider", PROVIDER_IDS)
 def test_a_scenario_rendered_saved_and_read_back_is_the_same_scenario(provider, tmp_path):
     for config in CONFIGS:
-        scenario = load_scenario(config)
-        back, translation = _trip(provider, scenario, tmp_path)
-        if back is None:
-            continue  # refused on this provider (the ledger says why): nothing on the wire to read back
-        again, translation_again = _trip(provider, back, tmp_path)
-        # a fixed point after one trip: the wire is the same, and so is what is read from it
-        assert translation_again.request.body == translation.request.body, (config.name, provider)
-        assert _neutral(again) == _neutral(back), (config.name, provider)
-        codes = {e.code for e in translation.ledger}
-        changed = {e.code for e in translation.ledger if e.severity != "info"}
-        expected, got = _neutral(scenario), _neutral(back)
-        lost = set()  # what P's wire does not carry, as the rendering's ledger says
-        if any(code.startswith("parallel.") for code in codes):
-            lost.add("parallel_tool_calls")  # parallel.unsupported (info where true is the API's only way)
-        if translation.effective_tool_choice is None or any(c.startswith("tool_choice.") for c in changed):
-            lost.add("tool_choice")  # not sent (Ollama has no field; Cohere no auto), or emulated
-        if any(c.startswith(("tool_choice.", "tools.", "tool.", "strict.", "schema.")) for c in changed):
-            lost.add("tools")  # an allowed subset sent as fewer tools, a schema rewritten for the API
-        if any(c.startswith(("history.", "system.", "reasoning.")) for c in changed):
-            lost |= {"system", "messages"}
-        for field in expected:
-            if field not in lost:
-                assert got[field] == expected[field], (config.name, provider, field, changed)
-        assert lost <= set(LOST) | {"tools", "system", "messages"}
+        _round_trip(provider, load_scenario(config), tmp_path, config.name)
+
+
+def _scenarios() -> Any:
+    """Scenarios of one to three tools, any neutral tool_choice, a system prompt or none, and a history of calls with
+    their results (Hypothesis)."""
+    from hypothesis import strategies as st
+
+    words = st.text(alphabet="abcdefgh xyz", min_size=1, max_size=10).map(str.strip).filter(bool)
+    names = st.lists(st.sampled_from(["get_weather", "get_time", "search", "read_file"]), min_size=1, max_size=3,
+                     unique=True)
+
+    @st.composite
+    def build(draw: Any) -> dict[str, Any]:
+        tools = [{"name": n, "description": draw(words), "parameters": {"type": "object", "properties": {
+            "q": {"type": "string"}}, "required": ["q"]}} for n in draw(names)]
+        tool_names = [t["name"] for t in tools]
+        choice = draw(st.sampled_from(["auto", "none", "required", *[{"tool": n} for n in tool_names], None]))
+        data: dict[str, Any] = {"tools": tools, "messages": [{"role": "user", "content": draw(words)}]}
+        if choice is not None:
+            data["tool_choice"] = choice
+        parallel = draw(st.sampled_from([None, True, False]))
+        if parallel is not None:
+            data["parallel_tool_calls"] = parallel
+        if draw(st.booleans()):
+            data["system"] = draw(words)
+        for turn in range(draw(st.integers(0, 2))):
+            calls = [{"id": f"call_{turn}_{i}", "name": draw(st.sampled_from(tool_names)), "arguments": {"q": draw(words)}}
+                     for i in range(draw(st.integers(1, 2)))]
+            data["messages"].append({"role": "assistant", "tool_calls": calls})
+            data["messages"] += [{"role": "tool", "tool_call_id": c["id"], "content": draw(words)} for c in calls]
+            data["messages"].append({"role": "user", "content": draw(words)})
+        return data
+
+    return build()
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic", "gemini", "bedrock", "cohere",
+                                      "mistral", "ollama"])
+def test_the_round_trip_holds_for_generated_scenarios(provider, tmp_path):
+    from hypothesis import given, settings
+
+    @settings(max_examples=25, deadline=None, database=None, derandomize=True)
+    @given(_scenarios())
+    def check(data: dict[str, Any]) -> None:
+        _round_trip(provider, load_scenario_text(json.dumps(data), "generated"), tmp_path, json.dumps(data))
+
+    check()
