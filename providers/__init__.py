@@ -8,9 +8,9 @@ module and no HTTP client."""
 from typing import TYPE_CHECKING, Any
 
 from .core.version import __version__
-from .core.model import (BadReply, Ledger, LedgerEntry, Message, MissingKey, ProviderError, ProviderSettings,
-                         RenderOptions, Reply, Request, Scenario, Tool, ToolCall, ToolChoice, ToolchoiceError,
-                         Translation, WrongArgument)
+from .core.errors import BadReply, MissingKey, ToolchoiceError, WrongArgument
+from .core.model import (Ledger, LedgerEntry, Message, ProviderError, ProviderSettings, RenderOptions, Reply, Request,
+                         Scenario, Tool, ToolCall, ToolChoice, Translation)
 from .core.registry import parse_reply, translate
 from .core.scenario import load_scenario, load_scenario_text
 from .core.scenario_dict import load_scenario_dict
