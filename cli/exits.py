@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 import typer
 
-from toolchoice.providers.core.model import MissingKey, ToolchoiceError
+from toolchoice.providers.core.errors import MissingKey, NothingToSend, OutOfRange, ToolchoiceError
 
 from toolchoice.providers.core.outcome import (BAD_INPUT, DISOBEYED, DRIFT, EXIT_CODES, FAILED, INTERRUPTED,  # noqa: F401
                                                OK, REFUSED, outcome)
@@ -106,7 +106,17 @@ def _failed_write(exc: Exception) -> str | None:
 def in_command_words(error: ToolchoiceError) -> str:
     """``error``'s line as the command line says it. A missing key or variable (``MissingKey``) is drawn from its
     record: the library's words are a Python caller's (``RenderOptions(base_url=...)``, set it in the environment),
-    these the shell's (``--base-url``, ``export``)."""
+    these the shell's (``--base-url``, ``export``); so is ``compare --send`` with nothing to send (``NothingToSend``:
+    the dry run without ``--send``, the mock put in front), and an argument out of its range names its option
+    (``OutOfRange``: ``--min-obeyed``, not ``min_obeyed``)."""
+    if isinstance(error, OutOfRange) and error.argument:  # the argument is an option here: --min-obeyed 0.95
+        option = "--" + error.argument.replace("_", "-")
+        hint = f"e.g. {option} {error.example}" if error.example else None
+        return ToolchoiceError(f"{option} {error.value}: give {error.takes}", hint=hint).one_line()
+    if isinstance(error, NothingToSend):
+        hint = ("without --send, compare is a dry run that needs no key; to send without one, put `toolchoice mock -p ID` "
+                "in front (docs/mock.md)")
+        return ToolchoiceError(error.message, path=error.path, line=error.line, column=error.column, hint=hint).one_line()
     if not isinstance(error, MissingKey) or not error.variables or error.of not in ("key", "header", "mcp tool"):
         return error.one_line()
     first = error.variables[0]

@@ -11,6 +11,8 @@ class ToolchoiceError(Exception):
 
         ToolchoiceError          exit 2: bad input (a scenario, an option, a file) — the default
         ├── MissingKey           exit 2: a key or a variable a request needs is not set
+        ├── NothingToSend        exit 2: compare_send was given no translation it can send
+        ├── OutOfRange           exit 2: a job's argument (repeat, min_obeyed) outside what it takes
         ├── BadReply             exit 1: a response body that is not the provider's reply
         └── WrongArgument        exit 2: a Python caller's argument of the wrong type (also a TypeError)
     """
@@ -45,6 +47,32 @@ class MissingKey(ToolchoiceError):
 
     provider, of, local = "", "key", False
     variables: tuple[str, ...] = ()
+
+
+class NothingToSend(ToolchoiceError):
+    """``compare_send`` given translations none of which can be sent. The record beside the words: ``skipped``, each
+    provider with why nothing goes to it (``(provider, reason)``, the reason as its job's ``skipped`` says it), and
+    ``missing``, the ``MissingKey`` of each provider skipped for want of a key or a variable (none when every
+    translation was refused). The words are a Python caller's; the command line draws its own (cli/exits.py)."""
+
+    skipped: tuple[tuple[str, str], ...] = ()
+    missing: tuple[MissingKey, ...] = ()
+
+
+class OutOfRange(ToolchoiceError):
+    """A job's argument outside what it takes, said in a Python caller's words (``min_obeyed 95: give a rate from 0
+    to 1 (e.g. min_obeyed=0.95)``). The record: ``argument`` (the parameter), ``value`` (as shown), ``takes`` (what
+    it takes) and ``example`` (a value it takes, or ""); the command line draws its own words from it, the argument
+    named as its option (cli/exits.py). Made by ``out_of_range``."""
+
+    argument, value, takes, example = "", "", "", ""
+
+
+def out_of_range(argument: str, value: str, takes: str, example: str = "") -> OutOfRange:
+    """The ``OutOfRange`` error for ``argument`` given ``value`` (as shown), with its record."""
+    error = OutOfRange(f"{argument} {value}: give {takes}", hint=f"e.g. {argument}={example}" if example else None)
+    error.argument, error.value, error.takes, error.example = argument, value, takes, example
+    return error
 
 
 class BadReply(ToolchoiceError):

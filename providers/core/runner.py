@@ -17,7 +17,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Protocol
 
-from .model import ProviderError, Reply, Scenario, ToolchoiceError, Translation
+from .errors import MissingKey, ToolchoiceError
+from .model import ProviderError, Reply, Scenario, Translation
 
 if TYPE_CHECKING:  # for type checkers and IDEs: at run time this module imports no httpx (a dry run sends nothing)
     import httpx
@@ -113,6 +114,7 @@ class Job:
     translation: Translation
     prepared: Any = None
     skipped: str | None = None
+    skipped_for: ToolchoiceError | None = None  # the error behind ``skipped`` (a MissingKey, a URL); None: refused
     samples: list[Sample] = field(default_factory=list)
     # streamed samples Ctrl-C cut short, in the order they were cut: what had arrived of each (stream_sample)
     cuts: list[Sample] = field(default_factory=list)
@@ -180,7 +182,9 @@ def prepare_jobs(scenario: Scenario, translations: Iterable[Translation], *,
         except ToolchoiceError as exc:
             if missing_key_fails:
                 raise
-            job.skipped = f"skipped: {exc.message}"
+            if isinstance(exc, MissingKey) and not exc.provider:  # its words name no provider; its record does
+                exc.provider = t.provider
+            job.skipped, job.skipped_for = f"skipped: {exc.message}", exc
             continue
         secrets.update(job.prepared.secrets)
     return jobs, secrets
