@@ -5,7 +5,8 @@ Each friction is held here: ``compare_send`` with nothing to send told a Python 
 `toolchoice mock -p ID` in front" (now ``NothingToSend``: Python words, a record, the command line's own words drawn
 from it, byte for byte what it printed before); ``min_obeyed`` and ``repeat`` out of range named ``--min-obeyed`` and
 ``--repeat N`` (now ``OutOfRange``, the same way); ``loop.load_replay("folder", provider)``, whose folder the docs
-give as any folder, raised AttributeError on a ``str``. Each piece of advice is followed, on a real server on
+give as any folder, raised AttributeError on a ``str``, as ``jobs.probe`` did on a ``model`` that is not a ``str`` and
+on ``tool_choice="required"`` (it takes a ``ToolChoice``, as ``LoopOptions.override`` does). Each piece of advice is followed, on a real server on
 127.0.0.1, and the send obeys."""
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from toolchoice.providers import (LoopOptions, MissingKey, NothingToSend, RenderOptions, ToolchoiceError,
-                                  load_scenario_dict, running_mock)
+from toolchoice.providers import (LoopOptions, MissingKey, NothingToSend, RenderOptions, ToolChoice, ToolchoiceError,
+                                  WrongArgument, load_scenario_dict, running_mock)
 from toolchoice.providers.core import jobs, loop, runner
 from toolchoice.providers.core.errors import OutOfRange
 
@@ -175,3 +176,23 @@ def test_load_replay_takes_the_folder_as_a_str(monkeypatch: pytest.MonkeyPatch, 
     with pytest.raises(ToolchoiceError) as caught:
         loop.load_replay(str(tmp_path), "sk-test-0123456789abcdef")  # a key where the provider id goes
     assert "sk-test" not in str(caught.value) and "$OPENAI_API_KEY" in str(caught.value)
+
+
+@pytest.mark.parametrize(("argument", "value", "words"), [
+    ("model", 3, "model: give a model id (str) or None, not int"),
+    ("tool_choice", "required", "tool_choice: give a ToolChoice or None, not str (e.g. ToolChoice(\"required\"), or "
+                                'ToolChoice("named", name="get_weather"))'),
+])
+def test_probe_refuses_a_wrong_type_at_the_door(argument: str, value: object, words: str) -> None:
+    with pytest.raises(WrongArgument) as caught:  # it was an AttributeError deep in the first question
+        jobs.probe("openai", repeat=1, **{argument: value})
+    assert str(caught.value) == words
+
+
+def test_probe_asks_only_the_questions_of_the_tool_choice_it_is_given(monkeypatch: pytest.MonkeyPatch, mocks) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "any value")
+    options = RenderOptions(base_url=mocks["openai"].base_url)
+    probed = jobs.probe("openai", repeat=1, options=options, tool_choice=ToolChoice("required"))
+    asked = [q["question"] for q in probed["questions"]]
+    assert "required" in asked and "none" not in asked and "auto" not in asked, asked
+    assert {q["question"]: q["result"] for q in probed["questions"]}["required"] == "honored"

@@ -20,7 +20,7 @@ from . import outcome as outcomes
 from .capabilities import PROVIDER_IDS, Capability
 from .error_keys import says_no_key
 from .errors import MissingKey, NothingToSend, ToolchoiceError, out_of_range
-from .model import RenderOptions, Scenario, Translation
+from .model import RenderOptions, Scenario, ToolChoice, Translation
 from .registry import check_provider, translate
 
 if TYPE_CHECKING:  # the result and settings types, for type checkers and IDEs; at run time each job imports its own
@@ -424,7 +424,7 @@ def _compare_interrupted(jobs: list[Any], repeat: int, on_sample: Callable[[Any,
 @says_no_key
 def probe(provider: str, scenario: Scenario | None = None, *, model: str | None = None,
           options: RenderOptions = RenderOptions(), repeat: int = 3, settings: SendSettings | None = None,
-          tool_choice: Any = None) -> dict[str, Any]:
+          tool_choice: ToolChoice | None = None) -> dict[str, Any]:
     """Ask ``provider`` each probe question (auto, none, required, named in each form, allowed subset,
     parallel off) ``repeat`` times and classify what it did: honored, ignored, rejected, inconclusive
     or not asked. ``scenario``: your tools (default: a built-in two-tool scenario); ``tool_choice``:
@@ -438,6 +438,7 @@ def probe(provider: str, scenario: Scenario | None = None, *, model: str | None 
     if scenario is not None:
         call_args.scenario_arg(scenario)
     options, settings = call_args.render_options(options), call_args.send_settings(settings, runner.SendSettings)
+    call_args.probe_extras(model, tool_choice)
     check_provider(provider)
     check_repeat(repeat)
     result, secrets = run_questions(provider, scenario, model, options, repeat, settings, tool_choice)
