@@ -196,3 +196,54 @@ def test_probe_asks_only_the_questions_of_the_tool_choice_it_is_given(monkeypatc
     asked = [q["question"] for q in probed["questions"]]
     assert "required" in asked and "none" not in asked and "auto" not in asked, asked
     assert {q["question"]: q["result"] for q in probed["questions"]}["required"] == "honored"
+
+
+SAVE_WORDS = "{name} {path}: cannot create the folder: File exists (name a folder, not a file: {name} holds one file per sample)"
+
+
+@pytest.mark.parametrize("job", ["send", "compare_send", "run", "running_mock"])
+def test_a_save_folder_that_is_a_file_is_named_by_the_argument(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                               job: str) -> None:
+    # it said "--save PATH: ... --save holds one file per sample" to a caller who wrote save= (or save_dir=)
+    monkeypatch.setenv("OPENAI_API_KEY", "any value")
+    a_file = tmp_path / "a-file"
+    a_file.write_text("", encoding="utf-8")
+    scenario = load_scenario_dict({**SCENARIO, "loop": {"max_steps": 1}})
+    [translation] = jobs.translations(scenario, "openai", RenderOptions(base_url="http://127.0.0.1:9/v1"))
+    calls = {"send": lambda: jobs.send(scenario, translation, save=str(a_file)),
+             "compare_send": lambda: jobs.compare_send(scenario, [translation], save=tmp_path),  # its folder per provider
+             "run": lambda: jobs.run(scenario, "openai", save=a_file),
+             "running_mock": lambda: running_mock("openai", save_dir=a_file).__enter__()}
+    if job == "compare_send":
+        a_file = tmp_path / "openai"
+        a_file.write_text("", encoding="utf-8")
+    with pytest.raises(ToolchoiceError) as caught:
+        calls[job]()
+    name = "save_dir" if job == "running_mock" else "save"
+    assert str(caught.value) == SAVE_WORDS.format(name=name, path=a_file)
+    assert (caught.value.argument, caught.value.said) == (name, f" {a_file}: cannot create the folder: File exists")
+
+
+@pytest.mark.parametrize("command", [["send", WEATHER, "-p", "openai", "--base-url", "http://127.0.0.1:9/v1"],
+                                     ["mock", "-p", "openai"]])
+def test_the_command_line_names_save_as_before(tmp_path: Path, command: list[str]) -> None:
+    # the line both commands printed before (main at 8b78009)
+    a_file = tmp_path / "a-file"
+    a_file.write_text("", encoding="utf-8")
+    done = run_cli([*command, "--save", str(a_file)],
+                   env={"PATH": os.environ.get("PATH", ""), "OPENAI_API_KEY": "unused"})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"toolchoice: error: {SAVE_WORDS.format(name='--save', path=a_file)}\n"
+
+
+def test_a_folder_another_job_saves_into_is_refused_in_python_words(monkeypatch: pytest.MonkeyPatch, mocks,
+                                                                    tmp_path: Path) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "any value")
+    scenario = load_scenario_dict(SCENARIO)
+    [translation] = jobs.translations(scenario, "openai", RenderOptions(base_url=mocks["openai"].base_url))
+    with running_mock("openai", save_dir=tmp_path):  # the folder is held while the block runs
+        with pytest.raises(ToolchoiceError) as caught:
+            jobs.send(scenario, translation, save=tmp_path)
+    assert str(caught.value) == (f"save {tmp_path}: another toolchoice run is saving into this folder (their samples "
+                                 "would mix) (save into another folder, or wait until that run ends)")
+    assert jobs.send(scenario, translation, save=tmp_path).code == 0  # free again once the block ended

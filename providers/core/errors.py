@@ -13,6 +13,7 @@ class ToolchoiceError(Exception):
         ├── MissingKey           exit 2: a key or a variable a request needs is not set
         ├── NothingToSend        exit 2: compare_send was given no translation it can send
         ├── OutOfRange           exit 2: a job's argument (repeat, min_obeyed) outside what it takes
+        ├── ArgumentError        exit 2: what an argument names (a folder to save into) cannot be used
         ├── BadReply             exit 1: a response body that is not the provider's reply
         └── WrongArgument        exit 2: a Python caller's argument of the wrong type (also a TypeError)
     """
@@ -72,6 +73,30 @@ def out_of_range(argument: str, value: str, takes: str, example: str = "") -> Ou
     """The ``OutOfRange`` error for ``argument`` given ``value`` (as shown), with its record."""
     error = OutOfRange(f"{argument} {value}: give {takes}", hint=f"e.g. {argument}={example}" if example else None)
     error.argument, error.value, error.takes, error.example = argument, value, takes, example
+    return error
+
+
+class ArgumentError(ToolchoiceError):
+    """What one argument names cannot be used (a folder to save into, a file to write), the words starting with the
+    argument's name: the library's with the parameter's (``save /tmp/out: not a folder``), the command line's with
+    its option's (``--save /tmp/out: not a folder``). The record: ``argument`` (the parameter), ``said`` (the words
+    after its name) and ``hint_parts`` (the hint, split where it names the argument; none: no hint). Made by
+    ``argument_error``; ``named(name)`` is its one line with the argument called ``name`` (cli/exits.py)."""
+
+    argument, said = "", ""
+    hint_parts: tuple[str, ...] = ()
+
+    def named(self, name: str) -> str:
+        hint = name.join(self.hint_parts) if self.hint_parts else None
+        return ToolchoiceError(f"{name}{self.said}", path=self.path, line=self.line, column=self.column,
+                               hint=hint).one_line()
+
+
+def argument_error(argument: str, said: str, *hint_parts: str) -> ArgumentError:
+    """The ``ArgumentError`` of ``argument`` (a parameter's name), its words ``argument + said``; the hint is
+    ``hint_parts`` joined by the argument's name."""
+    error = ArgumentError(f"{argument}{said}", hint=argument.join(hint_parts) if hint_parts else None)
+    error.argument, error.said, error.hint_parts = argument, said, hint_parts
     return error
 
 
