@@ -17,10 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from toolchoice.providers import (LoopOptions, MissingKey, NothingToSend, RenderOptions, ToolChoice, ToolchoiceError,
-                                  WrongArgument, load_scenario_dict, running_mock)
+from toolchoice.providers import (ArgumentError, LoopOptions, MissingKey, NothingToSend, OutOfRange, RenderOptions,
+                                  ToolChoice, ToolchoiceError, WrongArgument, load_scenario_dict, running_mock)
 from toolchoice.providers.core import jobs, loop, runner
-from toolchoice.providers.core.errors import OutOfRange
 
 from cli import run_cli
 
@@ -217,7 +216,7 @@ def test_a_save_folder_that_is_a_file_is_named_by_the_argument(monkeypatch: pyte
     if job == "compare_send":
         a_file = tmp_path / "openai"
         a_file.write_text("", encoding="utf-8")
-    with pytest.raises(ToolchoiceError) as caught:
+    with pytest.raises(ArgumentError) as caught:
         calls[job]()
     name = "save_dir" if job == "running_mock" else "save"
     assert str(caught.value) == SAVE_WORDS.format(name=name, path=a_file)
@@ -247,3 +246,15 @@ def test_a_folder_another_job_saves_into_is_refused_in_python_words(monkeypatch:
     assert str(caught.value) == (f"save {tmp_path}: another toolchoice run is saving into this folder (their samples "
                                  "would mix) (save into another folder, or wait until that run ends)")
     assert jobs.send(scenario, translation, save=tmp_path).code == 0  # free again once the block ended
+
+
+def test_every_error_the_library_raises_is_exported_from_the_package() -> None:
+    import inspect
+
+    import toolchoice.providers
+    from toolchoice.providers.core import errors
+
+    raised = {name for name, value in vars(errors).items()
+              if inspect.isclass(value) and issubclass(value, errors.ToolchoiceError)}
+    assert raised <= set(toolchoice.providers.__all__), raised - set(toolchoice.providers.__all__)
+    assert all(getattr(toolchoice.providers, name) is getattr(errors, name) for name in raised)
