@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, ParamSpec, S
 from . import outcome as outcomes
 from .capabilities import PROVIDER_IDS, Capability
 from .error_keys import says_no_key
-from .errors import MissingKey, NothingToSend, ToolchoiceError, out_of_range
+from .errors import ToolchoiceError, out_of_range
 from .model import RenderOptions, Scenario, ToolChoice, Translation
 from .registry import check_provider, translate
 
@@ -310,30 +310,6 @@ class CompareResult(_Result):
         return self.shown(send_document(str(path), self.jobs, self.repeat, self.wall_ms))
 
 
-def _nothing_to_send(jobs: list[Job]) -> NothingToSend:
-    """Why none of ``jobs`` can be sent, in a Python caller's words, with its record (``NothingToSend``): each
-    provider and its reason, and the missing keys or variables, from which the command line draws its own words."""
-    skipped = tuple((j.provider, j.skipped or "") for j in jobs)
-    missing = tuple(j.skipped_for for j in jobs if isinstance(j.skipped_for, MissingKey))
-    reasons = "; ".join(f"{provider}: {reason}" for provider, reason in skipped)  # a reason names no provider
-    keys = [m for m in missing if m.of == "key"]
-    if keys and all(m.local for m in keys):
-        hint = f'a local server that checks no key takes any value, e.g. os.environ["{keys[0].variables[0]}"] = "local"'
-    elif keys:
-        hint = ("jobs.render needs no key; to send without one, send to a server on 127.0.0.1 that checks none "
-                "(running_mock(provider), docs/python.md): its base URL as RenderOptions(base_url=...), and the "
-                "provider's key variable set to any value")
-    elif missing:
-        names = ", ".join(dict.fromkeys(name for m in missing for name in m.variables))
-        hint = f"set {names} in os.environ, or remove it from the headers or the mcp tool that names it"
-    else:
-        hint = ("a refused translation (request None) says why in its ledger's errors; compare_send sends the "
-                "translations that were not refused")
-    error = NothingToSend(f"nothing to send: {reasons}", hint=hint)
-    error.skipped, error.missing = skipped, missing
-    return error
-
-
 @says_no_key
 @_frees_its_folders
 def compare_send(scenario: Scenario, translations: Sequence[Translation], *, repeat: int = 1,
@@ -356,7 +332,7 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
         seen.add(t.provider)
     jobs, secrets = runner.prepare_jobs(scenario, translations)
     if not any(j.prepared for j in jobs):
-        raise _nothing_to_send(jobs)
+        raise runner.nothing_to_send(jobs)
     on_sample: Any = None
     if save is not None:
         from .save import prepare_save_dir, save_sample
