@@ -258,3 +258,21 @@ def test_every_error_the_library_raises_is_exported_from_the_package() -> None:
               if inspect.isclass(value) and issubclass(value, errors.ToolchoiceError)}
     assert raised <= set(toolchoice.providers.__all__), raised - set(toolchoice.providers.__all__)
     assert all(getattr(toolchoice.providers, name) is getattr(errors, name) for name in raised)
+
+
+def test_a_key_pasted_as_the_save_folder_is_not_in_the_error_or_its_record(monkeypatch: pytest.MonkeyPatch,
+                                                                           tmp_path: Path) -> None:
+    key = "sk-test-0123456789abcdef"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    pasted = tmp_path / key
+    pasted.write_text("", encoding="utf-8")
+    scenario = load_scenario_dict(SCENARIO)
+    [translation] = jobs.translations(scenario, "openai", RenderOptions(base_url="http://127.0.0.1:9/v1"))
+    with pytest.raises(ArgumentError) as caught:
+        jobs.send(scenario, translation, save=pasted)
+    problem = caught.value
+    assert "$OPENAI_API_KEY" in str(problem) and "$OPENAI_API_KEY" in problem.said
+    assert key not in repr((str(problem), problem.args, problem.said, problem.hint_parts)), problem.said
+    from toolchoice.cli.exits import in_command_words
+
+    assert key not in in_command_words(problem) and in_command_words(problem).startswith("--save ")
