@@ -239,7 +239,7 @@ def print_side_by_side(console: Any, runs: list[Any], providers: list[str]) -> N
         cells = []
         for p in providers:
             run = by[p]
-            cells.append(f"{_verdict(run.steps[n])}\n{_calls(run.steps[n])}" if n < len(run.steps) else "")
+            cells.append(f"{_verdict(run.steps[n])}\n{_calls(run.steps[n])}" if n < len(run.steps) else "–")  # ended before
         rows.append([str(n + 1), *cells])
     rows.append(["end", *[_ended(by[p]).removeprefix("ended: ") for p in providers]])
     console.print(fitted_table(console.width, ["step", *providers], rows, right=("step",), title="per-step verdicts",

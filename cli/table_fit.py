@@ -70,6 +70,11 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
                                                for row in rows])
             else:
                 least = max([longest(name)] + [longest(row[i], cap) for row in rows])
+            if header in prose:  # the JSON a text quotes: each key and value whole where a record's line holds it, as
+                from .call_lines import prose_json_least  # the ledger's message column (past it, "…")
+
+                least = max([least] + [piece for row in rows for line in str(getattr(row[i], "plain", row[i])).split("\n")
+                                       if (piece := prose_json_least(line)) <= width - 4])
             if header in calls:  # an argument whole where it is not too long: past it, shortened ("…")
                 from .call_lines import longest_piece
 
