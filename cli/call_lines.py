@@ -452,3 +452,54 @@ def arguments_cut(arguments: str, most: int) -> str:
             kept = taken
     kept = kept.rstrip(" ")
     return kept + ELLIPSIS if kept else arguments[:most - 1] + ELLIPSIS
+
+
+_MEMBER = re.compile(r'( *)("(?:[^"\\]|\\.)*": )?(.*)\Z', re.S)  # an indented line: its indent, its key, its value
+_NUMBER = re.compile(r"[-+]?\d[\d.,]* +\Z")  # a number before its unit: "12.5 km/h" is one piece
+
+
+def indented_lines(text: str, width: int) -> list[str] | None:
+    """Indented JSON (a call's arguments in the calls table, ``json.dumps(indent=2)``) in lines no wider than
+    ``width``: a member wider than its line broken after its key's colon, its value on the lines under the key two
+    spaces further in (an indent no deeper than a third of the line), broken at the spaces of a string (a number
+    and its unit kept together), a word wider than its line folded. Nothing is shortened: the table shows the
+    arguments whole (``shown_head`` bounds them). None where every line fits. rich wrapped such a line at any
+    space and folded at any character: `"12.5` over `km/h"`, a value's `,` alone on a line, `"g` over `":`."""
+    if width < 8:
+        return None
+    out: list[str] = []
+    changed = False
+    for line in text.split("\n"):
+        if cell_len(line) <= width:
+            out.append(line)
+            continue
+        changed = True
+        found = _MEMBER.match(line)
+        indent, key, value = found.group(1), found.group(2) or "", found.group(3)  # type: ignore[union-attr]
+        lead = " " * min(len(indent), width // 3)
+        if key:
+            head = lead + key.rstrip(" ")
+            if cell_len(head) > width and cell_len(key.rstrip(" ")) <= width:
+                head = key.rstrip(" ")  # the key whole at the line's start rather than folded under its indent
+            out.extend(_folded(head, width))  # a key wider than a line: folded, shown whole
+            lead = " " * min(len(lead) + 2, width // 3)
+        room = width - len(lead)
+        words: list[str] = []
+        for word in re.findall(r"[^ ]+ *| +", value):
+            if words and _NUMBER.fullmatch(words[-1]) and cell_len(words[-1] + word.rstrip(" ")) <= room:
+                words[-1] += word  # "12.5 km/h"
+            else:
+                words.append(word)
+        current = ""
+        for word in words:
+            if current and cell_len((current + word).rstrip(" ")) > room:
+                out.append(lead + current.rstrip(" "))
+                current = ""
+            if cell_len(word.rstrip(" ")) > room:
+                *whole, current = _folded(word, room)
+                out.extend(lead + part for part in whole)
+                continue
+            current += word
+        if current.rstrip(" "):
+            out.append(lead + current.rstrip(" "))
+    return out if changed else None

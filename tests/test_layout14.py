@@ -178,3 +178,35 @@ def test_json_cut_short_with_an_ellipsis_is_broken_as_json():
     assert lines is not None and all(len(part) <= 56 for part in lines), lines
     assert "".join("".join(lines).split()) == "".join(line.split()), lines  # nothing shortened: every member kept
     assert any(part.startswith(f"{name}(") for part in lines) and any('"city": "Paris",' in p for p in lines), lines
+
+
+@pytest.mark.parametrize("columns", (60, 80))
+def test_the_calls_table_breaks_indented_arguments_after_a_key_never_inside_a_number_and_unit(tmp_path, columns):
+    """`parse`'s calls table (send's too): an argument line wider than its column goes on under its key, a string
+    broken at its spaces with a number and its unit together and its comma kept; rich broke `"12.5` from `km/h"`,
+    left a value's `,` alone on a line, and folded `"g` over `":`. The arguments are the reply's: -f json holds them."""
+    arguments = {"city": "[red]Paris[/red]", "speed": "12.5 km/h", "afternoon_forecast": "light rain, "
+                 "a west wind of 20 km/h, 21 °C", "nested": {"level_one": {"level_two": {"g": "22.5 %"}}}}
+    name = "get_the_forecast_for_a_city_" + "x" * 20
+    body = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function", "function": {
+                    "name": name, "arguments": json.dumps(arguments)}}]}}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}}
+    (tmp_path / "reply.json").write_text(json.dumps(body), encoding="utf-8")
+    document = run_cli(["parse", "reply.json", "-p", "openai", "-f", "json"], env=environment(80), cwd=tmp_path)
+    done = run_cli(["parse", "reply.json", "-p", "openai"], env=environment(columns), cwd=tmp_path)
+    assert done.returncode == document.returncode == 0, done.stderr
+    [call] = json.loads(document.stdout)["reply"]["tool_calls"]
+    assert call["arguments"] == arguments, call
+    lines = done.stdout.splitlines()
+    table = lines[:next(k for k, line in enumerate(lines) if line.startswith("└")) + 1]
+    assert all(len(line) <= columns for line in table), "\n".join(table)
+    cells = [line.split("│")[3].strip() for line in table if line.startswith("│")]
+    assert not [cell for cell in cells if cell in (",", '"12.5', '"20') or cell.startswith(("km/h", '":', "°C"))], cells
+    for unit in ("12.5 km/h", "20 km/h", "21 °C", "22.5 %"):
+        assert any(unit in cell for cell in cells), (unit, cells)
+    for key in ("city", "speed", "afternoon_forecast", "nested", "level_one", "level_two", "g"):
+        assert any(f'"{key}":' in cell for cell in cells), (key, cells)
+    text = "".join("".join(cells).split())
+    assert text == "".join(json.dumps(arguments, indent=2, ensure_ascii=False).split()), cells
