@@ -67,7 +67,8 @@ def drawn(tmp_path_factory) -> dict:
                                           .replace("OPENAI_URL", openai.base_url), encoding="utf-8")
         final = ["run", "final.yaml", "-p", "openai", "--base-url", openai.base_url, "--retries", "0"]
         both = ["run", "both.yaml", "-p", "anthropic", "-p", "openai", "--retries", "0"]
-        for name, command in (("final", final), ("both", both)):
+        sent = ["compare", "both.yaml", "-p", "anthropic,openai", "--send", "--retries", "0"]
+        for name, command in (("final", final), ("both", both), ("sent", sent)):
             out[name, "json"] = run_cli(command + ["-f", "json"], env=environment(80), cwd=folder)
             for columns in WIDTHS:
                 out[name, columns] = run_cli(command, env=environment(columns), cwd=folder)
@@ -210,3 +211,21 @@ def test_the_calls_table_breaks_indented_arguments_after_a_key_never_inside_a_nu
         assert any(f'"{key}":' in cell for cell in cells), (key, cells)
     text = "".join("".join(cells).split())
     assert text == "".join(json.dumps(arguments, indent=2, ensure_ascii=False).split()), cells
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_compare_send_s_finding_lines_break_quoted_json_between_members(drawn, columns):
+    """compare --send's finding lines, as the dry run's (trial13m): rich folded the refusal's 98-character object
+    inside `"disable_parallel_tool_use"` at 60 and 80."""
+    done, document = drawn["sent", columns], drawn["sent", "json"]
+    assert done.returncode == document.returncode == 3, done.stderr
+    [anthropic] = [p for p in json.loads(document.stdout)["providers"] if p["provider"] == "anthropic"]
+    [entry] = [e for e in anthropic["ledger"] if e["code"] == "thinking.forced_choice"]
+    lines = done.stdout.splitlines()
+    [at] = [k for k, line in enumerate(lines) if line.startswith(f"{entry['code']} (anthropic): ")]
+    end = next((k for k in range(at + 1, len(lines)) if re.match(r"[\w.]+ \([^)]*\): ", lines[k])), len(lines))
+    finding = lines[at:end]
+    assert all(len(line) <= columns and not line.endswith(" ") for line in finding), finding
+    assert "".join("".join(finding).split()).endswith("".join(entry["message"].split())), finding
+    for value in quoted(entry["message"]):
+        assert_tokens_whole(finding, value)
