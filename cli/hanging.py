@@ -9,8 +9,9 @@ import re
 from typing import Any
 
 FALLBACK_INDENT = 4  # where a long label's text goes on: under a label wider than a third of the line
-# a unit that reads wrong split over two lines: "95%" ending one and "CI 57–100%" starting the next
-UNITS = re.compile(r"95% CI \S+")
+# a unit that reads wrong split over two lines: "95%" ending one and "CI 57–100%" starting the next, and a number
+# and its unit ("362 ms" as "362" over "ms", "20 km/h", "21 °C")
+UNITS = re.compile(r"95% CI \S+|(?<![\w.])\d[\d.,]* (?:ms|s|µs|%|[kMG]i?B|°C|km/h)(?![\w/])")
 # private use: no space, one cell, no control; the Basic Multilingual Plane's, then planes 15 and 16: a text of n
 # characters holds at most n of them, so any text shorter than 137,468 characters leaves stand-ins free (a server's
 # reply once held the first 256, all there were, and compare --send's one-record-a-row layout ended in a ValueError)
@@ -30,6 +31,23 @@ def free_stand_ins(text: str, count: int) -> list[str]:
                 if len(out) == count:
                     return out
     return out
+
+
+def unit_lines(text: str, width: int) -> list[str] | None:
+    """``text`` (plain, a table cell's) wrapped to ``width`` as rich wraps it (words whole, a longer one folded), a
+    number and its unit kept on one line (``UNITS``); None where it holds no unit or every line fits."""
+    import io
+
+    from rich.cells import cell_len
+    from rich.console import Console
+    from rich.text import Text
+
+    if width < 1 or not UNITS.search(text) or all(cell_len(line) <= width for line in text.split("\n")):
+        return None
+    [held] = free_stand_ins(text, 1) or [" "]
+    console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
+    wrapped = Text(UNITS.sub(lambda m: m.group().replace(" ", held), text)).wrap(console, width, overflow="fold")
+    return [line.plain.rstrip(" ").replace(held, " ") for line in wrapped]
 
 
 def redacted(console: Any, text: str) -> str:

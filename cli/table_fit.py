@@ -10,6 +10,8 @@ from typing import Any
 
 from toolchoice.providers.core.redaction import visible
 
+from .hanging import UNITS, unit_lines
+
 _WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does not decide the layout
 
 
@@ -52,7 +54,7 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         """The widest word that decides the layout: up to ``cap``, or a name of any width a record's line holds (a
         fact id, a setting's key, a URL: `bedrock.strict_models` was folded in a provider's note column at 60)."""
         text = value.plain if hasattr(value, "plain") else str(value)
-        words = text.split()
+        words = UNITS.sub(lambda unit: unit.group().replace(" ", "_"), text).split()  # "362 ms": one word (measured)
         return max([min(cap, max(map(len, words), default=0))]
                    + [len(word) for word in map(_bare, words) if cap < len(word) <= width - 4 and _NAME.fullmatch(word)])
 
@@ -113,14 +115,27 @@ def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             joined = "\n".join(lines)
             return Text(joined, style=cell.style) if isinstance(cell, Text) else joined
 
-        at = [i for i, header in enumerate(headers) if header in calls or header in jsons or header in prose]
+        def units_held(cell: Any, width: int) -> Any:  # "362 ms" never "362" over "ms": wrapped here, units held
+            text = cell.plain if isinstance(cell, Text) else cell
+            if not isinstance(text, str) or (isinstance(cell, Text) and cell.spans) or not UNITS.search(text):
+                return cell
+            lines = unit_lines(text, width)
+            if lines is None:
+                return cell
+            return Text("\n".join(lines), style=cell.style) if isinstance(cell, Text) else "\n".join(lines)
+
+        at = [i for i, header in enumerate(headers) if header in calls or header in jsons or header in prose
+              or any(UNITS.search(str(getattr(row[i], "plain", row[i]))) for row in rows)]
         widths = inner_widths(table, width) if at else None
         if widths is None:
             return table
         inner = {i: widths[i] for i in at}
         changed = [[prose_broken(cell, inner[i], headers[i] in calls) if i in inner and headers[i] in prose
-                     else broken(cell, inner[i], headers[i] in jsons) if i in inner and isinstance(cell, str) else cell
+                     else broken(cell, inner[i], headers[i] in jsons) if i in inner and isinstance(cell, str)
+                     and (headers[i] in calls or headers[i] in jsons) else cell
                      for i, cell in enumerate(row)] for row in rows]
+        changed = [[units_held(cell, inner[i]) if i in inner and headers[i] not in calls and headers[i] not in jsons
+                     else cell for i, cell in enumerate(row)] for row in changed]
         if changed == rows:
             return table
         out = build(*how, rows=changed)

@@ -229,3 +229,29 @@ def test_compare_send_s_finding_lines_break_quoted_json_between_members(drawn, c
     assert "".join("".join(finding).split()).endswith("".join(entry["message"].split())), finding
     for value in quoted(entry["message"]):
         assert_tokens_whole(finding, value)
+
+
+def test_a_number_and_its_unit_stay_on_one_line():
+    """A note, a record and a table cell at every width from 20 to 60: "362 ms", "20 km/h", "21 °C" never end one
+    line and start the next (hanging.UNITS holds them as it held "95% CI 57–100%"; fitted_table weighs them as one
+    word). rich breaks at any space."""
+    from rich.text import Text
+
+    from toolchoice.cli.hanging import hanging
+    from toolchoice.cli.output import fitted_table, new_console
+
+    text = "the step took 362 ms at 20 km/h and 21 °C, then 1,250 ms more, 95% CI 57%–100% of 12.5 km/h"
+    units = ("362 ms", "20 km/h", "21 °C", "1,250 ms", "12.5 km/h")
+    rows = [["1", "52361 ms", Text(text)], ["2", "7 ms", Text("✔ obeyed")]]
+    for width in range(20, 61):
+        console = new_console(width=width)
+        with console.capture() as captured:
+            console.print(hanging(console, "  step 1 note: ", text))
+            console.print(fitted_table(width, ["step", "latency", "verdict"], rows, right=("step", "latency")))
+        drawn = captured.get()
+        lines = drawn.splitlines()
+        assert all(len(line) <= width for line in lines), drawn
+        cells = "\n".join(re.sub(r"\s*[│┃]\s*", "\n", line) for line in lines)  # each cell's part on a line of its own
+        for unit in units + ("52361 ms",):
+            number, _, name = unit.partition(" ")
+            assert not re.search(rf"(?<![\d.,]){re.escape(number)}\n+\s*{re.escape(name)}", cells), (unit, width, drawn)
