@@ -205,7 +205,7 @@ def json_spans(line: str) -> list[tuple[int, int]]:
     import json
 
     spans: list[tuple[int, int]] = []
-    at, again = 0, 4
+    at, again, cuts = 0, 4, CUT_SPANS_MOST
     while at < len(line):
         depth = start = 0
         i = at
@@ -231,13 +231,16 @@ def json_spans(line: str) -> list[tuple[int, int]]:
             i += 1
         if not depth or not again:
             break
-        cut = _cut_span(line, start)
+        cut = _cut_span(line, start) if cuts else None
         if cut is not None:  # JSON cut short with "…" (a repeated call's arguments cut at 200): broken as JSON
             spans.append((start, cut))
-            at = cut
+            at, cuts = cut, cuts - 1  # each one a pass over the rest of the line: a few at most (`{…` 20,000 times)
             continue
         at, again = start + 1, again - 1  # the bracket left open: prose; what follows it is read again
     return spans
+
+
+CUT_SPANS_MOST = 8  # cut values read as JSON in one line; past them the rest is prose (a message quotes one or two)
 
 
 def _cut_span(line: str, start: int) -> int | None:

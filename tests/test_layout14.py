@@ -255,3 +255,14 @@ def test_a_number_and_its_unit_stay_on_one_line():
         for unit in units + ("52361 ms",):
             number, _, name = unit.partition(" ")
             assert not re.search(rf"(?<![\d.,]){re.escape(number)}\n+\s*{re.escape(name)}", cells), (unit, width, drawn)
+
+
+def test_cut_json_is_read_a_few_times_a_line_at_most():
+    """Each cut value read is a pass over the rest of the line: a line of `{…` 20,000 times was 20,000 passes (76 s);
+    past CUT_SPANS_MOST the rest of the line is prose, as a bracket left open is."""
+    from toolchoice.cli.call_lines import CUT_SPANS_MOST, json_spans, prose_lines
+
+    assert len(json_spans("{…" * 20_000)) == CUT_SPANS_MOST
+    assert len(json_spans('a {"x": "…' * 8_000)) == CUT_SPANS_MOST
+    lines = prose_lines("[1, …" * 10_000, 60)
+    assert lines is not None and all(len(line) <= 60 for line in lines)
