@@ -17,6 +17,7 @@ PIECE_LEAST = 24
 # most 64 characters, the longest the APIs take; a server's name `[b]x\u001b[31m\u200dz({` was read from its last
 # letters, `u200dz(`, and the line broke inside it (a longer one: rich folds the line, nothing cut)
 _CALL = re.compile(r"(?<!\S)[^\s(]{1,64}\((?=[\[{])")
+_NAME_BRACKET = re.compile(r"[^\s(]{1,64}\(")  # a call's name and bracket, as _CALL reads them before the JSON
 # The longest line read as a call: a call's arguments are cut to 80 characters before they are drawn (compare
 # --send; run: 40), so only a server's tool name makes a line longer (`f([1,` ten thousand times): rich folds such
 # a line as any text. (A line of JSON, the tool_choice sent, is the scenario's: 100 levels deep at most, its
@@ -182,6 +183,17 @@ def json_lines(line: str, width: int, first: int | None = None) -> list[str] | N
     return _packed(_pieces(line, width, keys=True, closers=True), width, room)
 
 
+def json_ranges(line: str, width: int, first: int | None = None) -> list[tuple[int, int, str]] | None:
+    """``json_lines`` with where each line comes from, as ``prose_ranges`` gives them: a line of JSON (run's final
+    answer, cut after a member with "…": no longer a document ``json.loads`` reads, its brackets still counted)
+    broken between its members, a key's colon before a scalar, or between closing brackets; None where it is no
+    JSON object or array, or fits."""
+    room = width if first is None else max(1, min(first, width))
+    if width < 2 or cell_len(line) <= room or not line.startswith(("{", "[")) or len(line) > PROSE_MOST:
+        return None
+    return _packed_at(_pieces(line, width, keys=True, closers=True), width, room)
+
+
 PROSE_MOST = 100_000  # a longer message (an allowed list of thousands of tools) is folded by rich as any text
 
 
@@ -193,7 +205,7 @@ def json_spans(line: str) -> list[tuple[int, int]]:
     import json
 
     spans: list[tuple[int, int]] = []
-    at, again = 0, 4
+    at, again, cuts = 0, 4, CUT_SPANS_MOST
     while at < len(line):
         depth = start = 0
         i = at
@@ -219,8 +231,59 @@ def json_spans(line: str) -> list[tuple[int, int]]:
             i += 1
         if not depth or not again:
             break
+        cut = _cut_span(line, start) if cuts else None
+        if cut is not None:  # JSON cut short with "…" (a repeated call's arguments cut at 200): broken as JSON
+            spans.append((start, cut))
+            at, cuts = cut, cuts - 1  # each one a pass over the rest of the line: a few at most (`{…` 20,000 times)
+            continue
         at, again = start + 1, again - 1  # the bracket left open: prose; what follows it is read again
     return spans
+
+
+CUT_SPANS_MOST = 8  # cut values read as JSON in one line; past them the rest is prose (a message quotes one or two)
+
+
+def _cut_span(line: str, start: int) -> int | None:
+    """The end of a JSON value that opens at ``start`` and is cut short by the first "…" after it, inside a string
+    or after a member (`{"city": "Par…`, `[1, 2, …`): the index after the "…", where the text before it, closed
+    (its string and its open brackets; a comma or a key's colon before the cut left out, or given null), is
+    what ``json.loads`` reads; else None (`enum ["a","b…` quoted by a message: prose, as before)."""
+    import json
+
+    cut = line.find(ELLIPSIS, start)
+    if cut < 0 or cut - start > PROSE_MOST:
+        return None
+    head = line[start:cut]
+    stack: list[str] = []
+    i = 0
+    while i < len(head):
+        ch = head[i]
+        if ch == '"':
+            end = _after_string(head, i)
+            if end == len(head) and not head.endswith('"') or end == len(head) and end - i < 2:
+                head += '"'  # cut inside a string: the string closed
+                break
+            i = end
+            continue
+        if ch in "[{":
+            stack.append("]" if ch == "[" else "}")
+        elif ch in "]}":
+            if not stack:
+                return None
+            stack.pop()
+        i += 1
+    if not stack:
+        return None
+    head = head.rstrip(" ")
+    if head.endswith(","):
+        head = head[:-1]
+    elif head.endswith(":"):
+        head += "null"
+    try:
+        json.loads(head + "".join(reversed(stack)))
+    except (ValueError, RecursionError):
+        return None
+    return cut + 1
 
 
 def _prose_pieces(line: str, width: int, spans: list[tuple[int, int]]) -> list[str]:
@@ -231,7 +294,11 @@ def _prose_pieces(line: str, width: int, spans: list[tuple[int, int]]) -> list[s
     at = 0
     for start, end in spans + [(len(line), len(line))]:
         # every character a word's, tabs and other spaces too (`\S+` dropped them): a break only after a space
-        marked += [(word, word.endswith(" "), False) for word in re.findall(r" +|[^ ]+ *", line[at:start])]
+        words = re.findall(r" +|[^ ]+ *", line[at:start])
+        # a call's name and bracket may end a line, as in call_lines (`name(` over `{"city": ...`): a long name
+        # shortened with its first argument lost that argument
+        marked += [(word, word.endswith(" ") or (k == len(words) - 1 and start < len(line) and _NAME_BRACKET.fullmatch(
+            word) is not None), False) for k, word in enumerate(words)]
         span = line[start:end]
         inner = [span] if cell_len(span) <= width else _pieces(span, width, keys=True)
         marked += [(piece, k < len(inner) - 1, True) for k, piece in enumerate(inner) if piece]
@@ -286,6 +353,25 @@ def prose_ranges(line: str, width: int, first: int | None = None) -> list[tuple[
         return None
     pieces = _prose_pieces(line, width, spans)
     return _packed_at(pieces, width, room) if "".join(pieces) == line else None
+
+
+def prose_block(text: str, width: int, first: int | None = None, calls: bool = False) -> list[str] | None:
+    """``text``'s lines (prose that may quote JSON: a verdict, a loop's end; ``calls``: and lines that hold a tool
+    call, run's side-by-side cells) each broken to ``width``: a call line as ``call_lines`` breaks it, any other as
+    ``prose_ranges`` does (a line quoting no JSON left as it is, for rich to wrap); the first line ``first`` wide
+    where given. None where no line changed."""
+    out: list[str] = []
+    changed = False
+    for j, line in enumerate(text.split("\n")):
+        room = first if j == 0 else None
+        if calls and call_pieces(line) is not None:
+            lines = call_lines(line, width, room)
+        else:
+            ranges = prose_ranges(line, width, room)
+            lines = None if ranges is None else [drawn for _, _, drawn in ranges]
+        changed = changed or lines is not None
+        out.extend(lines if lines is not None else [line])
+    return out if changed else None
 
 
 def prose_json_least(line: str) -> int:
@@ -369,3 +455,54 @@ def arguments_cut(arguments: str, most: int) -> str:
             kept = taken
     kept = kept.rstrip(" ")
     return kept + ELLIPSIS if kept else arguments[:most - 1] + ELLIPSIS
+
+
+_MEMBER = re.compile(r'( *)("(?:[^"\\]|\\.)*": )?(.*)\Z', re.S)  # an indented line: its indent, its key, its value
+_NUMBER = re.compile(r"[-+]?\d[\d.,]* +\Z")  # a number before its unit: "12.5 km/h" is one piece
+
+
+def indented_lines(text: str, width: int) -> list[str] | None:
+    """Indented JSON (a call's arguments in the calls table, ``json.dumps(indent=2)``) in lines no wider than
+    ``width``: a member wider than its line broken after its key's colon, its value on the lines under the key two
+    spaces further in (an indent no deeper than a third of the line), broken at the spaces of a string (a number
+    and its unit kept together), a word wider than its line folded. Nothing is shortened: the table shows the
+    arguments whole (``shown_head`` bounds them). None where every line fits. rich wrapped such a line at any
+    space and folded at any character: `"12.5` over `km/h"`, a value's `,` alone on a line, `"g` over `":`."""
+    if width < 8:
+        return None
+    out: list[str] = []
+    changed = False
+    for line in text.split("\n"):
+        if cell_len(line) <= width:
+            out.append(line)
+            continue
+        changed = True
+        found = _MEMBER.match(line)
+        indent, key, value = found.group(1), found.group(2) or "", found.group(3)  # type: ignore[union-attr]
+        lead = " " * min(len(indent), width // 3)
+        if key:
+            head = lead + key.rstrip(" ")
+            if cell_len(head) > width and cell_len(key.rstrip(" ")) <= width:
+                head = key.rstrip(" ")  # the key whole at the line's start rather than folded under its indent
+            out.extend(_folded(head, width))  # a key wider than a line: folded, shown whole
+            lead = " " * min(len(lead) + 2, width // 3)
+        room = width - len(lead)
+        words: list[str] = []
+        for word in re.findall(r"[^ ]+ *| +", value):
+            if words and _NUMBER.fullmatch(words[-1]) and cell_len(words[-1] + word.rstrip(" ")) <= room:
+                words[-1] += word  # "12.5 km/h"
+            else:
+                words.append(word)
+        current = ""
+        for word in words:
+            if current and cell_len((current + word).rstrip(" ")) > room:
+                out.append(lead + current.rstrip(" "))
+                current = ""
+            if cell_len(word.rstrip(" ")) > room:
+                *whole, current = _folded(word, room)
+                out.extend(lead + part for part in whole)
+                continue
+            current += word
+        if current.rstrip(" "):
+            out.append(lead + current.rstrip(" "))
+    return out if changed else None

@@ -207,10 +207,12 @@ def _pretty(console: Any, scenario_path: Path, rows: list[dict[str, str]], diff_
     ledgers = {r.provider: [e for e in r.translation.ledger if not (r.skipped and e.code == "env.key_destination")]
                for r in runs}
     for severity, code, providers, message in grouped_findings(ledgers):
+        from .hanging import prose_broken, redacted
+
         line = Text(f"{code} ", style=SEVERITY_STYLE_TEXT[severity])
         line.append(f"({providers_named(providers, list(ledgers))}): ", style="bold")
-        line.append(message)
-        console.print(line)
+        line.append(redacted(console, message))  # the keys out before a line quoting JSON is broken
+        console.print(prose_broken(console, line))  # quoted JSON broken between members, as the dry run's lines
     for line in retry_lines(list(runs)):
         console.print(Text("retried  " + line, style="yellow"))
     if diff_lines:

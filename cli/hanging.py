@@ -9,8 +9,9 @@ import re
 from typing import Any
 
 FALLBACK_INDENT = 4  # where a long label's text goes on: under a label wider than a third of the line
-# a unit that reads wrong split over two lines: "95%" ending one and "CI 57–100%" starting the next
-UNITS = re.compile(r"95% CI \S+")
+# a unit that reads wrong split over two lines: "95%" ending one and "CI 57–100%" starting the next, and a number
+# and its unit ("362 ms" as "362" over "ms", "20 km/h", "21 °C")
+UNITS = re.compile(r"95% CI \S+|(?<![\w.])\d[\d.,]* (?:ms|s|µs|%|[kMG]i?B|°C|km/h)(?![\w/])")
 # private use: no space, one cell, no control; the Basic Multilingual Plane's, then planes 15 and 16: a text of n
 # characters holds at most n of them, so any text shorter than 137,468 characters leaves stand-ins free (a server's
 # reply once held the first 256, all there were, and compare --send's one-record-a-row layout ended in a ValueError)
@@ -32,6 +33,23 @@ def free_stand_ins(text: str, count: int) -> list[str]:
     return out
 
 
+def unit_lines(text: str, width: int) -> list[str] | None:
+    """``text`` (plain, a table cell's) wrapped to ``width`` as rich wraps it (words whole, a longer one folded), a
+    number and its unit kept on one line (``UNITS``); None where it holds no unit or every line fits."""
+    import io
+
+    from rich.cells import cell_len
+    from rich.console import Console
+    from rich.text import Text
+
+    if width < 1 or not UNITS.search(text) or all(cell_len(line) <= width for line in text.split("\n")):
+        return None
+    [held] = free_stand_ins(text, 1) or [" "]
+    console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
+    wrapped = Text(UNITS.sub(lambda m: m.group().replace(" ", held), text)).wrap(console, width, overflow="fold")
+    return [line.plain.rstrip(" ").replace(held, " ") for line in wrapped]
+
+
 def redacted(console: Any, text: str) -> str:
     """The keys out before the text is wrapped, as the printer takes them out before it lays a text out: a key
     folded over two lines here could no longer be matched there."""
@@ -39,9 +57,10 @@ def redacted(console: Any, text: str) -> str:
     return redactor.text(text) if redactor else text
 
 
-def hanging(console: Any, label: Any, text: Any, style: str = "") -> Any:
+def hanging(console: Any, label: Any, text: Any, style: str = "", json: bool = False) -> Any:
     """``label`` then ``text`` (``Text`` or plain ``str``: the keys taken out), as one ``Text`` of lines no wider
-    than the console."""
+    than the console. ``json``: ``text`` is one line of JSON (run's final answer: the stop tool's arguments, cut
+    after a member with "…"), broken as ``call_lines.json_lines`` breaks it, a valid document or not."""
     from rich.cells import cell_len
     from rich.text import Text
 
@@ -60,7 +79,7 @@ def hanging(console: Any, label: Any, text: Any, style: str = "") -> Any:
         first_word = part.plain.split(" ", 1)[0]
         if cell_len(first_word) > first_room and cell_len(lead.plain) > indent:  # it would fold beside the label:
             first_room = 0                                                          # the text starts under it
-        quoted = _json_lines(part, width - indent, first_room, cell_len(lead.plain) > indent)
+        quoted = _json_lines(part, width - indent, first_room, cell_len(lead.plain) > indent, json)
         if quoted is not None:  # it quotes JSON: broken between members, never inside a key or a value
             first_room, lines = quoted
             out.append("\n" if number else "")
@@ -93,22 +112,24 @@ def hanging(console: Any, label: Any, text: Any, style: str = "") -> Any:
     return out
 
 
-def _json_lines(part: Any, width: int, first_room: int, may_start_under: bool) -> tuple[int, list[Any]] | None:
+def _json_lines(part: Any, width: int, first_room: int, may_start_under: bool,
+                json: bool = False) -> tuple[int, list[Any]] | None:
     """``part`` (a ``Text``) in lines as ``call_lines.prose_ranges`` breaks it, where it quotes JSON and does not
     fit: (the room its first line takes beside the label, 0 where it starts under the label; its lines, each
     with the styles of the text it comes from). rich folds a word at any character, and read `{"type":"fun` over
-    `ction",...}`. None: rich wraps it as any text."""
-    from .call_lines import prose_ranges
+    `ction",...}`. None: rich wraps it as any text. ``json``: ``part`` is JSON, broken by ``json_ranges``."""
+    from .call_lines import json_ranges, prose_ranges
 
     if not part.plain:
         return None
-    ranges = prose_ranges(part.plain, width, first_room or None)
+    ranges_of = json_ranges if json else prose_ranges
+    ranges = ranges_of(part.plain, width, first_room or None)
     if ranges is None:
         return None
     start, end, drawn = ranges[0]
     if first_room and first_room < width and may_start_under and drawn != part.plain[start:end]:
         first_room = 0  # its first piece is wider than the room beside the label: it starts under the label
-        ranges = prose_ranges(part.plain, width)
+        ranges = ranges_of(part.plain, width)
         if ranges is None:
             return None
     return first_room, [_cut(part, start, end, drawn) for start, end, drawn in ranges]

@@ -219,7 +219,7 @@ def _console_class() -> Any:
         if table.width is not None or getattr(table, "_fitted", False):
             return
         table._fitted = True
-        if laid_out_width(console, options, table) <= width:
+        if table_draw.laid_out_width(console, options, table) <= width:
             return
         for column in table.columns:
             column.no_wrap = False
@@ -405,126 +405,11 @@ def shorten_opaque(value: Any, key: str = "", parent: Any = None) -> Any:
     return value
 
 
-def laid_out_width(console: Any, options: Any, table: Any) -> int:
-    """The width rich lays ``table`` out at within ``options.max_width`` (its measure can say less, e.g. with
-    wide characters; rich then crops the lines, border and all). Past the width on another rich, whose
-    internals differ: a caller then takes its narrowest layout."""
-    from .table_draw import column_widths, measurable
+def fitted_table(width: int, headers: list[str], rows: list[list[Any]], **options: Any) -> Any:
+    """``table_fit.fitted_table``: a table whole at ``width`` (its own module, imported when a table is drawn)."""
+    from .table_fit import fitted_table as fitted
 
-    width = options.max_width
-    if not measurable(table):  # another rich: its narrowest layout
-        return width + 1
-    extra = table._extra_width  # as Table.__rich_console__ lays it out
-    return sum(column_widths(console, table, options.update_width(width - extra))) + extra
-
-
-_WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does not decide the layout
-
-
-def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
-                 right: tuple[str, ...] = (), title: str | None = None, lines: bool = False,
-                 word_cap: int = _WORD_CAP, caps: dict[str, int] | None = None, calls: tuple[str, ...] = (),
-                 jsons: tuple[str, ...] = (), prose: tuple[str, ...] = ()) -> Any:
-    """A table whole at ``width``: bordered under its headers where rich lays it out with every header word
-    and cell word unbroken; else without side borders, under the ``short`` headers, words unbroken where that
-    fits; else one row a record, each value after its header. ``right``: the right-justified columns; ``lines``:
-    a rule between rows; ``word_cap``: the longest word that decides the layout (a longer one folds anyway);
-    ``caps``: another for a column (by header): longer where its words are names (`{tool: plan_tool_call}` read
-    `{tool:` over `plan_tool_call` over `}`), shorter where they are JSON that folds anyway (held to it where the
-    table would not fit without side borders otherwise); ``calls``: the columns of tool calls, each broken only where
-    an argument ends at the width its column gets (``call_lines``); ``jsons``: the columns of JSON (a tool_choice
-    on the wire), each broken so between its members and elements (``json_lines``), a string or number never inside; ``prose``:
-    the columns of text that may quote JSON (a verdict quoting a refusal), broken at their spaces and, inside the
-    JSON, only between its members (``prose_lines``) where they quote it."""
-    import io
-
-    from rich import box as boxes
-    from rich.console import Console
-    from rich.table import Table
-
-    rows = [[visible(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # measured as shown
-
-    def longest(value: Any, cap: int = word_cap) -> int:
-        text = value.plain if hasattr(value, "plain") else str(value)
-        return min(cap, max((len(word) for word in text.split()), default=0))
-
-    def build(names: list[str], bordered: bool, tight: bool = False, rows: list[list[Any]] = rows) -> Any:
-        table = Table(show_header=True, header_style="bold", expand=False, title=title, title_justify="left",
-                      show_lines=lines,
-                      **({} if bordered else {"box": boxes.SIMPLE_HEAD, "padding": (0, 1, 0, 0), "pad_edge": False,
-                                              "show_edge": False}))
-        for i, (header, name) in enumerate(zip(headers, names)):
-            cap = (caps or {}).get(header, word_cap)
-            if header in jsons:  # JSON's every key and value whole where it is not too long: past it, "…"
-                from .call_lines import json_least
-
-                least = max([longest(name)] + [min(cap, json_least(str(row[i])) or longest(row[i], cap))
-                                               for row in rows])
-            else:
-                least = max([longest(name)] + [longest(row[i], cap) for row in rows])
-            if header in calls:  # an argument whole where it is not too long: past it, shortened ("…")
-                from .call_lines import longest_piece
-
-                least = max([least] + [min(cap, longest_piece(str(row[i]))) for row in rows])
-            # tight: a column given a cap below word_cap (JSON, which folds anyway) no wider than its least where
-            # a word of it passes the cap, so rich leaves the room to the others (the step table's wire column at
-            # 80 columns, beside a tool name held whole)
-            folds = tight and cap < word_cap and any(longest(row[i], 1 << 16) > cap for row in rows)
-            table.add_column(name, justify="right" if header in right else "left", overflow="fold", min_width=least,
-                             max_width=least if folds else None)
-        for row in rows:
-            table.add_row(*row)
-        return table
-
-    def fits(table: Any) -> bool:  # as the printer lays it out (new_console's fit)
-        console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
-        return laid_out_width(console, console.options, table) <= width
-
-    def calls_broken(table: Any, *how: Any) -> Any:
-        """``table`` built again (``how``: as it was built) with its calls broken at its columns' widths, each
-        of those columns held at its width."""
-        from rich.text import Text
-
-        from .call_lines import broken, prose_lines
-        from .table_draw import inner_widths
-
-        def prose_broken(cell: Any, width: int) -> Any:  # a text's lines, each quoting JSON broken as the notes are
-            text = cell.plain if isinstance(cell, Text) else cell
-            if not isinstance(text, str) or (isinstance(cell, Text) and cell.spans):
-                return cell
-            lines = [prose_lines(line, width) or [line] for line in text.split("\n")]
-            if all(len(part) == 1 for part in lines):
-                return cell
-            joined = "\n".join(line for part in lines for line in part)
-            return Text(joined, style=cell.style) if isinstance(cell, Text) else joined
-
-        at = [i for i, header in enumerate(headers) if header in calls or header in jsons or header in prose]
-        widths = inner_widths(table, width) if at else None
-        if widths is None:
-            return table
-        inner = {i: widths[i] for i in at}
-        changed = [[prose_broken(cell, inner[i]) if i in inner and headers[i] in prose
-                     else broken(cell, inner[i], headers[i] in jsons) if i in inner and isinstance(cell, str) else cell
-                     for i, cell in enumerate(row)] for row in rows]
-        if changed == rows:
-            return table
-        out = build(*how, rows=changed)
-        for i in at:
-            out.columns[i].width = inner[i]
-        return out
-
-    wide = build(headers, bordered=True)
-    if fits(wide):
-        return calls_broken(wide, headers, True)
-    names = [(short or {}).get(h, h) for h in headers]
-    for tight in (False, True):
-        narrow = build(names, bordered=False, tight=tight)
-        if fits(narrow):
-            return calls_broken(narrow, names, False, tight)
-    # one row a record, each value after its header, a label kept with the start of its value (record_rows)
-    from .record_rows import record_table
-
-    return record_table(width, headers, rows, short=short, title=title, calls=calls, jsons=jsons, prose=prose)
+    return fitted(width, headers, rows, **options)
 
 
 def print_ledgers(translations: list[Translation], titles: dict[str, str]) -> None:

@@ -46,7 +46,7 @@ NEXT_STEP = ("to use these answers, add `--save FILE` to this command, then give
 def _print(console: Any, result: dict[str, Any], hint: bool = False) -> None:
     from rich.text import Text
 
-    from .output import fitted_table
+    from .table_fit import fitted_table
 
     # every question refused before sending (a host's rule at --gateway): no request, so no endpoint was built
     title = (f"probe {result['provider']} · {result['endpoint'] or '(nothing sent)'} · "

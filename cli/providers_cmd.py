@@ -337,7 +337,7 @@ def print_provider(console: Any, provider: str) -> None:
     from toolchoice.providers.core.model_rules import RULES
 
     from .hanging import hanging
-    from .output import fitted_table
+    from .table_fit import fitted_table
 
     cap = CAPABILITIES[provider]
     console.rule(Text.assemble((provider, "bold"), f" · {cap.title}"))

@@ -50,16 +50,14 @@ def _call_block(value: str, inner: int, room: int, json: bool = False) -> list[s
     return out if changed else None
 
 
-def _prose_block(value: str, inner: int, room: int) -> list[str] | None:
+def _prose_block(value: str, inner: int, room: int, calls: bool = False) -> list[str] | None:
     """A prose value's lines where it quotes JSON and passes its line (a refusal quoting the tool_choice it would
     send), broken as the notes under the table are (``call_lines.prose_ranges``: at spaces, and inside the JSON
-    only between its members, never inside a key or a value); None where it quotes none or fits."""
-    from .call_lines import prose_ranges
+    only between its members, never inside a key or a value); ``calls``: a line holding a tool call as
+    ``call_lines`` breaks it; None where none changed."""
+    from .call_lines import prose_block
 
-    if "\n" in value:
-        return None
-    ranges = prose_ranges(value, inner, room)
-    return None if ranges is None else [drawn for _, _, drawn in ranges]
+    return prose_block(value, inner, room, calls)
 
 
 def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None,
@@ -93,7 +91,8 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
             label = visible((short or {}).get(header, header))
             # a header of no word ("%": the value says it) is left out: "obeyed 5 · 100%", not "· % 100%"
             pieces.append((label if any(ch.isalnum() for ch in label) else "", _shown(console, value),
-                           "json" if header in jsons else "prose" if header in prose else header in calls))
+                           "json" if header in jsons else ("mixed" if header in calls else "prose") if header in prose
+                           else header in calls))
         plain = " · ".join(label + NBSP + value.plain if label else value.plain for label, value, _ in pieces)
         free = free_stand_ins(plain, 2)  # free while the record is under 137,468 characters; else nothing is held
         held_space, held_nbsp = free if len(free) == 2 else (" ", NBSP)
@@ -101,8 +100,8 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         for i, (label, value, call) in enumerate(pieces):
             lead = 2 if i else 0  # a call broken over lines starts a line of its own: "· calls name("
             block, below = None, False  # below: its lines start under its label (its name too long beside it)
-            json, is_prose = call == "json", call == "prose"
-            broken = (lambda text, room: _prose_block(text, inner, room)) if is_prose else (
+            json, is_prose = call == "json", call in ("prose", "mixed")
+            broken = (lambda text, room: _prose_block(text, inner, room, call == "mixed")) if is_prose else (
                 lambda text, room: _call_block(text, inner, room, json))
             if call and inner > 1 and not value.spans:
                 block = broken(value.plain, inner - lead - (cell_len(label) + 1 if label else 0))

@@ -200,7 +200,8 @@ def one_line(message: str) -> str:
 def print_loop(console: Any, run: Any) -> None:
     from rich.text import Text
 
-    from .output import SEVERITY_STYLE, fitted_table
+    from .output import SEVERITY_STYLE
+    from .table_fit import fitted_table
 
     title = CAPABILITIES[run.provider].title if run.provider in CAPABILITIES else run.provider
     console.rule(Text.assemble((run.provider, "bold"), f" · {title} · loop {run.index}"))
@@ -217,32 +218,32 @@ def print_loop(console: Any, run: Any) -> None:
                                                      ": "), one_line(message)))
     console.print(prose_broken(console, Text(redacted(console, _ended(run)), style="bold")))  # a refusal quoting JSON
     _errors_line(console, *run.tool_results())
-    final = _final(run)
-    if final is not None:
-        console.print(Text.assemble(("final answer  ", "bold"), _short(final, 600)))
+    if run.final is not None:  # the model's text, or the stop tool's arguments: JSON broken between its members
+        from .call_lines import arguments_cut
+
+        text = (_short(run.final, 600) if isinstance(run.final, str)
+                else arguments_cut(json.dumps(run.final, ensure_ascii=False), 600))  # cut after a member: "…"
+        console.print(hanging(console, Text("final answer  ", style="bold"), text, json=not isinstance(run.final, str)))
 
 
 def print_side_by_side(console: Any, runs: list[Any], providers: list[str]) -> None:
-    from rich.table import Table
+    """Each provider's verdict and calls per step, and how its loop ended: a verdict or an end quoting JSON (a
+    refusal quoting the tool_choice it would send) and a call broken as the step table breaks them, never folded
+    inside a key or a value (fitted_table: whole at the console's width, else one record a row)."""
+    from .table_fit import fitted_table
 
-    table = Table(show_header=True, header_style="bold", expand=False, title="per-step verdicts", title_justify="left")
-    table.add_column("step", justify="right")
-    for p in providers:
-        table.add_column(p, overflow="fold")
     by = {r.provider: r for r in runs}
     depth = max(len(r.steps) for r in runs)
+    rows = []
     for n in range(depth):
         cells = []
         for p in providers:
             run = by[p]
-            if n < len(run.steps):
-                record = run.steps[n]
-                cells.append(f"{_verdict(record)}\n{_calls(record)}")
-            else:
-                cells.append("")
-        table.add_row(str(n + 1), *cells)
-    table.add_row("end", *[_ended(by[p]).removeprefix("ended: ") for p in providers])
-    console.print(table)
+            cells.append(f"{_verdict(run.steps[n])}\n{_calls(run.steps[n])}" if n < len(run.steps) else "–")  # ended before
+        rows.append([str(n + 1), *cells])
+    rows.append(["end", *[_ended(by[p]).removeprefix("ended: ") for p in providers]])
+    console.print(fitted_table(console.width, ["step", *providers], rows, right=("step",), title="per-step verdicts",
+                               calls=tuple(providers), prose=tuple(providers)))
 
 
 def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = None) -> None:
@@ -253,7 +254,7 @@ def print_summary(console: Any, provider: str, runs: list[Any], tally: Any = Non
 
     from toolchoice.providers.core.loop_tally import tally_of
 
-    from .output import fitted_table
+    from .table_fit import fitted_table
 
     tally = tally or tally_of(runs)
     data = tally.summary()

@@ -32,6 +32,36 @@ def print_ledger(console: Any, ledger: list[Any]) -> None:
     console.print(table)
 
 
+def _calls_table(console: Any, rows: list[list[Any]], width: int | None = None) -> Any:
+    """The calls table: a name shown whole (folded, never cut to an ellipsis), the arguments as indented JSON broken
+    at the width their column gets (``call_lines.indented_lines``: after a key, at a string's spaces, a number and
+    its unit together), not folded by rich at any character."""
+    from rich.table import Table
+
+    from .call_lines import cell_len, indented_lines
+    from .table_draw import inner_widths
+
+    table = Table(show_header=True, header_style="bold", expand=False, title="tool calls", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("name", overflow="fold")
+    # the arguments before the name (folded whole either way): as wide as their widest line, up to half the line
+    widest = max((cell_len(line) for row in rows if isinstance(row[2], str) for line in row[2].split("\n")), default=0)
+    table.add_column("arguments", overflow="fold", width=width, min_width=min(widest, console.width // 2 - 4) or None)
+    table.add_column("schema")
+    for row in rows:
+        table.add_row(*row)
+    if width is not None:
+        return table
+    widths = inner_widths(table, console.width)
+    if widths is None:
+        return table
+    broken = [indented_lines(row[2], widths[2]) if isinstance(row[2], str) else None for row in rows]
+    if not any(broken):
+        return table
+    return _calls_table(console, [[*row[:2], "\n".join(lines) if lines else row[2], *row[3:]]
+                                  for row, lines in zip(rows, broken)], widths[2])
+
+
 def verdict_text(v: dict[str, Any] | None) -> Any:
     from rich.text import Text
 
@@ -59,11 +89,7 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
         console.print(Text(reply.error.one_line(provider), style="red"))
     checks = (v or {}).get("calls") or []
     if reply.tool_calls:
-        table = Table(show_header=True, header_style="bold", expand=False, title="tool calls", title_justify="left")
-        table.add_column("#", justify="right")
-        table.add_column("name", overflow="fold")  # a name is shown whole: folded, never cut to an ellipsis
-        table.add_column("arguments", overflow="fold")
-        table.add_column("schema")
+        rows = []
         for i, call in enumerate(reply.tool_calls):
             args = (shown_head(dumps(call.arguments)) if call.arguments is not None
                     else f"{shown_head(call.raw_arguments or '')}\n({call.arguments_error})")
@@ -72,8 +98,8 @@ def print_reply(console: Any, provider: str, reply: Reply, v: dict[str, Any] | N
             mark = {True: Text("✔", style="green"), False: Text("✘", style="red")}.get(valid, Text("–", style="dim"))
             if check.get("offered") is False:
                 mark = Text("not offered", style="red")
-            table.add_row(str(i + 1), call.name, args, mark)
-        console.print(table)
+            rows.append([str(i + 1), call.name, args, mark])
+        console.print(_calls_table(console, rows))
     elif reply.error is None:
         console.print(Text("no tool calls", style="dim"))
     if reply.server_calls:  # what the provider ran itself: MCP calls, programs, tool searches

@@ -322,3 +322,14 @@ def _table_lines(console: Any, table: Any, options: Any, widths: list[int],
     if box and edge:
         lines.append([Segment(box.get_bottom(widths), border)])
     return lines
+
+
+def laid_out_width(console: Any, options: Any, table: Any) -> int:
+    """The width rich lays ``table`` out at within ``options.max_width`` (its measure can say less, e.g. with
+    wide characters; rich then crops the lines, border and all). Past the width on another rich, whose
+    internals differ: a caller then takes its narrowest layout."""
+    width = options.max_width
+    if not measurable(table):  # another rich: its narrowest layout
+        return width + 1
+    extra = table._extra_width  # as Table.__rich_console__ lays it out
+    return sum(column_widths(console, table, options.update_width(width - extra))) + extra

@@ -1,0 +1,157 @@
+"""``fitted_table``: a table whole at the console's width (run's step table and tallies, probe's questions, a
+provider's features): bordered under its headers, else without side borders under short headers, else one record
+a row (record_rows.py); the cells that are tool calls, JSON or prose quoting JSON broken as call_lines.py breaks
+them at the width their column gets, never folded by rich inside a key, a value or a name."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from toolchoice.providers.core.redaction import visible
+
+from .hanging import UNITS, unit_lines
+
+_WORD_CAP = 14  # a longer word in a cell (JSON, an id) folds anyway; it does not decide the layout
+
+
+# a name a line breaks inside only where a record's line cannot hold it: a fact id, a setting's key, a variable, a URL
+_NAME = re.compile(r"[\w.$:/<>~%?=&#+@-]*[\w/]")
+
+
+def _bare(word: str) -> str:
+    """``word`` without the punctuation prose puts around a name: `(fact bedrock.strict_models)`, `'any'`."""
+    return word.strip(",;:.()[]'`\"")
+
+
+def fitted_table(width: int, headers: list[str], rows: list[list[Any]], *, short: dict[str, str] | None = None,
+                 right: tuple[str, ...] = (), title: str | None = None, lines: bool = False,
+                 word_cap: int = _WORD_CAP, caps: dict[str, int] | None = None, calls: tuple[str, ...] = (),
+                 jsons: tuple[str, ...] = (), prose: tuple[str, ...] = ()) -> Any:
+    """A table whole at ``width``: bordered under its headers where rich lays it out with every header word
+    and cell word unbroken; else without side borders, under the ``short`` headers, words unbroken where that
+    fits; else one row a record, each value after its header. ``right``: the right-justified columns; ``lines``:
+    a rule between rows; ``word_cap``: the longest word that decides the layout (a longer one folds anyway);
+    ``caps``: another for a column (by header): longer where its words are names (`{tool: plan_tool_call}` read
+    `{tool:` over `plan_tool_call` over `}`), shorter where they are JSON that folds anyway (held to it where the
+    table would not fit without side borders otherwise); ``calls``: the columns of tool calls, each broken only where
+    an argument ends at the width its column gets (``call_lines``); ``jsons``: the columns of JSON (a tool_choice
+    on the wire), each broken so between its members and elements (``json_lines``), a string or number never inside; ``prose``:
+    the columns of text that may quote JSON (a verdict quoting a refusal), broken at their spaces and, inside the
+    JSON, only between its members (``prose_lines``) where they quote it; a column in ``calls`` and ``prose``: each
+    line holding a call broken as a call, each other as prose (run's side-by-side verdicts)."""
+    import io
+
+    from rich import box as boxes
+    from rich.console import Console
+    from rich.table import Table
+
+    from .table_draw import laid_out_width
+
+    rows = [[visible(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]  # measured as shown
+
+    def longest(value: Any, cap: int = word_cap) -> int:
+        """The widest word that decides the layout: up to ``cap``, or a name of any width a record's line holds (a
+        fact id, a setting's key, a URL: `bedrock.strict_models` was folded in a provider's note column at 60)."""
+        text = value.plain if hasattr(value, "plain") else str(value)
+        words = UNITS.sub(lambda unit: unit.group().replace(" ", "_"), text).split()  # "362 ms": one word (measured)
+        return max([min(cap, max(map(len, words), default=0))]
+                   + [len(word) for word in map(_bare, words) if cap < len(word) <= width - 4 and _NAME.fullmatch(word)])
+
+    def build(names: list[str], bordered: bool, tight: bool = False, rows: list[list[Any]] = rows) -> Any:
+        table = Table(show_header=True, header_style="bold", expand=False, title=title, title_justify="left",
+                      show_lines=lines,
+                      **({} if bordered else {"box": boxes.SIMPLE_HEAD, "padding": (0, 1, 0, 0), "pad_edge": False,
+                                              "show_edge": False}))
+        for i, (header, name) in enumerate(zip(headers, names)):
+            cap = (caps or {}).get(header, word_cap)
+            if header in jsons:  # JSON's every key and value whole where it is not too long: past it, "…"
+                from .call_lines import json_least
+
+                least = max([longest(name)] + [min(cap, json_least(str(row[i])) or longest(row[i], cap))
+                                               for row in rows])
+            else:
+                least = max([longest(name)] + [longest(row[i], cap) for row in rows])
+            if header in prose:  # the JSON a text quotes: each key and value whole where a record's line holds it, as
+                from .call_lines import prose_json_least  # the ledger's message column (past it, "…")
+
+                least = max([least] + [piece for row in rows for line in str(getattr(row[i], "plain", row[i])).split("\n")
+                                       if (piece := prose_json_least(line)) <= width - 4])
+            if header in calls:  # an argument whole where it is not too long: past it, shortened ("…")
+                from .call_lines import longest_piece
+
+                least = max([least] + [min(cap, longest_piece(str(row[i]))) for row in rows])
+            # tight: a column given a cap below word_cap (JSON, which folds anyway) no wider than its least where
+            # a word of it passes the cap, so rich leaves the room to the others (the step table's wire column at
+            # 80 columns, beside a tool name held whole)
+            folds = tight and cap < word_cap and any(longest(row[i], 1 << 16) > cap for row in rows)
+            table.add_column(name, justify="right" if header in right else "left", overflow="fold", min_width=least,
+                             max_width=least if folds else None)
+        for row in rows:
+            table.add_row(*row)
+        return table
+
+    def fits(table: Any) -> bool:  # as the printer lays it out (new_console's fit)
+        console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
+        return laid_out_width(console, console.options, table) <= width
+
+    def calls_broken(table: Any, *how: Any) -> Any:
+        """``table`` built again (``how``: as it was built) with its calls broken at its columns' widths, each
+        of those columns held at its width."""
+        from rich.text import Text
+
+        from .call_lines import broken, prose_block
+        from .table_draw import inner_widths
+
+        def prose_broken(cell: Any, width: int, calls: bool) -> Any:  # lines quoting JSON broken as the notes are
+            text = cell.plain if isinstance(cell, Text) else cell
+            if not isinstance(text, str) or (isinstance(cell, Text) and cell.spans):
+                return cell
+            # a line that is one JSON piece wider than the column is one line shortened with "…", as the ledger and
+            # this table's one-record-a-row layout draw it (it was left for rich to fold inside its value)
+            lines = prose_block(text, width, calls=calls)
+            if lines is None:
+                return cell
+            joined = "\n".join(lines)
+            return Text(joined, style=cell.style) if isinstance(cell, Text) else joined
+
+        def units_held(cell: Any, width: int) -> Any:  # "362 ms" never "362" over "ms": wrapped here, units held
+            text = cell.plain if isinstance(cell, Text) else cell
+            if not isinstance(text, str) or (isinstance(cell, Text) and cell.spans) or not UNITS.search(text):
+                return cell
+            lines = unit_lines(text, width)
+            if lines is None:
+                return cell
+            return Text("\n".join(lines), style=cell.style) if isinstance(cell, Text) else "\n".join(lines)
+
+        at = [i for i, header in enumerate(headers) if header in calls or header in jsons or header in prose
+              or any(UNITS.search(str(getattr(row[i], "plain", row[i]))) for row in rows)]
+        widths = inner_widths(table, width) if at else None
+        if widths is None:
+            return table
+        inner = {i: widths[i] for i in at}
+        changed = [[prose_broken(cell, inner[i], headers[i] in calls) if i in inner and headers[i] in prose
+                     else broken(cell, inner[i], headers[i] in jsons) if i in inner and isinstance(cell, str)
+                     and (headers[i] in calls or headers[i] in jsons) else cell
+                     for i, cell in enumerate(row)] for row in rows]
+        changed = [[units_held(cell, inner[i]) if i in inner and headers[i] not in calls and headers[i] not in jsons
+                     else cell for i, cell in enumerate(row)] for row in changed]
+        if changed == rows:
+            return table
+        out = build(*how, rows=changed)
+        for i in at:
+            out.columns[i].width = inner[i]
+        return out
+
+    wide = build(headers, bordered=True)
+    if fits(wide):
+        return calls_broken(wide, headers, True)
+    names = [(short or {}).get(h, h) for h in headers]
+    for tight in (False, True):
+        narrow = build(names, bordered=False, tight=tight)
+        if fits(narrow):
+            return calls_broken(narrow, names, False, tight)
+    # one row a record, each value after its header, a label kept with the start of its value (record_rows)
+    from .record_rows import record_table
+
+    return record_table(width, headers, rows, short=short, title=title, calls=calls, jsons=jsons, prose=prose)
