@@ -62,6 +62,9 @@ class MockRead(NamedTuple):
     # the translator's entry stays a finding, never the refusal (openai_chat: tool_choice without tools)
     decided: frozenset[str] = frozenset()
     choices: int = 1  # how many choices the request asks (OpenAI Chat Completions' n): each one answered
+    # the JSON Schema a text answer must follow (a structured-output format the request sets: OpenAI Chat's
+    # response_format, Anthropic's output_config.format): the mock's text is JSON made from it, as arguments are
+    text_schema: dict[str, Any] | None = None
 
 
 class Judged(NamedTuple):
@@ -313,8 +316,10 @@ def plan_answer(judged: Judged, step: Step | None, number: int, start: int = 0) 
             wanted = None if wanted is not None else next(iter(tools), None)
         if wanted is not None:
             calls = [(wanted, None)]
-        else:
-            text = step.text if step is not None and step.text is not None else MOCK_TEXT
+        elif step is not None and step.text is not None:
+            text = step.text
+        else:  # a structured-output format: JSON its schema takes, so the framework's parser reads the answer
+            text = MOCK_TEXT if read.text_schema is None else _json(arguments_for(read.text_schema))
     made = []
     for index, (name, arguments) in enumerate(calls):
         tool = tools.get(name)
