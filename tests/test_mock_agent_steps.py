@@ -114,3 +114,31 @@ def test_the_proxy_says_it_of_the_answers_that_passed_through_it() -> None:
                 time.sleep(0.01)
     assert _changed(proxy.records[1], "proxy") and not _changed(proxy.records[0], "proxy")
     assert _changed(upstream.records[1], "mock")  # the mock behind it made the same answers: the same rule
+
+
+def test_the_pretty_summary_says_once_what_each_pitfall_the_lines_showed_means(capsys: Any) -> None:
+    """A forced choice after every tool result (what a framework's middleware forcing "any" sends): the pretty lines
+    show only the code; the summary after them says it once, with its words and the requests it was on."""
+    from openai import OpenAI
+
+    from toolchoice.cli.mock_cmd import _printer, _summary, MockFormat
+
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": WEATHER_TOOL["input_schema"]}}]
+    with running_mock("openai") as mock:
+        client = OpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
+        messages: list[dict[str, Any]] = [{"role": "user", "content": "Weather in Paris?"}]
+        for _ in range(3):
+            reply = client.chat.completions.create(model="gpt-5.2", messages=messages, tools=tools,
+                                                   tool_choice="required", response_format={"type": "text"})
+            call = reply.choices[0].message.tool_calls[0]
+            messages += [reply.choices[0].message.model_dump(exclude_none=True),
+                         {"role": "tool", "tool_call_id": call.id, "content": "sunny"}]
+    printer = _printer(MockFormat.pretty)
+    for line in mock.records:
+        printer(line)
+    _summary("toolchoice mock: stopped after 3 requests, 0 refused", printer)
+    out, err = capsys.readouterr()
+    assert out.count("pitfall.forced_after_tool_result") == 2  # lines #2 and #3 show the code
+    words = next(f["message"] for f in mock.records[1]["findings"] if f["code"] == "pitfall.forced_after_tool_result")
+    assert err.splitlines() == ["toolchoice mock: stopped after 3 requests, 0 refused",
+                                f"  pitfall.forced_after_tool_result (from #2, 2 requests): {words}"]
