@@ -1,12 +1,13 @@
 """What a framework's agent loop meets at the mock between its steps, with the official SDKs as the clients.
 
 Truth from outside the code: the SDKs' own structured-output parsers (openai ``chat.completions.parse`` with a
-pydantic ``response_format``, anthropic ``messages.parse`` with ``output_format``) must read the mock's text answer
-into the model — LangChain's ``create_agent(response_format=...)`` on ChatOpenAI and pydantic-ai's ``output_type``
-on Claude 5.x send these fields, and a plain text answer broke both (StructuredOutputValidationError, "Exceeded
-maximum output retries"). And a history whose thinking came with an answer made under other tools — a framework's
-per-step tool filter — is said on a model whose rule runs the preserved-thinking prefix check, through the mock and
-through the proxy in front of it.
+pydantic ``response_format``, ``responses.parse`` with ``text_format``, anthropic ``messages.parse`` with
+``output_format``) must read the mock's text answer into the model. LangChain's ``create_agent(response_format=...)``
+on ChatOpenAI, openai-agents' ``output_type`` and pydantic-ai's ``output_type`` on Claude 5.x send these fields, and
+the plain text answer broke each (StructuredOutputValidationError, ModelBehaviorError, "Exceeded maximum output
+retries"). And a history whose thinking came with an answer made under other tools — a framework's per-step tool
+filter — is said on a model whose rule runs the preserved-thinking prefix check, through the mock and through the
+proxy in front of it.
 """
 
 from __future__ import annotations
@@ -44,6 +45,18 @@ def test_a_json_schema_response_format_is_answered_with_json_the_openai_parser_r
     assert plain.choices[0].message.content == "toolchoice mock: a text answer (no tool call)."
     first, second, _ = mock.records
     assert not [f for f in first["findings"] + second["findings"] if f["code"] == "mock.unjudged"]  # read, not passed
+
+
+def test_a_text_format_is_answered_with_json_the_openai_responses_parser_reads() -> None:
+    """openai-agents' ``output_type`` on the Responses API goes as ``text.format`` (ModelBehaviorError "Invalid JSON
+    when parsing model output" against the plain text answer)."""
+    from openai import OpenAI
+
+    with running_mock("openai-responses") as mock:
+        client = OpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
+        reply = client.responses.parse(model="gpt-5.2", input="Paris?", text_format=Weather)
+    assert isinstance(reply.output_parsed, Weather)
+    assert not [f for f in mock.records[0]["findings"] if f["code"] == "mock.unjudged"]
 
 
 def test_an_output_config_format_is_answered_with_json_the_anthropic_parser_reads() -> None:
