@@ -123,7 +123,8 @@ def _changed_with_thinking(origins: CallOrigins, messages: tuple[Message, ...], 
     if not changed:
         return None
     number, before = changed[-1]
-    return {"severity": "warning", "code": f"{server}.tools_changed_with_thinking",
+    return {"severity": "warning",
+            "code": "proxy.tools_changed_with_thinking" if server == "proxy" else "mock.tools_changed_with_thinking",
             "message": f"the history carries thinking from #{number}'s answer, made when the request offered "
             f"{', '.join(before) or 'no tools'}; this request offers {', '.join(offered) or 'no tools'}: on {model} "
             f"a changed tool list fails the preserved-thinking prefix check (a 400, or the thinking dropped) — "
