@@ -151,6 +151,8 @@ def _pretty(line: dict[str, Any]) -> None:
             calls = "not judged"
         parts = [f"#{line['n']}", line["path"], "stream" if line["stream"] else "whole",
                  f"tool_choice {requested} → {neutral}", f"tools [{', '.join(line['offered_tools'])}]"]
+        if line.get("thinking") is not None:  # a step switching it, or narrowing the tools under it, shows
+            parts.append(f"thinking {line['thinking']}")
         if line.get("parallel_tool_calls") is not None:  # as on the wire: a reply of several calls then disobeys
             parts.append(f"parallel_tool_calls {str(line['parallel_tool_calls']).lower()}")
         parts += [str(line["status"]), calls]

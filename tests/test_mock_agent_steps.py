@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -101,11 +102,21 @@ def _changed(line: dict[str, Any], server: str) -> list[str]:
     ("claude-sonnet-5-5", [WEATHER_TOOL, SEARCH_TOOL], False),  # the same tools: the thinking holds
     ("claude-sonnet-5", [SEARCH_TOOL], False),                  # no rule says this model checks the prefix
 ])
-def test_tools_narrowed_under_thinking_are_said_where_the_prefix_check_runs(model: str, second: Any,
-                                                                            said: bool) -> None:
+def test_tools_narrowed_under_thinking_are_said_where_the_prefix_check_runs(model: str, second: Any, said: bool,
+                                                                            capsys: Any) -> None:
+    import jsonschema
+
+    from toolchoice.cli.mock_cmd import MockFormat, _printer
+
     with running_mock("anthropic") as mock:
         _loop(mock.base_url, model, second)
     first, step_two = mock.records
+    schema = json.loads((Path(__file__).parents[1] / "cli" / "schemas" / "mock.schema.json").read_text(encoding="utf-8"))
+    for line in mock.records:
+        jsonschema.validate(line, schema)
+    assert first["thinking"] == step_two["thinking"] == "adaptive"  # each step shows the thinking it asked for
+    _printer(MockFormat.pretty)(step_two)
+    assert f"tools [{', '.join(t['name'] for t in second)}]  thinking adaptive  200" in capsys.readouterr().out
     assert not _changed(first, "mock")
     words = _changed(step_two, "mock")
     assert bool(words) is said

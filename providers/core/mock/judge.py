@@ -390,6 +390,8 @@ def record(n: int, provider: str, path: str, judged: Judged, status: int, answer
     }
     if read is not None and isinstance(read.model, str) and read.model:  # the model the request asked for (a framework may change it per step)
         line["model"] = read.model
+    if read is not None and read.settings.thinking_mode is not None:  # thinking as the request set it: a loop's
+        line["thinking"] = read.settings.thinking_mode.mode          # steps show where it changes
     if read is not None and read.parallel is not None:  # parallel_tool_calls as on the wire (Anthropic's
         line["parallel_tool_calls"] = read.parallel     # disable_parallel_tool_use read as its opposite)
     if answer is not None and answer.others:  # n > 1: each choice's calls
