@@ -97,7 +97,8 @@ def _summary(line: str, printer: Any = None) -> None:
 
 class _Pretty:
     """The pretty printer, remembering the first message of each code worth explaining at the end (``codes``):
-    a pitfall, a warning or an error, but not a verdict (its word says it) nor one whose words the line carries."""
+    a pitfall, a warning or an error, but not a verdict (its word says it) nor one whose words the line carries
+    (an error of a refused or failed request, a request another API's proxy judges)."""
 
     def __init__(self) -> None:
         self.codes: dict[str, tuple[list[int], str]] = {}
@@ -106,7 +107,8 @@ class _Pretty:
         _pretty(line)
         for f in line["findings"]:
             code, message = f.get("code"), f.get("message")
-            if (not message or code.startswith("verdict.") or code in ("mock.refused", "proxy.not_judged")
+            inline = code == "proxy.not_judged" or line["status"] != 200 and f.get("severity") == "error"
+            if (not message or inline or code.startswith("verdict.")  # the line carried its words already
                     or not (code.startswith("pitfall.") or f.get("severity") in ("warning", "error"))):
                 continue
             numbers, _ = self.codes.setdefault(code, ([], message))

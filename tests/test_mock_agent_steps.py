@@ -166,3 +166,23 @@ def test_the_pretty_summary_says_once_what_each_pitfall_the_lines_showed_means(c
     words = next(f["message"] for f in mock.records[1]["findings"] if f["code"] == "pitfall.forced_after_tool_result")
     assert err.splitlines() == ["toolchoice mock: stopped after 3 requests, 0 refused",
                                 f"  pitfall.forced_after_tool_result (from #2, 2 requests): {words}"]
+
+
+def test_the_summary_does_not_repeat_the_words_a_refused_line_carried(capsys: Any) -> None:
+    import httpx
+
+    from toolchoice.cli.mock_cmd import MockFormat, _printer, _summary
+
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": WEATHER_TOOL["input_schema"]}}]
+    with running_mock("openai") as mock:
+        refused = httpx.post(f"{mock.base_url}/chat/completions", timeout=10, json={
+            "model": "gpt-5.2", "messages": [{"role": "user", "content": "hi"}], "tools": tools,
+            "tool_choice": {"type": "function", "function": {"name": "nope"}}})
+    assert refused.status_code == 400  # a named tool not offered: the ledger's error, its words on the line
+    printer = _printer(MockFormat.pretty)
+    printer(mock.records[0])
+    _summary("toolchoice mock: stopped after 1 request, 1 refused", printer)
+    out, err = capsys.readouterr()
+    words = refused.json()["error"]["message"]
+    assert words in out and words not in err
+
