@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
-from .model import RenderOptions, Scenario, ToolchoiceError, Translation, WrongArgument
+from .model import RenderOptions, Scenario, ToolChoice, ToolchoiceError, Translation, WrongArgument
 
 
 def _kind(value: Any) -> str:
@@ -149,8 +149,6 @@ def models_arg(value: Any, name: str = "models") -> Any:
 
 def loop_options(value: Any, kind: type, name: str = "options") -> Any:
     """A ``loop.LoopOptions`` (``kind``) with a RenderOptions and fields of their kinds; None: the defaults."""
-    from .model import ToolChoice
-
     if value is None:
         return kind()
     if not isinstance(value, kind):
@@ -183,6 +181,16 @@ def run_extras(processes: Any, replay: Any, replay_kind: type, spool_json: Any) 
         raise wrong("replay", "a loop.Replay or None", replay, "loop.load_replay(folder, provider)")
     if not isinstance(spool_json, bool):
         raise wrong("spool_json", "True or False", spool_json)
+
+
+def probe_extras(model: Any, tool_choice: Any) -> None:
+    """``jobs.probe``'s ``model`` (a str or None) and ``tool_choice`` (a ``ToolChoice`` or None, as
+    ``LoopOptions.override`` takes it)."""
+    if model is not None and not isinstance(model, str):
+        raise wrong("model", "a model id (str) or None", model)
+    if tool_choice is not None and not isinstance(tool_choice, ToolChoice):
+        raise wrong("tool_choice", "a ToolChoice or None", tool_choice, 'e.g. ToolChoice("required"), or '
+                    'ToolChoice("named", name="get_weather")')
 
 
 def send_extras(on_sample: Any, keep: Any, raw: Any) -> None:

@@ -47,12 +47,12 @@ def obeyed_counts(verdicts: Iterable[dict[str, Any]]) -> tuple[int, int]:
 
 
 def check_rate(min_obeyed: float | None) -> None:
-    """A --min-obeyed outside 0..1, or nan (which compares false with every rate: the gate would never close),
-    is bad input, refused before anything is sent."""
+    """A ``min_obeyed`` (--min-obeyed) outside 0..1, or nan (which compares false with every rate: the gate would never
+    close), is bad input, refused before anything is sent (``OutOfRange``: the command line names its option)."""
     if min_obeyed is not None and not 0.0 <= min_obeyed <= 1.0:
-        from .model import ToolchoiceError
+        from .errors import out_of_range
 
-        raise ToolchoiceError(f"--min-obeyed {min_obeyed}: give a rate from 0 to 1", hint="e.g. --min-obeyed 0.95")
+        raise out_of_range("min_obeyed", f"{min_obeyed}", "a rate from 0 to 1", "0.95")
 
 
 def below_threshold(obeyed: dict[str, tuple[int, int]], min_obeyed: float) -> list[str]:

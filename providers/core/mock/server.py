@@ -494,7 +494,7 @@ class Running:
         if self.save_dir is not None:  # made and locked as `toolchoice mock --save DIR` does, until the block ends
             from ..save import prepare_save_dir
 
-            prepare_save_dir(self.save_dir)
+            prepare_save_dir(self.save_dir, "save_dir")
         started = threading.Event()
         previous = self.server.on_record
 
