@@ -44,9 +44,10 @@ def mock(provider: str = PROVIDER, port: int = PORT, host: str = HOST, script: O
 
     loaded = load_script(script) if script is not None else None
     _loopback_warning(host, "mock")
+    printer = _printer(format)
     served = serve_mock(provider, script=loaded, host=host, port=port, save_dir=_save_dir(save),
-                        max_requests=max_requests, on_url=_url_line, on_record=_printer(format))
-    _summary(served.line())
+                        max_requests=max_requests, on_url=_url_line, on_record=printer)
+    _summary(served.line(), printer)
 
 
 @handled
@@ -58,9 +59,10 @@ def proxy(provider: str = PROVIDER, upstream: str = typer.Option(..., "--upstrea
     from toolchoice.providers.core.mock.proxy import serve_proxy
 
     _loopback_warning(host, "proxy")
+    printer = _printer(format)
     served = serve_proxy(provider, upstream, host=host, port=port, save_dir=_save_dir(save),
-                         max_requests=max_requests, on_url=_url_line, on_record=_printer(format))
-    _summary(served.line())
+                         max_requests=max_requests, on_url=_url_line, on_record=printer)
+    _summary(served.line(), printer)
 
 
 def _save_dir(save: Optional[Path]) -> Optional[Path]:
@@ -81,9 +83,37 @@ def _url_line(url: str) -> None:
     sys.stdout.flush()
 
 
-def _summary(line: str) -> None:
+def _summary(line: str, printer: Any = None) -> None:
+    """The summary line, then (pretty lines, which show only the codes) what each pitfall, warning and error code
+    the lines showed means, once, with the requests it was on."""
+    from toolchoice.providers.core.redaction import printable
+
     sys.stderr.write(line + "\n")
+    for code, (numbers, message) in getattr(printer, "codes", {}).items():
+        where = f"#{numbers[0]}" if len(numbers) == 1 else f"from #{numbers[0]}, {len(numbers)} requests"
+        sys.stderr.write(printable(f"  {code} ({where}): {message}").replace("\n", " ") + "\n")
     sys.stderr.flush()
+
+
+class _Pretty:
+    """The pretty printer, remembering the first message of each code worth explaining at the end (``codes``):
+    a pitfall, a warning or an error, but not a verdict (its word says it) nor one whose words the line carries
+    (an error of a refused or failed request, a request another API's proxy judges)."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, tuple[list[int], str]] = {}
+
+    def __call__(self, line: dict[str, Any]) -> None:
+        _pretty(line)
+        for f in line["findings"]:
+            code, message = f.get("code"), f.get("message")
+            inline = code == "proxy.not_judged" or line["status"] != 200 and f.get("severity") == "error"
+            if (not message or inline or code.startswith("verdict.")  # the line carried its words already
+                    or not (code.startswith("pitfall.") or f.get("severity") in ("warning", "error"))):
+                continue
+            numbers, _ = self.codes.setdefault(code, ([], message))
+            if not numbers or numbers[-1] != line["n"]:
+                numbers.append(line["n"])
 
 
 def _printer(format: MockFormat) -> Any:
@@ -94,7 +124,7 @@ def _printer(format: MockFormat) -> Any:
             write(json.dumps(line, ensure_ascii=False))
             sys.stdout.flush()
         return jsonl
-    return _pretty
+    return _Pretty()
 
 
 def _pretty(line: dict[str, Any]) -> None:
@@ -123,6 +153,8 @@ def _pretty(line: dict[str, Any]) -> None:
             calls = "not judged"
         parts = [f"#{line['n']}", line["path"], "stream" if line["stream"] else "whole",
                  f"tool_choice {requested} → {neutral}", f"tools [{', '.join(line['offered_tools'])}]"]
+        if line.get("thinking") is not None:  # a step switching it, or narrowing the tools under it, shows
+            parts.append(f"thinking {line['thinking']}")
         if line.get("parallel_tool_calls") is not None:  # as on the wire: a reply of several calls then disobeys
             parts.append(f"parallel_tool_calls {str(line['parallel_tool_calls']).lower()}")
         parts += [str(line["status"]), calls]

@@ -102,7 +102,17 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=parallel, unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
                     thinking=kind in ("enabled", "adaptive"), native_tools=_hosted(body), refusal=refusal,
-                    system=blocks_text(body.get("system")))
+                    system=blocks_text(body.get("system")),
+                    text_schema=_text_schema(body.get("output_config")))
+
+
+def _text_schema(config: Any) -> dict[str, Any] | None:
+    """``output_config.format``'s schema (anthropic 2.14.0 ``types/json_output_format_param.py``: ``{type:
+    json_schema, schema}``), which a text answer follows: pydantic-ai's ``output_type`` on Claude 5.x is sent so."""
+    spec = config.get("format") if isinstance(config, dict) else None
+    if isinstance(spec, dict) and spec.get("type") == "json_schema" and isinstance(spec.get("schema"), dict):
+        return spec["schema"]
+    return None
 
 
 def _hosted(body: dict[str, Any]) -> tuple[Any, ...]:

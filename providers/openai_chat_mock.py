@@ -190,12 +190,29 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
     n = body.get("n")  # How many chat completion choices to generate (openai 3.57.0 completion_create_params.py)
     count = n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= max_choices() else 1
     known = _MOCK_KNOWN_N if n is None or n == count else _MOCK_KNOWN  # else named: passed unjudged
+    schema = _text_schema(body.get("response_format"))
+    known = known | {"response_format"} if schema is not None else known  # read: the text answer follows it
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
                     unjudged=unjudged(body, known), refusal=refusal, refusal_param=param, notes=(*notes, *read_as),
-                    thinking=isinstance(effort, str), decided=_DECIDED, choices=count,
+                    thinking=isinstance(effort, str), decided=_DECIDED, choices=count, text_schema=schema,
                     **dict(zip(("system", "system_role"), leading_system(messages))))
+
+
+def _text_schema(value: Any) -> dict[str, Any] | None:
+    """The schema a text answer follows under ``response_format`` (openai 3.57.0
+    ``shared_params/response_format_json_schema.py``: ``{type: json_schema, json_schema: {name, schema, strict}}``;
+    ``{type: json_object}``: any object), so LangChain's ``response_format`` (ProviderStrategy) parses the mock's answer;
+    None for text or a value of another shape (then ``response_format`` stays ``mock.unjudged``)."""
+    if not isinstance(value, dict):
+        return None
+    if value.get("type") == "json_object":
+        return {"type": "object"}
+    spec = value.get("json_schema")
+    if value.get("type") == "json_schema" and isinstance(spec, dict) and isinstance(spec.get("schema"), dict):
+        return spec["schema"]
+    return None
 
 
 _DECIDED = frozenset({"tool_choice.without_tools"})  # WITHOUT_TOOLS decides it per host

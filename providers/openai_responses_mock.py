@@ -95,14 +95,28 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     paired = responses_refusal(items, chained=bool(body.get("previous_response_id") or body.get("conversation")))
     if paired is not None:
         notes = (*notes, LedgerEntry("error", paired[0], paired[1]))
+    schema = _text_schema(body.get("text"))
     return MockRead(body.get("tool_choice"), tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
-                    unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(other)), notes=notes,
+                    unjudged=unjudged(body, _MOCK_KNOWN | {"text"} if schema is not None else _MOCK_KNOWN)
+                    + tuple(sorted(other)), notes=notes,
                     thinking=isinstance(effort, str) and effort != "none" or "reasoning.encrypted_content" in include,
-                    native_tools=hosted, refusal=paired[1] if paired else None,
+                    native_tools=hosted, refusal=paired[1] if paired else None, text_schema=schema,
                     **dict(zip(("system", "system_role"), (body["instructions"], "system") if isinstance(
                         body.get("instructions"), str) and body["instructions"] else leading_system(items))))
+
+
+def _text_schema(text: Any) -> dict[str, Any] | None:
+    """``text.format``'s schema, which the answer's output text follows (openai 3.57.0
+    ``types/responses/response_format_text_json_schema_config_param.py``: ``{type: json_schema, name, schema,
+    strict}``; ``{type: json_object}``: any object): openai-agents' ``output_type`` is sent so."""
+    spec = text.get("format") if isinstance(text, dict) else None
+    if not isinstance(spec, dict):
+        return None
+    if spec.get("type") == "json_object":
+        return {"type": "object"}
+    return spec["schema"] if spec.get("type") == "json_schema" and isinstance(spec.get("schema"), dict) else None
 
 
 # What a NativeTool keeps of a body's hosted tool (types/responses/tool_param.py Mcp): enough to judge the request

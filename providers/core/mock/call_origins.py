@@ -13,7 +13,12 @@ reader has paired results with calls as the API pairs them), each said once: the
 is the one that dropped its result, whatever other loops share the server, and a retry of an earlier step carries
 no such call.
 
-``loop_findings``: the line's ``results`` and its two findings, worded for the mock's line or the proxy's (one rule for
+``tools_changed``: the requests whose answer made thinking the history carries back (a turn with reasoning state and
+calls this server made) and that offered other tools than this request: on a model whose rule says it runs Anthropic's
+preserved-thinking prefix check (``thinking_prefix_check``), that thinking no longer passes it — what a framework's
+per-step tool filter does to a thinking model.
+
+``loop_findings``: the line's ``results`` and its findings, worded for the mock's line or the proxy's (one rule for
 both: a proxy in front of the real API sees the same breakages between steps).
 """
 
@@ -38,6 +43,7 @@ class CallOrigins:
         self._made: dict[str, int] = {}
         self._unnamed: dict[str, int] = {}  # tool name -> the latest request whose answer called it without an id
         self._said: dict[tuple[str, int], None] = {}  # dropped calls already said (an ordered, bounded set)
+        self._offered: dict[int, tuple[str, ...]] = {}  # request number -> the tools it offered (answers with calls)
         self._limit = limit
         self._lock = threading.Lock()  # requests are judged in worker threads too (server.Judges)
 
@@ -47,9 +53,12 @@ class CallOrigins:
         if len(table) > self._limit:
             del table[next(iter(table))]
 
-    def made(self, number: int, calls: Iterable[tuple[str | None, str]]) -> None:
-        """Request ``number``'s answer carried these calls (id, name)."""
+    def made(self, number: int, calls: Iterable[tuple[str | None, str]], offered: tuple[str, ...] = ()) -> None:
+        """Request ``number``'s answer carried these calls (id, name); the request offered the tools ``offered``."""
+        calls = list(calls)
         with self._lock:
+            if calls:
+                self._remember(self._offered, number, tuple(offered))
             for call_id, name in calls:
                 if not call_id:
                     self._remember(self._unnamed, name, number)
@@ -83,12 +92,55 @@ class CallOrigins:
         return found
 
 
+    def tools_changed(self, messages: tuple[Message, ...], offered: tuple[str, ...]) -> list[tuple[int, tuple[str, ...]]]:
+        """(request, the tools it offered) for each answer of this server whose thinking the history carries (an
+        assistant turn with reasoning state and a call that answer made) where that request offered other tools."""
+        found: dict[int, tuple[str, ...]] = {}
+        with self._lock:
+            for message in messages:
+                if message.role != "assistant" or not message.reasoning:
+                    continue
+                for call in message.tool_calls:
+                    origin = self._origin(call.id, call.name)
+                    before = self._offered.get(origin) if origin is not None else None
+                    if before is not None and before != tuple(offered):
+                        found[origin] = before  # type: ignore[index]
+        return sorted(found.items())
+
+
+def _changed_with_thinking(origins: CallOrigins, messages: tuple[Message, ...], offered: tuple[str, ...],
+                           provider: str, model: str | None, server: str) -> dict[str, Any] | None:
+    """``<server>.tools_changed_with_thinking`` where the model's rule says it runs the prefix check (the finding
+    ``run`` gives a loop's steps as loop.tools_changed_with_thinking, core/loop_lint.py)."""
+    if not model:
+        return None
+    from ..model_rules import cite, rule_facts
+
+    fact = rule_facts(provider, model).get("thinking_prefix_check")
+    if fact is None or fact.value is not True:
+        return None
+    changed = origins.tools_changed(messages, offered)
+    if not changed:
+        return None
+    number, before = changed[-1]
+    return {"severity": "warning",
+            "code": "proxy.tools_changed_with_thinking" if server == "proxy" else "mock.tools_changed_with_thinking",
+            "message": f"the history carries thinking from #{number}'s answer, made when the request offered "
+            f"{', '.join(before) or 'no tools'}; this request offers {', '.join(offered) or 'no tools'}: on {model} "
+            f"a changed tool list fails the preserved-thinking prefix check (a 400, or the thinking dropped) — "
+            f"{cite('thinking_prefix_check', fact, provider)}. Way out: the same tools on every step, steering with "
+            "tool_choice (a per-step tool filter in the framework changes them)"}
+
+
 def loop_findings(origins: CallOrigins, messages: tuple[Message, ...], findings: list[dict[str, Any]],
-                  server: str) -> list[dict[str, Any]]:
+                  server: str, offered: tuple[str, ...] = (), provider: str = "",
+                  model: str | None = None) -> list[dict[str, Any]]:
     """The results this request adds (``results``), with the ``server``'s ("mock" or "proxy") findings appended to
     ``findings``: ``<server>.result_unknown_call`` for a result of a call in the history that no answer through this
     server made, and ``<server>.result_dropped`` for a call an earlier answer made that the history carries without
-    its result (said once)."""
+    its result (said once); and ``<server>.tools_changed_with_thinking`` where ``offered`` (this request's tools) is
+    not what the request whose thinking the history carries offered, on a ``model`` of ``provider`` that runs the
+    prefix check."""
     proxy = server == "proxy"
     results = origins.results(messages)
     in_history = {call.id for message in messages for call in message.tool_calls}
@@ -108,6 +160,9 @@ def loop_findings(origins: CallOrigins, messages: tuple[Message, ...], findings:
             "message": "no tool result came back for " + listed([f"{d.id} ({d.name}, made by #{d.origin})"
                                                                  for d in dropped])
             + ": the history carries the call without its result (said once)"})
+    changed = _changed_with_thinking(origins, messages, offered, provider, model, server)
+    if changed is not None:
+        findings.append(changed)
     return results
 
 

@@ -66,6 +66,9 @@ class MockRead(NamedTuple):
     # OpenAI developer message): not judged, read for ``trace SAVED`` (core/saved_request.py)
     system: str | None = None
     system_role: str = "system"
+    # the JSON Schema a text answer must follow (a structured-output format the request sets: OpenAI Chat's
+    # response_format, Anthropic's output_config.format): the mock's text is JSON made from it, as arguments are
+    text_schema: dict[str, Any] | None = None
 
 
 class Judged(NamedTuple):
@@ -317,8 +320,10 @@ def plan_answer(judged: Judged, step: Step | None, number: int, start: int = 0) 
             wanted = None if wanted is not None else next(iter(tools), None)
         if wanted is not None:
             calls = [(wanted, None)]
-        else:
-            text = step.text if step is not None and step.text is not None else MOCK_TEXT
+        elif step is not None and step.text is not None:
+            text = step.text
+        else:  # a structured-output format: JSON its schema takes, so the framework's parser reads the answer
+            text = MOCK_TEXT if read.text_schema is None else _json(arguments_for(read.text_schema))
     made = []
     for index, (name, arguments) in enumerate(calls):
         tool = tools.get(name)
@@ -389,6 +394,8 @@ def record(n: int, provider: str, path: str, judged: Judged, status: int, answer
     }
     if read is not None and isinstance(read.model, str) and read.model:  # the model the request asked for (a framework may change it per step)
         line["model"] = read.model
+    if read is not None and read.settings.thinking_mode is not None:  # thinking as the request set it: a loop's
+        line["thinking"] = read.settings.thinking_mode.mode          # steps show where it changes
     if read is not None and read.parallel is not None:  # parallel_tool_calls as on the wire (Anthropic's
         line["parallel_tool_calls"] = read.parallel     # disable_parallel_tool_use read as its opposite)
     if answer is not None and answer.others:  # n > 1: each choice's calls

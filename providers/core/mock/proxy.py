@@ -132,7 +132,8 @@ class ProxyHandler:
             if status in _REFUSED:  # the API refused this history: its words say what is wrong, not also the proxy's
                 results = self._origins.results(judged.read.messages)
             else:
-                results = loop_findings(self._origins, judged.read.messages, line["findings"], "proxy")
+                results = loop_findings(self._origins, judged.read.messages, line["findings"], "proxy", judged.offered,
+                                        self.provider, judged.read.model)
             if results:
                 line["results"] = results
         line = redacted(line, kept)
@@ -222,7 +223,8 @@ class ProxyHandler:
     def _line(self, number: int, path: str, judged: Judged, status: int, stream: bool, reply: Reply) -> dict[str, Any]:
         line = record(number, self.provider, path, judged, status, None, stream)
         line["calls"] = _calls(reply)
-        self._origins.made(number, [(c.id, c.name) for choice in reply.choices or (reply,) for c in choice.tool_calls])
+        self._origins.made(number, [(c.id, c.name) for choice in reply.choices or (reply,) for c in choice.tool_calls],
+                           judged.offered)
         if judged.refusal is not None:  # the mock would refuse it: a finding here, the upstream decides
             for finding in line["findings"]:
                 if finding["message"] == judged.refusal:

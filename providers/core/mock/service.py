@@ -173,7 +173,8 @@ class MockService:
         mock asked for, and a call of an earlier answer the history carries without its result (said once)."""
         read = judged.read
         if read is not None:
-            results = loop_findings(self.origins, read.messages, line["findings"], "mock")
+            results = loop_findings(self.origins, read.messages, line["findings"], "mock", judged.offered,
+                                    self.provider, read.model)
             if results:
                 line["results"] = results
         if answer is not None:
@@ -188,7 +189,7 @@ class MockService:
                     calls.append((call_entry["id"], call.name))
             if answer.others:
                 line["choices"][0]["calls"] = [dict(entry) for entry in line["calls"]]
-            self.origins.made(number, calls)
+            self.origins.made(number, calls, judged.offered)
         return line
 
 
