@@ -54,13 +54,7 @@ def trace(
     found = trace_scenario.import_trace(file, trace_id)
     if not isinstance(found[0], trace_scenario.ImportedTrace):
         runs = [trace_scenario.describe(r) for r in found]  # type: ignore[arg-type]
-        if format is TraceFormat.json:
-            write(redact(dumps({"file": str(file), "runs": runs})))
-            return
-        import yaml
-
-        write(redact(f"# {_line(str(file))} holds {len(runs)} runs: pick one with --trace-id\n"
-                     + yaml.safe_dump({"runs": runs}, sort_keys=False, allow_unicode=True, width=100)))
+        _listing("file", file, "runs", runs, "--trace-id", format, redact)
         return
     imported = found[0]
     _scenario(imported.data, imported.notes, format, redact)  # type: ignore[union-attr]
@@ -72,15 +66,21 @@ def _saved(file: Path, sample: Optional[int], provider: Optional[str], format: T
 
     found = saved_request.import_saved(file, sample, provider)
     if isinstance(found, list):
-        if format is TraceFormat.json:
-            write(redact(dumps({"folder": str(file), "samples": found})))
-            return
-        import yaml
-
-        write(redact(f"# {_line(str(file))} holds {len(found)} samples: pick one with --sample N\n"
-                     + yaml.safe_dump({"samples": found}, sort_keys=False, allow_unicode=True, width=100)))
+        _listing("folder", file, "samples", found, "--sample N", format, redact)
         return
     _scenario(found.data, found.notes, format, redact)
+
+
+def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: str, format: TraceFormat,
+             redact: Callable[[str], str]) -> None:
+    """A file of several runs, or a folder of several samples: each one's line, and the option that picks one."""
+    if format is TraceFormat.json:
+        write(redact(dumps({source_key: str(file), kind: items})))
+        return
+    import yaml
+
+    write(redact(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n"
+                 + yaml.safe_dump({kind: items}, sort_keys=False, allow_unicode=True, width=100)))
 
 
 def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Callable[[str], str]) -> None:
