@@ -1,0 +1,133 @@
+"""Adversarial round on sessions 13-14's new surfaces (trial14e): the proxy's --save and its summary at stop, the
+keys a client sends through a gateway, the Python API's doors, the mock's --host. Each test failed before its fix;
+the upstreams are real sockets on 127.0.0.1 (tests/servers.py, tests/streams.py), the proxy runs in a thread of the
+test process (``Running``), the commands in-process (tests/cli.py) where no real process is the check."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from cli import run_cli
+from servers import StandIn, Step
+from toolchoice.providers.core.mock.proxy import ProxyHandler
+from toolchoice.providers.core.mock.server import Running, Server
+
+KEY = "sk-adversarial14-0123456789abcdef"
+CHAT = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}],
+        "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}],
+        "tool_choice": "required"}
+
+
+def proxied(provider: str, upstream: str, save_dir: Any = None) -> Running:
+    handler = ProxyHandler(provider, upstream, save_dir)
+    return Running(Server(handler, bad_request=handler.service.error), handler.module)
+
+
+def settled(proxy: Running, count: int) -> list[dict[str, Any]]:
+    """The proxy's lines once ``count`` are out (a line follows the answer's last byte)."""
+    deadline = time.monotonic() + 5
+    while len(proxy.records) < count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return list(proxy.records)
+
+
+def key_runs(text: str, key: str, piece: int = 6) -> list[str]:
+    """The runs of ``piece`` or more of the key's characters in a row that ``text`` holds, once its JSON \\u escapes
+    are read (what a reader of the file gets back of the key)."""
+    decoded = text.encode("ascii", "backslashreplace").decode("unicode_escape", "replace")
+    return [key[i:i + piece] for i in range(len(key) - piece + 1) if key[i:i + piece] in decoded]
+
+
+# ---- proxy --save: what the upstream quotes back ------------------------------------------------------------------
+
+# An upstream's 401 quoting the key with every eighth character \u-escaped (a server's JSON encoder may escape as it
+# likes): the proxy's --save wrote the body through a text redaction that found no 12-character run of the key, so
+# sample-001.response.json held the whole key for any JSON reader (`send --save` writes the decoded body redacted
+# when that happens: redaction.safe_json_text).
+def test_proxy_save_keeps_a_key_the_upstream_quoted_half_escaped_out_of_the_response_file(tmp_path):
+    escaped = "".join("\\u%04x" % ord(ch) if i % 8 == 0 else ch for i, ch in enumerate(KEY))
+    body = '{"error":{"message":"Incorrect API key provided: %s","type":"invalid_request_error"}}' % escaped
+    with StandIn("openai", Step(status=401, body=body)) as upstream, \
+            proxied("openai", upstream.base_url(), tmp_path) as proxy:
+        answered = httpx.post(proxy.base_url + "/chat/completions", json=CHAT,
+                              headers={"authorization": f"Bearer {KEY}"}, timeout=10)
+        (line,) = settled(proxy, 1)
+    assert answered.status_code == 401 and json.loads(answered.text)["error"]["message"].endswith(KEY)  # as it came
+    saved = (tmp_path / "sample-001.response.json").read_text(encoding="utf-8")
+    assert key_runs(saved, KEY) == [] and "$AUTHORIZATION" in json.loads(saved)["error"]["message"], saved
+    assert key_runs(json.dumps(line), KEY) == []
+
+
+# A gateway in front of the API takes its own key in its own header (Portkey's x-portkey-api-key, Helicone's
+# Helicone-Auth, Cloudflare AI Gateway's cf-aig-authorization, a LiteLLM proxy's x-litellm-api-key): the proxy and the
+# mock knew only the providers' key headers, so --save wrote these in sample-NNN.request.json as they came, and an
+# upstream quoting one back had it in the line.
+GATEWAY_KEYS = {"x-portkey-api-key": "pk-portkey-9f8e7d6c5b4a3210", "helicone-auth": "Bearer hk-helicone-a1b2c3d4e5f6",
+                "cf-aig-authorization": "Bearer cf-aig-0a1b2c3d4e5f6789", "x-litellm-api-key": "sk-litellm-77665544332211"}
+
+
+def test_a_gateway_s_key_header_is_neither_saved_nor_quoted_back_by_the_proxy(tmp_path):
+    quoted = "; ".join(GATEWAY_KEYS.values())
+    with StandIn("openai", Step.error("openai", 401, f"no gateway accepts {quoted}")) as upstream, \
+            proxied("openai", upstream.base_url(), tmp_path) as proxy:
+        httpx.post(proxy.base_url + "/chat/completions", json=CHAT, timeout=10,
+                   headers={"authorization": f"Bearer {KEY}", "openai-organization": "org-kept-as-sent", **GATEWAY_KEYS})
+        (line,) = settled(proxy, 1)
+    assert upstream.requests[0].headers["x-portkey-api-key"] == GATEWAY_KEYS["x-portkey-api-key"]  # passed on
+    request = json.loads((tmp_path / "sample-001.request.json").read_text(encoding="utf-8"))
+    assert all(request["headers"][name] == "[redacted]" for name in GATEWAY_KEYS), request["headers"]
+    assert request["headers"]["openai-organization"] == "org-kept-as-sent"  # not a credential: kept
+    saved = "".join(p.read_text(encoding="utf-8") for p in tmp_path.iterdir())
+    for value in GATEWAY_KEYS.values():
+        secret = value.split(" ")[-1]
+        assert secret not in saved and secret not in json.dumps(line), secret
+
+
+def test_key_headers_are_named_by_their_words():
+    from toolchoice.providers.core.mock.service import client_secrets, key_header
+
+    assert all(key_header(name) for name in (*GATEWAY_KEYS, "authorization", "x-api-key", "api-key", "x-goog-api-key",
+                                             "proxy-authorization", "x-amz-security-token", "cookie"))
+    assert not any(key_header(name) for name in ("keep-alive", "openai-organization", "anthropic-version",
+                                                 "x-stainless-arch", "content-type", "x-amz-date"))
+    found = client_secrets({"authorization": "AWS4-HMAC-SHA256 Credential=AKIAADVERSARIAL14/20261127/us-east-1/"
+                                             "bedrock/aws4_request, SignedHeaders=host, Signature=0ab1",
+                            "x-amz-security-token": "FwoGZXIvYXdzEAdversarial14Token"}, "/")
+    assert found == {"AKIAADVERSARIAL14": "$AWS_ACCESS_KEY_ID", "FwoGZXIvYXdzEAdversarial14Token": "$AWS_SESSION_TOKEN"}
+
+
+# A Bedrock stream's events through the proxy with --save: the .eventstream file was written as the bytes came, never
+# redacted (every other framing was), so an event quoting the client's access key id kept it in the file. It is now
+# re-framed with its payloads redacted, as `send --save` writes one (stream_redaction.redact_stream), and botocore
+# still reads it.
+def test_proxy_save_redacts_a_bedrock_event_stream_and_botocore_still_reads_it(tmp_path):
+    from botocore.eventstream import EventStreamBuffer
+    from streams import Piece, Script, StreamServer
+
+    from toolchoice.providers.core.mock.framing import eventstream
+
+    access = "AKIAADVERSARIAL14XYZ"
+    events = [("messageStart", {"role": "assistant"}),
+              ("contentBlockDelta", {"contentBlockIndex": 0, "delta": {"text": f"your key id is {access}"}}),
+              ("contentBlockStop", {"contentBlockIndex": 0}), ("messageStop", {"stopReason": "end_turn"})]
+    sent = b"".join(eventstream(events))
+    body = {"messages": [{"role": "user", "content": [{"text": "hi"}]}]}
+    signed = (f"AWS4-HMAC-SHA256 Credential={access}/20261127/us-east-1/bedrock/aws4_request, SignedHeaders=host, "
+              "Signature=0a1b2c")
+    with StreamServer(Script([Piece(sent)], content_type="application/vnd.amazon.eventstream")) as upstream, \
+            proxied("bedrock", upstream.url, tmp_path) as proxy:
+        answered = httpx.post(proxy.base_url + "/model/amazon.nova-pro-v1:0/converse-stream", json=body,
+                              headers={"authorization": signed}, timeout=10)
+        settled(proxy, 1)
+    assert answered.content == sent  # the client gets the bytes as they came
+    saved = (tmp_path / "sample-001.response.eventstream").read_bytes()
+    assert access.encode() not in saved
+    reader = EventStreamBuffer()
+    reader.add_data(saved)
+    payloads = [json.loads(message.payload) for message in reader]
+    assert [p.get("delta", {}).get("text") for p in payloads][1] == "your key id is $AWS_ACCESS_KEY_ID"
