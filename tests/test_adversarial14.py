@@ -131,3 +131,47 @@ def test_proxy_save_redacts_a_bedrock_event_stream_and_botocore_still_reads_it(t
     reader.add_data(saved)
     payloads = [json.loads(message.payload) for message in reader]
     assert [p.get("delta", {}).get("text") for p in payloads][1] == "your key id is $AWS_ACCESS_KEY_ID"
+
+
+# ---- the Python API's doors ---------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def scenario():
+    from toolchoice.providers import load_scenario_dict
+
+    return load_scenario_dict({"tools": [{"name": "get_weather", "parameters": {"type": "object"}}],
+                               "tool_choice": "required", "messages": [{"role": "user", "content": "hi"}],
+                               "loop": {"max_steps": 1}})
+
+
+# LoopOptions.models / translations(models=) keyed by a misspelt provider id ({"opneai": "gpt-4o"}) ran every loop on
+# the default model without a word (`run --model opneai=gpt-4o` says "unknown provider 'opneai' (did you mean
+# openai?)"); a key that is no str was a TypeError from the model lookup's comparison, or nothing.
+def test_a_model_for_an_unknown_provider_is_refused_not_dropped(scenario):
+    from toolchoice.providers import LoopOptions, ToolchoiceError, WrongArgument
+    from toolchoice.providers.core import jobs
+
+    with pytest.raises(ToolchoiceError) as raised:
+        jobs.run(scenario, ["openai"], LoopOptions(models={"opneai": "gpt-4o"}), replay=None)
+    assert raised.value.one_line() == "options.models: unknown provider 'opneai' (did you mean openai?)"
+    with pytest.raises(ToolchoiceError, match=r"^models: unknown provider 'OpenAI'"):
+        jobs.translations(scenario, "openai", models={"OpenAI": "gpt-4o"})
+    with pytest.raises(WrongArgument, match=r"^models key: give a provider id \(str\), not int"):
+        jobs.translations(scenario, "openai", models={1: "gpt-4o"})
+    (done,) = jobs.translations(scenario, "openai", models={"openai": "gpt-4o", "anthropic": None})  # ids: as before
+    assert done.request is not None and done.request.body["model"] == "gpt-4o"
+
+
+# An empty host (`--host "$MOCK_HOST"` with the variable unset, running_mock(host=os.environ.get(...,""))): bind()
+# takes "" as every interface, so the mock or proxy listened on the network with no authentication and printed the
+# base URL http://:PORT/v1, which no SDK can reach.
+def test_an_empty_host_is_refused_before_anything_listens():
+    from toolchoice.providers import ToolchoiceError, running_mock
+
+    for host in ("", "  "):
+        with pytest.raises(ToolchoiceError, match=r"^host is empty \(an unset variable\?\)"):
+            running_mock("openai", host=host)
+        for command in (["mock", "-p", "openai"], ["proxy", "-p", "openai", "--upstream", "http://127.0.0.1:9"]):
+            done = run_cli([*command, "--host", host, "--max-requests", "1"], env={"COLUMNS": "80"})
+            assert done.returncode == 2 and done.stdout == "", done.stdout
+            assert done.stderr.startswith("toolchoice: error: --host is empty (an unset variable?)"), done.stderr
