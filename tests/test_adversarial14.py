@@ -175,3 +175,35 @@ def test_an_empty_host_is_refused_before_anything_listens():
             done = run_cli([*command, "--host", host, "--max-requests", "1"], env={"COLUMNS": "80"})
             assert done.returncode == 2 and done.stdout == "", done.stdout
             assert done.stderr.startswith("toolchoice: error: --host is empty (an unset variable?)"), done.stderr
+
+
+# ---- trace import -------------------------------------------------------------------------------------------------
+
+def _traces():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parent / "data" / "traces"
+
+
+# A recorded tool call whose name (or id) an exporter wrote as a number or an object (an OpenInference intValue, a
+# GenAI part's "name": 7): the name reached the scenario's tool list as it was and `toolchoice trace` ended in
+# `internal error: TypeError: sequence item 0: expected str instance, int found` (or "unhashable type: 'dict'"),
+# exit 70. It is now the value's JSON text, declared with an open schema and named in the trace.open_schema note.
+@pytest.mark.parametrize("name, shown", [(7, "7"), ({"n": 1}, '{"n": 1}')])
+def test_a_traced_call_whose_name_is_no_text_is_imported_and_said(tmp_path, name, shown):
+    document = json.loads((_traces() / "openinference-langchain-0.1.80.json").read_text(encoding="utf-8"))
+    for span in (s for rs in document["resourceSpans"] for ss in rs["scopeSpans"] for s in ss["spans"]):
+        for attribute in span["attributes"]:
+            if attribute["key"].endswith("tool_call.function.name"):
+                attribute["value"] = {"intValue": str(name)} if isinstance(name, int) else {
+                    "kvlistValue": {"values": [{"key": "n", "value": {"intValue": "1"}}]}}
+    (tmp_path / "oi.json").write_text(json.dumps(document), encoding="utf-8")
+    genai = (_traces() / "genai-structured-no-ids.json").read_text(encoding="utf-8")
+    (tmp_path / "genai.json").write_text(genai.replace('\\"name\\":\\"get_weather\\"', '\\"name\\":' + json.dumps(
+        json.dumps(name))[1:-1]), encoding="utf-8")
+    for file in ("oi.json", "genai.json"):
+        done = run_cli(["trace", file, "-f", "json"], env={"COLUMNS": "80"}, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        scenario = json.loads(done.stdout)
+        assert shown in [tool["name"] for tool in scenario["tools"]], scenario["tools"]
+        assert f"no definition of {shown}" in done.stderr or f"only calls to {shown}" in done.stderr, done.stderr
