@@ -207,3 +207,39 @@ def test_a_traced_call_whose_name_is_no_text_is_imported_and_said(tmp_path, name
         scenario = json.loads(done.stdout)
         assert shown in [tool["name"] for tool in scenario["tools"]], scenario["tools"]
         assert f"no definition of {shown}" in done.stderr or f"only calls to {shown}" in done.stderr, done.stderr
+
+
+# ---- the proxy's summary at stop ----------------------------------------------------------------------------------
+
+# The summary tallies the lines by verdict; a request still on its way when the proxy stopped (Ctrl-C, or
+# --max-requests reached by another) has no line, so "stopped after 2 requests proxied: 1 obeyed" left one request
+# unaccounted for (and with one request cut, the summary had no tally at all). The tally now adds up.
+def test_the_proxy_s_summary_counts_the_requests_the_stop_cut_short():
+    import threading
+
+    from toolchoice.providers.core.mock.proxy import serve_proxy
+
+    urls: list[str] = []
+    served: list[Any] = []
+    with StandIn("openai", Step.reply("openai", delay=30), default=Step.reply("openai")) as upstream:
+        thread = threading.Thread(target=lambda: served.append(serve_proxy(
+            "openai", upstream.base_url(), max_requests=1, on_url=urls.append, on_record=lambda line: None)))
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not urls and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+        def slow() -> None:
+            try:
+                httpx.post(urls[0] + "/chat/completions", json=CHAT, headers={"authorization": KEY}, timeout=20)
+            except httpx.HTTPError:
+                pass  # cut by the stop
+
+        client = threading.Thread(target=slow)
+        client.start()
+        while not upstream.requests and time.monotonic() < deadline:  # the slow one is at the upstream
+            time.sleep(0.01)
+        httpx.post(urls[0] + "/chat/completions", json=CHAT, headers={"authorization": KEY}, timeout=10)
+        thread.join(10)
+        client.join(10)
+    assert served[0].line() == "toolchoice proxy: stopped after 2 requests proxied: 1 obeyed, 1 cut short by the stop"

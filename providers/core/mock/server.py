@@ -574,7 +574,8 @@ def cannot_listen(server: Server, exc: OSError, hint: str) -> Exception:
 
 class Served:
     """What a ``serve_mock`` / ``serve_proxy`` run did: requests answered, refused (mock) and the base URL; the proxy's
-    lines by verdict (``verdicts``: "" for a line without one, an error or a request not judged)."""
+    lines by verdict (``verdicts``: "" for a line without one, an error or a request not judged), and the requests
+    the stop cut short (no line), so the tally adds up to the requests."""
 
     __slots__ = ("url", "requests", "refused", "what", "verdicts")
 
@@ -587,6 +588,8 @@ class Served:
         if self.what == "proxy":  # did the model obey at every step: the tally of the lines, obeyed first
             tally = sorted(self.verdicts.items(), key=lambda kv: (kv[0] != "obeyed", kv[0] == "", kv[0]))
             said = ", ".join(f"{n} {verdict or 'without a verdict'}" for verdict, n in tally)
+            cut = self.requests - sum(self.verdicts.values())  # on their way when it stopped: no line judges them
+            said += (", " if said and cut > 0 else "") + (f"{cut} cut short by the stop" if cut > 0 else "")
             return f"toolchoice proxy: stopped after {requests} proxied" + (f": {said}" if said else "")
         return f"toolchoice mock: stopped after {requests}, {self.refused} refused"
 
