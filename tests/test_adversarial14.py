@@ -243,3 +243,40 @@ def test_the_proxy_s_summary_counts_the_requests_the_stop_cut_short():
         thread.join(10)
         client.join(10)
     assert served[0].line() == "toolchoice proxy: stopped after 2 requests proxied: 1 obeyed, 1 cut short by the stop"
+
+
+# ---- the mock's answers to a malformed body -----------------------------------------------------------------------
+
+_HISTORY = [{"role": "user", "content": "hi"}]
+_TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}]
+
+
+# A client's body with a field of the wrong JSON type where the mock iterated or hashed it: the mock answered its own
+# 500 "toolchoice mock: internal error: TypeError: ..." (please report it) where the API answers a 400 for the body,
+# or reads it. Found by mutating the bodies `render` writes, field by field, through MockService.
+@pytest.mark.parametrize("provider, path, body, status, words", [
+    ("openai", "/v1/chat/completions", {"model": "gpt-4o", "tools": _TOOLS, "messages": [
+        *_HISTORY, {"role": "assistant", "content": None, "tool_calls": -1}]}, 400,
+     "Invalid type for 'messages[1].tool_calls': expected an array, but got an integer instead."),
+    ("cohere", "/v2/chat", {"model": "command-a-03-2025", "tools": _TOOLS, "messages": [
+        *_HISTORY, {"role": "assistant", "tool_calls": 1.5}]}, 400, "messages[1].tool_calls must be an array"),
+    ("deepseek", "/chat/completions", {"model": "deepseek-v4-flash", "tools": _TOOLS, "messages": _HISTORY,
+                                       "thinking": {"type": {"enabled": True}}}, 200, None),
+    ("gemini", "/v1beta/models/gemini-2.5-flash:generateContent", {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]},
+                     {"role": "model", "parts": [{"functionCall": {"name": "get_weather", "args": {}},
+                                                  "thoughtSignature": 1180591620717411303424}]},
+                     {"role": "user", "parts": [{"functionResponse": {"name": "get_weather", "response": {}}}]}],
+        "tools": [{"functionDeclarations": [{"name": "get_weather", "parameters": {"type": "object"}}]}]}, 200, None),
+])
+def test_a_field_of_the_wrong_type_is_the_api_s_answer_not_the_mock_s_500(provider, path, body, status, words):
+    from toolchoice.providers import running_mock
+
+    with running_mock(provider) as mock:
+        root = mock.base_url.split("/v1")[0] if provider != "gemini" else mock.base_url.split("/v1beta")[0]
+        answered = httpx.post(root + path, json=body, headers={"authorization": "Bearer x"}, timeout=10)
+        (line,) = settled(mock, 1)
+    assert answered.status_code == status, answered.text
+    assert "mock.internal_error" not in [f["code"] for f in line["findings"]], line
+    if words is not None:
+        assert words in answered.text, answered.text
