@@ -280,3 +280,22 @@ def test_a_field_of_the_wrong_type_is_the_api_s_answer_not_the_mock_s_500(provid
     assert "mock.internal_error" not in [f["code"] for f in line["findings"]], line
     if words is not None:
         assert words in answered.text, answered.text
+
+
+# ---- -p "$PROVIDER" with the variable unset -----------------------------------------------------------------------
+
+# `-p ""` (or `-p ,`) read as -p left out: render, compare and run went on every provider (the scenario's, else all
+# twenty), `providers -p ""` printed the whole matrix, where `--model ""` is refused as an unset variable; send,
+# probe and parse said "unknown provider ''". One line now, exit 2, nothing drawn.
+@pytest.mark.parametrize("argv", [["render", "s.yaml"], ["compare", "s.yaml"], ["run", "s.yaml", "--dry-run"],
+                                  ["providers"], ["providers", "-f", "json"], ["providers", "--model", "gpt-5"],
+                                  ["send", "s.yaml", "--dry-run"], ["parse", "b"]])
+@pytest.mark.parametrize("value", ["", " , "])
+def test_an_empty_provider_option_is_refused_not_read_as_every_provider(tmp_path, argv, value):
+    (tmp_path / "s.yaml").write_text("tools: [{name: f, parameters: {type: object}}]\ntool_choice: required\n"
+                                     "messages: [{role: user, content: hi}]\nloop: {max_steps: 1}\n", encoding="utf-8")
+    (tmp_path / "b").write_text("{}", encoding="utf-8")
+    done = run_cli([*argv, "-p", value], env={"COLUMNS": "80", "NO_COLOR": "1"}, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "", (done.returncode, done.stdout[:200])
+    assert done.stderr.startswith("toolchoice: error: -p is empty (an unset variable?)"), done.stderr
+    assert done.stderr.count("\n") == 1
