@@ -299,3 +299,16 @@ def test_an_empty_provider_option_is_refused_not_read_as_every_provider(tmp_path
     assert done.returncode == 2 and done.stdout == "", (done.returncode, done.stdout[:200])
     assert done.stderr.startswith("toolchoice: error: -p is empty (an unset variable?)"), done.stderr
     assert done.stderr.count("\n") == 1
+
+
+# A running_mock entered again after its `with` block (a fixture's mock reused by each test) wrapped its own record
+# keeper in a second one: every later request's line was in mock.records twice, then three times.
+def test_a_mock_entered_again_keeps_each_record_once():
+    from toolchoice.providers import running_mock
+
+    mock = running_mock("openai")
+    for count in (1, 2, 3):
+        with mock:
+            httpx.post(mock.base_url + "/chat/completions", json={"model": "gpt-4o", "messages": _HISTORY}, timeout=10)
+            settled(mock, count)
+    assert [line["n"] for line in mock.records] == [1, 2, 3], mock.records

@@ -483,6 +483,7 @@ class Running:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
+        self._on_record = server.on_record  # the caller's own: each entry wraps it, never the last entry's wrapper
 
     @says_no_key  # cannot_listen quotes the host, where a key may have been pasted
     def __enter__(self) -> "Running":
@@ -496,7 +497,7 @@ class Running:
 
             prepare_save_dir(self.save_dir)
         started = threading.Event()
-        previous = self.server.on_record
+        previous = self._on_record  # (a second `with` wrapped the first's wrapper: each record was kept twice)
 
         def keep(line: dict[str, Any]) -> None:
             self.records.append(line)
