@@ -162,6 +162,35 @@ def test_a_model_for_an_unknown_provider_is_refused_not_dropped(scenario):
     assert done.request is not None and done.request.body["model"] == "gpt-4o"
 
 
+# min_obeyed as a Python caller passes it: "0.95" (a str) was a TypeError from the comparison, True passed as 1.0,
+# 10**5000 a ValueError while the refusal was written, and a number out of range was refused in the command line's
+# words ("--min-obeyed 2: ... (e.g. --min-obeyed 0.95)"). probe's model (an int) and tool_choice (the scenario's
+# spelling "required") were AttributeErrors from deep inside. Each is now refused at the door, nothing sent.
+def test_min_obeyed_and_probe_s_arguments_are_refused_in_the_caller_s_words(scenario, monkeypatch):
+    from toolchoice.providers import SendSettings, ToolchoiceError, WrongArgument
+    from toolchoice.providers.core import jobs
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    sent: list[Any] = []
+    settings = SendSettings(transport=httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(500)), retries=0)
+    (translation,) = jobs.render(scenario, ["openai"])
+    send = lambda rate: jobs.send(scenario, translation, settings=settings, repeat=2, min_obeyed=rate)  # noqa: E731
+    compare = lambda rate: jobs.compare_send(scenario, [translation], settings=settings, min_obeyed=rate)  # noqa: E731
+    for job in (send, compare):
+        for rate in ("0.95", True):
+            with pytest.raises(WrongArgument, match=r"^min_obeyed: give a rate from 0 to 1 \(a number\) or None, not"):
+                job(rate)
+        for rate, shown in ((2, "2"), (float("nan"), "nan"), (10**5000, "(a number of about 5001 digits)")):
+            with pytest.raises(ToolchoiceError) as raised:
+                job(rate)
+            assert raised.value.one_line() == f"min_obeyed {shown}: give a rate from 0 to 1 (e.g. min_obeyed=0.95)"
+    with pytest.raises(WrongArgument, match=r"^model: give a model id \(str\) or None, not int"):
+        jobs.probe("openai", model=5, settings=settings, repeat=1)
+    with pytest.raises(WrongArgument, match=r"^tool_choice: give a ToolChoice or None, not str"):
+        jobs.probe("openai", tool_choice="required", settings=settings, repeat=1)
+    assert sent == []  # (the command line's --min-obeyed keeps its own words: test_user_trial.py)
+
+
 # An empty host (`--host "$MOCK_HOST"` with the variable unset, running_mock(host=os.environ.get(...,""))): bind()
 # takes "" as every interface, so the mock or proxy listened on the network with no authentication and printed the
 # base URL http://:PORT/v1, which no SDK can reach.

@@ -212,7 +212,7 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
     call_args.send_extras(on_sample, keep, raw)
     check_repeat(repeat, SEND_REPEAT_MAX)
-    outcomes.check_rate(min_obeyed)
+    call_args.rate_arg(min_obeyed)
     provider = translation.provider
     result = SendResult(provider, translation, repeat)
     if translation.refused:
@@ -322,7 +322,7 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
     scenario, translations = call_args.scenario_arg(scenario), call_args.translation_list(translations)
     settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
     check_repeat(repeat)
-    outcomes.check_rate(min_obeyed)
+    call_args.rate_arg(min_obeyed)
     seen: set[str] = set()
     for t in translations:  # one job per provider: its samples, tally and --save folder are the provider's
         if t.provider in seen:
@@ -418,6 +418,7 @@ def probe(provider: str, scenario: Scenario | None = None, *, model: str | None 
     options, settings = call_args.render_options(options), call_args.send_settings(settings, runner.SendSettings)
     check_provider(provider)
     check_repeat(repeat)
+    call_args.probe_args(model, tool_choice)
     result, secrets = run_questions(provider, scenario, model, options, repeat, settings, tool_choice)
     return outcomes.shown(result, secrets)
 
