@@ -341,3 +341,24 @@ def test_a_mock_entered_again_keeps_each_record_once():
             httpx.post(mock.base_url + "/chat/completions", json={"model": "gpt-4o", "messages": _HISTORY}, timeout=10)
             settled(mock, count)
     assert [line["n"] for line in mock.records] == [1, 2, 3], mock.records
+
+
+# ---- parallel calls as the request turned them off ----------------------------------------------------------------
+
+# Anthropic's disable_parallel_tool_use written as a string ("false", as a framework's form or a YAML file quoting it
+# may send): the mock and the proxy read it by Python's truth, so "false" turned parallel calls off, the line said
+# parallel_tool_calls false, and the proxy judged an answer of two calls too_many_calls. Only a boolean turns them
+# off now (the OpenAI families' parallel_tool_calls was read so already); another value is not read as either.
+@pytest.mark.parametrize("flag, parallel, verdict", [(True, False, "too_many_calls"), (False, True, "obeyed"),
+                                                     ("false", None, "obeyed"), (1, None, "obeyed")])
+def test_disable_parallel_tool_use_is_read_only_as_a_boolean(flag, parallel, verdict):
+    two = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "stop_reason": "tool_use",
+           "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1},
+           "content": [{"type": "tool_use", "id": f"toolu_{i}", "name": "get_weather", "input": {}} for i in (1, 2)]}
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": _HISTORY,
+            "tools": [{"name": "get_weather", "input_schema": {"type": "object"}}],
+            "tool_choice": {"type": "auto", "disable_parallel_tool_use": flag}}
+    with StandIn("anthropic", Step(body=two)) as upstream, proxied("anthropic", upstream.base_url()) as proxy:
+        httpx.post(proxy.base_url + "/v1/messages", json=body, headers={"x-api-key": KEY}, timeout=10)
+        (line,) = settled(proxy, 1)
+    assert line.get("parallel_tool_calls") is parallel and line["verdict"] == verdict, line
