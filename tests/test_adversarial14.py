@@ -362,3 +362,26 @@ def test_disable_parallel_tool_use_is_read_only_as_a_boolean(flag, parallel, ver
         httpx.post(proxy.base_url + "/v1/messages", json=body, headers={"x-api-key": KEY}, timeout=10)
         (line,) = settled(proxy, 1)
     assert line.get("parallel_tool_calls") is parallel and line["verdict"] == verdict, line
+
+
+# A request header whose value is not ASCII (RFC 9110's obs-text: OpenRouter's X-Title naming an app "Café", sent as
+# UTF-8): the proxy handed the value to httpx as text, which encodes it as ASCII, so every such request was the
+# proxy's own 500 ("internal error: UnicodeEncodeError", please report it) and never reached the upstream. It goes
+# on as its bytes came, as the upstream's headers come back.
+def test_a_request_header_in_utf8_reaches_the_upstream_as_its_bytes_came():
+    import socket
+
+    body = json.dumps({"model": "gpt-4o", "messages": _HISTORY}).encode()
+    with StandIn("openai") as upstream, proxied("openai", upstream.base_url()) as proxy:
+        port = int(proxy.base_url.rsplit(":", 1)[1].split("/")[0])
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+            client.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                           b"X-Title: Caf\xc3\xa9 \xe2\x98\x95\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+                           % len(body) + body)
+            answer = b""
+            while chunk := client.recv(65536):
+                answer += chunk
+        (line,) = settled(proxy, 1)
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+    assert "proxy.internal_error" not in [f["code"] for f in line["findings"]], line
+    assert upstream.requests[0].headers["x-title"].encode("latin-1") == "Café ☕".encode()  # byte for byte
