@@ -103,6 +103,11 @@ def models_for(values: Sequence[str] | str | None, providers: Sequence[str]) -> 
     per: dict[str, str] = {}
     for value in values or []:
         head, sep, tail = value.partition("=")
+        if not value.strip() or (sep and head in CAPABILITIES and not tail.strip()):  # `--model "$MODEL"` unset: the
+            # default model went out, said only by the ledger's info line (providers --model "" is refused so)
+            raise ToolchoiceError(f"--model {value.strip() or repr(value)} names no model (an unset variable?)",
+                                  hint="give a model id (--model ID or --model PROVIDER=ID), or leave --model out for "
+                                       "each provider's default")
         if sep and not head.strip():
             raise ToolchoiceError(f"--model {value}: no provider before '='",
                                   hint="write --model MODEL for every selected provider, or --model PROVIDER=MODEL")

@@ -274,6 +274,24 @@ def test_the_proxy_s_summary_counts_the_requests_the_stop_cut_short():
     assert served[0].line() == "toolchoice proxy: stopped after 2 requests proxied: 1 obeyed, 1 cut short by the stop"
 
 
+
+# `--model "$MODEL"` with the variable unset (or `--model openai=`): render, compare, send and run went on with each
+# provider's default model, said only by the ledger's info line "no model set", where `providers --model ""` is
+# refused as an unset variable. Refused the same way now, before anything is drawn or sent.
+@pytest.mark.parametrize("argv", [["render", "s.yaml"], ["compare", "s.yaml"], ["send", "s.yaml", "--dry-run"],
+                                  ["run", "s.yaml", "--dry-run"]])
+@pytest.mark.parametrize("value, shown", [("", "''"), ("  ", "'  '"), ("openai=", "openai=")])
+def test_an_empty_model_option_is_refused_not_the_default_model(tmp_path, argv, value, shown):
+    (tmp_path / "s.yaml").write_text("tools: [{name: f, parameters: {type: object}}]\ntool_choice: required\n"
+                                     "messages: [{role: user, content: hi}]\nloop: {max_steps: 1}\n", encoding="utf-8")
+    done = run_cli([*argv, "-p", "openai", "--model", value], env={"COLUMNS": "80", "NO_COLOR": "1"}, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == "", (done.returncode, done.stdout[:200])
+    assert done.stderr.startswith(f"toolchoice: error: --model {shown} names no model (an unset variable?)"), done.stderr
+    kept = run_cli([*argv, "-p", "openai", "--model", "openai=gpt-4o", "-f", "json"], env={"COLUMNS": "80"},
+                   cwd=tmp_path)
+    assert '"gpt-4o"' in kept.stdout, kept.stderr
+
+
 # ---- the mock's answers to a malformed body -----------------------------------------------------------------------
 
 _HISTORY = [{"role": "user", "content": "hi"}]
