@@ -361,6 +361,20 @@ def test_a_mock_entered_again_keeps_each_record_once():
     assert [line["n"] for line in mock.records] == [1, 2, 3], mock.records
 
 
+# The same with save_dir: each entry prepared the folder as a new run's, removing the samples the mock had saved in
+# its earlier blocks, while its numbering went on (sample-002 alone after the second block: sample-001 lost).
+def test_a_mock_entered_again_keeps_the_samples_it_saved(tmp_path):
+    from toolchoice.providers import running_mock
+
+    mock = running_mock("openai", save_dir=tmp_path / "saved")
+    for count in (1, 2):
+        with mock:
+            httpx.post(mock.base_url + "/chat/completions", json={"model": "gpt-4o", "messages": _HISTORY}, timeout=10)
+            settled(mock, count)
+    assert sorted(p.name for p in (tmp_path / "saved").glob("*.request.json")) == [
+        "sample-001.request.json", "sample-002.request.json"]
+
+
 # ---- parallel calls as the request turned them off ----------------------------------------------------------------
 
 # Anthropic's disable_parallel_tool_use written as a string ("false", as a framework's form or a YAML file quoting it
