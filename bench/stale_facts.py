@@ -47,8 +47,11 @@ def pinned_sdks() -> list[tuple[str, str]]:
     from pathlib import Path
 
     text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8")
-    block = re.search(r"^test = \[(.*?)\]", text, re.S | re.M)
-    pins = re.findall(r'"([A-Za-z0-9_.-]+)\s*(?:==|>=)\s*([0-9][0-9A-Za-z.]*)', block.group(1) if block else "")
+    # the list ends at the first "]" that closes a line: a requirement's extras ("pydantic-ai-slim[openai]") hold
+    # brackets too (the first "]" stopped the list there until 2026-11-27, and every pin after it went unchecked)
+    block = re.search(r"^test = \[(.*?)\]\s*$", text, re.S | re.M)
+    pins = re.findall(r'"([A-Za-z0-9_.-]+)(?:\[[^\]"]*\])?\s*(?:==|>=)\s*([0-9][0-9A-Za-z.]*)',
+                      block.group(1) if block else "")
     skip = {"pytest", "hypothesis", "mcp"}
     return [(name, version) for name, version in pins if name not in skip]
 

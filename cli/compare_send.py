@@ -148,7 +148,7 @@ def run_compare_send(scenario_path: Path, scenario: Scenario, translations: list
 
     heap.settle()
     result = jobs.compare_send(scenario, translations, repeat=repeat, save=save, min_obeyed=min_obeyed,
-                               settings=send_settings(timeout, retries, concurrency, min_obeyed))
+                               settings=send_settings(timeout, retries, concurrency))
     runs, secrets = result.jobs, result.secrets
     rows = [_row(r, repeat) for r in runs]
     document = None

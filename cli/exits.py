@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 import typer
 
-from toolchoice.providers.core.model import MissingKey, ToolchoiceError
+from toolchoice.providers.core.errors import ArgumentError, MissingKey, NothingToSend, OutOfRange, ToolchoiceError
 
 from toolchoice.providers.core.outcome import (BAD_INPUT, DISOBEYED, DRIFT, EXIT_CODES, FAILED, INTERRUPTED,  # noqa: F401
                                                OK, REFUSED, outcome)
@@ -103,10 +103,31 @@ def _failed_write(exc: Exception) -> str | None:
     return f"cannot write{where}: {exc.strerror or errno.errorcode[exc.errno]} ({hint})"
 
 
+# a job's parameter whose option is not spelled after it: running_mock's save_dir is `toolchoice mock --save DIR`
+_OPTIONS = {"save_dir": "--save"}
+
+
+def option_of(argument: str) -> str:
+    """The option that gives a job's ``argument`` on the command line: ``min_obeyed`` is --min-obeyed."""
+    return _OPTIONS.get(argument) or "--" + argument.replace("_", "-")
+
+
 def in_command_words(error: ToolchoiceError) -> str:
     """``error``'s line as the command line says it. A missing key or variable (``MissingKey``) is drawn from its
     record: the library's words are a Python caller's (``RenderOptions(base_url=...)``, set it in the environment),
-    these the shell's (``--base-url``, ``export``)."""
+    these the shell's (``--base-url``, ``export``); so is ``compare --send`` with nothing to send (``NothingToSend``:
+    the dry run without ``--send``, the mock put in front), and an argument out of its range or what it names names
+    its option (``OutOfRange``, ``ArgumentError``: ``--min-obeyed``, ``--save``, not ``min_obeyed``, ``save``)."""
+    if isinstance(error, ArgumentError) and error.argument:  # what an option names: --save DIR
+        return error.named(option_of(error.argument))
+    if isinstance(error, OutOfRange) and error.argument:  # the argument is an option here: --min-obeyed 0.95
+        option = option_of(error.argument)
+        hint = f"e.g. {option} {error.example}" if error.example else None
+        return ToolchoiceError(f"{option} {error.value}: give {error.takes}", hint=hint).one_line()
+    if isinstance(error, NothingToSend):
+        hint = ("without --send, compare is a dry run that needs no key; to send without one, put `toolchoice mock -p ID` "
+                "in front (docs/mock.md)")
+        return ToolchoiceError(error.message, path=error.path, line=error.line, column=error.column, hint=hint).one_line()
     if not isinstance(error, MissingKey) or not error.variables or error.of not in ("key", "header", "mcp tool"):
         return error.one_line()
     first = error.variables[0]

@@ -153,16 +153,14 @@ def check_base_url(base_url: str | None) -> None:
                               else "write scheme://host[:port]/path, e.g. http://127.0.0.1:8000/v1")
 
 
-def send_settings(timeout: float, retries: int, concurrency: int, min_obeyed: float | None = None) -> Any:
+def send_settings(timeout: float, retries: int, concurrency: int) -> Any:
     """--timeout, --retries and --concurrency as the jobs take them (``runner.SendSettings``). --timeout nan passes
     the option's range (it compares false with both ends): refused here in the option's own words, before the
     library's check of the settings would name them as a Python caller's (``settings.timeout``)."""
     from toolchoice.providers.core import runner
-    from toolchoice.providers.core.outcome import check_rate
     from toolchoice.providers.core.transport import check_seconds
 
     check_seconds(timeout)
-    check_rate(min_obeyed)  # --min-obeyed nan, in the option's words (the job's check names min_obeyed)
     return runner.SendSettings(timeout=timeout, retries=retries, concurrency=concurrency)
 
 

@@ -136,7 +136,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
         print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
     progress = (_Progress(repeat, f"{provider} × {repeat}")
                 if repeat > 1 and not translation.refused and sys.stderr.isatty() else None)
-    settings = send_settings(timeout, retries, concurrency, min_obeyed)
+    settings = send_settings(timeout, retries, concurrency)
 
     def on_sample(sample: Any) -> None:
         if traced is not None and len(traced["items"]) < runner.RESULTS_KEPT:

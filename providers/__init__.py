@@ -8,9 +8,10 @@ module and no HTTP client."""
 from typing import TYPE_CHECKING, Any
 
 from .core.version import __version__
-from .core.model import (BadReply, Ledger, LedgerEntry, Message, MissingKey, ProviderError, ProviderSettings,
-                         RenderOptions, Reply, Request, Scenario, Tool, ToolCall, ToolChoice, ToolchoiceError,
-                         Translation, WrongArgument)
+from .core.errors import (ArgumentError, BadReply, MissingKey, NothingToSend, OutOfRange, ToolchoiceError,
+                          WrongArgument)
+from .core.model import (Ledger, LedgerEntry, Message, ProviderError, ProviderSettings, RenderOptions, Reply, Request,
+                         Scenario, Tool, ToolCall, ToolChoice, Translation)
 from .core.registry import parse_reply, translate
 from .core.scenario import load_scenario, load_scenario_text
 from .core.scenario_dict import load_scenario_dict
@@ -38,8 +39,8 @@ def __dir__() -> list[str]:  # a REPL's completion and dir() list the names load
 
 __all__ = [
     "__version__",
-    "BadReply", "Ledger", "LedgerEntry", "LoopOptions", "Message", "MissingKey", "ProviderError", "ProviderSettings",
-    "RenderOptions", "Reply", "Request", "Scenario", "SendSettings", "Tool", "ToolCall", "ToolChoice",
+    "ArgumentError", "BadReply", "Ledger", "LedgerEntry", "LoopOptions", "Message", "MissingKey", "NothingToSend",
+    "OutOfRange", "ProviderError", "ProviderSettings", "RenderOptions", "Reply", "Request", "Scenario", "SendSettings", "Tool", "ToolCall", "ToolChoice",
     "ToolchoiceError", "Translation", "WrongArgument", "load_scenario", "load_scenario_dict", "load_scenario_text",
     "parse_reply", "running_mock", "translate",
 ]

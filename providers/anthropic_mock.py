@@ -37,7 +37,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A Messages body → MockRead: tools, tool_choice (disable_parallel_tool_use read apart), the turns
     (tool_use, tool_result, thinking blocks) and the thinking setting."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import read_tools, text_of, tool_message, unjudged
+    from .core.mock.reading import blocks_text, read_tools, text_of, tool_message, unjudged
 
     messages = body.get("messages")
     if not isinstance(messages, list):
@@ -102,7 +102,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     return MockRead(choice, tools, tuple(history), settings, body.get("stream") is True,
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=parallel, unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
-                    thinking=kind in ("enabled", "adaptive"), native_tools=_hosted(body), refusal=refusal)
+                    thinking=kind in ("enabled", "adaptive"), native_tools=_hosted(body), refusal=refusal,
+                    system=blocks_text(body.get("system")))
 
 
 def _hosted(body: dict[str, Any]) -> tuple[Any, ...]:

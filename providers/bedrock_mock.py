@@ -33,7 +33,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A Converse body → MockRead: toolSpecs, toolChoice, toolUse/toolResult/reasoningContent blocks, and Claude's
     thinking in additionalModelRequestFields."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import tool_message, unjudged
+    from .core.mock.reading import blocks_text, tool_message, unjudged
 
     messages = body.get("messages")
     if not isinstance(messages, list):
@@ -45,7 +45,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         spec = entry.get("toolSpec") if isinstance(entry, dict) else None
         if isinstance(spec, dict) and isinstance(spec.get("name"), str):
             schema = (spec.get("inputSchema") or {}).get("json") if isinstance(spec.get("inputSchema"), dict) else None
-            tools.append(Tool(spec["name"], spec.get("description"), schema if isinstance(schema, dict) else None))
+            tools.append(Tool(spec["name"], spec.get("description"), schema if isinstance(schema, dict) else None,
+                              spec["strict"] if isinstance(spec.get("strict"), bool) else None))
     names: dict[str, str] = {}
     history: list[Message] = []
     for i, raw in enumerate(messages):
@@ -60,6 +61,10 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                 if isinstance(result, dict):
                     content = result.get("content")
                     from .core.mock.reading import text_of
+
+                    if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict) \
+                            and list(content[0]) == ["json"]:  # one {json: value} block: the value (as JSON text)
+                        content = content[0]["json"]
 
                     history.append(tool_message(str(result.get("toolUseId")), names, text_of(content) or content or "",
                                                 result.get("status") == "error"))
@@ -104,7 +109,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     passed = tuple(f"additionalModelRequestFields.{key}" for key in sorted(extra) if key not in read)
     return MockRead(choice, tuple(tools), tuple(history), settings, route.get("stream", False),
                     route.get("model"), unjudged=(*unjudged(body, _MOCK_KNOWN), *passed),
-                    thinking=kind in ("enabled", "adaptive"), refusal=refusal)
+                    thinking=kind in ("enabled", "adaptive"), refusal=refusal, system=blocks_text(body.get("system")))
 
 
 # The models a named toolChoice's refusal was recorded for, with its words (tests/data/responses/errors/

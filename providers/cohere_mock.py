@@ -26,16 +26,20 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A v2 chat body → MockRead (tool_choice REQUIRED / NONE, OpenAI-like tools and messages)."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import chat_history, read_tools, unjudged
+    from .core.mock.reading import chat_history, leading_system, read_tools, unjudged
 
     if not isinstance(body.get("model"), str):
         raise MockMalformed("invalid request: model is required")
     tools, notes = read_tools(body.get("tools"), "openai-chat")
+    if body.get("strict_tools") is True:  # one flag for every tool (cohere.py)
+        tools = tuple(t._replace(strict=True) for t in tools)
     thinking = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
     settings = ProviderSettings(max_tokens=body.get("max_tokens"), temperature=body.get("temperature"),
                                 thinking=None if not thinking else thinking.get("type") == "enabled")
-    return MockRead(body.get("tool_choice"), tools, chat_history(body.get("messages"), "cohere"), settings,
-                    body.get("stream") is True, body["model"], unjudged=unjudged(body, _MOCK_KNOWN), notes=notes)
+    history = chat_history(body.get("messages"), "cohere", plan_key="tool_plan")
+    return MockRead(body.get("tool_choice"), tools, history, settings, body.get("stream") is True, body["model"],
+                    unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
+                    **dict(zip(("system", "system_role"), leading_system(body.get("messages")))))
 
 
 def mock_call_id(call: Any) -> str | None:

@@ -40,7 +40,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A generateContent body → MockRead: function declarations, functionCallingConfig, the contents (calls with
     their thoughtSignature, responses, thought parts) and thinkingConfig."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import read_tools, tool_message, unjudged
+    from .core.mock.reading import blocks_text, read_tools, tool_message, unjudged
 
     contents = body.get("contents")
     if not isinstance(contents, list):
@@ -106,7 +106,11 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                 if match is not None:
                     open_calls.remove(match)
                 call_id = match.id if match is not None else str(response.get("id") or response.get("name"))
-                history.append(tool_message(call_id, names, response.get("response")))
+                result = response.get("response")  # google-genai FunctionResponse.response: 'Use "output" key to
+                # specify function output' (what the translator wraps a result that is not an object in)
+                if isinstance(result, dict) and list(result) == ["output"]:
+                    result = result["output"]
+                history.append(tool_message(call_id, names, result))
             elif isinstance(part.get("text"), str):
                 texts.append(part["text"])
         if texts:
@@ -142,8 +146,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     return MockRead(calling, tools, tuple(history), settings, route.get("stream", False), route.get("model"),
                     choice_value=value, unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(set(other))), notes=notes,
                     thinking=spec is None or spec.mode != "off", choices=count or 1,
-                    refusal=refusal, native_tools=native,
-                    native_answers=False)
+                    refusal=refusal, native_tools=native, native_answers=False,
+                    system=blocks_text(body.get("systemInstruction", body.get("system_instruction"))))
 
 
 _MOCK_READ_TOOL_KEYS = frozenset({"functionDeclarations", "function_declarations", "mcpServers", "mcp_servers"})

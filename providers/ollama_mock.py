@@ -23,7 +23,7 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """An /api/chat body → MockRead: no tool_choice field exists (always null); streams unless stream: false."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import chat_history, read_tools, unjudged
+    from .core.mock.reading import chat_history, leading_system, read_tools, unjudged
 
     if not isinstance(body.get("model"), str) or not body["model"]:
         raise MockMalformed("model is required")
@@ -37,7 +37,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                                 thinking_mode=ThinkingSetting("on", effort=level) if level else None)
     return MockRead(None, tools, chat_history(body.get("messages"), "ollama", "thinking"), settings,
                     body.get("stream") is not False, body["model"], unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
-                    thinking=think is True or level is not None)
+                    thinking=think is True or level is not None,
+                    **dict(zip(("system", "system_role"), leading_system(body.get("messages")))))
 
 
 def mock_call_id(call: Any) -> str | None:

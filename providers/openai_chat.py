@@ -381,6 +381,11 @@ def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
                         f"source states whether {ctx.model} takes it on {ctx.cap.title} (only that another value is "
                         "answered 400; the 400's advice to set 'none' is not recorded as taken); set "
                         f"providers.{ctx.provider}.rules.tools_reasoning_effort when you know")
+    elif fact.value == "absent-unstated" and effort is None:  # gpt-6-luna: an effort is the 400, 'none' is taken
+        ctx.ledger.info("model_rule.unstated", "reasoning_effort left out with function tools is sent as written: no "
+                        f"source states whether {ctx.model} takes that on {ctx.cap.title} (an effort is answered 400 "
+                        "and 'none' is recorded taken); set thinking: {effort: none} to send 'none', or "
+                        f"providers.{ctx.provider}.rules.tools_reasoning_effort when you know")
     elif fact.value == "none-unstated" and effort == "none":  # gpt-6-astra on Azure: its sources disagree on 'none'
         ctx.ledger.info("model_rule.unstated", f"reasoning_effort 'none' with function tools is sent as written: the "
                         f"sources disagree whether {ctx.model} takes 'none' on {ctx.cap.title} (some list it, some "

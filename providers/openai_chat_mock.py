@@ -140,8 +140,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
     """A Chat Completions body → MockRead: tools, tool_choice, the history (calls, results, reasoning_content);
     ``provider``: the host served (its own refusals, ``WITHOUT_TOOLS``)."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import (arguments_object, calls_message, json_kind, read_tools, text_of, tool_message,
-                                    unjudged)
+    from .core.mock.reading import (arguments_object, calls_message, json_kind, leading_system, read_tools, text_of,
+                                    tool_message, unjudged)
 
     messages = body.get("messages")
     if not isinstance(messages, list):
@@ -198,7 +198,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
                     body.get("model") if isinstance(body.get("model"), str) else None, choice_value=value,
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
                     unjudged=unjudged(body, known), refusal=refusal, refusal_param=param, notes=(*notes, *read_as),
-                    thinking=isinstance(effort, str), decided=_DECIDED, choices=count)
+                    thinking=isinstance(effort, str), decided=_DECIDED, choices=count,
+                    **dict(zip(("system", "system_role"), leading_system(messages))))
 
 
 _DECIDED = frozenset({"tool_choice.without_tools"})  # WITHOUT_TOOLS decides it per host

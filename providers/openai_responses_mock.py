@@ -31,7 +31,7 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A Responses body → MockRead: function tools, tool_choice, input items (calls, outputs, reasoning items)."""
     from .core.mock.judge import MockRead
-    from .core.mock.reading import arguments_object, read_tools, text_of, tool_message, unjudged
+    from .core.mock.reading import arguments_object, leading_system, read_tools, text_of, tool_message, unjudged
 
     raw_input = body.get("input")
     if raw_input is None and body.get("previous_response_id") is None:
@@ -52,8 +52,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     reasoning: list[ReasoningItem] = []
     other: set[str] = set()
 
-    def assistant() -> Message | None:
-        return history[-1] if history and history[-1].role == "assistant" and not history[-1].content else None
+    def assistant() -> Message | None:  # the turn a function_call item belongs to: the assistant text before it too
+        return history[-1] if history and history[-1].role == "assistant" else None
 
     for item in items:
         if not isinstance(item, dict):
@@ -75,7 +75,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
             call = HistoryCall(str(item.get("call_id")), str(item.get("name")), arguments_object(item.get("arguments")))
             names[call.id] = call.name
             last = assistant()
-            if last is not None and last.tool_calls:
+            if last is not None and (last.tool_calls or last.content):
                 history[-1] = last._replace(tool_calls=last.tool_calls + (call,),
                                             reasoning=last.reasoning + tuple(r._replace(position=len(last.tool_calls))
                                                                              for r in reasoning))
@@ -100,7 +100,9 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                     parallel=body.get("parallel_tool_calls") if isinstance(body.get("parallel_tool_calls"), bool) else None,
                     unjudged=unjudged(body, _MOCK_KNOWN) + tuple(sorted(other)), notes=notes,
                     thinking=isinstance(effort, str) and effort != "none" or "reasoning.encrypted_content" in include,
-                    native_tools=hosted, refusal=paired[1] if paired else None)
+                    native_tools=hosted, refusal=paired[1] if paired else None,
+                    **dict(zip(("system", "system_role"), (body["instructions"], "system") if isinstance(
+                        body.get("instructions"), str) and body["instructions"] else leading_system(items))))
 
 
 # What a NativeTool keeps of a body's hosted tool (types/responses/tool_param.py Mcp): enough to judge the request

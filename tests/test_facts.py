@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -120,6 +121,22 @@ def test_stale_sdks_asks_for_pre_releases_when_a_package_has_only_those(monkeypa
     monkeypatch.setattr(stale_facts, "pinned_sdks", lambda: [("opentelemetry-proto-json", "0.66b1")])
     assert stale_facts.stale_sdks() == [{"id": "sdk:opentelemetry-proto-json", "pinned": "0.66b1", "newest": "0.66b2",
                                          "stale": True}]
+
+
+def test_stale_sdks_reads_every_pin_of_the_test_extra():
+    """--sdks read the test extra up to its first "]", the one in "pydantic-ai-slim[openai]": every pin after it
+    (langchain-google-genai, the == pins of mistralai, cohere, groq ... litellm) went unchecked (found 2026-11-27).
+    The truth is pyproject's own list, read by a TOML parser."""
+    tomllib = pytest.importorskip("tomllib")
+    sys.path.insert(0, str(ROOT / "bench"))
+    import stale_facts
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    pinned = {re.split(r"[\[=>]", req, maxsplit=1)[0]: re.split(r"==|>=", req)[1].split(",")[0]
+              for req in extra["test"] if "==" in req or ">=" in req}
+    for skipped in ("pytest", "hypothesis", "mcp"):
+        pinned.pop(skipped, None)
+    assert dict(stale_facts.pinned_sdks()) == pinned
 
 
 # The 2026-11-26 re-verification (issue 25 point 1). Expected values are copied from the primary sources cited

@@ -105,6 +105,10 @@ def test_no_recorded_words_keep_toolchoices_message() -> None:
     ("gpt-6-sol", "high", "Function tools with reasoning_effort are not supported for gpt-6-sol in "
                           "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
                           "'none'."),
+    # moltis-org/moltis#1298 (2026-10-10, gpt-6-luna); 'high' in a client's recorded LiteLLM error (eighth pass)
+    ("gpt-6-luna", "high", "Function tools with reasoning_effort are not supported for gpt-6-luna in "
+                           "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to "
+                           "'none'."),
 ])
 def test_openai_tools_with_effort_in_openais_words(model: str, effort: str | None, words: str) -> None:
     body = {"model": model, "messages": USER, "tools": [TOOL], **({"reasoning_effort": effort} if effort else {})}

@@ -160,7 +160,7 @@ def test_the_gpt_5_6_rule_covers_every_gpt_5_6_model_the_sdk_names() -> None:
 
 # The GPT-6 members whose Chat Completions 400 with function tools is recorded (docs/fact-audit.md, fifth pass):
 # gpt-6-astra (genkit-ai/genkit#6303, BerriAI/litellm#39631), gpt-6-sol (onyx-dot-app/onyx#15008). No other member's.
-GPT_6_RECORDED = {"gpt-6-astra", "gpt-6-sol"}
+GPT_6_RECORDED = {"gpt-6-astra", "gpt-6-sol", "gpt-6.1-sol", "gpt-6-luna"}  # eighth pass: 6.1-sol, luna
 
 
 @pytest.mark.skipif(missing("openai"), reason="needs openai")

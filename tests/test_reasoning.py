@@ -403,6 +403,39 @@ def test_gpt_6_sol_refuses_an_effort_with_tools_and_leaves_the_rest_as_written()
     assert body is not None and "reasoning_effort" not in body and "model_rule.unstated" in codes
     assert "thinking.effort_for_tools" not in codes
 
+
+
+# gpt-6.1-sol on Chat Completions with a function tool (audit 2026-11-27, eighth pass): left out, a public client's
+# OpenAI provider that sends no reasoning_effort, "confirmed on this key": "Function tools with reasoning_effort are not
+# supported for gpt-6.1-sol in /v1/chat/completions. ..." and "'none' is itself rejected for that model (\"Supported
+# values are: 'low', 'medium', 'high', and 'xhigh'\")"; an effort, the frigate discussion #24555 as quoted in a
+# research note: the same 400 after 'none' was refused. Every case is the 400, as on gpt-6-astra.
+SOL_6_1_RECORDED_400 = ["{model: gpt-6.1-sol}", "{model: gpt-6.1-sol, thinking: {effort: high}}",
+                        "{model: gpt-6.1-sol, thinking: {effort: none}}"]
+
+
+@pytest.mark.parametrize("settings", SOL_6_1_RECORDED_400)
+def test_gpt_6_1_sol_with_function_tools_on_chat_is_refused_whatever_the_effort(settings):
+    body, codes = body_for("openai", settings)
+    assert body is None and "thinking.effort_for_tools" in codes and "model_rule.unknown" not in codes
+
+
+def test_gpt_6_luna_refuses_an_effort_with_tools_takes_none_and_leaves_absent_as_written():
+    """gpt-6-luna (eighth pass): an effort with tools is the 400 ('Function tools with reasoning_effort are not
+    supported for gpt-6-luna in /v1/chat/completions. ...', moltis-org/moltis#1298; 'high' in a client's recorded
+    LiteLLM error); 'none' with tools was taken live ('all HTTP 200', a verification record of 2026-10-02); what the
+    first, refused call carried is not recorded, so leaving the effort out is sent as written and said, never changed."""
+    body, codes = body_for("openai", "{model: gpt-6-luna, thinking: {effort: high}}")
+    assert body is None and "thinking.effort_for_tools" in codes
+    body, codes = body_for("openai", "{model: gpt-6-luna, thinking: {effort: none}}")
+    assert body is not None and body["reasoning_effort"] == "none"
+    assert "model_rule.unstated" not in codes and "thinking.effort_for_tools" not in codes
+    body, codes = body_for("openai", "{model: gpt-6-luna}")
+    assert body is not None and "reasoning_effort" not in body and "model_rule.unstated" in codes
+    assert "thinking.effort_for_tools" not in codes
+    body, codes = body_for("openai", "{model: gpt-6.1-terra}")  # a sibling no recording speaks for: unknown, sent
+    assert body is not None and "reasoning_effort" not in body and "model_rule.unknown" in codes
+
 # ---- verdicts ----------------------------------------------------------------------------------
 
 

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
-from .model import RenderOptions, Scenario, ToolchoiceError, Translation, WrongArgument
+from .model import RenderOptions, Scenario, ToolChoice, ToolchoiceError, Translation, WrongArgument
 
 
 def _kind(value: Any) -> str:
@@ -155,8 +155,6 @@ def models_arg(value: Any, name: str = "models") -> Any:
 
 def loop_options(value: Any, kind: type, name: str = "options") -> Any:
     """A ``loop.LoopOptions`` (``kind``) with a RenderOptions and fields of their kinds; None: the defaults."""
-    from .model import ToolChoice
-
     if value is None:
         return kind()
     if not isinstance(value, kind):
@@ -182,18 +180,6 @@ def capabilities_arg(value: Any, name: str = "capabilities") -> Any:
     return value
 
 
-def probe_args(model: Any, tool_choice: Any) -> None:
-    """``jobs.probe``'s model and choice (an int model was an AttributeError from the model rules' lookup, a str
-    choice one from the questions' planning)."""
-    from .model import ToolChoice
-
-    if model is not None and not isinstance(model, str):
-        raise wrong("model", "a model id (str) or None", model)
-    if tool_choice is not None and not isinstance(tool_choice, ToolChoice):
-        raise wrong("tool_choice", "a ToolChoice or None", tool_choice,
-                    "choice.parse_tool_choice(value, tool_names) reads a scenario's spelling")
-
-
 def run_extras(processes: Any, replay: Any, replay_kind: type, spool_json: Any) -> None:
     """``jobs.run``'s other arguments: ``processes`` as --processes takes it, a ``loop.Replay`` (``load_replay``)."""
     whole_number(processes, "processes", 1, 64)
@@ -201,6 +187,16 @@ def run_extras(processes: Any, replay: Any, replay_kind: type, spool_json: Any) 
         raise wrong("replay", "a loop.Replay or None", replay, "loop.load_replay(folder, provider)")
     if not isinstance(spool_json, bool):
         raise wrong("spool_json", "True or False", spool_json)
+
+
+def probe_extras(model: Any, tool_choice: Any) -> None:
+    """``jobs.probe``'s ``model`` (a str or None) and ``tool_choice`` (a ``ToolChoice`` or None, as
+    ``LoopOptions.override`` takes it)."""
+    if model is not None and not isinstance(model, str):
+        raise wrong("model", "a model id (str) or None", model)
+    if tool_choice is not None and not isinstance(tool_choice, ToolChoice):
+        raise wrong("tool_choice", "a ToolChoice or None", tool_choice, 'e.g. ToolChoice("required"), or '
+                    'ToolChoice("named", name="get_weather")')
 
 
 def send_extras(on_sample: Any, keep: Any, raw: Any) -> None:
@@ -222,20 +218,6 @@ def seconds_arg(seconds: Any, name: str, most: float) -> None:
     if not (isinstance(seconds, int) or math.isfinite(seconds)) or not 0 < seconds <= most:
         raise ToolchoiceError(f"{name} {number_shown(seconds)}: give a number of seconds greater than 0 and at most "
                               f"{most:.0f}")
-
-
-def rate_arg(rate: Any, name: str = "min_obeyed") -> None:
-    """A rate from 0 to 1, or None, said in the caller's words (the command line checks --min-obeyed first, in its
-    own: outcome.check_rate): a str was a TypeError from the comparison, True read as 1.0, and 10**5000 a
-    ValueError while the refusal was written."""
-    import math
-
-    if rate is None:
-        return
-    if isinstance(rate, bool) or not isinstance(rate, (int, float)):
-        raise wrong(name, "a rate from 0 to 1 (a number) or None", rate, f"e.g. {name}=0.95")
-    if not (isinstance(rate, int) or math.isfinite(rate)) or not 0 <= rate <= 1:
-        raise ToolchoiceError(f"{name} {number_shown(rate)}: give a rate from 0 to 1", hint=f"e.g. {name}=0.95")
 
 
 def number_shown(value: int | float) -> str:

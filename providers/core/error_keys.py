@@ -9,7 +9,7 @@ the command line shows them. Only the error path pays: the redaction module is i
 from __future__ import annotations
 
 import functools
-from typing import Callable, ParamSpec, TypeVar
+from typing import Any, Callable, ParamSpec, TypeVar
 
 from .model import ToolchoiceError
 
@@ -19,8 +19,9 @@ R = TypeVar("R")
 
 
 def without_keys(error: ToolchoiceError) -> ToolchoiceError:
-    """``error`` itself, its message, hint, path and ``args`` with every key set in the environment replaced by
-    its placeholder (``$OPENAI_API_KEY``): the keys the command line's error line redacts."""
+    """``error`` itself, its message, hint, path, ``args`` and the texts of its record (``ArgumentError.said``, a
+    ``NothingToSend``'s reasons) with every key set in the environment replaced by its placeholder
+    (``$OPENAI_API_KEY``): the keys the command line's error line redacts."""
     import os
 
     from .redaction import Redactor, environment_secrets
@@ -32,7 +33,19 @@ def without_keys(error: ToolchoiceError) -> ToolchoiceError:
     error.hint = redactor.text(error.hint) if error.hint is not None else None
     error.path = redactor.text(error.path) if error.path is not None else None
     error.args = (error.one_line(), *(redactor.text(a) if isinstance(a, str) else a for a in error.args[1:]))
+    for name, value in vars(error).items():  # the record the command line draws its own words from
+        if name not in ("message", "hint", "path") and isinstance(value, (str, tuple)):
+            setattr(error, name, _texts_redacted(value, redactor))
     return error
+
+
+def _texts_redacted(value: Any, redactor: Any) -> Any:
+    """``value`` with every string in it (a str, or tuples of them, nested) redacted; anything else as it is."""
+    if isinstance(value, str):
+        return redactor.text(value)
+    if isinstance(value, tuple):
+        return tuple(_texts_redacted(item, redactor) for item in value)
+    return value
 
 
 def says_no_key(fn: Callable[P, R]) -> Callable[P, R]:

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, ParamSpec, S
 from . import outcome as outcomes
 from .capabilities import PROVIDER_IDS, Capability
 from .error_keys import says_no_key
-from .model import RenderOptions, Scenario, ToolchoiceError, Translation
+from .errors import ToolchoiceError, out_of_range
+from .model import RenderOptions, Scenario, ToolChoice, Translation
 from .registry import check_provider, translate
 
 if TYPE_CHECKING:  # the result and settings types, for type checkers and IDEs; at run time each job imports its own
@@ -82,7 +83,7 @@ def check_repeat(repeat: Any, most: int = REPEAT_MAX) -> int:
         from .call_args import number_shown
 
         shown = number_shown(repeat) if isinstance(repeat, int) else repr(repeat)  # 10**5000: no ValueError
-        raise ToolchoiceError(f"repeat {shown}: give a whole number from 1 to {most:,}", hint="as --repeat N takes it")
+        raise out_of_range("repeat", shown, f"a whole number from 1 to {most:,}")
     return repeat
 
 
@@ -212,7 +213,7 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
     settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
     call_args.send_extras(on_sample, keep, raw)
     check_repeat(repeat, SEND_REPEAT_MAX)
-    call_args.rate_arg(min_obeyed)
+    outcomes.check_rate(min_obeyed)
     provider = translation.provider
     result = SendResult(provider, translation, repeat)
     if translation.refused:
@@ -322,7 +323,7 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
     scenario, translations = call_args.scenario_arg(scenario), call_args.translation_list(translations)
     settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
     check_repeat(repeat)
-    call_args.rate_arg(min_obeyed)
+    outcomes.check_rate(min_obeyed)
     seen: set[str] = set()
     for t in translations:  # one job per provider: its samples, tally and --save folder are the provider's
         if t.provider in seen:
@@ -331,10 +332,7 @@ def compare_send(scenario: Scenario, translations: Sequence[Translation], *, rep
         seen.add(t.provider)
     jobs, secrets = runner.prepare_jobs(scenario, translations)
     if not any(j.prepared for j in jobs):
-        reasons = "; ".join(f"{j.provider}: {j.skipped}" for j in jobs)  # a reason names no provider
-        raise ToolchoiceError(f"nothing to send: {reasons}",
-                              hint="without --send, compare is a dry run that needs no key; to send without one, "
-                                   "put `toolchoice mock -p ID` in front (docs/mock.md)")
+        raise runner.nothing_to_send(jobs)
     on_sample: Any = None
     if save is not None:
         from .save import prepare_save_dir, save_sample
@@ -402,7 +400,7 @@ def _compare_interrupted(jobs: list[Any], repeat: int, on_sample: Callable[[Any,
 @says_no_key
 def probe(provider: str, scenario: Scenario | None = None, *, model: str | None = None,
           options: RenderOptions = RenderOptions(), repeat: int = 3, settings: SendSettings | None = None,
-          tool_choice: Any = None) -> dict[str, Any]:
+          tool_choice: ToolChoice | None = None) -> dict[str, Any]:
     """Ask ``provider`` each probe question (auto, none, required, named in each form, allowed subset,
     parallel off) ``repeat`` times and classify what it did: honored, ignored, rejected, inconclusive
     or not asked. ``scenario``: your tools (default: a built-in two-tool scenario); ``tool_choice``:
@@ -416,9 +414,9 @@ def probe(provider: str, scenario: Scenario | None = None, *, model: str | None 
     if scenario is not None:
         call_args.scenario_arg(scenario)
     options, settings = call_args.render_options(options), call_args.send_settings(settings, runner.SendSettings)
+    call_args.probe_extras(model, tool_choice)
     check_provider(provider)
     check_repeat(repeat)
-    call_args.probe_args(model, tool_choice)
     result, secrets = run_questions(provider, scenario, model, options, repeat, settings, tool_choice)
     return outcomes.shown(result, secrets)
 

@@ -6,11 +6,13 @@ request. Moved out of loop.py unchanged; loop.py re-exports its names."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+from .error_keys import says_no_key
 from .model import ProviderError, ReasoningItem, Reply, ServerCall, ToolCall, ToolchoiceError, Usage
 from .runner import Job, Sample
 
@@ -150,10 +152,16 @@ class Replay:
                                       "it with --stream")
 
 
-def load_replay(folder: Path, provider: str) -> Replay:
-    """Find the transcripts under ``folder``: ``<provider>/loop-NNN/`` (what --save writes),
+@says_no_key
+def load_replay(folder: str | os.PathLike[str], provider: str) -> Replay:
+    """Find the transcripts under ``folder`` (a ``str`` or a path): ``<provider>/loop-NNN/`` (what --save writes),
     ``loop-NNN/``, or step files directly in ``folder`` (``step-01.response.json``, ``step-1.json``);
     a folder with one other provider's transcripts replays those rendered for ``provider``."""
+    from .call_args import folder as folder_arg
+    from .registry import check_provider
+
+    folder = folder_arg(folder, "folder")
+    check_provider(provider)
     if not folder.is_dir():
         raise ToolchoiceError(f"--replay {folder}: no such folder", hint="give the folder --save wrote")
     candidates = [folder / provider, folder]

@@ -7,8 +7,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .errors import argument_error
 from .loop_records import LoopRun, StepRecord, message_json
-from .model import Message, Scenario, ToolchoiceError
+from .model import Message, Scenario
 
 
 _SAVED_FILE = re.compile(r"step-\d+\.(request|response|reply)\.(json|txt)|scenario\.yaml|loop\.json")
@@ -37,8 +38,8 @@ def prepare_loop_save(folder: Path) -> Path:
                 if not any(loop_dir.iterdir()):
                     loop_dir.rmdir()
             except OSError as exc:
-                raise ToolchoiceError(f"--save {folder}: cannot remove the earlier run's {loop_dir}: "
-                                      f"{exc.strerror}") from None
+                raise argument_error("save", f" {folder}: cannot remove the earlier run's {loop_dir}: "
+                                             f"{exc.strerror}") from None
     return folder
 
 
@@ -46,8 +47,8 @@ def _not_linked(folder: Path, path: Path) -> None:
     """An earlier run's folder is cleared file by file: through a symbolic link that would remove files of the same
     names wherever it points, outside the --save folder (found by an adversarial run)."""
     if path.is_symlink():
-        raise ToolchoiceError(f"--save {folder}: {path} is a symbolic link, not a folder an earlier run saved",
-                              hint="remove the link, or save into another folder")
+        raise argument_error("save", f" {folder}: {path} is a symbolic link, not a folder an earlier run saved",
+                             "remove the link, or save into another folder")
 
 
 def save_step(folder: Path, run: LoopRun, record: StepRecord, scenario: Scenario, secrets: dict[str, str]) -> None:

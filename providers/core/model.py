@@ -12,63 +12,14 @@ forward references are quoted.
 from types import MappingProxyType
 from typing import Any, Literal, Mapping, NamedTuple
 
+# the errors live in errors.py; handed on here, where most of the code imports them from
+from .errors import BadReply, MissingKey, ToolchoiceError, WrongArgument  # noqa: F401
+
 Severity = Literal["info", "warning", "error"]
 ChoiceMode = Literal["auto", "none", "required", "named", "allowed"]
 Role = Literal["user", "assistant", "tool"]
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})  # the shared, read-only default for mapping fields
-
-
-class ToolchoiceError(Exception):
-    """What toolchoice raises for a problem it can name: printed as one line, never a traceback.
-    The subclass says what kind of problem it is, and its ``exit_code`` the command's exit code::
-
-        ToolchoiceError          exit 2: bad input (a scenario, an option, a file) — the default
-        ├── MissingKey           exit 2: a key or a variable a request needs is not set
-        ├── BadReply             exit 1: a response body that is not the provider's reply
-        └── WrongArgument        exit 2: a Python caller's argument of the wrong type (also a TypeError)
-    """
-
-    exit_code = 2
-
-    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
-                 column: int | None = None, hint: str | None = None) -> None:
-        self.message, self.path, self.line, self.column, self.hint = message, path, line, column, hint
-        super().__init__(self.one_line())
-
-    def one_line(self) -> str:
-        where = ""
-        if self.path:
-            where = self.path
-            if self.line is not None:
-                where += f":{self.line}"
-                if self.column is not None:
-                    where += f":{self.column}"
-            where += ": "
-        text = f"{where}{self.message}"
-        if self.hint:
-            text += f" ({self.hint})"
-        return text
-
-
-class MissingKey(ToolchoiceError):
-    """A key (or a variable a header names) that sending needs is not set. The record beside the words (set where it
-    is raised, ``transport.prepare``): ``provider``; ``of`` what: "key", "header" or "mcp tool"; ``variables``: a key's,
-    any one of which will do, else the ones the header or mcp tool needs; ``local``: the request goes to a server on
-    this machine (which checks no key). The command line draws its own words from it (cli/exits.py)."""
-
-    provider, of, local = "", "key", False
-    variables: tuple[str, ...] = ()
-
-
-class BadReply(ToolchoiceError):
-    """A response body that cannot be read as the provider's reply."""
-
-    exit_code = 1
-
-
-class WrongArgument(ToolchoiceError, TypeError):
-    """A library call given a value of the wrong type (``call_args``): toolchoice's error, and a TypeError."""
 
 
 ToolKind = Literal["function", "custom"]

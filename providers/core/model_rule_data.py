@@ -185,9 +185,9 @@ RULES: tuple[Rule, ...] = (
          "/v1/responses or set reasoning_effort to 'none'.' (github/app#2133; -terra GoogleChromeLabs/webmcp-tools#417, "
          "-luna livekit/agents#7169: 'omitting the parameter also 400s'; re-read 2026-11-27: the same words for "
          "gpt-5.6-luna in ItzCrazyKns/Vane#1173, no newer word either way)", verified=_AUDITED),
-    # GPT-6 (openai 3.57.0 ChatModel): the two members the API's words are recorded for on api.openai.com, and
-    # gpt-6-astra on Azure (the sources disagree only on 'none'); the others (gpt-6.2-astra, gpt-6.1-sol,
-    # gpt-6.2-sol, gpt-6.1-terra, gpt-6-luna) stay unknown (audit 2026-11-27, fifth and sixth pass)
+    # GPT-6 (openai 3.57.0 ChatModel): the members the API's words are recorded for on api.openai.com (gpt-6-astra,
+    # gpt-6-sol; gpt-6.1-sol and gpt-6-luna since the eighth pass), and gpt-6-astra on Azure (the sources disagree
+    # only on 'none'); the others (gpt-6.2-astra, gpt-6.2-sol, gpt-6.1-terra) stay unknown (audit 2026-11-27)
     Rule("azure-gpt-6-astra-tools-effort", ("azure",), r"gpt-6-astra(?:-\d{4}-\d{2}-\d{2})?$",
          {"tools_reasoning_effort": "none-unstated"},
          "the API's 400s on Azure Chat Completions with a function tool: no effort, can1357/oh-my-pi#11052 "
@@ -231,6 +231,37 @@ RULES: tuple[Rule, ...] = (
          "'none'.'; what that request carried is not recorded, so whether leaving reasoning_effort out is taken is not "
          "stated, and no recording shows 'none' taken with tools (on gpt-6-astra the same advice is itself answered "
          "400: rule gpt-6-astra-no-chat-tools): both are sent as written and said", verified=_AUDITED),
+    # eighth pass (2026-11-27): two more members recorded on api.openai.com
+    Rule("gpt-6.1-sol-no-chat-tools", ("openai",), r"gpt-6\.1-sol(?:-\d{4}-\d{2}-\d{2})?$",
+         {"tools_reasoning_effort": "never"},
+         "the API's words recorded live on api.openai.com, in a public client's OpenAI provider (found by the code "
+         "index, read 2026-11-27; the request there sends no reasoning_effort unless the caller adds one): "
+         "'reasoning-tier model (gpt-6.1-sol, confirmed on this key) refuses them outright -- \"Function tools with "
+         "reasoning_effort are not supported for gpt-6.1-sol in /v1/chat/completions. To use function tools, use "
+         "/v1/responses or set reasoning_effort to 'none'\" -- and 'none' is itself rejected for that model "
+         "(\"Supported values are: 'low', 'medium', 'high', and 'xhigh'\"), so there is no reasoning_effort value that "
+         "makes tool calling work for it here'; blakeblackshear/frigate discussion #24555 as quoted in a research note "
+         "(fetched 2026-10-05, found by the code index): \"Unsupported value: 'reasoning_effort' does not support "
+         "'none' with this model. Supported values are: 'low', 'medium', 'high', and 'xhigh'.\" and then \"Function "
+         "tools with reasoning_effort are not supported for gpt-6.1-sol in /v1/chat/completions.\"; the same note "
+         "quotes OpenAI's model page developers.openai.com/api/docs/models/gpt-6.1-sol (not in the stored copies): "
+         "'Use the Responses API for tool calling. Chat Completions is supported without tool calling.' and 'The "
+         "`none` and `minimal` reasoning efforts are not supported.'", verified=_AUDITED),
+    Rule("gpt-6-luna-tools-effort", ("openai",), r"gpt-6-luna(?:-\d{4}-\d{2}-\d{2})?$",
+         {"tools_reasoning_effort": "absent-unstated"},
+         "the API's 400 for an effort with function tools on /v1/chat/completions: 'Function tools with "
+         "reasoning_effort are not supported for gpt-6-luna in /v1/chat/completions. To use function tools, use "
+         "/v1/responses or set reasoning_effort to 'none'.' (moltis-org/moltis#1298, 2026-10-10, the built-in openai "
+         "provider, as quoted in a project digest; a public client's test holds the LiteLLM-wrapped 400 for "
+         "reasoning_effort 'high': 'litellm.BadRequestError: OpenAIException - Function tools with reasoning_effort "
+         "are not supported for gpt-6-luna in /v1/chat/completions. To use function tools, use /v1/responses or set "
+         "reasoning_effort to 'none'.'; a public app's run notes, 2026-09-30: the 400 came when 'the effort came from "
+         "something that was set'); 'none' taken with tools, a public app's verification record (2026-10-02, live "
+         "against api.openai.com, found by the code index): 'First live call, before the fix | **Failed.** "
+         "`gpt-6-luna` answered HTTP 400' ... 'The OpenAI adapter now sends `reasoning_effort: \"none\"`' ... 'Live "
+         "agent loop, `gpt-6-luna`, after the fix | `POST /api/ask` × 3, all HTTP 200, 2 model steps each' (tool "
+         "calls made); reasoning_effort left out: what that first call carried is not recorded, so it is sent as "
+         "written and said", verified=_AUDITED),
     Rule("gpt-5.2-5.5-tools-effort", ("openai", "azure"), r"gpt-5\.[2-5](?!\d)",
          {"tools_reasoning_effort": "absent-or-none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. "

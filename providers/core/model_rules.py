@@ -40,10 +40,12 @@ RULE_KEYS: dict[str, tuple[tuple[Any, ...], str]] = {
                                                    "or on by default)"),
     "effort_default": (("low", "medium", "high", "xhigh", "max"), "the effort used when the request sets none"),
     "parallel_tool_calls": ((True, False), "the model takes the parallel_tool_calls parameter at all"),
-    "tools_reasoning_effort": (("none", "absent-or-none", "other-refused", "none-unstated", "never", "any"),
+    "tools_reasoning_effort": (("none", "absent-or-none", "other-refused", "absent-unstated", "none-unstated", "never",
+                                "any"),
                                "Chat Completions with function tools: reasoning_effort must be 'none' (none), "
                                "absent or 'none' (absent-or-none), not another value, 'none' and absent unstated "
-                               "(other-refused), not absent nor another value, 'none' unstated (none-unstated), no "
+                               "(other-refused), 'none' and not another value, absent unstated (absent-unstated), not "
+                               "absent nor another value, 'none' unstated (none-unstated), no "
                                "value and not absent either (never), or anything (any)"),
     "tool_choice": ((True, False), "the model takes a tool_choice at all"),
     "named_tool_choice": ((True, False), "the model takes a tool_choice naming one tool"),

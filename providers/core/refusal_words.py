@@ -53,7 +53,7 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
                        field=("additionalModelRequestFields", "thinking", "type"), value=_MANUAL))),
     Fact("openai.tools_effort_words", ("openai", "azure"),
          "OpenAI's 400 for function tools with a reasoning_effort the model refuses on Chat Completions names the "
-         "model: gpt-5.6 and gpt-6-sol 'Function tools with reasoning_effort are not supported for MODEL in "
+         "model: gpt-5.6, gpt-6-sol and gpt-6-luna 'Function tools with reasoning_effort are not supported for MODEL in "
          "/v1/chat/completions. To use function tools, use /v1/responses or set reasoning_effort to 'none'.'; gpt-5.2 "
          "to 5.5 '... Please use /v1/responses instead.' (Azure Foundry answers the latter form: model rules "
          "gpt-5.6-tools-effort-none, gpt-6-sol-tools-effort, gpt-5.2-5.5-tools-effort, azure-gpt-5.6-tools-effort). "
@@ -61,7 +61,9 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "ledger's line; on Azure its first form is recorded whole with no effort and with 'low' (model rule "
          "azure-gpt-6-astra-tools-effort), the other refused efforts keep the ledger's line",
          "BerriAI/litellm#34569, github/app#2133, livekit/agents#7169 (gpt-5.6); onyx-dot-app/onyx#15008 (gpt-6-sol, "
-         "2026-09-23); pipecat-ai/pipecat#4043, "
+         "2026-09-23); gpt-6-luna (read 2026-11-27): moltis-org/moltis#1298 (2026-10-10, as quoted in a project "
+         "digest) and a public client's recorded LiteLLM error for reasoning_effort 'high' (found by the code index); "
+         "pipecat-ai/pipecat#4043, "
          "openai/openai-openapi#541, charmbracelet/crush#2913 (gpt-5.4, gpt-5.5); agentgateway/agentgateway#2894 "
          "(Azure Foundry); gpt-6-astra on Azure: can1357/oh-my-pi#11052 (2026-09-06, no reasoning_effort), "
          "microsoft/simplechat docs/explanation/fixes/GPT6_ASTRA_MODEL_CATALOG_FIX.md (observed 2026-10-01: not set, "
@@ -78,6 +80,8 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "'none'.'; "
          "'Function tools with reasoning_effort are not supported for gpt-6-sol in /v1/chat/completions. To use "
          "function tools, use /v1/responses or set reasoning_effort to 'none'.' (onyx#15008); "
+         "'Function tools with reasoning_effort are not supported for gpt-6-luna in /v1/chat/completions. To use "
+         "function tools, use /v1/responses or set reasoning_effort to 'none'.' (moltis#1298); "
          "'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. Please use "
          "/v1/responses instead.'; \"{'error': {'message': 'Function tools with reasoning_effort are not supported for "
          "gpt-5.4 in /v1/chat/completions. Please use /v1/responses instead.', 'type': 'invalid_request_error', "
@@ -86,7 +90,7 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "\"param\": \"reasoning_effort\", \"code\": null' (foundry-dev-tools#779, gpt-6-astra)", _VERIFIED,
          (RefusalWords("thinking.effort_for_tools", ("openai",), "Function tools with reasoning_effort are not "
                        "supported for {model} in /v1/chat/completions. To use function tools, use /v1/responses or set "
-                       "reasoning_effort to 'none'.", model=r"gpt-5\.6(?!\d)|gpt-6-sol(?:-\d{4}-\d{2}-\d{2})?$",
+                       "reasoning_effort to 'none'.", model=r"gpt-5\.6(?!\d)|gpt-6-(?:sol|luna)(?:-\d{4}-\d{2}-\d{2})?$",
                        envelope=_EFFORT_PARAM),
           RefusalWords("thinking.effort_for_tools", ("openai", "azure"), "Function tools with reasoning_effort are not "
                        "supported for {model} in /v1/chat/completions. Please use /v1/responses instead.",

@@ -17,7 +17,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Protocol
 
-from .model import ProviderError, Reply, Scenario, ToolchoiceError, Translation
+from .errors import MissingKey, NothingToSend, ToolchoiceError
+from .model import ProviderError, Reply, Scenario, Translation
 
 if TYPE_CHECKING:  # for type checkers and IDEs: at run time this module imports no httpx (a dry run sends nothing)
     import httpx
@@ -113,6 +114,7 @@ class Job:
     translation: Translation
     prepared: Any = None
     skipped: str | None = None
+    skipped_for: ToolchoiceError | None = None  # the error behind ``skipped`` (a MissingKey, a URL); None: refused
     samples: list[Sample] = field(default_factory=list)
     # streamed samples Ctrl-C cut short, in the order they were cut: what had arrived of each (stream_sample)
     cuts: list[Sample] = field(default_factory=list)
@@ -180,10 +182,37 @@ def prepare_jobs(scenario: Scenario, translations: Iterable[Translation], *,
         except ToolchoiceError as exc:
             if missing_key_fails:
                 raise
-            job.skipped = f"skipped: {exc.message}"
+            if isinstance(exc, MissingKey) and not exc.provider:  # its words name no provider; its record does
+                exc.provider = t.provider
+            job.skipped, job.skipped_for = f"skipped: {exc.message}", exc
             continue
         secrets.update(job.prepared.secrets)
     return jobs, secrets
+
+
+def nothing_to_send(jobs: list[Job]) -> NothingToSend:
+    """Why none of ``jobs`` (``prepare_jobs``'s, every one skipped) can be sent, in a Python caller's words, with its
+    record (``NothingToSend``): each provider and its reason, and the missing keys or variables, from which the
+    command line draws its own words (``compare_send``)."""
+    skipped = tuple((j.provider, j.skipped or "") for j in jobs)
+    missing = tuple(j.skipped_for for j in jobs if isinstance(j.skipped_for, MissingKey))
+    reasons = "; ".join(f"{provider}: {reason}" for provider, reason in skipped)  # a reason names no provider
+    keys = [m for m in missing if m.of == "key"]
+    if keys and all(m.local for m in keys):
+        hint = f'a local server that checks no key takes any value, e.g. os.environ["{keys[0].variables[0]}"] = "local"'
+    elif keys:
+        hint = ("jobs.render needs no key; to send without one, send to a server on 127.0.0.1 that checks none "
+                "(running_mock(provider), docs/python.md): its base URL as RenderOptions(base_url=...), and the "
+                "provider's key variable set to any value")
+    elif missing:
+        names = ", ".join(dict.fromkeys(name for m in missing for name in m.variables))
+        hint = f"set {names} in os.environ, or remove it from the headers or the mcp tool that names it"
+    else:
+        hint = ("a refused translation (request None) says why in its ledger's errors; compare_send sends the "
+                "translations that were not refused")
+    error = NothingToSend(f"nothing to send: {reasons}", hint=hint)
+    error.skipped, error.missing = skipped, missing
+    return error
 
 
 def judge(job: Job, index: int, response: Any) -> Sample:

@@ -12,7 +12,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .model import ToolchoiceError, Translation
+from .errors import ToolchoiceError, argument_error
+from .model import Translation
 from .json_text import dumps_indented
 
 SAMPLE_FILE = re.compile(r"sample-\d{3,}\.(request|response|reply)\.(json|txt|sse|ndjson|eventstream)")
@@ -23,48 +24,51 @@ SAMPLE_FILE = re.compile(r"sample-\d{3,}\.(request|response|reply)\.(json|txt|ss
 _HELD: dict[str, tuple[int, int]] = {}
 
 
-def prepare_save_dir(path: Path) -> Path:
+def prepare_save_dir(path: Path, argument: str = "save") -> Path:
     """Create the folder (or reuse it, removing an earlier run's sample files). The folder is locked for
-    this run: a second run saving into it at the same time is refused (their samples would mix)."""
+    this run: a second run saving into it at the same time is refused (their samples would mix). ``argument``: the
+    parameter that named it (``save``; ``running_mock``'s ``save_dir``), which a problem's words start with
+    (``ArgumentError``: the command line names its option, --save)."""
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        hint = "name a folder, not a file: --save holds one file per sample" if path.is_file() else None
-        raise ToolchoiceError(f"--save {path}: cannot create the folder: {exc.strerror}", hint=hint) from None
+        hint = ("name a folder, not a file: ", " holds one file per sample") if path.is_file() else ()
+        raise argument_error(argument, f" {path}: cannot create the folder: {exc.strerror}", *hint) from None
     if not path.is_dir():
-        raise ToolchoiceError(f"--save {path}: not a folder", hint="name a folder: --save holds one file per sample")
-    lock_folder(path, "--save")
+        raise argument_error(argument, f" {path}: not a folder", "name a folder: ", " holds one file per sample")
+    lock_folder(path, argument)
     for old in path.iterdir():
         if SAMPLE_FILE.fullmatch(old.name) and old.is_file():
             try:
                 old.unlink()
             except OSError as exc:
-                raise ToolchoiceError(f"--save {path}: cannot remove the earlier run's {old.name}: "
-                                      f"{exc.strerror}") from None
+                raise argument_error(argument, f" {path}: cannot remove the earlier run's {old.name}: "
+                                               f"{exc.strerror}") from None
     return path
 
 
-def lock_folder(path: Path, option: str) -> None:
-    """Hold an exclusive lock on ``path`` until the process ends; refuse when another run holds it."""
+def lock_folder(path: Path, argument: str) -> None:
+    """Hold an exclusive lock on ``path`` until the process ends; refuse when another run holds it. ``argument``:
+    the parameter that named the folder (``ArgumentError``)."""
     try:
         import fcntl
     except ImportError:  # no flock (Windows): concurrent runs are not detected there
         return
     flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
     key = os.path.realpath(path)
+    taken = (f" {path}: another toolchoice run is saving into this folder (their samples would mix)",
+             "save into another folder, or wait until that run ends")
     if key in _HELD:  # a job of this process (another thread) is saving into it now
-        raise ToolchoiceError(f"{option} {path}: another toolchoice run is saving into this folder (their samples "
-                              "would mix)", hint="save into another folder, or wait until that run ends")
+        raise argument_error(argument, *taken)
     try:
         fd = os.open(path, flags)  # the folder itself is locked: no lock file lies among the samples
     except OSError as exc:
-        raise ToolchoiceError(f"{option} {path}: cannot lock the folder: {exc.strerror}") from None
+        raise argument_error(argument, f" {path}: cannot lock the folder: {exc.strerror}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         os.close(fd)
-        raise ToolchoiceError(f"{option} {path}: another toolchoice run is saving into this folder (their samples "
-                              "would mix)", hint="save into another folder, or wait until that run ends") from None
+        raise argument_error(argument, *taken) from None
     _HELD[key] = (fd, threading.get_ident())
 
 
@@ -104,7 +108,7 @@ def safe_component(name: str) -> str:
     return cleaned
 
 
-def write_atomic(path: Path, text: str | bytes, option: str = "--save") -> None:
+def write_atomic(path: Path, text: str | bytes, argument: str = "save") -> None:
     """Write ``text`` (or bytes) to a new temporary file beside ``path`` (a random name created with
     O_EXCL: a planted file or symlink is never written through) and rename it into place."""
     import tempfile
@@ -119,7 +123,7 @@ def write_atomic(path: Path, text: str | bytes, option: str = "--save") -> None:
         os.replace(temporary, path)
         temporary = None
     except OSError as exc:
-        raise ToolchoiceError(f"{option}: cannot write {path}: {exc.strerror}") from None
+        raise argument_error(argument, f": cannot write {path}: {exc.strerror}") from None
     finally:
         if temporary is not None:
             try:

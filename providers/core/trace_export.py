@@ -235,6 +235,6 @@ def write_document(path: Path, data: dict[str, Any], secrets: dict[str, str]) ->
     found.update(secrets)
     text = json.dumps(Redactor(found).data(data), ensure_ascii=False) + "\n"
     try:  # a random O_EXCL name beside it (never a link planted at a name known in advance), a lone surrogate as
-        write_atomic(path, text, "--trace-out")  # its JSON escape
+        write_atomic(path, text, "trace_out")  # its JSON escape
     except ToolchoiceError as exc:
         raise ToolchoiceError(exc.message, hint="name a writable file") from None

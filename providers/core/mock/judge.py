@@ -62,6 +62,10 @@ class MockRead(NamedTuple):
     # the translator's entry stays a finding, never the refusal (openai_chat: tool_choice without tools)
     decided: frozenset[str] = frozenset()
     choices: int = 1  # how many choices the request asks (OpenAI Chat Completions' n): each one answered
+    # the system prompt as the body gives it (text; its parts joined), and the role it came under (``developer``: an
+    # OpenAI developer message): not judged, read for ``trace SAVED`` (core/saved_request.py)
+    system: str | None = None
+    system_role: str = "system"
 
 
 class Judged(NamedTuple):

@@ -71,6 +71,22 @@ def text_of(content: Any) -> str | None:
     return None
 
 
+def leading_system(messages: Any) -> tuple[str | None, str]:
+    """The text of a message list's system / developer messages (OpenAI-like lists: Chat, Responses input, Cohere,
+    Ollama), joined by blank lines, and the role of the first (``system`` when none)."""
+    found = [m for m in messages if isinstance(m, dict) and m.get("role") in ("system", "developer")] \
+        if isinstance(messages, list) else []
+    texts = [t for t in (text_of(m.get("content")) for m in found) if t]
+    return ("\n\n".join(texts) or None), (str(found[0]["role"]) if found else "system")
+
+
+def blocks_text(value: Any) -> str | None:
+    """A system prompt given as a string or as text blocks ({text: ...}: Anthropic, Bedrock, Gemini parts)."""
+    if isinstance(value, dict):
+        value = value.get("parts")
+    return text_of(value)
+
+
 def tool_message(call_id: str, names: dict[str, str], content: Any, is_error: bool = False) -> Message:
     text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
     return Message("tool", text, tool_call_id=call_id, tool_name=names.get(call_id, "unknown"), is_error=is_error)
@@ -89,9 +105,10 @@ def unjudged(body: dict[str, Any], known: frozenset[str]) -> tuple[str, ...]:
 
 
 def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
-                 arguments_key: str = "arguments") -> tuple[Message, ...]:
+                 arguments_key: str = "arguments", plan_key: str | None = None) -> tuple[Message, ...]:
     """OpenAI-chat-like messages (Cohere v2, Ollama) as neutral messages. Calls without ids (Ollama) get
-    ``call_N`` ids, and their results are paired with them in order."""
+    ``call_N`` ids, and their results are paired with them in order. ``plan_key``: where the family puts the text
+    that goes with calls (Cohere's ``tool_plan``), read as the turn's text when it has no content."""
     from ..model import ReasoningItem
 
     if not isinstance(messages, list):
@@ -128,7 +145,10 @@ def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
             waiting = [c.id for c in calls]
             thought = raw.get(reasoning_key) if reasoning_key else None
             reasoning = (ReasoningItem(family, text=thought),) if isinstance(thought, str) and thought else ()  # type: ignore[arg-type]
-            history.append(calls_message(calls, names, text_of(raw.get("content")), reasoning))
+            text = text_of(raw.get("content"))
+            if text is None and plan_key and isinstance(raw.get(plan_key), str):
+                text = raw[plan_key]
+            history.append(calls_message(calls, names, text, reasoning))
     return tuple(history)
 
 

@@ -483,8 +483,7 @@ class Running:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
-        # the caller's own recorder: each entry wraps it, never the last entry's wrapper; whether it was entered
-        self._on_record, self._entered = server.on_record, False
+        self._on_record, self._entered = server.on_record, False  # the caller's recorder, each entry wraps; entered?
 
     @says_no_key  # cannot_listen quotes the host, where a key may have been pasted
     def __enter__(self) -> "Running":
@@ -496,7 +495,8 @@ class Running:
         if self.save_dir is not None:  # made and locked as `toolchoice mock --save DIR` does, until the block ends;
             from ..save import lock_folder, prepare_save_dir  # entered again, it goes on numbering: its files stay
 
-            lock_folder(self.save_dir, "--save") if self._entered and self.save_dir.is_dir() else prepare_save_dir(self.save_dir)
+            lock_folder(self.save_dir, "save_dir") if self._entered and self.save_dir.is_dir() else \
+                prepare_save_dir(self.save_dir, "save_dir")
         self._entered = True
         started = threading.Event()
         previous = self._on_record  # (a second `with` wrapped the first's wrapper: each record was kept twice)

@@ -1,0 +1,110 @@
+"""The errors toolchoice raises: one line a person can act on, and a record beside the words.
+
+``ToolchoiceError`` is a problem toolchoice can name (bad input, by default); each subclass says what kind, and its
+``exit_code`` the command's exit code. No I/O, no imports: this module is on `render`'s start-up path (``model``
+hands these names on, where most of the code imports them from)."""
+
+
+class ToolchoiceError(Exception):
+    """What toolchoice raises for a problem it can name: printed as one line, never a traceback.
+    The subclass says what kind of problem it is, and its ``exit_code`` the command's exit code::
+
+        ToolchoiceError          exit 2: bad input (a scenario, an option, a file) — the default
+        ├── MissingKey           exit 2: a key or a variable a request needs is not set
+        ├── NothingToSend        exit 2: compare_send was given no translation it can send
+        ├── OutOfRange           exit 2: a job's argument (repeat, min_obeyed) outside what it takes
+        ├── ArgumentError        exit 2: what an argument names (a folder to save into) cannot be used
+        ├── BadReply             exit 1: a response body that is not the provider's reply
+        └── WrongArgument        exit 2: a Python caller's argument of the wrong type (also a TypeError)
+    """
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
+                 column: int | None = None, hint: str | None = None) -> None:
+        self.message, self.path, self.line, self.column, self.hint = message, path, line, column, hint
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        where = ""
+        if self.path:
+            where = self.path
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.column is not None:
+                    where += f":{self.column}"
+            where += ": "
+        text = f"{where}{self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+
+class MissingKey(ToolchoiceError):
+    """A key (or a variable a header names) that sending needs is not set. The record beside the words (set where it
+    is raised, ``transport.prepare``): ``provider``; ``of`` what: "key", "header" or "mcp tool"; ``variables``: a key's,
+    any one of which will do, else the ones the header or mcp tool needs; ``local``: the request goes to a server on
+    this machine (which checks no key). The command line draws its own words from it (cli/exits.py)."""
+
+    provider, of, local = "", "key", False
+    variables: tuple[str, ...] = ()
+
+
+class NothingToSend(ToolchoiceError):
+    """``compare_send`` given translations none of which can be sent. The record beside the words: ``skipped``, each
+    provider with why nothing goes to it (``(provider, reason)``, the reason as its job's ``skipped`` says it), and
+    ``missing``, the ``MissingKey`` of each provider skipped for want of a key or a variable (none when every
+    translation was refused). The words are a Python caller's; the command line draws its own (cli/exits.py)."""
+
+    skipped: tuple[tuple[str, str], ...] = ()
+    missing: tuple[MissingKey, ...] = ()
+
+
+class OutOfRange(ToolchoiceError):
+    """A job's argument outside what it takes, said in a Python caller's words (``min_obeyed 95: give a rate from 0
+    to 1 (e.g. min_obeyed=0.95)``). The record: ``argument`` (the parameter), ``value`` (as shown), ``takes`` (what
+    it takes) and ``example`` (a value it takes, or ""); the command line draws its own words from it, the argument
+    named as its option (cli/exits.py). Made by ``out_of_range``."""
+
+    argument, value, takes, example = "", "", "", ""
+
+
+def out_of_range(argument: str, value: str, takes: str, example: str = "") -> OutOfRange:
+    """The ``OutOfRange`` error for ``argument`` given ``value`` (as shown), with its record."""
+    error = OutOfRange(f"{argument} {value}: give {takes}", hint=f"e.g. {argument}={example}" if example else None)
+    error.argument, error.value, error.takes, error.example = argument, value, takes, example
+    return error
+
+
+class ArgumentError(ToolchoiceError):
+    """What one argument names cannot be used (a folder to save into, a file to write), the words starting with the
+    argument's name: the library's with the parameter's (``save /tmp/out: not a folder``), the command line's with
+    its option's (``--save /tmp/out: not a folder``). The record: ``argument`` (the parameter), ``said`` (the words
+    after its name) and ``hint_parts`` (the hint, split where it names the argument; none: no hint). Made by
+    ``argument_error``; ``named(name)`` is its one line with the argument called ``name`` (cli/exits.py)."""
+
+    argument, said = "", ""
+    hint_parts: tuple[str, ...] = ()
+
+    def named(self, name: str) -> str:
+        hint = name.join(self.hint_parts) if self.hint_parts else None
+        return ToolchoiceError(f"{name}{self.said}", path=self.path, line=self.line, column=self.column,
+                               hint=hint).one_line()
+
+
+def argument_error(argument: str, said: str, *hint_parts: str) -> ArgumentError:
+    """The ``ArgumentError`` of ``argument`` (a parameter's name), its words ``argument + said``; the hint is
+    ``hint_parts`` joined by the argument's name."""
+    error = ArgumentError(f"{argument}{said}", hint=argument.join(hint_parts) if hint_parts else None)
+    error.argument, error.said, error.hint_parts = argument, said, hint_parts
+    return error
+
+
+class BadReply(ToolchoiceError):
+    """A response body that cannot be read as the provider's reply."""
+
+    exit_code = 1
+
+
+class WrongArgument(ToolchoiceError, TypeError):
+    """A library call given a value of the wrong type (``call_args``): toolchoice's error, and a TypeError."""

@@ -1,0 +1,358 @@
+"""A saved request (``proxy`` / ``mock`` / ``send --save DIR``: ``sample-NNN.request.json``) → the neutral scenario
+that sends it again, on any provider (``toolchoice trace SAVED``).
+
+The body is read by its provider's family module, the reader the mock and the proxy judge requests with
+(``mock_read``, registry.mock_family): tools, tool_choice as on the wire, the history with its calls and results,
+the system prompt, the settings that have a neutral form (model, max_tokens, temperature, thinking,
+parallel_tool_calls). What the body holds that has no neutral form is kept under ``providers.<id>.extra`` (the
+body's own top-level fields the family does not model), and said: the scenario is rendered back for the recorded
+provider and every top-level field that does not come back as recorded is a ledger note (``saved.*``), so nothing
+goes away unsaid. A saved request is already redacted (``[redacted]`` in place of every key); nothing of its
+headers is carried but a ``*-beta`` header, the API's own opt-in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
+
+from .model import LedgerEntry, ToolchoiceError
+
+SAMPLE = re.compile(r"sample-(\d+)\.request\.json")
+LISTED = 200  # samples whose reply file the listing reads
+HINT = "give a sample-NNN.request.json that proxy, mock or send --save wrote, or their folder with --sample N"
+
+
+class SavedScenario(NamedTuple):
+    data: dict[str, Any]  # the scenario, as a scenario file writes it
+    notes: list[LedgerEntry]
+    provider: str
+    file: Path
+
+
+def is_saved(path: Path) -> bool:
+    """A save folder or a saved request, as ``trace`` tells one from a trace file."""
+    return path.is_dir() or SAMPLE.fullmatch(path.name) is not None
+
+
+def samples(folder: Path) -> dict[int, Path]:
+    """The folder's saved requests by sample number."""
+    try:
+        names = sorted(p.name for p in folder.iterdir())
+    except OSError as exc:
+        raise ToolchoiceError(f"{folder}: cannot read the folder: {exc.strerror}", hint=HINT) from None
+    found = dict(sorted((int(m.group(1)), folder / name) for name in names if (m := SAMPLE.fullmatch(name))))
+    if not found:
+        raise ToolchoiceError(f"{folder}: no sample-NNN.request.json in the folder", hint=HINT)
+    return found
+
+
+def pick(path: Path, sample: int | None) -> Path | list[dict[str, Any]]:
+    """The request file ``path`` and ``sample`` name; a folder of several without ``sample``: what each holds."""
+    if not path.is_dir():
+        if sample is not None:
+            raise ToolchoiceError(f"{path}: --sample picks a sample in a folder; this is one file",
+                                  hint="drop --sample, or give the folder")
+        return path
+    found = samples(path)
+    if sample is None:
+        if len(found) == 1:
+            return next(iter(found.values()))
+        # what each asked is read from the first LISTED samples' reply files; past them, their names only
+        return [describe(n, f) if i < LISTED else {"sample": n, "file": f.name}
+                for i, (n, f) in enumerate(found.items())]
+    if sample not in found:
+        shown = ", ".join(map(str, list(found)[:20])) + (", ..." if len(found) > 20 else "")
+        raise ToolchoiceError(f"{path}: no sample {sample} (the folder holds {shown})", hint="pick one of those")
+    return found[sample]
+
+
+def describe(number: int, file: Path) -> dict[str, Any]:
+    """One line of the listing: the sample, its provider and what it asked (from the reply file the save wrote)."""
+    line = _reply_line(file)
+    row: dict[str, Any] = {"sample": number, "file": file.name}
+    for key in ("provider", "path", "requested", "offered_tools"):
+        if line.get(key) is not None:
+            row[key] = line[key]
+    return row
+
+
+def _reply_line(file: Path) -> dict[str, Any]:
+    """The sample's ``.reply.json`` (provider, path, requested ...), {} when there is none or it does not read."""
+    from . import bounded
+
+    reply = file.with_name(file.name.replace(".request.json", ".reply.json"))
+    try:
+        value = bounded.json_loads(bounded.read_file(reply, "reply"))
+    except (ToolchoiceError, ValueError, OSError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def read_saved(file: Path) -> tuple[str, str, Any]:
+    """method, URL path and body of a saved request; one line naming the file for what is not one."""
+    from . import bounded
+
+    name = str(file)
+    raw = bounded.read_file(file, "saved request")
+    try:
+        document = bounded.json_loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ToolchoiceError(f"{name}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})", hint=HINT) from None
+    except ValueError as exc:  # nested past json_depth, an integer past the digit limit: said in their own words
+        raise ToolchoiceError(f"{name}: {(str(exc).splitlines() or ['not JSON'])[0][:200]}", hint=HINT) from None
+    if not isinstance(document, dict) or not isinstance(document.get("body"), dict) \
+            or not isinstance(document.get("url"), str):
+        raise ToolchoiceError(f"{name}: not a saved request (an object with method, url, headers and a JSON body)",
+                              hint=HINT)
+    method = document.get("method") if isinstance(document.get("method"), str) else "POST"
+    return method.upper(), urlsplit(document["url"]).path or "/", document
+
+
+def import_saved(path: Path, sample: int | None = None, provider: str | None = None
+                 ) -> SavedScenario | list[dict[str, Any]]:
+    """The scenario of one saved request (a file, or a folder and ``sample``); a folder of several samples and no
+    ``sample``: the listing. ``provider``: the family that wrote the body (else the save's reply file says)."""
+    from .mock.judge import MockMalformed
+    from .registry import check_provider, mock_family
+
+    found = pick(path, sample)
+    if isinstance(found, list):
+        return found
+    file = found
+    method, route_path, document = read_saved(file)
+    recorded = _reply_line(file).get("provider")
+    if provider is None:
+        if not isinstance(recorded, str):
+            raise ToolchoiceError(f"{file}: no {file.name.replace('.request.json', '.reply.json')} beside it names "
+                                  "the provider",
+                                  hint="name the API the request was sent to: -p openai, -p anthropic, ...")
+        provider = recorded
+    provider = check_provider(provider)
+    family = mock_family(provider)
+    route = family.mock_route(method, route_path)
+    if route is None:
+        raise ToolchoiceError(f"{file}: {method} {route_path} is not a request of {provider}'s API",
+                              hint="name the provider the request went to with -p")
+    per_host = {"provider": provider} if getattr(family, "MOCK_PER_HOST", False) else {}
+    try:
+        read = family.mock_read(document["body"], route, **per_host)
+    except MockMalformed as exc:
+        raise ToolchoiceError(f"{file}: {provider}'s API cannot read this body: {str(exc)[:200]}", hint=HINT) from None
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError) as exc:  # a value of a kind the reader
+        # does not expect where the API's own validation would refuse it (a tool_calls that is not a list)
+        raise ToolchoiceError(f"{file}: {provider}'s request body does not read: {type(exc).__name__}: "
+                              f"{(str(exc).splitlines() or [''])[0][:160]}", hint=HINT) from None
+    return build(file, provider, document, read, recorded)
+
+
+def build(file: Path, provider: str, document: dict[str, Any], read: Any, recorded: Any = None) -> SavedScenario:
+    """The scenario data from the family's reading (``MockRead``), checked by the scenario loader, with the notes."""
+    from .choice import parse_tool_choice
+    from .loop_records import message_json
+    from .trace_scenario import _tool_data
+
+    body = document["body"]
+    notes = [LedgerEntry("info", "saved.imported", f"{file}: {document.get('method', 'POST')} "
+                         f"{urlsplit(document['url']).path} read as {provider}'s request")]
+    if isinstance(recorded, str) and recorded != provider:
+        notes.append(LedgerEntry("warning", "saved.provider", f"the save says {recorded}; read as {provider} (-p)"))
+    notes.extend(read.notes)
+    if read.refusal:
+        notes.append(LedgerEntry("warning", "saved.refused", f"{provider}'s API refuses this request as it was "
+                                 f"sent: {read.refusal}"))
+    tools = [_tool_data(t) for t in read.tools] + [{"type": t.kind, **dict(t.fields)} for t in read.native_tools]
+    names = tuple(t.name for t in read.tools)
+    data: dict[str, Any] = {"description": f"imported from {file.name}: the {provider} request as it was sent"}
+    if tools:
+        data["tools"] = tools
+    extra = {k: body[k] for k in read.unjudged if k in body}
+    if read.requested is not None:
+        def fail(message: str, hint: str | None = None) -> ToolchoiceError:
+            return ToolchoiceError(message, hint=hint)
+
+        try:
+            choice = parse_tool_choice(read.choice_value if read.choice_value is not None else read.requested,
+                                       names, fail)
+        except ToolchoiceError as exc:
+            notes.append(LedgerEntry("warning", "saved.tool_choice_unreadable",
+                                     f"the request's tool_choice {json.dumps(read.requested)[:200]} has no neutral "
+                                     f"form ({exc.message}): kept as written in providers.{provider}.extra"))
+            choice = None
+            extra.update({k: body[k] for k in _choice_keys(body, read.requested)})
+        if choice is not None:
+            data["tool_choice"] = choice.to_json()
+    if read.parallel is not None:
+        data["parallel_tool_calls"] = read.parallel
+    messages = [message_json(m) for m in read.messages]
+    if read.system:
+        if read.system_role == "developer":
+            messages.insert(0, {"role": "developer", "content": read.system})
+        else:
+            data["system"] = read.system
+    data["messages"] = messages
+    settings = _settings(read, document, notes, provider)
+    data["providers"] = {provider: settings or None}
+    _check(file, data)
+    # the body's fields the family reads but the scenario has no place for (store, include, n, ...): rendered back
+    # for the provider they would be missing, so they are kept as written too; a stream is --stream's, not the body's
+    extra.update((k, body[k]) for k in _dropped(file, provider, data, body) if k not in _STREAM and k not in extra)
+    if extra:
+        settings["extra"] = extra
+        data["providers"] = {provider: settings}
+        notes.append(LedgerEntry("info", "saved.kept", f"{', '.join(sorted(extra))}: no neutral form; kept as written "
+                                 f"in providers.{provider}.extra (sent to {provider} only)"))
+    return SavedScenario(data, notes + _unsaid(file, provider, data, body, read), provider, file)
+
+
+_STREAM = ("stream", "stream_options")  # `send --stream` asks a stream; stream_options without it is a 400
+
+
+def _dropped(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any]) -> list[str]:
+    """The body's top-level fields the scenario, rendered back for ``provider``, does not send."""
+    from .registry import translate
+
+    try:
+        rendered = translate(provider, _check(file, data)).request
+    except ToolchoiceError:
+        return []
+    if rendered is None:
+        return list(body)
+    return [k for k in body if k not in rendered.body and _renamed(k, body, rendered.body) is None]
+
+
+def _renamed(key: str, body: dict[str, Any], again: dict[str, Any]) -> str | None:
+    """The field the rendering sends ``key``'s value under instead (max_tokens as max_completion_tokens), if any."""
+    return next((k for k in again if k not in body and _same(again[k], body[key])), None)
+
+
+def _choice_keys(body: dict[str, Any], requested: Any) -> list[str]:
+    return [k for k, v in body.items() if v is requested] or [k for k in ("tool_choice", "toolConfig", "tool_config")
+                                                               if k in body]
+
+
+def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], provider: str) -> dict[str, Any]:
+    from .scenario import EFFORTS
+
+    settings = read.settings
+    out: dict[str, Any] = {}
+    if read.model:
+        out["model"] = read.model
+    if settings.max_tokens is not None:
+        out["max_tokens"] = settings.max_tokens
+    if settings.temperature is not None:
+        out["temperature"] = settings.temperature
+    spec = settings.thinking_mode
+    if spec is not None:
+        thinking: dict[str, Any] = {"type": spec.mode}
+        if spec.budget is not None:
+            thinking["budget"] = spec.budget
+        if spec.effort is not None and spec.effort in EFFORTS:
+            thinking["effort"] = spec.effort
+        out["thinking"] = thinking if len(thinking) > 1 or spec.mode == "adaptive" else spec.mode != "off"
+    elif settings.thinking is not None:
+        out["thinking"] = settings.thinking
+    headers = document.get("headers") if isinstance(document.get("headers"), dict) else {}
+    beta = {k: v for k, v in headers.items() if isinstance(v, str) and k.lower().endswith("-beta") and "$" not in v}
+    if beta:
+        out["headers"] = beta
+        notes.append(LedgerEntry("info", "saved.headers", f"kept the request's {', '.join(beta)} header in "
+                                 f"providers.{provider}.headers; its other headers are not carried"))
+    return out
+
+
+def _check(file: Path, data: dict[str, Any]) -> Any:
+    from .scenario import load_scenario_text
+
+    try:
+        return load_scenario_text(json.dumps(data, ensure_ascii=False), str(file))
+    except ToolchoiceError as exc:
+        raise ToolchoiceError(f"{file}: the saved request does not make a valid scenario: {exc.message}",
+                              hint=exc.hint) from None
+
+
+def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any], read: Any) -> list[LedgerEntry]:
+    """The scenario rendered back for ``provider``: every top-level field of the recorded body that does not come
+    back as recorded, and every one the rendering adds, as a note (the ledger of what the neutral form loses)."""
+    from .registry import translate
+
+    notes: list[LedgerEntry] = []
+    for field in read.unjudged:
+        if field not in body:  # a part of a field the family reads (a Gemini tools[] group's other key)
+            notes.append(LedgerEntry("warning", "saved.not_carried", f"{field}: no neutral form, and inside a field "
+                                     "the scenario writes: not carried"))
+    try:
+        rendered = translate(provider, _check(file, data)).request
+    except ToolchoiceError as exc:
+        return [*notes, LedgerEntry("warning", "saved.not_rendered", f"rendered back for {provider}: {exc.message}")]
+    again = rendered.body if rendered is not None else {}
+    renamed: set[str] = set()
+    for key in body:
+        if key in again and _same(again[key], body[key]):
+            continue
+        other = _renamed(key, body, again) if key not in again else None
+        if other is not None:
+            renamed.add(other)
+            notes.append(LedgerEntry("info", "saved.differs", f"{key}: sent as {other} when rendered back for "
+                                     f"{provider} (the same value, {_short(body[key])})"))
+        elif key not in again:
+            why = " (the request streamed: send with --stream)" if key in _STREAM else ""
+            notes.append(LedgerEntry("warning", "saved.not_carried", f"{key}: {_short(body[key])} is not carried{why}"))
+        else:
+            found = _differences(body[key], again[key], key)
+            more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
+            notes.append(LedgerEntry("warning", "saved.differs", f"{key}: rendered back for {provider} it differs: "
+                                     + "; ".join(found[:3]) + more))
+    if read.stream and not any(k in body for k in _STREAM):  # Gemini's, Bedrock's: the stream is in the path
+        notes.append(LedgerEntry("warning", "saved.not_carried", "the request streamed (its path asks for a stream): "
+                                 "not carried, send with --stream"))
+    for key in again:
+        if key not in body and key not in renamed:
+            notes.append(LedgerEntry("info", "saved.added", f"{key}: {_short(again[key])} is sent, not in the recorded "
+                                     f"request ({provider}'s translation adds it)"))
+    return notes
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as data: a JSON text (a call's arguments) is equal to another spelling of the same value."""
+    if isinstance(a, str) and isinstance(b, str) and a != b and a.lstrip()[:1] in ("{", "[") and \
+            b.lstrip()[:1] in ("{", "["):
+        try:
+            return json.loads(a) == json.loads(b)
+        except ValueError:
+            return False
+    if isinstance(a, dict) and isinstance(b, dict):  # a null member is the member left out
+        keys = {k for k in a if a[k] is not None} | {k for k in b if b[k] is not None}
+        return all(_same(a.get(k), b.get(k)) for k in keys)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _short(value: Any, size: int = 120) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= size else text[:size - 3] + "..."
+
+
+def _differences(recorded: Any, again: Any, where: str) -> list[str]:
+    """Each place two JSON values differ: ``at messages[2].content: recorded X, rendered Y`` (a list of another length
+    or a value of another kind is one place)."""
+    if isinstance(recorded, dict) and isinstance(again, dict):
+        found: list[str] = []
+        for key in dict.fromkeys([*recorded, *again]):
+            a, b = recorded.get(key), again.get(key)
+            if _same(a, b):
+                continue
+            if a is None or b is None:
+                found.append(f"at {where}.{key}: " + (f"recorded {_short(a)}, not rendered" if b is None
+                                                        else f"not recorded, rendered {_short(b)}"))
+            else:
+                found.extend(_differences(a, b, f"{where}.{key}"))
+        return found
+    if isinstance(recorded, list) and isinstance(again, list) and len(recorded) == len(again):
+        return [d for i, (a, b) in enumerate(zip(recorded, again)) if not _same(a, b)
+                for d in _differences(a, b, f"{where}[{i}]")]
+    return [f"at {where}: recorded {_short(recorded)}, rendered {_short(again)}"]

@@ -1,0 +1,360 @@
+"""`toolchoice trace SAVED` (docs/traces.md, "A saved request as a scenario"): what an app put on the wire, saved by a
+real `proxy --save` / `mock --save` on 127.0.0.1 with an official SDK (openai, anthropic) as the client
+(tests/saved_recorder.py), becomes the neutral scenario, held to what the SDK was given and got back and to the saved
+bodies; that scenario is rendered on two other providers and checked with their official SDK types, and sent to their
+mock; bad input is one line; and the round trip: a scenario rendered for P, saved, read back gives the same
+scenario for the fields P's wire carries (and is a fixed point after one trip), for every shipped config on every
+provider and for generated scenarios (Hypothesis) on eight."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from cli import run_cli
+from saved_recorder import (ANTHROPIC_TOOLS, KEY, OPENAI_TOOLS, QUESTION, RESULT, SYSTEM, Recorded, record_anthropic,
+                            record_openai)
+from toolchoice.providers.core.capabilities import PROVIDER_IDS
+from toolchoice.providers.core.registry import translate
+from toolchoice.providers.core.scenario import load_scenario, load_scenario_text
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # the SDKs' model deprecation notices
+
+
+@pytest.fixture(scope="module")
+def openai_saved(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
+    return record_openai(tmp_path_factory.mktemp("openai-proxy"))
+
+
+@pytest.fixture(scope="module")
+def anthropic_saved(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
+    return record_anthropic(tmp_path_factory.mktemp("anthropic-mock"))
+
+
+def _trace(*args: str) -> tuple[dict[str, Any], list[str]]:
+    result = run_cli(["trace", *args, "-f", "json"], env={"PATH": "", "NO_COLOR": "1"})
+    assert result.returncode == 0, result.stderr
+    assert KEY not in result.stdout + result.stderr
+    return json.loads(result.stdout), result.stderr.splitlines()
+
+
+def _body(recorded: Recorded, sample: int) -> dict[str, Any]:
+    return json.loads((recorded.folder / f"sample-{sample:03d}.request.json").read_text(encoding="utf-8"))["body"]
+
+
+def _sdk_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tools the app gave its SDK, in the scenario's form."""
+    out = []
+    for tool in tools:
+        function = tool.get("function", tool)
+        out.append({"name": function["name"], "description": function["description"],
+                    "parameters": function.get("parameters", function.get("input_schema"))})
+    return out
+
+
+# ---- an OpenAI app through the proxy ------------------------------------------------------------------------------
+
+
+def test_the_forced_step_the_openai_sdk_sent_through_the_proxy_is_the_scenario(openai_saved):
+    data, notes = _trace(str(openai_saved.folder), "--sample", "1")
+    body = _body(openai_saved, 1)
+    assert data["tools"] == _sdk_tools(OPENAI_TOOLS)
+    assert data["tool_choice"] == {"tool": "get_weather"}
+    assert data["system"] == SYSTEM and data["messages"] == [{"role": "user", "content": QUESTION}]
+    settings = data["providers"]["openai"]
+    assert settings == {"model": openai_saved.model, "max_tokens": 300, "temperature": 0.2,
+                        "extra": {"metadata": body["metadata"], "seed": body["seed"]}}
+    assert body["seed"] == 7 and body["metadata"] == {"app": "weather-bot"}  # as the app gave them, kept as sent
+    (kept,) = [n for n in notes if "saved.kept" in n]
+    assert "metadata, seed" in kept and "providers.openai.extra" in kept
+    assert not [n for n in notes if n.startswith("warning")]  # rendered back for openai: the recorded body again
+    assert translate("openai", load_scenario_text(json.dumps(data), "s")).request.body == body
+
+
+def test_the_step_with_the_result_carries_the_sdk_s_call_and_the_result(openai_saved):
+    data, notes = _trace(str(openai_saved.folder), "--sample", "2")
+    assert data["tool_choice"] == "auto" and data["parallel_tool_calls"] is False
+    assert data["messages"] == [
+        {"role": "user", "content": QUESTION},
+        {"role": "assistant", "tool_calls": [{"id": openai_saved.call_id, "name": "get_weather",
+                                              "arguments": openai_saved.arguments}]},
+        {"role": "tool", "tool_call_id": openai_saved.call_id, "content": RESULT}]
+    # the SDK leaves content out of the assistant turn; toolchoice writes content: null there: the same message
+    assert not [n for n in notes if n.startswith("warning")], notes
+
+
+def test_the_openai_step_rendered_on_anthropic_and_gemini_conforms_to_their_sdk_types(openai_saved, tmp_path):
+    from test_sdk_conformance import validate
+
+    data, _ = _trace(str(openai_saved.folder), "--sample", "2")
+    scenario = load_scenario_text(json.dumps(data), "saved.yaml")
+    anthropic = translate("anthropic", scenario)
+    gemini = translate("gemini", scenario)
+    assert validate("anthropic", anthropic) == [] and validate("gemini", gemini) == []
+    a, g = anthropic.request.body, gemini.request.body
+    assert a["system"] == SYSTEM and a["tool_choice"] == {"type": "auto", "disable_parallel_tool_use": True}
+    assert a["messages"][1]["content"] == [{"type": "tool_use", "id": openai_saved.call_id, "name": "get_weather",
+                                            "input": openai_saved.arguments}]
+    assert a["messages"][2]["content"][0]["tool_use_id"] == openai_saved.call_id
+    assert "seed" not in a and "metadata" not in a  # OpenAI's own fields stay under providers.openai
+    assert g["systemInstruction"]["parts"] == [{"text": SYSTEM}]
+    assert g["contents"][1]["parts"][0]["functionCall"]["args"] == openai_saved.arguments
+    assert g["toolConfig"]["functionCallingConfig"]["mode"] == "AUTO"
+
+
+def test_the_forced_openai_step_sent_to_the_anthropic_mock_is_obeyed(openai_saved, tmp_path):
+    from toolchoice.providers.core.mock.server import running_mock
+
+    scenario = tmp_path / "step1.yaml"
+    scenario.write_text(run_cli(["trace", str(openai_saved.folder / "sample-001.request.json")]).stdout)
+    with running_mock("anthropic") as mock:
+        result = run_cli(["send", str(scenario), "-p", "anthropic", "--base-url", mock.base_url, "-f", "json"],
+                         env={"ANTHROPIC_API_KEY": KEY, "PATH": ""})
+    assert result.returncode == 0, result.stderr
+    (record,) = mock.records  # what the Anthropic mock read off the wire
+    assert record["requested"] == {"type": "tool", "name": "get_weather"} and record["offered_tools"] == [
+        "get_weather", "get_time"]
+    sent = json.loads(result.stdout)
+    assert sent["requested_tool_choice"] == {"tool": "get_weather"} and sent["verdict"]["category"] == "obeyed"
+    assert sent["request"]["body"]["system"] == SYSTEM
+    assert KEY not in result.stdout + result.stderr
+
+
+def test_a_streamed_request_s_other_fields_are_kept_and_the_rest_is_said(tmp_path):
+    """openai-python streaming with fields the scenario has no key for: rendered back for openai, the scenario is
+    the recorded body but for the stream (said: send with --stream) and the deprecated max_tokens (said: sent as
+    max_completion_tokens)."""
+    import openai
+
+    from toolchoice.providers.core.mock.server import running_mock
+
+    with running_mock("openai", save_dir=tmp_path) as mock:
+        client = openai.OpenAI(base_url=mock.base_url, api_key=KEY, max_retries=0)
+        list(client.chat.completions.create(model="gpt-4o-mini", messages=[{"role": "user", "content": QUESTION}],
+                                            tools=OPENAI_TOOLS, tool_choice="required", stream=True,
+                                            stream_options={"include_usage": True}, max_tokens=64, logprobs=True,
+                                            store=False, user="u-7"))
+    data, notes = _trace(str(tmp_path / "sample-001.request.json"))
+    body = _body(Recorded(tmp_path, "", "", {}), 1)
+    assert data["providers"]["openai"]["extra"] == {k: body[k] for k in ("logprobs", "store", "user")}
+    again = translate("openai", load_scenario_text(json.dumps(data), "s")).request.body
+    recorded = {k: v for k, v in body.items() if k not in ("stream", "stream_options", "max_tokens")}
+    assert again == {**recorded, "max_completion_tokens": body["max_tokens"]}
+    said = sorted(n for n in notes if "saved." in n and "saved.imported" not in n)
+    assert said == ["info saved.differs: max_tokens: sent as max_completion_tokens when rendered back for openai (the "
+                    "same value, 64)",
+                    "info saved.kept: logprobs, store, user: no neutral form; kept as written in providers.openai.extra "
+                    "(sent to openai only)",
+                    "warning saved.not_carried: stream: true is not carried (the request streamed: send with --stream)",
+                    'warning saved.not_carried: stream_options: {"include_usage": true} is not carried (the request '
+                    "streamed: send with --stream)"]
+
+
+# ---- an Anthropic app into the mock ---------------------------------------------------------------------------------
+
+
+def test_the_anthropic_sdk_s_steps_are_the_scenario_and_what_differs_is_said(anthropic_saved):
+    first, notes = _trace(str(anthropic_saved.folder), "--sample", "1")
+    body = _body(anthropic_saved, 1)
+    assert first["tools"] == _sdk_tools(ANTHROPIC_TOOLS)
+    assert first["tool_choice"] == {"tool": "get_weather"} and first["parallel_tool_calls"] is False
+    assert first["system"] == SYSTEM
+    assert first["providers"]["anthropic"] == {
+        "model": anthropic_saved.model, "max_tokens": 512, "headers": {"anthropic-beta": "token-efficient-tools-2025-02-19"},
+        "extra": {"metadata": body["metadata"]}}
+    assert any("saved.headers" in n for n in notes) and any("saved.kept" in n and "metadata" in n for n in notes)
+    second, notes = _trace(str(anthropic_saved.folder / "sample-002.request.json"))
+    assert second["messages"][1:] == [
+        {"role": "assistant", "tool_calls": [{"id": anthropic_saved.call_id, "name": "get_weather",
+                                              "arguments": anthropic_saved.arguments}]},
+        {"role": "tool", "tool_call_id": anthropic_saved.call_id, "content": RESULT}]
+    # the system prompt went as text blocks; the scenario writes the text: rendered back it is a string, and said
+    (differs,) = [n for n in notes if "saved.differs" in n]
+    assert differs.startswith("warning saved.differs: system:") and '[{"text":' in differs
+
+
+def test_the_anthropic_steps_render_on_openai_and_gemini_as_their_sdk_types_take_them(anthropic_saved):
+    from test_sdk_conformance import validate
+
+    data, _ = _trace(str(anthropic_saved.folder), "--sample", "1")
+    scenario = load_scenario_text(json.dumps(data), "saved.yaml")
+    openai, gemini = translate("openai", scenario), translate("gemini", scenario)
+    assert validate("openai", openai) == [] and validate("gemini", gemini) == []
+    assert openai.request.body["tool_choice"] == {"type": "function", "function": {"name": "get_weather"}}
+    assert openai.request.body["parallel_tool_calls"] is False
+    assert "metadata" not in openai.request.body and "anthropic-beta" not in openai.request.headers
+    assert gemini.request.body["toolConfig"]["functionCallingConfig"] == {"mode": "ANY",
+                                                                         "allowedFunctionNames": ["get_weather"]}
+
+
+# ---- the folder, the listing, bad input -------------------------------------------------------------------------------
+
+
+def test_a_folder_of_several_samples_is_listed(openai_saved):
+    result = run_cli(["trace", str(openai_saved.folder)])
+    assert result.returncode == 0
+    assert result.stdout.startswith(f"# {openai_saved.folder} holds 2 samples: pick one with --sample N\n")
+    listed = yaml.safe_load(result.stdout)["samples"]
+    assert [(s["sample"], s["provider"], s["offered_tools"]) for s in listed] == [
+        (1, "openai", ["get_weather", "get_time"]), (2, "openai", ["get_weather", "get_time"])]
+
+
+def _bad(tmp_path: Path) -> list[tuple[list[str], str]]:
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "sample-001.request.json").write_text('{"url": "/v1/chat/completions", "body": {"model": "m"}}')
+    (tmp_path / "sample-002.request.json").write_text('{"url":\n')
+    (tmp_path / "other.json").write_text("[1, 2]")
+    (tmp_path / "sample-003.request.json").write_text(
+        '{"url": "/v1/messages", "body": {"model": "m", "max_tokens": 5, "messages": []}}')
+    (tmp_path / "sample-004.request.json").write_text(  # a value of a kind the API's validation refuses
+        '{"url": "/v1/chat/completions", "body": {"model": "m", "messages": [{"role": "assistant", "tool_calls": true}]}}')
+    one = str(tmp_path / "sample-001.request.json")
+    return [([str(tmp_path / "empty")], "no sample-NNN.request.json in the folder"),
+            ([one], "no sample-001.reply.json beside it names the provider"),
+            ([one, "-p", "openai"], "openai's API cannot read this body: Missing required parameter: 'messages'"),
+            ([str(tmp_path / "sample-002.request.json")], "sample-002.request.json:2:1: not JSON"),
+            ([str(tmp_path / "other.json"), "-p", "openai"], "not a saved request"),
+            ([str(tmp_path / "sample-003.request.json"), "-p", "openai"],
+             "POST /v1/messages is not a request of openai's API"),
+            ([str(tmp_path / "sample-004.request.json"), "-p", "openai"],
+             "openai's API cannot read this body: Invalid type for 'messages[0].tool_calls': expected an array, but got "
+             "a boolean instead."),
+            ([str(tmp_path), "--sample", "9"], "no sample 9 (the folder holds 1, 2, 3, 4)"),
+            ([one, "--sample", "1"], "--sample picks a sample in a folder"),
+            ([str(tmp_path / "nothing" / "sample-001.request.json")], "no such file")]
+
+
+def test_bad_input_is_one_line_naming_the_file_exit_2(tmp_path):
+    for args, words in _bad(tmp_path):
+        result = run_cli(["trace", *args])
+        assert result.returncode == 2, (args, result.stdout)
+        (line,) = result.stderr.strip().splitlines()
+        assert line.startswith(f"toolchoice: error: {args[0]}") and words in line, (args, line)
+        assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_a_request_past_the_file_limit_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "sample-001.request.json"
+    path.write_text(json.dumps({"url": "/v1/chat/completions", "body": {"messages": [], "pad": "x" * 3000}}))
+    result = run_cli(["trace", str(path), "-p", "openai"], env={"TOOLCHOICE_LIMIT_FILE_BYTES": "1000", "PATH": ""})
+    assert result.returncode == 2 and "larger than" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+# ---- the round trip ------------------------------------------------------------------------------------------------------
+
+
+def _neutral(scenario: Any) -> dict[str, Any]:
+    """The fields with a neutral form; call ids by order of appearance (a host may rewrite them: Mistral's 9
+    alphanumerics), a tool's schema as ``Tool.schema()`` (no parameters = the empty object)."""
+    ids: dict[str, str] = {}
+    for m in scenario.messages:
+        for c in m.tool_calls:
+            ids.setdefault(c.id, f"call_{len(ids)}")
+    return {"tools": [(t.name, t.description, t.schema(), scenario.tool_is_strict(t)) for t in scenario.tools],
+            "tool_choice": scenario.tool_choice.to_json() if scenario.tool_choice else None,
+            "parallel_tool_calls": scenario.parallel_tool_calls, "system": scenario.system,
+            "messages": [(m.role, m.content, [(ids[c.id], c.name, c.arguments) for c in m.tool_calls],
+                          ids.get(m.tool_call_id or "", m.tool_call_id), m.is_error) for m in scenario.messages]}
+
+
+def _trip(provider: str, scenario: Any, folder: Path) -> tuple[Any, Any]:
+    """``scenario`` rendered for ``provider``, saved as `send --save` saves it, read back: (the scenario, its body)."""
+    from toolchoice.providers.core.saved_request import import_saved
+
+    translation = translate(provider, scenario)
+    if translation.request is None:
+        return None, None
+    path = folder / "sample-001.request.json"
+    path.write_text(json.dumps(translation.request.to_json()), encoding="utf-8")
+    back = import_saved(path, None, provider)
+    return load_scenario_text(json.dumps(back.data), "back"), translation
+
+
+CONFIGS = sorted((ROOT / "configs").glob("*.yaml"))
+# What each API's wire cannot say, so a trip through it cannot bring it back (each a ledger entry of the rendering)
+LOST = {"tool_choice": "not sent where the API has no such field or word (Ollama; Cohere's auto), or emulated",
+        "parallel_tool_calls": "where the API has no such switch (Gemini, Bedrock, Cohere, Ollama, DeepSeek, ...)"}
+
+
+def _round_trip(provider: str, scenario: Any, folder: Path, name: str) -> None:
+    back, translation = _trip(provider, scenario, folder)
+    if back is None:
+        return  # refused on this provider (the ledger says why): nothing on the wire to read back
+    again, translation_again = _trip(provider, back, folder)
+    # a fixed point after one trip: the wire is the same, and so is what is read from it
+    assert translation_again.request.body == translation.request.body, (name, provider)
+    assert _neutral(again) == _neutral(back), (name, provider)
+    codes = {e.code for e in translation.ledger}
+    changed = {e.code for e in translation.ledger if e.severity != "info"}
+    expected, got = _neutral(scenario), _neutral(back)
+    lost = set()  # what P's wire does not carry, as the rendering's ledger says
+    if any(code.startswith("parallel.") for code in codes):
+        lost.add("parallel_tool_calls")  # parallel.unsupported (info where true is the API's only way)
+    if translation.effective_tool_choice is None or any(c.startswith("tool_choice.") for c in changed):
+        lost.add("tool_choice")  # not sent (Ollama has no field; Cohere no auto), or emulated
+    if any(c.startswith(("tool_choice.", "tools.", "tool.", "strict.", "schema.")) for c in changed):
+        lost.add("tools")  # an allowed subset sent as fewer tools, a schema rewritten for the API
+    if any(c.startswith(("history.", "system.", "reasoning.")) for c in changed):
+        lost |= {"system", "messages"}
+    for field in expected:
+        if field not in lost:
+            assert got[field] == expected[field], (name, provider, field, changed)
+    assert lost <= set(LOST) | {"tools", "system", "messages"}
+
+
+@pytest.mark.parametrize("provider", PROVIDER_IDS)
+def test_a_scenario_rendered_saved_and_read_back_is_the_same_scenario(provider, tmp_path):
+    for config in CONFIGS:
+        _round_trip(provider, load_scenario(config), tmp_path, config.name)
+
+
+def _scenarios() -> Any:
+    """Scenarios of one to three tools, any neutral tool_choice, a system prompt or none, and a history of calls with
+    their results (Hypothesis)."""
+    from hypothesis import strategies as st
+
+    words = st.text(alphabet="abcdefgh xyz", min_size=1, max_size=10).map(str.strip).filter(bool)
+    names = st.lists(st.sampled_from(["get_weather", "get_time", "search", "read_file"]), min_size=1, max_size=3,
+                     unique=True)
+
+    @st.composite
+    def build(draw: Any) -> dict[str, Any]:
+        tools = [{"name": n, "description": draw(words), "parameters": {"type": "object", "properties": {
+            "q": {"type": "string"}}, "required": ["q"]}} for n in draw(names)]
+        tool_names = [t["name"] for t in tools]
+        choice = draw(st.sampled_from(["auto", "none", "required", *[{"tool": n} for n in tool_names], None]))
+        data: dict[str, Any] = {"tools": tools, "messages": [{"role": "user", "content": draw(words)}]}
+        if choice is not None:
+            data["tool_choice"] = choice
+        parallel = draw(st.sampled_from([None, True, False]))
+        if parallel is not None:
+            data["parallel_tool_calls"] = parallel
+        if draw(st.booleans()):
+            data["system"] = draw(words)
+        for turn in range(draw(st.integers(0, 2))):
+            calls = [{"id": f"call_{turn}_{i}", "name": draw(st.sampled_from(tool_names)), "arguments": {"q": draw(words)}}
+                     for i in range(draw(st.integers(1, 2)))]
+            data["messages"].append({"role": "assistant", "tool_calls": calls})
+            data["messages"] += [{"role": "tool", "tool_call_id": c["id"], "content": draw(words)} for c in calls]
+            data["messages"].append({"role": "user", "content": draw(words)})
+        return data
+
+    return build()
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic", "gemini", "bedrock", "cohere",
+                                      "mistral", "ollama"])
+def test_the_round_trip_holds_for_generated_scenarios(provider, tmp_path):
+    from hypothesis import given, settings
+
+    @settings(max_examples=25, deadline=None, database=None, derandomize=True)
+    @given(_scenarios())
+    def check(data: dict[str, Any]) -> None:
+        _round_trip(provider, load_scenario_text(json.dumps(data), "generated"), tmp_path, json.dumps(data))
+
+    check()
