@@ -61,6 +61,8 @@ def selected_providers(requested: Sequence[str] | None, scenario: Scenario) -> l
     """--provider values (repeatable, comma lists, 'all'); default: the scenario's providers, else all."""
     names = provider_names(requested)
     if not names:
+        if requested:  # -p "$PROVIDER" with the variable unset ran every provider, as -p left out does
+            raise empty_providers()
         return list(scenario.providers) or list(PROVIDER_IDS)
     if "all" in names:  # every other name given is still checked: a typo beside 'all' is not dropped unsaid
         for name in names:
@@ -75,13 +77,21 @@ def selected_providers(requested: Sequence[str] | None, scenario: Scenario) -> l
     return out
 
 
+def empty_providers(one: bool = False) -> ToolchoiceError:
+    """-p given and holding no id (blank, or commas alone), as --model "" is refused."""
+    return ToolchoiceError("-p is empty (an unset variable?)", hint="name the provider (-p openai)" if one else
+                           "name a provider (-p openai), -p all for every one, or leave -p out")
+
+
 def one_provider(requested: str, command: str, hint: str | None = None) -> str:
     """The single provider a command talks to; a comma list points to `compare`."""
     names = provider_names([requested])
     if len(names) > 1 or names == ["all"]:
         raise ToolchoiceError(f"{command} takes one provider, got '{requested}'",
                               hint=hint or f"use `toolchoice compare SCENARIO -p {requested} --send` for several")
-    return check_provider(names[0] if names else requested)
+    if not names:
+        raise empty_providers(one=True)
+    return check_provider(names[0])
 
 
 def models_for(values: Sequence[str] | str | None, providers: Sequence[str]) -> dict[str, str | None]:
@@ -93,6 +103,11 @@ def models_for(values: Sequence[str] | str | None, providers: Sequence[str]) -> 
     per: dict[str, str] = {}
     for value in values or []:
         head, sep, tail = value.partition("=")
+        if not value.strip() or (sep and head in CAPABILITIES and not tail.strip()):  # `--model "$MODEL"` unset: the
+            # default model went out, said only by the ledger's info line (providers --model "" is refused so)
+            raise ToolchoiceError(f"--model {value.strip() or repr(value)} names no model (an unset variable?)",
+                                  hint="give a model id (--model ID or --model PROVIDER=ID), or leave --model out for "
+                                       "each provider's default")
         if sep and not head.strip():
             raise ToolchoiceError(f"--model {value}: no provider before '='",
                                   hint="write --model MODEL for every selected provider, or --model PROVIDER=MODEL")

@@ -74,6 +74,11 @@ def _save_dir(save: Optional[Path]) -> Optional[Path]:
 
 
 def _loopback_warning(host: str, what: str) -> None:
+    if not host.strip():  # bind() takes "" as every interface, and the base URL printed was http://:PORT/v1
+        from toolchoice.providers.core.model import ToolchoiceError
+
+        raise ToolchoiceError("--host is empty (an unset variable?)",
+                              hint="leave --host out for 127.0.0.1, or give 0.0.0.0 for every interface")
     if host not in _LOOPBACK:
         warning_line(f"--host {host}: the {what} is reachable from other machines; it has no authentication")
 

@@ -284,6 +284,11 @@ def chosen_providers(requested: list[str] | None) -> list[str] | None:
 
     names = [part.strip() for item in requested or [] for part in item.split(",") if part.strip()]
     if not names:
+        if requested:  # -p "$PROVIDER" with the variable unset: refused as --model "" is, not the whole matrix
+            from toolchoice.providers.core.model import ToolchoiceError
+
+            raise ToolchoiceError("-p is empty (an unset variable?)",
+                                  hint="name a provider (-p openai), -p all for every one, or leave -p out")
         return None
     for name in names:
         if name != "all":

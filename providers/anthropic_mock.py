@@ -88,7 +88,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     value, parallel = choice, None
     if isinstance(choice, dict) and "disable_parallel_tool_use" in choice:
         value = {k: v for k, v in choice.items() if k != "disable_parallel_tool_use"}
-        parallel = not choice["disable_parallel_tool_use"]
+        flag = choice["disable_parallel_tool_use"]  # a boolean only: "false" read by Python's truth turned them off
+        parallel = not flag if isinstance(flag, bool) else None
     thinking = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
     effort = (body.get("output_config") or {}).get("effort") if isinstance(body.get("output_config"), dict) else None
     kind = thinking.get("type")

@@ -140,8 +140,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
     """A Chat Completions body → MockRead: tools, tool_choice, the history (calls, results, reasoning_content);
     ``provider``: the host served (its own refusals, ``WITHOUT_TOOLS``)."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import (arguments_object, calls_message, leading_system, read_tools, text_of, tool_message,
-                                    unjudged)
+    from .core.mock.reading import (arguments_object, calls_message, json_kind, leading_system, read_tools, text_of,
+                                    tool_message, unjudged)
 
     messages = body.get("messages")
     if not isinstance(messages, list):
@@ -160,14 +160,18 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
         elif role == "tool":
             history.append(tool_message(str(raw.get("tool_call_id")), names, text_of(raw.get("content")) or ""))
         else:
+            listed = raw.get("tool_calls") or []
+            if not isinstance(listed, list):  # iterated as it was: the mock's own 500 (TypeError), not the API's 400
+                raise MockMalformed(f"Invalid type for 'messages[{i}].tool_calls': expected an array, but got "
+                                    f"{json_kind(listed)} instead.")
             calls = [HistoryCall(str(c.get("id")), str(c["function"].get("name")), arguments_object(c["function"].get("arguments")))
-                     for c in raw.get("tool_calls") or [] if isinstance(c, dict) and isinstance(c.get("function"), dict)]
+                     for c in listed if isinstance(c, dict) and isinstance(c.get("function"), dict)]
             thought = raw.get("reasoning_content")
             reasoning = (ReasoningItem("openai-chat", text=thought),) if isinstance(thought, str) else ()
             history.append(calls_message(calls, names, text_of(raw.get("content")), reasoning))
     effort = body.get("reasoning_effort")
     switch = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}  # DeepSeek {type: enabled|disabled}
-    wanted = {"enabled": True, "disabled": False}.get(switch.get("type"))
+    wanted = {"enabled": True, "disabled": False}.get(switch.get("type")) if isinstance(switch.get("type"), str) else None
     spec = ThinkingSetting("on", effort=effort) if isinstance(effort, str) else \
         None if wanted is None else ThinkingSetting("on" if wanted else "off")
     settings = ProviderSettings(

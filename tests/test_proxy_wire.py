@@ -236,7 +236,7 @@ def test_a_signal_with_a_request_on_its_way_ends_the_command_cleanly(sig: signal
         client.join(10)
         assert upstream.released.wait(5)
     assert proc.returncode == 0, err  # docs/mock.md: SIGINT / SIGTERM end it cleanly with exit 0
-    assert err == "toolchoice proxy: stopped after 1 request proxied\n"  # no traceback
+    assert err == "toolchoice proxy: stopped after 1 request proxied: 1 cut short by the stop\n"  # no traceback
     assert out == ""  # the answer never ended: no line judges it
 
 

@@ -141,7 +141,13 @@ def models_arg(value: Any, name: str = "models") -> Any:
         return None
     if not hasattr(value, "get") or not hasattr(value, "items"):
         raise wrong(name, "a mapping of provider id to model", value, 'e.g. {"openai": "gpt-4o"}')
+    from .capabilities import CAPABILITIES, provider_hint
+
     for provider, model in value.items():
+        if not isinstance(provider, str):
+            raise wrong(f"{name} key", "a provider id (str)", provider, 'e.g. {"openai": "gpt-4o"}')
+        if provider not in CAPABILITIES:  # a misspelt id ran every provider on its default model, in silence
+            raise ToolchoiceError(f"{name}: unknown provider '{provider}'", hint=provider_hint(provider))
         if model is not None and not isinstance(model, str):
             raise wrong(f"{name}[{provider!r}]", "a model id (str) or None", model)
     return value
@@ -242,5 +248,8 @@ def listen_args(host: Any, port: Any, max_requests: Any) -> None:
     OverflowError from ``bind()``, a str port a 'Servname not supported' line."""
     if not isinstance(host, str):
         raise wrong("host", "an address (str)", host, 'e.g. host="127.0.0.1"')
+    if not host.strip():  # bind() takes "" as every interface: a server with no authentication open to the network
+        raise ToolchoiceError("host is empty (an unset variable?)",
+                              hint='give an address: host="127.0.0.1" (the default), or "0.0.0.0" for every interface')
     whole_number(port, "port", 0, 65535)
     whole_number(max_requests, "max_requests", 1, optional=True)

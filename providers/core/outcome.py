@@ -49,10 +49,16 @@ def obeyed_counts(verdicts: Iterable[dict[str, Any]]) -> tuple[int, int]:
 def check_rate(min_obeyed: float | None) -> None:
     """A ``min_obeyed`` (--min-obeyed) outside 0..1, or nan (which compares false with every rate: the gate would never
     close), is bad input, refused before anything is sent (``OutOfRange``: the command line names its option)."""
-    if min_obeyed is not None and not 0.0 <= min_obeyed <= 1.0:
+    if min_obeyed is None:
+        return
+    from .call_args import number_shown, wrong
+
+    if isinstance(min_obeyed, bool) or not isinstance(min_obeyed, (int, float)):  # "0.95": a TypeError from the
+        raise wrong("min_obeyed", "a rate from 0 to 1 (a number) or None", min_obeyed, "e.g. min_obeyed=0.95")  # <=
+    if not 0.0 <= min_obeyed <= 1.0:  # 10**5000: written out by its length (f"{}" was a ValueError)
         from .errors import out_of_range
 
-        raise out_of_range("min_obeyed", f"{min_obeyed}", "a rate from 0 to 1", "0.95")
+        raise out_of_range("min_obeyed", number_shown(min_obeyed), "a rate from 0 to 1", "0.95")
 
 
 def below_threshold(obeyed: dict[str, tuple[int, int]], min_obeyed: float) -> list[str]:

@@ -253,11 +253,18 @@ def _oi_message(node: dict[str, Any], family: str) -> dict[str, Any] | None:
 
 
 def _oi_call(node: dict[str, Any]) -> dict[str, Any]:
-    call: dict[str, Any] = {"id": node.get("id"), "name": _path(node, "function", "name") or "",
+    call: dict[str, Any] = {"id": _word(node.get("id")), "name": _word(_path(node, "function", "name")) or "",
                             "arguments": _arguments(_path(node, "function", "arguments"))}
     if isinstance(node.get("reasoning_signature"), str):
         call["signature"] = node["reasoning_signature"]
     return call
+
+
+def _word(value: Any) -> str | None:
+    """A call's name or id as text: an attribute may hold a number or an object there (an intValue, a GenAI part's
+    "name": 7), written as its JSON text, so the call keeps it and trace.open_schema names it (it reached the
+    scenario as it was: internal error: TypeError, exit 70); None stays None."""
+    return value if value is None or isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _arguments(value: Any) -> Any:
@@ -380,7 +387,7 @@ def _genai_message(m: dict[str, Any], family: str) -> list[dict[str, Any]]:
         if kind == "text" and p.get("content") is not None:
             texts.append(p["content"] if isinstance(p["content"], str) else json.dumps(p["content"]))
         elif kind == "tool_call":
-            calls.append({"id": p.get("id"), "name": p.get("name") or "", "arguments": _arguments(p.get("arguments"))})
+            calls.append({"id": _word(p.get("id")), "name": _word(p.get("name")) or "", "arguments": _arguments(p.get("arguments"))})
         elif kind == "tool_call_response":
             response = p.get("response", p.get("result"))
             results.append({"role": "tool", "tool_call_id": str(p.get("id") or ""),
@@ -410,7 +417,7 @@ def _plain_message(m: dict[str, Any], role: str) -> dict[str, Any]:
         message["content"] = content or ""
     calls = _json(m.get("tool_calls"))
     if isinstance(calls, list) and calls:
-        message["tool_calls"] = [{"id": c.get("id"), "name": _path(c, "function", "name") or c.get("name") or "",
+        message["tool_calls"] = [{"id": _word(c.get("id")), "name": _word(_path(c, "function", "name") or c.get("name")) or "",
                                   "arguments": _arguments(_path(c, "function", "arguments") or c.get("arguments"))}
                                  for c in calls if isinstance(c, dict)]
     return message

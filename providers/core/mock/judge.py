@@ -234,6 +234,8 @@ _SIGNATURE_PREFIX = "toolchoice-mock-signature:"
 
 def is_mock_signature(value: str) -> bool:
     """Whether a signature is one ``signature_for`` made (the mock hands out nothing else)."""
+    if not isinstance(value, str):  # a client's number or object where the signature goes: no signature of its
+        return False                # (b64decode's TypeError was the mock's own 500)
     try:
         return base64.b64decode(value, validate=True).decode().startswith(_SIGNATURE_PREFIX)
     except (ValueError, UnicodeDecodeError):

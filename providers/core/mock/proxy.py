@@ -151,8 +151,10 @@ class ProxyHandler:
         """The request to the upstream and its answer back to the client as it arrives, noted in ``passage``."""
         import httpx
 
-        headers = {k: v for k, v in request.headers.items() if k not in _HOP}
-        headers["accept-encoding"] = "identity"  # the reply is read as it passes: no compression to undo
+        # as their bytes came (read as latin-1): httpx encodes a str value as ASCII, and a UTF-8 value (obs-text,
+        # OpenRouter's X-Title of an app's name) was the proxy's own 500, the request never sent
+        headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in request.headers.items() if k not in _HOP]
+        headers.append((b"accept-encoding", b"identity"))  # the reply is read as it passes: no compression to undo
         old = request.version == "HTTP/1.0"  # no chunked framing: the body as it comes, ended by the close
         try:
             async with self._client.stream(request.method, self._upstream_url(request.target), headers=headers,

@@ -132,6 +132,8 @@ def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
             history.append(tool_message(call_id, names, text_of(raw.get("content")) or raw.get("content") or ""))
         elif role == "assistant":
             calls = []
+            if not isinstance(raw.get("tool_calls") or [], list):  # was the mock's own 500 (TypeError)
+                raise MockMalformed(f"messages[{i}].tool_calls must be an array")
             for call in raw.get("tool_calls") or []:
                 if not isinstance(call, dict):
                     continue

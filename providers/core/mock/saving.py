@@ -8,13 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..redaction import Redactor
+from ..redaction import Redactor, safe_json_text
 from ..save import dumps, write_atomic
 from .body_secrets import MARKER, KeyPath, scrub, scrub_text
+from .service import key_header
 
 _SUFFIX = {"sse": ".sse", "ndjson": ".ndjson", "eventstream": ".eventstream"}
-_KEY_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "x-goog-api-key", "proxy-authorization",
-                          "x-amz-security-token"})
 
 
 def save_exchange(folder: Path, number: int, request: Any, status: int, body: bytes | None, framing: str | None,
@@ -23,7 +22,7 @@ def save_exchange(folder: Path, number: int, request: Any, status: int, body: by
     at ``secret_paths`` (the family's MOCK_SECRETS) are replaced by MARKER whatever their length."""
     redactor = Redactor(secrets)
     stem = f"sample-{number:03d}"
-    headers = {k: (MARKER if k in _KEY_HEADERS else v) for k, v in request.headers.items()}
+    headers = {k: (MARKER if key_header(k) else v) for k, v in request.headers.items()}
     try:
         sent: Any = scrub(json.loads(request.body), secret_paths).body if request.body.strip() else None
     except (ValueError, RecursionError):
@@ -31,9 +30,15 @@ def save_exchange(folder: Path, number: int, request: Any, status: int, body: by
     document = {"method": request.method, "url": request.target, "headers": headers, "body": sent}
     write_atomic(folder / f"{stem}.request.json", redactor.text(dumps(redactor.data(document))))
     if body is not None:
-        if framing is not None:
-            write_atomic(folder / f"{stem}.response{_SUFFIX[framing]}", body if framing == "eventstream"
-                         else redactor.text(body.decode("utf-8", "replace")).encode("utf-8"))
-        else:
-            write_atomic(folder / f"{stem}.response.json", redactor.text(body.decode("utf-8", "replace")))
+        if framing is not None:  # an AWS event stream re-framed with its payloads redacted (it was saved as it came)
+            from ..stream_redaction import redact_stream
+
+            write_atomic(folder / f"{stem}.response{_SUFFIX[framing]}", redact_stream(body, framing, redactor))
+        else:  # a key the upstream quoted with some characters \u-escaped is found in the decoded body too
+            text = body.decode("utf-8", "replace")
+            try:
+                parsed = json.loads(text) if redactor and text.strip() else None
+            except (ValueError, RecursionError):
+                parsed = None
+            write_atomic(folder / f"{stem}.response.json", safe_json_text(text, parsed, redactor))
     write_atomic(folder / f"{stem}.reply.json", redactor.text(dumps(redactor.data({**line, "http_status": status}))))

@@ -483,6 +483,7 @@ class Running:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
+        self._on_record, self._entered = server.on_record, False  # the caller's recorder, each entry wraps; entered?
 
     @says_no_key  # cannot_listen quotes the host, where a key may have been pasted
     def __enter__(self) -> "Running":
@@ -491,12 +492,14 @@ class Running:
 
             raise ToolchoiceError(f"this mock is already running at {self.base_url}",
                                   hint="use it inside its with block, or make another with running_mock()")
-        if self.save_dir is not None:  # made and locked as `toolchoice mock --save DIR` does, until the block ends
-            from ..save import prepare_save_dir
+        if self.save_dir is not None:  # made and locked as `toolchoice mock --save DIR` does, until the block ends;
+            from ..save import lock_folder, prepare_save_dir  # entered again, it goes on numbering: its files stay
 
-            prepare_save_dir(self.save_dir, "save_dir")
+            lock_folder(self.save_dir, "save_dir") if self._entered and self.save_dir.is_dir() else \
+                prepare_save_dir(self.save_dir, "save_dir")
+        self._entered = True
         started = threading.Event()
-        previous = self.server.on_record
+        previous = self._on_record  # (a second `with` wrapped the first's wrapper: each record was kept twice)
 
         def keep(line: dict[str, Any]) -> None:
             self.records.append(line)
@@ -574,7 +577,8 @@ def cannot_listen(server: Server, exc: OSError, hint: str) -> Exception:
 
 class Served:
     """What a ``serve_mock`` / ``serve_proxy`` run did: requests answered, refused (mock) and the base URL; the proxy's
-    lines by verdict (``verdicts``: "" for a line without one, an error or a request not judged)."""
+    lines by verdict (``verdicts``: "" for a line without one, an error or a request not judged), and the requests
+    the stop cut short (no line), so the tally adds up to the requests."""
 
     __slots__ = ("url", "requests", "refused", "what", "verdicts")
 
@@ -587,6 +591,8 @@ class Served:
         if self.what == "proxy":  # did the model obey at every step: the tally of the lines, obeyed first
             tally = sorted(self.verdicts.items(), key=lambda kv: (kv[0] != "obeyed", kv[0] == "", kv[0]))
             said = ", ".join(f"{n} {verdict or 'without a verdict'}" for verdict, n in tally)
+            cut = self.requests - sum(self.verdicts.values())  # on their way when it stopped: no line judges them
+            said += (", " if said and cut > 0 else "") + (f"{cut} cut short by the stop" if cut > 0 else "")
             return f"toolchoice proxy: stopped after {requests} proxied" + (f": {said}" if said else "")
         return f"toolchoice mock: stopped after {requests}, {self.refused} refused"
 
