@@ -411,3 +411,23 @@ def test_a_request_header_in_utf8_reaches_the_upstream_as_its_bytes_came():
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
     assert "proxy.internal_error" not in [f["code"] for f in line["findings"]], line
     assert upstream.requests[0].headers["x-title"].encode("latin-1") == "Café ☕".encode()  # byte for byte
+
+
+# A limit's value of 19 characters or more was ignored without a word: a decimal written out long
+# (TOOLCHOICE_LIMIT_PATTERN_SECONDS=0.20000000000000000) fell back to the 1 s default, and a whole number past 18 digits
+# was "not a positive whole number" when a refusal named it. The long decimal is read as written; a number past what a
+# limit takes is said to be that.
+def test_a_long_decimal_limit_is_read_and_a_number_past_18_digits_is_said_to_be_too_long(tmp_path, monkeypatch):
+    from toolchoice.providers.core import limits
+
+    monkeypatch.setenv("TOOLCHOICE_LIMIT_PATTERN_SECONDS", "0.20000000000000000")
+    assert limits.get("pattern_seconds") == 0.2
+    (tmp_path / "deep.json").write_text('{"type": "object", "properties": {"a": ' + "[" * 150 + "]" * 150 + "}}",
+                                        encoding="utf-8")
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("tools:\n- from: deep.json\nmessages:\n- role: user\n  content: hi\n", encoding="utf-8")
+    done = run_cli(["render", str(deep), "-p", "openai"], cwd=tmp_path,
+                   env={"PATH": "/usr/bin", "TOOLCHOICE_LIMIT_JSON_DEPTH": "1" + "0" * 18, "COLUMNS": "200"})
+    assert done.returncode == 2, done
+    assert "TOOLCHOICE_LIMIT_JSON_DEPTH='1000000000000000000' is longer than a limit takes (18 digits" in done.stderr, \
+        done.stderr

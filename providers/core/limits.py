@@ -56,14 +56,22 @@ def _read(limit: Limit) -> float | None:
     """``TOOLCHOICE_LIMIT_<NAME>`` as a positive whole number (a limit in seconds also takes a positive decimal,
     ``0.25``), or None when it is not set or holds something else."""
     raw = os.environ.get(limit.env, "").strip().replace("_", "")
-    if not raw.isascii() or len(raw) >= 19:  # not '²', not 5,000 digits
+    if not raw.isascii() or len(raw) > MAX_TEXT:  # not '²', not 5,000 digits
+        return None
+    whole, dot, part = raw.partition(".")
+    if len(whole) > MAX_DIGITS:
         return None
     if raw.isdigit():
         return int(raw) if int(raw) > 0 else None
-    whole, dot, part = raw.partition(".")
     if limit.unit == "seconds" and dot and (whole + part).isdigit() and float(raw) > 0:
         return float(raw)
     return None
+
+
+# the most digits a limit's whole part takes (999999999999999999: what a user writes for "no bound"), and the
+# longest value read at all (a decimal's fraction may be long: 0.00000000000000001)
+MAX_DIGITS = 18
+MAX_TEXT = 40
 
 
 def get(name: str) -> int:
@@ -97,6 +105,10 @@ def raise_hint(name: str) -> str:
     raw = os.environ.get(limit.env)
     if raw is not None and _read(limit) is None:
         kind = "positive number" if limit.unit == "seconds" else "positive whole number"
+        digits = raw.strip().replace("_", "").partition(".")[0]
+        if digits.isascii() and digits.isdigit() and (len(digits) > MAX_DIGITS or len(raw) > MAX_TEXT):
+            return (f"{limit.env}={raw[:MAX_TEXT]!r}{'…' if len(raw) > MAX_TEXT else ''} is longer than a limit "
+                    f"takes ({MAX_DIGITS} digits, {MAX_TEXT} characters): set N ({limit.unit}) if you trust the input")
         return f"{limit.env}={raw!r} is not a {kind}: set N ({limit.unit}) if you trust the input"
     return f"raise it with {limit.env}=N ({limit.unit}) if you trust the input"
 

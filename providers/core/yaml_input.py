@@ -111,7 +111,9 @@ class Reader:
                 raise self.loc(node).fail("a YAML alias refers to a mapping or list that contains it",
                                           "remove the alias loop")
             if len(self.open) >= MAX_DEPTH:
-                raise self.loc(node).fail(f"values nest more than {MAX_DEPTH} levels deep", None)
+                raise self.loc(node).fail(f"values nest more than {MAX_DEPTH} levels deep",
+                                          "a scenario nests at most that; put a deeper schema in a from: JSON file, "
+                                          "bounded by limit json_depth")
             self.open.add(id(node))
             try:
                 if isinstance(node, yaml.MappingNode):
