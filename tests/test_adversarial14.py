@@ -394,11 +394,11 @@ def test_disable_parallel_tool_use_is_read_only_as_a_boolean(flag, parallel, ver
 # UTF-8): the proxy handed the value to httpx as text, which encodes it as ASCII, so every such request was the
 # proxy's own 500 ("internal error: UnicodeEncodeError", please report it) and never reached the upstream. It goes
 # on as its bytes came, as the upstream's headers come back.
-def test_a_request_header_in_utf8_reaches_the_upstream_as_its_bytes_came():
+def test_a_request_header_in_utf8_reaches_the_upstream_as_its_bytes_came(tmp_path):
     import socket
 
     body = json.dumps({"model": "gpt-4o", "messages": _HISTORY}).encode()
-    with StandIn("openai") as upstream, proxied("openai", upstream.base_url()) as proxy:
+    with StandIn("openai") as upstream, proxied("openai", upstream.base_url(), tmp_path) as proxy:
         port = int(proxy.base_url.rsplit(":", 1)[1].split("/")[0])
         with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
             client.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -411,6 +411,9 @@ def test_a_request_header_in_utf8_reaches_the_upstream_as_its_bytes_came():
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
     assert "proxy.internal_error" not in [f["code"] for f in line["findings"]], line
     assert upstream.requests[0].headers["x-title"].encode("latin-1") == "Café ☕".encode()  # byte for byte
+    # and --save keeps it as the client wrote it (it was read as latin-1: "CafÃ© â\x98\x95")
+    saved = json.loads((tmp_path / "sample-001.request.json").read_text(encoding="utf-8"))
+    assert {k.lower(): v for k, v in saved["headers"].items()}["x-title"] == "Café ☕", saved["headers"]
 
 
 # A limit's value of 19 characters or more was ignored without a word: a decimal written out long

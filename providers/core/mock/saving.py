@@ -22,7 +22,7 @@ def save_exchange(folder: Path, number: int, request: Any, status: int, body: by
     at ``secret_paths`` (the family's MOCK_SECRETS) are replaced by MARKER whatever their length."""
     redactor = Redactor(secrets)
     stem = f"sample-{number:03d}"
-    headers = {k: (MARKER if key_header(k) else v) for k, v in request.headers.items()}
+    headers = {k: (MARKER if key_header(k) else _as_sent(v)) for k, v in request.headers.items()}
     try:
         sent: Any = scrub(json.loads(request.body), secret_paths).body if request.body.strip() else None
     except (ValueError, RecursionError):
@@ -42,3 +42,12 @@ def save_exchange(folder: Path, number: int, request: Any, status: int, body: by
                 parsed = None
             write_atomic(folder / f"{stem}.response.json", safe_json_text(text, parsed, redactor))
     write_atomic(folder / f"{stem}.reply.json", redactor.text(dumps(redactor.data({**line, "http_status": status}))))
+
+
+def _as_sent(value: str) -> str:
+    """A header's value as the client wrote it: read off the wire byte for byte (latin-1, HTTP's obs-text), it is
+    UTF-8 text where its bytes are ("Café", not "CafÃ©"), else left as read."""
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return value
