@@ -27,11 +27,11 @@ from typing import Any, Awaitable, Callable, NamedTuple, TypeVar
 
 from .. import limits
 from ..error_keys import says_no_key
+from .deadline import within as _within
 from .script import Script, load_script
 from .service import Exchange, MockService, Recorder, client_secrets
 
 JUDGE_INLINE_BYTES = 64 * 1024  # a smaller body is judged on the event loop (a worker thread costs more than it)
-_timeout = getattr(asyncio, "timeout", None)
 
 
 class Bounds(NamedTuple):
@@ -99,45 +99,6 @@ async def read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWrite
         if not started:
             return None
         raise BadRequest(408, f"the request did not arrive within {bounds.request_seconds:g} seconds") from None
-
-
-def _within(seconds: float) -> Any:
-    """A deadline for the block that ``reschedule(when)`` moves (asyncio.timeout where there is one)."""
-    if _timeout is not None:
-        return _timeout(seconds)
-    return _Deadline(seconds)
-
-
-class _Deadline:
-    """asyncio.timeout for Python 3.10: cancels the task at the deadline and raises TimeoutError."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.handle: asyncio.TimerHandle | None = None
-        self.task: asyncio.Task[Any] | None = None
-        self.fired = False
-
-    async def __aenter__(self) -> "_Deadline":
-        self.task = asyncio.current_task()
-        self.reschedule(asyncio.get_running_loop().time() + self.seconds)
-        return self
-
-    def reschedule(self, when: float) -> None:
-        if self.handle is not None:
-            self.handle.cancel()
-        self.handle = asyncio.get_running_loop().call_at(when, self._fire)
-
-    def _fire(self) -> None:
-        self.fired = True
-        assert self.task is not None
-        self.task.cancel()
-
-    async def __aexit__(self, kind: Any, exc: Any, tb: Any) -> bool:
-        assert self.handle is not None
-        self.handle.cancel()
-        if self.fired and kind is asyncio.CancelledError:
-            raise asyncio.TimeoutError from None
-        return False
 
 
 async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
