@@ -89,3 +89,105 @@ def test_a_start_that_outlasts_its_wait_raises_and_leaves_no_thread_socket_or_lo
     free.close()
     with running_mock("openai", save_dir=saved) as again:  # the save folder's lock was let go
         assert again.base_url
+
+
+@pytest.fixture(scope="module")
+def saved_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A loop run against the mock, saved streamed and saved whole (in-process, one mock)."""
+    folder = tmp_path_factory.mktemp("runs")
+    scenario = load_scenario_dict(LOOPED)
+    with pytest.MonkeyPatch.context() as env, running_mock("openai") as mock:
+        env.setenv("OPENAI_API_KEY", "any value")  # the mock checks no key
+        for name, stream in (("streamed", True), ("whole", False)):
+            options = LoopOptions(render=RenderOptions(base_url=mock.base_url, stream=stream))
+            with jobs.run(scenario, "openai", options, save=folder / name) as done:
+                assert done.code == 0, [r.ended for r in done.runs]
+    return {"streamed": folder / "streamed", "whole": folder / "whole"}
+
+
+def test_jobs_run_refuses_a_saved_stream_replayed_without_stream_before_a_step(saved_runs: dict[str, Path]) -> None:
+    scenario = load_scenario_dict(LOOPED)
+    replay = loop.load_replay(saved_runs["streamed"], "openai")
+    with pytest.raises(ArgumentError) as caught:  # every step of the loop failed ("ended: error", code 1)
+        jobs.run(scenario, "openai", replay=replay)
+    transcript = saved_runs["streamed"] / "openai" / "loop-001"
+    assert str(caught.value) == (f"replay {transcript}: step 1 is a saved stream: replay it with "
+                                 "RenderOptions(stream=True)")
+    assert (caught.value.argument, caught.value.names) == ("replay", ("stream",))
+    with jobs.run(scenario, "openai", LoopOptions(render=RenderOptions(stream=True)), replay=replay) as again:
+        assert again.code == 0 and [r.ended for r in again.runs] == ["no_tool_call"]  # as it says
+
+
+def test_a_saved_reply_replays_to_a_streamed_request_too(saved_runs: dict[str, Path]) -> None:
+    # the reverse is no error: the recorded reply answers the streamed request whole, as a server that does not stream
+    scenario = load_scenario_dict(LOOPED)
+    replay = loop.load_replay(saved_runs["whole"], "openai")
+    with jobs.run(scenario, "openai", LoopOptions(render=RenderOptions(stream=True)), replay=replay) as done:
+        assert done.code == 0 and [r.ended for r in done.runs] == ["no_tool_call"]
+
+
+def _nothing(folder: Path) -> Path:
+    return folder / "missing"
+
+
+def _empty(folder: Path) -> Path:
+    return folder
+
+
+def _openai_body(folder: Path) -> Path:
+    (folder / "step-1.json").write_text(CHAT_REPLY, encoding="utf-8")
+    return folder
+
+
+def _two_for_one_step(folder: Path) -> Path:
+    _openai_body(folder)
+    (folder / "step-01.response.json").write_text(CHAT_REPLY, encoding="utf-8")
+    return folder
+
+
+# each: the folder, the provider, the Python caller's words and the command line's (as main at 29aeadc printed them)
+REPLAYS = {
+    "no such folder": (_nothing, "openai", "replay {f}: no such folder (give the folder jobs.run(save=...) wrote)",
+                       "--replay {f}: no such folder (give the folder --save wrote)"),
+    "no saved loop": (_empty, "openai", "replay {f}: no saved loop found (give the folder jobs.run(save=...) wrote, or "
+                      "one with step-01.response.json, step-02...)",
+                      "--replay {f}: no saved loop found (give the folder `run --save` wrote, or one with "
+                      "step-01.response.json, step-02...)"),
+    "another family's body": (
+        _openai_body, "anthropic",
+        "replay: {f}/step-1.json looks like an OpenAI Chat Completions reply, not a reply in anthropic's format (a "
+        "step body without its step-NN.reply.json replays only on the provider that answered it) (replay it with "
+        "provider openai (or any OpenAI-compatible id); to see it on anthropic, replay the folder jobs.run(save=...) "
+        "wrote, whose reply files replay on any provider)",
+        "--replay: {f}/step-1.json looks like an OpenAI Chat Completions reply, not a reply in anthropic's format (a "
+        "step body without its step-NN.reply.json replays only on the provider that answered it) (replay it with -p "
+        "openai (or any OpenAI-compatible id); to see it on anthropic, replay the folder `run --save` wrote, whose "
+        "reply files replay on any provider)"),
+    "two files for one step": (_two_for_one_step, "openai",
+                               "replay: {f}/step-01.response.json and step-1.json both answer step 1 (keep one of them)",
+                               "--replay: {f}/step-01.response.json and step-1.json both answer step 1 (keep one of "
+                               "them)"),
+}
+
+
+@pytest.mark.parametrize("case", list(REPLAYS))
+def test_load_replay_speaks_python_and_the_command_line_its_own_words(tmp_path: Path, case: str) -> None:
+    make, provider, python_words, command_words = REPLAYS[case]
+    folder = make(tmp_path)
+    with pytest.raises(ArgumentError) as caught:
+        loop.load_replay(str(folder), provider)
+    assert str(caught.value) == python_words.format(f=folder) and caught.value.argument == "replay"
+    assert not any(word in str(caught.value) for word in CLI_WORDS), str(caught.value)
+    done = run_cli(["run", str(Path(__file__).resolve().parents[1] / "configs" / "planner-loop.yaml"), "-p", provider,
+                    "--replay", str(folder)], env={"PATH": os.environ.get("PATH", "")})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"toolchoice: error: {command_words.format(f=folder)}\n"
+
+
+def test_the_command_line_says_a_saved_stream_as_before(saved_runs: dict[str, Path]) -> None:
+    # now said by jobs.run (the command line no longer asks Replay.check_stream itself)
+    done = run_cli(["run", str(Path(__file__).resolve().parents[1] / "configs" / "planner-loop.yaml"), "-p", "openai",
+                    "--replay", str(saved_runs["streamed"])], env={"PATH": os.environ.get("PATH", "")})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"toolchoice: error: --replay {saved_runs['streamed'] / 'openai' / 'loop-001'}: step 1 is "
+                           "a saved stream: replay it with --stream\n")
