@@ -191,3 +191,35 @@ def test_the_command_line_says_a_saved_stream_as_before(saved_runs: dict[str, Pa
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (f"toolchoice: error: --replay {saved_runs['streamed'] / 'openai' / 'loop-001'}: step 1 is "
                            "a saved stream: replay it with --stream\n")
+
+
+def test_the_flags_ledger_messages_name_are_the_render_options_docs_python_md_gives() -> None:
+    # the ledger is the command line's data too (render's JSON, snapshots): its words name flags, and docs/python.md
+    # gives each flag's RenderOptions field; held against the command's own options and the messages themselves
+    import re
+
+    import typer.main
+
+    from toolchoice.cli.app import app
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "python.md").read_text(encoding="utf-8")
+    table = dict(re.findall(r"^\| `(--[a-z-]+)` \| `RenderOptions\((\w+)=", text, re.M))
+    options = {opt for param in typer.main.get_command(app).commands["render"].params for opt in param.opts}
+    assert len(table) == 7 and set(table) <= options and set(table.values()) <= set(RenderOptions._fields), table
+    assert all(field == flag.removeprefix("--no-" if flag.startswith("--no-") else "--").replace("-", "_")
+               for flag, field in table.items())
+    forced = {**LOOPED, "tool_choice": {"tool": "get_weather"}, "parallel_tool_calls": False}
+    forced.pop("loop")
+    with_header = {**forced, "providers": {"openai": {"headers": {"X-Team": "$TEAM_TOKEN"}}}}
+    renders = [(forced, "ollama", RenderOptions(emulate=False)), (forced, "gemini", RenderOptions(strict=True)),
+               (with_header, "openai", RenderOptions(allow_env=("TEAM_TOKEN",))), (with_header, "openai", RenderOptions()),
+               (forced, "openai", RenderOptions(base_url="http://127.0.0.1:9/v1", gateway=True))]
+    said = {}
+    for scenario, provider, options in renders:
+        for entry in jobs.render(load_scenario_dict(scenario), provider, options)[0].ledger:
+            for flag in re.findall(r"(?<![\w-])--[a-z][a-z-]+", entry.message):
+                said.setdefault(entry.code, set()).add(flag)
+    assert said == {"tool_choice.unsupported": {"--no-emulate"}, "strict.refused": {"--strict"},
+                    "model.default": {"--model"}, "env.allowed": {"--allow-env"}, "env.not_allowed": {"--allow-env"},
+                    "endpoint.base_url": {"--gateway"}}, said
+    assert set().union(*said.values()) <= set(table)
