@@ -1,8 +1,8 @@
 """The errors toolchoice raises: one line a person can act on, and a record beside the words.
 
 ``ToolchoiceError`` is a problem toolchoice can name (bad input, by default); each subclass says what kind, and its
-``exit_code`` the command's exit code. No I/O, no imports but typing's: this module is on `render`'s start-up path (``model``
-hands these names on, where most of the code imports them from)."""
+``exit_code`` the command's exit code. No I/O, no imports but typing's: this module is on `render`'s start-up path
+(``model`` hands these names on, where most of the code imports them from)."""
 
 from typing import Callable
 
@@ -15,7 +15,7 @@ class ToolchoiceError(Exception):
         ├── MissingKey           exit 2: a key or a variable a request needs is not set
         ├── NothingToSend        exit 2: compare_send was given no translation it can send
         ├── OutOfRange           exit 2: a job's argument (repeat, min_obeyed) outside what it takes
-        ├── ArgumentError        exit 2: what an argument names (a folder to save into) cannot be used
+        ├── ArgumentError        exit 2: what an argument names (a folder, a port) cannot be used
         ├── BadReply             exit 1: a response body that is not the provider's reply
         └── WrongArgument        exit 2: a Python caller's argument of the wrong type (also a TypeError)
     """
