@@ -97,10 +97,6 @@ class ArgumentError(ToolchoiceError):
         return ToolchoiceError(f"{spell(self.argument)}{said}", path=self.path, line=self.line, column=self.column,
                                hint=hint).one_line()
 
-    def named(self, name: str) -> str:
-        """Its one line with ``argument`` called ``name``."""
-        return self.spelled(lambda argument: name if argument == self.argument else argument)
-
     def _words(self, spell: Callable[[str], str]) -> tuple[str, str | None]:
         """``said`` and the hint, each argument they name called ``spell(name)``."""
         names = iter(self.names or (self.argument,) * (len(self.said_parts) + len(self.hint_parts)))

@@ -525,8 +525,9 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
     """Run the scenario's agent loop ``repeat`` times per provider (``providers`` as ``translations`` takes them;
     ``options``: ``loop.LoopOptions``; ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport
     instead of the network; saved streams replay only with ``stream=True``, else ``ArgumentError`` before a step).
-    ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey`` before any request; a loop that ended in an error (an error reply, a transcript it could not read)
-    makes the outcome FAILED, whatever its earlier steps. ``trace_out``: the loops as OTLP/JSON, one span per step (``trace_export``), written
+    ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey`` before any request; a loop
+    that ended in an error (an error reply, a transcript it could not read) makes the outcome FAILED, whatever its
+    earlier steps. ``trace_out``: the loops as OTLP/JSON, one span per step (``trace_export``), written
     even when Ctrl-C cut them short. Several loops are reduced as they end (``result.reduced``: per
     provider a ``loop_tally.LoopTally``; with ``spool_json``, the default, each loop's JSON kept in a spool
     file for ``result.document()`` and ``result.write_json``), their steps dropped unless a trace is written;
