@@ -103,8 +103,9 @@ def _failed_write(exc: Exception) -> str | None:
     return f"cannot write{where}: {exc.strerror or errno.errorcode[exc.errno]} ({hint})"
 
 
-# a job's parameter whose option is not spelled after it: running_mock's save_dir is `toolchoice mock --save DIR`
-_OPTIONS = {"save_dir": "--save"}
+# a job's parameter whose option is not spelled after it: running_mock's save_dir is `toolchoice mock --save DIR`,
+# load_replay's provider is run's -p; one named with its job (run.save: jobs.run's save) is the command and option
+_OPTIONS = {"save_dir": "--save", "provider": "-p", "run.save": "`run --save`"}
 
 
 def option_of(argument: str) -> str:
@@ -119,7 +120,7 @@ def in_command_words(error: ToolchoiceError) -> str:
     the dry run without ``--send``, the mock put in front), and an argument out of its range or what it names names
     its option (``OutOfRange``, ``ArgumentError``: ``--min-obeyed``, ``--save``, not ``min_obeyed``, ``save``)."""
     if isinstance(error, ArgumentError) and error.argument:  # what an option names: --save DIR
-        return error.named(option_of(error.argument))
+        return error.spelled(option_of)
     if isinstance(error, OutOfRange) and error.argument:  # the argument is an option here: --min-obeyed 0.95
         option = option_of(error.argument)
         hint = f"e.g. {option} {error.example}" if error.example else None

@@ -436,8 +436,6 @@ def run(
                                                   else None)
     if replayed is not None and len(providers) > 1:
         raise ToolchoiceError("--replay takes one --provider", hint="replay the transcript once per provider")
-    if replayed is not None and traced is None:
-        replayed.check_stream(providers[0], stream)
     count = len(replayed.transcripts) if replayed is not None and repeat == 1 else repeat
     heap.settle()
     if processes is None:  # forking is the command's to decide only in a process of its own (heap.OWNED)

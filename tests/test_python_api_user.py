@@ -65,7 +65,7 @@ def test_running_mock_on_a_taken_port_is_one_toolchoice_error() -> None:
     taken.listen()
     before = set(threading.enumerate())
     try:
-        with pytest.raises(ToolchoiceError, match=r"cannot listen on 127\.0\.0\.1:\d+: .*choose another port"):
+        with pytest.raises(ToolchoiceError, match=r"^port \d+: cannot listen on 127\.0\.0\.1: .*choose another port"):
             with running_mock("openai", port=taken.getsockname()[1]):
                 pass  # pragma: no cover - never entered
     finally:

@@ -253,3 +253,23 @@ def listen_args(host: Any, port: Any, max_requests: Any) -> None:
                               hint='give an address: host="127.0.0.1" (the default), or "0.0.0.0" for every interface')
     whole_number(port, "port", 0, 65535)
     whole_number(max_requests, "max_requests", 1, optional=True)
+
+
+def cannot_listen_on(host: str, port: int, exc: OSError) -> ToolchoiceError:
+    """``running_mock``'s server that could not listen, said with the argument to change (an ``ArgumentError``): a
+    port taken or refused (``port 8080: cannot listen on 127.0.0.1: address already in use``), a host that does not
+    resolve or is not this machine's; anything else as ``cannot listen on HOST:PORT: why``."""
+    import errno
+    import socket
+
+    from .errors import argument_error
+
+    why = exc.strerror if isinstance(exc, socket.gaierror) else os.strerror(exc.errno) if exc.errno else str(exc)
+    why = why[:1].lower() + why[1:]  # asyncio's bind error wraps it: "error while attempting to bind on address ..."
+    if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+        return argument_error("port", f" {port}: cannot listen on {host}: {why}", "choose another ", ", or ",
+                              "=0 for a free one")
+    if isinstance(exc, socket.gaierror) or exc.errno == errno.EADDRNOTAVAIL:
+        return argument_error("host", f" {host}: cannot listen there: {why}", "give an address of this machine, e.g. ",
+                              '="127.0.0.1"')
+    return ToolchoiceError(f"cannot listen on {host}:{port}: {why}")

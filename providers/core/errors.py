@@ -1,8 +1,10 @@
 """The errors toolchoice raises: one line a person can act on, and a record beside the words.
 
 ``ToolchoiceError`` is a problem toolchoice can name (bad input, by default); each subclass says what kind, and its
-``exit_code`` the command's exit code. No I/O, no imports: this module is on `render`'s start-up path (``model``
-hands these names on, where most of the code imports them from)."""
+``exit_code`` the command's exit code. No I/O, no imports but typing's: this module is on `render`'s start-up path
+(``model`` hands these names on, where most of the code imports them from)."""
+
+from typing import Callable
 
 
 class ToolchoiceError(Exception):
@@ -13,7 +15,7 @@ class ToolchoiceError(Exception):
         ├── MissingKey           exit 2: a key or a variable a request needs is not set
         ├── NothingToSend        exit 2: compare_send was given no translation it can send
         ├── OutOfRange           exit 2: a job's argument (repeat, min_obeyed) outside what it takes
-        ├── ArgumentError        exit 2: what an argument names (a folder to save into) cannot be used
+        ├── ArgumentError        exit 2: what an argument names (a folder, a port) cannot be used
         ├── BadReply             exit 1: a response body that is not the provider's reply
         └── WrongArgument        exit 2: a Python caller's argument of the wrong type (also a TypeError)
     """
@@ -80,23 +82,42 @@ class ArgumentError(ToolchoiceError):
     """What one argument names cannot be used (a folder to save into, a file to write), the words starting with the
     argument's name: the library's with the parameter's (``save /tmp/out: not a folder``), the command line's with
     its option's (``--save /tmp/out: not a folder``). The record: ``argument`` (the parameter), ``said`` (the words
-    after its name) and ``hint_parts`` (the hint, split where it names the argument; none: no hint). Made by
-    ``argument_error``; ``named(name)`` is its one line with the argument called ``name`` (cli/exits.py)."""
+    after its name, as the library says them), ``hint_parts`` (the hint, split where it names an argument; none: no
+    hint), ``said_parts`` (``said`` split so, when it names another argument) and ``names`` (the argument named at
+    each split, said's first; none: ``argument`` at each). Made by ``argument_error``; ``spelled(spell)`` is its one
+    line with each argument it names called ``spell(name)`` (cli/exits.py: the command line's options)."""
 
     argument, said = "", ""
     hint_parts: tuple[str, ...] = ()
+    said_parts: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
 
-    def named(self, name: str) -> str:
-        hint = name.join(self.hint_parts) if self.hint_parts else None
-        return ToolchoiceError(f"{name}{self.said}", path=self.path, line=self.line, column=self.column,
+    def spelled(self, spell: Callable[[str], str]) -> str:
+        said, hint = self._words(spell)
+        return ToolchoiceError(f"{spell(self.argument)}{said}", path=self.path, line=self.line, column=self.column,
                                hint=hint).one_line()
 
+    def _words(self, spell: Callable[[str], str]) -> tuple[str, str | None]:
+        """``said`` and the hint, each argument they name called ``spell(name)``."""
+        names = iter(self.names or (self.argument,) * (len(self.said_parts) + len(self.hint_parts)))
 
-def argument_error(argument: str, said: str, *hint_parts: str) -> ArgumentError:
+        def joined(parts: tuple[str, ...]) -> str:
+            return parts[0] + "".join(spell(next(names)) + part for part in parts[1:])
+
+        return joined(self.said_parts or (self.said,)), joined(self.hint_parts) if self.hint_parts else None
+
+
+def argument_error(argument: str, said: str | tuple[str, ...], *hint_parts: str, names: tuple[str, ...] = (),
+                   spelling: dict[str, str] | None = None) -> ArgumentError:
     """The ``ArgumentError`` of ``argument`` (a parameter's name), its words ``argument + said``; the hint is
-    ``hint_parts`` joined by the argument's name."""
-    error = ArgumentError(f"{argument}{said}", hint=argument.join(hint_parts) if hint_parts else None)
-    error.argument, error.said, error.hint_parts = argument, said, hint_parts
+    ``hint_parts`` joined by the argument's name. Words that name another argument: ``said`` a tuple split where
+    they do, ``names`` the argument named at each split (said's, then the hint's), called as ``spelling`` says
+    (``{"stream": "RenderOptions(stream=True)"}``; else by its name)."""
+    error = ArgumentError("")
+    error.argument, error.hint_parts, error.names = argument, hint_parts, names
+    error.said_parts, error.said = (said, "") if isinstance(said, tuple) else ((), said)
+    error.said, hint = error._words(lambda name: (spelling or {}).get(name, name))  # the library's words
+    ToolchoiceError.__init__(error, f"{argument}{error.said}", hint=hint)
     return error
 
 

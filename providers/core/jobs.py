@@ -524,9 +524,10 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
         trace_out: str | os.PathLike[str] | None = None, spool_json: bool = True, processes: int = 1) -> RunResult:
     """Run the scenario's agent loop ``repeat`` times per provider (``providers`` as ``translations`` takes them;
     ``options``: ``loop.LoopOptions``; ``replay``: ``loop.load_replay``'s transcripts, sent through a mock transport
-    instead of the network). ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey``
-    before any request; a loop that ended in an error (an error reply, a transcript it could not read)
-    makes the outcome FAILED, whatever its earlier steps. ``trace_out``: the loops as OTLP/JSON, one span per step (``trace_export``), written
+    instead of the network; saved streams replay only with ``stream=True``, else ``ArgumentError`` before a step).
+    ``save``: each loop's transcript in this folder. A missing key raises ``MissingKey`` before any request; a loop
+    that ended in an error (an error reply, a transcript it could not read) makes the outcome FAILED, whatever its
+    earlier steps. ``trace_out``: the loops as OTLP/JSON, one span per step (``trace_export``), written
     even when Ctrl-C cut them short. Several loops are reduced as they end (``result.reduced``: per
     provider a ``loop_tally.LoopTally``; with ``spool_json``, the default, each loop's JSON kept in a spool
     file for ``result.document()`` and ``result.write_json``), their steps dropped unless a trace is written;
@@ -545,6 +546,8 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
     from .loop_replay import Replay
 
     call_args.run_extras(processes, replay, Replay, spool_json)
+    for provider in providers if replay is not None else ():  # a saved stream replays only as one: said before a step
+        replay.check_stream(provider, options.render_for(provider).stream)
     keys: dict[str, str] = {}
     if replay is None:  # a missing key is one error before any request, as for send
         first = loop.step_scenario(scenario, 1, scenario.messages, options.override)
@@ -553,8 +556,6 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
     count = len(replay.transcripts) if replay is not None and repeat == 1 else repeat
     runs = loop.new_runs(list(providers), count)
     result = RunResult(runs, scenario.path, providers, count, replay is not None)
-    import os
-
     from .redaction import environment_secrets
 
     # every key set in the environment, as render redacts them: a replay resolves none, and a trace or transcript

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from .error_keys import says_no_key
-from .model import ProviderError, ReasoningItem, Reply, ServerCall, ToolCall, ToolchoiceError, Usage
+from .errors import ArgumentError, argument_error
+from .model import ProviderError, ReasoningItem, Reply, ServerCall, ToolCall, Usage
 from .runner import Job, Sample
 
 Sender = Callable[[Job, int], Awaitable[Sample]]
@@ -144,12 +145,23 @@ class Replay:
 
     def check_stream(self, provider: str, stream: bool) -> None:
         """Saved streams replay only as streams (the recorded bytes answer the request as sent): said before
-        the run, as bad input, not as a failed step."""
+        the run (``jobs.run`` asks, for the command line too), as bad input, not as a failed step. The reverse
+        replays: a saved reply answers a streamed request whole, as a server that does not stream would."""
         for t in self.transcripts:
             body = t.bodies.get(1)
             if not stream and t.provider == provider and body and _saved_stream(body[1], body[2]):
-                raise ToolchoiceError(f"--replay {t.folder}: step 1 is a saved stream: replay "
-                                      "it with --stream")
+                raise _unreplayable((f" {t.folder}: step 1 is a saved stream: replay it with ", ""), names=("stream",))
+
+
+# what a replay error's words call the arguments they name, to a Python caller (the command line: cli/exits.py)
+_SPELLING = {"save": "jobs.run(save=...)", "run.save": "jobs.run(save=...)", "stream": "RenderOptions(stream=True)"}
+
+
+def _unreplayable(said: str | tuple[str, ...], *hint_parts: str, names: tuple[str, ...] = ()) -> ArgumentError:
+    """What is given to replay cannot be replayed: the ``ArgumentError`` of ``replay`` (``jobs.run``'s, the command
+    line's --replay), the other arguments its words name (``names``: a run's ``save``, ``stream``, ``provider``) in
+    a Python caller's words; the command line says its options instead, byte for byte its words before."""
+    return argument_error("replay", said, *hint_parts, names=names, spelling=_SPELLING)
 
 
 @says_no_key
@@ -163,7 +175,7 @@ def load_replay(folder: str | os.PathLike[str], provider: str) -> Replay:
     folder = folder_arg(folder, "folder")
     check_provider(provider)
     if not folder.is_dir():
-        raise ToolchoiceError(f"--replay {folder}: no such folder", hint="give the folder --save wrote")
+        raise _unreplayable(f" {folder}: no such folder", "give the folder ", " wrote", names=("save",))
     candidates = [folder / provider, folder]
     others = sorted(p for p in folder.iterdir() if p.is_dir() and _loop_dirs(p))
     candidates.extend(others)
@@ -173,8 +185,8 @@ def load_replay(folder: str | os.PathLike[str], provider: str) -> Replay:
             return Replay([_transcript(d, provider) for d in dirs])
         if base.is_dir() and _step_files(base):
             return Replay([_transcript(base, provider)])
-    raise ToolchoiceError(f"--replay {folder}: no saved loop found",
-                          hint="give the folder `run --save` wrote, or one with step-01.response.json, step-02...")
+    raise _unreplayable(f" {folder}: no saved loop found", "give the folder ",
+                        " wrote, or one with step-01.response.json, step-02...", names=("run.save",))
 
 
 def _loop_dirs(base: Path) -> list[Path]:
@@ -189,8 +201,7 @@ def _step_files(base: Path) -> dict[int, Path]:
         if m and p.is_file():
             number = int(m.group(1))
             if number in found:  # which one answers would be the directory's order: say so instead
-                raise ToolchoiceError(f"--replay: {found[number]} and {p.name} both answer step {number}",
-                                      hint="keep one of them")
+                raise _unreplayable(f": {found[number]} and {p.name} both answer step {number}", "keep one of them")
             found[number] = _not_linked(p)
     return found
 
@@ -199,8 +210,8 @@ def _not_linked(path: Path) -> Path:
     """A transcript's folders and files as --save wrote them: a symbolic link in a shared or downloaded run folder
     could make the replay read, and show, any file of this machine (found by an adversarial run)."""
     if path.is_symlink():
-        raise ToolchoiceError(f"--replay: {path} is a symbolic link, not a file of the transcript",
-                              hint="replay the folder `run --save` wrote, without links")
+        raise _unreplayable(f": {path} is a symbolic link, not a file of the transcript", "replay the folder ",
+                            " wrote, without links", names=("run.save",))
     return path
 
 
@@ -218,15 +229,15 @@ def _transcript(base: Path, provider: str) -> Transcript:
             try:
                 loaded = json_value(read_file(reply_file, "transcript"))
             except ValueError as exc:
-                raise ToolchoiceError(f"--replay: {reply_file} is not JSON: {exc}") from None
+                raise _unreplayable(f": {reply_file} is not JSON: {exc}") from None
             if not isinstance(loaded, dict) or not isinstance(loaded.get("reply", {}), dict):
-                raise ToolchoiceError(f"--replay: {reply_file} is not a step's reply file (a JSON object with "
-                                      f"'reply' an object; found {type(loaded).__name__})",
-                                      hint="give the folder `run --save` wrote") from None
+                raise _unreplayable(f": {reply_file} is not a step's reply file (a JSON object with 'reply' an "
+                                    f"object; found {type(loaded).__name__})", "give the folder ", " wrote",
+                                    names=("run.save",)) from None
             problem = _reply_problem(loaded.get("reply") or {}) or _results_problem(loaded.get("results"))
             if problem is not None:
-                raise ToolchoiceError(f"--replay: {reply_file}: {problem}",
-                                      hint="give the folder `run --save` wrote, or keep the reply as it wrote it")
+                raise _unreplayable(f": {reply_file}: {problem}", "give the folder ",
+                                    " wrote, or keep the reply as it wrote it", names=("run.save",))
             saved = loaded
             replies[number] = saved
             recorded = saved.get("provider") or recorded
@@ -252,10 +263,10 @@ def _check_family(path: Path, body: bytes, provider: str) -> None:
     if foreign is None:
         return
     what, suggestion = foreign
-    raise ToolchoiceError(f"--replay: {path} looks like {what}, not a reply in {provider}'s format (a step body "
-                          "without its step-NN.reply.json replays only on the provider that answered it)",
-                          hint=f"replay it with -p {suggestion}; to see it on {provider}, replay the folder "
-                          "`run --save` wrote, whose reply files replay on any provider")
+    raise _unreplayable(f": {path} looks like {what}, not a reply in {provider}'s format (a step body without its "
+                        "step-NN.reply.json replays only on the provider that answered it)", "replay it with ",
+                        f" {suggestion}; to see it on {provider}, replay the folder ",
+                        " wrote, whose reply files replay on any provider", names=("provider", "run.save"))
 
 
 _TEXT = (str, type(None))

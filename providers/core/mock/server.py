@@ -27,11 +27,12 @@ from typing import Any, Awaitable, Callable, NamedTuple, TypeVar
 
 from .. import limits
 from ..error_keys import says_no_key
+from ..errors import ToolchoiceError
+from .deadline import within as _within
 from .script import Script, load_script
 from .service import Exchange, MockService, Recorder, client_secrets
 
 JUDGE_INLINE_BYTES = 64 * 1024  # a smaller body is judged on the event loop (a worker thread costs more than it)
-_timeout = getattr(asyncio, "timeout", None)
 
 
 class Bounds(NamedTuple):
@@ -99,45 +100,6 @@ async def read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWrite
         if not started:
             return None
         raise BadRequest(408, f"the request did not arrive within {bounds.request_seconds:g} seconds") from None
-
-
-def _within(seconds: float) -> Any:
-    """A deadline for the block that ``reschedule(when)`` moves (asyncio.timeout where there is one)."""
-    if _timeout is not None:
-        return _timeout(seconds)
-    return _Deadline(seconds)
-
-
-class _Deadline:
-    """asyncio.timeout for Python 3.10: cancels the task at the deadline and raises TimeoutError."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.handle: asyncio.TimerHandle | None = None
-        self.task: asyncio.Task[Any] | None = None
-        self.fired = False
-
-    async def __aenter__(self) -> "_Deadline":
-        self.task = asyncio.current_task()
-        self.reschedule(asyncio.get_running_loop().time() + self.seconds)
-        return self
-
-    def reschedule(self, when: float) -> None:
-        if self.handle is not None:
-            self.handle.cancel()
-        self.handle = asyncio.get_running_loop().call_at(when, self._fire)
-
-    def _fire(self) -> None:
-        self.fired = True
-        assert self.task is not None
-        self.task.cancel()
-
-    async def __aexit__(self, kind: Any, exc: Any, tb: Any) -> bool:
-        assert self.handle is not None
-        self.handle.cancel()
-        if self.fired and kind is asyncio.CancelledError:
-            raise asyncio.TimeoutError from None
-        return False
 
 
 async def _read_rest(first: bytes, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
@@ -269,9 +231,10 @@ class Server:
 
     async def start(self) -> int:
         self.done = asyncio.Event()
-        self._server = await asyncio.start_server(self._connection, self.host, self.port,
-                                                  limit=self.bounds.header_bytes)
-        self.port = self._server.sockets[0].getsockname()[1]
+        self._server = await asyncio.start_server(self._connection, self.host, self.port,  # kept before it serves:
+                                                  limit=self.bounds.header_bytes, start_serving=False)  # a start
+        self.port = self._server.sockets[0].getsockname()[1]  # cancelled (running_mock's wait) leaves no socket open
+        await self._server.start_serving()
         return self.port
 
     def stop(self) -> None:
@@ -472,6 +435,9 @@ class Running:
         with running_mock("openai") as mock:
             OpenAI(base_url=mock.base_url, api_key="x") ...
             mock.records  # the jsonl lines so far
+
+    ``wait``: the seconds ``with`` waits for the server to listen (10); past them it raises, and no thread or socket
+    is left. A port or host it cannot listen on raises ``call_args.cannot_listen_on``'s error, naming the argument.
     """
 
     def __init__(self, server: Server, module: Any, save_dir: Path | None = None) -> None:
@@ -484,12 +450,11 @@ class Running:
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self._on_record, self._entered = server.on_record, False  # the caller's recorder, each entry wraps; entered?
+        self.wait = 10.0  # seconds the server has to start listening in: past them, __enter__ raises
 
-    @says_no_key  # cannot_listen quotes the host, where a key may have been pasted
+    @says_no_key  # the listen error quotes the host, where a key may have been pasted
     def __enter__(self) -> "Running":
         if self._thread is not None and self._thread.is_alive():  # its state is the running server's: keep it
-            from ..model import ToolchoiceError
-
             raise ToolchoiceError(f"this mock is already running at {self.base_url}",
                                   hint="use it inside its with block, or make another with running_mock()")
         if self.save_dir is not None:  # made and locked as `toolchoice mock --save DIR` does, until the block ends;
@@ -507,28 +472,45 @@ class Running:
                 previous(line)
 
         self.server.on_record = keep
+        self._error, self._loop = None, asyncio.new_event_loop()  # an earlier start's error is not this one's
+        loop = self._loop
+
+        async def main() -> None:
+            try:
+                await self.server.start()
+            except OSError as exc:  # a port taken, a host that does not resolve: the argument to change, named
+                from ..call_args import cannot_listen_on
+
+                raise cannot_listen_on(self.server.host, self.server.port, exc) from None
+            self.base_url = base_url(self.module, self.server.host, self.server.port)
+            started.set()
+            await self.server.serve()
+
+        task = loop.create_task(main())
 
         def run() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
             try:
-                try:
-                    loop.run_until_complete(self.server.start())
-                except OSError as exc:  # a port taken, a host that does not resolve: as `toolchoice mock` says it
-                    raise cannot_listen(self.server, exc, "choose another port, or port=0 for a free one") from None
-                self.base_url = base_url(self.module, self.server.host, self.server.port)
-                started.set()
-                loop.run_until_complete(self.server.serve())
-            except BaseException as exc:  # noqa: BLE001 - surfaced in __enter__
+                loop.run_until_complete(task)
+            except BaseException as exc:  # noqa: BLE001 - surfaced in __enter__ (a start given up on: cancelled)
                 self._error = exc
-                started.set()
-            finally:  # the resolver's worker thread (a host to look up) ends with it: no thread is left
+            finally:  # the socket of a start given up on, the resolver's worker thread (a host to look up): none left
+                if self.server._server is not None:
+                    self.server._server.close()
                 loop.run_until_complete(loop.shutdown_default_executor())
                 loop.close()
+                started.set()
 
         self._thread = threading.Thread(target=run, name="toolchoice-mock", daemon=True)
         self._thread.start()
-        started.wait(10)
+        if not started.wait(self.wait):  # not listening yet (a host whose lookup hangs): given up, not left serving
+            with contextlib.suppress(RuntimeError):  # its loop ended meanwhile (the start failed)
+                loop.call_soon_threadsafe(task.cancel)
+            self._thread.join(10)
+            if not isinstance(self._error, Exception):  # cancelled (or started by a hair, then cancelled)
+                self._error = ToolchoiceError(
+                    f"the mock did not start listening on {self.server.host}:{self.server.port} within {self.wait:g} s",
+                    hint='a host name may take that long to look up: give an address (host="127.0.0.1"), or set a '
+                         "longer wait (running_mock(...).wait, in seconds) before the with block")
         if self._error is not None:
             self._thread.join(10)  # its loop closed: no thread is left behind the error
             self._unlock()
@@ -567,11 +549,9 @@ def running_mock(provider: str, *, script: Script | str | os.PathLike[str] | Non
     return Running(server, service.module, save_dir)
 
 
-
 def cannot_listen(server: Server, exc: OSError, hint: str) -> Exception:
-    """The one-line error for a server that could not start listening."""
-    from ..model import ToolchoiceError
-
+    """The one-line error for a server that could not start listening (the command line's: running_mock's names
+    the argument to change, ``call_args.cannot_listen_on``)."""
     return ToolchoiceError(f"cannot listen on {server.host}:{server.port}: {exc.strerror or exc}", hint=hint)
 
 
