@@ -21,7 +21,7 @@ import yaml
 
 from .choice import did_you_mean
 from .model import NATIVE_TOOL_KINDS, NativeTool
-from .request_parts import ENV_PLACEHOLDER as PLACEHOLDER, HEADER_NAME, env_read
+from .request_parts import ENV_PLACEHOLDER as PLACEHOLDER, HEADER_NAME, SCHEMED_PLACEHOLDER, env_read
 from .yaml_input import Reader, key_node, show
 
 # openai 3.57.0 types/responses/tool_param.py Mcp.connector_id (Literal)
@@ -182,18 +182,12 @@ def _server_url(r: Reader, node: yaml.Node, url: str, label: str) -> None:
                                if in_parts else "write server_url: https://example.com/mcp")
 
 
-# A header value that holds a secret: the reference alone, or after one auth scheme word (RFC 9110 §11.4
-# credentials = auth-scheme [ 1*SP token68 ]): "Bearer $T", "Basic $T", "Token $T". Letters only, so that no
-# literal key (digits, -, _) can stand before the reference as its "scheme".
-_SCHEMED = re.compile(r"(?:[A-Za-z]{1,20} )?" + PLACEHOLDER.pattern)
-
-
 def _secret(r: Reader, node: yaml.Node, what: str, whole: bool) -> str:
     """A value sent to the MCP server that may hold a credential: it names an environment variable (``$NAME``),
     so the file never holds the secret and no output shows it. ``whole``: the reference alone (authorization);
-    else a header, which may put an auth scheme word before it (``_SCHEMED``) and nothing else."""
+    else a header, which may put an auth scheme word before it (``SCHEMED_PLACEHOLDER``) and nothing else."""
     value = r.value(node)
-    form = PLACEHOLDER if whole else _SCHEMED
+    form = PLACEHOLDER if whole else SCHEMED_PLACEHOLDER
     if not isinstance(value, str) or not form.fullmatch(value):
         allowed = ('an $ENV reference alone (e.g. "$DOCS_TOKEN")' if whole else
                    'an $ENV reference, alone or after one auth scheme word ("$DOCS_TOKEN", "Bearer $DOCS_TOKEN")')

@@ -29,6 +29,18 @@ from .json_text import dumps_indented
 MIN_SECRET_LENGTH = 8  # shorter values are not redacted (see the module docstring)
 PIECE = 12  # a run this long of a key's characters is redacted even when the rest is missing
 _BLOCK = 6  # PIECE >= 2 * _BLOCK - 1: every PIECE-long run contains one whole aligned block
+# a header whose name holds one of these words carries a credential: the providers' own (authorization, x-api-key,
+# api-key, x-goog-api-key, x-amz-security-token) and a gateway's in front of them (x-portkey-api-key, helicone-auth,
+# cf-aig-authorization, x-litellm-api-key), a session cookie. The mock and the proxy keep and echo none of them; a
+# scenario's providers.<id>.headers may give them only as $NAME (core/scenario.py).
+KEY_WORDS = frozenset({"key", "apikey", "auth", "authorization", "token", "secret", "cookie", "password", "credential",
+                       "credentials", "signature"})
+
+
+def key_header(name: str) -> bool:
+    """Whether a request header carries a credential (``KEY_WORDS``, one word of its name split at - and _),
+    whoever's it is: the provider's or a gateway's (a proxy in front of Portkey or Helicone gets both)."""
+    return not KEY_WORDS.isdisjoint(re.split(r"[-_]", name.lower()))
 
 
 def usable_secrets(secrets: Mapping[str, str]) -> dict[str, str]:

@@ -157,6 +157,12 @@ def with_user_headers(ctx: Context, headers: dict[str, str]) -> dict[str, str]:
 # A ``$NAME`` / ``${NAME}`` placeholder: the name is group 1 or 2. The transport resolves these at send time;
 # the checks below and core/native_tools.py read the same ones.
 ENV_PLACEHOLDER = re.compile(r"\$(?:\{([A-Z_][A-Z0-9_]*)\}|([A-Z_][A-Z0-9_]*))(?![A-Za-z0-9_])")
+# A header value that holds a secret: the reference alone, or after one auth scheme word (RFC 9110 §11.4
+# credentials = auth-scheme [ 1*SP token68 ]): "Bearer $T", "Basic $T", "Token $T". Letters only, so that no
+# literal key (digits, -, _) can stand before the reference as its "scheme". An MCP tool's headers
+# (core/native_tools.py) and a key header of providers.<id>.headers (core/scenario.py) take only this.
+SCHEME = r"(?:[A-Za-z]{1,20} )?"
+SCHEMED_PLACEHOLDER = re.compile(SCHEME + ENV_PLACEHOLDER.pattern)
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name: RFC 9110 §5.6.2 token
 
 

@@ -20,7 +20,8 @@ from .choice import did_you_mean, parse_tool_choice
 from .model import (CUSTOM_TOOL_FIELDS, NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool,
                     ProviderSettings, Scenario, ThinkingSetting, Tool, ToolChoice, ToolchoiceError, WrongArgument)
 from .error_keys import says_no_key
-from .request_parts import HEADER_NAME, http_url_fault
+from .redaction import MIN_SECRET_LENGTH, key_header
+from .request_parts import HEADER_NAME, SCHEME, SCHEMED_PLACEHOLDER, http_url_fault
 from .scenario_loop import read_loop
 from .scenario_messages import read_messages
 from .yaml_input import (Loc as _Loc, Reader as _Reader, composed, key_node as _key_node, read_text,
@@ -299,6 +300,36 @@ def _check_header(r: _Reader, pid: str, name_node: yaml.Node, value_node: yaml.N
     if any(ord(ch) > 255 for ch in value) or value != value.strip():
         raise r.loc(value_node).fail(f"providers.{pid}.headers.{name} must be plain text without spaces at its "
                                      "ends (HTTP header values are Latin-1 bytes)", None)
+    _check_key_header(r, pid, name, value_node, value)
+
+
+def _variable_for(name: str) -> str:
+    """The variable a key header's value could live in: its name in upper case (X-Portkey-Api-Key →
+    X_PORTKEY_API_KEY); MY_API_KEY for Authorization, which names no service."""
+    if name.lower() == "authorization":
+        return "MY_API_KEY"
+    return re.sub(r"[^A-Z0-9_]", "_", name.upper()).lstrip("0123456789_") or "MY_API_KEY"
+
+
+def _check_key_header(r: _Reader, pid: str, name: str, node: yaml.Node, value: str) -> None:
+    """A header whose name says it carries a credential (``redaction.key_header``: Authorization, X-Api-Key,
+    X-Portkey-Api-Key, Helicone-Auth, ...) takes its key as ``$NAME`` (after one auth scheme word), as an MCP tool's
+    headers do: a key written as text would be in the file, and in every render, ledger, saved file and error.
+    Text shorter than MIN_SECRET_LENGTH after a short scheme word (a local server's ``Bearer EMPTY``) is no key
+    and stays as written. The refusal says how long the text is, never what it is."""
+    if not key_header(name) or SCHEMED_PLACEHOLDER.fullmatch(value):
+        return
+    scheme = re.match(SCHEME, value).group(0)  # type: ignore[union-attr]  # SCHEME matches "" at least
+    if len(scheme) > MIN_SECRET_LENGTH:  # a word of 8 letters or more may be the key itself: no scheme then
+        scheme = ""
+    literal = value[len(scheme):]
+    if len(literal) < MIN_SECRET_LENGTH:
+        return
+    var = _variable_for(name)
+    raise r.loc(node).fail(
+        f"providers.{pid}.headers.{name} holds {len(literal)} characters of text where a key goes (a header named "
+        "for a credential): it would be shown in every output and saved file",
+        f'export the key and write {name}: "{scheme}${var}", then pass --allow-env {var}')
 
 
 _URL_EXAMPLES = {"base_url": "scheme://host[:port]/path, e.g. http://127.0.0.1:8000/v1",
@@ -353,12 +384,12 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
                 for name_node, header_node in child.value:
                     if not isinstance(r.value(header_node), str):
                         hint = (f'quote it: {name_node.value}: "{header_node.value}"'
-                                if isinstance(header_node, yaml.ScalarNode) else None)
+                                if isinstance(header_node, yaml.ScalarNode) and not key_header(str(name_node.value))
+                                else None)
                         raise r.loc(header_node).fail(f"providers.{pid}.headers values must be strings", hint)
                     _check_header(r, pid, name_node, header_node)
             if key == "api_key_env" and not re.fullmatch(r"[A-Z_][A-Z0-9_]*", value):
-                raise r.loc(child).fail(f"providers.{pid}.api_key_env must name an environment variable in upper "
-                                        f"case (A-Z, 0-9, _), not {_show(value)}", "e.g. api_key_env: MY_PROXY_KEY")
+                _bad_key_env(r, child, pid, value)
             if key in _SETTING_CHOICES and value not in _SETTING_CHOICES[key]:
                 raise r.loc(child).fail(f"providers.{pid}.{key} must be one of {', '.join(_SETTING_CHOICES[key])}, "
                                         f"not {_show(value)}", did_you_mean(value, _SETTING_CHOICES[key]))
@@ -369,6 +400,17 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
             values[key] = value
         out[pid] = ProviderSettings(**values)
     return out
+
+
+def _bad_key_env(r: _Reader, node: yaml.Node, pid: str, value: str) -> None:
+    """``api_key_env`` that is no variable name: often the key itself pasted there, so the refusal says how long
+    the text is and how it starts (3 characters, as ``sk-``), never the rest."""
+    what = f"providers.{pid}.api_key_env must name an environment variable in upper case (A-Z, 0-9, _)"
+    name = re.fullmatch(r"\$\{?([A-Z_][A-Z0-9_]*)\}?", value)
+    if name:
+        raise r.loc(node).fail(f"{what}, without $", f"write api_key_env: {name.group(1)}")
+    raise r.loc(node).fail(f"{what}, not a text of {len(value)} characters starting {value[:3]!r} (a key itself?)",
+                           "export the key in a variable and write its name: api_key_env: MY_PROXY_KEY")
 
 
 def _thinking(r: _Reader, node: yaml.Node, pid: str, value: Any) -> tuple[bool, ThinkingSetting]:

@@ -11,7 +11,7 @@ from typing import Any
 from ..redaction import Redactor, safe_json_text
 from ..save import dumps, write_atomic
 from .body_secrets import MARKER, KeyPath, scrub, scrub_text
-from .service import key_header
+from ..redaction import key_header
 
 _SUFFIX = {"sse": ".sse", "ndjson": ".ndjson", "eventstream": ".eventstream"}
 

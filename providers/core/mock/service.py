@@ -9,6 +9,7 @@ import threading
 from typing import Any, Callable, NamedTuple
 from urllib.parse import parse_qsl, urlsplit
 
+from ..redaction import key_header
 from ..registry import check_provider, mock_family, module_for
 from .body_secrets import GUARD_AT_MOST, redacted, scrub_module, secrets
 from .call_origins import CallOrigins, loop_findings
@@ -17,11 +18,6 @@ from .judge import Answer, Judged, judge, plan_answers, record
 from .script import Script
 
 MAX_BODY = 32 * 1024 * 1024  # the proxy keeps at most this much of an upstream answer (the limit mock_body_bytes')
-# a header whose name holds one of these words carries a credential: the providers' own (authorization, x-api-key,
-# api-key, x-goog-api-key, x-amz-security-token) and a gateway's in front of them (x-portkey-api-key, helicone-auth,
-# cf-aig-authorization, x-litellm-api-key), a session cookie; kept or echoed nowhere
-_KEY_WORDS = frozenset({"key", "apikey", "auth", "authorization", "token", "secret", "cookie", "password", "credential",
-                        "credentials", "signature"})
 _AWS_CREDENTIAL = re.compile(r"Credential=([A-Za-z0-9]+)/")
 
 
@@ -39,14 +35,8 @@ class Exchange(NamedTuple):
     secrets: dict[str, str] = {}  # the MCP secrets the body held (body_secrets), value -> MARKER
 
 
-def key_header(name: str) -> bool:
-    """Whether a request header carries a credential (``_KEY_WORDS``), whoever's it is: the provider's or a
-    gateway's (a proxy in front of Portkey or Helicone gets both), so neither is saved nor quoted back."""
-    return not _KEY_WORDS.isdisjoint(re.split(r"[-_]", name.lower()))
-
-
 def client_secrets(headers: dict[str, str], target: str) -> dict[str, str]:
-    """The keys a client sent (every ``key_header``, ?key=, an AWS access key id) as value -> placeholder."""
+    """The keys a client sent (every ``redaction.key_header``, ?key=, an AWS access key id) as value -> placeholder."""
     found: dict[str, str] = {}
     for name, value in headers.items():
         if value and key_header(name) and name.lower() != "x-amz-security-token":
