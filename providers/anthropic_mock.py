@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from .core.mock.judge import MockMalformed
-from .core.mock.reading import wrong_field
+from .core.mock.reading import dotted, misfit, wrong_field
 from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
 from .anthropic import PATH
 
@@ -33,6 +33,11 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
     return {} if method == "POST" and path.rstrip("/") == PATH else None
 
 
+# The kinds of the fields mock_read reads beyond the messages' own checks (anthropic 2.14.0 types/message_create_params.py:
+# thinking a ThinkingConfigParam object whose ``type`` tag is a string), checked first (reading.misfit)
+_KINDS = {("thinking",): "object", ("thinking", "type"): "string"}
+
+
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A Messages body → MockRead: tools, tool_choice (disable_parallel_tool_use read apart), the turns
     (tool_use, tool_result, thinking blocks) and the thinking setting."""
@@ -44,6 +49,9 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         raise MockMalformed("messages: Field required")
     if not isinstance(body.get("max_tokens"), int):
         raise MockMalformed("max_tokens: Field required")
+    wrong = misfit(body, _KINDS)
+    if wrong is not None:  # a field this reader reads, of another type: the API's 400 naming it, never the mock's 500
+        _malformed(dotted(wrong[0]), wrong[1])
     tools, notes = read_tools(body.get("tools"), "anthropic")
     names: dict[str, str] = {}
     history: list[Message] = []

@@ -136,16 +136,31 @@ def _choice_read(body: dict[str, Any], provider: str) -> tuple[Any, tuple[Ledger
     return None, ()
 
 
+# The kinds of the fields mock_read walks (openai 3.57.0 types/chat/chat_completion_*_message_param.py,
+# chat_completion_message_function_tool_call_param.py; DeepSeek's thinking {type}), checked before they are read
+# (reading.misfit): content a string or an array of parts, tool_calls an array of objects whose function is an object
+# with a string name (arguments are read as text or an object: clients of the compatible hosts send both)
+_KINDS = {("messages", "*", "content"): "string or array",
+          ("messages", "*", "tool_calls"): "array", ("messages", "*", "tool_calls", "*"): "object",
+          ("messages", "*", "tool_calls", "*", "id"): "string", ("messages", "*", "tool_calls", "*", "function"): "object",
+          ("messages", "*", "tool_calls", "*", "function", "name"): "string",
+          ("messages", "*", "tool_call_id"): "string", ("messages", "*", "reasoning_content"): "string",
+          ("thinking", "type"): "string"}
+
+
 def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "openai") -> Any:
     """A Chat Completions body → MockRead: tools, tool_choice, the history (calls, results, reasoning_content);
     ``provider``: the host served (its own refusals, ``WITHOUT_TOOLS``)."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import (arguments_object, calls_message, leading_system, read_tools, text_of, tool_message,
-                                    unjudged)
+    from .core.mock.reading import (arguments_object, calls_message, leading_system, misfit, openai_type_words,
+                                    read_tools, text_of, tool_message, unjudged)
 
     messages = body.get("messages")
     if not isinstance(messages, list):
         raise MockMalformed("Missing required parameter: 'messages'.")
+    wrong = misfit(body, _KINDS)
+    if wrong is not None:  # a field this reader walks, of another type: the API's 400 naming it, never the mock's 500
+        raise MockMalformed(openai_type_words(*wrong))
     tools, notes = read_tools(body.get("tools"), "openai-chat")
     names: dict[str, str] = {}
     history: list[Message] = []
