@@ -49,9 +49,6 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         raise MockMalformed("messages: Field required")
     if not isinstance(body.get("max_tokens"), int):
         raise MockMalformed("max_tokens: Field required")
-    wrong = misfit(body, _KINDS)
-    if wrong is not None:  # a field this reader reads, of another type: the API's 400 naming it, never the mock's 500
-        _malformed(dotted(wrong[0]), wrong[1])
     tools, notes = read_tools(body.get("tools"), "anthropic")
     names: dict[str, str] = {}
     history: list[Message] = []
@@ -97,6 +94,11 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     if isinstance(choice, dict) and "disable_parallel_tool_use" in choice:
         value = {k: v for k, v in choice.items() if k != "disable_parallel_tool_use"}
         parallel = not choice["disable_parallel_tool_use"]
+    model = body.get("model") if isinstance(body.get("model"), str) else None
+    wrong = misfit(body, _KINDS)
+    if wrong is not None:  # a field this reader reads, of another type: the API's 400 naming it, never the mock's 500
+        raise MockMalformed(_pydantic_words(dotted(wrong[0]), wrong[1]), MockRead(
+            choice, tools, tuple(history), model=model, choice_value=value, parallel=parallel, notes=notes))
     thinking = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
     effort = (body.get("output_config") or {}).get("effort") if isinstance(body.get("output_config"), dict) else None
     kind = thinking.get("type")
@@ -187,7 +189,11 @@ def _check(entry: Any, where: str, required: tuple[str, ...], kinds: dict[str, s
 
 
 def _malformed(where: str, kind: str) -> None:
-    raise MockMalformed(f"{where}: Input should be {_WORDS[kind]}")
+    raise MockMalformed(_pydantic_words(where, kind))
+
+
+def _pydantic_words(where: str, kind: str) -> str:
+    return f"{where}: Input should be {_WORDS[kind]}"
 
 
 def _name_refusal(tools: Any) -> str | None:

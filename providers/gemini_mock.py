@@ -74,7 +74,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     for i, content in enumerate(contents):
         if not isinstance(content, dict) or not isinstance(content.get("parts", []), list):
             raise MockMalformed(f"* GenerateContentRequest.contents[{i}]: invalid content")
-        _check_parts(content, i)
+        _check_parts(content, i, MockRead(calling, tools, tuple(history), choice_value=value, notes=notes,
+                                          model=route.get("model")))
         parts = [p for p in content.get("parts") or [] if isinstance(p, dict)]
         if content.get("role") == "model":
             calls, texts, reasoning = [], [], []
@@ -198,9 +199,11 @@ _PART_INNER = {("functionCall", "name"): "string", ("function_call", "name"): "s
                ("functionResponse", "name"): "string", ("function_response", "name"): "string"}
 
 
-def _check_parts(content: dict[str, Any], index: int) -> None:
+def _check_parts(content: dict[str, Any], index: int, partial: Any) -> None:
     """A part's field of another type: the API's 400 naming it in the proto's words (``Invalid value at
-    'contents[0].parts[0].thought_signature' (TYPE_BYTES)``), never the mock's 500."""
+    'contents[0].parts[0].thought_signature' (TYPE_BYTES)``), never the mock's 500; ``partial``: what was read before
+    (MockMalformed.partial)."""
+    from .core.mock.judge import MockMalformed
     from .core.mock.reading import indexed, misfit
 
     kinds = {("*", key): kind for key, kind in _PART_KINDS.items()}
@@ -208,7 +211,8 @@ def _check_parts(content: dict[str, Any], index: int) -> None:
     wrong = misfit(content.get("parts") or [], kinds, ("contents", index, "parts"))
     if wrong is not None:
         path = tuple(_snake(key) if isinstance(key, str) else key for key in wrong[0])
-        _malformed(indexed(path), "bytes" if path[-1] == "thought_signature" else wrong[1])
+        raise MockMalformed(_proto_words(indexed(path), "bytes" if path[-1] == "thought_signature" else wrong[1]),
+                            partial)
 
 
 def _snake(name: str) -> str:
@@ -223,9 +227,13 @@ def _camel(name: str) -> str:
 def _malformed(where: str, kind: str) -> None:
     from .core.mock.judge import MockMalformed
 
+    raise MockMalformed(_proto_words(where, kind))
+
+
+def _proto_words(where: str, kind: str) -> str:
     words = _PROTO_TYPES[kind]
-    raise MockMalformed(f"Invalid JSON payload received. Invalid value at '{where}'"
-                        + (f" {words}" if words.startswith("(") else f": {words}."))
+    return f"Invalid JSON payload received. Invalid value at '{where}'" + (f" {words}" if words.startswith("(")
+                                                                             else f": {words}.")
 
 
 def _mock_servers(listed: list[dict[str, Any]]) -> tuple[Any, ...]:

@@ -158,10 +158,12 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
     messages = body.get("messages")
     if not isinstance(messages, list):
         raise MockMalformed("Missing required parameter: 'messages'.")
+    tools, notes = read_tools(body.get("tools"), "openai-chat")
     wrong = misfit(body, _KINDS)
     if wrong is not None:  # a field this reader walks, of another type: the API's 400 naming it, never the mock's 500
-        raise MockMalformed(openai_type_words(*wrong))
-    tools, notes = read_tools(body.get("tools"), "openai-chat")
+        raise MockMalformed(openai_type_words(*wrong), MockRead(
+            body.get("tool_choice"), tools, model=body.get("model") if isinstance(body.get("model"), str) else None,
+            choice_value=_choice_read(body, provider)[0], notes=notes))
     names: dict[str, str] = {}
     history: list[Message] = []
     for i, raw in enumerate(messages):

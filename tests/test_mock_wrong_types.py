@@ -154,6 +154,8 @@ def test_the_reported_bodies_are_the_apis_400_naming_the_field(provider: str, pa
     exchange = MockService(provider).handle("POST", path, {}, json.dumps(body).encode())
     assert exchange.status == 400 and json.loads(exchange.body) == words
     assert exchange.record["findings"][-1]["code"] == "mock.refused"
+    # the line still shows what was read before the fault: the tools offered
+    assert exchange.record["offered_tools"] == (["get_time"] if "tools" in body else [])
 
 
 @contextmanager
@@ -181,7 +183,8 @@ def test_the_proxy_passes_a_wrong_typed_body_on_as_sent_and_its_line_says_the_ap
     a reader to fail all the same, the request still goes on and the line says it was not judged."""
     from tests.servers import StandIn
 
-    raw = json.dumps({"model": "m", "messages": [{"role": "assistant", "tool_calls": True}], "tools": TOOL}).encode()
+    raw = json.dumps({"model": "m", "messages": [{"role": "assistant", "tool_calls": True}], "tools": TOOL,
+                      "tool_choice": "required"}).encode()
     with StandIn("openai") as upstream, _proxied(upstream.base_url()) as proxy:
         answered = httpx.post(proxy.base_url + "/chat/completions", content=raw,
                               headers={"content-type": "application/json"}, timeout=10)
@@ -194,6 +197,8 @@ def test_the_proxy_passes_a_wrong_typed_body_on_as_sent_and_its_line_says_the_ap
     assert [r.raw for r in upstream.requests] == [raw, raw]
     assert {"severity": "warning", "code": "mock.refused", "message": "the API is expected to refuse this: Invalid "
             "type for 'messages[0].tool_calls': expected an array, but got a boolean instead."} in first["findings"]
+    # judged as far as it reads: the choice and tools as sent, and the answer against them
+    assert (first["requested"], first["offered_tools"], first["verdict"]) == ("required", ["get_time"], "phantom_tool")
     assert second["status"] == 200 and {"severity": "warning", "code": "proxy.internal_error", "message": "reading "
                                         "the request failed (TypeError: 'bool' object is not iterable): passed on "
                                         "unjudged (please report it)"} in second["findings"]

@@ -107,12 +107,14 @@ def unjudged(body: dict[str, Any], known: frozenset[str]) -> tuple[str, ...]:
 def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
                  arguments_key: str = "arguments", plan_key: str | None = None,
                  kinds: dict[tuple[Any, ...], str] | None = None,
-                 words: Callable[[tuple[Any, ...], str, Any], str] | None = None) -> tuple[Message, ...]:
+                 words: Callable[[tuple[Any, ...], str, Any], str] | None = None,
+                 partial: Any = None) -> tuple[Message, ...]:
     """OpenAI-chat-like messages (Cohere v2, Ollama) as neutral messages. Calls without ids (Ollama) get
     ``call_N`` ids, and their results are paired with them in order. ``plan_key``: where the family puts the text
     that goes with calls (Cohere's ``tool_plan``), read as the turn's text when it has no content. ``kinds``: the
     places of the list's fields the family's types give a kind (``misfit``), a value of another kind refused in
-    the family's ``words`` (its path, the kind, the value)."""
+    the family's ``words`` (its path, the kind, the value), with what the family read before (``partial``, a
+    MockRead: MockMalformed.partial)."""
     from ..model import ReasoningItem
 
     if not isinstance(messages, list):
@@ -120,7 +122,7 @@ def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
     wrong = misfit(messages, kinds or {}, ("messages",))
     if wrong is not None:
         raise MockMalformed(words(*wrong) if words is not None else
-                            f"{dotted(wrong[0])}: expected {wrong[1]}, not {json_kind(wrong[2])}")
+                            f"{dotted(wrong[0])}: expected {wrong[1]}, not {json_kind(wrong[2])}", partial)
     names: dict[str, str] = {}
     waiting: list[str] = []  # ids of the last assistant turn's calls without an answer yet
     history: list[Message] = []
