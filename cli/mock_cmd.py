@@ -91,12 +91,13 @@ def _url_line(url: str) -> None:
 def _summary(line: str, printer: Any = None) -> None:
     """The summary line, then (pretty lines, which show only the codes) what each pitfall, warning and error code
     the lines showed means, once, with the requests it was on."""
-    from toolchoice.providers.core.redaction import printable
+    from toolchoice.providers.core.redaction import visible
 
     sys.stderr.write(line + "\n")
     for code, (numbers, message) in getattr(printer, "codes", {}).items():
         where = f"#{numbers[0]}" if len(numbers) == 1 else f"from #{numbers[0]}, {len(numbers)} requests"
-        sys.stderr.write(printable(f"  {code} ({where}): {message}").replace("\n", " ") + "\n")
+        # escaped as the lines are (a tool name the message quotes shows as the client sent it, never acted on)
+        sys.stderr.write(visible(f"  {code} ({where}): {message}").replace("\n", " ") + "\n")
     sys.stderr.flush()
 
 
@@ -136,7 +137,6 @@ def _pretty(line: dict[str, Any]) -> None:
     """One plain line per request (data, never markup): n, path, the choice as sent → as read, tools, status,
     calls, findings."""
     from toolchoice.providers.core.model import quoted, word_or_json
-    from toolchoice.providers.core.redaction import printable
 
     from .output import write
 
@@ -176,5 +176,7 @@ def _pretty(line: dict[str, Any]) -> None:
     findings = [f"{f['severity']} {f['code']}" + (f": {f['message']}" if said(f) else "") for f in line["findings"]]
     if findings:
         parts.append("findings: " + ", ".join(findings))
-    write(printable("  ".join(parts)).replace("\n", " "))
+    # every control written out (``write``: ``visible``), not stripped: a tool name holding an escape shows as
+    # `a\u001b[31mb` in the tools list as in the tool_choice JSON beside it, the same text the same way, as sent
+    write("  ".join(parts).replace("\n", " "))
     sys.stdout.flush()

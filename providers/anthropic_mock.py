@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from .core.mock.judge import MockMalformed
-from .core.mock.reading import wrong_field
+from .core.mock.reading import dotted, misfit, wrong_field
 from .core.model import HistoryCall, Message, ProviderSettings, ReasoningItem, ThinkingSetting
 from .anthropic import PATH
 
@@ -31,6 +31,11 @@ _MOCK_ERRORS = {400: "invalid_request_error", 401: "authentication_error", 403: 
 
 def mock_route(method: str, path: str) -> dict[str, Any] | None:
     return {} if method == "POST" and path.rstrip("/") == PATH else None
+
+
+# The kinds of the fields mock_read reads beyond the messages' own checks (anthropic 2.14.0 types/message_create_params.py:
+# thinking a ThinkingConfigParam object whose ``type`` tag is a string), checked first (reading.misfit)
+_KINDS = {("thinking",): "object", ("thinking", "type"): "string"}
 
 
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
@@ -90,6 +95,11 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         value = {k: v for k, v in choice.items() if k != "disable_parallel_tool_use"}
         flag = choice["disable_parallel_tool_use"]  # a boolean only: "false" read by Python's truth turned them off
         parallel = not flag if isinstance(flag, bool) else None
+    model = body.get("model") if isinstance(body.get("model"), str) else None
+    wrong = misfit(body, _KINDS)
+    if wrong is not None:  # a field this reader reads, of another type: the API's 400 naming it, never the mock's 500
+        raise MockMalformed(_pydantic_words(dotted(wrong[0]), wrong[1]), MockRead(
+            choice, tools, tuple(history), model=model, choice_value=value, parallel=parallel, notes=notes))
     thinking = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
     effort = (body.get("output_config") or {}).get("effort") if isinstance(body.get("output_config"), dict) else None
     kind = thinking.get("type")
@@ -180,7 +190,11 @@ def _check(entry: Any, where: str, required: tuple[str, ...], kinds: dict[str, s
 
 
 def _malformed(where: str, kind: str) -> None:
-    raise MockMalformed(f"{where}: Input should be {_WORDS[kind]}")
+    raise MockMalformed(_pydantic_words(where, kind))
+
+
+def _pydantic_words(where: str, kind: str) -> str:
+    return f"{where}: Input should be {_WORDS[kind]}"
 
 
 def _name_refusal(tools: Any) -> str | None:

@@ -23,6 +23,24 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
     return {} if method == "POST" and path.rstrip("/") == PATH else None
 
 
+# The message fields mock_read walks (cohere-python 5.x types: ChatMessageV2's content a string or a list of parts,
+# tool_calls a list of ToolCallV2 {id, function: {name, arguments: str}}, tool_call_id and tool_plan strings), checked
+# before they are read (reading.misfit); "*" is each element of an array
+_KINDS = {("*", "content"): "string or array", ("*", "tool_plan"): "string", ("*", "tool_call_id"): "string",
+          ("*", "tool_calls"): "array", ("*", "tool_calls", "*"): "object", ("*", "tool_calls", "*", "id"): "string",
+          ("*", "tool_calls", "*", "function"): "object", ("*", "tool_calls", "*", "function", "name"): "string",
+          ("*", "tool_calls", "*", "function", "arguments"): "string"}
+
+
+def _type_words(path: tuple[Any, ...], kind: str, value: Any) -> str:
+    """A value of another type, in the envelope's "invalid request: " form (error-cohere-invalid-request.json); no
+    recorded 400 quotes the API's words for this case, so the rest is toolchoice's, naming the field's path."""
+    from .core.mock.reading import indexed, json_kind
+
+    kinds = " or ".join(f"{'an' if k[0] in 'aeiou' else 'a'} {k}" for k in kind.split(" or "))
+    return f"invalid request: {indexed(path)} must be {kinds}, not {json_kind(value)}"
+
+
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A v2 chat body → MockRead (tool_choice REQUIRED / NONE, OpenAI-like tools and messages)."""
     from .core.mock.judge import MockMalformed, MockRead
@@ -36,7 +54,9 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     thinking = body.get("thinking") if isinstance(body.get("thinking"), dict) else {}
     settings = ProviderSettings(max_tokens=body.get("max_tokens"), temperature=body.get("temperature"),
                                 thinking=None if not thinking else thinking.get("type") == "enabled")
-    history = chat_history(body.get("messages"), "cohere", plan_key="tool_plan")
+    history = chat_history(body.get("messages"), "cohere", plan_key="tool_plan", kinds=_KINDS, words=_type_words,
+                           partial=MockRead(body.get("tool_choice"), tools, settings=settings, model=body["model"],
+                                            notes=notes))
     return MockRead(body.get("tool_choice"), tools, history, settings, body.get("stream") is True, body["model"],
                     unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
                     **dict(zip(("system", "system_role"), leading_system(body.get("messages")))))

@@ -74,6 +74,8 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     for i, content in enumerate(contents):
         if not isinstance(content, dict) or not isinstance(content.get("parts", []), list):
             raise MockMalformed(f"* GenerateContentRequest.contents[{i}]: invalid content")
+        _check_parts(content, i, MockRead(calling, tools, tuple(history), choice_value=value, notes=notes,
+                                          model=route.get("model")))
         parts = [p for p in content.get("parts") or [] if isinstance(p, dict)]
         if content.get("role") == "model":
             calls, texts, reasoning = [], [], []
@@ -158,7 +160,7 @@ _MOCK_READ_TOOL_KEYS = frozenset({"functionDeclarations", "function_declarations
 _SERVER_KINDS = {"name": "string"}
 _TRANSPORT_KINDS = {"url": "string", "headers": "object of strings", "timeout": "string", "sse_read_timeout": "string",
                     "terminate_on_close": "boolean"}
-_PROTO_TYPES = {"string": "(TYPE_STRING)", "boolean": "(TYPE_BOOL)", "object": "expected an object",
+_PROTO_TYPES = {"string": "(TYPE_STRING)", "bytes": "(TYPE_BYTES)", "boolean": "(TYPE_BOOL)", "object": "expected an object",
                 "array": "expected a list"}
 
 
@@ -189,6 +191,34 @@ def _checked_servers(listed: Any, where: str) -> list[dict[str, Any]]:
     return listed
 
 
+# The kinds of a part's fields mock_read reads (google-genai 3.6.1 types.Part: thought_signature bytes, base64 in
+# JSON; function_call / function_response objects with a string name), in either spelling (reading.misfit)
+_PART_KINDS = {"thoughtSignature": "string", "thought_signature": "string", "functionCall": "object",
+               "function_call": "object", "functionResponse": "object", "function_response": "object"}
+_PART_INNER = {("functionCall", "name"): "string", ("function_call", "name"): "string",
+               ("functionResponse", "name"): "string", ("function_response", "name"): "string"}
+
+
+def _check_parts(content: dict[str, Any], index: int, partial: Any) -> None:
+    """A part's field of another type: the API's 400 naming it in the proto's words (``Invalid value at
+    'contents[0].parts[0].thought_signature' (TYPE_BYTES)``), never the mock's 500; ``partial``: what was read before
+    (MockMalformed.partial)."""
+    from .core.mock.judge import MockMalformed
+    from .core.mock.reading import indexed, misfit
+
+    kinds = {("*", key): kind for key, kind in _PART_KINDS.items()}
+    kinds.update({("*", *place): kind for place, kind in _PART_INNER.items()})
+    wrong = misfit(content.get("parts") or [], kinds, ("contents", index, "parts"))
+    if wrong is not None:
+        path = tuple(_snake(key) if isinstance(key, str) else key for key in wrong[0])
+        raise MockMalformed(_proto_words(indexed(path), "bytes" if path[-1] == "thought_signature" else wrong[1]),
+                            partial)
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.title() for part in rest)
@@ -197,9 +227,13 @@ def _camel(name: str) -> str:
 def _malformed(where: str, kind: str) -> None:
     from .core.mock.judge import MockMalformed
 
+    raise MockMalformed(_proto_words(where, kind))
+
+
+def _proto_words(where: str, kind: str) -> str:
     words = _PROTO_TYPES[kind]
-    raise MockMalformed(f"Invalid JSON payload received. Invalid value at '{where}'"
-                        + (f" {words}" if words.startswith("(") else f": {words}."))
+    return f"Invalid JSON payload received. Invalid value at '{where}'" + (f" {words}" if words.startswith("(")
+                                                                             else f": {words}.")
 
 
 def _mock_servers(listed: list[dict[str, Any]]) -> tuple[Any, ...]:

@@ -20,6 +20,31 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
     return {} if method == "POST" and path.rstrip("/") == PATH else None
 
 
+# The message fields mock_read walks and the Go types ollama's server decodes them into (api/types.go: Message's
+# content, thinking and tool_name strings, tool_calls []ToolCall, each {function: ToolCallFunction{name, arguments}}),
+# checked before they are read (reading.misfit); "*" is each element of an array
+_KINDS = {("*", "content"): "string", ("*", "thinking"): "string", ("*", "tool_name"): "string",
+          ("*", "tool_calls"): "array", ("*", "tool_calls", "*"): "object", ("*", "tool_calls", "*", "function"): "object",
+          ("*", "tool_calls", "*", "function", "name"): "string",
+          ("*", "tool_calls", "*", "function", "arguments"): "object"}
+_GO_TYPES = {"content": "string", "thinking": "string", "tool_name": "string", "tool_calls": "[]api.ToolCall",
+             "function": "api.ToolCallFunction", "name": "string", "arguments": "api.ToolCallFunctionArguments"}
+_GO_VALUES = {"boolean": "bool", "integer": "number", "decimal": "number"}
+
+
+def _go_words(path: tuple[Any, ...], kind: str, value: Any) -> str:
+    """The server's 400 for a value of another type: Go's encoding/json UnmarshalTypeError as ``ShouldBindJSON``
+    returns it ("json: cannot unmarshal bool into Go struct field ChatRequest.messages.tool_calls of type
+    []api.ToolCall"): the field's path without indexes, the value's JSON kind, the Go type."""
+    from .core.mock.reading import json_kind
+
+    found = json_kind(value).split()[-1]
+    where = ".".join(key for key in path if isinstance(key, str))
+    go_type = "api.ToolCall" if isinstance(path[-1], int) else _GO_TYPES[path[-1]]  # an element: of tool_calls
+    return (f"json: cannot unmarshal {_GO_VALUES.get(found, found)} into Go struct field ChatRequest.{where} of type "
+            f"{go_type}")
+
+
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """An /api/chat body → MockRead: no tool_choice field exists (always null); streams unless stream: false."""
     from .core.mock.judge import MockMalformed, MockRead
@@ -35,7 +60,9 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     settings = ProviderSettings(max_tokens=options.get("num_predict"), temperature=options.get("temperature"),
                                 thinking=True if level else think if isinstance(think, bool) else None,
                                 thinking_mode=ThinkingSetting("on", effort=level) if level else None)
-    return MockRead(None, tools, chat_history(body.get("messages"), "ollama", "thinking"), settings,
+    history = chat_history(body.get("messages"), "ollama", "thinking", kinds=_KINDS, words=_go_words,
+                           partial=MockRead(None, tools, settings=settings, model=body["model"], notes=notes))
+    return MockRead(None, tools, history, settings,
                     body.get("stream") is not False, body["model"], unjudged=unjudged(body, _MOCK_KNOWN), notes=notes,
                     thinking=think is True or level is not None,
                     **dict(zip(("system", "system_role"), leading_system(body.get("messages")))))

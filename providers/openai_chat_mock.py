@@ -136,17 +136,34 @@ def _choice_read(body: dict[str, Any], provider: str) -> tuple[Any, tuple[Ledger
     return None, ()
 
 
+# The kinds of the fields mock_read walks (openai 3.57.0 types/chat/chat_completion_*_message_param.py,
+# chat_completion_message_function_tool_call_param.py; DeepSeek's thinking {type}), checked before they are read
+# (reading.misfit): content a string or an array of parts, tool_calls an array of objects whose function is an object
+# with a string name (arguments are read as text or an object: clients of the compatible hosts send both)
+_KINDS = {("messages", "*", "content"): "string or array",
+          ("messages", "*", "tool_calls"): "array", ("messages", "*", "tool_calls", "*"): "object",
+          ("messages", "*", "tool_calls", "*", "id"): "string", ("messages", "*", "tool_calls", "*", "function"): "object",
+          ("messages", "*", "tool_calls", "*", "function", "name"): "string",
+          ("messages", "*", "tool_call_id"): "string", ("messages", "*", "reasoning_content"): "string",
+          ("thinking", "type"): "string"}
+
+
 def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "openai") -> Any:
     """A Chat Completions body → MockRead: tools, tool_choice, the history (calls, results, reasoning_content);
     ``provider``: the host served (its own refusals, ``WITHOUT_TOOLS``)."""
     from .core.mock.judge import MockMalformed, MockRead
-    from .core.mock.reading import (arguments_object, calls_message, json_kind, leading_system, read_tools, text_of,
-                                    tool_message, unjudged)
+    from .core.mock.reading import (arguments_object, calls_message, leading_system, misfit,
+                                    openai_type_words, read_tools, text_of, tool_message, unjudged)
 
     messages = body.get("messages")
     if not isinstance(messages, list):
         raise MockMalformed("Missing required parameter: 'messages'.")
     tools, notes = read_tools(body.get("tools"), "openai-chat")
+    wrong = misfit(body, _KINDS)
+    if wrong is not None:  # a field this reader walks, of another type: the API's 400 naming it, never the mock's 500
+        raise MockMalformed(openai_type_words(*wrong), MockRead(
+            body.get("tool_choice"), tools, model=body.get("model") if isinstance(body.get("model"), str) else None,
+            choice_value=_choice_read(body, provider)[0], notes=notes))
     names: dict[str, str] = {}
     history: list[Message] = []
     for i, raw in enumerate(messages):
@@ -160,10 +177,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any], provider: str = "open
         elif role == "tool":
             history.append(tool_message(str(raw.get("tool_call_id")), names, text_of(raw.get("content")) or ""))
         else:
-            listed = raw.get("tool_calls") or []
-            if not isinstance(listed, list):  # iterated as it was: the mock's own 500 (TypeError), not the API's 400
-                raise MockMalformed(f"Invalid type for 'messages[{i}].tool_calls': expected an array, but got "
-                                    f"{json_kind(listed)} instead.")
+            listed = raw.get("tool_calls") or []  # an array (misfit above said another type as the API's 400)
             calls = [HistoryCall(str(c.get("id")), str(c["function"].get("name")), arguments_object(c["function"].get("arguments")))
                      for c in listed if isinstance(c, dict) and isinstance(c.get("function"), dict)]
             thought = raw.get("reasoning_content")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .core.mock.judge import MockMalformed
-from .core.mock.reading import json_kind, wrong_field
+from .core.mock.reading import json_kind, misfit, openai_type_words, wrong_field
 from .core.model import HistoryCall, LedgerEntry, Message, ProviderSettings, ReasoningItem, ThinkingSetting
 from .openai_history import responses_refusal
 
@@ -28,6 +28,16 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
     return {} if method == "POST" and path.rstrip("/").endswith("/responses") else None
 
 
+# The kinds of the input items' fields mock_read walks (openai 3.57.0 types/responses/response_input_item_param.py:
+# a message's content a string or an array of parts; a function_call's call_id, name and arguments strings; a
+# function_call_output's output a string or an array (a computer_call_output's an object); a reasoning item's summary
+# an array of {text} objects), checked before they are read (reading.misfit); "*" is each item
+_ITEM_KINDS = {("*", "type"): "string", ("*", "role"): "string", ("*", "content"): "string or array",
+               ("*", "call_id"): "string", ("*", "name"): "string", ("*", "arguments"): "string",
+               ("*", "output"): "string or array or object", ("*", "summary"): "array", ("*", "summary", "*"): "object",
+               ("*", "encrypted_content"): "string"}
+
+
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A Responses body → MockRead: function tools, tool_choice, input items (calls, outputs, reasoning items)."""
     from .core.mock.judge import MockRead
@@ -40,6 +50,10 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     if not isinstance(items, list):
         raise MockMalformed("Invalid type for 'input': expected a string or an array of input items.")
     tools, notes = read_tools(body.get("tools"), "openai-responses")
+    wrong = misfit(items, _ITEM_KINDS, ("input",)) if isinstance(raw_input, list) else None
+    if wrong is not None:  # a field this reader walks, of another type: the API's 400 naming it, never the mock's 500
+        raise MockMalformed(openai_type_words(*wrong), MockRead(body.get("tool_choice"), tools, notes=notes,
+                                                                model=body.get("model") if isinstance(body.get("model"), str) else None))
     hosted = _hosted(body.get("tools"))
     choice = body.get("tool_choice")
     if isinstance(choice, dict) and choice.get("type") == "mcp":  # tool_choice_mcp_param.py ToolChoiceMcpParam

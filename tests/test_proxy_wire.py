@@ -449,8 +449,27 @@ def test_the_pretty_line_shows_results_with_their_step_and_reads_no_markup_or_es
              "findings": [], "verdict": "obeyed"})
     (printed,) = capsys.readouterr().out.splitlines()
     assert "tools [[bold]get_weather[/bold]]" in printed and '[red]x' in printed  # as sent, not styled
-    assert "\x1b" not in printed and '  wipe({"a":"[red]x"})' in printed  # the escape sequence never reaches it
+    # the escape never reaches the terminal, and is not dropped either: written out, as the tool_choice JSON on the
+    # same line writes it, so the name shows as the client sent it (stripping it showed another name than the one sent)
+    assert "\x1b" not in printed and '  \\u001b[2Jwipe({"a":"[red]x"})' in printed
     assert printed.endswith("results call_1←#1, x←#?")
+
+
+def test_a_tool_name_with_an_escape_shows_the_same_in_the_tools_list_as_in_the_choice_json(capsys: Any) -> None:
+    """The tools list showed `ab[bold]` (the escape stripped) beside the tool_choice JSON's `\u001b[31m`: one name two
+    ways, one of them not what the client sent. Both are written out now."""
+    import json as json_module
+
+    from toolchoice.cli.mock_cmd import _pretty
+
+    name = "a\x1b[31mb[bold]"
+    choice = {"type": "function", "function": {"name": name}}
+    _pretty({"n": 1, "provider": "openai", "path": "/v1/chat/completions", "stream": False, "requested": choice,
+             "tool_choice": {"mode": "named", "name": name}, "offered_tools": [name], "status": 200, "calls": [],
+             "findings": []})
+    (printed,) = capsys.readouterr().out.splitlines()
+    shown = json_module.dumps(name)[1:-1]  # JSON's escape: a\u001b[31mb[bold]
+    assert "\x1b" not in printed and f"tools [{shown}]" in printed and printed.count(shown) == 3
 
 
 # ---- bad input: an --upstream that cannot be one is refused before the proxy listens ------------------------

@@ -221,9 +221,9 @@ def _bad(tmp_path: Path) -> list[tuple[list[str], str]]:
             ([str(tmp_path / "other.json"), "-p", "openai"], "not a saved request"),
             ([str(tmp_path / "sample-003.request.json"), "-p", "openai"],
              "POST /v1/messages is not a request of openai's API"),
-            ([str(tmp_path / "sample-004.request.json"), "-p", "openai"],
-             "openai's API cannot read this body: Invalid type for 'messages[0].tool_calls': expected an array, but got "
-             "a boolean instead."),
+            ([str(tmp_path / "sample-004.request.json"), "-p", "openai"],  # the API's 400, as the mock answers it
+             "openai's API cannot read this body: Invalid type for 'messages[0].tool_calls': expected an array, but "
+             "got a boolean instead."),
             ([str(tmp_path), "--sample", "9"], "no sample 9 (the folder holds 1, 2, 3, 4)"),
             ([one, "--sample", "1"], "--sample picks a sample in a folder"),
             ([str(tmp_path / "nothing" / "sample-001.request.json")], "no such file")]

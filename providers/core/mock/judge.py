@@ -35,7 +35,13 @@ MOCK_TEXT = "toolchoice mock: a text answer (no tool call)."
 
 
 class MockMalformed(Exception):
-    """A body the API cannot read at all: answered with the family's 400 envelope."""
+    """A body the API cannot read at all: answered with the family's 400 envelope. ``partial``: what the family read
+    before the fault (the tool_choice and tools as sent), judged as far as it goes, so the line (the proxy's, which
+    passes the request on) still shows them rather than nothing."""
+
+    def __init__(self, message: str, partial: "MockRead | None" = None) -> None:
+        super().__init__(message)
+        self.partial = partial
 
 
 class MockRead(NamedTuple):
@@ -98,7 +104,9 @@ def judge(provider: str, module: Any, body: Any, route: Mapping[str, Any]) -> Ju
     try:
         read: MockRead = module.mock_read(body, route, **per_host)
     except MockMalformed as exc:
-        return Judged(None, None, (), (), str(exc))
+        if exc.partial is None:
+            return Judged(None, None, (), (), str(exc))
+        read = exc.partial._replace(refusal=str(exc), refusal_param=None)
     findings: list[LedgerEntry] = list(read.notes)
     names = tuple(t.name for t in read.tools)
     choice: ToolChoice | None = None

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from ..model import Reply, Scenario
+from ..model import LedgerEntry, Reply, Scenario
 from ..redaction import visible
 from .call_origins import CallOrigins, loop_findings
 from .body_secrets import redacted, scrub_module, secrets
@@ -68,8 +68,17 @@ class ProxyHandler:
             from .service import unparsed  # an integer past Python's digit limit: said
 
             return None, Judged(None, None, (), unparsed(exc, proxied=True), None)
-        return body, judge(self.provider, self.module, body, route) if body is not None else Judged(None, None, (), (),
-                                                                                                     None)
+        if body is None:
+            return None, Judged(None, None, (), (), None)
+        try:
+            return body, judge(self.provider, self.module, body, route)
+        except Exception as exc:  # noqa: BLE001 - a fault of the reader's: the request still goes on as sent, and its
+            from ..redaction import Redactor  # line says what could not be judged (the readers refuse odd types: 400)
+
+            words = Redactor(secrets(scrub_module(self.module, body).values)).text(f"{type(exc).__name__}: {exc}")
+            return body, Judged(None, None, (), (LedgerEntry("warning", "proxy.internal_error", "reading the request "
+                                                             f"failed ({words}): passed on unjudged (please report it)"),),
+                                None)
 
     def _upstream_url(self, target: str) -> str:
         parts = urlsplit(target)

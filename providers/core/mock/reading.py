@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ..model import HistoryCall, LedgerEntry, Message, Tool
 from .judge import MockMalformed
@@ -105,14 +105,24 @@ def unjudged(body: dict[str, Any], known: frozenset[str]) -> tuple[str, ...]:
 
 
 def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
-                 arguments_key: str = "arguments", plan_key: str | None = None) -> tuple[Message, ...]:
+                 arguments_key: str = "arguments", plan_key: str | None = None,
+                 kinds: dict[tuple[Any, ...], str] | None = None,
+                 words: Callable[[tuple[Any, ...], str, Any], str] | None = None,
+                 partial: Any = None) -> tuple[Message, ...]:
     """OpenAI-chat-like messages (Cohere v2, Ollama) as neutral messages. Calls without ids (Ollama) get
     ``call_N`` ids, and their results are paired with them in order. ``plan_key``: where the family puts the text
-    that goes with calls (Cohere's ``tool_plan``), read as the turn's text when it has no content."""
+    that goes with calls (Cohere's ``tool_plan``), read as the turn's text when it has no content. ``kinds``: the
+    places of the list's fields the family's types give a kind (``misfit``), a value of another kind refused in
+    the family's ``words`` (its path, the kind, the value), with what the family read before (``partial``, a
+    MockRead: MockMalformed.partial)."""
     from ..model import ReasoningItem
 
     if not isinstance(messages, list):
         raise MockMalformed("messages must be an array")
+    wrong = misfit(messages, kinds or {}, ("messages",))
+    if wrong is not None:
+        raise MockMalformed(words(*wrong) if words is not None else
+                            f"{dotted(wrong[0])}: expected {wrong[1]}, not {json_kind(wrong[2])}", partial)
     names: dict[str, str] = {}
     waiting: list[str] = []  # ids of the last assistant turn's calls without an answer yet
     history: list[Message] = []
@@ -190,3 +200,59 @@ def json_kind(value: Any) -> str:
     if isinstance(value, str):
         return "a string"
     return "an array" if isinstance(value, list) else "an object"
+
+
+_KINDS: dict[str, type | tuple[type, ...]] = {"string": str, "array": list, "object": dict, "boolean": bool,
+                                              "integer": int, "number": (int, float)}
+
+
+def misfit(value: Any, kinds: dict[tuple[Any, ...], str],
+           at: tuple[Any, ...] = ()) -> tuple[tuple[Any, ...], str, Any] | None:
+    """The first value at a place ``kinds`` names whose kind is not the place's, as (its path from ``at``, the kind,
+    the value); None when all fit. A place is a path of keys, ``"*"`` standing for each element of an array; a kind is
+    ``string``, ``array``, ``object``, ``boolean``, ``integer``, ``number`` or several joined by `` or ``. Null and
+    an absent field fit (optional fields); a place under a value of another kind is not looked at (list the outer
+    place first). What a family's reader walks (a message's tool calls) is checked so, before it is read: a
+    wrong-typed field is the API's 400 naming its path, never a fault of the mock's. The value is for its kind only:
+    never quote it (it may be a secret)."""
+    for place, kind in kinds.items():
+        for where, found in _places(value, place, at):
+            if found is not None and not _fits(found, kind):
+                return where, kind, found
+    return None
+
+
+def _places(value: Any, place: tuple[Any, ...], at: tuple[Any, ...]) -> Iterable[tuple[tuple[Any, ...], Any]]:
+    if not place:
+        yield at, value
+        return
+    key, rest = place[0], place[1:]
+    if key == "*":
+        for index, item in enumerate(value if isinstance(value, list) else ()):
+            yield from _places(item, rest, (*at, index))
+    elif isinstance(value, dict) and key in value:
+        yield from _places(value[key], rest, (*at, key))
+
+
+def _fits(value: Any, kind: str) -> bool:
+    return any(isinstance(value, _KINDS[each]) and not (isinstance(value, bool) and each in ("integer", "number"))
+               for each in kind.split(" or "))
+
+
+def indexed(path: tuple[Any, ...]) -> str:
+    """A path as OpenAI's and Google's errors write it: ``messages[0].tool_calls``."""
+    return "".join(f"[{key}]" if isinstance(key, int) else f".{key}" if i else str(key) for i, key in enumerate(path))
+
+
+def dotted(path: tuple[Any, ...]) -> str:
+    """A path as pydantic's locations write it (Anthropic's errors): ``messages.0.content``."""
+    return ".".join(str(key) for key in path)
+
+
+def openai_type_words(path: tuple[Any, ...], kind: str, value: Any) -> str:
+    """OpenAI's words for a value of the wrong type (danny-avila/LibreChat#3111, Azure OpenAI, 2024-06-19: "Invalid
+    type for 'messages[0].content': expected a string, but got an array instead"; the Responses mock's
+    ``_malformed_type`` the same)."""
+    kinds = [f"{'an' if k[0] in 'aeiou' else 'a'} {k}" for k in kind.split(" or ")]
+    expected = kinds[0] if len(kinds) == 1 else "one of " + " or ".join(kinds)
+    return f"Invalid type for '{indexed(path)}': expected {expected}, but got {json_kind(value)} instead."
