@@ -118,19 +118,20 @@ def in_command_words(error: ToolchoiceError) -> str:
     record: the library's words are a Python caller's (``RenderOptions(base_url=...)``, set it in the environment),
     these the shell's (``--base-url``, ``export``); so is ``compare --send`` with nothing to send (``NothingToSend``:
     the dry run without ``--send``, the mock put in front), and an argument out of its range or what it names names
-    its option (``OutOfRange``, ``ArgumentError``: ``--min-obeyed``, ``--save``, not ``min_obeyed``, ``save``)."""
+    its option (``OutOfRange``, ``ArgumentError``: ``--min-obeyed``, ``--save``, not ``min_obeyed``, ``save``), as
+    do other words that name an argument (``named``: ``check --base-url``, not ``RenderOptions(base_url=...)``)."""
     if isinstance(error, ArgumentError) and error.argument:  # what an option names: --save DIR
         return error.spelled(option_of)
     if isinstance(error, OutOfRange) and error.argument:  # the argument is an option here: --min-obeyed 0.95
         option = option_of(error.argument)
-        hint = f"e.g. {option} {error.example}" if error.example else None
+        hint = f"{error.lead} {option} {error.example}" if error.example else error.hint
         return ToolchoiceError(f"{option} {error.value}: give {error.takes}", hint=hint).one_line()
     if isinstance(error, NothingToSend):
         hint = ("without --send, compare is a dry run that needs no key; to send without one, put `toolchoice mock -p ID` "
                 "in front (docs/mock.md)")
         return ToolchoiceError(error.message, path=error.path, line=error.line, column=error.column, hint=hint).one_line()
     if not isinstance(error, MissingKey) or not error.variables or error.of not in ("key", "header", "mcp tool"):
-        return error.one_line()
+        return error.spelled(option_of)  # words naming an argument (``named``) name its option: --base-url
     first = error.variables[0]
     if error.of != "key":  # a variable a header or an mcp tool names
         hint = f"export it, or remove it from {'the mcp tool' if error.of == 'mcp tool' else 'providers.<id>.headers'}"
