@@ -9,7 +9,8 @@ from typing import Any, Callable, Iterable, TypeVar
 
 import typer
 
-from toolchoice.providers.core.errors import ArgumentError, MissingKey, NothingToSend, OutOfRange, ToolchoiceError
+from toolchoice.providers.core.errors import (ArgumentError, MissingKey, Named, NothingToSend, OutOfRange,
+                                              ToolchoiceError)
 
 from toolchoice.providers.core.outcome import (BAD_INPUT, DISOBEYED, DRIFT, EXIT_CODES, FAILED, INTERRUPTED,  # noqa: F401
                                                OK, REFUSED, outcome)
@@ -77,7 +78,8 @@ def concluded(result: Any, scenario: Any = None) -> int:
     if result.interrupted:
         error_line(result.interrupted.line())
         raise typer.Exit(result.code)
-    for line in result.below:
+    for below in result.below:  # a Python caller's words (below min_obeyed 0.95); these name the option
+        line = below.spelled(option_of) if isinstance(below, Named) else below
         error_line(line if scenario is None else f"{scenario}: {line}")
     return result.code
 

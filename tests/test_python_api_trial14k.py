@@ -122,3 +122,24 @@ def test_the_command_lines_results_timeout_nan_keeps_its_own_words() -> None:
                     "--results-timeout", "nan"], env={"OPENAI_API_KEY": "unused"})
     assert done.returncode == 2 and done.stderr == (f"toolchoice: error: --results-timeout nan: {TAKES} (for example "
                                                     "--results-timeout 60)\n")
+
+
+def test_a_rate_below_min_obeyed_is_said_as_the_argument_and_the_command_line_names_its_option(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``SendResult.below`` said "below --min-obeyed 0.9" to a Python caller; the command line's line (main at af0ddeb,
+    a real ``send -n 3 --min-obeyed 0.9`` against a stand-in answering text) is drawn from its record."""
+    import httpx
+
+    from toolchoice.cli.exits import concluded
+    from toolchoice.providers import SendSettings
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-unused")
+    text = {"id": "x", "object": "chat.completion", "created": 1, "model": "m",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "no"}, "finish_reason": "stop"}]}
+    scenario = load_scenario(str(WEATHER.with_name("allowed-subset.yaml")))  # tool_choice: required (allowed tools)
+    translation = jobs.translate("openai", scenario, RenderOptions(base_url="http://127.0.0.1:9/v1"))
+    settings = SendSettings(retries=0, transport=httpx.MockTransport(lambda request: httpx.Response(200, json=text)))
+    result = jobs.send(scenario, translation, repeat=3, settings=settings, min_obeyed=0.9)
+    assert result.below == ["openai: obeyed 0/3 (0%), below min_obeyed 0.9"] and result.code == 4
+    assert concluded(result) == 4
+    assert capsys.readouterr().err == "toolchoice: error: openai: obeyed 0/3 (0%), below --min-obeyed 0.9\n"

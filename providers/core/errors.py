@@ -86,6 +86,27 @@ def _joined(error: ToolchoiceError, spell: Callable[[str], str], said: str, hint
         (joined(error.hint_parts) if error.hint_parts else hint)
 
 
+class Named(str):
+    """Words in a record (not an error) that name an argument, as a Python caller reads them (``openai: obeyed 0/4
+    (0%), below min_obeyed 0.5``: a ``str``), with the record the command line spells its options from (``parts``
+    split where they name one, ``names`` the argument at each; cli/exits.py: ``below --min-obeyed 0.5``)."""
+
+    parts: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+
+    def spelled(self, spell: Callable[[str], str]) -> str:
+        names = iter(self.names)
+        return self.parts[0] + "".join(spell(next(names)) + part for part in self.parts[1:])
+
+
+def named_words(*parts: str, names: tuple[str, ...]) -> Named:
+    """``parts`` joined by the arguments ``names`` names (a Python caller's words: ``PYTHON_WORDS``, else the name),
+    with their record."""
+    words = Named(parts[0] + "".join(PYTHON_WORDS.get(name, name) + part for name, part in zip(names, parts[1:])))
+    words.parts, words.names = parts, names
+    return words
+
+
 class MissingKey(ToolchoiceError):
     """A key (or a variable a header names) that sending needs is not set. The record beside the words (set where it
     is raised, ``transport.prepare``): ``provider``; ``of`` what: "key", "header" or "mcp tool"; ``variables``: a key's,
