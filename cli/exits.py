@@ -106,8 +106,10 @@ def _failed_write(exc: Exception) -> str | None:
 
 
 # a job's parameter whose option is not spelled after it: running_mock's save_dir is `toolchoice mock --save DIR`,
-# load_replay's provider is run's -p; one named with its job (run.save: jobs.run's save) is the command and option
-_OPTIONS = {"save_dir": "--save", "provider": "-p", "run.save": "`run --save`"}
+# load_replay's provider is run's -p; one named with its job (run.save: jobs.run's save; probe.save: the overlay
+# load_overlay reads) is the command and option
+_OPTIONS = {"save_dir": "--save", "provider": "-p", "run.save": "`run --save`",
+            "probe.save": "toolchoice probe --save FILE"}
 
 
 def option_of(argument: str) -> str:

@@ -143,3 +143,25 @@ def test_a_rate_below_min_obeyed_is_said_as_the_argument_and_the_command_line_na
     assert result.below == ["openai: obeyed 0/3 (0%), below min_obeyed 0.9"] and result.code == 4
     assert concluded(result) == 4
     assert capsys.readouterr().err == "toolchoice: error: openai: obeyed 0/3 (0%), below --min-obeyed 0.9\n"
+
+
+@pytest.mark.parametrize("text, said", [
+    (None, "{path}: no such capability file ({hint})"),
+    ('{"a": 1', "{path}:1:8: not a capability overlay: invalid JSON: expecting ',' delimiter (a comma is missing "
+                "between two items here, or a bracket before it is not closed; or {hint})"),
+    ("[1]", "{path}:1:1: not a capability overlay: it holds no JSON object (no toolchoice_capabilities: 1) ({hint})"),
+])
+def test_a_file_that_is_no_overlay_says_how_a_python_caller_writes_one(tmp_path: Path, text: str | None,
+                                                                      said: str) -> None:
+    """``render --capabilities FILE``'s lines at main af0ddeb (real runs), and a Python caller's words for its hint."""
+    from toolchoice.providers.core.capabilities import CAPABILITIES
+    from toolchoice.providers.core.overlay import load_overlay
+
+    path = tmp_path / "overlay.json"
+    if text is not None:
+        path.write_text(text)
+    with pytest.raises(ToolchoiceError) as caught:
+        load_overlay(path, CAPABILITIES)
+    python = 'write one with json.dump(jobs.probe(...)["overlay"], file)'
+    assert _python_words(caught.value) == said.format(path=path, hint=python)
+    assert in_command_words(caught.value) == said.format(path=path, hint="write one with toolchoice probe --save FILE")
