@@ -9,7 +9,8 @@ from typing import Any, Callable, Iterable, TypeVar
 
 import typer
 
-from toolchoice.providers.core.errors import ArgumentError, MissingKey, NothingToSend, OutOfRange, ToolchoiceError
+from toolchoice.providers.core.errors import (ArgumentError, MissingKey, Named, NothingToSend, OutOfRange,
+                                              ToolchoiceError)
 
 from toolchoice.providers.core.outcome import (BAD_INPUT, DISOBEYED, DRIFT, EXIT_CODES, FAILED, INTERRUPTED,  # noqa: F401
                                                OK, REFUSED, outcome)
@@ -77,7 +78,8 @@ def concluded(result: Any, scenario: Any = None) -> int:
     if result.interrupted:
         error_line(result.interrupted.line())
         raise typer.Exit(result.code)
-    for line in result.below:
+    for below in result.below:  # a Python caller's words (below min_obeyed 0.95); these name the option
+        line = below.spelled(option_of) if isinstance(below, Named) else below
         error_line(line if scenario is None else f"{scenario}: {line}")
     return result.code
 
@@ -104,8 +106,10 @@ def _failed_write(exc: Exception) -> str | None:
 
 
 # a job's parameter whose option is not spelled after it: running_mock's save_dir is `toolchoice mock --save DIR`,
-# load_replay's provider is run's -p; one named with its job (run.save: jobs.run's save) is the command and option
-_OPTIONS = {"save_dir": "--save", "provider": "-p", "run.save": "`run --save`"}
+# load_replay's provider is run's -p; one named with its job (run.save: jobs.run's save; probe.save: the overlay
+# load_overlay reads) is the command and option
+_OPTIONS = {"save_dir": "--save", "provider": "-p", "run.save": "`run --save`",
+            "probe.save": "toolchoice probe --save FILE"}
 
 
 def option_of(argument: str) -> str:
@@ -118,19 +122,20 @@ def in_command_words(error: ToolchoiceError) -> str:
     record: the library's words are a Python caller's (``RenderOptions(base_url=...)``, set it in the environment),
     these the shell's (``--base-url``, ``export``); so is ``compare --send`` with nothing to send (``NothingToSend``:
     the dry run without ``--send``, the mock put in front), and an argument out of its range or what it names names
-    its option (``OutOfRange``, ``ArgumentError``: ``--min-obeyed``, ``--save``, not ``min_obeyed``, ``save``)."""
+    its option (``OutOfRange``, ``ArgumentError``: ``--min-obeyed``, ``--save``, not ``min_obeyed``, ``save``), as
+    do other words that name an argument (``named``: ``check --base-url``, not ``RenderOptions(base_url=...)``)."""
     if isinstance(error, ArgumentError) and error.argument:  # what an option names: --save DIR
         return error.spelled(option_of)
     if isinstance(error, OutOfRange) and error.argument:  # the argument is an option here: --min-obeyed 0.95
         option = option_of(error.argument)
-        hint = f"e.g. {option} {error.example}" if error.example else None
+        hint = f"{error.lead} {option} {error.example}" if error.example else error.hint
         return ToolchoiceError(f"{option} {error.value}: give {error.takes}", hint=hint).one_line()
     if isinstance(error, NothingToSend):
         hint = ("without --send, compare is a dry run that needs no key; to send without one, put `toolchoice mock -p ID` "
                 "in front (docs/mock.md)")
         return ToolchoiceError(error.message, path=error.path, line=error.line, column=error.column, hint=hint).one_line()
     if not isinstance(error, MissingKey) or not error.variables or error.of not in ("key", "header", "mcp tool"):
-        return error.one_line()
+        return error.spelled(option_of)  # words naming an argument (``named``) name its option: --base-url
     first = error.variables[0]
     if error.of != "key":  # a variable a header or an mcp tool names
         hint = f"export it, or remove it from {'the mcp tool' if error.of == 'mcp tool' else 'providers.<id>.headers'}"

@@ -411,7 +411,7 @@ def run(
 
     from toolchoice.providers.core.transport import check_seconds
 
-    check_seconds(results_timeout, "--results-timeout")  # nan passes the option's range (it compares false)
+    check_seconds(results_timeout, "results_timeout")  # nan passes the option's range (it compares false)
     check_base_url(base_url)
     allowed = allowed_env(allow_env)  # --allow-env and $TOOLCHOICE_ALLOW_ENV, as send reads them
     loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run, allowed)

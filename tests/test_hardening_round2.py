@@ -401,9 +401,12 @@ def test_retries_are_bounded_alike():
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "0"])
 def test_timeout_nan_or_inf_is_refused(value):
+    from toolchoice.cli.exits import in_command_words
+
     for bad in (float(value),):
-        with pytest.raises(ToolchoiceError, match="--timeout"):
+        with pytest.raises(ToolchoiceError, match="^timeout ") as caught:  # a Python caller's words (trial 14k)
             transport.Timeouts.from_total(bad)
+        assert in_command_words(caught.value).startswith("--timeout ")  # the command line's
     result = run("send", str(WEATHER), "-p", "openai", "--base-url", "http://127.0.0.1:9/v1", "--timeout", value,
                  "--retries", "0", timeout=30)
     assert result.returncode == 2, result.stderr

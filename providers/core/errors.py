@@ -21,6 +21,11 @@ class ToolchoiceError(Exception):
     """
 
     exit_code = 2
+    # the record of words that name an argument (``named``): ``said_parts`` (the message) and ``hint_parts`` (the hint),
+    # each split where it names one, and ``names``, the argument named at each split; none: the words name none
+    said_parts: tuple[str, ...] = ()
+    hint_parts: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
 
     def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
                  column: int | None = None, hint: str | None = None) -> None:
@@ -40,6 +45,66 @@ class ToolchoiceError(Exception):
         if self.hint:
             text += f" ({self.hint})"
         return text
+
+    def spelled(self, spell: Callable[[str], str]) -> str:
+        """``one_line()`` with each argument its words name (``names``) called ``spell(name)``: the command line's
+        option (cli/exits.py), where the library says a Python caller's word (``RenderOptions(base_url=...)``)."""
+        if not self.names:
+            return self.one_line()
+        message, hint = _joined(self, spell, self.message, self.hint)
+        return ToolchoiceError(message, path=self.path, line=self.line, column=self.column, hint=hint).one_line()
+
+
+# a Python caller's word for an argument the library's words name (``named``); else the argument's own name
+PYTHON_WORDS = {"base_url": "RenderOptions(base_url=...)"}
+
+
+def named(said: str | tuple[str, ...], *hint_parts: str, names: tuple[str, ...],
+          spelling: dict[str, str] | None = None) -> ToolchoiceError:
+    """The ``ToolchoiceError`` whose words name arguments: ``said`` (the message) and ``hint_parts`` (the hint; none:
+    no hint) split where they name one, ``names`` the argument named at each split, said's first. Its words are a
+    Python caller's (``spelling``, else ``PYTHON_WORDS``: ``check RenderOptions(base_url=...)``); the command line
+    spells each as its option with ``spelled`` (``check --base-url``)."""
+    error = ToolchoiceError("")
+    error.said_parts, error.hint_parts, error.names = (said if isinstance(said, tuple) else ()), hint_parts, names
+    words = {**PYTHON_WORDS, **(spelling or {})}
+    message, hint = _joined(error, lambda name: words.get(name, name), said if isinstance(said, str) else "")
+    ToolchoiceError.__init__(error, message, hint=hint)
+    return error
+
+
+def _joined(error: ToolchoiceError, spell: Callable[[str], str], said: str, hint: str | None = None
+            ) -> tuple[str, str | None]:
+    """``error``'s message and hint from its parts, each argument they name called ``spell(name)``; ``said`` and
+    ``hint`` where it has no parts."""
+    names = iter(error.names)
+
+    def joined(parts: tuple[str, ...]) -> str:
+        return parts[0] + "".join(spell(next(names)) + part for part in parts[1:])
+
+    return (joined(error.said_parts) if error.said_parts else said), \
+        (joined(error.hint_parts) if error.hint_parts else hint)
+
+
+class Named(str):
+    """Words in a record (not an error) that name an argument, as a Python caller reads them (``openai: obeyed 0/4
+    (0%), below min_obeyed 0.5``: a ``str``), with the record the command line spells its options from (``parts``
+    split where they name one, ``names`` the argument at each; cli/exits.py: ``below --min-obeyed 0.5``)."""
+
+    parts: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+
+    def spelled(self, spell: Callable[[str], str]) -> str:
+        names = iter(self.names)
+        return self.parts[0] + "".join(spell(next(names)) + part for part in self.parts[1:])
+
+
+def named_words(*parts: str, names: tuple[str, ...]) -> Named:
+    """``parts`` joined by the arguments ``names`` names (a Python caller's words: ``PYTHON_WORDS``, else the name),
+    with their record."""
+    words = Named(parts[0] + "".join(PYTHON_WORDS.get(name, name) + part for name, part in zip(names, parts[1:])))
+    words.parts, words.names = parts, names
+    return words
 
 
 class MissingKey(ToolchoiceError):
@@ -65,16 +130,19 @@ class NothingToSend(ToolchoiceError):
 class OutOfRange(ToolchoiceError):
     """A job's argument outside what it takes, said in a Python caller's words (``min_obeyed 95: give a rate from 0
     to 1 (e.g. min_obeyed=0.95)``). The record: ``argument`` (the parameter), ``value`` (as shown), ``takes`` (what
-    it takes) and ``example`` (a value it takes, or ""); the command line draws its own words from it, the argument
-    named as its option (cli/exits.py). Made by ``out_of_range``."""
+    it takes), ``example`` (a value it takes, or "") and ``lead`` (the words before it: "e.g."); without an example,
+    ``hint`` (naming no argument) or none. The command line draws its own words from it, the argument named as its
+    option (cli/exits.py). Made by ``out_of_range``."""
 
-    argument, value, takes, example = "", "", "", ""
+    argument, value, takes, example, lead = "", "", "", "", "e.g."
 
 
-def out_of_range(argument: str, value: str, takes: str, example: str = "") -> OutOfRange:
-    """The ``OutOfRange`` error for ``argument`` given ``value`` (as shown), with its record."""
-    error = OutOfRange(f"{argument} {value}: give {takes}", hint=f"e.g. {argument}={example}" if example else None)
-    error.argument, error.value, error.takes, error.example = argument, value, takes, example
+def out_of_range(argument: str, value: str, takes: str, example: str = "", *, lead: str = "e.g.",
+                 hint: str | None = None) -> OutOfRange:
+    """The ``OutOfRange`` error for ``argument`` given ``value`` (as shown), with its record; ``hint``: the hint when
+    there is no ``example`` (words that name no argument)."""
+    error = OutOfRange(f"{argument} {value}: give {takes}", hint=f"{lead} {argument}={example}" if example else hint)
+    error.argument, error.value, error.takes, error.example, error.lead = argument, value, takes, example, lead
     return error
 
 

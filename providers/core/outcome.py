@@ -63,9 +63,13 @@ def check_rate(min_obeyed: float | None) -> None:
 
 def below_threshold(obeyed: dict[str, tuple[int, int]], min_obeyed: float) -> list[str]:
     """One line per provider whose obeyed rate is below ``min_obeyed`` (a failed sample counts as not
-    obeyed: the rate decides, not one error)."""
-    return [f"{provider}: obeyed {good}/{total} ({percent(good / total, below=min_obeyed)}), below --min-obeyed "
-            f"{min_obeyed:g}" for provider, (good, total) in obeyed.items() if total and good / total < min_obeyed]
+    obeyed: the rate decides, not one error), in a Python caller's words (``below min_obeyed 0.95``); each an
+    ``errors.Named``, whose record the command line spells its option from (``below --min-obeyed 0.95``)."""
+    from .errors import named_words
+
+    return [named_words(f"{provider}: obeyed {good}/{total} ({percent(good / total, below=min_obeyed)}), below ",
+                        f" {min_obeyed:g}", names=("min_obeyed",))
+            for provider, (good, total) in obeyed.items() if total and good / total < min_obeyed]
 
 
 def percent(rate: float, below: float | None = None) -> str:

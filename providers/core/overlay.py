@@ -17,11 +17,33 @@ _RESULTS = tuple(r for r in RESULTS if r != "not asked")  # what probe writes: m
 FEATURE_IDS = ("unset", "auto", "none", "required", "any", "named", "named_emulated", "allowed", "parallel", "history",
                "truncation")
 _KEYS = ("toolchoice_capabilities", "provider", "endpoint", "model", "measured_at", "samples_per_question", "features")
-_HINT = "write one with toolchoice probe --save FILE"
+_SAVED = "toolchoice probe --save FILE"  # the command line's: a Python caller saves jobs.probe's overlay (_python)
+_HINT = f"write one with {_SAVED}"
 
 
 def load_overlay(path: Path, capabilities: dict[str, Capability]) -> dict[str, Capability]:
-    """The table with the file's measured facts applied to its provider. Bad files are exit-2 errors."""
+    """The table with the file's measured facts applied to its provider. Bad files are exit-2 errors, whose hint
+    says how to write one in a Python caller's words (``json.dump(jobs.probe(...)["overlay"], file)``); the command
+    line draws its own from their record (``names``: ``probe.save``, its ``toolchoice probe --save FILE``)."""
+    try:
+        return _load(path, capabilities)
+    except ToolchoiceError as exc:
+        raise _python(exc) from None
+
+
+def _python(error: ToolchoiceError) -> ToolchoiceError:
+    """``error`` with the hint's ``toolchoice probe --save FILE`` as a Python caller writes an overlay, and the record
+    the command line spells it back from (``errors.ToolchoiceError.spelled``)."""
+    if error.names or not error.hint or _SAVED not in error.hint:
+        return error
+    before, _, after = error.hint.partition(_SAVED)
+    error.hint_parts, error.names = (before, after), ("probe.save",)
+    error.hint = f'{before}json.dump(jobs.probe(...)["overlay"], file){after}'
+    error.args = (error.one_line(),)
+    return error
+
+
+def _load(path: Path, capabilities: dict[str, Capability]) -> dict[str, Capability]:
     name = str(path)
     from .bounded import TooDeep, json_value, read_file
     from .yaml_input import composed, decoded_text, json_problem

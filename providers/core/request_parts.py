@@ -101,12 +101,18 @@ def endpoint(ctx: Context, default_base: str, path: str) -> str:
         ctx.ledger.error("endpoint.path_invalid", f"the URL path {written!r} holds {what}: the model id or deployment "
                          "as written cannot be sent; write it as the provider lists it")
     if override:
-        problem = url_problem(override) if not override.startswith("-") else \
-            f"{override!r} is an option's name, taken as the URL; write the URL right after --base-url"
+        dash = override.startswith("-")  # the option's name follows: "write the URL right after --base-url"
+        problem = url_problem(override) if not dash else \
+            f"{override!r} is an option's name, taken as the URL; write the URL right after "
         if problem:
-            where = "--base-url" if ctx.options.base_url else f"providers.{ctx.provider}.base_url"
-            raise ToolchoiceError(f"{where} {redact_url(override)}: {problem}",
-                                  hint="give scheme://host[:port]/path only")
+            said, hint = f" {redact_url(override)}: {problem}", "give scheme://host[:port]/path only"
+            if ctx.options.base_url:  # RenderOptions(base_url=...): the jobs' door's words, the command line's option
+                from .errors import named
+
+                parts = ("", said, "") if dash else ("", said)
+                raise named(parts, hint, names=("base_url",) * (len(parts) - 1),
+                            spelling={"base_url": "options.base_url"})
+            raise ToolchoiceError(f"providers.{ctx.provider}.base_url{said}{'--base-url' if dash else ''}", hint=hint)
         # a base made from a setting left unset (Azure's resource, providers.azure.endpoint) is a path alone
         own = default_base if "://" in default_base else f"providers.{ctx.provider}.endpoint + {default_base}"
         if fronted(ctx.options, ctx.settings):  # core/host_rules.py: the host's rules hold at the base URL

@@ -17,17 +17,18 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .model import ToolchoiceError
+from .errors import out_of_range
 
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 MAX_RETRIES = 10  # the most --retries any command accepts (each SDK's default is 2)
 
 
-def check_retries(retries: int, option: str = "--retries") -> int:
-    """Retries are bounded alike in every command: 0 to MAX_RETRIES."""
+def check_retries(retries: int, argument: str = "retries") -> int:
+    """Retries are bounded alike in every command: 0 to MAX_RETRIES. Else ``OutOfRange`` of ``argument``
+    (``retries 11: ...``; the command line names its option: ``--retries 11: ...``)."""
     if isinstance(retries, bool) or not isinstance(retries, int) or not 0 <= retries <= MAX_RETRIES:
-        raise ToolchoiceError(f"{option} {retries}: give a whole number from 0 to {MAX_RETRIES}",
-                              hint="each retry waits longer (0.5 s doubling to 8 s); the SDKs default to 2")
+        raise out_of_range(argument, str(retries), f"a whole number from 0 to {MAX_RETRIES}",
+                           hint="each retry waits longer (0.5 s doubling to 8 s); the SDKs default to 2")
     return retries
 
 

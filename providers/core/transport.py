@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
+from .errors import named, out_of_range
 from .model import MissingKey, Request, ToolchoiceError, wire_json
 from .version import __version__
 # the clients, re-exported: callers (runner, loop, bench, tests) reach them as transport.*
@@ -54,8 +55,8 @@ class Timeouts:
     read: float = 120.0
 
     def __post_init__(self) -> None:
-        for value in (self.connect, self.read):
-            check_seconds(value)
+        check_seconds(self.connect, "connect")
+        check_seconds(self.read, "read")
 
     @classmethod
     def from_total(cls, seconds: float) -> "Timeouts":
@@ -83,12 +84,13 @@ def key_problem(name: str, value: str) -> tuple[str, str] | None:
     return None
 
 
-def check_seconds(seconds: float, option: str = "--timeout") -> float:
+def check_seconds(seconds: float, argument: str = "timeout") -> float:
     """A timeout must be a finite number of seconds, > 0 and at most an hour: ``nan`` compares false
-    with everything and would turn every read into an instant timeout; ``inf`` never ends."""
+    with everything and would turn every read into an instant timeout; ``inf`` never ends. Else ``OutOfRange`` of
+    ``argument`` (``timeout nan: ...``; the command line names its option: ``--timeout nan: ...``)."""
     if not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or not 0 < seconds <= MAX_TIMEOUT:
-        raise ToolchoiceError(f"{option} {seconds}: give a number of seconds greater than 0 and at most "
-                              f"{MAX_TIMEOUT:.0f}", hint=f"for example {option} 60")
+        raise out_of_range(argument, str(seconds), f"a number of seconds greater than 0 and at most {MAX_TIMEOUT:.0f}",
+                           "60", lead="for example")
     return float(seconds)
 
 
@@ -352,15 +354,18 @@ def _check_url(url: str, shown: str, who: str) -> None:
         parts.port  # noqa: B018 - raises ValueError when out of range
     except ValueError as exc:
         reason = str(exc)
-        raise ToolchoiceError(f"{who}cannot send to {shown}: {reason[:1].lower()}{reason[1:]}",
-                              hint="check --base-url") from None
+        raise named(f"{who}cannot send to {shown}: {reason[:1].lower()}{reason[1:]}", "check ", "",
+                    names=_BASE_URL) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ToolchoiceError(f"{who}cannot send to {shown}: not an http(s) URL", hint="check --base-url") from None
+        raise named(f"{who}cannot send to {shown}: not an http(s) URL", "check ", "", names=_BASE_URL) from None
     if "@" in parts.netloc:  # endpoint() refuses it in a base URL; a request built another way too
         from .request_parts import redact_url, url_problem
 
-        raise ToolchoiceError(f"{who}cannot send to {redact_url(shown)}: {url_problem(shown)}",
-                              hint="check --base-url")
+        raise named(f"{who}cannot send to {redact_url(shown)}: {url_problem(shown)}", "check ", "", names=_BASE_URL)
+
+
+# a URL no client can send to: "check RenderOptions(base_url=...)" (the command line's "check --base-url")
+_BASE_URL = ("base_url",)
 
 
 # ---- sending -----------------------------------------------------------------------------
@@ -466,9 +471,8 @@ class _Attempts:
 
         if isinstance(exc, (httpx.InvalidURL, httpx.UnsupportedProtocol)):
             who = f"{self.provider}: " if self.provider else ""
-            raise ToolchoiceError(f"{who}cannot send to {self.prepared.display_url}: "
-                                  f"{redact(str(exc), self.prepared.secrets)}",
-                                  hint="check --base-url / providers.<id>.base_url") from None
+            raise named(f"{who}cannot send to {self.prepared.display_url}: {redact(str(exc), self.prepared.secrets)}",
+                        "check ", " / providers.<id>.base_url", names=_BASE_URL) from None
         error = _describe(exc, self.prepared)
         wait = None
         if _retryable_exception(exc):
