@@ -60,7 +60,12 @@ def word_pieces(word: str, width: int) -> list[str]:
         if end >= len(core):
             out.append(core[start:])
             break
-        out.append(core[start:_cut(core, start, end, used, least, cell_len)])
+        if ascii_text:  # a cell a character: the points found by str.rfind, not a character at a time
+            cut = (_last_point(core, start + least - 1, end, FIRST) or _last_point(core, start + least - 1, end, THEN)
+                   or end)
+        else:
+            cut = _cut(core, start, end, used, least, cell_len)
+        out.append(core[start:cut])
         start += len(out[-1])
     out[-1] += trail
     return out
@@ -81,6 +86,18 @@ def _cut(text: str, start: int, end: int, used: int, least: int, cell_len: Calla
         used -= cell_len(ch)
         at -= 1
     return then or end
+
+
+def _last_point(text: str, low: int, end: int, points: frozenset[str]) -> int:
+    """The last point after one of ``points`` in ``text[low:end]`` (the index after it, at most ``end``, which is
+    inside ``text``), as ``_cut`` reads them; 0 where there is none."""
+    best = -1
+    for ch in points:
+        found = text.rfind(ch, low, end)
+        while found >= low and (text[found + 1] == ch or ch == "/" and _scheme(text, found + 1)):
+            found = text.rfind(ch, low, found)
+        best = max(best, found)
+    return best + 1
 
 
 def _scheme(text: str, at: int) -> bool:
