@@ -5,8 +5,10 @@ rich folds such a word at whatever character the width falls on (`…/userguide/
 (a URL's or a path's parts, a query string's, a list's items: `"a":1,"b":2`), else after a `.`, `_` or `-` (a dotted
 name's, an id's). A point that would leave less than a quarter of the line on it is no point (`/` alone over the
 rest of a path); a run of one character is not broken inside (`..`, `__`), nor a URL's scheme from its host
-(`https://`). Where no point fits, the word folds at the width as rich folds it. The pieces joined are the word:
-only the drawing changes, never the text (`-f json` is not drawn).
+(`https://`). Where no point fits, the word folds at the width as rich folds it. A long word's first piece stays
+beside the words before it where it ends after a `/`, `?`, `&` or `,` (``beside``: `(POST http://host/` over the
+path), else the word starts the next line, as rich starts it. The pieces joined are the word: only the drawing
+changes, never the text (`-f json` is not drawn).
 
 ``word_pieces`` is the rule; ``divide_line`` is rich's word wrap with it (every Text the printer or a layout
 module wraps: table cells, notes under a label, one record a row, the summary lines), put in place of rich's by

@@ -239,3 +239,20 @@ def test_providers_sources_break_urls_after_their_slashes(provider, columns):
     assert len(drawn) >= len(words) // 2, (sorted(set(words) - set(drawn)), done.stdout)  # most found as drawn
     for word in drawn:
         assert_broken_at_points(done.stdout, word, columns)
+
+
+def test_a_ledger_message_quoting_json_and_a_calls_argument_break_a_url_after_its_slashes():
+    """call_lines' own layouts (a message quoting JSON: the ledger's column; a call's indented arguments: a sent
+    sample's calls table) fold a word wider than the line with the same rule."""
+    from toolchoice.cli.call_lines import indented_lines, prose_lines
+
+    url = "https://gateway.example.com/a/very/long/path/segment/that/goes/on/v1/chat/completions"
+    for width in (24, 33, 40):
+        lines = prose_lines(f'base URL {url} sends tool_choice {{"type":"function","function":{{"name":"x"}}}}',
+                            width)
+        assert lines and all(cell_len(line) <= width for line in lines), lines
+        assert_broken_at_points("\n".join(lines), url, width, broken=True)
+        argument = json.dumps({"endpoint": url}, indent=2)
+        lines = indented_lines(argument, width)
+        assert lines and all(cell_len(line) <= width for line in lines), lines
+        assert_broken_at_points("\n".join(lines), url, width, broken=True)
