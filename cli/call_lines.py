@@ -316,16 +316,11 @@ def _prose_pieces(line: str, width: int, spans: list[tuple[int, int]]) -> list[s
 
 
 def _folded(word: str, width: int) -> list[str]:
-    """``word`` in pieces ``width`` cells wide, the last one with the rest."""
-    out, current, used = [], "", 0
-    for ch in word:
-        cells = cell_len(ch)
-        if current and used + cells > width and ch != " ":
-            out.append(current)
-            current, used = "", 0
-        current += ch
-        used += cells
-    return out + [current] if current else out
+    """``word`` in pieces ``width`` cells wide, the last one with the rest: after a `/`, a `.`, ... where one fits
+    (a URL, a path, a dotted name: ``word_breaks.word_pieces``), else at the width."""
+    from .word_breaks import word_pieces
+
+    return word_pieces(word, width)
 
 
 def prose_lines(line: str, width: int) -> list[str] | None:

@@ -93,7 +93,7 @@ def doctor(
     if format is DoctorFormat.json:
         write(dumps(data))
         return
-    import textwrap
+    from .word_breaks import text_lines
 
     deps = ", ".join(f"{k} {v or 'missing'}" for k, v in data["dependencies"].items())
     lines = [f"toolchoice {data['toolchoice']} · Python {data['python']} ({data['executable']})", f"  {deps}", "",
@@ -120,6 +120,5 @@ def doctor(
     folded = []  # every line within the terminal's width, a key line's rest under its state (a trial at 60)
     for line in lines:
         indent = " " * (24 if line.startswith(("  ✔ ", "  ✘ ")) else len(line) - len(line.lstrip()))
-        folded += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False,
-                                break_long_words=True) or [""]
+        folded += text_lines(line, width, subsequent_indent=indent) or [""]  # a URL broken after a `/`
     write("\n".join(folded))

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .word_breaks import install
+
 FALLBACK_INDENT = 4  # where a long label's text goes on: under a label wider than a third of the line
 # a unit that reads wrong split over two lines: "95%" ending one and "CI 57–100%" starting the next, and a number
 # and its unit ("362 ms" as "362" over "ms", "20 km/h", "21 °C")
@@ -44,6 +46,7 @@ def unit_lines(text: str, width: int) -> list[str] | None:
 
     if width < 1 or not UNITS.search(text) or all(cell_len(line) <= width for line in text.split("\n")):
         return None
+    install()  # a word wider than a line broken after a `/`, a `.`, ... (word_breaks)
     [held] = free_stand_ins(text, 1) or [" "]
     console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
     wrapped = Text(UNITS.sub(lambda m: m.group().replace(" ", held), text)).wrap(console, width, overflow="fold")
@@ -64,6 +67,7 @@ def hanging(console: Any, label: Any, text: Any, style: str = "", json: bool = F
     from rich.cells import cell_len
     from rich.text import Text
 
+    install()  # a word wider than a line broken after a `/`, a `.`, ... (word_breaks)
     label = label if isinstance(label, Text) else Text(redacted(console, label), style=style)
     text = text.copy() if isinstance(text, Text) else Text(redacted(console, text), style=style)
     held = next(iter(free_stand_ins(text.plain, 1)), None) if UNITS.search(text.plain) else None

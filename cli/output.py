@@ -202,7 +202,7 @@ def _console_class() -> Any:
 
     from toolchoice.providers.core.redaction import _SHOWN_CONTROL, visible
 
-    from . import table_draw
+    from . import table_draw, word_breaks
 
     import rich.text as rich_text
 
@@ -210,6 +210,8 @@ def _console_class() -> Any:
     # ``shown`` below can write them out: text from outside lost characters silently while ESC was shown as
     # \u001b. Every Text this process prints writes them out instead, as ``visible`` writes every control.
     rich_text.strip_control_codes = visible  # type: ignore[assignment]
+    # a URL, a path or a dotted name wider than its line breaks after a `/`, a `.`, ... rather than at any character
+    word_breaks.install()
 
     def fit(console: Any, table: Any, options: Any) -> None:
         """A table never wider than the console: when even its narrowest layout (ids and codes unbroken)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .hanging import UNITS, free_stand_ins
+from .word_breaks import install
 
 NBSP = "\u00a0"  # written between a label and its value, as before: a copy of the line reads "label value"
 _BORDERS_AND_PADDING = 4  # a bordered one-column table: "│ " and " │"
@@ -81,6 +82,7 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
 
     from .call_lines import ELLIPSIS, call_pieces
 
+    install()  # a word wider than a line broken after a `/`, a `.`, ... (word_breaks)
     console = Console(width=max(width, 1), file=io.StringIO(), markup=False, emoji=False, highlight=False)
     inner = width - _BORDERS_AND_PADDING
     records: list[Any] = []

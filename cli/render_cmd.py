@@ -161,7 +161,9 @@ def draw(scenario: List[Path], provider: Optional[List[str]], tool_choice: Optio
             documents.append((path, translations, [v.to_json() for v in views] if views is not None else None))
             continue
         if len(scenario) > 1:
-            write(f"# scenario {shown_path(path)}" if format is RenderFormat.curl else f"══ {shown_path(path)}")
+            # a path wider than the line breaks after a `/` (curl's line is a comment to paste: it stays whole)
+            write(f"# scenario {shown_path(path)}" if format is RenderFormat.curl
+                  else wrapped(f"══ {shown_path(path)}", new_console().width))
         if format is RenderFormat.curl:
             write(translations_curl(translations))
         elif ledger_only:

@@ -538,13 +538,12 @@ def _dry_run(scenario: Any, providers: list[str], options: Any, format: RunForma
             print_pretty(translations, {p: c.title for p, c in CAPABILITIES.items()})
         else:
             write(translations_json(translations))
-        import textwrap
-
         from .output import terminal_width
+        from .word_breaks import text_lines
 
         width = terminal_width()  # whole at the terminal's width (a trial at 60 and 80)
-        write("\n".join(["later steps depend on the replies:", *(wrapped for line in later for wrapped in textwrap.wrap(
-            line, width, initial_indent="  ", subsequent_indent="    ", break_on_hyphens=False))]))
+        write("\n".join(["later steps depend on the replies:", *(wrapped for line in later for wrapped in text_lines(
+            line, width, initial_indent="  ", subsequent_indent="    "))]))
     if any(t.refused for t in translations):
         raise typer.Exit(exits.REFUSED)
     sys.stdout.flush()
