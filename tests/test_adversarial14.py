@@ -437,3 +437,18 @@ def test_a_long_decimal_limit_is_read_and_a_number_past_18_digits_is_said_to_be_
     assert done.returncode == 2, done
     assert "TOOLCHOICE_LIMIT_JSON_DEPTH='1000000000000000000' is longer than a limit takes (18 digits" in done.stderr, \
         done.stderr
+
+
+# A base URL whose host is an A-label IDNA cannot read (`xn--zz`): httpx parses the URL and only decodes the host when
+# it connects, so send said "internal_error: IDNAError: Invalid A-label" (exit 1, as a failed sample). It is bad
+# input, refused before any connection as every other URL no client can send to.
+def test_a_host_idna_cannot_read_is_refused_before_sending(tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n- name: f\n  parameters: {type: object}\ntool_choice: required\nmessages:\n"
+                        "- role: user\n  content: hi\n", encoding="utf-8")
+    done = run_cli(["send", str(scenario), "-p", "openai", "--base-url", "http://xn--zz.com/v1", "--retries", "0"],
+                   env={"OPENAI_API_KEY": "sk-adv14-idna-0123456789", "COLUMNS": "200", "PATH": "/usr/bin"})
+    assert done.returncode == 2, done
+    assert done.stderr.count("\n") == 1 and "cannot send to http://xn--zz.com/v1/chat/completions: the host " \
+        "'xn--zz.com' is not a valid name" in done.stderr and "(check --base-url)" in done.stderr, done.stderr
+    assert "internal_error" not in done.stdout + done.stderr and "sk-adv14" not in done.stdout + done.stderr

@@ -362,6 +362,13 @@ def _check_url(url: str, shown: str, who: str) -> None:
         from .request_parts import redact_url, url_problem
 
         raise named(f"{who}cannot send to {redact_url(shown)}: {url_problem(shown)}", "check ", "", names=_BASE_URL)
+    import httpx
+
+    try:  # a host httpx cannot encode (an A-label IDNA does not read: xn--zz) was the runner's internal_error
+        httpx.URL(url).host  # noqa: B018 - decoding the name raises (httpx reads it so when it connects)
+    except (ValueError, httpx.InvalidURL) as exc:
+        raise named(f"{who}cannot send to {shown}: the host {parts.hostname!r} is not a valid name "
+                    f"({type(exc).__name__}: {str(exc)[:80]})", "check ", "", names=_BASE_URL) from None
 
 
 # a URL no client can send to: "check RenderOptions(base_url=...)" (the command line's "check --base-url")
