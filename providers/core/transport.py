@@ -364,9 +364,13 @@ def _check_url(url: str, shown: str, who: str) -> None:
         raise named(f"{who}cannot send to {redact_url(shown)}: {url_problem(shown)}", "check ", "", names=_BASE_URL)
     import httpx
 
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        return  # said when the request is built (_Attempts.failed), in those words
     try:  # a host httpx cannot encode (an A-label IDNA does not read: xn--zz) was the runner's internal_error
-        httpx.URL(url).host  # noqa: B018 - decoding the name raises (httpx reads it so when it connects)
-    except (ValueError, httpx.InvalidURL) as exc:
+        parsed.host  # noqa: B018 - decoding the name raises (httpx reads it so when it connects)
+    except ValueError as exc:
         raise named(f"{who}cannot send to {shown}: the host {parts.hostname!r} is not a valid name "
                     f"({type(exc).__name__}: {str(exc)[:80]})", "check ", "", names=_BASE_URL) from None
 
