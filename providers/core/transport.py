@@ -362,17 +362,15 @@ def _check_url(url: str, shown: str, who: str) -> None:
         from .request_parts import redact_url, url_problem
 
         raise named(f"{who}cannot send to {redact_url(shown)}: {url_problem(shown)}", "check ", "", names=_BASE_URL)
-    import httpx
+    host = parts.hostname
+    if host.startswith("xn--"):  # httpx decodes such a name when it connects: one IDNA cannot read (xn--zz) was the
+        import idna  # runner's internal_error. (idna, not httpx: httpx's import is the runner's, load_http_stack)
 
-    try:
-        parsed = httpx.URL(url)
-    except httpx.InvalidURL:
-        return  # said when the request is built (_Attempts.failed), in those words
-    try:  # a host httpx cannot encode (an A-label IDNA does not read: xn--zz) was the runner's internal_error
-        parsed.host  # noqa: B018 - decoding the name raises (httpx reads it so when it connects)
-    except ValueError as exc:
-        raise named(f"{who}cannot send to {shown}: the host {parts.hostname!r} is not a valid name "
-                    f"({type(exc).__name__}: {str(exc)[:80]})", "check ", "", names=_BASE_URL) from None
+        try:
+            idna.decode(host)
+        except idna.IDNAError as exc:
+            raise named(f"{who}cannot send to {shown}: the host {host!r} is not a valid name "
+                        f"(IDNAError: {str(exc)[:80]})", "check ", "", names=_BASE_URL) from None
 
 
 # a URL no client can send to: "check RenderOptions(base_url=...)" (the command line's "check --base-url")
