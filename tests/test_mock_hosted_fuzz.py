@@ -9,7 +9,6 @@ JSON value of any shape at one of those places in an otherwise valid body."""
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -17,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from json_places import put
 from toolchoice.providers.core.mock.service import MockService
 
 SECRET = "sk-fuzz-mcp-secret-5c4b3a29"
@@ -75,15 +75,6 @@ json_values = st.recursive(scalars, lambda kids: st.lists(kids, max_size=3) | st
     max_size=3), max_leaves=10)
 
 
-def _put(body: dict[str, Any], place: tuple[Any, ...], value: Any) -> dict[str, Any]:
-    done = copy.deepcopy(body)
-    inner: Any = done
-    for key in place[:-1]:
-        inner = inner[key]
-    inner[place[-1]] = value
-    return done
-
-
 @pytest.mark.parametrize("provider", list(CASES))
 def test_an_odd_value_in_a_hosted_tool_field_is_never_a_500(provider: str) -> None:
     (path, base), places = CASES[provider]
@@ -94,7 +85,7 @@ def test_an_odd_value_in_a_hosted_tool_field_is_never_a_500(provider: str) -> No
               suppress_health_check=[HealthCheck.too_slow])
     @given(st.sampled_from(places), json_values)
     def check(place: tuple[Any, ...], value: Any) -> None:
-        exchange = service.handle("POST", path, {}, json.dumps(_put(base, place, value)).encode())
+        exchange = service.handle("POST", path, {}, json.dumps(put(base, place, value)).encode())
         assert exchange.status in (200, 400), (place, value, exchange.body)
         assert exchange.record["status"] == exchange.status
         if exchange.status == 400:
@@ -122,7 +113,7 @@ def test_an_odd_value_in_a_hosted_tool_field_is_never_a_500(provider: str) -> No
 def test_the_reports_bodies_are_answered_400_in_the_apis_words(provider: str, place: tuple[Any, ...], value: Any,
                                                                  words: str) -> None:
     (path, base), _ = CASES[provider]
-    exchange = MockService(provider).handle("POST", path, {}, json.dumps(_put(base, place, value)).encode())
+    exchange = MockService(provider).handle("POST", path, {}, json.dumps(put(base, place, value)).encode())
     assert exchange.status == 400
     assert words in exchange.body.decode()
     assert exchange.record["findings"][-1] == {"severity": "error", "code": "mock.refused", "message": words}

@@ -11,7 +11,6 @@ normal one or a 4xx in the family's envelope (tests/data/responses/errors)."""
 
 from __future__ import annotations
 
-import copy
 import json
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from json_places import places, put
 from toolchoice.providers.core.mock.service import MockService
 
 DATA = Path(__file__).parent / "data"
@@ -69,23 +69,6 @@ def _bodies(provider: str) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
-def _places(value: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    if at:
-        yield at
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        yield from _places(item, (*at, key))
-
-
-def _put(body: dict[str, Any], place: tuple[Any, ...], value: Any) -> dict[str, Any]:
-    done = copy.deepcopy(body)
-    inner: Any = done
-    for key in place[:-1]:
-        inner = inner[key]
-    inner[place[-1]] = value
-    return done
-
-
 _KIND = (bool, int, float, str, list, dict, type(None))
 others = st.sampled_from([True, False, 0, 7, -1, 1.5, "", "x", "auto", [], [1], ["x"], [None], [{}], [[]], {},
                           {"a": 1}, {"type": "x"}, {"type": {}}, None])
@@ -104,7 +87,7 @@ def test_a_wrong_typed_value_anywhere_in_a_real_body_is_an_answer_or_the_apis_4x
     cases, shapes = [], set()
     for path, body in _bodies(provider):
         assert service.handle("POST", path, {}, json.dumps(body).encode()).status == 200  # each body is valid
-        for place in _places(body):
+        for place in places(body):
             shape = (path, tuple("N" if isinstance(key, int) else key for key in place))
             if shape not in shapes:
                 shapes.add(shape)
@@ -119,7 +102,7 @@ def test_a_wrong_typed_value_anywhere_in_a_real_body_is_an_answer_or_the_apis_4x
     def check(data: st.DataObject) -> None:
         for path, body, place, kind in cases:
             value = data.draw(others.filter(lambda v, kind=kind: _kind(v) is not kind))
-            exchange = service.handle("POST", path, {}, json.dumps(_put(body, place, value)).encode())
+            exchange = service.handle("POST", path, {}, json.dumps(put(body, place, value)).encode())
             assert exchange.status == 200 or 400 <= exchange.status < 500, (place, value, exchange.body)
             assert "mock.internal_error" not in json.dumps(exchange.record)
             if exchange.status != 200:
