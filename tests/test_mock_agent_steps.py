@@ -6,8 +6,8 @@ pydantic ``response_format``, ``responses.parse`` with ``text_format``, anthropi
 on ChatOpenAI, openai-agents' ``output_type`` and pydantic-ai's ``output_type`` on Claude 5.x send these fields, and
 the plain text answer broke each (StructuredOutputValidationError, ModelBehaviorError, "Exceeded maximum output
 retries"). And a history whose thinking came with an answer made under other tools — a framework's per-step tool
-filter — is said on a model whose rule runs the preserved-thinking prefix check, through the mock and through the
-proxy in front of it.
+filter — or under another system prompt — a per-step (dynamic) prompt — is said on a model whose rule runs the
+preserved-thinking prefix check, through the mock and through the proxy in front of it.
 """
 
 from __future__ import annotations
@@ -76,19 +76,23 @@ SEARCH_TOOL = {"name": "search", "description": "Search.", "input_schema": {
     "type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}
 
 
-def _loop(base_url: str, model: str, second_tools: list[dict[str, Any]]) -> None:
+def _loop(base_url: str, model: str, second_tools: list[dict[str, Any]], systems: tuple[Any, Any] = (None, None),
+          thinking: bool = True) -> None:
     """Step 1 with both tools and adaptive thinking; step 2 sends the reply (thinking block first) back with its
     tool result, offering ``second_tools``: what a per-step tool filter (LangChain's wrap_model_call
-    ``request.override(tools=...)``, pydantic-ai's ``PrepareTools``) sends."""
-    from anthropic import Anthropic
+    ``request.override(tools=...)``, pydantic-ai's ``PrepareTools``) sends; ``systems``: each step's system prompt
+    (a per-step prompt: LangChain's ``dynamic_prompt``, pydantic-ai's dynamic ``instructions``)."""
+    from anthropic import NOT_GIVEN, Anthropic
 
     client = Anthropic(base_url=base_url, api_key=KEY, max_retries=0)
     user = {"role": "user", "content": "Weather in Paris?"}
-    first = client.messages.create(model=model, max_tokens=4000, thinking={"type": "adaptive"},
+    think: Any = {"type": "adaptive"} if thinking else NOT_GIVEN
+    first = client.messages.create(model=model, max_tokens=4000, thinking=think, system=systems[0] or NOT_GIVEN,
                                    tools=[WEATHER_TOOL, SEARCH_TOOL], messages=[user])
     call = next(block for block in first.content if block.type == "tool_use")
-    assert first.content[0].type == "thinking"
-    client.messages.create(model=model, max_tokens=4000, thinking={"type": "adaptive"}, tools=second_tools, messages=[
+    assert (first.content[0].type == "thinking") is thinking
+    client.messages.create(model=model, max_tokens=4000, thinking=think, system=systems[1] or NOT_GIVEN,
+                           tools=second_tools, messages=[
         user, {"role": "assistant", "content": [block.model_dump(exclude_none=True) for block in first.content]},
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call.id, "content": "sunny"}]}])
 
@@ -125,6 +129,47 @@ def test_tools_narrowed_under_thinking_are_said_where_the_prefix_check_runs(mode
         assert "claude-preserved-thinking" in words[0]
 
 
+PROMPT = "You answer weather questions."
+
+
+def _system_changed(line: dict[str, Any], server: str) -> list[str]:
+    return [f["message"] for f in line["findings"] if f["code"] == f"{server}.system_changed_with_thinking"]
+
+
+@pytest.mark.parametrize("model,systems,thinking,said", [
+    ("claude-sonnet-5-5", (PROMPT, PROMPT + " Step 2."), True, True),    # a per-step prompt on a prefix-check model
+    ("claude-sonnet-5-5", (None, PROMPT), True, True),                    # a prompt added after step 1
+    ("claude-sonnet-5-5", ([{"type": "text", "text": PROMPT}], PROMPT), True, False),  # blocks or a string: same text
+    ("claude-sonnet-5-5", (PROMPT, PROMPT + " Step 2."), False, False),  # no thinking in the history to break
+    ("claude-sonnet-5", (PROMPT, PROMPT + " Step 2."), True, False),     # no rule says this model checks the prefix
+])
+def test_a_system_prompt_changed_under_thinking_is_said_where_the_prefix_check_runs(
+        model: str, systems: Any, thinking: bool, said: bool, capsys: Any) -> None:
+    import jsonschema
+
+    from toolchoice.cli.mock_cmd import MockFormat, _printer, _summary
+
+    with running_mock("anthropic") as mock:
+        _loop(mock.base_url, model, [WEATHER_TOOL, SEARCH_TOOL], systems, thinking)
+    first, step_two = mock.records
+    schema = json.loads((Path(__file__).parents[1] / "cli" / "schemas" / "mock.schema.json").read_text(encoding="utf-8"))
+    for line in mock.records:
+        jsonschema.validate(line, schema)
+    assert not _system_changed(first, "mock") and not _changed(step_two, "mock")  # the tools stayed the same
+    words = _system_changed(step_two, "mock")
+    assert bool(words) is said
+    if said:
+        assert "#1's answer" in words[0] and "system prompt" in words[0] and "claude-preserved-thinking" in words[0]
+        assert "Way out: the same system prompt on every step" in words[0]
+        assert PROMPT not in words[0]  # the prompt's text stays out of the line (its length only)
+        printer = _printer(MockFormat.pretty)
+        for line in mock.records:
+            printer(line)
+        _summary("toolchoice mock: stopped after 2 requests, 0 refused", printer)
+        err = capsys.readouterr().err
+        assert err.count("mock.system_changed_with_thinking") == 1 and f"(#2): {words[0]}" in err
+
+
 def test_the_proxy_says_it_of_the_answers_that_passed_through_it() -> None:
     from toolchoice.providers.core.mock.proxy import ProxyHandler
     from toolchoice.providers.core.mock.server import Running, Server
@@ -132,12 +177,14 @@ def test_the_proxy_says_it_of_the_answers_that_passed_through_it() -> None:
     with running_mock("anthropic") as upstream:
         handler = ProxyHandler("anthropic", upstream.base_url)
         with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
-            _loop(proxy.base_url, "claude-sonnet-5-5", [SEARCH_TOOL])
+            _loop(proxy.base_url, "claude-sonnet-5-5", [SEARCH_TOOL], (PROMPT, PROMPT + " Step 2."))
             deadline = time.monotonic() + 5  # a proxy line follows the answer's last byte
             while len(proxy.records) < 2 and time.monotonic() < deadline:
                 time.sleep(0.01)
     assert _changed(proxy.records[1], "proxy") and not _changed(proxy.records[0], "proxy")
+    assert _system_changed(proxy.records[1], "proxy") and not _system_changed(proxy.records[0], "proxy")
     assert _changed(upstream.records[1], "mock")  # the mock behind it made the same answers: the same rule
+    assert _system_changed(upstream.records[1], "mock")
 
 
 def test_the_pretty_summary_says_once_what_each_pitfall_the_lines_showed_means(capsys: Any) -> None:

@@ -18,6 +18,15 @@ calls this server made) and that offered other tools than this request: on a mod
 preserved-thinking prefix check (``thinking_prefix_check``), that thinking no longer passes it — what a framework's
 per-step tool filter does to a thinking model.
 
+``system_changed``: the same for the system prompt: the requests whose answer made thinking the history carries back
+and that came under another system prompt than this request (a framework's per-step prompt: LangChain's
+``dynamic_prompt`` middleware, pydantic-ai's dynamic ``instructions``). Anthropic's docs:
+platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks 'A prefix check fails if system,
+tools, or an earlier message changed after Claude produced a block' (model rule ``claude-preserved-thinking``,
+verified 2026-11-26), and platform.claude.com/docs/en/agents-and-tools/tool-use/tool-use-with-prompt-caching 'The cache follows a prefix
+hierarchy (tools → system → messages), so a change at one level invalidates that level …' (read
+2026-11-27; the excerpt read ends there).
+
 ``loop_findings``: the line's ``results`` and its findings, worded for the mock's line or the proxy's (one rule for
 both: a proxy in front of the real API sees the same breakages between steps).
 """
@@ -44,6 +53,7 @@ class CallOrigins:
         self._unnamed: dict[str, int] = {}  # tool name -> the latest request whose answer called it without an id
         self._said: dict[tuple[str, int], None] = {}  # dropped calls already said (an ordered, bounded set)
         self._offered: dict[int, tuple[str, ...]] = {}  # request number -> the tools it offered (answers with calls)
+        self._system: dict[int, str | None] = {}  # request number -> the system prompt it came under (the same)
         self._limit = limit
         self._lock = threading.Lock()  # requests are judged in worker threads too (server.Judges)
 
@@ -53,12 +63,15 @@ class CallOrigins:
         if len(table) > self._limit:
             del table[next(iter(table))]
 
-    def made(self, number: int, calls: Iterable[tuple[str | None, str]], offered: tuple[str, ...] = ()) -> None:
-        """Request ``number``'s answer carried these calls (id, name); the request offered the tools ``offered``."""
+    def made(self, number: int, calls: Iterable[tuple[str | None, str]], offered: tuple[str, ...] = (),
+             system: str | None = None) -> None:
+        """Request ``number``'s answer carried these calls (id, name); the request offered the tools ``offered`` and
+        came under the system prompt ``system``."""
         calls = list(calls)
         with self._lock:
             if calls:
                 self._remember(self._offered, number, tuple(offered))
+                self._remember(self._system, number, system)
             for call_id, name in calls:
                 if not call_id:
                     self._remember(self._unnamed, name, number)
@@ -92,55 +105,88 @@ class CallOrigins:
         return found
 
 
+    def _thinking_origins(self, messages: tuple[Message, ...]) -> list[int]:
+        """The requests whose answer made thinking the history carries (an assistant turn with reasoning state and a
+        call that answer made); the caller holds the lock."""
+        found: list[int] = []
+        for message in messages:
+            if message.role != "assistant" or not message.reasoning:
+                continue
+            for call in message.tool_calls:
+                origin = self._origin(call.id, call.name)
+                if origin is not None and origin not in found:
+                    found.append(origin)
+        return found
+
     def tools_changed(self, messages: tuple[Message, ...], offered: tuple[str, ...]) -> list[tuple[int, tuple[str, ...]]]:
-        """(request, the tools it offered) for each answer of this server whose thinking the history carries (an
-        assistant turn with reasoning state and a call that answer made) where that request offered other tools."""
-        found: dict[int, tuple[str, ...]] = {}
+        """(request, the tools it offered) for each answer of this server whose thinking the history carries where
+        that request offered other tools."""
         with self._lock:
-            for message in messages:
-                if message.role != "assistant" or not message.reasoning:
-                    continue
-                for call in message.tool_calls:
-                    origin = self._origin(call.id, call.name)
-                    before = self._offered.get(origin) if origin is not None else None
-                    if before is not None and before != tuple(offered):
-                        found[origin] = before  # type: ignore[index]
+            found = {origin: self._offered[origin] for origin in self._thinking_origins(messages)
+                     if origin in self._offered and self._offered[origin] != tuple(offered)}
         return sorted(found.items())
+
+    def system_changed(self, messages: tuple[Message, ...], system: str | None) -> list[int]:
+        """The requests whose answer made thinking the history carries and that came under another system prompt
+        than ``system`` (none and an empty one are the same: no system prompt)."""
+        with self._lock:
+            return sorted(origin for origin in self._thinking_origins(messages)
+                          if origin in self._system and (self._system[origin] or None) != (system or None))
 
 
 def _changed_with_thinking(origins: CallOrigins, messages: tuple[Message, ...], offered: tuple[str, ...],
-                           provider: str, model: str | None, server: str) -> dict[str, Any] | None:
-    """``<server>.tools_changed_with_thinking`` where the model's rule says it runs the prefix check (the finding
-    ``run`` gives a loop's steps as loop.tools_changed_with_thinking, core/loop_lint.py)."""
+                           provider: str, model: str | None, server: str,
+                           system: str | None = None) -> list[dict[str, Any]]:
+    """``<server>.tools_changed_with_thinking`` and ``<server>.system_changed_with_thinking`` where the model's rule
+    says it runs the prefix check (the findings ``run`` gives a loop's steps as loop.tools_changed_with_thinking,
+    core/loop_lint.py)."""
     if not model:
-        return None
+        return []
     from ..model_rules import cite, rule_facts
 
     fact = rule_facts(provider, model).get("thinking_prefix_check")
     if fact is None or fact.value is not True:
-        return None
+        return []
+    found = []
     changed = origins.tools_changed(messages, offered)
-    if not changed:
-        return None
-    number, before = changed[-1]
+    if changed:
+        found.append(_tools_finding(changed[-1], offered, model, server, cite('thinking_prefix_check', fact, provider)))
+    prompts = origins.system_changed(messages, system)
+    if prompts:
+        found.append({
+            "severity": "warning",
+            "code": "proxy.system_changed_with_thinking" if server == "proxy" else "mock.system_changed_with_thinking",
+            "message": f"the history carries thinking from #{prompts[-1]}'s answer, made under another system prompt "
+            f"than this request's ({'none' if not system else f'{len(system)} characters'} now): on {model} a "
+            f"changed system prompt fails the preserved-thinking prefix check (a 400, or the thinking dropped) — "
+            f"{cite('thinking_prefix_check', fact, provider)}. Way out: the same system prompt on every step of a "
+            "tool loop (a per-step prompt in the framework — a dynamic prompt or instructions — changes it); put "
+            "what changes per step in the user turn or the tool result"})
+    return found
+
+
+def _tools_finding(changed: tuple[int, tuple[str, ...]], offered: tuple[str, ...], model: str, server: str,
+                   cited: str) -> dict[str, Any]:
+    number, before = changed
     return {"severity": "warning",
             "code": "proxy.tools_changed_with_thinking" if server == "proxy" else "mock.tools_changed_with_thinking",
             "message": f"the history carries thinking from #{number}'s answer, made when the request offered "
             f"{', '.join(before) or 'no tools'}; this request offers {', '.join(offered) or 'no tools'}: on {model} "
             f"a changed tool list fails the preserved-thinking prefix check (a 400, or the thinking dropped) — "
-            f"{cite('thinking_prefix_check', fact, provider)}. Way out: the same tools on every step, steering with "
+            f"{cited}. Way out: the same tools on every step, steering with "
             "tool_choice (a per-step tool filter in the framework changes them)"}
 
 
 def loop_findings(origins: CallOrigins, messages: tuple[Message, ...], findings: list[dict[str, Any]],
                   server: str, offered: tuple[str, ...] = (), provider: str = "",
-                  model: str | None = None) -> list[dict[str, Any]]:
+                  model: str | None = None, system: str | None = None) -> list[dict[str, Any]]:
     """The results this request adds (``results``), with the ``server``'s ("mock" or "proxy") findings appended to
     ``findings``: ``<server>.result_unknown_call`` for a result of a call in the history that no answer through this
     server made, and ``<server>.result_dropped`` for a call an earlier answer made that the history carries without
     its result (said once); and ``<server>.tools_changed_with_thinking`` where ``offered`` (this request's tools) is
-    not what the request whose thinking the history carries offered, on a ``model`` of ``provider`` that runs the
-    prefix check."""
+    not what the request whose thinking the history carries offered, and ``<server>.system_changed_with_thinking``
+    where ``system`` (this request's system prompt) is not the one that request came under, on a ``model`` of
+    ``provider`` that runs the prefix check."""
     proxy = server == "proxy"
     results = origins.results(messages)
     in_history = {call.id for message in messages for call in message.tool_calls}
@@ -160,9 +206,7 @@ def loop_findings(origins: CallOrigins, messages: tuple[Message, ...], findings:
             "message": "no tool result came back for " + listed([f"{d.id} ({d.name}, made by #{d.origin})"
                                                                  for d in dropped])
             + ": the history carries the call without its result (said once)"})
-    changed = _changed_with_thinking(origins, messages, offered, provider, model, server)
-    if changed is not None:
-        findings.append(changed)
+    findings += _changed_with_thinking(origins, messages, offered, provider, model, server, system)
     return results
 
 

@@ -142,7 +142,7 @@ class ProxyHandler:
                 results = self._origins.results(judged.read.messages)
             else:
                 results = loop_findings(self._origins, judged.read.messages, line["findings"], "proxy", judged.offered,
-                                        self.provider, judged.read.model)
+                                        self.provider, judged.read.model, judged.read.system)
             if results:
                 line["results"] = results
         line = redacted(line, kept)
@@ -235,7 +235,7 @@ class ProxyHandler:
         line = record(number, self.provider, path, judged, status, None, stream)
         line["calls"] = _calls(reply)
         self._origins.made(number, [(c.id, c.name) for choice in reply.choices or (reply,) for c in choice.tool_calls],
-                           judged.offered)
+                           judged.offered, judged.read.system if judged.read is not None else None)
         if judged.refusal is not None:  # the mock would refuse it: a finding here, the upstream decides
             for finding in line["findings"]:
                 if finding["message"] == judged.refusal:

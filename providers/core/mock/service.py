@@ -173,7 +173,7 @@ class MockService:
         read = judged.read
         if read is not None:
             results = loop_findings(self.origins, read.messages, line["findings"], "mock", judged.offered,
-                                    self.provider, read.model)
+                                    self.provider, read.model, read.system)
             if results:
                 line["results"] = results
         if answer is not None:
@@ -188,7 +188,7 @@ class MockService:
                     calls.append((call_entry["id"], call.name))
             if answer.others:
                 line["choices"][0]["calls"] = [dict(entry) for entry in line["calls"]]
-            self.origins.made(number, calls, judged.offered)
+            self.origins.made(number, calls, judged.offered, read.system if read is not None else None)
         return line
 
 
