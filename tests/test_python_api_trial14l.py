@@ -4,7 +4,8 @@
 "pass --allow-env NAME (or set TOOLCHOICE_ALLOW_ENV=NAME)" to a Python caller, who has neither: the library allows
 no variable unless the scenario is loaded under ``source_policy.policy(True, allow_env=(...))``. Its words now say
 that; the record (``hint_parts``, ``names``) is the command line's, which spells the argument as its option
-(cli/exits.py ``in_command_words``). The command line's lines below are those main printed at 1604d06, captured from
+(cli/exits.py ``in_command_words``). So does a live source loaded under ``source_policy.policy(False)`` (a dry run's):
+"pass --live-mcp" to the command line, the policy to load it under to a Python caller. The command line's lines below are those main printed at 1604d06, captured from
 real in-process runs (tests/cli.py) before the change. Nothing is started or sent: the refusal comes first."""
 
 from __future__ import annotations
@@ -73,3 +74,24 @@ def test_the_policy_the_python_words_name_lets_the_variable_through(monkeypatch:
     with source_policy.policy(True, allow_env=("MY_TOKEN",)), pytest.raises(ToolchoiceError) as caught:
         load_scenario_dict(data)
     assert "MY_TOKEN" not in str(caught.value) and caught.value.names == ()
+
+
+@pytest.mark.parametrize("source, which, act", [
+    ({"mcp_url": "http://127.0.0.1:9/mcp"}, "mcp_url", "connect to the server"),
+    ({"mcp": "server"}, "mcp", "start the server"),
+])
+def test_a_live_source_under_a_dry_runs_policy_says_the_policy_to_python_and_live_mcp_to_the_command_line(
+        tmp_path: Path, source: dict, which: str, act: str) -> None:
+    """The command line's line is main's at 1604d06 (``render s.yaml -p openai``, no --live-mcp; in-process)."""
+    path = _scenario(tmp_path, source)
+    hint = (f"(or save them once (toolchoice tools --{which.replace('_', '-')} ... --format json > tools.json) and use "
+            "from: tools.json)")
+    with source_policy.policy(False), pytest.raises(ToolchoiceError) as caught:
+        load_scenario(path)
+    said = f"{path}:3:11: from: {which}: a dry run does not {act}: "
+    assert str(caught.value) == f"{said}load it inside source_policy.policy(True) to read its tools live {hint}"
+    assert caught.value.names == ("live_mcp",)
+    command_line = f"{said}pass --live-mcp to read its tools live {hint}"
+    assert in_command_words(caught.value) == command_line
+    done = run_cli(["render", str(path), "-p", "openai"], env={})
+    assert done.returncode == 2 and done.stderr == f"toolchoice: error: {command_line}\n"

@@ -80,9 +80,13 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
     if not chosen.live:
         which = "mcp" if "mcp" in value else "mcp_url"
         act = "start the server" if which == "mcp" else "connect to the server"
-        raise loc.fail(f"from: {which}: a dry run does not {act}: pass {source_policy.LIVE_FLAG} to read its tools "
-                       "live", f"or save them once (toolchoice tools --{which.replace('_', '-')} ... --format json "
-                       "> tools.json) and use from: tools.json")
+        error = loc.fail(f"from: {which}: a dry run does not {act}: load it inside source_policy.policy(True) to read "
+                         "its tools live", f"or save them once (toolchoice tools --{which.replace('_', '-')} ... "
+                         "--format json > tools.json) and use from: tools.json")
+        # the command line's words (cli/exits.py): "pass --live-mcp to read its tools live"
+        error.said_parts = (f"from: {which}: a dry run does not {act}: pass ", " to read its tools live")
+        error.names = ("live_mcp",)
+        raise error
     source = value.get("mcp", value.get("mcp_url"))
     for where, texts, act in (("mcp" if "mcp" in value else "mcp_url", [source] if isinstance(source, str) else [],
                                "hand it to the MCP server" if "mcp" in value else "send it in the URL"),
