@@ -5,8 +5,9 @@
 no variable unless the scenario is loaded under ``source_policy.policy(True, allow_env=(...))``. Its words now say
 that; the record (``hint_parts``, ``names``) is the command line's, which spells the argument as its option
 (cli/exits.py ``in_command_words``). So does a live source loaded under ``source_policy.policy(False)`` (a dry run's):
-"pass --live-mcp" to the command line, the policy to load it under to a Python caller. The command line's lines below are those main printed at 1604d06, captured from
-real in-process runs (tests/cli.py) before the change. Nothing is started or sent: the refusal comes first."""
+"pass --live-mcp" to the command line, the policy to load it under to a Python caller. The command line's lines
+below are those main printed at 1604d06, captured from real in-process runs (tests/cli.py) before the change.
+Nothing is started or sent: the refusal comes first."""
 
 from __future__ import annotations
 
