@@ -13,8 +13,6 @@ same allow-list that guards ``providers.<id>.headers``. The library's own defaul
 import contextlib
 from typing import Iterator, NamedTuple
 
-LIVE_FLAG = "--live-mcp"
-
 
 class SourcePolicy(NamedTuple):
     live: bool = True  # may from: start an MCP server or connect to an MCP URL

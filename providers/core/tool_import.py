@@ -80,9 +80,13 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
     if not chosen.live:
         which = "mcp" if "mcp" in value else "mcp_url"
         act = "start the server" if which == "mcp" else "connect to the server"
-        raise loc.fail(f"from: {which}: a dry run does not {act}: pass {source_policy.LIVE_FLAG} to read its tools "
-                       "live", f"or save them once (toolchoice tools --{which.replace('_', '-')} ... --format json "
-                       "> tools.json) and use from: tools.json")
+        error = loc.fail(f"from: {which}: a dry run does not {act}: load it inside source_policy.policy(True) to read "
+                         "its tools live", f"or save them once (toolchoice tools --{which.replace('_', '-')} ... "
+                         "--format json > tools.json) and use from: tools.json")
+        # the command line's words (cli/exits.py): "pass --live-mcp to read its tools live"
+        error.said_parts = (f"from: {which}: a dry run does not {act}: pass ", " to read its tools live")
+        error.names = ("live_mcp",)
+        raise error
     source = value.get("mcp", value.get("mcp_url"))
     for where, texts, act in (("mcp" if "mcp" in value else "mcp_url", [source] if isinstance(source, str) else [],
                                "hand it to the MCP server" if "mcp" in value else "send it in the URL"),
@@ -90,10 +94,7 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
                               ("env", list(env.values()), "hand it to the MCP server")):
         unallowed = [name for name in _env_names(texts) if name not in chosen.allow_env]
         if unallowed:
-            first = unallowed[0]
-            raise loc.fail(f"from: {where} reads ${first} from the environment and would {act}; "
-                           "a scenario file reads no variable without asking",
-                           f"pass --allow-env {first} (or set TOOLCHOICE_ALLOW_ENV={first}) if you trust this file")
+            raise _not_allowed(loc, where, unallowed[0], act)
 
     try:
         if "mcp" in value:
@@ -112,6 +113,18 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
         if exc.path:
             raise
         raise ToolchoiceError(exc.message, path=r.path, line=loc.line, hint=exc.hint) from None
+
+
+def _not_allowed(loc: Any, where: str, variable: str, act: str) -> ToolchoiceError:
+    """A ``from:`` that reads ``variable`` the policy does not allow. A Python caller's words say the policy to load
+    it under (``load_scenario`` allows no variable); the record (``hint_parts`` split where the hint names the
+    argument, ``names``) is the command line's, which spells it as its option (cli/exits.py: ``--allow-env``)."""
+    error = loc.fail(f"from: {where} reads ${variable} from the environment and would {act}; a scenario file reads "
+                     "no variable without asking", f'load it inside source_policy.policy(True, allow_env=("{variable}",'
+                     ')) if you trust this file')
+    error.hint_parts = ("pass ", f" {variable} (or set TOOLCHOICE_ALLOW_ENV={variable}) if you trust this file")
+    error.names = ("allow_env",)
+    return error
 
 
 def _env_names(texts: list[str]) -> list[str]:
