@@ -83,6 +83,9 @@ def test_the_python_api_refuses_it_too_without_the_value():
         load_scenario_dict({"messages": [{"role": "user", "content": "hi"}],
                             "providers": {"openai": {"headers": {"Helicone-Auth": f"Bearer {KEY}"}}}})
     assert KEY not in str(caught.value) and "Helicone-Auth holds 31 characters" in str(caught.value)
+    # in Python's words: the option a Python caller has (the command line's "--allow-env HELICONE_AUTH")
+    assert caught.value.hint == ('export the key and write Helicone-Auth: "Bearer $HELICONE_AUTH", then pass '
+                                 'RenderOptions(allow_env=("HELICONE_AUTH",))'), caught.value.hint
 
 
 def test_a_key_pasted_as_api_key_env_is_refused_by_length_and_first_characters(tmp_path):

@@ -326,10 +326,14 @@ def _check_key_header(r: _Reader, pid: str, name: str, node: yaml.Node, value: s
     if len(literal) < MIN_SECRET_LENGTH:
         return
     var = _variable_for(name)
-    raise r.loc(node).fail(
+    error = r.loc(node).fail(
         f"providers.{pid}.headers.{name} holds {len(literal)} characters of text where a key goes (a header named "
         "for a credential): it would be shown in every output and saved file",
-        f'export the key and write {name}: "{scheme}${var}", then pass --allow-env {var}')
+        f'export the key and write {name}: "{scheme}${var}", then pass RenderOptions(allow_env=("{var}",))')
+    # the command line's words (cli/exits.py spells allow_env as its option): "..., then pass --allow-env VAR"
+    error.hint_parts = (f'export the key and write {name}: "{scheme}${var}", then pass ', f" {var}")
+    error.names = ("allow_env",)
+    raise error
 
 
 _URL_EXAMPLES = {"base_url": "scheme://host[:port]/path, e.g. http://127.0.0.1:8000/v1",
