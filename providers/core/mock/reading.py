@@ -105,9 +105,8 @@ def unjudged(body: dict[str, Any], known: frozenset[str]) -> tuple[str, ...]:
 
 
 def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
-                 arguments_key: str = "arguments", plan_key: str | None = None,
-                 kinds: dict[tuple[Any, ...], str] | None = None,
-                 words: Callable[[tuple[Any, ...], str, Any], str] | None = None,
+                 arguments_key: str = "arguments", plan_key: str | None = None, *,
+                 kinds: dict[tuple[Any, ...], str], words: Callable[[tuple[Any, ...], str, Any], str],
                  partial: Any = None) -> tuple[Message, ...]:
     """OpenAI-chat-like messages (Cohere v2, Ollama) as neutral messages. Calls without ids (Ollama) get
     ``call_N`` ids, and their results are paired with them in order. ``plan_key``: where the family puts the text
@@ -119,10 +118,9 @@ def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
 
     if not isinstance(messages, list):
         raise MockMalformed("messages must be an array")
-    wrong = misfit(messages, kinds or {}, ("messages",))
+    wrong = misfit(messages, kinds, ("messages",))
     if wrong is not None:
-        raise MockMalformed(words(*wrong) if words is not None else
-                            f"{dotted(wrong[0])}: expected {wrong[1]}, not {json_kind(wrong[2])}", partial)
+        raise MockMalformed(words(*wrong), partial)
     names: dict[str, str] = {}
     waiting: list[str] = []  # ids of the last assistant turn's calls without an answer yet
     history: list[Message] = []
@@ -142,9 +140,7 @@ def chat_history(messages: Any, family: str, reasoning_key: str | None = None,
             history.append(tool_message(call_id, names, text_of(raw.get("content")) or raw.get("content") or ""))
         elif role == "assistant":
             calls = []
-            if not isinstance(raw.get("tool_calls") or [], list):  # was the mock's own 500 (TypeError)
-                raise MockMalformed(f"messages[{i}].tool_calls must be an array")
-            for call in raw.get("tool_calls") or []:
+            for call in raw.get("tool_calls") or []:  # an array: misfit said another kind above (kinds' *.tool_calls)
                 if not isinstance(call, dict):
                     continue
                 function = call.get("function") if isinstance(call.get("function"), dict) else {}
