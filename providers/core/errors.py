@@ -4,7 +4,7 @@
 ``exit_code`` the command's exit code. No I/O, no imports but typing's: this module is on `render`'s start-up path
 (``model`` hands these names on, where most of the code imports them from)."""
 
-from typing import Callable
+from typing import Callable, Iterator
 
 
 class ToolchoiceError(Exception):
@@ -78,12 +78,13 @@ def _joined(error: ToolchoiceError, spell: Callable[[str], str], said: str, hint
     """``error``'s message and hint from its parts, each argument they name called ``spell(name)``; ``said`` and
     ``hint`` where it has no parts."""
     names = iter(error.names)
+    return (_interleaved(error.said_parts, names, spell) if error.said_parts else said), \
+        (_interleaved(error.hint_parts, names, spell) if error.hint_parts else hint)
 
-    def joined(parts: tuple[str, ...]) -> str:
-        return parts[0] + "".join(spell(next(names)) + part for part in parts[1:])
 
-    return (joined(error.said_parts) if error.said_parts else said), \
-        (joined(error.hint_parts) if error.hint_parts else hint)
+def _interleaved(parts: tuple[str, ...], names: Iterator[str], spell: Callable[[str], str]) -> str:
+    """``parts`` joined, the argument named at each split (the next of ``names``) called ``spell(name)``."""
+    return parts[0] + "".join(spell(next(names)) + part for part in parts[1:])
 
 
 class Named(str):
@@ -95,14 +96,13 @@ class Named(str):
     names: tuple[str, ...] = ()
 
     def spelled(self, spell: Callable[[str], str]) -> str:
-        names = iter(self.names)
-        return self.parts[0] + "".join(spell(next(names)) + part for part in self.parts[1:])
+        return _interleaved(self.parts, iter(self.names), spell)
 
 
 def named_words(*parts: str, names: tuple[str, ...]) -> Named:
     """``parts`` joined by the arguments ``names`` names (a Python caller's words: ``PYTHON_WORDS``, else the name),
     with their record."""
-    words = Named(parts[0] + "".join(PYTHON_WORDS.get(name, name) + part for name, part in zip(names, parts[1:])))
+    words = Named(_interleaved(parts, iter(names), lambda name: PYTHON_WORDS.get(name, name)))
     words.parts, words.names = parts, names
     return words
 
@@ -168,11 +168,8 @@ class ArgumentError(ToolchoiceError):
     def _words(self, spell: Callable[[str], str]) -> tuple[str, str | None]:
         """``said`` and the hint, each argument they name called ``spell(name)``."""
         names = iter(self.names or (self.argument,) * (len(self.said_parts) + len(self.hint_parts)))
-
-        def joined(parts: tuple[str, ...]) -> str:
-            return parts[0] + "".join(spell(next(names)) + part for part in parts[1:])
-
-        return joined(self.said_parts or (self.said,)), joined(self.hint_parts) if self.hint_parts else None
+        said = _interleaved(self.said_parts or (self.said,), names, spell)
+        return said, _interleaved(self.hint_parts, names, spell) if self.hint_parts else None
 
 
 def argument_error(argument: str, said: str | tuple[str, ...], *hint_parts: str, names: tuple[str, ...] = (),
