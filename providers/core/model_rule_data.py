@@ -174,11 +174,14 @@ RULES: tuple[Rule, ...] = (
          "fail the same way.'; agentgateway/agentgateway#2894 (Azure Foundry, gpt-5.6-luna, 2026-08-06): 'By sending "
          "reasoning_effort in the request even if it is none, at least for azure foundry, returns this error ... "
          "\"Function tools with reasoning_effort are not supported for gpt-5.6-luna in /v1/chat/completions. Please use "
-         "/v1/responses instead.\"' and 'By omitting reasoning_effort it fixes this situation.'; Microsoft's reasoning "
+         "/v1/responses instead.\"' and 'By omitting reasoning_effort it fixes this situation.'; maximhq/bifrost#7275 "
+         "(2026-09-17, Azure Foundry, gpt-6-astra 'and now gpt-5.6-luna as well'): 'Chat + tools + `medium` (or "
+         "omitted effort) → Azure 400' and 'Chat + tools + `none` → Azure 400'; Microsoft's reasoning "
          "page as two third-party copies quote it (learn.microsoft.com azure/foundry/openai/how-to/reasoning, not in "
          "the stored copies): 'With GPT-5.6 models on the Chat Completions API, `none` is the only value you can "
-         "combine with function tools.' 'none' and leaving it out: the sources disagree (agentgateway#2894 against "
-         "Microsoft's page), both sent as written and said", verified=_AUDITED),
+         "combine with function tools.' 'none' and leaving it out: the sources disagree (agentgateway#2894 and "
+         "bifrost#7275 against Microsoft's page; on leaving it out agentgateway#2894 against bifrost#7275), both sent "
+         "as written and said", verified=_AUDITED),
     Rule("gpt-5.6-tools-effort-none", ("openai",), r"gpt-5\.6(?!\d)",
          {"tools_reasoning_effort": "none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. "
