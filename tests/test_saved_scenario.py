@@ -396,6 +396,35 @@ def test_bad_input_is_one_line_naming_the_file_exit_2(tmp_path):
         assert "Traceback" not in result.stderr and result.stdout == ""
 
 
+def test_saved_requests_traces_and_json_scenarios_are_read_by_one_json_reader(tmp_path):
+    """bounded.read_json_file / json_documents / utf8_text: a saved request, a trace and a .json scenario that are not
+    UTF-8 or not JSON are one line naming file:line:col where the text stops being what it should be, each with its
+    own hint (a JSON Lines trace is read one document a line, in one pass: the line that is not JSON is named)."""
+    cases = [(b"\xff\xfe{\x00", ":1:1: not UTF-8 text (UTF-16) (save the file as UTF-8)\n"),
+             (b'{"url": "/v1/chat/completions",\n "body": {"model": "m"\n "x": 1}}',
+              ":3:2: not JSON (Expecting ',' delimiter) (give a sample-NNN.request.json"),
+             (b"  \n", ": the file is empty (give a sample-NNN.request.json"),
+             (b"[" * 101 + b"]" * 101, ":1: nests deeper than 100 levels (raise it with TOOLCHOICE_LIMIT_JSON_DEPTH")]
+    path = tmp_path / "sample-001.request.json"
+    for content, words in cases:
+        path.write_bytes(content)
+        result = run_cli(["trace", str(path), "-p", "openai"])
+        assert result.returncode == 2 and result.stderr.startswith(f"toolchoice: error: {path}{words}"), result.stderr
+        assert result.stderr.count("\n") == 1 and result.stdout == ""
+    trace = tmp_path / "t.json"
+    trace.write_text('{"resourceSpans": []}\n{"resourceSpans": []}\n{"resourceSpans": [}\n', encoding="utf-8")
+    result = run_cli(["trace", str(trace)])
+    assert result.stderr == (f"toolchoice: error: {trace}:3:20: not JSON (Expecting value) (give an OTLP/JSON trace "
+                             "export, one object or one per line)\n")
+    trace.write_text('{\n  "resourceSpans": [\n    {"a": 1}\n    {"b": 2}\n  ]\n}\n', encoding="utf-8")
+    result = run_cli(["trace", str(trace)])  # one document over lines: where it stops, not its first line
+    assert result.stderr.startswith(f"toolchoice: error: {trace}:4:5: not JSON (Expecting ',' delimiter)")
+    scenario = tmp_path / "s.json"
+    scenario.write_bytes(b"\xff\xfe{\x00")
+    result = run_cli(["render", str(scenario), "-p", "openai"])
+    assert result.stderr == f"toolchoice: error: {scenario}:1:1: not UTF-8 text (UTF-16) (save the file as UTF-8)\n"
+
+
 def test_a_request_past_the_file_limit_is_refused_in_one_line(tmp_path):
     path = tmp_path / "sample-001.request.json"
     path.write_text(json.dumps({"url": "/v1/chat/completions", "body": {"messages": [], "pad": "x" * 3000}}))

@@ -82,28 +82,22 @@ def describe(number: int, file: Path) -> dict[str, Any]:
 
 def _reply_line(file: Path) -> dict[str, Any]:
     """The sample's ``.reply.json`` (provider, path, requested ...), {} when there is none or it does not read."""
-    from . import bounded
+    from .bounded import read_json_file
 
     reply = file.with_name(file.name.replace(".request.json", ".reply.json"))
     try:
-        value = bounded.json_loads(bounded.read_file(reply, "reply"))
-    except (ToolchoiceError, ValueError, OSError):
+        value = read_json_file(reply, "reply")
+    except (ToolchoiceError, OSError):
         return {}
     return value if isinstance(value, dict) else {}
 
 
 def read_saved(file: Path) -> tuple[str, str, Any]:
     """method, URL path and body of a saved request; one line naming the file for what is not one."""
-    from . import bounded
+    from .bounded import read_json_file
 
     name = str(file)
-    raw = bounded.read_file(file, "saved request")
-    try:
-        document = bounded.json_loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ToolchoiceError(f"{name}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})", hint=HINT) from None
-    except ValueError as exc:  # nested past json_depth, an integer past the digit limit: said in their own words
-        raise ToolchoiceError(f"{name}: {(str(exc).splitlines() or ['not JSON'])[0][:200]}", hint=HINT) from None
+    document = read_json_file(file, "saved request", hint=HINT)  # bounded; not JSON: file:line:col, exit 2
     if not isinstance(document, dict) or not isinstance(document.get("body"), dict) \
             or not isinstance(document.get("url"), str):
         raise ToolchoiceError(f"{name}: not a saved request (an object with method, url, headers and a JSON body)",
@@ -196,12 +190,13 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
     data["messages"] = messages
     settings = _settings(read, document, notes, provider)
     data["providers"] = {provider: settings or None}
-    _check(file, data)
+    memo: dict[str, Any] = {}
+    _check(file, data, memo)
     # the body's fields the family reads but the scenario has no place for (store, include, n, ...): rendered back
     # for the provider they would be missing, so they are kept as written too; a stream is --stream's, not the body's.
     # Members beside a neutral one (generationConfig.topK beside the temperature, thinking.display): kept as the
     # members the rendering lacks, which extra merges back into the translated object (request_parts.merge_extra)
-    again = _rendered(file, provider, data)
+    again = _rendered(file, provider, data, memo)
     kept = sorted(extra)
     if again is not None:
         for key, value in body.items():
@@ -221,7 +216,7 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
         data["providers"] = {provider: settings}
         notes.append(LedgerEntry("info", "saved.kept", f"{', '.join(sorted(kept))}: no neutral form; kept as written "
                                  f"in providers.{provider}.extra (sent to {provider} only)"))
-    return SavedScenario(data, notes + _unsaid(file, provider, data, body, read), provider, file)
+    return SavedScenario(data, notes + _unsaid(file, provider, data, body, read, memo), provider, file)
 
 
 def _missing(recorded: Any, again: Any) -> dict[str, Any]:
@@ -248,12 +243,12 @@ def _paths(value: dict[str, Any]) -> list[str]:
 _STREAM = ("stream", "stream_options")  # `send --stream` asks a stream; stream_options without it is a 400
 
 
-def _rendered(file: Path, provider: str, data: dict[str, Any]) -> dict[str, Any] | None:
+def _rendered(file: Path, provider: str, data: dict[str, Any], memo: dict[str, Any]) -> dict[str, Any] | None:
     """The body the scenario renders for ``provider`` ({} when it renders none; None when it does not render)."""
     from .registry import translate
 
     try:
-        rendered = translate(provider, _check(file, data)).request
+        rendered = translate(provider, _check(file, data, memo)).request
     except ToolchoiceError:
         return None
     return rendered.body if rendered is not None else {}
@@ -299,24 +294,34 @@ def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], pro
     return out
 
 
-def _check(file: Path, data: dict[str, Any]) -> Any:
+def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None) -> Any:
+    """The scenario the loader reads from ``data``; ``memo``: read once for the same data (``build`` checks it,
+    renders it back before extra is known, and again after, when extra is there)."""
     from .scenario import load_scenario_text
 
+    text = json.dumps(data, ensure_ascii=False)
+    if memo is not None and text in memo:
+        return memo[text]
     try:
-        return load_scenario_text(json.dumps(data, ensure_ascii=False), str(file))
+        scenario = load_scenario_text(text, str(file))
     except ToolchoiceError as exc:
         raise ToolchoiceError(f"{file}: the saved request does not make a valid scenario: {exc.message}",
                               hint=exc.hint) from None
+    if memo is not None:
+        memo.clear()
+        memo[text] = scenario
+    return scenario
 
 
-def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any], read: Any) -> list[LedgerEntry]:
+def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any], read: Any,
+            memo: dict[str, Any]) -> list[LedgerEntry]:
     """The scenario rendered back for ``provider``: every top-level field of the recorded body that does not come
     back as recorded, and every one the rendering adds, as a note (the ledger of what the neutral form loses)."""
     from .registry import translate
 
     notes: list[LedgerEntry] = []
     try:
-        rendered = translate(provider, _check(file, data)).request
+        rendered = translate(provider, _check(file, data, memo)).request
     except ToolchoiceError as exc:
         rendered, failed = None, exc
     again = rendered.body if rendered is not None else {}
