@@ -79,8 +79,7 @@ def _saved(file: Path, sample: Optional[int], provider: Optional[str], format: T
     if isinstance(found, list):
         _listing("folder", file, "samples", found, "--sample N", format, redact, scenario_out)
         return
-    _scenario(found.data, found.notes, format, redact, scenario_out, force,
-              f"toolchoice render {scenario_out} -p {found.provider}")
+    _scenario(found.data, found.notes, format, redact, scenario_out, force, f"-p {found.provider}")
 
 
 def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: str, format: TraceFormat,
@@ -101,6 +100,8 @@ def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: s
 
 def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Callable[[str], str],
               scenario_out: Optional[Path] = None, force: bool = False, then: Optional[str] = None) -> None:
+    """The scenario on stdout, or in ``scenario_out`` and one line saying so (``then``: the render options it
+    suggests)."""
     if format is TraceFormat.json:
         for e in notes:
             sys.stderr.write(redact(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
@@ -114,7 +115,10 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Callable[[str]
         write(text)
         return
     _write_file(scenario_out, text if text.endswith("\n") else text + "\n", force)
-    write(f"wrote {_line(str(scenario_out))}: try `{_line(then or f'toolchoice render {scenario_out}')}`")
+    import shlex
+
+    command = " ".join(["toolchoice render", shlex.quote(str(scenario_out)), *([then] if then else [])])
+    write(f"wrote {_line(str(scenario_out))}: try `{_line(command)}`")
 
 
 def _writable(path: Path, force: bool) -> None:

@@ -237,6 +237,15 @@ def test_members_beside_a_neutral_setting_are_kept_in_extra_and_merged_back(tmp_
     # edited, the neutral setting still rules: the kept member is merged beside the new budget
     data["providers"]["anthropic"]["thinking"]["budget"] = 1536
     assert _again("anthropic", data)["thinking"] == {"type": "enabled", "budget_tokens": 1536, "display": "summarized"}
+    # a member beside the tool choice is said, not kept: extra sends the choice's own field whole, which would drop
+    # the scenario's tool_choice there
+    gemini["toolConfig"]["retrievalConfig"] = {"languageCode": "en"}
+    data, notes = _saved_file(tmp_path, "gemini", "/v1beta/models/gemini-2.5-flash:generateContent", gemini)
+    assert "toolConfig" not in data["providers"]["gemini"]["extra"] and data["tool_choice"] == "required"
+    assert _again("gemini", data)["toolConfig"] == {"functionCallingConfig": {"mode": "ANY"}}
+    assert [n for n in notes if n.startswith("warning")] == [
+        'warning saved.differs: toolConfig: rendered back for gemini it differs: at toolConfig.retrievalConfig: '
+        'recorded {"languageCode": "en"}, not rendered']
 
 
 def test_a_system_prompt_in_blocks_keeps_its_text_and_says_exactly_what_is_lost(tmp_path):
@@ -270,6 +279,10 @@ def test_extra_merges_an_object_that_only_adds_and_replaces_any_other(tmp_path):
     assert merged == ["extra.generationConfig.topK = 3 added to the body",
                       'extra.generationConfig.thinkingConfig = {"includeThoughts":true} added to the body']
     assert [e.code for e in t.ledger if e.code == "extra.overrides"] == ["extra.overrides"]
+    # an empty object adds nothing: it replaces, as before
+    empty = translate("gemini", load_scenario_text(text.replace("{topK: 3, thinkingConfig: {includeThoughts: true}}",
+                                                                "{}"), "s.yaml"))
+    assert empty.request.body["generationConfig"] == {} and "extra.overrides" in {e.code for e in empty.ledger}
     # the tool choice's own field is sent as written even when the object only adds (adversarial13's tool_choice)
     text = text.replace("toolConfig: {functionCallingConfig: {mode: AUTO}}", "toolConfig: {retrievalConfig: {}}")
     t = translate("gemini", load_scenario_text(text, "s.yaml"))

@@ -162,8 +162,9 @@ def merge_extra(ctx: Context, body: dict[str, Any], whole: tuple[str, ...] = ())
 
 def adds_only(translated: Any, extra: Any) -> bool:
     """Whether ``extra`` is an object that only adds members to the object ``translated`` (at any depth): each of
-    its members is absent there, equal there, or an object that only adds to the object there."""
-    if not isinstance(translated, dict) or not isinstance(extra, dict):
+    its members is absent there, equal there, or an object that only adds to the object there. An empty object adds
+    nothing: it replaces (``generationConfig: {}`` sends an empty one, as before)."""
+    if not isinstance(translated, dict) or not isinstance(extra, dict) or not extra:
         return False
     return all(k not in translated or translated[k] == v or adds_only(translated[k], v) for k, v in extra.items())
 

@@ -205,7 +205,7 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
             if key not in again:
                 if _renamed(key, body, again) is None:
                     extra[key] = value
-            elif not _same(value, again[key]):
+            elif not _same(value, again[key]) and key not in _CHOICE_FIELDS:  # extra sends the choice's field whole
                 added = _missing(value, again[key])
                 if added:
                     extra[key] = added
@@ -228,7 +228,7 @@ def _missing(recorded: Any, again: Any) -> dict[str, Any]:
     for key, value in recorded.items():
         if value is None or _same(value, again.get(key)) or key not in again and _alias(key, recorded, again):
             continue
-        if key not in again or again[key] is None:
+        if key not in again:  # (a null there is a value extra would replace the object for: said, not kept)
             out[key] = value
         elif (inner := _missing(value, again[key])):
             out[key] = inner
@@ -240,6 +240,9 @@ def _paths(value: dict[str, Any]) -> list[str]:
             for p in (_paths(v) if isinstance(v, dict) and v else [""])]
 
 
+# the tool choice's own field, which extra replaces whole (request_parts.merge_extra): a member beside the choice there
+# (Gemini's toolConfig.retrievalConfig) is said, not kept, or the scenario's tool_choice would not be sent
+_CHOICE_FIELDS = ("tool_choice", "toolChoice", "toolConfig", "tool_config")
 _STREAM = ("stream", "stream_options")  # `send --stream` asks a stream; stream_options without it is a 400
 
 
