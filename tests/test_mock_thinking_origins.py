@@ -290,13 +290,13 @@ def test_a_signature_no_answer_handed_out_is_followed_to_no_request() -> None:
 
 
 def test_memory_stays_bounded_and_the_oldest_answers_are_forgotten_first() -> None:
-    from toolchoice.providers.core.mock.call_origins import CallOrigins
+    from toolchoice.providers.core.mock.call_origins import CallOrigins, Sent
     from toolchoice.providers.core.model import Message, ReasoningItem
 
     origins = CallOrigins(limit=3)
     for number in range(1, 6):
-        origins.made(number, [], ("get_weather",), None, [f"signature-{number}"], ())
+        origins.made(number, [], ("get_weather",), None, [f"signature-{number}"], Sent(()))
     turns = tuple(Message("assistant", "ok", reasoning=(ReasoningItem("anthropic", "t", f"signature-{n}"),))
                   for n in range(1, 6))
-    assert origins.reasoning_from(turns) == [None, None, 3, 4, 5]
+    assert origins.reasoning_from(Sent(turns)) == [None, None, 3, 4, 5]
     assert len(origins._answers) == len(origins._reasoning) == 3

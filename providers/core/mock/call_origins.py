@@ -108,6 +108,25 @@ def reply_reasoning(reply: Reply) -> list[str]:
     return values
 
 
+class Sent:
+    """One request's messages as a server follows them, each thing worked out once, when first asked (the checks, the
+    line's ``reasoning_from`` and the record of the answer share them): the assistant turns with reasoning state and
+    the request whose answer handed each out (``CallOrigins.turns``), and the digests of the history's prefixes."""
+
+    __slots__ = ("messages", "turns", "_digests")
+
+    def __init__(self, messages: tuple[Message, ...]) -> None:
+        self.messages = messages
+        self.turns: list[tuple[int, int | None, bool]] | None = None  # (index, origin, carries opaque state)
+        self._digests: list[bytes] | None = None
+
+    def digests(self) -> list[bytes]:
+        """The digest of ``messages[:i]`` for each i from 0 to ``len(messages)``."""
+        if self._digests is None:
+            self._digests = prefix_digests(self.messages, len(self.messages))
+        return self._digests
+
+
 class Dropped(NamedTuple):
     id: str
     name: str
@@ -131,8 +150,7 @@ class CallOrigins:
             del table[next(iter(table))]
 
     def made(self, number: int, calls: Iterable[tuple[str | None, str]], offered: tuple[str, ...] = (),
-             system: str | None = None, reasoning: Iterable[str] = (),
-             history: tuple[Message, ...] | None = None) -> None:
+             system: str | None = None, reasoning: Iterable[str] = (), history: Sent | None = None) -> None:
         """Request ``number``'s answer carried these calls (id, name) and handed out this reasoning state
         (``reasoning``: signatures, encrypted content, item ids); the request offered the tools ``offered``, came
         under the system prompt ``system`` and was sent the messages ``history`` (None: not kept, where no prefix
@@ -141,8 +159,8 @@ class CallOrigins:
         keys = [_digest(value) for value in reasoning if value and value != _STAND_IN]
         made = None
         if calls or keys:
-            sent = prefix_digests(history, len(history))[-1] if history is not None else None
-            made = _Made(tuple(offered), _digest(system or ""), sent, len(history or ()))
+            sent = history.digests()[-1] if history is not None else None
+            made = _Made(tuple(offered), _digest(system or ""), sent, len(history.messages) if history else 0)
         with self._lock:
             if made is not None:
                 self._remember(self._answers, number, made)
@@ -181,62 +199,61 @@ class CallOrigins:
         return found
 
 
-    def _turn_origin(self, message: Message, values: list[str]) -> int | None:
-        """The request whose answer handed out an assistant turn's reasoning state: by the state itself, else —
-        thinking whose state this server never saw — by the calls that answer made; the caller holds the lock."""
-        origin = next((self._reasoning[key] for key in map(_digest, values) if key in self._reasoning), None)
-        if origin is None and (message.reasoning or values):
-            origin = next((o for o in (self._origin(c.id, c.name) for c in message.tool_calls) if o is not None), None)
-        return origin
+    def turns(self, sent: Sent) -> list[tuple[int, int | None, bool]]:
+        """(index, request, whether it carries a signature, encrypted content or an item id) for each assistant turn
+        with reasoning state: the request whose answer handed it out, by the state itself, else — thinking whose
+        state this server never saw — by the calls that answer made (None: neither); worked out once per request."""
+        if sent.turns is None:
+            found: list[tuple[int, int | None, bool]] = []
+            with self._lock:
+                for index, message in enumerate(sent.messages):
+                    if message.role != "assistant":
+                        continue
+                    values = reasoning_values(message)
+                    if not values and not message.reasoning:
+                        continue
+                    origin = next((self._reasoning[key] for key in map(_digest, values) if key in self._reasoning),
+                                  None)
+                    if origin is None:
+                        origin = next((o for o in (self._origin(c.id, c.name) for c in message.tool_calls)
+                                       if o is not None), None)
+                    found.append((index, origin, bool(values)))
+            sent.turns = found
+        return sent.turns
 
-    def _thinking_turns(self, messages: tuple[Message, ...]) -> list[tuple[int, int]]:
-        """(index, request) for each assistant turn that carries reasoning state an answer of this server handed
-        out; the caller holds the lock."""
-        found: list[tuple[int, int]] = []
-        for index, message in enumerate(messages):
-            if message.role == "assistant":
-                origin = self._turn_origin(message, reasoning_values(message))
-                if origin is not None:
-                    found.append((index, origin))
-        return found
-
-    def reasoning_from(self, messages: tuple[Message, ...]) -> list[int | None]:
+    def reasoning_from(self, sent: Sent) -> list[int | None]:
         """For each assistant turn whose reasoning state carries a signature, encrypted content or an item id, in
         history order: the request whose answer handed it out (None: no answer through this server did)."""
+        return [origin for _, origin, opaque in self.turns(sent) if opaque]
+
+    def _thinking(self, sent: Sent) -> list[tuple[int, int, _Made]]:
+        """(index, request, what its answer was made under) for each assistant turn whose reasoning state an answer
+        of this server still remembered handed out."""
+        turns = self.turns(sent)
         with self._lock:
-            return [self._turn_origin(message, values) for message in messages if message.role == "assistant"
-                    for values in (reasoning_values(message),) if values]
+            return [(index, origin, self._answers[origin]) for index, origin, _ in turns
+                    if origin is not None and origin in self._answers]
 
-    def _thinking_origins(self, messages: tuple[Message, ...]) -> list[int]:
-        """The requests whose answer made thinking the history carries, each once; the caller holds the lock."""
-        return list(dict.fromkeys(origin for _, origin in self._thinking_turns(messages)))
-
-    def tools_changed(self, messages: tuple[Message, ...], offered: tuple[str, ...]) -> list[tuple[int, tuple[str, ...]]]:
+    def tools_changed(self, sent: Sent, offered: tuple[str, ...]) -> list[tuple[int, tuple[str, ...]]]:
         """(request, the tools it offered) for each answer of this server whose thinking the history carries where
         that request offered other tools."""
-        with self._lock:
-            found = {origin: self._answers[origin].offered for origin in self._thinking_origins(messages)
-                     if origin in self._answers and self._answers[origin].offered != tuple(offered)}
+        found = {origin: made.offered for _, origin, made in self._thinking(sent) if made.offered != tuple(offered)}
         return sorted(found.items())
 
-    def system_changed(self, messages: tuple[Message, ...], system: str | None) -> list[int]:
+    def system_changed(self, sent: Sent, system: str | None) -> list[int]:
         """The requests whose answer made thinking the history carries and that came under another system prompt
         than ``system`` (none and an empty one are the same: no system prompt)."""
         now = _digest(system or "")
-        with self._lock:
-            return sorted(origin for origin in self._thinking_origins(messages)
-                          if origin in self._answers and self._answers[origin].system != now)
+        return sorted({origin for _, origin, made in self._thinking(sent) if made.system != now})
 
-    def history_changed(self, messages: tuple[Message, ...]) -> list[tuple[int, int, int]]:
+    def history_changed(self, sent: Sent) -> list[tuple[int, int, int]]:
         """(request, how many messages it was sent, how many come before its thinking now) for each answer of this
         server whose thinking the history carries after other messages than that request was sent, in history
         order (only answers whose history was kept: ``made(history=...)``)."""
-        with self._lock:
-            turns = [(index, origin, self._answers[origin]) for index, origin in self._thinking_turns(messages)
-                     if origin in self._answers and self._answers[origin].history is not None]
+        turns = [turn for turn in self._thinking(sent) if turn[2].history is not None]
         if not turns:
             return []
-        digests = prefix_digests(messages, max(index for index, _, _ in turns))
+        digests = sent.digests()
         found = {}
         for index, origin, made in turns:
             if digests[index] != made.history and origin not in found:
@@ -255,7 +272,7 @@ def prefix_check(provider: str, model: str | None) -> Any:
     return fact if fact is not None and fact.value is True else None
 
 
-def _changed_with_thinking(origins: CallOrigins, messages: tuple[Message, ...], offered: tuple[str, ...],
+def _changed_with_thinking(origins: CallOrigins, sent: Sent, offered: tuple[str, ...],
                            provider: str, model: str | None, server: str,
                            system: str | None = None) -> list[dict[str, Any]]:
     """``<server>.tools_changed_with_thinking``, ``<server>.system_changed_with_thinking`` and
@@ -268,10 +285,10 @@ def _changed_with_thinking(origins: CallOrigins, messages: tuple[Message, ...], 
 
     cited = cite("thinking_prefix_check", fact, provider)
     found = []
-    changed = origins.tools_changed(messages, offered)
+    changed = origins.tools_changed(sent, offered)
     if changed:
         found.append(_tools_finding(changed[-1], offered, str(model), server, cited))
-    prompts = origins.system_changed(messages, system)
+    prompts = origins.system_changed(sent, system)
     if prompts:
         found.append({
             "severity": "warning",
@@ -282,7 +299,7 @@ def _changed_with_thinking(origins: CallOrigins, messages: tuple[Message, ...], 
             f"{cited}. Way out: the same system prompt on every step of a "
             "tool loop (a per-step prompt in the framework — a dynamic prompt or instructions — changes it); put "
             "what changes per step in the user turn or the tool result"})
-    history = origins.history_changed(messages)
+    history = origins.history_changed(sent)
     if history:
         found.append(_history_finding(history[0], str(model), server, cited))
     return found
@@ -315,11 +332,11 @@ def _tools_finding(changed: tuple[int, tuple[str, ...]], offered: tuple[str, ...
             "tool_choice (a per-step tool filter in the framework changes them)"}
 
 
-def loop_findings(origins: CallOrigins, messages: tuple[Message, ...], findings: list[dict[str, Any]],
+def loop_findings(origins: CallOrigins, sent: Sent, findings: list[dict[str, Any]],
                   server: str, offered: tuple[str, ...] = (), provider: str = "",
                   model: str | None = None, system: str | None = None) -> list[dict[str, Any]]:
-    """The results this request adds (``results``), with the ``server``'s ("mock" or "proxy") findings appended to
-    ``findings``: ``<server>.result_unknown_call`` for a result of a call in the history that no answer through this
+    """The results the request whose messages are ``sent`` adds (``results``), with the ``server``'s ("mock" or
+    "proxy") findings appended to ``findings``: ``<server>.result_unknown_call`` for a result of a call in the history that no answer through this
     server made, and ``<server>.result_dropped`` for a call an earlier answer made that the history carries without
     its result (said once); and ``<server>.tools_changed_with_thinking`` where ``offered`` (this request's tools) is
     not what the request whose thinking the history carries offered, ``<server>.system_changed_with_thinking``
@@ -327,6 +344,7 @@ def loop_findings(origins: CallOrigins, messages: tuple[Message, ...], findings:
     ``<server>.history_changed_with_thinking`` where the messages before that thinking are not the ones that request
     was sent, on a ``model`` of ``provider`` that runs the prefix check."""
     proxy = server == "proxy"
+    messages = sent.messages
     results = origins.results(messages)
     in_history = {call.id for message in messages for call in message.tool_calls}
     # a result whose call is nowhere in the history is history.result_without_call's already (judge._pairing)
@@ -345,7 +363,7 @@ def loop_findings(origins: CallOrigins, messages: tuple[Message, ...], findings:
             "message": "no tool result came back for " + listed([f"{d.id} ({d.name}, made by #{d.origin})"
                                                                  for d in dropped])
             + ": the history carries the call without its result (said once)"})
-    findings += _changed_with_thinking(origins, messages, offered, provider, model, server, system)
+    findings += _changed_with_thinking(origins, sent, offered, provider, model, server, system)
     return results
 
 
