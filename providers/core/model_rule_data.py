@@ -131,7 +131,10 @@ RULES: tuple[Rule, ...] = (
          {"thinking_prefix_check": True},
          "platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks (models: Fable and Mythos "
          "5.1, 5.2, Opus / Sonnet / Haiku 5.5; Claude API, Bedrock, other platforms): 'A prefix check fails if system, "
-         "tools, or an earlier message changed after Claude produced a block'", verified="2026-11-26", family=False),
+         "tools, or an earlier message changed after Claude produced a block'; re-read 2026-11-27 with "
+         "platform.claude.com/docs/build-with-claude/preserved-thinking: 'The top-level system prompt, tools, and "
+         "messages before the block are its prefix. If the prefix differs from what you sent when the block was "
+         "produced, that block and every later thinking block are invalid'", verified=_AUDITED, family=False),
     Rule("claude-thinking-per-turn", _CLAUDE_PROVIDERS, r"claude", {"thinking_fixed_per_turn": True},
          "platform.claude.com/docs/build-with-claude/thinking-tool-workflows ('Keep one thinking configuration per "
          "assistant turn: a tool-use loop is one assistant turn, so change the configuration only between turns'; "
