@@ -279,3 +279,10 @@ def test_settings_secrets_finds_what_the_file_reader_refuses():
                "token": "$MY_TOKEN"},
         headers={"Authorization": f"Bearer {PLAIN}x", "X-Title": "a long plain title"}, api_key_env=AWS)})
     assert found == {AWS: "[redacted]", PLAIN: "[redacted]", PLAIN + "x": "[redacted]"}
+
+
+def test_the_refusal_in_docs_scenarios_md_is_the_one_printed(tmp_path):
+    write(tmp_path, HEAD + f"    extra:\n      auth: {{token: {OPENAI}}}\n")
+    result = run_cli(["render", "lit.yaml"], env=ENV, cwd=tmp_path)
+    page = (Path(__file__).parent.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    assert refused(result, OPENAI).strip() in page.splitlines()
