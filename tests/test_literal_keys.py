@@ -286,3 +286,13 @@ def test_the_refusal_in_docs_scenarios_md_is_the_one_printed(tmp_path):
     result = run_cli(["render", "lit.yaml"], env=ENV, cwd=tmp_path)
     page = (Path(__file__).parent.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
     assert refused(result, OPENAI).strip() in page.splitlines()
+
+
+@pytest.mark.parametrize("tool", ["{type: mcp, server_label: docs, server_url: 'https://mcp.example.com/%s/mcp'}",
+                                  "{from: {mcp_url: 'https://mcp.example.com/%s/mcp'}}"])
+def test_a_key_shape_in_an_mcp_server_url_path_is_refused(tmp_path, tool):
+    """Such a path takes a key as $NAME (https://…/$MCP_PATH_KEY/…); written as text it was sent and shown as is."""
+    path = write(tmp_path, f"tools:\n  - {tool % GITHUB}\nmessages:\n  - {{role: user, content: hi}}\n")
+    line = refused(run_cli(["render", str(path), "-p", "openai-responses"], env=ENV), GITHUB)
+    assert f"{path}:2:" in line and "holds 40 characters shaped like a GitHub token (gh…)" in line
+    assert "$MCP_PATH_KEY" in line and "--allow-env MCP_PATH_KEY" in line

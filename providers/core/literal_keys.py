@@ -109,6 +109,15 @@ def check_url_shape(r: Any, pid: str, key: str, node: yaml.Node, value: str) -> 
                       '{Authorization: "Bearer $MY_API_KEY"})', "MY_API_KEY", 'RenderOptions(allow_env=("MY_API_KEY",))')
 
 
+def check_url_path(r: Any, node: yaml.Node, where: str, url: str, python: str) -> None:
+    """A key's shape in an MCP server's URL (a hosted mcp tool's ``server_url``, a ``from:`` ``mcp_url``), whose path
+    takes a key as ``$NAME`` (user info and a query string are refused by ``request_parts.url_problem``)."""
+    what = _what(url, False)
+    if what:
+        raise refusal(node, r.path, f"{where} {what}", "it in the path as $MCP_PATH_KEY (https://…/$MCP_PATH_KEY/…)",
+                      "MCP_PATH_KEY", python.format(var="MCP_PATH_KEY"))
+
+
 def check_api_key_env(r: Any, pid: str, node: yaml.Node, value: str) -> None:
     """``api_key_env`` holding a key of a known shape: an AWS access key id (AKIA + 16 upper-case letters and
     digits) reads as a variable's name, and is refused as the key it is. Text that is no variable's name (``sk-...``)
@@ -140,6 +149,9 @@ def check_from(r: Any, fields: dict[str, yaml.Node]) -> None:
                 var = variable_for(name) if kind == "headers" else name
                 raise refusal(value_node, r.path, f"from: {kind}.{name} {what}",
                               f'{name}: "{_scheme(value, credential)}${var}"', var, python.format(var=var))
+    url = fields.get("mcp_url")
+    if url is not None and isinstance(r.value(url), str):
+        check_url_path(r, url, "from: mcp_url", r.value(url), python)
     node = fields.get("mcp")
     command = r.value(node) if node is not None else None
     if not isinstance(command, str):
