@@ -105,8 +105,8 @@ def check_url_shape(r: Any, pid: str, key: str, node: yaml.Node, value: str) -> 
     what = _what(value, False)
     if what:
         raise refusal(node, r.path, f"providers.{pid}.{key} {what}",
-                      f'the URL without it and send the key in a header (providers.{pid}.headers: '
-                      '{Authorization: "Bearer $MY_API_KEY"})', "MY_API_KEY", 'RenderOptions(allow_env=("MY_API_KEY",))')
+                      f'Authorization: "Bearer $MY_API_KEY" under providers.{pid}.headers and the URL without it',
+                      "MY_API_KEY", 'RenderOptions(allow_env=("MY_API_KEY",))')
 
 
 def check_url_path(r: Any, node: yaml.Node, where: str, url: str, python: str) -> None:
