@@ -96,6 +96,8 @@ def test_each_key_shape_is_refused_in_any_field_of_extra(shape):
                                     f"{shape} (")
     error = load_error(HEAD + f"    extra:\n      tags: [plain, {key}]\n")
     assert "providers.openai.extra.tags[1] holds" in error.message and key not in str(error)
+    assert error.hint == 'export the key and write "$MY_API_KEY" in its place, then pass RenderOptions(allow_env=("MY_API_KEY",))'
+
 
 
 def test_a_fine_grained_github_token_and_the_other_credential_names():

@@ -68,21 +68,22 @@ def check_extra(r: Any, pid: str, node: yaml.Node) -> None:
     credential (``api_key``, ``auth: {token: ...}``, ``clientSecret``), is refused. A ``$NAME`` there is read from the
     environment when sending, as a header's is (request_parts.extra_env)."""
 
-    def walk(child: yaml.Node, where: str, field: str, credential: bool) -> None:
+    def walk(child: yaml.Node, where: str, field: str, credential: bool, item: bool = False) -> None:
         if isinstance(child, yaml.MappingNode):
             for key_node, value_node in child.value:
                 name = str(key_node.value)
                 walk(value_node, f"{where}.{name}", name, credential_field(name))
         elif isinstance(child, yaml.SequenceNode):
-            for index, item in enumerate(child.value):
-                walk(item, f"{where}[{index}]", field, credential)
+            for index, element in enumerate(child.value):
+                walk(element, f"{where}[{index}]", field, credential, True)
         elif isinstance(child, yaml.ScalarNode):
             value = r.value(child)
             what = _what(value, credential) if isinstance(value, str) else None
             if what:
                 var = variable_for(field) if credential else "MY_API_KEY"
-                raise refusal(child, r.path, f"{where} {what}", f'{field or "it"}: "{_scheme(value, credential)}${var}"', var,
-                              f'RenderOptions(allow_env=("{var}",))')
+                reference = f'"{_scheme(value, credential)}${var}"'
+                raise refusal(child, r.path, f"{where} {what}", f"{reference} in its place" if item or not field
+                              else f"{field}: {reference}", var, f'RenderOptions(allow_env=("{var}",))')
 
     walk(node, f"providers.{pid}.extra", "", False)
 
