@@ -187,6 +187,35 @@ def _additions(translated: dict[str, Any], extra: dict[str, Any], where: str) ->
     return found
 
 
+def extra_env(ctx: Context, body: dict[str, Any], url: str) -> list[tuple[Any, ...]]:
+    """Where ``providers.<id>.extra`` holds a ``$NAME`` (alone or after one scheme word, as a key header takes it):
+    the paths the transport resolves when sending (``Request.body_env``), each variable read only when the user
+    allowed it, as a header's (``env_read``). A key written there as text is refused when the file is read
+    (core/literal_keys.py)."""
+    from urllib.parse import urlsplit
+
+    paths: list[tuple[Any, ...]] = []
+
+    def walk(value: Any, path: tuple[Any, ...]) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, path + (key,))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, path + (index,))
+        elif isinstance(value, str) and "$" in value and SCHEMED_PLACEHOLDER.fullmatch(value):
+            paths.append(path)
+            match = ENV_PLACEHOLDER.search(value)
+            where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
+            env_read(ctx, match.group(1) or match.group(2), f"body field {where} to {urlsplit(url).netloc or url}",
+                     f"providers.{ctx.provider}.extra")
+
+    for key, value in ctx.settings.extra.items():  # extra's own values: merged ones keep their paths in the body
+        if key in body:
+            walk(value, (key,))
+    return paths
+
+
 def with_user_headers(ctx: Context, headers: dict[str, str]) -> dict[str, str]:
     for name, value in ctx.settings.headers.items():
         verb = "replaces" if name.lower() in {h.lower() for h in headers} else "adds"
