@@ -106,6 +106,10 @@ WEATHER = str(CONFIGS / "weather.yaml")
 @pytest.mark.parametrize("args, expected", [
     (["render", WEATHER, "--provider", "open-ai"],
      "toolchoice: error: unknown provider 'open-ai' (did you mean openai?)\n"),
+    (["render", WEATHER, "--provider", "google,claude"],  # the maker's or the model's name, not the id
+     "toolchoice: error: unknown provider 'google' (did you mean gemini?)\n"),
+    (["render", WEATHER, "--provider", "claude"],
+     "toolchoice: error: unknown provider 'claude' (did you mean anthropic?)\n"),
     (["render", WEATHER, "--provider", "openai,zzzzzz"],
      f"toolchoice: error: unknown provider 'zzzzzz' (providers: {', '.join(PROVIDER_IDS)})\n"),
     (["render", WEATHER, "--tool-choice", "get_wether"],

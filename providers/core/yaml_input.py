@@ -162,7 +162,9 @@ class Reader:
     def mapping(self, node: yaml.Node, what: str, allowed: tuple[str, ...] | None = None) -> dict[str, yaml.Node]:
         self.plain(node)
         if not isinstance(node, yaml.MappingNode):
-            raise self.loc(node).fail(f"{what} must be a mapping (key: value), not {kind(node)}", None)
+            glued = isinstance(node, yaml.ScalarNode) and re.fullmatch(r"[A-Za-z_][\w-]*:[^\s/].*", node.value or "")
+            raise self.loc(node).fail(f"{what} must be a mapping (key: value), not {kind(node)}",
+                                      "put a space after the ':' of each key" if glued else None)
         result = dict(self.pairs(node))
         if allowed is not None:
             for key_node, _ in node.value:

@@ -1,0 +1,40 @@
+"""What a new user's trial (session 15, trial15g) met and got changed; the command-line lines it changed are in
+tests/test_bad_input.py and tests/data/bad/ (one line, file:line, exit 2)."""
+
+from __future__ import annotations
+
+from toolchoice.providers import load_scenario_text
+from toolchoice.providers.core import jobs
+
+TOOLS = """
+tools:
+  - {name: search_docs, parameters: {type: object, properties: {query: {type: string}}, required: [query]}}
+messages: [{role: user, content: How do I rotate an API key?}]
+"""
+
+
+def test_python_none_written_as_the_choice_is_read_as_none_and_said_as_a_warning():
+    """`tool_choice: None` (Python's "not set") is YAML's string None, read case-blind as the word none: the model
+    must not call a tool. It was an info entry ("tool_choice None read as none") a user skims past."""
+    [t] = jobs.render(load_scenario_text("tool_choice: None\n" + TOOLS), "openai")
+    assert t.request is not None and t.request.body["tool_choice"] == "none"
+    [said] = [e for e in t.ledger if e.code == "tool_choice.spelling"]
+    assert said.severity == "warning" and "write null or leave tool_choice out" in said.message
+    [unset] = jobs.render(load_scenario_text("tool_choice: null\n" + TOOLS), "openai")
+    assert "tool_choice" not in unset.request.body  # null: not specified, the field left out
+    [lower] = jobs.render(load_scenario_text("tool_choice: NONE\n" + TOOLS), "openai")  # a provider's word: as before
+    assert [e.severity for e in lower.ledger if e.code == "tool_choice.spelling"] == ["info"]
+
+
+def test_a_bfcl_tuple_is_said_to_widen_not_to_narrow():
+    """The warning said "BFCL's own mapping narrows it: tuple an array of any length": a tuple read as an array of
+    any length widens it, and the verb was missing."""
+    from toolchoice.providers.core.tool_import_schemas import bfcl_tool_schema
+
+    notes: list = []  # what `tools FILE` and `from: FILE` print for a BFCL file
+    schema = bfcl_tool_schema("move", {"type": "dict", "properties": {"to": {"type": "tuple"}, "how": {"type": "any"}}},
+                              notes)
+    assert schema["properties"] == {"to": {"type": "array"}, "how": {"type": "string"}}
+    [note] = [n for n in notes if n.code == "import.bfcl_lossy"]
+    assert note.message.endswith("BFCL's own mapping stands in: any becomes string (a value of another type fails "
+                                 "the schema); tuple becomes an array of any length (a fixed length is not held)")
