@@ -38,3 +38,41 @@ def test_a_bfcl_tuple_is_said_to_widen_not_to_narrow():
     [note] = [n for n in notes if n.code == "import.bfcl_lossy"]
     assert note.message.endswith("BFCL's own mapping stands in: any becomes string (a value of another type fails "
                                  "the schema); tuple becomes an array of any length (a fixed length is not held)")
+
+
+def test_trace_of_what_run_save_wrote(tmp_path, monkeypatch):
+    """`toolchoice trace runs/` (a `run --save` folder, as a user tries after "trace a saved folder") said only "no
+    sample-NNN.request.json in the folder", and a step's request file was "not an OTLP/JSON trace export", though it
+    is the saved-request form `trace` reads. The folder now points at the loop's scenario.yaml and a step's file; the
+    step file reads as a saved request, its provider from its step-NN.reply.json."""
+    import os
+
+    from cli import run_cli
+    from toolchoice.providers import LoopOptions, RenderOptions, running_mock
+
+    scenario = load_scenario_text("tool_choice: required\n" + TOOLS + """
+loop:
+  max_steps: 2
+  results: {search_docs: "3 pages"}
+""")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789abcdef")  # the mock checks no key
+    with running_mock("openai") as mock:
+        ran = jobs.run(scenario, ["openai"], LoopOptions(render=RenderOptions(base_url=mock.base_url)),
+                       save=tmp_path / "runs")
+    assert ran.code == 0 and (tmp_path / "runs/openai/loop-001/step-02.request.json").is_file()
+    env = {"PATH": os.environ.get("PATH", ""), "NO_COLOR": "1"}
+    folder = run_cli(["trace", "runs"], env=env, cwd=tmp_path)
+    assert (folder.returncode, folder.stdout) == (2, "")
+    assert folder.stderr == ("toolchoice: error: runs: no sample-NNN.request.json in the folder (a run --save folder: "
+                             "runs/openai/loop-001/scenario.yaml is that loop's scenario with its whole history, which "
+                             "render, send and run take; or one step's request: toolchoice trace "
+                             "runs/openai/loop-001/step-01.request.json)\n")
+    step = run_cli(["trace", "runs/openai/loop-001/step-02.request.json"], env=env, cwd=tmp_path)
+    assert step.returncode == 0, step.stderr
+    assert step.stdout.startswith("# info saved.imported: runs/openai/loop-001/step-02.request.json: POST "
+                                  "/v1/chat/completions read as openai's request\n")
+    again = load_scenario_text(step.stdout)  # the step's request as a scenario: the call of step 1 and its result
+    assert [m.role for m in again.messages] == ["user", "assistant", "tool"] and again.tool_choice.mode == "required"
+    saved = run_cli(["render", "runs/openai/loop-001/scenario.yaml", "-p", "anthropic", "-f", "json"], env=env,
+                    cwd=tmp_path)
+    assert saved.returncode == 0, saved.stderr
