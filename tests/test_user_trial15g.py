@@ -76,3 +76,17 @@ loop:
     saved = run_cli(["render", "runs/openai/loop-001/scenario.yaml", "-p", "anthropic", "-f", "json"], env=env,
                     cwd=tmp_path)
     assert saved.returncode == 0, saved.stderr
+
+
+def test_mock_md_s_openai_python_loop_runs_as_the_page_shows():
+    """docs/mock.md "From Python" showed `client = anthropic.Anthropic(...)` and then `...`: no loop a user could run
+    with an official SDK against the mock. The page's block, run as written: openai-python's own requests, the
+    mock's records."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "mock.md").read_text(encoding="utf-8")
+    [block] = [b.split("\n", 1)[1] for b in page.split("```")[1::2]
+               if b.startswith("python\n") and "openai.OpenAI(base_url=mock.base_url" in b]
+    namespace: dict = {}
+    exec(compile(block, "docs/mock.md", "exec"), namespace)  # the asserts are the page's
+    assert len(namespace["mock"].records) == 2 and namespace["messages"][-1]["role"] == "assistant"
