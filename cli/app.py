@@ -130,6 +130,8 @@ def _commands_taking(option: str | None, given: str) -> list[str]:
     if not option or not option.startswith("--") or given not in COMMANDS:
         return []
     app = _command(None)
+    if any(option in (*p.opts, *p.secondary_opts) for p in app.commands[given].params):
+        return []  # an option of this command given wrong (`render --tool-choice` without its value): no elsewhere
     return [name for name in COMMANDS if name != given
             and any(option in (*p.opts, *p.secondary_opts) for p in app.commands[name].params)]
 

@@ -197,14 +197,17 @@ def one_line(message: str) -> str:
     return message.replace("\n", "\\n")
 
 
-def print_loop(console: Any, run: Any) -> None:
+def print_loop(console: Any, run: Any, replayed: bool = False) -> None:
+    """One loop's steps; ``replayed``: answered from a recording (--replay), said in the rule, as a dry run says
+    nothing was sent: the same table a live run draws, its latencies the recorded ones."""
     from rich.text import Text
 
     from .output import SEVERITY_STYLE
     from .table_fit import fitted_table
 
     title = CAPABILITIES[run.provider].title if run.provider in CAPABILITIES else run.provider
-    console.rule(Text.assemble((run.provider, "bold"), f" · {title} · loop {run.index}"))
+    console.rule(Text.assemble((run.provider, "bold"), f" · {title} · loop {run.index}"
+                               + (" · replayed" if replayed else "")))
     rows = []
     for row, record in zip(step_rows(run), run.steps):
         style = "green" if record.verdict and record.verdict["obeyed"] else "red"
@@ -511,7 +514,7 @@ def _draw(scenario: Any, result: Any, providers: list[str], repeat: int, format:
     def draw(console: Any) -> None:
         if repeat == 1:
             for r in runs:
-                print_loop(console, r)
+                print_loop(console, r, replayed)
             if len(providers) > 1:
                 print_side_by_side(console, runs, providers)
         else:

@@ -74,7 +74,7 @@ def send(
     live_mcp: bool = LIVE_MCP,
 ) -> None:
     """Send the scenario to one provider, show the tool calls, and judge them against tool_choice."""
-    from .inputs import one_provider
+    from .inputs import one_provider, refuse_provider_paths
 
     provider = one_provider(provider, "send")
     if dry_run:
@@ -84,6 +84,7 @@ def send(
         return
     if format is SendFormat.curl:
         raise ToolchoiceError("--format curl prints the request without sending it", hint="add --dry-run")
+    refuse_provider_paths(scenario)
     codes = []
     documents = []
     many = len(scenario) > 1
