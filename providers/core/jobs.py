@@ -435,16 +435,6 @@ def probe_code(result: dict[str, Any]) -> int:
 
 # ---- run (the agent loop) ----------------------------------------------------------------------------
 
-def _redact_runs(runs: list[Any], secrets: dict[str, str]) -> None:
-    """The loops' records as the caller gets them: every key replaced (loop_records.redact_run), once they ended."""
-    from .loop_records import redact_run
-    from .redaction import Redactor
-
-    redactor = Redactor(secrets)
-    for r in runs:
-        redact_run(r, redactor)
-
-
 class RunResult(_Result):
     """The loops run (``loop_records.LoopRun``: steps, verdicts, how each ended), the exit code and whether
     Ctrl-C cut them short. ``document()`` / ``write_json`` give what `run --format json` prints, for a run of
@@ -539,6 +529,7 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
     import time
 
     from . import call_args, loop, loop_save, runner
+    from .loop_records import redact_runs
 
     scenario, settings = call_args.scenario_arg(scenario), call_args.send_settings(settings, runner.SendSettings)
     save, trace_out = call_args.folder(save), call_args.folder(trace_out, "trace_out")
@@ -630,10 +621,10 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
                                          folder is not None, "; unfinished loops keep their finished steps and "
                                          "what had arrived of a step's stream")
         result.code = outcomes.INTERRUPTED
-        _redact_runs(runs, result.secrets)
+        redact_runs(runs, result.secrets)
         return result
     write_trace()
-    _redact_runs(runs, result.secrets)
+    redact_runs(runs, result.secrets)
     if result.reduced is not None:  # the tallies saw every loop: "error" stands for one that ended in an error
         verdicts, refused = result.reduced.outcome_inputs()
         result.code = outcomes.outcome(verdicts, refused)
