@@ -161,6 +161,9 @@ def _fold_help_cells() -> None:
     from rich.text import Text
     from typer import rich_utils
 
+    from .help_layout import install
+
+    install()  # the option panels: every word whole at the terminal's width; words wider than a line: word_breaks
     original = rich_utils._get_parameter_help
     if getattr(original, "folds", False):
         return
@@ -174,9 +177,6 @@ def _fold_help_cells() -> None:
 
     folding.folds = True  # type: ignore[attr-defined]
     rich_utils._get_parameter_help = folding
-    from .help_layout import install
-
-    install()  # the option panels: every word whole at the terminal's width
     make_console = rich_utils._get_rich_console
 
     def closing_quietly(stderr: bool = False) -> Any:

@@ -11,9 +11,12 @@ path), else the word starts the next line, as rich starts it. The pieces joined 
 changes, never the text (`-f json` is not drawn).
 
 ``word_pieces`` is the rule; ``divide_line`` is rich's word wrap with it (every Text the printer or a layout
-module wraps: table cells, notes under a label, one record a row, the summary lines), put in place of rich's by
-``install``, as output.py puts ``visible`` in place of rich's control stripping; ``call_lines`` folds the words of a
-prose line quoting JSON and of a call's indented arguments with it too."""
+module wraps: table cells, notes under a label, one record a row, the summary lines; `--help`'s too), put in place
+of rich's by ``install`` where the installed rich is the one it was written for (checked once), as output.py puts
+``visible`` in place of rich's control stripping; ``call_lines`` breaks the words of a prose line quoting JSON and
+of a call's indented arguments with it too. A piece the line holds whole (``WHOLE``: an IP address, a version, a
+float, a host and its port) is broken inside only where it is wider than the line: before it where it does not
+fit beside what the line holds."""
 
 from __future__ import annotations
 
@@ -22,6 +25,11 @@ from typing import Callable
 
 FIRST = frozenset("/?&,")  # a URL's, a path's, a query string's parts; a list's items (`"a":1,"b":2`)
 THEN = frozenset("._-")  # a dotted name's, an id's
+# a piece of a word broken inside only where it is wider than the line: an IP address, a version, a float (with a
+# port or an exponent: `127.0.0.1:8080`, `3.57.0`, `1.5e-07`, `gpt-4.1`'s `4.1`), a host and its port
+# (`api.example.com:443`); `127.0.0.` over `1:8080` read as two addresses
+WHOLE = (re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?:[eE][-+]?\d+)?(?::\d+)?(?!\d)"),
+         re.compile(r"(?<![\w.-])[A-Za-z][\w-]*(?:\.[\w-]+)*:\d+(?!\d)"))
 _WORD = re.compile(r"\s*\S+\s*")  # rich's words (rich._wrap.re_word): a word with the spaces around it
 
 
@@ -46,6 +54,8 @@ def word_pieces(word: str, width: int) -> list[str]:
     out: list[str] = []
     start = 0
     least = max(1, width // 4)
+    wholes = [found.span() for pattern in WHOLE for found in pattern.finditer(core)
+              if cell_len(found.group()) <= width] if any(ch in core for ch in ".:") else []
     while start < len(core):
         # the characters that fit: ``fit`` of them, ``used`` cells
         if ascii_text:
@@ -67,10 +77,28 @@ def word_pieces(word: str, width: int) -> list[str]:
                    or end)
         else:
             cut = _cut(core, start, end, used, least, cell_len)
+        cut = _outside(core, cut, wholes, start, end, least) if wholes else cut
         out.append(core[start:cut])
         start += len(out[-1])
     out[-1] += trail
     return out
+
+
+def _outside(text: str, cut: int, wholes: list[tuple[int, int]], start: int, end: int, least: int) -> int:
+    """``cut`` moved out of the pieces the line holds whole (``wholes``: a number and a host with its port may
+    overlap): inside one, to the last point before it, else to its start; where it starts the line, to the last
+    point after it, else to the width (``end``)."""
+    for _ in range(len(wholes) + 1):
+        inside = next(((low, high) for low, high in wholes if low < cut < high), None)
+        if inside is None:
+            return cut
+        low, high = inside
+        if low > start:
+            cut = _last_point(text, start + least - 1, low, FIRST) or _last_point(text, start + least - 1, low,
+                                                                                 THEN) or low
+        else:
+            cut = _last_point(text, high, end, FIRST) or _last_point(text, high, end, THEN) or end
+    return cut
 
 
 def _cut(text: str, start: int, end: int, used: int, least: int, cell_len: Callable[[str], int]) -> int:
@@ -154,13 +182,65 @@ def divide_line(text: str, width: int, fold: bool = True) -> list[int]:
     return breaks
 
 
-def install() -> None:
-    """rich's word wrap with ``word_pieces`` for every Text wrapped in this process (once; only where rich's
-    Text.wrap calls the ``divide_line`` this module replaces, else rich folds as before)."""
+_INSTALLED: list[bool] = []  # whether ``install`` put ``divide_line`` in place (decided once a process)
+PROBE = ("ab http://h/ijklmnopq", 12, ["ab http://h/", "ijklmnopq"])  # a text, a width, the lines with the rule
+
+
+def install() -> bool:
+    """rich's word wrap with ``word_pieces`` for every Text wrapped in this process; True where it takes effect.
+
+    ``divide_line`` is rich's private function (rich._wrap), imported by name into rich.text, whose Text.wrap calls
+    it. It is put in place once, and only where this rich is the one it was written for: rich.text holds a
+    ``divide_line`` taking ``(text, width, fold=True)``, and with this module's in its place Text.wrap lays the
+    ``PROBE`` text out as the rule lays it out. Else rich's own is kept (a word folds at the width, every line still
+    within it) and, with $TOOLCHOICE_DEBUG set, one line on stderr says why."""
+    if _INSTALLED:
+        return _INSTALLED[0]
     import rich.text as rich_text
 
-    if getattr(rich_text, "divide_line", None) is not divide_line and hasattr(rich_text, "divide_line"):
+    original = getattr(rich_text, "divide_line", None)
+    why = _unfit(original)
+    if why is None:
         rich_text.divide_line = divide_line  # type: ignore[assignment]
+        why = _unseen(rich_text)
+        if why is not None:
+            rich_text.divide_line = original  # type: ignore[assignment]
+    _INSTALLED.append(why is None)
+    if why is not None:
+        import os
+        import sys
+
+        if os.environ.get("TOOLCHOICE_DEBUG"):
+            sys.stderr.write(f"toolchoice: debug: long words fold at any character: {why}\n")
+    return _INSTALLED[0]
+
+
+def _unfit(original: object) -> str | None:
+    """Why ``original`` (rich.text's ``divide_line``) is not the function this module stands in for, or None."""
+    import inspect
+
+    if original is None:
+        return "rich.text has no divide_line"
+    try:
+        parameters = list(inspect.signature(original).parameters.values())  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return "rich.text.divide_line has no signature"
+    shape = [(p.name, p.kind, p.default) for p in parameters]
+    positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    if shape != [("text", positional, inspect.Parameter.empty), ("width", positional, inspect.Parameter.empty),
+                 ("fold", positional, True)]:
+        return f"rich.text.divide_line{inspect.signature(original)} is not (text, width, fold=True)"  # type: ignore[arg-type]
+    return None
+
+
+def _unseen(rich_text: object) -> str | None:
+    """Why Text.wrap does not lay ``PROBE`` out with this module's ``divide_line``, or None."""
+    text, width, lines = PROBE
+    try:
+        drawn = [line.plain.rstrip(" ") for line in rich_text.Text(text).wrap(None, width, justify="left")]  # type: ignore[attr-defined]
+    except Exception as exc:  # noqa: BLE001 - any failure: rich's own wrap stays
+        return f"Text.wrap failed with it ({type(exc).__name__}: {exc})"
+    return None if drawn == lines else f"Text.wrap does not call rich.text.divide_line (drew {drawn})"
 
 
 def text_lines(text: str, width: int, *, initial_indent: str = "", subsequent_indent: str = "") -> list[str]:

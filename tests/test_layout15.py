@@ -1,0 +1,285 @@
+"""Layout leftovers (trial15e), each against a layout written out by hand from the rule (cli/word_breaks.py: a word
+wider than its line breaks after a `/`, `?`, `&` or `,`, else after a `.`, `_` or `-`, else at the width; its first
+piece beside the words before it only where it ends after a `/`, `?`, `&` or `,`):
+
+- a ledger message quoting JSON (call_lines.prose_lines) started a long word on a new line even where its first
+  piece fitted beside the words before it; so did a call's indented arguments (indented_lines);
+- an IP address, a host and its port, a version or a float that a line holds whole was broken at its dots
+  (`http://10.200.30.` over `40:8443/v1` in a 17-column cell);
+- `--help` broke a long word by the rule only where a command's printer had been built before in the process;
+- the rule stands in for rich's private ``divide_line``: it is put in place only where the installed rich is the
+  one it was written for, else rich's own stays (every line still within the width) and $TOOLCHOICE_DEBUG says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len
+
+from toolchoice.cli import word_breaks
+from toolchoice.cli.call_lines import indented_lines, prose_lines
+from toolchoice.cli.word_breaks import word_pieces
+
+DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?::\d+)?(?!\d)")  # an IP address, a version, a float; a port after it
+
+
+def drawn(renderable, width: int) -> str:
+    from toolchoice.cli.output import new_console
+
+    console = new_console(width=width)
+    with console.capture() as captured:
+        console.print(renderable)
+    return captured.get()
+
+
+# 1. a long word in a line quoting JSON: its first piece beside the words before it where it ends after a `/`
+
+MESSAGE = 'base https://gw.example.com/a/very/long/path/segment/v1/chat/completions/and/more/and/more sends {"type":"any"}'
+
+
+def test_a_ledger_message_quoting_json_keeps_a_url_s_first_piece_beside_the_words_before_it():
+    from toolchoice.cli.output import ledger_table
+    from toolchoice.providers.core.model import LedgerEntry
+
+    table = ledger_table([LedgerEntry("info", "tool_choice.mapped", MESSAGE)], 80)
+    assert drawn(table, 80) == """\
+┏━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┓
+┃ severity ┃ code               ┃ what changed / what to know                  ┃
+┡━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┩
+│ info     │ tool_choice.mapped │ base https://gw.example.com/a/very/long/     │
+│          │                    │ path/segment/v1/chat/completions/and/more/   │
+│          │                    │ and/more sends {"type":"any"}                │
+└──────────┴────────────────────┴──────────────────────────────────────────────┘
+"""
+    # at 60 the column is 24 wide: after "base " no piece ending after a `/` fits 19 cells (`https://gw.example.`
+    # ends after a `.`), so the URL starts the next line, as rich starts it
+    table = ledger_table([LedgerEntry("info", "tool_choice.mapped", MESSAGE)], 60)
+    assert drawn(table, 60) == """\
+┏━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━┓
+┃          ┃                    ┃ what changed / what to   ┃
+┃ severity ┃ code               ┃ know                     ┃
+┡━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━┩
+│ info     │ tool_choice.mapped │ base                     │
+│          │                    │ https://gw.example.com/  │
+│          │                    │ a/very/long/path/        │
+│          │                    │ segment/v1/chat/         │
+│          │                    │ completions/and/more/    │
+│          │                    │ and/more sends           │
+│          │                    │ {"type":"any"}           │
+└──────────┴────────────────────┴──────────────────────────┘
+"""
+
+
+def test_prose_and_indented_arguments_break_a_long_word_beside_the_words_before_it():
+    url = "https://gateway.example.com/a/very/long/path/segment/that/goes/on/v1/chat/completions"
+    line = f'base URL {url} sends tool_choice {{"type":"function","function":{{"name":"x"}}}}'
+    assert prose_lines(line, 40) == [
+        "base URL https://gateway.example.com/a/",
+        "very/long/path/segment/that/goes/on/v1/",
+        "chat/completions sends tool_choice",
+        '{"type":"function",',
+        '"function":{"name":"x"}}']
+    assert indented_lines(json.dumps({"endpoint": f"see {url}"}, indent=2), 40) == [
+        "{",
+        '  "endpoint":',
+        '    "see https://gateway.example.com/a/',
+        "    very/long/path/segment/that/goes/on/",
+        '    v1/chat/completions"',
+        "}"]
+
+
+WORD = st.one_of(st.text(st.sampled_from(list("abcdefgh0123/?&,._-")), min_size=1, max_size=70),
+                st.lists(st.text(st.sampled_from(list("abcdefgh.")), min_size=1, max_size=9), min_size=2,
+                         max_size=12).map("/".join))  # a path: its first piece may go beside the words before it
+
+
+@settings(max_examples=60, deadline=None, database=None, derandomize=True)
+@given(st.lists(st.one_of(WORD, st.sampled_from(["see", "the", "base", "URL"])), min_size=1, max_size=8),
+       st.sampled_from([17, 24, 33, 44]))
+def test_a_line_quoting_json_breaks_its_words_as_the_printer_wraps_them(words, width):
+    """A line of words and a short JSON object at its end: the lines prose_lines makes are the lines the printer's
+    wrap makes of the same text (the JSON fits a line: one word to rich)."""
+    from rich.text import Text
+
+    from toolchoice.cli.output import new_console
+
+    line = " ".join(words) + ' {"a":1}'
+    lines = prose_lines(line, width)
+    console = new_console(width=width)
+    wrapped = [piece.plain.rstrip(" ") for piece in Text(line).wrap(console, width, overflow="fold")]
+    assert lines is None and all(cell_len(piece) <= width for piece in wrapped) or lines == wrapped, (lines, wrapped)
+
+
+# 3. a number with dots, a host and its port: whole where the line holds it
+
+def test_an_address_a_version_and_a_float_stay_whole_where_they_fit():
+    assert word_pieces("http://127.0.0.1:8080/v1/chat", 17) == ["http://", "127.0.0.1:8080/", "v1/chat"]
+    assert word_pieces("10.200.30.40:8443/v1/chat", 17) == ["10.200.30.40:8443", "/v1/chat"]
+    assert word_pieces("foo.bar.baz-3.57.0", 14) == ["foo.bar.baz-", "3.57.0"]
+    assert word_pieces("temperature=0.123456789", 17) == ["temperature=", "0.123456789"]
+    assert word_pieces("http://api.example.com:443/v1/chat/completions", 20) == [
+        "http://", "api.example.com:443/", "v1/chat/completions"]
+    # longer than the line: broken at its dots as any dotted name
+    assert word_pieces("10.200.300.400:65535", 17) == ["10.200.300.", "400:65535"]
+
+
+def test_a_17_column_cell_keeps_an_address_and_a_version_whole():
+    from rich.table import Table
+
+    table = Table()
+    table.add_column("endpoint", width=17, overflow="fold")
+    table.add_column("note", overflow="fold")
+    table.add_row("http://10.200.30.40:8443/v1 v3.57.0 build-1.2345e-07", "api.example.com:443/v1/chat/completions")
+    assert drawn(table, 40) == """\
+┏━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━┓
+┃ endpoint          ┃ note             ┃
+┡━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━┩
+│ http://           │ api.example.     │
+│ 10.200.30.40:8443 │ com:443/v1/chat/ │
+│ /v1 v3.57.0       │ completions      │
+│ build-1.2345e-07  │                  │
+└───────────────────┴──────────────────┘
+"""
+
+
+NUMBER = st.builds(lambda parts, port: ".".join(map(str, parts)) + (f":{port}" if port is not None else ""),
+                   st.lists(st.integers(0, 65535), min_size=2, max_size=4), st.none() | st.integers(1, 65535))
+PARTS = st.lists(st.one_of(NUMBER, st.text(st.sampled_from(list("abcxyz/?&,._-:=")), min_size=1, max_size=12)),
+                 min_size=2, max_size=8)
+
+
+@settings(max_examples=120, deadline=None, database=None, derandomize=True)
+@given(PARTS, st.integers(8, 40))
+def test_a_number_with_dots_is_broken_only_where_it_is_wider_than_the_line(parts, width):
+    word = "".join(parts)
+    pieces = word_pieces(word, width)
+    assert "".join(pieces) == word
+    assert all(cell_len(piece) <= width for piece in pieces), (pieces, width)
+    ends = [sum(map(len, pieces[:k + 1])) for k in range(len(pieces) - 1)]
+    for found in DOTTED.finditer(word):
+        if len(found.group()) <= width:
+            assert not [at for at in ends if found.start() < at < found.end()], (found.group(), pieces, width)
+
+
+# 2. --help: the rule whether or not a command's printer was built in the process
+
+URL = "https://docs.example.com/reference/tool_choice/providers/openai-compatible/options.html#base-url"
+HELP = {
+    60: """\
+│ --endpoint-base-url-for-the-gateway <str>                │
+│     Where requests go (see https://docs.example.com/     │
+│     reference/tool_choice/providers/openai-compatible/   │
+│     options.html#base-url), e.g.                         │
+│     http://10.200.30.40:8443/v1.                         │""",
+    80: """\
+│ --endpoint-base-url-for-the-gateway <str>                                    │
+│     Where requests go (see https://docs.example.com/reference/tool_choice/   │
+│     providers/openai-compatible/options.html#base-url), e.g.                 │
+│     http://10.200.30.40:8443/v1.                                             │""",
+}
+
+
+@pytest.fixture
+def rich_s_own_wrap(monkeypatch):
+    """This process as a fresh one is: rich's own divide_line in rich.text, the rule not installed."""
+    import rich._wrap
+    import rich.text
+
+    monkeypatch.setattr(rich.text, "divide_line", rich._wrap.divide_line)
+    monkeypatch.setattr(word_breaks, "_INSTALLED", [], raising=False)
+    monkeypatch.delenv("TOOLCHOICE_DEBUG", raising=False)
+
+
+@pytest.mark.parametrize("columns", (60, 80))
+def test_help_breaks_a_long_word_by_the_rule_with_no_printer_built(rich_s_own_wrap, monkeypatch, columns):
+    import typer
+
+    from toolchoice.cli.app import _fold_help_cells
+
+    app = typer.Typer()
+
+    @app.command()
+    def main(endpoint: str = typer.Option("", "--endpoint-base-url-for-the-gateway",
+                                          help=f"Where requests go (see {URL}), e.g. http://10.200.30.40:8443/v1.")
+             ) -> None:
+        """Try."""
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("TERM", "dumb")
+    _fold_help_cells()  # what `toolchoice ... --help` does first (cli/app.py)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        typer.main.get_command(app).main(["--help"], prog_name="x", standalone_mode=False)
+    lines = [line.rstrip() for line in out.getvalue().splitlines()]
+    assert HELP[columns] in "\n".join(lines), out.getvalue()
+    assert all(cell_len(line) <= columns for line in lines)
+
+
+@pytest.mark.parametrize("columns", (60, 80))
+def test_the_commands_help_stays_within_the_width(rich_s_own_wrap, columns):
+    from test_call_layout import environment
+
+    from cli import run_cli
+
+    for command in ("render", "run", "providers"):
+        done = run_cli([command, "--help"], env=environment(columns))
+        assert done.returncode == 0, done.stderr
+        assert all(cell_len(line) <= columns for line in done.stdout.splitlines()), done.stdout
+    import rich.text
+
+    assert rich.text.divide_line is word_breaks.divide_line  # the help path put the rule in place
+
+
+# 4. the stand-in for rich's divide_line: put in place only where it takes effect
+
+def test_the_rule_takes_effect_on_the_installed_rich(rich_s_own_wrap):
+    import rich.text
+
+    assert word_breaks.install() is True
+    assert rich.text.divide_line is word_breaks.divide_line
+
+
+def test_a_divide_line_of_another_shape_is_left_in_place_and_said_once_in_debug(rich_s_own_wrap, monkeypatch, capsys):
+    import rich._wrap
+    import rich.text
+
+    def changed(text: str, width: int, fold: bool = True, *, tab_size: int = 8) -> list[int]:
+        return rich._wrap.divide_line(text, width, fold)
+
+    monkeypatch.setattr(rich.text, "divide_line", changed)
+    assert word_breaks.install() is False
+    assert rich.text.divide_line is changed
+    assert capsys.readouterr().err == ""  # without $TOOLCHOICE_DEBUG: nothing said
+    monkeypatch.setattr(word_breaks, "_INSTALLED", [], raising=False)
+    monkeypatch.setenv("TOOLCHOICE_DEBUG", "1")
+    assert word_breaks.install() is False
+    assert word_breaks.install() is False
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("toolchoice: debug: long words fold at any character: ") \
+        and "tab_size" in err, err
+    from rich.text import Text
+
+    from toolchoice.cli.output import new_console
+
+    lines = Text("ab http://h/ijklmnopq").wrap(new_console(width=12), 12)  # rich's own fold: within the width
+    assert [line.plain.rstrip() for line in lines] == ["ab", "http://h/ijk", "lmnopq"]
+
+
+def test_a_wrap_that_no_longer_calls_divide_line_keeps_rich_s_own(rich_s_own_wrap, monkeypatch, capsys):
+    import rich._wrap
+    import rich.text
+    from rich.containers import Lines
+
+    monkeypatch.setattr(rich.text.Text, "wrap", lambda self, console, width, **options: Lines([self.copy()]))
+    monkeypatch.setenv("TOOLCHOICE_DEBUG", "1")
+    assert word_breaks.install() is False
+    assert rich.text.divide_line is rich._wrap.divide_line  # put back
+    assert "Text.wrap does not call rich.text.divide_line" in capsys.readouterr().err
