@@ -161,9 +161,6 @@ def _fold_help_cells() -> None:
     from rich.text import Text
     from typer import rich_utils
 
-    from .help_layout import install
-
-    install()  # the option panels: every word whole at the terminal's width; words wider than a line: word_breaks
     original = rich_utils._get_parameter_help
     if getattr(original, "folds", False):
         return
@@ -177,11 +174,17 @@ def _fold_help_cells() -> None:
 
     folding.folds = True  # type: ignore[attr-defined]
     rich_utils._get_parameter_help = folding
+    from .help_layout import install
+
+    install()  # the option panels: every word whole at the terminal's width
     make_console = rich_utils._get_rich_console
 
     def closing_quietly(stderr: bool = False) -> Any:
-        """`toolchoice --help | head`: the reader has what it wanted, as for every command (rich exits 1)."""
-        console = make_console(stderr)
+        """`toolchoice --help | head`: the reader has what it wanted, as for every command (rich exits 1). A word
+        wider than its line breaks after a `/`, a `.`, ... as the commands' output breaks it (word_breaks)."""
+        from .word_breaks import with_rule
+
+        console = with_rule(make_console(stderr))
 
         def on_broken_pipe() -> None:
             from .output import point_stdout_at_devnull

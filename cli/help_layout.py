@@ -111,14 +111,9 @@ def _table(rows: list[list[Any]], layout: int) -> Any:
 
 
 def install() -> None:
-    """Replace typer's option-panel drawing with ``panel`` (once per process), and lay help's words out with the
-    commands' rule (``word_breaks``: a word wider than its line breaks after a `/`, `.`, ...), whether or not a
-    command's printer was built before in this process (typer's console is rich's, not the printer)."""
+    """Replace typer's option-panel drawing with ``panel`` (once per process)."""
     from typer import rich_utils
 
-    from .word_breaks import install as word_rule
-
-    word_rule()
     original = rich_utils._print_options_panel
     if getattr(original, "whole_words", False):
         return

@@ -10,18 +10,19 @@ beside the words before it where it ends after a `/`, `?`, `&` or `,` (``beside`
 path), else the word starts the next line, as rich starts it. The pieces joined are the word: only the drawing
 changes, never the text (`-f json` is not drawn).
 
-``word_pieces`` is the rule; ``divide_line`` is rich's word wrap with it (every Text the printer or a layout
-module wraps: table cells, notes under a label, one record a row, the summary lines; `--help`'s too), put in place
-of rich's by ``install`` where the installed rich is the one it was written for (checked once), as output.py puts
-``visible`` in place of rich's control stripping; ``call_lines`` breaks the words of a prose line quoting JSON and
-of a call's indented arguments with it too. A piece the line holds whole (``WHOLE``: an IP address, a version, a
-float, a host and its port) is broken inside only where it is wider than the line: before it where it does not
-fit beside what the line holds."""
+``word_pieces`` is the rule; ``divide_line`` is rich's word wrap with it, and ``wrap`` rich's Text.wrap with that
+(rich's steps through Text's public methods; rich's own calls its private ``rich._wrap.divide_line``, which nothing
+here replaces): every Text the printer draws goes through it (``Wrapped``, from the printer's ``render``: table
+cells, notes under a label, one record a row, the summary lines), so do the layout modules' own wraps, and
+`--help`'s console draws with it too (``with_rule``); ``call_lines`` breaks the words of a prose line quoting JSON
+and of a call's indented arguments with it. A piece the line holds whole (``WHOLE``: an IP address, a version, a
+float, a host and its port) is broken inside only where it is wider than the line: before it where it does not fit
+beside what the line holds."""
 
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Any, Callable
 
 FIRST = frozenset("/?&,")  # a URL's, a path's, a query string's parts; a list's items (`"a":1,"b":2`)
 THEN = frozenset("._-")  # a dotted name's, an id's
@@ -182,65 +183,95 @@ def divide_line(text: str, width: int, fold: bool = True) -> list[int]:
     return breaks
 
 
-_INSTALLED: list[bool] = []  # whether ``install`` put ``divide_line`` in place (decided once a process)
-PROBE = ("ab http://h/ijklmnopq", 12, ["ab http://h/", "ijklmnopq"])  # a text, a width, the lines with the rule
+def wrap(text: Any, console: Any, width: int, *, justify: Any = None, overflow: Any = None, tab_size: int = 8,
+         no_wrap: bool | None = None) -> Any:
+    """``text.wrap(console, width, ...)`` (rich's Text.wrap: its lines, ``Lines``) with a word wider than a line
+    broken by ``divide_line``: rich's steps, each through Text's and Lines' public methods (``divide``,
+    ``rstrip_end``, ``justify``, ``truncate``), where rich's calls its private ``rich._wrap.divide_line``."""
+    from rich.containers import Lines
+    from rich.text import DEFAULT_JUSTIFY, DEFAULT_OVERFLOW
+
+    wrap_justify = justify or text.justify or DEFAULT_JUSTIFY
+    wrap_overflow = overflow or text.overflow or DEFAULT_OVERFLOW
+    no_wrap = _first(no_wrap, text.no_wrap, False) or overflow == "ignore"
+    lines = Lines()
+    for line in text.split(allow_blank=True):
+        if "\t" in line:
+            line.expand_tabs(tab_size)
+        if no_wrap:
+            if overflow == "ignore":
+                lines.append(line)
+                continue
+            new_lines = Lines([line])
+        else:
+            new_lines = line.divide(divide_line(line.plain, width, fold=wrap_overflow == "fold"))
+            for piece in new_lines:
+                piece.rstrip_end(width)
+        if wrap_justify:
+            new_lines.justify(console, width, justify=wrap_justify, overflow=wrap_overflow)
+        for piece in new_lines:
+            piece.truncate(width, overflow=wrap_overflow)
+        lines.extend(new_lines)
+    return lines
 
 
-def install() -> bool:
-    """rich's word wrap with ``word_pieces`` for every Text wrapped in this process; True where it takes effect.
-
-    ``divide_line`` is rich's private function (rich._wrap), imported by name into rich.text, whose Text.wrap calls
-    it. It is put in place once, and only where this rich is the one it was written for: rich.text holds a
-    ``divide_line`` taking ``(text, width, fold=True)``, and with this module's in its place Text.wrap lays the
-    ``PROBE`` text out as the rule lays it out. Else rich's own is kept (a word folds at the width, every line still
-    within it) and, with $TOOLCHOICE_DEBUG set, one line on stderr says why."""
-    if _INSTALLED:
-        return _INSTALLED[0]
-    import rich.text as rich_text
-
-    original = getattr(rich_text, "divide_line", None)
-    why = _unfit(original)
-    if why is None:
-        rich_text.divide_line = divide_line  # type: ignore[assignment]
-        why = _unseen(rich_text)
-        if why is not None:
-            rich_text.divide_line = original  # type: ignore[assignment]
-    _INSTALLED.append(why is None)
-    if why is not None:
-        import os
-        import sys
-
-        if os.environ.get("TOOLCHOICE_DEBUG"):
-            sys.stderr.write(f"toolchoice: debug: long words fold at any character: {why}\n")
-    return _INSTALLED[0]
+def _first(*values: bool | None) -> bool:
+    """The first of ``values`` that is not None (rich's pick_bool)."""
+    return bool(next((value for value in values if value is not None), False))
 
 
-def _unfit(original: object) -> str | None:
-    """Why ``original`` (rich.text's ``divide_line``) is not the function this module stands in for, or None."""
-    import inspect
+class Wrapped:
+    """A Text drawn as rich draws one (``Text.__rich_console__``: its lines at the width it is given, joined, its
+    end after them), wrapped by ``wrap``; measured as the Text. The printer draws every Text through it."""
 
-    if original is None:
-        return "rich.text has no divide_line"
-    try:
-        parameters = list(inspect.signature(original).parameters.values())  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return "rich.text.divide_line has no signature"
-    shape = [(p.name, p.kind, p.default) for p in parameters]
-    positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    if shape != [("text", positional, inspect.Parameter.empty), ("width", positional, inspect.Parameter.empty),
-                 ("fold", positional, True)]:
-        return f"rich.text.divide_line{inspect.signature(original)} is not (text, width, fold=True)"  # type: ignore[arg-type]
-    return None
+    def __init__(self, text: Any) -> None:
+        self.text = text
+
+    def __rich_measure__(self, console: Any, options: Any) -> Any:
+        return self.text.__rich_measure__(console, options)
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.text import DEFAULT_JUSTIFY, DEFAULT_OVERFLOW, Text
+
+        text = self.text
+        tab_size = console.tab_size if text.tab_size is None else text.tab_size
+        lines = wrap(text, console, options.max_width, justify=text.justify or options.justify or DEFAULT_JUSTIFY,
+                     overflow=text.overflow or options.overflow or DEFAULT_OVERFLOW, tab_size=tab_size or 8,
+                     no_wrap=_first(text.no_wrap, options.no_wrap, False))
+        yield from Text("\n").join(lines).render(console, end=text.end)
 
 
-def _unseen(rich_text: object) -> str | None:
-    """Why Text.wrap does not lay ``PROBE`` out with this module's ``divide_line``, or None."""
-    text, width, lines = PROBE
-    try:
-        drawn = [line.plain.rstrip(" ") for line in rich_text.Text(text).wrap(None, width, justify="left")]  # type: ignore[attr-defined]
-    except Exception as exc:  # noqa: BLE001 - any failure: rich's own wrap stays
-        return f"Text.wrap failed with it ({type(exc).__name__}: {exc})"
-    return None if drawn == lines else f"Text.wrap does not call rich.text.divide_line (drew {drawn})"
+def rendered(console: Any, renderable: Any, options: Any) -> Any:
+    """What a console with the rule renders in place of ``renderable`` (its ``render``): a Text, or a string made
+    one as rich makes it (``render_str``), drawn through ``Wrapped``; anything else as it is."""
+    from rich.text import Text
+
+    if isinstance(renderable, str):
+        options = options or console.options
+        renderable = console.render_str(renderable, highlight=options.highlight, markup=options.markup)
+    return Wrapped(renderable) if isinstance(renderable, Text) else renderable
+
+
+def with_rule(console: Any) -> Any:
+    """``console`` (a rich Console made elsewhere: typer's, for --help) drawing every Text with the rule: its class
+    made a subclass whose ``render`` goes through ``rendered`` (once)."""
+    kind = type(console)
+    if getattr(kind, "word_rule", False):
+        return console
+    if kind not in _BREAKING:
+        class Breaking(kind):  # type: ignore[misc, valid-type]
+            word_rule = True
+
+            def render(self, renderable: Any, options: Any = None) -> Any:
+                return super().render(rendered(self, renderable, options), options)
+
+        Breaking.__name__ = Breaking.__qualname__ = f"Breaking{kind.__name__}"
+        _BREAKING[kind] = Breaking
+    console.__class__ = _BREAKING[kind]
+    return console
+
+
+_BREAKING: dict[type, type] = {}
 
 
 def text_lines(text: str, width: int, *, initial_indent: str = "", subsequent_indent: str = "") -> list[str]:

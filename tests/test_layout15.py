@@ -7,8 +7,9 @@ piece beside the words before it only where it ends after a `/`, `?`, `&` or `,`
 - an IP address, a host and its port, a version or a float that a line holds whole was broken at its dots
   (`http://10.200.30.` over `40:8443/v1` in a 17-column cell);
 - `--help` broke a long word by the rule only where a command's printer had been built before in the process;
-- the rule stands in for rich's private ``divide_line``: it is put in place only where the installed rich is the
-  one it was written for, else rich's own stays (every line still within the width) and $TOOLCHOICE_DEBUG says so.
+- the rule no longer replaces rich's private ``divide_line`` in rich.text (a hasattr-guarded patch of the whole
+  process): the printer draws each Text through ``word_breaks.wrap``, rich's Text.wrap made of Text's public
+  methods, held here to rich's own Text.wrap wherever no word is wider than its line.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def test_a_line_quoting_json_breaks_its_words_as_the_printer_wraps_them(words, w
     line = " ".join(words) + ' {"a":1}'
     lines = prose_lines(line, width)
     console = new_console(width=width)
-    wrapped = [piece.plain.rstrip(" ") for piece in Text(line).wrap(console, width, overflow="fold")]
+    wrapped = [piece.plain.rstrip(" ") for piece in word_breaks.wrap(Text(line), console, width, overflow="fold")]
     assert lines is None and all(cell_len(piece) <= width for piece in wrapped) or lines == wrapped, (lines, wrapped)
 
 
@@ -187,14 +188,14 @@ HELP = {
 
 
 @pytest.fixture
-def rich_s_own_wrap(monkeypatch):
-    """This process as a fresh one is: rich's own divide_line in rich.text, the rule not installed."""
+def rich_s_own_wrap():
+    """rich's own divide_line in rich.text before the test and after it: nothing here patches rich."""
     import rich._wrap
     import rich.text
 
-    monkeypatch.setattr(rich.text, "divide_line", rich._wrap.divide_line)
-    monkeypatch.setattr(word_breaks, "_INSTALLED", [], raising=False)
-    monkeypatch.delenv("TOOLCHOICE_DEBUG", raising=False)
+    assert rich.text.divide_line is rich._wrap.divide_line
+    yield
+    assert rich.text.divide_line is rich._wrap.divide_line
 
 
 @pytest.mark.parametrize("columns", (60, 80))
@@ -233,53 +234,48 @@ def test_the_commands_help_stays_within_the_width(rich_s_own_wrap, columns):
         done = run_cli([command, "--help"], env=environment(columns))
         assert done.returncode == 0, done.stderr
         assert all(cell_len(line) <= columns for line in done.stdout.splitlines()), done.stdout
-    import rich.text
-
-    assert rich.text.divide_line is word_breaks.divide_line  # the help path put the rule in place
 
 
-# 4. the stand-in for rich's divide_line: put in place only where it takes effect
+# 4. rich's Text.wrap, through Text's public methods with the rule's divide_line: where no word is wider than its line,
+# the lines (text and styles) rich's own Text.wrap makes, on the installed rich
 
-def test_the_rule_takes_effect_on_the_installed_rich(rich_s_own_wrap):
-    import rich.text
-
-    assert word_breaks.install() is True
-    assert rich.text.divide_line is word_breaks.divide_line
+STYLED = st.lists(st.tuples(st.text(st.sampled_from(list("ab c\t日é-/.")), min_size=1, max_size=12),
+                            st.sampled_from(["", "bold", "red", "dim italic"])), min_size=1, max_size=8)
 
 
-def test_a_divide_line_of_another_shape_is_left_in_place_and_said_once_in_debug(rich_s_own_wrap, monkeypatch, capsys):
-    import rich._wrap
-    import rich.text
-
-    def changed(text: str, width: int, fold: bool = True, *, tab_size: int = 8) -> list[int]:
-        return rich._wrap.divide_line(text, width, fold)
-
-    monkeypatch.setattr(rich.text, "divide_line", changed)
-    assert word_breaks.install() is False
-    assert rich.text.divide_line is changed
-    assert capsys.readouterr().err == ""  # without $TOOLCHOICE_DEBUG: nothing said
-    monkeypatch.setattr(word_breaks, "_INSTALLED", [], raising=False)
-    monkeypatch.setenv("TOOLCHOICE_DEBUG", "1")
-    assert word_breaks.install() is False
-    assert word_breaks.install() is False
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("toolchoice: debug: long words fold at any character: ") \
-        and "tab_size" in err, err
+@settings(max_examples=120, deadline=None, database=None, derandomize=True)
+@given(STYLED, st.integers(1, 30), st.sampled_from([None, "left", "right", "center", "full"]),
+       st.sampled_from([None, "fold", "crop", "ellipsis", "ignore"]), st.sampled_from([None, False, True]),
+       st.sampled_from(["\n", ""]))
+def test_the_printer_s_wrap_is_rich_s_where_every_word_fits(parts, width, justify, overflow, no_wrap, newline):
     from rich.text import Text
 
     from toolchoice.cli.output import new_console
 
-    lines = Text("ab http://h/ijklmnopq").wrap(new_console(width=12), 12)  # rich's own fold: within the width
-    assert [line.plain.rstrip() for line in lines] == ["ab", "http://h/ijk", "lmnopq"]
+    text = Text(newline.join(["", ""]))
+    for words, style in parts:
+        text.append(words + newline, style=style)
+    text.expand_tabs(4)  # tabs expanded as wrap expands them: a word's width is then its width in the line
+    if any(cell_len(word) > width for word in re.findall(r"\s*\S+", text.plain)):  # rich's words, spaces before
+        return                                                                       # them counted: none too wide
+    console = new_console(width=width)
+    ours = word_breaks.wrap(text, console, width, justify=justify, overflow=overflow, no_wrap=no_wrap)
+    rich_s = text.wrap(console, width, justify=justify, overflow=overflow, no_wrap=no_wrap)
+    assert [(line.plain, line.spans) for line in ours] == [(line.plain, line.spans) for line in rich_s]
 
 
-def test_a_wrap_that_no_longer_calls_divide_line_keeps_rich_s_own(rich_s_own_wrap, monkeypatch, capsys):
-    import rich._wrap
-    import rich.text
-    from rich.containers import Lines
+def test_a_drawn_text_goes_through_the_rule_and_rich_is_left_as_it_is(rich_s_own_wrap):
+    from rich.text import Text
 
-    monkeypatch.setattr(rich.text.Text, "wrap", lambda self, console, width, **options: Lines([self.copy()]))
-    monkeypatch.setenv("TOOLCHOICE_DEBUG", "1")
-    assert word_breaks.install() is False
-    assert rich.text.divide_line is rich._wrap.divide_line  # put back
-    assert "Text.wrap does not call rich.text.divide_line" in capsys.readouterr().err
+    line = "see the source at https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html now"
+    expected = ("see the source at https://docs.aws.amazon.com/bedrock/\n"
+                "latest/userguide/claude-messages-adaptive-thinking.html now\n")
+    assert drawn(line, 60) == drawn(Text(line, style="bold"), 60) == expected
+    from rich.console import Console
+
+    plain = Console(width=60, file=io.StringIO(), color_system=None)  # another console in the process: rich's fold
+    with plain.capture() as captured:
+        plain.print(Text(line))
+    assert [line.rstrip() for line in captured.get().splitlines()] == [
+        "see the source at", "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-",
+        "messages-adaptive-thinking.html now"]

@@ -105,7 +105,7 @@ def assert_folded_only_without_points(pieces: list[str], width: int) -> None:
     for k, piece in enumerate(pieces[:-1]):
         at = offset + len(piece)
         assert not any(low < at < high for low, high in numbers), (pieces, width)
-        inside = [(low - offset, high - offset) for low, high in numbers if high > offset and low < at]
+        inside = [(low - offset, high - offset) for low, high in numbers if high > offset and low <= at]
         offset = at
         if piece[-1] in POINTS or any(len(piece) in (low, high) for low, high in inside):
             continue  # after a point, or at a dotted number's start or end
@@ -132,14 +132,15 @@ def test_pieces_join_to_the_word_and_fit_the_line(word, width, trail):
 @given(st.lists(st.one_of(WORDS, st.sampled_from(["see", "the", "source", "(POST", "reading"])), min_size=1, max_size=12),
        st.sampled_from([60, 80, 17, 33]))
 def test_the_printer_s_wrap_draws_every_piece_within_the_width(words, width):
-    """rich's Text.wrap as the printer lays a table cell or a note out (word_breaks.divide_line in its place)."""
+    """The printer's wrap of a table cell or a note (word_breaks.wrap: rich's Text.wrap with divide_line)."""
     from rich.text import Text
 
     from toolchoice.cli.output import new_console
+    from toolchoice.cli.word_breaks import wrap
 
     console = new_console(width=width)
     text = " ".join(words)
-    lines = [line.plain.rstrip() for line in Text(text).wrap(console, width, overflow="fold")]
+    lines = [line.plain.rstrip() for line in wrap(Text(text), console, width, overflow="fold")]
     assert all(cell_len(line) <= width or len(line) == 1 for line in lines), lines
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")  # the drawn pieces joined: the text
     for word in words:  # a word wider than the line: in pieces that join to it, broken after points where they fit
