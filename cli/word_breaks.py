@@ -55,8 +55,7 @@ def word_pieces(word: str, width: int) -> list[str]:
     out: list[str] = []
     start = 0
     least = max(1, width // 4)
-    wholes = [found.span() for pattern in WHOLE for found in pattern.finditer(core)
-              if cell_len(found.group()) <= width] if any(ch in core for ch in ".:") else []
+    wholes = _wholes(core, width, cell_len) if any(ch in core for ch in ".:") else []
     while start < len(core):
         # the characters that fit: ``fit`` of them, ``used`` cells
         if ascii_text:
@@ -85,21 +84,36 @@ def word_pieces(word: str, width: int) -> list[str]:
     return out
 
 
+def _wholes(text: str, width: int, cell_len: Callable[[str], int]) -> list[tuple[int, int]]:
+    """Where ``text`` holds pieces a line of ``width`` holds whole (``WHOLE``): each number, and each host with its
+    port that holds a number whole or none of it (`a:0` in `a:0.100:1` is no host beside the number `0.100:1`)."""
+    numbers, hosts = ([found.span() for found in pattern.finditer(text) if cell_len(found.group()) <= width]
+                      for pattern in WHOLE)
+    return numbers + [(low, high) for low, high in hosts
+                      if all(low <= a and b <= high or high <= a or b <= low for a, b in numbers)]
+
+
 def _outside(text: str, cut: int, wholes: list[tuple[int, int]], start: int, end: int, least: int) -> int:
-    """``cut`` moved out of the pieces the line holds whole (``wholes``: a number and a host with its port may
-    overlap): inside one, to the last point before it, else to its start; where it starts the line, to the last
-    point after it, else to the width (``end``)."""
-    for _ in range(len(wholes) + 1):
-        inside = next(((low, high) for low, high in wholes if low < cut < high), None)
-        if inside is None:
-            return cut
-        low, high = inside
-        if low > start:
-            cut = _last_point(text, start + least - 1, low, FIRST) or _last_point(text, start + least - 1, low,
-                                                                                 THEN) or low
-        else:
-            cut = _last_point(text, high, end, FIRST) or _last_point(text, high, end, THEN) or end
-    return cut
+    """``cut`` (in ``text[start:end]``, the piece the line holds) where it is inside none of the pieces the line
+    holds whole (``wholes``: a number and a host with its port may overlap); else the last point of the piece
+    outside them all (after a `/`, `?`, `&` or `,`, else after a `.`, `_` or `-`), else the last start or end of
+    one of them inside the piece, else the width (``end``)."""
+    def free(at: int) -> bool:
+        return not any(low < at < high for low, high in wholes)
+
+    if free(cut):
+        return cut
+    for points in (FIRST, THEN):
+        at = end
+        while True:
+            found = _last_point(text, start + least - 1, at, points)
+            if not found or free(found):
+                break
+            at = found - 1
+        if found:
+            return found
+    bounds = [bound for low, high in wholes for bound in (low, high) if start < bound <= end and free(bound)]
+    return max(bounds, default=end)
 
 
 def _cut(text: str, start: int, end: int, used: int, least: int, cell_len: Callable[[str], int]) -> int:

@@ -89,7 +89,7 @@ WORDS = st.one_of(st.text(ALPHABET, min_size=1, max_size=240), NAMES)
 
 # a number with dots (an IP address, a version, a float; a port after it) the line holds: never broken inside
 # (trial15e: `127.0.0.` over `1:8080` in a 17-column cell), a break before it where it does not fit beside
-DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?::\d+)?(?![\d])")
+DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?:[eE][-+]?\d+)?(?::\d+)?(?![\d])")
 
 
 def dotted_whole(word: str, width: int) -> list[tuple[int, int]]:
