@@ -1,6 +1,7 @@
 """A tool call in a column narrower than it: `name({"a": 1, "b": "x"})` broken only where an argument ends (after
 its call's bracket, after a comma outside a JSON string), never inside a key or a value; a piece wider than the
-column alone is shortened to it with a visible "…". rich's wrap breaks at spaces (`"a":` over `1`) and folds a
+column alone is shortened to it with a visible "…" (a tool's name wider than the column is broken by the word rule
+instead, cli/word_breaks.py: shown whole). rich's wrap breaks at spaces (`"a":` over `1`) and folds a
 word at any character (`{"city":"exam` over `ple"}`): a call's lines are made here, each no wider than the column,
 so rich draws them as they are (compare --send's calls column, run's step table, their one-record-a-row layout).
 """
@@ -164,12 +165,21 @@ def shortened(text: str, width: int) -> str:
 def call_lines(line: str, width: int, first: int | None = None) -> list[str] | None:
     """``line`` in lines no wider than ``width`` cells (the first no wider than ``first``, where it is given: the
     room after a label), broken only between its pieces (``call_pieces``), none ending in a space; None where it
-    holds no call, or fits as it is."""
+    holds no call, or fits as it is. A word before the arguments wider than a line (a tool's name and its bracket:
+    64 characters and more at 60 columns) is broken by the word rule (``word_breaks``), shown whole: shortened,
+    `lookup_the_current_weather_for_a_city_by_its_na…` lost its end and its bracket."""
     room = width if first is None else max(1, min(first, width))
     if width < 2 or cell_len(line) <= room:
         return None
     pieces = call_pieces(line, width)
-    return None if pieces is None else _packed(pieces, width, room)
+    if pieces is None:
+        return None
+    head = _CALL.search(line).end()  # type: ignore[union-attr]  (call_pieces found it)
+    long, at = [], 0
+    for piece in pieces:
+        at += len(piece)
+        long.append(at <= head and cell_len(piece.rstrip(" ")) > width)
+    return [drawn for _, _, drawn in _packed_at(pieces, tuple(long), width, room)]
 
 
 def json_lines(line: str, width: int, first: int | None = None) -> list[str] | None:

@@ -28,7 +28,7 @@ from toolchoice.cli import word_breaks
 from toolchoice.cli.call_lines import indented_lines, prose_lines
 from toolchoice.cli.word_breaks import word_pieces
 
-DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?::\d+)?(?!\d)")  # an IP address, a version, a float; a port after it
+DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?:[eE][-+]?\d+)?(?::\d+)?(?!\d)")  # an IP address, a version, a float; a port after it
 
 
 def drawn(renderable, width: int) -> str:
@@ -116,6 +116,41 @@ def test_a_line_quoting_json_breaks_its_words_as_the_printer_wraps_them(words, w
     console = new_console(width=width)
     wrapped = [piece.plain.rstrip(" ") for piece in word_breaks.wrap(Text(line), console, width, overflow="fold")]
     assert lines is None and all(cell_len(piece) <= width for piece in wrapped) or lines == wrapped, (lines, wrapped)
+
+
+LONG_NAME = "lookup_the_current_weather_for_a_city_by_its_name_and_units_ok"  # 62: a call's name and bracket, 63
+
+
+def test_a_call_s_name_wider_than_its_line_is_broken_by_the_rule_not_shortened():
+    """A tool's name and its bracket wider than the column (compare --send's calls at 60): shortened, it read
+    `lookup_the_current_weather_for_a_city_by_its_na…` over the arguments, its end and its bracket lost."""
+    from toolchoice.cli.call_lines import call_lines
+
+    line = LONG_NAME + '({"city":"example","units":"celsius"})'
+    assert call_lines(line, 30) == ["lookup_the_current_weather_", "for_a_city_by_its_name_and_",
+                                    'units_ok({"city":"example",', '"units":"celsius"})']
+    assert call_lines(line, 56) == ["lookup_the_current_weather_for_a_city_by_its_name_and_",
+                                    'units_ok({"city":"example","units":"celsius"})']
+
+
+@pytest.mark.parametrize("columns", (60, 80))
+def test_compare_send_shows_a_long_tool_name_whole(tmp_path, columns):
+    from test_call_layout import environment
+
+    from cli import run_cli
+    from toolchoice.providers.core.mock.server import running_mock
+
+    with running_mock("openai") as openai:
+        (tmp_path / "s.yaml").write_text(
+            f"tools:\n  - name: {LONG_NAME}\n    parameters: {{type: object, properties: {{city: {{type: string}}}}}}\n"
+            "tool_choice: required\nmessages:\n  - {role: user, content: Weather in Paris?}\n"
+            f"providers:\n  openai: {{base_url: '{openai.base_url}'}}\n", encoding="utf-8")
+        done = run_cli(["compare", "s.yaml", "--send", "--retries", "0"], env=environment(columns), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(cell_len(line) <= columns for line in lines), done.stdout
+    record = "".join(line.strip("│ ") for line in lines if line.startswith("│")).replace("\xa0", " ")
+    assert f"calls {LONG_NAME}({{" in record and "…" not in record, done.stdout
 
 
 # 3. a number with dots, a host and its port: whole where the line holds it
