@@ -17,6 +17,7 @@ import importlib.util
 import json
 import os
 import shlex
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,13 @@ def options(command: str) -> set[str]:
 
     click_command = typer.main.get_command(build([command])).commands[command]
     return {o for p in click_command.params for o in (*p.opts, *p.secondary_opts)}
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def codes(document: dict[str, Any]) -> list[str]:
@@ -326,7 +334,7 @@ def test_issue3_missing_key_names_the_variable_before_any_connection(provider):
     """Issue 3: "Keys come from each provider's conventional env vars (`OPENAI_API_KEY`, ..., `HF_TOKEN`,
     `AWS_BEARER_TOKEN_BEDROCK` for Bedrock API keys ...). A missing key is a clear error naming the variable,
     before any connection." (The base URL is a closed port: a connection attempt would fail otherwise.)"""
-    base = "http://127.0.0.1:9" + ("" if provider in ("anthropic", "gemini") else "/v1")
+    base = f"http://127.0.0.1:{closed_port()}" + ("" if provider in ("anthropic", "gemini") else "/v1")
     result = cli("send", WEATHER, "-p", provider, "--base-url", base)
     assert result.returncode != 0 and result.stdout == ""
     line = result.stderr
@@ -584,8 +592,8 @@ def test_issue10_loop_endings(server, tmp_path, stop, steps, reason):
 def test_issue10_error_ending_and_exit_1(tmp_path):
     """Issue 10: "`error` with the step" (a closed port at step 1)."""
     path = write(tmp_path, "loop.yaml", LOOP_YAML)
-    result = cli("run", path, "-p", "openai", "--base-url", "http://127.0.0.1:9/v1", "--retries", "0", "-f", "json",
-                 OPENAI_API_KEY=OPENAI_KEY)
+    result = cli("run", path, "-p", "openai", "--base-url", f"http://127.0.0.1:{closed_port()}/v1", "--retries", "0",
+                 "-f", "json", OPENAI_API_KEY=OPENAI_KEY)
     ended = json.loads(result.stdout)["runs"][0]["loops"][0]["ended"]
     assert ended["reason"] == "error" and ended["step"] == 1 and result.returncode == 1
 
@@ -978,8 +986,8 @@ def test_issue16_probe_transport_failure_is_no_rejection_and_saves_nothing(tmp_p
     fact." Issue 29 then named a question whose samples never arrived "did not arrive" (and the ones not asked
     after it "not asked"), keeping "inconclusive" for mixed answers: that spelling is held here."""
     overlay = tmp_path / "caps.json"
-    result = cli("probe", "-p", "openai", "--base-url", "http://127.0.0.1:9/v1", "--repeat", "1", "--retries", "0",
-                 "-f", "json", "--save", str(overlay), OPENAI_API_KEY=OPENAI_KEY)
+    result = cli("probe", "-p", "openai", "--base-url", f"http://127.0.0.1:{closed_port()}/v1", "--repeat", "1",
+                 "--retries", "0", "-f", "json", "--save", str(overlay), OPENAI_API_KEY=OPENAI_KEY)
     assert result.returncode == 1 and not overlay.exists()
     assert {q["result"] for q in json.loads(result.stdout)["questions"]} <= {"did not arrive", "not asked"}
 
