@@ -970,6 +970,25 @@ def test_issue16_bounded_and_checked_options(args):
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
 
 
+def test_issue16_the_reply_cap_has_an_option_that_moves_it(server):
+    """Issue 16, finding 7: "Cap decoded bodies (a documented default, an option to raise it) and fail with a clear
+    error." The option is the one docs/limits.md documents for `reply_bytes` ("a reply body after decompression",
+    32 MiB): `TOOLCHOICE_LIMIT_REPLY_BYTES`. It used to move only streamed error bodies and replays: a plain
+    send kept a fixed 32 MiB whatever the variable said. Here a 600-byte cap refuses the stand-in's reply (a
+    ~900-byte body) and names the variable; the same reply under the default is read."""
+    body = chat_body([("get_weather", json.dumps({"city": "P" * 500}))])
+    assert 600 < len(json.dumps(body)) < 32 * 1024 * 1024
+    server.script(Step(body=body), Step(body=body))
+    capped = cli("send", WEATHER, "-p", "openai", "--base-url", server.base_url(), "--retries", "0", "-f", "json",
+                 OPENAI_API_KEY=OPENAI_KEY, TOOLCHOICE_LIMIT_REPLY_BYTES="600")
+    assert capped.returncode == 1
+    error = json.loads(capped.stdout)["error"]
+    assert "larger than 600 bytes" in error and "TOOLCHOICE_LIMIT_REPLY_BYTES" in error
+    read = cli("send", WEATHER, "-p", "openai", "--base-url", server.base_url(), "-f", "json",
+               OPENAI_API_KEY=OPENAI_KEY)
+    assert read.returncode == 0 and json.loads(read.stdout)["error"] is None
+
+
 def test_issue16_error_lines_never_print_the_key(tmp_path):
     """Issue 16, finding 2: "`toolchoice render .env` prints `…not the scalar 'OPENAI_API_KEY=sk-…'`; the same
     with a key passed as `--tool-choice`"."""
