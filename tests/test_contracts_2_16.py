@@ -1015,3 +1015,27 @@ def test_issue16_python_m_entry_exists():
     """Issue 16: "The test suite runs from `python -m pytest` without the venv's `bin` on PATH" — through
     `python -m toolchoice.cli`."""
     assert importlib.util.find_spec("toolchoice.cli.__main__") is not None
+
+
+def test_issue6_a_measured_rejection_warns_in_render(server, tmp_path, monkeypatch):
+    """Issue 6: with `--capabilities FILE`, render "use[s] measured facts for that endpoint (e.g. warn that
+    `required` is rejected there) with the overlay named in the ledger". The overlay is the one `probe --save`
+    writes for an endpoint that answers `tool_choice: "required"` with the provider's 400 and everything else
+    with a call (the questions asked one at a time, so each answer follows its own request)."""
+    call = Step(body=chat_body([("get_weather", '{"city": "Paris"}')]))
+    refusal = Step.error("openai", 400, "'required' is not supported by this server")
+
+    def answer() -> Step:
+        return refusal if server.requests[-1].json.get("tool_choice") == "required" else call
+
+    monkeypatch.setattr(server, "next_step", answer)
+    overlay = tmp_path / "caps.json"
+    probed = cli("probe", WEATHER, "-p", "openai", "--base-url", server.base_url(), "--repeat", "1", "--retries", "0",
+                 "--concurrency", "1", "-f", "json", "--save", str(overlay), OPENAI_API_KEY=OPENAI_KEY)
+    questions = {q["feature"]: q["result"] for q in json.loads(probed.stdout)["questions"]}
+    assert questions["required"] == "rejected" and overlay.is_file(), probed.stderr
+    doc = as_json("render", WEATHER, "-p", "openai", "--tool-choice", "required", "--base-url", server.base_url(),
+                  "--capabilities", str(overlay), "-f", "json")
+    warnings = [e for e in doc["ledger"] if e["severity"] == "warning"]
+    assert "capabilities.overlay" in codes(doc)
+    assert any("required" in e["message"] and "rejected" in e["message"] for e in warnings), doc["ledger"]
