@@ -8,7 +8,8 @@ shown or saved goes through ``Response.shown_text`` / ``shown_body`` / ``redacto
 headers are redacted here already.
 
 Bounds: a body is read up to ``SendLimits.max_body_bytes`` after decoding (a gzip bomb stops
-there); retries are at most ``retry_policy.MAX_RETRIES``; timeouts must be finite and positive.
+there; by default the ``reply_bytes`` limit, which ``TOOLCHOICE_LIMIT_REPLY_BYTES`` raises); retries are
+at most ``retry_policy.MAX_RETRIES``; timeouts must be finite and positive.
 When to retry and how long to wait are ``retry_policy``'s (pure decisions, the SDKs' rules).
 """
 
@@ -37,7 +38,14 @@ from .retry_policy import RetryPolicy, next_wait, paused, retry_after, should_re
 from .redaction import (MIN_SECRET_LENGTH, Redactor, environment_secrets, printable, redact, redact_data,
                         safe_json_text)
 
-DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024  # decoded response bytes read before giving up
+DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024  # decoded response bytes read before giving up (limits' reply_bytes)
+
+
+def _reply_cap() -> int:
+    """``reply_bytes`` as this run sets it (TOOLCHOICE_LIMIT_REPLY_BYTES): issue 16's "an option to raise it"."""
+    from . import limits
+
+    return limits.get("reply_bytes")
 
 
 @functools.lru_cache(maxsize=None)
@@ -97,15 +105,24 @@ def check_seconds(seconds: float, argument: str = "timeout") -> float:
 @dataclass(frozen=True)
 class SendLimits:
     """How much of a response is read. ``max_body_bytes`` counts decoded bytes (after gzip/deflate),
-    so a small compressed body that expands without end stops at the cap too."""
+    so a small compressed body that expands without end stops at the cap too. Its default is the
+    ``reply_bytes`` limit when the SendLimits is made (``TOOLCHOICE_LIMIT_REPLY_BYTES`` raises or lowers it);
+    ``from_limits`` says that a cap came from there, so its refusal names the variable."""
 
-    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    max_body_bytes: int = field(default_factory=_reply_cap)
+    from_limits: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
+        floor = 1 if self.from_limits else 1024  # the variable takes any positive whole number (limits.get)
         if isinstance(self.max_body_bytes, bool) or not isinstance(self.max_body_bytes, int) \
-                or self.max_body_bytes < 1024:
-            raise ToolchoiceError(f"the response size cap must be a whole number of bytes >= 1024, "
+                or self.max_body_bytes < floor:
+            raise ToolchoiceError(f"the response size cap must be a whole number of bytes >= {floor}, "
                                   f"not {self.max_body_bytes!r}")
+
+    @classmethod
+    def configured(cls) -> "SendLimits":
+        """The limits this run's environment sets (``TOOLCHOICE_LIMIT_REPLY_BYTES``), read now."""
+        return cls(_reply_cap(), from_limits=True)
 
 
 @dataclass(frozen=True)
@@ -508,7 +525,11 @@ class _Attempts:
         """The body passed the size cap: the attempt is final, nothing of it is kept. Its attempt keeps the
         status that did arrive (an answer, not silence: probe tells the two apart)."""
         mib = limits.max_body_bytes / (1024 * 1024)
-        error = (f"response body larger than {mib:g} MiB once decoded; reading stopped there "
+        from . import limits as limit_data
+
+        raise_it = f" (limit reply_bytes: {limit_data.raise_hint('reply_bytes')})" if limits.from_limits else ""
+        amount = f"{mib:g} MiB" if mib >= 1 else f"{limits.max_body_bytes} bytes"
+        error = (f"response body larger than {amount} once decoded; reading stopped there{raise_it} "
                  f"({self.prepared.method} {self.prepared.display_url})")
         self._record(status, error, None)
         self.response = self._final(None, {}, b"", None, error)
@@ -547,12 +568,13 @@ async def send_async(request: Request, *, provider: str = "", timeouts: Timeouts
                      prepared: Prepared | None = None,
                      sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
                      rng: Callable[[], float] = random.random, client: Any = None,
-                     limits: SendLimits = SendLimits()) -> Response:
+                     limits: SendLimits | None = None) -> Response:
     """Send ``request``, retrying per ``policy``; pass a shared client (``new_async_client``) to run
     samples concurrently. HTTP and network failures come back in the Response; ToolchoiceError is
     raised only for a missing key or an unusable URL."""
     import httpx
 
+    limits = limits if limits is not None else SendLimits.configured()
     prepared = prepared or prepare(request, provider, environ)
     own = client is None
     client = client or httpx.AsyncClient(**_client_kwargs(timeouts))
@@ -604,7 +626,7 @@ def _too_slow(httpx: Any) -> Exception:
     return httpx.ReadTimeout("the response as a whole took longer than the timeout allows")
 
 
-async def _fetch(client: Any, prepared: Prepared, limits: SendLimits = SendLimits()) -> tuple[Any, bytes | None]:
+async def _fetch(client: Any, prepared: Prepared, limits: SendLimits) -> tuple[Any, bytes | None]:
     """The response and its decoded body, or None for the body once it passes ``limits``. On aiohttp's
     connections (``aio_transport.Client``) without httpx's request and response objects."""
     if getattr(client, "direct_fetch", False):
