@@ -744,3 +744,21 @@ def test_an_unreadable_file(tmp_path):
     with pytest.raises(ToolchoiceError) as info:
         load_scenario(path)
     assert info.value.one_line() == f"{path}: cannot read: Permission denied"
+
+
+def test_several_leading_messages_joined_into_one_prompt_are_said():
+    """Two leading messages (system, then developer) go out as one system prompt: nothing the user wrote may change
+    without a ledger entry, so the join is said; one leading message is not a join."""
+    from toolchoice.providers.core import jobs
+
+    two = load_scenario_text("tools: [{name: f, description: F., parameters: {type: object}}]\n"
+                             "messages:\n  - {role: system, content: A}\n  - {role: developer, content: B}\n"
+                             "  - {role: user, content: x}\n")
+    assert two.system == "A\n\nB"
+    for t in jobs.render(two, ["openai", "anthropic", "gemini"]):
+        joined = [e for e in t.ledger if e.code == "system.messages_joined"]
+        assert len(joined) == 1 and joined[0].severity == "info", t.provider
+        assert "(system, developer)" in joined[0].message and "developer text goes with the system role" in joined[0].message
+    one = load_scenario_text("tools: [{name: f, description: F., parameters: {type: object}}]\n"
+                             "messages:\n  - {role: developer, content: B}\n  - {role: user, content: x}\n")
+    assert all(e.code != "system.messages_joined" for t in jobs.render(one, ["openai"]) for e in t.ledger)

@@ -84,6 +84,12 @@ def _build(r: _Reader, root: yaml.Node) -> Scenario:
         system = "\n\n".join(content for _, content, _ in leading)
         roles = {role for role, _, _ in leading}
         system_role = "developer" if roles == {"developer"} else "system"
+        if len(leading) > 1:  # several messages become one prompt: said, as every change is
+            written = ", ".join(role for role, _, _ in leading)
+            notes = notes + (LedgerEntry("info", "system.messages_joined", f"the {len(leading)} leading messages "
+                                         f"({written}) are sent as one {system_role} prompt, joined by a blank "
+                                         "line" + ("" if len(roles) == 1 else ": the developer text goes with the "
+                                         "system role")),)
     parallel = r.boolean(top["parallel_tool_calls"], "parallel_tool_calls") if "parallel_tool_calls" in top else None
     strict = r.boolean(top["strict"], "strict") if "strict" in top else None
     providers = _providers(r, top.get("providers"))
