@@ -134,13 +134,15 @@ def test_script_replies_in_order_and_per_step(tmp_path: Path) -> None:
     ("replies:\n  - {status: 429, call: x}\n", 2, "a fault status answers no calls"),
     ("replies: [\n", 2, "invalid YAML"),
     ("replies:\n  - !!python/object:os.system {}\n", 2, "not allowed"),
+    ("- phantom: read_file\n", 1, "not a list (put the list under a replies: key"),
+    ("replies:\n  - phantom read_file\n", 2, "(write phantom: read_file - a colon and a space after the key)"),
 ])
 def test_bad_scripts_are_one_line_with_file_and_line(tmp_path: Path, text: str, line: int, words: str) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(text)
     with pytest.raises(ToolchoiceError) as raised:
         load_script(path)
-    assert raised.value.line == line and words in raised.value.message
+    assert raised.value.line == line and words in raised.value.one_line()
     result = run_cli(["mock", "-p", "openai", "--script", str(path)])
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and f"{path}:{line}" in result.stderr and "Traceback" not in result.stderr

@@ -162,8 +162,11 @@ class Reader:
         self.plain(node)
         if not isinstance(node, yaml.MappingNode):
             glued = isinstance(node, yaml.ScalarNode) and re.fullmatch(r"[A-Za-z_][\w-]*:[^\s/].*", node.value or "")
-            raise self.loc(node).fail(f"{what} must be a mapping (key: value), not {kind(node)}",
-                                      "put a space after the ':' of each key" if glued else None)
+            hint = "put a space after the ':' of each key" if glued else None
+            words = (node.value or "").split(None, 1) if isinstance(node, yaml.ScalarNode) else []
+            if hint is None and allowed and len(words) == 2 and words[0] in allowed:  # `- phantom read_file`
+                hint = f"write {words[0]}: {words[1]} - a colon and a space after the key"
+            raise self.loc(node).fail(f"{what} must be a mapping (key: value), not {kind(node)}", hint)
         result = dict(self.pairs(node))
         if allowed is not None:
             for key_node, _ in node.value:

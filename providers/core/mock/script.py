@@ -82,6 +82,9 @@ def load_script(path: str | Path) -> Script:
     with composed(text, name) as (r, root):
         if root is None:
             raise ToolchoiceError("the script is empty", path=name, line=1, hint="write replies: [...] or steps: {...}")
+        if isinstance(root, __import__("yaml").SequenceNode):  # a list of replies written without its key
+            raise r.loc(root).fail("the script must be a mapping (key: value), not a list",
+                                   "put the list under a replies: key, each reply indented below it")
         fields = r.mapping(root, "the script", ("replies", "steps"))
         if not fields:
             raise r.loc(root).fail("the script has no replies: and no steps:", None)
