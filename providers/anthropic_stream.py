@@ -19,7 +19,15 @@ class MessagesStreamAssembler(StreamAssembler):
     ``thinking_delta``/``signature_delta`` reasoning; ``message_delta`` brings ``stop_reason`` and the
     output token count; ``message_stop`` ends the stream; an ``error`` event is the reply's error
     (anthropic-sdk-python ``types/raw_message_stream_event.py``). Input tokens come from
-    ``message_start`` (a later ``message_delta`` count wins)."""
+    ``message_start`` (a later ``message_delta`` count wins).
+
+    The thinking's signatures are kept as the SDK's message accumulator keeps them, for the proxy to follow
+    (``Assembly.handed``): a ``thinking`` block opens with ``signature: ""`` and a ``signature_delta``
+    (``RawContentBlockDeltaEvent {delta, index, type}`` whose delta is ``SignatureDelta {signature, type}``,
+    "Delivered in a `signature_delta` event just before the block's `content_block_stop` event":
+    anthropic 2.14.0 ``types/signature_delta.py``) sets it — ``lib/streaming/_messages.py`` accumulate_event:
+    ``content.signature = event.delta.signature`` — and a ``redacted_thinking`` block arrives whole in its
+    ``content_block_start`` with its ``data``."""
 
     final_event = "message_stop"
     done_marker = None  # anthropic 2.14.0 _streaming.py Stream.__stream__ has no [DONE] test: it reads to the end
@@ -31,8 +39,10 @@ class MessagesStreamAssembler(StreamAssembler):
         self.searches = ToolSearches()  # tool search blocks (their start events carry them whole but the input)
         self.stop_details: dict[str, Any] | None = None
         self.unnamed = False  # an event came without its event: line (said once)
+        self.signatures: dict[Any, str] = {}  # thinking block index -> its signature (the last signature_delta's)
 
     def finish(self) -> Any:
+        self.handed += self.signatures.values()
         assembly = super().finish()
         searches = self.searches.calls()
         if not searches and self.stop_details is None:
@@ -72,6 +82,8 @@ class MessagesStreamAssembler(StreamAssembler):
                 self.count("reasoning_chars", delta.get("thinking"))
             elif dtype == "signature_delta":
                 self.extras["signatures"] = self.extras.get("signatures", 0) + 1
+                if self.blocks.get(index) == "thinking" and isinstance(delta.get("signature"), str):
+                    self.signatures[index] = delta["signature"]  # assigned, as the SDK's accumulator does
         elif kind == "content_block_start":
             index, block = data.get("index"), data.get("content_block")
             if not isinstance(block, dict):
@@ -83,6 +95,10 @@ class MessagesStreamAssembler(StreamAssembler):
                 return True
             if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"]:
                 self.texts.setdefault(index, []).append(block["text"])
+            elif block.get("type") == "thinking" and isinstance(block.get("signature"), str):
+                self.signatures[index] = block["signature"]  # "" until its signature_delta
+            elif block.get("type") == "redacted_thinking" and isinstance(block.get("data"), str):
+                self.handed.append(block["data"])  # types/redacted_thinking_block.py: {data, type}, whole
             elif block.get("type") in ("server_tool_use", "tool_search_tool_result", "mcp_tool_use", "mcp_tool_result"):
                 self.searches.add(block)
         elif kind == "message_start":
