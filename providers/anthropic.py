@@ -46,10 +46,10 @@ from .core.history_pairing import unanswered
 from .core.host_rules import change, refuse
 from .core.history_wire import placed, reasoning_for
 from .core.request_parts import endpoint
-from .core.model import (HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario,
-                         ServerCall, Tool, Translation, Usage)
-from .core.parsing import StreamAssembler, bad_body, caller_of, expect_dict, expect_list, int_or_none, join_text, \
-    make_call
+from .core.model import (HistoryCall, Message, ProviderError, ReasoningItem, RenderOptions, Reply, Scenario, Tool,
+                         Translation, Usage)
+from .core.parsing import bad_body, caller_of, expect_dict, expect_list, int_or_none, join_text, make_call
+from .anthropic_server_blocks import ToolSearches, stop_details
 from .anthropic_hosted import NATIVE_TOOLS, beta_header, hosted_tools  # noqa: F401 (NATIVE_TOOLS: the interface)
 from .anthropic_hosted import LEDGER_CODES as _HOSTED_CODES
 from .claude_thinking import ThinkingWire, thinking_fields, thinking_lint, thinking_lint_needed, thinking_plan
@@ -461,61 +461,6 @@ def parse_reply(provider: str, body: Any) -> Reply:
                  reasoning=tuple(reasoning), server_calls=searches.calls(), stop_details=stop_details(body))
 
 
-TOOL_SEARCH_TOOLS = ("tool_search_tool_regex", "tool_search_tool_bm25")  # types/server_tool_use_block.py names
-
-
-class ToolSearches:
-    """Tool search blocks of one reply, in order: a ``server_tool_use`` of a tool search tool and the
-    ``tool_search_tool_result`` that answers it (by ``tool_use_id``) make one ServerCall."""
-
-    def __init__(self) -> None:
-        self.found: dict[str, ServerCall] = {}
-
-    def add(self, block: dict[str, Any]) -> None:
-        kind = block.get("type")
-        if kind == "mcp_tool_use" and isinstance(block.get("id"), str):  # beta/beta_mcp_tool_use_block.py
-            name, server = block.get("name"), block.get("server_name")
-            self.found.setdefault(block["id"], ServerCall("mcp_tool_use", id=block["id"],
-                                                          name=name if isinstance(name, str) else None,
-                                                          server=server if isinstance(server, str) else None))
-        elif kind == "mcp_tool_result" and block.get("tool_use_id") in self.found and block.get("is_error") is True:
-            ident = block["tool_use_id"]  # beta/beta_mcp_tool_result_block.py: content, is_error, tool_use_id
-            self.found[ident] = self.found[ident]._replace(error="mcp_tool_result is_error")
-        elif kind == "server_tool_use" and block.get("name") in TOOL_SEARCH_TOOLS and isinstance(block.get("id"), str):
-            self.found.setdefault(block["id"], ServerCall("tool_search", id=block["id"], name=block["name"]))
-        elif kind == "tool_search_tool_result" and isinstance(block.get("tool_use_id"), str):
-            ident = block["tool_use_id"]
-            call = self.found.get(ident, ServerCall("tool_search", id=ident))
-            content = block.get("content") if isinstance(block.get("content"), dict) else {}
-            if content.get("type") == "tool_search_tool_result_error":
-                code = content.get("error_code")
-                call = call._replace(error=code if isinstance(code, str) else "tool_search_tool_result_error")
-            else:
-                refs = content.get("tool_references")
-                loaded = tuple(r["tool_name"] for r in (refs if isinstance(refs, list) else [])
-                               if isinstance(r, dict) and r.get("type") == "tool_reference"
-                               and isinstance(r.get("tool_name"), str))
-                call = call._replace(loaded=call.loaded + loaded)
-            self.found[ident] = call
-
-    def calls(self) -> tuple[ServerCall, ...]:
-        return tuple(self.found.values())
-
-
-def stop_details(holder: dict[str, Any]) -> dict[str, Any] | None:
-    """``stop_details`` as the reply gave it, or None: RefusalStopDetails has type, category, explanation
-    (anthropic 2.14.0); the API has also sent ``recommended_model`` (vercel/ai's recorded anthropic-refusal.json),
-    so every text field is kept (at most 8, each bounded)."""
-    details = holder.get("stop_details")
-    if not isinstance(details, dict):
-        return None
-    kept = {}
-    for key, value in details.items():
-        if isinstance(key, str) and (value is None or isinstance(value, str)) and len(kept) < 8:
-            kept[key[:64]] = value[:2000] if isinstance(value, str) else None
-    return kept
-
-
 def thinking_item(provider: str, block: dict[str, Any], where: str, position: int) -> ReasoningItem:
     """A ``thinking`` block (thinking + signature) or ``redacted_thinking`` block (data) as a ReasoningItem
     (anthropic-sdk-python ``types/thinking_block.py``, ``types/redacted_thinking_block.py``)."""
@@ -535,111 +480,8 @@ def thinking_item(provider: str, block: dict[str, Any], where: str, position: in
 STREAM_FRAMING = "sse"
 
 
-class MessagesStreamAssembler(StreamAssembler):
-    """Messages stream events → the Reply ``parse_reply`` makes of the whole message.
+def stream_assembler(provider: str) -> Any:
+    """Messages stream events → the Reply ``parse_reply`` makes of the whole message (``anthropic_stream``)."""
+    from .anthropic_stream import MessagesStreamAssembler
 
-    ``content_block_start`` opens block ``index`` (a ``tool_use`` block is a call with its id and
-    name); ``content_block_delta`` adds ``text_delta`` text, ``input_json_delta`` argument pieces,
-    ``thinking_delta``/``signature_delta`` reasoning; ``message_delta`` brings ``stop_reason`` and the
-    output token count; ``message_stop`` ends the stream; an ``error`` event is the reply's error
-    (anthropic-sdk-python ``types/raw_message_stream_event.py``). Input tokens come from
-    ``message_start`` (a later ``message_delta`` count wins)."""
-
-    final_event = "message_stop"
-    done_marker = None  # anthropic 2.14.0 _streaming.py Stream.__stream__ has no [DONE] test: it reads to the end
-
-    def __init__(self, provider: str) -> None:
-        super().__init__(provider)
-        self.blocks: dict[Any, Any] = {}  # index -> block type
-        self.texts: dict[Any, list[str]] = {}  # text blocks' pieces, in block order
-        self.searches = ToolSearches()  # tool search blocks (their start events carry them whole but the input)
-        self.stop_details: dict[str, Any] | None = None
-        self.unnamed = False  # an event came without its event: line (said once)
-
-    def finish(self) -> Any:
-        assembly = super().finish()
-        searches = self.searches.calls()
-        if not searches and self.stop_details is None:
-            return assembly
-        return assembly._replace(reply=assembly.reply._replace(server_calls=searches, stop_details=self.stop_details))
-
-    def feed(self, event: Any) -> bool:
-        data = event.data
-        if not isinstance(data, dict):
-            if event.text.startswith("[DONE]"):  # no event: line, skipped ('if sse.event is None'); else sse.json()
-                from .core.stream_assembly import done_skipped, done_unreadable
-
-                self.findings.append(done_skipped(event.text, "anthropic 2.14.0 skips an event without its event: "
-                                                  "line") if event.name == "message" else done_unreadable(
-                    event.text, f"anthropic 2.14.0 parses event {event.name}'s data as JSON and raises"))
-            return False
-        if event.name == "message" and not self.unnamed:  # no event: line (the SSE default; no Anthropic event's name)
-            self.unnamed = True
-            from .core.stream_assembly import Finding
-
-            self.findings.append(Finding("stream.framing", "events without their event: line: anthropic 2.14.0 skips "
-                                         "them (_streaming.py: 'if sse.event is None: continue'), so its user gets no "
-                                         "message"))
-        kind = data.get("type", event.name)
-        if kind == "content_block_delta":
-            index, delta = data.get("index"), data.get("delta")
-            if not isinstance(delta, dict):
-                return False
-            dtype = delta.get("type")
-            if dtype == "input_json_delta":
-                if self.blocks.get(index, "tool_use") == "tool_use":
-                    self.calls.delta(index, delta.get("partial_json"))
-                    return True
-            elif dtype == "text_delta" and isinstance(delta.get("text"), str):
-                self.texts.setdefault(index, []).append(delta["text"])
-            elif dtype == "thinking_delta":
-                self.count("reasoning_chars", delta.get("thinking"))
-            elif dtype == "signature_delta":
-                self.extras["signatures"] = self.extras.get("signatures", 0) + 1
-        elif kind == "content_block_start":
-            index, block = data.get("index"), data.get("content_block")
-            if not isinstance(block, dict):
-                return False
-            self.blocks[index] = block.get("type")
-            if block.get("type") == "tool_use":
-                call = self.calls.open(index, block.get("id"), block.get("name"))
-                call.whole, call.caller = block.get("input"), caller_of(block.get("caller"))
-                return True
-            if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"]:
-                self.texts.setdefault(index, []).append(block["text"])
-            elif block.get("type") in ("server_tool_use", "tool_search_tool_result", "mcp_tool_use", "mcp_tool_result"):
-                self.searches.add(block)
-        elif kind == "message_start":
-            message = data.get("message") if isinstance(data.get("message"), dict) else {}
-            self._usage(message.get("usage"))
-        elif kind == "message_delta":
-            delta = data.get("delta")
-            if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
-                self.finish_reason = delta["stop_reason"]
-            if isinstance(delta, dict):
-                self.stop_details = stop_details(delta) or self.stop_details
-            self._usage(data.get("usage"))
-        elif kind == "message_stop":
-            self.done = True
-        elif kind == "error":
-            error = data.get("error") if isinstance(data.get("error"), dict) else {}
-            etype, message = error.get("type"), error.get("message")
-            self.fail(ProviderError(None, etype if isinstance(etype, str) else None,
-                                    message if isinstance(message, str) else compact(data)))
-        return False
-
-    def _usage(self, usage: Any) -> None:
-        """Counts present in ``usage`` replace the ones so far (output_tokens is cumulative)."""
-        if isinstance(usage, dict):
-            self.usage = Usage(int_or_none(usage.get("input_tokens")) if "input_tokens" in usage
-                               else self.usage.input_tokens,
-                               int_or_none(usage.get("output_tokens")) if "output_tokens" in usage
-                               else self.usage.output_tokens)
-
-    def reply_text(self) -> str | None:
-        return join_text(["".join(parts) for index, parts in self.texts.items()
-                          if self.blocks.get(index, "text") == "text"])
-
-
-def stream_assembler(provider: str) -> MessagesStreamAssembler:
     return MessagesStreamAssembler(provider)

@@ -442,9 +442,25 @@ class ConverseStreamAssembler(StreamAssembler):
     call at ``contentBlockIndex``, ``contentBlockDelta`` adds ``delta.text`` or ``delta.toolUse.input``
     pieces (``reasoningContent`` is counted), ``messageStop`` carries ``stopReason`` and ends the
     message, ``metadata`` brings usage. Exception messages (``:message-type`` exception, e.g.
-    ``throttlingException``) are the reply's error."""
+    ``throttlingException``) are the reply's error.
+
+    The reasoning state is kept for the proxy to follow (``Assembly.handed``): ``ReasoningContentBlockDelta`` is a
+    union of ``text``, ``redactedContent`` (a Blob: base64 text in the event's JSON) and ``signature`` ("If you pass
+    a reasoning block back to the API in a multi-turn conversation, include the text and its signature
+    unmodified"); each block's signature pieces are joined, as its text pieces are, and its redacted pieces joined
+    as bytes and written as the one base64 blob a client sends back."""
 
     final_event = "messageStop"
+
+    def __init__(self, provider: str) -> None:
+        super().__init__(provider)
+        self.signed: dict[Any, list[str]] = {}  # contentBlockIndex -> its signature pieces
+        self.redacted: dict[Any, list[str]] = {}  # contentBlockIndex -> its redactedContent pieces (base64)
+
+    def finish(self) -> Any:
+        self.handed += ["".join(pieces) for pieces in self.signed.values()]
+        self.handed += [_joined_blob(pieces) for pieces in self.redacted.values()]
+        return super().finish()
 
     def feed(self, event: Any) -> bool:
         name, data = event.name, event.data
@@ -458,7 +474,12 @@ class ConverseStreamAssembler(StreamAssembler):
             if isinstance(delta.get("text"), str):
                 self.text.append(delta["text"])
             elif isinstance(delta.get("reasoningContent"), dict):
-                self.count("reasoning_chars", delta["reasoningContent"].get("text"))
+                reasoning, index = delta["reasoningContent"], data.get("contentBlockIndex")
+                self.count("reasoning_chars", reasoning.get("text"))
+                if isinstance(reasoning.get("signature"), str):
+                    self.signed.setdefault(index, []).append(reasoning["signature"])
+                if isinstance(reasoning.get("redactedContent"), str):
+                    self.redacted.setdefault(index, []).append(reasoning["redactedContent"])
         elif name == "contentBlockStart":
             start = data.get("start") if isinstance(data.get("start"), dict) else {}
             if isinstance(start.get("toolUse"), dict):
@@ -477,6 +498,19 @@ class ConverseStreamAssembler(StreamAssembler):
             self.fail(ProviderError(None, name.rsplit(":", 1)[-1] or None,
                                     message if isinstance(message, str) else compact(data)))
         return False
+
+
+def _joined_blob(pieces: list[str]) -> str:
+    """Blob pieces (base64 each) as one blob's base64; a piece that is not base64 leaves them joined as text."""
+    if len(pieces) == 1:
+        return pieces[0]
+    import base64
+    import binascii
+
+    try:
+        return base64.b64encode(b"".join(base64.b64decode(piece, validate=True) for piece in pieces)).decode("ascii")
+    except (binascii.Error, ValueError):
+        return "".join(pieces)
 
 
 def stream_assembler(provider: str) -> ConverseStreamAssembler:

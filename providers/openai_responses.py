@@ -495,7 +495,8 @@ class ResponsesStreamAssembler(StreamAssembler):
     whole text; the concatenated pieces are what is decoded, and a differing ``done`` text is a
     finding. Text is ``response.output_text.delta`` and ``response.refusal.delta``; finish reason,
     usage and a failure come from the final ``response.completed|incomplete|failed`` event
-    (openai-python ``types/responses/response_stream_event.py``)."""
+    (openai-python ``types/responses/response_stream_event.py``). Its reasoning items' ids and encrypted content
+    (``ResponseReasoningItem``) are kept for the proxy (``Assembly.handed``)."""
 
     final_event = "response.completed (or response.incomplete/failed)"
     done_marker = "prefix"  # openai 3.57.0 _streaming.py Stream.__stream__: 'if sse.data.startswith("[DONE]")'
@@ -508,6 +509,8 @@ class ResponsesStreamAssembler(StreamAssembler):
         self._final: list[Any] = []  # the final event's response.output (what the SDK returns as the reply)
 
     def finish(self) -> Any:
+        self.handed += [item.get(key) for item in self._final if isinstance(item, dict) and item.get("type") ==
+                        "reasoning" for key in ("id", "encrypted_content")]  # the final response's (the SDK's)
         assembly = super().finish()
         calls, deltas, findings = list(assembly.reply.tool_calls), list(assembly.deltas), assembly.findings
         if self._custom:  # in output order with the function calls (keys are output_index when the events give it)

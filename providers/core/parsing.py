@@ -81,7 +81,8 @@ class StreamAssembler:
 
     ``final_event`` names the event that ends the provider's stream (for the finding when it never
     came); a subclass sets ``done`` when it arrives. ``extras`` counts what the Reply has no field
-    for (reasoning characters, signatures, tool-plan characters); zero counts are left out."""
+    for (reasoning characters, signatures, tool-plan characters); zero counts are left out. ``handed`` gathers the
+    opaque reasoning state the stream hands out (``Assembly.handed``)."""
 
     final_event = "its final event"
     done_marker: str | None = None  # how the family's SDK ends an SSE stream at data: [DONE] (stream_framing.DoneMarker)
@@ -100,6 +101,7 @@ class StreamAssembler:
         self.done = False
         self.upstream: str | None = None  # a router's stream: which upstream answered
         self.extras: dict[str, int] = {}
+        self.handed: list[str] = []  # signatures, encrypted content, reasoning item ids (Assembly.handed)
 
     def count(self, what: str, text: Any) -> None:
         """Add the length of ``text`` (when a string) to the ``what`` extra."""
@@ -125,4 +127,5 @@ class StreamAssembler:
             self.findings.append(missing_final(self.final_event))
         reply = Reply(tool_calls=calls, text=self.reply_text(), finish_reason=self.finish_reason, usage=self.usage,
                       error=self.error, upstream=self.upstream)
-        return Assembly(reply, deltas, tuple(self.findings), {k: v for k, v in self.extras.items() if v})
+        return Assembly(reply, deltas, tuple(self.findings), {k: v for k, v in self.extras.items() if v},
+                        tuple(value for value in self.handed if isinstance(value, str) and value))

@@ -22,12 +22,16 @@ class Finding(NamedTuple):
 
 class Assembly(NamedTuple):
     """What an assembler made of the events: the reply, argument deltas per call (aligned with
-    ``reply.tool_calls``), stream faults, and provider extras (reasoning text size, signatures)."""
+    ``reply.tool_calls``), stream faults, provider extras (reasoning text size, signatures), and ``handed``: the
+    opaque reasoning state the stream handed out (thinking signatures, redacted data, thoughtSignatures, encrypted
+    content, reasoning item ids), as a client sends it back — kept beside the reply, not in it, so ``send --stream``'s
+    reply and documents are what they were; the proxy follows the thinking by it (core/mock/call_origins.py)."""
 
     reply: Reply
     deltas: tuple[int, ...] = ()
     findings: tuple[Finding, ...] = ()
     extras: dict[str, Any] = {}
+    handed: tuple[str, ...] = ()
 
 
 class CallParts:

@@ -22,7 +22,11 @@ class GeminiStreamAssembler(StreamAssembler):
     value, then an empty ``functionCall``) the pieces are joined per path. The last chunk carries
     ``finishReason``; there is no other end-of-stream event, so a stream without one is cut short.
     With ``candidateCount`` > 1 each candidate is assembled by its ``index`` (left out for 0: its
-    place in the list), the others each by one of their own (``Reply.choices``, as ``parse_reply``)."""
+    place in the list), the others each by one of their own (``Reply.choices``, as ``parse_reply``).
+
+    Every part's ``thoughtSignature`` (on a functionCall part, on a text part of a text answer, or on an empty part of
+    its own) is kept for the proxy to follow (``Assembly.handed``): google-genai keeps each chunk's parts as they came
+    (``types.Part.thought_signature``), and a client sends them back in the content it read."""
 
     final_event = "a chunk with finishReason"
     done_marker = None  # google-genai 3.6.1 _api_client.py _iter_response_stream has no end marker: it parses every data
@@ -78,6 +82,8 @@ class GeminiStreamAssembler(StreamAssembler):
                 continue
             if part.get("thoughtSignature"):
                 self.extras["signatures"] = self.extras.get("signatures", 0) + 1
+                if isinstance(part["thoughtSignature"], str):
+                    self.handed.append(part["thoughtSignature"])
             if isinstance(part.get("functionCall"), dict):
                 self._call(part["functionCall"])
                 called = True
@@ -128,6 +134,7 @@ class GeminiStreamAssembler(StreamAssembler):
         for each in (self, *self._others.values()):
             for key in list(each._partial):  # arguments still streaming when the stream ended
                 each.calls.by_key[key].whole = _unflatten(each._partial.pop(key))
+        self.handed += [value for other in self._others.values() for value in other.handed]
         assembly = super().finish()
         if not self._others:
             return assembly

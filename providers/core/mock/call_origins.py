@@ -20,8 +20,8 @@ thinking model. Where a thinking block came from is known by the reasoning state
 reasoning item and reasoning item id an answer handed out (Anthropic's and Bedrock's thinking signatures and
 redacted data, Gemini's thoughtSignature, the Responses API's ``encrypted_content`` and ``rs_`` id) is remembered
 with the request whose answer carried it (``made``'s ``reasoning``), so the thinking of a final text answer is
-followed too when the user goes on with the conversation; a turn with reasoning state none of which this server
-handed out (a proxy in front of a stream whose assembler keeps no signature) is known by its calls, as before. Plain
+followed too when the user goes on with the conversation (the proxy reads a streamed answer's from its assembler:
+``Assembly.handed``); a turn with reasoning state none of which this server handed out is known by its calls. Plain
 reasoning text with no id (DeepSeek's ``reasoning_content``, Ollama's ``thinking``) names no answer and is not
 followed.
 
