@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from .model import LedgerEntry, ToolchoiceError
 
-SAMPLE = re.compile(r"sample-(\d+)\.request\.json")
+SAMPLE = re.compile(r"sample-([0-9]+)\.request\.json")  # ASCII digits: int() reads "١" as 1 too
 LISTED = 200  # samples whose reply file the listing reads
 HINT = "give a sample-NNN.request.json that proxy, mock or send --save wrote, or their folder with --sample N"
 
@@ -44,7 +44,16 @@ def samples(folder: Path) -> dict[int, Path]:
         names = sorted(p.name for p in folder.iterdir())
     except OSError as exc:
         raise ToolchoiceError(f"{folder}: cannot read the folder: {exc.strerror}", hint=HINT) from None
-    found = dict(sorted((int(m.group(1)), folder / name) for name in names if (m := SAMPLE.fullmatch(name))))
+    found: dict[int, Path] = {}
+    for name in names:
+        if (m := SAMPLE.fullmatch(name)) is None:
+            continue
+        number = int(m.group(1))
+        if number in found:  # sample-1 and sample-001: picking either would leave the other unsaid
+            raise ToolchoiceError(f"{folder}: {found[number].name} and {name} are both sample {number}",
+                                  hint="move one of them out of the folder")
+        found[number] = folder / name
+    found = dict(sorted(found.items()))
     if not found:
         raise ToolchoiceError(f"{folder}: no sample-NNN.request.json in the folder", hint=HINT)
     return found
@@ -116,7 +125,9 @@ def import_saved(path: Path, sample: int | None = None, provider: str | None = N
                  ) -> SavedScenario | list[dict[str, Any]]:
     """The scenario of one saved request (a file, or a folder and ``sample``); a folder of several samples and no
     ``sample``: the listing. ``provider``: the family that wrote the body (else the save's reply file says)."""
+    from .mock.body_secrets import MARKER, scrub_module, secrets
     from .mock.judge import MockMalformed
+    from .redaction import Redactor
     from .registry import check_provider, mock_family
 
     found = pick(path, sample)
@@ -138,6 +149,10 @@ def import_saved(path: Path, sample: int | None = None, provider: str | None = N
         raise ToolchoiceError(f"{file}: {method} {route_path} is not a request of {provider}'s API",
                               hint="name the provider the request went to with -p")
     per_host = {"provider": provider} if getattr(family, "MOCK_PER_HOST", False) else {}
+    # an MCP server's token in the body (a save made by hand or by another tool; ours hold [redacted] there already)
+    # is never printed: replaced where the family's MOCK_SECRETS say, and anywhere else it is quoted
+    scrubbed = scrub_module(family, document["body"])
+    document = {**document, "body": scrubbed.body}
     try:
         read = family.mock_read(document["body"], route, **per_host)
     except MockMalformed as exc:
@@ -146,7 +161,14 @@ def import_saved(path: Path, sample: int | None = None, provider: str | None = N
         # does not expect where the API's own validation would refuse it (a tool_calls that is not a list)
         raise ToolchoiceError(f"{file}: {provider}'s request body does not read: {type(exc).__name__}: "
                               f"{(str(exc).splitlines() or [''])[0][:160]}", hint=HINT) from None
-    return build(file, provider, document, read, recorded)
+    saved = build(file, provider, document, read, recorded)
+    if not scrubbed.values:
+        return saved
+    redactor = Redactor(secrets(scrubbed.values))
+    notes = [e._replace(message=redactor.text(e.message)) for e in saved.notes]
+    notes.append(LedgerEntry("warning", "saved.redacted", f"{len(scrubbed.values)} key(s) in the request body (an "
+                             f"MCP server's token or URL key) written as {MARKER}: put the key in a variable"))
+    return saved._replace(data=redactor.data(saved.data), notes=notes)
 
 
 def build(file: Path, provider: str, document: dict[str, Any], read: Any, recorded: Any = None) -> SavedScenario:
