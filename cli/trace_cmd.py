@@ -18,7 +18,7 @@ from typing import Any, Callable, Optional
 import typer
 
 from .exits import handled
-from .output import dumps, write
+from .output import dumps, write, yaml_text
 
 
 class TraceFormat(str, Enum):
@@ -77,10 +77,8 @@ def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: s
     if format is TraceFormat.json:
         write(redact(dumps({source_key: str(file), kind: items})))
         return
-    import yaml
-
     write(redact(f"# {_line(str(file))} holds {len(items)} {kind}: pick one with {option}\n"
-                 + yaml.safe_dump({kind: items}, sort_keys=False, allow_unicode=True, width=100)))
+                 + yaml_text({kind: items})))
 
 
 def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Callable[[str], str]) -> None:
@@ -89,10 +87,8 @@ def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Callable[[str]
             sys.stderr.write(redact(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
         write(redact(dumps(data)))
         return
-    import yaml
-
     lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
-    write(redact(lines + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)))
+    write(redact(lines + yaml_text(data)))
 
 
 def _line(text: str) -> str:
