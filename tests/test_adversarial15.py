@@ -1,0 +1,120 @@
+"""Adversarial round on session 14-15's newest surfaces (trial15b): `toolchoice trace SAVED` fed hostile save folders,
+JSON scenarios as other tools write them, the YAML `trace` and `tools` print. Each test failed before its fix; the
+commands run in-process (tests/cli.py), the truth is Python's own JSON decoder and PyYAML's reader of what was
+printed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from cli import run_cli
+
+TOOLS = [{"name": "get_weather", "parameters": {"type": "object"}}]
+
+
+def saved(folder: Path, body: dict[str, Any], provider: str, url: str, number: int = 1, **headers: str) -> Path:
+    """A save folder's sample as proxy/mock --save writes one: the request, and the reply line naming the provider."""
+    folder.mkdir(exist_ok=True)
+    request = folder / f"sample-{number:03d}.request.json"
+    request.write_text(json.dumps({"method": "POST", "url": url, "headers": headers, "body": body}), encoding="utf-8")
+    (folder / f"sample-{number:03d}.reply.json").write_text(json.dumps({"provider": provider}), encoding="utf-8")
+    return request
+
+
+def chat(content: str, description: str = "weather") -> dict[str, Any]:
+    return {"model": "gpt-4o", "messages": [{"role": "user", "content": content}], "tool_choice": "required",
+            "tools": [{"type": "function", "function": {"name": "get_weather", "description": description,
+                                                        "parameters": {"type": "object"}}}]}
+
+
+# ---- trace SAVED: what a hostile save folder holds ----------------------------------------------------------------
+
+# A save made by hand or by another recorder (ours write [redacted] there) holding an MCP server's token in the body
+# (Anthropic's mcp_servers[].authorization_token): `trace` kept the body's field in providers.anthropic.extra as
+# written and printed the token. It is replaced where the family's MOCK_SECRETS say, anywhere else it is quoted, and
+# said (saved.redacted).
+def test_trace_never_prints_an_mcp_token_a_save_holds(tmp_path):
+    token = "tok-adversarial15-0123456789abcdef"
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 64, "tool_choice": {"type": "any"},
+            "messages": [{"role": "user", "content": f"my token is {token}"}],
+            "tools": [{"name": "get_weather", "input_schema": {"type": "object"}}],
+            "mcp_servers": [{"type": "url", "url": "https://mcp.example.com/sse", "name": "ex",
+                             "authorization_token": token}]}
+    file = saved(tmp_path / "save", body, "anthropic", "/v1/messages")
+    for args in (["trace", str(file)], ["trace", str(file), "-f", "json"]):
+        done = run_cli(args, env={})
+        assert done.returncode == 0, done.stderr
+        assert token not in done.stdout + done.stderr and token[4:16] not in done.stdout + done.stderr
+        assert "saved.redacted" in done.stdout + done.stderr
+    data = yaml.safe_load(done.stdout)
+    assert data["providers"]["anthropic"]["extra"]["mcp_servers"][0]["authorization_token"] == "[redacted]"
+
+
+# sample-1.request.json beside sample-001.request.json (a save renamed by hand, another recorder's numbering): both
+# read as sample 1 and the folder's listing held one of them, or with no other sample `trace DIR` imported it without
+# a word of the other. Said now, naming both.
+def test_two_files_of_one_sample_number_are_said_not_one_dropped(tmp_path):
+    folder = tmp_path / "save"
+    saved(folder, chat("first"), "openai", "/v1/chat/completions")
+    (folder / "sample-1.request.json").write_text((folder / "sample-001.request.json").read_text(), encoding="utf-8")
+    done = run_cli(["trace", str(folder)], env={})
+    assert done.returncode == 2 and done.stdout == ""
+    assert "sample-001.request.json and sample-1.request.json are both sample 1" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+# A request whose text holds a zero-width space, a bidi override, NEL or U+2028 (a tool description pasted from a web
+# page, a message an attacker wrote): the YAML printed a plain or single-quoted scalar that `write` then spelt with
+# \u200b (so no terminal acts on it) — six characters when the YAML is read back, so the scenario saved from the
+# output sent another description than the request's. And the import's own check read its JSON text through YAML,
+# which folds U+0085 and U+2028 with the spaces around them: a spurious saved.differs note. A string holding such a
+# character is double-quoted now, where \u200b is YAML's escape; the JSON reading keeps them.
+def test_trace_yaml_reads_back_as_the_request_it_shows(tmp_path):
+    content = "pay \u202egnp.exe to bob\u200b now \x85 then \u2028 later"
+    description = "zero\u200bwidth \u2066isolate\u2069"
+    file = saved(tmp_path / "save", chat(content, description), "openai", "/v1/chat/completions")
+    done = run_cli(["trace", str(file)], env={})
+    assert done.returncode == 0, done.stderr
+    assert not any(ch in done.stdout for ch in "\u202e\u200b\x85\u2028\u2066"), done.stdout  # written out
+    data = yaml.safe_load(done.stdout)
+    assert data["messages"][0]["content"] == content
+    assert data["tools"][0]["description"] == description
+    assert "saved.differs" not in done.stdout
+
+
+# ---- JSON scenarios as other tools write them ---------------------------------------------------------------------
+
+# json.dumps writes a character past U+FFFF as two escapes (ensure_ascii, its default): a scenario.json with an emoji
+# in a message was refused as "a lone surrogate escape ... write the character itself, or both halves" — both halves
+# were written. The pair is the character now; a lone half is still refused.
+def test_a_json_scenario_with_an_emoji_escaped_as_json_dumps_writes_it(tmp_path):
+    content = "sunny \U0001F600 and \U0001F327"
+    scenario = {"tools": TOOLS, "tool_choice": "required", "messages": [{"role": "user", "content": content}]}
+    (tmp_path / "s.json").write_text(json.dumps(scenario), encoding="utf-8")
+    assert "\\ud83d\\ude00" in (tmp_path / "s.json").read_text()
+    done = run_cli(["render", str(tmp_path / "s.json"), "-p", "openai", "-f", "json"], env={})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["request"]["body"]["messages"][0]["content"] == content
+    scenario["messages"][0]["content"] = "half \ud83d of it"
+    (tmp_path / "lone.json").write_text(json.dumps(scenario), encoding="utf-8")
+    done = run_cli(["render", str(tmp_path / "lone.json"), "-p", "openai"], env={})
+    assert done.returncode == 2 and "lone surrogate" in done.stderr
+
+
+# A JSON string may hold U+2028, U+2029, NEL, DEL and the C1 controls as they are (RFC 8259 asks only C0 escaped;
+# json.dumps(ensure_ascii=False) writes them so): the scenario reader read the JSON text as YAML 1.1, which folds the
+# first three and the spaces around them ("a \u2028 b" sent as "a\u2028b") and refuses the rest as "control
+# characters" — the user's text changed without a word, or valid JSON refused.
+@pytest.mark.parametrize("content", ["a \u2028 b \u2029 c \x85 d", "csi \x9b31m del \x7f"])
+def test_a_json_scenario_sends_its_strings_as_json_reads_them(tmp_path, content):
+    scenario = {"tools": TOOLS, "tool_choice": "required", "messages": [{"role": "user", "content": content}]}
+    (tmp_path / "s.json").write_text(json.dumps(scenario, ensure_ascii=False), encoding="utf-8")
+    truth = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))["messages"][0]["content"]
+    done = run_cli(["render", str(tmp_path / "s.json"), "-p", "openai", "-f", "json"], env={})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["request"]["body"]["messages"][0]["content"] == truth
