@@ -118,3 +118,74 @@ def test_a_json_scenario_sends_its_strings_as_json_reads_them(tmp_path, content)
     done = run_cli(["render", str(tmp_path / "s.json"), "-p", "openai", "-f", "json"], env={})
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["request"]["body"]["messages"][0]["content"] == truth
+
+
+# ---- the mock's answers made from a JSON schema -------------------------------------------------------------------
+
+def _mock_answer(schema: dict[str, Any], structured: bool) -> tuple[int, Any]:
+    """The mock's Chat answer to a tool (or a response_format) of ``schema``: status, and the arguments (or the text)
+    as JSON reads them."""
+    from toolchoice.providers.core.mock.service import MockService
+
+    body: dict[str, Any] = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}
+    if structured:
+        body["response_format"] = {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}}
+    else:
+        body.update(tools=[{"type": "function", "function": {"name": "t", "parameters": schema}}],
+                    tool_choice="required")
+    exchange = MockService("openai").handle("POST", "/v1/chat/completions", {}, json.dumps(body).encode())
+    answer = json.loads(exchange.body)
+    if exchange.status != 200:
+        return exchange.status, answer
+    message = answer["choices"][0]["message"]
+    text = message["content"] if structured else message["tool_calls"][0]["function"]["arguments"]
+    return exchange.status, json.loads(text, parse_constant=_not_json)  # Infinity and NaN are no JSON (RFC 8259)
+
+
+def _not_json(word: str) -> Any:
+    raise ValueError(f"{word} is not JSON")
+
+
+MAX_VALUES = 10_000  # arguments.MAX_VALUES, as docs/mock.md gives it
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(_count(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + sum(_count(v) for v in value)
+    return 1
+
+
+# A schema whose allOf names the schema itself (`allOf: [{$ref: "#"}]`, or two $defs naming each other), or a
+# multipleOf so small its count of steps is past a float (5e-324, an integer): the mock answered its own 500
+# ("internal error: RecursionError" / "OverflowError" / "Out of range float values are not JSON compliant") where the
+# API answers. It answers now (the allOf ends at the depth bound; the step that cannot be counted is not taken).
+@pytest.mark.parametrize("schema", [
+    {"type": "object", "allOf": [{"$ref": "#"}]},
+    {"$defs": {"A": {"allOf": [{"$ref": "#/$defs/B"}]}, "B": {"allOf": [{"$ref": "#/$defs/A"}]}},
+     "type": "object", "required": ["x"], "properties": {"x": {"$ref": "#/$defs/A"}}},
+    {"type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "multipleOf": 5e-324}}},
+    {"type": "object", "required": ["n"], "properties": {"n": {"type": "number", "multipleOf": 5e-324, "minimum": 2}}},
+    {"type": "object", "required": ["n"], "properties": {"n": {"type": "number", "minimum": 10 ** 400,
+                                                               "multipleOf": 0.5}}},
+], ids=["allof-self", "allof-mutual", "tiny-step-integer", "tiny-step-number", "bound-past-a-float"])
+@pytest.mark.parametrize("structured", [False, True], ids=["tool", "response_format"])
+def test_a_schema_that_recurses_or_steps_past_floats_is_answered_not_a_500(schema, structured):
+    status, value = _mock_answer(schema, structured)
+    assert status == 200, value
+    assert isinstance(value, dict)
+
+
+# minItems 40 on arrays of arrays of arrays (64,000 values), or two required properties that are the schema again
+# ($ref "#": a binary tree 24 levels deep, 16 million values, and the mock never answered): the mock made every value
+# the schema asks for, whatever their count. One answer makes at most arguments.MAX_VALUES values now.
+@pytest.mark.parametrize("schema", [
+    {"type": "object", "required": ["a"], "properties": {"a": {
+        "type": "array", "minItems": 40, "items": {"type": "array", "minItems": 40, "items": {
+            "type": "array", "minItems": 40, "items": {"type": "integer"}}}}}},
+    {"type": "object", "minProperties": 200, "properties": {str(i): {"$ref": "#"} for i in range(200)}},
+], ids=["arrays-of-arrays", "properties-of-itself"])
+def test_one_answer_makes_a_bounded_count_of_values(schema):
+    status, value = _mock_answer(schema, structured=False)
+    assert status == 200 and _count(value) <= MAX_VALUES
