@@ -189,3 +189,19 @@ def test_a_schema_that_recurses_or_steps_past_floats_is_answered_not_a_500(schem
 def test_one_answer_makes_a_bounded_count_of_values(schema):
     status, value = _mock_answer(schema, structured=False)
     assert status == 200 and _count(value) <= MAX_VALUES
+
+
+# ---- scenario YAML ------------------------------------------------------------------------------------------------
+
+# max_tokens written with 5,000 digits (a paste gone wrong): past int()'s digit limit the error quoted the whole
+# value, a line of 1,800 characters, and said "drop the !!tag" of a value that has none.
+def test_a_number_past_the_digit_limit_is_one_short_line(tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n- name: get_weather\n  parameters: {type: object}\ntool_choice: required\n"
+                        "messages:\n- {role: user, content: hi}\nproviders:\n  openai:\n    max_tokens: "
+                        + "9" * 5000 + "\n", encoding="utf-8")
+    done = run_cli(["render", str(scenario), "-p", "openai"], env={})
+    assert done.returncode == 2 and done.stdout == ""
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"toolchoice: error: {scenario}:9:17: ") and len(line) < 300, line
+    assert "!!tag" not in line and "99999999999" not in line

@@ -132,7 +132,12 @@ class Reader:
         except yaml.constructor.ConstructorError as exc:
             raise self.loc(node).fail(f"cannot read this value: {exc.problem}", _PLAIN_DATA) from None
         except (ValueError, KeyError, AttributeError, TypeError, OverflowError):  # e.g. !!int abc
-            raise self.loc(node).fail(f"cannot read {node.value!r} as {node.tag.rsplit(':', 1)[-1]}",
+            text = str(node.value)
+            if re.fullmatch(r"[-+]?[0-9_]+", text):  # a whole number past int()'s 4,300 digits, no tag needed
+                raise self.loc(node).fail(f"a number of {len(text)} characters is past what can be read",
+                                          "write a smaller number, or quote it to make it a string") from None
+            shown = repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text)} characters)"
+            raise self.loc(node).fail(f"cannot read {shown} as {node.tag.rsplit(':', 1)[-1]}",
                                       "drop the !!tag, or quote the value") from None
         if isinstance(value, str) and self.escapes and _SURROGATE.search(value):
             value = _paired(value)  # "\ud83d\ude00", as json.dumps writes 😀, is one character
