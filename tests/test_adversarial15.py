@@ -205,3 +205,68 @@ def test_a_number_past_the_digit_limit_is_one_short_line(tmp_path):
     (line,) = done.stderr.strip().splitlines()
     assert line.startswith(f"toolchoice: error: {scenario}:9:17: ") and len(line) < 300, line
     assert "!!tag" not in line and "99999999999" not in line
+
+
+# ---- literal keys in providers.<id>.headers and api_key_env: near-misses both ways --------------------------------
+
+LITERAL = "sk-adversarial15-literal-0123456789"
+
+
+def _with_headers(tmp_path: Path, settings: str) -> Path:
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("tools:\n- name: get_weather\n  parameters: {type: object}\ntool_choice: required\n"
+                        f"messages:\n- {{role: user, content: hi}}\nproviders:\n  openai:\n{settings}", encoding="utf-8")
+    return scenario
+
+
+# A key written as text under a header name the credential words missed — camelCase (accessToken, XApiKey), a plural
+# (X-Api-Keys), dots (x.api.key) — went into every render as written; an Idempotency-Key (the IETF draft's header) or
+# Cloudflare AI Gateway's cf-aig-cache-key, which name a request and not who sends it, were refused as keys.
+@pytest.mark.parametrize("name", ["accessToken", "XApiKey", "X-Api-Keys", "x.api.key", "clientSecret"])
+def test_a_literal_key_under_a_near_miss_header_name_is_refused_and_not_shown(tmp_path, name):
+    done = run_cli(["render", str(_with_headers(tmp_path, f"    headers:\n      {name}: {LITERAL}\n")), "-p", "openai"],
+                   env={})
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert f"headers.{name} holds {len(LITERAL)} characters of text where a key goes" in done.stderr
+    assert LITERAL[3:15] not in done.stderr
+
+
+@pytest.mark.parametrize("name, value", [("Idempotency-Key", "run-2026-11-27-0001"),
+                                         ("cf-aig-cache-key", "weather-run-0001")])
+def test_a_header_that_names_a_request_not_a_key_is_sent_as_written(tmp_path, name, value):
+    done = run_cli(["render", str(_with_headers(tmp_path, f"    headers:\n      {name}: {value}\n")), "-p", "openai",
+                    "-f", "json"], env={})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["request"]["headers"][name] == value
+
+
+# The mock's --save read the same words: a client's `X-Api-Keys: sk-...` was written into sample-001.request.json as
+# it came, and its Idempotency-Key replaced by [redacted] (a value no one can match the request by).
+def test_the_mock_s_save_redacts_near_miss_key_headers_and_keeps_an_idempotency_key(tmp_path):
+    import httpx
+
+    from toolchoice.providers import running_mock
+
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]}
+    with running_mock("openai", save_dir=tmp_path / "save") as mock:
+        httpx.post(mock.base_url + "/chat/completions", json=body, timeout=10,
+                   headers={"X-Api-Keys": LITERAL, "x.api.key": LITERAL, "Idempotency-Key": "run-0001"})
+    saved = (tmp_path / "save" / "sample-001.request.json").read_text(encoding="utf-8")
+    headers = json.loads(saved)["headers"]
+    assert headers["x-api-keys"] == headers["x.api.key"] == "[redacted]", headers
+    assert headers["idempotency-key"] == "run-0001"
+    assert LITERAL[3:15] not in "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "save").iterdir())
+
+
+# api_key_env written as another tool's config names a variable (LiteLLM's os.environ/OPENAI_API_KEY, env:NAME, a
+# space at its end) or in lower case was refused as "a text of 25 characters starting 'os.' (a key itself?)", with
+# the hint to invent MY_PROXY_KEY. The refusal names the variable meant now; a key is still said only by its length.
+@pytest.mark.parametrize("value, meant", [("os.environ/OPENAI_API_KEY", "OPENAI_API_KEY"),
+                                          ("env:GROQ_API_KEY", "GROQ_API_KEY"), ("'OPENAI_API_KEY '", "OPENAI_API_KEY"),
+                                          ("openai_api_key", "OPENAI_API_KEY")])
+def test_api_key_env_in_another_tool_s_spelling_is_said_with_the_name_meant(tmp_path, value, meant):
+    done = run_cli(["render", str(_with_headers(tmp_path, f"    api_key_env: {value}\n")), "-p", "openai"], env={})
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.rstrip().endswith(f"write api_key_env: {meant})"), done.stderr
+    assert "a key itself" not in done.stderr
+

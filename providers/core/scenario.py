@@ -413,6 +413,14 @@ def _bad_key_env(r: _Reader, node: yaml.Node, pid: str, value: str) -> None:
     name = re.fullmatch(r"\$\{?([A-Z_][A-Z0-9_]*)\}?", value)
     if name:
         raise r.loc(node).fail(f"{what}, without $", f"write api_key_env: {name.group(1)}")
+    # the variable as another tool's config names it (LiteLLM's os.environ/NAME, env:NAME), or with a space at an end
+    name = re.fullmatch(r"\s*(?:os\.environ/|env:|\$\{?)?([A-Z_][A-Z0-9_]*)\}?\s*", value)
+    if name:
+        raise r.loc(node).fail(f"{what}, and only its name", f"write api_key_env: {name.group(1)}")
+    # a variable in lower case (openai_api_key): a name of words, one of them key or token, is no key itself
+    if re.fullmatch(r"[a-z_][a-z0-9_]*", value) and {"key", "token"} & set(value.split("_")):
+        raise r.loc(node).fail(f"{what}, not {value!r}",
+                               f"export it as {value.upper()} and write api_key_env: {value.upper()}")
     raise r.loc(node).fail(f"{what}, not a text of {len(value)} characters starting {value[:3]!r} (a key itself?)",
                            "export the key in a variable and write its name: api_key_env: MY_PROXY_KEY")
 
