@@ -87,6 +87,38 @@ def test_trace_yaml_reads_back_as_the_request_it_shows(tmp_path):
     assert "saved.differs" not in done.stdout
 
 
+
+# A save folder from elsewhere (a tarball, a shared drive) with a FIFO — or a link to /dev/tty or /dev/stdin — where a
+# sample's request or reply file goes: `trace DIR` read it as a pipe the user had named, so it waited for a writer or
+# for the terminal for ever (and read whatever came). The folder's files are regular files or refused, in one line; a
+# request file the user names (`trace -p openai <(...)`) is still read as the pipe it is.
+def test_a_fifo_in_a_save_folder_is_refused_not_waited_on(tmp_path):
+    import os
+    import threading
+
+    folder = tmp_path / "save"
+    saved(folder, chat("hi"), "openai", "/v1/chat/completions")
+    fifo = folder / "sample-002.request.json"
+    os.mkfifo(fifo)
+    request = (folder / "sample-001.request.json").read_bytes()
+
+    def write() -> None:  # blocks until a reader opens the FIFO
+        try:
+            fifo.write_bytes(request)
+        except BrokenPipeError:  # the reader that let it go closed first
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        done = run_cli(["trace", str(folder), "--sample", "2", "-p", "openai"], env={})
+    finally:
+        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # lets the writer go if the command never opened it
+        writer.join()
+    assert done.returncode == 2 and done.stdout == ""
+    assert "sample-002.request.json: is a FIFO, not a regular saved request file" in done.stderr, done.stderr
+
+
 # ---- JSON scenarios as other tools write them ---------------------------------------------------------------------
 
 # json.dumps writes a character past U+FFFF as two escapes (ensure_ascii, its default): a scenario.json with an emoji

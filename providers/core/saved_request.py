@@ -95,18 +95,19 @@ def _reply_line(file: Path) -> dict[str, Any]:
 
     reply = file.with_name(file.name.replace(".request.json", ".reply.json"))
     try:
-        value = bounded.json_loads(bounded.read_file(reply, "reply"))
+        # a FIFO, /dev/tty or /dev/stdin planted as the reply file (a save folder from elsewhere) would block
+        value = bounded.json_loads(bounded.read_file(reply, "reply", regular_only=True))
     except (ToolchoiceError, ValueError, OSError):
         return {}
     return value if isinstance(value, dict) else {}
 
 
-def read_saved(file: Path) -> tuple[str, str, Any]:
+def read_saved(file: Path, regular_only: bool = False) -> tuple[str, str, Any]:
     """method, URL path and body of a saved request; one line naming the file for what is not one."""
     from . import bounded
 
     name = str(file)
-    raw = bounded.read_file(file, "saved request")
+    raw = bounded.read_file(file, "saved request", regular_only=regular_only)
     try:
         document = bounded.json_loads(raw)
     except json.JSONDecodeError as exc:
@@ -134,7 +135,8 @@ def import_saved(path: Path, sample: int | None = None, provider: str | None = N
     if isinstance(found, list):
         return found
     file = found
-    method, route_path, document = read_saved(file)
+    # a sample the folder names (not the user: a FIFO or a link to /dev/tty there would wait for ever) is a file
+    method, route_path, document = read_saved(file, regular_only=file != path)
     recorded = _reply_line(file).get("provider")
     if provider is None:
         if not isinstance(recorded, str):
