@@ -302,3 +302,14 @@ def test_api_key_env_in_another_tool_s_spelling_is_said_with_the_name_meant(tmp_
     assert done.stderr.rstrip().endswith(f"write api_key_env: {meant})"), done.stderr
     assert "a key itself" not in done.stderr
 
+
+
+# A reply file naming a provider toolchoice does not know (a save from another recorder, a hand edit: "opnai") was
+# "unknown provider 'opnai'" with no file named: the request file was fine, and nothing said which file to fix.
+def test_a_reply_file_naming_an_unknown_provider_is_named_in_the_error(tmp_path):
+    folder = tmp_path / "save"
+    file = saved(folder, chat("hi"), "opnai", "/v1/chat/completions")
+    done = run_cli(["trace", str(file)], env={})
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"toolchoice: error: {folder / 'sample-001.reply.json'}: "), done.stderr
+    assert "unknown provider 'opnai'" in done.stderr and "-p" in done.stderr

@@ -143,7 +143,14 @@ def import_saved(path: Path, sample: int | None = None, provider: str | None = N
             raise ToolchoiceError(f"{file}: no {file.name.replace('.request.json', '.reply.json')} beside it names "
                                   "the provider",
                                   hint="name the API the request was sent to: -p openai, -p anthropic, ...")
-        provider = recorded
+        try:  # the reply file's word (a save from elsewhere may name anything): the file is named with it
+            provider = check_provider(recorded)
+        except ToolchoiceError as exc:
+            reply = file.name.replace(".request.json", ".reply.json")
+            raise ToolchoiceError(f"{file.with_name(reply)}: the provider it names: {exc.message}",
+                                  hint=f"{exc.hint} or name the API the request was sent to with -p"
+                                  if exc.hint and exc.hint.startswith("did you mean") else
+                                  "name the API the request was sent to with -p") from None
     provider = check_provider(provider)
     family = mock_family(provider)
     route = family.mock_route(method, route_path)
