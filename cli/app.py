@@ -136,7 +136,7 @@ def _commands_taking(option: str | None, given: str) -> list[str]:
 
 # Options naming a folder or file written to (or read): an empty value would be the current folder, where
 # --save removes an earlier run's sample files and --snapshot --update the files one render does not write.
-_PATH_OPTIONS = ("--save", "--snapshot", "--trace-out", "--capabilities")
+_PATH_OPTIONS = ("--save", "--snapshot", "--trace-out", "--capabilities", "--scenario-out")
 
 
 def _empty_path_option(argv: list[str]) -> str | None:

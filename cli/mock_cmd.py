@@ -166,6 +166,8 @@ def _pretty(line: dict[str, Any]) -> None:
     if line.get("results"):  # the results this step sends back, each with the step whose answer called the tool
         parts.append("results " + ", ".join(f"{r['id']}←#{r['from'] if r['from'] is not None else '?'}"
                                             for r in line["results"]))
+    if line.get("reasoning_from"):  # the thinking this step sends back, each with the step whose answer made it
+        parts.append("reasoning " + ", ".join(f"←#{n if n is not None else '?'}" for n in line["reasoning_from"]))
     # a refused request's error says why, as the client was told (a framework may swallow the 400), and so does a
     # request another API's proxy would judge (the -p to start it with); the others show their codes, their words
     # being in --format jsonl

@@ -17,6 +17,8 @@ from typing import Any, Callable, Optional
 
 import typer
 
+from toolchoice.providers.core.model import ToolchoiceError
+
 from .exits import handled
 from .output import dumps, write, yaml_text
 
@@ -40,6 +42,10 @@ def trace(
                                          "(without it a folder of several is listed)."),
     provider: Optional[str] = typer.Option(None, "--provider", "-p", help="FILE is a saved request sent to this API "
                                            "(default: the provider its .reply.json names)."),
+    scenario_out: Optional[Path] = typer.Option(None, "--scenario-out", help="Write the scenario to this file (what "
+                                                "stdout would show: YAML with the notes as comments, or --format "
+                                                "json) instead of stdout.", show_default=False),
+    force: bool = typer.Option(False, "--force", help="With --scenario-out: overwrite the file if it exists."),
 ) -> None:
     """Print the scenario that reproduces a recorded agent run (tools, messages, per-step tool_choice, results),
     or the one that sends a saved request again on any provider."""
@@ -47,33 +53,42 @@ def trace(
 
     from .output import output_redactor
 
+    if force and scenario_out is None:
+        raise ToolchoiceError("--force overwrites the file --scenario-out names; no --scenario-out is given",
+                              hint="add --scenario-out FILE, or drop --force")
+    if scenario_out is not None:
+        _writable(scenario_out, force)  # before the reading: a file that is there is said before any work
     redact = output_redactor().text  # a key pasted into a recorded message is not printed
     if saved_request.is_saved(file) or sample is not None or provider is not None:
-        _saved(file, sample, provider, format, redact)
+        _saved(file, sample, provider, format, redact, scenario_out, force)
         return
     found = trace_scenario.import_trace(file, trace_id)
     if not isinstance(found[0], trace_scenario.ImportedTrace):
         runs = [trace_scenario.describe(r) for r in found]  # type: ignore[arg-type]
-        _listing("file", file, "runs", runs, "--trace-id", format, redact)
+        _listing("file", file, "runs", runs, "--trace-id", format, redact, scenario_out)
         return
     imported = found[0]
-    _scenario(imported.data, imported.notes, format, redact)  # type: ignore[union-attr]
+    _scenario(imported.data, imported.notes, format, redact, scenario_out, force)  # type: ignore[union-attr]
 
 
 def _saved(file: Path, sample: Optional[int], provider: Optional[str], format: TraceFormat,
-           redact: Callable[[str], str]) -> None:
+           redact: Callable[[str], str], scenario_out: Optional[Path], force: bool) -> None:
     from toolchoice.providers.core import saved_request
 
     found = saved_request.import_saved(file, sample, provider)
     if isinstance(found, list):
-        _listing("folder", file, "samples", found, "--sample N", format, redact)
+        _listing("folder", file, "samples", found, "--sample N", format, redact, scenario_out)
         return
-    _scenario(found.data, found.notes, format, redact)
+    _scenario(found.data, found.notes, format, redact, scenario_out, force, f"-p {found.provider}")
 
 
 def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: str, format: TraceFormat,
-             redact: Callable[[str], str]) -> None:
-    """A file of several runs, or a folder of several samples: each one's line, and the option that picks one."""
+             redact: Callable[[str], str], scenario_out: Optional[Path] = None) -> None:
+    """A file of several runs, or a folder of several samples: each one's line, and the option that picks one
+    (with --scenario-out: no scenario to write, said in one line)."""
+    if scenario_out is not None:
+        raise ToolchoiceError(f"{file} holds {len(items)} {kind}: --scenario-out writes one scenario",
+                              hint=f"pick one with {option}; `toolchoice trace {file}` lists them")
     if format is TraceFormat.json:
         write(redact(dumps({source_key: str(file), kind: items})))
         return
@@ -81,14 +96,46 @@ def _listing(source_key: str, file: Path, kind: str, items: list[Any], option: s
                  + yaml_text({kind: items})))
 
 
-def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Callable[[str], str]) -> None:
+def _scenario(data: Any, notes: Any, format: TraceFormat, redact: Callable[[str], str],
+              scenario_out: Optional[Path] = None, force: bool = False, then: Optional[str] = None) -> None:
+    """The scenario on stdout, or in ``scenario_out`` and one line saying so (``then``: the render options it
+    suggests)."""
     if format is TraceFormat.json:
         for e in notes:
             sys.stderr.write(redact(_line(f"{e.severity} {e.code}: {e.message}")) + "\n")
-        write(redact(dumps(data)))
+        text = redact(dumps(data))
+    else:
+        lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
+        text = redact(lines + yaml_text(data))
+    if scenario_out is None:
+        write(text)
         return
-    lines = "".join(f"# {_line(f'{e.severity} {e.code}: {e.message}')}\n" for e in notes)
-    write(redact(lines + yaml_text(data)))
+    _write_file(scenario_out, text if text.endswith("\n") else text + "\n", force)
+    import shlex
+
+    command = " ".join(["toolchoice render", shlex.quote(str(scenario_out)), *([then] if then else [])])
+    write(f"wrote {_line(str(scenario_out))}: try `{_line(command)}`")
+
+
+def _writable(path: Path, force: bool) -> None:
+    """--scenario-out names a file that may be written: no folder, and not one that is there without --force
+    (init FILE's words)."""
+    if path.is_dir():
+        raise ToolchoiceError(f"{path} is a folder", hint=f"name a file in it, e.g. {path / 'scenario.yaml'}")
+    if path.exists() and not force:
+        raise ToolchoiceError(f"{path} exists", hint="give another name, or --force to overwrite it")
+
+
+def _write_file(path: Path, text: str, force: bool) -> None:
+    try:
+        with open(path, "w" if force else "x", encoding="utf-8") as handle:  # "x": not one made meanwhile either
+            handle.write(text)
+    except FileExistsError:
+        raise ToolchoiceError(f"{path} exists", hint="give another name, or --force to overwrite it") from None
+    except OSError as exc:
+        missing = not path.parent.exists()
+        raise ToolchoiceError(f"cannot write {path}: {exc.strerror}",
+                              hint=f"make the folder {path.parent} first" if missing else None) from None
 
 
 def _line(text: str) -> str:

@@ -29,6 +29,15 @@ def mock_route(method: str, path: str) -> dict[str, Any] | None:
     return {"model": unquote(parts[2]), "stream": parts[3] == "converse-stream"}
 
 
+def _json_words(where: str) -> str:
+    """Bedrock's ValidationException for a JSON document field that is not an object, as recorded: a tool's
+    inputSchema.json (aws/aws-sdk-net#3377: "The format of the value at toolConfig.tools.0.toolSpec.inputSchema.json is
+    invalid. Provide a json object for the field and try again.") and a tool result's json block
+    (aws/aws-sdk-js-v3#7330, a JSON value that is not an object: "The format of the value at
+    messages.3.content.0.toolResult.content.0.json is invalid. Provide a json object for the field and try again.")."""
+    return f"The format of the value at {where} is invalid. Provide a json object for the field and try again."
+
+
 def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
     """A Converse body → MockRead: toolSpecs, toolChoice, toolUse/toolResult/reasoningContent blocks, and Claude's
     thinking in additionalModelRequestFields."""
@@ -41,10 +50,12 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
                             "Member must not be null")
     config = body.get("toolConfig") if isinstance(body.get("toolConfig"), dict) else {}
     tools: list[Tool] = []
-    for entry in config.get("tools") if isinstance(config.get("tools"), list) else []:
+    for t, entry in enumerate(config.get("tools") if isinstance(config.get("tools"), list) else []):
         spec = entry.get("toolSpec") if isinstance(entry, dict) else None
         if isinstance(spec, dict) and isinstance(spec.get("name"), str):
             schema = (spec.get("inputSchema") or {}).get("json") if isinstance(spec.get("inputSchema"), dict) else None
+            if schema is not None and not isinstance(schema, dict):
+                raise MockMalformed(_json_words(f"toolConfig.tools.{t}.toolSpec.inputSchema.json"))
             tools.append(Tool(spec["name"], spec.get("description"), schema if isinstance(schema, dict) else None,
                               spec["strict"] if isinstance(spec.get("strict"), bool) else None))
     names: dict[str, str] = {}
@@ -56,10 +67,14 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
         blocks = [b for b in raw["content"] if isinstance(b, dict)]
         if raw["role"] == "user":
             texts = []
-            for block in blocks:
-                result = block.get("toolResult")
+            for b, block in enumerate(raw["content"]):
+                result = block.get("toolResult") if isinstance(block, dict) else None
                 if isinstance(result, dict):
                     content = result.get("content")
+                    for c, part in enumerate(content if isinstance(content, list) else []):
+                        found = part.get("json") if isinstance(part, dict) else None
+                        if found is not None and not isinstance(found, dict):
+                            raise MockMalformed(_json_words(f"messages.{i}.content.{b}.toolResult.content.{c}.json"))
                     from .core.mock.reading import text_of
 
                     if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict) \
@@ -68,7 +83,7 @@ def mock_read(body: dict[str, Any], route: dict[str, Any]) -> Any:
 
                     history.append(tool_message(str(result.get("toolUseId")), names, text_of(content) or content or "",
                                                 result.get("status") == "error"))
-                elif isinstance(block.get("text"), str):
+                elif isinstance(block, dict) and isinstance(block.get("text"), str):
                     texts.append(block["text"])
             if texts:
                 history.append(Message("user", "\n".join(texts)))

@@ -375,11 +375,12 @@ def _effort_lint(ctx: Context, body: dict[str, Any]) -> None:
                          f"(reasoning_effort {sent}): it answers 400 'Function tools with reasoning_effort are not "
                          "supported' to every effort and to none given, and 'none' is not a value it takes; use the "
                          "openai-responses provider")
-    elif fact.value == "other-refused" and effort in (None, "none"):  # gpt-6-sol: only another value is recorded
+    elif fact.value == "other-refused" and effort in (None, "none"):  # gpt-6-sol, gpt-5.6 on Azure
         sent = compact(effort) if effort is not None else "left out"
         ctx.ledger.info("model_rule.unstated", f"reasoning_effort {sent} with function tools is sent as written: no "
-                        f"source states whether {ctx.model} takes it on {ctx.cap.title} (only that another value is "
-                        "answered 400; the 400's advice to set 'none' is not recorded as taken); set "
+                        f"recording settles whether {ctx.model} takes it on {ctx.cap.title} (another value is "
+                        "answered 400; what its sources say of 'none': "
+                        f"model rule {fact.rule.name if fact.rule else 'yours'}); set "
                         f"providers.{ctx.provider}.rules.tools_reasoning_effort when you know")
     elif fact.value == "absent-unstated" and effort is None:  # gpt-6-luna: an effort is the 400, 'none' is taken
         ctx.ledger.info("model_rule.unstated", "reasoning_effort left out with function tools is sent as written: no "

@@ -361,6 +361,12 @@ _VLLM_PARAM = re.compile(r" \(parameter=([^,)]+)[,)]")
 # param tools, array_above_max_length; openai.description_limit and azure.description_limit: param
 # tools[i].function.description, string_above_max_length)
 _TOO_LONG = re.compile(r"Invalid '([^']+)': (array|string) too long\. ")
+# api.openai.com's 400 for a value of the wrong type names its path as the param and the code invalid_type (recorded
+# bodies: "Invalid type for 'messages': expected an array of objects, but got a string instead." with 'param':
+# 'messages', 'code': 'invalid_type'; the Assistants' 'tool_outputs[0].output' and the Responses API's
+# 'input[1].content' the same; found by the code index, read 2026-11-27). Azure's is recorded as words only
+# (danny-avila/LibreChat#3111): its param and code stay null
+_WRONG_TYPE = re.compile(r"Invalid type for '([^']+)': expected ")
 
 
 # api.openai.com's 400 for a body that is not JSON, whole (type invalid_request_error, param and code null):
@@ -413,6 +419,9 @@ def mock_error(status: int, message: str, provider: str = "openai", param: str |
     too_long = _TOO_LONG.match(message) if provider in ("openai", "azure") else None
     if too_long is not None:  # the recorded envelope of a value over its bound (the facts above)
         param, code = too_long.group(1), f"{too_long.group(2)}_above_max_length"
+    wrong_type = _WRONG_TYPE.match(message) if provider == "openai" and status == 400 else None
+    if wrong_type is not None:  # the recorded envelope of a value of the wrong type (above)
+        param, code = wrong_type.group(1), "invalid_type"
     if provider == "deepseek" and status == 400:  # every recorded DeepSeek 400 body (the docstring's sources)
         code = "invalid_request_error"
     error = {"message": message, "type": _MOCK_ERROR_TYPES.get(status, "invalid_request_error"), "param": param,

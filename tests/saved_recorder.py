@@ -1,7 +1,8 @@
 """Record an app's two steps with an official SDK as the client, through a real `toolchoice proxy` in front of a real
-`toolchoice mock` (openai), or straight into `toolchoice mock --save` (anthropic), both on 127.0.0.1: the save folders
-`toolchoice trace SAVED` turns into scenarios (tests/test_saved_scenario.py; docs/traces.md's example folder,
-tests/data/saved/openai-chat-proxy, was written by `python tests/saved_recorder.py openai tests/data/saved/openai-chat-proxy`).
+`toolchoice mock` (openai, gemini: google-genai), or straight into `toolchoice mock --save` (anthropic, bedrock: boto3's
+Converse), both on 127.0.0.1: the save folders `toolchoice trace SAVED` turns into scenarios
+(tests/test_saved_scenario.py; the committed folders in tests/data/saved/ were written by
+`python tests/saved_recorder.py PROVIDER tests/data/saved/FOLDER`, see its SOURCES.md).
 
 Each step's truth is what the SDK was given and what it got back (``Recorded``), beside the bodies the save holds."""
 
@@ -94,10 +95,94 @@ def record_anthropic(folder: Path) -> Recorded:
     return Recorded(folder, model, use.id, dict(use.input))
 
 
+GEMINI_MODEL = "gemini-2.5-flash"
+BEDROCK_MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0"
+AWS_KEY_ID = "AKIASAVEDRECORDER0001"  # a made-up access key id: a key header the save redacts
+
+
+def record_gemini(folder: Path) -> Recorded:
+    """google-genai's generate_content through `proxy --save` in front of the mock: a forced call (mode ANY with one
+    allowed function) with a system instruction and a generation config whose top_k and thinking_config's
+    include_thoughts stand beside the settings the scenario writes (temperature, max_output_tokens, the thinking
+    budget), then the function response sent back with mode AUTO."""
+    from google import genai
+    from google.genai import types
+
+    from toolchoice.providers.core.mock.proxy import ProxyHandler
+    from toolchoice.providers.core.mock.server import Running, Server, running_mock
+
+    declarations = [types.FunctionDeclaration(name=t["function"]["name"], description=t["function"]["description"],
+                                              parameters_json_schema=t["function"]["parameters"]) for t in OPENAI_TOOLS]
+    tools = [types.Tool(function_declarations=declarations)]
+    manual = types.AutomaticFunctionCallingConfig(disable=True)
+    with running_mock("gemini") as upstream:
+        handler = ProxyHandler("gemini", upstream.base_url, folder)
+        with Running(Server(handler, bad_request=handler.service.error), handler.module) as proxy:
+            client = genai.Client(api_key=KEY, http_options=types.HttpOptions(base_url=proxy.base_url))
+            contents: list[Any] = [types.Content(role="user", parts=[types.Part(text=QUESTION)])]
+            first = client.models.generate_content(model=GEMINI_MODEL, contents=contents, config=types.GenerateContentConfig(
+                system_instruction=SYSTEM, tools=tools, automatic_function_calling=manual,
+                tool_config=types.ToolConfig(function_calling_config=types.FunctionCallingConfig(
+                    mode="ANY", allowed_function_names=["get_weather"])),
+                temperature=0.2, top_k=40, max_output_tokens=300,
+                thinking_config=types.ThinkingConfig(thinking_budget=1024, include_thoughts=True)))
+            call = first.function_calls[0]
+            contents += [first.candidates[0].content, types.Content(role="user", parts=[types.Part(
+                function_response=types.FunctionResponse(id=call.id, name=call.name, response={"output": RESULT}))])]
+            client.models.generate_content(model=GEMINI_MODEL, contents=contents, config=types.GenerateContentConfig(
+                system_instruction=SYSTEM, tools=tools, automatic_function_calling=manual,
+                tool_config=types.ToolConfig(function_calling_config=types.FunctionCallingConfig(mode="AUTO"))))
+            _wait_for(folder, 2)
+    return Recorded(folder, GEMINI_MODEL, call.id or "", dict(call.args or {}))
+
+
+def _bedrock_client(base_url: str) -> Any:
+    """boto3's bedrock-runtime client (botocore's, made by boto3's session: the same wire), else botocore's."""
+    try:
+        import boto3
+    except ImportError:  # the [test] extra installs botocore only
+        import botocore.session
+
+        return botocore.session.get_session().create_client(
+            "bedrock-runtime", region_name="us-east-1", endpoint_url=base_url, aws_access_key_id=AWS_KEY_ID,
+            aws_secret_access_key=KEY)
+    return boto3.client("bedrock-runtime", region_name="us-east-1", endpoint_url=base_url,
+                        aws_access_key_id=AWS_KEY_ID, aws_secret_access_key=KEY)
+
+
+def record_bedrock(folder: Path) -> Recorded:
+    """boto3's Converse into `mock --save`: a forced call with the system prompt followed by a cachePoint block, an
+    inferenceConfig whose topP stands beside maxTokens and temperature, and a field only the model has
+    (additionalModelRequestFields.top_k), then the toolResult sent back with toolChoice auto."""
+    from toolchoice.providers.core.mock.server import running_mock
+
+    config: dict[str, Any] = {"tools": [{"toolSpec": {"name": t["function"]["name"],
+                                                      "description": t["function"]["description"],
+                                                      "inputSchema": {"json": t["function"]["parameters"]}}}
+                                        for t in OPENAI_TOOLS]}
+    system = [{"text": SYSTEM}, {"cachePoint": {"type": "default"}}]
+    with running_mock("bedrock", save_dir=folder) as mock:
+        client = _bedrock_client(mock.base_url)
+        messages: list[Any] = [{"role": "user", "content": [{"text": QUESTION}]}]
+        first = client.converse(modelId=BEDROCK_MODEL, messages=messages, system=system,
+                                toolConfig={**config, "toolChoice": {"tool": {"name": "get_weather"}}},
+                                inferenceConfig={"maxTokens": 300, "temperature": 0.2, "topP": 0.9},
+                                additionalModelRequestFields={"top_k": 40})
+        reply = first["output"]["message"]
+        use = next(b["toolUse"] for b in reply["content"] if "toolUse" in b)
+        messages += [reply, {"role": "user", "content": [{"toolResult": {"toolUseId": use["toolUseId"],
+                                                                         "content": [{"text": RESULT}]}}]}]
+        client.converse(modelId=BEDROCK_MODEL, messages=messages, system=system,
+                        toolConfig={**config, "toolChoice": {"auto": {}}})
+        _wait_for(folder, 2)
+    return Recorded(folder, BEDROCK_MODEL, use["toolUseId"], dict(use["input"]))
+
+
 if __name__ == "__main__":
     target = Path(sys.argv[2])
     target.mkdir(parents=True, exist_ok=True)
-    {"openai": record_openai, "anthropic": record_anthropic}[sys.argv[1]](target)
+    {"openai": record_openai, "anthropic": record_anthropic, "gemini": record_gemini,
+     "bedrock": record_bedrock}[sys.argv[1]](target)
     for path in target.glob("sample-*.request.json"):  # the proxy's port, which changes at every run
         text = path.read_text(encoding="utf-8")
         import re

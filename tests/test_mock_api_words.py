@@ -147,6 +147,23 @@ def test_gpt_6_astra_none_with_tools_on_azure_is_answered_not_refused() -> None:
     assert status == 200 and not codes(record)
 
 
+def test_gpt_5_6_on_azure_refuses_an_effort_with_tools_in_azures_recorded_words() -> None:
+    """anomalyco/opencode#40257 (2026-08-03, reasoning effort 'medium', Azure's form of the words): 'Function tools with
+    reasoning_effort are not supported for gpt-5.6-sol in /v1/chat/completions. Please use /v1/responses instead.'
+    (agentgateway/agentgateway#2894 the same for gpt-5.6-luna). Until the ninth pass the mock answered it 200; 'none'
+    and no effort, on which the sources disagree, are still answered."""
+    status, reply, record = ask("azure", {"model": "gpt-5.6-sol", "messages": USER, "tools": [TOOL],
+                                          "reasoning_effort": "medium"})
+    assert status == 400 and reply["error"] == {
+        "message": "Function tools with reasoning_effort are not supported for gpt-5.6-sol in /v1/chat/completions. "
+                   "Please use /v1/responses instead.", "type": "invalid_request_error", "param": "reasoning_effort",
+        "code": None}
+    assert "thinking.effort_for_tools" in codes(record)
+    for effort in ({"reasoning_effort": "none"}, {}):
+        status, _, record = ask("azure", {"model": "gpt-5.6-sol", "messages": USER, "tools": [TOOL], **effort})
+        assert status == 200 and not codes(record)
+
+
 def test_groq_undeclared_tool_in_groqs_recorded_words() -> None:
     recorded = json.loads((ERRORS / "error-groq-requested-tool-does-not-exist.json").read_text())
     status, reply, record = ask("groq", {"model": "llama-3.3-70b-versatile", "messages": USER, "tools": [TOOL],
@@ -167,8 +184,8 @@ def test_every_recorded_word_is_quoted_in_its_dated_fact() -> None:
 
     rows = [(dated, row) for dated in FACTS for row in refusals(dated.value)]
     # + Azure's gpt-6-astra words (trial13g), Groq's qwen/qwen3-32b and Mistral Small's reasoning_effort 400s
-    # (core/effort_facts.py), Claude's top-level anyOf (trial13l)
-    assert len(rows) == 15
+    # (core/effort_facts.py), Claude's top-level anyOf (trial13l), Azure's gpt-5.6 words (ninth audit pass)
+    assert len(rows) == 16
     for dated, row in rows:
         assert dated.verified == "2026-11-27" and set(row.providers) <= set(dated.providers)
         first = row.words.split("{model}")[0].split("{tool_index}")[0]
@@ -378,7 +395,7 @@ def test_every_recorded_envelope_reaches_a_family_that_writes_it() -> None:
     from toolchoice.providers.core.registry import mock_family
 
     rows = [row for dated in FACTS for row in refusals(dated.value) if row.envelope]
-    assert len(rows) == 5  # OpenAI's and Azure's tools-with-effort rows (4), Mistral Small's effort 400
+    assert len(rows) == 6  # OpenAI's and Azure's tools-with-effort rows (5), Mistral Small's effort 400
     for row in rows:
         assert all(isinstance(name, str) and name != "message" for name, _ in row.envelope), row
         for provider in row.providers:

@@ -117,6 +117,13 @@ TOOL = [{"type": "function", "function": {"name": "get_time", "parameters": {"ty
 @pytest.mark.parametrize(("provider", "path", "body", "words"), [
     ("openai", "/v1/chat/completions", {"model": "m", "messages": [{"role": "assistant", "tool_calls": True}],
                                         "tools": TOOL},
+     # param and code as api.openai.com's recorded wrong-type 400s have them ('param': 'messages', 'code':
+     # 'invalid_type'; fact-audit.md, ninth pass): until 2026-11-27 both were null
+     {"error": {"message": "Invalid type for 'messages[0].tool_calls': expected an array, but got a boolean instead.",
+                "type": "invalid_request_error", "param": "messages[0].tool_calls", "code": "invalid_type"}}),
+    ("azure", "/v1/chat/completions", {"model": "m", "messages": [{"role": "assistant", "tool_calls": True}],
+                                       "tools": TOOL},
+     # Azure's wrong-type 400 is recorded as words only (danny-avila/LibreChat#3111): param and code stay null
      {"error": {"message": "Invalid type for 'messages[0].tool_calls': expected an array, but got a boolean instead.",
                 "type": "invalid_request_error", "param": None, "code": None}}),
     ("deepseek", "/v1/chat/completions", {"model": "deepseek-chat", "messages": [{"role": "user", "content": "hi"}],
@@ -130,10 +137,30 @@ TOOL = [{"type": "function", "function": {"name": "get_time", "parameters": {"ty
                              "tools": TOOL},
      {"error": "json: cannot unmarshal bool into Go struct field ChatRequest.messages.tool_calls of type "
                "[]api.ToolCall"}),
+    # the server's recorded words for arguments sent as a string (ollama/ollama#12794, 2025-10-27: "json: cannot
+    # unmarshal string into Go struct field ChatRequest.messages.tool_calls.function.arguments of type
+    # api.ToolCallFunctionArguments"), whole
+    ("ollama", "/api/chat", {"model": "llama3.1", "tools": TOOL, "messages": [
+        {"role": "assistant", "tool_calls": [{"function": {"name": "get_time", "arguments": "{}"}}]}]},
+     {"error": "json: cannot unmarshal string into Go struct field ChatRequest.messages.tool_calls.function.arguments "
+               "of type api.ToolCallFunctionArguments"}),
     ("anthropic", "/v1/messages", {"model": "claude-sonnet-4-6", "max_tokens": 64, "thinking": {"type": True},
                                    "messages": [{"role": "user", "content": "hi"}]},
      {"type": "error", "error": {"type": "invalid_request_error", "message": "thinking.type: Input should be a valid "
                                  "string"}, "request_id": "req_toolchoice_mock"}),
+    # Bedrock's recorded ValidationException for a JSON document that is not an object (aws/aws-sdk-js-v3#7330,
+    # aws/aws-sdk-net#3377): until 2026-11-27 the mock read such a value quietly
+    ("bedrock", "/model/anthropic.claude-sonnet-4-6/converse", {"messages": [
+        {"role": "user", "content": [{"text": "hi"}]},
+        {"role": "assistant", "content": [{"toolUse": {"toolUseId": "t1", "name": "get_time", "input": {}}}]},
+        {"role": "user", "content": [{"toolResult": {"toolUseId": "t1", "content": [{"json": [1, 2]}]}}]}]},
+     {"message": "The format of the value at messages.2.content.0.toolResult.content.0.json is invalid. Provide a "
+                 "json object for the field and try again."}),
+    ("bedrock", "/model/anthropic.claude-sonnet-4-6/converse", {
+        "messages": [{"role": "user", "content": [{"text": "hi"}]}],
+        "toolConfig": {"tools": [{"toolSpec": {"name": "get_time", "inputSchema": {"json": "{}"}}}]}},
+     {"message": "The format of the value at toolConfig.tools.0.toolSpec.inputSchema.json is invalid. Provide a json "
+                 "object for the field and try again."}),
     ("gemini", "/v1beta/models/gemini-3.5-flash:generateContent",
      {"contents": [{"role": "user", "parts": [{"text": "hi"}]},
                    {"role": "model", "parts": [{"functionCall": {"name": "get_time", "args": {}},

@@ -259,18 +259,19 @@ def test_providers_model_lists_the_unstated_fact_with_what_was_read() -> None:
                                                   "--format", "json"]).stdout)[0]
 
 
-def test_providers_model_lists_an_unstated_fact_of_a_rule_with_no_facts() -> None:
-    """gpt-5.6 on Azure: the rule knows the model and states no fact (agentgateway#2894, the one Azure recording,
-    contradicts api.openai.com's), so translation says model_rule.unstated; `providers --model` says it too (it
-    skipped a provider whose rules gave no fact)."""
+def test_providers_model_lists_gpt_5_6_on_azure_as_refusing_another_effort_with_its_sources() -> None:
+    """gpt-5.6 on Azure: until the ninth pass (2026-11-27) the rule stated no fact (agentgateway#2894, the one Azure
+    recording then read, contradicted api.openai.com's); now every source read says an effort other than 'none' is the
+    400 (anomalyco/opencode#40257, Gitlawb/openclaude#1957, agentgateway#2894, Microsoft's page as copies quote it),
+    so the fact is other-refused; `providers --model` names it with what was read."""
     from cli import run_cli
 
     result = run_cli(["providers", "--model", "gpt-5.6-luna", "--format", "json"])
     assert result.returncode == 0
     [entry] = [e for e in json.loads(result.stdout) if e["provider"] == "azure"]
-    assert entry["known"] and entry["facts"] == []
-    [unstated] = entry["unstated"]
-    assert unstated["fact"] == "tools_reasoning_effort" and unstated["rule"] == "azure-gpt-5.6-tools-effort"
-    assert "agentgateway/agentgateway#2894" in unstated["read"]
-    pretty = " ".join(run_cli(["providers", "--model", "gpt-5.6-luna"], env={"COLUMNS": "60"}).stdout.split())
-    assert "azure: tools_reasoning_effort: no source states it for gpt-5.6-luna" in pretty
+    [fact] = entry["facts"]
+    assert entry["known"] and "unstated" not in entry
+    assert (fact["fact"], fact["value"], fact["rule"]) == ("tools_reasoning_effort", "other-refused",
+                                                            "azure-gpt-5.6-tools-effort")
+    assert all(source in fact["source"] for source in ("anomalyco/opencode#40257", "agentgateway/agentgateway#2894",
+                                                       "Gitlawb/openclaude#1957"))

@@ -317,16 +317,19 @@ def test_other_providers_map_the_thinking_setting():
     assert body_for("deepseek", "{thinking: {effort: max}}")[0]["reasoning_effort"] == "max"
 
 
-def test_gpt_5_6_on_azure_is_sent_as_written_and_said_unstated():
-    """Audit 2026-11-27 (docs/fact-audit.md): every gpt-5.6 recording behind reasoning_effort 'none' is from
-    api.openai.com; the one from Azure Foundry (agentgateway/agentgateway#2894, gpt-5.6-luna) says 'none' is the 400
-    there and leaving reasoning_effort out is taken. Until 2026-11-27 Azure got 'none' added: now nothing is added or
-    refused, and the ledger says the fact is unknown."""
+def test_gpt_5_6_on_azure_refuses_an_effort_with_tools_and_sends_none_or_absent_as_written():
+    """Audit 2026-11-27, ninth pass (docs/fact-audit.md): every source for gpt-5.6 on Azure says an effort other than
+    'none' is the 400 with function tools (anomalyco/opencode#40257 'medium'; agentgateway/agentgateway#2894 "even if
+    it is none"; Microsoft's page as copies quote it: 'none' the only value); on 'none' and on leaving it out they
+    disagree. Until the ninth pass an effort was sent with the unstated note: now it is refused; 'none' is never
+    added, and 'none' or no effort is sent as written and said."""
     body, codes = body_for("azure", "{model: gpt-5.6-luna}")
     assert body is not None and "reasoning_effort" not in body
     assert "model_rule.unstated" in codes and "thinking.effort_for_tools" not in codes
-    body, codes = body_for("azure", "{model: gpt-5.6-luna, thinking: {effort: low}}")
-    assert body is not None and body["reasoning_effort"] == "low" and "model_rule.unstated" in codes
+    body, codes = body_for("azure", "{model: gpt-5.6-luna, thinking: {effort: none}}")
+    assert body is not None and body["reasoning_effort"] == "none" and "model_rule.unstated" in codes
+    body, codes = body_for("azure", "{model: gpt-5.6-sol, thinking: {effort: medium}}")
+    assert body is None and "thinking.effort_for_tools" in codes
     body, codes = body_for("openai", "{model: gpt-5.6-luna}")  # api.openai.com's recorded rule still holds
     assert body["reasoning_effort"] == "none" and "thinking.effort_for_tools" in codes
 

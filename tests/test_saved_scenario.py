@@ -16,8 +16,8 @@ import pytest
 import yaml
 
 from cli import run_cli
-from saved_recorder import (ANTHROPIC_TOOLS, KEY, OPENAI_TOOLS, QUESTION, RESULT, SYSTEM, Recorded, record_anthropic,
-                            record_openai)
+from saved_recorder import (ANTHROPIC_TOOLS, KEY, OPENAI_TOOLS, QUESTION, RESULT, SYSTEM, WEATHER, Recorded,
+                            record_anthropic, record_openai)
 from toolchoice.providers.core.capabilities import PROVIDER_IDS
 from toolchoice.providers.core.registry import translate
 from toolchoice.providers.core.scenario import load_scenario, load_scenario_text
@@ -173,9 +173,12 @@ def test_the_anthropic_sdk_s_steps_are_the_scenario_and_what_differs_is_said(ant
         {"role": "assistant", "tool_calls": [{"id": anthropic_saved.call_id, "name": "get_weather",
                                               "arguments": anthropic_saved.arguments}]},
         {"role": "tool", "tool_call_id": anthropic_saved.call_id, "content": RESULT}]
-    # the system prompt went as text blocks; the scenario writes the text: rendered back it is a string, and said
-    (differs,) = [n for n in notes if "saved.differs" in n]
-    assert differs.startswith("warning saved.differs: system:") and '[{"text":' in differs
+    # the system prompt went as one text block; the scenario writes the text: rendered back it is a string, and said
+    # (nothing but the form: the block held no more than type and text)
+    assert not [n for n in notes if "saved.differs" in n]
+    (blocks,) = [n for n in notes if "saved.system_blocks" in n]
+    assert blocks == ("info saved.system_blocks: system: sent as 1 block of text; the scenario keeps the text, rendered "
+                      "back for anthropic as a string: the same prompt, only its form differs")
 
 
 def test_the_anthropic_steps_render_on_openai_and_gemini_as_their_sdk_types_take_them(anthropic_saved):
@@ -190,6 +193,174 @@ def test_the_anthropic_steps_render_on_openai_and_gemini_as_their_sdk_types_take
     assert "metadata" not in openai.request.body and "anthropic-beta" not in openai.request.headers
     assert gemini.request.body["toolConfig"]["functionCallingConfig"] == {"mode": "ANY",
                                                                          "allowedFunctionNames": ["get_weather"]}
+
+
+# ---- fields beside a neutral one, system blocks ------------------------------------------------------------------------
+
+
+def _saved_file(tmp_path: Path, provider: str, url: str, body: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    path = tmp_path / f"{provider}.request.json"
+    path.write_text(json.dumps({"method": "POST", "url": url, "headers": {}, "body": body}), encoding="utf-8")
+    return _trace(str(path), "-p", provider)
+
+
+def _again(provider: str, data: dict[str, Any]) -> dict[str, Any]:
+    return translate(provider, load_scenario_text(json.dumps(data), "s")).request.body
+
+
+def test_members_beside_a_neutral_setting_are_kept_in_extra_and_merged_back(tmp_path):
+    """Gemini's topK and thinkingConfig.includeThoughts beside the temperature and the thinking budget, Anthropic's
+    thinking.display beside the budget: each is kept in extra as the member the rendering lacks, which extra merges
+    into the translated object, so the scenario renders back to the recorded body."""
+    gemini = {"contents": [{"role": "user", "parts": [{"text": QUESTION}]}],
+              "systemInstruction": {"parts": [{"text": SYSTEM}], "role": "user"},
+              "toolConfig": {"functionCallingConfig": {"mode": "ANY"}},
+              "tools": [{"functionDeclarations": [{"name": "get_weather", "description": "d", "parameters": WEATHER}]}],
+              "generationConfig": {"temperature": 0.2, "topK": 40, "maxOutputTokens": 100,
+                                   "thinkingConfig": {"thinkingBudget": 1024, "includeThoughts": True}}}
+    data, notes = _saved_file(tmp_path, "gemini", "/v1beta/models/gemini-2.5-flash:generateContent", gemini)
+    assert data["providers"]["gemini"]["extra"] == {"systemInstruction": {"role": "user"}, "generationConfig": {
+        "topK": 40, "thinkingConfig": {"includeThoughts": True}}}
+    assert data["providers"]["gemini"]["temperature"] == 0.2 and data["providers"]["gemini"]["max_tokens"] == 100
+    assert _again("gemini", data) == gemini
+    (kept,) = [n for n in notes if "saved.kept" in n]
+    assert kept.startswith("info saved.kept: generationConfig.thinkingConfig.includeThoughts, generationConfig.topK, "
+                           "systemInstruction.role: no neutral form")
+    assert not [n for n in notes if n.startswith("warning")], notes
+    anthropic = {"model": "claude-sonnet-4-5", "max_tokens": 2000, "messages": [{"role": "user", "content": QUESTION}],
+                 "thinking": {"type": "enabled", "budget_tokens": 1024, "display": "summarized"},
+                 "tools": ANTHROPIC_TOOLS, "tool_choice": {"type": "auto"}}
+    data, notes = _saved_file(tmp_path, "anthropic", "/v1/messages", anthropic)
+    assert data["providers"]["anthropic"]["extra"] == {"thinking": {"display": "summarized"}}
+    assert data["providers"]["anthropic"]["thinking"] == {"type": "on", "budget": 1024}
+    assert _again("anthropic", data) == anthropic and not [n for n in notes if n.startswith("warning")], notes
+    # edited, the neutral setting still rules: the kept member is merged beside the new budget
+    data["providers"]["anthropic"]["thinking"]["budget"] = 1536
+    assert _again("anthropic", data)["thinking"] == {"type": "enabled", "budget_tokens": 1536, "display": "summarized"}
+    # a member beside the tool choice is said, not kept: extra sends the choice's own field whole, which would drop
+    # the scenario's tool_choice there
+    gemini["toolConfig"]["retrievalConfig"] = {"languageCode": "en"}
+    data, notes = _saved_file(tmp_path, "gemini", "/v1beta/models/gemini-2.5-flash:generateContent", gemini)
+    assert "toolConfig" not in data["providers"]["gemini"]["extra"] and data["tool_choice"] == "required"
+    assert _again("gemini", data)["toolConfig"] == {"functionCallingConfig": {"mode": "ANY"}}
+    assert [n for n in notes if n.startswith("warning")] == [
+        'warning saved.differs: toolConfig: rendered back for gemini it differs: at toolConfig.retrievalConfig: '
+        'recorded {"languageCode": "en"}, not rendered']
+
+
+def test_a_system_prompt_in_blocks_keeps_its_text_and_says_exactly_what_is_lost(tmp_path):
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [{"role": "user", "content": QUESTION}],
+            "system": [{"type": "text", "text": SYSTEM, "cache_control": {"type": "ephemeral", "ttl": "1h"}},
+                       {"type": "text", "text": "Use metric units."}]}
+    data, notes = _saved_file(tmp_path, "anthropic", "/v1/messages", body)
+    assert data["system"] == f"{SYSTEM}\nUse metric units."  # the text of both blocks, as the API joins them
+    assert "extra" not in data["providers"]["anthropic"]  # a string cannot take a block's member back
+    (lost,) = [n for n in notes if "saved.system_blocks" in n]
+    assert lost == ("warning saved.system_blocks: system: sent as 2 blocks of text; the scenario keeps the text, "
+                    "rendered back for anthropic as a string; lost (no neutral form, and extra cannot merge into it): "
+                    'block 1\'s cache_control {"ttl": "1h", "type": "ephemeral"}')
+    assert not [n for n in notes if "saved.differs" in n]
+    assert {k: v for k, v in _again("anthropic", data).items() if k != "system"} == {
+        k: v for k, v in body.items() if k != "system"}
+
+
+def test_extra_merges_an_object_that_only_adds_and_replaces_any_other(tmp_path):
+    """request_parts.merge_extra: an object of new members goes into the translated object (at any depth); an object
+    that changes a translated member replaces it whole, as before (a tool_choice written as it should go)."""
+    text = ("tools: [{name: get_weather, parameters: {type: object}}]\ntool_choice: get_weather\n"
+            "messages: [{role: user, content: hi}]\nproviders:\n  gemini:\n    temperature: 0.5\n    extra:\n"
+            "      generationConfig: {topK: 3, thinkingConfig: {includeThoughts: true}}\n"
+            "      toolConfig: {functionCallingConfig: {mode: AUTO}}\n")
+    t = translate("gemini", load_scenario_text(text, "s.yaml"))
+    assert t.request.body["generationConfig"] == {"temperature": 0.5, "topK": 3,
+                                                  "thinkingConfig": {"includeThoughts": True}}
+    assert t.request.body["toolConfig"] == {"functionCallingConfig": {"mode": "AUTO"}}  # changes a member: replaced
+    merged = [e.message for e in t.ledger if e.code == "extra.merged"]
+    assert merged == ["extra.generationConfig.topK = 3 added to the body",
+                      'extra.generationConfig.thinkingConfig = {"includeThoughts":true} added to the body']
+    assert [e.code for e in t.ledger if e.code == "extra.overrides"] == ["extra.overrides"]
+    # an empty object adds nothing: it replaces, as before
+    empty = translate("gemini", load_scenario_text(text.replace("{topK: 3, thinkingConfig: {includeThoughts: true}}",
+                                                                "{}"), "s.yaml"))
+    assert empty.request.body["generationConfig"] == {} and "extra.overrides" in {e.code for e in empty.ledger}
+    # the tool choice's own field is sent as written even when the object only adds (adversarial13's tool_choice)
+    text = text.replace("toolConfig: {functionCallingConfig: {mode: AUTO}}", "toolConfig: {retrievalConfig: {}}")
+    t = translate("gemini", load_scenario_text(text, "s.yaml"))
+    assert t.request.body["toolConfig"] == {"retrievalConfig": {}}
+
+
+# ---- the committed saves of google-genai and boto3 ---------------------------------------------------------------------
+
+SAVED = ROOT / "tests" / "data" / "saved"
+
+
+def _committed(name: str, sample: int) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+    folder = SAVED / name
+    data, notes = _trace(str(folder), "--sample", str(sample))
+    body = json.loads((folder / f"sample-{sample:03d}.request.json").read_text(encoding="utf-8"))["body"]
+    return data, notes, body
+
+
+def test_google_genai_s_saved_steps_render_back_to_what_it_sent_but_the_said_places():
+    """google-genai 3.6.1 through `proxy --save` (tests/data/saved/gemini-genai-proxy): top_k and include_thoughts are
+    kept and merged back; the SDK's snake_case thinking_budget comes back as the API's thinkingBudget, and its
+    parameters_json_schema as parameters, each said."""
+    data, notes, body = _committed("gemini-genai-proxy", 1)
+    assert data["tools"] == _sdk_tools(OPENAI_TOOLS) and data["tool_choice"] == {"tool": "get_weather"}
+    assert data["system"] == SYSTEM and data["messages"] == [{"role": "user", "content": QUESTION}]
+    settings = data["providers"]["gemini"]
+    assert settings == {"model": "gemini-2.5-flash", "max_tokens": 300, "temperature": 0.2,
+                        "thinking": {"type": "on", "budget": 1024},
+                        "extra": {"systemInstruction": {"role": "user"},
+                                  "generationConfig": {"topK": 40.0, "thinkingConfig": {"include_thoughts": True}}}}
+    again = _again("gemini", data)
+    assert again["generationConfig"] == {"maxOutputTokens": 300, "temperature": 0.2, "topK": 40.0,
+                                         "thinkingConfig": {"thinkingBudget": 1024, "include_thoughts": True}}
+    assert {k: v for k, v in again.items() if k not in ("tools", "generationConfig")} == {
+        k: v for k, v in body.items() if k not in ("tools", "generationConfig")}
+    said = [n for n in notes if "saved.differs" in n]
+    assert said[0].startswith("warning saved.differs: tools: rendered back for gemini it differs: at "
+                              "tools[0].functionDeclarations[0].parameters_json_schema: recorded")
+    assert said[1] == ("info saved.differs: generationConfig: rendered back for gemini it differs: at generationConfig."
+                       "thinkingConfig.thinking_budget: sent as thinkingBudget (the same value, another spelling of the "
+                       "field)")
+    second, notes, body = _committed("gemini-genai-proxy", 2)
+    assert second["tool_choice"] == "auto" and second["messages"][1]["tool_calls"][0]["name"] == "get_weather"
+    assert second["messages"][2]["content"] == json.dumps({"output": RESULT}) or second["messages"][2]["content"] == RESULT
+
+
+def test_boto3_s_saved_converse_steps_render_back_to_what_it_sent_but_the_cache_point():
+    """boto3 1.44.8's Converse into `mock --save` (tests/data/saved/bedrock-converse-mock): inferenceConfig.topP is
+    kept beside maxTokens and temperature, additionalModelRequestFields whole; the cachePoint block after the system
+    text has no neutral form and is said, exactly."""
+    data, notes, body = _committed("bedrock-converse-mock", 1)
+    assert data["tools"] == _sdk_tools(OPENAI_TOOLS) and data["tool_choice"] == {"tool": "get_weather"}
+    assert data["providers"]["bedrock"]["extra"] == {"inferenceConfig": {"topP": 0.9},
+                                                     "additionalModelRequestFields": {"top_k": 40}}
+    again = _again("bedrock", data)
+    assert again["system"] == body["system"][:1] and again == {**body, "system": body["system"][:1]}
+    (lost,) = [n for n in notes if n.startswith("warning")]
+    assert lost.endswith('lost (no neutral form, and extra cannot merge into it): block 2 whole ({"cachePoint": '
+                         '{"type": "default"}})')
+    second, notes, body = _committed("bedrock-converse-mock", 2)
+    assert second["tool_choice"] == "auto"
+    assert [m["role"] for m in second["messages"]] == ["user", "assistant", "tool"]
+    assert second["messages"][2]["content"] == RESULT
+
+
+def test_the_committed_saves_are_what_the_sdks_send_now(tmp_path):
+    """The recorder run afresh (google-genai through the proxy, boto3's -- else botocore's -- Converse into the mock)
+    saves the committed bodies again: the committed files are the SDKs' wire, not a hand edit."""
+    from saved_recorder import record_bedrock, record_gemini
+
+    for name, record in (("gemini-genai-proxy", record_gemini), ("bedrock-converse-mock", record_bedrock)):
+        (tmp_path / name).mkdir()
+        fresh = record(tmp_path / name)
+        for sample in (1, 2):
+            got = json.loads((fresh.folder / f"sample-{sample:03d}.request.json").read_text(encoding="utf-8"))
+            kept = json.loads((SAVED / name / f"sample-{sample:03d}.request.json").read_text(encoding="utf-8"))
+            assert (got["url"], got["body"]) == (kept["url"], kept["body"]), (name, sample)
+            assert KEY not in json.dumps(got)
 
 
 # ---- the folder, the listing, bad input -------------------------------------------------------------------------------
@@ -236,6 +407,35 @@ def test_bad_input_is_one_line_naming_the_file_exit_2(tmp_path):
         (line,) = result.stderr.strip().splitlines()
         assert line.startswith(f"toolchoice: error: {args[0]}") and words in line, (args, line)
         assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_saved_requests_traces_and_json_scenarios_are_read_by_one_json_reader(tmp_path):
+    """bounded.read_json_file / json_documents / utf8_text: a saved request, a trace and a .json scenario that are not
+    UTF-8 or not JSON are one line naming file:line:col where the text stops being what it should be, each with its
+    own hint (a JSON Lines trace is read one document a line, in one pass: the line that is not JSON is named)."""
+    cases = [(b"\xff\xfe{\x00", ":1:1: not UTF-8 text (UTF-16) (save the file as UTF-8)\n"),
+             (b'{"url": "/v1/chat/completions",\n "body": {"model": "m"\n "x": 1}}',
+              ":3:2: not JSON (Expecting ',' delimiter) (give a sample-NNN.request.json"),
+             (b"  \n", ": the file is empty (give a sample-NNN.request.json"),
+             (b"[" * 101 + b"]" * 101, ":1: nests deeper than 100 levels (raise it with TOOLCHOICE_LIMIT_JSON_DEPTH")]
+    path = tmp_path / "sample-001.request.json"
+    for content, words in cases:
+        path.write_bytes(content)
+        result = run_cli(["trace", str(path), "-p", "openai"])
+        assert result.returncode == 2 and result.stderr.startswith(f"toolchoice: error: {path}{words}"), result.stderr
+        assert result.stderr.count("\n") == 1 and result.stdout == ""
+    trace = tmp_path / "t.json"
+    trace.write_text('{"resourceSpans": []}\n{"resourceSpans": []}\n{"resourceSpans": [}\n', encoding="utf-8")
+    result = run_cli(["trace", str(trace)])
+    assert result.stderr == (f"toolchoice: error: {trace}:3:20: not JSON (Expecting value) (give an OTLP/JSON trace "
+                             "export, one object or one per line)\n")
+    trace.write_text('{\n  "resourceSpans": [\n    {"a": 1}\n    {"b": 2}\n  ]\n}\n', encoding="utf-8")
+    result = run_cli(["trace", str(trace)])  # one document over lines: where it stops, not its first line
+    assert result.stderr.startswith(f"toolchoice: error: {trace}:4:5: not JSON (Expecting ',' delimiter)")
+    scenario = tmp_path / "s.json"
+    scenario.write_bytes(b"\xff\xfe{\x00")
+    result = run_cli(["render", str(scenario), "-p", "openai"])
+    assert result.stderr == f"toolchoice: error: {scenario}:1:1: not UTF-8 text (UTF-16) (save the file as UTF-8)\n"
 
 
 def test_a_request_past_the_file_limit_is_refused_in_one_line(tmp_path):
@@ -358,3 +558,29 @@ def test_the_round_trip_holds_for_generated_scenarios(provider, tmp_path):
         _round_trip(provider, load_scenario_text(json.dumps(data), "generated"), tmp_path, json.dumps(data))
 
     check()
+
+
+# ---- --scenario-out ------------------------------------------------------------------------------------------------------
+
+
+def test_scenario_out_writes_what_stdout_shows_and_never_overwrites_without_force(tmp_path):
+    folder = str(SAVED / "openai-chat-proxy")
+    env = {"PATH": "", "NO_COLOR": "1"}
+    shown = run_cli(["trace", folder, "--sample", "1"], env=env)
+    out = tmp_path / "step1.yaml"
+    wrote = run_cli(["trace", folder, "--sample", "1", "--scenario-out", str(out)], env=env)
+    assert wrote.returncode == 0 and wrote.stdout == f"wrote {out}: try `toolchoice render {out} -p openai`\n"
+    assert out.read_text(encoding="utf-8") == shown.stdout
+    out.write_text("mine", encoding="utf-8")
+    again = run_cli(["trace", folder, "--sample", "2", "--scenario-out", str(out)], env=env)
+    assert again.returncode == 2 and again.stdout == ""
+    assert again.stderr == f"toolchoice: error: {out} exists (give another name, or --force to overwrite it)\n"
+    assert out.read_text(encoding="utf-8") == "mine"
+    forced = run_cli(["trace", folder, "--sample", "2", "--scenario-out", str(out), "--force", "-f", "json"], env=env)
+    assert forced.returncode == 0 and json.loads(out.read_text(encoding="utf-8"))["tool_choice"] == "auto"
+    assert "info saved.imported" in forced.stderr  # --format json: the notes on stderr, as without the option
+    listing = run_cli(["trace", folder, "--scenario-out", str(tmp_path / "two.yaml")], env=env)
+    assert listing.returncode == 2 and "holds 2 samples: --scenario-out writes one scenario" in listing.stderr
+    assert not (tmp_path / "two.yaml").exists()
+    alone = run_cli(["trace", folder, "--sample", "1", "--force"], env=env)
+    assert alone.returncode == 2 and "no --scenario-out is given" in alone.stderr

@@ -397,7 +397,7 @@ def test_a_given_scenario_replays_with_the_traces_replies(traces, tmp_path):
     (b'{"data": []}', "no resourceSpans"),
     (b'{"resourceSpans": []}', "no LLM spans"),
     (b"\xff\xfe\x00", "not UTF-8"),
-    (b"[" * 5000 + b"]" * 5000, "not"),
+    (b"[" * 5000 + b"]" * 5000, "nests deeper than 100 levels (raise it with TOOLCHOICE_LIMIT_JSON_DEPTH"),
     (b'{"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "!!", "spanId": "x"}]}]}]}', "neither hex nor base64"),
 ])
 def test_bad_trace_files_are_one_line_naming_the_file_exit_2(tmp_path, content, words):

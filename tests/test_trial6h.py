@@ -61,7 +61,7 @@ def test_a_dry_run_never_shows_a_key_the_scenario_quotes(tmp_path: Path, args: l
     scenario = tmp_path / "s.yaml"
     scenario.write_text("tools:\n  - name: f\n    parameters: {type: object}\ntool_choice: required\n"
                         f"messages:\n  - {{role: user, content: 'my key is {KEY}'}}\n"
-                        f"providers:\n  openai: {{model: 'zz-{KEY}'}}\n  anthropic: {{base_url: 'http://127.0.0.1:9/{KEY}'}}\n",
+                        f"providers:\n  openai: {{model: 'zz-{KEY}'}}\n  anthropic: {{base_url: 'http://127.0.0.1:9/zz{KEY}'}}\n",
                         encoding="utf-8")
     result = run_cli([args[0], str(scenario), *args[1:]], env={"OPENAI_API_KEY": KEY, "COLUMNS": "200"})
     assert result.returncode in (0, 3), result.stdout + result.stderr
@@ -150,6 +150,11 @@ def test_providers_model_and_doctor_never_show_a_key(tmp_path: Path) -> None:
                         f"providers:\n  openai: {{base_url: 'http://127.0.0.1:9/{KEY}/v1'}}\n", encoding="utf-8")
     env = {"OPENAI_API_KEY": KEY, "COLUMNS": "60"}
     results = [run_cli(["providers", "--model", f"gpt-{KEY}", *fmt], env=env) for fmt in ([], ["-f", "json"])]
+    for fmt in ([], ["-f", "json"]):  # a key's shape in the scenario's base URL is refused when it is read (trial15c)
+        refused = run_cli(["doctor", str(scenario), *fmt], env=env)
+        assert refused.returncode == 2 and "providers.openai.base_url holds" in refused.stderr, refused.stderr
+        assert not [KEY[i:i + 12] for i in range(len(KEY) - 12) if KEY[i:i + 12] in refused.stdout + refused.stderr]
+    scenario.write_text(scenario.read_text().replace(f"/{KEY}/", f"/zz{KEY}/"), encoding="utf-8")  # no key's shape
     results += [run_cli(["doctor", str(scenario), *fmt], env=env) for fmt in ([], ["-f", "json"])]
     for result in results:
         assert result.returncode == 0, result.stderr

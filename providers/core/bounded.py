@@ -11,7 +11,7 @@ import re
 import stat
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import limits
 from .model import ToolchoiceError
@@ -182,18 +182,6 @@ def digits_line(text: str) -> int | None:
     return text.count("\n", 0, found.start()) + 1 if found else None
 
 
-def loads_said(text: str, path: str, *, line: int | None = None, hint: str | None = None) -> Any:
-    """``json.loads``, with an integer past Python's digit limit refused in one line naming the file and the line
-    (``line``, else where in ``text`` it is; a ``ToolchoiceError``, exit 2), not a ValueError called "not JSON"."""
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        digits = digits_past_limit(exc)
-        if digits is None:
-            raise
-        raise ToolchoiceError(str(digits), path=path, line=line or digits_line(text), hint=hint) from None
-
-
 def json_loads(text: str | bytes, **kwargs: Any) -> Any:
     """``json.loads`` that never recurses past the json_depth limit: deeper text raises ``TooDeep``
     (a ValueError, like any text that is not JSON) instead of RecursionError; an integer past Python's
@@ -231,3 +219,122 @@ def json_value(text: str | bytes) -> Any:
     """JSON from outside (a reply, arguments, a tool result): within json_depth, without NaN/Infinity;
     anything else raises ValueError."""
     return json_loads(text, parse_constant=no_constant)
+
+
+# ---- one reader of JSON files: a saved request, a reply file, a trace (and the place a scenario's .json stops) ----
+
+class JsonStop(NamedTuple):
+    """Where JSON text stops being JSON, in the decoder's words (1-based line and column of the text)."""
+
+    line: int
+    column: int
+    message: str  # "Expecting ',' delimiter", ... (json/decoder.py's words, without its trailing place)
+
+
+def json_stop(text: str, exc: json.JSONDecodeError) -> JsonStop:
+    """``exc``'s place and words; for "Extra data" after a first document (JSON Lines), the first line that is not
+    JSON, as a file of one document a line is read."""
+    if exc.msg.startswith("Extra data"):
+        decoder = json.JSONDecoder()
+        for number, row in enumerate(text.split("\n"), 1):
+            try:
+                if row.strip():
+                    decoder.decode(row)
+            except json.JSONDecodeError as inner:
+                return JsonStop(number, inner.colno, _words(inner.msg))
+            except ValueError:  # an integer past the digit limit: said elsewhere
+                break
+    return JsonStop(exc.lineno, exc.colno, _words(exc.msg))
+
+
+def _words(message: str) -> str:
+    return re.sub(r"\s+(?:starting )?at$", "", message)  # "Unterminated string starting at": the place is ours
+
+
+def utf8_text(raw: bytes, name: str, what: str = "input", kind: str = "YAML", hint: str | None = None) -> str:
+    """File bytes as UTF-8 text (a BOM dropped), refusing UTF-16/32, binary files and bad bytes in one line naming
+    the file, line and column. ``kind``: the text the file should hold (a YAML scenario, a JSON trace)."""
+    import codecs
+
+    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00 starts both
+        raise ToolchoiceError("not UTF-8 text (UTF-32)", path=name, line=1, column=1, hint="save the file as UTF-8")
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise ToolchoiceError("not UTF-8 text (UTF-16)", path=name, line=1, column=1, hint="save the file as UTF-8")
+    if b"\x00" in raw:
+        line, column = _byte_position(raw, raw.index(b"\x00"))
+        raise ToolchoiceError(f"this is a binary file (it holds NUL bytes), not a {kind} {what}", path=name,
+                              line=line, column=column,
+                              hint=hint or f"a {what} is a {'YAML or JSON' if kind == 'YAML' else kind} text file")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line, column = _byte_position(raw, exc.start)
+        raise ToolchoiceError(f"not UTF-8 text (byte {exc.start} is 0x{raw[exc.start]:02x})", path=name, line=line,
+                              column=column, hint="save the file as UTF-8") from None
+
+
+def _byte_position(raw: bytes, index: int) -> tuple[int, int]:
+    """1-based line and column (in bytes) of ``raw[index]``."""
+    return raw.count(b"\n", 0, index) + 1, index - (raw.rfind(b"\n", 0, index) + 1) + 1
+
+
+def _too_deep_value(value: Any, limit: int) -> bool:
+    """Whether a parsed value nests objects and lists more than ``limit`` levels (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if type(item) is dict or type(item) is list:
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if type(item) is dict else item)
+                         if type(v) is dict or type(v) is list)
+    return False
+
+
+def json_documents(text: str, name: str, *, hint: str | None = None, lines: bool = False) -> list[tuple[int, Any]]:
+    """The JSON document ``text`` holds (``lines``: or one a line, JSON Lines), each with the line it starts on (0
+    for a whole-file document), read in one pass (``raw_decode``: a JSON Lines file is not parsed as a whole first)
+    and bounded (json_depth, Python's integer-digit limit). Anything else is one line naming ``name`` and the
+    line and column (a ``ToolchoiceError``, exit 2): not JSON in the decoder's words, an integer past the digit
+    limit, nested past json_depth."""
+    decoder = json.JSONDecoder()
+    cap = limits.get("json_depth")
+    found: list[tuple[int, Any]] = []
+    at = len(text) - len(text.lstrip())
+    if at == len(text):
+        raise ToolchoiceError("the file is empty", path=name, hint=hint)
+    while at < len(text):
+        line = text.count("\n", 0, at) + 1
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except json.JSONDecodeError as exc:
+            stop = json_stop(text, exc)
+            raise ToolchoiceError(f"not JSON ({stop.message})", path=name, line=stop.line, column=stop.column,
+                                  hint=hint) from None
+        except RecursionError:  # the C scanner's own bound, past the interpreter's stack
+            raise ToolchoiceError(f"nests deeper than {cap} levels", path=name, line=line,
+                                  hint=limits.raise_hint("json_depth")) from None
+        except ValueError as exc:
+            digits = digits_past_limit(exc)
+            if digits is None:
+                raise
+            raise ToolchoiceError(str(digits), path=name, line=digits_line(text), hint=hint) from None
+        if _too_deep_value(value, cap):
+            raise ToolchoiceError(f"nests deeper than {cap} levels", path=name, line=line,
+                                  hint=limits.raise_hint("json_depth"))
+        rest = len(text) - len(text[end:].lstrip())
+        if rest < len(text) and (not lines or "\n" not in text[end:rest]):  # more on the same line, or one document
+            stop = json_stop(text, json.JSONDecodeError("Extra data", text, rest))
+            raise ToolchoiceError(f"not JSON ({stop.message})", path=name, line=stop.line, column=stop.column,
+                                  hint=hint)
+        found.append((line if lines and (found or rest < len(text)) else 0, value))
+        at = rest
+    return found
+
+
+def read_json_file(path: str | Path, what: str, *, hint: str | None = None, regular_only: bool = False) -> Any:
+    """A JSON file read bounded (file_bytes, json_depth, the digit limit), UTF-8: its one document, or one line
+    naming the file (and the line and column where it stops being JSON). ``regular_only``: as ``read_file``."""
+    name = str(path)
+    text = utf8_text(read_file(path, what, regular_only=regular_only), name, what, "JSON", hint)
+    return json_documents(text, name, hint=hint)[0][1]

@@ -130,10 +130,11 @@ def render(scenario: Scenario, providers: Sequence[str] | None = None, options: 
     import os
 
     from . import call_args
-    from .redaction import Redactor, environment_secrets
+    from .redaction import Redactor, environment_secrets, settings_secrets
 
     options = call_args.render_options(options)
-    redactor = Redactor(environment_secrets(os.environ, tuple(options.allow_env)))
+    scenario = call_args.scenario_arg(scenario)  # and a key a Python caller wrote into its settings as text:
+    redactor = Redactor({**environment_secrets(os.environ, tuple(options.allow_env)), **settings_secrets(scenario.providers)})
     return [redactor.data(t) for t in translations(scenario, providers, options, models=models,
                                                    capabilities=capabilities)]
 
@@ -556,11 +557,11 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
     count = len(replay.transcripts) if replay is not None and repeat == 1 else repeat
     runs = loop.new_runs(list(providers), count)
     result = RunResult(runs, scenario.path, providers, count, replay is not None)
-    from .redaction import environment_secrets
+    from .redaction import environment_secrets, settings_secrets
 
     # every key set in the environment, as render redacts them: a replay resolves none, and a trace or transcript
-    # may quote one (its records, --save and --trace-out were written unredacted)
-    result.secrets.update(environment_secrets(os.environ, tuple(options.render.allow_env)))
+    # may quote one (its records, --save and --trace-out were written unredacted); a key written into the settings
+    result.secrets.update({**environment_secrets(os.environ, tuple(options.render.allow_env)), **settings_secrets(scenario.providers)})
     result.secrets.update(keys)  # known before any loop: so are they to shards forked from here
     if count > 1:
         from .loop_tally import LoopReduction

@@ -131,7 +131,10 @@ RULES: tuple[Rule, ...] = (
          {"thinking_prefix_check": True},
          "platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks (models: Fable and Mythos "
          "5.1, 5.2, Opus / Sonnet / Haiku 5.5; Claude API, Bedrock, other platforms): 'A prefix check fails if system, "
-         "tools, or an earlier message changed after Claude produced a block'", verified="2026-11-26", family=False),
+         "tools, or an earlier message changed after Claude produced a block'; re-read 2026-11-27 with "
+         "platform.claude.com/docs/build-with-claude/preserved-thinking: 'The top-level system prompt, tools, and "
+         "messages before the block are its prefix. If the prefix differs from what you sent when the block was "
+         "produced, that block and every later thinking block are invalid'", verified=_AUDITED, family=False),
     Rule("claude-thinking-per-turn", _CLAUDE_PROVIDERS, r"claude", {"thinking_fixed_per_turn": True},
          "platform.claude.com/docs/build-with-claude/thinking-tool-workflows ('Keep one thinking configuration per "
          "assistant turn: a tool-use loop is one assistant turn, so change the configuration only between turns'; "
@@ -163,18 +166,25 @@ RULES: tuple[Rule, ...] = (
          "ai.google.dev/gemini-api/docs/thinking (2.5 Pro and Flash think by default; signatures are returned "
          "but not validated)", verified=_EARLIER),
     # ---- OpenAI Chat Completions (openai, azure; gpt-5.6's fact for openai only) ----
-    # gpt-5.6 on Azure: the one recording from Azure contradicts OpenAI's (there 'none' is the 400 and no
-    # reasoning_effort is taken), so Azure's fact is unstated: nothing is added or refused (audit 2026-11-27)
-    Rule("azure-gpt-5.6-tools-effort", ("azure",), r"gpt-5\.6(?!\d)", {},
-         "agentgateway/agentgateway#2894 (Azure Foundry, gpt-5.6-luna, 2026-08-06): 'By sending reasoning_effort in "
-         "the request even if it is none, at least for azure foundry, returns this error ... \"Function tools with "
-         "reasoning_effort are not supported for gpt-5.6-luna in /v1/chat/completions. Please use /v1/responses "
-         "instead.\"' and 'By omitting reasoning_effort it fixes this situation.'", verified=_AUDITED,
-         unstated={"tools_reasoning_effort": (
-             "the gpt-5.6 family's recordings are all from api.openai.com, where reasoning_effort 'none' is the one "
-             "value taken with function tools (rule gpt-5.6-tools-effort-none); the one recording from Azure "
-             "(agentgateway/agentgateway#2894, Azure Foundry, gpt-5.6-luna) says 'none' is answered 400 there and "
-             "leaving reasoning_effort out is taken; no Azure document states either")}),
+    # gpt-5.6 on Azure: every source says an effort other than 'none' is the 400 with function tools (refused); on
+    # 'none' and on leaving it out they disagree, so those are sent as written and said (audit 2026-11-27, ninth pass)
+    Rule("azure-gpt-5.6-tools-effort", ("azure",), r"gpt-5\.6(?!\d)", {"tools_reasoning_effort": "other-refused"},
+         "an effort with function tools on Azure's Chat Completions: anomalyco/opencode#40257 (2026-08-03, opencode "
+         "sends reasoningEffort 'medium', 'especially with Azure/OpenAI-compatible gateways'): 'Bad Request: Error code: "
+         "400 - Function tools with reasoning_effort are not supported for gpt-5.6-sol in /v1/chat/completions. Please "
+         "use /v1/responses instead.'; Gitlawb/openclaude#1957 (Azure endpoint https://[resource].openai.azure.com/"
+         "openai/v1): 'This affects Azure OpenAI deployments of gpt-5.6-sol, gpt-5.6-terra, and gpt-5.6-luna — all three "
+         "fail the same way.'; agentgateway/agentgateway#2894 (Azure Foundry, gpt-5.6-luna, 2026-08-06): 'By sending "
+         "reasoning_effort in the request even if it is none, at least for azure foundry, returns this error ... "
+         "\"Function tools with reasoning_effort are not supported for gpt-5.6-luna in /v1/chat/completions. Please use "
+         "/v1/responses instead.\"' and 'By omitting reasoning_effort it fixes this situation.'; maximhq/bifrost#7275 "
+         "(2026-09-17, Azure Foundry, gpt-6-astra 'and now gpt-5.6-luna as well'): 'Chat + tools + `medium` (or "
+         "omitted effort) → Azure 400' and 'Chat + tools + `none` → Azure 400'; Microsoft's reasoning "
+         "page as two third-party copies quote it (learn.microsoft.com azure/foundry/openai/how-to/reasoning, not in "
+         "the stored copies): 'With GPT-5.6 models on the Chat Completions API, `none` is the only value you can "
+         "combine with function tools.' 'none' and leaving it out: the sources disagree (agentgateway#2894 and "
+         "bifrost#7275 against Microsoft's page; on leaving it out agentgateway#2894 against bifrost#7275), both sent "
+         "as written and said", verified=_AUDITED),
     Rule("gpt-5.6-tools-effort-none", ("openai",), r"gpt-5\.6(?!\d)",
          {"tools_reasoning_effort": "none"},
          "API error 'Function tools with reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. "

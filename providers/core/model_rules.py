@@ -53,7 +53,8 @@ RULE_KEYS: dict[str, tuple[tuple[Any, ...], str]] = {
                                            "returned (a stand-in is needed for calls it did not write)"),
     "reasoning_replay": ((True, False), "reasoning of earlier tool-call turns must be sent back, else HTTP 400"),
     "thinking_prefix_check": ((True, False), "thinking blocks sent back are checked against their prefix: a change "
-                                             "of tools or system since the block was made invalidates it"),
+                                             "of tools, system or an earlier message since the block was made "
+                                             "invalidates it"),
     "strict_schema_limits": ((True, False), "the model's strict tools are held to Anthropic's schema complexity limits "
                                             "(20 strict tools, 24 optional and 16 union-typed parameters)"),
     "thinking_fixed_per_turn": ((True, False), "one thinking configuration per assistant turn: a tool loop is one "

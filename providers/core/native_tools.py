@@ -180,6 +180,9 @@ def _server_url(r: Reader, node: yaml.Node, url: str, label: str) -> None:
         raise r.loc(node).fail(f"server_url of mcp tool '{label}' {words}",
                                "give scheme://host[:port]/path only; a token goes in authorization: $TOKEN or headers"
                                if in_parts else "write server_url: https://example.com/mcp")
+    from .literal_keys import check_url_path
+
+    check_url_path(r, node, f"server_url of mcp tool '{label}'", url, 'RenderOptions(allow_env=("{var}",))')
 
 
 def _secret(r: Reader, node: yaml.Node, what: str, whole: bool) -> str:

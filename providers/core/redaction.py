@@ -51,6 +51,121 @@ def key_header(name: str) -> bool:
     return any(w in KEY_WORDS and (i == 0 or (words[i - 1], w) not in NOT_KEYS) for i, w in enumerate(words))
 
 
+# What a key looks like where no name says so: the issuers' own prefixes, each with the least that follows it in a
+# real key (model ids such as sk-tiny or xai-grok-4 fall short), bounded on both sides by a character no key holds.
+# (name, the prefix shown, pattern, source). A scenario's providers.<id>.extra, header values, base URLs and
+# api_key_env, and a from: server's command line, env and headers are refused holding one (core/literal_keys.py).
+_EDGE, _END = r"(?<![A-Za-z0-9_-])", r"(?![A-Za-z0-9_-])"
+KEY_SHAPES: tuple[tuple[str, str, str, str], ...] = (
+    ("an Anthropic key", "sk-ant-", r"sk-ant-(?:api|admin|oat)\d\d-[A-Za-z0-9_-]{20,}",
+     "secondary, read 2026-11-27 (no Anthropic page found that states the form): vibekit.bot/anthropic-api-key-format "
+     "'Every Anthropic API key starts with sk-ant-api03-', 'sk-ant-oat01-… — an OAuth access token issued by the "
+     "Claude CLI's claude setup-token'; claudeinsider.com/docs/api/authentication 'sk-ant-api03-xxxx'"),
+    ("an OpenAI-style key", "sk-", r"sk-(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}",
+     "secondary, read 2026-11-27: mongodb/kingfisher PR #68 'OpenAI API keys can now take different forms: sk-proj-, "
+     "sk-svcacct-, sk-None-'; langflow-ai/langflow PR #12122 'sk-proj (project keys) sk- (legacy user account keys) "
+     "sk-svcacct (service account keys) or sk-None'; DeepSeek's and OpenRouter's (sk-or-v1-) keys take the same form"),
+    ("a Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}",
+     "learn.microsoft.com/purview/sit-defn-google-api-key (read 2026-11-27): 'A combination of 39 characters', "
+     "\"A token prefix (case-sensitive) 'AIza'\"; Google AI Studio now also issues keys starting AQ. "
+     "(discuss.ai.google.dev/t/170415), which have no shape to tell them by"),
+    ("an AWS access key id", "AKIA", r"(?:AKIA|ASIA)[A-Z0-9]{16}",
+     "docs.aws.amazon.com STS GetAccessKeyInfo (read 2026-11-27): 'an access key ID (for example, "
+     "AKIAIOSFODNN7EXAMPLE)', 'Access key IDs beginning with AKIA are long-term credentials ... beginning with ASIA "
+     "are temporary credentials that are created using AWS STS operations'"),
+    ("a Groq key", "gsk_", r"gsk_[A-Za-z0-9]{20,}",
+     "secondary, read 2026-11-27: the kingfisher rule kingfisher.groq.1 'gsk_[a-zA-Z0-9]{52}' (citing "
+     "howtorotate.com/docs/tutorials/groq/)"),
+    ("an xAI key", "xai-", r"xai-(?=[A-Za-z0-9]*[0-9])[A-Za-z0-9]{20,}",
+     "secondary, read 2026-11-27: key detectors' 'xai- followed by 70-85 alphanumeric characters'; setup guides "
+     "'Copy your API key (starts with xai-)'"),
+    ("a Hugging Face token", "hf_", r"hf_[A-Za-z0-9]{30,}",
+     "huggingface.co/docs/huggingface.js Credentials (read 2026-11-27): 'Pass { accessToken: \"hf…\" }'; "
+     "detect-secrets' and gitleaks' rule 'hf_[a-zA-Z]{34}'"),
+    ("a GitHub token", "gh", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})",
+     "github.blog/changelog/2021-03-31-authentication-token-format-updates-are-generally-available (read "
+     "2026-11-27): 'ghp_ for Personal Access Tokens, gho_ for OAuth Access tokens, ghu_ for GitHub App "
+     "user-to-server tokens, ghs_ for GitHub App server-to-server tokens, ghr_ for GitHub App refresh tokens'; "
+     "fine-grained tokens github_pat_ (magnetikonline's gist: 93 characters)"),
+)
+_SHAPES = re.compile("|".join(f"(?P<s{i}>{_EDGE}(?:{pattern}){_END})" for i, (_, _, pattern, _) in
+                              enumerate(KEY_SHAPES)))
+
+
+def key_shapes(text: str) -> list[tuple[str, str, str]]:
+    """The keys of a known shape in ``text``: (the key, what it looks like, the prefix a message may show)."""
+    if not isinstance(text, str) or len(text) < 20:
+        return []
+    return [(m.group(), KEY_SHAPES[int(m.lastgroup[1:])][0], KEY_SHAPES[int(m.lastgroup[1:])][1])  # type: ignore
+            for m in _SHAPES.finditer(text)]
+
+
+# A field of a request body that carries a credential, by the words of its name (split at - _ . and where lower case
+# turns upper: apiKey, x-api-key, client_secret, accessToken, auth.token): narrower than KEY_WORDS, since a body has
+# fields named for keys that are none (prompt_cache_key, a thinking block's signature, max_tokens).
+FIELD_WORDS = frozenset({"apikey", "auth", "authorization", "token", "secret", "password", "passwd", "credential",
+                         "credentials", "cookie", "bearer"})
+FIELD_PAIRS = frozenset({("api", "key"), ("access", "key"), ("secret", "key"), ("private", "key"), ("session", "key")})
+# what a key written in such a field is: token68 characters (RFC 9110 §11.2) after one optional scheme word, so a
+# chat template's "<|begin_of_text|>" under bos_token is no key
+TOKEN68 = re.compile(r"(?:[A-Za-z]{1,8} )?([A-Za-z0-9._~+/=-]{%d,})" % MIN_SECRET_LENGTH)
+
+
+def name_words(name: str) -> list[str]:
+    """A field's or variable's name as lower-case words: api_key, apiKey, X-Api-Key, API_KEY all give api, key."""
+    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)]
+
+
+def credential_field(name: str) -> bool:
+    """Whether a body field (or a server's environment variable) named ``name`` carries a credential."""
+    words = name_words(name)
+    return (not FIELD_WORDS.isdisjoint(words) or any(pair in FIELD_PAIRS for pair in zip(words, words[1:]))
+            or words == ["key"])
+
+
+def literal_key(value: str) -> str | None:
+    """The text a credential field holds as its key (after one scheme word), None when it holds none: a ``$NAME``
+    reference, text shorter than MIN_SECRET_LENGTH, or text no key is made of."""
+    if ENV_REFERENCE.fullmatch(value):
+        return None
+    found = TOKEN68.fullmatch(value)
+    return found.group(1) if found else None
+
+
+# a reference to a variable, alone or after one auth scheme word, as request_parts.SCHEMED_PLACEHOLDER reads it
+ENV_REFERENCE = re.compile(r"(?:[A-Za-z]{1,20} )?\$(?:\{[A-Z_][A-Z0-9_]*\}|[A-Z_][A-Z0-9_]*)(?![A-Za-z0-9_])")
+LITERAL_PLACEHOLDER = "[redacted]"
+
+
+def settings_secrets(providers: Mapping[str, Any]) -> dict[str, str]:
+    """The keys a scenario's per-provider settings hold as text (value -> ``[redacted]``): what a scenario file may
+    not hold (core/literal_keys.py refuses it when the file is read), found again for a ``Scenario`` a Python caller
+    built, so that every output and saved file leaves it out as it leaves out a key read from the environment."""
+    found: dict[str, str] = {}
+
+    def walk(value: Any, credential: bool) -> None:
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                walk(item, credential_field(str(key)))
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                walk(item, credential)
+        elif isinstance(value, str):
+            literal = literal_key(value) if credential else None
+            if literal:
+                found[literal] = LITERAL_PLACEHOLDER
+            for key, _, _ in key_shapes(value):
+                found[key] = LITERAL_PLACEHOLDER
+
+    for settings in providers.values():
+        walk(getattr(settings, "extra", None) or {}, False)
+        for name, value in (getattr(settings, "headers", None) or {}).items():
+            walk(value, key_header(str(name)))
+        for field in ("base_url", "endpoint", "api_key_env"):
+            walk(getattr(settings, field, None), False)
+    return usable_secrets(found)
+
+
 def usable_secrets(secrets: Mapping[str, str]) -> dict[str, str]:
     """The secrets long enough to redact (value -> placeholder)."""
     return {value: name for value, name in secrets.items() if value and len(value) >= MIN_SECRET_LENGTH}

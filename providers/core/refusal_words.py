@@ -65,7 +65,7 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "digest) and a public client's recorded LiteLLM error for reasoning_effort 'high' (found by the code index); "
          "pipecat-ai/pipecat#4043, "
          "openai/openai-openapi#541, charmbracelet/crush#2913 (gpt-5.4, gpt-5.5); agentgateway/agentgateway#2894 "
-         "(Azure Foundry); gpt-6-astra on Azure: can1357/oh-my-pi#11052 (2026-09-06, no reasoning_effort), "
+         "(Azure Foundry), anomalyco/opencode#40257 (2026-08-03, gpt-5.6-sol, 'Azure/OpenAI-compatible gateways'); gpt-6-astra on Azure: can1357/oh-my-pi#11052 (2026-09-06, no reasoning_effort), "
          "microsoft/simplechat docs/explanation/fixes/GPT6_ASTRA_MODEL_CATALOG_FIX.md (observed 2026-10-01: not set, "
          "and 'low' 'Rejected with the same error'), microsoft/foundry-dev-tools#779 (2026-09-13). The error body's "
          "other fields, param reasoning_effort and code null (the envelope the mock answers): pipecat-ai/pipecat#4043 "
@@ -83,7 +83,8 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
          "'Function tools with reasoning_effort are not supported for gpt-6-luna in /v1/chat/completions. To use "
          "function tools, use /v1/responses or set reasoning_effort to 'none'.' (moltis#1298); "
          "'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. Please use "
-         "/v1/responses instead.'; \"{'error': {'message': 'Function tools with reasoning_effort are not supported for "
+         "/v1/responses instead.'; 'Function tools with reasoning_effort are not supported for gpt-5.6-sol in "
+         "/v1/chat/completions. Please use /v1/responses instead.' (opencode#40257, Azure); \"{'error': {'message': 'Function tools with reasoning_effort are not supported for "
          "gpt-5.4 in /v1/chat/completions. Please use /v1/responses instead.', 'type': 'invalid_request_error', "
          "'param': 'reasoning_effort', 'code': None}}\" (pipecat#4043); \"type: 'invalid_request_error', param: "
          "'reasoning_effort', code: null\" (webmcp-tools#417, gpt-5.6-terra); '\"type\": \"invalid_request_error\", "
@@ -95,6 +96,11 @@ REFUSAL_FACTS: tuple[Fact, ...] = (
           RefusalWords("thinking.effort_for_tools", ("openai", "azure"), "Function tools with reasoning_effort are not "
                        "supported for {model} in /v1/chat/completions. Please use /v1/responses instead.",
                        model=r"gpt-5\.[2-5](?!\d)", envelope=_EFFORT_PARAM),
+          # gpt-5.6 on Azure answers the latter form (agentgateway#2894, gpt-5.6-luna; anomalyco/opencode#40257,
+          # gpt-5.6-sol, reasoning effort 'medium')
+          RefusalWords("thinking.effort_for_tools", ("azure",), "Function tools with reasoning_effort are not "
+                       "supported for {model} in /v1/chat/completions. Please use /v1/responses instead.",
+                       model=r"gpt-5\.6(?!\d)", envelope=_EFFORT_PARAM),
           *(RefusalWords("thinking.effort_for_tools", ("azure",), "Function tools with reasoning_effort are not "
                          "supported for {model} in /v1/chat/completions. To use function tools, use /v1/responses or "
                          "set reasoning_effort to 'none'.", model=r"gpt-6-astra(?:-\d{4}-\d{2}-\d{2})?$",

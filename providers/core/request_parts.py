@@ -139,16 +139,81 @@ def fronted(options: RenderOptions, settings: ProviderSettings) -> bool:
     return bool(options.gateway or settings.gateway)
 
 
-def merge_extra(ctx: Context, body: dict[str, Any]) -> dict[str, Any]:
-    """Merge providers.<id>.extra into the body last; overrides are warnings, additions info."""
+def merge_extra(ctx: Context, body: dict[str, Any], whole: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Merge providers.<id>.extra into the body last; overrides are warnings, additions info. An object that only
+    adds members to the translated object under the same key (``generationConfig: {topK: 40}`` beside the
+    translated temperature) is merged into it, member by member at every depth; any other value, and any value of
+    a ``whole`` field (the tool choice's: a ``tool_choice`` object written as it should go), replaces the translated
+    one whole."""
     for key, value in ctx.settings.extra.items():
         if key in body and body[key] != value:
+            if key not in whole and adds_only(body[key], value):
+                for path, added in _additions(body[key], value, f"extra.{key}"):
+                    ctx.ledger.info("extra.merged", f"{path} = {compact(added)[:120]} added to the body")
+                body[key] = merged(body[key], value)
+                continue
             ctx.ledger.warning("extra.overrides", f"extra.{key} replaces the translated value "
                                f"{compact(body[key])[:120]} with {compact(value)[:120]}")
         else:
             ctx.ledger.info("extra.merged", f"extra.{key} = {compact(value)[:120]} added to the body")
         body[key] = value
     return body
+
+
+def adds_only(translated: Any, extra: Any) -> bool:
+    """Whether ``extra`` is an object that only adds members to the object ``translated`` (at any depth): each of
+    its members is absent there, equal there, or an object that only adds to the object there. An empty object adds
+    nothing: it replaces (``generationConfig: {}`` sends an empty one, as before)."""
+    if not isinstance(translated, dict) or not isinstance(extra, dict) or not extra:
+        return False
+    return all(k not in translated or translated[k] == v or adds_only(translated[k], v) for k, v in extra.items())
+
+
+def merged(translated: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """``translated`` with ``extra``'s members added (``adds_only`` holds), in the translated order first."""
+    out = dict(translated)
+    for k, v in extra.items():
+        out[k] = merged(out[k], v) if isinstance(out.get(k), dict) and isinstance(v, dict) else v
+    return out
+
+
+def _additions(translated: dict[str, Any], extra: dict[str, Any], where: str) -> list[tuple[str, Any]]:
+    found: list[tuple[str, Any]] = []
+    for k, v in extra.items():
+        if k not in translated:
+            found.append((f"{where}.{k}", v))
+        elif translated[k] != v:
+            found.extend(_additions(translated[k], v, f"{where}.{k}"))
+    return found
+
+
+def extra_env(ctx: Context, body: dict[str, Any], url: str) -> list[tuple[Any, ...]]:
+    """Where ``providers.<id>.extra`` holds a ``$NAME`` (alone or after one scheme word, as a key header takes it):
+    the paths the transport resolves when sending (``Request.body_env``), each variable read only when the user
+    allowed it, as a header's (``env_read``). A key written there as text is refused when the file is read
+    (core/literal_keys.py)."""
+    from urllib.parse import urlsplit
+
+    paths: list[tuple[Any, ...]] = []
+
+    def walk(value: Any, path: tuple[Any, ...]) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, path + (key,))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, path + (index,))
+        elif isinstance(value, str) and "$" in value and SCHEMED_PLACEHOLDER.fullmatch(value):
+            paths.append(path)
+            match = ENV_PLACEHOLDER.search(value)
+            where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in path).lstrip(".")
+            env_read(ctx, match.group(1) or match.group(2), f"body field {where} to {urlsplit(url).netloc or url}",
+                     f"providers.{ctx.provider}.extra")
+
+    for key, value in ctx.settings.extra.items():  # extra's own values: merged ones keep their paths in the body
+        if key in body:
+            walk(value, (key,))
+    return paths
 
 
 def with_user_headers(ctx: Context, headers: dict[str, str]) -> dict[str, str]:

@@ -169,8 +169,11 @@ def prepare_jobs(scenario: Scenario, translations: Iterable[Translation], *,
     beside their own provider, ``nothing to send: openai: skipped: ...``)."""
     from . import transport
 
+    from .redaction import settings_secrets
+
     jobs: list[Job] = []
-    secrets: dict[str, str] = {}
+    # a key a Python caller wrote into the settings as text (a file holding one is refused): kept out as a read one is
+    secrets: dict[str, str] = settings_secrets(scenario.providers) if scenario.providers else {}
     for t in translations:
         job = Job(t.provider, scenario, t)
         jobs.append(job)

@@ -91,29 +91,24 @@ def describe(number: int, file: Path) -> dict[str, Any]:
 
 def _reply_line(file: Path) -> dict[str, Any]:
     """The sample's ``.reply.json`` (provider, path, requested ...), {} when there is none or it does not read."""
-    from . import bounded
+    from .bounded import read_json_file
 
     reply = file.with_name(file.name.replace(".request.json", ".reply.json"))
     try:
         # a FIFO, /dev/tty or /dev/stdin planted as the reply file (a save folder from elsewhere) would block
-        value = bounded.json_loads(bounded.read_file(reply, "reply", regular_only=True))
-    except (ToolchoiceError, ValueError, OSError):
+        value = read_json_file(reply, "reply", regular_only=True)
+    except (ToolchoiceError, OSError):
         return {}
     return value if isinstance(value, dict) else {}
 
 
 def read_saved(file: Path, regular_only: bool = False) -> tuple[str, str, Any]:
     """method, URL path and body of a saved request; one line naming the file for what is not one."""
-    from . import bounded
+    from .bounded import read_json_file
 
     name = str(file)
-    raw = bounded.read_file(file, "saved request", regular_only=regular_only)
-    try:
-        document = bounded.json_loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ToolchoiceError(f"{name}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})", hint=HINT) from None
-    except ValueError as exc:  # nested past json_depth, an integer past the digit limit: said in their own words
-        raise ToolchoiceError(f"{name}: {(str(exc).splitlines() or ['not JSON'])[0][:200]}", hint=HINT) from None
+    # bounded; not JSON: file:line:col, exit 2
+    document = read_json_file(file, "saved request", hint=HINT, regular_only=regular_only)
     if not isinstance(document, dict) or not isinstance(document.get("body"), dict) \
             or not isinstance(document.get("url"), str):
         raise ToolchoiceError(f"{name}: not a saved request (an object with method, url, headers and a JSON body)",
@@ -227,32 +222,71 @@ def build(file: Path, provider: str, document: dict[str, Any], read: Any, record
     data["messages"] = messages
     settings = _settings(read, document, notes, provider)
     data["providers"] = {provider: settings or None}
-    _check(file, data)
+    memo: dict[str, Any] = {}
+    _check(file, data, memo)
     # the body's fields the family reads but the scenario has no place for (store, include, n, ...): rendered back
-    # for the provider they would be missing, so they are kept as written too; a stream is --stream's, not the body's
-    extra.update((k, body[k]) for k in _dropped(file, provider, data, body) if k not in _STREAM and k not in extra)
+    # for the provider they would be missing, so they are kept as written too; a stream is --stream's, not the body's.
+    # Members beside a neutral one (generationConfig.topK beside the temperature, thinking.display): kept as the
+    # members the rendering lacks, which extra merges back into the translated object (request_parts.merge_extra)
+    again = _rendered(file, provider, data, memo)
+    kept = sorted(extra)
+    if again is not None:
+        for key, value in body.items():
+            if key in extra or key in _STREAM:
+                continue
+            if key not in again:
+                if _renamed(key, body, again) is None:
+                    extra[key] = value
+            elif not _same(value, again[key]) and key not in _CHOICE_FIELDS:  # extra sends the choice's field whole
+                added = _missing(value, again[key])
+                if added:
+                    extra[key] = added
+                    kept.extend(f"{key}.{path}" for path in _paths(added))
+    kept += [k for k in extra if k not in kept and not any(p.startswith(f"{k}.") for p in kept)]
     if extra:
         settings["extra"] = extra
         data["providers"] = {provider: settings}
-        notes.append(LedgerEntry("info", "saved.kept", f"{', '.join(sorted(extra))}: no neutral form; kept as written "
+        notes.append(LedgerEntry("info", "saved.kept", f"{', '.join(sorted(kept))}: no neutral form; kept as written "
                                  f"in providers.{provider}.extra (sent to {provider} only)"))
-    return SavedScenario(data, notes + _unsaid(file, provider, data, body, read), provider, file)
+    return SavedScenario(data, notes + _unsaid(file, provider, data, body, read, memo), provider, file)
 
 
+def _missing(recorded: Any, again: Any) -> dict[str, Any]:
+    """The members of the recorded object the rendered one lacks, at any depth (null members count as left out): an
+    object that only adds to the rendered one, so ``extra`` merges it back."""
+    if not isinstance(recorded, dict) or not isinstance(again, dict):
+        return {}
+    out: dict[str, Any] = {}
+    for key, value in recorded.items():
+        if value is None or _same(value, again.get(key)) or key not in again and _alias(key, recorded, again):
+            continue
+        if key not in again:  # (a null there is a value extra would replace the object for: said, not kept)
+            out[key] = value
+        elif (inner := _missing(value, again[key])):
+            out[key] = inner
+    return out
+
+
+def _paths(value: dict[str, Any]) -> list[str]:
+    return [f"{k}.{p}" if isinstance(v, dict) and v else k for k, v in value.items()
+            for p in (_paths(v) if isinstance(v, dict) and v else [""])]
+
+
+# the tool choice's own field, which extra replaces whole (request_parts.merge_extra): a member beside the choice there
+# (Gemini's toolConfig.retrievalConfig) is said, not kept, or the scenario's tool_choice would not be sent
+_CHOICE_FIELDS = ("tool_choice", "toolChoice", "toolConfig", "tool_config")
 _STREAM = ("stream", "stream_options")  # `send --stream` asks a stream; stream_options without it is a 400
 
 
-def _dropped(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any]) -> list[str]:
-    """The body's top-level fields the scenario, rendered back for ``provider``, does not send."""
+def _rendered(file: Path, provider: str, data: dict[str, Any], memo: dict[str, Any]) -> dict[str, Any] | None:
+    """The body the scenario renders for ``provider`` ({} when it renders none; None when it does not render)."""
     from .registry import translate
 
     try:
-        rendered = translate(provider, _check(file, data)).request
+        rendered = translate(provider, _check(file, data, memo)).request
     except ToolchoiceError:
-        return []
-    if rendered is None:
-        return list(body)
-    return [k for k in body if k not in rendered.body and _renamed(k, body, rendered.body) is None]
+        return None
+    return rendered.body if rendered is not None else {}
 
 
 def _renamed(key: str, body: dict[str, Any], again: dict[str, Any]) -> str | None:
@@ -295,31 +329,44 @@ def _settings(read: Any, document: dict[str, Any], notes: list[LedgerEntry], pro
     return out
 
 
-def _check(file: Path, data: dict[str, Any]) -> Any:
+def _check(file: Path, data: dict[str, Any], memo: dict[str, Any] | None = None) -> Any:
+    """The scenario the loader reads from ``data``; ``memo``: read once for the same data (``build`` checks it,
+    renders it back before extra is known, and again after, when extra is there)."""
     from .scenario import load_scenario_text
 
+    text = json.dumps(data, ensure_ascii=False)
+    if memo is not None and text in memo:
+        return memo[text]
     try:
-        return load_scenario_text(json.dumps(data, ensure_ascii=False), str(file))
+        scenario = load_scenario_text(text, str(file))
     except ToolchoiceError as exc:
         raise ToolchoiceError(f"{file}: the saved request does not make a valid scenario: {exc.message}",
                               hint=exc.hint) from None
+    if memo is not None:
+        memo.clear()
+        memo[text] = scenario
+    return scenario
 
 
-def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any], read: Any) -> list[LedgerEntry]:
+def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any], read: Any,
+            memo: dict[str, Any]) -> list[LedgerEntry]:
     """The scenario rendered back for ``provider``: every top-level field of the recorded body that does not come
     back as recorded, and every one the rendering adds, as a note (the ledger of what the neutral form loses)."""
     from .registry import translate
 
     notes: list[LedgerEntry] = []
+    try:
+        rendered = translate(provider, _check(file, data, memo)).request
+    except ToolchoiceError as exc:
+        rendered, failed = None, exc
+    again = rendered.body if rendered is not None else {}
     for field in read.unjudged:
-        if field not in body:  # a part of a field the family reads (a Gemini tools[] group's other key)
+        # a part of a field the family reads (a Gemini tools[] group's other key): said unless extra carries it back
+        if field not in body and (rendered is None or not _same(_at(body, field), _at(again, field))):
             notes.append(LedgerEntry("warning", "saved.not_carried", f"{field}: no neutral form, and inside a field "
                                      "the scenario writes: not carried"))
-    try:
-        rendered = translate(provider, _check(file, data)).request
-    except ToolchoiceError as exc:
-        return [*notes, LedgerEntry("warning", "saved.not_rendered", f"rendered back for {provider}: {exc.message}")]
-    again = rendered.body if rendered is not None else {}
+    if rendered is None and "failed" in locals():
+        return [*notes, LedgerEntry("warning", "saved.not_rendered", f"rendered back for {provider}: {failed.message}")]
     renamed: set[str] = set()
     for key in body:
         if key in again and _same(again[key], body[key]):
@@ -332,10 +379,12 @@ def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any
         elif key not in again:
             why = " (the request streamed: send with --stream)" if key in _STREAM else ""
             notes.append(LedgerEntry("warning", "saved.not_carried", f"{key}: {_short(body[key])} is not carried{why}"))
+        elif key in _SYSTEM_KEYS and (lost := _system_lost(key, body[key], again[key], provider)) is not None:
+            notes.append(lost)
         else:
             found = _differences(body[key], again[key], key)
             more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
-            notes.append(LedgerEntry("warning", "saved.differs", f"{key}: rendered back for {provider} it differs: "
+            notes.append(LedgerEntry("info" if all(f.endswith(_RENAMED) for f in found) else "warning", "saved.differs", f"{key}: rendered back for {provider} it differs: "
                                      + "; ".join(found[:3]) + more))
     if read.stream and not any(k in body for k in _STREAM):  # Gemini's, Bedrock's: the stream is in the path
         notes.append(LedgerEntry("warning", "saved.not_carried", "the request streamed (its path asks for a stream): "
@@ -345,6 +394,37 @@ def _unsaid(file: Path, provider: str, data: dict[str, Any], body: dict[str, Any
             notes.append(LedgerEntry("info", "saved.added", f"{key}: {_short(again[key])} is sent, not in the recorded "
                                      f"request ({provider}'s translation adds it)"))
     return notes
+
+
+_SYSTEM_KEYS = ("system", "systemInstruction", "system_instruction")  # Anthropic's, Bedrock's; Gemini's
+
+
+def _system_lost(where: str, recorded: Any, again: Any, provider: str) -> LedgerEntry | None:
+    """A system prompt sent as blocks (Anthropic's text blocks, Bedrock's, Gemini's parts) that comes back in another
+    form: the scenario keeps its text, and the note says what else each block held (``cache_control``, a Bedrock
+    ``cachePoint`` block, ...), which the neutral ``system`` cannot say and ``extra`` cannot merge into a rendered
+    string or list. None when the prompt was no list of blocks."""
+    blocks = recorded.get("parts") if isinstance(recorded, dict) else recorded
+    if not isinstance(blocks, list):
+        return None
+    lost: list[str] = []
+    for number, block in enumerate(blocks, 1):
+        if not isinstance(block, dict) or not isinstance(block.get("text"), str):
+            lost.append(f"block {number} whole ({_short(block, 80)})")
+            continue
+        other = {k: v for k, v in block.items() if k != "text" and not (k == "type" and v == "text") and v is not None}
+        if other:
+            lost.append(f"block {number}'s " + ", ".join(f"{k} {_short(v, 80)}" for k, v in other.items()))
+    texts = sum(isinstance(b, dict) and isinstance(b.get("text"), str) for b in blocks)
+    form = (f"sent as {len(blocks)} block{'s' if len(blocks) != 1 else ''}"
+            f"{f' ({texts} of text)' if texts != len(blocks) else ' of text'}")
+    back = "a string" if isinstance(again, str) else _short(again, 80)
+    if not lost:
+        return LedgerEntry("info", "saved.system_blocks", f"{where}: {form}; the scenario keeps the text, rendered back "
+                           f"for {provider} as {back}: the same prompt, only its form differs")
+    return LedgerEntry("warning", "saved.system_blocks", f"{where}: {form}; the scenario keeps the text, rendered back for "
+                       f"{provider} as {back}; lost (no neutral form, and extra cannot merge into it): "
+                       + "; ".join(lost[:4]) + (f"; and {len(lost) - 4} more" if len(lost) > 4 else ""))
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -368,14 +448,40 @@ def _short(value: Any, size: int = 120) -> str:
     return text if len(text) <= size else text[:size - 3] + "..."
 
 
+def _at(value: Any, path: str) -> Any:
+    """The member a dotted path names (``additionalModelRequestFields.top_k``), None where there is none."""
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def _alias(key: str, recorded: dict[str, Any], again: dict[str, Any]) -> str | None:
+    """The other spelling ``again`` sends ``recorded[key]``'s value under (google-genai's thinking_budget, the
+    API's thinkingBudget: the same field in proto JSON), if any."""
+    other = _camel(key)
+    return other if other != key and other not in recorded and _same(again.get(other), recorded[key]) else None
+
+
+_RENAMED = " (the same value, another spelling of the field)"
+
+
 def _differences(recorded: Any, again: Any, where: str) -> list[str]:
     """Each place two JSON values differ: ``at messages[2].content: recorded X, rendered Y`` (a list of another length
     or a value of another kind is one place)."""
     if isinstance(recorded, dict) and isinstance(again, dict):
         found: list[str] = []
+        aliases = {k: a for k in recorded if k not in again and (a := _alias(k, recorded, again))}
         for key in dict.fromkeys([*recorded, *again]):
             a, b = recorded.get(key), again.get(key)
-            if _same(a, b):
+            if _same(a, b) or key in aliases.values():
+                continue
+            if key in aliases:
+                found.append(f"at {where}.{key}: sent as {aliases[key]}{_RENAMED}")
                 continue
             if a is None or b is None:
                 found.append(f"at {where}.{key}: " + (f"recorded {_short(a)}, not rendered" if b is None

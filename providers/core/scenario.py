@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from . import limits as _limits
+from . import limits as _limits, literal_keys
 from .capabilities import PROVIDER_IDS, provider_hint
 from .choice import did_you_mean, parse_tool_choice
 from .model import (CUSTOM_TOOL_FIELDS, NATIVE_TOOL_KINDS, SETTINGS_KEYS, TOOL_FIELD_TYPES, LedgerEntry, NativeTool,
@@ -301,14 +301,7 @@ def _check_header(r: _Reader, pid: str, name_node: yaml.Node, value_node: yaml.N
         raise r.loc(value_node).fail(f"providers.{pid}.headers.{name} must be plain text without spaces at its "
                                      "ends (HTTP header values are Latin-1 bytes)", None)
     _check_key_header(r, pid, name, value_node, value)
-
-
-def _variable_for(name: str) -> str:
-    """The variable a key header's value could live in: its name in upper case (X-Portkey-Api-Key →
-    X_PORTKEY_API_KEY); MY_API_KEY for Authorization, which names no service."""
-    if name.lower() == "authorization":
-        return "MY_API_KEY"
-    return re.sub(r"[^A-Z0-9_]", "_", name.upper()).lstrip("0123456789_") or "MY_API_KEY"
+    literal_keys.check_header_shape(r, pid, name, value_node, value)
 
 
 def _check_key_header(r: _Reader, pid: str, name: str, node: yaml.Node, value: str) -> None:
@@ -325,7 +318,7 @@ def _check_key_header(r: _Reader, pid: str, name: str, node: yaml.Node, value: s
     literal = value[len(scheme):]
     if len(literal) < MIN_SECRET_LENGTH:
         return
-    var = _variable_for(name)
+    var = literal_keys.variable_for(name)
     error = r.loc(node).fail(
         f"providers.{pid}.headers.{name} holds {len(literal)} characters of text where a key goes (a header named "
         "for a credential): it would be shown in every output and saved file",
@@ -392,6 +385,10 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
                                 else None)
                         raise r.loc(header_node).fail(f"providers.{pid}.headers values must be strings", hint)
                     _check_header(r, pid, name_node, header_node)
+            if key == "extra":
+                literal_keys.check_extra(r, pid, child)
+            if key == "api_key_env":
+                literal_keys.check_api_key_env(r, pid, child, value)
             if key == "api_key_env" and not re.fullmatch(r"[A-Z_][A-Z0-9_]*", value):
                 _bad_key_env(r, child, pid, value)
             if key in _SETTING_CHOICES and value not in _SETTING_CHOICES[key]:
@@ -399,6 +396,7 @@ def _providers(r: _Reader, node: yaml.Node | None) -> dict[str, ProviderSettings
                                         f"not {_show(value)}", did_you_mean(value, _SETTING_CHOICES[key]))
             if key in _URL_EXAMPLES:
                 _check_url(r, child, f"providers.{pid}.{key}", key, value)
+                literal_keys.check_url_shape(r, pid, key, child, value)
             if key == "max_tokens" and value < 1:
                 raise r.loc(child).fail(f"providers.{pid}.max_tokens must be at least 1", None)
             values[key] = value

@@ -51,7 +51,7 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
         return import_file(base / value, shown=value, at=(r.path, loc.line))
     if not isinstance(value, dict):
         raise loc.fail("from: must be a file path or {mcp: COMMAND} / {mcp_url: URL}", None)
-    r.mapping(node, "from:", FROM_KEYS)
+    given = r.mapping(node, "from:", FROM_KEYS)
     sources = [k for k in ("mcp", "mcp_url") if k in value]
     if len(sources) != 1:
         raise loc.fail("from: needs exactly one of mcp: or mcp_url:" if sources else
@@ -74,7 +74,9 @@ def import_tools(r: Any, item: yaml.Node) -> Imported:
         raise loc.fail("from: env must map variable names to strings", 'env: {GITHUB_TOKEN: "$GITHUB_TOKEN"}')
     if env and "mcp" not in value:
         raise loc.fail("from: env goes with mcp:, not mcp_url:", None)
-    from . import mcp_client, source_policy
+    from . import literal_keys, mcp_client, source_policy
+
+    literal_keys.check_from(r, given)  # a key written as text: refused whatever the command, before the policy's word
 
     chosen = source_policy.current()
     if not chosen.live:

@@ -14,7 +14,6 @@ import binascii
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .bounded import loads_said
 from .model import ToolchoiceError
 from .yaml_input import MAX_DEPTH
 
@@ -37,29 +36,14 @@ class Span(NamedTuple):
 
 def read_spans(path: Path) -> list[Span]:
     """Every span in an OTLP/JSON file. One line naming the file for what is not one."""
-    from . import bounded, limits
+    from .bounded import json_documents, read_file, utf8_text
 
     name = str(path)
-    cap = limits.get("file_bytes")  # a trace is an input file: the limit every input file has, raised the same way
-    try:
-        with open(path, "rb") as handle:
-            raw = bounded.read_at_most(handle, cap)
-    except FileNotFoundError:
-        raise ToolchoiceError(f"{name}: no such file", hint="give an OTLP/JSON trace export") from None
-    except IsADirectoryError:
-        raise ToolchoiceError(f"{name}: is a directory, not a trace file",
-                              hint="give an OTLP/JSON trace export ({\"resourceSpans\": [...]})") from None
-    except OSError as exc:
-        raise ToolchoiceError(f"{name}: cannot read: {exc.strerror}") from None
-    if len(raw) > cap:
-        raise ToolchoiceError(f"{name}: larger than {limits.larger_than(cap, 'file_bytes')}, too large for a trace file",
-                              hint=f"export only the trace of the run you want to replay, or {limits.raise_hint('file_bytes')}")
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ToolchoiceError(f"{name}: not UTF-8 text (byte {exc.start})",
-                              hint="give an OTLP/JSON trace export") from None
-    documents = _documents(text, name)
+    hint = "give an OTLP/JSON trace export, one object or one per line"
+    # a trace is an input file: the limit every input file has (file_bytes), raised the same way; JSON read in one
+    # pass, bounded by json_depth, as every JSON file is (bounded.json_documents)
+    documents = json_documents(utf8_text(read_file(path, "trace"), name, "trace", "JSON", hint), name, hint=hint,
+                               lines=True)
     spans: list[Span] = []
     events: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     for line, document in documents:
@@ -86,31 +70,6 @@ def read_spans(path: Path) -> list[Span]:
 
 def _reason(exc: Exception) -> str:
     return (str(exc).splitlines() or [type(exc).__name__])[0][:120]
-
-
-def _documents(text: str, name: str) -> list[tuple[int, Any]]:
-    """The file as one JSON document, else as one per line (line numbers for errors)."""
-    if not text.strip():
-        raise ToolchoiceError(f"{name}: the file is empty", hint="give an OTLP/JSON trace export")
-    try:
-        return [(0, _bounded(loads_said(text, name, hint="give an OTLP/JSON trace export"), name))]
-    except RecursionError:
-        raise ToolchoiceError(f"{name}: nests deeper than {MAX_DEPTH} levels", hint="not a trace export") from None
-    except ValueError as whole:
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if len(lines) < 2:
-            raise ToolchoiceError(f"{name}:{getattr(whole, 'lineno', 1)}: not JSON ({getattr(whole, 'msg', whole)})",
-                                  hint="give an OTLP/JSON trace export, one object or one per line") from None
-    documents = []
-    for number, line in lines:
-        try:
-            documents.append((number, _bounded(loads_said(line, name, line=number), f"{name}:{number}")))
-        except RecursionError:
-            raise ToolchoiceError(f"{name}:{number}: nests deeper than {MAX_DEPTH} levels") from None
-        except ValueError as exc:
-            raise ToolchoiceError(f"{name}:{number}: not JSON ({getattr(exc, 'msg', exc)})",
-                                  hint="give an OTLP/JSON trace export, one object or one per line") from None
-    return documents
 
 
 def _bounded(value: Any, where: str, limit: int = MAX_DEPTH) -> Any:

@@ -21,7 +21,7 @@ from .choice_plan import ChoicePlan, lint_pitfalls, plan_choice
 from .model import Ledger, RenderOptions, Request, Scenario, Tool, Translation, compact, json_string, word_or_json
 from .request_context import Context
 from .host_rules import elsewhere, refuse, replaced_host
-from .request_parts import check_environment, merge_extra, with_user_headers
+from .request_parts import check_environment, extra_env, merge_extra, with_user_headers
 
 
 # Settings one provider reads (docs/scenarios.md, per-provider settings; openai_chat's Azure and OpenRouter hosts,
@@ -372,7 +372,7 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         ledger.info("system.developer_as_system", f"{ctx.cap.title} has no developer role: the developer message "
                     "is sent as the system prompt")
     if settings.extra:
-        body = merge_extra(ctx, body)
+        body = merge_extra(ctx, body, whole=choice_path[:1])  # the tool choice's field: as written
     if final_lint is not None:
         final_lint(ctx, body)
     if ctx.cap.tool_limit is not None:
@@ -393,6 +393,8 @@ def finish(ctx: Context, *, method: str = "POST", url: str, headers: dict[str, s
         from .native_tools import check_body_env
 
         check_body_env(ctx, body, url)
+    if settings.extra:
+        ctx.body_env.extend(extra_env(ctx, body, url))
     if ctx.options.strict and ledger.warnings and not ledger.errors:
         count = ledger.warnings
         ledger.error("strict.refused", f"--strict: {count} warning{'s' if count != 1 else ''} above refuse this request")

@@ -6,7 +6,6 @@ through it."""
 
 from __future__ import annotations
 
-import codecs
 import math
 import re
 from contextlib import contextmanager
@@ -247,26 +246,11 @@ def read_text(path: str | Path, what: str = "scenario") -> str:
 
 
 def decoded_text(raw: bytes, name: str, what: str = "scenario") -> str:
-    """File bytes as UTF-8 text, refusing UTF-16/32, binary files and bad bytes with one line."""
-    if raw.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # before UTF-16: FF FE 00 00 starts both
-        raise ToolchoiceError("not UTF-8 text (UTF-32)", path=name, line=1, column=1, hint="save the file as UTF-8")
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise ToolchoiceError("not UTF-8 text (UTF-16)", path=name, line=1, column=1, hint="save the file as UTF-8")
-    if b"\x00" in raw:
-        line, column = _byte_position(raw, raw.index(b"\x00"))
-        raise ToolchoiceError(f"this is a binary file (it holds NUL bytes), not a YAML {what}", path=name,
-                              line=line, column=column, hint=f"a {what} is a YAML or JSON text file")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line, column = _byte_position(raw, exc.start)
-        raise ToolchoiceError(f"not UTF-8 text (byte {exc.start} is 0x{raw[exc.start]:02x})", path=name, line=line,
-                              column=column, hint="save the file as UTF-8") from None
+    """File bytes as UTF-8 text, refusing UTF-16/32, binary files and bad bytes with one line (bounded.utf8_text,
+    the decoding every input file has)."""
+    from .bounded import utf8_text
 
-
-def _byte_position(raw: bytes, index: int) -> tuple[int, int]:
-    """1-based line and column (in bytes) of ``raw[index]``."""
-    return raw.count(b"\n", 0, index) + 1, index - (raw.rfind(b"\n", 0, index) + 1) + 1
+    return utf8_text(raw, name, what)
 
 
 class _TooDeep(Exception):
@@ -393,23 +377,16 @@ def json_problem(text: str, path: str, json_only: bool = False) -> ToolchoiceErr
 
     if not json_only and not _read_as_json(text, path):
         return None
+    from .bounded import json_stop
+
     try:
         json.loads(text)
-    except json.JSONDecodeError as whole:
-        exc, above = whole, 0
-        if whole.msg.startswith("Extra data"):  # JSON Lines (a tool file may be): the first line that is not JSON
-            for number, row in enumerate(text.split("\n")):
-                try:
-                    if row.strip():
-                        json.loads(row)
-                except json.JSONDecodeError as inner:
-                    exc, above = inner, number
-                    break
-        hint = next((h for said, h in _JSON_HINTS if exc.msg.startswith(said)),
+    except json.JSONDecodeError as exc:
+        stop = json_stop(text, exc)  # JSON Lines (a tool file may be): the first line that is not JSON
+        hint = next((h for said, h in _JSON_HINTS if stop.message.startswith(said)),
                     "check the quotes, commas and brackets around this point")
-        said = re.sub(r"\s+(?:starting )?at$", "", exc.msg)  # "Unterminated string starting at": the place is ours
-        return ToolchoiceError(f"invalid JSON: {said[:1].lower()}{said[1:]}", path=path, line=exc.lineno + above,
-                               column=exc.colno, hint=hint)
+        return ToolchoiceError(f"invalid JSON: {stop.message[:1].lower()}{stop.message[1:]}", path=path,
+                               line=stop.line, column=stop.column, hint=hint)
     except (ValueError, RecursionError):  # nested past the interpreter's depth: YAML's message says so
         return None
     return None

@@ -8,8 +8,10 @@ then read as ``send`` reads it (the family's parser or stream assembler) and jud
 requested tool_choice (obeyed / disobeyed / phantom); the line names the results the request sends
 back and the answer that made each call, and says a result of a call no answer made or a call whose
 result the history dropped, as the mock does (``call_origins``), unless the API refused that request
-(400, 422). The client is watched while its answer is on its way: one that leaves ends the upstream
-request. httpx is the upstream client.
+(400, 422); the reasoning state an answer hands out is followed to the requests that send it back
+(``reasoning_from``), and the prefix check's breakages (other tools, system prompt or earlier messages) are
+said. The client is watched while its answer is on its way: one that leaves ends the upstream request. httpx is the
+upstream client.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from urllib.parse import urlsplit
 
 from ..model import LedgerEntry, Reply, Scenario
 from ..redaction import visible
-from .call_origins import CallOrigins, loop_findings
+from .call_origins import CallOrigins, Sent, loop_findings, prefix_check, reply_reasoning
 from .body_secrets import redacted, scrub_module, secrets
 from .judge import Judged, judge, record
 from .server import Judges, Request, Server, Served, drained, head, reason, serve
@@ -128,23 +130,27 @@ class ProxyHandler:
                 with contextlib.suppress(ConnectionError):
                     await drained(writer)
         status = passage.status
+        sent = Sent(judged.read.messages) if judged.read is not None else None  # followed once (call_origins)
         other = elsewhere(self.provider, request.method, path, "proxy") if route is None else ""
         why = _not_judged(passage, route is not None, f"{visible(request.method)} {path}", other)
         if why is not None:
             line = record(number, self.provider, path, judged, status, None, stream)
             line["findings"].append(why)
         else:
-            line = self._line(number, path, judged, status, stream, self._reply(passage))
+            line = self._line(number, path, judged, status, stream, self._reply(passage), sent)
             line["findings"] += [{"severity": "info" if f.code == "stream.not_streamed" else "warning", **f.to_json()}
                                  for f in passage.findings]  # stream.*
-        if judged.read is not None:
+        if judged.read is not None and sent is not None:
             if status in _REFUSED:  # the API refused this history: its words say what is wrong, not also the proxy's
                 results = self._origins.results(judged.read.messages)
             else:
-                results = loop_findings(self._origins, judged.read.messages, line["findings"], "proxy", judged.offered,
+                results = loop_findings(self._origins, sent, line["findings"], "proxy", judged.offered,
                                         self.provider, judged.read.model, judged.read.system)
             if results:
                 line["results"] = results
+            handed = self._origins.reasoning_from(sent)  # the thinking sent back, and whose answer made it
+            if handed:
+                line["reasoning_from"] = handed
         line = redacted(line, kept)
         if self.save_dir is not None and passage.failure is None:
             from .saving import save_exchange
@@ -231,11 +237,15 @@ class ProxyHandler:
         return read_reply(self.provider, passage.status, parsed, bytes(collected).decode("utf-8", "replace"),
                           headers=passage.headers)
 
-    def _line(self, number: int, path: str, judged: Judged, status: int, stream: bool, reply: Reply) -> dict[str, Any]:
+    def _line(self, number: int, path: str, judged: Judged, status: int, stream: bool, reply: Reply,
+              sent: Sent | None = None) -> dict[str, Any]:
         line = record(number, self.provider, path, judged, status, None, stream)
         line["calls"] = _calls(reply)
+        read = judged.read
+        handed = reply_reasoning(reply)  # the thinking's signatures, encrypted items, ids the upstream handed out
         self._origins.made(number, [(c.id, c.name) for choice in reply.choices or (reply,) for c in choice.tool_calls],
-                           judged.offered, judged.read.system if judged.read is not None else None)
+                           judged.offered, read.system if read is not None else None, handed,
+                           sent if read is not None and handed and prefix_check(self.provider, read.model) else None)
         if judged.refusal is not None:  # the mock would refuse it: a finding here, the upstream decides
             for finding in line["findings"]:
                 if finding["message"] == judged.refusal:

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlsplit
 from ..redaction import key_header
 from ..registry import check_provider, mock_family, module_for
 from .body_secrets import GUARD_AT_MOST, redacted, scrub_module, secrets
-from .call_origins import CallOrigins, loop_findings
+from .call_origins import CallOrigins, Sent, loop_findings, prefix_check
 from .framing import CONTENT_TYPES, ENCODERS
 from .judge import Answer, Judged, judge, plan_answers, record
 from .script import Script
@@ -169,13 +169,19 @@ class MockService:
                 number: int = 0) -> dict[str, Any]:
         """The line follows the agent loop (core/mock/call_origins.py): each call with the id the family's answer
         carries, the results this request adds with the request whose answer made each, a result no answer of this
-        mock asked for, and a call of an earlier answer the history carries without its result (said once)."""
+        mock asked for, and a call of an earlier answer the history carries without its result (said once); the
+        reasoning state the answer hands out is remembered with its request, tools, system prompt and (where the
+        model runs the prefix check) the history it was sent."""
         read = judged.read
-        if read is not None:
-            results = loop_findings(self.origins, read.messages, line["findings"], "mock", judged.offered,
+        sent = Sent(read.messages) if read is not None else None
+        if read is not None and sent is not None:
+            results = loop_findings(self.origins, sent, line["findings"], "mock", judged.offered,
                                     self.provider, read.model, read.system)
             if results:
                 line["results"] = results
+            handed = self.origins.reasoning_from(sent)  # the thinking sent back, and whose answer made it
+            if handed:
+                line["reasoning_from"] = handed
         if answer is not None:
             call_id = getattr(self.module, "mock_call_id", lambda call, **_: call.id)
             ids = [call_id(call, **self.per_host) for call in answer.calls]
@@ -188,7 +194,9 @@ class MockService:
                     calls.append((call_entry["id"], call.name))
             if answer.others:
                 line["choices"][0]["calls"] = [dict(entry) for entry in line["calls"]]
-            self.origins.made(number, calls, judged.offered, read.system if read is not None else None)
+            handed = [a.signature for a in (answer, *answer.others) if a.signature is not None]  # thinking's state
+            kept = sent if read is not None and handed and prefix_check(self.provider, read.model) else None
+            self.origins.made(number, calls, judged.offered, read.system if read is not None else None, handed, kept)
         return line
 
 
