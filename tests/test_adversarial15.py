@@ -101,19 +101,29 @@ def test_a_fifo_in_a_save_folder_is_refused_not_waited_on(tmp_path):
     fifo = folder / "sample-002.request.json"
     os.mkfifo(fifo)
     request = (folder / "sample-001.request.json").read_bytes()
+    stop = threading.Event()
 
-    def write() -> None:  # blocks until a reader opens the FIFO
-        try:
-            fifo.write_bytes(request)
-        except BrokenPipeError:  # the reader that let it go closed first
-            pass
+    def write() -> None:  # a writer that never blocks: it waits for a reader by polling (a blocking open could
+        while not stop.is_set():  # miss a reader that came and went before it started: a hang under load)
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:  # ENXIO: no reader yet
+                stop.wait(0.01)
+                continue
+            try:
+                os.write(fd, request)
+            except OSError:  # the reader closed first (refused it, as it should)
+                pass
+            finally:
+                os.close(fd)
+            return
 
     writer = threading.Thread(target=write, daemon=True)
     writer.start()
     try:
         done = run_cli(["trace", str(folder), "--sample", "2", "-p", "openai"], env={})
     finally:
-        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # lets the writer go if the command never opened it
+        stop.set()
         writer.join()
     assert done.returncode == 2 and done.stdout == ""
     assert "sample-002.request.json: is a FIFO, not a regular saved request file" in done.stderr, done.stderr
