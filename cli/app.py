@@ -130,6 +130,8 @@ def _commands_taking(option: str | None, given: str) -> list[str]:
     if not option or not option.startswith("--") or given not in COMMANDS:
         return []
     app = _command(None)
+    if any(option in (*p.opts, *p.secondary_opts) for p in app.commands[given].params):
+        return []  # an option of this command given wrong (`render --tool-choice` without its value): no elsewhere
     return [name for name in COMMANDS if name != given
             and any(option in (*p.opts, *p.secondary_opts) for p in app.commands[name].params)]
 
@@ -180,8 +182,11 @@ def _fold_help_cells() -> None:
     make_console = rich_utils._get_rich_console
 
     def closing_quietly(stderr: bool = False) -> Any:
-        """`toolchoice --help | head`: the reader has what it wanted, as for every command (rich exits 1)."""
-        console = make_console(stderr)
+        """`toolchoice --help | head`: the reader has what it wanted, as for every command (rich exits 1). A word
+        wider than its line breaks after a `/`, a `.`, ... as the commands' output breaks it (word_breaks)."""
+        from .word_breaks import with_rule
+
+        console = with_rule(make_console(stderr))
 
         def on_broken_pipe() -> None:
             from .output import point_stdout_at_devnull

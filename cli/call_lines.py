@@ -1,6 +1,7 @@
 """A tool call in a column narrower than it: `name({"a": 1, "b": "x"})` broken only where an argument ends (after
 its call's bracket, after a comma outside a JSON string), never inside a key or a value; a piece wider than the
-column alone is shortened to it with a visible "…". rich's wrap breaks at spaces (`"a":` over `1`) and folds a
+column alone is shortened to it with a visible "…" (a tool's name wider than the column is broken by the word rule
+instead, cli/word_breaks.py: shown whole). rich's wrap breaks at spaces (`"a":` over `1`) and folds a
 word at any character (`{"city":"exam` over `ple"}`): a call's lines are made here, each no wider than the column,
 so rich draws them as they are (compare --send's calls column, run's step table, their one-record-a-row layout).
 """
@@ -164,12 +165,21 @@ def shortened(text: str, width: int) -> str:
 def call_lines(line: str, width: int, first: int | None = None) -> list[str] | None:
     """``line`` in lines no wider than ``width`` cells (the first no wider than ``first``, where it is given: the
     room after a label), broken only between its pieces (``call_pieces``), none ending in a space; None where it
-    holds no call, or fits as it is."""
+    holds no call, or fits as it is. A word before the arguments wider than a line (a tool's name and its bracket:
+    64 characters and more at 60 columns) is broken by the word rule (``word_breaks``), shown whole: shortened,
+    `lookup_the_current_weather_for_a_city_by_its_na…` lost its end and its bracket."""
     room = width if first is None else max(1, min(first, width))
     if width < 2 or cell_len(line) <= room:
         return None
     pieces = call_pieces(line, width)
-    return None if pieces is None else _packed(pieces, width, room)
+    if pieces is None:
+        return None
+    head = _CALL.search(line).end()  # type: ignore[union-attr]  (call_pieces found it)
+    long, at = [], 0
+    for piece in pieces:
+        at += len(piece)
+        long.append(at <= head and cell_len(piece.rstrip(" ")) > width)
+    return [drawn for _, _, drawn in _packed_at(pieces, tuple(long), width, room)]
 
 
 def json_lines(line: str, width: int, first: int | None = None) -> list[str] | None:
@@ -191,7 +201,7 @@ def json_ranges(line: str, width: int, first: int | None = None) -> list[tuple[i
     room = width if first is None else max(1, min(first, width))
     if width < 2 or cell_len(line) <= room or not line.startswith(("{", "[")) or len(line) > PROSE_MOST:
         return None
-    return _packed_at(_pieces(line, width, keys=True, closers=True), width, room)
+    return _packed_at(_pieces(line, width, keys=True, closers=True), (), width, room)
 
 
 PROSE_MOST = 100_000  # a longer message (an allowed list of thousands of tools) is folded by rich as any text
@@ -286,10 +296,11 @@ def _cut_span(line: str, start: int) -> int | None:
     return cut + 1
 
 
-def _prose_pieces(line: str, width: int, spans: list[tuple[int, int]]) -> list[str]:
-    """``line``'s unbreakable pieces: each word with the spaces after it, one wider than ``width`` folded into
-    pieces ``width`` wide (as rich folds a word); each JSON span (``spans``) whole where it fits a line, else in
-    ``json_lines``' pieces. A word written against a span (`(set {...})`) goes with the span's piece beside it."""
+def _prose_pieces(line: str, width: int, spans: list[tuple[int, int]]) -> list[tuple[str, bool]]:
+    """``line``'s unbreakable pieces, each with whether it is a word wider than ``width`` (broken where it is
+    placed, as the printer's wrap breaks one: ``_packed_at``): each word with the spaces after it; each JSON span
+    (``spans``) whole where it fits a line, else in ``json_lines``' pieces. A word written against a span (`(set
+    {...})`) goes with the span's piece beside it."""
     marked: list[tuple[str, bool, bool]] = []  # (text, a break may follow it, JSON)
     at = 0
     for start, end in spans + [(len(line), len(line))]:
@@ -309,10 +320,7 @@ def _prose_pieces(line: str, width: int, spans: list[tuple[int, int]]) -> list[s
             joined[-1] = [joined[-1][0] + text, breaks, joined[-1][2] or is_json]
         else:
             joined.append([text, breaks, is_json])
-    out: list[str] = []
-    for text, _, is_json in joined:
-        out += [text] if is_json or cell_len(text.rstrip(" ")) <= width else _folded(text, width)
-    return out
+    return [(text, not is_json and cell_len(text.rstrip(" ")) > width) for text, _, is_json in joined]
 
 
 def _folded(word: str, width: int) -> list[str]:
@@ -332,7 +340,8 @@ def prose_lines(line: str, width: int) -> list[str] | None:
     if width < 2 or cell_len(line) <= width or len(line) > PROSE_MOST:
         return None
     spans = json_spans(line)
-    return _packed(_prose_pieces(line, width, spans), width, width) if spans else None
+    return [drawn for _, _, drawn in _packed_at(*zip(*_prose_pieces(line, width, spans)), width, width)] if spans \
+        else None
 
 
 def prose_ranges(line: str, width: int, first: int | None = None) -> list[tuple[int, int, str]] | None:
@@ -346,8 +355,8 @@ def prose_ranges(line: str, width: int, first: int | None = None) -> list[tuple[
     spans = json_spans(line)
     if not spans:
         return None
-    pieces = _prose_pieces(line, width, spans)
-    return _packed_at(pieces, width, room) if "".join(pieces) == line else None
+    pieces, long = zip(*_prose_pieces(line, width, spans))
+    return _packed_at(pieces, long, width, room) if "".join(pieces) == line else None
 
 
 def prose_block(text: str, width: int, first: int | None = None, calls: bool = False) -> list[str] | None:
@@ -380,15 +389,38 @@ def prose_json_least(line: str) -> int:
 def _packed(pieces: list[str], width: int, room: int) -> list[str]:
     """``pieces`` in lines, as many on a line as fit (the first line ``room`` wide), a piece wider than its line
     alone shortened (``shortened``)."""
-    return [drawn for _, _, drawn in _packed_at(pieces, width, room)]
+    return [drawn for _, _, drawn in _packed_at(pieces, (), width, room)]
 
 
-def _packed_at(pieces: list[str], width: int, room: int) -> list[tuple[int, int, str]]:
-    """``_packed``'s lines, each with its start and end in the pieces joined (the spaces a line ends in left out)."""
+def _packed_at(pieces: list[str] | tuple[str, ...], long: tuple[bool, ...], width: int,
+               room: int) -> list[tuple[int, int, str]]:
+    """``_packed``'s lines, each with its start and end in the pieces joined (the spaces a line ends in left out).
+    ``long``: per piece, whether it is a word wider than a line, broken as the printer's wrap breaks one
+    (``word_breaks``: its first piece beside the words before it where it ends after a `/`, `?`, `&` or `,`, else
+    the word starts the next line; its other pieces after the rule's points), never shortened."""
     lines: list[tuple[int, int, str]] = []
     current = ""
     start = at = 0
-    for piece in pieces:
+    for k, piece in enumerate(pieces):
+        if k < len(long) and long[k] and cell_len((current + piece).rstrip(" ")) > room:
+            from .word_breaks import beside, word_pieces
+
+            parts = beside(piece, room - cell_len(current), width) if current else None
+            if parts is None:
+                if current:
+                    kept = current.rstrip(" ")
+                    lines.append((start, start + len(kept), kept))
+                    current, room, start = "", width, at
+                head = word_pieces(piece, room)[0]
+                parts = [head] + (word_pieces(piece[len(head):], width) if len(head) < len(piece) else [])
+            for part in parts[:-1]:  # each a line of its own, the first after the words before it
+                current += part
+                at += len(part)
+                lines.append((start, at, current))
+                current, room, start = "", width, at
+            current += parts[-1]
+            at += len(parts[-1])
+            continue
         if current and cell_len((current + piece).rstrip(" ")) > room:
             kept = current.rstrip(" ")
             lines.append((start, start + len(kept), kept))
@@ -460,7 +492,7 @@ def indented_lines(text: str, width: int) -> list[str] | None:
     """Indented JSON (a call's arguments in the calls table, ``json.dumps(indent=2)``) in lines no wider than
     ``width``: a member wider than its line broken after its key's colon, its value on the lines under the key two
     spaces further in (an indent no deeper than a third of the line), broken at the spaces of a string (a number
-    and its unit kept together), a word wider than its line folded. Nothing is shortened: the table shows the
+    and its unit kept together), a word wider than its line broken as the printer breaks one (``word_breaks``). Nothing is shortened: the table shows the
     arguments whole (``shown_head`` bounds them). None where every line fits. rich wrapped such a line at any
     space and folded at any character: `"12.5` over `km/h"`, a value's `,` alone on a line, `"g` over `":`."""
     if width < 8:
@@ -490,13 +522,25 @@ def indented_lines(text: str, width: int) -> list[str] | None:
                 words.append(word)
         current = ""
         for word in words:
+            if cell_len(word.rstrip(" ")) > room and cell_len((current + word).rstrip(" ")) > room:
+                # wider than a line: its first piece beside the words before it where it ends after a `/`, `?`, `&`
+                # or `,` (word_breaks.beside), else it starts the next line; broken after the rule's points
+                from .word_breaks import beside
+
+                parts = beside(word, room - cell_len(current), room) if current else None
+                if parts is None:
+                    if current:
+                        out.append(lead + current.rstrip(" "))
+                    current, parts = "", _folded(word, room)
+                *whole, last = parts
+                for part in whole:
+                    out.append(lead + current + part)
+                    current = ""
+                current += last
+                continue
             if current and cell_len((current + word).rstrip(" ")) > room:
                 out.append(lead + current.rstrip(" "))
                 current = ""
-            if cell_len(word.rstrip(" ")) > room:
-                *whole, current = _folded(word, room)
-                out.extend(lead + part for part in whole)
-                continue
             current += word
         if current.rstrip(" "):
             out.append(lead + current.rstrip(" "))

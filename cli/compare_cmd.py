@@ -68,7 +68,7 @@ def compare(
     """Compare how one scenario lands on several providers (and, with --send, how each model behaved)."""
     from toolchoice.providers.core import dialects
 
-    from .inputs import scenario_with_override
+    from .inputs import refuse_provider_paths, scenario_with_override
 
     dialect_name, settings = dialect_settings(dialect, drop_params, active_tools)
     described = dialects.dialect(dialect_name)
@@ -81,6 +81,7 @@ def compare(
         if given:
             raise ToolchoiceError(f"{', '.join(given)} needs --send (a dry run sends nothing)",
                                   hint="add --send, or drop " + ", ".join(given))
+    refuse_provider_paths(scenario)
     codes: list[tuple[Path, int]] = []
     documents: list[dict[str, Any]] = []
     many = len(scenario) > 1

@@ -269,7 +269,9 @@ def _units_held(console: object, cell: object, width: int | None) -> object:
         return cell
     text = cell.copy()  # type: ignore[attr-defined]
     text.plain = UNITS.sub(lambda m: m.group().replace(" ", held), plain)  # same length: styles stay
-    lines = text.wrap(console, width, overflow="fold")
+    from .word_breaks import wrap
+
+    lines = wrap(text, console, width, overflow="fold")
     for line in lines:
         line.rstrip()
     folded = type(text)("\n").join(lines)

@@ -138,7 +138,8 @@ def in_command_words(error: ToolchoiceError) -> str:
         return error.spelled(option_of)  # words naming an argument (``named``) name its option: --base-url
     first = error.variables[0]
     if error.of != "key":  # a variable a header or an mcp tool names
-        hint = f"export it, or remove it from {'the mcp tool' if error.of == 'mcp tool' else 'providers.<id>.headers'}"
+        headers = f"providers.{error.provider or '<id>'}.headers"
+        hint = f"export it, or remove it from {'the mcp tool' if error.of == 'mcp tool' else headers}"
     elif error.local:
         hint = f"a local server that checks no key takes any value, e.g. export {first}=local"
     else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .word_breaks import install
+from .word_breaks import wrap
 
 FALLBACK_INDENT = 4  # where a long label's text goes on: under a label wider than a third of the line
 # a unit that reads wrong split over two lines: "95%" ending one and "CI 57–100%" starting the next, and a number
@@ -46,10 +46,10 @@ def unit_lines(text: str, width: int) -> list[str] | None:
 
     if width < 1 or not UNITS.search(text) or all(cell_len(line) <= width for line in text.split("\n")):
         return None
-    install()  # a word wider than a line broken after a `/`, a `.`, ... (word_breaks)
     [held] = free_stand_ins(text, 1) or [" "]
     console = Console(width=width, file=io.StringIO(), markup=False, emoji=False, highlight=False)
-    wrapped = Text(UNITS.sub(lambda m: m.group().replace(" ", held), text)).wrap(console, width, overflow="fold")
+    # a word wider than a line broken after a `/`, a `.`, ... (word_breaks)
+    wrapped = wrap(Text(UNITS.sub(lambda m: m.group().replace(" ", held), text)), console, width, overflow="fold")
     return [line.plain.rstrip(" ").replace(held, " ") for line in wrapped]
 
 
@@ -67,7 +67,6 @@ def hanging(console: Any, label: Any, text: Any, style: str = "", json: bool = F
     from rich.cells import cell_len
     from rich.text import Text
 
-    install()  # a word wider than a line broken after a `/`, a `.`, ... (word_breaks)
     label = label if isinstance(label, Text) else Text(redacted(console, label), style=style)
     text = text.copy() if isinstance(text, Text) else Text(redacted(console, text), style=style)
     held = next(iter(free_stand_ins(text.plain, 1)), None) if UNITS.search(text.plain) else None
@@ -94,7 +93,7 @@ def hanging(console: Any, label: Any, text: Any, style: str = "", json: bool = F
                 out.append("\n" + " " * indent if k or not first_room else "")
                 out.append_text(line)
             continue
-        lines = list(part.wrap(console, first_room, overflow="fold")) if part.plain and first_room else [Text()]
+        lines = list(wrap(part, console, first_room, overflow="fold")) if part.plain and first_room else [Text()]
         first = lines[0].copy()
         first.rstrip()
         rest = part[len(first.plain):]
@@ -107,7 +106,7 @@ def hanging(console: Any, label: Any, text: Any, style: str = "", json: bool = F
         if not first_room:
             out.rstrip()
         if rest.plain:
-            for line in rest.wrap(console, max(width - indent, 1), overflow="fold"):
+            for line in wrap(rest, console, max(width - indent, 1), overflow="fold"):
                 line.rstrip()
                 out.append("\n" + " " * indent)
                 out.append_text(line)

@@ -29,7 +29,19 @@ def load_path(path: Path | str, *, live: bool = False, allow_env: Sequence[str] 
     with source_policy.policy(live, allowed_env(allow_env), command):
         if str(path) == STDIN:
             return load_scenario_text(read_stdin_text("<stdin>"), "<stdin>")
+        refuse_provider_paths([path])
         return load_scenario(path)
+
+
+def refuse_provider_paths(paths: Sequence[Path | str]) -> None:
+    """``compare s.yaml -p openai anthropic``: the second provider id was taken for a scenario file; said before the
+    first scenario is drawn."""
+    for path in paths:
+        ids = [part for part in str(path).split(",") if part]
+        if ids and all(part in PROVIDER_IDS for part in ids) and not Path(path).exists():
+            raise ToolchoiceError(f"{path}: no such file; {'it is a provider id' if len(ids) == 1 else 'provider ids'}, "
+                                  "taken for a scenario file", hint=f"name a provider with -p {ids[0]}; several, where a command "
+                                  "takes them: -p openai,anthropic or -p openai -p anthropic")
 
 
 def scenario_with_override(path: Path | str, tool_choice: str | None, *, live: bool = False,

@@ -108,6 +108,8 @@ def wrapped(text: str, width: int) -> str:
     from rich.cells import cell_len
     from rich.text import Text
 
+    from .word_breaks import wrap as word_wrap
+
     console = None
     out: list[str] = []
     for line in visible(text).split("\n"):  # measured as shown: a control character written out
@@ -120,7 +122,7 @@ def wrapped(text: str, width: int) -> str:
         if len(prefix) > width // 3:  # too narrow to keep the code column: the whole line folds
             prefix = ""
         indent = len(prefix)
-        pieces = Text(line[len(prefix):]).wrap(console, width - indent, overflow="fold")
+        pieces = word_wrap(Text(line[len(prefix):]), console, width - indent, overflow="fold")
         out += [(prefix if i == 0 else " " * indent) + piece.plain.rstrip(" ") for i, piece in enumerate(pieces)]
     return "\n".join(out)
 
@@ -230,8 +232,6 @@ def _console_class() -> Any:
     # ``shown`` below can write them out: text from outside lost characters silently while ESC was shown as
     # \u001b. Every Text this process prints writes them out instead, as ``visible`` writes every control.
     rich_text.strip_control_codes = visible  # type: ignore[assignment]
-    # a URL, a path or a dotted name wider than its line breaks after a `/`, a `.`, ... rather than at any character
-    word_breaks.install()
 
     def fit(console: Any, table: Any, options: Any) -> None:
         """A table never wider than the console: when even its narrowest layout (ids and codes unbroken)
@@ -293,8 +293,10 @@ def _console_class() -> Any:
             self.print(text)
 
         def render(self, renderable: Any, options: Any = None) -> Any:
-            if isinstance(renderable, Text):
-                renderable = shown(self, renderable)
+            if isinstance(renderable, str):  # made a Text as rich makes it (render_str: shown), then drawn as one
+                renderable = word_breaks.rendered(self, renderable, options)
+            elif isinstance(renderable, Text):  # a URL, a path or a dotted name wider than its line breaks after a
+                renderable = word_breaks.Wrapped(shown(self, renderable))  # `/`, a `.`, ... (word_breaks.wrap)
             elif isinstance(renderable, Table):
                 fit(self, renderable, options or self.options)
                 if table_draw.drawable(renderable):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from .hanging import UNITS, free_stand_ins
-from .word_breaks import install
+from .word_breaks import wrap
 
 NBSP = "\u00a0"  # written between a label and its value, as before: a copy of the line reads "label value"
 _BORDERS_AND_PADDING = 4  # a bordered one-column table: "│ " and " │"
@@ -82,7 +82,6 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
 
     from .call_lines import ELLIPSIS, call_pieces
 
-    install()  # a word wider than a line broken after a `/`, a `.`, ... (word_breaks)
     console = Console(width=max(width, 1), file=io.StringIO(), markup=False, emoji=False, highlight=False)
     inner = width - _BORDERS_AND_PADDING
     records: list[Any] = []
@@ -133,7 +132,7 @@ def record_table(width: int, headers: list[str], rows: list[list[Any]], *, short
         # a unit's spaces held too ("95% CI 57%–100%)": `compare --send`'s verdict); same length: styles stay
         line.plain = UNITS.sub(lambda m: m.group().replace(" ", held_space), line.plain)
         if inner > 0:
-            folded = line.wrap(console, inner, justify="left", overflow="fold")
+            folded = wrap(line, console, inner, justify="left", overflow="fold")  # word_breaks' rule
             for part in folded:
                 part.rstrip()
             line = Text("\n").join(folded)

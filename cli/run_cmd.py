@@ -21,8 +21,8 @@ from toolchoice.providers.core.outcome import rate_cells
 from . import exits, heap
 from .exits import handled
 from .hanging import hanging, prose_broken, redacted
-from .options import (ALLOW_ENV, BASE_URL, CAPS, GATEWAY, CONCURRENCY, LOOP_REPEAT, MODEL, NO_EMULATE, RETRIES, STRICT, TIMEOUT,
-                      allowed_env)
+from .options import (ALLOW_ENV, BASE_URL, CAPS, GATEWAY, CONCURRENCY, LIVE_MCP, LOOP_REPEAT, MODEL, NO_EMULATE, RETRIES,
+                      STRICT, TIMEOUT, allowed_env)
 from toolchoice.providers.core.json_text import dumps_indented
 
 
@@ -197,14 +197,17 @@ def one_line(message: str) -> str:
     return message.replace("\n", "\\n")
 
 
-def print_loop(console: Any, run: Any) -> None:
+def print_loop(console: Any, run: Any, replayed: bool = False) -> None:
+    """One loop's steps; ``replayed``: answered from a recording (--replay), said in the rule, as a dry run says
+    nothing was sent: the same table a live run draws, its latencies the recorded ones."""
     from rich.text import Text
 
     from .output import SEVERITY_STYLE
     from .table_fit import fitted_table
 
     title = CAPABILITIES[run.provider].title if run.provider in CAPABILITIES else run.provider
-    console.rule(Text.assemble((run.provider, "bold"), f" · {title} · loop {run.index}"))
+    console.rule(Text.assemble((run.provider, "bold"), f" · {title} · loop {run.index}"
+                               + (" · replayed" if replayed else "")))
     rows = []
     for row, record in zip(step_rows(run), run.steps):
         style = "green" if record.verdict and record.verdict["obeyed"] else "red"
@@ -401,6 +404,7 @@ def run(
     no_emulate: bool = NO_EMULATE,
     capabilities: Optional[Path] = CAPS,
     allow_env: Optional[List[str]] = ALLOW_ENV,
+    live_mcp: bool = LIVE_MCP,  # issue 29: the dry run's opt-in, as render's, compare's, send's and parse's
 ) -> None:
     """Run the agent loop: a tool_choice per step, tool results fed back, a verdict per step."""
     from toolchoice.providers.core import jobs, loop
@@ -414,7 +418,7 @@ def run(
     check_seconds(results_timeout, "results_timeout")  # nan passes the option's range (it compares false)
     check_base_url(base_url)
     allowed = allowed_env(allow_env)  # --allow-env and $TOOLCHOICE_ALLOW_ENV, as send reads them
-    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run, allowed)
+    loaded, traced = _scenario_or_trace(scenario, replay, trace_id, provider, dry_run and not live_mcp, allowed)
     providers = selected_providers(provider, loaded)
     warn_shared_base_url(base_url, providers)
     override = None
@@ -511,7 +515,7 @@ def _draw(scenario: Any, result: Any, providers: list[str], repeat: int, format:
     def draw(console: Any) -> None:
         if repeat == 1:
             for r in runs:
-                print_loop(console, r)
+                print_loop(console, r, replayed)
             if len(providers) > 1:
                 print_side_by_side(console, runs, providers)
         else:

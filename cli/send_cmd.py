@@ -31,11 +31,13 @@ from toolchoice.providers.core.json_text import dumps_indented
 class OutputFormat(str, Enum):
     pretty = "pretty"
     json = "json"
+    jsonl = "jsonl"
 
 
 class SendFormat(str, Enum):
     pretty = "pretty"
     json = "json"
+    jsonl = "jsonl"  # issue 17: a line per sample as it completes, then (with --repeat) the tally's line
     curl = "curl"  # with --dry-run only: `send --dry-run` is exactly `render`
 
 
@@ -59,7 +61,8 @@ def send(
                                      "summary always counts every sample)."),
     concurrency: int = CONCURRENCY,
     min_obeyed: Optional[float] = MIN_OBEYED,
-    format: SendFormat = format_option(SendFormat.pretty, "pretty or json (curl with --dry-run)"),
+    format: SendFormat = format_option(SendFormat.pretty, "pretty, json or jsonl (a line per sample as it completes; "
+                                       "curl with --dry-run)"),
     save: Optional[Path] = SAVE_DIR,
     raw: bool = RAW,
     dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be sent (exactly `render`) and stop."),
@@ -74,16 +77,19 @@ def send(
     live_mcp: bool = LIVE_MCP,
 ) -> None:
     """Send the scenario to one provider, show the tool calls, and judge them against tool_choice."""
-    from .inputs import one_provider
+    from .inputs import one_provider, refuse_provider_paths
 
     provider = one_provider(provider, "send")
     if dry_run:
+        if format is SendFormat.jsonl:
+            raise ToolchoiceError("--format jsonl writes the samples sent", hint="with --dry-run: pretty, json or curl")
         draw(scenario, [provider], tool_choice, model, base_url, RenderFormat(format.value), strict, no_emulate,
              capabilities, stream=stream, allow_env=allow_env, live_mcp=live_mcp,
              command="send --dry-run", gateway=gateway)
         return
     if format is SendFormat.curl:
         raise ToolchoiceError("--format curl prints the request without sending it", hint="add --dry-run")
+    refuse_provider_paths(scenario)
     codes = []
     documents = []
     many = len(scenario) > 1
@@ -104,6 +110,8 @@ def send(
         write_document(trace_out, samples_document(traced["items"]), traced["secrets"])
     if many and format is SendFormat.json:
         write_json(dumps_indented(documents))
+    elif many and format is SendFormat.jsonl:
+        pass  # every line went out as it came, each naming its scenario
     elif many:  # folded to the terminal, as compare's is
         from .output import new_console, wrapped
 
@@ -130,7 +138,7 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
     loaded = scenario_with_override(scenario, tool_choice, live=True, allow_env=allow_env, command="send")
     translation = build_translations(loaded, [provider], model, base_url, strict, no_emulate, capabilities,
                                      stream, allow_env, gateway=gateway)[0]
-    if translation.refused and format is not OutputFormat.json:
+    if translation.refused and format is OutputFormat.pretty:
         from .output import print_pretty
 
         print_pretty([translation], {p: c.title for p, c in CAPABILITIES.items()})
@@ -144,10 +152,17 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
         if progress is not None:
             progress.advance(sample.verdict["category"] == "obeyed")
 
+    lines = format is OutputFormat.jsonl and repeat > 1  # a line per sample as it completes (issue 17)
+    named = {} if print_json else {"scenario": str(scenario)}  # several scenarios: each line names its own
+
+    def on_result(record: dict[str, Any]) -> None:
+        _write_line({**named, "provider": provider, **record})
+
     def send() -> jobs.SendResult:
         heap.settle()
         return jobs.send(loaded, translation, repeat=repeat, settings=settings, save=save,
-                         keep=None if all_results else runner.RESULTS_KEPT, raw=raw, min_obeyed=min_obeyed,
+                         keep=0 if lines else None if all_results else runner.RESULTS_KEPT, raw=raw,
+                         min_obeyed=min_obeyed, on_result=on_result if lines else None,
                          on_sample=on_sample if progress is not None or traced is not None else None)
 
     if progress is not None:
@@ -158,7 +173,12 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
     if traced is not None:
         traced["secrets"].update(result.secrets)
     document = None
-    if format is OutputFormat.json:
+    if format is OutputFormat.jsonl:  # one sample: its document; many: the tally's, every result already a line
+        last = result.document(raw)
+        for key in ("results", "results_kept") if lines else ():
+            last.pop(key, None)
+        _write_line({**named, **last})
+    elif format is OutputFormat.json:
         document = result.document(raw)
         if print_json:
             write_json(dumps_indented(document))
@@ -170,6 +190,14 @@ def _send_one(scenario: Path, provider: str, tool_choice: Optional[str], model: 
     else:
         emit_pretty(lambda c: print_repeat(c, provider, translation, result.collected, raw), result.secrets)
     return exits.concluded(result, None if print_json else scenario), document
+
+
+def _write_line(record: dict[str, Any]) -> None:
+    """One JSON line on stdout, escaped as every output is, flushed: a reader sees each sample as it completes."""
+    import json
+
+    write_json(json.dumps(record, ensure_ascii=False))
+    sys.stdout.flush()
 
 
 class _Progress:

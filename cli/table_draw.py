@@ -33,6 +33,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from .word_breaks import wrap
+
 
 def padded_lines(console: Any, renderable: Any, options: Any, style: Any,
                  shown: Callable[[Any, Any], Any]) -> list[list[Segment]] | None:
@@ -69,7 +71,8 @@ def padded_lines(console: Any, renderable: Any, options: Any, style: Any,
         # text at each line end (Segment.split_and_crop_lines: a copy of the rest each time, quadratic:
         # 10 minutes for a 27 MB argument)
         no_wrap = text.no_wrap if text.no_wrap is not None else bool(options.no_wrap)
-        drawn = [line.plain for line in text.wrap(console, width, justify=justify, overflow=overflow, no_wrap=no_wrap)]
+        drawn = [line.plain for line in wrap(text, console, width, justify=justify, overflow=overflow,
+                                              no_wrap=no_wrap)]
         if any(cell_len(line) != width for line in drawn):  # justified to the width by the wrap, else rich draws
             return None
     else:

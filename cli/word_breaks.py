@@ -10,18 +10,27 @@ beside the words before it where it ends after a `/`, `?`, `&` or `,` (``beside`
 path), else the word starts the next line, as rich starts it. The pieces joined are the word: only the drawing
 changes, never the text (`-f json` is not drawn).
 
-``word_pieces`` is the rule; ``divide_line`` is rich's word wrap with it (every Text the printer or a layout
-module wraps: table cells, notes under a label, one record a row, the summary lines), put in place of rich's by
-``install``, as output.py puts ``visible`` in place of rich's control stripping; ``call_lines`` folds the words of a
-prose line quoting JSON and of a call's indented arguments with it too."""
+``word_pieces`` is the rule; ``divide_line`` is rich's word wrap with it, and ``wrap`` rich's Text.wrap with that
+(rich's steps through Text's public methods; rich's own calls its private ``rich._wrap.divide_line``, which nothing
+here replaces): every Text the printer draws goes through it (``Wrapped``, from the printer's ``render``: table
+cells, notes under a label, one record a row, the summary lines), so do the layout modules' own wraps, and
+`--help`'s console draws with it too (``with_rule``); ``call_lines`` breaks the words of a prose line quoting JSON
+and of a call's indented arguments with it. A piece the line holds whole (``WHOLE``: an IP address, a version, a
+float, a host and its port) is broken inside only where it is wider than the line: before it where it does not fit
+beside what the line holds."""
 
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Any, Callable
 
 FIRST = frozenset("/?&,")  # a URL's, a path's, a query string's parts; a list's items (`"a":1,"b":2`)
 THEN = frozenset("._-")  # a dotted name's, an id's
+# a piece of a word broken inside only where it is wider than the line: an IP address, a version, a float (with a
+# port or an exponent: `127.0.0.1:8080`, `3.57.0`, `1.5e-07`, `gpt-4.1`'s `4.1`), a host and its port
+# (`api.example.com:443`); `127.0.0.` over `1:8080` read as two addresses
+WHOLE = (re.compile(r"(?<![\d.])\d+(?:\.\d+)+(?:[eE][-+]?\d+)?(?::\d+)?(?!\d)"),
+         re.compile(r"(?<![\w.-])[A-Za-z][\w-]*(?:\.[\w-]+)*:\d+(?!\d)"))
 _WORD = re.compile(r"\s*\S+\s*")  # rich's words (rich._wrap.re_word): a word with the spaces around it
 
 
@@ -46,6 +55,7 @@ def word_pieces(word: str, width: int) -> list[str]:
     out: list[str] = []
     start = 0
     least = max(1, width // 4)
+    wholes = _wholes(core, width, cell_len) if any(ch in core for ch in ".:") else []
     while start < len(core):
         # the characters that fit: ``fit`` of them, ``used`` cells
         if ascii_text:
@@ -67,10 +77,43 @@ def word_pieces(word: str, width: int) -> list[str]:
                    or end)
         else:
             cut = _cut(core, start, end, used, least, cell_len)
+        cut = _outside(core, cut, wholes, start, end, least) if wholes else cut
         out.append(core[start:cut])
         start += len(out[-1])
     out[-1] += trail
     return out
+
+
+def _wholes(text: str, width: int, cell_len: Callable[[str], int]) -> list[tuple[int, int]]:
+    """Where ``text`` holds pieces a line of ``width`` holds whole (``WHOLE``): each number, and each host with its
+    port that holds a number whole or none of it (`a:0` in `a:0.100:1` is no host beside the number `0.100:1`)."""
+    numbers, hosts = ([found.span() for found in pattern.finditer(text) if cell_len(found.group()) <= width]
+                      for pattern in WHOLE)
+    return numbers + [(low, high) for low, high in hosts
+                      if all(low <= a and b <= high or high <= a or b <= low for a, b in numbers)]
+
+
+def _outside(text: str, cut: int, wholes: list[tuple[int, int]], start: int, end: int, least: int) -> int:
+    """``cut`` (in ``text[start:end]``, the piece the line holds) where it is inside none of the pieces the line
+    holds whole (``wholes``: a number and a host with its port may overlap); else the last point of the piece
+    outside them all (after a `/`, `?`, `&` or `,`, else after a `.`, `_` or `-`), else the last start or end of
+    one of them inside the piece, else the width (``end``)."""
+    def free(at: int) -> bool:
+        return not any(low < at < high for low, high in wholes)
+
+    if free(cut):
+        return cut
+    for points in (FIRST, THEN):
+        at = end
+        while True:
+            found = _last_point(text, start + least - 1, at, points)
+            if not found or free(found):
+                break
+            at = found - 1
+        if found:
+            return found
+    bounds = [bound for low, high in wholes for bound in (low, high) if start < bound <= end and free(bound)]
+    return max(bounds, default=end)
 
 
 def _cut(text: str, start: int, end: int, used: int, least: int, cell_len: Callable[[str], int]) -> int:
@@ -154,13 +197,95 @@ def divide_line(text: str, width: int, fold: bool = True) -> list[int]:
     return breaks
 
 
-def install() -> None:
-    """rich's word wrap with ``word_pieces`` for every Text wrapped in this process (once; only where rich's
-    Text.wrap calls the ``divide_line`` this module replaces, else rich folds as before)."""
-    import rich.text as rich_text
+def wrap(text: Any, console: Any, width: int, *, justify: Any = None, overflow: Any = None, tab_size: int = 8,
+         no_wrap: bool | None = None) -> Any:
+    """``text.wrap(console, width, ...)`` (rich's Text.wrap: its lines, ``Lines``) with a word wider than a line
+    broken by ``divide_line``: rich's steps, each through Text's and Lines' public methods (``divide``,
+    ``rstrip_end``, ``justify``, ``truncate``), where rich's calls its private ``rich._wrap.divide_line``."""
+    from rich.containers import Lines
+    from rich.text import DEFAULT_JUSTIFY, DEFAULT_OVERFLOW
 
-    if getattr(rich_text, "divide_line", None) is not divide_line and hasattr(rich_text, "divide_line"):
-        rich_text.divide_line = divide_line  # type: ignore[assignment]
+    wrap_justify = justify or text.justify or DEFAULT_JUSTIFY
+    wrap_overflow = overflow or text.overflow or DEFAULT_OVERFLOW
+    no_wrap = _first(no_wrap, text.no_wrap, False) or overflow == "ignore"
+    lines = Lines()
+    for line in text.split(allow_blank=True):
+        if "\t" in line:
+            line.expand_tabs(tab_size)
+        if no_wrap:
+            if overflow == "ignore":
+                lines.append(line)
+                continue
+            new_lines = Lines([line])
+        else:
+            new_lines = line.divide(divide_line(line.plain, width, fold=wrap_overflow == "fold"))
+            for piece in new_lines:
+                piece.rstrip_end(width)
+        if wrap_justify:
+            new_lines.justify(console, width, justify=wrap_justify, overflow=wrap_overflow)
+        for piece in new_lines:
+            piece.truncate(width, overflow=wrap_overflow)
+        lines.extend(new_lines)
+    return lines
+
+
+def _first(*values: bool | None) -> bool:
+    """The first of ``values`` that is not None (rich's pick_bool)."""
+    return bool(next((value for value in values if value is not None), False))
+
+
+class Wrapped:
+    """A Text drawn as rich draws one (``Text.__rich_console__``: its lines at the width it is given, joined, its
+    end after them), wrapped by ``wrap``; measured as the Text. The printer draws every Text through it."""
+
+    def __init__(self, text: Any) -> None:
+        self.text = text
+
+    def __rich_measure__(self, console: Any, options: Any) -> Any:
+        return self.text.__rich_measure__(console, options)
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.text import DEFAULT_JUSTIFY, DEFAULT_OVERFLOW, Text
+
+        text = self.text
+        tab_size = console.tab_size if text.tab_size is None else text.tab_size
+        lines = wrap(text, console, options.max_width, justify=text.justify or options.justify or DEFAULT_JUSTIFY,
+                     overflow=text.overflow or options.overflow or DEFAULT_OVERFLOW, tab_size=tab_size or 8,
+                     no_wrap=_first(text.no_wrap, options.no_wrap, False))
+        yield from Text("\n").join(lines).render(console, end=text.end)
+
+
+def rendered(console: Any, renderable: Any, options: Any) -> Any:
+    """What a console with the rule renders in place of ``renderable`` (its ``render``): a Text, or a string made
+    one as rich makes it (``render_str``), drawn through ``Wrapped``; anything else as it is."""
+    from rich.text import Text
+
+    if isinstance(renderable, str):
+        options = options or console.options
+        renderable = console.render_str(renderable, highlight=options.highlight, markup=options.markup)
+    return Wrapped(renderable) if isinstance(renderable, Text) else renderable
+
+
+def with_rule(console: Any) -> Any:
+    """``console`` (a rich Console made elsewhere: typer's, for --help) drawing every Text with the rule: its class
+    made a subclass whose ``render`` goes through ``rendered`` (once)."""
+    kind = type(console)
+    if getattr(kind, "word_rule", False):
+        return console
+    if kind not in _BREAKING:
+        class Breaking(kind):  # type: ignore[misc, valid-type]
+            word_rule = True
+
+            def render(self, renderable: Any, options: Any = None) -> Any:
+                return super().render(rendered(self, renderable, options), options)
+
+        Breaking.__name__ = Breaking.__qualname__ = f"Breaking{kind.__name__}"
+        _BREAKING[kind] = Breaking
+    console.__class__ = _BREAKING[kind]
+    return console
+
+
+_BREAKING: dict[type, type] = {}
 
 
 def text_lines(text: str, width: int, *, initial_indent: str = "", subsequent_indent: str = "") -> list[str]:

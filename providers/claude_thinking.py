@@ -264,7 +264,8 @@ def _forced_choice_lint(ctx: Context, thinking: Any, choice: Any, wire: Thinking
     allowed = facts.get(key)
     if allowed is None or allowed.value:
         if allowed is not None:
-            rule_applied(ctx, key, allowed, f"forcing tool_choice kept with {kind} thinking")
+            by_default = " (the model's default: thinking not set)" if thinking is None else ""
+            rule_applied(ctx, key, allowed, f"forcing tool_choice kept with {kind} thinking{by_default}")
         return
     where = ".".join(wire.fields + ("thinking",))
     sent = compact(thinking) if thinking is not None else "(adaptive, on by default)"

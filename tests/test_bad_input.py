@@ -106,6 +106,10 @@ WEATHER = str(CONFIGS / "weather.yaml")
 @pytest.mark.parametrize("args, expected", [
     (["render", WEATHER, "--provider", "open-ai"],
      "toolchoice: error: unknown provider 'open-ai' (did you mean openai?)\n"),
+    (["render", WEATHER, "--provider", "google,claude"],  # the maker's or the model's name, not the id
+     "toolchoice: error: unknown provider 'google' (did you mean gemini?)\n"),
+    (["render", WEATHER, "--provider", "claude"],
+     "toolchoice: error: unknown provider 'claude' (did you mean anthropic?)\n"),
     (["render", WEATHER, "--provider", "openai,zzzzzz"],
      f"toolchoice: error: unknown provider 'zzzzzz' (providers: {', '.join(PROVIDER_IDS)})\n"),
     (["render", WEATHER, "--tool-choice", "get_wether"],
@@ -127,6 +131,14 @@ WEATHER = str(CONFIGS / "weather.yaml")
     (["send", WEATHER, "-p", "openai", "--base-url", "--retries", "0"],  # the URL forgotten: an option taken for it
      "toolchoice: error: --base-url --retries: '--retries' is an option's name, taken as the URL; write the URL "
      "right after --base-url (give scheme://host[:port]/path only)\n"),
+    (["render", WEATHER, "--tool-choice", "requried"],  # a keyword misspelled: the keyword, not only the tools
+     "toolchoice: error: --tool-choice: tool_choice names 'requried', which is not a declared tool "
+     "(declared: get_weather, get_time) (did you mean required?)\n"),
+    (["render", WEATHER, "--tool-choice"],  # an option of render given without its value: no "an option of" others
+     "toolchoice: error: Option '--tool-choice' requires an argument. (see toolchoice render --help)\n"),
+    (["compare", WEATHER, "-p", "openai", "anthropic"],  # the second provider taken for a second scenario
+     "toolchoice: error: anthropic: no such file; it is a provider id, taken for a scenario file (name a provider "
+     "with -p anthropic; several, where a command takes them: -p openai,anthropic or -p openai -p anthropic)\n"),
     (["render", "no-such-scenario.yaml", "--format", "json"],
      "toolchoice: error: no-such-scenario.yaml: no such file (check the path)\n"),
     (["render", ".", "--format", "json"],

@@ -194,6 +194,8 @@ def test_call_lines_break_only_where_json_allows(arguments, spaced, width):
     at = 0
     for part in lines[:-1]:
         at = line.index(part, at) + len(part)
+        if at < len("get_weather(") and len("get_weather(") > width:
+            continue  # the name and its bracket wider than a line: broken by the word rule (trial15e), shown whole
         before = line[:at].rstrip(" ")
         assert before.endswith(("(", ",", "[", "{")) and not before.endswith("({"), (before, lines)
         # outside a string: the quotes before the break are balanced (json.dumps escapes every quote in a string)

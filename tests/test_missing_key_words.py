@@ -120,11 +120,11 @@ def test_a_variable_a_header_or_an_mcp_tool_names_in_each_callers_words(monkeypa
     with_mcp = load_scenario_dict({**SCENARIO, "tools": [*SCENARIO["tools"], mcp]})
     tool = missing(lambda: jobs.send(with_mcp, jobs.translations(with_mcp, "openai-responses", allowed)[0]))
     assert (tool.of, tool.variables) == ("mcp tool", ("DEEPWIKI_TOKEN",)) and "export" not in str(tool)
-    # the command line's words, as it printed them before (main at 12ff10e)
+    # the command line's words (naming providers.<id>.headers until trial15g: the provider is known)
     path = tmp_path / "header.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     done = run_cli(["send", str(path), "-p", "openai", "--allow-env", "TEAM_TOKEN"],
                    env={"PATH": os.environ.get("PATH", ""), "OPENAI_API_KEY": "sk-test-0123456789abcdef"})
     assert (done.returncode, done.stderr) == (2, "toolchoice: error: openai: a header needs TEAM_TOKEN, which is not "
                                                  "set in the environment (export it, or remove it from "
-                                                 "providers.<id>.headers)\n")
+                                                 "providers.openai.headers)\n")

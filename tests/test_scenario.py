@@ -665,7 +665,7 @@ def test_the_nesting_look_before_libyaml_agrees_with_the_depth_of_the_data(depth
 @pytest.mark.parametrize("text, line, column, message", [
     ("tools:\n  - name: a\n   description: b\n", 3, 4, "invalid YAML: "),
     ("tools: [{name: a}\n", 2, 1, "invalid YAML: expected ',' or ']', but got '<stream end>'"),
-    ("tools:\n\t- name: a\n", 2, 1, "invalid YAML: found character '\\t' that cannot start any token"),
+    ("tools:\n\t- name: a\n", 2, 1, "invalid YAML: a tab character, where YAML takes only spaces for indentation"),
     ("system: 'unterminated\n", 2, 1, "invalid YAML: found unexpected end of stream"),
     ("tools: []\n---\ntools: []\n", 2, 1, "invalid YAML: expected a single document in the stream, "
                                           "but found another document"),

@@ -147,7 +147,8 @@ def test_a_scenario_s_provider_key_gets_the_same_hint_with_its_line(scenario, tm
 def test_a_word_no_id_or_title_holds_still_gets_the_list(scenario):
     from toolchoice.providers.core.capabilities import PROVIDER_IDS
 
-    for word in ("xyz", "claude", "chat"):  # "chat": in several rows' titles, so no one row is meant
+    for word in ("xyz", "chat"):  # "chat": in several rows' titles, so no one row is meant ("claude": anthropic,
+        # since trial15g, tests/test_bad_input.py)
         result = run_cli(["render", str(scenario), "-p", word], env=environment())
         assert result.stderr.strip() == (f"toolchoice: error: unknown provider '{word}' "
                                          f"(providers: {', '.join(PROVIDER_IDS)})"), word

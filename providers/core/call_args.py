@@ -199,10 +199,11 @@ def probe_extras(model: Any, tool_choice: Any) -> None:
                     'ToolChoice("named", name="get_weather")')
 
 
-def send_extras(on_sample: Any, keep: Any, raw: Any) -> None:
-    """``jobs.send``'s callback and what it keeps."""
-    if on_sample is not None and not callable(on_sample):
-        raise wrong("on_sample", "a function or None", on_sample)
+def send_extras(on_sample: Any, keep: Any, raw: Any, on_result: Any = None) -> None:
+    """``jobs.send``'s callbacks and what it keeps."""
+    for name, callback in (("on_sample", on_sample), ("on_result", on_result)):
+        if callback is not None and not callable(callback):
+            raise wrong(name, "a function or None", callback)
     whole_number(keep, "keep", 0, optional=True)
     if not isinstance(raw, bool):
         raise wrong("raw", "True or False", raw)

@@ -562,6 +562,9 @@ CAPABILITIES: dict[str, Capability] = {
 PROVIDER_IDS: tuple[str, ...] = tuple(CAPABILITIES)
 
 
+_OTHER_NAMES = {"claude": "anthropic", "gpt": "openai", "chatgpt": "openai", "grok": "xai", "hf": "huggingface"}
+
+
 def provider_hint(word: str) -> str:
     """The hint for an unknown provider id: the id it spells another way (`OpenAI`, `llama.cpp`,
     `openai_responses`), else the one row whose title names it (`google`: gemini, `aws`: bedrock), else a close id,
@@ -574,6 +577,8 @@ def provider_hint(word: str) -> str:
         return re.sub(r"[^a-z0-9]", "", text.lower())
 
     key = letters(word)
+    if key in _OTHER_NAMES:  # a model family's name for its maker's API (-p claude), a short name (-p hf)
+        return f"did you mean {_OTHER_NAMES[key]}?"
     same = [p for p in PROVIDER_IDS if letters(p) == key]
     titled = [p for p, cap in CAPABILITIES.items() if key and key in re.findall(r"[a-z0-9]+", cap.title.lower())]
     for found in (same, titled):

@@ -37,8 +37,8 @@ def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None
     fail = fail or (lambda message, hint=None: ToolchoiceError(message, hint=hint))
     spelling = value if isinstance(value, str) else quoted(value)
 
-    def named(name: Any, spelled: str = spelling) -> ToolChoice:
-        return ToolChoice("named", name=_declared(name, tool_names, fail), spelling=spelled)
+    def named(name: Any, spelled: str = spelling, bare: bool = False) -> ToolChoice:
+        return ToolChoice("named", name=_declared(name, tool_names, fail, bare=bare), spelling=spelled)
 
     if value is None or value is False:
         return None
@@ -53,22 +53,23 @@ def parse_tool_choice(value: Any, tool_names: tuple[str, ...], fail: Fail | None
             return ToolChoice(_UPPER[word], spelling=spelled)  # type: ignore[arg-type]
         if word.lower() in _KEYWORDS and word not in tool_names:
             return ToolChoice(_KEYWORDS[word.lower()], spelling=spelled)  # type: ignore[arg-type]
-        return named(word, spelled)
+        return named(word, spelled, bare=True)
     if isinstance(value, dict):
         return _parse_object(value, tool_names, fail, spelling, named)
     raise fail(f"tool_choice must be a word, a tool name or an object, not {type(value).__name__} {spelling}",
                "write auto, none, required, a tool name, {tool: NAME} or {allowed: [...], mode: auto}")
 
 
-def _declared(name: Any, tool_names: tuple[str, ...], fail: Fail, known: Any = None) -> str:
+def _declared(name: Any, tool_names: tuple[str, ...], fail: Fail, known: Any = None, bare: bool = False) -> str:
     """``name`` where it is a declared tool's; ``known``: the names as a set (an allowed list of 10,000 looked each up
-    in the tuple: 10^8 comparisons)."""
+    in the tuple: 10^8 comparisons); ``bare``: written as a bare word, which may be a keyword misspelled."""
     if not isinstance(name, str) or not name:
         raise fail(f"tool_choice names a tool with {quoted(name)}, which is not a tool name",
                    f"name a declared tool: {', '.join(tool_names)}" if tool_names else "declare the tool under tools:")
     if name not in (tool_names if known is None else known):
         declared = ", ".join(tool_names) if tool_names else "none"
-        hint = did_you_mean(name, tool_names)
+        hint = did_you_mean(name, tool_names) or (did_you_mean(name.lower(), ("auto", "none", "required"))
+                                                  if bare else None)
         raise fail(f"tool_choice names '{name}', which is not a declared tool (declared: {declared})",
                    hint or "declare it under tools:, or use auto, none, required or {tool: NAME}")
     return name

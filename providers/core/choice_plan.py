@@ -49,7 +49,10 @@ def plan_choice(cap: Capability, scenario: Scenario, options: RenderOptions, led
     if neutral is None:
         neutral = choice.quoted()
     spelling = choice.spelling
-    if spelling and spelling != neutral and spelling != choice.name:
+    if spelling == "None":  # Python's None is "not specified" (null); the word None here is none
+        ledger.warning("tool_choice.spelling", "tool_choice None read as none: the model must not call a tool "
+                       "(for Python's None, not specified, write null or leave tool_choice out)")
+    elif spelling and spelling != neutral and spelling != choice.name:
         ledger.info("tool_choice.spelling", f"tool_choice {spelling} read as {neutral}")
     mode = choice.mode  # the records are tuples: each field read is a lookup, so read once
     if not tools and hosted and mode in ("required", "auto", "none"):

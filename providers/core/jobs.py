@@ -200,19 +200,18 @@ class SendResult(_Result):
 @says_no_key
 @_frees_its_folders
 def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, settings: SendSettings | None = None,
-         save: str | os.PathLike[str] | None = None, keep: int | None = 100, raw: bool = False,
-         on_sample: Callable[[Sample], None] | None = None, min_obeyed: float | None = None) -> SendResult:
-    """Send ``translation`` (one of ``translations``) ``repeat`` times and judge every reply.
-    ``settings``: a ``runner.SendSettings`` (timeouts, retries, concurrency, a test ``transport``);
-    ``save``: a folder for every sample; ``keep``: how many results a repeated run keeps
-    (``runner.RESULTS_KEPT``; None: all; the tally counts every one); ``on_sample``: called with each
-    sample as it completes (a progress bar); ``min_obeyed``: the outcome is the obeyed rate against it.
-    A missing key raises ``MissingKey`` before anything is sent."""
+         save: str | os.PathLike[str] | None = None, keep: int | None = 100, raw: bool = False, min_obeyed: float | None = None,
+         on_sample: Callable[[Sample], None] | None = None, on_result: Callable[[dict[str, Any]], None] | None = None) -> SendResult:
+    """Send ``translation`` (one of ``translations``) ``repeat`` times and judge every reply. ``settings``: a
+    ``runner.SendSettings`` (timeouts, retries, concurrency, a test ``transport``); ``save``: a folder for every sample;
+    ``keep``: how many results a repeated run keeps (``runner.RESULTS_KEPT``; None: all; the tally counts every one);
+    ``on_sample``: called with each sample as it completes; ``on_result``: with its result, redacted (``send -f jsonl``);
+    ``min_obeyed``: the outcome is the obeyed rate against it. A missing key raises ``MissingKey`` before sending."""
     from . import call_args, runner
 
     scenario, translation = call_args.scenario_arg(scenario), call_args.translation_arg(translation)
     settings, save = call_args.send_settings(settings, runner.SendSettings), call_args.folder(save)
-    call_args.send_extras(on_sample, keep, raw)
+    call_args.send_extras(on_sample, keep, raw, on_result)
     check_repeat(repeat, SEND_REPEAT_MAX)
     outcomes.check_rate(min_obeyed)
     provider = translation.provider
@@ -238,6 +237,8 @@ def send(scenario: Scenario, translation: Translation, *, repeat: int = 1, setti
             (result.collected.add_cut if cut else result.collected.add)(sample)
         if on_sample is not None:
             on_sample(sample)
+        if on_result is not None:  # what Collector.add keeps of it, shown as document() shows it
+            on_result(outcomes.shown(sample.to_json(provider, raw), result.secrets))
 
     try:
         runner.run(jobs, repeat, run_settings, each)
@@ -434,16 +435,6 @@ def probe_code(result: dict[str, Any]) -> int:
 
 # ---- run (the agent loop) ----------------------------------------------------------------------------
 
-def _redact_runs(runs: list[Any], secrets: dict[str, str]) -> None:
-    """The loops' records as the caller gets them: every key replaced (loop_records.redact_run), once they ended."""
-    from .loop_records import redact_run
-    from .redaction import Redactor
-
-    redactor = Redactor(secrets)
-    for r in runs:
-        redact_run(r, redactor)
-
-
 class RunResult(_Result):
     """The loops run (``loop_records.LoopRun``: steps, verdicts, how each ended), the exit code and whether
     Ctrl-C cut them short. ``document()`` / ``write_json`` give what `run --format json` prints, for a run of
@@ -538,6 +529,7 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
     import time
 
     from . import call_args, loop, loop_save, runner
+    from .loop_records import redact_runs
 
     scenario, settings = call_args.scenario_arg(scenario), call_args.send_settings(settings, runner.SendSettings)
     save, trace_out = call_args.folder(save), call_args.folder(trace_out, "trace_out")
@@ -629,10 +621,10 @@ def run(scenario: Scenario, providers: Sequence[str] | None = None, options: Loo
                                          folder is not None, "; unfinished loops keep their finished steps and "
                                          "what had arrived of a step's stream")
         result.code = outcomes.INTERRUPTED
-        _redact_runs(runs, result.secrets)
+        redact_runs(runs, result.secrets)
         return result
     write_trace()
-    _redact_runs(runs, result.secrets)
+    redact_runs(runs, result.secrets)
     if result.reduced is not None:  # the tallies saw every loop: "error" stands for one that ended in an error
         verdicts, refused = result.reduced.outcome_inputs()
         result.code = outcomes.outcome(verdicts, refused)

@@ -160,3 +160,12 @@ def message_json(m: Message) -> dict[str, Any]:
     if m.is_error:
         data["is_error"] = True
     return data
+
+
+def redact_runs(runs: list[LoopRun], secrets: dict[str, str]) -> None:
+    """The loops' records as the caller gets them (``jobs.run``): every key replaced, once they ended."""
+    from .redaction import Redactor
+
+    redactor = Redactor(secrets)
+    for r in runs:
+        redact_run(r, redactor)

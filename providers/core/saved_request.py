@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from .model import LedgerEntry, ToolchoiceError
 
 SAMPLE = re.compile(r"sample-([0-9]+)\.request\.json")  # ASCII digits: int() reads "١" as 1 too
+STEP = re.compile(r"step-([0-9]+)\.request\.json")  # run --save DIR: DIR/<provider>/loop-NNN/step-NN.request.json
 LISTED = 200  # samples whose reply file the listing reads
 HINT = "give a sample-NNN.request.json that proxy, mock or send --save wrote, or their folder with --sample N"
 
@@ -34,8 +35,9 @@ class SavedScenario(NamedTuple):
 
 
 def is_saved(path: Path) -> bool:
-    """A save folder or a saved request, as ``trace`` tells one from a trace file."""
-    return path.is_dir() or SAMPLE.fullmatch(path.name) is not None
+    """A save folder or a saved request, as ``trace`` tells one from a trace file: ``run --save``'s step requests
+    (``step-NN.request.json``, the same form, their ``.reply.json`` naming the provider) too."""
+    return path.is_dir() or SAMPLE.fullmatch(path.name) is not None or STEP.fullmatch(path.name) is not None
 
 
 def samples(folder: Path) -> dict[int, Path]:
@@ -55,8 +57,21 @@ def samples(folder: Path) -> dict[int, Path]:
         found[number] = folder / name
     found = dict(sorted(found.items()))
     if not found:
-        raise ToolchoiceError(f"{folder}: no sample-NNN.request.json in the folder", hint=HINT)
+        raise ToolchoiceError(f"{folder}: no sample-NNN.request.json in the folder", hint=_run_saved(folder) or HINT)
     return found
+
+
+def _run_saved(folder: Path) -> str | None:
+    """The hint for a folder ``run --save`` wrote (``loop.json`` and step files, or ``<provider>/loop-NNN/`` below)."""
+    for pattern in ("loop.json", "loop-*/loop.json", "*/loop-*/loop.json"):
+        found = sorted(folder.glob(pattern))[:1]
+        if found:
+            loop = found[0].parent
+            steps = sorted(p.name for p in loop.iterdir() if STEP.fullmatch(p.name))
+            step = f"; or one step's request: toolchoice trace {loop / steps[0]}" if steps else ""
+            return (f"a run --save folder: {loop / 'scenario.yaml'} is that loop's scenario with its whole history, "
+                    f"which render, send and run take{step}")
+    return None
 
 
 def pick(path: Path, sample: int | None) -> Path | list[dict[str, Any]]:

@@ -51,9 +51,11 @@ def bfcl_tool_schema(name: str, schema: dict[str, Any], notes: list[LedgerEntry]
                                  f"as BFCL sends them: {_counted(seen)}"))
     lossy = sorted({k.split(" ")[0] for k in seen if k.split(" ")[0] in ("any", "Any", "tuple")})
     if lossy:
-        what = {"any": "any becomes string", "Any": "Any becomes string", "tuple": "tuple an array of any length"}
+        what = {"any": "any becomes string (a value of another type fails the schema)",
+                "Any": "Any becomes string (a value of another type fails the schema)",
+                "tuple": "tuple becomes an array of any length (a fixed length is not held)"}
         notes.append(LedgerEntry("warning", "import.bfcl_lossy", f"tool '{name}': no JSON Schema type means the "
-                                 f"same, so BFCL's own mapping narrows it: {', '.join(what[t] for t in lossy)}"))
+                                 f"same, so BFCL's own mapping stands in: {'; '.join(what[t] for t in lossy)}"))
     return out
 
 

@@ -168,7 +168,9 @@ class Reader:
     def mapping(self, node: yaml.Node, what: str, allowed: tuple[str, ...] | None = None) -> dict[str, yaml.Node]:
         self.plain(node)
         if not isinstance(node, yaml.MappingNode):
-            raise self.loc(node).fail(f"{what} must be a mapping (key: value), not {kind(node)}", None)
+            glued = isinstance(node, yaml.ScalarNode) and re.fullmatch(r"[A-Za-z_][\w-]*:[^\s/].*", node.value or "")
+            raise self.loc(node).fail(f"{what} must be a mapping (key: value), not {kind(node)}",
+                                      "put a space after the ':' of each key" if glued else None)
         result = dict(self.pairs(node))
         if allowed is not None:
             for key_node, _ in node.value:
@@ -294,17 +296,10 @@ def composed(text: str, path: str) -> Iterator[tuple[Reader, yaml.Node | None]]:
             root = loader.get_single_node()
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
-            problem = exc.problem or exc.context
-            start = exc.context_mark
-            if exc.context and exc.problem and exc.problem.startswith("but "):  # "expected X" + "but found Y"
-                problem = f"{exc.context}, {exc.problem}"
-            elif exc.context and exc.problem and start and mark and start.line != mark.line:
-                # an unclosed quote or bracket: say where it began, the problem is only where it ended
-                problem += f", {exc.context} that began on line {start.line + 1}, column {start.column + 1}"
+            problem, hint = _told(exc)
             raise json_problem(text, path) or ToolchoiceError(
                 f"invalid YAML: {problem}", path=path, line=mark.line + 1 if mark else None,
-                column=mark.column + 1 if mark else None,
-                hint="check indentation and quoting around this point") from None
+                column=mark.column + 1 if mark else None, hint=hint) from None
         except yaml.reader.ReaderError as exc:
             raise json_problem(text, path) or _reader_error(exc, text, path) from None
         except yaml.YAMLError as exc:
@@ -336,6 +331,40 @@ def _json_raw_escaped(text: str, path: str) -> str:
     if not path.lower().endswith(".json") or not _JSON_RAW.search(text):
         return text
     return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_BLOCKS = {"while parsing a block mapping": "the keys of the mapping", "while parsing a block collection": "the list"}
+
+
+def _told(exc: yaml.MarkedYAMLError) -> tuple[str, str]:
+    """PyYAML's problem in a user's words, and what to do: the parser's own words where they are plain, plain words
+    for the tokens it names (``<block end>``), a hint for the mistakes people make (a tab, a misaligned key, a value
+    holding ': ', a second document, an alias without its anchor, an unclosed quote or bracket)."""
+    mark, start = exc.problem_mark or exc.context_mark, exc.context_mark
+    problem, context = exc.problem or exc.context or "", exc.context
+    began = f"began on line {start.line + 1}, column {start.column + 1}" if start else ""
+    if problem.startswith("expected <block end>") and context in _BLOCKS and start:
+        return (f"this line is indented differently from {_BLOCKS[context]} that {began}",
+                "indent it with spaces exactly as the key or list item it belongs beside; a list item's keys line up "
+                "after its '- '")
+    if "character '\\t'" in problem:
+        return "a tab character, where YAML takes only spaces for indentation", "replace the tab with spaces"
+    if context and problem.startswith("but "):  # "expected X" + "but found Y"
+        problem = f"{context}, {problem}"
+    elif context and start and mark and start.line != mark.line:
+        # an unclosed quote or bracket: say where it began, the problem is only where it ended
+        problem += f", {context} that {began}"
+    if problem.startswith("expected a single document"):
+        return problem, "a scenario is one YAML document: remove the '---' line and what follows, or split the file"
+    if problem.startswith("found undefined alias"):
+        return problem, "an alias *NAME needs its anchor &NAME before it; quote a value that starts with '*'"
+    if problem == "mapping values are not allowed here" or problem == "expected ',' or '}', but got ':'":
+        return problem, "quote a value that holds ': ', as in content: \"Note: this\"; or check the indentation"
+    if "while scanning a quoted scalar" in problem:
+        return problem, "close the quote that began there"
+    if "while parsing a flow" in problem:
+        return problem, "close the bracket that began there, or put a comma between its items"
+    return problem, "check indentation and quoting around this point"
 
 
 def _is_json(text: str) -> bool:
